@@ -1,0 +1,121 @@
+/* build.h: the builders' side of the library, what the tools link: input
+ * readers (maps, YAML) and the bundle writer.  Not installed; the runtime
+ * (navbake.h) never depends on it.  Builder functions are named nbb_. */
+#ifndef NB_BUILD_H
+#define NB_BUILD_H
+
+#include "internal.h"
+
+/* ---- files (readfile.c) ---- */
+
+/* Reads a whole file ("-" for standard input) into a NUL-terminated
+ * buffer of at most limit bytes. */
+nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len, nb_err *err);
+
+/* ---- MovingAI maps (map_read.c; formats/map.md) ---- */
+
+typedef struct nbb_grid {
+    uint32_t width, height;
+    uint8_t *cells; /* width * height map characters, row-major from the top-left */
+} nbb_grid;
+
+#define NBB_MAP_FILE_MAX ((size_t)1 << 30)
+
+nb_status nbb_map_read(const char *path, const nbi_legend *legend, nbb_grid *grid, nb_err *err);
+/* Parses a map held in memory; name is used in messages. */
+nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
+                        nbb_grid *grid, nb_err *err);
+void nbb_grid_free(nbb_grid *grid);
+
+/* ---- YAML documents with located errors (yamldoc.c) ---- */
+
+#include <yaml.h>
+
+typedef struct nbb_yaml {
+    yaml_document_t doc;
+    const char *name; /* file name for messages */
+} nbb_yaml;
+
+/* Parses exactly one YAML document; a syntax error names line and column. */
+nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name, nb_err *err);
+void nbb_yaml_free(nbb_yaml *y);
+/* The root node, which must be a mapping (what names it in messages). */
+nb_status nbb_yaml_root(nbb_yaml *y, const char *what, yaml_node_t **root, nb_err *err);
+/* "file:line:column: message" at a node. */
+nb_status nbb_yaml_fail(const nbb_yaml *y, const yaml_node_t *node, nb_err *err, nb_status code,
+                        const char *fmt, ...) NBI_PRINTF(5, 6);
+/* Checks that node is a mapping with scalar keys, none repeated, each one
+ * of keys (a NULL-terminated list). */
+nb_status nbb_yaml_mapping(const nbb_yaml *y, const yaml_node_t *node, const char *what,
+                           const char *const *keys, nb_err *err);
+/* The value of key in a mapping, or NULL. */
+yaml_node_t *nbb_yaml_get(nbb_yaml *y, const yaml_node_t *map, const char *key);
+/* The same, an error naming the mapping's position when absent. */
+nb_status nbb_yaml_need(nbb_yaml *y, const yaml_node_t *map, const char *key, const char *what,
+                        yaml_node_t **out, nb_err *err);
+/* A sequence node: its items and their count. */
+nb_status nbb_yaml_sequence(const nbb_yaml *y, const yaml_node_t *node, const char *what,
+                            size_t max_items, size_t *count, nb_err *err);
+yaml_node_t *nbb_yaml_item(nbb_yaml *y, const yaml_node_t *seq, size_t i);
+/* Scalars: the text, a whole number within [min, max], a finite real
+ * within [min, max], a boolean (true/false/yes/no). */
+nb_status nbb_yaml_string(const nbb_yaml *y, const yaml_node_t *node, const char *what,
+                          const char **text, size_t *len, nb_err *err);
+nb_status nbb_yaml_uint(const nbb_yaml *y, const yaml_node_t *node, const char *what, uint64_t min,
+                        uint64_t max, uint64_t *out, nb_err *err);
+nb_status nbb_yaml_real(const nbb_yaml *y, const yaml_node_t *node, const char *what, double min,
+                        double max, double *out, nb_err *err);
+nb_status nbb_yaml_bool(const nbb_yaml *y, const yaml_node_t *node, const char *what, int *out,
+                        nb_err *err);
+
+/* ---- YAML inputs (legend_yaml.c, agents_yaml.c; formats/legend.md, agents.md) ---- */
+
+#define NBB_YAML_FILE_MAX ((size_t)16 << 20)
+
+nb_status nbb_legend_read(const char *path, nbi_legend *legend, nb_err *err);
+nb_status nbb_legend_parse(const char *buf, size_t len, const char *name, nbi_legend *legend,
+                           nb_err *err);
+/* Writes a legend as YAML that nbb_legend_read reads back. */
+void nbb_legend_print(const nbi_legend *legend, void *file /* FILE * */);
+
+nb_status nbb_agents_read(const char *path, const nbi_legend *legend, nbi_agentset *set, nb_err *err);
+nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
+                           nbi_agentset *set, nb_err *err);
+/* The default agent set (data/agents.yaml): one agent of size 1 that may
+ * enter ground and swamp, as MovingAI's optimal lengths assume. */
+nb_status nbb_agents_default(const nbi_legend *legend, nbi_agentset *set, nb_err *err);
+extern const char nbb_default_agents_yaml[];
+void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, void *file /* FILE * */);
+
+/* ---- the bundle writer (bundle_write.c) ---- */
+
+typedef struct nbb_builder nbb_builder;
+
+nb_status nbb_builder_new(nbb_builder **out, nb_err *err);
+void nbb_builder_free(nbb_builder *b);
+/* Takes every section of an existing bundle, as stored (types this
+ * library does not know included).  A missing file is not an error when
+ * may_be_missing; a damaged one always is, so nothing is silently lost. */
+nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing, nb_err *err);
+/* Adds a section, replacing one with the same type, name and parameters.
+ * info gives type, version, layout encoding (NB_ENC_RAW or NB_ENC_PACKED),
+ * flags, param and name; offsets, sizes and CRC are computed.  With
+ * compress, the payload is stored as a zlib stream. */
+nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const void *payload,
+                          size_t len, int compress, nb_err *err);
+/* Removes every section of a type; returns how many. */
+size_t nbb_builder_remove(nbb_builder *b, uint32_t type);
+/* 1 when a section of this type is present. */
+int nbb_builder_has(const nbb_builder *b, uint32_t type);
+/* Writes the bundle: to a temporary file beside path, then renamed into
+ * place, so a failure leaves any previous file intact.  "-" writes to
+ * standard output.  Sections are ordered by (type, name, parameters), so
+ * the same sections give the same bytes whatever order they came in. */
+nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
+
+/* Puts the legend, agent set and map sections (a builder's common first
+ * step); grid may be NULL for bundles without a map. */
+nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
+                        const nbb_grid *grid, int compress, nb_err *err);
+
+#endif /* NB_BUILD_H */

@@ -1,0 +1,219 @@
+/* navbake.h: the navbake runtime, the library a game links.
+ *
+ * A bundle is one file that offline tools (mkclear, mkabstract, mkperim,
+ * mkhitcheck) bake from a level; the runtime maps it read-only and answers
+ * queries from it.  Conventions (see navbake(3)):
+ *
+ *  - Every function that can fail returns an nb_status and, when given a
+ *    non-NULL nb_err, fills it with the same code and a message naming the
+ *    file, offset or line and what was expected.
+ *  - No global state.  A bundle is read-only once open, so any number of
+ *    threads may query one bundle, each with its own query workspace.
+ *  - Allocation happens at open and when a workspace is made, never per
+ *    query.
+ */
+#ifndef NAVBAKE_H
+#define NAVBAKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NB_VERSION_STRING "0.1.0"
+#define NB_VERSION_MAJOR 0
+#define NB_VERSION_MINOR 1
+#define NB_VERSION_PATCH 0
+
+/* The bundle format this library writes and reads (formats/bundle.md).  A
+ * reader opens any minor version of its major version; a new minor version
+ * only adds. */
+#define NB_FORMAT_MAJOR 1
+#define NB_FORMAT_MINOR 0
+
+/* ------------------------------------------------------------------ */
+/* Status codes and messages                                           */
+
+typedef enum nb_status {
+    NB_OK = 0,
+    NB_ERR_ARG,         /* a caller's argument is out of range or malformed */
+    NB_ERR_IO,          /* a system call failed (open, read, write, rename) */
+    NB_ERR_NOMEM,       /* out of memory */
+    NB_ERR_SYNTAX,      /* an input file (map, YAML) is malformed */
+    NB_ERR_FORMAT,      /* not a bundle, or a bundle whose structure is wrong */
+    NB_ERR_VERSION,     /* a bundle of a major version this reader does not know */
+    NB_ERR_CRC,         /* a checksum does not match: the bundle is damaged */
+    NB_ERR_NOTFOUND,    /* a section, terrain or agent that is not there */
+    NB_ERR_UNSUPPORTED, /* valid, but not supported by this build */
+    NB_ERR_LIMIT        /* beyond a documented limit */
+} nb_status;
+
+#define NB_ERR_MSG_MAX 512
+
+/* Filled by every fallible call that is given one.  code is NB_OK and msg
+ * empty after success. */
+typedef struct nb_err {
+    nb_status code;
+    char msg[NB_ERR_MSG_MAX];
+} nb_err;
+
+/* A short constant description of a status ("bad bundle structure"). */
+const char *nb_status_str(nb_status status);
+
+/* The library's version string, for checking against NB_VERSION_STRING. */
+const char *nb_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Limits (formats/map.md, formats/legend.md, formats/agents.md)       */
+
+#define NB_MAP_MAX_SIDE 16384      /* width and height, each */
+#define NB_MAX_TERRAINS 32         /* a capability is a 32-bit mask */
+#define NB_MAX_AGENTS 256          /* agent types in one agent set */
+#define NB_MAX_AGENT_SIZE 64       /* cells per side of the largest agent */
+#define NB_NAME_MAX 31             /* terrain, agent, model and unit names */
+
+/* ------------------------------------------------------------------ */
+/* Bundles                                                             */
+
+typedef struct nb_bundle nb_bundle;
+
+/* Section types.  Numbers are fixed forever; a reader skips types it does
+ * not know.  Each is specified in formats/bundle.md (and its own page). */
+enum nb_section_type {
+    NB_SEC_LEGEND = 1,     /* terrain names and the map characters of each */
+    NB_SEC_AGENTS = 2,     /* agent types: name, size, capability */
+    NB_SEC_MAP = 3,        /* the grid: one map character per cell */
+    NB_SEC_CLEARANCE = 16, /* true clearance for one capability */
+    NB_SEC_COMPONENTS = 17,/* reachability components for one (capability, size) */
+    NB_SEC_ABSTRACT = 32,  /* the HAA* abstract graph */
+    NB_SEC_MODEL = 48,     /* a motion model */
+    NB_SEC_PERIMETER = 49, /* a perimeter heuristic table for one model */
+    NB_SEC_UNIT = 64,      /* a unit with a turning radius */
+    NB_SEC_HITCHECK = 65,  /* hit-check bitsets for one unit */
+    NB_SEC_CURVES = 66,    /* curve heuristic table for one unit */
+    NB_SEC_FOREST = 80,    /* round obstacles */
+    NB_SEC_BITANGENT = 81  /* bitangent graph for one agent radius */
+};
+
+/* Encodings: the low byte is the layout of the payload, the high byte the
+ * compression of the stored bytes. */
+#define NB_ENC_RAW 0x0000u    /* plain little-endian fields */
+#define NB_ENC_PACKED 0x0001u /* bit-packed values, read in place */
+#define NB_ENC_ZLIB 0x0100u   /* stored as a zlib stream of the layout */
+#define NB_ENC_LAYOUT(e) ((e) & 0xffu)
+#define NB_ENC_COMPRESSION(e) ((e) & 0xff00u)
+
+#define NB_SECTION_PARAMS 8
+
+/* One entry of a bundle's section table. */
+typedef struct nb_section_info {
+    uint32_t type;        /* enum nb_section_type, or one this reader does not know */
+    uint16_t version;     /* the section's own format version */
+    uint16_t encoding;    /* NB_ENC_* */
+    uint64_t offset;      /* from the start of the file; a multiple of 64 */
+    uint64_t size;        /* stored bytes */
+    uint64_t usize;       /* bytes once decompressed (== size when not compressed) */
+    uint32_t crc;         /* CRC-32 (zlib's) of the stored bytes */
+    uint32_t flags;       /* section-specific */
+    uint32_t param[NB_SECTION_PARAMS]; /* build parameters: see section_params */
+    char name[NB_NAME_MAX + 1];        /* a model's or unit's name, or "" */
+} nb_section_info;
+
+/* Flags for nb_bundle_open. */
+#define NB_OPEN_VERIFY 0x1u /* also check every CRC (as nb_bundle_verify) */
+
+/* Opens a bundle file read-only.  The binary form is mapped with mmap and
+ * its header and section table are checked against the file's real size
+ * before any offset is used; a zlib-encoded section is inflated here (and
+ * its CRC checked on the way).  "-" reads standard input into memory.
+ * An SQLite bundle is recognised and refused with NB_ERR_UNSUPPORTED when
+ * this build has no SQLite support. */
+nb_status nb_bundle_open(const char *path, unsigned flags, nb_bundle **out, nb_err *err);
+
+/* The same from a buffer in memory, which is copied. */
+nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
+                                nb_bundle **out, nb_err *err);
+
+/* Unmaps and frees; NULL is allowed. */
+void nb_bundle_close(nb_bundle *bundle);
+
+/* Checks every CRC, that sections do not overlap and that every byte
+ * between them is zero: NB_OK only when the whole file is intact. */
+nb_status nb_bundle_verify(const nb_bundle *bundle, nb_err *err);
+
+void nb_bundle_format_version(const nb_bundle *bundle, unsigned *major, unsigned *minor);
+uint64_t nb_bundle_file_size(const nb_bundle *bundle);
+size_t nb_bundle_section_count(const nb_bundle *bundle);
+const nb_section_info *nb_bundle_section(const nb_bundle *bundle, size_t index);
+
+/* Index of the first section of this type whose name equals name (any name
+ * when NULL) and whose first nparams parameters equal params; -1 if none. */
+long nb_bundle_find(const nb_bundle *bundle, uint32_t type, const char *name,
+                    const uint32_t *params, size_t nparams);
+
+/* The section's payload once decoded (inflated when zlib-encoded), valid
+ * until nb_bundle_close. */
+nb_status nb_bundle_payload(const nb_bundle *bundle, size_t index, const void **data,
+                            size_t *len, nb_err *err);
+
+/* "map", "clearance", ... or NULL for a type this library does not know. */
+const char *nb_section_type_name(uint32_t type);
+/* The type with this name, or 0. */
+uint32_t nb_section_type_from_name(const char *name);
+/* What param[i] of a section of this type means ("capability", "size"), or
+ * NULL when unused. */
+const char *nb_section_param_name(uint32_t type, unsigned i);
+/* "raw", "packed", "zlib+raw", "zlib+packed", or "unknown". */
+const char *nb_encoding_name(uint16_t encoding);
+
+/* ------------------------------------------------------------------ */
+/* The level held by a bundle: terrains, agents, map                   */
+
+/* Terrains are numbered from 0 in the order of the legend; a capability is
+ * a mask with bit t set for each terrain t it may enter. */
+typedef uint32_t nb_capability;
+
+#define NB_OBSTACLE (-1) /* nb_map_terrain of a hard obstacle or outside the map */
+
+unsigned nb_terrain_count(const nb_bundle *bundle);
+const char *nb_terrain_name(const nb_bundle *bundle, unsigned terrain);
+/* The map characters of a terrain, NUL-terminated ("." "G" for ground). */
+const char *nb_terrain_chars(const nb_bundle *bundle, unsigned terrain);
+/* Characters that are hard obstacles. */
+const char *nb_obstacle_chars(const nb_bundle *bundle);
+
+/* Parses "ground,swamp" (terrain names separated by commas) into a mask. */
+nb_status nb_capability_parse(const nb_bundle *bundle, const char *list,
+                              nb_capability *out, nb_err *err);
+/* Writes "ground,swamp" into buf (always NUL-terminated); returns the length
+ * it needed, as snprintf does. */
+size_t nb_capability_format(const nb_bundle *bundle, nb_capability cap, char *buf, size_t len);
+
+typedef struct nb_agent {
+    char name[NB_NAME_MAX + 1];
+    uint32_t size;          /* cells per side; the agent's top-left cell is its position */
+    nb_capability capability;
+} nb_agent;
+
+size_t nb_agent_count(const nb_bundle *bundle);
+const nb_agent *nb_agent_get(const nb_bundle *bundle, size_t index);
+/* The agent with this name, or NULL. */
+const nb_agent *nb_agent_find(const nb_bundle *bundle, const char *name);
+
+/* 1 when the bundle holds a grid map. */
+int nb_has_map(const nb_bundle *bundle);
+uint32_t nb_map_width(const nb_bundle *bundle);
+uint32_t nb_map_height(const nb_bundle *bundle);
+/* The terrain of a cell, or NB_OBSTACLE for a hard obstacle or a cell
+ * outside the map. */
+int nb_map_terrain(const nb_bundle *bundle, long x, long y);
+/* The map character the cell was read from, or 0 outside the map. */
+char nb_map_char(const nb_bundle *bundle, long x, long y);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NAVBAKE_H */

@@ -1,0 +1,132 @@
+/* testutil.c: see testutil.h. */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char tmpdir[256];
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(p);
+}
+
+static void cleanup(void)
+{
+    if (tmpdir[0] && !getenv("NB_KEEP_TMP"))
+        nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *tu_tmpdir(void)
+{
+    if (!tmpdir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/nbtest-XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(tmpdir)) {
+            perror("mkdtemp");
+            exit(99);
+        }
+        atexit(cleanup);
+    }
+    return tmpdir;
+}
+
+const char *tu_path(const char *dir, const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+const char *tu_src(const char *rel)
+{
+    const char *top = getenv("top_srcdir");
+    return tu_path(top && *top ? top : ".", rel);
+}
+
+const char *tu_shared(const char *rel)
+{
+    const char *sh = getenv("NB_SHARED");
+    if (!sh || !*sh)
+        return NULL;
+    const char *p = tu_path(sh, rel);
+    return access(p, R_OK) == 0 ? p : NULL;
+}
+
+int tu_write(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t n = fwrite(data, 1, len, f);
+    return fclose(f) == 0 && n == len ? 0 : -1;
+}
+
+char *tu_read(const char *path, size_t *len)
+{
+    char *buf;
+    size_t n;
+    if (nbb_read_file(path, (size_t)1 << 31, &buf, &n, NULL) != NB_OK)
+        return NULL;
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int tu_system(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+uint64_t tu_rand(tu_rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return r->s * 2685821657736338717ULL;
+}
+
+uint32_t tu_below(tu_rng *r, uint32_t n) { return (uint32_t)((tu_rand(r) >> 32) % n); }
+
+void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, unsigned nterrains,
+                    nbb_grid *grid)
+{
+    static const char terrain_char[] = ".SWT";
+    grid->width = w;
+    grid->height = h;
+    grid->cells = malloc((size_t)w * h);
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        grid->cells[i] = tu_below(r, 100) < obstacle_pct ? '@'
+                                                         : (uint8_t)terrain_char[tu_below(r, nterrains)];
+}
+
+nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                         const nbb_grid *grid, int compress, nb_err *err)
+{
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, legend, agents, grid, compress, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    return st;
+}

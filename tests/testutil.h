@@ -1,0 +1,41 @@
+/* testutil.h: files, paths and random levels for the tests. */
+#ifndef NB_TESTUTIL_H
+#define NB_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "build.h"
+#include "tap.h"
+
+/* A fresh temporary directory, removed with everything in it at exit. */
+const char *tu_tmpdir(void);
+/* dir/name in a static rotating buffer (8 slots). */
+const char *tu_path(const char *dir, const char *name);
+/* $top_srcdir/rel. */
+const char *tu_src(const char *rel);
+/* $NB_SHARED/rel when that file exists, else NULL (tests skip, saying so). */
+const char *tu_shared(const char *rel);
+
+int tu_write(const char *path, const void *data, size_t len);
+/* Whole file, NUL-terminated; NULL if it cannot be read. */
+char *tu_read(const char *path, size_t *len);
+/* Runs a shell command, returns its exit status (-1 if it did not exit). */
+int tu_system(const char *fmt, ...) TAP_PRINTF(1, 2);
+
+/* A small deterministic PRNG (xorshift64*). */
+typedef struct tu_rng { uint64_t s; } tu_rng;
+uint64_t tu_rand(tu_rng *r);
+/* Uniform in [0, n). */
+uint32_t tu_below(tu_rng *r, uint32_t n);
+
+/* A random map over the default legend: each cell an obstacle with
+ * probability obstacle_pct, else one of the first nterrains terrains. */
+void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, unsigned nterrains,
+                    nbb_grid *grid);
+
+/* Bakes legend, agents and map into a bundle file with the writer. */
+nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                         const nbb_grid *grid, int compress, nb_err *err);
+
+#endif

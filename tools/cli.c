@@ -1,0 +1,102 @@
+/* cli.c: shared command-line habits. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *nbc_prog = "navbake";
+
+int nbc_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", nbc_prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return NBC_EXIT_FAIL;
+}
+
+int nbc_fail_err(const nb_err *err)
+{
+    return nbc_fail("%s", err->msg[0] ? err->msg : nb_status_str(err->code));
+}
+
+int nbc_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", nbc_prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s --help' for more information.\n", nbc_prog);
+    return NBC_EXIT_USAGE;
+}
+
+int nbc_version(void)
+{
+    printf("%s (navbake) %s\nbundle format %d.%d\n", nbc_prog, NB_VERSION_STRING, NB_FORMAT_MAJOR,
+           NB_FORMAT_MINOR);
+    return NBC_EXIT_OK;
+}
+
+int nbc_uint(const char *opt, const char *text, unsigned long min, unsigned long max,
+             unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end || errno || v < min || v > max) {
+        nbc_usage("%s: '%s' is not a whole number from %lu to %lu", opt, text, min, max);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int nbc_real(const char *opt, const char *text, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno || !isfinite(v) || v < min || v > max) {
+        nbc_usage("%s: '%s' is not a number from %g to %g", opt, text, min, max);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int nbc_point(const char *opt, const char *text, long *x, long *y)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(text, &end, 10), b = -1;
+    if (end != text && *end == ',' && text[0] >= '0' && text[0] <= '9' && end[1] >= '0' && end[1] <= '9') {
+        const char *s = end + 1;
+        b = strtol(s, &end, 10);
+    } else {
+        end = (char *)"x";
+    }
+    if (*end || errno || a < 0 || b < 0 || a > 0x7fffffffL || b > 0x7fffffffL) {
+        nbc_usage("%s: '%s' is not a cell X,Y (two whole numbers)", opt, text);
+        return 0;
+    }
+    *x = a;
+    *y = b;
+    return 1;
+}
+
+int nbc_progress_ok(void) { return isatty(STDERR_FILENO); }
+
+int nbc_close_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        nbc_fail("write error on standard output: %s", strerror(errno));
+        return NBC_EXIT_FAIL;
+    }
+    return NBC_EXIT_OK;
+}

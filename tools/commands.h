@@ -1,0 +1,9 @@
+/* commands.h: the subcommands of navbake, one file each. */
+#ifndef NB_COMMANDS_H
+#define NB_COMMANDS_H
+
+int nbc_cmd_info(int argc, char **argv);
+int nbc_cmd_verify(int argc, char **argv);
+int nbc_cmd_dump(int argc, char **argv);
+
+#endif

@@ -1,0 +1,122 @@
+/* navbake dump: sections as text.  The map dumps as a MovingAI map, the
+ * legend and the agent set as the YAML they were read from; a section this
+ * command has no text form for dumps as hexadecimal. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static void dump_map(const nb_bundle *b)
+{
+    uint32_t w = nb_map_width(b), h = nb_map_height(b);
+    printf("type octile\nheight %u\nwidth %u\nmap\n", h, w);
+    char *row = malloc((size_t)w + 1);
+    if (!row)
+        return;
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++)
+            row[x] = nb_map_char(b, x, y);
+        row[w] = '\n';
+        fwrite(row, 1, (size_t)w + 1, stdout);
+    }
+    free(row);
+}
+
+static void dump_hex(const uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len; i += 32) {
+        printf("%08zx ", i);
+        for (size_t j = i; j < i + 32 && j < len; j++)
+            printf("%02x", p[j]);
+        putchar('\n');
+    }
+}
+
+static int dump_one(const nb_bundle *b, size_t i)
+{
+    const nb_section_info *in = nb_bundle_section(b, i);
+    switch (in->type) {
+    case NB_SEC_MAP: dump_map(b); return NBC_EXIT_OK;
+    case NB_SEC_LEGEND: nbb_legend_print(&b->legend, stdout); return NBC_EXIT_OK;
+    case NB_SEC_AGENTS: nbb_agents_print(b->agents, &b->legend, stdout); return NBC_EXIT_OK;
+    }
+    const void *data;
+    size_t len;
+    nb_err err;
+    if (nb_bundle_payload(b, i, &data, &len, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    dump_hex(data, len);
+    return NBC_EXIT_OK;
+}
+
+int nbc_cmd_dump(int argc, char **argv)
+{
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            printf("Usage: navbake dump BUNDLE SECTION...\n"
+                   "Print sections as text.  SECTION is a type name (every section of that\n"
+                   "type) or a section number from 'navbake info'.\n"
+                   "  map     the map, as a MovingAI map file\n"
+                   "  legend  the terrain legend, as YAML\n"
+                   "  agents  the agent set, as YAML\n"
+                   "  other   the decoded payload in hexadecimal, 32 bytes a line\n"
+                   "With several sections, each is preceded by a line '# section N: TYPE'.\n\n"
+                   "  -h, --help     show this help and exit\n"
+                   "  -V, --version  show the version and exit\n");
+            return NBC_EXIT_OK;
+        case 'V': return nbc_version();
+        default: return nbc_usage("unknown option");
+        }
+    }
+    if (argc - optind < 2)
+        return nbc_usage(optind == argc ? "no bundle given" : "no section given");
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(argv[optind], 0, &b, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    /* Resolve every name first, so that a typo prints nothing but the error. */
+    size_t n = nb_bundle_section_count(b), nsel = 0;
+    size_t *sel = malloc((n ? n : 1) * (size_t)(argc - optind) * sizeof *sel);
+    int rc = sel ? NBC_EXIT_OK : nbc_fail("out of memory");
+    for (int a = optind + 1; a < argc && rc == NBC_EXIT_OK; a++) {
+        const char *s = argv[a];
+        char *end;
+        unsigned long idx = strtoul(s, &end, 10);
+        if (s[0] >= '0' && s[0] <= '9' && *end == '\0') {
+            if (idx >= n)
+                rc = nbc_fail("%s: no section %s (it has %zu)", argv[optind], s, n);
+            else
+                sel[nsel++] = idx;
+            continue;
+        }
+        uint32_t type = nb_section_type_from_name(s);
+        if (!type) {
+            rc = nbc_usage("unknown section type '%s'", s);
+            break;
+        }
+        size_t before = nsel;
+        for (size_t i = 0; i < n; i++)
+            if (nb_bundle_section(b, i)->type == type)
+                sel[nsel++] = i;
+        if (nsel == before)
+            rc = nbc_fail("%s: no %s section", argv[optind], s);
+    }
+    for (size_t k = 0; k < nsel && rc == NBC_EXIT_OK; k++) {
+        if (nsel > 1)
+            printf("# section %zu: %s\n", sel[k],
+                   nb_section_type_name(nb_bundle_section(b, sel[k])->type)
+                       ? nb_section_type_name(nb_bundle_section(b, sel[k])->type)
+                       : "unknown");
+        rc = dump_one(b, sel[k]);
+    }
+    free(sel);
+    nb_bundle_close(b);
+    return rc;
+}

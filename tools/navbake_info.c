@@ -1,0 +1,223 @@
+/* navbake info: what a bundle holds, for people (default) or programs
+ * (--json). */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* Cells per terrain (index nterrains counts obstacles). */
+static void count_cells(const nb_bundle *b, uint64_t *count)
+{
+    unsigned n = nb_terrain_count(b);
+    memset(count, 0, sizeof(uint64_t) * (NB_MAX_TERRAINS + 1));
+    for (uint32_t y = 0; y < nb_map_height(b); y++)
+        for (uint32_t x = 0; x < nb_map_width(b); x++) {
+            int t = nb_map_terrain(b, x, y);
+            count[t == NB_OBSTACLE ? n : (unsigned)t]++;
+        }
+}
+
+/* "capability=ground,swamp size=2": each named parameter; a capability
+ * parameter is shown by terrain names. */
+static void format_params(const nb_bundle *b, const nb_section_info *in, char *out, size_t len,
+                          int json)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    if (in->name[0]) {
+        at += (size_t)snprintf(out + at, len - at, json ? "\"name\": \"%s\"" : "name=%s", in->name);
+    }
+    for (unsigned i = 0; i < NB_SECTION_PARAMS && at < len; i++) {
+        const char *pn = nb_section_param_name(in->type, i);
+        if (!pn && in->param[i] == 0)
+            continue;
+        char pname[32];
+        if (!pn) {
+            snprintf(pname, sizeof pname, "p%u", i);
+            pn = pname;
+        }
+        const char *sep = at ? (json ? ", " : " ") : "";
+        if (strcmp(pn, "capability") == 0) {
+            char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+            nb_capability_format(b, in->param[i], caps, sizeof caps);
+            at += (size_t)snprintf(out + at, len - at, json ? "%s\"%s\": \"%s\"" : "%s%s=%s", sep, pn,
+                                   caps);
+        } else {
+            at += (size_t)snprintf(out + at, len - at, json ? "%s\"%s\": %" PRIu32 : "%s%s=%" PRIu32,
+                                   sep, pn, in->param[i]);
+        }
+    }
+}
+
+static void print_text(const char *path, const nb_bundle *b)
+{
+    unsigned major, minor;
+    nb_bundle_format_version(b, &major, &minor);
+    printf("bundle     %s\n", path);
+    printf("format     %u.%u\n", major, minor);
+    printf("file       %" PRIu64 " bytes, %zu sections\n", nb_bundle_file_size(b),
+           nb_bundle_section_count(b));
+    unsigned nt = nb_terrain_count(b);
+    uint64_t count[NB_MAX_TERRAINS + 1];
+    if (nb_has_map(b)) {
+        count_cells(b, count);
+        uint64_t cells = (uint64_t)nb_map_width(b) * nb_map_height(b);
+        printf("map        %u x %u cells: %" PRIu64 " passable, %" PRIu64 " obstacles\n",
+               nb_map_width(b), nb_map_height(b), cells - count[nt], count[nt]);
+    } else {
+        printf("map        none\n");
+    }
+    if (nt) {
+        printf("terrains   %u\n", nt);
+        for (unsigned t = 0; t < nt; t++) {
+            printf("  %-2u %-12s chars \"%s\"", t, nb_terrain_name(b, t), nb_terrain_chars(b, t));
+            if (nb_has_map(b))
+                printf(", %" PRIu64 " cells", count[t]);
+            putchar('\n');
+        }
+        printf("  obstacles       chars \"%s\"", nb_obstacle_chars(b));
+        if (nb_has_map(b))
+            printf(", %" PRIu64 " cells", count[nt]);
+        putchar('\n');
+    }
+    if (nb_agent_count(b)) {
+        printf("agents     %zu\n", nb_agent_count(b));
+        for (size_t i = 0; i < nb_agent_count(b); i++) {
+            const nb_agent *a = nb_agent_get(b, i);
+            char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+            nb_capability_format(b, a->capability, caps, sizeof caps);
+            printf("  %-14s size %-3u capability %s\n", a->name, a->size, caps);
+        }
+    }
+    printf("sections\n  %-3s %-11s %-3s %-12s %10s %10s %8s  %s\n", "#", "type", "ver", "encoding",
+           "stored", "unpacked", "crc32", "parameters");
+    for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
+        const nb_section_info *in = nb_bundle_section(b, i);
+        const char *tn = nb_section_type_name(in->type);
+        char tbuf[24], params[512];
+        if (!tn) {
+            snprintf(tbuf, sizeof tbuf, "type-%" PRIu32, in->type);
+            tn = tbuf;
+        }
+        format_params(b, in, params, sizeof params, 0);
+        printf("  %-3zu %-11s %-3u %-12s %10" PRIu64 " %10" PRIu64 " %08" PRIx32 "  %s", i, tn,
+               in->version, nb_encoding_name(in->encoding), in->size, in->usize, in->crc, params);
+        if ((in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS) && nb_has_map(b))
+            printf(" (%.3f bytes/cell)", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
+        if (!nb_section_type_name(in->type))
+            printf(" (unknown to this reader; kept as is)");
+        putchar('\n');
+    }
+}
+
+static void print_json(const char *path, const nb_bundle *b)
+{
+    unsigned major, minor;
+    nb_bundle_format_version(b, &major, &minor);
+    printf("{\n  \"bundle\": ");
+    json_string(path);
+    printf(",\n  \"format\": [%u, %u],\n  \"file_size\": %" PRIu64 ",\n", major, minor,
+           nb_bundle_file_size(b));
+    unsigned nt = nb_terrain_count(b);
+    uint64_t count[NB_MAX_TERRAINS + 1] = {0};
+    if (nb_has_map(b)) {
+        count_cells(b, count);
+        printf("  \"map\": {\"width\": %u, \"height\": %u, \"obstacles\": %" PRIu64 "},\n",
+               nb_map_width(b), nb_map_height(b), count[nt]);
+    } else {
+        printf("  \"map\": null,\n");
+    }
+    printf("  \"terrains\": [");
+    for (unsigned t = 0; t < nt; t++) {
+        printf("%s\n    {\"name\": ", t ? "," : "");
+        json_string(nb_terrain_name(b, t));
+        printf(", \"chars\": ");
+        json_string(nb_terrain_chars(b, t));
+        printf(", \"cells\": %" PRIu64 "}", count[t]);
+    }
+    printf("%s],\n  \"obstacle_chars\": ", nt ? "\n  " : "");
+    json_string(nb_obstacle_chars(b));
+    printf(",\n  \"agents\": [");
+    for (size_t i = 0; i < nb_agent_count(b); i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+        nb_capability_format(b, a->capability, caps, sizeof caps);
+        printf("%s\n    {\"name\": ", i ? "," : "");
+        json_string(a->name);
+        printf(", \"size\": %u, \"capability\": ", a->size);
+        json_string(caps);
+        printf("}");
+    }
+    printf("%s],\n  \"sections\": [", nb_agent_count(b) ? "\n  " : "");
+    for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
+        const nb_section_info *in = nb_bundle_section(b, i);
+        char params[512];
+        format_params(b, in, params, sizeof params, 1);
+        printf("%s\n    {\"index\": %zu, \"type\": %" PRIu32 ", \"type_name\": ", i ? "," : "", i,
+               in->type);
+        if (nb_section_type_name(in->type))
+            json_string(nb_section_type_name(in->type));
+        else
+            printf("null");
+        printf(", \"version\": %u, \"encoding\": \"%s\", \"offset\": %" PRIu64
+               ", \"stored\": %" PRIu64 ", \"unpacked\": %" PRIu64 ", \"crc32\": \"%08" PRIx32
+               "\", \"params\": {%s}}",
+               in->version, nb_encoding_name(in->encoding), in->offset, in->size, in->usize, in->crc,
+               params);
+    }
+    printf("%s]\n}\n", nb_bundle_section_count(b) ? "\n  " : "");
+}
+
+int nbc_cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    int json = 0, c;
+    while ((c = getopt_long(argc, argv, "jhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'h':
+            printf("Usage: navbake info [--json] BUNDLE\n"
+                   "Describe a bundle: format version, map size, terrains with their cell\n"
+                   "counts, agent types, and each section with its encoding, stored and\n"
+                   "unpacked sizes, CRC-32 and build parameters.\n\n"
+                   "  -j, --json     print JSON for programs\n"
+                   "  -h, --help     show this help and exit\n"
+                   "  -V, --version  show the version and exit\n");
+            return NBC_EXIT_OK;
+        case 'V': return nbc_version();
+        default: return nbc_usage("unknown option");
+        }
+    }
+    if (optind + 1 != argc)
+        return nbc_usage(optind == argc ? "no bundle given" : "one bundle at a time");
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(argv[optind], 0, &b, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    if (json)
+        print_json(argv[optind], b);
+    else
+        print_text(argv[optind], b);
+    nb_bundle_close(b);
+    return NBC_EXIT_OK;
+}
