@@ -212,6 +212,24 @@ int nb_map_terrain(const nb_bundle *bundle, long x, long y);
 /* The map character the cell was read from, or 0 outside the map. */
 char nb_map_char(const nb_bundle *bundle, long x, long y);
 
+/* ------------------------------------------------------------------ */
+/* Clearance and reachability (clearance.c, components.c)              */
+
+/* ------------------------------------------------------------------ */
+/* Annotated A* (aastar.c)                                             */
+
+/* ------------------------------------------------------------------ */
+/* HAA* (haa.c)                                                        */
+
+/* ------------------------------------------------------------------ */
+/* Motion-constrained search (motion.c, perimeter.c)                   */
+
+/* ------------------------------------------------------------------ */
+/* Curves, Directional A* and smoothing (curve.c, directional.c)       */
+
+/* ------------------------------------------------------------------ */
+/* Round obstacles (forest.c)                                          */
+
 #ifdef __cplusplus
 }
 #endif

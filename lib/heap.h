@@ -1,0 +1,46 @@
+/* heap.h: the binary min-heap every search uses (A*, Dijkstra, HAA*,
+ * motion search, Directional A*, bitangent search).  Internal.
+ *
+ * Items are (key, tie, id): smallest key first, then smallest tie (give
+ * tie = -g to prefer deeper nodes among equal f).  With a position array
+ * (one uint32_t per id, all NBI_HEAP_NONE to start) the heap supports
+ * decrease-key; without one, callers push duplicates and skip stale pops.
+ * Memory is reserved up front: pushing within the reserve never allocates,
+ * so a workspace made once serves every query. */
+#ifndef NB_HEAP_H
+#define NB_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NBI_HEAP_NONE UINT32_MAX
+
+typedef struct nbi_heap_item {
+    double key, tie;
+    uint32_t id;
+} nbi_heap_item;
+
+typedef struct nbi_heap {
+    nbi_heap_item *a;
+    size_t n, cap;
+    uint32_t *pos; /* pos[id] = index in a, or NBI_HEAP_NONE; may be NULL */
+} nbi_heap;
+
+/* Reserves room for cap items (0 is allowed); pos may be NULL. Returns 0
+ * when out of memory. */
+int nbi_heap_init(nbi_heap *h, size_t cap, uint32_t *pos);
+void nbi_heap_free(nbi_heap *h);
+/* Empties the heap (resetting pos[] for the ids still in it). */
+void nbi_heap_clear(nbi_heap *h);
+static inline int nbi_heap_empty(const nbi_heap *h) { return h->n == 0; }
+static inline const nbi_heap_item *nbi_heap_top(const nbi_heap *h) { return &h->a[0]; }
+/* Inserts id, or with a position array lowers its key when id is already
+ * in the heap with a larger one.  Grows past the reserve only when it
+ * must; returns 0 when out of memory. */
+int nbi_heap_push(nbi_heap *h, double key, double tie, uint32_t id);
+/* Removes and returns the smallest item. The heap must not be empty. */
+nbi_heap_item nbi_heap_pop(nbi_heap *h);
+/* 1 when id is in the heap (position array required). */
+static inline int nbi_heap_contains(const nbi_heap *h, uint32_t id) { return h->pos[id] != NBI_HEAP_NONE; }
+
+#endif
