@@ -4,6 +4,8 @@
 #ifndef NB_BUILD_H
 #define NB_BUILD_H
 
+#include <signal.h>
+
 #include "internal.h"
 
 /* ---- files (readfile.c) ---- */
@@ -97,6 +99,8 @@ void nbb_builder_free(nbb_builder *b);
  * library does not know included).  A missing file is not an error when
  * may_be_missing; a damaged one always is, so nothing is silently lost. */
 nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing, nb_err *err);
+/* The same from a bundle already open. */
+nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *bundle, nb_err *err);
 /* Adds a section, replacing one with the same type, name and parameters.
  * info gives type, version, layout encoding (NB_ENC_RAW or NB_ENC_PACKED),
  * flags, param and name; offsets, sizes and CRC are computed.  With
@@ -107,11 +111,44 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
 size_t nbb_builder_remove(nbb_builder *b, uint32_t type);
 /* 1 when a section of this type is present. */
 int nbb_builder_has(const nbb_builder *b, uint32_t type);
-/* Writes the bundle: to a temporary file beside path, then renamed into
- * place, so a failure leaves any previous file intact.  "-" writes to
- * standard output.  Sections are ordered by (type, name, parameters), so
- * the same sections give the same bytes whatever order they came in. */
+/* The two forms a bundle is written in (formats/bundle.md, formats/sqlite.md). */
+typedef enum nbb_format {
+    NBB_FORMAT_AUTO = 0, /* by the output's name: nbb_format_for_path */
+    NBB_FORMAT_BINARY,
+    NBB_FORMAT_SQLITE
+} nbb_format;
+/* NBB_FORMAT_SQLITE for a name ending in .sqlite, .sqlite3 or .db (in any
+ * case), else NBB_FORMAT_BINARY ("-" included). */
+nbb_format nbb_format_for_path(const char *path);
+/* Writes the bundle in a form: to a temporary file beside path, then
+ * renamed into place, so a failure leaves any previous file intact.  "-"
+ * writes to standard output.  Sections are ordered by (type, name,
+ * parameters), so the same sections give the same bytes whatever order
+ * they came in. */
+nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err);
+/* The same in the form the name asks for (NBB_FORMAT_AUTO). */
 nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
+/* The binary form in memory (what nbb_builder_write would write). */
+nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err *err);
+
+/* A temporary file beside path, for writing a file atomically: termination
+ * signals are held from create to finish, which (when st is NB_OK) syncs
+ * it and renames it over path, or else removes it; returns the status.
+ * Finishing with path NULL removes it (a scratch file). */
+typedef struct nbb_tempfile {
+    char *tmp; /* its name */
+    int fd;
+    sigset_t saved;
+} nbb_tempfile;
+nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err);
+nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err);
+
+/* ---- the SQLite form (sqlite_write.c; formats/sqlite.md) ---- */
+
+/* Writes an open bundle as an SQLite database (atomically, as above; "-"
+ * for standard output): its sections as stored, and the tables people
+ * query, decoded from them. */
+nb_status nbb_sqlite_write(const nb_bundle *bundle, const char *path, nb_err *err);
 
 /* Puts the legend, agent set and map sections (a builder's common first
  * step); grid may be NULL for bundles without a map. */

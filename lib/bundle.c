@@ -76,9 +76,6 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
 {
     const uint8_t *h = b->data;
     uint64_t size = b->size;
-    if (size >= 15 && memcmp(h, NBI_SQLITE_MAGIC, 15) == 0)
-        return nbi_fail(err, NB_ERR_UNSUPPORTED,
-                        "%s: an SQLite bundle; this build of navbake reads binary bundles only", b->path);
     if (size < NBI_MAGIC_LEN || memcmp(h, NBI_MAGIC, NBI_MAGIC_LEN) != 0)
         return nbi_fail(err, NB_ERR_FORMAT, "%s: %s", b->path,
                         size == 0 ? "0 bytes, too short for a navbake bundle"
@@ -245,7 +242,14 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
 
 static nb_status finish_open(nb_bundle *b, unsigned flags, nb_bundle **out, nb_err *err)
 {
-    nb_status st = parse_table(b, err);
+    nb_status st = NB_OK;
+    b->source_size = b->size;
+    /* An SQLite bundle becomes its binary image first; the rest is common. */
+    if (b->size >= sizeof NBI_SQLITE_MAGIC - 1 &&
+        memcmp(b->data, NBI_SQLITE_MAGIC, sizeof NBI_SQLITE_MAGIC - 1) == 0)
+        st = nbi_sqlite_load(b, flags, err);
+    if (st == NB_OK)
+        st = parse_table(b, err);
     if (st == NB_OK)
         st = decode_known(b, err);
     if (st == NB_OK && (flags & NB_OPEN_VERIFY))
@@ -340,6 +344,7 @@ nb_status nb_bundle_open(const char *path, unsigned flags, nb_bundle **out, nb_e
             } else {
                 b->mapping = m;
                 b->mapping_len = (size_t)sb.st_size;
+                b->from_file = fd != STDIN_FILENO;
                 b->data = m;
                 b->size = (uint64_t)sb.st_size;
             }
@@ -380,6 +385,21 @@ nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags, nb
     return finish_open(b, flags, out, err);
 }
 
+nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
+                                nb_bundle **out, nb_err *err)
+{
+    *out = NULL;
+    nb_bundle *b = new_bundle(name, err);
+    if (!b) {
+        free(image);
+        return NB_ERR_NOMEM;
+    }
+    b->buffer = image;
+    b->data = image;
+    b->size = len;
+    return finish_open(b, flags, out, err);
+}
+
 void nb_bundle_close(nb_bundle *b)
 {
     if (!b)
@@ -403,7 +423,8 @@ void nb_bundle_format_version(const nb_bundle *b, unsigned *major, unsigned *min
         *minor = b->minor;
 }
 
-uint64_t nb_bundle_file_size(const nb_bundle *b) { return b->size; }
+uint64_t nb_bundle_file_size(const nb_bundle *b) { return b->source_size; }
+nb_bundle_form nb_bundle_form_of(const nb_bundle *b) { return b->form; }
 size_t nb_bundle_section_count(const nb_bundle *b) { return b->nsections; }
 
 const nb_section_info *nb_bundle_section(const nb_bundle *b, size_t index)
@@ -456,6 +477,12 @@ nb_status nbi_section_crc_check(const nb_bundle *b, size_t index, nb_err *err)
     }
     if ((uint32_t)crc != s->info.crc) {
         const char *tn = nb_section_type_name(s->info.type);
+        if (b->form == NB_FORM_SQLITE)
+            return nbi_fail(err, NB_ERR_CRC,
+                            "%s: section %zu (%s), row id %zu of the sections table: checksum "
+                            "0x%08x, its crc32 column says 0x%08x: the section is damaged",
+                            b->path, index, tn ? tn : "unknown type", index, (unsigned)crc,
+                            (unsigned)s->info.crc);
         return nbi_fail(err, NB_ERR_CRC,
                         "%s: section %zu (%s) at offset %llu: checksum 0x%08x, the table says "
                         "0x%08x: the section is damaged",

@@ -5,7 +5,8 @@
  * file beside the target that is renamed into place, so a failed or killed
  * bake never leaves a half-written bundle and the old one stays intact.
  * The bytes depend only on the sections: no timestamps, zeroed padding, a
- * fixed order. */
+ * fixed order.  The same sections can be written as an SQLite database
+ * instead (sqlite_write.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -49,29 +51,16 @@ void nbb_builder_free(nbb_builder *b)
     free(b);
 }
 
-static int cmp_key(const nb_section_info *a, const nb_section_info *b)
-{
-    if (a->type != b->type)
-        return a->type < b->type ? -1 : 1;
-    int c = strcmp(a->name, b->name);
-    if (c)
-        return c < 0 ? -1 : 1;
-    for (int i = 0; i < NB_SECTION_PARAMS; i++)
-        if (a->param[i] != b->param[i])
-            return a->param[i] < b->param[i] ? -1 : 1;
-    return 0;
-}
-
 static int cmp_sec(const void *a, const void *b)
 {
-    return cmp_key(&((const struct bsec *)a)->info, &((const struct bsec *)b)->info);
+    return nbi_section_key_cmp(&((const struct bsec *)a)->info, &((const struct bsec *)b)->info);
 }
 
 /* Takes ownership of stored. */
 static nb_status put(nbb_builder *b, const nb_section_info *info, uint8_t *stored, nb_err *err)
 {
     for (size_t i = 0; i < b->n; i++)
-        if (cmp_key(&b->sec[i].info, info) == 0) {
+        if (nbi_section_key_cmp(&b->sec[i].info, info) == 0) {
             free(b->sec[i].stored);
             b->sec[i].info = *info;
             b->sec[i].stored = stored;
@@ -97,6 +86,22 @@ static nb_status put(nbb_builder *b, const nb_section_info *info, uint8_t *store
     return NB_OK;
 }
 
+nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *old, nb_err *err)
+{
+    nb_status st = NB_OK;
+    if (old->minor > b->minor)
+        b->minor = old->minor;
+    for (size_t i = 0; i < old->nsections && st == NB_OK; i++) {
+        const struct nbi_section *s = &old->sections[i];
+        uint8_t *copy = malloc(s->info.size ? (size_t)s->info.size : 1);
+        if (!copy)
+            return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to copy section %zu", old->path, i);
+        memcpy(copy, s->stored, (size_t)s->info.size);
+        st = put(b, &s->info, copy, err);
+    }
+    return st;
+}
+
 nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing, nb_err *err)
 {
     struct stat sb;
@@ -108,18 +113,7 @@ nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing,
         nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
         return st;
     }
-    if (old->minor > b->minor)
-        b->minor = old->minor;
-    for (size_t i = 0; i < old->nsections && st == NB_OK; i++) {
-        const struct nbi_section *s = &old->sections[i];
-        uint8_t *copy = malloc(s->info.size ? (size_t)s->info.size : 1);
-        if (!copy) {
-            st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to copy section %zu", path, i);
-            break;
-        }
-        memcpy(copy, s->stored, (size_t)s->info.size);
-        st = put(b, &s->info, copy, err);
-    }
+    st = nbb_builder_take(b, old, err);
     nb_bundle_close(old);
     return st;
 }
@@ -219,52 +213,40 @@ static nb_status write_zeros(int fd, uint64_t n, const char *path, nb_err *err)
     return st;
 }
 
-static uint64_t align_up(uint64_t v) { return (v + NBI_ALIGN - 1) / NBI_ALIGN * NBI_ALIGN; }
+/* Sorts the sections into table order, lays them out, and makes the header
+ * and section table (head, NBI_HEADER_SIZE + n * NBI_ENTRY_SIZE bytes). */
+static nb_status lay_out(nbb_builder *b, uint8_t **head, uint64_t *file_size, nb_err *err)
+{
+    qsort(b->sec, b->n, sizeof *b->sec, cmp_sec);
+    nb_section_info *infos = malloc((b->n ? b->n : 1) * sizeof *infos);
+    *head = calloc(1, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
+    if (!infos || !*head) {
+        free(infos);
+        free(*head);
+        *head = NULL;
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the section table");
+    }
+    for (size_t i = 0; i < b->n; i++)
+        infos[i] = b->sec[i].info;
+    *file_size = nbi_layout_offsets(infos, b->n);
+    for (size_t i = 0; i < b->n; i++)
+        b->sec[i].info.offset = infos[i].offset;
+    nbi_layout_head(infos, b->n, NB_FORMAT_MAJOR, b->minor, 0, *file_size, *head);
+    free(infos);
+    return NB_OK;
+}
 
 /* Header, table and sections, in file order. */
 static nb_status write_bundle(nbb_builder *b, int fd, const char *path, nb_err *err)
 {
-    qsort(b->sec, b->n, sizeof *b->sec, cmp_sec);
-    uint64_t table_end = NBI_HEADER_SIZE + (uint64_t)b->n * NBI_ENTRY_SIZE, at = table_end;
-    for (size_t i = 0; i < b->n; i++) {
-        at = align_up(at);
-        b->sec[i].info.offset = at;
-        at += b->sec[i].info.size;
-    }
-    uint64_t file_size = at;
-    size_t head_len = (size_t)table_end;
-    uint8_t *head = calloc(1, head_len);
-    if (!head)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the section table");
-    for (size_t i = 0; i < b->n; i++) {
-        const nb_section_info *in = &b->sec[i].info;
-        uint8_t *e = head + NBI_HEADER_SIZE + i * NBI_ENTRY_SIZE;
-        nbi_put32(e, in->type);
-        nbi_put16(e + 4, in->version);
-        nbi_put16(e + 6, in->encoding);
-        nbi_put64(e + 8, in->offset);
-        nbi_put64(e + 16, in->size);
-        nbi_put64(e + 24, in->usize);
-        nbi_put32(e + 32, in->crc);
-        nbi_put32(e + 36, in->flags);
-        for (int k = 0; k < NB_SECTION_PARAMS; k++)
-            nbi_put32(e + 40 + 4 * k, in->param[k]);
-        memcpy(e + 72, in->name, sizeof in->name);
-    }
-    memcpy(head, NBI_MAGIC, NBI_MAGIC_LEN);
-    nbi_put16(head + 8, NB_FORMAT_MAJOR);
-    nbi_put16(head + 10, (uint16_t)b->minor);
-    nbi_put32(head + 12, 0);
-    nbi_put32(head + 16, NBI_HEADER_SIZE);
-    nbi_put32(head + 20, NBI_ENTRY_SIZE);
-    nbi_put32(head + 24, (uint32_t)b->n);
-    nbi_put64(head + 32, NBI_HEADER_SIZE);
-    nbi_put64(head + 40, file_size);
-    nbi_put32(head + 48, (uint32_t)crc32(0, head + NBI_HEADER_SIZE, (uInt)(head_len - NBI_HEADER_SIZE)));
-    nbi_put32(head + 60, (uint32_t)crc32(0, head, 60));
-    nb_status st = write_all(fd, head, head_len, path, err);
+    uint8_t *head;
+    uint64_t file_size;
+    nb_status st = lay_out(b, &head, &file_size, err);
+    if (st != NB_OK)
+        return st;
+    uint64_t at = NBI_HEADER_SIZE + (uint64_t)b->n * NBI_ENTRY_SIZE;
+    st = write_all(fd, head, (size_t)at, path, err);
     free(head);
-    at = table_end;
     for (size_t i = 0; i < b->n && st == NB_OK; i++) {
         const nb_section_info *in = &b->sec[i].info;
         st = write_zeros(fd, in->offset - at, path, err);
@@ -275,55 +257,144 @@ static nb_status write_bundle(nbb_builder *b, int fd, const char *path, nb_err *
     return st;
 }
 
-nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err)
+nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err *err)
 {
-    if (strcmp(path, "-") == 0)
-        return write_bundle(b, STDOUT_FILENO, "(standard output)", err);
+    uint8_t *head;
+    uint64_t file_size;
+    nb_status st = lay_out(b, &head, &file_size, err);
+    if (st != NB_OK)
+        return st;
+    uint8_t *p = file_size <= SIZE_MAX ? calloc(1, (size_t)file_size) : NULL;
+    if (!p) {
+        free(head);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %llu-byte bundle",
+                        (unsigned long long)file_size);
+    }
+    memcpy(p, head, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
+    free(head);
+    for (size_t i = 0; i < b->n; i++)
+        if (b->sec[i].info.size)
+            memcpy(p + b->sec[i].info.offset, b->sec[i].stored, (size_t)b->sec[i].info.size);
+    *image = p;
+    *len = (size_t)file_size;
+    return NB_OK;
+}
 
+nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err)
+{
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 48);
-    if (!tmp)
+    t->fd = -1;
+    t->tmp = malloc(plen + 48);
+    if (!t->tmp)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     /* Ctrl-C or a polite kill during the write is held until the temporary
      * file is renamed or removed, so none is left behind. */
-    sigset_t hold, saved;
+    sigset_t hold;
     sigemptyset(&hold);
     sigaddset(&hold, SIGINT);
     sigaddset(&hold, SIGTERM);
     sigaddset(&hold, SIGHUP);
     sigaddset(&hold, SIGQUIT);
-    sigprocmask(SIG_BLOCK, &hold, &saved);
-    int fd = -1;
-    for (unsigned k = 0; k < 1000 && fd < 0; k++) {
-        snprintf(tmp, plen + 48, "%s.tmp-%ld-%u", path, (long)getpid(), k);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
+    sigprocmask(SIG_BLOCK, &hold, &t->saved);
+    for (unsigned k = 0; k < 1000 && t->fd < 0; k++) {
+        snprintf(t->tmp, plen + 48, "%s.tmp-%ld-%u", path, (long)getpid(), k);
+        t->fd = open(t->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (t->fd < 0 && errno != EEXIST)
             break;
     }
-    if (fd < 0) {
+    if (t->fd < 0) {
         nb_status st = nbi_fail_errno(err, "cannot create a temporary file beside", path);
-        free(tmp);
-        sigprocmask(SIG_SETMASK, &saved, NULL);
+        free(t->tmp);
+        t->tmp = NULL;
+        sigprocmask(SIG_SETMASK, &t->saved, NULL);
         return st;
     }
     /* A rewritten bundle keeps the permissions the old one had. */
     struct stat sb;
     if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-        (void)fchmod(fd, sb.st_mode & 07777);
-    nb_status st = write_bundle(b, fd, tmp, err);
+        (void)fchmod(t->fd, sb.st_mode & 07777);
+    return NB_OK;
+}
+
+nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err)
+{
+    if (!path) { /* a scratch file */
+        close(t->fd);
+        unlink(t->tmp);
+        free(t->tmp);
+        sigprocmask(SIG_SETMASK, &t->saved, NULL);
+        return st;
+    }
 #ifdef HAVE_FSYNC
-    if (st == NB_OK && fsync(fd) != 0)
-        st = nbi_fail_errno(err, "fsync failed", tmp);
+    if (st == NB_OK && fsync(t->fd) != 0)
+        st = nbi_fail_errno(err, "fsync failed", t->tmp);
 #endif
-    if (close(fd) != 0 && st == NB_OK)
-        st = nbi_fail_errno(err, "close failed", tmp);
-    if (st == NB_OK && rename(tmp, path) != 0)
+    if (close(t->fd) != 0 && st == NB_OK)
+        st = nbi_fail_errno(err, "close failed", t->tmp);
+    if (st == NB_OK && rename(t->tmp, path) != 0)
         st = nbi_fail_errno(err, "cannot rename the new bundle into place", path);
     if (st != NB_OK)
-        unlink(tmp);
-    free(tmp);
-    sigprocmask(SIG_SETMASK, &saved, NULL);
+        unlink(t->tmp);
+    free(t->tmp);
+    t->tmp = NULL;
+    t->fd = -1;
+    sigprocmask(SIG_SETMASK, &t->saved, NULL);
     return st;
+}
+
+nbb_format nbb_format_for_path(const char *path)
+{
+    static const char *const ext[] = {".sqlite", ".sqlite3", ".db"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t k = strlen(ext[i]);
+        if (n > k && strcasecmp(path + n - k, ext[i]) == 0 && path[n - k - 1] != '/')
+            return NBB_FORMAT_SQLITE;
+    }
+    return NBB_FORMAT_BINARY;
+}
+
+static nb_status write_binary(nbb_builder *b, const char *path, nb_err *err)
+{
+    if (strcmp(path, "-") == 0)
+        return write_bundle(b, STDOUT_FILENO, "(standard output)", err);
+    nbb_tempfile t;
+    nb_status st = nbb_tempfile_create(&t, path, err);
+    if (st != NB_OK)
+        return st;
+    st = write_bundle(b, t.fd, t.tmp, err);
+    return nbb_tempfile_finish(&t, path, st, err);
+}
+
+static nb_status write_sqlite(nbb_builder *b, const char *path, nb_err *err)
+{
+    uint8_t *image;
+    size_t len;
+    nb_status st = nbb_builder_image(b, &image, &len, err);
+    if (st != NB_OK)
+        return st;
+    /* Opened (and checked) as any bundle, so that the database's tables
+     * come from the same decoding the runtime does. */
+    nb_bundle *bundle;
+    st = nbi_bundle_open_image(image, len, strcmp(path, "-") == 0 ? "(standard output)" : path,
+                               NB_OPEN_VERIFY, &bundle, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_sqlite_write(bundle, path, err);
+    nb_bundle_close(bundle);
+    return st;
+}
+
+nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err)
+{
+    if (format == NBB_FORMAT_AUTO)
+        format = nbb_format_for_path(path);
+    return format == NBB_FORMAT_SQLITE ? write_sqlite(b, path, err) : write_binary(b, path, err);
+}
+
+nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err)
+{
+    return nbb_builder_write_format(b, path, NBB_FORMAT_AUTO, err);
 }
 
 nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,

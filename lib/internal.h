@@ -143,6 +143,9 @@ struct nb_bundle {
     size_t nsections;
     struct nbi_section *sections;
     char *path;
+    nb_bundle_form form; /* NB_FORM_SQLITE: data is the binary image rebuilt from the database */
+    uint64_t source_size; /* the size of what was opened (the database file for SQLite) */
+    int from_file;        /* opened by its name (not standard input or memory) */
 
     /* Known sections, decoded at open. */
     int has_legend;
@@ -155,6 +158,35 @@ struct nb_bundle {
 
 /* Checks a section's stored CRC. */
 nb_status nbi_section_crc_check(const nb_bundle *bundle, size_t index, nb_err *err);
+/* Opens a binary bundle image held in memory, taking ownership of image
+ * (freed by nb_bundle_close, or here on failure); name is used in messages. */
+nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
+                                nb_bundle **out, nb_err *err);
+
+/* ---- the binary layout (bundle_layout.c) ---- */
+
+/* Orders sections by (type, name, parameters): the order of every table. */
+int nbi_section_key_cmp(const nb_section_info *a, const nb_section_info *b);
+/* Sets the offset of each of n sections, in table order, and returns the
+ * file size. */
+uint64_t nbi_layout_offsets(nb_section_info *secs, size_t n);
+/* Writes the header and the section table, NBI_HEADER_SIZE + n *
+ * NBI_ENTRY_SIZE bytes, of sections laid out by nbi_layout_offsets. */
+void nbi_layout_head(const nb_section_info *secs, size_t n, unsigned major, unsigned minor,
+                     uint32_t flags, uint64_t file_size, uint8_t *head);
+
+/* ---- the SQLite form (bundle_sqlite.c, or bundle_nosqlite.c in a runtime
+ * built without SQLite; formats/sqlite.md) ---- */
+
+#define NBI_SQLITE_APPLICATION_ID 0x4E424B53 /* "NBKS" */
+#define NBI_SQLITE_SCHEMA 1000               /* user_version: 1000 x major + minor */
+
+/* Replaces the SQLite database that bundle->data holds (read from
+ * bundle->path when bundle->mapping is set, else from the bytes) by the
+ * binary image of the same bundle, in bundle->buffer, so that the usual
+ * checks and decoding follow.  With NB_OPEN_VERIFY, SQLite's own
+ * quick_check runs too. */
+nb_status nbi_sqlite_load(nb_bundle *bundle, unsigned flags, nb_err *err);
 
 /* ---- section type registry (sections.c) ---- */
 
@@ -164,5 +196,7 @@ struct nbi_section_kind {
     const char *params[NB_SECTION_PARAMS];
 };
 const struct nbi_section_kind *nbi_section_kind(uint32_t type);
+/* The i-th known kind, in type order, or NULL past the last. */
+const struct nbi_section_kind *nbi_section_kind_at(size_t i);
 
 #endif /* NB_INTERNAL_H */

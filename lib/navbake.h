@@ -128,8 +128,9 @@ typedef struct nb_section_info {
  * its header and section table are checked against the file's real size
  * before any offset is used; a zlib-encoded section is inflated here (and
  * its CRC checked on the way).  "-" reads standard input into memory.
- * An SQLite bundle is recognised and refused with NB_ERR_UNSUPPORTED when
- * this build has no SQLite support. */
+ * An SQLite bundle (formats/sqlite.md) is read into memory and checked as
+ * its binary form would be; a library built without SQLite support refuses
+ * one with NB_ERR_UNSUPPORTED. */
 nb_status nb_bundle_open(const char *path, unsigned flags, nb_bundle **out, nb_err *err);
 
 /* The same from a buffer in memory, which is copied. */
@@ -226,6 +227,27 @@ char nb_map_char(const nb_bundle *bundle, long x, long y);
 
 /* ------------------------------------------------------------------ */
 /* Curves, Directional A* and smoothing (curve.c, directional.c)       */
+
+/* ------------------------------------------------------------------ */
+/* SQLite bundles (bundle_sqlite.c; formats/sqlite.md)                 */
+
+/* The same bundle can be held in an SQLite database that people and tools
+ * query (the tools write one with --format sqlite, navbake convert turns
+ * either form into the other).  nb_bundle_open reads one into memory and
+ * then behaves exactly as with its binary form, which is the form to ship:
+ * it maps without copying. */
+typedef enum nb_bundle_form {
+    NB_FORM_BINARY = 0, /* formats/bundle.md, mapped */
+    NB_FORM_SQLITE = 1  /* formats/sqlite.md, read into memory */
+} nb_bundle_form;
+
+/* The form the bundle was opened from.  For NB_FORM_SQLITE,
+ * nb_bundle_file_size is the database's size, and the section offsets are
+ * those of the bundle's binary form. */
+nb_bundle_form nb_bundle_form_of(const nb_bundle *bundle);
+/* 1 when this library opens SQLite bundles (the default); 0 when it was
+ * configured with --disable-sqlite-runtime. */
+int nb_sqlite_supported(void);
 
 /* ------------------------------------------------------------------ */
 /* Round obstacles (forest.c)                                          */

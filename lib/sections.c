@@ -28,6 +28,11 @@ const struct nbi_section_kind *nbi_section_kind(uint32_t type)
     return NULL;
 }
 
+const struct nbi_section_kind *nbi_section_kind_at(size_t i)
+{
+    return i < sizeof kinds / sizeof kinds[0] ? &kinds[i] : NULL;
+}
+
 const char *nb_section_type_name(uint32_t type)
 {
     const struct nbi_section_kind *k = nbi_section_kind(type);

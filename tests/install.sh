@@ -44,7 +44,21 @@ C
   nbtest-bundle "$top_srcdir/data/sample.map" "$tmp/s.nbk"
   status env LD_LIBRARY_PATH="$libdir" "$tmp/prog" "$tmp/s.nbk"
   is "and runs" "$out" "0.1.0 64x40"
+  # SQLite bundles through the same open call, unless configured out
+  # (--disable-sqlite-runtime), when libnavbake does not even link SQLite.
+  navbake convert "$tmp/s.nbk" "$tmp/s.sqlite"
+  status env LD_LIBRARY_PATH="$libdir" "$tmp/prog" "$tmp/s.sqlite"
+  needs=$(objdump -p "$libdir/libnavbake.so" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }' | tr '\n' ' ')
+  if grep -q '^#define NB_SQLITE_RUNTIME 1' "$top_builddir/config.h"; then
+    is "the installed library opens an SQLite bundle" "$out" "0.1.0 64x40"
+    like "and links SQLite" "$needs" "libsqlite3"
+  else
+    like "the installed library refuses an SQLite bundle, saying why" "$out" \
+      "an SQLite bundle; this build of libnavbake reads binary bundles only"
+    ok "and does not link SQLite ($needs)" sh -c "! echo '$needs' | grep -q sqlite"
+  fi
 else
+  skip "shared library not built"; skip "shared library not built"
   skip "shared library not built"; skip "shared library not built"
   skip "shared library not built"; skip "shared library not built"
 fi

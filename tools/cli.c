@@ -90,6 +90,21 @@ int nbc_point(const char *opt, const char *text, long *x, long *y)
     return 1;
 }
 
+int nbc_format(const char *opt, const char *text, nbb_format *out)
+{
+    if (strcmp(text, "binary") == 0)
+        *out = NBB_FORMAT_BINARY;
+    else if (strcmp(text, "sqlite") == 0)
+        *out = NBB_FORMAT_SQLITE;
+    else if (strcmp(text, "auto") == 0)
+        *out = NBB_FORMAT_AUTO;
+    else {
+        nbc_usage("%s: '%s' is not a bundle form (binary, sqlite or auto)", opt, text);
+        return 0;
+    }
+    return 1;
+}
+
 int nbc_progress_ok(void) { return isatty(STDERR_FILENO); }
 
 int nbc_close_stdout(void)

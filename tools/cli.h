@@ -32,6 +32,15 @@ int nbc_real(const char *opt, const char *text, double min, double max, double *
 /* "X,Y" with 0 <= X, Y < 2^31. */
 int nbc_point(const char *opt, const char *text, long *x, long *y);
 
+/* --format FORM for every tool that writes a bundle: "binary" or "sqlite"
+ * (or "auto": by the output's name, the default).  On error prints a usage
+ * message and returns 0.  The writer takes the result:
+ * nbb_builder_write_format(builder, out, format, &err). */
+int nbc_format(const char *opt, const char *text, nbb_format *out);
+#define NBC_FORMAT_HELP \
+    "      --format FORM  write the bundle as 'binary' or 'sqlite' (default: sqlite\n" \
+    "                     when OUT ends in .sqlite, .sqlite3 or .db, else binary)\n"
+
 /* 1 when standard error is a terminal (progress may be shown). */
 int nbc_progress_ok(void);
 

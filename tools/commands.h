@@ -5,5 +5,6 @@
 int nbc_cmd_info(int argc, char **argv);
 int nbc_cmd_verify(int argc, char **argv);
 int nbc_cmd_dump(int argc, char **argv);
+int nbc_cmd_convert(int argc, char **argv);
 
 #endif

@@ -72,6 +72,7 @@ static void print_text(const char *path, const nb_bundle *b)
     nb_bundle_format_version(b, &major, &minor);
     printf("bundle     %s\n", path);
     printf("format     %u.%u\n", major, minor);
+    printf("form       %s\n", nb_bundle_form_of(b) == NB_FORM_SQLITE ? "sqlite" : "binary");
     printf("file       %" PRIu64 " bytes, %zu sections\n", nb_bundle_file_size(b),
            nb_bundle_section_count(b));
     unsigned nt = nb_terrain_count(b);
@@ -133,8 +134,8 @@ static void print_json(const char *path, const nb_bundle *b)
     nb_bundle_format_version(b, &major, &minor);
     printf("{\n  \"bundle\": ");
     json_string(path);
-    printf(",\n  \"format\": [%u, %u],\n  \"file_size\": %" PRIu64 ",\n", major, minor,
-           nb_bundle_file_size(b));
+    printf(",\n  \"format\": [%u, %u],\n  \"form\": \"%s\",\n  \"file_size\": %" PRIu64 ",\n", major,
+           minor, nb_bundle_form_of(b) == NB_FORM_SQLITE ? "sqlite" : "binary", nb_bundle_file_size(b));
     unsigned nt = nb_terrain_count(b);
     uint64_t count[NB_MAX_TERRAINS + 1] = {0};
     if (nb_has_map(b)) {

@@ -1,0 +1,171 @@
+-- formats/sqlite.sql: a navbake bundle held in an SQLite database, schema
+-- version 1.0.  formats/sqlite.md explains it.
+--
+-- The navbake tools write a database by running this file as it is (it is
+-- compiled into them) on an empty database, then filling the tables in one
+-- transaction.  `sqlite3 new.db < formats/sqlite.sql` makes the same, empty.
+--
+-- Two kinds of table:
+--  * bundle and sections hold the bundle itself, exactly what its binary
+--    form holds: readers (nb_bundle_open, navbake convert) read these and
+--    nothing else;
+--  * every other table and view is for people and their tools, decoded
+--    from the sections when the database is written.  Nothing reads them
+--    back: edit a bundle with the tools, never with SQL.
+
+PRAGMA application_id = 1312967507;  -- 0x4E424B53, "NBKS": a navbake bundle
+PRAGMA user_version = 1000;          -- this schema's version: 1000 x major + minor
+
+-- ==================================================================
+-- The bundle (formats/bundle.md): the binary form's header and section
+-- table, and each section's stored bytes.
+
+-- One row: the container.
+CREATE TABLE bundle (
+    format_major  INTEGER NOT NULL,  -- the bundle format version (1.0: 1, 0)
+    format_minor  INTEGER NOT NULL,
+    flags         INTEGER NOT NULL,  -- the header's flags (none defined: 0)
+    section_count INTEGER NOT NULL,  -- how many rows sections has
+    table_crc32   INTEGER NOT NULL   -- CRC-32 of the binary form's section table
+);
+
+-- One row per section, in the section table's order: by (type, name,
+-- p0 ... p7).  Each column is the field of the binary section entry with
+-- the same name; offsets are not stored (the binary layout follows from
+-- the order and the sizes).
+CREATE TABLE sections (
+    id            INTEGER PRIMARY KEY,  -- 0, 1, ...: the section's number, as navbake info shows it
+    type          INTEGER NOT NULL,     -- section_types.type
+    version       INTEGER NOT NULL,     -- the section's own format version
+    encoding      INTEGER NOT NULL,     -- encodings.encoding
+    stored_size   INTEGER NOT NULL,     -- bytes in data
+    unpacked_size INTEGER NOT NULL,     -- bytes once inflated (= stored_size unless zlib)
+    crc32         INTEGER NOT NULL,     -- CRC-32 (zlib's) of data
+    flags         INTEGER NOT NULL,     -- section-specific, 0 unless its page says otherwise
+    name          TEXT    NOT NULL,     -- a motion model's or a unit's name, or ''
+    p0            INTEGER NOT NULL,     -- the eight build parameters; section_params
+    p1            INTEGER NOT NULL,     -- names them
+    p2            INTEGER NOT NULL,
+    p3            INTEGER NOT NULL,
+    p4            INTEGER NOT NULL,
+    p5            INTEGER NOT NULL,
+    p6            INTEGER NOT NULL,
+    p7            INTEGER NOT NULL,
+    data          BLOB    NOT NULL,     -- the stored bytes, as in the binary form
+    UNIQUE (type, name, p0, p1, p2, p3, p4, p5, p6, p7)
+);
+
+-- ==================================================================
+-- Names, for reading the above.
+
+-- The section types this version of navbake knows.
+CREATE TABLE section_types (
+    type INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE        -- 'legend', 'map', 'clearance', ...
+);
+
+-- What each parameter of each type means.
+CREATE TABLE section_param_names (
+    type INTEGER NOT NULL,
+    idx  INTEGER NOT NULL,           -- 0 to 7: column p<idx> of sections
+    name TEXT NOT NULL,
+    PRIMARY KEY (type, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE encodings (
+    encoding INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL           -- 'raw', 'packed', 'zlib+raw', 'zlib+packed'
+);
+
+-- Each named parameter of each section: (section, idx, name, value).
+CREATE VIEW section_params AS
+SELECT s.id AS section, n.idx AS idx, n.name AS name,
+       CASE n.idx WHEN 0 THEN s.p0 WHEN 1 THEN s.p1 WHEN 2 THEN s.p2 WHEN 3 THEN s.p3
+                  WHEN 4 THEN s.p4 WHEN 5 THEN s.p5 WHEN 6 THEN s.p6 ELSE s.p7 END AS value
+FROM sections AS s JOIN section_param_names AS n ON n.type = s.type;
+
+-- The sections as navbake info lists them.
+CREATE VIEW section_list AS
+SELECT s.id AS id,
+       coalesce(t.name, 'type-' || s.type) AS type,
+       s.version AS version,
+       coalesce(e.name, printf('0x%04x', s.encoding)) AS encoding,
+       s.stored_size AS stored_size,
+       s.unpacked_size AS unpacked_size,
+       printf('%08x', s.crc32) AS crc32,
+       s.name AS name,
+       (SELECT group_concat(p.name || '=' || p.value, ' ')
+          FROM section_params AS p WHERE p.section = s.id) AS params
+FROM sections AS s
+LEFT JOIN section_types AS t ON t.type = s.type
+LEFT JOIN encodings AS e ON e.encoding = s.encoding;
+
+-- ==================================================================
+-- The level (formats/legend.md, formats/agents.md, formats/map.md).
+
+-- The legend's terrains.  Terrain id is bit id of a capability mask.
+CREATE TABLE terrains (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE,
+    chars TEXT NOT NULL              -- the map characters that are this terrain
+);
+
+-- Every map character the legend defines.
+CREATE TABLE map_chars (
+    char    TEXT PRIMARY KEY,
+    terrain INTEGER REFERENCES terrains (id)  -- NULL: a hard obstacle
+);
+
+-- Every capability the bundle names (of an agent type, or a parameter of
+-- a section), as a mask and as terrain names.
+CREATE TABLE capabilities (
+    mask     INTEGER PRIMARY KEY,
+    terrains TEXT NOT NULL           -- 'ground,swamp'
+);
+
+-- The same, a row per (capability, terrain), for joins.
+CREATE TABLE capability_terrains (
+    mask    INTEGER NOT NULL REFERENCES capabilities (mask),
+    terrain INTEGER NOT NULL REFERENCES terrains (id),
+    PRIMARY KEY (mask, terrain)
+) WITHOUT ROWID;
+
+-- The agent types, in the agent set's order.
+CREATE TABLE agents (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL UNIQUE,
+    size       INTEGER NOT NULL,     -- it covers size x size cells from its top-left cell
+    capability INTEGER NOT NULL REFERENCES capabilities (mask)
+);
+
+-- Which agent may enter which terrain.
+CREATE VIEW agent_terrains AS
+SELECT a.name AS agent, t.name AS terrain
+FROM agents AS a
+JOIN capability_terrains AS c ON c.mask = a.capability
+JOIN terrains AS t ON t.id = c.terrain;
+
+-- One row when the bundle has a map.
+CREATE TABLE map (
+    width  INTEGER NOT NULL,
+    height INTEGER NOT NULL
+);
+
+-- The map, a row of cells per row: the characters as the map file has
+-- them, x = 0 first.  Row y = 0 is the top.
+CREATE TABLE map_rows (
+    y     INTEGER PRIMARY KEY,
+    cells TEXT NOT NULL
+);
+
+-- The map, a row per cell: its character and terrain (NULL: an obstacle).
+CREATE VIEW map_cells AS
+WITH RECURSIVE xs(x) AS (
+    SELECT 0 WHERE (SELECT width FROM map) > 0
+    UNION ALL
+    SELECT x + 1 FROM xs WHERE x + 1 < (SELECT width FROM map)
+)
+SELECT xs.x AS x, r.y AS y, substr(r.cells, xs.x + 1, 1) AS char, c.terrain AS terrain
+FROM map_rows AS r
+CROSS JOIN xs
+LEFT JOIN map_chars AS c ON c.char = substr(r.cells, xs.x + 1, 1);

@@ -1,0 +1,412 @@
+/* sqlite_write.c: writing a bundle as an SQLite database
+ * (formats/sqlite.md, schema in formats/sqlite.sql).
+ *
+ * The database is built in a temporary file beside the target, in one
+ * transaction, and renamed into place like a binary bundle: an interrupted
+ * write leaves the previous database as it was, and no half-written file
+ * at the target.  The same sections give the same bytes (with the same
+ * SQLite library): a fixed page size, rows in a fixed order, no dates. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "lib/sqlite_schema.h" /* nbb_sqlite_schema: formats/sqlite.sql, made by make */
+
+typedef struct writer {
+    const nb_bundle *b;
+    sqlite3 *db;
+    const char *path; /* for messages: the target */
+    nb_err *err;
+} writer;
+
+static nb_status db_fail(writer *w, int rc, const char *what)
+{
+    const char *msg = w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc);
+    switch (rc & 0xff) {
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+        return nbi_fail(w->err, NB_ERR_IO, "%s: write error: %s (%s)", w->path, msg, what);
+    case SQLITE_NOMEM:
+        return nbi_fail(w->err, NB_ERR_NOMEM, "%s: out of memory (%s)", w->path, what);
+    case SQLITE_TOOBIG:
+        return nbi_fail(w->err, NB_ERR_LIMIT, "%s: %s: %s", w->path, what, msg);
+    }
+    return nbi_fail(w->err, NB_ERR_IO, "%s: %s: %s", w->path, what, msg);
+}
+
+static nb_status exec(writer *w, const char *sql, const char *what)
+{
+    int rc = sqlite3_exec(w->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? NB_OK : db_fail(w, rc, what);
+}
+
+/* A prepared INSERT, bound column by column, then run by insert_row. */
+typedef struct ins {
+    writer *w;
+    sqlite3_stmt *st;
+    const char *what;
+    int rc;
+} ins;
+
+static nb_status ins_prepare(writer *w, ins *q, const char *sql, const char *what)
+{
+    q->w = w;
+    q->what = what;
+    q->rc = sqlite3_prepare_v2(w->db, sql, -1, &q->st, NULL);
+    return q->rc == SQLITE_OK ? NB_OK : db_fail(w, q->rc, what);
+}
+
+static void bind_int(ins *q, int col, int64_t v)
+{
+    if (q->rc == SQLITE_OK)
+        q->rc = sqlite3_bind_int64(q->st, col, v);
+}
+
+static void bind_text(ins *q, int col, const char *s, int len)
+{
+    if (q->rc == SQLITE_OK)
+        q->rc = s ? sqlite3_bind_text(q->st, col, s, len, SQLITE_TRANSIENT)
+                  : sqlite3_bind_null(q->st, col);
+}
+
+static nb_status insert_row(ins *q)
+{
+    if (q->rc == SQLITE_OK) {
+        q->rc = sqlite3_step(q->st);
+        if (q->rc == SQLITE_DONE)
+            q->rc = SQLITE_OK;
+        sqlite3_reset(q->st);
+        sqlite3_clear_bindings(q->st);
+    }
+    return q->rc == SQLITE_OK ? NB_OK : db_fail(q->w, q->rc, q->what);
+}
+
+static void ins_done(ins *q) { sqlite3_finalize(q->st); }
+
+/* ---- the bundle: what readers read back ---- */
+
+static nb_status put_sections(writer *w)
+{
+    const nb_bundle *b = w->b;
+    ins q;
+    nb_status st = ins_prepare(w, &q,
+                               "INSERT INTO bundle VALUES (?1, ?2, ?3, ?4, ?5)", "the bundle row");
+    if (st != NB_OK)
+        return st;
+    bind_int(&q, 1, b->major);
+    bind_int(&q, 2, b->minor);
+    bind_int(&q, 3, b->flags);
+    bind_int(&q, 4, (int64_t)b->nsections);
+    bind_int(&q, 5, nbi_get32(b->data + 48)); /* the table CRC of the binary form */
+    st = insert_row(&q);
+    ins_done(&q);
+    if (st != NB_OK)
+        return st;
+    if ((st = ins_prepare(w, &q,
+                          "INSERT INTO sections VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+                          "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                          "a section")) != NB_OK)
+        return st;
+    int max_len = sqlite3_limit(w->db, SQLITE_LIMIT_LENGTH, -1);
+    for (size_t i = 0; i < b->nsections && st == NB_OK; i++) {
+        const struct nbi_section *s = &b->sections[i];
+        const nb_section_info *in = &s->info;
+        if (in->size > (uint64_t)max_len) {
+            const char *tn = nb_section_type_name(in->type);
+            st = nbi_fail(w->err, NB_ERR_LIMIT,
+                          "%s: section %zu (%s) is %llu bytes; this SQLite holds at most %d in a "
+                          "blob (SQLITE_MAX_LENGTH): keep this bundle in the binary form",
+                          w->path, i, tn ? tn : "unknown type", (unsigned long long)in->size, max_len);
+            break;
+        }
+        bind_int(&q, 1, (int64_t)i);
+        bind_int(&q, 2, in->type);
+        bind_int(&q, 3, in->version);
+        bind_int(&q, 4, in->encoding);
+        bind_int(&q, 5, (int64_t)in->size);
+        bind_int(&q, 6, (int64_t)in->usize);
+        bind_int(&q, 7, in->crc);
+        bind_int(&q, 8, in->flags);
+        bind_text(&q, 9, in->name, -1);
+        for (int k = 0; k < NB_SECTION_PARAMS; k++)
+            bind_int(&q, 10 + k, in->param[k]);
+        if (q.rc == SQLITE_OK)
+            q.rc = in->size ? sqlite3_bind_blob64(q.st, 18, s->stored, in->size, SQLITE_STATIC)
+                            : sqlite3_bind_zeroblob(q.st, 18, 0);
+        st = insert_row(&q);
+    }
+    ins_done(&q);
+    return st;
+}
+
+/* ---- names ---- */
+
+static nb_status put_names(writer *w)
+{
+    ins t, p, e;
+    nb_status st = ins_prepare(w, &t, "INSERT INTO section_types VALUES (?1, ?2)", "section types");
+    if (st != NB_OK)
+        return st;
+    if ((st = ins_prepare(w, &p, "INSERT INTO section_param_names VALUES (?1, ?2, ?3)",
+                          "parameter names")) != NB_OK) {
+        ins_done(&t);
+        return st;
+    }
+    const struct nbi_section_kind *k;
+    for (size_t i = 0; st == NB_OK && (k = nbi_section_kind_at(i)) != NULL; i++) {
+        bind_int(&t, 1, k->type);
+        bind_text(&t, 2, k->name, -1);
+        st = insert_row(&t);
+        for (int j = 0; j < NB_SECTION_PARAMS && st == NB_OK; j++) {
+            if (!k->params[j])
+                continue;
+            bind_int(&p, 1, k->type);
+            bind_int(&p, 2, j);
+            bind_text(&p, 3, k->params[j], -1);
+            st = insert_row(&p);
+        }
+    }
+    ins_done(&t);
+    ins_done(&p);
+    if (st != NB_OK || (st = ins_prepare(w, &e, "INSERT INTO encodings VALUES (?1, ?2)",
+                                         "encodings")) != NB_OK)
+        return st;
+    static const uint16_t enc[] = {NB_ENC_RAW, NB_ENC_PACKED, NB_ENC_ZLIB | NB_ENC_RAW,
+                                   NB_ENC_ZLIB | NB_ENC_PACKED};
+    for (size_t i = 0; i < sizeof enc / sizeof enc[0] && st == NB_OK; i++) {
+        bind_int(&e, 1, enc[i]);
+        bind_text(&e, 2, nb_encoding_name(enc[i]), -1);
+        st = insert_row(&e);
+    }
+    ins_done(&e);
+    return st;
+}
+
+/* ---- the level ---- */
+
+static nb_status put_legend(writer *w)
+{
+    const nbi_legend *lg = &w->b->legend;
+    ins q;
+    nb_status st = ins_prepare(w, &q, "INSERT INTO terrains VALUES (?1, ?2, ?3)", "terrains");
+    for (unsigned t = 0; t < lg->nterrains && st == NB_OK; t++) {
+        bind_int(&q, 1, t);
+        bind_text(&q, 2, lg->names[t], -1);
+        bind_text(&q, 3, lg->chars[t], -1);
+        st = insert_row(&q);
+    }
+    ins_done(&q);
+    if (st != NB_OK || (st = ins_prepare(w, &q, "INSERT INTO map_chars VALUES (?1, ?2)",
+                                         "map characters")) != NB_OK)
+        return st;
+    for (unsigned c = 0; c < 256 && st == NB_OK; c++) {
+        if (lg->code[c] == NBI_CELL_INVALID)
+            continue;
+        char ch = (char)c;
+        bind_text(&q, 1, &ch, 1);
+        if (lg->code[c] == NBI_CELL_OBSTACLE)
+            bind_text(&q, 2, NULL, 0);
+        else
+            bind_int(&q, 2, lg->code[c]);
+        st = insert_row(&q);
+    }
+    ins_done(&q);
+    return st;
+}
+
+static int cmp_cap(const void *a, const void *b)
+{
+    nb_capability x = *(const nb_capability *)a, y = *(const nb_capability *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every capability the bundle names: of its agents, and each section
+ * parameter called "capability". */
+static nb_status put_capabilities(writer *w)
+{
+    const nb_bundle *b = w->b;
+    size_t cap = (b->agents ? b->agents->count : 0) + b->nsections + 1, n = 0;
+    nb_capability *caps = malloc(cap * sizeof *caps);
+    if (!caps)
+        return nbi_fail(w->err, NB_ERR_NOMEM, "no memory");
+    for (size_t i = 0; b->agents && i < b->agents->count; i++)
+        caps[n++] = b->agents->agent[i].capability;
+    for (size_t i = 0; i < b->nsections; i++)
+        for (unsigned k = 0; k < NB_SECTION_PARAMS; k++) {
+            const char *pn = nb_section_param_name(b->sections[i].info.type, k);
+            if (pn && strcmp(pn, "capability") == 0) {
+                caps[n++] = b->sections[i].info.param[k];
+                break;
+            }
+        }
+    qsort(caps, n, sizeof *caps, cmp_cap);
+    ins c, t;
+    nb_status st = ins_prepare(w, &c, "INSERT INTO capabilities VALUES (?1, ?2)", "capabilities");
+    if (st != NB_OK) {
+        free(caps);
+        return st;
+    }
+    if ((st = ins_prepare(w, &t, "INSERT INTO capability_terrains VALUES (?1, ?2)",
+                          "capabilities")) != NB_OK) {
+        ins_done(&c);
+        free(caps);
+        return st;
+    }
+    char names[NB_MAX_TERRAINS * (NB_NAME_MAX + 1) + 1];
+    for (size_t i = 0; i < n && st == NB_OK; i++) {
+        if (i > 0 && caps[i] == caps[i - 1])
+            continue;
+        nbi_capability_format(&b->legend, caps[i], names, sizeof names);
+        bind_int(&c, 1, caps[i]);
+        bind_text(&c, 2, names, -1);
+        st = insert_row(&c);
+        for (unsigned k = 0; k < b->legend.nterrains && st == NB_OK; k++) {
+            if (!(caps[i] >> k & 1))
+                continue;
+            bind_int(&t, 1, caps[i]);
+            bind_int(&t, 2, k);
+            st = insert_row(&t);
+        }
+    }
+    ins_done(&c);
+    ins_done(&t);
+    free(caps);
+    return st;
+}
+
+static nb_status put_agents(writer *w)
+{
+    const nbi_agentset *set = w->b->agents;
+    ins q;
+    nb_status st = ins_prepare(w, &q, "INSERT INTO agents VALUES (?1, ?2, ?3, ?4)", "agents");
+    for (size_t i = 0; i < set->count && st == NB_OK; i++) {
+        bind_int(&q, 1, (int64_t)i);
+        bind_text(&q, 2, set->agent[i].name, -1);
+        bind_int(&q, 3, set->agent[i].size);
+        bind_int(&q, 4, set->agent[i].capability);
+        st = insert_row(&q);
+    }
+    ins_done(&q);
+    return st;
+}
+
+static nb_status put_map(writer *w)
+{
+    const nb_bundle *b = w->b;
+    ins q;
+    nb_status st = ins_prepare(w, &q, "INSERT INTO map VALUES (?1, ?2)", "the map");
+    if (st != NB_OK)
+        return st;
+    bind_int(&q, 1, b->width);
+    bind_int(&q, 2, b->height);
+    st = insert_row(&q);
+    ins_done(&q);
+    if (st != NB_OK || (st = ins_prepare(w, &q, "INSERT INTO map_rows VALUES (?1, ?2)",
+                                         "the map's rows")) != NB_OK)
+        return st;
+    /* The characters are printable ASCII (verified against the legend). */
+    for (uint32_t y = 0; y < b->height && st == NB_OK; y++) {
+        bind_int(&q, 1, y);
+        bind_text(&q, 2, (const char *)b->cells + (size_t)y * b->width, (int)b->width);
+        st = insert_row(&q);
+    }
+    ins_done(&q);
+    return st;
+}
+
+/* ---- the whole database ---- */
+
+static nb_status fill(writer *w)
+{
+    const nb_bundle *b = w->b;
+    /* Set before the first page is written; no journal, since a failed
+     * write throws the whole file away; no syncs, since the file is synced
+     * once before it is renamed into place. */
+    nb_status st = exec(w,
+                        "PRAGMA page_size = 4096; PRAGMA journal_mode = OFF; "
+                        "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE",
+                        "cannot set up the database");
+    if (st == NB_OK)
+        st = exec(w, nbb_sqlite_schema, "cannot create the schema");
+    if (st == NB_OK)
+        st = exec(w, "BEGIN", "cannot begin");
+    if (st == NB_OK)
+        st = put_sections(w);
+    if (st == NB_OK)
+        st = put_names(w);
+    if (st == NB_OK && b->has_legend)
+        st = put_legend(w);
+    if (st == NB_OK && b->has_legend)
+        st = put_capabilities(w);
+    if (st == NB_OK && b->agents)
+        st = put_agents(w);
+    if (st == NB_OK && b->has_map)
+        st = put_map(w);
+    if (st == NB_OK)
+        st = exec(w, "COMMIT", "cannot commit");
+    return st;
+}
+
+/* Writes the database into file (an empty file that exists). */
+static nb_status write_db(const nb_bundle *b, const char *file, const char *path, nb_err *err)
+{
+    writer w = {b, NULL, path, err};
+    int rc = sqlite3_open_v2(file, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+    nb_status st = rc == SQLITE_OK ? fill(&w) : db_fail(&w, rc, "cannot open a new database");
+    rc = sqlite3_close(w.db);
+    if (st == NB_OK && rc != SQLITE_OK)
+        st = db_fail(&w, rc, "cannot close the database");
+    return st;
+}
+
+/* Standard output: the database is made in a scratch file, then copied. */
+static nb_status write_stdout(const nb_bundle *b, nb_err *err)
+{
+    const char *dir = getenv("TMPDIR");
+    char base[4096];
+    snprintf(base, sizeof base, "%s/navbake", dir && *dir ? dir : "/tmp");
+    nbb_tempfile t;
+    nb_status st = nbb_tempfile_create(&t, base, err);
+    if (st != NB_OK)
+        return st;
+    st = write_db(b, t.tmp, "(standard output)", err);
+    uint8_t buf[1 << 16];
+    while (st == NB_OK) {
+        ssize_t n = read(t.fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            st = nbi_fail_errno(err, "read error", t.tmp);
+            break;
+        }
+        if (n == 0)
+            break;
+        for (ssize_t at = 0; at < n && st == NB_OK;) {
+            ssize_t k = write(STDOUT_FILENO, buf + at, (size_t)(n - at));
+            if (k < 0 && errno != EINTR)
+                st = nbi_fail_errno(err, "write error", "(standard output)");
+            else if (k > 0)
+                at += k;
+        }
+    }
+    nbb_tempfile_finish(&t, NULL, NB_OK, err);
+    return st;
+}
+
+nb_status nbb_sqlite_write(const nb_bundle *b, const char *path, nb_err *err)
+{
+    if (strcmp(path, "-") == 0)
+        return write_stdout(b, err);
+    nbb_tempfile t;
+    nb_status st = nbb_tempfile_create(&t, path, err);
+    if (st != NB_OK)
+        return st;
+    st = write_db(b, t.tmp, path, err);
+    return nbb_tempfile_finish(&t, path, st, err);
+}

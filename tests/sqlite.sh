@@ -1,0 +1,104 @@
+#!/bin/sh
+# sqlite.sh: SQLite bundles from the command line: navbake convert both
+# ways and through pipes, the form chosen by name or --format; info,
+# verify and dump giving the same answers on either form; the database
+# queried with the sqlite3 shell against counts made from the map file.
+. "$top_srcdir/tests/lib.sh"
+data=$top_srcdir/data
+map=$data/sample.map
+
+ok "a binary sample bundle is baked" nbtest-bundle --agents "$data/sample-agents.yaml" "$map" "$tmp/s.nbk"
+ok "a writer given a .sqlite name writes SQLite" \
+  nbtest-bundle --agents "$data/sample-agents.yaml" "$map" "$tmp/w.sqlite"
+status navbake info "$tmp/w.sqlite"; like "navbake info says so" "$out" "form       sqlite"
+
+# convert: both ways, byte for byte.
+status navbake convert "$tmp/s.nbk" "$tmp/s.sqlite"; is "convert to .sqlite exits 0" "$rc" 0
+is "and prints nothing" "$out$err" ""
+ok "the writer's SQLite and the converted one are the same bytes" cmp "$tmp/w.sqlite" "$tmp/s.sqlite"
+status navbake convert "$tmp/s.sqlite" "$tmp/back.nbk"; is "convert back exits 0" "$rc" 0
+ok "binary -> SQLite -> binary: the same bytes" cmp "$tmp/s.nbk" "$tmp/back.nbk"
+navbake convert "$tmp/back.nbk" "$tmp/again.db"
+ok "SQLite -> binary -> SQLite (.db): the same database" cmp "$tmp/s.sqlite" "$tmp/again.db"
+navbake convert --format sqlite "$tmp/s.nbk" "$tmp/forced.bin"
+status navbake info "$tmp/forced.bin"; like "--format sqlite whatever the name" "$out" "form       sqlite"
+navbake convert --format binary "$tmp/s.sqlite" "$tmp/forced.db"
+ok "--format binary whatever the name" cmp "$tmp/s.nbk" "$tmp/forced.db"
+navbake convert -f sqlite - - < "$tmp/s.nbk" > "$tmp/piped.sqlite"
+ok "standard input to standard output (-f sqlite)" cmp "$tmp/s.sqlite" "$tmp/piped.sqlite"
+cat "$tmp/s.sqlite" | navbake convert - "$tmp/piped.nbk"
+ok "an SQLite bundle read from a pipe" cmp "$tmp/s.nbk" "$tmp/piped.nbk"
+cp "$tmp/s.sqlite" "$tmp/inplace.sqlite"
+navbake convert "$tmp/inplace.sqlite" "$tmp/inplace.sqlite"
+ok "converting a file onto itself leaves it as it was" cmp "$tmp/s.sqlite" "$tmp/inplace.sqlite"
+chmod 600 "$tmp/inplace.sqlite"
+navbake convert "$tmp/s.nbk" "$tmp/inplace.sqlite"
+is "a rewritten database keeps its permissions" "$(ls -l "$tmp/inplace.sqlite" | cut -c1-10)" "-rw-------"
+
+# Usage and failures.
+status navbake convert --help; is "convert --help exits 0" "$rc" 0
+like "and shows the usage" "$out" "Usage: navbake convert [--format FORM] IN OUT"
+status navbake convert --version; is "convert --version exits 0" "$rc" 0
+status navbake convert "$tmp/s.nbk"; is "convert with one file: exit 2" "$rc" 2
+status navbake convert a b c; is "convert with three: exit 2" "$rc" 2
+status navbake convert --format xml "$tmp/s.nbk" "$tmp/x"; is "an unknown form: exit 2" "$rc" 2
+like "named" "$err" "'xml' is not a bundle form (binary, sqlite or auto)"
+status navbake convert "$tmp/none.nbk" "$tmp/x.db"; is "a missing input: exit 1" "$rc" 1
+like "named" "$err" "none.nbk: cannot open"
+status navbake convert "$map" "$tmp/x.db"; is "a map file as input: exit 1" "$rc" 1
+like "not a bundle" "$err" "not a navbake bundle"
+status navbake convert "$tmp/s.nbk" "$tmp/no/dir/x.db"; is "an output in a missing directory: exit 1" "$rc" 1
+like "named" "$err" "no/dir/x.db"
+ok "no output was made" test ! -e "$tmp/x.db"
+status navbake help convert; like "navbake help convert" "$out" "Usage: navbake convert"
+status navbake --help; like "navbake --help lists convert" "$out" "convert"
+
+# info, verify and dump: the same on either form.
+strip() { grep -v -e '^bundle ' -e '^form ' -e '^file ' -e '"bundle":' -e '"form":' -e '"file_size":'; }
+navbake info "$tmp/s.nbk" | strip > "$tmp/info.bin"
+navbake info "$tmp/s.sqlite" | strip > "$tmp/info.sql"
+ok "info: the same on either form (but for name, form and file size)" cmp "$tmp/info.bin" "$tmp/info.sql"
+like "and it lists the sections" "$(cat "$tmp/info.sql")" "width=64 height=40"
+navbake info --json "$tmp/s.nbk" | strip > "$tmp/json.bin"
+navbake info --json "$tmp/s.sqlite" | strip > "$tmp/json.sql"
+ok "info --json: the same too" cmp "$tmp/json.bin" "$tmp/json.sql"
+status navbake info --json "$tmp/s.sqlite"; like "with the form" "$out" '"form": "sqlite"'
+status navbake verify "$tmp/s.nbk" "$tmp/s.sqlite"; is "verify: both forms exit 0" "$rc" 0
+like "verify says ok" "$out" "s.sqlite: ok, 3 sections, $(wc -c < "$tmp/s.sqlite" | tr -d ' ') bytes"
+for what in map legend agents "0 1 2"; do
+  navbake dump "$tmp/s.nbk" $what > "$tmp/dump.bin"
+  navbake dump "$tmp/s.sqlite" $what > "$tmp/dump.sql"
+  ok "dump $what: the same on either form" cmp "$tmp/dump.bin" "$tmp/dump.sql"
+done
+navbake dump "$tmp/s.sqlite" map > "$tmp/back.map"
+ok "dump map of the SQLite form gives the map file back" cmp "$map" "$tmp/back.map"
+
+# The database with the sqlite3 shell, against the map file counted by awk.
+if command -v sqlite3 >/dev/null 2>&1; then
+  q() { sqlite3 "$tmp/s.sqlite" "$1"; }
+  is "application_id" "$(q 'PRAGMA application_id')" 1312967507
+  is "user_version" "$(q 'PRAGMA user_version')" 1000
+  count() { awk -v set="$1" 'NR > 4 { n += gsub("[" set "]", "") } END { print n + 0 }' "$map"; }
+  is "obstacle cells" "$(q 'SELECT count(*) FROM map_cells WHERE terrain IS NULL')" "$(count '@O')"
+  is "ground cells" "$(q "SELECT count(*) FROM map_cells JOIN terrains ON terrains.id = terrain WHERE name = 'ground'")" "$(count '.G')"
+  is "map_rows are the map's lines" "$(q 'SELECT cells FROM map_rows ORDER BY y')" "$(sed 1,4d "$map" | tr -d '\r')"
+  names=$(sed -n 's/^ *- *name: *\([A-Za-z0-9_-]*\).*/\1/p; s/^ *name: *\([A-Za-z0-9_-]*\).*/\1/p' "$data/sample-agents.yaml" | tr '\n' ' ')
+  is "agents, in the YAML's order" "$(q 'SELECT name FROM agents ORDER BY id' | tr '\n' ' ')" "$names"
+  is "section_list" "$(q "SELECT type || ':' || params FROM section_list WHERE id = 2")" "map:width=64 height=40"
+  # A blob damaged in the shell (same length): verify names the section.
+  cp "$tmp/s.sqlite" "$tmp/d.sqlite"
+  sqlite3 "$tmp/d.sqlite" "UPDATE sections SET data = CAST(substr(data, 1, 99) || '!' || substr(data, 101) AS BLOB) WHERE id = 2"
+  status navbake verify "$tmp/d.sqlite"; is "verify: a damaged blob exits 1" "$rc" 1
+  like "and names the section and its row" "$err" "section 2 (map), row id 2 of the sections table"
+  sqlite3 "$tmp/d.sqlite" "UPDATE sections SET p0 = 9 WHERE id = 2"
+  status navbake info "$tmp/d.sqlite"; is "info: an edited row exits 1" "$rc" 1
+  like "a row was changed" "$err" "a row was changed"
+else
+  for i in 1 2 3 4 5 6 7 8 9 10 11; do skip "sqlite3 shell absent"; done
+fi
+if command -v file >/dev/null 2>&1 && file "$tmp/s.sqlite" | grep -q SQLite; then
+  like "file(1) shows the application id" "$(file "$tmp/s.sqlite")" "application id 1312967507"
+else
+  skip "file(1) absent or without SQLite magic"
+fi
+finish
