@@ -1,10 +1,13 @@
 /* testutil.c: see testutil.h. */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,4 +132,53 @@ nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_a
         st = nbb_builder_write(b, path, err);
     nbb_builder_free(b);
     return st;
+}
+
+int tu_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+void tu_check_failed_write(const char *dir, const char *name, const nbi_legend *legend,
+                           const nbi_agentset *agents, const nbb_grid *grid)
+{
+    const char *p = tu_path(dir, name);
+    nb_err err;
+    tu_system("mkdir -p '%s'", dir);
+    tu_write_level(p, legend, agents, grid, 0, &err);
+    size_t before_len = 0, after_len = 0;
+    char *before = tu_read(p, &before_len);
+    nbb_grid big;
+    tu_rng r = {42};
+    tu_random_grid(&r, 1000, 1000, 20, 4, &big);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit rl = {(rlim_t)before_len + 100000, (rlim_t)before_len + 100000};
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &rl);
+        nb_status st = tu_write_level(p, legend, agents, &big, 0, &err);
+        int good = st == NB_ERR_IO && strstr(err.msg, "write error");
+        if (!good)
+            printf("# got %s: %s\n", nb_status_str(st), err.msg);
+        fflush(stdout);
+        _exit(good ? 0 : 1);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+       "%s: a write that runs out of room fails with a write error", name);
+    char *after = tu_read(p, &after_len);
+    ok(after && after_len == before_len && memcmp(before, after, before_len) == 0,
+       "%s: the previous file is intact", name);
+    is_int(tu_count_entries(dir), 1, "%s: and no temporary file is left beside it", name);
+    free(before);
+    free(after);
+    nbb_grid_free(&big);
 }

@@ -37,5 +37,14 @@ void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, un
 /* Bakes legend, agents and map into a bundle file with the writer. */
 nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
                          const nbb_grid *grid, int compress, nb_err *err);
+/* Files in a directory, not counting those whose name starts with '.'. */
+int tu_count_entries(const char *dir);
+/* Tests an interrupted write (3 assertions): bakes the level into dir/name
+ * (a fresh directory), then a 1000 x 1000 level over it in a child process
+ * whose files may not grow much (RLIMIT_FSIZE).  That write must fail
+ * with a write error, leave the first file as it was and nothing beside
+ * it.  The name's extension chooses the form. */
+void tu_check_failed_write(const char *dir, const char *name, const nbi_legend *legend,
+                           const nbi_agentset *agents, const nbb_grid *grid);
 
 #endif
