@@ -217,7 +217,8 @@ static nb_status write_zeros(int fd, uint64_t n, const char *path, nb_err *err)
  * and section table (head, NBI_HEADER_SIZE + n * NBI_ENTRY_SIZE bytes). */
 static nb_status lay_out(nbb_builder *b, uint8_t **head, uint64_t *file_size, nb_err *err)
 {
-    qsort(b->sec, b->n, sizeof *b->sec, cmp_sec);
+    if (b->n) /* (qsort wants a non-NULL base even for no elements) */
+        qsort(b->sec, b->n, sizeof *b->sec, cmp_sec);
     nb_section_info *infos = malloc((b->n ? b->n : 1) * sizeof *infos);
     *head = calloc(1, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
     if (!infos || !*head) {
