@@ -169,3 +169,39 @@ SELECT xs.x AS x, r.y AS y, substr(r.cells, xs.x + 1, 1) AS char, c.terrain AS t
 FROM map_rows AS r
 CROSS JOIN xs
 LEFT JOIN map_chars AS c ON c.char = substr(r.cells, xs.x + 1, 1);
+
+-- ==================================================================
+-- Clearance and reachability layers (formats/clearance.md): each layer's
+-- parameters and size.  `navbake dump BUNDLE clearance --capability C`
+-- prints a layer's values cell by cell.
+
+-- A true-clearance layer per capability (type 16).
+CREATE VIEW clearance_layers AS
+SELECT s.id AS section, s.p0 AS capability, c.terrains AS terrains, s.p1 AS cap, s.p2 AS bits,
+       e.name AS encoding, s.stored_size AS stored_size, s.unpacked_size AS unpacked_size,
+       round(1.0 * s.stored_size / (SELECT width * height FROM map), 3) AS bytes_per_cell
+FROM sections AS s
+LEFT JOIN capabilities AS c ON c.mask = s.p0
+LEFT JOIN encodings AS e ON e.encoding = s.encoding
+WHERE s.type = 16;
+
+-- A component layer per (capability, size) (type 17).
+CREATE VIEW component_layers AS
+SELECT s.id AS section, s.p0 AS capability, c.terrains AS terrains, s.p1 AS size,
+       s.p2 AS components, s.p3 AS bits,
+       e.name AS encoding, s.stored_size AS stored_size, s.unpacked_size AS unpacked_size,
+       round(1.0 * s.stored_size / (SELECT width * height FROM map), 3) AS bytes_per_cell
+FROM sections AS s
+LEFT JOIN capabilities AS c ON c.mask = s.p0
+LEFT JOIN encodings AS e ON e.encoding = s.encoding
+WHERE s.type = 17;
+
+-- The layers that serve each agent type (NULL where the bundle has none).
+CREATE VIEW agent_layers AS
+SELECT a.name AS agent, a.size AS size, a.capability AS capability,
+       (SELECT section FROM clearance_layers WHERE capability = a.capability) AS clearance_section,
+       (SELECT section FROM component_layers
+         WHERE capability = a.capability AND size = a.size) AS components_section,
+       (SELECT components FROM component_layers
+         WHERE capability = a.capability AND size = a.size) AS components
+FROM agents AS a;

@@ -30,6 +30,8 @@ static int usage(FILE *f)
                "  -a, --agents FILE    agent set (YAML; default: one agent of size 1 that\n"
                "                       may enter ground and swamp)\n"
                "  -o, --output BUNDLE  the bundle to create or update ('-': standard output)\n"
+               "      --format FORM    write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
+               "                       when its name ends in .sqlite, .sqlite3 or .db)\n"
                "  -e, --encoding ENC   'packed' (default: read in place from the mapped file)\n"
                "                       or 'zlib' (smaller; inflated when the bundle is opened)\n"
                "  -z, --zlib           the same as --encoding zlib\n"
@@ -96,12 +98,14 @@ int main(int argc, char **argv)
                                          {"output", required_argument, NULL, 'o'},
                                          {"encoding", required_argument, NULL, 'e'},
                                          {"zlib", no_argument, NULL, 'z'},
+                                         NBC_FORMAT_OPTION,
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     const char *legend_path = NULL, *agents_path = NULL, *out = NULL;
     int compress = 0, quiet = 0, c;
+    nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkclear";
     while ((c = getopt_long(argc, argv, "l:a:o:e:zqhV", opts, NULL)) != -1) {
         switch (c) {
@@ -117,6 +121,10 @@ int main(int argc, char **argv)
                 return nbc_usage("--encoding: '%s' is neither 'packed' nor 'zlib'", optarg);
             break;
         case 'z': compress = 1; break;
+        case NBC_OPT_FORMAT:
+            if (!nbc_format("--format", optarg, &format))
+                return NBC_EXIT_USAGE;
+            break;
         case 'q': quiet = 1; break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
@@ -185,7 +193,7 @@ int main(int argc, char **argv)
     }
     nb_bundle_close(old);
     if (st == NB_OK)
-        st = nbb_builder_write(b, out, &err);
+        st = nbb_builder_write_format(b, out, format, &err);
     if (st != NB_OK)
         rc = nbc_fail_err(&err);
     nbb_builder_free(b);
