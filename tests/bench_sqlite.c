@@ -1,7 +1,8 @@
 /* bench_sqlite.c: what the SQLite form costs against the binary form, for
  * formats/sqlite.md: file sizes, the time to open (nb_bundle_open, then
  * one cell read, so that a mapped page is touched), and the time to convert
- * each way.  The baseline is the binary form, measured in the same run;
+ * each way.  Each bundle is what mkclear bakes: the level and its
+ * clearance and component layers for data/sample-agents.yaml.  The baseline is the binary form, measured in the same run;
  * ratios are printed beside the times.  Levels: data/sample.map and, when
  * ../shared is there, the largest benchmark maps.  Run by 'make bench'. */
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "clearance.h"
 #include "testutil.h"
 
 static double now(void)
@@ -85,7 +87,15 @@ static void bench(const char *label, const char *map, int zlib)
     const char *dir = tu_tmpdir();
     const char *bin = tu_path(dir, "b.nbk"), *db = tu_path(dir, "b.sqlite");
     const char *back = tu_path(dir, "back.nbk");
-    tu_write_level(bin, &legend, &agents, &grid, zlib, &err);
+    nbb_builder *w;
+    if (nbb_builder_new(&w, &err) != NB_OK ||
+        nbb_put_level(w, &legend, &agents, &grid, zlib, &err) != NB_OK ||
+        nbb_bake_clearance(w, &legend, &agents, &grid, zlib, NULL, &err) != NB_OK ||
+        nbb_builder_write(w, bin, &err) != NB_OK) {
+        fprintf(stderr, "bench_sqlite: %s\n", err.msg);
+        exit(1);
+    }
+    nbb_builder_free(w);
     double to_sql = time_convert(bin, db), to_bin = time_convert(db, back);
     double ob = time_open(bin, 15), os = time_open(db, 15);
     char name[64];
