@@ -154,11 +154,12 @@ static nb_status check_identity(reader *r, unsigned flags)
         if (rc != SQLITE_OK)
             return db_fail(r, rc, "quick_check");
     }
-    /* Only tables are read: a view in their place could run any query. */
+    /* Only tables are read: a view or a virtual table (rootpage 0) in
+     * their place could run any query or any module. */
     static const char *const tables[] = {"bundle", "sections"};
     for (size_t i = 0; i < 2; i++) {
         sqlite3_stmt *st;
-        rc = sqlite3_prepare_v2(r->db, "SELECT type FROM sqlite_master WHERE name = ?1", -1, &st, NULL);
+        rc = sqlite3_prepare_v2(r->db, "SELECT type FROM sqlite_master WHERE name = ?1 AND rootpage > 0", -1, &st, NULL);
         if (rc != SQLITE_OK)
             return db_fail(r, rc, "cannot read the schema");
         sqlite3_bind_text(st, 1, tables[i], -1, SQLITE_STATIC);
