@@ -26,7 +26,8 @@ CREATE TABLE bundle (
     format_minor  INTEGER NOT NULL,
     flags         INTEGER NOT NULL,  -- the header's flags (none defined: 0)
     section_count INTEGER NOT NULL,  -- how many rows sections has
-    table_crc32   INTEGER NOT NULL   -- CRC-32 of the binary form's section table
+    table_crc32   INTEGER NOT NULL,  -- CRC-32 of the binary form's section table
+    header_crc32  INTEGER NOT NULL   -- CRC-32 of the binary form's header (its bytes 0 to 59)
 );
 
 -- One row per section, in the section table's order: by (type, name,

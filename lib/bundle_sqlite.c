@@ -11,8 +11,9 @@
  *
  * The database is untrusted: only its two tables are read, after checking
  * that they are tables (a view could run anything), every value's type and
- * range is checked before use, and the rows must match the section table
- * checksum the writer recorded, so that an edited or lost row is caught. */
+ * range is checked before use, and the rows must give the binary header
+ * and section table whose checksums the writer recorded, so that an
+ * edited, added or lost row is caught. */
 #include "config.h"
 
 #include <limits.h>
@@ -189,7 +190,7 @@ static int64_t col_uint(sqlite3_stmt *st, int i, uint64_t max)
 
 typedef struct head_row {
     unsigned major, minor;
-    uint32_t flags, table_crc;
+    uint32_t flags, table_crc, header_crc;
     size_t count;
 } head_row;
 
@@ -197,17 +198,20 @@ static nb_status read_bundle_row(reader *r, head_row *h)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(
-        r->db, "SELECT format_major, format_minor, flags, section_count, table_crc32 FROM bundle",
+        r->db,
+        "SELECT format_major, format_minor, flags, section_count, table_crc32, header_crc32 "
+        "FROM bundle",
         -1, &st, NULL);
     if (rc != SQLITE_OK)
         return db_fail(r, rc, "cannot read the bundle table");
     size_t rows = 0;
-    int64_t v[5] = {0};
-    static const uint64_t max[5] = {0xffff, 0xffff, 0xffffffffu, NBI_MAX_SECTIONS, 0xffffffffu};
+    int64_t v[6] = {0};
+    static const uint64_t max[6] = {0xffff,           0xffff,      0xffffffffu,
+                                    NBI_MAX_SECTIONS, 0xffffffffu, 0xffffffffu};
     int bad = -1;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (rows++ == 0)
-            for (int i = 0; i < 5; i++)
+            for (int i = 0; i < 6; i++)
                 if ((v[i] = col_uint(st, i, max[i])) < 0 && bad < 0)
                     bad = i;
     }
@@ -217,8 +221,8 @@ static nb_status read_bundle_row(reader *r, head_row *h)
     if (rows != 1)
         return nbi_fail(r->err, NB_ERR_FORMAT, "%s: the bundle table has %zu rows, expected 1",
                         r->b->path, rows);
-    static const char *const names[5] = {"format_major", "format_minor", "flags", "section_count",
-                                         "table_crc32"};
+    static const char *const names[6] = {"format_major", "format_minor", "flags",
+                                         "section_count", "table_crc32", "header_crc32"};
     if (bad >= 0)
         return nbi_fail(r->err, NB_ERR_FORMAT,
                         "%s: bundle.%s is not a whole number from 0 to %llu", r->b->path, names[bad],
@@ -228,6 +232,7 @@ static nb_status read_bundle_row(reader *r, head_row *h)
     h->flags = (uint32_t)v[2];
     h->count = (size_t)v[3];
     h->table_crc = (uint32_t)v[4];
+    h->header_crc = (uint32_t)v[5];
     return NB_OK;
 }
 
@@ -358,7 +363,7 @@ static nb_status read_image(reader *r, unsigned flags, uint8_t **image, size_t *
     nb_status res = check_identity(r, flags);
     if (res != NB_OK)
         return res;
-    head_row h = {0, 0, 0, 0, 0};
+    head_row h = {0, 0, 0, 0, 0, 0};
     if ((res = read_bundle_row(r, &h)) != NB_OK)
         return res;
     nb_section_info *secs = malloc((h.count ? h.count : 1) * sizeof *secs);
@@ -385,6 +390,11 @@ static nb_status read_image(reader *r, unsigned flags, uint8_t **image, size_t *
                            "%s: the sections rows do not match the table checksum of the bundle "
                            "row (0x%08x; the rows give 0x%08x): a row was changed",
                            r->b->path, (unsigned)h.table_crc, (unsigned)crc);
+        else if ((crc = nbi_get32(img + 60)) != h.header_crc)
+            res = nbi_fail(r->err, NB_ERR_CRC,
+                           "%s: the bundle row does not match its header checksum (0x%08x; its "
+                           "values give 0x%08x): a value was changed",
+                           r->b->path, (unsigned)h.header_crc, (unsigned)crc);
     }
     if (res == NB_OK)
         res = read_blobs(r, secs, rowids, h.count, img);

@@ -96,14 +96,16 @@ static nb_status put_sections(writer *w)
     const nb_bundle *b = w->b;
     ins q;
     nb_status st = ins_prepare(w, &q,
-                               "INSERT INTO bundle VALUES (?1, ?2, ?3, ?4, ?5)", "the bundle row");
+                               "INSERT INTO bundle VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                               "the bundle row");
     if (st != NB_OK)
         return st;
     bind_int(&q, 1, b->major);
     bind_int(&q, 2, b->minor);
     bind_int(&q, 3, b->flags);
     bind_int(&q, 4, (int64_t)b->nsections);
-    bind_int(&q, 5, nbi_get32(b->data + 48)); /* the table CRC of the binary form */
+    bind_int(&q, 5, nbi_get32(b->data + 48)); /* the binary form's table CRC */
+    bind_int(&q, 6, nbi_get32(b->data + 60)); /* and its header CRC */
     st = insert_row(&q);
     ins_done(&q);
     if (st != NB_OK)

@@ -638,7 +638,9 @@ static void check_bad(const char *what, const char *sql, unsigned flags, nb_stat
 static void test_bad(void)
 {
     nb_err err;
-    const char *bin = tu_path(dir, "good.nbk"), *good = tu_path(dir, "good.sqlite");
+    char bin[1024], good[1024]; /* (tu_path's buffers are reused by check_bad) */
+    snprintf(bin, sizeof bin, "%s", tu_path(dir, "good.nbk"));
+    snprintf(good, sizeof good, "%s", tu_path(dir, "good.sqlite"));
     tu_write_level(bin, &legend, &agents, &grid, 0, &err);
     convert(bin, good, NBB_FORMAT_AUTO, &err);
     nb_bundle *b;
@@ -716,8 +718,26 @@ static void test_bad(void)
               "section 2 (map), row id 2 of the sections table: checksum");
     check_bad("a byte of the map changed: open alone reads it, as the binary form does", flip, 0,
               NB_OK, "");
-    check_bad("a newer bundle format", "UPDATE bundle SET format_major = 2", 0, NB_ERR_VERSION,
-              "bundle format version 2.0; this reader");
+    check_bad("a newer bundle format", "UPDATE bundle SET format_major = 2", 0, NB_ERR_CRC,
+              "does not match its header checksum");
+    {
+        /* A future major version, written consistently: refused by version. */
+        size_t blen;
+        uint8_t *h = (uint8_t *)tu_read(bin, &blen);
+        h[8] = 2;
+        char sql[160];
+        snprintf(sql, sizeof sql, "UPDATE bundle SET format_major = 2, header_crc32 = %lu",
+                 (unsigned long)crc32(0, h, 60));
+        check_bad("a newer bundle format, consistent", sql, 0, NB_ERR_VERSION,
+                  "bundle format version 2.0; this reader");
+        free(h);
+    }
+    check_bad("the minor version edited", "UPDATE bundle SET format_minor = 3", 0, NB_ERR_CRC,
+              "a value was changed");
+    check_bad("the header flags edited", "UPDATE bundle SET flags = 1", 0, NB_ERR_CRC,
+              "a value was changed");
+    check_bad("the table checksum edited", "UPDATE bundle SET table_crc32 = table_crc32 + 1", 0,
+              NB_ERR_CRC, "a row was changed");
     check_bad("the human tables changed: the bundle is not", "UPDATE terrains SET name = 'lava'",
               NB_OPEN_VERIFY, NB_OK, "");
 
