@@ -283,14 +283,8 @@ static void test_failed_write(const char *dir)
 
 int main(void)
 {
-    nb_err err;
     const char *dir = tu_tmpdir();
-    nbi_legend_default(&legend);
-    if (nbb_map_read(tu_src("data/sample.map"), &legend, &grid, &err) != NB_OK ||
-        nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err) != NB_OK) {
-        printf("Bail out! %s\n", err.msg);
-        return 1;
-    }
+    tu_read_sample(&legend, &agents, &grid);
     test_round_trip(dir);
     test_update(dir);
     test_versions(dir);

@@ -15,12 +15,7 @@ int main(void)
     nbb_grid grid;
     nb_err err;
     const char *dir = tu_tmpdir();
-    nbi_legend_default(&legend);
-    if (nbb_map_read(tu_src("data/sample.map"), &legend, &grid, &err) != NB_OK ||
-        nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err) != NB_OK) {
-        printf("Bail out! %s\n", err.msg);
-        return 1;
-    }
+    tu_read_sample(&legend, &agents, &grid);
     const char *db = tu_path(dir, "level.sqlite"), *bin = tu_path(dir, "level.nbk");
     ok(tu_write_level(db, &legend, &agents, &grid, 0, &err) == NB_OK,
        "the tools' writer still writes an SQLite bundle");

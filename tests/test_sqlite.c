@@ -895,14 +895,8 @@ static void test_atomic(void)
 
 int main(void)
 {
-    nb_err err;
     dir = tu_tmpdir();
-    nbi_legend_default(&legend);
-    if (nbb_map_read(tu_src("data/sample.map"), &legend, &grid, &err) != NB_OK ||
-        nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err) != NB_OK) {
-        printf("Bail out! %s\n", err.msg);
-        return 1;
-    }
+    tu_read_sample(&legend, &agents, &grid);
     ok(nb_sqlite_supported(), "the tools' runtime reads SQLite bundles");
     test_sample_round_trips();
     test_unknown_round_trip();

@@ -134,6 +134,17 @@ nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_a
     return st;
 }
 
+void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)
+{
+    nb_err err;
+    nbi_legend_default(legend);
+    if (nbb_map_read(tu_src("data/sample.map"), legend, grid, &err) != NB_OK ||
+        nbb_agents_read(tu_src("data/sample-agents.yaml"), legend, agents, &err) != NB_OK) {
+        printf("Bail out! %s\n", err.msg);
+        exit(1);
+    }
+}
+
 int tu_count_entries(const char *dir)
 {
     DIR *d = opendir(dir);
