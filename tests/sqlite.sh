@@ -119,6 +119,12 @@ if command -v sqlite3 >/dev/null 2>&1; then
   sqlite3 "$tmp/d.sqlite" "UPDATE sections SET p0 = 9 WHERE id = 2"
   status navbake info "$tmp/d.sqlite"; is "info: an edited row exits 1" "$rc" 1
   like "a row was changed" "$err" "a row was changed"
+  # Every table and view of the schema is explained in formats/sqlite.md.
+  missing=
+  for name in $(q "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name"); do
+    grep -q "\`$name\`" "$top_srcdir/formats/sqlite.md" || missing="$missing $name"
+  done
+  is "formats/sqlite.md names every table and view" "$missing" ""
   # The clearance views against navbake info's lines for the same layers.
   f() { sqlite3 "$tmp/full.sqlite" "$1"; }
   is "clearance_layers: one per capability" "$(f 'SELECT count(*) FROM clearance_layers')" \
@@ -131,7 +137,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
   is "agent_layers: each agent's layers" \
     "$(f "SELECT count(*) FROM agent_layers WHERE clearance_section IS NOT NULL AND components > 0")" 4
 else
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do skip "sqlite3 shell absent"; done
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do skip "sqlite3 shell absent"; done
 fi
 if command -v file >/dev/null 2>&1 && file "$tmp/s.sqlite" | grep -q SQLite; then
   like "file(1) shows the application id" "$(file "$tmp/s.sqlite")" "application id 1312967507"
