@@ -116,8 +116,6 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
                 return BAD("%s: circle %zu: free arc %lu (%g, %g) is not an arc", where, i,
                            (unsigned long)k, s, span);
         }
-        if (a < b && c == d)
-            return BAD("%s: circle %zu has nodes but no free arc", where, i);
         for (uint32_t k = a; k < b; k++) {
             const uint8_t *r = g->node + (size_t)k * NBI_BITANGENT_NODE;
             double x = nbi_getf64(r), y = nbi_getf64(r + 8), ang = nbi_getf64(r + 16);
