@@ -123,6 +123,11 @@ int nbi_cover(const nb_circle *a, const nb_circle *b, double eps, double *from, 
     if (cth < -1)
         cth = -1;
     double theta = acos(cth);
+    /* Where they touch, a little more than the free arcs' tolerance is
+     * closed, so that no node sits on the touching point: a path would
+     * squeeze through a gap of width zero there. */
+    if (theta < 4 * eps / a->r)
+        theta = 4 * eps / a->r;
     *from = atan2(dy, dx) - theta;
     *span = 2 * theta;
     return 1;

@@ -131,6 +131,8 @@ typedef struct nbb_forest {
 nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err);
 nb_status nbb_forest_parse(const char *buf, size_t len, const char *name, nbb_forest *f, nb_err *err);
 void nbb_forest_free(nbb_forest *f);
+/* Writes a forest as YAML that nbb_forest_read reads back exactly. */
+void nbb_forest_print(const nbb_forest *f, void *file /* FILE * */);
 
 /* Called now and then during a long bake with the fraction done. */
 typedef void (*nbb_progress_fn)(void *arg, double fraction);

@@ -1,5 +1,6 @@
 /* forest_yaml.c: a forest of round obstacles in YAML (formats/forest.md):
  * circles as [x, y, radius] or {x:, y:, radius:}, optional bounds. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -121,4 +122,43 @@ void nbb_forest_free(nbb_forest *f)
 {
     free(f->circles);
     memset(f, 0, sizeof *f);
+}
+
+/* The shortest decimal that reads back as the same double. */
+static void put_real(FILE *f, double v)
+{
+    char buf[48];
+    /* Plain decimals where they are exact, else 17 significant digits. */
+    for (int dec = 0; dec <= 12 && fabs(v) < 1e15; dec++) {
+        snprintf(buf, sizeof buf, "%.*f", dec, v);
+        if (strtod(buf, NULL) == v) {
+            fputs(buf, f);
+            return;
+        }
+    }
+    snprintf(buf, sizeof buf, "%.17g", v);
+    fputs(buf, f);
+}
+
+void nbb_forest_print(const nbb_forest *forest, void *file)
+{
+    FILE *f = file;
+    fprintf(f, "# %zu circles: [x, y, radius]\n", forest->n);
+    if (forest->has_bounds) {
+        fputs("bounds: [", f);
+        for (int i = 0; i < 4; i++) {
+            put_real(f, forest->bounds[i]);
+            fputs(i < 3 ? ", " : "]\n", f);
+        }
+    }
+    fputs(forest->n ? "circles:\n" : "circles: []\n", f);
+    for (size_t i = 0; i < forest->n; i++) {
+        fputs("  - [", f);
+        put_real(f, forest->circles[i].x);
+        fputs(", ", f);
+        put_real(f, forest->circles[i].y);
+        fputs(", ", f);
+        put_real(f, forest->circles[i].r);
+        fputs("]\n", f);
+    }
 }

@@ -139,30 +139,59 @@ long nbi_inside(const nbi_cgrid *g, const nb_circle *c, nb_vec2 p, double eps)
     return -1;
 }
 
+/* Circles a segment grazes (its distance to them within eps of their
+ * radius): two that graze it at one point from opposite sides touch
+ * there, and the segment would pass between them through a gap of width
+ * zero. */
+#define MAX_GRAZES 8
+typedef struct grazes {
+    int n;
+    uint32_t id[MAX_GRAZES];
+    nb_vec2 at[MAX_GRAZES];
+    int side[MAX_GRAZES];
+} grazes;
+
 /* The article's test: the distance from the centre to the segment, u
- * clamped to [0, 1], against the radius (less eps: grazing is allowed). */
-static int blocks(const nb_circle *ci, nb_vec2 a, nb_vec2 d, double dd, double eps)
+ * clamped to [0, 1], against the radius (less eps: grazing is allowed,
+ * except through a point where two circles touch). */
+static int blocks(const nb_circle *ci, uint32_t id, nb_vec2 a, nb_vec2 d, double dd, double eps,
+                  grazes *gr)
 {
-    double r = ci->r - eps;
-    if (r <= 0)
-        return 0;
     double cx = ci->x - a.x, cy = ci->y - a.y;
     double u = dd > 0 ? (cx * d.x + cy * d.y) / dd : 0;
     if (u < 0)
         u = 0;
     else if (u > 1)
         u = 1;
-    double ex = u * d.x - cx, ey = u * d.y - cy;
-    return ex * ex + ey * ey < r * r;
+    double ex = u * d.x - cx, ey = u * d.y - cy, e2 = ex * ex + ey * ey;
+    double r = ci->r - eps, out = ci->r + eps;
+    if (r > 0 && e2 < r * r)
+        return 1;
+    if (e2 > out * out)
+        return 0;
+    nb_vec2 at = {a.x + u * d.x, a.y + u * d.y};
+    int side = d.x * cy - d.y * cx > 0;
+    for (int k = 0; k < gr->n; k++) {
+        if (gr->id[k] == id)
+            return 0;
+        if (gr->side[k] != side && hypot(gr->at[k].x - at.x, gr->at[k].y - at.y) <= 8 * eps)
+            return 1;
+    }
+    if (gr->n < MAX_GRAZES) {
+        gr->id[gr->n] = id;
+        gr->at[gr->n] = at;
+        gr->side[gr->n++] = side;
+    }
+    return 0;
 }
 
 static int cell_blocks(const nbi_cgrid *g, const nb_circle *c, uint32_t x, uint32_t y, nb_vec2 a,
-                       nb_vec2 d, double dd, uint32_t skip1, uint32_t skip2, double eps)
+                       nb_vec2 d, double dd, uint32_t skip1, uint32_t skip2, double eps, grazes *gr)
 {
     size_t cell = (size_t)y * g->w + x;
     for (uint32_t k = g->start[cell]; k < g->start[cell + 1]; k++) {
         uint32_t id = g->items[k];
-        if (id != skip1 && id != skip2 && blocks(&c[id], a, d, dd, eps))
+        if (id != skip1 && id != skip2 && blocks(&c[id], id, a, d, dd, eps, gr))
             return 1;
     }
     return 0;
@@ -173,6 +202,7 @@ int nbi_los(const nbi_cgrid *g, const nb_circle *c, nb_vec2 a, nb_vec2 b, uint32
 {
     nb_vec2 d = {b.x - a.x, b.y - a.y};
     double dd = d.x * d.x + d.y * d.y;
+    grazes gr = {0};
     /* Clip to the grid (Liang and Barsky): no circle lies outside it. */
     double t0 = 0, t1 = 1;
     double lo[2] = {g->x0, g->y0}, hi[2] = {g->x0 + g->w * g->cell, g->y0 + g->h * g->cell};
@@ -214,7 +244,7 @@ int nbi_los(const nbi_cgrid *g, const nb_circle *c, nb_vec2 a, nb_vec2 b, uint32
         tdy = g->cell / fabs(d.y);
     }
     for (uint64_t steps = 0; steps <= (uint64_t)g->w + g->h; steps++) {
-        if (cell_blocks(g, c, ix, iy, a, d, dd, skip1, skip2, eps))
+        if (cell_blocks(g, c, ix, iy, a, d, dd, skip1, skip2, eps, &gr))
             return 0;
         if (ix == ex && iy == ey)
             return 1;
@@ -231,7 +261,7 @@ int nbi_los(const nbi_cgrid *g, const nb_circle *c, nb_vec2 a, nb_vec2 b, uint32
         }
     }
     /* Rounding stopped the walk short of the end's cell: test it too. */
-    return !cell_blocks(g, c, ex, ey, a, d, dd, skip1, skip2, eps);
+    return !cell_blocks(g, c, ex, ey, a, d, dd, skip1, skip2, eps, &gr);
 }
 
 int nbi_los_brute(const nb_circle *c, size_t n, nb_vec2 a, nb_vec2 b, uint32_t skip1, uint32_t skip2,
@@ -239,8 +269,9 @@ int nbi_los_brute(const nb_circle *c, size_t n, nb_vec2 a, nb_vec2 b, uint32_t s
 {
     nb_vec2 d = {b.x - a.x, b.y - a.y};
     double dd = d.x * d.x + d.y * d.y;
+    grazes gr = {0};
     for (size_t i = 0; i < n; i++)
-        if (i != skip1 && i != skip2 && blocks(&c[i], a, d, dd, eps))
+        if (i != skip1 && i != skip2 && blocks(&c[i], (uint32_t)i, a, d, dd, eps, &gr))
             return 0;
     return 1;
 }

@@ -430,6 +430,16 @@ static void test_known(void)
         nb_forest_set_circle(g, (size_t)i, (nb_circle){ring[i].x, ring[i].y, 10 * sin(M_PI / 8)}, &err);
     st = nb_forest_search(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0.5, 0.3}, 0, ws, &p, &err);
     ok(st == NB_ERR_NOTFOUND, "a ring of touching stones is closed");
+    /* Even from its centre, whose tangents to the stones pass exactly
+     * through the points where they touch. */
+    st = nb_forest_search(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, 0, ws, &p, &err);
+    ok(st == NB_ERR_NOTFOUND, "no path squeezes through a touching point to the centre");
+    /* Nor a straight line along the common tangent of two that touch. */
+    nb_vec2 td = {cos(M_PI / 8), sin(M_PI / 8)};
+    nb_vec2 touch = {10 * cos(M_PI / 8) * td.x, 10 * cos(M_PI / 8) * td.y};
+    st = nb_forest_search(g, 0, (nb_vec2){touch.x + 5 * td.x, touch.y + 5 * td.y},
+                          (nb_vec2){touch.x - 3 * td.x, touch.y - 3 * td.y}, 0, ws, &p, &err);
+    ok(st == NB_ERR_NOTFOUND, "nor a straight line through a touching point");
     nb_forest_close(g);
     nb_forest_ws_free(ws);
 }
