@@ -9,4 +9,9 @@ int nbc_cmd_query(int argc, char **argv);
 /* navbake query --forest (navbake_query_forest.c). */
 int nbc_query_forest(int argc, char **argv);
 
+/* navbake_layer.c: a clearance or component layer as H rows of W integers. */
+#include <stddef.h>
+struct nb_bundle;
+int nbc_dump_layer(const struct nb_bundle *b, size_t index);
+
 #endif
