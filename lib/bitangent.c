@@ -30,17 +30,31 @@ static unsigned sense_at(nb_vec2 dir, nb_vec2 p, double cx, double cy)
     return cross(dir, to_c) > 0 ? NBI_CCW : NBI_CW;
 }
 
-static void put_tangent(nbi_bitangent *t, const nb_circle *a, const nb_circle *b, double ang,
-                        int internal)
+/* An angle in (-pi, pi]. */
+static double wrap(double a)
 {
-    double nx = cos(ang), ny = sin(ang);
+    while (a > NBI_PI)
+        a -= NBI_TWO_PI;
+    while (a <= -NBI_PI)
+        a += NBI_TWO_PI;
+    return a;
+}
+
+/* The tangent whose normal at A is at angle base + s theta, (ux, uy) the
+ * unit vector at angle base and (c, sn) the cosine and sine of theta: the
+ * normal is turned by rotation, without calling cos and sin. */
+static void put_tangent(nbi_bitangent *t, const nb_circle *a, const nb_circle *b, double base,
+                        double ux, double uy, double c, double sn, double theta, int s, int internal)
+{
+    double ang = base + s * theta;
+    double nx = ux * c - s * uy * sn, ny = uy * c + s * ux * sn;
     t->pa = (nb_vec2){a->x + a->r * nx, a->y + a->r * ny};
-    t->angle_a = atan2(ny, nx);
+    t->angle_a = wrap(ang);
     /* An external tangent touches B on the same side as A (the same
      * normal), an internal one on the opposite side. */
     double bx = internal ? -nx : nx, by = internal ? -ny : ny;
     t->pb = (nb_vec2){b->x + b->r * bx, b->y + b->r * by};
-    t->angle_b = atan2(by, bx);
+    t->angle_b = internal ? wrap(ang + NBI_PI) : t->angle_a;
     nb_vec2 dir = {t->pb.x - t->pa.x, t->pb.y - t->pa.y};
     t->sense_a = sense_at(dir, t->pa, a->x, a->y);
     t->sense_b = sense_at(dir, t->pb, b->x, b->y);
@@ -49,29 +63,32 @@ static void put_tangent(nbi_bitangent *t, const nb_circle *a, const nb_circle *b
 int nbi_bitangents(const nb_circle *a, const nb_circle *b, double eps, nbi_bitangent out[4])
 {
     double dx = b->x - a->x, dy = b->y - a->y;
-    double d = hypot(dx, dy);
+    double d = sqrt(dx * dx + dy * dy);
     int k = 0;
     if (d <= eps)
         return 0; /* concentric: one holds the other */
-    double phi = atan2(dy, dx);
+    double phi = atan2(dy, dx), ux = dx / d, uy = dy / d;
     /* External (pulley) tangents: theta = acos(|rA - rB| / d), laid off
      * from the direction A -> B on the side of A nearer B when A is the
      * larger circle, from the far side otherwise.  None when one circle
      * holds the other (the ratio leaves [-1, 1]). */
     double diff = fabs(a->r - b->r);
     if (d > diff + eps) {
-        double theta = acos(diff / d);
-        double base = a->r >= b->r ? phi : phi + NBI_PI;
-        put_tangent(&out[k++], a, b, base + theta, 0);
-        put_tangent(&out[k++], a, b, base - theta, 0);
+        double c = diff / d, sn = sqrt(1 - c * c);
+        int near = a->r >= b->r;
+        double base = near ? phi : phi + NBI_PI, vx = near ? ux : -ux, vy = near ? uy : -uy;
+        double theta = acos(c);
+        put_tangent(&out[k++], a, b, base, vx, vy, c, sn, theta, 1, 0);
+        put_tangent(&out[k++], a, b, base, vx, vy, c, sn, theta, -1, 0);
     }
     /* Internal (belt) tangents: theta = acos((rA + rB) / d); none when
      * the circles touch or overlap. */
     double sum = a->r + b->r;
     if (d > sum + eps) {
-        double theta = acos(sum / d);
-        put_tangent(&out[k++], a, b, phi + theta, 1);
-        put_tangent(&out[k++], a, b, phi - theta, 1);
+        double c = sum / d, sn = sqrt(1 - c * c);
+        double theta = acos(c);
+        put_tangent(&out[k++], a, b, phi, ux, uy, c, sn, theta, 1, 1);
+        put_tangent(&out[k++], a, b, phi, ux, uy, c, sn, theta, -1, 1);
     }
     return k;
 }
@@ -79,7 +96,7 @@ int nbi_bitangents(const nb_circle *a, const nb_circle *b, double eps, nbi_bitan
 int nbi_point_tangents(nb_vec2 p, const nb_circle *c, double eps, nbi_ptangent out[2])
 {
     double dx = p.x - c->x, dy = p.y - c->y;
-    double d = hypot(dx, dy);
+    double d = sqrt(dx * dx + dy * dy);
     if (d < c->r - eps)
         return 0;
     double phi = atan2(dy, dx);
@@ -90,13 +107,13 @@ int nbi_point_tangents(nb_vec2 p, const nb_circle *c, double eps, nbi_ptangent o
         out[1] = (nbi_ptangent){p, phi, NBI_CW};
         return 2;
     }
-    double theta = acos(c->r / d);
+    double cs = c->r / d, sn = sqrt(1 - cs * cs), theta = acos(cs), ux = dx / d, uy = dy / d;
     for (int s = 0; s < 2; s++) {
-        double ang = s ? phi - theta : phi + theta;
-        double nx = cos(ang), ny = sin(ang);
+        double ang = s ? phi - theta : phi + theta, sg = s ? -1 : 1;
+        double nx = ux * cs - sg * uy * sn, ny = uy * cs + sg * ux * sn;
         nb_vec2 t = {c->x + c->r * nx, c->y + c->r * ny};
         out[s].p = t;
-        out[s].angle = atan2(ny, nx);
+        out[s].angle = wrap(ang);
         out[s].sense = sense_at((nb_vec2){t.x - p.x, t.y - p.y}, t, c->x, c->y);
     }
     return 2;
@@ -135,6 +152,13 @@ int nbi_cover(const nb_circle *a, const nb_circle *b, double eps, double *from, 
 
 static double norm_angle(double a)
 {
+    /* Differences of angles in [-pi, pi] need one step at most. */
+    if (a >= 0 && a < NBI_TWO_PI)
+        return a;
+    if (a < 0 && a >= -NBI_TWO_PI) {
+        a += NBI_TWO_PI;
+        return a >= NBI_TWO_PI ? 0 : a;
+    }
     a = fmod(a, NBI_TWO_PI);
     if (a < 0)
         a += NBI_TWO_PI;

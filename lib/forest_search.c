@@ -41,6 +41,8 @@ typedef struct dnode {
     uint32_t next;    /* the next node made on the same circle, or NONE */
     uint8_t sense;    /* departure sense */
     uint8_t los;      /* deferred bitangents: 0 untested, 1 clear, 2 blocked */
+    uint8_t stand_in; /* stands for the start's two tangents to circle aux */
+    uint32_t aux;
 } dnode;
 
 enum { OPENED = 1, GOAL_TANGENTS = 2 };
@@ -200,11 +202,15 @@ static int grow_scratch(nb_forest_ws *ws, size_t n)
     return 1;
 }
 
+/* What a baked query needs: its tangent nodes (two per circle for the
+ * start, two for the goal), the states, and a path that goes round each
+ * circle at most once (a shortest path among convex obstacles touches
+ * each in one arc). */
 static int reserve(nb_forest_ws *ws, size_t m, size_t n)
 {
     size_t dn = 2 + 4 * n;
     return grow((void **)&ws->dn, &ws->dncap, dn, sizeof *ws->dn) && grow_states(ws, 2 * (m + dn)) &&
-           grow_circles(ws, n) && grow_path(ws, 64) &&
+           grow_circles(ws, n) && grow_path(ws, 2 * n + 4) &&
            grow((void **)&ws->arcs, &ws->arcscap, n + 1, sizeof *ws->arcs);
 }
 
@@ -289,7 +295,11 @@ static inline uint32_t npartner(const sctx *x, uint32_t u)
     return u < x->m ? nbi_get32(brec(x, u) + 24) : x->ws->dn[u - x->m].partner;
 }
 
-static double dist(nb_vec2 a, nb_vec2 b) { return hypot(b.x - a.x, b.y - a.y); }
+static double dist(nb_vec2 a, nb_vec2 b)
+{
+    double dx = b.x - a.x, dy = b.y - a.y;
+    return sqrt(dx * dx + dy * dy);
+}
 
 /* A new dnode, linked on its circle; NONE when out of memory. */
 static uint32_t add_node(sctx *x, nb_vec2 p, double angle, uint32_t circle, unsigned sense,
@@ -306,6 +316,7 @@ static uint32_t add_node(sctx *x, nb_vec2 p, double angle, uint32_t circle, unsi
     d->partner = partner;
     d->sense = (uint8_t)sense;
     d->los = 0;
+    d->stand_in = 0;
     d->next = NONE;
     if (circle != NONE) {
         cstate *cs = &ws->cs[circle];
@@ -348,7 +359,23 @@ static int relax(sctx *x, uint32_t id, double g, uint32_t parent)
     ws->g[id] = g;
     ws->parent[id] = parent;
     uint32_t u = id >> 1;
-    double h = u == x->G ? 0 : dist(u == x->S ? x->s : npos(x, u), x->t);
+    double h;
+    if (u == x->G)
+        h = 0;
+    else if (u == x->S)
+        h = dist(x->s, x->t);
+    else if (id & 1) {
+        /* A departure has one way on, its bitangent: the distance to the
+         * goal from the bitangent's far end, plus the bitangent, is still
+         * a lower bound and consistent (it is the next state's value plus
+         * the edge), and it leaves bitangents that lead away from the goal
+         * at the back of the open list, their sight never tested. */
+        uint32_t v = npartner(x, u);
+        nb_vec2 a = npos(x, u), b = v == x->G ? x->t : npos(x, v);
+        h = dist(a, b) + dist(b, x->t);
+    } else {
+        h = dist(npos(x, u), x->t);
+    }
     x->path->generated++;
     return nbi_heap_push(&ws->heap, g + h, -g, id);
 }
@@ -361,21 +388,48 @@ static nb_vec2 spos(const sctx *x, uint32_t u)
 }
 
 /* The start: straight to the goal when it is in sight, and to both
- * tangent points of every circle (their sight is tested when taken). */
+ * tangent points of every circle.  Those are made only when the search
+ * gets near them: each circle first has a stand-in on the open list keyed
+ * by a lower bound of its tangents' f (the tangent's exact length plus the
+ * distance from the circle to the goal), which costs a square root where
+ * the tangents cost trigonometry; far circles are never worked out. */
 static int expand_start(sctx *x, uint32_t id)
 {
+    nb_forest_ws *ws = x->ws;
     x->path->los_tests++;
     if (nbi_los(x->grid, x->c, x->s, x->t, NONE, NONE, x->eps) &&
         !relax(x, 2 * x->G, dist(x->s, x->t), id))
         return 0;
     for (size_t i = 0; i < x->n; i++) {
-        nbi_ptangent pt[2];
-        int k = nbi_point_tangents(x->s, &x->c[i], x->eps, pt);
-        for (int j = 0; j < k; j++) {
-            uint32_t u = add_node(x, pt[j].p, pt[j].angle, (uint32_t)i, !pt[j].sense, x->S);
-            if (u == NONE || !relax(x, 2 * u, dist(x->s, pt[j].p), id))
-                return 0;
-        }
+        const nb_circle *c = &x->c[i];
+        nb_vec2 centre = {c->x, c->y};
+        double ds = dist(x->s, centre), dt = dist(centre, x->t) - c->r;
+        double g = ds > c->r ? sqrt(ds * ds - c->r * c->r) : 0;
+        uint32_t u = add_node(x, x->s, 0, NONE, 0, NONE);
+        if (u == NONE)
+            return 0;
+        ws->dn[u - x->m].stand_in = 1;
+        ws->dn[u - x->m].aux = (uint32_t)i;
+        uint32_t sid = 2 * u + 1;
+        touch(ws, sid);
+        ws->g[sid] = 0;
+        ws->parent[sid] = id;
+        x->path->generated++;
+        if (!nbi_heap_push(&ws->heap, g + (dt > 0 ? dt : 0), 0, sid))
+            return 0;
+    }
+    return 1;
+}
+
+static int expand_stand_in(sctx *x, uint32_t id, uint32_t u)
+{
+    uint32_t ci = x->ws->dn[u - x->m].aux;
+    nbi_ptangent pt[2];
+    int k = nbi_point_tangents(x->s, &x->c[ci], x->eps, pt);
+    for (int j = 0; j < k; j++) {
+        uint32_t t = add_node(x, pt[j].p, pt[j].angle, ci, !pt[j].sense, x->S);
+        if (t == NONE || !relax(x, 2 * t, dist(x->s, pt[j].p), id))
+            return 0;
     }
     return 1;
 }
@@ -631,6 +685,8 @@ static nb_status run(sctx *x, const nb_forest *f, double agent_radius, nb_err *e
         }
         if (id == 2 * x->S + 1)
             ok = expand_start(x, id);
+        else if ((id & 1) && u >= x->m && ws->dn[u - x->m].stand_in)
+            ok = expand_stand_in(x, id, u);
         else if (id & 1)
             ok = expand_departure(x, id, u);
         else
