@@ -147,10 +147,15 @@ typedef void (*nbb_progress_fn)(void *arg, double fraction);
 nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err);
 /* Bakes the bitangent graph of the forest inflated by agent_radius into a
  * bitangent section's payload (malloc'ed); forest_crc is the CRC-32 of
- * the forest section's payload.  info (may be NULL) gets the counts. */
+ * the forest section's payload.  info (may be NULL) gets the counts.
+ * flags: NBB_BAKE_PLAIN_LOS tests every bitangent against every circle,
+ * as the article does, instead of through the grid (the same bytes,
+ * slower: for the benchmark and the tests). */
+#define NBB_BAKE_PLAIN_LOS 0x1u
 nb_status nbb_bitangent_bake(const nbb_forest *f, double agent_radius, uint32_t forest_crc,
-                             uint8_t **payload, size_t *len, nb_forest_graph_info *info,
-                             nbb_progress_fn progress, void *arg, nb_err *err);
+                             unsigned flags, uint8_t **payload, size_t *len,
+                             nb_forest_graph_info *info, nbb_progress_fn progress, void *arg,
+                             nb_err *err);
 /* Replaces any forest and bitangent sections of b by this forest and a
  * graph for each radius (radius index i for radii[i]); info[i] (may be
  * NULL) gets each graph's counts. */

@@ -120,8 +120,9 @@ static uint64_t count_arcs(const bnode *nd, size_t k, const nbi_free_arc *arcs, 
 }
 
 nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest_crc,
-                             uint8_t **payload, size_t *len, nb_forest_graph_info *info,
-                             nbb_progress_fn progress, void *arg, nb_err *err)
+                             unsigned flags, uint8_t **payload, size_t *len,
+                             nb_forest_graph_info *info, nbb_progress_fn progress, void *arg,
+                             nb_err *err)
 {
     size_t n = f->n;
     nb_status st = NB_OK;
@@ -161,7 +162,9 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
             int k = nbi_bitangents(&c[i], &c[j], eps, bt);
             candidates += (uint64_t)k;
             for (int t = 0; t < k; t++) {
-                if (!nbi_los(&grid, c, bt[t].pa, bt[t].pb, (uint32_t)i, (uint32_t)j, eps))
+                if (!((flags & NBB_BAKE_PLAIN_LOS)
+                          ? nbi_los_brute(c, n, bt[t].pa, bt[t].pb, (uint32_t)i, (uint32_t)j, eps)
+                          : nbi_los(&grid, c, bt[t].pa, bt[t].pb, (uint32_t)i, (uint32_t)j, eps)))
                     continue;
                 if (m + 2 > (size_t)INT32_MAX) {
                     st = nbi_fail(err, NB_ERR_LIMIT,
@@ -348,7 +351,7 @@ nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radi
     for (unsigned k = 0; k < nradii && st == NB_OK; k++) {
         nb_forest_graph_info gi;
         ps.index = k;
-        st = nbb_bitangent_bake(f, radii[k], crc, &p, &len, &gi, progress ? share : NULL, &ps, err);
+        st = nbb_bitangent_bake(f, radii[k], crc, 0, &p, &len, &gi, progress ? share : NULL, &ps, err);
         if (st != NB_OK)
             break;
         memset(&in, 0, sizeof in);

@@ -202,13 +202,13 @@ static int grow_scratch(nb_forest_ws *ws, size_t n)
     return 1;
 }
 
-/* What a baked query needs: its tangent nodes (two per circle for the
- * start, two for the goal), the states, and a path that goes round each
- * circle at most once (a shortest path among convex obstacles touches
- * each in one arc). */
+/* What a baked query needs: its nodes (per circle a stand-in and two
+ * tangents for the start, two tangents for the goal), the states, and a
+ * path that goes round each circle at most once (a shortest path among
+ * convex obstacles touches each in one arc). */
 static int reserve(nb_forest_ws *ws, size_t m, size_t n)
 {
-    size_t dn = 2 + 4 * n;
+    size_t dn = 2 + 5 * n;
     return grow((void **)&ws->dn, &ws->dncap, dn, sizeof *ws->dn) && grow_states(ws, 2 * (m + dn)) &&
            grow_circles(ws, n) && grow_path(ws, 2 * n + 4) &&
            grow((void **)&ws->arcs, &ws->arcscap, n + 1, sizeof *ws->arcs);
@@ -364,7 +364,7 @@ static int relax(sctx *x, uint32_t id, double g, uint32_t parent)
         h = 0;
     else if (u == x->S)
         h = dist(x->s, x->t);
-    else if (id & 1) {
+    else if ((id & 1) && !(x->flags & NB_FOREST_PLAIN)) {
         /* A departure has one way on, its bitangent: the distance to the
          * goal from the bitangent's far end, plus the bitangent, is still
          * a lower bound and consistent (it is the next state's value plus
@@ -387,6 +387,19 @@ static nb_vec2 spos(const sctx *x, uint32_t u)
     return u == x->S ? x->s : u == x->G ? x->t : npos(x, u);
 }
 
+/* The start's two tangents to circle ci, reached from state id. */
+static int start_tangents(sctx *x, uint32_t ci, uint32_t id)
+{
+    nbi_ptangent pt[2];
+    int k = nbi_point_tangents(x->s, &x->c[ci], x->eps, pt);
+    for (int j = 0; j < k; j++) {
+        uint32_t t = add_node(x, pt[j].p, pt[j].angle, ci, !pt[j].sense, x->S);
+        if (t == NONE || !relax(x, 2 * t, dist(x->s, pt[j].p), id))
+            return 0;
+    }
+    return 1;
+}
+
 /* The start: straight to the goal when it is in sight, and to both
  * tangent points of every circle.  Those are made only when the search
  * gets near them: each circle first has a stand-in on the open list keyed
@@ -400,7 +413,10 @@ static int expand_start(sctx *x, uint32_t id)
     if (nbi_los(x->grid, x->c, x->s, x->t, NONE, NONE, x->eps) &&
         !relax(x, 2 * x->G, dist(x->s, x->t), id))
         return 0;
-    for (size_t i = 0; i < x->n; i++) {
+    for (size_t i = 0; i < x->n && (x->flags & NB_FOREST_PLAIN); i++)
+        if (!start_tangents(x, (uint32_t)i, id))
+            return 0;
+    for (size_t i = 0; i < x->n && !(x->flags & NB_FOREST_PLAIN); i++) {
         const nb_circle *c = &x->c[i];
         nb_vec2 centre = {c->x, c->y};
         double ds = dist(x->s, centre), dt = dist(centre, x->t) - c->r;
@@ -423,15 +439,7 @@ static int expand_start(sctx *x, uint32_t id)
 
 static int expand_stand_in(sctx *x, uint32_t id, uint32_t u)
 {
-    uint32_t ci = x->ws->dn[u - x->m].aux;
-    nbi_ptangent pt[2];
-    int k = nbi_point_tangents(x->s, &x->c[ci], x->eps, pt);
-    for (int j = 0; j < k; j++) {
-        uint32_t t = add_node(x, pt[j].p, pt[j].angle, ci, !pt[j].sense, x->S);
-        if (t == NONE || !relax(x, 2 * t, dist(x->s, pt[j].p), id))
-            return 0;
-    }
-    return 1;
+    return start_tangents(x, x->ws->dn[u - x->m].aux, id);
 }
 
 /* Leaving along u's bitangent (or tangent to the goal). */

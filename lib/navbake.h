@@ -369,6 +369,12 @@ typedef struct nb_forest_path {
 
 /* Options of a search (flags). */
 #define NB_FOREST_NO_PRUNE 0x1u /* keep transitions that cross the one before */
+/* The article's scheme as it stands, for comparison: the straight-line
+ * distance as heuristic on every state, and the start's tangents to every
+ * circle made at once (by default a bitangent is valued from its far end
+ * and the start's tangents are made as the search comes near them; the
+ * lengths are the same). */
+#define NB_FOREST_PLAIN 0x2u
 
 /* A query workspace: arrays reused by every query made with it.  forest
  * (may be NULL) sizes it for that forest's baked graphs, so that

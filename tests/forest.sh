@@ -84,6 +84,8 @@ status navbake query --forest -q --deferred "$tmp/one.nbk" --from -10,0 --to 10,
 is "deferred: the same" "$out" "$want"
 status navbake query --forest -q -r 0.5 "$tmp/one.yaml" --from -10,0 --to 10,0
 is "from the YAML file, never baked: the same" "$out" "$want"
+status navbake query --forest -q --plain --no-prune "$tmp/one.nbk" --from -10,0 --to 10,0
+is "the article's plain scheme, no pruning: the same" "$out" "$want"
 status navbake query --forest "$tmp/one.nbk" --from -10,0 --to 10,0
 like "the text output says the search" "$out" "search     baked graph 0 (agent radius 0.5)"
 like "and lists the pieces" "$out" "  arc   "

@@ -26,6 +26,8 @@ static int help(void)
            "  -d, --deferred        the deferred search, even when a graph is baked\n"
            "  -b, --baked           the baked graph only (an error when there is none)\n"
            "      --no-prune        keep transitions that cross the one before\n"
+           "      --plain           the article's scheme as it stands (straight-line\n"
+           "                        heuristic everywhere; the same length, more work)\n"
            "  -S, --sample STEP     also list positions and headings every STEP units\n"
            "  -j, --json            print JSON for programs\n"
            "  -q, --quiet           print the length only\n"
@@ -84,7 +86,7 @@ static void print_piece_json(const nb_forest_piece *p, int first)
 
 int nbc_query_forest(int argc, char **argv)
 {
-    enum { OPT_FOREST = 256, OPT_NO_PRUNE };
+    enum { OPT_FOREST = 256, OPT_NO_PRUNE, OPT_PLAIN };
     static const struct option opts[] = {{"forest", no_argument, NULL, OPT_FOREST},
                                          {"from", required_argument, NULL, 's'},
                                          {"to", required_argument, NULL, 't'},
@@ -93,6 +95,7 @@ int nbc_query_forest(int argc, char **argv)
                                          {"deferred", no_argument, NULL, 'd'},
                                          {"baked", no_argument, NULL, 'b'},
                                          {"no-prune", no_argument, NULL, OPT_NO_PRUNE},
+                                         {"plain", no_argument, NULL, OPT_PLAIN},
                                          {"sample", required_argument, NULL, 'S'},
                                          {"json", no_argument, NULL, 'j'},
                                          {"quiet", no_argument, NULL, 'q'},
@@ -131,6 +134,7 @@ int nbc_query_forest(int argc, char **argv)
         case 'd': deferred = 1; break;
         case 'b': baked = 1; break;
         case OPT_NO_PRUNE: flags |= NB_FOREST_NO_PRUNE; break;
+        case OPT_PLAIN: flags |= NB_FOREST_PLAIN; break;
         case 'S':
             if (!nbc_real("--sample", optarg, 1e-9, NB_FOREST_MAX_COORD, &step))
                 return NBC_EXIT_USAGE;
