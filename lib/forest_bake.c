@@ -197,7 +197,8 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
         st = nbi_fail(err, NB_ERR_LIMIT, "agent radius %g: more than 2^32 bitangents", radius);
         goto done;
     }
-    qsort(nd, m, sizeof *nd, cmp_node);
+    if (m)
+        qsort(nd, m, sizeof *nd, cmp_node);
     remap = malloc((m ? m : 1) * sizeof *remap);
     first = calloc(n + 1, sizeof *first);
     afirst = calloc(n + 1, sizeof *afirst);
