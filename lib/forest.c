@@ -107,6 +107,10 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
         uint32_t c = nbi_get32(g->afirst + 4 * i), d = nbi_get32(g->afirst + 4 * i + 4);
         if (a > b || c > d)
             return BAD("%s: circle %zu: its nodes or free arcs run backwards", where, i);
+        /* Each other circle cuts at most one arc off a circle's rim. */
+        if (d - c > (n > 1 ? n - 1 : 1))
+            return BAD("%s: circle %zu: %lu free arcs, more than %zu circles can make", where, i,
+                       (unsigned long)(d - c), n);
         for (uint32_t k = c; k < d; k++) {
             const uint8_t *r = g->arc + (size_t)k * NBI_BITANGENT_ARC;
             double s = nbi_getf64(r), span = nbi_getf64(r + 8);

@@ -173,15 +173,9 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
                                   radius, INT32_MAX);
                     goto done;
                 }
-                if (m + 2 > cap) {
-                    size_t ncap = cap ? 2 * cap : 1024;
-                    bnode *q = realloc(nd, ncap * sizeof *q);
-                    if (!q) {
-                        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu tangent points", ncap);
-                        goto done;
-                    }
-                    nd = q;
-                    cap = ncap;
+                if (!nbi_grow((void **)&nd, &cap, m + 2, sizeof *nd)) {
+                    st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu tangent points", m + 2);
+                    goto done;
                 }
                 nd[m] = (bnode){bt[t].pa.x, bt[t].pa.y, bt[t].angle_a, (uint32_t)i, (uint32_t)m + 1,
                                 (uint32_t)m, bt[t].sense_a, bt[t].angle_b};
@@ -230,17 +224,9 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        if (narcs + n + 1 > arcs_cap) {
-            size_t ncap = arcs_cap ? 2 * arcs_cap : 2 * (n + 1);
-            while (ncap < narcs + n + 1)
-                ncap *= 2;
-            nbi_free_arc *q = realloc(arcs, ncap * sizeof *q);
-            if (!q) {
-                st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu free arcs", ncap);
-                goto done;
-            }
-            arcs = q;
-            arcs_cap = ncap;
+        if (!nbi_grow((void **)&arcs, &arcs_cap, narcs + n + 1, sizeof *arcs)) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu free arcs", narcs + n + 1);
+            goto done;
         }
         afirst[i] = (uint32_t)narcs;
         size_t a = nbi_circle_free_arcs(&grid, c, n, i, eps, iv, near, seen, arcs + narcs);

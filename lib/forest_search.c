@@ -99,45 +99,42 @@ typedef struct sctx {
 
 /* ---- memory ---- */
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+/* Reallocates n parallel arrays to ncap elements each (size[i] bytes an
+ * element); 0 when any fails, each array then valid at its old size or
+ * larger. */
+static int grow_all(void **const *arr, const size_t *size, int n, size_t ncap)
 {
-    if (need <= *cap)
-        return 1;
-    size_t ncap = *cap ? *cap : 16;
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        void *q = realloc(*arr[i], ncap * size[i]);
+        if (q)
+            *arr[i] = q;
+        else
+            ok = 0;
+    }
+    return ok;
+}
+
+static size_t grown(size_t cap, size_t need)
+{
+    size_t ncap = cap ? cap : 64;
     while (ncap < need)
         ncap *= 2;
-    void *q = realloc(*p, ncap * size);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = ncap;
-    return 1;
+    return ncap;
 }
 
 static int grow_states(nb_forest_ws *ws, size_t need)
 {
     if (need <= ws->scap)
         return 1;
-    size_t ncap = ws->scap ? ws->scap : 64;
-    while (ncap < need)
-        ncap *= 2;
-    double *g = realloc(ws->g, ncap * sizeof *g);
-    if (g)
-        ws->g = g;
-    uint32_t *pa = realloc(ws->parent, ncap * sizeof *pa);
-    if (pa)
-        ws->parent = pa;
-    uint32_t *st = realloc(ws->stamp, ncap * sizeof *st);
-    if (st)
-        ws->stamp = st;
-    uint32_t *hp = realloc(ws->hpos, ncap * sizeof *hp);
-    if (hp)
-        ws->hpos = hp;
-    uint8_t *cl = realloc(ws->closed, ncap);
-    if (cl)
-        ws->closed = cl;
+    size_t ncap = grown(ws->scap, need);
+    void **const arr[] = {(void **)&ws->g, (void **)&ws->parent, (void **)&ws->stamp,
+                          (void **)&ws->hpos, (void **)&ws->closed};
+    const size_t size[] = {sizeof *ws->g, sizeof *ws->parent, sizeof *ws->stamp, sizeof *ws->hpos,
+                           sizeof *ws->closed};
+    int ok = grow_all(arr, size, 5, ncap);
     ws->heap.pos = ws->hpos;
-    if (!g || !pa || !st || !hp || !cl)
+    if (!ok)
         return 0;
     for (size_t i = ws->scap; i < ncap; i++) {
         ws->stamp[i] = 0;
@@ -150,7 +147,7 @@ static int grow_states(nb_forest_ws *ws, size_t need)
 static int grow_circles(nb_forest_ws *ws, size_t n)
 {
     size_t old = ws->cscap;
-    if (!grow((void **)&ws->cs, &ws->cscap, n, sizeof *ws->cs))
+    if (!nbi_grow((void **)&ws->cs, &ws->cscap, n, sizeof *ws->cs))
         return 0;
     for (size_t i = old; i < ws->cscap; i++)
         ws->cs[i].stamp = 0;
@@ -162,16 +159,10 @@ static int grow_path(nb_forest_ws *ws, size_t need)
 {
     if (need <= ws->pcap)
         return 1;
-    size_t ncap = ws->pcap ? ws->pcap : 64;
-    while (ncap < need)
-        ncap *= 2;
-    nb_forest_piece *p = realloc(ws->pieces, ncap * sizeof *p);
-    if (p)
-        ws->pieces = p;
-    uint32_t *c = realloc(ws->chain, ncap * sizeof *c);
-    if (c)
-        ws->chain = c;
-    if (!p || !c)
+    size_t ncap = grown(ws->pcap, need);
+    void **const arr[] = {(void **)&ws->pieces, (void **)&ws->chain};
+    const size_t size[] = {sizeof *ws->pieces, sizeof *ws->chain};
+    if (!grow_all(arr, size, 2, ncap))
         return 0;
     ws->pcap = ncap;
     return 1;
@@ -182,23 +173,13 @@ static int grow_scratch(nb_forest_ws *ws, size_t n)
 {
     if (n + 1 <= ws->ncap)
         return 1;
-    size_t ncap = n + 1;
-    nb_circle *c = realloc(ws->infl, ncap * sizeof *c);
-    if (c)
-        ws->infl = c;
-    double *iv = realloc(ws->iv, 2 * ncap * sizeof *iv);
-    if (iv)
-        ws->iv = iv;
-    uint32_t *near = realloc(ws->near, ncap * sizeof *near);
-    if (near)
-        ws->near = near;
-    uint8_t *seen = realloc(ws->seen, ncap);
-    if (seen)
-        ws->seen = seen;
-    if (!c || !iv || !near || !seen)
+    void **const arr[] = {(void **)&ws->infl, (void **)&ws->iv, (void **)&ws->near,
+                          (void **)&ws->seen};
+    const size_t size[] = {sizeof *ws->infl, 2 * sizeof *ws->iv, sizeof *ws->near, 1};
+    if (!grow_all(arr, size, 4, n + 1))
         return 0;
-    memset(ws->seen, 0, ncap);
-    ws->ncap = ncap;
+    memset(ws->seen, 0, n + 1);
+    ws->ncap = n + 1;
     return 1;
 }
 
@@ -209,9 +190,9 @@ static int grow_scratch(nb_forest_ws *ws, size_t n)
 static int reserve(nb_forest_ws *ws, size_t m, size_t n)
 {
     size_t dn = 2 + 5 * n;
-    return grow((void **)&ws->dn, &ws->dncap, dn, sizeof *ws->dn) && grow_states(ws, 2 * (m + dn)) &&
+    return nbi_grow((void **)&ws->dn, &ws->dncap, dn, sizeof *ws->dn) && grow_states(ws, 2 * (m + dn)) &&
            grow_circles(ws, n) && grow_path(ws, 2 * n + 4) &&
-           grow((void **)&ws->arcs, &ws->arcscap, n + 1, sizeof *ws->arcs);
+           nbi_grow((void **)&ws->arcs, &ws->arcscap, n + 1, sizeof *ws->arcs);
 }
 
 nb_status nb_forest_ws_new(const nb_forest *f, nb_forest_ws **out, nb_err *err)
@@ -306,7 +287,7 @@ static uint32_t add_node(sctx *x, nb_vec2 p, double angle, uint32_t circle, unsi
                          uint32_t partner)
 {
     nb_forest_ws *ws = x->ws;
-    if (!grow((void **)&ws->dn, &ws->dncap, ws->ndn + 1, sizeof *ws->dn) ||
+    if (!nbi_grow((void **)&ws->dn, &ws->dncap, ws->ndn + 1, sizeof *ws->dn) ||
         !grow_states(ws, 2 * (x->m + ws->ndn + 1)))
         return NONE;
     dnode *d = &ws->dn[ws->ndn];
@@ -483,7 +464,7 @@ static int open_circle(sctx *x, uint32_t ci)
     cstate *cs = circle_state(x, ci);
     cs->flags |= OPENED;
     x->path->circles_opened++;
-    if (!grow((void **)&ws->arcs, &ws->arcscap, ws->narcs + x->n + 1, sizeof *ws->arcs))
+    if (!nbi_grow((void **)&ws->arcs, &ws->arcscap, ws->narcs + x->n + 1, sizeof *ws->arcs))
         return 0;
     cs->arc0 = (uint32_t)ws->narcs;
     cs->narcs = (uint32_t)nbi_circle_free_arcs(x->grid, x->c, x->n, ci, x->eps, ws->iv, ws->near,

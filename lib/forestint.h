@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "navbake.h"
@@ -170,6 +171,23 @@ static inline void nbi_putf64(uint8_t *p, double d)
     memcpy(&u, &d, sizeof u);
     for (int i = 0; i < 8; i++)
         p[i] = (uint8_t)(u >> (8 * i));
+}
+
+/* Grows an array of elements of size bytes to hold need of them
+ * (doubling from 16); 0 when out of memory, the array as it was. */
+static inline int nbi_grow(void **array, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *q = realloc(*array, ncap * size);
+    if (!q)
+        return 0;
+    *array = q;
+    *cap = ncap;
+    return 1;
 }
 
 /* ---- the forest object (forest.c) ---- */

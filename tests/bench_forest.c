@@ -27,6 +27,19 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* A markdown table: a title, the header, a right-aligned rule, the rows. */
+static void table(const char *title, const char *header, char rows[][256], int n)
+{
+    printf("%s\n\n%s\n|", title, header);
+    for (const char *p = header + 1; *p; p++)
+        if (*p == '|')
+            printf("---:|");
+    printf("\n");
+    for (int i = 0; i < n; i++)
+        printf("%s\n", rows[i]);
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
     size_t sizes[16] = {10, 100, 1000};
@@ -189,27 +202,22 @@ int main(int argc, char **argv)
         nb_bundle_close(bundle);
         free(c);
     }
-    printf("Bake: the whole of it as mkabstract --forest does it (sections made, bundle\n"
-           "written), and the graph alone, line of sight through the grid against the\n"
-           "article's plain test of every bitangent against every circle (the same bytes):\n\n"
-           "| circles | mkabstract ms | graph ms | plain graph ms | plain / grid | bundle bytes | "
-           "nodes | bitangents kept | hugging arcs |\n"
-           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int si = 0; si < nsizes; si++)
-        printf("%s\n", bake_rows[si]);
-    printf("\nQueries, the same ones for both searches (mean per query; lengths equal):\n\n"
-           "| circles | paths found | baked us | expanded | line-of-sight tests | deferred us | "
-           "expanded | line-of-sight tests | circles opened | deferred / baked |\n"
-           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int si = 0; si < nsizes; si++)
-        printf("%s\n", query_rows[si]);
-    printf("\nThe same queries with the article's scheme as it stands (NB_FOREST_PLAIN: the\n"
-           "straight-line heuristic on every state, the start's tangents all made at once),\n"
-           "and its cost against the searches above:\n\n"
-           "| circles | baked us | expanded | / baked above | deferred us | expanded | "
-           "line-of-sight tests | / deferred above |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (int si = 0; si < nsizes; si++)
-        printf("%s\n", plain_rows[si]);
+    table("Bake: the whole of it as mkabstract --forest does it (sections made, bundle\n"
+          "written), and the graph alone, line of sight through the grid against the\n"
+          "article's plain test of every bitangent against every circle (the same bytes):",
+          "| circles | mkabstract ms | graph ms | plain graph ms | plain / grid | bundle bytes | "
+          "nodes | bitangents kept | hugging arcs |",
+          bake_rows, nsizes);
+    table("Queries, the same ones for both searches (mean per query; lengths equal):",
+          "| circles | paths found | baked us | expanded | line-of-sight tests | deferred us | "
+          "expanded | line-of-sight tests | circles opened | deferred / baked |",
+          query_rows, nsizes);
+    table("The same queries with the article's scheme as it stands (NB_FOREST_PLAIN: the\n"
+          "straight-line heuristic on every state, the start's tangents all made at once),\n"
+          "and its cost against the searches above:",
+          "| circles | baked us | expanded | / baked above | deferred us | expanded | "
+          "line-of-sight tests | / deferred above |",
+          plain_rows, nsizes);
     nb_forest_ws_free(ws);
     return rc;
 }

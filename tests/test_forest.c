@@ -450,7 +450,9 @@ static void test_known(void)
 
 static void test_sections(void)
 {
-    const char *dir = tu_tmpdir(), *path = tu_path(dir, "s.nbk");
+    const char *dir = tu_tmpdir();
+    char path[1024]; /* tu_path's buffers are reused */
+    snprintf(path, sizeof path, "%s", tu_path(dir, "s.nbk"));
     nbb_forest f;
     nb_err err;
     if (nbb_forest_read(tu_src("data/forest.yaml"), &f, &err) != NB_OK) {
@@ -554,6 +556,52 @@ static void test_sections(void)
         st = nb_bundle_verify(db, &err);
         ok(st == NB_ERR_FORMAT, "and by nb_bundle_verify");
         nb_bundle_close(db);
+    }
+    /* Any single byte changed (the CRC made good): refused at open, or
+     * searched without reading outside the section (ASan watches). */
+    {
+        tu_rng fr = {0xdead};
+        int refused = 0, searched = 0;
+        nb_bundle *ob;
+        nb_bundle_open(path, 0, &ob, &err);
+        long k = nb_bundle_find(ob, NB_SEC_BITANGENT, NULL, (uint32_t[]){1}, 1);
+        const void *pl;
+        size_t len;
+        nb_bundle_payload(ob, (size_t)k, &pl, &len, &err);
+        nb_section_info info = *nb_bundle_section(ob, (size_t)k);
+        uint8_t *copy = malloc(len);
+        nb_forest_ws *ws;
+        nb_forest_ws_new(NULL, &ws, &err);
+        for (int t = 0; t < 120; t++) {
+            memcpy(copy, pl, len);
+            /* Mostly the small tables at the end, where indices live. */
+            size_t at = t % 2 ? len - 1 - tu_below(&fr, (uint32_t)(8 * (f.n + 1))) : tu_below(&fr, (uint32_t)len);
+            copy[at] ^= (uint8_t)(1u << tu_below(&fr, 8));
+            nbb_builder *bb;
+            nbb_builder_new(&bb, &err);
+            nbb_builder_load(bb, path, 0, &err);
+            nbb_builder_add(bb, &info, copy, len, 0, &err);
+            nb_bundle *db = NULL;
+            nb_forest *df = NULL;
+            const char *dpath = tu_path(dir, "flip.nbk");
+            if (nbb_builder_write(bb, dpath, &err) == NB_OK && nb_bundle_open(dpath, 0, &db, &err) == NB_OK &&
+                nb_forest_open(db, &df, &err) == NB_OK) {
+                nb_forest_path p;
+                for (int q = 0; q < 4; q++)
+                    nb_forest_query(df, 1, (nb_vec2){1 + 30 * q, 2}, (nb_vec2){99 - 20 * q, 58}, 0, ws, &p, &err);
+                searched++;
+            } else {
+                refused++;
+            }
+            nb_forest_close(df);
+            nb_bundle_close(db);
+            nbb_builder_free(bb);
+        }
+        ok(refused > 0 && searched > 0 && refused + searched == 120,
+           "120 damaged graphs: %d refused at open, %d searched without harm", refused, searched);
+        nb_forest_ws_free(ws);
+        free(copy);
+        nb_bundle_close(ob);
     }
     /* A forest without graphs still searches (deferred). */
     nb_bundle *nb2;
