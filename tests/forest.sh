@@ -55,6 +55,10 @@ ok "byte for byte" cmp "$tmp/f.nbk" "$tmp/keep.nbk"
 ok "-z stores zlib sections" mkabstract -z --forest "$forest" -r 0,1 -o "$tmp/z.nbk"
 status navbake info "$tmp/z.nbk"; like "zlib+raw" "$out" "bitangent   1   zlib+raw"
 
+ok "a forest from standard input, the bundle to standard output" sh -c \
+  "mkabstract --forest - -r 0,1 -o - < '$forest' > '$tmp/stdout.nbk'"
+ok "the same bytes" cmp "$tmp/stdout.nbk" "$tmp/keep.nbk"
+
 # Beside a grid map: both kept.
 ok "a map bundle" nbtest-bundle --agents "$data/sample-agents.yaml" "$data/sample.map" "$tmp/m.nbk"
 ok "a forest added to it" mkabstract --forest "$forest" -r 0.5 -o "$tmp/m.nbk"

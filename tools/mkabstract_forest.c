@@ -22,7 +22,7 @@ static int forest_usage(void)
            "  -f, --forest FILE        the forest (YAML, formats/forest.md; '-' for stdin)\n"
            "  -r, --agent-radius R     an agent radius (0 for a point); repeat, or give a\n"
            "                           list R1,R2,...; radius index i is the i-th given\n"
-           "  -o, --output BUNDLE      the bundle to write\n"
+           "  -o, --output BUNDLE      the bundle to write ('-' for standard output)\n"
            "  -z, --zlib               store the sections zlib-compressed\n"
            "  -v, --verbose            print what each graph holds\n"
            "  -q, --quiet              no progress\n"
@@ -117,6 +117,8 @@ int nbc_mkabstract_forest(int argc, char **argv)
         return nbc_usage("no --agent-radius given (0 bakes for a point agent)");
     if (!out)
         return nbc_usage("no output bundle given (-o BUNDLE)");
+    if (in && strcmp(in, "-") == 0 && strcmp(forest_path, "-") == 0)
+        return nbc_usage("the forest and the input bundle cannot both be standard input");
 
     nb_err err;
     nbb_forest forest;
@@ -129,7 +131,9 @@ int nbc_mkabstract_forest(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     nb_status st = nbb_builder_new(&b, &err);
     if (st == NB_OK)
-        st = in ? nbb_builder_load(b, in, 0, &err) : nbb_builder_load(b, out, 1, &err);
+        st = in ? nbb_builder_load(b, in, 0, &err)
+                : strcmp(out, "-") == 0 ? NB_OK /* a new bundle to standard output */
+                                        : nbb_builder_load(b, out, 1, &err);
     if (st == NB_OK)
         st = nbb_put_forest(b, &forest, radii, nradii, zlib, info, show, &prog, &err);
     if (prog.on && prog.last >= 0)
