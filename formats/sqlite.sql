@@ -206,3 +206,62 @@ SELECT a.name AS agent, a.size AS size, a.capability AS capability,
        (SELECT components FROM component_layers
          WHERE capability = a.capability AND size = a.size) AS components
 FROM agents AS a;
+
+-- ==================================================================
+-- Round obstacles (formats/forest.md): the forest and, per agent radius,
+-- its bitangent graph.  Reals are the sections' f64 values, exactly.
+
+-- One row when the bundle has a forest; the bounds are NULL without.
+CREATE TABLE forest (
+    circles INTEGER NOT NULL,
+    xmin    REAL,
+    ymin    REAL,
+    xmax    REAL,
+    ymax    REAL
+);
+
+-- The round obstacles as given (not inflated).
+CREATE TABLE forest_circles (
+    id     INTEGER PRIMARY KEY,
+    x      REAL NOT NULL,
+    y      REAL NOT NULL,
+    radius REAL NOT NULL
+);
+
+-- A bitangent graph per agent radius (type 81).
+CREATE TABLE bitangent_graphs (
+    radius_index  INTEGER PRIMARY KEY,  -- the order mkabstract was given the radii in
+    section       INTEGER NOT NULL,     -- sections.id
+    agent_radius  REAL NOT NULL,
+    nodes         INTEGER NOT NULL,     -- tangent points
+    transitions   INTEGER NOT NULL,     -- bitangent segments kept (each used both ways)
+    candidates    INTEGER NOT NULL,     -- bitangents of all pairs before line of sight
+    arcs          INTEGER NOT NULL,     -- hugging arcs the graph stands for
+    free_arcs     INTEGER NOT NULL,     -- arcs of the rims no other circle covers
+    stored_size   INTEGER NOT NULL,
+    unpacked_size INTEGER NOT NULL
+);
+
+-- Its nodes: the tangent points, each one end of one bitangent.
+CREATE TABLE bitangent_nodes (
+    radius_index INTEGER NOT NULL,
+    id           INTEGER NOT NULL,      -- the node's index in the section
+    circle       INTEGER NOT NULL,      -- forest_circles.id
+    x            REAL NOT NULL,
+    y            REAL NOT NULL,
+    angle        REAL NOT NULL,         -- on its circle, in [-pi, pi]
+    sense        TEXT NOT NULL,         -- 'ccw' or 'cw': how a path leaving here goes round
+    other        INTEGER NOT NULL,      -- the node at the bitangent's other end
+    PRIMARY KEY (radius_index, id)
+) WITHOUT ROWID;
+
+-- Its transitions: each bitangent once, with its length.
+CREATE TABLE bitangent_edges (
+    radius_index INTEGER NOT NULL,
+    node_a       INTEGER NOT NULL,      -- the lower node id
+    node_b       INTEGER NOT NULL,
+    circle_a     INTEGER NOT NULL,
+    circle_b     INTEGER NOT NULL,
+    length       REAL NOT NULL,
+    PRIMARY KEY (radius_index, node_a)
+) WITHOUT ROWID;

@@ -10,12 +10,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "build.h"
+#include "forestint.h"
 #include "lib/sqlite_schema.h" /* nbb_sqlite_schema: formats/sqlite.sql, made by make */
 
 typedef struct writer {
@@ -73,6 +75,12 @@ static void bind_text(ins *q, int col, const char *s, int len)
     if (q->rc == SQLITE_OK)
         q->rc = s ? sqlite3_bind_text(q->st, col, s, len, SQLITE_TRANSIENT)
                   : sqlite3_bind_null(q->st, col);
+}
+
+static void bind_real(ins *q, int col, double v)
+{
+    if (q->rc == SQLITE_OK)
+        q->rc = sqlite3_bind_double(q->st, col, v);
 }
 
 static nb_status insert_row(ins *q)
@@ -322,6 +330,100 @@ static nb_status put_map(writer *w)
     return st;
 }
 
+/* ---- round obstacles (formats/forest.md) ---- */
+
+static nb_status put_forest(writer *w)
+{
+    const nb_bundle *b = w->b;
+    nb_forest *f;
+    nb_status st = nb_forest_open(b, &f, w->err);
+    if (st != NB_OK)
+        return st;
+    ins q;
+    if ((st = ins_prepare(w, &q, "INSERT INTO forest VALUES (?1, ?2, ?3, ?4, ?5)", "the forest")) ==
+        NB_OK) {
+        double bounds[4];
+        bind_int(&q, 1, (int64_t)f->n);
+        if (nb_forest_bounds(f, bounds))
+            for (int k = 0; k < 4 && q.rc == SQLITE_OK; k++)
+                q.rc = sqlite3_bind_double(q.st, 2 + k, bounds[k]);
+        st = insert_row(&q);
+    }
+    ins_done(&q);
+    if (st == NB_OK &&
+        (st = ins_prepare(w, &q, "INSERT INTO forest_circles VALUES (?1, ?2, ?3, ?4)",
+                          "the forest's circles")) == NB_OK)
+        for (size_t i = 0; i < f->n && st == NB_OK; i++) {
+            bind_int(&q, 1, (int64_t)i);
+            bind_real(&q, 2, f->circles[i].x);
+            bind_real(&q, 3, f->circles[i].y);
+            bind_real(&q, 4, f->circles[i].r);
+            st = insert_row(&q);
+        }
+    ins_done(&q);
+    ins g, n, e;
+    memset(&n, 0, sizeof n);
+    memset(&e, 0, sizeof e);
+    if (st == NB_OK)
+        st = ins_prepare(w, &g,
+                         "INSERT INTO bitangent_graphs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                         "a bitangent graph");
+    if (st == NB_OK)
+        st = ins_prepare(w, &n,
+                         "INSERT INTO bitangent_nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         "bitangent nodes");
+    if (st == NB_OK)
+        st = ins_prepare(w, &e, "INSERT INTO bitangent_edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                         "bitangent edges");
+    for (unsigned k = 0; k < f->ngraphs && st == NB_OK; k++) {
+        const nbi_fgraph *gr = &f->graph[k];
+        uint32_t key = k;
+        long sec = nb_bundle_find(b, NB_SEC_BITANGENT, NULL, &key, 1);
+        const nb_section_info *in = nb_bundle_section(b, (size_t)sec);
+        bind_int(&g, 1, k);
+        bind_int(&g, 2, sec);
+        bind_real(&g, 3, gr->info.agent_radius);
+        bind_int(&g, 4, gr->info.nodes);
+        bind_int(&g, 5, gr->info.transitions);
+        bind_int(&g, 6, gr->info.candidates);
+        bind_int(&g, 7, (int64_t)gr->info.arcs);
+        bind_int(&g, 8, gr->info.free_arcs);
+        bind_int(&g, 9, in ? (int64_t)in->size : 0);
+        bind_int(&g, 10, in ? (int64_t)in->usize : 0);
+        st = insert_row(&g);
+        for (uint32_t i = 0; i < gr->nodes && st == NB_OK; i++) {
+            const uint8_t *r = gr->node + (size_t)i * NBI_BITANGENT_NODE;
+            uint32_t other = nbi_get32(r + 24), cs = nbi_get32(r + 28);
+            double x = nbi_getf64(r), y = nbi_getf64(r + 8);
+            bind_int(&n, 1, k);
+            bind_int(&n, 2, i);
+            bind_int(&n, 3, cs >> 1);
+            bind_real(&n, 4, x);
+            bind_real(&n, 5, y);
+            bind_real(&n, 6, nbi_getf64(r + 16));
+            bind_text(&n, 7, cs & 1 ? "cw" : "ccw", -1);
+            bind_int(&n, 8, other);
+            st = insert_row(&n);
+            if (st != NB_OK || other < i)
+                continue;
+            const uint8_t *o = gr->node + (size_t)other * NBI_BITANGENT_NODE;
+            double dx = nbi_getf64(o) - x, dy = nbi_getf64(o + 8) - y;
+            bind_int(&e, 1, k);
+            bind_int(&e, 2, i);
+            bind_int(&e, 3, other);
+            bind_int(&e, 4, cs >> 1);
+            bind_int(&e, 5, nbi_get32(o + 28) >> 1);
+            bind_real(&e, 6, sqrt(dx * dx + dy * dy));
+            st = insert_row(&e);
+        }
+    }
+    ins_done(&g);
+    ins_done(&n);
+    ins_done(&e);
+    nb_forest_close(f);
+    return st;
+}
+
 /* ---- the whole database ---- */
 
 static nb_status fill(writer *w)
@@ -350,6 +452,8 @@ static nb_status fill(writer *w)
         st = put_agents(w);
     if (st == NB_OK && b->has_map)
         st = put_map(w);
+    if (st == NB_OK && nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0)
+        st = put_forest(w);
     if (st == NB_OK)
         st = exec(w, "COMMIT", "cannot commit");
     return st;

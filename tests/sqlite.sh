@@ -77,23 +77,31 @@ ok "dump map of the SQLite form gives the map file back" cmp "$map" "$tmp/back.m
 # trips, and info, verify and dump the same on either form.
 full=$tmp/full.nbk
 agents=$data/sample-agents.yaml
-ok "mkclear bakes the sample level" mkclear --agents "$agents" "$map" -o "$full"
-ok "mkclear --format sqlite bakes it as SQLite" mkclear --format sqlite --agents "$agents" "$map" -o "$tmp/full.bin"
-ok "and that converts to the same bytes as the binary bake" sh -c \
+forest=$data/forest.yaml
+# Each tool, writing the binary form, the SQLite form by --format and by
+# name (updating it in place): the three must be the same bundle.
+bake() { # OUT [--format F]: every mk tool present, in turn, into OUT
+  out=$1; shift
+  mkclear "$@" --agents "$agents" "$map" -o "$out" &&
+  mkabstract "$@" --forest "$forest" --agent-radius 0,0.5,1 -o "$out"
+}
+ok "every mk tool bakes into one binary bundle" bake "$full"
+ok "and with --format sqlite" bake "$tmp/full.bin" --format sqlite
+status navbake info "$tmp/full.bin"; like "which is SQLite" "$out" "form       sqlite"
+ok "and into a .sqlite, updated in place by each" bake "$tmp/full-upd.sqlite"
+ok "--format sqlite converts to the same bytes as the binary bake" sh -c \
   "navbake convert '$tmp/full.bin' '$tmp/full-from-sql.nbk' && cmp '$full' '$tmp/full-from-sql.nbk'"
-ok "mkclear updates an SQLite bundle in place" mkclear --agents "$agents" "$map" -o "$tmp/full-upd.sqlite"
-ok "twice" mkclear --agents "$agents" "$map" -o "$tmp/full-upd.sqlite"
 navbake convert "$full" "$tmp/full.sqlite"
 navbake convert "$tmp/full.sqlite" "$tmp/full-back.nbk"
 ok "every section type: binary -> SQLite -> binary, the same bytes" cmp "$full" "$tmp/full-back.nbk"
 navbake convert "$tmp/full-back.nbk" "$tmp/full-again.sqlite"
 ok "every section type: SQLite -> binary -> SQLite, the same database" cmp "$tmp/full.sqlite" "$tmp/full-again.sqlite"
-ok "and the same as mkclear's own SQLite" cmp "$tmp/full.sqlite" "$tmp/full-upd.sqlite"
+ok "and the same as the tools' own SQLite" cmp "$tmp/full.sqlite" "$tmp/full-upd.sqlite"
 navbake info "$full" | strip > "$tmp/info.bin"
 navbake info "$tmp/full.sqlite" | strip > "$tmp/info.sql"
 ok "info of every section type: the same on either form" cmp "$tmp/info.bin" "$tmp/info.sql"
 status navbake verify "$tmp/full.sqlite"; is "verify of every section type" "$rc" 0
-for what in "clearance --capability ground" "components --capability ground,swamp --size 2"; do
+for what in "clearance --capability ground" "components --capability ground,swamp --size 2" forest; do
   navbake dump "$full" $what > "$tmp/dump.bin"
   navbake dump "$tmp/full.sqlite" $what > "$tmp/dump.sql"
   ok "dump $what: the same on either form" cmp "$tmp/dump.bin" "$tmp/dump.sql"
@@ -136,8 +144,18 @@ if command -v sqlite3 >/dev/null 2>&1; then
     "$(sed -n 's/.* components  .* \(capability=.*\)/\1/p' "$tmp/info.bin")"
   is "agent_layers: each agent's layers" \
     "$(f "SELECT count(*) FROM agent_layers WHERE clearance_section IS NOT NULL AND components > 0")" 4
+  # The forest tables against navbake info and dump.
+  is "forest_circles: the forest's circles" "$(f 'SELECT count(*) FROM forest_circles')" \
+    "$(navbake dump "$full" forest | grep -c '^ *- ')"
+  is "bitangent_graphs as info lists the graphs" \
+    "$(f "SELECT 'radius_index=' || radius_index || ' nodes=' || nodes || ' transitions=' || transitions || ' candidates=' || candidates || ' arcs=' || arcs FROM bitangent_graphs")" \
+    "$(sed -n 's/.* \(radius_index=[0-9]* nodes=.* arcs=[0-9]*\).*/\1/p' "$tmp/info.bin")"
+  is "a node per bitangent end, an edge per bitangent" \
+    "$(f 'SELECT sum(nodes = (SELECT count(*) FROM bitangent_nodes n WHERE n.radius_index = g.radius_index) AND transitions = (SELECT count(*) FROM bitangent_edges e WHERE e.radius_index = g.radius_index)) FROM bitangent_graphs g')" 3
+  is "each node's other end names it back" \
+    "$(f 'SELECT count(*) FROM bitangent_nodes a JOIN bitangent_nodes b ON b.radius_index = a.radius_index AND b.id = a.other WHERE b.other != a.id OR b.circle = a.circle')" 0
 else
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do skip "sqlite3 shell absent"; done
+  for i in $(seq 20); do skip "sqlite3 shell absent"; done
 fi
 if command -v file >/dev/null 2>&1 && file "$tmp/s.sqlite" | grep -q SQLite; then
   like "file(1) shows the application id" "$(file "$tmp/s.sqlite")" "application id 1312967507"

@@ -23,6 +23,8 @@ static int forest_usage(void)
            "  -r, --agent-radius R     an agent radius (0 for a point); repeat, or give a\n"
            "                           list R1,R2,...; radius index i is the i-th given\n"
            "  -o, --output BUNDLE      the bundle to write ('-' for standard output)\n"
+           "      --format FORM        write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
+           "                           when its name ends in .sqlite, .sqlite3 or .db)\n"
            "  -z, --zlib               store the sections zlib-compressed\n"
            "  -v, --verbose            print what each graph holds\n"
            "  -q, --quiet              no progress\n"
@@ -77,6 +79,7 @@ int nbc_mkabstract_forest(int argc, char **argv)
                                          {"agent-radius", required_argument, NULL, 'r'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"zlib", no_argument, NULL, 'z'},
+                                         NBC_FORMAT_OPTION,
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
@@ -86,6 +89,7 @@ int nbc_mkabstract_forest(int argc, char **argv)
     double radii[NB_FOREST_MAX_RADII];
     unsigned nradii = 0;
     int zlib = 0, verbose = 0, quiet = 0, c;
+    nbb_format format = NBB_FORMAT_AUTO;
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:r:o:zvqhV", opts, NULL)) != -1) {
         switch (c) {
@@ -100,6 +104,10 @@ int nbc_mkabstract_forest(int argc, char **argv)
             break;
         case 'o': out = optarg; break;
         case 'z': zlib = 1; break;
+        case NBC_OPT_FORMAT:
+            if (!nbc_format("--format", optarg, &format))
+                return NBC_EXIT_USAGE;
+            break;
         case 'v': verbose = 1; break;
         case 'q': quiet = 1; break;
         case 'h': return forest_usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
@@ -139,7 +147,7 @@ int nbc_mkabstract_forest(int argc, char **argv)
     if (prog.on && prog.last >= 0)
         fprintf(stderr, "\r%*s\r", (int)strlen(nbc_prog) + 6, "");
     if (st == NB_OK)
-        st = nbb_builder_write(b, out, &err);
+        st = nbb_builder_write_format(b, out, format, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     nbb_builder_free(b);
     if (st != NB_OK) {
