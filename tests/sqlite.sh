@@ -101,6 +101,13 @@ navbake info "$full" | strip > "$tmp/info.bin"
 navbake info "$tmp/full.sqlite" | strip > "$tmp/info.sql"
 ok "info of every section type: the same on either form" cmp "$tmp/info.bin" "$tmp/info.sql"
 status navbake verify "$tmp/full.sqlite"; is "verify of every section type" "$rc" 0
+# navbake query: the same answers from either form, for every radius.
+for r in 0 0.5 1; do
+  navbake query --forest "$full" --agent-radius $r --from 2,2 --to 95,55 --json > "$tmp/q.bin" 2>&1
+  navbake query --forest "$tmp/full.sqlite" --agent-radius $r --from 2,2 --to 95,55 --json > "$tmp/q.sql" 2>&1
+  ok "query --forest, agent radius $r: the same path from either form" cmp "$tmp/q.bin" "$tmp/q.sql"
+done
+like "and it is a path" "$(cat "$tmp/q.sql")" '"length":'
 for what in "clearance --capability ground" "components --capability ground,swamp --size 2" forest; do
   navbake dump "$full" $what > "$tmp/dump.bin"
   navbake dump "$tmp/full.sqlite" $what > "$tmp/dump.sql"
