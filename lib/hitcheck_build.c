@@ -227,7 +227,8 @@ done:
     return st;
 }
 
-nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nb_err *err)
+nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, struct nbb_unit_stats *stats,
+                       nb_err *err)
 {
     uint8_t rec[NBI_UNIT_SIZE], *hc = NULL, *ct = NULL;
     size_t hclen, ctlen;
@@ -261,6 +262,12 @@ nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nb_err *e
     in.param[1] = NBB_CT_STEPS;
     in.param[2] = NBB_CT_ANGLES;
     st = nbb_builder_add(b, &in, ct, ctlen, compress, err);
+    if (stats) {
+        stats->curves = nbi_get32(hc + 16);
+        stats->window = nbi_get32(hc + 8);
+        stats->hitcheck_bytes = hclen;
+        stats->curves_bytes = ctlen;
+    }
 done:
     free(hc);
     free(ct);

@@ -26,7 +26,13 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
 nb_status nbb_curvetab_build(double radius, unsigned distance, unsigned steps, unsigned angles,
                              uint8_t **payload, size_t *len, nb_err *err);
 
-/* Adds (or replaces) the unit's three sections in a bundle being built. */
-nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nb_err *err);
+/* Adds (or replaces) the unit's three sections in a bundle being built;
+ * stats (may be NULL) tells what they hold. */
+struct nbb_unit_stats {
+    unsigned curves, window;
+    size_t hitcheck_bytes, curves_bytes;
+};
+nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, struct nbb_unit_stats *stats,
+                       nb_err *err);
 
 #endif
