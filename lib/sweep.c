@@ -16,7 +16,7 @@ static double point_box(double px, double py, double x0, double y0)
 {
     double dx = fmax(fmax(x0 - px, px - (x0 + 1)), 0);
     double dy = fmax(fmax(y0 - py, py - (y0 + 1)), 0);
-    return hypot(dx, dy);
+    return sqrt(dx * dx + dy * dy);
 }
 
 static double point_line(double px, double py, double ax, double ay, double bx, double by)
@@ -24,7 +24,8 @@ static double point_line(double px, double py, double ax, double ay, double bx, 
     double vx = bx - ax, vy = by - ay, l2 = vx * vx + vy * vy;
     double t = l2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / l2 : 0;
     t = fmin(1, fmax(0, t));
-    return hypot(px - (ax + t * vx), py - (ay + t * vy));
+    double ex = px - (ax + t * vx), ey = py - (ay + t * vy);
+    return sqrt(ex * ex + ey * ey);
 }
 
 /* Liang-Barsky: does the segment meet the closed box? */
@@ -102,10 +103,12 @@ static void arc_point(const struct arc *a, double sweep, double *x, double *y)
 static double point_arc(const struct arc *a, double px, double py, double ex0, double ey0,
                         double ex1, double ey1)
 {
-    double dx = px - a->cx, dy = py - a->cy, h = hypot(dx, dy);
+    double dx = px - a->cx, dy = py - a->cy, h = sqrt(dx * dx + dy * dy);
     if (h > 0 && in_arc(a, atan2(dy, dx)))
         return fabs(h - a->r);
-    return fmin(hypot(px - ex0, py - ey0), hypot(px - ex1, py - ey1));
+    double d0 = (px - ex0) * (px - ex0) + (py - ey0) * (py - ey0);
+    double d1 = (px - ex1) * (px - ex1) + (py - ey1) * (py - ey1);
+    return sqrt(fmin(d0, d1));
 }
 
 static double arc_box(const nb_segment *s, double x0, double y0)
