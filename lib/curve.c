@@ -15,6 +15,8 @@
 /* Sweeps this close to a full turn are an empty arc that rounding made
  * 2 pi: a curve never needs a full loop. */
 #define SWEEP_EPS 1e-9
+/* Pieces shorter than this (rounding's leftovers) are left out. */
+#define SEG_EPS 1e-9
 
 static double mod2pi(double a)
 {
@@ -127,7 +129,7 @@ static void curve_init(nb_curve *c, const char *word, unsigned variant)
  * circle) and turning sweep >= 0 radians in direction turn. */
 static void add_arc(nb_curve *c, double cx, double cy, double r, int turn, double h, double sweep)
 {
-    if (sweep * r > 0) {
+    if (sweep * r > SEG_EPS) {
         nb_segment s = nb_segment_arc(cx, cy, r, h - turn * HALF_PI, turn * sweep);
         c->seg[c->count++] = s;
     }
@@ -135,7 +137,7 @@ static void add_arc(nb_curve *c, double cx, double cy, double r, int turn, doubl
 
 static void add_line(nb_curve *c, double x, double y, double h, double len)
 {
-    if (len > 0) {
+    if (len > SEG_EPS) {
         nb_segment s = nb_segment_line(x, y, x + len * cos(h), y + len * sin(h));
         s.heading = h;
         c->seg[c->count++] = s;

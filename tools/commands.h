@@ -5,5 +5,8 @@
 int nbc_cmd_info(int argc, char **argv);
 int nbc_cmd_verify(int argc, char **argv);
 int nbc_cmd_dump(int argc, char **argv);
+int nbc_cmd_plan(int argc, char **argv);
+/* navbake plan --unit (navbake_plan_unit.c) */
+int nbc_plan_unit(int argc, char **argv);
 
 #endif
