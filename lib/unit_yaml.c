@@ -41,7 +41,7 @@ nb_status nbb_unit_parse(const char *buf, size_t len, const char *name, const nb
         goto done;
     u->headings = 8;
     if ((node = nbb_yaml_get(&y, root, "headings"))) {
-        if ((st = nbb_yaml_uint(&y, node, "headings", 8, 16, &v, err)))
+        if ((st = nbb_yaml_uint(&y, node, "headings", 1, 1024, &v, err)))
             goto done;
         if (v != 8 && v != 16) {
             st = nbb_yaml_fail(&y, node, err, NB_ERR_SYNTAX, "headings must be 8 or 16, not %u",
@@ -52,7 +52,7 @@ nb_status nbb_unit_parse(const char *buf, size_t len, const char *name, const nb
     }
     u->neighbourhood = 24;
     if ((node = nbb_yaml_get(&y, root, "neighbourhood"))) {
-        if ((st = nbb_yaml_uint(&y, node, "neighbourhood", 8, 48, &v, err)))
+        if ((st = nbb_yaml_uint(&y, node, "neighbourhood", 1, 1024, &v, err)))
             goto done;
         if (v != 8 && v != 24 && v != 48) {
             st = nbb_yaml_fail(&y, node, err, NB_ERR_SYNTAX,
