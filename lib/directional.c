@@ -120,15 +120,9 @@ int nbi_directional(nb_planner *p, const nb_pose *start, long gx, long gy, int g
                     double ng = g + (rev ? len * pen : len);
                     uint32_t nid = base + h1;
                     if (nbi_seen(p, nid) && ng >= p->g[nid])
-                        continue;
-                    p->g[nid] = ng;
-                    p->parent[nid] = id;
-                    p->move[nid] = code;
-                    p->stamp[nid] = p->gen;
-                    p->closed[nid] = 0;
+                        continue; /* not worth a heuristic */
                     nb_pose q = nbi_centre_pose(p, nx, ny, h1);
-                    if (!nbi_heap_push(&p->heap, ng + nbi_heuristic(p, &q, gx, gy, o->reverse), -ng,
-                                       nid)) {
+                    if (nbi_relax(p, nid, id, code, ng, nbi_heuristic(p, &q, gx, gy, o->reverse)) < 0) {
                         *reason = "out of memory";
                         return 0;
                     }

@@ -15,6 +15,23 @@
 #define HALF 127 /* cells either side of the origin that the marks can hold */
 #define SIDE (2 * HALF + 1)
 
+/* Makes room for need elements of size in *ptr (doubling); 0 when out of
+ * memory. */
+static int grow(void *ptr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap : 256;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*(void **)ptr, n * size);
+    if (!q)
+        return 0;
+    *(void **)ptr = q;
+    *cap = n;
+    return 1;
+}
+
 struct touched {
     uint8_t *mark; /* SIDE x SIDE, the cells of the current curve */
     int16_t (*cell)[2];
@@ -35,14 +52,8 @@ static int collect(void *ctx, long x, long y)
     uint8_t *m = &t->mark[(size_t)(y + HALF) * SIDE + (size_t)(x + HALF)];
     if (*m)
         return 0;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        void *p = realloc(t->cell, cap * sizeof *t->cell);
-        if (!p)
-            return 2;
-        t->cell = p;
-        t->cap = cap;
-    }
+    if (!grow(&t->cell, &t->cap, t->n + 1, sizeof *t->cell))
+        return 2;
     *m = 1;
     t->cell[t->n][0] = (int16_t)x;
     t->cell[t->n][1] = (int16_t)y;
@@ -76,22 +87,9 @@ static int subset(const struct table *t, const struct kept *k, const uint8_t *ma
 
 static int keep(struct table *t, const nb_curve *c, const struct touched *tc)
 {
-    if (t->ncurves == t->capcurves) {
-        size_t cap = t->capcurves ? 2 * t->capcurves : 1024;
-        void *p = realloc(t->curve, cap * sizeof *t->curve);
-        if (!p)
-            return 0;
-        t->curve = p;
-        t->capcurves = cap;
-    }
-    while (t->ncells + tc->n > t->capcells) {
-        size_t cap = t->capcells ? 2 * t->capcells : 16384;
-        void *p = realloc(t->cell, cap * sizeof *t->cell);
-        if (!p)
-            return 0;
-        t->cell = p;
-        t->capcells = cap;
-    }
+    if (!grow(&t->curve, &t->capcurves, t->ncurves + 1, sizeof *t->curve) ||
+        !grow(&t->cell, &t->capcells, t->ncells + tc->n, sizeof *t->cell))
+        return 0;
     struct kept *k = &t->curve[t->ncurves++];
     k->length = c->length;
     k->word = (uint8_t)nbi_word_code(c->word);

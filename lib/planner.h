@@ -87,6 +87,22 @@ static inline uint32_t nbi_move(unsigned o, unsigned h1, unsigned word, unsigned
     return o | h1 << 6 | word << 11 | variant << 14 | (uint32_t)(rev ? 1 : 0) << 15;
 }
 
+/* Records that node nid is reached from id by the edge code at cost g,
+ * unless it already is as cheaply; then queues it with key f = g + h.
+ * Returns 1 when it was queued, 0 when not, -1 when out of memory. */
+static inline int nbi_relax(nb_planner *p, uint32_t nid, uint32_t id, unsigned code, double g,
+                            double h)
+{
+    if (p->stamp[nid] == p->gen && g >= p->g[nid])
+        return 0;
+    p->g[nid] = g;
+    p->parent[nid] = id;
+    p->move[nid] = code;
+    p->stamp[nid] = p->gen;
+    p->closed[nid] = 0;
+    return nbi_heap_push(&p->heap, g + h, -g, nid) ? 1 : -1;
+}
+
 /* Starts a search: a new generation of stamps. */
 void nbi_search_begin(nb_planner *p);
 static inline int nbi_seen(const nb_planner *p, uint32_t id) { return p->stamp[id] == p->gen; }

@@ -204,12 +204,8 @@ int nbi_smooth48(nb_planner *p, const nb_pose *start, int backward, int goal_hea
                 double ng = g + len;
                 if (nbi_seen(p, nid) && ng >= p->g[nid])
                     continue;
-                p->g[nid] = ng;
-                p->parent[nid] = id;
-                p->move[nid] = code;
-                p->stamp[nid] = p->gen;
                 nb_pose q = nbi_centre_pose(p, tx, ty, k2);
-                if (!nbi_heap_push(&p->heap, ng + h48(p, &q, t, backward), -ng, nid))
+                if (nbi_relax(p, nid, id, code, ng, h48(p, &q, t, backward)) < 0)
                     return -1;
             }
         }

@@ -131,21 +131,29 @@ nb_status nb_unit_find(const nb_bundle *b, const char *name, nb_unit *out, nb_er
     return decode_at(b, (size_t)i, out, err);
 }
 
+/* The payload of the section of this type named for the unit. */
+static nb_status unit_payload(const nb_bundle *b, uint32_t type, const char *name,
+                              const uint8_t **data, size_t *len, nb_err *err)
+{
+    long i = nb_bundle_find(b, type, name, NULL, 0);
+    if (i < 0)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no %s section", b->path, name,
+                        nb_section_type_name(type));
+    return nb_bundle_payload(b, (size_t)i, (const void **)data, len, err);
+}
+
 nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nbi_hitcheck *hc,
                             nbi_curvetab *ct, nb_err *err)
 {
     nb_status st = nb_unit_find(b, name, u, err);
     if (st != NB_OK)
         return st;
-    const void *data;
+    const uint8_t *data;
     size_t len;
     if (hc) {
-        long i = nb_bundle_find(b, NB_SEC_HITCHECK, name, NULL, 0);
-        if (i < 0)
-            return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no hitcheck section", b->path,
-                            name);
-        if ((st = nb_bundle_payload(b, (size_t)i, &data, &len, err)) ||
-            (st = nbi_hitcheck_view(data, len, hc, err))) {
+        if ((st = unit_payload(b, NB_SEC_HITCHECK, name, &data, &len, err)))
+            return st;
+        if ((st = nbi_hitcheck_view(data, len, hc, err))) {
             nbi_err_prefix(err, "%s: hitcheck '%s'", b->path, name);
             return st;
         }
@@ -156,12 +164,9 @@ nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nb
                             b->path, name, hc->radius, hc->width, hc->headings);
     }
     if (ct) {
-        long i = nb_bundle_find(b, NB_SEC_CURVES, name, NULL, 0);
-        if (i < 0)
-            return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no curves section", b->path,
-                            name);
-        if ((st = nb_bundle_payload(b, (size_t)i, &data, &len, err)) ||
-            (st = nbi_curvetab_view(data, len, ct, err))) {
+        if ((st = unit_payload(b, NB_SEC_CURVES, name, &data, &len, err)))
+            return st;
+        if ((st = nbi_curvetab_view(data, len, ct, err))) {
             nbi_err_prefix(err, "%s: curves '%s'", b->path, name);
             return st;
         }

@@ -14,19 +14,6 @@
 
 static double urand(tu_rng *r) { return (double)(tu_rand(r) >> 11) / 9007199254740992.0; }
 
-static nb_plan_result plan(nb_planner *p, const nb_pose *s, long gx, long gy, int gh, unsigned method,
-                           unsigned nb, unsigned flags)
-{
-    nb_plan_query q = {*s, gx, gy, gh, method, nb, flags, 0};
-    nb_plan_result r;
-    nb_err err;
-    if (nb_plan(p, &q, &r, &err) != NB_OK) {
-        diag("nb_plan: %s", err.msg);
-        r.found = 0;
-    }
-    return r;
-}
-
 static void random_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, long *x, long *y)
 {
     do {
@@ -73,7 +60,7 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
             }
             unsigned nb = k % 2 || u->reverse ? 8 : 24;
             int rev = u->reverse;
-            nb_plan_result r = plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, 0);
+            nb_plan_result r = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, 0);
             double cost = r.found ? r.cost : INFINITY;
             uint64_t exp = r.expanded;
             char why[256];
@@ -97,7 +84,7 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
                 if (getenv("UM_KEEP"))
                     tu_system("cp %s %s", path, getenv("UM_KEEP"));
             }
-            nb_plan_result f = plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, NB_PLAN_ONTHEFLY);
+            nb_plan_result f = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, NB_PLAN_ONTHEFLY);
             if (f.found == r.found && (!r.found || (f.cost == cost && f.expanded == exp)))
                 fly++;
         }
@@ -137,7 +124,7 @@ int main(void)
         if (ok(nb_bundle_open(path, 0, &b, &err) == NB_OK && nb_planner_new(b, "car", &p, &err) == NB_OK,
                "a one-cell corridor")) {
             nb_pose s = {8.5, 1.5, 0}; /* facing east, the goal to the west */
-            nb_plan_result r = plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, 0);
+            nb_plan_result r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, 0);
             int reversed = 0;
             for (size_t i = 0; i < r.nsegments; i++)
                 reversed += r.segments[i].gear < 0;
@@ -149,7 +136,7 @@ int main(void)
             nb_pose w;
             nb_segments_sample(r.segments, r.nsegments, 3, &w);
             ok(fabs(remainder(w.heading, 2 * M_PI)) < 1e-9, "  facing east all the way (%g)", w.heading);
-            r = plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, NB_PLAN_FORWARD);
+            r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, NB_PLAN_FORWARD);
             ok(!r.found && r.reason, "forward only, there is no path (%s)", r.reason ? r.reason : "");
             nb_planner_free(p);
             nb_bundle_close(b);
@@ -177,9 +164,9 @@ int main(void)
                 random_free_cell(&rng, p, 30, 30, &gx, &gy);
                 nb_pose s = {sx + 0.5, sy + 0.5, tu_below(&rng, 8) * M_PI / 4};
                 char why[256];
-                nb_plan_result d = plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, 0);
+                nb_plan_result d = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, 0);
                 double dlen = d.found ? d.length : 0;
-                nb_plan_result sm = plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, NB_PLAN_SMOOTH);
+                nb_plan_result sm = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, NB_PLAN_SMOOTH);
                 n++;
                 if (d.found != sm.found || (d.found && sm.length > dlen + 1e-9))
                     diag("smoothing made a path longer: %g -> %g", dlen, sm.length);
@@ -189,17 +176,17 @@ int main(void)
                     freed++;
                 else
                     diag("smoothed: %s", why);
-                nb_plan_result h = plan(p, &s, gx, gy, -1, NB_PLAN_HYBRID, 0, 0);
+                nb_plan_result h = um_plan(p, &s, gx, gy, -1, NB_PLAN_HYBRID, 0, 0);
                 if (!h.found || um_path_free(b, &u, &h, &s, gx, gy, why, sizeof why))
                     hyb++;
                 else
                     diag("hybrid: %s", why);
-                nb_plan_result ps = plan(p, &s, gx, gy, -1, NB_PLAN_PRESMOOTH, 0, 0);
+                nb_plan_result ps = um_plan(p, &s, gx, gy, -1, NB_PLAN_PRESMOOTH, 0, 0);
                 if (!ps.found || um_path_free(b, &u, &ps, &s, gx, gy, why, sizeof why))
                     pres++;
                 else
                     diag("pre-smoothing: %s", why);
-                nb_plan_result l = plan(p, &s, gx, gy, -1, NB_PLAN_LINES, 0, 0);
+                nb_plan_result l = um_plan(p, &s, gx, gy, -1, NB_PLAN_LINES, 0, 0);
                 if (!l.found || um_path_free(b, &u, &l, &s, gx, gy, why, sizeof why))
                     lines++;
                 else

@@ -38,18 +38,6 @@ static nb_bundle *bake(const char *map, const nb_unit *u)
     return b;
 }
 
-static nb_plan_result plan(nb_planner *p, nb_pose s, long gx, long gy, unsigned method, unsigned nb)
-{
-    nb_plan_query q = {s, gx, gy, -1, method, nb, 0, 0};
-    nb_plan_result r;
-    nb_err err;
-    if (nb_plan(p, &q, &r, &err) != NB_OK) {
-        diag("%s", err.msg);
-        r.found = 0;
-    }
-    return r;
-}
-
 /* The heading change along a path, signed: right turns count positive. */
 static double net_turn(const nb_plan_result *r)
 {
@@ -72,9 +60,9 @@ int main(void)
         nb_planner *p;
         if (ok(b && nb_planner_new(b, "ship", &p, &err) == NB_OK, "Figure 8: map and unit (radius 2, width 1)")) {
             nb_pose s = {9.5, 11.5, 3 * M_PI / 2}; /* facing north */
-            nb_plan_result r = plan(p, s, 1, 6, NB_PLAN_PRESMOOTH, 0);
+            nb_plan_result r = um_plan(p, &s, 1, 6, -1, NB_PLAN_PRESMOOTH, 0, 0);
             ok(!r.found, "  the grid path cannot be driven: pre-smoothing along it fails");
-            r = plan(p, s, 1, 6, NB_PLAN_DIRECTIONAL, 24);
+            r = um_plan(p, &s, 1, 6, -1, NB_PLAN_DIRECTIONAL, 24, 0);
             ok(r.found, "  Directional-24 finds a path (%.2f cells)", r.length);
             ok(r.found && um_path_free(b, &u, &r, &s, 1, 6, why, sizeof why), "  which is free");
             double t = net_turn(&r);
@@ -93,11 +81,11 @@ int main(void)
         nb_planner *p;
         if (ok(b && nb_planner_new(b, "ship", &p, &err) == NB_OK, "Figure 12: map and unit (radius 1.2, width 0.6)")) {
             nb_pose s = {1.5, 1.5, 0};
-            nb_plan_result r = plan(p, s, 12, 2, NB_PLAN_DIRECTIONAL, 8);
+            nb_plan_result r = um_plan(p, &s, 12, 2, -1, NB_PLAN_DIRECTIONAL, 8, 0);
             ok(!r.found, "  Directional-8 finds no path (%s)", r.found ? "found one" : r.reason);
             ok(isinf(um_dijkstra(b, &u, &s, 12, 2, -1, 8, 0)),
                "  nor does an independent Dijkstra over 8 neighbours");
-            r = plan(p, s, 12, 2, NB_PLAN_DIRECTIONAL, 24);
+            r = um_plan(p, &s, 12, 2, -1, NB_PLAN_DIRECTIONAL, 24, 0);
             ok(r.found, "  Directional-24 finds one (%.3f cells)", r.length);
             ok(r.found && um_path_free(b, &u, &r, &s, 12, 2, why, sizeof why), "  which is free");
             double want = um_dijkstra(b, &u, &s, 12, 2, -1, 24, 0);
@@ -121,14 +109,14 @@ int main(void)
         nb_planner *p;
         if (ok(b && nb_planner_new(b, "ship", &p, &err) == NB_OK, "Figure 19: map and unit (radius 2, width 1)")) {
             nb_pose s = {2.5, 9.5, 0};
-            nb_plan_result r = plan(p, s, 10, 2, NB_PLAN_LINES, 0);
+            nb_plan_result r = um_plan(p, &s, 10, 2, -1, NB_PLAN_LINES, 0, 0);
             ok(r.found && r.length < 16, "  the grid path goes through the door (%.0f cells)", r.length);
-            r = plan(p, s, 10, 2, NB_PLAN_PRESMOOTH, 0);
+            r = um_plan(p, &s, 10, 2, -1, NB_PLAN_PRESMOOTH, 0, 0);
             ok(!r.found, "  pre-smoothing cannot follow it");
-            r = plan(p, s, 10, 2, NB_PLAN_HYBRID, 0);
+            r = um_plan(p, &s, 10, 2, -1, NB_PLAN_HYBRID, 0, 0);
             ok(!r.found && r.fallback, "  nor can the hybrid: its Directional-8 step finds nothing near "
                                        "the failure points");
-            r = plan(p, s, 10, 2, NB_PLAN_DIRECTIONAL, 24);
+            r = um_plan(p, &s, 10, 2, -1, NB_PLAN_DIRECTIONAL, 24, 0);
             ok(r.found, "  Directional-24 finds the way (%.2f cells)", r.length);
             ok(r.found && um_path_free(b, &u, &r, &s, 10, 2, why, sizeof why), "  which is free");
             int door = 0, east = 0;

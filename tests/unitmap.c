@@ -61,6 +61,19 @@ int um_bundle(const char *path, const char *const *rows, const nb_unit *u)
     return r;
 }
 
+nb_plan_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
+                       unsigned method, unsigned neighbourhood, unsigned flags)
+{
+    nb_plan_query q = {*s, gx, gy, goal_heading, method, neighbourhood, flags, 0};
+    nb_plan_result r;
+    nb_err err;
+    if (nb_plan(p, &q, &r, &err) != NB_OK) {
+        diag("nb_plan: %s", err.msg);
+        memset(&r, 0, sizeof r);
+    }
+    return r;
+}
+
 static int cell_free(const nb_bundle *b, const nb_unit *u, long x, long y)
 {
     int t = nb_map_terrain(b, x, y);

@@ -12,6 +12,11 @@ int um_bundle(const char *path, const char *const *rows, const nb_unit *u);
 /* The same from a grid. */
 int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u);
 
+/* nb_plan with the query's fields; a failed call is reported and counts
+ * as no path. */
+nb_plan_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
+                       unsigned method, unsigned neighbourhood, unsigned flags);
+
 /* Samples the path every 1/20 of a cell and checks the unit's disc
  * against the map (hard obstacles, the unit's terrains); also that it
  * starts at start, ends at the goal cell's centre and is continuous.
