@@ -40,6 +40,14 @@ nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb
         out->reason = "the goal cell is blocked for the unit";
         return NB_OK;
     }
+    /* Pinter's cure for slow failures: when the bundle's reachability
+     * components (mkclear) say no size-1 agent of these terrains gets from
+     * the start cell to the goal, no unit does either. */
+    nb_cell from = {(int32_t)sx, (int32_t)sy}, to = {(int32_t)q->goal_x, (int32_t)q->goal_y};
+    if (nb_reachable(p->bundle, p->cap, 1, from, to) == 0) {
+        out->reason = "the goal is not reachable from the start (reachability components)";
+        return NB_OK;
+    }
     const char *reason = "no path";
     int found = 0;
     switch (q->method) {

@@ -7,12 +7,20 @@
 #include "planner.h"
 #include "sweep.h"
 
-/* The cell check used until a clearance layer is there to ask: hard
- * obstacles, and terrains outside the unit's capability (0: any terrain). */
+/* Is a cell free for the unit?  The clearance layer of its terrains
+ * answers when the bundle has one (mkclear); otherwise the map's hard
+ * obstacles and the terrains themselves.  Both say the same: a cell is
+ * free when a size-1 agent of the unit's capability may stand on it (the
+ * unit's width is the hit-check table's business). */
+static int clearance_free(const nb_bundle *b, nb_capability cap, long x, long y)
+{
+    return nb_can_stand(b, cap, 1, x, y) == 1;
+}
+
 static int terrain_free(const nb_bundle *b, nb_capability cap, long x, long y)
 {
     int t = nb_map_terrain(b, x, y);
-    return t != NB_OBSTACLE && (cap == 0 || (cap >> t & 1));
+    return t != NB_OBSTACLE && (cap >> t & 1);
 }
 
 static nb_status decode_table(nb_planner *p, nb_err *err)
@@ -75,7 +83,10 @@ nb_status nb_planner_new(const nb_bundle *b, const char *unit, nb_planner **out,
     p->K = p->unit.headings;
     p->W = nb_map_width(b);
     p->H = nb_map_height(b);
-    p->cell_free = terrain_free;
+    /* The unit's terrains as a mask (0 in a unit is every terrain). */
+    p->cap = p->unit.capability ? p->unit.capability
+                                : nt >= 32 ? ~(nb_capability)0 : ((nb_capability)1 << nt) - 1;
+    p->cell_free = nb_clearance_cap(b, p->cap) >= 1 ? clearance_free : terrain_free;
     nbi_neighbourhood(48, p->off);
     for (int i = 0; i < NBI_MAX_NEIGHBOURS; i++)
         p->oindex[p->off[i][1] + 3][p->off[i][0] + 3] = (int8_t)i;
@@ -97,7 +108,7 @@ nb_status nb_planner_new(const nb_bundle *b, const char *unit, nb_planner **out,
     for (long y = 0; y < p->H; y++)
         for (long x = 0; x < p->W; x++)
             p->blocked[(size_t)(y + p->pad) * p->stride + (size_t)(x + p->pad)] =
-                !p->cell_free(b, p->unit.capability, x, y);
+                !p->cell_free(b, p->cap, x, y);
     if ((st = decode_table(p, err)))
         goto fail;
     p->nstates = cells * p->K + 1;

@@ -41,6 +41,7 @@ struct nb_planner {
     unsigned K;            /* headings */
     long W, H;
     nbi_free_fn cell_free;
+    nb_capability cap;     /* the unit's terrains as a mask */
     int off[NBI_MAX_NEIGHBOURS][2]; /* the 48 offsets in canonical order */
     int8_t oindex[7][7];            /* [dy + 3][dx + 3]: the index of an offset, or -1 */
 

@@ -91,6 +91,17 @@ is "and nothing printed" "$out$err" ""
 status navbake plan --unit jeep --from 2,2 --to 15,8 --max-expansions 5 "$b"
 is "an expansion limit reached: exit 1" "$rc" 1
 like "said so" "$err" "expansion limit"
+# With mkclear's layers the cells come from the clearance layer, and the
+# reachability components turn a goal in a closed pocket down at once.
+ok "mkclear bakes the layers" mkclear -q --agents "$data/sample-agents.yaml" "$data/sample.map" -o "$tmp/c.nbk"
+ok "mkhitcheck adds the jeep" mkhitcheck -q -u "$data/units/jeep.yaml" -o "$tmp/c.nbk"
+is "the same path with the clearance layer as without" \
+  "$(navbake plan --unit jeep --from 2,2 --to 50,30 --step 0 "$tmp/c.nbk" | sed -n 2p)" \
+  "$(navbake plan --unit jeep --from 2,2 --to 50,30 --step 0 "$b" | sed -n 2p)"
+status navbake plan --unit jeep --from 2,2 --to 48,3 "$tmp/c.nbk"; is "a goal in a pocket among trees: exit 1" "$rc" 1
+like "known unreachable from the components" "$err" "reachability components"
+status navbake plan --unit jeep --from 2,2 --to 48,3 "$b"; is "without them the search finds out" "$rc" 1
+like "the long way" "$err" "no path for the unit"
 if command -v python3 >/dev/null 2>&1; then
   navbake plan --json --unit jeep --from 2,2 --heading 90 --to 10,10 --step 0.25 "$b" > "$tmp/p.json"
   ok "--json: the segments add up to the length, the last pose is the goal's centre, every pose is inside a free cell" \
