@@ -13,6 +13,9 @@ nb_status nbb_unit_read(const char *path, const nbi_legend *legend, nb_unit *u, 
 nb_status nbb_unit_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
                          nb_unit *u, nb_err *err);
 
+/* Writes a unit as YAML that nbb_unit_read reads back. */
+void nbb_unit_print(const nb_unit *u, const nbi_legend *legend, void *file /* FILE * */);
+
 /* The hit-check table of a unit for a neighbourhood of 8, 24 or 48, as
  * the section's payload (malloc'ed). */
 nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t **payload,

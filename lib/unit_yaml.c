@@ -95,3 +95,22 @@ nb_status nbb_unit_read(const char *path, const nbi_legend *legend, nb_unit *u, 
     free(buf);
     return st;
 }
+
+void nbb_unit_print(const nb_unit *u, const nbi_legend *legend, void *file)
+{
+    FILE *f = file;
+    fprintf(f, "name: %s\nradius: %.17g\nwidth: %.17g\nheadings: %u\nneighbourhood: %u\n", u->name,
+            u->radius, u->width, u->headings, u->neighbourhood);
+    if (u->capability) {
+        const char *sep = "";
+        fputs("capability: [", f);
+        for (unsigned t = 0; t < legend->nterrains; t++)
+            if (u->capability >> t & 1) {
+                fprintf(f, "%s%s", sep, legend->names[t]);
+                sep = ", ";
+            }
+        fputs("]\n", f);
+    }
+    if (u->reverse)
+        fprintf(f, "reverse: true\nreverse_penalty: %.17g\n", u->reverse_penalty);
+}

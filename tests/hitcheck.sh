@@ -59,6 +59,13 @@ status mkhitcheck -q -z -u "$data/units/jeep.yaml" -o "$tmp/z.nbk"
 is "--zlib into a new bundle" "$rc" 0
 like "stores the tables compressed" "$(navbake info "$tmp/z.nbk")" "zlib+raw"
 mkhitcheck -q -u "$data/units/jeep.yaml" -o "$b"
+navbake dump "$b" unit > "$tmp/units.txt"
+like "dump prints the units as YAML" "$(cat "$tmp/units.txt")" "name: tank"
+navbake dump "$b" 4 > "$tmp/tank.yaml"
+mkhitcheck -q -u "$tmp/tank.yaml" -o "$tmp/t2.nbk"
+is "which bakes the same unit and tables again" \
+  "$(navbake info "$tmp/t2.nbk" | grep -E ' (unit|hitcheck|curves) ' | awk '{print $3, $4, $5, $6, $7, $8}')" \
+  "$(navbake info "$b" | grep -E ' (unit|hitcheck|curves) .*name=tank' | awk '{print $3, $4, $5, $6, $7, $8}')"
 
 # navbake plan.
 status navbake plan --help; is "navbake plan --help exits 0" "$rc" 0

@@ -13,5 +13,7 @@ int nbc_plan_unit(int argc, char **argv);
 #include <stddef.h>
 struct nb_bundle;
 int nbc_dump_layer(const struct nb_bundle *b, size_t index);
+/* navbake_unit.c: a unit as the YAML mkhitcheck reads. */
+int nbc_dump_unit(const struct nb_bundle *b, size_t index);
 
 #endif
