@@ -136,7 +136,7 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
                     tc.n = 0;
                     tc.dx = off[o][0];
                     tc.dy = off[o][1];
-                    int r = nbi_sweep(cand[c].seg, cand[c].count, u->width, collect, &tc);
+                    int r = nbi_sweep_cells(cand[c].seg, cand[c].count, u->width, collect, &tc);
                     if (r == 2 || tc.overflow) {
                         st = r == 2 ? nbi_fail(err, NB_ERR_NOMEM, "out of memory")
                                     : nbi_fail(err, NB_ERR_LIMIT,

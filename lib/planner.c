@@ -233,7 +233,7 @@ int nbi_edge(const nb_planner *p, long x, long y, unsigned h0, unsigned o, unsig
     size_t m = nb_curve_to_pose(&from, &to, p->unit.radius, cand);
     struct check ck = {p, x, y, dx, dy, 0, 0, 0, 0};
     for (size_t i = 0; i < m; i++)
-        if (!nbi_sweep(cand[i].seg, cand[i].count, p->unit.width, hit, &ck)) {
+        if (!nbi_sweep_cells(cand[i].seg, cand[i].count, p->unit.width, hit, &ck)) {
             *len = cand[i].length;
             *code = nbi_move(o, h1, (unsigned)nbi_word_code(cand[i].word), cand[i].variant,
                              reverse);
@@ -256,7 +256,7 @@ int nbi_edge_pose(const nb_planner *p, const nb_pose *from, long tx, long ty, un
     struct check ck = {p, fx, fy, tx - fx, ty - fy, 1, a.x, a.y,
                        p->unit.width / 2 - NBI_TOUCH_EPS};
     for (size_t i = 0; i < m; i++)
-        if (!nbi_sweep(cand[i].seg, cand[i].count, p->unit.width, hit, &ck)) {
+        if (!nbi_sweep_cells(cand[i].seg, cand[i].count, p->unit.width, hit, &ck)) {
             *len = cand[i].length;
             *code = nbi_move((unsigned)o, h1, (unsigned)nbi_word_code(cand[i].word),
                              cand[i].variant, reverse);
@@ -315,7 +315,7 @@ int nbi_walkable(const nb_planner *p, const nb_segment *seg, size_t n, int skip,
                  double sy)
 {
     struct walk w = {p, skip, sx, sy, p->unit.width / 2 - NBI_TOUCH_EPS};
-    return !nbi_sweep(seg, n, p->unit.width, walk_hit, &w);
+    return !nbi_sweep_cells(seg, n, p->unit.width, walk_hit, &w);
 }
 
 int nb_planner_walkable(const nb_planner *p, const nb_segment *seg, size_t n)

@@ -187,7 +187,7 @@ void nbi_segment_bounds(const nb_segment *s, double *x0, double *y0, double *x1,
     }
 }
 
-int nbi_sweep(const nb_segment *seg, size_t n, double width, nbi_cell_fn fn, void *ctx)
+int nbi_sweep_cells(const nb_segment *seg, size_t n, double width, nbi_cell_fn fn, void *ctx)
 {
     double hw = width / 2, lim = hw - NBI_TOUCH_EPS;
     for (size_t i = 0; i < n; i++) {

@@ -21,7 +21,7 @@ double nbi_point_cell_distance(double px, double py, long x, long y);
 /* The bounding box of a segment. */
 void nbi_segment_bounds(const nb_segment *s, double *x0, double *y0, double *x1, double *y1);
 /* Every cell a disc of diameter width touches along the segments. */
-int nbi_sweep(const nb_segment *seg, size_t n, double width, nbi_cell_fn fn, void *ctx);
+int nbi_sweep_cells(const nb_segment *seg, size_t n, double width, nbi_cell_fn fn, void *ctx);
 /* Every cell a disc of diameter width centred at (px, py) touches. */
 int nbi_disc_cells(double px, double py, double width, nbi_cell_fn fn, void *ctx);
 
