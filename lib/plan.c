@@ -4,6 +4,12 @@
 
 #include "planner.h"
 
+static int nomem(const char **reason)
+{
+    *reason = "out of memory";
+    return 0;
+}
+
 nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -54,21 +60,21 @@ nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb
     case NB_PLAN_DIRECTIONAL: {
         struct nbi_dir_opts o = {N, onthefly, reverse, q->max_expansions, NULL};
         found = nbi_directional(p, s, q->goal_x, q->goal_y, q->goal_heading, &o, &reason);
-        if (found && (q->flags & NB_PLAN_SMOOTH))
-            found = nbi_smooth_simple(p, &p->route, 0);
+        if (found && (q->flags & NB_PLAN_SMOOTH) && !nbi_smooth_simple(p, &p->route, 0))
+            found = nomem(&reason);
         break;
     }
     case NB_PLAN_HYBRID:
     case NB_PLAN_PRESMOOTH:
         found = nbi_hybrid(p, s, q->goal_x, q->goal_y, q->goal_heading, onthefly,
                            q->method == NB_PLAN_HYBRID, &out->fallback, &reason);
-        if (found)
-            found = nbi_smooth_simple(p, &p->route, 0);
+        if (found && !nbi_smooth_simple(p, &p->route, 0))
+            found = nomem(&reason);
         break;
     case NB_PLAN_LINES:
         found = nbi_lines(p, s, q->goal_x, q->goal_y, &reason);
-        if (found)
-            found = nbi_smooth_simple(p, &p->route, 1);
+        if (found && !nbi_smooth_simple(p, &p->route, 1))
+            found = nomem(&reason);
         break;
     }
     out->expanded = p->expanded;

@@ -186,7 +186,8 @@ int main(void)
         ok(h.window % 2 == 1 && h.window >= 3, "radius 1, width 1, Directional-8: a %u x %u window",
            h.window, h.window);
         /* The straight move east facing east touches nothing but its ends. */
-        uint32_t first = nbi_get32(h.index + 8 * (0 * 8 + 0) * 8 + 8 * 4); /* o = 4 is (1, 0) */
+        size_t e = (0 * 8 + 0) * 8 + 4; /* h0 east, h1 east, o = 4: (1, 0) */
+        uint32_t first = nbi_get32(h.index + 8 * e);
         ok(h.off[4][0] == 1 && h.off[4][1] == 0 && nbi_get16(h.records + (size_t)first * h.recsize + 10) == 0,
            "the straight move to the east neighbour marks no cell");
         free(pl);
