@@ -57,25 +57,7 @@ typedef struct nbi_hitcheck {
 nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_err *err);
 static inline double nbi_hc_length(const nbi_hitcheck *h, uint32_t i)
 {
-    uint64_t v = nbi_get64(h->records + (size_t)i * h->recsize);
-    double d;
-    memcpy(&d, &v, sizeof d);
-    return d;
-}
-
-/* ---- reals in sections ---- */
-static inline double nbi_getf64(const uint8_t *p)
-{
-    uint64_t v = nbi_get64(p);
-    double d;
-    memcpy(&d, &v, sizeof d);
-    return d;
-}
-static inline void nbi_putf64(uint8_t *p, double d)
-{
-    uint64_t v;
-    memcpy(&v, &d, sizeof v);
-    nbi_put64(p, v);
+    return nbi_getf64(h->records + (size_t)i * h->recsize);
 }
 
 /* ---- the curve heuristic table (curvetable.c) ---- */
