@@ -14,6 +14,7 @@ static const struct command {
     {"verify", nbc_cmd_verify, "check every checksum and the structure of bundles"},
     {"dump", nbc_cmd_dump, "print sections as text (the map as a MovingAI map)"},
     {"convert", nbc_cmd_convert, "write a bundle in the other form: binary or SQLite"},
+    {"plan", nbc_cmd_plan, "plan a path for a unit (--unit) or a motion model (--model)"},
     {"query", nbc_cmd_query, "find a path (--forest: among round obstacles)"},
 };
 
