@@ -265,3 +265,63 @@ CREATE TABLE bitangent_edges (
     length       REAL NOT NULL,
     PRIMARY KEY (radius_index, node_a)
 ) WITHOUT ROWID;
+
+-- ==================================================================
+-- Units with a turning radius (formats/hitcheck.md): each unit, its
+-- hit-check table and its curve heuristic table, all named for the unit.
+
+-- The units (type 64).  capability 0 means every terrain.
+CREATE TABLE units (
+    name            TEXT PRIMARY KEY,
+    section         INTEGER NOT NULL,
+    radius          REAL NOT NULL,     -- turning radius, cells
+    width           REAL NOT NULL,     -- diameter, cells
+    headings        INTEGER NOT NULL,  -- 8 or 16
+    neighbourhood   INTEGER NOT NULL,  -- 8, 24 or 48
+    reverse         INTEGER NOT NULL,  -- 1 when it may drive backwards
+    reverse_penalty REAL NOT NULL,
+    capability      INTEGER NOT NULL,
+    terrains        TEXT               -- the capability's terrains; NULL for every terrain
+);
+
+-- Each unit's hit-check table (type 65): its parameters and size.
+CREATE TABLE hitcheck_tables (
+    unit          TEXT PRIMARY KEY,
+    section       INTEGER NOT NULL,
+    headings      INTEGER NOT NULL,
+    neighbourhood INTEGER NOT NULL,
+    window        INTEGER NOT NULL,    -- side of the square of cells a curve may touch
+    curves        INTEGER NOT NULL,    -- curve records
+    record_bytes  INTEGER NOT NULL,
+    stored_size   INTEGER NOT NULL,
+    unpacked_size INTEGER NOT NULL
+);
+
+-- Every curve of every hit-check table: from the origin cell facing
+-- heading h0 to the neighbour (dx, dy) facing h1, shortest first (rank 0).
+CREATE TABLE hitcheck_curves (
+    unit    TEXT NOT NULL,
+    h0      INTEGER NOT NULL,          -- heading index: h0 x 360 / headings degrees
+    h1      INTEGER NOT NULL,
+    dx      INTEGER NOT NULL,
+    dy      INTEGER NOT NULL,
+    rank    INTEGER NOT NULL,
+    word    TEXT NOT NULL,             -- LSL RSR LSR RSL LRL RLR
+    variant INTEGER NOT NULL,
+    length  REAL NOT NULL,             -- cells
+    cells   INTEGER NOT NULL,          -- cells it touches (origin and destination not counted)
+    PRIMARY KEY (unit, h0, h1, dx, dy, rank)
+) WITHOUT ROWID;
+
+-- Each unit's curve heuristic table (type 66): its parameters and size.
+CREATE TABLE curve_tables (
+    unit          TEXT PRIMARY KEY,
+    section       INTEGER NOT NULL,
+    distance      INTEGER NOT NULL,    -- D, cells
+    steps         INTEGER NOT NULL,    -- rows per cell
+    angles        INTEGER NOT NULL,    -- bearings per turn
+    columns       INTEGER NOT NULL,    -- angles / 2 + 1 (left-right symmetry)
+    radius        REAL NOT NULL,
+    stored_size   INTEGER NOT NULL,
+    unpacked_size INTEGER NOT NULL
+);

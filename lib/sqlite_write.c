@@ -18,6 +18,7 @@
 
 #include "build.h"
 #include "forestint.h"
+#include "hitcheck.h"
 #include "lib/sqlite_schema.h" /* nbb_sqlite_schema: formats/sqlite.sql, made by make */
 
 typedef struct writer {
@@ -424,6 +425,143 @@ static nb_status put_forest(writer *w)
     return st;
 }
 
+/* ---- units with a turning radius (formats/hitcheck.md) ---- */
+
+/* The decoded payload of the section of this type named for a unit, or
+ * NULL (len 0) when the bundle has none. */
+static const uint8_t *unit_section(const nb_bundle *b, uint32_t type, const char *unit, long *index,
+                                   size_t *len)
+{
+    const void *p = NULL;
+    *len = 0;
+    *index = nb_bundle_find(b, type, unit, NULL, 0);
+    if (*index < 0 || nb_bundle_payload(b, (size_t)*index, &p, len, NULL) != NB_OK)
+        return NULL;
+    return p;
+}
+
+static nb_status put_hitcheck_table(writer *w, ins *t, ins *c, const char *unit)
+{
+    const nb_bundle *b = w->b;
+    long idx;
+    size_t len;
+    const uint8_t *p = unit_section(b, NB_SEC_HITCHECK, unit, &idx, &len);
+    nbi_hitcheck h;
+    if (!p)
+        return NB_OK;
+    nb_status st = nbi_hitcheck_view(p, len, &h, w->err);
+    if (st != NB_OK)
+        return st;
+    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    bind_text(t, 1, unit, -1);
+    bind_int(t, 2, idx);
+    bind_int(t, 3, h.headings);
+    bind_int(t, 4, h.neighbourhood);
+    bind_int(t, 5, h.window);
+    bind_int(t, 6, h.ncurves);
+    bind_int(t, 7, (int64_t)h.recsize);
+    bind_int(t, 8, (int64_t)in->size);
+    bind_int(t, 9, (int64_t)in->usize);
+    st = insert_row(t);
+    for (unsigned h0 = 0; h0 < h.headings && st == NB_OK; h0++)
+        for (unsigned h1 = 0; h1 < h.headings && st == NB_OK; h1++)
+            for (unsigned o = 0; o < h.neighbourhood && st == NB_OK; o++) {
+                const uint8_t *e = h.index + 8 * (((size_t)h0 * h.headings + h1) * h.neighbourhood + o);
+                uint32_t first = nbi_get32(e), count = nbi_get32(e + 4);
+                for (uint32_t k = 0; k < count && st == NB_OK; k++) {
+                    const uint8_t *r = h.records + (size_t)(first + k) * h.recsize;
+                    bind_text(c, 1, unit, -1);
+                    bind_int(c, 2, h0);
+                    bind_int(c, 3, h1);
+                    bind_int(c, 4, h.off[o][0]);
+                    bind_int(c, 5, h.off[o][1]);
+                    bind_int(c, 6, k);
+                    bind_text(c, 7, nbi_words[r[8]], -1);
+                    bind_int(c, 8, r[9]);
+                    bind_real(c, 9, nbi_getf64(r));
+                    bind_int(c, 10, nbi_get16(r + 10));
+                    st = insert_row(c);
+                }
+            }
+    return st;
+}
+
+static nb_status put_curve_table(writer *w, ins *q, const char *unit)
+{
+    long idx;
+    size_t len;
+    const uint8_t *p = unit_section(w->b, NB_SEC_CURVES, unit, &idx, &len);
+    nbi_curvetab t;
+    if (!p)
+        return NB_OK;
+    nb_status st = nbi_curvetab_view(p, len, &t, w->err);
+    if (st != NB_OK)
+        return st;
+    const nb_section_info *in = nb_bundle_section(w->b, (size_t)idx);
+    bind_text(q, 1, unit, -1);
+    bind_int(q, 2, idx);
+    bind_int(q, 3, t.distance);
+    bind_int(q, 4, t.steps);
+    bind_int(q, 5, t.angles);
+    bind_int(q, 6, t.cols);
+    bind_real(q, 7, t.radius);
+    bind_int(q, 8, (int64_t)in->size);
+    bind_int(q, 9, (int64_t)in->usize);
+    return insert_row(q);
+}
+
+static nb_status put_units(writer *w)
+{
+    const nb_bundle *b = w->b;
+    ins u, t, c, k;
+    memset(&t, 0, sizeof t);
+    memset(&c, 0, sizeof c);
+    memset(&k, 0, sizeof k);
+    nb_status st = ins_prepare(w, &u, "INSERT INTO units VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                               "units");
+    if (st == NB_OK)
+        st = ins_prepare(w, &t, "INSERT INTO hitcheck_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                         "hit-check tables");
+    if (st == NB_OK)
+        st = ins_prepare(w, &c,
+                         "INSERT INTO hitcheck_curves VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                         "hit-check curves");
+    if (st == NB_OK)
+        st = ins_prepare(w, &k, "INSERT INTO curve_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                         "curve tables");
+    char names[NB_MAX_TERRAINS * (NB_NAME_MAX + 1) + 1];
+    for (size_t i = 0; i < nb_unit_count(b) && st == NB_OK; i++) {
+        nb_unit un;
+        if ((st = nb_unit_get(b, i, &un, w->err)) != NB_OK)
+            break;
+        bind_text(&u, 1, un.name, -1);
+        bind_int(&u, 2, nb_bundle_find(b, NB_SEC_UNIT, un.name, NULL, 0));
+        bind_real(&u, 3, un.radius);
+        bind_real(&u, 4, un.width);
+        bind_int(&u, 5, un.headings);
+        bind_int(&u, 6, un.neighbourhood);
+        bind_int(&u, 7, un.reverse);
+        bind_real(&u, 8, un.reverse_penalty);
+        bind_int(&u, 9, un.capability);
+        if (un.capability && b->has_legend) {
+            nbi_capability_format(&b->legend, un.capability, names, sizeof names);
+            bind_text(&u, 10, names, -1);
+        } else {
+            bind_text(&u, 10, NULL, 0);
+        }
+        st = insert_row(&u);
+        if (st == NB_OK)
+            st = put_hitcheck_table(w, &t, &c, un.name);
+        if (st == NB_OK)
+            st = put_curve_table(w, &k, un.name);
+    }
+    ins_done(&u);
+    ins_done(&t);
+    ins_done(&c);
+    ins_done(&k);
+    return st;
+}
+
 /* ---- the whole database ---- */
 
 static nb_status fill(writer *w)
@@ -454,6 +592,8 @@ static nb_status fill(writer *w)
         st = put_map(w);
     if (st == NB_OK && nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0)
         st = put_forest(w);
+    if (st == NB_OK && nb_unit_count(b) > 0)
+        st = put_units(w);
     if (st == NB_OK)
         st = exec(w, "COMMIT", "cannot commit");
     return st;

@@ -83,7 +83,9 @@ forest=$data/forest.yaml
 bake() { # OUT [--format F]: every mk tool present, in turn, into OUT
   out=$1; shift
   mkclear "$@" --agents "$agents" "$map" -o "$out" &&
-  mkabstract "$@" --forest "$forest" --agent-radius 0,0.5,1 -o "$out"
+  mkabstract "$@" --forest "$forest" --agent-radius 0,0.5,1 -o "$out" &&
+  mkhitcheck "$@" --unit "$data/units/jeep.yaml" --unit "$data/units/tank.yaml" -o "$out" \
+    > "$tmp/mkhitcheck.out"
 }
 ok "every mk tool bakes into one binary bundle" bake "$full"
 ok "and with --format sqlite" bake "$tmp/full.bin" --format sqlite
@@ -108,6 +110,18 @@ for r in 0 0.5 1; do
   ok "query --forest, agent radius $r: the same path from either form" cmp "$tmp/q.bin" "$tmp/q.sql"
 done
 like "and it is a path" "$(cat "$tmp/q.sql")" '"length":'
+navbake plan --unit jeep --from 3,3 --to 60,35 --json "$full" > "$tmp/p.bin" 2>&1
+navbake plan --unit jeep --from 3,3 --to 60,35 --json "$tmp/full.sqlite" > "$tmp/p.sql" 2>&1
+ok "plan --unit: the same path from either form" cmp "$tmp/p.bin" "$tmp/p.sql"
+like "and it is a path" "$(cat "$tmp/p.sql")" '"segments"'
+nsec=$(navbake info --json "$full" | grep -c '"index":')
+same=0
+for i in $(seq 0 $((nsec - 1))); do
+  navbake dump "$full" $i > "$tmp/d.bin" 2>&1
+  navbake dump "$tmp/full.sqlite" $i > "$tmp/d.sql" 2>&1
+  cmp -s "$tmp/d.bin" "$tmp/d.sql" && same=$((same + 1))
+done
+is "dump of each of the $nsec sections: the same on either form" "$same" "$nsec"
 for what in "clearance --capability ground" "components --capability ground,swamp --size 2" forest; do
   navbake dump "$full" $what > "$tmp/dump.bin"
   navbake dump "$tmp/full.sqlite" $what > "$tmp/dump.sql"
@@ -151,6 +165,14 @@ if command -v sqlite3 >/dev/null 2>&1; then
     "$(sed -n 's/.* components  .* \(capability=.*\)/\1/p' "$tmp/info.bin")"
   is "agent_layers: each agent's layers" \
     "$(f "SELECT count(*) FROM agent_layers WHERE clearance_section IS NOT NULL AND components > 0")" 4
+  # The unit tables against what mkhitcheck said it baked.
+  is "units, hitcheck_tables and curve_tables as mkhitcheck reports them" \
+    "$(f "SELECT 'unit ' || u.name || ': radius ' || u.radius || ', width ' || u.width || ', ' || u.headings || ' headings' || CASE u.reverse WHEN 1 THEN ', reverses' ELSE '' END || '; Directional-' || h.neighbourhood || ': ' || h.curves || ' curves in a ' || h.window || ' x ' || h.window || ' window (' || h.stored_size || ' bytes); curve table ' || c.stored_size || ' bytes' FROM units u JOIN hitcheck_tables h ON h.unit = u.name JOIN curve_tables c ON c.unit = u.name ORDER BY u.name" | sed 's/\.0\([,;]\)/\1/g')" \
+    "$(cat "$tmp/mkhitcheck.out")"
+  is "hitcheck_curves: every curve of every table" \
+    "$(f 'SELECT count(*) FROM hitcheck_curves')" "$(f 'SELECT sum(curves) FROM hitcheck_tables')"
+  is "the shortest curve one cell ahead is that cell's straight line" \
+    "$(f "SELECT word || ' ' || length || ' ' || cells FROM hitcheck_curves WHERE unit = 'jeep' AND h0 = 0 AND h1 = 0 AND dx = 1 AND dy = 0 AND rank = 0")" "LSL 1.0 0"
   # The forest tables against navbake info and dump.
   is "forest_circles: the forest's circles" "$(f 'SELECT count(*) FROM forest_circles')" \
     "$(navbake dump "$full" forest | grep -c '^ *- ')"

@@ -25,6 +25,8 @@ static int usage(void)
            "                           or 24\n"
            "  -z, --zlib               store the tables zlib-compressed\n"
            "  -o, --output BUNDLE      the bundle to write (required)\n"
+           "      --format FORM        write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
+           "                           when its name ends in .sqlite, .sqlite3 or .db)\n"
            "  -q, --quiet              print nothing on success\n"
            "  -h, --help               show this help and exit\n"
            "  -V, --version            show the version and exit\n"
@@ -39,6 +41,7 @@ int main(int argc, char **argv)
                                          {"neighborhood", required_argument, NULL, 'n'},
                                          {"zlib", no_argument, NULL, 'z'},
                                          {"output", required_argument, NULL, 'o'},
+                                         NBC_FORMAT_OPTION,
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
     size_t nunits = 0;
     unsigned long nb = 0;
     int quiet = 0, zlib = 0, c;
+    nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkhitcheck";
     while ((c = getopt_long(argc, argv, "u:n:zo:qhV", opts, NULL)) != -1) {
         switch (c) {
@@ -63,6 +67,10 @@ int main(int argc, char **argv)
             break;
         case 'z': zlib = 1; break;
         case 'o': out = optarg; break;
+        case NBC_OPT_FORMAT:
+            if (!nbc_format("--format", optarg, &format))
+                return NBC_EXIT_USAGE;
+            break;
         case 'q': quiet = 1; break;
         case 'h': return usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
         case 'V': nbc_version(); return nbc_close_stdout();
@@ -115,7 +123,7 @@ int main(int argc, char **argv)
                    u.neighbourhood, stats.curves, stats.window, stats.window, stats.hitcheck_bytes,
                    stats.curves_bytes);
     }
-    if (nbb_builder_write(b, out, &err) != NB_OK)
+    if (nbb_builder_write_format(b, out, format, &err) != NB_OK)
         goto fail;
     rc = NBC_EXIT_OK;
     goto done;
