@@ -105,6 +105,8 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
                           size_t len, int compress, nb_err *err);
 /* Removes every section of a type; returns how many. */
 size_t nbb_builder_remove(nbb_builder *b, uint32_t type);
+/* Removes every section of a type with this name; returns how many. */
+size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name);
 /* 1 when a section of this type is present. */
 int nbb_builder_has(const nbb_builder *b, uint32_t type);
 /* Writes the bundle: to a temporary file beside path, then renamed into
@@ -117,5 +119,41 @@ nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
  * step); grid may be NULL for bundles without a map. */
 nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
                         const nbb_grid *grid, int compress, nb_err *err);
+
+/* ---- motion models and perimeter tables (model_yaml.c, perimeter_build.c;
+ * formats/motion.md) ---- */
+
+nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
+nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
+/* Puts the model's section, replacing any model section of that name. */
+nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err);
+
+typedef struct nbb_perimeter_opts {
+    unsigned radius;     /* cells (Chebyshev) around the goal */
+    int layout;          /* NB_PERIM_* */
+    unsigned entry_bits; /* 16 (fixed point) or 32 (IEEE float) */
+    int paper;           /* 1: only the paper's symmetries */
+    int compress;        /* store the section as zlib */
+    void (*progress)(void *ctx, unsigned done, unsigned total);
+    void *ctx;
+} nbb_perimeter_opts;
+
+typedef struct nbb_perimeter_info {
+    unsigned tables;
+    uint64_t entries;
+    uint64_t table_bytes; /* entries x entry bytes */
+    uint64_t payload;     /* the whole section, header included */
+    uint64_t stored;      /* bytes in the file (zlib when compressed) */
+    unsigned margin;      /* how far past the window the backward searches went */
+    double max_value;
+} nbb_perimeter_info;
+
+/* Builds the perimeter table of a model and puts it (replacing any
+ * perimeter section of the model's name). */
+nb_status nbb_put_perimeter(nbb_builder *b, const nb_model *m, const nbb_perimeter_opts *o,
+                            nbb_perimeter_info *info, nb_err *err);
+/* The encoded payload alone (for tests and benchmarks); free() it. */
+nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, uint8_t **out,
+                               size_t *len, nbb_perimeter_info *info, nb_err *err);
 
 #endif /* NB_BUILD_H */

@@ -184,6 +184,21 @@ size_t nbb_builder_remove(nbb_builder *b, uint32_t type)
     return removed;
 }
 
+size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
+{
+    size_t kept = 0, removed = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->sec[i].info.type == type && strcmp(b->sec[i].info.name, name) == 0) {
+            free(b->sec[i].stored);
+            removed++;
+        } else {
+            b->sec[kept++] = b->sec[i];
+        }
+    }
+    b->n = kept;
+    return removed;
+}
+
 int nbb_builder_has(const nbb_builder *b, uint32_t type)
 {
     for (size_t i = 0; i < b->n; i++)

@@ -1,0 +1,64 @@
+/* perimeter.h: the storage of perimeter heuristic tables, shared by the
+ * runtime lookups (perimeter.c) and mkperim's builder (perimeter_build.c).
+ * formats/motion.md specifies it; internal. */
+#ifndef NB_PERIMETER_H
+#define NB_PERIMETER_H
+
+#include "model.h"
+
+#define NBI_PERIM_VERSION 1
+#define NBI_PERIM_HEADER 64
+#define NBI_PERIM_TABLE_RECORD 16
+#define NBI_PERIM_MAX_RADIUS 63
+#define NBI_PERIM_UNREACHABLE16 0xffffu
+
+/* Symmetry flags of a section (header offset 12). */
+#define NBI_SYM_D4 1u      /* goal headings reduced to D4 orbit representatives */
+#define NBI_SYM_REVERSE 2u /* point symmetry (x, y, h, v) -> (-x, -y, h, -v) inside tables */
+#define NBI_SYM_CLASSES 4u /* one entry per speed class, not per speed */
+
+/* The symmetry group of one table (its record's group field). */
+#define NBI_G_MIRROR_AXIS 1u /* (x, y, h) -> (x, -y, -h): goals facing heading 0 */
+#define NBI_G_MIRROR_DIAG 2u /* (x, y, h) -> (y, x, H/4 - h): goals facing heading H/8 */
+#define NBI_G_REVERSE 4u     /* (x, y, h, k) -> (-x, -y, h, reverse class of k) */
+
+/* Where the entries of the tables with one group are: a (cell, state)
+ * pair is stored when its full index is the smallest of its images under
+ * the group; entries follow full index order. */
+typedef struct nbi_pgeom {
+    unsigned radius, width, nheadings, nclasses, group;
+    unsigned nel;                 /* group elements, the identity first */
+    unsigned el[4];               /* each a set of NBI_G_* bits applied in turn */
+    uint8_t krev[NB_MODEL_MAX_SPEEDS];
+    uint32_t *prefix;             /* per cell: entries before it; [W*W] = the table's size */
+    uint8_t *stab;                /* per cell: bit e set when element e maps the cell to itself;
+                                   * 0xff when the cell holds no entries */
+    uint16_t *rank[16];           /* per stab pattern: a state's rank in its cell, or 0xffff */
+    uint32_t count[16];           /* per stab pattern: states stored in such a cell */
+} nbi_pgeom;
+
+nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsigned nclasses,
+                         const uint8_t *krev, unsigned group, nb_err *err);
+void nbi_pgeom_free(nbi_pgeom *g);
+/* Entries of one table. */
+static inline uint32_t nbi_pgeom_size(const nbi_pgeom *g) { return g->prefix[g->width * g->width]; }
+/* The entry (within its table) holding (x, y, h, k), |x|, |y| <= radius. */
+uint32_t nbi_pgeom_index(const nbi_pgeom *g, long x, long y, unsigned h, unsigned k);
+/* 1 when (x, y, h, k) is stored (is the smallest of its images). */
+int nbi_pgeom_stored(const nbi_pgeom *g, long x, long y, unsigned h, unsigned k);
+
+/* The goals a layout has tables for, and the group of each. */
+typedef struct nbi_ptable {
+    unsigned goal_heading, goal_speed, group;
+} nbi_ptable;
+/* Fills tabs (room for H * S) and returns how many; sym is the section's
+ * NBI_SYM_* flags.  Fails for a symmetric or rotated layout of a model
+ * that is not symmetric under 90-degree turns and reflections. */
+nb_status nbi_perimeter_goals(const nb_model *m, int layout, unsigned sym, nbi_ptable *tabs,
+                              unsigned *ntabs, nb_err *err);
+/* The symmetry flags a layout uses for a model: paper only, or all. */
+unsigned nbi_perimeter_symmetries(const nb_model *m, int layout, int paper);
+/* The number of classes and the class of each speed under flags sym. */
+unsigned nbi_perimeter_classes(const nb_model *m, unsigned sym, uint8_t *cls, uint8_t *krev);
+
+#endif
