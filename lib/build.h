@@ -125,6 +125,8 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
 
 nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
 nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
+/* The same, allocated: free it with nb_model_close. */
+nb_status nbb_model_load(const char *path, nb_model **out, nb_err *err);
 /* Puts the model's section, replacing any model section of that name. */
 nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err);
 

@@ -198,6 +198,19 @@ nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err)
     return st;
 }
 
+nb_status nbb_model_load(const char *path, nb_model **out, nb_err *err)
+{
+    *out = malloc(sizeof **out);
+    if (!*out)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion model");
+    nb_status st = nbb_model_read(path, *out, err);
+    if (st != NB_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err)
 {
     size_t len = nbi_model_encoded_size(m);

@@ -5,5 +5,8 @@
 int nbc_cmd_info(int argc, char **argv);
 int nbc_cmd_verify(int argc, char **argv);
 int nbc_cmd_dump(int argc, char **argv);
+/* navbake plan dispatches: --model to motion planning (navbake_plan_motion.c). */
+int nbc_cmd_plan(int argc, char **argv);
+int nbc_plan_motion(int argc, char **argv);
 
 #endif
