@@ -146,10 +146,13 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
     const nb_motion_state *st[2] = {&q->start, &q->goal};
     static const char *const what[2] = {"start", "goal"};
     for (int i = 0; i < 2; i++) {
-        if (st[i]->heading >= m->nheadings || st[i]->speed >= m->nspeeds)
+        if ((st[i]->heading >= m->nheadings && !(i == 1 && st[i]->heading == NB_HEADING_ANY)) ||
+            st[i]->speed >= m->nspeeds)
             return nbi_fail(err, NB_ERR_ARG, "the %s's heading %u or speed %u is not one of model %s's "
                             "(%u headings, %u speeds)", what[i], st[i]->heading, st[i]->speed,
                             m->name, m->nheadings, m->nspeeds);
+        if (i == 1 && st[i]->heading == NB_HEADING_ANY && st[i]->speed != m->stop)
+            return nbi_fail(err, NB_ERR_ARG, "a goal at any heading must be stopped");
         if (st[i]->x < 0 || st[i]->y < 0 || st[i]->x >= (long)ws->w || st[i]->y >= (long)ws->h)
             return nbi_fail(err, NB_ERR_ARG, "the %s (%d, %d) is off the %u x %u map", what[i],
                             st[i]->x, st[i]->y, ws->w, ws->h);
@@ -238,26 +241,28 @@ unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned
 
 /* ---- heuristics ---- */
 
+static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
+{
+    const nb_motion_state *g = &ws->goal;
+    return s->x == g->x && s->y == g->y && s->speed == g->speed &&
+           (g->heading == NB_HEADING_ANY || s->heading == g->heading);
+}
+
 static double heuristic(nb_motion_ws *ws, const nb_motion_state *s)
 {
     const nb_model *m = ws->m;
     const nb_motion_state *g = &ws->goal;
     double oct = hypot((double)(s->x - g->x), (double)(s->y - g->y)) / m->vmax, v, best = oct;
-    if (s->x == g->x && s->y == g->y && s->heading == g->heading && s->speed == g->speed)
+    if (at_goal(ws, s))
         return 0;
-    switch (ws->heuristic) {
-    case NB_MH_PERIMETER:
-    case NB_MH_PERIMETER_GRID:
-        if (nb_perimeter_lookup(ws->p, s, g, &v) != NB_PERIM_OUTSIDE && v > best)
-            best = v;
-        break;
-    case NB_MH_EXTENDED:
-    case NB_MH_EXTENDED_GRID:
-        if (nb_perimeter_extended(ws->p, s, g, &v) != NB_PERIM_OUTSIDE && v > best)
-            best = v;
-        break;
-    }
-    if (ws->heuristic >= NB_MH_GRID) {
+    int kind = ws->heuristic, r = NB_PERIM_OUTSIDE;
+    if (kind == NB_MH_PERIMETER || kind == NB_MH_PERIMETER_GRID)
+        r = nb_perimeter_lookup(ws->p, s, g, &v);
+    else if (kind == NB_MH_EXTENDED || kind == NB_MH_EXTENDED_GRID)
+        r = nb_perimeter_extended(ws->p, s, g, &v);
+    if (r != NB_PERIM_OUTSIDE && v > best)
+        best = v;
+    if (kind >= NB_MH_GRID) {
         v = nbi_griddist_get(&ws->grid, s->x, s->y) / m->vmax;
         if (v > best)
             best = v;
@@ -324,9 +329,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
         }
         n->closed = 1;
         r->expanded++;
-        if (q->truncate ? within(&s, &q->goal, q->truncate)
-                        : s.x == q->goal.x && s.y == q->goal.y && s.heading == q->goal.heading &&
-                              s.speed == q->goal.speed) {
+        if (q->truncate ? within(&s, &q->goal, q->truncate) : at_goal(ws, &s)) {
             end = it.id;
             break;
         }
@@ -419,11 +422,12 @@ nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned s
         if (j == last) {
             sub.truncate = 0;
         } else {
+            /* Stopped there, at any heading: the abstract path does not say
+             * which, and a narrow place may allow few. */
             uint32_t reg = sec->apath[j];
             sub.goal.x = sec->rx[reg];
             sub.goal.y = sec->ry[reg];
-            sub.goal.heading = (uint16_t)nbi_motion_heading_toward(
-                ws->m, sub.goal.x - cur.x, sub.goal.y - cur.y, cur.heading);
+            sub.goal.heading = NB_HEADING_ANY;
             sub.goal.speed = (uint16_t)ws->m->stop;
         }
         if ((st = nb_motion_plan(ws, &sub, &res, err)) != NB_OK)

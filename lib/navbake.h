@@ -270,7 +270,10 @@ double nb_model_extended_weight(const nb_model *model);
  * steps use the same cells negated).  Returns how many. */
 unsigned nb_model_sweep(const nb_model *model, unsigned heading, const int8_t **cells);
 
-/* A state of a motion-constrained agent: its cell, heading and speed level. */
+/* A state of a motion-constrained agent: its cell, heading and speed level.
+ * A goal's heading may be NB_HEADING_ANY: stop at the cell, facing
+ * anywhere. */
+#define NB_HEADING_ANY 0xffffu
 typedef struct nb_motion_state {
     int32_t x, y;
     uint16_t heading, speed;
@@ -306,7 +309,9 @@ int nb_perimeter_layout(const nb_perimeter *perimeter);
 /* "full", "speed-limited", "symmetric", "rotated". */
 const char *nb_perimeter_layout_name(int layout);
 /* The cost from state s to goal g on an empty map, in *value; returns
- * NB_PERIM_OUTSIDE, _EXACT or _APPROX. */
+ * NB_PERIM_OUTSIDE, _EXACT or _APPROX.  For a goal at NB_HEADING_ANY
+ * (stopped), the least over its headings (one look-up when mkperim made
+ * the table for such goals). */
 int nb_perimeter_lookup(const nb_perimeter *perimeter, const nb_motion_state *s,
                         const nb_motion_state *g, double *value);
 /* The extended heuristic: the table within R; from R to 2R, w_m times
@@ -384,9 +389,9 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
 const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
 
 /* Long paths: an abstract path over sectors, refined segment by segment
- * (each segment reaches `segment` sectors ahead; intermediate goals are
- * stopped at the abstract node's cell, facing the way travelled, and use
- * q->truncate; the last segment reaches q->goal exactly).  step, when
+ * (each segment reaches `segment` sectors ahead; an intermediate goal is
+ * the abstract node's cell, stopped, at any heading, and uses
+ * q->truncate; the last segment reaches q->goal as q asks).  step, when
  * not NULL, is called with each segment's result.  r sums the segments
  * (expanded and generated) and gives the whole path's cost. */
 typedef void (*nb_motion_step_fn)(void *ctx, const nb_motion_result *segment);

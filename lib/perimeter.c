@@ -9,29 +9,52 @@
 
 /* ---- storage geometry ---- */
 
-static void apply(const nbi_pgeom *g, unsigned bits, long *x, long *y, unsigned *h, unsigned *k)
+static void apply(const nbi_pgeom *g, unsigned code, long *x, long *y, unsigned *h, unsigned *k)
 {
-    unsigned H = g->nheadings;
-    if (bits & NBI_G_REVERSE) {
+    if (code & 8) {
         *x = -*x;
         *y = -*y;
         *k = g->krev[*k];
     }
-    if (bits & NBI_G_MIRROR_AXIS) {
-        *y = -*y;
-        *h = (H - *h) % H;
-    }
-    if (bits & NBI_G_MIRROR_DIAG) {
-        long t = *x;
-        *x = *y;
-        *y = t;
-        *h = (H + H / 4 - *h) % H;
-    }
+    nbi_d4_point(code & 7, *x, *y, x, y);
+    *h = nbi_d4_heading(code & 7, *h, g->nheadings);
 }
 
 static uint32_t cell_of(const nbi_pgeom *g, long x, long y)
 {
     return (uint32_t)((y + (long)g->radius) * (long)g->width + (x + (long)g->radius));
+}
+
+/* The pattern slot of a stab mask, made when new; -1 when out of memory. */
+static int pattern(nbi_pgeom *g, uint16_t stab)
+{
+    for (unsigned i = 0; i < g->nstab; i++)
+        if (g->stabs[i] == stab)
+            return (int)i;
+    size_t kh = (size_t)g->nclasses * g->nheadings;
+    uint16_t *r = malloc(kh * sizeof *r);
+    if (!r || g->nstab == 16) {
+        free(r);
+        return -1;
+    }
+    uint16_t n = 0;
+    for (unsigned k = 0; k < g->nclasses; k++)
+        for (unsigned h = 0; h < g->nheadings; h++) {
+            unsigned s = k * g->nheadings + h, keep = 1;
+            for (unsigned e = 1; e < g->nel; e++)
+                if (stab & (1u << e)) {
+                    long ex = 0, ey = 0;
+                    unsigned eh = h, ek = k;
+                    apply(g, g->el[e], &ex, &ey, &eh, &ek);
+                    if (ek * g->nheadings + eh < s)
+                        keep = 0;
+                }
+            r[s] = keep ? n++ : 0xffff;
+        }
+    g->stabs[g->nstab] = stab;
+    g->rank[g->nstab] = r;
+    g->count[g->nstab] = n;
+    return (int)g->nstab++;
 }
 
 nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsigned nclasses,
@@ -44,21 +67,16 @@ nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsi
     g->nclasses = nclasses;
     g->group = group;
     memcpy(g->krev, krev, NB_MODEL_MAX_SPEEDS);
-    unsigned mirror = group & (NBI_G_MIRROR_AXIS | NBI_G_MIRROR_DIAG);
-    g->el[g->nel++] = 0;
-    if (mirror)
-        g->el[g->nel++] = mirror;
-    if (group & NBI_G_REVERSE) {
-        g->el[g->nel++] = NBI_G_REVERSE;
-        if (mirror)
-            g->el[g->nel++] = NBI_G_REVERSE | mirror;
-    }
-    size_t cells = (size_t)g->width * g->width, kh = (size_t)nclasses * nheadings;
+    for (unsigned c = 0; c < 16; c++)
+        if (group & (1u << c))
+            g->el[g->nel++] = (uint8_t)c;
+    size_t cells = (size_t)g->width * g->width;
     g->prefix = malloc((cells + 1) * sizeof *g->prefix);
-    g->stab = malloc(cells);
-    if (!g->prefix || !g->stab) {
+    g->stab = malloc(cells * sizeof *g->stab);
+    if (!g->prefix || !g->stab || g->nel == 0 || g->el[0] != 0) {
         nbi_pgeom_free(g);
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table's index");
+        return nbi_fail(err, g->nel ? NB_ERR_NOMEM : NB_ERR_FORMAT,
+                        "no memory for a perimeter table's index, or a bad symmetry group");
     }
     uint32_t at = 0;
     long R = (long)radius;
@@ -78,34 +96,20 @@ nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsi
             }
             g->prefix[c] = at;
             if (!stored) {
-                g->stab[c] = 0xff;
+                g->stab[c] = 0xffff;
                 continue;
             }
-            g->stab[c] = (uint8_t)stab;
-            if (stab && !g->rank[stab]) {
-                uint16_t *r = malloc(kh * sizeof *r);
-                if (!r) {
-                    nbi_pgeom_free(g);
-                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table's index");
-                }
-                uint16_t n = 0;
-                for (unsigned k = 0; k < nclasses; k++)
-                    for (unsigned h = 0; h < nheadings; h++) {
-                        unsigned s = k * nheadings + h, keep = 1;
-                        for (unsigned e = 1; e < g->nel; e++)
-                            if (stab & (1u << e)) {
-                                long ex = 0, ey = 0;
-                                unsigned eh = h, ek = k;
-                                apply(g, g->el[e], &ex, &ey, &eh, &ek);
-                                if (ek * nheadings + eh < s)
-                                    keep = 0;
-                            }
-                        r[s] = keep ? n++ : 0xffff;
-                    }
-                g->rank[stab] = r;
-                g->count[stab] = n;
+            g->stab[c] = (uint16_t)stab;
+            if (!stab) {
+                at += nclasses * nheadings;
+                continue;
             }
-            at += stab ? g->count[stab] : (uint32_t)kh;
+            int i = pattern(g, (uint16_t)stab);
+            if (i < 0) {
+                nbi_pgeom_free(g);
+                return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table's index");
+            }
+            at += g->count[i];
         }
     g->prefix[cells] = at;
     return NB_OK;
@@ -115,9 +119,24 @@ void nbi_pgeom_free(nbi_pgeom *g)
 {
     free(g->prefix);
     free(g->stab);
-    for (int i = 0; i < 16; i++)
+    for (unsigned i = 0; i < g->nstab; i++)
         free(g->rank[i]);
     memset(g, 0, sizeof *g);
+}
+
+int nbi_pgeom_find(nbi_pgeom *geoms, unsigned *n, unsigned max, unsigned radius, unsigned nheadings,
+                   unsigned nclasses, const uint8_t *krev, unsigned group, nb_err *err)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (geoms[i].group == group)
+            return (int)i;
+    if (*n == max) {
+        nbi_fail(err, NB_ERR_FORMAT, "more than %u symmetry groups in one perimeter section", max);
+        return -1;
+    }
+    if (nbi_pgeom_init(&geoms[*n], radius, nheadings, nclasses, krev, group, err) != NB_OK)
+        return -1;
+    return (int)(*n)++;
 }
 
 /* The smallest image of (x, y, h, k): its cell and state. */
@@ -143,8 +162,12 @@ uint32_t nbi_pgeom_index(const nbi_pgeom *g, long x, long y, unsigned h, unsigne
 {
     uint32_t c, s;
     canonical(g, x, y, h, k, &c, &s);
-    unsigned st = g->stab[c];
-    return g->prefix[c] + (st ? g->rank[st][s] : s);
+    unsigned st = g->stab[c], i = 0;
+    if (!st)
+        return g->prefix[c] + s;
+    while (g->stabs[i] != st)
+        i++;
+    return g->prefix[c] + g->rank[i][s];
 }
 
 int nbi_pgeom_stored(const nbi_pgeom *g, long x, long y, unsigned h, unsigned k)
@@ -158,13 +181,16 @@ int nbi_pgeom_stored(const nbi_pgeom *g, long x, long y, unsigned h, unsigned k)
 
 unsigned nbi_perimeter_symmetries(const nb_model *m, int layout, int paper)
 {
-    if (layout != NB_PERIM_SYMMETRIC && layout != NB_PERIM_ROTATED)
-        return 0;
-    unsigned sym = NBI_SYM_D4;
-    if (!paper && m->reverse)
-        sym |= NBI_SYM_REVERSE;
-    if (!paper && m->nclasses < m->nspeeds)
-        sym |= NBI_SYM_CLASSES;
+    unsigned sym = 0;
+    if (layout == NB_PERIM_SYMMETRIC || layout == NB_PERIM_ROTATED) {
+        sym = NBI_SYM_D4;
+        if (!paper && m->reverse)
+            sym |= NBI_SYM_REVERSE;
+        if (!paper && m->nclasses < m->nspeeds)
+            sym |= NBI_SYM_CLASSES;
+    }
+    if (!paper && m->d4)
+        sym |= NBI_SYM_ANY;
     return sym;
 }
 
@@ -191,7 +217,7 @@ nb_status nbi_perimeter_goals(const nb_model *m, int layout, unsigned sym, nbi_p
                               unsigned *ntabs, nb_err *err)
 {
     unsigned H = m->nheadings, S = m->nspeeds, n = 0;
-    unsigned rev = sym & NBI_SYM_REVERSE ? NBI_G_REVERSE : 0;
+    int rev = (sym & NBI_SYM_REVERSE) != 0;
     if ((layout == NB_PERIM_SYMMETRIC || layout == NB_PERIM_ROTATED) && !m->d4)
         return nbi_fail(err, NB_ERR_UNSUPPORTED,
                         "model %s is not symmetric under quarter turns and reflections (its offsets "
@@ -201,38 +227,38 @@ nb_status nbi_perimeter_goals(const nb_model *m, int layout, unsigned sym, nbi_p
     case NB_PERIM_FULL:
         for (unsigned l = 0; l < S; l++)
             for (unsigned h = 0; h < H; h++)
-                tabs[n++] = (nbi_ptable){h, l, 0};
+                tabs[n++] = (nbi_ptable){h, l, NBI_G_IDENTITY};
         break;
     case NB_PERIM_SPEED_LIMITED:
         for (unsigned h = 0; h < H; h++)
-            tabs[n++] = (nbi_ptable){h, m->stop, 0};
+            tabs[n++] = (nbi_ptable){h, m->stop, NBI_G_IDENTITY};
         break;
     case NB_PERIM_SYMMETRIC: {
         uint8_t seen[NB_MODEL_MAX_HEADINGS] = {0};
         for (unsigned h = 0; h < H; h++) {
             if (seen[h])
                 continue;
-            unsigned group = rev;
+            /* The elements that fix the goal heading (the identity, and a
+             * mirror for headings 0 and H/8) are the table's group. */
+            unsigned group = 0;
             for (unsigned e = 0; e < 8; e++) {
                 unsigned o = nbi_d4_heading(e, h, H);
                 seen[o] = 1;
-                /* Element 4 is the mirror y -> -y, element 5 the mirror
-                 * about the diagonal y = x. */
-                if (o == h && e == 4)
-                    group |= NBI_G_MIRROR_AXIS;
-                else if (o == h && e == 5)
-                    group |= NBI_G_MIRROR_DIAG;
+                if (o == h)
+                    group |= 1u << e;
             }
-            tabs[n++] = (nbi_ptable){h, m->stop, group};
+            tabs[n++] = (nbi_ptable){h, m->stop, rev ? nbi_g_with_reverse(group) : group};
         }
         break;
     }
     case NB_PERIM_ROTATED:
-        tabs[n++] = (nbi_ptable){0, m->stop, NBI_G_MIRROR_AXIS | rev};
+        tabs[n++] = (nbi_ptable){0, m->stop, rev ? nbi_g_with_reverse(NBI_G_MIRROR_AXIS) : NBI_G_MIRROR_AXIS};
         break;
     default:
         return nbi_fail(err, NB_ERR_ARG, "unknown perimeter layout %d", layout);
     }
+    if (sym & NBI_SYM_ANY)
+        tabs[n++] = (nbi_ptable){NBI_PERIM_ANY, m->stop, rev ? nbi_g_with_reverse(NBI_G_SQUARE) : NBI_G_SQUARE};
     *ntabs = n;
     return NB_OK;
 }
@@ -258,7 +284,9 @@ struct nb_perimeter {
     const uint8_t *entries;
     nbi_ptable *tabs;
     uint32_t *first;
+    uint8_t *tgeom;   /* per table: its geometry in geom[] */
     nbi_pgeom geom[8];
+    unsigned ngeom;
     int16_t goal_table[NB_MODEL_MAX_HEADINGS]; /* symmetric: the table of a goal heading */
     uint8_t goal_el[NB_MODEL_MAX_HEADINGS];    /* and the D4 element taking it there */
 };
@@ -271,6 +299,7 @@ void nb_perimeter_close(nb_perimeter *p)
         nbi_pgeom_free(&p->geom[i]);
     free(p->tabs);
     free(p->first);
+    free(p->tgeom);
     free(p);
 }
 
@@ -308,7 +337,7 @@ nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter 
             "with mkperim)", b->path, m->name);
     if (p->radius < 1 || p->radius > NBI_PERIM_MAX_RADIUS || p->layout > NB_PERIM_ROTATED ||
         (p->bits != 16 && p->bits != 32) || (p->bits == 16 && scale == 0) ||
-        (p->bits == 32 && scale != 0) || p->sym > 7 || nbi_get32(q + 44) != 0)
+        (p->bits == 32 && scale != 0) || p->sym > 15 || nbi_get32(q + 44) != 0)
         BAD("%s: perimeter section '%s': bad header (radius %u, layout %u, %u-bit entries)", b->path,
             m->name, p->radius, p->layout, p->bits);
     uint8_t krev[NB_MODEL_MAX_SPEEDS];
@@ -318,9 +347,11 @@ nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter 
         ((p->sym & NBI_SYM_REVERSE) && !m->reverse))
         BAD("%s: perimeter section '%s': its speed classes or symmetries do not fit the model",
             b->path, m->name);
-    p->tabs = malloc((size_t)m->nheadings * m->nspeeds * sizeof *p->tabs);
-    p->first = malloc((size_t)m->nheadings * m->nspeeds * sizeof *p->first);
-    if (!p->tabs || !p->first) {
+    size_t maxt = (size_t)m->nheadings * m->nspeeds + 1;
+    p->tabs = malloc(maxt * sizeof *p->tabs);
+    p->first = malloc(maxt * sizeof *p->first);
+    p->tgeom = malloc(maxt);
+    if (!p->tabs || !p->first || !p->tgeom) {
         nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table");
         goto fail;
     }
@@ -338,11 +369,12 @@ nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter 
             nbi_get32(r + 8) != grp || nbi_get32(r + 12) != at)
             BAD("%s: perimeter section '%s': table %u's record does not match its layout", b->path,
                 m->name, t);
-        if (!p->geom[grp].prefix &&
-            nbi_pgeom_init(&p->geom[grp], p->radius, p->H, K, krev, grp, err) != NB_OK)
+        int gi = nbi_pgeom_find(p->geom, &p->ngeom, 8, p->radius, p->H, K, krev, grp, err);
+        if (gi < 0)
             goto fail;
+        p->tgeom[t] = (uint8_t)gi;
         p->first[t] = (uint32_t)at;
-        at += nbi_pgeom_size(&p->geom[grp]);
+        at += nbi_pgeom_size(&p->geom[gi]);
     }
     size_t esize = p->bits / 8, off = NBI_PERIM_HEADER + (size_t)n * NBI_PERIM_TABLE_RECORD;
     if (at != nentries || len != off + (size_t)at * esize)
@@ -385,8 +417,42 @@ static double entry(const nb_perimeter *p, uint32_t i)
 
 static double from_table(const nb_perimeter *p, unsigned t, long x, long y, unsigned h, unsigned l)
 {
-    const nbi_pgeom *g = &p->geom[p->tabs[t].group];
+    const nbi_pgeom *g = &p->geom[p->tgeom[t]];
     return entry(p, p->first[t] + nbi_pgeom_index(g, x, y, h, p->cls[l]));
+}
+
+/* A goal stopped at any heading: the table made for it, or else the
+ * least over the goal's headings. */
+static int lookup_any(const nb_perimeter *p, const nb_motion_state *s, const nb_motion_state *g,
+                      double *value)
+{
+    long x = (long)s->x - g->x, y = (long)s->y - g->y, R = (long)p->radius;
+    unsigned stop = p->model->stop;
+    *value = 0;
+    if (s->heading >= p->H || s->speed >= p->S || g->speed != stop || x < -R || x > R || y < -R ||
+        y > R)
+        return NB_PERIM_OUTSIDE;
+    if (x == 0 && y == 0 && s->speed == stop)
+        return NB_PERIM_EXACT;
+    if (p->sym & NBI_SYM_ANY) {
+        *value = from_table(p, p->ntabs - 1, x, y, s->heading, s->speed);
+        return NB_PERIM_EXACT;
+    }
+    int res = NB_PERIM_EXACT;
+    nb_motion_state one = *g;
+    *value = INFINITY;
+    for (unsigned h = 0; h < p->H; h++) {
+        double v;
+        one.heading = (uint16_t)h;
+        int r = nb_perimeter_lookup(p, s, &one, &v);
+        if (r == NB_PERIM_OUTSIDE)
+            return r;
+        if (r == NB_PERIM_APPROX)
+            res = r;
+        if (v < *value)
+            *value = v;
+    }
+    return res;
 }
 
 int nb_perimeter_lookup(const nb_perimeter *p, const nb_motion_state *s, const nb_motion_state *g,
@@ -396,6 +462,8 @@ int nb_perimeter_lookup(const nb_perimeter *p, const nb_motion_state *s, const n
     long x = (long)s->x - g->x, y = (long)s->y - g->y, R = (long)p->radius;
     unsigned h = s->heading, gh = g->heading;
     *value = 0;
+    if (gh == NB_HEADING_ANY)
+        return lookup_any(p, s, g, value);
     if (h >= H || gh >= H || s->speed >= p->S || g->speed >= p->S || x < -R || x > R || y < -R ||
         y > R)
         return NB_PERIM_OUTSIDE;

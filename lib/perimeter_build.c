@@ -157,7 +157,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
         return nbi_fail(err, NB_ERR_ARG, "perimeter entries of %u bits, expected 16 or 32",
                         o->entry_bits);
     unsigned sym = nbi_perimeter_symmetries(m, o->layout, o->paper);
-    nbi_ptable *tabs = malloc((size_t)H * S * sizeof *tabs);
+    nbi_ptable *tabs = malloc(((size_t)H * S + 1) * sizeof *tabs);
     if (!tabs)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     unsigned ntabs;
@@ -169,19 +169,24 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     uint8_t cls[NB_MODEL_MAX_SPEEDS], krev[NB_MODEL_MAX_SPEEDS];
     unsigned K = nbi_perimeter_classes(m, sym, cls, krev);
     nbi_pgeom geom[8];
+    unsigned ngeom = 0;
     memset(geom, 0, sizeof geom);
     uint32_t *first = malloc(ntabs * sizeof *first);
+    uint8_t *tg = malloc(ntabs);
     uint64_t total = 0;
+    if (!first || !tg)
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
     for (unsigned t = 0; t < ntabs && st == NB_OK; t++) {
-        nbi_pgeom *g = &geom[tabs[t].group];
-        if (!g->prefix)
-            st = nbi_pgeom_init(g, o->radius, H, K, krev, tabs[t].group, err);
-        if (st == NB_OK && first) {
-            first[t] = (uint32_t)total;
-            total += nbi_pgeom_size(g);
+        int gi = nbi_pgeom_find(geom, &ngeom, 8, o->radius, H, K, krev, tabs[t].group, err);
+        if (gi < 0) {
+            st = err ? err->code : NB_ERR_NOMEM;
+            break;
         }
+        tg[t] = (uint8_t)gi;
+        first[t] = (uint32_t)total;
+        total += nbi_pgeom_size(&geom[gi]);
     }
-    double *vals = NULL;
+    double *vals = NULL, *repv = NULL;
     back b;
     memset(&b, 0, sizeof b);
     b.m = m;
@@ -192,11 +197,77 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
                       (unsigned long long)total);
     if (st == NB_OK)
         st = back_alloc(&b, (long)o->radius + 4, err);
-    long R = (long)o->radius;
+    long R = (long)o->radius, W = 2 * R + 1;
+    size_t wsize = (size_t)W * W * S * H;
     double maxv = 0;
+    /* Goals at any heading: the least over the goal headings, each read
+     * from its orbit representative's values through the symmetry that
+     * takes it there. */
+    unsigned rep_of[NB_MODEL_MAX_HEADINGS], el_of[NB_MODEL_MAX_HEADINGS], nrep = 0;
+    if (st == NB_OK && (sym & NBI_SYM_ANY)) {
+        unsigned reps[NB_MODEL_MAX_HEADINGS];
+        uint8_t seen[NB_MODEL_MAX_HEADINGS] = {0};
+        for (unsigned h = 0; h < H; h++)
+            if (!seen[h]) {
+                for (unsigned e = 0; e < 8; e++) {
+                    unsigned g = nbi_d4_heading(e, h, H);
+                    if (seen[g])
+                        continue;
+                    seen[g] = 1;
+                    rep_of[g] = nrep;
+                    for (unsigned f = 0; f < 8; f++)
+                        if (nbi_d4_heading(f, g, H) == h)
+                            el_of[g] = f;
+                }
+                reps[nrep++] = h;
+            }
+        if (!(repv = malloc(nrep * wsize * sizeof *repv)))
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the any-heading table");
+        for (unsigned r = 0; r < nrep && st == NB_OK; r++) {
+            if ((st = back_goal(&b, reps[r], m->stop, err)) != NB_OK)
+                break;
+            for (long y = -R; y <= R; y++)
+                for (long x = -R; x <= R; x++)
+                    for (unsigned l = 0; l < S; l++)
+                        for (unsigned h = 0; h < H; h++)
+                            repv[r * wsize + ((size_t)(y + R) * W + (size_t)(x + R)) * S * H + l * H + h] =
+                                back_value(&b, x, y, h, l);
+        }
+    }
     for (unsigned t = 0; t < ntabs && st == NB_OK; t++) {
         unsigned gh = tabs[t].goal_heading, gl = tabs[t].goal_speed;
-        const nbi_pgeom *g = &geom[tabs[t].group];
+        const nbi_pgeom *g = &geom[tg[t]];
+        if (gh == NBI_PERIM_ANY) {
+            for (long y = -R; y <= R; y++)
+                for (long x = -R; x <= R; x++)
+                    for (unsigned k = 0; k < K; k++)
+                        for (unsigned h = 0; h < H; h++) {
+                            if (!nbi_pgeom_stored(g, x, y, h, k))
+                                continue;
+                            double v = 0;
+                            for (unsigned l = 0; l < S; l++)
+                                if (cls[l] == k && !(x == 0 && y == 0 && l == gl)) {
+                                    v = INFINITY;
+                                    for (unsigned a = 0; a < H; a++) {
+                                        long tx, ty;
+                                        nbi_d4_point(el_of[a], x, y, &tx, &ty);
+                                        unsigned th = nbi_d4_heading(el_of[a], h, H);
+                                        double u = repv[rep_of[a] * wsize +
+                                                        ((size_t)(ty + R) * W + (size_t)(tx + R)) * S * H +
+                                                        l * H + th];
+                                        if (u < v)
+                                            v = u;
+                                    }
+                                    break;
+                                }
+                            vals[first[t] + nbi_pgeom_index(g, x, y, h, k)] = v;
+                            if (isfinite(v) && v > maxv)
+                                maxv = v;
+                        }
+            if (o->progress)
+                o->progress(o->ctx, t + 1, ntabs);
+            continue;
+        }
         if ((st = back_goal(&b, gh, gl, err)) != NB_OK)
             break;
         for (long y = -R; y <= R; y++)
@@ -276,6 +347,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
         if (info) {
             memset(info, 0, sizeof *info);
             info->tables = ntabs;
+            info->any_table = (sym & NBI_SYM_ANY) != 0;
             info->entries = total;
             info->table_bytes = total * esize;
             info->payload = plen;
@@ -288,7 +360,9 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     for (int i = 0; i < 8; i++)
         nbi_pgeom_free(&geom[i]);
     free(vals);
+    free(repv);
     free(first);
+    free(tg);
     free(tabs);
     return st;
 }

@@ -18,7 +18,7 @@ static int usage(FILE *f)
             "stopped one).  Exit 0 when a path is found, 1 when there is none.\n\n"
             "  -m, --model NAME        a model baked by mkperim, or a model file (NAME.yaml)\n"
             "  -f, --from X,Y[,H[,S]]  the start state\n"
-            "  -t, --to X,Y[,H[,S]]    the goal state\n"
+            "  -t, --to X,Y[,H[,S]]    the goal state; H may be 'any' (stop there, any heading)\n"
             "  -a, --agent NAME        the agent type (size, capability; default the first)\n"
             "      --size N            instead of --agent: cells a side (1-%d)\n"
             "      --capability LIST   and the terrains it may enter (ground,swamp)\n"
@@ -64,7 +64,11 @@ static int parse_state(const char *opt, const char *text, const nb_model *m, nb_
     s->y = (int32_t)v[1];
     s->heading = 0;
     s->speed = (uint16_t)nb_model_stop(m);
-    if (n >= 3) {
+    if (n >= 3 && strcmp(part[2], "any") == 0) {
+        if (strcmp(opt, "--to") != 0)
+            return nbc_usage("%s: only the goal may be at any heading", opt), 0;
+        s->heading = NB_HEADING_ANY;
+    } else if (n >= 3) {
         if (!nbc_uint(opt, part[2], 0, nb_model_headings(m) - 1, &v[2]))
             return 0;
         s->heading = (uint16_t)v[2];
@@ -91,8 +95,12 @@ static int parse_state(const char *opt, const char *text, const nb_model *m, nb_
 
 static void print_state_json(const nb_model *m, const nb_motion_state *s)
 {
-    printf("{\"x\": %d, \"y\": %d, \"heading\": %u, \"speed\": \"%s\"}", s->x, s->y, s->heading,
-           nb_model_speed_name(m, s->speed));
+    printf("{\"x\": %d, \"y\": %d, \"heading\": ", s->x, s->y);
+    if (s->heading == NB_HEADING_ANY)
+        printf("null");
+    else
+        printf("%u", s->heading);
+    printf(", \"speed\": \"%s\"}", nb_model_speed_name(m, s->speed));
 }
 
 /* Step costs along a path, for the listing. */
