@@ -19,21 +19,34 @@ nb_status nbi_griddist_init(nbi_griddist *d, const nb_model *m, uint32_t w, uint
     d->w = w;
     d->h = h;
     d->stand = stand;
+    /* The distinct steps: a backward step of heading h is the forward step
+     * of the opposite offset when the model has one (same cells swept). */
     int back = m->speed[0] < 0;
+    d->back = back;
     for (unsigned k = 0; k < m->nheadings; k++)
         for (int sign = 1; sign >= (back ? -1 : 1); sign -= 2) {
-            unsigned i = d->nmoves++;
-            d->mdx[i] = sign * m->dx[k];
-            d->mdy[i] = sign * m->dy[k];
-            d->mlen[i] = m->len[k];
-            d->msweep[i] = &m->sweep[k][0][0];
-            d->mnsweep[i] = m->nsweep[k];
-            d->msign[i] = sign;
+            int dx = sign * m->dx[k], dy = sign * m->dy[k];
+            unsigned i = 0;
+            while (i < d->nmoves && !(d->mdx[i] == dx && d->mdy[i] == dy))
+                i++;
+            if (i == d->nmoves) {
+                d->nmoves++;
+                d->mdx[i] = dx;
+                d->mdy[i] = dy;
+                d->mlen[i] = m->len[k];
+                d->msweep[i] = &m->sweep[k][0][0];
+                d->mnsweep[i] = m->nsweep[k];
+                d->msign[i] = sign;
+            }
+            d->move_of[sign < 0][k] = (uint8_t)i;
         }
     size_t n = (size_t)w * h;
+    d->mwords = (d->nmoves + 63) / 64;
     d->dist = malloc(n * sizeof *d->dist);
     d->stamp = calloc(n, sizeof *d->stamp);
-    if (!d->dist || !d->stamp || !nbi_heap_init(&d->heap, 4096, NULL)) {
+    d->known = calloc(n, 1);
+    d->legal = malloc(n * d->mwords * sizeof *d->legal);
+    if (!d->dist || !d->stamp || !d->known || !d->legal || !nbi_heap_init(&d->heap, 4096, NULL)) {
         nbi_griddist_free(d);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the grid heuristic of a %u x %u map", w, h);
     }
@@ -44,14 +57,24 @@ void nbi_griddist_free(nbi_griddist *d)
 {
     free(d->dist);
     free(d->stamp);
+    free(d->known);
+    free(d->legal);
     nbi_heap_free(&d->heap);
     d->dist = NULL;
     d->stamp = NULL;
+    d->known = NULL;
+    d->legal = NULL;
+}
+
+static int open_cell(const nbi_griddist *d, long x, long y)
+{
+    return x >= 0 && y >= 0 && x < (long)d->w && y < (long)d->h && d->stand[(size_t)y * d->w + x];
 }
 
 static double toward(const nbi_griddist *d, long x, long y)
 {
-    return hypot((double)(x - d->tx), (double)(y - d->ty));
+    double dx = (double)(x - d->tx), dy = (double)(y - d->ty);
+    return sqrt(dx * dx + dy * dy);
 }
 
 void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty)
@@ -75,9 +98,25 @@ void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty)
         d->exhausted = 1;
 }
 
-static int open_cell(const nbi_griddist *d, long x, long y)
+
+int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k)
 {
-    return x >= 0 && y >= 0 && x < (long)d->w && y < (long)d->h && d->stand[(size_t)y * d->w + x];
+    size_t cell = (size_t)y * d->w + (size_t)x;
+    uint64_t *bits = d->legal + cell * d->mwords;
+    if (!d->known[cell]) {
+        for (unsigned w = 0; w < d->mwords; w++)
+            bits[w] = 0;
+        for (unsigned j = 0; j < d->nmoves; j++) {
+            int ok = 1;
+            const int8_t *sw = d->msweep[j];
+            for (unsigned c = 0; c < d->mnsweep[j] && ok; c++)
+                ok = open_cell(d, x + d->msign[j] * sw[2 * c], y + d->msign[j] * sw[2 * c + 1]);
+            if (ok)
+                bits[j / 64] |= (uint64_t)1 << (j % 64);
+        }
+        d->known[cell] = 1;
+    }
+    return (int)(bits[k / 64] >> (k % 64) & 1);
 }
 
 double nbi_griddist_get(nbi_griddist *d, long x, long y)
@@ -108,11 +147,7 @@ double nbi_griddist_get(nbi_griddist *d, long x, long y)
             size_t pid = (size_t)py * d->w + (size_t)px;
             if (d->stamp[pid] == 2 * d->gen + 1)
                 continue;
-            int legal = 1;
-            const int8_t *sw = d->msweep[k];
-            for (unsigned c = 0; c + 1 < d->mnsweep[k] && legal; c++)
-                legal = open_cell(d, px + d->msign[k] * sw[2 * c], py + d->msign[k] * sw[2 * c + 1]);
-            if (!legal)
+            if (!nbi_move_legal(d, px, py, k))
                 continue;
             double ng = g + d->mlen[k];
             if (d->stamp[pid] != 2 * d->gen || ng < d->dist[pid]) {

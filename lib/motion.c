@@ -107,7 +107,7 @@ int nb_motion_standable(const nb_motion_ws *ws, long x, long y)
 /* The state one action leads to, and its cost; 0 when the step is not
  * legal (the start cell, the cells it passes through and the end cell must
  * all be standable).  The start is assumed standable. */
-static int step(const nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned l2,
+static int step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned l2,
                 nb_motion_state *to, double *cost)
 {
     const nb_model *m = ws->m;
@@ -118,10 +118,8 @@ static int step(const nb_motion_ws *ws, const nb_motion_state *s, int turn, unsi
     to->heading = (uint16_t)h2;
     to->speed = (uint16_t)l2;
     if (dir) {
-        const int8_t(*sw)[2] = m->sweep[h2];
-        for (unsigned c = 0; c < m->nsweep[h2]; c++)
-            if (!nb_motion_standable(ws, s->x + dir * sw[c][0], s->y + dir * sw[c][1]))
-                return 0;
+        if (!nbi_move_legal(&ws->grid, s->x, s->y, ws->grid.move_of[dir < 0][h2]))
+            return 0;
         to->x += dir * m->dx[h2];
         to->y += dir * m->dy[h2];
     }
@@ -129,7 +127,7 @@ static int step(const nb_motion_ws *ws, const nb_motion_state *s, int turn, unsi
     return 1;
 }
 
-int nb_motion_step(const nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
+int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
                    nb_motion_state *to, double *cost)
 {
     const nb_model *m = ws->m;

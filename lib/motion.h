@@ -31,6 +31,15 @@ typedef struct nbi_griddist {
     long gx, gy, tx, ty;
     int exhausted;
     uint64_t expanded;
+    /* Which steps are legal from each cell, worked out on first use and
+     * kept (the map does not change): mwords 64-bit words per cell, move
+     * k at bit k; known[cell] once worked out.  The motion search asks it
+     * too: move_of[backward][h] is the move of a step of heading h. */
+    uint8_t *known;
+    uint64_t *legal;
+    unsigned mwords;
+    int back;
+    uint8_t move_of[2][NB_MODEL_MAX_HEADINGS];
     unsigned nmoves;
     int mdx[2 * NB_MODEL_MAX_HEADINGS], mdy[2 * NB_MODEL_MAX_HEADINGS];
     double mlen[2 * NB_MODEL_MAX_HEADINGS];
@@ -47,6 +56,8 @@ void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty);
 /* The distance from (x, y) (in cells of path length), INFINITY when the
  * goal cannot be reached from there. */
 double nbi_griddist_get(nbi_griddist *d, long x, long y);
+/* 1 when move k is legal from the standable cell (x, y). */
+int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k);
 
 /* ---- the sector abstraction (sectors.c) ---- */
 typedef struct nbi_sectors {

@@ -351,7 +351,7 @@ void nb_motion_ws_free(nb_motion_ws *ws);
 int nb_motion_standable(const nb_motion_ws *ws, long x, long y);
 /* 1 when the step from s by action (turn, new speed level) is legal; the
  * state it reaches and its cost in *to and *cost. */
-int nb_motion_step(const nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
+int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
                    nb_motion_state *to, double *cost);
 
 typedef struct nb_motion_query {

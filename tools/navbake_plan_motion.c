@@ -104,7 +104,7 @@ static void print_state_json(const nb_model *m, const nb_motion_state *s)
 }
 
 /* Step costs along a path, for the listing. */
-static double step_cost(const nb_motion_ws *ws, const nb_model *m, const nb_motion_state *a,
+static double step_cost(nb_motion_ws *ws, const nb_model *m, const nb_motion_state *a,
                         const nb_motion_state *b)
 {
     int H = (int)nb_model_headings(m), t = ((int)b->heading - (int)a->heading + H) % H;
