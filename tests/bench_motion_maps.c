@@ -90,7 +90,7 @@ static int cmp_str(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const char *dir = NULL;
-    unsigned pairs = 200, pairs_untrunc = 50, segs[2] = {3, 4}, nsegs = 2;
+    unsigned pairs = 200, pairs_untrunc = 200, segs[2] = {3, 4}, nsegs = 2;
     uint64_t maxexp = 200000;
     int use[NMODELS] = {1, 1, 1};
     for (int i = 1; i < argc; i++) {
