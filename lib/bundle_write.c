@@ -169,11 +169,12 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
     return put(b, &in, stored, err);
 }
 
-size_t nbb_builder_remove(nbb_builder *b, uint32_t type)
+/* Removes the sections of a type, all of them or those named name. */
+static size_t remove_where(nbb_builder *b, uint32_t type, const char *name)
 {
     size_t kept = 0, removed = 0;
     for (size_t i = 0; i < b->n; i++) {
-        if (b->sec[i].info.type == type) {
+        if (b->sec[i].info.type == type && (!name || strcmp(b->sec[i].info.name, name) == 0)) {
             free(b->sec[i].stored);
             removed++;
         } else {
@@ -184,19 +185,11 @@ size_t nbb_builder_remove(nbb_builder *b, uint32_t type)
     return removed;
 }
 
+size_t nbb_builder_remove(nbb_builder *b, uint32_t type) { return remove_where(b, type, NULL); }
+
 size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
 {
-    size_t kept = 0, removed = 0;
-    for (size_t i = 0; i < b->n; i++) {
-        if (b->sec[i].info.type == type && strcmp(b->sec[i].info.name, name) == 0) {
-            free(b->sec[i].stored);
-            removed++;
-        } else {
-            b->sec[kept++] = b->sec[i];
-        }
-    }
-    b->n = kept;
-    return removed;
+    return remove_where(b, type, name);
 }
 
 int nbb_builder_has(const nbb_builder *b, uint32_t type)

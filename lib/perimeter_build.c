@@ -237,38 +237,8 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     for (unsigned t = 0; t < ntabs && st == NB_OK; t++) {
         unsigned gh = tabs[t].goal_heading, gl = tabs[t].goal_speed;
         const nbi_pgeom *g = &geom[tg[t]];
-        if (gh == NBI_PERIM_ANY) {
-            for (long y = -R; y <= R; y++)
-                for (long x = -R; x <= R; x++)
-                    for (unsigned k = 0; k < K; k++)
-                        for (unsigned h = 0; h < H; h++) {
-                            if (!nbi_pgeom_stored(g, x, y, h, k))
-                                continue;
-                            double v = 0;
-                            for (unsigned l = 0; l < S; l++)
-                                if (cls[l] == k && !(x == 0 && y == 0 && l == gl)) {
-                                    v = INFINITY;
-                                    for (unsigned a = 0; a < H; a++) {
-                                        long tx, ty;
-                                        nbi_d4_point(el_of[a], x, y, &tx, &ty);
-                                        unsigned th = nbi_d4_heading(el_of[a], h, H);
-                                        double u = repv[rep_of[a] * wsize +
-                                                        ((size_t)(ty + R) * W + (size_t)(tx + R)) * S * H +
-                                                        l * H + th];
-                                        if (u < v)
-                                            v = u;
-                                    }
-                                    break;
-                                }
-                            vals[first[t] + nbi_pgeom_index(g, x, y, h, k)] = v;
-                            if (isfinite(v) && v > maxv)
-                                maxv = v;
-                        }
-            if (o->progress)
-                o->progress(o->ctx, t + 1, ntabs);
-            continue;
-        }
-        if ((st = back_goal(&b, gh, gl, err)) != NB_OK)
+        int any = gh == NBI_PERIM_ANY;
+        if (!any && (st = back_goal(&b, gh, gl, err)) != NB_OK)
             break;
         for (long y = -R; y <= R; y++)
             for (long x = -R; x <= R; x++)
@@ -279,11 +249,26 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
                         /* A class's levels share one value, except the
                          * goal itself (0, answered before any lookup). */
                         double v = 0;
-                        for (unsigned l = 0; l < S; l++)
-                            if (cls[l] == k && !(x == 0 && y == 0 && h == gh && l == gl)) {
+                        for (unsigned l = 0; l < S; l++) {
+                            if (cls[l] != k || (x == 0 && y == 0 && (any || h == gh) && l == gl))
+                                continue;
+                            if (!any) {
                                 v = back_value(&b, x, y, h, l);
                                 break;
                             }
+                            v = INFINITY;
+                            for (unsigned a = 0; a < H; a++) {
+                                long tx, ty;
+                                nbi_d4_point(el_of[a], x, y, &tx, &ty);
+                                unsigned th = nbi_d4_heading(el_of[a], h, H);
+                                double u = repv[rep_of[a] * wsize +
+                                                ((size_t)(ty + R) * W + (size_t)(tx + R)) * S * H +
+                                                l * H + th];
+                                if (u < v)
+                                    v = u;
+                            }
+                            break;
+                        }
                         vals[first[t] + nbi_pgeom_index(g, x, y, h, k)] = v;
                         if (isfinite(v) && v > maxv)
                             maxv = v;
