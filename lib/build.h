@@ -120,6 +120,12 @@ nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
 nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
                         const nbb_grid *grid, int compress, nb_err *err);
 
+/* The legend (the default one when legend_path is NULL), the agent set
+ * (the default set when agents_path is NULL) and, unless map_path is
+ * NULL, the map read with that legend: what a level-baking tool reads. */
+nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
+                         nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err);
+
 /* ---- motion models and perimeter tables (model_yaml.c, perimeter_build.c;
  * formats/motion.md) ---- */
 

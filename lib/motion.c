@@ -63,6 +63,8 @@ nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perim
     ws->bundle = b;
     ws->m = m;
     ws->p = p;
+    ws->cap = cap;
+    ws->size = size;
     ws->w = b->width;
     ws->h = b->height;
     ws->sh = m->nheadings * m->nspeeds;
@@ -305,6 +307,12 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     if (q->heuristic >= NB_MH_GRID)
         nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
 
+    /* Every step passes through cells joined by octile moves that cut no
+     * corner, so cells in different components of the bundle's layer
+     * (mkclear) cannot be joined: no need to search. */
+    if (!q->truncate && nb_reachable(ws->bundle, ws->cap, ws->size, (nb_cell){q->start.x, q->start.y},
+                                     (nb_cell){q->goal.x, q->goal.y}) == 0)
+        return NB_OK;
     uint32_t sid = node_of(ws, &q->start), end = NBI_HEAP_NONE;
     if (sid == NBI_HEAP_NONE)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search");

@@ -94,6 +94,8 @@ struct nb_motion_ws {
     const nb_bundle *bundle;
     const nb_model *m;
     const nb_perimeter *p;
+    nb_capability cap;
+    unsigned size;
     uint32_t w, h;
     unsigned sh; /* states per cell */
     uint8_t *stand;

@@ -215,6 +215,40 @@ char nb_map_char(const nb_bundle *bundle, long x, long y);
 /* ------------------------------------------------------------------ */
 /* Clearance and reachability (clearance.c, components.c)              */
 
+/* A cell of the map: column x, row y, (0, 0) the top-left. */
+typedef struct nb_cell {
+    int32_t x, y;
+} nb_cell;
+
+/* Baked by mkclear (formats/clearance.md): for each capability c of the
+ * agent set, the true clearance cv(t, c) of every cell t, capped at the
+ * largest agent size served; for each (capability, size) of C x S, the
+ * connected components of the cells where such an agent may stand.
+ * These look-ups read the mapped layers in place, in O(1) in the map's
+ * size (a call finds its layer among the bundle's sections). */
+
+/* cv((x, y), cap), capped at the layer's cap; 0 outside the map and where
+ * the cell's terrain is not in cap.  -1 when the bundle holds no
+ * clearance layer for exactly this capability. */
+int nb_clearance(const nb_bundle *bundle, nb_capability cap, long x, long y);
+/* The cap of that layer (the largest size it answers), or -1. */
+int nb_clearance_cap(const nb_bundle *bundle, nb_capability cap);
+/* 1 when an agent of this size and capability may stand with its
+ * top-left cell at (x, y) (cv >= size), 0 when not or outside the map;
+ * -1 when the bundle cannot tell: no layer for cap, size 0, or a size
+ * beyond the layer's cap. */
+int nb_can_stand(const nb_bundle *bundle, nb_capability cap, unsigned size, long x, long y);
+/* 1 when a path joins the two cells for this agent (the same moves as
+ * nb_aa_find, either corner rule), 0 when none does (also when either
+ * cell is not standable); -1 when the bundle holds no component layer for
+ * (cap, size). */
+int nb_reachable(const nb_bundle *bundle, nb_capability cap, unsigned size, nb_cell from,
+                 nb_cell to);
+/* The component of a cell, numbered from 1 in row-major order of each
+ * component's first cell; 0 where the agent cannot stand; -1 when there
+ * is no layer for (cap, size). */
+long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, long x, long y);
+
 /* ------------------------------------------------------------------ */
 /* Annotated A* (aastar.c)                                             */
 

@@ -1,13 +1,14 @@
 /* standable.c: where an agent of a size and capability may stand, the
  * one question the motion search asks of the map.
  *
- * It is answered from the map itself with the true-clearance recurrence
- * (the side of the largest square of cells in the capability anchored at
- * each cell: 1 + the least of its right, lower and lower-right
- * neighbours').  When clearance layers (mkclear) are in the bundle, this
- * is the one place to ask them instead (nb_can_stand). */
+ * The bundle's clearance layer for the capability answers when mkclear
+ * baked one that serves the size (nb_can_stand); otherwise the map itself
+ * does, through the true-clearance recurrence (the side of the largest
+ * square of cells in the capability anchored at each cell: 1 + the least
+ * of its right, lower and lower-right neighbours'). */
 #include <stdlib.h>
 
+#include "clearance.h"
 #include "motion.h"
 
 nb_status nbi_standable(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
@@ -18,6 +19,13 @@ nb_status nbi_standable(const nb_bundle *b, nb_capability cap, unsigned size, ui
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle has no map", b->path);
     if (size < 1 || size > NB_MAX_AGENT_SIZE)
         return nbi_fail(err, NB_ERR_ARG, "agent size %u, expected 1 to %d", size, NB_MAX_AGENT_SIZE);
+    nbi_layer layer;
+    if (nbi_clearance_layer(b, cap, &layer, NULL) == NB_OK && layer.maxval >= size &&
+        layer.width == w && layer.height == h) {
+        for (uint64_t i = 0; i < (uint64_t)w * h; i++)
+            stand[i] = nbi_layer_get(&layer, i) >= size;
+        return NB_OK;
+    }
     /* Two rows of clearance, bottom to top. */
     uint16_t *below = calloc((size_t)w + 1, sizeof *below), *row = calloc((size_t)w + 1, sizeof *row);
     if (!below || !row) {

@@ -28,13 +28,7 @@ int main(int argc, char **argv)
     static nbi_agentset agents;
     nbb_grid grid;
     nb_err err;
-    nb_status st = legend_path ? nbb_legend_read(legend_path, &legend, &err)
-                               : (nbi_legend_default(&legend), NB_OK);
-    if (st == NB_OK)
-        st = agents_path ? nbb_agents_read(agents_path, &legend, &agents, &err)
-                         : nbb_agents_default(&legend, &agents, &err);
-    if (st == NB_OK)
-        st = nbb_map_read(argv[i], &legend, &grid, &err);
+    nb_status st = nbb_read_level(legend_path, agents_path, argv[i], &legend, &agents, &grid, &err);
     if (st == NB_OK) {
         st = tu_write_level(argv[i + 1], &legend, &agents, &grid, zlib, &err);
         nbb_grid_free(&grid);

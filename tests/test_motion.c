@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clearance.h"
 #include "heap.h"
 #include "motion.h"
 #include "testutil.h"
@@ -190,8 +191,9 @@ typedef struct level {
     world wd;
 } level;
 
-static int make_level(const char *model, const nbb_grid *grid, const char *agents_yaml,
-                      const char *agent, unsigned sector, unsigned radius, level *lv)
+static int make_level_layers(const char *model, const nbb_grid *grid, const char *agents_yaml,
+                             const char *agent, unsigned sector, unsigned radius, int layers,
+                             level *lv)
 {
     static nb_model src;
     static nbi_agentset agents;
@@ -213,6 +215,8 @@ static int make_level(const char *model, const nbb_grid *grid, const char *agent
         st = nbb_builder_new(&bl, &err);
     if (st == NB_OK) {
         st = nbb_put_level(bl, &legend, &agents, grid, 0, &err);
+        if (st == NB_OK && layers)
+            st = nbb_bake_clearance(bl, &legend, &agents, grid, 0, NULL, &err);
         if (st == NB_OK)
             st = nbb_put_model(bl, &src, &err);
         if (st == NB_OK)
@@ -251,6 +255,12 @@ static int make_level(const char *model, const nbb_grid *grid, const char *agent
             lv->wd.stand[(size_t)y * grid->width + x] = (uint8_t)okc;
         }
     return 1;
+}
+
+static int make_level(const char *model, const nbb_grid *grid, const char *agents_yaml,
+                      const char *agent, unsigned sector, unsigned radius, level *lv)
+{
+    return make_level_layers(model, grid, agents_yaml, agent, sector, radius, 0, lv);
 }
 
 static void free_level(level *lv)
@@ -488,6 +498,57 @@ static void sweeps(void)
            "tank heading 1 (3, 1): both cells beside the corner it crosses, in order along the step");
 }
 
+/* With mkclear's layers in the bundle: the same plans, and a goal in
+ * another component is known unreachable without a search. */
+static void layered(void)
+{
+    tu_rng r = {41};
+    nbb_grid grid;
+    level plain, lay;
+    tu_random_grid(&r, 24, 16, 6, 2, &grid);
+    for (uint32_t y = 0; y < grid.height; y++)
+        grid.cells[(size_t)y * grid.width + 12] = '@'; /* a wall: two components */
+    if (!make_level_layers("vehicle", &grid, NULL, "movingai", 0, 4, 0, &plain) ||
+        !make_level_layers("vehicle", &grid, NULL, "movingai", 0, 4, 1, &lay)) {
+        ok(0, "layered levels");
+        nbb_grid_free(&grid);
+        return;
+    }
+    ok(nb_clearance_cap(lay.b, nb_agent_find(lay.b, "movingai")->capability) >= 1,
+       "the bundle has a clearance layer for the agent's capability");
+    int same = 0, n = 0;
+    for (int i = 0; i < 6; i++) {
+        nb_motion_query q;
+        nb_motion_result a, b;
+        nb_motion_query_init(&q);
+        q.heuristic = NB_MH_PERIMETER_GRID;
+        do {
+            q.start = random_state(&r, &lay);
+            q.goal = random_state(&r, &lay);
+        } while ((q.start.x < 12) != (q.goal.x < 12));
+        nb_motion_plan(plain.ws, &q, &a, NULL);
+        nb_motion_plan(lay.ws, &q, &b, NULL);
+        n++;
+        same += a.found == b.found && (!a.found || fabs(a.cost - b.cost) < 1e-9) && a.expanded == b.expanded;
+    }
+    is_int(same, n, "plans are the same whether standability comes from the layer or the map");
+    nb_motion_query q;
+    nb_motion_result a, b;
+    nb_motion_query_init(&q);
+    do {
+        q.start = random_state(&r, &lay);
+        q.goal = random_state(&r, &lay);
+    } while (q.start.x > 10 || q.goal.x < 13);
+    nb_motion_plan(plain.ws, &q, &a, NULL);
+    nb_motion_plan(lay.ws, &q, &b, NULL);
+    ok(!a.found && a.expanded > 0 && !b.found && b.expanded == 0,
+       "a goal beyond the wall: %llu states searched without the component layer, none with it",
+       (unsigned long long)a.expanded);
+    free_level(&plain);
+    free_level(&lay);
+    nbb_grid_free(&grid);
+}
+
 static void bad_queries(void)
 {
     tu_rng r = {5};
@@ -546,6 +607,7 @@ int main(void)
     sized();
     for (int i = 0; i < 3; i++)
         routes(models[i]);
+    layered();
     bad_queries();
     return done_testing();
 }

@@ -41,6 +41,8 @@ static int dump_one(const nb_bundle *b, size_t i)
     case NB_SEC_MAP: dump_map(b); return NBC_EXIT_OK;
     case NB_SEC_LEGEND: nbb_legend_print(&b->legend, stdout); return NBC_EXIT_OK;
     case NB_SEC_AGENTS: nbb_agents_print(b->agents, &b->legend, stdout); return NBC_EXIT_OK;
+    case NB_SEC_CLEARANCE:
+    case NB_SEC_COMPONENTS: return nbc_dump_layer(b, i);
     }
     const void *data;
     size_t len;
@@ -51,23 +53,56 @@ static int dump_one(const nb_bundle *b, size_t i)
     return NBC_EXIT_OK;
 }
 
+/* --capability and --size select among the sections of a type by the
+ * build parameters of those names. */
+static int section_matches(const nb_bundle *b, size_t i, int by_cap, nb_capability cap, uint32_t size)
+{
+    const nb_section_info *in = nb_bundle_section(b, i);
+    for (unsigned k = 0; k < NB_SECTION_PARAMS; k++) {
+        const char *pn = nb_section_param_name(in->type, k);
+        if (!pn)
+            continue;
+        if (by_cap && strcmp(pn, "capability") == 0 && in->param[k] != cap)
+            return 0;
+        if (size && strcmp(pn, "size") == 0 && in->param[k] != size)
+            return 0;
+    }
+    return 1;
+}
+
 int nbc_cmd_dump(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", no_argument, NULL, 'h'},
+    static const struct option opts[] = {{"capability", required_argument, NULL, 'c'},
+                                         {"size", required_argument, NULL, 's'},
+                                         {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
+    const char *cap_list = NULL;
+    unsigned long size = 0;
+    while ((c = getopt_long(argc, argv, "c:s:hV", opts, NULL)) != -1) {
         switch (c) {
+        case 'c': cap_list = optarg; break;
+        case 's':
+            if (!nbc_uint("--size", optarg, 1, NB_MAX_AGENT_SIZE, &size))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h':
-            printf("Usage: navbake dump BUNDLE SECTION...\n"
+            printf("Usage: navbake dump [--capability LIST] [--size S] BUNDLE SECTION...\n"
                    "Print sections as text.  SECTION is a type name (every section of that\n"
                    "type) or a section number from 'navbake info'.\n"
                    "  map     the map, as a MovingAI map file\n"
                    "  legend  the terrain legend, as YAML\n"
                    "  agents  the agent set, as YAML\n"
+                   "  clearance, components\n"
+                   "          the layer as H rows of W integers (true clearance capped at\n"
+                   "          the largest agent size; component ids, 0 where the agent\n"
+                   "          cannot stand)\n"
                    "  other   the decoded payload in hexadecimal, 32 bytes a line\n"
                    "With several sections, each is preceded by a line '# section N: TYPE'.\n\n"
+                   "  -c, --capability LIST  only the sections built for this capability\n"
+                   "                         (terrain names separated by commas)\n"
+                   "  -s, --size S           only the sections built for agent size S\n"
                    "  -h, --help     show this help and exit\n"
                    "  -V, --version  show the version and exit\n");
             return NBC_EXIT_OK;
@@ -81,6 +116,11 @@ int nbc_cmd_dump(int argc, char **argv)
     nb_err err;
     if (nb_bundle_open(argv[optind], 0, &b, &err) != NB_OK)
         return nbc_fail_err(&err);
+    nb_capability want_cap = 0;
+    if (cap_list && nb_capability_parse(b, cap_list, &want_cap, &err) != NB_OK) {
+        nb_bundle_close(b);
+        return nbc_usage("--capability: %s", err.msg);
+    }
     /* Resolve every name first, so that a typo prints nothing but the error. */
     size_t n = nb_bundle_section_count(b), nsel = 0;
     size_t *sel = malloc((n ? n : 1) * (size_t)(argc - optind) * sizeof *sel);
@@ -103,10 +143,12 @@ int nbc_cmd_dump(int argc, char **argv)
         }
         size_t before = nsel;
         for (size_t i = 0; i < n; i++)
-            if (nb_bundle_section(b, i)->type == type)
+            if (nb_bundle_section(b, i)->type == type && section_matches(b, i, cap_list != NULL,
+                                                                         want_cap, (uint32_t)size))
                 sel[nsel++] = i;
         if (nsel == before)
-            rc = nbc_fail("%s: no %s section", argv[optind], s);
+            rc = nbc_fail("%s: no %s section%s", argv[optind], s,
+                          cap_list || size ? " built for that capability and size" : "");
     }
     for (size_t k = 0; k < nsel && rc == NBC_EXIT_OK; k++) {
         if (nsel > 1)

@@ -1,0 +1,171 @@
+/* brute.c: see brute.h.  Slow on purpose: nothing here shares code or
+ * shortcuts with the library (no DP, no 4-connectivity argument, no
+ * packed layers, no shared heap). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "brute.h"
+
+int brute_passable(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, long x, long y)
+{
+    if (x < 0 || y < 0 || x >= (long)g->width || y >= (long)g->height)
+        return 0;
+    uint8_t code = legend->code[g->cells[(size_t)y * g->width + (size_t)x]];
+    return code < legend->nterrains && ((cap >> code) & 1u);
+}
+
+unsigned brute_clearance(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, long x,
+                         long y, unsigned limit)
+{
+    unsigned cv = 0;
+    for (;;) {
+        if (limit && cv == limit)
+            return cv;
+        /* Try the square of side cv + 1: every one of its cells. */
+        unsigned side = cv + 1;
+        for (unsigned dy = 0; dy < side; dy++)
+            for (unsigned dx = 0; dx < side; dx++)
+                if (!brute_passable(legend, g, cap, x + (long)dx, y + (long)dy))
+                    return cv;
+        cv = side;
+    }
+}
+
+int brute_can_stand(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                    long x, long y)
+{
+    for (unsigned dy = 0; dy < size; dy++)
+        for (unsigned dx = 0; dx < size; dx++)
+            if (!brute_passable(legend, g, cap, x + (long)dx, y + (long)dy))
+                return 0;
+    return 1;
+}
+
+static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+static const int DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+/* May the agent step from (x, y) in direction d? */
+static int may_move(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                    enum brute_corner rule, long x, long y, int d)
+{
+    long nx = x + DX[d], ny = y + DY[d];
+    if (!brute_can_stand(legend, g, cap, size, nx, ny))
+        return 0;
+    if (d < 4)
+        return 1;
+    int a = brute_can_stand(legend, g, cap, size, nx, y);
+    int b = brute_can_stand(legend, g, cap, size, x, ny);
+    return rule == BRUTE_STRICT ? a && b : a || b;
+}
+
+uint32_t brute_components(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                          unsigned size, enum brute_corner rule, uint32_t *label)
+{
+    size_t n = (size_t)g->width * g->height;
+    long *queue = malloc(n * sizeof *queue);
+    uint32_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        label[i] = 0;
+    for (size_t s = 0; s < n; s++) {
+        long sx = (long)(s % g->width), sy = (long)(s / g->width);
+        if (label[s] || !brute_can_stand(legend, g, cap, size, sx, sy))
+            continue;
+        count++;
+        size_t head = 0, tail = 0;
+        label[s] = count;
+        queue[tail++] = (long)s;
+        while (head < tail) {
+            long i = queue[head++], x = i % (long)g->width, y = i / (long)g->width;
+            for (int d = 0; d < 8; d++) {
+                if (!may_move(legend, g, cap, size, rule, x, y, d))
+                    continue;
+                long j = (y + DY[d]) * (long)g->width + x + DX[d];
+                if (!label[j]) {
+                    label[j] = count;
+                    queue[tail++] = j;
+                }
+            }
+        }
+    }
+    free(queue);
+    return count;
+}
+
+struct item {
+    double d;
+    long id;
+};
+
+static void push(struct item *h, size_t *n, double d, long id)
+{
+    size_t i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2].d > d) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i].d = d;
+    h[i].id = id;
+}
+
+static struct item pop(struct item *h, size_t *n)
+{
+    struct item top = h[0], last = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1].d < h[c].d)
+            c++;
+        if (h[c].d >= last.d)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n)
+        h[i] = last;
+    return top;
+}
+
+double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                      enum brute_corner rule, long sx, long sy, long gx, long gy)
+{
+    if (!brute_can_stand(legend, g, cap, size, sx, sy) ||
+        !brute_can_stand(legend, g, cap, size, gx, gy))
+        return -1;
+    size_t n = (size_t)g->width * g->height, hn = 0;
+    double *dist = malloc(n * sizeof *dist);
+    char *done = calloc(n, 1);
+    struct item *heap = malloc(8 * n * sizeof *heap + sizeof *heap);
+    for (size_t i = 0; i < n; i++)
+        dist[i] = INFINITY;
+    long start = sy * (long)g->width + sx, goal = gy * (long)g->width + gx;
+    dist[start] = 0;
+    push(heap, &hn, 0, start);
+    double result = -1;
+    while (hn) {
+        struct item it = pop(heap, &hn);
+        if (done[it.id])
+            continue;
+        done[it.id] = 1;
+        if (it.id == goal) {
+            result = it.d;
+            break;
+        }
+        long x = it.id % (long)g->width, y = it.id / (long)g->width;
+        for (int d = 0; d < 8; d++) {
+            if (!may_move(legend, g, cap, size, rule, x, y, d))
+                continue;
+            long j = (y + DY[d]) * (long)g->width + x + DX[d];
+            double nd = it.d + (d < 4 ? 1.0 : sqrt(2.0));
+            if (nd < dist[j]) {
+                dist[j] = nd;
+                push(heap, &hn, nd, j);
+            }
+        }
+    }
+    free(dist);
+    free(done);
+    free(heap);
+    return result;
+}
