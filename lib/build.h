@@ -147,8 +147,8 @@ typedef struct nbb_perimeter_opts {
 } nbb_perimeter_opts;
 
 typedef struct nbb_perimeter_info {
-    unsigned tables;      /* the any-heading table included */
-    int any_table;        /* 1 when the last table serves goals at any heading */
+    unsigned tables;      /* the any-heading tables included */
+    unsigned any_tables;  /* 2 when the last two serve goals at any heading */
     uint64_t entries;
     uint64_t table_bytes; /* entries x entry bytes */
     uint64_t payload;     /* the whole section, header included */

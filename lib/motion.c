@@ -146,13 +146,16 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
     const nb_motion_state *st[2] = {&q->start, &q->goal};
     static const char *const what[2] = {"start", "goal"};
     for (int i = 0; i < 2; i++) {
+        if (i == 1 && st[i]->heading == NB_HEADING_ANY && st[i]->speed != m->stop &&
+            st[i]->speed != NB_SPEED_ANY)
+            return nbi_fail(err, NB_ERR_ARG, "a goal at any heading is stopped or at any speed");
         if ((st[i]->heading >= m->nheadings && !(i == 1 && st[i]->heading == NB_HEADING_ANY)) ||
-            st[i]->speed >= m->nspeeds)
+            (st[i]->speed >= m->nspeeds && !(i == 1 && st[i]->speed == NB_SPEED_ANY)))
             return nbi_fail(err, NB_ERR_ARG, "the %s's heading %u or speed %u is not one of model %s's "
                             "(%u headings, %u speeds)", what[i], st[i]->heading, st[i]->speed,
                             m->name, m->nheadings, m->nspeeds);
-        if (i == 1 && st[i]->heading == NB_HEADING_ANY && st[i]->speed != m->stop)
-            return nbi_fail(err, NB_ERR_ARG, "a goal at any heading must be stopped");
+        if (i == 1 && st[i]->speed == NB_SPEED_ANY && st[i]->heading == NB_HEADING_ANY)
+            continue;
         if (st[i]->x < 0 || st[i]->y < 0 || st[i]->x >= (long)ws->w || st[i]->y >= (long)ws->h)
             return nbi_fail(err, NB_ERR_ARG, "the %s (%d, %d) is off the %u x %u map", what[i],
                             st[i]->x, st[i]->y, ws->w, ws->h);
@@ -244,16 +247,16 @@ unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned
 static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
 {
     const nb_motion_state *g = &ws->goal;
-    return s->x == g->x && s->y == g->y && s->speed == g->speed &&
+    return s->x == g->x && s->y == g->y && (g->speed == NB_SPEED_ANY || s->speed == g->speed) &&
            (g->heading == NB_HEADING_ANY || s->heading == g->heading);
 }
 
 static double heuristic(nb_motion_ws *ws, const nb_motion_state *s)
 {
     const nb_model *m = ws->m;
-    const nb_motion_state *g = &ws->goal;
+    const nb_motion_state *g = &ws->hgoal;
     double oct = hypot((double)(s->x - g->x), (double)(s->y - g->y)) / m->vmax, v, best = oct;
-    if (at_goal(ws, s))
+    if (at_goal(ws, s) && g == &ws->goal)
         return 0;
     int kind = ws->heuristic, r = NB_PERIM_OUTSIDE;
     if (kind == NB_MH_PERIMETER || kind == NB_MH_PERIMETER_GRID)
@@ -300,8 +303,14 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     int reopen = q->reopen >= 0 ? q->reopen : q->weight == 1;
     ws->last_route = 0;
     ws->path_len = 0;
-    ws->goal = q->goal;
+    ws->goal = ws->hgoal = q->goal;
     ws->heuristic = q->heuristic;
+    /* A truncated search ends near the goal at any heading and speed: steer
+     * it toward passing through the goal's cell when the table knows how. */
+    if (q->truncate && ws->p && nbi_perimeter_has_any(ws->p)) {
+        ws->hgoal.heading = NB_HEADING_ANY;
+        ws->hgoal.speed = NB_SPEED_ANY;
+    }
     nodes_reset(ws);
     nbi_heap_clear(&ws->open);
     if (q->heuristic >= NB_MH_GRID)
@@ -428,12 +437,16 @@ nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned s
         if (j == last) {
             sub.truncate = 0;
         } else {
-            /* Stopped there, at any heading: the abstract path does not say
-             * which, and a narrow place may allow few. */
-            uint32_t reg = sec->apath[j];
+            /* Stopped there, at any heading (the abstract path does not say
+             * which, and a narrow place may allow few), or facing the way
+             * the path enters the node. */
+            uint32_t reg = sec->apath[j], prev = sec->apath[j - 1];
             sub.goal.x = sec->rx[reg];
             sub.goal.y = sec->ry[reg];
-            sub.goal.heading = NB_HEADING_ANY;
+            sub.goal.heading = q->waypoint_heading
+                                   ? (uint16_t)nbi_motion_heading_toward(ws->m, sub.goal.x - sec->rx[prev],
+                                                                         sub.goal.y - sec->ry[prev], 0)
+                                   : NB_HEADING_ANY;
             sub.goal.speed = (uint16_t)ws->m->stop;
         }
         if ((st = nb_motion_plan(ws, &sub, &res, err)) != NB_OK)

@@ -112,6 +112,7 @@ struct nb_motion_ws {
     int last_route;
     /* the running query */
     nb_motion_state goal;
+    nb_motion_state hgoal; /* the goal the heuristic aims at */
     int heuristic;
 };
 

@@ -306,8 +306,9 @@ unsigned nb_model_sweep(const nb_model *model, unsigned heading, const int8_t **
 
 /* A state of a motion-constrained agent: its cell, heading and speed level.
  * A goal's heading may be NB_HEADING_ANY: stop at the cell, facing
- * anywhere. */
+ * anywhere; with its speed NB_SPEED_ANY too, pass through the cell. */
 #define NB_HEADING_ANY 0xffffu
+#define NB_SPEED_ANY 0xffffu
 typedef struct nb_motion_state {
     int32_t x, y;
     uint16_t heading, speed;
@@ -398,6 +399,9 @@ typedef struct nb_motion_query {
     uint64_t max_expansions; /* 0: no limit */
     int reopen;              /* re-open closed states found cheaper: 1, 0, or
                               * -1 for the default (only when weight is 1) */
+    int waypoint_heading;    /* routes: 0 (default) intermediate goals at any
+                              * heading; 1 facing the way the abstract path
+                              * enters them (the paper's setup) */
 } nb_motion_query;
 
 typedef struct nb_motion_result {

@@ -257,8 +257,11 @@ nb_status nbi_perimeter_goals(const nb_model *m, int layout, unsigned sym, nbi_p
     default:
         return nbi_fail(err, NB_ERR_ARG, "unknown perimeter layout %d", layout);
     }
-    if (sym & NBI_SYM_ANY)
-        tabs[n++] = (nbi_ptable){NBI_PERIM_ANY, m->stop, rev ? nbi_g_with_reverse(NBI_G_SQUARE) : NBI_G_SQUARE};
+    if (sym & NBI_SYM_ANY) {
+        unsigned g = rev ? nbi_g_with_reverse(NBI_G_SQUARE) : NBI_G_SQUARE;
+        tabs[n++] = (nbi_ptable){NBI_PERIM_ANY, m->stop, g};
+        tabs[n++] = (nbi_ptable){NBI_PERIM_ANY, NBI_PERIM_ANY, g};
+    }
     *ntabs = n;
     return NB_OK;
 }
@@ -347,7 +350,7 @@ nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter 
         ((p->sym & NBI_SYM_REVERSE) && !m->reverse))
         BAD("%s: perimeter section '%s': its speed classes or symmetries do not fit the model",
             b->path, m->name);
-    size_t maxt = (size_t)m->nheadings * m->nspeeds + 1;
+    size_t maxt = (size_t)m->nheadings * m->nspeeds + 2;
     p->tabs = malloc(maxt * sizeof *p->tabs);
     p->first = malloc(maxt * sizeof *p->first);
     p->tgeom = malloc(maxt);
@@ -401,6 +404,7 @@ fail:
 }
 
 unsigned nb_perimeter_radius(const nb_perimeter *p) { return p->radius; }
+int nbi_perimeter_has_any(const nb_perimeter *p) { return (p->sym & NBI_SYM_ANY) != 0; }
 int nb_perimeter_layout(const nb_perimeter *p) { return (int)p->layout; }
 
 static double entry(const nb_perimeter *p, uint32_t i)
@@ -421,37 +425,39 @@ static double from_table(const nb_perimeter *p, unsigned t, long x, long y, unsi
     return entry(p, p->first[t] + nbi_pgeom_index(g, x, y, h, p->cls[l]));
 }
 
-/* A goal stopped at any heading: the table made for it, or else the
- * least over the goal's headings. */
+/* A goal at any heading, stopped or at any speed (passing through the
+ * cell): the table made for it, or else the least over the goal states. */
 static int lookup_any(const nb_perimeter *p, const nb_motion_state *s, const nb_motion_state *g,
                       double *value)
 {
     long x = (long)s->x - g->x, y = (long)s->y - g->y, R = (long)p->radius;
-    unsigned stop = p->model->stop;
+    unsigned stop = p->model->stop, pass = g->speed == NB_SPEED_ANY;
     *value = 0;
-    if (s->heading >= p->H || s->speed >= p->S || g->speed != stop || x < -R || x > R || y < -R ||
-        y > R)
+    if (s->heading >= p->H || s->speed >= p->S || (g->speed != stop && !pass) || x < -R || x > R ||
+        y < -R || y > R)
         return NB_PERIM_OUTSIDE;
-    if (x == 0 && y == 0 && s->speed == stop)
+    if (x == 0 && y == 0 && (pass || s->speed == stop))
         return NB_PERIM_EXACT;
     if (p->sym & NBI_SYM_ANY) {
-        *value = from_table(p, p->ntabs - 1, x, y, s->heading, s->speed);
+        *value = from_table(p, p->ntabs - 2 + pass, x, y, s->heading, s->speed);
         return NB_PERIM_EXACT;
     }
     int res = NB_PERIM_EXACT;
     nb_motion_state one = *g;
     *value = INFINITY;
-    for (unsigned h = 0; h < p->H; h++) {
-        double v;
-        one.heading = (uint16_t)h;
-        int r = nb_perimeter_lookup(p, s, &one, &v);
-        if (r == NB_PERIM_OUTSIDE)
-            return r;
-        if (r == NB_PERIM_APPROX)
-            res = r;
-        if (v < *value)
-            *value = v;
-    }
+    for (unsigned l = pass ? 0 : stop; l < (pass ? p->S : stop + 1); l++)
+        for (unsigned h = 0; h < p->H; h++) {
+            double v;
+            one.heading = (uint16_t)h;
+            one.speed = (uint16_t)l;
+            int r = nb_perimeter_lookup(p, s, &one, &v);
+            if (r == NB_PERIM_OUTSIDE)
+                return r;
+            if (r == NB_PERIM_APPROX)
+                res = r;
+            if (v < *value)
+                *value = v;
+        }
     return res;
 }
 
@@ -464,6 +470,8 @@ int nb_perimeter_lookup(const nb_perimeter *p, const nb_motion_state *s, const n
     *value = 0;
     if (gh == NB_HEADING_ANY)
         return lookup_any(p, s, g, value);
+    if (g->speed == NB_SPEED_ANY)
+        return NB_PERIM_OUTSIDE;
     if (h >= H || gh >= H || s->speed >= p->S || g->speed >= p->S || x < -R || x > R || y < -R ||
         y > R)
         return NB_PERIM_OUTSIDE;

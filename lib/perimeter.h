@@ -18,7 +18,7 @@
 #define NBI_SYM_CLASSES 4u /* one entry per speed class, not per speed */
 #define NBI_SYM_ANY 8u     /* a last table for goals stopped at any heading */
 
-/* A table's goal heading when it serves goals at any heading. */
+/* A table's goal heading (speed) when it serves goals at any heading (speed). */
 #define NBI_PERIM_ANY 0xffffu
 
 /* The symmetry group of a table (its record's group field) is a mask of
@@ -66,11 +66,13 @@ int nbi_pgeom_stored(const nbi_pgeom *g, long x, long y, unsigned h, unsigned k)
 typedef struct nbi_ptable {
     unsigned goal_heading, goal_speed, group;
 } nbi_ptable;
-/* Fills tabs (room for H * S + 1) and returns how many; sym is the section's
+/* Fills tabs (room for H * S + 2) and returns how many; sym is the section's
  * NBI_SYM_* flags.  Fails for a symmetric or rotated layout of a model
  * that is not symmetric under 90-degree turns and reflections. */
 nb_status nbi_perimeter_goals(const nb_model *m, int layout, unsigned sym, nbi_ptable *tabs,
                               unsigned *ntabs, nb_err *err);
+/* 1 when the open table has the tables for goals at any heading. */
+int nbi_perimeter_has_any(const nb_perimeter *p);
 /* The symmetry flags a layout uses for a model: paper only, or all. */
 unsigned nbi_perimeter_symmetries(const nb_model *m, int layout, int paper);
 /* The number of classes and the class of each speed under flags sym. */

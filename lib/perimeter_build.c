@@ -60,8 +60,14 @@ static size_t back_id(const back *b, long x, long y, unsigned h, unsigned l)
     return ((size_t)(y + b->rb) * b->wb + (size_t)(x + b->rb)) * b->sh + l * b->m->nheadings + h;
 }
 
+/* In the goal set of (gh, gl): NBI_PERIM_ANY for any heading or speed. */
+static int is_goal(long x, long y, unsigned h, unsigned l, unsigned gh, unsigned gl)
+{
+    return x == 0 && y == 0 && (gh == NBI_PERIM_ANY || h == gh) && (gl == NBI_PERIM_ANY || l == gl);
+}
+
 /* Returns 1 when the window's values are exact, 0 when the area must grow,
- * -1 when out of memory. */
+ * -1 when out of memory.  The search starts from every goal state at once. */
 static int back_run(back *b, unsigned gh, unsigned gl)
 {
     const nb_model *m = b->m;
@@ -74,10 +80,14 @@ static int back_run(back *b, unsigned gh, unsigned gl)
         b->pos[i] = NBI_HEAP_NONE;
     }
     nbi_heap_clear(&b->heap);
-    size_t g = back_id(b, 0, 0, gh, gl);
-    b->dist[g] = 0;
-    if (!nbi_heap_push(&b->heap, 0, 0, (uint32_t)g))
-        return -1;
+    for (unsigned l = 0; l < m->nspeeds; l++)
+        for (unsigned h = 0; h < H; h++)
+            if (is_goal(0, 0, h, l, gh, gl)) {
+                size_t g = back_id(b, 0, 0, h, l);
+                b->dist[g] = 0;
+                if (!nbi_heap_push(&b->heap, 0, 0, (uint32_t)g))
+                    return -1;
+            }
     while (!nbi_heap_empty(&b->heap) && settled < need) {
         nbi_heap_item it = nbi_heap_pop(&b->heap);
         size_t id = it.id, cell = id / b->sh;
@@ -157,7 +167,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
         return nbi_fail(err, NB_ERR_ARG, "perimeter entries of %u bits, expected 16 or 32",
                         o->entry_bits);
     unsigned sym = nbi_perimeter_symmetries(m, o->layout, o->paper);
-    nbi_ptable *tabs = malloc(((size_t)H * S + 1) * sizeof *tabs);
+    nbi_ptable *tabs = malloc(((size_t)H * S + 2) * sizeof *tabs);
     if (!tabs)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     unsigned ntabs;
@@ -186,7 +196,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
         first[t] = (uint32_t)total;
         total += nbi_pgeom_size(&geom[gi]);
     }
-    double *vals = NULL, *repv = NULL;
+    double *vals = NULL;
     back b;
     memset(&b, 0, sizeof b);
     b.m = m;
@@ -197,48 +207,12 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
                       (unsigned long long)total);
     if (st == NB_OK)
         st = back_alloc(&b, (long)o->radius + 4, err);
-    long R = (long)o->radius, W = 2 * R + 1;
-    size_t wsize = (size_t)W * W * S * H;
+    long R = (long)o->radius;
     double maxv = 0;
-    /* Goals at any heading: the least over the goal headings, each read
-     * from its orbit representative's values through the symmetry that
-     * takes it there. */
-    unsigned rep_of[NB_MODEL_MAX_HEADINGS], el_of[NB_MODEL_MAX_HEADINGS], nrep = 0;
-    if (st == NB_OK && (sym & NBI_SYM_ANY)) {
-        unsigned reps[NB_MODEL_MAX_HEADINGS];
-        uint8_t seen[NB_MODEL_MAX_HEADINGS] = {0};
-        for (unsigned h = 0; h < H; h++)
-            if (!seen[h]) {
-                for (unsigned e = 0; e < 8; e++) {
-                    unsigned g = nbi_d4_heading(e, h, H);
-                    if (seen[g])
-                        continue;
-                    seen[g] = 1;
-                    rep_of[g] = nrep;
-                    for (unsigned f = 0; f < 8; f++)
-                        if (nbi_d4_heading(f, g, H) == h)
-                            el_of[g] = f;
-                }
-                reps[nrep++] = h;
-            }
-        if (!(repv = malloc(nrep * wsize * sizeof *repv)))
-            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the any-heading table");
-        for (unsigned r = 0; r < nrep && st == NB_OK; r++) {
-            if ((st = back_goal(&b, reps[r], m->stop, err)) != NB_OK)
-                break;
-            for (long y = -R; y <= R; y++)
-                for (long x = -R; x <= R; x++)
-                    for (unsigned l = 0; l < S; l++)
-                        for (unsigned h = 0; h < H; h++)
-                            repv[r * wsize + ((size_t)(y + R) * W + (size_t)(x + R)) * S * H + l * H + h] =
-                                back_value(&b, x, y, h, l);
-        }
-    }
     for (unsigned t = 0; t < ntabs && st == NB_OK; t++) {
         unsigned gh = tabs[t].goal_heading, gl = tabs[t].goal_speed;
         const nbi_pgeom *g = &geom[tg[t]];
-        int any = gh == NBI_PERIM_ANY;
-        if (!any && (st = back_goal(&b, gh, gl, err)) != NB_OK)
+        if ((st = back_goal(&b, gh, gl, err)) != NB_OK)
             break;
         for (long y = -R; y <= R; y++)
             for (long x = -R; x <= R; x++)
@@ -247,28 +221,13 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
                         if (!nbi_pgeom_stored(g, x, y, h, k))
                             continue;
                         /* A class's levels share one value, except the
-                         * goal itself (0, answered before any lookup). */
+                         * goal states (0, answered before any look-up). */
                         double v = 0;
-                        for (unsigned l = 0; l < S; l++) {
-                            if (cls[l] != k || (x == 0 && y == 0 && (any || h == gh) && l == gl))
-                                continue;
-                            if (!any) {
+                        for (unsigned l = 0; l < S; l++)
+                            if (cls[l] == k && !is_goal(x, y, h, l, gh, gl)) {
                                 v = back_value(&b, x, y, h, l);
                                 break;
                             }
-                            v = INFINITY;
-                            for (unsigned a = 0; a < H; a++) {
-                                long tx, ty;
-                                nbi_d4_point(el_of[a], x, y, &tx, &ty);
-                                unsigned th = nbi_d4_heading(el_of[a], h, H);
-                                double u = repv[rep_of[a] * wsize +
-                                                ((size_t)(ty + R) * W + (size_t)(tx + R)) * S * H +
-                                                l * H + th];
-                                if (u < v)
-                                    v = u;
-                            }
-                            break;
-                        }
                         vals[first[t] + nbi_pgeom_index(g, x, y, h, k)] = v;
                         if (isfinite(v) && v > maxv)
                             maxv = v;
@@ -332,7 +291,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
         if (info) {
             memset(info, 0, sizeof *info);
             info->tables = ntabs;
-            info->any_table = (sym & NBI_SYM_ANY) != 0;
+            info->any_tables = sym & NBI_SYM_ANY ? 2 : 0;
             info->entries = total;
             info->table_bytes = total * esize;
             info->payload = plen;
@@ -345,7 +304,6 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     for (int i = 0; i < 8; i++)
         nbi_pgeom_free(&geom[i]);
     free(vals);
-    free(repv);
     free(first);
     free(tg);
     free(tabs);

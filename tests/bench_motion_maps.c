@@ -4,13 +4,23 @@
  * segment by segment (segments of 3 sectors: 12-18 cells, Table 2; of 4:
  * 18-24, Table 3) by weighted A* (w 1.2), with and without intermediate
  * search truncation (within 3 cells).  States expanded per planning step
- * (one low-level search): median, 90th and 99th percentile, for the
- * octile heuristic, the extended perimeter heuristic (the paper's
- * "perimeter" column) and ours, max(extended perimeter, obstacle-aware
- * grid distance), and the admissible max(perimeter, grid distance); these
- * two also report the grid cells their reverse search expanded.  Times per step are against octile in the same run.
+ * (one low-level search): median, 90th and 99th percentile.
+ *
+ * Columns, as the paper sets the problem (an intermediate goal is reached
+ * stopped and facing the way the abstract path enters it, a waypoint
+ * stopped at any heading; tables with the paper's symmetries and 4-byte
+ * entries):
+ *   octile     the straight-line heuristic;
+ *   perimeter  the extended perimeter heuristic (the paper's column);
+ *   ours       max(extended perimeter, obstacle-aware grid distance) with
+ *              mkperim's default tables (which, when truncating, steer
+ *              toward passing through the goal's cell);
+ * and "ours, any heading": the same with intermediate goals at any heading
+ * too (this library's default for routes).  Times per step are against octile in
+ * the same run.
  *   bench_motion_maps [--maps DIR] [--pairs N] [--pairs-untruncated N]
- *                     [--max-expansions N] [--models a,b] [--segments 3,4] */
+ *                     [--max-expansions N] [--models a,b] [--segments 3,4]
+ *                     [--ours HEURISTIC] */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,7 +40,10 @@ static double now(void)
 
 enum { NMODELS = 3, NH = 4 };
 static const char *const names[NMODELS] = {"humanoid", "tank", "vehicle"};
-static const int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_GRID, NB_MH_PERIMETER_GRID};
+static int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_GRID, NB_MH_EXTENDED_GRID};
+/* Per column: mkperim's default tables (1) or the paper's (0); waypoints
+ * facing the way in (1) or at any heading (0). */
+static const int ours_table[NH] = {0, 0, 1, 1}, exact_waypoints[NH] = {1, 1, 1, 0};
 /* The paper's Tables 2 and 3: [table][truncated][row][model][octile, perimeter]. */
 static const double paper[2][2][3][NMODELS][2] = {
     {{{{6874, 2062}, {1705, 79}, {9638, 595}},
@@ -106,11 +119,16 @@ int main(int argc, char **argv)
             const char *l = argv[++i];
             for (int k = 0; k < NMODELS; k++)
                 use[k] = strstr(l, names[k]) != NULL;
+        } else if (strcmp(argv[i], "--ours") == 0 && i + 1 < argc) {
+            if ((hs[2] = hs[3] = nb_motion_heuristic_parse(argv[++i])) < 0) {
+                fprintf(stderr, "bench_motion_maps: unknown heuristic '%s'\n", argv[i]);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--segments") == 0 && i + 1 < argc) {
             nsegs = (unsigned)sscanf(argv[++i], "%u,%u", &segs[0], &segs[1]);
         } else {
             fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--pairs N] [--pairs-untruncated N]\n"
-                            "         [--max-expansions N] [--models a,b] [--segments 3,4]\n");
+                            "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n");
             return 2;
         }
     }
@@ -155,56 +173,69 @@ int main(int argc, char **argv)
     for (size_t f = 0; f < nfiles; f++)
         printf("%s%s", f ? ", " : "", files[f]);
     printf("\n# %u waypoint pairs per map out and back with truncation, %u without; at most %llu\n"
-           "# states expanded per planning step (a step that reaches the limit counts as failed)\n",
-           pairs, pairs_untrunc, (unsigned long long)maxexp);
+           "# states expanded per planning step (a step that reaches the limit counts as failed);\n"
+           "# ours = %s\n", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
     for (size_t f = 0; f < nfiles; f++) {
         char mpath[2048];
         snprintf(mpath, sizeof mpath, "%s/%s", dir, files[f]);
         nbb_grid grid;
-        nbb_builder *bl;
-        if (nbb_map_read(mpath, &legend, &grid, &err) || nbb_builder_new(&bl, &err) ||
-            nbb_put_level(bl, &legend, &agents, &grid, 0, &err)) {
+        nb_bundle *bund[2];
+        if (nbb_map_read(mpath, &legend, &grid, &err) != NB_OK) {
             fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
             return 1;
         }
-        for (int k = 0; k < NMODELS; k++) {
-            nbb_perimeter_opts o = {.radius = 15, .layout = NB_PERIM_SYMMETRIC, .entry_bits = 16};
-            if (nbb_put_model(bl, &src[k], &err) || nbb_put_perimeter(bl, &src[k], &o, NULL, &err)) {
+        /* The paper's tables (bund[0]) and mkperim's default ones (bund[1]). */
+        for (int v = 0; v < 2; v++) {
+            nbb_builder *bl;
+            if (nbb_builder_new(&bl, &err) || nbb_put_level(bl, &legend, &agents, &grid, 0, &err)) {
                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                 return 1;
             }
+            for (int k = 0; k < NMODELS; k++) {
+                nbb_perimeter_opts o = {.radius = 15, .layout = NB_PERIM_SYMMETRIC,
+                                        .entry_bits = v ? 16 : 32, .paper = !v};
+                if (nbb_put_model(bl, &src[k], &err) || nbb_put_perimeter(bl, &src[k], &o, NULL, &err)) {
+                    fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
+                    return 1;
+                }
+            }
+            const char *bpath = tu_path(tu_tmpdir(), v ? "ours.nbk" : "paper.nbk");
+            if (nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, &bund[v], &err)) {
+                fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
+                return 1;
+            }
+            nbb_builder_free(bl);
         }
-        const char *bpath = tu_path(tu_tmpdir(), "level.nbk");
-        nb_bundle *b;
-        if (nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, &b, &err)) {
-            fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
-            return 1;
-        }
-        nbb_builder_free(bl);
         nb_capability cap = agents.agent[0].capability;
         double t_map = now();
         for (int k = 0; k < NMODELS; k++) {
             if (!use[k])
                 continue;
-            nb_model *m;
-            nb_perimeter *p;
-            nb_motion_ws *ws;
-            if (nb_model_open(b, names[k], &m, &err) || nb_perimeter_open(b, m, &p, &err) ||
-                nb_motion_ws_new(b, m, p, cap, 1, 6, &ws, &err)) {
-                fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
-                return 1;
+            nb_model *mv[2];
+            nb_perimeter *pv[2];
+            nb_motion_ws *wsv[2];
+            for (int v = 0; v < 2; v++) {
+                if (nb_model_open(bund[v], names[k], &mv[v], &err) ||
+                    nb_perimeter_open(bund[v], mv[v], &pv[v], &err) ||
+                    nb_motion_ws_new(bund[v], mv[v], pv[v], cap, 1, 6, &wsv[v], &err)) {
+                    fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
+                    return 1;
+                }
+                /* Work out the legal steps of every cell before timing, so
+                 * that no heuristic pays for what the first one met. */
+                for (uint32_t y = 0; y < grid.height; y++)
+                    for (uint32_t x = 0; x < grid.width; x++)
+                        if (nb_motion_standable(wsv[v], x, y))
+                            nbi_move_legal(&wsv[v]->grid, x, y, 0);
             }
-            /* Work out the legal steps of every cell before timing, so that
-             * no heuristic pays for what the first one met. */
-            for (uint32_t y = 0; y < grid.height; y++)
-                for (uint32_t x = 0; x < grid.width; x++)
-                    if (nb_motion_standable(ws, x, y))
-                        nbi_move_legal(&ws->grid, x, y, 0);
+            nb_model *m = mv[0];
+            nb_motion_ws *ws = wsv[0];
             /* The same pairs for every model and heuristic: cells joined by the
              * sector graph. */
             tu_rng r = {1000 + f};
             size_t np = pairs > pairs_untrunc ? pairs : pairs_untrunc;
             nb_motion_state *A = malloc(np * sizeof *A), *B = malloc(np * sizeof *B);
+            nb_motion_state *Aback = malloc(np * sizeof *Aback);
             for (size_t i = 0; i < np; i++) {
                 for (int tries = 0; tries < 100000; tries++) {
                     A[i] = (nb_motion_state){(int32_t)tu_below(&r, grid.width), (int32_t)tu_below(&r, grid.height), 0, 0};
@@ -214,16 +245,20 @@ int main(int argc, char **argv)
                         nbi_sectors_path(&ws->sectors, A[i].x, A[i].y, B[i].x, B[i].y))
                         break;
                 }
-                /* A waypoint is a cell to stop at, at any heading; the trips
-                 * start facing the way to go. */
+                /* The trips start stopped, facing the way to go, and end
+                 * stopped at the waypoint, facing any way. */
                 A[i].speed = B[i].speed = (uint16_t)m->stop;
                 A[i].heading = (uint16_t)nbi_motion_heading_toward(m, B[i].x - A[i].x, B[i].y - A[i].y, 0);
+                B[i].heading = NB_HEADING_ANY;
+                Aback[i] = A[i];
+                Aback[i].heading = NB_HEADING_ANY;
             }
             for (unsigned sg = 0; sg < nsegs; sg++)
                 for (int tr = 0; tr < 2; tr++)
                     for (int h = 0; h < NH; h++) {
                         samples *s = &S[sg][tr][k][h];
                         double t0 = now();
+                        nb_motion_ws *w = wsv[ours_table[h]];
                         for (size_t i = 0; i < (tr ? pairs : pairs_untrunc); i++) {
                             nb_motion_query q;
                             nb_motion_result res;
@@ -232,18 +267,17 @@ int main(int argc, char **argv)
                             q.weight = 1.2;
                             q.truncate = tr ? 3 : 0;
                             q.max_expansions = maxexp;
+                            q.waypoint_heading = exact_waypoints[h];
                             q.start = A[i];
                             q.goal = B[i];
-                            q.goal.heading = NB_HEADING_ANY;
-                            if (nb_motion_route(ws, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
+                            if (nb_motion_route(w, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
                             /* Back from where the agent ended (or from B if it failed). */
                             q.start = res.found ? res.end : B[i];
-                            q.goal = A[i];
-                            q.goal.heading = NB_HEADING_ANY;
-                            if (nb_motion_route(ws, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
+                            q.goal = Aback[i];
+                            if (nb_motion_route(w, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
@@ -252,13 +286,17 @@ int main(int argc, char **argv)
                     }
             free(A);
             free(B);
-            nb_motion_ws_free(ws);
-            nb_perimeter_close(p);
-            nb_model_close(m);
+            free(Aback);
+            for (int v = 0; v < 2; v++) {
+                nb_motion_ws_free(wsv[v]);
+                nb_perimeter_close(pv[v]);
+                nb_model_close(mv[v]);
+            }
         }
         fprintf(stderr, "bench_motion_maps: %s (%ux%u) done in %.0f s\n", files[f], grid.width,
                 grid.height, now() - t_map);
-        nb_bundle_close(b);
+        nb_bundle_close(bund[0]);
+        nb_bundle_close(bund[1]);
         nbb_grid_free(&grid);
     }
     for (unsigned sg = 0; sg < nsegs; sg++) {
@@ -268,7 +306,7 @@ int main(int argc, char **argv)
         printf("|  |");
         for (int k = 0; k < NMODELS; k++)
             if (use[k])
-                printf(" %s octile | perimeter | ours | perimeter+grid |", names[k]);
+                printf(" %s octile | perimeter | ours | ours, any heading |", names[k]);
         printf("\n|---|");
         for (int k = 0; k < NMODELS; k++)
             if (use[k])

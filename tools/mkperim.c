@@ -120,9 +120,9 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "mkperim: %s: %s layout, radius %u, %u table%s%s, %" PRIu64 " entries of %u bits: "
                 "%" PRIu64 " bytes of entries, %" PRIu64 " in the file%s\n",
-                m->name, nb_perimeter_layout_name(o.layout), o.radius, info.tables - info.any_table,
-                info.tables - info.any_table == 1 ? "" : "s",
-                info.any_table ? " and one for goals at any heading" : "", info.entries, o.entry_bits,
+                m->name, nb_perimeter_layout_name(o.layout), o.radius, info.tables - info.any_tables,
+                info.tables - info.any_tables == 1 ? "" : "s",
+                info.any_tables ? " and two for goals at any heading" : "", info.entries, o.entry_bits,
                 info.table_bytes, info.stored, o.compress ? " (zlib)" : "");
     nbb_builder_free(b);
     free(m);
