@@ -275,7 +275,10 @@ int main(int argc, char **argv)
                                 return 1;
                             }
                             /* Back from where the agent ended (or from B if it failed). */
-                            q.start = res.found ? res.end : B[i];
+                            q.start = B[i];
+                            q.start.heading = (uint16_t)nbi_motion_heading_toward(m, A[i].x - B[i].x, A[i].y - B[i].y, 0);
+                            if (res.found)
+                                q.start = res.end;
                             q.goal = Aback[i];
                             if (nb_motion_route(w, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);

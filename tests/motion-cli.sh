@@ -81,6 +81,8 @@ like "its first state" "$out" "0      2      2       0  stopped"
 status navbake plan --model tank --from 2,2,0 --to 12,6,any "$tmp/s.nbk"
 is "a goal at any heading: exit 0" "$rc" 0
 status navbake plan --model tank --from 2,2,any --to 12,6 "$tmp/s.nbk"; is "but not a start: exit 2" "$rc" 2
+status navbake plan --model tank --from 2,2,0 --to 12,6,any,any "$tmp/s.nbk"; is "passing through a cell: exit 0" "$rc" 0
+status navbake plan --model tank --from 2,2,0 --to 12,6,3,any "$tmp/s.nbk"; is "any speed needs any heading: exit 2" "$rc" 2
 status navbake plan --model tank --from 2,2,0 --to 12,6,6 --agent wagon --heuristic octile "$tmp/s.nbk"
 like "for a named agent" "$out" "agent      wagon: size 2, capability ground"
 status navbake plan --model humanoid --from 2,2 --to 60,35 --route --truncate 3 --weight 1.2 "$tmp/s.nbk"

@@ -122,7 +122,7 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
         size_t cell = id / sh;
         nb_motion_state s = {(int32_t)(cell % wd->w), (int32_t)(cell / wd->w),
                              (uint16_t)(id % sh % H), (uint16_t)(id % sh / H)};
-        if (s.x == b->x && s.y == b->y && s.speed == b->speed &&
+        if (s.x == b->x && s.y == b->y && (b->speed == NB_SPEED_ANY || s.speed == b->speed) &&
             (b->heading == NB_HEADING_ANY || s.heading == b->heading)) {
             res = dist[id];
             break;
@@ -299,13 +299,15 @@ static void optimal(const char *model, uint64_t seed)
     static const int hs[] = {NB_MH_OCTILE, NB_MH_PERIMETER, NB_MH_GRID, NB_MH_PERIMETER_GRID};
     int queries = 0, optimal_n[4] = {0}, admissible[4] = {0}, legal[4] = {0}, reach = 0;
     uint64_t work[4] = {0};
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 9; i++) {
         nb_motion_query q;
         nb_motion_query_init(&q);
         q.start = random_state(&r, &lv);
         q.goal = random_state(&r, &lv);
         if (i >= 6)
             q.goal.heading = NB_HEADING_ANY; /* stop there, facing anywhere */
+        if (i >= 8)
+            q.goal.speed = NB_SPEED_ANY;     /* or just pass through */
         double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
         queries++;
         reach += isfinite(best);
@@ -332,7 +334,7 @@ static void optimal(const char *model, uint64_t seed)
     }
     for (int k = 0; k < 4; k++) {
         is_int(optimal_n[k], queries, "%s, %s heuristic: A* costs what Dijkstra finds (%d of %d "
-               "reachable, 2 goals at any heading), %llu states expanded", model, nb_motion_heuristic_name(hs[k]), reach,
+               "reachable, 3 goals at any heading, 1 of them at any speed), %llu states expanded", model, nb_motion_heuristic_name(hs[k]), reach,
                queries, (unsigned long long)work[k]);
         is_int(admissible[k], queries, "%s, %s heuristic: admissible at every start", model,
                nb_motion_heuristic_name(hs[k]));
@@ -439,6 +441,7 @@ static void routes(const char *model)
         q.weight = 1.2;
         q.truncate = 3;
         q.max_expansions = 200000;
+        q.waypoint_heading = i % 2;
         if (nb_motion_route(lv.ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
             diag("%s", err.msg);
             continue;
@@ -452,8 +455,9 @@ static void routes(const char *model)
                  p[len - 1].heading == q.goal.heading && p[len - 1].speed == q.goal.speed &&
                  p[0].x == q.start.x && p[0].y == q.start.y && path_legal(&lv.wd, lv.m, p, len, res.cost, model));
     }
-    ok(good == n && found > 0, "%s: routes over sectors of 6, segments of 3, truncation 3: %d of %d "
-       "found, each legal from the start to the goal state", model, found, n);
+    ok(good == n && found > 0, "%s: routes over sectors of 6, segments of 3, truncation 3 (waypoints "
+       "at any heading or facing the way in): %d of %d found, each legal from the start to the goal "
+       "state", model, found, n);
     free_level(&lv);
     nbb_grid_free(&grid);
 }

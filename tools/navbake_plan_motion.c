@@ -18,7 +18,8 @@ static int usage(FILE *f)
             "stopped one).  Exit 0 when a path is found, 1 when there is none.\n\n"
             "  -m, --model NAME        a model baked by mkperim, or a model file (NAME.yaml)\n"
             "  -f, --from X,Y[,H[,S]]  the start state\n"
-            "  -t, --to X,Y[,H[,S]]    the goal state; H may be 'any' (stop there, any heading)\n"
+            "  -t, --to X,Y[,H[,S]]    the goal state; H may be 'any' (stop there, any heading),\n"
+            "                          and then S too (pass through the cell)\n"
             "  -a, --agent NAME        the agent type (size, capability; default the first)\n"
             "      --size N            instead of --agent: cells a side (1-%d)\n"
             "      --capability LIST   and the terrains it may enter (ground,swamp)\n"
@@ -28,6 +29,8 @@ static int usage(FILE *f)
             "  -w, --weight W          weighted A*: f = g + W h (default 1)\n"
             "  -k, --truncate K        stop within K cells of the goal (default 0: reach it)\n"
             "  -r, --route             plan through the sector abstraction, segment by segment\n"
+            "      --waypoint-heading  on a route, stop at intermediate goals facing the way in\n"
+            "                          (the paper's setup) rather than at any heading\n"
             "      --sector N          sector side in cells (default 6)\n"
             "      --segment N         sectors per refined segment (default 3)\n"
             "  -n, --max-expansions N  give up after N states expanded per search\n"
@@ -73,7 +76,12 @@ static int parse_state(const char *opt, const char *text, const nb_model *m, nb_
             return 0;
         s->heading = (uint16_t)v[2];
     }
-    if (n == 4) {
+    if (n == 4 && strcmp(part[3], "any") == 0) {
+        if (s->heading != NB_HEADING_ANY)
+            return nbc_usage("%s: a speed of 'any' needs a heading of 'any' (pass through the cell)",
+                             opt), 0;
+        s->speed = NB_SPEED_ANY;
+    } else if (n == 4) {
         int l = nb_model_speed_find(m, part[3]);
         if (l < 0 && part[3][0] >= '0' && part[3][0] <= '9') {
             if (!nbc_uint(opt, part[3], 0, nb_model_speeds(m) - 1, &v[2]))
@@ -100,7 +108,10 @@ static void print_state_json(const nb_model *m, const nb_motion_state *s)
         printf("null");
     else
         printf("%u", s->heading);
-    printf(", \"speed\": \"%s\"}", nb_model_speed_name(m, s->speed));
+    if (s->speed == NB_SPEED_ANY)
+        printf(", \"speed\": null}");
+    else
+        printf(", \"speed\": \"%s\"}", nb_model_speed_name(m, s->speed));
 }
 
 /* Step costs along a path, for the listing. */
@@ -120,7 +131,7 @@ static double step_cost(nb_motion_ws *ws, const nb_model *m, const nb_motion_sta
 
 int nbc_plan_motion(int argc, char **argv)
 {
-    enum { O_SIZE = 256, O_CAP, O_SECTOR, O_SEGMENT };
+    enum { O_SIZE = 256, O_CAP, O_SECTOR, O_SEGMENT, O_WPH };
     static const struct option opts[] = {
         {"model", required_argument, NULL, 'm'},     {"from", required_argument, NULL, 'f'},
         {"to", required_argument, NULL, 't'},        {"agent", required_argument, NULL, 'a'},
@@ -129,10 +140,11 @@ int nbc_plan_motion(int argc, char **argv)
         {"truncate", required_argument, NULL, 'k'},  {"route", no_argument, NULL, 'r'},
         {"sector", required_argument, NULL, O_SECTOR}, {"segment", required_argument, NULL, O_SEGMENT},
         {"max-expansions", required_argument, NULL, 'n'}, {"json", no_argument, NULL, 'j'},
+        {"waypoint-heading", no_argument, NULL, O_WPH},
         {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
     const char *model_name = NULL, *from = NULL, *to = NULL, *agent_name = NULL, *cap_list = NULL;
-    int heuristic = -1, route = 0, json = 0, quiet = 0, c;
+    int heuristic = -1, route = 0, json = 0, quiet = 0, wph = 0, c;
     unsigned long size = 0, truncate = 0, sector = 6, segment = 3, maxexp = 0;
     double weight = 1;
     while ((c = getopt_long(argc, argv, "m:f:t:a:H:w:k:rn:jqhV", opts, NULL)) != -1) {
@@ -160,6 +172,7 @@ int nbc_plan_motion(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'r': route = 1; break;
+        case O_WPH: wph = 1; break;
         case O_SECTOR:
             if (!nbc_uint("--sector", optarg, 2, 1024, &sector))
                 return NBC_EXIT_USAGE;
@@ -218,6 +231,7 @@ int nbc_plan_motion(int argc, char **argv)
     q.weight = weight;
     q.truncate = (unsigned)truncate;
     q.max_expansions = maxexp;
+    q.waypoint_heading = wph;
     if (!parse_state("--from", from, m, &q.start) || !parse_state("--to", to, m, &q.goal)) {
         rc = NBC_EXIT_USAGE;
         goto done;
