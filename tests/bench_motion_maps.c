@@ -6,7 +6,8 @@
  * search truncation (within 3 cells).  States expanded per planning step
  * (one low-level search): median, 90th and 99th percentile.
  *
- * Columns, as the paper sets the problem (an intermediate goal is reached
+ * A trip starts stopped, facing the abstract path's first node after its
+ * start's.  Columns, as the paper sets the problem (an intermediate goal is reached
  * stopped and facing the way the abstract path enters it, a waypoint
  * stopped at any heading; tables with the paper's symmetries and 4-byte
  * entries):
@@ -93,6 +94,19 @@ static uint64_t pct(samples *s, double p)
         return 0;
     size_t k = (size_t)ceil(p / 100 * (double)s->n);
     return s->v[k ? k - 1 : 0];
+}
+
+/* The heading from a toward the abstract path's first node after a's own. */
+static uint16_t departure(nb_motion_ws *ws, const nb_model *m, const nb_motion_state *a,
+                          const nb_motion_state *b)
+{
+    nbi_sectors *s = &ws->sectors;
+    long tx = b->x, ty = b->y;
+    if (nbi_sectors_path(s, a->x, a->y, b->x, b->y) && s->apath_len >= 3) {
+        tx = s->rx[s->apath[1]];
+        ty = s->ry[s->apath[1]];
+    }
+    return (uint16_t)nbi_motion_heading_toward(m, tx - a->x, ty - a->y, 0);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -245,10 +259,10 @@ int main(int argc, char **argv)
                         nbi_sectors_path(&ws->sectors, A[i].x, A[i].y, B[i].x, B[i].y))
                         break;
                 }
-                /* The trips start stopped, facing the way to go, and end
-                 * stopped at the waypoint, facing any way. */
+                /* The trips start stopped, facing the way the abstract path
+                 * leaves, and end stopped at the waypoint, facing any way. */
                 A[i].speed = B[i].speed = (uint16_t)m->stop;
-                A[i].heading = (uint16_t)nbi_motion_heading_toward(m, B[i].x - A[i].x, B[i].y - A[i].y, 0);
+                A[i].heading = departure(ws, m, &A[i], &B[i]);
                 B[i].heading = NB_HEADING_ANY;
                 Aback[i] = A[i];
                 Aback[i].heading = NB_HEADING_ANY;
@@ -276,7 +290,7 @@ int main(int argc, char **argv)
                             }
                             /* Back from where the agent ended (or from B if it failed). */
                             q.start = B[i];
-                            q.start.heading = (uint16_t)nbi_motion_heading_toward(m, A[i].x - B[i].x, A[i].y - B[i].y, 0);
+                            q.start.heading = departure(w, m, &B[i], &A[i]);
                             if (res.found)
                                 q.start = res.end;
                             q.goal = Aback[i];
