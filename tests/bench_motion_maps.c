@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "motion.h"
 #include "perimeter.h"
@@ -146,7 +147,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!dir && !(dir = tu_shared("maps/dao"))) {
+    if (!dir && !(dir = tu_shared("maps/dao")) && access(tu_src("../shared/maps/dao"), R_OK) == 0)
+        dir = tu_src("../shared/maps/dao"); /* make bench: the shared material beside the tree */
+    if (!dir) {
         printf("bench_motion_maps: SKIP: no maps (set NB_SHARED to the shared material, or --maps DIR)\n");
         return 0;
     }
