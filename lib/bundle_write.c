@@ -169,8 +169,12 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
     return put(b, &in, stored, err);
 }
 
-/* Removes the sections of a type, all of them or those named name. */
-static size_t remove_where(nbb_builder *b, uint32_t type, const char *name)
+size_t nbb_builder_remove(nbb_builder *b, uint32_t type)
+{
+    return nbb_builder_remove_named(b, type, NULL);
+}
+
+size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
 {
     size_t kept = 0, removed = 0;
     for (size_t i = 0; i < b->n; i++) {
@@ -183,13 +187,6 @@ static size_t remove_where(nbb_builder *b, uint32_t type, const char *name)
     }
     b->n = kept;
     return removed;
-}
-
-size_t nbb_builder_remove(nbb_builder *b, uint32_t type) { return remove_where(b, type, NULL); }
-
-size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
-{
-    return remove_where(b, type, name);
 }
 
 int nbb_builder_has(const nbb_builder *b, uint32_t type)

@@ -440,8 +440,283 @@ nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned s
 /* ------------------------------------------------------------------ */
 /* Curves, Directional A* and smoothing (curve.c, directional.c)       */
 
+/* Geometry.  Positions are in cells: cell (x, y) is the square [x, x+1) x
+ * [y, y+1) and its centre is (x + 0.5, y + 0.5); y grows downwards, as the
+ * map is drawn.  A heading is an angle in radians from +x towards +y: 0 is
+ * east, pi/2 south.  A heading that grows turns clockwise as the map is
+ * drawn: a right turn ('R'); one that shrinks turns left ('L').  Forests
+ * (below) use the same angles in world units with y up, where a heading
+ * that grows turns counter-clockwise. */
+typedef struct nb_pose {
+    double x, y;
+    double heading; /* the way the unit faces */
+} nb_pose;
+
+enum nb_segment_kind { NB_SEG_LINE = 0, NB_SEG_ARC = 1 };
+
+/* One piece of a path: a straight line, or an arc of a circle.  A path is
+ * an array of segments of any length, each starting where the one before
+ * ends (curves here, planned routes and paths around round obstacles all
+ * share it, and all sample through nb_segments_sample). */
+typedef struct nb_segment {
+    int kind;        /* NB_SEG_LINE or NB_SEG_ARC */
+    int turn;        /* arcs: the sign of the sweep: +1 angles grow (right on a map, y down;
+                        counter-clockwise in a forest, y up), -1 they shrink; lines: 0 */
+    int gear;        /* +1 forward; -1 in reverse: the unit faces away from its travel */
+    double x, y;     /* where it starts */
+    double heading;  /* direction of travel at the start */
+    double length;   /* cells or world units, >= 0; an arc's is radius * |sweep| */
+    double cx, cy;   /* arcs: the circle's centre */
+    double radius;   /* arcs: the circle's radius; lines: 0 */
+} nb_segment;
+
+/* A line from (x0, y0) to (x1, y1), driven forward. */
+nb_segment nb_segment_line(double x0, double y0, double x1, double y1);
+/* An arc of the circle (cx, cy, radius) from the point at angle from (seen
+ * from the centre) through sweep radians: sweep > 0 angles grow (turn
+ * +1), sweep < 0 they shrink (turn -1); driven forward. */
+nb_segment nb_segment_arc(double cx, double cy, double radius, double from, double sweep);
+/* An arc's angles, the inverse of nb_segment_arc: the angle of its start
+ * seen from the centre and its signed sweep (turn * length / radius).  A
+ * line gives its heading and 0. */
+void nb_segment_angles(const nb_segment *seg, double *from, double *sweep);
+/* Position and heading at distance at along a segment (Pinter's Listing
+ * 2); at is clamped to [0, length], so at = length gives its end.  The
+ * heading is not reduced to a range: compare headings modulo 2 pi. */
+void nb_segment_sample(const nb_segment *seg, double at, nb_pose *out);
+/* The same along the n segments of a path, at clamped to the path (before
+ * the start: the start; past the end: the end); returns the total length.
+ * With n = 0 out is the origin. */
+double nb_segments_sample(const nb_segment *seg, size_t n, double at, nb_pose *out);
+double nb_segments_length(const nb_segment *seg, size_t n);
+
+/* A curve with a turning radius: at most four segments (two arcs and a
+ * line, three arcs, or an arc and a line), named by its word: "LSR",
+ * "RLR", "LS", "RL"...  (S a line, L and R arcs). */
+#define NB_CURVE_MAX_SEGMENTS 4
+#define NB_CURVE_MAX_CANDIDATES 8
+typedef struct nb_curve {
+    double length;     /* the sum of its segments' lengths */
+    unsigned count;    /* segments; an empty arc or line is left out */
+    char word[4];      /* NUL-terminated */
+    unsigned variant;  /* 0 or 1: which of the two solutions of a CCC or CC word */
+    nb_segment seg[NB_CURVE_MAX_SEGMENTS];
+} nb_curve;
+
+/* Every curve from a pose to a point with turning radius radius: an arc
+ * then a line, turning right or left (Pinter's Figure 6), and, when the
+ * point is near enough, an arc then an arc the other way (shorter when the
+ * point lies inside a turning circle).  Writes up to NB_CURVE_MAX_CANDIDATES
+ * curves to out, shortest first, and returns how many; the first is the
+ * shortest path to the point with a free final heading. */
+size_t nb_curve_to_point(const nb_pose *from, double radius, double x, double y, nb_curve *out);
+/* Every Dubins curve from a pose to a pose: the four arc-line-arc words of
+ * Pinter's Figures 9-11 (LSL RSR LSR RSL) and the arc-arc-arc words (LRL
+ * RLR, each with its two solutions); shortest first, equal ones once. */
+size_t nb_curve_to_pose(const nb_pose *from, const nb_pose *to, double radius, nb_curve *out);
+/* Turns a curve computed between two poses turned by pi into the same
+ * movement driven in reverse: the unit then faces the other way. */
+void nb_curve_set_reverse(nb_curve *curve);
+/* Position and heading at distance at along the curve. */
+void nb_curve_sample(const nb_curve *curve, double at, nb_pose *out);
+
+/* Units (formats/hitcheck.md): a unit is a disc of diameter width cells
+ * that turns no tighter than radius, kept in a bundle by name with its
+ * hit-check and curve tables (mkhitcheck). */
+typedef struct nb_unit {
+    char name[NB_NAME_MAX + 1];
+    double radius;           /* turning radius, cells */
+    double width;            /* diameter, cells */
+    unsigned headings;       /* 8 or 16 */
+    unsigned neighbourhood;  /* offsets baked in the hit-check table: 8, 24 or 48 */
+    int reverse;             /* 1 when it may drive in reverse */
+    double reverse_penalty;  /* cost factor of a reverse move (>= 1) */
+    nb_capability capability;/* terrains it may enter; 0 for every terrain */
+} nb_unit;
+
+size_t nb_unit_count(const nb_bundle *bundle);
+/* The index-th unit (in section order), or the unit called name. */
+nb_status nb_unit_get(const nb_bundle *bundle, size_t index, nb_unit *out, nb_err *err);
+nb_status nb_unit_find(const nb_bundle *bundle, const char *name, nb_unit *out, nb_err *err);
+
+/* Planning for a unit: Directional A* over (x, y, heading) with the
+ * hit-check and curve tables, smoothing, and Pinter's hybrid search.  A
+ * planner is the workspace of one unit on one bundle's map; a query reuses
+ * it and allocates nothing. */
+typedef struct nb_planner nb_planner;
+
+nb_status nb_planner_new(const nb_bundle *bundle, const char *unit, nb_planner **out, nb_err *err);
+void nb_planner_free(nb_planner *planner);
+const nb_unit *nb_planner_unit(const nb_planner *planner);
+
+enum nb_plan_method {
+    NB_PLAN_DIRECTIONAL = 0, /* Directional A* */
+    NB_PLAN_HYBRID = 1,      /* 4-connected A*, Smoothing-48 both ways, Directional-8 between */
+    NB_PLAN_PRESMOOTH = 2,   /* 4-connected A*, Smoothing-48, final smoothing; no fallback */
+    NB_PLAN_LINES = 3        /* 8-connected A* and line smoothing with the unit's width */
+};
+#define NB_PLAN_ONTHEFLY 0x1u  /* compute and sweep curves instead of reading the tables */
+#define NB_PLAN_SMOOTH 0x2u    /* directional: a final simple smoothing pass */
+#define NB_PLAN_FORWARD 0x4u   /* no reverse moves even if the unit may reverse */
+
+typedef struct nb_plan_query {
+    nb_pose start;           /* anywhere inside a free cell, any heading */
+    long goal_x, goal_y;     /* the goal cell: the path ends at its centre */
+    int goal_heading;        /* -1: any; else the heading index (0 .. headings-1) */
+    unsigned method;         /* enum nb_plan_method */
+    unsigned neighbourhood;  /* 8, 24 or 48; 0 for the unit's */
+    unsigned flags;          /* NB_PLAN_* */
+    uint64_t max_expansions; /* 0: no limit */
+} nb_plan_query;
+
+typedef struct nb_plan_result {
+    int found;
+    const char *reason;          /* when not found: why, a constant string */
+    double length;               /* cells travelled */
+    double cost;                 /* length with reverse moves' penalties */
+    size_t nsegments;
+    const nb_segment *segments;  /* the path; valid until the planner's next query */
+    size_t nwaypoints;
+    const nb_pose *waypoints;    /* the poses the path passes, start and goal included */
+    uint64_t expanded;           /* nodes taken from the open list, every stage */
+    uint64_t generated;          /* children found free */
+    int fallback;                /* hybrid: 1 when the Directional-8 step ran */
+} nb_plan_result;
+
+nb_status nb_plan(nb_planner *planner, const nb_plan_query *query, nb_plan_result *out,
+                  nb_err *err);
+/* 1 when a unit driving these segments touches no cell that is blocked
+ * for it (the exact swept disc, not samples). */
+int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t n);
+/* 1 when the cell is blocked for the planner's unit. */
+int nb_planner_blocked(const nb_planner *planner, long x, long y);
+
 /* ------------------------------------------------------------------ */
 /* Round obstacles (forest.c)                                          */
+/*
+ * A forest is a set of round obstacles in continuous space (world units,
+ * x to the right, y up: "counter-clockwise" is the positive sense of
+ * angles).  An agent of radius a moves among them as a point among the
+ * circles inflated by a (the Minkowski sum).  Paths are exact shortest
+ * paths: alternating straight segments (bitangents) and arcs hugging the
+ * inflated circles.  A path may graze a circle, but no arc goes round a
+ * circle past a point where another circle touches it.  formats/forest.md has the input and
+ * section formats; nb_forest_query(3) the details.
+ *
+ * mkabstract --forest bakes, for each agent radius, the bitangent graph
+ * (NB_SEC_BITANGENT) next to the circles (NB_SEC_FOREST), and
+ * nb_forest_query searches it.  nb_forest_search needs no bake: it builds
+ * the edges it needs while it searches, for forests that were never baked
+ * or that a game changes at run time (nb_forest_new, nb_forest_set...). */
+
+#define NB_FOREST_MAX_CIRCLES 1000000 /* circles in one forest */
+#define NB_FOREST_MAX_RADII 64        /* baked agent radii in one bundle */
+#define NB_FOREST_MAX_COORD 1e9       /* |x|, |y|, radius and agent radius */
+
+typedef struct nb_vec2 {
+    double x, y;
+} nb_vec2;
+
+typedef struct nb_circle {
+    double x, y, r; /* centre and radius (r > 0) */
+} nb_circle;
+
+typedef struct nb_forest nb_forest;
+typedef struct nb_forest_ws nb_forest_ws;
+
+/* Opens the forest of a bundle (its forest section and every bitangent
+ * graph, all checked here once, so queries trust them).  The forest reads
+ * the bundle in place: close it before the bundle.  Read-only: threads may
+ * share it, each with its own workspace.  NB_ERR_NOTFOUND when the bundle
+ * has no forest. */
+nb_status nb_forest_open(const nb_bundle *bundle, nb_forest **out, nb_err *err);
+/* A forest made by the program: a copy of n circles, and optionally world
+ * bounds {xmin, ymin, xmax, ymax} (NULL for none).  It has no baked graph;
+ * search it with nb_forest_search, and change it at will between queries. */
+nb_status nb_forest_new(const nb_circle *circles, size_t n, const double *bounds, nb_forest **out,
+                        nb_err *err);
+void nb_forest_close(nb_forest *forest);
+
+size_t nb_forest_circle_count(const nb_forest *forest);
+/* The obstacles as given (not inflated); NULL past the end. */
+const nb_circle *nb_forest_circle(const nb_forest *forest, size_t index);
+/* 1 and the bounds {xmin, ymin, xmax, ymax} when the forest has bounds.
+ * Bounds say where start and goal may be; they are not walls. */
+int nb_forest_bounds(const nb_forest *forest, double bounds[4]);
+
+/* Changes to a forest made with nb_forest_new (a bundle's forest is
+ * read-only: NB_ERR_ARG).  Indices of the circles after a removed one move
+ * down by one. */
+nb_status nb_forest_set_circle(nb_forest *forest, size_t index, nb_circle circle, nb_err *err);
+nb_status nb_forest_add_circle(nb_forest *forest, nb_circle circle, nb_err *err);
+nb_status nb_forest_remove_circle(nb_forest *forest, size_t index, nb_err *err);
+
+/* Baked agent radii, in the order they were given to mkabstract. */
+unsigned nb_forest_radius_count(const nb_forest *forest);
+double nb_forest_radius(const nb_forest *forest, unsigned radius_index);
+/* The index of the graph baked for exactly this agent radius, or -1. */
+int nb_forest_radius_find(const nb_forest *forest, double agent_radius);
+
+/* What a baked graph holds (as `navbake info` shows it). */
+typedef struct nb_forest_graph_info {
+    double agent_radius;
+    uint32_t nodes;       /* tangent points; each node is one end of one bitangent */
+    uint32_t transitions; /* bitangent segments kept (each used both ways) */
+    uint32_t candidates;  /* bitangents of all pairs before line of sight */
+    uint64_t arcs;        /* hugging arcs (oriented, no cusps) not cut by another circle */
+    uint32_t free_arcs;   /* maximal arcs of the circles that no other circle covers */
+} nb_forest_graph_info;
+nb_status nb_forest_graph(const nb_forest *forest, unsigned radius_index, nb_forest_graph_info *info,
+                          nb_err *err);
+
+/* A path: segments (nb_segment, driven forward) alternating between
+ * straight lines (bitangents) and arcs round inflated circles (turn +1
+ * counter-clockwise, -1 clockwise); segments of length zero are left out,
+ * except that a path from a point to itself is one line of length 0, so
+ * every path found has a segment to sample.  Sample it with
+ * nb_segments_sample(path.segments, path.nsegments, s, &pose). */
+typedef struct nb_forest_path {
+    nb_vec2 start, goal;
+    double length;               /* the sum of the segments' lengths */
+    size_t nsegments;            /* 0 when no path was found */
+    const nb_segment *segments;  /* owned by the workspace: valid until its next query */
+    /* What the search did. */
+    size_t expanded;  /* states taken from the open list */
+    size_t generated; /* states put on it */
+    size_t pruned;    /* transitions refused because they cross the one before */
+    size_t los_tests; /* line-of-sight tests made during the search */
+    size_t circles_opened; /* deferred search: circles whose edges were generated */
+} nb_forest_path;
+
+/* Options of a search (flags). */
+#define NB_FOREST_NO_PRUNE 0x1u /* keep transitions that cross the one before */
+/* The article's scheme as it stands, for comparison: the straight-line
+ * distance as heuristic on every state, and the start's tangents to every
+ * circle made at once (by default a bitangent is valued from its far end
+ * and the start's tangents are made as the search comes near them; the
+ * lengths are the same). */
+#define NB_FOREST_PLAIN 0x2u
+
+/* A query workspace: arrays reused by every query made with it.  forest
+ * (may be NULL) sizes it for that forest's baked graphs, so that
+ * nb_forest_query never allocates; nb_forest_search grows it when it must
+ * and keeps what it grew. */
+nb_status nb_forest_ws_new(const nb_forest *forest, nb_forest_ws **out, nb_err *err);
+void nb_forest_ws_free(nb_forest_ws *ws);
+
+/* The shortest path from start to goal for the agent radius baked at
+ * radius_index: start and goal join the graph by their tangents to the
+ * circles (for this query only), then A* with the straight-line distance
+ * as heuristic.  NB_ERR_ARG when start or goal is inside an inflated
+ * circle or outside the bounds, NB_ERR_NOTFOUND when no path exists
+ * (path->length is then INFINITY). */
+nb_status nb_forest_query(const nb_forest *forest, unsigned radius_index, nb_vec2 start, nb_vec2 goal,
+                          unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
+/* The same search for any agent radius, without a baked graph: the edges
+ * leaving a circle are generated when the search first reaches it, and a
+ * bitangent's line of sight is tested only when the search would take it. */
+nb_status nb_forest_search(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
+                           unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
 
 #ifdef __cplusplus
 }

@@ -64,8 +64,9 @@ status navbake plan --help; is "plan --help exits 0" "$rc" 0
 like "and names both kinds" "$out" "--unit NAME"
 status navbake plan --model tank --help; like "plan --model --help" "$out" "--heuristic H"
 status navbake plan "$tmp/s.nbk"; is "plan without --model or --unit: exit 2" "$rc" 2
-status navbake plan --unit car --from 1,1 --to 2,2 "$tmp/s.nbk"; is "--unit: exit 2" "$rc" 2
-like "not available, said so" "$err" "--unit (Directional A* for units with a turning radius) is not available"
+status navbake plan --unit car --from 1,1 --to 2,2 "$tmp/s.nbk"; is "--unit goes to the unit planner: exit 1" "$rc" 1
+like "which finds no such unit" "$err" "no unit 'car'"
+status navbake plan --unit car --model tank --from 1,1 --to 2,2 "$tmp/s.nbk"; is "--unit and --model: exit 2" "$rc" 2
 status navbake plan --model tank --from 1,1 "$tmp/s.nbk"; is "no goal: exit 2" "$rc" 2
 status navbake plan --model tank --from 1,1,0,sideways --to 5,5 "$tmp/s.nbk"; is "an unknown speed: exit 2" "$rc" 2
 like "named with the model's" "$err" "model tank has no speed 'sideways' (backward, stopped, forward)"
