@@ -194,30 +194,15 @@ size_t nbi_model_encoded_size(const nb_model *m)
     return NBI_MODEL_HEADER + 8 * (size_t)m->nheadings + NBI_MODEL_SPEED_RECORD * (size_t)m->nspeeds;
 }
 
-static void put_f64(uint8_t *p, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    nbi_put64(p, u);
-}
-
-static double get_f64(const uint8_t *p)
-{
-    uint64_t u = nbi_get64(p);
-    double v;
-    memcpy(&v, &u, 8);
-    return v;
-}
-
 void nbi_model_encode(const nb_model *m, uint8_t *out)
 {
     memset(out, 0, nbi_model_encoded_size(m));
     nbi_put32(out, m->nheadings);
     nbi_put32(out + 4, m->nspeeds);
     nbi_put32(out + 8, m->speed_change);
-    put_f64(out + 16, m->still_cost);
-    put_f64(out + 24, m->turn_cost);
-    put_f64(out + 32, m->ext_weight);
+    nbi_putf64(out + 16, m->still_cost);
+    nbi_putf64(out + 24, m->turn_cost);
+    nbi_putf64(out + 32, m->ext_weight);
     uint8_t *p = out + NBI_MODEL_HEADER;
     for (unsigned h = 0; h < m->nheadings; h++, p += 8) {
         nbi_put32(p, (uint32_t)(int32_t)m->dx[h]);
@@ -225,7 +210,7 @@ void nbi_model_encode(const nb_model *m, uint8_t *out)
     }
     for (unsigned l = 0; l < m->nspeeds; l++, p += NBI_MODEL_SPEED_RECORD) {
         memcpy(p, m->speed_name[l], strlen(m->speed_name[l]));
-        put_f64(p + 32, m->speed[l]);
+        nbi_putf64(p + 32, m->speed[l]);
         nbi_put32(p + 40, m->turn[l]);
     }
 }
@@ -245,9 +230,9 @@ nb_status nbi_model_decode(const uint8_t *p, size_t len, const char *name, nb_mo
                         "model section '%s': %u headings and %u speeds do not fit its %zu bytes", name,
                         m->nheadings, m->nspeeds, len);
     snprintf(m->name, sizeof m->name, "%s", name);
-    m->still_cost = get_f64(p + 16);
-    m->turn_cost = get_f64(p + 24);
-    m->ext_weight = get_f64(p + 32);
+    m->still_cost = nbi_getf64(p + 16);
+    m->turn_cost = nbi_getf64(p + 24);
+    m->ext_weight = nbi_getf64(p + 32);
     const uint8_t *q = p + NBI_MODEL_HEADER;
     for (unsigned h = 0; h < m->nheadings; h++, q += 8) {
         m->dx[h] = (int32_t)nbi_get32(q);
@@ -258,7 +243,7 @@ nb_status nbi_model_decode(const uint8_t *p, size_t len, const char *name, nb_mo
             return nbi_fail(err, NB_ERR_FORMAT, "model section '%s': speed %u's name is not terminated",
                             name, l);
         memcpy(m->speed_name[l], q, 32);
-        m->speed[l] = get_f64(q + 32);
+        m->speed[l] = nbi_getf64(q + 32);
         m->turn[l] = nbi_get32(q + 40);
         if (nbi_get32(q + 44) != 0)
             return nbi_fail(err, NB_ERR_FORMAT, "model section '%s': speed %u: reserved field not 0",
