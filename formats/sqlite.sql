@@ -325,3 +325,67 @@ CREATE TABLE curve_tables (
     stored_size   INTEGER NOT NULL,
     unpacked_size INTEGER NOT NULL
 );
+
+-- ==================================================================
+-- Motion models and perimeter heuristic tables (formats/motion.md), each
+-- named for its model.
+
+-- The motion models (type 48).
+CREATE TABLE motion_models (
+    name            TEXT PRIMARY KEY,
+    section         INTEGER NOT NULL,
+    headings        INTEGER NOT NULL,
+    speeds          INTEGER NOT NULL,
+    speed_change    INTEGER NOT NULL,  -- levels an action may change the speed by
+    still_cost      REAL NOT NULL,
+    turn_cost       REAL NOT NULL,
+    extended_weight REAL NOT NULL,     -- w_m
+    top_speed       REAL NOT NULL
+);
+
+-- Each model's headings: the cell offset a step at that heading moves by.
+CREATE TABLE model_headings (
+    model   TEXT NOT NULL,
+    heading INTEGER NOT NULL,
+    dx      INTEGER NOT NULL,
+    dy      INTEGER NOT NULL,
+    PRIMARY KEY (model, heading)
+) WITHOUT ROWID;
+
+-- Each model's speed levels, slowest (most backward) first.
+CREATE TABLE model_speeds (
+    model TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    name  TEXT NOT NULL,
+    value REAL NOT NULL,               -- cells per unit of time; negative: backwards
+    turn  INTEGER NOT NULL,            -- the most heading steps an action at this speed turns
+    PRIMARY KEY (model, level)
+) WITHOUT ROWID;
+
+-- Each model's perimeter table (type 49): its parameters and size.
+CREATE TABLE perimeter_tables (
+    model         TEXT PRIMARY KEY,
+    section       INTEGER NOT NULL,
+    radius        INTEGER NOT NULL,    -- R: the window is (2R + 1) x (2R + 1) cells
+    layout        TEXT NOT NULL,       -- full, speed-limited, symmetric, rotated
+    entry_bits    INTEGER NOT NULL,    -- 16 (fixed point) or 32 (float)
+    symmetries    INTEGER NOT NULL,    -- the header's symmetry flags
+    speed_classes INTEGER NOT NULL,
+    tables        INTEGER NOT NULL,
+    entries       INTEGER NOT NULL,    -- in all tables
+    scale         INTEGER NOT NULL,    -- a 16-bit entry e is e / scale; 0 for 32-bit
+    stored_size   INTEGER NOT NULL,
+    unpacked_size INTEGER NOT NULL
+);
+
+-- The goal tables of each perimeter table.
+CREATE TABLE perimeter_goals (
+    model          TEXT NOT NULL,
+    tab            INTEGER NOT NULL,   -- 0, 1, ...
+    goal_heading   INTEGER,            -- NULL: a goal at any heading
+    goal_speed     TEXT,               -- model_speeds.name; NULL: at any speed
+    symmetry_group INTEGER NOT NULL,   -- the elements of the table's group, a bit each
+    first_entry    INTEGER NOT NULL,
+    entries        INTEGER NOT NULL,
+    PRIMARY KEY (model, tab)
+) WITHOUT ROWID;

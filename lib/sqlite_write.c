@@ -562,6 +562,115 @@ static nb_status put_units(writer *w)
     return st;
 }
 
+/* ---- motion models and perimeter tables (formats/motion.md) ---- */
+
+static nb_status put_perimeter(writer *w, ins *t, ins *g, const nb_model *m)
+{
+    const nb_bundle *b = w->b;
+    const char *name = nb_model_name(m);
+    long idx = nb_bundle_find(b, NB_SEC_PERIMETER, name, NULL, 0);
+    nb_perimeter *per;
+    const void *data;
+    size_t len;
+    /* Only a table the runtime accepts (built from this very model) is
+     * described; any other is still in sections. */
+    if (idx < 0 || nb_perimeter_open(b, m, &per, NULL) != NB_OK)
+        return NB_OK;
+    nb_perimeter_close(per);
+    if (nb_bundle_payload(b, (size_t)idx, &data, &len, NULL) != NB_OK)
+        return NB_OK;
+    const uint8_t *p = data;
+    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    uint32_t ntabs = nbi_get32(p + 28), nentries = nbi_get32(p + 32);
+    bind_text(t, 1, name, -1);
+    bind_int(t, 2, idx);
+    bind_int(t, 3, nbi_get32(p));
+    bind_text(t, 4, nb_perimeter_layout_name((int)nbi_get32(p + 4)), -1);
+    bind_int(t, 5, nbi_get32(p + 8));
+    bind_int(t, 6, nbi_get32(p + 12));
+    bind_int(t, 7, nbi_get32(p + 24));
+    bind_int(t, 8, ntabs);
+    bind_int(t, 9, nentries);
+    bind_int(t, 10, nbi_get32(p + 36));
+    bind_int(t, 11, (int64_t)in->size);
+    bind_int(t, 12, (int64_t)in->usize);
+    nb_status st = insert_row(t);
+    for (uint32_t k = 0; k < ntabs && st == NB_OK; k++) {
+        const uint8_t *r = p + 64 + 16 * (size_t)k;
+        uint32_t heading = nbi_get32(r), speed = nbi_get32(r + 4), first = nbi_get32(r + 12);
+        uint32_t next = k + 1 < ntabs ? nbi_get32(r + 16 + 12) : nentries;
+        bind_text(g, 1, name, -1);
+        bind_int(g, 2, k);
+        if (heading == 0xffffu)
+            bind_text(g, 3, NULL, 0);
+        else
+            bind_int(g, 3, heading);
+        bind_text(g, 4, speed == 0xffffu ? NULL : nb_model_speed_name(m, speed), -1);
+        bind_int(g, 5, nbi_get32(r + 8));
+        bind_int(g, 6, first);
+        bind_int(g, 7, next - first);
+        st = insert_row(g);
+    }
+    return st;
+}
+
+static nb_status put_models(writer *w)
+{
+    const nb_bundle *b = w->b;
+    ins q[5];
+    static const char *const sql[5] = {
+        "INSERT INTO motion_models VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO model_headings VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO model_speeds VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO perimeter_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        "INSERT INTO perimeter_goals VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"};
+    nb_status st = NB_OK;
+    memset(q, 0, sizeof q);
+    for (int i = 0; i < 5 && st == NB_OK; i++)
+        st = ins_prepare(w, &q[i], sql[i], "motion models");
+    for (size_t i = 0; i < b->nsections && st == NB_OK; i++) {
+        const nb_section_info *in = &b->sections[i].info;
+        nb_model *m;
+        if (in->type != NB_SEC_MODEL)
+            continue;
+        if ((st = nb_model_open(b, in->name, &m, w->err)) != NB_OK)
+            break;
+        bind_text(&q[0], 1, in->name, -1);
+        bind_int(&q[0], 2, (int64_t)i);
+        bind_int(&q[0], 3, nb_model_headings(m));
+        bind_int(&q[0], 4, nb_model_speeds(m));
+        bind_int(&q[0], 5, nb_model_speed_change(m));
+        bind_real(&q[0], 6, nb_model_still_cost(m));
+        bind_real(&q[0], 7, nb_model_turn_cost(m));
+        bind_real(&q[0], 8, nb_model_extended_weight(m));
+        bind_real(&q[0], 9, nb_model_top_speed(m));
+        st = insert_row(&q[0]);
+        for (unsigned h = 0; h < nb_model_headings(m) && st == NB_OK; h++) {
+            int dx, dy;
+            nb_model_offset(m, h, &dx, &dy);
+            bind_text(&q[1], 1, in->name, -1);
+            bind_int(&q[1], 2, h);
+            bind_int(&q[1], 3, dx);
+            bind_int(&q[1], 4, dy);
+            st = insert_row(&q[1]);
+        }
+        for (unsigned l = 0; l < nb_model_speeds(m) && st == NB_OK; l++) {
+            bind_text(&q[2], 1, in->name, -1);
+            bind_int(&q[2], 2, l);
+            bind_text(&q[2], 3, nb_model_speed_name(m, l), -1);
+            bind_real(&q[2], 4, nb_model_speed(m, l));
+            bind_int(&q[2], 5, nb_model_turn(m, l));
+            st = insert_row(&q[2]);
+        }
+        if (st == NB_OK)
+            st = put_perimeter(w, &q[3], &q[4], m);
+        nb_model_close(m);
+    }
+    for (int i = 0; i < 5; i++)
+        ins_done(&q[i]);
+    return st;
+}
+
 /* ---- the whole database ---- */
 
 static nb_status fill(writer *w)
@@ -594,6 +703,8 @@ static nb_status fill(writer *w)
         st = put_forest(w);
     if (st == NB_OK && nb_unit_count(b) > 0)
         st = put_units(w);
+    if (st == NB_OK && nb_bundle_find(b, NB_SEC_MODEL, NULL, NULL, 0) >= 0)
+        st = put_models(w);
     if (st == NB_OK)
         st = exec(w, "COMMIT", "cannot commit");
     return st;

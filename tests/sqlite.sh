@@ -85,7 +85,8 @@ bake() { # OUT [--format F]: every mk tool present, in turn, into OUT
   mkclear "$@" --agents "$agents" "$map" -o "$out" &&
   mkabstract "$@" --forest "$forest" --agent-radius 0,0.5,1 -o "$out" &&
   mkhitcheck "$@" --unit "$data/units/jeep.yaml" --unit "$data/units/tank.yaml" -o "$out" \
-    > "$tmp/mkhitcheck.out"
+    > "$tmp/mkhitcheck.out" &&
+  mkperim "$@" -q --model "$data/models/humanoid.yaml" -o "$out"
 }
 ok "every mk tool bakes into one binary bundle" bake "$full"
 ok "and with --format sqlite" bake "$tmp/full.bin" --format sqlite
@@ -114,6 +115,10 @@ navbake plan --unit jeep --from 3,3 --to 60,35 --json "$full" > "$tmp/p.bin" 2>&
 navbake plan --unit jeep --from 3,3 --to 60,35 --json "$tmp/full.sqlite" > "$tmp/p.sql" 2>&1
 ok "plan --unit: the same path from either form" cmp "$tmp/p.bin" "$tmp/p.sql"
 like "and it is a path" "$(cat "$tmp/p.sql")" '"segments"'
+navbake plan --model humanoid --from 3,3 --to 60,35 --json "$full" > "$tmp/m.bin" 2>&1
+navbake plan --model humanoid --from 3,3 --to 60,35 --json "$tmp/full.sqlite" > "$tmp/m.sql" 2>&1
+ok "plan --model: the same path from either form" cmp "$tmp/m.bin" "$tmp/m.sql"
+like "and it is a path" "$(cat "$tmp/m.sql")" '"found": true'
 nsec=$(navbake info --json "$full" | grep -c '"index":')
 same=0
 for i in $(seq 0 $((nsec - 1))); do
@@ -173,6 +178,20 @@ if command -v sqlite3 >/dev/null 2>&1; then
     "$(f 'SELECT count(*) FROM hitcheck_curves')" "$(f 'SELECT sum(curves) FROM hitcheck_tables')"
   is "the shortest curve one cell ahead is that cell's straight line" \
     "$(f "SELECT word || ' ' || length || ' ' || cells FROM hitcheck_curves WHERE unit = 'jeep' AND h0 = 0 AND h1 = 0 AND dx = 1 AND dy = 0 AND rank = 0")" "LSL 1.0 0"
+  # The motion tables: the model file's speeds, and formats/motion.md's
+  # worked example (the humanoid's tables with the paper's symmetries).
+  is "model_speeds: the model file's speeds" \
+    "$(f "SELECT name || ' ' || CAST(value AS INTEGER) || ' ' || turn FROM model_speeds WHERE model = 'humanoid' ORDER BY level" | tr '\n' ';')" \
+    "$(sed -n 's/.*{name: *\([a-z]*\), *value: *\([-0-9]*\), *turn: *\([0-9]*\)}.*/\1 \2 \3/p' "$data/models/humanoid.yaml" | tr '\n' ';')"
+  is "model_headings: one per heading" "$(f "SELECT count(*) FROM model_headings WHERE model = 'humanoid'")" 16
+  mkperim -q --model "$data/models/humanoid.yaml" --layout symmetric --entry-bits 32 --symmetries paper -o "$tmp/paper.sqlite"
+  is "perimeter_goals: formats/motion.md's three tables, (heading, speed, group, first entry)" \
+    "$(sqlite3 "$tmp/paper.sqlite" "SELECT goal_heading || ',' || goal_speed || ',' || printf('0x%04x', symmetry_group) || ',' || first_entry FROM perimeter_goals ORDER BY tab" | tr '\n' ' ')" \
+    "0,stopped,0x0011,0 1,stopped,0x0001,23157 2,stopped,0x0021,69285 "
+  is "perimeter_tables: 32-bit entries, no scale" \
+    "$(sqlite3 "$tmp/paper.sqlite" "SELECT layout || ' ' || entry_bits || ' ' || scale || ' ' || tables FROM perimeter_tables")" "symmetric 32 0 3"
+  is "and with every symmetry, table 0 holds the page's 7719 entries" \
+    "$(f "SELECT entries FROM perimeter_goals WHERE model = 'humanoid' AND tab = 0")" 7719
   # The forest tables against navbake info and dump.
   is "forest_circles: the forest's circles" "$(f 'SELECT count(*) FROM forest_circles')" \
     "$(navbake dump "$full" forest | grep -c '^ *- ')"
@@ -184,7 +203,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
   is "each node's other end names it back" \
     "$(f 'SELECT count(*) FROM bitangent_nodes a JOIN bitangent_nodes b ON b.radius_index = a.radius_index AND b.id = a.other WHERE b.other != a.id OR b.circle = a.circle')" 0
 else
-  for i in $(seq 20); do skip "sqlite3 shell absent"; done
+  for i in $(seq 28); do skip "sqlite3 shell absent"; done
 fi
 if command -v file >/dev/null 2>&1 && file "$tmp/s.sqlite" | grep -q SQLite; then
   like "file(1) shows the application id" "$(file "$tmp/s.sqlite")" "application id 1312967507"

@@ -20,6 +20,8 @@ static int usage(FILE *f)
             "  -s, --symmetries S      all (default) or paper: the paper's symmetries only\n"
             "  -z, --zlib              store the table compressed\n"
             "  -o, --output BUNDLE     the bundle to update ('-' writes standard output)\n"
+            "      --format FORM       write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
+            "                          when its name ends in .sqlite, .sqlite3 or .db)\n"
             "  -q, --quiet             print nothing but errors\n"
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n"
@@ -43,12 +45,14 @@ int main(int argc, char **argv)
         {"layout", required_argument, NULL, 'l'}, {"entry-bits", required_argument, NULL, 'b'},
         {"symmetries", required_argument, NULL, 's'}, {"zlib", no_argument, NULL, 'z'},
         {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
+        NBC_FORMAT_OPTION,
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     const char *model_path = NULL, *out = NULL;
     nbb_perimeter_opts o = {.radius = 15, .layout = NB_PERIM_SYMMETRIC, .entry_bits = 16};
     int quiet = 0, c;
     unsigned long v;
+    nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkperim";
     while ((c = getopt_long(argc, argv, "m:r:l:b:s:zo:qhV", opts, NULL)) != -1) {
         switch (c) {
@@ -79,6 +83,10 @@ int main(int argc, char **argv)
             break;
         case 'z': o.compress = 1; break;
         case 'o': out = optarg; break;
+        case NBC_OPT_FORMAT:
+            if (!nbc_format("--format", optarg, &format))
+                return NBC_EXIT_USAGE;
+            break;
         case 'q': quiet = 1; break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V':
@@ -115,7 +123,7 @@ int main(int argc, char **argv)
         st = nbb_put_perimeter(b, m, &o, &info, &err);
     }
     if (st == NB_OK)
-        st = nbb_builder_write(b, out, &err);
+        st = nbb_builder_write_format(b, out, format, &err);
     if (st == NB_OK && !quiet)
         fprintf(stderr,
                 "mkperim: %s: %s layout, radius %u, %u table%s%s, %" PRIu64 " entries of %u bits: "
