@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -283,6 +284,15 @@ nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err)
     char *tmp = malloc(plen + 48);
     if (!tmp)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    /* Ctrl-C or a polite kill during the write is held until the temporary
+     * file is renamed or removed, so none is left behind. */
+    sigset_t hold, saved;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    sigaddset(&hold, SIGHUP);
+    sigaddset(&hold, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &hold, &saved);
     int fd = -1;
     for (unsigned k = 0; k < 1000 && fd < 0; k++) {
         snprintf(tmp, plen + 48, "%s.tmp-%ld-%u", path, (long)getpid(), k);
@@ -293,6 +303,7 @@ nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err)
     if (fd < 0) {
         nb_status st = nbi_fail_errno(err, "cannot create a temporary file beside", path);
         free(tmp);
+        sigprocmask(SIG_SETMASK, &saved, NULL);
         return st;
     }
     /* A rewritten bundle keeps the permissions the old one had. */
@@ -311,6 +322,7 @@ nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err)
     if (st != NB_OK)
         unlink(tmp);
     free(tmp);
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     return st;
 }
 
