@@ -3,24 +3,34 @@
  * The paper's AA* is A* that asks, before opening a cell, whether the
  * agent may stand there: clearance >= size for its capability.  Here that
  * question is one read of the bit-packed clearance layer in the mapped
- * bundle, made for each of the eight neighbours at every expansion.
+ * bundle, made for the neighbours at every expansion.
  *
- * What makes it fast (tests/clearance-bench.md measures it):
- *  - nothing is cleared between queries: each cell's record carries the
- *    id of the search that last touched it (a generation counter), so a
- *    query costs what it expands, not the map's size;
- *  - a cell's record is 16 bytes (g, generation + closed flag + the
- *    direction it was reached from, heap position), so the parent is a
- *    direction, not a pointer;
- *  - neighbours are fixed index offsets; the diagonal rule is bit logic
- *    on the four cardinal answers;
- *  - the open list is a binary heap of 16-byte entries (f, g for ties, id)
- *    with positions for decrease-key, so it never holds more entries than
- *    cells and a query never allocates. */
+ * What makes it fast (tests/clearance-bench.md measures each against a
+ * baseline in the same run; profiled with perf and cachegrind):
+ *  - nothing is cleared between queries: each cell's stamp carries the id
+ *    of the search that last touched it (a generation counter), so a query
+ *    costs what it expands, not the map's size;
+ *  - per cell, a 4-byte stamp (search id, closed, the direction it was
+ *    reached by: the parent is a direction, not a pointer), g, and a heap
+ *    position, in three arrays, so the test that skips most neighbours
+ *    (seen by this search and closed) reads 4 bytes;
+ *  - neighbours are fixed index offsets; the corner rule is bit logic on
+ *    the four cardinal answers;
+ *  - a neighbour whose f equals the open list's minimum is expanded next
+ *    anyway, so it goes on a stack (the lane) instead of the heap: this
+ *    also breaks ties in f deepest-first, so the heap needs no tie rule;
+ *  - the heap is binary, of 16-byte entries (f, id) with positions for
+ *    decrease-key, so it never holds more entries than cells and a query
+ *    never allocates.  It measures faster than lib/heap.h's general one
+ *    (nbi_aa_run_generic_heap runs the same search on that, for the
+ *    benchmark).  Tried and measured slower here: a 4-ary heap, lazy
+ *    deletion instead of decrease-key, reading each row's three cells
+ *    with one load, and tie-breaking on g in the heap. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "aastar.h"
+#include "heap.h"
 
 #define SQRT2 1.4142135623730951
 #define OCTILE_K 0.41421356237309515 /* sqrt(2) - 1 */
@@ -30,6 +40,7 @@
 #define SID_SHIFT 4
 #define SID_MAX ((1u << (32 - SID_SHIFT)) - 1)
 #define NOT_CELL UINT32_MAX
+#define IN_LANE UINT32_MAX
 
 /* Directions: the cardinals first, so that a direction's bit in a mask
  * below is its number. */
@@ -38,15 +49,8 @@ static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
 static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
 static const double COST[8] = {1, 1, 1, 1, SQRT2, SQRT2, SQRT2, SQRT2};
 
-struct node {
-    double g;
-    uint32_t stamp; /* search id << 4 | CLOSED | direction it was reached by */
-    uint32_t hpos;  /* index in the heap while open */
-};
-
 struct open {
     double f;
-    float g; /* for ties: the deeper node first */
     uint32_t id;
 };
 
@@ -54,9 +58,15 @@ struct nb_aa {
     const nb_bundle *bundle;
     uint32_t width, height;
     size_t cells;
-    struct node *node;
+    uint32_t *stamp; /* per cell: search id << 4 | CLOSED | direction it was reached by */
+    double *g;       /* per cell: cost from the start, valid when stamped by this search */
+    uint32_t *hpos;  /* per cell: index in the heap while open, or IN_LANE */
+    uint32_t *lane;  /* open cells whose f is the open list's minimum */
     struct open *heap;
     size_t hn;
+    /* The same search on lib/heap.h, for the benchmark's comparison. */
+    nbi_heap gheap;
+    uint32_t *gpos;
     nb_cell *path;
     uint32_t sid;
     int32_t off[8];
@@ -84,10 +94,13 @@ nb_status nb_aa_new(const nb_bundle *b, nb_aa **out, nb_err *err)
     ws->width = b->width;
     ws->height = b->height;
     ws->cells = (size_t)b->width * b->height;
-    ws->node = calloc(ws->cells, sizeof *ws->node);
+    ws->stamp = calloc(ws->cells, sizeof *ws->stamp);
+    ws->g = malloc(ws->cells * sizeof *ws->g);
+    ws->hpos = malloc(ws->cells * sizeof *ws->hpos);
+    ws->lane = malloc(ws->cells * sizeof *ws->lane);
     ws->heap = malloc(ws->cells * sizeof *ws->heap);
     ws->path = malloc(ws->cells * sizeof *ws->path);
-    if (!ws->node || !ws->heap || !ws->path) {
+    if (!ws->stamp || !ws->g || !ws->hpos || !ws->lane || !ws->heap || !ws->path) {
         nb_aa_free(ws);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a search workspace on a %u x %u map",
                         b->width, b->height);
@@ -103,7 +116,13 @@ void nb_aa_free(nb_aa *ws)
 {
     if (!ws)
         return;
-    free(ws->node);
+    free(ws->stamp);
+    free(ws->g);
+    free(ws->hpos);
+    free(ws->lane);
+    if (ws->gpos)
+        nbi_heap_free(&ws->gheap);
+    free(ws->gpos);
     free(ws->heap);
     free(ws->path);
     free(ws);
@@ -122,10 +141,9 @@ const char *nb_path_status_str(nb_path_status s)
 
 /* ---- the open list ---- */
 
-static inline int before(const struct open *a, const struct open *b)
-{
-    return a->f < b->f || (a->f == b->f && a->g > b->g);
-}
+/* Ties in f need no rule here: the cells that tie with the best are
+ * expanded through the lane, deepest first. */
+static inline int before(const struct open *a, const struct open *b) { return a->f < b->f; }
 
 static inline void sift_up(nb_aa *ws, size_t i, struct open e)
 {
@@ -135,11 +153,11 @@ static inline void sift_up(nb_aa *ws, size_t i, struct open e)
         if (!before(&e, &h[p]))
             break;
         h[i] = h[p];
-        ws->node[h[i].id].hpos = (uint32_t)i;
+        ws->hpos[h[i].id] = (uint32_t)i;
         i = p;
     }
     h[i] = e;
-    ws->node[e.id].hpos = (uint32_t)i;
+    ws->hpos[e.id] = (uint32_t)i;
 }
 
 static inline uint32_t pop(nb_aa *ws)
@@ -160,11 +178,11 @@ static inline uint32_t pop(nb_aa *ws)
         if (!before(&h[c], &e))
             break;
         h[i] = h[c];
-        ws->node[h[i].id].hpos = (uint32_t)i;
+        ws->hpos[h[i].id] = (uint32_t)i;
         i = c;
     }
     h[i] = e;
-    ws->node[e.id].hpos = (uint32_t)i;
+    ws->hpos[e.id] = (uint32_t)i;
     return top;
 }
 
@@ -175,7 +193,7 @@ static uint32_t next_sid(nb_aa *ws)
     if (ws->sid == SID_MAX) {
         /* Once in 2^28 searches: forget every stamp. */
         for (size_t i = 0; i < ws->cells; i++)
-            ws->node[i].stamp = 0;
+            ws->stamp[i] = 0;
         ws->sid = 0;
     }
     return ++ws->sid;
@@ -189,8 +207,18 @@ static inline double octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
     return dx > dy ? dx + OCTILE_K * dy : dy + OCTILE_K * dx;
 }
 
-void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner, nb_cell start,
-                const nb_cell *goal, const nbi_window *win, nb_aa_result *res)
+#if defined(__GNUC__)
+#define ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE
+#endif
+
+/* The search.  generic is a constant in each caller, so the compiler makes
+ * two copies: the library's, with the heap above, and one on lib/heap.h
+ * that only the benchmark calls, to measure the difference. */
+static inline ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t size,
+                                     nb_corner corner, nb_cell start, const nb_cell *goal,
+                                     const nbi_window *win, nb_aa_result *res, const int generic)
 {
     const uint32_t W = ws->width;
     const int32_t x0 = win ? win->x0 : 0, y0 = win ? win->y0 : 0;
@@ -202,7 +230,8 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corn
     const int32_t gx = has_goal ? goal->x : 0, gy = has_goal ? goal->y : 0;
     const uint32_t goal_id = has_goal ? (uint32_t)gy * W + (uint32_t)gx : NOT_CELL;
     const uint32_t sid = next_sid(ws), open_stamp = sid << SID_SHIFT;
-    struct node *node = ws->node;
+    uint32_t *stamp = ws->stamp, *hpos = ws->hpos, *lane = ws->lane;
+    double *gv = ws->g;
     const int32_t *off = ws->off;
     uint64_t expanded = 0;
 
@@ -217,22 +246,45 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corn
     res->searched = 1;
 
     uint32_t sid0 = (uint32_t)start.y * W + (uint32_t)start.x;
-    node[sid0].g = 0;
-    node[sid0].stamp = open_stamp;
-    ws->hn = 1;
-    ws->heap[0].f = has_goal ? octile(start.x, start.y, gx, gy) : 0;
-    ws->heap[0].g = 0;
-    ws->heap[0].id = sid0;
-    node[sid0].hpos = 0;
+    gv[sid0] = 0;
+    stamp[sid0] = open_stamp;
+    const double f0 = has_goal ? octile(start.x, start.y, gx, gy) : 0;
+    hpos[sid0] = 0;
+    if (generic) {
+        nbi_heap_clear(&ws->gheap);
+        nbi_heap_push(&ws->gheap, f0, 0, sid0);
+    } else {
+        ws->hn = 1;
+        ws->heap[0].f = f0;
+        ws->heap[0].id = sid0;
+    }
 
-    while (ws->hn) {
-        uint32_t id = pop(ws);
-        struct node *nd = &node[id];
-        nd->stamp |= CLOSED;
+    size_t ln = 0;   /* cells in the lane */
+    double fmin = 0; /* the f of the last cell taken from the heap */
+    double eps = 0;
+    for (;;) {
+        uint32_t id;
+        if (ln) {
+            id = lane[--ln];
+        } else if (generic ? !nbi_heap_empty(&ws->gheap) : ws->hn != 0) {
+            if (generic) {
+                nbi_heap_item it = nbi_heap_pop(&ws->gheap);
+                fmin = it.key;
+                id = it.id;
+            } else {
+                fmin = ws->heap[0].f;
+                id = pop(ws);
+            }
+            /* True f values differ by far more than this; rounding by less. */
+            eps = 1e-12 * (1 + fmin);
+        } else {
+            break;
+        }
+        stamp[id] |= CLOSED;
         expanded++;
         if (id == goal_id)
             break;
-        const double g = nd->g;
+        const double g = gv[id];
         const int32_t y = (int32_t)(id / W), x = (int32_t)(id - (uint32_t)y * W);
         const int hn_ = y > y0, hs = y + 1 < y1, hw = x > x0, he = x + 1 < x1;
         unsigned m = 0;
@@ -270,40 +322,59 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corn
             unsigned d = (unsigned)__builtin_ctz(m);
             m &= m - 1;
             uint32_t j = (uint32_t)((int32_t)id + off[d]);
-            struct node *nj = &node[j];
             double ng = g + COST[d];
+            uint32_t sj = stamp[j];
             size_t pos;
-            if ((nj->stamp >> SID_SHIFT) == sid) {
-                if ((nj->stamp & CLOSED) || ng >= nj->g)
+            if ((sj >> SID_SHIFT) == sid) {
+                if ((sj & CLOSED) || ng >= gv[j])
                     continue;
-                pos = nj->hpos; /* open already: a better way in */
+                gv[j] = ng;
+                stamp[j] = open_stamp | d;
+                if (hpos[j] == IN_LANE)
+                    continue;                /* its f was the minimum already */
+                pos = generic ? 0 : hpos[j]; /* in the heap: a better way in */
             } else {
-                pos = ws->hn++;
+                gv[j] = ng;
+                stamp[j] = open_stamp | d;
+                pos = NOT_CELL;
             }
-            nj->g = ng;
-            nj->stamp = open_stamp | d;
-            struct open e = {ng + (has_goal ? octile(x + DX[d], y + DY[d], gx, gy) : 0), (float)ng,
-                             j};
+            double f = ng + (has_goal ? octile(x + DX[d], y + DY[d], gx, gy) : 0);
+            if (f <= fmin + eps && pos == NOT_CELL) {
+                /* As good as the best open cell: it is expanded next, so it
+                 * skips the heap (on open ground most cells do). */
+                hpos[j] = IN_LANE;
+                lane[ln++] = j;
+                continue;
+            }
+            if (generic) {
+                hpos[j] = 0;
+                nbi_heap_push(&ws->gheap, f, 0, j); /* or lowers its key */
+                continue;
+            }
+            if (pos == NOT_CELL)
+                pos = ws->hn++;
+            struct open e = {f, j};
             sift_up(ws, pos, e);
         }
     }
 #undef STAND
+    if (generic)
+        nbi_heap_clear(&ws->gheap);
     res->expanded = expanded;
-    if (!has_goal || (node[goal_id].stamp >> SID_SHIFT) != sid || !(node[goal_id].stamp & CLOSED))
+    if (!has_goal || (stamp[goal_id] >> SID_SHIFT) != sid || !(stamp[goal_id] & CLOSED))
         return;
     /* The path, walked back by the directions cells were reached by. */
     size_t len = 1, diagonals = 0;
-    for (uint32_t j = goal_id; j != sid0;
-         j = (uint32_t)((int32_t)j - off[node[j].stamp & DIR_MASK]))
+    for (uint32_t j = goal_id; j != sid0; j = (uint32_t)((int32_t)j - off[stamp[j] & DIR_MASK]))
         len++;
     nb_cell *p = ws->path + len;
-    for (uint32_t j = goal_id;; j = (uint32_t)((int32_t)j - off[node[j].stamp & DIR_MASK])) {
+    for (uint32_t j = goal_id;; j = (uint32_t)((int32_t)j - off[stamp[j] & DIR_MASK])) {
         --p;
         p->x = (int32_t)(j % W);
         p->y = (int32_t)(j / W);
         if (j == sid0)
             break;
-        diagonals += (node[j].stamp & DIR_MASK) >= DNE;
+        diagonals += (stamp[j] & DIR_MASK) >= DNE;
     }
     res->status = NB_PATH_FOUND;
     res->path = ws->path;
@@ -312,14 +383,37 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corn
     res->length = (double)(len - 1 - diagonals) + SQRT2 * (double)diagonals;
 }
 
+void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner, nb_cell start,
+                const nb_cell *goal, const nbi_window *win, nb_aa_result *res)
+{
+    run(ws, clear, size, corner, start, goal, win, res, 0);
+}
+
+int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                            nb_cell start, const nb_cell *goal, nb_aa_result *res)
+{
+    if (!ws->gpos) {
+        ws->gpos = malloc(ws->cells * sizeof *ws->gpos);
+        if (!ws->gpos || !nbi_heap_init(&ws->gheap, ws->cells, ws->gpos)) {
+            free(ws->gpos);
+            ws->gpos = NULL;
+            return 0;
+        }
+        for (size_t i = 0; i < ws->cells; i++)
+            ws->gpos[i] = NBI_HEAP_NONE;
+    }
+    run(ws, clear, size, corner, start, goal, NULL, res, 1);
+    return 1;
+}
+
 double nbi_aa_cost(const nb_aa *ws, nb_cell c)
 {
     if (c.x < 0 || c.y < 0 || (uint32_t)c.x >= ws->width || (uint32_t)c.y >= ws->height)
         return -1;
-    const struct node *nd = &ws->node[(size_t)c.y * ws->width + (size_t)c.x];
-    if ((nd->stamp >> SID_SHIFT) != ws->sid || !(nd->stamp & CLOSED))
+    size_t i = (size_t)c.y * ws->width + (size_t)c.x;
+    if ((ws->stamp[i] >> SID_SHIFT) != ws->sid || !(ws->stamp[i] & CLOSED))
         return -1;
-    return nd->g;
+    return ws->g[i];
 }
 
 /* ---- the public query ---- */

@@ -27,6 +27,12 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clearance, uint32_t size, nb_corner 
  * when that search closed c (settled it); -1 otherwise. */
 double nbi_aa_cost(const nb_aa *ws, nb_cell c);
 
+/* The same search with lib/heap.h as its open list instead of the
+ * specialised heap, for the benchmark (tests/bench_clearance.c) to compare
+ * them.  Allocates its heap at the first call; returns 0 without memory. */
+int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                            nb_cell start, const nb_cell *goal, nb_aa_result *res);
+
 /* For tests: the id the next search follows, to reach the wrap-around. */
 void nbi_aa_force_sid(nb_aa *ws, uint32_t sid);
 

@@ -261,7 +261,7 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
  * layer for the agent) is answered without a search.
  *
  * A workspace is made once per bundle and thread and reused by every
- * query: a query never allocates.  Its memory is about 40 bytes per map
+ * query: a query never allocates.  Its memory is 44 bytes per map
  * cell.  Several threads may search one bundle, each with its own
  * workspace. */
 
