@@ -43,6 +43,8 @@ int nbc_format(const char *opt, const char *text, nbb_format *out);
 #define NBC_FORMAT_HELP \
     "      --format FORM  write the bundle as 'binary' or 'sqlite' (default: sqlite\n" \
     "                     when OUT ends in .sqlite, .sqlite3 or .db, else binary)\n"
+/* Prints s as a JSON string, quoted and escaped. */
+void nbc_json_string(const char *s);
 
 /* 1 when standard error is a terminal (progress may be shown). */
 int nbc_progress_ok(void);
