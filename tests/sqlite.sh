@@ -104,6 +104,28 @@ navbake info "$full" | strip > "$tmp/info.bin"
 navbake info "$tmp/full.sqlite" | strip > "$tmp/info.sql"
 ok "info of every section type: the same on either form" cmp "$tmp/info.bin" "$tmp/info.sql"
 status navbake verify "$tmp/full.sqlite"; is "verify of every section type" "$rc" 0
+# navbake query: the same answers from either form (but for the time taken).
+for a in scout wagon amphibian giant; do
+  for form in "$full" "$tmp/full.sqlite"; do
+    navbake query --agent $a --path --json "$form" --from 1,1 --to 58,34 2>&1 |
+      sed 's/"microseconds": [0-9.e+-]*//' > "$tmp/q.$(basename "$form")"
+  done
+  ok "query --agent $a: the same answer from either form" cmp "$tmp/q.full.nbk" "$tmp/q.full.sqlite"
+done
+like "and it is a path" "$(cat "$tmp/q.full.sqlite")" '"found": true'
+# navbake scen on a real map's scenarios: the same from either form.
+arena=${NB_SHARED:-}/maps/dao/arena.map
+if [ -f "$arena" ] && [ -f "$arena.scen" ]; then
+  mkclear "$arena" -o "$tmp/arena.nbk" && navbake convert "$tmp/arena.nbk" "$tmp/arena.sqlite"
+  untimed() { sed -e '/^time /d' -e 's/, [0-9.]* [a-z]* per second//'; }
+  navbake scen "$tmp/arena.nbk" "$arena.scen" | untimed > "$tmp/scen.bin"
+  status navbake scen "$tmp/arena.sqlite" "$arena.scen"; is "scen on the SQLite form exits 0" "$rc" 0
+  echo "$out" | untimed > "$tmp/scen.sql"
+  ok "and reports what it does on the binary form (but for the times)" cmp "$tmp/scen.bin" "$tmp/scen.sql"
+else
+  skip "../shared is absent: no scenario file"; skip "../shared is absent: no scenario file"
+fi
+
 # navbake query: the same answers from either form, for every radius.
 for r in 0 0.5 1; do
   navbake query --forest "$full" --agent-radius $r --from 2,2 --to 95,55 --json > "$tmp/q.bin" 2>&1
