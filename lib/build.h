@@ -85,6 +85,9 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
  * enter ground and swamp, as MovingAI's optimal lengths assume. */
 nb_status nbb_agents_default(const nbi_legend *legend, nbi_agentset *set, nb_err *err);
 extern const char nbb_default_agents_yaml[];
+/* A capability: a terrain name or a list of them, checked against legend. */
+nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
+                              const nbi_legend *legend, nb_capability *out, nb_err *err);
 void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, void *file /* FILE * */);
 
 /* ---- the bundle writer (bundle_write.c) ---- */
@@ -105,6 +108,8 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
                           size_t len, int compress, nb_err *err);
 /* Removes every section of a type; returns how many. */
 size_t nbb_builder_remove(nbb_builder *b, uint32_t type);
+/* Removes the sections of a type with this name (a unit's, a model's). */
+size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name);
 /* 1 when a section of this type is present. */
 int nbb_builder_has(const nbb_builder *b, uint32_t type);
 /* Writes the bundle: to a temporary file beside path, then renamed into
@@ -123,5 +128,83 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
  * NULL, the map read with that legend: what a level-baking tool reads. */
 nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
                          nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err);
+
+/* ---- round obstacles (forest_yaml.c, forest_bake.c; formats/forest.md) ---- */
+
+typedef struct nbb_forest {
+    nb_circle *circles;
+    size_t n;
+    int has_bounds;
+    double bounds[4]; /* xmin, ymin, xmax, ymax */
+} nbb_forest;
+
+/* Reads a forest (YAML); errors name file, line and column. */
+nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err);
+nb_status nbb_forest_parse(const char *buf, size_t len, const char *name, nbb_forest *f, nb_err *err);
+void nbb_forest_free(nbb_forest *f);
+/* Writes a forest as YAML that nbb_forest_read reads back exactly. */
+void nbb_forest_print(const nbb_forest *f, void *file /* FILE * */);
+
+/* Called now and then during a long bake with the fraction done. */
+typedef void (*nbb_progress_fn)(void *arg, double fraction);
+
+/* The forest section's payload (malloc'ed). */
+nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err);
+/* Bakes the bitangent graph of the forest inflated by agent_radius into a
+ * bitangent section's payload (malloc'ed); forest_crc is the CRC-32 of
+ * the forest section's payload.  info (may be NULL) gets the counts.
+ * flags: NBB_BAKE_PLAIN_LOS tests every bitangent against every circle,
+ * as the article does, instead of through the grid (the same bytes,
+ * slower: for the benchmark and the tests). */
+#define NBB_BAKE_PLAIN_LOS 0x1u
+nb_status nbb_bitangent_bake(const nbb_forest *f, double agent_radius, uint32_t forest_crc,
+                             unsigned flags, uint8_t **payload, size_t *len,
+                             nb_forest_graph_info *info, nbb_progress_fn progress, void *arg,
+                             nb_err *err);
+/* Replaces any forest and bitangent sections of b by this forest and a
+ * graph for each radius (radius index i for radii[i]); info[i] (may be
+ * NULL) gets each graph's counts. */
+nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radii, unsigned nradii,
+                         int compress, nb_forest_graph_info *info, nbb_progress_fn progress,
+                         void *arg, nb_err *err);
+
+/* ---- motion models and perimeter tables (model_yaml.c, perimeter_build.c;
+ * formats/motion.md) ---- */
+
+nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
+nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
+/* The same, allocated: free it with nb_model_close. */
+nb_status nbb_model_load(const char *path, nb_model **out, nb_err *err);
+/* Puts the model's section, replacing any model section of that name. */
+nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err);
+
+typedef struct nbb_perimeter_opts {
+    unsigned radius;     /* cells (Chebyshev) around the goal */
+    int layout;          /* NB_PERIM_* */
+    unsigned entry_bits; /* 16 (fixed point) or 32 (IEEE float) */
+    int paper;           /* 1: only the paper's symmetries */
+    int compress;        /* store the section as zlib */
+    void (*progress)(void *ctx, unsigned done, unsigned total);
+    void *ctx;
+} nbb_perimeter_opts;
+
+typedef struct nbb_perimeter_info {
+    unsigned tables;      /* the any-heading tables included */
+    unsigned any_tables;  /* 2 when the last two serve goals at any heading */
+    uint64_t entries;
+    uint64_t table_bytes; /* entries x entry bytes */
+    uint64_t payload;     /* the whole section, header included */
+    uint64_t stored;      /* bytes in the file (zlib when compressed) */
+    unsigned margin;      /* how far past the window the backward searches went */
+    double max_value;
+} nbb_perimeter_info;
+
+/* Builds the perimeter table of a model and puts it (replacing any
+ * perimeter section of the model's name). */
+nb_status nbb_put_perimeter(nbb_builder *b, const nb_model *m, const nbb_perimeter_opts *o,
+                            nbb_perimeter_info *info, nb_err *err);
+/* The encoded payload alone (for tests and benchmarks); free() it. */
+nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, uint8_t **out,
+                               size_t *len, nbb_perimeter_info *info, nb_err *err);
 
 #endif /* NB_BUILD_H */

@@ -316,11 +316,465 @@ const char *nb_path_status_str(nb_path_status status);
 /* ------------------------------------------------------------------ */
 /* Motion-constrained search (motion.c, perimeter.c)                   */
 
+/* Motion models (model.c; formats/motion.md).  A model is data: H
+ * headings, each stepping by a grid offset; speed levels ordered by value
+ * (one is 0, negative values step backwards), each with the largest turn
+ * (in heading steps) an action taken at that speed may make; how many
+ * levels an action may change the speed; and costs.  An action turns,
+ * then steps one offset when its new speed is not 0; it costs the step's
+ * length divided by |speed| (an action at speed 0, a stop or a turn in
+ * place, costs the model's still cost), plus the turn cost per heading
+ * step turned.  mkperim stores models in bundles (NB_SEC_MODEL, named). */
+typedef struct nb_model nb_model;
+
+#define NB_MODEL_MAX_HEADINGS 64
+#define NB_MODEL_MAX_SPEEDS 16
+#define NB_MODEL_MAX_OFFSET 8  /* largest |dx| or |dy| of a heading's step */
+#define NB_MODEL_MAX_SPEED 64.0 /* largest |speed| */
+
+/* Decodes the model section called name. */
+nb_status nb_model_open(const nb_bundle *bundle, const char *name, nb_model **out, nb_err *err);
+void nb_model_close(nb_model *model);
+const char *nb_model_name(const nb_model *model);
+unsigned nb_model_headings(const nb_model *model);
+unsigned nb_model_speeds(const nb_model *model);
+/* The speed level whose value is 0. */
+unsigned nb_model_stop(const nb_model *model);
+double nb_model_speed(const nb_model *model, unsigned level);
+const char *nb_model_speed_name(const nb_model *model, unsigned level);
+/* The level called name, or -1. */
+int nb_model_speed_find(const nb_model *model, const char *name);
+/* The largest turn, in heading steps, of an action at this speed level. */
+unsigned nb_model_turn(const nb_model *model, unsigned level);
+/* Levels an action may change the speed by. */
+unsigned nb_model_speed_change(const nb_model *model);
+/* The offset heading h steps by. */
+void nb_model_offset(const nb_model *model, unsigned heading, int *dx, int *dy);
+/* The largest |speed|: the octile heuristic is distance / top speed. */
+double nb_model_top_speed(const nb_model *model);
+double nb_model_still_cost(const nb_model *model);
+double nb_model_turn_cost(const nb_model *model);
+/* w_m, the extended perimeter heuristic's weight. */
+double nb_model_extended_weight(const nb_model *model);
+/* The cells (relative to the start cell) that a step of heading h passes
+ * through, the end cell last; the start cell is not listed.  A step is
+ * legal when its start cell and all of these are standable (backward
+ * steps use the same cells negated).  Returns how many. */
+unsigned nb_model_sweep(const nb_model *model, unsigned heading, const int8_t **cells);
+
+/* A state of a motion-constrained agent: its cell, heading and speed level.
+ * A goal's heading may be NB_HEADING_ANY: stop at the cell, facing
+ * anywhere; with its speed NB_SPEED_ANY too, pass through the cell. */
+#define NB_HEADING_ANY 0xffffu
+#define NB_SPEED_ANY 0xffffu
+typedef struct nb_motion_state {
+    int32_t x, y;
+    uint16_t heading, speed;
+} nb_motion_state;
+
+/* Abstract perimeter heuristic tables (perimeter.c; formats/motion.md):
+ * the exact cost-to-goal on an empty map of every state within R cells
+ * (Chebyshev) of a goal, built by mkperim. */
+typedef struct nb_perimeter nb_perimeter;
+
+enum nb_perimeter_layout {
+    NB_PERIM_FULL = 0,          /* a table per goal heading and speed */
+    NB_PERIM_SPEED_LIMITED = 1, /* a table per goal heading, goals stopped */
+    NB_PERIM_SYMMETRIC = 2,     /* a table per class of goal headings under
+                                 * 90-degree rotations and reflections */
+    NB_PERIM_ROTATED = 3        /* one table, goal facing heading 0; other
+                                 * goals through a (virtual) rotation */
+};
+
+/* What a lookup answered. */
+#define NB_PERIM_OUTSIDE 0 /* the state is beyond the table, or the goal has none */
+#define NB_PERIM_EXACT 1   /* the exact empty-map cost (to the entry encoding) */
+#define NB_PERIM_APPROX 2  /* from a rotated table at an angle that is not a
+                            * multiple of 90 degrees: not admissible */
+
+/* Opens the perimeter table of a model (the section named as the model).
+ * Checks that the table was built from this model's definition. */
+nb_status nb_perimeter_open(const nb_bundle *bundle, const nb_model *model, nb_perimeter **out,
+                            nb_err *err);
+void nb_perimeter_close(nb_perimeter *perimeter);
+unsigned nb_perimeter_radius(const nb_perimeter *perimeter);
+int nb_perimeter_layout(const nb_perimeter *perimeter);
+/* "full", "speed-limited", "symmetric", "rotated". */
+const char *nb_perimeter_layout_name(int layout);
+/* The cost from state s to goal g on an empty map, in *value; returns
+ * NB_PERIM_OUTSIDE, _EXACT or _APPROX.  For a goal at NB_HEADING_ANY
+ * (stopped), the least over its headings (one look-up when mkperim made
+ * the table for such goals). */
+int nb_perimeter_lookup(const nb_perimeter *perimeter, const nb_motion_state *s,
+                        const nb_motion_state *g, double *value);
+/* The extended heuristic: the table within R; from R to 2R, w_m times
+ * the table at half the offset (not admissible: the paper's margin of
+ * error); beyond 2R, NB_PERIM_OUTSIDE. */
+int nb_perimeter_extended(const nb_perimeter *perimeter, const nb_motion_state *s,
+                          const nb_motion_state *g, double *value);
+
+/* Motion-constrained search (motion.c, griddist.c, sectors.c). */
+enum nb_motion_heuristic {
+    NB_MH_OCTILE = 0,         /* straight-line distance / top speed */
+    NB_MH_PERIMETER = 1,      /* the perimeter table, octile beyond it */
+    NB_MH_EXTENDED = 2,       /* the extended perimeter heuristic */
+    NB_MH_GRID = 3,           /* obstacle-aware distance / top speed */
+    NB_MH_PERIMETER_GRID = 4, /* max(perimeter, grid) */
+    NB_MH_EXTENDED_GRID = 5   /* max(extended, grid) */
+};
+#define NB_MH_COUNT 6
+/* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid". */
+const char *nb_motion_heuristic_name(int heuristic);
+/* The heuristic called name, or -1. */
+int nb_motion_heuristic_parse(const char *name);
+
+typedef struct nb_motion_ws nb_motion_ws;
+
+/* A workspace for searches of one model by an agent of size size (cells
+ * a side, anchored at its top-left cell) and capability cap on the
+ * bundle's map; perimeter may be NULL.  Everything a search needs is
+ * allocated here (and grown, rarely, by a search that needs more than
+ * any before it).  With sector > 0 the sector abstraction for routes is
+ * built too (sectors of sector x sector cells). */
+nb_status nb_motion_ws_new(const nb_bundle *bundle, const nb_model *model,
+                           const nb_perimeter *perimeter, nb_capability cap, unsigned size,
+                           unsigned sector, nb_motion_ws **out, nb_err *err);
+void nb_motion_ws_free(nb_motion_ws *ws);
+/* 1 when the agent may stand at (x, y). */
+int nb_motion_standable(const nb_motion_ws *ws, long x, long y);
+/* 1 when the step from s by action (turn, new speed level) is legal; the
+ * state it reaches and its cost in *to and *cost. */
+int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
+                   nb_motion_state *to, double *cost);
+
+typedef struct nb_motion_query {
+    nb_motion_state start, goal;
+    int heuristic;           /* NB_MH_* */
+    double weight;           /* 1 for A*; > 1 weighted A* (f = g + w h) */
+    unsigned truncate;       /* 0: reach the goal state; k: stop at the first
+                              * expanded state within k cells (Chebyshev) of
+                              * the goal's cell */
+    uint64_t max_expansions; /* 0: no limit */
+    int reopen;              /* re-open closed states found cheaper: 1, 0, or
+                              * -1 for the default (only when weight is 1) */
+    int waypoint_heading;    /* routes: 0 (default) intermediate goals at any
+                              * heading; 1 facing the way the abstract path
+                              * enters them (the paper's setup) */
+} nb_motion_query;
+
+typedef struct nb_motion_result {
+    int found;               /* 1 when a path was found */
+    int limited;             /* 1 when max_expansions stopped the search */
+    double cost;             /* the path's cost (time) */
+    double h_start;          /* the heuristic at the start */
+    uint64_t expanded, generated, reopened;
+    uint64_t grid_expanded;  /* cells expanded by the grid heuristic's search */
+    size_t length;           /* states on the path, start and end included */
+    nb_motion_state end;     /* the state reached */
+} nb_motion_result;
+
+/* Sets a query's defaults: octile, weight 1, no truncation, no limit. */
+void nb_motion_query_init(nb_motion_query *q);
+/* Plans from q->start to q->goal.  NB_OK with r->found 0 when there is
+ * no path (or the limit stopped the search); an error for a bad query
+ * (a state off the map or not standable, a heuristic whose table is
+ * missing). */
+nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
+                         nb_err *err);
+/* The last plan's (or route's) path, valid until the next search. */
+const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
+
+/* Long paths: an abstract path over sectors, refined segment by segment
+ * (each segment reaches `segment` sectors ahead; an intermediate goal is
+ * the abstract node's cell, stopped, at any heading, and uses
+ * q->truncate; the last segment reaches q->goal as q asks).  step, when
+ * not NULL, is called with each segment's result.  r sums the segments
+ * (expanded and generated) and gives the whole path's cost. */
+typedef void (*nb_motion_step_fn)(void *ctx, const nb_motion_result *segment);
+nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
+                          nb_motion_step_fn step, void *ctx, nb_motion_result *r,
+                          size_t *segments, nb_err *err);
+
 /* ------------------------------------------------------------------ */
 /* Curves, Directional A* and smoothing (curve.c, directional.c)       */
 
+/* Geometry.  Positions are in cells: cell (x, y) is the square [x, x+1) x
+ * [y, y+1) and its centre is (x + 0.5, y + 0.5); y grows downwards, as the
+ * map is drawn.  A heading is an angle in radians from +x towards +y: 0 is
+ * east, pi/2 south.  A heading that grows turns clockwise as the map is
+ * drawn: a right turn ('R'); one that shrinks turns left ('L').  Forests
+ * (below) use the same angles in world units with y up, where a heading
+ * that grows turns counter-clockwise. */
+typedef struct nb_pose {
+    double x, y;
+    double heading; /* the way the unit faces */
+} nb_pose;
+
+enum nb_segment_kind { NB_SEG_LINE = 0, NB_SEG_ARC = 1 };
+
+/* One piece of a path: a straight line, or an arc of a circle.  A path is
+ * an array of segments of any length, each starting where the one before
+ * ends (curves here, planned routes and paths around round obstacles all
+ * share it, and all sample through nb_segments_sample). */
+typedef struct nb_segment {
+    int kind;        /* NB_SEG_LINE or NB_SEG_ARC */
+    int turn;        /* arcs: the sign of the sweep: +1 angles grow (right on a map, y down;
+                        counter-clockwise in a forest, y up), -1 they shrink; lines: 0 */
+    int gear;        /* +1 forward; -1 in reverse: the unit faces away from its travel */
+    double x, y;     /* where it starts */
+    double heading;  /* direction of travel at the start */
+    double length;   /* cells or world units, >= 0; an arc's is radius * |sweep| */
+    double cx, cy;   /* arcs: the circle's centre */
+    double radius;   /* arcs: the circle's radius; lines: 0 */
+} nb_segment;
+
+/* A line from (x0, y0) to (x1, y1), driven forward. */
+nb_segment nb_segment_line(double x0, double y0, double x1, double y1);
+/* An arc of the circle (cx, cy, radius) from the point at angle from (seen
+ * from the centre) through sweep radians: sweep > 0 angles grow (turn
+ * +1), sweep < 0 they shrink (turn -1); driven forward. */
+nb_segment nb_segment_arc(double cx, double cy, double radius, double from, double sweep);
+/* An arc's angles, the inverse of nb_segment_arc: the angle of its start
+ * seen from the centre and its signed sweep (turn * length / radius).  A
+ * line gives its heading and 0. */
+void nb_segment_angles(const nb_segment *seg, double *from, double *sweep);
+/* Position and heading at distance at along a segment (Pinter's Listing
+ * 2); at is clamped to [0, length], so at = length gives its end.  The
+ * heading is not reduced to a range: compare headings modulo 2 pi. */
+void nb_segment_sample(const nb_segment *seg, double at, nb_pose *out);
+/* The same along the n segments of a path, at clamped to the path (before
+ * the start: the start; past the end: the end); returns the total length.
+ * With n = 0 out is the origin. */
+double nb_segments_sample(const nb_segment *seg, size_t n, double at, nb_pose *out);
+double nb_segments_length(const nb_segment *seg, size_t n);
+
+/* A curve with a turning radius: at most four segments (two arcs and a
+ * line, three arcs, or an arc and a line), named by its word: "LSR",
+ * "RLR", "LS", "RL"...  (S a line, L and R arcs). */
+#define NB_CURVE_MAX_SEGMENTS 4
+#define NB_CURVE_MAX_CANDIDATES 8
+typedef struct nb_curve {
+    double length;     /* the sum of its segments' lengths */
+    unsigned count;    /* segments; an empty arc or line is left out */
+    char word[4];      /* NUL-terminated */
+    unsigned variant;  /* 0 or 1: which of the two solutions of a CCC or CC word */
+    nb_segment seg[NB_CURVE_MAX_SEGMENTS];
+} nb_curve;
+
+/* Every curve from a pose to a point with turning radius radius: an arc
+ * then a line, turning right or left (Pinter's Figure 6), and, when the
+ * point is near enough, an arc then an arc the other way (shorter when the
+ * point lies inside a turning circle).  Writes up to NB_CURVE_MAX_CANDIDATES
+ * curves to out, shortest first, and returns how many; the first is the
+ * shortest path to the point with a free final heading. */
+size_t nb_curve_to_point(const nb_pose *from, double radius, double x, double y, nb_curve *out);
+/* Every Dubins curve from a pose to a pose: the four arc-line-arc words of
+ * Pinter's Figures 9-11 (LSL RSR LSR RSL) and the arc-arc-arc words (LRL
+ * RLR, each with its two solutions); shortest first, equal ones once. */
+size_t nb_curve_to_pose(const nb_pose *from, const nb_pose *to, double radius, nb_curve *out);
+/* Turns a curve computed between two poses turned by pi into the same
+ * movement driven in reverse: the unit then faces the other way. */
+void nb_curve_set_reverse(nb_curve *curve);
+/* Position and heading at distance at along the curve. */
+void nb_curve_sample(const nb_curve *curve, double at, nb_pose *out);
+
+/* Units (formats/hitcheck.md): a unit is a disc of diameter width cells
+ * that turns no tighter than radius, kept in a bundle by name with its
+ * hit-check and curve tables (mkhitcheck). */
+typedef struct nb_unit {
+    char name[NB_NAME_MAX + 1];
+    double radius;           /* turning radius, cells */
+    double width;            /* diameter, cells */
+    unsigned headings;       /* 8 or 16 */
+    unsigned neighbourhood;  /* offsets baked in the hit-check table: 8, 24 or 48 */
+    int reverse;             /* 1 when it may drive in reverse */
+    double reverse_penalty;  /* cost factor of a reverse move (>= 1) */
+    nb_capability capability;/* terrains it may enter; 0 for every terrain */
+} nb_unit;
+
+size_t nb_unit_count(const nb_bundle *bundle);
+/* The index-th unit (in section order), or the unit called name. */
+nb_status nb_unit_get(const nb_bundle *bundle, size_t index, nb_unit *out, nb_err *err);
+nb_status nb_unit_find(const nb_bundle *bundle, const char *name, nb_unit *out, nb_err *err);
+
+/* Planning for a unit: Directional A* over (x, y, heading) with the
+ * hit-check and curve tables, smoothing, and Pinter's hybrid search.  A
+ * planner is the workspace of one unit on one bundle's map; a query reuses
+ * it and allocates nothing. */
+typedef struct nb_planner nb_planner;
+
+nb_status nb_planner_new(const nb_bundle *bundle, const char *unit, nb_planner **out, nb_err *err);
+void nb_planner_free(nb_planner *planner);
+const nb_unit *nb_planner_unit(const nb_planner *planner);
+
+enum nb_plan_method {
+    NB_PLAN_DIRECTIONAL = 0, /* Directional A* */
+    NB_PLAN_HYBRID = 1,      /* 4-connected A*, Smoothing-48 both ways, Directional-8 between */
+    NB_PLAN_PRESMOOTH = 2,   /* 4-connected A*, Smoothing-48, final smoothing; no fallback */
+    NB_PLAN_LINES = 3        /* 8-connected A* and line smoothing with the unit's width */
+};
+#define NB_PLAN_ONTHEFLY 0x1u  /* compute and sweep curves instead of reading the tables */
+#define NB_PLAN_SMOOTH 0x2u    /* directional: a final simple smoothing pass */
+#define NB_PLAN_FORWARD 0x4u   /* no reverse moves even if the unit may reverse */
+
+typedef struct nb_plan_query {
+    nb_pose start;           /* anywhere inside a free cell, any heading */
+    long goal_x, goal_y;     /* the goal cell: the path ends at its centre */
+    int goal_heading;        /* -1: any; else the heading index (0 .. headings-1) */
+    unsigned method;         /* enum nb_plan_method */
+    unsigned neighbourhood;  /* 8, 24 or 48; 0 for the unit's */
+    unsigned flags;          /* NB_PLAN_* */
+    uint64_t max_expansions; /* 0: no limit */
+} nb_plan_query;
+
+typedef struct nb_plan_result {
+    int found;
+    const char *reason;          /* when not found: why, a constant string */
+    double length;               /* cells travelled */
+    double cost;                 /* length with reverse moves' penalties */
+    size_t nsegments;
+    const nb_segment *segments;  /* the path; valid until the planner's next query */
+    size_t nwaypoints;
+    const nb_pose *waypoints;    /* the poses the path passes, start and goal included */
+    uint64_t expanded;           /* nodes taken from the open list, every stage */
+    uint64_t generated;          /* children found free */
+    int fallback;                /* hybrid: 1 when the Directional-8 step ran */
+} nb_plan_result;
+
+nb_status nb_plan(nb_planner *planner, const nb_plan_query *query, nb_plan_result *out,
+                  nb_err *err);
+/* 1 when a unit driving these segments touches no cell that is blocked
+ * for it (the exact swept disc, not samples). */
+int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t n);
+/* 1 when the cell is blocked for the planner's unit. */
+int nb_planner_blocked(const nb_planner *planner, long x, long y);
+
 /* ------------------------------------------------------------------ */
 /* Round obstacles (forest.c)                                          */
+/*
+ * A forest is a set of round obstacles in continuous space (world units,
+ * x to the right, y up: "counter-clockwise" is the positive sense of
+ * angles).  An agent of radius a moves among them as a point among the
+ * circles inflated by a (the Minkowski sum).  Paths are exact shortest
+ * paths: alternating straight segments (bitangents) and arcs hugging the
+ * inflated circles.  A path may graze a circle, but no arc goes round a
+ * circle past a point where another circle touches it.  formats/forest.md has the input and
+ * section formats; nb_forest_query(3) the details.
+ *
+ * mkabstract --forest bakes, for each agent radius, the bitangent graph
+ * (NB_SEC_BITANGENT) next to the circles (NB_SEC_FOREST), and
+ * nb_forest_query searches it.  nb_forest_search needs no bake: it builds
+ * the edges it needs while it searches, for forests that were never baked
+ * or that a game changes at run time (nb_forest_new, nb_forest_set...). */
+
+#define NB_FOREST_MAX_CIRCLES 1000000 /* circles in one forest */
+#define NB_FOREST_MAX_RADII 64        /* baked agent radii in one bundle */
+#define NB_FOREST_MAX_COORD 1e9       /* |x|, |y|, radius and agent radius */
+
+typedef struct nb_vec2 {
+    double x, y;
+} nb_vec2;
+
+typedef struct nb_circle {
+    double x, y, r; /* centre and radius (r > 0) */
+} nb_circle;
+
+typedef struct nb_forest nb_forest;
+typedef struct nb_forest_ws nb_forest_ws;
+
+/* Opens the forest of a bundle (its forest section and every bitangent
+ * graph, all checked here once, so queries trust them).  The forest reads
+ * the bundle in place: close it before the bundle.  Read-only: threads may
+ * share it, each with its own workspace.  NB_ERR_NOTFOUND when the bundle
+ * has no forest. */
+nb_status nb_forest_open(const nb_bundle *bundle, nb_forest **out, nb_err *err);
+/* A forest made by the program: a copy of n circles, and optionally world
+ * bounds {xmin, ymin, xmax, ymax} (NULL for none).  It has no baked graph;
+ * search it with nb_forest_search, and change it at will between queries. */
+nb_status nb_forest_new(const nb_circle *circles, size_t n, const double *bounds, nb_forest **out,
+                        nb_err *err);
+void nb_forest_close(nb_forest *forest);
+
+size_t nb_forest_circle_count(const nb_forest *forest);
+/* The obstacles as given (not inflated); NULL past the end. */
+const nb_circle *nb_forest_circle(const nb_forest *forest, size_t index);
+/* 1 and the bounds {xmin, ymin, xmax, ymax} when the forest has bounds.
+ * Bounds say where start and goal may be; they are not walls. */
+int nb_forest_bounds(const nb_forest *forest, double bounds[4]);
+
+/* Changes to a forest made with nb_forest_new (a bundle's forest is
+ * read-only: NB_ERR_ARG).  Indices of the circles after a removed one move
+ * down by one. */
+nb_status nb_forest_set_circle(nb_forest *forest, size_t index, nb_circle circle, nb_err *err);
+nb_status nb_forest_add_circle(nb_forest *forest, nb_circle circle, nb_err *err);
+nb_status nb_forest_remove_circle(nb_forest *forest, size_t index, nb_err *err);
+
+/* Baked agent radii, in the order they were given to mkabstract. */
+unsigned nb_forest_radius_count(const nb_forest *forest);
+double nb_forest_radius(const nb_forest *forest, unsigned radius_index);
+/* The index of the graph baked for exactly this agent radius, or -1. */
+int nb_forest_radius_find(const nb_forest *forest, double agent_radius);
+
+/* What a baked graph holds (as `navbake info` shows it). */
+typedef struct nb_forest_graph_info {
+    double agent_radius;
+    uint32_t nodes;       /* tangent points; each node is one end of one bitangent */
+    uint32_t transitions; /* bitangent segments kept (each used both ways) */
+    uint32_t candidates;  /* bitangents of all pairs before line of sight */
+    uint64_t arcs;        /* hugging arcs (oriented, no cusps) not cut by another circle */
+    uint32_t free_arcs;   /* maximal arcs of the circles that no other circle covers */
+} nb_forest_graph_info;
+nb_status nb_forest_graph(const nb_forest *forest, unsigned radius_index, nb_forest_graph_info *info,
+                          nb_err *err);
+
+/* A path: segments (nb_segment, driven forward) alternating between
+ * straight lines (bitangents) and arcs round inflated circles (turn +1
+ * counter-clockwise, -1 clockwise); segments of length zero are left out,
+ * except that a path from a point to itself is one line of length 0, so
+ * every path found has a segment to sample.  Sample it with
+ * nb_segments_sample(path.segments, path.nsegments, s, &pose). */
+typedef struct nb_forest_path {
+    nb_vec2 start, goal;
+    double length;               /* the sum of the segments' lengths */
+    size_t nsegments;            /* 0 when no path was found */
+    const nb_segment *segments;  /* owned by the workspace: valid until its next query */
+    /* What the search did. */
+    size_t expanded;  /* states taken from the open list */
+    size_t generated; /* states put on it */
+    size_t pruned;    /* transitions refused because they cross the one before */
+    size_t los_tests; /* line-of-sight tests made during the search */
+    size_t circles_opened; /* deferred search: circles whose edges were generated */
+} nb_forest_path;
+
+/* Options of a search (flags). */
+#define NB_FOREST_NO_PRUNE 0x1u /* keep transitions that cross the one before */
+/* The article's scheme as it stands, for comparison: the straight-line
+ * distance as heuristic on every state, and the start's tangents to every
+ * circle made at once (by default a bitangent is valued from its far end
+ * and the start's tangents are made as the search comes near them; the
+ * lengths are the same). */
+#define NB_FOREST_PLAIN 0x2u
+
+/* A query workspace: arrays reused by every query made with it.  forest
+ * (may be NULL) sizes it for that forest's baked graphs, so that
+ * nb_forest_query never allocates; nb_forest_search grows it when it must
+ * and keeps what it grew. */
+nb_status nb_forest_ws_new(const nb_forest *forest, nb_forest_ws **out, nb_err *err);
+void nb_forest_ws_free(nb_forest_ws *ws);
+
+/* The shortest path from start to goal for the agent radius baked at
+ * radius_index: start and goal join the graph by their tangents to the
+ * circles (for this query only), then A* with the straight-line distance
+ * as heuristic.  NB_ERR_ARG when start or goal is inside an inflated
+ * circle or outside the bounds, NB_ERR_NOTFOUND when no path exists
+ * (path->length is then INFINITY). */
+nb_status nb_forest_query(const nb_forest *forest, unsigned radius_index, nb_vec2 start, nb_vec2 goal,
+                          unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
+/* The same search for any agent radius, without a baked graph: the edges
+ * leaving a circle are generated when the search first reaches it, and a
+ * bitangent's line of sight is tested only when the search would take it. */
+nb_status nb_forest_search(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
+                           unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
 
 #ifdef __cplusplus
 }

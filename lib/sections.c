@@ -11,13 +11,14 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}},
     {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"}},
     {NB_SEC_ABSTRACT, "abstract", {"cluster", "quality", "nodes", "edges"}},
-    {NB_SEC_MODEL, "model", {"headings", "speeds"}},
-    {NB_SEC_PERIMETER, "perimeter", {"radius", "layout", "entry_bits"}},
+    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}},
+    {NB_SEC_PERIMETER, "perimeter",
+     {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"}},
     {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}},
     {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window"}},
     {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}},
     {NB_SEC_FOREST, "forest", {"circles"}},
-    {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "edges"}},
+    {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"}},
 };
 
 const struct nbi_section_kind *nbi_section_kind(uint32_t type)

@@ -3,8 +3,10 @@
 #include "query.h"
 
 extern const nbc_method nbc_method_aa;
+extern const nbc_method nbc_method_forest;
 
 const nbc_method *const nbc_methods[] = {
     &nbc_method_aa,
+    &nbc_method_forest,
     NULL,
 };
