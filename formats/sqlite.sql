@@ -389,3 +389,61 @@ CREATE TABLE perimeter_goals (
     entries        INTEGER NOT NULL,
     PRIMARY KEY (model, tab)
 ) WITHOUT ROWID;
+
+-- ==================================================================
+-- The HAA* abstract graph (formats/abstract.md): one per bundle.
+
+-- The graph's parameters and size (type 32).
+CREATE TABLE abstract_graph (
+    section       INTEGER PRIMARY KEY,
+    cluster       INTEGER NOT NULL,    -- N: clusters are N x N cells
+    quality       TEXT NOT NULL,       -- initial, high, low
+    corner        TEXT NOT NULL,       -- strict, weak
+    placement     TEXT NOT NULL,       -- first, middle, spread, ends
+    spread        INTEGER NOT NULL,
+    clusters_x    INTEGER NOT NULL,
+    clusters_y    INTEGER NOT NULL,
+    nodes         INTEGER NOT NULL,
+    edges         INTEGER NOT NULL,
+    inter_edges   INTEGER NOT NULL,
+    path_bytes    INTEGER NOT NULL,    -- what stored refined paths add (0: none)
+    stored_size   INTEGER NOT NULL,
+    unpacked_size INTEGER NOT NULL
+);
+
+-- The (capability, size) pairs it serves.
+CREATE TABLE abstract_serves (
+    capability INTEGER NOT NULL,
+    size       INTEGER NOT NULL,
+    PRIMARY KEY (capability, size)
+) WITHOUT ROWID;
+
+-- Its nodes: cells on cluster borders.
+CREATE TABLE abstract_nodes (
+    id      INTEGER PRIMARY KEY,
+    cluster INTEGER NOT NULL,          -- row-major: cluster k is column k mod clusters_x
+    x       INTEGER NOT NULL,
+    y       INTEGER NOT NULL
+);
+
+-- Its edges, each once (node_a < node_b), with the annotation that says
+-- which agents may use it: an agent of capability c and size s may when
+-- capability is a subset of c and clearance >= s.
+CREATE TABLE abstract_edges (
+    id         INTEGER PRIMARY KEY,
+    node_a     INTEGER NOT NULL,
+    node_b     INTEGER NOT NULL,
+    kind       TEXT NOT NULL,          -- inter (across a border) or intra (inside a cluster)
+    capability INTEGER NOT NULL,
+    clearance  INTEGER NOT NULL,
+    cardinal   INTEGER NOT NULL,       -- steps: the weight is cardinal + diagonal x sqrt(2)
+    diagonal   INTEGER NOT NULL,
+    weight     REAL NOT NULL
+);
+
+-- The edges each agent type may use.
+CREATE VIEW agent_abstract_edges AS
+SELECT a.name AS agent, e.id AS edge, e.node_a AS node_a, e.node_b AS node_b, e.kind AS kind,
+       e.weight AS weight
+FROM agents AS a
+JOIN abstract_edges AS e ON (e.capability & ~a.capability) = 0 AND e.clearance >= a.size;

@@ -671,6 +671,147 @@ static nb_status put_models(writer *w)
     return st;
 }
 
+/* ---- the HAA* abstract graph (formats/abstract.md) ---- */
+
+/* The arrays of an abstract section, found from its header; 0 when the
+ * payload does not have exactly the length its counts give. */
+typedef struct abs_view {
+    uint32_t cluster, quality, corner, placement, spread, ncaps, nsizes, cx, cy, nodes, edges,
+        inter, flags, path_bytes;
+    const uint8_t *caps, *sizes, *cluster_first, *node_xy, *node_first, *arc_to, *arc_w, *arc_ann;
+} abs_view;
+
+static int abs_open(const uint8_t *p, size_t len, abs_view *v)
+{
+    if (len < 64)
+        return 0;
+    v->cluster = nbi_get32(p + 8);
+    v->quality = nbi_get32(p + 12);
+    v->corner = nbi_get32(p + 16);
+    v->placement = nbi_get32(p + 20);
+    v->spread = nbi_get32(p + 24);
+    v->ncaps = nbi_get32(p + 28);
+    v->nsizes = nbi_get32(p + 32);
+    v->cx = nbi_get32(p + 36);
+    v->cy = nbi_get32(p + 40);
+    v->nodes = nbi_get32(p + 44);
+    v->edges = nbi_get32(p + 48);
+    v->inter = nbi_get32(p + 52);
+    v->flags = nbi_get32(p + 56);
+    v->path_bytes = nbi_get32(p + 60);
+    uint64_t arcs = 2 * (uint64_t)v->edges, clusters = (uint64_t)v->cx * v->cy;
+    uint64_t size[10] = {4 * (uint64_t)v->ncaps, 4 * (uint64_t)v->nsizes, 4 * (clusters + 1),
+                         4 * (uint64_t)v->nodes, 4 * ((uint64_t)v->nodes + 1), 4 * arcs, 4 * arcs,
+                         2 * arcs, v->flags & 1 ? 4 * arcs : 0, v->flags & 1 ? v->path_bytes : 0};
+    const uint8_t **at[8] = {&v->caps, &v->sizes, &v->cluster_first, &v->node_xy,
+                             &v->node_first, &v->arc_to, &v->arc_w, &v->arc_ann};
+    uint64_t off = 64;
+    for (int i = 0; i < 10; i++) {
+        off = (off + 7) / 8 * 8;
+        if (off > len || size[i] > len - off)
+            return 0;
+        if (i < 8)
+            *at[i] = p + off;
+        off += size[i];
+    }
+    if ((off + 7) / 8 * 8 != len && off != len)
+        return 0;
+    /* The indexes are trusted below only as far as they are checked here. */
+    for (uint32_t u = 0; u < v->nodes; u++)
+        if (nbi_get32(v->node_first + 4 * (size_t)u) > nbi_get32(v->node_first + 4 * ((size_t)u + 1)) ||
+            nbi_get32(v->node_first + 4 * ((size_t)u + 1)) > arcs)
+            return 0;
+    for (uint64_t k = 0; k < clusters; k++)
+        if (nbi_get32(v->cluster_first + 4 * k) > nbi_get32(v->cluster_first + 4 * (k + 1)) ||
+            nbi_get32(v->cluster_first + 4 * (k + 1)) > v->nodes)
+            return 0;
+    return 1;
+}
+
+static nb_status put_abstract(writer *w, long idx)
+{
+    static const char *const quality[] = {"initial", "high", "low"};
+    static const char *const placement[] = {"first", "middle", "spread", "ends"};
+    const nb_bundle *b = w->b;
+    const void *data;
+    size_t len;
+    abs_view v;
+    if (nb_bundle_payload(b, (size_t)idx, &data, &len, NULL) != NB_OK || !abs_open(data, len, &v) ||
+        v.quality > 2 || v.placement > 3)
+        return NB_OK; /* not this layout: the section alone tells */
+    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    ins q[4];
+    static const char *const sql[4] = {
+        "INSERT INTO abstract_graph VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        "INSERT INTO abstract_serves VALUES (?1, ?2)",
+        "INSERT INTO abstract_nodes VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO abstract_edges VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"};
+    nb_status st = NB_OK;
+    memset(q, 0, sizeof q);
+    for (int i = 0; i < 4 && st == NB_OK; i++)
+        st = ins_prepare(w, &q[i], sql[i], "the abstract graph");
+    bind_int(&q[0], 1, idx);
+    bind_int(&q[0], 2, v.cluster);
+    bind_text(&q[0], 3, quality[v.quality], -1);
+    bind_text(&q[0], 4, v.corner ? "weak" : "strict", -1);
+    bind_text(&q[0], 5, placement[v.placement], -1);
+    bind_int(&q[0], 6, v.spread);
+    bind_int(&q[0], 7, v.cx);
+    bind_int(&q[0], 8, v.cy);
+    bind_int(&q[0], 9, v.nodes);
+    bind_int(&q[0], 10, v.edges);
+    bind_int(&q[0], 11, v.inter);
+    bind_int(&q[0], 12, v.flags & 1 ? v.path_bytes : 0);
+    bind_int(&q[0], 13, (int64_t)in->size);
+    bind_int(&q[0], 14, (int64_t)in->usize);
+    if (st == NB_OK)
+        st = insert_row(&q[0]);
+    for (uint32_t c = 0; c < v.ncaps && st == NB_OK; c++)
+        for (uint32_t k = 0; k < v.nsizes && st == NB_OK; k++) {
+            bind_int(&q[1], 1, nbi_get32(v.caps + 4 * c));
+            bind_int(&q[1], 2, nbi_get32(v.sizes + 4 * k));
+            st = insert_row(&q[1]);
+        }
+    uint64_t k = 0, clusters = (uint64_t)v.cx * v.cy;
+    int64_t edge = 0;
+    for (uint32_t u = 0; u < v.nodes && st == NB_OK; u++) {
+        while (k < clusters && nbi_get32(v.cluster_first + 4 * (k + 1)) <= u)
+            k++;
+        bind_int(&q[2], 1, u);
+        bind_int(&q[2], 2, (int64_t)k);
+        bind_int(&q[2], 3, nbi_get16(v.node_xy + 4 * (size_t)u));
+        bind_int(&q[2], 4, nbi_get16(v.node_xy + 4 * (size_t)u + 2));
+        st = insert_row(&q[2]);
+        uint32_t a0 = nbi_get32(v.node_first + 4 * (size_t)u);
+        uint32_t a1 = nbi_get32(v.node_first + 4 * ((size_t)u + 1));
+        for (uint32_t a = a0; a < a1 && st == NB_OK; a++) {
+            uint32_t to = nbi_get32(v.arc_to + 4 * (size_t)a);
+            if (to <= u || to >= v.nodes) /* each edge once, from its lower end */
+                continue;
+            uint32_t card = nbi_get16(v.arc_w + 4 * (size_t)a);
+            uint32_t diag = nbi_get16(v.arc_w + 4 * (size_t)a + 2);
+            uint8_t ci = v.arc_ann[2 * (size_t)a], cv = v.arc_ann[2 * (size_t)a + 1];
+            /* Nodes of one cluster are listed together: the target's
+             * cluster range says whether the arc crosses a border. */
+            int intra = nbi_get32(v.cluster_first + 4 * k) <= to &&
+                        to < nbi_get32(v.cluster_first + 4 * (k + 1));
+            bind_int(&q[3], 1, edge++);
+            bind_int(&q[3], 2, u);
+            bind_int(&q[3], 3, to);
+            bind_text(&q[3], 4, intra ? "intra" : "inter", -1);
+            bind_int(&q[3], 5, ci < v.ncaps ? nbi_get32(v.caps + 4 * (size_t)ci) : 0);
+            bind_int(&q[3], 6, cv);
+            bind_int(&q[3], 7, card);
+            bind_int(&q[3], 8, diag);
+            bind_real(&q[3], 9, card + diag * 1.41421356237309504880);
+            st = insert_row(&q[3]);
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        ins_done(&q[i]);
+    return st;
+}
+
 /* ---- the whole database ---- */
 
 static nb_status fill(writer *w)
@@ -705,6 +846,9 @@ static nb_status fill(writer *w)
         st = put_units(w);
     if (st == NB_OK && nb_bundle_find(b, NB_SEC_MODEL, NULL, NULL, 0) >= 0)
         st = put_models(w);
+    long abstract = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    if (st == NB_OK && abstract >= 0)
+        st = put_abstract(w, abstract);
     if (st == NB_OK)
         st = exec(w, "COMMIT", "cannot commit");
     return st;

@@ -80,9 +80,13 @@ agents=$data/sample-agents.yaml
 forest=$data/forest.yaml
 # Each tool, writing the binary form, the SQLite form by --format and by
 # name (updating it in place): the three must be the same bundle.
+# mkabstract's grid mode (the HAA* abstract graph), when this tree has it.
+grid_abstract=no
+mkabstract --help 2>/dev/null | grep -q -e '--cluster-size' && grid_abstract=yes
 bake() { # OUT [--format F]: every mk tool present, in turn, into OUT
   out=$1; shift
   mkclear "$@" --agents "$agents" "$map" -o "$out" &&
+  { [ $grid_abstract = no ] || mkabstract "$@" -q "$out"; } &&
   mkabstract "$@" --forest "$forest" --agent-radius 0,0.5,1 -o "$out" &&
   mkhitcheck "$@" --unit "$data/units/jeep.yaml" --unit "$data/units/tank.yaml" -o "$out" \
     > "$tmp/mkhitcheck.out" &&
@@ -214,6 +218,27 @@ if command -v sqlite3 >/dev/null 2>&1; then
     "$(sqlite3 "$tmp/paper.sqlite" "SELECT layout || ' ' || entry_bits || ' ' || scale || ' ' || tables FROM perimeter_tables")" "symmetric 32 0 3"
   is "and with every symmetry, table 0 holds the page's 7719 entries" \
     "$(f "SELECT entries FROM perimeter_goals WHERE model = 'humanoid' AND tab = 0")" 7719
+  # The abstract graph's tables against navbake info and formats/abstract.md.
+  if [ $grid_abstract = yes ]; then
+    is "abstract_graph: the counts navbake info shows" \
+      "$(f "SELECT 'cluster=' || cluster || ' quality=' || (CASE quality WHEN 'initial' THEN 0 WHEN 'high' THEN 1 ELSE 2 END) || ' nodes=' || nodes || ' edges=' || edges || ' inter=' || inter_edges FROM abstract_graph")" \
+      "$(sed -n 's/.* abstract .* \(cluster=[0-9]* quality=[0-9]* nodes=[0-9]* edges=[0-9]* inter=[0-9]*\).*/\1/p' "$tmp/info.bin")"
+    is "a row per node and per edge, inter-edges counted apart" \
+      "$(f "SELECT (SELECT count(*) FROM abstract_nodes) = nodes AND (SELECT count(*) FROM abstract_edges) = edges AND (SELECT count(*) FROM abstract_edges WHERE kind = 'inter') = inter_edges FROM abstract_graph")" 1
+    is "every node lies in the cluster its cell is in" \
+      "$(f 'SELECT count(*) FROM abstract_nodes, abstract_graph g WHERE abstract_nodes.cluster != (y / g.cluster) * g.clusters_x + x / g.cluster')" 0
+    is "every inter-edge joins facing cells of two clusters, weight 1" \
+      "$(f "SELECT count(*) FROM abstract_edges e JOIN abstract_nodes a ON a.id = node_a JOIN abstract_nodes b ON b.id = node_b WHERE kind = 'inter' AND (abs(a.x - b.x) + abs(a.y - b.y) != 1 OR a.cluster = b.cluster OR weight != 1)")" 0
+    is "no intra-edge weighs less than the octile distance it spans" \
+      "$(f "SELECT count(*) FROM abstract_edges e JOIN abstract_nodes a ON a.id = node_a JOIN abstract_nodes b ON b.id = node_b WHERE kind = 'intra' AND (a.cluster != b.cluster OR cardinal + diagonal < max(abs(a.x - b.x), abs(a.y - b.y)) OR weight < max(abs(a.x - b.x), abs(a.y - b.y)) + 0.41421356237 * min(abs(a.x - b.x), abs(a.y - b.y)) - 1e-9)")" 0
+    is "abstract_serves: every capability and size of the agent set" \
+      "$(f 'SELECT count(*) FROM abstract_serves')" \
+      "$(f 'SELECT (SELECT count(DISTINCT capability) FROM agents) * (SELECT count(DISTINCT size) FROM agents)')"
+    is "agent_abstract_edges: an agent uses only edges that admit it" \
+      "$(f "SELECT count(*) FROM agent_abstract_edges x JOIN agents a ON a.name = x.agent JOIN abstract_edges e ON e.id = x.edge WHERE e.capability & ~a.capability OR e.clearance < a.size")" 0
+  else
+    for i in 1 2 3 4 5 6 7; do skip "mkabstract has no grid mode in this tree"; done
+  fi
   # The forest tables against navbake info and dump.
   is "forest_circles: the forest's circles" "$(f 'SELECT count(*) FROM forest_circles')" \
     "$(navbake dump "$full" forest | grep -c '^ *- ')"
@@ -225,7 +250,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
   is "each node's other end names it back" \
     "$(f 'SELECT count(*) FROM bitangent_nodes a JOIN bitangent_nodes b ON b.radius_index = a.radius_index AND b.id = a.other WHERE b.other != a.id OR b.circle = a.circle')" 0
 else
-  for i in $(seq 28); do skip "sqlite3 shell absent"; done
+  for i in $(seq 35); do skip "sqlite3 shell absent"; done
 fi
 if command -v file >/dev/null 2>&1 && file "$tmp/s.sqlite" | grep -q SQLite; then
   like "file(1) shows the application id" "$(file "$tmp/s.sqlite")" "application id 1312967507"

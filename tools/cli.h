@@ -37,8 +37,9 @@ int nbc_point(const char *opt, const char *text, long *x, long *y);
  * message and returns 0.  The writer takes the result:
  * nbb_builder_write_format(builder, out, format, &err). */
 int nbc_format(const char *opt, const char *text, nbb_format *out);
-/* Its getopt_long entry (long only) and the value getopt_long returns. */
-#define NBC_OPT_FORMAT 0x100
+/* Its getopt_long entry (long only) and the value getopt_long returns: far
+ * from 256, where the tools number their own long-only options. */
+#define NBC_OPT_FORMAT 0x4e42
 #define NBC_FORMAT_OPTION {"format", required_argument, NULL, NBC_OPT_FORMAT}
 #define NBC_FORMAT_HELP \
     "      --format FORM  write the bundle as 'binary' or 'sqlite' (default: sqlite\n" \
