@@ -1,0 +1,89 @@
+/* smooth.c: the simple smoothing of seed 004 (Pinter, "Toward More
+ * Realistic Pathfinding", listing 1) for an s x s agent.
+ *
+ * Walking the path, a waypoint is dropped whenever the agent can go
+ * straight from the last kept waypoint to the one after it.  Pinter
+ * samples the unit's outline every fifth of a tile; here the test is
+ * exact: the square [x, x+s] x [y, y+s] slid along the segment sweeps a
+ * convex hexagon, and every cell whose interior that hexagon meets must
+ * be of a terrain in the agent's capability (clearance >= 1).  Row by row
+ * the hexagon's extent is a ratio of integers, so the test is done in
+ * integers.  A cardinal or diagonal step that the strict corner rule
+ * allows passes this test, so a smoothed path is never worse than the
+ * cell path. */
+#include <math.h>
+
+#include "abstract.h"
+
+static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+static int passable_row(const nbi_layer *l, int64_t r, int64_t k0, int64_t k1)
+{
+    if (r < 0 || r >= l->height || k0 < 0 || k1 >= l->width)
+        return 0;
+    for (int64_t k = k0; k <= k1; k++)
+        if (nbi_layer_get(l, (uint64_t)r * l->width + (uint64_t)k) < 1)
+            return 0;
+    return 1;
+}
+
+int nbi_walkable(const nbi_layer *l, uint32_t size, nb_cell a, nb_cell b)
+{
+    int64_t s = size;
+    if (b.y < a.y) {
+        nb_cell t = a;
+        a = b;
+        b = t;
+    }
+    int64_t dx = (int64_t)b.x - a.x, dy = (int64_t)b.y - a.y;
+    if (dy == 0) {
+        int64_t k0 = a.x < b.x ? a.x : b.x, k1 = (a.x < b.x ? b.x : a.x) + s - 1;
+        for (int64_t r = a.y; r < a.y + s; r++)
+            if (!passable_row(l, r, k0, k1))
+                return 0;
+        return 1;
+    }
+    /* Row r (the open band r < y < r + 1) meets the square at the times
+     * t in (r - s - ay, r + 1 - ay) / dy, within [0, 1]. */
+    for (int64_t r = a.y; r < b.y + s; r++) {
+        int64_t lo = r - s - a.y > 0 ? r - s - a.y : 0;
+        int64_t hi = r + 1 - a.y < dy ? r + 1 - a.y : dy;
+        int64_t t_inf = dx >= 0 ? lo : hi, t_sup = dx >= 0 ? hi : lo;
+        int64_t k0 = floor_div(a.x * dy + dx * t_inf, dy);
+        int64_t k1 = ceil_div(a.x * dy + dx * t_sup, dy) + s - 1;
+        if (!passable_row(l, r, k0, k1))
+            return 0;
+    }
+    return 1;
+}
+
+size_t nbi_smooth(const nbi_layer *l, uint32_t size, nb_cell *p, size_t n)
+{
+    if (n <= 2)
+        return n;
+    size_t out = 1, check = 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (nbi_walkable(l, size, p[check], p[i + 1]))
+            continue; /* p[i] is skipped */
+        p[out] = p[i];
+        check = out++;
+    }
+    p[out++] = p[n - 1];
+    return out;
+}
+
+double nbi_polyline_length(const nb_cell *p, size_t n)
+{
+    double len = 0;
+    for (size_t i = 1; i < n; i++) {
+        double dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+        len += sqrt(dx * dx + dy * dy);
+    }
+    return len;
+}

@@ -1,0 +1,54 @@
+/* haa_util.h: what the abstract graph and HAA* tests share: levels baked
+ * to bundles, graphs built in memory, maps with rooms and open ground, and
+ * independent answers written from the definitions alone (a Dijkstra
+ * kept inside a window, a cell-by-cell path check, a sampled straight-line
+ * check), sharing no code with the library's searches. */
+#ifndef NB_HAA_UTIL_H
+#define NB_HAA_UTIL_H
+
+#include "abstract.h"
+#include "brute.h"
+#include "testutil.h"
+
+/* Bakes legend, agents, map and mkclear's layers into path and opens it. */
+nb_bundle *hu_bake(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                   const nbb_grid *grid);
+
+/* Builds the graph of an open bundle in memory and views it; the payload
+ * is *payload (free it).  NB_OK or the builder's error. */
+nb_status hu_graph(const nb_bundle *b, const nbb_abstract_opts *o, uint8_t **payload,
+                   nbi_agraph *g, nb_err *err);
+
+/* A map of rooms and corridors with patches of the first nterrains
+ * terrains ('.', 'S', 'W', 'T') and scattered obstacles. */
+void hu_rooms_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned nterrains, nbb_grid *grid);
+
+/* An agent set of n agents over the default legend's first nterrains
+ * terrains, sizes 1 to max_size. */
+void hu_random_agents(tu_rng *r, size_t n, unsigned nterrains, unsigned max_size,
+                      nbi_agentset *set);
+
+/* The cost of a shortest path from a to b whose cells all stay inside
+ * box, by a textbook Dijkstra with the move rules spelled out; -1 when
+ * there is none. */
+double hu_window_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                          unsigned size, enum brute_corner rule, const nbi_box *box, nb_cell a,
+                          nb_cell b);
+
+/* Checks a cell path for the agent: it runs from start to goal, every
+ * cell standable, every step to a neighbour, every diagonal step allowed
+ * by the corner rule, and its length is len.  0 and a reason in why when
+ * not. */
+int hu_path_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+               enum brute_corner rule, const nb_cell *p, size_t n, nb_cell start, nb_cell goal,
+               double len, char *why, size_t whylen);
+
+/* The same for a smoothed path: each straight segment is checked by
+ * sliding the agent's square along it in steps of 1/64 cell, but for a
+ * single diagonal step the corner rule allows (smoothing leaves those of
+ * the weak rule as they are). */
+int hu_polyline_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                   enum brute_corner rule, const nb_cell *p, size_t n, nb_cell start, nb_cell goal, double len, char *why,
+                   size_t whylen);
+
+#endif
