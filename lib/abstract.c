@@ -23,10 +23,11 @@ void nbb_abstract_defaults(nbb_abstract_opts *o)
     memset(o, 0, sizeof *o);
     o->cluster = 10;
     o->quality = NBI_QUALITY_HIGH;
-    o->placement = NBI_PLACE_MIDDLE;
+    o->placement = NBI_PLACE_AUTO;
     o->spread = NBI_SPREAD_DEFAULT;
     o->corner = NBI_CORNER_STRICT;
     o->paths = 0;
+    o->through = 1;
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -281,6 +282,10 @@ nb_status nbb_abstract_build(const nb_bundle *b, const nbb_abstract_opts *o, uin
     if (o->cluster < 1 || o->cluster > NBI_CLUSTER_MAX)
         return nbi_fail(err, NB_ERR_ARG, "cluster size %u: expected 1 to %d", o->cluster,
                         NBI_CLUSTER_MAX);
+    nbb_abstract_opts resolved = *o;
+    if (o->placement == NBI_PLACE_AUTO)
+        resolved.placement = o->quality == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_SPREAD;
+    o = &resolved;
     if (o->quality > NBI_QUALITY_LOW || o->placement > NBI_PLACE_SPREAD || o->corner > 1 ||
         (o->placement == NBI_PLACE_SPREAD && o->spread < 1))
         return nbi_fail(err, NB_ERR_ARG, "bad abstract graph options");

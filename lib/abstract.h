@@ -25,7 +25,8 @@ enum nbi_quality {
 enum nbi_placement {
     NBI_PLACE_FIRST = 0,  /* the paper's: the first pair of maximal clearance */
     NBI_PLACE_MIDDLE = 1, /* the middle of the run each served size may use */
-    NBI_PLACE_SPREAD = 2  /* evenly spread over that run, one per NBI_SPREAD cells */
+    NBI_PLACE_SPREAD = 2, /* evenly spread over that run, one per `spread` cells */
+    NBI_PLACE_AUTO = 255  /* options only: spread for high quality, first for low */
 };
 #define NBI_SPREAD_DEFAULT 8
 
@@ -125,6 +126,7 @@ typedef struct nbi_csearch {
     nbi_box box;
     uint32_t bw;         /* box width */
     uint64_t expanded;   /* of the last search */
+    uint64_t budget;     /* a search gives up after this many expansions (0: never) */
 } nbi_csearch;
 
 int nbi_csearch_init(nbi_csearch *cs, uint32_t maxcells);
@@ -171,6 +173,12 @@ int nbi_walkable(const nbi_layer *l, uint32_t size, nb_cell a, nb_cell b);
 /* Seed 004's simple smoothing of p[0..n) in place; returns the count of
  * waypoints kept (the ends always are). */
 size_t nbi_smooth(const nbi_layer *l, uint32_t size, nb_cell *p, size_t n);
+/* Straightens the cell path p[0..n) in place: greedily, as the smoothing
+ * does, each run of cells is replaced by the octile walk nearest the
+ * straight line between its ends wherever that walk is valid for the
+ * agent (standable cells, corner rule).  The result is a cell path no
+ * longer than p; returns its count. */
+size_t nbi_straighten(const nbi_layer *l, uint32_t size, int corner, nb_cell *p, size_t n);
 /* Sum of the straight segments' lengths. */
 double nbi_polyline_length(const nb_cell *p, size_t n);
 
@@ -183,6 +191,8 @@ typedef struct nbb_abstract_opts {
     uint32_t spread;    /* cells per transition with NBI_PLACE_SPREAD */
     uint32_t corner;    /* NBI_CORNER_*: the rule the intra-edge weights follow */
     int paths;          /* store each intra-edge's cell path */
+    int through;        /* also drop intra-edges two others replace through a node,
+                           at the same cost (Theorem 6 through a node) */
 } nbb_abstract_opts;
 
 /* The defaults mkabstract uses. */
@@ -193,6 +203,7 @@ typedef struct nbb_abstract_stats {
     uint64_t nodes, edges, inter, intra;   /* in the graph written */
     uint64_t initial_nodes, initial_edges; /* before any dominance */
     uint64_t strong, weak, circuit;        /* edges dropped by each rule */
+    uint64_t through;                      /* intra-edges replaced through a node */
     uint64_t freed_nodes;                  /* nodes dropped by Corollary 8 */
     uint64_t path_bytes;                   /* what the stored paths add to the payload */
     uint64_t bytes;                        /* the payload */

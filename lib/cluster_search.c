@@ -113,6 +113,8 @@ int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corn
         nbi_heap_item it = nbi_heap_pop(&cs->heap);
         uint32_t i = it.id;
         cs->closed[i] = st;
+        if (cs->budget && cs->expanded == cs->budget)
+            return 0;
         cs->expanded++;
         if (goal ? i == goal_i : (!all && cs->target[i] == st)) {
             if (--left == 0)

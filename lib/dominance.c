@@ -191,12 +191,133 @@ static void circuit(nbb_agraph_build *ab, const uint32_t *order, size_t n, const
     }
 }
 
+/* Intra-edges of one cluster by pair of its nodes: the edges joining
+ * local nodes i < j are edge[first[i * x + j] .. first[i * x + j + 1]). */
+typedef struct pairs {
+    uint32_t x;
+    uint32_t *first, *edge;
+} pairs;
+
+static uint32_t pair_slot(const pairs *pm, uint32_t i, uint32_t j)
+{
+    return i < j ? i * pm->x + j : j * pm->x + i;
+}
+
+/* Theorem 6 through a node: an intra-edge e = (u, w) goes when some node
+ * v of its cluster has edges (u, v) and (v, w), each at least as good as
+ * e, whose weights add up to e's exactly.  Every agent e admits then has
+ * a path of the same cost through v, so no optimal path is lost (in open
+ * ground, nodes along one border are joined straight through one another).
+ * Both edges are lighter than e, so the removals cannot form a cycle:
+ * they are all decided first, then made. */
+static nb_status through_nodes(nbb_agraph_build *ab, uint64_t *dropped, nb_err *err)
+{
+    uint32_t ncl = ab->ncx * ab->ncy;
+    /* Alive nodes by cluster, and a local number for each. */
+    uint32_t *cfirst = calloc((size_t)ncl + 1, sizeof *cfirst);
+    uint32_t *local = malloc((ab->nnodes + 1) * sizeof *local);
+    skey *key = malloc((ab->nedges + 1) * sizeof *key);
+    uint32_t *slot = NULL, *order = NULL;
+    size_t ne = 0;
+    nb_status st = NB_OK;
+    if (!cfirst || !local || !key) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to prune the abstract graph");
+        goto done;
+    }
+    for (size_t u = 0; u < ab->nnodes; u++)
+        if (ab->node[u].alive)
+            local[u] = cfirst[ab->node[u].cluster + 1]++;
+    uint32_t xmax = 0;
+    for (uint32_t k = 0; k < ncl; k++) {
+        xmax = cfirst[k + 1] > xmax ? cfirst[k + 1] : xmax;
+        cfirst[k + 1] += cfirst[k];
+    }
+    /* Alive intra-edges by cluster, then pair. */
+    for (size_t i = 0; i < ab->nedges; i++) {
+        const bedge *e = &ab->edge[i];
+        if (!e->alive || e->inter)
+            continue;
+        uint32_t a = local[e->u], b = local[e->v];
+        key[ne].k0 = ab->node[e->u].cluster;
+        key[ne].k1 = a < b ? a * xmax + b : b * xmax + a;
+        key[ne++].idx = (uint32_t)i;
+    }
+    qsort(key, ne, sizeof *key, by_key);
+    slot = malloc(((size_t)xmax * xmax + 1) * sizeof *slot);
+    order = malloc((ne + 1) * sizeof *order);
+    if (!slot || !order) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to prune the abstract graph");
+        goto done;
+    }
+    for (size_t g0 = 0, g1; g0 < ne; g0 = g1) {
+        uint32_t k = key[g0].k0, x = cfirst[k + 1] - cfirst[k];
+        for (g1 = g0; g1 < ne && key[g1].k0 == k; g1++)
+            ;
+        /* Re-key the pairs by this cluster's own x. */
+        pairs pm = {x, slot, order + g0};
+        for (size_t t = 0; t <= (size_t)x * x; t++)
+            slot[t] = 0;
+        for (size_t t = g0; t < g1; t++) {
+            const bedge *e = &ab->edge[key[t].idx];
+            slot[pair_slot(&pm, local[e->u], local[e->v]) + 1]++;
+        }
+        for (size_t t = 0; t < (size_t)x * x; t++)
+            slot[t + 1] += slot[t];
+        for (size_t t = g0; t < g1; t++) {
+            const bedge *e = &ab->edge[key[t].idx];
+            order[g0 + slot[pair_slot(&pm, local[e->u], local[e->v])]++] = key[t].idx;
+        }
+        for (size_t t = (size_t)x * x; t > 0; t--)
+            slot[t] = slot[t - 1];
+        slot[0] = 0;
+        size_t n = g1 - g0;
+        for (size_t q = 0; q < n; q++) {
+            bedge *e = &ab->edge[order[g0 + q]];
+            uint32_t u = local[e->u], w = local[e->v];
+            int found = 0;
+            for (uint32_t v = 0; v < x && !found; v++) {
+                if (v == u || v == w)
+                    continue;
+                uint32_t s1 = pair_slot(&pm, u, v), s2 = pair_slot(&pm, v, w);
+                for (uint32_t a = slot[s1]; a < slot[s1 + 1] && !found; a++) {
+                    const bedge *e1 = &ab->edge[pm.edge[a]];
+                    if (!e1->alive || !as_good(ab, e1, e))
+                        continue;
+                    for (uint32_t b = slot[s2]; b < slot[s2 + 1] && !found; b++) {
+                        const bedge *e2 = &ab->edge[pm.edge[b]];
+                        if (!e2->alive || !as_good(ab, e2, e))
+                            continue;
+                        found = e1->card + e2->card == e->card && e1->diag + e2->diag == e->diag;
+                    }
+                }
+            }
+            if (found) {
+                e->mark = 1;
+                (*dropped)++;
+            }
+        }
+        for (size_t q = 0; q < n; q++) {
+            bedge *e = &ab->edge[order[g0 + q]];
+            if (e->mark)
+                e->alive = 0;
+            e->mark = 0;
+        }
+    }
+done:
+    free(cfirst);
+    free(local);
+    free(key);
+    free(slot);
+    free(order);
+    return st;
+}
+
 nb_status nbb_ab_dominance(nbb_agraph_build *ab, nb_err *err)
 {
     uint32_t q = ab->opt->quality;
     if (q == NBI_QUALITY_INITIAL || ab->nedges == 0)
         return NB_OK;
-    uint64_t strong = 0, weak = 0, circ = 0, freed = 0;
+    uint64_t strong = 0, weak = 0, circ = 0, freed = 0, through = 0;
     uint32_t *order = malloc(ab->nedges * sizeof *order);
     skey *key = malloc(ab->nedges * sizeof *key);
     if (!order || !key) {
@@ -214,7 +335,10 @@ nb_status nbb_ab_dominance(nbb_agraph_build *ab, nb_err *err)
     for (size_t i = 0; i < ab->nedges; i++)
         order[i] = key[i].idx;
     parallel(ab, order, q == NBI_QUALITY_LOW, q == NBI_QUALITY_LOW ? &weak : &strong);
-    if (q == NBI_QUALITY_LOW) {
+    nb_status st = NB_OK;
+    if (q == NBI_QUALITY_HIGH && ab->opt->through)
+        st = through_nodes(ab, &through, err);
+    if (q == NBI_QUALITY_LOW && st == NB_OK) {
         adj a = {NULL, NULL};
         if (!adj_make(ab, &a)) {
             free(a.first);
@@ -252,6 +376,8 @@ nb_status nbb_ab_dominance(nbb_agraph_build *ab, nb_err *err)
             if (e->alive && (!ab->node[e->u].alive || !ab->node[e->v].alive))
                 e->alive = 0;
         }
+        if (st == NB_OK && ab->opt->through)
+            st = through_nodes(ab, &through, err);
     }
     free(order);
     free(key);
@@ -260,6 +386,7 @@ nb_status nbb_ab_dominance(nbb_agraph_build *ab, nb_err *err)
         ab->stats->weak = weak;
         ab->stats->circuit = circ;
         ab->stats->freed_nodes = freed;
+        ab->stats->through = through;
     }
-    return NB_OK;
+    return st;
 }

@@ -21,6 +21,8 @@
  * border, so completeness is kept; the paper's placement stays as
  * NBI_PLACE_FIRST for comparison.  An entrance no served size can cross
  * gets no transition at all. */
+#include <stdlib.h>
+
 #include "abstract_build.h"
 
 /* Clearance of (x, y) for capability index ci, capped at the largest
@@ -39,9 +41,22 @@ typedef struct border {
     uint32_t len;
 } border;
 
-/* Adds the transition at pair k of the border. */
-static nb_status transition(nbb_agraph_build *ab, const border *bd, unsigned ci, uint32_t k,
-                            uint32_t cv, uint32_t entrance_len, nb_err *err)
+/* A run of pairs that must hold a transition: [lo, hi) of capability ci,
+ * part of an entrance of len pairs. */
+typedef struct run {
+    uint32_t lo, hi, len;
+    uint32_t at; /* the transition chosen for it */
+    uint8_t ci;
+} run;
+
+typedef struct runs {
+    run *r;
+    size_t n, cap;
+} run_list;
+
+/* The inter-edge of capability ci at pair k of the border. */
+static nb_status transition(nbb_agraph_build *ab, const border *bd, const run *r, uint32_t k,
+                            uint32_t cv, nb_err *err)
 {
     int32_t ax = bd->ax + bd->sx * (int32_t)k, ay = bd->ay + bd->sy * (int32_t)k;
     int32_t bx = bd->bx + bd->sx * (int32_t)k, by = bd->by + bd->sy * (int32_t)k;
@@ -49,7 +64,7 @@ static nb_status transition(nbb_agraph_build *ab, const border *bd, unsigned ci,
     memset(&e, 0, sizeof e);
     e.u = nbb_ab_node(ab, ax, ay);
     e.v = nbb_ab_node(ab, bx, by);
-    e.cap = (uint8_t)ci;
+    e.cap = r->ci;
     e.cv = (uint8_t)cv;
     e.card = 1;
     e.inter = 1;
@@ -58,68 +73,81 @@ static nb_status transition(nbb_agraph_build *ab, const border *bd, unsigned ci,
     /* Among inter-edges of equal annotations the low-quality graph keeps
      * the one of the longest entrance, then the one nearest the middle of
      * the border. */
-    uint32_t off_mid = (uint32_t)(2 * k > bd->len - 1 ? 2 * k - (bd->len - 1) : (bd->len - 1) - 2 * k);
-    e.rank = (65535u - (entrance_len > 65535u ? 65535u : entrance_len)) * 65536u + off_mid;
+    uint32_t off_mid = 2 * k > bd->len - 1 ? 2 * k - (bd->len - 1) : (bd->len - 1) - 2 * k;
+    e.rank = (65535u - (r->len > 65535u ? 65535u : r->len)) * 65536u + off_mid;
     if (e.u == UINT32_MAX || e.v == UINT32_MAX || !nbb_ab_edge(ab, &e))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
     return NB_OK;
 }
 
-/* The transitions of the entrance of pairs [e0, e0 + n) whose pair
- * clearances are m[0..n), non-increasing. */
-static nb_status place(nbb_agraph_build *ab, const border *bd, unsigned ci, uint32_t e0,
-                       const uint32_t *m, uint32_t n, nb_err *err)
+/* The runs of the entrance [e0, e0 + n) of capability ci, whose pair
+ * clearances m[0..n) do not increase. */
+static int add_run(run_list *rs, uint32_t lo, uint32_t hi, uint32_t len, unsigned ci)
 {
-    const nbb_abstract_opts *o = ab->opt;
-    if (m[0] < ab->sizes[0])
-        return NB_OK; /* no served agent fits through */
-    if (ab->stats)
-        ab->stats->entrances++;
-    if (o->placement == NBI_PLACE_FIRST)
-        return transition(ab, bd, ci, e0, m[0], n, err);
-    /* Runs per served size, from the largest size (the shortest run). */
-    uint32_t chosen[NBI_CLUSTER_MAX + 1], nchosen = 0, last_run = 0;
-    for (uint32_t si = ab->nsizes; si-- > 0;) {
-        uint32_t s = ab->sizes[si], run = 0;
-        if (s > m[0])
-            continue;
-        while (run < n && m[run] >= s)
-            run++;
-        if (run == last_run)
-            continue; /* the same run as a larger size: already served */
-        last_run = run;
-        uint32_t t = 1;
-        if (o->placement == NBI_PLACE_SPREAD && o->spread > 0)
-            t = (run + o->spread - 1) / o->spread;
-        for (uint32_t i = 0; i < t; i++) {
-            uint32_t k = (uint32_t)(((uint64_t)(2 * i + 1) * run) / (2 * (uint64_t)t));
-            if (k >= run)
-                k = run - 1;
-            int dup = 0;
-            for (uint32_t j = 0; j < nchosen; j++)
-                dup |= chosen[j] == k;
-            if (dup || nchosen > NBI_CLUSTER_MAX)
-                continue;
-            chosen[nchosen++] = k;
-            nb_status st = transition(ab, bd, ci, e0 + k, m[k], n, err);
-            if (st != NB_OK)
-                return st;
-        }
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? 2 * rs->cap : 256;
+        run *r = realloc(rs->r, cap * sizeof *r);
+        if (!r)
+            return 0;
+        rs->r = r;
+        rs->cap = cap;
     }
-    return NB_OK;
+    rs->r[rs->n++] = (run){lo, hi, len, 0, (uint8_t)ci};
+    return 1;
 }
 
-static nb_status scan(nbb_agraph_build *ab, const border *bd, nb_err *err)
+static int entrance_runs(const nbb_agraph_build *ab, unsigned ci, uint32_t e0, const uint32_t *m,
+                         uint32_t n, run_list *out)
+{
+    const nbb_abstract_opts *o = ab->opt;
+    if (o->placement == NBI_PLACE_FIRST)
+        return add_run(out, e0, e0 + 1, n, ci);
+    uint32_t last = 0;
+    for (uint32_t si = ab->nsizes; si-- > 0;) { /* the largest size: the shortest run */
+        uint32_t s = ab->sizes[si], len = 0;
+        while (len < n && m[len] >= s)
+            len++;
+        if (len == 0 || len == last)
+            continue;
+        last = len;
+        uint32_t t = 1;
+        if (o->placement == NBI_PLACE_SPREAD)
+            t = (len + o->spread - 1) / o->spread;
+        for (uint32_t i = 0; i < t; i++)
+            if (!add_run(out, e0 + (uint32_t)((uint64_t)i * len / t),
+                         e0 + (uint32_t)((uint64_t)(i + 1) * len / t), n, ci))
+                return 0;
+    }
+    return 1;
+}
+
+static int by_length(const void *pa, const void *pb)
+{
+    const run *a = pa, *b = pb;
+    uint32_t la = a->hi - a->lo, lb = b->hi - b->lo;
+    if (la != lb)
+        return la < lb ? -1 : 1;
+    if (a->lo != b->lo)
+        return a->lo < b->lo ? -1 : 1;
+    return a->ci < b->ci ? -1 : a->ci > b->ci;
+}
+
+/* Every entrance of every capability along one border, then the
+ * transitions: each run gets one in its middle half, shared with other
+ * runs (of other capabilities and sizes) wherever one already stands
+ * there; shortest runs first, so that a long run takes up a transition
+ * its shorter ones placed rather than adding its own. */
+static nb_status scan(nbb_agraph_build *ab, const border *bd, run_list *rs, nb_err *err)
 {
     uint32_t ca[NBI_CLUSTER_MAX], cb[NBI_CLUSTER_MAX], m[NBI_CLUSTER_MAX];
+    rs->n = 0;
     for (unsigned ci = 0; ci < ab->ncaps; ci++) {
         for (uint32_t k = 0; k < bd->len; k++) {
             ca[k] = cv_at(ab, ci, bd->ax + bd->sx * (int32_t)k, bd->ay + bd->sy * (int32_t)k);
             cb[k] = cv_at(ab, ci, bd->bx + bd->sx * (int32_t)k, bd->by + bd->sy * (int32_t)k);
             m[k] = ca[k] < cb[k] ? ca[k] : cb[k];
         }
-        uint32_t k = 0;
-        while (k < bd->len) {
+        for (uint32_t k = 0; k < bd->len;) {
             if (m[k] == 0) {
                 k++;
                 continue;
@@ -127,11 +155,46 @@ static nb_status scan(nbb_agraph_build *ab, const border *bd, nb_err *err)
             uint32_t e0 = k;
             while (k + 1 < bd->len && m[k + 1] > 0 && ca[k + 1] <= ca[k] && cb[k + 1] <= cb[k])
                 k++;
-            nb_status st = place(ab, bd, ci, e0, m + e0, k + 1 - e0, err);
-            if (st != NB_OK)
-                return st;
             k++;
+            if (m[e0] < ab->sizes[0])
+                continue; /* no served agent fits through */
+            if (ab->stats)
+                ab->stats->entrances++;
+            if (!entrance_runs(ab, ci, e0, m + e0, k - e0, rs))
+                return nbi_fail(err, NB_ERR_NOMEM, "no memory for the entrances");
         }
+    }
+    size_t nr = rs->n;
+    run *rr = rs->r;
+    if (nr > 1)
+        qsort(rr, nr, sizeof *rr, by_length);
+    uint32_t chosen[NBI_CLUSTER_MAX];
+    size_t nchosen = 0;
+    for (size_t i = 0; i < nr; i++) {
+        run *r = &rr[i];
+        uint32_t len = r->hi - r->lo, lo = r->lo + len / 4, hi = r->hi - len / 4; /* [lo, hi) */
+        uint32_t at = UINT32_MAX;
+        for (size_t j = 0; j < nchosen && at == UINT32_MAX; j++)
+            if (chosen[j] >= lo && chosen[j] < hi)
+                at = chosen[j];
+        if (at == UINT32_MAX)
+            chosen[nchosen++] = at = r->lo + (len - 1) / 2;
+        r->at = at;
+    }
+    /* One inter-edge per capability and transition. */
+    for (size_t i = 0; i < nr; i++) {
+        const run *r = &rr[i];
+        uint32_t at = r->at;
+        int dup = 0;
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = rr[j].ci == r->ci && rr[j].at == at;
+        if (dup)
+            continue;
+        uint32_t a = cv_at(ab, r->ci, bd->ax + bd->sx * (int32_t)at, bd->ay + bd->sy * (int32_t)at);
+        uint32_t b = cv_at(ab, r->ci, bd->bx + bd->sx * (int32_t)at, bd->by + bd->sy * (int32_t)at);
+        nb_status st = transition(ab, bd, r, at, a < b ? a : b, err);
+        if (st != NB_OK)
+            return st;
     }
     return NB_OK;
 }
@@ -139,20 +202,24 @@ static nb_status scan(nbb_agraph_build *ab, const border *bd, nb_err *err)
 nb_status nbb_ab_entrances(nbb_agraph_build *ab, nb_err *err)
 {
     uint32_t n = ab->opt->cluster;
+    run_list rs = {NULL, 0, 0};
     for (uint32_t k = 0; k < ab->ncx * ab->ncy; k++) {
         nbi_box box = nbi_cluster_box(k, ab->ncx, n, ab->width, ab->height);
         uint32_t cx = k % ab->ncx, cy = k / ab->ncx;
         nb_status st = NB_OK;
         if (cx + 1 < ab->ncx) { /* the border with the cluster on the right */
             border bd = {box.x1 - 1, box.y0, box.x1, box.y0, 0, 1, (uint32_t)(box.y1 - box.y0)};
-            st = scan(ab, &bd, err);
+            st = scan(ab, &bd, &rs, err);
         }
         if (st == NB_OK && cy + 1 < ab->ncy) { /* and the one below */
             border bd = {box.x0, box.y1 - 1, box.x0, box.y1, 1, 0, (uint32_t)(box.x1 - box.x0)};
-            st = scan(ab, &bd, err);
+            st = scan(ab, &bd, &rs, err);
         }
-        if (st != NB_OK)
+        if (st != NB_OK) {
+            free(rs.r);
             return st;
+        }
     }
+    free(rs.r);
     return NB_OK;
 }

@@ -18,6 +18,7 @@
 #define VIA_START UINT32_MAX        /* start -> node: the start's insertion search */
 #define VIA_GOAL (UINT32_MAX - 1)   /* node -> goal: the goal's insertion search */
 #define VIA_DIRECT (UINT32_MAX - 2) /* start -> goal inside their one cluster */
+#define VIA_NEAR (UINT32_MAX - 3)   /* start -> goal, ends near: the clusters around them */
 
 struct nb_haa {
     const nb_bundle *b;
@@ -27,7 +28,7 @@ struct nb_haa {
     nbi_layer *comp;  /* components of each (capability, size), where baked */
     uint8_t *has_comp;
     uint32_t top;     /* the largest size served */
-    nbi_csearch ins[2], ref;
+    nbi_csearch ins[2], ref, near;
     nb_cell *targets, *seg;
     /* the abstract search over nodes 0..nnodes-1, start (nnodes), goal (nnodes + 1) */
     uint32_t n;
@@ -52,6 +53,7 @@ void nb_haa_free(nb_haa *ws)
     for (int i = 0; i < 2; i++)
         nbi_csearch_free(&ws->ins[i]);
     nbi_csearch_free(&ws->ref);
+    nbi_csearch_free(&ws->near);
     free(ws->targets);
     free(ws->seg);
     free(ws->gv);
@@ -108,9 +110,10 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     ws->n = g->nnodes + 2;
     if (st == NB_OK) {
         int ok = nbi_csearch_init(&ws->ins[0], nn) & nbi_csearch_init(&ws->ins[1], nn) &
-                 nbi_csearch_init(&ws->ref, nn);
+                 nbi_csearch_init(&ws->ref, nn) & nbi_csearch_init(&ws->near, 16 * nn);
+        ws->near.budget = 2 * (uint64_t)nn;
         ws->targets = malloc(((size_t)4 * g->cluster + 2) * sizeof *ws->targets);
-        ws->seg = malloc((size_t)nn * sizeof *ws->seg);
+        ws->seg = malloc((size_t)16 * nn * sizeof *ws->seg);
         ws->gv = malloc(ws->n * sizeof *ws->gv);
         ws->parent = malloc(ws->n * sizeof *ws->parent);
         ws->via = malloc(ws->n * sizeof *ws->via);
@@ -251,8 +254,9 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
     memset(res, 0, sizeof *res);
     res->status = NB_PATH_NONE;
     const nbi_agraph *g = &ws->g;
-    if (flags & ~NB_HAA_SMOOTH)
-        return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown flags %#x", flags & ~NB_HAA_SMOOTH);
+    const unsigned known = NB_HAA_SMOOTH | NB_HAA_STRAIGHTEN;
+    if (flags & ~known)
+        return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown flags %#x", flags & ~known);
     if (q->start.x < 0 || q->start.y < 0 || (uint32_t)q->start.x >= g->width ||
         (uint32_t)q->start.y >= g->height)
         return nbi_fail(err, NB_ERR_ARG, "HAA*: start (%d, %d) is outside the %u x %u map",
@@ -338,6 +342,28 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
         res->expanded_insert += ws->ins[e].expanded;
     }
 
+    /* Ends in the same or neighbouring clusters: the best path may leave
+     * and enter their clusters where no transition stands.  An A* over
+     * the clusters around both, on a budget of expansions, offers that
+     * path as one more edge from start to goal. */
+    double near_cost = -1;
+    {
+        int32_t sx = (int32_t)(ks % g->ncx), sy = (int32_t)(ks / g->ncx);
+        int32_t gx = (int32_t)(kg % g->ncx), gy = (int32_t)(kg / g->ncx);
+        if (sx - gx <= 1 && gx - sx <= 1 && sy - gy <= 1 && gy - sy <= 1) {
+            int32_t cx0 = (sx < gx ? sx : gx) - 1, cx1 = (sx > gx ? sx : gx) + 1;
+            int32_t cy0 = (sy < gy ? sy : gy) - 1, cy1 = (sy > gy ? sy : gy) + 1;
+            int32_t n = (int32_t)g->cluster;
+            nbi_box box = {cx0 < 0 ? 0 : cx0 * n, cy0 < 0 ? 0 : cy0 * n,
+                           (cx1 + 1) * n > (int32_t)g->width ? (int32_t)g->width : (cx1 + 1) * n,
+                           (cy1 + 1) * n > (int32_t)g->height ? (int32_t)g->height : (cy1 + 1) * n};
+            if (nbi_csearch_run(&ws->near, l, size, (int)q->corner, &box, q->start, &q->goal, NULL,
+                                0))
+                near_cost = nbi_csearch_cost(&ws->near, q->goal, NULL);
+            res->expanded_insert += ws->near.expanded;
+        }
+    }
+
     /* The abstract search. */
     for (uint32_t i = 0; i < g->ncaps; i++)
         ws->capok[i] = (nbi_u32at(g->caps, i) & ~q->capability) == 0;
@@ -388,6 +414,8 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
                 if (c >= 0)
                     RELAX(G, c, S, VIA_DIRECT);
             }
+            if (near_cost >= 0)
+                RELAX(G, near_cost, S, VIA_NEAR);
             continue;
         }
         uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
@@ -427,6 +455,8 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
             n = nbi_csearch_path(&ws->ins[0], node_cell(g, v), ws->seg);
         } else if (how == VIA_DIRECT) {
             n = nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
+        } else if (how == VIA_NEAR) {
+            n = nbi_csearch_path(&ws->near, q->goal, ws->seg);
         } else if (how == VIA_GOAL) {
             n = nbi_csearch_path(&ws->ins[1], node_cell(g, u), ws->seg);
             reverse = 1;
@@ -451,6 +481,8 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
             append(ws, &len, ws->seg[reverse ? n - 1 - i : i]);
     }
     res->status = NB_PATH_FOUND;
+    if (flags & NB_HAA_STRAIGHTEN)
+        len = nbi_straighten(l, size, (int)q->corner, ws->path, len);
     double cl = 0;
     for (size_t i = 1; i < len; i++)
         cl += (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y) ? NBI_SQRT2

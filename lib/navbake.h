@@ -299,15 +299,19 @@ typedef enum nb_path_status {
 typedef struct nb_haa nb_haa;
 
 /* Query flags. */
-#define NB_HAA_SMOOTH 0x1u /* straighten the path (seed 004's simple smoothing): drop
-                              each waypoint the agent, its whole square, can skip in a
-                              straight line; the path is then waypoints, not cells */
+#define NB_HAA_SMOOTH 0x1u     /* seed 004's simple smoothing: drop each waypoint the
+                                  agent, its whole square, can skip in a straight line;
+                                  the path is then waypoints, not cells */
+#define NB_HAA_STRAIGHTEN 0x2u /* the same on the grid: replace runs of cells by the
+                                  octile walk nearest the straight line wherever the agent
+                                  may take it; the path stays cells, never longer */
 
 typedef struct nb_haa_result {
     nb_path_status status;
     double length;          /* of the path returned: octile steps, or straight segments
                                when smoothed */
-    double cell_length;     /* of the refined cell path, before any smoothing */
+    double cell_length;     /* of the cell path (refined, straightened when asked),
+                               before any smoothing */
     double abstract_length; /* the abstract path's weight (its edges' costs) */
     uint64_t expanded;      /* all nodes taken off open lists: the three below */
     uint64_t expanded_insert, expanded_search, expanded_refine;

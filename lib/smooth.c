@@ -78,6 +78,90 @@ size_t nbi_smooth(const nbi_layer *l, uint32_t size, nb_cell *p, size_t n)
     return out;
 }
 
+/* The octile walk from a to b that keeps nearest the straight line
+ * between them: its k-th step, 0 <= k < T, T the walk's length. */
+typedef struct walk {
+    nb_cell a;
+    int32_t sx, sy;       /* signs of the displacement */
+    uint32_t T, nstraight; /* steps, of which cardinal */
+    int major_x;          /* the cardinal steps go along x */
+} walk;
+
+static walk walk_make(nb_cell a, nb_cell b)
+{
+    walk w;
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    w.a = a;
+    w.sx = dx > 0 ? 1 : dx < 0 ? -1 : 0;
+    w.sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+    w.major_x = ax >= ay;
+    w.T = ax > ay ? ax : ay;
+    w.nstraight = w.T - (ax < ay ? ax : ay);
+    return w;
+}
+
+/* Step k is cardinal: the cardinal steps spread evenly over the walk. */
+static int walk_straight(const walk *w, uint32_t k)
+{
+    uint64_t T = w->T, h = T / 2;
+    return ((k + 1) * (uint64_t)w->nstraight + h) / T != (k * (uint64_t)w->nstraight + h) / T;
+}
+
+/* Follows the walk, checking every step for the agent; writes its cells
+ * after a (not a itself) to out when out is not NULL.  1 when valid. */
+static int walk_follow(const walk *w, const nbi_layer *l, uint32_t size, int corner, nb_cell *out)
+{
+    nb_cell c = w->a;
+    for (uint32_t k = 0; k < w->T; k++) {
+        nb_cell n = c;
+        if (walk_straight(w, k)) {
+            if (w->major_x)
+                n.x += w->sx;
+            else
+                n.y += w->sy;
+            if (!nbi_standable(l, size, n.x, n.y))
+                return 0;
+        } else {
+            n.x += w->sx;
+            n.y += w->sy;
+            if (!nbi_standable(l, size, n.x, n.y))
+                return 0;
+            int c1 = nbi_standable(l, size, n.x, c.y), c2 = nbi_standable(l, size, c.x, n.y);
+            if (corner == NBI_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+                return 0;
+        }
+        if (out)
+            out[k] = n;
+        c = n;
+    }
+    return 1;
+}
+
+size_t nbi_straighten(const nbi_layer *l, uint32_t size, int corner, nb_cell *p, size_t n)
+{
+    if (n <= 2)
+        return n;
+    /* Greedy as the smoothing is, but the straight lines are octile walks,
+     * written over the path as soon as they are final: a walk is never
+     * longer (in cells) than the part of the path it replaces, so the
+     * writing never overtakes the reading. */
+    nb_cell anchor = p[0];
+    size_t out = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (i + 1 < n) {
+            walk w = walk_make(anchor, p[i + 1]);
+            if (walk_follow(&w, l, size, corner, NULL))
+                continue; /* p[i] is skipped */
+        }
+        walk w = walk_make(anchor, p[i]);
+        walk_follow(&w, l, size, corner, p + out);
+        out += w.T;
+        anchor = p[out - 1];
+    }
+    return out;
+}
+
 double nbi_polyline_length(const nb_cell *p, size_t n)
 {
     double len = 0;
