@@ -284,10 +284,10 @@ nb_status nbb_abstract_build(const nb_bundle *b, const nbb_abstract_opts *o, uin
                         NBI_CLUSTER_MAX);
     nbb_abstract_opts resolved = *o;
     if (o->placement == NBI_PLACE_AUTO)
-        resolved.placement = o->quality == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_SPREAD;
+        resolved.placement = o->quality == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_ENDS;
     o = &resolved;
-    if (o->quality > NBI_QUALITY_LOW || o->placement > NBI_PLACE_SPREAD || o->corner > 1 ||
-        (o->placement == NBI_PLACE_SPREAD && o->spread < 1))
+    if (o->quality > NBI_QUALITY_LOW || o->placement > NBI_PLACE_ENDS || o->corner > 1 ||
+        (o->placement >= NBI_PLACE_SPREAD && o->spread < 1))
         return nbi_fail(err, NB_ERR_ARG, "bad abstract graph options");
     if (!b->has_map)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no map to abstract (bake it with mkclear)",

@@ -26,7 +26,8 @@ enum nbi_placement {
     NBI_PLACE_FIRST = 0,  /* the paper's: the first pair of maximal clearance */
     NBI_PLACE_MIDDLE = 1, /* the middle of the run each served size may use */
     NBI_PLACE_SPREAD = 2, /* evenly spread over that run, one per `spread` cells */
-    NBI_PLACE_AUTO = 255  /* options only: spread for high quality, first for low */
+    NBI_PLACE_ENDS = 3,   /* long runs: both ends and evenly between (after HPA*) */
+    NBI_PLACE_AUTO = 255  /* options only: ends for high quality, first for low */
 };
 #define NBI_SPREAD_DEFAULT 8
 

@@ -22,6 +22,7 @@ const char *nbi_placement_name(uint32_t p)
     case NBI_PLACE_FIRST: return "first";
     case NBI_PLACE_MIDDLE: return "middle";
     case NBI_PLACE_SPREAD: return "spread";
+    case NBI_PLACE_ENDS: return "ends";
     }
     return "unknown";
 }
@@ -115,7 +116,7 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
         g->ncy != (height + g->cluster - 1) / g->cluster)
         return BAD("%u x %u clusters do not tile a %u x %u map in clusters of %u", g->ncx, g->ncy,
                    width, height, g->cluster);
-    if (g->quality > NBI_QUALITY_LOW || g->corner > 1 || g->placement > NBI_PLACE_SPREAD)
+    if (g->quality > NBI_QUALITY_LOW || g->corner > 1 || g->placement > NBI_PLACE_ENDS)
         return BAD("quality %u, corner rule %u, placement %u: unknown", g->quality, g->corner,
                    g->placement);
     if (g->ncaps < 1 || g->ncaps > 256 || g->nsizes < 1 || g->nsizes > NB_MAX_AGENT_SIZE)

@@ -169,7 +169,7 @@ nb_status nbb_ab_write(nbb_agraph_build *ab, uint8_t **payload, size_t *len, nb_
                               o->quality,
                               o->corner,
                               o->placement,
-                              o->placement == NBI_PLACE_SPREAD ? o->spread : 0,
+                              o->placement >= NBI_PLACE_SPREAD ? o->spread : 0,
                               ab->ncaps,
                               ab->nsizes,
                               ab->ncx,

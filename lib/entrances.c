@@ -14,13 +14,14 @@
  * The paper puts the transition at the first pair of maximal clearance,
  * which the rule above makes the first pair of the entrance, and blames
  * that for most of its error on open maps.  Here an entrance gets, for
- * each served size s, a transition inside the run of pairs of clearance
- * >= s (a prefix of the entrance): at its middle (NBI_PLACE_MIDDLE), or
- * one every `spread` cells evenly over it (NBI_PLACE_SPREAD).  Any pair
- * of that run serves every agent of size <= s by the same walk along the
- * border, so completeness is kept; the paper's placement stays as
- * NBI_PLACE_FIRST for comparison.  An entrance no served size can cross
- * gets no transition at all. */
+ * each served size s, transitions inside the run of pairs of clearance
+ * >= s (a prefix of the entrance): one in its middle (NBI_PLACE_MIDDLE);
+ * one per `spread` cells, each in the middle of its share of the run
+ * (NBI_PLACE_SPREAD); or, on a run longer than `spread`, at both ends and
+ * evenly between (NBI_PLACE_ENDS, after HPA*).  Any pair of that run
+ * serves every agent of size <= s by the same walk along the border, so
+ * completeness is kept; the paper's placement stays as NBI_PLACE_FIRST.
+ * An entrance no served size can cross gets no transition at all. */
 #include <stdlib.h>
 
 #include "abstract_build.h"
@@ -74,7 +75,8 @@ static nb_status transition(nbb_agraph_build *ab, const border *bd, const run *r
      * the one of the longest entrance, then the one nearest the middle of
      * the border. */
     uint32_t off_mid = 2 * k > bd->len - 1 ? 2 * k - (bd->len - 1) : (bd->len - 1) - 2 * k;
-    e.rank = (65535u - (r->len > 65535u ? 65535u : r->len)) * 65536u + off_mid;
+    uint32_t len = r->len > 32767u ? 32767u : r->len;
+    e.rank = (k == 0 ? 0u : 1u << 31) | (32767u - len) << 16 | off_mid;
     if (e.u == UINT32_MAX || e.v == UINT32_MAX || !nbb_ab_edge(ab, &e))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
     return NB_OK;
@@ -111,8 +113,19 @@ static int entrance_runs(const nbb_agraph_build *ab, unsigned ci, uint32_t e0, c
             continue;
         last = len;
         uint32_t t = 1;
-        if (o->placement == NBI_PLACE_SPREAD)
+        if (o->placement == NBI_PLACE_SPREAD || o->placement == NBI_PLACE_ENDS)
             t = (len + o->spread - 1) / o->spread;
+        if (o->placement == NBI_PLACE_ENDS && t >= 2) {
+            /* Both ends and evenly between: the ends of a border's runs
+             * are the corners of clusters, where the runs of the border
+             * at right angles end too, so their transitions share nodes. */
+            for (uint32_t i = 0; i < t; i++) {
+                uint32_t k = e0 + (uint32_t)((uint64_t)i * (len - 1) / (t - 1));
+                if (!add_run(out, k, k + 1, n, ci))
+                    return 0;
+            }
+            continue;
+        }
         for (uint32_t i = 0; i < t; i++)
             if (!add_run(out, e0 + (uint32_t)((uint64_t)i * len / t),
                          e0 + (uint32_t)((uint64_t)(i + 1) * len / t), n, ci))

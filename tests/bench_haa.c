@@ -184,13 +184,14 @@ int main(int argc, char **argv)
             placement = strcmp(optarg, "first") == 0    ? NBI_PLACE_FIRST
                         : strcmp(optarg, "spread") == 0 ? NBI_PLACE_SPREAD
                         : strcmp(optarg, "middle") == 0 ? NBI_PLACE_MIDDLE
+                        : strcmp(optarg, "ends") == 0   ? NBI_PLACE_ENDS
                                                         : NBI_PLACE_AUTO;
             break;
         case 'c': compare_placement = 1; break;
         case 'P': paths = 1; break;
         default:
             fprintf(stderr, "usage: bench_haa [--set 0,10,20,40,50] [--maps N] [--placement "
-                            "first|middle|spread] [--compare-placement] [--paths]\n");
+                            "first|middle|spread|ends] [--compare-placement] [--paths]\n");
             return 2;
         }
     }
@@ -224,9 +225,10 @@ int main(int argc, char **argv)
         for (uint32_t q = NBI_QUALITY_HIGH; q <= NBI_QUALITY_LOW; q++) {
             uint32_t def = placement;
             if (def == NBI_PLACE_AUTO)
-                def = q == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_SPREAD;
-            uint32_t pl[4] = {def, NBI_PLACE_FIRST, NBI_PLACE_MIDDLE, NBI_PLACE_SPREAD};
-            for (int p = 0; p < (compare_placement ? 4 : 1); p++) {
+                def = q == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_ENDS;
+            uint32_t pl[5] = {def, NBI_PLACE_FIRST, NBI_PLACE_MIDDLE, NBI_PLACE_SPREAD,
+                              NBI_PLACE_ENDS};
+            for (int p = 0; p < (compare_placement ? 5 : 1); p++) {
                 if (p && pl[p] == def)
                     continue;
                 conf *cf = &confs[nconf++];
@@ -439,7 +441,7 @@ int main(int argc, char **argv)
                "build ms a map |\n|---|---|---:|---:|---:|---:|---:|\n");
         for (size_t k = 0; k < nconf; k++) {
             const conf *cf = &confs[k];
-            printf("| %s | %s | %.1f | %.2f | %.1f | %.1f | %.2f |\n", label(cf),
+            printf("| %s | %s | %.2f | %.2f | %.2f | %.1f | %.2f |\n", label(cf),
                    nbi_placement_name(cf->placement), 100 * cf->nodes_total / gnodes.sum,
                    100 * cf->nodes_total / cells_total, 100 * cf->edges_total / gedges.sum,
                    mean(&cf->bytes) / 1024, mean(&cf->build_ms));

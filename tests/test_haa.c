@@ -7,8 +7,8 @@
  *    a plain Dijkstra does, for every agent of the set.
  *  - Every path found is valid for the agent cell by cell, runs from
  *    start to goal, is as long as reported and no shorter than the
- *    Dijkstra's; smoothed paths are checked by sliding the agent's square
- *    along each segment.
+ *    Dijkstra's, also when straightened; smoothed paths are checked by
+ *    sliding the agent's square along each segment.
  *  - Start and goal in one cluster, start == goal, blocked ends, no path.
  *  - Two workspaces on one bundle, interleaved, answer alike; a reused
  *    workspace answers as a fresh one.
@@ -136,7 +136,7 @@ static void test_completeness(tu_rng *r)
         nbb_abstract_opts o;
         nbb_abstract_defaults(&o);
         o.cluster = 2 + tu_below(r, 8);
-        o.placement = tu_below(r, 3);
+        o.placement = tu_below(r, 4);
         o.spread = 1 + tu_below(r, 6);
         o.corner = tu_below(r, 2);
         o.paths = (int)tu_below(r, 2);
@@ -181,7 +181,8 @@ static void test_completeness(tu_rng *r)
             }
             if (k == 5)
                 t = s;
-            check_query(ws, 3, names, &grid, a, corner, s, t, k % 5 == 4 ? NB_HAA_SMOOTH : 0,
+            check_query(ws, 3, names, &grid, a, corner, s, t,
+                        k % 5 == 4 ? NB_HAA_SMOOTH : k % 5 == 3 ? NB_HAA_STRAIGHTEN : 0,
                         o.corner == NBI_CORNER_WEAK, &tl);
         }
         /* A fresh workspace answers the last query as the reused one did. */
@@ -397,7 +398,7 @@ static void test_paper_sample(void)
                     nb_agent a = {"q", s, c};
                     long before = tl.found;
                     check_query(ws, 2, names, &grid, &a, NB_CORNER_STRICT, (nb_cell){sx, sy},
-                                (nb_cell){gx, gy}, 0, 0, &tl);
+                                (nb_cell){gx, gy}, s == 2 ? NB_HAA_STRAIGHTEN : 0, 0, &tl);
                     unsolved += tl.found - before != 2;
                 }
             }

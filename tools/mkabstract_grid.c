@@ -23,13 +23,14 @@ static int usage(FILE *f)
             "                        'low': also weak dominance with the circuit condition\n"
             "                        and the nodes it frees (smaller, longer paths);\n"
             "                        'initial': drop nothing\n"
-            "  -p, --placement P     transition points of an entrance: 'spread' (one per\n"
-            "                        --spread cells of the run each size may use; the\n"
-            "                        default for high quality), 'middle' (the middle of\n"
-            "                        that run) or 'first' (the paper's: the first pair of\n"
-            "                        maximal clearance, shared at cluster corners; the\n"
-            "                        default for low quality)\n"
-            "      --spread K        cells per transition with --placement spread (default %d)\n"
+            "  -p, --placement P     transition points of an entrance, on the run of pairs\n"
+            "                        each size may cross: 'ends' (both ends of a run longer\n"
+            "                        than --spread and evenly between, else its middle; the\n"
+            "                        default for high quality), 'spread' (one in the middle\n"
+            "                        of each --spread cells), 'middle' (one in the middle)\n"
+            "                        or 'first' (the paper's: the first pair of maximal\n"
+            "                        clearance; the default for low quality)\n"
+            "      --spread K        cells per transition with 'spread' and 'ends' (default %d)\n"
             "      --corner RULE     'strict' (default: no corner cutting) or 'weak': the\n"
             "                        rule the intra-edge costs and stored paths follow\n"
             "      --paths           store every intra-edge's cell path, so queries refine\n"
@@ -74,7 +75,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     static const char *const qualities[] = {"initial", "high", "low", NULL};
-    static const char *const placements[] = {"first", "middle", "spread", NULL};
+    static const char *const placements[] = {"first", "middle", "spread", "ends", NULL};
     static const char *const corners[] = {"strict", "weak", NULL};
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);
