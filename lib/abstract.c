@@ -30,6 +30,15 @@ void nbb_abstract_defaults(nbb_abstract_opts *o)
     o->through = 1;
 }
 
+void nbb_abstract_resolve(nbb_abstract_opts *o)
+{
+    /* Low quality keeps the paper's placement: its transitions at the
+     * start of each border share nodes at cluster corners, which is what
+     * keeps low-quality graphs as small as the paper's Table I. */
+    if (o->placement == NBI_PLACE_AUTO)
+        o->placement = o->quality == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_ENDS;
+}
+
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
@@ -283,8 +292,7 @@ nb_status nbb_abstract_build(const nb_bundle *b, const nbb_abstract_opts *o, uin
         return nbi_fail(err, NB_ERR_ARG, "cluster size %u: expected 1 to %d", o->cluster,
                         NBI_CLUSTER_MAX);
     nbb_abstract_opts resolved = *o;
-    if (o->placement == NBI_PLACE_AUTO)
-        resolved.placement = o->quality == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_ENDS;
+    nbb_abstract_resolve(&resolved);
     o = &resolved;
     if (o->quality > NBI_QUALITY_LOW || o->placement > NBI_PLACE_ENDS || o->corner > 1 ||
         (o->placement >= NBI_PLACE_SPREAD && o->spread < 1))

@@ -198,6 +198,8 @@ typedef struct nbb_abstract_opts {
 
 /* The defaults mkabstract uses. */
 void nbb_abstract_defaults(nbb_abstract_opts *o);
+/* Replaces NBI_PLACE_AUTO by the placement it stands for at o's quality. */
+void nbb_abstract_resolve(nbb_abstract_opts *o);
 
 typedef struct nbb_abstract_stats {
     uint64_t entrances, searches;

@@ -122,7 +122,8 @@ int nbc_mkabstract_grid(int argc, char **argv)
         return nbc_usage("one bundle at a time ('%s' is extra)", argv[optind + 1]);
     const char *in = argv[optind];
     if (!out)
-        out = in;
+        out = strcmp(in, "-") == 0 ? "-" : in;
+    nbb_abstract_resolve(&o);
 
     nb_err err;
     nb_bundle *b = NULL;
@@ -164,11 +165,12 @@ int nbc_mkabstract_grid(int argc, char **argv)
         fprintf(stderr,
                 "\nmkabstract: %llu entrances, %llu searches; from %llu nodes and %llu edges, "
                 "dropped %llu strongly dominated, %llu weakly dominated and %llu by the circuit "
-                "condition, and %llu freed nodes; %.1f ms\n",
+                "condition, %llu freed nodes and %llu intra-edges replaced through a node; %.1f ms\n",
                 (unsigned long long)stats.entrances, (unsigned long long)stats.searches,
                 (unsigned long long)stats.initial_nodes, (unsigned long long)stats.initial_edges,
                 (unsigned long long)stats.strong, (unsigned long long)stats.weak,
-                (unsigned long long)stats.circuit, (unsigned long long)stats.freed_nodes, ms);
+                (unsigned long long)stats.circuit, (unsigned long long)stats.freed_nodes,
+                (unsigned long long)stats.through, ms);
     }
     free(payload);
     nbb_builder_free(w);
