@@ -4,7 +4,6 @@
  * single-bit change anywhere in the file goes unnoticed. */
 #include <stdio.h>
 
-#include "abstract.h"
 #include "forestint.h"
 #include "internal.h"
 
@@ -57,11 +56,6 @@ nb_status nb_bundle_verify(const nb_bundle *b, nb_err *err)
         return st;
     if ((st = nbi_forest_verify(b, err)) != NB_OK)
         return st;
-    if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0) {
-        nbi_agraph g;
-        if ((st = nbi_agraph_find(b, &g, err)) != NB_OK)
-            return st;
-    }
     nbi_ok(err);
     return NB_OK;
 }
