@@ -62,6 +62,20 @@ static int lighter(const bedge *a, const bedge *b)
     return wa < wb;
 }
 
+/* Removes the marked edges of order[0..n) (decided all at once, so that
+ * no removal changes another's test) and counts them. */
+static void drop_marked(nbb_agraph_build *ab, const uint32_t *order, size_t n, uint64_t *dropped)
+{
+    for (size_t i = 0; i < n; i++) {
+        bedge *e = &ab->edge[order[i]];
+        if (e->mark && e->alive) {
+            e->alive = 0;
+            (*dropped)++;
+        }
+        e->mark = 0;
+    }
+}
+
 /* Parallel edges (the same two nodes): Theorem 6, or the weak form. */
 static void parallel(nbb_agraph_build *ab, const uint32_t *order, int weak, uint64_t *dropped)
 {
@@ -92,16 +106,7 @@ static void parallel(nbb_agraph_build *ab, const uint32_t *order, int weak, uint
                 }
             }
         }
-        for (size_t i = g0; i < g1; i++) {
-            bedge *e = &ab->edge[order[i]];
-            if (e->mark) {
-                e->mark = 0;
-                if (e->alive) {
-                    e->alive = 0;
-                    (*dropped)++;
-                }
-            }
-        }
+        drop_marked(ab, order + g0, g1 - g0, dropped);
     }
 }
 
@@ -180,14 +185,7 @@ static void circuit(nbb_agraph_build *ab, const uint32_t *order, size_t n, const
                 }
             }
         }
-        for (size_t i = g0; i < g1; i++) {
-            bedge *e = &ab->edge[order[i]];
-            if (e->mark) {
-                e->mark = 0;
-                e->alive = 0;
-                (*dropped)++;
-            }
-        }
+        drop_marked(ab, order + g0, g1 - g0, dropped);
     }
 }
 

@@ -67,6 +67,29 @@ static const char *label(const conf *cf)
     return b;
 }
 
+/* "0-49", ..., "450+". */
+static const char *bucket_name(int bk)
+{
+    static char buf[16];
+    if (bk == NBUCKETS - 1)
+        snprintf(buf, sizeof buf, "%d+", bk * 50);
+    else
+        snprintf(buf, sizeof buf, "%d-%d", bk * 50, bk * 50 + 49);
+    return buf;
+}
+
+/* A table's title and header: the fixed columns, then one per graph. */
+static void bucket_header(const char *title, const char *rule, const conf *confs, size_t nconf)
+{
+    fputs(title, stdout);
+    for (size_t k = 0; k < nconf; k++)
+        printf(" %s %s |", label(&confs[k]), nbi_placement_name(confs[k].placement));
+    printf("\n%s", rule);
+    for (size_t k = 0; k < nconf; k++)
+        printf("---:|");
+    printf("\n");
+}
+
 static double now_ms(void)
 {
     struct timespec ts;
@@ -487,25 +510,15 @@ int main(int argc, char **argv)
                    (confs[k].build_total_ms + confs[k].query_total_ms) / 1e3);
         printf("; AA* queries alone %.2f.\n", aa_total_ms / 1e3);
 
-        printf("\nBy path length (the query file's AA* step count), mean µs a query "
-               "[nodes expanded: insertion + search + refinement]:\n\n| steps | queries | AA* µs "
-               "[expanded] |");
-        for (size_t k = 0; k < nconf; k++)
-            printf(" CS%u %s %s |", confs[k].cluster,
-                   confs[k].quality == NBI_QUALITY_HIGH ? "HQ" : "LQ",
-                   nbi_placement_name(confs[k].placement));
-        printf("\n|---|---:|---:|");
-        for (size_t k = 0; k < nconf; k++)
-            printf("---:|");
-        printf("\n");
+        bucket_header("\nBy path length (the query file's AA* step count), mean µs a query [nodes "
+                      "expanded: insertion + search + refinement]:\n\n| steps | queries | AA* µs "
+                      "[expanded] |",
+                      "|---|---:|---:|", confs, nconf);
         for (int bk = 0; bk < NBUCKETS; bk++) {
             if (aa_us_b[bk].n == 0)
                 continue;
-            if (bk == NBUCKETS - 1)
-                printf("| %d+ ", bk * 50);
-            else
-                printf("| %d-%d ", bk * 50, bk * 50 + 49);
-            printf("| %.0f | %.1f [%.0f] |", aa_us_b[bk].n, mean(&aa_us_b[bk]), mean(&aa_exp_b[bk]));
+            printf("| %s | %.0f | %.1f [%.0f] |", bucket_name(bk), aa_us_b[bk].n,
+                   mean(&aa_us_b[bk]), mean(&aa_exp_b[bk]));
             for (size_t k = 0; k < nconf; k++) {
                 const conf *cf = &confs[k];
                 printf(" %.1f [%.0f+%.0f+%.0f] |", mean(&cf->us_b[bk]), mean(&cf->ins_b[bk]),
@@ -513,22 +526,12 @@ int main(int argc, char **argv)
             }
             printf("\n");
         }
-        printf("\nMean error %% by path length, refined / straightened:\n\n| steps |");
-        for (size_t k = 0; k < nconf; k++)
-            printf(" CS%u %s %s |", confs[k].cluster,
-                   confs[k].quality == NBI_QUALITY_HIGH ? "HQ" : "LQ",
-                   nbi_placement_name(confs[k].placement));
-        printf("\n|---|");
-        for (size_t k = 0; k < nconf; k++)
-            printf("---:|");
-        printf("\n");
+        bucket_header("\nMean error % by path length, refined / straightened:\n\n| steps |", "|---|",
+                      confs, nconf);
         for (int bk = 0; bk < NBUCKETS; bk++) {
             if (aa_us_b[bk].n == 0)
                 continue;
-            if (bk == NBUCKETS - 1)
-                printf("| %d+ |", bk * 50);
-            else
-                printf("| %d-%d |", bk * 50, bk * 50 + 49);
+            printf("| %s |", bucket_name(bk));
             for (size_t k = 0; k < nconf; k++)
                 printf(" %.2f / %.2f |", mean(&confs[k].err_b[bk]), mean(&confs[k].serr_b[bk]));
             printf("\n");

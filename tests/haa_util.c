@@ -90,6 +90,18 @@ void hu_random_agents(tu_rng *r, size_t n, unsigned nterrains, unsigned max_size
     }
 }
 
+nb_bundle *hu_random_level(tu_rng *r, const nbi_legend *legend, uint32_t w, uint32_t h, unsigned nt,
+                           unsigned noise_pct, unsigned max_agents, unsigned max_size,
+                           const char *path, nbb_grid *grid, nbi_agentset *agents)
+{
+    if (noise_pct)
+        tu_random_grid(r, w, h, noise_pct, nt, grid);
+    else
+        hu_rooms_grid(r, w, h, nt, grid);
+    hu_random_agents(r, 1 + tu_below(r, max_agents), nt, max_size, agents);
+    return hu_bake(path, legend, agents, grid);
+}
+
 static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 

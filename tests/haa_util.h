@@ -28,6 +28,13 @@ void hu_rooms_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned nterrains, nbb_gr
 void hu_random_agents(tu_rng *r, size_t n, unsigned nterrains, unsigned max_size,
                       nbi_agentset *set);
 
+/* A random level baked to path and opened: a map of rooms, or of uniform
+ * noise with noise_pct % obstacles when noise_pct is not 0, over nt
+ * terrains, and 1 to max_agents agents of sizes 1 to max_size. */
+nb_bundle *hu_random_level(tu_rng *r, const nbi_legend *legend, uint32_t w, uint32_t h, unsigned nt,
+                           unsigned noise_pct, unsigned max_agents, unsigned max_size,
+                           const char *path, nbb_grid *grid, nbi_agentset *agents);
+
 /* The cost of a shortest path from a to b whose cells all stay inside
  * box, by a textbook Dijkstra with the move rules spelled out; -1 when
  * there is none. */

@@ -248,13 +248,9 @@ static void test_construction(tu_rng *r)
         uint32_t w = 10 + tu_below(r, 22), h = 10 + tu_below(r, 22);
         unsigned nt = 1 + tu_below(r, 3);
         nbb_grid grid;
-        if (m % 2)
-            tu_random_grid(r, w, h, 5 + tu_below(r, 20), nt, &grid);
-        else
-            hu_rooms_grid(r, w, h, nt, &grid);
         nbi_agentset agents;
-        hu_random_agents(r, 1 + tu_below(r, 4), nt, 1 + tu_below(r, 3), &agents);
-        nb_bundle *b = hu_bake(tu_path(dir, "a.nbk"), &legend, &agents, &grid);
+        nb_bundle *b = hu_random_level(r, &legend, w, h, nt, m % 2 ? 5 + tu_below(r, 20) : 0, 4,
+                                       1 + tu_below(r, 3), tu_path(dir, "a.nbk"), &grid, &agents);
         nbb_abstract_opts o;
         nbb_abstract_defaults(&o);
         o.cluster = 3 + tu_below(r, 6);
@@ -315,10 +311,9 @@ static void test_roundtrip(tu_rng *r)
 {
     const char *dir = tu_tmpdir();
     nbb_grid grid;
-    hu_rooms_grid(r, 48, 40, 3, &grid);
     nbi_agentset agents;
-    hu_random_agents(r, 3, 3, 3, &agents);
-    nb_bundle *b = hu_bake(tu_path(dir, "r.nbk"), &legend, &agents, &grid);
+    nb_bundle *b = hu_random_level(r, &legend, 48, 40, 3, 0, 3, 3, tu_path(dir, "r.nbk"), &grid,
+                                   &agents);
     nb_err err;
     for (int paths = 0; paths < 2; paths++) {
         nbb_abstract_opts o;
@@ -375,33 +370,47 @@ static void test_damage(tu_rng *r)
 {
     const char *dir = tu_tmpdir();
     nbb_grid grid;
-    hu_rooms_grid(r, 30, 26, 2, &grid);
     nbi_agentset agents;
-    hu_random_agents(r, 2, 2, 2, &agents);
-    nb_bundle *b = hu_bake(tu_path(dir, "d.nbk"), &legend, &agents, &grid);
+    nb_bundle *b = hu_random_level(r, &legend, 44, 36, 2, 0, 2, 2, tu_path(dir, "d.nbk"), &grid,
+                                   &agents);
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);
     o.cluster = 6;
     o.paths = 1;
-    uint8_t *p = NULL;
-    size_t n = 0;
+    uint8_t *pp[2] = {NULL, NULL};
+    size_t nn[2] = {0, 0};
     nb_err err;
-    if (!ok(b && nbb_abstract_build(b, &o, &p, &n, NULL, &err) == NB_OK, "a graph to damage")) {
+    int built = b && nbb_abstract_build(b, &o, &pp[0], &nn[0], NULL, &err) == NB_OK;
+    o.paths = 0;
+    built = built && nbb_abstract_build(b, &o, &pp[1], &nn[1], NULL, &err) == NB_OK;
+    if (!ok(built, "graphs to damage, with and without paths")) {
+        free(pp[0]);
+        free(pp[1]);
         nb_bundle_close(b);
         nbb_grid_free(&grid);
         return;
     }
-    uint8_t *c = malloc(n);
+    uint8_t *c = malloc(nn[0] > nn[1] ? nn[0] : nn[1]);
     long refused = 0, accepted = 0, other = 0;
     for (int t = 0; t < 3000; t++) {
+        const uint8_t *p = pp[t % 2];
+        size_t n = nn[t % 2];
         memcpy(c, p, n);
         size_t len = n;
-        int kind = (int)tu_below(r, 4);
-        if (kind == 0)
+        int kind = (int)tu_below(r, 5);
+        if (kind == 0) {
             len = tu_below(r, (uint32_t)n);
-        else
+        } else if (kind == 4) {
+            /* One flip among the weights: mostly a heavier edge, which the
+             * checks accept; queries must still come out sound. */
+            nbi_agraph g0;
+            nbi_agraph_view(p, n, grid.width, grid.height, &g0, NULL);
+            size_t w0 = (size_t)(g0.arc_w - p), wn = 8 * (size_t)g0.nedges;
+            c[w0 + tu_below(r, (uint32_t)wn)] ^= (uint8_t)(1u << tu_below(r, 8));
+        } else {
             for (int k = 0; k < 1 + kind; k++)
                 c[tu_below(r, (uint32_t)n)] ^= (uint8_t)(1u << tu_below(r, 8));
+        }
         nbi_agraph g;
         nb_status st = nbi_agraph_view(c, len, grid.width, grid.height, &g, &err);
         if (st != NB_OK) {
@@ -428,7 +437,8 @@ static void test_damage(tu_rng *r)
     ok(refused > 1500, "most damage is refused");
     is_int(other, 0, "refusals are format errors that name the abstract graph");
     free(c);
-    free(p);
+    free(pp[0]);
+    free(pp[1]);
     nb_bundle_close(b);
     nbb_grid_free(&grid);
 }

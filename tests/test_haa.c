@@ -120,13 +120,9 @@ static void test_completeness(tu_rng *r)
         uint32_t w = 12 + tu_below(r, 30), h = 12 + tu_below(r, 30);
         unsigned nt = 1 + tu_below(r, 4);
         nbb_grid grid;
-        if (m % 3 == 2)
-            tu_random_grid(r, w, h, 8 + tu_below(r, 25), nt, &grid);
-        else
-            hu_rooms_grid(r, w, h, nt, &grid);
         nbi_agentset agents;
-        hu_random_agents(r, 1 + tu_below(r, 4), nt, 1 + tu_below(r, 3), &agents);
-        nb_bundle *b = hu_bake(tu_path(dir, "c.nbk"), &legend, &agents, &grid);
+        nb_bundle *b = hu_random_level(r, &legend, w, h, nt, m % 3 == 2 ? 8 + tu_below(r, 25) : 0, 4,
+                                       1 + tu_below(r, 3), tu_path(dir, "c.nbk"), &grid, &agents);
         if (!b) {
             ok(0, "map %u bakes", m);
             nbb_grid_free(&grid);
