@@ -76,7 +76,7 @@ static nb_status transition(nbb_agraph_build *ab, const border *bd, const run *r
      * the border. */
     uint32_t off_mid = 2 * k > bd->len - 1 ? 2 * k - (bd->len - 1) : (bd->len - 1) - 2 * k;
     uint32_t len = r->len > 32767u ? 32767u : r->len;
-    e.rank = (k == 0 ? 0u : 1u << 31) | (32767u - len) << 16 | off_mid;
+    e.rank = (k == 0 || k + 1 == bd->len ? 0u : 1u << 31) | (32767u - len) << 16 | off_mid;
     if (e.u == UINT32_MAX || e.v == UINT32_MAX || !nbb_ab_edge(ab, &e))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
     return NB_OK;
