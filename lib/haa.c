@@ -490,7 +490,7 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
     res->cell_length = cl;
     res->length = cl;
     if (flags & NB_HAA_SMOOTH) {
-        len = nbi_smooth(l, size, ws->path, len);
+        len = nbi_square_smooth(l, size, ws->path, len);
         res->length = nbi_polyline_length(ws->path, len);
     }
     res->path_len = len;
