@@ -235,7 +235,7 @@ static nb_status intra_edges(nbb_agraph_build *ab, nb_err *err)
     nb_cell *targets = malloc((size_t)4 * n * sizeof *targets);
     found *fbuf = NULL;
     nbi_csearch cs;
-    int cs_ok = nbi_csearch_init(&cs, n * n);
+    int cs_ok = nbi_csearch_init(&cs, n, n);
     nb_status st = NB_OK;
     if (!first || !list || !cb || !cells || !targets || !cs_ok)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to build intra-edges");

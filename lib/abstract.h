@@ -114,23 +114,26 @@ static inline nbi_box nbi_cluster_box(uint32_t k, uint32_t ncx, uint32_t n, uint
  * refine abstract edges.  Arrays are sized once for the largest box;
  * searches reuse them through a stamp, so a search never allocates. */
 typedef struct nbi_csearch {
-    uint32_t maxcells;
+    uint32_t maxcells;   /* (width + 2) x (height + 2) of the largest box */
     double *g;
-    uint32_t *parent;    /* box index of the predecessor */
+    uint32_t *parent;    /* number of the predecessor */
     uint16_t *diag;      /* diagonal steps on the best path found */
     uint32_t *seen;      /* == stamp: g, parent, diag are this search's */
     uint32_t *closed;    /* == stamp: settled */
     uint32_t *target;    /* == stamp: a cell the search must settle */
-    uint32_t *hpos;
+    uint32_t *memo;      /* stamp * 2 + 1 when standable, stamp * 2 when not */
+    uint32_t *hpos;      /* place in the open list, or NBI_HEAP_NONE */
+    struct nbi_cs_item *open; /* the open list: a binary heap */
+    uint32_t nopen;
     uint32_t stamp;
-    nbi_heap heap;
     nbi_box box;
-    uint32_t bw;         /* box width */
+    uint32_t w2;         /* box width + 2 */
     uint64_t expanded;   /* of the last search */
     uint64_t budget;     /* a search gives up after this many expansions (0: never) */
 } nbi_csearch;
 
-int nbi_csearch_init(nbi_csearch *cs, uint32_t maxcells);
+/* For boxes of up to maxw x maxh cells. */
+int nbi_csearch_init(nbi_csearch *cs, uint32_t maxw, uint32_t maxh);
 void nbi_csearch_free(nbi_csearch *cs);
 
 /* Searches from start (which must be standable and in the box).  With

@@ -24,10 +24,77 @@ int nbi_move_code(nb_cell a, nb_cell b)
     return -1;
 }
 
-int nbi_csearch_init(nbi_csearch *cs, uint32_t maxcells)
+/* The open list: a binary min-heap of (f, tie, cell) with a place per
+ * cell for decrease-key, kept here (not the shared heap.c) so that the
+ * inner loop inlines it: these small searches are most of a query. */
+struct nbi_cs_item {
+    double key;
+    float tie; /* -g: among equal f, the deeper first */
+    uint32_t id;
+};
+
+static inline int before(const struct nbi_cs_item *a, const struct nbi_cs_item *b)
+{
+    return a->key < b->key || (a->key == b->key && a->tie < b->tie);
+}
+
+static inline void sift_up(nbi_csearch *cs, uint32_t i, struct nbi_cs_item it)
+{
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!before(&it, &cs->open[p]))
+            break;
+        cs->open[i] = cs->open[p];
+        cs->hpos[cs->open[i].id] = i;
+        i = p;
+    }
+    cs->open[i] = it;
+    cs->hpos[it.id] = i;
+}
+
+static inline void open_push(nbi_csearch *cs, double key, double tie, uint32_t id)
+{
+    struct nbi_cs_item it = {key, (float)tie, id};
+    uint32_t at = cs->hpos[id];
+    if (at != NBI_HEAP_NONE) { /* only ever lowered */
+        sift_up(cs, at, it);
+        return;
+    }
+    sift_up(cs, cs->nopen++, it);
+}
+
+static inline uint32_t open_pop(nbi_csearch *cs)
+{
+    uint32_t top = cs->open[0].id;
+    cs->hpos[top] = NBI_HEAP_NONE;
+    uint32_t n = --cs->nopen;
+    if (n == 0)
+        return top;
+    struct nbi_cs_item last = cs->open[n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && before(&cs->open[c + 1], &cs->open[c]))
+            c++;
+        if (!before(&cs->open[c], &last))
+            break;
+        cs->open[i] = cs->open[c];
+        cs->hpos[cs->open[i].id] = i;
+        i = c;
+    }
+    cs->open[i] = last;
+    cs->hpos[last.id] = i;
+    return top;
+}
+
+int nbi_csearch_init(nbi_csearch *cs, uint32_t maxw, uint32_t maxh)
 {
     memset(cs, 0, sizeof *cs);
-    size_t n = maxcells ? maxcells : 1;
+    /* Cells are numbered in the box with a ring of one cell around it, so
+     * that a neighbour is an offset and the ring stops every search. */
+    size_t n = ((size_t)maxw + 2) * ((size_t)maxh + 2);
     cs->maxcells = (uint32_t)n;
     cs->g = malloc(n * sizeof *cs->g);
     cs->parent = malloc(n * sizeof *cs->parent);
@@ -35,9 +102,11 @@ int nbi_csearch_init(nbi_csearch *cs, uint32_t maxcells)
     cs->seen = calloc(n, sizeof *cs->seen);
     cs->closed = calloc(n, sizeof *cs->closed);
     cs->target = calloc(n, sizeof *cs->target);
+    cs->memo = calloc(n, sizeof *cs->memo);
     cs->hpos = malloc(n * sizeof *cs->hpos);
+    cs->open = malloc(n * sizeof *cs->open);
     if (!cs->g || !cs->parent || !cs->diag || !cs->seen || !cs->closed || !cs->target ||
-        !cs->hpos || !nbi_heap_init(&cs->heap, n, cs->hpos)) {
+        !cs->memo || !cs->hpos || !cs->open) {
         nbi_csearch_free(cs);
         return 0;
     }
@@ -54,18 +123,21 @@ void nbi_csearch_free(nbi_csearch *cs)
     free(cs->seen);
     free(cs->closed);
     free(cs->target);
+    free(cs->memo);
     free(cs->hpos);
-    nbi_heap_free(&cs->heap);
+    free(cs->open);
     memset(cs, 0, sizeof *cs);
 }
 
-/* A new stamp; on wrap-around every array is cleared once. */
+/* A new stamp; on wrap-around every array is cleared once.  The memo
+ * holds stamp * 2 + standable, so stamps stay below 2^31. */
 static void next_stamp(nbi_csearch *cs)
 {
-    if (++cs->stamp == 0) {
+    if (++cs->stamp >= 0x80000000u) {
         memset(cs->seen, 0, cs->maxcells * sizeof *cs->seen);
         memset(cs->closed, 0, cs->maxcells * sizeof *cs->closed);
         memset(cs->target, 0, cs->maxcells * sizeof *cs->target);
+        memset(cs->memo, 0, cs->maxcells * sizeof *cs->memo);
         cs->stamp = 1;
     }
 }
@@ -77,25 +149,47 @@ static inline double octile(int32_t dx, int32_t dy)
     return (double)(hi - lo) + NBI_SQRT2 * lo;
 }
 
+/* The number of cell (x, y), which must be in the box or its ring. */
+static inline uint32_t cell_no(const nbi_csearch *cs, int32_t x, int32_t y)
+{
+    return (uint32_t)(y - cs->box.y0 + 1) * cs->w2 + (uint32_t)(x - cs->box.x0 + 1);
+}
+
+/* May the agent stand at (x, y), cell p?  Read from the layer once per
+ * search and cell; the ring and beyond the box: no. */
+static inline int free_at(nbi_csearch *cs, const nbi_layer *l, uint32_t size, uint32_t p, int32_t x,
+                          int32_t y)
+{
+    uint32_t m = cs->memo[p];
+    if ((m >> 1) == cs->stamp)
+        return (int)(m & 1u);
+    int v = x >= cs->box.x0 && y >= cs->box.y0 && x < cs->box.x1 && y < cs->box.y1 &&
+            nbi_standable(l, size, x, y);
+    cs->memo[p] = cs->stamp << 1 | (uint32_t)v;
+    return v;
+}
+
 int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
                     const nbi_box *box, nb_cell start, const nb_cell *goal, const nb_cell *targets,
                     size_t ntargets)
 {
     next_stamp(cs);
-    nbi_heap_clear(&cs->heap);
+    for (uint32_t k = 0; k < cs->nopen; k++) /* what the last search left open */
+        cs->hpos[cs->open[k].id] = NBI_HEAP_NONE;
+    cs->nopen = 0;
     cs->box = *box;
-    cs->bw = (uint32_t)(box->x1 - box->x0);
+    cs->w2 = (uint32_t)(box->x1 - box->x0) + 2;
     cs->expanded = 0;
-    const uint32_t st = cs->stamp, bw = cs->bw;
-    const int32_t x0 = box->x0, y0 = box->y0, x1 = box->x1, y1 = box->y1;
+    const uint32_t st = cs->stamp, w2 = cs->w2;
+    const int32_t x0 = box->x0 - 1, y0 = box->y0 - 1; /* of cell 0, in the ring */
     size_t left = 0;
     uint32_t goal_i = UINT32_MAX;
     if (goal) {
-        goal_i = (uint32_t)(goal->y - y0) * bw + (uint32_t)(goal->x - x0);
+        goal_i = cell_no(cs, goal->x, goal->y);
         left = 1;
     } else {
         for (size_t k = 0; k < ntargets; k++) {
-            uint32_t t = (uint32_t)(targets[k].y - y0) * bw + (uint32_t)(targets[k].x - x0);
+            uint32_t t = cell_no(cs, targets[k].x, targets[k].y);
             if (cs->target[t] != st) {
                 cs->target[t] = st;
                 left++;
@@ -103,15 +197,18 @@ int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corn
         }
     }
     int all = !goal && ntargets == 0;
-    uint32_t s = (uint32_t)(start.y - y0) * bw + (uint32_t)(start.x - x0);
+    const int strict = corner == NBI_CORNER_STRICT;
+    /* Offsets of the eight moves, in the order of nbi_move_dx/dy. */
+    const int32_t off[8] = {1, -1, (int32_t)w2, -(int32_t)w2, (int32_t)w2 + 1, -(int32_t)w2 + 1,
+                            (int32_t)w2 - 1, -(int32_t)w2 - 1};
+    uint32_t s = cell_no(cs, start.x, start.y);
     cs->g[s] = 0;
     cs->parent[s] = s;
     cs->diag[s] = 0;
     cs->seen[s] = st;
-    nbi_heap_push(&cs->heap, goal ? octile(goal->x - start.x, goal->y - start.y) : 0, 0, s);
-    while (!nbi_heap_empty(&cs->heap)) {
-        nbi_heap_item it = nbi_heap_pop(&cs->heap);
-        uint32_t i = it.id;
+    open_push(cs, goal ? octile(goal->x - start.x, goal->y - start.y) : 0, 0, s);
+    while (cs->nopen) {
+        uint32_t i = open_pop(cs);
         cs->closed[i] = st;
         if (cs->budget && cs->expanded == cs->budget)
             return 0;
@@ -120,41 +217,39 @@ int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corn
             if (--left == 0)
                 return 1;
         }
-        int32_t x = x0 + (int32_t)(i % bw), y = y0 + (int32_t)(i / bw);
+        int32_t x = x0 + (int32_t)(i % w2), y = y0 + (int32_t)(i / w2);
         double gi = cs->g[i];
+        uint16_t di = cs->diag[i];
         /* Cardinal neighbours first: the diagonal ones need them. */
-        int free_[4];
-        for (int d = 0; d < 4; d++) {
-            int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
-            free_[d] = nx >= x0 && ny >= y0 && nx < x1 && ny < y1 && nbi_standable(l, size, nx, ny);
-        }
+        int fr[4];
+        for (int d = 0; d < 4; d++)
+            fr[d] = free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
+                            y + nbi_move_dy[d]);
         for (int d = 0; d < 8; d++) {
-            int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
-            double step = 1.0;
             if (d < 4) {
-                if (!free_[d])
+                if (!fr[d])
                     continue;
             } else {
                 /* d 4..7: (+1,+1) (+1,-1) (-1,+1) (-1,-1); cardinals 0 +x, 1 -x, 2 +y, 3 -y */
-                int cx = nbi_move_dx[d] > 0 ? free_[0] : free_[1];
-                int cy = nbi_move_dy[d] > 0 ? free_[2] : free_[3];
-                if (corner == NBI_CORNER_STRICT ? !(cx && cy) : !(cx || cy))
+                int cx = fr[d < 6 ? 0 : 1], cy = fr[(d & 1) ? 3 : 2];
+                if (strict ? !(cx && cy) : !(cx || cy))
                     continue;
-                if (nx < x0 || ny < y0 || nx >= x1 || ny >= y1 || !nbi_standable(l, size, nx, ny))
+                if (!free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
+                             y + nbi_move_dy[d]))
                     continue;
-                step = NBI_SQRT2;
             }
-            uint32_t j = (uint32_t)(ny - y0) * bw + (uint32_t)(nx - x0);
+            uint32_t j = (uint32_t)((int32_t)i + off[d]);
             if (cs->closed[j] == st)
                 continue;
-            double ng = gi + step;
+            double ng = gi + (d < 4 ? 1.0 : NBI_SQRT2);
             if (cs->seen[j] != st || ng < cs->g[j]) {
                 cs->seen[j] = st;
                 cs->g[j] = ng;
                 cs->parent[j] = i;
-                cs->diag[j] = (uint16_t)(cs->diag[i] + (d >= 4));
-                double h = goal ? octile(goal->x - nx, goal->y - ny) : 0;
-                nbi_heap_push(&cs->heap, ng + h, -ng, j);
+                cs->diag[j] = (uint16_t)(di + (d >= 4));
+                double h = goal ? octile(goal->x - (x + nbi_move_dx[d]), goal->y - (y + nbi_move_dy[d]))
+                                : 0;
+                open_push(cs, ng + h, -ng, j);
             }
         }
     }
@@ -170,7 +265,7 @@ double nbi_csearch_cost(const nbi_csearch *cs, nb_cell c, uint32_t *diag)
 {
     if (!in_box(cs, c))
         return -1;
-    uint32_t i = (uint32_t)(c.y - cs->box.y0) * cs->bw + (uint32_t)(c.x - cs->box.x0);
+    uint32_t i = cell_no(cs, c.x, c.y);
     if (cs->closed[i] != cs->stamp)
         return -1;
     if (diag)
@@ -182,11 +277,11 @@ size_t nbi_csearch_path(const nbi_csearch *cs, nb_cell c, nb_cell *out)
 {
     if (nbi_csearch_cost(cs, c, NULL) < 0)
         return 0;
-    uint32_t i = (uint32_t)(c.y - cs->box.y0) * cs->bw + (uint32_t)(c.x - cs->box.x0);
+    uint32_t i = cell_no(cs, c.x, c.y);
     size_t n = 0;
     for (;;) {
-        out[n].x = cs->box.x0 + (int32_t)(i % cs->bw);
-        out[n].y = cs->box.y0 + (int32_t)(i / cs->bw);
+        out[n].x = cs->box.x0 - 1 + (int32_t)(i % cs->w2);
+        out[n].y = cs->box.y0 - 1 + (int32_t)(i / cs->w2);
         n++;
         if (cs->parent[i] == i)
             break;

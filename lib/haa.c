@@ -109,8 +109,9 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     size_t cells = (size_t)g->width * g->height;
     ws->n = g->nnodes + 2;
     if (st == NB_OK) {
-        int ok = nbi_csearch_init(&ws->ins[0], nn) & nbi_csearch_init(&ws->ins[1], nn) &
-                 nbi_csearch_init(&ws->ref, nn) & nbi_csearch_init(&ws->near, 16 * nn);
+        uint32_t c = g->cluster;
+        int ok = nbi_csearch_init(&ws->ins[0], c, c) & nbi_csearch_init(&ws->ins[1], c, c) &
+                 nbi_csearch_init(&ws->ref, c, c) & nbi_csearch_init(&ws->near, 4 * c, 4 * c);
         ws->near.budget = 2 * (uint64_t)nn;
         ws->targets = malloc(((size_t)4 * g->cluster + 2) * sizeof *ws->targets);
         ws->seg = malloc((size_t)16 * nn * sizeof *ws->seg);
