@@ -10,12 +10,13 @@
  *    Dijkstra's, also when straightened; smoothed paths are checked by
  *    sliding the agent's square along each segment.
  *  - Start and goal in one cluster, start == goal, blocked ends, no path.
- *  - Two workspaces on one bundle, interleaved, answer alike; a reused
- *    workspace answers as a fresh one.
+ *  - A reused workspace answers as a fresh one; threads querying one
+ *    bundle, each with its own workspace, answer as one thread does.
  *  - Bad queries get clear errors.
  *  - A sample of the paper's own query set (../shared/haa-bg): every
  *    query, with sizes 1 and 2, is solved by HAA* as by the Dijkstra. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -327,6 +328,91 @@ static void test_edges(void)
     nbb_grid_free(&grid);
 }
 
+/* Threads: each its own workspace on one bundle. */
+#define TQ 300
+typedef struct tjob {
+    const nb_bundle *b;
+    const nbi_agraph *g;
+    const nb_aa_query *q;
+    double len[TQ];
+    uint64_t hash[TQ];
+    int bad;
+} tjob;
+
+static uint64_t path_hash(const nb_haa_result *r)
+{
+    uint64_t h = 1469598103934665603u ^ (uint64_t)r->status;
+    for (size_t i = 0; i < r->path_len; i++)
+        h = (h ^ (uint64_t)(uint32_t)r->path[i].x << 32 ^ (uint32_t)r->path[i].y) * 1099511628211u;
+    return h;
+}
+
+static void *run_job(void *arg)
+{
+    tjob *j = arg;
+    nb_haa *ws;
+    if (nbi_haa_new_graph(j->b, j->g, 0, &ws, NULL) != NB_OK) {
+        j->bad = 1;
+        return NULL;
+    }
+    for (int k = 0; k < TQ; k++) {
+        nb_haa_result r;
+        if (nb_haa_query(ws, &j->q[k], k % 2 ? NB_HAA_STRAIGHTEN : 0, &r, NULL) != NB_OK)
+            j->bad = 1;
+        j->len[k] = r.length;
+        j->hash[k] = path_hash(&r);
+    }
+    nb_haa_free(ws);
+    return NULL;
+}
+
+static void test_threads(tu_rng *r)
+{
+    nbb_grid grid;
+    nbi_agentset agents;
+    nb_bundle *b = hu_random_level(r, &legend, 80, 60, 3, 0, 3, 2, tu_path(tu_tmpdir(), "t.nbk"),
+                                   &grid, &agents);
+    nbb_abstract_opts o;
+    nbb_abstract_defaults(&o);
+    uint8_t *p = NULL;
+    nbi_agraph g;
+    nb_err err;
+    if (!ok(b && hu_graph(b, &o, &p, &g, &err) == NB_OK, "a graph for the threads")) {
+        nb_bundle_close(b);
+        nbb_grid_free(&grid);
+        return;
+    }
+    static nb_aa_query q[TQ];
+    for (int k = 0; k < TQ; k++) {
+        const nb_agent *a = &agents.agent[tu_below(r, (uint32_t)agents.count)];
+        q[k] = (nb_aa_query){standable_cell(r, &grid, a), standable_cell(r, &grid, a), a->size,
+                             a->capability, NB_CORNER_STRICT};
+    }
+    static tjob one, par[4];
+    one = (tjob){b, &g, q, {0}, {0}, 0};
+    run_job(&one);
+    pthread_t th[4];
+    int started = 0;
+    for (int t = 0; t < 4; t++) {
+        par[t] = one;
+        par[t].bad = 0;
+        memset(par[t].hash, 0, sizeof par[t].hash);
+        started += pthread_create(&th[t], NULL, run_job, &par[t]) == 0;
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    int same = started == 4 && !one.bad;
+    for (int t = 0; t < 4; t++)
+        same = same && !par[t].bad && memcmp(par[t].hash, one.hash, sizeof one.hash) == 0 &&
+               memcmp(par[t].len, one.len, sizeof one.len) == 0;
+    ok(same, "four threads, one bundle, a workspace each: %d queries each, answered as by one "
+             "thread",
+       TQ);
+    free(p);
+    nb_bundle_close(b);
+    nbb_grid_free(&grid);
+}
+
 /* The paper's data: a few maps of the 20% set, every query of their
  * files with sizes 1 and 2, HQ and LQ graphs of clusters of 10. */
 static void test_paper_sample(void)
@@ -420,6 +506,7 @@ int main(void)
     tu_rng r = {20080818};
     test_edges();
     test_completeness(&r);
+    test_threads(&r);
     test_paper_sample();
     return done_testing();
 }
