@@ -249,6 +249,30 @@ static size_t refine_arc(nb_haa *ws, const nbi_layer *l, uint32_t size, nb_corne
     return found ? nbi_csearch_path(&ws->ref, cv, ws->seg) : 0;
 }
 
+/* The path found, ws->path[0..len): straightened and smoothed as asked,
+ * measured, and handed over in res. */
+static nb_status finish(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, unsigned flags,
+                        size_t len, nb_haa_result *res)
+{
+    res->status = NB_PATH_FOUND;
+    if (flags & NB_HAA_STRAIGHTEN)
+        len = nbi_straighten(l, q->size, (int)q->corner, ws->path, len);
+    double cl = 0;
+    for (size_t i = 1; i < len; i++)
+        cl += (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y) ? NBI_SQRT2
+                                                                                       : 1.0;
+    res->cell_length = cl;
+    res->length = cl;
+    if (flags & NB_HAA_SMOOTH) {
+        len = nbi_square_smooth(l, q->size, ws->path, len);
+        res->length = nbi_polyline_length(ws->path, len);
+    }
+    res->path_len = len;
+    res->path = ws->path;
+    res->expanded = res->expanded_insert + res->expanded_search + res->expanded_refine;
+    return NB_OK;
+}
+
 nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
                        nb_err *err)
 {
@@ -319,29 +343,8 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
     }
     res->searched = 1;
 
-    /* Insertion: one Dijkstra from each end over its own cluster. */
     uint32_t ks = nbi_node_cluster(g, (uint32_t)q->start.x, (uint32_t)q->start.y);
     uint32_t kg = nbi_node_cluster(g, (uint32_t)q->goal.x, (uint32_t)q->goal.y);
-    const nb_cell ends[2] = {q->start, q->goal};
-    const uint32_t kk[2] = {ks, kg};
-    for (int e = 0; e < 2; e++) {
-        uint32_t a = nbi_u32at(g->cluster_first, kk[e]), z = nbi_u32at(g->cluster_first, kk[e] + 1);
-        size_t nt = 0;
-        for (uint32_t u = a; u < z; u++) {
-            nb_cell c = node_cell(g, u);
-            if (nbi_standable(l, size, c.x, c.y))
-                ws->targets[nt++] = c;
-        }
-        if (e == 0 && ks == kg)
-            ws->targets[nt++] = q->goal;
-        nbi_box box = nbi_cluster_box(kk[e], g->ncx, g->cluster, g->width, g->height);
-        if (nt)
-            nbi_csearch_run(&ws->ins[e], l, size, (int)q->corner, &box, ends[e], NULL, ws->targets,
-                            nt);
-        else /* nothing to reach: a search that settles the end alone */
-            nbi_csearch_run(&ws->ins[e], l, size, (int)q->corner, &box, ends[e], &ends[e], NULL, 0);
-        res->expanded_insert += ws->ins[e].expanded;
-    }
 
     /* Ends in the same or neighbouring clusters: the best path may leave
      * and enter their clusters where no transition stands.  An A* over
@@ -362,7 +365,36 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
                                 0))
                 near_cost = nbi_csearch_cost(&ws->near, q->goal, NULL);
             res->expanded_insert += ws->near.expanded;
+            /* As short as the octile distance: nothing can do better. */
+            if (near_cost >= 0 && near_cost <= octile(q->start, q->goal) + 1e-9) {
+                res->abstract_len = 2;
+                res->abstract_length = near_cost;
+                return finish(ws, l, q, flags,
+                              nbi_csearch_path(&ws->near, q->goal, ws->path), res);
+            }
         }
+    }
+
+    /* Insertion: one Dijkstra from each end over its own cluster. */
+    const nb_cell ends[2] = {q->start, q->goal};
+    const uint32_t kk[2] = {ks, kg};
+    for (int e = 0; e < 2; e++) {
+        uint32_t a = nbi_u32at(g->cluster_first, kk[e]), z = nbi_u32at(g->cluster_first, kk[e] + 1);
+        size_t nt = 0;
+        for (uint32_t u = a; u < z; u++) {
+            nb_cell c = node_cell(g, u);
+            if (nbi_standable(l, size, c.x, c.y))
+                ws->targets[nt++] = c;
+        }
+        if (e == 0 && ks == kg)
+            ws->targets[nt++] = q->goal;
+        nbi_box box = nbi_cluster_box(kk[e], g->ncx, g->cluster, g->width, g->height);
+        if (nt)
+            nbi_csearch_run(&ws->ins[e], l, size, (int)q->corner, &box, ends[e], NULL, ws->targets,
+                            nt);
+        else /* nothing to reach: a search that settles the end alone */
+            nbi_csearch_run(&ws->ins[e], l, size, (int)q->corner, &box, ends[e], &ends[e], NULL, 0);
+        res->expanded_insert += ws->ins[e].expanded;
     }
 
     /* The abstract search. */
@@ -481,21 +513,5 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
         for (size_t i = 0; i < n; i++)
             append(ws, &len, ws->seg[reverse ? n - 1 - i : i]);
     }
-    res->status = NB_PATH_FOUND;
-    if (flags & NB_HAA_STRAIGHTEN)
-        len = nbi_straighten(l, size, (int)q->corner, ws->path, len);
-    double cl = 0;
-    for (size_t i = 1; i < len; i++)
-        cl += (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y) ? NBI_SQRT2
-                                                                                       : 1.0;
-    res->cell_length = cl;
-    res->length = cl;
-    if (flags & NB_HAA_SMOOTH) {
-        len = nbi_square_smooth(l, size, ws->path, len);
-        res->length = nbi_polyline_length(ws->path, len);
-    }
-    res->path_len = len;
-    res->path = ws->path;
-    res->expanded = res->expanded_insert + res->expanded_search + res->expanded_refine;
-    return NB_OK;
+    return finish(ws, l, q, flags, len, res);
 }
