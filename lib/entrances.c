@@ -72,8 +72,9 @@ static nb_status transition(nbb_agraph_build *ab, const border *bd, const run *r
     e.alive = 1;
     e.path = UINT32_MAX;
     /* Among inter-edges of equal annotations the low-quality graph keeps
-     * the one of the longest entrance, then the one nearest the middle of
-     * the border. */
+     * one at either end of the border (a cluster corner, whose node the
+     * border at right angles may share), then the one of the longest
+     * entrance, then the one nearest the middle of the border. */
     uint32_t off_mid = 2 * k > bd->len - 1 ? 2 * k - (bd->len - 1) : (bd->len - 1) - 2 * k;
     uint32_t len = r->len > 32767u ? 32767u : r->len;
     e.rank = (k == 0 || k + 1 == bd->len ? 0u : 1u << 31) | (32767u - len) << 16 | off_mid;
