@@ -102,64 +102,6 @@ nb_bundle *hu_random_level(tu_rng *r, const nbi_legend *legend, uint32_t w, uint
     return hu_bake(path, legend, agents, grid);
 }
 
-static const int DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-static const int DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-
-static int inside(const nbi_box *b, long x, long y)
-{
-    return x >= b->x0 && y >= b->y0 && x < b->x1 && y < b->y1;
-}
-
-double hu_window_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
-                          unsigned size, enum brute_corner rule, const nbi_box *box, nb_cell a,
-                          nb_cell b)
-{
-    long bw = box->x1 - box->x0, bh = box->y1 - box->y0, n = bw * bh;
-    if (!inside(box, a.x, a.y) || !inside(box, b.x, b.y) ||
-        !brute_can_stand(legend, g, cap, size, a.x, a.y) ||
-        !brute_can_stand(legend, g, cap, size, b.x, b.y))
-        return -1;
-    double *d = malloc((size_t)n * sizeof *d);
-    char *done = calloc((size_t)n, 1);
-    for (long i = 0; i < n; i++)
-        d[i] = INFINITY;
-    d[(a.y - box->y0) * bw + a.x - box->x0] = 0;
-    double result = -1;
-    /* O(n^2): pick the closest unfinished cell each time. */
-    for (;;) {
-        long best = -1;
-        for (long i = 0; i < n; i++)
-            if (!done[i] && isfinite(d[i]) && (best < 0 || d[i] < d[best]))
-                best = i;
-        if (best < 0)
-            break;
-        done[best] = 1;
-        long x = box->x0 + best % bw, y = box->y0 + best / bw;
-        if (x == b.x && y == b.y) {
-            result = d[best];
-            break;
-        }
-        for (int k = 0; k < 8; k++) {
-            long nx = x + DX[k], ny = y + DY[k];
-            if (!inside(box, nx, ny) || !brute_can_stand(legend, g, cap, size, nx, ny))
-                continue;
-            if (k >= 4) {
-                int c1 = brute_can_stand(legend, g, cap, size, nx, y);
-                int c2 = brute_can_stand(legend, g, cap, size, x, ny);
-                if (rule == BRUTE_STRICT ? !(c1 && c2) : !(c1 || c2))
-                    continue;
-            }
-            long j = (ny - box->y0) * bw + nx - box->x0;
-            double nd = d[best] + (k < 4 ? 1.0 : sqrt(2.0));
-            if (nd < d[j])
-                d[j] = nd;
-        }
-    }
-    free(d);
-    free(done);
-    return result;
-}
-
 int hu_path_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
                enum brute_corner rule, const nb_cell *p, size_t n, nb_cell start, nb_cell goal,
                double len, char *why, size_t whylen)
@@ -178,21 +120,12 @@ int hu_path_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, u
         if (i == 0)
             continue;
         long dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
-        if (labs(dx) > 1 || labs(dy) > 1 || (dx == 0 && dy == 0)) {
-            snprintf(why, whylen, "step %zu is not to a neighbour", i);
+        if (!brute_step_ok(legend, g, cap, size, rule, p[i - 1].x, p[i - 1].y, p[i].x, p[i].y)) {
+            snprintf(why, whylen, "step %zu, (%d, %d) to (%d, %d), is not a move the agent may make",
+                     i, p[i - 1].x, p[i - 1].y, p[i].x, p[i].y);
             return 0;
         }
-        if (dx && dy) {
-            int c1 = brute_can_stand(legend, g, cap, size, p[i].x, p[i - 1].y);
-            int c2 = brute_can_stand(legend, g, cap, size, p[i - 1].x, p[i].y);
-            if (rule == BRUTE_STRICT ? !(c1 && c2) : !(c1 || c2)) {
-                snprintf(why, whylen, "step %zu cuts a corner", i);
-                return 0;
-            }
-            total += sqrt(2.0);
-        } else {
-            total += 1;
-        }
+        total += dx && dy ? sqrt(2.0) : 1;
     }
     if (fabs(total - len) > 1e-9) {
         snprintf(why, whylen, "its length is %.9f, not the %.9f reported", total, len);

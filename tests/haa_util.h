@@ -1,8 +1,8 @@
 /* haa_util.h: what the abstract graph and HAA* tests share: levels baked
  * to bundles, graphs built in memory, maps with rooms and open ground, and
- * independent answers written from the definitions alone (a Dijkstra
- * kept inside a window, a cell-by-cell path check, a sampled straight-line
- * check), sharing no code with the library's searches. */
+ * independent answers written from the definitions alone (a cell-by-cell
+ * path check, a sampled straight-line check; tests/brute.c has the plain
+ * Dijkstra), sharing no code with the library's searches. */
 #ifndef NB_HAA_UTIL_H
 #define NB_HAA_UTIL_H
 
@@ -34,13 +34,6 @@ void hu_random_agents(tu_rng *r, size_t n, unsigned nterrains, unsigned max_size
 nb_bundle *hu_random_level(tu_rng *r, const nbi_legend *legend, uint32_t w, uint32_t h, unsigned nt,
                            unsigned noise_pct, unsigned max_agents, unsigned max_size,
                            const char *path, nbb_grid *grid, nbi_agentset *agents);
-
-/* The cost of a shortest path from a to b whose cells all stay inside
- * box, by a textbook Dijkstra with the move rules spelled out; -1 when
- * there is none. */
-double hu_window_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
-                          unsigned size, enum brute_corner rule, const nbi_box *box, nb_cell a,
-                          nb_cell b);
 
 /* Checks a cell path for the agent: it runs from start to goal, every
  * cell standable, every step to a neighbour, every diagonal step allowed

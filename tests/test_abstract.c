@@ -73,8 +73,10 @@ static void check_intra(const nbi_agraph *g, const nbb_grid *grid, const char *w
                     for (uint32_t si = 0; si < g->nsizes; si++) {
                         nb_capability cap = nbi_u32at(g->caps, ci);
                         uint32_t s = nbi_u32at(g->sizes, si);
-                        double want = hu_window_dijkstra(&legend, grid, cap, s, rule, &box,
-                                                         cell_of(g, u), cell_of(g, v));
+                        const long win[4] = {box.x0, box.y0, box.x1, box.y1};
+                        nb_cell cu = cell_of(g, u), cv = cell_of(g, v);
+                        double want = brute_dijkstra(&legend, grid, cap, s, rule, cu.x, cu.y, cv.x,
+                                                     cv.y, win, NULL);
                         int n = 0;
                         double got = -1;
                         for (uint32_t e = nbi_u32at(g->node_first, u); e < nbi_u32at(g->node_first, u + 1); e++) {

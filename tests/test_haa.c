@@ -34,7 +34,8 @@ static void check_query(nb_haa **ws, size_t nws, const char *const *names, const
                         int graph_weak, tally *tl)
 {
     enum brute_corner rule = corner == NB_CORNER_STRICT ? BRUTE_STRICT : BRUTE_WEAK;
-    double opt = brute_dijkstra(&legend, g, a->capability, a->size, rule, s.x, s.y, t.x, t.y);
+    double opt = brute_dijkstra(&legend, g, a->capability, a->size, rule, s.x, s.y, t.x, t.y, NULL,
+                                NULL);
     nb_aa_query q = {s, t, a->size, a->capability, corner};
     for (size_t k = 0; k < nws; k++) {
         nb_haa_result res;
