@@ -83,6 +83,48 @@ ok "and left as it was" cmp "$tmp/dmg.nbk" "$tmp/dmg.orig"
 status mkabstract "$tmp/level.nbk" -o "$tmp/nodir/x.nbk"; is "unwritable output: exit 1" "$rc" 1
 like "named" "$err" "nodir/x.nbk"
 
+# navbake query and scen with --method haa, measured against Annotated A*.
+status navbake query --help; like "query --help lists HAA*" "$out" "haa: HAA* on the bundle's abstract graph"
+status navbake query --method haa "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+is "query --method haa: exit 0" "$rc" 0
+like "finds the path" "$out" "status     found"
+like "and gives Annotated A*'s optimum" "$out" "(Annotated A*)"
+len=$(printf '%s\n' "$out" | awk '/^length/ { print $2 }')
+opt=$(printf '%s\n' "$out" | awk '/^optimal/ { print $2 }')
+aa=$(navbake query "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35 | awk '/^length/ { print $2 }')
+is "that optimum is Annotated A*'s length" "$opt" "$aa"
+ok "HAA*'s length is no shorter" awk -v a="$len" -v b="$opt" 'BEGIN { exit !(a >= b - 1e-9) }'
+err=$(printf '%s\n' "$out" | awk '/^error/ { print $2 }')
+ok "and the error is what the lengths say" \
+  awk -v e="$err" -v a="$len" -v b="$opt" 'BEGIN { d = 100 * (a - b) / b - e; exit !(d < 0.001 && d > -0.001) }'
+status navbake query --method haa --json "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+like "JSON: the error" "$out" '"error_pct": '
+status navbake query --method haa-smooth "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+slen=$(printf '%s\n' "$out" | awk '/^length/ { print $2 }')
+ok "haa-smooth: no longer than the cell path" awk -v a="$slen" -v b="$len" 'BEGIN { exit !(a <= b + 1e-9) }'
+status navbake query --method haa "$tmp/level.nbk" --agent wagon --from 1,1 --to 60,35
+is "query --method haa without a graph: exit 1" "$rc" 1
+like "says how to make one" "$err" "no abstract graph; bake one with mkabstract"
+status navbake query --method haa "$tmp/s.nbk" --size 2 --capability ground,water --from 1,1 --to 60,35
+is "a capability the graph does not serve: exit 1" "$rc" 1
+# A scenario file of the sample map, with Annotated A*'s lengths.
+{
+  echo "version 1"
+  for q in "1 1 60 35" "2 2 30 3" "5 30 62 2" "10 10 12 12" "40 20 3 38"; do
+    set -- $q
+    l=$(navbake query "$tmp/s.nbk" --capability ground,swamp --from "$1,$2" --to "$3,$4" | awk '/^length/ { print $2 }')
+    [ -n "$l" ] && printf '0\tsample.map\t64\t40\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$l"
+  done
+} > "$tmp/s.scen"
+status navbake scen --method haa "$tmp/s.nbk" "$tmp/s.scen"
+is "scen --method haa: exit 0" "$rc" 0
+nq=$(grep -c 'sample.map' "$tmp/s.scen")
+like "every line run, a path each" "$out" "lines      $nq run, $nq paths"
+like "the error against Annotated A*" "$out" "against Annotated A*'s optimal lengths"
+like "and Annotated A*'s time beside" "$out" "reference  Annotated A* mean"
+status navbake scen --method haa --json "$tmp/s.nbk" "$tmp/s.scen"
+like "JSON: the error members" "$out" '"mismatches": 0'
+
 # mkclear with another agent set removes the graph, which mkabstract rebuilds.
 status mkclear "$map" -o "$tmp/s2.nbk"
 like "mkclear removes the old level's graph" "$err" "1 abstract"
