@@ -132,21 +132,17 @@ static int bucket_of(int steps)
     return b < NBUCKETS ? b : NBUCKETS - 1;
 }
 
-/* The baseline: A* over the whole map (the same octile moves, strict
- * corners), on the clearance layer of the query's capability. */
-typedef struct baseline {
-    nbi_csearch cs;
-    uint64_t expanded;
-} baseline;
-
-static double aa_find(baseline *bl, const nbi_layer *l, uint32_t w, uint32_t h, const query *q)
+/* The baseline: the runtime's Annotated A* (nb_aa_find), optimal, on the
+ * same clearance layers with the same moves. */
+static double aa_find(nb_aa *ws, const query *q, uint64_t *expanded)
 {
-    nbi_box box = {0, 0, (int32_t)w, (int32_t)h};
-    if (!nbi_standable(l, q->size, q->s.x, q->s.y) || !nbi_standable(l, q->size, q->t.x, q->t.y))
-        return -1;
-    int found = nbi_csearch_run(&bl->cs, l, q->size, NBI_CORNER_STRICT, &box, q->s, &q->t, NULL, 0);
-    bl->expanded = bl->cs.expanded;
-    return found ? nbi_csearch_cost(&bl->cs, q->t, NULL) : -1;
+    nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT};
+    nb_aa_result r;
+    nb_err err;
+    if (nb_aa_find(ws, &aq, &r, &err) != NB_OK)
+        die("nb_aa_find", &err);
+    *expanded = r.expanded;
+    return r.status == NB_PATH_FOUND ? r.length : -1;
 }
 
 static const char *set_dir[] = {"originalmaps", "softobs_10pct", "softobs_20pct", "softobs_40pct",
@@ -342,31 +338,27 @@ int main(int argc, char **argv)
             nb_bundle *b;
             if (nb_bundle_open(tmpl, 0, &b, &err) != NB_OK)
                 die(tmpl, &err);
-            nbi_layer layer[3];
-            for (int ci = 0; ci < 3; ci++)
-                if (nbi_clearance_layer(b, caps[ci], &layer[ci], &err) != NB_OK)
-                    die("layer", &err);
             /* the baseline, once per query */
-            baseline bl;
-            if (!nbi_csearch_init(&bl.cs, grid.width, grid.height))
-                die("no memory", NULL);
+            nb_aa *aa;
+            if (nb_aa_new(b, &aa, &err) != NB_OK)
+                die("nb_aa_new", &err);
             for (size_t i = 0; i < nq; i++) {
                 query *q = &qs[i];
-                int ci = q->cap == caps[0] ? 0 : q->cap == caps[1] ? 1 : 2;
+                uint64_t aexp = 0;
                 double t = now_ms();
-                q->opt = profile_haa ? 1 : aa_find(&bl, &layer[ci], grid.width, grid.height, q);
+                q->opt = profile_haa ? 1 : aa_find(aa, q, &aexp);
                 double dt = now_ms() - t;
                 aa_total_ms += dt;
                 if (q->opt < 0) {
                     unsolvable++;
                     continue;
                 }
-                add(&aa_exp_b[q->bucket], (double)bl.expanded);
+                add(&aa_exp_b[q->bucket], (double)aexp);
                 add(&aa_us_b[q->bucket], dt * 1e3);
-                add(&aa_exp, (double)bl.expanded);
+                add(&aa_exp, (double)aexp);
                 add(&aa_us, dt * 1e3);
             }
-            nbi_csearch_free(&bl.cs);
+            nb_aa_free(aa);
             nqueries += (long)nq;
 
             for (size_t k = 0; k < nconf; k++) {
