@@ -184,15 +184,19 @@ int main(int argc, char **argv)
     int sets[5] = {1, 1, 1, 1, 1}, compare_placement = 0, maxmaps = 1000, paths = 0;
     /* For profiling HAA* alone: no AA* (every query then counts as solvable, error meaningless). */
     int profile_haa = getenv("NB_BENCH_NO_AA") != NULL;
+    /* Every query is timed this many times and its fastest run kept: on a
+     * machine shared with other jobs that is the closest to its own cost. */
+    int repeat = 3;
     uint32_t placement = NBI_PLACE_AUTO;
     static const struct option opts[] = {{"set", required_argument, NULL, 's'},
                                          {"maps", required_argument, NULL, 'm'},
                                          {"placement", required_argument, NULL, 'p'},
                                          {"compare-placement", no_argument, NULL, 'c'},
                                          {"paths", no_argument, NULL, 'P'},
+                                         {"repeat", required_argument, NULL, 'r'},
                                          {NULL, 0, NULL, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "s:m:p:cP", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:m:p:cPr:", opts, NULL)) != -1) {
         switch (c) {
         case 's':
             memset(sets, 0, sizeof sets);
@@ -210,9 +214,10 @@ int main(int argc, char **argv)
             break;
         case 'c': compare_placement = 1; break;
         case 'P': paths = 1; break;
+        case 'r': repeat = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
         default:
             fprintf(stderr, "usage: bench_haa [--set 0,10,20,40,50] [--maps N] [--placement "
-                            "first|middle|spread|ends] [--compare-placement] [--paths]\n");
+                            "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N]\n");
             return 2;
         }
     }
@@ -267,7 +272,9 @@ int main(int argc, char **argv)
         return 1;
     }
     close(fd);
-    printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query\n", shared);
+    printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query; each "
+           "query timed %d times, the fastest kept\n",
+           shared, repeat);
 
     for (int si = 0; si < 5; si++) {
         if (!sets[si])
@@ -345,9 +352,13 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < nq; i++) {
                 query *q = &qs[i];
                 uint64_t aexp = 0;
-                double t = now_ms();
-                q->opt = profile_haa ? 1 : aa_find(aa, q, &aexp);
-                double dt = now_ms() - t;
+                double dt = 1e300;
+                for (int rep = 0; rep < repeat; rep++) { /* the fastest of the runs */
+                    double t = now_ms();
+                    q->opt = profile_haa ? 1 : aa_find(aa, q, &aexp);
+                    double d = now_ms() - t;
+                    dt = d < dt ? d : dt;
+                }
                 aa_total_ms += dt;
                 if (q->opt < 0) {
                     unsolvable++;
@@ -395,10 +406,16 @@ int main(int argc, char **argv)
                         continue;
                     nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT};
                     nb_haa_result r;
-                    double t = now_ms();
-                    nb_status qs_ = nb_haa_query(ws, &aq, 0, &r, &err);
-                    double dt = now_ms() - t;
-                    cf->query_total_ms += dt;
+                    double dt = 1e300;
+                    nb_status qs_ = NB_OK;
+                    for (int rep = 0; rep < repeat; rep++) {
+                        double t = now_ms();
+                        qs_ = nb_haa_query(ws, &aq, 0, &r, &err);
+                        double d = now_ms() - t;
+                        dt = d < dt ? d : dt;
+                        if (rep == 0) /* the whole run counts each query once, as it came */
+                            cf->query_total_ms += d;
+                    }
                     if (qs_ != NB_OK || r.status != NB_PATH_FOUND) {
                         cf->failures++;
                         continue;
@@ -426,9 +443,14 @@ int main(int argc, char **argv)
                         continue;
                     nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT};
                     nb_haa_result rs;
-                    double t = now_ms();
-                    nb_status ss = nb_haa_query(ws, &aq, NB_HAA_STRAIGHTEN, &rs, NULL);
-                    double dt = now_ms() - t;
+                    double dt = 1e300;
+                    nb_status ss = NB_OK;
+                    for (int rep = 0; rep < repeat; rep++) {
+                        double t = now_ms();
+                        ss = nb_haa_query(ws, &aq, NB_HAA_STRAIGHTEN, &rs, NULL);
+                        double d = now_ms() - t;
+                        dt = d < dt ? d : dt;
+                    }
                     add(&cf->us_str, dt * 1e3);
                     cf->query_str_ms += dt;
                     if (ss == NB_OK && rs.status == NB_PATH_FOUND && q->opt > 0) {
