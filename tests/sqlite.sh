@@ -117,6 +117,17 @@ for a in scout wagon amphibian giant; do
   ok "query --agent $a: the same answer from either form" cmp "$tmp/q.full.nbk" "$tmp/q.full.sqlite"
 done
 like "and it is a path" "$(cat "$tmp/q.full.sqlite")" '"found": true'
+if [ $grid_abstract = yes ]; then
+  for m in haa haa-refined haa-smooth; do
+    for form in "$full" "$tmp/full.sqlite"; do
+      navbake query --method $m --agent wagon --path --json "$form" --from 1,1 --to 58,34 2>&1 |
+        sed 's/"microseconds": [0-9.e+-]*//' > "$tmp/q.$(basename "$form")"
+    done
+    ok "query --method $m: the same answer from either form" cmp "$tmp/q.full.nbk" "$tmp/q.full.sqlite"
+  done
+else
+  for m in haa haa-refined haa-smooth; do skip "mkabstract has no grid mode in this tree"; done
+fi
 # navbake scen on a real map's scenarios: the same from either form.
 arena=${NB_SHARED:-}/maps/dao/arena.map
 if [ -f "$arena" ] && [ -f "$arena.scen" ]; then
