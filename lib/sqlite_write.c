@@ -96,7 +96,27 @@ static nb_status insert_row(ins *q)
     return q->rc == SQLITE_OK ? NB_OK : db_fail(q->w, q->rc, q->what);
 }
 
-static void ins_done(ins *q) { sqlite3_finalize(q->st); }
+static void ins_done(ins *q)
+{
+    sqlite3_finalize(q->st);
+    q->st = NULL;
+}
+
+/* Prepares n INSERTs at once; done_all finalizes them, prepared or not. */
+static nb_status prepare_all(writer *w, ins *q, const char *const *sql, int n, const char *what)
+{
+    nb_status st = NB_OK;
+    memset(q, 0, (size_t)n * sizeof *q);
+    for (int i = 0; i < n && st == NB_OK; i++)
+        st = ins_prepare(w, &q[i], sql[i], what);
+    return st;
+}
+
+static void done_all(ins *q, int n)
+{
+    for (int i = 0; i < n; i++)
+        ins_done(&q[i]);
+}
 
 /* ---- the bundle: what readers read back ---- */
 
@@ -362,65 +382,58 @@ static nb_status put_forest(writer *w)
             st = insert_row(&q);
         }
     ins_done(&q);
-    ins g, n, e;
-    memset(&n, 0, sizeof n);
-    memset(&e, 0, sizeof e);
+    static const char *const sql[3] = {
+        "INSERT INTO bitangent_graphs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO bitangent_nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO bitangent_edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)"};
+    ins qs[3];
+    nb_status pst = prepare_all(w, qs, sql, 3, "bitangent graphs");
     if (st == NB_OK)
-        st = ins_prepare(w, &g,
-                         "INSERT INTO bitangent_graphs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                         "a bitangent graph");
-    if (st == NB_OK)
-        st = ins_prepare(w, &n,
-                         "INSERT INTO bitangent_nodes VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                         "bitangent nodes");
-    if (st == NB_OK)
-        st = ins_prepare(w, &e, "INSERT INTO bitangent_edges VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                         "bitangent edges");
+        st = pst;
+    ins *g = &qs[0], *n = &qs[1], *e = &qs[2];
     for (unsigned k = 0; k < f->ngraphs && st == NB_OK; k++) {
         const nbi_fgraph *gr = &f->graph[k];
         uint32_t key = k;
         long sec = nb_bundle_find(b, NB_SEC_BITANGENT, NULL, &key, 1);
         const nb_section_info *in = nb_bundle_section(b, (size_t)sec);
-        bind_int(&g, 1, k);
-        bind_int(&g, 2, sec);
-        bind_real(&g, 3, gr->info.agent_radius);
-        bind_int(&g, 4, gr->info.nodes);
-        bind_int(&g, 5, gr->info.transitions);
-        bind_int(&g, 6, gr->info.candidates);
-        bind_int(&g, 7, (int64_t)gr->info.arcs);
-        bind_int(&g, 8, gr->info.free_arcs);
-        bind_int(&g, 9, in ? (int64_t)in->size : 0);
-        bind_int(&g, 10, in ? (int64_t)in->usize : 0);
-        st = insert_row(&g);
+        bind_int(g, 1, k);
+        bind_int(g, 2, sec);
+        bind_real(g, 3, gr->info.agent_radius);
+        bind_int(g, 4, gr->info.nodes);
+        bind_int(g, 5, gr->info.transitions);
+        bind_int(g, 6, gr->info.candidates);
+        bind_int(g, 7, (int64_t)gr->info.arcs);
+        bind_int(g, 8, gr->info.free_arcs);
+        bind_int(g, 9, in ? (int64_t)in->size : 0);
+        bind_int(g, 10, in ? (int64_t)in->usize : 0);
+        st = insert_row(g);
         for (uint32_t i = 0; i < gr->nodes && st == NB_OK; i++) {
             const uint8_t *r = gr->node + (size_t)i * NBI_BITANGENT_NODE;
             uint32_t other = nbi_get32(r + 24), cs = nbi_get32(r + 28);
             double x = nbi_getf64(r), y = nbi_getf64(r + 8);
-            bind_int(&n, 1, k);
-            bind_int(&n, 2, i);
-            bind_int(&n, 3, cs >> 1);
-            bind_real(&n, 4, x);
-            bind_real(&n, 5, y);
-            bind_real(&n, 6, nbi_getf64(r + 16));
-            bind_text(&n, 7, cs & 1 ? "cw" : "ccw", -1);
-            bind_int(&n, 8, other);
-            st = insert_row(&n);
+            bind_int(n, 1, k);
+            bind_int(n, 2, i);
+            bind_int(n, 3, cs >> 1);
+            bind_real(n, 4, x);
+            bind_real(n, 5, y);
+            bind_real(n, 6, nbi_getf64(r + 16));
+            bind_text(n, 7, cs & 1 ? "cw" : "ccw", -1);
+            bind_int(n, 8, other);
+            st = insert_row(n);
             if (st != NB_OK || other < i)
                 continue;
             const uint8_t *o = gr->node + (size_t)other * NBI_BITANGENT_NODE;
             double dx = nbi_getf64(o) - x, dy = nbi_getf64(o + 8) - y;
-            bind_int(&e, 1, k);
-            bind_int(&e, 2, i);
-            bind_int(&e, 3, other);
-            bind_int(&e, 4, cs >> 1);
-            bind_int(&e, 5, nbi_get32(o + 28) >> 1);
-            bind_real(&e, 6, sqrt(dx * dx + dy * dy));
-            st = insert_row(&e);
+            bind_int(e, 1, k);
+            bind_int(e, 2, i);
+            bind_int(e, 3, other);
+            bind_int(e, 4, cs >> 1);
+            bind_int(e, 5, nbi_get32(o + 28) >> 1);
+            bind_real(e, 6, sqrt(dx * dx + dy * dy));
+            st = insert_row(e);
         }
     }
-    ins_done(&g);
-    ins_done(&n);
-    ins_done(&e);
+    done_all(qs, 3);
     nb_forest_close(f);
     return st;
 }
@@ -513,52 +526,41 @@ static nb_status put_curve_table(writer *w, ins *q, const char *unit)
 static nb_status put_units(writer *w)
 {
     const nb_bundle *b = w->b;
-    ins u, t, c, k;
-    memset(&t, 0, sizeof t);
-    memset(&c, 0, sizeof c);
-    memset(&k, 0, sizeof k);
-    nb_status st = ins_prepare(w, &u, "INSERT INTO units VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                               "units");
-    if (st == NB_OK)
-        st = ins_prepare(w, &t, "INSERT INTO hitcheck_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                         "hit-check tables");
-    if (st == NB_OK)
-        st = ins_prepare(w, &c,
-                         "INSERT INTO hitcheck_curves VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                         "hit-check curves");
-    if (st == NB_OK)
-        st = ins_prepare(w, &k, "INSERT INTO curve_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                         "curve tables");
+    static const char *const sql[4] = {
+        "INSERT INTO units VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO hitcheck_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO hitcheck_curves VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO curve_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"};
+    ins q[4];
+    nb_status st = prepare_all(w, q, sql, 4, "units");
+    ins *u = &q[0];
     char names[NB_MAX_TERRAINS * (NB_NAME_MAX + 1) + 1];
     for (size_t i = 0; i < nb_unit_count(b) && st == NB_OK; i++) {
         nb_unit un;
         if ((st = nb_unit_get(b, i, &un, w->err)) != NB_OK)
             break;
-        bind_text(&u, 1, un.name, -1);
-        bind_int(&u, 2, nb_bundle_find(b, NB_SEC_UNIT, un.name, NULL, 0));
-        bind_real(&u, 3, un.radius);
-        bind_real(&u, 4, un.width);
-        bind_int(&u, 5, un.headings);
-        bind_int(&u, 6, un.neighbourhood);
-        bind_int(&u, 7, un.reverse);
-        bind_real(&u, 8, un.reverse_penalty);
-        bind_int(&u, 9, un.capability);
+        bind_text(u, 1, un.name, -1);
+        bind_int(u, 2, nb_bundle_find(b, NB_SEC_UNIT, un.name, NULL, 0));
+        bind_real(u, 3, un.radius);
+        bind_real(u, 4, un.width);
+        bind_int(u, 5, un.headings);
+        bind_int(u, 6, un.neighbourhood);
+        bind_int(u, 7, un.reverse);
+        bind_real(u, 8, un.reverse_penalty);
+        bind_int(u, 9, un.capability);
         if (un.capability && b->has_legend) {
             nbi_capability_format(&b->legend, un.capability, names, sizeof names);
-            bind_text(&u, 10, names, -1);
+            bind_text(u, 10, names, -1);
         } else {
-            bind_text(&u, 10, NULL, 0);
+            bind_text(u, 10, NULL, 0);
         }
-        st = insert_row(&u);
+        st = insert_row(u);
         if (st == NB_OK)
-            st = put_hitcheck_table(w, &t, &c, un.name);
+            st = put_hitcheck_table(w, &q[1], &q[2], un.name);
         if (st == NB_OK)
-            st = put_curve_table(w, &k, un.name);
+            st = put_curve_table(w, &q[3], un.name);
     }
-    ins_done(&u);
-    ins_done(&t);
-    ins_done(&c);
-    ins_done(&k);
+    done_all(q, 4);
     return st;
 }
 
@@ -624,10 +626,7 @@ static nb_status put_models(writer *w)
         "INSERT INTO model_speeds VALUES (?1, ?2, ?3, ?4, ?5)",
         "INSERT INTO perimeter_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         "INSERT INTO perimeter_goals VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"};
-    nb_status st = NB_OK;
-    memset(q, 0, sizeof q);
-    for (int i = 0; i < 5 && st == NB_OK; i++)
-        st = ins_prepare(w, &q[i], sql[i], "motion models");
+    nb_status st = prepare_all(w, q, sql, 5, "motion models");
     for (size_t i = 0; i < b->nsections && st == NB_OK; i++) {
         const nb_section_info *in = &b->sections[i].info;
         nb_model *m;
@@ -666,8 +665,7 @@ static nb_status put_models(writer *w)
             st = put_perimeter(w, &q[3], &q[4], m);
         nb_model_close(m);
     }
-    for (int i = 0; i < 5; i++)
-        ins_done(&q[i]);
+    done_all(q, 5);
     return st;
 }
 
@@ -746,10 +744,7 @@ static nb_status put_abstract(writer *w, long idx)
         "INSERT INTO abstract_serves VALUES (?1, ?2)",
         "INSERT INTO abstract_nodes VALUES (?1, ?2, ?3, ?4)",
         "INSERT INTO abstract_edges VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"};
-    nb_status st = NB_OK;
-    memset(q, 0, sizeof q);
-    for (int i = 0; i < 4 && st == NB_OK; i++)
-        st = ins_prepare(w, &q[i], sql[i], "the abstract graph");
+    nb_status st = prepare_all(w, q, sql, 4, "the abstract graph");
     bind_int(&q[0], 1, idx);
     bind_int(&q[0], 2, v.cluster);
     bind_text(&q[0], 3, quality[v.quality], -1);
@@ -807,8 +802,7 @@ static nb_status put_abstract(writer *w, long idx)
             st = insert_row(&q[3]);
         }
     }
-    for (int i = 0; i < 4; i++)
-        ins_done(&q[i]);
+    done_all(q, 4);
     return st;
 }
 
