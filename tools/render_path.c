@@ -1,0 +1,359 @@
+/* render_path.c: paths read from files and drawn over the map.  render
+ * never searches: it draws what a search wrote (navbake query / plan
+ * --json) or a list of cells written by hand or by another program. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "build.h"
+#include "render.h"
+
+#define PATH_FILE_MAX ((size_t)256 << 20)
+#define CELL_LIMIT 0x7fffffffL
+
+void nbr_paths_free(nbr_paths *ps)
+{
+    for (size_t i = 0; i < ps->n; i++) {
+        free(ps->path[i].cells);
+        free(ps->path[i].pieces);
+    }
+    free(ps->path);
+    memset(ps, 0, sizeof *ps);
+}
+
+static nbr_path *new_path(nbr_paths *ps, const char *file, uint32_t size, nb_err *err)
+{
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? ps->cap * 2 : 4;
+        nbr_path *p = realloc(ps->path, cap * sizeof *p);
+        if (!p) {
+            nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+            return NULL;
+        }
+        ps->path = p;
+        ps->cap = cap;
+    }
+    nbr_path *p = &ps->path[ps->n++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", file);
+    p->size = size;
+    p->length = -1;
+    return p;
+}
+
+static nb_status add_cell(nbr_path *p, size_t *cap, long x, long y, nb_err *err)
+{
+    if (p->ncells == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        nb_cell *cells = realloc(p->cells, c * sizeof *cells);
+        if (!cells)
+            return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        p->cells = cells;
+        *cap = c;
+    }
+    p->cells[p->ncells].x = (int32_t)x;
+    p->cells[p->ncells].y = (int32_t)y;
+    p->ncells++;
+    return NB_OK;
+}
+
+static nb_status add_piece(nbr_path *p, size_t *cap, const nbr_piece *piece, nb_err *err)
+{
+    if (p->npieces == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        nbr_piece *pieces = realloc(p->pieces, c * sizeof *pieces);
+        if (!pieces)
+            return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        p->pieces = pieces;
+        *cap = c;
+    }
+    p->pieces[p->npieces++] = *piece;
+    return NB_OK;
+}
+
+/* A path given by cells is drawn through the centres of the agent's
+ * footprints; its length is the sum of its steps. */
+static nb_status cells_to_pieces(nbr_path *p, nb_err *err)
+{
+    double half = (p->size ? p->size : 1) / 2.0, len = 0;
+    size_t cap = 0;
+    if (p->ncells == 0)
+        return NB_OK;
+    p->x0 = p->cells[0].x + half;
+    p->y0 = p->cells[0].y + half;
+    for (size_t i = 1; i < p->ncells; i++) {
+        nbr_piece piece = {0, p->cells[i].x + half, p->cells[i].y + half, 0, 0, 0, 0, 0};
+        len += hypot(p->cells[i].x - p->cells[i - 1].x, p->cells[i].y - p->cells[i - 1].y);
+        nb_status st = add_piece(p, &cap, &piece, err);
+        if (st != NB_OK)
+            return st;
+    }
+    if (p->length < 0)
+        p->length = len;
+    return NB_OK;
+}
+
+/* ---- text lists of cells ---- */
+
+static nb_status read_text(nbr_paths *ps, const char *file, const char *buf, size_t len,
+                           uint32_t size, nb_err *err)
+{
+    nbr_path *p = NULL;
+    size_t cap = 0;
+    unsigned line = 0;
+    const char *s = buf, *end = buf + len;
+    while (s < end) {
+        const char *e = memchr(s, '\n', (size_t)(end - s));
+        if (!e)
+            e = end;
+        line++;
+        char text[128];
+        size_t n = (size_t)(e - s);
+        const char *hash = memchr(s, '#', n);
+        if (hash)
+            n = (size_t)(hash - s);
+        if (n >= sizeof text)
+            return nbi_fail(err, NB_ERR_SYNTAX, "%s:%u: a line too long for a cell", file, line);
+        memcpy(text, s, n);
+        text[n] = '\0';
+        s = e + 1;
+        char *t = text;
+        while (isspace((unsigned char)*t))
+            t++;
+        if (*t == '\0') {
+            /* A blank line ends the path being read (not a comment line). */
+            if (!hash && p && p->ncells) {
+                p = NULL;
+                cap = 0;
+            }
+            continue;
+        }
+        char *q;
+        long x = strtol(t, &q, 10), y = -1;
+        int ok = q != t && isdigit((unsigned char)*t);
+        if (ok) {
+            while (isspace((unsigned char)*q))
+                q++;
+            if (*q == ',')
+                q++;
+            while (isspace((unsigned char)*q))
+                q++;
+            t = q;
+            y = strtol(t, &q, 10);
+            ok = q != t && isdigit((unsigned char)*t);
+            while (ok && isspace((unsigned char)*q))
+                q++;
+            ok = ok && *q == '\0';
+        }
+        if (!ok || x > CELL_LIMIT || y > CELL_LIMIT)
+            return nbi_fail(err, NB_ERR_SYNTAX,
+                            "%s:%u: expected a cell 'X Y' or 'X,Y' (two whole numbers)", file,
+                            line);
+        if (!p) {
+            if (!(p = new_path(ps, file, size, err)))
+                return NB_ERR_NOMEM;
+            cap = 0;
+        }
+        nb_status st = add_cell(p, &cap, x, y, err);
+        if (st != NB_OK)
+            return st;
+    }
+    return NB_OK;
+}
+
+/* ---- JSON ---- */
+
+static nb_status json_fail(const char *file, const nbj *v, nb_err *err, const char *what)
+{
+    return nbi_fail(err, NB_ERR_SYNTAX, "%s:%u:%u: %s", file, v->line, v->column, what);
+}
+
+/* A cell: [x, y] or {"x": x, "y": y}, whole numbers from 0. */
+static nb_status json_cell(const char *file, const nbj *v, long *x, long *y, nb_err *err)
+{
+    const nbj *a = NULL, *b = NULL;
+    if (v->type == NBJ_ARRAY && v->n == 2) {
+        a = &v->item[0];
+        b = &v->item[1];
+    } else if (v->type == NBJ_OBJECT) {
+        a = nbj_get(v, "x");
+        b = nbj_get(v, "y");
+    }
+    if (!a || !b || a->type != NBJ_NUMBER || b->type != NBJ_NUMBER || a->number < 0 ||
+        b->number < 0 || a->number != floor(a->number) || b->number != floor(b->number) ||
+        a->number > CELL_LIMIT || b->number > CELL_LIMIT)
+        return json_fail(file, v, err, "expected a cell [X, Y] of whole numbers from 0");
+    *x = (long)a->number;
+    *y = (long)b->number;
+    return NB_OK;
+}
+
+static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32_t size,
+                           nb_err *err)
+{
+    if (o->type != NBJ_OBJECT)
+        return json_fail(file, o, err, "expected a path: an object with \"path\"");
+    const nbj *cells = nbj_get(o, "path");
+    if (!cells)
+        cells = nbj_get(o, "cells");
+    if (!cells)
+        return json_fail(file, o, err, "a path object without \"path\" (its cells)");
+    if (cells->type != NBJ_ARRAY)
+        return json_fail(file, cells, err, "\"path\" is not an array of cells");
+    const nbj *sz = nbj_get(o, "size");
+    if (sz && (sz->type != NBJ_NUMBER || sz->number < 1 || sz->number > NB_MAX_AGENT_SIZE ||
+               sz->number != floor(sz->number)))
+        return json_fail(file, sz, err, "\"size\" is not an agent size (1 to 64)");
+    nbr_path *p = new_path(ps, file, sz ? (uint32_t)sz->number : size, err);
+    if (!p)
+        return NB_ERR_NOMEM;
+    const nbj *len = nbj_get(o, "length");
+    if (len && len->type == NBJ_NUMBER && len->number >= 0)
+        p->length = len->number;
+    size_t cap = 0;
+    for (size_t i = 0; i < cells->n; i++) {
+        long x = 0, y = 0;
+        nb_status st = json_cell(file, &cells->item[i], &x, &y, err);
+        if (st == NB_OK)
+            st = add_cell(p, &cap, x, y, err);
+        if (st != NB_OK)
+            return st;
+    }
+    return NB_OK;
+}
+
+static nb_status read_json(nbr_paths *ps, const char *file, const char *buf, size_t len,
+                           uint32_t size, nb_err *err)
+{
+    nbj *root;
+    nb_status st = nbj_parse(buf, len, file, &root, err);
+    if (st != NB_OK)
+        return st;
+    const nbj *list = nbj_get(root, "paths");
+    if (root->type == NBJ_ARRAY && root->n > 0 && root->item[0].type == NBJ_OBJECT)
+        list = root;
+    if (list && list->type == NBJ_ARRAY) {
+        for (size_t i = 0; i < list->n && st == NB_OK; i++)
+            st = json_path(ps, file, &list->item[i], size, err);
+    } else if (root->type == NBJ_ARRAY) {
+        /* A bare array of cells. */
+        nbj wrap = {NBJ_OBJECT, 0, NULL, NULL, NULL, 0, root->line, root->column};
+        nbj member = *root;
+        member.key = (char *)"path";
+        wrap.item = &member;
+        wrap.n = 1;
+        st = json_path(ps, file, &wrap, size, err);
+    } else {
+        st = json_path(ps, file, root, size, err);
+    }
+    nbj_free(root);
+    return st;
+}
+
+nb_status nbr_paths_read(nbr_paths *ps, const char *file, uint32_t size, nb_err *err)
+{
+    char *buf;
+    size_t len;
+    nb_status st = nbb_read_file(file, PATH_FILE_MAX, &buf, &len, err);
+    if (st != NB_OK)
+        return st;
+    size_t first = ps->n;
+    const char *s = buf;
+    while (s < buf + len && isspace((unsigned char)*s))
+        s++;
+    st = s < buf + len && (*s == '{' || *s == '[') ? read_json(ps, file, buf, len, size, err)
+                                                   : read_text(ps, file, buf, len, size, err);
+    free(buf);
+    if (st == NB_OK && ps->n == first)
+        st = nbi_fail(err, NB_ERR_SYNTAX, "%s: no path in it", file);
+    for (size_t i = first; i < ps->n && st == NB_OK; i++) {
+        if (ps->n - first > 1) {
+            char name[sizeof ps->path[i].name];
+            snprintf(name, sizeof name, "%s", ps->path[i].name);
+            snprintf(ps->path[i].name, sizeof ps->path[i].name, "%.100s #%zu", name, i - first + 1);
+        }
+        if (ps->path[i].ncells == 0)
+            st = nbi_fail(err, NB_ERR_SYNTAX, "%s: path %zu has no cells", file, i - first + 1);
+        else
+            st = cells_to_pieces(&ps->path[i], err);
+    }
+    return st;
+}
+
+/* ---- drawing ---- */
+
+nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprint, nb_err *err)
+{
+    const nb_bundle *b = v->bundle;
+    uint32_t colour = nbr_series_colour(i);
+    for (size_t k = 0; k < p->ncells; k++)
+        if ((uint32_t)p->cells[k].x >= nb_map_width(b) || (uint32_t)p->cells[k].y >= nb_map_height(b))
+            return nbi_fail(err, NB_ERR_ARG, "%s: cell %zu (%d, %d) is outside the %u x %u map",
+                            p->name, k + 1, (int)p->cells[k].x, (int)p->cells[k].y,
+                            nb_map_width(b), nb_map_height(b));
+    if (!v->canvas) {
+        if (p->ncells)
+            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu cells, length %.2f",
+                           p->name, p->ncells, p->length);
+        else
+            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: length %.2f", p->name,
+                           p->length);
+        if (i == 0) {
+            nbr_legend_add(&v->legend, NBR_ITEM_DOT, NBR_START, "start");
+            nbr_legend_add(&v->legend, NBR_ITEM_DOT, NBR_GOAL, "goal");
+        }
+        return NB_OK;
+    }
+    nbr_canvas *c = v->canvas;
+    double clip[4], s = v->scale, size = p->size ? p->size : 1;
+    nbr_view_clip(v, clip);
+    char id[32];
+    snprintf(id, sizeof id, "path-%u", i + 1);
+    nbr_group(c, id, p->name, clip);
+    if (footprint && p->ncells) {
+        nbr_style fs = nbr_paint(colour, NBR_NONE, 0);
+        fs.opacity = 0.2;
+        for (size_t k = 0; k < p->ncells; k++)
+            nbr_rect(c, nbr_px(v, p->cells[k].x), nbr_py(v, p->cells[k].y), size * s, size * s,
+                     &fs);
+    }
+    double width = s / 4 < 2 ? 2 : s / 4 > 6 ? 6 : s / 4;
+    nbr_style ls = nbr_paint(NBR_NONE, colour, width);
+    /* Runs of straight pieces as one polyline; arcs as arcs. */
+    double *xy = malloc((p->npieces + 1) * 2 * sizeof *xy);
+    if (!xy)
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+    size_t n = 0;
+    xy[n++] = nbr_px(v, p->x0);
+    xy[n++] = nbr_py(v, p->y0);
+    for (size_t k = 0; k < p->npieces; k++) {
+        const nbr_piece *q = &p->pieces[k];
+        if (q->arc) {
+            if (n > 2)
+                nbr_polyline(c, xy, n / 2, 0, &ls);
+            nbr_arc(c, nbr_px(v, q->cx), nbr_py(v, q->cy), q->r * s, q->a0, q->a1, &ls);
+            n = 0;
+        }
+        xy[n++] = nbr_px(v, q->x1);
+        xy[n++] = nbr_py(v, q->y1);
+    }
+    if (n > 2 || p->npieces == 0)
+        nbr_polyline(c, xy, n / 2, 0, &ls);
+    free(xy);
+    if (s >= 8) {
+        nbr_style dot = nbr_paint(colour, NBR_NONE, 0);
+        for (size_t k = 0; k < p->ncells; k++)
+            nbr_circle(c, nbr_px(v, p->cells[k].x + size / 2), nbr_py(v, p->cells[k].y + size / 2),
+                       width, &dot);
+    }
+    double r = 0.35 * s * size < 3 ? 3 : 0.35 * s * size;
+    double gx = p->npieces ? p->pieces[p->npieces - 1].x1 : p->x0;
+    double gy = p->npieces ? p->pieces[p->npieces - 1].y1 : p->y0;
+    nbr_style st = nbr_paint(NBR_START, NBR_WHITE, 1);
+    nbr_circle(c, nbr_px(v, p->x0), nbr_py(v, p->y0), r, &st);
+    st.fill = NBR_GOAL;
+    nbr_circle(c, nbr_px(v, gx), nbr_py(v, gy), r, &st);
+    nbr_group_end(c);
+    return NB_OK;
+}
