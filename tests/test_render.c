@@ -1,0 +1,412 @@
+/* test_render.c: 'navbake render' draws what the bundle holds.
+ *
+ * Each picture is made by the navbake command and read back without the
+ * renderer's code (imageread.c: libpng for PNG; an XML checker and shape
+ * evaluator for SVG).  At every cell of the window the colour must be the
+ * one the map, the paper's square growing (brute_clearance) and a
+ * breadth-first search (brute_components) say it is:
+ *  - terrain: the terrain of the cell's map character, obstacles dark;
+ *  - clearance: the heat colour of the brute clearance, capped;
+ *  - components: one colour per brute component, distinct between
+ *    components, grey where the agent cannot stand;
+ *  - paths: the start and goal marks, the line through every cell's centre.
+ * Pictures have the expected size (scale, window, legend), SVG and PNG
+ * agree pixel for pixel over the map, and the legend shows every heat
+ * colour. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "brute.h"
+#include "clearance.h"
+#include "imageread.h"
+#include "render.h"
+#include "testutil.h"
+
+static nbi_legend legend;
+static const char *navbake;
+
+static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid, nb_err *err)
+{
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, &legend, agents, grid, 0, err);
+    if (st == NB_OK)
+        st = nbb_bake_clearance(b, &legend, agents, grid, 0, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    return st;
+}
+
+static const char *fmts[2] = {"svg", "png"};
+
+static ir_image *render(const char *bundle, const char *out, const char *args)
+{
+    int rc = tu_system("%s render %s -o %s %s", navbake, bundle, out, args);
+    if (rc != 0) {
+        diag("navbake render %s -o %s %s: exit %d", bundle, out, args, rc);
+        return NULL;
+    }
+    char why[256];
+    ir_image *im = ir_read(out, why);
+    if (!im)
+        diag("%s", why);
+    return im;
+}
+
+static uint32_t terrain_expected(const nbb_grid *g, long x, long y)
+{
+    int t = legend.code[g->cells[(size_t)y * g->width + (size_t)x]];
+    return t == NBI_CELL_OBSTACLE ? NBR_OBSTACLE : nbr_terrain_colour(legend.names[t], (unsigned)t);
+}
+
+static uint32_t excluded_expected(const nbb_grid *g, long x, long y)
+{
+    return legend.code[g->cells[(size_t)y * g->width + (size_t)x]] == NBI_CELL_OBSTACLE
+               ? NBR_OBSTACLE
+               : NBR_EXCLUDED;
+}
+
+/* The colour at the centre of every cell of the window (x0, y0, w, h)
+ * drawn at scale s, against expected(); returns the number of cells that
+ * differ (and reports the first). */
+typedef uint32_t (*expect_fn)(const nbb_grid *g, long x, long y, const void *ctx);
+
+static size_t check_cells(const ir_image *im, const nbb_grid *g, long x0, long y0, long w, long h,
+                          unsigned s, expect_fn expected, const void *ctx)
+{
+    size_t bad = 0;
+    for (long y = 0; y < h; y++)
+        for (long x = 0; x < w; x++) {
+            uint32_t want = expected(g, x0 + x, y0 + y, ctx);
+            uint32_t got = ir_pixel(im, (uint32_t)(x * s + s / 2), (uint32_t)(y * s + s / 2));
+            if (got != want && bad++ == 0)
+                diag("cell (%ld, %ld): #%06x, expected #%06x", x0 + x, y0 + y, got, want);
+        }
+    return bad;
+}
+
+static uint32_t want_terrain(const nbb_grid *g, long x, long y, const void *ctx)
+{
+    (void)ctx;
+    return terrain_expected(g, x, y);
+}
+
+struct heat_ctx {
+    nb_capability cap;
+    unsigned capsize;
+};
+
+static uint32_t want_heat(const nbb_grid *g, long x, long y, const void *ctx)
+{
+    const struct heat_ctx *h = ctx;
+    unsigned v = brute_clearance(&legend, g, h->cap, x, y, h->capsize);
+    return v ? nbr_heat_colour(v, h->capsize) : excluded_expected(g, x, y);
+}
+
+/* Components: the picture's colours partition the standable cells
+ * exactly as the brute labels do. */
+static void check_components(const ir_image *im, const nbb_grid *g, nb_capability cap,
+                             unsigned size, unsigned s, const char *what)
+{
+    size_t n = (size_t)g->width * g->height, bad = 0;
+    uint32_t *label = malloc(n * sizeof *label);
+    uint32_t count = brute_components(&legend, g, cap, size, BRUTE_STRICT, label);
+    uint32_t *colour_of = calloc((size_t)count + 1, sizeof *colour_of);
+    for (size_t i = 0; i < n && bad == 0; i++) {
+        long x = (long)(i % g->width), y = (long)(i / g->width);
+        uint32_t got = ir_pixel(im, (uint32_t)(x * s + s / 2), (uint32_t)(y * s + s / 2));
+        if (!label[i]) {
+            if (got != excluded_expected(g, x, y) && bad++ == 0)
+                diag("%s: cell (%ld, %ld) cannot be stood on but is #%06x", what, x, y, got);
+            continue;
+        }
+        if (got == NBR_EXCLUDED || got == NBR_OBSTACLE) {
+            if (bad++ == 0)
+                diag("%s: cell (%ld, %ld) is standable but grey", what, x, y);
+            continue;
+        }
+        if (!colour_of[label[i]]) {
+            for (uint32_t k = 1; k <= count; k++)
+                if (colour_of[k] == (got | 0x1000000u) && bad++ == 0)
+                    diag("%s: two components share colour #%06x", what, got);
+            colour_of[label[i]] = got | 0x1000000u;
+        } else if (colour_of[label[i]] != (got | 0x1000000u) && bad++ == 0) {
+            diag("%s: cell (%ld, %ld) is #%06x, not its component's colour", what, x, y, got);
+        }
+    }
+    is_int(bad, 0, "%s: %u components, each in its own colour", what, count);
+    free(label);
+    free(colour_of);
+}
+
+/* SVG and PNG agree at every pixel of a region. */
+static void check_agree(const ir_image *a, const ir_image *b, uint32_t w, uint32_t h,
+                        const char *what)
+{
+    size_t bad = 0;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++)
+            if (ir_pixel(a, x, y) != ir_pixel(b, x, y) && bad++ == 0)
+                diag("pixel (%u, %u): svg #%06x, png #%06x", x, y, ir_pixel(a, x, y),
+                     ir_pixel(b, x, y));
+    is_int(bad, 0, "%s: SVG and PNG agree at every pixel of the map", what);
+}
+
+static void test_level(const char *name, const char *map, const char *agents_yaml, unsigned s)
+{
+    const char *dir = tu_tmpdir();
+    nb_err err;
+    nbb_grid g;
+    nbi_agentset agents;
+    if (nbb_map_read(map, &legend, &g, &err) != NB_OK ||
+        nbb_agents_read(agents_yaml, &legend, &agents, &err) != NB_OK) {
+        ok(0, "%s: read: %s", name, err.msg);
+        return;
+    }
+    char bundle[4096];
+    snprintf(bundle, sizeof bundle, "%s", tu_path(dir, "level.nbk"));
+    is_int(bake(bundle, &agents, &g, &err), NB_OK, "%s: baked", name);
+    char args[512];
+    int formats = nbr_png_supported() ? 2 : 1;
+    ir_image *pic[2] = {NULL, NULL};
+
+    /* terrain */
+    for (int f = 0; f < formats; f++) {
+        char out[64];
+        snprintf(out, sizeof out, "terrain.%s", fmts[f]);
+        snprintf(args, sizeof args, "--scale %u --no-legend terrain", s);
+        ir_image *im = pic[f] = render(bundle, tu_path(dir, out), args);
+        if (!ok(im != NULL, "%s: terrain as %s", name, fmts[f]))
+            continue;
+        is_str(ir_kind(im), fmts[f], "%s: a well-formed %s", name, fmts[f]);
+        ok(ir_width(im) == g.width * s && ir_height(im) == g.height * s,
+           "%s: %s of %u x %u cells at %u pixels a cell is %u x %u", name, fmts[f], g.width,
+           g.height, s, ir_width(im), ir_height(im));
+        is_int(check_cells(im, &g, 0, 0, g.width, g.height, s, want_terrain, NULL), 0,
+               "%s: every cell in its terrain's colour (%s)", name, fmts[f]);
+    }
+    if (pic[0] && pic[1])
+        check_agree(pic[0], pic[1], g.width * s, g.height * s, name);
+    ir_free(pic[0]);
+    ir_free(pic[1]);
+
+    /* clearance, for every capability of the agent set */
+    nb_capability caps[NB_MAX_AGENTS];
+    size_t ncaps = nbi_agents_capabilities(&agents, caps);
+    unsigned capsize = nbi_agents_max_size(&agents);
+    for (size_t c = 0; c < ncaps; c++) {
+        char capname[256];
+        nbi_capability_format(&legend, caps[c], capname, sizeof capname);
+        struct heat_ctx h = {caps[c], capsize};
+        pic[0] = pic[1] = NULL;
+        for (int f = 0; f < formats; f++) {
+            char out[64];
+            snprintf(out, sizeof out, "clearance%zu.%s", c, fmts[f]);
+            snprintf(args, sizeof args, "--scale %u --no-legend --capability %s clearance", s,
+                     capname);
+            ir_image *im = pic[f] = render(bundle, tu_path(dir, out), args);
+            if (!ok(im != NULL, "%s: clearance {%s} as %s", name, capname, fmts[f]))
+                continue;
+            is_int(check_cells(im, &g, 0, 0, g.width, g.height, s, want_heat, &h), 0,
+                   "%s: clearance {%s} (%s): every cell the heat of its true clearance", name,
+                   capname, fmts[f]);
+        }
+        if (pic[0] && pic[1])
+            check_agree(pic[0], pic[1], g.width * s, g.height * s, capname);
+        ir_free(pic[0]);
+        ir_free(pic[1]);
+    }
+
+    /* components, for every (capability, size) */
+    uint32_t sizes[NB_MAX_AGENTS];
+    size_t nsizes = nbi_agents_sizes(&agents, sizes);
+    for (size_t c = 0; c < ncaps; c++)
+        for (size_t k = 0; k < nsizes; k++) {
+            char capname[256], what[300];
+            nbi_capability_format(&legend, caps[c], capname, sizeof capname);
+            snprintf(what, sizeof what, "%s: components {%s} size %u", name, capname, sizes[k]);
+            const char *f = fmts[formats - 1];
+            char out[64];
+            snprintf(out, sizeof out, "components.%s", f);
+            snprintf(args, sizeof args, "--scale %u --no-legend -c %s -z %u components", s, capname,
+                     sizes[k]);
+            ir_image *im = render(bundle, tu_path(dir, out), args);
+            if (ok(im != NULL, "%s (%s)", what, f))
+                check_components(im, &g, caps[c], sizes[k], s, what);
+            ir_free(im);
+        }
+
+    /* a window */
+    long wx = g.width / 4, wy = g.height / 4, ww = g.width / 2 ? g.width / 2 : 1,
+         wh = g.height / 2 ? g.height / 2 : 1;
+    for (int f = 0; f < formats; f++) {
+        char out[64];
+        snprintf(out, sizeof out, "window.%s", fmts[f]);
+        snprintf(args, sizeof args, "--scale 3 --no-legend --window %ld,%ld,%ld,%ld", wx, wy, ww,
+                 wh);
+        ir_image *im = render(bundle, tu_path(dir, out), args);
+        if (!ok(im != NULL, "%s: a window as %s", name, fmts[f]))
+            continue;
+        ok(ir_width(im) == ww * 3 && ir_height(im) == wh * 3, "%s: the window is %ld x %ld cells (%s)",
+           name, ww, wh, fmts[f]);
+        is_int(check_cells(im, &g, wx, wy, ww, wh, 3, want_terrain, NULL), 0,
+               "%s: the window shows its own cells (%s)", name, fmts[f]);
+        ir_free(im);
+    }
+
+    /* the legend: under the map, every heat colour in it */
+    for (int f = 0; f < formats; f++) {
+        char out[64], capname[256];
+        nbi_capability_format(&legend, caps[0], capname, sizeof capname);
+        snprintf(out, sizeof out, "legend.%s", fmts[f]);
+        snprintf(args, sizeof args, "--scale %u -c %s clearance", s, capname);
+        ir_image *im = render(bundle, tu_path(dir, out), args);
+        if (!ok(im != NULL, "%s: with a legend (%s)", name, fmts[f]))
+            continue;
+        uint32_t mapw = g.width * s, width = mapw < 256 ? 256 : mapw;
+        ok(ir_width(im) == width && ir_height(im) > g.height * s,
+           "%s: the legend is a strip under the map (%u x %u)", name, ir_width(im),
+           ir_height(im));
+        unsigned found = 0;
+        for (unsigned v = 1; v <= capsize; v++) {
+            int seen = 0;
+            for (uint32_t y = g.height * s; y < ir_height(im) && !seen; y++)
+                for (uint32_t x = 0; x < ir_width(im) && !seen; x++)
+                    seen = ir_pixel(im, x, y) == nbr_heat_colour(v, capsize);
+            found += (unsigned)seen;
+        }
+        is_int(found, capsize, "%s: the legend shows all %u heat colours (%s)", name, capsize,
+               fmts[f]);
+        ir_free(im);
+    }
+    nbb_grid_free(&g);
+}
+
+/* A path of cells, from a text list and from JSON: its marks and line. */
+static void test_paths(void)
+{
+    const char *dir = tu_tmpdir();
+    nb_err err;
+    nbb_grid g;
+    nbi_agentset agents;
+    if (nbb_map_read(tu_src("data/sample.map"), &legend, &g, &err) != NB_OK ||
+        nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err) != NB_OK) {
+        ok(0, "paths: read: %s", err.msg);
+        return;
+    }
+    char bundle[4096];
+    snprintf(bundle, sizeof bundle, "%s", tu_path(dir, "paths.nbk"));
+    bake(bundle, &agents, &g, &err);
+    /* An L: right along row 20 from x = 2 to 12, then down to row 30. */
+    static const char text[] = "# a path\n2 20\n3,20\n4 20\n5 20\n6 20\n7 20\n8 20\n9 20\n10 20\n"
+                               "11 20\n12 20\n12 21\n12 22\n12 23\n12 24\n12 25\n12 26\n12 27\n"
+                               "12 28\n12 29\n12 30\n";
+    tu_write(tu_path(dir, "p.txt"), text, sizeof text - 1);
+    static const char json[] = "{\"size\": 1, \"length\": 20,\n \"path\": [[40, 36], [41, 35], "
+                               "{\"x\": 42, \"y\": 34}, [43, 33], [44, 32]]}\n";
+    tu_write(tu_path(dir, "p.json"), json, sizeof json - 1);
+    int formats = nbr_png_supported() ? 2 : 1;
+    for (int f = 0; f < formats; f++) {
+        char out[64], args[512];
+        snprintf(out, sizeof out, "path.%s", fmts[f]);
+        snprintf(args, sizeof args, "--scale 8 --no-legend --path %s --path %s",
+                 tu_path(dir, "p.txt"), tu_path(dir, "p.json"));
+        ir_image *im = render(bundle, tu_path(dir, out), args);
+        if (!ok(im != NULL, "paths drawn (%s)", fmts[f]))
+            continue;
+        is_int(ir_pixel(im, 2 * 8 + 4, 20 * 8 + 4), NBR_START, "text path: start marked (%s)",
+               fmts[f]);
+        is_int(ir_pixel(im, 12 * 8 + 4, 30 * 8 + 4), NBR_GOAL, "text path: goal marked (%s)",
+               fmts[f]);
+        size_t off = 0;
+        for (int x = 4; x <= 11; x++)
+            off += ir_pixel(im, (uint32_t)(x * 8 + 4), 20 * 8 + 4) != nbr_series_colour(0);
+        for (int y = 22; y <= 28; y++)
+            off += ir_pixel(im, 12 * 8 + 4, (uint32_t)(y * 8 + 4)) != nbr_series_colour(0);
+        is_int(off, 0, "text path: its line through every cell's centre (%s)", fmts[f]);
+        is_int(ir_pixel(im, 40 * 8 + 4, 36 * 8 + 4), NBR_START, "JSON path: start (%s)", fmts[f]);
+        is_int(ir_pixel(im, 44 * 8 + 4, 32 * 8 + 4), NBR_GOAL, "JSON path: goal (%s)", fmts[f]);
+        is_int(ir_pixel(im, 42 * 8 + 4, 34 * 8 + 4), nbr_series_colour(1),
+               "JSON path: the second colour through its middle cell (%s)", fmts[f]);
+        uint32_t far = terrain_expected(&g, 30, 5);
+        is_int(ir_pixel(im, 30 * 8 + 4, 5 * 8 + 4), far, "cells away from paths keep their terrain");
+        ir_free(im);
+    }
+    /* Footprints: a size-3 agent's squares cover cells off its line. */
+    {
+        const char *f = fmts[formats - 1];
+        char out[64], args[512];
+        snprintf(out, sizeof out, "foot.%s", f);
+        snprintf(args, sizeof args, "--scale 8 --no-legend --size 3 --footprint --path %s",
+                 tu_path(dir, "p.txt"));
+        ir_image *im = render(bundle, tu_path(dir, out), args);
+        if (ok(im != NULL, "footprints drawn")) {
+            /* (5, 22): covered by the squares anchored at (3..5, 20) but
+             * off the line, which runs through (x + 1.5, 21.5). */
+            uint32_t base = terrain_expected(&g, 5, 22), got = ir_pixel(im, 5 * 8 + 1, 22 * 8 + 6);
+            ok(got != base, "a footprint tints the cells it covers (#%06x over #%06x)", got, base);
+            is_int(ir_pixel(im, 20 * 8 + 4, 20 * 8 + 4), terrain_expected(&g, 20, 20),
+                   "and leaves the others alone");
+            is_int(ir_pixel(im, (uint32_t)(3.5 * 8), (uint32_t)(21.5 * 8)), NBR_START,
+                   "the start mark sits at the footprint's centre");
+        }
+        ir_free(im);
+    }
+    nbb_grid_free(&g);
+}
+
+/* A real multi-terrain map at one pixel per cell. */
+static void test_shared(void)
+{
+    const char *map = tu_shared("maps/wc3/battleground.map");
+    if (!map) {
+        skip(3, "../shared/maps/wc3/battleground.map is not here (NB_SHARED)");
+        return;
+    }
+    const char *dir = tu_tmpdir();
+    nb_err err;
+    nbb_grid g;
+    nbi_agentset agents;
+    nbb_map_read(map, &legend, &g, &err);
+    nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err);
+    char bundle[4096];
+    snprintf(bundle, sizeof bundle, "%s", tu_path(dir, "bg.nbk"));
+    is_int(bake(bundle, &agents, &g, &err), NB_OK, "battleground baked");
+    const char *f = fmts[nbr_png_supported() ? 1 : 0];
+    char out[64];
+    snprintf(out, sizeof out, "bg.%s", f);
+    ir_image *im = render(bundle, tu_path(dir, out), "--scale 1 --no-legend -c ground,swamp,water clearance");
+    if (ok(im && ir_width(im) == g.width && ir_height(im) == g.height,
+           "battleground: %u x %u cells at one pixel a cell", g.width, g.height)) {
+        struct heat_ctx h = {0, nbi_agents_max_size(&agents)};
+        nbi_capability_parse(&legend, "ground,swamp,water", &h.cap, &err);
+        tu_rng r = {99};
+        size_t bad = 0;
+        for (int i = 0; i < 2000; i++) {
+            long x = tu_below(&r, g.width), y = tu_below(&r, g.height);
+            bad += ir_pixel(im, (uint32_t)x, (uint32_t)y) != want_heat(&g, x, y, &h);
+        }
+        is_int(bad, 0, "battleground: 2000 random cells the heat of their true clearance");
+    }
+    ir_free(im);
+    nbb_grid_free(&g);
+}
+
+int main(void)
+{
+    nbi_legend_default(&legend);
+    static char nb[4096];
+    const char *top = getenv("top_builddir");
+    snprintf(nb, sizeof nb, "%s/tools/navbake", top ? top : ".");
+    navbake = nb;
+    test_level("tiny", tu_src("tests/data/clearance-tiny.map"),
+               tu_src("tests/data/clearance-tiny-agents.yaml"), 4);
+    test_level("sample", tu_src("data/sample.map"), tu_src("data/sample-agents.yaml"), 5);
+    test_paths();
+    test_shared();
+    return done_testing();
+}
