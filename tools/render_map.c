@@ -21,6 +21,30 @@ static uint32_t excluded(const nb_bundle *b, long x, long y)
     return nb_map_terrain(b, x, y) == NB_OBSTACLE ? NBR_OBSTACLE : NBR_EXCLUDED;
 }
 
+/* A layer's cells, value v coloured table[v] (values up to the layer's
+ * largest) or by colour(v); 0 or NBR_NONE shows the cell's exclusion. */
+static void draw_layer(nbr_view *v, const nbi_layer *l, const char *id, const char *title,
+                       const uint32_t *table, uint32_t (*colour)(unsigned long))
+{
+    nbr_group(v->canvas, id, title, NULL);
+    nbr_cells_begin(v->canvas, 0, 0, v->scale, v->w, v->h, 1);
+    for (uint32_t y = 0; y < v->h; y++) {
+        long my = v->y0 + y;
+        for (uint32_t x = 0; x < v->w; x++) {
+            long mx = v->x0 + x;
+            uint32_t k = nbi_layer_get(l, (uint64_t)my * l->width + (uint64_t)mx), rgb = NBR_NONE;
+            if (k && table)
+                rgb = k <= l->maxval ? table[k] : NBR_NONE;
+            else if (k)
+                rgb = colour(k);
+            v->row[x] = rgb == NBR_NONE ? excluded(v->bundle, mx, my) : rgb;
+        }
+        nbr_cells_row(v->canvas, v->row);
+    }
+    nbr_cells_end(v->canvas);
+    nbr_group_end(v->canvas);
+}
+
 nb_status nbr_draw_terrain(nbr_view *v, nb_err *err)
 {
     const nb_bundle *b = v->bundle;
@@ -69,23 +93,12 @@ nb_status nbr_draw_clearance(nbr_view *v, nb_capability cap, nb_err *err)
         return NB_OK;
     }
     uint32_t heat[NB_MAX_AGENT_SIZE + 1];
+    heat[0] = NBR_NONE;
     for (unsigned c = 1; c <= l.maxval && c <= NB_MAX_AGENT_SIZE; c++)
         heat[c] = nbr_heat_colour(c, l.maxval);
-    char id[300];
-    snprintf(id, sizeof id, "clearance %s", capname);
-    nbr_group(v->canvas, "clearance", id, NULL);
-    nbr_cells_begin(v->canvas, 0, 0, v->scale, v->w, v->h, 1);
-    for (uint32_t y = 0; y < v->h; y++) {
-        long my = v->y0 + y;
-        for (uint32_t x = 0; x < v->w; x++) {
-            long mx = v->x0 + x;
-            uint32_t cv = nbi_layer_get(&l, (uint64_t)my * l.width + (uint64_t)mx);
-            v->row[x] = cv == 0 || cv > l.maxval ? excluded(b, mx, my) : heat[cv];
-        }
-        nbr_cells_row(v->canvas, v->row);
-    }
-    nbr_cells_end(v->canvas);
-    nbr_group_end(v->canvas);
+    char title[300];
+    snprintf(title, sizeof title, "clearance %s", capname);
+    draw_layer(v, &l, "clearance", title, heat, NULL);
     return NB_OK;
 }
 
@@ -132,21 +145,9 @@ nb_status nbr_draw_components(nbr_view *v, nb_capability cap, unsigned size, nb_
         free(count);
         return NB_OK;
     }
-    char id[300];
-    snprintf(id, sizeof id, "components %s size %u", capname, size);
-    nbr_group(v->canvas, "components", id, NULL);
-    nbr_cells_begin(v->canvas, 0, 0, v->scale, v->w, v->h, 1);
-    for (uint32_t y = 0; y < v->h; y++) {
-        long my = v->y0 + y;
-        for (uint32_t x = 0; x < v->w; x++) {
-            long mx = v->x0 + x;
-            uint32_t k = nbi_layer_get(&l, (uint64_t)my * l.width + (uint64_t)mx);
-            v->row[x] = k ? nbr_component_colour(k) : excluded(b, mx, my);
-        }
-        nbr_cells_row(v->canvas, v->row);
-    }
-    nbr_cells_end(v->canvas);
-    nbr_group_end(v->canvas);
+    char title[300];
+    snprintf(title, sizeof title, "components %s size %u", capname, size);
+    draw_layer(v, &l, "components", title, NULL, nbr_component_colour);
     return NB_OK;
 }
 
