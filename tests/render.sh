@@ -53,12 +53,16 @@ like "names where" "$err" "neg.json:1:19: expected a cell"
 printf '1 1\n100 2\n' > "$tmp/far.txt"
 status navbake render "$b" -o "$tmp/x.svg" --path "$tmp/far.txt"; is "cell off the map: exit 1" "$rc" 1
 like "names the cell" "$err" "cell 2 (100, 2) is outside the 64 x 40 map"
+status navbake render - -o "$tmp/x.svg" --path - < "$b"; is "bundle and path both on stdin: exit 2" "$rc" 2
 printf '# nothing\n' > "$tmp/empty.txt"
 status navbake render "$b" -o "$tmp/x.svg" --path "$tmp/empty.txt"; is "no path: exit 1" "$rc" 1
 like "says so" "$err" "no path in it"
 printf '1 1\n2 2\n\n5 5\n6 6\n' > "$tmp/two.txt"
 ok "two paths in one list" navbake render "$b" -o "$tmp/two.svg" --path "$tmp/two.txt"
 like "each in the legend" "$(cat "$tmp/two.svg")" "two.txt #2: 2 cells"
+ok "a layer twice" navbake render "$b" -o "$tmp/twice.svg" clearance terrain clearance
+like "keeps ids unique" "$(cat "$tmp/twice.svg")" 'id="clearance-2"'
+ok "the bundle from standard input" sh -c "navbake render - -o '$tmp/in.svg' < '$b'"
 
 # Atomic writes: a failing render keeps the old picture.
 ok "a picture" navbake render "$b" -o "$tmp/keep.svg"

@@ -156,6 +156,46 @@ static void check_agree(const ir_image *a, const ir_image *b, uint32_t w, uint32
     is_int(bad, 0, "%s: SVG and PNG agree at every pixel of the map", what);
 }
 
+/* An independent SVG renderer, when one is installed (librsvg's
+ * rsvg-convert): its picture must have our PNG's colour at every cell
+ * centre.  Returns the number of cells that differ, or -1 without it. */
+static int have_rsvg = -1;
+
+static long rsvg_agrees(const char *svg, const ir_image *png, uint32_t w, uint32_t h, unsigned s)
+{
+    if (have_rsvg < 0)
+        have_rsvg = tu_system("command -v rsvg-convert >/dev/null 2>&1") == 0;
+    if (!have_rsvg || !png)
+        return -1;
+    char out[4096], why[256];
+    snprintf(out, sizeof out, "%s.rsvg.png", svg);
+    if (tu_system("rsvg-convert -o %s %s", out, svg) != 0)
+        return (long)w * h;
+    ir_image *im = ir_read(out, why);
+    if (!im)
+        return (long)w * h;
+    long bad = 0;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t a = ir_pixel(im, x * s + s / 2, y * s + s / 2),
+                     b = ir_pixel(png, x * s + s / 2, y * s + s / 2);
+            if (a != b && bad++ == 0)
+                diag("cell (%u, %u): rsvg-convert #%06x, ours #%06x", x, y, a, b);
+        }
+    ir_free(im);
+    return bad;
+}
+
+static void check_rsvg(const char *svg, const ir_image *png, const nbb_grid *g, unsigned s,
+                       const char *what)
+{
+    long bad = rsvg_agrees(svg, png, g->width, g->height, s);
+    if (bad < 0)
+        skip(1, "rsvg-convert is not installed: %s not drawn by another renderer", what);
+    else
+        is_int(bad, 0, "%s: rsvg-convert draws the SVG with the PNG's colour at every cell", what);
+}
+
 static void test_level(const char *name, const char *map, const char *agents_yaml, unsigned s)
 {
     const char *dir = tu_tmpdir();
@@ -191,6 +231,8 @@ static void test_level(const char *name, const char *map, const char *agents_yam
     }
     if (pic[0] && pic[1])
         check_agree(pic[0], pic[1], g.width * s, g.height * s, name);
+    if (pic[1])
+        check_rsvg(tu_path(dir, "terrain.svg"), pic[1], &g, s, name);
     ir_free(pic[0]);
     ir_free(pic[1]);
 
@@ -217,6 +259,11 @@ static void test_level(const char *name, const char *map, const char *agents_yam
         }
         if (pic[0] && pic[1])
             check_agree(pic[0], pic[1], g.width * s, g.height * s, capname);
+        if (pic[1]) {
+            char svg[64];
+            snprintf(svg, sizeof svg, "clearance%zu.svg", c);
+            check_rsvg(tu_path(dir, svg), pic[1], &g, s, capname);
+        }
         ir_free(pic[0]);
         ir_free(pic[1]);
     }

@@ -149,6 +149,7 @@ void nbr_canvas_free(nbr_canvas *c)
     free(cs->open);
     free(cs->next);
     nbr_buf_free(&c->svg);
+    nbr_buf_free(&c->ids);
     free(c->rgb);
     free(c->mask);
     free(c);

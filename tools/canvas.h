@@ -31,9 +31,9 @@ enum nbr_anchor { NBR_LEFT, NBR_MIDDLE, NBR_RIGHT };
 
 typedef struct nbr_canvas nbr_canvas;
 
-/* The largest picture, in pixels, either backend makes (a 16384 x 16384
- * map at one pixel per cell). */
-#define NBR_MAX_PIXELS ((uint64_t)1 << 28)
+/* The largest picture, in pixels, either backend makes: a 16384 x 16384
+ * map at one pixel per cell, with room for a legend under it. */
+#define NBR_MAX_PIXELS ((uint64_t)16384 * (16384 + 1024))
 
 /* 1 when this build writes PNG. */
 int nbr_png_supported(void);

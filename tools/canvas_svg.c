@@ -88,15 +88,30 @@ void nbr_svg_group(nbr_canvas *c, const char *id, const char *title, const doubl
     }
     nbr_buf_add(b, "<g", 2);
     if (id && *id) {
-        /* ids are names: keep [A-Za-z0-9_-] and make the rest '-'. */
-        nbr_buf_add(b, " id=\"", 5);
-        for (const char *p = id; *p; p++) {
+        /* ids are names: keep [A-Za-z0-9_-] and make the rest '-'; a
+         * repeated id gets "-2", "-3"... so that ids stay unique. */
+        char name[64];
+        size_t n = 0;
+        for (const char *p = id; *p && n + 1 < sizeof name - 12; p++) {
             char ch = *p;
             int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                      (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
-            nbr_buf_add(b, ok ? p : "-", 1);
+            name[n++] = ok ? ch : '-';
         }
-        nbr_buf_add(b, "\"", 1);
+        name[n] = '\0';
+        unsigned seen = 0;
+        for (const char *p = c->ids.s; p && *p;) {
+            const char *e = strchr(p, '\n');
+            size_t k = (size_t)(e - p);
+            if (k >= n && memcmp(p, name, n) == 0 &&
+                (k == n || (p[n] == '-' && strspn(p + n + 1, "0123456789") == k - n - 1)))
+                seen++;
+            p = e + 1;
+        }
+        if (seen)
+            snprintf(name + n, sizeof name - n, "-%u", seen + 1);
+        nbr_buf_printf(&c->ids, "%s\n", name);
+        nbr_buf_printf(b, " id=\"%s\"", name);
     }
     if (clip_id)
         nbr_buf_printf(b, " clip-path=\"url(#clip%u)\"", clip_id);

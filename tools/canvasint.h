@@ -53,6 +53,7 @@ struct nbr_canvas {
     /* SVG */
     nbr_buf svg;
     unsigned clip_ids;
+    nbr_buf ids; /* the group ids given so far, each followed by '\n' */
     /* raster: RGB, 3 bytes a pixel, rows from the top; a mask of the
      * pixels one primitive covers, so that a translucent shape is blended
      * once where its parts overlap; the clip rectangle [x0, x1) x [y0, y1)
@@ -84,9 +85,10 @@ void nbr_raster_circle(nbr_canvas *c, double cx, double cy, double r, const nbr_
 void nbr_raster_text(nbr_canvas *c, double x, double y, double px, uint32_t colour,
                      enum nbr_anchor anchor, const char *text);
 
-/* The 5 x 7 font (font.c): seven rows of five bits (bit 4 the leftmost
- * column) for each printable ASCII character; others get a box. */
-const uint8_t *nbr_glyph(unsigned char ch);
+/* The 5 x 7 font (font.c): nine rows of five bits (bit 4 the leftmost
+ * column) for each printable ASCII character, seven above the baseline
+ * and two below it for g, j, p, q and y; others get a box. */
+void nbr_glyph(unsigned char ch, uint8_t rows[9]);
 /* The raster font's magnification for text of height px. */
 unsigned nbr_font_scale(double px);
 

@@ -104,11 +104,30 @@ static const uint8_t glyphs[95][7] = {
     {0x00, 0x00, 0x08, 0x15, 0x02, 0x00, 0x00}, /* ~ */
 };
 
+/* Letters that go below the baseline: all nine rows, the last two under
+ * it (the table above has a compact form of each for reference). */
+static const struct {
+    char ch;
+    uint8_t rows[9];
+} descenders[] = {
+    {'g', {0x00, 0x00, 0x0F, 0x11, 0x11, 0x11, 0x0F, 0x01, 0x0E}},
+    {'j', {0x02, 0x00, 0x06, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0C}},
+    {'p', {0x00, 0x00, 0x1E, 0x11, 0x11, 0x11, 0x1E, 0x10, 0x10}},
+    {'q', {0x00, 0x00, 0x0F, 0x11, 0x11, 0x11, 0x0F, 0x01, 0x01}},
+    {'y', {0x00, 0x00, 0x11, 0x11, 0x11, 0x11, 0x0F, 0x01, 0x0E}},
+};
+
 static const uint8_t box[7] = {0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F};
 
-const uint8_t *nbr_glyph(unsigned char ch)
+void nbr_glyph(unsigned char ch, uint8_t rows[9])
 {
-    return ch >= 32 && ch < 127 ? glyphs[ch - 32] : box;
+    for (size_t i = 0; i < sizeof descenders / sizeof descenders[0]; i++)
+        if ((unsigned char)descenders[i].ch == ch) {
+            memcpy(rows, descenders[i].rows, 9);
+            return;
+        }
+    memcpy(rows, ch >= 32 && ch < 127 ? glyphs[ch - 32] : box, 7);
+    rows[7] = rows[8] = 0;
 }
 
 unsigned nbr_font_scale(double px)

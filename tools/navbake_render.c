@@ -204,6 +204,9 @@ int nbc_cmd_render(int argc, char **argv)
                         "(write .svg, or install libpng-dev and rebuild)",
                         out);
     const char *bundle_path = argv[optind];
+    for (size_t i = 0; i < npaths; i++)
+        if (strcmp(bundle_path, "-") == 0 && strcmp(path_files[i], "-") == 0)
+            return nbc_usage("the bundle and a path cannot both come from standard input");
     for (int a = optind + 1; a < argc; a++) {
         size_t k = 0;
         while (k < NLAYER_NAMES && strcmp(argv[a], layer_names[k].name) != 0)

@@ -218,8 +218,9 @@ void nbr_raster_text(nbr_canvas *c, double x, double y, double px, uint32_t colo
     double left = anchor == NBR_LEFT ? x : anchor == NBR_MIDDLE ? x - w / 2 : x - w;
     double top = y - 7.0 * k;
     for (const unsigned char *p = (const unsigned char *)text; *p; p++, left += 6.0 * k) {
-        const uint8_t *g = nbr_glyph(*p);
-        for (unsigned row = 0; row < 7; row++)
+        uint8_t g[9];
+        nbr_glyph(*p, g);
+        for (unsigned row = 0; row < 9; row++)
             for (unsigned col = 0; col < 5; col++)
                 if (g[row] & (0x10u >> col))
                     fill_rect(c, left + col * k, top + row * k, k, k, colour, 1);
