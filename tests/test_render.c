@@ -356,7 +356,33 @@ static void test_paths(void)
     static const char json[] = "{\"size\": 1, \"length\": 20,\n \"path\": [[40, 36], [41, 35], "
                                "{\"x\": 42, \"y\": 34}, [43, 33], [44, 32]]}\n";
     tu_write(tu_path(dir, "p.json"), json, sizeof json - 1);
+    /* What 'navbake query --json --path' prints, one query a line: one
+     * found, one without a path (only its ends are drawn). */
+    static const char lines[] =
+        "{\"method\": \"aa\", \"size\": 1, \"from\": [20, 5], \"to\": [22, 5], "
+        "\"status\": \"found\", \"length\": 2, \"path\": [[20, 5], [21, 5], [22, 5]]}\n"
+        "{\"method\": \"aa\", \"size\": 2, \"from\": [50, 20], \"to\": [56, 24], "
+        "\"status\": \"no path\", \"length\": null}\n";
+    tu_write(tu_path(dir, "q.json"), lines, sizeof lines - 1);
     int formats = nbr_png_supported() ? 2 : 1;
+    for (int f = 0; f < formats; f++) {
+        char out[64], args[512];
+        snprintf(out, sizeof out, "query.%s", fmts[f]);
+        snprintf(args, sizeof args, "--scale 8 --no-legend --path %s", tu_path(dir, "q.json"));
+        ir_image *im = render(bundle, tu_path(dir, out), args);
+        if (ok(im != NULL, "JSON lines of queries drawn (%s)", fmts[f])) {
+            is_int(ir_pixel(im, 20 * 8 + 4, 5 * 8 + 4), NBR_START, "query 1: start (%s)", fmts[f]);
+            is_int(ir_pixel(im, 21 * 8 + 4, 5 * 8 + 4), nbr_series_colour(0),
+                   "query 1: its line (%s)", fmts[f]);
+            is_int(ir_pixel(im, 22 * 8 + 4, 5 * 8 + 4), NBR_GOAL, "query 1: goal (%s)", fmts[f]);
+            is_int(ir_pixel(im, 51 * 8, 21 * 8), NBR_START,
+                   "query 2 (no path): its start at the size-2 agent's centre (%s)", fmts[f]);
+            is_int(ir_pixel(im, 57 * 8, 25 * 8), NBR_GOAL, "query 2: its goal (%s)", fmts[f]);
+            is_int(ir_pixel(im, 54 * 8, 23 * 8), terrain_expected(&g, 54, 23),
+                   "query 2: no line between them (%s)", fmts[f]);
+        }
+        ir_free(im);
+    }
     for (int f = 0; f < formats; f++) {
         char out[64], args[512];
         snprintf(out, sizeof out, "path.%s", fmts[f]);

@@ -312,6 +312,43 @@ nb_status nbj_parse(const char *text, size_t len, const char *name, nbj **out, n
     return NB_OK;
 }
 
+nb_status nbj_parse_seq(const char *text, size_t len, const char *name, nbj **out, nb_err *err)
+{
+    parser ps = {text, text + len, name, text, 1, err};
+    nbj *seq = calloc(1, sizeof *seq);
+    if (!seq)
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+    seq->type = NBJ_ARRAY;
+    seq->line = seq->column = 1;
+    size_t cap = 0;
+    nb_status st = NB_OK;
+    do {
+        nbj *item = NULL;
+        st = push(&ps, seq, &cap, &item);
+        if (st == NB_OK)
+            st = value(&ps, item, 0);
+        skip_space(&ps);
+    } while (st == NB_OK && ps.p < ps.end);
+    if (st != NB_OK) {
+        nbj_free(seq);
+        return st;
+    }
+    if (seq->n == 1) {
+        /* One value: hand it over alone. */
+        nbj *one = malloc(sizeof *one);
+        if (!one) {
+            nbj_free(seq);
+            return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        }
+        *one = seq->item[0];
+        free(seq->item);
+        free(seq);
+        seq = one;
+    }
+    *out = seq;
+    return NB_OK;
+}
+
 const nbj *nbj_get(const nbj *object, const char *key)
 {
     if (!object || object->type != NBJ_OBJECT)

@@ -24,6 +24,10 @@ typedef struct nbj {
 
 /* Parses exactly one JSON value (surrounding white space allowed). */
 nb_status nbj_parse(const char *text, size_t len, const char *name, nbj **out, nb_err *err);
+/* Parses one or more JSON values separated by white space (JSON Lines,
+ * or values written one after the other): one value is returned as it is,
+ * several as an array of them. */
+nb_status nbj_parse_seq(const char *text, size_t len, const char *name, nbj **out, nb_err *err);
 void nbj_free(nbj *v);
 /* The member of an object with this name, or NULL. */
 const nbj *nbj_get(const nbj *object, const char *key);

@@ -119,6 +119,10 @@ typedef struct nbr_path {
     size_t npieces;
     uint32_t size;       /* the agent's size in cells, 0 when not known */
     double length;       /* as the file says, or measured; < 0 when neither */
+    /* A query that found no path: only its ends are drawn. */
+    int ends_only;
+    nb_cell from, to;
+    char status[40];     /* "no path"...: the query's status when the file gives one */
 } nbr_path;
 
 typedef struct nbr_paths {
@@ -126,8 +130,9 @@ typedef struct nbr_paths {
     size_t n, cap;
 } nbr_paths;
 
-/* Reads the paths of a file: JSON as 'navbake query --json' writes it,
- * or a text list of cells, one "X Y" or "X,Y" a line ('#' starts a
+/* Reads the paths of a file: JSON as 'navbake query --json --path'
+ * writes it (one object or several, one a line; a query without a path
+ * gives its two ends), or a text list of cells, one "X Y" or "X,Y" a line ('#' starts a
  * comment; a blank line ends a path and starts the next).  size is the
  * agent size to assume when the file does not say (0: 1). */
 nb_status nbr_paths_read(nbr_paths *ps, const char *path, uint32_t size, nb_err *err);

@@ -36,7 +36,9 @@ static nbr_path *new_path(nbr_paths *ps, const char *file, uint32_t size, nb_err
     }
     nbr_path *p = &ps->path[ps->n++];
     memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "%s", file);
+    /* The file's own name: the legend has no room for directories. */
+    const char *base = strrchr(file, '/');
+    snprintf(p->name, sizeof p->name, "%s", base && base[1] ? base + 1 : file);
     p->size = size;
     p->length = -1;
     return p;
@@ -197,9 +199,13 @@ static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32
     const nbj *cells = nbj_get(o, "path");
     if (!cells)
         cells = nbj_get(o, "cells");
-    if (!cells)
-        return json_fail(file, o, err, "a path object without \"path\" (its cells)");
-    if (cells->type != NBJ_ARRAY)
+    const nbj *from = nbj_get(o, "from"), *to = nbj_get(o, "to"), *status = nbj_get(o, "status");
+    int ends = from && to && (!cells || (cells->type == NBJ_ARRAY && cells->n == 0));
+    if (!cells && !ends)
+        return json_fail(file, o, err,
+                         "a path object without \"path\" (its cells; 'navbake query --json' "
+                         "prints them with --path)");
+    if (cells && cells->type != NBJ_ARRAY)
         return json_fail(file, cells, err, "\"path\" is not an array of cells");
     const nbj *sz = nbj_get(o, "size");
     if (sz && (sz->type != NBJ_NUMBER || sz->number < 1 || sz->number > NB_MAX_AGENT_SIZE ||
@@ -211,6 +217,20 @@ static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32
     const nbj *len = nbj_get(o, "length");
     if (len && len->type == NBJ_NUMBER && len->number >= 0)
         p->length = len->number;
+    if (status && status->type == NBJ_STRING)
+        snprintf(p->status, sizeof p->status, "%s", status->string);
+    if (ends) {
+        long x = 0, y = 0;
+        p->ends_only = 1;
+        nb_status st = json_cell(file, from, &x, &y, err);
+        p->from.x = (int32_t)x;
+        p->from.y = (int32_t)y;
+        if (st == NB_OK)
+            st = json_cell(file, to, &x, &y, err);
+        p->to.x = (int32_t)x;
+        p->to.y = (int32_t)y;
+        return st;
+    }
     size_t cap = 0;
     for (size_t i = 0; i < cells->n; i++) {
         long x = 0, y = 0;
@@ -227,7 +247,7 @@ static nb_status read_json(nbr_paths *ps, const char *file, const char *buf, siz
                            uint32_t size, nb_err *err)
 {
     nbj *root;
-    nb_status st = nbj_parse(buf, len, file, &root, err);
+    nb_status st = nbj_parse_seq(buf, len, file, &root, err);
     if (st != NB_OK)
         return st;
     const nbj *list = nbj_get(root, "paths");
@@ -273,10 +293,16 @@ nb_status nbr_paths_read(nbr_paths *ps, const char *file, uint32_t size, nb_err 
             snprintf(name, sizeof name, "%s", ps->path[i].name);
             snprintf(ps->path[i].name, sizeof ps->path[i].name, "%.100s #%zu", name, i - first + 1);
         }
-        if (ps->path[i].ncells == 0)
+        nbr_path *p = &ps->path[i];
+        if (p->ends_only) {
+            double half = (p->size ? p->size : 1) / 2.0;
+            p->x0 = p->from.x + half;
+            p->y0 = p->from.y + half;
+        } else if (p->ncells == 0) {
             st = nbi_fail(err, NB_ERR_SYNTAX, "%s: path %zu has no cells", file, i - first + 1);
-        else
-            st = cells_to_pieces(&ps->path[i], err);
+        } else {
+            st = cells_to_pieces(p, err);
+        }
     }
     return st;
 }
@@ -292,8 +318,17 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
             return nbi_fail(err, NB_ERR_ARG, "%s: cell %zu (%d, %d) is outside the %u x %u map",
                             p->name, k + 1, (int)p->cells[k].x, (int)p->cells[k].y,
                             nb_map_width(b), nb_map_height(b));
+    const nb_cell ends[2] = {p->from, p->to};
+    for (int k = 0; p->ends_only && k < 2; k++)
+        if ((uint32_t)ends[k].x >= nb_map_width(b) || (uint32_t)ends[k].y >= nb_map_height(b))
+            return nbi_fail(err, NB_ERR_ARG, "%s: its %s (%d, %d) is outside the %u x %u map",
+                            p->name, k ? "goal" : "start", (int)ends[k].x, (int)ends[k].y,
+                            nb_map_width(b), nb_map_height(b));
     if (!v->canvas) {
-        if (p->ncells)
+        if (p->ends_only)
+            nbr_legend_add(&v->legend, NBR_ITEM_TEXT, 0, "%s: %s", p->name,
+                           p->status[0] ? p->status : "no path");
+        else if (p->ncells)
             nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu cells, length %.2f",
                            p->name, p->ncells, p->length);
         else
@@ -338,7 +373,7 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
         xy[n++] = nbr_px(v, q->x1);
         xy[n++] = nbr_py(v, q->y1);
     }
-    if (n > 2 || p->npieces == 0)
+    if (!p->ends_only && (n > 2 || p->npieces == 0))
         nbr_polyline(c, xy, n / 2, 0, &ls);
     free(xy);
     if (s >= 8) {
@@ -350,6 +385,10 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
     double r = 0.35 * s * size < 3 ? 3 : 0.35 * s * size;
     double gx = p->npieces ? p->pieces[p->npieces - 1].x1 : p->x0;
     double gy = p->npieces ? p->pieces[p->npieces - 1].y1 : p->y0;
+    if (p->ends_only) {
+        gx = p->to.x + size / 2;
+        gy = p->to.y + size / 2;
+    }
     nbr_style st = nbr_paint(NBR_START, NBR_WHITE, 1);
     nbr_circle(c, nbr_px(v, p->x0), nbr_py(v, p->y0), r, &st);
     st.fill = NBR_GOAL;
