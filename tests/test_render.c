@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "brute.h"
+#include "json.h"
 #include "clearance.h"
 #include "imageread.h"
 #include "render.h"
@@ -469,8 +470,70 @@ static void test_shared(void)
     nbb_grid_free(&g);
 }
 
+/* The JSON reader behind --path: values, escapes, located errors, and
+ * every truncation and byte flip of a document refused or read, never a
+ * crash (the sanitizer run watches). */
+static void test_json(void)
+{
+    nbj *v;
+    nb_err err;
+    static const char doc[] = "{\"a\": [1, -2.5e1, true, false, null],\n \"s\": \"x\\u00e9\\ud83d\\ude00\\n\\\"\",\n \"o\": {}}";
+    if (ok(nbj_parse(doc, sizeof doc - 1, "doc", &v, &err) == NB_OK, "JSON: a document parses")) {
+        const nbj *a = nbj_get(v, "a"), *str = nbj_get(v, "s");
+        ok(a && a->n == 5 && a->item[1].number == -25 && a->item[2].type == NBJ_TRUE &&
+               a->item[4].type == NBJ_NULL,
+           "JSON: numbers and literals");
+        is_str(str ? str->string : "", "x\xc3\xa9\xf0\x9f\x98\x80\n\"", "JSON: escapes, UTF-8 and surrogate pairs");
+        ok(nbj_get(v, "o") && nbj_get(v, "o")->type == NBJ_OBJECT && !nbj_get(v, "z"),
+           "JSON: members found by name");
+        nbj_free(v);
+    }
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"", "doc:1:1: expected a value"},
+        {"{\"a\" 1}", "doc:1:6: expected ':'"},
+        {"[1,\n 2,,3]", "doc:2:4: expected a value"},
+        {"[1 2]", "doc:1:4: expected ',' or ']'"},
+        {"\"abc", "a string without its closing quote"},
+        {"01", "more text after the JSON value"},
+        {"1.", "expected a digit after '.'"},
+        {"[1e999]", "a number out of range"},
+        {"\"\\q\"", "a bad escape"},
+        {"nul", "expected a value"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        nb_status st = nbj_parse(bad[i].text, strlen(bad[i].text), "doc", &v, &err);
+        ok(st == NB_ERR_SYNTAX && strstr(err.msg, bad[i].msg), "JSON: bad document %zu refused: %s",
+           i + 1, st == NB_OK ? "(parsed)" : err.msg);
+        if (st == NB_OK)
+            nbj_free(v);
+    }
+    char deep[NBJ_MAX_DEPTH + 10];
+    memset(deep, '[', sizeof deep);
+    ok(nbj_parse(deep, sizeof deep, "doc", &v, &err) == NB_ERR_SYNTAX && strstr(err.msg, "deeply"),
+       "JSON: nesting beyond %d refused", NBJ_MAX_DEPTH);
+    size_t n = sizeof doc - 1, parsed = 0, refused = 0;
+    char buf[sizeof doc];
+    tu_rng r = {7};
+    for (size_t cut = 0; cut <= n; cut++) {
+        nb_status st = nbj_parse(doc, cut, "doc", &v, &err);
+        st == NB_OK ? (nbj_free(v), parsed++) : refused++;
+    }
+    for (int k = 0; k < 3000; k++) {
+        memcpy(buf, doc, n);
+        buf[tu_below(&r, (uint32_t)n)] = (char)tu_below(&r, 256);
+        nb_status st = nbj_parse(buf, n, "doc", &v, &err);
+        st == NB_OK ? (nbj_free(v), parsed++) : refused++;
+    }
+    ok(refused > 0 && parsed + refused == n + 1 + 3000,
+       "JSON: %zu truncations and 3000 byte flips: %zu refused with a message, %zu read", n + 1,
+       refused, parsed);
+}
+
 int main(void)
 {
+    test_json();
     nbi_legend_default(&legend);
     static char nb[4096];
     const char *top = getenv("top_builddir");
