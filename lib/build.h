@@ -124,4 +124,43 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
 nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
                          nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err);
 
+/* ---- round obstacles (forest_yaml.c, forest_bake.c; formats/forest.md) ---- */
+
+typedef struct nbb_forest {
+    nb_circle *circles;
+    size_t n;
+    int has_bounds;
+    double bounds[4]; /* xmin, ymin, xmax, ymax */
+} nbb_forest;
+
+/* Reads a forest (YAML); errors name file, line and column. */
+nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err);
+nb_status nbb_forest_parse(const char *buf, size_t len, const char *name, nbb_forest *f, nb_err *err);
+void nbb_forest_free(nbb_forest *f);
+/* Writes a forest as YAML that nbb_forest_read reads back exactly. */
+void nbb_forest_print(const nbb_forest *f, void *file /* FILE * */);
+
+/* Called now and then during a long bake with the fraction done. */
+typedef void (*nbb_progress_fn)(void *arg, double fraction);
+
+/* The forest section's payload (malloc'ed). */
+nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err);
+/* Bakes the bitangent graph of the forest inflated by agent_radius into a
+ * bitangent section's payload (malloc'ed); forest_crc is the CRC-32 of
+ * the forest section's payload.  info (may be NULL) gets the counts.
+ * flags: NBB_BAKE_PLAIN_LOS tests every bitangent against every circle,
+ * as the article does, instead of through the grid (the same bytes,
+ * slower: for the benchmark and the tests). */
+#define NBB_BAKE_PLAIN_LOS 0x1u
+nb_status nbb_bitangent_bake(const nbb_forest *f, double agent_radius, uint32_t forest_crc,
+                             unsigned flags, uint8_t **payload, size_t *len,
+                             nb_forest_graph_info *info, nbb_progress_fn progress, void *arg,
+                             nb_err *err);
+/* Replaces any forest and bitangent sections of b by this forest and a
+ * graph for each radius (radius index i for radii[i]); info[i] (may be
+ * NULL) gets each graph's counts. */
+nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radii, unsigned nradii,
+                         int compress, nb_forest_graph_info *info, nbb_progress_fn progress,
+                         void *arg, nb_err *err);
+
 #endif /* NB_BUILD_H */

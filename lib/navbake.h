@@ -263,6 +263,143 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
 
 /* ------------------------------------------------------------------ */
 /* Round obstacles (forest.c)                                          */
+/*
+ * A forest is a set of round obstacles in continuous space (world units,
+ * x to the right, y up: "counter-clockwise" is the positive sense of
+ * angles).  An agent of radius a moves among them as a point among the
+ * circles inflated by a (the Minkowski sum).  Paths are exact shortest
+ * paths: alternating straight segments (bitangents) and arcs hugging the
+ * inflated circles.  A path may graze a circle, but no arc goes round a
+ * circle past a point where another circle touches it.  formats/forest.md has the input and
+ * section formats; nb_forest_query(3) the details.
+ *
+ * mkabstract --forest bakes, for each agent radius, the bitangent graph
+ * (NB_SEC_BITANGENT) next to the circles (NB_SEC_FOREST), and
+ * nb_forest_query searches it.  nb_forest_search needs no bake: it builds
+ * the edges it needs while it searches, for forests that were never baked
+ * or that a game changes at run time (nb_forest_new, nb_forest_set...). */
+
+#define NB_FOREST_MAX_CIRCLES 1000000 /* circles in one forest */
+#define NB_FOREST_MAX_RADII 64        /* baked agent radii in one bundle */
+#define NB_FOREST_MAX_COORD 1e9       /* |x|, |y|, radius and agent radius */
+
+typedef struct nb_vec2 {
+    double x, y;
+} nb_vec2;
+
+typedef struct nb_circle {
+    double x, y, r; /* centre and radius (r > 0) */
+} nb_circle;
+
+typedef struct nb_forest nb_forest;
+typedef struct nb_forest_ws nb_forest_ws;
+
+/* Opens the forest of a bundle (its forest section and every bitangent
+ * graph, all checked here once, so queries trust them).  The forest reads
+ * the bundle in place: close it before the bundle.  Read-only: threads may
+ * share it, each with its own workspace.  NB_ERR_NOTFOUND when the bundle
+ * has no forest. */
+nb_status nb_forest_open(const nb_bundle *bundle, nb_forest **out, nb_err *err);
+/* A forest made by the program: a copy of n circles, and optionally world
+ * bounds {xmin, ymin, xmax, ymax} (NULL for none).  It has no baked graph;
+ * search it with nb_forest_search, and change it at will between queries. */
+nb_status nb_forest_new(const nb_circle *circles, size_t n, const double *bounds, nb_forest **out,
+                        nb_err *err);
+void nb_forest_close(nb_forest *forest);
+
+size_t nb_forest_circle_count(const nb_forest *forest);
+/* The obstacles as given (not inflated); NULL past the end. */
+const nb_circle *nb_forest_circle(const nb_forest *forest, size_t index);
+/* 1 and the bounds {xmin, ymin, xmax, ymax} when the forest has bounds.
+ * Bounds say where start and goal may be; they are not walls. */
+int nb_forest_bounds(const nb_forest *forest, double bounds[4]);
+
+/* Changes to a forest made with nb_forest_new (a bundle's forest is
+ * read-only: NB_ERR_ARG).  Indices of the circles after a removed one move
+ * down by one. */
+nb_status nb_forest_set_circle(nb_forest *forest, size_t index, nb_circle circle, nb_err *err);
+nb_status nb_forest_add_circle(nb_forest *forest, nb_circle circle, nb_err *err);
+nb_status nb_forest_remove_circle(nb_forest *forest, size_t index, nb_err *err);
+
+/* Baked agent radii, in the order they were given to mkabstract. */
+unsigned nb_forest_radius_count(const nb_forest *forest);
+double nb_forest_radius(const nb_forest *forest, unsigned radius_index);
+/* The index of the graph baked for exactly this agent radius, or -1. */
+int nb_forest_radius_find(const nb_forest *forest, double agent_radius);
+
+/* What a baked graph holds (as `navbake info` shows it). */
+typedef struct nb_forest_graph_info {
+    double agent_radius;
+    uint32_t nodes;       /* tangent points; each node is one end of one bitangent */
+    uint32_t transitions; /* bitangent segments kept (each used both ways) */
+    uint32_t candidates;  /* bitangents of all pairs before line of sight */
+    uint64_t arcs;        /* hugging arcs (oriented, no cusps) not cut by another circle */
+    uint32_t free_arcs;   /* maximal arcs of the circles that no other circle covers */
+} nb_forest_graph_info;
+nb_status nb_forest_graph(const nb_forest *forest, unsigned radius_index, nb_forest_graph_info *info,
+                          nb_err *err);
+
+/* A path is a list of pieces: straight segments and arcs, alternating
+ * (pieces of zero length are left out).  An arc turns about centre with
+ * the given radius from angle start_angle by sweep radians (positive:
+ * counter-clockwise); length is radius * |sweep|. */
+enum nb_forest_piece_kind { NB_FOREST_LINE = 0, NB_FOREST_ARC = 1 };
+
+typedef struct nb_forest_piece {
+    int kind;          /* enum nb_forest_piece_kind */
+    nb_vec2 from, to;  /* end points */
+    nb_vec2 centre;    /* arc: the inflated circle's centre */
+    double radius;     /* arc: the inflated circle's radius */
+    double start_angle, sweep; /* arc */
+    double length;
+} nb_forest_piece;
+
+typedef struct nb_forest_path {
+    nb_vec2 start, goal;
+    double length;               /* the sum of the pieces' lengths */
+    size_t npieces;
+    const nb_forest_piece *pieces; /* owned by the workspace: valid until its next query */
+    /* What the search did. */
+    size_t expanded;  /* states taken from the open list */
+    size_t generated; /* states put on it */
+    size_t pruned;    /* transitions refused because they cross the one before */
+    size_t los_tests; /* line-of-sight tests made during the search */
+    size_t circles_opened; /* deferred search: circles whose edges were generated */
+} nb_forest_path;
+
+/* Options of a search (flags). */
+#define NB_FOREST_NO_PRUNE 0x1u /* keep transitions that cross the one before */
+/* The article's scheme as it stands, for comparison: the straight-line
+ * distance as heuristic on every state, and the start's tangents to every
+ * circle made at once (by default a bitangent is valued from its far end
+ * and the start's tangents are made as the search comes near them; the
+ * lengths are the same). */
+#define NB_FOREST_PLAIN 0x2u
+
+/* A query workspace: arrays reused by every query made with it.  forest
+ * (may be NULL) sizes it for that forest's baked graphs, so that
+ * nb_forest_query never allocates; nb_forest_search grows it when it must
+ * and keeps what it grew. */
+nb_status nb_forest_ws_new(const nb_forest *forest, nb_forest_ws **out, nb_err *err);
+void nb_forest_ws_free(nb_forest_ws *ws);
+
+/* The shortest path from start to goal for the agent radius baked at
+ * radius_index: start and goal join the graph by their tangents to the
+ * circles (for this query only), then A* with the straight-line distance
+ * as heuristic.  NB_ERR_ARG when start or goal is inside an inflated
+ * circle or outside the bounds, NB_ERR_NOTFOUND when no path exists
+ * (path->length is then INFINITY). */
+nb_status nb_forest_query(const nb_forest *forest, unsigned radius_index, nb_vec2 start, nb_vec2 goal,
+                          unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
+/* The same search for any agent radius, without a baked graph: the edges
+ * leaving a circle are generated when the search first reaches it, and a
+ * bitangent's line of sight is tested only when the search would take it. */
+nb_status nb_forest_search(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
+                           unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
+
+/* The position and heading (radians, 0 along +x, counter-clockwise) at
+ * distance s along a path, s clamped to [0, length]. */
+void nb_forest_path_sample(const nb_forest_path *path, double s, nb_vec2 *pos, double *heading);
 
 #ifdef __cplusplus
 }

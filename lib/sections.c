@@ -17,7 +17,7 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window"}},
     {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}},
     {NB_SEC_FOREST, "forest", {"circles"}},
-    {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "edges"}},
+    {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"}},
 };
 
 const struct nbi_section_kind *nbi_section_kind(uint32_t type)

@@ -4,6 +4,7 @@
  * single-bit change anywhere in the file goes unnoticed. */
 #include <stdio.h>
 
+#include "forestint.h"
 #include "internal.h"
 
 static nb_status zero_gap(const nb_bundle *b, uint64_t from, uint64_t to, nb_err *err)
@@ -52,6 +53,8 @@ nb_status nb_bundle_verify(const nb_bundle *b, nb_err *err)
     if ((st = zero_gap(b, at, b->size, err)) != NB_OK)
         return st;
     if (b->has_map && (st = check_map_chars(b, err)) != NB_OK)
+        return st;
+    if ((st = nbi_forest_verify(b, err)) != NB_OK)
         return st;
     nbi_ok(err);
     return NB_OK;

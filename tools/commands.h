@@ -5,6 +5,9 @@
 int nbc_cmd_info(int argc, char **argv);
 int nbc_cmd_verify(int argc, char **argv);
 int nbc_cmd_dump(int argc, char **argv);
+int nbc_cmd_query(int argc, char **argv);
+/* navbake query --forest (navbake_query_forest.c). */
+int nbc_query_forest(int argc, char **argv);
 int nbc_cmd_render(int argc, char **argv);
 
 /* navbake_layer.c: a clearance or component layer as H rows of W integers. */

@@ -34,6 +34,20 @@ static void dump_hex(const uint8_t *p, size_t len)
     }
 }
 
+/* The forest as the YAML it was read from. */
+static int dump_forest(const nb_bundle *b)
+{
+    nb_forest *f;
+    nb_err err;
+    if (nb_forest_open(b, &f, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    nbb_forest yf = {(nb_circle *)nb_forest_circle(f, 0), nb_forest_circle_count(f), 0, {0, 0, 0, 0}};
+    yf.has_bounds = nb_forest_bounds(f, yf.bounds);
+    nbb_forest_print(&yf, stdout);
+    nb_forest_close(f);
+    return NBC_EXIT_OK;
+}
+
 static int dump_one(const nb_bundle *b, size_t i)
 {
     const nb_section_info *in = nb_bundle_section(b, i);
@@ -43,6 +57,7 @@ static int dump_one(const nb_bundle *b, size_t i)
     case NB_SEC_AGENTS: nbb_agents_print(b->agents, &b->legend, stdout); return NBC_EXIT_OK;
     case NB_SEC_CLEARANCE:
     case NB_SEC_COMPONENTS: return nbc_dump_layer(b, i);
+    case NB_SEC_FOREST: return dump_forest(b);
     }
     const void *data;
     size_t len;

@@ -106,6 +106,10 @@ static void print_text(const char *path, const nb_bundle *b)
             printf("  %-14s size %-3u capability %s\n", a->name, a->size, caps);
         }
     }
+    /* A forest's graphs: the agent radius each was baked for. */
+    nb_forest *forest = NULL;
+    if (nb_forest_open(b, &forest, NULL) != NB_OK)
+        forest = NULL;
     printf("sections\n  %-3s %-11s %-3s %-12s %10s %10s %8s  %s\n", "#", "type", "ver", "encoding",
            "stored", "unpacked", "crc32", "parameters");
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
@@ -121,10 +125,14 @@ static void print_text(const char *path, const nb_bundle *b)
                in->version, nb_encoding_name(in->encoding), in->size, in->usize, in->crc, params);
         if ((in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS) && nb_has_map(b))
             printf(" (%.3f bytes/cell)", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
+        if (in->type == NB_SEC_BITANGENT && forest && in->param[0] < nb_forest_radius_count(forest))
+            printf(" (agent radius %g: %" PRIu32 " of %" PRIu32 " bitangents kept)",
+                   nb_forest_radius(forest, in->param[0]), in->param[2], in->param[3]);
         if (!nb_section_type_name(in->type))
             printf(" (unknown to this reader; kept as is)");
         putchar('\n');
     }
+    nb_forest_close(forest);
 }
 
 static void print_json(const char *path, const nb_bundle *b)
