@@ -25,7 +25,7 @@ status navbake render "$b" -o "$tmp/x.gif"; is "unknown extension: exit 2" "$rc"
 like "named" "$err" "x.gif: cannot tell the format"
 status navbake render "$b" -o "$tmp/x" --format jpeg; is "unknown format: exit 2" "$rc" 2
 status navbake render "$b" -o "$tmp/x.svg" --scale 0; is "--scale 0: exit 2" "$rc" 2
-like "named" "$err" "--scale: '0' is not a whole number from 1 to 64"
+like "named" "$err" "--scale: '0' is not a number from 0.001 to 64"
 status navbake render "$b" -o "$tmp/x.svg" --window 1,2,3; is "--window of three numbers: exit 2" "$rc" 2
 status navbake render "$b" -o "$tmp/x.svg" --window 60,0,10,10; is "--window past the map: exit 2" "$rc" 2
 like "says the map's size" "$err" "not inside the 64 x 40 map"
@@ -63,6 +63,23 @@ like "each in the legend" "$(cat "$tmp/two.svg")" "two.txt #2: 2 cells"
 ok "a layer twice" navbake render "$b" -o "$tmp/twice.svg" clearance terrain clearance
 like "keeps ids unique" "$(cat "$tmp/twice.svg")" 'id="clearance-2"'
 ok "the bundle from standard input" sh -c "navbake render - -o '$tmp/in.svg' < '$b'"
+
+# Forests: a path of cells over a forest, a forest path over a grid map.
+mkabstract --forest "$data/forest.yaml" --agent-radius 0,1 -o "$tmp/f.nbk" >/dev/null 2>&1
+ok "a forest bundle draws" navbake render "$tmp/f.nbk" -o "$tmp/f.svg" forest bitangent
+like "its legend counts the graph" "$(cat "$tmp/f.svg")" "bitangents"
+status navbake render "$tmp/f.nbk" -o "$tmp/x.svg" --path "$tmp/two.txt"
+is "cells over a forest: exit 1" "$rc" 1
+like "says why" "$err" "a path of cells cannot be drawn over a forest"
+navbake query --forest "$tmp/f.nbk" --from 1,1 --to 99,59 --json > "$tmp/fq.json" 2>/dev/null
+status navbake render "$b" -o "$tmp/x.svg" --path "$tmp/fq.json"
+is "a forest path over a grid map: exit 1" "$rc" 1
+like "says why" "$err" "cannot be drawn over a grid map"
+status navbake render "$tmp/f.nbk" -o "$tmp/x.svg" terrain
+is "a grid layer of a bundle without a map: exit 1" "$rc" 1
+like "points at the forest" "$err" "it holds a forest"
+status navbake render "$tmp/f.nbk" -o "$tmp/x.svg" -r 0.25 bitangent
+like "a radius not baked: the baked ones named" "$err" "(baked: 0, 1)"
 
 # Atomic writes: a failing render keeps the old picture.
 ok "a picture" navbake render "$b" -o "$tmp/keep.svg"

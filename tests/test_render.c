@@ -15,6 +15,7 @@
  * colour. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "brute.h"
@@ -470,6 +471,132 @@ static void test_shared(void)
     nbb_grid_free(&g);
 }
 
+/* Alpha blending as SVG and PNG define it, for translucent layers. */
+static uint32_t blend(uint32_t under, uint32_t over, double a)
+{
+    uint32_t out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        double u = (under >> sh) & 0xff, v = (over >> sh) & 0xff;
+        out |= (uint32_t)lround(u * (1 - a) + v * a) << sh;
+    }
+    return out;
+}
+
+/* A forest of two circles whose geometry is known by hand: centres
+ * (10, 10.05) and (30, 10.05), radius 2, an agent of radius 1.  The
+ * inflated circles (radius 3) have the external bitangents y = 13.05 and
+ * y = 7.05 between x = 10 and 30, which at 10 pixels a unit run through
+ * the centres of pixel rows 69 and 129 (y up: row = (20 - y) 10). */
+static void test_forest(void)
+{
+    const char *dir = tu_tmpdir();
+    static const char yaml[] = "bounds: [0, 0, 40, 20]\ncircles:\n  - [10, 10.05, 2]\n"
+                               "  - [30, 10.05, 2]\n";
+    char fy[4096], bundle[4096], q[4096];
+    snprintf(fy, sizeof fy, "%s", tu_path(dir, "f.yaml"));
+    snprintf(bundle, sizeof bundle, "%s", tu_path(dir, "f.nbk"));
+    snprintf(q, sizeof q, "%s", tu_path(dir, "fq.json"));
+    tu_write(fy, yaml, sizeof yaml - 1);
+    const char *top = getenv("top_builddir");
+    if (!ok(tu_system("%s/tools/mkabstract --forest %s --agent-radius 1 -o %s", top ? top : ".", fy,
+                      bundle) == 0 &&
+                tu_system("%s query --forest %s --from 1,10.05 --to 39,10.05 -r 1 --json > %s",
+                          navbake, bundle, q) == 0,
+            "forest: baked and queried"))
+        return;
+    int formats = nbr_png_supported() ? 2 : 1;
+    uint32_t inflated = blend(NBR_FOREST_GROUND, NBR_FOREST_INFLATED, 0.35);
+    for (int f = 0; f < formats; f++) {
+        char out[64], args[512];
+        snprintf(out, sizeof out, "forest.%s", fmts[f]);
+        ir_image *im = render(bundle, tu_path(dir, out), "--scale 10 --no-legend");
+        if (!ok(im != NULL, "forest: drawn by default from a bundle without a map (%s)", fmts[f]))
+            continue;
+        ok(ir_width(im) == 400 && ir_height(im) == 200,
+           "forest: its bounds, 40 x 20 units at 10 pixels a unit: %u x %u (%s)", ir_width(im),
+           ir_height(im), fmts[f]);
+        is_int(ir_pixel(im, 100, 99), NBR_FOREST_CIRCLE, "forest: a circle's centre (%s)", fmts[f]);
+        is_int(ir_pixel(im, 300, 80), NBR_FOREST_CIRCLE, "forest: inside the other (%s)", fmts[f]);
+        is_int(ir_pixel(im, 100, 74), inflated,
+               "forest: 2.5 units above a centre, inside the inflated circle only (%s)", fmts[f]);
+        is_int(ir_pixel(im, 200, 170), NBR_FOREST_GROUND, "forest: open ground (%s)", fmts[f]);
+        ir_free(im);
+
+        snprintf(out, sizeof out, "graph.%s", fmts[f]);
+        im = render(bundle, tu_path(dir, out), "--scale 10 --no-legend -r 1 forest bitangent");
+        if (ok(im != NULL, "forest: the bitangent graph (%s)", fmts[f])) {
+            uint32_t line = blend(NBR_FOREST_GROUND, NBR_FOREST_BITANGENT, 0.6);
+            is_int(ir_pixel(im, 200, 69), line, "forest: the upper external bitangent (%s)", fmts[f]);
+            is_int(ir_pixel(im, 200, 129), line, "forest: the lower one (%s)", fmts[f]);
+            is_int(ir_pixel(im, 200, 40), NBR_FOREST_GROUND, "forest: nothing above them (%s)",
+                   fmts[f]);
+            if (f == 1)
+                is_int(ir_pixel(im, 70, 99), NBR_FOREST_ARC,
+                       "forest: the free arc round the inflated circle (png)");
+        }
+        ir_free(im);
+
+        /* The path the query found, from its JSON. */
+        snprintf(out, sizeof out, "fpath.%s", fmts[f]);
+        snprintf(args, sizeof args, "--scale 10 --no-legend forest --path %s", q);
+        im = render(bundle, tu_path(dir, out), args);
+        char *text = tu_read(q, NULL);
+        nbj *root = NULL;
+        nb_err err;
+        if (ok(im && text && nbj_parse(text, strlen(text), "fq.json", &root, &err) == NB_OK,
+               "forest: the query's path drawn (%s)", fmts[f])) {
+            is_int(ir_pixel(im, 10, 99), NBR_START, "forest path: start (%s)", fmts[f]);
+            is_int(ir_pixel(im, 390, 99), NBR_GOAL, "forest path: goal (%s)", fmts[f]);
+            const nbj *pieces = nbj_get(root, "pieces");
+            size_t on = 0, lines = 0;
+            for (size_t i = 0; pieces && i < pieces->n; i++) {
+                const nbj *pc = &pieces->item[i], *from = nbj_get(pc, "from"), *to = nbj_get(pc, "to");
+                if (strcmp(nbj_get(pc, "kind")->string, "arc") == 0 && f == 1) {
+                    /* An arc's middle (the SVG reader skips arcs). */
+                    const nbj *cen = nbj_get(pc, "centre");
+                    double a = nbj_get(pc, "start_angle")->number + nbj_get(pc, "sweep")->number / 2,
+                           r = nbj_get(pc, "radius")->number;
+                    double ax = cen->item[0].number + r * cos(a), ay = cen->item[1].number + r * sin(a);
+                    lines++;
+                    on += ir_pixel(im, (uint32_t)(ax * 10), (uint32_t)((20 - ay) * 10)) ==
+                          nbr_series_colour(0);
+                }
+                if (strcmp(nbj_get(pc, "kind")->string, "line") != 0)
+                    continue;
+                double mx = (from->item[0].number + to->item[0].number) / 2,
+                       my = (from->item[1].number + to->item[1].number) / 2;
+                if (mx < 3 || mx > 37)
+                    continue; /* under the start or goal mark */
+                lines++;
+                on += ir_pixel(im, (uint32_t)(mx * 10), (uint32_t)((20 - my) * 10)) ==
+                      nbr_series_colour(0);
+            }
+            ok(lines > 0 && on == lines, "forest path: the middle of each of its %zu pieces (%s)",
+               lines, fmts[f]);
+        }
+        nbj_free(root);
+        free(text);
+        ir_free(im);
+    }
+    /* A world window: the left circle only, 20 x 20 units. */
+    {
+        const char *f = fmts[formats - 1];
+        char out[64];
+        snprintf(out, sizeof out, "fwin.%s", f);
+        ir_image *im = render(bundle, tu_path(dir, out), "--scale 10 --no-legend --window 0,0,20,20");
+        if (ok(im && ir_width(im) == 200 && ir_height(im) == 200, "forest: a window of 20 x 20 units"))
+            is_int(ir_pixel(im, 100, 199 - 100), NBR_FOREST_CIRCLE,
+                   "forest: the window's circle where it should be");
+        ir_free(im);
+    }
+    ok(tu_system("%s render %s -o %s -r 2 bitangent 2>/dev/null", navbake, bundle,
+                 tu_path(dir, "x.svg")) == 1,
+       "forest: a radius without a baked graph is refused");
+    ok(tu_system("%s render %s -o %s forest terrain 2>/dev/null", navbake, bundle,
+                 tu_path(dir, "x.svg")) == 2,
+       "forest: forest and grid layers do not mix (usage error)");
+}
+
 /* The JSON reader behind --path: values, escapes, located errors, and
  * every truncation and byte flip of a document refused or read, never a
  * crash (the sanitizer run watches). */
@@ -543,6 +670,7 @@ int main(void)
                tu_src("tests/data/clearance-tiny-agents.yaml"), 4);
     test_level("sample", tu_src("data/sample.map"), tu_src("data/sample-agents.yaml"), 5);
     test_paths();
+    test_forest();
     test_shared();
     return done_testing();
 }

@@ -6,18 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "cli.h"
 #include "commands.h"
 #include "render.h"
 
-enum layer { L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID };
+enum layer { L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_FOREST, L_BITANGENT };
+#define WORLD_LAYER(l) ((l) == L_FOREST || (l) == L_BITANGENT)
 
 static const struct {
     const char *name;
     enum layer layer;
 } layer_names[] = {
     {"terrain", L_TERRAIN},       {"map", L_TERRAIN}, {"clearance", L_CLEARANCE},
-    {"components", L_COMPONENTS}, {"grid", L_GRID},
+    {"components", L_COMPONENTS}, {"grid", L_GRID},   {"forest", L_FOREST},
+    {"bitangent", L_BITANGENT},
 };
 #define NLAYER_NAMES (sizeof layer_names / sizeof layer_names[0])
 #define MAX_LAYERS 32
@@ -35,21 +39,31 @@ static int usage(FILE *f)
             "              where only a size-1 agent fits, pale yellow at the layer's cap\n"
             "  components  the reachability components of (capability, size), each in\n"
             "              its own colour\n"
-            "  grid        thin lines between cells\n\n"
+            "  grid        thin lines between cells\n"
+            "  forest      round obstacles (dark green), inflated by the agent radius (grey)\n"
+            "  bitangent   the bitangent graph baked for the agent radius: bitangents,\n"
+            "              the free arcs its hugging arcs run along, its nodes\n"
+            "A bundle without a map draws its forest by default; forest layers and grid\n"
+            "layers do not mix (they are in different units).\n\n"
             "Options:\n"
             "  -o, --output FILE       the picture: FILE.svg or FILE.png ('-' for standard\n"
             "                          output, with --format)\n"
             "  -f, --format svg|png    instead of the file name's extension\n"
-            "  -s, --scale N           pixels per cell side, 1 to 64 (default: the most that\n"
-            "                          keeps the map within 1024 pixels, at most 16)\n"
-            "  -w, --window X,Y,W,H    draw only the W x H cells from cell (X, Y)\n"
+            "  -s, --scale N           pixels per cell side (per world unit for forests),\n"
+            "                          0.001 to 64 (default: the most that keeps the picture\n"
+            "                          within 1024 pixels: a whole number, at most 16, for\n"
+            "                          grid maps)\n"
+            "  -w, --window X,Y,W,H    draw only the W x H cells from cell (X, Y) (for a\n"
+            "                          forest: world units, (X, Y) the bottom-left corner)\n"
+            "  -r, --agent-radius R    the forest layers' agent radius (default: the first\n"
+            "                          baked one, or 0)\n"
             "  -c, --capability LIST   terrains separated by commas (default: the agent's)\n"
             "  -z, --size S            agent size for components and footprints\n"
             "  -a, --agent NAME        the capability and size of this agent (default: the\n"
             "                          first of the bundle's agent set)\n"
             "  -p, --path FILE         draw the paths of FILE: JSON from 'navbake query\n"
-            "                          --json', or lines of cells 'X Y' (a blank line\n"
-            "                          between paths); may be repeated\n"
+            "                          --json' (--forest too), or lines of cells 'X Y' (a\n"
+            "                          blank line between paths); may be repeated\n"
             "      --footprint         draw the agent's square at every cell of a path\n"
             "      --no-legend         leave out the legend under the map\n"
             "  -q, --quiet             say nothing but errors\n"
@@ -97,6 +111,9 @@ static int ends_with(const char *s, const char *suffix)
 typedef struct job {
     enum layer layers[MAX_LAYERS];
     size_t nlayers;
+    nb_forest *forest;
+    double radius; /* the forest layers' agent radius */
+    int graph;     /* the bitangent graph baked for it, or -1 */
     nb_capability cap;
     uint32_t size;
     int footprint, legend;
@@ -114,6 +131,21 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
         case L_CLEARANCE: st = nbr_draw_clearance(v, j->cap, err); break;
         case L_COMPONENTS: st = nbr_draw_components(v, j->cap, j->size, err); break;
         case L_GRID: nbr_draw_grid(v); break;
+        case L_FOREST: st = nbr_draw_forest(v, j->forest, j->radius, err); break;
+        case L_BITANGENT:
+            if (j->graph < 0) {
+                char baked[256] = "";
+                size_t at = 0;
+                for (unsigned k = 0; k < nb_forest_radius_count(j->forest) && at < 200; k++)
+                    at += (size_t)snprintf(baked + at, sizeof baked - at, "%s%g", k ? ", " : "",
+                                           nb_forest_radius(j->forest, k));
+                st = nbi_fail(err, NB_ERR_NOTFOUND,
+                              "no bitangent graph is baked for the agent radius %g (baked: %s)",
+                              j->radius, at ? baked : "none");
+            } else {
+                st = nbr_draw_bitangent(v, j->forest, (unsigned)j->graph, err);
+            }
+            break;
         }
     }
     for (size_t i = 0; i < j->paths.n && st == NB_OK; i++)
@@ -130,6 +162,7 @@ int nbc_cmd_render(int argc, char **argv)
                                          {"capability", required_argument, NULL, 'c'},
                                          {"size", required_argument, NULL, 'z'},
                                          {"agent", required_argument, NULL, 'a'},
+                                         {"agent-radius", required_argument, NULL, 'r'},
                                          {"path", required_argument, NULL, 'p'},
                                          {"footprint", no_argument, NULL, 'F'},
                                          {"no-legend", no_argument, NULL, 'L'},
@@ -140,18 +173,20 @@ int nbc_cmd_render(int argc, char **argv)
     const char *out = NULL, *format = NULL, *cap_list = NULL, *agent_name = NULL;
     const char *path_files[MAX_PATH_FILES];
     size_t npaths = 0;
-    unsigned long scale = 0, size = 0;
+    unsigned long size = 0;
+    double scale = 0, radius = 0;
+    int have_radius = 0;
     long window[4];
     int have_window = 0, c;
     job j;
     memset(&j, 0, sizeof j);
     j.legend = 1;
-    while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:p:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:r:p:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'f': format = optarg; break;
         case 's':
-            if (!nbc_uint("--scale", optarg, 1, 64, &scale))
+            if (!nbc_real("--scale", optarg, 0.001, 64, &scale))
                 return NBC_EXIT_USAGE;
             break;
         case 'w':
@@ -165,6 +200,11 @@ int nbc_cmd_render(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'a': agent_name = optarg; break;
+        case 'r':
+            if (!nbc_real("--agent-radius", optarg, 0, NB_FOREST_MAX_COORD, &radius))
+                return NBC_EXIT_USAGE;
+            have_radius = 1;
+            break;
         case 'p':
             if (npaths == MAX_PATH_FILES)
                 return nbc_usage("--path: at most %d files", MAX_PATH_FILES);
@@ -212,13 +252,13 @@ int nbc_cmd_render(int argc, char **argv)
         while (k < NLAYER_NAMES && strcmp(argv[a], layer_names[k].name) != 0)
             k++;
         if (k == NLAYER_NAMES)
-            return nbc_usage("unknown layer '%s' (terrain, clearance, components, grid)", argv[a]);
+            return nbc_usage("unknown layer '%s' (terrain, clearance, components, grid, forest, "
+                             "bitangent)",
+                             argv[a]);
         if (j.nlayers == MAX_LAYERS)
             return nbc_usage("at most %d layers", MAX_LAYERS);
         j.layers[j.nlayers++] = layer_names[k].layer;
     }
-    if (j.nlayers == 0)
-        j.layers[j.nlayers++] = L_TERRAIN;
 
     nb_bundle *b;
     nb_err err;
@@ -229,10 +269,30 @@ int nbc_cmd_render(int argc, char **argv)
     memset(&v, 0, sizeof v);
     v.bundle = b;
     nbr_canvas *canvas = NULL;
+    j.graph = -1;
 
-    if (!nb_has_map(b)) {
-        rc = nbc_fail("%s: no map to draw", bundle_path);
+    int has_forest = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0;
+    if (j.nlayers == 0)
+        j.layers[j.nlayers++] = nb_has_map(b) || !has_forest ? L_TERRAIN : L_FOREST;
+    v.world = WORLD_LAYER(j.layers[0]);
+    for (size_t i = 1; i < j.nlayers; i++)
+        if (WORLD_LAYER(j.layers[i]) != v.world) {
+            rc = nbc_usage("forest layers and grid layers cannot be drawn together");
+            goto done;
+        }
+    if (!v.world && !nb_has_map(b)) {
+        rc = nbc_fail("%s: no map to draw%s", bundle_path,
+                      has_forest ? " (it holds a forest: draw the 'forest' layer)" : "");
         goto done;
+    }
+    if (v.world) {
+        if (nb_forest_open(b, &j.forest, &err) != NB_OK) {
+            rc = nbc_fail_err(&err);
+            goto done;
+        }
+        j.radius = have_radius ? radius
+                   : nb_forest_radius_count(j.forest) ? nb_forest_radius(j.forest, 0) : 0;
+        j.graph = nb_forest_radius_find(j.forest, j.radius);
     }
     /* Capability and size: given, or the agent's. */
     const nb_agent *agent = NULL;
@@ -262,31 +322,54 @@ int nbc_cmd_render(int argc, char **argv)
             goto done;
         }
 
-    /* The window, within the map. */
-    uint32_t mw = nb_map_width(b), mh = nb_map_height(b);
-    if (!have_window) {
-        window[0] = window[1] = 0;
-        window[2] = mw;
-        window[3] = mh;
-    } else if (window[0] >= (long)mw || window[1] >= (long)mh || window[0] + window[2] > (long)mw ||
-               window[1] + window[3] > (long)mh) {
-        rc = nbc_usage("--window %ld,%ld,%ld,%ld is not inside the %u x %u map", window[0],
-                       window[1], window[2], window[3], mw, mh);
-        goto done;
+    double span_w, span_h;
+    if (v.world) {
+        /* The window in world units; by default the bounds and every
+         * circle inflated. */
+        double ext[4];
+        nbr_forest_extent(j.forest, j.radius, ext);
+        v.wx0 = have_window ? (double)window[0] : ext[0];
+        v.wy0 = have_window ? (double)window[1] : ext[1];
+        v.ww = have_window ? (double)window[2] : ext[2] - ext[0];
+        v.wh = have_window ? (double)window[3] : ext[3] - ext[1];
+        span_w = v.ww;
+        span_h = v.wh;
+        if (!scale)
+            scale = 1024 / fmax(v.ww, v.wh);
+    } else {
+        /* The window, within the map. */
+        uint32_t mw = nb_map_width(b), mh = nb_map_height(b);
+        if (!have_window) {
+            window[0] = window[1] = 0;
+            window[2] = mw;
+            window[3] = mh;
+        } else if (window[0] >= (long)mw || window[1] >= (long)mh ||
+                   window[0] + window[2] > (long)mw || window[1] + window[3] > (long)mh) {
+            rc = nbc_usage("--window %ld,%ld,%ld,%ld is not inside the %u x %u map", window[0],
+                           window[1], window[2], window[3], mw, mh);
+            goto done;
+        }
+        v.x0 = window[0];
+        v.y0 = window[1];
+        v.w = (uint32_t)window[2];
+        v.h = (uint32_t)window[3];
+        span_w = v.w;
+        span_h = v.h;
+        if (!scale) {
+            scale = floor(1024 / fmax(span_w, span_h));
+            scale = scale < 1 ? 1 : scale > 16 ? 16 : scale;
+        }
+        v.row = malloc((size_t)v.w * sizeof *v.row);
+        if (!v.row) {
+            rc = nbc_fail("out of memory");
+            goto done;
+        }
     }
-    v.x0 = window[0];
-    v.y0 = window[1];
-    v.w = (uint32_t)window[2];
-    v.h = (uint32_t)window[3];
-    if (!scale) {
-        uint32_t side = v.w > v.h ? v.w : v.h;
-        scale = 1024 / side;
-        scale = scale < 1 ? 1 : scale > 16 ? 16 : scale;
-    }
-    v.scale = (double)scale;
-    v.row = malloc((size_t)v.w * sizeof *v.row);
-    if (!v.row) {
-        rc = nbc_fail("out of memory");
+    v.scale = scale;
+    if (span_w * scale > 1e6 || span_h * scale > 1e6) {
+        rc = nbc_fail("a picture of %.0f x %.0f pixels is too large: use a smaller --scale or a "
+                      "--window",
+                      span_w * scale, span_h * scale);
         goto done;
     }
 
@@ -295,7 +378,9 @@ int nbc_cmd_render(int argc, char **argv)
         rc = v.legend.failed ? nbc_fail("out of memory") : nbc_fail_err(&err);
         goto done;
     }
-    uint32_t map_w = (uint32_t)(v.w * scale), map_h = (uint32_t)(v.h * scale);
+    uint32_t map_w = (uint32_t)ceil(span_w * scale - 1e-9), map_h = (uint32_t)ceil(span_h * scale - 1e-9);
+    map_w = map_w ? map_w : 1;
+    map_h = map_h ? map_h : 1;
     uint32_t width = map_w, legend_h = 0;
     if (j.legend) {
         width = width < 256 ? 256 : width;
@@ -312,8 +397,12 @@ int nbc_cmd_render(int argc, char **argv)
     double clip[4];
     nbr_view_clip(&v, clip);
     char title[512];
-    snprintf(title, sizeof title, "%s: cells %ld,%ld to %ld,%ld at %lu pixels a cell", bundle_path,
-             v.x0, v.y0, v.x0 + (long)v.w - 1, v.y0 + (long)v.h - 1, scale);
+    if (v.world)
+        snprintf(title, sizeof title, "%s: x %g to %g, y %g to %g at %g pixels a unit", bundle_path,
+                 v.wx0, v.wx0 + v.ww, v.wy0, v.wy0 + v.wh, scale);
+    else
+        snprintf(title, sizeof title, "%s: cells %ld,%ld to %ld,%ld at %g pixels a cell",
+                 bundle_path, v.x0, v.y0, v.x0 + (long)v.w - 1, v.y0 + (long)v.h - 1, scale);
     nbr_group(canvas, "map", title, clip);
     nb_status st = pass(&v, &j, &err);
     nbr_group_end(canvas);
@@ -325,6 +414,7 @@ int nbc_cmd_render(int argc, char **argv)
     if (st != NB_OK)
         rc = nbc_fail_err(&err);
 done:
+    nb_forest_close(j.forest);
     nbr_canvas_free(canvas);
     nbr_legend_free(&v.legend);
     nbr_paths_free(&j.paths);

@@ -20,6 +20,12 @@
 #define NBR_EXCLUDED 0x707070u  /* a terrain outside the capability drawn */
 #define NBR_START 0x1a9641u     /* path starts */
 #define NBR_GOAL 0xd7191cu      /* path goals */
+#define NBR_FOREST_GROUND 0xf6f3eau    /* open ground among round obstacles */
+#define NBR_FOREST_CIRCLE 0x2e5e34u    /* a round obstacle */
+#define NBR_FOREST_INFLATED 0x8a8a8au  /* its inflation by the agent radius, at 0.35 */
+#define NBR_FOREST_BOUNDS 0x9a9a9au    /* the forest's bounds */
+#define NBR_FOREST_BITANGENT 0x1f77b4u /* bitangents (at 0.6) and nodes */
+#define NBR_FOREST_ARC 0xff7f0eu       /* free arcs, where hugging arcs run */
 
 /* A terrain's colour: fixed for the legend's usual names (ground, swamp,
  * water, trees...), else from a palette by terrain number. */
@@ -75,14 +81,27 @@ typedef struct nbr_view {
     nbr_canvas *canvas;  /* NULL during the first pass */
     long x0, y0;         /* the window's top-left cell */
     uint32_t w, h;       /* the window, in cells */
-    double scale;        /* pixels per cell side */
+    double scale;        /* pixels per cell side (per world unit in a world view) */
+    /* A world view (forests): world units with y up; the window is
+     * [wx0, wx0 + ww] x [wy0, wy0 + wh], its top at wy0 + wh. */
+    int world;
+    double wx0, wy0, ww, wh;
     nbr_legend legend;
     uint32_t *row;       /* scratch: w colours */
 } nbr_view;
 
-/* The pixel of a point in cell units ((x, y) is a cell's top-left). */
-static inline double nbr_px(const nbr_view *v, double x) { return (x - (double)v->x0) * v->scale; }
-static inline double nbr_py(const nbr_view *v, double y) { return (y - (double)v->y0) * v->scale; }
+/* The pixel of a point: in cell units ((x, y) a cell's top-left), or in
+ * world units in a world view. */
+static inline double nbr_px(const nbr_view *v, double x)
+{
+    return (x - (v->world ? v->wx0 : (double)v->x0)) * v->scale;
+}
+static inline double nbr_py(const nbr_view *v, double y)
+{
+    return v->world ? (v->wy0 + v->wh - y) * v->scale : (y - (double)v->y0) * v->scale;
+}
+/* An angle of the map (from +x towards +y) on the picture. */
+static inline double nbr_pangle(const nbr_view *v, double a) { return v->world ? -a : a; }
 
 /* The rectangle of the window in pixels, for clipping. */
 void nbr_view_clip(const nbr_view *v, double clip[4]);
@@ -112,6 +131,7 @@ typedef struct nbr_piece {
 
 typedef struct nbr_path {
     char name[128];      /* the file, and its path number when it holds several */
+    int world;           /* in world units (a forest's pieces), not cells */
     nb_cell *cells;      /* the agent's top-left cell at each step, when given as cells */
     size_t ncells;
     double x0, y0;       /* where the drawn line starts */
@@ -140,5 +160,19 @@ void nbr_paths_free(nbr_paths *ps);
 /* Draws path i (colour from the series), its start and goal marked, with
  * the agent's footprint at each cell when footprint is set. */
 nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprint, nb_err *err);
+
+/* ---- forests (render_forest.c) ---- */
+
+struct nb_forest;
+
+/* The world rectangle {x0, y0, x1, y1} a forest picture shows: the
+ * forest's bounds and every circle inflated by radius. */
+void nbr_forest_extent(const struct nb_forest *f, double radius, double ext[4]);
+/* The circles (dark green) and, when radius > 0, each inflated by it
+ * (translucent grey); the bounds as a thin frame. */
+nb_status nbr_draw_forest(nbr_view *v, const struct nb_forest *f, double radius, nb_err *err);
+/* Graph k: its bitangents (blue), the free arcs of the inflated circles
+ * that hugging arcs run along (orange), its nodes. */
+nb_status nbr_draw_bitangent(nbr_view *v, const struct nb_forest *f, unsigned k, nb_err *err);
 
 #endif

@@ -11,8 +11,8 @@ void nbr_view_clip(const nbr_view *v, double clip[4])
 {
     clip[0] = 0;
     clip[1] = 0;
-    clip[2] = v->w * v->scale;
-    clip[3] = v->h * v->scale;
+    clip[2] = v->world ? v->ww * v->scale : v->w * v->scale;
+    clip[3] = v->world ? v->wh * v->scale : v->h * v->scale;
 }
 
 /* What a cell shows where a layer has nothing for it. */

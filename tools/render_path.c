@@ -191,11 +191,96 @@ static nb_status json_cell(const char *file, const nbj *v, long *x, long *y, nb_
     return NB_OK;
 }
 
+/* A point [x, y] of finite numbers, as forest paths give them. */
+static nb_status json_point(const char *file, const nbj *v, const char *what, double *x,
+                            double *y, nb_err *err)
+{
+    if (!v || v->type != NBJ_ARRAY || v->n != 2 || v->item[0].type != NBJ_NUMBER ||
+        v->item[1].type != NBJ_NUMBER || fabs(v->item[0].number) > NB_FOREST_MAX_COORD ||
+        fabs(v->item[1].number) > NB_FOREST_MAX_COORD) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "expected \"%s\": [X, Y]", what);
+        return json_fail(file, v, err, msg);
+    }
+    *x = v->item[0].number;
+    *y = v->item[1].number;
+    return NB_OK;
+}
+
+static nb_status json_number(const char *file, const nbj *o, const char *key, double lim,
+                             double *out, nb_err *err)
+{
+    const nbj *v = nbj_get(o, key);
+    if (!v || v->type != NBJ_NUMBER || fabs(v->number) > lim) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "expected \"%s\": a number", key);
+        return json_fail(file, v ? v : o, err, msg);
+    }
+    *out = v->number;
+    return NB_OK;
+}
+
+/* A path among round obstacles, as 'navbake query --forest --json'
+ * prints it: "pieces", each a line or an arc, in world units. */
+static nb_status json_pieces(nbr_paths *ps, const char *file, const nbj *o, const nbj *pieces,
+                             nb_err *err)
+{
+    if (pieces->type != NBJ_ARRAY)
+        return json_fail(file, pieces, err, "\"pieces\" is not an array");
+    nbr_path *p = new_path(ps, file, 0, err);
+    if (!p)
+        return NB_ERR_NOMEM;
+    p->world = 1;
+    const nbj *len = nbj_get(o, "length");
+    if (len && len->type == NBJ_NUMBER && len->number >= 0)
+        p->length = len->number;
+    size_t cap = 0;
+    for (size_t i = 0; i < pieces->n; i++) {
+        const nbj *q = &pieces->item[i], *kind = nbj_get(q, "kind");
+        nbr_piece piece = {0, 0, 0, 0, 0, 0, 0, 0};
+        double fx, fy;
+        if (q->type != NBJ_OBJECT || !kind || kind->type != NBJ_STRING ||
+            (strcmp(kind->string, "line") != 0 && strcmp(kind->string, "arc") != 0))
+            return json_fail(file, q, err, "expected a piece: {\"kind\": \"line\" or \"arc\", ...}");
+        nb_status st = json_point(file, nbj_get(q, "from"), "from", &fx, &fy, err);
+        if (st == NB_OK)
+            st = json_point(file, nbj_get(q, "to"), "to", &piece.x1, &piece.y1, err);
+        if (st == NB_OK && strcmp(kind->string, "arc") == 0) {
+            double sweep = 0;
+            piece.arc = 1;
+            st = json_point(file, nbj_get(q, "centre"), "centre", &piece.cx, &piece.cy, err);
+            if (st == NB_OK)
+                st = json_number(file, q, "radius", 2 * NB_FOREST_MAX_COORD, &piece.r, err);
+            if (st == NB_OK)
+                st = json_number(file, q, "start_angle", 8, &piece.a0, err);
+            if (st == NB_OK)
+                st = json_number(file, q, "sweep", 8, &sweep, err);
+            if (st == NB_OK && piece.r < 0)
+                st = json_fail(file, q, err, "an arc of negative radius");
+            piece.a1 = piece.a0 + sweep;
+        }
+        if (st == NB_OK && i == 0) {
+            p->x0 = fx;
+            p->y0 = fy;
+        }
+        if (st == NB_OK)
+            st = add_piece(p, &cap, &piece, err);
+        if (st != NB_OK)
+            return st;
+    }
+    if (p->npieces == 0)
+        return json_fail(file, pieces, err, "a path of no pieces");
+    return NB_OK;
+}
+
 static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32_t size,
                            nb_err *err)
 {
     if (o->type != NBJ_OBJECT)
         return json_fail(file, o, err, "expected a path: an object with \"path\"");
+    const nbj *pieces = nbj_get(o, "pieces");
+    if (pieces)
+        return json_pieces(ps, file, o, pieces, err);
     const nbj *cells = nbj_get(o, "path");
     if (!cells)
         cells = nbj_get(o, "cells");
@@ -294,7 +379,9 @@ nb_status nbr_paths_read(nbr_paths *ps, const char *file, uint32_t size, nb_err 
             snprintf(ps->path[i].name, sizeof ps->path[i].name, "%.100s #%zu", name, i - first + 1);
         }
         nbr_path *p = &ps->path[i];
-        if (p->ends_only) {
+        if (p->world) {
+            continue;
+        } else if (p->ends_only) {
             double half = (p->size ? p->size : 1) / 2.0;
             p->x0 = p->from.x + half;
             p->y0 = p->from.y + half;
@@ -313,7 +400,13 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
 {
     const nb_bundle *b = v->bundle;
     uint32_t colour = nbr_series_colour(i);
-    for (size_t k = 0; k < p->ncells; k++)
+    if (p->world != v->world)
+        return nbi_fail(err, NB_ERR_ARG,
+                        p->world ? "%s: a path among round obstacles cannot be drawn over a grid map "
+                                   "(draw it with the forest layer)"
+                                 : "%s: a path of cells cannot be drawn over a forest",
+                        p->name);
+    for (size_t k = 0; !v->world && k < p->ncells; k++)
         if ((uint32_t)p->cells[k].x >= nb_map_width(b) || (uint32_t)p->cells[k].y >= nb_map_height(b))
             return nbi_fail(err, NB_ERR_ARG, "%s: cell %zu (%d, %d) is outside the %u x %u map",
                             p->name, k + 1, (int)p->cells[k].x, (int)p->cells[k].y,
@@ -367,7 +460,8 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
         if (q->arc) {
             if (n > 2)
                 nbr_polyline(c, xy, n / 2, 0, &ls);
-            nbr_arc(c, nbr_px(v, q->cx), nbr_py(v, q->cy), q->r * s, q->a0, q->a1, &ls);
+            nbr_arc(c, nbr_px(v, q->cx), nbr_py(v, q->cy), q->r * s, nbr_pangle(v, q->a0),
+                    nbr_pangle(v, q->a1), &ls);
             n = 0;
         }
         xy[n++] = nbr_px(v, q->x1);
@@ -382,7 +476,7 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
             nbr_circle(c, nbr_px(v, p->cells[k].x + size / 2), nbr_py(v, p->cells[k].y + size / 2),
                        width, &dot);
     }
-    double r = 0.35 * s * size < 3 ? 3 : 0.35 * s * size;
+    double r = v->world ? 4 : 0.35 * s * size < 3 ? 3 : 0.35 * s * size;
     double gx = p->npieces ? p->pieces[p->npieces - 1].x1 : p->x0;
     double gy = p->npieces ? p->pieces[p->npieces - 1].y1 : p->y0;
     if (p->ends_only) {
