@@ -11,8 +11,8 @@ const char nbb_default_agents_yaml[] =
     "    size: 1\n"
     "    capability: [ground, swamp]\n";
 
-static nb_status capability(nbb_yaml *y, yaml_node_t *node, const char *what,
-                            const nbi_legend *legend, nb_capability *out, nb_err *err)
+nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
+                              const nbi_legend *legend, nb_capability *out, nb_err *err)
 {
     nb_capability cap = 0;
     size_t n = 1;
@@ -93,7 +93,7 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
             }
         snprintf(what, sizeof what, "agent '%s'", a->name);
         if ((st = nbb_yaml_uint(&y, sn, what, 1, NB_MAX_AGENT_SIZE, &size, err)) ||
-            (st = capability(&y, cn, what, legend, &a->capability, err)))
+            (st = nbb_yaml_capability(&y, cn, what, legend, &a->capability, err)))
             goto done;
         a->size = (uint32_t)size;
         set->count = i + 1;

@@ -85,6 +85,9 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
  * enter ground and swamp, as MovingAI's optimal lengths assume. */
 nb_status nbb_agents_default(const nbi_legend *legend, nbi_agentset *set, nb_err *err);
 extern const char nbb_default_agents_yaml[];
+/* A capability: a terrain name or a list of them, checked against legend. */
+nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
+                              const nbi_legend *legend, nb_capability *out, nb_err *err);
 void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, void *file /* FILE * */);
 
 /* ---- the bundle writer (bundle_write.c) ---- */
@@ -105,6 +108,8 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
                           size_t len, int compress, nb_err *err);
 /* Removes every section of a type; returns how many. */
 size_t nbb_builder_remove(nbb_builder *b, uint32_t type);
+/* Removes the sections of a type with this name (a unit's, a model's). */
+size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name);
 /* 1 when a section of this type is present. */
 int nbb_builder_has(const nbb_builder *b, uint32_t type);
 /* Writes the bundle: to a temporary file beside path, then renamed into

@@ -171,9 +171,14 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
 
 size_t nbb_builder_remove(nbb_builder *b, uint32_t type)
 {
+    return nbb_builder_remove_named(b, type, NULL);
+}
+
+size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
+{
     size_t kept = 0, removed = 0;
     for (size_t i = 0; i < b->n; i++) {
-        if (b->sec[i].info.type == type) {
+        if (b->sec[i].info.type == type && (!name || strcmp(b->sec[i].info.name, name) == 0)) {
             free(b->sec[i].stored);
             removed++;
         } else {

@@ -156,23 +156,6 @@ int nbi_segments_cross(nb_vec2 a, nb_vec2 b, nb_vec2 c, nb_vec2 d, double eps);
 #define NBI_BITANGENT_NODE 32 /* f64 x, y, angle; u32 partner; u32 circle << 1 | sense */
 #define NBI_BITANGENT_ARC 16  /* f64 start, span */
 
-static inline double nbi_getf64(const uint8_t *p)
-{
-    uint64_t u = (uint64_t)p[0] | ((uint64_t)p[1] << 8) | ((uint64_t)p[2] << 16) |
-                 ((uint64_t)p[3] << 24) | ((uint64_t)p[4] << 32) | ((uint64_t)p[5] << 40) |
-                 ((uint64_t)p[6] << 48) | ((uint64_t)p[7] << 56);
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-static inline void nbi_putf64(uint8_t *p, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(u >> (8 * i));
-}
-
 /* Grows an array of elements of size bytes to hold need of them
  * (doubling from 16); 0 when out of memory, the array as it was. */
 static inline int nbi_grow(void **array, size_t *cap, size_t need, size_t size)

@@ -59,6 +59,21 @@ static inline void nbi_put64(uint8_t *p, uint64_t v)
     nbi_put32(p + 4, (uint32_t)(v >> 32));
 }
 
+/* A real: IEEE 754 binary64, little-endian. */
+static inline double nbi_getf64(const uint8_t *p)
+{
+    uint64_t v = nbi_get64(p);
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+static inline void nbi_putf64(uint8_t *p, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
+    nbi_put64(p, v);
+}
+
 /* ---- file layout (formats/bundle.md) ---- */
 
 #define NBI_MAGIC "\x89NBK\r\n\x1a\n"

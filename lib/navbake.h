@@ -261,6 +261,146 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
 /* ------------------------------------------------------------------ */
 /* Curves, Directional A* and smoothing (curve.c, directional.c)       */
 
+/* Geometry.  Positions are in cells: cell (x, y) is the square [x, x+1) x
+ * [y, y+1) and its centre is (x + 0.5, y + 0.5); y grows downwards, as the
+ * map is drawn.  A heading is an angle in radians from +x towards +y: 0 is
+ * east, pi/2 south.  A heading that grows turns clockwise as the map is
+ * drawn: a right turn ('R'); one that shrinks turns left ('L'). */
+typedef struct nb_pose {
+    double x, y;
+    double heading; /* the way the unit faces */
+} nb_pose;
+
+enum nb_segment_kind { NB_SEG_LINE = 0, NB_SEG_ARC = 1 };
+
+/* One piece of a path: a straight line, or an arc of a circle.  A path is
+ * an array of segments, each starting where the one before ends (curves
+ * here, paths around round obstacles, planned routes all share it). */
+typedef struct nb_segment {
+    int kind;        /* NB_SEG_LINE or NB_SEG_ARC */
+    int turn;        /* arcs: +1 heading grows (right), -1 shrinks (left); lines: 0 */
+    int gear;        /* +1 forward; -1 in reverse: the unit faces away from its travel */
+    double x, y;     /* where it starts */
+    double heading;  /* direction of travel at the start */
+    double length;   /* cells, >= 0 */
+    double cx, cy;   /* arcs: the circle's centre */
+    double radius;   /* arcs: the circle's radius; lines: 0 */
+} nb_segment;
+
+/* A line from (x0, y0) to (x1, y1), driven forward. */
+nb_segment nb_segment_line(double x0, double y0, double x1, double y1);
+/* An arc of the circle (cx, cy, radius) from the point at angle from (seen
+ * from the centre) through sweep radians: sweep > 0 turns right (angles
+ * grow), sweep < 0 left. */
+nb_segment nb_segment_arc(double cx, double cy, double radius, double from, double sweep);
+/* Position and heading at distance at along a segment (Pinter's Listing
+ * 2); at is clamped to [0, length]. */
+void nb_segment_sample(const nb_segment *seg, double at, nb_pose *out);
+/* The same along n segments in a row; returns the total length. */
+double nb_segments_sample(const nb_segment *seg, size_t n, double at, nb_pose *out);
+double nb_segments_length(const nb_segment *seg, size_t n);
+
+/* A curve with a turning radius: at most four segments (two arcs and a
+ * line, three arcs, or an arc and a line), named by its word: "LSR",
+ * "RLR", "LS", "RL"...  (S a line, L and R arcs). */
+#define NB_CURVE_MAX_SEGMENTS 4
+#define NB_CURVE_MAX_CANDIDATES 8
+typedef struct nb_curve {
+    double length;     /* the sum of its segments' lengths */
+    unsigned count;    /* segments; an empty arc or line is left out */
+    char word[4];      /* NUL-terminated */
+    unsigned variant;  /* 0 or 1: which of the two solutions of a CCC or CC word */
+    nb_segment seg[NB_CURVE_MAX_SEGMENTS];
+} nb_curve;
+
+/* Every curve from a pose to a point with turning radius radius: an arc
+ * then a line, turning right or left (Pinter's Figure 6), and, when the
+ * point is near enough, an arc then an arc the other way (shorter when the
+ * point lies inside a turning circle).  Writes up to NB_CURVE_MAX_CANDIDATES
+ * curves to out, shortest first, and returns how many; the first is the
+ * shortest path to the point with a free final heading. */
+size_t nb_curve_to_point(const nb_pose *from, double radius, double x, double y, nb_curve *out);
+/* Every Dubins curve from a pose to a pose: the four arc-line-arc words of
+ * Pinter's Figures 9-11 (LSL RSR LSR RSL) and the arc-arc-arc words (LRL
+ * RLR, each with its two solutions); shortest first, equal ones once. */
+size_t nb_curve_to_pose(const nb_pose *from, const nb_pose *to, double radius, nb_curve *out);
+/* Turns a curve computed between two poses turned by pi into the same
+ * movement driven in reverse: the unit then faces the other way. */
+void nb_curve_set_reverse(nb_curve *curve);
+/* Position and heading at distance at along the curve. */
+void nb_curve_sample(const nb_curve *curve, double at, nb_pose *out);
+
+/* Units (formats/hitcheck.md): a unit is a disc of diameter width cells
+ * that turns no tighter than radius, kept in a bundle by name with its
+ * hit-check and curve tables (mkhitcheck). */
+typedef struct nb_unit {
+    char name[NB_NAME_MAX + 1];
+    double radius;           /* turning radius, cells */
+    double width;            /* diameter, cells */
+    unsigned headings;       /* 8 or 16 */
+    unsigned neighbourhood;  /* offsets baked in the hit-check table: 8, 24 or 48 */
+    int reverse;             /* 1 when it may drive in reverse */
+    double reverse_penalty;  /* cost factor of a reverse move (>= 1) */
+    nb_capability capability;/* terrains it may enter; 0 for every terrain */
+} nb_unit;
+
+size_t nb_unit_count(const nb_bundle *bundle);
+/* The index-th unit (in section order), or the unit called name. */
+nb_status nb_unit_get(const nb_bundle *bundle, size_t index, nb_unit *out, nb_err *err);
+nb_status nb_unit_find(const nb_bundle *bundle, const char *name, nb_unit *out, nb_err *err);
+
+/* Planning for a unit: Directional A* over (x, y, heading) with the
+ * hit-check and curve tables, smoothing, and Pinter's hybrid search.  A
+ * planner is the workspace of one unit on one bundle's map; a query reuses
+ * it and allocates nothing. */
+typedef struct nb_planner nb_planner;
+
+nb_status nb_planner_new(const nb_bundle *bundle, const char *unit, nb_planner **out, nb_err *err);
+void nb_planner_free(nb_planner *planner);
+const nb_unit *nb_planner_unit(const nb_planner *planner);
+
+enum nb_plan_method {
+    NB_PLAN_DIRECTIONAL = 0, /* Directional A* */
+    NB_PLAN_HYBRID = 1,      /* 4-connected A*, Smoothing-48 both ways, Directional-8 between */
+    NB_PLAN_PRESMOOTH = 2,   /* 4-connected A*, Smoothing-48, final smoothing; no fallback */
+    NB_PLAN_LINES = 3        /* 8-connected A* and line smoothing with the unit's width */
+};
+#define NB_PLAN_ONTHEFLY 0x1u  /* compute and sweep curves instead of reading the tables */
+#define NB_PLAN_SMOOTH 0x2u    /* directional: a final simple smoothing pass */
+#define NB_PLAN_FORWARD 0x4u   /* no reverse moves even if the unit may reverse */
+
+typedef struct nb_plan_query {
+    nb_pose start;           /* anywhere inside a free cell, any heading */
+    long goal_x, goal_y;     /* the goal cell: the path ends at its centre */
+    int goal_heading;        /* -1: any; else the heading index (0 .. headings-1) */
+    unsigned method;         /* enum nb_plan_method */
+    unsigned neighbourhood;  /* 8, 24 or 48; 0 for the unit's */
+    unsigned flags;          /* NB_PLAN_* */
+    uint64_t max_expansions; /* 0: no limit */
+} nb_plan_query;
+
+typedef struct nb_plan_result {
+    int found;
+    const char *reason;          /* when not found: why, a constant string */
+    double length;               /* cells travelled */
+    double cost;                 /* length with reverse moves' penalties */
+    size_t nsegments;
+    const nb_segment *segments;  /* the path; valid until the planner's next query */
+    size_t nwaypoints;
+    const nb_pose *waypoints;    /* the poses the path passes, start and goal included */
+    uint64_t expanded;           /* nodes taken from the open list, every stage */
+    uint64_t generated;          /* children found free */
+    int fallback;                /* hybrid: 1 when the Directional-8 step ran */
+} nb_plan_result;
+
+nb_status nb_plan(nb_planner *planner, const nb_plan_query *query, nb_plan_result *out,
+                  nb_err *err);
+/* 1 when a unit driving these segments touches no cell that is blocked
+ * for it (the exact swept disc, not samples). */
+int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t n);
+/* 1 when the cell is blocked for the planner's unit. */
+int nb_planner_blocked(const nb_planner *planner, long x, long y);
+
 /* ------------------------------------------------------------------ */
 /* Round obstacles (forest.c)                                          */
 /*

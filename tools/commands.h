@@ -5,6 +5,9 @@
 int nbc_cmd_info(int argc, char **argv);
 int nbc_cmd_verify(int argc, char **argv);
 int nbc_cmd_dump(int argc, char **argv);
+int nbc_cmd_plan(int argc, char **argv);
+/* navbake plan --unit (navbake_plan_unit.c) */
+int nbc_plan_unit(int argc, char **argv);
 int nbc_cmd_query(int argc, char **argv);
 /* navbake query --forest (navbake_query_forest.c). */
 int nbc_query_forest(int argc, char **argv);
@@ -14,5 +17,7 @@ int nbc_cmd_render(int argc, char **argv);
 #include <stddef.h>
 struct nb_bundle;
 int nbc_dump_layer(const struct nb_bundle *b, size_t index);
+/* navbake_unit.c: a unit as the YAML mkhitcheck reads. */
+int nbc_dump_unit(const struct nb_bundle *b, size_t index);
 
 #endif

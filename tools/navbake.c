@@ -13,6 +13,7 @@ static const struct command {
     {"info", nbc_cmd_info, "describe a bundle: format, map, terrains, agents, sections"},
     {"verify", nbc_cmd_verify, "check every checksum and the structure of bundles"},
     {"dump", nbc_cmd_dump, "print sections as text (the map as a MovingAI map)"},
+    {"plan", nbc_cmd_plan, "plan a path for a unit (--unit) or a motion model (--model)"},
     {"query", nbc_cmd_query, "find a path (--forest: among round obstacles)"},
     {"render", nbc_cmd_render, "draw a bundle's map and layers as SVG or PNG"},
 };

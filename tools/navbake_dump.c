@@ -57,6 +57,7 @@ static int dump_one(const nb_bundle *b, size_t i)
     case NB_SEC_AGENTS: nbb_agents_print(b->agents, &b->legend, stdout); return NBC_EXIT_OK;
     case NB_SEC_CLEARANCE:
     case NB_SEC_COMPONENTS: return nbc_dump_layer(b, i);
+    case NB_SEC_UNIT: return nbc_dump_unit(b, i);
     case NB_SEC_FOREST: return dump_forest(b);
     }
     const void *data;
@@ -113,6 +114,7 @@ int nbc_cmd_dump(int argc, char **argv)
                    "          the layer as H rows of W integers (true clearance capped at\n"
                    "          the largest agent size; component ids, 0 where the agent\n"
                    "          cannot stand)\n"
+                   "  unit    a unit, as the YAML mkhitcheck reads\n"
                    "  other   the decoded payload in hexadecimal, 32 bytes a line\n"
                    "With several sections, each is preceded by a line '# section N: TYPE'.\n\n"
                    "  -c, --capability LIST  only the sections built for this capability\n"
