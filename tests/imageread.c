@@ -150,6 +150,8 @@ static int text(xml *x, const char *s, const char *e, char *out, size_t len)
         char ch = *q;
         if (ch == '<')
             return bad(x, "'<' in text");
+        if ((unsigned char)ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+            return bad(x, "a control character, which XML does not allow");
         if (ch == '&') {
             const char *semi = memchr(q, ';', (size_t)(e - q));
             if (!semi)

@@ -81,6 +81,21 @@ like "points at the forest" "$err" "it holds a forest"
 status navbake render "$tmp/f.nbk" -o "$tmp/x.svg" -r 0.25 bitangent
 like "a radius not baked: the baked ones named" "$err" "(baked: 0, 1)"
 
+# Units: their tables are a frame of their own.
+mkhitcheck -q -u "$data/units/jeep.yaml" -o "$b" >/dev/null 2>&1
+ok "a hit-check table draws" navbake render "$b" -o "$tmp/hc.svg" --heading 2 hitcheck curves
+like "its legend names the unit and heading" "$(cat "$tmp/hc.svg")" "hit-check table of jeep"
+status navbake render "$b" -o "$tmp/x.svg" hitcheck terrain
+is "unit and map layers together: exit 2" "$rc" 2
+like "says why" "$err" "map, forest and unit layers cannot be drawn together"
+status navbake render "$b" -o "$tmp/x.svg" --window 0,0,5,5 hitcheck
+is "--window on a hit-check table: exit 2" "$rc" 2
+status navbake render "$b" -o "$tmp/x.svg" --path "$tmp/two.txt" hitcheck
+is "a path over a hit-check table: exit 2" "$rc" 2
+status navbake render "$tmp/f.nbk" -o "$tmp/x.svg" hitcheck
+is "no unit: exit 1" "$rc" 1
+like "says so" "$err" "no unit to draw"
+
 # Atomic writes: a failing render keeps the old picture.
 ok "a picture" navbake render "$b" -o "$tmp/keep.svg"
 cp "$tmp/keep.svg" "$tmp/keep.orig"

@@ -597,6 +597,179 @@ static void test_forest(void)
        "forest: forest and grid layers do not mix (usage error)");
 }
 
+/* A unit's hit-check table, decoded here from formats/hitcheck.md: for
+ * start heading h0, how many stored curves touch each cell of the S x S
+ * window.  Returns S (0 on failure); count gets S * S values. */
+static unsigned hitcheck_counts(const nb_bundle *b, const char *unit, unsigned h0, uint32_t **count)
+{
+    long i = nb_bundle_find(b, NB_SEC_HITCHECK, unit, NULL, 0);
+    const void *data;
+    size_t len;
+    nb_err err;
+    if (i < 0 || nb_bundle_payload(b, (size_t)i, &data, &len, &err) != NB_OK)
+        return 0;
+    const uint8_t *p = data;
+    uint32_t K = nbi_get32(p), N = nbi_get32(p + 4), S = nbi_get32(p + 8), recsize = nbi_get32(p + 20);
+    const uint8_t *index = p + 64 + (2 * N + 7) / 8 * 8;
+    const uint8_t *records = index + 8 * (size_t)K * K * N;
+    *count = calloc((size_t)S * S, sizeof **count);
+    for (uint32_t h1 = 0; h1 < K; h1++)
+        for (uint32_t o = 0; o < N; o++) {
+            const uint8_t *e = index + 8 * (((size_t)h0 * K + h1) * N + o);
+            uint32_t first = nbi_get32(e), n = nbi_get32(e + 4);
+            for (uint32_t r = first; r < first + n; r++) {
+                const uint8_t *words = records + (size_t)r * recsize + 16;
+                for (uint32_t bit = 0; bit < S * S; bit++) {
+                    uint64_t w = 0;
+                    for (int k = 7; k >= 0; k--)
+                        w = (w << 8) | words[8 * (bit / 64) + (unsigned)k];
+                    (*count)[bit] += (uint32_t)(w >> (bit % 64) & 1);
+                }
+            }
+        }
+    return S;
+}
+
+/* Units: a planned path (navbake plan --unit --json) over the map, its
+ * footprint, and the hit-check table's footprints for a start heading. */
+static void test_units(void)
+{
+    const char *dir = tu_tmpdir(), *top = getenv("top_builddir");
+    char bundle[4096], plan[4096], none[4096];
+    snprintf(bundle, sizeof bundle, "%s", tu_path(dir, "u.nbk"));
+    snprintf(plan, sizeof plan, "%s", tu_path(dir, "plan.json"));
+    snprintf(none, sizeof none, "%s", tu_path(dir, "none.json"));
+    if (!ok(tu_system("%s/tools/mkclear -q --agents %s %s -o %s && %s/tools/mkhitcheck -q -u %s -o %s",
+                      top ? top : ".", tu_src("data/sample-agents.yaml"), tu_src("data/sample.map"),
+                      bundle, top ? top : ".", tu_src("data/units/jeep.yaml"), bundle) == 0 &&
+                tu_system("%s plan --unit jeep --from 3,3 --to 60,35 --json %s > %s", navbake,
+                          bundle, plan) == 0,
+            "units: jeep baked and planned"))
+        return;
+    /* A goal inside the walled yard's hole: a plan that finds nothing. */
+    tu_system("%s plan --unit jeep --from 3,3 --to 13,9 --json %s > %s 2>/dev/null", navbake,
+              bundle, none);
+    nbb_grid g;
+    nb_err err;
+    nbb_map_read(tu_src("data/sample.map"), &legend, &g, &err);
+    int formats = nbr_png_supported() ? 2 : 1;
+    char *text = tu_read(plan, NULL);
+    nbj *root = NULL;
+    ok(text && nbj_parse(text, strlen(text), "plan.json", &root, &err) == NB_OK, "units: the plan's JSON");
+    const nbj *segs = nbj_get(root, "segments");
+    for (int f = 0; f < formats && segs; f++) {
+        char out[64], args[512];
+        snprintf(out, sizeof out, "plan.%s", fmts[f]);
+        snprintf(args, sizeof args, "--scale 16 --no-legend --footprint --path %s", plan);
+        ir_image *im = render(bundle, tu_path(dir, out), args);
+        if (!ok(im != NULL, "units: the plan drawn (%s)", fmts[f]))
+            continue;
+        is_int(ir_pixel(im, (uint32_t)(3.5 * 16), (uint32_t)(3.5 * 16)), NBR_START,
+               "units: the plan's start (%s)", fmts[f]);
+        is_int(ir_pixel(im, (uint32_t)(60.5 * 16), (uint32_t)(35.5 * 16)), NBR_GOAL,
+               "units: its goal, the goal cell's centre (%s)", fmts[f]);
+        size_t on = 0, band = 0, lines = 0;
+        for (size_t i = 0; i < segs->n; i++) {
+            const nbj *q = &segs->item[i];
+            if (strcmp(nbj_get(q, "kind")->string, "line") != 0)
+                continue;
+            double h = nbj_get(q, "heading")->number * M_PI / 180, L = nbj_get(q, "length")->number;
+            double mx = nbj_get(q, "x")->number + L / 2 * cos(h), my = nbj_get(q, "y")->number + L / 2 * sin(h);
+            if (hypot(mx - 3.5, my - 3.5) < 1 || hypot(mx - 60.5, my - 35.5) < 1)
+                continue;
+            lines++;
+            on += ir_pixel(im, (uint32_t)(mx * 16), (uint32_t)(my * 16)) == nbr_series_colour(0);
+            /* 0.35 cells to the side: inside the disc's band (half its
+             * width, 0.5), outside the line (2 pixels). */
+            double bx = mx - 0.35 * sin(h), by = my + 0.35 * cos(h);
+            uint32_t under = terrain_expected(&g, (long)bx, (long)by);
+            band += ir_pixel(im, (uint32_t)(bx * 16), (uint32_t)(by * 16)) ==
+                    blend(under, nbr_series_colour(0), 0.2);
+        }
+        ok(lines > 0 && on == lines, "units: the line through the middle of its %zu straight segments (%s)",
+           lines, fmts[f]);
+        is_int(band, lines, "units: the unit's width swept beside them (%s)", fmts[f]);
+        ir_free(im);
+    }
+    nbj_free(root);
+    free(text);
+    {
+        const char *f = fmts[formats - 1];
+        char out[64], args[512];
+        snprintf(out, sizeof out, "none.%s", f);
+        snprintf(args, sizeof args, "--scale 16 --no-legend --path %s", none);
+        ir_image *im = render(bundle, tu_path(dir, out), args);
+        if (ok(im != NULL, "units: a plan that found nothing")) {
+            is_int(ir_pixel(im, (uint32_t)(3.5 * 16), (uint32_t)(3.5 * 16)), NBR_START, "its start marked");
+            is_int(ir_pixel(im, (uint32_t)(13.5 * 16), (uint32_t)(9.5 * 16)), NBR_GOAL, "its goal marked");
+        }
+        ir_free(im);
+    }
+
+    /* The hit-check table, every start heading, against its own decoding. */
+    nb_bundle *b;
+    if (nb_bundle_open(bundle, 0, &b, &err) != NB_OK) {
+        ok(0, "units: open: %s", err.msg);
+        nbb_grid_free(&g);
+        return;
+    }
+    for (unsigned h0 = 0; h0 < 8; h0 += 3) {
+        uint32_t *count = NULL, max = 0;
+        unsigned S = hitcheck_counts(b, "jeep", h0, &count);
+        for (size_t i = 0; i < (size_t)S * S; i++)
+            max = count[i] > max ? count[i] : max;
+        for (int f = 0; f < formats && S; f++) {
+            char out[64], args[512];
+            snprintf(out, sizeof out, "hc%u.%s", h0, fmts[f]);
+            snprintf(args, sizeof args, "--scale 8 --no-legend --heading %u hitcheck", h0);
+            ir_image *im = render(bundle, tu_path(dir, out), args);
+            if (!ok(im && ir_width(im) == S * 8 && ir_height(im) == S * 8,
+                    "hit-check table, heading %u: its %u x %u window (%s)", h0, S, S, fmts[f]))
+                continue;
+            size_t bad = 0;
+            for (unsigned y = 0; y < S; y++)
+                for (unsigned x = 0; x < S; x++) {
+                    uint32_t k = count[y * S + x], want = k ? nbr_heat_colour(k, max) : NBR_UNTOUCHED;
+                    uint32_t got = ir_pixel(im, x * 8 + 4, y * 8 + 4);
+                    if (got != want && bad++ == 0)
+                        diag("cell (%d, %d): #%06x, expected #%06x (%u curves)", (int)x - (int)(S - 1) / 2,
+                             (int)y - (int)(S - 1) / 2, got, want, k);
+                }
+            is_int(bad, 0, "hit-check table, heading %u: each cell the heat of the curves touching it (%s)",
+                   h0, fmts[f]);
+            is_int(count[(S / 2) * S + S / 2], 0, "and the origin is never marked");
+            ir_free(im);
+        }
+        free(count);
+    }
+    {
+        const char *f = fmts[formats - 1];
+        char out[64], base[64];
+        snprintf(out, sizeof out, "curves.%s", f);
+        snprintf(base, sizeof base, "hc0.%s", f);
+        ir_image *im = render(bundle, tu_path(dir, out), "--scale 8 --no-legend hitcheck curves");
+        char why[256];
+        ir_image *plain = ir_read(tu_path(dir, base), why);
+        if (ok(im && plain, "hit-check curves drawn")) {
+            /* The straight curve east to (2, 0) runs through the centre of
+             * cell (1, 0): lines are drawn over its footprint colour. */
+            unsigned S = ir_width(im) / 8, c0 = (S - 1) / 2;
+            ok(ir_pixel(im, (c0 + 1) * 8 + 4, c0 * 8 + 4) != ir_pixel(plain, (c0 + 1) * 8 + 4, c0 * 8 + 4),
+               "a curve passes through cell (1, 0) from heading 0");
+        }
+        ir_free(im);
+        ir_free(plain);
+    }
+    ok(tu_system("%s render %s -o %s --heading 9 hitcheck 2>/dev/null", navbake, bundle,
+                 tu_path(dir, "x.svg")) == 1,
+       "a heading the unit does not have is refused");
+    ok(tu_system("%s render %s -o %s --unit car hitcheck 2>/dev/null", navbake, bundle,
+                 tu_path(dir, "x.svg")) == 1,
+       "an unknown unit is refused");
+    nb_bundle_close(b);
+    nbb_grid_free(&g);
+}
+
 /* The JSON reader behind --path: values, escapes, located errors, and
  * every truncation and byte flip of a document refused or read, never a
  * crash (the sanitizer run watches). */
@@ -671,6 +844,7 @@ int main(void)
     test_level("sample", tu_src("data/sample.map"), tu_src("data/sample-agents.yaml"), 5);
     test_paths();
     test_forest();
+    test_units();
     test_shared();
     return done_testing();
 }

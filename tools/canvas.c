@@ -302,6 +302,34 @@ void nbr_arc(nbr_canvas *c, double cx, double cy, double r, double a0, double a1
     free(xy);
 }
 
+void nbr_blend_begin(nbr_canvas *c, double opacity)
+{
+    if (c->blending)
+        nbr_blend_end(c);
+    if (c->format == NBR_SVG) {
+        nbr_buf_add(&c->svg, "<g opacity=\"", 12);
+        nbr_buf_num(&c->svg, opacity);
+        nbr_buf_add(&c->svg, "\">\n", 3);
+    }
+    c->blending = 1;
+    c->blend_opacity = opacity;
+    c->blend_colour = NBR_NONE;
+    c->blend_box[0] = c->width;
+    c->blend_box[1] = c->height;
+    c->blend_box[2] = c->blend_box[3] = 0;
+}
+
+void nbr_blend_end(nbr_canvas *c)
+{
+    if (!c->blending)
+        return;
+    if (c->format == NBR_SVG)
+        nbr_buf_add(&c->svg, "</g>\n", 5);
+    else
+        nbr_raster_blend_end(c);
+    c->blending = 0;
+}
+
 void nbr_text(nbr_canvas *c, double x, double y, double px, uint32_t colour, enum nbr_anchor anchor,
               const char *text)
 {

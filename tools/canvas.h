@@ -81,6 +81,11 @@ void nbr_circle(nbr_canvas *c, double cx, double cy, double r, const nbr_style *
  * way a1 - a0 says (its sign) and at most a whole turn. */
 void nbr_arc(nbr_canvas *c, double cx, double cy, double r, double a0, double a1,
              const nbr_style *s);
+/* Strokes drawn between these two, all of one colour and opaque, are
+ * blended as one shape at this opacity: where they overlap (the joints of
+ * a band made of several pieces) the picture is tinted once. */
+void nbr_blend_begin(nbr_canvas *c, double opacity);
+void nbr_blend_end(nbr_canvas *c);
 /* Text of height px pixels (capital height; rounded to a multiple of 7 in
  * the raster, whose font is 5 x 7), baseline at y. */
 void nbr_text(nbr_canvas *c, double x, double y, double px, uint32_t colour, enum nbr_anchor anchor,

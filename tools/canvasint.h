@@ -60,6 +60,11 @@ struct nbr_canvas {
      * of each open group */
     uint8_t *rgb, *mask;
     long clip[NBR_MAX_DEPTH + 1][4];
+    /* nbr_blend_begin: the mask gathers strokes until nbr_blend_end */
+    int blending;
+    double blend_opacity;
+    uint32_t blend_colour;
+    long blend_box[4];
 };
 
 /* The SVG backend (canvas_svg.c). */
@@ -82,6 +87,7 @@ void nbr_raster_cells_row(nbr_canvas *c, const uint32_t *rgb);
 void nbr_raster_rect(nbr_canvas *c, double x, double y, double w, double h, const nbr_style *s);
 void nbr_raster_polyline(nbr_canvas *c, const double *xy, size_t n, int closed, const nbr_style *s);
 void nbr_raster_circle(nbr_canvas *c, double cx, double cy, double r, const nbr_style *s);
+void nbr_raster_blend_end(nbr_canvas *c);
 void nbr_raster_text(nbr_canvas *c, double x, double y, double px, uint32_t colour,
                      enum nbr_anchor anchor, const char *text);
 

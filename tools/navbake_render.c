@@ -12,8 +12,16 @@
 #include "commands.h"
 #include "render.h"
 
-enum layer { L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_FOREST, L_BITANGENT };
-#define WORLD_LAYER(l) ((l) == L_FOREST || (l) == L_BITANGENT)
+enum layer { L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_FOREST, L_BITANGENT, L_HITCHECK, L_CURVES };
+/* What a layer is drawn in: the map's cells, a forest's world units, or
+ * the cells of a unit's hit-check window. */
+enum frame { F_MAP, F_WORLD, F_UNIT };
+static enum frame frame_of(enum layer l)
+{
+    return l == L_FOREST || l == L_BITANGENT ? F_WORLD
+           : l == L_HITCHECK || l == L_CURVES ? F_UNIT
+                                              : F_MAP;
+}
 
 static const struct {
     const char *name;
@@ -21,7 +29,7 @@ static const struct {
 } layer_names[] = {
     {"terrain", L_TERRAIN},       {"map", L_TERRAIN}, {"clearance", L_CLEARANCE},
     {"components", L_COMPONENTS}, {"grid", L_GRID},   {"forest", L_FOREST},
-    {"bitangent", L_BITANGENT},
+    {"bitangent", L_BITANGENT},   {"hitcheck", L_HITCHECK}, {"curves", L_CURVES},
 };
 #define NLAYER_NAMES (sizeof layer_names / sizeof layer_names[0])
 #define MAX_LAYERS 32
@@ -43,7 +51,11 @@ static int usage(FILE *f)
             "  forest      round obstacles (dark green), inflated by the agent radius (grey)\n"
             "  bitangent   the bitangent graph baked for the agent radius: bitangents,\n"
             "              the free arcs its hugging arcs run along, its nodes\n"
-            "A bundle without a map draws its forest by default; forest layers and grid\n"
+            "  hitcheck    a unit's hit-check table for one start heading, in its window\n"
+            "              round the origin cell: how many stored curves (to every\n"
+            "              neighbour, every end heading) touch each cell\n"
+            "  curves      those curves themselves\n"
+            "A bundle without a map draws its forest by default.  Map, forest and unit\n"
             "layers do not mix (they are in different units).\n\n"
             "Options:\n"
             "  -o, --output FILE       the picture: FILE.svg or FILE.png ('-' for standard\n"
@@ -57,6 +69,10 @@ static int usage(FILE *f)
             "                          forest: world units, (X, Y) the bottom-left corner)\n"
             "  -r, --agent-radius R    the forest layers' agent radius (default: the first\n"
             "                          baked one, or 0)\n"
+            "  -u, --unit NAME         the unit of the hitcheck and curves layers (default:\n"
+            "                          the bundle's first)\n"
+            "  -H, --heading K         their start heading: K x 360 / headings degrees\n"
+            "                          (default 0, east)\n"
             "  -c, --capability LIST   terrains separated by commas (default: the agent's)\n"
             "  -z, --size S            agent size for components and footprints\n"
             "  -a, --agent NAME        the capability and size of this agent (default: the\n"
@@ -114,6 +130,8 @@ typedef struct job {
     nb_forest *forest;
     double radius; /* the forest layers' agent radius */
     int graph;     /* the bitangent graph baked for it, or -1 */
+    char unit[NB_NAME_MAX + 1];
+    unsigned heading;
     nb_capability cap;
     uint32_t size;
     int footprint, legend;
@@ -132,6 +150,8 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
         case L_COMPONENTS: st = nbr_draw_components(v, j->cap, j->size, err); break;
         case L_GRID: nbr_draw_grid(v); break;
         case L_FOREST: st = nbr_draw_forest(v, j->forest, j->radius, err); break;
+        case L_HITCHECK: st = nbr_draw_hitcheck(v, j->unit, j->heading, err); break;
+        case L_CURVES: st = nbr_draw_curves(v, j->unit, j->heading, err); break;
         case L_BITANGENT:
             if (j->graph < 0) {
                 char baked[256] = "";
@@ -163,6 +183,8 @@ int nbc_cmd_render(int argc, char **argv)
                                          {"size", required_argument, NULL, 'z'},
                                          {"agent", required_argument, NULL, 'a'},
                                          {"agent-radius", required_argument, NULL, 'r'},
+                                         {"unit", required_argument, NULL, 'u'},
+                                         {"heading", required_argument, NULL, 'H'},
                                          {"path", required_argument, NULL, 'p'},
                                          {"footprint", no_argument, NULL, 'F'},
                                          {"no-legend", no_argument, NULL, 'L'},
@@ -170,7 +192,8 @@ int nbc_cmd_render(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    const char *out = NULL, *format = NULL, *cap_list = NULL, *agent_name = NULL;
+    const char *out = NULL, *format = NULL, *cap_list = NULL, *agent_name = NULL, *unit = NULL;
+    unsigned long heading = 0;
     const char *path_files[MAX_PATH_FILES];
     size_t npaths = 0;
     unsigned long size = 0;
@@ -181,7 +204,7 @@ int nbc_cmd_render(int argc, char **argv)
     job j;
     memset(&j, 0, sizeof j);
     j.legend = 1;
-    while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:r:p:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:r:u:H:p:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'f': format = optarg; break;
@@ -200,6 +223,11 @@ int nbc_cmd_render(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'a': agent_name = optarg; break;
+        case 'u': unit = optarg; break;
+        case 'H':
+            if (!nbc_uint("--heading", optarg, 0, 15, &heading))
+                return NBC_EXIT_USAGE;
+            break;
         case 'r':
             if (!nbc_real("--agent-radius", optarg, 0, NB_FOREST_MAX_COORD, &radius))
                 return NBC_EXIT_USAGE;
@@ -253,7 +281,7 @@ int nbc_cmd_render(int argc, char **argv)
             k++;
         if (k == NLAYER_NAMES)
             return nbc_usage("unknown layer '%s' (terrain, clearance, components, grid, forest, "
-                             "bitangent)",
+                             "bitangent, hitcheck, curves)",
                              argv[a]);
         if (j.nlayers == MAX_LAYERS)
             return nbc_usage("at most %d layers", MAX_LAYERS);
@@ -274,13 +302,32 @@ int nbc_cmd_render(int argc, char **argv)
     int has_forest = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0;
     if (j.nlayers == 0)
         j.layers[j.nlayers++] = nb_has_map(b) || !has_forest ? L_TERRAIN : L_FOREST;
-    v.world = WORLD_LAYER(j.layers[0]);
+    enum frame frame = frame_of(j.layers[0]);
+    v.world = frame == F_WORLD;
     for (size_t i = 1; i < j.nlayers; i++)
-        if (WORLD_LAYER(j.layers[i]) != v.world) {
-            rc = nbc_usage("forest layers and grid layers cannot be drawn together");
+        if (frame_of(j.layers[i]) != frame) {
+            rc = nbc_usage("map, forest and unit layers cannot be drawn together");
             goto done;
         }
-    if (!v.world && !nb_has_map(b)) {
+    unsigned unit_side = 0;
+    if (frame == F_UNIT) {
+        nb_unit first;
+        if (!unit && nb_unit_get(b, 0, &first, &err) != NB_OK) {
+            rc = nbc_fail("%s: no unit to draw (mkhitcheck bakes them)", bundle_path);
+            goto done;
+        }
+        snprintf(j.unit, sizeof j.unit, "%s", unit ? unit : first.name);
+        j.heading = (unsigned)heading;
+        if (nbr_unit_window(b, j.unit, &unit_side, &err) != NB_OK) {
+            rc = nbc_fail_err(&err);
+            goto done;
+        }
+        if (npaths) {
+            rc = nbc_usage("paths are drawn over maps and forests, not over a hit-check table");
+            goto done;
+        }
+    }
+    if (frame == F_MAP && !nb_has_map(b)) {
         rc = nbc_fail("%s: no map to draw%s", bundle_path,
                       has_forest ? " (it holds a forest: draw the 'forest' layer)" : "");
         goto done;
@@ -336,6 +383,24 @@ int nbc_cmd_render(int argc, char **argv)
         span_h = v.wh;
         if (!scale)
             scale = 1024 / fmax(v.ww, v.wh);
+    } else if (frame == F_UNIT) {
+        /* The table's window, the origin cell in its middle. */
+        v.x0 = v.y0 = -(long)(unit_side - 1) / 2;
+        v.w = v.h = unit_side;
+        span_w = span_h = unit_side;
+        if (have_window) {
+            rc = nbc_usage("--window does not apply to a hit-check table");
+            goto done;
+        }
+        if (!scale) {
+            scale = floor(1024 / span_w);
+            scale = scale > 48 ? 48 : scale < 1 ? 1 : scale;
+        }
+        v.row = malloc((size_t)v.w * sizeof *v.row);
+        if (!v.row) {
+            rc = nbc_fail("out of memory");
+            goto done;
+        }
     } else {
         /* The window, within the map. */
         uint32_t mw = nb_map_width(b), mh = nb_map_height(b);
@@ -397,7 +462,10 @@ int nbc_cmd_render(int argc, char **argv)
     double clip[4];
     nbr_view_clip(&v, clip);
     char title[512];
-    if (v.world)
+    if (frame == F_UNIT)
+        snprintf(title, sizeof title, "%s: unit %s, cells %ld to %ld round the origin, at %g pixels "
+                 "a cell", bundle_path, j.unit, v.x0, -v.x0, scale);
+    else if (v.world)
         snprintf(title, sizeof title, "%s: x %g to %g, y %g to %g at %g pixels a unit", bundle_path,
                  v.wx0, v.wx0 + v.ww, v.wy0, v.wy0 + v.wh, scale);
     else

@@ -128,6 +128,16 @@ static void stroke(nbr_canvas *c, const double *xy, size_t n, int closed, const 
         mask_segment(c, xy[2 * i], xy[2 * i + 1], xy[2 * i + 2], xy[2 * i + 3], r, &box);
     if (closed && n > 2)
         mask_segment(c, xy[2 * n - 2], xy[2 * n - 1], xy[0], xy[1], r, &box);
+    if (c->blending) {
+        /* Gathered until nbr_blend_end. */
+        c->blend_colour = s->stroke;
+        long *bb = c->blend_box;
+        bb[0] = box.x0 < bb[0] ? box.x0 : bb[0];
+        bb[1] = box.y0 < bb[1] ? box.y0 : bb[1];
+        bb[2] = box.x1 > bb[2] ? box.x1 : bb[2];
+        bb[3] = box.y1 > bb[3] ? box.y1 : bb[3];
+        return;
+    }
     mask_flush(c, &box, s->stroke, s->opacity);
 }
 
@@ -175,6 +185,13 @@ static void fill_polygon(nbr_canvas *c, const double *xy, size_t n, uint32_t rgb
         }
     }
     free(xs);
+}
+
+void nbr_raster_blend_end(nbr_canvas *c)
+{
+    bbox box = {c->blend_box[0], c->blend_box[1], c->blend_box[2], c->blend_box[3]};
+    if (c->blend_colour != NBR_NONE)
+        mask_flush(c, &box, c->blend_colour, c->blend_opacity);
 }
 
 void nbr_raster_rect(nbr_canvas *c, double x, double y, double w, double h, const nbr_style *s)

@@ -20,6 +20,7 @@
 #define NBR_EXCLUDED 0x707070u  /* a terrain outside the capability drawn */
 #define NBR_START 0x1a9641u     /* path starts */
 #define NBR_GOAL 0xd7191cu      /* path goals */
+#define NBR_UNTOUCHED 0xdcdcdcu /* a hit-check cell no curve touches */
 #define NBR_FOREST_GROUND 0xf6f3eau    /* open ground among round obstacles */
 #define NBR_FOREST_CIRCLE 0x2e5e34u    /* a round obstacle */
 #define NBR_FOREST_INFLATED 0x8a8a8au  /* its inflation by the agent radius, at 0.35 */
@@ -54,7 +55,7 @@ typedef enum nbr_item_kind {
 typedef struct nbr_item {
     nbr_item_kind kind;
     uint32_t colour;
-    char label[96];
+    char label[160];
 } nbr_item;
 
 typedef struct nbr_legend {
@@ -139,10 +140,16 @@ typedef struct nbr_path {
     size_t npieces;
     uint32_t size;       /* the agent's size in cells, 0 when not known */
     double length;       /* as the file says, or measured; < 0 when neither */
-    /* A query that found no path: only its ends are drawn. */
+    /* A query that found no path: only its ends are drawn, from (x0, y0)
+     * to (gx, gy); a grid query gives them as cells. */
     int ends_only;
     nb_cell from, to;
-    char status[40];     /* "no path"...: the query's status when the file gives one */
+    double gx, gy;
+    char status[80];     /* "no path"...: the query's status when the file gives one */
+    /* A unit's plan (navbake plan --unit --json): its name and width. */
+    int unit_plan;
+    char unit[32];
+    double width;
 } nbr_path;
 
 typedef struct nbr_paths {
@@ -160,6 +167,17 @@ void nbr_paths_free(nbr_paths *ps);
 /* Draws path i (colour from the series), its start and goal marked, with
  * the agent's footprint at each cell when footprint is set. */
 nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprint, nb_err *err);
+
+/* ---- units (render_unit.c) ---- */
+
+/* The side of the window of the unit's hit-check table. */
+nb_status nbr_unit_window(const nb_bundle *b, const char *unit, unsigned *side, nb_err *err);
+/* In a view of that window (cells relative to the origin cell, x0 = y0 =
+ * -(side - 1) / 2): for start heading h0, how many stored curves touch
+ * each cell, the origin and its neighbours framed. */
+nb_status nbr_draw_hitcheck(nbr_view *v, const char *unit, unsigned h0, nb_err *err);
+/* The stored curves themselves, for start heading h0. */
+nb_status nbr_draw_curves(nbr_view *v, const char *unit, unsigned h0, nb_err *err);
 
 /* ---- forests (render_forest.c) ---- */
 

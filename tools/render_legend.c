@@ -53,18 +53,41 @@ static double item_width(const nbr_item *it, double px, double k)
 static unsigned layout(const nbr_legend *l, uint32_t width, nbr_canvas *c, double top)
 {
     double px = nbr_legend_text_px(width), k = px / 7;
-    double x = 6 * k, right = (double)width - 6 * k;
+    double left = 6 * k, x = left, right = (double)width - 6 * k;
     unsigned lines = l->n ? 1 : 0;
+#define BASE (top + 6 * k + (lines - 1) * 12 * k + 8 * k)
     for (size_t i = 0; i < l->n; i++) {
         const nbr_item *it = &l->items[i];
         double w = item_width(it, px, k);
-        int newline = (it->kind == NBR_ITEM_TITLE && i > 0) || (x > 6 * k && x + w > right);
+        int newline = (it->kind == NBR_ITEM_TITLE && i > 0) || (x > left && x + w > right);
         if (newline) {
             lines++;
-            x = 6 * k;
+            x = left;
+        }
+        if ((it->kind == NBR_ITEM_TITLE || it->kind == NBR_ITEM_TEXT) && x + w > right) {
+            /* Text wider than the picture: word by word, wrapping. */
+            const char *p = it->label;
+            while (*p) {
+                size_t n = strcspn(p, " ");
+                n += strspn(p + n, " ");
+                char word[sizeof it->label];
+                memcpy(word, p, n);
+                word[n] = '\0';
+                double ww = nbr_text_width(px, word);
+                if (x > left && x + ww > right + nbr_text_width(px, " ")) {
+                    lines++;
+                    x = left;
+                }
+                if (c)
+                    nbr_text(c, x, BASE, px, NBR_BLACK, NBR_LEFT, word);
+                x += ww;
+                p += n;
+            }
+            x += 10 * k;
+            continue;
         }
         if (c) {
-            double base = top + 6 * k + (lines - 1) * 12 * k + 8 * k, tx = x;
+            double base = BASE, tx = x;
             if (it->kind == NBR_ITEM_SWATCH) {
                 nbr_style s = nbr_paint(it->colour, 0x404040, 1);
                 nbr_rect(c, x, base - 8 * k, 8 * k, 8 * k, &s);
@@ -82,6 +105,7 @@ static unsigned layout(const nbr_legend *l, uint32_t width, nbr_canvas *c, doubl
         }
         x += w + 10 * k;
     }
+#undef BASE
     return lines;
 }
 

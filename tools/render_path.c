@@ -273,14 +273,113 @@ static nb_status json_pieces(nbr_paths *ps, const char *file, const nbj *o, cons
     return NB_OK;
 }
 
+/* A unit's planned path, as 'navbake plan --unit --json' prints it:
+ * "segments", each starting at (x, y) with its direction of travel
+ * "heading" (degrees from +x towards +y) and "length"; an arc also has its
+ * centre (cx, cy), "radius" and "turn" ("right": the heading grows).  In
+ * cells, y down: drawn over grid maps.  "unit" gives the footprint's
+ * width; a plan that found nothing gives its start and goal. */
+static nb_status json_segments(nbr_paths *ps, const char *file, const nbj *o, const nbj *segs,
+                               nb_err *err)
+{
+    if (segs->type != NBJ_ARRAY)
+        return json_fail(file, segs, err, "\"segments\" is not an array");
+    nbr_path *p = new_path(ps, file, 0, err);
+    if (!p)
+        return NB_ERR_NOMEM;
+    p->unit_plan = 1;
+    const nbj *len = nbj_get(o, "length"), *unit = nbj_get(o, "unit");
+    if (len && len->type == NBJ_NUMBER && len->number >= 0)
+        p->length = len->number;
+    const nbj *width = nbj_get(unit, "width");
+    if (width && width->type == NBJ_NUMBER && width->number > 0 && width->number <= 64)
+        p->width = width->number;
+    const nbj *name = nbj_get(unit, "name");
+    if (name && name->type == NBJ_STRING)
+        snprintf(p->unit, sizeof p->unit, "%.31s", name->string);
+    size_t cap = 0;
+    nb_status st = NB_OK;
+    for (size_t i = 0; i < segs->n && st == NB_OK; i++) {
+        const nbj *q = &segs->item[i], *kind = nbj_get(q, "kind");
+        if (q->type != NBJ_OBJECT || !kind || kind->type != NBJ_STRING ||
+            (strcmp(kind->string, "line") != 0 && strcmp(kind->string, "arc") != 0))
+            return json_fail(file, q, err,
+                             "expected a segment: {\"kind\": \"line\" or \"arc\", ...}");
+        double x, y, heading, length;
+        const double lim = NB_MAP_MAX_SIDE * 4.0;
+        st = json_number(file, q, "x", lim, &x, err);
+        if (st == NB_OK)
+            st = json_number(file, q, "y", lim, &y, err);
+        if (st == NB_OK)
+            st = json_number(file, q, "heading", 1e4, &heading, err);
+        if (st == NB_OK)
+            st = json_number(file, q, "length", lim, &length, err);
+        if (st != NB_OK)
+            return st;
+        if (i == 0) {
+            p->x0 = x;
+            p->y0 = y;
+        }
+        nbr_piece piece = {0, 0, 0, 0, 0, 0, 0, 0};
+        double h = heading * M_PI / 180;
+        if (strcmp(kind->string, "line") == 0) {
+            piece.x1 = x + length * cos(h);
+            piece.y1 = y + length * sin(h);
+        } else {
+            const nbj *turn = nbj_get(q, "turn");
+            piece.arc = 1;
+            st = json_number(file, q, "cx", lim, &piece.cx, err);
+            if (st == NB_OK)
+                st = json_number(file, q, "cy", lim, &piece.cy, err);
+            if (st == NB_OK)
+                st = json_number(file, q, "radius", lim, &piece.r, err);
+            if (st == NB_OK && (!turn || turn->type != NBJ_STRING ||
+                                (strcmp(turn->string, "right") != 0 &&
+                                 strcmp(turn->string, "left") != 0)))
+                st = json_fail(file, turn ? turn : q, err, "expected \"turn\": \"right\" or \"left\"");
+            if (st == NB_OK && !(piece.r > 0))
+                st = json_fail(file, q, err, "an arc whose radius is not above 0");
+            if (st != NB_OK)
+                return st;
+            piece.a0 = atan2(y - piece.cy, x - piece.cx);
+            piece.a1 = piece.a0 + (turn->string[0] == 'r' ? 1 : -1) * length / piece.r;
+            piece.x1 = piece.cx + piece.r * cos(piece.a1);
+            piece.y1 = piece.cy + piece.r * sin(piece.a1);
+        }
+        st = add_piece(p, &cap, &piece, err);
+    }
+    if (st == NB_OK && p->npieces == 0) {
+        /* Nothing found: the start pose and the goal cell's centre. */
+        const nbj *start = nbj_get(o, "start"), *goal = nbj_get(o, "goal"), *why = nbj_get(o, "reason");
+        double gx = 0, gy = 0;
+        st = start ? json_number(file, start, "x", 1e9, &p->x0, err)
+                   : json_fail(file, o, err, "a plan of no segments and no \"start\"");
+        if (st == NB_OK)
+            st = json_number(file, start, "y", 1e9, &p->y0, err);
+        if (st == NB_OK)
+            st = goal ? json_number(file, goal, "x", 1e9, &gx, err)
+                      : json_fail(file, o, err, "a plan of no segments and no \"goal\"");
+        if (st == NB_OK)
+            st = json_number(file, goal, "y", 1e9, &gy, err);
+        p->ends_only = 1;
+        p->gx = gx + 0.5;
+        p->gy = gy + 0.5;
+        snprintf(p->status, sizeof p->status, "%.79s",
+                 why && why->type == NBJ_STRING ? why->string : "no path");
+    }
+    return st;
+}
+
 static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32_t size,
                            nb_err *err)
 {
     if (o->type != NBJ_OBJECT)
         return json_fail(file, o, err, "expected a path: an object with \"path\"");
-    const nbj *pieces = nbj_get(o, "pieces");
+    const nbj *pieces = nbj_get(o, "pieces"), *segments = nbj_get(o, "segments");
     if (pieces)
         return json_pieces(ps, file, o, pieces, err);
+    if (segments)
+        return json_segments(ps, file, o, segments, err);
     const nbj *cells = nbj_get(o, "path");
     if (!cells)
         cells = nbj_get(o, "cells");
@@ -379,12 +478,14 @@ nb_status nbr_paths_read(nbr_paths *ps, const char *file, uint32_t size, nb_err 
             snprintf(ps->path[i].name, sizeof ps->path[i].name, "%.100s #%zu", name, i - first + 1);
         }
         nbr_path *p = &ps->path[i];
-        if (p->world) {
+        if (p->world || p->unit_plan) {
             continue;
         } else if (p->ends_only) {
             double half = (p->size ? p->size : 1) / 2.0;
             p->x0 = p->from.x + half;
             p->y0 = p->from.y + half;
+            p->gx = p->to.x + half;
+            p->gy = p->to.y + half;
         } else if (p->ncells == 0) {
             st = nbi_fail(err, NB_ERR_SYNTAX, "%s: path %zu has no cells", file, i - first + 1);
         } else {
@@ -411,22 +512,24 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
             return nbi_fail(err, NB_ERR_ARG, "%s: cell %zu (%d, %d) is outside the %u x %u map",
                             p->name, k + 1, (int)p->cells[k].x, (int)p->cells[k].y,
                             nb_map_width(b), nb_map_height(b));
-    const nb_cell ends[2] = {p->from, p->to};
-    for (int k = 0; p->ends_only && k < 2; k++)
-        if ((uint32_t)ends[k].x >= nb_map_width(b) || (uint32_t)ends[k].y >= nb_map_height(b))
-            return nbi_fail(err, NB_ERR_ARG, "%s: its %s (%d, %d) is outside the %u x %u map",
-                            p->name, k ? "goal" : "start", (int)ends[k].x, (int)ends[k].y,
+    double ends[2][2] = {{p->x0, p->y0}, {p->gx, p->gy}};
+    for (int k = 0; p->ends_only && !v->world && k < 2; k++)
+        if (!(ends[k][0] >= 0 && ends[k][0] <= nb_map_width(b) && ends[k][1] >= 0 &&
+              ends[k][1] <= nb_map_height(b)))
+            return nbi_fail(err, NB_ERR_ARG, "%s: its %s (%g, %g) is outside the %u x %u map",
+                            p->name, k ? "goal" : "start", ends[k][0], ends[k][1],
                             nb_map_width(b), nb_map_height(b));
+    char who[200];
+    snprintf(who, sizeof who, p->unit[0] ? "%s (%s)" : "%s", p->name, p->unit);
     if (!v->canvas) {
         if (p->ends_only)
-            nbr_legend_add(&v->legend, NBR_ITEM_TEXT, 0, "%s: %s", p->name,
+            nbr_legend_add(&v->legend, NBR_ITEM_TEXT, 0, "%s: %s", who,
                            p->status[0] ? p->status : "no path");
         else if (p->ncells)
             nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu cells, length %.2f",
                            p->name, p->ncells, p->length);
         else
-            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: length %.2f", p->name,
-                           p->length);
+            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: length %.2f", who, p->length);
         if (i == 0) {
             nbr_legend_add(&v->legend, NBR_ITEM_DOT, NBR_START, "start");
             nbr_legend_add(&v->legend, NBR_ITEM_DOT, NBR_GOAL, "goal");
@@ -448,27 +551,38 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
     }
     double width = s / 4 < 2 ? 2 : s / 4 > 6 ? 6 : s / 4;
     nbr_style ls = nbr_paint(NBR_NONE, colour, width);
-    /* Runs of straight pieces as one polyline; arcs as arcs. */
+    /* A unit's footprint: the band its disc sweeps, drawn first. */
+    nbr_style band = nbr_paint(NBR_NONE, colour, p->width * s);
+    int sweep = footprint && p->unit_plan && p->width > 0 && !p->ends_only;
+    /* Runs of straight pieces as one polyline; arcs as arcs: the band
+     * first, then the line over it. */
     double *xy = malloc((p->npieces + 1) * 2 * sizeof *xy);
     if (!xy)
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
-    size_t n = 0;
-    xy[n++] = nbr_px(v, p->x0);
-    xy[n++] = nbr_py(v, p->y0);
-    for (size_t k = 0; k < p->npieces; k++) {
-        const nbr_piece *q = &p->pieces[k];
-        if (q->arc) {
-            if (n > 2)
-                nbr_polyline(c, xy, n / 2, 0, &ls);
-            nbr_arc(c, nbr_px(v, q->cx), nbr_py(v, q->cy), q->r * s, nbr_pangle(v, q->a0),
-                    nbr_pangle(v, q->a1), &ls);
-            n = 0;
+    for (int pass = sweep ? 0 : 1; pass < 2; pass++) {
+        const nbr_style *st = pass ? &ls : &band;
+        if (pass == 0)
+            nbr_blend_begin(c, 0.2);
+        size_t n = 0;
+        xy[n++] = nbr_px(v, p->x0);
+        xy[n++] = nbr_py(v, p->y0);
+        for (size_t k = 0; k < p->npieces; k++) {
+            const nbr_piece *q = &p->pieces[k];
+            if (q->arc) {
+                if (n > 2)
+                    nbr_polyline(c, xy, n / 2, 0, st);
+                nbr_arc(c, nbr_px(v, q->cx), nbr_py(v, q->cy), q->r * s, nbr_pangle(v, q->a0),
+                        nbr_pangle(v, q->a1), st);
+                n = 0;
+            }
+            xy[n++] = nbr_px(v, q->x1);
+            xy[n++] = nbr_py(v, q->y1);
         }
-        xy[n++] = nbr_px(v, q->x1);
-        xy[n++] = nbr_py(v, q->y1);
+        if (!p->ends_only && (n > 2 || p->npieces == 0))
+            nbr_polyline(c, xy, n / 2, 0, st);
+        if (pass == 0)
+            nbr_blend_end(c);
     }
-    if (!p->ends_only && (n > 2 || p->npieces == 0))
-        nbr_polyline(c, xy, n / 2, 0, &ls);
     free(xy);
     if (s >= 8) {
         nbr_style dot = nbr_paint(colour, NBR_NONE, 0);
@@ -480,8 +594,8 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
     double gx = p->npieces ? p->pieces[p->npieces - 1].x1 : p->x0;
     double gy = p->npieces ? p->pieces[p->npieces - 1].y1 : p->y0;
     if (p->ends_only) {
-        gx = p->to.x + size / 2;
-        gy = p->to.y + size / 2;
+        gx = p->gx;
+        gy = p->gy;
     }
     nbr_style st = nbr_paint(NBR_START, NBR_WHITE, 1);
     nbr_circle(c, nbr_px(v, p->x0), nbr_py(v, p->y0), r, &st);
