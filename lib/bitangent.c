@@ -150,23 +150,6 @@ int nbi_cover(const nb_circle *a, const nb_circle *b, double eps, double *from, 
     return 1;
 }
 
-static double norm_angle(double a)
-{
-    /* Differences of angles in [-pi, pi] need one step at most. */
-    if (a >= 0 && a < NBI_TWO_PI)
-        return a;
-    if (a < 0 && a >= -NBI_TWO_PI) {
-        a += NBI_TWO_PI;
-        return a >= NBI_TWO_PI ? 0 : a;
-    }
-    a = fmod(a, NBI_TWO_PI);
-    if (a < 0)
-        a += NBI_TWO_PI;
-    if (a >= NBI_TWO_PI)
-        a = 0;
-    return a;
-}
-
 static int cmp_interval(const void *pa, const void *pb)
 {
     const double *a = pa, *b = pb;
@@ -189,7 +172,7 @@ size_t nbi_free_arcs(double *iv, size_t n, int covered_whole, double eps_angle, 
     for (size_t i = 0; i < n; i++) {
         if (iv[2 * i + 1] >= NBI_TWO_PI - eps_angle)
             return 0;
-        iv[2 * i] = norm_angle(iv[2 * i]);
+        iv[2 * i] = nbi_angle_mod(iv[2 * i]);
         iv[2 * i + 1] = iv[2 * i] + iv[2 * i + 1];
     }
     qsort(iv, n, 2 * sizeof *iv, cmp_interval);
@@ -230,7 +213,7 @@ size_t nbi_free_arcs(double *iv, size_t n, int covered_whole, double eps_angle, 
     for (size_t i = 0; i < m; i++) {
         double end = iv[2 * i + 1];
         double next = i + 1 < m ? iv[2 * (i + 1)] : iv[0] + NBI_TWO_PI;
-        out[i].start = norm_angle(end);
+        out[i].start = nbi_angle_mod(end);
         out[i].span = next - end;
         if (out[i].span < 0)
             out[i].span = 0;
@@ -245,7 +228,7 @@ long nbi_free_arc_find(const nbi_free_arc *arcs, size_t n, double a, double eps_
             *offset = 0;
             return (long)k;
         }
-        double o = norm_angle(a - arcs[k].start);
+        double o = nbi_angle_mod(a - arcs[k].start);
         if (o <= arcs[k].span + eps_angle) {
             *offset = o < arcs[k].span ? o : arcs[k].span;
             return (long)k;
@@ -260,7 +243,7 @@ long nbi_free_arc_find(const nbi_free_arc *arcs, size_t n, double a, double eps_
 
 double nbi_sweep(double a, double b, unsigned sense, double eps_angle)
 {
-    double s = norm_angle(sense == NBI_CCW ? b - a : a - b);
+    double s = nbi_angle_mod(sense == NBI_CCW ? b - a : a - b);
     return s >= NBI_TWO_PI - eps_angle ? 0 : s;
 }
 

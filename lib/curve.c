@@ -9,9 +9,6 @@
 
 #include "hitcheck.h"
 
-#define TWO_PI 6.283185307179586476925286766559
-#define HALF_PI 1.5707963267948966192313216916398
-
 /* Sweeps this close to a full turn are an empty arc that rounding made
  * 2 pi: a curve never needs a full loop. */
 #define SWEEP_EPS 1e-9
@@ -20,12 +17,8 @@
 
 static double mod2pi(double a)
 {
-    double m = fmod(a, TWO_PI);
-    if (m < 0)
-        m += TWO_PI;
-    if (m >= TWO_PI - SWEEP_EPS)
-        m = 0;
-    return m;
+    double m = nbi_angle_mod(a);
+    return m >= NBI_TWO_PI - SWEEP_EPS ? 0 : m;
 }
 
 nb_segment nb_segment_line(double x0, double y0, double x1, double y1)
@@ -53,9 +46,20 @@ nb_segment nb_segment_arc(double cx, double cy, double radius, double from, doub
     s.radius = radius;
     s.x = cx + radius * cos(from);
     s.y = cy + radius * sin(from);
-    s.heading = from + s.turn * HALF_PI;
+    s.heading = from + s.turn * NBI_HALF_PI;
     s.length = fabs(sweep) * radius;
     return s;
+}
+
+void nb_segment_angles(const nb_segment *s, double *from, double *sweep)
+{
+    if (s->kind == NB_SEG_ARC && s->radius > 0) {
+        *from = s->heading - s->turn * NBI_HALF_PI;
+        *sweep = s->turn * s->length / s->radius;
+    } else {
+        *from = s->heading;
+        *sweep = 0;
+    }
 }
 
 void nb_segment_sample(const nb_segment *s, double at, nb_pose *out)
@@ -66,11 +70,11 @@ void nb_segment_sample(const nb_segment *s, double at, nb_pose *out)
         at = s->length;
     double travel;
     if (s->kind == NB_SEG_ARC && s->radius > 0) {
-        double a0 = s->heading - s->turn * HALF_PI;
+        double a0 = s->heading - s->turn * NBI_HALF_PI;
         double a = a0 + s->turn * at / s->radius;
         out->x = s->cx + s->radius * cos(a);
         out->y = s->cy + s->radius * sin(a);
-        travel = a + s->turn * HALF_PI;
+        travel = a + s->turn * NBI_HALF_PI;
     } else {
         out->x = s->x + at * cos(s->heading);
         out->y = s->y + at * sin(s->heading);
@@ -113,8 +117,8 @@ void nb_curve_sample(const nb_curve *c, double at, nb_pose *out)
 
 static void centre(const nb_pose *p, double r, int turn, double *cx, double *cy)
 {
-    *cx = p->x + r * cos(p->heading + turn * HALF_PI);
-    *cy = p->y + r * sin(p->heading + turn * HALF_PI);
+    *cx = p->x + r * cos(p->heading + turn * NBI_HALF_PI);
+    *cy = p->y + r * sin(p->heading + turn * NBI_HALF_PI);
 }
 
 static void curve_init(nb_curve *c, const char *word, unsigned variant)
@@ -130,7 +134,7 @@ static void curve_init(nb_curve *c, const char *word, unsigned variant)
 static void add_arc(nb_curve *c, double cx, double cy, double r, int turn, double h, double sweep)
 {
     if (sweep * r > SEG_EPS) {
-        nb_segment s = nb_segment_arc(cx, cy, r, h - turn * HALF_PI, turn * sweep);
+        nb_segment s = nb_segment_arc(cx, cy, r, h - turn * NBI_HALF_PI, turn * sweep);
         c->seg[c->count++] = s;
     }
 }
@@ -174,7 +178,7 @@ static int csc(const nb_pose *a, const nb_pose *b, double r, int t1, int t2, nb_
     double s2 = mod2pi(t2 * (b->heading - psi));
     add_arc(c, c1x, c1y, r, t1, a->heading, s1);
     /* The tangent point on circle 1 and the line from it. */
-    double tx = c1x + r * cos(psi - t1 * HALF_PI), ty = c1y + r * sin(psi - t1 * HALF_PI);
+    double tx = c1x + r * cos(psi - t1 * NBI_HALF_PI), ty = c1y + r * sin(psi - t1 * NBI_HALF_PI);
     add_line(c, tx, ty, psi, len);
     add_arc(c, c2x, c2y, r, t2, psi, s2);
     curve_finish(c);
@@ -195,8 +199,8 @@ static int ccc(const nb_pose *a, const nb_pose *b, double r, int t, unsigned var
     double gamma = acos(d / (4 * r));
     double phi = atan2(vy, vx) + (variant ? -gamma : gamma);
     double c3x = c1x + 2 * r * cos(phi), c3y = c1y + 2 * r * sin(phi);
-    double h1 = phi + t * HALF_PI;                        /* heading at the first switch */
-    double h2 = atan2(c2y - c3y, c2x - c3x) - t * HALF_PI; /* heading at the second */
+    double h1 = phi + t * NBI_HALF_PI;                        /* heading at the first switch */
+    double h2 = atan2(c2y - c3y, c2x - c3x) - t * NBI_HALF_PI; /* heading at the second */
     char word[4] = {t > 0 ? 'R' : 'L', t > 0 ? 'L' : 'R', t > 0 ? 'R' : 'L', 0};
     curve_init(c, word, variant);
     add_arc(c, c1x, c1y, r, t, a->heading, mod2pi(t * (h1 - a->heading)));
@@ -220,7 +224,7 @@ static int cs_point(const nb_pose *a, double r, int t, double px, double py, nb_
     char word[3] = {t > 0 ? 'R' : 'L', 'S', 0};
     curve_init(c, word, 0);
     add_arc(c, cx, cy, r, t, a->heading, mod2pi(t * (psi - a->heading)));
-    double tx = cx + r * cos(psi - t * HALF_PI), ty = cy + r * sin(psi - t * HALF_PI);
+    double tx = cx + r * cos(psi - t * NBI_HALF_PI), ty = cy + r * sin(psi - t * NBI_HALF_PI);
     add_line(c, tx, ty, psi, d);
     curve_finish(c);
     return 1;
@@ -240,8 +244,8 @@ static int cc_point(const nb_pose *a, double r, int t, unsigned variant, double 
     double gamma = acos(fmin(1, fmax(-1, cg)));
     double phi = atan2(vy, vx) + (variant ? -gamma : gamma);
     double c2x = c1x + 2 * r * cos(phi), c2y = c1y + 2 * r * sin(phi);
-    double h1 = phi + t * HALF_PI;
-    double hp = atan2(py - c2y, px - c2x) - t * HALF_PI; /* heading at the point */
+    double h1 = phi + t * NBI_HALF_PI;
+    double hp = atan2(py - c2y, px - c2x) - t * NBI_HALF_PI; /* heading at the point */
     char word[3] = {t > 0 ? 'R' : 'L', t > 0 ? 'L' : 'R', 0};
     curve_init(c, word, variant);
     add_arc(c, c1x, c1y, r, t, a->heading, mod2pi(t * (h1 - a->heading)));
@@ -343,8 +347,8 @@ double nbi_curve_point_length(double r, double px, double py)
             for (int v = 0; v < 2; v++) {
                 double phi = atan2(vy, vx) + (v ? -gamma : gamma);
                 double c2x = cx + 2 * r * cos(phi), c2y = cy + 2 * r * sin(phi);
-                double h1 = phi + t * HALF_PI;
-                double hp = atan2(py - c2y, px - c2x) - t * HALF_PI;
+                double h1 = phi + t * NBI_HALF_PI;
+                double hp = atan2(py - c2y, px - c2x) - t * NBI_HALF_PI;
                 best = fmin(best, r * (mod2pi(t * h1) + mod2pi(-t * (hp - h1))));
             }
         }

@@ -11,8 +11,6 @@
 
 #include "hitcheck.h"
 
-#define TWO_PI 6.283185307179586476925286766559
-
 nb_status nbi_curvetab_view(const uint8_t *p, size_t len, nbi_curvetab *t, nb_err *err)
 {
     memset(t, 0, sizeof *t);
@@ -41,8 +39,8 @@ nb_status nbi_curvetab_view(const uint8_t *p, size_t len, nbi_curvetab *t, nb_er
 
 void nbi_curvetab_cell(const nbi_curvetab *t, double rho, double alpha, long *row, unsigned *col)
 {
-    alpha = fabs(remainder(alpha, TWO_PI));
-    long c = lround(alpha * t->angles / TWO_PI);
+    alpha = fabs(remainder(alpha, NBI_TWO_PI));
+    long c = lround(alpha * t->angles / NBI_TWO_PI);
     *col = (unsigned)(c < 0 ? 0 : c >= (long)t->cols ? (long)t->cols - 1 : c);
     double r = floor(rho * t->steps);
     *row = r > (double)t->distance * t->steps ? (long)t->distance * t->steps : (long)r;

@@ -13,8 +13,6 @@
 
 #include "hitcheck_build.h"
 
-#define TWO_PI 6.283185307179586476925286766559
-
 static uint16_t units(double v, unsigned steps)
 {
     double u = floor(v * steps - 1);
@@ -57,7 +55,7 @@ nb_status nbb_curvetab_build(double r, unsigned distance, unsigned steps, unsign
     nbi_put32(p + 12, cols);
     nbi_putf64(p + 16, r);
     uint8_t *out = p + NBI_CT_HEADER;
-    const double sector = TWO_PI / angles;
+    const double sector = NBI_TWO_PI / angles;
 
     /* Bin minima on each ring of radius k / (2 steps): bearings every
      * sector/m, m even and large enough that neighbouring samples are less

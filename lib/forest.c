@@ -1,7 +1,8 @@
 /* forest.c: a forest of round obstacles at run time: opened from a
  * bundle's forest and bitangent sections (checked once here, then read in
- * place), or made by the program and changed at will; and sampling along
- * the paths the searches return (forest_search.c). */
+ * place), or made by the program and changed at will.  The searches are
+ * in forest_search.c; their paths are nb_segment arrays, sampled by
+ * curve.c like every other path. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,50 +385,4 @@ nb_status nb_forest_graph(const nb_forest *f, unsigned k, nb_forest_graph_info *
     *info = f->graph[k].info;
     nbi_ok(err);
     return NB_OK;
-}
-
-/* ---- sampling ----
- * Kept here until the curve sampling API (curve.c) takes paths of lines
- * and arcs of several radii; then this becomes a call to it. */
-
-static void piece_at(const nb_forest_piece *p, double s, nb_vec2 *pos, double *heading)
-{
-    double t = p->length > 0 ? s / p->length : 0;
-    if (t < 0)
-        t = 0;
-    if (t > 1)
-        t = 1;
-    if (p->kind == NB_FOREST_ARC) {
-        double a = p->start_angle + t * p->sweep;
-        pos->x = p->centre.x + p->radius * cos(a);
-        pos->y = p->centre.y + p->radius * sin(a);
-        *heading = p->sweep >= 0 ? a + NBI_PI / 2 : a - NBI_PI / 2;
-    } else {
-        pos->x = p->from.x + t * (p->to.x - p->from.x);
-        pos->y = p->from.y + t * (p->to.y - p->from.y);
-        *heading = atan2(p->to.y - p->from.y, p->to.x - p->from.x);
-    }
-    *heading = remainder(*heading, NBI_TWO_PI);
-}
-
-void nb_forest_path_sample(const nb_forest_path *path, double s, nb_vec2 *pos, double *heading)
-{
-    double h;
-    if (!heading)
-        heading = &h;
-    if (path->npieces == 0) {
-        *pos = path->start;
-        *heading = 0;
-        return;
-    }
-    if (!(s > 0))
-        s = 0;
-    for (size_t i = 0; i < path->npieces; i++) {
-        const nb_forest_piece *p = &path->pieces[i];
-        if (s <= p->length || i + 1 == path->npieces) {
-            piece_at(p, s, pos, heading);
-            return;
-        }
-        s -= p->length;
-    }
 }

@@ -81,7 +81,7 @@ struct nb_forest_ws {
     uint32_t *near;
     uint8_t *seen;
     size_t ncap; /* of infl, iv (twice), near and seen */
-    nb_forest_piece *pieces;
+    nb_segment *segs;
     uint32_t *chain;
     size_t pcap;
 };
@@ -158,14 +158,14 @@ static int grow_circles(nb_forest_ws *ws, size_t n)
     return 1;
 }
 
-/* The path's pieces and the chain of states it is made from. */
+/* The path's segments and the chain of states it is made from. */
 static int grow_path(nb_forest_ws *ws, size_t need)
 {
     if (need <= ws->pcap)
         return 1;
     size_t ncap = grown(ws->pcap, need);
-    void **const arr[] = {(void **)&ws->pieces, (void **)&ws->chain};
-    const size_t size[] = {sizeof *ws->pieces, sizeof *ws->chain};
+    void **const arr[] = {(void **)&ws->segs, (void **)&ws->chain};
+    const size_t size[] = {sizeof *ws->segs, sizeof *ws->chain};
     if (!grow_all(arr, size, 2, ncap))
         return 0;
     ws->pcap = ncap;
@@ -241,7 +241,7 @@ void nb_forest_ws_free(nb_forest_ws *ws)
     free(ws->iv);
     free(ws->near);
     free(ws->seen);
-    free(ws->pieces);
+    free(ws->segs);
     free(ws->chain);
     free(ws);
 }
@@ -579,32 +579,27 @@ static nb_status make_path(sctx *x, nb_err *err)
     double total = 0;
     for (size_t i = len - 1; i > 0; i--) {
         uint32_t from = ws->chain[i], to = ws->chain[i - 1], u = from >> 1, v = to >> 1;
-        nb_forest_piece *p = &ws->pieces[np];
-        memset(p, 0, sizeof *p);
-        p->from = spos(x, u);
-        p->to = spos(x, v);
+        nb_segment *p = &ws->segs[np];
         if (from & 1) {
-            p->kind = NB_FOREST_LINE;
-            p->length = dist(p->from, p->to);
+            nb_vec2 a = spos(x, u), b = spos(x, v);
+            *p = nb_segment_line(a.x, a.y, b.x, b.y);
         } else {
             uint32_t ci = ncircle(x, u);
             unsigned sense = !nsense(x, u);
             double r = x->c[ci].r;
             double sw = nbi_sweep(nangle(x, u), nangle(x, v), sense, x->eps / r);
-            p->kind = NB_FOREST_ARC;
-            p->centre = (nb_vec2){x->c[ci].x, x->c[ci].y};
-            p->radius = r;
-            p->start_angle = nangle(x, u);
-            p->sweep = sense == NBI_CCW ? sw : -sw;
-            p->length = r * sw;
+            *p = nb_segment_arc(x->c[ci].x, x->c[ci].y, r, nangle(x, u), sense == NBI_CCW ? sw : -sw);
         }
         if (p->length > 0) {
             total += p->length;
             np++;
         }
     }
-    path->pieces = ws->pieces;
-    path->npieces = np;
+    /* From a point to itself: one empty line, so that sampling gives the point. */
+    if (np == 0)
+        ws->segs[np++] = nb_segment_line(x->s.x, x->s.y, x->s.x, x->s.y);
+    path->segments = ws->segs;
+    path->nsegments = np;
     path->length = total;
     return NB_OK;
 }
@@ -632,15 +627,21 @@ static nb_status check_point(const sctx *x, const nb_forest *f, nb_vec2 p, const
     return NB_OK;
 }
 
+/* What a failed query leaves: no segments, an infinite length. */
+static void no_path(nb_forest_path *path, nb_vec2 s, nb_vec2 t)
+{
+    memset(path, 0, sizeof *path);
+    path->start = s;
+    path->goal = t;
+    path->length = INFINITY;
+}
+
 static nb_status run(sctx *x, const nb_forest *f, double agent_radius, nb_err *err)
 {
     nb_forest_ws *ws = x->ws;
     nb_forest_path *path = x->path;
     nb_vec2 s = x->s, t = x->t;
-    memset(path, 0, sizeof *path);
-    path->start = s;
-    path->goal = t;
-    path->length = INFINITY;
+    no_path(path, s, t);
     nb_status st;
     if ((st = check_point(x, f, s, "start", agent_radius, err)) != NB_OK ||
         (st = check_point(x, f, t, "goal", agent_radius, err)) != NB_OK)
@@ -698,8 +699,7 @@ nb_status nb_forest_query(const nb_forest *f, unsigned k, nb_vec2 start, nb_vec2
                           nb_forest_ws *ws, nb_forest_path *path, nb_err *err)
 {
     if (k >= f->ngraphs) {
-        memset(path, 0, sizeof *path);
-        path->length = INFINITY;
+        no_path(path, start, goal);
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "no bitangent graph for radius index %u (the forest has %u; bake one with "
                         "mkabstract --forest --agent-radius R)",
@@ -715,12 +715,10 @@ nb_status nb_forest_search(const nb_forest *f, double agent_radius, nb_vec2 star
                            unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err)
 {
     size_t n = f->n;
-    if (!(isfinite(agent_radius) && agent_radius >= 0 && agent_radius <= NB_FOREST_MAX_COORD)) {
-        memset(path, 0, sizeof *path);
-        path->length = INFINITY;
+    no_path(path, start, goal);
+    if (!(isfinite(agent_radius) && agent_radius >= 0 && agent_radius <= NB_FOREST_MAX_COORD))
         return nbi_fail(err, NB_ERR_ARG, "agent radius %g: expected a number from 0 to %g",
                         agent_radius, NB_FOREST_MAX_COORD);
-    }
     if (!grow_scratch(ws, n))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu circles", n);
     for (size_t i = 0; i < n; i++) {

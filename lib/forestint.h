@@ -17,12 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "navbake.h"
+#include "internal.h"
 
 #define NBI_CCW 0u
 #define NBI_CW 1u
-#define NBI_PI 3.1415926535897932384626433832795
-#define NBI_TWO_PI 6.283185307179586476925286766559
 
 /* A free arc whose span is NBI_WHOLE_SPAN stands for a whole circle that
  * no other circle touches (no point of it is closed). */

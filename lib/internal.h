@@ -5,6 +5,7 @@
 #ifndef NB_INTERNAL_H
 #define NB_INTERNAL_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,6 +73,29 @@ static inline void nbi_putf64(uint8_t *p, double d)
     uint64_t v;
     memcpy(&v, &d, sizeof v);
     nbi_put64(p, v);
+}
+
+/* ---- angles (radians; curves, sweeps and forests alike) ---- */
+
+#define NBI_PI 3.1415926535897932384626433832795
+#define NBI_TWO_PI 6.283185307179586476925286766559
+#define NBI_HALF_PI 1.5707963267948966192313216916398
+
+/* a reduced to [0, 2 pi): how far round a circle, in the positive sense,
+ * an angle lies from 0. */
+static inline double nbi_angle_mod(double a)
+{
+    /* Differences of angles in [-pi, pi] need one step at most. */
+    if (a >= 0 && a < NBI_TWO_PI)
+        return a;
+    if (a < 0 && a >= -NBI_TWO_PI) {
+        a += NBI_TWO_PI;
+        return a >= NBI_TWO_PI ? 0 : a;
+    }
+    a = fmod(a, NBI_TWO_PI);
+    if (a < 0)
+        a += NBI_TWO_PI;
+    return a >= NBI_TWO_PI ? 0 : a;
 }
 
 /* ---- file layout (formats/bundle.md) ---- */

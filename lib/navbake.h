@@ -265,7 +265,9 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
  * [y, y+1) and its centre is (x + 0.5, y + 0.5); y grows downwards, as the
  * map is drawn.  A heading is an angle in radians from +x towards +y: 0 is
  * east, pi/2 south.  A heading that grows turns clockwise as the map is
- * drawn: a right turn ('R'); one that shrinks turns left ('L'). */
+ * drawn: a right turn ('R'); one that shrinks turns left ('L').  Forests
+ * (below) use the same angles in world units with y up, where a heading
+ * that grows turns counter-clockwise. */
 typedef struct nb_pose {
     double x, y;
     double heading; /* the way the unit faces */
@@ -274,15 +276,17 @@ typedef struct nb_pose {
 enum nb_segment_kind { NB_SEG_LINE = 0, NB_SEG_ARC = 1 };
 
 /* One piece of a path: a straight line, or an arc of a circle.  A path is
- * an array of segments, each starting where the one before ends (curves
- * here, paths around round obstacles, planned routes all share it). */
+ * an array of segments of any length, each starting where the one before
+ * ends (curves here, planned routes and paths around round obstacles all
+ * share it, and all sample through nb_segments_sample). */
 typedef struct nb_segment {
     int kind;        /* NB_SEG_LINE or NB_SEG_ARC */
-    int turn;        /* arcs: +1 heading grows (right), -1 shrinks (left); lines: 0 */
+    int turn;        /* arcs: the sign of the sweep: +1 angles grow (right on a map, y down;
+                        counter-clockwise in a forest, y up), -1 they shrink; lines: 0 */
     int gear;        /* +1 forward; -1 in reverse: the unit faces away from its travel */
     double x, y;     /* where it starts */
     double heading;  /* direction of travel at the start */
-    double length;   /* cells, >= 0 */
+    double length;   /* cells or world units, >= 0; an arc's is radius * |sweep| */
     double cx, cy;   /* arcs: the circle's centre */
     double radius;   /* arcs: the circle's radius; lines: 0 */
 } nb_segment;
@@ -290,13 +294,20 @@ typedef struct nb_segment {
 /* A line from (x0, y0) to (x1, y1), driven forward. */
 nb_segment nb_segment_line(double x0, double y0, double x1, double y1);
 /* An arc of the circle (cx, cy, radius) from the point at angle from (seen
- * from the centre) through sweep radians: sweep > 0 turns right (angles
- * grow), sweep < 0 left. */
+ * from the centre) through sweep radians: sweep > 0 angles grow (turn
+ * +1), sweep < 0 they shrink (turn -1); driven forward. */
 nb_segment nb_segment_arc(double cx, double cy, double radius, double from, double sweep);
+/* An arc's angles, the inverse of nb_segment_arc: the angle of its start
+ * seen from the centre and its signed sweep (turn * length / radius).  A
+ * line gives its heading and 0. */
+void nb_segment_angles(const nb_segment *seg, double *from, double *sweep);
 /* Position and heading at distance at along a segment (Pinter's Listing
- * 2); at is clamped to [0, length]. */
+ * 2); at is clamped to [0, length], so at = length gives its end.  The
+ * heading is not reduced to a range: compare headings modulo 2 pi. */
 void nb_segment_sample(const nb_segment *seg, double at, nb_pose *out);
-/* The same along n segments in a row; returns the total length. */
+/* The same along the n segments of a path, at clamped to the path (before
+ * the start: the start; past the end: the end); returns the total length.
+ * With n = 0 out is the origin. */
 double nb_segments_sample(const nb_segment *seg, size_t n, double at, nb_pose *out);
 double nb_segments_length(const nb_segment *seg, size_t n);
 
@@ -479,26 +490,17 @@ typedef struct nb_forest_graph_info {
 nb_status nb_forest_graph(const nb_forest *forest, unsigned radius_index, nb_forest_graph_info *info,
                           nb_err *err);
 
-/* A path is a list of pieces: straight segments and arcs, alternating
- * (pieces of zero length are left out).  An arc turns about centre with
- * the given radius from angle start_angle by sweep radians (positive:
- * counter-clockwise); length is radius * |sweep|. */
-enum nb_forest_piece_kind { NB_FOREST_LINE = 0, NB_FOREST_ARC = 1 };
-
-typedef struct nb_forest_piece {
-    int kind;          /* enum nb_forest_piece_kind */
-    nb_vec2 from, to;  /* end points */
-    nb_vec2 centre;    /* arc: the inflated circle's centre */
-    double radius;     /* arc: the inflated circle's radius */
-    double start_angle, sweep; /* arc */
-    double length;
-} nb_forest_piece;
-
+/* A path: segments (nb_segment, driven forward) alternating between
+ * straight lines (bitangents) and arcs round inflated circles (turn +1
+ * counter-clockwise, -1 clockwise); segments of length zero are left out,
+ * except that a path from a point to itself is one line of length 0, so
+ * every path found has a segment to sample.  Sample it with
+ * nb_segments_sample(path.segments, path.nsegments, s, &pose). */
 typedef struct nb_forest_path {
     nb_vec2 start, goal;
-    double length;               /* the sum of the pieces' lengths */
-    size_t npieces;
-    const nb_forest_piece *pieces; /* owned by the workspace: valid until its next query */
+    double length;               /* the sum of the segments' lengths */
+    size_t nsegments;            /* 0 when no path was found */
+    const nb_segment *segments;  /* owned by the workspace: valid until its next query */
     /* What the search did. */
     size_t expanded;  /* states taken from the open list */
     size_t generated; /* states put on it */
@@ -536,10 +538,6 @@ nb_status nb_forest_query(const nb_forest *forest, unsigned radius_index, nb_vec
  * bitangent's line of sight is tested only when the search would take it. */
 nb_status nb_forest_search(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
                            unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
-
-/* The position and heading (radians, 0 along +x, counter-clockwise) at
- * distance s along a path, s clamped to [0, length]. */
-void nb_forest_path_sample(const nb_forest_path *path, double s, nb_vec2 *pos, double *heading);
 
 #ifdef __cplusplus
 }

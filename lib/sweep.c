@@ -9,9 +9,6 @@
 
 #include "sweep.h"
 
-#define TWO_PI 6.283185307179586476925286766559
-#define HALF_PI 1.5707963267948966192313216916398
-
 static double point_box(double px, double py, double x0, double y0)
 {
     double dx = fmax(fmax(x0 - px, px - (x0 + 1)), 0);
@@ -81,16 +78,14 @@ static void arc_of(const nb_segment *s, struct arc *a)
     a->cy = s->cy;
     a->r = s->radius;
     a->turn = s->turn;
-    a->a0 = s->heading - s->turn * HALF_PI;
-    a->sweep = s->length / s->radius;
+    nb_segment_angles(s, &a->a0, &a->sweep);
+    a->sweep = fabs(a->sweep);
 }
 
 static int in_arc(const struct arc *a, double phi)
 {
-    double m = fmod(a->turn * (phi - a->a0), TWO_PI);
-    if (m < 0)
-        m += TWO_PI;
-    return m <= a->sweep + 1e-12 || m >= TWO_PI - 1e-12;
+    double m = nbi_angle_mod(a->turn * (phi - a->a0));
+    return m <= a->sweep + 1e-12 || m >= NBI_TWO_PI - 1e-12;
 }
 
 static void arc_point(const struct arc *a, double sweep, double *x, double *y)
@@ -146,7 +141,7 @@ static double arc_box(const nb_segment *s, double x0, double y0)
     for (int i = 0; i < 4; i++)
         d = fmin(d, point_arc(&a, x0 + (i & 1), y0 + (i >> 1), ex0, ey0, ex1, ey1));
     for (int k = 0; k < 4; k++) {
-        double phi = k * HALF_PI;
+        double phi = k * NBI_HALF_PI;
         if (in_arc(&a, phi))
             d = fmin(d, point_box(a.cx + a.r * cos(phi), a.cy + a.r * sin(phi), x0, y0));
     }
@@ -177,8 +172,8 @@ void nbi_segment_bounds(const nb_segment *s, double *x0, double *y0, double *x1,
         struct arc a;
         arc_of(s, &a);
         for (int k = 0; k < 4; k++)
-            if (in_arc(&a, k * HALF_PI)) {
-                double px = a.cx + a.r * cos(k * HALF_PI), py = a.cy + a.r * sin(k * HALF_PI);
+            if (in_arc(&a, k * NBI_HALF_PI)) {
+                double px = a.cx + a.r * cos(k * NBI_HALF_PI), py = a.cy + a.r * sin(k * NBI_HALF_PI);
                 *x0 = fmin(*x0, px);
                 *x1 = fmax(*x1, px);
                 *y0 = fmin(*y0, py);

@@ -92,7 +92,7 @@ status navbake query --forest -q --plain --no-prune "$tmp/one.nbk" --from -10,0 
 is "the article's plain scheme, no pruning: the same" "$out" "$want"
 status navbake query --forest "$tmp/one.nbk" --from -10,0 --to 10,0
 like "the text output says the search" "$out" "search     baked graph 0 (agent radius 0.5)"
-like "and lists the pieces" "$out" "  arc   "
+like "and lists the segments" "$out" "  arc   "
 like "with the expansions" "$out" "expanded   "
 status navbake query --forest --deferred "$tmp/one.nbk" --from -10,0 --to 10,0
 like "deferred says how many circles it opened" "$out" "deferred (agent radius 0.5): 1 circles opened"
@@ -104,12 +104,21 @@ status navbake query --forest --json -S 2 "$tmp/one.nbk" --from -10,0 --to 10,0
 is "--json exits 0" "$rc" 0
 if command -v python3 >/dev/null 2>&1; then
   printf '%s\n' "$out" > "$tmp/q.json"
-  ok "--json is JSON: three pieces, an arc in the middle, samples" python3 -c "
-import json, sys
+  ok "--json is JSON: three segments, an arc in the middle, samples" python3 -c "
+import json, math, sys
 d = json.load(open('$tmp/q.json'))
 assert abs(d['length'] - $want) < 1e-8 and d['search'] == 'baked'
-assert [p['kind'] for p in d['pieces']] == ['line', 'arc', 'line']
-assert d['pieces'][1]['radius'] == 3 and len(d['samples']) == 12
+g = d['segments']
+assert [p['kind'] for p in g] == ['line', 'arc', 'line']
+assert g[1]['radius'] == 3 and len(d['samples']) == 12
+# Each segment starts where the one before ends; the arc turns the way its
+# sweep says and its length is radius * |sweep|; the last ends at the goal.
+for a, b in zip(g, g[1:]):
+    assert math.dist(a['to'], b['from']) < 1e-9
+a = g[1]
+assert a['turn'] == (1 if a['sweep'] > 0 else -1)
+assert abs(a['length'] - 3 * abs(a['sweep'])) < 1e-12
+assert math.dist(g[0]['from'], [-10, 0]) < 1e-12 and math.dist(g[2]['to'], [10, 0]) < 1e-9
 "
 else
   skip "python3 absent: JSON not parsed"

@@ -54,51 +54,75 @@ int ft_free_point(tu_rng *r, const nb_circle *c, size_t n, double agent_radius, 
     return 0;
 }
 
-static double piece_heading(const nb_forest_piece *q, int at_end)
-{
-    if (q->kind == NB_FOREST_LINE)
-        return atan2(q->to.y - q->from.y, q->to.x - q->from.x);
-    double a = q->start_angle + (at_end ? q->sweep : 0);
-    return a + (q->sweep >= 0 ? M_PI / 2 : -M_PI / 2);
-}
-
 static double angle_diff(double a, double b) { return fabs(remainder(a - b, 2 * M_PI)); }
+
+/* A segment's end and final heading worked out here from its fields (not
+ * with the library's sampling, which the caller compares with them). */
+static void seg_end(const nb_segment *q, nb_vec2 *end, double *heading)
+{
+    if (q->kind == NB_SEG_ARC) {
+        double a = atan2(q->y - q->cy, q->x - q->cx) + q->turn * q->length / q->radius;
+        end->x = q->cx + q->radius * cos(a);
+        end->y = q->cy + q->radius * sin(a);
+        *heading = a + q->turn * M_PI / 2;
+    } else {
+        end->x = q->x + q->length * cos(q->heading);
+        end->y = q->y + q->length * sin(q->heading);
+        *heading = q->heading;
+    }
+}
 
 int ft_path_ok(const nb_forest_path *p, const nb_circle *c, size_t n, double agent_radius,
                double step, double tol, double *clear)
 {
-    double sum = 0, worst = INFINITY;
+    double sum = 0, worst = INFINITY, h = 0;
     nb_vec2 at = p->start;
-    for (size_t i = 0; i < p->npieces; i++) {
-        const nb_forest_piece *q = &p->pieces[i];
-        if (hypot(q->from.x - at.x, q->from.y - at.y) > 1e-7) {
-            diag("piece %zu starts at (%g, %g), the path was at (%g, %g)", i, q->from.x, q->from.y,
-                 at.x, at.y);
+    if (p->nsegments == 0) {
+        diag("a path found has no segments");
+        return 0;
+    }
+    for (size_t i = 0; i < p->nsegments; i++) {
+        const nb_segment *q = &p->segments[i];
+        if (hypot(q->x - at.x, q->y - at.y) > 1e-7) {
+            diag("segment %zu starts at (%g, %g), the path was at (%g, %g)", i, q->x, q->y, at.x,
+                 at.y);
             return 0;
         }
-        if (i > 0 && angle_diff(piece_heading(&p->pieces[i - 1], 1), piece_heading(q, 0)) > 1e-6) {
-            diag("piece %zu turns sharply at (%g, %g): heading %g after %g", i, q->from.x, q->from.y,
-                 piece_heading(q, 0), piece_heading(&p->pieces[i - 1], 1));
+        if (q->gear != 1 || !(q->length >= 0) || (q->length == 0 && p->nsegments > 1)) {
+            diag("segment %zu: gear %d, length %g", i, q->gear, q->length);
             return 0;
         }
-        if (q->kind == NB_FOREST_ARC) {
-            double e0 = hypot(q->from.x - q->centre.x, q->from.y - q->centre.y) - q->radius;
-            double e1 = hypot(q->to.x - q->centre.x, q->to.y - q->centre.y) - q->radius;
-            double el = q->length - q->radius * fabs(q->sweep);
-            nb_vec2 end = {q->centre.x + q->radius * cos(q->start_angle + q->sweep),
-                           q->centre.y + q->radius * sin(q->start_angle + q->sweep)};
-            if (fabs(e0) > 1e-7 || fabs(e1) > 1e-7 || fabs(el) > 1e-9 ||
-                hypot(end.x - q->to.x, end.y - q->to.y) > 1e-7) {
-                diag("arc %zu is not on its circle (%g, %g, %g, %g)", i, e0, e1, el,
-                     hypot(end.x - q->to.x, end.y - q->to.y));
+        if (i > 0 && angle_diff(h, q->heading) > 1e-6) {
+            diag("segment %zu turns sharply at (%g, %g): heading %g after %g", i, q->x, q->y,
+                 q->heading, h);
+            return 0;
+        }
+        if (q->kind == NB_SEG_ARC) {
+            /* On its circle, leaving along the tangent in the sense of its turn. */
+            double e0 = hypot(q->x - q->cx, q->y - q->cy) - q->radius;
+            double a0 = atan2(q->y - q->cy, q->x - q->cx);
+            if ((q->turn != 1 && q->turn != -1) || !(q->radius > agent_radius) || fabs(e0) > 1e-7 ||
+                angle_diff(q->heading, a0 + q->turn * M_PI / 2) > 1e-9) {
+                diag("arc %zu is not on its circle (turn %d, radius %g, off by %g, heading %g at "
+                     "angle %g)",
+                     i, q->turn, q->radius, e0, q->heading, a0);
                 return 0;
             }
-        } else if (fabs(q->length - hypot(q->to.x - q->from.x, q->to.y - q->from.y)) > 1e-9) {
-            diag("line %zu has the wrong length", i);
+        } else if (q->kind != NB_SEG_LINE || q->turn != 0) {
+            diag("segment %zu: kind %d, turn %d", i, q->kind, q->turn);
+            return 0;
+        }
+        nb_vec2 end;
+        nb_pose e;
+        seg_end(q, &end, &h);
+        nb_segment_sample(q, q->length, &e);
+        if (hypot(e.x - end.x, e.y - end.y) > 1e-9 * (1 + q->length) || angle_diff(e.heading, h) > 1e-9) {
+            diag("segment %zu samples to (%g, %g, %g) at its end, not (%g, %g, %g)", i, e.x, e.y,
+                 e.heading, end.x, end.y, h);
             return 0;
         }
         sum += q->length;
-        at = q->to;
+        at = end;
     }
     if (hypot(at.x - p->goal.x, at.y - p->goal.y) > 1e-7 || fabs(sum - p->length) > 1e-9 * (1 + sum)) {
         diag("the path ends at (%g, %g), not the goal, or its length %.12g is not the sum %.12g",
@@ -107,9 +131,8 @@ int ft_path_ok(const nb_forest_path *p, const nb_circle *c, size_t n, double age
     }
     size_t ns = (size_t)ceil(p->length / step);
     for (size_t k = 0; k <= ns; k++) {
-        nb_vec2 q;
-        double h;
-        nb_forest_path_sample(p, k == ns ? p->length : (double)k * step, &q, &h);
+        nb_pose q;
+        nb_segments_sample(p->segments, p->nsegments, k == ns ? p->length : (double)k * step, &q);
         for (size_t i = 0; i < n; i++) {
             double d = hypot(q.x - c[i].x, q.y - c[i].y) - (c[i].r + agent_radius);
             if (d < worst)

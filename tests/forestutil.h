@@ -19,11 +19,13 @@ double ft_uniform(tu_rng *r, double lo, double hi);
 int ft_free_point(tu_rng *r, const nb_circle *c, size_t n, double agent_radius, double margin,
                   double lo, double hi, nb_vec2 *p);
 
-/* Checks a path as the tests need it: starts and ends where asked, each
- * piece joins the next, headings agree at every join (no cusp), arcs lie
- * on their circles, the length is the pieces' sum, and sampled every
- * step it keeps out of every circle inflated by agent_radius (to within
- * tol).  Returns the smallest clearance seen through *clear (may be NULL);
+/* Checks a path as the tests need it: it has segments, starts and ends
+ * where asked, each segment joins the next, headings agree at every join
+ * (no cusp), arcs lie on their circles and leave them along the tangent,
+ * each segment's end worked out from its fields is where sampling it
+ * arrives, the length is the segments' sum, and sampled every step (with
+ * nb_segments_sample) it keeps out of every circle inflated by
+ * agent_radius (to within tol).  Returns the smallest clearance seen through *clear (may be NULL);
  * 1 when all holds, else 0 and a diagnostic. */
 int ft_path_ok(const nb_forest_path *p, const nb_circle *c, size_t n, double agent_radius,
                double step, double tol, double *clear);

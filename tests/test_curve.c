@@ -238,5 +238,29 @@ int main(void)
        "sampled halfway round its arc");
     nb_segments_sample(path, 3, 100, &e);
     ok(fabs(e.x - 3) < 1e-12 && fabs(e.y - 4) < 1e-12, "sampling past the end gives the end");
+
+    /* nb_segment_angles undoes nb_segment_arc, either way round; the end
+     * it implies is where sampling the whole arc arrives. */
+    int angles_ok = 1;
+    for (int i = 0; i < 1000 && angles_ok; i++) {
+        double cx = 20 * urand(&rng) - 10, cy = 20 * urand(&rng) - 10, r = 0.1 + 5 * urand(&rng);
+        double from = 4 * M_PI * urand(&rng) - 2 * M_PI, sweep = 4 * M_PI * urand(&rng) - 2 * M_PI;
+        nb_segment s = nb_segment_arc(cx, cy, r, from, sweep);
+        double f2, s2;
+        nb_segment_angles(&s, &f2, &s2);
+        nb_segment_sample(&s, s.length, &e);
+        double ex = cx + r * cos(from + sweep), ey = cy + r * sin(from + sweep);
+        if (s.turn != (sweep < 0 ? -1 : 1) || fabs(f2 - from) > 1e-12 || fabs(s2 - sweep) > 1e-12 ||
+            hypot(e.x - ex, e.y - ey) > 1e-9 * (1 + r) ||
+            angdiff(e.heading, from + sweep + s.turn * M_PI / 2) > 1e-9) {
+            diag("arc (%g, %g, %g) from %g sweep %g: angles %g %g, end (%g, %g) not (%g, %g)", cx, cy,
+                 r, from, sweep, f2, s2, e.x, e.y, ex, ey);
+            angles_ok = 0;
+        }
+    }
+    ok(angles_ok, "nb_segment_angles gives back an arc's start angle and signed sweep (1000 arcs)");
+    double lf, ls;
+    nb_segment_angles(&path[2], &lf, &ls);
+    ok(angdiff(lf, M_PI / 2) < 1e-12 && ls == 0, "and a line its heading and no sweep");
     return done_testing();
 }

@@ -338,8 +338,10 @@ static void test_known(void)
         ok(st == NB_OK && rel_err(p.length, round_one(10, R)) < 1e-12,
            "round one circle, agent radius %g: %.12f (by hand %.12f)", radii[k], p.length,
            round_one(10, R));
-        ok(p.npieces == 3 && p.pieces[1].kind == NB_FOREST_ARC && p.pieces[1].radius == R,
-           "a segment, an arc on the inflated circle, a segment");
+        ok(p.nsegments == 3 && p.segments[0].kind == NB_SEG_LINE &&
+               p.segments[1].kind == NB_SEG_ARC && p.segments[1].radius == R &&
+               p.segments[1].cx == 0 && p.segments[1].cy == 0 && p.segments[2].kind == NB_SEG_LINE,
+           "a line, an arc on the inflated circle, a line");
         ok(ft_path_ok(&p, one, 1, radii[k], 0.01, 1e-9, NULL), "and the path keeps out of the circle");
         st = nb_forest_search(f, radii[k], (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
         ok(st == NB_OK && rel_err(p.length, round_one(10, R)) < 1e-12,
@@ -347,12 +349,15 @@ static void test_known(void)
     }
     /* Clear of the circle: straight.  The same point: nothing. */
     nb_forest_query(f, 0, (nb_vec2){-10, 5}, (nb_vec2){10, 5}, 0, ws, &p, &err);
-    ok(p.length == 20 && p.npieces == 1, "a straight line when nothing is in the way");
+    ok(p.length == 20 && p.nsegments == 1 && p.segments[0].kind == NB_SEG_LINE &&
+           p.segments[0].length == 20 && p.segments[0].heading == 0,
+       "a straight line when nothing is in the way");
     nb_forest_query(f, 0, (nb_vec2){4, 4}, (nb_vec2){4, 4}, 0, ws, &p, &err);
-    ok(p.length == 0 && p.npieces == 0, "from a point to itself: length 0, no pieces");
-    nb_vec2 pos;
-    double h;
-    nb_forest_path_sample(&p, 1, &pos, &h);
+    ok(p.length == 0 && p.nsegments == 1 && p.segments[0].kind == NB_SEG_LINE &&
+           p.segments[0].length == 0,
+       "from a point to itself: length 0, one empty line");
+    nb_pose pos;
+    nb_segments_sample(p.segments, p.nsegments, 1, &pos);
     ok(pos.x == 4 && pos.y == 4, "which samples to the point");
     /* Starting on the inflated circle itself. */
     nb_status st = nb_forest_query(f, 1, (nb_vec2){0, 2.5}, (nb_vec2){0, -2.5}, 0, ws, &p, &err);
@@ -360,13 +365,24 @@ static void test_known(void)
        "from a point of the circle to the opposite one: half the circle (%g)", p.length);
     /* Sampling: positions and headings along the arc. */
     nb_forest_query(f, 1, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
-    nb_forest_path_sample(&p, p.length / 2, &pos, &h);
-    ok(fabs(pos.x) < 1e-9 && fabs(fabs(pos.y) - 2.5) < 1e-9 && fabs(remainder(h, M_PI)) < 1e-9,
-       "half way: the top (or bottom) of the circle, heading along x (%g, %g, %g)", pos.x, pos.y, h);
-    nb_forest_path_sample(&p, -1, &pos, &h);
+    double total = nb_segments_sample(p.segments, p.nsegments, p.length / 2, &pos);
+    ok(total == p.length && fabs(pos.x) < 1e-9 && fabs(fabs(pos.y) - 2.5) < 1e-9 &&
+           fabs(remainder(pos.heading, 2 * M_PI)) < 1e-9,
+       "half way: the top (or bottom) of the circle, heading along +x (%g, %g, %g)", pos.x, pos.y,
+       pos.heading);
+    /* Over the top (y > 0) from -x to +x is clockwise: angles shrink. */
+    double from, sweep;
+    nb_segment_angles(&p.segments[1], &from, &sweep);
+    ok(p.segments[1].turn == (pos.y > 0 ? -1 : 1) && (sweep < 0) == (pos.y > 0) &&
+           fabs(fabs(sweep) - p.segments[1].length / 2.5) < 1e-12,
+       "the arc turns the way it goes round (turn %d, sweep %g)", p.segments[1].turn, sweep);
+    nb_segments_sample(p.segments, p.nsegments, -1, &pos);
     ok(pos.x == -10 && pos.y == 0, "sampling before the start gives the start");
-    nb_forest_path_sample(&p, 1e9, &pos, &h);
-    ok(fabs(pos.x - 10) < 1e-9 && fabs(pos.y) < 1e-9, "and past the end the goal");
+    nb_segments_sample(p.segments, p.nsegments, 1e9, &pos);
+    const nb_segment *last = &p.segments[p.nsegments - 1];
+    ok(fabs(pos.x - 10) < 1e-9 && fabs(pos.y) < 1e-9 &&
+           fabs(remainder(pos.heading - atan2(-last->y, 10 - last->x), 2 * M_PI)) < 1e-9,
+       "and past the end the goal, heading from the last tangent point to it");
 
     /* Errors: inside, outside the bounds, no such graph, NaN. */
     st = nb_forest_query(f, 0, (nb_vec2){2.9, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
@@ -375,7 +391,7 @@ static void test_known(void)
          "saying which circle");
     st = nb_forest_query(f, 0, (nb_vec2){-10, 0}, (nb_vec2){0, 1}, 0, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "the goal (0, 1) is inside circle 0"), "a goal inside too");
-    ok(p.length == INFINITY && p.npieces == 0, "and the path is empty, of infinite length");
+    ok(p.length == INFINITY && p.nsegments == 0, "and the path is empty, of infinite length");
     st = nb_forest_query(f, 3, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
     ok(st == NB_ERR_NOTFOUND && strstr(err.msg, "no bitangent graph for radius index 3"),
        "a radius index out of range");

@@ -65,6 +65,7 @@ struct tally {
     int touching, overlapping, nested;
     int queries, found, none, disagree, bad_paths, prune_differs, plain_differs;
     size_t pruned, expanded_baked, expanded_deferred;
+    size_t most_segments; /* the longest path found, in segments */
     double worst_clear;
 };
 
@@ -121,6 +122,8 @@ static void compare(tu_rng *r, const nb_circle *c, size_t n, const double *radii
             t->found++;
             t->expanded_baked += eb;
             t->expanded_deferred += pd.expanded;
+            if (pd.nsegments > t->most_segments)
+                t->most_segments = pd.nsegments;
             if (clear < t->worst_clear)
                 t->worst_clear = clear;
         } else {
@@ -170,6 +173,9 @@ static void test_baked_equals_deferred(nb_forest_ws *ws)
            "%s: %d pairs touch exactly, %d overlap, %d nest", what, t.touching, t.overlapping, t.nested);
         is_int(t.bad_paths, 0, "%s: every path joins up without a cusp and keeps clear (closest %.2g)",
                what, t.worst_clear);
+        ok(t.most_segments > 2 * NB_CURVE_MAX_SEGMENTS,
+           "%s: paths of up to %zu segments, sampled through nb_segments_sample", what,
+           t.most_segments);
         is_int(t.prune_differs, 0, "%s: pruning crossing transitions changes no length (%zu pruned)",
                what, t.pruned);
         is_int(t.plain_differs, 0, "%s: nor does the article's plain scheme", what);

@@ -71,16 +71,26 @@ static int is_bundle(const char *path)
            (n >= 6 && memcmp(m, "SQLite", 6) == 0);
 }
 
-static void print_piece_json(const nb_forest_piece *p, int first)
+/* A segment's end (sampled at its length), start angle and signed sweep. */
+static void seg_geometry(const nb_segment *g, nb_pose *end, double *from, double *sweep)
 {
+    nb_segment_sample(g, g->length, end);
+    nb_segment_angles(g, from, sweep);
+}
+
+static void print_segment_json(const nb_segment *g, int first)
+{
+    nb_pose e;
+    double from, sweep;
+    seg_geometry(g, &e, &from, &sweep);
     printf("%s\n    {\"kind\": \"%s\", \"from\": [%.17g, %.17g], \"to\": [%.17g, %.17g], "
-           "\"length\": %.17g",
-           first ? "" : ",", p->kind == NB_FOREST_ARC ? "arc" : "line", p->from.x, p->from.y, p->to.x,
-           p->to.y, p->length);
-    if (p->kind == NB_FOREST_ARC)
-        printf(", \"centre\": [%.17g, %.17g], \"radius\": %.17g, \"start_angle\": %.17g, "
-               "\"sweep\": %.17g",
-               p->centre.x, p->centre.y, p->radius, p->start_angle, p->sweep);
+           "\"heading\": %.17g, \"length\": %.17g",
+           first ? "" : ",", g->kind == NB_SEG_ARC ? "arc" : "line", g->x, g->y, e.x, e.y,
+           remainder(g->heading, 2 * M_PI), g->length);
+    if (g->kind == NB_SEG_ARC)
+        printf(", \"centre\": [%.17g, %.17g], \"radius\": %.17g, \"turn\": %d, "
+               "\"start_angle\": %.17g, \"sweep\": %.17g",
+               g->cx, g->cy, g->radius, g->turn, from, sweep);
     printf("}");
 }
 
@@ -218,19 +228,20 @@ int nbc_query_forest(int argc, char **argv)
         if (k >= 0)
             printf("  \"radius_index\": %d,\n", k);
         printf("  \"expanded\": %zu,\n  \"generated\": %zu,\n  \"pruned\": %zu,\n"
-               "  \"los_tests\": %zu,\n  \"circles_opened\": %zu,\n  \"pieces\": [",
+               "  \"los_tests\": %zu,\n  \"circles_opened\": %zu,\n  \"segments\": [",
                p.expanded, p.generated, p.pruned, p.los_tests, p.circles_opened);
-        for (size_t i = 0; i < p.npieces; i++)
-            print_piece_json(&p.pieces[i], i == 0);
-        printf("%s]", p.npieces ? "\n  " : "");
+        for (size_t i = 0; i < p.nsegments; i++)
+            print_segment_json(&p.segments[i], i == 0);
+        printf("%s]", p.nsegments ? "\n  " : "");
         if (step > 0) {
             printf(",\n  \"samples\": [");
             size_t ns = (size_t)ceil(p.length / step);
             for (size_t i = 0; i <= ns; i++) {
-                nb_vec2 q;
-                double h, s = i == ns ? p.length : (double)i * step;
-                nb_forest_path_sample(&p, s, &q, &h);
-                printf("%s\n    [%.17g, %.17g, %.17g, %.17g]", i ? "," : "", s, q.x, q.y, h);
+                nb_pose q;
+                double s = i == ns ? p.length : (double)i * step;
+                nb_segments_sample(p.segments, p.nsegments, s, &q);
+                printf("%s\n    [%.17g, %.17g, %.17g, %.17g]", i ? "," : "", s, q.x, q.y,
+                       remainder(q.heading, 2 * M_PI));
             }
             printf("\n  ]");
         }
@@ -245,26 +256,28 @@ int nbc_query_forest(int argc, char **argv)
                p.circles_opened);
     printf("expanded   %zu states, %zu generated, %zu pruned, %zu line-of-sight tests\n",
            p.expanded, p.generated, p.pruned, p.los_tests);
-    printf("pieces     %zu\n", p.npieces);
-    for (size_t i = 0; i < p.npieces; i++) {
-        const nb_forest_piece *q = &p.pieces[i];
-        if (q->kind == NB_FOREST_ARC)
+    printf("segments   %zu\n", p.nsegments);
+    for (size_t i = 0; i < p.nsegments; i++) {
+        const nb_segment *g = &p.segments[i];
+        nb_pose e;
+        double a0, sweep;
+        seg_geometry(g, &e, &a0, &sweep);
+        if (g->kind == NB_SEG_ARC)
             printf("  arc   (%.6f, %.6f) -> (%.6f, %.6f)  length %.6f  centre (%.6f, %.6f) "
                    "radius %.6f sweep %+.6f\n",
-                   q->from.x, q->from.y, q->to.x, q->to.y, q->length, q->centre.x, q->centre.y,
-                   q->radius, q->sweep);
+                   g->x, g->y, e.x, e.y, g->length, g->cx, g->cy, g->radius, sweep);
         else
-            printf("  line  (%.6f, %.6f) -> (%.6f, %.6f)  length %.6f\n", q->from.x, q->from.y,
-                   q->to.x, q->to.y, q->length);
+            printf("  line  (%.6f, %.6f) -> (%.6f, %.6f)  length %.6f\n", g->x, g->y, e.x, e.y,
+                   g->length);
     }
     if (step > 0) {
         printf("samples    every %g: distance x y heading\n", step);
         size_t ns = (size_t)ceil(p.length / step);
         for (size_t i = 0; i <= ns; i++) {
-            nb_vec2 q;
-            double h, s = i == ns ? p.length : (double)i * step;
-            nb_forest_path_sample(&p, s, &q, &h);
-            printf("  %.6f %.6f %.6f %.6f\n", s, q.x, q.y, h);
+            nb_pose q;
+            double s = i == ns ? p.length : (double)i * step;
+            nb_segments_sample(p.segments, p.nsegments, s, &q);
+            printf("  %.6f %.6f %.6f %.6f\n", s, q.x, q.y, remainder(q.heading, 2 * M_PI));
         }
     }
 done:
