@@ -547,7 +547,7 @@ static void test_forest(void)
                "forest: the query's path drawn (%s)", fmts[f])) {
             is_int(ir_pixel(im, 10, 99), NBR_START, "forest path: start (%s)", fmts[f]);
             is_int(ir_pixel(im, 390, 99), NBR_GOAL, "forest path: goal (%s)", fmts[f]);
-            const nbj *pieces = nbj_get(root, "pieces");
+            const nbj *pieces = nbj_get(root, "segments");
             size_t on = 0, lines = 0;
             for (size_t i = 0; pieces && i < pieces->n; i++) {
                 const nbj *pc = &pieces->item[i], *from = nbj_get(pc, "from"), *to = nbj_get(pc, "to");

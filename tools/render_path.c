@@ -221,12 +221,14 @@ static nb_status json_number(const char *file, const nbj *o, const char *key, do
 }
 
 /* A path among round obstacles, as 'navbake query --forest --json'
- * prints it: "pieces", each a line or an arc, in world units. */
+ * prints it: "segments" (once "pieces"), each a line or an arc from
+ * "from" to "to" in world units, an arc round "centre" from "start_angle"
+ * through the signed "sweep" (counter-clockwise positive). */
 static nb_status json_pieces(nbr_paths *ps, const char *file, const nbj *o, const nbj *pieces,
                              nb_err *err)
 {
     if (pieces->type != NBJ_ARRAY)
-        return json_fail(file, pieces, err, "\"pieces\" is not an array");
+        return json_fail(file, pieces, err, "\"segments\" is not an array");
     nbr_path *p = new_path(ps, file, 0, err);
     if (!p)
         return NB_ERR_NOMEM;
@@ -376,8 +378,13 @@ static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32
     if (o->type != NBJ_OBJECT)
         return json_fail(file, o, err, "expected a path: an object with \"path\"");
     const nbj *pieces = nbj_get(o, "pieces"), *segments = nbj_get(o, "segments");
-    if (pieces)
-        return json_pieces(ps, file, o, pieces, err);
+    /* A forest's segments run "from" "to" in world units; a unit's plan
+     * gives each segment's start "x", "y" in cells. */
+    int forest = nbj_get(o, "agent_radius") ||
+                 (segments && segments->type == NBJ_ARRAY && segments->n &&
+                  nbj_get(&segments->item[0], "from"));
+    if (pieces || (segments && forest))
+        return json_pieces(ps, file, o, pieces ? pieces : segments, err);
     if (segments)
         return json_segments(ps, file, o, segments, err);
     const nbj *cells = nbj_get(o, "path");
