@@ -168,4 +168,43 @@ nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radi
                          int compress, nb_forest_graph_info *info, nbb_progress_fn progress,
                          void *arg, nb_err *err);
 
+/* ---- motion models and perimeter tables (model_yaml.c, perimeter_build.c;
+ * formats/motion.md) ---- */
+
+nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
+nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
+/* The same, allocated: free it with nb_model_close. */
+nb_status nbb_model_load(const char *path, nb_model **out, nb_err *err);
+/* Puts the model's section, replacing any model section of that name. */
+nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err);
+
+typedef struct nbb_perimeter_opts {
+    unsigned radius;     /* cells (Chebyshev) around the goal */
+    int layout;          /* NB_PERIM_* */
+    unsigned entry_bits; /* 16 (fixed point) or 32 (IEEE float) */
+    int paper;           /* 1: only the paper's symmetries */
+    int compress;        /* store the section as zlib */
+    void (*progress)(void *ctx, unsigned done, unsigned total);
+    void *ctx;
+} nbb_perimeter_opts;
+
+typedef struct nbb_perimeter_info {
+    unsigned tables;      /* the any-heading tables included */
+    unsigned any_tables;  /* 2 when the last two serve goals at any heading */
+    uint64_t entries;
+    uint64_t table_bytes; /* entries x entry bytes */
+    uint64_t payload;     /* the whole section, header included */
+    uint64_t stored;      /* bytes in the file (zlib when compressed) */
+    unsigned margin;      /* how far past the window the backward searches went */
+    double max_value;
+} nbb_perimeter_info;
+
+/* Builds the perimeter table of a model and puts it (replacing any
+ * perimeter section of the model's name). */
+nb_status nbb_put_perimeter(nbb_builder *b, const nb_model *m, const nbb_perimeter_opts *o,
+                            nbb_perimeter_info *info, nb_err *err);
+/* The encoded payload alone (for tests and benchmarks); free() it. */
+nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, uint8_t **out,
+                               size_t *len, nbb_perimeter_info *info, nb_err *err);
+
 #endif /* NB_BUILD_H */

@@ -258,6 +258,185 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
 /* ------------------------------------------------------------------ */
 /* Motion-constrained search (motion.c, perimeter.c)                   */
 
+/* Motion models (model.c; formats/motion.md).  A model is data: H
+ * headings, each stepping by a grid offset; speed levels ordered by value
+ * (one is 0, negative values step backwards), each with the largest turn
+ * (in heading steps) an action taken at that speed may make; how many
+ * levels an action may change the speed; and costs.  An action turns,
+ * then steps one offset when its new speed is not 0; it costs the step's
+ * length divided by |speed| (an action at speed 0, a stop or a turn in
+ * place, costs the model's still cost), plus the turn cost per heading
+ * step turned.  mkperim stores models in bundles (NB_SEC_MODEL, named). */
+typedef struct nb_model nb_model;
+
+#define NB_MODEL_MAX_HEADINGS 64
+#define NB_MODEL_MAX_SPEEDS 16
+#define NB_MODEL_MAX_OFFSET 8  /* largest |dx| or |dy| of a heading's step */
+#define NB_MODEL_MAX_SPEED 64.0 /* largest |speed| */
+
+/* Decodes the model section called name. */
+nb_status nb_model_open(const nb_bundle *bundle, const char *name, nb_model **out, nb_err *err);
+void nb_model_close(nb_model *model);
+const char *nb_model_name(const nb_model *model);
+unsigned nb_model_headings(const nb_model *model);
+unsigned nb_model_speeds(const nb_model *model);
+/* The speed level whose value is 0. */
+unsigned nb_model_stop(const nb_model *model);
+double nb_model_speed(const nb_model *model, unsigned level);
+const char *nb_model_speed_name(const nb_model *model, unsigned level);
+/* The level called name, or -1. */
+int nb_model_speed_find(const nb_model *model, const char *name);
+/* The largest turn, in heading steps, of an action at this speed level. */
+unsigned nb_model_turn(const nb_model *model, unsigned level);
+/* Levels an action may change the speed by. */
+unsigned nb_model_speed_change(const nb_model *model);
+/* The offset heading h steps by. */
+void nb_model_offset(const nb_model *model, unsigned heading, int *dx, int *dy);
+/* The largest |speed|: the octile heuristic is distance / top speed. */
+double nb_model_top_speed(const nb_model *model);
+double nb_model_still_cost(const nb_model *model);
+double nb_model_turn_cost(const nb_model *model);
+/* w_m, the extended perimeter heuristic's weight. */
+double nb_model_extended_weight(const nb_model *model);
+/* The cells (relative to the start cell) that a step of heading h passes
+ * through, the end cell last; the start cell is not listed.  A step is
+ * legal when its start cell and all of these are standable (backward
+ * steps use the same cells negated).  Returns how many. */
+unsigned nb_model_sweep(const nb_model *model, unsigned heading, const int8_t **cells);
+
+/* A state of a motion-constrained agent: its cell, heading and speed level.
+ * A goal's heading may be NB_HEADING_ANY: stop at the cell, facing
+ * anywhere; with its speed NB_SPEED_ANY too, pass through the cell. */
+#define NB_HEADING_ANY 0xffffu
+#define NB_SPEED_ANY 0xffffu
+typedef struct nb_motion_state {
+    int32_t x, y;
+    uint16_t heading, speed;
+} nb_motion_state;
+
+/* Abstract perimeter heuristic tables (perimeter.c; formats/motion.md):
+ * the exact cost-to-goal on an empty map of every state within R cells
+ * (Chebyshev) of a goal, built by mkperim. */
+typedef struct nb_perimeter nb_perimeter;
+
+enum nb_perimeter_layout {
+    NB_PERIM_FULL = 0,          /* a table per goal heading and speed */
+    NB_PERIM_SPEED_LIMITED = 1, /* a table per goal heading, goals stopped */
+    NB_PERIM_SYMMETRIC = 2,     /* a table per class of goal headings under
+                                 * 90-degree rotations and reflections */
+    NB_PERIM_ROTATED = 3        /* one table, goal facing heading 0; other
+                                 * goals through a (virtual) rotation */
+};
+
+/* What a lookup answered. */
+#define NB_PERIM_OUTSIDE 0 /* the state is beyond the table, or the goal has none */
+#define NB_PERIM_EXACT 1   /* the exact empty-map cost (to the entry encoding) */
+#define NB_PERIM_APPROX 2  /* from a rotated table at an angle that is not a
+                            * multiple of 90 degrees: not admissible */
+
+/* Opens the perimeter table of a model (the section named as the model).
+ * Checks that the table was built from this model's definition. */
+nb_status nb_perimeter_open(const nb_bundle *bundle, const nb_model *model, nb_perimeter **out,
+                            nb_err *err);
+void nb_perimeter_close(nb_perimeter *perimeter);
+unsigned nb_perimeter_radius(const nb_perimeter *perimeter);
+int nb_perimeter_layout(const nb_perimeter *perimeter);
+/* "full", "speed-limited", "symmetric", "rotated". */
+const char *nb_perimeter_layout_name(int layout);
+/* The cost from state s to goal g on an empty map, in *value; returns
+ * NB_PERIM_OUTSIDE, _EXACT or _APPROX.  For a goal at NB_HEADING_ANY
+ * (stopped), the least over its headings (one look-up when mkperim made
+ * the table for such goals). */
+int nb_perimeter_lookup(const nb_perimeter *perimeter, const nb_motion_state *s,
+                        const nb_motion_state *g, double *value);
+/* The extended heuristic: the table within R; from R to 2R, w_m times
+ * the table at half the offset (not admissible: the paper's margin of
+ * error); beyond 2R, NB_PERIM_OUTSIDE. */
+int nb_perimeter_extended(const nb_perimeter *perimeter, const nb_motion_state *s,
+                          const nb_motion_state *g, double *value);
+
+/* Motion-constrained search (motion.c, griddist.c, sectors.c). */
+enum nb_motion_heuristic {
+    NB_MH_OCTILE = 0,         /* straight-line distance / top speed */
+    NB_MH_PERIMETER = 1,      /* the perimeter table, octile beyond it */
+    NB_MH_EXTENDED = 2,       /* the extended perimeter heuristic */
+    NB_MH_GRID = 3,           /* obstacle-aware distance / top speed */
+    NB_MH_PERIMETER_GRID = 4, /* max(perimeter, grid) */
+    NB_MH_EXTENDED_GRID = 5   /* max(extended, grid) */
+};
+#define NB_MH_COUNT 6
+/* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid". */
+const char *nb_motion_heuristic_name(int heuristic);
+/* The heuristic called name, or -1. */
+int nb_motion_heuristic_parse(const char *name);
+
+typedef struct nb_motion_ws nb_motion_ws;
+
+/* A workspace for searches of one model by an agent of size size (cells
+ * a side, anchored at its top-left cell) and capability cap on the
+ * bundle's map; perimeter may be NULL.  Everything a search needs is
+ * allocated here (and grown, rarely, by a search that needs more than
+ * any before it).  With sector > 0 the sector abstraction for routes is
+ * built too (sectors of sector x sector cells). */
+nb_status nb_motion_ws_new(const nb_bundle *bundle, const nb_model *model,
+                           const nb_perimeter *perimeter, nb_capability cap, unsigned size,
+                           unsigned sector, nb_motion_ws **out, nb_err *err);
+void nb_motion_ws_free(nb_motion_ws *ws);
+/* 1 when the agent may stand at (x, y). */
+int nb_motion_standable(const nb_motion_ws *ws, long x, long y);
+/* 1 when the step from s by action (turn, new speed level) is legal; the
+ * state it reaches and its cost in *to and *cost. */
+int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
+                   nb_motion_state *to, double *cost);
+
+typedef struct nb_motion_query {
+    nb_motion_state start, goal;
+    int heuristic;           /* NB_MH_* */
+    double weight;           /* 1 for A*; > 1 weighted A* (f = g + w h) */
+    unsigned truncate;       /* 0: reach the goal state; k: stop at the first
+                              * expanded state within k cells (Chebyshev) of
+                              * the goal's cell */
+    uint64_t max_expansions; /* 0: no limit */
+    int reopen;              /* re-open closed states found cheaper: 1, 0, or
+                              * -1 for the default (only when weight is 1) */
+    int waypoint_heading;    /* routes: 0 (default) intermediate goals at any
+                              * heading; 1 facing the way the abstract path
+                              * enters them (the paper's setup) */
+} nb_motion_query;
+
+typedef struct nb_motion_result {
+    int found;               /* 1 when a path was found */
+    int limited;             /* 1 when max_expansions stopped the search */
+    double cost;             /* the path's cost (time) */
+    double h_start;          /* the heuristic at the start */
+    uint64_t expanded, generated, reopened;
+    uint64_t grid_expanded;  /* cells expanded by the grid heuristic's search */
+    size_t length;           /* states on the path, start and end included */
+    nb_motion_state end;     /* the state reached */
+} nb_motion_result;
+
+/* Sets a query's defaults: octile, weight 1, no truncation, no limit. */
+void nb_motion_query_init(nb_motion_query *q);
+/* Plans from q->start to q->goal.  NB_OK with r->found 0 when there is
+ * no path (or the limit stopped the search); an error for a bad query
+ * (a state off the map or not standable, a heuristic whose table is
+ * missing). */
+nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
+                         nb_err *err);
+/* The last plan's (or route's) path, valid until the next search. */
+const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
+
+/* Long paths: an abstract path over sectors, refined segment by segment
+ * (each segment reaches `segment` sectors ahead; an intermediate goal is
+ * the abstract node's cell, stopped, at any heading, and uses
+ * q->truncate; the last segment reaches q->goal as q asks).  step, when
+ * not NULL, is called with each segment's result.  r sums the segments
+ * (expanded and generated) and gives the whole path's cost. */
+typedef void (*nb_motion_step_fn)(void *ctx, const nb_motion_result *segment);
+nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
+                          nb_motion_step_fn step, void *ctx, nb_motion_result *r,
+                          size_t *segments, nb_err *err);
+
 /* ------------------------------------------------------------------ */
 /* Curves, Directional A* and smoothing (curve.c, directional.c)       */
 

@@ -72,8 +72,8 @@ status navbake plan --help; is "navbake plan --help exits 0" "$rc" 0
 like "names both kinds" "$out" "--model NAME"
 status navbake plan --unit jeep --help; like "navbake plan --unit --help" "$out" "--goal-heading DEG"
 status navbake plan "$b"; is "plan without --unit or --model: exit 2" "$rc" 2
-status navbake plan --model humanoid --from 1,1 --to 2,2 "$b"; is "plan --model: exit 2" "$rc" 2
-like "not available here" "$err" "not available in this build"
+status navbake plan --model humanoid --from 1,1 --to 2,2 "$b"; is "plan --model goes to motion planning: exit 1" "$rc" 1
+like "which finds no such model here" "$err" "no motion model 'humanoid'"
 status navbake plan --unit boat --from 2,2 --to 10,10 "$b"; is "an unknown unit: exit 1" "$rc" 1
 like "naming those there" "$err" "no unit 'boat' (the bundle has jeep, tank)"
 status navbake plan --unit jeep --from 2,2 --to 100,10 "$b"; is "a goal outside the map: exit 2" "$rc" 2

@@ -11,6 +11,8 @@ int nbc_plan_unit(int argc, char **argv);
 int nbc_cmd_query(int argc, char **argv);
 /* navbake query --forest (navbake_query_forest.c). */
 int nbc_query_forest(int argc, char **argv);
+/* navbake plan --model (navbake_plan_motion.c). */
+int nbc_plan_motion(int argc, char **argv);
 int nbc_cmd_render(int argc, char **argv);
 
 /* navbake_layer.c: a clearance or component layer as H rows of W integers. */

@@ -1,7 +1,7 @@
 /* navbake plan: plans a path on a bundle's map, for a unit with a turning
  * radius (--unit: Directional A*, smoothing, the hybrid search;
  * navbake_plan_unit.c) or for a motion model (--model: motion-constrained
- * search).  This file only chooses between the two. */
+ * search, navbake_plan_motion.c).  This file only chooses between the two. */
 #include <string.h>
 
 #include "cli.h"
@@ -15,7 +15,8 @@ static int usage(void)
            "  --unit NAME    for a unit with a turning radius baked by mkhitcheck:\n"
            "                 Directional A*, smoothing, the hybrid search\n"
            "                 ('navbake plan --unit NAME --help' lists its options)\n"
-           "  --model NAME   for a motion model baked by mkperim\n"
+           "  --model NAME   for a motion model baked by mkperim: motion-constrained A*\n"
+           "                 ('navbake plan --model NAME --help' lists its options)\n"
            "  -h, --help     show this help and exit\n"
            "  -V, --version  show the version and exit\n");
     return NBC_EXIT_OK;
@@ -41,8 +42,7 @@ int nbc_cmd_plan(int argc, char **argv)
     if (unit)
         return nbc_plan_unit(argc, argv);
     if (model)
-        return nbc_usage("--model: motion-constrained planning is not available in this build "
-                         "(use --unit)");
+        return nbc_plan_motion(argc, argv);
     if (help)
         return usage();
     return nbc_usage("give --unit NAME or --model NAME");

@@ -1,0 +1,126 @@
+/* motion.h: the motion-constrained search's workspace and its parts
+ * (motion.c, standable.c, griddist.c, sectors.c).  Internal. */
+#ifndef NB_MOTION_H
+#define NB_MOTION_H
+
+#include "heap.h"
+#include "model.h"
+
+/* ---- where an agent may stand (standable.c) ---- */
+
+/* stand[y w + x] = 1 where an agent of size cells a side, anchored at its
+ * top-left cell, with capability cap may stand: every cell of its square
+ * is inside the map and has a terrain in cap. */
+nb_status nbi_standable(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
+                        nb_err *err);
+
+/* ---- obstacle-aware distance to the goal (griddist.c) ----
+ * The cost of the cheapest way from a cell to the goal's cell using the
+ * model's steps (forward, and backward when it has reverse speeds) with
+ * their sweeps, ignoring heading and speed: a relaxation of the motion
+ * problem, so distance / top speed never overestimates.  Computed on
+ * demand by a reverse resumable A* (Silver 2005) from the goal toward the
+ * search's start. */
+typedef struct nbi_griddist {
+    uint32_t w, h;
+    const uint8_t *stand;
+    double *dist;
+    uint32_t *stamp; /* 2 gen: reached this query; 2 gen + 1: closed */
+    uint32_t gen;
+    nbi_heap heap;
+    long gx, gy, tx, ty;
+    int exhausted;
+    uint64_t expanded;
+    /* Which steps are legal from each cell, worked out on first use and
+     * kept (the map does not change): mwords 64-bit words per cell, move
+     * k at bit k; known[cell] once worked out.  The motion search asks it
+     * too: move_of[backward][h] is the move of a step of heading h. */
+    uint8_t *known;
+    uint64_t *legal;
+    unsigned mwords;
+    int back;
+    uint8_t move_of[2][NB_MODEL_MAX_HEADINGS];
+    unsigned nmoves;
+    int mdx[2 * NB_MODEL_MAX_HEADINGS], mdy[2 * NB_MODEL_MAX_HEADINGS];
+    double mlen[2 * NB_MODEL_MAX_HEADINGS];
+    const int8_t *msweep[2 * NB_MODEL_MAX_HEADINGS];
+    unsigned mnsweep[2 * NB_MODEL_MAX_HEADINGS];
+    int msign[2 * NB_MODEL_MAX_HEADINGS];
+} nbi_griddist;
+
+nb_status nbi_griddist_init(nbi_griddist *d, const nb_model *m, uint32_t w, uint32_t h,
+                            const uint8_t *stand, nb_err *err);
+void nbi_griddist_free(nbi_griddist *d);
+/* Starts a query: distances to (gx, gy), steering toward (tx, ty). */
+void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty);
+/* The distance from (x, y) (in cells of path length), INFINITY when the
+ * goal cannot be reached from there. */
+double nbi_griddist_get(nbi_griddist *d, long x, long y);
+/* 1 when move k is legal from the standable cell (x, y). */
+int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k);
+
+/* ---- the sector abstraction (sectors.c) ---- */
+typedef struct nbi_sectors {
+    unsigned size, sw, sh;
+    uint32_t w, h;
+    uint32_t *region; /* per cell: its region, or NBI_HEAP_NONE */
+    uint32_t nregions;
+    int32_t *rx, *ry; /* each region's representative cell */
+    uint32_t *adj_start, *adj;
+    float *adj_cost;
+    /* abstract A* */
+    double *g;
+    uint32_t *parent, *stamp, gen;
+    nbi_heap heap;
+    uint32_t *apath;
+    size_t apath_len;
+} nbi_sectors;
+
+nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_t *stand,
+                            unsigned size, nb_err *err);
+void nbi_sectors_free(nbi_sectors *s);
+/* The regions from a's region to b's, in s->apath; 0 when none joins them. */
+int nbi_sectors_path(nbi_sectors *s, long ax, long ay, long bx, long by);
+
+/* ---- the workspace (motion.c) ---- */
+typedef struct nbi_mnode {
+    double g;
+    double h;         /* cached heuristic; NAN until computed */
+    uint32_t parent;  /* node id, NBI_HEAP_NONE at the start */
+    uint8_t closed;
+} nbi_mnode;
+
+struct nb_motion_ws {
+    const nb_bundle *bundle;
+    const nb_model *m;
+    const nb_perimeter *p;
+    nb_capability cap;
+    unsigned size;
+    uint32_t w, h;
+    unsigned sh; /* states per cell */
+    uint8_t *stand;
+    uint32_t *cell_block;   /* per cell: its block of nodes, or NBI_HEAP_NONE */
+    uint32_t *block_cell;   /* per block: its cell */
+    nbi_mnode *nodes;       /* blocks of sh nodes */
+    size_t nblocks, cap_blocks;
+    nbi_heap open;
+    nbi_griddist grid;
+    nbi_sectors sectors;
+    int has_sectors;
+    nb_motion_state *path, *route;
+    size_t path_len, path_cap, route_len, route_cap;
+    int last_route;
+    /* the running query */
+    nb_motion_state goal;
+    nb_motion_state hgoal; /* the goal the heuristic aims at */
+    int heuristic;
+};
+
+/* The state a node id stands for. */
+void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s);
+/* The model's heading nearest the direction (dx, dy); fallback when (0, 0). */
+unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned fallback);
+/* Checks a query's states and options against the workspace. */
+nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
+
+#endif
