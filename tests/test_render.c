@@ -760,6 +760,84 @@ static void test_units(void)
         ir_free(im);
         ir_free(plain);
     }
+    /* Motion models: a perimeter table slice and a motion plan. */
+    if (ok(tu_system("%s/tools/mkperim -q -m %s -o %s", top ? top : ".",
+                     tu_src("data/models/humanoid.yaml"), bundle) == 0 &&
+               tu_system("%s plan --model humanoid --agent scout --from 5,5 --to 40,20 --json %s > %s",
+                         navbake, bundle, plan) == 0,
+           "motion: humanoid baked and planned")) {
+        nb_bundle_close(b);
+        nb_bundle_open(bundle, 0, &b, &err);
+        nb_model *m = NULL;
+        nb_perimeter *t = NULL;
+        ok(nb_model_open(b, "humanoid", &m, &err) == NB_OK &&
+               nb_perimeter_open(b, m, &t, &err) == NB_OK,
+           "motion: the model and its table open");
+        nb_motion_state goal = {40, 20, NB_HEADING_ANY, (uint16_t)nb_model_stop(m)};
+        unsigned walk = (unsigned)nb_model_speed_find(m, "walk");
+        double cost[64 * 40], max = 0;
+        for (int y = 0; y < 40; y++)
+            for (int x = 0; x < 64; x++) {
+                nb_motion_state st = {x, y, 4, (uint16_t)walk};
+                double c = NAN;
+                if (nb_perimeter_lookup(t, &st, &goal, &c) == NB_PERIM_OUTSIDE)
+                    c = NAN;
+                cost[y * 64 + x] = c;
+                max = c > max ? c : max;
+            }
+        for (int f = 0; f < formats; f++) {
+            char out[64];
+            snprintf(out, sizeof out, "perim.%s", fmts[f]);
+            ir_image *im = render(bundle, tu_path(dir, out),
+                                  "--scale 8 --no-legend perimeter --goal 40,20 -H 4 --speed walk");
+            if (!ok(im != NULL, "motion: a perimeter slice (%s)", fmts[f]))
+                continue;
+            size_t bad = 0, inside = 0;
+            for (int y = 0; y < 40; y++)
+                for (int x = 0; x < 64; x++) {
+                    if (x == 40 && y == 20)
+                        continue; /* under the goal's ring */
+                    double c = cost[y * 64 + x];
+                    uint32_t want = isnan(c) ? NBR_WHITE : nbr_heat_fraction(1 - c / max);
+                    inside += !isnan(c);
+                    if (ir_pixel(im, (uint32_t)x * 8 + 4, (uint32_t)y * 8 + 4) != want && bad++ == 0)
+                        diag("cell (%d, %d): #%06x, want #%06x (cost %g)", x, y,
+                             ir_pixel(im, (uint32_t)x * 8 + 4, (uint32_t)y * 8 + 4), want, c);
+                }
+            ok(bad == 0 && inside == 31 * 31 - 1,
+               "motion: the %zu cells within the table's radius the heat of their cost to the goal, "
+               "the rest untouched (%s)", inside, fmts[f]);
+            ir_free(im);
+        }
+        nb_perimeter_close(t);
+        nb_model_close(m);
+        char *mp = tu_read(plan, NULL);
+        nbj *mj = NULL;
+        if (mp && nbj_parse(mp, strlen(mp), "plan.json", &mj, &err) == NB_OK) {
+            const nbj *states = nbj_get(mj, "path");
+            char args[512], out[64];
+            snprintf(out, sizeof out, "mplan.%s", fmts[formats - 1]);
+            snprintf(args, sizeof args, "--scale 8 --no-legend --path %s", plan);
+            ir_image *im = render(bundle, tu_path(dir, out), args);
+            if (ok(im && states && states->n > 2, "motion: the plan drawn")) {
+                is_int(ir_pixel(im, 5 * 8 + 4, 5 * 8 + 4), NBR_START, "motion plan: start");
+                is_int(ir_pixel(im, 40 * 8 + 4, 20 * 8 + 4), NBR_GOAL, "motion plan: goal");
+                size_t on = 0, n = 0;
+                for (size_t i = 0; i < states->n; i++) {
+                    long x = (long)nbj_get(&states->item[i], "x")->number,
+                         y = (long)nbj_get(&states->item[i], "y")->number;
+                    if ((x == 5 && y == 5) || (x == 40 && y == 20))
+                        continue;
+                    n++;
+                    on += ir_pixel(im, (uint32_t)x * 8 + 4, (uint32_t)y * 8 + 4) == nbr_series_colour(0);
+                }
+                ok(n > 0 && on == n, "motion plan: through the centre of each of its %zu states", n);
+            }
+            ir_free(im);
+        }
+        nbj_free(mj);
+        free(mp);
+    }
     ok(tu_system("%s render %s -o %s --heading 9 hitcheck 2>/dev/null", navbake, bundle,
                  tu_path(dir, "x.svg")) == 1,
        "a heading the unit does not have is refused");

@@ -12,7 +12,10 @@
 #include "commands.h"
 #include "render.h"
 
-enum layer { L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_FOREST, L_BITANGENT, L_HITCHECK, L_CURVES };
+enum layer {
+    L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_PERIMETER,
+    L_FOREST, L_BITANGENT, L_HITCHECK, L_CURVES
+};
 /* What a layer is drawn in: the map's cells, a forest's world units, or
  * the cells of a unit's hit-check window. */
 enum frame { F_MAP, F_WORLD, F_UNIT };
@@ -30,6 +33,7 @@ static const struct {
     {"terrain", L_TERRAIN},       {"map", L_TERRAIN}, {"clearance", L_CLEARANCE},
     {"components", L_COMPONENTS}, {"grid", L_GRID},   {"forest", L_FOREST},
     {"bitangent", L_BITANGENT},   {"hitcheck", L_HITCHECK}, {"curves", L_CURVES},
+    {"perimeter", L_PERIMETER},
 };
 #define NLAYER_NAMES (sizeof layer_names / sizeof layer_names[0])
 #define MAX_LAYERS 32
@@ -48,6 +52,8 @@ static int usage(FILE *f)
             "  components  the reachability components of (capability, size), each in\n"
             "              its own colour\n"
             "  grid        thin lines between cells\n"
+            "  perimeter   a slice of a model's perimeter table: the empty-map cost to the\n"
+            "              goal from each cell near it, at one heading and speed\n"
             "  forest      round obstacles (dark green), inflated by the agent radius (grey)\n"
             "  bitangent   the bitangent graph baked for the agent radius: bitangents,\n"
             "              the free arcs its hugging arcs run along, its nodes\n"
@@ -69,10 +75,16 @@ static int usage(FILE *f)
             "                          forest: world units, (X, Y) the bottom-left corner)\n"
             "  -r, --agent-radius R    the forest layers' agent radius (default: the first\n"
             "                          baked one, or 0)\n"
+            "  -m, --model NAME        the perimeter layer's motion model (default: the\n"
+            "                          bundle's first)\n"
+            "  -g, --goal X,Y[,H]      its goal cell, stopped, at heading H or any (the\n"
+            "                          default: the window's centre cell, any heading)\n"
+            "  -S, --speed NAME        its start speed (default: stopped); --heading gives\n"
+            "                          its start heading\n"
             "  -u, --unit NAME         the unit of the hitcheck and curves layers (default:\n"
             "                          the bundle's first)\n"
-            "  -H, --heading K         their start heading: K x 360 / headings degrees\n"
-            "                          (default 0, east)\n"
+            "  -H, --heading K         their start heading (and the perimeter layer's):\n"
+            "                          K x 360 / headings degrees (default 0, east)\n"
             "  -c, --capability LIST   terrains separated by commas (default: the agent's)\n"
             "  -z, --size S            agent size for components and footprints\n"
             "  -a, --agent NAME        the capability and size of this agent (default: the\n"
@@ -132,6 +144,10 @@ typedef struct job {
     int graph;     /* the bitangent graph baked for it, or -1 */
     char unit[NB_NAME_MAX + 1];
     unsigned heading;
+    nb_model *model;
+    nb_perimeter *perim;
+    unsigned speed;
+    nb_motion_state goal;
     nb_capability cap;
     uint32_t size;
     int footprint, legend;
@@ -149,6 +165,9 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
         case L_CLEARANCE: st = nbr_draw_clearance(v, j->cap, err); break;
         case L_COMPONENTS: st = nbr_draw_components(v, j->cap, j->size, err); break;
         case L_GRID: nbr_draw_grid(v); break;
+        case L_PERIMETER:
+            st = nbr_draw_perimeter(v, j->model, j->perim, j->heading, j->speed, &j->goal, err);
+            break;
         case L_FOREST: st = nbr_draw_forest(v, j->forest, j->radius, err); break;
         case L_HITCHECK: st = nbr_draw_hitcheck(v, j->unit, j->heading, err); break;
         case L_CURVES: st = nbr_draw_curves(v, j->unit, j->heading, err); break;
@@ -173,6 +192,60 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
     return st;
 }
 
+/* The perimeter layer's model, table, start speed and goal (by default
+ * the window's centre cell, stopped at any heading). */
+static int open_perimeter(const nb_bundle *b, const char *path, job *j, const char *model,
+                          const char *goal, const char *speed, unsigned heading, const nbr_view *v)
+{
+    nb_err err;
+    if (!model) {
+        long i = nb_bundle_find(b, NB_SEC_PERIMETER, NULL, NULL, 0);
+        if (i < 0)
+            return nbc_fail("%s: no perimeter table to draw (mkperim bakes them)", path);
+        model = nb_bundle_section(b, (size_t)i)->name;
+    }
+    if (nb_model_open(b, model, &j->model, &err) != NB_OK ||
+        nb_perimeter_open(b, j->model, &j->perim, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    unsigned nh = nb_model_headings(j->model);
+    if (heading >= nh)
+        return nbc_usage("--heading: model %s has %u headings (0 to %u)", model, nh, nh - 1);
+    j->heading = heading;
+    j->speed = nb_model_stop(j->model);
+    if (speed) {
+        int l = nb_model_speed_find(j->model, speed);
+        if (l < 0)
+            return nbc_usage("--speed: model %s has no speed '%s'", model, speed);
+        j->speed = (unsigned)l;
+    }
+    j->goal.x = (int32_t)(v->x0 + v->w / 2);
+    j->goal.y = (int32_t)(v->y0 + v->h / 2);
+    j->goal.heading = NB_HEADING_ANY;
+    j->goal.speed = (uint16_t)nb_model_stop(j->model);
+    if (goal) {
+        long x, y;
+        char xy[64], *comma;
+        snprintf(xy, sizeof xy, "%s", goal);
+        comma = strchr(xy, ',') ? strchr(strchr(xy, ',') + 1, ',') : NULL;
+        if (comma)
+            *comma = '\0';
+        if (!nbc_point("--goal", xy, &x, &y))
+            return NBC_EXIT_USAGE;
+        j->goal.x = (int32_t)x;
+        j->goal.y = (int32_t)y;
+        if (comma && strcmp(comma + 1, "any") != 0) {
+            unsigned long h;
+            if (!nbc_uint("--goal", comma + 1, 0, nh - 1, &h))
+                return NBC_EXIT_USAGE;
+            j->goal.heading = (uint16_t)h;
+        }
+    }
+    if ((uint32_t)j->goal.x >= nb_map_width(b) || (uint32_t)j->goal.y >= nb_map_height(b))
+        return nbc_usage("--goal %d,%d is outside the %u x %u map", (int)j->goal.x, (int)j->goal.y,
+                         nb_map_width(b), nb_map_height(b));
+    return NBC_EXIT_OK;
+}
+
 int nbc_cmd_render(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -184,6 +257,9 @@ int nbc_cmd_render(int argc, char **argv)
                                          {"agent", required_argument, NULL, 'a'},
                                          {"agent-radius", required_argument, NULL, 'r'},
                                          {"unit", required_argument, NULL, 'u'},
+                                         {"model", required_argument, NULL, 'm'},
+                                         {"goal", required_argument, NULL, 'g'},
+                                         {"speed", required_argument, NULL, 'S'},
                                          {"heading", required_argument, NULL, 'H'},
                                          {"path", required_argument, NULL, 'p'},
                                          {"footprint", no_argument, NULL, 'F'},
@@ -193,6 +269,7 @@ int nbc_cmd_render(int argc, char **argv)
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     const char *out = NULL, *format = NULL, *cap_list = NULL, *agent_name = NULL, *unit = NULL;
+    const char *model = NULL, *goal = NULL, *speed = NULL;
     unsigned long heading = 0;
     const char *path_files[MAX_PATH_FILES];
     size_t npaths = 0;
@@ -204,7 +281,7 @@ int nbc_cmd_render(int argc, char **argv)
     job j;
     memset(&j, 0, sizeof j);
     j.legend = 1;
-    while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:r:u:H:p:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:r:u:m:g:S:H:p:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'f': format = optarg; break;
@@ -224,8 +301,11 @@ int nbc_cmd_render(int argc, char **argv)
             break;
         case 'a': agent_name = optarg; break;
         case 'u': unit = optarg; break;
+        case 'm': model = optarg; break;
+        case 'g': goal = optarg; break;
+        case 'S': speed = optarg; break;
         case 'H':
-            if (!nbc_uint("--heading", optarg, 0, 15, &heading))
+            if (!nbc_uint("--heading", optarg, 0, 63, &heading))
                 return NBC_EXIT_USAGE;
             break;
         case 'r':
@@ -281,7 +361,7 @@ int nbc_cmd_render(int argc, char **argv)
             k++;
         if (k == NLAYER_NAMES)
             return nbc_usage("unknown layer '%s' (terrain, clearance, components, grid, forest, "
-                             "bitangent, hitcheck, curves)",
+                             "bitangent, hitcheck, curves, perimeter)",
                              argv[a]);
         if (j.nlayers == MAX_LAYERS)
             return nbc_usage("at most %d layers", MAX_LAYERS);
@@ -431,6 +511,11 @@ int nbc_cmd_render(int argc, char **argv)
         }
     }
     v.scale = scale;
+    for (size_t i = 0; i < j.nlayers && rc == NBC_EXIT_OK; i++)
+        if (j.layers[i] == L_PERIMETER && !j.model)
+            rc = open_perimeter(b, bundle_path, &j, model, goal, speed, (unsigned)heading, &v);
+    if (rc != NBC_EXIT_OK)
+        goto done;
     if (span_w * scale > 1e6 || span_h * scale > 1e6) {
         rc = nbc_fail("a picture of %.0f x %.0f pixels is too large: use a smaller --scale or a "
                       "--window",
@@ -482,6 +567,8 @@ int nbc_cmd_render(int argc, char **argv)
     if (st != NB_OK)
         rc = nbc_fail_err(&err);
 done:
+    nb_perimeter_close(j.perim);
+    nb_model_close(j.model);
     nb_forest_close(j.forest);
     nbr_canvas_free(canvas);
     nbr_legend_free(&v.legend);

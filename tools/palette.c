@@ -44,11 +44,15 @@ uint32_t nbr_terrain_colour(const char *name, unsigned terrain)
 
 uint32_t nbr_heat_colour(unsigned v, unsigned cap)
 {
-    /* Stops of the gradient, from clearance 1 to the cap. */
+    return nbr_heat_fraction(cap <= 1 ? 1.0 : (double)(v - 1) / (double)(cap - 1));
+}
+
+uint32_t nbr_heat_fraction(double t)
+{
+    /* Stops of the gradient, from 0 to 1. */
     static const double stop[5][3] = {{0x3b, 0x0f, 0x70}, {0x8c, 0x29, 0x81}, {0xde, 0x49, 0x68},
                                       {0xfe, 0x9f, 0x6d}, {0xfc, 0xfd, 0xbf}};
-    double t = cap <= 1 ? 1.0 : (double)(v - 1) / (double)(cap - 1);
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    t = t < 0 || t != t ? 0 : t > 1 ? 1 : t;
     double pos = t * 4;
     int i = (int)pos;
     if (i >= 4)

@@ -34,6 +34,8 @@ uint32_t nbr_terrain_colour(const char *name, unsigned terrain);
 /* Clearance v of a layer capped at cap: 1 to cap on a gradient from deep
  * purple to pale yellow (cap itself the lightest); 0 is not drawn by it. */
 uint32_t nbr_heat_colour(unsigned v, unsigned cap);
+/* The same gradient at t in [0, 1]: 0 deep purple, 1 pale yellow. */
+uint32_t nbr_heat_fraction(double t);
 /* Component k >= 1: hues spread by the golden ratio, so that components
  * numbered close together differ most. */
 uint32_t nbr_component_colour(unsigned long k);
@@ -140,6 +142,7 @@ typedef struct nbr_path {
     size_t npieces;
     uint32_t size;       /* the agent's size in cells, 0 when not known */
     double length;       /* as the file says, or measured; < 0 when neither */
+    double cost;         /* a motion plan's cost, or < 0 */
     /* A query that found no path: only its ends are drawn, from (x0, y0)
      * to (gx, gy); a grid query gives them as cells. */
     int ends_only;
@@ -167,6 +170,19 @@ void nbr_paths_free(nbr_paths *ps);
 /* Draws path i (colour from the series), its start and goal marked, with
  * the agent's footprint at each cell when footprint is set. */
 nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprint, nb_err *err);
+
+/* ---- motion models (render_motion.c) ---- */
+
+struct nb_model;
+struct nb_perimeter;
+
+/* A slice of a perimeter table over the window: for every cell within
+ * the table's radius of the goal, the empty-map cost from the state
+ * (cell, heading, speed) to goal, pale yellow at 0 to deep purple at the
+ * slice's largest; other cells are left as they are; the goal ringed. */
+nb_status nbr_draw_perimeter(nbr_view *v, const struct nb_model *m, const struct nb_perimeter *t,
+                             unsigned heading, unsigned speed, const nb_motion_state *goal,
+                             nb_err *err);
 
 /* ---- units (render_unit.c) ---- */
 

@@ -41,6 +41,7 @@ static nbr_path *new_path(nbr_paths *ps, const char *file, uint32_t size, nb_err
     snprintf(p->name, sizeof p->name, "%s", base && base[1] ? base + 1 : file);
     p->size = size;
     p->length = -1;
+    p->cost = -1;
     return p;
 }
 
@@ -379,7 +380,10 @@ static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32
         return json_fail(file, o, err, "expected a path: an object with \"path\"");
     const nbj *pieces = nbj_get(o, "pieces"), *segments = nbj_get(o, "segments");
     /* A forest's segments run "from" "to" in world units; a unit's plan
-     * gives each segment's start "x", "y" in cells. */
+     * gives each segment's start "x", "y" in cells; a motion plan's
+     * "segments" is a count (of its route), its states are its "path". */
+    if (segments && segments->type == NBJ_NUMBER)
+        segments = NULL;
     int forest = nbj_get(o, "agent_radius") ||
                  (segments && segments->type == NBJ_ARRAY && segments->n &&
                   nbj_get(&segments->item[0], "from"));
@@ -390,7 +394,13 @@ static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32
     const nbj *cells = nbj_get(o, "path");
     if (!cells)
         cells = nbj_get(o, "cells");
+    /* A grid query names its ends "from" and "to"; a motion plan (navbake
+     * plan --model --json) "start" and "goal", states with x and y. */
     const nbj *from = nbj_get(o, "from"), *to = nbj_get(o, "to"), *status = nbj_get(o, "status");
+    if (!from && !to) {
+        from = nbj_get(o, "start");
+        to = nbj_get(o, "goal");
+    }
     int ends = from && to && (!cells || (cells->type == NBJ_ARRAY && cells->n == 0));
     if (!cells && !ends)
         return json_fail(file, o, err,
@@ -399,17 +409,24 @@ static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32
     if (cells && cells->type != NBJ_ARRAY)
         return json_fail(file, cells, err, "\"path\" is not an array of cells");
     const nbj *sz = nbj_get(o, "size");
+    if (!sz)
+        sz = nbj_get(nbj_get(o, "agent"), "size");
     if (sz && (sz->type != NBJ_NUMBER || sz->number < 1 || sz->number > NB_MAX_AGENT_SIZE ||
                sz->number != floor(sz->number)))
         return json_fail(file, sz, err, "\"size\" is not an agent size (1 to 64)");
     nbr_path *p = new_path(ps, file, sz ? (uint32_t)sz->number : size, err);
     if (!p)
         return NB_ERR_NOMEM;
-    const nbj *len = nbj_get(o, "length");
+    const nbj *len = nbj_get(o, "length"), *cost = nbj_get(o, "cost");
     if (len && len->type == NBJ_NUMBER && len->number >= 0)
         p->length = len->number;
+    if (cost && cost->type == NBJ_NUMBER && cost->number >= 0)
+        p->cost = cost->number;
     if (status && status->type == NBJ_STRING)
         snprintf(p->status, sizeof p->status, "%s", status->string);
+    const nbj *found = nbj_get(o, "found");
+    if (!p->status[0] && found && found->type == NBJ_FALSE)
+        snprintf(p->status, sizeof p->status, "no path");
     if (ends) {
         long x = 0, y = 0;
         p->ends_only = 1;
@@ -532,6 +549,9 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
         if (p->ends_only)
             nbr_legend_add(&v->legend, NBR_ITEM_TEXT, 0, "%s: %s", who,
                            p->status[0] ? p->status : "no path");
+        else if (p->ncells && p->cost >= 0)
+            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu states, cost %.2f",
+                           p->name, p->ncells, p->cost);
         else if (p->ncells)
             nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu cells, length %.2f",
                            p->name, p->ncells, p->length);
