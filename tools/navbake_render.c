@@ -382,10 +382,16 @@ int nbc_cmd_render(int argc, char **argv)
     int has_forest = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0;
     if (j.nlayers == 0)
         j.layers[j.nlayers++] = nb_has_map(b) || !has_forest ? L_TERRAIN : L_FOREST;
-    enum frame frame = frame_of(j.layers[0]);
+    /* The frame of the first layer that has one (grid lines fit any). */
+    size_t lead = 0;
+    while (lead + 1 < j.nlayers && j.layers[lead] == L_GRID)
+        lead++;
+    enum frame frame = frame_of(j.layers[lead]);
+    if (j.layers[lead] == L_GRID && !nb_has_map(b) && has_forest)
+        frame = F_WORLD;
     v.world = frame == F_WORLD;
-    for (size_t i = 1; i < j.nlayers; i++)
-        if (frame_of(j.layers[i]) != frame) {
+    for (size_t i = 0; i < j.nlayers; i++)
+        if (j.layers[i] != L_GRID && frame_of(j.layers[i]) != frame) {
             rc = nbc_usage("map, forest and unit layers cannot be drawn together");
             goto done;
         }

@@ -2,6 +2,7 @@
  * clearance layer as a heat map, the reachability components.  The layers
  * are read in place through the runtime's layer reader, one row of the
  * window at a time. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "clearance.h"
@@ -157,10 +158,23 @@ void nbr_draw_grid(nbr_view *v)
         return;
     nbr_style s = nbr_paint(NBR_NONE, NBR_BLACK, 1);
     s.opacity = 0.15;
-    nbr_group(v->canvas, "grid", "cell grid", NULL);
+    double clip[4];
+    nbr_view_clip(v, clip);
+    nbr_group(v->canvas, "grid", v->world ? "unit grid" : "cell grid", clip);
+    if (v->world) {
+        /* Lines at whole world units, when they are at least 4 pixels apart. */
+        if (v->scale < 4)
+            goto end;
+        for (double x = ceil(v->wx0); x <= v->wx0 + v->ww; x++)
+            nbr_line(v->canvas, nbr_px(v, x), 0, nbr_px(v, x), clip[3], &s);
+        for (double y = ceil(v->wy0); y <= v->wy0 + v->wh; y++)
+            nbr_line(v->canvas, 0, nbr_py(v, y), clip[2], nbr_py(v, y), &s);
+        goto end;
+    }
     for (uint32_t x = 1; x < v->w; x++)
         nbr_line(v->canvas, x * v->scale, 0, x * v->scale, v->h * v->scale, &s);
     for (uint32_t y = 1; y < v->h; y++)
         nbr_line(v->canvas, 0, y * v->scale, v->w * v->scale, y * v->scale, &s);
+end:
     nbr_group_end(v->canvas);
 }
