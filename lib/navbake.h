@@ -252,6 +252,64 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
 /* ------------------------------------------------------------------ */
 /* Annotated A* (aastar.c)                                             */
 
+/* Annotated A* (Harabor and Botea, CIG 2008, section V): A* over the cells
+ * where an agent of a given size and capability may stand (true clearance
+ * >= size, read from the bundle's clearance layer at every expansion).
+ * Octile moves: cardinal cost 1, diagonal cost sqrt(2); the octile
+ * distance is the heuristic, so paths are optimal.  A query whose start
+ * and goal lie in different components (when the bundle has the component
+ * layer for the agent) is answered without a search.
+ *
+ * A workspace is made once per bundle and thread and reused by every
+ * query: a query never allocates.  Its memory is 44 bytes per map
+ * cell.  Several threads may search one bundle, each with its own
+ * workspace. */
+
+typedef struct nb_aa nb_aa;
+
+/* When a diagonal step is allowed. */
+typedef enum nb_corner {
+    NB_CORNER_STRICT = 0, /* both cardinal neighbours standable: no corner cutting
+                             (the default, what MovingAI's optimal lengths assume) */
+    NB_CORNER_WEAK = 1    /* at least one: the paper's rule, "an equivalent two-step
+                             move using cardinal directions" exists */
+} nb_corner;
+
+typedef struct nb_aa_query {
+    nb_cell start, goal;      /* the agent's top-left cell at each end */
+    uint32_t size;            /* the agent covers size x size cells, 1 or more */
+    nb_capability capability; /* the bundle must hold a clearance layer for it */
+    nb_corner corner;
+} nb_aa_query;
+
+typedef enum nb_path_status {
+    NB_PATH_FOUND = 0,
+    NB_PATH_NONE,          /* start and goal are not joined (by components, or by search) */
+    NB_PATH_START_BLOCKED, /* the agent cannot stand at start */
+    NB_PATH_GOAL_BLOCKED   /* nor at goal */
+} nb_path_status;
+
+typedef struct nb_aa_result {
+    nb_path_status status;
+    double length;        /* of the path when found: cardinal steps + sqrt(2) x diagonal */
+    uint64_t expanded;    /* nodes taken off the open list (goal included) */
+    int searched;         /* 0 when answered without a search */
+    size_t path_len;      /* cells of the path, start and goal included; 0 when none */
+    const nb_cell *path;  /* in the workspace: valid until its next query */
+} nb_aa_result;
+
+/* A workspace for searches on this bundle's map (which must be open for
+ * as long as the workspace is used). */
+nb_status nb_aa_new(const nb_bundle *bundle, nb_aa **out, nb_err *err);
+void nb_aa_free(nb_aa *ws);
+/* Finds a shortest path.  NB_OK with res->status saying whether there is
+ * one; an error for a bad query (a cell outside the map, size 0), a
+ * capability without a clearance layer (NB_ERR_NOTFOUND), or a size
+ * beyond that layer's cap (NB_ERR_LIMIT). */
+nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *query, nb_aa_result *res, nb_err *err);
+/* "found", "no path", "start blocked", "goal blocked". */
+const char *nb_path_status_str(nb_path_status status);
+
 /* ------------------------------------------------------------------ */
 /* HAA* (haa.c)                                                        */
 

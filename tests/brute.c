@@ -127,19 +127,36 @@ static struct item pop(struct item *h, size_t *n)
     return top;
 }
 
-double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
-                      enum brute_corner rule, long sx, long sy, long gx, long gy)
+int brute_step_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                  enum brute_corner rule, long x, long y, long nx, long ny)
 {
-    if (!brute_can_stand(legend, g, cap, size, sx, sy) ||
-        !brute_can_stand(legend, g, cap, size, gx, gy))
-        return -1;
+    if (!brute_can_stand(legend, g, cap, size, x, y))
+        return 0;
+    for (int d = 0; d < 8; d++)
+        if (x + DX[d] == nx && y + DY[d] == ny)
+            return may_move(legend, g, cap, size, rule, x, y, d);
+    return 0;
+}
+
+double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                      enum brute_corner rule, long sx, long sy, long gx, long gy, const long *win,
+                      double *dist_out)
+{
+    long x0 = win ? win[0] : 0, y0 = win ? win[1] : 0;
+    long x1 = win ? win[2] : (long)g->width, y1 = win ? win[3] : (long)g->height;
     size_t n = (size_t)g->width * g->height, hn = 0;
+    if (dist_out)
+        for (size_t i = 0; i < n; i++)
+            dist_out[i] = -1;
+    if (!brute_can_stand(legend, g, cap, size, sx, sy) ||
+        (gx >= 0 && !brute_can_stand(legend, g, cap, size, gx, gy)))
+        return -1;
     double *dist = malloc(n * sizeof *dist);
     char *done = calloc(n, 1);
     struct item *heap = malloc(8 * n * sizeof *heap + sizeof *heap);
     for (size_t i = 0; i < n; i++)
         dist[i] = INFINITY;
-    long start = sy * (long)g->width + sx, goal = gy * (long)g->width + gx;
+    long start = sy * (long)g->width + sx, goal = gx >= 0 ? gy * (long)g->width + gx : -1;
     dist[start] = 0;
     push(heap, &hn, 0, start);
     double result = -1;
@@ -148,15 +165,20 @@ double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability
         if (done[it.id])
             continue;
         done[it.id] = 1;
+        if (dist_out)
+            dist_out[it.id] = it.d;
         if (it.id == goal) {
             result = it.d;
             break;
         }
         long x = it.id % (long)g->width, y = it.id / (long)g->width;
         for (int d = 0; d < 8; d++) {
+            long nx = x + DX[d], ny = y + DY[d];
+            if (nx < x0 || ny < y0 || nx >= x1 || ny >= y1)
+                continue;
             if (!may_move(legend, g, cap, size, rule, x, y, d))
                 continue;
-            long j = (y + DY[d]) * (long)g->width + x + DX[d];
+            long j = ny * (long)g->width + nx;
             double nd = it.d + (d < 4 ? 1.0 : sqrt(2.0));
             if (nd < dist[j]) {
                 dist[j] = nd;

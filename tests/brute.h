@@ -33,9 +33,17 @@ enum brute_corner { BRUTE_STRICT, BRUTE_WEAK };
 uint32_t brute_components(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
                           unsigned size, enum brute_corner rule, uint32_t *label);
 
-/* Textbook Dijkstra over the same moves; returns the length of a shortest
- * path, or -1 when there is none (or an endpoint is not standable). */
+/* Textbook Dijkstra over the same moves, the agent's top-left cell kept
+ * in the window [x0, x1) x [y0, y1) when win is not NULL ({x0, y0, x1,
+ * y1}).  Fills dist (when not NULL) with every cell's distance, -1 where
+ * unreached, and returns the distance to (gx, gy), or -1 when there is no
+ * path (or an endpoint is not standable); gx < 0: no goal. */
 double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
-                      enum brute_corner rule, long sx, long sy, long gx, long gy);
+                      enum brute_corner rule, long sx, long sy, long gx, long gy, const long *win,
+                      double *dist);
+
+/* 1 when the agent may step from (x, y) to (nx, ny) in one move. */
+int brute_step_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                  enum brute_corner rule, long x, long y, long nx, long ny);
 
 #endif

@@ -149,7 +149,7 @@ status navbake query --forest "$tmp/map-only.nbk" --from 0,0 --to 1,1
 is "a bundle without a forest: exit 1" "$rc" 1
 like "said so" "$err" "the bundle has no forest"
 status navbake query --from 0,0 --to 1,1 "$tmp/map-only.nbk"
-is "navbake query without --forest: exit 2 until grid queries exist" "$rc" 2
+like "navbake query without --forest is a grid query, which needs clearance" "$err" "no clearance layer"
 # A goal in the sample's closed ring of stones with agent radius 1.5: no path.
 status navbake query --forest "$tmp/f.nbk" -r 1.5 --from 5,5 --to 85,40
 is "a goal walled in: exit 1" "$rc" 1

@@ -90,6 +90,21 @@ int nbc_point(const char *opt, const char *text, long *x, long *y)
     return 1;
 }
 
+void nbc_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
 int nbc_progress_ok(void) { return isatty(STDERR_FILENO); }
 
 int nbc_close_stdout(void)

@@ -32,6 +32,9 @@ int nbc_real(const char *opt, const char *text, double min, double max, double *
 /* "X,Y" with 0 <= X, Y < 2^31. */
 int nbc_point(const char *opt, const char *text, long *x, long *y);
 
+/* Prints s as a JSON string, quoted and escaped. */
+void nbc_json_string(const char *s);
+
 /* 1 when standard error is a terminal (progress may be shown). */
 int nbc_progress_ok(void);
 

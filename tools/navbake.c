@@ -14,7 +14,8 @@ static const struct command {
     {"verify", nbc_cmd_verify, "check every checksum and the structure of bundles"},
     {"dump", nbc_cmd_dump, "print sections as text (the map as a MovingAI map)"},
     {"plan", nbc_cmd_plan, "plan a path for a unit (--unit) or a motion model (--model)"},
-    {"query", nbc_cmd_query, "find a path (--forest: among round obstacles)"},
+    {"query", nbc_cmd_query, "find a path for an agent between two cells (--forest: among round obstacles)"},
+    {"scen", nbc_cmd_scen, "run a MovingAI scenario file and check every length"},
     {"render", nbc_cmd_render, "draw a bundle's map and layers as SVG or PNG"},
 };
 

@@ -7,21 +7,6 @@
 #include "cli.h"
 #include "commands.h"
 
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 /* Cells per terrain (index nterrains counts obstacles). */
 static void count_cells(const nb_bundle *b, uint64_t *count)
 {
@@ -140,7 +125,7 @@ static void print_json(const char *path, const nb_bundle *b)
     unsigned major, minor;
     nb_bundle_format_version(b, &major, &minor);
     printf("{\n  \"bundle\": ");
-    json_string(path);
+    nbc_json_string(path);
     printf(",\n  \"format\": [%u, %u],\n  \"file_size\": %" PRIu64 ",\n", major, minor,
            nb_bundle_file_size(b));
     unsigned nt = nb_terrain_count(b);
@@ -155,22 +140,22 @@ static void print_json(const char *path, const nb_bundle *b)
     printf("  \"terrains\": [");
     for (unsigned t = 0; t < nt; t++) {
         printf("%s\n    {\"name\": ", t ? "," : "");
-        json_string(nb_terrain_name(b, t));
+        nbc_json_string(nb_terrain_name(b, t));
         printf(", \"chars\": ");
-        json_string(nb_terrain_chars(b, t));
+        nbc_json_string(nb_terrain_chars(b, t));
         printf(", \"cells\": %" PRIu64 "}", count[t]);
     }
     printf("%s],\n  \"obstacle_chars\": ", nt ? "\n  " : "");
-    json_string(nb_obstacle_chars(b));
+    nbc_json_string(nb_obstacle_chars(b));
     printf(",\n  \"agents\": [");
     for (size_t i = 0; i < nb_agent_count(b); i++) {
         const nb_agent *a = nb_agent_get(b, i);
         char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
         nb_capability_format(b, a->capability, caps, sizeof caps);
         printf("%s\n    {\"name\": ", i ? "," : "");
-        json_string(a->name);
+        nbc_json_string(a->name);
         printf(", \"size\": %u, \"capability\": ", a->size);
-        json_string(caps);
+        nbc_json_string(caps);
         printf("}");
     }
     printf("%s],\n  \"sections\": [", nb_agent_count(b) ? "\n  " : "");
@@ -181,7 +166,7 @@ static void print_json(const char *path, const nb_bundle *b)
         printf("%s\n    {\"index\": %zu, \"type\": %" PRIu32 ", \"type_name\": ", i ? "," : "", i,
                in->type);
         if (nb_section_type_name(in->type))
-            json_string(nb_section_type_name(in->type));
+            nbc_json_string(nb_section_type_name(in->type));
         else
             printf("null");
         printf(", \"version\": %u, \"encoding\": \"%s\", \"offset\": %" PRIu64

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "query.h"
 
 static int help(void)
 {
@@ -286,3 +287,18 @@ done:
     nb_bundle_close(bundle);
     return rc;
 }
+
+/* --forest takes over 'navbake query'; scenarios are grid-only. */
+static int forest_mode(int argc, char **argv, int scen)
+{
+    if (scen)
+        return nbc_usage("--forest: scenario files are for grid maps; use 'navbake query --forest'");
+    return nbc_query_forest(argc, argv);
+}
+
+const nbc_method nbc_method_forest = {
+    .name = "forest",
+    .summary = "shortest paths among round obstacles (--forest)",
+    .mode_flag = "--forest",
+    .mode_main = forest_mode,
+};

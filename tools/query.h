@@ -1,0 +1,103 @@
+/* query.h: what 'navbake query' and 'navbake scen' share: the agent chosen
+ * on the command line, and the search methods that answer queries.
+ *
+ * A method lives in a file of its own (query_aa.c; HAA* and others come
+ * the same way) and is listed once in query_methods.c.  A method either
+ * answers (start, goal) queries for an agent, which both commands then
+ * run, print and time alike (--method NAME), or takes over the whole
+ * command when its mode flag is given (a world that is not a grid, such
+ * as --forest), parsing its own options. */
+#ifndef NB_QUERY_H
+#define NB_QUERY_H
+
+#include <getopt.h>
+
+#include "cli.h"
+
+/* The agent of a query. */
+typedef struct nbc_agent {
+    uint32_t size;
+    nb_capability capability;
+    nb_corner corner;
+    const char *name; /* the agent type's name with --agent, else NULL */
+    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1]; /* "ground,swamp" */
+} nbc_agent;
+
+/* One answer. */
+typedef struct nbc_answer {
+    nb_path_status status;
+    double length;
+    uint64_t expanded;
+    int searched;
+    size_t path_len;
+    const nb_cell *path; /* valid until the method's next answer */
+} nbc_answer;
+
+typedef struct nbc_method {
+    const char *name;    /* for --method */
+    const char *summary; /* a line for --help */
+    /* Grid methods: state for one bundle and agent, answers, cleanup. */
+    int (*open)(const nb_bundle *b, const nbc_agent *agent, void **state, nb_err *err);
+    nb_status (*solve)(void *state, nb_cell from, nb_cell to, nbc_answer *ans, nb_err *err);
+    void (*close)(void *state);
+    /* A method with its own mode: when mode_flag ("--forest") is among
+     * the arguments, the command hands everything to mode_main (scen is
+     * 1 for 'navbake scen'). */
+    const char *mode_flag;
+    int (*mode_main)(int argc, char **argv, int scen);
+} nbc_method;
+
+/* Every method, NULL-terminated (query_methods.c); the first is the default. */
+extern const nbc_method *const nbc_methods[];
+const nbc_method *nbc_method_find(const char *name);
+/* The method whose mode flag is among the arguments, or NULL. */
+const nbc_method *nbc_method_mode(int argc, char **argv);
+/* "aa, haa" for messages and --help. */
+void nbc_method_names(char *buf, size_t len);
+
+/* Options both commands take. */
+typedef struct nbc_query_opts {
+    unsigned long size; /* 0 when not given */
+    const char *capability, *agent, *method;
+    nb_corner corner;
+} nbc_query_opts;
+
+enum { NBC_OPT_SIZE = 0x1000, NBC_OPT_CAPABILITY, NBC_OPT_AGENT, NBC_OPT_CORNER, NBC_OPT_METHOD };
+#define NBC_QUERY_LONG_OPTIONS                                                                     \
+    {"size", required_argument, NULL, NBC_OPT_SIZE},                                               \
+        {"capability", required_argument, NULL, NBC_OPT_CAPABILITY},                               \
+        {"agent", required_argument, NULL, NBC_OPT_AGENT},                                         \
+        {"corner", required_argument, NULL, NBC_OPT_CORNER},                                       \
+    {                                                                                              \
+        "method", required_argument, NULL, NBC_OPT_METHOD                                          \
+    }
+/* Prints the lines of --help for them. */
+void nbc_query_help(FILE *f);
+
+/* Takes a shared option: NBC_EXIT_OK, NBC_EXIT_USAGE after a message, or
+ * -1 when c is not one of them. */
+int nbc_query_option(nbc_query_opts *o, int c, const char *arg);
+/* The agent the options name in this bundle: --agent NAME, or --size and
+ * --capability (default size 1 and the default agent set's capability,
+ * {ground, swamp}: what MovingAI's lengths assume).  Returns an exit
+ * status after a message. */
+int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *agent);
+
+/* A bundle opened for queries: the agent resolved, the method ready. */
+typedef struct nbc_session {
+    nb_bundle *bundle;
+    nbc_agent agent;
+    const nbc_method *method;
+    void *state;
+} nbc_session;
+
+/* Opens the bundle, finds the agent the options name and opens the
+ * method (--method, or the default); returns an exit status after a
+ * message.  nbc_session_close is safe on a session that failed to open. */
+int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o);
+void nbc_session_close(nbc_session *s);
+
+/* Microseconds of the monotonic clock. */
+double nbc_now_us(void);
+
+#endif

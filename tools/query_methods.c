@@ -1,0 +1,12 @@
+/* query_methods.c: the search methods of 'navbake query' and 'navbake
+ * scen', the default first.  A new method adds its line here. */
+#include "query.h"
+
+extern const nbc_method nbc_method_aa;
+extern const nbc_method nbc_method_forest;
+
+const nbc_method *const nbc_methods[] = {
+    &nbc_method_aa,
+    &nbc_method_forest,
+    NULL,
+};
