@@ -367,6 +367,39 @@ static void test_paths(void)
         "\"status\": \"no path\", \"length\": null}\n";
     tu_write(tu_path(dir, "q.json"), lines, sizeof lines - 1);
     int formats = nbr_png_supported() ? 2 : 1;
+    /* And what navbake query really prints: a wagon (size 2) across the
+     * level, drawn through the centre of its 2 x 2 square at every step. */
+    char real[4096];
+    snprintf(real, sizeof real, "%s", tu_path(dir, "real.json"));
+    if (ok(tu_system("%s query %s -a wagon --from 2,20 --to 40,30 --json --path > %s", navbake,
+                     bundle, real) == 0,
+           "navbake query --json --path")) {
+        char *rtext = tu_read(real, NULL);
+        nbj *root = NULL;
+        nbj_parse(rtext ? rtext : "", rtext ? strlen(rtext) : 0, "real.json", &root, &err);
+        const nbj *cells = nbj_get(root, "path");
+        for (int f = 0; f < formats && cells; f++) {
+            char out[64], args[512];
+            snprintf(out, sizeof out, "real.%s", fmts[f]);
+            snprintf(args, sizeof args, "--scale 8 --no-legend --path %s", real);
+            ir_image *im = render(bundle, tu_path(dir, out), args);
+            if (!ok(im != NULL, "the query's path drawn (%s)", fmts[f]))
+                continue;
+            size_t on = 0, n = 0;
+            for (size_t i = 1; i + 1 < cells->n; i++) {
+                double cx = cells->item[i].item[0].number + 1, cy = cells->item[i].item[1].number + 1;
+                n++;
+                on += ir_pixel(im, (uint32_t)(cx * 8), (uint32_t)(cy * 8)) == nbr_series_colour(0);
+            }
+            ok(n > 10 && on == n, "its line through the centre of the wagon's square at each of %zu steps (%s)",
+               n, fmts[f]);
+            is_int(ir_pixel(im, 3 * 8, 21 * 8), NBR_START, "its start (%s)", fmts[f]);
+            is_int(ir_pixel(im, 41 * 8, 31 * 8), NBR_GOAL, "its goal (%s)", fmts[f]);
+            ir_free(im);
+        }
+        nbj_free(root);
+        free(rtext);
+    }
     for (int f = 0; f < formats; f++) {
         char out[64], args[512];
         snprintf(out, sizeof out, "query.%s", fmts[f]);

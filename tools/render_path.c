@@ -424,6 +424,13 @@ static nb_status json_path(nbr_paths *ps, const char *file, const nbj *o, uint32
         p->cost = cost->number;
     if (status && status->type == NBJ_STRING)
         snprintf(p->status, sizeof p->status, "%s", status->string);
+    /* Whose path: the agent's name (a string in a grid query, an object
+     * in a motion plan). */
+    const nbj *agent = nbj_get(o, "agent");
+    if (agent && agent->type == NBJ_OBJECT)
+        agent = nbj_get(agent, "name");
+    if (agent && agent->type == NBJ_STRING)
+        snprintf(p->unit, sizeof p->unit, "%.31s", agent->string);
     const nbj *found = nbj_get(o, "found");
     if (!p->status[0] && found && found->type == NBJ_FALSE)
         snprintf(p->status, sizeof p->status, "no path");
@@ -550,11 +557,11 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
             nbr_legend_add(&v->legend, NBR_ITEM_TEXT, 0, "%s: %s", who,
                            p->status[0] ? p->status : "no path");
         else if (p->ncells && p->cost >= 0)
-            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu states, cost %.2f",
-                           p->name, p->ncells, p->cost);
+            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu states, cost %.2f", who,
+                           p->ncells, p->cost);
         else if (p->ncells)
-            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu cells, length %.2f",
-                           p->name, p->ncells, p->length);
+            nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: %zu cells, length %.2f", who,
+                           p->ncells, p->length);
         else
             nbr_legend_add(&v->legend, NBR_ITEM_LINE, colour, "%s: length %.2f", who, p->length);
         if (i == 0) {
