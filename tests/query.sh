@@ -70,11 +70,13 @@ else
 fi
 
 # Statuses.
-status navbake query "$tmp/s.nbk" --from 0,0 --to 60,36; is "a blocked start is an answer: exit 0" "$rc" 0
+status navbake query "$tmp/s.nbk" --from 0,0 --to 60,36; is "a blocked start: exit 1" "$rc" 1
+is "an answer, not an error" "$err" ""
 like "said" "$out" "no path: the agent cannot stand at the start"
 status navbake query "$tmp/s.nbk" --from 2,2 --to 0,0; like "a blocked goal" "$out" "cannot stand at the goal"
 status navbake query "$tmp/s.nbk" --size 3 --capability ground --from 2,2 --to 60,36
 like "unjoined ends: no path, without a search" "$out" "status     no path (different components: no search)"
+is "exit 1" "$rc" 1
 like "nothing expanded" "$out" "expanded   0"
 status navbake query --json "$tmp/s.nbk" --size 3 --capability ground --from 2,2 --to 60,36
 like "JSON: not found" "$out" '"found": false, "length": null, "searched": false'

@@ -17,8 +17,10 @@ static int usage(FILE *f)
                "  -j, --json              print JSON for programs\n"
                "  -h, --help              show this help and exit\n"
                "  -V, --version           show the version and exit\n"
-               "A query with no path is an answer (status 'no path'), not a failure.\n"
-               "Exit status: 0 on an answer, 1 on a failure, 2 on a usage error.\n");
+               "With no path (the ends not joined, or the agent cannot stand at one),\n"
+               "the answer is printed all the same and the exit status is 1.\n"
+               "Exit status: 0 when a path is found, 1 when there is none or on a\n"
+               "failure, 2 on a usage error.\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -146,6 +148,8 @@ int nbc_cmd_query(int argc, char **argv)
             print_json(&q.agent, q.method->name, from, to, &r, us, with_path);
         else
             print_text(&q.agent, q.method->name, from, to, &r, us, with_path);
+        if (st == NB_OK && r.status != NB_PATH_FOUND)
+            rc = NBC_EXIT_FAIL; /* as grep without a match: the answer is printed */
     }
     nbc_session_close(&q);
     return rc;
