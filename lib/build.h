@@ -100,6 +100,8 @@ void nbb_builder_free(nbb_builder *b);
  * library does not know included).  A missing file is not an error when
  * may_be_missing; a damaged one always is, so nothing is silently lost. */
 nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing, nb_err *err);
+/* The same from a bundle already open (one read from standard input, say). */
+nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *old, nb_err *err);
 /* Adds a section, replacing one with the same type, name and parameters.
  * info gives type, version, layout encoding (NB_ENC_RAW or NB_ENC_PACKED),
  * flags, param and name; offsets, sizes and CRC are computed.  With

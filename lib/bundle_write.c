@@ -108,19 +108,26 @@ nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing,
         nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
         return st;
     }
+    st = nbb_builder_take(b, old, err);
+    nb_bundle_close(old);
+    return st;
+}
+
+nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *old, nb_err *err)
+{
+    nb_status st = NB_OK;
     if (old->minor > b->minor)
         b->minor = old->minor;
     for (size_t i = 0; i < old->nsections && st == NB_OK; i++) {
         const struct nbi_section *s = &old->sections[i];
         uint8_t *copy = malloc(s->info.size ? (size_t)s->info.size : 1);
         if (!copy) {
-            st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to copy section %zu", path, i);
+            st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to copy section %zu", old->path, i);
             break;
         }
         memcpy(copy, s->stored, (size_t)s->info.size);
         st = put(b, &s->info, copy, err);
     }
-    nb_bundle_close(old);
     return st;
 }
 

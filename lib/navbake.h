@@ -313,6 +313,74 @@ const char *nb_path_status_str(nb_path_status status);
 /* ------------------------------------------------------------------ */
 /* HAA* (haa.c)                                                        */
 
+/* Hierarchical Annotated A* (Harabor and Botea, CIG 2008, section VIII)
+ * on the abstract graph mkabstract bakes (formats/abstract.md).  A query
+ * is the same as Annotated A*'s, for an agent whose (capability, size)
+ * the graph serves (every pair of the bundle's agent set).  Start and
+ * goal are joined to the abstract nodes of their clusters by one
+ * Dijkstra each, inside the cluster, for the agent's own capability and
+ * size; A* then runs on the abstract graph, taking only the edges whose
+ * annotation admits the agent (the edge's capability within the agent's,
+ * its clearance at least the agent's size), with the octile distance as
+ * heuristic; each abstract edge is then refined into cells (a step across
+ * a border, a stored path, or an A* inside the cluster), and the cell
+ * path is cut wherever it comes back to a cell it has passed.
+ *
+ * On a graph of any quality HAA* finds a path exactly when Annotated A*
+ * does; the path is valid for the agent cell by cell, but not always the
+ * shortest.  A workspace is made once per bundle and thread and reused by
+ * every query: a query never allocates.  Several threads may query one
+ * bundle, each with its own workspace. */
+
+typedef struct nb_haa nb_haa;
+
+/* Query flags. */
+#define NB_HAA_SMOOTH 0x1u     /* seed 004's simple smoothing: drop each waypoint the
+                                  agent, its whole square, can skip in a straight line;
+                                  the path is then waypoints, not cells */
+#define NB_HAA_STRAIGHTEN 0x2u /* the same on the grid: replace runs of cells by the
+                                  octile walk nearest the straight line wherever the agent
+                                  may take it; the path stays cells, never longer */
+
+typedef struct nb_haa_result {
+    nb_path_status status;
+    double length;          /* of the path returned: octile steps, or straight segments
+                               when smoothed */
+    double cell_length;     /* of the cell path (refined, straightened when asked),
+                               before any smoothing */
+    double abstract_length; /* the abstract path's weight (its edges' costs) */
+    uint64_t expanded;      /* all nodes taken off open lists: the three below */
+    uint64_t expanded_insert, expanded_search, expanded_refine;
+    int searched;           /* 0 when answered without a search */
+    size_t abstract_len;    /* nodes on the abstract path, start and goal included */
+    size_t path_len;        /* cells (or waypoints) of the path, both ends included */
+    const nb_cell *path;    /* in the workspace: valid until its next query */
+} nb_haa_result;
+
+/* A workspace for HAA* on this bundle (which must stay open while it is
+ * used).  NB_ERR_NOTFOUND when the bundle holds no abstract graph or
+ * lacks a clearance layer it needs; NB_ERR_FORMAT when the graph is
+ * malformed (every part of it is checked here, once). */
+nb_status nb_haa_new(const nb_bundle *bundle, nb_haa **out, nb_err *err);
+void nb_haa_free(nb_haa *ws);
+/* Finds a path.  NB_OK with res->status saying whether there is one; an
+ * error for a bad query (a cell outside the map, size 0), a capability or
+ * size the graph does not serve (NB_ERR_NOTFOUND, naming those it does),
+ * or flags it does not know. */
+nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_haa_result *res,
+                       nb_err *err);
+
+/* What a workspace's graph is. */
+typedef struct nb_haa_graph {
+    uint32_t cluster;   /* side of a cluster */
+    const char *quality;   /* "high", "low" or "initial" */
+    const char *placement; /* transition placement: "first", "middle" or "spread" */
+    uint32_t nodes, edges, inter_edges;
+    int paths;          /* 1 when refined paths are stored */
+    size_t bytes;       /* of the section's payload */
+} nb_haa_graph;
+void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out);
+
 /* ------------------------------------------------------------------ */
 /* Motion-constrained search (motion.c, perimeter.c)                   */
 

@@ -14,8 +14,8 @@ like "and mentions --forest" "$out" "--forest"
 status mkabstract --forest x --help; is "mkabstract --forest --help exits 0" "$rc" 0
 like "and describes the forest mode" "$out" "--agent-radius R"
 status mkabstract --version; like "mkabstract --version" "$out" "mkabstract (navbake) "
-status mkabstract "$tmp/x.nbk"; is "the grid mode: exit 2" "$rc" 2
-like "it is not built yet, said so" "$err" "the grid mode (mkabstract BUNDLE) is not built yet"
+status mkabstract "$tmp/x.nbk"; is "the grid mode on a missing bundle: exit 1" "$rc" 1
+like "it names the bundle" "$err" "x.nbk"
 status mkabstract --forest "$forest" -o "$tmp/f.nbk"; is "no --agent-radius: exit 2" "$rc" 2
 like "said so" "$err" "no --agent-radius given"
 status mkabstract --forest "$forest" -r -1 -o "$tmp/f.nbk"; is "a negative agent radius: exit 2" "$rc" 2

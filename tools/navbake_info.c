@@ -110,6 +110,12 @@ static void print_text(const char *path, const nb_bundle *b)
                in->version, nb_encoding_name(in->encoding), in->size, in->usize, in->crc, params);
         if ((in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS) && nb_has_map(b))
             printf(" (%.3f bytes/cell)", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
+        if (in->type == NB_SEC_ABSTRACT && nb_has_map(b)) {
+            printf(" (%.3f bytes/cell", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
+            if (in->param[6] && in->usize)
+                printf("; stored paths %.0f%% of it", 100.0 * in->param[6] / (double)in->usize);
+            printf(")");
+        }
         if (in->type == NB_SEC_BITANGENT && forest && in->param[0] < nb_forest_radius_count(forest))
             printf(" (agent radius %g: %" PRIu32 " of %" PRIu32 " bitangents kept)",
                    nb_forest_radius(forest, in->param[0]), in->param[2], in->param[3]);

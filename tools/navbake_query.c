@@ -35,8 +35,15 @@ static const char *why(nb_path_status s)
     return "?";
 }
 
+/* How much longer than the optimum, in %; 0 within rounding. */
+static double error_pct(const nbc_answer *r, double optimal)
+{
+    double e = r->status == NB_PATH_FOUND && optimal > 0 ? 100.0 * (r->length - optimal) / optimal : 0;
+    return e > -1e-9 && e < 1e-9 ? 0 : e;
+}
+
 static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
-                       const nbc_answer *r, double us, int with_path)
+                       const nbc_answer *r, double us, int with_path, const double *optimal)
 {
     if (a->name)
         printf("agent      %s (size %u, capability %s)\n", a->name, a->size, a->caps);
@@ -48,6 +55,9 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
            r->status == NB_PATH_NONE && !r->searched ? " (different components: no search)" : "");
     if (r->status == NB_PATH_FOUND)
         printf("length     %.8f (%zu cells)\n", r->length, r->path_len);
+    if (optimal && *optimal >= 0) /* a method that may miss the optimum */
+        printf("optimal    %.8f (Annotated A*)\nerror      %.3f %%\n", *optimal,
+               error_pct(r, *optimal));
     printf("expanded   %llu\n", (unsigned long long)r->expanded);
     printf("time       %.1f us\n", us);
     if (with_path && r->status == NB_PATH_FOUND) {
@@ -59,7 +69,7 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
 }
 
 static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
-                       const nbc_answer *r, double us, int with_path)
+                       const nbc_answer *r, double us, int with_path, const double *optimal)
 {
     static const char *const names[] = {"found", "no path", "start blocked", "goal blocked"};
     printf("{\"method\": \"%s\", \"agent\": ", method);
@@ -79,6 +89,8 @@ static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_
         printf("\"length\": null, ");
     printf("\"searched\": %s, \"expanded\": %llu, \"microseconds\": %.1f",
            r->searched ? "true" : "false", (unsigned long long)r->expanded, us);
+    if (optimal && *optimal >= 0)
+        printf(", \"optimal\": %.8f, \"error_pct\": %.4f", *optimal, error_pct(r, *optimal));
     if (with_path) {
         printf(", \"path\": [");
         for (size_t i = 0; r->status == NB_PATH_FOUND && i < r->path_len; i++)
@@ -142,14 +154,24 @@ int nbc_cmd_query(int argc, char **argv)
         double t0 = nbc_now_us();
         nb_status st = q.method->solve(q.state, from, to, &r, &err);
         double us = nbc_now_us() - t0;
+        /* Methods that may miss the optimum are measured against it, out
+         * of the time above. */
+        double opt = -1;
+        nbc_error_stats es;
+        memset(&es, 0, sizeof es);
+        if (st == NB_OK && q.method->reference)
+            st = nbc_error_add(&es, &q, from, to, &r, NULL, 1, json, &opt, &err);
+        const double *optimal = q.method->reference ? &opt : NULL;
         if (st != NB_OK)
             rc = nbc_fail_err(&err);
         else if (json)
-            print_json(&q.agent, q.method->name, from, to, &r, us, with_path);
+            print_json(&q.agent, q.method->name, from, to, &r, us, with_path, optimal);
         else
-            print_text(&q.agent, q.method->name, from, to, &r, us, with_path);
+            print_text(&q.agent, q.method->name, from, to, &r, us, with_path, optimal);
         if (st == NB_OK && r.status != NB_PATH_FOUND)
             rc = NBC_EXIT_FAIL; /* as grep without a match: the answer is printed */
+        if (rc == NBC_EXIT_OK && es.mismatch)
+            rc = NBC_EXIT_FAIL;
     }
     nbc_session_close(&q);
     return rc;

@@ -45,6 +45,11 @@ typedef struct nbc_method {
      * 1 for 'navbake scen'). */
     const char *mode_flag;
     int (*mode_main)(int argc, char **argv, int scen);
+    /* A grid method whose paths are not always the shortest (HAA*) gives,
+     * apart from its timed answer, the optimal length its answer is
+     * measured against (Annotated A*'s; -1 when there is no path); query
+     * and scen then report the error.  NULL for exact methods. */
+    nb_status (*reference)(void *state, nb_cell from, nb_cell to, double *optimal, nb_err *err);
 } nbc_method;
 
 /* Every method, NULL-terminated (query_methods.c); the first is the default. */
@@ -99,5 +104,22 @@ void nbc_session_close(nbc_session *s);
 
 /* Microseconds of the monotonic clock. */
 double nbc_now_us(void);
+
+/* The error of a method with a reference against it, over many answers
+ * (query_haa.c). */
+typedef struct nbc_error_stats {
+    size_t answers, found, mismatch, shorter;
+    double sum, max, ref_us; /* error % summed and largest; the reference's time */
+    size_t shown;
+} nbc_error_stats;
+/* Asks the method's reference for one answer (its time apart) and counts
+ * it: a status other than the reference's, or a path shorter than its
+ * optimum, is a mismatch, printed (up to 10 unless verbose; never with
+ * json).  NB_OK, or the reference's error. */
+nb_status nbc_error_add(nbc_error_stats *es, const nbc_session *s, nb_cell from, nb_cell to,
+                        const nbc_answer *ans, const char *where, int verbose, int json,
+                        double *optimal, nb_err *err);
+/* The summary lines (text) or JSON members (", \"error_mean_pct\": ..."). */
+void nbc_error_print(const nbc_error_stats *es, double method_us, int json);
 
 #endif

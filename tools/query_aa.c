@@ -51,5 +51,5 @@ static void aa_close(void *state)
 
 const nbc_method nbc_method_aa = {
     "aa", "Annotated A*: optimal, over the clearance layer", aa_open, aa_solve, aa_close, NULL,
-    NULL,
+    NULL, NULL,
 };
