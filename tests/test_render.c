@@ -881,6 +881,119 @@ static void test_units(void)
     nbb_grid_free(&g);
 }
 
+/* The HAA* abstract graph, decoded here from formats/abstract.md: nodes,
+ * and the node pairs joined by an edge (those that admit (cap, size)
+ * when filter is set), inter or intra. */
+typedef struct agraph {
+    uint32_t cluster, nodes, pairs_intra, pairs_inter;
+    uint16_t *xy;
+} agraph;
+
+static int agraph_read(const nb_bundle *b, int filter, nb_capability cap, unsigned size, agraph *g)
+{
+    long i = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    const void *data;
+    size_t len;
+    nb_err err;
+    if (i < 0 || nb_bundle_payload(b, (size_t)i, &data, &len, &err) != NB_OK)
+        return 0;
+    const uint8_t *p = data;
+    uint32_t N = nbi_get32(p + 8), ncaps = nbi_get32(p + 28), nsizes = nbi_get32(p + 32);
+    uint32_t K = nbi_get32(p + 36) * nbi_get32(p + 40), V = nbi_get32(p + 44), E = nbi_get32(p + 48);
+    uint32_t CX = nbi_get32(p + 36);
+    size_t at = 64;
+#define NEXT(bytes) (at = (at + (bytes) + 7) / 8 * 8)
+    const uint8_t *caps = p + at;
+    NEXT(4 * (size_t)ncaps);
+    NEXT(4 * (size_t)nsizes); /* sizes */
+    NEXT(4 * ((size_t)K + 1)); /* cluster_first */
+    const uint8_t *xy = p + at;
+    NEXT(4 * (size_t)V);
+    const uint8_t *first = p + at;
+    NEXT(4 * ((size_t)V + 1));
+    const uint8_t *to = p + at;
+    NEXT(4 * 2 * (size_t)E);
+    NEXT(4 * 2 * (size_t)E); /* weights */
+    const uint8_t *ann = p + at;
+#undef NEXT
+    g->cluster = N;
+    g->nodes = V;
+    g->pairs_intra = g->pairs_inter = 0;
+    g->xy = malloc(4 * (size_t)V + 4);
+    for (uint32_t u = 0; u < V; u++) {
+        g->xy[2 * u] = nbi_get16(xy + 4 * u);
+        g->xy[2 * u + 1] = nbi_get16(xy + 4 * u + 2);
+    }
+    for (uint32_t u = 0; u < V; u++) {
+        uint32_t last = UINT32_MAX;
+        for (uint32_t a = nbi_get32(first + 4 * u); a < nbi_get32(first + 4 * (u + 1)); a++) {
+            uint32_t w = nbi_get32(to + 4 * a);
+            nb_capability ce = nbi_get32(caps + 4 * ann[2 * a]);
+            if (w <= u || w == last || (filter && ((ce & ~cap) || ann[2 * a + 1] < size)))
+                continue;
+            last = w;
+            uint32_t cu = (g->xy[2 * u + 1] / N) * CX + g->xy[2 * u] / N;
+            uint32_t cw = (g->xy[2 * w + 1] / N) * CX + g->xy[2 * w] / N;
+            if (cu == cw)
+                g->pairs_intra++;
+            else
+                g->pairs_inter++;
+        }
+    }
+    return 1;
+}
+
+static void test_abstract(void)
+{
+    const char *dir = tu_tmpdir(), *top = getenv("top_builddir");
+    char bundle[4096];
+    snprintf(bundle, sizeof bundle, "%s", tu_path(dir, "a.nbk"));
+    if (!ok(tu_system("%s/tools/mkclear -q --agents %s %s -o %s && %s/tools/mkabstract -q %s",
+                      top ? top : ".", tu_src("data/sample-agents.yaml"), tu_src("data/sample.map"),
+                      bundle, top ? top : ".", bundle) == 0,
+            "abstract: the sample level's graph baked"))
+        return;
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(bundle, 0, &b, &err) != NB_OK)
+        return;
+    nb_capability giant;
+    nbi_capability_parse(&legend, "ground,swamp,trees", &giant, &err);
+    static const struct {
+        const char *args, *what;
+        int filter;
+        unsigned size;
+    } runs[] = {{"", "every edge", 0, 0}, {"-a giant", "the edges a giant (size 3) may use", 1, 3}};
+    int formats = nbr_png_supported() ? 2 : 1;
+    for (size_t r = 0; r < 2; r++) {
+        agraph g = {0, 0, 0, 0, NULL};
+        if (!ok(agraph_read(b, runs[r].filter, giant, runs[r].size, &g), "abstract: decoded"))
+            continue;
+        char args[512];
+        snprintf(args, sizeof args, "--scale 16 --no-legend %s abstract", runs[r].args);
+        ir_image *im = render(bundle, tu_path(dir, "a.svg"), args);
+        if (ok(im != NULL, "abstract: %s (svg)", runs[r].what)) {
+            uint32_t borders = (64 - 1) / g.cluster + (40 - 1) / g.cluster;
+            is_int(ir_count(im, "polyline"), borders + g.pairs_intra + g.pairs_inter,
+                   "abstract: %u borders, %u intra- and %u inter-edges as lines (%s)", borders,
+                   g.pairs_intra, g.pairs_inter, runs[r].what);
+            is_int(ir_count(im, "circle"), g.nodes, "abstract: a dot for each of its %u nodes", g.nodes);
+        }
+        ir_free(im);
+        snprintf(args, sizeof args, "--scale 16 --no-legend %s abstract", runs[r].args);
+        im = render(bundle, tu_path(dir, formats == 2 ? "a.png" : "a2.svg"), args);
+        if (im) {
+            size_t bad = 0;
+            for (uint32_t u = 0; u < g.nodes; u++)
+                bad += ir_pixel(im, g.xy[2 * u] * 16u + 8, g.xy[2 * u + 1] * 16u + 8) != NBR_ABSTRACT_NODE;
+            is_int(bad, 0, "abstract: every node's cell centre is its dot (%s)", fmts[formats - 1]);
+        }
+        ir_free(im);
+        free(g.xy);
+    }
+    nb_bundle_close(b);
+}
+
 /* The JSON reader behind --path: values, escapes, located errors, and
  * every truncation and byte flip of a document refused or read, never a
  * crash (the sanitizer run watches). */
@@ -956,6 +1069,7 @@ int main(void)
     test_paths();
     test_forest();
     test_units();
+    test_abstract();
     test_shared();
     return done_testing();
 }

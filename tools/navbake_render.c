@@ -13,7 +13,7 @@
 #include "render.h"
 
 enum layer {
-    L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_PERIMETER,
+    L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_PERIMETER, L_ABSTRACT,
     L_FOREST, L_BITANGENT, L_HITCHECK, L_CURVES
 };
 /* What a layer is drawn in: the map's cells, a forest's world units, or
@@ -33,7 +33,7 @@ static const struct {
     {"terrain", L_TERRAIN},       {"map", L_TERRAIN}, {"clearance", L_CLEARANCE},
     {"components", L_COMPONENTS}, {"grid", L_GRID},   {"forest", L_FOREST},
     {"bitangent", L_BITANGENT},   {"hitcheck", L_HITCHECK}, {"curves", L_CURVES},
-    {"perimeter", L_PERIMETER},
+    {"perimeter", L_PERIMETER},   {"abstract", L_ABSTRACT},
 };
 #define NLAYER_NAMES (sizeof layer_names / sizeof layer_names[0])
 #define MAX_LAYERS 32
@@ -52,6 +52,9 @@ static int usage(FILE *f)
             "  components  the reachability components of (capability, size), each in\n"
             "              its own colour\n"
             "  grid        thin lines between cells\n"
+            "  abstract    the HAA* abstract graph: cluster borders, nodes, intra-edges\n"
+            "              (blue) and inter-edges (red); with --agent, --capability or\n"
+            "              --size only the edges that agent may use\n"
             "  perimeter   a slice of a model's perimeter table: the empty-map cost to the\n"
             "              goal from each cell near it, at one heading and speed\n"
             "  forest      round obstacles (dark green), inflated by the agent radius (grey)\n"
@@ -150,6 +153,7 @@ typedef struct job {
     nb_motion_state goal;
     nb_capability cap;
     uint32_t size;
+    int filter; /* the abstract layer: only what (cap, size) may use */
     int footprint, legend;
     nbr_paths paths;
 } job;
@@ -165,6 +169,7 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
         case L_CLEARANCE: st = nbr_draw_clearance(v, j->cap, err); break;
         case L_COMPONENTS: st = nbr_draw_components(v, j->cap, j->size, err); break;
         case L_GRID: nbr_draw_grid(v); break;
+        case L_ABSTRACT: st = nbr_draw_abstract(v, j->filter, j->cap, j->size, err); break;
         case L_PERIMETER:
             st = nbr_draw_perimeter(v, j->model, j->perim, j->heading, j->speed, &j->goal, err);
             break;
@@ -361,7 +366,7 @@ int nbc_cmd_render(int argc, char **argv)
             k++;
         if (k == NLAYER_NAMES)
             return nbc_usage("unknown layer '%s' (terrain, clearance, components, grid, forest, "
-                             "bitangent, hitcheck, curves, perimeter)",
+                             "bitangent, hitcheck, curves, perimeter, abstract)",
                              argv[a]);
         if (j.nlayers == MAX_LAYERS)
             return nbc_usage("at most %d layers", MAX_LAYERS);
@@ -444,6 +449,7 @@ int nbc_cmd_render(int argc, char **argv)
         j.cap = agent->capability;
     }
     j.size = size ? (uint32_t)size : agent && (agent_name || !cap_list) ? agent->size : 1;
+    j.filter = agent_name || cap_list || size;
     for (size_t i = 0; i < j.nlayers; i++)
         if ((j.layers[i] == L_CLEARANCE || j.layers[i] == L_COMPONENTS) && j.cap == 0) {
             rc = nbc_usage("%s has no agents: give --capability", bundle_path);

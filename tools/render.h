@@ -21,6 +21,10 @@
 #define NBR_START 0x1a9641u     /* path starts */
 #define NBR_GOAL 0xd7191cu      /* path goals */
 #define NBR_UNTOUCHED 0xdcdcdcu /* a hit-check cell no curve touches */
+#define NBR_ABSTRACT_BORDER 0x303030u /* cluster borders */
+#define NBR_ABSTRACT_INTRA 0x1f77b4u  /* intra-edges */
+#define NBR_ABSTRACT_INTER 0xd62728u  /* inter-edges */
+#define NBR_ABSTRACT_NODE 0x111111u   /* abstract nodes */
 #define NBR_FOREST_GROUND 0xf6f3eau    /* open ground among round obstacles */
 #define NBR_FOREST_CIRCLE 0x2e5e34u    /* a round obstacle */
 #define NBR_FOREST_INFLATED 0x8a8a8au  /* its inflation by the agent radius, at 0.35 */
@@ -170,6 +174,14 @@ void nbr_paths_free(nbr_paths *ps);
 /* Draws path i (colour from the series), its start and goal marked, with
  * the agent's footprint at each cell when footprint is set. */
 nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprint, nb_err *err);
+
+/* ---- the HAA* abstract graph (render_abstract.c) ---- */
+
+/* Cluster borders, intra-edges (blue) as straight lines between their
+ * nodes, inter-edges (red) across borders, the nodes; with filter, only
+ * the edges whose annotation admits an agent of capability cap and size
+ * size (its capability within cap, its clearance at least size). */
+nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned size, nb_err *err);
 
 /* ---- motion models (render_motion.c) ---- */
 
