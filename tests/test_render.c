@@ -59,6 +59,18 @@ static ir_image *render(const char *bundle, const char *out, const char *args)
     return im;
 }
 
+/* A JSON file a command wrote, parsed (NULL when it cannot be). */
+static nbj *load_json(const char *path)
+{
+    char *text = tu_read(path, NULL);
+    nbj *root = NULL;
+    nb_err err;
+    if (text && nbj_parse(text, strlen(text), path, &root, &err) != NB_OK)
+        root = NULL;
+    free(text);
+    return root;
+}
+
 static uint32_t terrain_expected(const nbb_grid *g, long x, long y)
 {
     int t = legend.code[g->cells[(size_t)y * g->width + (size_t)x]];
@@ -374,9 +386,7 @@ static void test_paths(void)
     if (ok(tu_system("%s query %s -a wagon --from 2,20 --to 40,30 --json --path > %s", navbake,
                      bundle, real) == 0,
            "navbake query --json --path")) {
-        char *rtext = tu_read(real, NULL);
-        nbj *root = NULL;
-        nbj_parse(rtext ? rtext : "", rtext ? strlen(rtext) : 0, "real.json", &root, &err);
+        nbj *root = load_json(real);
         const nbj *cells = nbj_get(root, "path");
         for (int f = 0; f < formats && cells; f++) {
             char out[64], args[512];
@@ -398,7 +408,6 @@ static void test_paths(void)
             ir_free(im);
         }
         nbj_free(root);
-        free(rtext);
     }
     for (int f = 0; f < formats; f++) {
         char out[64], args[512];
@@ -573,10 +582,8 @@ static void test_forest(void)
         snprintf(out, sizeof out, "fpath.%s", fmts[f]);
         snprintf(args, sizeof args, "--scale 10 --no-legend forest --path %s", q);
         im = render(bundle, tu_path(dir, out), args);
-        char *text = tu_read(q, NULL);
-        nbj *root = NULL;
-        nb_err err;
-        if (ok(im && text && nbj_parse(text, strlen(text), "fq.json", &root, &err) == NB_OK,
+        nbj *root = load_json(q);
+        if (ok(im && root,
                "forest: the query's path drawn (%s)", fmts[f])) {
             is_int(ir_pixel(im, 10, 99), NBR_START, "forest path: start (%s)", fmts[f]);
             is_int(ir_pixel(im, 390, 99), NBR_GOAL, "forest path: goal (%s)", fmts[f]);
@@ -608,7 +615,6 @@ static void test_forest(void)
                lines, fmts[f]);
         }
         nbj_free(root);
-        free(text);
         ir_free(im);
     }
     /* A world window: the left circle only, 20 x 20 units. */
@@ -686,9 +692,8 @@ static void test_units(void)
     nb_err err;
     nbb_map_read(tu_src("data/sample.map"), &legend, &g, &err);
     int formats = nbr_png_supported() ? 2 : 1;
-    char *text = tu_read(plan, NULL);
-    nbj *root = NULL;
-    ok(text && nbj_parse(text, strlen(text), "plan.json", &root, &err) == NB_OK, "units: the plan's JSON");
+    nbj *root = load_json(plan);
+    ok(root != NULL, "units: the plan's JSON");
     const nbj *segs = nbj_get(root, "segments");
     for (int f = 0; f < formats && segs; f++) {
         char out[64], args[512];
@@ -725,7 +730,6 @@ static void test_units(void)
         ir_free(im);
     }
     nbj_free(root);
-    free(text);
     {
         const char *f = fmts[formats - 1];
         char out[64], args[512];
@@ -844,9 +848,8 @@ static void test_units(void)
         }
         nb_perimeter_close(t);
         nb_model_close(m);
-        char *mp = tu_read(plan, NULL);
-        nbj *mj = NULL;
-        if (mp && nbj_parse(mp, strlen(mp), "plan.json", &mj, &err) == NB_OK) {
+        nbj *mj = load_json(plan);
+        if (mj) {
             const nbj *states = nbj_get(mj, "path");
             char args[512], out[64];
             snprintf(out, sizeof out, "mplan.%s", fmts[formats - 1]);
@@ -869,7 +872,6 @@ static void test_units(void)
             ir_free(im);
         }
         nbj_free(mj);
-        free(mp);
     }
     ok(tu_system("%s render %s -o %s --heading 9 hitcheck 2>/dev/null", navbake, bundle,
                  tu_path(dir, "x.svg")) == 1,
