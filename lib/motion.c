@@ -9,7 +9,8 @@
 #include "perimeter.h"
 
 static const char *const heuristic_names[NB_MH_COUNT] = {
-    "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid"};
+    "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid", "heading",
+    "extended+heading"};
 
 const char *nb_motion_heuristic_name(int h)
 {
@@ -41,6 +42,7 @@ void nb_motion_ws_free(nb_motion_ws *ws)
     free(ws->block_cell);
     free(ws->nodes);
     nbi_heap_free(&ws->open);
+    nbi_headdist_free(&ws->turns);
     nbi_griddist_free(&ws->grid);
     nbi_sectors_free(&ws->sectors);
     free(ws->path);
@@ -89,6 +91,8 @@ nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perim
     }
     if (st == NB_OK)
         st = nbi_griddist_init(&ws->grid, m, ws->w, ws->h, ws->stand, err);
+    if (st == NB_OK)
+        st = nbi_headdist_init(&ws->turns, m, &ws->grid, err);
     if (st == NB_OK && sector > 0) {
         st = nbi_sectors_build(&ws->sectors, ws->w, ws->h, ws->stand, sector, err);
         ws->has_sectors = st == NB_OK;
@@ -165,7 +169,8 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
     }
     if (q->heuristic < 0 || q->heuristic >= NB_MH_COUNT)
         return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", q->heuristic);
-    if (!ws->p && q->heuristic != NB_MH_OCTILE && q->heuristic != NB_MH_GRID)
+    if (!ws->p && q->heuristic != NB_MH_OCTILE && q->heuristic != NB_MH_GRID &&
+        q->heuristic != NB_MH_HEADING)
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "the %s heuristic needs the perimeter table of model %s (bake it with mkperim)",
                         heuristic_names[q->heuristic], m->name);
@@ -212,6 +217,7 @@ static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
             n[i].h = NAN;
             n[i].parent = NBI_HEAP_NONE;
             n[i].closed = 0;
+            n[i].bound = 0;
         }
     }
     return b * ws->sh + s->speed * ws->m->nheadings + s->heading;
@@ -251,7 +257,10 @@ static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
            (g->heading == NB_HEADING_ANY || s->heading == g->heading);
 }
 
-static double heuristic(nb_motion_ws *ws, const nb_motion_state *s)
+/* The heuristic of state s.  With bound not NULL, the heading-aware part
+ * may be a lower bound from its search's frontier (*bound set to 1) to be
+ * worked out only if the state comes to the top of the open list. */
+static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, uint8_t *bound)
 {
     const nb_model *m = ws->m;
     const nb_motion_state *g = &ws->hgoal;
@@ -261,14 +270,22 @@ static double heuristic(nb_motion_ws *ws, const nb_motion_state *s)
     int kind = ws->heuristic, r = NB_PERIM_OUTSIDE;
     if (kind == NB_MH_PERIMETER || kind == NB_MH_PERIMETER_GRID)
         r = nb_perimeter_lookup(ws->p, s, g, &v);
-    else if (kind == NB_MH_EXTENDED || kind == NB_MH_EXTENDED_GRID)
+    else if (kind == NB_MH_EXTENDED || kind == NB_MH_EXTENDED_GRID || kind == NB_MH_EXTENDED_HEADING)
         r = nb_perimeter_extended(ws->p, s, g, &v);
     if (r != NB_PERIM_OUTSIDE && v > best)
         best = v;
-    if (kind >= NB_MH_GRID) {
+    if (kind >= NB_MH_GRID && kind <= NB_MH_EXTENDED_GRID) {
         v = nbi_griddist_get(&ws->grid, s->x, s->y) / m->vmax;
         if (v > best)
             best = v;
+    } else if (kind >= NB_MH_HEADING) {
+        int exact = 1;
+        v = bound ? nbi_headdist_bound(&ws->turns, s->x, s->y, s->heading, &exact)
+                  : nbi_headdist_get(&ws->turns, s->x, s->y, s->heading);
+        if (v > best)
+            best = v;
+        if (bound)
+            *bound = !exact;
     }
     return best;
 }
@@ -313,8 +330,10 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     }
     nodes_reset(ws);
     nbi_heap_clear(&ws->open);
-    if (q->heuristic >= NB_MH_GRID)
+    if (q->heuristic >= NB_MH_GRID && q->heuristic <= NB_MH_EXTENDED_GRID)
         nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
+    else if (q->heuristic >= NB_MH_HEADING)
+        nbi_headdist_reset(&ws->turns, ws->hgoal.x, ws->hgoal.y, ws->hgoal.heading, q->start.x, q->start.y);
 
     /* Every step passes through cells joined by octile moves that cut no
      * corner, so cells in different components of the bundle's layer
@@ -327,7 +346,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search");
     nbi_mnode *sn = &ws->nodes[sid];
     sn->g = 0;
-    sn->h = heuristic(ws, &q->start);
+    sn->h = heuristic(ws, &q->start, NULL);
     r->h_start = sn->h;
     if (isfinite(sn->h) && !nbi_heap_push(&ws->open, q->weight * sn->h, 0, sid))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
@@ -338,6 +357,20 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
             continue; /* a stale entry */
         nb_motion_state s;
         nbi_motion_decode(ws, it.id, &s);
+        if (n->bound) {
+            /* Its heuristic was a bound: work it out, and put the state
+             * back if that moves it down the list (not an expansion). */
+            n->h = heuristic(ws, &s, NULL);
+            n->bound = 0;
+            if (!isfinite(n->h))
+                continue;
+            double key = n->g + q->weight * n->h;
+            if (key > it.key + 1e-9 * (1 + it.key)) {
+                if (!nbi_heap_push(&ws->open, key, -n->g, it.id))
+                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
+                continue;
+            }
+        }
         if (q->max_expansions && r->expanded >= q->max_expansions) {
             r->limited = 1;
             break;
@@ -369,7 +402,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
                     r->reopened++;
                 }
                 if (isnan(k->h))
-                    k->h = heuristic(ws, &to);
+                    k->h = heuristic(ws, &to, &k->bound);
                 if (!isfinite(k->h))
                     continue; /* the goal cannot be reached from there */
                 k->g = g + c;
@@ -380,7 +413,8 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
             }
         }
     }
-    r->grid_expanded = q->heuristic >= NB_MH_GRID ? ws->grid.expanded : 0;
+    r->grid_expanded = q->heuristic >= NB_MH_HEADING ? ws->turns.expanded
+                       : q->heuristic >= NB_MH_GRID ? ws->grid.expanded : 0;
     if (end == NBI_HEAP_NONE)
         return NB_OK;
     size_t len = 0;

@@ -59,6 +59,39 @@ double nbi_griddist_get(nbi_griddist *d, long x, long y);
 /* 1 when move k is legal from the standable cell (x, y). */
 int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k);
 
+/* ---- obstacle- and heading-aware distance to the goal (headdist.c) ----
+ * The cheapest time from (cell, heading) to the goal with the speed
+ * relaxed: each step costs its length over the fastest speed allowed to
+ * make its turn; admissible.  A reverse resumable A* over (cell, heading)
+ * from the goal toward the search's start; uses grid's legality cache. */
+typedef struct nbi_headdist {
+    const nb_model *m;
+    nbi_griddist *grid;
+    unsigned nh;
+    double vbest[2][NB_MODEL_MAX_HEADINGS / 2 + 1]; /* [backward][turn]: fastest speed, 0 none */
+    uint8_t in_place[NB_MODEL_MAX_HEADINGS / 2 + 1]; /* turn t allowed stopped */
+    uint32_t *cell_block, *block_cell; /* blocks of nh states per cell touched */
+    double *dist;
+    uint8_t *mark;
+    size_t nblocks, cap_blocks;
+    nbi_heap heap;
+    long tx, ty;
+    int failed; /* out of memory: unknown values are 0 */
+    uint64_t expanded;
+} nbi_headdist;
+
+nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *grid, nb_err *err);
+void nbi_headdist_free(nbi_headdist *d);
+/* Starts a query: the goal (gx, gy) facing gheading (NB_HEADING_ANY: any),
+ * steering toward (tx, ty). */
+void nbi_headdist_reset(nbi_headdist *d, long gx, long gy, unsigned gheading, long tx, long ty);
+/* The relaxed time from (x, y) facing heading; INFINITY when the goal
+ * cannot be reached from there. */
+double nbi_headdist_get(nbi_headdist *d, long x, long y, unsigned heading);
+/* Without searching further: the value when known (*exact 1), else a
+ * lower bound from the search's frontier (*exact 0). */
+double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int *exact);
+
 /* ---- the sector abstraction (sectors.c) ---- */
 typedef struct nbi_sectors {
     unsigned size, sw, sh;
@@ -88,6 +121,7 @@ typedef struct nbi_mnode {
     double h;         /* cached heuristic; NAN until computed */
     uint32_t parent;  /* node id, NBI_HEAP_NONE at the start */
     uint8_t closed;
+    uint8_t bound;    /* h is only a lower bound so far (worked out when popped) */
 } nbi_mnode;
 
 struct nb_motion_ws {
@@ -105,6 +139,7 @@ struct nb_motion_ws {
     size_t nblocks, cap_blocks;
     nbi_heap open;
     nbi_griddist grid;
+    nbi_headdist turns;
     nbi_sectors sectors;
     int has_sectors;
     nb_motion_state *path, *route;

@@ -362,10 +362,13 @@ enum nb_motion_heuristic {
     NB_MH_EXTENDED = 2,       /* the extended perimeter heuristic */
     NB_MH_GRID = 3,           /* obstacle-aware distance / top speed */
     NB_MH_PERIMETER_GRID = 4, /* max(perimeter, grid) */
-    NB_MH_EXTENDED_GRID = 5   /* max(extended, grid) */
+    NB_MH_EXTENDED_GRID = 5,  /* max(extended, grid) */
+    NB_MH_HEADING = 6,        /* obstacle- and heading-aware time (speeds relaxed) */
+    NB_MH_EXTENDED_HEADING = 7 /* max(extended, heading) */
 };
-#define NB_MH_COUNT 6
-/* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid". */
+#define NB_MH_COUNT 8
+/* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid",
+ * "heading", "extended+heading". */
 const char *nb_motion_heuristic_name(int heuristic);
 /* The heuristic called name, or -1. */
 int nb_motion_heuristic_parse(const char *name);

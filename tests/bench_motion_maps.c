@@ -19,9 +19,14 @@
  * and "ours, any heading": the same with intermediate goals at any heading
  * too (this library's default for routes).  Times per step are against octile in
  * the same run.
- *   bench_motion_maps [--maps DIR] [--pairs N] [--pairs-untruncated N]
+ *   bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
- *                     [--ours HEURISTIC] */
+ *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any]
+ *                     [--truncation yes|no|both] [--steps FILE]
+ * --map keeps the maps whose name contains NAME; --columns and --truncation
+ * run part of the table (exploring); --steps writes one line per planning
+ * step (map, model, segments, truncated, column, pair, out/back, step,
+ * steps in the route, expanded, start state, goal cell). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -74,12 +79,42 @@ static void add(samples *s, uint64_t x)
     s->total += x;
 }
 
+/* A route's steps, for --steps. */
+typedef struct trip {
+    samples *s;
+    size_t n;
+    nb_motion_result step[4096];
+} trip;
+
 static void on_step(void *ctx, const nb_motion_result *r)
 {
-    samples *s = ctx;
+    trip *t = ctx;
+    samples *s = t->s;
     add(s, r->expanded);
     s->failed += !r->found;
     s->grid += r->grid_expanded;
+    if (t->n < sizeof t->step / sizeof t->step[0])
+        t->step[t->n++] = *r;
+}
+
+static const char *const colnames[NH] = {"octile", "perimeter", "ours", "any"};
+
+/* One line per step of the route just planned from start. */
+static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_state *start,
+                      const nb_motion_state *goal, unsigned segment, const char *map, const char *model,
+                      int truncated, int col, size_t pair, int back)
+{
+    const nbi_sectors *s = &ws->sectors;
+    nb_motion_state at = *start;
+    size_t last = s->apath_len ? s->apath_len - 1 : 0;
+    for (size_t k = 0; k < t->n; k++) {
+        size_t j = (k + 1) * segment < last ? (k + 1) * segment : last;
+        long gx = j == last ? goal->x : s->rx[s->apath[j]], gy = j == last ? goal->y : s->ry[s->apath[j]];
+        fprintf(f, "%s\t%s\t%u\t%d\t%s\t%zu\t%s\t%zu\t%zu\t%llu\t%d,%d,%u,%u\t%ld,%ld\n", map, model,
+                segment, truncated, colnames[col], pair, back ? "back" : "out", k, t->n,
+                (unsigned long long)t->step[k].expanded, at.x, at.y, at.heading, at.speed, gx, gy);
+        at = t->step[k].end;
+    }
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -120,11 +155,28 @@ int main(int argc, char **argv)
     const char *dir = NULL;
     unsigned pairs = 200, pairs_untrunc = 200, segs[2] = {3, 4}, nsegs = 2;
     uint64_t maxexp = 200000;
-    int use[NMODELS] = {1, 1, 1};
+    int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1}, trs[2] = {1, 1};
+    const char *only_map = NULL;
+    FILE *steps = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc)
             dir = argv[++i];
-        else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
+        else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc)
+            only_map = argv[++i];
+        else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) {
+            const char *l = argv[++i];
+            for (int h = 0; h < NH; h++)
+                cols[h] = strstr(l, colnames[h]) != NULL;
+        } else if (strcmp(argv[i], "--truncation") == 0 && i + 1 < argc) {
+            const char *v = argv[++i];
+            trs[0] = strcmp(v, "yes") != 0;
+            trs[1] = strcmp(v, "no") != 0;
+        } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+            if (!(steps = fopen(argv[++i], "w"))) {
+                fprintf(stderr, "bench_motion_maps: cannot write %s\n", argv[i]);
+                return 1;
+            }
+        } else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
             pairs = (unsigned)atoi(argv[++i]);
         else if (strcmp(argv[i], "--pairs-untruncated") == 0 && i + 1 < argc)
             pairs_untrunc = (unsigned)atoi(argv[++i]);
@@ -142,8 +194,9 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--segments") == 0 && i + 1 < argc) {
             nsegs = (unsigned)sscanf(argv[++i], "%u,%u", &segs[0], &segs[1]);
         } else {
-            fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--pairs N] [--pairs-untruncated N]\n"
-                            "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n");
+            fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]\n"
+                            "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n"
+                            "         [--columns octile,perimeter,ours,any] [--truncation yes|no|both] [--steps FILE]\n");
             return 2;
         }
     }
@@ -163,7 +216,7 @@ int main(int argc, char **argv)
     size_t nfiles = 0;
     for (struct dirent *e; (e = readdir(d)) && nfiles < 256;) {
         size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".map") == 0)
+        if (l > 4 && strcmp(e->d_name + l - 4, ".map") == 0 && (!only_map || strstr(e->d_name, only_map)))
             files[nfiles++] = strdup(e->d_name);
     }
     closedir(d);
@@ -273,7 +326,11 @@ int main(int argc, char **argv)
             for (unsigned sg = 0; sg < nsegs; sg++)
                 for (int tr = 0; tr < 2; tr++)
                     for (int h = 0; h < NH; h++) {
+                        if (!trs[tr] || !cols[h])
+                            continue;
                         samples *s = &S[sg][tr][k][h];
+                        static trip t;
+                        t.s = s;
                         double t0 = now();
                         nb_motion_ws *w = wsv[ours_table[h]];
                         for (size_t i = 0; i < (tr ? pairs : pairs_untrunc); i++) {
@@ -287,20 +344,26 @@ int main(int argc, char **argv)
                             q.waypoint_heading = exact_waypoints[h];
                             q.start = A[i];
                             q.goal = B[i];
-                            if (nb_motion_route(w, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
+                            t.n = 0;
+                            if (nb_motion_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            if (steps)
+                                dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 0);
                             /* Back from where the agent ended (or from B if it failed). */
                             q.start = B[i];
                             q.start.heading = departure(w, m, &B[i], &A[i]);
                             if (res.found)
                                 q.start = res.end;
                             q.goal = Aback[i];
-                            if (nb_motion_route(w, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
+                            t.n = 0;
+                            if (nb_motion_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            if (steps)
+                                dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 1);
                         }
                         s->seconds += now() - t0;
                     }
@@ -395,5 +458,7 @@ int main(int argc, char **argv)
     for (size_t f = 0; f < nfiles; f++)
         free(files[f]);
     free((char *)dir);
+    if (steps)
+        fclose(steps);
     return 0;
 }
