@@ -174,6 +174,9 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "the %s heuristic needs the perimeter table of model %s (bake it with mkperim)",
                         heuristic_names[q->heuristic], m->name);
+    if (q->heading_classes && (q->heading_classes > m->nheadings || m->nheadings % q->heading_classes))
+        return nbi_fail(err, NB_ERR_ARG, "%u classes of headings do not divide model %s's %u headings",
+                        q->heading_classes, m->name, m->nheadings);
     if (!(q->weight >= 1 && q->weight <= 100))
         return nbi_fail(err, NB_ERR_ARG, "weight %g, expected 1 to 100", q->weight);
     return NB_OK;
@@ -333,7 +336,8 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     if (q->heuristic >= NB_MH_GRID && q->heuristic <= NB_MH_EXTENDED_GRID)
         nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
     else if (q->heuristic >= NB_MH_HEADING)
-        nbi_headdist_reset(&ws->turns, ws->hgoal.x, ws->hgoal.y, ws->hgoal.heading, q->start.x, q->start.y);
+        nbi_headdist_reset(&ws->turns, q->heading_classes, ws->hgoal.x, ws->hgoal.y, ws->hgoal.heading,
+                           q->start.x, q->start.y);
 
     /* Every step passes through cells joined by octile moves that cut no
      * corner, so cells in different components of the bundle's layer

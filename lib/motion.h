@@ -59,32 +59,48 @@ double nbi_griddist_get(nbi_griddist *d, long x, long y);
 /* 1 when move k is legal from the standable cell (x, y). */
 int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k);
 
-/* ---- obstacle- and heading-aware distance to the goal (headdist.c) ----
- * The cheapest time from (cell, heading) to the goal with the speed
- * relaxed: each step costs its length over the fastest speed allowed to
- * make its turn; admissible.  A reverse resumable A* over (cell, heading)
- * from the goal toward the search's start; uses grid's legality cache. */
+/* ---- obstacle- and heading-aware time to the goal (headdist.c) ----
+ * The least time from (cell, heading) to the goal with the speed relaxed:
+ * each step costs its length over the fastest speed allowed to make its
+ * turn; headings may be grouped into classes (weaker, cheaper).
+ * Admissible.  A reverse resumable A* over (cell, class) from the goal
+ * toward the search's start; uses grid's legality cache. */
+typedef struct nbi_hedge {
+    uint16_t k;  /* the class it comes from */
+    double cost;
+} nbi_hedge;
+
 typedef struct nbi_headdist {
     const nb_model *m;
     nbi_griddist *grid;
-    unsigned nh;
-    double vbest[2][NB_MODEL_MAX_HEADINGS / 2 + 1]; /* [backward][turn]: fastest speed, 0 none */
-    uint8_t in_place[NB_MODEL_MAX_HEADINGS / 2 + 1]; /* turn t allowed stopped */
-    uint32_t *cell_block, *block_cell; /* blocks of nh states per cell touched */
+    double vbest[2][NB_MODEL_MAX_HEADINGS / 2 + 1];  /* [backward][turn]: fastest speed, 0 none */
+    uint8_t in_place[NB_MODEL_MAX_HEADINGS / 2 + 1]; /* a turn allowed while stopped */
+    unsigned nclasses;
+    uint8_t hclass[NB_MODEL_MAX_HEADINGS];           /* each heading's class */
+    /* Relaxed actions backwards: into (cell, class of h2) by a step along
+     * h2 ([0] forward, [1] backward); into (cell, k2) by a turn in place. */
+    nbi_hedge *edges;
+    nbi_hedge *step_edges[2][NB_MODEL_MAX_HEADINGS], *turn_edges[NB_MODEL_MAX_HEADINGS];
+    unsigned nstep_edges[2][NB_MODEL_MAX_HEADINGS], nturn_edges[NB_MODEL_MAX_HEADINGS];
+    /* States: blocks of one class per heading for each cell touched. */
+    uint32_t *cell_block, *block_cell;
     double *dist;
     uint8_t *mark;
+    uint32_t *pos; /* the heap's position array (decrease-key) */
     size_t nblocks, cap_blocks;
     nbi_heap heap;
     long tx, ty;
-    int failed; /* out of memory: unknown values are 0 */
+    int failed; /* out of memory: values not known are 0 */
     uint64_t expanded;
 } nbi_headdist;
 
 nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *grid, nb_err *err);
 void nbi_headdist_free(nbi_headdist *d);
-/* Starts a query: the goal (gx, gy) facing gheading (NB_HEADING_ANY: any),
- * steering toward (tx, ty). */
-void nbi_headdist_reset(nbi_headdist *d, long gx, long gy, unsigned gheading, long tx, long ty);
+/* Starts a query with `classes` classes of headings (0, or one that does
+ * not divide the heading count: one per heading): the goal (gx, gy)
+ * facing gheading (NB_HEADING_ANY: any), steering toward (tx, ty). */
+void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading, long tx,
+                        long ty);
 /* The relaxed time from (x, y) facing heading; INFINITY when the goal
  * cannot be reached from there. */
 double nbi_headdist_get(nbi_headdist *d, long x, long y, unsigned heading);

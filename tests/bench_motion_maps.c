@@ -22,11 +22,13 @@
  *   bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
  *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any]
- *                     [--truncation yes|no|both] [--steps FILE]
+ *                     [--truncation yes|no|both] [--classes N] [--steps FILE]
  * --map keeps the maps whose name contains NAME; --columns and --truncation
- * run part of the table (exploring); --steps writes one line per planning
+ * run part of the table (exploring); --classes groups headings for the
+ * heading heuristics (nb_motion_query.heading_classes); --steps writes one line per planning
  * step (map, model, segments, truncated, column, pair, out/back, step,
- * steps in the route, expanded, start state, goal cell). */
+ * steps in the route, expanded, start state, goal cell, found, cells or
+ * states the obstacle-aware heuristic's search expanded). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,7 +43,7 @@
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
@@ -110,9 +112,10 @@ static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_
     for (size_t k = 0; k < t->n; k++) {
         size_t j = (k + 1) * segment < last ? (k + 1) * segment : last;
         long gx = j == last ? goal->x : s->rx[s->apath[j]], gy = j == last ? goal->y : s->ry[s->apath[j]];
-        fprintf(f, "%s\t%s\t%u\t%d\t%s\t%zu\t%s\t%zu\t%zu\t%llu\t%d,%d,%u,%u\t%ld,%ld\n", map, model,
-                segment, truncated, colnames[col], pair, back ? "back" : "out", k, t->n,
-                (unsigned long long)t->step[k].expanded, at.x, at.y, at.heading, at.speed, gx, gy);
+        fprintf(f, "%s\t%s\t%u\t%d\t%s\t%zu\t%s\t%zu\t%zu\t%llu\t%d,%d,%u,%u\t%ld,%ld\t%d\t%llu\n", map,
+                model, segment, truncated, colnames[col], pair, back ? "back" : "out", k, t->n,
+                (unsigned long long)t->step[k].expanded, at.x, at.y, at.heading, at.speed, gx, gy,
+                t->step[k].found, (unsigned long long)t->step[k].grid_expanded);
         at = t->step[k].end;
     }
 }
@@ -157,10 +160,13 @@ int main(int argc, char **argv)
     uint64_t maxexp = 200000;
     int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1}, trs[2] = {1, 1};
     const char *only_map = NULL;
+    unsigned classes = 0;
     FILE *steps = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc)
             dir = argv[++i];
+        else if (strcmp(argv[i], "--classes") == 0 && i + 1 < argc)
+            classes = (unsigned)atoi(argv[++i]);
         else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc)
             only_map = argv[++i];
         else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) {
@@ -196,7 +202,8 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]\n"
                             "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n"
-                            "         [--columns octile,perimeter,ours,any] [--truncation yes|no|both] [--steps FILE]\n");
+                            "         [--columns octile,perimeter,ours,any] [--truncation yes|no|both]\n"
+                            "         [--classes N] [--steps FILE]\n");
             return 2;
         }
     }
@@ -244,7 +251,10 @@ int main(int argc, char **argv)
         printf("%s%s", f ? ", " : "", files[f]);
     printf("\n# %u waypoint pairs per map out and back with truncation, %u without; at most %llu\n"
            "# states expanded per planning step (a step that reaches the limit counts as failed);\n"
-           "# ours = %s\n", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
+           "# ours = %s", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
+    if (classes)
+        printf(", %u classes of headings", classes);
+    printf("\n");
     for (size_t f = 0; f < nfiles; f++) {
         char mpath[2048];
         snprintf(mpath, sizeof mpath, "%s/%s", dir, files[f]);
@@ -342,6 +352,7 @@ int main(int argc, char **argv)
                             q.truncate = tr ? 3 : 0;
                             q.max_expansions = maxexp;
                             q.waypoint_heading = exact_waypoints[h];
+                            q.heading_classes = classes;
                             q.start = A[i];
                             q.goal = B[i];
                             t.n = 0;
