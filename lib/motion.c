@@ -10,7 +10,21 @@
 
 static const char *const heuristic_names[NB_MH_COUNT] = {
     "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid", "heading",
-    "extended+heading"};
+    "perimeter+heading", "extended+heading"};
+
+/* What a heuristic is made of: the perimeter table (1) or its extension
+ * (2), and the grid distance (1) or the heading-aware time (2). */
+static int table_part(int h)
+{
+    return h == NB_MH_PERIMETER || h == NB_MH_PERIMETER_GRID || h == NB_MH_PERIMETER_HEADING ? 1
+           : h == NB_MH_EXTENDED || h == NB_MH_EXTENDED_GRID || h == NB_MH_EXTENDED_HEADING ? 2
+                                                                                             : 0;
+}
+
+static int obstacle_part(int h)
+{
+    return h >= NB_MH_GRID && h <= NB_MH_EXTENDED_GRID ? 1 : h >= NB_MH_HEADING ? 2 : 0;
+}
 
 const char *nb_motion_heuristic_name(int h)
 {
@@ -169,8 +183,7 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
     }
     if (q->heuristic < 0 || q->heuristic >= NB_MH_COUNT)
         return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", q->heuristic);
-    if (!ws->p && q->heuristic != NB_MH_OCTILE && q->heuristic != NB_MH_GRID &&
-        q->heuristic != NB_MH_HEADING)
+    if (!ws->p && table_part(q->heuristic))
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "the %s heuristic needs the perimeter table of model %s (bake it with mkperim)",
                         heuristic_names[q->heuristic], m->name);
@@ -270,18 +283,19 @@ static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, uint8_t *bou
     double oct = hypot((double)(s->x - g->x), (double)(s->y - g->y)) / m->vmax, v, best = oct;
     if (at_goal(ws, s) && g == &ws->goal)
         return 0;
-    int kind = ws->heuristic, r = NB_PERIM_OUTSIDE;
-    if (kind == NB_MH_PERIMETER || kind == NB_MH_PERIMETER_GRID)
+    int table = table_part(ws->heuristic), obstacles = obstacle_part(ws->heuristic);
+    int r = NB_PERIM_OUTSIDE;
+    if (table == 1)
         r = nb_perimeter_lookup(ws->p, s, g, &v);
-    else if (kind == NB_MH_EXTENDED || kind == NB_MH_EXTENDED_GRID || kind == NB_MH_EXTENDED_HEADING)
+    else if (table == 2)
         r = nb_perimeter_extended(ws->p, s, g, &v);
     if (r != NB_PERIM_OUTSIDE && v > best)
         best = v;
-    if (kind >= NB_MH_GRID && kind <= NB_MH_EXTENDED_GRID) {
+    if (obstacles == 1) {
         v = nbi_griddist_get(&ws->grid, s->x, s->y) / m->vmax;
         if (v > best)
             best = v;
-    } else if (kind >= NB_MH_HEADING) {
+    } else if (obstacles == 2) {
         int exact = 1;
         v = bound ? nbi_headdist_bound(&ws->turns, s->x, s->y, s->heading, &exact)
                   : nbi_headdist_get(&ws->turns, s->x, s->y, s->heading);
@@ -333,9 +347,9 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     }
     nodes_reset(ws);
     nbi_heap_clear(&ws->open);
-    if (q->heuristic >= NB_MH_GRID && q->heuristic <= NB_MH_EXTENDED_GRID)
+    if (obstacle_part(q->heuristic) == 1)
         nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
-    else if (q->heuristic >= NB_MH_HEADING)
+    else if (obstacle_part(q->heuristic) == 2)
         nbi_headdist_reset(&ws->turns, q->heading_classes, ws->hgoal.x, ws->hgoal.y, ws->hgoal.heading,
                            q->start.x, q->start.y);
 
@@ -417,8 +431,9 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
             }
         }
     }
-    r->grid_expanded = q->heuristic >= NB_MH_HEADING ? ws->turns.expanded
-                       : q->heuristic >= NB_MH_GRID ? ws->grid.expanded : 0;
+    r->grid_expanded = obstacle_part(q->heuristic) == 2   ? ws->turns.expanded
+                       : obstacle_part(q->heuristic) == 1 ? ws->grid.expanded
+                                                          : 0;
     if (end == NBI_HEAP_NONE)
         return NB_OK;
     size_t len = 0;

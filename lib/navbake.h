@@ -364,11 +364,12 @@ enum nb_motion_heuristic {
     NB_MH_PERIMETER_GRID = 4, /* max(perimeter, grid) */
     NB_MH_EXTENDED_GRID = 5,  /* max(extended, grid) */
     NB_MH_HEADING = 6,        /* obstacle- and heading-aware time (speeds relaxed) */
-    NB_MH_EXTENDED_HEADING = 7 /* max(extended, heading) */
+    NB_MH_PERIMETER_HEADING = 7, /* max(perimeter, heading) */
+    NB_MH_EXTENDED_HEADING = 8   /* max(extended, heading) */
 };
-#define NB_MH_COUNT 8
+#define NB_MH_COUNT 9
 /* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid",
- * "heading", "extended+heading". */
+ * "heading", "perimeter+heading", "extended+heading". */
 const char *nb_motion_heuristic_name(int heuristic);
 /* The heuristic called name, or -1. */
 int nb_motion_heuristic_parse(const char *name);
