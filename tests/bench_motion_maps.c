@@ -22,13 +22,20 @@
  *   bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
  *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any]
- *                     [--truncation yes|no|both] [--classes N] [--steps FILE]
+ *                     [--truncation yes|no|both] [--per-class K] [--steps FILE]
+ *                     [--row LABEL]
  * --map keeps the maps whose name contains NAME; --columns and --truncation
- * run part of the table (exploring); --classes groups headings for the
- * heading heuristics (nb_motion_query.heading_classes); --steps writes one line per planning
+ * run part of the table (exploring); --per-class groups the headings K
+ * by K for the heading heuristics (nb_motion_query.heading_classes is the
+ * model's heading count over K); --steps writes one line per planning
  * step (map, model, segments, truncated, column, pair, out/back, step,
  * steps in the route, expanded, start state, goal cell, found, cells or
- * states the obstacle-aware heuristic's search expanded). */
+ * states the obstacle-aware heuristic's search expanded).  --row prints,
+ * instead of the tables, one markdown row per segment length and
+ * truncation setting for the "ours" column (median / 90th / 99th per
+ * model, the obstacle-aware heuristic's work and the time per step against
+ * the perimeter column's), for tables of candidates
+ * (tests/motion-candidates.sh). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -159,14 +166,16 @@ int main(int argc, char **argv)
     unsigned pairs = 200, pairs_untrunc = 200, segs[2] = {3, 4}, nsegs = 2;
     uint64_t maxexp = 200000;
     int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1}, trs[2] = {1, 1};
-    const char *only_map = NULL;
-    unsigned classes = 0;
+    const char *only_map = NULL, *row_label = NULL;
+    unsigned per_class = 1;
     FILE *steps = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc)
             dir = argv[++i];
-        else if (strcmp(argv[i], "--classes") == 0 && i + 1 < argc)
-            classes = (unsigned)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--per-class") == 0 && i + 1 < argc)
+            per_class = (unsigned)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--row") == 0 && i + 1 < argc)
+            row_label = argv[++i];
         else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc)
             only_map = argv[++i];
         else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) {
@@ -203,7 +212,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]\n"
                             "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n"
                             "         [--columns octile,perimeter,ours,any] [--truncation yes|no|both]\n"
-                            "         [--classes N] [--steps FILE]\n");
+                            "         [--per-class K] [--steps FILE] [--row LABEL]\n");
             return 2;
         }
     }
@@ -252,8 +261,8 @@ int main(int argc, char **argv)
     printf("\n# %u waypoint pairs per map out and back with truncation, %u without; at most %llu\n"
            "# states expanded per planning step (a step that reaches the limit counts as failed);\n"
            "# ours = %s", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
-    if (classes)
-        printf(", %u classes of headings", classes);
+    if (per_class > 1)
+        printf(", headings in classes of %u", per_class);
     printf("\n");
     for (size_t f = 0; f < nfiles; f++) {
         char mpath[2048];
@@ -352,7 +361,7 @@ int main(int argc, char **argv)
                             q.truncate = tr ? 3 : 0;
                             q.max_expansions = maxexp;
                             q.waypoint_heading = exact_waypoints[h];
-                            q.heading_classes = classes;
+                            q.heading_classes = per_class > 1 ? nb_model_headings(m) / per_class : 0;
                             q.start = A[i];
                             q.goal = B[i];
                             t.n = 0;
@@ -393,7 +402,41 @@ int main(int argc, char **argv)
         nb_bundle_close(bund[1]);
         nbb_grid_free(&grid);
     }
-    for (unsigned sg = 0; sg < nsegs; sg++) {
+    for (unsigned sg = 0; sg < nsegs; sg++)
+        for (int tr = 0; tr < 2; tr++)
+            for (int k = 0; k < NMODELS; k++)
+                for (int h = 0; h < NH; h++)
+                    qsort(S[sg][tr][k][h].v, S[sg][tr][k][h].n, sizeof(uint64_t), cmp_u64);
+    for (unsigned sg = 0; sg < nsegs && row_label; sg++)
+        for (int tr = 1; tr >= 0; tr--) {
+            if (!trs[tr])
+                continue;
+            printf("| %s | %u-%u | %s |", row_label, 6 * (segs[sg] - 1), 6 * segs[sg], tr ? "yes" : "no");
+            for (int k = 0; k < NMODELS; k++) {
+                samples *s = &S[sg][tr][k][2];
+                if (use[k])
+                    printf(" %llu / %llu / %llu |", (unsigned long long)pct(s, 50), (unsigned long long)pct(s, 90),
+                           (unsigned long long)pct(s, 99));
+                else
+                    printf(" - |");
+            }
+            for (int pass = 0; pass < 2; pass++) {
+                const char *sep = " ";
+                for (int k = 0; k < NMODELS; k++) {
+                    samples *s = &S[sg][tr][k][2], *b = &S[sg][tr][k][1];
+                    if (!use[k] || !s->n)
+                        printf("%s-", sep);
+                    else if (pass == 0)
+                        printf("%s%.0f", sep, (double)s->grid / s->n);
+                    else
+                        printf("%s%.2fx", sep, b->n && b->seconds > 0 ? s->seconds / s->n / (b->seconds / b->n) : 0);
+                    sep = " / ";
+                }
+                printf(" |");
+            }
+            printf("\n");
+        }
+    for (unsigned sg = 0; sg < nsegs && !row_label; sg++) {
         int table = segs[sg] == 3 ? 0 : segs[sg] == 4 ? 1 : -1;
         printf("\n## Segments of %u sectors (%u-%u cells)%s\n\n", segs[sg], 6 * (segs[sg] - 1),
                6 * segs[sg], table == 0 ? ": the paper's Table 2" : table == 1 ? ": the paper's Table 3" : "");
@@ -414,9 +457,6 @@ int main(int argc, char **argv)
                 if (use[k])
                     printf("  |  |  |  |");
             printf("\n");
-            for (int k = 0; k < NMODELS; k++)
-                for (int h = 0; h < NH; h++)
-                    qsort(S[sg][tr][k][h].v, S[sg][tr][k][h].n, sizeof(uint64_t), cmp_u64);
             for (int row = 0; row < 3; row++) {
                 printf("| %s |", rows[row]);
                 for (int k = 0; k < NMODELS; k++) {
@@ -424,7 +464,9 @@ int main(int argc, char **argv)
                         continue;
                     for (int h = 0; h < NH; h++) {
                         uint64_t v = pct(&S[sg][tr][k][h], ps[row]);
-                        if (table >= 0 && h < 2)
+                        if (!S[sg][tr][k][h].n)
+                            printf(" - |");
+                        else if (table >= 0 && h < 2)
                             printf(" %llu (%g) |", (unsigned long long)v, paper[table][tr][row][k][h]);
                         else
                             printf(" %llu |", (unsigned long long)v);
@@ -464,8 +506,9 @@ int main(int argc, char **argv)
             printf("\n");
         }
     }
-    printf("\nTotal time %.0f s.  In parentheses: the paper's figures (its 75 maps, not these).\n",
-           now() - t_start);
+    if (!row_label)
+        printf("\nTotal time %.0f s.  In parentheses: the paper's figures (its 75 maps, not these).\n",
+               now() - t_start);
     for (size_t f = 0; f < nfiles; f++)
         free(files[f]);
     free((char *)dir);
