@@ -252,15 +252,28 @@ double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int
 
 double nbi_headdist_get(nbi_headdist *d, long x, long y, unsigned heading)
 {
+    int exact;
+    return nbi_headdist_raise(d, x, y, heading, INFINITY, &exact);
+}
+
+double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, double need, int *exact)
+{
     const nb_model *m = d->m;
     nbi_griddist *grid = d->grid;
     unsigned H = m->nheadings;
     if (x < 0 || y < 0 || x >= (long)grid->w || y >= (long)grid->h)
         return INFINITY;
-    uint32_t want = state_of(d, (size_t)y * grid->w + (size_t)x, d->hclass[heading]);
+    *exact = 1;
+    size_t want_cell = (size_t)y * grid->w + (size_t)x;
+    uint32_t want = state_of(d, want_cell, d->hclass[heading]);
     if (want == NBI_HEAP_NONE)
         return 0; /* out of memory: no information, still a lower bound */
+    double away = toward(d, want_cell);
     while (d->mark[want] != CLOSED && !nbi_heap_empty(&d->heap) && !d->failed) {
+        if (nbi_heap_top(&d->heap)->key - away >= need) {
+            *exact = 0;
+            return nbi_heap_top(&d->heap)->key - away;
+        }
         uint32_t id = nbi_heap_pop(&d->heap).id;
         d->mark[id] = CLOSED;
         d->expanded++;

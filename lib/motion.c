@@ -274,9 +274,10 @@ static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
 }
 
 /* The heuristic of state s.  With bound not NULL, the heading-aware part
- * may be a lower bound from its search's frontier (*bound set to 1) to be
- * worked out only if the state comes to the top of the open list. */
-static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, uint8_t *bound)
+ * may be a lower bound (*bound set to 1), its search going on only until
+ * the value reaches need (0: not at all); it is worked out further when
+ * the state comes to the top of the open list. */
+static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, double need, uint8_t *bound)
 {
     const nb_model *m = ws->m;
     const nb_motion_state *g = &ws->hgoal;
@@ -297,8 +298,12 @@ static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, uint8_t *bou
             best = v;
     } else if (obstacles == 2) {
         int exact = 1;
-        v = bound ? nbi_headdist_bound(&ws->turns, s->x, s->y, s->heading, &exact)
-                  : nbi_headdist_get(&ws->turns, s->x, s->y, s->heading);
+        if (!bound)
+            v = nbi_headdist_get(&ws->turns, s->x, s->y, s->heading);
+        else if (need <= best)
+            v = nbi_headdist_bound(&ws->turns, s->x, s->y, s->heading, &exact);
+        else
+            v = nbi_headdist_raise(&ws->turns, s->x, s->y, s->heading, need, &exact);
         if (v > best)
             best = v;
         if (bound)
@@ -364,7 +369,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search");
     nbi_mnode *sn = &ws->nodes[sid];
     sn->g = 0;
-    sn->h = heuristic(ws, &q->start, NULL);
+    sn->h = heuristic(ws, &q->start, 0, NULL);
     r->h_start = sn->h;
     if (isfinite(sn->h) && !nbi_heap_push(&ws->open, q->weight * sn->h, 0, sid))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
@@ -376,14 +381,16 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
         nb_motion_state s;
         nbi_motion_decode(ws, it.id, &s);
         if (n->bound) {
-            /* Its heuristic was a bound: work it out, and put the state
-             * back if that moves it down the list (not an expansion). */
-            n->h = heuristic(ws, &s, NULL);
-            n->bound = 0;
+            /* Its heuristic is a bound: raise it until it is exact or puts
+             * the state behind the next one, and then put it back (not an
+             * expansion) unless it still comes first. */
+            double next = nbi_heap_empty(&ws->open) ? INFINITY : nbi_heap_top(&ws->open)->key;
+            double eps = 1e-9 * (1 + fabs(next));
+            n->h = heuristic(ws, &s, (next + eps - n->g) / q->weight, &n->bound);
             if (!isfinite(n->h))
                 continue;
             double key = n->g + q->weight * n->h;
-            if (key > it.key + 1e-9 * (1 + it.key)) {
+            if (n->bound || key > next + eps) {
                 if (!nbi_heap_push(&ws->open, key, -n->g, it.id))
                     return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
                 continue;
@@ -420,7 +427,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
                     r->reopened++;
                 }
                 if (isnan(k->h))
-                    k->h = heuristic(ws, &to, &k->bound);
+                    k->h = heuristic(ws, &to, 0, &k->bound);
                 if (!isfinite(k->h))
                     continue; /* the goal cannot be reached from there */
                 k->g = g + c;

@@ -107,6 +107,8 @@ double nbi_headdist_get(nbi_headdist *d, long x, long y, unsigned heading);
 /* Without searching further: the value when known (*exact 1), else a
  * lower bound from the search's frontier (*exact 0). */
 double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int *exact);
+/* Searches until the value is known (*exact 1) or the bound reaches need. */
+double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, double need, int *exact);
 
 /* ---- the sector abstraction (sectors.c) ---- */
 typedef struct nbi_sectors {
