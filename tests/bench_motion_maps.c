@@ -13,12 +13,13 @@
  * entries):
  *   octile     the straight-line heuristic;
  *   perimeter  the extended perimeter heuristic (the paper's column);
- *   ours       max(extended perimeter, obstacle-aware grid distance) with
- *              mkperim's default tables (which, when truncating, steer
- *              toward passing through the goal's cell);
+ *   ours       max(extended perimeter, the obstacle- and heading-aware
+ *              time of headdist.c) (--ours picks another) with mkperim's
+ *              default tables (which, when truncating, steer toward
+ *              passing through the goal's cell);
  * and "ours, any heading": the same with intermediate goals at any heading
- * too (this library's default for routes).  Times per step are against octile in
- * the same run.
+ * too (this library's default for routes).  Times per step (CPU time of
+ * the process) are against octile in the same run.
  *   bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
  *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any]
@@ -56,7 +57,7 @@ static double now(void)
 
 enum { NMODELS = 3, NH = 4 };
 static const char *const names[NMODELS] = {"humanoid", "tank", "vehicle"};
-static int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_GRID, NB_MH_EXTENDED_GRID};
+static int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_HEADING, NB_MH_EXTENDED_HEADING};
 /* Per column: mkperim's default tables (1) or the paper's (0); waypoints
  * facing the way in (1) or at any heading (0). */
 static const int ours_table[NH] = {0, 0, 1, 1}, exact_waypoints[NH] = {1, 1, 1, 0};
