@@ -110,10 +110,9 @@ nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *gr
     d->edges = malloc(3 * H * H * sizeof *d->edges);
     d->cell_block = malloc(cells * sizeof *d->cell_block);
     d->block_cell = malloc(d->cap_blocks * sizeof *d->block_cell);
-    d->dist = malloc(d->cap_blocks * H * sizeof *d->dist);
-    d->mark = malloc(d->cap_blocks * H);
+    d->st = malloc(d->cap_blocks * H * sizeof *d->st);
     d->pos = malloc(d->cap_blocks * H * sizeof *d->pos);
-    if (!d->edges || !d->cell_block || !d->block_cell || !d->dist || !d->mark || !d->pos ||
+    if (!d->edges || !d->cell_block || !d->block_cell || !d->st || !d->pos ||
         !nbi_heap_init(&d->heap, 4096, d->pos)) {
         nbi_headdist_free(d);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the heading-aware heuristic of a %u x %u map",
@@ -130,14 +129,12 @@ void nbi_headdist_free(nbi_headdist *d)
     free(d->edges);
     free(d->cell_block);
     free(d->block_cell);
-    free(d->dist);
-    free(d->mark);
+    free(d->st);
     free(d->pos);
     nbi_heap_free(&d->heap);
     d->edges = NULL;
     d->cell_block = d->block_cell = d->pos = NULL;
-    d->dist = NULL;
-    d->mark = NULL;
+    d->st = NULL;
 }
 
 /* The id of (cell, class k), the cell's block made when new (all unseen);
@@ -153,18 +150,12 @@ static uint32_t state_of(nbi_headdist *d, size_t cell, unsigned k)
             if ((uint64_t)cap * H >= UINT32_MAX)
                 return NBI_HEAP_NONE;
             uint32_t *bc = realloc(d->block_cell, cap * sizeof *bc);
-            if (!bc)
-                return NBI_HEAP_NONE;
-            d->block_cell = bc;
-            double *dd = realloc(d->dist, cap * H * sizeof *dd);
-            if (!dd)
-                return NBI_HEAP_NONE;
-            d->dist = dd;
-            uint8_t *mk = realloc(d->mark, cap * H);
-            if (!mk)
-                return NBI_HEAP_NONE;
-            d->mark = mk;
-            uint32_t *ps = realloc(d->pos, cap * H * sizeof *ps);
+            if (bc)
+                d->block_cell = bc;
+            nbi_hstate *st = bc ? realloc(d->st, cap * H * sizeof *st) : NULL;
+            if (st)
+                d->st = st;
+            uint32_t *ps = st ? realloc(d->pos, cap * H * sizeof *ps) : NULL;
             if (!ps)
                 return NBI_HEAP_NONE;
             d->pos = d->heap.pos = ps;
@@ -173,9 +164,10 @@ static uint32_t state_of(nbi_headdist *d, size_t cell, unsigned k)
         b = (uint32_t)d->nblocks++;
         d->cell_block[cell] = b;
         d->block_cell[b] = (uint32_t)cell;
-        memset(d->mark + (size_t)b * H, UNSEEN, H);
-        for (unsigned i = 0; i < H; i++)
-            d->pos[(size_t)b * H + i] = NBI_HEAP_NONE;
+        for (size_t i = (size_t)b * H; i < (size_t)(b + 1) * H; i++) {
+            d->st[i].mark = UNSEEN;
+            d->pos[i] = NBI_HEAP_NONE;
+        }
     }
     return b * H + k;
 }
@@ -196,10 +188,10 @@ static void relax(nbi_headdist *d, size_t cell, unsigned k, double g)
         d->failed = 1;
         return;
     }
-    if (d->mark[id] == CLOSED || (d->mark[id] == OPEN && g >= d->dist[id]))
+    if (d->st[id].mark == CLOSED || (d->st[id].mark == OPEN && g >= d->st[id].dist))
         return;
-    d->mark[id] = OPEN;
-    d->dist[id] = g;
+    d->st[id].mark = OPEN;
+    d->st[id].dist = g;
     if (!nbi_heap_push(&d->heap, g + toward(d, cell), -g, id))
         d->failed = 1;
 }
@@ -236,8 +228,8 @@ double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int
     uint32_t b = d->cell_block[cell];
     if (b != NBI_HEAP_NONE) {
         uint32_t id = b * d->m->nheadings + d->hclass[heading];
-        if (d->mark[id] == CLOSED)
-            return d->dist[id];
+        if (d->st[id].mark == CLOSED)
+            return d->st[id].dist;
     }
     if (d->failed)
         return 0;
@@ -269,18 +261,18 @@ double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, dou
     if (want == NBI_HEAP_NONE)
         return 0; /* out of memory: no information, still a lower bound */
     double away = toward(d, want_cell);
-    while (d->mark[want] != CLOSED && !nbi_heap_empty(&d->heap) && !d->failed) {
+    while (d->st[want].mark != CLOSED && !nbi_heap_empty(&d->heap) && !d->failed) {
         if (nbi_heap_top(&d->heap)->key - away >= need) {
             *exact = 0;
             return nbi_heap_top(&d->heap)->key - away;
         }
         uint32_t id = nbi_heap_pop(&d->heap).id;
-        d->mark[id] = CLOSED;
+        d->st[id].mark = CLOSED;
         d->expanded++;
         size_t cell = d->block_cell[id / H];
         unsigned k2 = id % H;
         long cx = (long)(cell % grid->w), cy = (long)(cell / grid->w);
-        double g = d->dist[id];
+        double g = d->st[id].dist;
         /* Actions ending at (cell, k2): a step along a heading h2 of class
          * k2, forward from the cell behind or backward from the cell
          * ahead; or a turn in place. */
@@ -305,7 +297,7 @@ double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, dou
         for (unsigned i = 0; i < d->nturn_edges[k2]; i++)
             relax(d, cell, d->turn_edges[k2][i].k, g + d->turn_edges[k2][i].cost);
     }
-    if (d->mark[want] == CLOSED)
-        return d->dist[want];
+    if (d->st[want].mark == CLOSED)
+        return d->st[want].dist;
     return d->failed ? 0 : INFINITY;
 }

@@ -70,6 +70,11 @@ typedef struct nbi_hedge {
     double cost;
 } nbi_hedge;
 
+typedef struct nbi_hstate {
+    double dist;
+    uint8_t mark; /* unseen, open, closed */
+} nbi_hstate;
+
 typedef struct nbi_headdist {
     const nb_model *m;
     nbi_griddist *grid;
@@ -84,8 +89,7 @@ typedef struct nbi_headdist {
     unsigned nstep_edges[2][NB_MODEL_MAX_HEADINGS], nturn_edges[NB_MODEL_MAX_HEADINGS];
     /* States: blocks of one class per heading for each cell touched. */
     uint32_t *cell_block, *block_cell;
-    double *dist;
-    uint8_t *mark;
+    nbi_hstate *st;
     uint32_t *pos; /* the heap's position array (decrease-key) */
     size_t nblocks, cap_blocks;
     nbi_heap heap;

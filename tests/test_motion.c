@@ -336,18 +336,27 @@ static nb_motion_state random_state(tu_rng *r, const level *lv)
     return s;
 }
 
+/* A random w x h map with pct% obstacles and a level on it (tables of
+ * the given radius); 0, said so, when it cannot be made. */
+static int random_level(const char *model, tu_rng *r, uint32_t w, uint32_t h, unsigned pct,
+                        unsigned radius, nbb_grid *grid, level *lv)
+{
+    tu_random_grid(r, w, h, pct, 1, grid);
+    if (make_level(model, grid, NULL, "movingai", 0, radius, lv))
+        return 1;
+    ok(0, "%s: a level", model);
+    nbb_grid_free(grid);
+    return 0;
+}
+
 /* Optimal plans and admissible heuristics on random maps. */
 static void optimal(const char *model, uint64_t seed)
 {
     tu_rng r = {seed};
     nbb_grid grid;
     level lv;
-    tu_random_grid(&r, 18, 14, 12, 1, &grid);
-    if (!make_level(model, &grid, NULL, "movingai", 0, 5, &lv)) {
-        ok(0, "%s: a level", model);
-        nbb_grid_free(&grid);
+    if (!random_level(model, &r, 18, 14, 12, 5, &grid, &lv))
         return;
-    }
     enum { NHS = 6 };
     static const int hs[NHS] = {NB_MH_OCTILE, NB_MH_PERIMETER, NB_MH_GRID, NB_MH_PERIMETER_GRID,
                                 NB_MH_HEADING, NB_MH_PERIMETER_HEADING};
@@ -437,12 +446,8 @@ static void heading_relaxation(const char *model, uint64_t seed)
     tu_rng r = {seed};
     nbb_grid grid;
     level lv;
-    tu_random_grid(&r, 16, 12, 15, 1, &grid);
-    if (!make_level(model, &grid, NULL, "movingai", 0, 4, &lv)) {
-        ok(0, "%s: a level", model);
-        nbb_grid_free(&grid);
+    if (!random_level(model, &r, 16, 12, 15, 4, &grid, &lv))
         return;
-    }
     unsigned H = nb_model_headings(lv.m), S = nb_model_speeds(lv.m);
     unsigned classes[3] = {0, H / 2, H / 4};
     int n = 0, exact = 0, below[3] = {0}, admissible[3] = {0}, optimal_n[3] = {0}, unreachable = 0;
