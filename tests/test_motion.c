@@ -104,11 +104,14 @@ static int act(const world *wd, const nb_model *m, const nb_motion_state *s, int
     return 1;
 }
 
-/* Plain Dijkstra over all states of the map. */
-static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state *a,
-                       const nb_motion_state *b)
+/* Plain Dijkstra over all states of the map; relaxed, over (cell,
+ * heading) with every action of every speed level allowed from every
+ * state (as if the agent had that speed already): the relaxation the
+ * heading heuristic solves, done here. */
+static double search(const world *wd, const nb_model *m, const nb_motion_state *a,
+                     const nb_motion_state *b, int relaxed)
 {
-    unsigned H = nb_model_headings(m), S = nb_model_speeds(m), sh = H * S;
+    unsigned H = nb_model_headings(m), S = nb_model_speeds(m), sh = relaxed ? H : H * S;
     size_t n = (size_t)wd->w * wd->h * sh;
     double *dist = malloc(n * sizeof *dist);
     uint32_t *pos = malloc(n * sizeof *pos);
@@ -118,7 +121,7 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
         dist[i] = INFINITY;
         pos[i] = NBI_HEAP_NONE;
     }
-#define SID(s) (((size_t)(s).y * wd->w + (size_t)(s).x) * sh + (s).speed * H + (s).heading)
+#define SID(s) (((size_t)(s).y * wd->w + (size_t)(s).x) * sh + (relaxed ? 0 : (s).speed * H) + (s).heading)
     dist[SID(*a)] = 0;
     nbi_heap_push(&heap, 0, 0, (uint32_t)SID(*a));
     double res = INFINITY;
@@ -127,7 +130,7 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
         size_t cell = id / sh;
         nb_motion_state s = {(int32_t)(cell % wd->w), (int32_t)(cell / wd->w),
                              (uint16_t)(id % sh % H), (uint16_t)(id % sh / H)};
-        if (s.x == b->x && s.y == b->y && (b->speed == NB_SPEED_ANY || s.speed == b->speed) &&
+        if (s.x == b->x && s.y == b->y && (relaxed || b->speed == NB_SPEED_ANY || s.speed == b->speed) &&
             (b->heading == NB_HEADING_ANY || s.heading == b->heading)) {
             res = dist[id];
             break;
@@ -136,6 +139,8 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
             for (int t = -(int)H / 2; t <= (int)H / 2; t++) {
                 nb_motion_state to;
                 double c;
+                if (relaxed)
+                    s.speed = (uint16_t)l2;
                 if (!act(wd, m, &s, t, l2, &to, &c))
                     continue;
                 size_t k = SID(to);
@@ -152,51 +157,10 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
     return res;
 }
 
-/* The relaxation the heading heuristic solves, done here: Dijkstra over
- * (cell, heading) where every action of every speed level is allowed
- * from every state (as if the agent already had that speed). */
-static double relaxed(const world *wd, const nb_model *m, const nb_motion_state *a,
-                      const nb_motion_state *b)
+static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state *a,
+                       const nb_motion_state *b)
 {
-    unsigned H = nb_model_headings(m), S = nb_model_speeds(m);
-    size_t n = (size_t)wd->w * wd->h * H;
-    double *dist = malloc(n * sizeof *dist);
-    uint32_t *pos = malloc(n * sizeof *pos);
-    nbi_heap heap;
-    nbi_heap_init(&heap, 1024, pos);
-    for (size_t i = 0; i < n; i++) {
-        dist[i] = INFINITY;
-        pos[i] = NBI_HEAP_NONE;
-    }
-    size_t id0 = ((size_t)a->y * wd->w + (size_t)a->x) * H + a->heading;
-    dist[id0] = 0;
-    nbi_heap_push(&heap, 0, 0, (uint32_t)id0);
-    double res = INFINITY;
-    while (!nbi_heap_empty(&heap)) {
-        size_t id = nbi_heap_pop(&heap).id, cell = id / H;
-        nb_motion_state s = {(int32_t)(cell % wd->w), (int32_t)(cell / wd->w), (uint16_t)(id % H), 0};
-        if (s.x == b->x && s.y == b->y && (b->heading == NB_HEADING_ANY || s.heading == b->heading)) {
-            res = dist[id];
-            break;
-        }
-        for (unsigned l2 = 0; l2 < S; l2++)
-            for (int t = -(int)H / 2; t <= (int)H / 2; t++) {
-                nb_motion_state to;
-                double c;
-                s.speed = (uint16_t)l2;
-                if (!act(wd, m, &s, t, l2, &to, &c))
-                    continue;
-                size_t k = ((size_t)to.y * wd->w + (size_t)to.x) * H + to.heading;
-                if (dist[id] + c < dist[k]) {
-                    dist[k] = dist[id] + c;
-                    nbi_heap_push(&heap, dist[k], 0, (uint32_t)k);
-                }
-            }
-    }
-    free(dist);
-    free(pos);
-    nbi_heap_free(&heap);
-    return res;
+    return search(wd, m, a, b, 0);
 }
 
 /* The path is legal step by step; its steps' costs sum to cost. */
@@ -460,7 +424,7 @@ static void heading_relaxation(const char *model, uint64_t seed)
         q.goal = random_state(&r, &lv);
         if (i % 3 == 1)
             q.goal.heading = NB_HEADING_ANY;
-        double want = relaxed(&lv.wd, lv.m, &q.start, &q.goal);
+        double want = search(&lv.wd, lv.m, &q.start, &q.goal, 1);
         double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
         n++;
         unreachable += !isfinite(want);
