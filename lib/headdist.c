@@ -196,8 +196,8 @@ static void relax(nbi_headdist *d, size_t cell, unsigned k, double g)
         d->failed = 1;
 }
 
-void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading, long tx,
-                        long ty)
+void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading,
+                        unsigned box, long tx, long ty)
 {
     unsigned H = d->m->nheadings;
     if (classes == 0 || classes > H || H % classes)
@@ -212,10 +212,17 @@ void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, uns
     d->ty = ty;
     d->failed = 0;
     d->expanded = 0;
-    size_t cell = (size_t)gy * d->grid->w + (size_t)gx;
-    for (unsigned k = 0; k < classes; k++)
-        if (gheading == NB_HEADING_ANY || k == d->hclass[gheading])
-            relax(d, cell, k, 0);
+    long r = (long)box;
+    for (long y = gy - r; y <= gy + r; y++)
+        for (long x = gx - r; x <= gx + r; x++) {
+            if (x < 0 || y < 0 || x >= (long)d->grid->w || y >= (long)d->grid->h ||
+                !d->grid->stand[(size_t)y * d->grid->w + x])
+                continue;
+            size_t cell = (size_t)y * d->grid->w + (size_t)x;
+            for (unsigned k = 0; k < classes; k++)
+                if (gheading == NB_HEADING_ANY || k == d->hclass[gheading])
+                    relax(d, cell, k, 0);
+        }
 }
 
 double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int *exact)

@@ -356,7 +356,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
         nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
     else if (obstacle_part(q->heuristic) == 2)
         nbi_headdist_reset(&ws->turns, q->heading_classes, ws->hgoal.x, ws->hgoal.y, ws->hgoal.heading,
-                           q->start.x, q->start.y);
+                           ws->heading_box ? q->truncate : 0, q->start.x, q->start.y);
 
     /* Every step passes through cells joined by octile moves that cut no
      * corner, so cells in different components of the bundle's layer

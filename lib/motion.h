@@ -102,9 +102,10 @@ nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *gr
 void nbi_headdist_free(nbi_headdist *d);
 /* Starts a query with `classes` classes of headings (0, or one that does
  * not divide the heading count: one per heading): the goal (gx, gy)
- * facing gheading (NB_HEADING_ANY: any), steering toward (tx, ty). */
-void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading, long tx,
-                        long ty);
+ * facing gheading (NB_HEADING_ANY: any), or any standable cell within box
+ * cells of it (Chebyshev), steering toward (tx, ty). */
+void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading,
+                        unsigned box, long tx, long ty);
 /* The relaxed time from (x, y) facing heading; INFINITY when the goal
  * cannot be reached from there. */
 double nbi_headdist_get(nbi_headdist *d, long x, long y, unsigned heading);
@@ -167,6 +168,10 @@ struct nb_motion_ws {
     nb_motion_state *path, *route;
     size_t path_len, path_cap, route_len, route_cap;
     int last_route;
+    /* Truncated searches: 1 makes the heading heuristic aim at the whole
+     * box of cells where the search may stop (an experiment for
+     * bench_motion_maps --box; measured weaker, so 0). */
+    int heading_box;
     /* the running query */
     nb_motion_state goal;
     nb_motion_state hgoal; /* the goal the heuristic aims at */

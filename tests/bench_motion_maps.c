@@ -24,7 +24,7 @@
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
  *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any]
  *                     [--truncation yes|no|both] [--per-class K] [--steps FILE]
- *                     [--row LABEL]
+ *                     [--row LABEL] [--box]
  * --map keeps the maps whose name contains NAME; --columns and --truncation
  * run part of the table (exploring); --per-class groups the headings K
  * by K for the heading heuristics (nb_motion_query.heading_classes is the
@@ -36,7 +36,9 @@
  * truncation setting for the "ours" column (median / 90th / 99th per
  * model, the obstacle-aware heuristic's work and the time per step against
  * the perimeter column's), for tables of candidates
- * (tests/motion-candidates.sh). */
+ * (tests/motion-candidates.sh).  --box makes the heading heuristics of
+ * truncated searches aim at every cell where they may stop, not at the
+ * goal's cell (an experiment: nb_motion_ws.heading_box). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -169,12 +171,15 @@ int main(int argc, char **argv)
     int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1}, trs[2] = {1, 1};
     const char *only_map = NULL, *row_label = NULL;
     unsigned per_class = 1;
+    int box = 0;
     FILE *steps = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc)
             dir = argv[++i];
         else if (strcmp(argv[i], "--per-class") == 0 && i + 1 < argc)
             per_class = (unsigned)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--box") == 0)
+            box = 1;
         else if (strcmp(argv[i], "--row") == 0 && i + 1 < argc)
             row_label = argv[++i];
         else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc)
@@ -213,7 +218,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]\n"
                             "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n"
                             "         [--columns octile,perimeter,ours,any] [--truncation yes|no|both]\n"
-                            "         [--per-class K] [--steps FILE] [--row LABEL]\n");
+                            "         [--per-class K] [--steps FILE] [--row LABEL] [--box]\n");
             return 2;
         }
     }
@@ -264,6 +269,8 @@ int main(int argc, char **argv)
            "# ours = %s", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
     if (per_class > 1)
         printf(", headings in classes of %u", per_class);
+    if (box)
+        printf(", aiming truncated searches at their whole box");
     printf("\n");
     for (size_t f = 0; f < nfiles; f++) {
         char mpath[2048];
@@ -311,6 +318,7 @@ int main(int argc, char **argv)
                     fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                     return 1;
                 }
+                wsv[v]->heading_box = box;
                 /* Work out the legal steps of every cell before timing, so
                  * that no heuristic pays for what the first one met. */
                 for (uint32_t y = 0; y < grid.height; y++)

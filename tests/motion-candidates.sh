@@ -23,3 +23,4 @@ run "extended+heading, 2 headings a class" --ours extended+heading --per-class 2
 run "extended+heading, 4 headings a class" --ours extended+heading --per-class 4 "$@"
 run "perimeter+heading (admissible)" --ours perimeter+heading "$@"
 run "heading alone (no table)" --ours heading "$@"
+run "extended+heading, truncated searches aimed at their whole box" --ours extended+heading --box --truncation yes "$@"
