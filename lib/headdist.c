@@ -15,7 +15,11 @@
  * centred on heading 0) to make the search smaller: a relaxed state is
  * then (cell, class), and an action from class k costs what the smallest
  * turn from any heading of k allows, so the value is a lower bound of the
- * per-heading one (still admissible, weaker).
+ * per-heading one (still admissible, weaker).  By default a class holds
+ * the headings that the top speed may turn across in one action (t + 1
+ * of them for a turn limit of t, down to a divisor of the count): the
+ * humanoid and the tank, which turn by 3 at full speed, get 4 a class and
+ * lose little; the vehicle, which cannot turn at top speed, one.
  *
  * Computed on demand by a reverse resumable A* over (cell, class) from
  * the goal states toward the search's start (Silver 2005), as the grid
@@ -120,7 +124,17 @@ nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *gr
     }
     for (size_t i = 0; i < cells; i++)
         d->cell_block[i] = NBI_HEAP_NONE;
-    build(d, H);
+    /* The default classes: the headings the top speed turns across. */
+    unsigned top = 0;
+    for (unsigned l = 0; l < m->nspeeds; l++)
+        if (fabs(m->speed[l]) > fabs(m->speed[top]) ||
+            (fabs(m->speed[l]) == fabs(m->speed[top]) && m->speed[l] > m->speed[top]))
+            top = l;
+    unsigned per = m->turn[top] + 1;
+    while (H % per)
+        per--;
+    d->auto_classes = H / per;
+    build(d, d->auto_classes);
     return NB_OK;
 }
 
@@ -201,7 +215,7 @@ void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, uns
 {
     unsigned H = d->m->nheadings;
     if (classes == 0 || classes > H || H % classes)
-        classes = H;
+        classes = d->auto_classes;
     if (classes != d->nclasses)
         build(d, classes);
     for (size_t b = 0; b < d->nblocks; b++)

@@ -80,7 +80,7 @@ typedef struct nbi_headdist {
     nbi_griddist *grid;
     double vbest[2][NB_MODEL_MAX_HEADINGS / 2 + 1];  /* [backward][turn]: fastest speed, 0 none */
     uint8_t in_place[NB_MODEL_MAX_HEADINGS / 2 + 1]; /* a turn allowed while stopped */
-    unsigned nclasses;
+    unsigned nclasses, auto_classes;                 /* in use; by default */
     uint8_t hclass[NB_MODEL_MAX_HEADINGS];           /* each heading's class */
     /* Relaxed actions backwards: into (cell, class of h2) by a step along
      * h2 ([0] forward, [1] backward); into (cell, k2) by a turn in place. */
@@ -101,7 +101,7 @@ typedef struct nbi_headdist {
 nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *grid, nb_err *err);
 void nbi_headdist_free(nbi_headdist *d);
 /* Starts a query with `classes` classes of headings (0, or one that does
- * not divide the heading count: one per heading): the goal (gx, gy)
+ * not divide the heading count: the default): the goal (gx, gy)
  * facing gheading (NB_HEADING_ANY: any), or any standable cell within box
  * cells of it (Chebyshev), steering toward (tx, ty). */
 void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading,

@@ -406,10 +406,11 @@ typedef struct nb_motion_query {
     int waypoint_heading;    /* routes: 0 (default) intermediate goals at any
                               * heading; 1 facing the way the abstract path
                               * enters them (the paper's setup) */
-    unsigned heading_classes; /* heading heuristics: 0 (default) one class per
-                              * heading, or a divisor of the model's heading
-                              * count: classes of consecutive headings
-                              * (cheaper, weaker) */
+    unsigned heading_classes; /* heading heuristics: classes of consecutive
+                              * headings, a divisor of the model's heading
+                              * count (fewer: cheaper, weaker); 0 (default):
+                              * the headings the top speed may turn across
+                              * in one action make a class */
 } nb_motion_query;
 
 typedef struct nb_motion_result {

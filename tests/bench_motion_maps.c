@@ -28,7 +28,7 @@
  * --map keeps the maps whose name contains NAME; --columns and --truncation
  * run part of the table (exploring); --per-class groups the headings K
  * by K for the heading heuristics (nb_motion_query.heading_classes is the
- * model's heading count over K); --steps writes one line per planning
+ * model's heading count over K; without it, the library's default); --steps writes one line per planning
  * step (map, model, segments, truncated, column, pair, out/back, step,
  * steps in the route, expanded, start state, goal cell, found, cells or
  * states the obstacle-aware heuristic's search expanded).  --row prints,
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
     uint64_t maxexp = 200000;
     int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1}, trs[2] = {1, 1};
     const char *only_map = NULL, *row_label = NULL;
-    unsigned per_class = 1;
+    unsigned per_class = 0;
     int box = 0;
     FILE *steps = NULL;
     for (int i = 1; i < argc; i++) {
@@ -267,7 +267,7 @@ int main(int argc, char **argv)
     printf("\n# %u waypoint pairs per map out and back with truncation, %u without; at most %llu\n"
            "# states expanded per planning step (a step that reaches the limit counts as failed);\n"
            "# ours = %s", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
-    if (per_class > 1)
+    if (per_class)
         printf(", headings in classes of %u", per_class);
     if (box)
         printf(", aiming truncated searches at their whole box");
@@ -370,7 +370,7 @@ int main(int argc, char **argv)
                             q.truncate = tr ? 3 : 0;
                             q.max_expansions = maxexp;
                             q.waypoint_heading = exact_waypoints[h];
-                            q.heading_classes = per_class > 1 ? nb_model_headings(m) / per_class : 0;
+                            q.heading_classes = per_class ? nb_model_headings(m) / per_class : 0;
                             q.start = A[i];
                             q.goal = B[i];
                             t.n = 0;

@@ -18,9 +18,10 @@ run() {
     }
 }
 run "extended+grid (before)" --ours extended+grid "$@"
-run "extended+heading" --ours extended+heading "$@"
+run "extended+heading, one heading a class" --ours extended+heading --per-class 1 "$@"
+run "extended+heading, default classes (4 / 4 / 1 headings)" --ours extended+heading "$@"
 run "extended+heading, 2 headings a class" --ours extended+heading --per-class 2 "$@"
 run "extended+heading, 4 headings a class" --ours extended+heading --per-class 4 "$@"
-run "perimeter+heading (admissible)" --ours perimeter+heading "$@"
-run "heading alone (no table)" --ours heading "$@"
-run "extended+heading, truncated searches aimed at their whole box" --ours extended+heading --box --truncation yes "$@"
+run "perimeter+heading (admissible)" --ours perimeter+heading --per-class 1 "$@"
+run "heading alone (no table)" --ours heading --per-class 1 "$@"
+run "extended+heading, truncated searches aimed at their whole box" --ours extended+heading --per-class 1 --box --truncation yes "$@"

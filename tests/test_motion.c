@@ -413,8 +413,11 @@ static void heading_relaxation(const char *model, uint64_t seed)
     if (!random_level(model, &r, 16, 12, 15, 4, &grid, &lv))
         return;
     unsigned H = nb_model_headings(lv.m), S = nb_model_speeds(lv.m);
-    unsigned classes[3] = {0, H / 2, H / 4};
-    int n = 0, exact = 0, below[3] = {0}, admissible[3] = {0}, optimal_n[3] = {0}, unreachable = 0;
+    /* One class per heading, the default, and 2 and 4 headings a class. */
+    enum { NC = 4 };
+    unsigned classes[NC] = {H, 0, H / 2, H / 4};
+    int n = 0, exact = 0, below[NC] = {0}, admissible[NC] = {0}, optimal_n[NC] = {0}, unreachable = 0;
+    int same_default = 0, want_default = strcmp(model, "vehicle") == 0 ? 0 : 3;
     double gap = 0;
     for (int i = 0; i < 12; i++) {
         nb_motion_query q;
@@ -431,8 +434,8 @@ static void heading_relaxation(const char *model, uint64_t seed)
         if (isfinite(want) && isfinite(best))
             gap += best - want;
         q.heuristic = NB_MH_HEADING;
-        double h_full = NAN;
-        for (int c = 0; c < 3; c++) {
+        double h_full = NAN, h_c[NC];
+        for (int c = 0; c < NC; c++) {
             nb_motion_result res;
             nb_err err;
             q.heading_classes = classes[c];
@@ -449,20 +452,28 @@ static void heading_relaxation(const char *model, uint64_t seed)
                          q.goal.heading, res.h_start, want);
             }
             below[c] += res.h_start <= h_full + 1e-9;
+            h_c[c] = res.h_start;
             admissible[c] += res.h_start <= best + 1e-9;
             optimal_n[c] += isfinite(best) ? res.found && fabs(res.cost - best) < 1e-6 : !res.found;
         }
+        same_default += h_c[1] == h_c[want_default];
     }
     is_int(exact, n, "%s: the heading heuristic at %d starts (stopped or moving; %d cannot reach "
            "their goals even relaxed) is the least time with the speed left free, as a Dijkstra "
            "over (cell, heading) done here finds (true costs %.2f above it in all)", model, n,
            unreachable, gap);
-    for (int c = 0; c < 3; c++) {
-        is_int(below[c] + admissible[c], 2 * n, "%s, %u classes of headings: no more than one class per "
-               "heading gives, nor than the true cost", model, classes[c] ? classes[c] : H);
-        is_int(optimal_n[c], n, "%s, %u classes of headings: A* costs what Dijkstra finds", model,
-               classes[c] ? classes[c] : H);
+    for (int c = 0; c < NC; c++) {
+        char what[64];
+        snprintf(what, sizeof what, c == 1 ? "the default classes of headings" : "%u classes of headings",
+                 classes[c]);
+        is_int(below[c] + admissible[c], 2 * n, "%s, %s: no more than one class per heading gives, nor "
+               "than the true cost", model, what);
+        is_int(optimal_n[c], n, "%s, %s: A* costs what Dijkstra finds", model, what);
     }
+    /* The vehicle cannot turn at top speed: its default is one class per
+     * heading; the others turn by 3 at full speed: 4 headings a class. */
+    is_int(same_default, n, "%s: the default classes are %s (the same values)", model,
+           want_default ? "4 headings a class" : "one per heading");
     free_level(&lv);
     nbb_grid_free(&grid);
 }
