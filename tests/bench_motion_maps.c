@@ -111,6 +111,23 @@ static void on_step(void *ctx, const nb_motion_result *r)
 
 static const char *const colnames[NH] = {"octile", "perimeter", "ours", "any"};
 
+/* Which part of the route a step refines: 0 the first segment (from a
+ * trip's start, stopped), 1 an intermediate one, 2 the last (to the
+ * waypoint, stopped there: never truncated).  A one-segment route's
+ * step is a last one. */
+static int step_kind(const nb_motion_ws *ws, size_t k, unsigned segment)
+{
+    size_t last = ws->sectors.apath_len ? ws->sectors.apath_len - 1 : 0;
+    return (k + 1) * segment >= last ? 2 : k == 0 ? 0 : 1;
+}
+
+/* Adds the route's steps to the samples of their kinds. */
+static void add_kinds(samples *by_kind, const trip *t, const nb_motion_ws *ws, unsigned segment)
+{
+    for (size_t k = 0; k < t->n; k++)
+        add(&by_kind[step_kind(ws, k, segment)], t->step[k].expanded);
+}
+
 /* One line per step of the route just planned from start. */
 static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_state *start,
                       const nb_motion_state *goal, unsigned segment, const char *map, const char *model,
@@ -118,10 +135,10 @@ static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_
 {
     const nbi_sectors *s = &ws->sectors;
     nb_motion_state at = *start;
-    size_t last = s->apath_len ? s->apath_len - 1 : 0;
     for (size_t k = 0; k < t->n; k++) {
-        size_t j = (k + 1) * segment < last ? (k + 1) * segment : last;
-        long gx = j == last ? goal->x : s->rx[s->apath[j]], gy = j == last ? goal->y : s->ry[s->apath[j]];
+        size_t j = (k + 1) * segment;
+        int final = step_kind(ws, k, segment) == 2;
+        long gx = final ? goal->x : s->rx[s->apath[j]], gy = final ? goal->y : s->ry[s->apath[j]];
         fprintf(f, "%s\t%s\t%u\t%d\t%s\t%zu\t%s\t%zu\t%zu\t%llu\t%d,%d,%u,%u\t%ld,%ld\t%d\t%llu\n", map,
                 model, segment, truncated, colnames[col], pair, back ? "back" : "out", k, t->n,
                 (unsigned long long)t->step[k].expanded, at.x, at.y, at.heading, at.speed, gx, gy,
@@ -245,7 +262,7 @@ int main(int argc, char **argv)
     qsort(files, nfiles, sizeof *files, cmp_str);
 
     /* samples[segment][truncated][model][heuristic] */
-    static samples S[2][2][NMODELS][NH];
+    static samples S[2][2][NMODELS][NH], K[2][2][NMODELS][NH][3];
     nbi_legend legend;
     static nbi_agentset agents;
     nb_err err;
@@ -378,6 +395,7 @@ int main(int argc, char **argv)
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            add_kinds(K[sg][tr][k][h], &t, w, segs[sg]);
                             if (steps)
                                 dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 0);
                             /* Back from where the agent ended (or from B if it failed). */
@@ -391,6 +409,7 @@ int main(int argc, char **argv)
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            add_kinds(K[sg][tr][k][h], &t, w, segs[sg]);
                             if (steps)
                                 dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 1);
                         }
@@ -414,8 +433,11 @@ int main(int argc, char **argv)
     for (unsigned sg = 0; sg < nsegs; sg++)
         for (int tr = 0; tr < 2; tr++)
             for (int k = 0; k < NMODELS; k++)
-                for (int h = 0; h < NH; h++)
+                for (int h = 0; h < NH; h++) {
                     qsort(S[sg][tr][k][h].v, S[sg][tr][k][h].n, sizeof(uint64_t), cmp_u64);
+                    for (int j = 0; j < 3; j++)
+                        qsort(K[sg][tr][k][h][j].v, K[sg][tr][k][h][j].n, sizeof(uint64_t), cmp_u64);
+                }
     for (unsigned sg = 0; sg < nsegs && row_label; sg++)
         for (int tr = 1; tr >= 0; tr--) {
             if (!trs[tr])
@@ -483,7 +505,18 @@ int main(int argc, char **argv)
                 }
                 printf("\n");
             }
-            printf("| planning steps (failed) |");
+            printf("| 99th percentile: first / intermediate / last steps |");
+            for (int k = 0; k < NMODELS; k++)
+                if (use[k])
+                    for (int h = 0; h < NH; h++) {
+                        samples *b = K[sg][tr][k][h];
+                        if (S[sg][tr][k][h].n)
+                            printf(" %llu / %llu / %llu |", (unsigned long long)pct(&b[0], 99),
+                                   (unsigned long long)pct(&b[1], 99), (unsigned long long)pct(&b[2], 99));
+                        else
+                            printf(" - |");
+                    }
+            printf("\n| planning steps (failed) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
                     for (int h = 0; h < NH; h++)
@@ -493,7 +526,7 @@ int main(int argc, char **argv)
                 if (use[k])
                     for (int h = 0; h < NH; h++)
                         printf(" %.0f |", S[sg][tr][k][h].n ? (double)S[sg][tr][k][h].total / S[sg][tr][k][h].n : 0);
-            printf("\n| grid cells per step |");
+            printf("\n| obstacle-aware search per step (cells or states) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
                     for (int h = 0; h < NH; h++) {
@@ -516,7 +549,7 @@ int main(int argc, char **argv)
         }
     }
     if (!row_label)
-        printf("\nTotal time %.0f s.  In parentheses: the paper's figures (its 75 maps, not these).\n",
+        printf("\nTotal CPU time %.0f s.  In parentheses: the paper's figures (its 75 maps, not these).\n",
                now() - t_start);
     for (size_t f = 0; f < nfiles; f++)
         free(files[f]);
