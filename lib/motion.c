@@ -9,7 +9,22 @@
 #include "perimeter.h"
 
 static const char *const heuristic_names[NB_MH_COUNT] = {
-    "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid"};
+    "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid", "heading",
+    "perimeter+heading", "extended+heading"};
+
+/* What a heuristic is made of: the perimeter table (1) or its extension
+ * (2), and the grid distance (1) or the heading-aware time (2). */
+static int table_part(int h)
+{
+    return h == NB_MH_PERIMETER || h == NB_MH_PERIMETER_GRID || h == NB_MH_PERIMETER_HEADING ? 1
+           : h == NB_MH_EXTENDED || h == NB_MH_EXTENDED_GRID || h == NB_MH_EXTENDED_HEADING ? 2
+                                                                                             : 0;
+}
+
+static int obstacle_part(int h)
+{
+    return h >= NB_MH_GRID && h <= NB_MH_EXTENDED_GRID ? 1 : h >= NB_MH_HEADING ? 2 : 0;
+}
 
 const char *nb_motion_heuristic_name(int h)
 {
@@ -41,6 +56,7 @@ void nb_motion_ws_free(nb_motion_ws *ws)
     free(ws->block_cell);
     free(ws->nodes);
     nbi_heap_free(&ws->open);
+    nbi_headdist_free(&ws->turns);
     nbi_griddist_free(&ws->grid);
     nbi_sectors_free(&ws->sectors);
     free(ws->path);
@@ -89,6 +105,8 @@ nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perim
     }
     if (st == NB_OK)
         st = nbi_griddist_init(&ws->grid, m, ws->w, ws->h, ws->stand, err);
+    if (st == NB_OK)
+        st = nbi_headdist_init(&ws->turns, m, &ws->grid, err);
     if (st == NB_OK && sector > 0) {
         st = nbi_sectors_build(&ws->sectors, ws->w, ws->h, ws->stand, sector, err);
         ws->has_sectors = st == NB_OK;
@@ -165,10 +183,13 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
     }
     if (q->heuristic < 0 || q->heuristic >= NB_MH_COUNT)
         return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", q->heuristic);
-    if (!ws->p && q->heuristic != NB_MH_OCTILE && q->heuristic != NB_MH_GRID)
+    if (!ws->p && table_part(q->heuristic))
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "the %s heuristic needs the perimeter table of model %s (bake it with mkperim)",
                         heuristic_names[q->heuristic], m->name);
+    if (q->heading_classes && (q->heading_classes > m->nheadings || m->nheadings % q->heading_classes))
+        return nbi_fail(err, NB_ERR_ARG, "%u classes of headings do not divide model %s's %u headings",
+                        q->heading_classes, m->name, m->nheadings);
     if (!(q->weight >= 1 && q->weight <= 100))
         return nbi_fail(err, NB_ERR_ARG, "weight %g, expected 1 to 100", q->weight);
     return NB_OK;
@@ -212,6 +233,7 @@ static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
             n[i].h = NAN;
             n[i].parent = NBI_HEAP_NONE;
             n[i].closed = 0;
+            n[i].bound = 0;
         }
     }
     return b * ws->sh + s->speed * ws->m->nheadings + s->heading;
@@ -251,24 +273,41 @@ static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
            (g->heading == NB_HEADING_ANY || s->heading == g->heading);
 }
 
-static double heuristic(nb_motion_ws *ws, const nb_motion_state *s)
+/* The heuristic of state s.  With bound not NULL, the heading-aware part
+ * may be a lower bound (*bound set to 1), its search going on only until
+ * the value reaches need (0: not at all); it is worked out further when
+ * the state comes to the top of the open list. */
+static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, double need, uint8_t *bound)
 {
     const nb_model *m = ws->m;
     const nb_motion_state *g = &ws->hgoal;
     double oct = hypot((double)(s->x - g->x), (double)(s->y - g->y)) / m->vmax, v, best = oct;
     if (at_goal(ws, s) && g == &ws->goal)
         return 0;
-    int kind = ws->heuristic, r = NB_PERIM_OUTSIDE;
-    if (kind == NB_MH_PERIMETER || kind == NB_MH_PERIMETER_GRID)
+    int table = table_part(ws->heuristic), obstacles = obstacle_part(ws->heuristic);
+    int r = NB_PERIM_OUTSIDE;
+    if (table == 1)
         r = nb_perimeter_lookup(ws->p, s, g, &v);
-    else if (kind == NB_MH_EXTENDED || kind == NB_MH_EXTENDED_GRID)
+    else if (table == 2)
         r = nb_perimeter_extended(ws->p, s, g, &v);
     if (r != NB_PERIM_OUTSIDE && v > best)
         best = v;
-    if (kind >= NB_MH_GRID) {
+    if (obstacles == 1) {
         v = nbi_griddist_get(&ws->grid, s->x, s->y) / m->vmax;
         if (v > best)
             best = v;
+    } else if (obstacles == 2) {
+        int exact = 1;
+        if (!bound)
+            v = nbi_headdist_get(&ws->turns, s->x, s->y, s->heading);
+        else if (need <= best)
+            v = nbi_headdist_bound(&ws->turns, s->x, s->y, s->heading, &exact);
+        else
+            v = nbi_headdist_raise(&ws->turns, s->x, s->y, s->heading, need, &exact);
+        if (v > best)
+            best = v;
+        if (bound)
+            *bound = !exact;
     }
     return best;
 }
@@ -313,8 +352,11 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     }
     nodes_reset(ws);
     nbi_heap_clear(&ws->open);
-    if (q->heuristic >= NB_MH_GRID)
+    if (obstacle_part(q->heuristic) == 1)
         nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
+    else if (obstacle_part(q->heuristic) == 2)
+        nbi_headdist_reset(&ws->turns, q->heading_classes, ws->hgoal.x, ws->hgoal.y, ws->hgoal.heading,
+                           ws->heading_box ? q->truncate : 0, q->start.x, q->start.y);
 
     /* Every step passes through cells joined by octile moves that cut no
      * corner, so cells in different components of the bundle's layer
@@ -327,7 +369,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search");
     nbi_mnode *sn = &ws->nodes[sid];
     sn->g = 0;
-    sn->h = heuristic(ws, &q->start);
+    sn->h = heuristic(ws, &q->start, 0, NULL);
     r->h_start = sn->h;
     if (isfinite(sn->h) && !nbi_heap_push(&ws->open, q->weight * sn->h, 0, sid))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
@@ -338,6 +380,22 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
             continue; /* a stale entry */
         nb_motion_state s;
         nbi_motion_decode(ws, it.id, &s);
+        if (n->bound) {
+            /* Its heuristic is a bound: raise it until it is exact or puts
+             * the state behind the next one, and then put it back (not an
+             * expansion) unless it still comes first. */
+            double next = nbi_heap_empty(&ws->open) ? INFINITY : nbi_heap_top(&ws->open)->key;
+            double eps = 1e-9 * (1 + fabs(next));
+            n->h = heuristic(ws, &s, (next + eps - n->g) / q->weight, &n->bound);
+            if (!isfinite(n->h))
+                continue;
+            double key = n->g + q->weight * n->h;
+            if (n->bound || key > next + eps) {
+                if (!nbi_heap_push(&ws->open, key, -n->g, it.id))
+                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
+                continue;
+            }
+        }
         if (q->max_expansions && r->expanded >= q->max_expansions) {
             r->limited = 1;
             break;
@@ -369,7 +427,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
                     r->reopened++;
                 }
                 if (isnan(k->h))
-                    k->h = heuristic(ws, &to);
+                    k->h = heuristic(ws, &to, 0, &k->bound);
                 if (!isfinite(k->h))
                     continue; /* the goal cannot be reached from there */
                 k->g = g + c;
@@ -380,7 +438,9 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
             }
         }
     }
-    r->grid_expanded = q->heuristic >= NB_MH_GRID ? ws->grid.expanded : 0;
+    r->grid_expanded = obstacle_part(q->heuristic) == 2   ? ws->turns.expanded
+                       : obstacle_part(q->heuristic) == 1 ? ws->grid.expanded
+                                                          : 0;
     if (end == NBI_HEAP_NONE)
         return NB_OK;
     size_t len = 0;

@@ -59,6 +59,62 @@ double nbi_griddist_get(nbi_griddist *d, long x, long y);
 /* 1 when move k is legal from the standable cell (x, y). */
 int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k);
 
+/* ---- obstacle- and heading-aware time to the goal (headdist.c) ----
+ * The least time from (cell, heading) to the goal with the speed relaxed:
+ * each step costs its length over the fastest speed allowed to make its
+ * turn; headings may be grouped into classes (weaker, cheaper).
+ * Admissible.  A reverse resumable A* over (cell, class) from the goal
+ * toward the search's start; uses grid's legality cache. */
+typedef struct nbi_hedge {
+    uint16_t k;  /* the class it comes from */
+    double cost;
+} nbi_hedge;
+
+typedef struct nbi_hstate {
+    double dist;
+    uint8_t mark; /* unseen, open, closed */
+} nbi_hstate;
+
+typedef struct nbi_headdist {
+    const nb_model *m;
+    nbi_griddist *grid;
+    double vbest[2][NB_MODEL_MAX_HEADINGS / 2 + 1];  /* [backward][turn]: fastest speed, 0 none */
+    uint8_t in_place[NB_MODEL_MAX_HEADINGS / 2 + 1]; /* a turn allowed while stopped */
+    unsigned nclasses, auto_classes;                 /* in use; by default */
+    uint8_t hclass[NB_MODEL_MAX_HEADINGS];           /* each heading's class */
+    /* Relaxed actions backwards: into (cell, class of h2) by a step along
+     * h2 ([0] forward, [1] backward); into (cell, k2) by a turn in place. */
+    nbi_hedge *edges;
+    nbi_hedge *step_edges[2][NB_MODEL_MAX_HEADINGS], *turn_edges[NB_MODEL_MAX_HEADINGS];
+    unsigned nstep_edges[2][NB_MODEL_MAX_HEADINGS], nturn_edges[NB_MODEL_MAX_HEADINGS];
+    /* States: blocks of one class per heading for each cell touched. */
+    uint32_t *cell_block, *block_cell;
+    nbi_hstate *st;
+    uint32_t *pos; /* the heap's position array (decrease-key) */
+    size_t nblocks, cap_blocks;
+    nbi_heap heap;
+    long tx, ty;
+    int failed; /* out of memory: values not known are 0 */
+    uint64_t expanded;
+} nbi_headdist;
+
+nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *grid, nb_err *err);
+void nbi_headdist_free(nbi_headdist *d);
+/* Starts a query with `classes` classes of headings (0, or one that does
+ * not divide the heading count: the default): the goal (gx, gy)
+ * facing gheading (NB_HEADING_ANY: any), or any standable cell within box
+ * cells of it (Chebyshev), steering toward (tx, ty). */
+void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading,
+                        unsigned box, long tx, long ty);
+/* The relaxed time from (x, y) facing heading; INFINITY when the goal
+ * cannot be reached from there. */
+double nbi_headdist_get(nbi_headdist *d, long x, long y, unsigned heading);
+/* Without searching further: the value when known (*exact 1), else a
+ * lower bound from the search's frontier (*exact 0). */
+double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int *exact);
+/* Searches until the value is known (*exact 1) or the bound reaches need. */
+double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, double need, int *exact);
+
 /* ---- the sector abstraction (sectors.c) ---- */
 typedef struct nbi_sectors {
     unsigned size, sw, sh;
@@ -88,6 +144,7 @@ typedef struct nbi_mnode {
     double h;         /* cached heuristic; NAN until computed */
     uint32_t parent;  /* node id, NBI_HEAP_NONE at the start */
     uint8_t closed;
+    uint8_t bound;    /* h is only a lower bound so far (worked out when popped) */
 } nbi_mnode;
 
 struct nb_motion_ws {
@@ -105,11 +162,16 @@ struct nb_motion_ws {
     size_t nblocks, cap_blocks;
     nbi_heap open;
     nbi_griddist grid;
+    nbi_headdist turns;
     nbi_sectors sectors;
     int has_sectors;
     nb_motion_state *path, *route;
     size_t path_len, path_cap, route_len, route_cap;
     int last_route;
+    /* Truncated searches: 1 makes the heading heuristic aim at the whole
+     * box of cells where the search may stop (an experiment for
+     * bench_motion_maps --box; measured weaker, so 0). */
+    int heading_box;
     /* the running query */
     nb_motion_state goal;
     nb_motion_state hgoal; /* the goal the heuristic aims at */

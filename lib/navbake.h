@@ -489,10 +489,14 @@ enum nb_motion_heuristic {
     NB_MH_EXTENDED = 2,       /* the extended perimeter heuristic */
     NB_MH_GRID = 3,           /* obstacle-aware distance / top speed */
     NB_MH_PERIMETER_GRID = 4, /* max(perimeter, grid) */
-    NB_MH_EXTENDED_GRID = 5   /* max(extended, grid) */
+    NB_MH_EXTENDED_GRID = 5,  /* max(extended, grid) */
+    NB_MH_HEADING = 6,        /* obstacle- and heading-aware time (speeds relaxed) */
+    NB_MH_PERIMETER_HEADING = 7, /* max(perimeter, heading) */
+    NB_MH_EXTENDED_HEADING = 8   /* max(extended, heading) */
 };
-#define NB_MH_COUNT 6
-/* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid". */
+#define NB_MH_COUNT 9
+/* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid",
+ * "heading", "perimeter+heading", "extended+heading". */
 const char *nb_motion_heuristic_name(int heuristic);
 /* The heuristic called name, or -1. */
 int nb_motion_heuristic_parse(const char *name);
@@ -529,6 +533,11 @@ typedef struct nb_motion_query {
     int waypoint_heading;    /* routes: 0 (default) intermediate goals at any
                               * heading; 1 facing the way the abstract path
                               * enters them (the paper's setup) */
+    unsigned heading_classes; /* heading heuristics: classes of consecutive
+                              * headings, a divisor of the model's heading
+                              * count (fewer: cheaper, weaker); 0 (default):
+                              * the headings the top speed may turn across
+                              * in one action make a class */
 } nb_motion_query;
 
 typedef struct nb_motion_result {

@@ -13,15 +13,32 @@
  * entries):
  *   octile     the straight-line heuristic;
  *   perimeter  the extended perimeter heuristic (the paper's column);
- *   ours       max(extended perimeter, obstacle-aware grid distance) with
- *              mkperim's default tables (which, when truncating, steer
- *              toward passing through the goal's cell);
+ *   ours       max(extended perimeter, the obstacle- and heading-aware
+ *              time of headdist.c) (--ours picks another) with mkperim's
+ *              default tables (which, when truncating, steer toward
+ *              passing through the goal's cell);
  * and "ours, any heading": the same with intermediate goals at any heading
- * too (this library's default for routes).  Times per step are against octile in
- * the same run.
- *   bench_motion_maps [--maps DIR] [--pairs N] [--pairs-untruncated N]
+ * too (this library's default for routes).  Times per step (CPU time of
+ * the process) are against octile in the same run.
+ *   bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
- *                     [--ours HEURISTIC] */
+ *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any]
+ *                     [--truncation yes|no|both] [--per-class K] [--steps FILE]
+ *                     [--row LABEL] [--box]
+ * --map keeps the maps whose name contains NAME; --columns and --truncation
+ * run part of the table (exploring); --per-class groups the headings K
+ * by K for the heading heuristics (nb_motion_query.heading_classes is the
+ * model's heading count over K; without it, the library's default); --steps writes one line per planning
+ * step (map, model, segments, truncated, column, pair, out/back, step,
+ * steps in the route, expanded, start state, goal cell, found, cells or
+ * states the obstacle-aware heuristic's search expanded).  --row prints,
+ * instead of the tables, one markdown row per segment length and
+ * truncation setting for the "ours" column (median / 90th / 99th per
+ * model, the obstacle-aware heuristic's work and the time per step against
+ * the perimeter column's), for tables of candidates
+ * (tests/motion-candidates.sh).  --box makes the heading heuristics of
+ * truncated searches aim at every cell where they may stop, not at the
+ * goal's cell (an experiment: nb_motion_ws.heading_box). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,13 +53,13 @@
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 enum { NMODELS = 3, NH = 4 };
 static const char *const names[NMODELS] = {"humanoid", "tank", "vehicle"};
-static int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_GRID, NB_MH_EXTENDED_GRID};
+static int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_HEADING, NB_MH_EXTENDED_HEADING};
 /* Per column: mkperim's default tables (1) or the paper's (0); waypoints
  * facing the way in (1) or at any heading (0). */
 static const int ours_table[NH] = {0, 0, 1, 1}, exact_waypoints[NH] = {1, 1, 1, 0};
@@ -74,12 +91,60 @@ static void add(samples *s, uint64_t x)
     s->total += x;
 }
 
+/* A route's steps, for --steps. */
+typedef struct trip {
+    samples *s;
+    size_t n;
+    nb_motion_result step[4096];
+} trip;
+
 static void on_step(void *ctx, const nb_motion_result *r)
 {
-    samples *s = ctx;
+    trip *t = ctx;
+    samples *s = t->s;
     add(s, r->expanded);
     s->failed += !r->found;
     s->grid += r->grid_expanded;
+    if (t->n < sizeof t->step / sizeof t->step[0])
+        t->step[t->n++] = *r;
+}
+
+static const char *const colnames[NH] = {"octile", "perimeter", "ours", "any"};
+
+/* Which part of the route a step refines: 0 the first segment (from a
+ * trip's start, stopped), 1 an intermediate one, 2 the last (to the
+ * waypoint, stopped there: never truncated).  A one-segment route's
+ * step is a last one. */
+static int step_kind(const nb_motion_ws *ws, size_t k, unsigned segment)
+{
+    size_t last = ws->sectors.apath_len ? ws->sectors.apath_len - 1 : 0;
+    return (k + 1) * segment >= last ? 2 : k == 0 ? 0 : 1;
+}
+
+/* Adds the route's steps to the samples of their kinds. */
+static void add_kinds(samples *by_kind, const trip *t, const nb_motion_ws *ws, unsigned segment)
+{
+    for (size_t k = 0; k < t->n; k++)
+        add(&by_kind[step_kind(ws, k, segment)], t->step[k].expanded);
+}
+
+/* One line per step of the route just planned from start. */
+static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_state *start,
+                      const nb_motion_state *goal, unsigned segment, const char *map, const char *model,
+                      int truncated, int col, size_t pair, int back)
+{
+    const nbi_sectors *s = &ws->sectors;
+    nb_motion_state at = *start;
+    for (size_t k = 0; k < t->n; k++) {
+        size_t j = (k + 1) * segment;
+        int final = step_kind(ws, k, segment) == 2;
+        long gx = final ? goal->x : s->rx[s->apath[j]], gy = final ? goal->y : s->ry[s->apath[j]];
+        fprintf(f, "%s\t%s\t%u\t%d\t%s\t%zu\t%s\t%zu\t%zu\t%llu\t%d,%d,%u,%u\t%ld,%ld\t%d\t%llu\n", map,
+                model, segment, truncated, colnames[col], pair, back ? "back" : "out", k, t->n,
+                (unsigned long long)t->step[k].expanded, at.x, at.y, at.heading, at.speed, gx, gy,
+                t->step[k].found, (unsigned long long)t->step[k].grid_expanded);
+        at = t->step[k].end;
+    }
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -120,11 +185,36 @@ int main(int argc, char **argv)
     const char *dir = NULL;
     unsigned pairs = 200, pairs_untrunc = 200, segs[2] = {3, 4}, nsegs = 2;
     uint64_t maxexp = 200000;
-    int use[NMODELS] = {1, 1, 1};
+    int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1}, trs[2] = {1, 1};
+    const char *only_map = NULL, *row_label = NULL;
+    unsigned per_class = 0;
+    int box = 0;
+    FILE *steps = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc)
             dir = argv[++i];
-        else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
+        else if (strcmp(argv[i], "--per-class") == 0 && i + 1 < argc)
+            per_class = (unsigned)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--box") == 0)
+            box = 1;
+        else if (strcmp(argv[i], "--row") == 0 && i + 1 < argc)
+            row_label = argv[++i];
+        else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc)
+            only_map = argv[++i];
+        else if (strcmp(argv[i], "--columns") == 0 && i + 1 < argc) {
+            const char *l = argv[++i];
+            for (int h = 0; h < NH; h++)
+                cols[h] = strstr(l, colnames[h]) != NULL;
+        } else if (strcmp(argv[i], "--truncation") == 0 && i + 1 < argc) {
+            const char *v = argv[++i];
+            trs[0] = strcmp(v, "yes") != 0;
+            trs[1] = strcmp(v, "no") != 0;
+        } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+            if (!(steps = fopen(argv[++i], "w"))) {
+                fprintf(stderr, "bench_motion_maps: cannot write %s\n", argv[i]);
+                return 1;
+            }
+        } else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
             pairs = (unsigned)atoi(argv[++i]);
         else if (strcmp(argv[i], "--pairs-untruncated") == 0 && i + 1 < argc)
             pairs_untrunc = (unsigned)atoi(argv[++i]);
@@ -142,8 +232,10 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--segments") == 0 && i + 1 < argc) {
             nsegs = (unsigned)sscanf(argv[++i], "%u,%u", &segs[0], &segs[1]);
         } else {
-            fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--pairs N] [--pairs-untruncated N]\n"
-                            "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n");
+            fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]\n"
+                            "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n"
+                            "         [--columns octile,perimeter,ours,any] [--truncation yes|no|both]\n"
+                            "         [--per-class K] [--steps FILE] [--row LABEL] [--box]\n");
             return 2;
         }
     }
@@ -163,14 +255,14 @@ int main(int argc, char **argv)
     size_t nfiles = 0;
     for (struct dirent *e; (e = readdir(d)) && nfiles < 256;) {
         size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".map") == 0)
+        if (l > 4 && strcmp(e->d_name + l - 4, ".map") == 0 && (!only_map || strstr(e->d_name, only_map)))
             files[nfiles++] = strdup(e->d_name);
     }
     closedir(d);
     qsort(files, nfiles, sizeof *files, cmp_str);
 
     /* samples[segment][truncated][model][heuristic] */
-    static samples S[2][2][NMODELS][NH];
+    static samples S[2][2][NMODELS][NH], K[2][2][NMODELS][NH][3];
     nbi_legend legend;
     static nbi_agentset agents;
     nb_err err;
@@ -191,7 +283,12 @@ int main(int argc, char **argv)
         printf("%s%s", f ? ", " : "", files[f]);
     printf("\n# %u waypoint pairs per map out and back with truncation, %u without; at most %llu\n"
            "# states expanded per planning step (a step that reaches the limit counts as failed);\n"
-           "# ours = %s\n", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
+           "# ours = %s", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
+    if (per_class)
+        printf(", headings in classes of %u", per_class);
+    if (box)
+        printf(", aiming truncated searches at their whole box");
+    printf("\n");
     for (size_t f = 0; f < nfiles; f++) {
         char mpath[2048];
         snprintf(mpath, sizeof mpath, "%s/%s", dir, files[f]);
@@ -238,6 +335,7 @@ int main(int argc, char **argv)
                     fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                     return 1;
                 }
+                wsv[v]->heading_box = box;
                 /* Work out the legal steps of every cell before timing, so
                  * that no heuristic pays for what the first one met. */
                 for (uint32_t y = 0; y < grid.height; y++)
@@ -273,7 +371,11 @@ int main(int argc, char **argv)
             for (unsigned sg = 0; sg < nsegs; sg++)
                 for (int tr = 0; tr < 2; tr++)
                     for (int h = 0; h < NH; h++) {
+                        if (!trs[tr] || !cols[h])
+                            continue;
                         samples *s = &S[sg][tr][k][h];
+                        static trip t;
+                        t.s = s;
                         double t0 = now();
                         nb_motion_ws *w = wsv[ours_table[h]];
                         for (size_t i = 0; i < (tr ? pairs : pairs_untrunc); i++) {
@@ -285,22 +387,31 @@ int main(int argc, char **argv)
                             q.truncate = tr ? 3 : 0;
                             q.max_expansions = maxexp;
                             q.waypoint_heading = exact_waypoints[h];
+                            q.heading_classes = per_class ? nb_model_headings(m) / per_class : 0;
                             q.start = A[i];
                             q.goal = B[i];
-                            if (nb_motion_route(w, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
+                            t.n = 0;
+                            if (nb_motion_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            add_kinds(K[sg][tr][k][h], &t, w, segs[sg]);
+                            if (steps)
+                                dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 0);
                             /* Back from where the agent ended (or from B if it failed). */
                             q.start = B[i];
                             q.start.heading = departure(w, m, &B[i], &A[i]);
                             if (res.found)
                                 q.start = res.end;
                             q.goal = Aback[i];
-                            if (nb_motion_route(w, &q, segs[sg], on_step, s, &res, NULL, &err) != NB_OK) {
+                            t.n = 0;
+                            if (nb_motion_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            add_kinds(K[sg][tr][k][h], &t, w, segs[sg]);
+                            if (steps)
+                                dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 1);
                         }
                         s->seconds += now() - t0;
                     }
@@ -319,7 +430,44 @@ int main(int argc, char **argv)
         nb_bundle_close(bund[1]);
         nbb_grid_free(&grid);
     }
-    for (unsigned sg = 0; sg < nsegs; sg++) {
+    for (unsigned sg = 0; sg < nsegs; sg++)
+        for (int tr = 0; tr < 2; tr++)
+            for (int k = 0; k < NMODELS; k++)
+                for (int h = 0; h < NH; h++) {
+                    qsort(S[sg][tr][k][h].v, S[sg][tr][k][h].n, sizeof(uint64_t), cmp_u64);
+                    for (int j = 0; j < 3; j++)
+                        qsort(K[sg][tr][k][h][j].v, K[sg][tr][k][h][j].n, sizeof(uint64_t), cmp_u64);
+                }
+    for (unsigned sg = 0; sg < nsegs && row_label; sg++)
+        for (int tr = 1; tr >= 0; tr--) {
+            if (!trs[tr])
+                continue;
+            printf("| %s | %u-%u | %s |", row_label, 6 * (segs[sg] - 1), 6 * segs[sg], tr ? "yes" : "no");
+            for (int k = 0; k < NMODELS; k++) {
+                samples *s = &S[sg][tr][k][2];
+                if (use[k])
+                    printf(" %llu / %llu / %llu |", (unsigned long long)pct(s, 50), (unsigned long long)pct(s, 90),
+                           (unsigned long long)pct(s, 99));
+                else
+                    printf(" - |");
+            }
+            for (int pass = 0; pass < 2; pass++) {
+                const char *sep = " ";
+                for (int k = 0; k < NMODELS; k++) {
+                    samples *s = &S[sg][tr][k][2], *b = &S[sg][tr][k][1];
+                    if (!use[k] || !s->n)
+                        printf("%s-", sep);
+                    else if (pass == 0)
+                        printf("%s%.0f", sep, (double)s->grid / s->n);
+                    else
+                        printf("%s%.2fx", sep, b->n && b->seconds > 0 ? s->seconds / s->n / (b->seconds / b->n) : 0);
+                    sep = " / ";
+                }
+                printf(" |");
+            }
+            printf("\n");
+        }
+    for (unsigned sg = 0; sg < nsegs && !row_label; sg++) {
         int table = segs[sg] == 3 ? 0 : segs[sg] == 4 ? 1 : -1;
         printf("\n## Segments of %u sectors (%u-%u cells)%s\n\n", segs[sg], 6 * (segs[sg] - 1),
                6 * segs[sg], table == 0 ? ": the paper's Table 2" : table == 1 ? ": the paper's Table 3" : "");
@@ -340,9 +488,6 @@ int main(int argc, char **argv)
                 if (use[k])
                     printf("  |  |  |  |");
             printf("\n");
-            for (int k = 0; k < NMODELS; k++)
-                for (int h = 0; h < NH; h++)
-                    qsort(S[sg][tr][k][h].v, S[sg][tr][k][h].n, sizeof(uint64_t), cmp_u64);
             for (int row = 0; row < 3; row++) {
                 printf("| %s |", rows[row]);
                 for (int k = 0; k < NMODELS; k++) {
@@ -350,7 +495,9 @@ int main(int argc, char **argv)
                         continue;
                     for (int h = 0; h < NH; h++) {
                         uint64_t v = pct(&S[sg][tr][k][h], ps[row]);
-                        if (table >= 0 && h < 2)
+                        if (!S[sg][tr][k][h].n)
+                            printf(" - |");
+                        else if (table >= 0 && h < 2)
                             printf(" %llu (%g) |", (unsigned long long)v, paper[table][tr][row][k][h]);
                         else
                             printf(" %llu |", (unsigned long long)v);
@@ -358,7 +505,18 @@ int main(int argc, char **argv)
                 }
                 printf("\n");
             }
-            printf("| planning steps (failed) |");
+            printf("| 99th percentile: first / intermediate / last steps |");
+            for (int k = 0; k < NMODELS; k++)
+                if (use[k])
+                    for (int h = 0; h < NH; h++) {
+                        samples *b = K[sg][tr][k][h];
+                        if (S[sg][tr][k][h].n)
+                            printf(" %llu / %llu / %llu |", (unsigned long long)pct(&b[0], 99),
+                                   (unsigned long long)pct(&b[1], 99), (unsigned long long)pct(&b[2], 99));
+                        else
+                            printf(" - |");
+                    }
+            printf("\n| planning steps (failed) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
                     for (int h = 0; h < NH; h++)
@@ -368,7 +526,7 @@ int main(int argc, char **argv)
                 if (use[k])
                     for (int h = 0; h < NH; h++)
                         printf(" %.0f |", S[sg][tr][k][h].n ? (double)S[sg][tr][k][h].total / S[sg][tr][k][h].n : 0);
-            printf("\n| grid cells per step |");
+            printf("\n| obstacle-aware search per step (cells or states) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
                     for (int h = 0; h < NH; h++) {
@@ -390,10 +548,13 @@ int main(int argc, char **argv)
             printf("\n");
         }
     }
-    printf("\nTotal time %.0f s.  In parentheses: the paper's figures (its 75 maps, not these).\n",
-           now() - t_start);
+    if (!row_label)
+        printf("\nTotal CPU time %.0f s.  In parentheses: the paper's figures (its 75 maps, not these).\n",
+               now() - t_start);
     for (size_t f = 0; f < nfiles; f++)
         free(files[f]);
     free((char *)dir);
+    if (steps)
+        fclose(steps);
     return 0;
 }

@@ -91,7 +91,15 @@ is "a route: exit 0" "$rc" 0
 like "over sectors" "$out" "route over sectors of 6"
 status navbake plan --model "$models/vehicle.yaml" --from 2,2 --to 9,5 "$tmp/s.nbk"
 is "a model from a file: exit 0" "$rc" 0
-like "planned with the grid heuristic (no table)" "$out" "grid heuristic"
+like "planned with the heading heuristic (no table)" "$out" "search     heading heuristic"
+like "and says what it cost" "$out" "states for the heading heuristic"
+status navbake plan --model "$models/vehicle.yaml" --from 2,2 --to 9,5 --heuristic grid "$tmp/s.nbk"
+like "or with the grid one" "$out" "cells for the grid heuristic"
+status navbake plan --model tank --from 2,2,0 --to 12,6,6 --heading-classes 8 "$tmp/s.nbk"
+is "headings in 8 classes (of tank's 24): exit 0" "$rc" 0
+status navbake plan --model tank --from 2,2,0 --to 12,6,6 --heading-classes 5 "$tmp/s.nbk"
+is "5 classes do not divide 24: exit 1" "$rc" 1
+like "said so" "$err" "5 classes of headings do not divide model tank's 24 headings"
 status navbake plan --model tank --from 2,2 --to 60,35 --max-expansions 5 "$tmp/s.nbk"
 is "a search cut short: exit 1" "$rc" 1
 like "said so" "$err" "no path found within 5 expansions"

@@ -2,8 +2,13 @@
  *  - each heading's sweep (the cells a step passes through) against a
  *    Liang-Barsky clip of the step's segment by every cell, done here;
  *  - plans with admissible heuristics (octile, perimeter, grid,
- *    perimeter+grid) cost what a plain Dijkstra over states finds, on
- *    random maps, and the heuristic at the start is no more than that;
+ *    perimeter+grid, heading, perimeter+heading) cost what a plain
+ *    Dijkstra over states finds, on random maps, and the heuristic at the
+ *    start is no more than that;
+ *  - the heading heuristic at a start (stopped or moving) is exactly the
+ *    cost a Dijkstra over (cell, heading) with the speed left free finds,
+ *    done here with this test's own rules; with classes of headings it is
+ *    no more than that; and no more than the true cost;
  *  - every planned path is legal step by step under its model and the map
  *    (checked with the clip above, for the agent's whole square) and
  *    costs the sum of its steps;
@@ -99,11 +104,14 @@ static int act(const world *wd, const nb_model *m, const nb_motion_state *s, int
     return 1;
 }
 
-/* Plain Dijkstra over all states of the map. */
-static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state *a,
-                       const nb_motion_state *b)
+/* Plain Dijkstra over all states of the map; relaxed, over (cell,
+ * heading) with every action of every speed level allowed from every
+ * state (as if the agent had that speed already): the relaxation the
+ * heading heuristic solves, done here. */
+static double search(const world *wd, const nb_model *m, const nb_motion_state *a,
+                     const nb_motion_state *b, int relaxed)
 {
-    unsigned H = nb_model_headings(m), S = nb_model_speeds(m), sh = H * S;
+    unsigned H = nb_model_headings(m), S = nb_model_speeds(m), sh = relaxed ? H : H * S;
     size_t n = (size_t)wd->w * wd->h * sh;
     double *dist = malloc(n * sizeof *dist);
     uint32_t *pos = malloc(n * sizeof *pos);
@@ -113,7 +121,7 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
         dist[i] = INFINITY;
         pos[i] = NBI_HEAP_NONE;
     }
-#define SID(s) (((size_t)(s).y * wd->w + (size_t)(s).x) * sh + (s).speed * H + (s).heading)
+#define SID(s) (((size_t)(s).y * wd->w + (size_t)(s).x) * sh + (relaxed ? 0 : (s).speed * H) + (s).heading)
     dist[SID(*a)] = 0;
     nbi_heap_push(&heap, 0, 0, (uint32_t)SID(*a));
     double res = INFINITY;
@@ -122,7 +130,7 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
         size_t cell = id / sh;
         nb_motion_state s = {(int32_t)(cell % wd->w), (int32_t)(cell / wd->w),
                              (uint16_t)(id % sh % H), (uint16_t)(id % sh / H)};
-        if (s.x == b->x && s.y == b->y && (b->speed == NB_SPEED_ANY || s.speed == b->speed) &&
+        if (s.x == b->x && s.y == b->y && (relaxed || b->speed == NB_SPEED_ANY || s.speed == b->speed) &&
             (b->heading == NB_HEADING_ANY || s.heading == b->heading)) {
             res = dist[id];
             break;
@@ -131,6 +139,8 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
             for (int t = -(int)H / 2; t <= (int)H / 2; t++) {
                 nb_motion_state to;
                 double c;
+                if (relaxed)
+                    s.speed = (uint16_t)l2;
                 if (!act(wd, m, &s, t, l2, &to, &c))
                     continue;
                 size_t k = SID(to);
@@ -145,6 +155,12 @@ static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state
     free(pos);
     nbi_heap_free(&heap);
     return res;
+}
+
+static double dijkstra(const world *wd, const nb_model *m, const nb_motion_state *a,
+                       const nb_motion_state *b)
+{
+    return search(wd, m, a, b, 0);
 }
 
 /* The path is legal step by step; its steps' costs sum to cost. */
@@ -284,21 +300,32 @@ static nb_motion_state random_state(tu_rng *r, const level *lv)
     return s;
 }
 
+/* A random w x h map with pct% obstacles and a level on it (tables of
+ * the given radius); 0, said so, when it cannot be made. */
+static int random_level(const char *model, tu_rng *r, uint32_t w, uint32_t h, unsigned pct,
+                        unsigned radius, nbb_grid *grid, level *lv)
+{
+    tu_random_grid(r, w, h, pct, 1, grid);
+    if (make_level(model, grid, NULL, "movingai", 0, radius, lv))
+        return 1;
+    ok(0, "%s: a level", model);
+    nbb_grid_free(grid);
+    return 0;
+}
+
 /* Optimal plans and admissible heuristics on random maps. */
 static void optimal(const char *model, uint64_t seed)
 {
     tu_rng r = {seed};
     nbb_grid grid;
     level lv;
-    tu_random_grid(&r, 18, 14, 12, 1, &grid);
-    if (!make_level(model, &grid, NULL, "movingai", 0, 5, &lv)) {
-        ok(0, "%s: a level", model);
-        nbb_grid_free(&grid);
+    if (!random_level(model, &r, 18, 14, 12, 5, &grid, &lv))
         return;
-    }
-    static const int hs[] = {NB_MH_OCTILE, NB_MH_PERIMETER, NB_MH_GRID, NB_MH_PERIMETER_GRID};
-    int queries = 0, optimal_n[4] = {0}, admissible[4] = {0}, legal[4] = {0}, reach = 0;
-    uint64_t work[4] = {0};
+    enum { NHS = 6 };
+    static const int hs[NHS] = {NB_MH_OCTILE, NB_MH_PERIMETER, NB_MH_GRID, NB_MH_PERIMETER_GRID,
+                                NB_MH_HEADING, NB_MH_PERIMETER_HEADING};
+    int queries = 0, optimal_n[NHS] = {0}, admissible[NHS] = {0}, legal[NHS] = {0}, reach = 0;
+    uint64_t work[NHS] = {0};
     for (int i = 0; i < 9; i++) {
         nb_motion_query q;
         nb_motion_query_init(&q);
@@ -311,7 +338,7 @@ static void optimal(const char *model, uint64_t seed)
         double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
         queries++;
         reach += isfinite(best);
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < NHS; k++) {
             nb_motion_result res;
             nb_err err;
             q.heuristic = hs[k];
@@ -332,7 +359,7 @@ static void optimal(const char *model, uint64_t seed)
             legal[k] += !res.found || path_legal(&lv.wd, lv.m, p, n, res.cost, model);
         }
     }
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NHS; k++) {
         is_int(optimal_n[k], queries, "%s, %s heuristic: A* costs what Dijkstra finds (%d of %d "
                "reachable, 3 goals at any heading, 1 of them at any speed), %llu states expanded", model, nb_motion_heuristic_name(hs[k]), reach,
                queries, (unsigned long long)work[k]);
@@ -354,7 +381,7 @@ static void optimal(const char *model, uint64_t seed)
         if (!isfinite(best))
             continue;
         n++;
-        q.heuristic = i % 2 ? NB_MH_GRID : NB_MH_OCTILE;
+        q.heuristic = i % 3 == 0 ? NB_MH_OCTILE : i % 3 == 1 ? NB_MH_GRID : NB_MH_HEADING;
         q.weight = 1.5;
         nb_motion_plan(lv.ws, &q, &res, NULL);
         within += res.found && res.cost <= 1.5 * best + 1e-6;
@@ -372,6 +399,81 @@ static void optimal(const char *model, uint64_t seed)
     is_int(within, n, "%s: weighted A* (w 1.5) costs at most 1.5 times the optimum", model);
     is_int(legal_w, n, "%s: and its paths are legal", model);
     is_int(trunc_ok, n, "%s: truncated searches (k 2) stop within 2 cells of the goal, legally", model);
+    free_level(&lv);
+    nbb_grid_free(&grid);
+}
+
+/* The heading heuristic against the relaxation done here, from stopped
+ * and moving starts, with and without classes of headings. */
+static void heading_relaxation(const char *model, uint64_t seed)
+{
+    tu_rng r = {seed};
+    nbb_grid grid;
+    level lv;
+    if (!random_level(model, &r, 16, 12, 15, 4, &grid, &lv))
+        return;
+    unsigned H = nb_model_headings(lv.m), S = nb_model_speeds(lv.m);
+    /* One class per heading, the default, and 2 and 4 headings a class. */
+    enum { NC = 4 };
+    unsigned classes[NC] = {H, 0, H / 2, H / 4};
+    int n = 0, exact = 0, below[NC] = {0}, admissible[NC] = {0}, optimal_n[NC] = {0}, unreachable = 0;
+    int same_default = 0, want_default = strcmp(model, "vehicle") == 0 ? 0 : 3;
+    double gap = 0;
+    for (int i = 0; i < 12; i++) {
+        nb_motion_query q;
+        nb_motion_query_init(&q);
+        q.start = random_state(&r, &lv);
+        q.start.speed = (uint16_t)tu_below(&r, S); /* moving starts too */
+        q.goal = random_state(&r, &lv);
+        if (i % 3 == 1)
+            q.goal.heading = NB_HEADING_ANY;
+        double want = search(&lv.wd, lv.m, &q.start, &q.goal, 1);
+        double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
+        n++;
+        unreachable += !isfinite(want);
+        if (isfinite(want) && isfinite(best))
+            gap += best - want;
+        q.heuristic = NB_MH_HEADING;
+        double h_full = NAN, h_c[NC];
+        for (int c = 0; c < NC; c++) {
+            nb_motion_result res;
+            nb_err err;
+            q.heading_classes = classes[c];
+            if (nb_motion_plan(lv.ws, &q, &res, &err) != NB_OK) {
+                diag("%s", err.msg);
+                continue;
+            }
+            if (c == 0) {
+                h_full = res.h_start;
+                exact += res.h_start == want || fabs(res.h_start - want) < 1e-9;
+                if (!(res.h_start == want || fabs(res.h_start - want) < 1e-9))
+                    diag("%s (%d,%d,h%u,l%u) to (%d,%d,h%u): heuristic %g, relaxation %g", model,
+                         q.start.x, q.start.y, q.start.heading, q.start.speed, q.goal.x, q.goal.y,
+                         q.goal.heading, res.h_start, want);
+            }
+            below[c] += res.h_start <= h_full + 1e-9;
+            h_c[c] = res.h_start;
+            admissible[c] += res.h_start <= best + 1e-9;
+            optimal_n[c] += isfinite(best) ? res.found && fabs(res.cost - best) < 1e-6 : !res.found;
+        }
+        same_default += h_c[1] == h_c[want_default];
+    }
+    is_int(exact, n, "%s: the heading heuristic at %d starts (stopped or moving; %d cannot reach "
+           "their goals even relaxed) is the least time with the speed left free, as a Dijkstra "
+           "over (cell, heading) done here finds (true costs %.2f above it in all)", model, n,
+           unreachable, gap);
+    for (int c = 0; c < NC; c++) {
+        char what[64];
+        snprintf(what, sizeof what, c == 1 ? "the default classes of headings" : "%u classes of headings",
+                 classes[c]);
+        is_int(below[c] + admissible[c], 2 * n, "%s, %s: no more than one class per heading gives, nor "
+               "than the true cost", model, what);
+        is_int(optimal_n[c], n, "%s, %s: A* costs what Dijkstra finds", model, what);
+    }
+    /* The vehicle cannot turn at top speed: its default is one class per
+     * heading; the others turn by 3 at full speed: 4 headings a class. */
+    is_int(same_default, n, "%s: the default classes are %s (the same values)", model,
+           want_default ? "4 headings a class" : "one per heading");
     free_level(&lv);
     nbb_grid_free(&grid);
 }
@@ -429,7 +531,7 @@ static void routes(const char *model)
         return;
     }
     int good = 0, n = 0, found = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 8; i++) {
         nb_motion_query q;
         nb_motion_result res;
         nb_err err;
@@ -437,7 +539,8 @@ static void routes(const char *model)
         nb_motion_query_init(&q);
         q.start = random_state(&r, &lv);
         q.goal = random_state(&r, &lv);
-        q.heuristic = NB_MH_EXTENDED;
+        q.heuristic = i < 4 ? NB_MH_EXTENDED : NB_MH_EXTENDED_HEADING;
+        q.heading_classes = i == 7 ? nb_model_headings(lv.m) / 4 : 0;
         q.weight = 1.2;
         q.truncate = 3;
         q.max_expansions = 200000;
@@ -456,8 +559,8 @@ static void routes(const char *model)
                  p[0].x == q.start.x && p[0].y == q.start.y && path_legal(&lv.wd, lv.m, p, len, res.cost, model));
     }
     ok(good == n && found > 0, "%s: routes over sectors of 6, segments of 3, truncation 3 (waypoints "
-       "at any heading or facing the way in): %d of %d found, each legal from the start to the goal "
-       "state", model, found, n);
+       "at any heading or facing the way in; extended and extended+heading heuristics): %d of %d "
+       "found, each legal from the start to the goal state", model, found, n);
     free_level(&lv);
     nbb_grid_free(&grid);
 }
@@ -584,6 +687,12 @@ static void bad_queries(void)
     q.weight = 0.5;
     is_int(nb_motion_plan(lv.ws, &q, &res, &err), NB_ERR_ARG, "a weight below 1 is refused");
     q.weight = 1;
+    q.heading_classes = 5;
+    q.heuristic = NB_MH_HEADING;
+    is_int(nb_motion_plan(lv.ws, &q, &res, &err), NB_ERR_ARG, "5 classes of 16 headings are refused");
+    like(err.msg, "5 classes of headings do not divide model humanoid's 16 headings", "and named");
+    q.heading_classes = 0;
+    q.heuristic = NB_MH_OCTILE;
     q.max_expansions = 3;
     ok(nb_motion_plan(lv.ws, &q, &res, &err) == NB_OK && !res.found && res.limited && res.expanded == 3,
        "the expansion limit stops a search, said so");
@@ -608,6 +717,8 @@ int main(void)
     sweeps();
     for (int i = 0; i < 3; i++)
         optimal(models[i], 100 + (uint64_t)i);
+    for (int i = 0; i < 3; i++)
+        heading_relaxation(models[i], 300 + (uint64_t)i);
     sized();
     for (int i = 0; i < 3; i++)
         routes(models[i]);

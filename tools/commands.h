@@ -16,6 +16,7 @@ int nbc_query_forest(int argc, char **argv);
 int nbc_plan_motion(int argc, char **argv);
 /* navbake scen (navbake_scen.c). */
 int nbc_cmd_scen(int argc, char **argv);
+int nbc_cmd_render(int argc, char **argv);
 
 /* navbake_layer.c: a clearance or component layer as H rows of W integers. */
 #include <stddef.h>

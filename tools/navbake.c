@@ -17,6 +17,7 @@ static const struct command {
     {"plan", nbc_cmd_plan, "plan a path for a unit (--unit) or a motion model (--model)"},
     {"query", nbc_cmd_query, "find a path for an agent between two cells (--forest: among round obstacles)"},
     {"scen", nbc_cmd_scen, "run a MovingAI scenario file and check every length"},
+    {"render", nbc_cmd_render, "draw a bundle's map and layers as SVG or PNG"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -23,9 +23,14 @@ static int usage(FILE *f)
             "  -a, --agent NAME        the agent type (size, capability; default the first)\n"
             "      --size N            instead of --agent: cells a side (1-%d)\n"
             "      --capability LIST   and the terrains it may enter (ground,swamp)\n"
-            "  -H, --heuristic H       octile, perimeter, extended, grid, perimeter+grid or\n"
-            "                          extended+grid (default extended+grid with a perimeter\n"
-            "                          table in the bundle, grid without)\n"
+            "  -H, --heuristic H       octile, perimeter, extended, grid, perimeter+grid,\n"
+            "                          extended+grid, heading, perimeter+heading or\n"
+            "                          extended+heading (default extended+heading with a\n"
+            "                          perimeter table in the bundle, heading without)\n"
+            "      --heading-classes N the heading heuristics: N classes of consecutive\n"
+            "                          headings (a divisor of the model's count; cheaper with\n"
+            "                          fewer, and weaker; default: the headings the top speed\n"
+            "                          may turn across in one action make a class)\n"
             "  -w, --weight W          weighted A*: f = g + W h (default 1)\n"
             "  -k, --truncate K        stop within K cells of the goal (default 0: reach it)\n"
             "  -r, --route             plan through the sector abstraction, segment by segment\n"
@@ -131,7 +136,7 @@ static double step_cost(nb_motion_ws *ws, const nb_model *m, const nb_motion_sta
 
 int nbc_plan_motion(int argc, char **argv)
 {
-    enum { O_SIZE = 256, O_CAP, O_SECTOR, O_SEGMENT, O_WPH };
+    enum { O_SIZE = 256, O_CAP, O_SECTOR, O_SEGMENT, O_WPH, O_CLASSES };
     static const struct option opts[] = {
         {"model", required_argument, NULL, 'm'},     {"from", required_argument, NULL, 'f'},
         {"to", required_argument, NULL, 't'},        {"agent", required_argument, NULL, 'a'},
@@ -141,11 +146,12 @@ int nbc_plan_motion(int argc, char **argv)
         {"sector", required_argument, NULL, O_SECTOR}, {"segment", required_argument, NULL, O_SEGMENT},
         {"max-expansions", required_argument, NULL, 'n'}, {"json", no_argument, NULL, 'j'},
         {"waypoint-heading", no_argument, NULL, O_WPH},
+        {"heading-classes", required_argument, NULL, O_CLASSES},
         {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
     const char *model_name = NULL, *from = NULL, *to = NULL, *agent_name = NULL, *cap_list = NULL;
     int heuristic = -1, route = 0, json = 0, quiet = 0, wph = 0, c;
-    unsigned long size = 0, truncate = 0, sector = 6, segment = 3, maxexp = 0;
+    unsigned long size = 0, truncate = 0, sector = 6, segment = 3, maxexp = 0, classes = 0;
     double weight = 1;
     while ((c = getopt_long(argc, argv, "m:f:t:a:H:w:k:rn:jqhV", opts, NULL)) != -1) {
         switch (c) {
@@ -161,7 +167,8 @@ int nbc_plan_motion(int argc, char **argv)
         case 'H':
             if ((heuristic = nb_motion_heuristic_parse(optarg)) < 0)
                 return nbc_usage("--heuristic: '%s' is not octile, perimeter, extended, grid, "
-                                 "perimeter+grid or extended+grid", optarg);
+                                 "perimeter+grid, extended+grid, heading, perimeter+heading or "
+                                 "extended+heading", optarg);
             break;
         case 'w':
             if (!nbc_real("--weight", optarg, 1, 100, &weight))
@@ -173,6 +180,10 @@ int nbc_plan_motion(int argc, char **argv)
             break;
         case 'r': route = 1; break;
         case O_WPH: wph = 1; break;
+        case O_CLASSES:
+            if (!nbc_uint("--heading-classes", optarg, 1, NB_MODEL_MAX_HEADINGS, &classes))
+                return NBC_EXIT_USAGE;
+            break;
         case O_SECTOR:
             if (!nbc_uint("--sector", optarg, 2, 1024, &sector))
                 return NBC_EXIT_USAGE;
@@ -224,7 +235,7 @@ int nbc_plan_motion(int argc, char **argv)
         goto done;
     }
     if (heuristic < 0)
-        heuristic = p ? NB_MH_EXTENDED_GRID : NB_MH_GRID;
+        heuristic = p ? NB_MH_EXTENDED_HEADING : NB_MH_HEADING;
     nb_motion_query q;
     nb_motion_query_init(&q);
     q.heuristic = heuristic;
@@ -232,6 +243,7 @@ int nbc_plan_motion(int argc, char **argv)
     q.truncate = (unsigned)truncate;
     q.max_expansions = maxexp;
     q.waypoint_heading = wph;
+    q.heading_classes = (unsigned)classes;
     if (!parse_state("--from", from, m, &q.start) || !parse_state("--to", to, m, &q.goal)) {
         rc = NBC_EXIT_USAGE;
         goto done;
@@ -316,7 +328,9 @@ int nbc_plan_motion(int argc, char **argv)
         printf("work       %" PRIu64 " states expanded, %" PRIu64 " generated", res.expanded,
                res.generated);
         if (res.grid_expanded)
-            printf(", %" PRIu64 " cells for the grid heuristic", res.grid_expanded);
+            printf(", %" PRIu64 " %s", res.grid_expanded,
+                   strstr(nb_motion_heuristic_name(heuristic), "heading") ? "states for the heading heuristic"
+                                                                         : "cells for the grid heuristic");
         printf("\n");
         if (res.found) {
             printf("path       cost %.4f, %zu states\n", res.cost, n);

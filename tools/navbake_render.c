@@ -1,0 +1,591 @@
+/* navbake render: a picture of what a bundle holds, as SVG or PNG.
+ * Options choose the picture (format, scale, window); the words after
+ * the bundle choose the layers, drawn in order, each over the last; paths
+ * from files are drawn over them all. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <math.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "render.h"
+
+enum layer {
+    L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_PERIMETER, L_ABSTRACT,
+    L_FOREST, L_BITANGENT, L_HITCHECK, L_CURVES
+};
+/* What a layer is drawn in: the map's cells, a forest's world units, or
+ * the cells of a unit's hit-check window. */
+enum frame { F_MAP, F_WORLD, F_UNIT };
+static enum frame frame_of(enum layer l)
+{
+    return l == L_FOREST || l == L_BITANGENT ? F_WORLD
+           : l == L_HITCHECK || l == L_CURVES ? F_UNIT
+                                              : F_MAP;
+}
+
+static const struct {
+    const char *name;
+    enum layer layer;
+} layer_names[] = {
+    {"terrain", L_TERRAIN},       {"map", L_TERRAIN}, {"clearance", L_CLEARANCE},
+    {"components", L_COMPONENTS}, {"grid", L_GRID},   {"forest", L_FOREST},
+    {"bitangent", L_BITANGENT},   {"hitcheck", L_HITCHECK}, {"curves", L_CURVES},
+    {"perimeter", L_PERIMETER},   {"abstract", L_ABSTRACT},
+};
+#define NLAYER_NAMES (sizeof layer_names / sizeof layer_names[0])
+#define MAX_LAYERS 32
+#define MAX_PATH_FILES 64
+
+static int usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: navbake render [OPTION]... BUNDLE -o OUT.svg|OUT.png [LAYER]...\n"
+            "Draw what a bundle holds.  The LAYERs are drawn in the order given, each over\n"
+            "the last (default: terrain); paths given with --path are drawn over them all.\n\n"
+            "Layers:\n"
+            "  terrain     each terrain in its own colour, hard obstacles dark ('map' too)\n"
+            "  clearance   the clearance layer of the capability as a heat map: dark purple\n"
+            "              where only a size-1 agent fits, pale yellow at the layer's cap\n"
+            "  components  the reachability components of (capability, size), each in\n"
+            "              its own colour\n"
+            "  grid        thin lines between cells\n"
+            "  abstract    the HAA* abstract graph: cluster borders, nodes, intra-edges\n"
+            "              (blue) and inter-edges (red); with --agent, --capability or\n"
+            "              --size only the edges that agent may use\n"
+            "  perimeter   a slice of a model's perimeter table: the empty-map cost to the\n"
+            "              goal from each cell near it, at one heading and speed\n"
+            "  forest      round obstacles (dark green), inflated by the agent radius (grey)\n"
+            "  bitangent   the bitangent graph baked for the agent radius: bitangents,\n"
+            "              the free arcs its hugging arcs run along, its nodes\n"
+            "  hitcheck    a unit's hit-check table for one start heading, in its window\n"
+            "              round the origin cell: how many stored curves (to every\n"
+            "              neighbour, every end heading) touch each cell\n"
+            "  curves      those curves themselves\n"
+            "A bundle without a map draws its forest by default.  Map, forest and unit\n"
+            "layers do not mix (they are in different units).\n\n"
+            "Options:\n"
+            "  -o, --output FILE       the picture: FILE.svg or FILE.png ('-' for standard\n"
+            "                          output, with --format)\n"
+            "  -f, --format svg|png    instead of the file name's extension\n"
+            "  -s, --scale N           pixels per cell side (per world unit for forests),\n"
+            "                          0.001 to 64 (default: the most that keeps the picture\n"
+            "                          within 1024 pixels: a whole number, at most 16, for\n"
+            "                          grid maps)\n"
+            "  -w, --window X,Y,W,H    draw only the W x H cells from cell (X, Y) (for a\n"
+            "                          forest: world units, (X, Y) the bottom-left corner)\n"
+            "  -r, --agent-radius R    the forest layers' agent radius (default: the first\n"
+            "                          baked one, or 0)\n"
+            "  -m, --model NAME        the perimeter layer's motion model (default: the\n"
+            "                          bundle's first)\n"
+            "  -g, --goal X,Y[,H]      its goal cell, stopped, at heading H or any (the\n"
+            "                          default: the window's centre cell, any heading)\n"
+            "  -S, --speed NAME        its start speed (default: stopped); --heading gives\n"
+            "                          its start heading\n"
+            "  -u, --unit NAME         the unit of the hitcheck and curves layers (default:\n"
+            "                          the bundle's first)\n"
+            "  -H, --heading K         their start heading (and the perimeter layer's):\n"
+            "                          K x 360 / headings degrees (default 0, east)\n"
+            "  -c, --capability LIST   terrains separated by commas (default: the agent's)\n"
+            "  -z, --size S            agent size for components and footprints\n"
+            "  -a, --agent NAME        the capability and size of this agent (default: the\n"
+            "                          first of the bundle's agent set)\n"
+            "  -p, --path FILE         draw the paths of FILE: JSON from 'navbake query\n"
+            "                          --json' (--forest too), or lines of cells 'X Y' (a\n"
+            "                          blank line between paths); may be repeated\n"
+            "      --footprint         draw the agent's square at every cell of a path\n"
+            "      --no-legend         leave out the legend under the map\n"
+            "  -q, --quiet             say nothing but errors\n"
+            "  -h, --help              show this help and exit\n"
+            "  -V, --version           show the version and exit\n\n"
+            "PNG output: %s\n"
+            "navbake-render(1) lists the colours and the legend's layout.\n",
+            nbr_png_supported() ? "yes (libpng)"
+                                : "NO: this navbake was built without libpng; only SVG is written");
+    return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+}
+
+static int parse_window(const char *text, long w[4])
+{
+    char *end;
+    const char *s = text;
+    for (int i = 0; i < 4; i++) {
+        if (*s < '0' || *s > '9')
+            goto bad;
+        unsigned long v = strtoul(s, &end, 10);
+        if (v > 0x7fffffffUL || (i < 3 && *end != ',') || (i == 3 && *end != '\0'))
+            goto bad;
+        w[i] = (long)v;
+        s = end + 1;
+    }
+    if (w[2] == 0 || w[3] == 0)
+        goto bad;
+    return 1;
+bad:
+    nbc_usage("--window: '%s' is not X,Y,W,H (whole numbers, W and H at least 1)", text);
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m)
+        return 0;
+    for (size_t i = 0; i < m; i++)
+        if ((s[n - m + i] | 0x20) != suffix[i])
+            return 0;
+    return 1;
+}
+
+typedef struct job {
+    enum layer layers[MAX_LAYERS];
+    size_t nlayers;
+    nb_forest *forest;
+    double radius; /* the forest layers' agent radius */
+    int graph;     /* the bitangent graph baked for it, or -1 */
+    char unit[NB_NAME_MAX + 1];
+    unsigned heading;
+    nb_model *model;
+    nb_perimeter *perim;
+    unsigned speed;
+    nb_motion_state goal;
+    nb_capability cap;
+    uint32_t size;
+    int filter; /* the abstract layer: only what (cap, size) may use */
+    int footprint, legend;
+    nbr_paths paths;
+} job;
+
+/* One pass over every layer: the first (v->canvas NULL) checks and
+ * gathers the legend, the second draws. */
+static nb_status pass(nbr_view *v, job *j, nb_err *err)
+{
+    nb_status st = NB_OK;
+    for (size_t i = 0; i < j->nlayers && st == NB_OK; i++) {
+        switch (j->layers[i]) {
+        case L_TERRAIN: st = nbr_draw_terrain(v, err); break;
+        case L_CLEARANCE: st = nbr_draw_clearance(v, j->cap, err); break;
+        case L_COMPONENTS: st = nbr_draw_components(v, j->cap, j->size, err); break;
+        case L_GRID: nbr_draw_grid(v); break;
+        case L_ABSTRACT: st = nbr_draw_abstract(v, j->filter, j->cap, j->size, err); break;
+        case L_PERIMETER:
+            st = nbr_draw_perimeter(v, j->model, j->perim, j->heading, j->speed, &j->goal, err);
+            break;
+        case L_FOREST: st = nbr_draw_forest(v, j->forest, j->radius, err); break;
+        case L_HITCHECK: st = nbr_draw_hitcheck(v, j->unit, j->heading, err); break;
+        case L_CURVES: st = nbr_draw_curves(v, j->unit, j->heading, err); break;
+        case L_BITANGENT:
+            if (j->graph < 0) {
+                char baked[256] = "";
+                size_t at = 0;
+                for (unsigned k = 0; k < nb_forest_radius_count(j->forest) && at < 200; k++)
+                    at += (size_t)snprintf(baked + at, sizeof baked - at, "%s%g", k ? ", " : "",
+                                           nb_forest_radius(j->forest, k));
+                st = nbi_fail(err, NB_ERR_NOTFOUND,
+                              "no bitangent graph is baked for the agent radius %g (baked: %s)",
+                              j->radius, at ? baked : "none");
+            } else {
+                st = nbr_draw_bitangent(v, j->forest, (unsigned)j->graph, err);
+            }
+            break;
+        }
+    }
+    for (size_t i = 0; i < j->paths.n && st == NB_OK; i++)
+        st = nbr_draw_path(v, &j->paths.path[i], (unsigned)i, j->footprint, err);
+    return st;
+}
+
+/* The perimeter layer's model, table, start speed and goal (by default
+ * the window's centre cell, stopped at any heading). */
+static int open_perimeter(const nb_bundle *b, const char *path, job *j, const char *model,
+                          const char *goal, const char *speed, unsigned heading, const nbr_view *v)
+{
+    nb_err err;
+    if (!model) {
+        long i = nb_bundle_find(b, NB_SEC_PERIMETER, NULL, NULL, 0);
+        if (i < 0)
+            return nbc_fail("%s: no perimeter table to draw (mkperim bakes them)", path);
+        model = nb_bundle_section(b, (size_t)i)->name;
+    }
+    if (nb_model_open(b, model, &j->model, &err) != NB_OK ||
+        nb_perimeter_open(b, j->model, &j->perim, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    unsigned nh = nb_model_headings(j->model);
+    if (heading >= nh)
+        return nbc_usage("--heading: model %s has %u headings (0 to %u)", model, nh, nh - 1);
+    j->heading = heading;
+    j->speed = nb_model_stop(j->model);
+    if (speed) {
+        int l = nb_model_speed_find(j->model, speed);
+        if (l < 0)
+            return nbc_usage("--speed: model %s has no speed '%s'", model, speed);
+        j->speed = (unsigned)l;
+    }
+    j->goal.x = (int32_t)(v->x0 + v->w / 2);
+    j->goal.y = (int32_t)(v->y0 + v->h / 2);
+    j->goal.heading = NB_HEADING_ANY;
+    j->goal.speed = (uint16_t)nb_model_stop(j->model);
+    if (goal) {
+        long x, y;
+        char xy[64], *comma;
+        snprintf(xy, sizeof xy, "%s", goal);
+        comma = strchr(xy, ',') ? strchr(strchr(xy, ',') + 1, ',') : NULL;
+        if (comma)
+            *comma = '\0';
+        if (!nbc_point("--goal", xy, &x, &y))
+            return NBC_EXIT_USAGE;
+        j->goal.x = (int32_t)x;
+        j->goal.y = (int32_t)y;
+        if (comma && strcmp(comma + 1, "any") != 0) {
+            unsigned long h;
+            if (!nbc_uint("--goal", comma + 1, 0, nh - 1, &h))
+                return NBC_EXIT_USAGE;
+            j->goal.heading = (uint16_t)h;
+        }
+    }
+    if ((uint32_t)j->goal.x >= nb_map_width(b) || (uint32_t)j->goal.y >= nb_map_height(b))
+        return nbc_usage("--goal %d,%d is outside the %u x %u map", (int)j->goal.x, (int)j->goal.y,
+                         nb_map_width(b), nb_map_height(b));
+    return NBC_EXIT_OK;
+}
+
+int nbc_cmd_render(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"scale", required_argument, NULL, 's'},
+                                         {"window", required_argument, NULL, 'w'},
+                                         {"capability", required_argument, NULL, 'c'},
+                                         {"size", required_argument, NULL, 'z'},
+                                         {"agent", required_argument, NULL, 'a'},
+                                         {"agent-radius", required_argument, NULL, 'r'},
+                                         {"unit", required_argument, NULL, 'u'},
+                                         {"model", required_argument, NULL, 'm'},
+                                         {"goal", required_argument, NULL, 'g'},
+                                         {"speed", required_argument, NULL, 'S'},
+                                         {"heading", required_argument, NULL, 'H'},
+                                         {"path", required_argument, NULL, 'p'},
+                                         {"footprint", no_argument, NULL, 'F'},
+                                         {"no-legend", no_argument, NULL, 'L'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    const char *out = NULL, *format = NULL, *cap_list = NULL, *agent_name = NULL, *unit = NULL;
+    const char *model = NULL, *goal = NULL, *speed = NULL;
+    unsigned long heading = 0;
+    const char *path_files[MAX_PATH_FILES];
+    size_t npaths = 0;
+    unsigned long size = 0;
+    double scale = 0, radius = 0;
+    int have_radius = 0;
+    long window[4];
+    int have_window = 0, c;
+    job j;
+    memset(&j, 0, sizeof j);
+    j.legend = 1;
+    while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:r:u:m:g:S:H:p:qhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'f': format = optarg; break;
+        case 's':
+            if (!nbc_real("--scale", optarg, 0.001, 64, &scale))
+                return NBC_EXIT_USAGE;
+            break;
+        case 'w':
+            if (!parse_window(optarg, window))
+                return NBC_EXIT_USAGE;
+            have_window = 1;
+            break;
+        case 'c': cap_list = optarg; break;
+        case 'z':
+            if (!nbc_uint("--size", optarg, 1, NB_MAX_AGENT_SIZE, &size))
+                return NBC_EXIT_USAGE;
+            break;
+        case 'a': agent_name = optarg; break;
+        case 'u': unit = optarg; break;
+        case 'm': model = optarg; break;
+        case 'g': goal = optarg; break;
+        case 'S': speed = optarg; break;
+        case 'H':
+            if (!nbc_uint("--heading", optarg, 0, 63, &heading))
+                return NBC_EXIT_USAGE;
+            break;
+        case 'r':
+            if (!nbc_real("--agent-radius", optarg, 0, NB_FOREST_MAX_COORD, &radius))
+                return NBC_EXIT_USAGE;
+            have_radius = 1;
+            break;
+        case 'p':
+            if (npaths == MAX_PATH_FILES)
+                return nbc_usage("--path: at most %d files", MAX_PATH_FILES);
+            path_files[npaths++] = optarg;
+            break;
+        case 'F': j.footprint = 1; break;
+        case 'L': j.legend = 0; break;
+        case 'q': break;
+        case 'h': return usage(stdout);
+        case 'V': return nbc_version();
+        default: return nbc_usage("unknown option");
+        }
+    }
+    if (optind >= argc)
+        return nbc_usage("no bundle given");
+    if (!out)
+        return nbc_usage("no output given (-o OUT.svg or -o OUT.png)");
+    nbr_format fmt;
+    if (format) {
+        if (strcmp(format, "svg") == 0)
+            fmt = NBR_SVG;
+        else if (strcmp(format, "png") == 0)
+            fmt = NBR_PNG;
+        else
+            return nbc_usage("--format: '%s' is neither 'svg' nor 'png'", format);
+    } else if (ends_with(out, ".svg")) {
+        fmt = NBR_SVG;
+    } else if (ends_with(out, ".png")) {
+        fmt = NBR_PNG;
+    } else {
+        return nbc_usage("%s: cannot tell the format from the name; end it in .svg or .png, "
+                         "or give --format",
+                         out);
+    }
+    if (fmt == NBR_PNG && !nbr_png_supported())
+        return nbc_fail("%s: this navbake was built without libpng and cannot write PNG "
+                        "(write .svg, or install libpng-dev and rebuild)",
+                        out);
+    const char *bundle_path = argv[optind];
+    for (size_t i = 0; i < npaths; i++)
+        if (strcmp(bundle_path, "-") == 0 && strcmp(path_files[i], "-") == 0)
+            return nbc_usage("the bundle and a path cannot both come from standard input");
+    for (int a = optind + 1; a < argc; a++) {
+        size_t k = 0;
+        while (k < NLAYER_NAMES && strcmp(argv[a], layer_names[k].name) != 0)
+            k++;
+        if (k == NLAYER_NAMES)
+            return nbc_usage("unknown layer '%s' (terrain, clearance, components, grid, forest, "
+                             "bitangent, hitcheck, curves, perimeter, abstract)",
+                             argv[a]);
+        if (j.nlayers == MAX_LAYERS)
+            return nbc_usage("at most %d layers", MAX_LAYERS);
+        j.layers[j.nlayers++] = layer_names[k].layer;
+    }
+
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(bundle_path, 0, &b, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    int rc = NBC_EXIT_OK;
+    nbr_view v;
+    memset(&v, 0, sizeof v);
+    v.bundle = b;
+    nbr_canvas *canvas = NULL;
+    j.graph = -1;
+
+    int has_forest = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0;
+    if (j.nlayers == 0)
+        j.layers[j.nlayers++] = nb_has_map(b) || !has_forest ? L_TERRAIN : L_FOREST;
+    /* The frame of the first layer that has one (grid lines fit any). */
+    size_t lead = 0;
+    while (lead + 1 < j.nlayers && j.layers[lead] == L_GRID)
+        lead++;
+    enum frame frame = frame_of(j.layers[lead]);
+    if (j.layers[lead] == L_GRID && !nb_has_map(b) && has_forest)
+        frame = F_WORLD;
+    v.world = frame == F_WORLD;
+    for (size_t i = 0; i < j.nlayers; i++)
+        if (j.layers[i] != L_GRID && frame_of(j.layers[i]) != frame) {
+            rc = nbc_usage("map, forest and unit layers cannot be drawn together");
+            goto done;
+        }
+    unsigned unit_side = 0;
+    if (frame == F_UNIT) {
+        nb_unit first;
+        if (!unit && nb_unit_get(b, 0, &first, &err) != NB_OK) {
+            rc = nbc_fail("%s: no unit to draw (mkhitcheck bakes them)", bundle_path);
+            goto done;
+        }
+        snprintf(j.unit, sizeof j.unit, "%s", unit ? unit : first.name);
+        j.heading = (unsigned)heading;
+        if (nbr_unit_window(b, j.unit, &unit_side, &err) != NB_OK) {
+            rc = nbc_fail_err(&err);
+            goto done;
+        }
+        if (npaths) {
+            rc = nbc_usage("paths are drawn over maps and forests, not over a hit-check table");
+            goto done;
+        }
+    }
+    if (frame == F_MAP && !nb_has_map(b)) {
+        rc = nbc_fail("%s: no map to draw%s", bundle_path,
+                      has_forest ? " (it holds a forest: draw the 'forest' layer)" : "");
+        goto done;
+    }
+    if (v.world) {
+        if (nb_forest_open(b, &j.forest, &err) != NB_OK) {
+            rc = nbc_fail_err(&err);
+            goto done;
+        }
+        j.radius = have_radius ? radius
+                   : nb_forest_radius_count(j.forest) ? nb_forest_radius(j.forest, 0) : 0;
+        j.graph = nb_forest_radius_find(j.forest, j.radius);
+    }
+    /* Capability and size: given, or the agent's. */
+    const nb_agent *agent = NULL;
+    if (agent_name && !(agent = nb_agent_find(b, agent_name))) {
+        rc = nbc_fail("%s: no agent called '%s'", bundle_path, agent_name);
+        goto done;
+    }
+    if (!agent && nb_agent_count(b) > 0)
+        agent = nb_agent_get(b, 0);
+    if (cap_list) {
+        if (nb_capability_parse(b, cap_list, &j.cap, &err) != NB_OK) {
+            rc = nbc_usage("--capability: %s", err.msg);
+            goto done;
+        }
+    } else if (agent) {
+        j.cap = agent->capability;
+    }
+    j.size = size ? (uint32_t)size : agent && (agent_name || !cap_list) ? agent->size : 1;
+    j.filter = agent_name || cap_list || size;
+    for (size_t i = 0; i < j.nlayers; i++)
+        if ((j.layers[i] == L_CLEARANCE || j.layers[i] == L_COMPONENTS) && j.cap == 0) {
+            rc = nbc_usage("%s has no agents: give --capability", bundle_path);
+            goto done;
+        }
+    for (size_t i = 0; i < npaths; i++)
+        if (nbr_paths_read(&j.paths, path_files[i], j.size, &err) != NB_OK) {
+            rc = nbc_fail_err(&err);
+            goto done;
+        }
+
+    double span_w, span_h;
+    if (v.world) {
+        /* The window in world units; by default the bounds and every
+         * circle inflated. */
+        double ext[4];
+        nbr_forest_extent(j.forest, j.radius, ext);
+        v.wx0 = have_window ? (double)window[0] : ext[0];
+        v.wy0 = have_window ? (double)window[1] : ext[1];
+        v.ww = have_window ? (double)window[2] : ext[2] - ext[0];
+        v.wh = have_window ? (double)window[3] : ext[3] - ext[1];
+        span_w = v.ww;
+        span_h = v.wh;
+        if (!scale)
+            scale = 1024 / fmax(v.ww, v.wh);
+    } else if (frame == F_UNIT) {
+        /* The table's window, the origin cell in its middle. */
+        v.x0 = v.y0 = -(long)(unit_side - 1) / 2;
+        v.w = v.h = unit_side;
+        span_w = span_h = unit_side;
+        if (have_window) {
+            rc = nbc_usage("--window does not apply to a hit-check table");
+            goto done;
+        }
+        if (!scale) {
+            scale = floor(1024 / span_w);
+            scale = scale > 48 ? 48 : scale < 1 ? 1 : scale;
+        }
+        v.row = malloc((size_t)v.w * sizeof *v.row);
+        if (!v.row) {
+            rc = nbc_fail("out of memory");
+            goto done;
+        }
+    } else {
+        /* The window, within the map. */
+        uint32_t mw = nb_map_width(b), mh = nb_map_height(b);
+        if (!have_window) {
+            window[0] = window[1] = 0;
+            window[2] = mw;
+            window[3] = mh;
+        } else if (window[0] >= (long)mw || window[1] >= (long)mh ||
+                   window[0] + window[2] > (long)mw || window[1] + window[3] > (long)mh) {
+            rc = nbc_usage("--window %ld,%ld,%ld,%ld is not inside the %u x %u map", window[0],
+                           window[1], window[2], window[3], mw, mh);
+            goto done;
+        }
+        v.x0 = window[0];
+        v.y0 = window[1];
+        v.w = (uint32_t)window[2];
+        v.h = (uint32_t)window[3];
+        span_w = v.w;
+        span_h = v.h;
+        if (!scale) {
+            scale = floor(1024 / fmax(span_w, span_h));
+            scale = scale < 1 ? 1 : scale > 16 ? 16 : scale;
+        }
+        v.row = malloc((size_t)v.w * sizeof *v.row);
+        if (!v.row) {
+            rc = nbc_fail("out of memory");
+            goto done;
+        }
+    }
+    v.scale = scale;
+    for (size_t i = 0; i < j.nlayers && rc == NBC_EXIT_OK; i++)
+        if (j.layers[i] == L_PERIMETER && !j.model)
+            rc = open_perimeter(b, bundle_path, &j, model, goal, speed, (unsigned)heading, &v);
+    if (rc != NBC_EXIT_OK)
+        goto done;
+    if (span_w * scale > 1e6 || span_h * scale > 1e6) {
+        rc = nbc_fail("a picture of %.0f x %.0f pixels is too large: use a smaller --scale or a "
+                      "--window",
+                      span_w * scale, span_h * scale);
+        goto done;
+    }
+
+    /* First pass: everything checked, the legend gathered. */
+    if (pass(&v, &j, &err) != NB_OK || v.legend.failed) {
+        rc = v.legend.failed ? nbc_fail("out of memory") : nbc_fail_err(&err);
+        goto done;
+    }
+    uint32_t map_w = (uint32_t)ceil(span_w * scale - 1e-9), map_h = (uint32_t)ceil(span_h * scale - 1e-9);
+    map_w = map_w ? map_w : 1;
+    map_h = map_h ? map_h : 1;
+    uint32_t width = map_w, legend_h = 0;
+    if (j.legend) {
+        width = width < 256 ? 256 : width;
+        legend_h = nbr_legend_height(&v.legend, width);
+    }
+    canvas = nbr_canvas_new(fmt, width, map_h + legend_h, NBR_WHITE, &err);
+    if (!canvas) {
+        rc = nbc_fail_err(&err);
+        goto done;
+    }
+    nbr_legend legend = v.legend;
+    memset(&v.legend, 0, sizeof v.legend);
+    v.canvas = canvas;
+    double clip[4];
+    nbr_view_clip(&v, clip);
+    char title[512];
+    if (frame == F_UNIT)
+        snprintf(title, sizeof title, "%s: unit %s, cells %ld to %ld round the origin, at %g pixels "
+                 "a cell", bundle_path, j.unit, v.x0, -v.x0, scale);
+    else if (v.world)
+        snprintf(title, sizeof title, "%s: x %g to %g, y %g to %g at %g pixels a unit", bundle_path,
+                 v.wx0, v.wx0 + v.ww, v.wy0, v.wy0 + v.wh, scale);
+    else
+        snprintf(title, sizeof title, "%s: cells %ld,%ld to %ld,%ld at %g pixels a cell",
+                 bundle_path, v.x0, v.y0, v.x0 + (long)v.w - 1, v.y0 + (long)v.h - 1, scale);
+    nbr_group(canvas, "map", title, clip);
+    nb_status st = pass(&v, &j, &err);
+    nbr_group_end(canvas);
+    if (j.legend)
+        nbr_legend_draw(&legend, canvas, map_h);
+    nbr_legend_free(&legend);
+    if (st == NB_OK)
+        st = nbr_canvas_write(canvas, out, &err);
+    if (st != NB_OK)
+        rc = nbc_fail_err(&err);
+done:
+    nb_perimeter_close(j.perim);
+    nb_model_close(j.model);
+    nb_forest_close(j.forest);
+    nbr_canvas_free(canvas);
+    nbr_legend_free(&v.legend);
+    nbr_paths_free(&j.paths);
+    free(v.row);
+    nb_bundle_close(b);
+    return rc;
+}
