@@ -9,16 +9,8 @@ nb_bundle *hu_bake(const char *path, const nbi_legend *legend, const nbi_agentse
                    const nbb_grid *grid)
 {
     nb_err err;
-    nbb_builder *b;
     nb_bundle *out = NULL;
-    if (nbb_builder_new(&b, &err) != NB_OK)
-        return NULL;
-    nb_status st = nbb_put_level(b, legend, agents, grid, 0, &err);
-    if (st == NB_OK)
-        st = nbb_bake_clearance(b, legend, agents, grid, 0, NULL, &err);
-    if (st == NB_OK)
-        st = nbb_builder_write(b, path, &err);
-    nbb_builder_free(b);
+    nb_status st = tu_write_cleared(path, legend, agents, grid, 0, &err);
     if (st == NB_OK)
         st = nb_bundle_open(path, 0, &out, &err);
     if (st != NB_OK)

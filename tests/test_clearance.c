@@ -19,21 +19,10 @@
 static nbi_legend legend;
 static tu_rng pair_rng = {12345};
 
-/* Bakes legend, agents, map and mkclear's layers into path. */
 static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
                       int compress, nb_err *err)
 {
-    nbb_builder *b;
-    nb_status st = nbb_builder_new(&b, err);
-    if (st != NB_OK)
-        return st;
-    st = nbb_put_level(b, &legend, agents, grid, compress, err);
-    if (st == NB_OK)
-        st = nbb_bake_clearance(b, &legend, agents, grid, compress, NULL, err);
-    if (st == NB_OK)
-        st = nbb_builder_write(b, path, err);
-    nbb_builder_free(b);
-    return st;
+    return tu_write_cleared(path, &legend, agents, grid, compress, err);
 }
 
 static void test_packing(tu_rng *r)

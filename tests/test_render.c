@@ -28,19 +28,10 @@
 static nbi_legend legend;
 static const char *navbake;
 
-static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid, nb_err *err)
+static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
+                      nb_err *err)
 {
-    nbb_builder *b;
-    nb_status st = nbb_builder_new(&b, err);
-    if (st != NB_OK)
-        return st;
-    st = nbb_put_level(b, &legend, agents, grid, 0, err);
-    if (st == NB_OK)
-        st = nbb_bake_clearance(b, &legend, agents, grid, 0, NULL, err);
-    if (st == NB_OK)
-        st = nbb_builder_write(b, path, err);
-    nbb_builder_free(b);
-    return st;
+    return tu_write_cleared(path, &legend, agents, grid, 0, err);
 }
 
 static const char *fmts[2] = {"svg", "png"};

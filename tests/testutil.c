@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clearance.h"
 #include "testutil.h"
 
 static char tmpdir[256];
@@ -120,18 +121,32 @@ void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, un
                                                          : (uint8_t)terrain_char[tu_below(r, nterrains)];
 }
 
-nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
-                         const nbb_grid *grid, int compress, nb_err *err)
+static nb_status write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                             const nbb_grid *grid, int compress, int clearance, nb_err *err)
 {
     nbb_builder *b;
     nb_status st = nbb_builder_new(&b, err);
     if (st != NB_OK)
         return st;
     st = nbb_put_level(b, legend, agents, grid, compress, err);
+    if (st == NB_OK && clearance)
+        st = nbb_bake_clearance(b, legend, agents, grid, compress, NULL, err);
     if (st == NB_OK)
         st = nbb_builder_write(b, path, err);
     nbb_builder_free(b);
     return st;
+}
+
+nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                         const nbb_grid *grid, int compress, nb_err *err)
+{
+    return write_level(path, legend, agents, grid, compress, 0, err);
+}
+
+nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                           const nbb_grid *grid, int compress, nb_err *err)
+{
+    return write_level(path, legend, agents, grid, compress, 1, err);
 }
 
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)

@@ -37,6 +37,9 @@ void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, un
 /* Bakes legend, agents and map into a bundle file with the writer. */
 nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
                          const nbb_grid *grid, int compress, nb_err *err);
+/* The same with mkclear's layers (clearance and components). */
+nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                           const nbb_grid *grid, int compress, nb_err *err);
 /* The sample level of data/: the default legend, data/sample-agents.yaml
  * and data/sample.map.  On failure prints "Bail out!" and exits. */
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);

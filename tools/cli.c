@@ -57,6 +57,17 @@ int nbc_uint(const char *opt, const char *text, unsigned long min, unsigned long
     return 1;
 }
 
+int nbc_neighbourhood(const char *text, unsigned long *out)
+{
+    if (!nbc_uint("--neighbourhood", text, 8, 48, out))
+        return 0;
+    if (*out != 8 && *out != 24 && *out != 48) {
+        nbc_usage("--neighbourhood: %lu; expected 8, 24 or 48", *out);
+        return 0;
+    }
+    return 1;
+}
+
 int nbc_real(const char *opt, const char *text, double min, double max, double *out)
 {
     char *end;

@@ -27,6 +27,8 @@ int nbc_version(void);
  * usage message naming the option and returns 0. */
 int nbc_uint(const char *opt, const char *text, unsigned long min, unsigned long max,
              unsigned long *out);
+/* --neighbourhood: 8, 24 or 48 (the cells at distance 1, 2 or 3). */
+int nbc_neighbourhood(const char *text, unsigned long *out);
 /* A finite real in [min, max]. */
 int nbc_real(const char *opt, const char *text, double min, double max, double *out);
 /* "X,Y" with 0 <= X, Y < 2^31. */

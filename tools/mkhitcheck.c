@@ -60,10 +60,8 @@ int main(int argc, char **argv)
             units[nunits++] = optarg;
             break;
         case 'n':
-            if (!nbc_uint("--neighbourhood", optarg, 8, 48, &nb))
+            if (!nbc_neighbourhood(optarg, &nb))
                 return NBC_EXIT_USAGE;
-            if (nb != 8 && nb != 24 && nb != 48)
-                return nbc_usage("--neighbourhood: %lu; expected 8, 24 or 48", nb);
             break;
         case 'z': zlib = 1; break;
         case 'o': out = optarg; break;

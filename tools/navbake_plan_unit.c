@@ -218,10 +218,8 @@ int nbc_plan_unit(int argc, char **argv)
                                  optarg);
             break;
         case 'n':
-            if (!nbc_uint("--neighbourhood", optarg, 8, 48, &nb))
+            if (!nbc_neighbourhood(optarg, &nb))
                 return NBC_EXIT_USAGE;
-            if (nb != 8 && nb != 24 && nb != 48)
-                return nbc_usage("--neighbourhood: %lu; expected 8, 24 or 48", nb);
             break;
         case 's': flags |= NB_PLAN_SMOOTH; break;
         case OPT_ONTHEFLY: flags |= NB_PLAN_ONTHEFLY; break;
