@@ -110,8 +110,7 @@ nb_status nbb_agents_read(const char *path, const nbi_legend *legend, nbi_agents
     nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_agents_parse(buf, len, strcmp(path, "-") == 0 ? "(standard input)" : path, legend, set,
-                          err);
+    st = nbb_agents_parse(buf, len, nbb_input_name(path), legend, set, err);
     free(buf);
     return st;
 }

@@ -13,6 +13,8 @@
 /* Reads a whole file ("-" for standard input) into a NUL-terminated
  * buffer of at most limit bytes. */
 nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len, nb_err *err);
+/* The name errors give an input: the path, or "(standard input)" for "-". */
+const char *nbb_input_name(const char *path);
 
 /* ---- MovingAI maps (map_read.c; formats/map.md) ---- */
 

@@ -113,7 +113,7 @@ nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err)
     nb_status st = nbb_read_file(path, (size_t)64 * NB_FOREST_MAX_CIRCLES, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_forest_parse(buf, len, strcmp(path, "-") == 0 ? "(standard input)" : path, f, err);
+    st = nbb_forest_parse(buf, len, nbb_input_name(path), f, err);
     free(buf);
     return st;
 }

@@ -108,7 +108,7 @@ nb_status nbb_legend_read(const char *path, nbi_legend *legend, nb_err *err)
     nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_legend_parse(buf, len, strcmp(path, "-") == 0 ? "(standard input)" : path, legend, err);
+    st = nbb_legend_parse(buf, len, nbb_input_name(path), legend, err);
     free(buf);
     return st;
 }

@@ -234,7 +234,7 @@ nb_status nbb_map_read(const char *path, const nbi_legend *legend, nbb_grid *gri
     nb_status st = nbb_read_file(path, NBB_MAP_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_map_parse(buf, len, strcmp(path, "-") == 0 ? "(standard input)" : path, legend, grid, err);
+    st = nbb_map_parse(buf, len, nbb_input_name(path), legend, grid, err);
     free(buf);
     return st;
 }

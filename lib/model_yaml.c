@@ -193,7 +193,7 @@ nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err)
     nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_model_parse(buf, len, strcmp(path, "-") == 0 ? "(standard input)" : path, m, err);
+    st = nbb_model_parse(buf, len, nbb_input_name(path), m, err);
     free(buf);
     return st;
 }

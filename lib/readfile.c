@@ -7,10 +7,15 @@
 
 #include "build.h"
 
+const char *nbb_input_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "(standard input)" : path;
+}
+
 nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len, nb_err *err)
 {
     int is_stdin = strcmp(path, "-") == 0;
-    const char *name = is_stdin ? "(standard input)" : path;
+    const char *name = nbb_input_name(path);
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return nbi_fail_errno(err, "cannot open", path);

@@ -156,7 +156,7 @@ nb_status nbb_scen_read(const char *path, nbb_scen *scen, nb_err *err)
     nb_status st = nbb_read_file(path, NBB_SCEN_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_scen_parse(buf, len, strcmp(path, "-") == 0 ? "(standard input)" : path, scen, err);
+    st = nbb_scen_parse(buf, len, nbb_input_name(path), scen, err);
     free(buf);
     return st;
 }

@@ -90,8 +90,7 @@ nb_status nbb_unit_read(const char *path, const nbi_legend *legend, nb_unit *u, 
     nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_unit_parse(buf, len, strcmp(path, "-") == 0 ? "(standard input)" : path, legend, u,
-                        err);
+    st = nbb_unit_parse(buf, len, nbb_input_name(path), legend, u, err);
     free(buf);
     return st;
 }
