@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "abstract.h"
+#include "haa.h"
 
 #define VIA_START UINT32_MAX        /* start -> node: the start's insertion search */
 #define VIA_GOAL (UINT32_MAX - 1)   /* node -> goal: the goal's insertion search */
@@ -197,6 +198,63 @@ static void served(const nb_haa *ws, int caps, char *buf, size_t len)
     }
 }
 
+/* The graph's indices of cap and size in *ci and *si; NB_ERR_NOTFOUND,
+ * naming what it serves, when it serves either not. */
+static nb_status serves(const nb_haa *ws, nb_capability cap, uint32_t size, uint32_t *ci,
+                        uint32_t *si, nb_err *err)
+{
+    const nbi_agraph *g = &ws->g;
+    *ci = *si = 0;
+    while (*ci < g->ncaps && nbi_u32at(g->caps, *ci) != cap)
+        ++*ci;
+    while (*si < g->nsizes && nbi_u32at(g->sizes, *si) != size)
+        ++*si;
+    if (*ci < g->ncaps && *si < g->nsizes)
+        return NB_OK;
+    char have[1024], want[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    served(ws, *ci == g->ncaps, have, sizeof have);
+    if (*ci == g->ncaps) {
+        nb_capability_format(ws->b, cap, want, sizeof want);
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "HAA*: the abstract graph does not serve capability {%s}; it serves "
+                        "%s (the agent set's)",
+                        want, have);
+    }
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "HAA*: the abstract graph does not serve size %u; it serves sizes %s", size,
+                    have);
+}
+
+nb_status nbi_haa_serves(const nb_haa *ws, nb_capability cap, uint32_t size, nb_err *err)
+{
+    uint32_t ci, si;
+    return serves(ws, cap, size, &ci, &si, err);
+}
+
+uint32_t nbi_haa_nodes(const nb_haa *ws)
+{
+    return ws->g.nnodes;
+}
+
+size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *out)
+{
+    /* ws->anodes holds the path goal first, start last (only when the
+     * abstract search ran: a path of 2 or fewer nodes has no inner ones). */
+    size_t n = 0;
+    for (size_t k = res->abstract_len >= 3 ? res->abstract_len - 2 : 0; k >= 1; k--) {
+        nb_cell c = node_cell(&ws->g, ws->anodes[k]);
+        /* Across a border (an inter-edge, one step): keep the end it enters. */
+        if (k >= 2 && ws->anodes[k - 1] < ws->g.nnodes) {
+            nb_cell d = node_cell(&ws->g, ws->anodes[k - 1]);
+            if (nbi_node_cluster(&ws->g, (uint32_t)c.x, (uint32_t)c.y) !=
+                nbi_node_cluster(&ws->g, (uint32_t)d.x, (uint32_t)d.y))
+                continue;
+        }
+        out[n++] = c;
+    }
+    return n;
+}
+
 /* Appends c to the path; when c is already on it, the loop back to it
  * is cut instead. */
 static void append(nb_haa *ws, size_t *len, nb_cell c)
@@ -294,25 +352,10 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
         return nbi_fail(err, NB_ERR_ARG, "HAA*: agent size 0");
     if ((unsigned)q->corner > NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown corner rule %d", (int)q->corner);
-    uint32_t ci = 0, si = 0;
-    while (ci < g->ncaps && nbi_u32at(g->caps, ci) != q->capability)
-        ci++;
-    while (si < g->nsizes && nbi_u32at(g->sizes, si) != q->size)
-        si++;
-    if (ci == g->ncaps || si == g->nsizes) {
-        char have[1024], want[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-        served(ws, ci == g->ncaps, have, sizeof have);
-        if (ci == g->ncaps) {
-            nb_capability_format(ws->b, q->capability, want, sizeof want);
-            return nbi_fail(err, NB_ERR_NOTFOUND,
-                            "HAA*: the abstract graph does not serve capability {%s}; it serves "
-                            "%s (the agent set's)",
-                            want, have);
-        }
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "HAA*: the abstract graph does not serve size %u; it serves sizes %s",
-                        q->size, have);
-    }
+    uint32_t ci, si;
+    nb_status sv = serves(ws, q->capability, q->size, &ci, &si, err);
+    if (sv != NB_OK)
+        return sv;
     const nbi_layer *l = &ws->layer[ci];
     const uint32_t size = q->size;
     if (!nbi_standable(l, size, q->start.x, q->start.y)) {

@@ -59,6 +59,8 @@ void nb_motion_ws_free(nb_motion_ws *ws)
     nbi_headdist_free(&ws->turns);
     nbi_griddist_free(&ws->grid);
     nbi_sectors_free(&ws->sectors);
+    nb_haa_free(ws->haa);
+    free(ws->goals);
     free(ws->path);
     free(ws->route);
     free(ws);
@@ -110,6 +112,9 @@ nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perim
     if (st == NB_OK && sector > 0) {
         st = nbi_sectors_build(&ws->sectors, ws->w, ws->h, ws->stand, sector, err);
         ws->has_sectors = st == NB_OK;
+        /* No abstract path has more places than the regions. */
+        if (st == NB_OK)
+            st = nbi_motion_goals_room(ws, ws->sectors.nregions + 2, err);
     }
     if (st != NB_OK) {
         nb_motion_ws_free(ws);
@@ -312,7 +317,7 @@ static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, double need,
     return best;
 }
 
-static nb_status path_room(nb_motion_state **buf, size_t *cap, size_t need, nb_err *err)
+nb_status nbi_motion_room(nb_motion_state **buf, size_t *cap, size_t need, nb_err *err)
 {
     if (need <= *cap)
         return NB_OK;
@@ -446,7 +451,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     size_t len = 0;
     for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
         len++;
-    if ((st = path_room(&ws->path, &ws->path_cap, len, err)) != NB_OK)
+    if ((st = nbi_motion_room(&ws->path, &ws->path_cap, len, err)) != NB_OK)
         return st;
     size_t i = len;
     for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
@@ -463,81 +468,4 @@ const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length)
 {
     *length = ws->last_route ? ws->route_len : ws->path_len;
     return ws->last_route ? ws->route : ws->path;
-}
-
-/* ---- long paths through the sector abstraction ---- */
-
-nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
-                          nb_motion_step_fn stepfn, void *ctx, nb_motion_result *r,
-                          size_t *segments, nb_err *err)
-{
-    memset(r, 0, sizeof *r);
-    if (segments)
-        *segments = 0;
-    nb_status st = nbi_motion_check(ws, q, err);
-    if (st != NB_OK)
-        return st;
-    if (!ws->has_sectors)
-        return nbi_fail(err, NB_ERR_ARG, "the workspace was made without a sector abstraction");
-    if (segment < 1)
-        return nbi_fail(err, NB_ERR_ARG, "segments of %u sectors, expected at least 1", segment);
-    ws->route_len = 0;
-    nbi_sectors *sec = &ws->sectors;
-    if (!nbi_sectors_path(sec, q->start.x, q->start.y, q->goal.x, q->goal.y)) {
-        ws->last_route = 1;
-        return NB_OK;
-    }
-    size_t last = sec->apath_len - 1, i = 0;
-    nb_motion_state cur = q->start;
-    for (;;) {
-        size_t j = i + segment < last ? i + segment : last;
-        nb_motion_query sub = *q;
-        nb_motion_result res;
-        sub.start = cur;
-        if (j == last) {
-            sub.truncate = 0;
-        } else {
-            /* Stopped there, at any heading (the abstract path does not say
-             * which, and a narrow place may allow few), or facing the way
-             * the path enters the node. */
-            uint32_t reg = sec->apath[j], prev = sec->apath[j - 1];
-            sub.goal.x = sec->rx[reg];
-            sub.goal.y = sec->ry[reg];
-            sub.goal.heading = q->waypoint_heading
-                                   ? (uint16_t)nbi_motion_heading_toward(ws->m, sub.goal.x - sec->rx[prev],
-                                                                         sub.goal.y - sec->ry[prev], 0)
-                                   : NB_HEADING_ANY;
-            sub.goal.speed = (uint16_t)ws->m->stop;
-        }
-        if ((st = nb_motion_plan(ws, &sub, &res, err)) != NB_OK)
-            return st;
-        if (stepfn)
-            stepfn(ctx, &res);
-        if (segments)
-            (*segments)++;
-        r->expanded += res.expanded;
-        r->generated += res.generated;
-        r->reopened += res.reopened;
-        r->grid_expanded += res.grid_expanded;
-        if (!res.found) {
-            r->limited = res.limited;
-            break;
-        }
-        size_t skip = ws->route_len > 0;
-        if ((st = path_room(&ws->route, &ws->route_cap, ws->route_len + res.length, err)) != NB_OK)
-            return st;
-        memcpy(ws->route + ws->route_len, ws->path + skip, (res.length - skip) * sizeof *ws->path);
-        ws->route_len += res.length - skip;
-        r->cost += res.cost;
-        cur = res.end;
-        if (j == last) {
-            r->found = 1;
-            break;
-        }
-        i = j;
-    }
-    ws->last_route = 1;
-    r->length = ws->route_len;
-    r->end = cur;
-    return NB_OK;
 }

@@ -1,5 +1,5 @@
 /* motion.h: the motion-constrained search's workspace and its parts
- * (motion.c, standable.c, griddist.c, sectors.c).  Internal. */
+ * (motion.c, motion_route.c, standable.c, griddist.c, sectors.c).  Internal. */
 #ifndef NB_MOTION_H
 #define NB_MOTION_H
 
@@ -165,6 +165,11 @@ struct nb_motion_ws {
     nbi_headdist turns;
     nbi_sectors sectors;
     int has_sectors;
+    nb_haa *haa; /* routes over the HAA* graph (nb_motion_ws_haa), or NULL */
+    /* A route's intermediate goals, from either abstraction: goals[0] the
+     * start's place, goals[ngoals - 1] the goal's. */
+    nb_cell *goals;
+    size_t ngoals, goals_cap;
     nb_motion_state *path, *route;
     size_t path_len, path_cap, route_len, route_cap;
     int last_route;
@@ -182,6 +187,10 @@ struct nb_motion_ws {
 void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s);
 /* The model's heading nearest the direction (dx, dy); fallback when (0, 0). */
 unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned fallback);
+/* Makes room for need states in *buf (of *cap). */
+nb_status nbi_motion_room(nb_motion_state **buf, size_t *cap, size_t need, nb_err *err);
+/* Makes room for need intermediate goals (motion_route.c). */
+nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err);
 /* Checks a query's states and options against the workspace. */
 nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
 

@@ -538,7 +538,19 @@ typedef struct nb_motion_query {
                               * count (fewer: cheaper, weaker); 0 (default):
                               * the headings the top speed may turn across
                               * in one action make a class */
+    int abstraction;         /* routes: NB_ROUTE_SECTORS (default) or
+                              * NB_ROUTE_HAA */
 } nb_motion_query;
+
+/* The abstractions a route may go through. */
+enum nb_route_abstraction {
+    NB_ROUTE_SECTORS = 0, /* sectors of the workspace's side (nb_motion_ws_new) */
+    NB_ROUTE_HAA = 1      /* the bundle's HAA* graph (nb_motion_ws_haa) */
+};
+/* "sectors", "haa"; NULL for others. */
+const char *nb_route_abstraction_name(int abstraction);
+/* The abstraction called name, or -1. */
+int nb_route_abstraction_parse(const char *name);
 
 typedef struct nb_motion_result {
     int found;               /* 1 when a path was found */
@@ -562,12 +574,28 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
 /* The last plan's (or route's) path, valid until the next search. */
 const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
 
-/* Long paths: an abstract path over sectors, refined segment by segment
- * (each segment reaches `segment` sectors ahead; an intermediate goal is
- * the abstract node's cell, stopped, at any heading, and uses
- * q->truncate; the last segment reaches q->goal as q asks).  step, when
- * not NULL, is called with each segment's result.  r sums the segments
- * (expanded and generated) and gives the whole path's cost. */
+/* Prepares the workspace for routes over the bundle's HAA* abstract graph
+ * (mkabstract; formats/abstract.md): its HAA* workspace is made here,
+ * once.  NB_ERR_NOTFOUND when the bundle has no abstract graph or the
+ * graph does not serve the workspace's (capability, size); the graph's
+ * own errors (NB_ERR_FORMAT) as nb_haa_new gives them.  Calling it again
+ * does nothing. */
+nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err);
+
+/* Long paths: an abstract path, refined segment by segment.  With
+ * q->abstraction NB_ROUTE_SECTORS it is A* over the workspace's sectors
+ * (an intermediate goal is a region's node); with NB_ROUTE_HAA, HAA* for
+ * the workspace's capability and size on the bundle's abstract graph (an
+ * intermediate goal is an abstract node; of an inter-edge's two ends, one
+ * step apart, only the one it enters).  Each segment reaches `segment`
+ * intermediate goals ahead (sectors or clusters); an intermediate goal is
+ * the node's cell, stopped, at any heading (or facing the way in, with
+ * q->waypoint_heading), and uses q->truncate; the last segment reaches
+ * q->goal as q asks.  r->found 0 when the abstraction joins no path or a
+ * segment finds none.  step, when not NULL, is called with each segment's
+ * result.  r sums the segments (expanded and generated) and gives the
+ * whole path's cost.  NB_ERR_ARG when the workspace lacks the abstraction
+ * asked for. */
 typedef void (*nb_motion_step_fn)(void *ctx, const nb_motion_result *segment);
 nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
                           nb_motion_step_fn step, void *ctx, nb_motion_result *r,
