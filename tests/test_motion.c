@@ -15,14 +15,17 @@
  *  - weighted A* stays within its weight; truncation stops near the goal;
  *  - an agent of size 2 keeps its square on its capability's terrain;
  *  - routes through the sector abstraction reach the goal legally;
+ *  - routes through HAA*'s abstract graph (random levels and the sample
+ *    level, agents of size 1 and 2) are legal step by step from the start
+ *    to the goal, cost no less than the optimum the Dijkstra above finds,
+ *    and exist exactly when it finds one;
  *  - bad queries are refused with messages. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "clearance.h"
-#include "heap.h"
-#include "motion.h"
+#include "abstract.h" /* (with clearance.h and heap.h) */
+#include "model.h"
 #include "testutil.h"
 
 static const char *const models[] = {"humanoid", "tank", "vehicle"};
@@ -207,6 +210,37 @@ typedef struct level {
     world wd;
 } level;
 
+/* Adds mkabstract's graph (clusters of 8) to the open bundle *b: written
+ * with its sections to path and opened in its place. */
+static nb_status add_abstract(nb_bundle **b, const char *path, nb_err *err)
+{
+    nbb_abstract_opts o;
+    nbb_abstract_defaults(&o);
+    o.cluster = 8;
+    uint8_t *payload = NULL;
+    size_t n;
+    nbb_builder *w = NULL;
+    nb_section_info info;
+    nb_status st = nbb_abstract_build(*b, &o, &payload, &n, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&w, err);
+    if (st == NB_OK) {
+        nbb_abstract_info(payload, &info);
+        st = nbb_builder_take(w, *b, err);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_add(w, &info, payload, n, 0, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(w, path, err);
+    nbb_builder_free(w);
+    free(payload);
+    nb_bundle_close(*b);
+    *b = NULL;
+    return st == NB_OK ? nb_bundle_open(path, 0, b, err) : st;
+}
+
+/* layers: 0 the level alone; 1 with mkclear's layers; 2 with those and
+ * an abstract graph, the workspace prepared for routes over it. */
 static int make_level_layers(const char *model, const nbb_grid *grid, const char *agents_yaml,
                              const char *agent, unsigned sector, unsigned radius, int layers,
                              level *lv)
@@ -243,6 +277,8 @@ static int make_level_layers(const char *model, const nbb_grid *grid, const char
     }
     if (st == NB_OK)
         st = nb_bundle_open(path, 0, &lv->b, &err);
+    if (st == NB_OK && layers > 1)
+        st = add_abstract(&lv->b, tu_path(tu_tmpdir(), "a.nbk"), &err);
     if (st == NB_OK)
         st = nb_model_open(lv->b, model, &lv->m, &err);
     if (st == NB_OK)
@@ -252,6 +288,8 @@ static int make_level_layers(const char *model, const nbb_grid *grid, const char
         st = nbi_fail(&err, NB_ERR_NOTFOUND, "no agent %s", agent);
     if (st == NB_OK)
         st = nb_motion_ws_new(lv->b, lv->m, lv->p, a->capability, a->size, sector, &lv->ws, &err);
+    if (st == NB_OK && layers > 1)
+        st = nb_motion_ws_haa(lv->ws, &err);
     if (st != NB_OK) {
         diag("%s", err.msg);
         return 0;
@@ -565,6 +603,152 @@ static void routes(const char *model)
     nbb_grid_free(&grid);
 }
 
+/* Routes over the HAA* graph for lv's agent: n random queries (when
+ * wall is not 0, the first `across` with their ends on either side of
+ * x = wall, the others on one side), each against the test's own
+ * Dijkstra. */
+static void haa_routes(const char *what, level *lv, tu_rng *r, int n, long wall, int across)
+{
+    int good = 0, found = 0, none = 0, multi = 0;
+    for (int i = 0; i < n; i++) {
+        nb_motion_query q;
+        nb_motion_result res;
+        nb_err err;
+        size_t segs, len;
+        nb_motion_query_init(&q);
+        do {
+            q.start = random_state(r, lv);
+            q.goal = random_state(r, lv);
+        } while (wall && (i < across) == ((q.start.x < wall) == (q.goal.x < wall)));
+        q.heuristic = i % 3 ? NB_MH_EXTENDED_HEADING : NB_MH_EXTENDED;
+        q.weight = 1.2;
+        q.truncate = 3;
+        q.waypoint_heading = i % 2;
+        q.abstraction = NB_ROUTE_HAA;
+        double best = dijkstra(&lv->wd, lv->m, &q.start, &q.goal);
+        if (nb_motion_route(lv->ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
+            diag("%s: %s", what, err.msg);
+            continue;
+        }
+        const nb_motion_state *p = nb_motion_path(lv->ws, &len);
+        found += res.found;
+        none += !isfinite(best);
+        multi += segs > 1;
+        if (!isfinite(best)) {
+            good += !res.found;
+            continue;
+        }
+        if (!res.found) {
+            diag("%s: no route from (%d,%d) to (%d,%d), the optimum costs %g", what, q.start.x,
+                 q.start.y, q.goal.x, q.goal.y, best);
+            continue;
+        }
+        int ends = len > 0 && memcmp(&p[0], &q.start, sizeof *p) == 0 &&
+                   memcmp(&p[len - 1], &q.goal, sizeof *p) == 0;
+        if (!ends || res.cost < best - 1e-6 * (1 + best))
+            diag("%s: ends %d, cost %g against the optimum %g", what, ends, res.cost, best);
+        good += ends && res.cost >= best - 1e-6 * (1 + best) &&
+                path_legal(&lv->wd, lv->m, p, len, res.cost, what);
+    }
+    ok(good == n && multi > 0 && (across == 0 || none > 0),
+       "%s: routes over the HAA* graph: %d of %d found (%d unreachable), %d of several segments; "
+       "each legal from start to goal, no cheaper than the optimum, found when it exists",
+       what, found, n, none, multi);
+}
+
+/* HAA*-routed paths on random levels (one cut in two by a wall), and
+ * on the sample level for a small and a large agent. */
+static void haa_levels(void)
+{
+    static const char *const agents[] = {"scout", "wagon"};
+    tu_rng r = {17};
+    for (int k = 0; k < 3; k++) {
+        nbb_grid grid;
+        level lv;
+        char what[64];
+        tu_random_grid(&r, 48, 36, 8, 1, &grid);
+        long wall = k == 2 ? 24 : 0;
+        for (uint32_t y = 0; wall && y < grid.height; y++)
+            grid.cells[(size_t)y * grid.width + (size_t)wall] = '@';
+        snprintf(what, sizeof what, "%s, random level%s", models[k], wall ? " with a wall" : "");
+        if (make_level_layers(models[k], &grid, NULL, "movingai", 0, 6, 2, &lv)) {
+            haa_routes(what, &lv, &r, 6, wall, wall ? 3 : 0);
+            free_level(&lv);
+        } else {
+            ok(0, "%s", what);
+        }
+        nbb_grid_free(&grid);
+    }
+    nbi_legend legend;
+    nbi_agentset set;
+    nbb_grid grid;
+    size_t ylen;
+    tu_read_sample(&legend, &set, &grid);
+    char *yaml = tu_read(tu_src("data/sample-agents.yaml"), &ylen);
+    for (int k = 0; k < 2; k++) {
+        level lv;
+        char what[64];
+        snprintf(what, sizeof what, "tank, sample level, %s", agents[k]);
+        if (make_level_layers("tank", &grid, yaml, agents[k], 0, 6, 2, &lv)) {
+            haa_routes(what, &lv, &r, 6, 0, 0);
+            free_level(&lv);
+        } else {
+            ok(0, "%s", what);
+        }
+    }
+    free(yaml);
+    nbb_grid_free(&grid);
+}
+
+/* Routes over HAA* refused: a bundle without a graph, an agent the graph
+ * does not serve, a workspace not prepared, an unknown abstraction. */
+static void haa_refused(void)
+{
+    tu_rng r = {23};
+    nbb_grid grid;
+    level plain, haa;
+    nb_err err;
+    tu_random_grid(&r, 20, 16, 5, 1, &grid);
+    if (!make_level_layers("humanoid", &grid, NULL, "movingai", 6, 3, 1, &plain) ||
+        !make_level_layers("humanoid", &grid, NULL, "movingai", 6, 3, 2, &haa)) {
+        ok(0, "levels");
+        nbb_grid_free(&grid);
+        return;
+    }
+    is_int(nb_motion_ws_haa(plain.ws, &err), NB_ERR_NOTFOUND,
+           "routes over HAA* need an abstract graph in the bundle");
+    like(err.msg, "no abstract graph; bake one with mkabstract", "and say so");
+    nb_motion_query q;
+    nb_motion_result res;
+    nb_motion_query_init(&q);
+    q.start = random_state(&r, &plain);
+    q.goal = random_state(&r, &plain);
+    q.abstraction = NB_ROUTE_HAA;
+    is_int(nb_motion_route(plain.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+           "a route over HAA* on a workspace not prepared is refused");
+    like(err.msg, "needs the workspace prepared for it", "and named");
+    q.abstraction = 7;
+    is_int(nb_motion_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+           "an unknown abstraction is refused");
+    q.abstraction = NB_ROUTE_SECTORS;
+    ok(nb_motion_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err) == NB_OK,
+       "one workspace routes over sectors and over HAA*");
+    nb_motion_ws *ws;
+    const nb_agent *a = nb_agent_find(haa.b, "movingai");
+    ok(nb_motion_ws_new(haa.b, haa.m, NULL, a->capability, 2, 0, &ws, &err) == NB_OK,
+       "a workspace for a size the agent set lacks");
+    is_int(nb_motion_ws_haa(ws, &err), NB_ERR_NOTFOUND, "the graph does not serve it");
+    like(err.msg, "does not serve size 2; it serves sizes 1", "and says which it serves");
+    nb_motion_ws_free(ws);
+    is_str(nb_route_abstraction_name(NB_ROUTE_HAA), "haa", "the abstractions' names");
+    ok(nb_route_abstraction_parse("sectors") == NB_ROUTE_SECTORS &&
+           nb_route_abstraction_parse("hpa") == -1 && !nb_route_abstraction_name(2),
+       "parse and name agree");
+    free_level(&plain);
+    free_level(&haa);
+    nbb_grid_free(&grid);
+}
+
 static void sweeps(void)
 {
     for (int i = 0; i < 3; i++) {
@@ -722,6 +906,8 @@ int main(void)
     sized();
     for (int i = 0; i < 3; i++)
         routes(models[i]);
+    haa_levels();
+    haa_refused();
     layered();
     bad_queries();
     return done_testing();
