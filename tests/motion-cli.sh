@@ -89,6 +89,23 @@ like "for a named agent" "$out" "agent      wagon: size 2, capability ground"
 status navbake plan --model humanoid --from 2,2 --to 60,35 --route --truncate 3 --weight 1.2 "$tmp/s.nbk"
 is "a route: exit 0" "$rc" 0
 like "over sectors" "$out" "route over sectors of 6"
+status navbake plan --model humanoid --from 2,2 --to 60,35 --abstraction hpa "$tmp/s.nbk"
+is "an unknown abstraction: exit 2" "$rc" 2
+like "named" "$err" "--abstraction: 'hpa' is not sectors or haa"
+status navbake plan --model humanoid --from 2,2 --to 60,35 --abstraction haa "$tmp/s.nbk"
+is "a route over HAA* without an abstract graph: exit 1" "$rc" 1
+like "said so" "$err" "no abstract graph; bake one with mkabstract"
+ok "a bundle with clearance layers" mkclear -q --agents "$data/sample-agents.yaml" "$data/sample.map" -o "$tmp/h.nbk"
+ok "an abstract graph" mkabstract -q "$tmp/h.nbk"
+ok "and the humanoid" mkperim -q --model "$models/humanoid.yaml" -o "$tmp/h.nbk"
+status navbake plan --model humanoid --from 2,2 --to 60,35 --abstraction haa --truncate 3 --weight 1.2 "$tmp/h.nbk"
+is "a route over HAA*: exit 0" "$rc" 0
+like "over the graph" "$out" "route over the HAA* graph, "
+like "segments of clusters" "$out" "segments of 3 clusters"
+like "with a path" "$out" "path       cost "
+status navbake plan --model humanoid --from 2,2 --to 60,35 --abstraction haa --size 1 --capability water "$tmp/h.nbk"
+is "an agent the graph does not serve: exit 1" "$rc" 1
+like "said so, with those it serves" "$err" "does not serve capability {water}; it serves {ground,swamp}"
 status navbake plan --model "$models/vehicle.yaml" --from 2,2 --to 9,5 "$tmp/s.nbk"
 is "a model from a file: exit 0" "$rc" 0
 like "planned with the heading heuristic (no table)" "$out" "search     heading heuristic"
@@ -114,7 +131,17 @@ assert (p[0]['x'], p[0]['y'], p[0]['heading']) == (2, 2, 0)
 assert (p[-1]['x'], p[-1]['y'], p[-1]['heading'], p[-1]['speed']) == (12, 6, 6, 'stopped')
 assert abs(p[-1]['g'] - d['cost']) < 1e-4 and d['expanded'] > 0
 "
+  navbake plan --json --model humanoid --from 2,2 --to 60,35,any --abstraction haa "$tmp/h.nbk" > "$tmp/r.json"
+  ok "--json on a route over HAA*: from start to goal, the abstraction named" python3 -c "
+import json
+d = json.load(open('$tmp/r.json'))
+p = d['path']
+assert d['found'] and d['route'] and d['abstraction'] == 'haa' and d['segments'] > 1
+assert (p[0]['x'], p[0]['y']) == (2, 2) and (p[-1]['x'], p[-1]['y'], p[-1]['speed']) == (60, 35, 'stopped')
+assert abs(p[-1]['g'] - d['cost']) < 1e-4
+"
 else
+  skip "python3 absent: JSON not parsed"
   skip "python3 absent: JSON not parsed"
 fi
 finish

@@ -33,11 +33,14 @@ static int usage(FILE *f)
             "                          may turn across in one action make a class)\n"
             "  -w, --weight W          weighted A*: f = g + W h (default 1)\n"
             "  -k, --truncate K        stop within K cells of the goal (default 0: reach it)\n"
-            "  -r, --route             plan through the sector abstraction, segment by segment\n"
+            "  -r, --route             plan through an abstraction, segment by segment\n"
+            "      --abstraction A     the route's abstraction (implies --route): sectors\n"
+            "                          (default) or haa (the bundle's HAA* graph, baked by\n"
+            "                          mkabstract, for the agent's size and capability)\n"
             "      --waypoint-heading  on a route, stop at intermediate goals facing the way in\n"
             "                          (the paper's setup) rather than at any heading\n"
             "      --sector N          sector side in cells (default 6)\n"
-            "      --segment N         sectors per refined segment (default 3)\n"
+            "      --segment N         sectors (or HAA* clusters) per refined segment (default 3)\n"
             "  -n, --max-expansions N  give up after N states expanded per search\n"
             "  -j, --json              print one JSON object\n"
             "  -q, --quiet             print nothing; the exit status tells\n"
@@ -136,7 +139,7 @@ static double step_cost(nb_motion_ws *ws, const nb_model *m, const nb_motion_sta
 
 int nbc_plan_motion(int argc, char **argv)
 {
-    enum { O_SIZE = 256, O_CAP, O_SECTOR, O_SEGMENT, O_WPH, O_CLASSES };
+    enum { O_SIZE = 256, O_CAP, O_SECTOR, O_SEGMENT, O_WPH, O_CLASSES, O_ABSTRACTION };
     static const struct option opts[] = {
         {"model", required_argument, NULL, 'm'},     {"from", required_argument, NULL, 'f'},
         {"to", required_argument, NULL, 't'},        {"agent", required_argument, NULL, 'a'},
@@ -147,10 +150,11 @@ int nbc_plan_motion(int argc, char **argv)
         {"max-expansions", required_argument, NULL, 'n'}, {"json", no_argument, NULL, 'j'},
         {"waypoint-heading", no_argument, NULL, O_WPH},
         {"heading-classes", required_argument, NULL, O_CLASSES},
+        {"abstraction", required_argument, NULL, O_ABSTRACTION},
         {"quiet", no_argument, NULL, 'q'},           {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
     const char *model_name = NULL, *from = NULL, *to = NULL, *agent_name = NULL, *cap_list = NULL;
-    int heuristic = -1, route = 0, json = 0, quiet = 0, wph = 0, c;
+    int heuristic = -1, route = 0, json = 0, quiet = 0, wph = 0, abstraction = NB_ROUTE_SECTORS, c;
     unsigned long size = 0, truncate = 0, sector = 6, segment = 3, maxexp = 0, classes = 0;
     double weight = 1;
     while ((c = getopt_long(argc, argv, "m:f:t:a:H:w:k:rn:jqhV", opts, NULL)) != -1) {
@@ -179,6 +183,11 @@ int nbc_plan_motion(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'r': route = 1; break;
+        case O_ABSTRACTION:
+            if ((abstraction = nb_route_abstraction_parse(optarg)) < 0)
+                return nbc_usage("--abstraction: '%s' is not sectors or haa", optarg);
+            route = 1;
+            break;
         case O_WPH: wph = 1; break;
         case O_CLASSES:
             if (!nbc_uint("--heading-classes", optarg, 1, NB_MODEL_MAX_HEADINGS, &classes))
@@ -244,6 +253,7 @@ int nbc_plan_motion(int argc, char **argv)
     q.max_expansions = maxexp;
     q.waypoint_heading = wph;
     q.heading_classes = (unsigned)classes;
+    q.abstraction = abstraction;
     if (!parse_state("--from", from, m, &q.start) || !parse_state("--to", to, m, &q.goal)) {
         rc = NBC_EXIT_USAGE;
         goto done;
@@ -273,7 +283,9 @@ int nbc_plan_motion(int argc, char **argv)
         cap = nb_terrain_count(b) >= 32 ? 0xffffffffu : ((nb_capability)1 << nb_terrain_count(b)) - 1;
         who = "(size 1, every terrain)";
     }
-    if (nb_motion_ws_new(b, m, p, cap, (unsigned)size, route ? (unsigned)sector : 0, &ws, &err) != NB_OK) {
+    int sectors = route && abstraction == NB_ROUTE_SECTORS;
+    if (nb_motion_ws_new(b, m, p, cap, (unsigned)size, sectors ? (unsigned)sector : 0, &ws, &err) != NB_OK ||
+        (route && !sectors && nb_motion_ws_haa(ws, &err) != NB_OK)) {
         rc = nbc_fail_err(&err);
         goto done;
     }
@@ -295,6 +307,8 @@ int nbc_plan_motion(int argc, char **argv)
                "\"route\": %s", nb_model_name(m), label ? "\"" : "", label ? label : "null",
                label ? "\"" : "", size, caps, nb_motion_heuristic_name(heuristic), weight, truncate,
                route ? "true" : "false");
+        if (route)
+            printf(", \"abstraction\": \"%s\"", nb_route_abstraction_name(abstraction));
         printf(",\n \"start\": ");
         print_state_json(m, &q.start);
         printf(", \"goal\": ");
@@ -321,8 +335,11 @@ int nbc_plan_motion(int argc, char **argv)
         printf("agent      %s: size %lu, capability %s\n", who, size, caps);
         printf("search     %s heuristic, weight %g%s", nb_motion_heuristic_name(heuristic), weight,
                truncate ? ", truncated" : "");
-        if (route)
+        if (sectors)
             printf(", route over sectors of %lu, %zu segment%s of %lu", sector, segments,
+                   segments == 1 ? "" : "s", segment);
+        else if (route)
+            printf(", route over the HAA* graph, %zu segment%s of %lu clusters", segments,
                    segments == 1 ? "" : "s", segment);
         printf("\n");
         printf("work       %" PRIu64 " states expanded, %" PRIu64 " generated", res.expanded,
