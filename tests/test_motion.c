@@ -338,6 +338,14 @@ static nb_motion_state random_state(tu_rng *r, const level *lv)
     return s;
 }
 
+/* A query with the defaults between two random states. */
+static void random_query(tu_rng *r, const level *lv, nb_motion_query *q)
+{
+    nb_motion_query_init(q);
+    q->start = random_state(r, lv);
+    q->goal = random_state(r, lv);
+}
+
 /* A random w x h map with pct% obstacles and a level on it (tables of
  * the given radius); 0, said so, when it cannot be made. */
 static int random_level(const char *model, tu_rng *r, uint32_t w, uint32_t h, unsigned pct,
@@ -366,9 +374,7 @@ static void optimal(const char *model, uint64_t seed)
     uint64_t work[NHS] = {0};
     for (int i = 0; i < 9; i++) {
         nb_motion_query q;
-        nb_motion_query_init(&q);
-        q.start = random_state(&r, &lv);
-        q.goal = random_state(&r, &lv);
+        random_query(&r, &lv, &q);
         if (i >= 6)
             q.goal.heading = NB_HEADING_ANY; /* stop there, facing anywhere */
         if (i >= 8)
@@ -412,9 +418,7 @@ static void optimal(const char *model, uint64_t seed)
     for (int i = 0; i < 6; i++) {
         nb_motion_query q;
         nb_motion_result res, tr;
-        nb_motion_query_init(&q);
-        q.start = random_state(&r, &lv);
-        q.goal = random_state(&r, &lv);
+        random_query(&r, &lv, &q);
         double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
         if (!isfinite(best))
             continue;
@@ -536,9 +540,7 @@ static void sized(void)
     for (int i = 0; i < 6; i++) {
         nb_motion_query q;
         nb_motion_result res;
-        nb_motion_query_init(&q);
-        q.start = random_state(&r, &lv);
-        q.goal = random_state(&r, &lv);
+        random_query(&r, &lv, &q);
         q.heuristic = NB_MH_PERIMETER_GRID;
         double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
         nb_motion_plan(lv.ws, &q, &res, NULL);
@@ -574,9 +576,7 @@ static void routes(const char *model)
         nb_motion_result res;
         nb_err err;
         size_t segs;
-        nb_motion_query_init(&q);
-        q.start = random_state(&r, &lv);
-        q.goal = random_state(&r, &lv);
+        random_query(&r, &lv, &q);
         q.heuristic = i < 4 ? NB_MH_EXTENDED : NB_MH_EXTENDED_HEADING;
         q.heading_classes = i == 7 ? nb_model_headings(lv.m) / 4 : 0;
         q.weight = 1.2;
@@ -720,9 +720,7 @@ static void haa_refused(void)
     like(err.msg, "no abstract graph; bake one with mkabstract", "and say so");
     nb_motion_query q;
     nb_motion_result res;
-    nb_motion_query_init(&q);
-    q.start = random_state(&r, &plain);
-    q.goal = random_state(&r, &plain);
+    random_query(&r, &plain, &q);
     q.abstraction = NB_ROUTE_HAA;
     is_int(nb_motion_route(plain.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "a route over HAA* on a workspace not prepared is refused");
