@@ -103,7 +103,7 @@ nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perim
     if (st == NB_OK) {
         for (size_t i = 0; i < cells; i++)
             ws->cell_block[i] = NBI_HEAP_NONE;
-        st = nbi_standable(b, cap, size, ws->stand, err);
+        st = nbi_stand_map(b, cap, size, ws->stand, err);
     }
     if (st == NB_OK)
         st = nbi_griddist_init(&ws->grid, m, ws->w, ws->h, ws->stand, err);

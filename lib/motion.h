@@ -11,7 +11,7 @@
 /* stand[y w + x] = 1 where an agent of size cells a side, anchored at its
  * top-left cell, with capability cap may stand: every cell of its square
  * is inside the map and has a terrain in cap. */
-nb_status nbi_standable(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
+nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
                         nb_err *err);
 
 /* ---- obstacle-aware distance to the goal (griddist.c) ----

@@ -11,7 +11,7 @@
 #include "clearance.h"
 #include "motion.h"
 
-nb_status nbi_standable(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
+nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
                         nb_err *err)
 {
     uint32_t w = b->width, h = b->height;

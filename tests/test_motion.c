@@ -24,8 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "abstract.h" /* (with clearance.h and heap.h) */
-#include "model.h"
+#include "clearance.h"
+#include "heap.h"
+#include "motion.h"
 #include "testutil.h"
 
 static const char *const models[] = {"humanoid", "tank", "vehicle"};
@@ -210,35 +211,6 @@ typedef struct level {
     world wd;
 } level;
 
-/* Adds mkabstract's graph (clusters of 8) to the open bundle *b: written
- * with its sections to path and opened in its place. */
-static nb_status add_abstract(nb_bundle **b, const char *path, nb_err *err)
-{
-    nbb_abstract_opts o;
-    nbb_abstract_defaults(&o);
-    o.cluster = 8;
-    uint8_t *payload = NULL;
-    size_t n;
-    nbb_builder *w = NULL;
-    nb_section_info info;
-    nb_status st = nbb_abstract_build(*b, &o, &payload, &n, NULL, err);
-    if (st == NB_OK)
-        st = nbb_builder_new(&w, err);
-    if (st == NB_OK) {
-        nbb_abstract_info(payload, &info);
-        st = nbb_builder_take(w, *b, err);
-    }
-    if (st == NB_OK)
-        st = nbb_builder_add(w, &info, payload, n, 0, err);
-    if (st == NB_OK)
-        st = nbb_builder_write(w, path, err);
-    nbb_builder_free(w);
-    free(payload);
-    nb_bundle_close(*b);
-    *b = NULL;
-    return st == NB_OK ? nb_bundle_open(path, 0, b, err) : st;
-}
-
 /* layers: 0 the level alone; 1 with mkclear's layers; 2 with those and
  * an abstract graph, the workspace prepared for routes over it. */
 static int make_level_layers(const char *model, const nbb_grid *grid, const char *agents_yaml,
@@ -278,7 +250,7 @@ static int make_level_layers(const char *model, const nbb_grid *grid, const char
     if (st == NB_OK)
         st = nb_bundle_open(path, 0, &lv->b, &err);
     if (st == NB_OK && layers > 1)
-        st = add_abstract(&lv->b, tu_path(tu_tmpdir(), "a.nbk"), &err);
+        st = tu_add_abstract(&lv->b, tu_path(tu_tmpdir(), "a.nbk"), 8, &err);
     if (st == NB_OK)
         st = nb_model_open(lv->b, model, &lv->m, &err);
     if (st == NB_OK)

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clearance.h"
+#include "abstract.h" /* (with clearance.h) */
 #include "testutil.h"
 
 static char tmpdir[256];
@@ -147,6 +147,33 @@ nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi
                            const nbb_grid *grid, int compress, nb_err *err)
 {
     return write_level(path, legend, agents, grid, compress, 1, err);
+}
+
+nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err)
+{
+    nbb_abstract_opts o;
+    nbb_abstract_defaults(&o);
+    o.cluster = cluster;
+    uint8_t *payload = NULL;
+    size_t n;
+    nbb_builder *w = NULL;
+    nb_section_info info;
+    nb_status st = nbb_abstract_build(*b, &o, &payload, &n, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&w, err);
+    if (st == NB_OK) {
+        nbb_abstract_info(payload, &info);
+        st = nbb_builder_take(w, *b, err);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_add(w, &info, payload, n, 0, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(w, path, err);
+    nbb_builder_free(w);
+    free(payload);
+    nb_bundle_close(*b);
+    *b = NULL;
+    return st == NB_OK ? nb_bundle_open(path, 0, b, err) : st;
 }
 
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)

@@ -40,6 +40,11 @@ nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_a
 /* The same with mkclear's layers (clearance and components). */
 nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
                            const nbb_grid *grid, int compress, nb_err *err);
+/* Adds mkabstract's graph (clusters of side cluster, the other options
+ * mkabstract's defaults) to the open bundle *b, which needs mkclear's
+ * layers: written with its sections to path and opened in its place
+ * (*b NULL on failure). */
+nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err);
 /* The sample level of data/: the default legend, data/sample-agents.yaml
  * and data/sample.map.  On failure prints "Bail out!" and exits. */
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);
