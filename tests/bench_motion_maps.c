@@ -18,11 +18,14 @@
  *              default tables (which, when truncating, steer toward
  *              passing through the goal's cell);
  * and "ours, any heading": the same with intermediate goals at any heading
- * too (this library's default for routes).  Times per step (CPU time of
+ * too (this library's default for routes); and, asked for with --columns
+ * ...,haa, "ours, HAA*": the "ours" column routed over HAA*'s abstract
+ * graph (clusters of 10, mkabstract's defaults, baked here with mkclear's
+ * layers) instead of sectors, segments counting clusters.  Times per step (CPU time of
  * the process) are against octile in the same run.
  *   bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
- *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any]
+ *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any,haa]
  *                     [--truncation yes|no|both] [--per-class K] [--steps FILE]
  *                     [--row LABEL] [--box]
  * --map keeps the maps whose name contains NAME; --columns and --truncation
@@ -46,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clearance.h"
 #include "motion.h"
 #include "perimeter.h"
 #include "testutil.h"
@@ -57,12 +61,15 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-enum { NMODELS = 3, NH = 4 };
+enum { NMODELS = 3, NH = 5 };
 static const char *const names[NMODELS] = {"humanoid", "tank", "vehicle"};
-static int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_HEADING, NB_MH_EXTENDED_HEADING};
+static int hs[NH] = {NB_MH_OCTILE, NB_MH_EXTENDED, NB_MH_EXTENDED_HEADING, NB_MH_EXTENDED_HEADING,
+                     NB_MH_EXTENDED_HEADING};
 /* Per column: mkperim's default tables (1) or the paper's (0); waypoints
- * facing the way in (1) or at any heading (0). */
-static const int ours_table[NH] = {0, 0, 1, 1}, exact_waypoints[NH] = {1, 1, 1, 0};
+ * facing the way in (1) or at any heading (0); the route's abstraction. */
+static const int ours_table[NH] = {0, 0, 1, 1, 1}, exact_waypoints[NH] = {1, 1, 1, 0, 1};
+static const int abstraction[NH] = {NB_ROUTE_SECTORS, NB_ROUTE_SECTORS, NB_ROUTE_SECTORS,
+                                    NB_ROUTE_SECTORS, NB_ROUTE_HAA};
 /* The paper's Tables 2 and 3: [table][truncated][row][model][octile, perimeter]. */
 static const double paper[2][2][3][NMODELS][2] = {
     {{{{6874, 2062}, {1705, 79}, {9638, 595}},
@@ -109,7 +116,10 @@ static void on_step(void *ctx, const nb_motion_result *r)
         t->step[t->n++] = *r;
 }
 
-static const char *const colnames[NH] = {"octile", "perimeter", "ours", "any"};
+static const char *const colnames[NH] = {"octile", "perimeter", "ours", "any", "haa"};
+/* Table headings (the first follows the model's name). */
+static const char *const colheads[NH] = {"octile", "perimeter", "ours", "ours, any heading",
+                                         "ours, HAA*"};
 
 /* Which part of the route a step refines: 0 the first segment (from a
  * trip's start, stopped), 1 an intermediate one, 2 the last (to the
@@ -117,7 +127,7 @@ static const char *const colnames[NH] = {"octile", "perimeter", "ours", "any"};
  * step is a last one. */
 static int step_kind(const nb_motion_ws *ws, size_t k, unsigned segment)
 {
-    size_t last = ws->sectors.apath_len ? ws->sectors.apath_len - 1 : 0;
+    size_t last = ws->ngoals ? ws->ngoals - 1 : 0;
     return (k + 1) * segment >= last ? 2 : k == 0 ? 0 : 1;
 }
 
@@ -133,12 +143,11 @@ static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_
                       const nb_motion_state *goal, unsigned segment, const char *map, const char *model,
                       int truncated, int col, size_t pair, int back)
 {
-    const nbi_sectors *s = &ws->sectors;
     nb_motion_state at = *start;
     for (size_t k = 0; k < t->n; k++) {
         size_t j = (k + 1) * segment;
         int final = step_kind(ws, k, segment) == 2;
-        long gx = final ? goal->x : s->rx[s->apath[j]], gy = final ? goal->y : s->ry[s->apath[j]];
+        long gx = final ? goal->x : ws->goals[j].x, gy = final ? goal->y : ws->goals[j].y;
         fprintf(f, "%s\t%s\t%u\t%d\t%s\t%zu\t%s\t%zu\t%zu\t%llu\t%d,%d,%u,%u\t%ld,%ld\t%d\t%llu\n", map,
                 model, segment, truncated, colnames[col], pair, back ? "back" : "out", k, t->n,
                 (unsigned long long)t->step[k].expanded, at.x, at.y, at.heading, at.speed, gx, gy,
@@ -185,7 +194,7 @@ int main(int argc, char **argv)
     const char *dir = NULL;
     unsigned pairs = 200, pairs_untrunc = 200, segs[2] = {3, 4}, nsegs = 2;
     uint64_t maxexp = 200000;
-    int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1}, trs[2] = {1, 1};
+    int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1, 0}, trs[2] = {1, 1};
     const char *only_map = NULL, *row_label = NULL;
     unsigned per_class = 0;
     int box = 0;
@@ -234,7 +243,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]\n"
                             "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n"
-                            "         [--columns octile,perimeter,ours,any] [--truncation yes|no|both]\n"
+                            "         [--columns octile,perimeter,ours,any,haa] [--truncation yes|no|both]\n"
                             "         [--per-class K] [--steps FILE] [--row LABEL] [--box]\n");
             return 2;
         }
@@ -313,8 +322,12 @@ int main(int argc, char **argv)
                     return 1;
                 }
             }
+            /* HAA* needs mkclear's layers and the abstract graph. */
+            int haa = v && cols[4];
             const char *bpath = tu_path(tu_tmpdir(), v ? "ours.nbk" : "paper.nbk");
-            if (nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, &bund[v], &err)) {
+            if ((haa && nbb_bake_clearance(bl, &legend, &agents, &grid, 0, NULL, &err)) ||
+                nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, &bund[v], &err) ||
+                (haa && tu_add_abstract(&bund[v], tu_path(tu_tmpdir(), "haa.nbk"), 10, &err))) {
                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                 return 1;
             }
@@ -331,7 +344,8 @@ int main(int argc, char **argv)
             for (int v = 0; v < 2; v++) {
                 if (nb_model_open(bund[v], names[k], &mv[v], &err) ||
                     nb_perimeter_open(bund[v], mv[v], &pv[v], &err) ||
-                    nb_motion_ws_new(bund[v], mv[v], pv[v], cap, 1, 6, &wsv[v], &err)) {
+                    nb_motion_ws_new(bund[v], mv[v], pv[v], cap, 1, 6, &wsv[v], &err) ||
+                    (v && cols[4] && nb_motion_ws_haa(wsv[v], &err))) {
                     fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                     return 1;
                 }
@@ -388,6 +402,7 @@ int main(int argc, char **argv)
                             q.max_expansions = maxexp;
                             q.waypoint_heading = exact_waypoints[h];
                             q.heading_classes = per_class ? nb_model_headings(m) / per_class : 0;
+                            q.abstraction = abstraction[h];
                             q.start = A[i];
                             q.goal = B[i];
                             t.n = 0;
@@ -467,6 +482,8 @@ int main(int argc, char **argv)
             }
             printf("\n");
         }
+    /* The tables show the HAA* column (the last) only when it ran. */
+    const int ncols = cols[4] ? NH : NH - 1;
     for (unsigned sg = 0; sg < nsegs && !row_label; sg++) {
         int table = segs[sg] == 3 ? 0 : segs[sg] == 4 ? 1 : -1;
         printf("\n## Segments of %u sectors (%u-%u cells)%s\n\n", segs[sg], 6 * (segs[sg] - 1),
@@ -474,26 +491,27 @@ int main(int argc, char **argv)
         printf("|  |");
         for (int k = 0; k < NMODELS; k++)
             if (use[k])
-                printf(" %s octile | perimeter | ours | ours, any heading |", names[k]);
+                for (int h = 0; h < ncols; h++)
+                    printf(" %s%s |", h ? "" : names[k], h ? colheads[h] : " octile");
         printf("\n|---|");
         for (int k = 0; k < NMODELS; k++)
-            if (use[k])
-                printf("---|---|---|---|");
+            for (int h = 0; h < ncols && use[k]; h++)
+                printf("---|");
         printf("\n");
         static const char *const rows[3] = {"median", "90th percentile", "99th percentile"};
         static const double ps[3] = {50, 90, 99};
         for (int tr = 0; tr < 2; tr++) {
             printf("| **%s** |", tr ? "intermediate search truncation" : "no intermediate search truncation");
             for (int k = 0; k < NMODELS; k++)
-                if (use[k])
-                    printf("  |  |  |  |");
+                for (int h = 0; h < ncols && use[k]; h++)
+                    printf("  |");
             printf("\n");
             for (int row = 0; row < 3; row++) {
                 printf("| %s |", rows[row]);
                 for (int k = 0; k < NMODELS; k++) {
                     if (!use[k])
                         continue;
-                    for (int h = 0; h < NH; h++) {
+                    for (int h = 0; h < ncols; h++) {
                         uint64_t v = pct(&S[sg][tr][k][h], ps[row]);
                         if (!S[sg][tr][k][h].n)
                             printf(" - |");
@@ -508,7 +526,7 @@ int main(int argc, char **argv)
             printf("| 99th percentile: first / intermediate / last steps |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < NH; h++) {
+                    for (int h = 0; h < ncols; h++) {
                         samples *b = K[sg][tr][k][h];
                         if (S[sg][tr][k][h].n)
                             printf(" %llu / %llu / %llu |", (unsigned long long)pct(&b[0], 99),
@@ -519,17 +537,17 @@ int main(int argc, char **argv)
             printf("\n| planning steps (failed) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < NH; h++)
+                    for (int h = 0; h < ncols; h++)
                         printf(" %zu (%llu) |", S[sg][tr][k][h].n, (unsigned long long)S[sg][tr][k][h].failed);
             printf("\n| mean states per step |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < NH; h++)
+                    for (int h = 0; h < ncols; h++)
                         printf(" %.0f |", S[sg][tr][k][h].n ? (double)S[sg][tr][k][h].total / S[sg][tr][k][h].n : 0);
             printf("\n| obstacle-aware search per step (cells or states) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < NH; h++) {
+                    for (int h = 0; h < ncols; h++) {
                         samples *s = &S[sg][tr][k][h];
                         if (h >= 2 && s->n)
                             printf(" %.0f |", (double)s->grid / s->n);
@@ -539,7 +557,7 @@ int main(int argc, char **argv)
             printf("\n| us per step (vs octile) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < NH; h++) {
+                    for (int h = 0; h < ncols; h++) {
                         samples *s = &S[sg][tr][k][h];
                         double us = s->n ? 1e6 * s->seconds / s->n : 0;
                         double base = S[sg][tr][k][0].n ? 1e6 * S[sg][tr][k][0].seconds / S[sg][tr][k][0].n : 0;
