@@ -20,14 +20,15 @@
  * and "ours, any heading": the same with intermediate goals at any heading
  * too (this library's default for routes); and, asked for with --columns
  * ...,haa, "ours, HAA*": the "ours" column routed over HAA*'s abstract
- * graph (clusters of 10, mkabstract's defaults, baked here with mkclear's
- * layers) instead of sectors, segments counting clusters.  Times per step (CPU time of
+ * graph (clusters of 10 or --cluster N, mkabstract's other defaults, baked
+ * here with mkclear's layers) instead of sectors, segments counting
+ * clusters.  Times per step (CPU time of
  * the process) are against octile in the same run.
  *   bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]
  *                     [--max-expansions N] [--models a,b] [--segments 3,4]
  *                     [--ours HEURISTIC] [--columns octile,perimeter,ours,any,haa]
  *                     [--truncation yes|no|both] [--per-class K] [--steps FILE]
- *                     [--row LABEL] [--box]
+ *                     [--row LABEL] [--box] [--cluster N]
  * --map keeps the maps whose name contains NAME; --columns and --truncation
  * run part of the table (exploring); --per-class groups the headings K
  * by K for the heading heuristics (nb_motion_query.heading_classes is the
@@ -85,6 +86,8 @@ typedef struct samples {
     uint64_t *v;
     size_t n, cap;
     uint64_t failed, grid, total;
+    uint64_t routes, found;  /* routes planned, found */
+    double cost;             /* of the routes found */
     double seconds;
 } samples;
 
@@ -96,6 +99,13 @@ static void add(samples *s, uint64_t x)
     }
     s->v[s->n++] = x;
     s->total += x;
+}
+
+static void count_route(samples *s, const nb_motion_result *r)
+{
+    s->routes++;
+    s->found += r->found;
+    s->cost += r->found ? r->cost : 0;
 }
 
 /* A route's steps, for --steps. */
@@ -196,7 +206,7 @@ int main(int argc, char **argv)
     uint64_t maxexp = 200000;
     int use[NMODELS] = {1, 1, 1}, cols[NH] = {1, 1, 1, 1, 0}, trs[2] = {1, 1};
     const char *only_map = NULL, *row_label = NULL;
-    unsigned per_class = 0;
+    unsigned per_class = 0, cluster = 10;
     int box = 0;
     FILE *steps = NULL;
     for (int i = 1; i < argc; i++) {
@@ -204,6 +214,8 @@ int main(int argc, char **argv)
             dir = argv[++i];
         else if (strcmp(argv[i], "--per-class") == 0 && i + 1 < argc)
             per_class = (unsigned)atoi(argv[++i]);
+        else if (strcmp(argv[i], "--cluster") == 0 && i + 1 < argc)
+            cluster = (unsigned)atoi(argv[++i]);
         else if (strcmp(argv[i], "--box") == 0)
             box = 1;
         else if (strcmp(argv[i], "--row") == 0 && i + 1 < argc)
@@ -244,7 +256,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: bench_motion_maps [--maps DIR] [--map NAME] [--pairs N] [--pairs-untruncated N]\n"
                             "         [--max-expansions N] [--models a,b] [--segments 3,4] [--ours H]\n"
                             "         [--columns octile,perimeter,ours,any,haa] [--truncation yes|no|both]\n"
-                            "         [--per-class K] [--steps FILE] [--row LABEL] [--box]\n");
+                            "         [--per-class K] [--steps FILE] [--row LABEL] [--box] [--cluster N]\n");
             return 2;
         }
     }
@@ -295,6 +307,8 @@ int main(int argc, char **argv)
            "# ours = %s", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
     if (per_class)
         printf(", headings in classes of %u", per_class);
+    if (cols[4])
+        printf("; HAA* over clusters of %u", cluster);
     if (box)
         printf(", aiming truncated searches at their whole box");
     printf("\n");
@@ -327,7 +341,7 @@ int main(int argc, char **argv)
             const char *bpath = tu_path(tu_tmpdir(), v ? "ours.nbk" : "paper.nbk");
             if ((haa && nbb_bake_clearance(bl, &legend, &agents, &grid, 0, NULL, &err)) ||
                 nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, &bund[v], &err) ||
-                (haa && tu_add_abstract(&bund[v], tu_path(tu_tmpdir(), "haa.nbk"), 10, &err))) {
+                (haa && tu_add_abstract(&bund[v], tu_path(tu_tmpdir(), "haa.nbk"), cluster, &err))) {
                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                 return 1;
             }
@@ -410,6 +424,7 @@ int main(int argc, char **argv)
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            count_route(s, &res);
                             add_kinds(K[sg][tr][k][h], &t, w, segs[sg]);
                             if (steps)
                                 dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 0);
@@ -424,6 +439,7 @@ int main(int argc, char **argv)
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
+                            count_route(s, &res);
                             add_kinds(K[sg][tr][k][h], &t, w, segs[sg]);
                             if (steps)
                                 dump_trip(steps, &t, w, &q.start, &q.goal, segs[sg], files[f], names[k], tr, h, i, 1);
@@ -563,6 +579,23 @@ int main(int argc, char **argv)
                         double base = S[sg][tr][k][0].n ? 1e6 * S[sg][tr][k][0].seconds / S[sg][tr][k][0].n : 0;
                         printf(" %.0f (%.2fx) |", us, base > 0 ? us / base : 0);
                     }
+            /* Whole routes (the abstract search included) against "ours"
+             * over sectors: what the HAA* column changes. */
+            printf("\n| us per route (vs ours) |");
+            for (int k = 0; k < NMODELS; k++)
+                for (int h = 0; h < ncols && use[k]; h++) {
+                    samples *s = &S[sg][tr][k][h], *b = &S[sg][tr][k][2];
+                    double us = s->routes ? 1e6 * s->seconds / s->routes : 0;
+                    double base = b->routes ? 1e6 * b->seconds / b->routes : 0;
+                    printf(" %.0f (%.2fx) |", us, base > 0 ? us / base : 0);
+                }
+            printf("\n| routes found, mean cost (vs ours) |");
+            for (int k = 0; k < NMODELS; k++)
+                for (int h = 0; h < ncols && use[k]; h++) {
+                    samples *s = &S[sg][tr][k][h], *b = &S[sg][tr][k][2];
+                    double c = s->found ? s->cost / s->found : 0, base = b->found ? b->cost / b->found : 0;
+                    printf(" %llu, %.1f (%.2fx) |", (unsigned long long)s->found, c, base > 0 ? c / base : 0);
+                }
             printf("\n");
         }
     }
