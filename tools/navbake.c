@@ -61,6 +61,7 @@ int main(int argc, char **argv)
             static char prog[64];
             snprintf(prog, sizeof prog, "navbake %s", commands[i].name);
             nbc_prog = prog;
+            argv[1] = prog; /* getopt's own messages name the command as ours do */
             int rc = commands[i].run(argc - 1, argv + 1);
             int out = nbc_close_stdout();
             return rc ? rc : out;
