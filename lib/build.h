@@ -148,6 +148,9 @@ typedef struct nbb_tempfile {
     sigset_t saved;
 } nbb_tempfile;
 nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err);
+/* Refuses an output path that exists and is not a regular file (a device,
+ * a FIFO, a directory): renaming a new file onto it would replace it. */
+nb_status nbb_output_check(const char *path, nb_err *err);
 nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err);
 
 /* ---- the SQLite form (sqlite_write.c; formats/sqlite.md) ---- */

@@ -107,8 +107,13 @@ nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing,
     struct stat sb;
     if (may_be_missing && strcmp(path, "-") != 0 && stat(path, &sb) != 0 && errno == ENOENT)
         return NB_OK;
+    /* The output, to be updated: a device or FIFO there is refused before
+     * it is read (it is not a bundle, and writing would replace it). */
+    nb_status st;
+    if (may_be_missing && strcmp(path, "-") != 0 && (st = nbb_output_check(path, err)) != NB_OK)
+        return st;
     nb_bundle *old;
-    nb_status st = nb_bundle_open(path, NB_OPEN_VERIFY, &old, err);
+    st = nb_bundle_open(path, NB_OPEN_VERIFY, &old, err);
     if (st != NB_OK) {
         nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
         return st;
@@ -286,8 +291,25 @@ nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err
     return NB_OK;
 }
 
+nb_status nbb_output_check(const char *path, nb_err *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return nbi_fail(err, NB_ERR_IO,
+                        "%s: not a regular file; the output is written to a new file renamed "
+                        "into place, which would replace it",
+                        path);
+    return NB_OK;
+}
+
 nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err)
 {
+    nb_status cst = nbb_output_check(path, err);
+    if (cst != NB_OK) {
+        t->fd = -1;
+        t->tmp = NULL;
+        return cst;
+    }
     size_t plen = strlen(path);
     t->fd = -1;
     t->tmp = malloc(plen + 48);

@@ -87,6 +87,28 @@ status navbake dump "$tmp/s.nbk" nonsense; is "dump of an unknown type: exit 2" 
 status navbake dump "$tmp/s.nbk" 7; is "dump of a section number out of range: exit 1" "$rc" 1
 status navbake dump "$tmp/s.nbk"; is "dump without a section: exit 2" "$rc" 2
 
+# Streams are read no further than their header says: a device that never
+# ends is refused at once, a stream longer than its bundle is named so.
+tmo=; command -v timeout >/dev/null 2>&1 && tmo="timeout 60"
+status $tmo navbake info /dev/zero; is "info on /dev/zero: exit 1, not a hang" "$rc" 1
+like "named not a bundle" "$err" "/dev/zero: not a navbake bundle"
+status sh -c "cat /dev/urandom | $tmo navbake info -"; is "an endless random stream: exit 1" "$rc" 1
+like "named not a bundle" "$err" "(standard input): not a navbake bundle"
+status sh -c "{ cat '$tmp/s.nbk'; head -c 300000 /dev/zero; } | navbake info -"
+is "a stream longer than its bundle: exit 1" "$rc" 1
+like "says the size does not match" "$err" "truncated or extended"
+status sh -c "cat '$tmp/s.nbk' '$tmp/s.nbk' | navbake verify -"; is "two bundles back to back: exit 1" "$rc" 1
+
+# An output that is a FIFO or a device is refused before it is opened:
+# renaming a new file onto it would replace it.
+if mkfifo "$tmp/fifo" 2>/dev/null; then
+  status $tmo navbake convert "$tmp/s.nbk" "$tmp/fifo"; is "convert onto a FIFO: exit 1" "$rc" 1
+  like "saying why" "$err" "$tmp/fifo: not a regular file"
+  ok "the FIFO is still a FIFO" test -p "$tmp/fifo"
+else
+  skip "mkfifo failed"; skip "mkfifo failed"; skip "mkfifo failed"
+fi
+
 # Writing to a full device is an error, not silence.
 if [ -w /dev/full ]; then
   status sh -c "navbake info '$tmp/s.nbk' > /dev/full"; is "output to a full disk: exit 1" "$rc" 1

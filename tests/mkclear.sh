@@ -45,6 +45,15 @@ status mkclear --encoding lzma "$map" -o "$tmp/x.nbk"; is "unknown encoding: exi
 like "named" "$err" "'lzma' is neither 'packed' nor 'zlib'"
 status mkclear --frob "$map" -o "$tmp/x.nbk"; is "unknown option: exit 2" "$rc" 2
 
+if mkfifo "$tmp/fifo" 2>/dev/null; then
+  status mkclear "$map" -o "$tmp/fifo"; is "output onto a FIFO: exit 1, before it is opened" "$rc" 1
+  like "saying why" "$err" "$tmp/fifo: not a regular file"
+  ok "the FIFO is still a FIFO" test -p "$tmp/fifo"
+  rm -f "$tmp/fifo"
+else
+  skip "mkfifo failed"; skip "mkfifo failed"; skip "mkfifo failed"
+fi
+
 ok "the sample level bakes" mkclear --agents "$agents" "$map" -o "$tmp/s.nbk"
 ok "and verifies" navbake verify "$tmp/s.nbk"
 status navbake info "$tmp/s.nbk"

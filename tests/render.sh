@@ -20,6 +20,18 @@ status navbake render --version; like "--version" "$out" "navbake render (navbak
 status navbake render; is "no bundle: exit 2" "$rc" 2
 like "and says so" "$err" "navbake render: no bundle given"
 status navbake render "$b"; is "no -o: exit 2" "$rc" 2
+# A FIFO named .svg is written straight into (a new file renamed onto it
+# would replace it): what comes out is the same picture as a file's.
+if mkfifo "$tmp/pipe.svg" 2>/dev/null; then
+  cat "$tmp/pipe.svg" > "$tmp/piped.svg" &
+  ok "render into a FIFO" navbake render "$b" -o "$tmp/pipe.svg" terrain
+  wait
+  navbake render "$b" -o "$tmp/file.svg" terrain
+  ok "the same bytes as into a file" cmp "$tmp/piped.svg" "$tmp/file.svg"
+  ok "the FIFO is still a FIFO" test -p "$tmp/pipe.svg"
+else
+  skip "mkfifo failed"; skip "mkfifo failed"; skip "mkfifo failed"
+fi
 like "and says so" "$err" "no output given"
 status navbake render "$b" -o "$tmp/x.gif"; is "unknown extension: exit 2" "$rc" 2
 like "named" "$err" "x.gif: cannot tell the format"

@@ -369,6 +369,20 @@ nb_status nbr_canvas_write(nbr_canvas *c, const char *path, nb_err *err)
             return nbi_fail_errno(err, "cannot write", "standard output");
         return st;
     }
+    /* A FIFO or a device (/dev/stdout) is written straight into: renaming
+     * a new file onto it would replace it. */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        if (S_ISDIR(sb.st_mode))
+            return nbi_fail(err, NB_ERR_IO, "%s: is a directory", path);
+        FILE *f = fopen(path, "wb");
+        if (!f)
+            return nbi_fail_errno(err, "cannot open", path);
+        nb_status st = write_to(c, f, path, err);
+        if (fclose(f) != 0 && st == NB_OK)
+            st = nbi_fail_errno(err, "cannot write", path);
+        return st;
+    }
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
     if (!tmp)
