@@ -880,7 +880,34 @@ static void test_units(void)
 typedef struct agraph {
     uint32_t cluster, nodes, pairs_intra, pairs_inter;
     uint16_t *xy;
+    /* With stored paths: the cells of each drawn intra-edge's path, in
+     * turn, and how many of them lie off the straight line between its
+     * nodes. */
+    uint32_t ncells, bends;
+    uint16_t *cells;
 } agraph;
+
+/* Appends the stored path (nibble offset off, steps moves) from (x, y)
+ * to g->cells; counts the cells off the segment from (x, y) to (ex, ey). */
+static void agraph_path(agraph *g, const uint8_t *moves, uint32_t off, uint32_t steps, int x, int y,
+                        int ex, int ey)
+{
+    static const int mdx[8] = {1, -1, 0, 0, 1, 1, -1, -1}, mdy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+    int x0 = x, y0 = y;
+    for (uint32_t k = 0; k < steps; k++) {
+        uint32_t n = off + k;
+        unsigned code = (moves[n / 2] >> (4 * (n % 2))) & 15u;
+        x += mdx[code & 7];
+        y += mdy[code & 7];
+        g->cells = realloc(g->cells, 4 * ((size_t)g->ncells + 1));
+        g->cells[2 * g->ncells] = (uint16_t)x;
+        g->cells[2 * g->ncells + 1] = (uint16_t)y;
+        g->ncells++;
+        /* (x, y) on the segment: zero cross product, within its box. */
+        long cross = (long)(ex - x0) * (y - y0) - (long)(ey - y0) * (x - x0);
+        g->bends += cross != 0;
+    }
+}
 
 static int agraph_read(const nb_bundle *b, int filter, nb_capability cap, unsigned size, agraph *g)
 {
@@ -906,8 +933,16 @@ static int agraph_read(const nb_bundle *b, int filter, nb_capability cap, unsign
     NEXT(4 * ((size_t)V + 1));
     const uint8_t *to = p + at;
     NEXT(4 * 2 * (size_t)E);
-    NEXT(4 * 2 * (size_t)E); /* weights */
+    const uint8_t *wt = p + at;
+    NEXT(4 * 2 * (size_t)E);
     const uint8_t *ann = p + at;
+    NEXT(2 * 2 * (size_t)E);
+    const uint8_t *arc_path = p + at, *moves = NULL;
+    int paths = nbi_get32(p + 56) & 1;
+    if (paths) {
+        NEXT(4 * 2 * (size_t)E);
+        moves = p + at;
+    }
 #undef NEXT
     g->cluster = N;
     g->nodes = V;
@@ -927,13 +962,56 @@ static int agraph_read(const nb_bundle *b, int filter, nb_capability cap, unsign
             last = w;
             uint32_t cu = (g->xy[2 * u + 1] / N) * CX + g->xy[2 * u] / N;
             uint32_t cw = (g->xy[2 * w + 1] / N) * CX + g->xy[2 * w] / N;
-            if (cu == cw)
+            if (cu == cw) {
                 g->pairs_intra++;
-            else
+                if (paths)
+                    agraph_path(g, moves, nbi_get32(arc_path + 4 * a),
+                                nbi_get16(wt + 4 * a) + nbi_get16(wt + 4 * a + 2),
+                                g->xy[2 * u], g->xy[2 * u + 1], g->xy[2 * w], g->xy[2 * w + 1]);
+            } else
                 g->pairs_inter++;
         }
     }
     return 1;
+}
+
+/* With stored paths (mkabstract --paths) intra-edges follow them: the
+ * centre of every cell on every path (but the nodes' own, under their
+ * dots) is drawn in the intra-edge colour, paths that bend included. */
+static void test_abstract_paths(const char *dir, const char *bundle)
+{
+    const char *top = getenv("top_builddir");
+    char paths[4096];
+    snprintf(paths, sizeof paths, "%s", tu_path(dir, "p.nbk"));
+    if (!ok(tu_system("%s/tools/mkabstract -q --paths %s -o %s", top ? top : ".", bundle, paths) == 0,
+            "abstract: the graph with stored paths baked"))
+        return;
+    if (!nbr_png_supported()) {
+        skip(3, "no libpng: stored paths not checked in pixels");
+        return;
+    }
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(paths, 0, &b, &err) != NB_OK)
+        return;
+    agraph g = {0};
+    int decoded = agraph_read(b, 0, 0, 0, &g);
+    ok(decoded && g.ncells > 0, "abstract: %u path cells decoded", g.ncells);
+    ok(g.bends > 0, "abstract: %u of them off the straight lines (the check can fail)", g.bends);
+    ir_image *im = render(paths, tu_path(dir, "p.png"), "--scale 16 --no-legend abstract");
+    size_t bad = 0;
+    for (uint32_t i = 0; im && i < g.ncells; i++) {
+        uint32_t x = g.cells[2 * i], y = g.cells[2 * i + 1], node = 0;
+        for (uint32_t u = 0; u < g.nodes && !node; u++)
+            node = g.xy[2 * u] == x && g.xy[2 * u + 1] == y;
+        if (!node && ir_pixel(im, x * 16u + 8, y * 16u + 8) != NBR_ABSTRACT_INTRA && bad++ == 0)
+            diag("cell (%u, %u) of a stored path: #%06x", x, y, ir_pixel(im, x * 16u + 8, y * 16u + 8));
+    }
+    ok(im && bad == 0, "abstract: intra-edges drawn along their stored paths (%zu cells off)", bad);
+    ir_free(im);
+    free(g.xy);
+    free(g.cells);
+    nb_bundle_close(b);
 }
 
 static void test_abstract(void)
@@ -959,7 +1037,7 @@ static void test_abstract(void)
     } runs[] = {{"", "every edge", 0, 0}, {"-a giant", "the edges a giant (size 3) may use", 1, 3}};
     int formats = nbr_png_supported() ? 2 : 1;
     for (size_t r = 0; r < 2; r++) {
-        agraph g = {0, 0, 0, 0, NULL};
+        agraph g = {0};
         if (!ok(agraph_read(b, runs[r].filter, giant, runs[r].size, &g), "abstract: decoded"))
             continue;
         char args[512];
@@ -983,8 +1061,10 @@ static void test_abstract(void)
         }
         ir_free(im);
         free(g.xy);
+        free(g.cells);
     }
     nb_bundle_close(b);
+    test_abstract_paths(dir, bundle);
 }
 
 /* The JSON reader behind --path: values, escapes, located errors, and

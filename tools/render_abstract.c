@@ -1,6 +1,7 @@
 /* render_abstract.c: the HAA* abstract graph (formats/abstract.md) over
- * the map: cluster borders, the abstract nodes, intra-edges as straight
- * lines between their nodes, inter-edges across borders; optionally only
+ * the map: cluster borders, the abstract nodes, intra-edges along their
+ * stored cell paths (mkabstract --paths) or else as straight lines between
+ * their nodes, inter-edges across borders; optionally only
  * the edges that admit one (capability, size).  Read through the
  * runtime's checked in-place view of the section (nbi_agraph_find). */
 #include <stdlib.h>
@@ -47,6 +48,30 @@ static void count_edges(const nbi_agraph *g, int filter, nb_capability cap, unsi
     }
 }
 
+/* Intra-arc a from node u along its stored path (stored from the lower
+ * node, which u is here), into xy (room for cap points); 0 when it does
+ * not fit (a path that revisits cells: the straight line is drawn). */
+static size_t stored_path(const nbr_view *v, const nbi_agraph *g, size_t a, uint32_t u, double *xy,
+                          size_t cap)
+{
+    uint32_t off = nbi_u32at(g->arc_path, a);
+    uint32_t steps = (uint32_t)nbi_u16at(g->arc_w, 2 * a) + nbi_u16at(g->arc_w, 2 * a + 1);
+    if ((size_t)steps + 1 > cap)
+        return 0;
+    long x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
+    xy[0] = nbr_px(v, x + 0.5);
+    xy[1] = nbr_py(v, y + 0.5);
+    for (uint32_t k = 0; k < steps; k++) {
+        uint32_t n = off + k;
+        unsigned code = (g->moves[n / 2] >> (4 * (n % 2))) & 7u;
+        x += nbi_move_dx[code];
+        y += nbi_move_dy[code];
+        xy[2 * (k + 1)] = nbr_px(v, x + 0.5);
+        xy[2 * (k + 1) + 1] = nbr_py(v, y + 0.5);
+    }
+    return (size_t)steps + 1;
+}
+
 nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned size, nb_err *err)
 {
     nbi_agraph g;
@@ -89,6 +114,13 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
             nbr_line(c, 0, nbr_py(v, y), clip[2], nbr_py(v, y), &border);
     nbr_style intra_st = nbr_paint(NBR_NONE, NBR_ABSTRACT_INTRA, s / 8 < 1 ? 1 : s / 8);
     nbr_style inter_st = nbr_paint(NBR_NONE, NBR_ABSTRACT_INTER, s / 4 < 2 ? 2 : s / 4);
+    /* Room for the longest stored path: a cluster's cells at most. */
+    double *xy = NULL;
+    size_t room = (size_t)g.cluster * g.cluster + 1, np;
+    if (g.arc_path && !(xy = malloc(2 * room * sizeof *xy))) {
+        free(used);
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+    }
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t u = 0; u < g.nnodes; u++) {
             double ux = nbi_u16at(g.node_xy, 2 * u) + 0.5, uy = nbi_u16at(g.node_xy, 2 * u + 1) + 0.5;
@@ -97,6 +129,11 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
                 uint32_t w = nbi_u32at(g.arc_to, a);
                 if (!used[a] || is_inter(&g, u, w) != pass)
                     continue;
+                if (!pass && xy && nbi_u32at(g.arc_path, a) != NBI_NO_PATH &&
+                    (np = stored_path(v, &g, a, u, xy, room)) > 0) {
+                    nbr_polyline(c, xy, np, 0, &intra_st);
+                    continue;
+                }
                 double wx = nbi_u16at(g.node_xy, 2 * w) + 0.5, wy = nbi_u16at(g.node_xy, 2 * w + 1) + 0.5;
                 nbr_line(c, nbr_px(v, ux), nbr_py(v, uy), nbr_px(v, wx), nbr_py(v, wy),
                          pass ? &inter_st : &intra_st);
@@ -111,6 +148,7 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
             nbr_circle(c, nbr_px(v, x + 0.5), nbr_py(v, y + 0.5), r, &dot);
     }
     nbr_group_end(c);
+    free(xy);
     free(used);
     return NB_OK;
 }
