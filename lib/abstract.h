@@ -38,6 +38,7 @@ enum nbi_placement {
 /* The eight moves: cardinal first.  A stored path is one 4-bit move code
  * per step. */
 extern const int8_t nbi_move_dx[8], nbi_move_dy[8];
+extern const uint8_t nbi_move_opposite[8]; /* the move back */
 #define NBI_SQRT2 1.41421356237309504880
 
 /* A rectangle of cells x0 <= x < x1, y0 <= y < y1 (a cluster). */
@@ -68,6 +69,11 @@ typedef struct nbi_agraph {
 
 static inline uint32_t nbi_u32at(const uint8_t *a, size_t i) { return nbi_get32(a + 4 * i); }
 static inline uint16_t nbi_u16at(const uint8_t *a, size_t i) { return nbi_get16(a + 2 * i); }
+/* The steps of arc a: cardinal plus diagonal. */
+static inline uint32_t nbi_agraph_arc_steps(const nbi_agraph *g, size_t a)
+{
+    return (uint32_t)nbi_u16at(g->arc_w, 2 * a) + nbi_u16at(g->arc_w, 2 * a + 1);
+}
 
 /* Checks a payload against formats/abstract.md (every count, offset,
  * index and annotation) and fills g.  The map size must be the bundle's. */
@@ -75,6 +81,11 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
                           nbi_agraph *g, nb_err *err);
 /* The same for the bundle's abstract section (the first one). */
 nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err);
+/* The cells of intra-edge arc a's stored path from its node u to its
+ * other end v (g->arc_path set), into out (room for the arc's steps + 1);
+ * returns the count.  Paths are stored from the lower node id: read
+ * backwards, each move reversed, when u is the higher. */
+size_t nbi_agraph_arc_cells(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_cell *out);
 /* Offsets of the arrays of a payload with these counts, in the order of
  * formats/abstract.md (caps, sizes, cluster index, node cells, adjacency
  * index, arc targets, weights, annotations, path offsets, moves); off[10]

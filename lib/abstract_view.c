@@ -57,7 +57,7 @@ uint64_t nbi_agraph_bytes(uint32_t ncaps, uint32_t nsizes, uint64_t nclusters, u
 static nb_status check_path(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_err *err)
 {
     uint32_t off = nbi_u32at(g->arc_path, a);
-    uint32_t steps = (uint32_t)nbi_u16at(g->arc_w, 2 * a) + nbi_u16at(g->arc_w, 2 * a + 1);
+    uint32_t steps = nbi_agraph_arc_steps(g, a);
     if (off > 2 * (uint64_t)g->path_bytes || steps > 2 * (uint64_t)g->path_bytes - off)
         return BAD("arc %zu: its path (%u steps at %u) lies beyond the moves", a, steps, off);
     int32_t x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
@@ -215,6 +215,23 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
         return BAD("%llu inter-edge arcs, expected twice the %u inter-edges",
                    (unsigned long long)inter_arcs, g->ninter);
     return NB_OK;
+}
+
+size_t nbi_agraph_arc_cells(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_cell *out)
+{
+    uint32_t off = nbi_u32at(g->arc_path, a), steps = nbi_agraph_arc_steps(g, a);
+    nb_cell c = {nbi_u16at(g->node_xy, 2 * (size_t)u), nbi_u16at(g->node_xy, 2 * (size_t)u + 1)};
+    out[0] = c;
+    for (uint32_t k = 0; k < steps; k++) {
+        uint32_t nib = u < v ? off + k : off + steps - 1 - k;
+        unsigned code = (g->moves[nib / 2] >> (4 * (nib % 2))) & 7u;
+        if (u > v)
+            code = nbi_move_opposite[code];
+        c.x += nbi_move_dx[code];
+        c.y += nbi_move_dy[code];
+        out[k + 1] = c;
+    }
+    return (size_t)steps + 1;
 }
 
 nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err)

@@ -43,8 +43,6 @@ static int node_cmp(const void *pa, const void *pb)
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
-static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
-
 static void put_nibble(uint8_t *moves, uint64_t n, unsigned code)
 {
     moves[n / 2] |= (uint8_t)(code << (4 * (n % 2)));
@@ -233,7 +231,7 @@ nb_status nbb_ab_write(nbb_agraph_build *ab, uint8_t **payload, size_t *len, nb_
                 const bpath *bp = &ab->path[pid];
                 for (uint32_t s = 0; s < bp->len; s++) {
                     unsigned code = dir == 0 ? ab->moves[bp->off + s]
-                                             : opposite[ab->moves[bp->off + bp->len - 1 - s]];
+                                             : nbi_move_opposite[ab->moves[bp->off + bp->len - 1 - s]];
                     put_nibble(mv, (uint64_t)at + s, code);
                 }
             }

@@ -276,35 +276,35 @@ static nb_bundle *new_bundle(const char *path, nb_err *err)
     return b;
 }
 
-/* How long a stream says it is, from what has arrived: UINT64_MAX while too
- * little is there to tell; 0 when it is neither a bundle nor an SQLite
+#define STREAM_UNKNOWN UINT64_MAX /* too few bytes yet to tell its length */
+#define STREAM_TO_END (UINT64_MAX - 1) /* no length known: read to the end */
+
+/* How long a stream says it is, from its first n bytes: STREAM_UNKNOWN
+ * while too few are there; 0 when it is neither a bundle nor an SQLite
  * database.  A stream is read only so far, so that a device that never
  * ends (/dev/zero, /dev/urandom) is refused at once, not read forever. */
 static uint64_t stream_length(const uint8_t *p, size_t n)
 {
     size_t sqlen = sizeof NBI_SQLITE_MAGIC; /* with its NUL, as in the file */
-    if (n >= NBI_MAGIC_LEN && memcmp(p, NBI_MAGIC, NBI_MAGIC_LEN) == 0)
-    {
+    if (memcmp(p, NBI_MAGIC, n < NBI_MAGIC_LEN ? n : NBI_MAGIC_LEN) == 0) {
         if (n < NBI_HEADER_SIZE)
-            return UINT64_MAX;
+            return STREAM_UNKNOWN;
         uint64_t size = nbi_get64(p + 40); /* a wrong one is named by the header check */
         return size < NBI_HEADER_SIZE ? NBI_HEADER_SIZE : size;
     }
-    if (n >= sqlen && memcmp(p, NBI_SQLITE_MAGIC, sqlen) == 0) {
-        /* The page size (1 meaning 65536) times the page count the header
-         * keeps, when it is current (its version-valid-for number equals
-         * the change counter); otherwise read to the end. */
+    if (memcmp(p, NBI_SQLITE_MAGIC, n < sqlen ? n : sqlen) == 0) {
+        /* The page size (1 meaning 65536) times the page count, when the
+         * header keeps it current (its version-valid-for number equals the
+         * change counter). */
         if (n < 96)
-            return UINT64_MAX;
-        uint32_t page = ((uint32_t)p[16] << 8 | p[17]) == 1 ? 65536 : ((uint32_t)p[16] << 8 | p[17]);
+            return STREAM_UNKNOWN;
+        uint32_t page = (uint32_t)p[16] << 8 | p[17];
         uint32_t pages = (uint32_t)p[28] << 24 | (uint32_t)p[29] << 16 | (uint32_t)p[30] << 8 | p[31];
-        int valid = memcmp(p + 24, p + 92, 4) == 0;
-        return pages && page && valid ? (uint64_t)page * pages : UINT64_MAX - 1;
+        if (page == 1)
+            page = 65536;
+        int current = memcmp(p + 24, p + 92, 4) == 0;
+        return pages && page && current ? (uint64_t)page * pages : STREAM_TO_END;
     }
-    size_t k = n < NBI_MAGIC_LEN ? n : NBI_MAGIC_LEN;
-    size_t j = n < sqlen ? n : sqlen;
-    if (memcmp(p, NBI_MAGIC, k) == 0 || memcmp(p, NBI_SQLITE_MAGIC, j) == 0)
-        return UINT64_MAX;
     return 0;
 }
 
@@ -313,21 +313,17 @@ static uint64_t stream_length(const uint8_t *p, size_t n)
 static nb_status slurp(int fd, const char *path, uint8_t **buf, size_t *len, nb_err *err)
 {
     size_t cap = 1 << 16, n = 0;
-    uint64_t want = UINT64_MAX;
+    uint64_t want = STREAM_UNKNOWN;
     uint8_t *p = malloc(cap);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", path);
     for (;;) {
-        if (want == UINT64_MAX || want == UINT64_MAX - 1) {
-            uint64_t w = stream_length(p, n);
-            if (w == 0) {
-                free(p);
-                return nbi_fail(err, NB_ERR_FORMAT,
-                                "%s: not a navbake bundle (neither its magic nor SQLite's)", path);
-            }
-            want = w;
+        if (want == STREAM_UNKNOWN && (want = stream_length(p, n)) == 0) {
+            free(p);
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: not a navbake bundle (neither its magic nor SQLite's)", path);
         }
-        if (want < UINT64_MAX - 1 && n > want)
+        if (want < STREAM_TO_END && n > want)
             break; /* longer than it says: the header check names it */
         if (n == cap) {
             uint8_t *q = cap > SIZE_MAX / 2 ? NULL : realloc(p, cap * 2);

@@ -15,6 +15,7 @@
 
 const int8_t nbi_move_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 const int8_t nbi_move_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+const uint8_t nbi_move_opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
 
 int nbi_move_code(nb_cell a, nb_cell b)
 {

@@ -271,8 +271,6 @@ static void append(nb_haa *ws, size_t *len, nb_cell c)
     ws->path[(*len)++] = c;
 }
 
-static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
-
 /* The cells of intra-edge arc a from u to v, into ws->seg; returns the
  * count, 0 when there is no such path (a damaged graph). */
 static size_t refine_arc(nb_haa *ws, const nbi_layer *l, uint32_t size, nb_corner corner,
@@ -282,24 +280,8 @@ static size_t refine_arc(nb_haa *ws, const nbi_layer *l, uint32_t size, nb_corne
     nb_cell cu = node_cell(g, u), cv = node_cell(g, v);
     /* A stored path follows the graph's corner rule: usable unless the
      * query's rule is stricter. */
-    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && corner == NB_CORNER_STRICT)) {
-        uint32_t off = nbi_u32at(g->arc_path, a);
-        uint32_t steps = (uint32_t)nbi_u16at(g->arc_w, 2 * a) + nbi_u16at(g->arc_w, 2 * a + 1);
-        nb_cell c = cu;
-        ws->seg[0] = c;
-        for (uint32_t k = 0; k < steps; k++) {
-            /* Stored from the lower node id to the higher: backwards when
-             * u is the higher. */
-            uint32_t nib = u < v ? off + k : off + steps - 1 - k;
-            unsigned code = (g->moves[nib / 2] >> (4 * (nib % 2))) & 7u;
-            if (u > v)
-                code = opposite[code];
-            c.x += nbi_move_dx[code];
-            c.y += nbi_move_dy[code];
-            ws->seg[k + 1] = c;
-        }
-        return steps + 1;
-    }
+    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && corner == NB_CORNER_STRICT))
+        return nbi_agraph_arc_cells(g, a, u, v, ws->seg);
     nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y), g->ncx,
                                   g->cluster, g->width, g->height);
     int found = nbi_csearch_run(&ws->ref, l, size, (int)corner, &box, cu, &cv, NULL, 0);

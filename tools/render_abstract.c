@@ -48,30 +48,6 @@ static void count_edges(const nbi_agraph *g, int filter, nb_capability cap, unsi
     }
 }
 
-/* Intra-arc a from node u along its stored path (stored from the lower
- * node, which u is here), into xy (room for cap points); 0 when it does
- * not fit (a path that revisits cells: the straight line is drawn). */
-static size_t stored_path(const nbr_view *v, const nbi_agraph *g, size_t a, uint32_t u, double *xy,
-                          size_t cap)
-{
-    uint32_t off = nbi_u32at(g->arc_path, a);
-    uint32_t steps = (uint32_t)nbi_u16at(g->arc_w, 2 * a) + nbi_u16at(g->arc_w, 2 * a + 1);
-    if ((size_t)steps + 1 > cap)
-        return 0;
-    long x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
-    xy[0] = nbr_px(v, x + 0.5);
-    xy[1] = nbr_py(v, y + 0.5);
-    for (uint32_t k = 0; k < steps; k++) {
-        uint32_t n = off + k;
-        unsigned code = (g->moves[n / 2] >> (4 * (n % 2))) & 7u;
-        x += nbi_move_dx[code];
-        y += nbi_move_dy[code];
-        xy[2 * (k + 1)] = nbr_px(v, x + 0.5);
-        xy[2 * (k + 1) + 1] = nbr_py(v, y + 0.5);
-    }
-    return (size_t)steps + 1;
-}
-
 nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned size, nb_err *err)
 {
     nbi_agraph g;
@@ -114,10 +90,13 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
             nbr_line(c, 0, nbr_py(v, y), clip[2], nbr_py(v, y), &border);
     nbr_style intra_st = nbr_paint(NBR_NONE, NBR_ABSTRACT_INTRA, s / 8 < 1 ? 1 : s / 8);
     nbr_style inter_st = nbr_paint(NBR_NONE, NBR_ABSTRACT_INTER, s / 4 < 2 ? 2 : s / 4);
-    /* Room for the longest stored path: a cluster's cells at most. */
+    /* Room for a stored path that visits each cell of its cluster once;
+     * a longer one (it cannot be shortest) is drawn as a straight line. */
+    size_t room = (size_t)g.cluster * g.cluster;
+    nb_cell *cells = NULL;
     double *xy = NULL;
-    size_t room = (size_t)g.cluster * g.cluster + 1, np;
-    if (g.arc_path && !(xy = malloc(2 * room * sizeof *xy))) {
+    if (g.arc_path && (!(cells = malloc(room * sizeof *cells)) || !(xy = malloc(2 * room * sizeof *xy)))) {
+        free(cells);
         free(used);
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
     }
@@ -129,8 +108,13 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
                 uint32_t w = nbi_u32at(g.arc_to, a);
                 if (!used[a] || is_inter(&g, u, w) != pass)
                     continue;
-                if (!pass && xy && nbi_u32at(g.arc_path, a) != NBI_NO_PATH &&
-                    (np = stored_path(v, &g, a, u, xy, room)) > 0) {
+                if (!pass && cells && nbi_u32at(g.arc_path, a) != NBI_NO_PATH &&
+                    nbi_agraph_arc_steps(&g, a) < room) {
+                    size_t np = nbi_agraph_arc_cells(&g, a, u, w, cells);
+                    for (size_t k = 0; k < np; k++) {
+                        xy[2 * k] = nbr_px(v, cells[k].x + 0.5);
+                        xy[2 * k + 1] = nbr_py(v, cells[k].y + 0.5);
+                    }
                     nbr_polyline(c, xy, np, 0, &intra_st);
                     continue;
                 }
@@ -148,6 +132,7 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
             nbr_circle(c, nbr_px(v, x + 0.5), nbr_py(v, y + 0.5), r, &dot);
     }
     nbr_group_end(c);
+    free(cells);
     free(xy);
     free(used);
     return NB_OK;
