@@ -1,0 +1,473 @@
+/* bundle_write.c: the bundle writer.
+ *
+ * A builder holds sections in memory; a tool loads the existing bundle,
+ * replaces the sections it owns and writes.  The write goes to a temporary
+ * file beside the target that is renamed into place, so a failed or killed
+ * bake never leaves a half-written bundle and the old one stays intact.
+ * The bytes depend only on the sections: no timestamps, zeroed padding, a
+ * fixed order.  The same sections can be written as an SQLite database
+ * instead (sqlite_write.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "bake.h"
+
+struct bsec {
+    nb_section_info info;
+    uint8_t *stored;
+};
+
+struct nbb_builder {
+    struct bsec *sec;
+    size_t n, cap;
+    unsigned minor; /* the highest minor version among loaded bundles */
+};
+
+nb_status nbb_builder_new(nbb_builder **out, nb_err *err)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a bundle builder");
+    (*out)->minor = NB_FORMAT_MINOR;
+    return NB_OK;
+}
+
+void nbb_builder_free(nbb_builder *b)
+{
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->n; i++)
+        free(b->sec[i].stored);
+    free(b->sec);
+    free(b);
+}
+
+static int cmp_sec(const void *a, const void *b)
+{
+    return nbi_section_key_cmp(&((const struct bsec *)a)->info, &((const struct bsec *)b)->info);
+}
+
+/* Takes ownership of stored. */
+static nb_status put(nbb_builder *b, const nb_section_info *info, uint8_t *stored, nb_err *err)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (nbi_section_key_cmp(&b->sec[i].info, info) == 0) {
+            free(b->sec[i].stored);
+            b->sec[i].info = *info;
+            b->sec[i].stored = stored;
+            return NB_OK;
+        }
+    if (b->n == NBI_MAX_SECTIONS) {
+        free(stored);
+        return nbi_fail(err, NB_ERR_LIMIT, "a bundle holds at most %d sections", NBI_MAX_SECTIONS);
+    }
+    if (b->n == b->cap) {
+        size_t ncap = b->cap ? 2 * b->cap : 16;
+        struct bsec *s = realloc(b->sec, ncap * sizeof *s);
+        if (!s) {
+            free(stored);
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu sections", ncap);
+        }
+        b->sec = s;
+        b->cap = ncap;
+    }
+    b->sec[b->n].info = *info;
+    b->sec[b->n].stored = stored;
+    b->n++;
+    return NB_OK;
+}
+
+nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *old, nb_err *err)
+{
+    nb_status st = NB_OK;
+    if (old->minor > b->minor)
+        b->minor = old->minor;
+    for (size_t i = 0; i < old->nsections && st == NB_OK; i++) {
+        const struct nbi_section *s = &old->sections[i];
+        uint8_t *copy = malloc(s->info.size ? (size_t)s->info.size : 1);
+        if (!copy)
+            return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to copy section %zu", old->path, i);
+        memcpy(copy, s->stored, (size_t)s->info.size);
+        st = put(b, &s->info, copy, err);
+    }
+    return st;
+}
+
+nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing, nb_err *err)
+{
+    struct stat sb;
+    if (may_be_missing && strcmp(path, "-") != 0 && stat(path, &sb) != 0 && errno == ENOENT)
+        return NB_OK;
+    /* The output, to be updated: a device or FIFO there is refused before
+     * it is read (it is not a bundle, and writing would replace it). */
+    nb_status st;
+    if (may_be_missing && strcmp(path, "-") != 0 && (st = nbb_output_check(path, err)) != NB_OK)
+        return st;
+    nb_bundle *old;
+    st = nb_bundle_open(path, NB_OPEN_VERIFY, &old, err);
+    if (st != NB_OK) {
+        nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
+        return st;
+    }
+    st = nbb_builder_take(b, old, err);
+    nb_bundle_close(old);
+    return st;
+}
+
+nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const void *payload,
+                          size_t len, int compress, nb_err *err)
+{
+    nb_section_info in = *info;
+    uint8_t *stored;
+    if (!nbi_section_kind(in.type) || NB_ENC_COMPRESSION(in.encoding) ||
+        NB_ENC_LAYOUT(in.encoding) > NB_ENC_PACKED || memchr(in.name, 0, sizeof in.name) == NULL)
+        return nbi_fail(err, NB_ERR_ARG, "nbb_builder_add: bad section type, encoding or name");
+    in.usize = len;
+    if (compress && len > 0) {
+        uLongf zlen = compressBound((uLong)len);
+        stored = malloc(zlen);
+        if (!stored)
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory to compress %zu bytes", len);
+        if (compress2(stored, &zlen, payload, (uLong)len, Z_BEST_COMPRESSION) != Z_OK) {
+            free(stored);
+            return nbi_fail(err, NB_ERR_NOMEM, "zlib could not compress a %s section",
+                            nb_section_type_name(in.type));
+        }
+        in.size = zlen;
+        in.encoding |= NB_ENC_ZLIB;
+    } else {
+        stored = malloc(len ? len : 1);
+        if (!stored)
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte section", len);
+        if (len)
+            memcpy(stored, payload, len);
+        in.size = len;
+    }
+    {
+        uLong crc = crc32(0, NULL, 0);
+        for (uint64_t at = 0; at < in.size;) {
+            uInt n = (uInt)(in.size - at > 0x40000000u ? 0x40000000u : in.size - at);
+            crc = crc32(crc, stored + at, n);
+            at += n;
+        }
+        in.crc = (uint32_t)crc;
+    }
+    in.offset = 0;
+    /* The name is NUL-padded on disk: clear what follows the terminator. */
+    size_t nl = strlen(in.name);
+    memset(in.name + nl, 0, sizeof in.name - nl);
+    return put(b, &in, stored, err);
+}
+
+size_t nbb_builder_remove(nbb_builder *b, uint32_t type)
+{
+    return nbb_builder_remove_named(b, type, NULL);
+}
+
+size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
+{
+    size_t kept = 0, removed = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->sec[i].info.type == type && (!name || strcmp(b->sec[i].info.name, name) == 0)) {
+            free(b->sec[i].stored);
+            removed++;
+        } else {
+            b->sec[kept++] = b->sec[i];
+        }
+    }
+    b->n = kept;
+    return removed;
+}
+
+int nbb_builder_has(const nbb_builder *b, uint32_t type)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (b->sec[i].info.type == type)
+            return 1;
+    return 0;
+}
+
+static nb_status write_all(int fd, const void *data, size_t len, const char *path, nb_err *err)
+{
+    const uint8_t *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return nbi_fail_errno(err, "write error", path);
+        p += w;
+        len -= (size_t)w;
+    }
+    return NB_OK;
+}
+
+static nb_status write_zeros(int fd, uint64_t n, const char *path, nb_err *err)
+{
+    static const uint8_t zeros[NBI_ALIGN];
+    nb_status st = NB_OK;
+    while (n > 0 && st == NB_OK) {
+        size_t k = n > sizeof zeros ? sizeof zeros : (size_t)n;
+        st = write_all(fd, zeros, k, path, err);
+        n -= k;
+    }
+    return st;
+}
+
+/* Sorts the sections into table order, lays them out, and makes the header
+ * and section table (head, NBI_HEADER_SIZE + n * NBI_ENTRY_SIZE bytes). */
+static nb_status lay_out(nbb_builder *b, uint8_t **head, uint64_t *file_size, nb_err *err)
+{
+    if (b->n) /* (qsort wants a non-NULL base even for no elements) */
+        qsort(b->sec, b->n, sizeof *b->sec, cmp_sec);
+    nb_section_info *infos = malloc((b->n ? b->n : 1) * sizeof *infos);
+    *head = calloc(1, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
+    if (!infos || !*head) {
+        free(infos);
+        free(*head);
+        *head = NULL;
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the section table");
+    }
+    for (size_t i = 0; i < b->n; i++)
+        infos[i] = b->sec[i].info;
+    *file_size = nbi_layout_offsets(infos, b->n);
+    for (size_t i = 0; i < b->n; i++)
+        b->sec[i].info.offset = infos[i].offset;
+    nbi_layout_head(infos, b->n, NB_FORMAT_MAJOR, b->minor, 0, *file_size, *head);
+    free(infos);
+    return NB_OK;
+}
+
+/* Header, table and sections, in file order. */
+static nb_status write_bundle(nbb_builder *b, int fd, const char *path, nb_err *err)
+{
+    uint8_t *head;
+    uint64_t file_size;
+    nb_status st = lay_out(b, &head, &file_size, err);
+    if (st != NB_OK)
+        return st;
+    uint64_t at = NBI_HEADER_SIZE + (uint64_t)b->n * NBI_ENTRY_SIZE;
+    st = write_all(fd, head, (size_t)at, path, err);
+    free(head);
+    for (size_t i = 0; i < b->n && st == NB_OK; i++) {
+        const nb_section_info *in = &b->sec[i].info;
+        st = write_zeros(fd, in->offset - at, path, err);
+        if (st == NB_OK)
+            st = write_all(fd, b->sec[i].stored, (size_t)in->size, path, err);
+        at = in->offset + in->size;
+    }
+    return st;
+}
+
+nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err *err)
+{
+    uint8_t *head;
+    uint64_t file_size;
+    nb_status st = lay_out(b, &head, &file_size, err);
+    if (st != NB_OK)
+        return st;
+    uint8_t *p = file_size <= SIZE_MAX ? calloc(1, (size_t)file_size) : NULL;
+    if (!p) {
+        free(head);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %llu-byte bundle",
+                        (unsigned long long)file_size);
+    }
+    memcpy(p, head, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
+    free(head);
+    for (size_t i = 0; i < b->n; i++)
+        if (b->sec[i].info.size)
+            memcpy(p + b->sec[i].info.offset, b->sec[i].stored, (size_t)b->sec[i].info.size);
+    *image = p;
+    *len = (size_t)file_size;
+    return NB_OK;
+}
+
+nb_status nbb_output_check(const char *path, nb_err *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return nbi_fail(err, NB_ERR_IO,
+                        "%s: not a regular file; the output is written to a new file renamed "
+                        "into place, which would replace it",
+                        path);
+    return NB_OK;
+}
+
+nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err)
+{
+    nb_status cst = nbb_output_check(path, err);
+    if (cst != NB_OK) {
+        t->fd = -1;
+        t->tmp = NULL;
+        return cst;
+    }
+    size_t plen = strlen(path);
+    t->fd = -1;
+    t->tmp = malloc(plen + 48);
+    if (!t->tmp)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    /* Ctrl-C or a polite kill during the write is held until the temporary
+     * file is renamed or removed, so none is left behind. */
+    sigset_t hold;
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGINT);
+    sigaddset(&hold, SIGTERM);
+    sigaddset(&hold, SIGHUP);
+    sigaddset(&hold, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &hold, &t->saved);
+    for (unsigned k = 0; k < 1000 && t->fd < 0; k++) {
+        snprintf(t->tmp, plen + 48, "%s.tmp-%ld-%u", path, (long)getpid(), k);
+        t->fd = open(t->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (t->fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (t->fd < 0) {
+        nb_status st = nbi_fail_errno(err, "cannot create a temporary file beside", path);
+        free(t->tmp);
+        t->tmp = NULL;
+        sigprocmask(SIG_SETMASK, &t->saved, NULL);
+        return st;
+    }
+    /* A rewritten bundle keeps the permissions the old one had. */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+        (void)fchmod(t->fd, sb.st_mode & 07777);
+    return NB_OK;
+}
+
+nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err)
+{
+    if (!path) { /* a scratch file */
+        close(t->fd);
+        unlink(t->tmp);
+        free(t->tmp);
+        sigprocmask(SIG_SETMASK, &t->saved, NULL);
+        return st;
+    }
+#ifdef HAVE_FSYNC
+    if (st == NB_OK && fsync(t->fd) != 0)
+        st = nbi_fail_errno(err, "fsync failed", t->tmp);
+#endif
+    if (close(t->fd) != 0 && st == NB_OK)
+        st = nbi_fail_errno(err, "close failed", t->tmp);
+    if (st == NB_OK && rename(t->tmp, path) != 0)
+        st = nbi_fail_errno(err, "cannot rename the new bundle into place", path);
+    if (st != NB_OK)
+        unlink(t->tmp);
+    free(t->tmp);
+    t->tmp = NULL;
+    t->fd = -1;
+    sigprocmask(SIG_SETMASK, &t->saved, NULL);
+    return st;
+}
+
+nbb_format nbb_format_for_path(const char *path)
+{
+    static const char *const ext[] = {".sqlite", ".sqlite3", ".db"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t k = strlen(ext[i]);
+        if (n > k && strcasecmp(path + n - k, ext[i]) == 0 && path[n - k - 1] != '/')
+            return NBB_FORMAT_SQLITE;
+    }
+    return NBB_FORMAT_BINARY;
+}
+
+static nb_status write_binary(nbb_builder *b, const char *path, nb_err *err)
+{
+    if (strcmp(path, "-") == 0)
+        return write_bundle(b, STDOUT_FILENO, "(standard output)", err);
+    nbb_tempfile t;
+    nb_status st = nbb_tempfile_create(&t, path, err);
+    if (st != NB_OK)
+        return st;
+    st = write_bundle(b, t.fd, t.tmp, err);
+    return nbb_tempfile_finish(&t, path, st, err);
+}
+
+static nb_status write_sqlite(nbb_builder *b, const char *path, nb_err *err)
+{
+    uint8_t *image;
+    size_t len;
+    nb_status st = nbb_builder_image(b, &image, &len, err);
+    if (st != NB_OK)
+        return st;
+    /* Opened (and checked) as any bundle, so that the database's tables
+     * come from the same decoding the runtime does. */
+    nb_bundle *bundle;
+    st = nbi_bundle_open_image(image, len, strcmp(path, "-") == 0 ? "(standard output)" : path,
+                               NB_OPEN_VERIFY, &bundle, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_sqlite_write(bundle, path, err);
+    nb_bundle_close(bundle);
+    return st;
+}
+
+nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err)
+{
+    if (format == NBB_FORMAT_AUTO)
+        format = nbb_format_for_path(path);
+    return format == NBB_FORMAT_SQLITE ? write_sqlite(b, path, err) : write_binary(b, path, err);
+}
+
+nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err)
+{
+    return nbb_builder_write_format(b, path, NBB_FORMAT_AUTO, err);
+}
+
+nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
+                        const nbb_grid *grid, int compress, nb_err *err)
+{
+    nb_section_info in;
+    nb_status st;
+    size_t n = nbi_legend_encoded_size(legend);
+    size_t m = agents ? nbi_agents_encoded_size(agents) : 0;
+    uint64_t cells = grid ? (uint64_t)grid->width * grid->height : 0;
+    size_t big = n > m ? n : m;
+    if (grid && NBI_MAP_HEADER + cells > big)
+        big = NBI_MAP_HEADER + (size_t)cells;
+    uint8_t *buf = malloc(big);
+    if (!buf)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu bytes", big);
+
+    memset(&in, 0, sizeof in);
+    in.type = NB_SEC_LEGEND;
+    in.version = 1;
+    in.param[0] = legend->nterrains;
+    nbi_legend_encode(legend, buf);
+    nbb_builder_remove(b, NB_SEC_LEGEND);
+    st = nbb_builder_add(b, &in, buf, n, 0, err);
+    if (st == NB_OK && agents) {
+        memset(&in, 0, sizeof in);
+        in.type = NB_SEC_AGENTS;
+        in.version = 1;
+        in.param[0] = (uint32_t)agents->count;
+        nbi_agents_encode(agents, buf);
+        nbb_builder_remove(b, NB_SEC_AGENTS);
+        st = nbb_builder_add(b, &in, buf, m, 0, err);
+    }
+    if (st == NB_OK && grid) {
+        memset(&in, 0, sizeof in);
+        in.type = NB_SEC_MAP;
+        in.version = 1;
+        in.param[0] = grid->width;
+        in.param[1] = grid->height;
+        nbi_put32(buf, grid->width);
+        nbi_put32(buf + 4, grid->height);
+        memcpy(buf + NBI_MAP_HEADER, grid->cells, (size_t)cells);
+        nbb_builder_remove(b, NB_SEC_MAP);
+        st = nbb_builder_add(b, &in, buf, NBI_MAP_HEADER + (size_t)cells, compress, err);
+    }
+    free(buf);
+    return st;
+}

@@ -1,0 +1,273 @@
+/* hitcheck_build.c: baking a unit's hit-check table (formats/hitcheck.md).
+ *
+ * For every start heading, end heading and neighbour, every Dubins curve
+ * from the centre of the origin cell to the centre of the neighbour,
+ * shortest first, with the cells a unit of its width touches on the way
+ * (origin and destination left out: the search knows those).  A curve that
+ * touches every cell a shorter one touches can never be the first free
+ * one, so it is left out too.  The window is sized to the cells touched,
+ * so none falls outside it. */
+#include <stdlib.h>
+
+#include "turning/turning_build.h"
+#include "turning/sweep.h"
+
+#define HALF 127 /* cells either side of the origin that the marks can hold */
+#define SIDE (2 * HALF + 1)
+
+/* Makes room for need elements of size in *ptr (doubling); 0 when out of
+ * memory. */
+static int grow(void *ptr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap ? *cap : 256;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*(void **)ptr, n * size);
+    if (!q)
+        return 0;
+    *(void **)ptr = q;
+    *cap = n;
+    return 1;
+}
+
+struct touched {
+    uint8_t *mark; /* SIDE x SIDE, the cells of the current curve */
+    int16_t (*cell)[2];
+    size_t n, cap;
+    int dx, dy;    /* the destination, left out */
+    int overflow;
+};
+
+static int collect(void *ctx, long x, long y)
+{
+    struct touched *t = ctx;
+    if ((x == 0 && y == 0) || (x == t->dx && y == t->dy))
+        return 0;
+    if (labs(x) > HALF || labs(y) > HALF) {
+        t->overflow = 1;
+        return 1;
+    }
+    uint8_t *m = &t->mark[(size_t)(y + HALF) * SIDE + (size_t)(x + HALF)];
+    if (*m)
+        return 0;
+    if (!grow(&t->cell, &t->cap, t->n + 1, sizeof *t->cell))
+        return 2;
+    *m = 1;
+    t->cell[t->n][0] = (int16_t)x;
+    t->cell[t->n][1] = (int16_t)y;
+    t->n++;
+    return 0;
+}
+
+/* One kept curve, its cells in the big cell array. */
+struct kept {
+    double length;
+    uint8_t word, variant;
+    size_t first, n;
+};
+
+struct table {
+    struct kept *curve;
+    size_t ncurves, capcurves;
+    int16_t (*cell)[2];
+    size_t ncells, capcells;
+};
+
+static int subset(const struct table *t, const struct kept *k, const uint8_t *mark)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        const int16_t *c = t->cell[k->first + i];
+        if (!mark[(size_t)(c[1] + HALF) * SIDE + (size_t)(c[0] + HALF)])
+            return 0;
+    }
+    return 1;
+}
+
+static int keep(struct table *t, const nb_curve *c, const struct touched *tc)
+{
+    if (!grow(&t->curve, &t->capcurves, t->ncurves + 1, sizeof *t->curve) ||
+        !grow(&t->cell, &t->capcells, t->ncells + tc->n, sizeof *t->cell))
+        return 0;
+    struct kept *k = &t->curve[t->ncurves++];
+    k->length = c->length;
+    k->word = (uint8_t)nbi_word_code(c->word);
+    k->variant = (uint8_t)c->variant;
+    k->first = t->ncells;
+    k->n = tc->n;
+    memcpy(t->cell + t->ncells, tc->cell, tc->n * sizeof *tc->cell);
+    t->ncells += tc->n;
+    return 1;
+}
+
+nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t **payload,
+                             size_t *len, nb_err *err)
+{
+    int off[NBI_MAX_NEIGHBOURS][2];
+    unsigned n = nbi_neighbourhood(neighbourhood, off), K = u->headings;
+    *payload = NULL;
+    *len = 0;
+    if (n == 0)
+        return nbi_fail(err, NB_ERR_ARG, "neighbourhood %u; expected 8, 24 or 48", neighbourhood);
+    nb_status st = nbi_unit_check(u, err);
+    if (st != NB_OK)
+        return st;
+    size_t nindex = (size_t)K * K * n;
+    uint32_t *first = calloc(nindex, sizeof *first), *count = calloc(nindex, sizeof *count);
+    struct touched tc = {0};
+    struct table t = {0};
+    tc.mark = calloc((size_t)SIDE * SIDE, 1);
+    if (!first || !count || !tc.mark) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for the hit-check table");
+        goto done;
+    }
+    int reach = 0; /* the farthest cell touched, in x or y */
+    for (unsigned h0 = 0; h0 < K; h0++)
+        for (unsigned h1 = 0; h1 < K; h1++)
+            for (unsigned o = 0; o < n; o++) {
+                nb_pose a = {0.5, 0.5, nbi_heading(h0, K)};
+                nb_pose b = {0.5 + off[o][0], 0.5 + off[o][1], nbi_heading(h1, K)};
+                nb_curve cand[NB_CURVE_MAX_CANDIDATES];
+                size_t m = nb_curve_to_pose(&a, &b, u->radius, cand);
+                size_t ix = ((size_t)h0 * K + h1) * n + o, before = t.ncurves;
+                first[ix] = (uint32_t)t.ncurves;
+                for (size_t c = 0; c < m; c++) {
+                    tc.n = 0;
+                    tc.dx = off[o][0];
+                    tc.dy = off[o][1];
+                    int r = nbi_sweep_cells(cand[c].seg, cand[c].count, u->width, collect, &tc);
+                    if (r == 2 || tc.overflow) {
+                        st = r == 2 ? nbi_fail(err, NB_ERR_NOMEM, "out of memory")
+                                    : nbi_fail(err, NB_ERR_LIMIT,
+                                               "unit '%s': a curve leaves the largest window "
+                                               "(%d cells)", u->name, SIDE);
+                        for (size_t i = 0; i < tc.n; i++)
+                            tc.mark[(size_t)(tc.cell[i][1] + HALF) * SIDE + (size_t)(tc.cell[i][0] + HALF)] = 0;
+                        goto done;
+                    }
+                    int dominated = 0;
+                    for (size_t k = before; k < t.ncurves && !dominated; k++)
+                        dominated = subset(&t, &t.curve[k], tc.mark);
+                    if (!dominated && !keep(&t, &cand[c], &tc)) {
+                        st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for the hit-check table");
+                        goto done;
+                    }
+                    for (size_t i = 0; i < tc.n; i++) {
+                        int ax = abs(tc.cell[i][0]), ay = abs(tc.cell[i][1]);
+                        if (!dominated && (ax > reach || ay > reach))
+                            reach = ax > ay ? ax : ay;
+                        tc.mark[(size_t)(tc.cell[i][1] + HALF) * SIDE + (size_t)(tc.cell[i][0] + HALF)] = 0;
+                    }
+                }
+                count[ix] = (uint32_t)(t.ncurves - before);
+            }
+    /* The window also holds the neighbourhood itself. */
+    int ring = neighbourhood == 8 ? 1 : neighbourhood == 24 ? 2 : 3;
+    if (reach < ring)
+        reach = ring;
+    unsigned window = 2 * (unsigned)reach + 1;
+    if (window > NBI_HC_MAX_WINDOW) {
+        st = nbi_fail(err, NB_ERR_LIMIT, "unit '%s': a %u-cell window is more than %d", u->name,
+                      window, NBI_HC_MAX_WINDOW);
+        goto done;
+    }
+    unsigned words = (window * window + 63) / 64;
+    size_t recsize = NBI_HC_RECORD_HEAD + 8 * (size_t)words;
+    size_t offs = ((size_t)2 * n + 7) / 8 * 8;
+    size_t total = NBI_HC_HEADER + offs + nindex * 8 + t.ncurves * recsize;
+    uint8_t *p = calloc(total, 1);
+    if (!p) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for a %zu-byte hit-check table", total);
+        goto done;
+    }
+    nbi_put32(p, K);
+    nbi_put32(p + 4, neighbourhood);
+    nbi_put32(p + 8, window);
+    nbi_put32(p + 12, words);
+    nbi_put32(p + 16, (uint32_t)t.ncurves);
+    nbi_put32(p + 20, (uint32_t)recsize);
+    nbi_putf64(p + 24, u->radius);
+    nbi_putf64(p + 32, u->width);
+    uint8_t *q = p + NBI_HC_HEADER;
+    for (unsigned i = 0; i < n; i++) {
+        q[2 * i] = (uint8_t)(int8_t)off[i][0];
+        q[2 * i + 1] = (uint8_t)(int8_t)off[i][1];
+    }
+    q += offs;
+    for (size_t i = 0; i < nindex; i++) {
+        nbi_put32(q + 8 * i, first[i]);
+        nbi_put32(q + 8 * i + 4, count[i]);
+    }
+    q += nindex * 8;
+    for (size_t i = 0; i < t.ncurves; i++) {
+        uint8_t *r = q + i * recsize;
+        nbi_putf64(r, t.curve[i].length);
+        r[8] = t.curve[i].word;
+        r[9] = t.curve[i].variant;
+        nbi_put16(r + 10, (uint16_t)t.curve[i].n);
+        for (size_t j = 0; j < t.curve[i].n; j++) {
+            const int16_t *c = t.cell[t.curve[i].first + j];
+            size_t bit = (size_t)(c[1] + reach) * window + (size_t)(c[0] + reach);
+            uint8_t *w = r + NBI_HC_RECORD_HEAD + 8 * (bit / 64);
+            nbi_put64(w, nbi_get64(w) | (uint64_t)1 << (bit % 64));
+        }
+    }
+    *payload = p;
+    *len = total;
+done:
+    free(first);
+    free(count);
+    free(tc.mark);
+    free(tc.cell);
+    free(t.curve);
+    free(t.cell);
+    return st;
+}
+
+nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, struct nbb_unit_stats *stats,
+                       nb_err *err)
+{
+    uint8_t rec[NBI_UNIT_SIZE], *hc = NULL, *ct = NULL;
+    size_t hclen, ctlen;
+    nb_status st = nbi_unit_check(u, err);
+    if (st != NB_OK)
+        return st;
+    nbi_unit_encode(u, rec);
+    /* A unit's tables made for another neighbourhood go with it. */
+    nbb_builder_remove_named(b, NB_SEC_UNIT, u->name);
+    nbb_builder_remove_named(b, NB_SEC_HITCHECK, u->name);
+    nbb_builder_remove_named(b, NB_SEC_CURVES, u->name);
+    nb_section_info in;
+    memset(&in, 0, sizeof in);
+    snprintf(in.name, sizeof in.name, "%s", u->name);
+    in.type = NB_SEC_UNIT;
+    in.version = 1;
+    in.param[0] = u->headings;
+    in.param[1] = u->neighbourhood;
+    if ((st = nbb_builder_add(b, &in, rec, sizeof rec, 0, err)) ||
+        (st = nbb_hitcheck_build(u, u->neighbourhood, &hc, &hclen, err)))
+        goto done;
+    in.type = NB_SEC_HITCHECK;
+    in.param[0] = u->neighbourhood;
+    in.param[1] = nbi_get32(hc + 8);
+    if ((st = nbb_builder_add(b, &in, hc, hclen, compress, err)) ||
+        (st = nbb_curvetab_build(u->radius, NBB_CT_DISTANCE, NBB_CT_STEPS, NBB_CT_ANGLES, &ct,
+                                 &ctlen, err)))
+        goto done;
+    in.type = NB_SEC_CURVES;
+    in.param[0] = NBB_CT_DISTANCE;
+    in.param[1] = NBB_CT_STEPS;
+    in.param[2] = NBB_CT_ANGLES;
+    st = nbb_builder_add(b, &in, ct, ctlen, compress, err);
+    if (stats) {
+        stats->curves = nbi_get32(hc + 16);
+        stats->window = nbi_get32(hc + 8);
+        stats->hitcheck_bytes = hclen;
+        stats->curves_bytes = ctlen;
+    }
+done:
+    free(hc);
+    free(ct);
+    return st;
+}

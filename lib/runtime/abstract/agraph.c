@@ -1,0 +1,268 @@
+/* abstract_view.c: the runtime's reading of an abstract graph section
+ * (formats/abstract.md).  Every count, offset, index and annotation is
+ * checked once, here, so that a search may then index the arrays in the
+ * mapped file without a check per read. */
+#include <stdio.h>
+
+#include "abstract/abstract.h"
+
+const char *nbi_quality_name(uint32_t q)
+{
+    switch (q) {
+    case NBI_QUALITY_INITIAL: return "initial";
+    case NBI_QUALITY_HIGH: return "high";
+    case NBI_QUALITY_LOW: return "low";
+    }
+    return "unknown";
+}
+
+const char *nbi_placement_name(uint32_t p)
+{
+    switch (p) {
+    case NBI_PLACE_FIRST: return "first";
+    case NBI_PLACE_MIDDLE: return "middle";
+    case NBI_PLACE_SPREAD: return "spread";
+    case NBI_PLACE_ENDS: return "ends";
+    }
+    return "unknown";
+}
+
+static uint64_t align8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
+
+void nbi_agraph_layout(uint32_t ncaps, uint32_t nsizes, uint64_t nclusters, uint64_t nnodes,
+                   uint64_t nedges, int paths, uint64_t path_bytes, uint64_t off[11])
+{
+    uint64_t narcs = 2 * nedges, at = NBI_ABSTRACT_HEADER;
+    const uint64_t len[10] = {4 * ncaps,           4 * nsizes, 4 * (nclusters + 1), 4 * nnodes,
+                              4 * (nnodes + 1),    4 * narcs,  4 * narcs,           2 * narcs,
+                              paths ? 4 * narcs : 0, paths ? path_bytes : 0};
+    for (int i = 0; i < 10; i++) {
+        off[i] = at;
+        at = align8(at + len[i]);
+    }
+    off[10] = at;
+}
+
+uint64_t nbi_agraph_bytes(uint32_t ncaps, uint32_t nsizes, uint64_t nclusters, uint64_t nnodes,
+                          uint64_t nedges, int paths, uint64_t path_bytes)
+{
+    uint64_t off[11];
+    nbi_agraph_layout(ncaps, nsizes, nclusters, nnodes, nedges, paths, path_bytes, off);
+    return off[10];
+}
+
+#define BAD(...) nbi_fail(err, NB_ERR_FORMAT, "abstract graph: " __VA_ARGS__)
+
+/* Checks the stored path of arc a (from u to v, u < v). */
+static nb_status check_path(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_err *err)
+{
+    uint32_t off = nbi_u32at(g->arc_path, a);
+    uint32_t steps = nbi_agraph_arc_steps(g, a);
+    if (off > 2 * (uint64_t)g->path_bytes || steps > 2 * (uint64_t)g->path_bytes - off)
+        return BAD("arc %zu: its path (%u steps at %u) lies beyond the moves", a, steps, off);
+    int32_t x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
+    nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)x, (uint32_t)y), g->ncx, g->cluster,
+                                  g->width, g->height);
+    uint32_t diag = 0;
+    for (uint32_t k = 0; k < steps; k++) {
+        uint32_t n = off + k;
+        unsigned code = (g->moves[n / 2] >> (4 * (n % 2))) & 15u;
+        if (code > 7)
+            return BAD("arc %zu: move code %u at step %u", a, code, k);
+        x += nbi_move_dx[code];
+        y += nbi_move_dy[code];
+        diag += code >= 4;
+        if (x < box.x0 || y < box.y0 || x >= box.x1 || y >= box.y1)
+            return BAD("arc %zu: its path leaves the cluster at step %u", a, k);
+    }
+    if (x != nbi_u16at(g->node_xy, 2 * (size_t)v) || y != nbi_u16at(g->node_xy, 2 * (size_t)v + 1) ||
+        diag != nbi_u16at(g->arc_w, 2 * a + 1))
+        return BAD("arc %zu: its path does not end at node %u with its weight", a, v);
+    return NB_OK;
+}
+
+nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t height,
+                          nbi_agraph *g, nb_err *err)
+{
+    memset(g, 0, sizeof *g);
+    g->section = -1;
+    if (len < NBI_ABSTRACT_HEADER)
+        return BAD("%zu bytes, shorter than its %d-byte header", len, NBI_ABSTRACT_HEADER);
+    uint32_t h[16];
+    for (int i = 0; i < 16; i++)
+        h[i] = nbi_get32(p + 4 * i);
+    g->width = h[0];
+    g->height = h[1];
+    g->cluster = h[2];
+    g->quality = h[3];
+    g->corner = h[4];
+    g->placement = h[5];
+    g->spread = h[6];
+    g->ncaps = h[7];
+    g->nsizes = h[8];
+    g->ncx = h[9];
+    g->ncy = h[10];
+    g->nnodes = h[11];
+    g->nedges = h[12];
+    g->ninter = h[13];
+    g->flags = h[14];
+    g->path_bytes = h[15];
+    if (g->width != width || g->height != height)
+        return BAD("built for a %u x %u map, but the map is %u x %u", g->width, g->height, width,
+                   height);
+    if (g->cluster < 1 || g->cluster > NBI_CLUSTER_MAX)
+        return BAD("cluster size %u, expected 1 to %d", g->cluster, NBI_CLUSTER_MAX);
+    if (g->ncx != (width + g->cluster - 1) / g->cluster ||
+        g->ncy != (height + g->cluster - 1) / g->cluster)
+        return BAD("%u x %u clusters do not tile a %u x %u map in clusters of %u", g->ncx, g->ncy,
+                   width, height, g->cluster);
+    if (g->quality > NBI_QUALITY_LOW || g->corner > 1 || g->placement > NBI_PLACE_ENDS)
+        return BAD("quality %u, corner rule %u, placement %u: unknown", g->quality, g->corner,
+                   g->placement);
+    if (g->ncaps < 1 || g->ncaps > 256 || g->nsizes < 1 || g->nsizes > NB_MAX_AGENT_SIZE)
+        return BAD("%u capabilities and %u sizes, expected 1 to 256 and 1 to %d", g->ncaps,
+                   g->nsizes, NB_MAX_AGENT_SIZE);
+    if ((g->flags & ~NBI_AGRAPH_PATHS) || (!(g->flags & NBI_AGRAPH_PATHS) && g->path_bytes))
+        return BAD("flags %#x with %u path bytes", g->flags, g->path_bytes);
+    if (g->ninter > g->nedges || g->nedges > UINT32_MAX / 2)
+        return BAD("%u inter-edges among %u edges", g->ninter, g->nedges);
+    uint64_t ncl = (uint64_t)g->ncx * g->ncy, off[11];
+    int paths = (g->flags & NBI_AGRAPH_PATHS) != 0;
+    nbi_agraph_layout(g->ncaps, g->nsizes, ncl, g->nnodes, g->nedges, paths, g->path_bytes, off);
+    if (off[10] != len)
+        return BAD("%zu bytes, expected %llu for its counts", len, (unsigned long long)off[10]);
+    g->caps = p + off[0];
+    g->sizes = p + off[1];
+    g->cluster_first = p + off[2];
+    g->node_xy = p + off[3];
+    g->node_first = p + off[4];
+    g->arc_to = p + off[5];
+    g->arc_w = p + off[6];
+    g->arc_ann = p + off[7];
+    g->arc_path = paths ? p + off[8] : NULL;
+    g->moves = paths ? p + off[9] : NULL;
+
+    for (uint32_t i = 0; i < g->ncaps; i++)
+        if (nbi_u32at(g->caps, i) == 0)
+            return BAD("capability %u is empty", i);
+    for (uint32_t i = 0; i < g->nsizes; i++) {
+        uint32_t s = nbi_u32at(g->sizes, i);
+        if (s < 1 || s > NB_MAX_AGENT_SIZE || (i && s <= nbi_u32at(g->sizes, i - 1)))
+            return BAD("sizes must ascend from 1 to %d (size %u is %u)", NB_MAX_AGENT_SIZE, i, s);
+    }
+    if (nbi_u32at(g->cluster_first, 0) != 0 || nbi_u32at(g->cluster_first, ncl) != g->nnodes)
+        return BAD("the cluster index does not span the %u nodes", g->nnodes);
+    for (uint64_t k = 0; k < ncl; k++) {
+        uint32_t a = nbi_u32at(g->cluster_first, k), b = nbi_u32at(g->cluster_first, k + 1);
+        if (b < a)
+            return BAD("the cluster index decreases at cluster %llu", (unsigned long long)k);
+        for (uint32_t u = a; u < b; u++) {
+            uint32_t x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
+            if (x >= width || y >= height || nbi_node_cluster(g, x, y) != k)
+                return BAD("node %u at (%u, %u) is not in its cluster %llu", u, x, y,
+                           (unsigned long long)k);
+        }
+    }
+    uint64_t narcs = 2 * (uint64_t)g->nedges;
+    if (nbi_u32at(g->node_first, 0) != 0 || nbi_u32at(g->node_first, g->nnodes) != narcs)
+        return BAD("the adjacency index does not span the %llu arcs", (unsigned long long)narcs);
+    uint64_t inter_arcs = 0;
+    for (uint32_t u = 0; u < g->nnodes; u++) {
+        uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
+        if (a1 < a0)
+            return BAD("the adjacency index decreases at node %u", u);
+        int32_t ux = nbi_u16at(g->node_xy, 2 * (size_t)u), uy = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
+        for (uint32_t a = a0; a < a1; a++) {
+            uint32_t v = nbi_u32at(g->arc_to, a);
+            if (v >= g->nnodes || v == u)
+                return BAD("arc %u of node %u leads to node %u", a, u, v);
+            unsigned ci = g->arc_ann[2 * (size_t)a], cv = g->arc_ann[2 * (size_t)a + 1];
+            if (ci >= g->ncaps || cv < 1 || cv > NB_MAX_AGENT_SIZE)
+                return BAD("arc %u: capability %u of %u, clearance %u", a, ci, g->ncaps, cv);
+            int32_t vx = nbi_u16at(g->node_xy, 2 * (size_t)v), vy = nbi_u16at(g->node_xy, 2 * (size_t)v + 1);
+            uint32_t card = nbi_u16at(g->arc_w, 2 * (size_t)a), diag = nbi_u16at(g->arc_w, 2 * (size_t)a + 1);
+            int32_t dx = ux > vx ? ux - vx : vx - ux, dy = uy > vy ? uy - vy : vy - uy;
+            int same = nbi_node_cluster(g, (uint32_t)ux, (uint32_t)uy) ==
+                       nbi_node_cluster(g, (uint32_t)vx, (uint32_t)vy);
+            if (!same) {
+                if (dx + dy != 1)
+                    return BAD("arc %u joins nodes %u and %u of different clusters that are not "
+                               "neighbours across a border",
+                               a, u, v);
+                if (card != 1 || diag != 0)
+                    return BAD("inter-edge arc %u weighs %u + %u sqrt(2), not 1", a, card, diag);
+                inter_arcs++;
+                if (paths && nbi_u32at(g->arc_path, a) != NBI_NO_PATH)
+                    return BAD("inter-edge arc %u has a stored path", a);
+                continue;
+            }
+            /* The weight may not undercut the octile distance, which the
+             * abstract search uses as a consistent heuristic. */
+            int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+            if (card + NBI_SQRT2 * diag < (hi - lo) + NBI_SQRT2 * lo - 1e-9 ||
+                card + diag < (uint32_t)hi)
+                return BAD("arc %u: weight %u + %u sqrt(2) is shorter than the distance from "
+                           "node %u to node %u",
+                           a, card, diag, u, v);
+            if (paths && u < v) {
+                nb_status st = check_path(g, a, u, v, err);
+                if (st != NB_OK)
+                    return st;
+            }
+        }
+    }
+    if (inter_arcs != 2 * (uint64_t)g->ninter)
+        return BAD("%llu inter-edge arcs, expected twice the %u inter-edges",
+                   (unsigned long long)inter_arcs, g->ninter);
+    return NB_OK;
+}
+
+size_t nbi_agraph_arc_cells(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_cell *out)
+{
+    uint32_t off = nbi_u32at(g->arc_path, a), steps = nbi_agraph_arc_steps(g, a);
+    nb_cell c = {nbi_u16at(g->node_xy, 2 * (size_t)u), nbi_u16at(g->node_xy, 2 * (size_t)u + 1)};
+    out[0] = c;
+    for (uint32_t k = 0; k < steps; k++) {
+        uint32_t nib = u < v ? off + k : off + steps - 1 - k;
+        unsigned code = (g->moves[nib / 2] >> (4 * (nib % 2))) & 7u;
+        if (u > v)
+            code = nbi_move_opposite[code];
+        c.x += nbi_move_dx[code];
+        c.y += nbi_move_dy[code];
+        out[k + 1] = c;
+    }
+    return (size_t)steps + 1;
+}
+
+nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err)
+{
+    long idx = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    if (idx < 0)
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: no abstract graph; bake one with mkabstract (after mkclear)", b->path);
+    if (!b->has_map)
+        return nbi_fail(err, NB_ERR_FORMAT, "%s: an abstract graph but no map", b->path);
+    const struct nbi_section *s = &b->sections[idx];
+    if (s->info.version != NBI_ABSTRACT_VERSION)
+        return nbi_fail(err, NB_ERR_VERSION,
+                        "%s: section %ld (abstract) has version %u; this reader knows version %d",
+                        b->path, idx, s->info.version, NBI_ABSTRACT_VERSION);
+    if (NB_ENC_LAYOUT(s->info.encoding) != NB_ENC_RAW || s->payload == NULL ||
+        (NB_ENC_COMPRESSION(s->info.encoding) && s->payload == s->stored))
+        return nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (abstract): encoding %s, expected raw",
+                        b->path, idx, nb_encoding_name(s->info.encoding));
+    nb_status st = nbi_agraph_view(s->payload, (size_t)s->info.usize, b->width, b->height, g, err);
+    if (st != NB_OK) {
+        nbi_err_prefix(err, "%s: section %ld", b->path, idx);
+        return st;
+    }
+    const nb_section_info *in = &s->info;
+    if (in->param[0] != g->cluster || in->param[1] != g->quality || in->param[2] != g->nnodes ||
+        in->param[3] != g->nedges)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %ld (abstract): the section table and the payload disagree on "
+                        "its cluster size, quality or counts",
+                        b->path, idx);
+    g->section = idx;
+    return NB_OK;
+}

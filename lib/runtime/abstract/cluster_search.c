@@ -1,0 +1,297 @@
+/* cluster_search.c: Dijkstra and A* confined to one cluster, the small
+ * searches HAA* is made of: one Dijkstra per abstract node and (c, s)
+ * builds all of a node's intra-edges at once, one per end inserts start
+ * and goal, and A* refines an abstract edge into cells.
+ *
+ * The agent's top-left cell stays in the box (Theorem 2 maps the agent
+ * to that one cell); its other cells may lie beyond, which the clearance
+ * read at each cell already accounts for.  A diagonal step needs both
+ * cardinal neighbours standable (strict) or one (weak); either neighbour
+ * lies in the box whenever both ends do. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "abstract/abstract.h"
+
+const int8_t nbi_move_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+const int8_t nbi_move_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+const uint8_t nbi_move_opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+
+int nbi_move_code(nb_cell a, nb_cell b)
+{
+    for (int d = 0; d < 8; d++)
+        if (a.x + nbi_move_dx[d] == b.x && a.y + nbi_move_dy[d] == b.y)
+            return d;
+    return -1;
+}
+
+/* The open list: a binary min-heap of (f, tie, cell) with a place per
+ * cell for decrease-key, kept here (not the shared heap.c) so that the
+ * inner loop inlines it: these small searches are most of a query. */
+struct nbi_cs_item {
+    double key;
+    float tie; /* -g: among equal f, the deeper first */
+    uint32_t id;
+};
+
+static inline int before(const struct nbi_cs_item *a, const struct nbi_cs_item *b)
+{
+    return a->key < b->key || (a->key == b->key && a->tie < b->tie);
+}
+
+static inline void sift_up(nbi_csearch *cs, uint32_t i, struct nbi_cs_item it)
+{
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!before(&it, &cs->open[p]))
+            break;
+        cs->open[i] = cs->open[p];
+        cs->hpos[cs->open[i].id] = i;
+        i = p;
+    }
+    cs->open[i] = it;
+    cs->hpos[it.id] = i;
+}
+
+static inline void open_push(nbi_csearch *cs, double key, double tie, uint32_t id)
+{
+    struct nbi_cs_item it = {key, (float)tie, id};
+    uint32_t at = cs->hpos[id];
+    if (at != NBI_HEAP_NONE) { /* only ever lowered */
+        sift_up(cs, at, it);
+        return;
+    }
+    sift_up(cs, cs->nopen++, it);
+}
+
+static inline uint32_t open_pop(nbi_csearch *cs)
+{
+    uint32_t top = cs->open[0].id;
+    cs->hpos[top] = NBI_HEAP_NONE;
+    uint32_t n = --cs->nopen;
+    if (n == 0)
+        return top;
+    struct nbi_cs_item last = cs->open[n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && before(&cs->open[c + 1], &cs->open[c]))
+            c++;
+        if (!before(&cs->open[c], &last))
+            break;
+        cs->open[i] = cs->open[c];
+        cs->hpos[cs->open[i].id] = i;
+        i = c;
+    }
+    cs->open[i] = last;
+    cs->hpos[last.id] = i;
+    return top;
+}
+
+int nbi_csearch_init(nbi_csearch *cs, uint32_t maxw, uint32_t maxh)
+{
+    memset(cs, 0, sizeof *cs);
+    /* Cells are numbered in the box with a ring of one cell around it, so
+     * that a neighbour is an offset and the ring stops every search. */
+    size_t n = ((size_t)maxw + 2) * ((size_t)maxh + 2);
+    cs->maxcells = (uint32_t)n;
+    cs->g = malloc(n * sizeof *cs->g);
+    cs->parent = malloc(n * sizeof *cs->parent);
+    cs->diag = malloc(n * sizeof *cs->diag);
+    cs->seen = calloc(n, sizeof *cs->seen);
+    cs->closed = calloc(n, sizeof *cs->closed);
+    cs->target = calloc(n, sizeof *cs->target);
+    cs->memo = calloc(n, sizeof *cs->memo);
+    cs->hpos = malloc(n * sizeof *cs->hpos);
+    cs->open = malloc(n * sizeof *cs->open);
+    if (!cs->g || !cs->parent || !cs->diag || !cs->seen || !cs->closed || !cs->target ||
+        !cs->memo || !cs->hpos || !cs->open) {
+        nbi_csearch_free(cs);
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        cs->hpos[i] = NBI_HEAP_NONE;
+    return 1;
+}
+
+void nbi_csearch_free(nbi_csearch *cs)
+{
+    free(cs->g);
+    free(cs->parent);
+    free(cs->diag);
+    free(cs->seen);
+    free(cs->closed);
+    free(cs->target);
+    free(cs->memo);
+    free(cs->hpos);
+    free(cs->open);
+    memset(cs, 0, sizeof *cs);
+}
+
+/* A new stamp; on wrap-around every array is cleared once.  The memo
+ * holds stamp * 2 + standable, so stamps stay below 2^31. */
+static void next_stamp(nbi_csearch *cs)
+{
+    if (++cs->stamp >= 0x80000000u) {
+        memset(cs->seen, 0, cs->maxcells * sizeof *cs->seen);
+        memset(cs->closed, 0, cs->maxcells * sizeof *cs->closed);
+        memset(cs->target, 0, cs->maxcells * sizeof *cs->target);
+        memset(cs->memo, 0, cs->maxcells * sizeof *cs->memo);
+        cs->stamp = 1;
+    }
+}
+
+static inline double octile(int32_t dx, int32_t dy)
+{
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
+    return (double)(hi - lo) + NBI_SQRT2 * lo;
+}
+
+/* The number of cell (x, y), which must be in the box or its ring. */
+static inline uint32_t cell_no(const nbi_csearch *cs, int32_t x, int32_t y)
+{
+    return (uint32_t)(y - cs->box.y0 + 1) * cs->w2 + (uint32_t)(x - cs->box.x0 + 1);
+}
+
+/* May the agent stand at (x, y), cell p?  Read from the layer once per
+ * search and cell; the ring and beyond the box: no. */
+static inline int free_at(nbi_csearch *cs, const nbi_layer *l, uint32_t size, uint32_t p, int32_t x,
+                          int32_t y)
+{
+    uint32_t m = cs->memo[p];
+    if ((m >> 1) == cs->stamp)
+        return (int)(m & 1u);
+    int v = x >= cs->box.x0 && y >= cs->box.y0 && x < cs->box.x1 && y < cs->box.y1 &&
+            nbi_standable(l, size, x, y);
+    cs->memo[p] = cs->stamp << 1 | (uint32_t)v;
+    return v;
+}
+
+int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
+                    const nbi_box *box, nb_cell start, const nb_cell *goal, const nb_cell *targets,
+                    size_t ntargets)
+{
+    next_stamp(cs);
+    for (uint32_t k = 0; k < cs->nopen; k++) /* what the last search left open */
+        cs->hpos[cs->open[k].id] = NBI_HEAP_NONE;
+    cs->nopen = 0;
+    cs->box = *box;
+    cs->w2 = (uint32_t)(box->x1 - box->x0) + 2;
+    cs->expanded = 0;
+    const uint32_t st = cs->stamp, w2 = cs->w2;
+    const int32_t x0 = box->x0 - 1, y0 = box->y0 - 1; /* of cell 0, in the ring */
+    size_t left = 0;
+    uint32_t goal_i = UINT32_MAX;
+    if (goal) {
+        goal_i = cell_no(cs, goal->x, goal->y);
+        left = 1;
+    } else {
+        for (size_t k = 0; k < ntargets; k++) {
+            uint32_t t = cell_no(cs, targets[k].x, targets[k].y);
+            if (cs->target[t] != st) {
+                cs->target[t] = st;
+                left++;
+            }
+        }
+    }
+    int all = !goal && ntargets == 0;
+    const int strict = corner == NBI_CORNER_STRICT;
+    /* Offsets of the eight moves, in the order of nbi_move_dx/dy. */
+    const int32_t off[8] = {1, -1, (int32_t)w2, -(int32_t)w2, (int32_t)w2 + 1, -(int32_t)w2 + 1,
+                            (int32_t)w2 - 1, -(int32_t)w2 - 1};
+    uint32_t s = cell_no(cs, start.x, start.y);
+    cs->g[s] = 0;
+    cs->parent[s] = s;
+    cs->diag[s] = 0;
+    cs->seen[s] = st;
+    open_push(cs, goal ? octile(goal->x - start.x, goal->y - start.y) : 0, 0, s);
+    while (cs->nopen) {
+        uint32_t i = open_pop(cs);
+        cs->closed[i] = st;
+        if (cs->budget && cs->expanded == cs->budget)
+            return 0;
+        cs->expanded++;
+        if (goal ? i == goal_i : (!all && cs->target[i] == st)) {
+            if (--left == 0)
+                return 1;
+        }
+        int32_t x = x0 + (int32_t)(i % w2), y = y0 + (int32_t)(i / w2);
+        double gi = cs->g[i];
+        uint16_t di = cs->diag[i];
+        /* Cardinal neighbours first: the diagonal ones need them. */
+        int fr[4];
+        for (int d = 0; d < 4; d++)
+            fr[d] = free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
+                            y + nbi_move_dy[d]);
+        for (int d = 0; d < 8; d++) {
+            if (d < 4) {
+                if (!fr[d])
+                    continue;
+            } else {
+                /* d 4..7: (+1,+1) (+1,-1) (-1,+1) (-1,-1); cardinals 0 +x, 1 -x, 2 +y, 3 -y */
+                int cx = fr[d < 6 ? 0 : 1], cy = fr[(d & 1) ? 3 : 2];
+                if (strict ? !(cx && cy) : !(cx || cy))
+                    continue;
+                if (!free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
+                             y + nbi_move_dy[d]))
+                    continue;
+            }
+            uint32_t j = (uint32_t)((int32_t)i + off[d]);
+            if (cs->closed[j] == st)
+                continue;
+            double ng = gi + (d < 4 ? 1.0 : NBI_SQRT2);
+            if (cs->seen[j] != st || ng < cs->g[j]) {
+                cs->seen[j] = st;
+                cs->g[j] = ng;
+                cs->parent[j] = i;
+                cs->diag[j] = (uint16_t)(di + (d >= 4));
+                double h = goal ? octile(goal->x - (x + nbi_move_dx[d]), goal->y - (y + nbi_move_dy[d]))
+                                : 0;
+                open_push(cs, ng + h, -ng, j);
+            }
+        }
+    }
+    return all;
+}
+
+static int in_box(const nbi_csearch *cs, nb_cell c)
+{
+    return c.x >= cs->box.x0 && c.y >= cs->box.y0 && c.x < cs->box.x1 && c.y < cs->box.y1;
+}
+
+double nbi_csearch_cost(const nbi_csearch *cs, nb_cell c, uint32_t *diag)
+{
+    if (!in_box(cs, c))
+        return -1;
+    uint32_t i = cell_no(cs, c.x, c.y);
+    if (cs->closed[i] != cs->stamp)
+        return -1;
+    if (diag)
+        *diag = cs->diag[i];
+    return cs->g[i];
+}
+
+size_t nbi_csearch_path(const nbi_csearch *cs, nb_cell c, nb_cell *out)
+{
+    if (nbi_csearch_cost(cs, c, NULL) < 0)
+        return 0;
+    uint32_t i = cell_no(cs, c.x, c.y);
+    size_t n = 0;
+    for (;;) {
+        out[n].x = cs->box.x0 - 1 + (int32_t)(i % cs->w2);
+        out[n].y = cs->box.y0 - 1 + (int32_t)(i / cs->w2);
+        n++;
+        if (cs->parent[i] == i)
+            break;
+        i = cs->parent[i];
+    }
+    for (size_t a = 0, b = n - 1; a < b; a++, b--) {
+        nb_cell t = out[a];
+        out[a] = out[b];
+        out[b] = t;
+    }
+    return n;
+}

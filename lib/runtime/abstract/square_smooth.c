@@ -1,0 +1,173 @@
+/* square_smooth.c: the simple smoothing of seed 004 (Pinter, "Toward More
+ * Realistic Pathfinding", listing 1) for an s x s agent.
+ *
+ * Walking the path, a waypoint is dropped whenever the agent can go
+ * straight from the last kept waypoint to the one after it.  Pinter
+ * samples the unit's outline every fifth of a tile; here the test is
+ * exact: the square [x, x+s] x [y, y+s] slid along the segment sweeps a
+ * convex hexagon, and every cell whose interior that hexagon meets must
+ * be of a terrain in the agent's capability (clearance >= 1).  Row by row
+ * the hexagon's extent is a ratio of integers, so the test is done in
+ * integers.  A cardinal or diagonal step that the strict corner rule
+ * allows passes this test, so a smoothed path is never worse than the
+ * cell path. */
+#include <math.h>
+
+#include "abstract/abstract.h"
+
+static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+static int passable_row(const nbi_layer *l, int64_t r, int64_t k0, int64_t k1)
+{
+    if (r < 0 || r >= l->height || k0 < 0 || k1 >= l->width)
+        return 0;
+    for (int64_t k = k0; k <= k1; k++)
+        if (nbi_layer_get(l, (uint64_t)r * l->width + (uint64_t)k) < 1)
+            return 0;
+    return 1;
+}
+
+int nbi_square_walkable(const nbi_layer *l, uint32_t size, nb_cell a, nb_cell b)
+{
+    int64_t s = size;
+    if (b.y < a.y) {
+        nb_cell t = a;
+        a = b;
+        b = t;
+    }
+    int64_t dx = (int64_t)b.x - a.x, dy = (int64_t)b.y - a.y;
+    if (dy == 0) {
+        int64_t k0 = a.x < b.x ? a.x : b.x, k1 = (a.x < b.x ? b.x : a.x) + s - 1;
+        for (int64_t r = a.y; r < a.y + s; r++)
+            if (!passable_row(l, r, k0, k1))
+                return 0;
+        return 1;
+    }
+    /* Row r (the open band r < y < r + 1) meets the square at the times
+     * t in (r - s - ay, r + 1 - ay) / dy, within [0, 1]. */
+    for (int64_t r = a.y; r < b.y + s; r++) {
+        int64_t lo = r - s - a.y > 0 ? r - s - a.y : 0;
+        int64_t hi = r + 1 - a.y < dy ? r + 1 - a.y : dy;
+        int64_t t_inf = dx >= 0 ? lo : hi, t_sup = dx >= 0 ? hi : lo;
+        int64_t k0 = floor_div(a.x * dy + dx * t_inf, dy);
+        int64_t k1 = ceil_div(a.x * dy + dx * t_sup, dy) + s - 1;
+        if (!passable_row(l, r, k0, k1))
+            return 0;
+    }
+    return 1;
+}
+
+size_t nbi_square_smooth(const nbi_layer *l, uint32_t size, nb_cell *p, size_t n)
+{
+    if (n <= 2)
+        return n;
+    size_t out = 1, check = 0;
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (nbi_square_walkable(l, size, p[check], p[i + 1]))
+            continue; /* p[i] is skipped */
+        p[out] = p[i];
+        check = out++;
+    }
+    p[out++] = p[n - 1];
+    return out;
+}
+
+/* The octile walk from a to b that keeps nearest the straight line
+ * between them: its k-th step, 0 <= k < T, T the walk's length. */
+typedef struct walk {
+    nb_cell a;
+    int32_t sx, sy;       /* signs of the displacement */
+    uint32_t T, nstraight; /* steps, of which cardinal */
+    int major_x;          /* the cardinal steps go along x */
+} walk;
+
+static walk walk_make(nb_cell a, nb_cell b)
+{
+    walk w;
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    w.a = a;
+    w.sx = dx > 0 ? 1 : dx < 0 ? -1 : 0;
+    w.sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
+    w.major_x = ax >= ay;
+    w.T = ax > ay ? ax : ay;
+    w.nstraight = w.T - (ax < ay ? ax : ay);
+    return w;
+}
+
+/* Step k is cardinal: the cardinal steps spread evenly over the walk. */
+static int walk_straight(const walk *w, uint32_t k)
+{
+    uint64_t T = w->T, h = T / 2;
+    return ((k + 1) * (uint64_t)w->nstraight + h) / T != (k * (uint64_t)w->nstraight + h) / T;
+}
+
+/* Follows the walk, checking every step for the agent; writes its cells
+ * after a (not a itself) to out when out is not NULL.  1 when valid. */
+static int walk_follow(const walk *w, const nbi_layer *l, uint32_t size, int corner, nb_cell *out)
+{
+    nb_cell c = w->a;
+    for (uint32_t k = 0; k < w->T; k++) {
+        nb_cell n = c;
+        if (walk_straight(w, k)) {
+            if (w->major_x)
+                n.x += w->sx;
+            else
+                n.y += w->sy;
+            if (!nbi_standable(l, size, n.x, n.y))
+                return 0;
+        } else {
+            n.x += w->sx;
+            n.y += w->sy;
+            if (!nbi_standable(l, size, n.x, n.y))
+                return 0;
+            int c1 = nbi_standable(l, size, n.x, c.y), c2 = nbi_standable(l, size, c.x, n.y);
+            if (corner == NBI_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+                return 0;
+        }
+        if (out)
+            out[k] = n;
+        c = n;
+    }
+    return 1;
+}
+
+size_t nbi_straighten(const nbi_layer *l, uint32_t size, int corner, nb_cell *p, size_t n)
+{
+    if (n <= 2)
+        return n;
+    /* Greedy as the smoothing is, but the straight lines are octile walks,
+     * written over the path as soon as they are final: a walk is never
+     * longer (in cells) than the part of the path it replaces, so the
+     * writing never overtakes the reading. */
+    nb_cell anchor = p[0];
+    size_t out = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (i + 1 < n) {
+            walk w = walk_make(anchor, p[i + 1]);
+            if (walk_follow(&w, l, size, corner, NULL))
+                continue; /* p[i] is skipped */
+        }
+        walk w = walk_make(anchor, p[i]);
+        walk_follow(&w, l, size, corner, p + out);
+        out += w.T;
+        anchor = p[out - 1];
+    }
+    return out;
+}
+
+double nbi_polyline_length(const nb_cell *p, size_t n)
+{
+    double len = 0;
+    for (size_t i = 1; i < n; i++) {
+        double dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+        len += sqrt(dx * dx + dy * dy);
+    }
+    return len;
+}

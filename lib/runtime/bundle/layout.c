@@ -1,0 +1,70 @@
+/* bundle_layout.c: where each section goes in a binary bundle, and the
+ * bytes of its header and section table (formats/bundle.md).
+ *
+ * The writer lays a bundle out with it, and so does the SQLite reader when
+ * it rebuilds the binary form of a database in memory: one layout, so that
+ * binary -> SQLite -> binary gives back the same bytes. */
+#include <zlib.h>
+
+#include "core/base.h"
+
+int nbi_section_key_cmp(const nb_section_info *a, const nb_section_info *b)
+{
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c < 0 ? -1 : 1;
+    for (int i = 0; i < NB_SECTION_PARAMS; i++)
+        if (a->param[i] != b->param[i])
+            return a->param[i] < b->param[i] ? -1 : 1;
+    return 0;
+}
+
+static uint64_t align_up(uint64_t v) { return (v + NBI_ALIGN - 1) / NBI_ALIGN * NBI_ALIGN; }
+
+uint64_t nbi_layout_offsets(nb_section_info *secs, size_t n)
+{
+    uint64_t at = NBI_HEADER_SIZE + (uint64_t)n * NBI_ENTRY_SIZE;
+    for (size_t i = 0; i < n; i++) {
+        at = align_up(at);
+        secs[i].offset = at;
+        at += secs[i].size;
+    }
+    return at;
+}
+
+void nbi_layout_head(const nb_section_info *secs, size_t n, unsigned major, unsigned minor,
+                     uint32_t flags, uint64_t file_size, uint8_t *head)
+{
+    size_t head_len = NBI_HEADER_SIZE + n * NBI_ENTRY_SIZE;
+    memset(head, 0, head_len);
+    for (size_t i = 0; i < n; i++) {
+        const nb_section_info *in = &secs[i];
+        uint8_t *e = head + NBI_HEADER_SIZE + i * NBI_ENTRY_SIZE;
+        nbi_put32(e, in->type);
+        nbi_put16(e + 4, in->version);
+        nbi_put16(e + 6, in->encoding);
+        nbi_put64(e + 8, in->offset);
+        nbi_put64(e + 16, in->size);
+        nbi_put64(e + 24, in->usize);
+        nbi_put32(e + 32, in->crc);
+        nbi_put32(e + 36, in->flags);
+        for (int k = 0; k < NB_SECTION_PARAMS; k++)
+            nbi_put32(e + 40 + 4 * k, in->param[k]);
+        /* NUL-padded: nothing after the terminator reaches the file. */
+        size_t nl = strnlen(in->name, sizeof in->name - 1);
+        memcpy(e + 72, in->name, nl);
+    }
+    memcpy(head, NBI_MAGIC, NBI_MAGIC_LEN);
+    nbi_put16(head + 8, (uint16_t)major);
+    nbi_put16(head + 10, (uint16_t)minor);
+    nbi_put32(head + 12, flags);
+    nbi_put32(head + 16, NBI_HEADER_SIZE);
+    nbi_put32(head + 20, NBI_ENTRY_SIZE);
+    nbi_put32(head + 24, (uint32_t)n);
+    nbi_put64(head + 32, NBI_HEADER_SIZE);
+    nbi_put64(head + 40, file_size);
+    nbi_put32(head + 48, (uint32_t)crc32(0, head + NBI_HEADER_SIZE, (uInt)(head_len - NBI_HEADER_SIZE)));
+    nbi_put32(head + 60, (uint32_t)crc32(0, head, 60));
+}

@@ -1,0 +1,39 @@
+/* aastar.h: Annotated A* inside the library, for the searches that stand
+ * on it (HAA* insertion and refinement, abstract-edge building, motion
+ * planning).  Internal. */
+#ifndef NB_AASTAR_H
+#define NB_AASTAR_H
+
+#include "clearance/clearance.h"
+
+/* A rectangle of cells, x0 <= x < x1 and y0 <= y < y1: a search given one
+ * keeps the agent's top-left cell inside it (a cluster, say). */
+typedef struct nbi_window {
+    int32_t x0, y0, x1, y1;
+} nbi_window;
+
+/* The search alone, on a clearance layer the caller has found (with
+ * nbi_clearance_layer) for the agent's capability; size must be within
+ * the layer's cap.  With goal NULL it is Dijkstra from start: it settles
+ * every cell the agent reaches inside the window, whose costs
+ * nbi_aa_cost then reads.  win NULL is the whole map.  No component
+ * look-up and no standability check of the ends: the caller does those.
+ * res->status is NB_PATH_FOUND or NB_PATH_NONE (always NONE without a
+ * goal); res->path is filled when found. */
+void nbi_aa_run(nb_aa *ws, const nbi_layer *clearance, uint32_t size, nb_corner corner,
+                nb_cell start, const nb_cell *goal, const nbi_window *win, nb_aa_result *res);
+
+/* The cost of the best path to c found by the workspace's last search,
+ * when that search closed c (settled it); -1 otherwise. */
+double nbi_aa_cost(const nb_aa *ws, nb_cell c);
+
+/* The same search with lib/runtime/core/heap.h as its open list instead of the
+ * specialised heap, for the benchmark (tests/bench/bench_clearance.c) to compare
+ * them.  Allocates its heap at the first call; returns 0 without memory. */
+int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                            nb_cell start, const nb_cell *goal, nb_aa_result *res);
+
+/* For tests: the id the next search follows, to reach the wrap-around. */
+void nbi_aa_force_sid(nb_aa *ws, uint32_t sid);
+
+#endif

@@ -1,0 +1,471 @@
+/* motion.c: motion-constrained search (Sturtevant 2009): A* or weighted
+ * A* over (x, y, heading, speed) states of a motion model on a map, with
+ * the octile, perimeter, extended perimeter or obstacle-aware heuristics
+ * and intermediate search truncation. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "motion/motion.h"
+#include "motion/perimeter.h"
+
+static const char *const heuristic_names[NB_MH_COUNT] = {
+    "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid", "heading",
+    "perimeter+heading", "extended+heading"};
+
+/* What a heuristic is made of: the perimeter table (1) or its extension
+ * (2), and the grid distance (1) or the heading-aware time (2). */
+static int table_part(int h)
+{
+    return h == NB_MH_PERIMETER || h == NB_MH_PERIMETER_GRID || h == NB_MH_PERIMETER_HEADING ? 1
+           : h == NB_MH_EXTENDED || h == NB_MH_EXTENDED_GRID || h == NB_MH_EXTENDED_HEADING ? 2
+                                                                                             : 0;
+}
+
+static int obstacle_part(int h)
+{
+    return h >= NB_MH_GRID && h <= NB_MH_EXTENDED_GRID ? 1 : h >= NB_MH_HEADING ? 2 : 0;
+}
+
+const char *nb_motion_heuristic_name(int h)
+{
+    return h >= 0 && h < NB_MH_COUNT ? heuristic_names[h] : NULL;
+}
+
+int nb_motion_heuristic_parse(const char *name)
+{
+    for (int h = 0; h < NB_MH_COUNT; h++)
+        if (strcmp(name, heuristic_names[h]) == 0)
+            return h;
+    return -1;
+}
+
+void nb_motion_query_init(nb_motion_query *q)
+{
+    memset(q, 0, sizeof *q);
+    q->heuristic = NB_MH_OCTILE;
+    q->weight = 1;
+    q->reopen = -1;
+}
+
+void nb_motion_ws_free(nb_motion_ws *ws)
+{
+    if (!ws)
+        return;
+    free(ws->stand);
+    free(ws->cell_block);
+    free(ws->block_cell);
+    free(ws->nodes);
+    nbi_heap_free(&ws->open);
+    nbi_headdist_free(&ws->turns);
+    nbi_griddist_free(&ws->grid);
+    nbi_sectors_free(&ws->sectors);
+    nb_haa_free(ws->haa);
+    free(ws->goals);
+    free(ws->path);
+    free(ws->route);
+    free(ws);
+}
+
+nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perimeter *p,
+                           nb_capability cap, unsigned size, unsigned sector, nb_motion_ws **out,
+                           nb_err *err)
+{
+    *out = NULL;
+    if (!b->has_map)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle has no map to plan on", b->path);
+    if (sector > 1024)
+        return nbi_fail(err, NB_ERR_ARG, "sector size %u, expected 0 (none) to 1024", sector);
+    nb_motion_ws *ws = calloc(1, sizeof *ws);
+    if (!ws)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion workspace");
+    ws->bundle = b;
+    ws->m = m;
+    ws->p = p;
+    ws->cap = cap;
+    ws->size = size;
+    ws->w = b->width;
+    ws->h = b->height;
+    ws->sh = m->nheadings * m->nspeeds;
+    size_t cells = (size_t)ws->w * ws->h;
+    nb_status st = NB_OK;
+    ws->stand = malloc(cells);
+    ws->cell_block = malloc(cells * sizeof *ws->cell_block);
+    ws->cap_blocks = 256;
+    ws->block_cell = malloc(ws->cap_blocks * sizeof *ws->block_cell);
+    ws->nodes = malloc(ws->cap_blocks * ws->sh * sizeof *ws->nodes);
+    ws->path_cap = ws->route_cap = 256;
+    ws->path = malloc(ws->path_cap * sizeof *ws->path);
+    ws->route = malloc(ws->route_cap * sizeof *ws->route);
+    if (!ws->stand || !ws->cell_block || !ws->block_cell || !ws->nodes || !ws->path || !ws->route ||
+        !nbi_heap_init(&ws->open, 4096, NULL))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion workspace on a %u x %u map", ws->w,
+                      ws->h);
+    if (st == NB_OK) {
+        for (size_t i = 0; i < cells; i++)
+            ws->cell_block[i] = NBI_HEAP_NONE;
+        st = nbi_stand_map(b, cap, size, ws->stand, err);
+    }
+    if (st == NB_OK)
+        st = nbi_griddist_init(&ws->grid, m, ws->w, ws->h, ws->stand, err);
+    if (st == NB_OK)
+        st = nbi_headdist_init(&ws->turns, m, &ws->grid, err);
+    if (st == NB_OK && sector > 0) {
+        st = nbi_sectors_build(&ws->sectors, ws->w, ws->h, ws->stand, sector, err);
+        ws->has_sectors = st == NB_OK;
+        /* No abstract path has more places than the regions. */
+        if (st == NB_OK)
+            st = nbi_motion_goals_room(ws, ws->sectors.nregions + 2, err);
+    }
+    if (st != NB_OK) {
+        nb_motion_ws_free(ws);
+        return st;
+    }
+    *out = ws;
+    return NB_OK;
+}
+
+int nb_motion_standable(const nb_motion_ws *ws, long x, long y)
+{
+    return x >= 0 && y >= 0 && x < (long)ws->w && y < (long)ws->h && ws->stand[(size_t)y * ws->w + x];
+}
+
+/* The state one action leads to, and its cost; 0 when the step is not
+ * legal (the start cell, the cells it passes through and the end cell must
+ * all be standable).  The start is assumed standable. */
+static int step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned l2,
+                nb_motion_state *to, double *cost)
+{
+    const nb_model *m = ws->m;
+    unsigned H = m->nheadings, h2 = (unsigned)(((int)s->heading + turn) % (int)H + (int)H) % H;
+    int dir = nbi_model_dir(m, l2);
+    to->x = s->x;
+    to->y = s->y;
+    to->heading = (uint16_t)h2;
+    to->speed = (uint16_t)l2;
+    if (dir) {
+        if (!nbi_move_legal(&ws->grid, s->x, s->y, ws->grid.move_of[dir < 0][h2]))
+            return 0;
+        to->x += dir * m->dx[h2];
+        to->y += dir * m->dy[h2];
+    }
+    *cost = nbi_model_cost(m, h2, l2, turn);
+    return 1;
+}
+
+int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
+                   nb_motion_state *to, double *cost)
+{
+    const nb_model *m = ws->m;
+    if (s->heading >= m->nheadings || s->speed >= m->nspeeds || speed >= m->nspeeds ||
+        speed < nbi_model_lo(m, s->speed) || speed > nbi_model_hi(m, s->speed) ||
+        abs(turn) > (int)m->turn[speed] || !nb_motion_standable(ws, s->x, s->y))
+        return 0;
+    return step(ws, s, turn, speed, to, cost);
+}
+
+nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
+{
+    const nb_model *m = ws->m;
+    const nb_motion_state *st[2] = {&q->start, &q->goal};
+    static const char *const what[2] = {"start", "goal"};
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && st[i]->heading == NB_HEADING_ANY && st[i]->speed != m->stop &&
+            st[i]->speed != NB_SPEED_ANY)
+            return nbi_fail(err, NB_ERR_ARG, "a goal at any heading is stopped or at any speed");
+        if ((st[i]->heading >= m->nheadings && !(i == 1 && st[i]->heading == NB_HEADING_ANY)) ||
+            (st[i]->speed >= m->nspeeds && !(i == 1 && st[i]->speed == NB_SPEED_ANY)))
+            return nbi_fail(err, NB_ERR_ARG, "the %s's heading %u or speed %u is not one of model %s's "
+                            "(%u headings, %u speeds)", what[i], st[i]->heading, st[i]->speed,
+                            m->name, m->nheadings, m->nspeeds);
+        if (i == 1 && st[i]->speed == NB_SPEED_ANY && st[i]->heading == NB_HEADING_ANY)
+            continue;
+        if (st[i]->x < 0 || st[i]->y < 0 || st[i]->x >= (long)ws->w || st[i]->y >= (long)ws->h)
+            return nbi_fail(err, NB_ERR_ARG, "the %s (%d, %d) is off the %u x %u map", what[i],
+                            st[i]->x, st[i]->y, ws->w, ws->h);
+        if (!nb_motion_standable(ws, st[i]->x, st[i]->y))
+            return nbi_fail(err, NB_ERR_ARG, "the agent cannot stand at the %s (%d, %d)", what[i],
+                            st[i]->x, st[i]->y);
+    }
+    if (q->heuristic < 0 || q->heuristic >= NB_MH_COUNT)
+        return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", q->heuristic);
+    if (!ws->p && table_part(q->heuristic))
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "the %s heuristic needs the perimeter table of model %s (bake it with mkperim)",
+                        heuristic_names[q->heuristic], m->name);
+    if (q->heading_classes && (q->heading_classes > m->nheadings || m->nheadings % q->heading_classes))
+        return nbi_fail(err, NB_ERR_ARG, "%u classes of headings do not divide model %s's %u headings",
+                        q->heading_classes, m->name, m->nheadings);
+    if (!(q->weight >= 1 && q->weight <= 100))
+        return nbi_fail(err, NB_ERR_ARG, "weight %g, expected 1 to 100", q->weight);
+    return NB_OK;
+}
+
+/* ---- nodes: a block of states per cell touched, made on first touch ---- */
+
+static void nodes_reset(nb_motion_ws *ws)
+{
+    for (size_t b = 0; b < ws->nblocks; b++)
+        ws->cell_block[ws->block_cell[b]] = NBI_HEAP_NONE;
+    ws->nblocks = 0;
+}
+
+/* The node of a state, made when new; NBI_HEAP_NONE when out of memory. */
+static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
+{
+    size_t cell = (size_t)s->y * ws->w + (size_t)s->x;
+    uint32_t b = ws->cell_block[cell];
+    if (b == NBI_HEAP_NONE) {
+        if (ws->nblocks == ws->cap_blocks) {
+            size_t cap = 2 * ws->cap_blocks;
+            if ((uint64_t)cap * ws->sh >= UINT32_MAX)
+                return NBI_HEAP_NONE;
+            uint32_t *bc = realloc(ws->block_cell, cap * sizeof *bc);
+            if (!bc)
+                return NBI_HEAP_NONE;
+            ws->block_cell = bc;
+            nbi_mnode *nn = realloc(ws->nodes, cap * ws->sh * sizeof *nn);
+            if (!nn)
+                return NBI_HEAP_NONE;
+            ws->nodes = nn;
+            ws->cap_blocks = cap;
+        }
+        b = (uint32_t)ws->nblocks++;
+        ws->cell_block[cell] = b;
+        ws->block_cell[b] = (uint32_t)cell;
+        nbi_mnode *n = ws->nodes + (size_t)b * ws->sh;
+        for (unsigned i = 0; i < ws->sh; i++) {
+            n[i].g = INFINITY;
+            n[i].h = NAN;
+            n[i].parent = NBI_HEAP_NONE;
+            n[i].closed = 0;
+            n[i].bound = 0;
+        }
+    }
+    return b * ws->sh + s->speed * ws->m->nheadings + s->heading;
+}
+
+void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s)
+{
+    uint32_t cell = ws->block_cell[id / ws->sh], st = id % ws->sh;
+    s->x = (int32_t)(cell % ws->w);
+    s->y = (int32_t)(cell / ws->w);
+    s->speed = (uint16_t)(st / ws->m->nheadings);
+    s->heading = (uint16_t)(st % ws->m->nheadings);
+}
+
+unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned fallback)
+{
+    if (dx == 0 && dy == 0)
+        return fallback;
+    double best = -2, n = hypot((double)dx, (double)dy);
+    unsigned h = fallback;
+    for (unsigned k = 0; k < m->nheadings; k++) {
+        double c = (dx * m->dx[k] + dy * m->dy[k]) / (n * m->len[k]);
+        if (c > best + 1e-12) {
+            best = c;
+            h = k;
+        }
+    }
+    return h;
+}
+
+/* ---- heuristics ---- */
+
+static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
+{
+    const nb_motion_state *g = &ws->goal;
+    return s->x == g->x && s->y == g->y && (g->speed == NB_SPEED_ANY || s->speed == g->speed) &&
+           (g->heading == NB_HEADING_ANY || s->heading == g->heading);
+}
+
+/* The heuristic of state s.  With bound not NULL, the heading-aware part
+ * may be a lower bound (*bound set to 1), its search going on only until
+ * the value reaches need (0: not at all); it is worked out further when
+ * the state comes to the top of the open list. */
+static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, double need, uint8_t *bound)
+{
+    const nb_model *m = ws->m;
+    const nb_motion_state *g = &ws->hgoal;
+    double oct = hypot((double)(s->x - g->x), (double)(s->y - g->y)) / m->vmax, v, best = oct;
+    if (at_goal(ws, s) && g == &ws->goal)
+        return 0;
+    int table = table_part(ws->heuristic), obstacles = obstacle_part(ws->heuristic);
+    int r = NB_PERIM_OUTSIDE;
+    if (table == 1)
+        r = nb_perimeter_lookup(ws->p, s, g, &v);
+    else if (table == 2)
+        r = nb_perimeter_extended(ws->p, s, g, &v);
+    if (r != NB_PERIM_OUTSIDE && v > best)
+        best = v;
+    if (obstacles == 1) {
+        v = nbi_griddist_get(&ws->grid, s->x, s->y) / m->vmax;
+        if (v > best)
+            best = v;
+    } else if (obstacles == 2) {
+        int exact = 1;
+        if (!bound)
+            v = nbi_headdist_get(&ws->turns, s->x, s->y, s->heading);
+        else if (need <= best)
+            v = nbi_headdist_bound(&ws->turns, s->x, s->y, s->heading, &exact);
+        else
+            v = nbi_headdist_raise(&ws->turns, s->x, s->y, s->heading, need, &exact);
+        if (v > best)
+            best = v;
+        if (bound)
+            *bound = !exact;
+    }
+    return best;
+}
+
+nb_status nbi_motion_room(nb_motion_state **buf, size_t *cap, size_t need, nb_err *err)
+{
+    if (need <= *cap)
+        return NB_OK;
+    size_t c = *cap;
+    while (c < need)
+        c *= 2;
+    nb_motion_state *p = realloc(*buf, c * sizeof *p);
+    if (!p)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a path of %zu states", need);
+    *buf = p;
+    *cap = c;
+    return NB_OK;
+}
+
+static int within(const nb_motion_state *s, const nb_motion_state *g, unsigned k)
+{
+    return (unsigned long)labs((long)s->x - g->x) <= k && (unsigned long)labs((long)s->y - g->y) <= k;
+}
+
+nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r, nb_err *err)
+{
+    memset(r, 0, sizeof *r);
+    nb_status st = nbi_motion_check(ws, q, err);
+    if (st != NB_OK)
+        return st;
+    const nb_model *m = ws->m;
+    int reopen = q->reopen >= 0 ? q->reopen : q->weight == 1;
+    ws->last_route = 0;
+    ws->path_len = 0;
+    ws->goal = ws->hgoal = q->goal;
+    ws->heuristic = q->heuristic;
+    /* A truncated search ends near the goal at any heading and speed: steer
+     * it toward passing through the goal's cell when the table knows how. */
+    if (q->truncate && ws->p && nbi_perimeter_has_any(ws->p)) {
+        ws->hgoal.heading = NB_HEADING_ANY;
+        ws->hgoal.speed = NB_SPEED_ANY;
+    }
+    nodes_reset(ws);
+    nbi_heap_clear(&ws->open);
+    if (obstacle_part(q->heuristic) == 1)
+        nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
+    else if (obstacle_part(q->heuristic) == 2)
+        nbi_headdist_reset(&ws->turns, q->heading_classes, ws->hgoal.x, ws->hgoal.y, ws->hgoal.heading,
+                           ws->heading_box ? q->truncate : 0, q->start.x, q->start.y);
+
+    /* Every step passes through cells joined by octile moves that cut no
+     * corner, so cells in different components of the bundle's layer
+     * (mkclear) cannot be joined: no need to search. */
+    if (!q->truncate && nb_reachable(ws->bundle, ws->cap, ws->size, (nb_cell){q->start.x, q->start.y},
+                                     (nb_cell){q->goal.x, q->goal.y}) == 0)
+        return NB_OK;
+    uint32_t sid = node_of(ws, &q->start), end = NBI_HEAP_NONE;
+    if (sid == NBI_HEAP_NONE)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search");
+    nbi_mnode *sn = &ws->nodes[sid];
+    sn->g = 0;
+    sn->h = heuristic(ws, &q->start, 0, NULL);
+    r->h_start = sn->h;
+    if (isfinite(sn->h) && !nbi_heap_push(&ws->open, q->weight * sn->h, 0, sid))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
+    while (!nbi_heap_empty(&ws->open)) {
+        nbi_heap_item it = nbi_heap_pop(&ws->open);
+        nbi_mnode *n = &ws->nodes[it.id];
+        if (n->closed || it.key > n->g + q->weight * n->h + 1e-9 * (1 + it.key))
+            continue; /* a stale entry */
+        nb_motion_state s;
+        nbi_motion_decode(ws, it.id, &s);
+        if (n->bound) {
+            /* Its heuristic is a bound: raise it until it is exact or puts
+             * the state behind the next one, and then put it back (not an
+             * expansion) unless it still comes first. */
+            double next = nbi_heap_empty(&ws->open) ? INFINITY : nbi_heap_top(&ws->open)->key;
+            double eps = 1e-9 * (1 + fabs(next));
+            n->h = heuristic(ws, &s, (next + eps - n->g) / q->weight, &n->bound);
+            if (!isfinite(n->h))
+                continue;
+            double key = n->g + q->weight * n->h;
+            if (n->bound || key > next + eps) {
+                if (!nbi_heap_push(&ws->open, key, -n->g, it.id))
+                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
+                continue;
+            }
+        }
+        if (q->max_expansions && r->expanded >= q->max_expansions) {
+            r->limited = 1;
+            break;
+        }
+        n->closed = 1;
+        r->expanded++;
+        if (q->truncate ? within(&s, &q->goal, q->truncate) : at_goal(ws, &s)) {
+            end = it.id;
+            break;
+        }
+        double g = n->g;
+        for (unsigned l2 = nbi_model_lo(m, s.speed); l2 <= nbi_model_hi(m, s.speed); l2++) {
+            int tl = (int)m->turn[l2];
+            for (int t = -tl; t <= tl; t++) {
+                nb_motion_state to;
+                double c;
+                if ((t == 0 && l2 == s.speed && m->speed[l2] == 0) || !step(ws, &s, t, l2, &to, &c))
+                    continue;
+                uint32_t id = node_of(ws, &to);
+                if (id == NBI_HEAP_NONE)
+                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search's states");
+                nbi_mnode *k = &ws->nodes[id]; /* (node_of may move the nodes) */
+                if (!(g + c < k->g - 1e-12))
+                    continue;
+                if (k->closed) {
+                    if (!reopen)
+                        continue;
+                    k->closed = 0;
+                    r->reopened++;
+                }
+                if (isnan(k->h))
+                    k->h = heuristic(ws, &to, 0, &k->bound);
+                if (!isfinite(k->h))
+                    continue; /* the goal cannot be reached from there */
+                k->g = g + c;
+                k->parent = it.id;
+                r->generated++;
+                if (!nbi_heap_push(&ws->open, k->g + q->weight * k->h, -k->g, id))
+                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
+            }
+        }
+    }
+    r->grid_expanded = obstacle_part(q->heuristic) == 2   ? ws->turns.expanded
+                       : obstacle_part(q->heuristic) == 1 ? ws->grid.expanded
+                                                          : 0;
+    if (end == NBI_HEAP_NONE)
+        return NB_OK;
+    size_t len = 0;
+    for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
+        len++;
+    if ((st = nbi_motion_room(&ws->path, &ws->path_cap, len, err)) != NB_OK)
+        return st;
+    size_t i = len;
+    for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
+        nbi_motion_decode(ws, id, &ws->path[--i]);
+    ws->path_len = len;
+    r->found = 1;
+    r->cost = ws->nodes[end].g;
+    r->length = len;
+    r->end = ws->path[len - 1];
+    return NB_OK;
+}
+
+const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length)
+{
+    *length = ws->last_route ? ws->route_len : ws->path_len;
+    return ws->last_route ? ws->route : ws->path;
+}

@@ -1,0 +1,197 @@
+/* motion.h: the motion-constrained search's workspace and its parts
+ * (motion.c, motion_route.c, standable.c, griddist.c, sectors.c).  Internal. */
+#ifndef NB_MOTION_H
+#define NB_MOTION_H
+
+#include "core/heap.h"
+#include "motion/model.h"
+
+/* ---- where an agent may stand (standable.c) ---- */
+
+/* stand[y w + x] = 1 where an agent of size cells a side, anchored at its
+ * top-left cell, with capability cap may stand: every cell of its square
+ * is inside the map and has a terrain in cap. */
+nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
+                        nb_err *err);
+
+/* ---- obstacle-aware distance to the goal (griddist.c) ----
+ * The cost of the cheapest way from a cell to the goal's cell using the
+ * model's steps (forward, and backward when it has reverse speeds) with
+ * their sweeps, ignoring heading and speed: a relaxation of the motion
+ * problem, so distance / top speed never overestimates.  Computed on
+ * demand by a reverse resumable A* (Silver 2005) from the goal toward the
+ * search's start. */
+typedef struct nbi_griddist {
+    uint32_t w, h;
+    const uint8_t *stand;
+    double *dist;
+    uint32_t *stamp; /* 2 gen: reached this query; 2 gen + 1: closed */
+    uint32_t gen;
+    nbi_heap heap;
+    long gx, gy, tx, ty;
+    int exhausted;
+    uint64_t expanded;
+    /* Which steps are legal from each cell, worked out on first use and
+     * kept (the map does not change): mwords 64-bit words per cell, move
+     * k at bit k; known[cell] once worked out.  The motion search asks it
+     * too: move_of[backward][h] is the move of a step of heading h. */
+    uint8_t *known;
+    uint64_t *legal;
+    unsigned mwords;
+    int back;
+    uint8_t move_of[2][NB_MODEL_MAX_HEADINGS];
+    unsigned nmoves;
+    int mdx[2 * NB_MODEL_MAX_HEADINGS], mdy[2 * NB_MODEL_MAX_HEADINGS];
+    double mlen[2 * NB_MODEL_MAX_HEADINGS];
+    const int8_t *msweep[2 * NB_MODEL_MAX_HEADINGS];
+    unsigned mnsweep[2 * NB_MODEL_MAX_HEADINGS];
+    int msign[2 * NB_MODEL_MAX_HEADINGS];
+} nbi_griddist;
+
+nb_status nbi_griddist_init(nbi_griddist *d, const nb_model *m, uint32_t w, uint32_t h,
+                            const uint8_t *stand, nb_err *err);
+void nbi_griddist_free(nbi_griddist *d);
+/* Starts a query: distances to (gx, gy), steering toward (tx, ty). */
+void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty);
+/* The distance from (x, y) (in cells of path length), INFINITY when the
+ * goal cannot be reached from there. */
+double nbi_griddist_get(nbi_griddist *d, long x, long y);
+/* 1 when move k is legal from the standable cell (x, y). */
+int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k);
+
+/* ---- obstacle- and heading-aware time to the goal (headdist.c) ----
+ * The least time from (cell, heading) to the goal with the speed relaxed:
+ * each step costs its length over the fastest speed allowed to make its
+ * turn; headings may be grouped into classes (weaker, cheaper).
+ * Admissible.  A reverse resumable A* over (cell, class) from the goal
+ * toward the search's start; uses grid's legality cache. */
+typedef struct nbi_hedge {
+    uint16_t k;  /* the class it comes from */
+    double cost;
+} nbi_hedge;
+
+typedef struct nbi_hstate {
+    double dist;
+    uint8_t mark; /* unseen, open, closed */
+} nbi_hstate;
+
+typedef struct nbi_headdist {
+    const nb_model *m;
+    nbi_griddist *grid;
+    double vbest[2][NB_MODEL_MAX_HEADINGS / 2 + 1];  /* [backward][turn]: fastest speed, 0 none */
+    uint8_t in_place[NB_MODEL_MAX_HEADINGS / 2 + 1]; /* a turn allowed while stopped */
+    unsigned nclasses, auto_classes;                 /* in use; by default */
+    uint8_t hclass[NB_MODEL_MAX_HEADINGS];           /* each heading's class */
+    /* Relaxed actions backwards: into (cell, class of h2) by a step along
+     * h2 ([0] forward, [1] backward); into (cell, k2) by a turn in place. */
+    nbi_hedge *edges;
+    nbi_hedge *step_edges[2][NB_MODEL_MAX_HEADINGS], *turn_edges[NB_MODEL_MAX_HEADINGS];
+    unsigned nstep_edges[2][NB_MODEL_MAX_HEADINGS], nturn_edges[NB_MODEL_MAX_HEADINGS];
+    /* States: blocks of one class per heading for each cell touched. */
+    uint32_t *cell_block, *block_cell;
+    nbi_hstate *st;
+    uint32_t *pos; /* the heap's position array (decrease-key) */
+    size_t nblocks, cap_blocks;
+    nbi_heap heap;
+    long tx, ty;
+    int failed; /* out of memory: values not known are 0 */
+    uint64_t expanded;
+} nbi_headdist;
+
+nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *grid, nb_err *err);
+void nbi_headdist_free(nbi_headdist *d);
+/* Starts a query with `classes` classes of headings (0, or one that does
+ * not divide the heading count: the default): the goal (gx, gy)
+ * facing gheading (NB_HEADING_ANY: any), or any standable cell within box
+ * cells of it (Chebyshev), steering toward (tx, ty). */
+void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, unsigned gheading,
+                        unsigned box, long tx, long ty);
+/* The relaxed time from (x, y) facing heading; INFINITY when the goal
+ * cannot be reached from there. */
+double nbi_headdist_get(nbi_headdist *d, long x, long y, unsigned heading);
+/* Without searching further: the value when known (*exact 1), else a
+ * lower bound from the search's frontier (*exact 0). */
+double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int *exact);
+/* Searches until the value is known (*exact 1) or the bound reaches need. */
+double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, double need, int *exact);
+
+/* ---- the sector abstraction (sectors.c) ---- */
+typedef struct nbi_sectors {
+    unsigned size, sw, sh;
+    uint32_t w, h;
+    uint32_t *region; /* per cell: its region, or NBI_HEAP_NONE */
+    uint32_t nregions;
+    int32_t *rx, *ry; /* each region's representative cell */
+    uint32_t *adj_start, *adj;
+    float *adj_cost;
+    /* abstract A* */
+    double *g;
+    uint32_t *parent, *stamp, gen;
+    nbi_heap heap;
+    uint32_t *apath;
+    size_t apath_len;
+} nbi_sectors;
+
+nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_t *stand,
+                            unsigned size, nb_err *err);
+void nbi_sectors_free(nbi_sectors *s);
+/* The regions from a's region to b's, in s->apath; 0 when none joins them. */
+int nbi_sectors_path(nbi_sectors *s, long ax, long ay, long bx, long by);
+
+/* ---- the workspace (motion.c) ---- */
+typedef struct nbi_mnode {
+    double g;
+    double h;         /* cached heuristic; NAN until computed */
+    uint32_t parent;  /* node id, NBI_HEAP_NONE at the start */
+    uint8_t closed;
+    uint8_t bound;    /* h is only a lower bound so far (worked out when popped) */
+} nbi_mnode;
+
+struct nb_motion_ws {
+    const nb_bundle *bundle;
+    const nb_model *m;
+    const nb_perimeter *p;
+    nb_capability cap;
+    unsigned size;
+    uint32_t w, h;
+    unsigned sh; /* states per cell */
+    uint8_t *stand;
+    uint32_t *cell_block;   /* per cell: its block of nodes, or NBI_HEAP_NONE */
+    uint32_t *block_cell;   /* per block: its cell */
+    nbi_mnode *nodes;       /* blocks of sh nodes */
+    size_t nblocks, cap_blocks;
+    nbi_heap open;
+    nbi_griddist grid;
+    nbi_headdist turns;
+    nbi_sectors sectors;
+    int has_sectors;
+    nb_haa *haa; /* routes over the HAA* graph (nb_motion_ws_haa), or NULL */
+    /* A route's intermediate goals, from either abstraction: goals[0] the
+     * start's place, goals[ngoals - 1] the goal's. */
+    nb_cell *goals;
+    size_t ngoals, goals_cap;
+    nb_motion_state *path, *route;
+    size_t path_len, path_cap, route_len, route_cap;
+    int last_route;
+    /* Truncated searches: 1 makes the heading heuristic aim at the whole
+     * box of cells where the search may stop (an experiment for
+     * bench_motion_maps --box; measured weaker, so 0). */
+    int heading_box;
+    /* the running query */
+    nb_motion_state goal;
+    nb_motion_state hgoal; /* the goal the heuristic aims at */
+    int heuristic;
+};
+
+/* The state a node id stands for. */
+void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s);
+/* The model's heading nearest the direction (dx, dy); fallback when (0, 0). */
+unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned fallback);
+/* Makes room for need states in *buf (of *cap). */
+nb_status nbi_motion_room(nb_motion_state **buf, size_t *cap, size_t need, nb_err *err);
+/* Makes room for need intermediate goals (motion_route.c). */
+nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err);
+/* Checks a query's states and options against the workspace. */
+nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
+
+#endif

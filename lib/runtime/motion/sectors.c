@@ -1,0 +1,241 @@
+/* sectors.c: the sector abstraction that long motion-constrained paths
+ * are planned on first (Sturtevant, "Memory-efficient abstractions for
+ * pathfinding", 2007, as the motion paper uses it): the map is cut into
+ * square sectors; the cells an agent may stand on in a sector split into
+ * regions (connected inside the sector by octile moves that cut no
+ * corner); a region's node sits at its cell nearest the region's centre;
+ * regions of neighbouring sectors are joined when a move crosses between
+ * them.  An abstract path over regions then gives the intermediate goals
+ * that the motion search refines a few sectors at a time. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "motion/motion.h"
+
+static const int ndx[8] = {1, 1, 0, -1, -1, -1, 0, 1}, ndy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+
+static int stand_at(const nbi_sectors *s, const uint8_t *stand, long x, long y)
+{
+    return x >= 0 && y >= 0 && x < (long)s->w && y < (long)s->h && stand[(size_t)y * s->w + x];
+}
+
+/* An octile move from (x, y) in direction k that cuts no corner. */
+static int move_ok(const nbi_sectors *s, const uint8_t *stand, long x, long y, int k)
+{
+    long nx = x + ndx[k], ny = y + ndy[k];
+    if (!stand_at(s, stand, nx, ny))
+        return 0;
+    return (k & 1) == 0 || (stand_at(s, stand, nx, y) && stand_at(s, stand, x, ny));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double octile(long dx, long dy)
+{
+    dx = labs(dx);
+    dy = labs(dy);
+    return dx > dy ? dx + (M_SQRT2 - 1) * dy : dy + (M_SQRT2 - 1) * dx;
+}
+
+void nbi_sectors_free(nbi_sectors *s)
+{
+    free(s->region);
+    free(s->rx);
+    free(s->ry);
+    free(s->adj_start);
+    free(s->adj);
+    free(s->adj_cost);
+    free(s->g);
+    free(s->parent);
+    free(s->stamp);
+    free(s->apath);
+    nbi_heap_free(&s->heap);
+    memset(s, 0, sizeof *s);
+}
+
+nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_t *stand,
+                            unsigned size, nb_err *err)
+{
+    memset(s, 0, sizeof *s);
+    s->size = size;
+    s->w = w;
+    s->h = h;
+    s->sw = (w + size - 1) / size;
+    s->sh = (h + size - 1) / size;
+    size_t cells = (size_t)w * h, cap = 1024, npairs = 0, pcap = 4096;
+    uint32_t *members = malloc((size_t)size * size * sizeof *members);
+    uint64_t *pairs = malloc(pcap * sizeof *pairs);
+    s->region = malloc(cells * sizeof *s->region);
+    s->rx = malloc(cap * sizeof *s->rx);
+    s->ry = malloc(cap * sizeof *s->ry);
+    nb_status st = NB_OK;
+    if (!members || !pairs || !s->region || !s->rx || !s->ry) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the sector abstraction");
+        goto done;
+    }
+    for (size_t i = 0; i < cells; i++)
+        s->region[i] = NBI_HEAP_NONE;
+    for (uint32_t sy = 0; sy < s->sh; sy++)
+        for (uint32_t sx = 0; sx < s->sw; sx++) {
+            long x0 = (long)sx * size, y0 = (long)sy * size;
+            long x1 = x0 + size < (long)w ? x0 + size : w, y1 = y0 + size < (long)h ? y0 + size : h;
+            for (long y = y0; y < y1; y++)
+                for (long x = x0; x < x1; x++) {
+                    if (!stand[(size_t)y * w + x] || s->region[(size_t)y * w + x] != NBI_HEAP_NONE)
+                        continue;
+                    if (s->nregions == cap) {
+                        cap *= 2;
+                        int32_t *a = realloc(s->rx, cap * sizeof *a), *b2 = a ? realloc(s->ry, cap * sizeof *b2) : NULL;
+                        if (a)
+                            s->rx = a;
+                        if (!a || !b2) {
+                            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the sector abstraction");
+                            goto done;
+                        }
+                        s->ry = b2;
+                    }
+                    uint32_t r = s->nregions++;
+                    size_t n = 0, head = 0;
+                    double cx = 0, cy = 0;
+                    members[n++] = (uint32_t)((size_t)y * w + x);
+                    s->region[(size_t)y * w + x] = r;
+                    while (head < n) {
+                        uint32_t c = members[head++];
+                        long px = (long)(c % w), py = (long)(c / w);
+                        cx += px;
+                        cy += py;
+                        for (int k = 0; k < 8; k++) {
+                            long qx = px + ndx[k], qy = py + ndy[k];
+                            if (qx < x0 || qy < y0 || qx >= x1 || qy >= y1 || !move_ok(s, stand, px, py, k) ||
+                                s->region[(size_t)qy * w + qx] != NBI_HEAP_NONE)
+                                continue;
+                            s->region[(size_t)qy * w + qx] = r;
+                            members[n++] = (uint32_t)((size_t)qy * w + qx);
+                        }
+                    }
+                    cx /= (double)n;
+                    cy /= (double)n;
+                    double best = INFINITY;
+                    for (size_t i = 0; i < n; i++) {
+                        long px = (long)(members[i] % w), py = (long)(members[i] / w);
+                        double d = (px - cx) * (px - cx) + (py - cy) * (py - cy);
+                        if (d < best - 1e-9) {
+                            best = d;
+                            s->rx[r] = (int32_t)px;
+                            s->ry[r] = (int32_t)py;
+                        }
+                    }
+                }
+        }
+    /* Edges: moves that cross a sector border between two regions. */
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t r = s->region[(size_t)y * w + x];
+            if (r == NBI_HEAP_NONE)
+                continue;
+            for (int k = 0; k < 8; k++) {
+                long qx = (long)x + ndx[k], qy = (long)y + ndy[k];
+                if (!move_ok(s, stand, x, y, k) || (qx / (long)size == (long)x / (long)size &&
+                                                    qy / (long)size == (long)y / (long)size))
+                    continue;
+                uint32_t r2 = s->region[(size_t)qy * w + qx];
+                if (npairs == pcap) {
+                    pcap *= 2;
+                    uint64_t *p = realloc(pairs, pcap * sizeof *p);
+                    if (!p) {
+                        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the sector abstraction");
+                        goto done;
+                    }
+                    pairs = p;
+                }
+                pairs[npairs++] = (uint64_t)r << 32 | r2;
+            }
+        }
+    qsort(pairs, npairs, sizeof *pairs, cmp_u64);
+    size_t u = 0;
+    for (size_t i = 0; i < npairs; i++)
+        if (u == 0 || pairs[i] != pairs[u - 1])
+            pairs[u++] = pairs[i];
+    uint32_t nr = s->nregions;
+    s->adj_start = calloc((size_t)nr + 1, sizeof *s->adj_start);
+    s->adj = malloc((u ? u : 1) * sizeof *s->adj);
+    s->adj_cost = malloc((u ? u : 1) * sizeof *s->adj_cost);
+    s->g = malloc((nr ? nr : 1) * sizeof *s->g);
+    s->parent = malloc((nr ? nr : 1) * sizeof *s->parent);
+    s->stamp = calloc(nr ? nr : 1, sizeof *s->stamp);
+    s->apath = malloc((nr ? nr : 1) * sizeof *s->apath);
+    if (!s->adj_start || !s->adj || !s->adj_cost || !s->g || !s->parent || !s->stamp || !s->apath ||
+        !nbi_heap_init(&s->heap, 1024, NULL)) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the sector abstraction");
+        goto done;
+    }
+    for (size_t i = 0; i < u; i++) {
+        uint32_t a = (uint32_t)(pairs[i] >> 32), b = (uint32_t)pairs[i];
+        s->adj_start[a + 1]++;
+        s->adj[i] = b;
+        s->adj_cost[i] = (float)octile(s->rx[a] - s->rx[b], s->ry[a] - s->ry[b]);
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        s->adj_start[r + 1] += s->adj_start[r];
+done:
+    free(members);
+    free(pairs);
+    if (st != NB_OK)
+        nbi_sectors_free(s);
+    return st;
+}
+
+int nbi_sectors_path(nbi_sectors *s, long ax, long ay, long bx, long by)
+{
+    uint32_t ra = s->region[(size_t)ay * s->w + ax], rb = s->region[(size_t)by * s->w + bx];
+    s->apath_len = 0;
+    if (ra == NBI_HEAP_NONE || rb == NBI_HEAP_NONE)
+        return 0;
+    if (s->gen >= UINT32_MAX / 2 - 1) {
+        memset(s->stamp, 0, s->nregions * sizeof *s->stamp);
+        s->gen = 0;
+    }
+    s->gen++;
+    uint32_t open = 2 * s->gen, closed = open + 1;
+    nbi_heap_clear(&s->heap);
+    s->g[ra] = 0;
+    s->parent[ra] = NBI_HEAP_NONE;
+    s->stamp[ra] = open;
+    if (!nbi_heap_push(&s->heap, octile(s->rx[ra] - s->rx[rb], s->ry[ra] - s->ry[rb]), 0, ra))
+        return 0;
+    int found = 0;
+    while (!nbi_heap_empty(&s->heap)) {
+        uint32_t r = nbi_heap_pop(&s->heap).id;
+        if (s->stamp[r] == closed)
+            continue;
+        s->stamp[r] = closed;
+        if (r == rb) {
+            found = 1;
+            break;
+        }
+        for (uint32_t e = s->adj_start[r]; e < s->adj_start[r + 1]; e++) {
+            uint32_t q = s->adj[e];
+            double g = s->g[r] + s->adj_cost[e];
+            if (s->stamp[q] == closed || (s->stamp[q] == open && g >= s->g[q]))
+                continue;
+            s->stamp[q] = open;
+            s->g[q] = g;
+            s->parent[q] = r;
+            if (!nbi_heap_push(&s->heap, g + octile(s->rx[q] - s->rx[rb], s->ry[q] - s->ry[rb]), -g, q))
+                return 0;
+        }
+    }
+    if (!found)
+        return 0;
+    size_t n = 0;
+    for (uint32_t r = rb; r != NBI_HEAP_NONE; r = s->parent[r])
+        n++;
+    s->apath_len = n;
+    for (uint32_t r = rb; r != NBI_HEAP_NONE; r = s->parent[r])
+        s->apath[--n] = r;
+    return 1;
+}

@@ -1,0 +1,179 @@
+/* unit.c: units with a turning radius, as a bundle keeps them (the unit
+ * section, formats/hitcheck.md), and the neighbourhoods their searches
+ * use. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "turning/turning.h"
+
+const char *const nbi_words[NBI_NWORDS] = {"LSL", "RSR", "LSR", "RSL", "LRL", "RLR"};
+
+int nbi_word_code(const char *word)
+{
+    for (int i = 0; i < NBI_NWORDS; i++)
+        if (strcmp(word, nbi_words[i]) == 0)
+            return i;
+    return -1;
+}
+
+unsigned nbi_neighbourhood(unsigned n, int off[][2])
+{
+    int rings = n == 8 ? 1 : n == 24 ? 2 : n == 48 ? 3 : 0;
+    unsigned k = 0;
+    for (int d = 1; d <= rings; d++)
+        for (int dy = -d; dy <= d; dy++)
+            for (int dx = -d; dx <= d; dx++)
+                if (abs(dx) == d || abs(dy) == d) {
+                    off[k][0] = dx;
+                    off[k][1] = dy;
+                    k++;
+                }
+    return k;
+}
+
+nb_status nbi_unit_check(const nb_unit *u, nb_err *err)
+{
+    if (!(u->radius > 0 && u->radius <= NBI_UNIT_MAX_RADIUS))
+        return nbi_fail(err, NB_ERR_LIMIT, "unit '%s': turning radius %g is not in (0, %g] cells",
+                        u->name, u->radius, NBI_UNIT_MAX_RADIUS);
+    if (!(u->width > 0 && u->width <= NBI_UNIT_MAX_WIDTH))
+        return nbi_fail(err, NB_ERR_LIMIT, "unit '%s': width %g is not in (0, %g] cells", u->name,
+                        u->width, NBI_UNIT_MAX_WIDTH);
+    if (u->headings != 8 && u->headings != 16)
+        return nbi_fail(err, NB_ERR_LIMIT, "unit '%s': %u headings; expected 8 or 16", u->name,
+                        u->headings);
+    if (u->neighbourhood != 8 && u->neighbourhood != 24 && u->neighbourhood != 48)
+        return nbi_fail(err, NB_ERR_LIMIT, "unit '%s': neighbourhood %u; expected 8, 24 or 48",
+                        u->name, u->neighbourhood);
+    if (!(u->reverse_penalty >= 1 && u->reverse_penalty <= 1000))
+        return nbi_fail(err, NB_ERR_LIMIT, "unit '%s': reverse penalty %g is not in [1, 1000]",
+                        u->name, u->reverse_penalty);
+    return NB_OK;
+}
+
+void nbi_unit_encode(const nb_unit *u, uint8_t out[NBI_UNIT_SIZE])
+{
+    memset(out, 0, NBI_UNIT_SIZE);
+    nbi_putf64(out, u->radius);
+    nbi_putf64(out + 8, u->width);
+    nbi_put32(out + 16, u->headings);
+    nbi_put32(out + 20, u->neighbourhood);
+    nbi_put32(out + 24, u->reverse ? NBI_UNIT_REVERSE : 0);
+    nbi_put32(out + 28, u->capability);
+    nbi_putf64(out + 32, u->reverse_penalty);
+}
+
+nb_status nbi_unit_decode(const uint8_t *p, size_t len, const char *name, nb_unit *u, nb_err *err)
+{
+    memset(u, 0, sizeof *u);
+    snprintf(u->name, sizeof u->name, "%s", name);
+    if (len != NBI_UNIT_SIZE)
+        return nbi_fail(err, NB_ERR_FORMAT, "unit '%s': the section has %zu bytes; expected %d",
+                        name, len, NBI_UNIT_SIZE);
+    u->radius = nbi_getf64(p);
+    u->width = nbi_getf64(p + 8);
+    u->headings = nbi_get32(p + 16);
+    u->neighbourhood = nbi_get32(p + 20);
+    uint32_t flags = nbi_get32(p + 24);
+    u->reverse = (flags & NBI_UNIT_REVERSE) != 0;
+    u->capability = nbi_get32(p + 28);
+    u->reverse_penalty = nbi_getf64(p + 32);
+    if (flags & ~NBI_UNIT_REVERSE)
+        return nbi_fail(err, NB_ERR_FORMAT, "unit '%s': unknown flags 0x%x", name, flags);
+    nb_status st = nbi_unit_check(u, err);
+    if (st != NB_OK)
+        return nbi_fail(err, NB_ERR_FORMAT, "%s", err ? err->msg : "bad unit");
+    return NB_OK;
+}
+
+size_t nb_unit_count(const nb_bundle *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->nsections; i++)
+        n += b->sections[i].info.type == NB_SEC_UNIT;
+    return n;
+}
+
+static nb_status decode_at(const nb_bundle *b, size_t i, nb_unit *out, nb_err *err)
+{
+    const void *data;
+    size_t len;
+    nb_status st = nb_bundle_payload(b, i, &data, &len, err);
+    if (st != NB_OK)
+        return st;
+    return nbi_unit_decode(data, len, b->sections[i].info.name, out, err);
+}
+
+nb_status nb_unit_get(const nb_bundle *b, size_t index, nb_unit *out, nb_err *err)
+{
+    size_t k = index;
+    for (size_t i = 0; i < b->nsections; i++)
+        if (b->sections[i].info.type == NB_SEC_UNIT && k-- == 0)
+            return decode_at(b, i, out, err);
+    return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no unit number %zu", b->path, index);
+}
+
+nb_status nb_unit_find(const nb_bundle *b, const char *name, nb_unit *out, nb_err *err)
+{
+    long i = nb_bundle_find(b, NB_SEC_UNIT, name, NULL, 0);
+    if (i < 0) {
+        char known[256] = "";
+        size_t at = 0;
+        for (size_t k = 0; k < b->nsections && at < sizeof known - 40; k++)
+            if (b->sections[k].info.type == NB_SEC_UNIT)
+                at += (size_t)snprintf(known + at, sizeof known - at, "%s%s", at ? ", " : "",
+                                       b->sections[k].info.name);
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no unit '%s' (%s%s)", b->path, name,
+                        at ? "the bundle has " : "the bundle has no units; bake one with mkhitcheck",
+                        known);
+    }
+    return decode_at(b, (size_t)i, out, err);
+}
+
+/* The payload of the section of this type named for the unit. */
+static nb_status unit_payload(const nb_bundle *b, uint32_t type, const char *name,
+                              const uint8_t **data, size_t *len, nb_err *err)
+{
+    long i = nb_bundle_find(b, type, name, NULL, 0);
+    if (i < 0)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no %s section", b->path, name,
+                        nb_section_type_name(type));
+    return nb_bundle_payload(b, (size_t)i, (const void **)data, len, err);
+}
+
+nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nbi_hitcheck *hc,
+                            nbi_curvetab *ct, nb_err *err)
+{
+    nb_status st = nb_unit_find(b, name, u, err);
+    if (st != NB_OK)
+        return st;
+    const uint8_t *data;
+    size_t len;
+    if (hc) {
+        if ((st = unit_payload(b, NB_SEC_HITCHECK, name, &data, &len, err)))
+            return st;
+        if ((st = nbi_hitcheck_view(data, len, hc, err))) {
+            nbi_err_prefix(err, "%s: hitcheck '%s'", b->path, name);
+            return st;
+        }
+        if (hc->headings != u->headings || hc->radius != u->radius || hc->width != u->width)
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: hitcheck '%s' was made for another unit (radius %g, width %g, "
+                            "%u headings)",
+                            b->path, name, hc->radius, hc->width, hc->headings);
+    }
+    if (ct) {
+        if ((st = unit_payload(b, NB_SEC_CURVES, name, &data, &len, err)))
+            return st;
+        if ((st = nbi_curvetab_view(data, len, ct, err))) {
+            nbi_err_prefix(err, "%s: curves '%s'", b->path, name);
+            return st;
+        }
+        if (ct->radius != u->radius)
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: curves '%s' was made for turning radius %g, the unit has %g",
+                            b->path, name, ct->radius, u->radius);
+    }
+    return NB_OK;
+}

@@ -1,0 +1,49 @@
+/* brute.h: independent answers for the clearance and search tests, written
+ * from the definitions alone and as plainly as possible: the paper's
+ * square growing (Algorithm 1), breadth-first search over standable cells,
+ * and a textbook Dijkstra, each with the move rules spelled out again. */
+#ifndef NB_BRUTE_H
+#define NB_BRUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bake.h"
+
+/* 1 when (x, y) is in the map and its terrain is in cap. */
+int brute_passable(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, long x, long y);
+
+/* The paper's Algorithm 1: grow the square anchored at (x, y) down and to
+ * the right while every cell of it is passable and inside the map; stop at
+ * limit (0: no limit). */
+unsigned brute_clearance(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, long x,
+                         long y, unsigned limit);
+
+/* Every cell of the s x s square anchored at (x, y) is passable. */
+int brute_can_stand(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                    long x, long y);
+
+/* Corner rules, as the search options name them. */
+enum brute_corner { BRUTE_STRICT, BRUTE_WEAK };
+
+/* Components by breadth-first search with all eight moves, a diagonal
+ * allowed when both (strict) or either (weak) cardinal neighbours are
+ * standable.  label gets 0 for unstandable cells and an arbitrary id per
+ * component; returns the count. */
+uint32_t brute_components(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                          unsigned size, enum brute_corner rule, uint32_t *label);
+
+/* Textbook Dijkstra over the same moves, the agent's top-left cell kept
+ * in the window [x0, x1) x [y0, y1) when win is not NULL ({x0, y0, x1,
+ * y1}).  Fills dist (when not NULL) with every cell's distance, -1 where
+ * unreached, and returns the distance to (gx, gy), or -1 when there is no
+ * path (or an endpoint is not standable); gx < 0: no goal. */
+double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                      enum brute_corner rule, long sx, long sy, long gx, long gy, const long *win,
+                      double *dist);
+
+/* 1 when the agent may step from (x, y) to (nx, ny) in one move. */
+int brute_step_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
+                  enum brute_corner rule, long x, long y, long nx, long ny);
+
+#endif

@@ -1,0 +1,37 @@
+# lib.sh: TAP helpers for the shell tests.  Source it; then use ok, is,
+# like, skip and finish.  $tmp is a fresh directory removed at exit.
+n=0
+failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nbtest-sh-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+PATH="$top_builddir/tools:$top_builddir/tests/support:$PATH"
+export PATH
+
+# ok DESCRIPTION COMMAND...: passes when the command succeeds.
+ok() {
+  d=$1; shift
+  n=$((n + 1))
+  if "$@" >"$tmp/.out" 2>&1; then echo "ok $n - $d"
+  else failed=$((failed + 1)); echo "not ok $n - $d"; sed 's/^/#   /' "$tmp/.out" | head -20; fi
+}
+# is DESCRIPTION GOT WANT
+is() {
+  n=$((n + 1))
+  if [ "$2" = "$3" ]; then echo "ok $n - $1"
+  else failed=$((failed + 1)); echo "not ok $n - $1"; printf '#   got:  %s\n#   want: %s\n' "$2" "$3"; fi
+}
+# like DESCRIPTION TEXT SUBSTRING
+like() {
+  n=$((n + 1))
+  case $2 in
+    *"$3"*) echo "ok $n - $1" ;;
+    *) failed=$((failed + 1)); echo "not ok $n - $1"; printf '#   got:  %s\n#   want: *%s*\n' "$2" "$3" ;;
+  esac
+}
+# status COMMAND...: sets $rc, $out (stdout) and $err (stderr).
+status() {
+  "$@" >"$tmp/.o" 2>"$tmp/.e"; rc=$?
+  out=$(cat "$tmp/.o"); err=$(cat "$tmp/.e")
+}
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+finish() { echo "1..$n"; [ "$failed" -eq 0 ]; }

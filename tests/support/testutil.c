@@ -1,0 +1,237 @@
+/* testutil.c: see testutil.h. */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "abstract/abstract.h" /* (with clearance.h) */
+#include "testutil.h"
+
+static char tmpdir[256];
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(p);
+}
+
+static void cleanup(void)
+{
+    if (tmpdir[0] && !getenv("NB_KEEP_TMP"))
+        nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *tu_tmpdir(void)
+{
+    if (!tmpdir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/nbtest-XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(tmpdir)) {
+            perror("mkdtemp");
+            exit(99);
+        }
+        atexit(cleanup);
+    }
+    return tmpdir;
+}
+
+const char *tu_path(const char *dir, const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+const char *tu_src(const char *rel)
+{
+    const char *top = getenv("top_srcdir");
+    return tu_path(top && *top ? top : ".", rel);
+}
+
+const char *tu_shared(const char *rel)
+{
+    const char *sh = getenv("NB_SHARED");
+    if (!sh || !*sh)
+        return NULL;
+    const char *p = tu_path(sh, rel);
+    return access(p, R_OK) == 0 ? p : NULL;
+}
+
+int tu_write(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t n = fwrite(data, 1, len, f);
+    return fclose(f) == 0 && n == len ? 0 : -1;
+}
+
+char *tu_read(const char *path, size_t *len)
+{
+    char *buf;
+    size_t n;
+    if (nbb_read_file(path, (size_t)1 << 31, &buf, &n, NULL) != NB_OK)
+        return NULL;
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int tu_system(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+uint64_t tu_rand(tu_rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return r->s * 2685821657736338717ULL;
+}
+
+uint32_t tu_below(tu_rng *r, uint32_t n) { return (uint32_t)((tu_rand(r) >> 32) % n); }
+
+void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, unsigned nterrains,
+                    nbb_grid *grid)
+{
+    static const char terrain_char[] = ".SWT";
+    grid->width = w;
+    grid->height = h;
+    grid->cells = malloc((size_t)w * h);
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        grid->cells[i] = tu_below(r, 100) < obstacle_pct ? '@'
+                                                         : (uint8_t)terrain_char[tu_below(r, nterrains)];
+}
+
+static nb_status write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                             const nbb_grid *grid, int compress, int clearance, nb_err *err)
+{
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, legend, agents, grid, compress, err);
+    if (st == NB_OK && clearance)
+        st = nbb_bake_clearance(b, legend, agents, grid, compress, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    return st;
+}
+
+nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                         const nbb_grid *grid, int compress, nb_err *err)
+{
+    return write_level(path, legend, agents, grid, compress, 0, err);
+}
+
+nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                           const nbb_grid *grid, int compress, nb_err *err)
+{
+    return write_level(path, legend, agents, grid, compress, 1, err);
+}
+
+nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err)
+{
+    nbb_abstract_opts o;
+    nbb_abstract_defaults(&o);
+    o.cluster = cluster;
+    uint8_t *payload = NULL;
+    size_t n;
+    nbb_builder *w = NULL;
+    nb_section_info info;
+    nb_status st = nbb_abstract_build(*b, &o, &payload, &n, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&w, err);
+    if (st == NB_OK) {
+        nbb_abstract_info(payload, &info);
+        st = nbb_builder_take(w, *b, err);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_add(w, &info, payload, n, 0, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(w, path, err);
+    nbb_builder_free(w);
+    free(payload);
+    nb_bundle_close(*b);
+    *b = NULL;
+    return st == NB_OK ? nb_bundle_open(path, 0, b, err) : st;
+}
+
+void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)
+{
+    nb_err err;
+    nbi_legend_default(legend);
+    if (nbb_map_read(tu_src("data/sample.map"), legend, grid, &err) != NB_OK ||
+        nbb_agents_read(tu_src("data/sample-agents.yaml"), legend, agents, &err) != NB_OK) {
+        printf("Bail out! %s\n", err.msg);
+        exit(1);
+    }
+}
+
+int tu_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+void tu_check_failed_write(const char *dir, const char *name, const nbi_legend *legend,
+                           const nbi_agentset *agents, const nbb_grid *grid)
+{
+    const char *p = tu_path(dir, name);
+    nb_err err;
+    tu_system("mkdir -p '%s'", dir);
+    tu_write_level(p, legend, agents, grid, 0, &err);
+    size_t before_len = 0, after_len = 0;
+    char *before = tu_read(p, &before_len);
+    nbb_grid big;
+    tu_rng r = {42};
+    tu_random_grid(&r, 1000, 1000, 20, 4, &big);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit rl = {(rlim_t)before_len + 100000, (rlim_t)before_len + 100000};
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &rl);
+        nb_status st = tu_write_level(p, legend, agents, &big, 0, &err);
+        int good = st == NB_ERR_IO && strstr(err.msg, "write error");
+        if (!good)
+            printf("# got %s: %s\n", nb_status_str(st), err.msg);
+        fflush(stdout);
+        _exit(good ? 0 : 1);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+       "%s: a write that runs out of room fails with a write error", name);
+    char *after = tu_read(p, &after_len);
+    ok(after && after_len == before_len && memcmp(before, after, before_len) == 0,
+       "%s: the previous file is intact", name);
+    is_int(tu_count_entries(dir), 1, "%s: and no temporary file is left beside it", name);
+    free(before);
+    free(after);
+    nbb_grid_free(&big);
+}

@@ -1,0 +1,62 @@
+/* testutil.h: files, paths and random levels for the tests. */
+#ifndef NB_TESTUTIL_H
+#define NB_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bake.h"
+#include "tap.h"
+
+/* A fresh temporary directory, removed with everything in it at exit. */
+const char *tu_tmpdir(void);
+/* dir/name in a static rotating buffer (8 slots). */
+const char *tu_path(const char *dir, const char *name);
+/* $top_srcdir/rel. */
+const char *tu_src(const char *rel);
+/* $NB_SHARED/rel when that file exists, else NULL (tests skip, saying so). */
+const char *tu_shared(const char *rel);
+
+int tu_write(const char *path, const void *data, size_t len);
+/* Whole file, NUL-terminated; NULL if it cannot be read. */
+char *tu_read(const char *path, size_t *len);
+/* Runs a shell command, returns its exit status (-1 if it did not exit). */
+int tu_system(const char *fmt, ...) TAP_PRINTF(1, 2);
+
+/* A small deterministic PRNG (xorshift64*). */
+typedef struct tu_rng { uint64_t s; } tu_rng;
+uint64_t tu_rand(tu_rng *r);
+/* Uniform in [0, n). */
+uint32_t tu_below(tu_rng *r, uint32_t n);
+
+/* A random map over the default legend: each cell an obstacle with
+ * probability obstacle_pct, else one of the first nterrains terrains. */
+void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, unsigned nterrains,
+                    nbb_grid *grid);
+
+/* Bakes legend, agents and map into a bundle file with the writer. */
+nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                         const nbb_grid *grid, int compress, nb_err *err);
+/* The same with mkclear's layers (clearance and components). */
+nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                           const nbb_grid *grid, int compress, nb_err *err);
+/* Adds mkabstract's graph (clusters of side cluster, the other options
+ * mkabstract's defaults) to the open bundle *b, which needs mkclear's
+ * layers: written with its sections to path and opened in its place
+ * (*b NULL on failure). */
+nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err);
+/* The sample level of data/: the default legend, data/sample-agents.yaml
+ * and data/sample.map.  On failure prints "Bail out!" and exits. */
+void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);
+
+/* Files in a directory, not counting those whose name starts with '.'. */
+int tu_count_entries(const char *dir);
+/* Tests an interrupted write (3 assertions): bakes the level into dir/name
+ * (a fresh directory), then a 1000 x 1000 level over it in a child process
+ * whose files may not grow much (RLIMIT_FSIZE).  That write must fail
+ * with a write error, leave the first file as it was and nothing beside
+ * it.  The name's extension chooses the form. */
+void tu_check_failed_write(const char *dir, const char *name, const nbi_legend *legend,
+                           const nbi_agentset *agents, const nbb_grid *grid);
+
+#endif

@@ -1,0 +1,34 @@
+/* unitmap.h: what the unit planner's tests share: bundles with a map and
+ * a unit, an independent check that a path is free, and an independent
+ * Directional search (Dijkstra over curves swept by sampling). */
+#ifndef NB_TEST_UNITMAP_H
+#define NB_TEST_UNITMAP_H
+
+#include "turning/turning_build.h"
+#include "testutil.h"
+
+/* Bakes a map given as rows of MovingAI characters and a unit into path. */
+int um_bundle(const char *path, const char *const *rows, const nb_unit *u);
+/* The same from a grid. */
+int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u);
+
+/* nb_plan with the query's fields; a failed call is reported and counts
+ * as no path. */
+nb_plan_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
+                       unsigned method, unsigned neighbourhood, unsigned flags);
+
+/* Samples the path every 1/20 of a cell and checks the unit's disc
+ * against the map (hard obstacles, the unit's terrains); also that it
+ * starts at start, ends at the goal cell's centre and is continuous.
+ * Returns 1 when free; else 0 with why. */
+int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_plan_result *res,
+                 const nb_pose *start, long gx, long gy, char *why, size_t whylen);
+
+/* An independent Directional search: Dijkstra over (x, y, heading), each
+ * edge the first of nb_curve_to_pose's curves whose sampled sweep meets no
+ * blocked cell.  Returns the least cost to the goal cell (any heading when
+ * goal_heading < 0), or INFINITY. */
+double um_dijkstra(const nb_bundle *b, const nb_unit *u, const nb_pose *start, long gx, long gy,
+                   int goal_heading, unsigned neighbourhood, int reverse);
+
+#endif

@@ -1,0 +1,205 @@
+/* test_directional.c: Directional A* and the smoothing methods
+ * (lib/runtime/turning/directional.c, lib/runtime/turning/smooth.c, lib/runtime/turning/hybrid.c).
+ *
+ * On random maps, the cost Directional A* finds with the tables equals the
+ * least cost of an independent Dijkstra over the same (cell, heading)
+ * graph whose curves are swept by sampling (tests/support/unitmap.c), and equals
+ * the cost found computing every curve on the fly; every path found, by
+ * any method, is checked free by sampling it every 1/20 of a cell. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "unitmap.h"
+
+static double urand(tu_rng *r) { return (double)(tu_rand(r) >> 11) / 9007199254740992.0; }
+
+static void random_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, long *x, long *y)
+{
+    do {
+        *x = (long)tu_below(rng, (uint32_t)w);
+        *y = (long)tu_below(rng, (uint32_t)h);
+    } while (nb_planner_blocked(p, *x, *y));
+}
+
+/* Random maps: tables against the independent Dijkstra and against the
+ * same search on the fly. */
+static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsigned queries)
+{
+    const char *path = tu_path(tu_tmpdir(), "random.nbk");
+    long W = 14, H = 14;
+    int agree = 0, found = 0, fly = 0, frees = 0, total = 0, offstart = 0, offagree = 0;
+    for (unsigned m = 0; m < nmaps; m++) {
+        nbb_grid g;
+        tu_random_grid(rng, (uint32_t)W, (uint32_t)H, 7, 1, &g);
+        um_bundle_grid(path, &g, u);
+        nbb_grid_free(&g);
+        nb_bundle *b;
+        nb_planner *p;
+        nb_err err;
+        if (nb_bundle_open(path, 0, &b, &err) != NB_OK || nb_planner_new(b, u->name, &p, &err) != NB_OK) {
+            diag("%s", err.msg);
+            continue;
+        }
+        for (unsigned k = 0; k < queries; k++) {
+            long sx, sy, gx, gy;
+            random_free_cell(rng, p, W, H, &sx, &sy);
+            random_free_cell(rng, p, W, H, &gx, &gy);
+            nb_pose s = {sx + 0.5, sy + 0.5, tu_below(rng, u->headings) * 2 * M_PI / u->headings};
+            int off = k % 3 == 2;
+            if (off) {
+                /* Anywhere in the cell, facing any way, where its disc
+                 * touches nothing blocked. */
+                s.x = sx + 0.2 + 0.6 * urand(rng);
+                s.y = sy + 0.2 + 0.6 * urand(rng);
+                s.heading = 2 * M_PI * urand(rng);
+                nb_segment dot = nb_segment_line(s.x, s.y, s.x, s.y);
+                if (!nb_planner_walkable(p, &dot, 1))
+                    continue;
+                offstart++;
+            }
+            unsigned nb = k % 2 || u->reverse ? 8 : 24;
+            int rev = u->reverse;
+            nb_plan_result r = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, 0);
+            double cost = r.found ? r.cost : INFINITY;
+            uint64_t exp = r.expanded;
+            char why[256];
+            total++;
+            if (r.found) {
+                found++;
+                if (um_path_free(b, u, &r, &s, gx, gy, why, sizeof why))
+                    frees++;
+                else
+                    diag("(%g,%g,%g) to (%ld,%ld) D-%u: %s", s.x, s.y, s.heading, gx, gy, nb, why);
+            } else {
+                frees++;
+            }
+            double want = um_dijkstra(b, u, &s, gx, gy, -1, nb, rev);
+            if ((isinf(want) && !r.found) || fabs(want - cost) < 1e-6) {
+                agree++;
+                offagree += off;
+            } else {
+                diag("(%g,%g,%g) to (%ld,%ld) D-%u: A* %g, Dijkstra %g", s.x, s.y, s.heading, gx,
+                     gy, nb, cost, want);
+                if (getenv("UM_KEEP"))
+                    tu_system("cp %s %s", path, getenv("UM_KEEP"));
+            }
+            nb_plan_result f = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, NB_PLAN_ONTHEFLY);
+            if (f.found == r.found && (!r.found || (f.cost == cost && f.expanded == exp)))
+                fly++;
+        }
+        nb_planner_free(p);
+        nb_bundle_close(b);
+    }
+    is_int(agree, total, "r %g w %g%s: Directional A* with the tables finds the least cost of an "
+                         "independent Dijkstra (%d queries, %d found, %d from off-grid starts)",
+           u->radius, u->width, u->reverse ? " reversing" : "", total, found, offstart);
+    is_int(fly, total, "  the same cost and the same node count computing the curves on the fly");
+    is_int(frees, total, "  every path is free, sampled every 1/20 of a cell");
+}
+
+int main(void)
+{
+    tu_rng rng = {0xd1e5e1ULL};
+    nb_err err;
+
+    nb_unit jeep = {"jeep", 1.5, 1.0, 8, 24, 0, 1, 0};
+    nb_unit wide = {"wide", 1.0, 1.6, 8, 24, 0, 1, 0};
+    nb_unit back = {"back", 2.0, 0.8, 8, 24, 1, 1.5, 0};
+    against_dijkstra(&rng, &jeep, 4, 6);
+    against_dijkstra(&rng, &wide, 3, 4);
+    against_dijkstra(&rng, &back, 2, 3);
+
+    /* Reverse: facing into a dead end with the goal behind, the unit backs
+     * out; without reverse it cannot turn. */
+    {
+        static const char *const rows[] = {
+            "@@@@@@@@@@@@", "@..........@", "@@@@@@@@@@@@", NULL,
+        };
+        const char *path = tu_path(tu_tmpdir(), "corridor.nbk");
+        nb_unit u = {"car", 2.0, 0.8, 8, 8, 1, 2.0, 0};
+        um_bundle(path, rows, &u);
+        nb_bundle *b;
+        nb_planner *p;
+        if (ok(nb_bundle_open(path, 0, &b, &err) == NB_OK && nb_planner_new(b, "car", &p, &err) == NB_OK,
+               "a one-cell corridor")) {
+            nb_pose s = {8.5, 1.5, 0}; /* facing east, the goal to the west */
+            nb_plan_result r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, 0);
+            int reversed = 0;
+            for (size_t i = 0; i < r.nsegments; i++)
+                reversed += r.segments[i].gear < 0;
+            ok(r.found && reversed > 0, "a unit that may reverse backs down the corridor");
+            ok(fabs(r.length - 6) < 1e-9 && fabs(r.cost - 12) < 1e-9,
+               "  6 cells driven, costing 12 at the reverse penalty 2 (%g, %g)", r.length, r.cost);
+            char why[256];
+            ok(um_path_free(b, &u, &r, &s, 2, 1, why, sizeof why), "  and the path is free");
+            nb_pose w;
+            nb_segments_sample(r.segments, r.nsegments, 3, &w);
+            ok(fabs(remainder(w.heading, 2 * M_PI)) < 1e-9, "  facing east all the way (%g)", w.heading);
+            r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, NB_PLAN_FORWARD);
+            ok(!r.found && r.reason, "forward only, there is no path (%s)", r.reason ? r.reason : "");
+            nb_planner_free(p);
+            nb_bundle_close(b);
+        }
+    }
+
+    /* Smoothing methods on random maps: every path free, smoothing never
+     * longer. */
+    {
+        const char *path = tu_path(tu_tmpdir(), "smooth.nbk");
+        nb_unit u = {"s", 1.0, 0.9, 8, 24, 0, 1, 0};
+        int n = 0, freed = 0, shorter = 0, hyb = 0, lines = 0, pres = 0;
+        for (int m = 0; m < 4; m++) {
+            nbb_grid g;
+            tu_random_grid(&rng, 30, 30, 12, 1, &g);
+            um_bundle_grid(path, &g, &u);
+            nbb_grid_free(&g);
+            nb_bundle *b;
+            nb_planner *p;
+            if (nb_bundle_open(path, 0, &b, &err) != NB_OK || nb_planner_new(b, "s", &p, &err) != NB_OK)
+                continue;
+            for (int k = 0; k < 8; k++) {
+                long sx, sy, gx, gy;
+                random_free_cell(&rng, p, 30, 30, &sx, &sy);
+                random_free_cell(&rng, p, 30, 30, &gx, &gy);
+                nb_pose s = {sx + 0.5, sy + 0.5, tu_below(&rng, 8) * M_PI / 4};
+                char why[256];
+                nb_plan_result d = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, 0);
+                double dlen = d.found ? d.length : 0;
+                nb_plan_result sm = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, NB_PLAN_SMOOTH);
+                n++;
+                if (d.found != sm.found || (d.found && sm.length > dlen + 1e-9))
+                    diag("smoothing made a path longer: %g -> %g", dlen, sm.length);
+                else
+                    shorter++;
+                if (!sm.found || um_path_free(b, &u, &sm, &s, gx, gy, why, sizeof why))
+                    freed++;
+                else
+                    diag("smoothed: %s", why);
+                nb_plan_result h = um_plan(p, &s, gx, gy, -1, NB_PLAN_HYBRID, 0, 0);
+                if (!h.found || um_path_free(b, &u, &h, &s, gx, gy, why, sizeof why))
+                    hyb++;
+                else
+                    diag("hybrid: %s", why);
+                nb_plan_result ps = um_plan(p, &s, gx, gy, -1, NB_PLAN_PRESMOOTH, 0, 0);
+                if (!ps.found || um_path_free(b, &u, &ps, &s, gx, gy, why, sizeof why))
+                    pres++;
+                else
+                    diag("pre-smoothing: %s", why);
+                nb_plan_result l = um_plan(p, &s, gx, gy, -1, NB_PLAN_LINES, 0, 0);
+                if (!l.found || um_path_free(b, &u, &l, &s, gx, gy, why, sizeof why))
+                    lines++;
+                else
+                    diag("lines: %s", why);
+            }
+            nb_planner_free(p);
+            nb_bundle_close(b);
+        }
+        is_int(shorter, n, "a final smoothing pass never makes a Directional path longer (%d queries)", n);
+        is_int(freed, n, "  and its paths are free");
+        is_int(hyb, n, "hybrid paths are free");
+        is_int(pres, n, "pre-smoothed paths are free");
+        is_int(lines, n, "line-smoothed paths are free");
+    }
+    return done_testing();
+}

@@ -1,0 +1,187 @@
+/* mkabstract_grid.c: mkabstract's grid mode, the HAA* abstract graph of
+ * a bundle's map (formats/abstract.md, mkabstract(1)).  It reads the map,
+ * agent set and clearance layers mkclear baked and replaces the bundle's
+ * abstract graph, leaving every other section as it was. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "abstract/abstract.h"
+#include "cli.h"
+#include "mkabstract.h"
+
+static int usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: mkabstract [OPTION]... BUNDLE [-o OUT]\n"
+            "Bake the HAA* abstract graph of BUNDLE's grid map, for every capability and\n"
+            "size of its agent set, from the clearance layers mkclear baked.  BUNDLE is\n"
+            "updated in place (its other sections are kept) unless -o is given; '-' reads\n"
+            "it from standard input (and writes standard output without -o).\n\n"
+            "  -c, --cluster-size N  side of a cluster in cells, 1 to %d (default 10)\n"
+            "  -Q, --quality Q       'high' (default): drop strongly dominated edges;\n"
+            "                        'low': also weak dominance with the circuit condition\n"
+            "                        and the nodes it frees (smaller, longer paths);\n"
+            "                        'initial': drop nothing\n"
+            "  -p, --placement P     transition points of an entrance, on the run of pairs\n"
+            "                        each size may cross: 'ends' (both ends of a run longer\n"
+            "                        than --spread and evenly between, else its middle; the\n"
+            "                        default for high quality), 'spread' (one in the middle\n"
+            "                        of each --spread cells), 'middle' (one in the middle)\n"
+            "                        or 'first' (the paper's: the first pair of maximal\n"
+            "                        clearance; the default for low quality)\n"
+            "      --spread K        cells per transition with 'spread' and 'ends' (default %d)\n"
+            "      --corner RULE     'strict' (default: no corner cutting) or 'weak': the\n"
+            "                        rule the intra-edge costs and stored paths follow\n"
+            "      --paths           store every intra-edge's cell path, so queries refine\n"
+            "                        without searching ('navbake info' shows what it costs)\n"
+            "  -z, --zlib            store the section as a zlib stream\n"
+            "  -o, --output OUT      write OUT ('-': standard output) instead of BUNDLE\n"
+            "      --format FORM     write the bundle as 'binary' or 'sqlite' (default: sqlite\n"
+            "                        when its name ends in .sqlite, .sqlite3 or .db)\n"
+            "  -v, --verbose         say what was built on standard error\n"
+            "  -q, --quiet           say nothing but errors\n"
+            "  -h, --help            show this help and exit\n"
+            "  -V, --version         show the version and exit\n\n"
+            "With --forest FOREST.yaml, mkabstract bakes bitangent graphs instead.\n"
+            "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
+            NBI_CLUSTER_MAX, NBI_SPREAD_DEFAULT);
+    return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+}
+
+static int pick(const char *opt, const char *text, const char *const *names, uint32_t *out)
+{
+    for (uint32_t i = 0; names[i]; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = i;
+            return 1;
+        }
+    nbc_usage("%s: '%s' is not one of the choices (see --help)", opt, text);
+    return 0;
+}
+
+int nbc_mkabstract_grid(int argc, char **argv)
+{
+    enum { OPT_SPREAD = 256, OPT_CORNER, OPT_PATHS };
+    static const struct option opts[] = {{"cluster-size", required_argument, NULL, 'c'},
+                                         {"quality", required_argument, NULL, 'Q'},
+                                         {"placement", required_argument, NULL, 'p'},
+                                         {"spread", required_argument, NULL, OPT_SPREAD},
+                                         {"corner", required_argument, NULL, OPT_CORNER},
+                                         {"paths", no_argument, NULL, OPT_PATHS},
+                                         {"zlib", no_argument, NULL, 'z'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         NBC_FORMAT_OPTION,
+                                         {"verbose", no_argument, NULL, 'v'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    static const char *const qualities[] = {"initial", "high", "low", NULL};
+    static const char *const placements[] = {"first", "middle", "spread", "ends", NULL};
+    static const char *const corners[] = {"strict", "weak", NULL};
+    nbb_abstract_opts o;
+    nbb_format format = NBB_FORMAT_AUTO;
+    nbb_abstract_defaults(&o);
+    const char *out = NULL;
+    int compress = 0, verbose = 0, c;
+    unsigned long v;
+    while ((c = getopt_long(argc, argv, "c:Q:p:zo:vqhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            if (!nbc_uint("--cluster-size", optarg, 1, NBI_CLUSTER_MAX, &v))
+                return NBC_EXIT_USAGE;
+            o.cluster = (uint32_t)v;
+            break;
+        case 'Q':
+            if (!pick("--quality", optarg, qualities, &o.quality))
+                return NBC_EXIT_USAGE;
+            break;
+        case 'p':
+            if (!pick("--placement", optarg, placements, &o.placement))
+                return NBC_EXIT_USAGE;
+            break;
+        case OPT_SPREAD:
+            if (!nbc_uint("--spread", optarg, 1, NBI_CLUSTER_MAX, &v))
+                return NBC_EXIT_USAGE;
+            o.spread = (uint32_t)v;
+            break;
+        case OPT_CORNER:
+            if (!pick("--corner", optarg, corners, &o.corner))
+                return NBC_EXIT_USAGE;
+            break;
+        case OPT_PATHS: o.paths = 1; break;
+        case 'z': compress = 1; break;
+        case 'o': out = optarg; break;
+        case NBC_OPT_FORMAT:
+            if (!nbc_format("--format", optarg, &format))
+                return NBC_EXIT_USAGE;
+            break;
+        case 'v': verbose = 1; break;
+        case 'q': verbose = 0; break;
+        case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
+        case 'V': nbc_version(); return nbc_close_stdout();
+        default: return nbc_usage("unknown option");
+        }
+    }
+    if (optind == argc)
+        return nbc_usage("no bundle given");
+    if (argc - optind > 1)
+        return nbc_usage("one bundle at a time ('%s' is extra)", argv[optind + 1]);
+    const char *in = argv[optind];
+    if (!out)
+        out = strcmp(in, "-") == 0 ? "-" : in;
+    nbb_abstract_resolve(&o);
+
+    nb_err err;
+    nb_bundle *b = NULL;
+    nbb_builder *w = NULL;
+    uint8_t *payload = NULL;
+    size_t len = 0;
+    nbb_abstract_stats stats;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, &b, &err);
+    if (st == NB_OK)
+        st = nbb_abstract_build(b, &o, &payload, &len, &stats, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (st == NB_OK)
+        st = nbb_builder_new(&w, &err);
+    if (st == NB_OK)
+        st = nbb_builder_take(w, b, &err);
+    if (st == NB_OK) {
+        nb_section_info info;
+        nbb_abstract_info(payload, &info);
+        nbb_builder_remove(w, NB_SEC_ABSTRACT);
+        st = nbb_builder_add(w, &info, payload, len, compress, &err);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_write_format(w, out, format, &err);
+    int rc = st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+    if (st == NB_OK && verbose) {
+        double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        fprintf(stderr,
+                "mkabstract: %s: clusters of %u, %s quality, %s placement: %llu nodes, %llu "
+                "edges (%llu inter, %llu intra), %llu bytes",
+                strcmp(out, "-") == 0 ? "(standard output)" : out, o.cluster,
+                nbi_quality_name(o.quality), nbi_placement_name(o.placement),
+                (unsigned long long)stats.nodes, (unsigned long long)stats.edges,
+                (unsigned long long)stats.inter, (unsigned long long)stats.intra,
+                (unsigned long long)stats.bytes);
+        if (o.paths)
+            fprintf(stderr, " (%llu of them stored paths)", (unsigned long long)stats.path_bytes);
+        fprintf(stderr,
+                "\nmkabstract: %llu entrances, %llu searches; from %llu nodes and %llu edges, "
+                "dropped %llu strongly dominated, %llu weakly dominated and %llu by the circuit "
+                "condition, %llu freed nodes and %llu intra-edges replaced through a node; %.1f ms\n",
+                (unsigned long long)stats.entrances, (unsigned long long)stats.searches,
+                (unsigned long long)stats.initial_nodes, (unsigned long long)stats.initial_edges,
+                (unsigned long long)stats.strong, (unsigned long long)stats.weak,
+                (unsigned long long)stats.circuit, (unsigned long long)stats.freed_nodes,
+                (unsigned long long)stats.through, ms);
+    }
+    free(payload);
+    nbb_builder_free(w);
+    nb_bundle_close(b);
+    return rc;
+}

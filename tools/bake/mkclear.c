@@ -1,0 +1,202 @@
+/* mkclear: bakes a level's true-clearance layers and reachability
+ * components into a bundle (formats/clearance.md, mkclear(1)).
+ *
+ * It reads the bundle that is already there and replaces only what it
+ * owns: the clearance and component layers, and the level (legend, agent
+ * set, map) when that is new or changed.  When the bundle held another
+ * level, the sections derived from the old one (clearance, components and
+ * the abstract graph) would describe a map that is no longer there: they
+ * are removed, and mkclear says which, so a later step rebuilds them
+ * instead of a query trusting them. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "clearance/clearance.h"
+#include "cli.h"
+
+/* Section types computed from the level's map, legend or agent set. */
+static const uint32_t derived_types[] = {NB_SEC_CLEARANCE, NB_SEC_COMPONENTS, NB_SEC_ABSTRACT};
+#define NDERIVED (sizeof derived_types / sizeof derived_types[0])
+
+static int usage(FILE *f)
+{
+    fprintf(f, "Usage: mkclear [OPTION]... MAP -o BUNDLE\n"
+               "Bake true-clearance layers (one per capability of the agent set, capped at\n"
+               "its largest size) and reachability components (one per capability and size)\n"
+               "for a MovingAI map into BUNDLE, with the map, legend and agent set.  An\n"
+               "existing BUNDLE is updated: its other sections are kept.  MAP may be '-'.\n\n"
+               "  -l, --legend FILE    terrain legend (YAML; default: MovingAI's characters)\n"
+               "  -a, --agents FILE    agent set (YAML; default: one agent of size 1 that\n"
+               "                       may enter ground and swamp)\n"
+               "  -o, --output BUNDLE  the bundle to create or update ('-': standard output)\n"
+               "      --format FORM    write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
+               "                       when its name ends in .sqlite, .sqlite3 or .db)\n"
+               "  -e, --encoding ENC   'packed' (default: read in place from the mapped file)\n"
+               "                       or 'zlib' (smaller; inflated when the bundle is opened)\n"
+               "  -z, --zlib           the same as --encoding zlib\n"
+               "  -q, --quiet          say nothing about sections removed with an old level\n"
+               "  -h, --help           show this help and exit\n"
+               "  -V, --version        show the version and exit\n\n"
+               "When BUNDLE held a different map, legend or agent set, the sections derived\n"
+               "from the old one (clearance, components, abstract) are removed and listed.\n"
+               "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
+    return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+}
+
+/* 1 when two encodings are the same bytes. */
+static int same_bytes(size_t na, size_t nb, void (*fill)(const void *, uint8_t *), const void *a,
+                      const void *b)
+{
+    if (na != nb)
+        return 0;
+    uint8_t *x = malloc(na ? na : 1), *y = malloc(nb ? nb : 1);
+    int same = 0;
+    if (x && y) {
+        fill(a, x);
+        fill(b, y);
+        same = memcmp(x, y, na) == 0;
+    }
+    free(x);
+    free(y);
+    return same;
+}
+
+static void fill_legend(const void *l, uint8_t *out) { nbi_legend_encode(l, out); }
+static void fill_agents(const void *a, uint8_t *out) { nbi_agents_encode(a, out); }
+
+/* NULL when the bundle holds exactly this legend, agent set and map;
+ * otherwise what it holds instead, for the message. */
+static const char *level_differs(const nb_bundle *old, const nbi_legend *legend,
+                                 const nbi_agentset *agents, const nbb_grid *grid)
+{
+    static char buf[160];
+    if (!old->has_map)
+        return "no map";
+    if (old->width != grid->width || old->height != grid->height) {
+        snprintf(buf, sizeof buf, "a %u x %u map, not this %u x %u one", old->width, old->height,
+                 grid->width, grid->height);
+        return buf;
+    }
+    if (memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height) != 0)
+        return "a different map of the same size";
+    if (!old->has_legend ||
+        !same_bytes(nbi_legend_encoded_size(&old->legend), nbi_legend_encoded_size(legend),
+                    fill_legend, &old->legend, legend))
+        return "the same map with a different terrain legend";
+    if (!old->agents ||
+        !same_bytes(nbi_agents_encoded_size(old->agents), nbi_agents_encoded_size(agents),
+                    fill_agents, old->agents, agents))
+        return "the same map with a different agent set";
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"legend", required_argument, NULL, 'l'},
+                                         {"agents", required_argument, NULL, 'a'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"encoding", required_argument, NULL, 'e'},
+                                         {"zlib", no_argument, NULL, 'z'},
+                                         NBC_FORMAT_OPTION,
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    const char *legend_path = NULL, *agents_path = NULL, *out = NULL;
+    int compress = 0, quiet = 0, c;
+    nbb_format format = NBB_FORMAT_AUTO;
+    nbc_prog = "mkclear";
+    while ((c = getopt_long(argc, argv, "l:a:o:e:zqhV", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l': legend_path = optarg; break;
+        case 'a': agents_path = optarg; break;
+        case 'o': out = optarg; break;
+        case 'e':
+            if (strcmp(optarg, "packed") == 0)
+                compress = 0;
+            else if (strcmp(optarg, "zlib") == 0)
+                compress = 1;
+            else
+                return nbc_usage("--encoding: '%s' is neither 'packed' nor 'zlib'", optarg);
+            break;
+        case 'z': compress = 1; break;
+        case NBC_OPT_FORMAT:
+            if (!nbc_format("--format", optarg, &format))
+                return NBC_EXIT_USAGE;
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
+        case 'V': nbc_version(); return nbc_close_stdout();
+        default: return nbc_usage("unknown option");
+        }
+    }
+    if (optind == argc)
+        return nbc_usage("no map given");
+    if (argc - optind > 1)
+        return nbc_usage("one map at a time ('%s' is extra)", argv[optind + 1]);
+    if (!out)
+        return nbc_usage("no output bundle given (-o BUNDLE)");
+    const char *map_path = argv[optind];
+
+    nbi_legend legend;
+    static nbi_agentset agents;
+    nbb_grid grid = {0, 0, NULL};
+    nb_err err;
+    nb_status st =
+        nbb_read_level(legend_path, agents_path, map_path, &legend, &agents, &grid, &err);
+    if (st != NB_OK)
+        return nbc_fail_err(&err);
+
+    nbb_builder *b = NULL;
+    nb_bundle *old = NULL;
+    int rc = NBC_EXIT_OK;
+    st = nbb_builder_new(&b, &err);
+    struct stat sb;
+    int exists = strcmp(out, "-") != 0 && stat(out, &sb) == 0;
+    if (st == NB_OK && exists)
+        st = nbb_builder_load(b, out, 1, &err);
+    if (st == NB_OK && exists)
+        st = nb_bundle_open(out, 0, &old, &err);
+    const char *differs = old ? level_differs(old, &legend, &agents, &grid) : "nothing";
+    if (st == NB_OK && differs) {
+        if (old) {
+            /* Name what goes, so nobody wonders where the graph went. */
+            char gone[256] = "";
+            size_t at = 0, total = 0;
+            for (size_t k = 0; k < NDERIVED; k++) {
+                size_t n = 0;
+                for (size_t i = 0; i < nb_bundle_section_count(old); i++)
+                    n += nb_bundle_section(old, i)->type == derived_types[k];
+                if (n && derived_types[k] != NB_SEC_CLEARANCE &&
+                    derived_types[k] != NB_SEC_COMPONENTS) {
+                    int k2 = snprintf(gone + at, sizeof gone - at, "%s%zu %s", at ? ", " : "", n,
+                                      nb_section_type_name(derived_types[k]));
+                    at += k2 > 0 && (size_t)k2 < sizeof gone - at ? (size_t)k2 : 0;
+                }
+                total += n;
+                nbb_builder_remove(b, derived_types[k]);
+            }
+            if (!quiet && total)
+                fprintf(stderr,
+                        "mkclear: %s held %s: its %zu sections derived from the old level are "
+                        "removed%s%s%s\n",
+                        out, differs, total, at ? " (" : "", gone,
+                        at ? "; rebuild them for the new level)" : "");
+        }
+        st = nbb_put_level(b, &legend, &agents, &grid, compress, &err);
+    }
+    if (st == NB_OK) {
+        nbb_builder_remove(b, NB_SEC_CLEARANCE);
+        nbb_builder_remove(b, NB_SEC_COMPONENTS);
+        st = nbb_bake_clearance(b, &legend, &agents, &grid, compress, NULL, &err);
+    }
+    nb_bundle_close(old);
+    if (st == NB_OK)
+        st = nbb_builder_write_format(b, out, format, &err);
+    if (st != NB_OK)
+        rc = nbc_fail_err(&err);
+    nbb_builder_free(b);
+    nbb_grid_free(&grid);
+    return rc;
+}

@@ -1,0 +1,178 @@
+/* navbake query: one path query on a bundle: its length, the nodes the
+ * search expanded, the time, and the path (--path); --json for programs. */
+#include <stdlib.h>
+
+#include "commands.h"
+#include "query_common.h"
+
+static int usage(FILE *f)
+{
+    fprintf(f, "Usage: navbake query [OPTION]... BUNDLE --from X,Y --to X,Y\n"
+               "Find a shortest path for an agent between two cells (its top-left cell at\n"
+               "each end) and print its length, the nodes expanded and the time taken.\n\n"
+               "  -f, --from X,Y          the start cell (column X, row Y; 0,0 top-left)\n"
+               "  -t, --to X,Y            the goal cell\n");
+    nbc_query_help(f);
+    fprintf(f, "  -p, --path              print the path's cells too\n"
+               "  -j, --json              print JSON for programs\n"
+               "  -h, --help              show this help and exit\n"
+               "  -V, --version           show the version and exit\n"
+               "With no path (the ends not joined, or the agent cannot stand at one),\n"
+               "the answer is printed all the same and the exit status is 1.\n"
+               "Exit status: 0 when a path is found, 1 when there is none or on a\n"
+               "failure, 2 on a usage error.\n");
+    return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+}
+
+static const char *why(nb_path_status s)
+{
+    switch (s) {
+    case NB_PATH_FOUND: return "found";
+    case NB_PATH_NONE: return "no path";
+    case NB_PATH_START_BLOCKED: return "no path: the agent cannot stand at the start";
+    case NB_PATH_GOAL_BLOCKED: return "no path: the agent cannot stand at the goal";
+    }
+    return "?";
+}
+
+/* How much longer than the optimum, in %; 0 within rounding. */
+static double error_pct(const nbc_answer *r, double optimal)
+{
+    double e = r->status == NB_PATH_FOUND && optimal > 0 ? 100.0 * (r->length - optimal) / optimal : 0;
+    return e > -1e-9 && e < 1e-9 ? 0 : e;
+}
+
+static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
+                       const nbc_answer *r, double us, int with_path, const double *optimal)
+{
+    if (a->name)
+        printf("agent      %s (size %u, capability %s)\n", a->name, a->size, a->caps);
+    else
+        printf("agent      size %u, capability %s\n", a->size, a->caps);
+    printf("query      %d,%d -> %d,%d (%s, %s corners)\n", from.x, from.y, to.x, to.y, method,
+           a->corner == NB_CORNER_WEAK ? "weak" : "strict");
+    printf("status     %s%s\n", why(r->status),
+           r->status == NB_PATH_NONE && !r->searched ? " (different components: no search)" : "");
+    if (r->status == NB_PATH_FOUND)
+        printf("length     %.8f (%zu cells)\n", r->length, r->path_len);
+    if (optimal && *optimal >= 0) /* a method that may miss the optimum */
+        printf("optimal    %.8f (Annotated A*)\nerror      %.3f %%\n", *optimal,
+               error_pct(r, *optimal));
+    printf("expanded   %llu\n", (unsigned long long)r->expanded);
+    printf("time       %.1f us\n", us);
+    if (with_path && r->status == NB_PATH_FOUND) {
+        printf("path      ");
+        for (size_t i = 0; i < r->path_len; i++)
+            printf(" %d,%d", r->path[i].x, r->path[i].y);
+        putchar('\n');
+    }
+}
+
+static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
+                       const nbc_answer *r, double us, int with_path, const double *optimal)
+{
+    static const char *const names[] = {"found", "no path", "start blocked", "goal blocked"};
+    printf("{\"method\": \"%s\", \"agent\": ", method);
+    if (a->name)
+        nbc_json_string(a->name);
+    else
+        printf("null");
+    printf(", \"size\": %u, \"capability\": ", a->size);
+    nbc_json_string(a->caps);
+    printf(", \"corner\": \"%s\", \"from\": [%d, %d], \"to\": [%d, %d], \"status\": \"%s\", "
+           "\"found\": %s, ",
+           a->corner == NB_CORNER_WEAK ? "weak" : "strict", from.x, from.y, to.x, to.y,
+           names[r->status], r->status == NB_PATH_FOUND ? "true" : "false");
+    if (r->status == NB_PATH_FOUND)
+        printf("\"length\": %.8f, ", r->length);
+    else
+        printf("\"length\": null, ");
+    printf("\"searched\": %s, \"expanded\": %llu, \"microseconds\": %.1f",
+           r->searched ? "true" : "false", (unsigned long long)r->expanded, us);
+    if (optimal && *optimal >= 0)
+        printf(", \"optimal\": %.8f, \"error_pct\": %.4f", *optimal, error_pct(r, *optimal));
+    if (with_path) {
+        printf(", \"path\": [");
+        for (size_t i = 0; r->status == NB_PATH_FOUND && i < r->path_len; i++)
+            printf("%s[%d, %d]", i ? ", " : "", r->path[i].x, r->path[i].y);
+        putchar(']');
+    }
+    printf("}\n");
+}
+
+int nbc_cmd_query(int argc, char **argv)
+{
+    const nbc_method *mode = nbc_method_mode(argc, argv);
+    if (mode)
+        return mode->mode_main(argc, argv, 0);
+    static const struct option opts[] = {NBC_QUERY_LONG_OPTIONS,
+                                         {"from", required_argument, NULL, 'f'},
+                                         {"to", required_argument, NULL, 't'},
+                                         {"path", no_argument, NULL, 'p'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT};
+    long fx = -1, fy = -1, tx = -1, ty = -1;
+    int with_path = 0, json = 0, c;
+    while ((c = getopt_long(argc, argv, "a:s:c:m:f:t:pjhV", opts, NULL)) != -1) {
+        int r = nbc_query_option(&o, c, optarg);
+        if (r >= 0) {
+            if (r != NBC_EXIT_OK)
+                return r;
+            continue;
+        }
+        switch (c) {
+        case 'f':
+            if (!nbc_point("--from", optarg, &fx, &fy))
+                return NBC_EXIT_USAGE;
+            break;
+        case 't':
+            if (!nbc_point("--to", optarg, &tx, &ty))
+                return NBC_EXIT_USAGE;
+            break;
+        case 'p': with_path = 1; break;
+        case 'j': json = 1; break;
+        case 'h': return usage(stdout);
+        case 'V': return nbc_version();
+        default: return nbc_usage("unknown option");
+        }
+    }
+    if (optind == argc)
+        return nbc_usage("no bundle given");
+    if (argc - optind > 1)
+        return nbc_usage("one bundle at a time ('%s' is extra)", argv[optind + 1]);
+    if (fx < 0 || tx < 0)
+        return nbc_usage("give both ends: --from X,Y --to X,Y");
+    nbc_session q;
+    int rc = nbc_session_open(&q, argv[optind], &o);
+    if (rc == NBC_EXIT_OK) {
+        nb_cell from = {(int32_t)fx, (int32_t)fy}, to = {(int32_t)tx, (int32_t)ty};
+        nbc_answer r;
+        nb_err err;
+        double t0 = nbc_now_us();
+        nb_status st = q.method->solve(q.state, from, to, &r, &err);
+        double us = nbc_now_us() - t0;
+        /* Methods that may miss the optimum are measured against it, out
+         * of the time above. */
+        double opt = -1;
+        nbc_error_stats es;
+        memset(&es, 0, sizeof es);
+        if (st == NB_OK && q.method->reference)
+            st = nbc_error_add(&es, &q, from, to, &r, NULL, 1, json, &opt, &err);
+        const double *optimal = q.method->reference ? &opt : NULL;
+        if (st != NB_OK)
+            rc = nbc_fail_err(&err);
+        else if (json)
+            print_json(&q.agent, q.method->name, from, to, &r, us, with_path, optimal);
+        else
+            print_text(&q.agent, q.method->name, from, to, &r, us, with_path, optimal);
+        if (st == NB_OK && r.status != NB_PATH_FOUND)
+            rc = NBC_EXIT_FAIL; /* as grep without a match: the answer is printed */
+        if (rc == NBC_EXIT_OK && es.mismatch)
+            rc = NBC_EXIT_FAIL;
+    }
+    nbc_session_close(&q);
+    return rc;
+}

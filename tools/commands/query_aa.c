@@ -1,0 +1,55 @@
+/* query_aa.c: Annotated A* as a method of 'navbake query' and 'navbake
+ * scen' (the default). */
+#include <stdlib.h>
+
+#include "query_common.h"
+
+struct aa_state {
+    nb_aa *ws;
+    nb_aa_query q;
+};
+
+static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
+{
+    struct aa_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
+    if (nb_aa_new(b, &s->ws, err) != NB_OK) {
+        free(s);
+        return NBC_EXIT_FAIL;
+    }
+    s->q.size = a->size;
+    s->q.capability = a->capability;
+    s->q.corner = a->corner;
+    *state = s;
+    return NBC_EXIT_OK;
+}
+
+static nb_status aa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans, nb_err *err)
+{
+    struct aa_state *s = state;
+    nb_aa_result r;
+    s->q.start = from;
+    s->q.goal = to;
+    nb_status st = nb_aa_find(s->ws, &s->q, &r, err);
+    ans->status = r.status;
+    ans->length = r.length;
+    ans->expanded = r.expanded;
+    ans->searched = r.searched;
+    ans->path_len = r.path_len;
+    ans->path = r.path;
+    return st;
+}
+
+static void aa_close(void *state)
+{
+    struct aa_state *s = state;
+    if (s)
+        nb_aa_free(s->ws);
+    free(s);
+}
+
+const nbc_method nbc_method_aa = {
+    "aa", "Annotated A*: optimal, over the clearance layer", aa_open, aa_solve, aa_close, NULL,
+    NULL, NULL,
+};

@@ -1,0 +1,170 @@
+/* query_haa.c: HAA* as methods of 'navbake query' and 'navbake scen'.
+ *
+ * 'haa' answers with the refined path straightened (NB_HAA_STRAIGHTEN),
+ * 'haa-refined' with the refined path as the paper's procedure leaves it,
+ * 'haa-smooth' with seed 004's simple smoothing (waypoints, straight
+ * segments).  HAA* paths are not always the shortest: each method also
+ * gives, apart from its timed answer, AA*'s optimal length, which query
+ * and scen report the error against. */
+#include <stdlib.h>
+
+#include "query_common.h"
+
+struct haa_state {
+    nb_haa *ws;
+    nb_aa *ref;
+    nb_aa_query q;
+    unsigned flags;
+};
+
+static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err,
+                          unsigned flags)
+{
+    struct haa_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
+    if (nb_haa_new(b, &s->ws, err) != NB_OK || nb_aa_new(b, &s->ref, err) != NB_OK) {
+        nb_haa_free(s->ws);
+        free(s);
+        return NBC_EXIT_FAIL;
+    }
+    s->q.size = a->size;
+    s->q.capability = a->capability;
+    s->q.corner = a->corner;
+    s->flags = flags;
+    *state = s;
+    return NBC_EXIT_OK;
+}
+
+static int haa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
+{
+    return haa_open_flags(b, a, state, err, NB_HAA_STRAIGHTEN);
+}
+
+static int haa_open_refined(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
+{
+    return haa_open_flags(b, a, state, err, 0);
+}
+
+static int haa_open_smooth(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
+{
+    return haa_open_flags(b, a, state, err, NB_HAA_STRAIGHTEN | NB_HAA_SMOOTH);
+}
+
+static nb_status haa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans, nb_err *err)
+{
+    struct haa_state *s = state;
+    nb_haa_result r;
+    s->q.start = from;
+    s->q.goal = to;
+    nb_status st = nb_haa_query(s->ws, &s->q, s->flags, &r, err);
+    ans->status = r.status;
+    ans->length = r.length;
+    ans->expanded = r.expanded;
+    ans->searched = r.searched;
+    ans->path_len = r.path_len;
+    ans->path = r.path;
+    return st;
+}
+
+/* AA*'s optimal length for the same query, -1 when there is no path. */
+static nb_status haa_reference(void *state, nb_cell from, nb_cell to, double *length, nb_err *err)
+{
+    struct haa_state *s = state;
+    nb_aa_result r;
+    nb_aa_query q = s->q;
+    q.start = from;
+    q.goal = to;
+    nb_status st = nb_aa_find(s->ref, &q, &r, err);
+    *length = st == NB_OK && r.status == NB_PATH_FOUND ? r.length : -1;
+    return st;
+}
+
+static void haa_close(void *state)
+{
+    struct haa_state *s = state;
+    if (s) {
+        nb_haa_free(s->ws);
+        nb_aa_free(s->ref);
+    }
+    free(s);
+}
+
+const nbc_method nbc_method_haa = {
+    .name = "haa",
+    .summary = "HAA* on the bundle's abstract graph (mkabstract), the path straightened",
+    .open = haa_open,
+    .solve = haa_solve,
+    .close = haa_close,
+    .reference = haa_reference,
+};
+const nbc_method nbc_method_haa_refined = {
+    .name = "haa-refined",
+    .summary = "HAA*, the refined path as the paper's procedure leaves it",
+    .open = haa_open_refined,
+    .solve = haa_solve,
+    .close = haa_close,
+    .reference = haa_reference,
+};
+const nbc_method nbc_method_haa_smooth = {
+    .name = "haa-smooth",
+    .summary = "HAA*, straightened, then smoothed for the agent's square (waypoints)",
+    .open = haa_open_smooth,
+    .solve = haa_solve,
+    .close = haa_close,
+    .reference = haa_reference,
+};
+
+nb_status nbc_error_add(nbc_error_stats *es, const nbc_session *s, nb_cell from, nb_cell to,
+                        const nbc_answer *ans, const char *where, int verbose, int json,
+                        double *optimal, nb_err *err)
+{
+    double t0 = nbc_now_us();
+    nb_status st = s->method->reference(s->state, from, to, optimal, err);
+    es->ref_us += nbc_now_us() - t0;
+    if (st != NB_OK)
+        return st;
+    es->answers++;
+    int found = ans->status == NB_PATH_FOUND;
+    const char *bad = NULL;
+    if (found != (*optimal >= 0))
+        bad = found ? "a path where Annotated A* finds none" : "no path, but Annotated A* finds one";
+    else if (found && ans->length < *optimal - 1e-9)
+        bad = "a path shorter than Annotated A*'s optimum";
+    if (bad) {
+        es->mismatch++;
+        if (!json && (verbose || es->shown < 10)) {
+            es->shown++;
+            printf("mismatch   %s%s%d,%d -> %d,%d: %s\n", where ? where : "", where ? ": " : "",
+                   from.x, from.y, to.x, to.y, bad);
+        }
+        return NB_OK;
+    }
+    if (!found)
+        return NB_OK;
+    es->found++;
+    double e = *optimal > 0 ? 100.0 * (ans->length - *optimal) / *optimal : 0;
+    es->sum += e;
+    if (e > es->max)
+        es->max = e;
+    return NB_OK;
+}
+
+void nbc_error_print(const nbc_error_stats *es, double method_us, int json)
+{
+    double mean = es->found ? es->sum / (double)es->found : 0;
+    double ref = es->answers ? es->ref_us / (double)es->answers : 0;
+    if (json) {
+        printf(", \"error_mean_pct\": %.4f, \"error_max_pct\": %.4f, \"mismatches\": %zu, "
+               "\"reference_mean_us\": %.2f",
+               mean, es->max, es->mismatch, ref);
+        return;
+    }
+    printf("error      mean %.3f %%, largest %.3f %% against Annotated A*'s optimal lengths "
+           "(%zu paths)\n",
+           mean, es->max, es->found);
+    printf("reference  Annotated A* mean %.1f us per query (%.2f times this method's)\n", ref,
+           method_us > 0 ? ref / method_us : 0);
+    if (es->mismatch)
+        printf("mismatch   %zu queries answered unlike Annotated A*\n", es->mismatch);
+}

@@ -1,0 +1,59 @@
+/* cli.h: what the command-line tools share: messages in the Unix manner,
+ * exit codes (0 success, 1 failure, 2 usage error) and value parsing. */
+#ifndef NB_CLI_H
+#define NB_CLI_H
+
+#include <stdio.h>
+
+#include "bake.h"
+
+#define NBC_EXIT_OK 0
+#define NBC_EXIT_FAIL 1
+#define NBC_EXIT_USAGE 2
+
+/* The program name used in messages ("navbake info", "mkclear"). */
+extern const char *nbc_prog;
+
+/* "prog: message" on standard error; returns NBC_EXIT_FAIL. */
+int nbc_fail(const char *fmt, ...) NBI_PRINTF(1, 2);
+/* Prints an nb_err; returns NBC_EXIT_FAIL. */
+int nbc_fail_err(const nb_err *err);
+/* "prog: message" and a pointer to --help; returns NBC_EXIT_USAGE. */
+int nbc_usage(const char *fmt, ...) NBI_PRINTF(1, 2);
+/* Prints "prog (navbake) VERSION"; returns NBC_EXIT_OK. */
+int nbc_version(void);
+
+/* A whole number in [min, max] from an option's value; on error prints a
+ * usage message naming the option and returns 0. */
+int nbc_uint(const char *opt, const char *text, unsigned long min, unsigned long max,
+             unsigned long *out);
+/* --neighbourhood: 8, 24 or 48 (the cells at distance 1, 2 or 3). */
+int nbc_neighbourhood(const char *text, unsigned long *out);
+/* A finite real in [min, max]. */
+int nbc_real(const char *opt, const char *text, double min, double max, double *out);
+/* "X,Y" with 0 <= X, Y < 2^31. */
+int nbc_point(const char *opt, const char *text, long *x, long *y);
+
+/* --format FORM for every tool that writes a bundle: "binary" or "sqlite"
+ * (or "auto": by the output's name, the default).  On error prints a usage
+ * message and returns 0.  The writer takes the result:
+ * nbb_builder_write_format(builder, out, format, &err). */
+int nbc_format(const char *opt, const char *text, nbb_format *out);
+/* Its getopt_long entry (long only) and the value getopt_long returns: far
+ * from 256, where the tools number their own long-only options. */
+#define NBC_OPT_FORMAT 0x4e42
+#define NBC_FORMAT_OPTION {"format", required_argument, NULL, NBC_OPT_FORMAT}
+#define NBC_FORMAT_HELP \
+    "      --format FORM  write the bundle as 'binary' or 'sqlite' (default: sqlite\n" \
+    "                     when OUT ends in .sqlite, .sqlite3 or .db, else binary)\n"
+/* Prints s as a JSON string, quoted and escaped. */
+void nbc_json_string(const char *s);
+
+/* 1 when standard error is a terminal (progress may be shown). */
+int nbc_progress_ok(void);
+
+/* Writes to a stream and checks it at the end: a full disk or a closed
+ * pipe is a failure, not silence.  Returns NBC_EXIT_FAIL on a write error. */
+int nbc_close_stdout(void);
+
+#endif

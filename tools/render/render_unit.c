@@ -1,0 +1,158 @@
+/* render_unit.c: a unit's hit-check table (formats/hitcheck.md) for one
+ * start heading, in the table's own window of cells around the origin:
+ * how many stored curves (to every neighbour, every end heading) touch
+ * each cell, and the curves themselves.  The table is read through the
+ * runtime's checked view (nbi_unit_sections); the curves are rebuilt
+ * from each record's word and variant with nb_curve_to_pose. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "turning/turning.h"
+#include "render.h"
+
+/* The ring of cells the unit stands on and may reach. */
+#define UNIT_ORIGIN NBR_START
+#define UNIT_ENDS 0x404040u
+
+nb_status nbr_unit_window(const nb_bundle *b, const char *unit, unsigned *side, nb_err *err)
+{
+    nb_unit u;
+    nbi_hitcheck hc;
+    nb_status st = nbi_unit_sections(b, unit, &u, &hc, NULL, err);
+    if (st == NB_OK)
+        *side = hc.window;
+    return st;
+}
+
+static nb_status open_table(const nbr_view *v, const char *unit, unsigned h0, nb_unit *u,
+                            nbi_hitcheck *hc, nb_err *err)
+{
+    nb_status st = nbi_unit_sections(v->bundle, unit, u, hc, NULL, err);
+    if (st == NB_OK && h0 >= hc->headings)
+        st = nbi_fail(err, NB_ERR_ARG, "unit '%s' has %u headings: --heading %u is not one of them",
+                      unit, hc->headings, h0);
+    return st;
+}
+
+/* The index entry of (h0, h1, neighbour o): first record and count. */
+static void entry(const nbi_hitcheck *hc, unsigned h0, unsigned h1, unsigned o, uint32_t *first,
+                  uint32_t *count)
+{
+    size_t e = ((size_t)h0 * hc->headings + h1) * hc->neighbourhood + o;
+    *first = nbi_get32(hc->index + 8 * e);
+    *count = nbi_get32(hc->index + 8 * e + 4);
+}
+
+nb_status nbr_draw_hitcheck(nbr_view *v, const char *unit, unsigned h0, nb_err *err)
+{
+    nb_unit u;
+    nbi_hitcheck hc;
+    nb_status st = open_table(v, unit, h0, &u, &hc, err);
+    if (st != NB_OK)
+        return st;
+    unsigned S = hc.window;
+    uint32_t *count = calloc((size_t)S * S, sizeof *count), max = 0, curves = 0;
+    if (!count)
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+    for (unsigned h1 = 0; h1 < hc.headings; h1++)
+        for (unsigned o = 0; o < hc.neighbourhood; o++) {
+            uint32_t first, n;
+            entry(&hc, h0, h1, o, &first, &n);
+            for (uint32_t r = first; r < first + n; r++, curves++) {
+                const uint8_t *bits = hc.records + (size_t)r * hc.recsize + NBI_HC_RECORD_HEAD;
+                for (size_t b = 0; b < (size_t)S * S; b++)
+                    if (bits[b / 8] >> (b % 8) & 1)
+                        max = ++count[b] > max ? count[b] : max;
+            }
+        }
+    if (!v->canvas) {
+        nbr_legend_add(&v->legend, NBR_ITEM_TITLE, 0,
+                       "hit-check table of %s (turning radius %g, width %g), start heading %u "
+                       "(%g degrees):",
+                       u.name, u.radius, u.width, h0, h0 * 360.0 / hc.headings);
+        nbr_legend_add(&v->legend, NBR_ITEM_TEXT, 0,
+                       "%u curves to %u neighbours x %u end headings; cells touched by", curves,
+                       hc.neighbourhood, hc.headings);
+        uint32_t shown[5] = {1, (max + 3) / 4, (max + 1) / 2, (3 * max + 3) / 4, max};
+        for (int i = 0; i < 5 && max; i++)
+            if (i == 0 || shown[i] > shown[i - 1])
+                nbr_legend_add(&v->legend, NBR_ITEM_SWATCH, nbr_heat_colour(shown[i], max),
+                               "%u curve%s", shown[i], shown[i] == 1 ? "" : "s");
+        nbr_legend_add(&v->legend, NBR_ITEM_SWATCH, NBR_UNTOUCHED, "none");
+        nbr_legend_add(&v->legend, NBR_ITEM_LINE, UNIT_ORIGIN, "the origin");
+        nbr_legend_add(&v->legend, NBR_ITEM_LINE, UNIT_ENDS, "its %u neighbours", hc.neighbourhood);
+        free(count);
+        return NB_OK;
+    }
+    nbr_canvas *c = v->canvas;
+    char title[96];
+    snprintf(title, sizeof title, "hit-check footprints of %s from heading %u", u.name, h0);
+    nbr_group(c, "hitcheck", title, NULL);
+    nbr_cells_begin(c, 0, 0, v->scale, S, S, 1);
+    for (unsigned y = 0; y < S; y++) {
+        for (unsigned x = 0; x < S; x++) {
+            uint32_t k = count[(size_t)y * S + x];
+            v->row[x] = k ? nbr_heat_colour(k, max) : NBR_UNTOUCHED;
+        }
+        nbr_cells_row(c, v->row);
+    }
+    nbr_cells_end(c);
+    /* The neighbours' cells framed, the origin's in the start colour. */
+    nbr_style ends = nbr_paint(NBR_NONE, UNIT_ENDS, 1), origin = nbr_paint(NBR_NONE, UNIT_ORIGIN, 2);
+    double s = v->scale;
+    for (unsigned o = 0; o < hc.neighbourhood; o++)
+        nbr_rect(c, nbr_px(v, hc.off[o][0]) + 0.5, nbr_py(v, hc.off[o][1]) + 0.5, s - 1, s - 1, &ends);
+    nbr_rect(c, nbr_px(v, 0) + 1, nbr_py(v, 0) + 1, s - 2, s - 2, &origin);
+    nbr_group_end(c);
+    free(count);
+    return NB_OK;
+}
+
+nb_status nbr_draw_curves(nbr_view *v, const char *unit, unsigned h0, nb_err *err)
+{
+    nb_unit u;
+    nbi_hitcheck hc;
+    nb_status st = open_table(v, unit, h0, &u, &hc, err);
+    if (st != NB_OK)
+        return st;
+    if (!v->canvas) {
+        nbr_legend_add(&v->legend, NBR_ITEM_LINE, NBR_BLACK,
+                       "the stored curves (arcs of radius %g and lines)", u.radius);
+        return NB_OK;
+    }
+    nbr_canvas *c = v->canvas;
+    nbr_style line = nbr_paint(NBR_NONE, NBR_BLACK, 1);
+    line.opacity = 0.25;
+    nbr_group(c, "curves", "curves", NULL);
+    nb_pose from = {0.5, 0.5, nbi_heading(h0, hc.headings)};
+    nb_curve cand[NB_CURVE_MAX_CANDIDATES];
+    for (unsigned h1 = 0; h1 < hc.headings; h1++)
+        for (unsigned o = 0; o < hc.neighbourhood; o++) {
+            uint32_t first, n;
+            entry(&hc, h0, h1, o, &first, &n);
+            nb_pose to = {hc.off[o][0] + 0.5, hc.off[o][1] + 0.5, nbi_heading(h1, hc.headings)};
+            size_t nc = nb_curve_to_pose(&from, &to, u.radius, cand);
+            for (uint32_t r = first; r < first + n; r++) {
+                const uint8_t *rec = hc.records + (size_t)r * hc.recsize;
+                for (size_t k = 0; k < nc; k++) {
+                    if (strcmp(cand[k].word, nbi_words[rec[8]]) != 0 || cand[k].variant != rec[9])
+                        continue;
+                    for (unsigned g = 0; g < cand[k].count; g++) {
+                        const nb_segment *sg = &cand[k].seg[g];
+                        if (sg->kind == NB_SEG_ARC) {
+                            double a0 = atan2(sg->y - sg->cy, sg->x - sg->cx);
+                            nbr_arc(c, nbr_px(v, sg->cx), nbr_py(v, sg->cy), sg->radius * v->scale,
+                                    a0, a0 + sg->turn * sg->length / sg->radius, &line);
+                        } else {
+                            nbr_line(c, nbr_px(v, sg->x), nbr_py(v, sg->y),
+                                     nbr_px(v, sg->x + sg->length * cos(sg->heading)),
+                                     nbr_py(v, sg->y + sg->length * sin(sg->heading)), &line);
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    nbr_group_end(c);
+    return NB_OK;
+}
