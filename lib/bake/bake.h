@@ -1,100 +1,38 @@
-/* build.h: the builders' side of the library, what the tools link: input
- * readers (maps, YAML) and the bundle writer.  Not installed; the runtime
- * (navbake.h) never depends on it.  Builder functions are named nbb_. */
-#ifndef NB_BUILD_H
-#define NB_BUILD_H
+/* bake.h: the bake side of navbake, as the tools see it: reading levels and
+ * definitions, baking sections, writing bundles (binary or SQLite), and
+ * checked views of sections for the tools that print or draw them.  It
+ * depends on navbake.h only; what the bake side shares inside itself is in
+ * bake_int.h.  Not installed.  Functions are named nbb_. */
+#ifndef NB_BAKE_H
+#define NB_BAKE_H
 
-#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 
-#include "core/base.h"
+#include "navbake.h"
+#include "port.h"
 
-/* ---- files (readfile.c) ---- */
+/* ---- messages (errors.c) ----
+ * The tools' own helpers fill an nb_err as the library does: the status,
+ * and a message naming where and what. */
+nb_status nbb_fail(nb_err *err, nb_status code, const char *fmt, ...) NBP_PRINTF(3, 4);
+/* The message of errno for a failed system call on path. */
+nb_status nbb_fail_errno(nb_err *err, const char *what, const char *path);
+/* Marks err as success. */
+void nbb_ok(nb_err *err);
+
+/* Called now and then during a long bake with the fraction done. */
+typedef void (*nbb_progress_fn)(void *arg, double fraction);
+
+/* ---- files (input/readfile.c) ---- */
 
 /* Reads a whole file ("-" for standard input) into a NUL-terminated
- * buffer of at most limit bytes. */
+ * buffer of at most limit bytes (free() it). */
 nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len, nb_err *err);
 /* The name errors give an input: the path, or "(standard input)" for "-". */
 const char *nbb_input_name(const char *path);
 
-/* ---- MovingAI maps (map_read.c; formats/map.md) ---- */
-
-typedef struct nbb_grid {
-    uint32_t width, height;
-    uint8_t *cells; /* width * height map characters, row-major from the top-left */
-} nbb_grid;
-
-#define NBB_MAP_FILE_MAX ((size_t)1 << 30)
-
-nb_status nbb_map_read(const char *path, const nbi_legend *legend, nbb_grid *grid, nb_err *err);
-/* Parses a map held in memory; name is used in messages. */
-nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
-                        nbb_grid *grid, nb_err *err);
-void nbb_grid_free(nbb_grid *grid);
-
-/* ---- YAML documents with located errors (yamldoc.c) ---- */
-
-#include <yaml.h>
-
-typedef struct nbb_yaml {
-    yaml_document_t doc;
-    const char *name; /* file name for messages */
-} nbb_yaml;
-
-/* Parses exactly one YAML document; a syntax error names line and column. */
-nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name, nb_err *err);
-void nbb_yaml_free(nbb_yaml *y);
-/* The root node, which must be a mapping (what names it in messages). */
-nb_status nbb_yaml_root(nbb_yaml *y, const char *what, yaml_node_t **root, nb_err *err);
-/* "file:line:column: message" at a node. */
-nb_status nbb_yaml_fail(const nbb_yaml *y, const yaml_node_t *node, nb_err *err, nb_status code,
-                        const char *fmt, ...) NBI_PRINTF(5, 6);
-/* Checks that node is a mapping with scalar keys, none repeated, each one
- * of keys (a NULL-terminated list). */
-nb_status nbb_yaml_mapping(const nbb_yaml *y, const yaml_node_t *node, const char *what,
-                           const char *const *keys, nb_err *err);
-/* The value of key in a mapping, or NULL. */
-yaml_node_t *nbb_yaml_get(nbb_yaml *y, const yaml_node_t *map, const char *key);
-/* The same, an error naming the mapping's position when absent. */
-nb_status nbb_yaml_need(nbb_yaml *y, const yaml_node_t *map, const char *key, const char *what,
-                        yaml_node_t **out, nb_err *err);
-/* A sequence node: its items and their count. */
-nb_status nbb_yaml_sequence(const nbb_yaml *y, const yaml_node_t *node, const char *what,
-                            size_t max_items, size_t *count, nb_err *err);
-yaml_node_t *nbb_yaml_item(nbb_yaml *y, const yaml_node_t *seq, size_t i);
-/* Scalars: the text, a whole number within [min, max], a finite real
- * within [min, max], a boolean (true/false/yes/no). */
-nb_status nbb_yaml_string(const nbb_yaml *y, const yaml_node_t *node, const char *what,
-                          const char **text, size_t *len, nb_err *err);
-nb_status nbb_yaml_uint(const nbb_yaml *y, const yaml_node_t *node, const char *what, uint64_t min,
-                        uint64_t max, uint64_t *out, nb_err *err);
-nb_status nbb_yaml_real(const nbb_yaml *y, const yaml_node_t *node, const char *what, double min,
-                        double max, double *out, nb_err *err);
-nb_status nbb_yaml_bool(const nbb_yaml *y, const yaml_node_t *node, const char *what, int *out,
-                        nb_err *err);
-
-/* ---- YAML inputs (legend_yaml.c, agents_yaml.c; formats/legend.md, agents.md) ---- */
-
-#define NBB_YAML_FILE_MAX ((size_t)16 << 20)
-
-nb_status nbb_legend_read(const char *path, nbi_legend *legend, nb_err *err);
-nb_status nbb_legend_parse(const char *buf, size_t len, const char *name, nbi_legend *legend,
-                           nb_err *err);
-/* Writes a legend as YAML that nbb_legend_read reads back. */
-void nbb_legend_print(const nbi_legend *legend, void *file /* FILE * */);
-
-nb_status nbb_agents_read(const char *path, const nbi_legend *legend, nbi_agentset *set, nb_err *err);
-nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
-                           nbi_agentset *set, nb_err *err);
-/* The default agent set (data/agents.yaml): one agent of size 1 that may
- * enter ground and swamp, as MovingAI's optimal lengths assume. */
-nb_status nbb_agents_default(const nbi_legend *legend, nbi_agentset *set, nb_err *err);
-extern const char nbb_default_agents_yaml[];
-/* A capability: a terrain name or a list of them, checked against legend. */
-nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
-                              const nbi_legend *legend, nb_capability *out, nb_err *err);
-void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, void *file /* FILE * */);
-
-/* ---- the bundle writer (bundle_write.c) ---- */
+/* ---- bundles being written (bundle/bundle_write.c) ---- */
 
 typedef struct nbb_builder nbb_builder;
 
@@ -135,94 +73,136 @@ nbb_format nbb_format_for_path(const char *path);
 nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err);
 /* The same in the form the name asks for (NBB_FORMAT_AUTO). */
 nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
-/* The binary form in memory (what nbb_builder_write would write). */
+/* The binary form in memory (what nbb_builder_write would write; free() it). */
 nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err *err);
-
-/* A temporary file beside path, for writing a file atomically: termination
- * signals are held from create to finish, which (when st is NB_OK) syncs
- * it and renames it over path, or else removes it; returns the status.
- * Finishing with path NULL removes it (a scratch file). */
-typedef struct nbb_tempfile {
-    char *tmp; /* its name */
-    int fd;
-    sigset_t saved;
-} nbb_tempfile;
-nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err);
-/* Refuses an output path that exists and is not a regular file (a device,
- * a FIFO, a directory): renaming a new file onto it would replace it. */
-nb_status nbb_output_check(const char *path, nb_err *err);
-nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err);
-
-/* ---- the SQLite form (sqlite_write.c; formats/sqlite.md) ---- */
-
-/* Writes an open bundle as an SQLite database (atomically, as above; "-"
- * for standard output): its sections as stored, and the tables people
- * query, decoded from them. */
+/* Writes an open bundle as an SQLite database (atomically; "-" for
+ * standard output): its sections as stored, and the tables people query,
+ * decoded from them. */
 nb_status nbb_sqlite_write(const nb_bundle *bundle, const char *path, nb_err *err);
 
-/* Puts the legend, agent set and map sections (a builder's common first
- * step); grid may be NULL for bundles without a map. */
-nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
-                        const nbb_grid *grid, int compress, nb_err *err);
+/* ---- levels: a map, its terrain legend and agent set (input/level.c) ---- */
 
-/* The legend (the default one when legend_path is NULL), the agent set
- * (the default set when agents_path is NULL) and, unless map_path is
- * NULL, the map read with that legend: what a level-baking tool reads. */
-nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
-                         nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err);
+typedef struct nbb_level nbb_level;
 
-/* ---- round obstacles (forest_yaml.c, forest_bake.c; formats/forest.md) ---- */
+/* Reads the legend (the default one when legend_path is NULL), the agent
+ * set (the default set when agents_path is NULL) and the map read with
+ * that legend: what a level-baking tool reads. */
+nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
+                         nbb_level **out, nb_err *err);
+void nbb_level_free(nbb_level *level);
+/* NULL when the bundle holds exactly this level (map, legend and agent
+ * set); otherwise what it holds instead, as a phrase ("a different map of
+ * the same size"), written into buf. */
+const char *nbb_level_differs(const nbb_level *level, const nb_bundle *old, char *buf, size_t len);
+/* Puts the level's legend, agent set and map sections. */
+nb_status nbb_level_put(nbb_builder *b, const nbb_level *level, int compress, nb_err *err);
 
-typedef struct nbb_forest {
-    nb_circle *circles;
-    size_t n;
-    int has_bounds;
-    double bounds[4]; /* xmin, ymin, xmax, ymax */
-} nbb_forest;
+/* What mkclear bakes (clearance/clearance_build.c): a clearance layer for
+ * every capability of the agent set, capped at its largest size, and a
+ * component layer for every (capability, size) of C x S; compress stores
+ * them as zlib streams. */
+typedef struct nbb_clearance_stats {
+    size_t clearance_layers, component_layers;
+    uint64_t packed_bytes; /* payload bytes before any zlib */
+} nbb_clearance_stats;
+nb_status nbb_level_bake_clearance(nbb_builder *b, const nbb_level *level, int compress,
+                                   nbb_clearance_stats *stats, nb_err *err);
 
-/* Reads a forest (YAML); errors name file, line and column. */
-nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err);
-nb_status nbb_forest_parse(const char *buf, size_t len, const char *name, nbb_forest *f, nb_err *err);
-void nbb_forest_free(nbb_forest *f);
-/* Writes a forest as YAML that nbb_forest_read reads back exactly. */
-void nbb_forest_print(const nbb_forest *f, void *file /* FILE * */);
+/* The legend and the agent set of a bundle as the YAML that reads them
+ * back (formats/legend.md, formats/agents.md); NB_ERR_NOTFOUND when it has
+ * none. */
+nb_status nbb_print_legend(const nb_bundle *b, FILE *file, nb_err *err);
+nb_status nbb_print_agents(const nb_bundle *b, FILE *file, nb_err *err);
+/* The default agent (data/agents.yaml: size 1, ground and swamp, what
+ * MovingAI's optimal lengths assume) in the terms of the bundle's legend. */
+nb_status nbb_default_agent(const nb_bundle *b, nb_agent *out, nb_err *err);
 
-/* Called now and then during a long bake with the fraction done. */
-typedef void (*nbb_progress_fn)(void *arg, double fraction);
+/* ---- MovingAI scenarios (input/scen.c) ---- */
 
-/* The forest section's payload (malloc'ed). */
-nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err);
-/* Bakes the bitangent graph of the forest inflated by agent_radius into a
- * bitangent section's payload (malloc'ed); forest_crc is the CRC-32 of
- * the forest section's payload.  info (may be NULL) gets the counts.
- * flags: NBB_BAKE_PLAIN_LOS tests every bitangent against every circle,
- * as the article does, instead of through the grid (the same bytes,
- * slower: for the benchmark and the tests). */
-#define NBB_BAKE_PLAIN_LOS 0x1u
-nb_status nbb_bitangent_bake(const nbb_forest *f, double agent_radius, uint32_t forest_crc,
-                             unsigned flags, uint8_t **payload, size_t *len,
-                             nb_forest_graph_info *info, nbb_progress_fn progress, void *arg,
-                             nb_err *err);
-/* Replaces any forest and bitangent sections of b by this forest and a
- * graph for each radius (radius index i for radii[i]); info[i] (may be
- * NULL) gets each graph's counts. */
-nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radii, unsigned nradii,
-                         int compress, nb_forest_graph_info *info, nbb_progress_fn progress,
-                         void *arg, nb_err *err);
+typedef struct nbb_scen_line {
+    unsigned line; /* in the file, from 1 */
+    uint32_t bucket;
+    uint32_t width, height; /* of the map the line was made for */
+    nb_cell start, goal;
+    double optimal;    /* the optimal length the file gives */
+    unsigned decimals; /* how many decimals it was written with */
+} nbb_scen_line;
 
-/* ---- motion models and perimeter tables (model_yaml.c, perimeter_build.c;
- * formats/motion.md) ---- */
+typedef struct nbb_scen {
+    nbb_scen_line *lines;
+    size_t count;
+} nbb_scen;
 
-nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
-nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
-/* The same, allocated: free it with nb_model_close. */
+#define NBB_SCEN_FILE_MAX ((size_t)256 << 20)
+
+/* Reads a scenario file (https://movingai.com/benchmarks/formats.html): a
+ * 'version N' line, then lines of nine columns separated by tabs or
+ * spaces (bucket, map, width, height, start x, start y, goal x, goal y,
+ * optimal length); the map column may carry a path.  Blank lines are
+ * skipped.  An error names file, line and what was expected.  "-" reads
+ * standard input. */
+nb_status nbb_scen_read(const char *path, nbb_scen *scen, nb_err *err);
+nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen *scen,
+                         nb_err *err);
+void nbb_scen_free(nbb_scen *scen);
+
+/* ---- the HAA* abstract graph (abstract/) ---- */
+
+/* Qualities and transition placements, by name: "high", "low", "initial";
+ * "first", "middle", "spread", "ends" (formats/abstract.md).  A parse
+ * returns 0 for an unknown name; a name is NULL for an unknown code. */
+int nbb_abstract_quality(const char *name, uint32_t *out);
+int nbb_abstract_placement(const char *name, uint32_t *out);
+const char *nbb_abstract_quality_name(uint32_t quality);
+const char *nbb_abstract_placement_name(uint32_t placement);
+#define NBB_PLACE_AUTO 255 /* the placement of a quality: ends for high, first for low */
+#define NBB_SPREAD_DEFAULT 8
+
+typedef struct nbb_abstract_opts {
+    uint32_t cluster;   /* side of a cluster, 1 to NB_ABSTRACT_MAX_CLUSTER */
+    uint32_t quality;   /* a quality (nbb_abstract_quality) */
+    uint32_t placement; /* a placement (nbb_abstract_placement), or NBB_PLACE_AUTO */
+    uint32_t spread;    /* cells per transition with the "spread" placement */
+    nb_corner corner;   /* the rule the intra-edge weights follow */
+    int paths;          /* store each intra-edge's cell path */
+    int through;        /* also drop intra-edges two others replace through a node,
+                           at the same cost (Theorem 6 through a node) */
+} nbb_abstract_opts;
+
+/* The defaults mkabstract uses. */
+void nbb_abstract_defaults(nbb_abstract_opts *o);
+/* Replaces NBB_PLACE_AUTO by the placement it stands for at o's quality. */
+void nbb_abstract_resolve(nbb_abstract_opts *o);
+
+typedef struct nbb_abstract_stats {
+    uint64_t entrances, searches;
+    uint64_t nodes, edges, inter, intra;   /* in the graph written */
+    uint64_t initial_nodes, initial_edges; /* before any dominance */
+    uint64_t strong, weak, circuit;        /* edges dropped by each rule */
+    uint64_t through;                      /* intra-edges replaced through a node */
+    uint64_t freed_nodes;                  /* nodes dropped by Corollary 8 */
+    uint64_t path_bytes;                   /* what the stored paths add to the payload */
+    uint64_t bytes;                        /* the payload */
+} nbb_abstract_stats;
+
+/* Builds the abstract graph of the bundle's map for every (capability,
+ * size) of its agent set, from its clearance layers, as a section payload
+ * (malloc'ed, *len bytes).  stats may be NULL. */
+nb_status nbb_abstract_build(const nb_bundle *b, const nbb_abstract_opts *o, uint8_t **payload,
+                             size_t *len, nbb_abstract_stats *stats, nb_err *err);
+/* The section table entry for such a payload (type, version, parameters). */
+void nbb_abstract_info(const uint8_t *payload, nb_section_info *info);
+
+/* ---- motion models and perimeter tables (motion/; formats/motion.md) ---- */
+
+/* Reads a model; free it with nb_model_close. */
 nb_status nbb_model_load(const char *path, nb_model **out, nb_err *err);
 /* Puts the model's section, replacing any model section of that name. */
 nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err);
 
 typedef struct nbb_perimeter_opts {
-    unsigned radius;     /* cells (Chebyshev) around the goal */
-    int layout;          /* NB_PERIM_* */
+    unsigned radius;     /* cells (Chebyshev) around the goal, 1 to NB_PERIMETER_MAX_RADIUS */
+    nb_perimeter_layout layout;
     unsigned entry_bits; /* 16 (fixed point) or 32 (IEEE float) */
     int paper;           /* 1: only the paper's symmetries */
     int compress;        /* store the section as zlib */
@@ -249,4 +229,145 @@ nb_status nbb_put_perimeter(nbb_builder *b, const nb_model *m, const nbb_perimet
 nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, uint8_t **out,
                                size_t *len, nbb_perimeter_info *info, nb_err *err);
 
-#endif /* NB_BUILD_H */
+/* ---- units with a turning radius (turning/; formats/hitcheck.md) ---- */
+
+/* Reads a unit definition; the terrain names of its capability are those
+ * of the bundle's legend (the default legend when the bundle is NULL or
+ * has none).  Errors name file, line and column. */
+nb_status nbb_unit_read(const char *path, const nb_bundle *legend_from, nb_unit *u, nb_err *err);
+/* Writes a unit as YAML that nbb_unit_read reads back. */
+void nbb_unit_print(const nb_unit *u, const nb_bundle *legend_from, FILE *file);
+/* Adds (or replaces) the unit's three sections in a bundle being built;
+ * stats (may be NULL) tells what they hold. */
+typedef struct nbb_unit_stats {
+    unsigned curves, window;
+    size_t hitcheck_bytes, curves_bytes;
+} nbb_unit_stats;
+nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_stats *stats,
+                       nb_err *err);
+/* The angle of heading k of n, in radians (0 east, growing clockwise as a
+ * map is drawn). */
+double nbb_heading_angle(unsigned k, unsigned n);
+
+/* ---- round obstacles (forest/; formats/forest.md) ---- */
+
+typedef struct nbb_forest {
+    nb_circle *circles;
+    size_t n;
+    int has_bounds;
+    double bounds[4]; /* xmin, ymin, xmax, ymax */
+} nbb_forest;
+
+/* Reads a forest (YAML); errors name file, line and column. */
+nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err);
+nb_status nbb_forest_parse(const char *buf, size_t len, const char *name, nbb_forest *f, nb_err *err);
+void nbb_forest_free(nbb_forest *f);
+/* Writes a forest as YAML that nbb_forest_read reads back exactly. */
+void nbb_forest_print(const nbb_forest *f, FILE *file);
+/* Replaces any forest and bitangent sections of b by this forest and a
+ * graph for each radius (radius index i for radii[i]); info[i] (may be
+ * NULL) gets each graph's counts. */
+nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radii, unsigned nradii,
+                         int compress, nb_forest_graph_info *info, nbb_progress_fn progress,
+                         void *arg, nb_err *err);
+
+/* ---- checked views of sections (view/) ----
+ * For the tools that print or draw what a bundle holds.  Each view is made
+ * by the runtime's own check of its section, so a tool reads only what a
+ * query would accept. */
+
+/* A clearance or component layer (formats/clearance.md). */
+typedef struct nbb_layer nbb_layer;
+typedef struct nbb_layer_info {
+    uint32_t width, height;
+    uint32_t bits;   /* per cell */
+    uint32_t maxval; /* clearance: the cap; components: the component count */
+    size_t section;
+} nbb_layer_info;
+/* The layer in section index, the clearance layer of cap, or the component
+ * layer of (cap, size). */
+nb_status nbb_layer_open(const nb_bundle *b, size_t index, nbb_layer **out, nb_err *err);
+nb_status nbb_layer_open_clearance(const nb_bundle *b, nb_capability cap, nbb_layer **out,
+                                   nb_err *err);
+nb_status nbb_layer_open_components(const nb_bundle *b, nb_capability cap, unsigned size,
+                                    nbb_layer **out, nb_err *err);
+void nbb_layer_close(nbb_layer *l);
+void nbb_layer_describe(const nbb_layer *l, nbb_layer_info *info);
+/* The value of a cell (x < width, y < height); at most maxval. */
+uint32_t nbb_layer_value(const nbb_layer *l, uint32_t x, uint32_t y);
+
+/* The HAA* abstract graph (formats/abstract.md). */
+typedef struct nbb_agraph nbb_agraph;
+typedef struct nbb_agraph_info {
+    uint32_t width, height, cluster, ncx, ncy;
+    uint32_t nodes, edges, inter_edges;
+    uint32_t arcs;         /* 2 x edges: each edge from both ends */
+    const char *quality;   /* nbb_abstract_quality_name */
+    const char *placement;
+    nb_corner corner;
+    int paths;             /* 1 when intra-edges' cell paths are stored */
+} nbb_agraph_info;
+typedef struct nbb_agraph_arc_info {
+    uint32_t to;               /* the node it leads to */
+    uint32_t cardinal, diagonal; /* steps: its weight is cardinal + sqrt(2) x diagonal */
+    nb_capability capability;  /* the terrains it needs */
+    uint32_t clearance;        /* the largest agent size it admits */
+    int inter;                 /* 1 across a cluster border */
+    int stored;                /* 1 when its cell path is stored */
+} nbb_agraph_arc_info;
+nb_status nbb_agraph_open(const nb_bundle *b, nbb_agraph **out, nb_err *err);
+void nbb_agraph_close(nbb_agraph *g);
+void nbb_agraph_describe(const nbb_agraph *g, nbb_agraph_info *info);
+/* A node's cell (u < nodes) and the arcs that leave it: [*first, *end);
+ * arc a of those. */
+nb_cell nbb_agraph_node(const nbb_agraph *g, uint32_t u);
+void nbb_agraph_arcs(const nbb_agraph *g, uint32_t u, uint32_t *first, uint32_t *end);
+void nbb_agraph_arc(const nbb_agraph *g, uint32_t u, uint32_t a, nbb_agraph_arc_info *out);
+/* 1 when an agent of this capability and size may use arc a. */
+int nbb_agraph_admits(const nbb_agraph *g, uint32_t a, nb_capability cap, unsigned size);
+/* The cells of arc a's stored path from its node u to its other end, into
+ * out (room for cardinal + diagonal + 1 cells); returns how many (0 when
+ * no path is stored). */
+size_t nbb_agraph_arc_cells(const nbb_agraph *g, uint32_t a, uint32_t u, nb_cell *out);
+
+/* A unit's hit-check table (formats/hitcheck.md). */
+typedef struct nbb_hitcheck nbb_hitcheck;
+typedef struct nbb_hitcheck_info {
+    unsigned headings, neighbourhood, window;
+    uint32_t curves;
+    double radius, width;
+} nbb_hitcheck_info;
+typedef struct nbb_hitcheck_curve {
+    double length;
+    const char *word; /* "LSL" ... */
+    unsigned variant;
+    unsigned cells;   /* cells its sweep touches */
+} nbb_hitcheck_curve;
+/* The table of the unit called name; u (may be NULL) gets the unit. */
+nb_status nbb_hitcheck_open(const nb_bundle *b, const char *name, nb_unit *u, nbb_hitcheck **out,
+                            nb_err *err);
+void nbb_hitcheck_close(nbb_hitcheck *h);
+void nbb_hitcheck_describe(const nbb_hitcheck *h, nbb_hitcheck_info *info);
+/* Offset o of the neighbourhood (o < neighbourhood). */
+void nbb_hitcheck_offset(const nbb_hitcheck *h, unsigned o, int *dx, int *dy);
+/* The curves stored from heading h0 to the neighbour o at heading h1:
+ * their count, and the first's index in *first. */
+uint32_t nbb_hitcheck_entry(const nbb_hitcheck *h, unsigned h0, unsigned h1, unsigned o,
+                            uint32_t *first);
+void nbb_hitcheck_curve_get(const nbb_hitcheck *h, uint32_t r, nbb_hitcheck_curve *out);
+/* 1 when curve r's sweep touches cell (x, y) of the table's window
+ * (window x window cells, the start cell at (window / 2, window / 2)). */
+int nbb_hitcheck_touches(const nbb_hitcheck *h, uint32_t r, unsigned x, unsigned y);
+
+/* A forest's baked bitangent graph for radius index ri (formats/forest.md). */
+/* Its nodes: tangent points, and the node at the other end of each one's
+ * bitangent. */
+uint32_t nbb_forest_nodes(const nb_forest *f, unsigned ri);
+void nbb_forest_node(const nb_forest *f, unsigned ri, uint32_t i, nb_vec2 *at, uint32_t *partner);
+/* The free arcs of a circle (the parts no other circle covers): start
+ * angle and counter-clockwise span (2 pi for a whole free circle). */
+size_t nbb_forest_free_arcs(const nb_forest *f, unsigned ri, size_t circle);
+void nbb_forest_free_arc(const nb_forest *f, unsigned ri, size_t circle, size_t k, double *start,
+                         double *span);
+
+#endif /* NB_BAKE_H */

@@ -2,15 +2,25 @@
  *
  * A bundle is one file that offline tools (mkclear, mkabstract, mkperim,
  * mkhitcheck) bake from a level; the runtime maps it read-only and answers
- * queries from it.  Conventions (see navbake(3)):
+ * queries from it.  The conventions every call keeps (navbake(3) has them
+ * in full):
  *
  *  - Every function that can fail returns an nb_status and, when given a
  *    non-NULL nb_err, fills it with the same code and a message naming the
- *    file, offset or line and what was expected.
+ *    file, offset or line and what was expected; on success it clears it.
+ *  - A query that could be answered returns NB_OK, and its result's status
+ *    (nb_path_status) says whether a path was found: "no path" is never an
+ *    error.  An error means the query was wrong (a cell off the map, a
+ *    section the bundle lacks) or the system failed.
+ *  - Objects are opaque handles made by a _open function and released by
+ *    its _close (NULL is allowed); each query family has one verb, _find.
+ *    A struct the caller fills has an _init that sets its defaults.
  *  - No global state.  A bundle is read-only once open, so any number of
- *    threads may query one bundle, each with its own query workspace.
- *  - Allocation happens at open and when a workspace is made, never per
- *    query.
+ *    threads may query one bundle, each with its own workspace.
+ *  - Memory comes from the caller's allocator when one is given (to
+ *    nb_bundle_open, nb_forest_open_circles), else from the C library;
+ *    everything made from a bundle or forest uses its allocator.  It is
+ *    allocated when a handle is opened, never per query.
  */
 #ifndef NAVBAKE_H
 #define NAVBAKE_H
@@ -22,9 +32,9 @@
 extern "C" {
 #endif
 
-#define NB_VERSION_STRING "0.1.0"
+#define NB_VERSION_STRING "0.2.0"
 #define NB_VERSION_MAJOR 0
-#define NB_VERSION_MINOR 1
+#define NB_VERSION_MINOR 2
 #define NB_VERSION_PATCH 0
 
 /* The bundle format this library writes and reads (formats/bundle.md).  A
@@ -66,6 +76,21 @@ const char *nb_status_str(nb_status status);
 const char *nb_version(void);
 
 /* ------------------------------------------------------------------ */
+/* Memory                                                              */
+
+/* A caller's allocator (as zlib's zalloc/zfree or Detour's dtAllocSetCustom,
+ * but per bundle): alloc and realloc return memory aligned for any type, or
+ * NULL when there is none; free is never given NULL.  opaque is passed to
+ * each.  The allocator must stay valid while anything made with it is open;
+ * calls come from the thread that opens or closes a handle. */
+typedef struct nb_allocator {
+    void *(*alloc)(void *opaque, size_t size);
+    void *(*realloc)(void *opaque, void *ptr, size_t size);
+    void (*free)(void *opaque, void *ptr);
+    void *opaque;
+} nb_allocator;
+
+/* ------------------------------------------------------------------ */
 /* Limits (formats/map.md, formats/legend.md, formats/agents.md)       */
 
 #define NB_MAP_MAX_SIDE 16384      /* width and height, each */
@@ -73,6 +98,8 @@ const char *nb_version(void);
 #define NB_MAX_AGENTS 256          /* agent types in one agent set */
 #define NB_MAX_AGENT_SIZE 64       /* cells per side of the largest agent */
 #define NB_NAME_MAX 31             /* terrain, agent, model and unit names */
+#define NB_ABSTRACT_MAX_CLUSTER 255 /* side of an HAA* cluster (formats/abstract.md) */
+#define NB_PERIMETER_MAX_RADIUS 63  /* of a perimeter table (formats/motion.md) */
 
 /* ------------------------------------------------------------------ */
 /* Bundles                                                             */
@@ -81,7 +108,7 @@ typedef struct nb_bundle nb_bundle;
 
 /* Section types.  Numbers are fixed forever; a reader skips types it does
  * not know.  Each is specified in formats/bundle.md (and its own page). */
-enum nb_section_type {
+typedef enum nb_section_type {
     NB_SEC_LEGEND = 1,     /* terrain names and the map characters of each */
     NB_SEC_AGENTS = 2,     /* agent types: name, size, capability */
     NB_SEC_MAP = 3,        /* the grid: one map character per cell */
@@ -95,7 +122,7 @@ enum nb_section_type {
     NB_SEC_CURVES = 66,    /* curve heuristic table for one unit */
     NB_SEC_FOREST = 80,    /* round obstacles */
     NB_SEC_BITANGENT = 81  /* bitangent graph for one agent radius */
-};
+} nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the
  * compression of the stored bytes. */
@@ -130,12 +157,14 @@ typedef struct nb_section_info {
  * its CRC checked on the way).  "-" reads standard input into memory.
  * An SQLite bundle (formats/sqlite.md) is read into memory and checked as
  * its binary form would be; a library built without SQLite support refuses
- * one with NB_ERR_UNSUPPORTED. */
-nb_status nb_bundle_open(const char *path, unsigned flags, nb_bundle **out, nb_err *err);
+ * one with NB_ERR_UNSUPPORTED.  alloc (NULL: the C library's) serves the
+ * bundle and everything opened on it.  *out is NULL after a failure. */
+nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
+                         nb_bundle **out, nb_err *err);
 
 /* The same from a buffer in memory, which is copied. */
 nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
-                                nb_bundle **out, nb_err *err);
+                                const nb_allocator *alloc, nb_bundle **out, nb_err *err);
 
 /* Unmaps and frees; NULL is allowed. */
 void nb_bundle_close(nb_bundle *bundle);
@@ -251,7 +280,24 @@ int nb_reachable(const nb_bundle *bundle, nb_capability cap, unsigned size, nb_c
 long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, long x, long y);
 
 /* ------------------------------------------------------------------ */
-/* Annotated A* (aastar.c)                                             */
+/* Paths                                                               */
+
+/* What a query found.  Every query family (Annotated A*, HAA*, motion
+ * search, unit planning, round obstacles) reports it the same way: NB_OK
+ * and one of these in its result. */
+typedef enum nb_path_status {
+    NB_PATH_FOUND = 0,
+    NB_PATH_NONE,          /* start and goal are not joined */
+    NB_PATH_START_BLOCKED, /* the agent cannot be at the start */
+    NB_PATH_GOAL_BLOCKED,  /* nor at the goal */
+    NB_PATH_LIMIT          /* the search stopped at its limit of expansions first */
+} nb_path_status;
+
+/* "found", "no path", "start blocked", "goal blocked", "expansion limit". */
+const char *nb_path_status_str(nb_path_status status);
+
+/* ------------------------------------------------------------------ */
+/* Annotated A* (clearance/aastar.c)                                   */
 
 /* Annotated A* (Harabor and Botea, CIG 2008, section V): A* over the cells
  * where an agent of a given size and capability may stand (true clearance
@@ -283,12 +329,9 @@ typedef struct nb_aa_query {
     nb_corner corner;
 } nb_aa_query;
 
-typedef enum nb_path_status {
-    NB_PATH_FOUND = 0,
-    NB_PATH_NONE,          /* start and goal are not joined (by components, or by search) */
-    NB_PATH_START_BLOCKED, /* the agent cannot stand at start */
-    NB_PATH_GOAL_BLOCKED   /* nor at goal */
-} nb_path_status;
+/* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to
+ * (0, 0), capability 0 (which no bundle serves: set it). */
+void nb_aa_query_init(nb_aa_query *q);
 
 typedef struct nb_aa_result {
     nb_path_status status;
@@ -301,18 +344,16 @@ typedef struct nb_aa_result {
 
 /* A workspace for searches on this bundle's map (which must be open for
  * as long as the workspace is used). */
-nb_status nb_aa_new(const nb_bundle *bundle, nb_aa **out, nb_err *err);
-void nb_aa_free(nb_aa *ws);
+nb_status nb_aa_open(const nb_bundle *bundle, nb_aa **out, nb_err *err);
+void nb_aa_close(nb_aa *ws);
 /* Finds a shortest path.  NB_OK with res->status saying whether there is
  * one; an error for a bad query (a cell outside the map, size 0), a
  * capability without a clearance layer (NB_ERR_NOTFOUND), or a size
  * beyond that layer's cap (NB_ERR_LIMIT). */
 nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *query, nb_aa_result *res, nb_err *err);
-/* "found", "no path", "start blocked", "goal blocked". */
-const char *nb_path_status_str(nb_path_status status);
 
 /* ------------------------------------------------------------------ */
-/* HAA* (haa.c)                                                        */
+/* HAA* (abstract/haa.c)                                               */
 
 /* Hierarchical Annotated A* (Harabor and Botea, CIG 2008, section VIII)
  * on the abstract graph mkabstract bakes (formats/abstract.md).  A query
@@ -362,14 +403,15 @@ typedef struct nb_haa_result {
  * used).  NB_ERR_NOTFOUND when the bundle holds no abstract graph or
  * lacks a clearance layer it needs; NB_ERR_FORMAT when the graph is
  * malformed (every part of it is checked here, once). */
-nb_status nb_haa_new(const nb_bundle *bundle, nb_haa **out, nb_err *err);
-void nb_haa_free(nb_haa *ws);
-/* Finds a path.  NB_OK with res->status saying whether there is one; an
- * error for a bad query (a cell outside the map, size 0), a capability or
- * size the graph does not serve (NB_ERR_NOTFOUND, naming those it does),
- * or flags it does not know. */
-nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_haa_result *res,
-                       nb_err *err);
+nb_status nb_haa_open(const nb_bundle *bundle, nb_haa **out, nb_err *err);
+void nb_haa_close(nb_haa *ws);
+/* Finds a path, for the same queries as Annotated A* (nb_aa_query_init).
+ * NB_OK with res->status saying whether there is one; an error for a bad
+ * query (a cell outside the map, size 0), a capability or size the graph
+ * does not serve (NB_ERR_NOTFOUND, naming those it does), or flags it does
+ * not know. */
+nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_haa_result *res,
+                      nb_err *err);
 
 /* What a workspace's graph is. */
 typedef struct nb_haa_graph {
@@ -383,7 +425,7 @@ typedef struct nb_haa_graph {
 void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out);
 
 /* ------------------------------------------------------------------ */
-/* Motion-constrained search (motion.c, perimeter.c)                   */
+/* Motion-constrained search (motion/)                                 */
 
 /* Motion models (model.c; formats/motion.md).  A model is data: H
  * headings, each stepping by a grid offset; speed levels ordered by value
@@ -446,14 +488,14 @@ typedef struct nb_motion_state {
  * (Chebyshev) of a goal, built by mkperim. */
 typedef struct nb_perimeter nb_perimeter;
 
-enum nb_perimeter_layout {
+typedef enum nb_perimeter_layout {
     NB_PERIM_FULL = 0,          /* a table per goal heading and speed */
     NB_PERIM_SPEED_LIMITED = 1, /* a table per goal heading, goals stopped */
     NB_PERIM_SYMMETRIC = 2,     /* a table per class of goal headings under
                                  * 90-degree rotations and reflections */
     NB_PERIM_ROTATED = 3        /* one table, goal facing heading 0; other
                                  * goals through a (virtual) rotation */
-};
+} nb_perimeter_layout;
 
 /* What a lookup answered. */
 #define NB_PERIM_OUTSIDE 0 /* the state is beyond the table, or the goal has none */
@@ -467,9 +509,9 @@ nb_status nb_perimeter_open(const nb_bundle *bundle, const nb_model *model, nb_p
                             nb_err *err);
 void nb_perimeter_close(nb_perimeter *perimeter);
 unsigned nb_perimeter_radius(const nb_perimeter *perimeter);
-int nb_perimeter_layout(const nb_perimeter *perimeter);
-/* "full", "speed-limited", "symmetric", "rotated". */
-const char *nb_perimeter_layout_name(int layout);
+nb_perimeter_layout nb_perimeter_layout_of(const nb_perimeter *perimeter);
+/* "full", "speed-limited", "symmetric", "rotated"; NULL for another value. */
+const char *nb_perimeter_layout_name(nb_perimeter_layout layout);
 /* The cost from state s to goal g on an empty map, in *value; returns
  * NB_PERIM_OUTSIDE, _EXACT or _APPROX.  For a goal at NB_HEADING_ANY
  * (stopped), the least over its headings (one look-up when mkperim made
@@ -482,8 +524,8 @@ int nb_perimeter_lookup(const nb_perimeter *perimeter, const nb_motion_state *s,
 int nb_perimeter_extended(const nb_perimeter *perimeter, const nb_motion_state *s,
                           const nb_motion_state *g, double *value);
 
-/* Motion-constrained search (motion.c, griddist.c, sectors.c). */
-enum nb_motion_heuristic {
+/* Motion-constrained search (motion.c, griddist.c, headdist.c, sectors.c). */
+typedef enum nb_motion_heuristic {
     NB_MH_OCTILE = 0,         /* straight-line distance / top speed */
     NB_MH_PERIMETER = 1,      /* the perimeter table, octile beyond it */
     NB_MH_EXTENDED = 2,       /* the extended perimeter heuristic */
@@ -493,11 +535,11 @@ enum nb_motion_heuristic {
     NB_MH_HEADING = 6,        /* obstacle- and heading-aware time (speeds relaxed) */
     NB_MH_PERIMETER_HEADING = 7, /* max(perimeter, heading) */
     NB_MH_EXTENDED_HEADING = 8   /* max(extended, heading) */
-};
+} nb_motion_heuristic;
 #define NB_MH_COUNT 9
 /* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid",
  * "heading", "perimeter+heading", "extended+heading". */
-const char *nb_motion_heuristic_name(int heuristic);
+const char *nb_motion_heuristic_name(nb_motion_heuristic heuristic);
 /* The heuristic called name, or -1. */
 int nb_motion_heuristic_parse(const char *name);
 
@@ -509,10 +551,10 @@ typedef struct nb_motion_ws nb_motion_ws;
  * allocated here (and grown, rarely, by a search that needs more than
  * any before it).  With sector > 0 the sector abstraction for routes is
  * built too (sectors of sector x sector cells). */
-nb_status nb_motion_ws_new(const nb_bundle *bundle, const nb_model *model,
-                           const nb_perimeter *perimeter, nb_capability cap, unsigned size,
-                           unsigned sector, nb_motion_ws **out, nb_err *err);
-void nb_motion_ws_free(nb_motion_ws *ws);
+nb_status nb_motion_ws_open(const nb_bundle *bundle, const nb_model *model,
+                            const nb_perimeter *perimeter, nb_capability cap, unsigned size,
+                            unsigned sector, nb_motion_ws **out, nb_err *err);
+void nb_motion_ws_close(nb_motion_ws *ws);
 /* 1 when the agent may stand at (x, y). */
 int nb_motion_standable(const nb_motion_ws *ws, long x, long y);
 /* 1 when the step from s by action (turn, new speed level) is legal; the
@@ -520,9 +562,15 @@ int nb_motion_standable(const nb_motion_ws *ws, long x, long y);
 int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
                    nb_motion_state *to, double *cost);
 
+/* The abstractions a route may go through. */
+typedef enum nb_route_abstraction {
+    NB_ROUTE_SECTORS = 0, /* sectors of the workspace's side (nb_motion_ws_open) */
+    NB_ROUTE_HAA = 1      /* the bundle's HAA* graph (nb_motion_ws_haa) */
+} nb_route_abstraction;
+
 typedef struct nb_motion_query {
     nb_motion_state start, goal;
-    int heuristic;           /* NB_MH_* */
+    nb_motion_heuristic heuristic;
     double weight;           /* 1 for A*; > 1 weighted A* (f = g + w h) */
     unsigned truncate;       /* 0: reach the goal state; k: stop at the first
                               * expanded state within k cells (Chebyshev) of
@@ -538,23 +586,16 @@ typedef struct nb_motion_query {
                               * count (fewer: cheaper, weaker); 0 (default):
                               * the headings the top speed may turn across
                               * in one action make a class */
-    int abstraction;         /* routes: NB_ROUTE_SECTORS (default) or
-                              * NB_ROUTE_HAA */
+    nb_route_abstraction abstraction; /* routes: NB_ROUTE_SECTORS (default) or NB_ROUTE_HAA */
 } nb_motion_query;
 
-/* The abstractions a route may go through. */
-enum nb_route_abstraction {
-    NB_ROUTE_SECTORS = 0, /* sectors of the workspace's side (nb_motion_ws_new) */
-    NB_ROUTE_HAA = 1      /* the bundle's HAA* graph (nb_motion_ws_haa) */
-};
 /* "sectors", "haa"; NULL for others. */
-const char *nb_route_abstraction_name(int abstraction);
+const char *nb_route_abstraction_name(nb_route_abstraction abstraction);
 /* The abstraction called name, or -1. */
 int nb_route_abstraction_parse(const char *name);
 
 typedef struct nb_motion_result {
-    int found;               /* 1 when a path was found */
-    int limited;             /* 1 when max_expansions stopped the search */
+    nb_path_status status;   /* NB_PATH_LIMIT when max_expansions stopped the search */
     double cost;             /* the path's cost (time) */
     double h_start;          /* the heuristic at the start */
     uint64_t expanded, generated, reopened;
@@ -565,11 +606,12 @@ typedef struct nb_motion_result {
 
 /* Sets a query's defaults: octile, weight 1, no truncation, no limit. */
 void nb_motion_query_init(nb_motion_query *q);
-/* Plans from q->start to q->goal.  NB_OK with r->found 0 when there is
- * no path (or the limit stopped the search); an error for a bad query
- * (a state off the map or not standable, a heuristic whose table is
+/* Finds a path from q->start to q->goal.  NB_OK with r->status saying
+ * whether there is one (NB_PATH_START_BLOCKED or _GOAL_BLOCKED when the
+ * agent may not stand there); an error for a bad query (a state off the
+ * map, a heading or speed the model lacks, a heuristic whose table is
  * missing). */
-nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
+nb_status nb_motion_find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
                          nb_err *err);
 /* The last plan's (or route's) path, valid until the next search. */
 const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
@@ -582,7 +624,8 @@ const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
  * does nothing. */
 nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err);
 
-/* Long paths: an abstract path, refined segment by segment.  With
+/* Long paths: an abstract path, refined segment by segment (a query of
+ * its own kind, hence its own name: it answers through many searches).  With
  * q->abstraction NB_ROUTE_SECTORS it is A* over the workspace's sectors
  * (an intermediate goal is a region's node); with NB_ROUTE_HAA, HAA* for
  * the workspace's capability and size on the bundle's abstract graph (an
@@ -591,18 +634,18 @@ nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err);
  * intermediate goals ahead (sectors or clusters); an intermediate goal is
  * the node's cell, stopped, at any heading (or facing the way in, with
  * q->waypoint_heading), and uses q->truncate; the last segment reaches
- * q->goal as q asks.  r->found 0 when the abstraction joins no path or a
- * segment finds none.  step, when not NULL, is called with each segment's
+ * q->goal as q asks.  r->status NB_PATH_NONE when the abstraction joins
+ * no path or a segment finds none.  step, when not NULL, is called with each segment's
  * result.  r sums the segments (expanded and generated) and gives the
  * whole path's cost.  NB_ERR_ARG when the workspace lacks the abstraction
  * asked for. */
 typedef void (*nb_motion_step_fn)(void *ctx, const nb_motion_result *segment);
-nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
-                          nb_motion_step_fn step, void *ctx, nb_motion_result *r,
-                          size_t *segments, nb_err *err);
+nb_status nb_motion_find_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
+                               nb_motion_step_fn step, void *ctx, nb_motion_result *r,
+                               size_t *segments, nb_err *err);
 
 /* ------------------------------------------------------------------ */
-/* Curves, Directional A* and smoothing (curve.c, directional.c)       */
+/* Curves, Directional A* and smoothing (turning/)                     */
 
 /* Geometry.  Positions are in cells: cell (x, y) is the square [x, x+1) x
  * [y, y+1) and its centre is (x + 0.5, y + 0.5); y grows downwards, as the
@@ -616,14 +659,14 @@ typedef struct nb_pose {
     double heading; /* the way the unit faces */
 } nb_pose;
 
-enum nb_segment_kind { NB_SEG_LINE = 0, NB_SEG_ARC = 1 };
+typedef enum nb_segment_kind { NB_SEG_LINE = 0, NB_SEG_ARC = 1 } nb_segment_kind;
 
 /* One piece of a path: a straight line, or an arc of a circle.  A path is
  * an array of segments of any length, each starting where the one before
  * ends (curves here, planned routes and paths around round obstacles all
  * share it, and all sample through nb_segments_sample). */
 typedef struct nb_segment {
-    int kind;        /* NB_SEG_LINE or NB_SEG_ARC */
+    nb_segment_kind kind;
     int turn;        /* arcs: the sign of the sweep: +1 angles grow (right on a map, y down;
                         counter-clockwise in a forest, y up), -1 they shrink; lines: 0 */
     int gear;        /* +1 forward; -1 in reverse: the unit faces away from its travel */
@@ -709,32 +752,36 @@ nb_status nb_unit_find(const nb_bundle *bundle, const char *name, nb_unit *out, 
  * it and allocates nothing. */
 typedef struct nb_planner nb_planner;
 
-nb_status nb_planner_new(const nb_bundle *bundle, const char *unit, nb_planner **out, nb_err *err);
-void nb_planner_free(nb_planner *planner);
+nb_status nb_planner_open(const nb_bundle *bundle, const char *unit, nb_planner **out, nb_err *err);
+void nb_planner_close(nb_planner *planner);
 const nb_unit *nb_planner_unit(const nb_planner *planner);
 
-enum nb_plan_method {
+typedef enum nb_plan_method {
     NB_PLAN_DIRECTIONAL = 0, /* Directional A* */
     NB_PLAN_HYBRID = 1,      /* 4-connected A*, Smoothing-48 both ways, Directional-8 between */
     NB_PLAN_PRESMOOTH = 2,   /* 4-connected A*, Smoothing-48, final smoothing; no fallback */
     NB_PLAN_LINES = 3        /* 8-connected A* and line smoothing with the unit's width */
-};
+} nb_plan_method;
 #define NB_PLAN_ONTHEFLY 0x1u  /* compute and sweep curves instead of reading the tables */
 #define NB_PLAN_SMOOTH 0x2u    /* directional: a final simple smoothing pass */
 #define NB_PLAN_FORWARD 0x4u   /* no reverse moves even if the unit may reverse */
 
-typedef struct nb_plan_query {
+typedef struct nb_planner_query {
     nb_pose start;           /* anywhere inside a free cell, any heading */
     long goal_x, goal_y;     /* the goal cell: the path ends at its centre */
     int goal_heading;        /* -1: any; else the heading index (0 .. headings-1) */
-    unsigned method;         /* enum nb_plan_method */
+    nb_plan_method method;
     unsigned neighbourhood;  /* 8, 24 or 48; 0 for the unit's */
     unsigned flags;          /* NB_PLAN_* */
     uint64_t max_expansions; /* 0: no limit */
-} nb_plan_query;
+} nb_planner_query;
 
-typedef struct nb_plan_result {
-    int found;
+/* Sets a query's defaults: Directional A*, any goal heading, the unit's
+ * neighbourhood, no flags, no limit, from and to (0, 0). */
+void nb_planner_query_init(nb_planner_query *q);
+
+typedef struct nb_planner_result {
+    nb_path_status status;
     const char *reason;          /* when not found: why, a constant string */
     double length;               /* cells travelled */
     double cost;                 /* length with reverse moves' penalties */
@@ -745,10 +792,13 @@ typedef struct nb_plan_result {
     uint64_t expanded;           /* nodes taken from the open list, every stage */
     uint64_t generated;          /* children found free */
     int fallback;                /* hybrid: 1 when the Directional-8 step ran */
-} nb_plan_result;
+} nb_planner_result;
 
-nb_status nb_plan(nb_planner *planner, const nb_plan_query *query, nb_plan_result *out,
-                  nb_err *err);
+/* Plans a path.  NB_OK with out->status saying whether there is one (and
+ * out->reason why not); an error for a bad query (a goal off the map, a
+ * start that is not a finite pose in the map, an unknown method). */
+nb_status nb_planner_find(nb_planner *planner, const nb_planner_query *query,
+                          nb_planner_result *out, nb_err *err);
 /* 1 when a unit driving these segments touches no cell that is blocked
  * for it (the exact swept disc, not samples). */
 int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t n);
@@ -777,7 +827,7 @@ nb_bundle_form nb_bundle_form_of(const nb_bundle *bundle);
 int nb_sqlite_supported(void);
 
 /* ------------------------------------------------------------------ */
-/* Round obstacles (forest.c)                                          */
+/* Round obstacles (forest/)                                           */
 /*
  * A forest is a set of round obstacles in continuous space (world units,
  * x to the right, y up: "counter-clockwise" is the positive sense of
@@ -785,14 +835,15 @@ int nb_sqlite_supported(void);
  * circles inflated by a (the Minkowski sum).  Paths are exact shortest
  * paths: alternating straight segments (bitangents) and arcs hugging the
  * inflated circles.  A path may graze a circle, but no arc goes round a
- * circle past a point where another circle touches it.  formats/forest.md has the input and
- * section formats; nb_forest_query(3) the details.
+ * circle past a point where another circle touches it.  formats/forest.md
+ * has the input and section formats; nb_forest_find(3) the details.
  *
  * mkabstract --forest bakes, for each agent radius, the bitangent graph
  * (NB_SEC_BITANGENT) next to the circles (NB_SEC_FOREST), and
- * nb_forest_query searches it.  nb_forest_search needs no bake: it builds
- * the edges it needs while it searches, for forests that were never baked
- * or that a game changes at run time (nb_forest_new, nb_forest_set...). */
+ * nb_forest_find searches it.  For a radius without a baked graph it runs
+ * the deferred search, which builds the edges it needs while it searches:
+ * for forests that were never baked or that a game changes at run time
+ * (nb_forest_open_circles, nb_forest_set_circle...). */
 
 #define NB_FOREST_MAX_CIRCLES 1000000 /* circles in one forest */
 #define NB_FOREST_MAX_RADII 64        /* baked agent radii in one bundle */
@@ -816,10 +867,11 @@ typedef struct nb_forest_ws nb_forest_ws;
  * has no forest. */
 nb_status nb_forest_open(const nb_bundle *bundle, nb_forest **out, nb_err *err);
 /* A forest made by the program: a copy of n circles, and optionally world
- * bounds {xmin, ymin, xmax, ymax} (NULL for none).  It has no baked graph;
- * search it with nb_forest_search, and change it at will between queries. */
-nb_status nb_forest_new(const nb_circle *circles, size_t n, const double *bounds, nb_forest **out,
-                        nb_err *err);
+ * bounds {xmin, ymin, xmax, ymax} (NULL for none), allocating with alloc
+ * (NULL: the C library's).  It has no baked graph; change it at will
+ * between queries. */
+nb_status nb_forest_open_circles(const nb_circle *circles, size_t n, const double *bounds,
+                                 const nb_allocator *alloc, nb_forest **out, nb_err *err);
 void nb_forest_close(nb_forest *forest);
 
 size_t nb_forest_circle_count(const nb_forest *forest);
@@ -829,7 +881,7 @@ const nb_circle *nb_forest_circle(const nb_forest *forest, size_t index);
  * Bounds say where start and goal may be; they are not walls. */
 int nb_forest_bounds(const nb_forest *forest, double bounds[4]);
 
-/* Changes to a forest made with nb_forest_new (a bundle's forest is
+/* Changes to a forest made with nb_forest_open_circles (a bundle's forest is
  * read-only: NB_ERR_ARG).  Indices of the circles after a removed one move
  * down by one. */
 nb_status nb_forest_set_circle(nb_forest *forest, size_t index, nb_circle circle, nb_err *err);
@@ -860,9 +912,12 @@ nb_status nb_forest_graph(const nb_forest *forest, unsigned radius_index, nb_for
  * except that a path from a point to itself is one line of length 0, so
  * every path found has a segment to sample.  Sample it with
  * nb_segments_sample(path.segments, path.nsegments, s, &pose). */
-typedef struct nb_forest_path {
+typedef struct nb_forest_result {
+    nb_path_status status;
+    long blocked_by;             /* NB_PATH_START_BLOCKED, _GOAL_BLOCKED: the circle the
+                                    point is inside (with the agent's radius); else -1 */
     nb_vec2 start, goal;
-    double length;               /* the sum of the segments' lengths */
+    double length;               /* the sum of the segments' lengths; INFINITY when none */
     size_t nsegments;            /* 0 when no path was found */
     const nb_segment *segments;  /* owned by the workspace: valid until its next query */
     /* What the search did. */
@@ -871,7 +926,7 @@ typedef struct nb_forest_path {
     size_t pruned;    /* transitions refused because they cross the one before */
     size_t los_tests; /* line-of-sight tests made during the search */
     size_t circles_opened; /* deferred search: circles whose edges were generated */
-} nb_forest_path;
+} nb_forest_result;
 
 /* Options of a search (flags). */
 #define NB_FOREST_NO_PRUNE 0x1u /* keep transitions that cross the one before */
@@ -881,27 +936,30 @@ typedef struct nb_forest_path {
  * and the start's tangents are made as the search comes near them; the
  * lengths are the same). */
 #define NB_FOREST_PLAIN 0x2u
+/* The deferred search even when a graph is baked for the radius. */
+#define NB_FOREST_DEFERRED 0x4u
 
 /* A query workspace: arrays reused by every query made with it.  forest
- * (may be NULL) sizes it for that forest's baked graphs, so that
- * nb_forest_query never allocates; nb_forest_search grows it when it must
- * and keeps what it grew. */
-nb_status nb_forest_ws_new(const nb_forest *forest, nb_forest_ws **out, nb_err *err);
-void nb_forest_ws_free(nb_forest_ws *ws);
+ * (may be NULL) sizes it for that forest's baked graphs, so that a query on
+ * a baked graph never allocates; the deferred search grows it when it must
+ * and keeps what it grew.  It allocates with forest's allocator. */
+nb_status nb_forest_ws_open(const nb_forest *forest, nb_forest_ws **out, nb_err *err);
+void nb_forest_ws_close(nb_forest_ws *ws);
 
-/* The shortest path from start to goal for the agent radius baked at
- * radius_index: start and goal join the graph by their tangents to the
- * circles (for this query only), then A* with the straight-line distance
- * as heuristic.  NB_ERR_ARG when start or goal is inside an inflated
- * circle or outside the bounds, NB_ERR_NOTFOUND when no path exists
- * (path->length is then INFINITY). */
-nb_status nb_forest_query(const nb_forest *forest, unsigned radius_index, nb_vec2 start, nb_vec2 goal,
-                          unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
-/* The same search for any agent radius, without a baked graph: the edges
- * leaving a circle are generated when the search first reaches it, and a
- * bitangent's line of sight is tested only when the search would take it. */
-nb_status nb_forest_search(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
-                           unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err);
+/* The shortest path from start to goal for an agent of radius
+ * agent_radius.  With a graph baked for exactly this radius
+ * (nb_forest_radius_find) and without NB_FOREST_DEFERRED: start and goal
+ * join it by their tangents to the circles (for this query only), then A*
+ * with the straight-line distance as heuristic.  Otherwise the deferred
+ * search: the edges leaving a circle are generated when the search first
+ * reaches it, and a bitangent's line of sight is tested only when the
+ * search would take it.  NB_OK with res->status: NB_PATH_START_BLOCKED or
+ * _GOAL_BLOCKED when that point is inside an inflated circle
+ * (res->blocked_by), NB_PATH_NONE when the circles close one off from the
+ * other.  NB_ERR_ARG for a point that is not finite or is outside the
+ * bounds, or an agent radius beyond NB_FOREST_MAX_COORD. */
+nb_status nb_forest_find(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
+                         unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err);
 
 #ifdef __cplusplus
 }

@@ -30,7 +30,7 @@
 
 #include "clearance/aastar.h"
 #include "core/heap.h"
-#include "input/scen.h"
+#include "bake_int.h"
 #include "testutil.h"
 
 #define PASSES 3
@@ -304,8 +304,8 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     if (nbb_agents_default(legend, &def, &err) != NB_OK || nbb_scen_read(scen_path, &scen, &err) ||
         nbb_builder_new(&b, &err) != NB_OK || nbb_put_level(b, legend, &def, &g, 0, &err) ||
         nbb_bake_clearance(b, legend, &def, &g, 0, NULL, &err) ||
-        nbb_builder_write(b, bpath, &err) || nb_bundle_open(bpath, 0, &nb, &err) ||
-        nb_aa_new(nb, &ws, &err) ||
+        nbb_builder_write(b, bpath, &err) || nb_bundle_open(bpath, 0, NULL, &nb, &err) ||
+        nb_aa_open(nb, &ws, &err) ||
         nbi_clearance_layer(nb, def.agent[0].capability, &layer, &err)) {
         fprintf(stderr, "bench_clearance: %s: %s\n", rel, err.msg);
         exit(1);
@@ -315,7 +315,7 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     double *aa_us = malloc((nq + 1) * sizeof *aa_us), *gh_us = malloc((nq + 1) * sizeof *gh_us);
     double *pl_us = malloc((nq + 1) * sizeof *pl_us);
     struct plain p = {n, malloc(n * sizeof(double)), malloc(n * 4), malloc(n * 4), malloc(n), {0}};
-    nbi_heap_init(&p.heap, n, p.pos);
+    nbi_heap_init(&p.heap, NULL, n, p.pos);
     uint64_t aa_exp = 0, pl_exp = 0, gh_exp = 0;
     double aa_total = 0, pl_total = 0, gh_total = 0;
     nb_aa_query q = {{0, 0}, {0, 0}, 1, def.agent[0].capability, NB_CORNER_STRICT};
@@ -376,7 +376,7 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     free(aa_us);
     free(gh_us);
     free(pl_us);
-    nb_aa_free(ws);
+    nb_aa_close(ws);
     nb_bundle_close(nb);
     nbb_scen_free(&scen);
     free(dp);

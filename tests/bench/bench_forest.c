@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     char bake_rows[16][256], query_rows[16][256], plain_rows[16][256];
     nb_forest_ws *ws;
     nb_err err;
-    if (nb_forest_ws_new(NULL, &ws, &err) != NB_OK)
+    if (nb_forest_ws_open(NULL, &ws, &err) != NB_OK)
         return fprintf(stderr, "%s\n", err.msg), 1;
     int rc = 0;
     for (int si = 0; si < nsizes; si++) {
@@ -117,17 +117,17 @@ int main(int argc, char **argv)
         nb_bundle *bundle = NULL;
         nb_forest *fo = NULL, *fd = NULL;
         if (st == NB_OK)
-            st = nb_bundle_open(path, 0, &bundle, &err);
+            st = nb_bundle_open(path, 0, NULL, &bundle, &err);
         if (st == NB_OK)
             st = nb_forest_open(bundle, &fo, &err);
         if (st == NB_OK)
-            st = nb_forest_new(c, n, NULL, &fd, &err);
+            st = nb_forest_open_circles(c, n, NULL, NULL, &fd, &err);
         if (st != NB_OK) {
             fprintf(stderr, "bench_forest: %s\n", err.msg);
             return 1;
         }
         nb_forest_ws *bws;
-        nb_forest_ws_new(fo, &bws, &err);
+        nb_forest_ws_open(fo, &bws, &err);
         /* The same queries for both searches; one untimed round first. */
         nb_vec2 *q = malloc(2 * (size_t)queries * sizeof *q);
         for (int i = 0; i < 2 * queries; i++)
@@ -138,18 +138,16 @@ int main(int argc, char **argv)
         int found = 0, differ = 0;
         for (int round = 0; round < 2; round++)
             for (int i = 0; i < queries; i++) {
-                nb_forest_path pb, pd;
+                nb_forest_result pb, pd;
                 t0 = now();
-                nb_status sb = nb_forest_query(fo, 0, q[2 * i], q[2 * i + 1], 0, bws, &pb, &err);
+                nb_status sb = ft_outcome(nb_forest_find(fo, nb_forest_radius(fo, 0), q[2 * i], q[2 * i + 1], 0, bws, &pb, &err), &pb);
                 double t1 = now();
-                nb_status sd = nb_forest_search(fd, agent, q[2 * i], q[2 * i + 1], 0, ws, &pd, &err);
+                nb_status sd = ft_outcome(nb_forest_find(fd, agent, q[2 * i], q[2 * i + 1], NB_FOREST_DEFERRED, ws, &pd, &err), &pd);
                 double t2 = now();
-                nb_forest_path pp, pq;
-                nb_status sp = nb_forest_query(fo, 0, q[2 * i], q[2 * i + 1], NB_FOREST_PLAIN, bws, &pp,
-                                               &err);
+                nb_forest_result pp, pq;
+                nb_status sp = ft_outcome(nb_forest_find(fo, nb_forest_radius(fo, 0), q[2 * i], q[2 * i + 1], NB_FOREST_PLAIN, bws, &pp, &err), &pp);
                 double t3 = now();
-                nb_status sq = nb_forest_search(fd, agent, q[2 * i], q[2 * i + 1], NB_FOREST_PLAIN, ws,
-                                                &pq, &err);
+                nb_status sq = ft_outcome(nb_forest_find(fd, agent, q[2 * i], q[2 * i + 1], (NB_FOREST_PLAIN) | NB_FOREST_DEFERRED, ws, &pq, &err), &pq);
                 double t4 = now();
                 if (round == 0)
                     continue;
@@ -196,7 +194,7 @@ int main(int argc, char **argv)
         if (found < queries / 2)
             fprintf(stderr, "bench_forest: only %d of %d queries found a path\n", found, queries);
         free(q);
-        nb_forest_ws_free(bws);
+        nb_forest_ws_close(bws);
         nb_forest_close(fo);
         nb_forest_close(fd);
         nb_bundle_close(bundle);
@@ -218,6 +216,6 @@ int main(int argc, char **argv)
           "| circles | baked us | expanded | / baked above | deferred us | expanded | "
           "line-of-sight tests | / deferred above |",
           plain_rows, nsizes);
-    nb_forest_ws_free(ws);
+    nb_forest_ws_close(ws);
     return rc;
 }

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "abstract/abstract.h"
-#include "bake.h"
+#include "bake_int.h"
 
 #define NBUCKETS 10 /* path lengths (the authors' step counts) in buckets of 50 */
 #define MAXCONF 64
@@ -343,12 +343,12 @@ int main(int argc, char **argv)
                 die(tmpl, &err);
             nbb_builder_free(bw);
             nb_bundle *b;
-            if (nb_bundle_open(tmpl, 0, &b, &err) != NB_OK)
+            if (nb_bundle_open(tmpl, 0, NULL, &b, &err) != NB_OK)
                 die(tmpl, &err);
             /* the baseline, once per query */
             nb_aa *aa;
-            if (nb_aa_new(b, &aa, &err) != NB_OK)
-                die("nb_aa_new", &err);
+            if (nb_aa_open(b, &aa, &err) != NB_OK)
+                die("nb_aa_open", &err);
             for (size_t i = 0; i < nq; i++) {
                 query *q = &qs[i];
                 uint64_t aexp = 0;
@@ -369,7 +369,7 @@ int main(int argc, char **argv)
                 add(&aa_exp, (double)aexp);
                 add(&aa_us, dt * 1e3);
             }
-            nb_aa_free(aa);
+            nb_aa_close(aa);
             nqueries += (long)nq;
 
             for (size_t k = 0; k < nconf; k++) {
@@ -410,7 +410,7 @@ int main(int argc, char **argv)
                     nb_status qs_ = NB_OK;
                     for (int rep = 0; rep < repeat; rep++) {
                         double t = now_ms();
-                        qs_ = nb_haa_query(ws, &aq, 0, &r, &err);
+                        qs_ = nb_haa_find(ws, &aq, 0, &r, &err);
                         double d = now_ms() - t;
                         dt = d < dt ? d : dt;
                         if (rep == 0) /* the whole run counts each query once, as it came */
@@ -447,7 +447,7 @@ int main(int argc, char **argv)
                     nb_status ss = NB_OK;
                     for (int rep = 0; rep < repeat; rep++) {
                         double t = now_ms();
-                        ss = nb_haa_query(ws, &aq, NB_HAA_STRAIGHTEN, &rs, NULL);
+                        ss = nb_haa_find(ws, &aq, NB_HAA_STRAIGHTEN, &rs, NULL);
                         double d = now_ms() - t;
                         dt = d < dt ? d : dt;
                     }
@@ -462,7 +462,7 @@ int main(int argc, char **argv)
                             cf->serr_max = es;
                     }
                 }
-                nb_haa_free(ws);
+                nb_haa_close(ws);
                 free(payload);
             }
             nb_bundle_close(b);

@@ -71,7 +71,7 @@ static void add(struct tally *t, const struct tally *a)
 {
     t->time += a->time;
     t->expanded += a->expanded;
-    t->found += a->found;
+    (t->status == NB_PATH_FOUND) += (a->status == NB_PATH_FOUND);
     t->fallback += a->fallback;
     t->queries += a->queries;
     t->length += a->length;
@@ -84,12 +84,12 @@ static void run(nb_planner *p, const struct query *q, size_t n, unsigned method,
     for (size_t i = 0; i < n; i++) {
         double a = atan2((double)(q[i].gy - q[i].sy), (double)(q[i].gx - q[i].sx));
         long k = lround(a * u->headings / (2 * M_PI));
-        nb_plan_query pq = {{q[i].sx + 0.5, q[i].sy + 0.5, k * 2 * M_PI / u->headings},
+        nb_planner_query pq = {{q[i].sx + 0.5, q[i].sy + 0.5, k * 2 * M_PI / u->headings},
                             q[i].gx, q[i].gy, -1, method, nb, flags, 400000};
-        nb_plan_result r;
+        nb_planner_result r;
         nb_err err;
         double t0 = now();
-        nb_status st = nb_plan(p, &pq, &r, &err);
+        nb_status st = nb_planner_find(p, &pq, &r, &err);
         t->time += now() - t0;
         t->queries++;
         if (st != NB_OK) {
@@ -97,11 +97,11 @@ static void run(nb_planner *p, const struct query *q, size_t n, unsigned method,
             continue;
         }
         t->expanded += r.expanded;
-        t->found += r.found != 0;
+        (t->status == NB_PATH_FOUND) += (r.status == NB_PATH_FOUND) != 0;
         t->fallback += r.fallback != 0;
-        t->length += r.found ? r.length : 0;
+        t->length += (r.status == NB_PATH_FOUND) ? r.length : 0;
         if (costs)
-            costs[i] = r.found ? r.cost : -1;
+            costs[i] = (r.status == NB_PATH_FOUND) ? r.cost : -1;
     }
 }
 
@@ -188,8 +188,8 @@ int main(int argc, char **argv)
         nbb_grid_free(&g);
         nb_bundle *bd;
         nb_planner *p;
-        if (st != NB_OK || nb_bundle_open(tmpl, 0, &bd, &err) != NB_OK ||
-            nb_planner_new(bd, "jeep", &p, &err) != NB_OK) {
+        if (st != NB_OK || nb_bundle_open(tmpl, 0, NULL, &bd, &err) != NB_OK ||
+            nb_planner_open(bd, "jeep", &p, &err) != NB_OK) {
             fprintf(stderr, "bench_hitcheck: %s\n", err.msg);
             return 1;
         }
@@ -206,13 +206,13 @@ int main(int argc, char **argv)
             snprintf(sz, sizeof sz, "%ux%u", w, h);
             snprintf(name, sizeof name, "Directional-%u", nbs[k]);
             printf("%-22s %7s %2u/%-2zu | %-12s %9.3f %9.3f %6.1fx\n", k ? "" : maps[m], k ? "" : sz,
-                   a.found, n, name, a.time, f.time, f.time / a.time);
+                   (a.status == NB_PATH_FOUND), n, name, a.time, f.time, f.time / a.time);
             add(&tab[k], &a);
             add(&fly[k], &f);
         }
         for (int v = 0; v < 2; v++) {
             nb_planner *pv = p;
-            if (v == 1 && nb_planner_new(bd, "runner", &pv, &err) != NB_OK) {
+            if (v == 1 && nb_planner_open(bd, "runner", &pv, &err) != NB_OK) {
                 fprintf(stderr, "bench_hitcheck: %s\n", err.msg);
                 return 1;
             }
@@ -226,9 +226,9 @@ int main(int argc, char **argv)
             add(&hyb[v], &hy);
             add(&full[v], &fu);
             if (v == 1)
-                nb_planner_free(pv);
+                nb_planner_close(pv);
         }
-        nb_planner_free(p);
+        nb_planner_close(p);
         nb_bundle_close(bd);
     }
     unlink(tmpl);
@@ -238,7 +238,7 @@ int main(int argc, char **argv)
            "on-fly s", "us/node", "ratio");
     for (int k = 0; k < 3; k++)
         printf("Directional-%-3u %6u %10llu %10.3f %10.3f %10.1f %7.1fx\n", k == 0 ? 8 : k == 1 ? 24 : 48,
-               tab[k].found, tab[k].expanded, tab[k].time, fly[k].time,
+               (tab[k].status == NB_PATH_FOUND), tab[k].expanded, tab[k].time, fly[k].time,
                tab[k].expanded ? tab[k].time * 1e6 / tab[k].expanded : 0, fly[k].time / tab[k].time);
     printf("same costs with and without tables: %s (%u differences)\n", mismatch ? "NO" : "yes",
            mismatch);
@@ -247,10 +247,10 @@ int main(int argc, char **argv)
                "ab"[v], v ? "runner" : "jeep", hyb[v].queries);
         printf("%-18s %6s %10s %10s %12s %10s\n", "search", "found", "nodes", "time s",
                "mean length", "fallbacks");
-        printf("%-18s %6u %10llu %10.3f %12.2f %10s\n", "Directional-24", full[v].found,
-               full[v].expanded, full[v].time, full[v].found ? full[v].length / full[v].found : 0, "-");
-        printf("%-18s %6u %10llu %10.3f %12.2f %10u\n", "hybrid", hyb[v].found, hyb[v].expanded,
-               hyb[v].time, hyb[v].found ? hyb[v].length / hyb[v].found : 0, hyb[v].fallback);
+        printf("%-18s %6u %10llu %10.3f %12.2f %10s\n", "Directional-24", (full[v].status == NB_PATH_FOUND),
+               full[v].expanded, full[v].time, (full[v].status == NB_PATH_FOUND) ? full[v].length / (full[v].status == NB_PATH_FOUND) : 0, "-");
+        printf("%-18s %6u %10llu %10.3f %12.2f %10u\n", "hybrid", (hyb[v].status == NB_PATH_FOUND), hyb[v].expanded,
+               hyb[v].time, (hyb[v].status == NB_PATH_FOUND) ? hyb[v].length / (hyb[v].status == NB_PATH_FOUND) : 0, hyb[v].fallback);
         printf("hybrid/full: time %.2fx, nodes %.2fx; the hybrid fell back to Directional-8 in %u "
                "of %u queries (%.0f%%) and failed in %u where the full search found a path (%u the "
                "other way)\n",

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     }
     const char *path = tu_path(tu_tmpdir(), "empty.nbk");
     nb_bundle *b;
-    if (nbb_builder_write(bl, path, &err) || nb_bundle_open(path, 0, &b, &err)) {
+    if (nbb_builder_write(bl, path, &err) || nb_bundle_open(path, 0, NULL, &b, &err)) {
         fprintf(stderr, "bench_motion_empty: %s\n", err.msg);
         return 1;
     }
@@ -75,7 +75,7 @@ int main(int argc, char **argv)
         nb_perimeter *p;
         nb_motion_ws *ws;
         if (nb_model_open(b, names[i], &m, &err) || nb_perimeter_open(b, m, &p, &err) ||
-            nb_motion_ws_new(b, m, p, 1, 1, 0, &ws, &err)) {
+            nb_motion_ws_open(b, m, p, 1, 1, 0, &ws, &err)) {
             fprintf(stderr, "bench_motion_empty: %s\n", err.msg);
             return 1;
         }
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < 4; k++) {
                 q.heuristic = hs[k];
                 double t0 = now();
-                if (nb_motion_plan(ws, &q, &r[k], &err) != NB_OK) {
+                if (nb_motion_find(ws, &q, &r[k], &err) != NB_OK) {
                     fprintf(stderr, "bench_motion_empty: %s\n", err.msg);
                     return 1;
                 }
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
                (unsigned long long)n_all[0], t_all[0], (unsigned long long)n_all[1],
                (double)n_all[0] / n_all[1], (unsigned long long)n_all[2], (double)n_all[0] / n_all[2],
                t_all[2], t_all[0] / t_all[2], (unsigned long long)n_all[3], (double)n_all[0] / n_all[3]);
-        nb_motion_ws_free(ws);
+        nb_motion_ws_close(ws);
         nb_perimeter_close(p);
         nb_model_close(m);
     }

@@ -104,8 +104,8 @@ static void add(samples *s, uint64_t x)
 static void count_route(samples *s, const nb_motion_result *r)
 {
     s->routes++;
-    s->found += r->found;
-    s->cost += r->found ? r->cost : 0;
+    (s->status == NB_PATH_FOUND) += (r->status == NB_PATH_FOUND);
+    s->cost += (r->status == NB_PATH_FOUND) ? r->cost : 0;
 }
 
 /* A route's steps, for --steps. */
@@ -120,7 +120,7 @@ static void on_step(void *ctx, const nb_motion_result *r)
     trip *t = ctx;
     samples *s = t->s;
     add(s, r->expanded);
-    s->failed += !r->found;
+    s->failed += !(r->status == NB_PATH_FOUND);
     s->grid += r->grid_expanded;
     if (t->n < sizeof t->step / sizeof t->step[0])
         t->step[t->n++] = *r;
@@ -161,7 +161,7 @@ static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_
         fprintf(f, "%s\t%s\t%u\t%d\t%s\t%zu\t%s\t%zu\t%zu\t%llu\t%d,%d,%u,%u\t%ld,%ld\t%d\t%llu\n", map,
                 model, segment, truncated, colnames[col], pair, back ? "back" : "out", k, t->n,
                 (unsigned long long)t->step[k].expanded, at.x, at.y, at.heading, at.speed, gx, gy,
-                t->step[k].found, (unsigned long long)t->step[k].grid_expanded);
+                (t->step[k].status == NB_PATH_FOUND), (unsigned long long)t->step[k].grid_expanded);
         at = t->step[k].end;
     }
 }
@@ -340,7 +340,7 @@ int main(int argc, char **argv)
             int haa = v && cols[4];
             const char *bpath = tu_path(tu_tmpdir(), v ? "ours.nbk" : "paper.nbk");
             if ((haa && nbb_bake_clearance(bl, &legend, &agents, &grid, 0, NULL, &err)) ||
-                nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, &bund[v], &err) ||
+                nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, NULL, &bund[v], &err) ||
                 (haa && tu_add_abstract(&bund[v], tu_path(tu_tmpdir(), "haa.nbk"), cluster, &err))) {
                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                 return 1;
@@ -358,7 +358,7 @@ int main(int argc, char **argv)
             for (int v = 0; v < 2; v++) {
                 if (nb_model_open(bund[v], names[k], &mv[v], &err) ||
                     nb_perimeter_open(bund[v], mv[v], &pv[v], &err) ||
-                    nb_motion_ws_new(bund[v], mv[v], pv[v], cap, 1, 6, &wsv[v], &err) ||
+                    nb_motion_ws_open(bund[v], mv[v], pv[v], cap, 1, 6, &wsv[v], &err) ||
                     (v && cols[4] && nb_motion_ws_haa(wsv[v], &err))) {
                     fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                     return 1;
@@ -420,7 +420,7 @@ int main(int argc, char **argv)
                             q.start = A[i];
                             q.goal = B[i];
                             t.n = 0;
-                            if (nb_motion_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
+                            if (nb_motion_find_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
@@ -431,11 +431,11 @@ int main(int argc, char **argv)
                             /* Back from where the agent ended (or from B if it failed). */
                             q.start = B[i];
                             q.start.heading = departure(w, m, &B[i], &A[i]);
-                            if (res.found)
+                            if ((res.status == NB_PATH_FOUND))
                                 q.start = res.end;
                             q.goal = Aback[i];
                             t.n = 0;
-                            if (nb_motion_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
+                            if (nb_motion_find_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
@@ -450,7 +450,7 @@ int main(int argc, char **argv)
             free(B);
             free(Aback);
             for (int v = 0; v < 2; v++) {
-                nb_motion_ws_free(wsv[v]);
+                nb_motion_ws_close(wsv[v]);
                 nb_perimeter_close(pv[v]);
                 nb_model_close(mv[v]);
             }
@@ -593,8 +593,8 @@ int main(int argc, char **argv)
             for (int k = 0; k < NMODELS; k++)
                 for (int h = 0; h < ncols && use[k]; h++) {
                     samples *s = &S[sg][tr][k][h], *b = &S[sg][tr][k][2];
-                    double c = s->found ? s->cost / s->found : 0, base = b->found ? b->cost / b->found : 0;
-                    printf(" %llu, %.1f (%.2fx) |", (unsigned long long)s->found, c, base > 0 ? c / base : 0);
+                    double c = (s->status == NB_PATH_FOUND) ? s->cost / (s->status == NB_PATH_FOUND) : 0, base = (b->status == NB_PATH_FOUND) ? b->cost / (b->status == NB_PATH_FOUND) : 0;
+                    printf(" %llu, %.1f (%.2fx) |", (unsigned long long)(s->status == NB_PATH_FOUND), c, base > 0 ? c / base : 0);
                 }
             printf("\n");
         }

@@ -84,7 +84,7 @@ static int build(const char *dir, const char *name, unsigned radius, int layout,
     nb_status st = nbb_builder_write(bl, path, &err);
     nbb_builder_free(bl);
     if (st == NB_OK)
-        st = nb_bundle_open(path, 0, &out->b, &err);
+        st = nb_bundle_open(path, 0, NULL, &out->b, &err);
     if (st == NB_OK)
         st = nb_model_open(out->b, name, &out->m, &err);
     if (st == NB_OK)

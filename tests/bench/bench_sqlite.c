@@ -34,7 +34,7 @@ static double time_open(const char *path, int reps)
         nb_bundle *b;
         nb_err err;
         double t0 = now();
-        if (nb_bundle_open(path, 0, &b, &err) != NB_OK) {
+        if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK) {
             fprintf(stderr, "bench_sqlite: %s\n", err.msg);
             exit(1);
         }
@@ -58,7 +58,7 @@ static double time_convert(const char *in, const char *out)
     nbb_builder *w;
     nb_err err;
     double t0 = now();
-    if (nb_bundle_open(in, NB_OPEN_VERIFY, &b, &err) != NB_OK || nbb_builder_new(&w, &err) != NB_OK ||
+    if (nb_bundle_open(in, NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK || nbb_builder_new(&w, &err) != NB_OK ||
         nbb_builder_take(w, b, &err) != NB_OK) {
         fprintf(stderr, "bench_sqlite: %s\n", err.msg);
         exit(1);

@@ -3,6 +3,7 @@
 # file and man pages in place, and a program builds against the installed
 # library with pkg-config alone and runs.
 . "$top_srcdir/tests/support/lib.sh"
+NB_VERSION=$(sed -n 's/^#define NB_VERSION_STRING "\(.*\)"/\1/p' "$top_srcdir/lib/include/navbake.h")
 dest=$tmp/root
 ${MAKE:-make} -C "$top_builddir" install DESTDIR="$dest" >"$tmp/install.log" 2>&1
 is "make install succeeds" "$?" 0
@@ -28,7 +29,7 @@ int main(int argc, char **argv)
 {
     nb_bundle *b;
     nb_err err;
-    if (argc != 2 || nb_bundle_open(argv[1], NB_OPEN_VERIFY, &b, &err) != NB_OK) {
+    if (argc != 2 || nb_bundle_open(argv[1], NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK) {
         printf("error: %s\n", argc == 2 ? err.msg : "usage");
         return 1;
     }
@@ -43,14 +44,14 @@ C
     sh -c "${CC:-cc} -o '$tmp/prog' '$tmp/prog.c' \$($pc --cflags --libs navbake)"
   nbtest-bundle "$top_srcdir/data/sample.map" "$tmp/s.nbk"
   status env LD_LIBRARY_PATH="$libdir" "$tmp/prog" "$tmp/s.nbk"
-  is "and runs" "$out" "0.1.0 64x40"
+  is "and runs" "$out" "$NB_VERSION 64x40"
   # SQLite bundles through the same open call, unless configured out
   # (--disable-sqlite-runtime), when libnavbake does not even link SQLite.
   navbake convert "$tmp/s.nbk" "$tmp/s.sqlite"
   status env LD_LIBRARY_PATH="$libdir" "$tmp/prog" "$tmp/s.sqlite"
   needs=$(objdump -p "$libdir/libnavbake.so" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }' | tr '\n' ' ')
   if grep -q '^#define NB_SQLITE_RUNTIME 1' "$top_builddir/build-aux/config.h"; then
-    is "the installed library opens an SQLite bundle" "$out" "0.1.0 64x40"
+    is "the installed library opens an SQLite bundle" "$out" "$NB_VERSION 64x40"
     like "and links SQLite" "$needs" "libsqlite3"
   else
     like "the installed library refuses an SQLite bundle, saying why" "$out" \

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     nb_bundle *b;
     nb_err err;
-    if (nb_bundle_open_memory(data, size, 0, &b, &err) != NB_OK)
+    if (nb_bundle_open_memory(data, size, 0, NULL, &b, &err) != NB_OK)
         return 0;
     (void)nb_bundle_verify(b, &err);
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {

@@ -21,18 +21,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     nb_bundle *b;
-    if (nb_bundle_open_memory(data, size, 0, &b, &err) != NB_OK)
+    if (nb_bundle_open_memory(data, size, 0, NULL, &b, &err) != NB_OK)
         return 0;
     for (size_t i = 0; i < nb_unit_count(b); i++) {
         nb_unit u;
         nb_planner *p;
-        if (nb_unit_get(b, i, &u, &err) != NB_OK || nb_planner_new(b, u.name, &p, &err) != NB_OK)
+        if (nb_unit_get(b, i, &u, &err) != NB_OK || nb_planner_open(b, u.name, &p, &err) != NB_OK)
             continue;
         long w = nb_map_width(b), h = nb_map_height(b);
-        nb_plan_query q = {{0.5, 0.5, 0}, w - 1, h - 1, -1, (unsigned)(i % 4), 0, 0, 200};
-        nb_plan_result r;
-        (void)nb_plan(p, &q, &r, &err);
-        nb_planner_free(p);
+        nb_planner_query q = {{0.5, 0.5, 0}, w - 1, h - 1, -1, (unsigned)(i % 4), 0, 0, 200};
+        nb_planner_result r;
+        (void)nb_planner_find(p, &q, &r, &err);
+        nb_planner_close(p);
     }
     nb_bundle_close(b);
     return 0;

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 /* 1 when (x, y) is in the map and its terrain is in cap. */
 int brute_passable(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, long x, long y);

@@ -22,7 +22,7 @@ int ft_bake_open(const nb_circle *c, size_t n, const double *bounds, const doubl
     *bundle = NULL;
     *forest = NULL;
     if (st == NB_OK)
-        st = nb_bundle_open(path, NB_OPEN_VERIFY, bundle, &err);
+        st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, bundle, &err);
     if (st == NB_OK)
         st = nb_forest_open(*bundle, forest, &err);
     if (st != NB_OK) {
@@ -72,7 +72,7 @@ static void seg_end(const nb_segment *q, nb_vec2 *end, double *heading)
     }
 }
 
-int ft_path_ok(const nb_forest_path *p, const nb_circle *c, size_t n, double agent_radius,
+int ft_path_ok(const nb_forest_result *p, const nb_circle *c, size_t n, double agent_radius,
                double step, double tol, double *clear)
 {
     double sum = 0, worst = INFINITY, h = 0;
@@ -147,4 +147,13 @@ int ft_path_ok(const nb_forest_path *p, const nb_circle *c, size_t n, double age
     if (clear)
         *clear = worst;
     return 1;
+}
+
+nb_status ft_outcome(nb_status st, const nb_forest_result *p)
+{
+    if (st != NB_OK)
+        return st;
+    return p->status == NB_PATH_FOUND ? NB_OK
+           : p->status == NB_PATH_NONE ? NB_ERR_NOTFOUND
+                                       : NB_ERR_ARG;
 }

@@ -27,7 +27,12 @@ int ft_free_point(tu_rng *r, const nb_circle *c, size_t n, double agent_radius, 
  * nb_segments_sample) it keeps out of every circle inflated by
  * agent_radius (to within tol).  Returns the smallest clearance seen through *clear (may be NULL);
  * 1 when all holds, else 0 and a diagnostic. */
-int ft_path_ok(const nb_forest_path *p, const nb_circle *c, size_t n, double agent_radius,
+int ft_path_ok(const nb_forest_result *p, const nb_circle *c, size_t n, double agent_radius,
                double step, double tol, double *clear);
+
+/* A query's outcome as one code: NB_OK when found, NB_ERR_NOTFOUND when
+ * there is no path, NB_ERR_ARG when an end is inside a circle, else the
+ * query's own error. */
+nb_status ft_outcome(nb_status st, const nb_forest_result *p);
 
 #endif

@@ -12,7 +12,7 @@ nb_bundle *hu_bake(const char *path, const nbi_legend *legend, const nbi_agentse
     nb_bundle *out = NULL;
     nb_status st = tu_write_cleared(path, legend, agents, grid, 0, &err);
     if (st == NB_OK)
-        st = nb_bundle_open(path, 0, &out, &err);
+        st = nb_bundle_open(path, 0, NULL, &out, &err);
     if (st != NB_OK)
         diag("hu_bake: %s", err.msg);
     return out;

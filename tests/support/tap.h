@@ -5,11 +5,9 @@
 
 #include <stdarg.h>
 
-#if defined(__GNUC__)
-#define TAP_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define TAP_PRINTF(f, a)
-#endif
+#include "port.h"
+
+#define TAP_PRINTF(f, a) NBP_PRINTF(f, a)
 
 /* Each returns its condition, so a test can stop a dependent check. */
 int tap_ok(int cond, const char *file, int line, const char *fmt, ...) TAP_PRINTF(4, 5);

@@ -173,7 +173,7 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
     free(payload);
     nb_bundle_close(*b);
     *b = NULL;
-    return st == NB_OK ? nb_bundle_open(path, 0, b, err) : st;
+    return st == NB_OK ? nb_bundle_open(path, 0, NULL, b, err) : st;
 }
 
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)

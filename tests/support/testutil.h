@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bake.h"
+#include "bake_int.h"
+#include "clearance/clearance_build.h"
 #include "tap.h"
 
 /* A fresh temporary directory, removed with everything in it at exit. */

@@ -61,13 +61,13 @@ int um_bundle(const char *path, const char *const *rows, const nb_unit *u)
     return r;
 }
 
-nb_plan_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
+nb_planner_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
                        unsigned method, unsigned neighbourhood, unsigned flags)
 {
-    nb_plan_query q = {*s, gx, gy, goal_heading, method, neighbourhood, flags, 0};
-    nb_plan_result r;
+    nb_planner_query q = {*s, gx, gy, goal_heading, method, neighbourhood, flags, 0};
+    nb_planner_result r;
     nb_err err;
-    if (nb_plan(p, &q, &r, &err) != NB_OK) {
+    if (nb_planner_find(p, &q, &r, &err) != NB_OK) {
         diag("nb_plan: %s", err.msg);
         memset(&r, 0, sizeof r);
     }
@@ -104,7 +104,7 @@ static int disc_free(const nb_bundle *b, const nb_unit *u, double px, double py,
     return 1;
 }
 
-int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_plan_result *res,
+int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *res,
                  const nb_pose *start, long gx, long gy, char *why, size_t whylen)
 {
     nb_pose p, q;

@@ -14,14 +14,14 @@ int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u);
 
 /* nb_plan with the query's fields; a failed call is reported and counts
  * as no path. */
-nb_plan_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
+nb_planner_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
                        unsigned method, unsigned neighbourhood, unsigned flags);
 
 /* Samples the path every 1/20 of a cell and checks the unit's disc
  * against the map (hard obstacles, the unit's terrains); also that it
  * starts at start, ends at the goal cell's centre and is continuous.
  * Returns 1 when free; else 0 with why. */
-int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_plan_result *res,
+int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *res,
                  const nb_pose *start, long gx, long gy, char *why, size_t whylen);
 
 /* An independent Directional search: Dijkstra over (x, y, heading), each

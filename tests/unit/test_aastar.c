@@ -135,9 +135,9 @@ static void test_random(tu_rng *rng)
             nb_aa *ws = NULL;
             nb_status st = bake(path, &agents, &g, &err);
             if (st == NB_OK)
-                st = nb_bundle_open(path, NB_OPEN_VERIFY, &nb, &err);
+                st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
             if (st == NB_OK)
-                st = nb_aa_new(nb, &ws, &err);
+                st = nb_aa_open(nb, &ws, &err);
             if (!ok(st == NB_OK, "%ux%u, %u terrains: baked, workspace made", g.width, g.height,
                     nt)) {
                 diag("%s", err.msg);
@@ -162,7 +162,7 @@ static void test_random(tu_rng *rng)
                    "without a search",
                    g.width, g.height, nt, rule ? "weak" : "strict");
             }
-            nb_aa_free(ws);
+            nb_aa_close(ws);
             nb_bundle_close(nb);
             nbb_grid_free(&g);
         }
@@ -187,8 +187,8 @@ static void test_internal(tu_rng *rng)
     nb_bundle *nb = NULL;
     nb_aa *ws = NULL;
     nbi_layer l;
-    if (bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, &nb, &err) != NB_OK ||
-        nb_aa_new(nb, &ws, &err) != NB_OK || nbi_clearance_layer(nb, 3, &l, &err) != NB_OK) {
+    if (bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, NULL, &nb, &err) != NB_OK ||
+        nb_aa_open(nb, &ws, &err) != NB_OK || nbi_clearance_layer(nb, 3, &l, &err) != NB_OK) {
         ok(0, "internal: setup (%s)", err.msg);
         return;
     }
@@ -240,7 +240,7 @@ static void test_internal(tu_rng *rng)
            r.length, want);
     }
     free(dist);
-    nb_aa_free(ws);
+    nb_aa_close(ws);
     nb_bundle_close(nb);
     nbb_grid_free(&g);
 }
@@ -256,8 +256,8 @@ static void test_errors(void)
     const char *path = tu_path(tu_tmpdir(), "sample.nbk");
     if (nbb_read_level(NULL, tu_src("data/sample-agents.yaml"), tu_src("data/sample.map"), &legend,
                        &agents, &g, &err) != NB_OK ||
-        bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, &nb, &err) != NB_OK ||
-        nb_aa_new(nb, &ws, &err) != NB_OK) {
+        bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, NULL, &nb, &err) != NB_OK ||
+        nb_aa_open(nb, &ws, &err) != NB_OK) {
         ok(0, "sample: setup (%s)", err.msg);
         return;
     }
@@ -328,7 +328,7 @@ static void test_errors(void)
         }
     }
     ok(bad == 0, "one workspace, many queries, search ids wrapping, either heap: the same answers");
-    nb_aa_free(ws);
+    nb_aa_close(ws);
     nb_bundle_close(nb);
     nbb_grid_free(&g);
 }
@@ -348,8 +348,8 @@ static void test_unserved(void)
     const char *path = tu_path(tu_tmpdir(), "unserved.nbk");
     if (nbb_agents_parse(yaml, strlen(yaml), "agents", &legend, &agents, &err) != NB_OK ||
         nbb_map_read(tu_src("data/sample.map"), &legend, &g, &err) != NB_OK ||
-        bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, &nb, &err) != NB_OK ||
-        nb_aa_new(nb, &ws, &err) != NB_OK) {
+        bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, NULL, &nb, &err) != NB_OK ||
+        nb_aa_open(nb, &ws, &err) != NB_OK) {
         ok(0, "unserved: setup (%s)", err.msg);
         return;
     }
@@ -377,7 +377,7 @@ static void test_unserved(void)
     }
     ok(bad == 0, "40 queries at size 2: %d found, %d by exhausting the search, as Dijkstra", found,
        none);
-    nb_aa_free(ws);
+    nb_aa_close(ws);
     nb_bundle_close(nb);
     nbb_grid_free(&g);
 }

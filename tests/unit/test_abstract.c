@@ -343,7 +343,7 @@ static void test_roundtrip(tu_rng *r)
                        nbb_builder_add(w, &info, p1, n1, z, &err) == NB_OK &&
                        nbb_builder_write(w, path, &err) == NB_OK;
             nbb_builder_free(w);
-            good = good && nb_bundle_open(path, NB_OPEN_VERIFY, &rb, &err) == NB_OK &&
+            good = good && nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &rb, &err) == NB_OK &&
                    nb_bundle_verify(rb, &err) == NB_OK && nbi_agraph_find(rb, &g, &err) == NB_OK &&
                    nb_bundle_payload(rb, (size_t)g.section, &pl, &pn, &err) == NB_OK && pn == n1 &&
                    memcmp(pl, p1, n1) == 0;
@@ -357,8 +357,8 @@ static void test_roundtrip(tu_rng *r)
                    si->param[5] == NBI_PLACE_ENDS && si->param[6] == st.path_bytes,
                "the section table: cluster, quality, nodes, edges, inter, placement, path bytes");
             nb_haa *ws = NULL;
-            ok(rb && nb_haa_new(rb, &ws, &err) == NB_OK, "nb_haa_new on it");
-            nb_haa_free(ws);
+            ok(rb && nb_haa_open(rb, &ws, &err) == NB_OK, "nb_haa_open on it");
+            nb_haa_close(ws);
             nb_bundle_close(rb);
         }
         free(p1);
@@ -430,9 +430,9 @@ static void test_damage(tu_rng *r)
                              {(int32_t)tu_below(r, grid.width), (int32_t)tu_below(r, grid.height)},
                              a->size, a->capability, NB_CORNER_STRICT};
             nb_haa_result res;
-            nb_haa_query(ws, &q, NB_HAA_STRAIGHTEN, &res, &err);
+            nb_haa_find(ws, &q, NB_HAA_STRAIGHTEN, &res, &err);
         }
-        nb_haa_free(ws);
+        nb_haa_close(ws);
     }
     diag("damaged payloads: %ld refused, %ld accepted (flips the checks cannot see)", refused,
          accepted);
@@ -474,14 +474,14 @@ static void test_errors(void)
     /* A level without clearance layers. */
     const char *bare = tu_path(dir, "bare.nbk");
     tu_write_level(bare, &legend, &agents, &grid, 0, &err);
-    nb_bundle_open(bare, 0, &b, &err);
+    nb_bundle_open(bare, 0, NULL, &b, &err);
     o.cluster = 10;
     is_int(nbb_abstract_build(b, &o, &p, &n, NULL, &err), NB_ERR_NOTFOUND, "no clearance layer");
     like(err.msg, "no clearance layer for capability {ground}", "named, with its capability");
     nb_bundle_close(b);
     /* No map at all. */
     tu_write_level(bare, &legend, &agents, NULL, 0, &err);
-    nb_bundle_open(bare, 0, &b, &err);
+    nb_bundle_open(bare, 0, NULL, &b, &err);
     is_int(nbb_abstract_build(b, &o, &p, &n, NULL, &err), NB_ERR_NOTFOUND, "no map");
     like(err.msg, "no map to abstract", "named");
     nb_bundle_close(b);

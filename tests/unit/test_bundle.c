@@ -86,7 +86,7 @@ static void test_round_trip(const char *dir)
             continue;
         }
         nb_bundle *b;
-        st = nb_bundle_open(p, NB_OPEN_VERIFY, &b, &err);
+        st = nb_bundle_open(p, NB_OPEN_VERIFY, NULL, &b, &err);
         if (!ok(st == NB_OK, "reopen it and verify")) {
             diag("%s", err.msg);
             continue;
@@ -151,7 +151,7 @@ static void test_round_trip(const char *dir)
     size_t len;
     char *bytes = tu_read(tu_path(dir, "rt.nbk"), &len);
     nb_bundle *b;
-    st = nb_bundle_open_memory(bytes, len, NB_OPEN_VERIFY, &b, &err);
+    st = nb_bundle_open_memory(bytes, len, NB_OPEN_VERIFY, NULL, &b, &err);
     ok(st == NB_OK && nb_map_width(b) == grid.width, "nb_bundle_open_memory reads the same bundle");
     if (st == NB_OK)
         nb_bundle_close(b);
@@ -194,7 +194,7 @@ static void test_versions(const char *dir)
     for (size_t i = 0; i < sizeof unknown; i++)
         unknown[i] = (uint8_t)(i * 7);
     size_t n = handmade(buf, 1, 9, unknown, sizeof unknown);
-    nb_status st = nb_bundle_open_memory(buf, n, NB_OPEN_VERIFY, &b, &err);
+    nb_status st = nb_bundle_open_memory(buf, n, NB_OPEN_VERIFY, NULL, &b, &err);
     if (ok(st == NB_OK, "a future minor version (1.9) with an unknown section opens and verifies")) {
         unsigned major, minor;
         nb_bundle_format_version(b, &major, &minor);
@@ -230,7 +230,7 @@ static void test_versions(const char *dir)
         st = nbb_builder_write(bb, p, &err);
     nbb_builder_free(bb);
     if (ok(st == NB_OK, "a builder updates the future bundle") &&
-        (ok(nb_bundle_open(p, NB_OPEN_VERIFY, &b, &err) == NB_OK, "which still verifies") || (diag("%s", err.msg), 0))) {
+        (ok(nb_bundle_open(p, NB_OPEN_VERIFY, NULL, &b, &err) == NB_OK, "which still verifies") || (diag("%s", err.msg), 0))) {
         unsigned major, minor;
         nb_bundle_format_version(b, &major, &minor);
         long u = nb_bundle_find(b, 999, "future", NULL, 0);
@@ -243,7 +243,7 @@ static void test_versions(const char *dir)
     }
 
     n = handmade(buf, 2, 0, unknown, sizeof unknown);
-    st = nb_bundle_open_memory(buf, n, 0, &b, &err);
+    st = nb_bundle_open_memory(buf, n, 0, NULL, &b, &err);
     ok(st == NB_ERR_VERSION, "a future major version (2.0) is refused");
     like(err.msg, "bundle format version 2.0; this reader (navbake " NB_VERSION_STRING ") reads version 1.x only",
          "naming both versions");
@@ -253,19 +253,19 @@ static void test_open_errors(const char *dir)
 {
     nb_bundle *b;
     nb_err err;
-    nb_status st = nb_bundle_open(tu_path(dir, "none.nbk"), 0, &b, &err);
+    nb_status st = nb_bundle_open(tu_path(dir, "none.nbk"), 0, NULL, &b, &err);
     ok(st == NB_ERR_IO && strstr(err.msg, "none.nbk: cannot open: No such file"), "a missing bundle");
-    st = nb_bundle_open(dir, 0, &b, &err);
+    st = nb_bundle_open(dir, 0, NULL, &b, &err);
     ok(st == NB_ERR_IO && strstr(err.msg, "is a directory"), "a directory");
     tu_write(tu_path(dir, "empty.nbk"), "", 0);
-    st = nb_bundle_open(tu_path(dir, "empty.nbk"), 0, &b, &err);
+    st = nb_bundle_open(tu_path(dir, "empty.nbk"), 0, NULL, &b, &err);
     ok(st == NB_ERR_FORMAT && strstr(err.msg, "0 bytes, too short"), "an empty file");
     tu_write(tu_path(dir, "text.nbk"), "type octile\nheight 1\nwidth 1\nmap\n.\n.........................\n", 59);
-    st = nb_bundle_open(tu_path(dir, "text.nbk"), 0, &b, &err);
+    st = nb_bundle_open(tu_path(dir, "text.nbk"), 0, NULL, &b, &err);
     ok(st == NB_ERR_FORMAT && strstr(err.msg, "not a navbake bundle (wrong magic number)"), "a map file");
     char sq[100] = "SQLite format 3";
     tu_write(tu_path(dir, "db.nbk"), sq, sizeof sq);
-    st = nb_bundle_open(tu_path(dir, "db.nbk"), 0, &b, &err);
+    st = nb_bundle_open(tu_path(dir, "db.nbk"), 0, NULL, &b, &err);
     /* (The tests link the SQLite reader; test_nosqlite has the build without.) */
     ok(st == NB_ERR_FORMAT && strstr(err.msg, "has SQLite's header but is not a database"),
        "an SQLite file is recognised");

@@ -193,7 +193,7 @@ static void test_random(tu_rng *r)
             nb_bundle *nb = NULL;
             nb_status st = bake(path, &agents, &g, zlib, &err);
             if (st == NB_OK)
-                st = nb_bundle_open(path, NB_OPEN_VERIFY, &nb, &err);
+                st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
             if (ok(st == NB_OK, "%s: baked and verified", what))
                 check_bundle(nb, &g, &agents, what);
             else
@@ -215,7 +215,7 @@ static void bake_and_check(const char *map, const nbi_agentset *agents, int zlib
     if (st == NB_OK) {
         st = bake(path, agents, &g, zlib, &err);
         if (st == NB_OK)
-            st = nb_bundle_open(path, NB_OPEN_VERIFY, &nb, &err);
+            st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
         if (ok(st == NB_OK, "%s baked (%s)", what, zlib ? "zlib" : "packed"))
             check_bundle(nb, &g, agents, what);
         nb_bundle_close(nb);
@@ -304,7 +304,7 @@ static void test_damaged(void)
         free(p);
         nb_bundle *nb = NULL;
         if (st == NB_OK)
-            st = nb_bundle_open(path, NB_OPEN_VERIFY, &nb, &err);
+            st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
         if (!ok(st == NB_OK, "%s: the bundle itself is intact", cases[k].what)) {
             diag("%s", err.msg);
             continue;
@@ -319,7 +319,7 @@ static void test_damaged(void)
     /* No layer at all: the message lists what there is. */
     if (tu_write_level(path, &legend, &agents, &g, 0, &err) == NB_OK) {
         nb_bundle *nb = NULL;
-        nb_bundle_open(path, 0, &nb, &err);
+        nb_bundle_open(path, 0, NULL, &nb, &err);
         nbi_layer l;
         ok(nb && nbi_clearance_layer(nb, 1, &l, &err) == NB_ERR_NOTFOUND, "no layer: not found");
         like(err.msg, "no clearance layer for capability {ground} (it has none)", "and says so");
@@ -361,7 +361,7 @@ static int count_type(const char *path, uint32_t type)
 {
     nb_bundle *nb;
     nb_err err;
-    if (nb_bundle_open(path, NB_OPEN_VERIFY, &nb, &err) != NB_OK)
+    if (nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err) != NB_OK)
         return -1;
     int n = 0;
     for (size_t i = 0; i < nb_bundle_section_count(nb); i++)

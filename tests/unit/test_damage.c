@@ -16,7 +16,7 @@ static int accepted(const uint8_t *data, size_t len)
 {
     nb_bundle *b;
     nb_err err;
-    if (nb_bundle_open_memory(data, len, NB_OPEN_VERIFY, &b, &err) != NB_OK)
+    if (nb_bundle_open_memory(data, len, NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK)
         return 0;
     /* Touch what the runtime reads, in case damage got through. */
     for (size_t i = 0; i < nb_agent_count(b); i++)
@@ -45,7 +45,7 @@ static void damage_bundle(const char *label, const uint8_t *orig, size_t len)
     /* Single-bit flips, grouped by region. */
     nb_bundle *b;
     nb_err err;
-    nb_bundle_open_memory(orig, len, 0, &b, &err);
+    nb_bundle_open_memory(orig, len, 0, NULL, &b, &err);
     size_t nsec = nb_bundle_section_count(b);
     struct { uint64_t from, to; char name[48]; } region[64];
     size_t nreg = 0;

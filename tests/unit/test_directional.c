@@ -37,7 +37,7 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
         nb_bundle *b;
         nb_planner *p;
         nb_err err;
-        if (nb_bundle_open(path, 0, &b, &err) != NB_OK || nb_planner_new(b, u->name, &p, &err) != NB_OK) {
+        if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK || nb_planner_open(b, u->name, &p, &err) != NB_OK) {
             diag("%s", err.msg);
             continue;
         }
@@ -60,12 +60,12 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
             }
             unsigned nb = k % 2 || u->reverse ? 8 : 24;
             int rev = u->reverse;
-            nb_plan_result r = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, 0);
-            double cost = r.found ? r.cost : INFINITY;
+            nb_planner_result r = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, 0);
+            double cost = (r.status == NB_PATH_FOUND) ? r.cost : INFINITY;
             uint64_t exp = r.expanded;
             char why[256];
             total++;
-            if (r.found) {
+            if ((r.status == NB_PATH_FOUND)) {
                 found++;
                 if (um_path_free(b, u, &r, &s, gx, gy, why, sizeof why))
                     frees++;
@@ -75,7 +75,7 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
                 frees++;
             }
             double want = um_dijkstra(b, u, &s, gx, gy, -1, nb, rev);
-            if ((isinf(want) && !r.found) || fabs(want - cost) < 1e-6) {
+            if ((isinf(want) && !(r.status == NB_PATH_FOUND)) || fabs(want - cost) < 1e-6) {
                 agree++;
                 offagree += off;
             } else {
@@ -84,11 +84,11 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
                 if (getenv("UM_KEEP"))
                     tu_system("cp %s %s", path, getenv("UM_KEEP"));
             }
-            nb_plan_result f = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, NB_PLAN_ONTHEFLY);
-            if (f.found == r.found && (!r.found || (f.cost == cost && f.expanded == exp)))
+            nb_planner_result f = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, nb, NB_PLAN_ONTHEFLY);
+            if ((f.status == NB_PATH_FOUND) == (r.status == NB_PATH_FOUND) && (!(r.status == NB_PATH_FOUND) || (f.cost == cost && f.expanded == exp)))
                 fly++;
         }
-        nb_planner_free(p);
+        nb_planner_close(p);
         nb_bundle_close(b);
     }
     is_int(agree, total, "r %g w %g%s: Directional A* with the tables finds the least cost of an "
@@ -121,14 +121,14 @@ int main(void)
         um_bundle(path, rows, &u);
         nb_bundle *b;
         nb_planner *p;
-        if (ok(nb_bundle_open(path, 0, &b, &err) == NB_OK && nb_planner_new(b, "car", &p, &err) == NB_OK,
+        if (ok(nb_bundle_open(path, 0, NULL, &b, &err) == NB_OK && nb_planner_open(b, "car", &p, &err) == NB_OK,
                "a one-cell corridor")) {
             nb_pose s = {8.5, 1.5, 0}; /* facing east, the goal to the west */
-            nb_plan_result r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, 0);
+            nb_planner_result r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, 0);
             int reversed = 0;
             for (size_t i = 0; i < r.nsegments; i++)
                 reversed += r.segments[i].gear < 0;
-            ok(r.found && reversed > 0, "a unit that may reverse backs down the corridor");
+            ok((r.status == NB_PATH_FOUND) && reversed > 0, "a unit that may reverse backs down the corridor");
             ok(fabs(r.length - 6) < 1e-9 && fabs(r.cost - 12) < 1e-9,
                "  6 cells driven, costing 12 at the reverse penalty 2 (%g, %g)", r.length, r.cost);
             char why[256];
@@ -137,8 +137,8 @@ int main(void)
             nb_segments_sample(r.segments, r.nsegments, 3, &w);
             ok(fabs(remainder(w.heading, 2 * M_PI)) < 1e-9, "  facing east all the way (%g)", w.heading);
             r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, NB_PLAN_FORWARD);
-            ok(!r.found && r.reason, "forward only, there is no path (%s)", r.reason ? r.reason : "");
-            nb_planner_free(p);
+            ok(!(r.status == NB_PATH_FOUND) && r.reason, "forward only, there is no path (%s)", r.reason ? r.reason : "");
+            nb_planner_close(p);
             nb_bundle_close(b);
         }
     }
@@ -156,7 +156,7 @@ int main(void)
             nbb_grid_free(&g);
             nb_bundle *b;
             nb_planner *p;
-            if (nb_bundle_open(path, 0, &b, &err) != NB_OK || nb_planner_new(b, "s", &p, &err) != NB_OK)
+            if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK || nb_planner_open(b, "s", &p, &err) != NB_OK)
                 continue;
             for (int k = 0; k < 8; k++) {
                 long sx, sy, gx, gy;
@@ -164,35 +164,35 @@ int main(void)
                 random_free_cell(&rng, p, 30, 30, &gx, &gy);
                 nb_pose s = {sx + 0.5, sy + 0.5, tu_below(&rng, 8) * M_PI / 4};
                 char why[256];
-                nb_plan_result d = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, 0);
-                double dlen = d.found ? d.length : 0;
-                nb_plan_result sm = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, NB_PLAN_SMOOTH);
+                nb_planner_result d = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, 0);
+                double dlen = (d.status == NB_PATH_FOUND) ? d.length : 0;
+                nb_planner_result sm = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, NB_PLAN_SMOOTH);
                 n++;
-                if (d.found != sm.found || (d.found && sm.length > dlen + 1e-9))
+                if ((d.status == NB_PATH_FOUND) != (sm.status == NB_PATH_FOUND) || ((d.status == NB_PATH_FOUND) && sm.length > dlen + 1e-9))
                     diag("smoothing made a path longer: %g -> %g", dlen, sm.length);
                 else
                     shorter++;
-                if (!sm.found || um_path_free(b, &u, &sm, &s, gx, gy, why, sizeof why))
+                if (!(sm.status == NB_PATH_FOUND) || um_path_free(b, &u, &sm, &s, gx, gy, why, sizeof why))
                     freed++;
                 else
                     diag("smoothed: %s", why);
-                nb_plan_result h = um_plan(p, &s, gx, gy, -1, NB_PLAN_HYBRID, 0, 0);
-                if (!h.found || um_path_free(b, &u, &h, &s, gx, gy, why, sizeof why))
+                nb_planner_result h = um_plan(p, &s, gx, gy, -1, NB_PLAN_HYBRID, 0, 0);
+                if (!(h.status == NB_PATH_FOUND) || um_path_free(b, &u, &h, &s, gx, gy, why, sizeof why))
                     hyb++;
                 else
                     diag("hybrid: %s", why);
-                nb_plan_result ps = um_plan(p, &s, gx, gy, -1, NB_PLAN_PRESMOOTH, 0, 0);
-                if (!ps.found || um_path_free(b, &u, &ps, &s, gx, gy, why, sizeof why))
+                nb_planner_result ps = um_plan(p, &s, gx, gy, -1, NB_PLAN_PRESMOOTH, 0, 0);
+                if (!(ps.status == NB_PATH_FOUND) || um_path_free(b, &u, &ps, &s, gx, gy, why, sizeof why))
                     pres++;
                 else
                     diag("pre-smoothing: %s", why);
-                nb_plan_result l = um_plan(p, &s, gx, gy, -1, NB_PLAN_LINES, 0, 0);
-                if (!l.found || um_path_free(b, &u, &l, &s, gx, gy, why, sizeof why))
+                nb_planner_result l = um_plan(p, &s, gx, gy, -1, NB_PLAN_LINES, 0, 0);
+                if (!(l.status == NB_PATH_FOUND) || um_path_free(b, &u, &l, &s, gx, gy, why, sizeof why))
                     lines++;
                 else
                     diag("lines: %s", why);
             }
-            nb_planner_free(p);
+            nb_planner_close(p);
             nb_bundle_close(b);
         }
         is_int(shorter, n, "a final smoothing pass never makes a Directional path longer (%d queries)", n);

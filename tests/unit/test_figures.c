@@ -33,13 +33,13 @@ static nb_bundle *bake(const char *map, const nb_unit *u)
     }
     int ok = um_bundle_grid(path, &g, u);
     nbb_grid_free(&g);
-    if (ok && nb_bundle_open(path, 0, &b, &err) != NB_OK)
+    if (ok && nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK)
         diag("%s", err.msg);
     return b;
 }
 
 /* The heading change along a path, signed: right turns count positive. */
-static double net_turn(const nb_plan_result *r)
+static double net_turn(const nb_planner_result *r)
 {
     double t = 0;
     for (size_t i = 0; i < r->nsegments; i++)
@@ -58,18 +58,18 @@ int main(void)
         nb_unit u = {"ship", 2.0, 1.0, 8, 24, 0, 1, 0};
         nb_bundle *b = bake("pinter-fig8.map", &u);
         nb_planner *p;
-        if (ok(b && nb_planner_new(b, "ship", &p, &err) == NB_OK, "Figure 8: map and unit (radius 2, width 1)")) {
+        if (ok(b && nb_planner_open(b, "ship", &p, &err) == NB_OK, "Figure 8: map and unit (radius 2, width 1)")) {
             nb_pose s = {9.5, 11.5, 3 * M_PI / 2}; /* facing north */
-            nb_plan_result r = um_plan(p, &s, 1, 6, -1, NB_PLAN_PRESMOOTH, 0, 0);
-            ok(!r.found, "  the grid path cannot be driven: pre-smoothing along it fails");
+            nb_planner_result r = um_plan(p, &s, 1, 6, -1, NB_PLAN_PRESMOOTH, 0, 0);
+            ok(!(r.status == NB_PATH_FOUND), "  the grid path cannot be driven: pre-smoothing along it fails");
             r = um_plan(p, &s, 1, 6, -1, NB_PLAN_DIRECTIONAL, 24, 0);
-            ok(r.found, "  Directional-24 finds a path (%.2f cells)", r.length);
-            ok(r.found && um_path_free(b, &u, &r, &s, 1, 6, why, sizeof why), "  which is free");
+            ok((r.status == NB_PATH_FOUND), "  Directional-24 finds a path (%.2f cells)", r.length);
+            ok((r.status == NB_PATH_FOUND) && um_path_free(b, &u, &r, &s, 1, 6, why, sizeof why), "  which is free");
             double t = net_turn(&r);
             ok(fabs(t - 3 * M_PI / 2) < 1e-6,
                "  turning right through 270 degrees, a loop, instead of left through 90 (%g degrees)",
                t * 180 / M_PI);
-            nb_planner_free(p);
+            nb_planner_close(p);
         }
         nb_bundle_close(b);
     }
@@ -79,17 +79,17 @@ int main(void)
         nb_unit u = {"ship", 1.2, 0.6, 8, 24, 0, 1, 0};
         nb_bundle *b = bake("pinter-fig12.map", &u);
         nb_planner *p;
-        if (ok(b && nb_planner_new(b, "ship", &p, &err) == NB_OK, "Figure 12: map and unit (radius 1.2, width 0.6)")) {
+        if (ok(b && nb_planner_open(b, "ship", &p, &err) == NB_OK, "Figure 12: map and unit (radius 1.2, width 0.6)")) {
             nb_pose s = {1.5, 1.5, 0};
-            nb_plan_result r = um_plan(p, &s, 12, 2, -1, NB_PLAN_DIRECTIONAL, 8, 0);
-            ok(!r.found, "  Directional-8 finds no path (%s)", r.found ? "found one" : r.reason);
+            nb_planner_result r = um_plan(p, &s, 12, 2, -1, NB_PLAN_DIRECTIONAL, 8, 0);
+            ok(!(r.status == NB_PATH_FOUND), "  Directional-8 finds no path (%s)", (r.status == NB_PATH_FOUND) ? "found one" : r.reason);
             ok(isinf(um_dijkstra(b, &u, &s, 12, 2, -1, 8, 0)),
                "  nor does an independent Dijkstra over 8 neighbours");
             r = um_plan(p, &s, 12, 2, -1, NB_PLAN_DIRECTIONAL, 24, 0);
-            ok(r.found, "  Directional-24 finds one (%.3f cells)", r.length);
-            ok(r.found && um_path_free(b, &u, &r, &s, 12, 2, why, sizeof why), "  which is free");
+            ok((r.status == NB_PATH_FOUND), "  Directional-24 finds one (%.3f cells)", r.length);
+            ok((r.status == NB_PATH_FOUND) && um_path_free(b, &u, &r, &s, 12, 2, why, sizeof why), "  which is free");
             double want = um_dijkstra(b, &u, &s, 12, 2, -1, 24, 0);
-            ok(r.found && fabs(r.cost - want) < 1e-6, "  and as short as the independent Dijkstra's (%g)", want);
+            ok((r.status == NB_PATH_FOUND) && fabs(r.cost - want) < 1e-6, "  and as short as the independent Dijkstra's (%g)", want);
             int hop = 0;
             for (size_t i = 0; i + 1 < r.nwaypoints; i++) {
                 long dx = labs((long)floor(r.waypoints[i + 1].x) - (long)floor(r.waypoints[i].x));
@@ -97,7 +97,7 @@ int main(void)
                 hop |= dx == 2 && dy == 1;
             }
             ok(hop, "  through the jog in one curve two cells long and one across");
-            nb_planner_free(p);
+            nb_planner_close(p);
         }
         nb_bundle_close(b);
     }
@@ -107,18 +107,18 @@ int main(void)
         nb_unit u = {"ship", 2.0, 1.0, 8, 24, 0, 1, 0};
         nb_bundle *b = bake("pinter-fig19.map", &u);
         nb_planner *p;
-        if (ok(b && nb_planner_new(b, "ship", &p, &err) == NB_OK, "Figure 19: map and unit (radius 2, width 1)")) {
+        if (ok(b && nb_planner_open(b, "ship", &p, &err) == NB_OK, "Figure 19: map and unit (radius 2, width 1)")) {
             nb_pose s = {2.5, 9.5, 0};
-            nb_plan_result r = um_plan(p, &s, 10, 2, -1, NB_PLAN_LINES, 0, 0);
-            ok(r.found && r.length < 16, "  the grid path goes through the door (%.0f cells)", r.length);
+            nb_planner_result r = um_plan(p, &s, 10, 2, -1, NB_PLAN_LINES, 0, 0);
+            ok((r.status == NB_PATH_FOUND) && r.length < 16, "  the grid path goes through the door (%.0f cells)", r.length);
             r = um_plan(p, &s, 10, 2, -1, NB_PLAN_PRESMOOTH, 0, 0);
-            ok(!r.found, "  pre-smoothing cannot follow it");
+            ok(!(r.status == NB_PATH_FOUND), "  pre-smoothing cannot follow it");
             r = um_plan(p, &s, 10, 2, -1, NB_PLAN_HYBRID, 0, 0);
-            ok(!r.found && r.fallback, "  nor can the hybrid: its Directional-8 step finds nothing near "
+            ok(!(r.status == NB_PATH_FOUND) && r.fallback, "  nor can the hybrid: its Directional-8 step finds nothing near "
                                        "the failure points");
             r = um_plan(p, &s, 10, 2, -1, NB_PLAN_DIRECTIONAL, 24, 0);
-            ok(r.found, "  Directional-24 finds the way (%.2f cells)", r.length);
-            ok(r.found && um_path_free(b, &u, &r, &s, 10, 2, why, sizeof why), "  which is free");
+            ok((r.status == NB_PATH_FOUND), "  Directional-24 finds the way (%.2f cells)", r.length);
+            ok((r.status == NB_PATH_FOUND) && um_path_free(b, &u, &r, &s, 10, 2, why, sizeof why), "  which is free");
             int door = 0, east = 0;
             double len = nb_segments_length(r.segments, r.nsegments);
             for (double d = 0; d <= len; d += 0.05) {
@@ -127,9 +127,9 @@ int main(void)
                 door |= floor(q.x) == 10 && q.y >= 6 && q.y < 9;
                 east |= q.x >= 23;
             }
-            ok(r.found && !door && east, "  by a completely different route: round the east end of "
+            ok((r.status == NB_PATH_FOUND) && !door && east, "  by a completely different route: round the east end of "
                                          "the wall, never through the door");
-            nb_planner_free(p);
+            nb_planner_close(p);
         }
         nb_bundle_close(b);
     }

@@ -326,15 +326,15 @@ static void test_known(void)
     }
     nb_forest_ws *ws;
     nb_err err;
-    nb_forest_path p;
-    ok(nb_forest_ws_new(f, &ws, &err) == NB_OK, "a workspace");
+    nb_forest_result p;
+    ok(nb_forest_ws_open(f, &ws, &err) == NB_OK, "a workspace");
     is_int(nb_forest_radius_count(f), 3, "three radii baked");
     ok(nb_forest_radius(f, 2) == 1.25 && nb_forest_radius_find(f, 0) == 1 &&
            nb_forest_radius_find(f, 0.7) == -1,
        "radii by index, indices by radius");
     for (unsigned k = 0; k < 3; k++) {
         double R = 2.5 + radii[k];
-        nb_status st = nb_forest_query(f, k, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+        nb_status st = nb_forest_find(f, nb_forest_radius(f, k), (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
         ok(st == NB_OK && rel_err(p.length, round_one(10, R)) < 1e-12,
            "round one circle, agent radius %g: %.12f (by hand %.12f)", radii[k], p.length,
            round_one(10, R));
@@ -343,16 +343,16 @@ static void test_known(void)
                p.segments[1].cx == 0 && p.segments[1].cy == 0 && p.segments[2].kind == NB_SEG_LINE,
            "a line, an arc on the inflated circle, a line");
         ok(ft_path_ok(&p, one, 1, radii[k], 0.01, 1e-9, NULL), "and the path keeps out of the circle");
-        st = nb_forest_search(f, radii[k], (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+        st = nb_forest_find(f, radii[k], (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
         ok(st == NB_OK && rel_err(p.length, round_one(10, R)) < 1e-12,
            "the deferred search agrees: %.12f", p.length);
     }
     /* Clear of the circle: straight.  The same point: nothing. */
-    nb_forest_query(f, 0, (nb_vec2){-10, 5}, (nb_vec2){10, 5}, 0, ws, &p, &err);
+    nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){-10, 5}, (nb_vec2){10, 5}, 0, ws, &p, &err);
     ok(p.length == 20 && p.nsegments == 1 && p.segments[0].kind == NB_SEG_LINE &&
            p.segments[0].length == 20 && p.segments[0].heading == 0,
        "a straight line when nothing is in the way");
-    nb_forest_query(f, 0, (nb_vec2){4, 4}, (nb_vec2){4, 4}, 0, ws, &p, &err);
+    nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){4, 4}, (nb_vec2){4, 4}, 0, ws, &p, &err);
     ok(p.length == 0 && p.nsegments == 1 && p.segments[0].kind == NB_SEG_LINE &&
            p.segments[0].length == 0,
        "from a point to itself: length 0, one empty line");
@@ -360,11 +360,11 @@ static void test_known(void)
     nb_segments_sample(p.segments, p.nsegments, 1, &pos);
     ok(pos.x == 4 && pos.y == 4, "which samples to the point");
     /* Starting on the inflated circle itself. */
-    nb_status st = nb_forest_query(f, 1, (nb_vec2){0, 2.5}, (nb_vec2){0, -2.5}, 0, ws, &p, &err);
+    nb_status st = nb_forest_find(f, nb_forest_radius(f, 1), (nb_vec2){0, 2.5}, (nb_vec2){0, -2.5}, 0, ws, &p, &err);
     ok(st == NB_OK && rel_err(p.length, M_PI * 2.5) < 1e-12,
        "from a point of the circle to the opposite one: half the circle (%g)", p.length);
     /* Sampling: positions and headings along the arc. */
-    nb_forest_query(f, 1, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    nb_forest_find(f, nb_forest_radius(f, 1), (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
     double total = nb_segments_sample(p.segments, p.nsegments, p.length / 2, &pos);
     ok(total == p.length && fabs(pos.x) < 1e-9 && fabs(fabs(pos.y) - 2.5) < 1e-9 &&
            fabs(remainder(pos.heading, 2 * M_PI)) < 1e-9,
@@ -384,20 +384,28 @@ static void test_known(void)
            fabs(remainder(pos.heading - atan2(-last->y, 10 - last->x), 2 * M_PI)) < 1e-9,
        "and past the end the goal, heading from the last tangent point to it");
 
-    /* Errors: inside, outside the bounds, no such graph, NaN. */
-    st = nb_forest_query(f, 0, (nb_vec2){2.9, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
-    ok(st == NB_ERR_ARG, "a start inside an inflated circle is refused");
-    like(err.msg, "the start (2.9, 0) is inside circle 0 (centre (0, 0), radius 2.5, 3 with the agent radius 0.5)",
-         "saying which circle");
-    st = nb_forest_query(f, 0, (nb_vec2){-10, 0}, (nb_vec2){0, 1}, 0, ws, &p, &err);
-    ok(st == NB_ERR_ARG && strstr(err.msg, "the goal (0, 1) is inside circle 0"), "a goal inside too");
+    /* An end inside an inflated circle: no path, and which circle; errors:
+     * outside the bounds, NaN, a bad radius. */
+    snprintf(err.msg, sizeof err.msg, "stale");
+    st = nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){2.9, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    ok(st == NB_OK && p.status == NB_PATH_START_BLOCKED, "a start inside an inflated circle: blocked");
+    ok(p.blocked_by == 0 && err.code == NB_OK && err.msg[0] == '\0',
+       "saying which circle, with no error left behind");
+    st = nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){-10, 0}, (nb_vec2){0, 1}, 0, ws, &p, &err);
+    ok(st == NB_OK && p.status == NB_PATH_GOAL_BLOCKED && p.blocked_by == 0, "a goal inside too");
     ok(p.length == INFINITY && p.nsegments == 0, "and the path is empty, of infinite length");
-    st = nb_forest_query(f, 3, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
-    ok(st == NB_ERR_NOTFOUND && strstr(err.msg, "no bitangent graph for radius index 3"),
-       "a radius index out of range");
-    st = nb_forest_query(f, 0, (nb_vec2){NAN, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    /* A radius without a baked graph is searched deferred. */
+    nb_forest_result pd;
+    st = nb_forest_find(f, 0.7, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    double unbaked = p.length;
+    nb_forest_find(f, 0.7, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &pd, &err);
+    ok(st == NB_OK && p.status == NB_PATH_FOUND && p.circles_opened > 0 && unbaked == pd.length,
+       "a radius with no baked graph: the deferred search (%g)", unbaked);
+    st = nb_forest_find(f, NAN, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    ok(st == NB_ERR_ARG && strstr(err.msg, "agent radius nan"), "a NaN agent radius");
+    st = nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){NAN, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "not a finite point"), "a NaN start");
-    st = nb_forest_search(f, -1, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    st = nb_forest_find(f, -1, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "agent radius -1"), "a negative agent radius");
     nb_circle changed = {1, 1, 1};
     ok(nb_forest_set_circle(f, 0, changed, &err) == NB_ERR_ARG && strstr(err.msg, "read-only"),
@@ -408,18 +416,18 @@ static void test_known(void)
     /* A forest made by the program, with bounds, changed between queries. */
     double bounds[4] = {-20, -20, 20, 20};
     nb_forest *g;
-    ok(nb_forest_new(one, 1, bounds, &g, &err) == NB_OK, "a forest made in memory");
-    st = nb_forest_search(g, 0, (nb_vec2){-30, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    ok(nb_forest_open_circles(one, 1, bounds, NULL, &g, &err) == NB_OK, "a forest made in memory");
+    st = nb_forest_find(g, 0, (nb_vec2){-30, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "outside the forest's bounds [-20, 20] x [-20, 20]"),
        "a start outside the bounds is refused");
-    nb_forest_search(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    nb_forest_find(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(rel_err(p.length, round_one(10, 2.5)) < 1e-12, "the deferred search on it");
     nb_forest_add_circle(g, (nb_circle){0, 0, 4}, &err);
-    nb_forest_search(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    nb_forest_find(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(rel_err(p.length, round_one(10, 4)) < 1e-12, "after adding a larger circle round the first");
     nb_forest_remove_circle(g, 0, &err);
     nb_forest_set_circle(g, 0, (nb_circle){0, 1, 3}, &err);
-    nb_forest_search(g, 0, (nb_vec2){-10, 1}, (nb_vec2){10, 1}, 0, ws, &p, &err);
+    nb_forest_find(g, 0, (nb_vec2){-10, 1}, (nb_vec2){10, 1}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(rel_err(p.length, round_one(10, 3)) < 1e-12 && nb_forest_circle_count(g) == 1,
        "after removing one and moving the other");
     ok(nb_forest_set_circle(g, 0, (nb_circle){0, 0, 0}, &err) == NB_ERR_ARG &&
@@ -427,7 +435,7 @@ static void test_known(void)
        "a circle of radius 0 is refused");
     ok(nb_forest_add_circle(g, (nb_circle){NAN, 0, 1}, &err) == NB_ERR_ARG, "and one at NaN");
     nb_forest *bad_forest;
-    ok(nb_forest_new(&(nb_circle){0, 0, -1}, 1, NULL, &bad_forest, &err) == NB_ERR_ARG &&
+    ok(nb_forest_open_circles(&(nb_circle){0, 0, -1}, 1, NULL, NULL, &bad_forest, &err) == NB_ERR_ARG &&
            bad_forest == NULL,
        "a forest with a negative radius is refused");
     nb_forest_close(g);
@@ -436,30 +444,30 @@ static void test_known(void)
     nb_circle ring[8];
     for (int i = 0; i < 8; i++)
         ring[i] = (nb_circle){10 * cos(i * M_PI / 4), 10 * sin(i * M_PI / 4), 4.5};
-    nb_forest_new(ring, 8, NULL, &g, &err);
-    st = nb_forest_search(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, 0, ws, &p, &err);
-    ok(st == NB_ERR_NOTFOUND && p.length == INFINITY, "a goal inside a closed ring: no path");
-    like(err.msg, "no path from (-20, 0) to (0, 0)", "said so");
-    st = nb_forest_search(g, 0, (nb_vec2){-1, 0}, (nb_vec2){1, 0}, 0, ws, &p, &err);
+    nb_forest_open_circles(ring, 8, NULL, NULL, &g, &err);
+    st = nb_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    ok(st == NB_OK && p.status == NB_PATH_NONE && p.length == INFINITY,
+       "a goal inside a closed ring: no path");
+    ok(err.code == NB_OK && p.nsegments == 0, "said by the status, not as an error");
+    st = nb_forest_find(g, 0, (nb_vec2){-1, 0}, (nb_vec2){1, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_OK && p.length == 2, "inside the ring, a path");
     /* With touching stones (radius 10 sin(pi/8)) the ring is closed too:
      * a touching point is closed. */
     for (int i = 0; i < 8; i++)
         nb_forest_set_circle(g, (size_t)i, (nb_circle){ring[i].x, ring[i].y, 10 * sin(M_PI / 8)}, &err);
-    st = nb_forest_search(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0.5, 0.3}, 0, ws, &p, &err);
-    ok(st == NB_ERR_NOTFOUND, "a ring of touching stones is closed");
+    st = nb_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0.5, 0.3}, NB_FOREST_DEFERRED, ws, &p, &err);
+    ok(st == NB_OK && p.status == NB_PATH_NONE, "a ring of touching stones is closed");
     /* Even from its centre, whose tangents to the stones pass exactly
      * through the points where they touch. */
-    st = nb_forest_search(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, 0, ws, &p, &err);
-    ok(st == NB_ERR_NOTFOUND, "no path squeezes through a touching point to the centre");
+    st = nb_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    ok(st == NB_OK && p.status == NB_PATH_NONE, "no path squeezes through a touching point to the centre");
     /* Nor a straight line along the common tangent of two that touch. */
     nb_vec2 td = {cos(M_PI / 8), sin(M_PI / 8)};
     nb_vec2 touch = {10 * cos(M_PI / 8) * td.x, 10 * cos(M_PI / 8) * td.y};
-    st = nb_forest_search(g, 0, (nb_vec2){touch.x + 5 * td.x, touch.y + 5 * td.y},
-                          (nb_vec2){touch.x - 3 * td.x, touch.y - 3 * td.y}, 0, ws, &p, &err);
-    ok(st == NB_ERR_NOTFOUND, "nor a straight line through a touching point");
+    st = nb_forest_find(g, 0, (nb_vec2){touch.x + 5 * td.x, touch.y + 5 * td.y}, (nb_vec2){touch.x - 3 * td.x, touch.y - 3 * td.y}, NB_FOREST_DEFERRED, ws, &p, &err);
+    ok(st == NB_OK && p.status == NB_PATH_NONE, "nor a straight line through a touching point");
     nb_forest_close(g);
-    nb_forest_ws_free(ws);
+    nb_forest_ws_close(ws);
 }
 
 /* ---- sections ---- */
@@ -546,7 +554,7 @@ static void test_sections(void)
         nbb_builder *bb;
         nbb_builder_new(&bb, &err);
         nb_bundle *ob;
-        nb_bundle_open(path, 0, &ob, &err);
+        nb_bundle_open(path, 0, NULL, &ob, &err);
         long k = nb_bundle_find(ob, NB_SEC_BITANGENT, NULL, (uint32_t[]){0}, 1);
         const void *pl;
         size_t len;
@@ -565,7 +573,7 @@ static void test_sections(void)
         free(copy);
         nb_bundle *db;
         nb_forest *df = NULL;
-        nb_bundle_open(dpath, 0, &db, &err);
+        nb_bundle_open(dpath, 0, NULL, &db, &err);
         nb_status st = nb_forest_open(db, &df, &err);
         ok(st == NB_ERR_FORMAT && df == NULL, "damaged graph (%s) refused at open", damage[d].want);
         like(err.msg, damage[d].want, "with a message");
@@ -579,7 +587,7 @@ static void test_sections(void)
         tu_rng fr = {0xdead};
         int refused = 0, searched = 0;
         nb_bundle *ob;
-        nb_bundle_open(path, 0, &ob, &err);
+        nb_bundle_open(path, 0, NULL, &ob, &err);
         long k = nb_bundle_find(ob, NB_SEC_BITANGENT, NULL, (uint32_t[]){1}, 1);
         const void *pl;
         size_t len;
@@ -587,7 +595,7 @@ static void test_sections(void)
         nb_section_info info = *nb_bundle_section(ob, (size_t)k);
         uint8_t *copy = malloc(len);
         nb_forest_ws *ws;
-        nb_forest_ws_new(NULL, &ws, &err);
+        nb_forest_ws_open(NULL, &ws, &err);
         for (int t = 0; t < 120; t++) {
             memcpy(copy, pl, len);
             /* Mostly the small tables at the end, where indices live. */
@@ -600,11 +608,11 @@ static void test_sections(void)
             nb_bundle *db = NULL;
             nb_forest *df = NULL;
             const char *dpath = tu_path(dir, "flip.nbk");
-            if (nbb_builder_write(bb, dpath, &err) == NB_OK && nb_bundle_open(dpath, 0, &db, &err) == NB_OK &&
+            if (nbb_builder_write(bb, dpath, &err) == NB_OK && nb_bundle_open(dpath, 0, NULL, &db, &err) == NB_OK &&
                 nb_forest_open(db, &df, &err) == NB_OK) {
-                nb_forest_path p;
+                nb_forest_result p;
                 for (int q = 0; q < 4; q++)
-                    nb_forest_query(df, 1, (nb_vec2){1 + 30 * q, 2}, (nb_vec2){99 - 20 * q, 58}, 0, ws, &p, &err);
+                    nb_forest_find(df, nb_forest_radius(df, 1), (nb_vec2){1 + 30 * q, 2}, (nb_vec2){99 - 20 * q, 58}, 0, ws, &p, &err);
                 searched++;
             } else {
                 refused++;
@@ -615,7 +623,7 @@ static void test_sections(void)
         }
         ok(refused > 0 && searched > 0 && refused + searched == 120,
            "120 damaged graphs: %d refused at open, %d searched without harm", refused, searched);
-        nb_forest_ws_free(ws);
+        nb_forest_ws_close(ws);
         free(copy);
         nb_bundle_close(ob);
     }
@@ -624,14 +632,16 @@ static void test_sections(void)
     nb_forest *nf;
     ft_bake_open(f.circles, f.n, NULL, NULL, 0, tu_path(dir, "n.nbk"), &nb2, &nf);
     nb_forest_ws *ws;
-    nb_forest_ws_new(nf, &ws, &err);
-    nb_forest_path p;
+    nb_forest_ws_open(nf, &ws, &err);
+    nb_forest_result p;
     ok(nb_forest_radius_count(nf) == 0 &&
-           nb_forest_search(nf, 0.5, (nb_vec2){1, 1}, (nb_vec2){99, 59}, 0, ws, &p, &err) == NB_OK,
+           nb_forest_find(nf, 0.5, (nb_vec2){1, 1}, (nb_vec2){99, 59}, NB_FOREST_DEFERRED, ws, &p, &err) == NB_OK,
        "a forest baked without graphs is searched deferred (%g)", p.length);
-    ok(nb_forest_query(nf, 0, (nb_vec2){1, 1}, (nb_vec2){99, 59}, 0, ws, &p, &err) == NB_ERR_NOTFOUND,
-       "and has no graph to query");
-    nb_forest_ws_free(ws);
+    double deferred = p.length;
+    ok(nb_forest_find(nf, 0.5, (nb_vec2){1, 1}, (nb_vec2){99, 59}, 0, ws, &p, &err) == NB_OK &&
+           p.length == deferred && p.circles_opened > 0,
+       "and without the flag too: it has no graph to query");
+    nb_forest_ws_close(ws);
     nb_forest_close(nf);
     nb_bundle_close(nb2);
     /* A bundle without a forest. */
@@ -642,7 +652,7 @@ static void test_sections(void)
     nbb_put_level(eb, &leg, NULL, NULL, 0, &err);
     nbb_builder_write(eb, tu_path(dir, "e.nbk"), &err);
     nbb_builder_free(eb);
-    nb_bundle_open(tu_path(dir, "e.nbk"), 0, &nb2, &err);
+    nb_bundle_open(tu_path(dir, "e.nbk"), 0, NULL, &nb2, &err);
     nf = NULL;
     ok(nb_forest_open(nb2, &nf, &err) == NB_ERR_NOTFOUND && strstr(err.msg, "has no forest"),
        "a bundle without a forest says so");

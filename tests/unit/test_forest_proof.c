@@ -61,6 +61,7 @@ static size_t random_forest(tu_rng *r, nb_circle *c, int touch, double agent, nb
 
 static int same_length(double a, double b) { return fabs(a - b) <= 1e-9 * (1 + fabs(b)); }
 
+
 struct tally {
     int touching, overlapping, nested;
     int queries, found, none, disagree, bad_paths, prune_differs, plain_differs;
@@ -81,7 +82,7 @@ static void compare(tu_rng *r, const nb_circle *c, size_t n, const double *radii
         t->disagree++;
         return;
     }
-    nb_forest_new(c, n, NULL, &g, &err);
+    nb_forest_open_circles(c, n, NULL, NULL, &g, &err);
     for (int q = 0; q < nq; q++) {
         unsigned k = tu_below(r, nr);
         double a = radii[k];
@@ -90,22 +91,22 @@ static void compare(tu_rng *r, const nb_circle *c, size_t n, const double *radii
             continue;
         if (from && q == 0)
             s = *from; /* the hollow of a ring */
-        nb_forest_path pb, pd;
-        nb_status sb = nb_forest_query(f, k, s, e, 0, ws, &pb, &err);
+        nb_forest_result pb, pd;
+        nb_status sb = ft_outcome(nb_forest_find(f, nb_forest_radius(f, k), s, e, 0, ws, &pb, &err), &pb);
         double lb = pb.length;
         size_t eb = pb.expanded;
         t->pruned += pb.pruned;
         int path_ok = sb != NB_OK || ft_path_ok(&pb, c, n, a, 0.02, 1e-7, NULL);
-        nb_forest_query(f, k, s, e, NB_FOREST_NO_PRUNE, ws, &pb, &err);
+        nb_forest_find(f, nb_forest_radius(f, k), s, e, NB_FOREST_NO_PRUNE, ws, &pb, &err);
         double lnp = pb.length;
         /* The article's scheme as it stands gives the same lengths too. */
-        nb_forest_query(f, k, s, e, NB_FOREST_PLAIN, ws, &pb, &err);
+        nb_forest_find(f, nb_forest_radius(f, k), s, e, NB_FOREST_PLAIN, ws, &pb, &err);
         if (sb == NB_OK && !same_length(lb, pb.length))
             t->plain_differs++;
-        nb_forest_search(g, a, s, e, NB_FOREST_PLAIN | NB_FOREST_NO_PRUNE, ws, &pb, &err);
+        nb_forest_find(g, a, s, e, (NB_FOREST_PLAIN | NB_FOREST_NO_PRUNE) | NB_FOREST_DEFERRED, ws, &pb, &err);
         if (sb == NB_OK && !same_length(lb, pb.length))
             t->plain_differs++;
-        nb_status sd = nb_forest_search(g, a, s, e, 0, ws, &pd, &err);
+        nb_status sd = ft_outcome(nb_forest_find(g, a, s, e, NB_FOREST_DEFERRED, ws, &pd, &err), &pd);
         double clear = INFINITY;
         path_ok &= sd != NB_OK || ft_path_ok(&pd, c, n, a, 0.02, 1e-7, &clear);
         t->queries++;
@@ -203,7 +204,7 @@ static void test_baked_equals_deferred(nb_forest_ws *ws)
     nb_circle c[MAXC];
     size_t n = random_forest(&r, c, 0, 0, NULL);
     nb_forest *g;
-    nb_forest_new(c, n, NULL, &g, &err);
+    nb_forest_open_circles(c, n, NULL, NULL, &g, &err);
     nb_forest_set_circle(g, 0, (nb_circle){20, 20, 6}, &err);
     nb_forest_add_circle(g, (nb_circle){10, 30, 3}, &err);
     nb_forest_remove_circle(g, 1, &err);
@@ -220,10 +221,10 @@ static void test_baked_equals_deferred(nb_forest_ws *ws)
             nb_vec2 s, e;
             if (!ft_free_point(&r, d, m, 0.5, 1e-3, -5, 45, &s) || !ft_free_point(&r, d, m, 0.5, 1e-3, -5, 45, &e))
                 continue;
-            nb_forest_path p1, p2;
-            nb_status s1 = nb_forest_search(g, 0.5, s, e, 0, ws, &p1, &err);
+            nb_forest_result p1, p2;
+            nb_status s1 = ft_outcome(nb_forest_find(g, 0.5, s, e, NB_FOREST_DEFERRED, ws, &p1, &err), &p1);
             double l1 = p1.length;
-            nb_status s2 = nb_forest_query(baked, 0, s, e, 0, ws, &p2, &err);
+            nb_status s2 = ft_outcome(nb_forest_find(baked, nb_forest_radius(baked, 0), s, e, 0, ws, &p2, &err), &p2);
             same &= s1 == s2 && (s1 != NB_OK || same_length(l1, p2.length));
             tried++;
         }
@@ -406,9 +407,9 @@ static void test_bracket(nb_forest_ws *ws)
             /* Outside even the coarsest circumscribed polygon. */
             if (!ft_free_point(&r, c, n, agent, 0.4, -3, 33, &s) || !ft_free_point(&r, c, n, agent, 0.4, -3, 33, &t))
                 continue;
-            nb_forest_path p;
+            nb_forest_result p;
             nb_err err;
-            if (nb_forest_query(fo, 0, s, t, 0, ws, &p, &err) != NB_OK)
+            if (ft_outcome(nb_forest_find(fo, nb_forest_radius(fo, 0), s, t, 0, ws, &p, &err), &p) != NB_OK)
                 continue;
             queries++;
             double gap_prev = INFINITY;
@@ -444,10 +445,10 @@ int main(void)
 {
     nb_forest_ws *ws;
     nb_err err;
-    if (nb_forest_ws_new(NULL, &ws, &err) != NB_OK)
+    if (nb_forest_ws_open(NULL, &ws, &err) != NB_OK)
         skip_all("no workspace: %s", err.msg);
     test_baked_equals_deferred(ws);
     test_bracket(ws);
-    nb_forest_ws_free(ws);
+    nb_forest_ws_close(ws);
     return done_testing();
 }

@@ -89,7 +89,7 @@ int main(void)
                         nb_aa_query q = {from, to, s, c, NB_CORNER_STRICT};
                         nb_haa_result r;
                         queries++;
-                        if (nb_haa_query(ws[k], &q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK) {
+                        if (nb_haa_find(ws[k], &q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK) {
                             if (errors++ < 5)
                                 diag("%s: %s", rel, err.msg);
                             continue;
@@ -117,7 +117,7 @@ int main(void)
                 }
             }
             for (int k = 0; k < 6; k++) {
-                nb_haa_free(ws[k]);
+                nb_haa_close(ws[k]);
                 free(pl[k]);
             }
             free(text);

@@ -25,7 +25,7 @@ int main(void)
     for (int round = 0; round < 2; round++) {
         for (uint32_t i = 0; i < N; i++)
             pos[i] = NBI_HEAP_NONE;
-        ok(nbi_heap_init(&h, N, round ? pos : NULL), "init (%s)", round ? "indexed" : "plain");
+        ok(nbi_heap_init(&h, NULL, N, round ? pos : NULL), "init (%s)", round ? "indexed" : "plain");
         nbi_heap_item *before = h.a;
         for (uint32_t i = 0; i < N; i++) {
             ref[i].key = (double)tu_below(&r, 100);
@@ -49,7 +49,7 @@ int main(void)
         nbi_heap_free(&h);
     }
     /* Growth past the reserve. */
-    nbi_heap_init(&h, 2, NULL);
+    nbi_heap_init(&h, NULL, 2, NULL);
     for (int i = 0; i < 100; i++)
         nbi_heap_push(&h, 100 - i, 0, (uint32_t)i);
     ok(h.n == 100 && nbi_heap_pop(&h).id == 99, "grows past its reserve when it must");

@@ -255,7 +255,7 @@ int main(void)
        "both are baked into one bundle (one of them zlib-compressed)");
     nbb_builder_free(bl);
     nb_bundle *bd;
-    if (ok(nb_bundle_open(path, NB_OPEN_VERIFY, &bd, &err) == NB_OK, "the bundle opens and verifies")) {
+    if (ok(nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &bd, &err) == NB_OK, "the bundle opens and verifies")) {
         nb_unit got;
         nbi_hitcheck h;
         nbi_curvetab t;

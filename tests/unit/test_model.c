@@ -151,7 +151,7 @@ int main(void)
         nbb_put_model(bl, &other, NULL);
         nbb_builder_write(bl, path, NULL);
         nbb_builder_free(bl);
-        nb_bundle_open(path, 0, &b, NULL);
+        nb_bundle_open(path, 0, NULL, &b, NULL);
         ok(nb_model_open(b, "tank", &om, &err) == NB_OK, "the changed model opens");
         is_int(nb_perimeter_open(b, om, &p, &err), NB_ERR_FORMAT, "but the old table is refused");
         like(err.msg, "was built from another definition of the model", "saying why");

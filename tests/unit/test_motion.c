@@ -120,7 +120,7 @@ static double search(const world *wd, const nb_model *m, const nb_motion_state *
     double *dist = malloc(n * sizeof *dist);
     uint32_t *pos = malloc(n * sizeof *pos);
     nbi_heap heap;
-    nbi_heap_init(&heap, 1024, pos);
+    nbi_heap_init(&heap, NULL, 1024, pos);
     for (size_t i = 0; i < n; i++) {
         dist[i] = INFINITY;
         pos[i] = NBI_HEAP_NONE;
@@ -248,7 +248,7 @@ static int make_level_layers(const char *model, const nbb_grid *grid, const char
         nbb_builder_free(bl);
     }
     if (st == NB_OK)
-        st = nb_bundle_open(path, 0, &lv->b, &err);
+        st = nb_bundle_open(path, 0, NULL, &lv->b, &err);
     if (st == NB_OK && layers > 1)
         st = tu_add_abstract(&lv->b, tu_path(tu_tmpdir(), "a.nbk"), 8, &err);
     if (st == NB_OK)
@@ -259,7 +259,7 @@ static int make_level_layers(const char *model, const nbb_grid *grid, const char
     if (st == NB_OK && !a)
         st = nbi_fail(&err, NB_ERR_NOTFOUND, "no agent %s", agent);
     if (st == NB_OK)
-        st = nb_motion_ws_new(lv->b, lv->m, lv->p, a->capability, a->size, sector, &lv->ws, &err);
+        st = nb_motion_ws_open(lv->b, lv->m, lv->p, a->capability, a->size, sector, &lv->ws, &err);
     if (st == NB_OK && layers > 1)
         st = nb_motion_ws_haa(lv->ws, &err);
     if (st != NB_OK) {
@@ -291,7 +291,7 @@ static int make_level(const char *model, const nbb_grid *grid, const char *agent
 
 static void free_level(level *lv)
 {
-    nb_motion_ws_free(lv->ws);
+    nb_motion_ws_close(lv->ws);
     nb_perimeter_close(lv->p);
     nb_model_close(lv->m);
     nb_bundle_close(lv->b);
@@ -358,21 +358,21 @@ static void optimal(const char *model, uint64_t seed)
             nb_motion_result res;
             nb_err err;
             q.heuristic = hs[k];
-            if (nb_motion_plan(lv.ws, &q, &res, &err) != NB_OK) {
+            if (nb_motion_find(lv.ws, &q, &res, &err) != NB_OK) {
                 diag("%s", err.msg);
                 continue;
             }
             work[k] += res.expanded;
-            int same = isfinite(best) ? res.found && fabs(res.cost - best) < 1e-6 : !res.found;
+            int same = isfinite(best) ? (res.status == NB_PATH_FOUND) && fabs(res.cost - best) < 1e-6 : !(res.status == NB_PATH_FOUND);
             optimal_n[k] += same;
             admissible[k] += res.h_start <= best + 1e-6;
             if (!same)
                 diag("%s %s: (%d,%d,h%u) to (%d,%d,h%u): plan %s %g, Dijkstra %g", model,
                      nb_motion_heuristic_name(hs[k]), q.start.x, q.start.y, q.start.heading, q.goal.x,
-                     q.goal.y, q.goal.heading, res.found ? "costs" : "not found", res.cost, best);
+                     q.goal.y, q.goal.heading, (res.status == NB_PATH_FOUND) ? "costs" : "not found", res.cost, best);
             size_t n;
             const nb_motion_state *p = nb_motion_path(lv.ws, &n);
-            legal[k] += !res.found || path_legal(&lv.wd, lv.m, p, n, res.cost, model);
+            legal[k] += !(res.status == NB_PATH_FOUND) || path_legal(&lv.wd, lv.m, p, n, res.cost, model);
         }
     }
     for (int k = 0; k < NHS; k++) {
@@ -397,17 +397,17 @@ static void optimal(const char *model, uint64_t seed)
         n++;
         q.heuristic = i % 3 == 0 ? NB_MH_OCTILE : i % 3 == 1 ? NB_MH_GRID : NB_MH_HEADING;
         q.weight = 1.5;
-        nb_motion_plan(lv.ws, &q, &res, NULL);
-        within += res.found && res.cost <= 1.5 * best + 1e-6;
+        nb_motion_find(lv.ws, &q, &res, NULL);
+        within += (res.status == NB_PATH_FOUND) && res.cost <= 1.5 * best + 1e-6;
         size_t len;
         const nb_motion_state *p = nb_motion_path(lv.ws, &len);
         q.heuristic = NB_MH_EXTENDED_GRID;
         q.weight = 1.2;
-        legal_w += res.found && path_legal(&lv.wd, lv.m, p, len, res.cost, model);
+        legal_w += (res.status == NB_PATH_FOUND) && path_legal(&lv.wd, lv.m, p, len, res.cost, model);
         q.truncate = 2;
-        nb_motion_plan(lv.ws, &q, &tr, NULL);
+        nb_motion_find(lv.ws, &q, &tr, NULL);
         p = nb_motion_path(lv.ws, &len);
-        trunc_ok += tr.found && labs((long)tr.end.x - q.goal.x) <= 2 && labs((long)tr.end.y - q.goal.y) <= 2 &&
+        trunc_ok += (tr.status == NB_PATH_FOUND) && labs((long)tr.end.x - q.goal.x) <= 2 && labs((long)tr.end.y - q.goal.y) <= 2 &&
                     path_legal(&lv.wd, lv.m, p, len, tr.cost, model);
     }
     is_int(within, n, "%s: weighted A* (w 1.5) costs at most 1.5 times the optimum", model);
@@ -453,7 +453,7 @@ static void heading_relaxation(const char *model, uint64_t seed)
             nb_motion_result res;
             nb_err err;
             q.heading_classes = classes[c];
-            if (nb_motion_plan(lv.ws, &q, &res, &err) != NB_OK) {
+            if (nb_motion_find(lv.ws, &q, &res, &err) != NB_OK) {
                 diag("%s", err.msg);
                 continue;
             }
@@ -468,7 +468,7 @@ static void heading_relaxation(const char *model, uint64_t seed)
             below[c] += res.h_start <= h_full + 1e-9;
             h_c[c] = res.h_start;
             admissible[c] += res.h_start <= best + 1e-9;
-            optimal_n[c] += isfinite(best) ? res.found && fabs(res.cost - best) < 1e-6 : !res.found;
+            optimal_n[c] += isfinite(best) ? (res.status == NB_PATH_FOUND) && fabs(res.cost - best) < 1e-6 : !(res.status == NB_PATH_FOUND);
         }
         same_default += h_c[1] == h_c[want_default];
     }
@@ -515,14 +515,14 @@ static void sized(void)
         random_query(&r, &lv, &q);
         q.heuristic = NB_MH_PERIMETER_GRID;
         double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
-        nb_motion_plan(lv.ws, &q, &res, NULL);
+        nb_motion_find(lv.ws, &q, &res, NULL);
         size_t len;
         const nb_motion_state *p = nb_motion_path(lv.ws, &len);
         n++;
-        found += res.found;
-        good += isfinite(best) ? res.found && fabs(res.cost - best) < 1e-6 &&
+        found += (res.status == NB_PATH_FOUND);
+        good += isfinite(best) ? (res.status == NB_PATH_FOUND) && fabs(res.cost - best) < 1e-6 &&
                                      path_legal(&lv.wd, lv.m, p, len, res.cost, "cart")
-                               : !res.found;
+                               : !(res.status == NB_PATH_FOUND);
     }
     ok(good == n && found >= n / 2, "a 2 x 2 tank that keeps to ground: optimal and legal for its "
        "whole square (%d of %d found)", found, n);
@@ -555,15 +555,15 @@ static void routes(const char *model)
         q.truncate = 3;
         q.max_expansions = 200000;
         q.waypoint_heading = i % 2;
-        if (nb_motion_route(lv.ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
+        if (nb_motion_find_route(lv.ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
             diag("%s", err.msg);
             continue;
         }
         size_t len;
         const nb_motion_state *p = nb_motion_path(lv.ws, &len);
         n++;
-        found += res.found;
-        good += !res.found ||
+        found += (res.status == NB_PATH_FOUND);
+        good += !(res.status == NB_PATH_FOUND) ||
                 (p[len - 1].x == q.goal.x && p[len - 1].y == q.goal.y &&
                  p[len - 1].heading == q.goal.heading && p[len - 1].speed == q.goal.speed &&
                  p[0].x == q.start.x && p[0].y == q.start.y && path_legal(&lv.wd, lv.m, p, len, res.cost, model));
@@ -598,19 +598,19 @@ static void haa_routes(const char *what, level *lv, tu_rng *r, int n, long wall,
         q.waypoint_heading = i % 2;
         q.abstraction = NB_ROUTE_HAA;
         double best = dijkstra(&lv->wd, lv->m, &q.start, &q.goal);
-        if (nb_motion_route(lv->ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
+        if (nb_motion_find_route(lv->ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
             diag("%s: %s", what, err.msg);
             continue;
         }
         const nb_motion_state *p = nb_motion_path(lv->ws, &len);
-        found += res.found;
+        found += (res.status == NB_PATH_FOUND);
         none += !isfinite(best);
         multi += segs > 1;
         if (!isfinite(best)) {
-            good += !res.found;
+            good += !(res.status == NB_PATH_FOUND);
             continue;
         }
-        if (!res.found) {
+        if (!(res.status == NB_PATH_FOUND)) {
             diag("%s: no route from (%d,%d) to (%d,%d), the optimum costs %g", what, q.start.x,
                  q.start.y, q.goal.x, q.goal.y, best);
             continue;
@@ -694,22 +694,22 @@ static void haa_refused(void)
     nb_motion_result res;
     random_query(&r, &plain, &q);
     q.abstraction = NB_ROUTE_HAA;
-    is_int(nb_motion_route(plain.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+    is_int(nb_motion_find_route(plain.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "a route over HAA* on a workspace not prepared is refused");
     like(err.msg, "needs the workspace prepared for it", "and named");
     q.abstraction = 7;
-    is_int(nb_motion_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+    is_int(nb_motion_find_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "an unknown abstraction is refused");
     q.abstraction = NB_ROUTE_SECTORS;
-    ok(nb_motion_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err) == NB_OK,
+    ok(nb_motion_find_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err) == NB_OK,
        "one workspace routes over sectors and over HAA*");
     nb_motion_ws *ws;
     const nb_agent *a = nb_agent_find(haa.b, "movingai");
-    ok(nb_motion_ws_new(haa.b, haa.m, NULL, a->capability, 2, 0, &ws, &err) == NB_OK,
+    ok(nb_motion_ws_open(haa.b, haa.m, NULL, a->capability, 2, 0, &ws, &err) == NB_OK,
        "a workspace for a size the agent set lacks");
     is_int(nb_motion_ws_haa(ws, &err), NB_ERR_NOTFOUND, "the graph does not serve it");
     like(err.msg, "does not serve size 2; it serves sizes 1", "and says which it serves");
-    nb_motion_ws_free(ws);
+    nb_motion_ws_close(ws);
     is_str(nb_route_abstraction_name(NB_ROUTE_HAA), "haa", "the abstractions' names");
     ok(nb_route_abstraction_parse("sectors") == NB_ROUTE_SECTORS &&
            nb_route_abstraction_parse("hpa") == -1 && !nb_route_abstraction_name(2),
@@ -787,10 +787,10 @@ static void layered(void)
             q.start = random_state(&r, &lay);
             q.goal = random_state(&r, &lay);
         } while ((q.start.x < 12) != (q.goal.x < 12));
-        nb_motion_plan(plain.ws, &q, &a, NULL);
-        nb_motion_plan(lay.ws, &q, &b, NULL);
+        nb_motion_find(plain.ws, &q, &a, NULL);
+        nb_motion_find(lay.ws, &q, &b, NULL);
         n++;
-        same += a.found == b.found && (!a.found || fabs(a.cost - b.cost) < 1e-9) && a.expanded == b.expanded;
+        same += (a.status == NB_PATH_FOUND) == (b.status == NB_PATH_FOUND) && (!(a.status == NB_PATH_FOUND) || fabs(a.cost - b.cost) < 1e-9) && a.expanded == b.expanded;
     }
     is_int(same, n, "plans are the same whether standability comes from the layer or the map");
     nb_motion_query q;
@@ -800,9 +800,9 @@ static void layered(void)
         q.start = random_state(&r, &lay);
         q.goal = random_state(&r, &lay);
     } while (q.start.x > 10 || q.goal.x < 13);
-    nb_motion_plan(plain.ws, &q, &a, NULL);
-    nb_motion_plan(lay.ws, &q, &b, NULL);
-    ok(!a.found && a.expanded > 0 && !b.found && b.expanded == 0,
+    nb_motion_find(plain.ws, &q, &a, NULL);
+    nb_motion_find(lay.ws, &q, &b, NULL);
+    ok(!(a.status == NB_PATH_FOUND) && a.expanded > 0 && !(b.status == NB_PATH_FOUND) && b.expanded == 0,
        "a goal beyond the wall: %llu states searched without the component layer, none with it",
        (unsigned long long)a.expanded);
     free_level(&plain);
@@ -828,40 +828,41 @@ static void bad_queries(void)
     nb_motion_query_init(&q);
     q.start = (nb_motion_state){0, 0, 0, 0};
     q.goal = (nb_motion_state){5, 5, 0, 0};
-    is_int(nb_motion_plan(lv.ws, &q, &res, &err), NB_ERR_ARG, "a start on an obstacle is refused");
-    like(err.msg, "cannot stand at the start (0, 0)", "and named");
+    ok(nb_motion_find(lv.ws, &q, &res, &err) == NB_OK && res.status == NB_PATH_START_BLOCKED,
+       "a start on an obstacle: no path, the start blocked");
+    ok(err.code == NB_OK && res.expanded == 0, "an answer, not an error, and no search");
     q.start.x = 1;
     q.goal.x = 10;
-    is_int(nb_motion_plan(lv.ws, &q, &res, &err), NB_ERR_ARG, "a goal off the map is refused");
+    is_int(nb_motion_find(lv.ws, &q, &res, &err), NB_ERR_ARG, "a goal off the map is refused");
     like(err.msg, "the goal (10, 5) is off the 10 x 10 map", "and named");
     q.goal.x = 5;
     q.goal.heading = 16;
-    is_int(nb_motion_plan(lv.ws, &q, &res, &err), NB_ERR_ARG, "a heading the model lacks is refused");
+    is_int(nb_motion_find(lv.ws, &q, &res, &err), NB_ERR_ARG, "a heading the model lacks is refused");
     q.goal.heading = 0;
     q.weight = 0.5;
-    is_int(nb_motion_plan(lv.ws, &q, &res, &err), NB_ERR_ARG, "a weight below 1 is refused");
+    is_int(nb_motion_find(lv.ws, &q, &res, &err), NB_ERR_ARG, "a weight below 1 is refused");
     q.weight = 1;
     q.heading_classes = 5;
     q.heuristic = NB_MH_HEADING;
-    is_int(nb_motion_plan(lv.ws, &q, &res, &err), NB_ERR_ARG, "5 classes of 16 headings are refused");
+    is_int(nb_motion_find(lv.ws, &q, &res, &err), NB_ERR_ARG, "5 classes of 16 headings are refused");
     like(err.msg, "5 classes of headings do not divide model humanoid's 16 headings", "and named");
     q.heading_classes = 0;
     q.heuristic = NB_MH_OCTILE;
     q.max_expansions = 3;
-    ok(nb_motion_plan(lv.ws, &q, &res, &err) == NB_OK && !res.found && res.limited && res.expanded == 3,
+    ok(nb_motion_find(lv.ws, &q, &res, &err) == NB_OK && !(res.status == NB_PATH_FOUND) && (res.status == NB_PATH_LIMIT) && res.expanded == 3,
        "the expansion limit stops a search, said so");
     nb_motion_ws *ws2;
-    is_int(nb_motion_ws_new(lv.b, lv.m, NULL, 1, 1, 0, &ws2, &err), NB_OK, "a workspace without a table");
+    is_int(nb_motion_ws_open(lv.b, lv.m, NULL, 1, 1, 0, &ws2, &err), NB_OK, "a workspace without a table");
     q.heuristic = NB_MH_PERIMETER;
     q.max_expansions = 0;
-    is_int(nb_motion_plan(ws2, &q, &res, &err), NB_ERR_NOTFOUND, "the perimeter heuristic needs a table");
+    is_int(nb_motion_find(ws2, &q, &res, &err), NB_ERR_NOTFOUND, "the perimeter heuristic needs a table");
     like(err.msg, "needs the perimeter table of model humanoid", "and says so");
-    is_int(nb_motion_route(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_NOTFOUND,
+    is_int(nb_motion_find_route(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_NOTFOUND,
            "so does a route with it");
     q.heuristic = NB_MH_OCTILE;
-    is_int(nb_motion_route(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+    is_int(nb_motion_find_route(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "a route needs a workspace with sectors");
-    nb_motion_ws_free(ws2);
+    nb_motion_ws_close(ws2);
     free_level(&lv);
     nbb_grid_free(&grid);
 }

@@ -23,7 +23,7 @@ int main(void)
     is_int(nb_sqlite_supported(), 0, "nb_sqlite_supported says no");
 
     nb_bundle *b = NULL;
-    nb_status st = nb_bundle_open(db, 0, &b, &err);
+    nb_status st = nb_bundle_open(db, 0, NULL, &b, &err);
     is_int(st, NB_ERR_UNSUPPORTED, "an SQLite bundle: NB_ERR_UNSUPPORTED");
     like(err.msg, "level.sqlite: an SQLite bundle; this build of libnavbake reads binary bundles only",
          "the message names the file and what it is");
@@ -32,11 +32,11 @@ int main(void)
 
     size_t len;
     char *bytes = tu_read(db, &len);
-    st = nb_bundle_open_memory(bytes, len, 0, &b, &err);
+    st = nb_bundle_open_memory(bytes, len, 0, NULL, &b, &err);
     is_int(st, NB_ERR_UNSUPPORTED, "the same from memory");
     free(bytes);
 
-    st = nb_bundle_open(bin, NB_OPEN_VERIFY, &b, &err);
+    st = nb_bundle_open(bin, NB_OPEN_VERIFY, NULL, &b, &err);
     ok(st == NB_OK && nb_map_width(b) == grid.width && nb_bundle_form_of(b) == NB_FORM_BINARY,
        "a binary bundle opens as ever");
     nb_bundle_close(b);

@@ -40,7 +40,7 @@ static void fwd_init(fwd *f, const nb_model *m, long area)
     size_t n = (size_t)f->w * f->w * f->sh;
     f->dist = malloc(n * sizeof *f->dist);
     f->pos = malloc(n * sizeof *f->pos);
-    nbi_heap_init(&f->heap, 4096, f->pos);
+    nbi_heap_init(&f->heap, NULL, 4096, f->pos);
 }
 
 static void fwd_free(fwd *f)
@@ -138,7 +138,7 @@ static int bake(const char *model, unsigned radius, int layout, unsigned bits, i
         st = nbb_builder_write(bl, path, &err);
     nbb_builder_free(bl);
     if (st == NB_OK)
-        st = nb_bundle_open(path, NB_OPEN_VERIFY, &out->b, &err);
+        st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &out->b, &err);
     if (st == NB_OK)
         st = nb_model_open(out->b, model, &out->m, &err);
     if (st == NB_OK)
@@ -384,7 +384,7 @@ static uint64_t layout_bytes(const nb_model *m, int layout, int paper, unsigned 
     uint64_t total = 0;
     for (unsigned t = 0; t < n; t++) {
         nbi_pgeom g;
-        if (nbi_pgeom_init(&g, radius, m->nheadings, K, krev, tabs[t].group, NULL) != NB_OK)
+        if (nbi_pgeom_init(&g, NULL, radius, m->nheadings, K, krev, tabs[t].group, NULL) != NB_OK)
             return 0;
         total += nbi_pgeom_size(&g);
         nbi_pgeom_free(&g);

@@ -736,7 +736,7 @@ static void test_units(void)
 
     /* The hit-check table, every start heading, against its own decoding. */
     nb_bundle *b;
-    if (nb_bundle_open(bundle, 0, &b, &err) != NB_OK) {
+    if (nb_bundle_open(bundle, 0, NULL, &b, &err) != NB_OK) {
         ok(0, "units: open: %s", err.msg);
         nbb_grid_free(&g);
         return;
@@ -795,7 +795,7 @@ static void test_units(void)
                          navbake, bundle, plan) == 0,
            "motion: humanoid baked and planned")) {
         nb_bundle_close(b);
-        nb_bundle_open(bundle, 0, &b, &err);
+        nb_bundle_open(bundle, 0, NULL, &b, &err);
         nb_model *m = NULL;
         nb_perimeter *t = NULL;
         ok(nb_model_open(b, "humanoid", &m, &err) == NB_OK &&
@@ -992,7 +992,7 @@ static void test_abstract_paths(const char *dir, const char *bundle)
     }
     nb_bundle *b;
     nb_err err;
-    if (nb_bundle_open(paths, 0, &b, &err) != NB_OK)
+    if (nb_bundle_open(paths, 0, NULL, &b, &err) != NB_OK)
         return;
     agraph g = {0};
     int decoded = agraph_read(b, 0, 0, 0, &g);
@@ -1026,7 +1026,7 @@ static void test_abstract(void)
         return;
     nb_bundle *b;
     nb_err err;
-    if (nb_bundle_open(bundle, 0, &b, &err) != NB_OK)
+    if (nb_bundle_open(bundle, 0, NULL, &b, &err) != NB_OK)
         return;
     nb_capability giant;
     nbi_capability_parse(&legend, "ground,swamp,trees", &giant, &err);

@@ -48,7 +48,7 @@ static nb_status convert(const char *in, const char *out, nbb_format format, nb_
 {
     nb_bundle *b;
     nbb_builder *w;
-    nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, &b, err);
+    nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, NULL, &b, err);
     if (st != NB_OK)
         return st;
     st = nbb_builder_new(&w, err);
@@ -265,7 +265,7 @@ static void test_unknown_round_trip(void)
     nb_bundle_close(lb);
 
     nb_bundle *b;
-    nb_status st = nb_bundle_open(p, NB_OPEN_VERIFY, &b, &err);
+    nb_status st = nb_bundle_open(p, NB_OPEN_VERIFY, NULL, &b, &err);
     ok(st == NB_OK, "the hand-made bundle opens and verifies");
     if (st != NB_OK)
         diag("%s", err.msg);
@@ -273,7 +273,7 @@ static void test_unknown_round_trip(void)
     round_trips("unknown types, encodings, flags, minor 9", p);
     const char *db = tu_path(dir, "unknown.sqlite");
     convert(p, db, NBB_FORMAT_AUTO, &err);
-    st = nb_bundle_open(db, NB_OPEN_VERIFY, &b, &err);
+    st = nb_bundle_open(db, NB_OPEN_VERIFY, NULL, &b, &err);
     unsigned major = 0, minor = 0;
     if (st == NB_OK)
         nb_bundle_format_version(b, &major, &minor);
@@ -401,8 +401,8 @@ static void test_open_same(void)
     tu_write_level(bin, &legend, &agents, &grid, 1, &err);
     convert(bin, db, NBB_FORMAT_AUTO, &err);
     nb_bundle *a, *b, *m;
-    nb_status sa = nb_bundle_open(bin, NB_OPEN_VERIFY, &a, &err);
-    nb_status sb = nb_bundle_open(db, NB_OPEN_VERIFY, &b, &err);
+    nb_status sa = nb_bundle_open(bin, NB_OPEN_VERIFY, NULL, &a, &err);
+    nb_status sb = nb_bundle_open(db, NB_OPEN_VERIFY, NULL, &b, &err);
     if (sb != NB_OK)
         diag("%s", err.msg);
     ok(sa == NB_OK && sb == NB_OK, "both forms open and verify");
@@ -416,7 +416,7 @@ static void test_open_same(void)
     ok(same_bundle(a, b), "the SQLite form opens as the same bundle: image, sections, payloads, "
                           "agents, every cell");
     ok(nb_bundle_verify(b, &err) == NB_OK, "nb_bundle_verify passes on it");
-    nb_status sm = nb_bundle_open_memory(dbbytes, dblen, NB_OPEN_VERIFY, &m, &err);
+    nb_status sm = nb_bundle_open_memory(dbbytes, dblen, NB_OPEN_VERIFY, NULL, &m, &err);
 #ifdef HAVE_SQLITE3_DESERIALIZE
     ok(sm == NB_OK && same_bundle(a, m) && nb_bundle_form_of(m) == NB_FORM_SQLITE,
        "and from memory too");
@@ -439,7 +439,7 @@ static void test_open_same(void)
     nbb_put_level(w, &legend, &agents, &g, 0, &err);
     sb = nbb_builder_write(w, db, &err);
     nbb_builder_free(w);
-    sa = sa == NB_OK && sb == NB_OK ? nb_bundle_open(db, NB_OPEN_VERIFY, &b, &err) : NB_ERR_ARG;
+    sa = sa == NB_OK && sb == NB_OK ? nb_bundle_open(db, NB_OPEN_VERIFY, NULL, &b, &err) : NB_ERR_ARG;
     ok(sa == NB_OK && nb_map_width(b) == 20 && nb_map_height(b) == 10 &&
            nb_bundle_form_of(b) == NB_FORM_SQLITE,
        "a tool loads an SQLite bundle, replaces its map and writes it back by name");
@@ -476,7 +476,7 @@ static void test_tables(void)
     tu_write_level(bin, &legend, &agents, &grid, 0, &err);
     convert(bin, db, NBB_FORMAT_AUTO, &err);
     nb_bundle *b;
-    nb_bundle_open(bin, 0, &b, &err);
+    nb_bundle_open(bin, 0, NULL, &b, &err);
     sqlite3 *h;
     sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL);
 
@@ -544,7 +544,7 @@ static void test_tables(void)
                  a->capability, caps);
         fine &= query_int(h, sql) == 1;
         snprintf(sql, sizeof sql, "SELECT count(*) FROM agent_terrains WHERE agent = '%s'", a->name);
-        fine &= query_int(h, sql) == __builtin_popcount(a->capability);
+        fine &= query_int(h, sql) == (int)nbp_popcount32(a->capability);
     }
     ok(fine, "agents, capabilities and agent_terrains agree with the runtime's agent set");
     fine = query_int(h, "SELECT count(*) FROM terrains") == nb_terrain_count(b);
@@ -615,7 +615,7 @@ static nb_status damaged(const char *sql, unsigned flags, nb_err *err)
         return NB_OK;
     }
     nb_bundle *b;
-    nb_status st = nb_bundle_open(bad, flags, &b, err);
+    nb_status st = nb_bundle_open(bad, flags, NULL, &b, err);
     if (st == NB_OK)
         nb_bundle_close(b);
     return st;
@@ -647,22 +647,22 @@ static void test_bad(void)
 
     /* Not SQLite; SQLite's header on something else; another database. */
     tu_write(tu_path(dir, "text.db"), "hello, world\n", 13);
-    nb_status st = nb_bundle_open(tu_path(dir, "text.db"), 0, &b, &err);
+    nb_status st = nb_bundle_open(tu_path(dir, "text.db"), 0, NULL, &b, &err);
     ok(st == NB_ERR_FORMAT && strstr(err.msg, "not a navbake bundle"), "a text file named .db");
     char junk[4096] = "SQLite format 3";
     memset(junk + 16, 0xA5, sizeof junk - 16);
     tu_write(tu_path(dir, "junk.sqlite"), junk, sizeof junk);
-    st = nb_bundle_open(tu_path(dir, "junk.sqlite"), 0, &b, &err);
+    st = nb_bundle_open(tu_path(dir, "junk.sqlite"), 0, NULL, &b, &err);
     ok(st == NB_ERR_FORMAT && strstr(err.msg, "junk.sqlite: has SQLite's header but is not a database"),
        "SQLite's header on junk: FORMAT, said so");
     if (st != NB_ERR_FORMAT)
         diag("%s", err.msg);
     tu_write(tu_path(dir, "short.sqlite"), junk, 15);
-    st = nb_bundle_open(tu_path(dir, "short.sqlite"), 0, &b, &err);
+    st = nb_bundle_open(tu_path(dir, "short.sqlite"), 0, NULL, &b, &err);
     ok(st == NB_ERR_FORMAT, "SQLite's header alone: FORMAT (%s)", err.msg);
     const char *other = tu_path(dir, "other.sqlite");
     db_exec(other, "CREATE TABLE t (x); INSERT INTO t VALUES (1)");
-    st = nb_bundle_open(other, 0, &b, &err);
+    st = nb_bundle_open(other, 0, NULL, &b, &err);
     ok(st == NB_ERR_FORMAT && strstr(err.msg, "an SQLite database, but not a navbake bundle") &&
            strstr(err.msg, "application_id is 0x00000000"),
        "another program's database: not a navbake bundle, its application_id named");
@@ -754,7 +754,7 @@ static void test_bad(void)
     sqlite3_exec(h, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE terrains SET id = id",
                  NULL, NULL, NULL);
     time_t t0 = time(NULL);
-    st = nb_bundle_open(good, 0, &b, &err);
+    st = nb_bundle_open(good, 0, NULL, &b, &err);
     ok(st == NB_ERR_IO && strstr(err.msg, "locked") && time(NULL) - t0 < 10,
        "a database locked by a writer: an I/O error that says so, after a short wait");
     if (st == NB_OK)
@@ -802,8 +802,8 @@ static void test_random_damage(void)
         nb_bundle *b;
         /* By name and from memory: both readers of the database. */
         for (int how = 0; how < 2; how++) {
-            nb_status st = how == 0 ? nb_bundle_open(copy, NB_OPEN_VERIFY, &b, &err)
-                                    : nb_bundle_open_memory(p, plen, NB_OPEN_VERIFY, &b, &err);
+            nb_status st = how == 0 ? nb_bundle_open(copy, NB_OPEN_VERIFY, NULL, &b, &err)
+                                    : nb_bundle_open_memory(p, plen, NB_OPEN_VERIFY, NULL, &b, &err);
             if (st != NB_OK) {
                 refused++;
                 if (!err.msg[0])
@@ -881,7 +881,7 @@ static void test_atomic(void)
     waitpid(pid, &status, 0);
     ok(tu_count_entries(sub) == 1, "after SIGTERM mid-write, no temporary file is left");
     nb_bundle *b;
-    ok(nb_bundle_open(p, NB_OPEN_VERIFY, &b, &err) == NB_OK, "and the target is a whole bundle");
+    ok(nb_bundle_open(p, NB_OPEN_VERIFY, NULL, &b, &err) == NB_OK, "and the target is a whole bundle");
     nb_bundle_close(b);
 
     ok(tu_write_level(tu_path(dir, "no/such/dir/x.sqlite"), &legend, &agents, &grid, 0, &err) ==

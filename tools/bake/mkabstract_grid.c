@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "abstract/abstract.h"
 #include "cli.h"
 #include "mkabstract.h"
 
@@ -45,7 +44,7 @@ static int usage(FILE *f)
             "  -V, --version         show the version and exit\n\n"
             "With --forest FOREST.yaml, mkabstract bakes bitangent graphs instead.\n"
             "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
-            NBI_CLUSTER_MAX, NBI_SPREAD_DEFAULT);
+            NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT);
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -77,8 +76,6 @@ int nbc_mkabstract_grid(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    static const char *const qualities[] = {"initial", "high", "low", NULL};
-    static const char *const placements[] = {"first", "middle", "spread", "ends", NULL};
     static const char *const corners[] = {"strict", "weak", NULL};
     nbb_abstract_opts o;
     nbb_format format = NBB_FORMAT_AUTO;
@@ -89,27 +86,31 @@ int nbc_mkabstract_grid(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "c:Q:p:zo:vqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
-            if (!nbc_uint("--cluster-size", optarg, 1, NBI_CLUSTER_MAX, &v))
+            if (!nbc_uint("--cluster-size", optarg, 1, NB_ABSTRACT_MAX_CLUSTER, &v))
                 return NBC_EXIT_USAGE;
             o.cluster = (uint32_t)v;
             break;
         case 'Q':
-            if (!pick("--quality", optarg, qualities, &o.quality))
-                return NBC_EXIT_USAGE;
+            if (!nbb_abstract_quality(optarg, &o.quality))
+                return nbc_usage("--quality: '%s' is not one of the choices (see --help)", optarg);
             break;
         case 'p':
-            if (!pick("--placement", optarg, placements, &o.placement))
-                return NBC_EXIT_USAGE;
+            if (!nbb_abstract_placement(optarg, &o.placement))
+                return nbc_usage("--placement: '%s' is not one of the choices (see --help)",
+                                 optarg);
             break;
         case OPT_SPREAD:
-            if (!nbc_uint("--spread", optarg, 1, NBI_CLUSTER_MAX, &v))
+            if (!nbc_uint("--spread", optarg, 1, NB_ABSTRACT_MAX_CLUSTER, &v))
                 return NBC_EXIT_USAGE;
             o.spread = (uint32_t)v;
             break;
-        case OPT_CORNER:
-            if (!pick("--corner", optarg, corners, &o.corner))
+        case OPT_CORNER: {
+            uint32_t k;
+            if (!pick("--corner", optarg, corners, &k))
                 return NBC_EXIT_USAGE;
+            o.corner = (nb_corner)k;
             break;
+        }
         case OPT_PATHS: o.paths = 1; break;
         case 'z': compress = 1; break;
         case 'o': out = optarg; break;
@@ -141,7 +142,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_abstract_stats stats;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, &b, &err);
+    nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, NULL, &b, &err);
     if (st == NB_OK)
         st = nbb_abstract_build(b, &o, &payload, &len, &stats, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -164,7 +165,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
                 "mkabstract: %s: clusters of %u, %s quality, %s placement: %llu nodes, %llu "
                 "edges (%llu inter, %llu intra), %llu bytes",
                 strcmp(out, "-") == 0 ? "(standard output)" : out, o.cluster,
-                nbi_quality_name(o.quality), nbi_placement_name(o.placement),
+                nbb_abstract_quality_name(o.quality), nbb_abstract_placement_name(o.placement),
                 (unsigned long long)stats.nodes, (unsigned long long)stats.edges,
                 (unsigned long long)stats.inter, (unsigned long long)stats.intra,
                 (unsigned long long)stats.bytes);

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "clearance/clearance.h"
 #include "cli.h"
 
 /* Section types computed from the level's map, legend or agent set. */
@@ -45,52 +44,6 @@ static int usage(FILE *f)
 }
 
 /* 1 when two encodings are the same bytes. */
-static int same_bytes(size_t na, size_t nb, void (*fill)(const void *, uint8_t *), const void *a,
-                      const void *b)
-{
-    if (na != nb)
-        return 0;
-    uint8_t *x = malloc(na ? na : 1), *y = malloc(nb ? nb : 1);
-    int same = 0;
-    if (x && y) {
-        fill(a, x);
-        fill(b, y);
-        same = memcmp(x, y, na) == 0;
-    }
-    free(x);
-    free(y);
-    return same;
-}
-
-static void fill_legend(const void *l, uint8_t *out) { nbi_legend_encode(l, out); }
-static void fill_agents(const void *a, uint8_t *out) { nbi_agents_encode(a, out); }
-
-/* NULL when the bundle holds exactly this legend, agent set and map;
- * otherwise what it holds instead, for the message. */
-static const char *level_differs(const nb_bundle *old, const nbi_legend *legend,
-                                 const nbi_agentset *agents, const nbb_grid *grid)
-{
-    static char buf[160];
-    if (!old->has_map)
-        return "no map";
-    if (old->width != grid->width || old->height != grid->height) {
-        snprintf(buf, sizeof buf, "a %u x %u map, not this %u x %u one", old->width, old->height,
-                 grid->width, grid->height);
-        return buf;
-    }
-    if (memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height) != 0)
-        return "a different map of the same size";
-    if (!old->has_legend ||
-        !same_bytes(nbi_legend_encoded_size(&old->legend), nbi_legend_encoded_size(legend),
-                    fill_legend, &old->legend, legend))
-        return "the same map with a different terrain legend";
-    if (!old->agents ||
-        !same_bytes(nbi_agents_encoded_size(old->agents), nbi_agents_encoded_size(agents),
-                    fill_agents, old->agents, agents))
-        return "the same map with a different agent set";
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {{"legend", required_argument, NULL, 'l'},
@@ -139,12 +92,9 @@ int main(int argc, char **argv)
         return nbc_usage("no output bundle given (-o BUNDLE)");
     const char *map_path = argv[optind];
 
-    nbi_legend legend;
-    static nbi_agentset agents;
-    nbb_grid grid = {0, 0, NULL};
+    nbb_level *level;
     nb_err err;
-    nb_status st =
-        nbb_read_level(legend_path, agents_path, map_path, &legend, &agents, &grid, &err);
+    nb_status st = nbb_level_read(legend_path, agents_path, map_path, &level, &err);
     if (st != NB_OK)
         return nbc_fail_err(&err);
 
@@ -157,8 +107,9 @@ int main(int argc, char **argv)
     if (st == NB_OK && exists)
         st = nbb_builder_load(b, out, 1, &err);
     if (st == NB_OK && exists)
-        st = nb_bundle_open(out, 0, &old, &err);
-    const char *differs = old ? level_differs(old, &legend, &agents, &grid) : "nothing";
+        st = nb_bundle_open(out, 0, NULL, &old, &err);
+    char why[160];
+    const char *differs = old ? nbb_level_differs(level, old, why, sizeof why) : "nothing";
     if (st == NB_OK && differs) {
         if (old) {
             /* Name what goes, so nobody wonders where the graph went. */
@@ -184,12 +135,12 @@ int main(int argc, char **argv)
                         out, differs, total, at ? " (" : "", gone,
                         at ? "; rebuild them for the new level)" : "");
         }
-        st = nbb_put_level(b, &legend, &agents, &grid, compress, &err);
+        st = nbb_level_put(b, level, compress, &err);
     }
     if (st == NB_OK) {
         nbb_builder_remove(b, NB_SEC_CLEARANCE);
         nbb_builder_remove(b, NB_SEC_COMPONENTS);
-        st = nbb_bake_clearance(b, &legend, &agents, &grid, compress, NULL, &err);
+        st = nbb_level_bake_clearance(b, level, compress, NULL, &err);
     }
     nb_bundle_close(old);
     if (st == NB_OK)
@@ -197,6 +148,6 @@ int main(int argc, char **argv)
     if (st != NB_OK)
         rc = nbc_fail_err(&err);
     nbb_builder_free(b);
-    nbb_grid_free(&grid);
+    nbb_level_free(level);
     return rc;
 }

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "turning/turning_build.h"
 
 #define MAX_UNITS 64
 
@@ -85,24 +84,18 @@ int main(int argc, char **argv)
     nb_err err;
     nbb_builder *b = NULL;
     nb_bundle *old = NULL;
-    nbi_legend legend;
     int rc = NBC_EXIT_FAIL;
     /* Terrain names are the bundle's own when it has a legend. */
-    nbi_legend_default(&legend);
-    if (strcmp(out, "-") != 0 && access(out, F_OK) == 0) {
-        if (nb_bundle_open(out, 0, &old, &err) != NB_OK)
-            return nbc_fail_err(&err);
-        if (old->has_legend)
-            legend = old->legend;
-        nb_bundle_close(old);
-    }
+    if (strcmp(out, "-") != 0 && access(out, F_OK) == 0 &&
+        nb_bundle_open(out, 0, NULL, &old, &err) != NB_OK)
+        return nbc_fail_err(&err);
     if (nbb_builder_new(&b, &err) != NB_OK || nbb_builder_load(b, out, 1, &err) != NB_OK)
         goto fail;
     static char names[MAX_UNITS][NB_NAME_MAX + 1];
     for (size_t i = 0; i < nunits; i++) {
         nb_unit u;
-        struct nbb_unit_stats stats;
-        if (nbb_unit_read(units[i], &legend, &u, &err) != NB_OK)
+        nbb_unit_stats stats;
+        if (nbb_unit_read(units[i], old, &u, &err) != NB_OK)
             goto fail;
         for (size_t j = 0; j < i; j++)
             if (strcmp(names[j], u.name) == 0) {
@@ -129,5 +122,6 @@ fail:
     rc = nbc_fail_err(&err);
 done:
     nbb_builder_free(b);
+    nb_bundle_close(old);
     return rc;
 }

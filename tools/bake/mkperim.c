@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "motion/perimeter.h"
 
 static int usage(FILE *f)
 {
@@ -26,7 +25,7 @@ static int usage(FILE *f)
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n"
             "Exit status: 0 on success, 1 on failure, 2 on a usage error.  See mkperim(1).\n",
-            NBI_PERIM_MAX_RADIUS);
+            NB_PERIMETER_MAX_RADIUS);
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -58,19 +57,21 @@ int main(int argc, char **argv)
         switch (c) {
         case 'm': model_path = optarg; break;
         case 'r':
-            if (!nbc_uint("--radius", optarg, 1, NBI_PERIM_MAX_RADIUS, &v))
+            if (!nbc_uint("--radius", optarg, 1, NB_PERIMETER_MAX_RADIUS, &v))
                 return NBC_EXIT_USAGE;
             o.radius = (unsigned)v;
             break;
-        case 'l':
-            o.layout = -1;
-            for (int k = 0; k < 4; k++)
-                if (strcmp(optarg, nb_perimeter_layout_name(k)) == 0)
-                    o.layout = k;
-            if (o.layout < 0)
+        case 'l': {
+            int layout = -1;
+            for (int k = 0; k <= NB_PERIM_ROTATED; k++)
+                if (strcmp(optarg, nb_perimeter_layout_name((nb_perimeter_layout)k)) == 0)
+                    layout = k;
+            if (layout < 0)
                 return nbc_usage("--layout: '%s' is not full, speed-limited, symmetric or rotated",
                                  optarg);
+            o.layout = (nb_perimeter_layout)layout;
             break;
+        }
         case 'b':
             if (strcmp(optarg, "16") && strcmp(optarg, "32"))
                 return nbc_usage("--entry-bits: '%s' is not 16 or 32", optarg);
@@ -103,12 +104,10 @@ int main(int argc, char **argv)
         return nbc_usage("no output bundle given (-o BUNDLE)");
 
     nb_err err;
-    nb_model *m = malloc(sizeof *m);
-    if (!m)
-        return nbc_fail("out of memory");
+    nb_model *m = NULL;
     nbb_builder *b = NULL;
     nbb_perimeter_info info;
-    nb_status st = nbb_model_read(model_path, m, &err);
+    nb_status st = nbb_model_load(model_path, &m, &err);
     if (st == NB_OK)
         st = nbb_builder_new(&b, &err);
     if (st == NB_OK)
@@ -118,7 +117,7 @@ int main(int argc, char **argv)
     if (st == NB_OK) {
         if (!quiet && nbc_progress_ok()) {
             o.progress = progress;
-            o.ctx = m->name;
+            o.ctx = (void *)nb_model_name(m);
         }
         st = nbb_put_perimeter(b, m, &o, &info, &err);
     }
@@ -128,12 +127,12 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "mkperim: %s: %s layout, radius %u, %u table%s%s, %" PRIu64 " entries of %u bits: "
                 "%" PRIu64 " bytes of entries, %" PRIu64 " in the file%s\n",
-                m->name, nb_perimeter_layout_name(o.layout), o.radius, info.tables - info.any_tables,
+                nb_model_name(m), nb_perimeter_layout_name(o.layout), o.radius, info.tables - info.any_tables,
                 info.tables - info.any_tables == 1 ? "" : "s",
                 info.any_tables ? " and two for goals at any heading" : "", info.entries, o.entry_bits,
                 info.table_bytes, info.stored, o.compress ? " (zlib)" : "");
     nbb_builder_free(b);
-    free(m);
+    nb_model_close(m);
     if (st != NB_OK)
         return nbc_fail_err(&err);
     return NBC_EXIT_OK;

@@ -44,7 +44,7 @@ int nbc_cmd_convert(int argc, char **argv)
     nb_bundle *b;
     nbb_builder *builder = NULL;
     nb_err err;
-    nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, &b, &err);
+    nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, NULL, &b, &err);
     if (st != NB_OK)
         return nbc_fail_err(&err);
     st = nbb_builder_new(&builder, &err);

@@ -53,8 +53,13 @@ static int dump_one(const nb_bundle *b, size_t i)
     const nb_section_info *in = nb_bundle_section(b, i);
     switch (in->type) {
     case NB_SEC_MAP: dump_map(b); return NBC_EXIT_OK;
-    case NB_SEC_LEGEND: nbb_legend_print(&b->legend, stdout); return NBC_EXIT_OK;
-    case NB_SEC_AGENTS: nbb_agents_print(b->agents, &b->legend, stdout); return NBC_EXIT_OK;
+    case NB_SEC_LEGEND:
+    case NB_SEC_AGENTS: {
+        nb_err err;
+        nb_status st = in->type == NB_SEC_LEGEND ? nbb_print_legend(b, stdout, &err)
+                                                  : nbb_print_agents(b, stdout, &err);
+        return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+    }
     case NB_SEC_CLEARANCE:
     case NB_SEC_COMPONENTS: return nbc_dump_layer(b, i);
     case NB_SEC_UNIT: return nbc_dump_unit(b, i);
@@ -131,7 +136,7 @@ int nbc_cmd_dump(int argc, char **argv)
         return nbc_usage(optind == argc ? "no bundle given" : "no section given");
     nb_bundle *b;
     nb_err err;
-    if (nb_bundle_open(argv[optind], 0, &b, &err) != NB_OK)
+    if (nb_bundle_open(argv[optind], 0, NULL, &b, &err) != NB_OK)
         return nbc_fail_err(&err);
     nb_capability want_cap = 0;
     if (cap_list && nb_capability_parse(b, cap_list, &want_cap, &err) != NB_OK) {

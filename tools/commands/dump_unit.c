@@ -1,8 +1,7 @@
-/* navbake_unit.c: 'navbake dump BUNDLE unit': a unit as the YAML that
+/* dump_unit.c: 'navbake dump BUNDLE unit': a unit as the YAML that
  * mkhitcheck reads, so a bundle's unit can be baked again elsewhere. */
 #include "cli.h"
 #include "commands.h"
-#include "turning/turning_build.h"
 
 int nbc_dump_unit(const nb_bundle *b, size_t index)
 {
@@ -11,11 +10,6 @@ int nbc_dump_unit(const nb_bundle *b, size_t index)
     nb_err err;
     if (nb_unit_find(b, in->name, &u, &err) != NB_OK)
         return nbc_fail_err(&err);
-    nbi_legend legend;
-    if (b->has_legend)
-        legend = b->legend;
-    else
-        nbi_legend_default(&legend);
-    nbb_unit_print(&u, &legend, stdout);
+    nbb_unit_print(&u, b, stdout);
     return NBC_EXIT_OK;
 }

@@ -212,7 +212,7 @@ int nbc_cmd_info(int argc, char **argv)
         return nbc_usage(optind == argc ? "no bundle given" : "one bundle at a time");
     nb_bundle *b;
     nb_err err;
-    if (nb_bundle_open(argv[optind], 0, &b, &err) != NB_OK)
+    if (nb_bundle_open(argv[optind], 0, NULL, &b, &err) != NB_OK)
         return nbc_fail_err(&err);
     if (json)
         print_json(argv[optind], b);

@@ -227,7 +227,7 @@ int nbc_plan_motion(int argc, char **argv)
     nb_perimeter *p = NULL;
     nb_motion_ws *ws = NULL;
     int rc = NBC_EXIT_OK;
-    if (nb_bundle_open(argv[optind], 0, &b, &err) != NB_OK)
+    if (nb_bundle_open(argv[optind], 0, NULL, &b, &err) != NB_OK)
         return nbc_fail_err(&err);
     size_t nl = strlen(model_name);
     if (strchr(model_name, '/') || (nl > 5 && strcmp(model_name + nl - 5, ".yaml") == 0)) {
@@ -284,15 +284,15 @@ int nbc_plan_motion(int argc, char **argv)
         who = "(size 1, every terrain)";
     }
     int sectors = route && abstraction == NB_ROUTE_SECTORS;
-    if (nb_motion_ws_new(b, m, p, cap, (unsigned)size, sectors ? (unsigned)sector : 0, &ws, &err) != NB_OK ||
+    if (nb_motion_ws_open(b, m, p, cap, (unsigned)size, sectors ? (unsigned)sector : 0, &ws, &err) != NB_OK ||
         (route && !sectors && nb_motion_ws_haa(ws, &err) != NB_OK)) {
         rc = nbc_fail_err(&err);
         goto done;
     }
     nb_motion_result res;
     size_t segments = 1;
-    nb_status st = route ? nb_motion_route(ws, &q, (unsigned)segment, NULL, NULL, &res, &segments, &err)
-                         : nb_motion_plan(ws, &q, &res, &err);
+    nb_status st = route ? nb_motion_find_route(ws, &q, (unsigned)segment, NULL, NULL, &res, &segments, &err)
+                         : nb_motion_find(ws, &q, &res, &err);
     if (st != NB_OK) {
         rc = nbc_fail_err(&err);
         goto done;
@@ -313,9 +313,10 @@ int nbc_plan_motion(int argc, char **argv)
         print_state_json(m, &q.start);
         printf(", \"goal\": ");
         print_state_json(m, &q.goal);
-        printf(",\n \"found\": %s, \"limited\": %s", res.found ? "true" : "false",
-               res.limited ? "true" : "false");
-        if (res.found)
+        int found = res.status == NB_PATH_FOUND;
+        printf(",\n \"found\": %s, \"limited\": %s", found ? "true" : "false",
+               res.status == NB_PATH_LIMIT ? "true" : "false");
+        if (found)
             printf(", \"cost\": %.6f", res.cost);
         printf(", \"segments\": %zu, \"expanded\": %" PRIu64 ", \"generated\": %" PRIu64
                ", \"reopened\": %" PRIu64 ", \"grid_expanded\": %" PRIu64 ",\n \"path\": [",
@@ -349,7 +350,7 @@ int nbc_plan_motion(int argc, char **argv)
                    strstr(nb_motion_heuristic_name(heuristic), "heading") ? "states for the heading heuristic"
                                                                          : "cells for the grid heuristic");
         printf("\n");
-        if (res.found) {
+        if (res.status == NB_PATH_FOUND) {
             printf("path       cost %.4f, %zu states\n", res.cost, n);
             printf("  %5s %6s %6s %7s  %-10s %10s\n", "step", "x", "y", "heading", "speed", "g");
             double g = 0;
@@ -361,15 +362,20 @@ int nbc_plan_motion(int argc, char **argv)
             }
         }
     }
-    if (!res.found) {
-        if (!quiet && !json && res.limited)
+    if (res.status != NB_PATH_FOUND) {
+        if (!quiet && !json && res.status == NB_PATH_LIMIT)
             nbc_fail("no path found within %" PRIu64 " expansions", res.expanded);
+        else if (!quiet && !json && res.status != NB_PATH_NONE)
+            nbc_fail("no path: the agent cannot stand at the %s (%d, %d)",
+                     res.status == NB_PATH_START_BLOCKED ? "start" : "goal",
+                     res.status == NB_PATH_START_BLOCKED ? q.start.x : q.goal.x,
+                     res.status == NB_PATH_START_BLOCKED ? q.start.y : q.goal.y);
         else if (!quiet && !json)
             nbc_fail("no path");
         rc = NBC_EXIT_FAIL;
     }
 done:
-    nb_motion_ws_free(ws);
+    nb_motion_ws_close(ws);
     nb_perimeter_close(p);
     nb_model_close(m);
     nb_bundle_close(b);

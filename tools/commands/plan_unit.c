@@ -75,7 +75,7 @@ static void json_pose(const nb_pose *p)
 }
 
 static void print_json(const nb_unit *u, const char *method, unsigned nb, const nb_pose *s, long gx,
-                       long gy, const nb_plan_result *r, double step)
+                       long gy, const nb_planner_result *r, double step)
 {
     printf("{\n  \"unit\": {\"name\": \"%s\", \"radius\": %g, \"width\": %g, \"headings\": %u, "
            "\"reverse\": %s},\n",
@@ -83,8 +83,8 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
     printf("  \"method\": \"%s\", \"neighbourhood\": %u,\n  \"start\": ", method, nb);
     json_pose(s);
     printf(", \"goal\": {\"x\": %ld, \"y\": %ld},\n", gx, gy);
-    printf("  \"found\": %s, ", r->found ? "true" : "false");
-    if (!r->found)
+    printf("  \"found\": %s, ", r->status == NB_PATH_FOUND ? "true" : "false");
+    if (r->status != NB_PATH_FOUND)
         printf("\"reason\": \"%s\", ", r->reason ? r->reason : "no path");
     printf("\"length\": %.6f, \"cost\": %.6f, \"expanded\": %" PRIu64 ", \"generated\": %" PRIu64
            ", \"fallback\": %s,\n",
@@ -108,7 +108,7 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
     }
     printf("%s],\n  \"poses\": [", r->nwaypoints ? "\n  " : "");
     size_t k = 0;
-    if (r->found && step > 0) {
+    if (r->status == NB_PATH_FOUND && step > 0) {
         double len = nb_segments_length(r->segments, r->nsegments);
         for (double d = 0;; d += step) {
             nb_pose p;
@@ -123,7 +123,7 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
     printf("%s]\n}\n", k ? "\n  " : "");
 }
 
-static void print_text(const nb_unit *u, const char *method, unsigned nb, const nb_plan_result *r,
+static void print_text(const nb_unit *u, const char *method, unsigned nb, const nb_planner_result *r,
                        double step)
 {
     printf("unit %s: radius %g, width %g, %u headings%s; %s", u->name, u->radius, u->width,
@@ -256,8 +256,8 @@ int nbc_plan_unit(int argc, char **argv)
     nb_bundle *b = NULL;
     nb_planner *p = NULL;
     int rc = NBC_EXIT_FAIL;
-    if (nb_bundle_open(argv[optind], 0, &b, &err) != NB_OK ||
-        nb_planner_new(b, unit, &p, &err) != NB_OK) {
+    if (nb_bundle_open(argv[optind], 0, NULL, &b, &err) != NB_OK ||
+        nb_planner_open(b, unit, &p, &err) != NB_OK) {
         rc = nbc_fail_err(&err);
         goto done;
     }
@@ -268,7 +268,7 @@ int nbc_plan_unit(int argc, char **argv)
                        fx >= W || fy >= H ? fx : gx, fx >= W || fy >= H ? fy : gy, W, H);
         goto done;
     }
-    nb_plan_query q;
+    nb_planner_query q;
     memset(&q, 0, sizeof q);
     q.start.x = isnan(px) ? fx + 0.5 : px;
     q.start.y = isnan(py) ? fy + 0.5 : py;
@@ -290,17 +290,23 @@ int nbc_plan_unit(int argc, char **argv)
     q.neighbourhood = (unsigned)nb;
     q.flags = flags;
     q.max_expansions = maxexp;
-    nb_plan_result r;
-    if (nb_plan(p, &q, &r, &err) != NB_OK) {
+    nb_planner_result r;
+    if (nb_planner_find(p, &q, &r, &err) != NB_OK) {
         rc = nbc_fail_err(&err);
         goto done;
     }
     unsigned shown = nb ? (unsigned)nb : u->neighbourhood;
     if (!quiet && json)
         print_json(u, methods[method], shown, &q.start, gx, gy, &r, step);
-    else if (!quiet && r.found)
+    else if (!quiet && r.status == NB_PATH_FOUND)
         print_text(u, methods[method], shown, &r, step);
-    if (!r.found) {
+    if (r.status == NB_PATH_START_BLOCKED || r.status == NB_PATH_GOAL_BLOCKED) {
+        int s = r.status == NB_PATH_START_BLOCKED;
+        if (!quiet)
+            nbc_fail("the %s cell (%ld, %ld) is blocked for unit '%s'", s ? "start" : "goal",
+                     s ? (long)floor(q.start.x) : gx, s ? (long)floor(q.start.y) : gy, u->name);
+        rc = NBC_EXIT_FAIL;
+    } else if (r.status != NB_PATH_FOUND) {
         if (!quiet)
             nbc_fail("no path from %ld,%ld to %ld,%ld for unit '%s': %s", fx, fy, gx, gy, u->name,
                      r.reason ? r.reason : "none");
@@ -309,7 +315,7 @@ int nbc_plan_unit(int argc, char **argv)
         rc = NBC_EXIT_OK;
     }
 done:
-    nb_planner_free(p);
+    nb_planner_close(p);
     nb_bundle_close(b);
     return rc;
 }

@@ -31,6 +31,7 @@ static const char *why(nb_path_status s)
     case NB_PATH_NONE: return "no path";
     case NB_PATH_START_BLOCKED: return "no path: the agent cannot stand at the start";
     case NB_PATH_GOAL_BLOCKED: return "no path: the agent cannot stand at the goal";
+    case NB_PATH_LIMIT: return "no path found within the expansion limit";
     }
     return "?";
 }

@@ -13,8 +13,8 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
 {
     struct aa_state *s = calloc(1, sizeof *s);
     if (!s)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
-    if (nb_aa_new(b, &s->ws, err) != NB_OK) {
+        return nbb_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
+    if (nb_aa_open(b, &s->ws, err) != NB_OK) {
         free(s);
         return NBC_EXIT_FAIL;
     }
@@ -45,7 +45,7 @@ static void aa_close(void *state)
 {
     struct aa_state *s = state;
     if (s)
-        nb_aa_free(s->ws);
+        nb_aa_close(s->ws);
     free(s);
 }
 

@@ -113,11 +113,11 @@ int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *a)
             if (nb_capability_parse(b, o->capability, &a->capability, &err) != NB_OK)
                 return nbc_usage("--capability: %s", err.msg);
         } else {
-            static nbi_agentset def;
-            if (!b->has_legend || nbb_agents_default(&b->legend, &def, &err) != NB_OK)
+            nb_agent def;
+            if (nbb_default_agent(b, &def, &err) != NB_OK)
                 return nbc_fail("no --capability given, and the bundle's legend has no 'ground' "
                                 "and 'swamp' for the default one; give --capability or --agent");
-            a->capability = def.agent[0].capability;
+            a->capability = def.capability;
         }
     }
     nb_capability_format(b, a->capability, a->caps, sizeof a->caps);
@@ -129,7 +129,7 @@ int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o)
     nb_err err;
     memset(s, 0, sizeof *s);
     s->method = o->method ? nbc_method_find(o->method) : nbc_methods[0];
-    if (nb_bundle_open(path, 0, &s->bundle, &err) != NB_OK)
+    if (nb_bundle_open(path, 0, NULL, &s->bundle, &err) != NB_OK)
         return nbc_fail_err(&err);
     int rc = nbc_query_agent(s->bundle, o, &s->agent);
     if (rc == NBC_EXIT_OK && s->method->open(s->bundle, &s->agent, &s->state, &err) != NBC_EXIT_OK)

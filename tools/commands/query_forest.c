@@ -174,12 +174,12 @@ int nbc_query_forest(int argc, char **argv)
     nb_forest *forest = NULL;
     nb_status st;
     if (is_bundle(path)) {
-        if ((st = nb_bundle_open(path, 0, &bundle, &err)) == NB_OK)
+        if ((st = nb_bundle_open(path, 0, NULL, &bundle, &err)) == NB_OK)
             st = nb_forest_open(bundle, &forest, &err);
     } else {
         nbb_forest f;
         if ((st = nbb_forest_read(path, &f, &err)) == NB_OK) {
-            st = nb_forest_new(f.circles, f.n, f.has_bounds ? f.bounds : NULL, &forest, &err);
+            st = nb_forest_open_circles(f.circles, f.n, f.has_bounds ? f.bounds : NULL, NULL, &forest, &err);
             nbb_forest_free(&f);
         }
     }
@@ -211,12 +211,28 @@ int nbc_query_forest(int argc, char **argv)
                       path, radius, radius);
         goto done;
     }
-    nb_forest_path p;
-    if ((st = nb_forest_ws_new(forest, &ws, &err)) == NB_OK)
-        st = k >= 0 ? nb_forest_query(forest, (unsigned)k, from, to, flags, ws, &p, &err)
-                    : nb_forest_search(forest, radius, from, to, flags, ws, &p, &err);
+    nb_forest_result p;
+    if ((st = nb_forest_ws_open(forest, &ws, &err)) == NB_OK)
+        st = nb_forest_find(forest, radius, from, to, k >= 0 ? flags : flags | NB_FOREST_DEFERRED,
+                            ws, &p, &err);
     if (st != NB_OK) {
         rc = nbc_fail("%s: %s", path, err.msg);
+        goto done;
+    }
+    if (p.status == NB_PATH_START_BLOCKED || p.status == NB_PATH_GOAL_BLOCKED) {
+        int s = p.status == NB_PATH_START_BLOCKED;
+        nb_vec2 at = s ? from : to;
+        const nb_circle *in = nb_forest_circle(forest, (size_t)p.blocked_by);
+        rc = nbc_fail("%s: the %s (%g, %g) is inside circle %ld (centre (%g, %g), radius %g, %g "
+                      "with the agent radius %g): %g from its centre",
+                      path, s ? "start" : "goal", at.x, at.y, p.blocked_by, in->x, in->y, in->r,
+                      in->r + radius, radius, hypot(at.x - in->x, at.y - in->y));
+        goto done;
+    }
+    if (p.status != NB_PATH_FOUND) {
+        rc = nbc_fail("%s: no path from (%g, %g) to (%g, %g) for the agent radius %g: the circles "
+                      "close one off from the other",
+                      path, from.x, from.y, to.x, to.y, radius);
         goto done;
     }
     if (quiet) {
@@ -282,7 +298,7 @@ int nbc_query_forest(int argc, char **argv)
         }
     }
 done:
-    nb_forest_ws_free(ws);
+    nb_forest_ws_close(ws);
     nb_forest_close(forest);
     nb_bundle_close(bundle);
     return rc;

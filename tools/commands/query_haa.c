@@ -22,9 +22,9 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
 {
     struct haa_state *s = calloc(1, sizeof *s);
     if (!s)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
-    if (nb_haa_new(b, &s->ws, err) != NB_OK || nb_aa_new(b, &s->ref, err) != NB_OK) {
-        nb_haa_free(s->ws);
+        return nbb_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
+    if (nb_haa_open(b, &s->ws, err) != NB_OK || nb_aa_open(b, &s->ref, err) != NB_OK) {
+        nb_haa_close(s->ws);
         free(s);
         return NBC_EXIT_FAIL;
     }
@@ -57,7 +57,7 @@ static nb_status haa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *an
     nb_haa_result r;
     s->q.start = from;
     s->q.goal = to;
-    nb_status st = nb_haa_query(s->ws, &s->q, s->flags, &r, err);
+    nb_status st = nb_haa_find(s->ws, &s->q, s->flags, &r, err);
     ans->status = r.status;
     ans->length = r.length;
     ans->expanded = r.expanded;
@@ -84,8 +84,8 @@ static void haa_close(void *state)
 {
     struct haa_state *s = state;
     if (s) {
-        nb_haa_free(s->ws);
-        nb_aa_free(s->ref);
+        nb_haa_close(s->ws);
+        nb_aa_close(s->ref);
     }
     free(s);
 }

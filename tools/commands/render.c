@@ -183,7 +183,7 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
                 for (unsigned k = 0; k < nb_forest_radius_count(j->forest) && at < 200; k++)
                     at += (size_t)snprintf(baked + at, sizeof baked - at, "%s%g", k ? ", " : "",
                                            nb_forest_radius(j->forest, k));
-                st = nbi_fail(err, NB_ERR_NOTFOUND,
+                st = nbb_fail(err, NB_ERR_NOTFOUND,
                               "no bitangent graph is baked for the agent radius %g (baked: %s)",
                               j->radius, at ? baked : "none");
             } else {
@@ -375,7 +375,7 @@ int nbc_cmd_render(int argc, char **argv)
 
     nb_bundle *b;
     nb_err err;
-    if (nb_bundle_open(bundle_path, 0, &b, &err) != NB_OK)
+    if (nb_bundle_open(bundle_path, 0, NULL, &b, &err) != NB_OK)
         return nbc_fail_err(&err);
     int rc = NBC_EXIT_OK;
     nbr_view v;

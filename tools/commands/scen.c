@@ -5,7 +5,6 @@
 
 #include "commands.h"
 #include "query_common.h"
-#include "input/scen.h"
 
 #define DEFAULT_TOLERANCE 1e-4
 

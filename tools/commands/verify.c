@@ -3,7 +3,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 
-#include "abstract/abstract.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -37,18 +36,20 @@ int nbc_cmd_verify(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         nb_bundle *b;
         nb_err err;
-        if (nb_bundle_open(argv[i], NB_OPEN_VERIFY, &b, &err) != NB_OK) {
+        if (nb_bundle_open(argv[i], NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK) {
             rc = nbc_fail_err(&err);
             continue;
         }
         /* What a CRC cannot see: a graph baked wrong stays consistent with
          * its checksum, so its structure is checked as a query would. */
-        nbi_agraph g;
-        if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0 &&
-            nbi_agraph_find(b, &g, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            nb_bundle_close(b);
-            continue;
+        if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0) {
+            nbb_agraph *g;
+            if (nbb_agraph_open(b, &g, &err) != NB_OK) {
+                rc = nbc_fail_err(&err);
+                nb_bundle_close(b);
+                continue;
+            }
+            nbb_agraph_close(g);
         }
         if (!quiet)
             printf("%s: ok, %zu sections, %" PRIu64 " bytes\n", argv[i], nb_bundle_section_count(b),

@@ -4,6 +4,7 @@
 #define NB_CLI_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "bake.h"
 
@@ -15,11 +16,11 @@
 extern const char *nbc_prog;
 
 /* "prog: message" on standard error; returns NBC_EXIT_FAIL. */
-int nbc_fail(const char *fmt, ...) NBI_PRINTF(1, 2);
+int nbc_fail(const char *fmt, ...) NBP_PRINTF(1, 2);
 /* Prints an nb_err; returns NBC_EXIT_FAIL. */
 int nbc_fail_err(const nb_err *err);
 /* "prog: message" and a pointer to --help; returns NBC_EXIT_USAGE. */
-int nbc_usage(const char *fmt, ...) NBI_PRINTF(1, 2);
+int nbc_usage(const char *fmt, ...) NBP_PRINTF(1, 2);
 /* Prints "prog (navbake) VERSION"; returns NBC_EXIT_OK. */
 int nbc_version(void);
 

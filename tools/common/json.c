@@ -17,9 +17,9 @@ static unsigned column(const parser *ps) { return (unsigned)(ps->p - ps->line_st
 static nb_status fail(parser *ps, const char *what)
 {
     if (ps->p >= ps->end)
-        return nbi_fail(ps->err, NB_ERR_SYNTAX, "%s:%u:%u: %s (at the end of the file)", ps->name,
+        return nbb_fail(ps->err, NB_ERR_SYNTAX, "%s:%u:%u: %s (at the end of the file)", ps->name,
                         ps->line, column(ps), what);
-    return nbi_fail(ps->err, NB_ERR_SYNTAX, "%s:%u:%u: %s", ps->name, ps->line, column(ps), what);
+    return nbb_fail(ps->err, NB_ERR_SYNTAX, "%s:%u:%u: %s", ps->name, ps->line, column(ps), what);
 }
 
 static void skip_space(parser *ps)
@@ -105,7 +105,7 @@ static nb_status string(parser *ps, char **out)
     /* Escapes only shrink the text. */
     char *o = malloc((size_t)(ps->p - s) + 1);
     if (!o)
-        return nbi_fail(ps->err, NB_ERR_NOMEM, "out of memory");
+        return nbb_fail(ps->err, NB_ERR_NOMEM, "out of memory");
     size_t k = 0;
     for (const char *q = s; q < ps->p; q++) {
         if (*q != '\\') {
@@ -154,7 +154,7 @@ static nb_status push(parser *ps, nbj *v, size_t *cap, nbj **item)
         size_t c = *cap ? *cap * 2 : 8;
         nbj *items = realloc(v->item, c * sizeof *items);
         if (!items)
-            return nbi_fail(ps->err, NB_ERR_NOMEM, "out of memory");
+            return nbb_fail(ps->err, NB_ERR_NOMEM, "out of memory");
         v->item = items;
         *cap = c;
     }
@@ -297,7 +297,7 @@ nb_status nbj_parse(const char *text, size_t len, const char *name, nbj **out, n
     parser ps = {text, text + len, name, text, 1, err};
     nbj *v = calloc(1, sizeof *v);
     if (!v)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
     nb_status st = value(&ps, v, 0);
     if (st == NB_OK) {
         skip_space(&ps);
@@ -317,7 +317,7 @@ nb_status nbj_parse_seq(const char *text, size_t len, const char *name, nbj **ou
     parser ps = {text, text + len, name, text, 1, err};
     nbj *seq = calloc(1, sizeof *seq);
     if (!seq)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
     seq->type = NBJ_ARRAY;
     seq->line = seq->column = 1;
     size_t cap = 0;
@@ -338,7 +338,7 @@ nb_status nbj_parse_seq(const char *text, size_t len, const char *name, nbj **ou
         nbj *one = malloc(sizeof *one);
         if (!one) {
             nbj_free(seq);
-            return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+            return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
         }
         *one = seq->item[0];
         free(seq->item);

@@ -6,7 +6,9 @@
 
 #include <stddef.h>
 
-#include "core/base.h"
+#include <string.h>
+
+#include "bake.h"
 
 typedef enum nbj_type { NBJ_NULL, NBJ_FALSE, NBJ_TRUE, NBJ_NUMBER, NBJ_STRING, NBJ_ARRAY, NBJ_OBJECT } nbj_type;
 

@@ -95,7 +95,7 @@ nbr_canvas *nbr_canvas_new(nbr_format format, uint32_t width, uint32_t height, u
                            nb_err *err)
 {
     if (width == 0 || height == 0 || (uint64_t)width * height > NBR_MAX_PIXELS) {
-        nbi_fail(err, NB_ERR_LIMIT,
+        nbb_fail(err, NB_ERR_LIMIT,
                  "a picture of %u x %u pixels is %s (at most %llu pixels; use a smaller --scale "
                  "or a --window)",
                  width, height, width && height ? "too large" : "empty",
@@ -104,7 +104,7 @@ nbr_canvas *nbr_canvas_new(nbr_format format, uint32_t width, uint32_t height, u
     }
     nbr_canvas *c = calloc(1, sizeof *c);
     if (!c) {
-        nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        nbb_fail(err, NB_ERR_NOMEM, "out of memory");
         return NULL;
     }
     c->format = format;
@@ -121,7 +121,7 @@ nbr_canvas *nbr_canvas_new(nbr_format format, uint32_t width, uint32_t height, u
         c->mask = calloc(n, 1);
         if (!c->rgb || !c->mask) {
             nbr_canvas_free(c);
-            nbi_fail(err, NB_ERR_NOMEM, "out of memory for a picture of %u x %u pixels", width,
+            nbb_fail(err, NB_ERR_NOMEM, "out of memory for a picture of %u x %u pixels", width,
                      height);
             return NULL;
         }
@@ -346,16 +346,16 @@ static nb_status write_to(nbr_canvas *c, FILE *f, const char *name, nb_err *err)
     if (c->format == NBR_PNG)
         return nbr_png_write(c, f, name, err);
     if (c->svg.failed)
-        return nbi_fail(err, NB_ERR_NOMEM, "%s: out of memory while drawing", name);
+        return nbb_fail(err, NB_ERR_NOMEM, "%s: out of memory while drawing", name);
     if (fwrite(c->svg.s, 1, c->svg.len, f) != c->svg.len)
-        return nbi_fail_errno(err, "cannot write", name);
+        return nbb_fail_errno(err, "cannot write", name);
     return NB_OK;
 }
 
 nb_status nbr_canvas_write(nbr_canvas *c, const char *path, nb_err *err)
 {
     if (c->format == NBR_PNG && !nbr_png_supported())
-        return nbi_fail(err, NB_ERR_UNSUPPORTED,
+        return nbb_fail(err, NB_ERR_UNSUPPORTED,
                         "%s: this navbake was built without libpng and cannot write PNG "
                         "(write .svg, or rebuild with libpng-dev installed)",
                         path);
@@ -366,7 +366,7 @@ nb_status nbr_canvas_write(nbr_canvas *c, const char *path, nb_err *err)
     if (strcmp(path, "-") == 0) {
         nb_status st = write_to(c, stdout, "standard output", err);
         if (st == NB_OK && fflush(stdout) != 0)
-            return nbi_fail_errno(err, "cannot write", "standard output");
+            return nbb_fail_errno(err, "cannot write", "standard output");
         return st;
     }
     /* A FIFO or a device (/dev/stdout) is written straight into: renaming
@@ -374,29 +374,29 @@ nb_status nbr_canvas_write(nbr_canvas *c, const char *path, nb_err *err)
     struct stat sb;
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         if (S_ISDIR(sb.st_mode))
-            return nbi_fail(err, NB_ERR_IO, "%s: is a directory", path);
+            return nbb_fail(err, NB_ERR_IO, "%s: is a directory", path);
         FILE *f = fopen(path, "wb");
         if (!f)
-            return nbi_fail_errno(err, "cannot open", path);
+            return nbb_fail_errno(err, "cannot open", path);
         nb_status st = write_to(c, f, path, err);
         if (fclose(f) != 0 && st == NB_OK)
-            st = nbi_fail_errno(err, "cannot write", path);
+            st = nbb_fail_errno(err, "cannot write", path);
         return st;
     }
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
     if (!tmp)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
     snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        nb_status st = nbi_fail_errno(err, "cannot create", tmp);
+        nb_status st = nbb_fail_errno(err, "cannot create", tmp);
         free(tmp);
         return st;
     }
     FILE *f = fdopen(fd, "wb");
     if (!f) {
-        nb_status st = nbi_fail_errno(err, "cannot open", tmp);
+        nb_status st = nbb_fail_errno(err, "cannot open", tmp);
         close(fd);
         unlink(tmp);
         free(tmp);
@@ -404,9 +404,9 @@ nb_status nbr_canvas_write(nbr_canvas *c, const char *path, nb_err *err)
     }
     nb_status st = write_to(c, f, path, err);
     if (fflush(f) != 0 && st == NB_OK)
-        st = nbi_fail_errno(err, "cannot write", path);
+        st = nbb_fail_errno(err, "cannot write", path);
     if (fclose(f) != 0 && st == NB_OK)
-        st = nbi_fail_errno(err, "cannot write", path);
+        st = nbb_fail_errno(err, "cannot write", path);
     /* mkstemp makes the file 0600; a picture is an ordinary file. */
     if (st == NB_OK) {
         mode_t mask = umask(0);
@@ -414,7 +414,7 @@ nb_status nbr_canvas_write(nbr_canvas *c, const char *path, nb_err *err)
         chmod(tmp, 0666 & ~mask);
     }
     if (st == NB_OK && rename(tmp, path) != 0)
-        st = nbi_fail_errno(err, "cannot rename into", path);
+        st = nbb_fail_errno(err, "cannot rename into", path);
     if (st != NB_OK)
         unlink(tmp);
     free(tmp);

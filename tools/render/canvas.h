@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/base.h"
+#include <string.h>
+
+#include "bake.h"
 
 #define NBR_NONE 0xffffffffu
 

@@ -16,7 +16,7 @@ typedef struct nbr_buf {
 } nbr_buf;
 
 void nbr_buf_add(nbr_buf *b, const char *text, size_t len);
-void nbr_buf_printf(nbr_buf *b, const char *fmt, ...) NBI_PRINTF(2, 3);
+void nbr_buf_printf(nbr_buf *b, const char *fmt, ...) NBP_PRINTF(2, 3);
 /* A number as short as it can be written and still mean the same
  * (integers without a point, else at most 3 decimals). */
 void nbr_buf_num(nbr_buf *b, double v);

@@ -32,11 +32,11 @@ nb_status nbr_png_write(const nbr_canvas *c, FILE *f, const char *name, nb_err *
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!info) {
         png_destroy_write_struct(&png, NULL);
-        return nbi_fail(err, NB_ERR_NOMEM, "%s: out of memory for libpng", name);
+        return nbb_fail(err, NB_ERR_NOMEM, "%s: out of memory for libpng", name);
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        return nbi_fail(err, NB_ERR_IO, "%s: cannot write PNG: %s", name,
+        return nbb_fail(err, NB_ERR_IO, "%s: cannot write PNG: %s", name,
                         failure.msg[0] ? failure.msg : "libpng failed");
     }
     png_init_io(png, f);
@@ -56,7 +56,7 @@ nb_status nbr_png_write(const nbr_canvas *c, FILE *f, const char *name, nb_err *
 {
     (void)c;
     (void)f;
-    return nbi_fail(err, NB_ERR_UNSUPPORTED, "%s: this navbake was built without libpng", name);
+    return nbb_fail(err, NB_ERR_UNSUPPORTED, "%s: this navbake was built without libpng", name);
 }
 
 #endif

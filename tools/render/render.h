@@ -71,7 +71,7 @@ typedef struct nbr_legend {
 } nbr_legend;
 
 void nbr_legend_add(nbr_legend *l, nbr_item_kind kind, uint32_t colour, const char *fmt, ...)
-    NBI_PRINTF(4, 5);
+    NBP_PRINTF(4, 5);
 void nbr_legend_free(nbr_legend *l);
 /* The height in pixels the legend takes below the map in a picture of
  * this width (0 when it has no items). */

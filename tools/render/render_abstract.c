@@ -2,45 +2,32 @@
  * the map: cluster borders, the abstract nodes, intra-edges along their
  * stored cell paths (mkabstract --paths) or else as straight lines between
  * their nodes, inter-edges across borders; optionally only
- * the edges that admit one (capability, size).  Read through the
- * runtime's checked in-place view of the section (nbi_agraph_find). */
+ * the edges that admit one (capability, size).  Read through the checked
+ * view of the section (bake.h: nbb_agraph_open). */
 #include <stdlib.h>
 
-#include "abstract/abstract.h"
 #include "render.h"
-
-/* 1 when arc a's annotation admits the agent: its capability within cap,
- * its clearance at least size. */
-static int admits(const nbi_agraph *g, size_t a, nb_capability cap, unsigned size)
-{
-    unsigned ci = g->arc_ann[2 * a], cv = g->arc_ann[2 * a + 1];
-    nb_capability ce = nbi_u32at(g->caps, ci);
-    return (ce & ~cap) == 0 && cv >= size;
-}
-
-static int is_inter(const nbi_agraph *g, uint32_t u, uint32_t w)
-{
-    return nbi_node_cluster(g, nbi_u16at(g->node_xy, 2 * u), nbi_u16at(g->node_xy, 2 * u + 1)) !=
-           nbi_node_cluster(g, nbi_u16at(g->node_xy, 2 * w), nbi_u16at(g->node_xy, 2 * w + 1));
-}
 
 /* Each edge once: from its lower-numbered node, the first of its arcs to
  * that node which the filter admits (edges joining the same two nodes
  * under several annotations are drawn once). */
-static void count_edges(const nbi_agraph *g, int filter, nb_capability cap, unsigned size,
-                        size_t *intra, size_t *inter, uint8_t *used)
+static void count_edges(const nbb_agraph *g, const nbb_agraph_info *gi, int filter,
+                        nb_capability cap, unsigned size, size_t *intra, size_t *inter,
+                        uint8_t *used)
 {
     *intra = *inter = 0;
-    for (uint32_t u = 0; u < g->nnodes; u++) {
-        uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
+    for (uint32_t u = 0; u < gi->nodes; u++) {
+        uint32_t a0, a1;
+        nbb_agraph_arcs(g, u, &a0, &a1);
         uint32_t drawn = UINT32_MAX; /* arcs are sorted by target */
         for (uint32_t a = a0; a < a1; a++) {
-            uint32_t w = nbi_u32at(g->arc_to, a);
-            if (w <= u || w == drawn || (filter && !admits(g, a, cap, size)))
+            nbb_agraph_arc_info arc;
+            nbb_agraph_arc(g, u, a, &arc);
+            if (arc.to <= u || arc.to == drawn || (filter && !nbb_agraph_admits(g, a, cap, size)))
                 continue;
-            drawn = w;
+            drawn = arc.to;
             used[a] = 1;
-            if (is_inter(g, u, w))
+            if (arc.inter)
                 (*inter)++;
             else
                 (*intra)++;
@@ -50,19 +37,23 @@ static void count_edges(const nbi_agraph *g, int filter, nb_capability cap, unsi
 
 nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned size, nb_err *err)
 {
-    nbi_agraph g;
-    nb_status st = nbi_agraph_find(v->bundle, &g, err);
+    nbb_agraph *g;
+    nb_status st = nbb_agraph_open(v->bundle, &g, err);
     if (st != NB_OK)
         return st;
-    size_t narcs = nbi_u32at(g.node_first, g.nnodes), intra, inter;
-    uint8_t *used = calloc(narcs ? narcs : 1, 1);
-    if (!used)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
-    count_edges(&g, filter, cap, size, &intra, &inter, used);
+    nbb_agraph_info gi;
+    nbb_agraph_describe(g, &gi);
+    size_t intra, inter;
+    uint8_t *used = calloc(gi.arcs ? gi.arcs : 1, 1);
+    if (!used) {
+        nbb_agraph_close(g);
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
+    }
+    count_edges(g, &gi, filter, cap, size, &intra, &inter, used);
     if (!v->canvas) {
         nbr_legend_add(&v->legend, NBR_ITEM_TITLE, 0,
                        "abstract graph: clusters of %u, %s quality: %u nodes, %u edges (%u inter)",
-                       g.cluster, nbi_quality_name(g.quality), g.nnodes, g.nedges, g.ninter);
+                       gi.cluster, gi.quality, gi.nodes, gi.edges, gi.inter_edges);
         if (filter) {
             char capname[256];
             nb_capability_format(v->bundle, cap, capname, sizeof capname);
@@ -74,6 +65,7 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
         nbr_legend_add(&v->legend, NBR_ITEM_DOT, NBR_ABSTRACT_NODE, "nodes");
         nbr_legend_add(&v->legend, NBR_ITEM_LINE, NBR_ABSTRACT_BORDER, "cluster borders");
         free(used);
+        nbb_agraph_close(g);
         return NB_OK;
     }
     nbr_canvas *c = v->canvas;
@@ -82,35 +74,38 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
     nbr_group(c, "abstract", "abstract graph", clip);
     /* Borders: the lines x = k N and y = k N inside the window. */
     nbr_style border = nbr_paint(NBR_NONE, NBR_ABSTRACT_BORDER, 1);
-    for (uint32_t x = g.cluster; x < g.width; x += g.cluster)
+    for (uint32_t x = gi.cluster; x < gi.width; x += gi.cluster)
         if ((long)x > v->x0 && (long)x < v->x0 + (long)v->w)
             nbr_line(c, nbr_px(v, x), 0, nbr_px(v, x), clip[3], &border);
-    for (uint32_t y = g.cluster; y < g.height; y += g.cluster)
+    for (uint32_t y = gi.cluster; y < gi.height; y += gi.cluster)
         if ((long)y > v->y0 && (long)y < v->y0 + (long)v->h)
             nbr_line(c, 0, nbr_py(v, y), clip[2], nbr_py(v, y), &border);
     nbr_style intra_st = nbr_paint(NBR_NONE, NBR_ABSTRACT_INTRA, s / 8 < 1 ? 1 : s / 8);
     nbr_style inter_st = nbr_paint(NBR_NONE, NBR_ABSTRACT_INTER, s / 4 < 2 ? 2 : s / 4);
     /* Room for a stored path that visits each cell of its cluster once;
      * a longer one (it cannot be shortest) is drawn as a straight line. */
-    size_t room = (size_t)g.cluster * g.cluster;
+    size_t room = (size_t)gi.cluster * gi.cluster;
     nb_cell *cells = NULL;
     double *xy = NULL;
-    if (g.arc_path && (!(cells = malloc(room * sizeof *cells)) || !(xy = malloc(2 * room * sizeof *xy)))) {
+    if (gi.paths && (!(cells = malloc(room * sizeof *cells)) || !(xy = malloc(2 * room * sizeof *xy)))) {
         free(cells);
         free(used);
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        nbb_agraph_close(g);
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
     }
     for (int pass = 0; pass < 2; pass++)
-        for (uint32_t u = 0; u < g.nnodes; u++) {
-            double ux = nbi_u16at(g.node_xy, 2 * u) + 0.5, uy = nbi_u16at(g.node_xy, 2 * u + 1) + 0.5;
-            uint32_t a0 = nbi_u32at(g.node_first, u), a1 = nbi_u32at(g.node_first, u + 1);
+        for (uint32_t u = 0; u < gi.nodes; u++) {
+            nb_cell cu = nbb_agraph_node(g, u);
+            double ux = cu.x + 0.5, uy = cu.y + 0.5;
+            uint32_t a0, a1;
+            nbb_agraph_arcs(g, u, &a0, &a1);
             for (uint32_t a = a0; a < a1; a++) {
-                uint32_t w = nbi_u32at(g.arc_to, a);
-                if (!used[a] || is_inter(&g, u, w) != pass)
+                nbb_agraph_arc_info arc;
+                nbb_agraph_arc(g, u, a, &arc);
+                if (!used[a] || arc.inter != pass)
                     continue;
-                if (!pass && cells && nbi_u32at(g.arc_path, a) != NBI_NO_PATH &&
-                    nbi_agraph_arc_steps(&g, a) < room) {
-                    size_t np = nbi_agraph_arc_cells(&g, a, u, w, cells);
+                if (!pass && cells && arc.stored && (size_t)arc.cardinal + arc.diagonal < room) {
+                    size_t np = nbb_agraph_arc_cells(g, a, u, cells);
                     for (size_t k = 0; k < np; k++) {
                         xy[2 * k] = nbr_px(v, cells[k].x + 0.5);
                         xy[2 * k + 1] = nbr_py(v, cells[k].y + 0.5);
@@ -118,22 +113,23 @@ nb_status nbr_draw_abstract(nbr_view *v, int filter, nb_capability cap, unsigned
                     nbr_polyline(c, xy, np, 0, &intra_st);
                     continue;
                 }
-                double wx = nbi_u16at(g.node_xy, 2 * w) + 0.5, wy = nbi_u16at(g.node_xy, 2 * w + 1) + 0.5;
-                nbr_line(c, nbr_px(v, ux), nbr_py(v, uy), nbr_px(v, wx), nbr_py(v, wy),
-                         pass ? &inter_st : &intra_st);
+                nb_cell cw = nbb_agraph_node(g, arc.to);
+                nbr_line(c, nbr_px(v, ux), nbr_py(v, uy), nbr_px(v, cw.x + 0.5),
+                         nbr_py(v, cw.y + 0.5), pass ? &inter_st : &intra_st);
             }
         }
     nbr_style dot = nbr_paint(NBR_ABSTRACT_NODE, NBR_NONE, 0);
     double r = s * 0.3 < 1.5 ? 1.5 : s * 0.3;
-    for (uint32_t u = 0; u < g.nnodes; u++) {
-        uint32_t x = nbi_u16at(g.node_xy, 2 * u), y = nbi_u16at(g.node_xy, 2 * u + 1);
-        if ((long)x >= v->x0 && (long)x < v->x0 + (long)v->w && (long)y >= v->y0 &&
-            (long)y < v->y0 + (long)v->h)
-            nbr_circle(c, nbr_px(v, x + 0.5), nbr_py(v, y + 0.5), r, &dot);
+    for (uint32_t u = 0; u < gi.nodes; u++) {
+        nb_cell cu = nbb_agraph_node(g, u);
+        if ((long)cu.x >= v->x0 && (long)cu.x < v->x0 + (long)v->w && (long)cu.y >= v->y0 &&
+            (long)cu.y < v->y0 + (long)v->h)
+            nbr_circle(c, nbr_px(v, cu.x + 0.5), nbr_py(v, cu.y + 0.5), r, &dot);
     }
     nbr_group_end(c);
     free(cells);
     free(xy);
     free(used);
+    nbb_agraph_close(g);
     return NB_OK;
 }

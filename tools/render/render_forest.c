@@ -5,9 +5,7 @@
  * every section before anything here reads it. */
 #include <math.h>
 
-#include "forest/forest.h"
 #include "render.h"
-
 
 void nbr_forest_extent(const nb_forest *f, double radius, double ext[4])
 {
@@ -89,63 +87,63 @@ nb_status nbr_draw_forest(nbr_view *v, const nb_forest *f, double radius, nb_err
 
 nb_status nbr_draw_bitangent(nbr_view *v, const nb_forest *f, unsigned k, nb_err *err)
 {
-    if (k >= f->ngraphs)
-        return nbi_fail(err, NB_ERR_NOTFOUND, "no bitangent graph %u: the forest has %u", k,
-                        f->ngraphs);
-    const nbi_fgraph *g = &f->graph[k];
+    nb_forest_graph_info gi;
+    nb_status st = nb_forest_graph(f, k, &gi, err);
+    if (st != NB_OK)
+        return st;
     if (!v->canvas) {
         nbr_legend_add(&v->legend, NBR_ITEM_TITLE, 0, "bitangent graph for the agent radius %g:",
-                       g->info.agent_radius);
+                       gi.agent_radius);
         nbr_legend_add(&v->legend, NBR_ITEM_LINE, NBR_FOREST_BITANGENT, "%u bitangents",
-                       g->info.transitions);
+                       gi.transitions);
         nbr_legend_add(&v->legend, NBR_ITEM_LINE, NBR_FOREST_ARC,
-                       "%u free arcs (%llu hugging arcs)", g->info.free_arcs,
-                       (unsigned long long)g->info.arcs);
-        nbr_legend_add(&v->legend, NBR_ITEM_DOT, NBR_FOREST_BITANGENT, "%u nodes", g->info.nodes);
+                       "%u free arcs (%llu hugging arcs)", gi.free_arcs,
+                       (unsigned long long)gi.arcs);
+        nbr_legend_add(&v->legend, NBR_ITEM_DOT, NBR_FOREST_BITANGENT, "%u nodes", gi.nodes);
         return NB_OK;
     }
     nbr_canvas *c = v->canvas;
     double clip[4];
     nbr_view_clip(v, clip);
     char title[96];
-    snprintf(title, sizeof title, "bitangent graph, agent radius %g", g->info.agent_radius);
+    snprintf(title, sizeof title, "bitangent graph, agent radius %g", gi.agent_radius);
     nbr_group(c, "bitangent", title, clip);
     /* Free arcs first, under the bitangents that leave them. */
     nbr_style arc = nbr_paint(NBR_NONE, NBR_FOREST_ARC, 2);
     size_t n = nb_forest_circle_count(f);
     for (size_t i = 0; i < n; i++) {
-        const nb_circle *ci = &g->infl[i];
-        if (!visible(v, ci->x, ci->y, ci->r))
+        const nb_circle *ci = nb_forest_circle(f, i);
+        double r = ci->r + gi.agent_radius; /* inflated */
+        if (!visible(v, ci->x, ci->y, r))
             continue;
-        uint32_t a0 = nbi_get32(g->afirst + 4 * i), a1 = nbi_get32(g->afirst + 4 * (i + 1));
-        for (uint32_t a = a0; a < a1; a++) {
-            double start = nbi_getf64(g->arc + (size_t)a * NBI_BITANGENT_ARC);
-            double span = nbi_getf64(g->arc + (size_t)a * NBI_BITANGENT_ARC + 8);
-            if (span == NBI_WHOLE_SPAN)
-                span = NBI_TWO_PI;
-            nbr_arc(c, nbr_px(v, ci->x), nbr_py(v, ci->y), ci->r * v->scale,
-                    nbr_pangle(v, start), nbr_pangle(v, start + span), &arc);
+        size_t na = nbb_forest_free_arcs(f, k, i);
+        for (size_t a = 0; a < na; a++) {
+            double start, span;
+            nbb_forest_free_arc(f, k, i, a, &start, &span);
+            nbr_arc(c, nbr_px(v, ci->x), nbr_py(v, ci->y), r * v->scale, nbr_pangle(v, start),
+                    nbr_pangle(v, start + span), &arc);
         }
     }
     /* Each bitangent once: from the node whose partner comes after it. */
     nbr_style line = nbr_paint(NBR_NONE, NBR_FOREST_BITANGENT, 1);
     line.opacity = 0.6;
     nbr_style dot = nbr_paint(NBR_FOREST_BITANGENT, NBR_NONE, 0);
-    for (uint32_t i = 0; i < g->nodes; i++) {
-        const uint8_t *p = g->node + (size_t)i * NBI_BITANGENT_NODE;
-        uint32_t j = nbi_get32(p + 24);
-        double x = nbi_getf64(p), y = nbi_getf64(p + 8);
+    uint32_t nodes = nbb_forest_nodes(f, k);
+    for (uint32_t i = 0; i < nodes; i++) {
+        nb_vec2 p, q;
+        uint32_t j, jj;
+        nbb_forest_node(f, k, i, &p, &j);
         if (j > i) {
-            const uint8_t *q = g->node + (size_t)j * NBI_BITANGENT_NODE;
-            nbr_line(c, nbr_px(v, x), nbr_py(v, y), nbr_px(v, nbi_getf64(q)),
-                     nbr_py(v, nbi_getf64(q + 8)), &line);
+            nbb_forest_node(f, k, j, &q, &jj);
+            nbr_line(c, nbr_px(v, p.x), nbr_py(v, p.y), nbr_px(v, q.x), nbr_py(v, q.y), &line);
         }
     }
-    for (uint32_t i = 0; i < g->nodes; i++) {
-        const uint8_t *p = g->node + (size_t)i * NBI_BITANGENT_NODE;
-        double x = nbi_getf64(p), y = nbi_getf64(p + 8);
-        if (visible(v, x, y, 0))
-            nbr_circle(c, nbr_px(v, x), nbr_py(v, y), 1.5, &dot);
+    for (uint32_t i = 0; i < nodes; i++) {
+        nb_vec2 p;
+        uint32_t j;
+        nbb_forest_node(f, k, i, &p, &j);
+        if (visible(v, p.x, p.y, 0))
+            nbr_circle(c, nbr_px(v, p.x), nbr_py(v, p.y), 1.5, &dot);
     }
     nbr_group_end(c);
     return NB_OK;

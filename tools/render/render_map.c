@@ -1,11 +1,10 @@
 /* render_map.c: the layers that colour every cell: the terrains, a
  * clearance layer as a heat map, the reachability components.  The layers
- * are read in place through the runtime's layer reader, one row of the
- * window at a time. */
+ * are read in place through the checked layer view (bake.h), one row of
+ * the window at a time. */
 #include <math.h>
 #include <stdlib.h>
 
-#include "clearance/clearance.h"
 #include "render.h"
 
 void nbr_view_clip(const nbr_view *v, double clip[4])
@@ -24,18 +23,20 @@ static uint32_t excluded(const nb_bundle *b, long x, long y)
 
 /* A layer's cells, value v coloured table[v] (values up to the layer's
  * largest) or by colour(v); 0 or NBR_NONE shows the cell's exclusion. */
-static void draw_layer(nbr_view *v, const nbi_layer *l, const char *id, const char *title,
+static void draw_layer(nbr_view *v, const nbb_layer *l, const char *id, const char *title,
                        const uint32_t *table, uint32_t (*colour)(unsigned long))
 {
+    nbb_layer_info li;
+    nbb_layer_describe(l, &li);
     nbr_group(v->canvas, id, title, NULL);
     nbr_cells_begin(v->canvas, 0, 0, v->scale, v->w, v->h, 1);
     for (uint32_t y = 0; y < v->h; y++) {
         long my = v->y0 + y;
         for (uint32_t x = 0; x < v->w; x++) {
             long mx = v->x0 + x;
-            uint32_t k = nbi_layer_get(l, (uint64_t)my * l->width + (uint64_t)mx), rgb = NBR_NONE;
+            uint32_t k = nbb_layer_value(l, (uint32_t)mx, (uint32_t)my), rgb = NBR_NONE;
             if (k && table)
-                rgb = k <= l->maxval ? table[k] : NBR_NONE;
+                rgb = k <= li.maxval ? table[k] : NBR_NONE;
             else if (k)
                 rgb = colour(k);
             v->row[x] = rgb == NBR_NONE ? excluded(v->bundle, mx, my) : rgb;
@@ -78,10 +79,12 @@ nb_status nbr_draw_terrain(nbr_view *v, nb_err *err)
 nb_status nbr_draw_clearance(nbr_view *v, nb_capability cap, nb_err *err)
 {
     const nb_bundle *b = v->bundle;
-    nbi_layer l;
-    nb_status st = nbi_clearance_layer(b, cap, &l, err);
+    nbb_layer *lv;
+    nb_status st = nbb_layer_open_clearance(b, cap, &lv, err);
     if (st != NB_OK)
         return st;
+    nbb_layer_info l;
+    nbb_layer_describe(lv, &l);
     char capname[256];
     nb_capability_format(b, cap, capname, sizeof capname);
     if (!v->canvas) {
@@ -91,6 +94,7 @@ nb_status nbr_draw_clearance(nbr_view *v, nb_capability cap, nb_err *err)
                            c == l.maxval ? "%u+" : "%u", c);
         nbr_legend_add(&v->legend, NBR_ITEM_SWATCH, NBR_EXCLUDED, "other terrain");
         nbr_legend_add(&v->legend, NBR_ITEM_SWATCH, NBR_OBSTACLE, "obstacle");
+        nbb_layer_close(lv);
         return NB_OK;
     }
     uint32_t heat[NB_MAX_AGENT_SIZE + 1];
@@ -99,7 +103,8 @@ nb_status nbr_draw_clearance(nbr_view *v, nb_capability cap, nb_err *err)
         heat[c] = nbr_heat_colour(c, l.maxval);
     char title[300];
     snprintf(title, sizeof title, "clearance %s", capname);
-    draw_layer(v, &l, "clearance", title, heat, NULL);
+    draw_layer(v, lv, "clearance", title, heat, NULL);
+    nbb_layer_close(lv);
     return NB_OK;
 }
 
@@ -114,10 +119,12 @@ static int by_count_desc(const void *a, const void *b)
 nb_status nbr_draw_components(nbr_view *v, nb_capability cap, unsigned size, nb_err *err)
 {
     const nb_bundle *b = v->bundle;
-    nbi_layer l;
-    nb_status st = nbi_components_layer(b, cap, size, &l, err);
+    nbb_layer *lv;
+    nb_status st = nbb_layer_open_components(b, cap, size, &lv, err);
     if (st != NB_OK)
         return st;
+    nbb_layer_info l;
+    nbb_layer_describe(lv, &l);
     char capname[256];
     nb_capability_format(b, cap, capname, sizeof capname);
     if (!v->canvas) {
@@ -126,11 +133,13 @@ nb_status nbr_draw_components(nbr_view *v, nb_capability cap, unsigned size, nb_
         /* The largest few, with their sizes, so that a picture of many
          * components still says which is which. */
         uint64_t *count = calloc((size_t)l.maxval + 1, sizeof *count);
-        if (!count)
-            return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
-        uint64_t cells = (uint64_t)l.width * l.height;
-        for (uint64_t i = 0; i < cells; i++)
-            count[nbi_layer_get(&l, i)]++;
+        if (!count) {
+            nbb_layer_close(lv);
+            return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
+        }
+        for (uint32_t y = 0; y < l.height; y++)
+            for (uint32_t x = 0; x < l.width; x++)
+                count[nbb_layer_value(lv, x, y)]++;
         for (uint32_t k = 1; k <= l.maxval; k++)
             count[k] = (count[k] << 32) | (0xffffffffu - k);
         qsort(count + 1, l.maxval, sizeof *count, by_count_desc);
@@ -144,11 +153,13 @@ nb_status nbr_draw_components(nbr_view *v, nb_capability cap, unsigned size, nb_
         nbr_legend_add(&v->legend, NBR_ITEM_SWATCH, NBR_EXCLUDED, "cannot stand");
         nbr_legend_add(&v->legend, NBR_ITEM_SWATCH, NBR_OBSTACLE, "obstacle");
         free(count);
+        nbb_layer_close(lv);
         return NB_OK;
     }
     char title[300];
     snprintf(title, sizeof title, "components %s size %u", capname, size);
-    draw_layer(v, &l, "components", title, NULL, nbr_component_colour);
+    draw_layer(v, lv, "components", title, NULL, nbr_component_colour);
+    nbb_layer_close(lv);
     return NB_OK;
 }
 

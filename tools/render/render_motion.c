@@ -35,7 +35,7 @@ nb_status nbr_draw_perimeter(nbr_view *v, const nb_model *m, const nb_perimeter 
 {
     double *cost = malloc((size_t)v->w * v->h * sizeof *cost);
     if (!cost)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
     size_t approx;
     double max = slice(v, t, heading, speed, goal, cost, &approx);
     if (!v->canvas) {
@@ -47,7 +47,7 @@ nb_status nbr_draw_perimeter(nbr_view *v, const nb_model *m, const nb_perimeter 
         nbr_legend_add(&v->legend, NBR_ITEM_TITLE, 0,
                        "perimeter table of %s (%s, radius %u): the cost to the goal (%d, %d), "
                        "stopped at %s, from heading %u at speed %s:",
-                       nb_model_name(m), nb_perimeter_layout_name(nb_perimeter_layout(t)),
+                       nb_model_name(m), nb_perimeter_layout_name(nb_perimeter_layout_of(t)),
                        nb_perimeter_radius(t), (int)goal->x, (int)goal->y, gh, heading,
                        nb_model_speed_name(m, speed));
         for (int i = 0; i <= 4; i++)

@@ -28,7 +28,7 @@ static nbr_path *new_path(nbr_paths *ps, const char *file, uint32_t size, nb_err
         size_t cap = ps->cap ? ps->cap * 2 : 4;
         nbr_path *p = realloc(ps->path, cap * sizeof *p);
         if (!p) {
-            nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+            nbb_fail(err, NB_ERR_NOMEM, "out of memory");
             return NULL;
         }
         ps->path = p;
@@ -51,7 +51,7 @@ static nb_status add_cell(nbr_path *p, size_t *cap, long x, long y, nb_err *err)
         size_t c = *cap ? *cap * 2 : 64;
         nb_cell *cells = realloc(p->cells, c * sizeof *cells);
         if (!cells)
-            return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+            return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
         p->cells = cells;
         *cap = c;
     }
@@ -67,7 +67,7 @@ static nb_status add_piece(nbr_path *p, size_t *cap, const nbr_piece *piece, nb_
         size_t c = *cap ? *cap * 2 : 64;
         nbr_piece *pieces = realloc(p->pieces, c * sizeof *pieces);
         if (!pieces)
-            return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+            return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
         p->pieces = pieces;
         *cap = c;
     }
@@ -117,7 +117,7 @@ static nb_status read_text(nbr_paths *ps, const char *file, const char *buf, siz
         if (hash)
             n = (size_t)(hash - s);
         if (n >= sizeof text)
-            return nbi_fail(err, NB_ERR_SYNTAX, "%s:%u: a line too long for a cell", file, line);
+            return nbb_fail(err, NB_ERR_SYNTAX, "%s:%u: a line too long for a cell", file, line);
         memcpy(text, s, n);
         text[n] = '\0';
         s = e + 1;
@@ -150,7 +150,7 @@ static nb_status read_text(nbr_paths *ps, const char *file, const char *buf, siz
             ok = ok && *q == '\0';
         }
         if (!ok || x > CELL_LIMIT || y > CELL_LIMIT)
-            return nbi_fail(err, NB_ERR_SYNTAX,
+            return nbb_fail(err, NB_ERR_SYNTAX,
                             "%s:%u: expected a cell 'X Y' or 'X,Y' (two whole numbers)", file,
                             line);
         if (!p) {
@@ -169,7 +169,7 @@ static nb_status read_text(nbr_paths *ps, const char *file, const char *buf, siz
 
 static nb_status json_fail(const char *file, const nbj *v, nb_err *err, const char *what)
 {
-    return nbi_fail(err, NB_ERR_SYNTAX, "%s:%u:%u: %s", file, v->line, v->column, what);
+    return nbb_fail(err, NB_ERR_SYNTAX, "%s:%u:%u: %s", file, v->line, v->column, what);
 }
 
 /* A cell: [x, y] or {"x": x, "y": y}, whole numbers from 0. */
@@ -501,7 +501,7 @@ nb_status nbr_paths_read(nbr_paths *ps, const char *file, uint32_t size, nb_err 
                                                    : read_text(ps, file, buf, len, size, err);
     free(buf);
     if (st == NB_OK && ps->n == first)
-        st = nbi_fail(err, NB_ERR_SYNTAX, "%s: no path in it", file);
+        st = nbb_fail(err, NB_ERR_SYNTAX, "%s: no path in it", file);
     for (size_t i = first; i < ps->n && st == NB_OK; i++) {
         if (ps->n - first > 1) {
             char name[sizeof ps->path[i].name];
@@ -518,7 +518,7 @@ nb_status nbr_paths_read(nbr_paths *ps, const char *file, uint32_t size, nb_err 
             p->gx = p->to.x + half;
             p->gy = p->to.y + half;
         } else if (p->ncells == 0) {
-            st = nbi_fail(err, NB_ERR_SYNTAX, "%s: path %zu has no cells", file, i - first + 1);
+            st = nbb_fail(err, NB_ERR_SYNTAX, "%s: path %zu has no cells", file, i - first + 1);
         } else {
             st = cells_to_pieces(p, err);
         }
@@ -533,21 +533,21 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
     const nb_bundle *b = v->bundle;
     uint32_t colour = nbr_series_colour(i);
     if (p->world != v->world)
-        return nbi_fail(err, NB_ERR_ARG,
+        return nbb_fail(err, NB_ERR_ARG,
                         p->world ? "%s: a path among round obstacles cannot be drawn over a grid map "
                                    "(draw it with the forest layer)"
                                  : "%s: a path of cells cannot be drawn over a forest",
                         p->name);
     for (size_t k = 0; !v->world && k < p->ncells; k++)
         if ((uint32_t)p->cells[k].x >= nb_map_width(b) || (uint32_t)p->cells[k].y >= nb_map_height(b))
-            return nbi_fail(err, NB_ERR_ARG, "%s: cell %zu (%d, %d) is outside the %u x %u map",
+            return nbb_fail(err, NB_ERR_ARG, "%s: cell %zu (%d, %d) is outside the %u x %u map",
                             p->name, k + 1, (int)p->cells[k].x, (int)p->cells[k].y,
                             nb_map_width(b), nb_map_height(b));
     double ends[2][2] = {{p->x0, p->y0}, {p->gx, p->gy}};
     for (int k = 0; p->ends_only && !v->world && k < 2; k++)
         if (!(ends[k][0] >= 0 && ends[k][0] <= nb_map_width(b) && ends[k][1] >= 0 &&
               ends[k][1] <= nb_map_height(b)))
-            return nbi_fail(err, NB_ERR_ARG, "%s: its %s (%g, %g) is outside the %u x %u map",
+            return nbb_fail(err, NB_ERR_ARG, "%s: its %s (%g, %g) is outside the %u x %u map",
                             p->name, k ? "goal" : "start", ends[k][0], ends[k][1],
                             nb_map_width(b), nb_map_height(b));
     char who[200];
@@ -592,7 +592,7 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
      * first, then the line over it. */
     double *xy = malloc((p->npieces + 1) * 2 * sizeof *xy);
     if (!xy)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
     for (int pass = sweep ? 0 : 1; pass < 2; pass++) {
         const nbr_style *st = pass ? &ls : &band;
         if (pass == 0)

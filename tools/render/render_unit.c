@@ -2,12 +2,12 @@
  * start heading, in the table's own window of cells around the origin:
  * how many stored curves (to every neighbour, every end heading) touch
  * each cell, and the curves themselves.  The table is read through the
- * runtime's checked view (nbi_unit_sections); the curves are rebuilt
- * from each record's word and variant with nb_curve_to_pose. */
+ * checked view of the unit's sections (bake.h: nbb_hitcheck_open); the
+ * curves are rebuilt from each record's word and variant with
+ * nb_curve_to_pose. */
 #include <math.h>
 #include <stdlib.h>
 
-#include "turning/turning.h"
 #include "render.h"
 
 /* The ring of cells the unit stands on and may reach. */
@@ -16,54 +16,57 @@
 
 nb_status nbr_unit_window(const nb_bundle *b, const char *unit, unsigned *side, nb_err *err)
 {
-    nb_unit u;
-    nbi_hitcheck hc;
-    nb_status st = nbi_unit_sections(b, unit, &u, &hc, NULL, err);
-    if (st == NB_OK)
-        *side = hc.window;
+    nbb_hitcheck *h;
+    nb_status st = nbb_hitcheck_open(b, unit, NULL, &h, err);
+    if (st == NB_OK) {
+        nbb_hitcheck_info hi;
+        nbb_hitcheck_describe(h, &hi);
+        *side = hi.window;
+        nbb_hitcheck_close(h);
+    }
     return st;
 }
 
 static nb_status open_table(const nbr_view *v, const char *unit, unsigned h0, nb_unit *u,
-                            nbi_hitcheck *hc, nb_err *err)
+                            nbb_hitcheck **h, nbb_hitcheck_info *hi, nb_err *err)
 {
-    nb_status st = nbi_unit_sections(v->bundle, unit, u, hc, NULL, err);
-    if (st == NB_OK && h0 >= hc->headings)
-        st = nbi_fail(err, NB_ERR_ARG, "unit '%s' has %u headings: --heading %u is not one of them",
-                      unit, hc->headings, h0);
+    nb_status st = nbb_hitcheck_open(v->bundle, unit, u, h, err);
+    if (st != NB_OK)
+        return st;
+    nbb_hitcheck_describe(*h, hi);
+    if (h0 >= hi->headings) {
+        nbb_hitcheck_close(*h);
+        *h = NULL;
+        st = nbb_fail(err, NB_ERR_ARG, "unit '%s' has %u headings: --heading %u is not one of them",
+                      unit, hi->headings, h0);
+    }
     return st;
-}
-
-/* The index entry of (h0, h1, neighbour o): first record and count. */
-static void entry(const nbi_hitcheck *hc, unsigned h0, unsigned h1, unsigned o, uint32_t *first,
-                  uint32_t *count)
-{
-    size_t e = ((size_t)h0 * hc->headings + h1) * hc->neighbourhood + o;
-    *first = nbi_get32(hc->index + 8 * e);
-    *count = nbi_get32(hc->index + 8 * e + 4);
 }
 
 nb_status nbr_draw_hitcheck(nbr_view *v, const char *unit, unsigned h0, nb_err *err)
 {
     nb_unit u;
-    nbi_hitcheck hc;
-    nb_status st = open_table(v, unit, h0, &u, &hc, err);
+    nbb_hitcheck *h;
+    nbb_hitcheck_info hc;
+    nb_status st = open_table(v, unit, h0, &u, &h, &hc, err);
     if (st != NB_OK)
         return st;
     unsigned S = hc.window;
     uint32_t *count = calloc((size_t)S * S, sizeof *count), max = 0, curves = 0;
-    if (!count)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
+    if (!count) {
+        nbb_hitcheck_close(h);
+        return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
+    }
     for (unsigned h1 = 0; h1 < hc.headings; h1++)
         for (unsigned o = 0; o < hc.neighbourhood; o++) {
-            uint32_t first, n;
-            entry(&hc, h0, h1, o, &first, &n);
-            for (uint32_t r = first; r < first + n; r++, curves++) {
-                const uint8_t *bits = hc.records + (size_t)r * hc.recsize + NBI_HC_RECORD_HEAD;
-                for (size_t b = 0; b < (size_t)S * S; b++)
-                    if (bits[b / 8] >> (b % 8) & 1)
-                        max = ++count[b] > max ? count[b] : max;
-            }
+            uint32_t first, n = nbb_hitcheck_entry(h, h0, h1, o, &first);
+            for (uint32_t r = first; r < first + n; r++, curves++)
+                for (unsigned y = 0; y < S; y++)
+                    for (unsigned x = 0; x < S; x++)
+                        if (nbb_hitcheck_touches(h, r, x, y)) {
+                            size_t b = (size_t)y * S + x;
+                            max = ++count[b] > max ? count[b] : max;
+                        }
         }
     if (!v->canvas) {
         nbr_legend_add(&v->legend, NBR_ITEM_TITLE, 0,
@@ -82,6 +85,7 @@ nb_status nbr_draw_hitcheck(nbr_view *v, const char *unit, unsigned h0, nb_err *
         nbr_legend_add(&v->legend, NBR_ITEM_LINE, UNIT_ORIGIN, "the origin");
         nbr_legend_add(&v->legend, NBR_ITEM_LINE, UNIT_ENDS, "its %u neighbours", hc.neighbourhood);
         free(count);
+        nbb_hitcheck_close(h);
         return NB_OK;
     }
     nbr_canvas *c = v->canvas;
@@ -100,42 +104,50 @@ nb_status nbr_draw_hitcheck(nbr_view *v, const char *unit, unsigned h0, nb_err *
     /* The neighbours' cells framed, the origin's in the start colour. */
     nbr_style ends = nbr_paint(NBR_NONE, UNIT_ENDS, 1), origin = nbr_paint(NBR_NONE, UNIT_ORIGIN, 2);
     double s = v->scale;
-    for (unsigned o = 0; o < hc.neighbourhood; o++)
-        nbr_rect(c, nbr_px(v, hc.off[o][0]) + 0.5, nbr_py(v, hc.off[o][1]) + 0.5, s - 1, s - 1, &ends);
+    for (unsigned o = 0; o < hc.neighbourhood; o++) {
+        int dx, dy;
+        nbb_hitcheck_offset(h, o, &dx, &dy);
+        nbr_rect(c, nbr_px(v, dx) + 0.5, nbr_py(v, dy) + 0.5, s - 1, s - 1, &ends);
+    }
     nbr_rect(c, nbr_px(v, 0) + 1, nbr_py(v, 0) + 1, s - 2, s - 2, &origin);
     nbr_group_end(c);
     free(count);
+    nbb_hitcheck_close(h);
     return NB_OK;
 }
 
 nb_status nbr_draw_curves(nbr_view *v, const char *unit, unsigned h0, nb_err *err)
 {
     nb_unit u;
-    nbi_hitcheck hc;
-    nb_status st = open_table(v, unit, h0, &u, &hc, err);
+    nbb_hitcheck *h;
+    nbb_hitcheck_info hc;
+    nb_status st = open_table(v, unit, h0, &u, &h, &hc, err);
     if (st != NB_OK)
         return st;
     if (!v->canvas) {
         nbr_legend_add(&v->legend, NBR_ITEM_LINE, NBR_BLACK,
                        "the stored curves (arcs of radius %g and lines)", u.radius);
+        nbb_hitcheck_close(h);
         return NB_OK;
     }
     nbr_canvas *c = v->canvas;
     nbr_style line = nbr_paint(NBR_NONE, NBR_BLACK, 1);
     line.opacity = 0.25;
     nbr_group(c, "curves", "curves", NULL);
-    nb_pose from = {0.5, 0.5, nbi_heading(h0, hc.headings)};
+    nb_pose from = {0.5, 0.5, nbb_heading_angle(h0, hc.headings)};
     nb_curve cand[NB_CURVE_MAX_CANDIDATES];
     for (unsigned h1 = 0; h1 < hc.headings; h1++)
         for (unsigned o = 0; o < hc.neighbourhood; o++) {
-            uint32_t first, n;
-            entry(&hc, h0, h1, o, &first, &n);
-            nb_pose to = {hc.off[o][0] + 0.5, hc.off[o][1] + 0.5, nbi_heading(h1, hc.headings)};
+            uint32_t first, n = nbb_hitcheck_entry(h, h0, h1, o, &first);
+            int dx, dy;
+            nbb_hitcheck_offset(h, o, &dx, &dy);
+            nb_pose to = {dx + 0.5, dy + 0.5, nbb_heading_angle(h1, hc.headings)};
             size_t nc = nb_curve_to_pose(&from, &to, u.radius, cand);
             for (uint32_t r = first; r < first + n; r++) {
-                const uint8_t *rec = hc.records + (size_t)r * hc.recsize;
+                nbb_hitcheck_curve rec;
+                nbb_hitcheck_curve_get(h, r, &rec);
                 for (size_t k = 0; k < nc; k++) {
-                    if (strcmp(cand[k].word, nbi_words[rec[8]]) != 0 || cand[k].variant != rec[9])
+                    if (strcmp(cand[k].word, rec.word) != 0 || cand[k].variant != rec.variant)
                         continue;
                     for (unsigned g = 0; g < cand[k].count; g++) {
                         const nb_segment *sg = &cand[k].seg[g];
@@ -154,5 +166,6 @@ nb_status nbr_draw_curves(nbr_view *v, const char *unit, unsigned h0, nb_err *er
             }
         }
     nbr_group_end(c);
+    nbb_hitcheck_close(h);
     return NB_OK;
 }

@@ -16,26 +16,49 @@
 #include <stdlib.h>
 
 #include "abstract/abstract_build.h"
-#include "bake.h"
+#include "bake_int.h"
 
 void nbb_abstract_defaults(nbb_abstract_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->cluster = 10;
     o->quality = NBI_QUALITY_HIGH;
-    o->placement = NBI_PLACE_AUTO;
-    o->spread = NBI_SPREAD_DEFAULT;
+    o->placement = NBB_PLACE_AUTO;
+    o->spread = NBB_SPREAD_DEFAULT;
     o->corner = NBI_CORNER_STRICT;
     o->paths = 0;
     o->through = 1;
 }
+
+int nbb_abstract_quality(const char *name, uint32_t *out)
+{
+    for (uint32_t q = 0; nbi_quality_name(q); q++)
+        if (strcmp(name, nbi_quality_name(q)) == 0) {
+            *out = q;
+            return 1;
+        }
+    return 0;
+}
+
+int nbb_abstract_placement(const char *name, uint32_t *out)
+{
+    for (uint32_t p = 0; nbi_placement_name(p); p++)
+        if (strcmp(name, nbi_placement_name(p)) == 0) {
+            *out = p;
+            return 1;
+        }
+    return 0;
+}
+
+const char *nbb_abstract_quality_name(uint32_t quality) { return nbi_quality_name(quality); }
+const char *nbb_abstract_placement_name(uint32_t placement) { return nbi_placement_name(placement); }
 
 void nbb_abstract_resolve(nbb_abstract_opts *o)
 {
     /* Low quality keeps the paper's placement: its transitions at the
      * start of each border share nodes at cluster corners, which is what
      * keeps low-quality graphs as small as the paper's Table I. */
-    if (o->placement == NBI_PLACE_AUTO)
+    if (o->placement == NBB_PLACE_AUTO)
         o->placement = o->quality == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_ENDS;
 }
 
@@ -235,7 +258,7 @@ static nb_status intra_edges(nbb_agraph_build *ab, nb_err *err)
     nb_cell *targets = malloc((size_t)4 * n * sizeof *targets);
     found *fbuf = NULL;
     nbi_csearch cs;
-    int cs_ok = nbi_csearch_init(&cs, n, n);
+    int cs_ok = nbi_csearch_init(&cs, NULL, n, n);
     nb_status st = NB_OK;
     if (!first || !list || !cb || !cells || !targets || !cs_ok)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to build intra-edges");
@@ -294,7 +317,7 @@ nb_status nbb_abstract_build(const nb_bundle *b, const nbb_abstract_opts *o, uin
     nbb_abstract_opts resolved = *o;
     nbb_abstract_resolve(&resolved);
     o = &resolved;
-    if (o->quality > NBI_QUALITY_LOW || o->placement > NBI_PLACE_ENDS || o->corner > 1 ||
+    if (o->quality > NBI_QUALITY_LOW || o->placement > NBI_PLACE_ENDS || (unsigned)o->corner > NB_CORNER_WEAK ||
         (o->placement >= NBI_PLACE_SPREAD && o->spread < 1))
         return nbi_fail(err, NB_ERR_ARG, "bad abstract graph options");
     if (!b->has_map)

@@ -5,6 +5,7 @@
 #define NB_ABSTRACT_BUILD_H
 
 #include "abstract/abstract.h"
+#include "bake_int.h"
 
 typedef struct bnode {
     int32_t x, y;

@@ -54,16 +54,18 @@ void nbb_abstract_info(const uint8_t *payload, nb_section_info *info)
     info->type = NB_SEC_ABSTRACT;
     info->version = NBI_ABSTRACT_VERSION;
     info->encoding = NB_ENC_RAW;
-    uint32_t ncx = nbi_get32(payload + 36), ncy = nbi_get32(payload + 40);
-    uint32_t ncaps = nbi_get32(payload + 28), nsizes = nbi_get32(payload + 32);
-    uint32_t nnodes = nbi_get32(payload + 44), nedges = nbi_get32(payload + 48);
-    uint32_t flags = nbi_get32(payload + 56), pbytes = nbi_get32(payload + 60);
-    info->param[0] = nbi_get32(payload + 8);  /* cluster */
-    info->param[1] = nbi_get32(payload + 12); /* quality */
+#define WORD(w) nbi_get32(payload + 4 * (w))
+    uint32_t ncx = WORD(NBI_AB_NCX), ncy = WORD(NBI_AB_NCY);
+    uint32_t ncaps = WORD(NBI_AB_NCAPS), nsizes = WORD(NBI_AB_NSIZES);
+    uint32_t nnodes = WORD(NBI_AB_NODES), nedges = WORD(NBI_AB_EDGES);
+    uint32_t flags = WORD(NBI_AB_FLAGS), pbytes = WORD(NBI_AB_PATH_BYTES);
+    info->param[0] = WORD(NBI_AB_CLUSTER);
+    info->param[1] = WORD(NBI_AB_QUALITY);
     info->param[2] = nnodes;
     info->param[3] = nedges;
-    info->param[4] = nbi_get32(payload + 52); /* inter-edges */
-    info->param[5] = nbi_get32(payload + 20); /* placement */
+    info->param[4] = WORD(NBI_AB_INTER);
+    info->param[5] = WORD(NBI_AB_PLACEMENT);
+#undef WORD
     /* What the stored paths cost: the payload's bytes beyond the same
      * graph without them. */
     uint64_t ncl = (uint64_t)ncx * ncy;
@@ -161,23 +163,24 @@ nb_status nbb_ab_write(nbb_agraph_build *ab, uint8_t **payload, size_t *len, nb_
                       (unsigned long long)total);
         goto done;
     }
-    const uint32_t hdr[16] = {ab->width,
-                              ab->height,
-                              o->cluster,
-                              o->quality,
-                              o->corner,
-                              o->placement,
-                              o->placement >= NBI_PLACE_SPREAD ? o->spread : 0,
-                              ab->ncaps,
-                              ab->nsizes,
-                              ab->ncx,
-                              ab->ncy,
-                              (uint32_t)nn,
-                              (uint32_t)ne,
-                              (uint32_t)ninter,
-                              o->paths ? NBI_AGRAPH_PATHS : 0,
-                              (uint32_t)pbytes};
-    for (int i = 0; i < 16; i++)
+    uint32_t hdr[NBI_AB_WORDS];
+    hdr[NBI_AB_WIDTH] = ab->width;
+    hdr[NBI_AB_HEIGHT] = ab->height;
+    hdr[NBI_AB_CLUSTER] = o->cluster;
+    hdr[NBI_AB_QUALITY] = o->quality;
+    hdr[NBI_AB_CORNER] = (uint32_t)o->corner;
+    hdr[NBI_AB_PLACEMENT] = o->placement;
+    hdr[NBI_AB_SPREAD] = o->placement >= NBI_PLACE_SPREAD ? o->spread : 0;
+    hdr[NBI_AB_NCAPS] = ab->ncaps;
+    hdr[NBI_AB_NSIZES] = ab->nsizes;
+    hdr[NBI_AB_NCX] = ab->ncx;
+    hdr[NBI_AB_NCY] = ab->ncy;
+    hdr[NBI_AB_NODES] = (uint32_t)nn;
+    hdr[NBI_AB_EDGES] = (uint32_t)ne;
+    hdr[NBI_AB_INTER] = (uint32_t)ninter;
+    hdr[NBI_AB_FLAGS] = o->paths ? NBI_AGRAPH_PATHS : 0;
+    hdr[NBI_AB_PATH_BYTES] = (uint32_t)pbytes;
+    for (int i = 0; i < NBI_AB_WORDS; i++)
         nbi_put32(p + 4 * i, hdr[i]);
     uint64_t off[11];
     nbi_agraph_layout(ab->ncaps, ab->nsizes, ncl, nn, ne, o->paths, pbytes, off);
@@ -231,7 +234,7 @@ nb_status nbb_ab_write(nbb_agraph_build *ab, uint8_t **payload, size_t *len, nb_
                 const bpath *bp = &ab->path[pid];
                 for (uint32_t s = 0; s < bp->len; s++) {
                     unsigned code = dir == 0 ? ab->moves[bp->off + s]
-                                             : nbi_move_opposite[ab->moves[bp->off + bp->len - 1 - s]];
+                                             : nbi_move_opposite(ab->moves[bp->off + bp->len - 1 - s]);
                     put_nibble(mv, (uint64_t)at + s, code);
                 }
             }

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 struct bsec {
     nb_section_info info;
@@ -113,7 +113,7 @@ nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing,
     if (may_be_missing && strcmp(path, "-") != 0 && (st = nbb_output_check(path, err)) != NB_OK)
         return st;
     nb_bundle *old;
-    st = nb_bundle_open(path, NB_OPEN_VERIFY, &old, err);
+    st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &old, err);
     if (st != NB_OK) {
         nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
         return st;
@@ -289,85 +289,6 @@ nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err
     *image = p;
     *len = (size_t)file_size;
     return NB_OK;
-}
-
-nb_status nbb_output_check(const char *path, nb_err *err)
-{
-    struct stat sb;
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        return nbi_fail(err, NB_ERR_IO,
-                        "%s: not a regular file; the output is written to a new file renamed "
-                        "into place, which would replace it",
-                        path);
-    return NB_OK;
-}
-
-nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err)
-{
-    nb_status cst = nbb_output_check(path, err);
-    if (cst != NB_OK) {
-        t->fd = -1;
-        t->tmp = NULL;
-        return cst;
-    }
-    size_t plen = strlen(path);
-    t->fd = -1;
-    t->tmp = malloc(plen + 48);
-    if (!t->tmp)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory");
-    /* Ctrl-C or a polite kill during the write is held until the temporary
-     * file is renamed or removed, so none is left behind. */
-    sigset_t hold;
-    sigemptyset(&hold);
-    sigaddset(&hold, SIGINT);
-    sigaddset(&hold, SIGTERM);
-    sigaddset(&hold, SIGHUP);
-    sigaddset(&hold, SIGQUIT);
-    sigprocmask(SIG_BLOCK, &hold, &t->saved);
-    for (unsigned k = 0; k < 1000 && t->fd < 0; k++) {
-        snprintf(t->tmp, plen + 48, "%s.tmp-%ld-%u", path, (long)getpid(), k);
-        t->fd = open(t->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (t->fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (t->fd < 0) {
-        nb_status st = nbi_fail_errno(err, "cannot create a temporary file beside", path);
-        free(t->tmp);
-        t->tmp = NULL;
-        sigprocmask(SIG_SETMASK, &t->saved, NULL);
-        return st;
-    }
-    /* A rewritten bundle keeps the permissions the old one had. */
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
-        (void)fchmod(t->fd, sb.st_mode & 07777);
-    return NB_OK;
-}
-
-nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err)
-{
-    if (!path) { /* a scratch file */
-        close(t->fd);
-        unlink(t->tmp);
-        free(t->tmp);
-        sigprocmask(SIG_SETMASK, &t->saved, NULL);
-        return st;
-    }
-#ifdef HAVE_FSYNC
-    if (st == NB_OK && fsync(t->fd) != 0)
-        st = nbi_fail_errno(err, "fsync failed", t->tmp);
-#endif
-    if (close(t->fd) != 0 && st == NB_OK)
-        st = nbi_fail_errno(err, "close failed", t->tmp);
-    if (st == NB_OK && rename(t->tmp, path) != 0)
-        st = nbi_fail_errno(err, "cannot rename the new bundle into place", path);
-    if (st != NB_OK)
-        unlink(t->tmp);
-    free(t->tmp);
-    t->tmp = NULL;
-    t->fd = -1;
-    sigprocmask(SIG_SETMASK, &t->saved, NULL);
-    return st;
 }
 
 nbb_format nbb_format_for_path(const char *path)

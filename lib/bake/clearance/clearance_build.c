@@ -9,8 +9,7 @@
  * the cap is what lets a layer pack into a few bits per cell. */
 #include <stdlib.h>
 
-#include "bake.h"
-#include "clearance/clearance.h"
+#include "clearance/clearance_build.h"
 
 void nbb_terrain_mask(const nbi_legend *legend, nb_capability cap, uint8_t in_cap[256])
 {
@@ -51,10 +50,10 @@ void nbb_layer_pack(uint32_t width, uint32_t height, uint32_t maxval, const uint
     unsigned bits = nbi_bits_for(maxval);
     size_t len = (size_t)nbi_layer_bytes(cells, bits);
     memset(out, 0, len);
-    nbi_put32(out, width);
-    nbi_put32(out + 4, height);
-    nbi_put32(out + 8, bits);
-    nbi_put32(out + 12, maxval);
+    nbi_put32(out + NBI_LAYER_WIDTH, width);
+    nbi_put32(out + NBI_LAYER_HEIGHT, height);
+    nbi_put32(out + NBI_LAYER_BITS, bits);
+    nbi_put32(out + NBI_LAYER_MAXVAL, maxval);
     uint8_t *p = out + NBI_LAYER_HEADER;
     /* Values go in LSB first; a 64-bit accumulator flushes whole bytes. */
     uint64_t acc = 0;
@@ -89,9 +88,9 @@ static nb_status add_layer(struct nbb_builder *b, uint32_t type, uint16_t versio
     return st;
 }
 
-nb_status nbb_bake_clearance(struct nbb_builder *b, const nbi_legend *legend,
-                             const nbi_agentset *agents, const struct nbb_grid *grid, int compress,
-                             nbb_clearance_stats *stats, nb_err *err)
+nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
+                             const nbb_grid *grid, int compress, nbb_clearance_stats *stats,
+                             nb_err *err)
 {
     nb_capability caps[NB_MAX_AGENTS];
     uint32_t sizes[NB_MAX_AGENTS];
@@ -143,4 +142,10 @@ nb_status nbb_bake_clearance(struct nbb_builder *b, const nbi_legend *legend,
     free(queue);
     free(payload);
     return st;
+}
+
+nb_status nbb_level_bake_clearance(nbb_builder *b, const nbb_level *level, int compress,
+                                   nbb_clearance_stats *stats, nb_err *err)
+{
+    return nbb_bake_clearance(b, &level->legend, &level->agents, &level->grid, compress, stats, err);
 }

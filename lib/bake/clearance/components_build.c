@@ -9,7 +9,7 @@
  * are the 4-connected ones, found here by breadth-first flood fill in
  * O(cells).  Seed 004 keeps a 1-bit region table for the same question;
  * exact components answer it for every pair of cells. */
-#include "clearance/clearance.h"
+#include "clearance/clearance_build.h"
 
 uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32_t height,
                                 unsigned size, uint32_t *label, uint32_t *queue)

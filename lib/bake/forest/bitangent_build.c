@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 #include "forest/forest.h"
 
 typedef struct bnode {
@@ -31,10 +31,10 @@ nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len,
     uint8_t *p = calloc(1, size);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest of %zu circles", f->n);
-    nbi_put32(p, (uint32_t)f->n);
-    nbi_put32(p + 4, f->has_bounds ? NBI_FOREST_HAS_BOUNDS : 0);
+    nbi_put32(p + NBI_FOREST_COUNT, (uint32_t)f->n);
+    nbi_put32(p + NBI_FOREST_FLAGS, f->has_bounds ? NBI_FOREST_HAS_BOUNDS : 0);
     for (int i = 0; i < 4 && f->has_bounds; i++)
-        nbi_putf64(p + 8 + 8 * i, f->bounds[i]);
+        nbi_putf64(p + NBI_FOREST_BOUNDS + 8 * i, f->bounds[i]);
     for (size_t i = 0; i < f->n; i++) {
         uint8_t *c = p + NBI_FOREST_HEADER + i * NBI_FOREST_CIRCLE;
         nbi_putf64(c, f->circles[i].x);
@@ -173,7 +173,7 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
                                   radius, INT32_MAX);
                     goto done;
                 }
-                if (!nbi_grow((void **)&nd, &cap, m + 2, sizeof *nd)) {
+                if (!nbi_grow(NULL, (void **)&nd, &cap, m + 2, sizeof *nd)) {
                     st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu tangent points", m + 2);
                     goto done;
                 }
@@ -224,7 +224,7 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        if (!nbi_grow((void **)&arcs, &arcs_cap, narcs + n + 1, sizeof *arcs)) {
+        if (!nbi_grow(NULL, (void **)&arcs, &arcs_cap, narcs + n + 1, sizeof *arcs)) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu free arcs", narcs + n + 1);
             goto done;
         }
@@ -247,20 +247,20 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte bitangent section", size);
         goto done;
     }
-    nbi_putf64(p, radius);
-    nbi_put32(p + 8, (uint32_t)n);
-    nbi_put32(p + 12, (uint32_t)m);
-    nbi_put32(p + 16, (uint32_t)narcs);
-    nbi_put32(p + 20, forest_crc);
-    nbi_put32(p + 24, (uint32_t)candidates);
-    nbi_put64(p + 32, arcs_total);
+    nbi_putf64(p + NBI_BT_RADIUS, radius);
+    nbi_put32(p + NBI_BT_CIRCLES, (uint32_t)n);
+    nbi_put32(p + NBI_BT_NODES, (uint32_t)m);
+    nbi_put32(p + NBI_BT_ARCS, (uint32_t)narcs);
+    nbi_put32(p + NBI_BT_FOREST_CRC, forest_crc);
+    nbi_put32(p + NBI_BT_CANDIDATES, (uint32_t)candidates);
+    nbi_put64(p + NBI_BT_HUGGING, arcs_total);
     uint8_t *q = p + NBI_BITANGENT_HEADER;
     for (size_t i = 0; i < m; i++, q += NBI_BITANGENT_NODE) {
-        nbi_putf64(q, nd[i].x);
-        nbi_putf64(q + 8, nd[i].y);
-        nbi_putf64(q + 16, nd[i].angle);
-        nbi_put32(q + 24, nd[i].partner);
-        nbi_put32(q + 28, nd[i].circle << 1 | nd[i].sense);
+        nbi_putf64(q + NBI_BT_N_X, nd[i].x);
+        nbi_putf64(q + NBI_BT_N_Y, nd[i].y);
+        nbi_putf64(q + NBI_BT_N_ANGLE, nd[i].angle);
+        nbi_put32(q + NBI_BT_N_PARTNER, nd[i].partner);
+        nbi_put32(q + NBI_BT_N_CIRCLE, nd[i].circle << 1 | nd[i].sense);
     }
     for (size_t i = 0; i < narcs; i++, q += NBI_BITANGENT_ARC) {
         nbi_putf64(q, arcs[i].start);

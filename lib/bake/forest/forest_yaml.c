@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 /* A number in a circle or the bounds, named in messages. */
 static nb_status real(nbb_yaml *y, yaml_node_t *node, const char *what, double min, double *out,
@@ -140,9 +140,8 @@ static void put_real(FILE *f, double v)
     fputs(buf, f);
 }
 
-void nbb_forest_print(const nbb_forest *forest, void *file)
+void nbb_forest_print(const nbb_forest *forest, FILE *f)
 {
-    FILE *f = file;
     fprintf(f, "# %zu circles: [x, y, radius]\n", forest->n);
     if (forest->has_bounds) {
         fputs("bounds: [", f);

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 const char nbb_default_agents_yaml[] =
     "# The default agent set: what MovingAI's optimal lengths assume.\n"
@@ -125,9 +125,9 @@ nb_status nbb_agents_default(const nbi_legend *legend, nbi_agentset *set, nb_err
     return st;
 }
 
-void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, void *file)
+void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, FILE *f)
 {
-    FILE *f = file;
+
     fputs("agents:\n", f);
     for (size_t i = 0; i < set->count; i++) {
         const char *sep = "";

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 /* Claims each character of chars for code; a character claimed twice, or
  * one that is not printable ASCII, is an error at node. */
@@ -125,9 +125,9 @@ static void print_chars(FILE *f, const char *chars)
     fputc('"', f);
 }
 
-void nbb_legend_print(const nbi_legend *legend, void *file)
+void nbb_legend_print(const nbi_legend *legend, FILE *f)
 {
-    FILE *f = file;
+
     fputs("terrains:\n", f);
     for (unsigned t = 0; t < legend->nterrains; t++) {
         fprintf(f, "  - name: %s\n    chars: ", legend->names[t]);

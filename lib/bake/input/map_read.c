@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 struct cursor {
     const char *buf, *name;
@@ -80,7 +80,7 @@ static int word_is(const struct cursor *c, size_t at, size_t len, const char *w)
 }
 
 static nb_status fail_at(const struct cursor *c, nb_err *err, nb_status code, size_t at,
-                         const char *fmt, ...) NBI_PRINTF(5, 6);
+                         const char *fmt, ...) NBP_PRINTF(5, 6);
 static nb_status fail_at(const struct cursor *c, nb_err *err, nb_status code, size_t at,
                          const char *fmt, ...)
 {

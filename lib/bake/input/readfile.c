@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 const char *nbb_input_name(const char *path)
 {

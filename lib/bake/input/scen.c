@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "input/scen.h"
+#include "bake_int.h"
 
 /* The whitespace-separated fields of one line (at most max). */
 static size_t split(char *line, char **field, size_t max)

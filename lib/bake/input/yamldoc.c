@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 
 static nb_status vfail_mark(const nbb_yaml *y, yaml_mark_t mark, nb_err *err, nb_status code,
                             const char *fmt, va_list ap)

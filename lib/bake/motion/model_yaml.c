@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 #include "motion/model.h"
 
 /* A whole number, possibly negative, within [min, max]. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-#include "bake.h"
+#include "bake_int.h"
 #include "core/heap.h"
 #include "motion/perimeter.h"
 
@@ -48,7 +48,7 @@ static nb_status back_alloc(back *b, long rb, nb_err *err)
         return nbi_fail(err, NB_ERR_LIMIT, "perimeter search of %zu states is too large", b->n);
     b->dist = malloc(b->n * sizeof *b->dist);
     b->pos = malloc(b->n * sizeof *b->pos);
-    if (!b->dist || !b->pos || !nbi_heap_init(&b->heap, 1024, b->pos)) {
+    if (!b->dist || !b->pos || !nbi_heap_init(&b->heap, NULL, 1024, b->pos)) {
         back_free(b);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter search of %zu states", b->n);
     }
@@ -187,11 +187,10 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     if (!first || !tg)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
     for (unsigned t = 0; t < ntabs && st == NB_OK; t++) {
-        int gi = nbi_pgeom_find(geom, &ngeom, 8, o->radius, H, K, krev, tabs[t].group, err);
-        if (gi < 0) {
-            st = err ? err->code : NB_ERR_NOMEM;
+        unsigned gi;
+        if ((st = nbi_pgeom_find(geom, &ngeom, 8, NULL, o->radius, H, K, krev, tabs[t].group, &gi,
+                                 err)) != NB_OK)
             break;
-        }
         tg[t] = (uint8_t)gi;
         first[t] = (uint32_t)total;
         total += nbi_pgeom_size(&geom[gi]);
@@ -252,24 +251,24 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     if (st == NB_OK && !p)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte perimeter section", plen);
     if (st == NB_OK) {
-        nbi_put32(p, o->radius);
-        nbi_put32(p + 4, (uint32_t)o->layout);
-        nbi_put32(p + 8, o->entry_bits);
-        nbi_put32(p + 12, sym);
-        nbi_put32(p + 16, H);
-        nbi_put32(p + 20, S);
-        nbi_put32(p + 24, K);
-        nbi_put32(p + 28, ntabs);
-        nbi_put32(p + 32, (uint32_t)total);
-        nbi_put32(p + 36, scale);
-        nbi_put32(p + 40, m->crc);
-        memcpy(p + 48, cls, NB_MODEL_MAX_SPEEDS);
+        nbi_put32(p + NBI_PERIM_RADIUS, o->radius);
+        nbi_put32(p + NBI_PERIM_LAYOUT, (uint32_t)o->layout);
+        nbi_put32(p + NBI_PERIM_BITS, o->entry_bits);
+        nbi_put32(p + NBI_PERIM_SYM, sym);
+        nbi_put32(p + NBI_PERIM_H, H);
+        nbi_put32(p + NBI_PERIM_S, S);
+        nbi_put32(p + NBI_PERIM_K, K);
+        nbi_put32(p + NBI_PERIM_TABLES, ntabs);
+        nbi_put32(p + NBI_PERIM_ENTRIES, (uint32_t)total);
+        nbi_put32(p + NBI_PERIM_SCALE, scale);
+        nbi_put32(p + NBI_PERIM_CRC, m->crc);
+        memcpy(p + NBI_PERIM_CLASSES, cls, NB_MODEL_MAX_SPEEDS);
         for (unsigned t = 0; t < ntabs; t++) {
             uint8_t *r = p + NBI_PERIM_HEADER + (size_t)t * NBI_PERIM_TABLE_RECORD;
-            nbi_put32(r, tabs[t].goal_heading);
-            nbi_put32(r + 4, tabs[t].goal_speed);
-            nbi_put32(r + 8, tabs[t].group);
-            nbi_put32(r + 12, first[t]);
+            nbi_put32(r + NBI_PERIM_T_HEADING, tabs[t].goal_heading);
+            nbi_put32(r + NBI_PERIM_T_SPEED, tabs[t].goal_speed);
+            nbi_put32(r + NBI_PERIM_T_GROUP, tabs[t].group);
+            nbi_put32(r + NBI_PERIM_T_FIRST, first[t]);
         }
         for (uint64_t i = 0; i < total; i++) {
             double v = vals[i];
@@ -325,8 +324,10 @@ nb_status nbb_put_perimeter(nbb_builder *bl, const nb_model *m, const nbb_perime
     memset(&in, 0, sizeof in);
     in.type = NB_SEC_PERIMETER;
     in.version = NBI_PERIM_VERSION;
+    static const unsigned field[7] = {NBI_PERIM_RADIUS, NBI_PERIM_LAYOUT, NBI_PERIM_BITS, NBI_PERIM_SYM,
+                                      NBI_PERIM_TABLES, NBI_PERIM_ENTRIES, NBI_PERIM_SCALE};
     for (int i = 0; i < 7; i++)
-        in.param[i] = nbi_get32(p + 4 * (i < 4 ? i : i + 3)); /* radius, layout, bits, sym, tables, entries, scale */
+        in.param[i] = nbi_get32(p + field[i]);
     snprintf(in.name, sizeof in.name, "%s", m->name);
     if (o->compress) {
         uLongf zlen = compressBound((uLong)len);

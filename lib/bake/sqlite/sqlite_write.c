@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bake.h"
+#include "abstract/abstract.h"
+#include "bake_int.h"
 #include "forest/forest.h"
 #include "turning/turning.h"
 #include "sqlite/sqlite_schema.h" /* nbb_sqlite_schema: formats/sqlite.sql, made by make */
@@ -133,8 +134,8 @@ static nb_status put_sections(writer *w)
     bind_int(&q, 2, b->minor);
     bind_int(&q, 3, b->flags);
     bind_int(&q, 4, (int64_t)b->nsections);
-    bind_int(&q, 5, nbi_get32(b->data + 48)); /* the binary form's table CRC */
-    bind_int(&q, 6, nbi_get32(b->data + 60)); /* and its header CRC */
+    bind_int(&q, 5, nbi_get32(b->data + NBI_HDR_TABLE_CRC)); /* the binary form's table CRC */
+    bind_int(&q, 6, nbi_get32(b->data + NBI_HDR_CRC)); /* and its header CRC */
     st = insert_row(&q);
     ins_done(&q);
     if (st != NB_OK)
@@ -409,26 +410,26 @@ static nb_status put_forest(writer *w)
         st = insert_row(g);
         for (uint32_t i = 0; i < gr->nodes && st == NB_OK; i++) {
             const uint8_t *r = gr->node + (size_t)i * NBI_BITANGENT_NODE;
-            uint32_t other = nbi_get32(r + 24), cs = nbi_get32(r + 28);
-            double x = nbi_getf64(r), y = nbi_getf64(r + 8);
+            uint32_t other = nbi_get32(r + NBI_BT_N_PARTNER), cs = nbi_get32(r + NBI_BT_N_CIRCLE);
+            double x = nbi_getf64(r + NBI_BT_N_X), y = nbi_getf64(r + NBI_BT_N_Y);
             bind_int(n, 1, k);
             bind_int(n, 2, i);
             bind_int(n, 3, cs >> 1);
             bind_real(n, 4, x);
             bind_real(n, 5, y);
-            bind_real(n, 6, nbi_getf64(r + 16));
+            bind_real(n, 6, nbi_getf64(r + NBI_BT_N_ANGLE));
             bind_text(n, 7, cs & 1 ? "cw" : "ccw", -1);
             bind_int(n, 8, other);
             st = insert_row(n);
             if (st != NB_OK || other < i)
                 continue;
             const uint8_t *o = gr->node + (size_t)other * NBI_BITANGENT_NODE;
-            double dx = nbi_getf64(o) - x, dy = nbi_getf64(o + 8) - y;
+            double dx = nbi_getf64(o + NBI_BT_N_X) - x, dy = nbi_getf64(o + NBI_BT_N_Y) - y;
             bind_int(e, 1, k);
             bind_int(e, 2, i);
             bind_int(e, 3, other);
             bind_int(e, 4, cs >> 1);
-            bind_int(e, 5, nbi_get32(o + 28) >> 1);
+            bind_int(e, 5, nbi_get32(o + NBI_BT_N_CIRCLE) >> 1);
             bind_real(e, 6, sqrt(dx * dx + dy * dy));
             st = insert_row(e);
         }
@@ -479,7 +480,7 @@ static nb_status put_hitcheck_table(writer *w, ins *t, ins *c, const char *unit)
     for (unsigned h0 = 0; h0 < h.headings && st == NB_OK; h0++)
         for (unsigned h1 = 0; h1 < h.headings && st == NB_OK; h1++)
             for (unsigned o = 0; o < h.neighbourhood && st == NB_OK; o++) {
-                const uint8_t *e = h.index + 8 * (((size_t)h0 * h.headings + h1) * h.neighbourhood + o);
+                const uint8_t *e = h.index + NBI_HC_INDEX_ENTRY * (((size_t)h0 * h.headings + h1) * h.neighbourhood + o);
                 uint32_t first = nbi_get32(e), count = nbi_get32(e + 4);
                 for (uint32_t k = 0; k < count && st == NB_OK; k++) {
                     const uint8_t *r = h.records + (size_t)(first + k) * h.recsize;
@@ -491,8 +492,8 @@ static nb_status put_hitcheck_table(writer *w, ins *t, ins *c, const char *unit)
                     bind_int(c, 6, k);
                     bind_text(c, 7, nbi_words[r[8]], -1);
                     bind_int(c, 8, r[9]);
-                    bind_real(c, 9, nbi_getf64(r));
-                    bind_int(c, 10, nbi_get16(r + 10));
+                    bind_real(c, 9, nbi_getf64(r + NBI_HC_R_LENGTH));
+                    bind_int(c, 10, nbi_get16(r + NBI_HC_R_CELLS));
                     st = insert_row(c);
                 }
             }
@@ -583,24 +584,25 @@ static nb_status put_perimeter(writer *w, ins *t, ins *g, const nb_model *m)
         return NB_OK;
     const uint8_t *p = data;
     const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
-    uint32_t ntabs = nbi_get32(p + 28), nentries = nbi_get32(p + 32);
+    uint32_t ntabs = nbi_get32(p + NBI_PERIM_TABLES), nentries = nbi_get32(p + NBI_PERIM_ENTRIES);
     bind_text(t, 1, name, -1);
     bind_int(t, 2, idx);
-    bind_int(t, 3, nbi_get32(p));
-    bind_text(t, 4, nb_perimeter_layout_name((int)nbi_get32(p + 4)), -1);
-    bind_int(t, 5, nbi_get32(p + 8));
-    bind_int(t, 6, nbi_get32(p + 12));
-    bind_int(t, 7, nbi_get32(p + 24));
+    bind_int(t, 3, nbi_get32(p + NBI_PERIM_RADIUS));
+    bind_text(t, 4, nb_perimeter_layout_name((int)nbi_get32(p + NBI_PERIM_LAYOUT)), -1);
+    bind_int(t, 5, nbi_get32(p + NBI_PERIM_BITS));
+    bind_int(t, 6, nbi_get32(p + NBI_PERIM_SYM));
+    bind_int(t, 7, nbi_get32(p + NBI_PERIM_K));
     bind_int(t, 8, ntabs);
     bind_int(t, 9, nentries);
-    bind_int(t, 10, nbi_get32(p + 36));
+    bind_int(t, 10, nbi_get32(p + NBI_PERIM_SCALE));
     bind_int(t, 11, (int64_t)in->size);
     bind_int(t, 12, (int64_t)in->usize);
     nb_status st = insert_row(t);
     for (uint32_t k = 0; k < ntabs && st == NB_OK; k++) {
-        const uint8_t *r = p + 64 + 16 * (size_t)k;
-        uint32_t heading = nbi_get32(r), speed = nbi_get32(r + 4), first = nbi_get32(r + 12);
-        uint32_t next = k + 1 < ntabs ? nbi_get32(r + 16 + 12) : nentries;
+        const uint8_t *r = p + NBI_PERIM_HEADER + NBI_PERIM_TABLE_RECORD * (size_t)k;
+        uint32_t heading = nbi_get32(r + NBI_PERIM_T_HEADING), speed = nbi_get32(r + NBI_PERIM_T_SPEED);
+        uint32_t first = nbi_get32(r + NBI_PERIM_T_FIRST);
+        uint32_t next = k + 1 < ntabs ? nbi_get32(r + NBI_PERIM_TABLE_RECORD + NBI_PERIM_T_FIRST) : nentries;
         bind_text(g, 1, name, -1);
         bind_int(g, 2, k);
         if (heading == 0xffffu)
@@ -608,7 +610,7 @@ static nb_status put_perimeter(writer *w, ins *t, ins *g, const nb_model *m)
         else
             bind_int(g, 3, heading);
         bind_text(g, 4, speed == 0xffffu ? NULL : nb_model_speed_name(m, speed), -1);
-        bind_int(g, 5, nbi_get32(r + 8));
+        bind_int(g, 5, nbi_get32(r + NBI_PERIM_T_GROUP));
         bind_int(g, 6, first);
         bind_int(g, 7, next - first);
         st = insert_row(g);
@@ -671,72 +673,17 @@ static nb_status put_models(writer *w)
 
 /* ---- the HAA* abstract graph (formats/abstract.md) ---- */
 
-/* The arrays of an abstract section, found from its header; 0 when the
- * payload does not have exactly the length its counts give. */
-typedef struct abs_view {
-    uint32_t cluster, quality, corner, placement, spread, ncaps, nsizes, cx, cy, nodes, edges,
-        inter, flags, path_bytes;
-    const uint8_t *caps, *sizes, *cluster_first, *node_xy, *node_first, *arc_to, *arc_w, *arc_ann;
-} abs_view;
-
-static int abs_open(const uint8_t *p, size_t len, abs_view *v)
-{
-    if (len < 64)
-        return 0;
-    v->cluster = nbi_get32(p + 8);
-    v->quality = nbi_get32(p + 12);
-    v->corner = nbi_get32(p + 16);
-    v->placement = nbi_get32(p + 20);
-    v->spread = nbi_get32(p + 24);
-    v->ncaps = nbi_get32(p + 28);
-    v->nsizes = nbi_get32(p + 32);
-    v->cx = nbi_get32(p + 36);
-    v->cy = nbi_get32(p + 40);
-    v->nodes = nbi_get32(p + 44);
-    v->edges = nbi_get32(p + 48);
-    v->inter = nbi_get32(p + 52);
-    v->flags = nbi_get32(p + 56);
-    v->path_bytes = nbi_get32(p + 60);
-    uint64_t arcs = 2 * (uint64_t)v->edges, clusters = (uint64_t)v->cx * v->cy;
-    uint64_t size[10] = {4 * (uint64_t)v->ncaps, 4 * (uint64_t)v->nsizes, 4 * (clusters + 1),
-                         4 * (uint64_t)v->nodes, 4 * ((uint64_t)v->nodes + 1), 4 * arcs, 4 * arcs,
-                         2 * arcs, v->flags & 1 ? 4 * arcs : 0, v->flags & 1 ? v->path_bytes : 0};
-    const uint8_t **at[8] = {&v->caps, &v->sizes, &v->cluster_first, &v->node_xy,
-                             &v->node_first, &v->arc_to, &v->arc_w, &v->arc_ann};
-    uint64_t off = 64;
-    for (int i = 0; i < 10; i++) {
-        off = (off + 7) / 8 * 8;
-        if (off > len || size[i] > len - off)
-            return 0;
-        if (i < 8)
-            *at[i] = p + off;
-        off += size[i];
-    }
-    if ((off + 7) / 8 * 8 != len && off != len)
-        return 0;
-    /* The indexes are trusted below only as far as they are checked here. */
-    for (uint32_t u = 0; u < v->nodes; u++)
-        if (nbi_get32(v->node_first + 4 * (size_t)u) > nbi_get32(v->node_first + 4 * ((size_t)u + 1)) ||
-            nbi_get32(v->node_first + 4 * ((size_t)u + 1)) > arcs)
-            return 0;
-    for (uint64_t k = 0; k < clusters; k++)
-        if (nbi_get32(v->cluster_first + 4 * k) > nbi_get32(v->cluster_first + 4 * (k + 1)) ||
-            nbi_get32(v->cluster_first + 4 * (k + 1)) > v->nodes)
-            return 0;
-    return 1;
-}
-
 static nb_status put_abstract(writer *w, long idx)
 {
-    static const char *const quality[] = {"initial", "high", "low"};
-    static const char *const placement[] = {"first", "middle", "spread", "ends"};
     const nb_bundle *b = w->b;
     const void *data;
     size_t len;
-    abs_view v;
-    if (nb_bundle_payload(b, (size_t)idx, &data, &len, NULL) != NB_OK || !abs_open(data, len, &v) ||
-        v.quality > 2 || v.placement > 3)
-        return NB_OK; /* not this layout: the section alone tells */
+    nbi_agraph v;
+    /* The runtime's checked view: what it refuses is not decoded here
+     * either (the section itself is kept, and tells). */
+    if (nb_bundle_payload(b, (size_t)idx, &data, &len, NULL) != NB_OK || !b->has_map ||
+        nbi_agraph_view(data, len, b->width, b->height, &v, NULL) != NB_OK)
+        return NB_OK;
     const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
     ins q[4];
     static const char *const sql[4] = {
@@ -747,16 +694,16 @@ static nb_status put_abstract(writer *w, long idx)
     nb_status st = prepare_all(w, q, sql, 4, "the abstract graph");
     bind_int(&q[0], 1, idx);
     bind_int(&q[0], 2, v.cluster);
-    bind_text(&q[0], 3, quality[v.quality], -1);
+    bind_text(&q[0], 3, nbi_quality_name(v.quality), -1);
     bind_text(&q[0], 4, v.corner ? "weak" : "strict", -1);
-    bind_text(&q[0], 5, placement[v.placement], -1);
+    bind_text(&q[0], 5, nbi_placement_name(v.placement), -1);
     bind_int(&q[0], 6, v.spread);
-    bind_int(&q[0], 7, v.cx);
-    bind_int(&q[0], 8, v.cy);
-    bind_int(&q[0], 9, v.nodes);
-    bind_int(&q[0], 10, v.edges);
-    bind_int(&q[0], 11, v.inter);
-    bind_int(&q[0], 12, v.flags & 1 ? v.path_bytes : 0);
+    bind_int(&q[0], 7, v.ncx);
+    bind_int(&q[0], 8, v.ncy);
+    bind_int(&q[0], 9, v.nnodes);
+    bind_int(&q[0], 10, v.nedges);
+    bind_int(&q[0], 11, v.ninter);
+    bind_int(&q[0], 12, v.flags & NBI_AGRAPH_PATHS ? v.path_bytes : 0);
     bind_int(&q[0], 13, (int64_t)in->size);
     bind_int(&q[0], 14, (int64_t)in->usize);
     if (st == NB_OK)
@@ -767,9 +714,9 @@ static nb_status put_abstract(writer *w, long idx)
             bind_int(&q[1], 2, nbi_get32(v.sizes + 4 * k));
             st = insert_row(&q[1]);
         }
-    uint64_t k = 0, clusters = (uint64_t)v.cx * v.cy;
+    uint64_t k = 0, clusters = (uint64_t)v.ncx * v.ncy;
     int64_t edge = 0;
-    for (uint32_t u = 0; u < v.nodes && st == NB_OK; u++) {
+    for (uint32_t u = 0; u < v.nnodes && st == NB_OK; u++) {
         while (k < clusters && nbi_get32(v.cluster_first + 4 * (k + 1)) <= u)
             k++;
         bind_int(&q[2], 1, u);
@@ -781,7 +728,7 @@ static nb_status put_abstract(writer *w, long idx)
         uint32_t a1 = nbi_get32(v.node_first + 4 * ((size_t)u + 1));
         for (uint32_t a = a0; a < a1 && st == NB_OK; a++) {
             uint32_t to = nbi_get32(v.arc_to + 4 * (size_t)a);
-            if (to <= u || to >= v.nodes) /* each edge once, from its lower end */
+            if (to <= u || to >= v.nnodes) /* each edge once, from its lower end */
                 continue;
             uint32_t card = nbi_get16(v.arc_w + 4 * (size_t)a);
             uint32_t diag = nbi_get16(v.arc_w + 4 * (size_t)a + 2);
@@ -798,7 +745,7 @@ static nb_status put_abstract(writer *w, long idx)
             bind_int(&q[3], 6, cv);
             bind_int(&q[3], 7, card);
             bind_int(&q[3], 8, diag);
-            bind_real(&q[3], 9, card + diag * 1.41421356237309504880);
+            bind_real(&q[3], 9, nbi_arc_weight(&v, a));
             st = insert_row(&q[3]);
         }
     }

@@ -49,11 +49,11 @@ nb_status nbb_curvetab_build(double r, unsigned distance, unsigned steps, unsign
         free(ring);
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the curve table");
     }
-    nbi_put32(p, distance);
-    nbi_put32(p + 4, steps);
-    nbi_put32(p + 8, angles);
-    nbi_put32(p + 12, cols);
-    nbi_putf64(p + 16, r);
+    nbi_put32(p + NBI_CT_DISTANCE, distance);
+    nbi_put32(p + NBI_CT_STEPS, steps);
+    nbi_put32(p + NBI_CT_ANGLES, angles);
+    nbi_put32(p + NBI_CT_COLS, cols);
+    nbi_putf64(p + NBI_CT_RADIUS, r);
     uint8_t *out = p + NBI_CT_HEADER;
     const double sector = NBI_TWO_PI / angles;
 

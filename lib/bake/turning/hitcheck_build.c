@@ -181,14 +181,14 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for a %zu-byte hit-check table", total);
         goto done;
     }
-    nbi_put32(p, K);
-    nbi_put32(p + 4, neighbourhood);
-    nbi_put32(p + 8, window);
-    nbi_put32(p + 12, words);
-    nbi_put32(p + 16, (uint32_t)t.ncurves);
-    nbi_put32(p + 20, (uint32_t)recsize);
-    nbi_putf64(p + 24, u->radius);
-    nbi_putf64(p + 32, u->width);
+    nbi_put32(p + NBI_HC_HEADINGS, K);
+    nbi_put32(p + NBI_HC_NEIGHBOURHOOD, neighbourhood);
+    nbi_put32(p + NBI_HC_WINDOW, window);
+    nbi_put32(p + NBI_HC_WORDS, words);
+    nbi_put32(p + NBI_HC_CURVES, (uint32_t)t.ncurves);
+    nbi_put32(p + NBI_HC_RECSIZE, (uint32_t)recsize);
+    nbi_putf64(p + NBI_HC_RADIUS, u->radius);
+    nbi_putf64(p + NBI_HC_WIDTH, u->width);
     uint8_t *q = p + NBI_HC_HEADER;
     for (unsigned i = 0; i < n; i++) {
         q[2 * i] = (uint8_t)(int8_t)off[i][0];
@@ -196,16 +196,16 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
     }
     q += offs;
     for (size_t i = 0; i < nindex; i++) {
-        nbi_put32(q + 8 * i, first[i]);
-        nbi_put32(q + 8 * i + 4, count[i]);
+        nbi_put32(q + NBI_HC_INDEX_ENTRY * i, first[i]);
+        nbi_put32(q + NBI_HC_INDEX_ENTRY * i + 4, count[i]);
     }
-    q += nindex * 8;
+    q += nindex * NBI_HC_INDEX_ENTRY;
     for (size_t i = 0; i < t.ncurves; i++) {
         uint8_t *r = q + i * recsize;
-        nbi_putf64(r, t.curve[i].length);
-        r[8] = t.curve[i].word;
-        r[9] = t.curve[i].variant;
-        nbi_put16(r + 10, (uint16_t)t.curve[i].n);
+        nbi_putf64(r + NBI_HC_R_LENGTH, t.curve[i].length);
+        r[NBI_HC_R_WORD] = t.curve[i].word;
+        r[NBI_HC_R_VARIANT] = t.curve[i].variant;
+        nbi_put16(r + NBI_HC_R_CELLS, (uint16_t)t.curve[i].n);
         for (size_t j = 0; j < t.curve[i].n; j++) {
             const int16_t *c = t.cell[t.curve[i].first + j];
             size_t bit = (size_t)(c[1] + reach) * window + (size_t)(c[0] + reach);
@@ -225,7 +225,7 @@ done:
     return st;
 }
 
-nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, struct nbb_unit_stats *stats,
+nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_stats *stats,
                        nb_err *err)
 {
     uint8_t rec[NBI_UNIT_SIZE], *hc = NULL, *ct = NULL;
@@ -250,7 +250,7 @@ nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, struct nb
         goto done;
     in.type = NB_SEC_HITCHECK;
     in.param[0] = u->neighbourhood;
-    in.param[1] = nbi_get32(hc + 8);
+    in.param[1] = nbi_get32(hc + NBI_HC_WINDOW);
     if ((st = nbb_builder_add(b, &in, hc, hclen, compress, err)) ||
         (st = nbb_curvetab_build(u->radius, NBB_CT_DISTANCE, NBB_CT_STEPS, NBB_CT_ANGLES, &ct,
                                  &ctlen, err)))
@@ -261,8 +261,8 @@ nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, struct nb
     in.param[2] = NBB_CT_ANGLES;
     st = nbb_builder_add(b, &in, ct, ctlen, compress, err);
     if (stats) {
-        stats->curves = nbi_get32(hc + 16);
-        stats->window = nbi_get32(hc + 8);
+        stats->curves = nbi_get32(hc + NBI_HC_CURVES);
+        stats->window = nbi_get32(hc + NBI_HC_WINDOW);
         stats->hitcheck_bytes = hclen;
         stats->curves_bytes = ctlen;
     }

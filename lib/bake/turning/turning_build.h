@@ -1,20 +1,16 @@
-/* hitcheck_build.h: the builders of a unit's sections (mkhitcheck): the
+/* turning_build.h: the builders of a unit's sections (mkhitcheck): the
  * unit YAML reader (unit_yaml.c), the hit-check table (hitcheck_build.c)
- * and the curve heuristic table (curvetable_build.c).  Builder side. */
-#ifndef NB_HITCHECK_BUILD_H
-#define NB_HITCHECK_BUILD_H
+ * and the curve heuristic table (curvetable_build.c).  Bake side. */
+#ifndef NB_TURNING_BUILD_H
+#define NB_TURNING_BUILD_H
 
-#include "bake.h"
+#include "bake_int.h"
 #include "turning/turning.h"
 
-/* Reads a unit definition (formats/hitcheck.md).  Terrain names in its
+/* Parses a unit definition (formats/hitcheck.md).  Terrain names in its
  * capability are looked up in legend.  Errors name file, line and column. */
-nb_status nbb_unit_read(const char *path, const nbi_legend *legend, nb_unit *u, nb_err *err);
 nb_status nbb_unit_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
                          nb_unit *u, nb_err *err);
-
-/* Writes a unit as YAML that nbb_unit_read reads back. */
-void nbb_unit_print(const nb_unit *u, const nbi_legend *legend, void *file /* FILE * */);
 
 /* The hit-check table of a unit for a neighbourhood of 8, 24 or 48, as
  * the section's payload (malloc'ed). */
@@ -28,14 +24,5 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
 #define NBB_CT_ANGLES 24
 nb_status nbb_curvetab_build(double radius, unsigned distance, unsigned steps, unsigned angles,
                              uint8_t **payload, size_t *len, nb_err *err);
-
-/* Adds (or replaces) the unit's three sections in a bundle being built;
- * stats (may be NULL) tells what they hold. */
-struct nbb_unit_stats {
-    unsigned curves, window;
-    size_t hitcheck_bytes, curves_bytes;
-};
-nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, struct nbb_unit_stats *stats,
-                       nb_err *err);
 
 #endif

@@ -83,8 +83,19 @@ done:
     return st;
 }
 
-nb_status nbb_unit_read(const char *path, const nbi_legend *legend, nb_unit *u, nb_err *err)
+/* The legend a unit's terrain names refer to: the bundle's, or the default. */
+static const nbi_legend *legend_of(const nb_bundle *b, nbi_legend *def)
 {
+    if (b && b->has_legend)
+        return &b->legend;
+    nbi_legend_default(def);
+    return def;
+}
+
+nb_status nbb_unit_read(const char *path, const nb_bundle *legend_from, nb_unit *u, nb_err *err)
+{
+    nbi_legend def;
+    const nbi_legend *legend = legend_of(legend_from, &def);
     char *buf;
     size_t len;
     nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
@@ -95,9 +106,10 @@ nb_status nbb_unit_read(const char *path, const nbi_legend *legend, nb_unit *u, 
     return st;
 }
 
-void nbb_unit_print(const nb_unit *u, const nbi_legend *legend, void *file)
+void nbb_unit_print(const nb_unit *u, const nb_bundle *legend_from, FILE *f)
 {
-    FILE *f = file;
+    nbi_legend def;
+    const nbi_legend *legend = legend_of(legend_from, &def);
     fprintf(f, "name: %s\nradius: %.17g\nwidth: %.17g\nheadings: %u\nneighbourhood: %u\n", u->name,
             u->radius, u->width, u->headings, u->neighbourhood);
     if (u->capability) {
@@ -113,3 +125,5 @@ void nbb_unit_print(const nb_unit *u, const nbi_legend *legend, void *file)
     if (u->reverse)
         fprintf(f, "reverse: true\nreverse_penalty: %.17g\n", u->reverse_penalty);
 }
+
+double nbb_heading_angle(unsigned k, unsigned n) { return nbi_heading(k, n); }

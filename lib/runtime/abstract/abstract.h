@@ -1,52 +1,26 @@
 /* abstract.h: the HAA* abstract graph (Harabor and Botea, CIG 2008,
- * sections VI-VIII), shared by the builder (abstract.c, entrances.c,
- * dominance.c, abstract_write.c) and the runtime (abstract_view.c,
- * cluster_search.c, haa.c).  Internal; the section layout is specified in
- * formats/abstract.md. */
+ * sections VI-VIII) in the runtime: the checked view of its section
+ * (agraph.c), searches inside one cluster (cluster_search.c), HAA*'s
+ * queries (haa.c) and smoothing (square_smooth.c).  The bake side
+ * (bake/abstract) builds the graph with the same cluster searches.
+ * Internal; the section layout is specified in formats/abstract.md. */
 #ifndef NB_ABSTRACT_H
 #define NB_ABSTRACT_H
 
 #include "clearance/clearance.h"
+#include "core/grid.h"
 #include "core/heap.h"
 
-#define NBI_ABSTRACT_VERSION 1
-#define NBI_ABSTRACT_HEADER 64
-#define NBI_CLUSTER_MAX 255   /* cluster side: a path inside one fits u16 step counts */
-#define NBI_NO_PATH UINT32_MAX /* arc_path of an inter-edge */
-
-/* Graph qualities (param[1] of the section). */
-enum nbi_quality {
-    NBI_QUALITY_INITIAL = 0, /* every edge the construction finds */
-    NBI_QUALITY_HIGH = 1,    /* strongly dominated edges dropped (Theorem 6) */
-    NBI_QUALITY_LOW = 2      /* weak dominance, circuit condition, node removal (Thm 7, Cor 8) */
-};
-
-/* Where an entrance gets its transition points. */
-enum nbi_placement {
-    NBI_PLACE_FIRST = 0,  /* the paper's: the first pair of maximal clearance */
-    NBI_PLACE_MIDDLE = 1, /* the middle of the run each served size may use */
-    NBI_PLACE_SPREAD = 2, /* evenly spread over that run, one per `spread` cells */
-    NBI_PLACE_ENDS = 3,   /* long runs: both ends and evenly between (after HPA*) */
-    NBI_PLACE_AUTO = 255  /* options only: ends for high quality, first for low */
-};
-#define NBI_SPREAD_DEFAULT 8
-
-/* Corner rules, numbered as nb_corner. */
+/* Corner rules, numbered as nb_corner (the section's header word). */
 #define NBI_CORNER_STRICT 0
 #define NBI_CORNER_WEAK 1
-
-/* The eight moves: cardinal first.  A stored path is one 4-bit move code
- * per step. */
-extern const int8_t nbi_move_dx[8], nbi_move_dy[8];
-extern const uint8_t nbi_move_opposite[8]; /* the move back */
-#define NBI_SQRT2 1.41421356237309504880
 
 /* A rectangle of cells x0 <= x < x1, y0 <= y < y1 (a cluster). */
 typedef struct nbi_box {
     int32_t x0, y0, x1, y1;
 } nbi_box;
 
-/* ---- the section, decoded in place (abstract_view.c) ---- */
+/* ---- the section, decoded in place (agraph.c) ---- */
 
 typedef struct nbi_agraph {
     uint32_t width, height, cluster, quality, corner, placement, spread;
@@ -65,10 +39,6 @@ typedef struct nbi_agraph {
     long section;                 /* its index in the bundle, or -1 */
 } nbi_agraph;
 
-#define NBI_AGRAPH_PATHS 0x1u /* flags: refined paths stored */
-
-static inline uint32_t nbi_u32at(const uint8_t *a, size_t i) { return nbi_get32(a + 4 * i); }
-static inline uint16_t nbi_u16at(const uint8_t *a, size_t i) { return nbi_get16(a + 2 * i); }
 /* The steps of arc a: cardinal plus diagonal. */
 static inline uint32_t nbi_agraph_arc_steps(const nbi_agraph *g, size_t a)
 {
@@ -79,8 +49,10 @@ static inline uint32_t nbi_agraph_arc_steps(const nbi_agraph *g, size_t a)
  * index and annotation) and fills g.  The map size must be the bundle's. */
 nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t height,
                           nbi_agraph *g, nb_err *err);
-/* The same for the bundle's abstract section (the first one). */
+/* The same for the bundle's abstract section (the first one), or for the
+ * one at index. */
 nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err);
+nb_status nbi_agraph_at(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err *err);
 /* The cells of intra-edge arc a's stored path from its node u to its
  * other end v (g->arc_path set), into out (room for the arc's steps + 1);
  * returns the count.  Paths are stored from the lower node id: read
@@ -95,13 +67,14 @@ void nbi_agraph_layout(uint32_t ncaps, uint32_t nsizes, uint64_t nclusters, uint
 /* Bytes of a payload with these counts. */
 uint64_t nbi_agraph_bytes(uint32_t ncaps, uint32_t nsizes, uint64_t nclusters, uint64_t nnodes,
                           uint64_t nedges, int paths, uint64_t path_bytes);
-/* "high", "low", "initial"; "first", "middle", "spread". */
+/* "high", "low", "initial"; "first", "middle", "spread", "ends"; NULL for
+ * another code. */
 const char *nbi_quality_name(uint32_t q);
 const char *nbi_placement_name(uint32_t p);
 
 static inline double nbi_arc_weight(const nbi_agraph *g, size_t a)
 {
-    return nbi_u16at(g->arc_w, 2 * a) + NBI_SQRT2 * nbi_u16at(g->arc_w, 2 * a + 1);
+    return nbi_steps_length(nbi_u16at(g->arc_w, 2 * a), nbi_u16at(g->arc_w, 2 * a + 1));
 }
 static inline uint32_t nbi_node_cluster(const nbi_agraph *g, uint32_t x, uint32_t y)
 {
@@ -125,6 +98,7 @@ static inline nbi_box nbi_cluster_box(uint32_t k, uint32_t ncx, uint32_t n, uint
  * refine abstract edges.  Arrays are sized once for the largest box;
  * searches reuse them through a stamp, so a search never allocates. */
 typedef struct nbi_csearch {
+    const nb_allocator *a;
     uint32_t maxcells;   /* (width + 2) x (height + 2) of the largest box */
     double *g;
     uint32_t *parent;    /* number of the predecessor */
@@ -143,8 +117,9 @@ typedef struct nbi_csearch {
     uint64_t budget;     /* a search gives up after this many expansions (0: never) */
 } nbi_csearch;
 
-/* For boxes of up to maxw x maxh cells. */
-int nbi_csearch_init(nbi_csearch *cs, uint32_t maxw, uint32_t maxh);
+/* For boxes of up to maxw x maxh cells, allocating with a (NULL: the C
+ * library's). */
+int nbi_csearch_init(nbi_csearch *cs, const nb_allocator *a, uint32_t maxw, uint32_t maxh);
 void nbi_csearch_free(nbi_csearch *cs);
 
 /* Searches from start (which must be standable and in the box).  With
@@ -168,9 +143,6 @@ static inline int nbi_standable(const nbi_layer *l, uint32_t size, int32_t x, in
     return x >= 0 && y >= 0 && (uint32_t)x < l->width && (uint32_t)y < l->height &&
            nbi_layer_get(l, (uint64_t)y * l->width + (uint32_t)x) >= size;
 }
-
-/* The move code from a to b, neighbours; -1 otherwise. */
-int nbi_move_code(nb_cell a, nb_cell b);
 
 /* ---- queries (haa.c) ---- */
 
@@ -196,43 +168,5 @@ size_t nbi_square_smooth(const nbi_layer *l, uint32_t size, nb_cell *p, size_t n
 size_t nbi_straighten(const nbi_layer *l, uint32_t size, int corner, nb_cell *p, size_t n);
 /* Sum of the straight segments' lengths. */
 double nbi_polyline_length(const nb_cell *p, size_t n);
-
-/* ---- building (abstract.c, entrances.c, dominance.c, abstract_write.c) ---- */
-
-typedef struct nbb_abstract_opts {
-    uint32_t cluster;   /* side of a cluster, 1 to NBI_CLUSTER_MAX */
-    uint32_t quality;   /* enum nbi_quality */
-    uint32_t placement; /* enum nbi_placement */
-    uint32_t spread;    /* cells per transition with NBI_PLACE_SPREAD */
-    uint32_t corner;    /* NBI_CORNER_*: the rule the intra-edge weights follow */
-    int paths;          /* store each intra-edge's cell path */
-    int through;        /* also drop intra-edges two others replace through a node,
-                           at the same cost (Theorem 6 through a node) */
-} nbb_abstract_opts;
-
-/* The defaults mkabstract uses. */
-void nbb_abstract_defaults(nbb_abstract_opts *o);
-/* Replaces NBI_PLACE_AUTO by the placement it stands for at o's quality. */
-void nbb_abstract_resolve(nbb_abstract_opts *o);
-
-typedef struct nbb_abstract_stats {
-    uint64_t entrances, searches;
-    uint64_t nodes, edges, inter, intra;   /* in the graph written */
-    uint64_t initial_nodes, initial_edges; /* before any dominance */
-    uint64_t strong, weak, circuit;        /* edges dropped by each rule */
-    uint64_t through;                      /* intra-edges replaced through a node */
-    uint64_t freed_nodes;                  /* nodes dropped by Corollary 8 */
-    uint64_t path_bytes;                   /* what the stored paths add to the payload */
-    uint64_t bytes;                        /* the payload */
-} nbb_abstract_stats;
-
-/* Builds the abstract graph of the bundle's map for every (capability,
- * size) of its agent set, from its clearance layers, as a section payload
- * (malloc'ed, *len bytes).  stats may be NULL. */
-nb_status nbb_abstract_build(const nb_bundle *b, const nbb_abstract_opts *o, uint8_t **payload,
-                             size_t *len, nbb_abstract_stats *stats, nb_err *err);
-
-/* The section table entry for such a payload (type, version, parameters). */
-void nbb_abstract_info(const uint8_t *payload, nb_section_info *info);
 
 #endif

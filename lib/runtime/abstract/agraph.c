@@ -1,4 +1,4 @@
-/* abstract_view.c: the runtime's reading of an abstract graph section
+/* agraph.c: the runtime's reading of an abstract graph section
  * (formats/abstract.md).  Every count, offset, index and annotation is
  * checked once, here, so that a search may then index the arrays in the
  * mapped file without a check per read. */
@@ -13,7 +13,7 @@ const char *nbi_quality_name(uint32_t q)
     case NBI_QUALITY_HIGH: return "high";
     case NBI_QUALITY_LOW: return "low";
     }
-    return "unknown";
+    return NULL;
 }
 
 const char *nbi_placement_name(uint32_t p)
@@ -24,7 +24,7 @@ const char *nbi_placement_name(uint32_t p)
     case NBI_PLACE_SPREAD: return "spread";
     case NBI_PLACE_ENDS: return "ends";
     }
-    return "unknown";
+    return NULL;
 }
 
 static uint64_t align8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
@@ -88,25 +88,25 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
     g->section = -1;
     if (len < NBI_ABSTRACT_HEADER)
         return BAD("%zu bytes, shorter than its %d-byte header", len, NBI_ABSTRACT_HEADER);
-    uint32_t h[16];
-    for (int i = 0; i < 16; i++)
+    uint32_t h[NBI_AB_WORDS];
+    for (int i = 0; i < NBI_AB_WORDS; i++)
         h[i] = nbi_get32(p + 4 * i);
-    g->width = h[0];
-    g->height = h[1];
-    g->cluster = h[2];
-    g->quality = h[3];
-    g->corner = h[4];
-    g->placement = h[5];
-    g->spread = h[6];
-    g->ncaps = h[7];
-    g->nsizes = h[8];
-    g->ncx = h[9];
-    g->ncy = h[10];
-    g->nnodes = h[11];
-    g->nedges = h[12];
-    g->ninter = h[13];
-    g->flags = h[14];
-    g->path_bytes = h[15];
+    g->width = h[NBI_AB_WIDTH];
+    g->height = h[NBI_AB_HEIGHT];
+    g->cluster = h[NBI_AB_CLUSTER];
+    g->quality = h[NBI_AB_QUALITY];
+    g->corner = h[NBI_AB_CORNER];
+    g->placement = h[NBI_AB_PLACEMENT];
+    g->spread = h[NBI_AB_SPREAD];
+    g->ncaps = h[NBI_AB_NCAPS];
+    g->nsizes = h[NBI_AB_NSIZES];
+    g->ncx = h[NBI_AB_NCX];
+    g->ncy = h[NBI_AB_NCY];
+    g->nnodes = h[NBI_AB_NODES];
+    g->nedges = h[NBI_AB_EDGES];
+    g->ninter = h[NBI_AB_INTER];
+    g->flags = h[NBI_AB_FLAGS];
+    g->path_bytes = h[NBI_AB_PATH_BYTES];
     if (g->width != width || g->height != height)
         return BAD("built for a %u x %u map, but the map is %u x %u", g->width, g->height, width,
                    height);
@@ -226,7 +226,7 @@ size_t nbi_agraph_arc_cells(const nbi_agraph *g, size_t a, uint32_t u, uint32_t 
         uint32_t nib = u < v ? off + k : off + steps - 1 - k;
         unsigned code = (g->moves[nib / 2] >> (4 * (nib % 2))) & 7u;
         if (u > v)
-            code = nbi_move_opposite[code];
+            code = nbi_move_opposite(code);
         c.x += nbi_move_dx[code];
         c.y += nbi_move_dy[code];
         out[k + 1] = c;
@@ -240,6 +240,14 @@ nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err)
     if (idx < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "%s: no abstract graph; bake one with mkabstract (after mkclear)", b->path);
+    return nbi_agraph_at(b, (size_t)idx, g, err);
+}
+
+nb_status nbi_agraph_at(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err *err)
+{
+    long idx = (long)index;
+    if (index >= b->nsections || b->sections[index].info.type != NB_SEC_ABSTRACT)
+        return nbi_fail(err, NB_ERR_ARG, "%s: section %zu is not an abstract graph", b->path, index);
     if (!b->has_map)
         return nbi_fail(err, NB_ERR_FORMAT, "%s: an abstract graph but no map", b->path);
     const struct nbi_section *s = &b->sections[idx];

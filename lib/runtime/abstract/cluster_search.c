@@ -8,22 +8,7 @@
  * read at each cell already accounts for.  A diagonal step needs both
  * cardinal neighbours standable (strict) or one (weak); either neighbour
  * lies in the box whenever both ends do. */
-#include <math.h>
-#include <stdlib.h>
-
 #include "abstract/abstract.h"
-
-const int8_t nbi_move_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-const int8_t nbi_move_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-const uint8_t nbi_move_opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
-
-int nbi_move_code(nb_cell a, nb_cell b)
-{
-    for (int d = 0; d < 8; d++)
-        if (a.x + nbi_move_dx[d] == b.x && a.y + nbi_move_dy[d] == b.y)
-            return d;
-    return -1;
-}
 
 /* The open list: a binary min-heap of (f, tie, cell) with a place per
  * cell for decrease-key, kept here (not the shared heap.c) so that the
@@ -90,22 +75,23 @@ static inline uint32_t open_pop(nbi_csearch *cs)
     return top;
 }
 
-int nbi_csearch_init(nbi_csearch *cs, uint32_t maxw, uint32_t maxh)
+int nbi_csearch_init(nbi_csearch *cs, const nb_allocator *a, uint32_t maxw, uint32_t maxh)
 {
     memset(cs, 0, sizeof *cs);
+    cs->a = a;
     /* Cells are numbered in the box with a ring of one cell around it, so
      * that a neighbour is an offset and the ring stops every search. */
     size_t n = ((size_t)maxw + 2) * ((size_t)maxh + 2);
     cs->maxcells = (uint32_t)n;
-    cs->g = malloc(n * sizeof *cs->g);
-    cs->parent = malloc(n * sizeof *cs->parent);
-    cs->diag = malloc(n * sizeof *cs->diag);
-    cs->seen = calloc(n, sizeof *cs->seen);
-    cs->closed = calloc(n, sizeof *cs->closed);
-    cs->target = calloc(n, sizeof *cs->target);
-    cs->memo = calloc(n, sizeof *cs->memo);
-    cs->hpos = malloc(n * sizeof *cs->hpos);
-    cs->open = malloc(n * sizeof *cs->open);
+    cs->g = nbi_alloc_array(cs->a, n, sizeof *cs->g);
+    cs->parent = nbi_alloc_array(cs->a, n, sizeof *cs->parent);
+    cs->diag = nbi_alloc_array(cs->a, n, sizeof *cs->diag);
+    cs->seen = nbi_zalloc_array(cs->a, n, sizeof *cs->seen);
+    cs->closed = nbi_zalloc_array(cs->a, n, sizeof *cs->closed);
+    cs->target = nbi_zalloc_array(cs->a, n, sizeof *cs->target);
+    cs->memo = nbi_zalloc_array(cs->a, n, sizeof *cs->memo);
+    cs->hpos = nbi_alloc_array(cs->a, n, sizeof *cs->hpos);
+    cs->open = nbi_alloc_array(cs->a, n, sizeof *cs->open);
     if (!cs->g || !cs->parent || !cs->diag || !cs->seen || !cs->closed || !cs->target ||
         !cs->memo || !cs->hpos || !cs->open) {
         nbi_csearch_free(cs);
@@ -118,16 +104,18 @@ int nbi_csearch_init(nbi_csearch *cs, uint32_t maxw, uint32_t maxh)
 
 void nbi_csearch_free(nbi_csearch *cs)
 {
-    free(cs->g);
-    free(cs->parent);
-    free(cs->diag);
-    free(cs->seen);
-    free(cs->closed);
-    free(cs->target);
-    free(cs->memo);
-    free(cs->hpos);
-    free(cs->open);
+    nbi_free(cs->a, cs->g);
+    nbi_free(cs->a, cs->parent);
+    nbi_free(cs->a, cs->diag);
+    nbi_free(cs->a, cs->seen);
+    nbi_free(cs->a, cs->closed);
+    nbi_free(cs->a, cs->target);
+    nbi_free(cs->a, cs->memo);
+    nbi_free(cs->a, cs->hpos);
+    nbi_free(cs->a, cs->open);
+    const nb_allocator *a = cs->a;
     memset(cs, 0, sizeof *cs);
+    cs->a = a;
 }
 
 /* A new stamp; on wrap-around every array is cleared once.  The memo
@@ -145,9 +133,7 @@ static void next_stamp(nbi_csearch *cs)
 
 static inline double octile(int32_t dx, int32_t dy)
 {
-    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
-    uint32_t lo = ax < ay ? ax : ay, hi = ax < ay ? ay : ax;
-    return (double)(hi - lo) + NBI_SQRT2 * lo;
+    return nbi_octile((uint32_t)(dx < 0 ? -dx : dx), (uint32_t)(dy < 0 ? -dy : dy));
 }
 
 /* The number of cell (x, y), which must be in the box or its ring. */
@@ -231,8 +217,7 @@ int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corn
                 if (!fr[d])
                     continue;
             } else {
-                /* d 4..7: (+1,+1) (+1,-1) (-1,+1) (-1,-1); cardinals 0 +x, 1 -x, 2 +y, 3 -y */
-                int cx = fr[d < 6 ? 0 : 1], cy = fr[(d & 1) ? 3 : 2];
+                int cx = fr[nbi_move_horizontal((unsigned)d)], cy = fr[nbi_move_vertical((unsigned)d)];
                 if (strict ? !(cx && cy) : !(cx || cy))
                     continue;
                 if (!free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
@@ -242,12 +227,12 @@ int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corn
             uint32_t j = (uint32_t)((int32_t)i + off[d]);
             if (cs->closed[j] == st)
                 continue;
-            double ng = gi + (d < 4 ? 1.0 : NBI_SQRT2);
+            double ng = gi + nbi_move_cost((unsigned)d);
             if (cs->seen[j] != st || ng < cs->g[j]) {
                 cs->seen[j] = st;
                 cs->g[j] = ng;
                 cs->parent[j] = i;
-                cs->diag[j] = (uint16_t)(di + (d >= 4));
+                cs->diag[j] = (uint16_t)(di + NBI_MOVE_IS_DIAGONAL(d));
                 double h = goal ? octile(goal->x - (x + nbi_move_dx[d]), goal->y - (y + nbi_move_dy[d]))
                                 : 0;
                 open_push(cs, ng + h, -ng, j);

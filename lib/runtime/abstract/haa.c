@@ -11,7 +11,6 @@
  * edge weighs less than the distance between its ends, which the reader
  * checks), so no node is expanded twice. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "abstract/abstract.h"
 #include "abstract/haa.h"
@@ -23,6 +22,7 @@
 
 struct nb_haa {
     const nb_bundle *b;
+    const nb_allocator *a;
     nbi_agraph g;
     size_t bytes;
     nbi_layer *layer; /* clearance of each of the graph's capabilities */
@@ -44,48 +44,49 @@ struct nb_haa {
     uint32_t pstamp;
 };
 
-void nb_haa_free(nb_haa *ws)
+void nb_haa_close(nb_haa *ws)
 {
     if (!ws)
         return;
-    free(ws->layer);
-    free(ws->comp);
-    free(ws->has_comp);
+    nbi_free(ws->a, ws->layer);
+    nbi_free(ws->a, ws->comp);
+    nbi_free(ws->a, ws->has_comp);
     for (int i = 0; i < 2; i++)
         nbi_csearch_free(&ws->ins[i]);
     nbi_csearch_free(&ws->ref);
     nbi_csearch_free(&ws->near);
-    free(ws->targets);
-    free(ws->seg);
-    free(ws->gv);
-    free(ws->parent);
-    free(ws->via);
-    free(ws->seen);
-    free(ws->closed);
-    free(ws->hpos);
-    free(ws->anodes);
+    nbi_free(ws->a, ws->targets);
+    nbi_free(ws->a, ws->seg);
+    nbi_free(ws->a, ws->gv);
+    nbi_free(ws->a, ws->parent);
+    nbi_free(ws->a, ws->via);
+    nbi_free(ws->a, ws->seen);
+    nbi_free(ws->a, ws->closed);
+    nbi_free(ws->a, ws->hpos);
+    nbi_free(ws->a, ws->anodes);
     nbi_heap_free(&ws->heap);
-    free(ws->path);
-    free(ws->where);
-    free(ws->wstamp);
-    free(ws);
+    nbi_free(ws->a, ws->path);
+    nbi_free(ws->a, ws->where);
+    nbi_free(ws->a, ws->wstamp);
+    nbi_free(ws->a, ws);
 }
 
 nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t bytes, nb_haa **out,
                             nb_err *err)
 {
     *out = NULL;
-    nb_haa *ws = calloc(1, sizeof *ws);
+    nb_haa *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
     if (!ws)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
     ws->b = b;
+    ws->a = b->a;
     ws->g = *g;
     ws->bytes = bytes;
     ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
     size_t ncombo = (size_t)g->ncaps * g->nsizes;
-    ws->layer = calloc(g->ncaps, sizeof *ws->layer);
-    ws->comp = calloc(ncombo, sizeof *ws->comp);
-    ws->has_comp = calloc(ncombo, 1);
+    ws->layer = nbi_zalloc_array(ws->a, g->ncaps, sizeof *ws->layer);
+    ws->comp = nbi_zalloc_array(ws->a, ncombo, sizeof *ws->comp);
+    ws->has_comp = nbi_zalloc_array(ws->a, ncombo, 1);
     nb_status st = NB_OK;
     if (!ws->layer || !ws->comp || !ws->has_comp)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
@@ -111,24 +112,26 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     ws->n = g->nnodes + 2;
     if (st == NB_OK) {
         uint32_t c = g->cluster;
-        int ok = nbi_csearch_init(&ws->ins[0], c, c) & nbi_csearch_init(&ws->ins[1], c, c) &
-                 nbi_csearch_init(&ws->ref, c, c) & nbi_csearch_init(&ws->near, 4 * c, 4 * c);
+        int ok = nbi_csearch_init(&ws->ins[0], ws->a, c, c) &
+                 nbi_csearch_init(&ws->ins[1], ws->a, c, c) &
+                 nbi_csearch_init(&ws->ref, ws->a, c, c) &
+                 nbi_csearch_init(&ws->near, ws->a, 4 * c, 4 * c);
         ws->near.budget = 2 * (uint64_t)nn;
-        ws->targets = malloc(((size_t)4 * g->cluster + 2) * sizeof *ws->targets);
-        ws->seg = malloc((size_t)16 * nn * sizeof *ws->seg);
-        ws->gv = malloc(ws->n * sizeof *ws->gv);
-        ws->parent = malloc(ws->n * sizeof *ws->parent);
-        ws->via = malloc(ws->n * sizeof *ws->via);
-        ws->seen = calloc(ws->n, sizeof *ws->seen);
-        ws->closed = calloc(ws->n, sizeof *ws->closed);
-        ws->hpos = malloc(ws->n * sizeof *ws->hpos);
-        ws->anodes = malloc(ws->n * sizeof *ws->anodes);
-        ws->path = malloc((cells + 1) * sizeof *ws->path);
-        ws->where = malloc(cells * sizeof *ws->where);
-        ws->wstamp = calloc(cells, sizeof *ws->wstamp);
+        ws->targets = nbi_alloc_array(ws->a, ((size_t)4 * g->cluster + 2), sizeof *ws->targets);
+        ws->seg = nbi_alloc_array(ws->a, (size_t)16 * nn, sizeof *ws->seg);
+        ws->gv = nbi_alloc_array(ws->a, ws->n, sizeof *ws->gv);
+        ws->parent = nbi_alloc_array(ws->a, ws->n, sizeof *ws->parent);
+        ws->via = nbi_alloc_array(ws->a, ws->n, sizeof *ws->via);
+        ws->seen = nbi_zalloc_array(ws->a, ws->n, sizeof *ws->seen);
+        ws->closed = nbi_zalloc_array(ws->a, ws->n, sizeof *ws->closed);
+        ws->hpos = nbi_alloc_array(ws->a, ws->n, sizeof *ws->hpos);
+        ws->anodes = nbi_alloc_array(ws->a, ws->n, sizeof *ws->anodes);
+        ws->path = nbi_alloc_array(ws->a, (cells + 1), sizeof *ws->path);
+        ws->where = nbi_alloc_array(ws->a, cells, sizeof *ws->where);
+        ws->wstamp = nbi_zalloc_array(ws->a, cells, sizeof *ws->wstamp);
         if (!ok || !ws->targets || !ws->seg || !ws->gv || !ws->parent || !ws->via || !ws->seen ||
             !ws->closed || !ws->hpos || !ws->anodes || !ws->path || !ws->where || !ws->wstamp ||
-            !nbi_heap_init(&ws->heap, ws->n, ws->hpos))
+            !nbi_heap_init(&ws->heap, ws->a, ws->n, ws->hpos))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace (%u nodes, %zu cells)",
                           g->nnodes, cells);
         else
@@ -136,15 +139,18 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
                 ws->hpos[i] = NBI_HEAP_NONE;
     }
     if (st != NB_OK) {
-        nb_haa_free(ws);
+        nb_haa_close(ws);
         return st;
     }
     *out = ws;
+    nbi_ok(err);
     return NB_OK;
 }
 
-nb_status nb_haa_new(const nb_bundle *b, nb_haa **out, nb_err *err)
+nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
 {
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_haa_open: no place for the workspace");
     *out = NULL;
     nbi_agraph g;
     nb_status st = nbi_agraph_find(b, &g, err);
@@ -172,12 +178,7 @@ static inline nb_cell node_cell(const nbi_agraph *g, uint32_t u)
     return c;
 }
 
-static inline double octile(nb_cell a, nb_cell b)
-{
-    int32_t dx = a.x > b.x ? a.x - b.x : b.x - a.x, dy = a.y > b.y ? a.y - b.y : b.y - a.y;
-    int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-    return (double)(hi - lo) + NBI_SQRT2 * lo;
-}
+static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
 
 /* "{ground}, {ground,trees}" or "1, 2": what the graph serves. */
 static void served(const nb_haa *ws, int caps, char *buf, size_t len)
@@ -313,8 +314,8 @@ static nb_status finish(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, un
     return NB_OK;
 }
 
-nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
-                       nb_err *err)
+static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
+                      nb_err *err)
 {
     memset(res, 0, sizeof *res);
     res->status = NB_PATH_NONE;
@@ -539,4 +540,10 @@ nb_status nb_haa_query(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_
             append(ws, &len, ws->seg[reverse ? n - 1 - i : i]);
     }
     return finish(ws, l, q, flags, len, res);
+}
+
+nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
+                      nb_err *err)
+{
+    return nbi_done(err, find(ws, q, flags, res, err));
 }

@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/base.h"
+#include "bundle/bundle.h"
 
 /* Section layout, version 1: u32 count, u32 zero, then per agent a 48-byte
  * record: name[32] NUL-padded, u32 size, u32 capability, 8 zero bytes. */
 size_t nbi_agents_encoded_size(const nbi_agentset *set)
 {
-    return 8 + set->count * NBI_AGENT_RECORD;
+    return NBI_AGENTS_HEADER + set->count * NBI_AGENT_RECORD;
 }
 
 void nbi_agents_encode(const nbi_agentset *set, uint8_t *out)
@@ -18,10 +18,10 @@ void nbi_agents_encode(const nbi_agentset *set, uint8_t *out)
     memset(out, 0, nbi_agents_encoded_size(set));
     nbi_put32(out, (uint32_t)set->count);
     for (size_t i = 0; i < set->count; i++) {
-        uint8_t *r = out + 8 + i * NBI_AGENT_RECORD;
+        uint8_t *r = out + NBI_AGENTS_HEADER + i * NBI_AGENT_RECORD;
         memcpy(r, set->agent[i].name, strlen(set->agent[i].name));
-        nbi_put32(r + 32, set->agent[i].size);
-        nbi_put32(r + 36, set->agent[i].capability);
+        nbi_put32(r + NBI_AGENT_SIZE, set->agent[i].size);
+        nbi_put32(r + NBI_AGENT_CAPABILITY, set->agent[i].capability);
     }
 }
 
@@ -59,17 +59,17 @@ nb_status nbi_agents_decode(const uint8_t *p, size_t len, const nbi_legend *lege
     uint32_t n = nbi_get32(p);
     if (n > NB_MAX_AGENTS)
         return nbi_fail(err, NB_ERR_LIMIT, "agents section: %u agents, at most %d", n, NB_MAX_AGENTS);
-    if (len != 8 + (size_t)n * NBI_AGENT_RECORD)
+    if (len != NBI_AGENTS_HEADER + (size_t)n * NBI_AGENT_RECORD)
         return nbi_fail(err, NB_ERR_FORMAT, "agents section: %zu bytes, expected %zu for %u agents",
-                        len, 8 + (size_t)n * NBI_AGENT_RECORD, n);
+                        len, NBI_AGENTS_HEADER + (size_t)n * NBI_AGENT_RECORD, n);
     for (uint32_t i = 0; i < n; i++) {
-        const uint8_t *r = p + 8 + (size_t)i * NBI_AGENT_RECORD;
+        const uint8_t *r = p + NBI_AGENTS_HEADER + (size_t)i * NBI_AGENT_RECORD;
         nb_agent *a = &set->agent[i];
         if (memchr(r, 0, 32) == NULL)
             return nbi_fail(err, NB_ERR_FORMAT, "agents section: name of agent %u is not terminated", i);
         memcpy(a->name, r, 32);
-        a->size = nbi_get32(r + 32);
-        a->capability = nbi_get32(r + 36);
+        a->size = nbi_get32(r + NBI_AGENT_SIZE);
+        a->capability = nbi_get32(r + NBI_AGENT_CAPABILITY);
     }
     set->count = n;
     nb_status st = nbi_agents_check(set, legend, err);

@@ -1,25 +1,21 @@
-/* bundle.c: opening a bundle read-only.
+/* bundle.c: an open bundle's structure.
  *
- * The file is mapped, never trusted: the header and the section table are
- * checked against the file's real size before any offset or count is used
- * (LMDB's habit with its meta pages).  Sections of known types are decoded
- * here once, so that queries never parse. */
-#include "config.h"
-
-#include <errno.h>
-#include <fcntl.h>
+ * The bytes (mapped or in memory: open.c) are never trusted: the header
+ * and the section table are checked against the real size before any
+ * offset or count is used (LMDB's habit with its meta pages).  Sections of
+ * known types are decoded here once, so that queries never parse. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
-#include "core/base.h"
+#include "bundle/bundle.h"
 
-/* zlib cannot expand a stream by more than about 1032:1; a larger claim is
- * damage (or a bomb), refused before allocating. */
-#define NBI_MAX_INFLATE_RATIO 1100u
+/* zlib's allocations go through the bundle's allocator too. */
+static voidpf zalloc(voidpf opaque, uInt items, uInt size)
+{
+    return nbi_alloc_array(opaque, items, size);
+}
+static void zfree(voidpf opaque, voidpf p) { nbi_free(opaque, p); }
 
 static nb_status inflate_section(nb_bundle *b, struct nbi_section *s, nb_err *err)
 {
@@ -32,12 +28,17 @@ static nb_status inflate_section(nb_bundle *b, struct nbi_section *s, nb_err *er
     nb_status st = nbi_section_crc_check(b, (size_t)(s - b->sections), err);
     if (st != NB_OK)
         return st;
-    s->owned = malloc(in->usize ? (size_t)in->usize : 1);
+    s->owned = nbi_alloc(b->a, (size_t)in->usize);
     if (!s->owned)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to inflate %llu bytes", b->path,
                         (unsigned long long)in->usize);
     z_stream z;
     memset(&z, 0, sizeof z);
+    if (b->a) {
+        z.zalloc = zalloc;
+        z.zfree = zfree;
+        z.opaque = (voidpf)b->a;
+    }
     if (inflateInit(&z) != Z_OK)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: inflateInit failed", b->path);
     /* Feed in chunks: avail_in and avail_out are 32-bit. */
@@ -76,7 +77,7 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
 {
     const uint8_t *h = b->data;
     uint64_t size = b->size;
-    if (size < NBI_MAGIC_LEN || memcmp(h, NBI_MAGIC, NBI_MAGIC_LEN) != 0)
+    if (size < NBI_MAGIC_LEN || memcmp(h + NBI_HDR_MAGIC, NBI_MAGIC, NBI_MAGIC_LEN) != 0)
         return nbi_fail(err, NB_ERR_FORMAT, "%s: %s", b->path,
                         size == 0 ? "0 bytes, too short for a navbake bundle"
                                   : "not a navbake bundle (wrong magic number)");
@@ -85,19 +86,19 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
                         "%s: %llu bytes, too short for a navbake bundle (the header is %d bytes): "
                         "it was truncated",
                         b->path, (unsigned long long)size, NBI_HEADER_SIZE);
-    if (nbi_get32(h + 60) != (uint32_t)crc32(0, h, 60))
+    if (nbi_get32(h + NBI_HDR_CRC) != (uint32_t)crc32(0, h, NBI_HDR_CRC))
         return nbi_fail(err, NB_ERR_CRC, "%s: header checksum mismatch: the header is damaged", b->path);
-    b->major = nbi_get16(h + 8);
-    b->minor = nbi_get16(h + 10);
-    b->flags = nbi_get32(h + 12);
+    b->major = nbi_get16(h + NBI_HDR_MAJOR);
+    b->minor = nbi_get16(h + NBI_HDR_MINOR);
+    b->flags = nbi_get32(h + NBI_HDR_FLAGS);
     if (b->major != NB_FORMAT_MAJOR)
         return nbi_fail(err, NB_ERR_VERSION,
                         "%s: bundle format version %u.%u; this reader (navbake %s) reads version "
                         "%d.x only",
                         b->path, b->major, b->minor, NB_VERSION_STRING, NB_FORMAT_MAJOR);
-    uint32_t header_size = nbi_get32(h + 16), entry_size = nbi_get32(h + 20);
-    uint32_t count = nbi_get32(h + 24);
-    uint64_t table = nbi_get64(h + 32), file_size = nbi_get64(h + 40);
+    uint32_t header_size = nbi_get32(h + NBI_HDR_HEADER_SIZE), entry_size = nbi_get32(h + NBI_HDR_ENTRY_SIZE);
+    uint32_t count = nbi_get32(h + NBI_HDR_COUNT);
+    uint64_t table = nbi_get64(h + NBI_HDR_TABLE), file_size = nbi_get64(h + NBI_HDR_FILE_SIZE);
     if (file_size != size)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: the header says %llu bytes but the file has %llu: it was truncated "
@@ -106,10 +107,10 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
     if (header_size != NBI_HEADER_SIZE)
         return nbi_fail(err, NB_ERR_FORMAT, "%s: header size %u, expected %d", b->path,
                         header_size, NBI_HEADER_SIZE);
-    if (entry_size < NBI_ENTRY_SIZE || entry_size > 4096 || entry_size % 8)
+    if (entry_size < NBI_ENTRY_SIZE || entry_size > NBI_ENTRY_MAX_SIZE || entry_size % 8)
         return nbi_fail(err, NB_ERR_FORMAT,
-                        "%s: section entry size %u, expected a multiple of 8 from %d to 4096",
-                        b->path, entry_size, NBI_ENTRY_SIZE);
+                        "%s: section entry size %u, expected a multiple of 8 from %d to %d",
+                        b->path, entry_size, NBI_ENTRY_SIZE, NBI_ENTRY_MAX_SIZE);
     if (count > NBI_MAX_SECTIONS)
         return nbi_fail(err, NB_ERR_LIMIT, "%s: %u sections, at most %d", b->path, count,
                         NBI_MAX_SECTIONS);
@@ -121,11 +122,11 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
                         b->path, (unsigned long long)table, count, entry_size,
                         (unsigned long long)size);
     uint64_t table_end = table + (uint64_t)count * entry_size;
-    if (nbi_get32(h + 48) != (uint32_t)crc32(0, h + table, (uInt)(table_end - table)))
+    if (nbi_get32(h + NBI_HDR_TABLE_CRC) != (uint32_t)crc32(0, h + table, (uInt)(table_end - table)))
         return nbi_fail(err, NB_ERR_CRC, "%s: section table checksum mismatch: the table is damaged",
                         b->path);
 
-    b->sections = calloc(count ? count : 1, sizeof *b->sections);
+    b->sections = nbi_zalloc_array(b->a, count, sizeof *b->sections);
     if (!b->sections)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u sections", b->path, count);
     b->nsections = count;
@@ -134,19 +135,19 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
         const uint8_t *e = h + table + (uint64_t)i * entry_size;
         struct nbi_section *s = &b->sections[i];
         nb_section_info *in = &s->info;
-        in->type = nbi_get32(e);
-        in->version = nbi_get16(e + 4);
-        in->encoding = nbi_get16(e + 6);
-        in->offset = nbi_get64(e + 8);
-        in->size = nbi_get64(e + 16);
-        in->usize = nbi_get64(e + 24);
-        in->crc = nbi_get32(e + 32);
-        in->flags = nbi_get32(e + 36);
+        in->type = nbi_get32(e + NBI_ENT_TYPE);
+        in->version = nbi_get16(e + NBI_ENT_VERSION);
+        in->encoding = nbi_get16(e + NBI_ENT_ENCODING);
+        in->offset = nbi_get64(e + NBI_ENT_OFFSET);
+        in->size = nbi_get64(e + NBI_ENT_SIZE);
+        in->usize = nbi_get64(e + NBI_ENT_USIZE);
+        in->crc = nbi_get32(e + NBI_ENT_CRC);
+        in->flags = nbi_get32(e + NBI_ENT_FLAGS);
         for (int k = 0; k < NB_SECTION_PARAMS; k++)
-            in->param[k] = nbi_get32(e + 40 + 4 * k);
-        if (memchr(e + 72, 0, 32) == NULL)
+            in->param[k] = nbi_get32(e + NBI_ENT_PARAMS + 4 * k);
+        if (memchr(e + NBI_ENT_NAME, 0, NBI_ENT_NAME_SIZE) == NULL)
             return nbi_fail(err, NB_ERR_FORMAT, "%s: section %u: name is not terminated", b->path, i);
-        memcpy(in->name, e + 72, 32);
+        memcpy(in->name, e + NBI_ENT_NAME, NBI_ENT_NAME_SIZE);
         if (in->offset % NBI_ALIGN || in->offset < prev_end || in->offset > size ||
             in->size > size - in->offset)
             return nbi_fail(err, NB_ERR_FORMAT,
@@ -190,7 +191,7 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
             if (*slot >= 0)
                 return nbi_fail(err, NB_ERR_FORMAT, "%s: two %s sections (%ld and %zu)", b->path,
                                 nb_section_type_name(s->info.type), *slot, i);
-            if (s->info.version != 1)
+            if (s->info.version != 1) /* NBI_LEGEND_VERSION, NBI_AGENTS_VERSION, NBI_MAP_VERSION */
                 return nbi_fail(err, NB_ERR_VERSION, "%s: %s section version %u, this reader knows 1",
                                 b->path, nb_section_type_name(s->info.type), s->info.version);
             *slot = (long)i;
@@ -208,7 +209,7 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
     }
     if (agents_at >= 0) {
         struct nbi_section *s = &b->sections[agents_at];
-        b->agents = malloc(sizeof *b->agents);
+        b->agents = nbi_alloc(b->a, sizeof *b->agents);
         if (!b->agents)
             return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the agent set", b->path);
         if ((st = nbi_agents_decode(s->payload, (size_t)s->info.usize, &b->legend, b->agents, err)) !=
@@ -223,7 +224,7 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
         if (len < NBI_MAP_HEADER)
             return nbi_fail(err, NB_ERR_FORMAT, "%s: map section: %llu bytes, expected at least %d",
                             b->path, (unsigned long long)len, NBI_MAP_HEADER);
-        uint32_t w = nbi_get32(s->payload), h = nbi_get32(s->payload + 4);
+        uint32_t w = nbi_get32(s->payload + NBI_MAP_WIDTH), h = nbi_get32(s->payload + NBI_MAP_HEIGHT);
         if (w < 1 || h < 1 || w > NB_MAP_MAX_SIDE || h > NB_MAP_MAX_SIDE)
             return nbi_fail(err, NB_ERR_FORMAT, "%s: map section: %u x %u cells, expected 1 to %d a side",
                             b->path, w, h, NB_MAP_MAX_SIDE);
@@ -240,7 +241,25 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
     return NB_OK;
 }
 
-static nb_status finish_open(nb_bundle *b, unsigned flags, nb_bundle **out, nb_err *err)
+nb_bundle *nbi_bundle_new(const char *name, const nb_allocator *a, nb_err *err)
+{
+    nb_bundle *b = nbi_zalloc_array(a, 1, sizeof *b);
+    if (b) {
+        if (a) {
+            b->alloc = *a;
+            b->a = &b->alloc;
+        }
+        b->path = nbi_strdup(b->a, name);
+    }
+    if (!b || !b->path) {
+        nbi_free(a, b);
+        nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to open", name);
+        return NULL;
+    }
+    return b;
+}
+
+nb_status nbi_bundle_load(nb_bundle *b, unsigned flags, nb_err *err)
 {
     nb_status st = NB_OK;
     b->source_size = b->size;
@@ -252,193 +271,7 @@ static nb_status finish_open(nb_bundle *b, unsigned flags, nb_bundle **out, nb_e
         st = parse_table(b, err);
     if (st == NB_OK)
         st = decode_known(b, err);
-    if (st == NB_OK && (flags & NB_OPEN_VERIFY))
-        st = nb_bundle_verify(b, err);
-    if (st != NB_OK) {
-        nb_bundle_close(b);
-        return st;
-    }
-    nbi_ok(err);
-    *out = b;
-    return NB_OK;
-}
-
-static nb_bundle *new_bundle(const char *path, nb_err *err)
-{
-    nb_bundle *b = calloc(1, sizeof *b);
-    if (b)
-        b->path = strdup(path);
-    if (!b || !b->path) {
-        free(b);
-        nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to open", path);
-        return NULL;
-    }
-    return b;
-}
-
-#define STREAM_UNKNOWN UINT64_MAX /* too few bytes yet to tell its length */
-#define STREAM_TO_END (UINT64_MAX - 1) /* no length known: read to the end */
-
-/* How long a stream says it is, from its first n bytes: STREAM_UNKNOWN
- * while too few are there; 0 when it is neither a bundle nor an SQLite
- * database.  A stream is read only so far, so that a device that never
- * ends (/dev/zero, /dev/urandom) is refused at once, not read forever. */
-static uint64_t stream_length(const uint8_t *p, size_t n)
-{
-    size_t sqlen = sizeof NBI_SQLITE_MAGIC; /* with its NUL, as in the file */
-    if (memcmp(p, NBI_MAGIC, n < NBI_MAGIC_LEN ? n : NBI_MAGIC_LEN) == 0) {
-        if (n < NBI_HEADER_SIZE)
-            return STREAM_UNKNOWN;
-        uint64_t size = nbi_get64(p + 40); /* a wrong one is named by the header check */
-        return size < NBI_HEADER_SIZE ? NBI_HEADER_SIZE : size;
-    }
-    if (memcmp(p, NBI_SQLITE_MAGIC, n < sqlen ? n : sqlen) == 0) {
-        /* The page size (1 meaning 65536) times the page count, when the
-         * header keeps it current (its version-valid-for number equals the
-         * change counter). */
-        if (n < 96)
-            return STREAM_UNKNOWN;
-        uint32_t page = (uint32_t)p[16] << 8 | p[17];
-        uint32_t pages = (uint32_t)p[28] << 24 | (uint32_t)p[29] << 16 | (uint32_t)p[30] << 8 | p[31];
-        if (page == 1)
-            page = 65536;
-        int current = memcmp(p + 24, p + 92, 4) == 0;
-        return pages && page && current ? (uint64_t)page * pages : STREAM_TO_END;
-    }
-    return 0;
-}
-
-/* Reads a whole stream (standard input, a pipe, a device) into memory,
- * no further than its header says it reaches. */
-static nb_status slurp(int fd, const char *path, uint8_t **buf, size_t *len, nb_err *err)
-{
-    size_t cap = 1 << 16, n = 0;
-    uint64_t want = STREAM_UNKNOWN;
-    uint8_t *p = malloc(cap);
-    if (!p)
-        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", path);
-    for (;;) {
-        if (want == STREAM_UNKNOWN && (want = stream_length(p, n)) == 0) {
-            free(p);
-            return nbi_fail(err, NB_ERR_FORMAT,
-                            "%s: not a navbake bundle (neither its magic nor SQLite's)", path);
-        }
-        if (want < STREAM_TO_END && n > want)
-            break; /* longer than it says: the header check names it */
-        if (n == cap) {
-            uint8_t *q = cap > SIZE_MAX / 2 ? NULL : realloc(p, cap * 2);
-            if (!q) {
-                free(p);
-                return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu bytes", path, cap * 2);
-            }
-            p = q;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, p + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            free(p);
-            return nbi_fail_errno(err, "read", path);
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    *buf = p;
-    *len = n;
-    return NB_OK;
-}
-
-nb_status nb_bundle_open(const char *path, unsigned flags, nb_bundle **out, nb_err *err)
-{
-    *out = NULL;
-    if (!path)
-        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no path");
-    nb_bundle *b = new_bundle(strcmp(path, "-") == 0 ? "(standard input)" : path, err);
-    if (!b)
-        return NB_ERR_NOMEM;
-    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        nb_status st = nbi_fail_errno(err, "cannot open", path);
-        nb_bundle_close(b);
-        return st;
-    }
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        nb_status st = nbi_fail_errno(err, "cannot stat", b->path);
-        if (fd != STDIN_FILENO)
-            close(fd);
-        nb_bundle_close(b);
-        return st;
-    }
-    nb_status st = NB_OK;
-    if (S_ISDIR(sb.st_mode)) {
-        st = nbi_fail(err, NB_ERR_IO, "%s: is a directory, not a bundle", b->path);
-    } else if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        if ((uint64_t)sb.st_size > SIZE_MAX) {
-            st = nbi_fail(err, NB_ERR_LIMIT, "%s: too large to map", b->path);
-        } else {
-            void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
-            if (m == MAP_FAILED) {
-                st = nbi_fail_errno(err, "cannot map", b->path);
-            } else {
-                b->mapping = m;
-                b->mapping_len = (size_t)sb.st_size;
-                b->from_file = fd != STDIN_FILENO;
-                b->data = m;
-                b->size = (uint64_t)sb.st_size;
-            }
-        }
-    } else {
-        size_t len = 0;
-        st = slurp(fd, b->path, &b->buffer, &len, err);
-        b->data = b->buffer;
-        b->size = len;
-    }
-    if (fd != STDIN_FILENO)
-        close(fd);
-    if (st != NB_OK) {
-        nb_bundle_close(b);
-        return st;
-    }
-    return finish_open(b, flags, out, err);
-}
-
-nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags, nb_bundle **out,
-                                nb_err *err)
-{
-    *out = NULL;
-    if (!data && len)
-        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no data");
-    nb_bundle *b = new_bundle("(memory)", err);
-    if (!b)
-        return NB_ERR_NOMEM;
-    b->buffer = malloc(len ? len : 1);
-    if (!b->buffer) {
-        nb_bundle_close(b);
-        return nbi_fail(err, NB_ERR_NOMEM, "(memory): no memory to copy %zu bytes", len);
-    }
-    if (len)
-        memcpy(b->buffer, data, len);
-    b->data = b->buffer;
-    b->size = len;
-    return finish_open(b, flags, out, err);
-}
-
-nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
-                                nb_bundle **out, nb_err *err)
-{
-    *out = NULL;
-    nb_bundle *b = new_bundle(name, err);
-    if (!b) {
-        free(image);
-        return NB_ERR_NOMEM;
-    }
-    b->buffer = image;
-    b->data = image;
-    b->size = len;
-    return finish_open(b, flags, out, err);
+    return st;
 }
 
 void nb_bundle_close(nb_bundle *b)
@@ -446,14 +279,15 @@ void nb_bundle_close(nb_bundle *b)
     if (!b)
         return;
     for (size_t i = 0; i < b->nsections; i++)
-        free(b->sections[i].owned);
-    free(b->sections);
-    free(b->agents);
+        nbi_free(b->a, b->sections[i].owned);
+    nbi_free(b->a, b->sections);
+    nbi_free(b->a, b->agents);
     if (b->mapping)
         munmap(b->mapping, b->mapping_len);
-    free(b->buffer);
-    free(b->path);
-    free(b);
+    nbi_free(b->a, b->buffer);
+    nbi_free(b->a, b->path);
+    nb_allocator copy = b->alloc; /* b->a points into b */
+    nbi_free(b->a ? &copy : NULL, b);
 }
 
 void nb_bundle_format_version(const nb_bundle *b, unsigned *major, unsigned *minor)

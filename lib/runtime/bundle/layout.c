@@ -6,7 +6,7 @@
  * binary -> SQLite -> binary gives back the same bytes. */
 #include <zlib.h>
 
-#include "core/base.h"
+#include "bundle/bundle.h"
 
 int nbi_section_key_cmp(const nb_section_info *a, const nb_section_info *b)
 {
@@ -42,29 +42,29 @@ void nbi_layout_head(const nb_section_info *secs, size_t n, unsigned major, unsi
     for (size_t i = 0; i < n; i++) {
         const nb_section_info *in = &secs[i];
         uint8_t *e = head + NBI_HEADER_SIZE + i * NBI_ENTRY_SIZE;
-        nbi_put32(e, in->type);
-        nbi_put16(e + 4, in->version);
-        nbi_put16(e + 6, in->encoding);
-        nbi_put64(e + 8, in->offset);
-        nbi_put64(e + 16, in->size);
-        nbi_put64(e + 24, in->usize);
-        nbi_put32(e + 32, in->crc);
-        nbi_put32(e + 36, in->flags);
+        nbi_put32(e + NBI_ENT_TYPE, in->type);
+        nbi_put16(e + NBI_ENT_VERSION, in->version);
+        nbi_put16(e + NBI_ENT_ENCODING, in->encoding);
+        nbi_put64(e + NBI_ENT_OFFSET, in->offset);
+        nbi_put64(e + NBI_ENT_SIZE, in->size);
+        nbi_put64(e + NBI_ENT_USIZE, in->usize);
+        nbi_put32(e + NBI_ENT_CRC, in->crc);
+        nbi_put32(e + NBI_ENT_FLAGS, in->flags);
         for (int k = 0; k < NB_SECTION_PARAMS; k++)
-            nbi_put32(e + 40 + 4 * k, in->param[k]);
+            nbi_put32(e + NBI_ENT_PARAMS + 4 * k, in->param[k]);
         /* NUL-padded: nothing after the terminator reaches the file. */
         size_t nl = strnlen(in->name, sizeof in->name - 1);
-        memcpy(e + 72, in->name, nl);
+        memcpy(e + NBI_ENT_NAME, in->name, nl);
     }
-    memcpy(head, NBI_MAGIC, NBI_MAGIC_LEN);
-    nbi_put16(head + 8, (uint16_t)major);
-    nbi_put16(head + 10, (uint16_t)minor);
-    nbi_put32(head + 12, flags);
-    nbi_put32(head + 16, NBI_HEADER_SIZE);
-    nbi_put32(head + 20, NBI_ENTRY_SIZE);
-    nbi_put32(head + 24, (uint32_t)n);
-    nbi_put64(head + 32, NBI_HEADER_SIZE);
-    nbi_put64(head + 40, file_size);
-    nbi_put32(head + 48, (uint32_t)crc32(0, head + NBI_HEADER_SIZE, (uInt)(head_len - NBI_HEADER_SIZE)));
-    nbi_put32(head + 60, (uint32_t)crc32(0, head, 60));
+    memcpy(head + NBI_HDR_MAGIC, NBI_MAGIC, NBI_MAGIC_LEN);
+    nbi_put16(head + NBI_HDR_MAJOR, (uint16_t)major);
+    nbi_put16(head + NBI_HDR_MINOR, (uint16_t)minor);
+    nbi_put32(head + NBI_HDR_FLAGS, flags);
+    nbi_put32(head + NBI_HDR_HEADER_SIZE, NBI_HEADER_SIZE);
+    nbi_put32(head + NBI_HDR_ENTRY_SIZE, NBI_ENTRY_SIZE);
+    nbi_put32(head + NBI_HDR_COUNT, (uint32_t)n);
+    nbi_put64(head + NBI_HDR_TABLE, NBI_HEADER_SIZE);
+    nbi_put64(head + NBI_HDR_FILE_SIZE, file_size);
+    nbi_put32(head + NBI_HDR_TABLE_CRC, (uint32_t)crc32(0, head + NBI_HEADER_SIZE, (uInt)(head_len - NBI_HEADER_SIZE)));
+    nbi_put32(head + NBI_HDR_CRC, (uint32_t)crc32(0, head, NBI_HDR_CRC));
 }

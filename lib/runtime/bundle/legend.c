@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/base.h"
+#include "bundle/bundle.h"
 
 int nbi_name_ok(const char *name)
 {
@@ -63,7 +63,7 @@ int nbi_legend_find(const nbi_legend *legend, const char *name, size_t len)
  * NUL-padded name per terrain, then 256 bytes: the code of each character. */
 size_t nbi_legend_encoded_size(const nbi_legend *legend)
 {
-    return 8 + (size_t)legend->nterrains * 32 + 256;
+    return NBI_LEGEND_HEADER + (size_t)legend->nterrains * NBI_LEGEND_NAME + NBI_LEGEND_CODES;
 }
 
 void nbi_legend_encode(const nbi_legend *legend, uint8_t *out)
@@ -71,26 +71,27 @@ void nbi_legend_encode(const nbi_legend *legend, uint8_t *out)
     memset(out, 0, nbi_legend_encoded_size(legend));
     nbi_put32(out, legend->nterrains);
     for (unsigned t = 0; t < legend->nterrains; t++)
-        memcpy(out + 8 + 32 * t, legend->names[t], strlen(legend->names[t]));
-    memcpy(out + 8 + 32 * legend->nterrains, legend->code, 256);
+        memcpy(out + NBI_LEGEND_HEADER + NBI_LEGEND_NAME * t, legend->names[t], strlen(legend->names[t]));
+    memcpy(out + NBI_LEGEND_HEADER + NBI_LEGEND_NAME * legend->nterrains, legend->code,
+           NBI_LEGEND_CODES);
 }
 
 nb_status nbi_legend_decode(const uint8_t *p, size_t len, nbi_legend *legend, nb_err *err)
 {
     memset(legend, 0, sizeof *legend);
-    if (len < 8)
+    if (len < NBI_LEGEND_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT, "legend section: %zu bytes, expected at least 8", len);
     uint32_t n = nbi_get32(p);
     if (n == 0 || n > NB_MAX_TERRAINS)
         return nbi_fail(err, NB_ERR_FORMAT, "legend section: %u terrains, expected 1 to %d", n,
                         NB_MAX_TERRAINS);
-    if (len != 8 + (size_t)n * 32 + 256)
+    if (len != NBI_LEGEND_HEADER + (size_t)n * NBI_LEGEND_NAME + NBI_LEGEND_CODES)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "legend section: %zu bytes, expected %zu for %u terrains", len,
-                        8 + (size_t)n * 32 + 256, n);
+                        NBI_LEGEND_HEADER + (size_t)n * NBI_LEGEND_NAME + NBI_LEGEND_CODES, n);
     legend->nterrains = n;
     for (unsigned t = 0; t < n; t++) {
-        const uint8_t *name = p + 8 + 32 * t;
+        const uint8_t *name = p + NBI_LEGEND_HEADER + NBI_LEGEND_NAME * t;
         if (memchr(name, 0, 32) == NULL)
             return nbi_fail(err, NB_ERR_FORMAT, "legend section: name of terrain %u is not terminated", t);
         memcpy(legend->names[t], name, 32);

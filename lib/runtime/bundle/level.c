@@ -1,6 +1,6 @@
 /* level.c: what an open bundle says about its level: terrains, agent
  * types and the map's cells. */
-#include "core/base.h"
+#include "bundle/bundle.h"
 
 unsigned nb_terrain_count(const nb_bundle *b) { return b->has_legend ? b->legend.nterrains : 0; }
 

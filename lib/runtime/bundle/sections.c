@@ -2,7 +2,7 @@
  * for inspectors; the meaning of each is in formats/bundle.md. */
 #include <string.h>
 
-#include "core/base.h"
+#include "bundle/bundle.h"
 
 static const struct nbi_section_kind kinds[] = {
     {NB_SEC_LEGEND, "legend", {"terrains"}},

@@ -26,14 +26,9 @@
  *    benchmark).  Tried and measured slower here: a 4-ary heap, lazy
  *    deletion instead of decrease-key, reading each row's three cells
  *    with one load, and tie-breaking on g in the heap. */
-#include <math.h>
-#include <stdlib.h>
-
 #include "clearance/aastar.h"
+#include "core/grid.h"
 #include "core/heap.h"
-
-#define SQRT2 1.4142135623730951
-#define OCTILE_K 0.41421356237309515 /* sqrt(2) - 1 */
 
 #define CLOSED 8u
 #define DIR_MASK 7u
@@ -42,12 +37,12 @@
 #define NOT_CELL UINT32_MAX
 #define IN_LANE UINT32_MAX
 
-/* Directions: the cardinals first, so that a direction's bit in a mask
- * below is its number. */
-enum { DN, DE, DS, DW, DNE, DSE, DSW, DNW };
-static const int8_t DX[8] = {0, 1, 0, -1, 1, 1, -1, -1};
-static const int8_t DY[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
-static const double COST[8] = {1, 1, 1, 1, SQRT2, SQRT2, SQRT2, SQRT2};
+/* Directions are core/grid.h's move codes; a direction's bit in a mask
+ * below is its code. */
+enum {
+    DE = NBI_MOVE_E, DW = NBI_MOVE_W, DS = NBI_MOVE_S, DN = NBI_MOVE_N,
+    DSE = NBI_MOVE_SE, DNE = NBI_MOVE_NE, DSW = NBI_MOVE_SW, DNW = NBI_MOVE_NW
+};
 
 struct open {
     double f;
@@ -56,6 +51,7 @@ struct open {
 
 struct nb_aa {
     const nb_bundle *bundle;
+    const nb_allocator *a;
     uint32_t width, height;
     size_t cells;
     uint32_t *stamp; /* per cell: search id << 4 | CLOSED | direction it was reached by */
@@ -81,62 +77,61 @@ struct nb_aa {
     nbi_layer comp;
 };
 
-nb_status nb_aa_new(const nb_bundle *b, nb_aa **out, nb_err *err)
+void nb_aa_query_init(nb_aa_query *q)
 {
+    memset(q, 0, sizeof *q);
+    q->size = 1;
+    q->corner = NB_CORNER_STRICT;
+}
+
+nb_status nb_aa_open(const nb_bundle *b, nb_aa **out, nb_err *err)
+{
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_aa_open: no place for the workspace");
     *out = NULL;
     if (!b || !nb_has_map(b))
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map to search",
                         b ? b->path : "(null)");
-    nb_aa *ws = calloc(1, sizeof *ws);
+    nb_aa *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
     if (!ws)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a search workspace");
+    ws->a = b->a;
     ws->bundle = b;
     ws->width = b->width;
     ws->height = b->height;
     ws->cells = (size_t)b->width * b->height;
-    ws->stamp = calloc(ws->cells, sizeof *ws->stamp);
-    ws->g = malloc(ws->cells * sizeof *ws->g);
-    ws->hpos = malloc(ws->cells * sizeof *ws->hpos);
-    ws->lane = malloc(ws->cells * sizeof *ws->lane);
-    ws->heap = malloc(ws->cells * sizeof *ws->heap);
-    ws->path = malloc(ws->cells * sizeof *ws->path);
+    ws->stamp = nbi_zalloc_array(ws->a, ws->cells, sizeof *ws->stamp);
+    ws->g = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->g);
+    ws->hpos = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->hpos);
+    ws->lane = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->lane);
+    ws->heap = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->heap);
+    ws->path = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->path);
     if (!ws->stamp || !ws->g || !ws->hpos || !ws->lane || !ws->heap || !ws->path) {
-        nb_aa_free(ws);
+        nb_aa_close(ws);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a search workspace on a %u x %u map",
                         b->width, b->height);
     }
     for (int d = 0; d < 8; d++)
-        ws->off[d] = DY[d] * (int32_t)b->width + DX[d];
+        ws->off[d] = nbi_move_dy[d] * (int32_t)b->width + nbi_move_dx[d];
     *out = ws;
     nbi_ok(err);
     return NB_OK;
 }
 
-void nb_aa_free(nb_aa *ws)
+void nb_aa_close(nb_aa *ws)
 {
     if (!ws)
         return;
-    free(ws->stamp);
-    free(ws->g);
-    free(ws->hpos);
-    free(ws->lane);
+    nbi_free(ws->a, ws->stamp);
+    nbi_free(ws->a, ws->g);
+    nbi_free(ws->a, ws->hpos);
+    nbi_free(ws->a, ws->lane);
     if (ws->gpos)
         nbi_heap_free(&ws->gheap);
-    free(ws->gpos);
-    free(ws->heap);
-    free(ws->path);
-    free(ws);
-}
-
-const char *nb_path_status_str(nb_path_status s)
-{
-    switch (s) {
-    case NB_PATH_FOUND: return "found";
-    case NB_PATH_NONE: return "no path";
-    case NB_PATH_START_BLOCKED: return "start blocked";
-    case NB_PATH_GOAL_BLOCKED: return "goal blocked";
-    }
-    return "unknown";
+    nbi_free(ws->a, ws->gpos);
+    nbi_free(ws->a, ws->heap);
+    nbi_free(ws->a, ws->path);
+    nbi_free(ws->a, ws);
 }
 
 /* ---- the open list ---- */
@@ -201,22 +196,12 @@ static uint32_t next_sid(nb_aa *ws)
 
 void nbi_aa_force_sid(nb_aa *ws, uint32_t sid) { ws->sid = sid > SID_MAX ? SID_MAX : sid; }
 
-static inline double octile(int32_t x, int32_t y, int32_t gx, int32_t gy)
-{
-    uint32_t dx = (uint32_t)(x > gx ? x - gx : gx - x), dy = (uint32_t)(y > gy ? y - gy : gy - y);
-    return dx > dy ? dx + OCTILE_K * dy : dy + OCTILE_K * dx;
-}
-
-#if defined(__GNUC__)
-#define ALWAYS_INLINE __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE
-#endif
+#define octile nbi_octile_cells
 
 /* The search.  generic is a constant in each caller, so the compiler makes
  * two copies: the library's, with the heap above, and one on lib/runtime/core/heap.h
  * that only the benchmark calls, to measure the difference. */
-static inline ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t size,
+static inline NBP_ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t size,
                                      nb_corner corner, nb_cell start, const nb_cell *goal,
                                      const nbi_window *win, nb_aa_result *res, const int generic)
 {
@@ -319,10 +304,10 @@ static inline ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t
         if (nw && STAND(id - W - 1))
             m |= 1u << DNW;
         while (m) {
-            unsigned d = (unsigned)__builtin_ctz(m);
+            unsigned d = nbp_ctz32(m);
             m &= m - 1;
             uint32_t j = (uint32_t)((int32_t)id + off[d]);
-            double ng = g + COST[d];
+            double ng = g + nbi_move_cost(d);
             uint32_t sj = stamp[j];
             size_t pos;
             if ((sj >> SID_SHIFT) == sid) {
@@ -338,7 +323,7 @@ static inline ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t
                 stamp[j] = open_stamp | d;
                 pos = NOT_CELL;
             }
-            double f = ng + (has_goal ? octile(x + DX[d], y + DY[d], gx, gy) : 0);
+            double f = ng + (has_goal ? octile(x + nbi_move_dx[d], y + nbi_move_dy[d], gx, gy) : 0);
             if (f <= fmin + eps && pos == NOT_CELL) {
                 /* As good as the best open cell: it is expanded next, so it
                  * skips the heap (on open ground most cells do). */
@@ -374,13 +359,13 @@ static inline ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t
         p->y = (int32_t)(j / W);
         if (j == sid0)
             break;
-        diagonals += (stamp[j] & DIR_MASK) >= DNE;
+        diagonals += NBI_MOVE_IS_DIAGONAL(stamp[j] & DIR_MASK);
     }
     res->status = NB_PATH_FOUND;
     res->path = ws->path;
     res->path_len = len;
     /* Exact from the step counts rather than summed along the way. */
-    res->length = (double)(len - 1 - diagonals) + SQRT2 * (double)diagonals;
+    res->length = nbi_steps_length(len - 1 - diagonals, diagonals);
 }
 
 void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner, nb_cell start,
@@ -393,9 +378,9 @@ int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb
                             nb_cell start, const nb_cell *goal, nb_aa_result *res)
 {
     if (!ws->gpos) {
-        ws->gpos = malloc(ws->cells * sizeof *ws->gpos);
-        if (!ws->gpos || !nbi_heap_init(&ws->gheap, ws->cells, ws->gpos)) {
-            free(ws->gpos);
+        ws->gpos = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->gpos);
+        if (!ws->gpos || !nbi_heap_init(&ws->gheap, ws->a, ws->cells, ws->gpos)) {
+            nbi_free(ws->a, ws->gpos);
             ws->gpos = NULL;
             return 0;
         }

@@ -55,8 +55,9 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s): %llu bytes, shorter than its header", b->path, idx,
                         nb_section_type_name(type), (unsigned long long)len);
-    uint32_t w = nbi_get32(p), h = nbi_get32(p + 4), bits = nbi_get32(p + 8),
-             maxval = nbi_get32(p + 12);
+    uint32_t w = nbi_get32(p + NBI_LAYER_WIDTH), h = nbi_get32(p + NBI_LAYER_HEIGHT),
+             bits = nbi_get32(p + NBI_LAYER_BITS),
+             maxval = nbi_get32(p + NBI_LAYER_MAXVAL);
     if (w != b->width || h != b->height)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s) is %u x %u cells but the map is %u x %u", b->path,

@@ -69,3 +69,20 @@ nb_status nbi_fail_errno(nb_err *err, const char *what, const char *path)
     return nbi_fail(err, e == ENOMEM ? NB_ERR_NOMEM : NB_ERR_IO, "%s: %s: %s", path, what,
                     strerror(e));
 }
+
+nb_status nbi_fail_nomem(nb_err *err, const char *what)
+{
+    return nbi_fail(err, NB_ERR_NOMEM, "out of memory: %s", what);
+}
+
+const char *nb_path_status_str(nb_path_status s)
+{
+    switch (s) {
+    case NB_PATH_FOUND: return "found";
+    case NB_PATH_NONE: return "no path";
+    case NB_PATH_START_BLOCKED: return "start blocked";
+    case NB_PATH_GOAL_BLOCKED: return "goal blocked";
+    case NB_PATH_LIMIT: return "expansion limit";
+    }
+    return "unknown";
+}

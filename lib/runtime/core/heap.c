@@ -1,6 +1,4 @@
 /* heap.c: see heap.h. */
-#include <stdlib.h>
-
 #include "core/heap.h"
 
 static inline int less(const nbi_heap_item *a, const nbi_heap_item *b)
@@ -8,18 +6,19 @@ static inline int less(const nbi_heap_item *a, const nbi_heap_item *b)
     return a->key < b->key || (a->key == b->key && a->tie < b->tie);
 }
 
-int nbi_heap_init(nbi_heap *h, size_t cap, uint32_t *pos)
+int nbi_heap_init(nbi_heap *h, const nb_allocator *alloc, size_t cap, uint32_t *pos)
 {
     h->n = 0;
     h->cap = cap ? cap : 16;
     h->pos = pos;
-    h->a = malloc(h->cap * sizeof *h->a);
+    h->alloc = alloc;
+    h->a = nbi_alloc_array(alloc, h->cap, sizeof *h->a);
     return h->a != NULL;
 }
 
 void nbi_heap_free(nbi_heap *h)
 {
-    free(h->a);
+    nbi_free(h->alloc, h->a);
     h->a = NULL;
     h->n = h->cap = 0;
 }
@@ -79,7 +78,7 @@ int nbi_heap_push(nbi_heap *h, double key, double tie, uint32_t id)
     }
     if (h->n == h->cap) {
         size_t ncap = h->cap * 2;
-        nbi_heap_item *a = realloc(h->a, ncap * sizeof *a);
+        nbi_heap_item *a = nbi_realloc_array(h->alloc, h->a, ncap, sizeof *a);
         if (!a)
             return 0;
         h->a = a;

@@ -10,8 +10,7 @@
 #ifndef NB_HEAP_H
 #define NB_HEAP_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "core/base.h"
 
 #define NBI_HEAP_NONE UINT32_MAX
 
@@ -24,11 +23,12 @@ typedef struct nbi_heap {
     nbi_heap_item *a;
     size_t n, cap;
     uint32_t *pos; /* pos[id] = index in a, or NBI_HEAP_NONE; may be NULL */
+    const nb_allocator *alloc;
 } nbi_heap;
 
-/* Reserves room for cap items (0 is allowed); pos may be NULL. Returns 0
- * when out of memory. */
-int nbi_heap_init(nbi_heap *h, size_t cap, uint32_t *pos);
+/* Reserves room for cap items (0 is allowed), allocating with alloc (NULL:
+ * the C library's); pos may be NULL.  Returns 0 when out of memory. */
+int nbi_heap_init(nbi_heap *h, const nb_allocator *alloc, size_t cap, uint32_t *pos);
 void nbi_heap_free(nbi_heap *h);
 /* Empties the heap (resetting pos[] for the ids still in it). */
 void nbi_heap_clear(nbi_heap *h);

@@ -42,7 +42,7 @@ nb_status nbi_forest_decode(const uint8_t *p, size_t len, const char *where, siz
     if (len < NBI_FOREST_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT, "%s: forest section of %zu bytes, shorter than its header",
                         where, len);
-    uint32_t count = nbi_get32(p), flags = nbi_get32(p + 4);
+    uint32_t count = nbi_get32(p + NBI_FOREST_COUNT), flags = nbi_get32(p + NBI_FOREST_FLAGS);
     if (count > NB_FOREST_MAX_CIRCLES || len != NBI_FOREST_HEADER + (size_t)count * NBI_FOREST_CIRCLE)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: forest section claims %lu circles in %zu bytes (at most %d circles, "
@@ -54,7 +54,7 @@ nb_status nbi_forest_decode(const uint8_t *p, size_t len, const char *where, siz
                         (unsigned long)flags);
     *has_bounds = (flags & NBI_FOREST_HAS_BOUNDS) != 0;
     for (int i = 0; i < 4; i++)
-        bounds[i] = nbi_getf64(p + 8 + 8 * i);
+        bounds[i] = nbi_getf64(p + NBI_FOREST_BOUNDS + 8 * i);
     if (*has_bounds && !bounds_ok(bounds))
         return nbi_fail(err, NB_ERR_FORMAT, "%s: forest bounds [%g, %g] x [%g, %g] are not a box",
                         where, bounds[0], bounds[2], bounds[1], bounds[3]);
@@ -69,17 +69,18 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
     size_t n = f->n;
     if (len < NBI_BITANGENT_HEADER)
         return BAD("%s: %zu bytes, shorter than the header", where, len);
-    double radius = nbi_getf64(p);
-    uint32_t cn = nbi_get32(p + 8), m = nbi_get32(p + 12), na = nbi_get32(p + 16);
+    double radius = nbi_getf64(p + NBI_BT_RADIUS);
+    uint32_t cn = nbi_get32(p + NBI_BT_CIRCLES), m = nbi_get32(p + NBI_BT_NODES),
+             na = nbi_get32(p + NBI_BT_ARCS);
     if (!(isfinite(radius) && radius >= 0 && radius <= NB_FOREST_MAX_COORD))
         return BAD("%s: agent radius %g is not a number from 0 to %g", where, radius,
                    NB_FOREST_MAX_COORD);
     if (cn != n)
         return BAD("%s: baked for %lu circles, the forest has %zu", where, (unsigned long)cn, n);
-    if (nbi_get32(p + 20) != forest_crc)
+    if (nbi_get32(p + NBI_BT_FOREST_CRC) != forest_crc)
         return BAD("%s: baked for another forest (its forest checksum %08lx is not the forest "
                    "section's %08lx); bake it again with mkabstract --forest",
-                   where, (unsigned long)nbi_get32(p + 20), (unsigned long)forest_crc);
+                   where, (unsigned long)nbi_get32(p + NBI_BT_FOREST_CRC), (unsigned long)forest_crc);
     if (m % 2 || m > INT32_MAX || na > INT32_MAX ||
         len != NBI_BITANGENT_HEADER + (uint64_t)m * NBI_BITANGENT_NODE +
                    (uint64_t)na * NBI_BITANGENT_ARC + 8 * ((uint64_t)n + 1))
@@ -88,8 +89,8 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
     g->info.agent_radius = radius;
     g->info.nodes = m;
     g->info.transitions = m / 2;
-    g->info.candidates = nbi_get32(p + 24);
-    g->info.arcs = nbi_get64(p + 32);
+    g->info.candidates = nbi_get32(p + NBI_BT_CANDIDATES);
+    g->info.arcs = nbi_get64(p + NBI_BT_HUGGING);
     g->info.free_arcs = na;
     g->nodes = m;
     g->narcs = na;
@@ -114,7 +115,7 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
                        (unsigned long)(d - c), n);
         for (uint32_t k = c; k < d; k++) {
             const uint8_t *r = g->arc + (size_t)k * NBI_BITANGENT_ARC;
-            double s = nbi_getf64(r), span = nbi_getf64(r + 8);
+            double s = nbi_getf64(r), span = nbi_getf64(r + 8); /* NBI_BITANGENT_ARC */
             int whole = span == NBI_WHOLE_SPAN;
             if (!(s >= 0 && s < NBI_TWO_PI) || !((span >= 0 && span <= NBI_TWO_PI) || whole) ||
                 (whole && d - c != 1))
@@ -123,13 +124,14 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
         }
         for (uint32_t k = a; k < b; k++) {
             const uint8_t *r = g->node + (size_t)k * NBI_BITANGENT_NODE;
-            double x = nbi_getf64(r), y = nbi_getf64(r + 8), ang = nbi_getf64(r + 16);
-            uint32_t partner = nbi_get32(r + 24), cs = nbi_get32(r + 28);
+            double x = nbi_getf64(r + NBI_BT_N_X), y = nbi_getf64(r + NBI_BT_N_Y);
+            double ang = nbi_getf64(r + NBI_BT_N_ANGLE);
+            uint32_t partner = nbi_get32(r + NBI_BT_N_PARTNER), cs = nbi_get32(r + NBI_BT_N_CIRCLE);
             if (!isfinite(x) || !isfinite(y) || !(fabs(ang) <= NBI_PI + 1e-9) || (cs >> 1) != i)
                 return BAD("%s: node %lu is not a point of circle %zu", where, (unsigned long)k, i);
             if (partner >= m || partner == k ||
-                nbi_get32(g->node + (size_t)partner * NBI_BITANGENT_NODE + 24) != k ||
-                nbi_get32(g->node + (size_t)partner * NBI_BITANGENT_NODE + 28) >> 1 == i)
+                nbi_get32(g->node + (size_t)partner * NBI_BITANGENT_NODE + NBI_BT_N_PARTNER) != k ||
+                nbi_get32(g->node + (size_t)partner * NBI_BITANGENT_NODE + NBI_BT_N_CIRCLE) >> 1 == i)
                 return BAD("%s: node %lu: its bitangent's other end %lu is wrong", where,
                            (unsigned long)k, (unsigned long)partner);
         }
@@ -143,12 +145,13 @@ void nb_forest_close(nb_forest *f)
     if (!f)
         return;
     for (unsigned i = 0; i < f->ngraphs; i++) {
-        free(f->graph[i].infl);
+        nbi_free(f->a, f->graph[i].infl);
         nbi_cgrid_free(&f->graph[i].grid);
     }
-    free(f->graph);
-    free(f->circles);
-    free(f);
+    nbi_free(f->a, f->graph);
+    nbi_free(f->a, f->circles);
+    nb_allocator copy = f->alloc; /* f->a may point into f */
+    nbi_free(f->a == &f->alloc ? &copy : f->a, f);
 }
 
 static nb_status payload(const nb_bundle *b, size_t index, uint16_t version, const uint8_t **p,
@@ -169,6 +172,8 @@ static nb_status payload(const nb_bundle *b, size_t index, uint16_t version, con
 
 nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
 {
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_open: no place for the forest");
     *out = NULL;
     long fi = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0);
     if (fi < 0) {
@@ -181,22 +186,23 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
     const uint8_t *p;
     size_t len, n;
     nb_status st = payload(b, (size_t)fi, NBI_FOREST_VERSION, &p, &len, err);
-    nb_forest *f = calloc(1, sizeof *f);
+    nb_forest *f = nbi_zalloc_array(b->a, 1, sizeof *f);
     if (!f)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest");
+    f->a = b->a;
     char where[600];
     snprintf(where, sizeof where, "%s: section %ld (forest)", b->path, fi);
     if (st == NB_OK)
         st = nbi_forest_decode(p, len, where, &n, &f->has_bounds, f->bounds, err);
     if (st == NB_OK) {
         f->n = f->cap = n;
-        f->circles = malloc((n ? n : 1) * sizeof *f->circles);
+        f->circles = nbi_alloc_array(f->a, n, sizeof *f->circles);
         if (!f->circles)
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu circles", n);
     }
     for (size_t i = 0; st == NB_OK && i < n; i++) {
         const uint8_t *c = p + NBI_FOREST_HEADER + i * NBI_FOREST_CIRCLE;
-        f->circles[i] = (nb_circle){nbi_getf64(c), nbi_getf64(c + 8), nbi_getf64(c + 16)};
+        f->circles[i] = (nb_circle){nbi_getf64(c), nbi_getf64(c + 8), nbi_getf64(c + 16)}; /* x, y, r */
         if (!circle_ok(&f->circles[i]))
             st = nbi_fail(err, NB_ERR_FORMAT,
                           "%s: circle %zu (%g, %g) radius %g is not a circle", where, i,
@@ -212,7 +218,7 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
         st = nbi_fail(err, NB_ERR_FORMAT, "%s: %u bitangent graphs, at most %d", b->path, f->ngraphs,
                       NB_FOREST_MAX_RADII);
     if (st == NB_OK && f->ngraphs) {
-        f->graph = calloc(f->ngraphs, sizeof *f->graph);
+        f->graph = nbi_zalloc_array(f->a, f->ngraphs, sizeof *f->graph);
         if (!f->graph)
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %u graphs", f->ngraphs);
     }
@@ -231,7 +237,7 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
         if ((st = payload(b, i, NBI_BITANGENT_VERSION, &p, &len, err)) != NB_OK ||
             (st = check_graph(g, f, p, len, crc, where, err)) != NB_OK)
             break;
-        g->infl = malloc((n ? n : 1) * sizeof *g->infl);
+        g->infl = nbi_alloc_array(f->a, n, sizeof *g->infl);
         if (!g->infl) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu circles", n);
             break;
@@ -241,6 +247,7 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
             g->infl[c].r += g->info.agent_radius;
         }
         g->eps = nbi_forest_eps(g->infl, n);
+        g->grid.a = f->a;
         if (!nbi_cgrid_build(&g->grid, g->infl, n, g->eps))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the grid of %zu circles", n);
     }
@@ -264,23 +271,32 @@ nb_status nbi_forest_verify(const nb_bundle *b, nb_err *err)
     return st;
 }
 
-nb_status nb_forest_new(const nb_circle *circles, size_t n, const double *bounds, nb_forest **out,
-                        nb_err *err)
+nb_status nb_forest_open_circles(const nb_circle *circles, size_t n, const double *bounds,
+                                 const nb_allocator *alloc, nb_forest **out, nb_err *err)
 {
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_open_circles: no place for the forest");
     *out = NULL;
+    nb_status st = nbi_allocator_check(alloc, "nb_forest_open_circles", err);
+    if (st != NB_OK)
+        return st;
     if (n > NB_FOREST_MAX_CIRCLES)
         return nbi_fail(err, NB_ERR_LIMIT, "%zu circles, at most %d", n, NB_FOREST_MAX_CIRCLES);
     if (n && !circles)
-        return nbi_fail(err, NB_ERR_ARG, "nb_forest_new: no circles");
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_open_circles: no circles");
     for (size_t i = 0; i < n; i++)
         if (check_circle(&circles[i], i, err) != NB_OK)
             return NB_ERR_ARG;
     if (bounds && !bounds_ok(bounds))
         return nbi_fail(err, NB_ERR_ARG, "bounds [%g, %g] x [%g, %g] are not a box", bounds[0],
                         bounds[2], bounds[1], bounds[3]);
-    nb_forest *f = calloc(1, sizeof *f);
-    if (!f || !(f->circles = malloc((n ? n : 1) * sizeof *f->circles))) {
-        free(f);
+    nb_forest *f = nbi_zalloc_array(alloc, 1, sizeof *f);
+    if (f && alloc) {
+        f->alloc = *alloc;
+        f->a = &f->alloc;
+    }
+    if (!f || !(f->circles = nbi_alloc_array(f->a, n, sizeof *f->circles))) {
+        nbi_free(alloc, f);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu circles", n);
     }
     if (n)
@@ -312,8 +328,8 @@ static nb_status need_owned(const nb_forest *f, nb_err *err)
 {
     if (!f->owned)
         return nbi_fail(err, NB_ERR_ARG,
-                        "a bundle's forest is read-only; copy its circles with nb_forest_new to "
-                        "change them");
+                        "a bundle's forest is read-only; copy its circles with "
+                        "nb_forest_open_circles to change them");
     return NB_OK;
 }
 
@@ -338,10 +354,10 @@ nb_status nb_forest_add_circle(nb_forest *f, nb_circle c, nb_err *err)
         return nbi_fail(err, NB_ERR_LIMIT, "a forest holds at most %d circles", NB_FOREST_MAX_CIRCLES);
     if (f->n == f->cap) {
         size_t cap = f->cap * 2;
-        nb_circle *a = realloc(f->circles, cap * sizeof *a);
-        if (!a)
+        nb_circle *c2 = nbi_realloc_array(f->a, f->circles, cap, sizeof *c2);
+        if (!c2)
             return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu circles", cap);
-        f->circles = a;
+        f->circles = c2;
         f->cap = cap;
     }
     f->circles[f->n++] = c;

@@ -1,7 +1,7 @@
 /* forestint.h: round obstacles inside the library: the geometry shared
  * by the bake (forest_bake.c), the baked search and the deferred search
  * (forest_search.c), so that both see exactly the same graph; the
- * section layouts (formats/forest.md); the forest object (forest.c).
+ * forest object (forest.c); the section layouts are in core/format.h.
  * Internal.
  *
  * Circles here are already inflated by the agent radius.  Senses: a node
@@ -11,20 +11,13 @@
 #ifndef NB_FORESTINT_H
 #define NB_FORESTINT_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #include <stdlib.h>
-#include <string.h>
 
-#include "core/base.h"
+#include "bundle/bundle.h"
+#include "core/angle.h"
 
 #define NBI_CCW 0u
 #define NBI_CW 1u
-
-/* A free arc whose span is NBI_WHOLE_SPAN stands for a whole circle that
- * no other circle touches (no point of it is closed). */
-#define NBI_WHOLE_SPAN 8.0
 
 /* The tolerance of every geometric test: 1e-10 of the inflated circles'
  * extent (at least 1e-10); the bake and both searches compute it alike.  Distances within eps of a radius count as tangent. */
@@ -99,6 +92,7 @@ int nbi_arc_fits(const nbi_free_arc *arc, double o, double sweep, unsigned sense
  * bounding box meets it.  Built for each inflated forest; its memory is
  * reused by the next build. */
 typedef struct nbi_cgrid {
+    const nb_allocator *a; /* set before the first build; NULL: the C library's */
     double x0, y0, cell;
     uint32_t w, h;
     uint32_t *start; /* w * h + 1 */
@@ -142,35 +136,6 @@ size_t nbi_circle_free_arcs(const nbi_cgrid *g, const nb_circle *c, size_t n, si
  * and not along a common line). */
 int nbi_segments_cross(nb_vec2 a, nb_vec2 b, nb_vec2 c, nb_vec2 d, double eps);
 
-/* ---- sections (formats/forest.md) ---- */
-
-#define NBI_FOREST_VERSION 1
-#define NBI_FOREST_HEADER 40  /* u32 n, u32 flags, f64 bounds[4] */
-#define NBI_FOREST_CIRCLE 24  /* f64 x, y, r */
-#define NBI_FOREST_HAS_BOUNDS 0x1u
-
-#define NBI_BITANGENT_VERSION 1
-#define NBI_BITANGENT_HEADER 64
-#define NBI_BITANGENT_NODE 32 /* f64 x, y, angle; u32 partner; u32 circle << 1 | sense */
-#define NBI_BITANGENT_ARC 16  /* f64 start, span */
-
-/* Grows an array of elements of size bytes to hold need of them
- * (doubling from 16); 0 when out of memory, the array as it was. */
-static inline int nbi_grow(void **array, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 1;
-    size_t ncap = *cap ? *cap : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *q = realloc(*array, ncap * size);
-    if (!q)
-        return 0;
-    *array = q;
-    *cap = ncap;
-    return 1;
-}
-
 /* ---- the forest object (forest.c) ---- */
 
 /* One baked graph, read in place from its bitangent section. */
@@ -187,7 +152,9 @@ typedef struct nbi_fgraph {
 } nbi_fgraph;
 
 struct nb_forest {
-    int owned;            /* made by nb_forest_new: may change */
+    nb_allocator alloc;     /* nb_forest_open_circles: the caller's */
+    const nb_allocator *a;  /* what it allocates with: &alloc, the bundle's, or NULL */
+    int owned;            /* made by nb_forest_open_circles: may change */
     nb_circle *circles;
     size_t n, cap;
     int has_bounds;

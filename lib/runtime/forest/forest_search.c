@@ -1,5 +1,5 @@
 /* forest_search.c: A* among round obstacles, on a baked bitangent graph
- * (nb_forest_query) or generating the edges as it goes (nb_forest_search,
+ * (nb_forest_find) or generating the edges as it goes (the deferred search,
  * the article's neighbors() scheme).
  *
  * A node is a tangent point u with the sense in which the path goes round
@@ -59,6 +59,8 @@ typedef struct cstate {
 } cstate;
 
 struct nb_forest_ws {
+    nb_allocator alloc;
+    const nb_allocator *a; /* &alloc, or NULL for the C library's */
     dnode *dn;
     size_t ndn, dncap;
     /* Per state: g, parent state, stamp (== gen when g and parent are this
@@ -98,7 +100,7 @@ typedef struct sctx {
     uint32_t m, S, G;
     nb_vec2 s, t;
     unsigned flags;
-    nb_forest_path *path;
+    nb_forest_result *path;
 } sctx;
 
 /* ---- memory ---- */
@@ -106,11 +108,11 @@ typedef struct sctx {
 /* Reallocates n parallel arrays to ncap elements each (size[i] bytes an
  * element); 0 when any fails, each array then valid at its old size or
  * larger. */
-static int grow_all(void **const *arr, const size_t *size, int n, size_t ncap)
+static int grow_all(const nb_allocator *a, void **const *arr, const size_t *size, int n, size_t ncap)
 {
     int ok = 1;
     for (int i = 0; i < n; i++) {
-        void *q = realloc(*arr[i], ncap * size[i]);
+        void *q = nbi_realloc_array(a, *arr[i], ncap, size[i]);
         if (q)
             *arr[i] = q;
         else
@@ -136,7 +138,7 @@ static int grow_states(nb_forest_ws *ws, size_t need)
                           (void **)&ws->hpos, (void **)&ws->closed};
     const size_t size[] = {sizeof *ws->g, sizeof *ws->parent, sizeof *ws->stamp, sizeof *ws->hpos,
                            sizeof *ws->closed};
-    int ok = grow_all(arr, size, 5, ncap);
+    int ok = grow_all(ws->a, arr, size, 5, ncap);
     ws->heap.pos = ws->hpos;
     if (!ok)
         return 0;
@@ -151,7 +153,7 @@ static int grow_states(nb_forest_ws *ws, size_t need)
 static int grow_circles(nb_forest_ws *ws, size_t n)
 {
     size_t old = ws->cscap;
-    if (!nbi_grow((void **)&ws->cs, &ws->cscap, n, sizeof *ws->cs))
+    if (!nbi_grow(ws->a, (void **)&ws->cs, &ws->cscap, n, sizeof *ws->cs))
         return 0;
     for (size_t i = old; i < ws->cscap; i++)
         ws->cs[i].stamp = 0;
@@ -166,7 +168,7 @@ static int grow_path(nb_forest_ws *ws, size_t need)
     size_t ncap = grown(ws->pcap, need);
     void **const arr[] = {(void **)&ws->segs, (void **)&ws->chain};
     const size_t size[] = {sizeof *ws->segs, sizeof *ws->chain};
-    if (!grow_all(arr, size, 2, ncap))
+    if (!grow_all(ws->a, arr, size, 2, ncap))
         return 0;
     ws->pcap = ncap;
     return 1;
@@ -180,7 +182,7 @@ static int grow_scratch(nb_forest_ws *ws, size_t n)
     void **const arr[] = {(void **)&ws->infl, (void **)&ws->iv, (void **)&ws->near,
                           (void **)&ws->seen};
     const size_t size[] = {sizeof *ws->infl, 2 * sizeof *ws->iv, sizeof *ws->near, 1};
-    if (!grow_all(arr, size, 4, n + 1))
+    if (!grow_all(ws->a, arr, size, 4, n + 1))
         return 0;
     memset(ws->seen, 0, n + 1);
     ws->ncap = n + 1;
@@ -194,16 +196,26 @@ static int grow_scratch(nb_forest_ws *ws, size_t n)
 static int reserve(nb_forest_ws *ws, size_t m, size_t n)
 {
     size_t dn = 2 + 5 * n;
-    return nbi_grow((void **)&ws->dn, &ws->dncap, dn, sizeof *ws->dn) && grow_states(ws, 2 * (m + dn)) &&
-           grow_circles(ws, n) && grow_path(ws, 2 * n + 4) &&
-           nbi_grow((void **)&ws->arcs, &ws->arcscap, n + 1, sizeof *ws->arcs);
+    return nbi_grow(ws->a, (void **)&ws->dn, &ws->dncap, dn, sizeof *ws->dn) &&
+           grow_states(ws, 2 * (m + dn)) && grow_circles(ws, n) && grow_path(ws, 2 * n + 4) &&
+           nbi_grow(ws->a, (void **)&ws->arcs, &ws->arcscap, n + 1, sizeof *ws->arcs);
 }
 
-nb_status nb_forest_ws_new(const nb_forest *f, nb_forest_ws **out, nb_err *err)
+nb_status nb_forest_ws_open(const nb_forest *f, nb_forest_ws **out, nb_err *err)
 {
-    nb_forest_ws *ws = calloc(1, sizeof *ws);
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_ws_open: no place for the workspace");
     *out = NULL;
-    if (!ws || !nbi_heap_init(&ws->heap, 64, NULL))
+    const nb_allocator *a = f ? f->a : NULL;
+    nb_forest_ws *ws = nbi_zalloc_array(a, 1, sizeof *ws);
+    if (!ws)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest query workspace");
+    if (a) { /* a copy: the workspace may outlive a forest made by the program */
+        ws->alloc = *a;
+        ws->a = &ws->alloc;
+    }
+    ws->grid.a = ws->a;
+    if (!nbi_heap_init(&ws->heap, ws->a, 64, NULL))
         goto nomem;
     size_t m = 0, n = f ? f->n : 0;
     for (unsigned k = 0; f && k < f->ngraphs; k++)
@@ -213,37 +225,38 @@ nb_status nb_forest_ws_new(const nb_forest *f, nb_forest_ws **out, nb_err *err)
         goto nomem;
     /* The heap holds each state at most once. */
     nbi_heap_free(&ws->heap);
-    if (!nbi_heap_init(&ws->heap, ws->scap, ws->hpos))
+    if (!nbi_heap_init(&ws->heap, ws->a, ws->scap, ws->hpos))
         goto nomem;
     *out = ws;
     nbi_ok(err);
     return NB_OK;
 nomem:
-    nb_forest_ws_free(ws);
+    nb_forest_ws_close(ws);
     return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest query workspace");
 }
 
-void nb_forest_ws_free(nb_forest_ws *ws)
+void nb_forest_ws_close(nb_forest_ws *ws)
 {
     if (!ws)
         return;
-    free(ws->dn);
-    free(ws->g);
-    free(ws->parent);
-    free(ws->stamp);
-    free(ws->hpos);
-    free(ws->closed);
+    nbi_free(ws->a, ws->dn);
+    nbi_free(ws->a, ws->g);
+    nbi_free(ws->a, ws->parent);
+    nbi_free(ws->a, ws->stamp);
+    nbi_free(ws->a, ws->hpos);
+    nbi_free(ws->a, ws->closed);
     nbi_heap_free(&ws->heap);
-    free(ws->cs);
-    free(ws->arcs);
-    free(ws->infl);
+    nbi_free(ws->a, ws->cs);
+    nbi_free(ws->a, ws->arcs);
+    nbi_free(ws->a, ws->infl);
     nbi_cgrid_free(&ws->grid);
-    free(ws->iv);
-    free(ws->near);
-    free(ws->seen);
-    free(ws->segs);
-    free(ws->chain);
-    free(ws);
+    nbi_free(ws->a, ws->iv);
+    nbi_free(ws->a, ws->near);
+    nbi_free(ws->a, ws->seen);
+    nbi_free(ws->a, ws->segs);
+    nbi_free(ws->a, ws->chain);
+    nb_allocator copy = ws->alloc; /* ws->a points into ws */
+    nbi_free(ws->a ? &copy : NULL, ws);
 }
 
 /* ---- nodes ---- */
@@ -256,28 +269,28 @@ static inline const uint8_t *brec(const sctx *x, uint32_t u)
 static inline nb_vec2 npos(const sctx *x, uint32_t u)
 {
     if (u < x->m)
-        return (nb_vec2){nbi_getf64(brec(x, u)), nbi_getf64(brec(x, u) + 8)};
+        return (nb_vec2){nbi_getf64(brec(x, u) + NBI_BT_N_X), nbi_getf64(brec(x, u) + NBI_BT_N_Y)};
     return x->ws->dn[u - x->m].p;
 }
 
 static inline double nangle(const sctx *x, uint32_t u)
 {
-    return u < x->m ? nbi_getf64(brec(x, u) + 16) : x->ws->dn[u - x->m].angle;
+    return u < x->m ? nbi_getf64(brec(x, u) + NBI_BT_N_ANGLE) : x->ws->dn[u - x->m].angle;
 }
 
 static inline uint32_t ncircle(const sctx *x, uint32_t u)
 {
-    return u < x->m ? nbi_get32(brec(x, u) + 28) >> 1 : x->ws->dn[u - x->m].circle;
+    return u < x->m ? nbi_get32(brec(x, u) + NBI_BT_N_CIRCLE) >> 1 : x->ws->dn[u - x->m].circle;
 }
 
 static inline unsigned nsense(const sctx *x, uint32_t u)
 {
-    return u < x->m ? nbi_get32(brec(x, u) + 28) & 1u : x->ws->dn[u - x->m].sense;
+    return u < x->m ? nbi_get32(brec(x, u) + NBI_BT_N_CIRCLE) & 1u : x->ws->dn[u - x->m].sense;
 }
 
 static inline uint32_t npartner(const sctx *x, uint32_t u)
 {
-    return u < x->m ? nbi_get32(brec(x, u) + 24) : x->ws->dn[u - x->m].partner;
+    return u < x->m ? nbi_get32(brec(x, u) + NBI_BT_N_PARTNER) : x->ws->dn[u - x->m].partner;
 }
 
 static double dist(nb_vec2 a, nb_vec2 b)
@@ -303,7 +316,7 @@ static uint32_t add_node(sctx *x, nb_vec2 p, double angle, uint32_t circle, unsi
                          uint32_t partner)
 {
     nb_forest_ws *ws = x->ws;
-    if (!nbi_grow((void **)&ws->dn, &ws->dncap, ws->ndn + 1, sizeof *ws->dn) ||
+    if (!nbi_grow(ws->a, (void **)&ws->dn, &ws->dncap, ws->ndn + 1, sizeof *ws->dn) ||
         !grow_states(ws, 2 * (x->m + ws->ndn + 1)))
         return NONE;
     dnode *d = &ws->dn[ws->ndn];
@@ -468,7 +481,7 @@ static int open_circle(sctx *x, uint32_t ci)
     cstate *cs = circle_state(x, ci);
     cs->flags |= OPENED;
     x->path->circles_opened++;
-    if (!nbi_grow((void **)&ws->arcs, &ws->arcscap, ws->narcs + x->n + 1, sizeof *ws->arcs))
+    if (!nbi_grow(ws->a, (void **)&ws->arcs, &ws->arcscap, ws->narcs + x->n + 1, sizeof *ws->arcs))
         return 0;
     cs->arc0 = (uint32_t)ws->narcs;
     cs->narcs = (uint32_t)nbi_circle_free_arcs(x->grid, x->c, x->n, ci, x->eps, ws->iv, ws->near,
@@ -568,7 +581,7 @@ static int expand_arrival(sctx *x, uint32_t id, uint32_t u)
 static nb_status make_path(sctx *x, nb_err *err)
 {
     nb_forest_ws *ws = x->ws;
-    nb_forest_path *path = x->path;
+    nb_forest_result *path = x->path;
     size_t len = 0;
     for (uint32_t id = 2 * x->G; id != NONE; id = ws->parent[id]) {
         if (!grow_path(ws, len + 1))
@@ -606,8 +619,7 @@ static nb_status make_path(sctx *x, nb_err *err)
 
 /* ---- the search ---- */
 
-static nb_status check_point(const sctx *x, const nb_forest *f, nb_vec2 p, const char *what,
-                             double agent_radius, nb_err *err)
+static nb_status check_point(const nb_forest *f, nb_vec2 p, const char *what, nb_err *err)
 {
     if (!isfinite(p.x) || !isfinite(p.y))
         return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is not a finite point", what, p.x, p.y);
@@ -615,37 +627,33 @@ static nb_status check_point(const sctx *x, const nb_forest *f, nb_vec2 p, const
         !(p.x >= f->bounds[0] && p.x <= f->bounds[2] && p.y >= f->bounds[1] && p.y <= f->bounds[3]))
         return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is outside the forest's bounds [%g, %g] x [%g, %g]",
                         what, p.x, p.y, f->bounds[0], f->bounds[2], f->bounds[1], f->bounds[3]);
-    long i = nbi_inside(x->grid, x->c, p, x->eps);
-    if (i >= 0) {
-        const nb_circle *c = &f->circles[i];
-        return nbi_fail(err, NB_ERR_ARG,
-                        "the %s (%g, %g) is inside circle %ld (centre (%g, %g), radius %g, %g with "
-                        "the agent radius %g): %g from its centre",
-                        what, p.x, p.y, i, c->x, c->y, c->r, x->c[i].r, agent_radius,
-                        hypot(p.x - c->x, p.y - c->y));
-    }
     return NB_OK;
 }
 
-/* What a failed query leaves: no segments, an infinite length. */
-static void no_path(nb_forest_path *path, nb_vec2 s, nb_vec2 t)
+/* What a query without a path leaves: no segments, an infinite length. */
+static void no_path(nb_forest_result *path, nb_vec2 s, nb_vec2 t)
 {
     memset(path, 0, sizeof *path);
+    path->status = NB_PATH_NONE;
+    path->blocked_by = -1;
     path->start = s;
     path->goal = t;
     path->length = INFINITY;
 }
 
-static nb_status run(sctx *x, const nb_forest *f, double agent_radius, nb_err *err)
+static nb_status run(sctx *x, nb_err *err)
 {
     nb_forest_ws *ws = x->ws;
-    nb_forest_path *path = x->path;
+    nb_forest_result *path = x->path;
     nb_vec2 s = x->s, t = x->t;
-    no_path(path, s, t);
     nb_status st;
-    if ((st = check_point(x, f, s, "start", agent_radius, err)) != NB_OK ||
-        (st = check_point(x, f, t, "goal", agent_radius, err)) != NB_OK)
-        return st;
+    /* An end inside an inflated circle: no path, and which circle. */
+    long in_s = nbi_inside(x->grid, x->c, s, x->eps), in_t = nbi_inside(x->grid, x->c, t, x->eps);
+    if (in_s >= 0 || in_t >= 0) {
+        path->status = in_s >= 0 ? NB_PATH_START_BLOCKED : NB_PATH_GOAL_BLOCKED;
+        path->blocked_by = in_s >= 0 ? in_s : in_t;
+        return NB_OK;
+    }
     if (!reserve(ws, x->m, x->n))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest query");
     if (++ws->gen == 0 || ws->gen == UINT32_MAX) {
@@ -674,7 +682,7 @@ static nb_status run(sctx *x, const nb_forest *f, double agent_radius, nb_err *e
             nbi_heap_clear(&ws->heap);
             if ((st = make_path(x, err)) != NB_OK)
                 return st;
-            nbi_ok(err);
+            path->status = NB_PATH_FOUND;
             return NB_OK;
         }
         if (id == 2 * x->S + 1)
@@ -689,36 +697,25 @@ static nb_status run(sctx *x, const nb_forest *f, double agent_radius, nb_err *e
     nbi_heap_clear(&ws->heap);
     if (!ok)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search (%zu states)", ws->scap);
-    return nbi_fail(err, NB_ERR_NOTFOUND,
-                    "no path from (%g, %g) to (%g, %g) for the agent radius %g: the circles close "
-                    "one off from the other",
-                    s.x, s.y, t.x, t.y, agent_radius);
+    return NB_OK; /* NB_PATH_NONE: the circles close one off from the other */
 }
 
-nb_status nb_forest_query(const nb_forest *f, unsigned k, nb_vec2 start, nb_vec2 goal, unsigned flags,
-                          nb_forest_ws *ws, nb_forest_path *path, nb_err *err)
+/* A query on the graph baked at radius index k. */
+static nb_status find_baked(const nb_forest *f, unsigned k, nb_vec2 start, nb_vec2 goal,
+                            unsigned flags, nb_forest_ws *ws, nb_forest_result *path, nb_err *err)
 {
-    if (k >= f->ngraphs) {
-        no_path(path, start, goal);
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "no bitangent graph for radius index %u (the forest has %u; bake one with "
-                        "mkabstract --forest --agent-radius R)",
-                        k, f->ngraphs);
-    }
     const nbi_fgraph *g = &f->graph[k];
     sctx x = {.ws = ws, .c = g->infl, .n = f->n, .grid = &g->grid, .eps = g->eps, .bg = g,
               .m = g->nodes, .s = start, .t = goal, .flags = flags, .path = path};
-    return run(&x, f, g->info.agent_radius, err);
+    return run(&x, err);
 }
 
-nb_status nb_forest_search(const nb_forest *f, double agent_radius, nb_vec2 start, nb_vec2 goal,
-                           unsigned flags, nb_forest_ws *ws, nb_forest_path *path, nb_err *err)
+/* The deferred search. */
+static nb_status find_deferred(const nb_forest *f, double agent_radius, nb_vec2 start, nb_vec2 goal,
+                               unsigned flags, nb_forest_ws *ws, nb_forest_result *path,
+                               nb_err *err)
 {
     size_t n = f->n;
-    no_path(path, start, goal);
-    if (!(isfinite(agent_radius) && agent_radius >= 0 && agent_radius <= NB_FOREST_MAX_COORD))
-        return nbi_fail(err, NB_ERR_ARG, "agent radius %g: expected a number from 0 to %g",
-                        agent_radius, NB_FOREST_MAX_COORD);
     if (!grow_scratch(ws, n))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu circles", n);
     for (size_t i = 0; i < n; i++) {
@@ -730,5 +727,25 @@ nb_status nb_forest_search(const nb_forest *f, double agent_radius, nb_vec2 star
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the grid of %zu circles", n);
     sctx x = {.ws = ws, .c = ws->infl, .n = n, .grid = &ws->grid, .eps = eps, .bg = NULL, .m = 0,
               .s = start, .t = goal, .flags = flags, .path = path};
-    return run(&x, f, agent_radius, err);
+    return run(&x, err);
+}
+
+nb_status nb_forest_find(const nb_forest *f, double agent_radius, nb_vec2 start, nb_vec2 goal,
+                         unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err)
+{
+    no_path(res, start, goal);
+    const unsigned known = NB_FOREST_NO_PRUNE | NB_FOREST_PLAIN | NB_FOREST_DEFERRED;
+    if (flags & ~known)
+        return nbi_fail(err, NB_ERR_ARG, "forest query: unknown flags %#x", flags & ~known);
+    if (!(isfinite(agent_radius) && agent_radius >= 0 && agent_radius <= NB_FOREST_MAX_COORD))
+        return nbi_fail(err, NB_ERR_ARG, "agent radius %g: expected a number from 0 to %g",
+                        agent_radius, NB_FOREST_MAX_COORD);
+    nb_status st;
+    if ((st = check_point(f, start, "start", err)) != NB_OK ||
+        (st = check_point(f, goal, "goal", err)) != NB_OK)
+        return st;
+    int k = flags & NB_FOREST_DEFERRED ? -1 : nb_forest_radius_find(f, agent_radius);
+    st = k >= 0 ? find_baked(f, (unsigned)k, start, goal, flags, ws, res, err)
+                : find_deferred(f, agent_radius, start, goal, flags, ws, res, err);
+    return nbi_done(err, st);
 }

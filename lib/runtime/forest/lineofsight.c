@@ -74,7 +74,7 @@ int nbi_cgrid_build(nbi_cgrid *g, const nb_circle *c, size_t n, double eps)
         g->h = 1;
     size_t ncells = (size_t)g->w * g->h;
     if (ncells + 1 > g->start_cap) {
-        uint32_t *s = realloc(g->start, (ncells + 1) * sizeof *s);
+        uint32_t *s = nbi_realloc_array(g->a, g->start, (ncells + 1), sizeof *s);
         if (!s)
             return 0;
         g->start = s;
@@ -96,7 +96,7 @@ int nbi_cgrid_build(nbi_cgrid *g, const nb_circle *c, size_t n, double eps)
     for (size_t k = 0; k < ncells; k++)
         g->start[k + 1] += g->start[k];
     if (total > g->items_cap) {
-        uint32_t *it = realloc(g->items, (total ? total : 1) * sizeof *it);
+        uint32_t *it = nbi_realloc_array(g->a, g->items, (total ? total : 1), sizeof *it);
         if (!it)
             return 0;
         g->items = it;
@@ -118,8 +118,8 @@ int nbi_cgrid_build(nbi_cgrid *g, const nb_circle *c, size_t n, double eps)
 
 void nbi_cgrid_free(nbi_cgrid *g)
 {
-    free(g->start);
-    free(g->items);
+    nbi_free(g->a, g->start);
+    nbi_free(g->a, g->items);
     memset(g, 0, sizeof *g);
 }
 

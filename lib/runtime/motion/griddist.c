@@ -8,14 +8,14 @@
  * from the goal toward the search's start, resumed whenever the motion
  * search asks about a cell it has not closed yet. */
 #include <math.h>
-#include <stdlib.h>
 
 #include "motion/motion.h"
 
-nb_status nbi_griddist_init(nbi_griddist *d, const nb_model *m, uint32_t w, uint32_t h,
-                            const uint8_t *stand, nb_err *err)
+nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_model *m, uint32_t w,
+                            uint32_t h, const uint8_t *stand, nb_err *err)
 {
     memset(d, 0, sizeof *d);
+    d->a = a;
     d->w = w;
     d->h = h;
     d->stand = stand;
@@ -42,11 +42,11 @@ nb_status nbi_griddist_init(nbi_griddist *d, const nb_model *m, uint32_t w, uint
         }
     size_t n = (size_t)w * h;
     d->mwords = (d->nmoves + 63) / 64;
-    d->dist = malloc(n * sizeof *d->dist);
-    d->stamp = calloc(n, sizeof *d->stamp);
-    d->known = calloc(n, 1);
-    d->legal = malloc(n * d->mwords * sizeof *d->legal);
-    if (!d->dist || !d->stamp || !d->known || !d->legal || !nbi_heap_init(&d->heap, 4096, NULL)) {
+    d->dist = nbi_alloc_array(d->a, n, sizeof *d->dist);
+    d->stamp = nbi_zalloc_array(d->a, n, sizeof *d->stamp);
+    d->known = nbi_zalloc_array(d->a, n, 1);
+    d->legal = nbi_alloc_array(d->a, n * d->mwords, sizeof *d->legal);
+    if (!d->dist || !d->stamp || !d->known || !d->legal || !nbi_heap_init(&d->heap, a, 4096, NULL)) {
         nbi_griddist_free(d);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the grid heuristic of a %u x %u map", w, h);
     }
@@ -55,10 +55,10 @@ nb_status nbi_griddist_init(nbi_griddist *d, const nb_model *m, uint32_t w, uint
 
 void nbi_griddist_free(nbi_griddist *d)
 {
-    free(d->dist);
-    free(d->stamp);
-    free(d->known);
-    free(d->legal);
+    nbi_free(d->a, d->dist);
+    nbi_free(d->a, d->stamp);
+    nbi_free(d->a, d->known);
+    nbi_free(d->a, d->legal);
     nbi_heap_free(&d->heap);
     d->dist = NULL;
     d->stamp = NULL;

@@ -90,9 +90,11 @@ static void build(nbi_headdist *d, unsigned classes)
     }
 }
 
-nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *grid, nb_err *err)
+nb_status nbi_headdist_init(nbi_headdist *d, const nb_allocator *a, const nb_model *m,
+                            nbi_griddist *grid, nb_err *err)
 {
     memset(d, 0, sizeof *d);
+    d->a = a;
     d->m = m;
     d->grid = grid;
     unsigned H = m->nheadings;
@@ -111,13 +113,13 @@ nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *gr
     }
     size_t cells = (size_t)grid->w * grid->h;
     d->cap_blocks = 64;
-    d->edges = malloc(3 * H * H * sizeof *d->edges);
-    d->cell_block = malloc(cells * sizeof *d->cell_block);
-    d->block_cell = malloc(d->cap_blocks * sizeof *d->block_cell);
-    d->st = malloc(d->cap_blocks * H * sizeof *d->st);
-    d->pos = malloc(d->cap_blocks * H * sizeof *d->pos);
+    d->edges = nbi_alloc_array(d->a, 3 * H * H, sizeof *d->edges);
+    d->cell_block = nbi_alloc_array(d->a, cells, sizeof *d->cell_block);
+    d->block_cell = nbi_alloc_array(d->a, d->cap_blocks, sizeof *d->block_cell);
+    d->st = nbi_alloc_array(d->a, d->cap_blocks * H, sizeof *d->st);
+    d->pos = nbi_alloc_array(d->a, d->cap_blocks * H, sizeof *d->pos);
     if (!d->edges || !d->cell_block || !d->block_cell || !d->st || !d->pos ||
-        !nbi_heap_init(&d->heap, 4096, d->pos)) {
+        !nbi_heap_init(&d->heap, a, 4096, d->pos)) {
         nbi_headdist_free(d);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the heading-aware heuristic of a %u x %u map",
                         grid->w, grid->h);
@@ -140,11 +142,11 @@ nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *gr
 
 void nbi_headdist_free(nbi_headdist *d)
 {
-    free(d->edges);
-    free(d->cell_block);
-    free(d->block_cell);
-    free(d->st);
-    free(d->pos);
+    nbi_free(d->a, d->edges);
+    nbi_free(d->a, d->cell_block);
+    nbi_free(d->a, d->block_cell);
+    nbi_free(d->a, d->st);
+    nbi_free(d->a, d->pos);
     nbi_heap_free(&d->heap);
     d->edges = NULL;
     d->cell_block = d->block_cell = d->pos = NULL;
@@ -163,13 +165,13 @@ static uint32_t state_of(nbi_headdist *d, size_t cell, unsigned k)
             size_t cap = 2 * d->cap_blocks;
             if ((uint64_t)cap * H >= UINT32_MAX)
                 return NBI_HEAP_NONE;
-            uint32_t *bc = realloc(d->block_cell, cap * sizeof *bc);
+            uint32_t *bc = nbi_realloc_array(d->a, d->block_cell, cap, sizeof *bc);
             if (bc)
                 d->block_cell = bc;
-            nbi_hstate *st = bc ? realloc(d->st, cap * H * sizeof *st) : NULL;
+            nbi_hstate *st = bc ? nbi_realloc_array(d->a, d->st, cap * H, sizeof *st) : NULL;
             if (st)
                 d->st = st;
-            uint32_t *ps = st ? realloc(d->pos, cap * H * sizeof *ps) : NULL;
+            uint32_t *ps = st ? nbi_realloc_array(d->a, d->pos, cap * H, sizeof *ps) : NULL;
             if (!ps)
                 return NBI_HEAP_NONE;
             d->pos = d->heap.pos = ps;

@@ -180,38 +180,36 @@ void nbi_model_derive(nb_model *m)
             m->class_first[m->nclasses++] = (uint8_t)l;
         m->speed_class[l] = (uint8_t)k;
     }
-    uint8_t *buf = malloc(nbi_model_encoded_size(m));
-    m->crc = 0;
-    if (buf) {
-        nbi_model_encode(m, buf);
-        m->crc = (uint32_t)crc32(0, buf, (uInt)nbi_model_encoded_size(m));
-        free(buf);
-    }
+    uint8_t buf[NBI_MODEL_HEADER + NBI_MODEL_HEADING_RECORD * NB_MODEL_MAX_HEADINGS +
+                NBI_MODEL_SPEED_RECORD * NB_MODEL_MAX_SPEEDS];
+    nbi_model_encode(m, buf);
+    m->crc = (uint32_t)crc32(0, buf, (uInt)nbi_model_encoded_size(m));
 }
 
 size_t nbi_model_encoded_size(const nb_model *m)
 {
-    return NBI_MODEL_HEADER + 8 * (size_t)m->nheadings + NBI_MODEL_SPEED_RECORD * (size_t)m->nspeeds;
+    return NBI_MODEL_HEADER + NBI_MODEL_HEADING_RECORD * (size_t)m->nheadings +
+           NBI_MODEL_SPEED_RECORD * (size_t)m->nspeeds;
 }
 
 void nbi_model_encode(const nb_model *m, uint8_t *out)
 {
     memset(out, 0, nbi_model_encoded_size(m));
-    nbi_put32(out, m->nheadings);
-    nbi_put32(out + 4, m->nspeeds);
-    nbi_put32(out + 8, m->speed_change);
-    nbi_putf64(out + 16, m->still_cost);
-    nbi_putf64(out + 24, m->turn_cost);
-    nbi_putf64(out + 32, m->ext_weight);
+    nbi_put32(out + NBI_MODEL_HEADINGS, m->nheadings);
+    nbi_put32(out + NBI_MODEL_SPEEDS, m->nspeeds);
+    nbi_put32(out + NBI_MODEL_SPEED_CHANGE, m->speed_change);
+    nbi_putf64(out + NBI_MODEL_STILL_COST, m->still_cost);
+    nbi_putf64(out + NBI_MODEL_TURN_COST, m->turn_cost);
+    nbi_putf64(out + NBI_MODEL_EXT_WEIGHT, m->ext_weight);
     uint8_t *p = out + NBI_MODEL_HEADER;
-    for (unsigned h = 0; h < m->nheadings; h++, p += 8) {
+    for (unsigned h = 0; h < m->nheadings; h++, p += NBI_MODEL_HEADING_RECORD) {
         nbi_put32(p, (uint32_t)(int32_t)m->dx[h]);
         nbi_put32(p + 4, (uint32_t)(int32_t)m->dy[h]);
     }
     for (unsigned l = 0; l < m->nspeeds; l++, p += NBI_MODEL_SPEED_RECORD) {
-        memcpy(p, m->speed_name[l], strlen(m->speed_name[l]));
-        nbi_putf64(p + 32, m->speed[l]);
-        nbi_put32(p + 40, m->turn[l]);
+        memcpy(p + NBI_MODEL_SPEED_NAME, m->speed_name[l], strlen(m->speed_name[l]));
+        nbi_putf64(p + NBI_MODEL_SPEED_VALUE, m->speed[l]);
+        nbi_put32(p + NBI_MODEL_SPEED_TURN, m->turn[l]);
     }
 }
 
@@ -221,31 +219,31 @@ nb_status nbi_model_decode(const uint8_t *p, size_t len, const char *name, nb_mo
     if (len < NBI_MODEL_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT, "model section '%s': %zu bytes, shorter than its header",
                         name, len);
-    m->nheadings = nbi_get32(p);
-    m->nspeeds = nbi_get32(p + 4);
-    m->speed_change = nbi_get32(p + 8);
+    m->nheadings = nbi_get32(p + NBI_MODEL_HEADINGS);
+    m->nspeeds = nbi_get32(p + NBI_MODEL_SPEEDS);
+    m->speed_change = nbi_get32(p + NBI_MODEL_SPEED_CHANGE);
     if (m->nheadings > NB_MODEL_MAX_HEADINGS || m->nspeeds > NB_MODEL_MAX_SPEEDS ||
-        len != nbi_model_encoded_size(m) || nbi_get32(p + 12) != 0 || nbi_get64(p + 40) != 0)
+        len != nbi_model_encoded_size(m) || nbi_get32(p + NBI_MODEL_ZERO) != 0 || nbi_get64(p + NBI_MODEL_ZERO2) != 0)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "model section '%s': %u headings and %u speeds do not fit its %zu bytes", name,
                         m->nheadings, m->nspeeds, len);
     snprintf(m->name, sizeof m->name, "%s", name);
-    m->still_cost = nbi_getf64(p + 16);
-    m->turn_cost = nbi_getf64(p + 24);
-    m->ext_weight = nbi_getf64(p + 32);
+    m->still_cost = nbi_getf64(p + NBI_MODEL_STILL_COST);
+    m->turn_cost = nbi_getf64(p + NBI_MODEL_TURN_COST);
+    m->ext_weight = nbi_getf64(p + NBI_MODEL_EXT_WEIGHT);
     const uint8_t *q = p + NBI_MODEL_HEADER;
-    for (unsigned h = 0; h < m->nheadings; h++, q += 8) {
+    for (unsigned h = 0; h < m->nheadings; h++, q += NBI_MODEL_HEADING_RECORD) {
         m->dx[h] = (int32_t)nbi_get32(q);
         m->dy[h] = (int32_t)nbi_get32(q + 4);
     }
     for (unsigned l = 0; l < m->nspeeds; l++, q += NBI_MODEL_SPEED_RECORD) {
-        if (!memchr(q, 0, 32))
+        if (!memchr(q + NBI_MODEL_SPEED_NAME, 0, 32))
             return nbi_fail(err, NB_ERR_FORMAT, "model section '%s': speed %u's name is not terminated",
                             name, l);
-        memcpy(m->speed_name[l], q, 32);
-        m->speed[l] = nbi_getf64(q + 32);
-        m->turn[l] = nbi_get32(q + 40);
-        if (nbi_get32(q + 44) != 0)
+        memcpy(m->speed_name[l], q + NBI_MODEL_SPEED_NAME, 32);
+        m->speed[l] = nbi_getf64(q + NBI_MODEL_SPEED_VALUE);
+        m->turn[l] = nbi_get32(q + NBI_MODEL_SPEED_TURN);
+        if (nbi_get32(q + NBI_MODEL_SPEED_ZERO) != 0)
             return nbi_fail(err, NB_ERR_FORMAT, "model section '%s': speed %u: reserved field not 0",
                             name, l);
     }
@@ -278,20 +276,26 @@ nb_status nb_model_open(const nb_bundle *b, const char *name, nb_model **out, nb
     if (s->info.version != NBI_MODEL_VERSION)
         return nbi_fail(err, NB_ERR_VERSION, "%s: model section '%s' version %u, this reader knows %d",
                         b->path, name, s->info.version, NBI_MODEL_VERSION);
-    nb_model *m = malloc(sizeof *m);
+    nb_model *m = nbi_alloc(b->a, sizeof *m);
     if (!m)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion model");
     nb_status st = nbi_model_decode(s->payload, (size_t)s->info.usize, name, m, err);
     if (st != NB_OK) {
         nbi_err_prefix(err, "%s", b->path);
-        free(m);
+        nbi_free(b->a, m);
         return st;
     }
+    m->a = b->a;
     *out = m;
+    nbi_ok(err);
     return NB_OK;
 }
 
-void nb_model_close(nb_model *m) { free(m); }
+void nb_model_close(nb_model *m)
+{
+    if (m)
+        nbi_free(m->a, m);
+}
 const char *nb_model_name(const nb_model *m) { return m->name; }
 unsigned nb_model_headings(const nb_model *m) { return m->nheadings; }
 unsigned nb_model_speeds(const nb_model *m) { return m->nspeeds; }

@@ -3,11 +3,8 @@
 #ifndef NB_MODEL_H
 #define NB_MODEL_H
 
-#include "core/base.h"
+#include "bundle/bundle.h"
 
-#define NBI_MODEL_VERSION 1
-#define NBI_MODEL_HEADER 48
-#define NBI_MODEL_SPEED_RECORD 48
 #define NBI_SWEEP_MAX ((NB_MODEL_MAX_OFFSET + 1) * (NB_MODEL_MAX_OFFSET + 1))
 
 struct nb_model {
@@ -31,6 +28,7 @@ struct nb_model {
     uint8_t speed_class[NB_MODEL_MAX_SPEEDS];
     uint8_t class_first[NB_MODEL_MAX_SPEEDS]; /* the lowest level of each class */
     uint32_t crc;    /* CRC-32 of the encoded model: ties perimeter tables to it */
+    const nb_allocator *a; /* what it was allocated with (nb_model_open) */
 };
 
 /* Checks a model's fields (formats/motion.md gives the rules); the

@@ -26,9 +26,9 @@ static int obstacle_part(int h)
     return h >= NB_MH_GRID && h <= NB_MH_EXTENDED_GRID ? 1 : h >= NB_MH_HEADING ? 2 : 0;
 }
 
-const char *nb_motion_heuristic_name(int h)
+const char *nb_motion_heuristic_name(nb_motion_heuristic h)
 {
-    return h >= 0 && h < NB_MH_COUNT ? heuristic_names[h] : NULL;
+    return (unsigned)h < NB_MH_COUNT ? heuristic_names[h] : NULL;
 }
 
 int nb_motion_heuristic_parse(const char *name)
@@ -47,38 +47,41 @@ void nb_motion_query_init(nb_motion_query *q)
     q->reopen = -1;
 }
 
-void nb_motion_ws_free(nb_motion_ws *ws)
+void nb_motion_ws_close(nb_motion_ws *ws)
 {
     if (!ws)
         return;
-    free(ws->stand);
-    free(ws->cell_block);
-    free(ws->block_cell);
-    free(ws->nodes);
+    nbi_free(ws->a, ws->stand);
+    nbi_free(ws->a, ws->cell_block);
+    nbi_free(ws->a, ws->block_cell);
+    nbi_free(ws->a, ws->nodes);
     nbi_heap_free(&ws->open);
     nbi_headdist_free(&ws->turns);
     nbi_griddist_free(&ws->grid);
     nbi_sectors_free(&ws->sectors);
-    nb_haa_free(ws->haa);
-    free(ws->goals);
-    free(ws->path);
-    free(ws->route);
-    free(ws);
+    nb_haa_close(ws->haa);
+    nbi_free(ws->a, ws->goals);
+    nbi_free(ws->a, ws->path);
+    nbi_free(ws->a, ws->route);
+    nbi_free(ws->a, ws);
 }
 
-nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perimeter *p,
-                           nb_capability cap, unsigned size, unsigned sector, nb_motion_ws **out,
-                           nb_err *err)
+nb_status nb_motion_ws_open(const nb_bundle *b, const nb_model *m, const nb_perimeter *p,
+                            nb_capability cap, unsigned size, unsigned sector, nb_motion_ws **out,
+                            nb_err *err)
 {
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_motion_ws_open: no place for the workspace");
     *out = NULL;
     if (!b->has_map)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle has no map to plan on", b->path);
     if (sector > 1024)
         return nbi_fail(err, NB_ERR_ARG, "sector size %u, expected 0 (none) to 1024", sector);
-    nb_motion_ws *ws = calloc(1, sizeof *ws);
+    nb_motion_ws *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
     if (!ws)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion workspace");
     ws->bundle = b;
+    ws->a = b->a;
     ws->m = m;
     ws->p = p;
     ws->cap = cap;
@@ -88,16 +91,16 @@ nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perim
     ws->sh = m->nheadings * m->nspeeds;
     size_t cells = (size_t)ws->w * ws->h;
     nb_status st = NB_OK;
-    ws->stand = malloc(cells);
-    ws->cell_block = malloc(cells * sizeof *ws->cell_block);
+    ws->stand = nbi_alloc(ws->a, cells);
+    ws->cell_block = nbi_alloc_array(ws->a, cells, sizeof *ws->cell_block);
     ws->cap_blocks = 256;
-    ws->block_cell = malloc(ws->cap_blocks * sizeof *ws->block_cell);
-    ws->nodes = malloc(ws->cap_blocks * ws->sh * sizeof *ws->nodes);
+    ws->block_cell = nbi_alloc_array(ws->a, ws->cap_blocks, sizeof *ws->block_cell);
+    ws->nodes = nbi_alloc_array(ws->a, ws->cap_blocks * ws->sh, sizeof *ws->nodes);
     ws->path_cap = ws->route_cap = 256;
-    ws->path = malloc(ws->path_cap * sizeof *ws->path);
-    ws->route = malloc(ws->route_cap * sizeof *ws->route);
+    ws->path = nbi_alloc_array(ws->a, ws->path_cap, sizeof *ws->path);
+    ws->route = nbi_alloc_array(ws->a, ws->route_cap, sizeof *ws->route);
     if (!ws->stand || !ws->cell_block || !ws->block_cell || !ws->nodes || !ws->path || !ws->route ||
-        !nbi_heap_init(&ws->open, 4096, NULL))
+        !nbi_heap_init(&ws->open, ws->a, 4096, NULL))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion workspace on a %u x %u map", ws->w,
                       ws->h);
     if (st == NB_OK) {
@@ -106,21 +109,34 @@ nb_status nb_motion_ws_new(const nb_bundle *b, const nb_model *m, const nb_perim
         st = nbi_stand_map(b, cap, size, ws->stand, err);
     }
     if (st == NB_OK)
-        st = nbi_griddist_init(&ws->grid, m, ws->w, ws->h, ws->stand, err);
+        st = nbi_griddist_init(&ws->grid, ws->a, m, ws->w, ws->h, ws->stand, err);
     if (st == NB_OK)
-        st = nbi_headdist_init(&ws->turns, m, &ws->grid, err);
+        st = nbi_headdist_init(&ws->turns, ws->a, m, &ws->grid, err);
     if (st == NB_OK && sector > 0) {
-        st = nbi_sectors_build(&ws->sectors, ws->w, ws->h, ws->stand, sector, err);
+        st = nbi_sectors_build(&ws->sectors, ws->a, ws->w, ws->h, ws->stand, sector, err);
         ws->has_sectors = st == NB_OK;
         /* No abstract path has more places than the regions. */
         if (st == NB_OK)
             st = nbi_motion_goals_room(ws, ws->sectors.nregions + 2, err);
     }
     if (st != NB_OK) {
-        nb_motion_ws_free(ws);
+        nb_motion_ws_close(ws);
         return st;
     }
     *out = ws;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err)
+{
+    if (need <= ws->goals_cap)
+        return NB_OK;
+    nb_cell *g = nbi_realloc_array(ws->a, ws->goals, need, sizeof *g);
+    if (!g)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu intermediate goals", need);
+    ws->goals = g;
+    ws->goals_cap = need;
     return NB_OK;
 }
 
@@ -182,12 +198,11 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
         if (st[i]->x < 0 || st[i]->y < 0 || st[i]->x >= (long)ws->w || st[i]->y >= (long)ws->h)
             return nbi_fail(err, NB_ERR_ARG, "the %s (%d, %d) is off the %u x %u map", what[i],
                             st[i]->x, st[i]->y, ws->w, ws->h);
-        if (!nb_motion_standable(ws, st[i]->x, st[i]->y))
-            return nbi_fail(err, NB_ERR_ARG, "the agent cannot stand at the %s (%d, %d)", what[i],
-                            st[i]->x, st[i]->y);
     }
-    if (q->heuristic < 0 || q->heuristic >= NB_MH_COUNT)
-        return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", q->heuristic);
+    if ((unsigned)q->heuristic >= NB_MH_COUNT)
+        return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", (int)q->heuristic);
+    if ((unsigned)q->abstraction > NB_ROUTE_HAA)
+        return nbi_fail(err, NB_ERR_ARG, "unknown route abstraction %d", (int)q->abstraction);
     if (!ws->p && table_part(q->heuristic))
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "the %s heuristic needs the perimeter table of model %s (bake it with mkperim)",
@@ -198,6 +213,16 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
     if (!(q->weight >= 1 && q->weight <= 100))
         return nbi_fail(err, NB_ERR_ARG, "weight %g, expected 1 to 100", q->weight);
     return NB_OK;
+}
+
+nb_path_status nbi_motion_blocked(const nb_motion_ws *ws, const nb_motion_query *q)
+{
+    if (!nb_motion_standable(ws, q->start.x, q->start.y))
+        return NB_PATH_START_BLOCKED;
+    if (!(q->goal.speed == NB_SPEED_ANY && q->goal.heading == NB_HEADING_ANY) &&
+        !nb_motion_standable(ws, q->goal.x, q->goal.y))
+        return NB_PATH_GOAL_BLOCKED;
+    return NB_PATH_NONE;
 }
 
 /* ---- nodes: a block of states per cell touched, made on first touch ---- */
@@ -219,11 +244,11 @@ static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
             size_t cap = 2 * ws->cap_blocks;
             if ((uint64_t)cap * ws->sh >= UINT32_MAX)
                 return NBI_HEAP_NONE;
-            uint32_t *bc = realloc(ws->block_cell, cap * sizeof *bc);
+            uint32_t *bc = nbi_realloc_array(ws->a, ws->block_cell, cap, sizeof *bc);
             if (!bc)
                 return NBI_HEAP_NONE;
             ws->block_cell = bc;
-            nbi_mnode *nn = realloc(ws->nodes, cap * ws->sh * sizeof *nn);
+            nbi_mnode *nn = nbi_realloc_array(ws->a, ws->nodes, cap * ws->sh, sizeof *nn);
             if (!nn)
                 return NBI_HEAP_NONE;
             ws->nodes = nn;
@@ -317,14 +342,15 @@ static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, double need,
     return best;
 }
 
-nb_status nbi_motion_room(nb_motion_state **buf, size_t *cap, size_t need, nb_err *err)
+nb_status nbi_motion_room(const nb_allocator *a, nb_motion_state **buf, size_t *cap, size_t need,
+                          nb_err *err)
 {
     if (need <= *cap)
         return NB_OK;
     size_t c = *cap;
     while (c < need)
         c *= 2;
-    nb_motion_state *p = realloc(*buf, c * sizeof *p);
+    nb_motion_state *p = nbi_realloc_array(a, *buf, c, sizeof *p);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a path of %zu states", need);
     *buf = p;
@@ -337,12 +363,15 @@ static int within(const nb_motion_state *s, const nb_motion_state *g, unsigned k
     return (unsigned long)labs((long)s->x - g->x) <= k && (unsigned long)labs((long)s->y - g->y) <= k;
 }
 
-nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r, nb_err *err)
+static nb_status find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r, nb_err *err)
 {
     memset(r, 0, sizeof *r);
+    r->status = NB_PATH_NONE;
     nb_status st = nbi_motion_check(ws, q, err);
     if (st != NB_OK)
         return st;
+    if ((r->status = nbi_motion_blocked(ws, q)) != NB_PATH_NONE)
+        return NB_OK;
     const nb_model *m = ws->m;
     int reopen = q->reopen >= 0 ? q->reopen : q->weight == 1;
     ws->last_route = 0;
@@ -402,7 +431,7 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
             }
         }
         if (q->max_expansions && r->expanded >= q->max_expansions) {
-            r->limited = 1;
+            r->status = NB_PATH_LIMIT;
             break;
         }
         n->closed = 1;
@@ -451,17 +480,23 @@ nb_status nb_motion_plan(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_r
     size_t len = 0;
     for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
         len++;
-    if ((st = nbi_motion_room(&ws->path, &ws->path_cap, len, err)) != NB_OK)
+    if ((st = nbi_motion_room(ws->a, &ws->path, &ws->path_cap, len, err)) != NB_OK)
         return st;
     size_t i = len;
     for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
         nbi_motion_decode(ws, id, &ws->path[--i]);
     ws->path_len = len;
-    r->found = 1;
+    r->status = NB_PATH_FOUND;
     r->cost = ws->nodes[end].g;
     r->length = len;
     r->end = ws->path[len - 1];
     return NB_OK;
+}
+
+nb_status nb_motion_find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
+                         nb_err *err)
+{
+    return nbi_done(err, find(ws, q, r, err));
 }
 
 const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length)

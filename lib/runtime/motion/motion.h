@@ -3,6 +3,7 @@
 #ifndef NB_MOTION_H
 #define NB_MOTION_H
 
+#include "core/grid.h"
 #include "core/heap.h"
 #include "motion/model.h"
 
@@ -22,6 +23,7 @@ nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, ui
  * demand by a reverse resumable A* (Silver 2005) from the goal toward the
  * search's start. */
 typedef struct nbi_griddist {
+    const nb_allocator *a;
     uint32_t w, h;
     const uint8_t *stand;
     double *dist;
@@ -48,7 +50,8 @@ typedef struct nbi_griddist {
     int msign[2 * NB_MODEL_MAX_HEADINGS];
 } nbi_griddist;
 
-nb_status nbi_griddist_init(nbi_griddist *d, const nb_model *m, uint32_t w, uint32_t h,
+nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_model *m, uint32_t w,
+                            uint32_t h,
                             const uint8_t *stand, nb_err *err);
 void nbi_griddist_free(nbi_griddist *d);
 /* Starts a query: distances to (gx, gy), steering toward (tx, ty). */
@@ -76,6 +79,7 @@ typedef struct nbi_hstate {
 } nbi_hstate;
 
 typedef struct nbi_headdist {
+    const nb_allocator *a;
     const nb_model *m;
     nbi_griddist *grid;
     double vbest[2][NB_MODEL_MAX_HEADINGS / 2 + 1];  /* [backward][turn]: fastest speed, 0 none */
@@ -98,7 +102,8 @@ typedef struct nbi_headdist {
     uint64_t expanded;
 } nbi_headdist;
 
-nb_status nbi_headdist_init(nbi_headdist *d, const nb_model *m, nbi_griddist *grid, nb_err *err);
+nb_status nbi_headdist_init(nbi_headdist *d, const nb_allocator *a, const nb_model *m,
+                            nbi_griddist *grid, nb_err *err);
 void nbi_headdist_free(nbi_headdist *d);
 /* Starts a query with `classes` classes of headings (0, or one that does
  * not divide the heading count: the default): the goal (gx, gy)
@@ -117,6 +122,7 @@ double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, dou
 
 /* ---- the sector abstraction (sectors.c) ---- */
 typedef struct nbi_sectors {
+    const nb_allocator *a;
     unsigned size, sw, sh;
     uint32_t w, h;
     uint32_t *region; /* per cell: its region, or NBI_HEAP_NONE */
@@ -132,7 +138,8 @@ typedef struct nbi_sectors {
     size_t apath_len;
 } nbi_sectors;
 
-nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_t *stand,
+nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *a, uint32_t w, uint32_t h,
+                            const uint8_t *stand,
                             unsigned size, nb_err *err);
 void nbi_sectors_free(nbi_sectors *s);
 /* The regions from a's region to b's, in s->apath; 0 when none joins them. */
@@ -149,6 +156,7 @@ typedef struct nbi_mnode {
 
 struct nb_motion_ws {
     const nb_bundle *bundle;
+    const nb_allocator *a;
     const nb_model *m;
     const nb_perimeter *p;
     nb_capability cap;
@@ -188,10 +196,14 @@ void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s);
 /* The model's heading nearest the direction (dx, dy); fallback when (0, 0). */
 unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned fallback);
 /* Makes room for need states in *buf (of *cap). */
-nb_status nbi_motion_room(nb_motion_state **buf, size_t *cap, size_t need, nb_err *err);
-/* Makes room for need intermediate goals (motion_route.c). */
+nb_status nbi_motion_room(const nb_allocator *a, nb_motion_state **buf, size_t *cap, size_t need,
+                          nb_err *err);
+/* Makes room for need intermediate goals. */
 nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err);
 /* Checks a query's states and options against the workspace. */
 nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
+/* NB_PATH_START_BLOCKED or _GOAL_BLOCKED when the agent may not stand at
+ * that end of a checked query; else NB_PATH_NONE. */
+nb_path_status nbi_motion_blocked(const nb_motion_ws *ws, const nb_motion_query *q);
 
 #endif

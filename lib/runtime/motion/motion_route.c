@@ -4,18 +4,15 @@
  * then refines it a few places at a time, with truncation.  Both
  * abstractions only fill the list of intermediate goals: one refinement
  * loop serves them. */
-#include <stdlib.h>
-
 #include "abstract/haa.h"
 #include "motion/motion.h"
 
 static const char *const abstraction_names[] = {"sectors", "haa"};
 #define NABSTRACTIONS (sizeof abstraction_names / sizeof *abstraction_names)
 
-const char *nb_route_abstraction_name(int abstraction)
+const char *nb_route_abstraction_name(nb_route_abstraction abstraction)
 {
-    return abstraction >= 0 && (size_t)abstraction < NABSTRACTIONS ? abstraction_names[abstraction]
-                                                                  : NULL;
+    return (size_t)abstraction < NABSTRACTIONS ? abstraction_names[abstraction] : NULL;
 }
 
 int nb_route_abstraction_parse(const char *name)
@@ -26,24 +23,14 @@ int nb_route_abstraction_parse(const char *name)
     return -1;
 }
 
-nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err)
-{
-    if (need <= ws->goals_cap)
-        return NB_OK;
-    nb_cell *g = realloc(ws->goals, need * sizeof *g);
-    if (!g)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a route of %zu places", need);
-    ws->goals = g;
-    ws->goals_cap = need;
-    return NB_OK;
-}
-
 nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err)
 {
-    if (ws->haa)
+    if (ws->haa) {
+        nbi_ok(err);
         return NB_OK;
+    }
     nb_haa *haa;
-    nb_status st = nb_haa_new(ws->bundle, &haa, err);
+    nb_status st = nb_haa_open(ws->bundle, &haa, err);
     if (st != NB_OK)
         return st;
     st = nbi_haa_serves(haa, ws->cap, ws->size, err);
@@ -51,10 +38,11 @@ nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err)
     if (st == NB_OK)
         st = nbi_motion_goals_room(ws, (size_t)nbi_haa_nodes(haa) + 2, err);
     if (st != NB_OK) {
-        nb_haa_free(haa);
+        nb_haa_close(haa);
         return st;
     }
     ws->haa = haa;
+    nbi_ok(err);
     return NB_OK;
 }
 
@@ -82,7 +70,7 @@ static nb_status haa_goals(nb_motion_ws *ws, const nb_motion_query *q, nb_err *e
                       NB_CORNER_STRICT};
     nb_haa_result hr;
     ws->ngoals = 0;
-    nb_status st = nb_haa_query(ws->haa, &aq, 0, &hr, err);
+    nb_status st = nb_haa_find(ws->haa, &aq, 0, &hr, err);
     if (st != NB_OK || hr.status != NB_PATH_FOUND)
         return st;
     ws->goals[0] = aq.start;
@@ -112,7 +100,7 @@ static nb_motion_state waypoint(const nb_motion_ws *ws, const nb_motion_query *q
 static nb_status append_segment(nb_motion_ws *ws, const nb_motion_result *res, nb_err *err)
 {
     size_t skip = ws->route_len > 0;
-    nb_status st = nbi_motion_room(&ws->route, &ws->route_cap, ws->route_len + res->length, err);
+    nb_status st = nbi_motion_room(ws->a, &ws->route, &ws->route_cap, ws->route_len + res->length, err);
     if (st != NB_OK)
         return st;
     memcpy(ws->route + ws->route_len, ws->path + skip, (res->length - skip) * sizeof *ws->path);
@@ -136,7 +124,7 @@ static nb_status refine(nb_motion_ws *ws, const nb_motion_query *q, unsigned seg
             sub.truncate = 0;
         else
             sub.goal = waypoint(ws, q, j);
-        nb_status st = nb_motion_plan(ws, &sub, &res, err);
+        nb_status st = nb_motion_find(ws, &sub, &res, err);
         if (st != NB_OK)
             return st;
         if (stepfn)
@@ -147,8 +135,8 @@ static nb_status refine(nb_motion_ws *ws, const nb_motion_query *q, unsigned seg
         r->generated += res.generated;
         r->reopened += res.reopened;
         r->grid_expanded += res.grid_expanded;
-        if (!res.found) {
-            r->limited = res.limited;
+        if (res.status != NB_PATH_FOUND) {
+            r->status = res.status == NB_PATH_LIMIT ? NB_PATH_LIMIT : NB_PATH_NONE;
             break;
         }
         if ((st = append_segment(ws, &res, err)) != NB_OK)
@@ -156,7 +144,7 @@ static nb_status refine(nb_motion_ws *ws, const nb_motion_query *q, unsigned seg
         r->cost += res.cost;
         cur = res.end;
         if (j == last) {
-            r->found = 1;
+            r->status = NB_PATH_FOUND;
             break;
         }
         i = j;
@@ -165,11 +153,12 @@ static nb_status refine(nb_motion_ws *ws, const nb_motion_query *q, unsigned seg
     return NB_OK;
 }
 
-nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
-                          nb_motion_step_fn stepfn, void *ctx, nb_motion_result *r,
-                          size_t *segments, nb_err *err)
+static nb_status find_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
+                            nb_motion_step_fn stepfn, void *ctx, nb_motion_result *r,
+                            size_t *segments, nb_err *err)
 {
     memset(r, 0, sizeof *r);
+    r->status = NB_PATH_NONE;
     if (segments)
         *segments = 0;
     nb_status st = nbi_motion_check(ws, q, err);
@@ -181,11 +170,13 @@ nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned s
         return nbi_fail(err, NB_ERR_ARG,
                         "a route over the HAA* graph needs the workspace prepared for it "
                         "(nb_motion_ws_haa)");
-    if (!nb_route_abstraction_name(q->abstraction))
-        return nbi_fail(err, NB_ERR_ARG, "unknown route abstraction %d", q->abstraction);
     if (segment < 1)
         return nbi_fail(err, NB_ERR_ARG, "segments of %u places, expected at least 1", segment);
     ws->route_len = 0;
+    if ((r->status = nbi_motion_blocked(ws, q)) != NB_PATH_NONE) {
+        ws->last_route = 1;
+        return NB_OK;
+    }
     if (q->abstraction == NB_ROUTE_HAA)
         st = haa_goals(ws, q, err);
     else
@@ -195,4 +186,11 @@ nb_status nb_motion_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned s
     ws->last_route = 1; /* (each segment's plan cleared it) */
     r->length = ws->route_len;
     return st;
+}
+
+nb_status nb_motion_find_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
+                               nb_motion_step_fn stepfn, void *ctx, nb_motion_result *r,
+                               size_t *segments, nb_err *err)
+{
+    return nbi_done(err, find_route(ws, q, segment, stepfn, ctx, r, segments, err));
 }

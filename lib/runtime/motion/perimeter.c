@@ -32,9 +32,9 @@ static int pattern(nbi_pgeom *g, uint16_t stab)
         if (g->stabs[i] == stab)
             return (int)i;
     size_t kh = (size_t)g->nclasses * g->nheadings;
-    uint16_t *r = malloc(kh * sizeof *r);
+    uint16_t *r = nbi_alloc_array(g->a, kh, sizeof *r);
     if (!r || g->nstab == 16) {
-        free(r);
+        nbi_free(g->a, r);
         return -1;
     }
     uint16_t n = 0;
@@ -57,10 +57,11 @@ static int pattern(nbi_pgeom *g, uint16_t stab)
     return (int)g->nstab++;
 }
 
-nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsigned nclasses,
-                         const uint8_t *krev, unsigned group, nb_err *err)
+nb_status nbi_pgeom_init(nbi_pgeom *g, const nb_allocator *a, unsigned radius, unsigned nheadings,
+                         unsigned nclasses, const uint8_t *krev, unsigned group, nb_err *err)
 {
     memset(g, 0, sizeof *g);
+    g->a = a;
     g->radius = radius;
     g->width = 2 * radius + 1;
     g->nheadings = nheadings;
@@ -71,12 +72,15 @@ nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsi
         if (group & (1u << c))
             g->el[g->nel++] = (uint8_t)c;
     size_t cells = (size_t)g->width * g->width;
-    g->prefix = malloc((cells + 1) * sizeof *g->prefix);
-    g->stab = malloc(cells * sizeof *g->stab);
-    if (!g->prefix || !g->stab || g->nel == 0 || g->el[0] != 0) {
+    g->prefix = nbi_alloc_array(a, cells + 1, sizeof *g->prefix);
+    g->stab = nbi_alloc_array(a, cells, sizeof *g->stab);
+    if (g->nel == 0 || g->el[0] != 0) {
         nbi_pgeom_free(g);
-        return nbi_fail(err, g->nel ? NB_ERR_NOMEM : NB_ERR_FORMAT,
-                        "no memory for a perimeter table's index, or a bad symmetry group");
+        return nbi_fail(err, NB_ERR_FORMAT, "symmetry group %#x lacks the identity", group);
+    }
+    if (!g->prefix || !g->stab) {
+        nbi_pgeom_free(g);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table's index");
     }
     uint32_t at = 0;
     long R = (long)radius;
@@ -117,26 +121,29 @@ nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsi
 
 void nbi_pgeom_free(nbi_pgeom *g)
 {
-    free(g->prefix);
-    free(g->stab);
+    nbi_free(g->a, g->prefix);
+    nbi_free(g->a, g->stab);
     for (unsigned i = 0; i < g->nstab; i++)
-        free(g->rank[i]);
+        nbi_free(g->a, g->rank[i]);
     memset(g, 0, sizeof *g);
 }
 
-int nbi_pgeom_find(nbi_pgeom *geoms, unsigned *n, unsigned max, unsigned radius, unsigned nheadings,
-                   unsigned nclasses, const uint8_t *krev, unsigned group, nb_err *err)
+nb_status nbi_pgeom_find(nbi_pgeom *geoms, unsigned *n, unsigned max, const nb_allocator *a,
+                         unsigned radius, unsigned nheadings, unsigned nclasses,
+                         const uint8_t *krev, unsigned group, unsigned *index, nb_err *err)
 {
     for (unsigned i = 0; i < *n; i++)
-        if (geoms[i].group == group)
-            return (int)i;
-    if (*n == max) {
-        nbi_fail(err, NB_ERR_FORMAT, "more than %u symmetry groups in one perimeter section", max);
-        return -1;
-    }
-    if (nbi_pgeom_init(&geoms[*n], radius, nheadings, nclasses, krev, group, err) != NB_OK)
-        return -1;
-    return (int)(*n)++;
+        if (geoms[i].group == group) {
+            *index = i;
+            return NB_OK;
+        }
+    if (*n == max)
+        return nbi_fail(err, NB_ERR_FORMAT, "more than %u symmetry groups in one perimeter section",
+                        max);
+    nb_status st = nbi_pgeom_init(&geoms[*n], a, radius, nheadings, nclasses, krev, group, err);
+    if (st == NB_OK)
+        *index = (*n)++;
+    return st;
 }
 
 /* The smallest image of (x, y, h, k): its cell and state. */
@@ -266,7 +273,7 @@ nb_status nbi_perimeter_goals(const nb_model *m, int layout, unsigned sym, nbi_p
     return NB_OK;
 }
 
-const char *nb_perimeter_layout_name(int layout)
+const char *nb_perimeter_layout_name(nb_perimeter_layout layout)
 {
     switch (layout) {
     case NB_PERIM_FULL: return "full";
@@ -274,13 +281,14 @@ const char *nb_perimeter_layout_name(int layout)
     case NB_PERIM_SYMMETRIC: return "symmetric";
     case NB_PERIM_ROTATED: return "rotated";
     }
-    return "unknown";
+    return NULL;
 }
 
 /* ---- an open table ---- */
 
 struct nb_perimeter {
     const nb_model *model;
+    const nb_allocator *a;
     unsigned radius, layout, bits, sym, H, S, K, ntabs;
     double inv_scale;
     uint8_t cls[NB_MODEL_MAX_SPEEDS];
@@ -300,14 +308,16 @@ void nb_perimeter_close(nb_perimeter *p)
         return;
     for (int i = 0; i < 8; i++)
         nbi_pgeom_free(&p->geom[i]);
-    free(p->tabs);
-    free(p->first);
-    free(p->tgeom);
-    free(p);
+    nbi_free(p->a, p->tabs);
+    nbi_free(p->a, p->first);
+    nbi_free(p->a, p->tgeom);
+    nbi_free(p->a, p);
 }
 
 nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter **out, nb_err *err)
 {
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_perimeter_open: no place for the table");
     *out = NULL;
     long i = nb_bundle_find(b, NB_SEC_PERIMETER, m->name, NULL, 0);
     if (i < 0)
@@ -319,61 +329,66 @@ nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter 
     if (s->info.version != NBI_PERIM_VERSION)
         return nbi_fail(err, NB_ERR_VERSION, "%s: perimeter section '%s' version %u, this reader knows %d",
                         b->path, m->name, s->info.version, NBI_PERIM_VERSION);
-#define BAD(...) do { nbi_fail(err, NB_ERR_FORMAT, __VA_ARGS__); goto fail; } while (0)
-    nb_perimeter *p = calloc(1, sizeof *p);
+    nb_status st = NB_ERR_FORMAT;
+#define BAD(...) do { st = nbi_fail(err, NB_ERR_FORMAT, __VA_ARGS__); goto fail; } while (0)
+    nb_perimeter *p = nbi_zalloc_array(b->a, 1, sizeof *p);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table");
+    p->a = b->a;
     if (len < NBI_PERIM_HEADER)
         BAD("%s: perimeter section '%s': %zu bytes, shorter than its header", b->path, m->name, len);
     p->model = m;
-    p->radius = nbi_get32(q);
-    p->layout = nbi_get32(q + 4);
-    p->bits = nbi_get32(q + 8);
-    p->sym = nbi_get32(q + 12);
-    p->H = nbi_get32(q + 16);
-    p->S = nbi_get32(q + 20);
-    p->K = nbi_get32(q + 24);
-    p->ntabs = nbi_get32(q + 28);
-    uint32_t nentries = nbi_get32(q + 32), scale = nbi_get32(q + 36), crc = nbi_get32(q + 40);
+    p->radius = nbi_get32(q + NBI_PERIM_RADIUS);
+    p->layout = nbi_get32(q + NBI_PERIM_LAYOUT);
+    p->bits = nbi_get32(q + NBI_PERIM_BITS);
+    p->sym = nbi_get32(q + NBI_PERIM_SYM);
+    p->H = nbi_get32(q + NBI_PERIM_H);
+    p->S = nbi_get32(q + NBI_PERIM_S);
+    p->K = nbi_get32(q + NBI_PERIM_K);
+    p->ntabs = nbi_get32(q + NBI_PERIM_TABLES);
+    uint32_t nentries = nbi_get32(q + NBI_PERIM_ENTRIES), scale = nbi_get32(q + NBI_PERIM_SCALE),
+             crc = nbi_get32(q + NBI_PERIM_CRC);
     if (crc != m->crc || p->H != m->nheadings || p->S != m->nspeeds)
         BAD("%s: perimeter table '%s' was built from another definition of the model (rebuild it "
             "with mkperim)", b->path, m->name);
     if (p->radius < 1 || p->radius > NBI_PERIM_MAX_RADIUS || p->layout > NB_PERIM_ROTATED ||
         (p->bits != 16 && p->bits != 32) || (p->bits == 16 && scale == 0) ||
-        (p->bits == 32 && scale != 0) || p->sym > 15 || nbi_get32(q + 44) != 0)
+        (p->bits == 32 && scale != 0) || p->sym > 15 || nbi_get32(q + NBI_PERIM_ZERO) != 0)
         BAD("%s: perimeter section '%s': bad header (radius %u, layout %u, %u-bit entries)", b->path,
             m->name, p->radius, p->layout, p->bits);
     uint8_t krev[NB_MODEL_MAX_SPEEDS];
     unsigned K = nbi_perimeter_classes(m, p->sym, p->cls, krev);
-    if (K != p->K || memcmp(q + 48, p->cls, NB_MODEL_MAX_SPEEDS) != 0 ||
+    if (K != p->K || memcmp(q + NBI_PERIM_CLASSES, p->cls, NB_MODEL_MAX_SPEEDS) != 0 ||
         p->sym != nbi_perimeter_symmetries(m, (int)p->layout, !(p->sym & ~NBI_SYM_D4)) ||
         ((p->sym & NBI_SYM_REVERSE) && !m->reverse))
         BAD("%s: perimeter section '%s': its speed classes or symmetries do not fit the model",
             b->path, m->name);
     size_t maxt = (size_t)m->nheadings * m->nspeeds + 2;
-    p->tabs = malloc(maxt * sizeof *p->tabs);
-    p->first = malloc(maxt * sizeof *p->first);
-    p->tgeom = malloc(maxt);
+    p->tabs = nbi_alloc_array(p->a, maxt, sizeof *p->tabs);
+    p->first = nbi_alloc_array(p->a, maxt, sizeof *p->first);
+    p->tgeom = nbi_alloc(p->a, maxt);
     if (!p->tabs || !p->first || !p->tgeom) {
-        nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table");
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter table");
         goto fail;
     }
     unsigned n;
-    if (nbi_perimeter_goals(m, (int)p->layout, p->sym, p->tabs, &n, err) != NB_OK)
+    if ((st = nbi_perimeter_goals(m, (int)p->layout, p->sym, p->tabs, &n, err)) != NB_OK)
         goto fail;
     if (n != p->ntabs || len < NBI_PERIM_HEADER + (size_t)n * NBI_PERIM_TABLE_RECORD)
         BAD("%s: perimeter section '%s': %u tables, the %s layout has %u", b->path, m->name, p->ntabs,
-            nb_perimeter_layout_name((int)p->layout), n);
+            nb_perimeter_layout_name((nb_perimeter_layout)p->layout), n);
     uint64_t at = 0;
     for (unsigned t = 0; t < n; t++) {
         const uint8_t *r = q + NBI_PERIM_HEADER + (size_t)t * NBI_PERIM_TABLE_RECORD;
         unsigned grp = p->tabs[t].group;
-        if (nbi_get32(r) != p->tabs[t].goal_heading || nbi_get32(r + 4) != p->tabs[t].goal_speed ||
-            nbi_get32(r + 8) != grp || nbi_get32(r + 12) != at)
+        if (nbi_get32(r + NBI_PERIM_T_HEADING) != p->tabs[t].goal_heading ||
+            nbi_get32(r + NBI_PERIM_T_SPEED) != p->tabs[t].goal_speed ||
+            nbi_get32(r + NBI_PERIM_T_GROUP) != grp || nbi_get32(r + NBI_PERIM_T_FIRST) != at)
             BAD("%s: perimeter section '%s': table %u's record does not match its layout", b->path,
                 m->name, t);
-        int gi = nbi_pgeom_find(p->geom, &p->ngeom, 8, p->radius, p->H, K, krev, grp, err);
-        if (gi < 0)
+        unsigned gi;
+        if ((st = nbi_pgeom_find(p->geom, &p->ngeom, 8, p->a, p->radius, p->H, K, krev, grp, &gi,
+                                 err)) != NB_OK)
             goto fail;
         p->tgeom[t] = (uint8_t)gi;
         p->first[t] = (uint32_t)at;
@@ -397,15 +412,19 @@ nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter 
                     }
 #undef BAD
     *out = p;
+    nbi_ok(err);
     return NB_OK;
 fail:
     nb_perimeter_close(p);
-    return err ? err->code : NB_ERR_FORMAT;
+    return st;
 }
 
 unsigned nb_perimeter_radius(const nb_perimeter *p) { return p->radius; }
 int nbi_perimeter_has_any(const nb_perimeter *p) { return (p->sym & NBI_SYM_ANY) != 0; }
-int nb_perimeter_layout(const nb_perimeter *p) { return (int)p->layout; }
+nb_perimeter_layout nb_perimeter_layout_of(const nb_perimeter *p)
+{
+    return (nb_perimeter_layout)p->layout;
+}
 
 static double entry(const nb_perimeter *p, uint32_t i)
 {

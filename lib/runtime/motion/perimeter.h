@@ -6,21 +6,6 @@
 
 #include "motion/model.h"
 
-#define NBI_PERIM_VERSION 1
-#define NBI_PERIM_HEADER 64
-#define NBI_PERIM_TABLE_RECORD 16
-#define NBI_PERIM_MAX_RADIUS 63
-#define NBI_PERIM_UNREACHABLE16 0xffffu
-
-/* Symmetry flags of a section (header offset 12). */
-#define NBI_SYM_D4 1u      /* goal headings reduced to D4 orbit representatives */
-#define NBI_SYM_REVERSE 2u /* point symmetry (x, y, h, v) -> (-x, -y, h, -v) inside tables */
-#define NBI_SYM_CLASSES 4u /* one entry per speed class, not per speed */
-#define NBI_SYM_ANY 8u     /* a last table for goals stopped at any heading */
-
-/* A table's goal heading (speed) when it serves goals at any heading (speed). */
-#define NBI_PERIM_ANY 0xffffu
-
 /* The symmetry group of a table (its record's group field) is a mask of
  * elements: bit c for element c = 8 rev + e, which maps (x, y, h, k) by
  * the square's symmetry e (nbi_d4_point, nbi_d4_heading) and, when rev is
@@ -36,6 +21,7 @@ static inline unsigned nbi_g_with_reverse(unsigned g) { return g | g << 8; }
  * pair is stored when its full index is the smallest of its images under
  * the group; entries follow full index order. */
 typedef struct nbi_pgeom {
+    const nb_allocator *a;
     unsigned radius, width, nheadings, nclasses, group;
     unsigned nel;                 /* group elements, the identity first */
     uint8_t el[16];               /* each an element code 8 rev + e */
@@ -49,12 +35,14 @@ typedef struct nbi_pgeom {
     uint32_t count[16];           /* per pattern: states stored in such a cell */
 } nbi_pgeom;
 
-nb_status nbi_pgeom_init(nbi_pgeom *g, unsigned radius, unsigned nheadings, unsigned nclasses,
-                         const uint8_t *krev, unsigned group, nb_err *err);
+nb_status nbi_pgeom_init(nbi_pgeom *g, const nb_allocator *a, unsigned radius, unsigned nheadings,
+                         unsigned nclasses, const uint8_t *krev, unsigned group, nb_err *err);
 void nbi_pgeom_free(nbi_pgeom *g);
-/* The index in geoms of the geometry of group, made when new. */
-int nbi_pgeom_find(nbi_pgeom *geoms, unsigned *n, unsigned max, unsigned radius, unsigned nheadings,
-                   unsigned nclasses, const uint8_t *krev, unsigned group, nb_err *err);
+/* The index in geoms of the geometry of group, made when new (there is
+ * room for max; *n are made). */
+nb_status nbi_pgeom_find(nbi_pgeom *geoms, unsigned *n, unsigned max, const nb_allocator *a,
+                         unsigned radius, unsigned nheadings, unsigned nclasses,
+                         const uint8_t *krev, unsigned group, unsigned *index, nb_err *err);
 /* Entries of one table. */
 static inline uint32_t nbi_pgeom_size(const nbi_pgeom *g) { return g->prefix[g->width * g->width]; }
 /* The entry (within its table) holding (x, y, h, k), |x|, |y| <= radius. */

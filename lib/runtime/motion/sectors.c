@@ -43,35 +43,36 @@ static double octile(long dx, long dy)
 
 void nbi_sectors_free(nbi_sectors *s)
 {
-    free(s->region);
-    free(s->rx);
-    free(s->ry);
-    free(s->adj_start);
-    free(s->adj);
-    free(s->adj_cost);
-    free(s->g);
-    free(s->parent);
-    free(s->stamp);
-    free(s->apath);
+    nbi_free(s->a, s->region);
+    nbi_free(s->a, s->rx);
+    nbi_free(s->a, s->ry);
+    nbi_free(s->a, s->adj_start);
+    nbi_free(s->a, s->adj);
+    nbi_free(s->a, s->adj_cost);
+    nbi_free(s->a, s->g);
+    nbi_free(s->a, s->parent);
+    nbi_free(s->a, s->stamp);
+    nbi_free(s->a, s->apath);
     nbi_heap_free(&s->heap);
     memset(s, 0, sizeof *s);
 }
 
-nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_t *stand,
-                            unsigned size, nb_err *err)
+nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, uint32_t w, uint32_t h,
+                            const uint8_t *stand, unsigned size, nb_err *err)
 {
     memset(s, 0, sizeof *s);
+    s->a = alloc;
     s->size = size;
     s->w = w;
     s->h = h;
     s->sw = (w + size - 1) / size;
     s->sh = (h + size - 1) / size;
     size_t cells = (size_t)w * h, cap = 1024, npairs = 0, pcap = 4096;
-    uint32_t *members = malloc((size_t)size * size * sizeof *members);
-    uint64_t *pairs = malloc(pcap * sizeof *pairs);
-    s->region = malloc(cells * sizeof *s->region);
-    s->rx = malloc(cap * sizeof *s->rx);
-    s->ry = malloc(cap * sizeof *s->ry);
+    uint32_t *members = nbi_alloc_array(s->a, (size_t)size * size, sizeof *members);
+    uint64_t *pairs = nbi_alloc_array(s->a, pcap, sizeof *pairs);
+    s->region = nbi_alloc_array(s->a, cells, sizeof *s->region);
+    s->rx = nbi_alloc_array(s->a, cap, sizeof *s->rx);
+    s->ry = nbi_alloc_array(s->a, cap, sizeof *s->ry);
     nb_status st = NB_OK;
     if (!members || !pairs || !s->region || !s->rx || !s->ry) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the sector abstraction");
@@ -89,7 +90,8 @@ nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_
                         continue;
                     if (s->nregions == cap) {
                         cap *= 2;
-                        int32_t *a = realloc(s->rx, cap * sizeof *a), *b2 = a ? realloc(s->ry, cap * sizeof *b2) : NULL;
+                        int32_t *a = nbi_realloc_array(s->a, s->rx, cap, sizeof *a);
+                        int32_t *b2 = a ? nbi_realloc_array(s->a, s->ry, cap, sizeof *b2) : NULL;
                         if (a)
                             s->rx = a;
                         if (!a || !b2) {
@@ -145,7 +147,7 @@ nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_
                 uint32_t r2 = s->region[(size_t)qy * w + qx];
                 if (npairs == pcap) {
                     pcap *= 2;
-                    uint64_t *p = realloc(pairs, pcap * sizeof *p);
+                    uint64_t *p = nbi_realloc_array(s->a, pairs, pcap, sizeof *p);
                     if (!p) {
                         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the sector abstraction");
                         goto done;
@@ -161,15 +163,15 @@ nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_
         if (u == 0 || pairs[i] != pairs[u - 1])
             pairs[u++] = pairs[i];
     uint32_t nr = s->nregions;
-    s->adj_start = calloc((size_t)nr + 1, sizeof *s->adj_start);
-    s->adj = malloc((u ? u : 1) * sizeof *s->adj);
-    s->adj_cost = malloc((u ? u : 1) * sizeof *s->adj_cost);
-    s->g = malloc((nr ? nr : 1) * sizeof *s->g);
-    s->parent = malloc((nr ? nr : 1) * sizeof *s->parent);
-    s->stamp = calloc(nr ? nr : 1, sizeof *s->stamp);
-    s->apath = malloc((nr ? nr : 1) * sizeof *s->apath);
+    s->adj_start = nbi_zalloc_array(s->a, (size_t)nr + 1, sizeof *s->adj_start);
+    s->adj = nbi_alloc_array(s->a, (u ? u : 1), sizeof *s->adj);
+    s->adj_cost = nbi_alloc_array(s->a, (u ? u : 1), sizeof *s->adj_cost);
+    s->g = nbi_alloc_array(s->a, (nr ? nr : 1), sizeof *s->g);
+    s->parent = nbi_alloc_array(s->a, (nr ? nr : 1), sizeof *s->parent);
+    s->stamp = nbi_zalloc_array(s->a, nr ? nr : 1, sizeof *s->stamp);
+    s->apath = nbi_alloc_array(s->a, (nr ? nr : 1), sizeof *s->apath);
     if (!s->adj_start || !s->adj || !s->adj_cost || !s->g || !s->parent || !s->stamp || !s->apath ||
-        !nbi_heap_init(&s->heap, 1024, NULL)) {
+        !nbi_heap_init(&s->heap, s->a, 1024, NULL)) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the sector abstraction");
         goto done;
     }
@@ -182,8 +184,8 @@ nb_status nbi_sectors_build(nbi_sectors *s, uint32_t w, uint32_t h, const uint8_
     for (uint32_t r = 0; r < nr; r++)
         s->adj_start[r + 1] += s->adj_start[r];
 done:
-    free(members);
-    free(pairs);
+    nbi_free(s->a, members);
+    nbi_free(s->a, pairs);
     if (st != NB_OK)
         nbi_sectors_free(s);
     return st;

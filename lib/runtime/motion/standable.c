@@ -27,10 +27,10 @@ nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, ui
         return NB_OK;
     }
     /* Two rows of clearance, bottom to top. */
-    uint16_t *below = calloc((size_t)w + 1, sizeof *below), *row = calloc((size_t)w + 1, sizeof *row);
+    uint16_t *below = nbi_zalloc_array(b->a, (size_t)w + 1, sizeof *below), *row = nbi_zalloc_array(b->a, (size_t)w + 1, sizeof *row);
     if (!below || !row) {
-        free(below);
-        free(row);
+        nbi_free(b->a, below);
+        nbi_free(b->a, row);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %u-wide clearance row", w);
     }
     for (uint32_t y = h; y-- > 0;) {
@@ -51,7 +51,7 @@ nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, ui
         below = row;
         row = t;
     }
-    free(below);
-    free(row);
+    nbi_free(b->a, below);
+    nbi_free(b->a, row);
     return NB_OK;
 }

@@ -2,7 +2,7 @@
  * --disable-sqlite-runtime).  It still recognises an SQLite bundle, by
  * SQLite's header, so that the message says what the file is and how to
  * get a form this library reads. */
-#include "core/base.h"
+#include "bundle/bundle.h"
 
 int nb_sqlite_supported(void) { return 0; }
 

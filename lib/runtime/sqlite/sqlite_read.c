@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "core/base.h"
+#include "bundle/bundle.h"
 
 int nb_sqlite_supported(void) { return 1; }
 
@@ -68,12 +68,12 @@ static nb_status open_db(reader *r)
         /* A file by its name, so that SQLite sees its journal and locks.  A
          * name SQLite could take for a URI is made plainly a path. */
         size_t n = strlen(b->path);
-        char *name = malloc(n + 3);
+        char *name = nbi_alloc(b->a, n + 3);
         if (!name)
             return nbi_fail(r->err, NB_ERR_NOMEM, "%s: no memory", b->path);
         snprintf(name, n + 3, "%s%s", strncmp(b->path, "file:", 5) == 0 ? "./" : "", b->path);
         rc = sqlite3_open_v2(name, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
-        free(name);
+        nbi_free(b->a, name);
         if (rc != SQLITE_OK)
             return db_fail(r, rc, "cannot open the database");
     } else {
@@ -366,11 +366,11 @@ static nb_status read_image(reader *r, unsigned flags, uint8_t **image, size_t *
     head_row h = {0, 0, 0, 0, 0, 0};
     if ((res = read_bundle_row(r, &h)) != NB_OK)
         return res;
-    nb_section_info *secs = malloc((h.count ? h.count : 1) * sizeof *secs);
-    int64_t *rowids = malloc((h.count ? h.count : 1) * sizeof *rowids);
+    nb_section_info *secs = nbi_alloc_array(r->b->a, h.count, sizeof *secs);
+    int64_t *rowids = nbi_alloc_array(r->b->a, h.count, sizeof *rowids);
     if (!secs || !rowids) {
-        free(secs);
-        free(rowids);
+        nbi_free(r->b->a, secs);
+        nbi_free(r->b->a, rowids);
         return nbi_fail(r->err, NB_ERR_NOMEM, "%s: no memory for %zu sections", r->b->path, h.count);
     }
     res = read_section_rows(r, &h, secs, rowids);
@@ -379,18 +379,18 @@ static nb_status read_image(reader *r, unsigned flags, uint8_t **image, size_t *
         res = nbi_fail(r->err, NB_ERR_LIMIT, "%s: a %llu-byte bundle does not fit in memory",
                        r->b->path, (unsigned long long)size);
     uint8_t *img = NULL;
-    if (res == NB_OK && !(img = calloc(1, (size_t)size)))
+    if (res == NB_OK && !(img = nbi_zalloc_array(r->b->a, 1, (size_t)size)))
         res = nbi_fail(r->err, NB_ERR_NOMEM, "%s: no memory for a %llu-byte bundle", r->b->path,
                        (unsigned long long)size);
     if (res == NB_OK) {
         nbi_layout_head(secs, h.count, h.major, h.minor, h.flags, size, img);
-        uint32_t crc = nbi_get32(img + 48);
+        uint32_t crc = nbi_get32(img + NBI_HDR_TABLE_CRC);
         if (crc != h.table_crc)
             res = nbi_fail(r->err, NB_ERR_CRC,
                            "%s: the sections rows do not match the table checksum of the bundle "
                            "row (0x%08x; the rows give 0x%08x): a row was changed",
                            r->b->path, (unsigned)h.table_crc, (unsigned)crc);
-        else if ((crc = nbi_get32(img + 60)) != h.header_crc)
+        else if ((crc = nbi_get32(img + NBI_HDR_CRC)) != h.header_crc)
             res = nbi_fail(r->err, NB_ERR_CRC,
                            "%s: the bundle row does not match its header checksum (0x%08x; its "
                            "values give 0x%08x): a value was changed",
@@ -398,10 +398,10 @@ static nb_status read_image(reader *r, unsigned flags, uint8_t **image, size_t *
     }
     if (res == NB_OK)
         res = read_blobs(r, secs, rowids, h.count, img);
-    free(secs);
-    free(rowids);
+    nbi_free(r->b->a, secs);
+    nbi_free(r->b->a, rowids);
     if (res != NB_OK) {
-        free(img);
+        nbi_free(r->b->a, img);
         return res;
     }
     *image = img;
@@ -429,7 +429,7 @@ nb_status nbi_sqlite_load(nb_bundle *b, unsigned flags, nb_err *err)
         return res;
     if (b->mapping)
         munmap(b->mapping, b->mapping_len);
-    free(b->buffer);
+    nbi_free(b->a, b->buffer);
     b->mapping = NULL;
     b->mapping_len = 0;
     b->buffer = image;

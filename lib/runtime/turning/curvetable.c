@@ -16,11 +16,11 @@ nb_status nbi_curvetab_view(const uint8_t *p, size_t len, nbi_curvetab *t, nb_er
     memset(t, 0, sizeof *t);
     if (len < NBI_CT_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT, "%zu bytes: shorter than its header", len);
-    t->distance = nbi_get32(p);
-    t->steps = nbi_get32(p + 4);
-    t->angles = nbi_get32(p + 8);
-    t->cols = nbi_get32(p + 12);
-    t->radius = nbi_getf64(p + 16);
+    t->distance = nbi_get32(p + NBI_CT_DISTANCE);
+    t->steps = nbi_get32(p + NBI_CT_STEPS);
+    t->angles = nbi_get32(p + NBI_CT_ANGLES);
+    t->cols = nbi_get32(p + NBI_CT_COLS);
+    t->radius = nbi_getf64(p + NBI_CT_RADIUS);
     if (t->distance < 1 || t->distance > 256 || t->steps < 1 || t->steps > 1024 ||
         t->angles < 4 || t->angles > 1024 || t->angles % 2 || t->cols != t->angles / 2 + 1)
         return nbi_fail(err, NB_ERR_FORMAT,

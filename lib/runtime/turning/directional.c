@@ -66,7 +66,7 @@ int nbi_directional(nb_planner *p, const nb_pose *start, long gx, long gy, int g
     p->stamp[sid] = p->gen;
     p->closed[sid] = 0;
     if (!nbi_heap_push(&p->heap, nbi_heuristic(p, start, gx, gy, o->reverse), 0, sid)) {
-        *reason = "out of memory";
+        *reason = nbi_reason_nomem;
         return 0;
     }
     uint64_t expanded = 0;
@@ -87,14 +87,14 @@ int nbi_directional(nb_planner *p, const nb_pose *start, long gx, long gy, int g
             y = (long)(id / K / (uint32_t)p->W);
             if (x == gx && y == gy && (goal_heading < 0 || h == (unsigned)goal_heading)) {
                 if (!reconstruct(p, start, id)) {
-                    *reason = "out of memory";
+                    *reason = nbi_reason_nomem;
                     return 0;
                 }
                 return 1;
             }
         }
         if (o->max_expansions && expanded >= o->max_expansions) {
-            *reason = "the search reached its expansion limit";
+            *reason = nbi_reason_limit;
             return 0;
         }
         double g = p->g[id];
@@ -123,7 +123,7 @@ int nbi_directional(nb_planner *p, const nb_pose *start, long gx, long gy, int g
                         continue; /* not worth a heuristic */
                     nb_pose q = nbi_centre_pose(p, nx, ny, h1);
                     if (nbi_relax(p, nid, id, code, ng, nbi_heuristic(p, &q, gx, gy, o->reverse)) < 0) {
-                        *reason = "out of memory";
+                        *reason = nbi_reason_nomem;
                         return 0;
                     }
                 }

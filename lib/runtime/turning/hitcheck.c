@@ -11,14 +11,14 @@ nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_er
     memset(h, 0, sizeof *h);
     if (len < NBI_HC_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT, "%zu bytes: shorter than its header", len);
-    h->headings = nbi_get32(p);
-    h->neighbourhood = nbi_get32(p + 4);
-    h->window = nbi_get32(p + 8);
-    h->words = nbi_get32(p + 12);
-    h->ncurves = nbi_get32(p + 16);
-    h->recsize = nbi_get32(p + 20);
-    h->radius = nbi_getf64(p + 24);
-    h->width = nbi_getf64(p + 32);
+    h->headings = nbi_get32(p + NBI_HC_HEADINGS);
+    h->neighbourhood = nbi_get32(p + NBI_HC_NEIGHBOURHOOD);
+    h->window = nbi_get32(p + NBI_HC_WINDOW);
+    h->words = nbi_get32(p + NBI_HC_WORDS);
+    h->ncurves = nbi_get32(p + NBI_HC_CURVES);
+    h->recsize = nbi_get32(p + NBI_HC_RECSIZE);
+    h->radius = nbi_getf64(p + NBI_HC_RADIUS);
+    h->width = nbi_getf64(p + NBI_HC_WIDTH);
     if (h->headings != 8 && h->headings != 16)
         return nbi_fail(err, NB_ERR_FORMAT, "%u headings; expected 8 or 16", h->headings);
     unsigned n = nbi_neighbourhood(h->neighbourhood, h->off);
@@ -53,7 +53,7 @@ nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_er
     h->index = o + offs;
     h->records = h->index + nindex * 8;
     for (size_t i = 0; i < nindex; i++) {
-        uint32_t first = nbi_get32(h->index + 8 * i), count = nbi_get32(h->index + 8 * i + 4);
+        uint32_t first = nbi_get32(h->index + NBI_HC_INDEX_ENTRY * i), count = nbi_get32(h->index + NBI_HC_INDEX_ENTRY * i + 4);
         if (first > h->ncurves || count > h->ncurves - first || count > NB_CURVE_MAX_CANDIDATES)
             return nbi_fail(err, NB_ERR_FORMAT, "index entry %zu: curves %u+%u out of range", i,
                             first, count);
@@ -72,9 +72,9 @@ nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_er
             for (; v; v &= v - 1)
                 count++;
         }
-        if (count != nbi_get16(r + 10))
+        if (count != nbi_get16(r + NBI_HC_R_CELLS))
             return nbi_fail(err, NB_ERR_FORMAT, "curve %u: %u cells marked, the record says %u", i,
-                            count, nbi_get16(r + 10));
+                            count, nbi_get16(r + NBI_HC_R_CELLS));
     }
     return NB_OK;
 }

@@ -98,13 +98,13 @@ int nbi_hybrid(nb_planner *p, const nb_pose *start, long gx, long gy, int goal_h
     *fell_back = 0;
     int r = nbi_grid_astar(p, sx, sy, gx, gy, 0);
     if (r <= 0) {
-        *reason = r < 0 ? "out of memory" : "no 4-connected grid path";
+        *reason = r < 0 ? nbi_reason_nomem : "no 4-connected grid path";
         return 0;
     }
     size_t fa, fb;
     r = nbi_smooth48(p, start, 0, goal_heading, onthefly, &p->fwd, &fa);
     if (r < 0) {
-        *reason = "out of memory";
+        *reason = nbi_reason_nomem;
         return 0;
     }
     if (r == 1) {
@@ -119,7 +119,7 @@ int nbi_hybrid(nb_planner *p, const nb_pose *start, long gx, long gy, int goal_h
     }
     *fell_back = 1;
     if (nbi_smooth48(p, start, 1, goal_heading, onthefly, &p->bwd, &fb) < 0) {
-        *reason = "out of memory";
+        *reason = nbi_reason_nomem;
         return 0;
     }
     /* a ends the forward list, b starts the backward one; step each away
@@ -165,7 +165,7 @@ int nbi_hybrid(nb_planner *p, const nb_pose *start, long gx, long gy, int goal_h
     *t = s;
     return 1;
 nomem:
-    *reason = "out of memory";
+    *reason = nbi_reason_nomem;
     return 0;
 }
 
@@ -176,7 +176,7 @@ int nbi_lines(nb_planner *p, const nb_pose *start, long gx, long gy, const char 
     long sx = (long)floor(start->x), sy = (long)floor(start->y);
     int r = nbi_grid_astar(p, sx, sy, gx, gy, 1);
     if (r <= 0) {
-        *reason = r < 0 ? "out of memory" : "no 8-connected grid path";
+        *reason = r < 0 ? nbi_reason_nomem : "no 8-connected grid path";
         return 0;
     }
     nbi_route *t = &p->route;
@@ -204,6 +204,6 @@ int nbi_lines(nb_planner *p, const nb_pose *start, long gx, long gy, const char 
     }
     return 1;
 nomem:
-    *reason = "out of memory";
+    *reason = nbi_reason_nomem;
     return 0;
 }

@@ -1,18 +1,26 @@
-/* plan.c: nb_plan, a unit's query: checks it, runs the method asked for,
- * and hands back the route as segments and waypoints. */
+/* plan.c: nb_planner_find, a unit's query: checks it, runs the method
+ * asked for, and hands back the route as segments and waypoints. */
 #include <math.h>
 
 #include "turning/planner.h"
 
 static int nomem(const char **reason)
 {
-    *reason = "out of memory";
+    *reason = nbi_reason_nomem;
     return 0;
 }
 
-nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb_err *err)
+void nb_planner_query_init(nb_planner_query *q)
+{
+    memset(q, 0, sizeof *q);
+    q->goal_heading = -1;
+    q->method = NB_PLAN_DIRECTIONAL;
+}
+
+static nb_status find(nb_planner *p, const nb_planner_query *q, nb_planner_result *out, nb_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->status = NB_PATH_NONE;
     p->expanded = p->generated = 0;
     const nb_pose *s = &q->start;
     if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading) || s->x < 0 || s->y < 0 ||
@@ -20,17 +28,14 @@ nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb
         return nbi_fail(err, NB_ERR_ARG, "the start (%g, %g) is not inside the %ld x %ld map", s->x,
                         s->y, p->W, p->H);
     long sx = (long)floor(s->x), sy = (long)floor(s->y);
-    if (nbi_blocked(p, sx, sy))
-        return nbi_fail(err, NB_ERR_ARG, "the start cell (%ld, %ld) is blocked for unit '%s'", sx,
-                        sy, p->unit.name);
     if (q->goal_x < 0 || q->goal_y < 0 || q->goal_x >= p->W || q->goal_y >= p->H)
         return nbi_fail(err, NB_ERR_ARG, "the goal (%ld, %ld) is not inside the %ld x %ld map",
                         q->goal_x, q->goal_y, p->W, p->H);
     if (q->goal_heading < -1 || q->goal_heading >= (int)p->K)
         return nbi_fail(err, NB_ERR_ARG, "goal heading %d: expected -1 (any) or 0 to %u",
                         q->goal_heading, p->K - 1);
-    if (q->method > NB_PLAN_LINES)
-        return nbi_fail(err, NB_ERR_ARG, "unknown method %u", q->method);
+    if ((unsigned)q->method > NB_PLAN_LINES)
+        return nbi_fail(err, NB_ERR_ARG, "unknown method %d", (int)q->method);
     unsigned N = q->neighbourhood ? q->neighbourhood : p->unit.neighbourhood;
     int onthefly = (q->flags & NB_PLAN_ONTHEFLY) != 0;
     if (N != 8 && N != 24 && N != 48)
@@ -41,8 +46,13 @@ nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb
                         "or plan on the fly",
                         p->unit.name, p->hc.neighbourhood, N);
     int reverse = p->unit.reverse && !(q->flags & NB_PLAN_FORWARD);
-    nbi_ok(err);
+    if (nbi_blocked(p, sx, sy)) {
+        out->status = NB_PATH_START_BLOCKED;
+        out->reason = "the start cell is blocked for the unit";
+        return NB_OK;
+    }
     if (nbi_blocked(p, q->goal_x, q->goal_y)) {
+        out->status = NB_PATH_GOAL_BLOCKED;
         out->reason = "the goal cell is blocked for the unit";
         return NB_OK;
     }
@@ -79,13 +89,16 @@ nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb
     }
     out->expanded = p->expanded;
     out->generated = p->generated;
+    if (!found && reason == nbi_reason_nomem)
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s search", p->unit.name);
     if (!found) {
+        out->status = reason == nbi_reason_limit ? NB_PATH_LIMIT : NB_PATH_NONE;
         out->reason = reason;
         return NB_OK;
     }
     if (!nbi_route_segments(p, &p->route))
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the path");
-    out->found = 1;
+    out->status = NB_PATH_FOUND;
     out->segments = p->seg;
     out->nsegments = p->nseg;
     out->waypoints = p->route.wp;
@@ -96,4 +109,10 @@ nb_status nb_plan(nb_planner *p, const nb_plan_query *q, nb_plan_result *out, nb
         out->cost += c->count && c->seg[0].gear < 0 ? c->length * p->unit.reverse_penalty : c->length;
     }
     return NB_OK;
+}
+
+nb_status nb_planner_find(nb_planner *p, const nb_planner_query *q, nb_planner_result *out,
+                          nb_err *err)
+{
+    return nbi_done(err, find(p, q, out, err));
 }

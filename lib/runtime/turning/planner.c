@@ -29,16 +29,16 @@ static nb_status decode_table(nb_planner *p, nb_err *err)
     size_t nentries = (size_t)h->headings * h->headings * h->neighbourhood;
     size_t ncells = 0;
     for (uint32_t i = 0; i < h->ncurves; i++)
-        ncells += nbi_get16(h->records + (size_t)i * h->recsize + 10);
-    p->efirst = malloc(nentries * sizeof *p->efirst);
-    p->ecount = malloc(nentries);
-    p->pc = malloc((h->ncurves ? h->ncurves : 1) * sizeof *p->pc);
-    p->deltas = malloc((ncells ? ncells : 1) * sizeof *p->deltas);
+        ncells += nbi_get16(h->records + (size_t)i * h->recsize + NBI_HC_R_CELLS);
+    p->efirst = nbi_alloc_array(p->a, nentries, sizeof *p->efirst);
+    p->ecount = nbi_alloc(p->a, nentries);
+    p->pc = nbi_alloc_array(p->a, (h->ncurves ? h->ncurves : 1), sizeof *p->pc);
+    p->deltas = nbi_alloc_array(p->a, (ncells ? ncells : 1), sizeof *p->deltas);
     if (!p->efirst || !p->ecount || !p->pc || !p->deltas)
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the hit-check table");
     for (size_t i = 0; i < nentries; i++) {
-        p->efirst[i] = nbi_get32(h->index + 8 * i);
-        p->ecount[i] = (uint8_t)nbi_get32(h->index + 8 * i + 4);
+        p->efirst[i] = nbi_get32(h->index + NBI_HC_INDEX_ENTRY * i);
+        p->ecount[i] = (uint8_t)nbi_get32(h->index + NBI_HC_INDEX_ENTRY * i + 4);
     }
     long half = (long)h->window / 2;
     size_t at = 0;
@@ -51,7 +51,7 @@ static nb_status decode_table(nb_planner *p, nb_err *err)
         c->first = (uint32_t)at;
         for (unsigned w = 0; w < h->words; w++)
             for (uint64_t v = nbi_get64(r + NBI_HC_RECORD_HEAD + 8 * w); v; v &= v - 1) {
-                unsigned bit = w * 64 + (unsigned)__builtin_ctzll(v);
+                unsigned bit = w * 64 + nbp_ctz64(v);
                 long dx = (long)(bit % h->window) - half, dy = (long)(bit / h->window) - half;
                 p->deltas[at++] = (int32_t)(dy * (long)p->stride + dx);
             }
@@ -62,15 +62,19 @@ static nb_status decode_table(nb_planner *p, nb_err *err)
 
 static int disc_hit(void *ctx, long x, long y) { return nbi_blocked(ctx, x, y); }
 
-nb_status nb_planner_new(const nb_bundle *b, const char *unit, nb_planner **out, nb_err *err)
+nb_status nb_planner_open(const nb_bundle *b, const char *unit, nb_planner **out, nb_err *err)
 {
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_planner_open: no place for the planner");
     *out = NULL;
     if (!nb_has_map(b))
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle has no map to plan on", b->path);
-    nb_planner *p = calloc(1, sizeof *p);
+    nb_planner *p = nbi_zalloc_array(b->a, 1, sizeof *p);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for a planner");
     p->bundle = b;
+    p->a = b->a;
+    p->route.a = p->fwd.a = p->bwd.a = p->mid.a = p->tmp.a = p->a;
     nb_status st = nbi_unit_sections(b, unit, &p->unit, &p->hc, &p->ct, err);
     if (st != NB_OK)
         goto fail;
@@ -99,7 +103,7 @@ nb_status nb_planner_new(const nb_bundle *b, const char *unit, nb_planner **out,
                       b->path, p->W, p->H, p->K);
         goto fail;
     }
-    p->blocked = malloc(p->stride * (size_t)(p->H + 2 * p->pad));
+    p->blocked = nbi_alloc(p->a, p->stride * (size_t)(p->H + 2 * p->pad));
     if (!p->blocked) {
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for the planner's grid");
         goto fail;
@@ -112,18 +116,18 @@ nb_status nb_planner_new(const nb_bundle *b, const char *unit, nb_planner **out,
     if ((st = decode_table(p, err)))
         goto fail;
     p->nstates = cells * p->K + 1;
-    p->g = malloc(p->nstates * sizeof *p->g);
-    p->parent = malloc(p->nstates * sizeof *p->parent);
-    p->move = malloc(p->nstates * sizeof *p->move);
-    p->stamp = calloc(p->nstates, sizeof *p->stamp);
-    p->hpos = malloc(p->nstates * sizeof *p->hpos);
-    p->closed = malloc(p->nstates);
-    p->cells = malloc(cells * sizeof *p->cells);
+    p->g = nbi_alloc_array(p->a, p->nstates, sizeof *p->g);
+    p->parent = nbi_alloc_array(p->a, p->nstates, sizeof *p->parent);
+    p->move = nbi_alloc_array(p->a, p->nstates, sizeof *p->move);
+    p->stamp = nbi_zalloc_array(p->a, p->nstates, sizeof *p->stamp);
+    p->hpos = nbi_alloc_array(p->a, p->nstates, sizeof *p->hpos);
+    p->closed = nbi_alloc(p->a, p->nstates);
+    p->cells = nbi_alloc_array(p->a, cells, sizeof *p->cells);
     if (!p->g || !p->parent || !p->move || !p->stamp || !p->hpos || !p->closed || !p->cells ||
-        !nbi_heap_init(&p->heap, 1 << 16, p->hpos) || !nbi_route_reserve(&p->route, 256) ||
+        !nbi_heap_init(&p->heap, p->a, 1 << 16, p->hpos) || !nbi_route_reserve(&p->route, 256) ||
         !nbi_route_reserve(&p->fwd, 256) || !nbi_route_reserve(&p->bwd, 256) ||
         !nbi_route_reserve(&p->mid, 256) || !nbi_route_reserve(&p->tmp, 256) ||
-        !(p->stand = malloc(cells))) {
+        !(p->stand = nbi_alloc(p->a, cells))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for the search of a %ld x %ld map",
                       p->W, p->H);
         goto fail;
@@ -136,37 +140,38 @@ nb_status nb_planner_new(const nb_bundle *b, const char *unit, nb_planner **out,
                                              !nbi_disc_cells(x + 0.5, y + 0.5, p->unit.width,
                                                              disc_hit, p);
     *out = p;
+    nbi_ok(err);
     return NB_OK;
 fail:
-    nb_planner_free(p);
+    nb_planner_close(p);
     return st;
 }
 
-void nb_planner_free(nb_planner *p)
+void nb_planner_close(nb_planner *p)
 {
     if (!p)
         return;
-    free(p->blocked);
-    free(p->efirst);
-    free(p->ecount);
-    free(p->pc);
-    free(p->deltas);
-    free(p->g);
-    free(p->parent);
-    free(p->move);
-    free(p->stamp);
-    free(p->hpos);
-    free(p->closed);
-    free(p->cells);
-    free(p->stand);
-    free(p->seg);
+    nbi_free(p->a, p->blocked);
+    nbi_free(p->a, p->efirst);
+    nbi_free(p->a, p->ecount);
+    nbi_free(p->a, p->pc);
+    nbi_free(p->a, p->deltas);
+    nbi_free(p->a, p->g);
+    nbi_free(p->a, p->parent);
+    nbi_free(p->a, p->move);
+    nbi_free(p->a, p->stamp);
+    nbi_free(p->a, p->hpos);
+    nbi_free(p->a, p->closed);
+    nbi_free(p->a, p->cells);
+    nbi_free(p->a, p->stand);
+    nbi_free(p->a, p->seg);
     nbi_heap_free(&p->heap);
     nbi_route_free(&p->route);
     nbi_route_free(&p->fwd);
     nbi_route_free(&p->bwd);
     nbi_route_free(&p->mid);
     nbi_route_free(&p->tmp);
-    free(p);
+    nbi_free(p->a, p);
 }
 
 const nb_unit *nb_planner_unit(const nb_planner *p) { return &p->unit; }

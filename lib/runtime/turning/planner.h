@@ -8,6 +8,7 @@
 
 /* A route: waypoints and, between each two, the curve driven. */
 typedef struct nbi_route {
+    const nb_allocator *a;
     nb_pose *wp;
     nb_curve *edge; /* edge[i] joins wp[i] and wp[i+1] */
     size_t n, cap;
@@ -35,6 +36,7 @@ typedef int (*nbi_free_fn)(const nb_bundle *b, nb_capability cap, long x, long y
 
 struct nb_planner {
     const nb_bundle *bundle;
+    const nb_allocator *a;
     nb_unit unit;
     nbi_hitcheck hc;
     nbi_curvetab ct;
@@ -180,6 +182,11 @@ int nbi_smooth_simple(nb_planner *p, nbi_route *r, int lines);
  * when it gave up, -1 when out of memory. */
 int nbi_smooth48(nb_planner *p, const nb_pose *start, int backward, int goal_heading, int onthefly,
                  nbi_route *out, size_t *far);
+
+/* The reasons a stage gives when memory ran out, or its expansion limit
+ * stopped it: nb_planner_find turns them into NB_ERR_NOMEM and
+ * NB_PATH_LIMIT. */
+extern const char nbi_reason_nomem[], nbi_reason_limit[];
 
 /* Flattens a route into p->seg. */
 int nbi_route_segments(nb_planner *p, const nbi_route *r);

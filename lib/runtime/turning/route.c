@@ -4,6 +4,9 @@
 
 #include "turning/planner.h"
 
+const char nbi_reason_nomem[] = "out of memory";
+const char nbi_reason_limit[] = "the search reached its expansion limit";
+
 int nbi_route_reserve(nbi_route *r, size_t n)
 {
     if (n <= r->cap)
@@ -11,11 +14,11 @@ int nbi_route_reserve(nbi_route *r, size_t n)
     size_t cap = r->cap ? r->cap : 64;
     while (cap < n)
         cap *= 2;
-    nb_pose *wp = realloc(r->wp, cap * sizeof *wp);
+    nb_pose *wp = nbi_realloc_array(r->a, r->wp, cap, sizeof *wp);
     if (!wp)
         return 0;
     r->wp = wp;
-    nb_curve *e = realloc(r->edge, cap * sizeof *e);
+    nb_curve *e = nbi_realloc_array(r->a, r->edge, cap, sizeof *e);
     if (!e)
         return 0;
     r->edge = e;
@@ -25,8 +28,8 @@ int nbi_route_reserve(nbi_route *r, size_t n)
 
 void nbi_route_free(nbi_route *r)
 {
-    free(r->wp);
-    free(r->edge);
+    nbi_free(r->a, r->wp);
+    nbi_free(r->a, r->edge);
     memset(r, 0, sizeof *r);
 }
 
@@ -65,7 +68,7 @@ int nbi_route_segments(nb_planner *p, const nbi_route *r)
         size_t cap = p->capseg ? p->capseg : 256;
         while (cap < n)
             cap *= 2;
-        nb_segment *s = realloc(p->seg, cap * sizeof *s);
+        nb_segment *s = nbi_realloc_array(p->a, p->seg, cap, sizeof *s);
         if (!s)
             return 0;
         p->seg = s;

@@ -3,6 +3,7 @@
 #ifndef NB_SWEEP_H
 #define NB_SWEEP_H
 
+#include "core/angle.h"
 #include "core/base.h"
 
 /* A cell is touched when its square comes nearer the path than width/2 by

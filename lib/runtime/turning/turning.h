@@ -4,12 +4,11 @@
 #ifndef NB_HITCHECK_H
 #define NB_HITCHECK_H
 
-#include "core/base.h"
+#include "bundle/bundle.h"
+#include "core/angle.h"
 
 /* ---- units (unit.c) ---- */
 
-#define NBI_UNIT_SIZE 64
-#define NBI_UNIT_REVERSE 0x1u
 #define NBI_UNIT_MAX_RADIUS 16.0
 #define NBI_UNIT_MAX_WIDTH 8.0
 
@@ -22,7 +21,7 @@ nb_status nbi_unit_check(const nb_unit *u, nb_err *err);
 /* The heading of index k of n, in radians. */
 static inline double nbi_heading(unsigned k, unsigned n)
 {
-    return (double)k * 6.283185307179586476925286766559 / (double)n;
+    return (double)k * NBI_TWO_PI / (double)n;
 }
 
 /* The offsets of a neighbourhood (8, 24 or 48) in their canonical order:
@@ -37,10 +36,6 @@ extern const char *const nbi_words[NBI_NWORDS]; /* LSL RSR LSR RSL LRL RLR */
 int nbi_word_code(const char *word);
 
 /* ---- the hit-check table (hitcheck.c) ---- */
-
-#define NBI_HC_HEADER 64
-#define NBI_HC_RECORD_HEAD 16
-#define NBI_HC_MAX_WINDOW 255
 
 typedef struct nbi_hitcheck {
     unsigned headings, neighbourhood, window, words;
@@ -61,8 +56,6 @@ static inline double nbi_hc_length(const nbi_hitcheck *h, uint32_t i)
 }
 
 /* ---- the curve heuristic table (curvetable.c) ---- */
-
-#define NBI_CT_HEADER 32
 
 typedef struct nbi_curvetab {
     unsigned distance, steps, angles, cols;

@@ -55,13 +55,13 @@ nb_status nbi_unit_check(const nb_unit *u, nb_err *err)
 void nbi_unit_encode(const nb_unit *u, uint8_t out[NBI_UNIT_SIZE])
 {
     memset(out, 0, NBI_UNIT_SIZE);
-    nbi_putf64(out, u->radius);
-    nbi_putf64(out + 8, u->width);
-    nbi_put32(out + 16, u->headings);
-    nbi_put32(out + 20, u->neighbourhood);
-    nbi_put32(out + 24, u->reverse ? NBI_UNIT_REVERSE : 0);
-    nbi_put32(out + 28, u->capability);
-    nbi_putf64(out + 32, u->reverse_penalty);
+    nbi_putf64(out + NBI_UNIT_RADIUS, u->radius);
+    nbi_putf64(out + NBI_UNIT_WIDTH, u->width);
+    nbi_put32(out + NBI_UNIT_HEADINGS, u->headings);
+    nbi_put32(out + NBI_UNIT_NEIGHBOURHOOD, u->neighbourhood);
+    nbi_put32(out + NBI_UNIT_FLAGS, u->reverse ? NBI_UNIT_REVERSE : 0);
+    nbi_put32(out + NBI_UNIT_CAPABILITY, u->capability);
+    nbi_putf64(out + NBI_UNIT_PENALTY, u->reverse_penalty);
 }
 
 nb_status nbi_unit_decode(const uint8_t *p, size_t len, const char *name, nb_unit *u, nb_err *err)
@@ -71,19 +71,22 @@ nb_status nbi_unit_decode(const uint8_t *p, size_t len, const char *name, nb_uni
     if (len != NBI_UNIT_SIZE)
         return nbi_fail(err, NB_ERR_FORMAT, "unit '%s': the section has %zu bytes; expected %d",
                         name, len, NBI_UNIT_SIZE);
-    u->radius = nbi_getf64(p);
-    u->width = nbi_getf64(p + 8);
-    u->headings = nbi_get32(p + 16);
-    u->neighbourhood = nbi_get32(p + 20);
-    uint32_t flags = nbi_get32(p + 24);
+    u->radius = nbi_getf64(p + NBI_UNIT_RADIUS);
+    u->width = nbi_getf64(p + NBI_UNIT_WIDTH);
+    u->headings = nbi_get32(p + NBI_UNIT_HEADINGS);
+    u->neighbourhood = nbi_get32(p + NBI_UNIT_NEIGHBOURHOOD);
+    uint32_t flags = nbi_get32(p + NBI_UNIT_FLAGS);
     u->reverse = (flags & NBI_UNIT_REVERSE) != 0;
-    u->capability = nbi_get32(p + 28);
-    u->reverse_penalty = nbi_getf64(p + 32);
+    u->capability = nbi_get32(p + NBI_UNIT_CAPABILITY);
+    u->reverse_penalty = nbi_getf64(p + NBI_UNIT_PENALTY);
     if (flags & ~NBI_UNIT_REVERSE)
         return nbi_fail(err, NB_ERR_FORMAT, "unit '%s': unknown flags 0x%x", name, flags);
-    nb_status st = nbi_unit_check(u, err);
-    if (st != NB_OK)
-        return nbi_fail(err, NB_ERR_FORMAT, "%s", err ? err->msg : "bad unit");
+    /* A unit the check refuses is a bad section here, not a bad argument. */
+    if (nbi_unit_check(u, err) != NB_OK) {
+        if (err)
+            err->code = NB_ERR_FORMAT;
+        return NB_ERR_FORMAT;
+    }
     return NB_OK;
 }
 
@@ -110,7 +113,7 @@ nb_status nb_unit_get(const nb_bundle *b, size_t index, nb_unit *out, nb_err *er
     size_t k = index;
     for (size_t i = 0; i < b->nsections; i++)
         if (b->sections[i].info.type == NB_SEC_UNIT && k-- == 0)
-            return decode_at(b, i, out, err);
+            return nbi_done(err, decode_at(b, i, out, err));
     return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no unit number %zu", b->path, index);
 }
 
@@ -128,52 +131,5 @@ nb_status nb_unit_find(const nb_bundle *b, const char *name, nb_unit *out, nb_er
                         at ? "the bundle has " : "the bundle has no units; bake one with mkhitcheck",
                         known);
     }
-    return decode_at(b, (size_t)i, out, err);
-}
-
-/* The payload of the section of this type named for the unit. */
-static nb_status unit_payload(const nb_bundle *b, uint32_t type, const char *name,
-                              const uint8_t **data, size_t *len, nb_err *err)
-{
-    long i = nb_bundle_find(b, type, name, NULL, 0);
-    if (i < 0)
-        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no %s section", b->path, name,
-                        nb_section_type_name(type));
-    return nb_bundle_payload(b, (size_t)i, (const void **)data, len, err);
-}
-
-nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nbi_hitcheck *hc,
-                            nbi_curvetab *ct, nb_err *err)
-{
-    nb_status st = nb_unit_find(b, name, u, err);
-    if (st != NB_OK)
-        return st;
-    const uint8_t *data;
-    size_t len;
-    if (hc) {
-        if ((st = unit_payload(b, NB_SEC_HITCHECK, name, &data, &len, err)))
-            return st;
-        if ((st = nbi_hitcheck_view(data, len, hc, err))) {
-            nbi_err_prefix(err, "%s: hitcheck '%s'", b->path, name);
-            return st;
-        }
-        if (hc->headings != u->headings || hc->radius != u->radius || hc->width != u->width)
-            return nbi_fail(err, NB_ERR_FORMAT,
-                            "%s: hitcheck '%s' was made for another unit (radius %g, width %g, "
-                            "%u headings)",
-                            b->path, name, hc->radius, hc->width, hc->headings);
-    }
-    if (ct) {
-        if ((st = unit_payload(b, NB_SEC_CURVES, name, &data, &len, err)))
-            return st;
-        if ((st = nbi_curvetab_view(data, len, ct, err))) {
-            nbi_err_prefix(err, "%s: curves '%s'", b->path, name);
-            return st;
-        }
-        if (ct->radius != u->radius)
-            return nbi_fail(err, NB_ERR_FORMAT,
-                            "%s: curves '%s' was made for turning radius %g, the unit has %g",
-                            b->path, name, ct->radius, u->radius);
-    }
-    return NB_OK;
+    return nbi_done(err, decode_at(b, (size_t)i, out, err));
 }

@@ -1,0 +1,147 @@
+/* bake_int.h: what the bake side shares inside itself, beyond the tools'
+ * API (bake.h): the level's parts as the runtime decodes them (legend,
+ * agent set), the map reader, YAML documents with located errors,
+ * temporary files, and the encoders the writers call.  The bake side may
+ * use the runtime's internals; tools never include this.  Not installed. */
+#ifndef NB_BAKE_INT_H
+#define NB_BAKE_INT_H
+
+#include <signal.h>
+#include <yaml.h>
+
+#include "bake.h"
+#include "bundle/bundle.h"
+
+/* ---- MovingAI maps (input/map_read.c; formats/map.md) ---- */
+
+typedef struct nbb_grid {
+    uint32_t width, height;
+    uint8_t *cells; /* width * height map characters, row-major from the top-left */
+} nbb_grid;
+
+#define NBB_MAP_FILE_MAX ((size_t)1 << 30)
+
+nb_status nbb_map_read(const char *path, const nbi_legend *legend, nbb_grid *grid, nb_err *err);
+/* Parses a map held in memory; name is used in messages. */
+nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
+                        nbb_grid *grid, nb_err *err);
+void nbb_grid_free(nbb_grid *grid);
+
+/* A level read from its files (input/level.c). */
+struct nbb_level {
+    nbi_legend legend;
+    nbi_agentset agents;
+    nbb_grid grid;
+};
+
+/* ---- YAML documents with located errors (input/yamldoc.c) ---- */
+
+typedef struct nbb_yaml {
+    yaml_document_t doc;
+    const char *name; /* file name for messages */
+} nbb_yaml;
+
+/* Parses exactly one YAML document; a syntax error names line and column. */
+nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name, nb_err *err);
+void nbb_yaml_free(nbb_yaml *y);
+/* The root node, which must be a mapping (what names it in messages). */
+nb_status nbb_yaml_root(nbb_yaml *y, const char *what, yaml_node_t **root, nb_err *err);
+/* "file:line:column: message" at a node. */
+nb_status nbb_yaml_fail(const nbb_yaml *y, const yaml_node_t *node, nb_err *err, nb_status code,
+                        const char *fmt, ...) NBP_PRINTF(5, 6);
+/* Checks that node is a mapping with scalar keys, none repeated, each one
+ * of keys (a NULL-terminated list). */
+nb_status nbb_yaml_mapping(const nbb_yaml *y, const yaml_node_t *node, const char *what,
+                           const char *const *keys, nb_err *err);
+/* The value of key in a mapping, or NULL. */
+yaml_node_t *nbb_yaml_get(nbb_yaml *y, const yaml_node_t *map, const char *key);
+/* The same, an error naming the mapping's position when absent. */
+nb_status nbb_yaml_need(nbb_yaml *y, const yaml_node_t *map, const char *key, const char *what,
+                        yaml_node_t **out, nb_err *err);
+/* A sequence node: its items and their count. */
+nb_status nbb_yaml_sequence(const nbb_yaml *y, const yaml_node_t *node, const char *what,
+                            size_t max_items, size_t *count, nb_err *err);
+yaml_node_t *nbb_yaml_item(nbb_yaml *y, const yaml_node_t *seq, size_t i);
+/* Scalars: the text, a whole number within [min, max], a finite real
+ * within [min, max], a boolean (true/false/yes/no). */
+nb_status nbb_yaml_string(const nbb_yaml *y, const yaml_node_t *node, const char *what,
+                          const char **text, size_t *len, nb_err *err);
+nb_status nbb_yaml_uint(const nbb_yaml *y, const yaml_node_t *node, const char *what, uint64_t min,
+                        uint64_t max, uint64_t *out, nb_err *err);
+nb_status nbb_yaml_real(const nbb_yaml *y, const yaml_node_t *node, const char *what, double min,
+                        double max, double *out, nb_err *err);
+nb_status nbb_yaml_bool(const nbb_yaml *y, const yaml_node_t *node, const char *what, int *out,
+                        nb_err *err);
+
+/* ---- legends and agent sets (input/legend_yaml.c, input/agents_yaml.c;
+ * formats/legend.md, formats/agents.md) ---- */
+
+#define NBB_YAML_FILE_MAX ((size_t)16 << 20)
+
+nb_status nbb_legend_read(const char *path, nbi_legend *legend, nb_err *err);
+nb_status nbb_legend_parse(const char *buf, size_t len, const char *name, nbi_legend *legend,
+                           nb_err *err);
+/* Writes a legend as YAML that nbb_legend_read reads back. */
+void nbb_legend_print(const nbi_legend *legend, FILE *file);
+
+nb_status nbb_agents_read(const char *path, const nbi_legend *legend, nbi_agentset *set, nb_err *err);
+nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
+                           nbi_agentset *set, nb_err *err);
+/* The default agent set (data/agents.yaml): one agent of size 1 that may
+ * enter ground and swamp, as MovingAI's optimal lengths assume. */
+nb_status nbb_agents_default(const nbi_legend *legend, nbi_agentset *set, nb_err *err);
+extern const char nbb_default_agents_yaml[];
+/* A capability: a terrain name or a list of them, checked against legend. */
+nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
+                              const nbi_legend *legend, nb_capability *out, nb_err *err);
+void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, FILE *file);
+
+/* The legend (the default one when legend_path is NULL), the agent set
+ * (the default set when agents_path is NULL) and, unless map_path is
+ * NULL, the map read with that legend (input/level.c). */
+nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
+                         nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err);
+/* Puts the legend, agent set and map sections (a builder's common first
+ * step); agents and grid may be NULL (bundle/bundle_write.c). */
+nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
+                        const nbb_grid *grid, int compress, nb_err *err);
+
+/* ---- writing files atomically (bundle/tempfile.c) ---- */
+
+/* A temporary file beside path, for writing a file atomically: termination
+ * signals are held from create to finish, which (when st is NB_OK) syncs
+ * it and renames it over path, or else removes it; returns the status.
+ * Finishing with path NULL removes it (a scratch file). */
+typedef struct nbb_tempfile {
+    char *tmp; /* its name */
+    int fd;
+    sigset_t saved;
+} nbb_tempfile;
+nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err);
+/* Refuses an output path that exists and is not a regular file (a device,
+ * a FIFO, a directory): renaming a new file onto it would replace it. */
+nb_status nbb_output_check(const char *path, nb_err *err);
+nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err);
+
+/* ---- round obstacles (forest/) ---- */
+
+/* The forest section's payload (malloc'ed). */
+nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err);
+/* Bakes the bitangent graph of the forest inflated by agent_radius into a
+ * bitangent section's payload (malloc'ed); forest_crc is the CRC-32 of
+ * the forest section's payload.  info (may be NULL) gets the counts.
+ * flags: NBB_BAKE_PLAIN_LOS tests every bitangent against every circle,
+ * as the article does, instead of through the grid (the same bytes,
+ * slower: for the benchmark and the tests). */
+#define NBB_BAKE_PLAIN_LOS 0x1u
+nb_status nbb_bitangent_bake(const nbb_forest *f, double agent_radius, uint32_t forest_crc,
+                             unsigned flags, uint8_t **payload, size_t *len,
+                             nb_forest_graph_info *info, nbb_progress_fn progress, void *arg,
+                             nb_err *err);
+
+/* ---- motion models (motion/model_yaml.c) ---- */
+
+nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
+nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
+
+#endif /* NB_BAKE_INT_H */

@@ -1,0 +1,134 @@
+/* level.c: a level as the level-baking tools read it (a map, its terrain
+ * legend and agent set), and what they ask of the level a bundle holds. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bake_int.h"
+
+nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
+                         nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err)
+{
+    nb_status st = legend_path ? nbb_legend_read(legend_path, legend, err)
+                               : (nbi_legend_default(legend), NB_OK);
+    if (st == NB_OK)
+        st = agents_path ? nbb_agents_read(agents_path, legend, agents, err)
+                         : nbb_agents_default(legend, agents, err);
+    if (st == NB_OK && map_path)
+        st = nbb_map_read(map_path, legend, grid, err);
+    return st;
+}
+
+nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
+                         nbb_level **out, nb_err *err)
+{
+    *out = NULL;
+    nbb_level *l = calloc(1, sizeof *l);
+    if (!l)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
+    nb_status st = nbb_read_level(legend_path, agents_path, map_path, &l->legend, &l->agents,
+                                  &l->grid, err);
+    if (st != NB_OK) {
+        nbb_level_free(l);
+        return st;
+    }
+    *out = l;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+void nbb_level_free(nbb_level *l)
+{
+    if (!l)
+        return;
+    nbb_grid_free(&l->grid);
+    free(l);
+}
+
+/* buf, holding the message. */
+static const char *say(char *buf, size_t len, const char *fmt, ...) NBP_PRINTF(3, 4);
+static const char *say(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* 1 when two encodings are the same bytes. */
+static int same_encoding(size_t la, size_t lb, const uint8_t *a, const uint8_t *b)
+{
+    return la == lb && memcmp(a, b, la) == 0;
+}
+
+const char *nbb_level_differs(const nbb_level *l, const nb_bundle *old, char *buf, size_t len)
+{
+    const nbb_grid *grid = &l->grid;
+    if (!old->has_map)
+        return say(buf, len, "no map");
+    if (old->width != grid->width || old->height != grid->height)
+        return say(buf, len, "a %u x %u map, not this %u x %u one", old->width, old->height,
+                   grid->width, grid->height);
+    if (memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height) != 0)
+        return say(buf, len, "a different map of the same size");
+    uint8_t a[NBI_LEGEND_HEADER + NBI_LEGEND_NAME * NB_MAX_TERRAINS + NBI_LEGEND_CODES];
+    uint8_t b[sizeof a];
+    if (old->has_legend) {
+        nbi_legend_encode(&old->legend, a);
+        nbi_legend_encode(&l->legend, b);
+    }
+    if (!old->has_legend ||
+        !same_encoding(nbi_legend_encoded_size(&old->legend), nbi_legend_encoded_size(&l->legend),
+                       a, b))
+        return say(buf, len, "the same map with a different terrain legend");
+    int same = 0;
+    if (old->agents) {
+        size_t na = nbi_agents_encoded_size(old->agents), nb = nbi_agents_encoded_size(&l->agents);
+        uint8_t *x = malloc(na ? na : 1), *y = malloc(nb ? nb : 1);
+        if (x && y) {
+            nbi_agents_encode(old->agents, x);
+            nbi_agents_encode(&l->agents, y);
+            same = same_encoding(na, nb, x, y);
+        }
+        free(x);
+        free(y);
+    }
+    if (!same)
+        return say(buf, len, "the same map with a different agent set");
+    return NULL;
+}
+
+nb_status nbb_level_put(nbb_builder *b, const nbb_level *l, int compress, nb_err *err)
+{
+    return nbb_put_level(b, &l->legend, &l->agents, &l->grid, compress, err);
+}
+
+nb_status nbb_print_legend(const nb_bundle *b, FILE *file, nb_err *err)
+{
+    if (!b->has_legend)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no legend section", b->path);
+    nbb_legend_print(&b->legend, file);
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nbb_print_agents(const nb_bundle *b, FILE *file, nb_err *err)
+{
+    if (!b->agents)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no agents section", b->path);
+    nbb_agents_print(b->agents, &b->legend, file);
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nbb_default_agent(const nb_bundle *b, nb_agent *out, nb_err *err)
+{
+    nbi_agentset def;
+    if (!b->has_legend)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no legend to name the default agent's terrains",
+                        b->path);
+    nb_status st = nbb_agents_default(&b->legend, &def, err);
+    if (st == NB_OK)
+        *out = def.agent[0];
+    return st;
+}

@@ -1,0 +1,77 @@
+/* port.h: the compiler's extensions navbake uses, behind portable names,
+ * with plain C fallbacks, so that the sources themselves are ISO C11.
+ * Below every layer (runtime, bake side, tools, tests): it depends on
+ * nothing but <stdint.h>.  Not installed.  Names are NBP_ / nbp_. */
+#ifndef NB_PORT_H
+#define NB_PORT_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NBP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define NBP_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define NBP_PRINTF(f, a)
+#define NBP_ALWAYS_INLINE
+#endif
+
+/* The index of the lowest set bit of v, which must not be 0. */
+static inline unsigned nbp_ctz32(uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(v);
+#else
+    unsigned n = 0;
+    while (!(v & 1u)) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+static inline unsigned nbp_ctz64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(v);
+#else
+    unsigned n = 0;
+    while (!(v & 1u)) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* The number of set bits of v. */
+static inline unsigned nbp_popcount32(uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcount(v);
+#else
+    unsigned n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+#endif
+}
+
+/* 1 on a big-endian machine (bundles are little-endian). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NBP_BIG_ENDIAN 1
+#else
+#define NBP_BIG_ENDIAN 0
+#endif
+
+static inline uint64_t nbp_bswap64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap64(v);
+#else
+    v = (v >> 32) | (v << 32);
+    v = ((v & 0xffff0000ffff0000u) >> 16) | ((v & 0x0000ffff0000ffffu) << 16);
+    return ((v & 0xff00ff00ff00ff00u) >> 8) | ((v & 0x00ff00ff00ff00ffu) << 8);
+#endif
+}
+
+#endif

@@ -1,0 +1,139 @@
+/* bundle.h: an open bundle inside the runtime: its sections, and the level
+ * it holds (legend, agent set, map), decoded once at open.  Internal. */
+#ifndef NB_BUNDLE_H
+#define NB_BUNDLE_H
+
+#include "core/base.h"
+#include "core/format.h"
+
+/* ---- the legend (legend.c) ---- */
+
+#define NBI_CHARS_MAX 95 /* printable ASCII, '!' to '~' */
+
+typedef struct nbi_legend {
+    unsigned nterrains;
+    char names[NB_MAX_TERRAINS][NB_NAME_MAX + 1];
+    char chars[NB_MAX_TERRAINS][NBI_CHARS_MAX + 1]; /* derived from code[] */
+    char obstacles[NBI_CHARS_MAX + 1];               /* derived from code[] */
+    uint8_t code[256]; /* per character: terrain, NBI_CELL_OBSTACLE or NBI_CELL_INVALID */
+} nbi_legend;
+
+/* The MovingAI legend: '.' 'G' ground, 'S' swamp, 'W' water, 'T' trees,
+ * '@' 'O' obstacles. */
+void nbi_legend_default(nbi_legend *legend);
+/* Rebuilds chars[] and obstacles[] from code[]. */
+void nbi_legend_derive_chars(nbi_legend *legend);
+/* Checks a terrain or agent name: 1-31 of [A-Za-z0-9_-]. */
+int nbi_name_ok(const char *name);
+/* The terrain called name, or -1. */
+int nbi_legend_find(const nbi_legend *legend, const char *name, size_t len);
+size_t nbi_legend_encoded_size(const nbi_legend *legend);
+void nbi_legend_encode(const nbi_legend *legend, uint8_t *out);
+nb_status nbi_legend_decode(const uint8_t *p, size_t len, nbi_legend *legend, nb_err *err);
+nb_status nbi_capability_parse(const nbi_legend *legend, const char *list, nb_capability *out,
+                               nb_err *err);
+size_t nbi_capability_format(const nbi_legend *legend, nb_capability cap, char *buf, size_t len);
+
+/* ---- the agent set (agents.c) ---- */
+
+typedef struct nbi_agentset {
+    size_t count;
+    nb_agent agent[NB_MAX_AGENTS];
+} nbi_agentset;
+
+size_t nbi_agents_encoded_size(const nbi_agentset *set);
+void nbi_agents_encode(const nbi_agentset *set, uint8_t *out);
+nb_status nbi_agents_decode(const uint8_t *p, size_t len, const nbi_legend *legend,
+                            nbi_agentset *set, nb_err *err);
+/* Checks names, sizes and capabilities against the legend. */
+nb_status nbi_agents_check(const nbi_agentset *set, const nbi_legend *legend, nb_err *err);
+/* Distinct capabilities, in first-seen order; returns how many. */
+size_t nbi_agents_capabilities(const nbi_agentset *set, nb_capability *caps);
+/* Distinct sizes, ascending; returns how many. */
+size_t nbi_agents_sizes(const nbi_agentset *set, uint32_t *sizes);
+uint32_t nbi_agents_max_size(const nbi_agentset *set);
+
+/* ---- an open bundle (bundle.c; opened by open.c) ---- */
+
+struct nbi_section {
+    nb_section_info info;
+    const uint8_t *stored;  /* the stored bytes, in the mapping */
+    const uint8_t *payload; /* decoded: == stored, or owned inflated bytes */
+    uint8_t *owned;         /* inflated payload to free */
+};
+
+struct nb_bundle {
+    nb_allocator alloc;     /* what it and everything made from it allocate with */
+    const nb_allocator *a;  /* &alloc, or NULL for the C library's */
+    void *mapping;       /* mmap'ed file, or NULL */
+    size_t mapping_len;
+    uint8_t *buffer;     /* file read into memory, or NULL */
+    const uint8_t *data; /* the whole file */
+    uint64_t size;
+    unsigned major, minor;
+    uint32_t flags;
+    size_t nsections;
+    struct nbi_section *sections;
+    char *path;
+    nb_bundle_form form; /* NB_FORM_SQLITE: data is the binary image rebuilt from the database */
+    uint64_t source_size; /* the size of what was opened (the database file for SQLite) */
+    int from_file;        /* opened by its name (not standard input or memory) */
+
+    /* Known sections, decoded at open. */
+    int has_legend;
+    nbi_legend legend;
+    nbi_agentset *agents; /* NULL when the bundle has no agent set */
+    int has_map;
+    uint32_t width, height;
+    const uint8_t *cells; /* width * height map characters, row-major */
+};
+
+/* An empty bundle named name (for messages), allocating with a (NULL: the
+ * C library). */
+nb_bundle *nbi_bundle_new(const char *name, const nb_allocator *a, nb_err *err);
+/* Checks and decodes b->data (the file, or an SQLite database, which is
+ * turned into its binary image first): header, table, the sections the
+ * runtime decodes at open. */
+nb_status nbi_bundle_load(nb_bundle *b, unsigned flags, nb_err *err);
+/* Checks a section's stored CRC. */
+nb_status nbi_section_crc_check(const nb_bundle *bundle, size_t index, nb_err *err);
+/* Opens a binary bundle image held in memory, taking ownership of image
+ * (freed by nb_bundle_close, or here on failure; allocated with the C
+ * library's malloc); name is used in messages. */
+nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
+                                nb_bundle **out, nb_err *err);
+
+/* ---- the binary layout (layout.c) ---- */
+
+/* Orders sections by (type, name, parameters): the order of every table. */
+int nbi_section_key_cmp(const nb_section_info *a, const nb_section_info *b);
+/* Sets the offset of each of n sections, in table order, and returns the
+ * file size. */
+uint64_t nbi_layout_offsets(nb_section_info *secs, size_t n);
+/* Writes the header and the section table, NBI_HEADER_SIZE + n *
+ * NBI_ENTRY_SIZE bytes, of sections laid out by nbi_layout_offsets. */
+void nbi_layout_head(const nb_section_info *secs, size_t n, unsigned major, unsigned minor,
+                     uint32_t flags, uint64_t file_size, uint8_t *head);
+
+/* ---- the SQLite form (sqlite/sqlite_read.c, or sqlite/sqlite_none.c in a
+ * runtime built without SQLite; formats/sqlite.md) ---- */
+
+/* Replaces the SQLite database that bundle->data holds (read from
+ * bundle->path when bundle->mapping is set, else from the bytes) by the
+ * binary image of the same bundle, in bundle->buffer, so that the usual
+ * checks and decoding follow.  With NB_OPEN_VERIFY, SQLite's own
+ * quick_check runs too. */
+nb_status nbi_sqlite_load(nb_bundle *bundle, unsigned flags, nb_err *err);
+
+/* ---- section types (sections.c) ---- */
+
+struct nbi_section_kind {
+    uint32_t type;
+    const char *name;
+    const char *params[NB_SECTION_PARAMS];
+};
+const struct nbi_section_kind *nbi_section_kind(uint32_t type);
+/* The i-th known kind, in type order, or NULL past the last. */
+const struct nbi_section_kind *nbi_section_kind_at(size_t i);
+
+#endif

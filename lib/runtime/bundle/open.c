@@ -1,0 +1,203 @@
+/* open.c: opening a bundle read-only, from a file (mapped), a stream
+ * (read into memory no further than its header says) or memory (copied).
+ * bundle.c checks and decodes what was opened. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bundle/bundle.h"
+
+static nb_status finish_open(nb_bundle *b, unsigned flags, nb_bundle **out, nb_err *err)
+{
+    nb_status st = nbi_bundle_load(b, flags, err);
+    if (st == NB_OK && (flags & NB_OPEN_VERIFY))
+        st = nb_bundle_verify(b, err);
+    if (st != NB_OK) {
+        nb_bundle_close(b);
+        return st;
+    }
+    nbi_ok(err);
+    *out = b;
+    return NB_OK;
+}
+
+#define STREAM_UNKNOWN UINT64_MAX /* too few bytes yet to tell its length */
+#define STREAM_TO_END (UINT64_MAX - 1) /* no length known: read to the end */
+
+/* How long a stream says it is, from its first n bytes: STREAM_UNKNOWN
+ * while too few are there; 0 when it is neither a bundle nor an SQLite
+ * database.  A stream is read only so far, so that a device that never
+ * ends (/dev/zero, /dev/urandom) is refused at once, not read forever. */
+static uint64_t stream_length(const uint8_t *p, size_t n)
+{
+    size_t sqlen = sizeof NBI_SQLITE_MAGIC; /* with its NUL, as in the file */
+    if (memcmp(p, NBI_MAGIC, n < NBI_MAGIC_LEN ? n : NBI_MAGIC_LEN) == 0) {
+        if (n < NBI_HEADER_SIZE)
+            return STREAM_UNKNOWN;
+        uint64_t size = nbi_get64(p + NBI_HDR_FILE_SIZE); /* a wrong one is named by the header check */
+        return size < NBI_HEADER_SIZE ? NBI_HEADER_SIZE : size;
+    }
+    if (memcmp(p, NBI_SQLITE_MAGIC, n < sqlen ? n : sqlen) == 0) {
+        /* The page size (1 meaning 65536) times the page count, when the
+         * header keeps it current (its version-valid-for number equals the
+         * change counter). */
+        if (n < 96)
+            return STREAM_UNKNOWN;
+        uint32_t page = (uint32_t)p[16] << 8 | p[17];
+        uint32_t pages = (uint32_t)p[28] << 24 | (uint32_t)p[29] << 16 | (uint32_t)p[30] << 8 | p[31];
+        if (page == 1)
+            page = 65536;
+        int current = memcmp(p + 24, p + 92, 4) == 0;
+        return pages && page && current ? (uint64_t)page * pages : STREAM_TO_END;
+    }
+    return 0;
+}
+
+/* Reads a whole stream (standard input, a pipe, a device) into memory,
+ * no further than its header says it reaches. */
+static nb_status slurp(const nb_allocator *a, int fd, const char *path, uint8_t **buf, size_t *len,
+                       nb_err *err)
+{
+    size_t cap = 1 << 16, n = 0;
+    uint64_t want = STREAM_UNKNOWN;
+    uint8_t *p = nbi_alloc(a, cap);
+    if (!p)
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", path);
+    for (;;) {
+        if (want == STREAM_UNKNOWN && (want = stream_length(p, n)) == 0) {
+            nbi_free(a, p);
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: not a navbake bundle (neither its magic nor SQLite's)", path);
+        }
+        if (want < STREAM_TO_END && n > want)
+            break; /* longer than it says: the header check names it */
+        if (n == cap) {
+            uint8_t *q = cap > SIZE_MAX / 2 ? NULL : nbi_realloc_array(a, p, cap, 2);
+            if (!q) {
+                nbi_free(a, p);
+                return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu bytes", path, cap * 2);
+            }
+            p = q;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, p + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            nbi_free(a, p);
+            return nbi_fail_errno(err, "read", path);
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    *buf = p;
+    *len = n;
+    return NB_OK;
+}
+
+nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
+                         nb_bundle **out, nb_err *err)
+{
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no place for the bundle");
+    *out = NULL;
+    if (!path)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no path");
+    nb_status st = nbi_allocator_check(alloc, "nb_bundle_open", err);
+    if (st != NB_OK)
+        return st;
+    nb_bundle *b = nbi_bundle_new(strcmp(path, "-") == 0 ? "(standard input)" : path, alloc, err);
+    if (!b)
+        return NB_ERR_NOMEM;
+    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        st = nbi_fail_errno(err, "cannot open", path);
+        nb_bundle_close(b);
+        return st;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        st = nbi_fail_errno(err, "cannot stat", b->path);
+        if (fd != STDIN_FILENO)
+            close(fd);
+        nb_bundle_close(b);
+        return st;
+    }
+    if (S_ISDIR(sb.st_mode)) {
+        st = nbi_fail(err, NB_ERR_IO, "%s: is a directory, not a bundle", b->path);
+    } else if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
+        if ((uint64_t)sb.st_size > SIZE_MAX) {
+            st = nbi_fail(err, NB_ERR_LIMIT, "%s: too large to map", b->path);
+        } else {
+            void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
+            if (m == MAP_FAILED) {
+                st = nbi_fail_errno(err, "cannot map", b->path);
+            } else {
+                b->mapping = m;
+                b->mapping_len = (size_t)sb.st_size;
+                b->from_file = fd != STDIN_FILENO;
+                b->data = m;
+                b->size = (uint64_t)sb.st_size;
+            }
+        }
+    } else {
+        size_t len = 0;
+        st = slurp(b->a, fd, b->path, &b->buffer, &len, err);
+        b->data = b->buffer;
+        b->size = len;
+    }
+    if (fd != STDIN_FILENO)
+        close(fd);
+    if (st != NB_OK) {
+        nb_bundle_close(b);
+        return st;
+    }
+    return finish_open(b, flags, out, err);
+}
+
+nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
+                                const nb_allocator *alloc, nb_bundle **out, nb_err *err)
+{
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no place for the bundle");
+    *out = NULL;
+    if (!data && len)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no data");
+    nb_status st = nbi_allocator_check(alloc, "nb_bundle_open_memory", err);
+    if (st != NB_OK)
+        return st;
+    nb_bundle *b = nbi_bundle_new("(memory)", alloc, err);
+    if (!b)
+        return NB_ERR_NOMEM;
+    b->buffer = nbi_alloc(b->a, len);
+    if (!b->buffer) {
+        nb_bundle_close(b);
+        return nbi_fail(err, NB_ERR_NOMEM, "(memory): no memory to copy %zu bytes", len);
+    }
+    if (len)
+        memcpy(b->buffer, data, len);
+    b->data = b->buffer;
+    b->size = len;
+    return finish_open(b, flags, out, err);
+}
+
+nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
+                                nb_bundle **out, nb_err *err)
+{
+    *out = NULL;
+    nb_bundle *b = nbi_bundle_new(name, NULL, err);
+    if (!b) {
+        free(image);
+        return NB_ERR_NOMEM;
+    }
+    b->buffer = image;
+    b->data = image;
+    b->size = len;
+    return finish_open(b, flags, out, err);
+}
+

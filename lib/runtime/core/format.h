@@ -1,0 +1,229 @@
+/* format.h: the bundle's layout in bytes, the one place every reader and
+ * writer takes it from (the runtime's readers, the bake side's writers,
+ * the SQLite form).  formats/bundle.md and each section's page say what
+ * the fields mean; here they are named.  Every integer is little-endian
+ * (core/base.h reads and writes them); offsets are from the start of the
+ * structure they belong to. */
+#ifndef NB_FORMAT_H
+#define NB_FORMAT_H
+
+/* ---- the file header (64 bytes) ---- */
+#define NBI_MAGIC "\x89NBK\r\n\x1a\n"
+#define NBI_MAGIC_LEN 8
+#define NBI_HEADER_SIZE 64
+#define NBI_HDR_MAGIC 0        /* 8 bytes */
+#define NBI_HDR_MAJOR 8        /* u16 */
+#define NBI_HDR_MINOR 10       /* u16 */
+#define NBI_HDR_FLAGS 12       /* u32 */
+#define NBI_HDR_HEADER_SIZE 16 /* u32: NBI_HEADER_SIZE */
+#define NBI_HDR_ENTRY_SIZE 20  /* u32: NBI_ENTRY_SIZE, or more in a later minor version */
+#define NBI_HDR_COUNT 24       /* u32: sections */
+#define NBI_HDR_TABLE 32       /* u64: offset of the section table */
+#define NBI_HDR_FILE_SIZE 40   /* u64 */
+#define NBI_HDR_TABLE_CRC 48   /* u32: CRC-32 of the table */
+#define NBI_HDR_CRC 60         /* u32: CRC-32 of bytes 0-59 */
+
+/* ---- a section table entry (128 bytes) ---- */
+#define NBI_ENTRY_SIZE 128
+#define NBI_ENTRY_MAX_SIZE 4096
+#define NBI_ENT_TYPE 0      /* u32 */
+#define NBI_ENT_VERSION 4   /* u16 */
+#define NBI_ENT_ENCODING 6  /* u16 */
+#define NBI_ENT_OFFSET 8    /* u64 */
+#define NBI_ENT_SIZE 16     /* u64: stored bytes */
+#define NBI_ENT_USIZE 24    /* u64: decoded bytes */
+#define NBI_ENT_CRC 32      /* u32 */
+#define NBI_ENT_FLAGS 36    /* u32 */
+#define NBI_ENT_PARAMS 40   /* u32[NB_SECTION_PARAMS] */
+#define NBI_ENT_NAME 72     /* 32 bytes, NUL-terminated and NUL-padded */
+#define NBI_ENT_NAME_SIZE 32
+
+#define NBI_ALIGN 64 /* every section starts on a multiple of it */
+#define NBI_MAX_SECTIONS 65536
+/* zlib cannot expand a stream by more than about 1032:1; a larger claim is
+ * damage (or a bomb), refused before allocating. */
+#define NBI_MAX_INFLATE_RATIO 1100u
+
+/* ---- the SQLite form (formats/sqlite.md) ---- */
+#define NBI_SQLITE_MAGIC "SQLite format 3"
+#define NBI_SQLITE_APPLICATION_ID 0x4E424B53 /* "NBKS" */
+#define NBI_SQLITE_SCHEMA 1000               /* user_version: 1000 x major + minor */
+
+/* ---- legend (NB_SEC_LEGEND, version 1) ----
+ * u32 terrain count, u32 zero, a 32-byte NUL-padded name per terrain, then
+ * the code of each of the 256 characters. */
+#define NBI_LEGEND_VERSION 1
+#define NBI_LEGEND_HEADER 8
+#define NBI_LEGEND_NAME 32
+#define NBI_LEGEND_CODES 256
+#define NBI_CELL_OBSTACLE 0xffu /* code of a hard obstacle character */
+#define NBI_CELL_INVALID 0xfeu  /* code of a character the legend does not know */
+
+/* ---- agent set (NB_SEC_AGENTS, version 1) ----
+ * u32 count, u32 zero, then a record per agent. */
+#define NBI_AGENTS_VERSION 1
+#define NBI_AGENTS_HEADER 8
+#define NBI_AGENT_RECORD 48
+#define NBI_AGENT_NAME 0        /* 32 bytes, NUL-padded */
+#define NBI_AGENT_SIZE 32       /* u32 */
+#define NBI_AGENT_CAPABILITY 36 /* u32 */
+
+/* ---- map (NB_SEC_MAP, version 1): u32 width, u32 height, the cells ---- */
+#define NBI_MAP_VERSION 1
+#define NBI_MAP_HEADER 8
+#define NBI_MAP_WIDTH 0
+#define NBI_MAP_HEIGHT 4
+
+/* ---- clearance and component layers (formats/clearance.md) ---- */
+#define NBI_CLEARANCE_VERSION 1
+#define NBI_COMPONENTS_VERSION 1
+#define NBI_LAYER_HEADER 16 /* then the packed values, then NBI_LAYER_TAIL zero bytes */
+#define NBI_LAYER_WIDTH 0   /* u32 */
+#define NBI_LAYER_HEIGHT 4  /* u32 */
+#define NBI_LAYER_BITS 8    /* u32: bits per cell */
+#define NBI_LAYER_MAXVAL 12 /* u32: the cap, or the component count */
+#define NBI_LAYER_TAIL 8
+#define NBI_LAYER_MAX_BITS 32
+
+/* ---- the HAA* abstract graph (formats/abstract.md) ----
+ * A header of 16 u32 words, then the arrays nbi_agraph_layout places. */
+#define NBI_ABSTRACT_VERSION 1
+#define NBI_ABSTRACT_HEADER 64
+enum nbi_abstract_word {
+    NBI_AB_WIDTH, NBI_AB_HEIGHT, NBI_AB_CLUSTER, NBI_AB_QUALITY, NBI_AB_CORNER,
+    NBI_AB_PLACEMENT, NBI_AB_SPREAD, NBI_AB_NCAPS, NBI_AB_NSIZES, NBI_AB_NCX, NBI_AB_NCY,
+    NBI_AB_NODES, NBI_AB_EDGES, NBI_AB_INTER, NBI_AB_FLAGS, NBI_AB_PATH_BYTES,
+    NBI_AB_WORDS /* 16 */
+};
+#define NBI_AGRAPH_PATHS 0x1u  /* flags: refined paths stored */
+#define NBI_CLUSTER_MAX NB_ABSTRACT_MAX_CLUSTER
+#define NBI_NO_PATH UINT32_MAX /* path offset of an inter-edge's arc */
+/* Qualities (the section's param[1] and header word). */
+enum nbi_quality {
+    NBI_QUALITY_INITIAL = 0, /* every edge the construction finds */
+    NBI_QUALITY_HIGH = 1,    /* strongly dominated edges dropped (Theorem 6) */
+    NBI_QUALITY_LOW = 2      /* weak dominance, circuit condition, node removal (Thm 7, Cor 8) */
+};
+/* Where an entrance gets its transition points (param[5]). */
+enum nbi_placement {
+    NBI_PLACE_FIRST = 0,  /* the paper's: the first pair of maximal clearance */
+    NBI_PLACE_MIDDLE = 1, /* the middle of the run each served size may use */
+    NBI_PLACE_SPREAD = 2, /* evenly spread over that run, one per `spread` cells */
+    NBI_PLACE_ENDS = 3    /* long runs: both ends and evenly between (after HPA*) */
+};
+
+/* ---- motion models (NB_SEC_MODEL; formats/motion.md) ---- */
+#define NBI_MODEL_VERSION 1
+#define NBI_MODEL_HEADER 48
+#define NBI_MODEL_HEADINGS 0       /* u32 */
+#define NBI_MODEL_SPEEDS 4         /* u32 */
+#define NBI_MODEL_SPEED_CHANGE 8   /* u32 */
+#define NBI_MODEL_ZERO 12          /* u32 zero */
+#define NBI_MODEL_STILL_COST 16    /* f64 */
+#define NBI_MODEL_TURN_COST 24     /* f64 */
+#define NBI_MODEL_EXT_WEIGHT 32    /* f64 */
+#define NBI_MODEL_ZERO2 40         /* u64 zero */
+#define NBI_MODEL_HEADING_RECORD 8 /* i32 dx, i32 dy per heading, after the header */
+#define NBI_MODEL_SPEED_RECORD 48  /* per speed, after the headings: */
+#define NBI_MODEL_SPEED_NAME 0     /* 32 bytes */
+#define NBI_MODEL_SPEED_VALUE 32   /* f64 */
+#define NBI_MODEL_SPEED_TURN 40    /* u32 */
+#define NBI_MODEL_SPEED_ZERO 44    /* u32 zero */
+
+/* ---- perimeter heuristic tables (NB_SEC_PERIMETER; formats/motion.md) ---- */
+#define NBI_PERIM_VERSION 1
+#define NBI_PERIM_HEADER 64
+#define NBI_PERIM_RADIUS 0   /* u32 */
+#define NBI_PERIM_LAYOUT 4   /* u32 */
+#define NBI_PERIM_BITS 8     /* u32: 16 or 32 */
+#define NBI_PERIM_SYM 12     /* u32: NBI_SYM_* */
+#define NBI_PERIM_H 16       /* u32: headings */
+#define NBI_PERIM_S 20       /* u32: speeds */
+#define NBI_PERIM_K 24       /* u32: speed classes */
+#define NBI_PERIM_TABLES 28  /* u32 */
+#define NBI_PERIM_ENTRIES 32 /* u32 */
+#define NBI_PERIM_SCALE 36   /* u32 */
+#define NBI_PERIM_CRC 40     /* u32: the model's */
+#define NBI_PERIM_ZERO 44    /* u32 zero */
+#define NBI_PERIM_CLASSES 48 /* u8[NB_MODEL_MAX_SPEEDS]: the class of each speed */
+#define NBI_PERIM_TABLE_RECORD 16 /* per table: */
+#define NBI_PERIM_T_HEADING 0     /* u32 goal heading */
+#define NBI_PERIM_T_SPEED 4       /* u32 goal speed */
+#define NBI_PERIM_T_GROUP 8       /* u32 */
+#define NBI_PERIM_T_FIRST 12      /* u32 first entry */
+#define NBI_PERIM_MAX_RADIUS NB_PERIMETER_MAX_RADIUS
+#define NBI_PERIM_UNREACHABLE16 0xffffu
+#define NBI_SYM_D4 1u      /* goal headings reduced to D4 orbit representatives */
+#define NBI_SYM_REVERSE 2u /* point symmetry (x, y, h, v) -> (-x, -y, h, -v) inside tables */
+#define NBI_SYM_CLASSES 4u /* one entry per speed class, not per speed */
+#define NBI_SYM_ANY 8u     /* a last table for goals stopped at any heading */
+#define NBI_PERIM_ANY 0xffffu /* a table's goal heading (speed) serving any */
+
+/* ---- units, hit-check and curve tables (formats/hitcheck.md) ---- */
+#define NBI_UNIT_VERSION 1
+#define NBI_UNIT_SIZE 64
+#define NBI_UNIT_RADIUS 0        /* f64 */
+#define NBI_UNIT_WIDTH 8         /* f64 */
+#define NBI_UNIT_HEADINGS 16     /* u32 */
+#define NBI_UNIT_NEIGHBOURHOOD 20 /* u32 */
+#define NBI_UNIT_FLAGS 24        /* u32 */
+#define NBI_UNIT_CAPABILITY 28   /* u32 */
+#define NBI_UNIT_PENALTY 32      /* f64 */
+#define NBI_UNIT_REVERSE 0x1u    /* flags: it may drive in reverse */
+
+#define NBI_HITCHECK_VERSION 1
+#define NBI_HC_HEADER 64
+#define NBI_HC_HEADINGS 0      /* u32 */
+#define NBI_HC_NEIGHBOURHOOD 4 /* u32 */
+#define NBI_HC_WINDOW 8        /* u32 */
+#define NBI_HC_WORDS 12        /* u32: 64-bit words of a bitset */
+#define NBI_HC_CURVES 16       /* u32 */
+#define NBI_HC_RECSIZE 20      /* u32 */
+#define NBI_HC_RADIUS 24       /* f64 */
+#define NBI_HC_WIDTH 32        /* f64 */
+#define NBI_HC_INDEX_ENTRY 8   /* per (h0, h1, offset): u32 first, u32 count */
+#define NBI_HC_RECORD_HEAD 16  /* per curve, then its bitset: */
+#define NBI_HC_R_LENGTH 0      /* f64 */
+#define NBI_HC_R_WORD 8        /* u8 */
+#define NBI_HC_R_VARIANT 9     /* u8 */
+#define NBI_HC_R_CELLS 10      /* u16 */
+#define NBI_HC_MAX_WINDOW 255
+
+#define NBI_CURVES_VERSION 1
+#define NBI_CT_HEADER 32
+#define NBI_CT_DISTANCE 0 /* u32 */
+#define NBI_CT_STEPS 4    /* u32 */
+#define NBI_CT_ANGLES 8   /* u32 */
+#define NBI_CT_COLS 12    /* u32 */
+#define NBI_CT_RADIUS 16  /* f64 */
+
+/* ---- forests and bitangent graphs (formats/forest.md) ---- */
+#define NBI_FOREST_VERSION 1
+#define NBI_FOREST_HEADER 40  /* u32 n, u32 flags, f64 bounds[4] */
+#define NBI_FOREST_COUNT 0
+#define NBI_FOREST_FLAGS 4
+#define NBI_FOREST_BOUNDS 8
+#define NBI_FOREST_CIRCLE 24  /* f64 x, y, r */
+#define NBI_FOREST_HAS_BOUNDS 0x1u
+
+#define NBI_BITANGENT_VERSION 1
+#define NBI_BITANGENT_HEADER 64
+#define NBI_BT_RADIUS 0      /* f64 agent radius */
+#define NBI_BT_CIRCLES 8     /* u32 */
+#define NBI_BT_NODES 12      /* u32 */
+#define NBI_BT_ARCS 16       /* u32 free arcs */
+#define NBI_BT_FOREST_CRC 20 /* u32 */
+#define NBI_BT_CANDIDATES 24 /* u32 */
+#define NBI_BT_HUGGING 32    /* u64 hugging arcs */
+#define NBI_BITANGENT_NODE 32 /* per node: */
+#define NBI_BT_N_X 0          /* f64 */
+#define NBI_BT_N_Y 8          /* f64 */
+#define NBI_BT_N_ANGLE 16     /* f64 */
+#define NBI_BT_N_PARTNER 24   /* u32 */
+#define NBI_BT_N_CIRCLE 28    /* u32: circle << 1 | sense */
+#define NBI_BITANGENT_ARC 16  /* per free arc: f64 start, f64 span */
+/* A free arc whose span is NBI_WHOLE_SPAN stands for a whole circle that
+ * no other circle touches. */
+#define NBI_WHOLE_SPAN 8.0
+
+#endif

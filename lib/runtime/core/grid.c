@@ -1,0 +1,13 @@
+/* grid.c: the move table (core/grid.h). */
+#include "core/grid.h"
+
+const int8_t nbi_move_dx[NBI_MOVES] = {1, -1, 0, 0, 1, 1, -1, -1};
+const int8_t nbi_move_dy[NBI_MOVES] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+int nbi_move_code(nb_cell a, nb_cell b)
+{
+    for (int d = 0; d < NBI_MOVES; d++)
+        if (a.x + nbi_move_dx[d] == b.x && a.y + nbi_move_dy[d] == b.y)
+            return d;
+    return -1;
+}
