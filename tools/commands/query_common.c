@@ -144,10 +144,3 @@ void nbc_session_close(nbc_session *s)
     nb_bundle_close(s->bundle);
     memset(s, 0, sizeof *s);
 }
-
-double nbc_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}

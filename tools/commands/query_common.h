@@ -102,9 +102,6 @@ typedef struct nbc_session {
 int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o);
 void nbc_session_close(nbc_session *s);
 
-/* Microseconds of the monotonic clock. */
-double nbc_now_us(void);
-
 /* The error of a method with a reference against it, over many answers
  * (query_haa.c). */
 typedef struct nbc_error_stats {

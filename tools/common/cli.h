@@ -50,6 +50,9 @@ int nbc_format(const char *opt, const char *text, nbb_format *out);
 /* Prints s as a JSON string, quoted and escaped. */
 void nbc_json_string(const char *s);
 
+/* Microseconds of the monotonic clock. */
+double nbc_now_us(void);
+
 /* 1 when standard error is a terminal (progress may be shown). */
 int nbc_progress_ok(void);
 

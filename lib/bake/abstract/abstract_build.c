@@ -62,48 +62,6 @@ void nbb_abstract_resolve(nbb_abstract_opts *o)
         o->placement = o->quality == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_ENDS;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 1;
-    size_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * elem);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
-
-uint32_t nbb_ab_node(nbb_agraph_build *ab, int32_t x, int32_t y)
-{
-    size_t i = (size_t)y * ab->width + (size_t)x;
-    if (ab->cell_node[i] >= 0)
-        return (uint32_t)ab->cell_node[i];
-    if (ab->nnodes >= INT32_MAX ||
-        !grow((void **)&ab->node, &ab->node_cap, ab->nnodes + 1, sizeof *ab->node))
-        return UINT32_MAX;
-    bnode *nd = &ab->node[ab->nnodes];
-    nd->x = x;
-    nd->y = y;
-    nd->cluster = ((uint32_t)y / ab->opt->cluster) * ab->ncx + (uint32_t)x / ab->opt->cluster;
-    nd->final = UINT32_MAX;
-    nd->alive = 1;
-    ab->cell_node[i] = (int32_t)ab->nnodes;
-    return (uint32_t)ab->nnodes++;
-}
-
-int nbb_ab_edge(nbb_agraph_build *ab, const bedge *e)
-{
-    if (ab->nedges >= UINT32_MAX / 2 ||
-        !grow((void **)&ab->edge, &ab->edge_cap, ab->nedges + 1, sizeof *ab->edge))
-        return 0;
-    ab->edge[ab->nedges++] = *e;
-    return 1;
-}
-
 /* Records the path of the last search from its start to c; its id, or
  * UINT32_MAX when out of memory. */
 static uint32_t keep_path(nbb_agraph_build *ab, const nbi_csearch *cs, nb_cell c, nb_cell *cells)
@@ -112,8 +70,8 @@ static uint32_t keep_path(nbb_agraph_build *ab, const nbi_csearch *cs, nb_cell c
     size_t steps = n ? n - 1 : 0;
     size_t mc = (size_t)ab->moves_cap;
     if (ab->npaths >= UINT32_MAX - 1 ||
-        !grow((void **)&ab->path, &ab->path_cap, ab->npaths + 1, sizeof *ab->path) ||
-        !grow((void **)&ab->moves, &mc, (size_t)ab->nmoves + steps, 1))
+        !nbi_grow(NULL, (void **)&ab->path, &ab->path_cap, ab->npaths + 1, sizeof *ab->path) ||
+        !nbi_grow(NULL, (void **)&ab->moves, &mc, (size_t)ab->nmoves + steps, 1))
         return UINT32_MAX;
     ab->moves_cap = mc;
     bpath *p = &ab->path[ab->npaths];
@@ -212,7 +170,7 @@ static nb_status cluster_edges(nbb_agraph_build *ab, uint32_t k, const uint32_t 
                 double cost = nbi_csearch_cost(cs, to, &diag);
                 if (cost < 0)
                     continue;
-                if (!grow((void **)fbuf, fcap, nf + 1, sizeof **fbuf))
+                if (!nbi_grow(NULL, (void **)fbuf, fcap, nf + 1, sizeof **fbuf))
                     return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
                 found *f = &(*fbuf)[nf++];
                 f->i = i;
