@@ -7,22 +7,22 @@ int nbc_cmd_verify(int argc, char **argv);
 int nbc_cmd_dump(int argc, char **argv);
 int nbc_cmd_convert(int argc, char **argv);
 int nbc_cmd_plan(int argc, char **argv);
-/* navbake plan --unit (navbake_plan_unit.c) */
+/* navbake plan --unit (plan_unit.c) */
 int nbc_plan_unit(int argc, char **argv);
 int nbc_cmd_query(int argc, char **argv);
-/* navbake query --forest (navbake_query_forest.c). */
+/* navbake query --forest (query_forest.c). */
 int nbc_query_forest(int argc, char **argv);
-/* navbake plan --model (navbake_plan_motion.c). */
+/* navbake plan --model (plan_motion.c). */
 int nbc_plan_motion(int argc, char **argv);
-/* navbake scen (navbake_scen.c). */
+/* navbake scen (scen.c). */
 int nbc_cmd_scen(int argc, char **argv);
 int nbc_cmd_render(int argc, char **argv);
 
-/* navbake_layer.c: a clearance or component layer as H rows of W integers. */
+/* dump_layer.c: a clearance or component layer as H rows of W integers. */
 #include <stddef.h>
 struct nb_bundle;
 int nbc_dump_layer(const struct nb_bundle *b, size_t index);
-/* navbake_unit.c: a unit as the YAML mkhitcheck reads. */
+/* dump_unit.c: a unit as the YAML mkhitcheck reads. */
 int nbc_dump_unit(const struct nb_bundle *b, size_t index);
 
 #endif

@@ -1,7 +1,7 @@
 /* navbake plan: plans a path on a bundle's map, for a unit with a turning
  * radius (--unit: Directional A*, smoothing, the hybrid search;
- * navbake_plan_unit.c) or for a motion model (--model: motion-constrained
- * search, navbake_plan_motion.c).  This file only chooses between the two. */
+ * plan_unit.c) or for a motion model (--model: motion-constrained
+ * search, plan_motion.c).  This file only chooses between the two. */
 #include <string.h>
 
 #include "cli.h"

@@ -1,5 +1,5 @@
-/* query.c: the agent and method options of 'navbake query' and 'navbake
- * scen' (see query.h). */
+/* query_common.c: the agent and method options of 'navbake query' and 'navbake
+ * scen' (see query_common.h). */
 #include <stdlib.h>
 #include <time.h>
 

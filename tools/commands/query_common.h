@@ -1,4 +1,4 @@
-/* query.h: what 'navbake query' and 'navbake scen' share: the agent chosen
+/* query_common.h: what 'navbake query' and 'navbake scen' share: the agent chosen
  * on the command line, and the search methods that answer queries.
  *
  * A method lives in a file of its own (query_aa.c; HAA* and others come

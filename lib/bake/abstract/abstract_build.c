@@ -1,4 +1,4 @@
-/* abstract.c: building the HAA* abstract graph (Harabor and Botea, CIG
+/* abstract_build.c: building the HAA* abstract graph (Harabor and Botea, CIG
  * 2008, sections VI and VII): the driver and the intra-edges.
  *
  * The map is cut into square clusters; entrances.c finds the entrances

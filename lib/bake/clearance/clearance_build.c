@@ -1,4 +1,4 @@
-/* clearance.c: true clearance (Harabor and Botea, CIG 2008, section IV)
+/* clearance_build.c: true clearance (Harabor and Botea, CIG 2008, section IV)
  * computed in O(cells) per capability, and the layers mkclear bakes.
  *
  * The paper grows a square at every cell (its Algorithm 1), O(cells x s^2);

@@ -1,4 +1,4 @@
-/* components.c: reachability, so that a query with no path never searches.
+/* components_build.c: reachability, so that a query with no path never searches.
  *
  * For one (capability, size) the cells where the agent may stand are
  * those of clearance >= size.  Two of them are joined by a path exactly

@@ -1,4 +1,4 @@
-/* forest_bake.c: baking the bitangent graph of a forest for one agent
+/* bitangent_build.c: baking the bitangent graph of a forest for one agent
  * radius (what mkabstract --forest writes; formats/forest.md).
  *
  * Every circle is inflated by the agent radius (the Minkowski sum: the

@@ -1,4 +1,4 @@
-/* scen.c: see scen.h. */
+/* scen.c: MovingAI scenario files (bake.h: nbb_scen_read). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* bundle_layout.c: where each section goes in a binary bundle, and the
+/* layout.c: where each section goes in a binary bundle, and the
  * bytes of its header and section table (formats/bundle.md).
  *
  * The writer lays a bundle out with it, and so does the SQLite reader when

@@ -1,4 +1,4 @@
-/* layers.c: the runtime's reading of clearance and component layers
+/* clearance.c: the runtime's reading of clearance and component layers
  * (formats/clearance.md).  A layer is found by its build parameters and
  * checked against the map once per call, before any cell is read; cells
  * are then read in place from the mapped file. */

@@ -1,5 +1,5 @@
-/* forestint.h: round obstacles inside the library: the geometry shared
- * by the bake (forest_bake.c), the baked search and the deferred search
+/* forest.h: round obstacles inside the library: the geometry shared
+ * by the bake (bake/forest/bitangent_build.c), the baked search and the deferred search
  * (forest_search.c), so that both see exactly the same graph; the
  * forest object (forest.c); the section layouts are in core/format.h.
  * Internal.

@@ -1,4 +1,4 @@
-/* bundle_nosqlite.c: the runtime built without SQLite (configure
+/* sqlite_none.c: the runtime built without SQLite (configure
  * --disable-sqlite-runtime).  It still recognises an SQLite bundle, by
  * SQLite's header, so that the message says what the file is and how to
  * get a form this library reads. */

@@ -1,4 +1,4 @@
-/* bundle_sqlite.c: opening a bundle held in an SQLite database
+/* sqlite_read.c: opening a bundle held in an SQLite database
  * (formats/sqlite.md).
  *
  * The database's `bundle` row and `sections` rows are what the binary

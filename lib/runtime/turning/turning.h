@@ -1,4 +1,4 @@
-/* hitcheck.h: the sections of a unit (formats/hitcheck.md) as the runtime
+/* turning.h: the sections of a unit (formats/hitcheck.md) as the runtime
  * reads them: the unit (unit.c), its hit-check table (hitcheck.c) and its
  * curve heuristic table (curvetable.c).  Internal. */
 #ifndef NB_HITCHECK_H
