@@ -16,19 +16,6 @@
 #endif
 
 /* The index of the lowest set bit of v, which must not be 0. */
-static inline unsigned nbp_ctz32(uint32_t v)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctz(v);
-#else
-    unsigned n = 0;
-    while (!(v & 1u)) {
-        v >>= 1;
-        n++;
-    }
-    return n;
-#endif
-}
 static inline unsigned nbp_ctz64(uint64_t v)
 {
 #if defined(__GNUC__) || defined(__clang__)
@@ -40,6 +27,14 @@ static inline unsigned nbp_ctz64(uint64_t v)
         n++;
     }
     return n;
+#endif
+}
+static inline unsigned nbp_ctz32(uint32_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(v);
+#else
+    return nbp_ctz64(v);
 #endif
 }
 

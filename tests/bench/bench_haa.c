@@ -19,6 +19,7 @@
 
 #include "abstract/abstract.h"
 #include "bake_int.h"
+#include "clearance/clearance_build.h"
 
 #define NBUCKETS 10 /* path lengths (the authors' step counts) in buckets of 50 */
 #define MAXCONF 64
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
     /* Every query is timed this many times and its fastest run kept: on a
      * machine shared with other jobs that is the closest to its own cost. */
     int repeat = 3;
-    uint32_t placement = NBI_PLACE_AUTO;
+    uint32_t placement = NBB_PLACE_AUTO;
     static const struct option opts[] = {{"set", required_argument, NULL, 's'},
                                          {"maps", required_argument, NULL, 'm'},
                                          {"placement", required_argument, NULL, 'p'},
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
                         : strcmp(optarg, "spread") == 0 ? NBI_PLACE_SPREAD
                         : strcmp(optarg, "middle") == 0 ? NBI_PLACE_MIDDLE
                         : strcmp(optarg, "ends") == 0   ? NBI_PLACE_ENDS
-                                                        : NBI_PLACE_AUTO;
+                                                        : NBB_PLACE_AUTO;
             break;
         case 'c': compare_placement = 1; break;
         case 'P': paths = 1; break;
@@ -250,7 +251,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         for (uint32_t q = NBI_QUALITY_HIGH; q <= NBI_QUALITY_LOW; q++) {
             uint32_t def = placement;
-            if (def == NBI_PLACE_AUTO)
+            if (def == NBB_PLACE_AUTO)
                 def = q == NBI_QUALITY_LOW ? NBI_PLACE_FIRST : NBI_PLACE_ENDS;
             uint32_t pl[5] = {def, NBI_PLACE_FIRST, NBI_PLACE_MIDDLE, NBI_PLACE_SPREAD,
                               NBI_PLACE_ENDS};

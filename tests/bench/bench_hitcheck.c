@@ -71,7 +71,7 @@ static void add(struct tally *t, const struct tally *a)
 {
     t->time += a->time;
     t->expanded += a->expanded;
-    (t->status == NB_PATH_FOUND) += (a->status == NB_PATH_FOUND);
+    t->found += a->found;
     t->fallback += a->fallback;
     t->queries += a->queries;
     t->length += a->length;
@@ -97,7 +97,7 @@ static void run(nb_planner *p, const struct query *q, size_t n, unsigned method,
             continue;
         }
         t->expanded += r.expanded;
-        (t->status == NB_PATH_FOUND) += (r.status == NB_PATH_FOUND) != 0;
+        t->found += (r.status == NB_PATH_FOUND) != 0;
         t->fallback += r.fallback != 0;
         t->length += (r.status == NB_PATH_FOUND) ? r.length : 0;
         if (costs)
@@ -206,7 +206,7 @@ int main(int argc, char **argv)
             snprintf(sz, sizeof sz, "%ux%u", w, h);
             snprintf(name, sizeof name, "Directional-%u", nbs[k]);
             printf("%-22s %7s %2u/%-2zu | %-12s %9.3f %9.3f %6.1fx\n", k ? "" : maps[m], k ? "" : sz,
-                   (a.status == NB_PATH_FOUND), n, name, a.time, f.time, f.time / a.time);
+                   a.found, n, name, a.time, f.time, f.time / a.time);
             add(&tab[k], &a);
             add(&fly[k], &f);
         }
@@ -238,7 +238,7 @@ int main(int argc, char **argv)
            "on-fly s", "us/node", "ratio");
     for (int k = 0; k < 3; k++)
         printf("Directional-%-3u %6u %10llu %10.3f %10.3f %10.1f %7.1fx\n", k == 0 ? 8 : k == 1 ? 24 : 48,
-               (tab[k].status == NB_PATH_FOUND), tab[k].expanded, tab[k].time, fly[k].time,
+               tab[k].found, tab[k].expanded, tab[k].time, fly[k].time,
                tab[k].expanded ? tab[k].time * 1e6 / tab[k].expanded : 0, fly[k].time / tab[k].time);
     printf("same costs with and without tables: %s (%u differences)\n", mismatch ? "NO" : "yes",
            mismatch);
@@ -247,10 +247,10 @@ int main(int argc, char **argv)
                "ab"[v], v ? "runner" : "jeep", hyb[v].queries);
         printf("%-18s %6s %10s %10s %12s %10s\n", "search", "found", "nodes", "time s",
                "mean length", "fallbacks");
-        printf("%-18s %6u %10llu %10.3f %12.2f %10s\n", "Directional-24", (full[v].status == NB_PATH_FOUND),
-               full[v].expanded, full[v].time, (full[v].status == NB_PATH_FOUND) ? full[v].length / (full[v].status == NB_PATH_FOUND) : 0, "-");
-        printf("%-18s %6u %10llu %10.3f %12.2f %10u\n", "hybrid", (hyb[v].status == NB_PATH_FOUND), hyb[v].expanded,
-               hyb[v].time, (hyb[v].status == NB_PATH_FOUND) ? hyb[v].length / (hyb[v].status == NB_PATH_FOUND) : 0, hyb[v].fallback);
+        printf("%-18s %6u %10llu %10.3f %12.2f %10s\n", "Directional-24", full[v].found,
+               full[v].expanded, full[v].time, full[v].found ? full[v].length / full[v].found : 0, "-");
+        printf("%-18s %6u %10llu %10.3f %12.2f %10u\n", "hybrid", hyb[v].found, hyb[v].expanded,
+               hyb[v].time, hyb[v].found ? hyb[v].length / hyb[v].found : 0, hyb[v].fallback);
         printf("hybrid/full: time %.2fx, nodes %.2fx; the hybrid fell back to Directional-8 in %u "
                "of %u queries (%.0f%%) and failed in %u where the full search found a path (%u the "
                "other way)\n",

@@ -104,7 +104,7 @@ static void add(samples *s, uint64_t x)
 static void count_route(samples *s, const nb_motion_result *r)
 {
     s->routes++;
-    (s->status == NB_PATH_FOUND) += (r->status == NB_PATH_FOUND);
+    s->found += (r->status == NB_PATH_FOUND);
     s->cost += (r->status == NB_PATH_FOUND) ? r->cost : 0;
 }
 
@@ -593,8 +593,8 @@ int main(int argc, char **argv)
             for (int k = 0; k < NMODELS; k++)
                 for (int h = 0; h < ncols && use[k]; h++) {
                     samples *s = &S[sg][tr][k][h], *b = &S[sg][tr][k][2];
-                    double c = (s->status == NB_PATH_FOUND) ? s->cost / (s->status == NB_PATH_FOUND) : 0, base = (b->status == NB_PATH_FOUND) ? b->cost / (b->status == NB_PATH_FOUND) : 0;
-                    printf(" %llu, %.1f (%.2fx) |", (unsigned long long)(s->status == NB_PATH_FOUND), c, base > 0 ? c / base : 0);
+                    double c = s->found ? s->cost / s->found : 0, base = b->found ? b->cost / b->found : 0;
+                    printf(" %llu, %.1f (%.2fx) |", (unsigned long long)s->found, c, base > 0 ? c / base : 0);
                 }
             printf("\n");
         }

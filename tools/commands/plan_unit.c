@@ -269,7 +269,7 @@ int nbc_plan_unit(int argc, char **argv)
         goto done;
     }
     nb_planner_query q;
-    memset(&q, 0, sizeof q);
+    nb_planner_query_init(&q);
     q.start.x = isnan(px) ? fx + 0.5 : px;
     q.start.y = isnan(py) ? fy + 0.5 : py;
     q.start.heading = heading * M_PI / 180;

@@ -18,6 +18,7 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
         free(s);
         return NBC_EXIT_FAIL;
     }
+    nb_aa_query_init(&s->q);
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;

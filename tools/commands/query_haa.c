@@ -28,6 +28,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
         free(s);
         return NBC_EXIT_FAIL;
     }
+    nb_aa_query_init(&s->q);
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
