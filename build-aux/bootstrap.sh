@@ -19,6 +19,7 @@ have_pc zlib || need="$need zlib1g-dev"
 have_pc yaml-0.1 || need="$need libyaml-dev"
 have_pc sqlite3 || need="$need libsqlite3-dev"
 have_pc libpng || need="$need libpng-dev"
+have_cmd groff || need="$need groff-base" # tests/cli/man.sh renders the man pages
 if [ -n "$need" ]; then
   if have_cmd apt-get && [ "$(id -u)" = 0 ]; then
     echo "bootstrap: installing$need"
