@@ -20,7 +20,9 @@
  *  - Memory comes from the caller's allocator when one is given (to
  *    nb_bundle_open, nb_forest_open_circles), else from the C library;
  *    everything made from a bundle or forest uses its allocator.  It is
- *    allocated when a handle is opened, never per query.
+ *    allocated when a handle is opened; a query allocates only to grow its
+ *    own workspace past anything asked of it before (a longer path, a
+ *    larger search), and keeps what it grew.
  */
 #ifndef NAVBAKE_H
 #define NAVBAKE_H
@@ -82,7 +84,9 @@ const char *nb_version(void);
  * but per bundle): alloc and realloc return memory aligned for any type, or
  * NULL when there is none; free is never given NULL.  opaque is passed to
  * each.  The allocator must stay valid while anything made with it is open;
- * calls come from the thread that opens or closes a handle. */
+ * calls come from the thread that opens or closes a handle, or that runs a
+ * query on a workspace that grows.  Handles made from a bundle keep a
+ * pointer to the bundle's copy of the allocator: close them before it. */
 typedef struct nb_allocator {
     void *(*alloc)(void *opaque, size_t size);
     void *(*realloc)(void *opaque, void *ptr, size_t size);
@@ -620,7 +624,7 @@ const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
  * (mkabstract; formats/abstract.md): its HAA* workspace is made here,
  * once.  NB_ERR_NOTFOUND when the bundle has no abstract graph or the
  * graph does not serve the workspace's (capability, size); the graph's
- * own errors (NB_ERR_FORMAT) as nb_haa_new gives them.  Calling it again
+ * own errors (NB_ERR_FORMAT) as nb_haa_open gives them.  Calling it again
  * does nothing. */
 nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err);
 
@@ -634,7 +638,7 @@ nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err);
  * intermediate goals ahead (sectors or clusters); an intermediate goal is
  * the node's cell, stopped, at any heading (or facing the way in, with
  * q->waypoint_heading), and uses q->truncate; the last segment reaches
- * q->goal as q asks.  r->status NB_PATH_NONE when the abstraction joins
+ * q->goal itself (q->truncate does not apply to it).  r->status NB_PATH_NONE when the abstraction joins
  * no path or a segment finds none.  step, when not NULL, is called with each segment's
  * result.  r sums the segments (expanded and generated) and gives the
  * whole path's cost.  NB_ERR_ARG when the workspace lacks the abstraction
@@ -749,7 +753,8 @@ nb_status nb_unit_find(const nb_bundle *bundle, const char *name, nb_unit *out, 
 /* Planning for a unit: Directional A* over (x, y, heading) with the
  * hit-check and curve tables, smoothing, and Pinter's hybrid search.  A
  * planner is the workspace of one unit on one bundle's map; a query reuses
- * it and allocates nothing. */
+ * it, and allocates only to grow its path arrays past the longest path
+ * found before. */
 typedef struct nb_planner nb_planner;
 
 nb_status nb_planner_open(const nb_bundle *bundle, const char *unit, nb_planner **out, nb_err *err);
@@ -942,7 +947,8 @@ typedef struct nb_forest_result {
 /* A query workspace: arrays reused by every query made with it.  forest
  * (may be NULL) sizes it for that forest's baked graphs, so that a query on
  * a baked graph never allocates; the deferred search grows it when it must
- * and keeps what it grew.  It allocates with forest's allocator. */
+ * and keeps what it grew.  It allocates with a copy of forest's allocator,
+ * so it may outlive the forest. */
 nb_status nb_forest_ws_open(const nb_forest *forest, nb_forest_ws **out, nb_err *err);
 void nb_forest_ws_close(nb_forest_ws *ws);
 

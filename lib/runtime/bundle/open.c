@@ -108,6 +108,8 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
     *out = NULL;
     if (!path)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no path");
+    if (flags & ~NB_OPEN_VERIFY)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: unknown flags %#x", flags & ~NB_OPEN_VERIFY);
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open", err);
     if (st != NB_OK)
         return st;
@@ -168,6 +170,9 @@ nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
     *out = NULL;
     if (!data && len)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no data");
+    if (flags & ~NB_OPEN_VERIFY)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: unknown flags %#x",
+                        flags & ~NB_OPEN_VERIFY);
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open_memory", err);
     if (st != NB_OK)
         return st;

@@ -34,6 +34,9 @@ static nb_status find(nb_planner *p, const nb_planner_query *q, nb_planner_resul
     if (q->goal_heading < -1 || q->goal_heading >= (int)p->K)
         return nbi_fail(err, NB_ERR_ARG, "goal heading %d: expected -1 (any) or 0 to %u",
                         q->goal_heading, p->K - 1);
+    const unsigned known = NB_PLAN_ONTHEFLY | NB_PLAN_SMOOTH | NB_PLAN_FORWARD;
+    if (q->flags & ~known)
+        return nbi_fail(err, NB_ERR_ARG, "unknown flags %#x", q->flags & ~known);
     if ((unsigned)q->method > NB_PLAN_LINES)
         return nbi_fail(err, NB_ERR_ARG, "unknown method %d", (int)q->method);
     unsigned N = q->neighbourhood ? q->neighbourhood : p->unit.neighbourhood;
