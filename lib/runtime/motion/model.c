@@ -258,6 +258,8 @@ nb_status nbi_model_decode(const uint8_t *p, size_t len, const char *name, nb_mo
 
 nb_status nb_model_open(const nb_bundle *b, const char *name, nb_model **out, nb_err *err)
 {
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_model_open: no place for the model");
     *out = NULL;
     if (!name)
         return nbi_fail(err, NB_ERR_ARG, "nb_model_open: no model name");
