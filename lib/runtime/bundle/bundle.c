@@ -335,6 +335,7 @@ nb_status nb_bundle_payload(const nb_bundle *b, size_t index, const void **data,
                         "is not decoded", b->path, index, nb_encoding_name(s->info.encoding));
     *data = s->payload;
     *len = (size_t)s->info.usize;
+    nbi_ok(err);
     return NB_OK;
 }
 

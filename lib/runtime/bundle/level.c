@@ -22,7 +22,7 @@ nb_status nb_capability_parse(const nb_bundle *b, const char *list, nb_capabilit
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle has no terrain legend", b->path);
     if (!list)
         return nbi_fail(err, NB_ERR_ARG, "nb_capability_parse: no list");
-    return nbi_capability_parse(&b->legend, list, out, err);
+    return nbi_done(err, nbi_capability_parse(&b->legend, list, out, err));
 }
 
 size_t nb_capability_format(const nb_bundle *b, nb_capability cap, char *buf, size_t len)

@@ -97,3 +97,42 @@ nbi_heap_item nbi_heap_pop(nbi_heap *h)
         sift_down(h, 0, h->a[h->n]);
     return top;
 }
+
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
+{
+    while (size--) {
+        unsigned char t = *a;
+        *a++ = *b;
+        *b++ = t;
+    }
+}
+
+/* Moves element root of the n-element heap at base down to its place. */
+static void sift_down_bytes(unsigned char *base, size_t root, size_t n, size_t size,
+                            int (*cmp)(const void *, const void *))
+{
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n)
+            return;
+        if (child + 1 < n && cmp(base + child * size, base + (child + 1) * size) < 0)
+            child++;
+        if (cmp(base + root * size, base + child * size) >= 0)
+            return;
+        swap_bytes(base + root * size, base + child * size, size);
+        root = child;
+    }
+}
+
+void nbi_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    unsigned char *p = base;
+    if (n < 2)
+        return;
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down_bytes(p, i, n, size, cmp);
+    for (size_t end = n - 1; end > 0; end--) {
+        swap_bytes(p, p + end * size, size);
+        sift_down_bytes(p, 0, end, size, cmp);
+    }
+}

@@ -43,4 +43,9 @@ nbi_heap_item nbi_heap_pop(nbi_heap *h);
 /* 1 when id is in the heap (position array required). */
 static inline int nbi_heap_contains(const nbi_heap *h, uint32_t id) { return h->pos[id] != NBI_HEAP_NONE; }
 
+/* Sorts n elements of size bytes in place, as qsort does, but allocating
+ * nothing (glibc's qsort takes a buffer from malloc, past the caller's
+ * allocator).  A heapsort: not stable. */
+void nbi_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 #endif

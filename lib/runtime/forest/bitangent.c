@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/heap.h"
 #include "forest/forest.h"
 
 double nbi_forest_eps(const nb_circle *c, size_t n)
@@ -175,7 +176,7 @@ size_t nbi_free_arcs(double *iv, size_t n, int covered_whole, double eps_angle, 
         iv[2 * i] = nbi_angle_mod(iv[2 * i]);
         iv[2 * i + 1] = iv[2 * i] + iv[2 * i + 1];
     }
-    qsort(iv, n, 2 * sizeof *iv, cmp_interval);
+    nbi_sort(iv, n, 2 * sizeof *iv, cmp_interval);
     size_t m = 0;
     for (size_t i = 1; i < n; i++) {
         if (iv[2 * i] <= iv[2 * m + 1] + eps_angle) {

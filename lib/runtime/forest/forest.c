@@ -209,18 +209,23 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
                           f->circles[i].x, f->circles[i].y, f->circles[i].r);
     }
     uint32_t crc = st == NB_OK ? (uint32_t)crc32(0, p, (uInt)len) : 0;
-    /* The graphs, by radius index: each index once, none missing. */
+    /* The graphs, by radius index: each index once, none missing.  f->ngraphs
+     * counts the graphs only once f->graph holds them (nb_forest_close
+     * frees that many). */
     size_t ns = nb_bundle_section_count(b);
+    unsigned ngraphs = 0;
     for (size_t i = 0; st == NB_OK && i < ns; i++)
         if (nb_bundle_section(b, i)->type == NB_SEC_BITANGENT)
-            f->ngraphs++;
-    if (st == NB_OK && f->ngraphs > NB_FOREST_MAX_RADII)
-        st = nbi_fail(err, NB_ERR_FORMAT, "%s: %u bitangent graphs, at most %d", b->path, f->ngraphs,
+            ngraphs++;
+    if (st == NB_OK && ngraphs > NB_FOREST_MAX_RADII)
+        st = nbi_fail(err, NB_ERR_FORMAT, "%s: %u bitangent graphs, at most %d", b->path, ngraphs,
                       NB_FOREST_MAX_RADII);
-    if (st == NB_OK && f->ngraphs) {
-        f->graph = nbi_zalloc_array(f->a, f->ngraphs, sizeof *f->graph);
+    if (st == NB_OK && ngraphs) {
+        f->graph = nbi_zalloc_array(f->a, ngraphs, sizeof *f->graph);
         if (!f->graph)
-            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %u graphs", f->ngraphs);
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %u graphs", ngraphs);
+        else
+            f->ngraphs = ngraphs;
     }
     for (size_t i = 0; st == NB_OK && i < ns; i++) {
         const nb_section_info *in = nb_bundle_section(b, i);

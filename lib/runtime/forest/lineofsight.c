@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/heap.h"
 #include "forest/forest.h"
 
 /* Cells at most 4 per circle (and 64 for tiny forests): the grid stays
@@ -302,7 +303,7 @@ size_t nbi_cgrid_near(const nbi_cgrid *g, const nb_circle *c, size_t n, size_t i
         }
     for (size_t j = 0; j < k; j++)
         seen[out[j]] = 0;
-    qsort(out, k, sizeof *out, cmp_u32);
+    nbi_sort(out, k, sizeof *out, cmp_u32);
     return k;
 }
 

@@ -157,7 +157,7 @@ nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, uint32_t 
                 pairs[npairs++] = (uint64_t)r << 32 | r2;
             }
         }
-    qsort(pairs, npairs, sizeof *pairs, cmp_u64);
+    nbi_sort(pairs, npairs, sizeof *pairs, cmp_u64);
     size_t u = 0;
     for (size_t i = 0; i < npairs; i++)
         if (u == 0 || pairs[i] != pairs[u - 1])

@@ -127,11 +127,13 @@ nb_status nb_planner_open(const nb_bundle *b, const char *unit, nb_planner **out
         !nbi_heap_init(&p->heap, p->a, 1 << 16, p->hpos) || !nbi_route_reserve(&p->route, 256) ||
         !nbi_route_reserve(&p->fwd, 256) || !nbi_route_reserve(&p->bwd, 256) ||
         !nbi_route_reserve(&p->mid, 256) || !nbi_route_reserve(&p->tmp, 256) ||
-        !(p->stand = nbi_alloc(p->a, cells))) {
+        !(p->stand = nbi_alloc(p->a, cells)) ||
+        !(p->seg = nbi_alloc_array(p->a, 256 * NB_CURVE_MAX_SEGMENTS, sizeof *p->seg))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for the search of a %ld x %ld map",
                       p->W, p->H);
         goto fail;
     }
+    p->capseg = 256 * NB_CURVE_MAX_SEGMENTS; /* the path of a route within the reserve */
     for (size_t i = 0; i < p->nstates; i++)
         p->hpos[i] = NBI_HEAP_NONE;
     for (long y = 0; y < p->H; y++)
