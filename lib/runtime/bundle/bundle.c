@@ -64,6 +64,9 @@ static nb_status inflate_section(nb_bundle *b, struct nbi_section *s, nb_err *er
     }
     uint64_t produced = z.total_out;
     inflateEnd(&z);
+    if (zr == Z_MEM_ERROR)
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to inflate section at offset %llu",
+                        b->path, (unsigned long long)in->offset);
     if (zr != Z_STREAM_END || produced != in->usize || z.avail_in != 0 || in_left != 0)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: zlib section at offset %llu does not inflate to its %llu bytes (%s)",
