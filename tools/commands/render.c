@@ -251,7 +251,23 @@ static int open_perimeter(const nb_bundle *b, const char *path, job *j, const ch
     return NBC_EXIT_OK;
 }
 
-int nbc_cmd_render(int argc, char **argv)
+/* What the command line asks for, beside what goes in the job. */
+typedef struct request {
+    const char *out, *format, *cap_list, *agent_name, *unit, *model, *goal, *speed;
+    const char *bundle_path;
+    const char *path_files[MAX_PATH_FILES];
+    size_t npaths;
+    unsigned long heading, size;
+    double scale, radius;
+    int have_radius, have_window;
+    long window[4];
+    nbr_format fmt;
+} request;
+
+#define GO_ON (-1) /* read_options' answer when the command goes on */
+
+/* The options, into r and j; GO_ON, or the exit status (--help and --version are done). */
+static int read_options(int argc, char **argv, request *r, job *j)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"format", required_argument, NULL, 'f'},
@@ -273,92 +289,86 @@ int nbc_cmd_render(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    const char *out = NULL, *format = NULL, *cap_list = NULL, *agent_name = NULL, *unit = NULL;
-    const char *model = NULL, *goal = NULL, *speed = NULL;
-    unsigned long heading = 0;
-    const char *path_files[MAX_PATH_FILES];
-    size_t npaths = 0;
-    unsigned long size = 0;
-    double scale = 0, radius = 0;
-    int have_radius = 0;
-    long window[4];
-    int have_window = 0, c;
-    job j;
-    memset(&j, 0, sizeof j);
-    j.legend = 1;
+    int c;
     while ((c = getopt_long(argc, argv, "o:f:s:w:c:z:a:r:u:m:g:S:H:p:qhV", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'f': format = optarg; break;
+        case 'o': r->out = optarg; break;
+        case 'f': r->format = optarg; break;
         case 's':
-            if (!nbc_real("--scale", optarg, 0.001, 64, &scale))
+            if (!nbc_real("--scale", optarg, 0.001, 64, &r->scale))
                 return NBC_EXIT_USAGE;
             break;
         case 'w':
-            if (!parse_window(optarg, window))
+            if (!parse_window(optarg, r->window))
                 return NBC_EXIT_USAGE;
-            have_window = 1;
+            r->have_window = 1;
             break;
-        case 'c': cap_list = optarg; break;
+        case 'c': r->cap_list = optarg; break;
         case 'z':
-            if (!nbc_uint("--size", optarg, 1, NB_MAX_AGENT_SIZE, &size))
+            if (!nbc_uint("--size", optarg, 1, NB_MAX_AGENT_SIZE, &r->size))
                 return NBC_EXIT_USAGE;
             break;
-        case 'a': agent_name = optarg; break;
-        case 'u': unit = optarg; break;
-        case 'm': model = optarg; break;
-        case 'g': goal = optarg; break;
-        case 'S': speed = optarg; break;
+        case 'a': r->agent_name = optarg; break;
+        case 'u': r->unit = optarg; break;
+        case 'm': r->model = optarg; break;
+        case 'g': r->goal = optarg; break;
+        case 'S': r->speed = optarg; break;
         case 'H':
-            if (!nbc_uint("--heading", optarg, 0, 63, &heading))
+            if (!nbc_uint("--heading", optarg, 0, 63, &r->heading))
                 return NBC_EXIT_USAGE;
             break;
         case 'r':
-            if (!nbc_real("--agent-radius", optarg, 0, NB_FOREST_MAX_COORD, &radius))
+            if (!nbc_real("--agent-radius", optarg, 0, NB_FOREST_MAX_COORD, &r->radius))
                 return NBC_EXIT_USAGE;
-            have_radius = 1;
+            r->have_radius = 1;
             break;
         case 'p':
-            if (npaths == MAX_PATH_FILES)
+            if (r->npaths == MAX_PATH_FILES)
                 return nbc_usage("--path: at most %d files", MAX_PATH_FILES);
-            path_files[npaths++] = optarg;
+            r->path_files[r->npaths++] = optarg;
             break;
-        case 'F': j.footprint = 1; break;
-        case 'L': j.legend = 0; break;
+        case 'F': j->footprint = 1; break;
+        case 'L': j->legend = 0; break;
         case 'q': break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
         default: return nbc_usage("unknown option");
         }
     }
+    return GO_ON;
+}
+
+/* The words after the options: the bundle and the layers; and the picture's format, from
+ * --format or the output's name. */
+static int read_words(int argc, char **argv, request *r, job *j)
+{
     if (optind >= argc)
         return nbc_usage("no bundle given");
-    if (!out)
+    if (!r->out)
         return nbc_usage("no output given (-o OUT.svg or -o OUT.png)");
-    nbr_format fmt;
-    if (format) {
-        if (strcmp(format, "svg") == 0)
-            fmt = NBR_SVG;
-        else if (strcmp(format, "png") == 0)
-            fmt = NBR_PNG;
+    if (r->format) {
+        if (strcmp(r->format, "svg") == 0)
+            r->fmt = NBR_SVG;
+        else if (strcmp(r->format, "png") == 0)
+            r->fmt = NBR_PNG;
         else
-            return nbc_usage("--format: '%s' is neither 'svg' nor 'png'", format);
-    } else if (ends_with(out, ".svg")) {
-        fmt = NBR_SVG;
-    } else if (ends_with(out, ".png")) {
-        fmt = NBR_PNG;
+            return nbc_usage("--format: '%s' is neither 'svg' nor 'png'", r->format);
+    } else if (ends_with(r->out, ".svg")) {
+        r->fmt = NBR_SVG;
+    } else if (ends_with(r->out, ".png")) {
+        r->fmt = NBR_PNG;
     } else {
         return nbc_usage("%s: cannot tell the format from the name; end it in .svg or .png, "
                          "or give --format",
-                         out);
+                         r->out);
     }
-    if (fmt == NBR_PNG && !nbr_png_supported())
+    if (r->fmt == NBR_PNG && !nbr_png_supported())
         return nbc_fail("%s: this navbake was built without libpng and cannot write PNG "
                         "(write .svg, or install libpng-dev and rebuild)",
-                        out);
-    const char *bundle_path = argv[optind];
-    for (size_t i = 0; i < npaths; i++)
-        if (strcmp(bundle_path, "-") == 0 && strcmp(path_files[i], "-") == 0)
+                        r->out);
+    r->bundle_path = argv[optind];
+    for (size_t i = 0; i < r->npaths; i++)
+        if (strcmp(r->bundle_path, "-") == 0 && strcmp(r->path_files[i], "-") == 0)
             return nbc_usage("the bundle and a path cannot both come from standard input");
     for (int a = optind + 1; a < argc; a++) {
         size_t k = 0;
@@ -368,221 +378,255 @@ int nbc_cmd_render(int argc, char **argv)
             return nbc_usage("unknown layer '%s' (terrain, clearance, components, grid, forest, "
                              "bitangent, hitcheck, curves, perimeter, abstract)",
                              argv[a]);
-        if (j.nlayers == MAX_LAYERS)
+        if (j->nlayers == MAX_LAYERS)
             return nbc_usage("at most %d layers", MAX_LAYERS);
-        j.layers[j.nlayers++] = layer_names[k].layer;
+        j->layers[j->nlayers++] = layer_names[k].layer;
     }
+    return GO_ON;
+}
 
-    nb_bundle *b;
-    nb_err err;
-    if (nb_bundle_open(bundle_path, 0, NULL, &b, &err) != NB_OK)
-        return nbc_fail_err(&err);
-    int rc = NBC_EXIT_OK;
-    nbr_view v;
-    memset(&v, 0, sizeof v);
-    v.bundle = b;
-    nbr_canvas *canvas = NULL;
-    j.graph = -1;
-
+/* The frame the layers are drawn in, into *frame: the first layer's that has one (grid lines
+ * fit any); the default layer when none is given; refused when layers of two frames are asked
+ * for, or map layers of a bundle without a map. */
+static int choose_frame(const nb_bundle *b, const request *r, job *j, enum frame *frame)
+{
     int has_forest = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0;
-    if (j.nlayers == 0)
-        j.layers[j.nlayers++] = nb_has_map(b) || !has_forest ? L_TERRAIN : L_FOREST;
-    /* The frame of the first layer that has one (grid lines fit any). */
+    if (j->nlayers == 0)
+        j->layers[j->nlayers++] = nb_has_map(b) || !has_forest ? L_TERRAIN : L_FOREST;
     size_t lead = 0;
-    while (lead + 1 < j.nlayers && j.layers[lead] == L_GRID)
+    while (lead + 1 < j->nlayers && j->layers[lead] == L_GRID)
         lead++;
-    enum frame frame = frame_of(j.layers[lead]);
-    if (j.layers[lead] == L_GRID && !nb_has_map(b) && has_forest)
-        frame = F_WORLD;
-    v.world = frame == F_WORLD;
-    for (size_t i = 0; i < j.nlayers; i++)
-        if (j.layers[i] != L_GRID && frame_of(j.layers[i]) != frame) {
-            rc = nbc_usage("map, forest and unit layers cannot be drawn together");
-            goto done;
-        }
-    unsigned unit_side = 0;
+    *frame = frame_of(j->layers[lead]);
+    if (j->layers[lead] == L_GRID && !nb_has_map(b) && has_forest)
+        *frame = F_WORLD;
+    for (size_t i = 0; i < j->nlayers; i++)
+        if (j->layers[i] != L_GRID && frame_of(j->layers[i]) != *frame)
+            return nbc_usage("map, forest and unit layers cannot be drawn together");
+    if (*frame == F_MAP && !nb_has_map(b))
+        return nbc_fail("%s: no map to draw%s", r->bundle_path,
+                        has_forest ? " (it holds a forest: draw the 'forest' layer)" : "");
+    return NBC_EXIT_OK;
+}
+
+/* What a unit frame or a world frame draws from: the unit and the side of its hit-check
+ * window (into *unit_side); the forest, its agent radius and the bitangent graph baked for it. */
+static int open_frame(const nb_bundle *b, const request *r, job *j, enum frame frame,
+                      unsigned *unit_side)
+{
+    nb_err err;
     if (frame == F_UNIT) {
         nb_unit first;
-        if (!unit && nb_unit_get(b, 0, &first, &err) != NB_OK) {
-            rc = nbc_fail("%s: no unit to draw (mkhitcheck bakes them)", bundle_path);
-            goto done;
-        }
-        snprintf(j.unit, sizeof j.unit, "%s", unit ? unit : first.name);
-        j.heading = (unsigned)heading;
-        if (nbr_unit_window(b, j.unit, &unit_side, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            goto done;
-        }
-        if (npaths) {
-            rc = nbc_usage("paths are drawn over maps and forests, not over a hit-check table");
-            goto done;
-        }
+        if (!r->unit && nb_unit_get(b, 0, &first, &err) != NB_OK)
+            return nbc_fail("%s: no unit to draw (mkhitcheck bakes them)", r->bundle_path);
+        snprintf(j->unit, sizeof j->unit, "%s", r->unit ? r->unit : first.name);
+        j->heading = (unsigned)r->heading;
+        if (nbr_unit_window(b, j->unit, unit_side, &err) != NB_OK)
+            return nbc_fail_err(&err);
+        if (r->npaths)
+            return nbc_usage("paths are drawn over maps and forests, not over a hit-check table");
     }
-    if (frame == F_MAP && !nb_has_map(b)) {
-        rc = nbc_fail("%s: no map to draw%s", bundle_path,
-                      has_forest ? " (it holds a forest: draw the 'forest' layer)" : "");
-        goto done;
+    if (frame == F_WORLD) {
+        if (nb_forest_open(b, &j->forest, &err) != NB_OK)
+            return nbc_fail_err(&err);
+        j->radius = r->have_radius ? r->radius
+                    : nb_forest_radius_count(j->forest) ? nb_forest_radius(j->forest, 0) : 0;
+        j->graph = nb_forest_radius_find(j->forest, j->radius);
     }
-    if (v.world) {
-        if (nb_forest_open(b, &j.forest, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            goto done;
-        }
-        j.radius = have_radius ? radius
-                   : nb_forest_radius_count(j.forest) ? nb_forest_radius(j.forest, 0) : 0;
-        j.graph = nb_forest_radius_find(j.forest, j.radius);
-    }
-    /* Capability and size: given, or the agent's. */
+    return NBC_EXIT_OK;
+}
+
+/* Capability and size: given, or the agent's (the named one, else the bundle's first); then
+ * the paths, whose footprints take that size. */
+static int choose_agent(const nb_bundle *b, const request *r, job *j)
+{
+    nb_err err;
     const nb_agent *agent = NULL;
-    if (agent_name && !(agent = nb_agent_find(b, agent_name))) {
-        rc = nbc_fail("%s: no agent called '%s'", bundle_path, agent_name);
-        goto done;
-    }
+    if (r->agent_name && !(agent = nb_agent_find(b, r->agent_name)))
+        return nbc_fail("%s: no agent called '%s'", r->bundle_path, r->agent_name);
     if (!agent && nb_agent_count(b) > 0)
         agent = nb_agent_get(b, 0);
-    if (cap_list) {
-        if (nb_capability_parse(b, cap_list, &j.cap, &err) != NB_OK) {
-            rc = nbc_usage("--capability: %s", err.msg);
-            goto done;
-        }
+    if (r->cap_list) {
+        if (nb_capability_parse(b, r->cap_list, &j->cap, &err) != NB_OK)
+            return nbc_usage("--capability: %s", err.msg);
     } else if (agent) {
-        j.cap = agent->capability;
+        j->cap = agent->capability;
     }
-    j.size = size ? (uint32_t)size : agent && (agent_name || !cap_list) ? agent->size : 1;
-    j.filter = agent_name || cap_list || size;
-    for (size_t i = 0; i < j.nlayers; i++)
-        if ((j.layers[i] == L_CLEARANCE || j.layers[i] == L_COMPONENTS) && j.cap == 0) {
-            rc = nbc_usage("%s has no agents: give --capability", bundle_path);
-            goto done;
-        }
-    for (size_t i = 0; i < npaths; i++)
-        if (nbr_paths_read(&j.paths, path_files[i], j.size, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            goto done;
-        }
+    if (r->size)
+        j->size = (uint32_t)r->size;
+    else
+        j->size = agent && (r->agent_name || !r->cap_list) ? agent->size : 1;
+    j->filter = r->agent_name || r->cap_list || r->size;
+    for (size_t i = 0; i < j->nlayers; i++)
+        if ((j->layers[i] == L_CLEARANCE || j->layers[i] == L_COMPONENTS) && j->cap == 0)
+            return nbc_usage("%s has no agents: give --capability", r->bundle_path);
+    for (size_t i = 0; i < r->npaths; i++)
+        if (nbr_paths_read(&j->paths, r->path_files[i], j->size, &err) != NB_OK)
+            return nbc_fail_err(&err);
+    return NBC_EXIT_OK;
+}
 
-    double span_w, span_h;
-    if (v.world) {
+/* The window drawn, into v, its size in cells or world units into span, and the scale (given,
+ * or the most that keeps the picture within 1024 pixels); v->row for the map and unit frames. */
+static int fit_view(const nb_bundle *b, const request *r, const job *j, enum frame frame,
+                    unsigned unit_side, nbr_view *v, double span[2])
+{
+    double scale = r->scale;
+    if (v->world) {
         /* The window in world units; by default the bounds and every
          * circle inflated. */
         double ext[4];
-        nbr_forest_extent(j.forest, j.radius, ext);
-        v.wx0 = have_window ? (double)window[0] : ext[0];
-        v.wy0 = have_window ? (double)window[1] : ext[1];
-        v.ww = have_window ? (double)window[2] : ext[2] - ext[0];
-        v.wh = have_window ? (double)window[3] : ext[3] - ext[1];
-        span_w = v.ww;
-        span_h = v.wh;
+        nbr_forest_extent(j->forest, j->radius, ext);
+        v->wx0 = r->have_window ? (double)r->window[0] : ext[0];
+        v->wy0 = r->have_window ? (double)r->window[1] : ext[1];
+        v->ww = r->have_window ? (double)r->window[2] : ext[2] - ext[0];
+        v->wh = r->have_window ? (double)r->window[3] : ext[3] - ext[1];
+        span[0] = v->ww;
+        span[1] = v->wh;
         if (!scale)
-            scale = 1024 / fmax(v.ww, v.wh);
+            scale = 1024 / fmax(v->ww, v->wh);
     } else if (frame == F_UNIT) {
         /* The table's window, the origin cell in its middle. */
-        v.x0 = v.y0 = -(long)(unit_side - 1) / 2;
-        v.w = v.h = unit_side;
-        span_w = span_h = unit_side;
-        if (have_window) {
-            rc = nbc_usage("--window does not apply to a hit-check table");
-            goto done;
-        }
+        v->x0 = v->y0 = -(long)(unit_side - 1) / 2;
+        v->w = v->h = unit_side;
+        span[0] = span[1] = unit_side;
+        if (r->have_window)
+            return nbc_usage("--window does not apply to a hit-check table");
         if (!scale) {
-            scale = floor(1024 / span_w);
+            scale = floor(1024 / span[0]);
             scale = scale > 48 ? 48 : scale < 1 ? 1 : scale;
         }
-        v.row = malloc((size_t)v.w * sizeof *v.row);
-        if (!v.row) {
-            rc = nbc_fail("out of memory");
-            goto done;
-        }
+        v->row = malloc((size_t)v->w * sizeof *v->row);
+        if (!v->row)
+            return nbc_fail("out of memory");
     } else {
         /* The window, within the map. */
         uint32_t mw = nb_map_width(b), mh = nb_map_height(b);
-        if (!have_window) {
-            window[0] = window[1] = 0;
-            window[2] = mw;
-            window[3] = mh;
-        } else if (window[0] >= (long)mw || window[1] >= (long)mh ||
-                   window[0] + window[2] > (long)mw || window[1] + window[3] > (long)mh) {
-            rc = nbc_usage("--window %ld,%ld,%ld,%ld is not inside the %u x %u map", window[0],
-                           window[1], window[2], window[3], mw, mh);
-            goto done;
+        long window[4] = {0, 0, mw, mh};
+        if (r->have_window) {
+            memcpy(window, r->window, sizeof window);
+            if (window[0] >= (long)mw || window[1] >= (long)mh ||
+                window[0] + window[2] > (long)mw || window[1] + window[3] > (long)mh)
+                return nbc_usage("--window %ld,%ld,%ld,%ld is not inside the %u x %u map",
+                                 window[0], window[1], window[2], window[3], mw, mh);
         }
-        v.x0 = window[0];
-        v.y0 = window[1];
-        v.w = (uint32_t)window[2];
-        v.h = (uint32_t)window[3];
-        span_w = v.w;
-        span_h = v.h;
+        v->x0 = window[0];
+        v->y0 = window[1];
+        v->w = (uint32_t)window[2];
+        v->h = (uint32_t)window[3];
+        span[0] = v->w;
+        span[1] = v->h;
         if (!scale) {
-            scale = floor(1024 / fmax(span_w, span_h));
+            scale = floor(1024 / fmax(span[0], span[1]));
             scale = scale < 1 ? 1 : scale > 16 ? 16 : scale;
         }
-        v.row = malloc((size_t)v.w * sizeof *v.row);
-        if (!v.row) {
-            rc = nbc_fail("out of memory");
-            goto done;
-        }
+        v->row = malloc((size_t)v->w * sizeof *v->row);
+        if (!v->row)
+            return nbc_fail("out of memory");
     }
-    v.scale = scale;
-    for (size_t i = 0; i < j.nlayers && rc == NBC_EXIT_OK; i++)
-        if (j.layers[i] == L_PERIMETER && !j.model)
-            rc = open_perimeter(b, bundle_path, &j, model, goal, speed, (unsigned)heading, &v);
-    if (rc != NBC_EXIT_OK)
-        goto done;
-    if (span_w * scale > 1e6 || span_h * scale > 1e6) {
-        rc = nbc_fail("a picture of %.0f x %.0f pixels is too large: use a smaller --scale or a "
-                      "--window",
-                      span_w * scale, span_h * scale);
-        goto done;
-    }
+    v->scale = scale;
+    return NBC_EXIT_OK;
+}
 
-    /* First pass: everything checked, the legend gathered. */
-    if (pass(&v, &j, &err) != NB_OK || v.legend.failed) {
-        rc = v.legend.failed ? nbc_fail("out of memory") : nbc_fail_err(&err);
-        goto done;
-    }
-    uint32_t map_w = (uint32_t)ceil(span_w * scale - 1e-9), map_h = (uint32_t)ceil(span_h * scale - 1e-9);
+/* The title of the picture's map group: the bundle and the window drawn. */
+static void view_title(const request *r, const job *j, enum frame frame, const nbr_view *v,
+                       char *title, size_t len)
+{
+    if (frame == F_UNIT)
+        snprintf(title, len, "%s: unit %s, cells %ld to %ld round the origin, at %g pixels "
+                 "a cell", r->bundle_path, j->unit, v->x0, -v->x0, v->scale);
+    else if (v->world)
+        snprintf(title, len, "%s: x %g to %g, y %g to %g at %g pixels a unit", r->bundle_path,
+                 v->wx0, v->wx0 + v->ww, v->wy0, v->wy0 + v->wh, v->scale);
+    else
+        snprintf(title, len, "%s: cells %ld,%ld to %ld,%ld at %g pixels a cell", r->bundle_path,
+                 v->x0, v->y0, v->x0 + (long)v->w - 1, v->y0 + (long)v->h - 1, v->scale);
+}
+
+/* The picture: a first pass that checks every layer and gathers the legend, which sizes the
+ * canvas; the second pass draws, the legend under it; then the file written.  The canvas is
+ * left in v->canvas for the caller to free. */
+static int draw(const request *r, job *j, enum frame frame, nbr_view *v, const double span[2])
+{
+    nb_err err;
+    const double scale = v->scale;
+    if (span[0] * scale > 1e6 || span[1] * scale > 1e6)
+        return nbc_fail("a picture of %.0f x %.0f pixels is too large: use a smaller --scale or a "
+                        "--window",
+                        span[0] * scale, span[1] * scale);
+    if (pass(v, j, &err) != NB_OK || v->legend.failed)
+        return v->legend.failed ? nbc_fail("out of memory") : nbc_fail_err(&err);
+    uint32_t map_w = (uint32_t)ceil(span[0] * scale - 1e-9);
+    uint32_t map_h = (uint32_t)ceil(span[1] * scale - 1e-9);
     map_w = map_w ? map_w : 1;
     map_h = map_h ? map_h : 1;
     uint32_t width = map_w, legend_h = 0;
-    if (j.legend) {
+    if (j->legend) {
         width = width < 256 ? 256 : width;
-        legend_h = nbr_legend_height(&v.legend, width);
+        legend_h = nbr_legend_height(&v->legend, width);
     }
-    canvas = nbr_canvas_new(fmt, width, map_h + legend_h, NBR_WHITE, &err);
-    if (!canvas) {
-        rc = nbc_fail_err(&err);
-        goto done;
-    }
-    nbr_legend legend = v.legend;
-    memset(&v.legend, 0, sizeof v.legend);
-    v.canvas = canvas;
+    v->canvas = nbr_canvas_new(r->fmt, width, map_h + legend_h, NBR_WHITE, &err);
+    if (!v->canvas)
+        return nbc_fail_err(&err);
+    nbr_legend legend = v->legend;
+    memset(&v->legend, 0, sizeof v->legend);
     double clip[4];
-    nbr_view_clip(&v, clip);
+    nbr_view_clip(v, clip);
     char title[512];
-    if (frame == F_UNIT)
-        snprintf(title, sizeof title, "%s: unit %s, cells %ld to %ld round the origin, at %g pixels "
-                 "a cell", bundle_path, j.unit, v.x0, -v.x0, scale);
-    else if (v.world)
-        snprintf(title, sizeof title, "%s: x %g to %g, y %g to %g at %g pixels a unit", bundle_path,
-                 v.wx0, v.wx0 + v.ww, v.wy0, v.wy0 + v.wh, scale);
-    else
-        snprintf(title, sizeof title, "%s: cells %ld,%ld to %ld,%ld at %g pixels a cell",
-                 bundle_path, v.x0, v.y0, v.x0 + (long)v.w - 1, v.y0 + (long)v.h - 1, scale);
-    nbr_group(canvas, "map", title, clip);
-    nb_status st = pass(&v, &j, &err);
-    nbr_group_end(canvas);
-    if (j.legend)
-        nbr_legend_draw(&legend, canvas, map_h);
+    view_title(r, j, frame, v, title, sizeof title);
+    nbr_group(v->canvas, "map", title, clip);
+    nb_status st = pass(v, j, &err);
+    nbr_group_end(v->canvas);
+    if (j->legend)
+        nbr_legend_draw(&legend, v->canvas, map_h);
     nbr_legend_free(&legend);
     if (st == NB_OK)
-        st = nbr_canvas_write(canvas, out, &err);
-    if (st != NB_OK)
-        rc = nbc_fail_err(&err);
-done:
+        st = nbr_canvas_write(v->canvas, r->out, &err);
+    return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+}
+
+int nbc_cmd_render(int argc, char **argv)
+{
+    request r;
+    job j;
+    memset(&r, 0, sizeof r);
+    memset(&j, 0, sizeof j);
+    j.legend = 1;
+    int rc = read_options(argc, argv, &r, &j);
+    if (rc == GO_ON)
+        rc = read_words(argc, argv, &r, &j);
+    if (rc != GO_ON)
+        return rc;
+
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(r.bundle_path, 0, NULL, &b, &err) != NB_OK)
+        return nbc_fail_err(&err);
+    nbr_view v;
+    memset(&v, 0, sizeof v);
+    v.bundle = b;
+    j.graph = -1;
+    enum frame frame = F_MAP;
+    unsigned unit_side = 0;
+    double span[2] = {0, 0};
+    rc = choose_frame(b, &r, &j, &frame);
+    v.world = frame == F_WORLD;
+    if (rc == NBC_EXIT_OK)
+        rc = open_frame(b, &r, &j, frame, &unit_side);
+    if (rc == NBC_EXIT_OK)
+        rc = choose_agent(b, &r, &j);
+    if (rc == NBC_EXIT_OK)
+        rc = fit_view(b, &r, &j, frame, unit_side, &v, span);
+    for (size_t i = 0; i < j.nlayers && rc == NBC_EXIT_OK; i++)
+        if (j.layers[i] == L_PERIMETER && !j.model)
+            rc = open_perimeter(b, r.bundle_path, &j, r.model, r.goal, r.speed,
+                                (unsigned)r.heading, &v);
+    if (rc == NBC_EXIT_OK)
+        rc = draw(&r, &j, frame, &v, span);
+
     nb_perimeter_close(j.perim);
     nb_model_close(j.model);
     nb_forest_close(j.forest);
-    nbr_canvas_free(canvas);
+    nbr_canvas_free(v.canvas);
     nbr_legend_free(&v.legend);
     nbr_paths_free(&j.paths);
     free(v.row);

@@ -314,11 +314,10 @@ static nb_status finish(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, un
     return NB_OK;
 }
 
-static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
-                      nb_err *err)
+/* The query's own faults, found before anything is read: unknown flags, an end outside the map,
+ * size 0, an unknown corner rule. */
+static nb_status check_query(const nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err *err)
 {
-    memset(res, 0, sizeof *res);
-    res->status = NB_PATH_NONE;
     const nbi_agraph *g = &ws->g;
     const unsigned known = NB_HAA_SMOOTH | NB_HAA_STRAIGHTEN;
     if (flags & ~known)
@@ -335,25 +334,29 @@ static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
         return nbi_fail(err, NB_ERR_ARG, "HAA*: agent size 0");
     if ((unsigned)q->corner > NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown corner rule %d", (int)q->corner);
-    uint32_t ci, si;
-    nb_status sv = serves(ws, q->capability, q->size, &ci, &si, err);
-    if (sv != NB_OK)
-        return sv;
-    const nbi_layer *l = &ws->layer[ci];
-    const uint32_t size = q->size;
-    if (!nbi_standable(l, size, q->start.x, q->start.y)) {
+    return NB_OK;
+}
+
+/* The answers that need no search, in res: an end the agent cannot stand on, ends in different
+ * components, start and goal the same cell.  Returns 1 when res is the answer.  Past the
+ * components' test a path will be built, so the stamp that marks its cells moves on here. */
+static int answered_at_once(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t ci,
+                            uint32_t si, nb_haa_result *res)
+{
+    const nbi_agraph *g = &ws->g;
+    if (!nbi_standable(l, q->size, q->start.x, q->start.y)) {
         res->status = NB_PATH_START_BLOCKED;
-        return NB_OK;
+        return 1;
     }
-    if (!nbi_standable(l, size, q->goal.x, q->goal.y)) {
+    if (!nbi_standable(l, q->size, q->goal.x, q->goal.y)) {
         res->status = NB_PATH_GOAL_BLOCKED;
-        return NB_OK;
+        return 1;
     }
     if (ws->has_comp[(size_t)ci * g->nsizes + si]) {
         const nbi_layer *c = &ws->comp[(size_t)ci * g->nsizes + si];
         if (nbi_layer_get(c, (uint64_t)q->start.y * g->width + (uint32_t)q->start.x) !=
             nbi_layer_get(c, (uint64_t)q->goal.y * g->width + (uint32_t)q->goal.x))
-            return NB_OK; /* no path, known without a search */
+            return 1; /* no path, known without a search */
     }
     if (++ws->pstamp == 0) {
         memset(ws->wstamp, 0, (size_t)g->width * g->height * sizeof *ws->wstamp);
@@ -365,43 +368,44 @@ static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
         res->path_len = 1;
         res->abstract_len = 1;
         res->path = ws->path;
-        return NB_OK;
+        return 1;
     }
-    res->searched = 1;
+    return 0;
+}
 
-    uint32_t ks = nbi_node_cluster(g, (uint32_t)q->start.x, (uint32_t)q->start.y);
-    uint32_t kg = nbi_node_cluster(g, (uint32_t)q->goal.x, (uint32_t)q->goal.y);
-
-    /* Ends in the same or neighbouring clusters: the best path may leave
-     * and enter their clusters where no transition stands.  An A* over
-     * the clusters around both, on a budget of expansions, offers that
-     * path as one more edge from start to goal. */
+/* Ends in the same or neighbouring clusters (ks, kg): the best path may leave and enter their
+ * clusters where no transition stands.  An A* over the clusters around both, on a budget of
+ * expansions, offers that path as one more edge from start to goal: returns its cost, or -1
+ * (ends further apart, or no path within the budget). */
+static double search_near(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t ks,
+                          uint32_t kg, nb_haa_result *res)
+{
+    const nbi_agraph *g = &ws->g;
     double near_cost = -1;
-    {
-        int32_t sx = (int32_t)(ks % g->ncx), sy = (int32_t)(ks / g->ncx);
-        int32_t gx = (int32_t)(kg % g->ncx), gy = (int32_t)(kg / g->ncx);
-        if (sx - gx <= 1 && gx - sx <= 1 && sy - gy <= 1 && gy - sy <= 1) {
-            int32_t cx0 = (sx < gx ? sx : gx) - 1, cx1 = (sx > gx ? sx : gx) + 1;
-            int32_t cy0 = (sy < gy ? sy : gy) - 1, cy1 = (sy > gy ? sy : gy) + 1;
-            int32_t n = (int32_t)g->cluster;
-            nbi_box box = {cx0 < 0 ? 0 : cx0 * n, cy0 < 0 ? 0 : cy0 * n,
-                           (cx1 + 1) * n > (int32_t)g->width ? (int32_t)g->width : (cx1 + 1) * n,
-                           (cy1 + 1) * n > (int32_t)g->height ? (int32_t)g->height : (cy1 + 1) * n};
-            if (nbi_csearch_run(&ws->near, l, size, (int)q->corner, &box, q->start, &q->goal, NULL,
-                                0))
-                near_cost = nbi_csearch_cost(&ws->near, q->goal, NULL);
-            res->expanded_insert += ws->near.expanded;
-            /* As short as the octile distance: nothing can do better. */
-            if (near_cost >= 0 && near_cost <= octile(q->start, q->goal) + 1e-9) {
-                res->abstract_len = 2;
-                res->abstract_length = near_cost;
-                return finish(ws, l, q, flags,
-                              nbi_csearch_path(&ws->near, q->goal, ws->path), res);
-            }
-        }
+    int32_t sx = (int32_t)(ks % g->ncx), sy = (int32_t)(ks / g->ncx);
+    int32_t gx = (int32_t)(kg % g->ncx), gy = (int32_t)(kg / g->ncx);
+    if (sx - gx <= 1 && gx - sx <= 1 && sy - gy <= 1 && gy - sy <= 1) {
+        int32_t cx0 = (sx < gx ? sx : gx) - 1, cx1 = (sx > gx ? sx : gx) + 1;
+        int32_t cy0 = (sy < gy ? sy : gy) - 1, cy1 = (sy > gy ? sy : gy) + 1;
+        int32_t n = (int32_t)g->cluster;
+        nbi_box box = {cx0 < 0 ? 0 : cx0 * n, cy0 < 0 ? 0 : cy0 * n,
+                       (cx1 + 1) * n > (int32_t)g->width ? (int32_t)g->width : (cx1 + 1) * n,
+                       (cy1 + 1) * n > (int32_t)g->height ? (int32_t)g->height : (cy1 + 1) * n};
+        if (nbi_csearch_run(&ws->near, l, q->size, (int)q->corner, &box, q->start, &q->goal, NULL,
+                            0))
+            near_cost = nbi_csearch_cost(&ws->near, q->goal, NULL);
+        res->expanded_insert += ws->near.expanded;
     }
+    return near_cost;
+}
 
-    /* Insertion: one Dijkstra from each end over its own cluster. */
+/* Insertion: one Dijkstra from each end over its own cluster (ks, kg), to every node there the
+ * agent may stand on (and to the goal, from a start in its cluster). */
+static void insert_ends(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t ks,
+                        uint32_t kg, nb_haa_result *res)
+{
+    const nbi_agraph *g = &ws->g;
+    const uint32_t size = q->size;
     const nb_cell ends[2] = {q->start, q->goal};
     const uint32_t kk[2] = {ks, kg};
     for (int e = 0; e < 2; e++) {
@@ -422,8 +426,17 @@ static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
             nbi_csearch_run(&ws->ins[e], l, size, (int)q->corner, &box, ends[e], &ends[e], NULL, 0);
         res->expanded_insert += ws->ins[e].expanded;
     }
+}
 
-    /* The abstract search. */
+/* The abstract search: A* from the start node (nnodes) to the goal node (nnodes + 1) over the
+ * graph's nodes, taking the edges whose annotation admits the agent, the insertion searches'
+ * costs (ks, kg the ends' clusters) and the near search's (near_cost, when not -1).  Returns 1
+ * when it reached the goal. */
+static int abstract_search(nb_haa *ws, const nb_aa_query *q, uint32_t ks, uint32_t kg,
+                           double near_cost, nb_haa_result *res)
+{
+    const nbi_agraph *g = &ws->g;
+    const uint32_t size = q->size;
     for (uint32_t i = 0; i < g->ncaps; i++)
         ws->capok[i] = (nbi_u32at(g->caps, i) & ~q->capability) == 0;
     if (++ws->stamp == 0) {
@@ -491,13 +504,44 @@ static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
         }
     }
 #undef RELAX
-    if (!reached) {
-        res->expanded = res->expanded_insert + res->expanded_search;
-        return NB_OK; /* NB_PATH_NONE: the graph is complete, so there is none */
-    }
-    res->abstract_length = ws->gv[G];
+    return reached;
+}
 
-    /* Refinement, from the start end of the abstract path. */
+/* The cells of the abstract path's step from u to v, into ws->seg, in the order they are
+ * walked when *reverse is 0, else backwards; returns the count, 0 when an intra-edge has no
+ * path (a damaged graph). */
+static size_t step_cells(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t u,
+                         uint32_t v, int *reverse, uint64_t *expanded)
+{
+    const nbi_agraph *g = &ws->g;
+    const uint32_t how = ws->via[v];
+    *reverse = 0;
+    if (how == VIA_START)
+        return nbi_csearch_path(&ws->ins[0], node_cell(g, v), ws->seg);
+    if (how == VIA_DIRECT)
+        return nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
+    if (how == VIA_NEAR)
+        return nbi_csearch_path(&ws->near, q->goal, ws->seg);
+    if (how == VIA_GOAL) {
+        *reverse = 1;
+        return nbi_csearch_path(&ws->ins[1], node_cell(g, u), ws->seg);
+    }
+    nb_cell cu = node_cell(g, u), cv = node_cell(g, v);
+    if (nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y) !=
+        nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
+        ws->seg[0] = cu; /* an inter-edge: one step across the border */
+        ws->seg[1] = cv;
+        return 2;
+    }
+    return refine_arc(ws, l, q->size, q->corner, u, v, how, expanded);
+}
+
+/* Refinement, from the start end of the abstract path the search left in ws->parent: each
+ * step's cells appended to ws->path, whose length goes in *len. */
+static nb_status refine(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, size_t *len,
+                        nb_haa_result *res, nb_err *err)
+{
+    const uint32_t S = ws->g.nnodes, G = ws->g.nnodes + 1;
     size_t na = 0;
     for (uint32_t v = G;; v = ws->parent[v]) {
         ws->anodes[na++] = v;
@@ -505,31 +549,11 @@ static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
             break;
     }
     res->abstract_len = na;
-    size_t len = 0;
+    *len = 0;
     for (size_t k = na - 1; k > 0; k--) {
-        uint32_t u = ws->anodes[k], v = ws->anodes[k - 1], how = ws->via[v];
-        size_t n = 0;
-        int reverse = 0;
-        if (how == VIA_START) {
-            n = nbi_csearch_path(&ws->ins[0], node_cell(g, v), ws->seg);
-        } else if (how == VIA_DIRECT) {
-            n = nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
-        } else if (how == VIA_NEAR) {
-            n = nbi_csearch_path(&ws->near, q->goal, ws->seg);
-        } else if (how == VIA_GOAL) {
-            n = nbi_csearch_path(&ws->ins[1], node_cell(g, u), ws->seg);
-            reverse = 1;
-        } else {
-            nb_cell cu = node_cell(g, u), cv = node_cell(g, v);
-            if (nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y) !=
-                nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
-                ws->seg[0] = cu; /* an inter-edge: one step across the border */
-                ws->seg[1] = cv;
-                n = 2;
-            } else {
-                n = refine_arc(ws, l, size, q->corner, u, v, how, &res->expanded_refine);
-            }
-        }
+        int reverse;
+        size_t n = step_cells(ws, l, q, ws->anodes[k], ws->anodes[k - 1], &reverse,
+                              &res->expanded_refine);
         if (n == 0) {
             res->expanded = res->expanded_insert + res->expanded_search + res->expanded_refine;
             return nbi_fail(err, NB_ERR_FORMAT,
@@ -537,8 +561,50 @@ static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
                             "cluster: the abstract graph is damaged or built for another map");
         }
         for (size_t i = 0; i < n; i++)
-            append(ws, &len, ws->seg[reverse ? n - 1 - i : i]);
+            append(ws, len, ws->seg[reverse ? n - 1 - i : i]);
     }
+    return NB_OK;
+}
+
+/* The query's phases in turn: checks, the answers without a search, the near search, the ends'
+ * insertion, the abstract search, refinement, and finish()'s straightening and smoothing. */
+static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
+                      nb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    const nbi_agraph *g = &ws->g;
+    nb_status st = check_query(ws, q, flags, err);
+    if (st != NB_OK)
+        return st;
+    uint32_t ci, si;
+    st = serves(ws, q->capability, q->size, &ci, &si, err);
+    if (st != NB_OK)
+        return st;
+    const nbi_layer *l = &ws->layer[ci];
+    if (answered_at_once(ws, l, q, ci, si, res))
+        return NB_OK;
+    res->searched = 1;
+
+    uint32_t ks = nbi_node_cluster(g, (uint32_t)q->start.x, (uint32_t)q->start.y);
+    uint32_t kg = nbi_node_cluster(g, (uint32_t)q->goal.x, (uint32_t)q->goal.y);
+    double near_cost = search_near(ws, l, q, ks, kg, res);
+    /* As short as the octile distance: nothing can do better. */
+    if (near_cost >= 0 && near_cost <= octile(q->start, q->goal) + 1e-9) {
+        res->abstract_len = 2;
+        res->abstract_length = near_cost;
+        return finish(ws, l, q, flags, nbi_csearch_path(&ws->near, q->goal, ws->path), res);
+    }
+    insert_ends(ws, l, q, ks, kg, res);
+    if (!abstract_search(ws, q, ks, kg, near_cost, res)) {
+        res->expanded = res->expanded_insert + res->expanded_search;
+        return NB_OK; /* NB_PATH_NONE: the graph is complete, so there is none */
+    }
+    res->abstract_length = ws->gv[g->nnodes + 1];
+    size_t len;
+    st = refine(ws, l, q, &len, res, err);
+    if (st != NB_OK)
+        return st;
     return finish(ws, l, q, flags, len, res);
 }
 

@@ -198,43 +198,76 @@ void nbi_aa_force_sid(nb_aa *ws, uint32_t sid) { ws->sid = sid > SID_MAX ? SID_M
 
 #define octile nbi_octile_cells
 
-/* The search.  generic is a constant in each caller, so the compiler makes
- * two copies: the library's, with the heap above, and one on lib/runtime/core/heap.h
- * that only the benchmark calls, to measure the difference. */
-static inline NBP_ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t size,
-                                     nb_corner corner, nb_cell start, const nb_cell *goal,
-                                     const nbi_window *win, nb_aa_result *res, const int generic)
+/* One search's state, gathered so that each phase below takes it as one argument: what the
+ * search reads (the layer's bits, the agent, the window, the goal) and what it moves on (the
+ * lane, the f the lane ties with).  The phases are inlined into run() and the struct never
+ * leaves its frame, so the compiler keeps its fields in registers as it would plain locals. */
+struct search {
+    nb_aa *ws;
+    uint32_t *stamp, *hpos, *lane;
+    double *gv;
+    const int32_t *off;
+    const uint8_t *cv;
+    uint64_t bits, mask;
+    uint32_t size, W, sid, open_stamp, goal_id;
+    int32_t x0, y0, x1, y1; /* the window */
+    int32_t gx, gy;
+    int strict, has_goal;
+    size_t ln;   /* cells in the lane */
+    double fmin; /* the f of the last cell taken from the heap */
+    double eps;
+};
+
+/* The search's constants, read from the workspace and the layer once rather than per
+ * neighbour; a new search id; an empty lane. */
+static inline NBP_ALWAYS_INLINE void prepare(struct search *s, nb_aa *ws, const nbi_layer *clear,
+                                             uint32_t size, nb_corner corner, const nb_cell *goal,
+                                             const nbi_window *win)
 {
     const uint32_t W = ws->width;
-    const int32_t x0 = win ? win->x0 : 0, y0 = win ? win->y0 : 0;
-    const int32_t x1 = win ? win->x1 : (int32_t)W, y1 = win ? win->y1 : (int32_t)ws->height;
-    const uint8_t *cv = clear->bits_at;
-    const uint64_t bits = clear->bits, mask = clear->mask;
-    const int strict = corner == NB_CORNER_STRICT;
-    const int has_goal = goal != NULL;
-    const int32_t gx = has_goal ? goal->x : 0, gy = has_goal ? goal->y : 0;
-    const uint32_t goal_id = has_goal ? (uint32_t)gy * W + (uint32_t)gx : NOT_CELL;
-    const uint32_t sid = next_sid(ws), open_stamp = sid << SID_SHIFT;
-    uint32_t *stamp = ws->stamp, *hpos = ws->hpos, *lane = ws->lane;
-    double *gv = ws->g;
-    const int32_t *off = ws->off;
-    uint64_t expanded = 0;
+    s->ws = ws;
+    s->W = W;
+    s->x0 = win ? win->x0 : 0;
+    s->y0 = win ? win->y0 : 0;
+    s->x1 = win ? win->x1 : (int32_t)W;
+    s->y1 = win ? win->y1 : (int32_t)ws->height;
+    s->cv = clear->bits_at;
+    s->bits = clear->bits;
+    s->mask = clear->mask;
+    s->size = size;
+    s->strict = corner == NB_CORNER_STRICT;
+    s->has_goal = goal != NULL;
+    s->gx = s->has_goal ? goal->x : 0;
+    s->gy = s->has_goal ? goal->y : 0;
+    s->goal_id = s->has_goal ? (uint32_t)s->gy * W + (uint32_t)s->gx : NOT_CELL;
+    s->sid = next_sid(ws);
+    s->open_stamp = s->sid << SID_SHIFT;
+    s->stamp = ws->stamp;
+    s->hpos = ws->hpos;
+    s->lane = ws->lane;
+    s->gv = ws->g;
+    s->off = ws->off;
+    s->ln = 0;
+    s->fmin = 0;
+    s->eps = 0;
+}
 
-#define STAND(j)                                                                                   \
-    ((((nbi_load64le(cv + (((uint64_t)(j)*bits) >> 3)) >> (((uint64_t)(j)*bits) & 7)) & mask)) >=  \
-     size)
-
+/* The result as for no path, and the start alone on the open list; returns the start's id. */
+static inline NBP_ALWAYS_INLINE uint32_t open_start(struct search *s, nb_cell start,
+                                                    nb_aa_result *res, const int generic)
+{
+    nb_aa *ws = s->ws;
     res->status = NB_PATH_NONE;
     res->length = 0;
     res->path_len = 0;
     res->path = NULL;
     res->searched = 1;
 
-    uint32_t sid0 = (uint32_t)start.y * W + (uint32_t)start.x;
-    gv[sid0] = 0;
-    stamp[sid0] = open_stamp;
-    const double f0 = has_goal ? octile(start.x, start.y, gx, gy) : 0;
-    hpos[sid0] = 0;
+    uint32_t sid0 = (uint32_t)start.y * s->W + (uint32_t)start.x;
+    s->gv[sid0] = 0;
+    s->stamp[sid0] = s->open_stamp;
+    const double f0 = s->has_goal ? octile(start.x, start.y, s->gx, s->gy) : 0;
+    s->hpos[sid0] = 0;
     if (generic) {
         nbi_heap_clear(&ws->gheap);
         nbi_heap_push(&ws->gheap, f0, 0, sid0);
@@ -243,112 +276,140 @@ static inline NBP_ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint
         ws->heap[0].f = f0;
         ws->heap[0].id = sid0;
     }
+    return sid0;
+}
 
-    size_t ln = 0;   /* cells in the lane */
-    double fmin = 0; /* the f of the last cell taken from the heap */
-    double eps = 0;
-    for (;;) {
-        uint32_t id;
-        if (ln) {
-            id = lane[--ln];
-        } else if (generic ? !nbi_heap_empty(&ws->gheap) : ws->hn != 0) {
-            if (generic) {
-                nbi_heap_item it = nbi_heap_pop(&ws->gheap);
-                fmin = it.key;
-                id = it.id;
-            } else {
-                fmin = ws->heap[0].f;
-                id = pop(ws);
-            }
-            /* True f values differ by far more than this; rounding by less. */
-            eps = 1e-12 * (1 + fmin);
-        } else {
-            break;
-        }
-        stamp[id] |= CLOSED;
-        expanded++;
-        if (id == goal_id)
-            break;
-        const double g = gv[id];
-        const int32_t y = (int32_t)(id / W), x = (int32_t)(id - (uint32_t)y * W);
-        const int hn_ = y > y0, hs = y + 1 < y1, hw = x > x0, he = x + 1 < x1;
-        unsigned m = 0;
-        if (hn_ && STAND(id - W))
-            m |= 1u << DN;
-        if (he && STAND(id + 1))
-            m |= 1u << DE;
-        if (hs && STAND(id + W))
-            m |= 1u << DS;
-        if (hw && STAND(id - 1))
-            m |= 1u << DW;
-        /* A diagonal needs its cell, and both (strict) or either (weak)
-         * of the cardinal cells beside it. */
-        unsigned ne, se, sw, nw;
-        if (strict) {
-            ne = (m >> DN) & (m >> DE) & 1u;
-            se = (m >> DS) & (m >> DE) & 1u;
-            sw = (m >> DS) & (m >> DW) & 1u;
-            nw = (m >> DN) & (m >> DW) & 1u;
-        } else {
-            ne = hn_ && he && (m & ((1u << DN) | (1u << DE)));
-            se = hs && he && (m & ((1u << DS) | (1u << DE)));
-            sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
-            nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
-        }
-        if (ne && STAND(id - W + 1))
-            m |= 1u << DNE;
-        if (se && STAND(id + W + 1))
-            m |= 1u << DSE;
-        if (sw && STAND(id + W - 1))
-            m |= 1u << DSW;
-        if (nw && STAND(id - W - 1))
-            m |= 1u << DNW;
-        while (m) {
-            unsigned d = nbp_ctz32(m);
-            m &= m - 1;
-            uint32_t j = (uint32_t)((int32_t)id + off[d]);
-            double ng = g + nbi_move_cost(d);
-            uint32_t sj = stamp[j];
-            size_t pos;
-            if ((sj >> SID_SHIFT) == sid) {
-                if ((sj & CLOSED) || ng >= gv[j])
-                    continue;
-                gv[j] = ng;
-                stamp[j] = open_stamp | d;
-                if (hpos[j] == IN_LANE)
-                    continue;                /* its f was the minimum already */
-                pos = generic ? 0 : hpos[j]; /* in the heap: a better way in */
-            } else {
-                gv[j] = ng;
-                stamp[j] = open_stamp | d;
-                pos = NOT_CELL;
-            }
-            double f = ng + (has_goal ? octile(x + nbi_move_dx[d], y + nbi_move_dy[d], gx, gy) : 0);
-            if (f <= fmin + eps && pos == NOT_CELL) {
-                /* As good as the best open cell: it is expanded next, so it
-                 * skips the heap (on open ground most cells do). */
-                hpos[j] = IN_LANE;
-                lane[ln++] = j;
-                continue;
-            }
-            if (generic) {
-                hpos[j] = 0;
-                nbi_heap_push(&ws->gheap, f, 0, j); /* or lowers its key */
-                continue;
-            }
-            if (pos == NOT_CELL)
-                pos = ws->hn++;
-            struct open e = {f, j};
-            sift_up(ws, pos, e);
-        }
+/* The next cell to expand, into *id: the lane's first, for they tie with the best; else the
+ * heap's best, whose f the lane then ties with.  0 when the open list is empty. */
+static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *id, const int generic)
+{
+    nb_aa *ws = s->ws;
+    if (s->ln) {
+        *id = s->lane[--s->ln];
+        return 1;
     }
-#undef STAND
-    if (generic)
-        nbi_heap_clear(&ws->gheap);
-    res->expanded = expanded;
-    if (!has_goal || (stamp[goal_id] >> SID_SHIFT) != sid || !(stamp[goal_id] & CLOSED))
+    if (generic ? nbi_heap_empty(&ws->gheap) : ws->hn == 0)
+        return 0;
+    if (generic) {
+        nbi_heap_item it = nbi_heap_pop(&ws->gheap);
+        s->fmin = it.key;
+        *id = it.id;
+    } else {
+        s->fmin = ws->heap[0].f;
+        *id = pop(ws);
+    }
+    /* True f values differ by far more than this; rounding by less. */
+    s->eps = 1e-12 * (1 + s->fmin);
+    return 1;
+}
+
+/* Whether the agent may stand on cell j: one read of the packed layer. */
+static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint32_t j)
+{
+    const uint64_t at = (uint64_t)j * s->bits;
+    return ((nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & s->mask) >= s->size;
+}
+
+/* The moves the agent may make from cell id at (x, y), as a mask of direction bits. */
+static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t id, int32_t x,
+                                               int32_t y)
+{
+    const uint32_t W = s->W;
+    const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
+    unsigned m = 0;
+    if (hn_ && stands(s, id - W))
+        m |= 1u << DN;
+    if (he && stands(s, id + 1))
+        m |= 1u << DE;
+    if (hs && stands(s, id + W))
+        m |= 1u << DS;
+    if (hw && stands(s, id - 1))
+        m |= 1u << DW;
+    /* A diagonal needs its cell, and both (strict) or either (weak)
+     * of the cardinal cells beside it. */
+    unsigned ne, se, sw, nw;
+    if (s->strict) {
+        ne = (m >> DN) & (m >> DE) & 1u;
+        se = (m >> DS) & (m >> DE) & 1u;
+        sw = (m >> DS) & (m >> DW) & 1u;
+        nw = (m >> DN) & (m >> DW) & 1u;
+    } else {
+        ne = hn_ && he && (m & ((1u << DN) | (1u << DE)));
+        se = hs && he && (m & ((1u << DS) | (1u << DE)));
+        sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
+        nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
+    }
+    if (ne && stands(s, id - W + 1))
+        m |= 1u << DNE;
+    if (se && stands(s, id + W + 1))
+        m |= 1u << DSE;
+    if (sw && stands(s, id + W - 1))
+        m |= 1u << DSW;
+    if (nw && stands(s, id - W - 1))
+        m |= 1u << DNW;
+    return m;
+}
+
+/* Cell j, reached by direction d from (x, y) at cost ng: opened, or its cost lowered, and put
+ * in the lane or the heap; left alone when closed or no better. */
+static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigned d, double ng,
+                                           int32_t x, int32_t y, const int generic)
+{
+    nb_aa *ws = s->ws;
+    uint32_t sj = s->stamp[j];
+    size_t pos;
+    if ((sj >> SID_SHIFT) == s->sid) {
+        if ((sj & CLOSED) || ng >= s->gv[j])
+            return;
+        s->gv[j] = ng;
+        s->stamp[j] = s->open_stamp | d;
+        if (s->hpos[j] == IN_LANE)
+            return;                     /* its f was the minimum already */
+        pos = generic ? 0 : s->hpos[j]; /* in the heap: a better way in */
+    } else {
+        s->gv[j] = ng;
+        s->stamp[j] = s->open_stamp | d;
+        pos = NOT_CELL;
+    }
+    double f = ng + (s->has_goal ? octile(x + nbi_move_dx[d], y + nbi_move_dy[d], s->gx, s->gy)
+                                 : 0);
+    if (f <= s->fmin + s->eps && pos == NOT_CELL) {
+        /* As good as the best open cell: it is expanded next, so it
+         * skips the heap (on open ground most cells do). */
+        s->hpos[j] = IN_LANE;
+        s->lane[s->ln++] = j;
         return;
-    /* The path, walked back by the directions cells were reached by. */
+    }
+    if (generic) {
+        s->hpos[j] = 0;
+        nbi_heap_push(&ws->gheap, f, 0, j); /* or lowers its key */
+        return;
+    }
+    if (pos == NOT_CELL)
+        pos = ws->hn++;
+    struct open e = {f, j};
+    sift_up(ws, pos, e);
+}
+
+/* Cell id's neighbours, each the agent may step to reached from it. */
+static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const int generic)
+{
+    const double g = s->gv[id];
+    const int32_t y = (int32_t)(id / s->W), x = (int32_t)(id - (uint32_t)y * s->W);
+    unsigned m = moves(s, id, x, y);
+    while (m) {
+        unsigned d = nbp_ctz32(m);
+        m &= m - 1;
+        reach(s, (uint32_t)((int32_t)id + s->off[d]), d, g + nbi_move_cost(d), x, y, generic);
+    }
+}
+
+/* The path from start (sid0) to the goal, walked back by the directions cells were reached
+ * by, into ws->path and res. */
+static void walk_back(nb_aa *ws, uint32_t sid0, uint32_t goal_id, nb_aa_result *res)
+{
+    const uint32_t W = ws->width, *stamp = ws->stamp;
+    const int32_t *off = ws->off;
     size_t len = 1, diagonals = 0;
     for (uint32_t j = goal_id; j != sid0; j = (uint32_t)((int32_t)j - off[stamp[j] & DIR_MASK]))
         len++;
@@ -366,6 +427,33 @@ static inline NBP_ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint
     res->path_len = len;
     /* Exact from the step counts rather than summed along the way. */
     res->length = nbi_steps_length(len - 1 - diagonals, diagonals);
+}
+
+/* The search.  generic is a constant in each caller, so the compiler makes
+ * two copies: the library's, with the heap above, and one on lib/runtime/core/heap.h
+ * that only the benchmark calls, to measure the difference. */
+static inline NBP_ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t size,
+                                     nb_corner corner, nb_cell start, const nb_cell *goal,
+                                     const nbi_window *win, nb_aa_result *res, const int generic)
+{
+    struct search s;
+    prepare(&s, ws, clear, size, corner, goal, win);
+    const uint32_t sid0 = open_start(&s, start, res, generic);
+    uint64_t expanded = 0;
+    uint32_t id;
+    while (take_next(&s, &id, generic)) {
+        s.stamp[id] |= CLOSED;
+        expanded++;
+        if (id == s.goal_id)
+            break;
+        expand(&s, id, generic);
+    }
+    if (generic)
+        nbi_heap_clear(&ws->gheap);
+    res->expanded = expanded;
+    if (!s.has_goal || (s.stamp[s.goal_id] >> SID_SHIFT) != s.sid || !(s.stamp[s.goal_id] & CLOSED))
+        return;
+    walk_back(ws, sid0, s.goal_id, res);
 }
 
 void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner, nb_cell start,
