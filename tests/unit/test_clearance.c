@@ -43,6 +43,7 @@ static void test_packing(tu_rng *r)
                        bits,
                        maxval,
                        bits == 32 ? 0xffffffffu : ((uint64_t)1 << bits) - 1,
+                       maxval,
                        0};
         size_t bad = 0;
         for (size_t i = 0; i < n; i++)

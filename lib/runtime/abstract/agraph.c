@@ -53,13 +53,25 @@ uint64_t nbi_agraph_bytes(uint32_t ncaps, uint32_t nsizes, uint64_t nclusters, u
 
 #define BAD(...) nbi_fail(err, NB_ERR_FORMAT, "abstract graph: " __VA_ARGS__)
 
-/* Checks the stored path of arc a (from u to v, u < v). */
+/* Checks the stored path of arc a, which joins nodes u and v: the path is
+ * stored once, from the lower node to the higher, and both arcs of the edge
+ * may point at it, so every arc is checked, whichever way it runs.  A path
+ * stays inside its cluster and is no longer than a path through each of the
+ * cluster's cells once, so that refining it fits the workspace. */
 static nb_status check_path(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_err *err)
 {
+    if (u > v) {
+        uint32_t t = u;
+        u = v;
+        v = t;
+    }
     uint32_t off = nbi_u32at(g->arc_path, a);
     uint32_t steps = nbi_agraph_arc_steps(g, a);
     if (off > 2 * (uint64_t)g->path_bytes || steps > 2 * (uint64_t)g->path_bytes - off)
         return BAD("arc %zu: its path (%u steps at %u) lies beyond the moves", a, steps, off);
+    if (steps >= (uint64_t)g->cluster * g->cluster)
+        return BAD("arc %zu: its path of %u steps is longer than its %u x %u cluster allows", a,
+                   steps, g->cluster, g->cluster);
     int32_t x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
     nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)x, (uint32_t)y), g->ncx, g->cluster,
                                   g->width, g->height);
@@ -156,11 +168,26 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
         uint32_t a = nbi_u32at(g->cluster_first, k), b = nbi_u32at(g->cluster_first, k + 1);
         if (b < a)
             return BAD("the cluster index decreases at cluster %llu", (unsigned long long)k);
+        /* A node is a transition cell on its cluster's border; nodes are
+         * listed in row-major order of their cells, each once, so no cluster
+         * holds more nodes than its border has cells (what a query's
+         * insertion of start and goal makes room for). */
+        nbi_box box = nbi_cluster_box((uint32_t)k, g->ncx, g->cluster, width, height);
+        uint64_t prev = 0;
         for (uint32_t u = a; u < b; u++) {
             uint32_t x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
             if (x >= width || y >= height || nbi_node_cluster(g, x, y) != k)
                 return BAD("node %u at (%u, %u) is not in its cluster %llu", u, x, y,
                            (unsigned long long)k);
+            if ((int32_t)x != box.x0 && (int32_t)x != box.x1 - 1 && (int32_t)y != box.y0 &&
+                (int32_t)y != box.y1 - 1)
+                return BAD("node %u at (%u, %u) is not on the border of its cluster %llu", u, x,
+                           y, (unsigned long long)k);
+            uint64_t cell = (uint64_t)y * width + x + 1;
+            if (cell <= prev)
+                return BAD("node %u at (%u, %u) comes after a node of the same or a later cell", u,
+                           x, y);
+            prev = cell;
         }
     }
     uint64_t narcs = 2 * (uint64_t)g->nedges;
@@ -204,7 +231,9 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
                 return BAD("arc %u: weight %u + %u sqrt(2) is shorter than the distance from "
                            "node %u to node %u",
                            a, card, diag, u, v);
-            if (paths && u < v) {
+            if (paths && nbi_u32at(g->arc_path, a) == NBI_NO_PATH)
+                return BAD("intra-edge arc %u has no stored path", a);
+            if (paths) {
                 nb_status st = check_path(g, a, u, v, err);
                 if (st != NB_OK)
                     return st;

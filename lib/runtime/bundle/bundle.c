@@ -151,6 +151,13 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
         if (memchr(e + NBI_ENT_NAME, 0, NBI_ENT_NAME_SIZE) == NULL)
             return nbi_fail(err, NB_ERR_FORMAT, "%s: section %u: name is not terminated", b->path, i);
         memcpy(in->name, e + NBI_ENT_NAME, NBI_ENT_NAME_SIZE);
+        /* Names of known types reach messages, JSON and file names: only the
+         * characters every name of a definition may have (formats/bundle.md). */
+        if (nbi_section_kind(in->type) && in->name[0] && !nbi_name_ok(in->name))
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: section %u (%s): its name is not 1 to %d letters, digits, '_' "
+                            "or '-'",
+                            b->path, i, nb_section_type_name(in->type), NB_NAME_MAX);
         if (in->offset % NBI_ALIGN || in->offset < prev_end || in->offset > size ||
             in->size > size - in->offset)
             return nbi_fail(err, NB_ERR_FORMAT,

@@ -90,6 +90,7 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
     out->bits = bits;
     out->maxval = maxval;
     out->mask = bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+    out->over = type == NB_SEC_CLEARANCE ? maxval : 0;
     out->section = (long)idx;
     return NB_OK;
 }
@@ -139,8 +140,7 @@ int nb_clearance(const nb_bundle *b, nb_capability cap, long x, long y)
         return -1;
     if (!inside(&l, x, y))
         return 0;
-    uint32_t v = nbi_layer_get(&l, (uint64_t)y * l.width + (uint64_t)x);
-    return (int)(v > l.maxval ? l.maxval : v);
+    return (int)nbi_layer_value(&l, (uint64_t)y * l.width + (uint64_t)x);
 }
 
 int nb_clearance_cap(const nb_bundle *b, nb_capability cap)
@@ -166,7 +166,7 @@ long nb_component(const nb_bundle *b, nb_capability cap, unsigned size, long x, 
         return -1;
     if (!inside(&l, x, y))
         return 0;
-    return (long)nbi_layer_get(&l, (uint64_t)y * l.width + (uint64_t)x);
+    return (long)nbi_layer_value(&l, (uint64_t)y * l.width + (uint64_t)x);
 }
 
 int nb_reachable(const nb_bundle *b, nb_capability cap, unsigned size, nb_cell from, nb_cell to)
@@ -176,7 +176,7 @@ int nb_reachable(const nb_bundle *b, nb_capability cap, unsigned size, nb_cell f
         return -1;
     if (!inside(&l, from.x, from.y) || !inside(&l, to.x, to.y))
         return 0;
-    uint32_t a = nbi_layer_get(&l, (uint64_t)from.y * l.width + (uint64_t)from.x);
-    uint32_t c = nbi_layer_get(&l, (uint64_t)to.y * l.width + (uint64_t)to.x);
+    uint32_t a = nbi_layer_value(&l, (uint64_t)from.y * l.width + (uint64_t)from.x);
+    uint32_t c = nbi_layer_value(&l, (uint64_t)to.y * l.width + (uint64_t)to.x);
     return a != 0 && a == c;
 }

@@ -21,6 +21,8 @@ typedef struct nbi_layer {
     uint32_t bits;   /* bits per cell, 1 to 32 */
     uint32_t maxval; /* clearance: the cap; components: the component count */
     uint64_t mask;   /* (1 << bits) - 1 */
+    uint32_t over;   /* what a stored value beyond maxval reads as: the cap, or 0
+                        (no component) */
     long section;    /* its index in the bundle */
 } nbi_layer;
 
@@ -29,6 +31,16 @@ static inline uint32_t nbi_layer_get(const nbi_layer *l, uint64_t i)
 {
     uint64_t bit = i * l->bits;
     return (uint32_t)((nbi_load64le(l->bits_at + (bit >> 3)) >> (bit & 7)) & l->mask);
+}
+
+/* The value of cell i within the layer's range: a stored value beyond
+ * maxval (the packing has room for one) reads as over.  What a caller
+ * hands on or indexes by goes through here; the searches, which only
+ * compare values, read nbi_layer_get. */
+static inline uint32_t nbi_layer_value(const nbi_layer *l, uint64_t i)
+{
+    uint32_t v = nbi_layer_get(l, i);
+    return v <= l->maxval ? v : l->over;
 }
 
 /* Bits needed for values 0..maxval (at least 1). */
