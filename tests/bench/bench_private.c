@@ -1,4 +1,4 @@
-/* bench_open.c: what NB_OPEN_PRIVATE costs against a mapped open, for
+/* bench_private.c: what NB_OPEN_PRIVATE costs against a mapped open, for
  * formats/bundle.md: the time of nb_bundle_open, of a first Annotated A*
  * query in a corner (nb_aa_open included), of nb_haa_open (which checks
  * the whole abstract graph) and of the first and second HAA* query across
@@ -54,7 +54,7 @@ static void rss(double *anon, double *file)
 
 static void die(const char *what, const nb_err *err)
 {
-    fprintf(stderr, "bench_open: %s: %s\n", what, err ? err->msg : "failed");
+    fprintf(stderr, "bench_private: %s: %s\n", what, err ? err->msg : "failed");
     exit(1);
 }
 
@@ -227,7 +227,7 @@ static const char *bake_tiled(unsigned side)
             grid.cells[y * side + x] = tile.cells[(y % tile.height) * tile.width + x % tile.width];
     const char *path = tu_path(tu_tmpdir(), "tiled.nbk");
     nb_bundle *b = NULL;
-    fprintf(stderr, "bench_open: baking a %u x %u level tiled from %s...\n", side, side, src);
+    fprintf(stderr, "bench_private: baking a %u x %u level tiled from %s...\n", side, side, src);
     if (tu_write_cleared(path, &legend, &agents, &grid, 0, &err) != NB_OK ||
         nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK ||
         tu_add_abstract(&b, path, 10, &err) != NB_OK)
