@@ -108,20 +108,34 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
 
 /* ---- writing files atomically (bundle/tempfile.c) ---- */
 
-/* A temporary file beside path, for writing a file atomically: termination
- * signals are held from create to finish, which (when st is NB_OK) syncs
- * it and renames it over path, or else removes it; returns the status.
- * Finishing with path NULL removes it (a scratch file). */
+/* A temporary file for writing a file atomically: termination signals are
+ * held from create to finish, which (when st is NB_OK) syncs it and renames
+ * it over its target, or else removes it; returns the status.  The target
+ * is path once its symbolic links are followed (a dangling link's target is
+ * created), so that a link stays a link and its target is replaced; the
+ * temporary file, target.tmp-PID-N, is beside the target, and creating one
+ * first removes those of dead writers (nbb_tempfile_sweep). */
 typedef struct nbb_tempfile {
-    char *tmp; /* its name */
+    char *tmp;    /* its name */
+    char *target; /* what it replaces */
     int fd;
+    int scratch;
     sigset_t saved;
 } nbb_tempfile;
 nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err);
+/* A scratch file, base.tmp-PID-N, that finish removes in every case; base
+ * is taken as it is, links and all. */
+nb_status nbb_tempfile_scratch(nbb_tempfile *t, const char *base, nb_err *err);
+nb_status nbb_tempfile_finish(nbb_tempfile *t, nb_status st, nb_err *err);
 /* Refuses an output path that exists and is not a regular file (a device,
  * a FIFO, a directory): renaming a new file onto it would replace it. */
 nb_status nbb_output_check(const char *path, nb_err *err);
-nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err);
+/* The file path names once its symbolic links are followed (malloc'ed into
+ * *target): path itself when it is not a link (bundle/link_target.c). */
+nb_status nbb_link_target(const char *path, char **target, nb_err *err);
+/* Removes path's temporary files (path.tmp-PID-N) whose writer is dead:
+ * regular files of this user's whose PID is no process (bundle/stale_temp.c). */
+void nbb_tempfile_sweep(const char *path);
 
 /* ---- round obstacles (forest/) ---- */
 
