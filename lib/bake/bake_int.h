@@ -158,4 +158,27 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double agent_radius, uint32_t 
 nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
 nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
 
+/* ---- perimeter tables (motion/perimeter_build.c) ----
+ * The backward search that gives a table's values: mkperim runs it for
+ * every table, nbb_verify_deep for the tables it samples. */
+
+typedef struct nbb_pvalues nbb_pvalues;
+/* A search over the states within radius cells of the goal (and a margin
+ * that grows as needed); m must outlive it. */
+nb_status nbb_pvalues_new(const nb_model *m, unsigned radius, nbb_pvalues **out, nb_err *err);
+void nbb_pvalues_free(nbb_pvalues *pv);
+/* Searches back from the goal at heading gh and speed level gl
+ * (NBI_PERIM_ANY: any heading, any speed) until the window's values are
+ * exact. */
+nb_status nbb_pvalues_goal(nbb_pvalues *pv, unsigned gh, unsigned gl, nb_err *err);
+/* The cost from (x, y) at heading h and speed class k (cls: the class of
+ * each speed level) to the last goal searched; 0 for a goal state. */
+double nbb_pvalues_get(const nbb_pvalues *pv, const uint8_t *cls, long x, long y, unsigned h,
+                       unsigned k);
+/* How far past the window the searches have gone. */
+unsigned nbb_pvalues_margin(const nbb_pvalues *pv);
+/* A cost as an entry of bits 16 (times scale, rounded down; 0xFFFF when
+ * unreachable) or 32 (a float rounded down). */
+uint32_t nbb_perimeter_entry(double v, unsigned bits, uint32_t scale);
+
 #endif /* NB_BAKE_INT_H */
