@@ -133,14 +133,18 @@ typedef struct nbb_scen {
     size_t count;
 } nbb_scen;
 
+/* A scenario file's limits (navbake-scen(1)): its size, and the queries
+ * it holds (MovingAI's largest files hold some 10,000). */
 #define NBB_SCEN_FILE_MAX ((size_t)256 << 20)
+#define NBB_SCEN_MAX_LINES ((size_t)1 << 20)
 
 /* Reads a scenario file (https://movingai.com/benchmarks/formats.html): a
  * 'version N' line, then lines of nine columns separated by tabs or
  * spaces (bucket, map, width, height, start x, start y, goal x, goal y,
  * optimal length); the map column may carry a path.  Blank lines are
  * skipped.  An error names file, line and what was expected.  "-" reads
- * standard input. */
+ * standard input.  At most NBB_SCEN_FILE_MAX bytes and NBB_SCEN_MAX_LINES
+ * queries. */
 nb_status nbb_scen_read(const char *path, nbb_scen *scen, nb_err *err);
 nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen *scen,
                          nb_err *err);

@@ -816,7 +816,8 @@ typedef struct nb_planner_result {
 nb_status nb_planner_find(nb_planner *planner, const nb_planner_query *query,
                           nb_planner_result *out, nb_err *err);
 /* 1 when a unit driving these segments touches no cell that is blocked
- * for it (the exact swept disc, not samples). */
+ * for it (the exact swept disc, not samples); 0 for a segment that leaves
+ * the map or has a number that is not finite. */
 int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t n);
 /* 1 when the cell is blocked for the planner's unit. */
 int nb_planner_blocked(const nb_planner *planner, long x, long y);
@@ -973,8 +974,9 @@ void nb_forest_ws_close(nb_forest_ws *ws);
  * search would take it.  NB_OK with res->status: NB_PATH_START_BLOCKED or
  * _GOAL_BLOCKED when that point is inside an inflated circle
  * (res->blocked_by), NB_PATH_NONE when the circles close one off from the
- * other.  NB_ERR_ARG for a point that is not finite or is outside the
- * bounds, or an agent radius beyond NB_FOREST_MAX_COORD. */
+ * other.  NB_ERR_ARG for a point that is not finite, is beyond
+ * NB_FOREST_MAX_COORD in x or y or is outside the bounds, or an agent
+ * radius beyond NB_FOREST_MAX_COORD. */
 nb_status nb_forest_find(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
                          unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err);
 
