@@ -118,20 +118,22 @@ int nbc_format(const char *opt, const char *text, nbb_format *out)
     return 1;
 }
 
-void nbc_json_string(const char *s)
+void nbc_json_string_to(FILE *f, const char *s)
 {
-    putchar('"');
+    putc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
-            printf("\\%c", c);
+            fprintf(f, "\\%c", c);
         else if (c < 0x20)
-            printf("\\u%04x", c);
+            fprintf(f, "\\u%04x", c);
         else
-            putchar(c);
+            putc(c, f);
     }
-    putchar('"');
+    putc('"', f);
 }
+
+void nbc_json_string(const char *s) { nbc_json_string_to(stdout, s); }
 
 int nbc_progress_ok(void) { return isatty(STDERR_FILENO); }
 

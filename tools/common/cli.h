@@ -47,8 +47,9 @@ int nbc_format(const char *opt, const char *text, nbb_format *out);
 #define NBC_FORMAT_HELP \
     "      --format FORM  write the bundle as 'binary' or 'sqlite' (default: sqlite\n" \
     "                     when OUT ends in .sqlite, .sqlite3 or .db, else binary)\n"
-/* Prints s as a JSON string, quoted and escaped. */
+/* Prints s as a JSON string, quoted and escaped (to standard output, or f). */
 void nbc_json_string(const char *s);
+void nbc_json_string_to(FILE *f, const char *s);
 
 /* Microseconds of the monotonic clock. */
 double nbc_now_us(void);
