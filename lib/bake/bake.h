@@ -82,6 +82,10 @@ nbb_format nbb_format_for_path(const char *path);
  * parameters), so the same sections give the same bytes whatever order
  * they came in. */
 nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err);
+/* The same, telling progress the fraction done (the SQLite form's tables
+ * take long; the binary form is written at once). */
+nb_status nbb_builder_write_progress(nbb_builder *b, const char *path, nbb_format format,
+                                     nbb_progress_fn progress, void *arg, nb_err *err);
 /* The same in the form the name asks for (NBB_FORMAT_AUTO). */
 nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
 /* The binary form in memory (what nbb_builder_write would write; free() it). */
@@ -90,6 +94,9 @@ nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err
  * standard output): its sections as stored, and the tables people query,
  * decoded from them. */
 nb_status nbb_sqlite_write(const nb_bundle *bundle, const char *path, nb_err *err);
+/* The same, telling progress the fraction done. */
+nb_status nbb_sqlite_write_progress(const nb_bundle *bundle, const char *path,
+                                    nbb_progress_fn progress, void *arg, nb_err *err);
 
 /* ---- levels: a map, its terrain legend and agent set (input/level.c) ---- */
 
@@ -316,6 +323,9 @@ typedef struct nbb_deep_opts {
      * or a type this library does not know. */
     void (*section_done)(void *ctx, size_t index, int recomputed, double seconds, double cpu);
     void *ctx;
+    /* Told now and then the fraction done of the section being recomputed,
+     * where that takes long (the abstract graph), with ctx; or NULL. */
+    nbb_progress_fn progress;
 } nbb_deep_opts;
 
 typedef struct nbb_deep_stats {

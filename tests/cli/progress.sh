@@ -74,6 +74,24 @@ print(len(objs))' "$tmp/json"
 else
   skip "python3 absent: JSON not parsed"
 fi
+# Every other tool that can run long: --progress=json ends with a finished
+# object; without a terminal, nothing on standard error.
+d=$top_srcdir/data
+mkclear -q --agents "$d/sample-agents.yaml" "$d/sample.map" -o s.nbk
+mkabstract -q s.nbk
+printf 'version 1\n0\tsample.map\t64\t40\t2\t2\t10\t2\t8.00000000\n' >s.scen
+for cmd in "mkperim -q -m $d/models/humanoid.yaml -o s.nbk" \
+           "mkhitcheck -u $d/units/jeep.yaml -o s.nbk" \
+           "mkabstract --forest $d/forest.yaml --agent-radius 0.5 -o f.nbk" \
+           "navbake verify --deep s.nbk" "navbake convert s.nbk s.sqlite" \
+           "navbake scen s.nbk s.scen"; do
+  name=${cmd%% -*}; name=${name%% s.*}
+  status sh -c "$cmd --progress=json >/dev/null"
+  like "$name --progress=json: the last line says it finished" "$(printf '%s\n' "$err" | tail -1)" \
+    '"finished":true}'
+  status sh -c "$cmd >/dev/null"
+  is "$name without a terminal: nothing on standard error" "$err" ""
+done
 status mkclear --progress=sometimes big.map -o x.nbk
 is "a bad --progress is a usage error" "$rc" 2
 like "naming the choices" "$err" "--progress: 'sometimes' is not auto, none or json"

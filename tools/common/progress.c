@@ -131,14 +131,22 @@ void nbc_progress_units(nbc_progress *p, double done)
     nbc_progress_update(p, p->total > 0 ? done / p->total : 0);
 }
 
+void nbc_progress_clear(nbc_progress *p)
+{
+    if (p->out == 1 && p->width) {
+        fprintf(stderr, "\r%*s\r", p->width, "");
+        fflush(stderr);
+        p->width = 0;
+        p->next = 0; /* drawn again at the next update */
+    }
+}
+
 void nbc_progress_end(nbc_progress *p)
 {
     if (p->out == 2) {
         p->fraction = 1;
         draw(p, nbc_now_us(), 1);
-    } else if (p->out == 1 && p->width) {
-        fprintf(stderr, "\r%*s\r", p->width, "");
-        fflush(stderr);
     }
+    nbc_progress_clear(p);
     p->out = 0;
 }

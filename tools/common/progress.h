@@ -43,6 +43,9 @@ void nbc_progress_start(nbc_progress *p, nbc_progress_mode mode, int quiet, cons
 void nbc_progress_update(void *arg, double fraction);
 /* The same with units done. */
 void nbc_progress_units(nbc_progress *p, double done);
+/* Erases the line before the tool writes to standard error itself (the
+ * next update draws it again). */
+void nbc_progress_clear(nbc_progress *p);
 /* Ends the task: erases the line (the tool's own output follows); JSON
  * says it finished, and how long it took. */
 void nbc_progress_end(nbc_progress *p);
