@@ -69,11 +69,40 @@ static int run(int (*cmd)(int, char **), char **out, size_t *outlen, ...)
     return rc;
 }
 
-/* Output that must be JSON (one value, or one per line). */
+/* The offset of the first byte of text that is not part of valid UTF-8
+ * (RFC 3629), or len. */
+static size_t utf8_end(const unsigned char *t, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned c = t[i], cp, min;
+        size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                             : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (n == 0 || n > len - i)
+            return i;
+        min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+        cp = n == 1 ? c : c & (0x3fu >> (n - 1));
+        for (size_t k = 1; k < n; k++) {
+            if ((t[i + k] & 0xc0) != 0x80)
+                return i;
+            cp = cp << 6 | (t[i + k] & 0x3fu);
+        }
+        if (n > 1 && (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)))
+            return i;
+        i += n;
+    }
+    return len;
+}
+
+/* Output that must be JSON (one value, or one per line), in UTF-8. */
 static void must_parse(char *text, size_t len, const char *what)
 {
     nbj *v;
     nb_err err;
+    size_t bad = utf8_end((const unsigned char *)text, len);
+    if (bad < len) {
+        fprintf(stderr, "fuzz_tools: %s printed a byte that is not UTF-8 at %zu\n", what, bad);
+        abort();
+    }
     if (len && nbj_parse_seq(text, len, what, &v, &err) != NB_OK) {
         fprintf(stderr, "fuzz_tools: %s printed what is not JSON: %s\n%.*s\n", what, err.msg,
                 (int)(len > 4000 ? 4000 : len), text);

@@ -26,8 +26,13 @@ static void format_params(const nb_bundle *b, const nb_section_info *in, char *o
 {
     size_t at = 0;
     out[0] = '\0';
-    if (in->name[0]) {
-        at += (size_t)snprintf(out + at, len - at, json ? "\"name\": \"%s\"" : "name=%s", in->name);
+    if (in->name[0] && json) {
+        /* A section of a type this reader does not know may have any name. */
+        char name[6 * (NB_NAME_MAX + 1) + 1];
+        nbc_json_escape(in->name, name, sizeof name);
+        at += (size_t)snprintf(out + at, len - at, "\"name\": \"%s\"", name);
+    } else if (in->name[0]) {
+        at += (size_t)snprintf(out + at, len - at, "name=%s", in->name);
     }
     for (unsigned i = 0; i < NB_SECTION_PARAMS && at < len; i++) {
         const char *pn = nb_section_param_name(in->type, i);
@@ -101,7 +106,7 @@ static void print_text(const char *path, const nb_bundle *b)
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
         const nb_section_info *in = nb_bundle_section(b, i);
         const char *tn = nb_section_type_name(in->type);
-        char tbuf[24], params[512];
+        char tbuf[24], params[2048];
         if (!tn) {
             snprintf(tbuf, sizeof tbuf, "type-%" PRIu32, in->type);
             tn = tbuf;
@@ -168,7 +173,7 @@ static void print_json(const char *path, const nb_bundle *b)
     printf("%s],\n  \"sections\": [", nb_agent_count(b) ? "\n  " : "");
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
         const nb_section_info *in = nb_bundle_section(b, i);
-        char params[512];
+        char params[2048]; /* a name, a capability of 32 long terrain names, 8 numbers */
         format_params(b, in, params, sizeof params, 1);
         printf("%s\n    {\"index\": %zu, \"type\": %" PRIu32 ", \"type_name\": ", i ? "," : "", i,
                in->type);

@@ -118,19 +118,77 @@ int nbc_format(const char *opt, const char *text, nbb_format *out)
     return 1;
 }
 
+/* The length of the valid UTF-8 sequence at p (1 for ASCII), or 0 when p
+ * does not start one (a stray continuation byte, an overlong form, a
+ * surrogate, a sequence cut short by the terminator). */
+static size_t utf8_seq(const unsigned char *p)
+{
+    unsigned c = p[0], min, cp;
+    size_t n;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    cp = c & (0x3fu >> (n - 1));
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
+}
+
+size_t nbc_json_escape(const char *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        char tmp[8];
+        size_t k = utf8_seq(p), n;
+        if (k == 1 && (*p == '"' || *p == '\\')) {
+            tmp[0] = '\\';
+            tmp[1] = (char)*p;
+            n = 2;
+        } else if (k == 1 && *p < 0x20) {
+            n = (size_t)snprintf(tmp, sizeof tmp, "\\u%04x", *p);
+        } else if (k == 0) {
+            /* Not UTF-8: the byte as the Latin-1 character it would be. */
+            n = (size_t)snprintf(tmp, sizeof tmp, "\\u%04x", *p);
+            k = 1;
+        } else {
+            memcpy(tmp, p, k);
+            n = k;
+        }
+        for (size_t i = 0; i < n; i++, at++)
+            if (at + 1 < len)
+                buf[at] = tmp[i];
+        p += k;
+    }
+    if (len)
+        buf[at < len ? at : len - 1] = '\0';
+    return at;
+}
+
 void nbc_json_string(const char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+    char small[256];
+    size_t n = nbc_json_escape(s, small, sizeof small);
+    char *buf = n < sizeof small ? small : malloc(n + 1);
+    if (buf != small && buf)
+        nbc_json_escape(s, buf, n + 1);
+    printf("\"%s\"", buf ? buf : "");
+    if (buf != small)
+        free(buf);
 }
 
 int nbc_progress_ok(void) { return isatty(STDERR_FILENO); }

@@ -49,6 +49,12 @@ int nbc_format(const char *opt, const char *text, nbb_format *out);
     "                     when OUT ends in .sqlite, .sqlite3 or .db, else binary)\n"
 /* Prints s as a JSON string, quoted and escaped. */
 void nbc_json_string(const char *s);
+/* The characters of s as the body of a JSON string (no quotes), into buf
+ * (always NUL-terminated): '"', '\\' and control characters escaped, and
+ * each byte that does not start a valid UTF-8 sequence written as \u00XX
+ * (its Latin-1 reading), so that the output is UTF-8 whatever s holds.
+ * Returns the length it needed, as snprintf does. */
+size_t nbc_json_escape(const char *s, char *buf, size_t len);
 
 /* Microseconds of the monotonic clock. */
 double nbc_now_us(void);
