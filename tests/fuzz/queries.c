@@ -102,21 +102,23 @@ static void level(const nb_bundle *b, pick *p)
         (void)nb_map_terrain(b, x, y);
         (void)nb_map_char(b, x, y);
     }
-    /* Every cell of one agent's layers (the sample is 64 x 40), some cells
-     * of the others'. */
-    size_t all = (size_t)below(p, (long)na);
+    /* Every cell of one agent's layers (the sample is 64 x 40) one time in
+     * four, some cells of each agent's otherwise. */
+    size_t all = below(p, 4) == 0 ? (size_t)below(p, (long)na) : SIZE_MAX;
     for (size_t i = 0; i < na && i < 8; i++) {
         const nb_agent *a = nb_agent_get(b, i);
         int cv = nb_clearance_cap(b, a->capability);
-        uint32_t step = i == all ? 1 : 7;
-        for (uint32_t y = 0; y < h && (uint64_t)w * h <= 65536; y += step)
-            for (uint32_t x = i == all ? 0 : y % 5; x < w; x += step) {
-                int c = nb_clearance(b, a->capability, x, y);
-                if (cv >= 0 && (c < 0 || c > cv))
-                    fail("nb_clearance beyond its layer's cap", NULL);
-                (void)nb_can_stand(b, a->capability, a->size, x, y);
-                (void)nb_component(b, a->capability, a->size, x, y);
-            }
+        for (int k = 0; w && h && k < (i == all ? 65536 : 64); k++) {
+            uint32_t x = i == all ? (uint32_t)k % w : (uint32_t)below(p, w);
+            uint32_t y = i == all ? (uint32_t)k / w : (uint32_t)below(p, h);
+            if (y >= h)
+                break;
+            int c = nb_clearance(b, a->capability, x, y);
+            if (cv >= 0 && (c < 0 || c > cv))
+                fail("nb_clearance beyond its layer's cap", NULL);
+            (void)nb_can_stand(b, a->capability, a->size, x, y);
+            (void)nb_component(b, a->capability, a->size, x, y);
+        }
         for (int k = 0; k < 4; k++) {
             nb_cell from = {(int32_t)(below(p, (long)w + 2) - 1), (int32_t)(below(p, (long)h + 2) - 1)};
             nb_cell to = {(int32_t)below(p, w), (int32_t)below(p, h)};
@@ -126,35 +128,29 @@ static void level(const nb_bundle *b, pick *p)
     }
 }
 
-/* Start and goal cells: corners, cells from the input, and the first and
- * last cells where the agent may stand. */
+/* Start and goal cells: cells where the agent may stand (the first of up
+ * to 32 tries from the input), cells from the input, corners. */
 #define NPAIRS 3
+static nb_cell standable(const nb_bundle *b, const nb_agent *a, pick *p, nb_cell fallback)
+{
+    int32_t w = (int32_t)nb_map_width(b), h = (int32_t)nb_map_height(b);
+    for (int k = 0; k < 32; k++) {
+        nb_cell c = {(int32_t)below(p, w), (int32_t)below(p, h)};
+        if (nb_can_stand(b, a->capability, a->size, c.x, c.y) == 1)
+            return c;
+    }
+    return fallback;
+}
+
 static void pairs(const nb_bundle *b, const nb_agent *a, pick *p, nb_cell from[NPAIRS], nb_cell to[NPAIRS])
 {
     int32_t w = (int32_t)nb_map_width(b), h = (int32_t)nb_map_height(b);
     nb_cell first = {0, 0}, last = {w - 1, h - 1};
-    int found = 0;
-    for (int32_t y = 0; y < h && !found; y++)
-        for (int32_t x = 0; x < w && !found; x++)
-            if (nb_can_stand(b, a->capability, a->size, x, y) == 1) {
-                first.x = x;
-                first.y = y;
-                found = 1;
-            }
-    found = 0;
-    for (int32_t y = h - 1; y >= 0 && !found; y--)
-        for (int32_t x = w - 1; x >= 0 && !found; x--)
-            if (nb_can_stand(b, a->capability, a->size, x, y) == 1) {
-                last.x = x;
-                last.y = y;
-                found = 1;
-            }
-    from[0] = first;
-    to[0] = last;
+    from[0] = standable(b, a, p, first);
+    to[0] = standable(b, a, p, last);
     from[1].x = (int32_t)below(p, w);
     from[1].y = (int32_t)below(p, h);
-    to[1].x = (int32_t)below(p, w);
-    to[1].y = (int32_t)below(p, h);
+    to[1] = standable(b, a, p, first);
     from[2] = last;
     to[2].x = (int32_t)below(p, w);
     to[2].y = (int32_t)below(p, h);
