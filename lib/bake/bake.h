@@ -133,14 +133,18 @@ typedef struct nbb_scen {
     size_t count;
 } nbb_scen;
 
+/* A scenario file's limits (navbake-scen(1)): its size, and the queries
+ * it holds (MovingAI's largest files hold some 10,000). */
 #define NBB_SCEN_FILE_MAX ((size_t)256 << 20)
+#define NBB_SCEN_MAX_LINES ((size_t)1 << 20)
 
 /* Reads a scenario file (https://movingai.com/benchmarks/formats.html): a
  * 'version N' line, then lines of nine columns separated by tabs or
  * spaces (bucket, map, width, height, start x, start y, goal x, goal y,
  * optimal length); the map column may carry a path.  Blank lines are
  * skipped.  An error names file, line and what was expected.  "-" reads
- * standard input. */
+ * standard input.  At most NBB_SCEN_FILE_MAX bytes and NBB_SCEN_MAX_LINES
+ * queries. */
 nb_status nbb_scen_read(const char *path, nbb_scen *scen, nb_err *err);
 nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen *scen,
                          nb_err *err);
@@ -270,6 +274,52 @@ void nbb_forest_print(const nbb_forest *f, FILE *file);
 nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radii, unsigned nradii,
                          int compress, nb_forest_graph_info *info, nbb_progress_fn progress,
                          void *arg, nb_err *err);
+
+/* ---- deep verification (verify/; navbake verify --deep) ----
+ * What a CRC cannot see: a section baked wrong, or changed and given a
+ * right CRC.  Every section computed from others is computed again from
+ * the bundle's own inputs and the parameters it records, and compared
+ * value by value (never as stored bytes, which zlib or a wider bit width
+ * may change): clearance and component layers from the map, legend and
+ * agent set; the abstract graph (nodes, arcs, weights, stored paths) from
+ * the clearance layers (checked before it) with the options its header
+ * records; hit-check and curve tables from their unit; bitangent graphs
+ * from the forest; perimeter tables from their model, every entry of a
+ * sample of tables chosen by a seed.  The inputs themselves (legend,
+ * agent set, map, models, units, forest) are what nb_bundle_verify
+ * checks: run it first. */
+
+#define NBB_DEEP_SEED 1              /* the seed navbake verify --deep uses by default */
+#define NBB_DEEP_PERIMETER_TABLES 2  /* tables sampled per perimeter section by default */
+
+typedef struct nbb_deep_opts {
+    uint64_t seed;             /* chooses the perimeter tables checked */
+    unsigned perimeter_tables; /* tables checked per perimeter section; 0: every one */
+    /* Called after each section (may be NULL) with the seconds it took,
+     * elapsed and of the process's CPU time: recomputed is 0 for an input
+     * or a type this library does not know. */
+    void (*section_done)(void *ctx, size_t index, int recomputed, double seconds, double cpu);
+    void *ctx;
+} nbb_deep_opts;
+
+typedef struct nbb_deep_stats {
+    size_t recomputed;          /* sections computed again and compared */
+    uint64_t perimeter_entries; /* perimeter entries computed again and compared */
+    uint64_t perimeter_tables, perimeter_tables_total; /* tables checked, of how many */
+} nbb_deep_stats;
+
+/* The defaults: seed NBB_DEEP_SEED, NBB_DEEP_PERIMETER_TABLES tables. */
+void nbb_deep_defaults(nbb_deep_opts *o);
+/* NB_OK when every section agrees with what its inputs give.  The first
+ * disagreement is NB_ERR_FORMAT, its message naming the section (index,
+ * type, parameters) and where in it: a cell (x, y) of a layer; a node or
+ * an arc (ids, cells, annotation) and a step of its stored path; a
+ * hit-check entry (headings, neighbour), curve and cell; a perimeter
+ * table, entry and state; a bitangent node or free arc.  A section that
+ * cannot be recomputed (a perimeter table without its model) is an error
+ * too.  o and stats may be NULL. */
+nb_status nbb_verify_deep(const nb_bundle *b, const nbb_deep_opts *o, nbb_deep_stats *stats,
+                          nb_err *err);
 
 /* ---- checked views of sections (view/) ----
  * For the tools that print or draw what a bundle holds.  Each view is made

@@ -41,8 +41,19 @@ typedef struct nbb_yaml {
     const char *name; /* file name for messages */
 } nbb_yaml;
 
-/* Parses exactly one YAML document; a syntax error names line and column. */
-nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name, nb_err *err);
+/* The limits of every YAML input (formats/legend.md), checked before the
+ * document is built: nesting, nodes (scalars, lists, mappings and
+ * aliases: a forest has its own count) and anchors.  The largest real
+ * inputs are far below them: 3 levels, some 10,000 nodes (an agent set of
+ * 256 agents), no anchors. */
+#define NBB_YAML_MAX_DEPTH 64
+#define NBB_YAML_MAX_NODES 100000
+#define NBB_YAML_MAX_ANCHORS 64
+
+/* Parses exactly one YAML document of at most max_nodes nodes; a syntax
+ * error or a limit names line and column. */
+nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name,
+                        size_t max_nodes, nb_err *err);
 void nbb_yaml_free(nbb_yaml *y);
 /* The root node, which must be a mapping (what names it in messages). */
 nb_status nbb_yaml_root(nbb_yaml *y, const char *what, yaml_node_t **root, nb_err *err);
@@ -108,22 +119,42 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
 
 /* ---- writing files atomically (bundle/tempfile.c) ---- */
 
-/* A temporary file beside path, for writing a file atomically: termination
- * signals are held from create to finish, which (when st is NB_OK) syncs
- * it and renames it over path, or else removes it; returns the status.
- * Finishing with path NULL removes it (a scratch file). */
+/* A temporary file for writing a file atomically: termination signals are
+ * held from create to finish, which (when st is NB_OK) syncs it and renames
+ * it over its target, or else removes it; returns the status.  The target
+ * is path once its symbolic links are followed (a dangling link's target is
+ * created), so that a link stays a link and its target is replaced; the
+ * temporary file, target.tmp-PID-N, is beside the target, and creating one
+ * first removes those of dead writers (nbb_tempfile_sweep). */
 typedef struct nbb_tempfile {
-    char *tmp; /* its name */
+    char *tmp;    /* its name */
+    char *target; /* what it replaces */
     int fd;
+    int scratch;
     sigset_t saved;
 } nbb_tempfile;
 nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err);
+/* A scratch file, base.tmp-PID-N, that finish removes in every case; base
+ * is taken as it is, links and all. */
+nb_status nbb_tempfile_scratch(nbb_tempfile *t, const char *base, nb_err *err);
+nb_status nbb_tempfile_finish(nbb_tempfile *t, nb_status st, nb_err *err);
 /* Refuses an output path that exists and is not a regular file (a device,
  * a FIFO, a directory): renaming a new file onto it would replace it. */
 nb_status nbb_output_check(const char *path, nb_err *err);
-nb_status nbb_tempfile_finish(nbb_tempfile *t, const char *path, nb_status st, nb_err *err);
+/* The file path names once its symbolic links are followed (malloc'ed into
+ * *target): path itself when it is not a link (bundle/link_target.c). */
+nb_status nbb_link_target(const char *path, char **target, nb_err *err);
+/* Removes path's temporary files (path.tmp-PID-N) whose writer is dead:
+ * regular files of this user's whose PID is no process (bundle/stale_temp.c). */
+void nbb_tempfile_sweep(const char *path);
 
 /* ---- round obstacles (forest/) ---- */
+
+/* A forest file's limits (formats/forest.md): some 64 bytes of YAML a
+ * circle, and 7 nodes for a circle written as a mapping, for the largest
+ * forest; beside them, a few for the keys and the bounds. */
+#define NBB_FOREST_FILE_MAX ((size_t)64 * NB_FOREST_MAX_CIRCLES)
+#define NBB_FOREST_YAML_MAX_NODES ((size_t)7 * NB_FOREST_MAX_CIRCLES + 16)
 
 /* The forest section's payload (malloc'ed). */
 nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err);
@@ -143,5 +174,28 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double agent_radius, uint32_t 
 
 nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err);
 nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_model *m, nb_err *err);
+
+/* ---- perimeter tables (motion/perimeter_build.c) ----
+ * The backward search that gives a table's values: mkperim runs it for
+ * every table, nbb_verify_deep for the tables it samples. */
+
+typedef struct nbb_pvalues nbb_pvalues;
+/* A search over the states within radius cells of the goal (and a margin
+ * that grows as needed); m must outlive it. */
+nb_status nbb_pvalues_new(const nb_model *m, unsigned radius, nbb_pvalues **out, nb_err *err);
+void nbb_pvalues_free(nbb_pvalues *pv);
+/* Searches back from the goal at heading gh and speed level gl
+ * (NBI_PERIM_ANY: any heading, any speed) until the window's values are
+ * exact. */
+nb_status nbb_pvalues_goal(nbb_pvalues *pv, unsigned gh, unsigned gl, nb_err *err);
+/* The cost from (x, y) at heading h and speed class k (cls: the class of
+ * each speed level) to the last goal searched; 0 for a goal state. */
+double nbb_pvalues_get(const nbb_pvalues *pv, const uint8_t *cls, long x, long y, unsigned h,
+                       unsigned k);
+/* How far past the window the searches have gone. */
+unsigned nbb_pvalues_margin(const nbb_pvalues *pv);
+/* A cost as an entry of bits 16 (times scale, rounded down; 0xFFFF when
+ * unreachable) or 32 (a float rounded down). */
+uint32_t nbb_perimeter_entry(double v, unsigned bits, uint32_t scale);
 
 #endif /* NB_BAKE_INT_H */

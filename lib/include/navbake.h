@@ -153,7 +153,8 @@ typedef struct nb_section_info {
 } nb_section_info;
 
 /* Flags for nb_bundle_open. */
-#define NB_OPEN_VERIFY 0x1u /* also check every CRC (as nb_bundle_verify) */
+#define NB_OPEN_VERIFY 0x1u  /* also check every CRC (as nb_bundle_verify) */
+#define NB_OPEN_PRIVATE 0x2u /* read the file into memory instead of mapping it */
 
 /* Opens a bundle file read-only.  The binary form is mapped with mmap and
  * its header and section table are checked against the file's real size
@@ -162,11 +163,21 @@ typedef struct nb_section_info {
  * An SQLite bundle (formats/sqlite.md) is read into memory and checked as
  * its binary form would be; a library built without SQLite support refuses
  * one with NB_ERR_UNSUPPORTED.  alloc (NULL: the C library's) serves the
- * bundle and everything opened on it.  *out is NULL after a failure. */
+ * bundle and everything opened on it.  *out is NULL after a failure.
+ *
+ * A mapped file must not be changed in place while the bundle is open
+ * (written into, as with dd conv=notrunc, or truncated): the checks made at
+ * open no longer hold for what the queries then read, and the behaviour is
+ * undefined (a crash is possible).  The navbake tools never do that: they
+ * write a new file and rename it into place, and an open bundle keeps the
+ * old file.  NB_OPEN_PRIVATE reads the whole file into memory from alloc
+ * instead, so that nothing done to the file afterwards reaches the bundle,
+ * at the cost of reading it all at open and keeping the copy. */
 nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
                          nb_bundle **out, nb_err *err);
 
-/* The same from a buffer in memory, which is copied. */
+/* The same from a buffer in memory, which is copied (so NB_OPEN_PRIVATE,
+ * allowed, changes nothing). */
 nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
                                 const nb_allocator *alloc, nb_bundle **out, nb_err *err);
 
@@ -805,7 +816,8 @@ typedef struct nb_planner_result {
 nb_status nb_planner_find(nb_planner *planner, const nb_planner_query *query,
                           nb_planner_result *out, nb_err *err);
 /* 1 when a unit driving these segments touches no cell that is blocked
- * for it (the exact swept disc, not samples). */
+ * for it (the exact swept disc, not samples); 0 for a segment that leaves
+ * the map or has a number that is not finite. */
 int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t n);
 /* 1 when the cell is blocked for the planner's unit. */
 int nb_planner_blocked(const nb_planner *planner, long x, long y);
@@ -962,8 +974,9 @@ void nb_forest_ws_close(nb_forest_ws *ws);
  * search would take it.  NB_OK with res->status: NB_PATH_START_BLOCKED or
  * _GOAL_BLOCKED when that point is inside an inflated circle
  * (res->blocked_by), NB_PATH_NONE when the circles close one off from the
- * other.  NB_ERR_ARG for a point that is not finite or is outside the
- * bounds, or an agent radius beyond NB_FOREST_MAX_COORD. */
+ * other.  NB_ERR_ARG for a point that is not finite, is beyond
+ * NB_FOREST_MAX_COORD in x or y or is outside the bounds, or an agent
+ * radius beyond NB_FOREST_MAX_COORD. */
 nb_status nb_forest_find(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
                          unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err);
 

@@ -370,7 +370,7 @@ enum slot {
     PL_FOUND, PL_AGAIN, PL_HYBRID, PL_LINES, PL_NONE, PL_START, PL_GOAL, PL_LIMIT,
     FB_FOUND, FB_NONE, FB_START, FB_GOAL,
     FD_FOUND, FD_AGAIN, FD_NONE, FD_START,
-    MEM_AA, SQL_HAA,
+    MEM_AA, PRIV_AA, SQL_HAA,
     FC_FOUND, FC_NONE, FC_START, FC_AFTER, FC_AGAIN,
     NSLOTS
 };
@@ -425,6 +425,7 @@ static const struct {
     [FD_NONE] = {"forest, deferred: into the hollow, a wide agent", NB_PATH_NONE, 0},
     [FD_START] = {"forest, deferred: from inside a circle", NB_PATH_START_BLOCKED, 0},
     [MEM_AA] = {"a bundle from memory: AA*", NB_PATH_FOUND, 1},
+    [PRIV_AA] = {"a bundle read into memory (NB_OPEN_PRIVATE): AA*", NB_PATH_FOUND, 1},
     [SQL_HAA] = {"an SQLite bundle: HAA*", NB_PATH_FOUND, 1},
     [FC_FOUND] = {"a program's forest: into the hollow, a thin agent", NB_PATH_FOUND, 0},
     [FC_NONE] = {"a program's forest: into the hollow, a wide agent", NB_PATH_NONE, 0},
@@ -767,6 +768,16 @@ static void run_sequence(run *r)
              nb_bundle_open_memory(plain_bytes, plain_len, NB_OPEN_VERIFY, r->a, &b, r->err), b) == NB_OK &&
         OPEN("nb_aa_open (memory)", nb_aa_open(b, &aa, r->err), aa) == NB_OK)
         aa_query(r, aa, MEM_AA, aa_q(FROM_X, FROM_Y, TO_X, TO_Y, 1, CAP_GS));
+    nb_aa_close(aa);
+    nb_bundle_close(b);
+
+    /* The packed bundle's file read into memory through the allocator. */
+    b = NULL;
+    aa = NULL;
+    if (OPEN("nb_bundle_open (private)",
+             nb_bundle_open(plain, NB_OPEN_PRIVATE, r->a, &b, r->err), b) == NB_OK &&
+        OPEN("nb_aa_open (private)", nb_aa_open(b, &aa, r->err), aa) == NB_OK)
+        aa_query(r, aa, PRIV_AA, aa_q(FROM_X, FROM_Y, TO_X, TO_Y, 1, CAP_GS));
     nb_aa_close(aa);
     nb_bundle_close(b);
 

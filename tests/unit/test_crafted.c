@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "abstract/abstract.h"
+#include "motion/perimeter.h"
 #include "testutil.h"
 
 static const char *dir;
@@ -340,6 +341,140 @@ static void test_section_name(const char *path)
     free(p);
 }
 
+/* A level with its layers, the tank model and its perimeter table in
+ * 32-bit entries. */
+static const char *bake_perimeter(void)
+{
+    nbi_legend legend;
+    static nbi_agentset agents;
+    static nb_model src;
+    nbb_grid grid;
+    nb_err err;
+    nbb_builder *bl = NULL;
+    tu_read_sample(&legend, &agents, &grid);
+    const char *path = tu_path(dir, "perimeter.nbk");
+    nbb_perimeter_opts o = {.radius = 6, .layout = NB_PERIM_FULL, .entry_bits = 32};
+    nb_status st = nbb_model_read(tu_src("data/models/tank.yaml"), &src, &err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&bl, &err);
+    if (st == NB_OK)
+        st = nbb_put_level(bl, &legend, &agents, &grid, 0, &err);
+    if (st == NB_OK)
+        st = nbb_bake_clearance(bl, &legend, &agents, &grid, 0, NULL, &err);
+    if (st == NB_OK)
+        st = nbb_put_model(bl, &src, &err);
+    if (st == NB_OK)
+        st = nbb_put_perimeter(bl, &src, &o, NULL, &err);
+    if (st == NB_OK)
+        st = nbb_builder_write(bl, path, &err);
+    nbb_builder_free(bl);
+    nbb_grid_free(&grid);
+    if (st != NB_OK)
+        diag("cannot bake a perimeter table: %s", err.msg);
+    return st == NB_OK ? path : NULL;
+}
+
+/* The costs of plans between fixed pairs of states with one heuristic;
+ * -1 where a plan fails. */
+static void plan_costs(const char *path, nb_motion_heuristic h, double *cost, int n)
+{
+    nb_bundle *b = NULL;
+    nb_model *m = NULL;
+    nb_perimeter *p = NULL;
+    nb_motion_ws *ws = NULL;
+    nb_err err;
+    for (int i = 0; i < n; i++)
+        cost[i] = -1;
+    const nb_agent *a;
+    if (nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK ||
+        nb_model_open(b, "tank", &m, &err) != NB_OK || nb_perimeter_open(b, m, &p, &err) != NB_OK ||
+        !(a = nb_agent_get(b, 0)) ||
+        nb_motion_ws_open(b, m, p, a->capability, a->size, 0, &ws, &err) != NB_OK) {
+        diag("cannot plan on %s: %s", path, err.msg);
+        goto out;
+    }
+    tu_rng r = {7};
+    for (int i = 0; i < n; i++) {
+        nb_motion_query q;
+        nb_motion_result res;
+        nb_motion_query_init(&q);
+        q.heuristic = h;
+        for (nb_motion_state *s = &q.start; s; s = s == &q.start ? &q.goal : NULL) {
+            do {
+                s->x = (int32_t)tu_below(&r, 64);
+                s->y = (int32_t)tu_below(&r, 40);
+            } while (nb_can_stand(b, a->capability, a->size, s->x, s->y) != 1);
+            s->heading = (uint16_t)tu_below(&r, nb_model_headings(m));
+            s->speed = (uint16_t)nb_model_stop(m);
+        }
+        if (nb_motion_find(ws, &q, &res, &err) == NB_OK && res.status == NB_PATH_FOUND)
+            cost[i] = res.cost;
+    }
+out:
+    nb_motion_ws_close(ws);
+    nb_perimeter_close(p);
+    nb_model_close(m);
+    nb_bundle_close(b);
+}
+
+/* Perimeter entries that are NaN or negative: no order for the search to
+ * keep, so they read as 0, a lower bound, and plans stay optimal. */
+static void test_perimeter_values(void)
+{
+    const char *path = bake_perimeter();
+    size_t len;
+    nb_section_info info;
+    uint8_t *p = path ? take(path, NB_SEC_PERIMETER, &len, &info) : NULL;
+    if (!ok(p != NULL, "a level with a 32-bit perimeter table"))
+        return;
+    size_t first = 64 + 16 * (size_t)nbi_get32(p + 28);
+    const uint32_t nan = 0x7fc00000u, minus = 0xc2c80000u; /* NaN, -100 */
+    for (size_t e = first, k = 0; e + 4 <= len; e += 4, k++)
+        nbi_put32(p + e, k % 2 ? nan : minus);
+    const char *out = tu_path(dir, "perimeter-nan.nbk");
+    ok(put(path, out, &info, p, len), "every entry NaN or -100");
+    /* Every look-up of the crafted table, near the goal, is a cost. */
+    nb_bundle *b;
+    nb_model *m = NULL;
+    nb_perimeter *per = NULL;
+    nb_err err;
+    long looked = 0, costs = 0;
+    if (nb_bundle_open(out, 0, NULL, &b, &err) == NB_OK) {
+        if (nb_model_open(b, "tank", &m, &err) == NB_OK && nb_perimeter_open(b, m, &per, &err) == NB_OK) {
+            nb_motion_state g = {0, 0, 0, (uint16_t)nb_model_stop(m)}, st = g;
+            for (st.y = -6; st.y <= 6; st.y++)
+                for (st.x = -6; st.x <= 6; st.x++)
+                    for (st.heading = 0; st.heading < nb_model_headings(m); st.heading++) {
+                        double v = -1;
+                        if (nb_perimeter_lookup(per, &st, &g, &v) != NB_PERIM_OUTSIDE) {
+                            looked++;
+                            costs += v >= 0;
+                        }
+                    }
+        }
+        nb_perimeter_close(per);
+        nb_model_close(m);
+        nb_bundle_close(b);
+    }
+    ok(looked > 0, "%ld look-ups inside the table", looked);
+    is_int(costs, looked, "nb_perimeter_lookup answers each with a cost of 0 or more");
+    enum { N = 12 };
+    double want[N], got[N];
+    plan_costs(path, NB_MH_OCTILE, want, N);
+    plan_costs(out, NB_MH_PERIMETER, got, N);
+    int same = 0, found = 0;
+    for (int i = 0; i < N; i++) {
+        found += want[i] >= 0;
+        same += want[i] == got[i];
+        if (want[i] != got[i])
+            diag("plan %d: octile on the true level %g, perimeter on the crafted one %g", i, want[i],
+                 got[i]);
+    }
+    ok(found > 0, "%d of %d plans found", found, N);
+    is_int(same, N, "the perimeter heuristic over them plans what the octile one does");
+    free(p);
+}
+
 int main(void)
 {
     dir = tu_tmpdir();
@@ -349,5 +484,6 @@ int main(void)
     test_crowded_cluster(plain);
     test_component_range(plain);
     test_section_name(plain);
+    test_perimeter_values();
     return done_testing();
 }

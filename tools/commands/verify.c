@@ -1,60 +1,141 @@
 /* navbake verify: every checksum and the structure of one or more
- * bundles; exit 0 only when all are intact. */
+ * bundles, and with --deep every computed section against what its
+ * inputs give; exit 0 only when all are intact. */
 #include <getopt.h>
 #include <inttypes.h>
 
 #include "cli.h"
 #include "commands.h"
 
+static int usage(void)
+{
+    printf("Usage: navbake verify [-q] [--deep [--seed N] [--perimeter-tables N|all] [-v]] "
+           "BUNDLE...\n"
+           "Check each bundle whole: header, section table, the CRC-32 of every\n"
+           "section, zero padding between sections, that the map uses only\n"
+           "characters of its legend, and the whole structure of an abstract graph.\n"
+           "With --deep, also compute every computed section again from the bundle's\n"
+           "own inputs and parameters and compare: clearance and component layers\n"
+           "(the map, legend and agents), the abstract graph (its weights and stored\n"
+           "paths against the clearance layers), hit-check and curve tables (their\n"
+           "unit), bitangent graphs (the forest) and a sample of perimeter tables\n"
+           "(their model); the first disagreement is reported with its section and\n"
+           "position.  Exit 0 only when every bundle is intact.\n\n"
+           "  -q, --quiet                print nothing for intact bundles\n"
+           "      --deep                 recompute what can be recomputed (see above)\n"
+           "      --seed N               choose the perimeter tables checked with N\n"
+           "                             (0 to 4294967295; default %d)\n"
+           "      --perimeter-tables N   tables checked per perimeter section, or 'all'\n"
+           "                             (default %d)\n"
+           "  -v, --verbose              with --deep, the time each section took, on\n"
+           "                             standard error\n"
+           "  -h, --help                 show this help and exit\n"
+           "  -V, --version              show the version and exit\n",
+           NBB_DEEP_SEED, NBB_DEEP_PERIMETER_TABLES);
+    return NBC_EXIT_OK;
+}
+
+typedef struct timing {
+    const nb_bundle *b;
+    const char *path;
+} timing;
+
+static void section_done(void *ctx, size_t index, int recomputed, double seconds, double cpu)
+{
+    const timing *t = ctx;
+    if (!recomputed)
+        return;
+    const nb_section_info *in = nb_bundle_section(t->b, index);
+    fprintf(stderr, "%s: %s: section %zu (%s%s%s): recomputed in %.3f s (%.3f s of CPU)\n",
+            nbc_prog, t->path, index, nb_section_type_name(in->type), in->name[0] ? " " : "",
+            in->name, seconds, cpu);
+}
+
+/* One bundle: 1 when intact. */
+static int verify_one(const char *path, int quiet, int deep, nbb_deep_opts *o)
+{
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK) {
+        nbc_fail_err(&err);
+        return 0;
+    }
+    /* What a CRC cannot see: a graph baked wrong stays consistent with
+     * its checksum, so its structure is checked as a query would. */
+    nb_status st = NB_OK;
+    if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0) {
+        nbb_agraph *g;
+        if ((st = nbb_agraph_open(b, &g, &err)) == NB_OK)
+            nbb_agraph_close(g);
+    }
+    nbb_deep_stats stats;
+    timing t = {b, path};
+    o->ctx = &t;
+    if (st == NB_OK && deep)
+        st = nbb_verify_deep(b, o, &stats, &err);
+    if (st != NB_OK)
+        nbc_fail_err(&err);
+    else if (!quiet) {
+        printf("%s: ok, %zu sections, %" PRIu64 " bytes", path, nb_bundle_section_count(b),
+               nb_bundle_file_size(b));
+        if (deep) {
+            printf("; deep: %zu sections recomputed, %" PRIu64 " perimeter entries sampled",
+                   stats.recomputed, stats.perimeter_entries);
+            if (stats.perimeter_tables_total)
+                printf(" (%" PRIu64 " of %" PRIu64 " tables, seed %" PRIu64 ")",
+                       stats.perimeter_tables, stats.perimeter_tables_total, o->seed);
+        }
+        printf("\n");
+    }
+    nb_bundle_close(b);
+    return st == NB_OK;
+}
+
 int nbc_cmd_verify(int argc, char **argv)
 {
+    enum { OPT_DEEP = 256, OPT_SEED, OPT_TABLES };
     static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
+                                         {"deep", no_argument, NULL, OPT_DEEP},
+                                         {"seed", required_argument, NULL, OPT_SEED},
+                                         {"perimeter-tables", required_argument, NULL, OPT_TABLES},
+                                         {"verbose", no_argument, NULL, 'v'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    int quiet = 0, c;
-    while ((c = getopt_long(argc, argv, "qhV", opts, NULL)) != -1) {
+    int quiet = 0, deep = 0, verbose = 0, c;
+    nbb_deep_opts o;
+    nbb_deep_defaults(&o);
+    unsigned long v;
+    while ((c = getopt_long(argc, argv, "qvhV", opts, NULL)) != -1) {
         switch (c) {
         case 'q': quiet = 1; break;
-        case 'h':
-            printf("Usage: navbake verify [-q] BUNDLE...\n"
-                   "Check each bundle whole: header, section table, the CRC-32 of every\n"
-                   "section, zero padding between sections, that the map uses only\n"
-                   "characters of its legend, and the whole structure of an abstract graph.\n"
-                   "Exit 0 only when every bundle is intact.\n\n"
-                   "  -q, --quiet    print nothing for intact bundles\n"
-                   "  -h, --help     show this help and exit\n"
-                   "  -V, --version  show the version and exit\n");
-            return NBC_EXIT_OK;
+        case OPT_DEEP: deep = 1; break;
+        case OPT_SEED:
+            if (!nbc_uint("--seed", optarg, 0, 4294967295ul, &v))
+                return NBC_EXIT_USAGE;
+            o.seed = v;
+            break;
+        case OPT_TABLES:
+            if (strcmp(optarg, "all") == 0)
+                o.perimeter_tables = 0;
+            else if (!nbc_uint("--perimeter-tables", optarg, 1, 65536, &v))
+                return NBC_EXIT_USAGE;
+            else
+                o.perimeter_tables = (unsigned)v;
+            break;
+        case 'v': verbose = 1; break;
+        case 'h': return usage();
         case 'V': return nbc_version();
         default: return nbc_usage("unknown option");
         }
     }
     if (optind == argc)
         return nbc_usage("no bundle given");
+    if (verbose)
+        o.section_done = section_done;
     int rc = NBC_EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        nb_bundle *b;
-        nb_err err;
-        if (nb_bundle_open(argv[i], NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            continue;
-        }
-        /* What a CRC cannot see: a graph baked wrong stays consistent with
-         * its checksum, so its structure is checked as a query would. */
-        if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0) {
-            nbb_agraph *g;
-            if (nbb_agraph_open(b, &g, &err) != NB_OK) {
-                rc = nbc_fail_err(&err);
-                nb_bundle_close(b);
-                continue;
-            }
-            nbb_agraph_close(g);
-        }
-        if (!quiet)
-            printf("%s: ok, %zu sections, %" PRIu64 " bytes\n", argv[i], nb_bundle_section_count(b),
-                   nb_bundle_file_size(b));
-        nb_bundle_close(b);
-    }
+    for (int i = optind; i < argc; i++)
+        if (!verify_one(argv[i], quiet, deep, &o))
+            rc = NBC_EXIT_FAIL;
     return rc;
 }

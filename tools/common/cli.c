@@ -103,6 +103,28 @@ int nbc_point(const char *opt, const char *text, long *x, long *y)
     return 1;
 }
 
+int nbc_cell_on_map(const char *opt, long x, long y, unsigned long w, unsigned long h)
+{
+    if (x >= 0 && y >= 0 && (unsigned long)x < w && (unsigned long)y < h)
+        return 1;
+    nbc_usage("%s %ld,%ld is outside the %lu x %lu map", opt, x, y, w, h);
+    return 0;
+}
+
+int nbc_samples(const char *opt, double step, double len, size_t *last)
+{
+    /* In doubles first: a tiny step must not overflow the count. */
+    double n = ceil(len / step);
+    if (!(step > 0 && len >= 0 && n + 1 <= NBC_MAX_SAMPLES)) {
+        nbc_usage("%s %g: %.0f samples along a path of %g, more than the %d allowed; give a "
+                  "larger step",
+                  opt, step, n + 1, len, NBC_MAX_SAMPLES);
+        return 0;
+    }
+    *last = (size_t)n;
+    return 1;
+}
+
 int nbc_format(const char *opt, const char *text, nbb_format *out)
 {
     if (strcmp(text, "binary") == 0)
@@ -118,77 +140,55 @@ int nbc_format(const char *opt, const char *text, nbb_format *out)
     return 1;
 }
 
-/* The length of the valid UTF-8 sequence at p (1 for ASCII), or 0 when p
- * does not start one (a stray continuation byte, an overlong form, a
- * surrogate, a sequence cut short by the terminator). */
-static size_t utf8_seq(const unsigned char *p)
+/* The length of the valid UTF-8 sequence at s (shortest form, no
+ * surrogates), or 0. */
+static size_t utf8_length(const unsigned char *s)
 {
-    unsigned c = p[0], min, cp;
-    size_t n;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        min = 0x10000;
-    } else {
+    unsigned c = s[0];
+    size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    if (n == 0 || c >= 0xf5)
         return 0;
-    }
-    cp = c & (0x3fu >> (n - 1));
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
             return 0;
-        cp = cp << 6 | (p[i] & 0x3fu);
-    }
-    return cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? 0 : n;
-}
-
-size_t nbc_json_escape(const char *s, char *buf, size_t len)
-{
-    size_t at = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        char tmp[8];
-        size_t k = utf8_seq(p), n;
-        if (k == 1 && (*p == '"' || *p == '\\')) {
-            tmp[0] = '\\';
-            tmp[1] = (char)*p;
-            n = 2;
-        } else if (k == 1 && *p < 0x20) {
-            n = (size_t)snprintf(tmp, sizeof tmp, "\\u%04x", *p);
-        } else if (k == 0) {
-            /* Not UTF-8: the byte as the Latin-1 character it would be. */
-            n = (size_t)snprintf(tmp, sizeof tmp, "\\u%04x", *p);
-            k = 1;
-        } else {
-            memcpy(tmp, p, k);
-            n = k;
-        }
-        for (size_t i = 0; i < n; i++, at++)
-            if (at + 1 < len)
-                buf[at] = tmp[i];
-        p += k;
-    }
-    if (len)
-        buf[at < len ? at : len - 1] = '\0';
-    return at;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return n;
 }
 
 void nbc_json_string(const char *s)
 {
-    char small[256];
-    size_t n = nbc_json_escape(s, small, sizeof small);
-    char *buf = n < sizeof small ? small : malloc(n + 1);
-    if (buf != small && buf)
-        nbc_json_escape(s, buf, n + 1);
-    printf("\"%s\"", buf ? buf : "");
-    if (buf != small)
-        free(buf);
+    const unsigned char *p = (const unsigned char *)s;
+    putchar('"');
+    while (*p) {
+        unsigned c = *p;
+        size_t n = c >= 0x80 ? utf8_length(p) : 1;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20 || c == 0x7f || n == 0)
+            printf("\\u%04x", c);
+        else
+            fwrite(p, 1, n, stdout);
+        p += n ? n : 1;
+    }
+    putchar('"');
+}
+
+const char *nbc_printable(const char *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && at + 5 <= len; p++) {
+        if (*p == '\\')
+            at += (size_t)snprintf(buf + at, len - at, "\\\\");
+        else if (*p >= 0x20 && *p < 0x7f)
+            buf[at++] = (char)*p;
+        else
+            at += (size_t)snprintf(buf + at, len - at, "\\x%02x", *p);
+    }
+    if (len)
+        buf[at < len ? at : len - 1] = '\0';
+    return buf;
 }
 
 int nbc_progress_ok(void) { return isatty(STDERR_FILENO); }

@@ -312,7 +312,7 @@ static nb_status write_binary(nbb_builder *b, const char *path, nb_err *err)
     if (st != NB_OK)
         return st;
     st = write_bundle(b, t.fd, t.tmp, err);
-    return nbb_tempfile_finish(&t, path, st, err);
+    return nbb_tempfile_finish(&t, st, err);
 }
 
 static nb_status write_sqlite(nbb_builder *b, const char *path, nb_err *err)

@@ -18,17 +18,19 @@
  * the state beyond the area nearest the goal on the way).  So when the
  * largest window value is at most the least such d(q) + c, every window
  * value is exact; otherwise the search is redone over a larger area. */
-typedef struct back {
+struct nbb_pvalues {
     const nb_model *m;
     long r, rb;
     unsigned wb, sh;
+    unsigned gh, gl; /* the goal of the last search */
     size_t n;
     double *dist;
     uint32_t *pos;
     nbi_heap heap;
-} back;
+};
+typedef struct nbb_pvalues back;
 
-static void back_free(back *b)
+static void back_release(back *b)
 {
     free(b->dist);
     free(b->pos);
@@ -39,7 +41,7 @@ static void back_free(back *b)
 
 static nb_status back_alloc(back *b, long rb, nb_err *err)
 {
-    back_free(b);
+    back_release(b);
     b->rb = rb;
     b->wb = (unsigned)(2 * rb + 1);
     b->sh = b->m->nheadings * b->m->nspeeds;
@@ -49,7 +51,7 @@ static nb_status back_alloc(back *b, long rb, nb_err *err)
     b->dist = malloc(b->n * sizeof *b->dist);
     b->pos = malloc(b->n * sizeof *b->pos);
     if (!b->dist || !b->pos || !nbi_heap_init(&b->heap, NULL, 1024, b->pos)) {
-        back_free(b);
+        back_release(b);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter search of %zu states", b->n);
     }
     return NB_OK;
@@ -128,10 +130,39 @@ static int back_run(back *b, unsigned gh, unsigned gl)
     return cmax <= touched;
 }
 
+nb_status nbb_pvalues_new(const nb_model *m, unsigned radius, nbb_pvalues **out, nb_err *err)
+{
+    back *b = calloc(1, sizeof *b);
+    *out = NULL;
+    if (!b)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter search");
+    b->m = m;
+    b->r = radius;
+    nb_status st = back_alloc(b, (long)radius + 4, err);
+    if (st != NB_OK) {
+        free(b);
+        return st;
+    }
+    *out = b;
+    return NB_OK;
+}
+
+void nbb_pvalues_free(nbb_pvalues *b)
+{
+    if (b) {
+        back_release(b);
+        free(b);
+    }
+}
+
+unsigned nbb_pvalues_margin(const nbb_pvalues *b) { return (unsigned)(b->rb - b->r); }
+
 /* Runs the search for one goal, growing the area until the window's
  * values are exact. */
-static nb_status back_goal(back *b, unsigned gh, unsigned gl, nb_err *err)
+nb_status nbb_pvalues_goal(nbb_pvalues *b, unsigned gh, unsigned gl, nb_err *err)
 {
+    b->gh = gh;
+    b->gl = gl;
     for (;;) {
         int r = back_run(b, gh, gl);
         if (r < 0)
@@ -149,9 +180,28 @@ static nb_status back_goal(back *b, unsigned gh, unsigned gl, nb_err *err)
     }
 }
 
-static double back_value(const back *b, long x, long y, unsigned h, unsigned l)
+double nbb_pvalues_get(const nbb_pvalues *b, const uint8_t *cls, long x, long y, unsigned h,
+                       unsigned k)
 {
-    return b->dist[back_id(b, x, y, h, l)];
+    /* A class's levels share one value, except the goal states (0,
+     * answered before any look-up). */
+    for (unsigned l = 0; l < b->m->nspeeds; l++)
+        if (cls[l] == k && !is_goal(x, y, h, l, b->gh, b->gl))
+            return b->dist[back_id(b, x, y, h, l)];
+    return 0;
+}
+
+uint32_t nbb_perimeter_entry(double v, unsigned bits, uint32_t scale)
+{
+    if (bits == 16)
+        /* Rounded down, so the table stays a lower bound. */
+        return isfinite(v) ? (uint16_t)floor(v * scale) : NBI_PERIM_UNREACHABLE16;
+    float f = (float)v;
+    if ((double)f > v)
+        f = nextafterf(f, 0);
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
 }
 
 nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, uint8_t **out,
@@ -196,22 +246,19 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
         total += nbi_pgeom_size(&geom[gi]);
     }
     double *vals = NULL;
-    back b;
-    memset(&b, 0, sizeof b);
-    b.m = m;
-    b.r = o->radius;
+    back *b = NULL;
     if (st == NB_OK && (!first || total > UINT32_MAX ||
                         !(vals = malloc((size_t)total * sizeof *vals))))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu perimeter entries",
                       (unsigned long long)total);
     if (st == NB_OK)
-        st = back_alloc(&b, (long)o->radius + 4, err);
+        st = nbb_pvalues_new(m, o->radius, &b, err);
     long R = (long)o->radius;
     double maxv = 0;
     for (unsigned t = 0; t < ntabs && st == NB_OK; t++) {
         unsigned gh = tabs[t].goal_heading, gl = tabs[t].goal_speed;
         const nbi_pgeom *g = &geom[tg[t]];
-        if ((st = back_goal(&b, gh, gl, err)) != NB_OK)
+        if ((st = nbb_pvalues_goal(b, gh, gl, err)) != NB_OK)
             break;
         for (long y = -R; y <= R; y++)
             for (long x = -R; x <= R; x++)
@@ -219,14 +266,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
                     for (unsigned h = 0; h < H; h++) {
                         if (!nbi_pgeom_stored(g, x, y, h, k))
                             continue;
-                        /* A class's levels share one value, except the
-                         * goal states (0, answered before any look-up). */
-                        double v = 0;
-                        for (unsigned l = 0; l < S; l++)
-                            if (cls[l] == k && !is_goal(x, y, h, l, gh, gl)) {
-                                v = back_value(&b, x, y, h, l);
-                                break;
-                            }
+                        double v = nbb_pvalues_get(b, cls, x, y, h, k);
                         vals[first[t] + nbi_pgeom_index(g, x, y, h, k)] = v;
                         if (isfinite(v) && v > maxv)
                             maxv = v;
@@ -271,19 +311,11 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
             nbi_put32(r + NBI_PERIM_T_FIRST, first[t]);
         }
         for (uint64_t i = 0; i < total; i++) {
-            double v = vals[i];
-            if (o->entry_bits == 16) {
-                /* Rounded down, so the table stays a lower bound. */
-                uint16_t e = isfinite(v) ? (uint16_t)floor(v * scale) : NBI_PERIM_UNREACHABLE16;
-                nbi_put16(p + off + 2 * i, e);
-            } else {
-                float f = (float)v;
-                if ((double)f > v)
-                    f = nextafterf(f, 0);
-                uint32_t u;
-                memcpy(&u, &f, 4);
-                nbi_put32(p + off + 4 * i, u);
-            }
+            uint32_t e = nbb_perimeter_entry(vals[i], o->entry_bits, scale);
+            if (o->entry_bits == 16)
+                nbi_put16(p + off + 2 * i, (uint16_t)e);
+            else
+                nbi_put32(p + off + 4 * i, e);
         }
         *out = p;
         *len = plen;
@@ -295,11 +327,11 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
             info->table_bytes = total * esize;
             info->payload = plen;
             info->stored = plen;
-            info->margin = (unsigned)(b.rb - b.r);
+            info->margin = nbb_pvalues_margin(b);
             info->max_value = maxv;
         }
     }
-    back_free(&b);
+    nbb_pvalues_free(b);
     for (int i = 0; i < 8; i++)
         nbi_pgeom_free(&geom[i]);
     free(vals);

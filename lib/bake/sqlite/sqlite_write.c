@@ -814,7 +814,7 @@ static nb_status write_stdout(const nb_bundle *b, nb_err *err)
     char base[4096];
     snprintf(base, sizeof base, "%s/navbake", dir && *dir ? dir : "/tmp");
     nbb_tempfile t;
-    nb_status st = nbb_tempfile_create(&t, base, err);
+    nb_status st = nbb_tempfile_scratch(&t, base, err);
     if (st != NB_OK)
         return st;
     st = write_db(b, t.tmp, "(standard output)", err);
@@ -837,7 +837,7 @@ static nb_status write_stdout(const nb_bundle *b, nb_err *err)
                 at += k;
         }
     }
-    nbb_tempfile_finish(&t, NULL, NB_OK, err);
+    nbb_tempfile_finish(&t, NB_OK, err);
     return st;
 }
 
@@ -850,5 +850,5 @@ nb_status nbb_sqlite_write(const nb_bundle *b, const char *path, nb_err *err)
     if (st != NB_OK)
         return st;
     st = write_db(b, t.tmp, path, err);
-    return nbb_tempfile_finish(&t, path, st, err);
+    return nbb_tempfile_finish(&t, st, err);
 }

@@ -137,6 +137,8 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
                     tc.dx = off[o][0];
                     tc.dy = off[o][1];
                     int r = nbi_sweep_cells(cand[c].seg, cand[c].count, u->width, collect, &tc);
+                    if (r == NBI_SWEEP_FAR)
+                        tc.overflow = 1;
                     if (r == 2 || tc.overflow) {
                         st = r == 2 ? nbi_fail(err, NB_ERR_NOMEM, "out of memory")
                                     : nbi_fail(err, NB_ERR_LIMIT,

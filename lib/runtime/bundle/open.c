@@ -1,6 +1,7 @@
-/* open.c: opening a bundle read-only, from a file (mapped), a stream
- * (read into memory no further than its header says) or memory (copied).
- * bundle.c checks and decodes what was opened. */
+/* open.c: opening a bundle read-only, from a file (mapped, or read into
+ * memory with NB_OPEN_PRIVATE), a stream (read into memory no further than
+ * its header says) or memory (copied).  bundle.c checks and decodes what
+ * was opened. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -57,6 +58,16 @@ static uint64_t stream_length(const uint8_t *p, size_t n)
     return 0;
 }
 
+/* read, or pread at off when off >= 0, again when interrupted. */
+static ssize_t read_at(int fd, uint8_t *p, size_t n, off_t off)
+{
+    ssize_t r;
+    do
+        r = off < 0 ? read(fd, p, n) : pread(fd, p, n, off);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
 /* Reads a whole stream (standard input, a pipe, a device) into memory,
  * no further than its header says it reaches. */
 static nb_status slurp(const nb_allocator *a, int fd, const char *path, uint8_t **buf, size_t *len,
@@ -84,9 +95,7 @@ static nb_status slurp(const nb_allocator *a, int fd, const char *path, uint8_t 
             p = q;
             cap *= 2;
         }
-        ssize_t r = read(fd, p + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
+        ssize_t r = read_at(fd, p + n, cap - n, -1);
         if (r < 0) {
             nbi_free(a, p);
             return nbi_fail_errno(err, "read", path);
@@ -100,6 +109,41 @@ static nb_status slurp(const nb_allocator *a, int fd, const char *path, uint8_t 
     return NB_OK;
 }
 
+/* Reads a regular file of size bytes into memory (NB_OPEN_PRIVATE), from
+ * its start as the mapping would be.  A file that shrank meanwhile gives
+ * fewer bytes, which the header check refuses; one that grew is read no
+ * further than size. */
+static nb_status read_file(const nb_allocator *a, int fd, const char *path, size_t size,
+                           uint8_t **buf, size_t *len, nb_err *err)
+{
+    uint8_t *p = nbi_alloc(a, size);
+    if (!p)
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu bytes", path, size);
+    size_t n = 0;
+    ssize_t r = 1;
+    while (n < size && (r = read_at(fd, p + n, size - n, (off_t)n)) > 0)
+        n += (size_t)r;
+    if (r < 0) {
+        nbi_free(a, p);
+        return nbi_fail_errno(err, "read", path);
+    }
+    *buf = p;
+    *len = n;
+    return NB_OK;
+}
+
+/* Whether the file starts as an SQLite database: one is read into memory
+ * by SQLite at open whatever the flags, so NB_OPEN_PRIVATE need not copy
+ * it first. */
+static int is_sqlite_file(int fd)
+{
+    char head[sizeof NBI_SQLITE_MAGIC - 1];
+    return pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+           memcmp(head, NBI_SQLITE_MAGIC, sizeof head) == 0;
+}
+
+#define KNOWN_FLAGS (NB_OPEN_VERIFY | NB_OPEN_PRIVATE)
+
 nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
                          nb_bundle **out, nb_err *err)
 {
@@ -108,8 +152,8 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
     *out = NULL;
     if (!path)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no path");
-    if (flags & ~NB_OPEN_VERIFY)
-        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: unknown flags %#x", flags & ~NB_OPEN_VERIFY);
+    if (flags & ~KNOWN_FLAGS)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: unknown flags %#x", flags & ~KNOWN_FLAGS);
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open", err);
     if (st != NB_OK)
         return st;
@@ -133,8 +177,14 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
     if (S_ISDIR(sb.st_mode)) {
         st = nbi_fail(err, NB_ERR_IO, "%s: is a directory, not a bundle", b->path);
     } else if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
+        b->from_file = fd != STDIN_FILENO;
         if ((uint64_t)sb.st_size > SIZE_MAX) {
             st = nbi_fail(err, NB_ERR_LIMIT, "%s: too large to map", b->path);
+        } else if ((flags & NB_OPEN_PRIVATE) && !is_sqlite_file(fd)) {
+            size_t len = 0;
+            st = read_file(b->a, fd, b->path, (size_t)sb.st_size, &b->buffer, &len, err);
+            b->data = b->buffer;
+            b->size = len;
         } else {
             void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
             if (m == MAP_FAILED) {
@@ -142,7 +192,6 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
             } else {
                 b->mapping = m;
                 b->mapping_len = (size_t)sb.st_size;
-                b->from_file = fd != STDIN_FILENO;
                 b->data = m;
                 b->size = (uint64_t)sb.st_size;
             }
@@ -170,9 +219,9 @@ nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
     *out = NULL;
     if (!data && len)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no data");
-    if (flags & ~NB_OPEN_VERIFY)
+    if (flags & ~KNOWN_FLAGS)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: unknown flags %#x",
-                        flags & ~NB_OPEN_VERIFY);
+                        flags & ~KNOWN_FLAGS);
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open_memory", err);
     if (st != NB_OK)
         return st;

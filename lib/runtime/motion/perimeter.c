@@ -435,7 +435,9 @@ static double entry(const nb_perimeter *p, uint32_t i)
     uint32_t u = nbi_get32(p->entries + 4 * (size_t)i);
     float f;
     memcpy(&f, &u, 4);
-    return f;
+    /* A stored NaN or negative cost would turn the search's order into
+     * nonsense; 0 is a lower bound of every cost, so it is what they read as. */
+    return f >= 0 ? f : 0;
 }
 
 static double from_table(const nb_perimeter *p, unsigned t, long x, long y, unsigned h, unsigned l)

@@ -1,0 +1,232 @@
+/* nbtest-lie: a test helper that makes a bundle lie in one section while
+ * every CRC and every structure check stays right, for the tests of
+ * navbake verify --deep (tests/cli/verify-deep.sh).
+ *   nbtest-lie KIND IN OUT
+ * KIND is clearance (a cell's value changed), components (component ids
+ * 1 and 2 swapped), weight (an intra-edge arc weighs one more; the graph
+ * must have no stored paths), path (two different moves of a stored path
+ * swapped, so it still ends at its node), hitcheck (a cell marked in a
+ * curve's bitset, and its cell count with it), perimeter (a 16-bit entry
+ * one more) or bitangent (a node moved).  The section is decoded, changed
+ * and put back with the bake API (nbb_builder_load, nbb_builder_add),
+ * which recomputes the CRCs.  Prints where the lie is, in the words the
+ * verifier uses ("cell (3, 5)"). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "abstract/abstract.h"
+#include "testutil.h"
+
+static uint32_t get_bits(const uint8_t *p, uint64_t bit, unsigned bits)
+{
+    return (uint32_t)((nbi_load64le(p + bit / 8) >> (bit % 8)) & (((uint64_t)1 << bits) - 1));
+}
+
+static void put_bits(uint8_t *p, uint64_t bit, unsigned bits, uint32_t v)
+{
+    for (unsigned k = 0; k < bits; k++, bit++) {
+        uint8_t m = (uint8_t)(1u << (bit % 8));
+        p[bit / 8] = (uint8_t)((v >> k) & 1u ? p[bit / 8] | m : p[bit / 8] & ~m);
+    }
+}
+
+/* A cell whose clearance can change within the cap. */
+static int lie_clearance(uint8_t *p, uint32_t w)
+{
+    unsigned bits = nbi_get32(p + NBI_LAYER_BITS), cap = nbi_get32(p + NBI_LAYER_MAXVAL);
+    uint64_t i = (uint64_t)w * 3 + 5; /* (5, 3): inside the sample map */
+    uint32_t v = get_bits(p + NBI_LAYER_HEADER, i * bits, bits);
+    put_bits(p + NBI_LAYER_HEADER, i * bits, bits, v < cap ? v + 1 : v - 1);
+    printf("cell (%u, %u)\n", (unsigned)(i % w), (unsigned)(i / w));
+    return 1;
+}
+
+static int lie_components(uint8_t *p, uint32_t w, uint32_t h)
+{
+    unsigned bits = nbi_get32(p + NBI_LAYER_BITS);
+    if (nbi_get32(p + NBI_LAYER_MAXVAL) < 2)
+        return 0;
+    int said = 0;
+    for (uint64_t i = 0; i < (uint64_t)w * h; i++) {
+        uint32_t v = get_bits(p + NBI_LAYER_HEADER, i * bits, bits);
+        if (v != 1 && v != 2)
+            continue;
+        put_bits(p + NBI_LAYER_HEADER, i * bits, bits, 3 - v);
+        if (!said++)
+            printf("cell (%u, %u)\n", (unsigned)(i % w), (unsigned)(i / w));
+    }
+    return 1;
+}
+
+/* The first arc inside a cluster, from its lower node. */
+static int first_intra(const nbi_agraph *g, uint32_t *u, uint32_t *a)
+{
+    for (*u = 0; *u < g->nnodes; (*u)++)
+        for (*a = nbi_u32at(g->node_first, *u); *a < nbi_u32at(g->node_first, *u + 1); (*a)++) {
+            uint32_t v = nbi_u32at(g->arc_to, *a);
+            int same = nbi_node_cluster(g, nbi_u16at(g->node_xy, 2 * *u), nbi_u16at(g->node_xy, 2 * *u + 1)) ==
+                       nbi_node_cluster(g, nbi_u16at(g->node_xy, 2 * v), nbi_u16at(g->node_xy, 2 * v + 1));
+            if (same && *u < v && nbi_agraph_arc_steps(g, *a) >= 2)
+                return 1;
+        }
+    return 0;
+}
+
+static int lie_weight(uint8_t *p, size_t len, uint32_t w, uint32_t h)
+{
+    nbi_agraph g;
+    uint32_t u, a;
+    if (nbi_agraph_view(p, len, w, h, &g, NULL) != NB_OK || g.arc_path || !first_intra(&g, &u, &a))
+        return 0;
+    uint8_t *card = (uint8_t *)g.arc_w + 4 * (size_t)a;
+    nbi_put16(card, (uint16_t)(nbi_get16(card) + 1));
+    printf("arc %u from node %u\n", a, u);
+    return 1;
+}
+
+static unsigned nibble(const uint8_t *m, uint32_t n) { return (m[n / 2] >> (4 * (n % 2))) & 15u; }
+static void set_nibble(uint8_t *m, uint32_t n, unsigned v)
+{
+    m[n / 2] = (uint8_t)(n % 2 ? (m[n / 2] & 0x0f) | v << 4 : (m[n / 2] & 0xf0) | v);
+}
+
+/* Two different moves in a row swapped, where the cell between stays in
+ * the cluster (the structure check would see it leave). */
+static int lie_path(uint8_t *p, size_t len, uint32_t w, uint32_t h)
+{
+    nbi_agraph g;
+    if (nbi_agraph_view(p, len, w, h, &g, NULL) != NB_OK || !g.arc_path)
+        return 0;
+    for (uint32_t u = 0; u < g.nnodes; u++)
+        for (uint32_t a = nbi_u32at(g.node_first, u); a < nbi_u32at(g.node_first, u + 1); a++) {
+            uint32_t off = nbi_u32at(g.arc_path, a), v = nbi_u32at(g.arc_to, a);
+            if (off == NBI_NO_PATH || u > v)
+                continue;
+            int32_t x = nbi_u16at(g.node_xy, 2 * u), y = nbi_u16at(g.node_xy, 2 * u + 1);
+            nbi_box box = nbi_cluster_box(nbi_node_cluster(&g, (uint32_t)x, (uint32_t)y), g.ncx,
+                                          g.cluster, w, h);
+            for (uint32_t k = 0; k + 1 < nbi_agraph_arc_steps(&g, a); k++) {
+                unsigned m1 = nibble(g.moves, off + k), m2 = nibble(g.moves, off + k + 1);
+                int32_t mx = x + nbi_move_dx[m2], my = y + nbi_move_dy[m2];
+                if (m1 != m2 && mx >= box.x0 && my >= box.y0 && mx < box.x1 && my < box.y1) {
+                    set_nibble((uint8_t *)g.moves, off + k, m2);
+                    set_nibble((uint8_t *)g.moves, off + k + 1, m1);
+                    printf("arc %u from node %u (%d, %d) to node %u (%d, %d)\nstep %u\n", a, u,
+                           nbi_u16at(g.node_xy, 2 * u), nbi_u16at(g.node_xy, 2 * u + 1), v,
+                           nbi_u16at(g.node_xy, 2 * v), nbi_u16at(g.node_xy, 2 * v + 1), k);
+                    return 1;
+                }
+                x += nbi_move_dx[m1];
+                y += nbi_move_dy[m1];
+            }
+        }
+    return 0;
+}
+
+/* The top-left cell of the window marked in curve record 0. */
+static int lie_hitcheck(uint8_t *p)
+{
+    unsigned n = nbi_get32(p + NBI_HC_NEIGHBOURHOOD), k = nbi_get32(p + NBI_HC_HEADINGS);
+    unsigned s = nbi_get32(p + NBI_HC_WINDOW);
+    uint8_t *rec = p + NBI_HC_HEADER + ((size_t)2 * n + 7) / 8 * 8 + (size_t)k * k * n * 8;
+    uint64_t word = nbi_get64(rec + NBI_HC_RECORD_HEAD);
+    if (word & 1u)
+        return 0;
+    nbi_put64(rec + NBI_HC_RECORD_HEAD, word | 1u);
+    nbi_put16(rec + NBI_HC_R_CELLS, (uint16_t)(nbi_get16(rec + NBI_HC_R_CELLS) + 1));
+    printf("record 0\ncell (%d, %d) is marked\n", -(int)(s / 2), -(int)(s / 2));
+    return 1;
+}
+
+/* An entry in the middle of table 0, which holds neither the goal nor the
+ * largest value. */
+static int lie_perimeter(uint8_t *p)
+{
+    unsigned ntabs = nbi_get32(p + NBI_PERIM_TABLES);
+    if (nbi_get32(p + NBI_PERIM_BITS) != 16 || ntabs < 2)
+        return 0;
+    uint32_t end = nbi_get32(p + NBI_PERIM_HEADER + NBI_PERIM_TABLE_RECORD + NBI_PERIM_T_FIRST);
+    uint32_t i = end / 2;
+    uint8_t *e = p + NBI_PERIM_HEADER + (size_t)ntabs * NBI_PERIM_TABLE_RECORD + 2 * (size_t)i;
+    if (nbi_get16(e) >= 32767)
+        return 0;
+    nbi_put16(e, (uint16_t)(nbi_get16(e) + 1));
+    printf("table 0 \nentry %u,\n", i);
+    return 1;
+}
+
+static int lie_bitangent(uint8_t *p)
+{
+    if (nbi_get32(p + NBI_BT_NODES) == 0)
+        return 0;
+    uint8_t *x = p + NBI_BITANGENT_HEADER + NBI_BT_N_X;
+    nbi_putf64(x, nbi_getf64(x) + 0.25);
+    printf("node 0 \n");
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *kind;
+        uint32_t type;
+    } kinds[] = {{"clearance", NB_SEC_CLEARANCE}, {"components", NB_SEC_COMPONENTS},
+                 {"weight", NB_SEC_ABSTRACT},     {"path", NB_SEC_ABSTRACT},
+                 {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
+                 {"bitangent", NB_SEC_BITANGENT}};
+    size_t k = 0;
+    while (argc == 4 && k < sizeof kinds / sizeof kinds[0] && strcmp(argv[1], kinds[k].kind))
+        k++;
+    if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
+        fprintf(stderr, "usage: nbtest-lie clearance|components|weight|path|hitcheck|perimeter|"
+                        "bitangent IN OUT\n");
+        return 2;
+    }
+    nb_bundle *b = NULL;
+    nbb_builder *w = NULL;
+    nb_err err;
+    int lied = 0;
+    nb_status st = nb_bundle_open(argv[2], 0, NULL, &b, &err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&w, &err);
+    if (st == NB_OK)
+        st = nbb_builder_load(w, argv[2], 0, &err);
+    for (size_t i = 0; st == NB_OK && !lied && i < nb_bundle_section_count(b); i++) {
+        nb_section_info in = *nb_bundle_section(b, i);
+        const void *data;
+        size_t len;
+        if (in.type != kinds[k].type || (st = nb_bundle_payload(b, i, &data, &len, &err)))
+            continue;
+        uint8_t *p = malloc(len);
+        memcpy(p, data, len);
+        switch (in.type) {
+        case NB_SEC_CLEARANCE: lied = lie_clearance(p, b->width); break;
+        case NB_SEC_COMPONENTS: lied = lie_components(p, b->width, b->height); break;
+        case NB_SEC_ABSTRACT:
+            lied = strcmp(argv[1], "weight") == 0 ? lie_weight(p, len, b->width, b->height)
+                                                  : lie_path(p, len, b->width, b->height);
+            break;
+        case NB_SEC_HITCHECK: lied = lie_hitcheck(p); break;
+        case NB_SEC_PERIMETER: lied = lie_perimeter(p); break;
+        case NB_SEC_BITANGENT: lied = lie_bitangent(p); break;
+        }
+        if (lied) {
+            printf("section %zu (%s\n", i, nb_section_type_name(in.type));
+            int zlib = NB_ENC_COMPRESSION(in.encoding) != 0;
+            in.encoding = NB_ENC_LAYOUT(in.encoding);
+            st = nbb_builder_add(w, &in, p, len, zlib, &err);
+        }
+        free(p);
+    }
+    if (st == NB_OK && !lied)
+        st = nbi_fail(&err, NB_ERR_NOTFOUND, "%s: no %s section to change", argv[2], argv[1]);
+    if (st == NB_OK)
+        st = nbb_builder_write(w, argv[3], &err);
+    nbb_builder_free(w);
+    nb_bundle_close(b);
+    if (st != NB_OK) {
+        fprintf(stderr, "nbtest-lie: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
