@@ -140,19 +140,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < size; i += size / 256 + 1)
         h = (h ^ data[i]) * 1099511628211ull;
     size_t n = nb_bundle_section_count(b);
-    for (size_t i = 0; i < n && i < 64; i++) {
+    uint32_t w = nb_map_width(b) ? nb_map_width(b) : 1, ht = nb_map_height(b) ? nb_map_height(b) : 1;
+    /* Sections dumped from one chosen by the input on, while a budget of
+     * printed values lasts (a layer prints a number a cell, an unknown
+     * section a hexadecimal byte at a time): every section over the inputs,
+     * without a few thousand lines of output each time. */
+    long budget = 6000;
+    for (size_t k = 0; k < n && (k < 2 || budget > 0); k++) {
+        size_t i = (size_t)((h >> 4) + k) % n;
+        const nb_section_info *in = nb_bundle_section(b, i);
+        budget -= in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS || in->type == NB_SEC_MAP
+                      ? (long)((uint64_t)w * ht)
+                  : in->type == NB_SEC_LEGEND || in->type == NB_SEC_AGENTS || in->type == NB_SEC_UNIT
+                      ? 64
+                  : in->type == NB_SEC_FOREST ? (long)(in->usize / 8) : (long)(in->usize > 1000000 ? 1000000 : in->usize);
         char idx[24];
         snprintf(idx, sizeof idx, "%zu", i);
         run(nbc_cmd_dump, NULL, NULL, "dump", path, idx, NULL);
     }
     char agent[NB_NAME_MAX + 1] = "", heading[8], from[32], to[32], unit[NB_NAME_MAX + 1] = "",
-         model[NB_NAME_MAX + 1] = "";
+         model[NB_NAME_MAX + 1] = "", window[64];
     if (nb_agent_count(b))
         snprintf(agent, sizeof agent, "%s", nb_agent_get(b, (h >> 8) % nb_agent_count(b))->name);
     snprintf(heading, sizeof heading, "%u", (unsigned)(h >> 16) % 16);
-    uint32_t w = nb_map_width(b) ? nb_map_width(b) : 1, ht = nb_map_height(b) ? nb_map_height(b) : 1;
     snprintf(from, sizeof from, "%u,%u", (unsigned)(h >> 20) % w, (unsigned)(h >> 28) % ht);
     snprintf(to, sizeof to, "%u,%u", (unsigned)(h >> 36) % w, (unsigned)(h >> 44) % ht);
+    /* An 8 x 8 window of the map at a pixel a cell, the whole map one time
+     * in sixteen. */
+    uint32_t ww = w < 8 ? w : 8, wh = ht < 8 ? ht : 8;
+    snprintf(window, sizeof window, "%u,%u,%u,%u", (unsigned)(h >> 24) % (w - ww + 1),
+             (unsigned)(h >> 32) % (ht - wh + 1), (unsigned)ww, (unsigned)wh);
+    int whole = (h >> 60) % 16 == 0;
     for (size_t i = 0; i < n; i++) {
         const nb_section_info *in = nb_bundle_section(b, i);
         if (in->type == NB_SEC_UNIT && !unit[0])
@@ -162,17 +180,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     nb_bundle_close(b);
 
+    /* Every layer: the map's in the window, the forest's and the unit's
+     * whole (they are small); now and then for the input's agent. */
     static const char *const layers[] = {"terrain", "clearance", "components", "grid", "abstract",
                                          "perimeter", "forest", "bitangent", "hitcheck", "curves"};
     for (size_t i = 0; i < sizeof layers / sizeof *layers; i++) {
+        const char *opt = i < 6 && !whole ? "--window" : "--scale";
+        const char *val = i < 6 && !whole ? window : i < 6 ? "4" : "1";
         if (agent[0] && (h >> i) % 2)
             run(nbc_cmd_render, NULL, NULL, "render", path, "-o", "/dev/null", "--format", "svg",
-                "-a", agent, "-H", heading, layers[i], NULL);
+                opt, val, "-a", agent, "-H", heading, layers[i], NULL);
         else
             run(nbc_cmd_render, NULL, NULL, "render", path, "-o", "/dev/null", "--format", "svg",
-                layers[i], NULL);
+                opt, val, layers[i], NULL);
     }
-    if (nbr_png_supported())
+    if (nbr_png_supported() && (h >> 12) % 8 == 0)
         run(nbc_cmd_render, NULL, NULL, "render", path, "-o", "/dev/null", "--format", "png",
             "--scale", "1", "terrain", "clearance", NULL);
 
