@@ -30,9 +30,8 @@ static int within(long a, long b, double r)
     return rest >= 0 && 2.0 * (double)b * (double)b <= rest * rest;
 }
 
-nb_path_status brute_nearest(const uint8_t *stand, const uint32_t *label, uint32_t want,
-                             uint32_t w, uint32_t h, long px, long py, double radius, long *x,
-                             long *y)
+nb_path_status brute_nearest(const uint8_t *stand, const uint32_t *label, uint32_t want, uint32_t w,
+                             uint32_t h, long px, long py, double radius, long *x, long *y)
 {
     long x0 = 0, x1 = (long)w - 1, y0 = 0, y1 = (long)h - 1;
     if (!isinf(radius)) {

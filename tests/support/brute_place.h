@@ -22,9 +22,8 @@
  * the window [x0, x1] x [y0, y1] (clipped to the map; the whole map when
  * the radius is infinite), which must hold every cell within the radius.
  * Returns the status; *x, *y the cell when found. */
-nb_path_status brute_nearest(const uint8_t *stand, const uint32_t *label, uint32_t want,
-                             uint32_t w, uint32_t h, long px, long py, double radius, long *x,
-                             long *y);
+nb_path_status brute_nearest(const uint8_t *stand, const uint32_t *label, uint32_t want, uint32_t w,
+                             uint32_t h, long px, long py, double radius, long *x, long *y);
 
 /* ---- lines ---- */
 

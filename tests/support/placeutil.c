@@ -85,6 +85,13 @@ int pu_level_open(pu_level *L, nbb_grid *g, const char *name)
     return ok(good, "%s: a place for each of the %zu (capability, size) pairs", name, L->npairs);
 }
 
+int pu_level_chars(pu_level *L, uint32_t w, uint32_t h, const char *cells, const char *name)
+{
+    nbb_grid g = {w, h, malloc((size_t)w * h)};
+    memcpy(g.cells, cells, (size_t)w * h);
+    return pu_level_open(L, &g, name);
+}
+
 int pu_level_read(pu_level *L, const char *map, const char *name)
 {
     nbi_legend legend;
@@ -133,8 +140,8 @@ unsigned long pu_queries(void)
 
 void pu_each_level(void (*check)(pu_level *L, tu_rng *r), uint64_t seed)
 {
-    static const uint32_t shapes[][2] = {{48, 40}, {64, 31}, {23, 64}, {60, 60}, {1, 37},
-                                         {37, 1},  {17, 9},  {64, 64}};
+    static const uint32_t shapes[][2] = {{48, 40}, {64, 31}, {23, 64}, {60, 60},
+                                         {1, 37},  {37, 1},  {17, 9},  {64, 64}};
     const char *e = getenv("NB_PLACE_LEVELS");
     unsigned long levels = e ? strtoul(e, NULL, 10) : 3;
     tu_rng r = {seed};

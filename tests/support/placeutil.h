@@ -16,10 +16,10 @@ typedef struct pu_pair {
     nb_capability cap;
     unsigned size;
     nb_place *place;
-    uint8_t *stand;          /* the agent may stand at the cell (brute_can_stand) */
-    uint8_t *pass;           /* its terrain is in cap (brute_passable) */
+    uint8_t *stand; /* the agent may stand at the cell (brute_can_stand) */
+    uint8_t *pass; /* its terrain is in cap (brute_passable) */
     uint32_t *strict, *weak; /* brute_components under each corner rule */
-    uint32_t *rank;          /* strict id -> 1, 2, ... in the row-major order of first cells */
+    uint32_t *rank; /* strict id -> 1, 2, ... in the row-major order of first cells */
     uint32_t ncomp;
 } pu_pair;
 
@@ -38,6 +38,8 @@ void pu_random_grid(tu_rng *r, uint32_t w, uint32_t h, nbb_grid *g);
 /* Bakes the grid (taken over) with mkclear's sections, opens it and the
  * places; 1 on success, else a failed assertion and 0. */
 int pu_level_open(pu_level *L, nbb_grid *g, const char *name);
+/* The same from w x h characters, row by row. */
+int pu_level_chars(pu_level *L, uint32_t w, uint32_t h, const char *cells, const char *name);
 /* The same from a map file; 0 when it cannot be read. */
 int pu_level_read(pu_level *L, const char *map, const char *name);
 void pu_level_close(pu_level *L);

@@ -80,8 +80,8 @@ static void check_level(pu_level *L, tu_rng *r)
                                  nq_.reachable ? P->strict[fi] : 0, g->width, g->height,
                                  nq_.point.x, nq_.point.y, nq_.radius, &bx, &by);
             weak = brute_nearest(P->stand, nq_.reachable ? P->weak : NULL,
-                                 nq_.reachable ? P->weak[fi] : 0, g->width, g->height,
-                                 nq_.point.x, nq_.point.y, nq_.radius, &wx, &wy);
+                                 nq_.reachable ? P->weak[fi] : 0, g->width, g->height, nq_.point.x,
+                                 nq_.point.y, nq_.radius, &wx, &wy);
         }
         reach += nq_.reachable;
         if (weak != want || wx != bx || wy != by)
@@ -102,8 +102,8 @@ static void check_level(pu_level *L, tu_rng *r)
                  nb_path_status_str(want), bx, by, d);
         /* The rings read: the square of the answer's distance, or of the
          * radius (the whole map at most). */
-        double span = want == NB_PATH_FOUND ? floor(d)
-                                            : (isinf(nq_.radius) ? 1e9 : floor(nq_.radius));
+        double span =
+            want == NB_PATH_FOUND ? floor(d) : (isinf(nq_.radius) ? 1e9 : floor(nq_.radius));
         double side = 2 * span + 1, mapside = 2.0 * (g->width > g->height ? g->width : g->height);
         if (side > mapside)
             side = mapside;
@@ -118,8 +118,9 @@ static void check_level(pu_level *L, tu_rng *r)
         blocked += want == NB_PATH_START_BLOCKED;
     }
     ok(errors == 0, "%s: %lu queries answered without an error", L->name, nq);
-    ok(bad == 0, "%s: %lu queries (%lu with a cell to reach from) as brute force: %lu found, %lu "
-                 "none, %lu beyond the radius, %lu from a cell where the agent cannot stand",
+    ok(bad == 0,
+       "%s: %lu queries (%lu with a cell to reach from) as brute force: %lu found, %lu "
+       "none, %lu beyond the radius, %lu from a cell where the agent cannot stand",
        L->name, nq, reach, found, none, limit, blocked);
     ok(rules == 0, "%s: the components of either corner rule give the same answers", L->name);
     ok(cost == 0, "%s: no query reads more than the square of its answer's distance", L->name);
@@ -130,14 +131,12 @@ static void check_level(pu_level *L, tu_rng *r)
 static void check_cases(void)
 {
     pu_level L;
-    nbb_grid g = {7, 5, NULL};
-    g.cells = malloc(35);
-    memcpy(g.cells, "WWWWWWW"
-                    "WWWWWWW"
-                    "WWW.WWW"
-                    "WWWWWWW"
-                    "WWWWWWW", 35);
-    if (!pu_level_open(&L, &g, "a lake")) {
+    static const char cells[] = "WWWWWWW"
+                                "WWWWWWW"
+                                "WWW.WWW"
+                                "WWWWWWW"
+                                "WWWWWWW";
+    if (!pu_level_chars(&L, 7, 5, cells, "a lake")) {
         pu_level_close(&L);
         return;
     }
@@ -179,8 +178,8 @@ static void check_cases(void)
            res.cell.x == 3,
        "reachable from the dry cell: itself");
     q.from = (nb_cell){7, 2};
-    like(nb_nearest_standable(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "", "from (7, 2)",
-         "from off the map: NB_ERR_ARG naming it");
+    like(nb_nearest_standable(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",
+         "from (7, 2)", "from off the map: NB_ERR_ARG naming it");
     q.reachable = 0;
     q.point = (nb_cell){-1, 0};
     like(nb_nearest_standable(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",

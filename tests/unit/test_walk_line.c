@@ -123,13 +123,14 @@ static void check_level(pu_level *L, tu_rng *r)
                    (res.blocking.x == want.bx && res.blocking.y == want.by)) &&
                   res.examined == ours.examined;
         if (!pub && bad_pub++ < 3)
-            diag("%s: public call on (%g, %g) -> (%g, %g): %s t %.17g last (%.17g, %.17g)",
-                 L->name, a.x, a.y, b.x, b.y, nb_path_status_str(res.status), res.t, res.last.x,
-                 res.last.y);
+            diag("%s: public call on (%g, %g) -> (%g, %g): %s t %.17g last (%.17g, %.17g)", L->name,
+                 a.x, a.y, b.x, b.y, nb_path_status_str(res.status), res.t, res.last.x, res.last.y);
         if (kind == 2) {
-            nb_cell ca = {(int32_t)(ax / Q), (int32_t)(ay / Q)}, cb = {(int32_t)(bx / Q), (int32_t)(by / Q)};
+            nb_cell ca = {(int32_t)(ax / Q), (int32_t)(ay / Q)},
+                    cb = {(int32_t)(bx / Q), (int32_t)(by / Q)};
             if (P->stand[(size_t)ca.y * g->width + (size_t)ca.x] && ca.x < (int32_t)g->width &&
-                cb.x < (int32_t)g->width && ca.y < (int32_t)g->height && cb.y < (int32_t)g->height) {
+                cb.x < (int32_t)g->width && ca.y < (int32_t)g->height &&
+                cb.y < (int32_t)g->height) {
                 nsmooth++;
                 int sm = nbi_square_walkable(&P->place->clear, P->size, ca, cb);
                 bad_smooth += sm != (want.status == NB_PATH_FOUND);
@@ -140,8 +141,9 @@ static void check_level(pu_level *L, tu_rng *r)
         }
     }
     ok(errors == 0, "%s: %lu segments answered without an error", L->name, nq);
-    ok(bad == 0, "%s: %lu segments as brute force cell by cell: %lu clear, %lu blocked, %lu from a "
-                 "blocked start",
+    ok(bad == 0,
+       "%s: %lu segments as brute force cell by cell: %lu clear, %lu blocked, %lu from a "
+       "blocked start",
        L->name, nq, clear, blocked, start);
     ok(bad_ev == 0, "%s: %lu of them on the 1/64 grid, as brute force by events too", L->name, nev);
     ok(bad_pub == 0, "%s: the public call agrees (t, last point, blocking cell)", L->name);
@@ -172,7 +174,8 @@ static void check_steps(pu_level *L, tu_rng *r)
                     nbi_line l;
                     nbi_walk_line(P->place, x * Q, y * Q, nx * Q, ny * Q, &l);
                     int c = l.status == NB_PATH_FOUND;
-                    int s = brute_step_ok(&L->legend, g, P->cap, P->size, BRUTE_STRICT, x, y, nx, ny);
+                    int s =
+                        brute_step_ok(&L->legend, g, P->cap, P->size, BRUTE_STRICT, x, y, nx, ny);
                     int w = brute_step_ok(&L->legend, g, P->cap, P->size, BRUTE_WEAK, x, y, nx, ny);
                     steps++;
                     strict_bad += c != s;
@@ -197,13 +200,11 @@ static void check_level_and_steps(pu_level *L, tu_rng *r)
 static void check_cases(void)
 {
     pu_level L;
-    nbb_grid g = {6, 4, NULL};
-    g.cells = malloc(24);
-    memcpy(g.cells, "......"
-                    "..@..."
-                    "......"
-                    "......", 24);
-    if (!pu_level_open(&L, &g, "a post")) {
+    static const char cells[] = "......"
+                                "..@..."
+                                "......"
+                                "......";
+    if (!pu_level_chars(&L, 6, 4, cells, "a post")) {
         pu_level_close(&L);
         return;
     }
@@ -246,7 +247,8 @@ static void check_cases(void)
     ok(nb_walk_line(p1, (nb_vec2){5, 3}, (nb_vec2){5, 3}, &res, &err) == NB_OK &&
            res.status == NB_PATH_FOUND,
        "a segment of one point where the agent fits: clear");
-    like(nb_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){6.5, 0}, &res, &err) == NB_ERR_ARG ? err.msg : "",
+    like(nb_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){6.5, 0}, &res, &err) == NB_ERR_ARG ? err.msg
+                                                                                        : "",
          "to (6.5, 0) is not a point of the 6 x 4 map", "a point beyond the map: NB_ERR_ARG");
     ok(nb_walk_line(p1, (nb_vec2){NAN, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
            nb_walk_line(p1, (nb_vec2){0, INFINITY}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&

@@ -98,7 +98,9 @@ static int take(int c, const char *arg, void *ctx)
     case 'r':
         o->q.reachable = 1;
         return nbc_point("--reachable-from", arg, &o->fx, &o->fy) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
-    case 'R': return nbc_real("--radius", arg, 0, MAX_RADIUS, &o->q.radius) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+    case 'R':
+        return nbc_real("--radius", arg, 0, MAX_RADIUS, &o->q.radius) ? NBC_EXIT_OK
+                                                                      : NBC_EXIT_USAGE;
     }
     return nbc_usage("unknown option");
 }

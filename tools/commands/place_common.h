@@ -9,7 +9,10 @@
 #define NBC_PLACE_LONG_OPTIONS                                                                     \
     {"agent", required_argument, NULL, 'a'}, {"size", required_argument, NULL, 's'},               \
         {"capability", required_argument, NULL, 'c'}, {"json", no_argument, NULL, 'j'},            \
-        {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'}
+        {"help", no_argument, NULL, 'h'},                                                          \
+    {                                                                                              \
+        "version", no_argument, NULL, 'V'                                                          \
+    }
 #define NBC_PLACE_SHORT_OPTIONS "a:s:c:jhV"
 
 /* The lines of --help for the options above. */

@@ -36,7 +36,8 @@ static int take(int c, const char *arg, void *ctx)
     options *o = ctx;
     switch (c) {
     case 'f': return nbc_point("--from", arg, &o->fx, &o->fy) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
-    case 'n': return nbc_uint("--count", arg, 1, MAX_COUNT, &o->count) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+    case 'n':
+        return nbc_uint("--count", arg, 1, MAX_COUNT, &o->count) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
     case OPT_SEED: return nbc_uint64("--seed", arg, &o->seed) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
     }
     return nbc_usage("unknown option");
@@ -47,7 +48,7 @@ static void print_head(const nbc_agent *agent, const nb_cell *from, uint64_t see
 {
     int found = r->status == NB_PATH_FOUND;
     const char *why = r->status == NB_PATH_START_BLOCKED ? "the agent cannot stand at --from"
-                                                          : "the agent can stand nowhere on the map";
+                                                         : "the agent can stand nowhere on the map";
     if (!json) {
         nbc_agent_print(agent);
         if (!found)
@@ -69,7 +70,9 @@ static void print_head(const nbc_agent *agent, const nb_cell *from, uint64_t see
         printf(", \"from\": null");
     printf(", \"seed\": %llu, \"status\": \"%s\", \"found\": %s, \"component\": ",
            (unsigned long long)seed,
-           found ? "found" : r->status == NB_PATH_START_BLOCKED ? "from blocked" : "none",
+           found                                ? "found"
+           : r->status == NB_PATH_START_BLOCKED ? "from blocked"
+                                                : "none",
            found ? "true" : "false");
     if (from && found)
         printf("%u", r->component);

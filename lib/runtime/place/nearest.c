@@ -35,16 +35,14 @@ static void look(search *s, long x, long y)
     s->res->examined++;
     if (!nbi_place_stands(p, (uint32_t)x, (uint32_t)y))
         return;
-    if (s->comp &&
-        nbi_layer_get(&p->comp, (uint64_t)y * p->comp.width + (uint64_t)x) != s->comp)
+    if (s->comp && nbi_layer_get(&p->comp, (uint64_t)y * p->comp.width + (uint64_t)x) != s->comp)
         return;
     s->seen = 1;
     double d = nbi_octile_cells((int32_t)x, (int32_t)y, (int32_t)s->px, (int32_t)s->py);
     nb_cell *c = &s->res->cell;
     /* Distinct octile distances on a map differ by far more than a
      * rounding error, so equal doubles are equal distances. */
-    if (d > s->radius || d > s->best ||
-        (d == s->best && (y > c->y || (y == c->y && x > c->x))))
+    if (d > s->radius || d > s->best || (d == s->best && (y > c->y || (y == c->y && x > c->x))))
         return;
     s->best = d;
     c->x = (int32_t)x;
@@ -81,8 +79,8 @@ static int on_map(const nb_place *p, nb_cell c)
            (uint32_t)c.y < p->clear.height;
 }
 
-nb_status nb_nearest_standable(const nb_place *p, const nb_nearest_query *q,
-                               nb_nearest_result *res, nb_err *err)
+nb_status nb_nearest_standable(const nb_place *p, const nb_nearest_query *q, nb_nearest_result *res,
+                               nb_err *err)
 {
     if (!p || !q || !res)
         return nbi_fail(err, NB_ERR_ARG, "nb_nearest_standable: NULL argument");
@@ -91,8 +89,10 @@ nb_status nb_nearest_standable(const nb_place *p, const nb_nearest_query *q,
     res->distance = INFINITY;
     long w = p->clear.width, h = p->clear.height;
     if (!on_map(p, q->point))
-        return nbi_fail(err, NB_ERR_ARG, "nb_nearest_standable: point (%d, %d) is outside the "
-                        "%ld x %ld map", q->point.x, q->point.y, w, h);
+        return nbi_fail(err, NB_ERR_ARG,
+                        "nb_nearest_standable: point (%d, %d) is outside the "
+                        "%ld x %ld map",
+                        q->point.x, q->point.y, w, h);
     if (!(q->radius >= 0))
         return nbi_fail(err, NB_ERR_ARG, "nb_nearest_standable: radius %g, expected 0 or more",
                         q->radius);
@@ -107,8 +107,10 @@ nb_status nb_nearest_standable(const nb_place *p, const nb_nearest_query *q,
                             p->b->path, caps, p->size);
         }
         if (!on_map(p, q->from))
-            return nbi_fail(err, NB_ERR_ARG, "nb_nearest_standable: from (%d, %d) is outside "
-                            "the %ld x %ld map", q->from.x, q->from.y, w, h);
+            return nbi_fail(err, NB_ERR_ARG,
+                            "nb_nearest_standable: from (%d, %d) is outside "
+                            "the %ld x %ld map",
+                            q->from.x, q->from.y, w, h);
         s.comp = nbi_layer_value(&p->comp, (uint64_t)q->from.y * (uint64_t)w + (uint64_t)q->from.x);
         if (s.comp == 0) {
             res->status = NB_PATH_START_BLOCKED;

@@ -10,9 +10,9 @@
 
 typedef struct nbi_runs {
     const uint8_t *first; /* u32[n + 1]: component k's runs are first[k-1] .. first[k]-1 */
-    const uint8_t *runs;  /* count records of NBI_RUNS_RECORD bytes */
+    const uint8_t *runs; /* count records of NBI_RUNS_RECORD bytes */
     uint32_t width, height;
-    uint32_t n;     /* components */
+    uint32_t n; /* components */
     uint32_t count; /* runs */
     uint32_t cells; /* standable cells, all components */
     long section;
@@ -64,8 +64,8 @@ typedef struct nbi_frac {
 
 typedef struct nbi_line {
     nb_path_status status;
-    nbi_frac t;          /* how far the agent gets */
-    int32_t bx, by;      /* the blocking cell, when not found */
+    nbi_frac t; /* how far the agent gets */
+    int32_t bx, by; /* the blocking cell, when not found */
     uint64_t examined;
 } nbi_line;
 

@@ -85,15 +85,19 @@ nb_status nbi_runs_at(const nb_bundle *b, size_t idx, nbi_runs *out, nb_err *err
                         "next component's %u)",
                         b->path, idx, k + 1, first_at(&r, k), first_at(&r, k + 1));
     if (r.count && before_at(&r, 0) != 0)
-        return FAIL("%s: section %zu (runs): run 0 has %u cells before it, expected 0", b->path,
+        return FAIL("%s: section %zu (runs): the cells before run 0 number %u, expected 0", b->path,
                     idx, before_at(&r, 0));
     for (uint32_t j = 0; j < r.count; j++) {
         uint32_t b0 = before_at(&r, j), b1 = before_at(&r, j + 1), at = start_at(&r, j);
         /* b1 > b0: a run of one cell or more, and the counts reach cells. */
-        if (b1 <= b0 || at >= cells || at % r.width + (uint64_t)(b1 - b0) > r.width)
-            return FAIL("%s: section %zu (runs): run %u (from cell %u, %u cells before it, %u "
-                        "after) is empty or leaves its row of the %u x %u map",
-                        b->path, idx, j, at, b0, b1, r.width, r.height);
+        if (b1 <= b0)
+            return FAIL("%s: section %zu (runs): run %u is empty (the cells before it number "
+                        "%u, before the next %u)",
+                        b->path, idx, j, b0, b1);
+        if (at >= cells || at % r.width + (uint64_t)(b1 - b0) > r.width)
+            return FAIL("%s: section %zu (runs): run %u, %u cells from cell %u, leaves its row "
+                        "of the %u x %u map",
+                        b->path, idx, j, b1 - b0, at, r.width, r.height);
     }
 #undef FAIL
     *out = r;

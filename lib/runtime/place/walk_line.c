@@ -84,8 +84,7 @@ static int64_t at_time(int64_t a, int64_t d, nbi_frac t, int up)
     return up ? ceil_div(n, t.den) : floor_div(n, t.den);
 }
 
-void nbi_walk_line(const nb_place *p, int64_t ax, int64_t ay, int64_t bx, int64_t by,
-                   nbi_line *out)
+void nbi_walk_line(const nb_place *p, int64_t ax, int64_t ay, int64_t bx, int64_t by, nbi_line *out)
 {
     const int64_t S = (int64_t)p->size * Q, dx = bx - ax, dy = by - ay;
     const nbi_frac zero = {0, 1}, one = {1, 1};
