@@ -82,6 +82,7 @@ lie() { # lie KIND BUNDLE [VERIFY OPTION]...
 lie clearance "$s"
 like "... what the cell holds and what the map gives" "$err" ", recomputed from the map "
 lie components "$s"
+lie runs "$s"
 lie weight "$s"
 like "... the weight and the recomputed one" "$err" "sqrt(2), recomputed "
 lie path "$p"
