@@ -75,8 +75,16 @@ static void check_level(pu_level *L, tu_rng *r)
             by = ay + ((int64_t)tu_below(r, 6 * K + 1) - 3 * K) * (Q / K);
             bx = bx < 0 ? 0 : bx > (int64_t)g->width * Q ? (int64_t)g->width * Q : bx;
             by = by < 0 ? 0 : by > (int64_t)g->height * Q ? (int64_t)g->height * Q : by;
-        } else
+        } else {
             point(r, g, P, kind, &bx, &by);
+            /* On a large map, within 48 cells: the brute force reads the
+             * sweep's whole bounding box. */
+            if ((size_t)g->width * g->height > 100000) {
+                int64_t m = 48 * Q;
+                bx = bx < ax - m ? ax - m : bx > ax + m ? ax + m : bx;
+                by = by < ay - m ? ay - m : by > ay + m ? ay + m : by;
+            }
+        }
         nbi_line ours;
         nbi_walk_line(P->place, ax, ay, bx, by, &ours);
         brute_line want;

@@ -128,11 +128,12 @@ void nbi_walk_line(const nb_place *p, int64_t ax, int64_t ay, int64_t bx, int64_
             }
             if (have)
                 tb = frac_min(tb, best);
-            /* The columns the square reaches in [ta, tb], one more each
-             * side for the rounding; each is tested exactly. */
+            /* The columns the square overlaps or touches in [ta, tb]
+             * (touching: a cell entered at the best time may tie), from
+             * its extent rounded outwards; each is tested exactly. */
             int64_t x0 = at_time(ax, dx, dx >= 0 ? ta : tb, 0);
             int64_t x1 = at_time(ax, dx, dx >= 0 ? tb : ta, 1);
-            int64_t c0 = floor_div(x0, Q) - 1, c1 = floor_div(x1 + S, Q);
+            int64_t c0 = ceil_div(x0, Q) - 1, c1 = floor_div(x1 + S, Q);
             for (int64_t j = 0; j <= c1 - c0; j++) {
                 int64_t c = dx >= 0 ? c0 + j : c1 - j;
                 out->examined++;
