@@ -140,10 +140,11 @@ nb_status nbb_abstract_source_of(const nb_bundle *b, nbb_abstract_source *src, n
 nb_status nbb_ab_bake(const nbb_abstract_source *src, const nbi_agraph *old,
                       const uint32_t *changed, size_t nchanged, const nbb_abstract_opts *o,
                       uint8_t **payload, size_t *len, nbb_abstract_stats *stats, nb_err *err);
-/* The options a graph was built with (its header), for building it again;
- * 0 when the graph does not serve exactly src's capabilities and sizes
- * on a map of its size. */
-int nbb_abstract_opts_of(const nbi_agraph *g, const nbb_abstract_source *src,
+/* The options the graph in payload p (len bytes) was built with, read
+ * from its header alone, for building it again; 0 when they are not
+ * options this library builds with, or the graph does not serve exactly
+ * src's capabilities and sizes on a map of its size. */
+int nbb_abstract_opts_of(const uint8_t *p, size_t len, const nbb_abstract_source *src,
                          nbb_abstract_opts *o);
 
 /* ---- writing files atomically (bundle/tempfile.c) ---- */

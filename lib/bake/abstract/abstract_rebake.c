@@ -166,26 +166,38 @@ nb_status nbb_ab_old_alive(nbb_ab *ab, uint32_t bi, nb_err *err)
     return NB_OK;
 }
 
-int nbb_abstract_opts_of(const nbi_agraph *g, const nbb_abstract_source *src,
+int nbb_abstract_opts_of(const uint8_t *p, size_t len, const nbb_abstract_source *src,
                          nbb_abstract_opts *o)
 {
-    if (g->width != src->width || g->height != src->height || g->ncaps != src->ncaps ||
-        g->nsizes != src->nsizes)
+    /* The header and the capabilities and sizes after it: all that is
+     * read, so that a graph kept as it is costs no check of its arrays. */
+    uint64_t off[11];
+    if (len < NBI_ABSTRACT_HEADER)
         return 0;
-    for (uint32_t i = 0; i < g->ncaps; i++)
-        if (nbi_u32at(g->caps, i) != src->caps[i])
+#define WORD(w) nbi_get32(p + 4 * (w))
+    uint32_t ncaps = WORD(NBI_AB_NCAPS), nsizes = WORD(NBI_AB_NSIZES);
+    if (WORD(NBI_AB_WIDTH) != src->width || WORD(NBI_AB_HEIGHT) != src->height ||
+        ncaps != src->ncaps || nsizes != src->nsizes)
+        return 0;
+    nbi_agraph_layout(ncaps, nsizes, 0, 0, 0, 0, 0, off);
+    if (off[1] + 4 * (uint64_t)nsizes > len)
+        return 0;
+    for (uint32_t i = 0; i < ncaps; i++)
+        if (nbi_u32at(p + off[0], i) != src->caps[i])
             return 0;
-    for (uint32_t i = 0; i < g->nsizes; i++)
-        if (nbi_u32at(g->sizes, i) != src->sizes[i])
+    for (uint32_t i = 0; i < nsizes; i++)
+        if (nbi_u32at(p + off[1], i) != src->sizes[i])
             return 0;
     nbb_abstract_defaults(o);
-    o->cluster = g->cluster;
-    o->quality = g->quality;
-    o->corner = (nb_corner)g->corner;
-    o->placement = g->placement;
-    o->spread = g->placement >= NBI_PLACE_SPREAD ? g->spread : NBB_SPREAD_DEFAULT;
-    o->paths = (g->flags & NBI_AGRAPH_PATHS) != 0;
-    return 1;
+    o->cluster = WORD(NBI_AB_CLUSTER);
+    o->quality = WORD(NBI_AB_QUALITY);
+    o->corner = (nb_corner)WORD(NBI_AB_CORNER);
+    o->placement = WORD(NBI_AB_PLACEMENT);
+    o->spread = o->placement >= NBI_PLACE_SPREAD ? WORD(NBI_AB_SPREAD) : NBB_SPREAD_DEFAULT;
+    o->paths = (WORD(NBI_AB_FLAGS) & NBI_AGRAPH_PATHS) != 0;
+#undef WORD
+    nbb_abstract_opts checked;
+    return nbb_ab_check_opts(o, &checked, NULL) == NB_OK;
 }
 
 /* The same options, as far as the bytes go. */
@@ -239,12 +251,18 @@ nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a map");
     }
     st = nbb_abstract_source_of(b, src, err);
-    nbi_agraph g;
     /* The old graph is used when it was built with these options for the
      * same capabilities and sizes, and its bundle holds the clearance it
      * was built from: the cells whose clearance differs are the changes. */
-    int incremental = st == NB_OK && !full && old && nbi_agraph_find(old, &g, NULL) == NB_OK &&
-                      nbb_abstract_opts_of(&g, src, &had) && same_opts(&want, &had) &&
+    long idx = -1;
+    const void *gp = NULL;
+    size_t glen = 0;
+    for (size_t i = 0; old && !full && i < nb_bundle_section_count(old) && idx < 0; i++)
+        if (nb_bundle_section(old, i)->type == NB_SEC_ABSTRACT)
+            idx = (long)i;
+    int incremental = st == NB_OK && idx >= 0 &&
+                      nb_bundle_payload(old, (size_t)idx, &gp, &glen, NULL) == NB_OK &&
+                      nbb_abstract_opts_of(gp, glen, src, &had) && same_opts(&want, &had) &&
                       nbb_abstract_source_of(old, osrc, NULL) == NB_OK;
     uint32_t *changed = NULL;
     size_t nchanged = 0, cap = 0;
@@ -254,14 +272,19 @@ nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
         else if (!layer_changes(&osrc->layer[i], &src->layer[i], &changed, &nchanged, &cap))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the clearance layers");
     }
+    nbi_agraph g;
     if (st == NB_OK && incremental && nchanged == 0) {
         /* Nothing the graph depends on changed: it stays as it is. */
         if (stats) {
             stats->incremental = 1;
             stats->kept = 1;
-            stats->clusters = (uint64_t)g.ncx * g.ncy;
+            stats->clusters = (uint64_t)((src->width + want.cluster - 1) / want.cluster) *
+                              ((src->height + want.cluster - 1) / want.cluster);
         }
     } else if (st == NB_OK) {
+        /* Only now are the old graph's arrays read: they are checked first. */
+        if (incremental && nbi_agraph_at(old, (size_t)idx, &g, NULL) != NB_OK)
+            incremental = 0;
         st = nbb_ab_bake(src, incremental ? &g : NULL, changed, nchanged, o, payload, len, stats,
                          err);
         if (st == NB_OK && stats) {

@@ -165,21 +165,20 @@ static void count_kept(nbb_ab *ab, ab_cluster *c, uint32_t k)
     c->narcs = a1 - a0;
     c->ninter_arcs = 0;
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (uint32_t u = o0; u < o1; u++)
-        for (uint32_t a = nbi_u32at(g->node_first, u); a < nbi_u32at(g->node_first, u + 1); a++) {
-            uint32_t v = nbi_u32at(g->arc_to, a);
-            if (nbb_ab_cluster_of(ab, old_cell(ab, g, v)) != k) {
-                c->ninter_arcs++;
-                continue;
-            }
-            if (!g->arc_path)
-                continue;
-            /* Both arcs of an edge point at its one stored path: the block
-             * is the span of every arc's. */
-            uint64_t off = nbi_u32at(g->arc_path, a), end = off + nbi_agraph_arc_steps(g, a);
-            lo = off < lo ? off : lo;
-            hi = end > hi ? end : hi;
+    for (uint32_t a = a0; a < a1; a++) {
+        uint32_t v = nbi_u32at(g->arc_to, a);
+        if (v < o0 || v >= o1) { /* its cluster's nodes are [o0, o1) */
+            c->ninter_arcs++;
+            continue;
         }
+        if (!g->arc_path)
+            continue;
+        /* Both arcs of an edge point at its one stored path: the block is
+         * the span of every arc's. */
+        uint64_t off = nbi_u32at(g->arc_path, a), end = off + nbi_agraph_arc_steps(g, a);
+        lo = off < lo ? off : lo;
+        hi = end > hi ? end : hi;
+    }
     c->old_nibble = lo == UINT64_MAX ? 0 : lo;
     c->nnibbles = lo == UINT64_MAX ? 0 : hi - lo;
 }
@@ -333,6 +332,14 @@ static nb_status write_new(nbb_ab *ab, uint32_t k, ab_worker *w, const layout *l
     return NB_OK;
 }
 
+/* The old nodes of a cluster and what to add to them to number them anew
+ * (when the cluster is kept; else its nodes are looked up by cell). */
+typedef struct renumber {
+    uint32_t o0, o1;
+    int64_t delta;
+    int kept;
+} renumber;
+
 static nb_status write_kept(nbb_ab *ab, uint32_t k, const layout *ly, nb_err *err)
 {
     const nbi_agraph *g = ab->old;
@@ -348,13 +355,29 @@ static nb_status write_kept(nbb_ab *ab, uint32_t k, const layout *ly, nb_err *er
     uint64_t at = c->first_arc;
     memcpy(p + off[6] + 4 * at, g->arc_w + 4 * (size_t)a0, 4 * (size_t)(a1 - a0));
     memcpy(p + off[7] + 2 * at, g->arc_ann + 2 * (size_t)a0, 2 * (size_t)(a1 - a0));
+    /* Arcs lead into the cluster itself or the four around it. */
+    renumber rn[5];
+    uint32_t cx = k % ab->ncx, cy = k / ab->ncx, nrn = 0;
+    uint32_t near[5] = {k, cy ? k - ab->ncx : k, cx ? k - 1 : k, cx + 1 < ab->ncx ? k + 1 : k,
+                        cy + 1 < ab->ncy ? k + ab->ncx : k};
+    for (int i = 0; i < 5; i++) {
+        if (i && near[i] == k)
+            continue;
+        const ab_cluster *t = &ab->cl[near[i]];
+        rn[nrn].o0 = old_first(g, near[i]);
+        rn[nrn].o1 = old_first(g, near[i] + 1);
+        rn[nrn].kept = t->state == AB_KEEP;
+        rn[nrn].delta = (int64_t)t->first_node - rn[nrn].o0;
+        nrn++;
+    }
     for (uint32_t a = a0; a < a1; a++, at++) {
-        uint32_t v = nbi_u32at(g->arc_to, a), vcell = old_cell(ab, g, v);
-        uint32_t kv = nbb_ab_cluster_of(ab, vcell);
-        int64_t nv;
-        if (ab->cl[kv].state == AB_KEEP)
-            nv = (int64_t)(ab->cl[kv].first_node + (v - old_first(g, kv)));
-        else if ((nv = final_id(ab, vcell)) < 0)
+        uint32_t v = nbi_u32at(g->arc_to, a), i = 0;
+        while (i < nrn && (v < rn[i].o0 || v >= rn[i].o1))
+            i++;
+        int64_t nv = -1;
+        if (i < nrn)
+            nv = rn[i].kept ? (int64_t)v + rn[i].delta : final_id(ab, old_cell(ab, g, v));
+        if (nv < 0)
             return mismatch(ab, k, err);
         nbi_put32(p + off[5] + 4 * at, (uint32_t)nv);
         if (!ab->opt->paths)

@@ -247,8 +247,10 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
     nbi_agraph g;
     nbb_abstract_opts o;
     nb_status st = NB_OK;
-    int compress = NB_ENC_COMPRESSION(old->sections[idx].info.encoding) != 0;
-    if (nbi_agraph_at(old, (size_t)idx, &g, NULL) != NB_OK || !nbb_abstract_opts_of(&g, src, &o)) {
+    const struct nbi_section *sec = &old->sections[idx];
+    int compress = NB_ENC_COMPRESSION(sec->info.encoding) != 0;
+    if (!nbb_abstract_opts_of(sec->payload, (size_t)sec->info.usize, src, &o) ||
+        (!full && nbi_agraph_at(old, (size_t)idx, &g, NULL) != NB_OK)) {
         /* Not a graph this library can bring up to date: it goes. */
         nbb_builder_remove(b, NB_SEC_ABSTRACT);
         stats->abstract = NBB_REBAKE_REMOVED;
