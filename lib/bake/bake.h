@@ -27,8 +27,19 @@ void nbb_ok(nb_err *err);
  * (parallel/parallel.c). */
 unsigned nbb_threads_online(void);
 
-/* Called now and then during a long bake with the fraction done. */
+/* Called now and then during a long bake with the fraction done, 0 to 1
+ * (the tools' progress line: tools/common/progress.h). */
 typedef void (*nbb_progress_fn)(void *arg, double fraction);
+/* A part of a longer task: a fraction f of the part is base + span * f of
+ * the whole, told to fn (nothing when fn or the part is NULL). */
+typedef struct nbb_progress_part {
+    nbb_progress_fn fn;
+    void *arg;
+    double base, span;
+} nbb_progress_part;
+void nbb_progress_part_report(const nbb_progress_part *part, double f);
+/* The same as an nbb_progress_fn, part being an nbb_progress_part *. */
+void nbb_progress_part_fn(void *part, double f);
 
 /* ---- files (input/readfile.c) ---- */
 
@@ -89,6 +100,10 @@ nbb_format nbb_format_for_path(const char *path);
  * parameters), so the same sections give the same bytes whatever order
  * they came in. */
 nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err);
+/* The same, telling progress the fraction done (the SQLite form's tables
+ * take long; the binary form is written at once). */
+nb_status nbb_builder_write_progress(nbb_builder *b, const char *path, nbb_format format,
+                                     nbb_progress_fn progress, void *arg, nb_err *err);
 /* The same in the form the name asks for (NBB_FORMAT_AUTO). */
 nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
 /* The binary form in memory (what nbb_builder_write would write; free() it). */
@@ -97,6 +112,9 @@ nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err
  * standard output): its sections as stored, and the tables people query,
  * decoded from them. */
 nb_status nbb_sqlite_write(const nb_bundle *bundle, const char *path, nb_err *err);
+/* The same, telling progress the fraction done. */
+nb_status nbb_sqlite_write_progress(const nb_bundle *bundle, const char *path,
+                                    nbb_progress_fn progress, void *arg, nb_err *err);
 
 /* ---- levels: a map, its terrain legend and agent set (input/level.c) ---- */
 
@@ -118,6 +136,8 @@ typedef enum nbb_level_change {
  * map of the same size"), written into buf. */
 nbb_level_change nbb_level_compare(const nbb_level *level, const nb_bundle *old, char *buf,
                                    size_t len);
+/* The cells of its map (width x height): what progress is counted in. */
+uint64_t nbb_level_cells(const nbb_level *level);
 /* NULL when the bundle holds exactly this level (map, legend and agent
  * set); otherwise the phrase of nbb_level_compare, in buf. */
 const char *nbb_level_differs(const nbb_level *level, const nb_bundle *old, char *buf, size_t len);
@@ -133,7 +153,8 @@ typedef struct nbb_clearance_stats {
     uint64_t packed_bytes; /* payload bytes before any zlib */
 } nbb_clearance_stats;
 nb_status nbb_level_bake_clearance(nbb_builder *b, const nbb_level *level, int compress,
-                                   nbb_clearance_stats *stats, nb_err *err);
+                                   nbb_progress_fn progress, void *arg, nbb_clearance_stats *stats,
+                                   nb_err *err);
 
 /* The legend and the agent set of a bundle as the YAML that reads them
  * back (formats/legend.md, formats/agents.md); NB_ERR_NOTFOUND when it has
@@ -200,6 +221,8 @@ typedef struct nbb_abstract_opts {
                            at the same cost (Theorem 6 through a node) */
     unsigned threads;   /* threads to build on; 0: the online CPUs (the bytes do not
                            depend on it) */
+    nbb_progress_fn progress; /* told the fraction done now and then, or NULL */
+    void *progress_arg;
 } nbb_abstract_opts;
 
 /* The defaults mkabstract uses. */
@@ -251,6 +274,8 @@ typedef struct nbb_rebake_opts {
     int compress;     /* store new layers (and a new map) as zlib streams */
     unsigned threads; /* 0: the online CPUs (the bytes do not depend on it) */
     int full;         /* bake every band and cluster, as for another level */
+    nbb_progress_fn progress; /* told the fraction done now and then, or NULL */
+    void *progress_arg;
 } nbb_rebake_opts;
 
 /* What became of the bundle's abstract graph. */
@@ -338,6 +363,10 @@ typedef struct nbb_unit_stats {
     unsigned curves, window;
     size_t hitcheck_bytes, curves_bytes;
 } nbb_unit_stats;
+/* The same, telling progress the fraction done. */
+nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, int compress,
+                                nbb_progress_fn progress, void *arg, nbb_unit_stats *stats,
+                                nb_err *err);
 nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_stats *stats,
                        nb_err *err);
 /* The angle of heading k of n, in radians (0 east, growing clockwise as a
@@ -391,6 +420,9 @@ typedef struct nbb_deep_opts {
      * or a type this library does not know. */
     void (*section_done)(void *ctx, size_t index, int recomputed, double seconds, double cpu);
     void *ctx;
+    /* Told now and then the fraction done of the section being recomputed,
+     * where that takes long (the abstract graph), with ctx; or NULL. */
+    nbb_progress_fn progress;
 } nbb_deep_opts;
 
 typedef struct nbb_deep_stats {

@@ -156,10 +156,11 @@ typedef struct nb_section_info {
 #define NB_OPEN_VERIFY 0x1u  /* also check every CRC (as nb_bundle_verify) */
 #define NB_OPEN_PRIVATE 0x2u /* read the file into memory instead of mapping it */
 
-/* Opens a bundle file read-only.  The binary form is mapped with mmap and
- * its header and section table are checked against the file's real size
- * before any offset is used; a zlib-encoded section is inflated here (and
- * its CRC checked on the way).  "-" reads standard input into memory.
+/* Opens a bundle file read-only.  The binary form is mapped (mmap, or
+ * MapViewOfFile on Windows, where path is UTF-8) and its header and
+ * section table are checked against the file's real size before any offset
+ * is used; a zlib-encoded section is inflated here (and its CRC checked on
+ * the way).  "-" reads standard input into memory.
  * An SQLite bundle (formats/sqlite.md) is read into memory and checked as
  * its binary form would be; a library built without SQLite support refuses
  * one with NB_ERR_UNSUPPORTED.  alloc (NULL: the C library's) serves the

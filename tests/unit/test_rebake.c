@@ -118,14 +118,14 @@ static void test_bands(tu_rng *r)
         /* Components band by band, on 1 to 3 threads, against the flood. */
         uint32_t *label = malloc((size_t)w * h * 4), *queue = malloc((size_t)w * h * 4);
         unsigned size = 1 + tu_below(r, cap);
-        uint32_t count = nbb_components_compute(whole, w, h, size, label, queue);
+        uint32_t count = nbb_components_compute(whole, w, h, size, label, queue, NULL);
         uint8_t *ref = malloc((size_t)nbi_layer_bytes((uint64_t)w * h, 32));
         nbb_layer_pack(w, h, count, NULL, label, ref);
         for (unsigned th = 1; th <= 3; th++) {
             uint8_t *p;
             size_t len;
             nb_err err;
-            if (nbb_bake_components_layer(whole, w, h, size, th, label, &p, &len, &err) != NB_OK ||
+            if (nbb_bake_components_layer(whole, w, h, size, th, label, &p, &len, NULL, &err) != NB_OK ||
                 len != nbi_layer_bytes((uint64_t)w * h, nbi_bits_for(count)) ||
                 memcmp(p, ref, len) != 0)
                 comps_bad++;
@@ -402,9 +402,9 @@ static void test_repair(tu_rng *r)
         uint8_t *old, *want, *cpay, *got;
         size_t old_len, want_len, clen, got_len;
         nb_err err;
-        nbb_bake_components_layer(cv0, w, h, size, 1, label, &old, &old_len, &err);
-        nbb_bake_components_layer(cv1, w, h, size, 1, label, &want, &want_len, &err);
-        nbb_bake_clearance_layer(&e, in_cap, cap, 1, cv1, &cpay, &clen, &err);
+        nbb_bake_components_layer(cv0, w, h, size, 1, label, &old, &old_len, NULL, &err);
+        nbb_bake_components_layer(cv1, w, h, size, 1, label, &want, &want_len, NULL, &err);
+        nbb_bake_clearance_layer(&e, in_cap, cap, 1, cv1, &cpay, &clen, NULL, &err);
         nbb_cv_change *ch = malloc((size_t)w * h * sizeof *ch);
         size_t nch = 0;
         for (size_t i = 0; i < (size_t)w * h; i++)

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "mkabstract.h"
+#include "progress.h"
 
 static int usage(FILE *f)
 {
@@ -47,7 +48,9 @@ static int usage(FILE *f)
             "      --full            build the whole graph, even when the old one could be\n"
             "                        brought up to date\n"
             "  -v, --verbose         say what was built on standard error\n"
-            "  -q, --quiet           say nothing but errors\n"
+            "  -q, --quiet           say nothing but errors (no progress)\n"
+            "      --progress WHEN   auto (default: a line on standard error when it is a\n"
+            "                        terminal), none, or json (a JSON object a line)\n"
             "  -h, --help            show this help and exit\n"
             "  -V, --version         show the version and exit\n\n"
             "The graph OUT (or BUNDLE) held, when built with the same options for the\n"
@@ -140,6 +143,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
                                          NBC_FORMAT_OPTION,
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
@@ -148,7 +152,8 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_format format = NBB_FORMAT_AUTO;
     nbb_abstract_defaults(&o);
     const char *out = NULL;
-    int compress = 0, verbose = 0, full = 0, c;
+    int compress = 0, verbose = 0, quiet = 0, full = 0, c;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     unsigned long v;
     while ((c = getopt_long(argc, argv, "c:Q:p:zo:j:vqhV", opts, NULL)) != -1) {
         switch (c) {
@@ -191,7 +196,11 @@ int nbc_mkabstract_grid(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'v': verbose = 1; break;
-        case 'q': verbose = 0; break;
+        case 'q': verbose = 0, quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
         default: return nbc_usage("unknown option");
@@ -223,8 +232,15 @@ int nbc_mkabstract_grid(int argc, char **argv)
         nb_bundle_open(out, NB_OPEN_VERIFY, NULL, &other, NULL) != NB_OK)
         other = NULL;
     const nb_bundle *old = in_place ? b : other;
-    if (st == NB_OK)
+    if (st == NB_OK) {
+        nbc_progress prog;
+        nbc_progress_start(&prog, pmode, quiet,
+                           "abstract graph", (double)nb_map_width(b) * nb_map_height(b), "cells");
+        o.progress = nbc_progress_update;
+        o.progress_arg = &prog;
         st = nbb_abstract_update(b, old, &o, full, &payload, &len, &stats, &err);
+        nbc_progress_end(&prog);
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     long kept = st == NB_OK && stats.kept && old ? abstract_index(old) : -1;
     int same_encoding = kept >= 0 &&

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "progress.h"
 
 static int usage(FILE *f)
 {
@@ -36,7 +37,10 @@ static int usage(FILE *f)
                "      --full           bake everything again, even what changed cells cannot\n"
                "                       reach\n"
                "  -v, --verbose        say what was kept and what was computed again\n"
-               "  -q, --quiet          say nothing about sections removed with an old level\n"
+               "  -q, --quiet          no progress, and nothing about sections removed with\n"
+               "                       an old level\n"
+               "      --progress WHEN  auto (default: a line on standard error when it is a\n"
+               "                       terminal), none, or json (a JSON object a line)\n"
                "  -h, --help           show this help and exit\n"
                "  -V, --version        show the version and exit\n\n"
                "When BUNDLE held the same level with some cells changed, only the clearance\n"
@@ -98,13 +102,15 @@ int main(int argc, char **argv)
                                          NBC_FORMAT_OPTION,
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     const char *legend_path = NULL, *agents_path = NULL, *out = NULL;
     int quiet = 0, verbose = 0, c;
-    nbb_rebake_opts ro = {0, 0, 0};
+    nbb_rebake_opts ro = {0, 0, 0, NULL, NULL};
     nbb_format format = NBB_FORMAT_AUTO;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbc_prog = "mkclear";
     while ((c = getopt_long(argc, argv, "l:a:o:e:zj:vqhV", opts, NULL)) != -1) {
         switch (c) {
@@ -131,6 +137,10 @@ int main(int argc, char **argv)
             break;
         case 'v': verbose = 1; break;
         case 'q': quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
         default: return nbc_usage("unknown option");
@@ -158,8 +168,15 @@ int main(int argc, char **argv)
     if (st == NB_OK)
         st = nbb_builder_open_update(b, out, &old, &err);
     nbb_rebake_stats stats;
-    if (st == NB_OK)
+    if (st == NB_OK) {
+        nbc_progress prog;
+        nbc_progress_start(&prog, pmode, quiet,
+                           "clearance and components", (double)nbb_level_cells(level), "cells");
+        ro.progress = nbc_progress_update;
+        ro.progress_arg = &prog;
         st = nbb_level_rebake(b, level, old, &ro, &stats, &err);
+        nbc_progress_end(&prog);
+    }
     if (st == NB_OK && !quiet && stats.removed && stats.change == NBB_LEVEL_OTHER)
         /* Name what goes, so nobody wonders where the graph went. */
         fprintf(stderr,

@@ -166,23 +166,25 @@ static size_t utf8_length(const unsigned char *s)
     return n;
 }
 
-void nbc_json_string(const char *s)
+void nbc_json_string_to(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    putchar('"');
+    putc('"', f);
     while (*p) {
         unsigned c = *p;
         size_t n = c >= 0x80 ? utf8_length(p) : 1;
         if (c == '"' || c == '\\')
-            printf("\\%c", c);
+            fprintf(f, "\\%c", c);
         else if (c < 0x20 || c == 0x7f || n == 0)
-            printf("\\u%04x", c);
+            fprintf(f, "\\u%04x", c);
         else
-            fwrite(p, 1, n, stdout);
+            fwrite(p, 1, n, f);
         p += n ? n : 1;
     }
-    putchar('"');
+    putc('"', f);
 }
+
+void nbc_json_string(const char *s) { nbc_json_string_to(stdout, s); }
 
 const char *nbc_printable(const char *s, char *buf, size_t len)
 {

@@ -59,8 +59,10 @@ int nbc_format(const char *opt, const char *text, nbb_format *out);
     "                     when OUT ends in .sqlite, .sqlite3 or .db, else binary)\n"
 /* Prints s as a JSON string, quoted and escaped: control characters as
  * \u00XX, and each byte that is not part of valid UTF-8 as the code point
- * of the same value, so that the output is always valid JSON. */
+ * of the same value, so that the output is always valid JSON (to standard
+ * output, or f). */
 void nbc_json_string(const char *s);
+void nbc_json_string_to(FILE *f, const char *s);
 /* s for plain text: every byte outside printable ASCII (control
  * characters, DEL, anything from 0x80) as \xHH and a backslash as \\, so
  * that a name never sends a terminal escape code.  Written into buf

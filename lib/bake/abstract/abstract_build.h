@@ -12,7 +12,7 @@
  * inter-edges of one border with the intra-edges of its two clusters.  So
  * the units run on threads (parallel/parallel.h), and an incremental bake
  * recomputes the units the changed cells reach and takes the others from
- * the old graph as they are (abstract_rebake.c); abstract_write.c puts
+ * the old graph as they are (abstract_plan.c); abstract_write.c puts
  * the payload together cluster by cluster from either. */
 #ifndef NB_ABSTRACT_BUILD_H
 #define NB_ABSTRACT_BUILD_H
@@ -197,14 +197,14 @@ typedef struct nbb_ab_plan {
     uint32_t *scan, *build, *circuit;
     size_t nscan, nbuild, ncircuit;
 } nbb_ab_plan;
-/* abstract_rebake.c: every unit (a whole bake). */
+/* abstract_plan.c: every unit (a whole bake). */
 nb_status nbb_ab_plan_all(nbb_ab *ab, nbb_ab_plan *plan, nb_err *err);
-/* abstract_rebake.c: the units that cells whose clearance changed reach
+/* abstract_plan.c: the units that cells whose clearance changed reach
  * (changed[0..n) in any order); the others are kept from ab->old. */
 nb_status nbb_ab_plan_changes(nbb_ab *ab, const uint32_t *changed, size_t n, nbb_ab_plan *plan,
                               nb_err *err);
 void nbb_ab_plan_free(nbb_ab_plan *plan);
-/* abstract_rebake.c: a scanned border whose dominance the old graph
+/* abstract_plan.c: a scanned border whose dominance the old graph
  * decided (low quality, beyond the clusters that changed): each
  * inter-edge is alive when the old graph has it. */
 nb_status nbb_ab_old_alive(nbb_ab *ab, uint32_t bi, nb_err *err);

@@ -73,102 +73,6 @@ void nbb_clearance_compute(const uint8_t *cells, uint32_t width, uint32_t height
     nbb_clearance_rows(cells, width, height, in_cap, cap_size, 0, height, out, NULL);
 }
 
-void nbb_layer_header(uint8_t *out, uint32_t width, uint32_t height, unsigned bits,
-                      uint32_t maxval)
-{
-    uint64_t len = nbi_layer_bytes((uint64_t)width * height, bits);
-    memset(out, 0, NBI_LAYER_HEADER);
-    memset(out + len - NBI_LAYER_TAIL - 1, 0, NBI_LAYER_TAIL + 1);
-    nbi_put32(out + NBI_LAYER_WIDTH, width);
-    nbi_put32(out + NBI_LAYER_HEIGHT, height);
-    nbi_put32(out + NBI_LAYER_BITS, bits);
-    nbi_put32(out + NBI_LAYER_MAXVAL, maxval);
-}
-
-void nbb_layer_pack_rows(uint8_t *payload, uint32_t width, unsigned bits, uint32_t y0,
-                         uint32_t y1, const uint8_t *v8, const uint32_t *v32)
-{
-    uint64_t n = (uint64_t)(y1 - y0) * width;
-    uint8_t *p = payload + NBI_LAYER_HEADER + (uint64_t)y0 * width * bits / 8;
-    /* Values go in LSB first; a 64-bit accumulator flushes whole bytes. */
-    uint64_t acc = 0;
-    unsigned have = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t v = v8 ? v8[i] : v32[i];
-        acc |= v << have;
-        have += bits;
-        while (have >= 8) {
-            *p++ = (uint8_t)acc;
-            acc >>= 8;
-            have -= 8;
-        }
-    }
-    if (have)
-        *p = (uint8_t)acc;
-}
-
-void nbb_layer_unpack_rows(const uint8_t *payload, uint32_t width, unsigned bits, uint32_t y0,
-                           uint32_t y1, uint8_t *v8, uint32_t *v32)
-{
-    nbi_layer l;
-    memset(&l, 0, sizeof l);
-    l.bits_at = payload + NBI_LAYER_HEADER;
-    l.bits = bits;
-    l.mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    uint64_t first = (uint64_t)y0 * width, n = (uint64_t)(y1 - y0) * width;
-    for (uint64_t i = 0; i < n; i++) {
-        uint32_t v = nbi_layer_get(&l, first + i);
-        if (v8)
-            v8[i] = (uint8_t)v;
-        else
-            v32[i] = v;
-    }
-}
-
-void nbb_layer_pack(uint32_t width, uint32_t height, uint32_t maxval, const uint8_t *v8,
-                    const uint32_t *v32, uint8_t *out)
-{
-    unsigned bits = nbi_bits_for(maxval);
-    nbb_layer_header(out, width, height, bits, maxval);
-    nbb_layer_pack_rows(out, width, bits, 0, height, v8, v32);
-}
-
-void nbb_layer_of_payload(const uint8_t *payload, nbi_layer *l)
-{
-    memset(l, 0, sizeof *l);
-    l->width = nbi_get32(payload + NBI_LAYER_WIDTH);
-    l->height = nbi_get32(payload + NBI_LAYER_HEIGHT);
-    l->bits = nbi_get32(payload + NBI_LAYER_BITS);
-    l->maxval = nbi_get32(payload + NBI_LAYER_MAXVAL);
-    l->mask = (1ull << l->bits) - 1;
-    l->bits_at = payload + NBI_LAYER_HEADER;
-    l->over = l->maxval;
-    l->section = -1;
-}
-
-uint32_t nbb_band_count(uint32_t height)
-{
-    return (height + NBB_BAND_ROWS - 1) / NBB_BAND_ROWS;
-}
-
-void nbb_band_rows(uint32_t band, uint32_t height, uint32_t *y0, uint32_t *y1)
-{
-    *y0 = band * NBB_BAND_ROWS;
-    *y1 = *y0 + NBB_BAND_ROWS < height ? *y0 + NBB_BAND_ROWS : height;
-}
-
-nb_status nbb_layer_add(nbb_builder *b, uint32_t type, const uint32_t *params, size_t nparams,
-                        uint8_t *payload, size_t len, int compress, nb_err *err)
-{
-    nb_section_info in;
-    memset(&in, 0, sizeof in);
-    in.type = type;
-    in.version = type == NB_SEC_CLEARANCE ? NBI_CLEARANCE_VERSION : NBI_COMPONENTS_VERSION;
-    in.encoding = NB_ENC_PACKED;
-    memcpy(in.param, params, nparams * sizeof *params);
-    return nbb_builder_add_owned(b, &in, payload, len, compress, err);
-}
-
 /* ---- the whole bake, band by band ---- */
 
 typedef struct clear_job {
@@ -197,7 +101,8 @@ static nb_status clear_band(void *ctx, size_t band, unsigned worker, nb_err *err
 
 nb_status nbb_bake_clearance_layer(const nbb_grid *grid, const uint8_t in_cap[256],
                                    unsigned cap_size, unsigned threads, uint8_t *cv,
-                                   uint8_t **payload, size_t *len, nb_err *err)
+                                   uint8_t **payload, size_t *len,
+                                   const nbb_progress_part *progress, nb_err *err)
 {
     unsigned bits = nbi_bits_for(cap_size);
     uint64_t cells = (uint64_t)grid->width * grid->height;
@@ -209,7 +114,8 @@ nb_status nbb_bake_clearance_layer(const nbb_grid *grid, const uint8_t in_cap[25
                         grid->width, grid->height);
     nbb_layer_header(*payload, grid->width, grid->height, bits, cap_size);
     clear_job j = {grid, in_cap, cap_size, bits, cv, *payload, halo};
-    nb_status st = nbb_par_for(threads, nbb_band_count(grid->height), clear_band, &j, err);
+    nb_status st = nbb_par_for_progress(threads, nbb_band_count(grid->height), clear_band, &j,
+                                        progress, err);
     for (unsigned i = 0; i < NBB_MAX_THREADS; i++)
         free(halo[i]);
     if (st != NB_OK) {
@@ -221,7 +127,8 @@ nb_status nbb_bake_clearance_layer(const nbb_grid *grid, const uint8_t in_cap[25
 
 nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
                                   const nbi_agentset *agents, const nbb_grid *grid, int compress,
-                                  unsigned threads, nbb_clearance_stats *stats, nb_err *err)
+                                  unsigned threads, nbb_progress_fn progress, void *arg,
+                                  nbb_clearance_stats *stats, nb_err *err)
 {
     nb_capability caps[NB_MAX_AGENTS];
     uint32_t sizes[NB_MAX_AGENTS];
@@ -243,11 +150,17 @@ nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
     if (!cv || !label)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                       grid->width, grid->height);
+    /* Progress by layers, the same share each: a clearance layer, then a
+     * component layer per size, for each capability. */
+    nbb_progress_part part = {progress, arg, 0, 1.0 / (double)(ncaps * (1 + nsizes))};
     for (size_t c = 0; c < ncaps && st == NB_OK; c++) {
         uint8_t in_cap[256], *payload;
         size_t len;
+        part.base = (double)(c * (1 + nsizes)) * part.span;
+        nbb_progress_part_report(&part, 0);
         nbb_terrain_mask(legend, caps[c], in_cap);
-        st = nbb_bake_clearance_layer(grid, in_cap, cap_size, threads, cv, &payload, &len, err);
+        st = nbb_bake_clearance_layer(grid, in_cap, cap_size, threads, cv, &payload, &len, &part,
+                                      err);
         if (st != NB_OK)
             break;
         uint32_t params[3] = {caps[c], cap_size, nbi_bits_for(cap_size)};
@@ -257,8 +170,10 @@ nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
             stats->packed_bytes += len;
         }
         for (size_t s = 0; s < nsizes && st == NB_OK; s++) {
+            part.base = (double)(c * (1 + nsizes) + 1 + s) * part.span;
+            nbb_progress_part_report(&part, 0);
             st = nbb_bake_components_layer(cv, grid->width, grid->height, sizes[s], threads,
-                                           label, &payload, &len, err);
+                                           label, &payload, &len, &part, err);
             if (st != NB_OK)
                 break;
             uint32_t count = nbi_get32(payload + NBI_LAYER_MAXVAL);
@@ -279,11 +194,13 @@ nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi
                              const nbb_grid *grid, int compress, nbb_clearance_stats *stats,
                              nb_err *err)
 {
-    return nbb_bake_clearance_opts(b, legend, agents, grid, compress, 0, stats, err);
+    return nbb_bake_clearance_opts(b, legend, agents, grid, compress, 0, NULL, NULL, stats, err);
 }
 
 nb_status nbb_level_bake_clearance(nbb_builder *b, const nbb_level *level, int compress,
-                                   nbb_clearance_stats *stats, nb_err *err)
+                                   nbb_progress_fn progress, void *arg, nbb_clearance_stats *stats,
+                                   nb_err *err)
 {
-    return nbb_bake_clearance(b, &level->legend, &level->agents, &level->grid, compress, stats, err);
+    return nbb_bake_clearance_opts(b, &level->legend, &level->agents, &level->grid, compress, 0,
+                                   progress, arg, stats, err);
 }

@@ -1,4 +1,4 @@
-/* clearance_build.h: what mkclear computes (clearance_build.c,
+/* clearance_build.h: what mkclear computes (clearance_build.c, layer_pack.c,
  * components_build.c), for the bake side and the tests.  The layout is
  * specified in formats/clearance.md; the runtime reads it through
  * clearance/clearance.h. */
@@ -41,9 +41,11 @@ void nbb_clearance_rows(const uint8_t *cells, uint32_t width, uint32_t height,
  * cannot stand.  Returns the number of components.  Under octile moves
  * with either corner rule a diagonal step needs a standable cardinal
  * neighbour, so it never joins what cardinal steps do not: the components
- * are the 4-connected ones.  queue is scratch of width * height u32. */
+ * are the 4-connected ones.  queue is scratch of width * height u32.
+ * progress (may be NULL) is told the share of cells labelled. */
 uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32_t height,
-                                unsigned size, uint32_t *label, uint32_t *queue);
+                                unsigned size, uint32_t *label, uint32_t *queue,
+                                const nbb_progress_part *progress);
 
 /* Packs width * height values (each <= maxval) into a layer payload of
  * nbi_layer_bytes(cells, nbi_bits_for(maxval)) bytes.  Exactly one of
@@ -72,16 +74,18 @@ nb_status nbb_layer_add(nbb_builder *b, uint32_t type, const uint32_t *params, s
 
 /* The clearance layer of one capability, band by band on threads (0: the
  * online CPUs): the values into cv (width x height bytes) and the packed
- * payload (malloc'ed). */
+ * payload (malloc'ed); progress (may be NULL) is told the share done. */
 nb_status nbb_bake_clearance_layer(const nbb_grid *grid, const uint8_t in_cap[256],
                                    unsigned cap_size, unsigned threads, uint8_t *cv,
-                                   uint8_t **payload, size_t *len, nb_err *err);
+                                   uint8_t **payload, size_t *len,
+                                   const nbb_progress_part *progress, nb_err *err);
 /* The component layer of size from clearance cv, as nbb_components_compute
  * numbers it, band by band on threads: label (width x height u32) gets the
  * numbers, *payload (malloc'ed) the packed layer. */
 nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t height,
                                     unsigned size, unsigned threads, uint32_t *label,
-                                    uint8_t **payload, size_t *len, nb_err *err);
+                                    uint8_t **payload, size_t *len,
+                                    const nbb_progress_part *progress, nb_err *err);
 
 /* ---- incremental bakes (clearance_rebake.c, components_repair.c) ---- */
 
@@ -125,9 +129,11 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
 nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
                              const nbb_grid *grid, int compress, nbb_clearance_stats *stats,
                              nb_err *err);
-/* The same on threads (0: the online CPUs); the bytes do not depend on it. */
+/* The same on threads (0: the online CPUs; the bytes do not depend on it),
+ * telling progress (may be NULL) the fraction done, by layers. */
 nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
                                   const nbi_agentset *agents, const nbb_grid *grid, int compress,
-                                  unsigned threads, nbb_clearance_stats *stats, nb_err *err);
+                                  unsigned threads, nbb_progress_fn progress, void *arg,
+                                  nbb_clearance_stats *stats, nb_err *err);
 
 #endif

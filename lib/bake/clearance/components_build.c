@@ -12,14 +12,27 @@
 #include "clearance/clearance_build.h"
 #include "parallel/parallel.h"
 
+/* Cells between two reports of progress. */
+#define REPORT_EVERY 65536
+
 uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32_t height,
-                                unsigned size, uint32_t *label, uint32_t *queue)
+                                unsigned size, uint32_t *label, uint32_t *queue,
+                                const nbb_progress_part *progress)
 {
     size_t n = (size_t)width * height, w = width;
     for (size_t i = 0; i < n; i++)
         label[i] = 0;
     uint32_t count = 0;
+    /* Each cell is seen once as done: labelled (taken off the queue) or,
+     * when the agent cannot stand there, passed over as a seed. */
+    size_t done = 0, report = REPORT_EVERY;
     for (size_t seed = 0; seed < n; seed++) {
+        if (progress && done >= report) {
+            nbb_progress_part_report(progress, (double)done / (double)n);
+            report = done + REPORT_EVERY;
+        }
+        if (clearance[seed] < size)
+            done++;
         if (label[seed] || clearance[seed] < size)
             continue;
         uint32_t id = ++count;
@@ -28,6 +41,10 @@ uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32
         queue[tail++] = (uint32_t)seed;
         while (head < tail) {
             size_t i = queue[head++], x = i % w;
+            if (progress && ++done >= report) {
+                nbb_progress_part_report(progress, (double)done / (double)n);
+                report = done + REPORT_EVERY;
+            }
             /* left, right, up, down */
             if (x > 0 && !label[i - 1] && clearance[i - 1] >= size) {
                 label[i - 1] = id;
@@ -164,8 +181,18 @@ static nb_status number_band(void *ctx, size_t band, unsigned worker, nb_err *er
 
 nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t height,
                                     unsigned size, unsigned threads, uint32_t *label,
-                                    uint8_t **payload, size_t *len, nb_err *err)
+                                    uint8_t **payload, size_t *len,
+                                    const nbb_progress_part *progress, nb_err *err)
 {
+    /* Progress: the labelling is most of the work, the numbering the rest. */
+    nbb_progress_part labelling = {NULL, NULL, 0, 0}, numbering = labelling;
+    if (progress) {
+        labelling = *progress;
+        labelling.span = progress->span * 0.8;
+        numbering = *progress;
+        numbering.base = progress->base + labelling.span;
+        numbering.span = progress->span - labelling.span;
+    }
     uint32_t nb = nbb_band_count(height);
     comp_job j;
     memset(&j, 0, sizeof j);
@@ -184,7 +211,7 @@ nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t 
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the components of a %u x %u map", width,
                       height);
     if (st == NB_OK)
-        st = nbb_par_for(threads, nb, label_band, &j, err);
+        st = nbb_par_for_progress(threads, nb, label_band, &j, &labelling, err);
     for (unsigned i = 0; i < NBB_MAX_THREADS; i++)
         free(scratch[i]);
     /* Pass 2: the pieces that meet across band lines, then the numbering. */
@@ -219,7 +246,7 @@ nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t 
     }
     if (st == NB_OK) {
         nbb_layer_header(j.payload, width, height, j.bits, count);
-        st = nbb_par_for(threads, nb, number_band, &j, err);
+        st = nbb_par_for_progress(threads, nb, number_band, &j, &numbering, err);
     }
     if (st != NB_OK) {
         free(*payload);

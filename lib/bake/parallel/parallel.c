@@ -25,9 +25,13 @@ unsigned nbb_threads_resolve(unsigned threads)
     return threads > NBB_MAX_THREADS ? NBB_MAX_THREADS : threads;
 }
 
+/* Units between two reports of progress. */
+#define PROGRESS_UNITS 16
+
 typedef struct pool {
     nbb_unit_fn fn;
     void *ctx;
+    const nbb_progress_part *progress;
     size_t n;
     atomic_size_t next;
     atomic_int stop;
@@ -48,6 +52,9 @@ static void run(pool *p, unsigned id)
         size_t u = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
         if (u >= p->n)
             break;
+        /* Units are handed out in order: unit u begun means about u done. */
+        if (id == 0 && p->progress && u % PROGRESS_UNITS == 0)
+            nbb_progress_part_report(p->progress, (double)u / (double)p->n);
         nb_err e;
         nb_status st = p->fn(p->ctx, u, id, &e);
         if (st != NB_OK) {
@@ -72,11 +79,21 @@ static void *thread_main(void *arg)
 
 nb_status nbb_par_for(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx, nb_err *err)
 {
+    return nbb_par_for_progress(threads, n, fn, ctx, NULL, err);
+}
+
+nb_status nbb_par_for_progress(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx,
+                               const nbb_progress_part *progress, nb_err *err)
+{
     threads = nbb_threads_resolve(threads);
     if (threads > n)
         threads = n ? (unsigned)n : 1u;
+    if (progress && !progress->fn)
+        progress = NULL;
     if (threads == 1) {
         for (size_t u = 0; u < n; u++) {
+            if (progress && u % PROGRESS_UNITS == 0)
+                nbb_progress_part_report(progress, (double)u / (double)n);
             nb_status st = fn(ctx, u, 0, err);
             if (st != NB_OK)
                 return st;
@@ -86,6 +103,7 @@ nb_status nbb_par_for(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx, nb_
     pool p;
     p.fn = fn;
     p.ctx = ctx;
+    p.progress = progress;
     p.n = n;
     atomic_init(&p.next, 0);
     atomic_init(&p.stop, 0);

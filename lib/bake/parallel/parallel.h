@@ -27,6 +27,10 @@ typedef nb_status (*nbb_unit_fn)(void *ctx, size_t unit, unsigned worker, nb_err
  * unit fails no other unit starts; the failure of the lowest failing unit
  * is returned, with its message. */
 nb_status nbb_par_for(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx, nb_err *err);
+/* The same, telling progress (may be NULL) the share of units begun, from
+ * the caller's thread alone (a callback need not be thread-safe). */
+nb_status nbb_par_for_progress(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx,
+                               const nbb_progress_part *progress, nb_err *err);
 
 /* An arena: many small blocks that live as long as the arena, carved from
  * large chunks, so that a unit's results (a cluster's nodes and edges) cost

@@ -113,11 +113,13 @@ static nb_status add_layer(nbb_builder *b, const nb_bundle *old, layer_out *o, u
 }
 
 /* The whole bake of capability c's layers into out[0] (clearance) and
- * out[1 ..] (a component layer per size). */
+ * out[1 ..] (a component layer per size), telling part the share done. */
 static nb_status bake_whole(const nbb_level *lv, nb_capability cap, const uint32_t *sizes,
                             size_t nsizes, uint32_t cap_size, unsigned threads, layer_out *out,
-                            nb_err *err)
+                            const nbb_progress_part *part, nb_err *err)
 {
+    nbb_progress_part layer = *part;
+    layer.span = part->span / (double)(1 + nsizes);
     const nbb_grid *g = &lv->grid;
     size_t n = (size_t)g->width * g->height;
     uint8_t *cv = malloc(n ? n : 1), in_cap[256];
@@ -129,13 +131,14 @@ static nb_status bake_whole(const nbb_level *lv, nb_capability cap, const uint32
     nbb_terrain_mask(&lv->legend, cap, in_cap);
     if (st == NB_OK)
         st = nbb_bake_clearance_layer(g, in_cap, cap_size, threads, cv, &out[0].payload,
-                                      &out[0].len, err);
+                                      &out[0].len, &layer, err);
     if (st == NB_OK)
         made(&out[0], cap, 0, 0);
     for (size_t s = 0; st == NB_OK && s < nsizes; s++) {
         layer_out *o = &out[1 + s];
+        layer.base = part->base + (double)(1 + s) * layer.span;
         st = nbb_bake_components_layer(cv, g->width, g->height, sizes[s], threads, label,
-                                       &o->payload, &o->len, err);
+                                       &o->payload, &o->len, &layer, err);
         if (st == NB_OK)
             made(o, cap, sizes[s], 1);
     }
@@ -220,7 +223,8 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
                                  const layer_out *const *clear, const nb_capability *caps,
                                  size_t ncaps, const uint32_t *sizes, size_t nsizes,
                                  const uint32_t *changed, size_t nchanged, int full,
-                                 unsigned threads, nbb_rebake_stats *stats, nb_err *err)
+                                 unsigned threads, const nbb_rebake_opts *ro,
+                                 nbb_rebake_stats *stats, nb_err *err)
 {
     long idx = -1;
     for (size_t i = 0; i < nb_bundle_section_count(old) && idx < 0; i++)
@@ -260,6 +264,9 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
         uint8_t *payload;
         size_t len;
         o.threads = threads;
+        nbb_progress_part part = {ro->progress, ro->progress_arg, 0.5, 0.5};
+        o.progress = ro->progress ? nbb_progress_part_fn : NULL;
+        o.progress_arg = &part;
         st = nbb_ab_bake(src, full ? NULL : &g, changed, nchanged, &o, &payload, &len,
                          &stats->abstract_stats, err);
         if (st == NB_OK) {
@@ -310,7 +317,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
         st = nbb_level_put(b, lv, o->compress, err);
         if (st == NB_OK)
             st = nbb_bake_clearance_opts(b, &lv->legend, &lv->agents, g, o->compress, threads,
-                                         NULL, err);
+                                         o->progress, o->progress_arg, NULL, err);
         stats->bands_rebuilt = stats->bands;
         stats->layers_rebuilt = stats->layers;
         return st;
@@ -331,8 +338,12 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
         st = nbb_level_put(b, lv, o->compress, err);
     /* A change of most of the map is baked whole: no faster otherwise. */
     int full = o->full || stats->changed_cells > (uint64_t)g->width * g->height / 4;
+    /* Progress: the layers by capability, then the abstract graph. */
+    nbb_progress_part part = {o->progress, o->progress_arg, 0, 0.5 / (double)(ncaps ? ncaps : 1)};
     for (size_t c = 0; st == NB_OK && c < ncaps; c++) {
         layer_out *lo = &out[c * (1 + nsizes)];
+        part.base = (double)c * part.span;
+        nbb_progress_part_report(&part, 0);
         clear[c] = lo;
         for (size_t k = 0; k <= nsizes; k++)
             lo[k].keep = -1;
@@ -343,7 +354,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
             st = bake_changes(lv, old, caps[c], sizes, nsizes, cap_size, rows, threads, lo, &ch,
                               &nch, &done, stats, err);
         if (st == NB_OK && !done) {
-            st = bake_whole(lv, caps[c], sizes, nsizes, cap_size, threads, lo, err);
+            st = bake_whole(lv, caps[c], sizes, nsizes, cap_size, threads, lo, &part, err);
             stats->bands_rebuilt += nbb_band_count(g->height);
             full = 1; /* the abstract graph cannot know what changed either */
         }
@@ -357,6 +368,10 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
     }
     if (st == NB_OK && nchanged > 1)
         qsort(changed, nchanged, sizeof *changed, by_cell);
+    /* The same level: whatever was built on it stands, even when its layers
+     * were missing and were baked whole. */
+    if (stats->change == NBB_LEVEL_SAME && !o->full)
+        full = 0;
     /* The layers, then the graph built on them. */
     nbb_builder_remove(b, NB_SEC_CLEARANCE);
     nbb_builder_remove(b, NB_SEC_COMPONENTS);
@@ -370,7 +385,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
         }
     if (st == NB_OK)
         st = update_abstract(b, lv, old, clear, caps, ncaps, sizes, nsizes, changed, nchanged,
-                             full, threads, stats, err);
+                             full, threads, o, stats, err);
     for (size_t c = 0; st == NB_OK && c < ncaps; c++)
         st = add_layer(b, old, &out[c * (1 + nsizes)], NB_SEC_CLEARANCE, o->compress, err);
 done:
