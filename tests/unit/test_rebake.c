@@ -13,6 +13,8 @@
  *   and several sizes and capabilities, and abstract-graph options of
  *   every kind (qualities, placements, --paths, cluster sizes, the weak
  *   corner rule, zlib).
+ * - The same on random levels (rooms, lakes and woods of four terrains,
+ *   or cells drawn one by one) with each agent set.
  * - Component layers repaired after random edits of random grids, against
  *   a whole bake.
  * make check runs a few maps; NB_REBAKE_EVERY=1 (make check-rebake) runs
@@ -54,7 +56,7 @@ static nb_bundle *bake_whole(const nbb_level *lv, const nbb_abstract_opts *ao, i
 {
     nbb_builder *b;
     nb_err err;
-    nbb_rebake_opts ro = {zlayers, threads, 0};
+    nbb_rebake_opts ro = {zlayers, threads, 0, NULL, NULL};
     nbb_rebake_stats st;
     nbb_builder_new(&b, &err);
     if (nbb_level_rebake(b, lv, NULL, &ro, &st, &err) != NB_OK) {
@@ -235,7 +237,7 @@ static void one_edit(tu_rng *r, nbb_level *old_lv, const nbb_abstract_opts *ao, 
     int good = old && whole;
     /* mkclear NEW.map -o OLD */
     nbb_builder *b;
-    nbb_rebake_opts ro = {zlib, threads, 0};
+    nbb_rebake_opts ro = {zlib, threads, 0, NULL, NULL};
     nbb_rebake_stats st;
     nbb_builder_new(&b, &err);
     for (size_t i = 0; good && i < nb_bundle_section_count(old); i++)
@@ -340,6 +342,67 @@ static void edits_of(tu_rng *r, const char *map, const char *label, const char *
        label, agents ? agents : "default agents", t.cases, t.updated, t.kept, t.rebuilt_sum,
        t.clusters_sum);
     nbb_grid_free(&lv.grid);
+}
+
+/* A random level of w x h cells in a map file in the temporary directory:
+ * ground with rectangles of swamp, water, trees and walls laid over it
+ * (rooms, lakes and woods, as a designer's level has), or, when noisy,
+ * every cell drawn on its own (tu_random_grid: many small components). */
+static const char *random_level(tu_rng *r, unsigned k, int noisy)
+{
+    nbb_grid g;
+    uint32_t w = 60 + tu_below(r, 200), h = 60 + tu_below(r, 220);
+    if (noisy)
+        tu_random_grid(r, w, h, 5 + tu_below(r, 30), 4, &g);
+    else {
+        static const char fill[] = "SWT@@@";
+        g.width = w;
+        g.height = h;
+        g.cells = malloc((size_t)w * h);
+        memset(g.cells, '.', (size_t)w * h);
+        for (unsigned n = 20 + tu_below(r, 60); n > 0; n--) {
+            uint32_t rw = 1 + tu_below(r, 40), rh = 1 + tu_below(r, 40);
+            uint32_t x0 = tu_below(r, w), y0 = tu_below(r, h);
+            uint8_t c = (uint8_t)fill[tu_below(r, sizeof fill - 1)];
+            /* Walls are thin (a room's sides), the rest fills. */
+            int wall = c == '@';
+            for (uint32_t y = y0; y < y0 + rh && y < h; y++)
+                for (uint32_t x = x0; x < x0 + rw && x < w; x++)
+                    if (!wall || y == y0 || x == x0 || y + 1 == y0 + rh || x + 1 == x0 + rw)
+                        g.cells[(size_t)y * w + x] = c;
+            if (wall && x0 + rw / 2 < w) /* a door */
+                g.cells[(size_t)y0 * w + x0 + rw / 2] = '.';
+        }
+    }
+    char name[64];
+    snprintf(name, sizeof name, "random%u.map", k);
+    const char *path = tu_path(tu_tmpdir(), name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        printf("Bail out! cannot write %s\n", path);
+        exit(1);
+    }
+    fprintf(f, "type octile\nheight %u\nwidth %u\nmap\n", h, w);
+    for (uint32_t y = 0; y < h; y++)
+        fprintf(f, "%.*s\n", (int)w, (const char *)g.cells + (size_t)y * w);
+    fclose(f);
+    nbb_grid_free(&g);
+    return path;
+}
+
+/* Edits of random levels, each with an agent set and an option set of its
+ * own, so that every agent set meets every kind of level. */
+static void random_levels(tu_rng *r, unsigned nlevels, unsigned nedits)
+{
+    for (unsigned k = 0; k < nlevels; k++) {
+        int noisy = k % 3 == 2;
+        const char *path = random_level(r, k, noisy);
+        const char *agents = agent_sets[k % (sizeof agent_sets / sizeof agent_sets[0])];
+        unsigned opt = tu_below(r, NOPTS);
+        char label[80];
+        snprintf(label, sizeof label, "random level %u (%s)", k, noisy ? "cell by cell" : "rooms");
+        edits_of(r, path, label, agents, &opt, 1, nedits);
+    }
 }
 
 /* ---- thread counts ---- */
@@ -478,6 +541,7 @@ int main(void)
         edits_of(&r, tall, "sample.map tiled to 200 x 200", "data/sample-agents.yaml", all, NOPTS,
                  2);
         edits_of(&r, tu_shared("maps/dao/den312d.map"), "den312d", NULL, some, 4, 2);
+        random_levels(&r, 6, 3);
         edits_of(&r, tu_shared("maps/wc3/battleground.map"), "battleground",
                  "data/haa-agents.yaml", some + 1, 2, 1);
         return done_testing();
@@ -493,6 +557,7 @@ int main(void)
         "maps/random/random512-40-5.map"};
     edits_of(&r, tu_src("data/sample.map"), "sample.map", "data/sample-agents.yaml", all, NOPTS, 6);
     edits_of(&r, tall, "sample.map tiled to 200 x 200", "data/sample-agents.yaml", all, NOPTS, 6);
+    random_levels(&r, 30, 6);
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++)
         for (size_t a = 0; a < sizeof agent_sets / sizeof agent_sets[0]; a++)
             edits_of(&r, tu_shared(maps[m]), maps[m], agent_sets[a], all, NOPTS, 2);
