@@ -12,6 +12,8 @@
  * The two bundles must be the same bytes (the program fails otherwise).
  * Each figure is the median of --reps edits (different places) of wall
  * time; the ratio is incremental / full over the whole of both commands.
+ * The CPU time (user and system, both tools) is given too: on a machine
+ * shared with other jobs it moves less than the wall time.
  *
  * Levels: square levels tiled from random512-10-0 of ../shared (sides
  * 1024, 2048 and 4096, or --sides), and the maps named with --map (paths
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,8 +54,12 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The CPU seconds (user and system) of the last run. */
+static double last_cpu;
+
 /* Runs tool (mkclear or mkabstract) with args, quiet, on threads; returns
- * its wall time in seconds (fork and exec included, as a user waits). */
+ * its wall time in seconds (fork and exec included, as a user waits), and
+ * its CPU time in last_cpu. */
 static double run(const char *tool, const char *a1, const char *a2, const char *a3)
 {
     char path[1024], j[16];
@@ -68,12 +75,16 @@ static double run(const char *tool, const char *a1, const char *a2, const char *
         _exit(127);
     }
     int status;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "bench_change: %s %s %s %s failed\n", path, a1, a2 ? a2 : "",
                 a3 ? a3 : "");
         exit(1);
     }
-    return now() - t0;
+    double wall = now() - t0;
+    last_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+    return wall;
 }
 
 static void write_map(const char *path, const nbb_grid *g)
@@ -143,7 +154,7 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
     for (size_t k = 0; k < nedits; k++) {
         uint32_t e = edits[k] < base->width && edits[k] < base->height ? edits[k] : 1;
         double fc[MAX_REPS], fa[MAX_REPS], ic[MAX_REPS], ia[MAX_REPS], ft[MAX_REPS],
-            it[MAX_REPS], ratio[MAX_REPS];
+            it[MAX_REPS], ratio[MAX_REPS], fcpu[MAX_REPS], icpu[MAX_REPS], cratio[MAX_REPS];
         for (unsigned rep = 0; rep < reps; rep++) {
             memcpy(g.cells, base->cells, (size_t)base->width * base->height);
             uint32_t x0 = tu_below(r, base->width - e + 1), y0 = tu_below(r, base->height - e + 1);
@@ -156,11 +167,15 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
                 if ((pass == 0) == (rep % 2 == 0)) {
                     unlink(full_nbk);
                     fc[rep] = run("mkclear", edit_map, "-o", full_nbk);
+                    fcpu[rep] = last_cpu;
                     fa[rep] = run("mkabstract", full_nbk, NULL, NULL);
+                    fcpu[rep] += last_cpu;
                 } else {
                     copy_file(base_nbk, inc_nbk);
                     ic[rep] = run("mkclear", edit_map, "-o", inc_nbk);
+                    icpu[rep] = last_cpu;
                     ia[rep] = run("mkabstract", inc_nbk, NULL, NULL);
+                    icpu[rep] += last_cpu;
                 }
             }
             if (!same_file(full_nbk, inc_nbk)) {
@@ -173,10 +188,13 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
             ft[rep] = fc[rep] + fa[rep];
             it[rep] = ic[rep] + ia[rep];
             ratio[rep] = it[rep] / ft[rep];
+            cratio[rep] = icpu[rep] / fcpu[rep];
         }
-        printf("| %s | %u x %u | %.3f + %.3f = %.3f | %.3f + %.3f = %.3f | %.1f%% | yes |\n", label,
-               e, e, median(fc, reps), median(fa, reps), median(ft, reps), median(ic, reps),
-               median(ia, reps), median(it, reps), 100 * median(ratio, reps));
+        printf("| %s | %u x %u | %.3f + %.3f = %.3f | %.3f + %.3f = %.3f | %.1f%% | %.3f / %.3f = "
+               "%.1f%% | yes |\n",
+               label, e, e, median(fc, reps), median(fa, reps), median(ft, reps), median(ic, reps),
+               median(ia, reps), median(it, reps), 100 * median(ratio, reps), median(icpu, reps),
+               median(fcpu, reps), 100 * median(cratio, reps));
         fflush(stdout);
     }
     free(g.cells);
@@ -248,7 +266,8 @@ int main(int argc, char **argv)
            "seconds\n\n",
            reps, threads);
     printf("| level | edit | full: mkclear + mkabstract | incremental: mkclear + mkabstract | "
-           "incremental / full | same bytes |\n|---|---|---|---|---|---|\n");
+           "incremental / full | CPU: incremental / full | same bytes |\n"
+           "|---|---|---|---|---|---|---|\n");
     tu_rng r = {0x5eedc4a7e17ULL};
     nbi_legend legend;
     nbi_legend_default(&legend);
