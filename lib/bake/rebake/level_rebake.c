@@ -72,11 +72,13 @@ static void remove_derived(nbb_builder *b, const nb_bundle *old, int keep_update
 }
 
 /* The old bundle's layer in section idx, if it is one of this map and
- * these parameters. */
+ * these parameters (no more components than cells: the repair allocates
+ * by the count). */
 static int usable(const nb_bundle *old, long idx, const nbi_layer *l, const nbb_grid *g,
                   uint32_t maxval_min)
 {
     return idx >= 0 && l->width == g->width && l->height == g->height && l->maxval >= maxval_min &&
+           (uint64_t)l->maxval <= (uint64_t)g->width * g->height &&
            l->bits == nbi_bits_for(l->maxval) &&
            old->sections[idx].info.usize == nbi_layer_bytes((uint64_t)g->width * g->height, l->bits);
 }
