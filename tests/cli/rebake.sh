@@ -102,4 +102,14 @@ for j in 1 2 3; do
     mkabstract -q -j $j --paths '$tmp/j$j.nbk'"
 done
 ok "  the same bytes for 1, 2 and 3 threads" sh -c "cmp '$tmp/j1.nbk' '$tmp/j2.nbk' && cmp '$tmp/j1.nbk' '$tmp/j3.nbk'"
+
+# The SQLite form is brought up to date the same way: the same bytes as a
+# whole bake into SQLite.
+rm -f "$tmp/s.sqlite" "$tmp/f.sqlite"
+ok "SQLite: the old level baked" sh -c "mkclear -q --agents '$agents' '$map' -o '$tmp/s.sqlite' &&
+  mkabstract -q '$tmp/s.sqlite'"
+status mkclear -v --agents "$agents" "$tmp/edited.map" -o "$tmp/s.sqlite"
+like "  brought up to date" "$err" "the abstract graph: brought up to date:"
+ok "  the bytes of a whole bake" sh -c "mkclear -q --agents '$agents' '$tmp/edited.map' -o '$tmp/f.sqlite' &&
+  mkabstract -q '$tmp/f.sqlite' && cmp '$tmp/s.sqlite' '$tmp/f.sqlite'"
 finish
