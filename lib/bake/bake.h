@@ -21,6 +21,12 @@ nb_status nbb_fail_errno(nb_err *err, const char *what, const char *path);
 /* Marks err as success. */
 void nbb_ok(nb_err *err);
 
+/* The most threads a bake runs (mkclear and mkabstract -j). */
+#define NBB_MAX_THREADS 256
+/* The number of threads a bake runs when told 0: the online CPUs
+ * (parallel/parallel.c). */
+unsigned nbb_threads_online(void);
+
 /* Called now and then during a long bake with the fraction done, 0 to 1
  * (the tools' progress line: tools/common/progress.h). */
 typedef void (*nbb_progress_fn)(void *arg, double fraction);
@@ -55,12 +61,24 @@ void nbb_builder_free(nbb_builder *b);
 nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing, nb_err *err);
 /* The same from a bundle already open (one read from standard input, say). */
 nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *old, nb_err *err);
+/* Takes section index of an open bundle as it is stored, without a copy:
+ * the bundle must stay open until the builder is written or freed. */
+nb_status nbb_builder_borrow(nbb_builder *b, const nb_bundle *from, size_t index, nb_err *err);
+/* The bundle at path, to be updated, when there is one (*old NULL when
+ * not, or for "-"): opened and checked (a damaged one is refused, so
+ * nothing is silently lost), its sections borrowed; close it after the
+ * builder is written or freed. */
+nb_status nbb_builder_open_update(nbb_builder *b, const char *path, nb_bundle **old, nb_err *err);
 /* Adds a section, replacing one with the same type, name and parameters.
  * info gives type, version, layout encoding (NB_ENC_RAW or NB_ENC_PACKED),
  * flags, param and name; offsets, sizes and CRC are computed.  With
  * compress, the payload is stored as a zlib stream. */
 nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const void *payload,
                           size_t len, int compress, nb_err *err);
+/* The same taking payload (malloc'ed) over: it is stored as it is unless
+ * compress, and freed in every case. */
+nb_status nbb_builder_add_owned(nbb_builder *b, const nb_section_info *info, uint8_t *payload,
+                                size_t len, int compress, nb_err *err);
 /* Removes every section of a type; returns how many. */
 size_t nbb_builder_remove(nbb_builder *b, uint32_t type);
 /* Removes the sections of a type with this name (a unit's, a model's). */
@@ -108,11 +126,20 @@ typedef struct nbb_level nbb_level;
 nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
                          nbb_level **out, nb_err *err);
 void nbb_level_free(nbb_level *level);
+/* How the level a bundle holds differs from this one. */
+typedef enum nbb_level_change {
+    NBB_LEVEL_SAME,  /* the same map, legend and agent set */
+    NBB_LEVEL_CELLS, /* the same size, legend and agent set; some cells differ */
+    NBB_LEVEL_OTHER  /* no map, or another size, legend or agent set */
+} nbb_level_change;
+/* The difference, and what the bundle holds, as a phrase ("a different
+ * map of the same size"), written into buf. */
+nbb_level_change nbb_level_compare(const nbb_level *level, const nb_bundle *old, char *buf,
+                                   size_t len);
 /* The cells of its map (width x height): what progress is counted in. */
 uint64_t nbb_level_cells(const nbb_level *level);
 /* NULL when the bundle holds exactly this level (map, legend and agent
- * set); otherwise what it holds instead, as a phrase ("a different map of
- * the same size"), written into buf. */
+ * set); otherwise the phrase of nbb_level_compare, in buf. */
 const char *nbb_level_differs(const nbb_level *level, const nb_bundle *old, char *buf, size_t len);
 /* Puts the level's legend, agent set and map sections. */
 nb_status nbb_level_put(nbb_builder *b, const nbb_level *level, int compress, nb_err *err);
@@ -192,6 +219,8 @@ typedef struct nbb_abstract_opts {
     int paths;          /* store each intra-edge's cell path */
     int through;        /* also drop intra-edges two others replace through a node,
                            at the same cost (Theorem 6 through a node) */
+    unsigned threads;   /* threads to build on; 0: the online CPUs (the bytes do not
+                           depend on it) */
     nbb_progress_fn progress; /* told the fraction done now and then, or NULL */
     void *progress_arg;
 } nbb_abstract_opts;
@@ -210,6 +239,13 @@ typedef struct nbb_abstract_stats {
     uint64_t freed_nodes;                  /* nodes dropped by Corollary 8 */
     uint64_t path_bytes;                   /* what the stored paths add to the payload */
     uint64_t bytes;                        /* the payload */
+    /* What was computed: clusters (of how many) and borders; the counts
+     * above before "nodes" are of these only.  An incremental build says
+     * how many cells' clearance changed; kept: none did, and the old graph
+     * stays as it is (no payload is made). */
+    uint64_t rebuilt_clusters, clusters, rebuilt_borders;
+    int incremental, kept;
+    uint64_t changed_cells;
 } nbb_abstract_stats;
 
 /* Builds the abstract graph of the bundle's map for every (capability,
@@ -217,8 +253,65 @@ typedef struct nbb_abstract_stats {
  * (malloc'ed, *len bytes).  stats may be NULL. */
 nb_status nbb_abstract_build(const nb_bundle *b, const nbb_abstract_opts *o, uint8_t **payload,
                              size_t *len, nbb_abstract_stats *stats, nb_err *err);
+/* The same, kept up to date: when old (b itself, or the bundle being
+ * replaced; may be NULL) holds a graph built with the same options for
+ * the same capabilities and sizes, with the clearance layers it was built
+ * from, only the clusters and borders that the cells whose clearance
+ * differs from b's can reach are built again, the rest copied; the bytes
+ * are those of nbb_abstract_build.  When no cell differs, stats->kept is
+ * set and no payload is made: old's section stays as it is.  full builds
+ * the whole graph. */
+nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
+                              const nbb_abstract_opts *o, int full, uint8_t **payload,
+                              size_t *len, nbb_abstract_stats *stats, nb_err *err);
 /* The section table entry for such a payload (type, version, parameters). */
 void nbb_abstract_info(const uint8_t *payload, nb_section_info *info);
+
+/* ---- mkclear: a level and what is built on it, kept up to date ---- */
+
+/* What mkclear makes of a bundle (rebake/level_rebake.c). */
+typedef struct nbb_rebake_opts {
+    int compress;     /* store new layers (and a new map) as zlib streams */
+    unsigned threads; /* 0: the online CPUs (the bytes do not depend on it) */
+    int full;         /* bake every band and cluster, as for another level */
+    nbb_progress_fn progress; /* told the fraction done now and then, or NULL */
+    void *progress_arg;
+} nbb_rebake_opts;
+
+/* What became of the bundle's abstract graph. */
+enum {
+    NBB_REBAKE_NONE = 0, /* there was none */
+    NBB_REBAKE_KEPT,     /* no cell it depends on changed */
+    NBB_REBAKE_UPDATED,  /* the clusters the changes reach were built again */
+    NBB_REBAKE_REBUILT,  /* built whole, with the options it was built with */
+    NBB_REBAKE_REMOVED   /* it described another level, or could not be read */
+};
+
+typedef struct nbb_rebake_stats {
+    nbb_level_change change;     /* from the old bundle's level (OTHER: none) */
+    char why[160];               /* what the old bundle held (nbb_level_compare) */
+    uint64_t changed_cells;      /* map cells that differ from the old level's */
+    uint32_t bands, bands_rebuilt;   /* bands of rows, over the clearance layers */
+    uint32_t layers, layers_rebuilt; /* clearance and component layers not kept as stored */
+    uint64_t clearance_changed;  /* cells whose clearance changed, over capabilities */
+    uint64_t components_searched;    /* cells the components' repairs reached */
+    uint32_t components_renumbered;  /* component layers numbered again */
+    int abstract;                /* NBB_REBAKE_* */
+    nbb_abstract_stats abstract_stats;
+    size_t removed;              /* sections removed with the old level */
+    char removed_what[256];      /* those another step made ("1 abstract") */
+} nbb_rebake_stats;
+
+/* mkclear's work on a builder holding the sections of old (borrowed or
+ * copied; old NULL, and the builder empty, for a new bundle): puts the
+ * level and its layers.  When old held this level, or the same size,
+ * legend and agent set with some cells changed, what the changes reach is
+ * computed again (the bands of rows, the components, the clusters of an
+ * abstract graph, with the options it was built with) and the rest kept
+ * as stored; otherwise the sections built on the old level are removed
+ * and the layers baked whole.  The bytes are those of a whole bake. */
+nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *level, const nb_bundle *old,
+                           const nbb_rebake_opts *o, nbb_rebake_stats *stats, nb_err *err);
 
 /* ---- motion models and perimeter tables (motion/; formats/motion.md) ---- */
 

@@ -9,8 +9,10 @@
 #include <signal.h>
 #include <yaml.h>
 
+#include "abstract/abstract.h"
 #include "bake.h"
 #include "bundle/bundle.h"
+#include "clearance/clearance.h"
 
 /* ---- MovingAI maps (input/map_read.c; formats/map.md) ---- */
 
@@ -116,6 +118,34 @@ nb_status nbb_read_level(const char *legend_path, const char *agents_path, const
  * step); agents and grid may be NULL (bundle/bundle_write.c). */
 nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
                         const nbb_grid *grid, int compress, nb_err *err);
+
+/* ---- the HAA* abstract graph (abstract/) ---- */
+
+/* What an abstract graph is built from: the map's size, the agent set's
+ * capabilities and sizes, and each capability's clearance layer. */
+typedef struct nbb_abstract_source {
+    uint32_t width, height;
+    uint32_t ncaps, nsizes;
+    nb_capability caps[NB_MAX_AGENTS];
+    uint32_t sizes[NB_MAX_AGENTS];
+    nbi_layer layer[NB_MAX_AGENTS];
+} nbb_abstract_source;
+/* The source in a bundle (its map, agent set and clearance layers). */
+nb_status nbb_abstract_source_of(const nb_bundle *b, nbb_abstract_source *src, nb_err *err);
+/* Builds the graph of src with options o: all of it when old is NULL;
+ * else only the borders and clusters that changed[0..nchanged) reach
+ * (cells whose clearance changed for some capability since old was built
+ * with the same options), the rest taken from old.  The bytes are those
+ * of a whole bake (abstract/abstract_build.c). */
+nb_status nbb_ab_bake(const nbb_abstract_source *src, const nbi_agraph *old,
+                      const uint32_t *changed, size_t nchanged, const nbb_abstract_opts *o,
+                      uint8_t **payload, size_t *len, nbb_abstract_stats *stats, nb_err *err);
+/* The options the graph in payload p (len bytes) was built with, read
+ * from its header alone, for building it again; 0 when they are not
+ * options this library builds with, or the graph does not serve exactly
+ * src's capabilities and sizes on a map of its size. */
+int nbb_abstract_opts_of(const uint8_t *p, size_t len, const nbb_abstract_source *src,
+                         nbb_abstract_opts *o);
 
 /* ---- writing files atomically (bundle/tempfile.c) ---- */
 

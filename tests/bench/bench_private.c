@@ -207,24 +207,16 @@ static void bench(const char *path)
 /* The tiled level, baked into dir/tiled.nbk; returns its path. */
 static const char *bake_tiled(unsigned side)
 {
-    const char *src = tu_shared("maps/random/random512-10-0.map");
-    if (!src)
-        return NULL;
+    const char *src = "maps/random/random512-10-0.map";
     nbi_legend legend;
     nbi_agentset agents;
-    nbb_grid tile, grid;
+    nbb_grid grid;
     nb_err err;
     nbi_legend_default(&legend);
-    if (nbb_map_read(src, &legend, &tile, &err) != NB_OK ||
-        nbb_agents_default(&legend, &agents, &err) != NB_OK)
+    if (!tu_tiled_shared(src, side, 0, &grid))
+        return NULL;
+    if (nbb_agents_default(&legend, &agents, &err) != NB_OK)
         die(src, &err);
-    grid.width = grid.height = side;
-    grid.cells = malloc((size_t)side * side);
-    if (!grid.cells)
-        die("no memory", NULL);
-    for (size_t y = 0; y < side; y++)
-        for (size_t x = 0; x < side; x++)
-            grid.cells[y * side + x] = tile.cells[(y % tile.height) * tile.width + x % tile.width];
     const char *path = tu_path(tu_tmpdir(), "tiled.nbk");
     nb_bundle *b = NULL;
     fprintf(stderr, "bench_private: baking a %u x %u level tiled from %s...\n", side, side, src);
@@ -233,7 +225,6 @@ static const char *bake_tiled(unsigned side)
         tu_add_abstract(&b, path, 10, &err) != NB_OK)
         die(path, &err);
     nb_bundle_close(b);
-    nbb_grid_free(&tile);
     nbb_grid_free(&grid);
     return path;
 }

@@ -11,7 +11,10 @@
  * moved).  The section is decoded, changed
  * and put back with the bake API (nbb_builder_load, nbb_builder_add),
  * which recomputes the CRCs.  Prints where the lie is, in the words the
- * verifier uses ("cell (3, 5)"). */
+ * verifier uses ("cell (3, 5)").
+ *   nbtest-lie graph-bytes IN OUT
+ * puts an abstract section that is no graph (a few bytes, as another
+ * program might write), for the tests of what mkclear does with one. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -188,6 +191,33 @@ static int lie_bitangent(uint8_t *p)
     return 1;
 }
 
+/* IN with its abstract graph replaced by 5 bytes that are no graph. */
+static int graph_bytes(const char *in_path, const char *out_path)
+{
+    nbb_builder *w = NULL;
+    nb_err err;
+    nb_status st = nbb_builder_new(&w, &err);
+    if (st == NB_OK)
+        st = nbb_builder_load(w, in_path, 0, &err);
+    if (st == NB_OK) {
+        nb_section_info in;
+        memset(&in, 0, sizeof in);
+        in.type = NB_SEC_ABSTRACT;
+        in.version = 1;
+        in.param[0] = 10;
+        nbb_builder_remove(w, NB_SEC_ABSTRACT);
+        st = nbb_builder_add(w, &in, "graph", 5, 0, &err);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_write(w, out_path, &err);
+    nbb_builder_free(w);
+    if (st != NB_OK) {
+        fprintf(stderr, "nbtest-lie: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -198,12 +228,14 @@ int main(int argc, char **argv)
                  {"path", NB_SEC_ABSTRACT},
                  {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
                  {"bitangent", NB_SEC_BITANGENT}};
+    if (argc == 4 && strcmp(argv[1], "graph-bytes") == 0)
+        return graph_bytes(argv[2], argv[3]);
     size_t k = 0;
     while (argc == 4 && k < sizeof kinds / sizeof kinds[0] && strcmp(argv[1], kinds[k].kind))
         k++;
     if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
         fprintf(stderr, "usage: nbtest-lie clearance|components|runs|weight|path|hitcheck|"
-                        "perimeter|bitangent IN OUT\n");
+                        "perimeter|bitangent|graph-bytes IN OUT\n");
         return 2;
     }
     nb_bundle *b = NULL;

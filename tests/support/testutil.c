@@ -176,6 +176,45 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
     return st == NB_OK ? nb_bundle_open(path, 0, NULL, b, err) : st;
 }
 
+void tu_tile_grid(const nbb_grid *tile, uint32_t side, int mirror, nbb_grid *out)
+{
+    out->width = out->height = side;
+    out->cells = malloc((size_t)side * side);
+    if (!out->cells) {
+        printf("Bail out! no memory for a %u x %u level\n", side, side);
+        exit(1);
+    }
+    for (size_t y = 0; y < side; y++) {
+        size_t ty = y % tile->height;
+        if (mirror && (y / tile->height) % 2)
+            ty = tile->height - 1 - ty;
+        for (size_t x = 0; x < side; x++) {
+            size_t tx = x % tile->width;
+            if (mirror && (x / tile->width) % 2)
+                tx = tile->width - 1 - tx;
+            out->cells[y * side + x] = tile->cells[ty * tile->width + tx];
+        }
+    }
+}
+
+int tu_tiled_shared(const char *rel, uint32_t side, int mirror, nbb_grid *out)
+{
+    const char *src = tu_shared(rel);
+    nbi_legend legend;
+    nbb_grid tile;
+    nb_err err;
+    if (!src)
+        return 0;
+    nbi_legend_default(&legend);
+    if (nbb_map_read(src, &legend, &tile, &err) != NB_OK) {
+        printf("Bail out! %s\n", err.msg);
+        exit(1);
+    }
+    tu_tile_grid(&tile, side, mirror, out);
+    nbb_grid_free(&tile);
+    return 1;
+}
+
 void tu_rock_legend(uint8_t *out)
 {
     memset(out, 0, TU_ROCK_LEGEND_SIZE);

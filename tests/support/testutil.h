@@ -50,6 +50,14 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
  * and data/sample.map.  On failure prints "Bail out!" and exits. */
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);
 
+/* A side x side level tiled from tile: copies side by side, each copy
+ * mirrored when mirror (so that the tiles meet edge to same edge, as a
+ * studio's large world of repeated streets would), else repeated as is. */
+void tu_tile_grid(const nbb_grid *tile, uint32_t side, int mirror, nbb_grid *out);
+/* The same from a map of ../shared (rel, as tu_shared), read with the
+ * default legend; 0 (nothing read) when it is absent. */
+int tu_tiled_shared(const char *rel, uint32_t side, int mirror, nbb_grid *out);
+
 /* A legend section's payload from formats/bundle.md alone, for bundles
  * made by hand: one terrain, "rock", on '.'; '#' a hard obstacle. */
 #define TU_ROCK_LEGEND_SIZE (8 + 32 + 256)

@@ -1,9 +1,13 @@
 /* mkabstract_grid.c: mkabstract's grid mode, the HAA* abstract graph of
  * a bundle's map (formats/abstract.md, mkabstract(1)).  It reads the map,
  * agent set and clearance layers mkclear baked and replaces the bundle's
- * abstract graph, leaving every other section as it was. */
+ * abstract graph, leaving every other section as it was.  The graph the
+ * output held, when built with the same options, is brought up to date
+ * rather than built again (nbb_abstract_update). */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -39,15 +43,22 @@ static int usage(FILE *f)
             "  -o, --output OUT      write OUT ('-': standard output) instead of BUNDLE\n"
             "      --format FORM     write the bundle as 'binary' or 'sqlite' (default: sqlite\n"
             "                        when its name ends in .sqlite, .sqlite3 or .db)\n"
+            "  -j, --threads N       threads to bake on, 1 to %d (default: the online\n"
+            "                        CPUs, %u here); the bytes are the same for any number\n"
+            "      --full            build the whole graph, even when the old one could be\n"
+            "                        brought up to date\n"
             "  -v, --verbose         say what was built on standard error\n"
             "  -q, --quiet           say nothing but errors (no progress)\n"
             "      --progress WHEN   auto (default: a line on standard error when it is a\n"
             "                        terminal), none, or json (a JSON object a line)\n"
             "  -h, --help            show this help and exit\n"
             "  -V, --version         show the version and exit\n\n"
-            "With --forest FOREST.yaml, mkabstract bakes bitangent graphs instead.\n"
+            "The graph OUT (or BUNDLE) held, when built with the same options for the\n"
+            "same agent set, is brought up to date: only the clusters whose clearance\n"
+            "changed, and their borders, are built again; the bytes are those of a\n"
+            "whole build.  With --forest FOREST.yaml, mkabstract bakes bitangent graphs.\n"
             "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
-            NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT);
+            NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT, NBB_MAX_THREADS, nbb_threads_online());
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -62,9 +73,63 @@ static int pick(const char *opt, const char *text, const char *const *names, uin
     return 0;
 }
 
+/* The abstract section of a bundle, or -1. */
+static long abstract_index(const nb_bundle *b)
+{
+    for (size_t i = 0; i < nb_bundle_section_count(b); i++)
+        if (nb_bundle_section(b, i)->type == NB_SEC_ABSTRACT)
+            return (long)i;
+    return -1;
+}
+
+/* 1 when paths a and b name one existing file. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return strcmp(a, "-") != 0 && strcmp(b, "-") != 0 && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static void report(const char *out, const nbb_abstract_opts *o, const nbb_abstract_stats *stats,
+                   double ms)
+{
+    if (stats->kept) {
+        fprintf(stderr,
+                "mkabstract: %s: no cell's clearance differs from the level the graph was built "
+                "for: kept as it is; %.1f ms\n",
+                out, ms);
+        return;
+    }
+    fprintf(stderr,
+            "mkabstract: %s: clusters of %u, %s quality, %s placement: %llu nodes, %llu "
+            "edges (%llu inter, %llu intra), %llu bytes",
+            out, o->cluster, nbb_abstract_quality_name(o->quality),
+            nbb_abstract_placement_name(o->placement), (unsigned long long)stats->nodes,
+            (unsigned long long)stats->edges, (unsigned long long)stats->inter,
+            (unsigned long long)stats->intra, (unsigned long long)stats->bytes);
+    if (o->paths)
+        fprintf(stderr, " (%llu of them stored paths)", (unsigned long long)stats->path_bytes);
+    if (stats->incremental)
+        fprintf(stderr,
+                "\nmkabstract: brought up to date: %llu cells' clearance changed; %llu of %llu "
+                "clusters and %llu borders built again, the rest kept",
+                (unsigned long long)stats->changed_cells,
+                (unsigned long long)stats->rebuilt_clusters, (unsigned long long)stats->clusters,
+                (unsigned long long)stats->rebuilt_borders);
+    fprintf(stderr,
+            "\nmkabstract: %llu entrances, %llu searches; from %llu nodes and %llu edges, "
+            "dropped %llu strongly dominated, %llu weakly dominated and %llu by the circuit "
+            "condition, %llu freed nodes and %llu intra-edges replaced through a node; %.1f ms\n",
+            (unsigned long long)stats->entrances, (unsigned long long)stats->searches,
+            (unsigned long long)stats->initial_nodes, (unsigned long long)stats->initial_edges,
+            (unsigned long long)stats->strong, (unsigned long long)stats->weak,
+            (unsigned long long)stats->circuit, (unsigned long long)stats->freed_nodes,
+            (unsigned long long)stats->through, ms);
+}
+
 int nbc_mkabstract_grid(int argc, char **argv)
 {
-    enum { OPT_SPREAD = 256, OPT_CORNER, OPT_PATHS };
+    enum { OPT_SPREAD = 256, OPT_CORNER, OPT_PATHS, OPT_FULL };
     static const struct option opts[] = {{"cluster-size", required_argument, NULL, 'c'},
                                          {"quality", required_argument, NULL, 'Q'},
                                          {"placement", required_argument, NULL, 'p'},
@@ -73,6 +138,8 @@ int nbc_mkabstract_grid(int argc, char **argv)
                                          {"paths", no_argument, NULL, OPT_PATHS},
                                          {"zlib", no_argument, NULL, 'z'},
                                          {"output", required_argument, NULL, 'o'},
+                                         {"threads", required_argument, NULL, 'j'},
+                                         {"full", no_argument, NULL, OPT_FULL},
                                          NBC_FORMAT_OPTION,
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
@@ -85,10 +152,10 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_format format = NBB_FORMAT_AUTO;
     nbb_abstract_defaults(&o);
     const char *out = NULL;
-    int compress = 0, verbose = 0, quiet = 0, c;
+    int compress = 0, verbose = 0, quiet = 0, full = 0, c;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     unsigned long v;
-    while ((c = getopt_long(argc, argv, "c:Q:p:zo:vqhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:Q:p:zo:j:vqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             if (!nbc_uint("--cluster-size", optarg, 1, NB_ABSTRACT_MAX_CLUSTER, &v))
@@ -119,6 +186,11 @@ int nbc_mkabstract_grid(int argc, char **argv)
         case OPT_PATHS: o.paths = 1; break;
         case 'z': compress = 1; break;
         case 'o': out = optarg; break;
+        case 'j':
+            if (!nbc_threads("--threads", optarg, &o.threads))
+                return NBC_EXIT_USAGE;
+            break;
+        case OPT_FULL: full = 1; break;
         case NBC_OPT_FORMAT:
             if (!nbc_format("--format", optarg, &format))
                 return NBC_EXIT_USAGE;
@@ -144,7 +216,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_abstract_resolve(&o);
 
     nb_err err;
-    nb_bundle *b = NULL;
+    nb_bundle *b = NULL, *other = NULL;
     nbb_builder *w = NULL;
     uint8_t *payload = NULL;
     size_t len = 0;
@@ -152,53 +224,67 @@ int nbc_mkabstract_grid(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, NULL, &b, &err);
-    nbc_progress prog;
+    /* The graph to bring up to date: the one OUT holds when OUT is another
+     * bundle (a level it held before), else BUNDLE's own.  An OUT that is
+     * no bundle is simply replaced. */
+    int in_place = strcmp(out, in) == 0 || same_file(out, in);
+    if (st == NB_OK && !in_place && !full && strcmp(out, "-") != 0 &&
+        nb_bundle_open(out, NB_OPEN_VERIFY, NULL, &other, NULL) != NB_OK)
+        other = NULL;
+    const nb_bundle *old = in_place ? b : other;
     if (st == NB_OK) {
+        nbc_progress prog;
         nbc_progress_start(&prog, pmode, quiet,
                            "abstract graph", (double)nb_map_width(b) * nb_map_height(b), "cells");
         o.progress = nbc_progress_update;
         o.progress_arg = &prog;
-        st = nbb_abstract_build(b, &o, &payload, &len, &stats, &err);
+        st = nbb_abstract_update(b, old, &o, full, &payload, &len, &stats, &err);
         nbc_progress_end(&prog);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (st == NB_OK)
+    long kept = st == NB_OK && stats.kept && old ? abstract_index(old) : -1;
+    int same_encoding = kept >= 0 &&
+                        !NB_ENC_COMPRESSION(nb_bundle_section(old, (size_t)kept)->encoding) == !compress;
+    nbb_format form = format == NBB_FORMAT_AUTO ? nbb_format_for_path(out) : format;
+    int same_form = (form == NBB_FORMAT_SQLITE) == (b && nb_bundle_form_of(b) == NB_FORM_SQLITE);
+    if (st == NB_OK && kept >= 0 && same_encoding && in_place && same_form &&
+        strcmp(out, "-") != 0) {
+        /* Nothing to change: the file stays, and looks made now (make). */
+        if (utimensat(AT_FDCWD, out, NULL, 0) != 0)
+            st = nbb_fail_errno(&err, "cannot touch", out);
+    } else if (st == NB_OK) {
         st = nbb_builder_new(&w, &err);
-    if (st == NB_OK)
-        st = nbb_builder_take(w, b, &err);
-    if (st == NB_OK) {
-        nb_section_info info;
-        nbb_abstract_info(payload, &info);
-        nbb_builder_remove(w, NB_SEC_ABSTRACT);
-        st = nbb_builder_add(w, &info, payload, len, compress, &err);
+        for (size_t i = 0; st == NB_OK && i < nb_bundle_section_count(b); i++)
+            st = nbb_builder_borrow(w, b, i, &err);
+        if (st == NB_OK)
+            nbb_builder_remove(w, NB_SEC_ABSTRACT);
+        if (st == NB_OK && kept >= 0 && same_encoding)
+            st = nbb_builder_borrow(w, old, (size_t)kept, &err);
+        else if (st == NB_OK && kept >= 0) {
+            const void *data;
+            size_t n;
+            nb_section_info info = *nb_bundle_section(old, (size_t)kept);
+            info.encoding = NB_ENC_RAW;
+            st = nb_bundle_payload(old, (size_t)kept, &data, &n, &err);
+            if (st == NB_OK)
+                st = nbb_builder_add(w, &info, data, n, compress, &err);
+        } else if (st == NB_OK) {
+            nb_section_info info;
+            nbb_abstract_info(payload, &info);
+            st = nbb_builder_add_owned(w, &info, payload, len, compress, &err);
+            payload = NULL;
+        }
+        if (st == NB_OK)
+            st = nbb_builder_write_format(w, out, format, &err);
     }
-    if (st == NB_OK)
-        st = nbb_builder_write_format(w, out, format, &err);
     int rc = st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
     if (st == NB_OK && verbose) {
         double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-        fprintf(stderr,
-                "mkabstract: %s: clusters of %u, %s quality, %s placement: %llu nodes, %llu "
-                "edges (%llu inter, %llu intra), %llu bytes",
-                strcmp(out, "-") == 0 ? "(standard output)" : out, o.cluster,
-                nbb_abstract_quality_name(o.quality), nbb_abstract_placement_name(o.placement),
-                (unsigned long long)stats.nodes, (unsigned long long)stats.edges,
-                (unsigned long long)stats.inter, (unsigned long long)stats.intra,
-                (unsigned long long)stats.bytes);
-        if (o.paths)
-            fprintf(stderr, " (%llu of them stored paths)", (unsigned long long)stats.path_bytes);
-        fprintf(stderr,
-                "\nmkabstract: %llu entrances, %llu searches; from %llu nodes and %llu edges, "
-                "dropped %llu strongly dominated, %llu weakly dominated and %llu by the circuit "
-                "condition, %llu freed nodes and %llu intra-edges replaced through a node; %.1f ms\n",
-                (unsigned long long)stats.entrances, (unsigned long long)stats.searches,
-                (unsigned long long)stats.initial_nodes, (unsigned long long)stats.initial_edges,
-                (unsigned long long)stats.strong, (unsigned long long)stats.weak,
-                (unsigned long long)stats.circuit, (unsigned long long)stats.freed_nodes,
-                (unsigned long long)stats.through, ms);
+        report(strcmp(out, "-") == 0 ? "(standard output)" : out, &o, &stats, ms);
     }
     free(payload);
     nbb_builder_free(w);
     nb_bundle_close(b);
+    nb_bundle_close(other);
     return rc;
 }

@@ -3,22 +3,18 @@
  *
  * It reads the bundle that is already there and replaces only what it
  * owns: the clearance and component layers, and the level (legend, agent
- * set, map) when that is new or changed.  When the bundle held another
- * level, the sections derived from the old one (clearance, components and
- * the abstract graph) would describe a map that is no longer there: they
- * are removed, and mkclear says which, so a later step rebuilds them
+ * set, map) when that is new or changed.  What is built on the level is
+ * kept up to date (nbb_level_rebake): when the bundle held the same level
+ * with some cells changed, only what those cells reach is computed again,
+ * the abstract graph included; when it held another level, the sections
+ * derived from the old one would describe a map that is no longer there:
+ * they are removed, and mkclear says which, so a later step rebuilds them
  * instead of a query trusting them. */
 #include <getopt.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "progress.h"
-
-/* Section types computed from the level's map, legend or agent set. */
-static const uint32_t derived_types[] = {NB_SEC_CLEARANCE, NB_SEC_COMPONENTS, NB_SEC_RUNS,
-                                         NB_SEC_ABSTRACT};
-#define NDERIVED (sizeof derived_types / sizeof derived_types[0])
 
 static int usage(FILE *f)
 {
@@ -37,56 +33,110 @@ static int usage(FILE *f)
                "  -e, --encoding ENC   'packed' (default: read in place from the mapped file)\n"
                "                       or 'zlib' (smaller; inflated when the bundle is opened)\n"
                "  -z, --zlib           the same as --encoding zlib\n"
+               "  -j, --threads N      threads to bake on, 1 to %d (default: the online\n"
+               "                       CPUs, %u here); the bytes are the same for any number\n"
+               "      --full           bake everything again, even what changed cells cannot\n"
+               "                       reach\n"
+               "  -v, --verbose        say what was kept and what was computed again\n"
                "  -q, --quiet          no progress, and nothing about sections removed with\n"
                "                       an old level\n"
                "      --progress WHEN  auto (default: a line on standard error when it is a\n"
                "                       terminal), none, or json (a JSON object a line)\n"
                "  -h, --help           show this help and exit\n"
                "  -V, --version        show the version and exit\n\n"
-               "When BUNDLE held a different map, legend or agent set, the sections derived\n"
-               "from the old one (clearance, components, runs, abstract) are removed and\n"
-               "listed.\n"
-               "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
+               "When BUNDLE held the same level with some cells changed, only the clearance\n"
+               "bands, components, their runs and abstract-graph clusters those cells reach\n"
+               "are computed again; the result is the same bytes as a whole bake.  When it\n"
+               "held another map, legend or agent set, the sections derived from the old one\n"
+               "(clearance, components, runs, abstract) are removed and listed.\n"
+               "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
+            NBB_MAX_THREADS, nbb_threads_online());
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
-/* 1 when two encodings are the same bytes. */
+static const char *const abstract_fate[] = {
+    [NBB_REBAKE_NONE] = NULL,
+    [NBB_REBAKE_KEPT] = "kept (no cell it depends on changed)",
+    [NBB_REBAKE_UPDATED] = "brought up to date",
+    [NBB_REBAKE_REBUILT] = "built whole with its options",
+    [NBB_REBAKE_REMOVED] = "removed",
+};
+
+/* -v: what was kept and what was computed again. */
+static void report(const char *out, const nbb_rebake_stats *s)
+{
+    if (s->change == NBB_LEVEL_OTHER)
+        fprintf(stderr, "mkclear: %s: a new level: every layer baked whole (%u layers)\n", out,
+                s->layers);
+    else
+        fprintf(stderr,
+                "mkclear: %s: %s, %llu cells changed: %u of %u bands of rows computed again, "
+                "%llu cells' clearance changed; %u of %u layers written anew (%llu cells "
+                "searched for components, %u layers numbered again), the rest kept as stored\n",
+                out, s->change == NBB_LEVEL_SAME ? "the same level" : "the same level size",
+                (unsigned long long)s->changed_cells, s->bands_rebuilt, s->bands,
+                (unsigned long long)s->clearance_changed, s->layers_rebuilt, s->layers,
+                (unsigned long long)s->components_searched, s->components_renumbered);
+    if (s->abstract == NBB_REBAKE_NONE)
+        return;
+    const nbb_abstract_stats *a = &s->abstract_stats;
+    fprintf(stderr, "mkclear: %s: the abstract graph: %s", out, abstract_fate[s->abstract]);
+    if (s->abstract == NBB_REBAKE_UPDATED || s->abstract == NBB_REBAKE_REBUILT)
+        fprintf(stderr, ": %llu of %llu clusters and %llu borders computed, %llu searches; %llu "
+                "nodes, %llu edges",
+                (unsigned long long)a->rebuilt_clusters, (unsigned long long)a->clusters,
+                (unsigned long long)a->rebuilt_borders, (unsigned long long)a->searches,
+                (unsigned long long)a->nodes, (unsigned long long)a->edges);
+    fputc('\n', stderr);
+}
+
 int main(int argc, char **argv)
 {
+    enum { OPT_FULL = 256 };
     static const struct option opts[] = {{"legend", required_argument, NULL, 'l'},
                                          {"agents", required_argument, NULL, 'a'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"encoding", required_argument, NULL, 'e'},
                                          {"zlib", no_argument, NULL, 'z'},
+                                         {"threads", required_argument, NULL, 'j'},
+                                         {"full", no_argument, NULL, OPT_FULL},
                                          NBC_FORMAT_OPTION,
+                                         {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     const char *legend_path = NULL, *agents_path = NULL, *out = NULL;
-    int compress = 0, quiet = 0, c;
+    int quiet = 0, verbose = 0, c;
+    nbb_rebake_opts ro = {0, 0, 0, NULL, NULL};
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbc_prog = "mkclear";
-    while ((c = getopt_long(argc, argv, "l:a:o:e:zqhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "l:a:o:e:zj:vqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': legend_path = optarg; break;
         case 'a': agents_path = optarg; break;
         case 'o': out = optarg; break;
         case 'e':
             if (strcmp(optarg, "packed") == 0)
-                compress = 0;
+                ro.compress = 0;
             else if (strcmp(optarg, "zlib") == 0)
-                compress = 1;
+                ro.compress = 1;
             else
                 return nbc_usage("--encoding: '%s' is neither 'packed' nor 'zlib'", optarg);
             break;
-        case 'z': compress = 1; break;
+        case 'z': ro.compress = 1; break;
+        case 'j':
+            if (!nbc_threads("--threads", optarg, &ro.threads))
+                return NBC_EXIT_USAGE;
+            break;
+        case OPT_FULL: ro.full = 1; break;
         case NBC_OPT_FORMAT:
             if (!nbc_format("--format", optarg, &format))
                 return NBC_EXIT_USAGE;
             break;
+        case 'v': verbose = 1; break;
         case 'q': quiet = 1; break;
         case NBC_OPT_PROGRESS:
             if (!nbc_progress_mode_parse(optarg, &pmode))
@@ -113,58 +163,40 @@ int main(int argc, char **argv)
 
     nbb_builder *b = NULL;
     nb_bundle *old = NULL;
-    int rc = NBC_EXIT_OK;
     st = nbb_builder_new(&b, &err);
-    struct stat sb;
-    int exists = strcmp(out, "-") != 0 && stat(out, &sb) == 0;
-    if (st == NB_OK && exists)
-        st = nbb_builder_load(b, out, 1, &err);
-    if (st == NB_OK && exists)
-        st = nb_bundle_open(out, 0, NULL, &old, &err);
-    char why[160];
-    const char *differs = old ? nbb_level_differs(level, old, why, sizeof why) : "nothing";
-    if (st == NB_OK && differs) {
-        if (old) {
-            /* Name what goes, so nobody wonders where the graph went. */
-            char gone[256] = "";
-            size_t at = 0, total = 0;
-            for (size_t k = 0; k < NDERIVED; k++) {
-                size_t n = 0;
-                for (size_t i = 0; i < nb_bundle_section_count(old); i++)
-                    n += nb_bundle_section(old, i)->type == derived_types[k];
-                if (n && derived_types[k] == NB_SEC_ABSTRACT) {
-                    int k2 = snprintf(gone + at, sizeof gone - at, "%s%zu %s", at ? ", " : "", n,
-                                      nb_section_type_name(derived_types[k]));
-                    at += k2 > 0 && (size_t)k2 < sizeof gone - at ? (size_t)k2 : 0;
-                }
-                total += n;
-                nbb_builder_remove(b, derived_types[k]);
-            }
-            if (!quiet && total)
-                fprintf(stderr,
-                        "mkclear: %s held %s: its %zu sections derived from the old level are "
-                        "removed%s%s%s\n",
-                        out, differs, total, at ? " (" : "", gone,
-                        at ? "; rebuild them for the new level)" : "");
-        }
-        st = nbb_level_put(b, level, compress, &err);
-    }
+    /* The bundle there is updated: its sections are taken as stored (it
+     * stays open until the new one is written). */
+    if (st == NB_OK)
+        st = nbb_builder_open_update(b, out, &old, &err);
+    nbb_rebake_stats stats;
     if (st == NB_OK) {
         nbc_progress prog;
-        nbb_builder_remove(b, NB_SEC_CLEARANCE);
-        nbb_builder_remove(b, NB_SEC_COMPONENTS);
-        nbb_builder_remove(b, NB_SEC_RUNS);
         nbc_progress_start(&prog, pmode, quiet,
                            "clearance and components", (double)nbb_level_cells(level), "cells");
-        st = nbb_level_bake_clearance(b, level, compress, nbc_progress_update, &prog, NULL, &err);
+        ro.progress = nbc_progress_update;
+        ro.progress_arg = &prog;
+        st = nbb_level_rebake(b, level, old, &ro, &stats, &err);
         nbc_progress_end(&prog);
     }
-    nb_bundle_close(old);
+    if (st == NB_OK && !quiet && stats.removed && stats.change == NBB_LEVEL_OTHER)
+        /* Name what goes, so nobody wonders where the graph went. */
+        fprintf(stderr,
+                "mkclear: %s held %s: its %zu sections derived from the old level are "
+                "removed%s%s%s\n",
+                out, stats.why, stats.removed, *stats.removed_what ? " (" : "",
+                stats.removed_what, *stats.removed_what ? "; rebuild them for the new level)" : "");
+    else if (st == NB_OK && !quiet && stats.abstract == NBB_REBAKE_REMOVED)
+        fprintf(stderr,
+                "mkclear: %s: its abstract graph could not be brought up to date for the changed "
+                "cells and is removed; rebuild it with mkabstract\n",
+                out);
     if (st == NB_OK)
         st = nbb_builder_write_format(b, out, format, &err);
-    if (st != NB_OK)
-        rc = nbc_fail_err(&err);
+    int rc = st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+    if (st == NB_OK && verbose)
+        report(strcmp(out, "-") == 0 ? "(standard output)" : out, &stats);
     nbb_builder_free(b);
+    nb_bundle_close(old);
     nbb_level_free(level);
     return rc;
 }

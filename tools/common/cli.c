@@ -59,6 +59,15 @@ int nbc_uint(const char *opt, const char *text, unsigned long min, unsigned long
     return 1;
 }
 
+int nbc_threads(const char *opt, const char *text, unsigned *out)
+{
+    unsigned long v;
+    if (!nbc_uint(opt, text, 1, NBB_MAX_THREADS, &v))
+        return 0;
+    *out = (unsigned)v;
+    return 1;
+}
+
 int nbc_neighbourhood(const char *text, unsigned long *out)
 {
     if (!nbc_uint("--neighbourhood", text, 8, 48, out))

@@ -77,6 +77,12 @@ const char *nbc_printable(const char *s, char *buf, size_t len);
 /* The room nbc_printable needs for a name of NB_NAME_MAX bytes. */
 #define NBC_PRINTABLE_NAME (4 * NB_NAME_MAX + 1)
 
+/* -j N, --threads N of the bakers: 1 to NBB_MAX_THREADS. */
+int nbc_threads(const char *opt, const char *text, unsigned *out);
+#define NBC_THREADS_HELP \
+    "  -j, --threads N       threads to bake on, 1 to 256 (default: the online CPUs,\n" \
+    "                        %u here); the bytes are the same for any number\n"
+
 /* Microseconds of the monotonic clock. */
 double nbc_now_us(void);
 

@@ -2,17 +2,24 @@
  * (formats/abstract.md): nodes in cluster order, each node's arcs
  * together (CSR), annotations packed beside them, and the stored paths as
  * 4-bit move codes.  The order is fixed by the graph alone, so the same
- * map and options give the same bytes. */
+ * map and options give the same bytes.
+ *
+ * Each cluster's part of every array is contiguous: its nodes (by cell),
+ * their arcs (by target, then annotation and weight), its stored paths
+ * (placed as its arcs first name them).  So the payload is put together
+ * cluster by cluster on threads, once each cluster's counts give where
+ * its parts start; a cluster an incremental bake keeps is copied from the
+ * old graph, its arcs' targets renumbered (abstract_build.h). */
 #include <stdlib.h>
 
 #include "abstract/abstract_build.h"
 
-typedef struct warc {
-    uint32_t src, dst; /* final node ids */
+typedef struct ab_warc {
+    uint32_t src, dst; /* the source's rank in its cluster; the target's final id */
     uint8_t cap, cv;
     uint16_t card, diag;
-    uint32_t path; /* build path id, or UINT32_MAX */
-    int forward;   /* the build path runs from src to dst */
+    uint32_t path;     /* the cluster's path, or UINT32_MAX */
+    int forward;       /* the path runs from src to dst */
 } warc;
 
 static int arc_cmp(const void *pa, const void *pb)
@@ -29,23 +36,6 @@ static int arc_cmp(const void *pa, const void *pb)
     if (a->card != b->card)
         return a->card < b->card ? -1 : 1;
     return a->diag < b->diag ? -1 : a->diag > b->diag;
-}
-
-typedef struct nkey {
-    uint32_t cluster, cell, idx;
-} nkey;
-
-static int node_cmp(const void *pa, const void *pb)
-{
-    const nkey *a = pa, *b = pb;
-    if (a->cluster != b->cluster)
-        return a->cluster < b->cluster ? -1 : 1;
-    return a->cell < b->cell ? -1 : a->cell > b->cell;
-}
-
-static void put_nibble(uint8_t *moves, uint64_t n, unsigned code)
-{
-    moves[n / 2] |= (uint8_t)(code << (4 * (n % 2)));
 }
 
 void nbb_abstract_info(const uint8_t *payload, nb_section_info *info)
@@ -74,103 +64,366 @@ void nbb_abstract_info(const uint8_t *payload, nb_section_info *info)
                                     nbi_agraph_bytes(ncaps, nsizes, ncl, nnodes, nedges, 0, 0));
 }
 
-/* What nbb_ab_write works out, phase by phase, for the phases after it. */
-typedef struct writer {
-    nbb_agraph_build *ab;
-    const nbb_abstract_opts *o;
-    uint64_t ncl;             /* clusters */
-    size_t nn, ne, ninter;    /* nodes and edges alive, the inter-edges among them */
-    nkey *nk;                 /* the nodes alive, in their final order */
-    warc *arcs;               /* both arcs of every edge alive, in their final order */
-    size_t na;
-    uint32_t *poff;           /* each build path's first nibble, forward and back, or UINT32_MAX */
-    uint64_t nibbles, pbytes; /* of the stored paths */
-} writer;
 
-/* The nodes and edges that dominance left alive: only they are written. */
-static void count_alive(writer *w)
+/* ---- the old graph's clusters (AB_KEEP) ---- */
+
+static uint32_t old_first(const nbi_agraph *g, uint32_t k) { return nbi_u32at(g->cluster_first, k); }
+
+static uint32_t old_cell(const nbb_ab *ab, const nbi_agraph *g, uint32_t u)
 {
-    const nbb_agraph_build *ab = w->ab;
-    for (size_t u = 0; u < ab->nnodes; u++)
-        w->nn += ab->node[u].alive;
-    for (size_t i = 0; i < ab->nedges; i++)
-        if (ab->edge[i].alive) {
-            w->ne++;
-            w->ninter += ab->edge[i].inter;
-        }
+    return (uint32_t)nbi_u16at(g->node_xy, 2 * (size_t)u + 1) * ab->width +
+           nbi_u16at(g->node_xy, 2 * (size_t)u);
 }
 
-/* The nodes in cluster order, then cell order, which gives each its final id. */
-static void order_nodes(writer *w)
+/* The final id of the node at cell, or -1 when no node of the new graph
+ * stands there. */
+static int64_t final_id(const nbb_ab *ab, uint32_t cell)
 {
-    nbb_agraph_build *ab = w->ab;
-    size_t nn = 0;
-    for (size_t u = 0; u < ab->nnodes; u++)
-        if (ab->node[u].alive) {
-            w->nk[nn].cluster = ab->node[u].cluster;
-            w->nk[nn].cell = (uint32_t)ab->node[u].y * ab->width + (uint32_t)ab->node[u].x;
-            w->nk[nn++].idx = (uint32_t)u;
-        }
-    qsort(w->nk, nn, sizeof *w->nk, node_cmp);
-    for (size_t k = 0; k < nn; k++)
-        ab->node[w->nk[k].idx].final = (uint32_t)k;
+    uint32_t k = nbb_ab_cluster_of(ab, cell);
+    const ab_cluster *c = &ab->cl[k];
+    size_t lo, hi, base;
+    if (c->state == AB_NEW) {
+        lo = 0;
+        hi = c->nalive;
+        base = 0;
+    } else {
+        lo = base = old_first(ab->old, k);
+        hi = old_first(ab->old, k + 1);
+    }
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        uint32_t m = c->state == AB_NEW ? c->cells[mid] : old_cell(ab, ab->old, (uint32_t)mid);
+        if (m == cell)
+            return (int64_t)(c->first_node + (mid - base));
+        if (m < cell)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
 }
 
-/* Each edge as its two arcs, grouped by the node they leave (CSR) and ordered by arc_cmp. */
-static void order_arcs(writer *w)
+static nb_status mismatch(const nbb_ab *ab, uint32_t k, nb_err *err)
 {
-    const nbb_agraph_build *ab = w->ab;
+    nbi_box box = nbi_cluster_box(k, ab->ncx, ab->opt->cluster, ab->width, ab->height);
+    return nbi_fail(err, NB_ERR_FORMAT,
+                    "the old abstract graph does not fit the new one at cluster %u (cells %d,%d "
+                    "to %d,%d): it was not built for the old level; bake it afresh (--full)",
+                    k, box.x0, box.y0, box.x1 - 1, box.y1 - 1);
+}
+
+/* ---- counting ---- */
+
+static const ab_border *side_of(const nbb_ab *ab, uint32_t k, int s)
+{
+    switch (s) {
+    case 0: return nbb_ab_above(ab, k);
+    case 1: return nbb_ab_left(ab, k);
+    case 2: return nbb_ab_right(ab, k);
+    default: return nbb_ab_below(ab, k);
+    }
+}
+
+static nb_status count_new(nbb_ab *ab, ab_cluster *c, uint32_t k, ab_worker *w, nb_err *err)
+{
+    c->cells = nbb_arena_alloc(&w->arena, (c->nnodes ? c->nnodes : 1) * sizeof *c->cells);
+    if (!c->cells || !nbb_ab_room((void **)&w->pmap, &w->pmap_cap, (size_t)c->npaths + 1,
+                                  sizeof *w->pmap))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory to write the abstract graph");
+    c->nalive = 0;
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        if (c->alive[c->bycell[i]])
+            c->cells[c->nalive++] = c->node[c->bycell[i]];
+    c->narcs = c->ninter_arcs = c->nnibbles = 0;
+    for (uint32_t p = 0; p < c->npaths; p++)
+        w->pmap[p] = 0;
+    for (uint32_t i = 0; i < c->ne; i++) {
+        const ab_intra *e = &c->e[i];
+        if (!e->h.alive)
+            continue;
+        c->narcs += 2;
+        if (ab->opt->paths && e->path != UINT32_MAX && !w->pmap[e->path]) {
+            w->pmap[e->path] = 1;
+            c->nnibbles += c->path[e->path].len;
+        }
+    }
+    for (int s = 0; s < 4; s++) {
+        const ab_border *bd = side_of(ab, k, s);
+        for (uint32_t i = 0; bd && i < bd->n; i++)
+            c->ninter_arcs += bd->e[i].h.alive;
+    }
+    c->narcs += c->ninter_arcs;
+    return NB_OK;
+}
+
+static void count_kept(nbb_ab *ab, ab_cluster *c, uint32_t k)
+{
+    const nbi_agraph *g = ab->old;
+    uint32_t o0 = old_first(g, k), o1 = old_first(g, k + 1);
+    uint32_t a0 = nbi_u32at(g->node_first, o0), a1 = nbi_u32at(g->node_first, o1);
+    c->nalive = o1 - o0;
+    c->narcs = a1 - a0;
+    c->ninter_arcs = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t a = a0; a < a1; a++) {
+        uint32_t v = nbi_u32at(g->arc_to, a);
+        if (v < o0 || v >= o1) { /* its cluster's nodes are [o0, o1) */
+            c->ninter_arcs++;
+            continue;
+        }
+        if (!g->arc_path)
+            continue;
+        /* Both arcs of an edge point at its one stored path: the block is
+         * the span of every arc's. */
+        uint64_t off = nbi_u32at(g->arc_path, a), end = off + nbi_agraph_arc_steps(g, a);
+        lo = off < lo ? off : lo;
+        hi = end > hi ? end : hi;
+    }
+    c->old_nibble = lo == UINT64_MAX ? 0 : lo;
+    c->nnibbles = lo == UINT64_MAX ? 0 : hi - lo;
+}
+
+static nb_status count_unit(nbb_ab *ab, uint32_t k, ab_worker *w, nb_err *err)
+{
+    ab_cluster *c = &ab->cl[k];
+    if (c->state == AB_NEW)
+        return count_new(ab, c, k, w, err);
+    count_kept(ab, c, k);
+    return NB_OK;
+}
+
+/* ---- writing ---- */
+
+typedef struct layout {
+    uint8_t *p;
+    uint64_t off[11];
+} layout;
+
+/* Nibble n of the moves, of cluster c's block: a byte the block shares
+ * with its neighbour's is kept aside and put in once both are written. */
+static void put_nibble(uint8_t *moves, ab_cluster *c, uint64_t n, unsigned code)
+{
+    uint64_t s = c->first_nibble, e = s + c->nnibbles, byte = n / 2;
+    uint8_t v = (uint8_t)(code << (4 * (n % 2)));
+    if ((s & 1) && byte == s / 2)
+        c->lead |= v;
+    else if ((e & 1) && byte == (e - 1) / 2)
+        c->trail |= v;
+    else
+        moves[byte] |= v;
+}
+
+static nb_status write_new(nbb_ab *ab, uint32_t k, ab_worker *w, const layout *ly, nb_err *err)
+{
+    ab_cluster *c = &ab->cl[k];
+    uint8_t *p = ly->p;
+    const uint64_t *off = ly->off;
+    if (!nbb_ab_room((void **)&w->num, &w->num_cap, (size_t)c->nnodes + 1, sizeof *w->num) ||
+        !nbb_ab_room((void **)&w->arcs, &w->arcs_cap, c->narcs + 1, sizeof *w->arcs) ||
+        !nbb_ab_room((void **)&w->pmap, &w->pmap_cap, 2 * (size_t)c->npaths + 1, sizeof *w->pmap))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory to write the abstract graph");
+    uint32_t *rank = w->num;
+    for (uint32_t i = 0, r = 0; i < c->nnodes; i++)
+        rank[c->bycell[i]] = c->alive[c->bycell[i]] ? r++ : UINT32_MAX;
+    warc *arcs = w->arcs;
     size_t na = 0;
-    for (size_t i = 0; i < ab->nedges; i++) {
-        const bedge *e = &ab->edge[i];
-        if (!e->alive)
+    for (uint32_t i = 0; i < c->ne; i++) {
+        const ab_intra *e = &c->e[i];
+        if (!e->h.alive)
             continue;
         for (int dir = 0; dir < 2; dir++) {
-            warc *a = &w->arcs[na++];
-            a->src = ab->node[dir ? e->v : e->u].final;
-            a->dst = ab->node[dir ? e->u : e->v].final;
-            a->cap = e->cap;
-            a->cv = e->cv;
-            a->card = e->card;
-            a->diag = e->diag;
-            a->path = w->o->paths && !e->inter ? e->path : UINT32_MAX;
+            warc *a = &arcs[na++];
+            a->src = rank[dir ? e->j : e->i];
+            a->dst = (uint32_t)c->first_node + rank[dir ? e->i : e->j];
+            a->cap = e->h.cap;
+            a->cv = e->h.cv;
+            a->card = e->h.card;
+            a->diag = e->h.diag;
+            a->path = ab->opt->paths ? e->path : UINT32_MAX;
             a->forward = !dir;
         }
     }
-    qsort(w->arcs, na, sizeof *w->arcs, arc_cmp);
-    w->na = na;
+    for (int s = 0; s < 4; s++) {
+        const ab_border *bd = side_of(ab, k, s);
+        for (uint32_t i = 0; bd && i < bd->n; i++) {
+            const ab_inter *e = &bd->e[i];
+            if (!e->h.alive)
+                continue;
+            long u = nbb_ab_node_at(c, s < 2 ? e->b : e->a);
+            int64_t v = final_id(ab, s < 2 ? e->a : e->b);
+            if (u < 0 || v < 0 || rank[u] == UINT32_MAX)
+                return mismatch(ab, k, err);
+            warc *a = &arcs[na++];
+            a->src = rank[u];
+            a->dst = (uint32_t)v;
+            a->cap = e->h.cap;
+            a->cv = e->h.cv;
+            a->card = 1;
+            a->diag = 0;
+            a->path = UINT32_MAX;
+            a->forward = 1;
+        }
+    }
+    if (na != c->narcs)
+        return mismatch(ab, k, err);
+    if (na > 1)
+        qsort(arcs, na, sizeof *arcs, arc_cmp);
+    /* Nodes: their cells and first arcs. */
+    uint8_t *xy = p + off[3], *nfirst = p + off[4];
+    for (size_t r = 0, a = 0; r < c->nalive; r++) {
+        nbi_put16(xy + 4 * (c->first_node + r), (uint16_t)(c->cells[r] % ab->width));
+        nbi_put16(xy + 4 * (c->first_node + r) + 2, (uint16_t)(c->cells[r] / ab->width));
+        while (a < na && arcs[a].src < r)
+            a++;
+        nbi_put32(nfirst + 4 * (c->first_node + r), (uint32_t)(c->first_arc + a));
+    }
+    /* Each stored path once, in the direction from the lower node id to
+     * the higher; both arcs of an edge point to it. */
+    uint32_t *poff = w->pmap;
+    for (size_t t = 0; t < 2 * (size_t)c->npaths; t++)
+        poff[t] = UINT32_MAX;
+    uint64_t nib = 0;
+    for (size_t a = 0; a < na; a++) {
+        const warc *x = &arcs[a];
+        if (x->path == UINT32_MAX || c->first_node + x->src > x->dst)
+            continue;
+        uint32_t *slot = &poff[2 * (size_t)x->path + (x->forward ? 0 : 1)];
+        if (*slot == UINT32_MAX) {
+            *slot = (uint32_t)nib;
+            nib += c->path[x->path].len;
+        }
+    }
+    if (nib != c->nnibbles)
+        return mismatch(ab, k, err);
+    uint8_t *to = p + off[5], *wt = p + off[6], *ann = p + off[7], *apath = p + off[8];
+    for (size_t a = 0; a < na; a++) {
+        const warc *x = &arcs[a];
+        uint64_t at = c->first_arc + a;
+        nbi_put32(to + 4 * at, x->dst);
+        nbi_put16(wt + 4 * at, x->card);
+        nbi_put16(wt + 4 * at + 2, x->diag);
+        ann[2 * at] = x->cap;
+        ann[2 * at + 1] = x->cv;
+        if (!ab->opt->paths)
+            continue;
+        uint32_t po = NBI_NO_PATH;
+        if (x->path != UINT32_MAX) {
+            /* The path as stored runs from min(src, dst) to max(src, dst):
+             * forward from the build's i to j when that arc is the one
+             * leaving the lower id. */
+            int build_forward = c->first_node + x->src < x->dst ? x->forward : !x->forward;
+            po = (uint32_t)(c->first_nibble + poff[2 * (size_t)x->path + (build_forward ? 0 : 1)]);
+        }
+        nbi_put32(apath + 4 * at, po);
+    }
+    /* The moves: a path stored backwards has its moves reversed and turned round. */
+    for (uint32_t pid = 0; ab->opt->paths && pid < c->npaths; pid++)
+        for (int dir = 0; dir < 2; dir++) {
+            uint32_t at = poff[2 * (size_t)pid + (size_t)dir];
+            if (at == UINT32_MAX)
+                continue;
+            const ab_path *bp = &c->path[pid];
+            for (uint32_t s = 0; s < bp->len; s++) {
+                unsigned code = dir == 0 ? c->moves[bp->off + s]
+                                         : nbi_move_opposite(c->moves[bp->off + bp->len - 1 - s]);
+                put_nibble(p + off[9], c, c->first_nibble + at + s, code);
+            }
+        }
+    return NB_OK;
 }
 
-/* Each stored path once, in the direction from the lower node id to
- * the higher; both arcs of an edge point to it. */
-static nb_status place_paths(writer *w, nb_err *err)
+/* The old nodes of a cluster and what to add to them to number them anew
+ * (when the cluster is kept; else its nodes are looked up by cell). */
+typedef struct renumber {
+    uint32_t o0, o1;
+    int64_t delta;
+    int kept;
+} renumber;
+
+static nb_status write_kept(nbb_ab *ab, uint32_t k, const layout *ly, nb_err *err)
 {
-    const nbb_agraph_build *ab = w->ab;
-    w->poff = malloc((ab->npaths ? ab->npaths : 1) * 2 * sizeof *w->poff);
-    if (!w->poff)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory to write the abstract graph");
-    for (size_t k = 0; k < 2 * ab->npaths; k++)
-        w->poff[k] = UINT32_MAX;
-    for (size_t k = 0; k < w->na; k++) {
-        const warc *a = &w->arcs[k];
-        if (a->path == UINT32_MAX || a->src > a->dst)
+    const nbi_agraph *g = ab->old;
+    ab_cluster *c = &ab->cl[k];
+    uint8_t *p = ly->p;
+    const uint64_t *off = ly->off;
+    uint32_t o0 = old_first(g, k), o1 = old_first(g, k + 1);
+    uint32_t a0 = nbi_u32at(g->node_first, o0), a1 = nbi_u32at(g->node_first, o1);
+    memcpy(p + off[3] + 4 * c->first_node, g->node_xy + 4 * (size_t)o0, 4 * (size_t)(o1 - o0));
+    for (uint32_t u = o0; u < o1; u++)
+        nbi_put32(p + off[4] + 4 * (c->first_node + (u - o0)),
+                  (uint32_t)(nbi_u32at(g->node_first, u) - a0 + c->first_arc));
+    uint64_t at = c->first_arc;
+    memcpy(p + off[6] + 4 * at, g->arc_w + 4 * (size_t)a0, 4 * (size_t)(a1 - a0));
+    memcpy(p + off[7] + 2 * at, g->arc_ann + 2 * (size_t)a0, 2 * (size_t)(a1 - a0));
+    /* Arcs lead into the cluster itself or the four around it. */
+    renumber rn[5];
+    uint32_t cx = k % ab->ncx, cy = k / ab->ncx, nrn = 0;
+    uint32_t near[5] = {k, cy ? k - ab->ncx : k, cx ? k - 1 : k, cx + 1 < ab->ncx ? k + 1 : k,
+                        cy + 1 < ab->ncy ? k + ab->ncx : k};
+    for (int i = 0; i < 5; i++) {
+        if (i && near[i] == k)
             continue;
-        uint32_t *slot = &w->poff[2 * (size_t)a->path + (a->forward ? 0 : 1)];
-        if (*slot == UINT32_MAX) {
-            if (w->nibbles + ab->path[a->path].len >= UINT32_MAX)
-                return nbi_fail(err, NB_ERR_LIMIT, "the refined paths exceed 2 GB");
-            *slot = (uint32_t)w->nibbles;
-            w->nibbles += ab->path[a->path].len;
-        }
+        const ab_cluster *t = &ab->cl[near[i]];
+        rn[nrn].o0 = old_first(g, near[i]);
+        rn[nrn].o1 = old_first(g, near[i] + 1);
+        rn[nrn].kept = t->state == AB_KEEP;
+        rn[nrn].delta = (int64_t)t->first_node - rn[nrn].o0;
+        nrn++;
+    }
+    for (uint32_t a = a0; a < a1; a++, at++) {
+        uint32_t v = nbi_u32at(g->arc_to, a), i = 0;
+        while (i < nrn && (v < rn[i].o0 || v >= rn[i].o1))
+            i++;
+        int64_t nv = -1;
+        if (i < nrn)
+            nv = rn[i].kept ? (int64_t)v + rn[i].delta : final_id(ab, old_cell(ab, g, v));
+        if (nv < 0)
+            return mismatch(ab, k, err);
+        nbi_put32(p + off[5] + 4 * at, (uint32_t)nv);
+        if (!ab->opt->paths)
+            continue;
+        uint32_t po = nbi_u32at(g->arc_path, a);
+        if (po != NBI_NO_PATH)
+            po = (uint32_t)(po - c->old_nibble + c->first_nibble);
+        nbi_put32(p + off[8] + 4 * at, po);
+    }
+    for (uint64_t n = 0; ab->opt->paths && n < c->nnibbles; n++) {
+        uint64_t from = c->old_nibble + n;
+        put_nibble(p + off[9], c, c->first_nibble + n, (g->moves[from / 2] >> (4 * (from % 2))) & 15u);
     }
     return NB_OK;
 }
 
-/* The header's words (formats/abstract.md). */
-static void put_header(const writer *w, uint8_t *p)
+typedef struct write_job {
+    nbb_ab *ab;
+    layout ly;
+} write_job;
+
+static nb_status write_unit(void *ctx, size_t k, unsigned worker, nb_err *err)
 {
-    const nbb_agraph_build *ab = w->ab;
-    const nbb_abstract_opts *o = w->o;
+    write_job *j = ctx;
+    nbb_ab *ab = j->ab;
+    ab->cl[k].lead = ab->cl[k].trail = 0;
+    if (ab->cl[k].state == AB_NEW)
+        return write_new(ab, (uint32_t)k, &ab->w[worker], &j->ly, err);
+    return write_kept(ab, (uint32_t)k, &j->ly, err);
+}
+
+typedef struct count_job {
+    nbb_ab *ab;
+} count_job;
+
+static nb_status count_job_unit(void *ctx, size_t k, unsigned worker, nb_err *err)
+{
+    count_job *j = ctx;
+    return count_unit(j->ab, (uint32_t)k, &j->ab->w[worker], err);
+}
+
+/* The header's words (formats/abstract.md). */
+static void put_header(const nbb_ab *ab, uint8_t *p, uint64_t nn, uint64_t ne, uint64_t ninter,
+                       uint64_t pbytes)
+{
+    const nbb_abstract_opts *o = ab->opt;
     uint32_t hdr[NBI_AB_WORDS];
     hdr[NBI_AB_WIDTH] = ab->width;
     hdr[NBI_AB_HEIGHT] = ab->height;
@@ -183,153 +436,86 @@ static void put_header(const writer *w, uint8_t *p)
     hdr[NBI_AB_NSIZES] = ab->nsizes;
     hdr[NBI_AB_NCX] = ab->ncx;
     hdr[NBI_AB_NCY] = ab->ncy;
-    hdr[NBI_AB_NODES] = (uint32_t)w->nn;
-    hdr[NBI_AB_EDGES] = (uint32_t)w->ne;
-    hdr[NBI_AB_INTER] = (uint32_t)w->ninter;
+    hdr[NBI_AB_NODES] = (uint32_t)nn;
+    hdr[NBI_AB_EDGES] = (uint32_t)ne;
+    hdr[NBI_AB_INTER] = (uint32_t)ninter;
     hdr[NBI_AB_FLAGS] = o->paths ? NBI_AGRAPH_PATHS : 0;
-    hdr[NBI_AB_PATH_BYTES] = (uint32_t)w->pbytes;
+    hdr[NBI_AB_PATH_BYTES] = (uint32_t)pbytes;
     for (int i = 0; i < NBI_AB_WORDS; i++)
         nbi_put32(p + 4 * i, hdr[i]);
 }
 
-/* The annotations served, each cluster's first node, the nodes' cells and each node's first
- * arc, at the offsets of nbi_agraph_layout. */
-static void put_nodes(const writer *w, uint8_t *p, const uint64_t *off)
+nb_status nbb_ab_write(nbb_ab *ab, uint8_t **payload, size_t *len, nb_err *err)
 {
-    const nbb_agraph_build *ab = w->ab;
-    uint8_t *caps = p + off[0], *sizes = p + off[1], *cfirst = p + off[2], *xy = p + off[3];
-    uint8_t *nfirst = p + off[4];
+    count_job cj = {ab};
+    nb_status st = nbb_par_for(ab->threads, ab->ncl, count_job_unit, &cj, err);
+    if (st != NB_OK)
+        return st;
+    /* Where each cluster's parts start. */
+    uint64_t nn = 0, na = 0, ninter = 0, nib = 0;
+    for (uint32_t k = 0; k < ab->ncl; k++) {
+        ab_cluster *c = &ab->cl[k];
+        c->first_node = nn;
+        c->first_arc = na;
+        c->first_nibble = nib;
+        nn += c->nalive;
+        na += c->narcs;
+        ninter += c->ninter_arcs;
+        nib += c->nnibbles;
+    }
+    if (na % 2 || ninter % 2)
+        return nbi_fail(err, NB_ERR_FORMAT, "the old abstract graph's arcs do not pair up: bake "
+                        "it afresh (--full)");
+    uint64_t ne = na / 2, pbytes = (nib + 1) / 2;
+    int paths = ab->opt->paths != 0;
+    uint64_t ncl = ab->ncl;
+    uint64_t total = nbi_agraph_bytes(ab->ncaps, ab->nsizes, ncl, nn, ne, paths, pbytes);
+    if (nn > UINT32_MAX / 2 || ne > UINT32_MAX / 2 || nib >= UINT32_MAX || total > SIZE_MAX)
+        return nbi_fail(err, NB_ERR_LIMIT,
+                        "an abstract graph of %llu nodes and %llu edges is too large",
+                        (unsigned long long)nn, (unsigned long long)ne);
+    write_job wj;
+    wj.ab = ab;
+    wj.ly.p = calloc((size_t)total, 1);
+    if (!wj.ly.p)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %llu-byte abstract graph",
+                        (unsigned long long)total);
+    uint8_t *p = wj.ly.p;
+    const uint64_t *off = wj.ly.off;
+    nbi_agraph_layout(ab->ncaps, ab->nsizes, ncl, nn, ne, paths, pbytes, wj.ly.off);
+    put_header(ab, p, nn, ne, ninter / 2, pbytes);
     for (uint32_t i = 0; i < ab->ncaps; i++)
-        nbi_put32(caps + 4 * i, ab->caps[i]);
+        nbi_put32(p + off[0] + 4 * i, ab->caps[i]);
     for (uint32_t i = 0; i < ab->nsizes; i++)
-        nbi_put32(sizes + 4 * i, ab->sizes[i]);
-    for (size_t k = 0, c = 0; c <= w->ncl; c++) {
-        while (k < w->nn && w->nk[k].cluster < c)
-            k++;
-        nbi_put32(cfirst + 4 * c, (uint32_t)k);
+        nbi_put32(p + off[1] + 4 * i, ab->sizes[i]);
+    for (uint32_t k = 0; k < ab->ncl; k++)
+        nbi_put32(p + off[2] + 4 * (size_t)k, (uint32_t)ab->cl[k].first_node);
+    nbi_put32(p + off[2] + 4 * ncl, (uint32_t)nn);
+    nbi_put32(p + off[4] + 4 * nn, (uint32_t)na);
+    st = nbb_par_for(ab->threads, ab->ncl, write_unit, &wj, err);
+    if (st != NB_OK) {
+        free(p);
+        return st;
     }
-    for (size_t k = 0; k < w->nn; k++) {
-        const bnode *nd = &ab->node[w->nk[k].idx];
-        nbi_put16(xy + 4 * k, (uint16_t)nd->x);
-        nbi_put16(xy + 4 * k + 2, (uint16_t)nd->y);
+    for (uint32_t k = 0; paths && k < ab->ncl; k++) {
+        const ab_cluster *c = &ab->cl[k];
+        uint64_t s = c->first_nibble, e = s + c->nnibbles;
+        if (c->nnibbles && (s & 1))
+            p[off[9] + s / 2] |= c->lead;
+        if (c->nnibbles && (e & 1))
+            p[off[9] + (e - 1) / 2] |= c->trail;
     }
-    for (size_t a = 0, u = 0; u <= w->nn; u++) {
-        while (a < w->na && w->arcs[a].src < u)
-            a++;
-        nbi_put32(nfirst + 4 * u, (uint32_t)a);
-    }
-}
-
-/* Each arc's head, weight, annotation and, with paths, where its stored path starts. */
-static void put_arcs(const writer *w, uint8_t *p, const uint64_t *off)
-{
-    uint8_t *to = p + off[5], *wt = p + off[6], *ann = p + off[7], *apath = p + off[8];
-    for (size_t k = 0; k < w->na; k++) {
-        const warc *a = &w->arcs[k];
-        nbi_put32(to + 4 * k, a->dst);
-        nbi_put16(wt + 4 * k, a->card);
-        nbi_put16(wt + 4 * k + 2, a->diag);
-        ann[2 * k] = a->cap;
-        ann[2 * k + 1] = a->cv;
-        if (!w->o->paths)
-            continue;
-        uint32_t at = NBI_NO_PATH;
-        if (a->path != UINT32_MAX) {
-            /* The path as stored runs from min(src, dst) to max(src, dst):
-             * forward from the build's u to v when that arc is the one
-             * leaving the lower id. */
-            int build_forward = a->src < a->dst ? a->forward : !a->forward;
-            at = w->poff[2 * (size_t)a->path + (build_forward ? 0 : 1)];
-        }
-        nbi_put32(apath + 4 * k, at);
-    }
-}
-
-/* The stored paths' move codes, a nibble each, where place_paths put them; a path stored
- * backwards has its moves reversed and turned round. */
-static void put_moves(const writer *w, uint8_t *mv)
-{
-    const nbb_agraph_build *ab = w->ab;
-    for (size_t pid = 0; pid < ab->npaths; pid++)
-        for (int dir = 0; dir < 2; dir++) {
-            uint32_t at = w->poff[2 * pid + (size_t)dir];
-            if (at == UINT32_MAX)
-                continue;
-            const bpath *bp = &ab->path[pid];
-            for (uint32_t s = 0; s < bp->len; s++) {
-                unsigned code = dir == 0 ? ab->moves[bp->off + s]
-                                         : nbi_move_opposite(ab->moves[bp->off + bp->len - 1 - s]);
-                put_nibble(mv, (uint64_t)at + s, code);
-            }
-        }
-}
-
-/* What was written, for mkabstract --verbose and the benchmarks. */
-static void put_stats(const writer *w, uint64_t total)
-{
-    const nbb_agraph_build *ab = w->ab;
-    nbb_abstract_stats *s = ab->stats;
-    s->nodes = w->nn;
-    s->edges = w->ne;
-    s->inter = w->ninter;
-    s->intra = w->ne - w->ninter;
-    s->bytes = total;
-    if (w->o->paths)
-        s->path_bytes = total - nbi_agraph_bytes(ab->ncaps, ab->nsizes, w->ncl, w->nn, w->ne, 0, 0);
-    else
-        s->path_bytes = 0;
-}
-
-nb_status nbb_ab_write(nbb_agraph_build *ab, uint8_t **payload, size_t *len, nb_err *err)
-{
-    writer w;
-    memset(&w, 0, sizeof w);
-    w.ab = ab;
-    w.o = ab->opt;
-    w.ncl = (uint64_t)ab->ncx * ab->ncy;
-    count_alive(&w);
-    w.nk = malloc((w.nn ? w.nn : 1) * sizeof *w.nk);
-    w.arcs = malloc((w.ne ? 2 * w.ne : 1) * sizeof *w.arcs);
-    uint8_t *p = NULL;
-    nb_status st = NB_OK;
-    if (!w.nk || !w.arcs) {
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to write the abstract graph");
-        goto done;
-    }
-    order_nodes(&w);
-    order_arcs(&w);
-    if (w.o->paths && (st = place_paths(&w, err)) != NB_OK)
-        goto done;
-    w.pbytes = (w.nibbles + 1) / 2;
-    uint64_t total =
-        nbi_agraph_bytes(ab->ncaps, ab->nsizes, w.ncl, w.nn, w.ne, w.o->paths, w.pbytes);
-    if (w.nn > UINT32_MAX / 2 || w.ne > UINT32_MAX / 2 || total > SIZE_MAX) {
-        st = nbi_fail(err, NB_ERR_LIMIT, "an abstract graph of %zu nodes and %zu edges is too large",
-                      w.nn, w.ne);
-        goto done;
-    }
-    p = calloc((size_t)total, 1);
-    if (!p) {
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %llu-byte abstract graph",
-                      (unsigned long long)total);
-        goto done;
-    }
-    put_header(&w, p);
-    uint64_t off[11];
-    nbi_agraph_layout(ab->ncaps, ab->nsizes, w.ncl, w.nn, w.ne, w.o->paths, w.pbytes, off);
-    put_nodes(&w, p, off);
-    put_arcs(&w, p, off);
-    if (w.o->paths)
-        put_moves(&w, p + off[9]);
     *payload = p;
     *len = (size_t)total;
-    p = NULL;
-    if (ab->stats)
-        put_stats(&w, total);
-done:
-    free(w.nk);
-    free(w.arcs);
-    free(w.poff);
-    free(p);
-    return st;
+    if (ab->stats) {
+        nbb_abstract_stats *s = ab->stats;
+        s->nodes = nn;
+        s->edges = ne;
+        s->inter = ninter / 2;
+        s->intra = ne - ninter / 2;
+        s->bytes = total;
+        s->path_bytes =
+            paths ? total - nbi_agraph_bytes(ab->ncaps, ab->nsizes, ncl, nn, ne, 0, 0) : 0;
+    }
+    return NB_OK;
 }

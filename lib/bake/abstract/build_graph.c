@@ -1,31 +1,86 @@
-/* build_graph.c: the abstract graph while it is built (abstract_build.h):
- * a node for each transition cell, found again by its cell, and the edges
- * the entrances and the cluster searches add. */
+/* build_graph.c: the nodes of a cluster (abstract_build.h): every cell its
+ * four borders put a transition on, each once.  They are numbered in the
+ * order the whole graph's borders are scanned (the cluster above's lower
+ * border, the left one's right border, then its own right and lower
+ * borders), which is the order its intra-edge searches run in, so that a
+ * cluster computed alone gets the same edges and paths as in a whole bake. */
+#include <stdlib.h>
+
 #include "abstract/abstract_build.h"
 
-uint32_t nbb_ab_node(nbb_agraph_build *ab, int32_t x, int32_t y)
+int nbb_ab_room(void **array, size_t *cap, size_t need, size_t size)
 {
-    size_t i = (size_t)y * ab->width + (size_t)x;
-    if (ab->cell_node[i] >= 0)
-        return (uint32_t)ab->cell_node[i];
-    if (ab->nnodes >= INT32_MAX ||
-        !nbi_grow(NULL, (void **)&ab->node, &ab->node_cap, ab->nnodes + 1, sizeof *ab->node))
-        return UINT32_MAX;
-    bnode *nd = &ab->node[ab->nnodes];
-    nd->x = x;
-    nd->y = y;
-    nd->cluster = ((uint32_t)y / ab->opt->cluster) * ab->ncx + (uint32_t)x / ab->opt->cluster;
-    nd->final = UINT32_MAX;
-    nd->alive = 1;
-    ab->cell_node[i] = (int32_t)ab->nnodes;
-    return (uint32_t)ab->nnodes++;
+    return nbi_grow(NULL, array, cap, need, size);
 }
 
-int nbb_ab_edge(nbb_agraph_build *ab, const bedge *e)
+long nbb_ab_node_at(const ab_cluster *c, uint32_t cell)
 {
-    if (ab->nedges >= UINT32_MAX / 2 ||
-        !nbi_grow(NULL, (void **)&ab->edge, &ab->edge_cap, ab->nedges + 1, sizeof *ab->edge))
-        return 0;
-    ab->edge[ab->nedges++] = *e;
-    return 1;
+    size_t lo = 0, hi = c->nnodes;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        uint32_t m = c->node[c->bycell[mid]];
+        if (m == cell)
+            return c->bycell[mid];
+        if (m < cell)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* Sorts node numbers by their cells (a cluster has at most its cells). */
+static void sort_by_cell(const uint32_t *cell, uint16_t *num, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint16_t v = num[i];
+        uint32_t j = i;
+        while (j > 0 && cell[num[j - 1]] > cell[v]) {
+            num[j] = num[j - 1];
+            j--;
+        }
+        num[j] = v;
+    }
+}
+
+nb_status nbb_ab_cluster_nodes(nbb_ab *ab, uint32_t k, ab_worker *w, nb_err *err)
+{
+    ab_cluster *c = &ab->cl[k];
+    nbi_box box = nbi_cluster_box(k, ab->ncx, ab->opt->cluster, ab->width, ab->height);
+    uint32_t bw = (uint32_t)(box.x1 - box.x0), cells = bw * (uint32_t)(box.y1 - box.y0);
+    const ab_border *side[4] = {nbb_ab_above(ab, k), nbb_ab_left(ab, k), nbb_ab_right(ab, k),
+                                nbb_ab_below(ab, k)};
+    /* Nodes are at most the cluster's cells. */
+    if (!nbb_ab_room((void **)&w->num, &w->num_cap, cells, sizeof *w->num))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
+    uint32_t *node = w->num;
+    uint32_t n = 0;
+    for (int s = 0; s < 4; s++) {
+        const ab_border *bd = side[s];
+        for (uint32_t i = 0; bd && i < bd->n; i++) {
+            uint32_t cell = s < 2 ? bd->e[i].b : bd->e[i].a;
+            uint32_t x = cell % ab->width - (uint32_t)box.x0, y = cell / ab->width - (uint32_t)box.y0;
+            uint16_t *at = &w->local[y * bw + x];
+            if (!*at) {
+                node[n] = cell;
+                *at = (uint16_t)++n;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = node[i] % ab->width - (uint32_t)box.x0, y = node[i] / ab->width - (uint32_t)box.y0;
+        w->local[y * bw + x] = 0;
+    }
+    c->node = nbb_arena_copy(&w->arena, node, n * sizeof *node);
+    c->nnodes = n;
+    c->bycell = nbb_arena_alloc(&w->arena, (n ? n : 1) * sizeof *c->bycell);
+    c->alive = nbb_arena_alloc(&w->arena, n ? n : 1);
+    if (!c->node || !c->bycell || !c->alive)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
+    for (uint32_t i = 0; i < n; i++) {
+        c->bycell[i] = (uint16_t)i;
+        c->alive[i] = 1;
+    }
+    sort_by_cell(c->node, c->bycell, n);
+    return NB_OK;
 }

@@ -21,14 +21,17 @@
  * evenly between (NBI_PLACE_ENDS, after HPA*).  Any pair of that run
  * serves every agent of size <= s by the same walk along the border, so
  * completeness is kept; the paper's placement stays as NBI_PLACE_FIRST.
- * An entrance no served size can cross gets no transition at all. */
+ * An entrance no served size can cross gets no transition at all.
+ *
+ * A border depends on nothing but the clearance of its two facing lines
+ * of cells: it is a unit of its own (abstract_build.h). */
 #include <stdlib.h>
 
 #include "abstract/abstract_build.h"
 
 /* Clearance of (x, y) for capability index ci, capped at the largest
  * served size. */
-static uint32_t cv_at(const nbb_agraph_build *ab, unsigned ci, int32_t x, int32_t y)
+static uint32_t cv_at(const nbb_ab *ab, unsigned ci, int32_t x, int32_t y)
 {
     const nbi_layer *l = &ab->layer[ci];
     uint32_t v = nbi_layer_get(l, (uint64_t)y * l->width + (uint32_t)x);
@@ -44,62 +47,29 @@ typedef struct border {
 
 /* A run of pairs that must hold a transition: [lo, hi) of capability ci,
  * part of an entrance of len pairs. */
-typedef struct run {
+typedef struct ab_run {
     uint32_t lo, hi, len;
     uint32_t at; /* the transition chosen for it */
     uint8_t ci;
 } run;
 
-typedef struct runs {
-    run *r;
-    size_t n, cap;
+typedef struct run_list {
+    ab_worker *w;
+    size_t n;
 } run_list;
 
-/* The inter-edge of capability ci at pair k of the border. */
-static nb_status transition(nbb_agraph_build *ab, const border *bd, const run *r, uint32_t k,
-                            uint32_t cv, nb_err *err)
+static int add_run(run_list *rs, uint32_t lo, uint32_t hi, uint32_t len, unsigned ci)
 {
-    int32_t ax = bd->ax + bd->sx * (int32_t)k, ay = bd->ay + bd->sy * (int32_t)k;
-    int32_t bx = bd->bx + bd->sx * (int32_t)k, by = bd->by + bd->sy * (int32_t)k;
-    bedge e;
-    memset(&e, 0, sizeof e);
-    e.u = nbb_ab_node(ab, ax, ay);
-    e.v = nbb_ab_node(ab, bx, by);
-    e.cap = r->ci;
-    e.cv = (uint8_t)cv;
-    e.card = 1;
-    e.inter = 1;
-    e.alive = 1;
-    e.path = UINT32_MAX;
-    /* Among inter-edges of equal annotations the low-quality graph keeps
-     * one at either end of the border (a cluster corner, whose node the
-     * border at right angles may share), then the one of the longest
-     * entrance, then the one nearest the middle of the border. */
-    uint32_t off_mid = 2 * k > bd->len - 1 ? 2 * k - (bd->len - 1) : (bd->len - 1) - 2 * k;
-    uint32_t len = r->len > 32767u ? 32767u : r->len;
-    e.rank = (k == 0 || k + 1 == bd->len ? 0u : 1u << 31) | (32767u - len) << 16 | off_mid;
-    if (e.u == UINT32_MAX || e.v == UINT32_MAX || !nbb_ab_edge(ab, &e))
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
-    return NB_OK;
+    ab_worker *w = rs->w;
+    if (!nbb_ab_room((void **)&w->runs, &w->runs_cap, rs->n + 1, sizeof *w->runs))
+        return 0;
+    w->runs[rs->n++] = (run){lo, hi, len, 0, (uint8_t)ci};
+    return 1;
 }
 
 /* The runs of the entrance [e0, e0 + n) of capability ci, whose pair
  * clearances m[0..n) do not increase. */
-static int add_run(run_list *rs, uint32_t lo, uint32_t hi, uint32_t len, unsigned ci)
-{
-    if (rs->n == rs->cap) {
-        size_t cap = rs->cap ? 2 * rs->cap : 256;
-        run *r = realloc(rs->r, cap * sizeof *r);
-        if (!r)
-            return 0;
-        rs->r = r;
-        rs->cap = cap;
-    }
-    rs->r[rs->n++] = (run){lo, hi, len, 0, (uint8_t)ci};
-    return 1;
-}
-
-static int entrance_runs(const nbb_agraph_build *ab, unsigned ci, uint32_t e0, const uint32_t *m,
+static int entrance_runs(const nbb_ab *ab, unsigned ci, uint32_t e0, const uint32_t *m,
                          uint32_t n, run_list *out)
 {
     const nbb_abstract_opts *o = ab->opt;
@@ -146,15 +116,37 @@ static int by_length(const void *pa, const void *pb)
     return a->ci < b->ci ? -1 : a->ci > b->ci;
 }
 
+/* The inter-edge of capability ci at pair k of the border. */
+static void transition(const nbb_ab *ab, const border *bd, const run *r, uint32_t k, uint32_t cv,
+                       ab_inter *e)
+{
+    int32_t ax = bd->ax + bd->sx * (int32_t)k, ay = bd->ay + bd->sy * (int32_t)k;
+    int32_t bx = bd->bx + bd->sx * (int32_t)k, by = bd->by + bd->sy * (int32_t)k;
+    memset(e, 0, sizeof *e);
+    e->a = (uint32_t)ay * ab->width + (uint32_t)ax;
+    e->b = (uint32_t)by * ab->width + (uint32_t)bx;
+    e->h.cap = r->ci;
+    e->h.cv = (uint8_t)cv;
+    e->h.card = 1;
+    e->h.alive = 1;
+    /* Among inter-edges of equal annotations the low-quality graph keeps
+     * one at either end of the border (a cluster corner, whose node the
+     * border at right angles may share), then the one of the longest
+     * entrance, then the one nearest the middle of the border. */
+    uint32_t off_mid = 2 * k > bd->len - 1 ? 2 * k - (bd->len - 1) : (bd->len - 1) - 2 * k;
+    uint32_t len = r->len > 32767u ? 32767u : r->len;
+    e->rank = (k == 0 || k + 1 == bd->len ? 0u : 1u << 31) | (32767u - len) << 16 | off_mid;
+}
+
 /* Every entrance of every capability along one border, then the
  * transitions: each run gets one in its middle half, shared with other
  * runs (of other capabilities and sizes) wherever one already stands
  * there; shortest runs first, so that a long run takes up a transition
  * its shorter ones placed rather than adding its own. */
-static nb_status scan(nbb_agraph_build *ab, const border *bd, run_list *rs, nb_err *err)
+static nb_status scan(nbb_ab *ab, const border *bd, ab_border *out, ab_worker *w, nb_err *err)
 {
     uint32_t ca[NBI_CLUSTER_MAX], cb[NBI_CLUSTER_MAX], m[NBI_CLUSTER_MAX];
-    rs->n = 0;
+    run_list rs = {w, 0};
     for (unsigned ci = 0; ci < ab->ncaps; ci++) {
         for (uint32_t k = 0; k < bd->len; k++) {
             ca[k] = cv_at(ab, ci, bd->ax + bd->sx * (int32_t)k, bd->ay + bd->sy * (int32_t)k);
@@ -172,14 +164,13 @@ static nb_status scan(nbb_agraph_build *ab, const border *bd, run_list *rs, nb_e
             k++;
             if (m[e0] < ab->sizes[0])
                 continue; /* no served agent fits through */
-            if (ab->stats)
-                ab->stats->entrances++;
-            if (!entrance_runs(ab, ci, e0, m + e0, k - e0, rs))
+            out->entrances++;
+            if (!entrance_runs(ab, ci, e0, m + e0, k - e0, &rs))
                 return nbi_fail(err, NB_ERR_NOMEM, "no memory for the entrances");
         }
     }
-    size_t nr = rs->n;
-    run *rr = rs->r;
+    size_t nr = rs.n;
+    run *rr = w->runs;
     if (nr > 1)
         qsort(rr, nr, sizeof *rr, by_length);
     uint32_t chosen[NBI_CLUSTER_MAX];
@@ -196,6 +187,10 @@ static nb_status scan(nbb_agraph_build *ab, const border *bd, run_list *rs, nb_e
         r->at = at;
     }
     /* One inter-edge per capability and transition. */
+    out->e = nbb_arena_alloc(&w->arena, (nr ? nr : 1) * sizeof *out->e);
+    if (!out->e)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph");
+    out->n = 0;
     for (size_t i = 0; i < nr; i++) {
         const run *r = &rr[i];
         uint32_t at = r->at;
@@ -206,34 +201,24 @@ static nb_status scan(nbb_agraph_build *ab, const border *bd, run_list *rs, nb_e
             continue;
         uint32_t a = cv_at(ab, r->ci, bd->ax + bd->sx * (int32_t)at, bd->ay + bd->sy * (int32_t)at);
         uint32_t b = cv_at(ab, r->ci, bd->bx + bd->sx * (int32_t)at, bd->by + bd->sy * (int32_t)at);
-        nb_status st = transition(ab, bd, r, at, a < b ? a : b, err);
-        if (st != NB_OK)
-            return st;
+        transition(ab, bd, r, at, a < b ? a : b, &out->e[out->n++]);
     }
     return NB_OK;
 }
 
-nb_status nbb_ab_entrances(nbb_agraph_build *ab, nb_err *err)
+nb_status nbb_ab_scan_border(nbb_ab *ab, uint32_t bi, ab_worker *w, nb_err *err)
 {
-    uint32_t n = ab->opt->cluster;
-    run_list rs = {NULL, 0, 0};
-    for (uint32_t k = 0; k < ab->ncx * ab->ncy; k++) {
-        nbi_box box = nbi_cluster_box(k, ab->ncx, n, ab->width, ab->height);
-        uint32_t cx = k % ab->ncx, cy = k / ab->ncx;
-        nb_status st = NB_OK;
-        if (cx + 1 < ab->ncx) { /* the border with the cluster on the right */
-            border bd = {box.x1 - 1, box.y0, box.x1, box.y0, 0, 1, (uint32_t)(box.y1 - box.y0)};
-            st = scan(ab, &bd, &rs, err);
-        }
-        if (st == NB_OK && cy + 1 < ab->ncy) { /* and the one below */
-            border bd = {box.x0, box.y1 - 1, box.x0, box.y1, 1, 0, (uint32_t)(box.x1 - box.x0)};
-            st = scan(ab, &bd, &rs, err);
-        }
-        if (st != NB_OK) {
-            free(rs.r);
-            return st;
-        }
-    }
-    free(rs.r);
-    return NB_OK;
+    uint32_t k = bi / 2;
+    nbi_box box = nbi_cluster_box(k, ab->ncx, ab->opt->cluster, ab->width, ab->height);
+    ab_border *out = &ab->border[bi];
+    border bd;
+    if (bi % 2 == 0) /* the border with the cluster on the right */
+        bd = (border){box.x1 - 1, box.y0, box.x1, box.y0, 0, 1, (uint32_t)(box.y1 - box.y0)};
+    else /* and the one below */
+        bd = (border){box.x0, box.y1 - 1, box.x0, box.y1, 1, 0, (uint32_t)(box.x1 - box.x0)};
+    out->entrances = 0;
+    nb_status st = scan(ab, &bd, out, w, err);
+    if (st == NB_OK)
+        st = nbb_ab_border_parallel(ab, out, w, err);
+    return st;
 }

@@ -24,6 +24,7 @@
 struct bsec {
     nb_section_info info;
     uint8_t *stored;
+    int borrowed; /* stored is an open bundle's, not the builder's to free */
 };
 
 struct nbb_builder {
@@ -46,7 +47,8 @@ void nbb_builder_free(nbb_builder *b)
     if (!b)
         return;
     for (size_t i = 0; i < b->n; i++)
-        free(b->sec[i].stored);
+        if (!b->sec[i].borrowed)
+            free(b->sec[i].stored);
     free(b->sec);
     free(b);
 }
@@ -56,25 +58,30 @@ static int cmp_sec(const void *a, const void *b)
     return nbi_section_key_cmp(&((const struct bsec *)a)->info, &((const struct bsec *)b)->info);
 }
 
-/* Takes ownership of stored. */
-static nb_status put(nbb_builder *b, const nb_section_info *info, uint8_t *stored, nb_err *err)
+/* Takes ownership of stored, unless it is borrowed. */
+static nb_status put_section(nbb_builder *b, const nb_section_info *info, uint8_t *stored,
+                             int borrowed, nb_err *err)
 {
     for (size_t i = 0; i < b->n; i++)
         if (nbi_section_key_cmp(&b->sec[i].info, info) == 0) {
-            free(b->sec[i].stored);
+            if (!b->sec[i].borrowed)
+                free(b->sec[i].stored);
             b->sec[i].info = *info;
             b->sec[i].stored = stored;
+            b->sec[i].borrowed = borrowed;
             return NB_OK;
         }
     if (b->n == NBI_MAX_SECTIONS) {
-        free(stored);
+        if (!borrowed)
+            free(stored);
         return nbi_fail(err, NB_ERR_LIMIT, "a bundle holds at most %d sections", NBI_MAX_SECTIONS);
     }
     if (b->n == b->cap) {
         size_t ncap = b->cap ? 2 * b->cap : 16;
         struct bsec *s = realloc(b->sec, ncap * sizeof *s);
         if (!s) {
-            free(stored);
+            if (!borrowed)
+                free(stored);
             return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu sections", ncap);
         }
         b->sec = s;
@@ -82,8 +89,22 @@ static nb_status put(nbb_builder *b, const nb_section_info *info, uint8_t *store
     }
     b->sec[b->n].info = *info;
     b->sec[b->n].stored = stored;
+    b->sec[b->n].borrowed = borrowed;
     b->n++;
     return NB_OK;
+}
+
+static nb_status put(nbb_builder *b, const nb_section_info *info, uint8_t *stored, nb_err *err)
+{
+    return put_section(b, info, stored, 0, err);
+}
+
+nb_status nbb_builder_borrow(nbb_builder *b, const nb_bundle *from, size_t index, nb_err *err)
+{
+    if (from->minor > b->minor)
+        b->minor = from->minor;
+    const struct nbi_section *s = &from->sections[index];
+    return put_section(b, &s->info, (uint8_t *)(uintptr_t)s->stored, 1, err);
 }
 
 nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *old, nb_err *err)
@@ -123,21 +144,28 @@ nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing,
     return st;
 }
 
-nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const void *payload,
-                          size_t len, int compress, nb_err *err)
+/* Stores payload (owned: freed on every path), compressed when asked. */
+static nb_status add(nbb_builder *b, const nb_section_info *info, uint8_t *payload, size_t len,
+                     int compress, nb_err *err)
 {
     nb_section_info in = *info;
     uint8_t *stored;
     if (!nbi_section_kind(in.type) || NB_ENC_COMPRESSION(in.encoding) ||
-        NB_ENC_LAYOUT(in.encoding) > NB_ENC_PACKED || memchr(in.name, 0, sizeof in.name) == NULL)
+        NB_ENC_LAYOUT(in.encoding) > NB_ENC_PACKED || memchr(in.name, 0, sizeof in.name) == NULL) {
+        free(payload);
         return nbi_fail(err, NB_ERR_ARG, "nbb_builder_add: bad section type, encoding or name");
+    }
     in.usize = len;
     if (compress && len > 0) {
         uLongf zlen = compressBound((uLong)len);
         stored = malloc(zlen);
-        if (!stored)
+        if (!stored) {
+            free(payload);
             return nbi_fail(err, NB_ERR_NOMEM, "no memory to compress %zu bytes", len);
-        if (compress2(stored, &zlen, payload, (uLong)len, Z_BEST_COMPRESSION) != Z_OK) {
+        }
+        int zst = compress2(stored, &zlen, payload, (uLong)len, Z_BEST_COMPRESSION);
+        free(payload);
+        if (zst != Z_OK) {
             free(stored);
             return nbi_fail(err, NB_ERR_NOMEM, "zlib could not compress a %s section",
                             nb_section_type_name(in.type));
@@ -145,11 +173,7 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
         in.size = zlen;
         in.encoding |= NB_ENC_ZLIB;
     } else {
-        stored = malloc(len ? len : 1);
-        if (!stored)
-            return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte section", len);
-        if (len)
-            memcpy(stored, payload, len);
+        stored = payload;
         in.size = len;
     }
     {
@@ -168,6 +192,43 @@ nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const voi
     return put(b, &in, stored, err);
 }
 
+nb_status nbb_builder_open_update(nbb_builder *b, const char *path, nb_bundle **old, nb_err *err)
+{
+    *old = NULL;
+    struct stat sb;
+    /* Nothing there to update (or nothing stat can reach: a loop of links,
+     * which writing the output names). */
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0)
+        return NB_OK;
+    nb_status st = nbb_output_check(path, err);
+    if (st != NB_OK)
+        return st;
+    if ((st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, old, err)) != NB_OK) {
+        nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
+        return st;
+    }
+    for (size_t i = 0; st == NB_OK && i < (*old)->nsections; i++)
+        st = nbb_builder_borrow(b, *old, i, err);
+    return st;
+}
+
+nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const void *payload,
+                          size_t len, int compress, nb_err *err)
+{
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte section", len);
+    if (len)
+        memcpy(copy, payload, len);
+    return add(b, info, copy, len, compress, err);
+}
+
+nb_status nbb_builder_add_owned(nbb_builder *b, const nb_section_info *info, uint8_t *payload,
+                                size_t len, int compress, nb_err *err)
+{
+    return add(b, info, payload, len, compress, err);
+}
+
 size_t nbb_builder_remove(nbb_builder *b, uint32_t type)
 {
     return nbb_builder_remove_named(b, type, NULL);
@@ -178,7 +239,8 @@ size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
     size_t kept = 0, removed = 0;
     for (size_t i = 0; i < b->n; i++) {
         if (b->sec[i].info.type == type && (!name || strcmp(b->sec[i].info.name, name) == 0)) {
-            free(b->sec[i].stored);
+            if (!b->sec[i].borrowed)
+                free(b->sec[i].stored);
             removed++;
         } else {
             b->sec[kept++] = b->sec[i];

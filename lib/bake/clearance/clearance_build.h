@@ -1,4 +1,4 @@
-/* clearance_build.h: what mkclear computes (clearance_build.c,
+/* clearance_build.h: what mkclear computes (clearance_build.c, layer_pack.c,
  * components_build.c), for the bake side and the tests.  The layout is
  * specified in formats/clearance.md; the runtime reads it through
  * clearance/clearance.h. */
@@ -19,6 +19,23 @@ void nbb_terrain_mask(const nbi_legend *legend, nb_capability cap, uint8_t in_ca
 void nbb_clearance_compute(const uint8_t *cells, uint32_t width, uint32_t height,
                            const uint8_t in_cap[256], unsigned cap_size, uint8_t *out);
 
+/* Rows per band: the unit of work of clearance and components, on
+ * threads and in incremental bakes.  A multiple of 8, so that every band's
+ * packed values start on a byte whatever the bits per cell. */
+#define NBB_BAND_ROWS 64
+
+/* The bands of a map of this height, and the rows [*y0, *y1) of one. */
+uint32_t nbb_band_count(uint32_t height);
+void nbb_band_rows(uint32_t band, uint32_t height, uint32_t *y0, uint32_t *y1);
+
+/* Rows [y0, y1) of the capped clearance (nbb_clearance_compute) into out,
+ * row y0 first, whatever the rows below: the sweep starts cap_size - 1
+ * rows below y1 (the capped values of a row depend on no more), in halo
+ * (2 x width bytes; unused when y1 is the height). */
+void nbb_clearance_rows(const uint8_t *cells, uint32_t width, uint32_t height,
+                        const uint8_t in_cap[256], unsigned cap_size, uint32_t y0, uint32_t y1,
+                        uint8_t *out, uint8_t *halo);
+
 /* Connected components of the cells whose clearance is >= size, numbered
  * 1, 2, ... in the row-major order of their first cell; 0 where an agent
  * cannot stand.  Returns the number of components.  Under octile moves
@@ -36,16 +53,87 @@ uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32
 void nbb_layer_pack(uint32_t width, uint32_t height, uint32_t maxval, const uint8_t *v8,
                     const uint32_t *v32, uint8_t *out);
 
+/* A layer's header (width, height, bits, maxval) and zero tail, for a
+ * payload of nbi_layer_bytes(cells, bits) bytes. */
+void nbb_layer_header(uint8_t *out, uint32_t width, uint32_t height, unsigned bits,
+                      uint32_t maxval);
+/* Packs the values of rows [y0, y1) (v8 or v32 from row y0) into their
+ * place in a payload; y0 x width x bits must be a multiple of 8 (a band's
+ * first row is), and the rows' bytes are written whole. */
+void nbb_layer_pack_rows(uint8_t *payload, uint32_t width, unsigned bits, uint32_t y0,
+                         uint32_t y1, const uint8_t *v8, const uint32_t *v32);
+/* The reverse: the values of rows [y0, y1) into v8 or v32. */
+void nbb_layer_unpack_rows(const uint8_t *payload, uint32_t width, unsigned bits, uint32_t y0,
+                           uint32_t y1, uint8_t *v8, uint32_t *v32);
+/* A layer to read from a payload this library packed (no checks). */
+void nbb_layer_of_payload(const uint8_t *payload, nbi_layer *l);
+/* Adds a clearance (3 parameters) or component (4) layer, taking the
+ * payload (malloc'ed) over. */
+nb_status nbb_layer_add(nbb_builder *b, uint32_t type, const uint32_t *params, size_t nparams,
+                        uint8_t *payload, size_t len, int compress, nb_err *err);
+
+/* The clearance layer of one capability, band by band on threads (0: the
+ * online CPUs): the values into cv (width x height bytes) and the packed
+ * payload (malloc'ed); progress (may be NULL) is told the share done. */
+nb_status nbb_bake_clearance_layer(const nbb_grid *grid, const uint8_t in_cap[256],
+                                   unsigned cap_size, unsigned threads, uint8_t *cv,
+                                   uint8_t **payload, size_t *len,
+                                   const nbb_progress_part *progress, nb_err *err);
+/* The component layer of size from clearance cv, as nbb_components_compute
+ * numbers it, band by band on threads: label (width x height u32) gets the
+ * numbers, *payload (malloc'ed) the packed layer. */
+nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t height,
+                                    unsigned size, unsigned threads, uint32_t *label,
+                                    uint8_t **payload, size_t *len,
+                                    const nbb_progress_part *progress, nb_err *err);
+
+/* ---- incremental bakes (clearance_rebake.c, components_repair.c) ---- */
+
+/* A cell whose capped clearance changed, with its values before and after. */
+typedef struct nbb_cv_change {
+    uint32_t cell;
+    uint8_t before, after;
+} nbb_cv_change;
+
+/* The clearance layer of a map some of whose rows changed (changed_rows:
+ * height flags) from the old layer's payload (old_len bytes, the same
+ * size, cap and bits): the bands those rows reach are computed again on
+ * threads, the rest copied.  *payload (malloc'ed) gets the new layer,
+ * *changes (malloc'ed, row-major) the cells whose value changed, *rebuilt
+ * the bands computed. */
+nb_status nbb_clearance_rebake(const nbb_grid *grid, const uint8_t *changed_rows,
+                               const uint8_t in_cap[256], unsigned cap_size, unsigned threads,
+                               const uint8_t *old, size_t old_len, uint8_t **payload,
+                               nbb_cv_change **changes, size_t *nchanges, uint32_t *rebuilt,
+                               nb_err *err);
+
+typedef struct nbb_repair_stats {
+    uint64_t changed;  /* cells whose standing changed */
+    uint64_t searched; /* cells the search reached */
+    uint64_t patched;  /* cells written in place (the numbers stood) */
+    int renumbered;    /* the layer was numbered again */
+} nbb_repair_stats;
+
+/* The component layer of size for the new clearance cv, from the old
+ * layer's payload (the same map size) and the clearance changes ch[0..n)
+ * (row-major): *payload (malloc'ed) gets the new layer, the same bytes as
+ * nbb_bake_components_layer gives; NULL when no cell's standing changed,
+ * and the old layer stands. */
+nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t old_len,
+                                unsigned size, const nbb_cv_change *ch, size_t n,
+                                unsigned threads, uint8_t **payload, size_t *len,
+                                nbb_repair_stats *stats, nb_err *err);
+
 /* What mkclear bakes, added to a builder (nbb_level_bake_clearance for a
  * level read from files). */
 nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
                              const nbb_grid *grid, int compress, nbb_clearance_stats *stats,
                              nb_err *err);
-/* The same, telling progress the fraction done (by layers, and cells within
- * a component layer). */
-nb_status nbb_bake_clearance_progress(nbb_builder *b, const nbi_legend *legend,
-                                      const nbi_agentset *agents, const nbb_grid *grid,
-                                      int compress, nbb_progress_fn progress, void *arg,
-                                      nbb_clearance_stats *stats, nb_err *err);
+/* The same on threads (0: the online CPUs; the bytes do not depend on it),
+ * telling progress (may be NULL) the fraction done, by layers. */
+nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
+                                  const nbi_agentset *agents, const nbb_grid *grid, int compress,
+                                  unsigned threads, nbb_progress_fn progress, void *arg,
+                                  nbb_clearance_stats *stats, nb_err *err);
 
 #endif

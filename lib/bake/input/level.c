@@ -63,16 +63,16 @@ static int same_encoding(size_t la, size_t lb, const uint8_t *a, const uint8_t *
     return la == lb && memcmp(a, b, la) == 0;
 }
 
-const char *nbb_level_differs(const nbb_level *l, const nb_bundle *old, char *buf, size_t len)
+nbb_level_change nbb_level_compare(const nbb_level *l, const nb_bundle *old, char *buf,
+                                   size_t len)
 {
     const nbb_grid *grid = &l->grid;
     if (!old->has_map)
-        return say(buf, len, "no map");
+        return say(buf, len, "no map"), NBB_LEVEL_OTHER;
     if (old->width != grid->width || old->height != grid->height)
         return say(buf, len, "a %u x %u map, not this %u x %u one", old->width, old->height,
-                   grid->width, grid->height);
-    if (memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height) != 0)
-        return say(buf, len, "a different map of the same size");
+                   grid->width, grid->height),
+               NBB_LEVEL_OTHER;
     uint8_t a[NBI_LEGEND_HEADER + NBI_LEGEND_NAME * NB_MAX_TERRAINS + NBI_LEGEND_CODES];
     uint8_t b[sizeof a];
     if (old->has_legend) {
@@ -82,7 +82,11 @@ const char *nbb_level_differs(const nbb_level *l, const nb_bundle *old, char *bu
     if (!old->has_legend ||
         !same_encoding(nbi_legend_encoded_size(&old->legend), nbi_legend_encoded_size(&l->legend),
                        a, b))
-        return say(buf, len, "the same map with a different terrain legend");
+        return say(buf, len, "%s with a different terrain legend",
+                   memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height)
+                       ? "a map of the same size"
+                       : "the same map"),
+               NBB_LEVEL_OTHER;
     int same = 0;
     if (old->agents) {
         size_t na = nbi_agents_encoded_size(old->agents), nb = nbi_agents_encoded_size(&l->agents);
@@ -96,8 +100,19 @@ const char *nbb_level_differs(const nbb_level *l, const nb_bundle *old, char *bu
         free(y);
     }
     if (!same)
-        return say(buf, len, "the same map with a different agent set");
-    return NULL;
+        return say(buf, len, "%s with a different agent set",
+                   memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height)
+                       ? "a map of the same size"
+                       : "the same map"),
+               NBB_LEVEL_OTHER;
+    if (memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height) != 0)
+        return say(buf, len, "a different map of the same size"), NBB_LEVEL_CELLS;
+    return say(buf, len, "this level"), NBB_LEVEL_SAME;
+}
+
+const char *nbb_level_differs(const nbb_level *l, const nb_bundle *old, char *buf, size_t len)
+{
+    return nbb_level_compare(l, old, buf, len) == NBB_LEVEL_SAME ? NULL : buf;
 }
 
 nb_status nbb_level_put(nbb_builder *b, const nbb_level *l, int compress, nb_err *err)

@@ -89,3 +89,22 @@ void nbb_runs_free(nbb_runs *r)
     free(r->payload);
     memset(r, 0, sizeof *r);
 }
+
+nb_status nbb_runs_add(nbb_builder *b, nb_capability cap, uint32_t size, const uint32_t *label,
+                       uint32_t width, uint32_t height, uint32_t n, int compress, nb_err *err)
+{
+    nbb_runs runs;
+    nb_status st = nbb_runs_build(label, width, height, n, &runs, err);
+    if (st != NB_OK)
+        return st;
+    nb_section_info in;
+    memset(&in, 0, sizeof in);
+    in.type = NB_SEC_RUNS;
+    in.version = NBI_RUNS_VERSION;
+    in.encoding = NB_ENC_RAW;
+    uint32_t params[5] = {cap, size, n, runs.count, runs.cells};
+    memcpy(in.param, params, sizeof params);
+    st = nbb_builder_add(b, &in, runs.payload, runs.len, compress, err);
+    nbb_runs_free(&runs);
+    return st;
+}

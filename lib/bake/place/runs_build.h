@@ -22,4 +22,9 @@ nb_status nbb_runs_build(const uint32_t *label, uint32_t width, uint32_t height,
                          nbb_runs *out, nb_err *err);
 void nbb_runs_free(nbb_runs *r);
 
+/* Builds the runs of component layer (cap, size)'s labelling and adds
+ * them to the builder as its runs section (raw, zlib when compress). */
+nb_status nbb_runs_add(nbb_builder *b, nb_capability cap, uint32_t size, const uint32_t *label,
+                       uint32_t width, uint32_t height, uint32_t n, int compress, nb_err *err);
+
 #endif

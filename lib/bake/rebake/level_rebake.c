@@ -1,0 +1,433 @@
+/* level_rebake.c: what mkclear makes of a bundle for a level: the level's
+ * sections, its clearance and component layers, and the abstract graph
+ * built on them, kept up to date.
+ *
+ * When the bundle held the same level, nothing changes.  When it held the
+ * same size, legend and agent set with some cells changed, the changed
+ * rows reach a few bands of each clearance layer (clearance_rebake.c);
+ * the cells whose standing changed reach a few components
+ * (components_repair.c); the cells whose clearance changed reach a few
+ * clusters and borders of the abstract graph (abstract_rebake.c, with the
+ * options its header records).  Everything else is kept as it is stored:
+ * not decoded, not compressed again.  The bytes are those of a whole bake.
+ * Any other level makes the sections built on the old one meaningless:
+ * they are removed (and named), and the layers are baked whole.
+ *
+ * derived[] lists every section type computed from the level, with what
+ * becomes of it here; a type added to mkclear (or built on the level by
+ * another tool) gets a line there, and until it can be brought up to date
+ * it is removed with the others. */
+#include <stdlib.h>
+
+#include "abstract/abstract_build.h"
+#include "clearance/clearance_build.h"
+#include "parallel/parallel.h"
+#include "place/runs_build.h"
+
+/* The section types computed from the level, and whether this file keeps
+ * them up to date when cells change (else they are removed). */
+static const struct {
+    uint32_t type;
+    int updated;
+} derived[] = {
+    {NB_SEC_CLEARANCE, 1},
+    {NB_SEC_COMPONENTS, 1},
+    {NB_SEC_RUNS, 1},
+    {NB_SEC_ABSTRACT, 1},
+};
+#define NDERIVED (sizeof derived / sizeof derived[0])
+
+/* A layer as it will be written: kept (the old section as stored), or a
+ * new payload (malloc'ed, owned here until added). */
+typedef struct layer_out {
+    long keep;        /* the old section's index, or -1 */
+    uint8_t *payload; /* a new payload, or NULL */
+    size_t len;
+    nbi_layer view;   /* to read the values (kept or new) */
+    uint32_t params[4];
+    size_t nparams;
+} layer_out;
+
+/* Removes the sections of the derived types (those not kept up to date
+ * when keep_updated), counting them into stats. */
+static void remove_derived(nbb_builder *b, const nb_bundle *old, int keep_updated,
+                           nbb_rebake_stats *stats)
+{
+    size_t at = 0;
+    for (size_t k = 0; k < NDERIVED; k++) {
+        if (keep_updated && derived[k].updated)
+            continue;
+        size_t n = 0;
+        for (size_t i = 0; old && i < nb_bundle_section_count(old); i++)
+            n += nb_bundle_section(old, i)->type == derived[k].type;
+        nbb_builder_remove(b, derived[k].type);
+        if (!n)
+            continue;
+        stats->removed += n;
+        /* The layers are baked again at once: only the others are named. */
+        if (derived[k].type == NB_SEC_CLEARANCE || derived[k].type == NB_SEC_COMPONENTS ||
+            derived[k].type == NB_SEC_RUNS)
+            continue;
+        int w = snprintf(stats->removed_what + at, sizeof stats->removed_what - at, "%s%zu %s",
+                         at ? ", " : "", n, nb_section_type_name(derived[k].type));
+        at += w > 0 && (size_t)w < sizeof stats->removed_what - at ? (size_t)w : 0;
+    }
+}
+
+/* The old bundle's layer in section idx, if it is one of this map and
+ * these parameters (no more components than cells: the repair allocates
+ * by the count). */
+static int usable(const nb_bundle *old, long idx, const nbi_layer *l, const nbb_grid *g,
+                  uint32_t maxval_min)
+{
+    return idx >= 0 && l->width == g->width && l->height == g->height && l->maxval >= maxval_min &&
+           (uint64_t)l->maxval <= (uint64_t)g->width * g->height &&
+           l->bits == nbi_bits_for(l->maxval) &&
+           old->sections[idx].info.usize == nbi_layer_bytes((uint64_t)g->width * g->height, l->bits);
+}
+
+/* A new layer's parameters (clearance: cap, cap size, bits; components:
+ * cap, size, count, bits) and its view. */
+static void made(layer_out *o, nb_capability cap, uint32_t size, int comp)
+{
+    uint32_t maxval = nbi_get32(o->payload + NBI_LAYER_MAXVAL);
+    o->params[0] = cap;
+    o->params[1] = comp ? size : maxval;
+    o->params[2] = comp ? maxval : nbi_bits_for(maxval);
+    o->params[3] = nbi_bits_for(maxval);
+    o->nparams = comp ? 4 : 3;
+    nbb_layer_of_payload(o->payload, &o->view);
+}
+
+/* Adds a layer: the old section as stored when it is kept and stored as
+ * asked; else its payload, compressed when asked. */
+static nb_status add_layer(nbb_builder *b, const nb_bundle *old, layer_out *o, uint32_t type,
+                           int compress, nb_err *err)
+{
+    if (o->keep >= 0) {
+        const struct nbi_section *s = &old->sections[o->keep];
+        if (!NB_ENC_COMPRESSION(s->info.encoding) == !compress)
+            return nbb_builder_borrow(b, old, (size_t)o->keep, err);
+        nb_section_info in = s->info;
+        in.encoding = (uint16_t)NB_ENC_LAYOUT(in.encoding);
+        return nbb_builder_add(b, &in, s->payload, (size_t)s->info.usize, compress, err);
+    }
+    uint8_t *p = o->payload;
+    o->payload = NULL;
+    return nbb_layer_add(b, type, o->params, o->nparams, p, o->len, compress, err);
+}
+
+/* The runs section of a component layer: the old one as stored when the
+ * layer is kept and the old bundle has it (the runs are a function of the
+ * layer), else built from the layer's values into label (n cells). */
+static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out *lo,
+                          nb_capability cap, uint32_t size, int compress, uint32_t *label,
+                          nb_err *err)
+{
+    uint32_t params[2] = {cap, size};
+    layer_out kept;
+    memset(&kept, 0, sizeof kept);
+    kept.keep = lo->keep >= 0 ? nb_bundle_find(old, NB_SEC_RUNS, NULL, params, 2) : -1;
+    if (kept.keep >= 0)
+        return add_layer(b, old, &kept, NB_SEC_RUNS, compress, err);
+    const nbi_layer *v = &lo->view;
+    uint64_t n = (uint64_t)v->width * v->height;
+    for (uint64_t i = 0; i < n; i++)
+        label[i] = nbi_layer_value(v, i);
+    return nbb_runs_add(b, cap, size, label, v->width, v->height, v->maxval, compress, err);
+}
+
+/* The whole bake of capability c's layers into out[0] (clearance) and
+ * out[1 ..] (a component layer per size), telling part the share done. */
+static nb_status bake_whole(const nbb_level *lv, nb_capability cap, const uint32_t *sizes,
+                            size_t nsizes, uint32_t cap_size, unsigned threads, layer_out *out,
+                            const nbb_progress_part *part, nb_err *err)
+{
+    nbb_progress_part layer = *part;
+    layer.span = part->span / (double)(1 + nsizes);
+    const nbb_grid *g = &lv->grid;
+    size_t n = (size_t)g->width * g->height;
+    uint8_t *cv = malloc(n ? n : 1), in_cap[256];
+    uint32_t *label = malloc((n ? n : 1) * sizeof *label);
+    nb_status st = NB_OK;
+    if (!cv || !label)
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
+                      g->width, g->height);
+    nbb_terrain_mask(&lv->legend, cap, in_cap);
+    if (st == NB_OK)
+        st = nbb_bake_clearance_layer(g, in_cap, cap_size, threads, cv, &out[0].payload,
+                                      &out[0].len, &layer, err);
+    if (st == NB_OK)
+        made(&out[0], cap, 0, 0);
+    for (size_t s = 0; st == NB_OK && s < nsizes; s++) {
+        layer_out *o = &out[1 + s];
+        layer.base = part->base + (double)(1 + s) * layer.span;
+        st = nbb_bake_components_layer(cv, g->width, g->height, sizes[s], threads, label,
+                                       &o->payload, &o->len, &layer, err);
+        if (st == NB_OK)
+            made(o, cap, sizes[s], 1);
+    }
+    free(cv);
+    free(label);
+    return st;
+}
+
+/* Capability c's layers brought up to date from the old ones: 0 (and
+ * nothing done) when the old bundle lacks one of them. */
+static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
+                              const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
+                              const uint8_t *changed_rows, unsigned threads, layer_out *out,
+                              nbb_cv_change **changes, size_t *nchanges, int *done,
+                              nbb_rebake_stats *stats, nb_err *err)
+{
+    const nbb_grid *g = &lv->grid;
+    nbi_layer l;
+    *done = 0;
+    if (nbi_clearance_layer(old, cap, &l, NULL) != NB_OK || !usable(old, l.section, &l, g, 0) ||
+        l.maxval != cap_size)
+        return NB_OK;
+    long comp[NB_MAX_AGENTS];
+    nbi_layer cl[NB_MAX_AGENTS];
+    for (size_t s = 0; s < nsizes; s++)
+        if (nbi_components_layer(old, cap, sizes[s], &cl[s], NULL) != NB_OK ||
+            !usable(old, cl[s].section, &cl[s], g, 0))
+            return NB_OK;
+        else
+            comp[s] = cl[s].section;
+    *done = 1;
+    const struct nbi_section *sec = &old->sections[l.section];
+    uint8_t in_cap[256], *payload;
+    uint32_t rebuilt;
+    nbb_terrain_mask(&lv->legend, cap, in_cap);
+    nb_status st = nbb_clearance_rebake(g, changed_rows, in_cap, cap_size, threads, sec->payload,
+                                        (size_t)sec->info.usize, &payload, changes, nchanges,
+                                        &rebuilt, err);
+    if (st != NB_OK)
+        return st;
+    stats->bands_rebuilt += rebuilt;
+    stats->clearance_changed += *nchanges;
+    out[0].keep = *nchanges ? -1 : l.section;
+    if (*nchanges) {
+        out[0].payload = payload;
+        out[0].len = (size_t)sec->info.usize;
+        made(&out[0], cap, 0, 0);
+    } else {
+        free(payload);
+        out[0].view = l;
+    }
+    for (size_t s = 0; st == NB_OK && s < nsizes; s++) {
+        layer_out *o = &out[1 + s];
+        const struct nbi_section *cs = &old->sections[comp[s]];
+        nbb_repair_stats rs;
+        st = nbb_components_repair(&out[0].view, cs->payload, (size_t)cs->info.usize, sizes[s],
+                                   *changes, *nchanges, threads, &o->payload, &o->len, &rs, err);
+        if (st != NB_OK)
+            break;
+        stats->components_searched += rs.searched;
+        stats->components_renumbered += rs.renumbered;
+        if (!o->payload) {
+            o->keep = comp[s];
+            o->view = cl[s];
+            continue;
+        }
+        made(o, cap, sizes[s], 1);
+    }
+    return st;
+}
+
+static int by_cell(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The abstract graph of the old bundle, brought up to date (or built
+ * whole when full) with the options it was built with, from the new
+ * layers; removed (and named) when it cannot be. */
+static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_bundle *old,
+                                 const layer_out *const *clear, const nb_capability *caps,
+                                 size_t ncaps, const uint32_t *sizes, size_t nsizes,
+                                 const uint32_t *changed, size_t nchanged, int full,
+                                 unsigned threads, const nbb_rebake_opts *ro,
+                                 nbb_rebake_stats *stats, nb_err *err)
+{
+    long idx = -1;
+    for (size_t i = 0; i < nb_bundle_section_count(old) && idx < 0; i++)
+        if (nb_bundle_section(old, i)->type == NB_SEC_ABSTRACT)
+            idx = (long)i;
+    if (idx < 0)
+        return NB_OK;
+    if (!full && nchanged == 0) {
+        stats->abstract = NBB_REBAKE_KEPT;
+        return NB_OK;
+    }
+    nbb_abstract_source *src = malloc(sizeof *src);
+    if (!src)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a map");
+    memset(src, 0, sizeof *src);
+    src->width = lv->grid.width;
+    src->height = lv->grid.height;
+    src->ncaps = (uint32_t)ncaps;
+    src->nsizes = (uint32_t)nsizes;
+    memcpy(src->caps, caps, ncaps * sizeof *caps);
+    memcpy(src->sizes, sizes, nsizes * sizeof *sizes);
+    for (size_t c = 0; c < ncaps; c++)
+        src->layer[c] = clear[c]->view;
+    nbi_agraph g;
+    nbb_abstract_opts o;
+    nb_status st = NB_OK;
+    const struct nbi_section *sec = &old->sections[idx];
+    int compress = NB_ENC_COMPRESSION(sec->info.encoding) != 0;
+    if (!nbb_abstract_opts_of(sec->payload, (size_t)sec->info.usize, src, &o) ||
+        (!full && nbi_agraph_at(old, (size_t)idx, &g, NULL) != NB_OK)) {
+        /* Not a graph this library can bring up to date: it goes. */
+        nbb_builder_remove(b, NB_SEC_ABSTRACT);
+        stats->abstract = NBB_REBAKE_REMOVED;
+        stats->removed++;
+        snprintf(stats->removed_what, sizeof stats->removed_what, "1 abstract");
+    } else {
+        uint8_t *payload;
+        size_t len;
+        o.threads = threads;
+        nbb_progress_part part = {ro->progress, ro->progress_arg, 0.5, 0.5};
+        o.progress = ro->progress ? nbb_progress_part_fn : NULL;
+        o.progress_arg = &part;
+        st = nbb_ab_bake(src, full ? NULL : &g, changed, nchanged, &o, &payload, &len,
+                         &stats->abstract_stats, err);
+        if (st == NB_OK) {
+            nb_section_info in;
+            nbb_abstract_info(payload, &in);
+            nbb_builder_remove(b, NB_SEC_ABSTRACT);
+            st = nbb_builder_add_owned(b, &in, payload, len, compress, err);
+            stats->abstract = full ? NBB_REBAKE_REBUILT : NBB_REBAKE_UPDATED;
+        }
+    }
+    free(src);
+    return st;
+}
+
+/* Flags the rows where the two maps differ; returns how many cells do. */
+static uint64_t changed_rows(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h,
+                             uint8_t *rows)
+{
+    uint64_t n = 0;
+    for (size_t y = 0; y < h; y++) {
+        const uint8_t *ra = a + y * w, *rb = b + y * w;
+        rows[y] = memcmp(ra, rb, w) != 0;
+        for (size_t x = 0; rows[y] && x < w; x++)
+            n += ra[x] != rb[x];
+    }
+    return n;
+}
+
+nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle *old,
+                           const nbb_rebake_opts *o, nbb_rebake_stats *stats, nb_err *err)
+{
+    memset(stats, 0, sizeof *stats);
+    const nbb_grid *g = &lv->grid;
+    unsigned threads = nbb_threads_resolve(o->threads);
+    stats->change = old ? nbb_level_compare(lv, old, stats->why, sizeof stats->why)
+                        : NBB_LEVEL_OTHER;
+    nb_capability caps[NB_MAX_AGENTS];
+    uint32_t sizes[NB_MAX_AGENTS];
+    size_t ncaps = nbi_agents_capabilities(&lv->agents, caps);
+    size_t nsizes = nbi_agents_sizes(&lv->agents, sizes);
+    uint32_t cap_size = nbi_agents_max_size(&lv->agents);
+    stats->bands = nbb_band_count(g->height) * (uint32_t)ncaps;
+    stats->layers = (uint32_t)(ncaps * (1 + nsizes));
+    nb_status st = NB_OK;
+    if (stats->change == NBB_LEVEL_OTHER) {
+        /* Another level: what was built on the old one goes. */
+        remove_derived(b, old, 0, stats);
+        st = nbb_level_put(b, lv, o->compress, err);
+        if (st == NB_OK)
+            st = nbb_bake_clearance_opts(b, &lv->legend, &lv->agents, g, o->compress, threads,
+                                         o->progress, o->progress_arg, NULL, err);
+        stats->bands_rebuilt = stats->bands;
+        stats->layers_rebuilt = stats->layers;
+        return st;
+    }
+    /* The same level, or some of its cells changed. */
+    remove_derived(b, old, 1, stats);
+    uint8_t *rows = malloc(g->height ? g->height : 1);
+    layer_out *out = calloc(ncaps * (1 + nsizes) + 1, sizeof *out);
+    const layer_out **clear = malloc((ncaps + 1) * sizeof *clear);
+    uint32_t *changed = NULL;
+    size_t nchanged = 0, cap = 0;
+    if (!rows || !out || !clear) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the levels");
+        goto done;
+    }
+    stats->changed_cells = changed_rows(old->cells, g->cells, g->width, g->height, rows);
+    if (stats->change == NBB_LEVEL_CELLS)
+        st = nbb_level_put(b, lv, o->compress, err);
+    /* A change of most of the map is baked whole: no faster otherwise. */
+    int full = o->full || stats->changed_cells > (uint64_t)g->width * g->height / 4;
+    /* Progress: the layers by capability, then the abstract graph. */
+    nbb_progress_part part = {o->progress, o->progress_arg, 0, 0.5 / (double)(ncaps ? ncaps : 1)};
+    for (size_t c = 0; st == NB_OK && c < ncaps; c++) {
+        layer_out *lo = &out[c * (1 + nsizes)];
+        part.base = (double)c * part.span;
+        nbb_progress_part_report(&part, 0);
+        clear[c] = lo;
+        for (size_t k = 0; k <= nsizes; k++)
+            lo[k].keep = -1;
+        nbb_cv_change *ch = NULL;
+        size_t nch = 0;
+        int done = 0;
+        if (!full)
+            st = bake_changes(lv, old, caps[c], sizes, nsizes, cap_size, rows, threads, lo, &ch,
+                              &nch, &done, stats, err);
+        if (st == NB_OK && !done) {
+            st = bake_whole(lv, caps[c], sizes, nsizes, cap_size, threads, lo, &part, err);
+            stats->bands_rebuilt += nbb_band_count(g->height);
+            full = 1; /* the abstract graph cannot know what changed either */
+        }
+        for (size_t i = 0; st == NB_OK && i < nch; i++) {
+            if (!nbi_grow(NULL, (void **)&changed, &cap, nchanged + 1, sizeof *changed))
+                st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the levels");
+            else
+                changed[nchanged++] = ch[i].cell;
+        }
+        free(ch);
+    }
+    if (st == NB_OK && nchanged > 1)
+        qsort(changed, nchanged, sizeof *changed, by_cell);
+    /* The same level: whatever was built on it stands, even when its layers
+     * were missing and were baked whole. */
+    if (stats->change == NBB_LEVEL_SAME && !o->full)
+        full = 0;
+    /* The layers, then the graph built on them. */
+    nbb_builder_remove(b, NB_SEC_CLEARANCE);
+    nbb_builder_remove(b, NB_SEC_COMPONENTS);
+    nbb_builder_remove(b, NB_SEC_RUNS);
+    uint32_t *label = NULL;
+    if (st == NB_OK && !(label = malloc(((size_t)g->width * g->height + 1) * sizeof *label)))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of a %u x %u map", g->width,
+                      g->height);
+    for (size_t c = 0; st == NB_OK && c < ncaps; c++)
+        for (size_t k = 0; st == NB_OK && k <= nsizes; k++) {
+            layer_out *lo = &out[c * (1 + nsizes) + k];
+            stats->layers_rebuilt += lo->keep < 0;
+            if (k == 0)
+                continue; /* the clearance layer last: the graph reads it */
+            /* Before add_layer, which hands a new payload (and its view) on. */
+            st = add_runs(b, old, lo, caps[c], sizes[k - 1], o->compress, label, err);
+            if (st == NB_OK)
+                st = add_layer(b, old, lo, NB_SEC_COMPONENTS, o->compress, err);
+        }
+    free(label);
+    if (st == NB_OK)
+        st = update_abstract(b, lv, old, clear, caps, ncaps, sizes, nsizes, changed, nchanged,
+                             full, threads, o, stats, err);
+    for (size_t c = 0; st == NB_OK && c < ncaps; c++)
+        st = add_layer(b, old, &out[c * (1 + nsizes)], NB_SEC_CLEARANCE, o->compress, err);
+done:
+    for (size_t i = 0; out && i < ncaps * (1 + nsizes); i++)
+        free(out[i].payload);
+    free(out);
+    free(clear);
+    free(rows);
+    free(changed);
+    return st;
+}

@@ -1,0 +1,298 @@
+/* bench_change.c: what a small change of a level costs to bake again, for
+ * tests/bench/change-bench.md (issue 17).
+ *
+ * For each level, a square of e x e cells at a random place is changed (an
+ * obstacle where the square's first cell is ground, else ground), and the
+ * edited level is baked twice in the same run, with the tools themselves
+ * run as a user runs them (map reading and bundle writing included):
+ *   full:        mkclear EDIT.map -o NEW.nbk, then mkabstract NEW.nbk
+ *   incremental: mkclear EDIT.map -o OLD.nbk, then mkabstract OLD.nbk,
+ *                OLD.nbk being the bundle of the level before the change
+ *                (copied into place before the clock starts).
+ * The two bundles must be the same bytes (the program fails otherwise).
+ * Each figure is the median of --reps edits (different places) of wall
+ * time; the ratio is incremental / full over the whole of both commands.
+ * The CPU time (user and system, both tools) is given too: on a machine
+ * shared with other jobs it moves less than the wall time.
+ *
+ * Levels: square levels tiled from random512-10-0 of ../shared (sides
+ * 1024, 2048 and 4096, or --sides), and the maps named with --map (paths
+ * under ../shared/maps, baked at their own size).  Default agents and
+ * mkabstract's default options; -j N is passed to both tools (default 1,
+ * so that a shared machine's other jobs disturb one core only).
+ *
+ *   bench_change [--sides 1024,2048,4096] [--edits 1,10,100] [--reps N]
+ *                [-j N] [--map maps/dao/orz900d.map]...
+ *
+ * The tools are taken from $top_builddir/tools (default: ./tools). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define MAX_REPS 31
+#define MAX_LIST 16
+
+static const char *tools = "tools";
+static unsigned threads = 1;
+
+static void die(const char *what, const nb_err *err)
+{
+    fprintf(stderr, "bench_change: %s%s%s\n", what, err ? ": " : "", err ? err->msg : "");
+    exit(1);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The CPU seconds (user and system) of the last run. */
+static double last_cpu;
+
+/* Runs tool (mkclear or mkabstract) with args, quiet, on threads; returns
+ * its wall time in seconds (fork and exec included, as a user waits), and
+ * its CPU time in last_cpu. */
+static double run(const char *tool, const char *a1, const char *a2, const char *a3)
+{
+    char path[1024], j[16];
+    snprintf(path, sizeof path, "%s/%s", tools, tool);
+    snprintf(j, sizeof j, "%u", threads);
+    char *argv[] = {(char *)tool, "-q", "-j", j, (char *)a1, (char *)a2, (char *)a3, NULL};
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork", NULL);
+    if (pid == 0) {
+        execv(path, argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "bench_change: %s %s %s %s failed\n", path, a1, a2 ? a2 : "",
+                a3 ? a3 : "");
+        exit(1);
+    }
+    double wall = now() - t0;
+    last_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+    return wall;
+}
+
+static void write_map(const char *path, const nbb_grid *g)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        die(path, NULL);
+    fprintf(f, "type octile\nheight %u\nwidth %u\nmap\n", g->height, g->width);
+    for (uint32_t y = 0; y < g->height; y++) {
+        fwrite(g->cells + (size_t)y * g->width, 1, g->width, f);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0)
+        die(path, NULL);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t n;
+    char *data = tu_read(from, &n);
+    if (!data || tu_write(to, data, n) != 0)
+        die(to, NULL);
+    free(data);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    char *da = tu_read(a, &na), *db = tu_read(b, &nb);
+    int same = da && db && na == nb && memcmp(da, db, na) == 0;
+    free(da);
+    free(db);
+    return same;
+}
+
+static int by_value(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static double median(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The edits of one level: a row of the table per edit size. */
+static void bench_level(const char *label, const nbb_grid *base, const unsigned *edits,
+                        size_t nedits, unsigned reps, tu_rng *r)
+{
+    const char *dir = tu_tmpdir();
+    char base_map[1024], base_nbk[1024], edit_map[1024], full_nbk[1024], inc_nbk[1024];
+    snprintf(base_map, sizeof base_map, "%s", tu_path(dir, "base.map"));
+    snprintf(base_nbk, sizeof base_nbk, "%s", tu_path(dir, "base.nbk"));
+    snprintf(edit_map, sizeof edit_map, "%s", tu_path(dir, "edit.map"));
+    snprintf(full_nbk, sizeof full_nbk, "%s", tu_path(dir, "full.nbk"));
+    snprintf(inc_nbk, sizeof inc_nbk, "%s", tu_path(dir, "inc.nbk"));
+    write_map(base_map, base);
+    unlink(base_nbk);
+    fprintf(stderr, "bench_change: baking %s...\n", label);
+    run("mkclear", base_map, "-o", base_nbk);
+    run("mkabstract", base_nbk, NULL, NULL);
+    nbb_grid g = {base->width, base->height, malloc((size_t)base->width * base->height)};
+    if (!g.cells)
+        die("no memory", NULL);
+    for (size_t k = 0; k < nedits; k++) {
+        uint32_t e = edits[k] < base->width && edits[k] < base->height ? edits[k] : 1;
+        double fc[MAX_REPS], fa[MAX_REPS], ic[MAX_REPS], ia[MAX_REPS], ft[MAX_REPS],
+            it[MAX_REPS], ratio[MAX_REPS], fcpu[MAX_REPS], icpu[MAX_REPS], cratio[MAX_REPS];
+        for (unsigned rep = 0; rep < reps; rep++) {
+            memcpy(g.cells, base->cells, (size_t)base->width * base->height);
+            uint32_t x0 = tu_below(r, base->width - e + 1), y0 = tu_below(r, base->height - e + 1);
+            uint8_t c = g.cells[(size_t)y0 * g.width + x0] == '@' ? '.' : '@';
+            for (uint32_t y = y0; y < y0 + e; y++)
+                memset(g.cells + (size_t)y * g.width + x0, c, e);
+            write_map(edit_map, &g);
+            /* The two bakes in turns, so that neither always runs first. */
+            for (int pass = 0; pass < 2; pass++) {
+                if ((pass == 0) == (rep % 2 == 0)) {
+                    unlink(full_nbk);
+                    fc[rep] = run("mkclear", edit_map, "-o", full_nbk);
+                    fcpu[rep] = last_cpu;
+                    fa[rep] = run("mkabstract", full_nbk, NULL, NULL);
+                    fcpu[rep] += last_cpu;
+                } else {
+                    copy_file(base_nbk, inc_nbk);
+                    ic[rep] = run("mkclear", edit_map, "-o", inc_nbk);
+                    icpu[rep] = last_cpu;
+                    ia[rep] = run("mkabstract", inc_nbk, NULL, NULL);
+                    icpu[rep] += last_cpu;
+                }
+            }
+            if (!same_file(full_nbk, inc_nbk)) {
+                fprintf(stderr,
+                        "bench_change: %s, a %u x %u edit at (%u, %u): the incremental bake's "
+                        "bundle differs from the full bake's\n",
+                        label, e, e, x0, y0);
+                exit(1);
+            }
+            ft[rep] = fc[rep] + fa[rep];
+            it[rep] = ic[rep] + ia[rep];
+            ratio[rep] = it[rep] / ft[rep];
+            cratio[rep] = icpu[rep] / fcpu[rep];
+        }
+        printf("| %s | %u x %u | %.3f + %.3f = %.3f | %.3f + %.3f = %.3f | %.1f%% | %.3f / %.3f = "
+               "%.1f%% | yes |\n",
+               label, e, e, median(fc, reps), median(fa, reps), median(ft, reps), median(ic, reps),
+               median(ia, reps), median(it, reps), 100 * median(ratio, reps), median(icpu, reps),
+               median(fcpu, reps), 100 * median(cratio, reps));
+        fflush(stdout);
+    }
+    free(g.cells);
+    unlink(base_nbk);
+    unlink(full_nbk);
+    unlink(inc_nbk);
+}
+
+/* A comma-separated list of whole numbers from 1 to max into out. */
+static size_t parse_list(const char *s, unsigned long max, unsigned *out)
+{
+    size_t n = 0;
+    while (*s && n < MAX_LIST) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || v < 1 || v > max || (*end && *end != ','))
+            return 0;
+        out[n++] = (unsigned)v;
+        s = *end ? end + 1 : end;
+    }
+    return *s ? 0 : n;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: bench_change [--sides N,...] [--edits N,...] [--reps N] [-j N] "
+                    "[--map MAP]...\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned sides[MAX_LIST] = {1024, 2048, 4096}, edits[MAX_LIST] = {1, 10, 100}, reps = 3;
+    size_t nsides = 3, nedits = 3, nmaps = 0;
+    const char *maps[MAX_LIST];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned one[MAX_LIST];
+        if (!v)
+            return usage();
+        if (strcmp(a, "--sides") == 0 && (nsides = parse_list(v, 16384, sides)) > 0)
+            i++;
+        else if (strcmp(a, "--edits") == 0 && (nedits = parse_list(v, 16384, edits)) > 0)
+            i++;
+        else if (strcmp(a, "--reps") == 0 && parse_list(v, MAX_REPS, one) == 1)
+            reps = one[0], i++;
+        else if (strcmp(a, "-j") == 0 && parse_list(v, NBB_MAX_THREADS, one) == 1)
+            threads = one[0], i++;
+        else if (strcmp(a, "--map") == 0 && nmaps < MAX_LIST)
+            maps[nmaps++] = v, i++;
+        else
+            return usage();
+    }
+    const char *top = getenv("top_builddir");
+    if (top && *top) {
+        static char buf[1024];
+        snprintf(buf, sizeof buf, "%s/tools", top);
+        tools = buf;
+    }
+    if (!getenv("NB_SHARED") || !*getenv("NB_SHARED"))
+        setenv("NB_SHARED", tu_src("../shared"), 1);
+    const char *tile = "maps/random/random512-10-0.map";
+    if (!tu_shared(tile)) {
+        printf("bench_change: %s is absent from ../shared (set NB_SHARED): nothing to measure\n",
+               tile);
+        return 0;
+    }
+    printf("bench_change: %u edits at random places per row, the median of each; -j %u; wall "
+           "seconds\n\n",
+           reps, threads);
+    printf("| level | edit | full: mkclear + mkabstract | incremental: mkclear + mkabstract | "
+           "incremental / full | CPU: incremental / full | same bytes |\n"
+           "|---|---|---|---|---|---|---|\n");
+    tu_rng r = {0x5eedc4a7e17ULL};
+    nbi_legend legend;
+    nbi_legend_default(&legend);
+    for (size_t m = 0; m < nmaps; m++) {
+        const char *path = tu_shared(maps[m]);
+        nbb_grid g;
+        nb_err err;
+        if (!path)
+            die(maps[m], NULL);
+        if (nbb_map_read(path, &legend, &g, &err) != NB_OK)
+            die(path, &err);
+        char label[300];
+        const char *slash = strrchr(maps[m], '/');
+        snprintf(label, sizeof label, "%s (%u x %u)", slash ? slash + 1 : maps[m], g.width,
+                 g.height);
+        bench_level(label, &g, edits, nedits, reps, &r);
+        nbb_grid_free(&g);
+    }
+    for (size_t s = 0; s < nsides; s++) {
+        nbb_grid g;
+        char label[100];
+        tu_tiled_shared(tile, sides[s], 0, &g);
+        snprintf(label, sizeof label, "random512-10-0 tiled to %u^2", sides[s]);
+        bench_level(label, &g, edits, nedits, reps, &r);
+        nbb_grid_free(&g);
+    }
+    return 0;
+}
