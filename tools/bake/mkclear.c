@@ -15,7 +15,8 @@
 #include "cli.h"
 
 /* Section types computed from the level's map, legend or agent set. */
-static const uint32_t derived_types[] = {NB_SEC_CLEARANCE, NB_SEC_COMPONENTS, NB_SEC_ABSTRACT};
+static const uint32_t derived_types[] = {NB_SEC_CLEARANCE, NB_SEC_COMPONENTS, NB_SEC_SUBGOAL,
+                                        NB_SEC_ABSTRACT};
 #define NDERIVED (sizeof derived_types / sizeof derived_types[0])
 
 static int usage(FILE *f)
@@ -34,6 +35,10 @@ static int usage(FILE *f)
                "  -e, --encoding ENC   'packed' (default: read in place from the mapped file)\n"
                "                       or 'zlib' (smaller; inflated when the bundle is opened)\n"
                "  -z, --zlib           the same as --encoding zlib\n"
+               "      --optimal[=RULE] also bake an optimal-search layer (a subgoal graph,\n"
+               "                       formats/subgoal.md) for each capability and size, for\n"
+               "                       the corner rule RULE: 'strict' (the default), 'weak'\n"
+               "                       or 'both'; navbake query --method optimal uses it\n"
                "  -q, --quiet          say nothing about sections removed with an old level\n"
                "  -h, --help           show this help and exit\n"
                "  -V, --version        show the version and exit\n\n"
@@ -51,6 +56,7 @@ int main(int argc, char **argv)
                                          {"output", required_argument, NULL, 'o'},
                                          {"encoding", required_argument, NULL, 'e'},
                                          {"zlib", no_argument, NULL, 'z'},
+                                         {"optimal", optional_argument, NULL, 'O'},
                                          NBC_FORMAT_OPTION,
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
@@ -58,6 +64,7 @@ int main(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     const char *legend_path = NULL, *agents_path = NULL, *out = NULL;
     int compress = 0, quiet = 0, c;
+    unsigned optimal = 0; /* corner rules of the optimal-search layers, NBB_CORNERS_* */
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkclear";
     while ((c = getopt_long(argc, argv, "l:a:o:e:zqhV", opts, NULL)) != -1) {
@@ -74,6 +81,16 @@ int main(int argc, char **argv)
                 return nbc_usage("--encoding: '%s' is neither 'packed' nor 'zlib'", optarg);
             break;
         case 'z': compress = 1; break;
+        case 'O':
+            if (!optarg || strcmp(optarg, "strict") == 0)
+                optimal = NBB_CORNERS_STRICT;
+            else if (strcmp(optarg, "weak") == 0)
+                optimal = NBB_CORNERS_WEAK;
+            else if (strcmp(optarg, "both") == 0)
+                optimal = NBB_CORNERS_STRICT | NBB_CORNERS_WEAK;
+            else
+                return nbc_usage("--optimal: '%s' is not 'strict', 'weak' or 'both'", optarg);
+            break;
         case NBC_OPT_FORMAT:
             if (!nbc_format("--format", optarg, &format))
                 return NBC_EXIT_USAGE;
@@ -120,7 +137,8 @@ int main(int argc, char **argv)
                 for (size_t i = 0; i < nb_bundle_section_count(old); i++)
                     n += nb_bundle_section(old, i)->type == derived_types[k];
                 if (n && derived_types[k] != NB_SEC_CLEARANCE &&
-                    derived_types[k] != NB_SEC_COMPONENTS) {
+                    derived_types[k] != NB_SEC_COMPONENTS &&
+                    !(optimal && derived_types[k] == NB_SEC_SUBGOAL)) {
                     int k2 = snprintf(gone + at, sizeof gone - at, "%s%zu %s", at ? ", " : "", n,
                                       nb_section_type_name(derived_types[k]));
                     at += k2 > 0 && (size_t)k2 < sizeof gone - at ? (size_t)k2 : 0;
@@ -141,6 +159,10 @@ int main(int argc, char **argv)
         nbb_builder_remove(b, NB_SEC_CLEARANCE);
         nbb_builder_remove(b, NB_SEC_COMPONENTS);
         st = nbb_level_bake_clearance(b, level, compress, NULL, &err);
+    }
+    if (st == NB_OK && optimal) {
+        nbb_builder_remove(b, NB_SEC_SUBGOAL);
+        st = nbb_level_bake_subgoal(b, level, optimal, compress, NULL, &err);
     }
     nb_bundle_close(old);
     if (st == NB_OK)
