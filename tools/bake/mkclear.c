@@ -36,10 +36,10 @@ static int usage(FILE *f)
                "  -e, --encoding ENC   'packed' (default: read in place from the mapped file)\n"
                "                       or 'zlib' (smaller; inflated when the bundle is opened)\n"
                "  -z, --zlib           the same as --encoding zlib\n"
-               "      --optimal[=RULE] also bake an optimal-search layer (a subgoal graph,\n"
-               "                       formats/subgoal.md) for each capability and size, for\n"
-               "                       the corner rule RULE: 'strict' (the default), 'weak'\n"
-               "                       or 'both'; navbake query --method optimal uses it\n"
+               "      --optimal        also bake an optimal-search layer (a subgoal graph,\n"
+               "                       formats/subgoal.md) for each capability and size of\n"
+               "                       the agent set, for the strict corner rule;\n"
+               "                       navbake query --method optimal uses it\n"
                "  -q, --quiet          no progress, and nothing about sections removed with\n"
                "                       an old level\n"
                "      --progress WHEN  auto (default: a line on standard error when it is a\n"
@@ -88,14 +88,10 @@ int main(int argc, char **argv)
             break;
         case 'z': compress = 1; break;
         case 'O':
-            if (!optarg || strcmp(optarg, "strict") == 0)
-                optimal = NBB_CORNERS_STRICT;
-            else if (strcmp(optarg, "weak") == 0)
-                optimal = NBB_CORNERS_WEAK;
-            else if (strcmp(optarg, "both") == 0)
-                optimal = NBB_CORNERS_STRICT | NBB_CORNERS_WEAK;
-            else
-                return nbc_usage("--optimal: '%s' is not 'strict', 'weak' or 'both'", optarg);
+            if (optarg && strcmp(optarg, "strict") != 0)
+                return nbc_usage("--optimal: '%s': the optimal-search layer serves the strict "
+                                 "corner rule only (weak corners use Annotated A*)", optarg);
+            optimal = NBB_CORNERS_STRICT;
             break;
         case NBC_OPT_FORMAT:
             if (!nbc_format("--format", optarg, &format))

@@ -13,12 +13,16 @@
  * diagonal steps compared exactly (nbb_steps_le), so a witness of exactly
  * the same length is recognised as one. */
 #include <stdlib.h>
-#include <stdio.h>
 
 #include "core/heap.h"
 #include "subgoal/subgoal_build.h"
 
 #define WITNESS_SETTLE 30 /* nodes a witness search settles before it gives up */
+/* A node with more edges than this when its turn comes is left in the
+ * core: contracting it would cost its degree squared witness searches and
+ * add about as many shortcuts, and on maps with many subgoals close
+ * together (random obstacles) the degrees then grow without end. */
+#define CORE_DEGREE 100
 
 struct arc {
     uint32_t to, mid, card, diag;
@@ -34,7 +38,6 @@ struct ch {
     struct adj *adj;
     uint8_t *gone;       /* contracted */
     uint32_t *deleted;   /* neighbours contracted */
-    uint32_t *depth;     /* 1 + the deepest contracted neighbour's depth */
     /* the witness search */
     nbi_heap heap;
     uint32_t *stamp, sid;
@@ -173,17 +176,34 @@ static long shortcuts(struct ch *c, uint32_t v, int apply)
     return count;
 }
 
+/* The order's key: the edge difference (shortcuts added less edges
+ * removed) plus the neighbours already contracted, which spreads the
+ * contractions over the map. */
 static double priority(struct ch *c, uint32_t v, long *out)
 {
     long s = shortcuts(c, v, 0);
     *out = s;
-    static double ka = -1, kb, kc;
-    if (ka < 0) {
-        ka = getenv("NB_CH_A") ? atof(getenv("NB_CH_A")) : 1;
-        kb = getenv("NB_CH_B") ? atof(getenv("NB_CH_B")) : 1;
-        kc = getenv("NB_CH_C") ? atof(getenv("NB_CH_C")) : 0;
+    return ((double)s - (double)c->adj[v].n) + (double)c->deleted[v];
+}
+
+/* Appends v's edges in d to the hierarchy's; 0 out of memory. */
+static int emit(nbb_sg_edge **out, size_t *nout, size_t *capout, uint32_t v, const struct adj *d)
+{
+    if (*nout + d->n > *capout) {
+        size_t nc = *capout ? 2 * *capout : 1024;
+        while (nc < *nout + d->n)
+            nc *= 2;
+        nbb_sg_edge *no = realloc(*out, nc * sizeof *no);
+        if (!no)
+            return 0;
+        *out = no;
+        *capout = nc;
     }
-    return ka * ((double)s - (double)c->adj[v].n) + kb * (double)c->deleted[v] + kc * (double)c->depth[v];
+    for (uint32_t i = 0; i < d->n; i++) {
+        nbb_sg_edge e = {v, d->a[i].to, d->a[i].card, d->a[i].diag, d->a[i].mid};
+        (*out)[(*nout)++] = e;
+    }
+    return 1;
 }
 
 static int up_cmp(const void *a, const void *b)
@@ -194,9 +214,9 @@ static int up_cmp(const void *a, const void *b)
     return x->v < y->v ? -1 : x->v > y->v;
 }
 
-nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint32_t *level,
-                       uint32_t *first, nbb_sg_edge **up, size_t *nup, nbb_ch_stats *stats,
-                       nb_err *err)
+nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint64_t budget,
+                       uint32_t *level, uint32_t *first, nbb_sg_edge **up, size_t *nup,
+                       nbb_ch_stats *stats, nb_err *err)
 {
     *up = NULL;
     *nup = 0;
@@ -207,7 +227,6 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     c.adj = calloc(m, sizeof *c.adj);
     c.gone = calloc(m, 1);
     c.deleted = calloc(m, sizeof *c.deleted);
-    c.depth = calloc(m, sizeof *c.depth);
     c.stamp = calloc(m, sizeof *c.stamp);
     c.dcard = malloc(m * sizeof *c.dcard);
     c.ddiag = malloc(m * sizeof *c.ddiag);
@@ -217,7 +236,7 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     nbi_heap order;
     int have_order = 0;
     nb_status st = NB_OK;
-    if (!c.adj || !c.gone || !c.deleted || !c.depth || !c.stamp || !c.dcard || !c.ddiag || !prio ||
+    if (!c.adj || !c.gone || !c.deleted || !c.stamp || !c.dcard || !c.ddiag || !prio ||
         !nbi_heap_init(&c.heap, NULL, 64, NULL) || !(have_order = nbi_heap_init(&order, NULL, m, NULL)))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
     for (size_t i = 0; st == NB_OK && i < nedges; i++) {
@@ -228,16 +247,24 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     }
     for (uint32_t v = 0; st == NB_OK && v < n; v++) {
         long s;
-        prio[v] = priority(&c, v, &s);
+        /* Past half the budget, or for a node of many edges, its degree
+         * squared stands in for the shortcuts it would need. */
+        double dn = (double)c.adj[v].n;
+        prio[v] = c.adj[v].n > CORE_DEGREE || (budget && c.stats.pushes > budget / 2)
+                      ? dn * dn - dn
+                      : priority(&c, v, &s);
         nbi_heap_push(&order, prio[v], v, v);
     }
     uint32_t next = 0;
-    double core_prio = getenv("NB_CH_CORE") ? atof(getenv("NB_CH_CORE")) : 1e300;
     while (st == NB_OK && !nbi_heap_empty(&order)) {
         nbi_heap_item it = nbi_heap_pop(&order);
         uint32_t v = it.id;
         if (c.gone[v] || it.key != prio[v])
             continue; /* contracted, or a stale entry */
+        if (c.adj[v].n > CORE_DEGREE)
+            continue; /* left in the core */
+        if (budget && c.stats.pushes > budget)
+            break; /* the work is spent: every node left is the core */
         /* Lazy update: contract v only if it is still the cheapest. */
         long s;
         double p = priority(&c, v, &s);
@@ -246,80 +273,42 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
             nbi_heap_push(&order, p, v, v);
             continue;
         }
-        if (p > core_prio)
-            break; /* the rest is the core */
         if (shortcuts(&c, v, 1) < 0) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
             break;
         }
         /* v's remaining edges lead up: they are its edges in the hierarchy. */
         struct adj *d = &c.adj[v];
-        if (nout + d->n > capout) {
-            size_t nc = capout ? 2 * capout : 1024;
-            while (nc < nout + d->n)
-                nc *= 2;
-            nbb_sg_edge *no = realloc(out, nc * sizeof *no);
-            if (!no) {
-                st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
-                break;
-            }
-            out = no;
-            capout = nc;
+        if (!emit(&out, &nout, &capout, v, d)) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
+            break;
         }
-        for (uint32_t i = 0; i < d->n; i++) {
-            nbb_sg_edge e = {v, d->a[i].to, d->a[i].card, d->a[i].diag, d->a[i].mid};
-            out[nout++] = e;
-            if (d->a[i].mid != NBI_SG_NO_MID)
-                c.stats.shortcuts++;
-        }
+        for (uint32_t i = 0; i < d->n; i++)
+            c.stats.shortcuts += d->a[i].mid != NBI_SG_NO_MID;
         c.gone[v] = 1;
         level[v] = next++;
-        if (getenv("NB_CH_DEBUG") && (next % 50 == 0 || next > n - 20))
-            fprintf(stderr, "contract %u/%u: deg %u prio %g shortcuts so far %llu witness %llu settled %llu pushes %llu arcs %llu\n", next, n, d->n, p, (unsigned long long)c.stats.shortcuts, (unsigned long long)c.stats.witness_searches, (unsigned long long)c.stats.settled, (unsigned long long)c.stats.pushes, (unsigned long long)c.stats.arcs);
         for (uint32_t i = 0; i < d->n; i++) {
             uint32_t u = d->a[i].to;
             arc_remove(&c.adj[u], v);
             c.deleted[u]++;
-            if (c.depth[u] < c.depth[v] + 1)
-                c.depth[u] = c.depth[v] + 1;
-        }
-        if (getenv("NB_CH_EAGER"))
-        for (uint32_t i = 0; i < d->n; i++) {
-            uint32_t u = d->a[i].to;
-            long su;
-            double pu = priority(&c, u, &su);
-            if (pu != prio[u]) {
-                prio[u] = pu;
-                nbi_heap_push(&order, pu, u, u);
-            }
         }
         free(d->a);
         d->a = NULL;
         d->n = d->cap = 0;
     }
-    /* The core: every node left, at one level above the rest, with all its
-     * edges (each both ways). */
+    /* The core: the nodes left, all at the top level, with their edges
+     * among themselves (each both ways), which a query searches as a
+     * plain graph once it has climbed there. */
     for (uint32_t v = 0; st == NB_OK && v < n; v++) {
         if (c.gone[v])
             continue;
         level[v] = next;
         struct adj *d = &c.adj[v];
-        if (nout + d->n > capout) {
-            size_t nc = capout ? 2 * capout : 1024;
-            while (nc < nout + d->n)
-                nc *= 2;
-            nbb_sg_edge *no = realloc(out, nc * sizeof *no);
-            if (!no) {
-                st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
-                break;
-            }
-            out = no;
-            capout = nc;
+        if (!emit(&out, &nout, &capout, v, d)) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
+            break;
         }
-        for (uint32_t i = 0; i < d->n; i++) {
-            nbb_sg_edge e = {v, d->a[i].to, d->a[i].card, d->a[i].diag, d->a[i].mid};
-            out[nout++] = e;
-        }
+        c.stats.core++;
     }
     if (st == NB_OK) {
         qsort(out, nout, sizeof *out, up_cmp);
@@ -341,7 +330,6 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     free(c.adj);
     free(c.gone);
     free(c.deleted);
-    free(c.depth);
     free(c.stamp);
     free(c.dcard);
     free(c.ddiag);

@@ -211,10 +211,13 @@ nb_status nbb_subgoal_encode(const uint8_t *cv, uint32_t w, uint32_t h, nb_capab
     uint32_t *first = st == NB_OK ? malloc(((size_t)n + 1) * sizeof *first) : NULL;
     nbb_sg_edge *up = NULL;
     size_t nup = 0;
+    nbb_ch_stats chs;
+    memset(&chs, 0, sizeof chs);
     if (st == NB_OK && (!level || !first))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %u subgoals", n);
     if (st == NB_OK)
-        st = nbb_contract(n, E.e, ne, level, first, &up, &nup, NULL, err);
+        st = nbb_contract(n, E.e, ne, (uint64_t)NBB_CH_BUDGET_PER_CELL * w * h, level, first, &up,
+                          &nup, &chs, err);
     if (st == NB_OK && nup > UINT32_MAX)
         st = nbi_fail(err, NB_ERR_LIMIT, "%zu edges in a subgoal graph, more than a layer holds",
                       nup);
@@ -261,6 +264,7 @@ nb_status nbb_subgoal_encode(const uint8_t *cv, uint32_t w, uint32_t h, nb_capab
                 stats->nodes = n;
                 stats->original = (uint32_t)ne;
                 stats->edges = (uint32_t)nup;
+                stats->core = (uint32_t)chs.core;
                 stats->bytes = full.total;
             }
         }

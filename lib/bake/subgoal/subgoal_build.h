@@ -45,18 +45,28 @@ typedef struct nbb_sg_edge {
  * (contract.c): level[v] is v's place in the contraction order, and the
  * upward edges of each node (to nodes contracted later, shortcuts
  * included) come out in CSR form, each node's sorted by target: first
- * (n + 1 entries) and *up (*nup of them, malloc'ed). */
+ * (n + 1 entries) and *up (*nup of them, malloc'ed).  Contraction stops
+ * when its witness searches have pushed budget nodes (0: no budget), and
+ * the nodes left, with those of too many edges, make the core: the top
+ * level, their edges among themselves kept both ways. */
 typedef struct nbb_ch_stats {
     uint64_t shortcuts, witness_searches, settled, pushes, arcs;
+    uint64_t core; /* nodes left uncontracted, at the top level */
 } nbb_ch_stats;
-nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint32_t *level,
-                       uint32_t *first, nbb_sg_edge **up, size_t *nup, nbb_ch_stats *stats,
-                       nb_err *err);
+nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint64_t budget,
+                       uint32_t *level, uint32_t *first, nbb_sg_edge **up, size_t *nup,
+                       nbb_ch_stats *stats, nb_err *err);
+
+/* Witness-search pushes contraction may spend per map cell: about 0.1 s
+ * per 256 x 256 cells on a 2-core Xeon VM, so that a 512 x 512 layer
+ * bakes within a second whatever its map (tests/bench/optimal-bench.md). */
+#define NBB_CH_BUDGET_PER_CELL 40
 
 typedef struct nbb_subgoal_stats {
     uint32_t nodes;    /* subgoals */
     uint32_t original; /* edges of the simple subgoal graph (undirected) */
     uint32_t edges;    /* upward edges stored, shortcuts included */
+    uint32_t core;     /* nodes left uncontracted (contract.c) */
     uint64_t bytes;    /* the payload */
 } nbb_subgoal_stats;
 

@@ -75,11 +75,23 @@ static nb_status check_bitmaps(const nb_bundle *b, size_t idx, const nbi_sglayer
     if (count != l->nodes)
         return FAIL("%s: section %zu (subgoal): %llu subgoals in the bitmap, %u nodes", b->path,
                     idx, (unsigned long long)count, l->nodes);
-    uint64_t clast = g->height % 64 ? (((uint64_t)1) << (g->height % 64)) - 1 : ~(uint64_t)0;
+    /* The columns: each bit the free cell that is not a subgoal, as the
+     * rows say (so a scan north or south stops where one east or west
+     * would), and nothing past the map's edge. */
     for (uint32_t x = 0; x < g->width; x++)
-        if (nbi_sg_word(g->pass_cols, (size_t)x * g->col_words + g->col_words - 1) & ~clast)
-            return FAIL("%s: section %zu (subgoal): column %u has bits past the map's edge",
-                        b->path, idx, x);
+        for (uint32_t k = 0; k < g->col_words; k++) {
+            uint64_t want = 0;
+            for (uint32_t i = 0; i < 64 && 64 * k + i < g->height; i++) {
+                uint32_t y = 64 * k + i;
+                size_t r = (size_t)y * g->row_words + (x >> 6);
+                uint64_t pass = nbi_sg_word(g->free_rows, r) & ~nbi_sg_word(g->sub_rows, r);
+                want |= ((pass >> (x & 63)) & 1u) << i;
+            }
+            if (nbi_sg_word(g->pass_cols, (size_t)x * g->col_words + k) != want)
+                return FAIL("%s: section %zu (subgoal): column %u, rows %u to %u, disagrees with "
+                            "the rows' free cells and subgoals", b->path, idx, x, 64 * k,
+                            64 * k + 63);
+        }
     return NB_OK;
 }
 
@@ -118,6 +130,10 @@ static nb_status check_nodes(const nb_bundle *b, size_t idx, const nbi_sglayer *
 static nb_status check_edges(const nb_bundle *b, size_t idx, const nbi_sglayer *l, nb_err *err)
 {
     uint64_t cells = (uint64_t)l->grid.width * l->grid.height;
+    uint32_t top = 0; /* the core's level */
+    for (uint32_t v = 0; v < l->nodes; v++)
+        if (nbi_u32at(l->level, v) > top)
+            top = nbi_u32at(l->level, v);
     for (uint32_t v = 0; v < l->nodes; v++) {
         uint32_t lv = nbi_u32at(l->level, v);
         nb_cell cv = nbi_sg_node_cell(l, v);
@@ -125,9 +141,11 @@ static nb_status check_edges(const nb_bundle *b, size_t idx, const nbi_sglayer *
             const uint8_t *r = l->edges + (size_t)e * NBI_SG_EDGE_RECORD;
             uint32_t t = nbi_get32(r + NBI_SG_E_TARGET), mid = nbi_get32(r + NBI_SG_E_MID);
             uint32_t card = nbi_get32(r + NBI_SG_E_CARDINAL), diag = nbi_get32(r + NBI_SG_E_DIAGONAL);
-            if (t >= l->nodes || t == v || nbi_u32at(l->level, t) < lv)
+            if (t >= l->nodes || t == v || nbi_u32at(l->level, t) < lv ||
+                (nbi_u32at(l->level, t) == lv && lv != top))
                 return FAIL("%s: section %zu (subgoal): edge %u of node %u leads to %u, expected "
-                            "another node of its level or a higher one", b->path, idx, e, v, t);
+                            "another node of a higher level, or of the core's (the top level)",
+                            b->path, idx, e, v, t);
             if ((uint64_t)card + diag >= cells)
                 return FAIL("%s: section %zu (subgoal): edge %u of node %u is %u steps long, "
                             "more than the map has cells", b->path, idx, e, v, card + diag);
@@ -197,9 +215,9 @@ nb_status nbi_sglayer_at(const nb_bundle *b, size_t idx, nbi_sglayer *out, nb_er
     if (hw[NBI_SG_SIZE] < 1 || hw[NBI_SG_SIZE] > NB_MAX_AGENT_SIZE)
         return FAIL("%s: section %zu (subgoal): agent size %u, expected 1 to %d", b->path, idx,
                     hw[NBI_SG_SIZE], NB_MAX_AGENT_SIZE);
-    if (hw[NBI_SG_CORNER] > NB_CORNER_WEAK)
-        return FAIL("%s: section %zu (subgoal): corner rule %u, expected 0 (strict) or 1 (weak)",
-                    b->path, idx, hw[NBI_SG_CORNER]);
+    if (hw[NBI_SG_CORNER] != NB_CORNER_STRICT)
+        return FAIL("%s: section %zu (subgoal): corner rule %u, expected 0 (strict, the only "
+                    "one version %u serves)", b->path, idx, hw[NBI_SG_CORNER], NBI_SUBGOAL_VERSION);
     if (hw[NBI_SG_ROW_WORDS] != nbi_sg_words(b->width) ||
         hw[NBI_SG_COL_WORDS] != nbi_sg_words(b->height))
         return FAIL("%s: section %zu (subgoal): %u words a row and %u a column, expected %u and %u",

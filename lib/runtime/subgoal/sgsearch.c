@@ -265,8 +265,9 @@ static void reach(nb_sg *ws, int dir, uint32_t s, double g, uint32_t p, uint32_t
 struct join {
     nb_sg *ws;
     int dir;
-    int32_t tx, ty; /* the other end (forward), or -1 */
+    int32_t tx, ty; /* the other end */
     int hit_target;
+    int only_target; /* the end is a subgoal: its node holds its edges */
     uint32_t tcard, tdiag;
 };
 
@@ -280,6 +281,8 @@ static int join_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t d
         j->tdiag = diag;
         return 1;
     }
+    if (j->only_target)
+        return 1;
     ws->scanned++;
     uint32_t s = node_slot(ws, nbi_sg_node_at(ws->L, x, y));
     if (s == NONE)
@@ -289,17 +292,22 @@ static int join_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t d
 }
 
 /* Joins end c (start for FWD) to the graph; 1 when the scan found the
- * other end on a straight octile walk. */
+ * other end on a straight octile walk.  An end that is a subgoal is its
+ * own node, and it is scanned too: the scan follows the walks that take
+ * their diagonal moves first from where it starts, and under the weak
+ * rule a walk of the other shape may be free when this one is not, so a
+ * direct hop between the ends is looked for from both. */
 static int join(nb_sg *ws, int dir, nb_cell c, const nb_cell *other)
 {
     const nbi_sglayer *L = ws->L;
-    if (nbi_sg_is_subgoal(&L->grid, c.x, c.y)) {
+    int subgoal = nbi_sg_is_subgoal(&L->grid, c.x, c.y);
+    if (subgoal) {
         uint32_t s = node_slot(ws, nbi_sg_node_at(L, c.x, c.y));
-        if (s != NONE)
-            reach(ws, dir, s, 0, NONE, NONE);
-        return 0;
+        if (s == NONE)
+            return 0;
+        reach(ws, dir, s, 0, NONE, NONE);
     }
-    struct join j = {ws, dir, other ? other->x : -1, other ? other->y : -1, 0, 0, 0};
+    struct join j = {ws, dir, other->x, other->y, 0, subgoal, 0, 0};
     nbi_sg_scan(&L->grid, c.x, c.y, j.tx, j.ty, join_visit, &j);
     return j.hit_target;
 }
@@ -337,9 +345,9 @@ static nb_status no_layer(const nb_sg *ws, const nb_sg_query *q, nb_err *err)
     nb_capability_format(b, q->capability, caps, sizeof caps);
     return nbi_fail(err, NB_ERR_NOTFOUND,
                     "%s: no subgoal layer for capability {%s}, size %u and %s corners (it has %s); "
-                    "bake one with mkclear --optimal%s and an agent of that size and capability",
-                    b->path, caps, q->size, q->corner == NB_CORNER_WEAK ? "weak" : "strict", have,
-                    q->corner == NB_CORNER_WEAK ? "=weak" : "");
+                    "bake one with mkclear --optimal and an agent of that size and capability, "
+                    "or use Annotated A* (nb_aa_find)",
+                    b->path, caps, q->size, q->corner == NB_CORNER_WEAK ? "weak" : "strict", have);
 }
 
 /* An answer known before any search: the query is done. */
@@ -385,6 +393,10 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "agent size 0: a size is 1 or more cells");
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "unknown corner rule %d", (int)q->corner);
+    if (q->corner == NB_CORNER_WEAK)
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: subgoal layers serve the strict corner rule only; for weak corners "
+                        "use Annotated A* (nb_aa_find)", b->path);
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
@@ -431,8 +443,12 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         answer(ws, NB_PATH_FOUND);
         return nbi_done(err, NB_OK);
     }
-    if (!ws->oom)
-        join(ws, BWD, q->goal, NULL);
+    if (!ws->oom && join(ws, BWD, q->goal, &q->start)) {
+        ws->searched = 0;
+        ws->direct = 1;
+        answer(ws, NB_PATH_FOUND);
+        return nbi_done(err, NB_OK);
+    }
     if (ws->oom) {
         ws->state = IDLE;
         return nbi_fail_nomem(err, "a subgoal search's nodes");
@@ -474,13 +490,17 @@ static void expand(nb_sg *ws, int dir, uint32_t s)
     /* Stall on demand: the graph is undirected, so an edge up from this
      * node is also an edge down into it; when a node above already reached
      * from this side offers it a shorter way, its label is not a shortest
-     * upward distance and no shortest up-down path goes on from here. */
+     * upward distance and no shortest up-down path goes on from here.
+     * Shorter by a margin: two ways of the same length summed in another
+     * order may differ in the last bits, and stalling a node on a shortest
+     * path for that loses the path (skipping a stall only costs time). */
+    const double stall_below = g - 1e-9 * (1.0 + g);
     for (uint32_t e = e0; e < e1; e++) {
         const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
         uint32_t t = nbi_keymap_get(&ws->map, nbi_get32(r + NBI_SG_E_TARGET));
         if (t != NBI_KEYMAP_NONE &&
             ws->node[t].g[dir] + nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL),
-                                                  nbi_get32(r + NBI_SG_E_DIAGONAL)) < g) {
+                                                  nbi_get32(r + NBI_SG_E_DIAGONAL)) < stall_below) {
             ws->stalled++;
             return;
         }
