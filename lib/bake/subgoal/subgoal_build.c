@@ -215,9 +215,11 @@ nb_status nbb_subgoal_encode(const uint8_t *cv, uint32_t w, uint32_t h, nb_capab
     memset(&chs, 0, sizeof chs);
     if (st == NB_OK && (!level || !first))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %u subgoals", n);
+    uint64_t budget = (uint64_t)NBB_CH_BUDGET_PER_CELL * w * h;
+    if (budget < NBB_CH_BUDGET_MIN)
+        budget = NBB_CH_BUDGET_MIN;
     if (st == NB_OK)
-        st = nbb_contract(n, E.e, ne, (uint64_t)NBB_CH_BUDGET_PER_CELL * w * h, level, first, &up,
-                          &nup, &chs, err);
+        st = nbb_contract(n, E.e, ne, budget, level, first, &up, &nup, &chs, err);
     if (st == NB_OK && nup > UINT32_MAX)
         st = nbi_fail(err, NB_ERR_LIMIT, "%zu edges in a subgoal graph, more than a layer holds",
                       nup);
