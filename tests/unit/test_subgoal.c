@@ -246,6 +246,175 @@ static void test_dense(tu_rng *rng)
     nbb_grid_free(&g);
 }
 
+/* A layer damaged one way at a time, each refused when a workspace is
+ * made, naming what is wrong. */
+static nb_status open_damaged(const nbb_grid *g, const nbi_agentset *agents, const uint8_t *payload,
+                              size_t len, nb_err *err)
+{
+    const char *path = tu_path(tu_tmpdir(), "sg-damaged.nbk");
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, &legend, agents, g, 0, err);
+    nb_section_info in;
+    memset(&in, 0, sizeof in);
+    in.type = NB_SEC_SUBGOAL;
+    in.version = NBI_SUBGOAL_VERSION;
+    in.encoding = NB_ENC_RAW;
+    if (len >= NBI_SG_HEADER) {
+        in.param[0] = nbi_get32(payload + 4 * NBI_SG_CAPABILITY);
+        in.param[1] = nbi_get32(payload + 4 * NBI_SG_SIZE);
+        in.param[2] = nbi_get32(payload + 4 * NBI_SG_CORNER);
+        in.param[3] = nbi_get32(payload + 4 * NBI_SG_NODES);
+        in.param[4] = nbi_get32(payload + 4 * NBI_SG_EDGES);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_add(b, &in, payload, len, 0, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    nb_bundle *nb = NULL;
+    nb_sg *ws = NULL;
+    if (st == NB_OK)
+        st = nb_bundle_open(path, 0, NULL, &nb, err);
+    if (st == NB_OK) {
+        st = nb_sg_open(nb, 0, &ws, err);
+        nb_status vs = nb_bundle_verify(nb, NULL);
+        if (vs != st) /* verify runs the same checks */
+            st = NB_ERR_ARG;
+    }
+    nb_sg_close(ws);
+    nb_bundle_close(nb);
+    return st;
+}
+
+static void test_damage(tu_rng *rng)
+{
+    static nbi_agentset agents;
+    nbb_grid g;
+    tu_random_grid(rng, 70, 50, 20, 1, &g);
+    memset(&agents, 0, sizeof agents);
+    add_agent(&agents, 1, 1);
+    uint8_t *cv = malloc((size_t)g.width * g.height);
+    uint8_t in_cap[256];
+    nbb_terrain_mask(&legend, 1, in_cap);
+    nbb_clearance_compute(g.cells, g.width, g.height, in_cap, 1, cv);
+    uint8_t *p = NULL;
+    size_t len = 0;
+    nb_err err;
+    if (!ok(nbb_subgoal_encode(cv, g.width, g.height, 1, 1, NB_CORNER_STRICT, &p, &len, NULL,
+                               &err) == NB_OK, "damage: a layer encoded")) {
+        free(cv);
+        nbb_grid_free(&g);
+        return;
+    }
+    ok(open_damaged(&g, &agents, p, len, &err) == NB_OK, "damage: the layer as baked opens");
+    uint32_t n = nbi_get32(p + 4 * NBI_SG_NODES), e = nbi_get32(p + 4 * NBI_SG_EDGES);
+    nbi_sg_layout lay;
+    nbi_sg_layout_of(g.width, g.height, n, e, &lay);
+    uint8_t *q = malloc(len);
+    /* A blocked cell, and an edge of the node of the lowest level. */
+    size_t blocked = 0;
+    while (cv[blocked])
+        blocked++;
+    uint32_t low = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (nbi_get32(p + lay.level + 4 * (size_t)v) == 0)
+            low = v;
+    uint32_t low_edge = nbi_get32(p + lay.first + 4 * (size_t)low);
+    uint32_t orig = UINT32_MAX; /* an edge that is not a shortcut */
+    for (uint32_t k = 0; k < e && orig == UINT32_MAX; k++)
+        if (nbi_get32(p + lay.edges + (size_t)k * NBI_SG_EDGE_RECORD + NBI_SG_E_MID) == NBI_SG_NO_MID)
+            orig = k;
+    struct {
+        const char *what, *says;
+        int kind;
+    } cases[] = {
+        {"a rank one more", "the rank of row", 0},
+        {"a subgoal on a blocked cell", "cannot stand on", 1},
+        {"a column bit flipped", "disagrees with the rows", 2},
+        {"an edge to the lowest node", "expected another node of a higher level", 3},
+        {"an edge a step longer", "not the octile distance", 4},
+        {"the edge lists' end moved", "the edge lists run from", 5},
+        {"corner rule 1", "corner rule 1", 6},
+        {"a node more in the header", "expected", 7},
+        {"a bit past the map's edge", "past the map's edge", 8},
+        {"a shortcut through a node of a higher level", "passes node", 9},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memcpy(q, p, len);
+        size_t qlen = len;
+        int applies = 1;
+        switch (cases[c].kind) {
+        case 0: nbi_put32(q + lay.rank + 4 * (size_t)(g.height / 2) * nbi_sg_words(g.width),
+                          nbi_get32(q + lay.rank + 4 * (size_t)(g.height / 2) * nbi_sg_words(g.width)) + 1);
+            break;
+        case 1: {
+            size_t y = blocked / g.width, x = blocked % g.width;
+            q[lay.sub_rows + 8 * (y * nbi_sg_words(g.width) + x / 64) + (x % 64) / 8] |=
+                (uint8_t)(1u << (x % 8));
+            break;
+        }
+        case 2: q[lay.pass_cols + 3] ^= 0x10; break;
+        case 3:
+            applies = low_edge < e && n > 1;
+            if (applies) {
+                /* from the node of the highest level, an edge to the lowest */
+                uint32_t hi = 0;
+                for (uint32_t v = 0; v < n; v++)
+                    if (nbi_get32(p + lay.level + 4 * (size_t)v) > nbi_get32(p + lay.level + 4 * (size_t)hi) &&
+                        nbi_get32(p + lay.first + 4 * (size_t)v) < nbi_get32(p + lay.first + 4 * ((size_t)v + 1)))
+                        hi = v;
+                uint32_t he = nbi_get32(p + lay.first + 4 * (size_t)hi);
+                applies = he < nbi_get32(p + lay.first + 4 * ((size_t)hi + 1));
+                nbi_put32(q + lay.edges + (size_t)he * NBI_SG_EDGE_RECORD + NBI_SG_E_TARGET, low);
+            }
+            break;
+        case 4:
+            applies = orig != UINT32_MAX;
+            if (applies) {
+                uint8_t *r = q + lay.edges + (size_t)orig * NBI_SG_EDGE_RECORD + NBI_SG_E_CARDINAL;
+                nbi_put32(r, nbi_get32(r) + 1);
+            }
+            break;
+        case 5: nbi_put32(q + lay.first + 4 * (size_t)n, e ? e - 1 : 1); break;
+        case 6: nbi_put32(q + 4 * NBI_SG_CORNER, 1); break;
+        case 7: nbi_put32(q + 4 * NBI_SG_NODES, n + 1); break;
+        case 8:
+            applies = g.width % 64 != 0;
+            q[lay.free_rows + 8 * (nbi_sg_words(g.width) - 1) + 7] |= 0x80;
+            break;
+        case 9: {
+            applies = 0;
+            for (uint32_t k = 0; k < e && !applies; k++) {
+                uint8_t *r = q + lay.edges + (size_t)k * NBI_SG_EDGE_RECORD;
+                if (nbi_get32(r + NBI_SG_E_MID) != NBI_SG_NO_MID) {
+                    uint32_t top = 0;
+                    for (uint32_t v = 0; v < n; v++)
+                        if (nbi_get32(p + lay.level + 4 * (size_t)v) > nbi_get32(p + lay.level + 4 * (size_t)top))
+                            top = v;
+                    nbi_put32(r + NBI_SG_E_MID, top);
+                    applies = 1;
+                }
+            }
+            break;
+        }
+        }
+        if (!applies) {
+            skip(1, "damage: %s: the layer has nothing to damage", cases[c].what);
+            continue;
+        }
+        nb_status st = open_damaged(&g, &agents, q, qlen, &err);
+        ok(st == NB_ERR_FORMAT && strstr(err.msg, cases[c].says) != NULL,
+           "damage: %s: NB_ERR_FORMAT, and verify agrees: %s", cases[c].what, err.msg);
+    }
+    free(q);
+    free(p);
+    free(cv);
+    nbb_grid_free(&g);
+}
+
 /* The rule against its definition, on every 3 x 3 block: a subgoal is a
  * cell some two neighbours p, q need to pass through (no other way inside
  * the block as short), on a path that bends (longer than their octile
@@ -480,6 +649,7 @@ int main(void)
     nbi_legend_default(&legend);
     test_rule();
     test_api(&rng);
+    test_damage(&rng);
     test_random(&rng);
     test_dense(&rng);
     return done_testing();
