@@ -311,7 +311,8 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
         c.stats.core++;
     }
     if (st == NB_OK) {
-        qsort(out, nout, sizeof *out, up_cmp);
+        if (nout) /* out is NULL when there are no edges */
+            qsort(out, nout, sizeof *out, up_cmp);
         size_t k = 0;
         for (uint32_t v = 0; v < n; v++) {
             first[v] = (uint32_t)k;
