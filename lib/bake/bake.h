@@ -156,6 +156,21 @@ nb_status nbb_level_bake_clearance(nbb_builder *b, const nbb_level *level, int c
                                    nbb_progress_fn progress, void *arg, nbb_clearance_stats *stats,
                                    nb_err *err);
 
+/* What mkclear --optimal bakes (subgoal/): an optimal-search layer (a
+ * subgoal graph with its contraction hierarchy; formats/subgoal.md) for
+ * every (capability, size) of the agent set and each corner rule in
+ * corners (bit NB_CORNER_STRICT, bit NB_CORNER_WEAK: NBB_CORNERS_*). */
+#define NBB_CORNERS_STRICT (1u << NB_CORNER_STRICT)
+#define NBB_CORNERS_WEAK (1u << NB_CORNER_WEAK)
+typedef struct nbb_optimal_stats {
+    size_t layers;
+    uint64_t nodes, edges; /* summed over the layers */
+    uint64_t bytes;        /* payloads, before any zlib */
+    double seconds;        /* baking them */
+} nbb_optimal_stats;
+nb_status nbb_level_bake_subgoal(nbb_builder *b, const nbb_level *level, unsigned corners,
+                                 int compress, nbb_optimal_stats *stats, nb_err *err);
+
 /* The legend and the agent set of a bundle as the YAML that reads them
  * back (formats/legend.md, formats/agents.md); NB_ERR_NOTFOUND when it has
  * none. */
@@ -298,7 +313,8 @@ typedef struct nbb_rebake_stats {
     uint32_t components_renumbered;  /* component layers numbered again */
     int abstract;                /* NBB_REBAKE_* */
     nbb_abstract_stats abstract_stats;
-    size_t removed;              /* sections removed with the old level */
+    size_t removed;              /* sections removed with the old level, or with
+                                    changed cells (subgoal layers) */
     char removed_what[256];      /* those another step made ("1 abstract") */
 } nbb_rebake_stats;
 

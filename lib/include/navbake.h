@@ -119,6 +119,8 @@ typedef enum nb_section_type {
     NB_SEC_CLEARANCE = 16, /* true clearance for one capability */
     NB_SEC_COMPONENTS = 17,/* reachability components for one (capability, size) */
     NB_SEC_RUNS = 18,      /* each component's cells as row runs, for random picks */
+    NB_SEC_SUBGOAL = 19,   /* optimal-search layer (subgoal graph) for one (capability,
+                              size, corner rule) */
     NB_SEC_ABSTRACT = 32,  /* the HAA* abstract graph */
     NB_SEC_MODEL = 48,     /* a motion model */
     NB_SEC_PERIMETER = 49, /* a perimeter heuristic table for one model */
@@ -368,6 +370,82 @@ void nb_aa_close(nb_aa *ws);
  * capability without a clearance layer (NB_ERR_NOTFOUND), or a size
  * beyond that layer's cap (NB_ERR_LIMIT). */
 nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *query, nb_aa_result *res, nb_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Optimal paths from a baked subgoal graph (subgoal/)                 */
+
+/* The optimal-search layer mkclear --optimal bakes for each (capability,
+ * size) of the agent set and each corner rule asked for
+ * (formats/subgoal.md): the subgoals of the cells where that agent may
+ * stand (the corners its shortest paths bend round; Uras, Koenig and
+ * Hernandez, ICAPS 2013) and the graph of the pairs a straight octile
+ * walk joins, with a contraction hierarchy over it.  A query joins its two
+ * ends to the subgoals a scan of the grid's bitmaps reaches, searches the
+ * hierarchy from both ends, and walks the subgoal path back into cells.
+ * Paths are optimal for the same moves and corner rules as Annotated A*
+ * (the same lengths, not always the same cells).
+ *
+ * Queries follow Annotated A*'s conventions, with an expansion budget and
+ * a sliced form (begin, step, finish) for spreading one query over frames.
+ * A workspace reads the bundle's layers in place; its own memory grows
+ * with what a query touches (subgoals reached, the path's cells), never
+ * with the map, up to max_nodes if one is set, and is kept for the next
+ * query.  Several threads may query one bundle, each with its own
+ * workspace. */
+
+typedef struct nb_sg nb_sg;
+
+typedef struct nb_sg_query {
+    nb_cell start, goal;      /* the agent's top-left cell at each end */
+    uint32_t size;            /* the agent covers size x size cells, 1 or more */
+    nb_capability capability; /* the bundle must hold a layer for (capability, size, corner) */
+    nb_corner corner;
+    uint64_t max_expansions;  /* 0: no limit */
+} nb_sg_query;
+
+/* Sets a query's defaults: size 1, the strict corner rule, no limit,
+ * (0, 0) to (0, 0), capability 0 (which no bundle serves: set it). */
+void nb_sg_query_init(nb_sg_query *q);
+
+typedef struct nb_sg_result {
+    nb_path_status status;
+    double length;          /* of the path when found (or of the partial path at the limit) */
+    uint64_t expanded;      /* graph nodes settled, both directions */
+    uint64_t scanned;       /* subgoals the scans of the two ends reached */
+    int searched;           /* 0 when answered without a graph search (different
+                               components, the same cell, or a straight octile walk) */
+    size_t path_len;        /* cells of the path, start and goal included; 0 when none */
+    const nb_cell *path;    /* in the workspace: valid until its next begin or find */
+    size_t waypoint_len;    /* the path's turning points: start, subgoals, goal */
+    const nb_cell *waypoints; /* each joined to the next by a straight octile walk */
+} nb_sg_result;
+
+/* A workspace for queries on this bundle (which must stay open while it is
+ * used).  Every subgoal layer of the bundle is checked here, once
+ * (NB_ERR_FORMAT naming the section and what is wrong); NB_ERR_NOTFOUND
+ * when the bundle holds none.  max_nodes caps the graph nodes one query
+ * may touch (0: no cap beyond memory); a query that reaches it ends with
+ * NB_PATH_LIMIT. */
+nb_status nb_sg_open(const nb_bundle *bundle, size_t max_nodes, nb_sg **out, nb_err *err);
+void nb_sg_close(nb_sg *ws);
+/* Finds a shortest path: nb_sg_begin, nb_sg_step without a limit of its
+ * own, nb_sg_finish.  NB_OK with res->status saying whether there is one;
+ * an error for a bad query (a cell outside the map, size 0, an unknown
+ * corner rule) or an agent the bundle has no layer for (NB_ERR_NOTFOUND,
+ * naming those it has). */
+nb_status nb_sg_find(nb_sg *ws, const nb_sg_query *query, nb_sg_result *res, nb_err *err);
+/* The sliced form.  begin checks the query (its errors are find's), joins
+ * both ends to the graph and starts the search, abandoning any query in
+ * progress; step expands at most expansions nodes and sets *done to 1 when
+ * the search has ended (found, exhausted, or at max_expansions or
+ * max_nodes); finish writes the result: when done, what find returns;
+ * before, NB_PATH_LIMIT with the best partial path so far (the search then
+ * ends).  step or finish with no query begun is NB_ERR_ARG. */
+nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *query, nb_err *err);
+nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err);
+/* Bytes the workspace holds now (what its queries have grown it to). */
+size_t nb_sg_bytes(const nb_sg *ws);
 
 /* ------------------------------------------------------------------ */
 /* HAA* (abstract/haa.c)                                               */

@@ -64,6 +64,30 @@ static inline unsigned nbp_popcount32(uint32_t v)
 #endif
 }
 
+/* The index of the highest set bit of v, which must not be 0 (63 for the
+ * top bit). */
+static inline unsigned nbp_msb64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63u - (unsigned)__builtin_clzll(v);
+#else
+    unsigned n = 0;
+    while (v >>= 1)
+        n++;
+    return n;
+#endif
+}
+
+/* The number of set bits of v. */
+static inline unsigned nbp_popcount64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcountll(v);
+#else
+    return nbp_popcount32((uint32_t)v) + nbp_popcount32((uint32_t)(v >> 32));
+#endif
+}
+
 /* 1 on a big-endian machine (bundles are little-endian). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define NBP_BIG_ENDIAN 1

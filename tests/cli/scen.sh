@@ -3,7 +3,9 @@
 # against the optimal lengths of their scenario files, through mkclear and
 # 'navbake scen'.  make check runs every 100th line of every map (and each
 # file's last, longest line); 'make check-scen' sets NB_SCEN_EVERY=1 and
-# runs them all.  Also: a wrong length is caught, and bad scenario files
+# runs them all.  The optimal-search layer (mkclear --optimal, --method
+# optimal) the same way: on three maps in make check, on every map with
+# every line in check-scen.  Also: a wrong length is caught, and bad scenario files
 # are refused with the file and line named.
 . "$top_srcdir/tests/support/lib.sh"
 every=${NB_SCEN_EVERY:-100}
@@ -48,6 +50,18 @@ printf 'version 1\n0\tx.map\t64\t40\t2\t2\t60\t36\tfar\n' > "$tmp/e.scen"
 status navbake scen "$tmp/s.nbk" "$tmp/e.scen"; like "a bad length" "$err" "optimal length 'far' is not a number"
 printf 'version 1\n0\tx.map\t64\t40\t70\t2\t60\t36\t1\n' > "$tmp/e.scen"
 status navbake scen "$tmp/s.nbk" "$tmp/e.scen"; like "outside its map" "$err" "(70,2) -> (60,36) is outside its 64 x 40 map"
+status navbake scen -m optimal "$tmp/s.nbk" "$tmp/good.scen"
+is "--method optimal without the layer: Annotated A* answers, exit 0" "$rc" 0
+like "... and says so" "$err" "no subgoal layer; bake one with mkclear --optimal; answering with Annotated A"
+ok "mkclear --optimal" mkclear -q --optimal "$top_srcdir/data/sample.map" -o "$tmp/so.nbk"
+status navbake scen -m optimal "$tmp/so.nbk" "$tmp/good.scen"
+is "--method optimal with the layer: exit 0" "$rc" 0
+is "... without a note" "$err" ""
+status navbake scen -m optimal --corner weak "$tmp/so.nbk" "$tmp/good.scen"
+like "weak corners: Annotated A* answers, saying why" "$err" "strict corner rule only"
+status mkclear --optimal=weak "$top_srcdir/data/sample.map" -o "$tmp/sw.nbk"
+is "mkclear --optimal=weak: a usage error" "$rc" 2
+like "... saying why" "$err" "serves the strict corner rule only"
 status navbake scen "$tmp/s.nbk"; is "no scenario file: exit 2" "$rc" 2
 status navbake scen "$tmp/s.nbk" "$tmp/none.scen"; is "a missing file: exit 1" "$rc" 1
 
@@ -55,10 +69,15 @@ if [ -z "$maps" ] || [ ! -d "$maps" ]; then
   skip "../shared/maps absent (NB_SHARED): the benchmark maps are not run"
   finish; exit
 fi
+optimal_maps=" dao/arena.map mazes/maze512-32-9.map bg/AR0042SR.map "
 for map in "$maps"/*/*.map; do
   name=${map#"$maps"/}
   [ -f "$map.scen" ] || continue
-  if ! mkclear "$map" -o "$tmp/m.nbk" 2>"$tmp/.e"; then
+  opt=
+  case "$optimal_maps" in *" $name "*) opt=--optimal ;; esac
+  [ "$every" = 1 ] && opt=--optimal
+  rm -f "$tmp/m.nbk"
+  if ! mkclear $opt "$map" -o "$tmp/m.nbk" 2>"$tmp/.e"; then
     ok "$name: baked" false; continue
   fi
   awk -v k="$every" 'NR == 1 || (NR - 2) % k == 0 { print; next } { last = $0 } END { if ((NR - 2) % k != 0) print last }' \
@@ -66,6 +85,10 @@ for map in "$maps"/*/*.map; do
   lines=$(($(wc -l < "$tmp/m.scen") - 1))
   status navbake scen "$tmp/m.nbk" "$tmp/m.scen"
   is "$name: $lines scenario lines, every length optimal" "$rc" 0
+  [ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/#   /' | head -12
+  [ -n "$opt" ] || continue
+  status navbake scen -m optimal "$tmp/m.nbk" "$tmp/m.scen"
+  is "$name: $lines scenario lines, every length optimal with --method optimal" "$rc:$err" "0:"
   [ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/#   /' | head -12
 done
 finish

@@ -24,6 +24,12 @@ f=$tmp/forest.nbk
 ok "mkabstract --forest" mkabstract --forest "$data/forest.yaml" --agent-radius 0,0.5,1 -o "$f"
 p=$tmp/paths.nbk
 ok "mkabstract --paths" mkabstract --paths "$c" -o "$p"
+o=$tmp/optimal.nbk
+ok "mkclear --optimal" mkclear -q --optimal --agents "$agents" "$data/sample.map" -o "$o"
+status navbake verify --deep "$o"
+is "--deep accepts the optimal-search layers" "$rc" 0
+like "... recomputed with the clearance" "$out" "sections recomputed"
+ok "--deep accepts them with zlib" sh -c "mkclear -q -z --optimal --agents '$agents' '$data/sample.map' -o '$tmp/optz.nbk' && navbake verify -q --deep '$tmp/optz.nbk'"
 
 status navbake verify --deep "$s"
 is "--deep accepts the sample baked with every tool" "$rc" 0
@@ -89,6 +95,7 @@ lie path "$p"
 lie hitcheck "$s"
 lie perimeter "$m" --perimeter-tables all
 lie bitangent "$f"
+lie subgoal "$o"
 nbtest-lie perimeter "$m" "$tmp/lie.nbk" >/dev/null
 status navbake verify --deep --perimeter-tables 1 --seed 8 "$tmp/lie.nbk"
 is "a lie in a table the sample holds is seen (seed 8 picks table 0)" "$rc" 1

@@ -40,6 +40,7 @@
 #include "core/base.h"
 #include "core/format.h"
 #include "mutate.h"
+#include "subgoal/subgoal.h"
 
 /* ---------------------------------------------------------------- random */
 
@@ -1315,13 +1316,107 @@ static int mut_bitangent(nbf_bundle *b, nbf_section *s, nbf_rng *r)
     return 1;
 }
 
+/* ---------------------------------------------------------------- subgoal layers */
+
+static void sync_subgoal_params(nbf_section *s)
+{
+    if (s->len < NBI_SG_HEADER)
+        return;
+    s->info.param[0] = nbi_get32(s->data + 4 * NBI_SG_CAPABILITY);
+    s->info.param[1] = nbi_get32(s->data + 4 * NBI_SG_SIZE);
+    s->info.param[2] = nbi_get32(s->data + 4 * NBI_SG_CORNER);
+    s->info.param[3] = nbi_get32(s->data + 4 * NBI_SG_NODES);
+    s->info.param[4] = nbi_get32(s->data + 4 * NBI_SG_EDGES);
+}
+
+static int mut_subgoal(nbf_bundle *b, nbf_section *s, nbf_rng *r)
+{
+    if (s->len < NBI_SG_HEADER)
+        return 0;
+    uint8_t *p = s->data;
+    uint32_t w = nbi_get32(p + 4 * NBI_SG_WIDTH), h = nbi_get32(p + 4 * NBI_SG_HEIGHT);
+    uint32_t V = nbi_get32(p + 4 * NBI_SG_NODES), E = nbi_get32(p + 4 * NBI_SG_EDGES);
+    nbi_sg_layout lay;
+    int fits = w <= (1u << 16) && h <= (1u << 16) && nbi_sg_layout_of(w, h, V, E, &lay) &&
+               lay.total == s->len;
+    /* header, free rows, subgoal rows, pass columns, ranks, node cells,
+     * levels, first edges, edge targets, mids, step counts, a subgoal
+     * moved in both bitmaps with its rank kept, an edge sent to another
+     * node of a higher level */
+    unsigned wt[13] = {14, 6, 8, 4, 6, 8, 8, 8, 10, 8, 8, 6, 8};
+    if (!fits || V == 0 || E == 0)
+        memset(wt + 1, 0, sizeof wt - sizeof wt[0]);
+    size_t region = pick_weighted(r, wt, 13);
+    uint32_t rw = (w + 63) / 64, cw = (h + 63) / 64;
+    field f = {0, K_U32, 0};
+    switch (region) {
+    case 0: {
+        unsigned i = (unsigned)nbf_below(r, NBI_SG_HEADER / 4);
+        uint32_t mw, mh;
+        map_size(b, &mw, &mh);
+        static const uint64_t refs[NBI_SG_HEADER / 4] = {0, 0, 16, NB_MAX_AGENT_SIZE, 2};
+        f.off = 4 * i;
+        f.n = i == NBI_SG_WIDTH ? mw : i == NBI_SG_HEIGHT ? mh : i == NBI_SG_ROW_WORDS ? rw
+              : i == NBI_SG_COL_WORDS ? cw : i == NBI_SG_NODES ? V
+              : i == NBI_SG_EDGES || i == NBI_SG_ORIGINAL ? E : refs[i];
+        if (i == NBI_SG_CAPABILITY) {
+            f.k = K_MASK;
+            f.n = terrains(b);
+        }
+        set_field(r, b, s, &f);
+        nbi_sg_layout nl;
+        uint32_t nw = nbi_get32(p + 4 * NBI_SG_WIDTH), nh = nbi_get32(p + 4 * NBI_SG_HEIGHT);
+        if (nbf_chance(r, 50) && nw <= 4096 && nh <= 4096 &&
+            nbi_sg_layout_of(nw, nh, nbi_get32(p + 4 * NBI_SG_NODES),
+                             nbi_get32(p + 4 * NBI_SG_EDGES), &nl) && nl.total <= (16u << 20))
+            resize(s, (size_t)nl.total);
+        if (nbf_chance(r, 70))
+            sync_subgoal_params(s);
+        return 1;
+    }
+    case 1: f.off = lay.free_rows + 8 * nbf_below(r, (uint64_t)h * rw); f.k = K_U64; break;
+    case 2: f.off = lay.sub_rows + 8 * nbf_below(r, (uint64_t)h * rw); f.k = K_U64; break;
+    case 3: f.off = lay.pass_cols + 8 * nbf_below(r, (uint64_t)w * cw); f.k = K_U64; break;
+    case 4: f.off = lay.rank + 4 * nbf_below(r, (uint64_t)h * rw); f.n = V; break;
+    case 5: f.off = lay.cells + 4 * nbf_below(r, V); f.n = (uint64_t)w * h; break;
+    case 6: f.off = lay.level + 4 * nbf_below(r, V); f.n = V; break;
+    case 7: f.off = lay.first + 4 * nbf_below(r, (uint64_t)V + 1); f.n = E; break;
+    case 8: f.off = lay.edges + NBI_SG_EDGE_RECORD * nbf_below(r, E) + NBI_SG_E_TARGET; f.n = V; break;
+    case 9: f.off = lay.edges + NBI_SG_EDGE_RECORD * nbf_below(r, E) + NBI_SG_E_MID; f.n = V; break;
+    case 10:
+        f.off = lay.edges + NBI_SG_EDGE_RECORD * nbf_below(r, E) +
+                (nbf_chance(r, 50) ? NBI_SG_E_CARDINAL : NBI_SG_E_DIAGONAL);
+        f.n = w > h ? w : h;
+        break;
+    case 11: { /* a free cell's bit set in the subgoal rows, a subgoal's cleared */
+        uint64_t k = nbf_below(r, (uint64_t)h * rw);
+        uint64_t fw = nbi_get64(p + lay.free_rows + 8 * k), sw = nbi_get64(p + lay.sub_rows + 8 * k);
+        if (!fw)
+            return 0;
+        unsigned bit = (unsigned)nbf_below(r, 64);
+        if (!((fw >> bit) & 1u))
+            return 0;
+        nbi_put64(p + lay.sub_rows + 8 * k, sw ^ ((uint64_t)1 << bit));
+        return 1;
+    }
+    case 12: { /* an edge to another node of a higher level */
+        uint32_t e = (uint32_t)nbf_below(r, E), v = (uint32_t)nbf_below(r, V);
+        nbi_put32(p + lay.edges + NBI_SG_EDGE_RECORD * (uint64_t)e + NBI_SG_E_TARGET, v);
+        return 1;
+    }
+    default: return 0;
+    }
+    set_field(r, b, s, &f);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- whole sections */
 
 static const uint32_t known_types[] = {NB_SEC_LEGEND,     NB_SEC_AGENTS,   NB_SEC_MAP,
                                        NB_SEC_CLEARANCE,  NB_SEC_COMPONENTS, NB_SEC_ABSTRACT,
                                        NB_SEC_MODEL,      NB_SEC_PERIMETER, NB_SEC_UNIT,
                                        NB_SEC_HITCHECK,   NB_SEC_CURVES,   NB_SEC_FOREST,
-                                       NB_SEC_BITANGENT};
+                                       NB_SEC_BITANGENT,  NB_SEC_SUBGOAL};
 #define NKNOWN (sizeof known_types / sizeof known_types[0])
 
 static unsigned type_weight(uint32_t type)
@@ -1340,6 +1435,7 @@ static unsigned type_weight(uint32_t type)
     case NB_SEC_CURVES: return 6;
     case NB_SEC_FOREST: return 8;
     case NB_SEC_BITANGENT: return 12;
+    case NB_SEC_SUBGOAL: return 12;
     }
     return 1;
 }
@@ -1365,6 +1461,7 @@ static int mut_payload(nbf_bundle *b, nbf_section *s, nbf_rng *r)
     case NB_SEC_CURVES: done = mut_curves(b, s, r); break;
     case NB_SEC_FOREST: done = mut_forest(b, s, r); break;
     case NB_SEC_BITANGENT: done = mut_bitangent(b, s, r); break;
+    case NB_SEC_SUBGOAL: done = mut_subgoal(b, s, r); break;
     }
     if (!done)
         set_any(r, s);
@@ -1499,6 +1596,11 @@ static void mut_level_size(nbf_bundle *b, nbf_rng *r)
         } else if (s->info.type == NB_SEC_ABSTRACT && s->len >= NBI_ABSTRACT_HEADER) {
             nbi_put32(s->data + 4 * NBI_AB_WIDTH, nw);
             nbi_put32(s->data + 4 * NBI_AB_HEIGHT, nh);
+        } else if (s->info.type == NB_SEC_SUBGOAL && s->len >= NBI_SG_HEADER) {
+            /* the header follows; the bitmaps no longer fit, which the
+             * reader must say */
+            nbi_put32(s->data + 4 * NBI_SG_WIDTH, nw);
+            nbi_put32(s->data + 4 * NBI_SG_HEIGHT, nh);
         }
     }
 }

@@ -246,6 +246,52 @@ static void grid_searches(const nb_bundle *b, pick *p)
     nb_aa_close(aa);
 }
 
+/* ---------------------------------------------------------------- optimal layers */
+
+static void optimal(const nb_bundle *b, pick *p)
+{
+    nb_err err;
+    nb_sg *sg = NULL;
+    /* A node cap now and then, so that the limit's partial paths are run. */
+    size_t cap = below(p, 4) == 0 ? 1 + (size_t)below(p, 16) : 0;
+    if (check_status(nb_sg_open(b, cap, &sg, &err), &err, "nb_sg_open") != NB_OK)
+        return;
+    size_t na = nb_agent_count(b);
+    for (size_t i = 0; i < na && i < 6; i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        nb_cell from[NPAIRS], to[NPAIRS];
+        pairs(b, a, p, from, to);
+        for (int k = 0; k < NPAIRS; k++) {
+            nb_sg_query q;
+            nb_sg_query_init(&q);
+            q.start = from[k];
+            q.goal = to[k];
+            q.size = a->size;
+            q.capability = a->capability;
+            q.corner = (nb_corner)below(p, 2);
+            q.max_expansions = below(p, 4) == 0 ? (uint64_t)below(p, 8) : 0;
+            nb_sg_result r;
+            if (below(p, 2)) {
+                if (check_status(nb_sg_find(sg, &q, &r, &err), &err, "nb_sg_find") != NB_OK)
+                    continue;
+            } else { /* sliced */
+                int done = 0;
+                nb_status st = check_status(nb_sg_begin(sg, &q, &err), &err, "nb_sg_begin");
+                while (st == NB_OK && !done)
+                    st = check_status(nb_sg_step(sg, 1 + (uint64_t)below(p, 3), &done, &err), &err,
+                                      "nb_sg_step");
+                if (st != NB_OK ||
+                    check_status(nb_sg_finish(sg, &r, &err), &err, "nb_sg_finish") != NB_OK)
+                    continue;
+            }
+            check_path_status(r.status, "nb_sg_find");
+            if (r.status == NB_PATH_FOUND)
+                check_cells(b, r.path, r.path_len, q.start, q.goal, 1, "nb_sg_find");
+        }
+    }
+    nb_sg_close(sg);
+}
+
 /* ---------------------------------------------------------------- forests */
 
 static void forests(const nb_bundle *b, pick *p)
@@ -502,8 +548,10 @@ void nbf_queries(const uint8_t *data, size_t size)
         size_t stride = size / 512 + 1;
         for (size_t i = 0; i < size; i += stride)
             p.s = (p.s ^ data[i]) * 1099511628211ull;
-        void (*family[])(const nb_bundle *, pick *) = {level, grid_searches, forests, units, motion};
-        static const char *const names[] = {"level", "grid searches", "forests", "units", "motion"};
+        void (*family[])(const nb_bundle *, pick *) = {level, grid_searches, optimal, forests,
+                                                       units, motion};
+        static const char *const names[] = {"level", "grid searches", "optimal", "forests",
+                                            "units", "motion"};
         for (size_t i = 0; i < sizeof family / sizeof *family; i++) {
             clock_t t0 = clock();
             family[i](b, &p);

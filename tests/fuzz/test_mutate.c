@@ -1,6 +1,6 @@
 /* test_mutate.c: the fuzzers' structure-aware mutators (mutate.h), without
  * libFuzzer.  The sample level of data/ is baked in this process with
- * every kind of section (mkclear's layers, an abstract graph, a model and
+ * every kind of section (mkclear's layers and optimal-search layers, an abstract graph, a model and
  * its perimeter table, a unit and its tables, a forest and two bitangent
  * graphs), then mutated 1000 times: every mutant must be a bundle whose
  * checksums are right (nb_bundle_open with NB_OPEN_VERIFY may refuse it for
@@ -46,6 +46,7 @@ static int bake(uint8_t **image, size_t *len)
                             &err) == NB_OK &&
              nbb_level_put(w, level, 0, &err) == NB_OK &&
              nbb_level_bake_clearance(w, level, 1, NULL, NULL, NULL, &err) == NB_OK && /* zlib, for the inflation */
+             nbb_level_bake_subgoal(w, level, NBB_CORNERS_STRICT, 0, NULL, &err) == NB_OK &&
              nbb_builder_image(w, image, len, &err) == NB_OK &&
              nb_bundle_open_memory(*image, *len, 0, NULL, &b, &err) == NB_OK;
     free(*image);

@@ -7,8 +7,9 @@
  * must have no stored paths), path (two different moves of a stored path
  * swapped, so it still ends at its node), hitcheck (a cell marked in a
  * curve's bitset, and its cell count with it), perimeter (a 16-bit entry
- * one more), runs (two runs of one length swapped) or bitangent (a node
- * moved).  The section is decoded, changed
+ * one more), runs (two runs of one length swapped), bitangent (a node
+ * moved) or subgoal (a free cell that is not a subgoal marked blocked, in
+ * its row and its column).  The section is decoded, changed
  * and put back with the bake API (nbb_builder_load, nbb_builder_add),
  * which recomputes the CRCs.  Prints where the lie is, in the words the
  * verifier uses ("cell (3, 5)").
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 
 #include "abstract/abstract.h"
+#include "subgoal/subgoal.h"
 #include "testutil.h"
 
 static uint32_t get_bits(const uint8_t *p, uint64_t bit, unsigned bits)
@@ -218,6 +220,28 @@ static int graph_bytes(const char *in_path, const char *out_path)
     return 0;
 }
 
+static int lie_subgoal(uint8_t *p)
+{
+    uint32_t w = nbi_get32(p + 4 * NBI_SG_WIDTH), h = nbi_get32(p + 4 * NBI_SG_HEIGHT);
+    nbi_sg_layout lay;
+    nbi_sg_layout_of(w, h, nbi_get32(p + 4 * NBI_SG_NODES), nbi_get32(p + 4 * NBI_SG_EDGES), &lay);
+    uint32_t rw = nbi_sg_words(w), cw = nbi_sg_words(h);
+    for (uint32_t y = h / 2; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t *f = p + lay.free_rows + 8 * ((size_t)y * rw + x / 64) + (x % 64) / 8;
+            uint8_t *s = p + lay.sub_rows + 8 * ((size_t)y * rw + x / 64) + (x % 64) / 8;
+            uint8_t m = (uint8_t)(1u << (x % 8));
+            if (!(*f & m) || (*s & m))
+                continue;
+            *f = (uint8_t)(*f & ~m);
+            uint8_t *c = p + lay.pass_cols + 8 * ((size_t)x * cw + y / 64) + (y % 64) / 8;
+            *c = (uint8_t)(*c & ~(1u << (y % 8)));
+            printf("cell (%u, %u): blocked\n", x, y);
+            return 1;
+        }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -227,7 +251,7 @@ int main(int argc, char **argv)
                  {"runs", NB_SEC_RUNS},           {"weight", NB_SEC_ABSTRACT},
                  {"path", NB_SEC_ABSTRACT},
                  {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
-                 {"bitangent", NB_SEC_BITANGENT}};
+                 {"bitangent", NB_SEC_BITANGENT}, {"subgoal", NB_SEC_SUBGOAL}};
     if (argc == 4 && strcmp(argv[1], "graph-bytes") == 0)
         return graph_bytes(argv[2], argv[3]);
     size_t k = 0;
@@ -235,7 +259,7 @@ int main(int argc, char **argv)
         k++;
     if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
         fprintf(stderr, "usage: nbtest-lie clearance|components|runs|weight|path|hitcheck|"
-                        "perimeter|bitangent|graph-bytes IN OUT\n");
+                        "perimeter|bitangent|subgoal|graph-bytes IN OUT\n");
         return 2;
     }
     nb_bundle *b = NULL;
@@ -266,6 +290,7 @@ int main(int argc, char **argv)
         case NB_SEC_HITCHECK: lied = lie_hitcheck(p); break;
         case NB_SEC_PERIMETER: lied = lie_perimeter(p); break;
         case NB_SEC_BITANGENT: lied = lie_bitangent(p); break;
+        case NB_SEC_SUBGOAL: lied = lie_subgoal(p); break;
         }
         if (lied) {
             printf("section %zu (%s\n", i, nb_section_type_name(in.type));

@@ -38,6 +38,10 @@ static int usage(FILE *f)
                "      --full           bake everything again, even what changed cells cannot\n"
                "                       reach\n"
                "  -v, --verbose        say what was kept and what was computed again\n"
+               "      --optimal        also bake an optimal-search layer (a subgoal graph,\n"
+               "                       formats/subgoal.md) for each capability and size of\n"
+               "                       the agent set, for the strict corner rule;\n"
+               "                       navbake query --method optimal uses it\n"
                "  -q, --quiet          no progress, and nothing about sections removed with\n"
                "                       an old level\n"
                "      --progress WHEN  auto (default: a line on standard error when it is a\n"
@@ -100,6 +104,7 @@ int main(int argc, char **argv)
                                          {"zlib", no_argument, NULL, 'z'},
                                          {"threads", required_argument, NULL, 'j'},
                                          {"full", no_argument, NULL, OPT_FULL},
+                                         {"optimal", optional_argument, NULL, 'O'},
                                          NBC_FORMAT_OPTION,
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
@@ -109,6 +114,7 @@ int main(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     const char *legend_path = NULL, *agents_path = NULL, *out = NULL;
     int quiet = 0, verbose = 0, c;
+    unsigned optimal = 0; /* corner rules of the optimal-search layers, NBB_CORNERS_* */
     nbb_rebake_opts ro = {0, 0, 0, NULL, NULL};
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
@@ -132,6 +138,12 @@ int main(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case OPT_FULL: ro.full = 1; break;
+        case 'O':
+            if (optarg && strcmp(optarg, "strict") != 0)
+                return nbc_usage("--optimal: '%s': the optimal-search layer serves the strict "
+                                 "corner rule only (weak corners use Annotated A*)", optarg);
+            optimal = NBB_CORNERS_STRICT;
+            break;
         case NBC_OPT_FORMAT:
             if (!nbc_format("--format", optarg, &format))
                 return NBC_EXIT_USAGE;
@@ -178,6 +190,21 @@ int main(int argc, char **argv)
         st = nbb_level_rebake(b, level, old, &ro, &stats, &err);
         nbc_progress_end(&prog);
     }
+    if (st == NB_OK && optimal) {
+        nbb_builder_remove(b, NB_SEC_SUBGOAL);
+        st = nbb_level_bake_subgoal(b, level, optimal, ro.compress, NULL, &err);
+    }
+    /* Changed cells leave the old subgoal layers behind (baked again whole
+     * with --optimal). */
+    size_t subgoals = 0;
+    for (size_t i = 0; old && stats.change == NBB_LEVEL_CELLS && i < nb_bundle_section_count(old);
+         i++)
+        subgoals += nb_bundle_section(old, i)->type == NB_SEC_SUBGOAL;
+    if (st == NB_OK && !quiet && subgoals && !optimal)
+        fprintf(stderr,
+                "mkclear: %s: its %zu subgoal layers are removed with the changed cells; bake "
+                "them again with mkclear --optimal\n",
+                out, subgoals);
     if (st == NB_OK && !quiet && stats.removed && stats.change == NBB_LEVEL_OTHER)
         /* Name what goes, so nobody wonders where the graph went. */
         fprintf(stderr,

@@ -24,16 +24,21 @@
 #include "parallel/parallel.h"
 #include "place/runs_build.h"
 
-/* The section types computed from the level, and whether this file keeps
- * them up to date when cells change (else they are removed). */
+/* The section types computed from the level, and what becomes of them
+ * when the old bundle held the same level or some of its cells changed:
+ * UPDATED, kept up to date here; KEPT_SAME, kept as stored for the same
+ * level and removed when cells changed (the subgoal layers, which mkclear
+ * --optimal bakes again whole). Another level removes them all. */
+enum { UPDATED = 1, KEPT_SAME = 2 };
 static const struct {
     uint32_t type;
-    int updated;
+    int fate;
 } derived[] = {
-    {NB_SEC_CLEARANCE, 1},
-    {NB_SEC_COMPONENTS, 1},
-    {NB_SEC_RUNS, 1},
-    {NB_SEC_ABSTRACT, 1},
+    {NB_SEC_CLEARANCE, UPDATED},
+    {NB_SEC_COMPONENTS, UPDATED},
+    {NB_SEC_RUNS, UPDATED},
+    {NB_SEC_SUBGOAL, KEPT_SAME},
+    {NB_SEC_ABSTRACT, UPDATED},
 };
 #define NDERIVED (sizeof derived / sizeof derived[0])
 
@@ -48,14 +53,15 @@ typedef struct layer_out {
     size_t nparams;
 } layer_out;
 
-/* Removes the sections of the derived types (those not kept up to date
- * when keep_updated), counting them into stats. */
-static void remove_derived(nbb_builder *b, const nb_bundle *old, int keep_updated,
-                           nbb_rebake_stats *stats)
+/* Removes the sections of the derived types that go with the change
+ * stats->change (all for another level), counting them into stats. */
+static void remove_derived(nbb_builder *b, const nb_bundle *old, nbb_rebake_stats *stats)
 {
     size_t at = 0;
     for (size_t k = 0; k < NDERIVED; k++) {
-        if (keep_updated && derived[k].updated)
+        if (stats->change != NBB_LEVEL_OTHER &&
+            (derived[k].fate == UPDATED ||
+             (derived[k].fate == KEPT_SAME && stats->change == NBB_LEVEL_SAME)))
             continue;
         size_t n = 0;
         for (size_t i = 0; old && i < nb_bundle_section_count(old); i++)
@@ -338,7 +344,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
     nb_status st = NB_OK;
     if (stats->change == NBB_LEVEL_OTHER) {
         /* Another level: what was built on the old one goes. */
-        remove_derived(b, old, 0, stats);
+        remove_derived(b, old, stats);
         st = nbb_level_put(b, lv, o->compress, err);
         if (st == NB_OK)
             st = nbb_bake_clearance_opts(b, &lv->legend, &lv->agents, g, o->compress, threads,
@@ -348,7 +354,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
         return st;
     }
     /* The same level, or some of its cells changed. */
-    remove_derived(b, old, 1, stats);
+    remove_derived(b, old, stats);
     uint8_t *rows = malloc(g->height ? g->height : 1);
     layer_out *out = calloc(ncaps * (1 + nsizes) + 1, sizeof *out);
     const layer_out **clear = malloc((ncaps + 1) * sizeof *clear);

@@ -9,6 +9,7 @@
 #include "bundle/bundle.h"
 #include "forest/forest.h"
 #include "place/place.h"
+#include "subgoal/subgoal.h"
 
 /* The structure checks of the section types that have one here, as a
  * query would make them when it opens the section. */
@@ -26,12 +27,19 @@ static nb_status check_runs(const nb_bundle *b, size_t index, nb_err *err)
     return nbi_runs_at(b, index, &r, err);
 }
 
+static nb_status check_subgoal(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nbi_sglayer l;
+    return nbi_sglayer_at(b, index, &l, err);
+}
+
 static const struct {
     uint32_t type;
     section_check check;
 } checks[] = {
     {NB_SEC_RUNS, check_runs},
     {NB_SEC_FOREST, check_forest},
+    {NB_SEC_SUBGOAL, check_subgoal},
 };
 
 static nb_status zero_gap(const nb_bundle *b, uint64_t from, uint64_t to, nb_err *err)

@@ -100,6 +100,24 @@
 #define NBI_RUN_START 0       /* u32: its first cell, y W + x */
 #define NBI_RUN_BEFORE 4      /* u32: cells of the runs before it */
 
+/* ---- subgoal graphs, the optimal-search layer (formats/subgoal.md) ----
+ * A header of 16 u32 words, then the arrays nbi_sg_layout places: the
+ * grid's bitmaps (u64 words), the rank of each row word, the nodes' cells,
+ * levels and first edges, and the edges. */
+#define NBI_SUBGOAL_VERSION 1
+#define NBI_SG_HEADER 64
+enum nbi_subgoal_word {
+    NBI_SG_WIDTH, NBI_SG_HEIGHT, NBI_SG_CAPABILITY, NBI_SG_SIZE, NBI_SG_CORNER,
+    NBI_SG_ROW_WORDS, NBI_SG_COL_WORDS, NBI_SG_NODES, NBI_SG_EDGES, NBI_SG_ORIGINAL,
+    NBI_SG_FLAGS, NBI_SG_WORDS /* 11 used; the rest of the header is zero */
+};
+#define NBI_SG_EDGE_RECORD 16  /* per edge: */
+#define NBI_SG_E_TARGET 0      /* u32: the node it leads to (a higher level) */
+#define NBI_SG_E_MID 4         /* u32: the node a shortcut passes, or NBI_SG_NO_MID */
+#define NBI_SG_E_CARDINAL 8    /* u32: cardinal steps of the path it stands for */
+#define NBI_SG_E_DIAGONAL 12   /* u32: diagonal steps */
+#define NBI_SG_NO_MID UINT32_MAX
+
 /* ---- the HAA* abstract graph (formats/abstract.md) ----
  * A header of 16 u32 words, then the arrays nbi_agraph_layout places. */
 #define NBI_ABSTRACT_VERSION 1

@@ -1,0 +1,186 @@
+/* sgscan.c: the scan for direct-h-reachable subgoals and the walk of an
+ * h-path, on the grid's bitmaps (subgoal.h).  Both the bake (every
+ * subgoal's edges) and a query (its two ends) run the same scan.
+ *
+ * A line along a row or a column is read 64 cells at a time: the length
+ * of a run of free cells that are not subgoals is a count of trailing (or
+ * leading) ones, so a scan costs about one word per line however long the
+ * line, and the diagonal rays set the cost. */
+#include "subgoal/subgoal.h"
+
+int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
+{
+    int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+    if (!nbi_sg_free(g, x + dx, y + dy))
+        return 0;
+    if (!NBI_MOVE_IS_DIAGONAL(d))
+        return 1;
+    int h = nbi_sg_free(g, x + dx, y), v = nbi_sg_free(g, x, y + dy);
+    return g->strict ? h && v : h || v;
+}
+
+/* Ones of a line from bit pos upwards (pos, pos + 1, ... < n), at most
+ * limit.  The line's words start at word base of a (masked by ~s when s
+ * is not NULL: free and not a subgoal). */
+static uint32_t ones_up(const uint8_t *a, const uint8_t *s, size_t base, uint32_t pos,
+                        uint32_t n, uint32_t limit)
+{
+    uint32_t count = 0;
+    while (count < limit && pos < n) {
+        size_t k = base + (pos >> 6);
+        uint64_t w = nbi_sg_word(a, k);
+        if (s)
+            w &= ~nbi_sg_word(s, k);
+        unsigned sh = pos & 63, avail = 64 - sh;
+        w >>= sh; /* the bits shifted in are 0: a run stops at the word's end */
+        unsigned t = ~w ? nbp_ctz64(~w) : 64;
+        if (t > avail)
+            t = avail;
+        count += t;
+        pos += t;
+        if (t < avail)
+            break;
+    }
+    return count < limit ? count : limit;
+}
+
+/* The same from bit pos downwards (pos, pos - 1, ... >= 0). */
+static uint32_t ones_down(const uint8_t *a, const uint8_t *s, size_t base, int64_t pos,
+                          uint32_t limit)
+{
+    uint32_t count = 0;
+    while (count < limit && pos >= 0) {
+        size_t k = base + (size_t)(pos >> 6);
+        uint64_t w = nbi_sg_word(a, k);
+        if (s)
+            w &= ~nbi_sg_word(s, k);
+        unsigned sh = 63 - (unsigned)(pos & 63), avail = (unsigned)(pos & 63) + 1;
+        w <<= sh; /* bit pos on top; the bits shifted in are 0 */
+        unsigned t = ~w ? 63 - nbp_msb64(~w) : 64;
+        if (t > avail)
+            t = avail;
+        count += t;
+        pos -= t;
+        if (t < avail)
+            break;
+    }
+    return count < limit ? count : limit;
+}
+
+/* Free cells that are not subgoals from (x, y) by cardinal move c, not
+ * counting (x, y), at most limit. */
+static uint32_t run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit)
+{
+    switch (c) {
+    case NBI_MOVE_E:
+        return ones_up(g->free_rows, g->sub_rows, (size_t)y * g->row_words, (uint32_t)x + 1,
+                       g->width, limit);
+    case NBI_MOVE_W:
+        return ones_down(g->free_rows, g->sub_rows, (size_t)y * g->row_words, (int64_t)x - 1,
+                         limit);
+    case NBI_MOVE_S:
+        return ones_up(g->pass_cols, NULL, (size_t)x * g->col_words, (uint32_t)y + 1, g->height,
+                       limit);
+    default: /* N */
+        return ones_down(g->pass_cols, NULL, (size_t)x * g->col_words, (int64_t)y - 1, limit);
+    }
+}
+
+/* How far the target lies from (x, y) along cardinal move c: 0 when it
+ * is not on that ray. */
+static uint32_t target_on(int32_t x, int32_t y, unsigned c, int32_t tx, int32_t ty)
+{
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    int64_t m = dx ? (int64_t)(tx - x) * dx : (int64_t)(ty - y) * dy;
+    if (m <= 0 || (dx ? ty != y : tx != x))
+        return 0;
+    return (uint32_t)m;
+}
+
+/* The line from (x, y) along c after k diagonal steps, at most *limit
+ * cells: reports the subgoal (or target) that stops it within the limit,
+ * and lowers the limit to the line's length.  Returns 0 when visit stops
+ * the scan. */
+static int line(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t k,
+                uint32_t *limit, int32_t tx, int32_t ty, nbi_sg_visit visit, void *ctx)
+{
+    uint32_t e = run(g, x, y, c, *limit);
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    uint32_t m = tx >= 0 ? target_on(x, y, c, tx, ty) : 0;
+    if (m && m <= e + 1 && m <= *limit) {
+        /* The target stops the line as a subgoal would. */
+        if (!visit(ctx, tx, ty, m, k))
+            return 0;
+        e = m - 1;
+    } else if (e < *limit) {
+        int32_t zx = x + dx * (int32_t)(e + 1), zy = y + dy * (int32_t)(e + 1);
+        if (nbi_sg_is_subgoal(g, zx, zy) && !visit(ctx, zx, zy, e + 1, k))
+            return 0;
+    }
+    if (e < *limit)
+        *limit = e;
+    return 1;
+}
+
+int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
+                nbi_sg_visit visit, void *ctx)
+{
+    uint32_t ext[4];
+    for (unsigned c = 0; c < 4; c++) {
+        ext[c] = UINT32_MAX;
+        if (!line(g, x, y, c, 0, &ext[c], tx, ty, visit, ctx))
+            return -1;
+    }
+    for (unsigned d = 4; d < 8; d++) {
+        unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
+        uint32_t lim_h = ext[h], lim_v = ext[v];
+        int32_t cx = x, cy = y;
+        for (uint32_t k = 1; nbi_sg_step_ok(g, cx, cy, d); k++) {
+            cx += nbi_move_dx[d];
+            cy += nbi_move_dy[d];
+            if (nbi_sg_is_subgoal(g, cx, cy) || (cx == tx && cy == ty)) {
+                if (!visit(ctx, cx, cy, 0, k))
+                    return -1;
+                break;
+            }
+            if (!line(g, cx, cy, h, k, &lim_h, tx, ty, visit, ctx) ||
+                !line(g, cx, cy, v, k, &lim_v, tx, ty, visit, ctx))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The h-path from a of n1 moves d1 then n2 moves d2, into out; 0 when a
+ * step is not allowed. */
+static int walk_shape(const nbi_sggrid *g, nb_cell a, unsigned d1, uint32_t n1, unsigned d2,
+                      uint32_t n2, nb_cell *out)
+{
+    int32_t x = a.x, y = a.y;
+    for (uint32_t i = 0; i < n1 + n2; i++) {
+        unsigned d = i < n1 ? d1 : d2;
+        if (!nbi_sg_step_ok(g, x, y, d))
+            return 0;
+        x += nbi_move_dx[d];
+        y += nbi_move_dy[d];
+        out[i].x = x;
+        out[i].y = y;
+    }
+    return 1;
+}
+
+size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out)
+{
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    uint32_t diag = ax < ay ? ax : ay, card = (ax > ay ? ax : ay) - diag;
+    /* The diagonal move toward b, and the cardinal one along its longer side. */
+    unsigned d = dx >= 0 ? (dy >= 0 ? NBI_MOVE_SE : NBI_MOVE_NE)
+                         : (dy >= 0 ? NBI_MOVE_SW : NBI_MOVE_NW);
+    unsigned c = ax > ay ? (dx > 0 ? NBI_MOVE_E : NBI_MOVE_W) : (dy > 0 ? NBI_MOVE_S : NBI_MOVE_N);
+    if (!nbi_sg_free(g, a.x, a.y))
+        return 0;
+    if (walk_shape(g, a, d, diag, c, card, out) || walk_shape(g, a, c, card, d, diag, out))
+        return diag + card;
+    return 0;
+}

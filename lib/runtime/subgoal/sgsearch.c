@@ -1,0 +1,728 @@
+/* sgsearch.c: optimal paths from a subgoal layer (navbake.h: nb_sg_*).
+ *
+ * A query joins each end to the graph (the end itself when it is a
+ * subgoal, else the subgoals its scan reaches; the start's scan also
+ * looks for the goal, which ends the query when a straight octile walk
+ * joins them), then searches the contraction hierarchy from both ends at
+ * once, each side taking only edges to higher levels (Geisberger et al.,
+ * 2008), until neither side's smallest key is below the best meeting
+ * found.  The subgoal path is unpacked (each shortcut into the two edges
+ * it replaces) and walked into cells.
+ *
+ * Node storage is a keymap (core/keymap.h) from node ids to records that
+ * grow with the nodes a query touches; two binary heaps with positions in
+ * the records give decrease-key.  Nothing is sized by the map. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clearance/clearance.h"
+#include "core/keymap.h"
+#include "subgoal/subgoal.h"
+
+#define NONE UINT32_MAX
+#define FWD 0
+#define BWD 1
+
+struct sgnode {
+    uint32_t id;
+    uint32_t parent[2]; /* slot reached from, or NONE: joined to the query's own end */
+    uint32_t edge[2];   /* the edge of the parent's list that was taken */
+    uint32_t heap[2];   /* position in each direction's heap, or NONE */
+    double g[2];        /* INFINITY until reached from that side */
+    uint8_t closed[2];
+};
+
+struct open {
+    double key;
+    uint32_t slot;
+};
+
+enum { IDLE, RUNNING, DONE };
+
+struct nb_sg {
+    const nb_bundle *bundle;
+    const nb_allocator *a;
+    size_t max_nodes;
+    nbi_sglayer *layers;
+    size_t nlayers;
+    /* The components layer of the last (capability, size), as AA* keeps it. */
+    int comp_state; /* 0 unknown, 1 present, -1 absent */
+    nb_capability comp_cap;
+    uint32_t comp_size;
+    nbi_layer comp;
+
+    /* The query in progress. */
+    int state;
+    nb_sg_query q;
+    const nbi_sglayer *L;
+    nb_path_status status;
+    int searched, direct, limit;
+    uint64_t expanded, scanned, stalled;
+    double best;   /* the shortest meeting so far */
+    uint32_t meet; /* its node's slot */
+    uint32_t partial;        /* the forward-settled slot nearest the goal */
+    double partial_h, partial_g;
+
+    struct sgnode *node;
+    size_t nused, ncap;
+    nbi_keymap map;
+    struct open *heap[2];
+    size_t hn[2], hcap[2];
+    nb_status oom; /* NB_ERR_NOMEM once growth failed mid-query */
+
+    /* Results. */
+    uint32_t *ids;   /* node ids of the subgoal path */
+    size_t ids_cap;
+    uint32_t *stack; /* unpacking: (edge, from, to) triples */
+    size_t stack_cap;
+    uint32_t *chain; /* the forward chain's slots, root first */
+    size_t chain_cap;
+    nb_cell *way;
+    size_t way_cap, way_len;
+    nb_cell *path;
+    size_t path_cap, path_len;
+    double length;
+};
+
+void nb_sg_query_init(nb_sg_query *q)
+{
+    memset(q, 0, sizeof *q);
+    q->size = 1;
+    q->corner = NB_CORNER_STRICT;
+}
+
+nb_status nb_sg_open(const nb_bundle *b, size_t max_nodes, nb_sg **out, nb_err *err)
+{
+    if (!out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_sg_open: no place for the workspace");
+    *out = NULL;
+    if (!b || !nb_has_map(b))
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map to search",
+                        b ? b->path : "(null)");
+    size_t n = 0;
+    for (size_t i = 0; i < b->nsections; i++)
+        n += b->sections[i].info.type == NB_SEC_SUBGOAL;
+    if (n == 0)
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: the bundle holds no subgoal layer; bake one with mkclear --optimal",
+                        b->path);
+    nb_sg *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
+    if (!ws)
+        return nbi_fail_nomem(err, "a subgoal search workspace");
+    ws->bundle = b;
+    ws->a = b->a;
+    ws->max_nodes = max_nodes;
+    nbi_keymap_init(&ws->map, ws->a);
+    ws->layers = nbi_alloc_array(ws->a, n, sizeof *ws->layers);
+    if (!ws->layers) {
+        nb_sg_close(ws);
+        return nbi_fail_nomem(err, "a subgoal search workspace");
+    }
+    for (size_t i = 0; i < b->nsections; i++) {
+        if (b->sections[i].info.type != NB_SEC_SUBGOAL)
+            continue;
+        nb_status st = nbi_sglayer_at(b, i, &ws->layers[ws->nlayers], err);
+        if (st != NB_OK) {
+            nb_sg_close(ws);
+            return st;
+        }
+        ws->nlayers++;
+    }
+    *out = ws;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+void nb_sg_close(nb_sg *ws)
+{
+    if (!ws)
+        return;
+    const nb_allocator *a = ws->a;
+    nbi_free(a, ws->layers);
+    nbi_free(a, ws->node);
+    nbi_keymap_free(&ws->map);
+    nbi_free(a, ws->heap[0]);
+    nbi_free(a, ws->heap[1]);
+    nbi_free(a, ws->ids);
+    nbi_free(a, ws->stack);
+    nbi_free(a, ws->chain);
+    nbi_free(a, ws->way);
+    nbi_free(a, ws->path);
+    nbi_free(a, ws);
+}
+
+size_t nb_sg_bytes(const nb_sg *ws)
+{
+    return sizeof *ws + ws->nlayers * sizeof *ws->layers + ws->ncap * sizeof *ws->node +
+           nbi_keymap_bytes(&ws->map) + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
+           ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
+           ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path;
+}
+
+/* ---- the heaps ---- */
+
+static inline void sift_up(nb_sg *ws, int dir, size_t i, struct open e)
+{
+    struct open *h = ws->heap[dir];
+    while (i > 0) {
+        size_t p = (i - 1) >> 1;
+        if (h[p].key <= e.key)
+            break;
+        h[i] = h[p];
+        ws->node[h[i].slot].heap[dir] = (uint32_t)i;
+        i = p;
+    }
+    h[i] = e;
+    ws->node[e.slot].heap[dir] = (uint32_t)i;
+}
+
+static uint32_t pop(nb_sg *ws, int dir)
+{
+    struct open *h = ws->heap[dir];
+    uint32_t top = h[0].slot;
+    ws->node[top].heap[dir] = NONE;
+    size_t n = --ws->hn[dir];
+    if (n == 0)
+        return top;
+    struct open e = h[n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1].key < h[c].key)
+            c++;
+        if (h[c].key >= e.key)
+            break;
+        h[i] = h[c];
+        ws->node[h[i].slot].heap[dir] = (uint32_t)i;
+        i = c;
+    }
+    h[i] = e;
+    ws->node[e.slot].heap[dir] = (uint32_t)i;
+    return top;
+}
+
+/* ---- nodes ---- */
+
+/* The slot of node id, made when new; NONE at the node cap or out of
+ * memory (ws->limit or ws->oom says which). */
+static uint32_t node_slot(nb_sg *ws, uint32_t id)
+{
+    uint32_t s = nbi_keymap_get(&ws->map, id);
+    if (s != NBI_KEYMAP_NONE)
+        return s;
+    if (ws->max_nodes && ws->nused >= ws->max_nodes) {
+        ws->limit = 1;
+        return NONE;
+    }
+    if (!nbi_grow(ws->a, (void **)&ws->node, &ws->ncap, ws->nused + 1, sizeof *ws->node) ||
+        !nbi_grow(ws->a, (void **)&ws->heap[0], &ws->hcap[0], ws->nused + 1, sizeof(struct open)) ||
+        !nbi_grow(ws->a, (void **)&ws->heap[1], &ws->hcap[1], ws->nused + 1, sizeof(struct open)) ||
+        !nbi_keymap_put(&ws->map, id, (uint32_t)ws->nused)) {
+        ws->oom = NB_ERR_NOMEM;
+        return NONE;
+    }
+    s = (uint32_t)ws->nused++;
+    struct sgnode *n = &ws->node[s];
+    n->id = id;
+    n->parent[0] = n->parent[1] = NONE;
+    n->edge[0] = n->edge[1] = NONE;
+    n->heap[0] = n->heap[1] = NONE;
+    n->g[0] = n->g[1] = INFINITY;
+    n->closed[0] = n->closed[1] = 0;
+    return s;
+}
+
+/* Node slot s reached from side dir at cost g (from parent slot p by edge
+ * e, or from the end itself when p is NONE): its label lowered and its
+ * place in the heap with it; a meeting with the other side noted. */
+static void reach(nb_sg *ws, int dir, uint32_t s, double g, uint32_t p, uint32_t e)
+{
+    struct sgnode *n = &ws->node[s];
+    if (n->closed[dir] || g >= n->g[dir])
+        return;
+    n->g[dir] = g;
+    n->parent[dir] = p;
+    n->edge[dir] = e;
+    size_t pos = n->heap[dir] == NONE ? ws->hn[dir]++ : n->heap[dir];
+    /* A* toward the other end: the octile distance never overestimates
+     * what is left, and never drops by more than an edge's length. */
+    nb_cell c = nbi_sg_node_cell(ws->L, n->id);
+    const nb_cell *to = dir == FWD ? &ws->q.goal : &ws->q.start;
+    struct open o = {g + nbi_octile_cells(c.x, c.y, to->x, to->y), s};
+    sift_up(ws, dir, pos, o);
+    double other = ws->node[s].g[1 - dir];
+    if (other < INFINITY && g + other < ws->best) {
+        ws->best = g + other;
+        ws->meet = s;
+    }
+}
+
+/* ---- joining the ends ---- */
+
+struct join {
+    nb_sg *ws;
+    int dir;
+    int32_t tx, ty; /* the other end */
+    int hit_target;
+    int only_target; /* the end is a subgoal: its node holds its edges */
+    uint32_t tcard, tdiag;
+};
+
+static int join_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    struct join *j = ctx;
+    nb_sg *ws = j->ws;
+    if (x == j->tx && y == j->ty) {
+        j->hit_target = 1;
+        j->tcard = card;
+        j->tdiag = diag;
+        return 1;
+    }
+    if (j->only_target)
+        return 1;
+    ws->scanned++;
+    uint32_t s = node_slot(ws, nbi_sg_node_at(ws->L, x, y));
+    if (s == NONE)
+        return !ws->oom; /* at the node cap, the others are left out: the query ends anyway */
+    reach(ws, j->dir, s, nbi_steps_length(card, diag), NONE, NONE);
+    return 1;
+}
+
+/* Joins end c (start for FWD) to the graph; 1 when the scan found the
+ * other end on a straight octile walk.  An end that is a subgoal is its
+ * own node, and it is scanned too: the scan follows the walks that take
+ * their diagonal moves first from where it starts, and under the weak
+ * rule a walk of the other shape may be free when this one is not, so a
+ * direct hop between the ends is looked for from both. */
+static int join(nb_sg *ws, int dir, nb_cell c, const nb_cell *other)
+{
+    const nbi_sglayer *L = ws->L;
+    int subgoal = nbi_sg_is_subgoal(&L->grid, c.x, c.y);
+    if (subgoal) {
+        uint32_t s = node_slot(ws, nbi_sg_node_at(L, c.x, c.y));
+        if (s == NONE)
+            return 0;
+        reach(ws, dir, s, 0, NONE, NONE);
+    }
+    struct join j = {ws, dir, other->x, other->y, 0, subgoal, 0, 0};
+    nbi_sg_scan(&L->grid, c.x, c.y, j.tx, j.ty, join_visit, &j);
+    return j.hit_target;
+}
+
+/* ---- the query ---- */
+
+static int inside(const nb_bundle *b, nb_cell c)
+{
+    return c.x >= 0 && c.y >= 0 && (uint32_t)c.x < b->width && (uint32_t)c.y < b->height;
+}
+
+static const nbi_sglayer *layer_for(const nb_sg *ws, const nb_sg_query *q)
+{
+    for (size_t i = 0; i < ws->nlayers; i++) {
+        const nbi_sglayer *l = &ws->layers[i];
+        if (l->cap == q->capability && l->size == q->size && l->corner == q->corner)
+            return l;
+    }
+    return NULL;
+}
+
+static nb_status no_layer(const nb_sg *ws, const nb_sg_query *q, nb_err *err)
+{
+    const nb_bundle *b = ws->bundle;
+    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1], have[512];
+    size_t at = 0;
+    have[0] = '\0';
+    for (size_t i = 0; i < ws->nlayers && at + 1 < sizeof have; i++) {
+        const nbi_sglayer *l = &ws->layers[i];
+        nb_capability_format(b, l->cap, caps, sizeof caps);
+        int k = snprintf(have + at, sizeof have - at, "%s{%s} size %u %s", at ? ", " : "", caps,
+                         l->size, l->corner == NB_CORNER_WEAK ? "weak" : "strict");
+        at += k > 0 ? (size_t)k : 0;
+    }
+    nb_capability_format(b, q->capability, caps, sizeof caps);
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "%s: no subgoal layer for capability {%s}, size %u and %s corners (it has %s); "
+                    "bake one with mkclear --optimal and an agent of that size and capability, "
+                    "or use Annotated A* (nb_aa_find)",
+                    b->path, caps, q->size, q->corner == NB_CORNER_WEAK ? "weak" : "strict", have);
+}
+
+/* An answer known before any search: the query is done. */
+static void answer(nb_sg *ws, nb_path_status st)
+{
+    ws->status = st;
+    ws->state = DONE;
+}
+
+/* The components of (capability, size) say whether the ends are joined;
+ * -1 when the bundle has no such layer, or an error. */
+static nb_status same_component(nb_sg *ws, const nb_sg_query *q, int *same, nb_err *err)
+{
+    const nb_bundle *b = ws->bundle;
+    if (ws->comp_state == 0 || ws->comp_cap != q->capability || ws->comp_size != q->size) {
+        ws->comp_cap = q->capability;
+        ws->comp_size = q->size;
+        nb_status st = nbi_components_layer(b, q->capability, q->size, &ws->comp, err);
+        if (st != NB_OK && st != NB_ERR_NOTFOUND) {
+            ws->comp_state = 0;
+            return st;
+        }
+        ws->comp_state = st == NB_OK ? 1 : -1;
+    }
+    *same = 1;
+    if (ws->comp_state == 1)
+        *same = nbi_layer_get(&ws->comp, (uint64_t)q->start.y * b->width + (uint64_t)q->start.x) ==
+                nbi_layer_get(&ws->comp, (uint64_t)q->goal.y * b->width + (uint64_t)q->goal.x);
+    return NB_OK;
+}
+
+nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
+{
+    const nb_bundle *b = ws->bundle;
+    ws->state = IDLE;
+    ws->path_len = ws->way_len = 0;
+    if (!inside(b, q->start) || !inside(b, q->goal))
+        return nbi_fail(err, NB_ERR_ARG, "%s (%d,%d) is outside the %u x %u map",
+                        inside(b, q->start) ? "goal" : "start",
+                        inside(b, q->start) ? q->goal.x : q->start.x,
+                        inside(b, q->start) ? q->goal.y : q->start.y, b->width, b->height);
+    if (q->size < 1)
+        return nbi_fail(err, NB_ERR_ARG, "agent size 0: a size is 1 or more cells");
+    if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
+        return nbi_fail(err, NB_ERR_ARG, "unknown corner rule %d", (int)q->corner);
+    if (q->corner == NB_CORNER_WEAK)
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: subgoal layers serve the strict corner rule only; for weak corners "
+                        "use Annotated A* (nb_aa_find)", b->path);
+    const nbi_sglayer *L = layer_for(ws, q);
+    if (!L)
+        return no_layer(ws, q, err);
+    ws->q = *q;
+    ws->L = L;
+    ws->searched = ws->direct = ws->limit = 0;
+    ws->oom = NB_OK;
+    ws->expanded = ws->scanned = 0;
+    ws->best = INFINITY;
+    ws->meet = ws->partial = NONE;
+    ws->partial_h = ws->partial_g = INFINITY;
+    ws->nused = 0;
+    ws->hn[0] = ws->hn[1] = 0;
+    ws->length = 0;
+    nbi_keymap_clear(&ws->map);
+    ws->state = RUNNING;
+    if (!nbi_sg_free(&L->grid, q->start.x, q->start.y)) {
+        answer(ws, NB_PATH_START_BLOCKED);
+        return nbi_done(err, NB_OK);
+    }
+    if (!nbi_sg_free(&L->grid, q->goal.x, q->goal.y)) {
+        answer(ws, NB_PATH_GOAL_BLOCKED);
+        return nbi_done(err, NB_OK);
+    }
+    int same;
+    nb_status st = same_component(ws, q, &same, err);
+    if (st != NB_OK) {
+        ws->state = IDLE;
+        return st;
+    }
+    if (!same) {
+        answer(ws, NB_PATH_NONE);
+        return nbi_done(err, NB_OK);
+    }
+    if (q->start.x == q->goal.x && q->start.y == q->goal.y) {
+        ws->direct = 1;
+        answer(ws, NB_PATH_FOUND);
+        return nbi_done(err, NB_OK);
+    }
+    ws->searched = 1;
+    if (join(ws, FWD, q->start, &q->goal)) {
+        ws->searched = 0;
+        ws->direct = 1;
+        answer(ws, NB_PATH_FOUND);
+        return nbi_done(err, NB_OK);
+    }
+    if (!ws->oom && join(ws, BWD, q->goal, &q->start)) {
+        ws->searched = 0;
+        ws->direct = 1;
+        answer(ws, NB_PATH_FOUND);
+        return nbi_done(err, NB_OK);
+    }
+    if (ws->oom) {
+        ws->state = IDLE;
+        return nbi_fail_nomem(err, "a subgoal search's nodes");
+    }
+    return nbi_done(err, NB_OK);
+}
+
+/* The side to expand next: the one whose smallest key is smaller, among
+ * those still below the best meeting; -1 when neither is. */
+static int next_side(const nb_sg *ws)
+{
+    int f = ws->hn[FWD] && ws->heap[FWD][0].key < ws->best;
+    int bk = ws->hn[BWD] && ws->heap[BWD][0].key < ws->best;
+    if (f && bk)
+        return ws->heap[FWD][0].key <= ws->heap[BWD][0].key ? FWD : BWD;
+    return f ? FWD : bk ? BWD : -1;
+}
+
+/* Settles slot s on side dir and relaxes its upward edges. */
+static void expand(nb_sg *ws, int dir, uint32_t s)
+{
+    const nbi_sglayer *L = ws->L;
+    struct sgnode *n = &ws->node[s];
+    n->closed[dir] = 1;
+    ws->expanded++;
+    const double g = n->g[dir];
+    const uint32_t id = n->id;
+    if (dir == FWD) {
+        /* The partial path's end, should the budget run out. */
+        nb_cell c = nbi_sg_node_cell(L, id);
+        double h = nbi_octile_cells(c.x, c.y, ws->q.goal.x, ws->q.goal.y);
+        if (h < ws->partial_h || (h == ws->partial_h && g < ws->partial_g)) {
+            ws->partial = s;
+            ws->partial_h = h;
+            ws->partial_g = g;
+        }
+    }
+    const uint32_t e0 = nbi_u32at(L->first, id), e1 = nbi_u32at(L->first, id + 1);
+    /* Stall on demand: the graph is undirected, so an edge up from this
+     * node is also an edge down into it; when a node above already reached
+     * from this side offers it a shorter way, its label is not a shortest
+     * upward distance and no shortest up-down path goes on from here.
+     * Shorter by a margin: two ways of the same length summed in another
+     * order may differ in the last bits, and stalling a node on a shortest
+     * path for that loses the path (skipping a stall only costs time). */
+    const double stall_below = g - 1e-9 * (1.0 + g);
+    for (uint32_t e = e0; e < e1; e++) {
+        const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
+        uint32_t t = nbi_keymap_get(&ws->map, nbi_get32(r + NBI_SG_E_TARGET));
+        if (t != NBI_KEYMAP_NONE &&
+            ws->node[t].g[dir] + nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL),
+                                                  nbi_get32(r + NBI_SG_E_DIAGONAL)) < stall_below) {
+            ws->stalled++;
+            return;
+        }
+    }
+    for (uint32_t e = e0; e < e1; e++) {
+        const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
+        double c = nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
+        uint32_t t = node_slot(ws, nbi_get32(r + NBI_SG_E_TARGET));
+        if (t == NONE)
+            return; /* ws->limit or ws->oom */
+        reach(ws, dir, t, g + c, s, e);
+    }
+}
+
+nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    if (ws->state == IDLE) {
+        if (done)
+            *done = 1;
+        return nbi_fail(err, NB_ERR_ARG, "nb_sg_step: no query in progress (call nb_sg_begin)");
+    }
+    for (uint64_t k = 0; ws->state == RUNNING && !ws->limit && k < expansions; k++) {
+        if (ws->q.max_expansions && ws->expanded >= ws->q.max_expansions) {
+            ws->limit = 1;
+            break;
+        }
+        int dir = next_side(ws);
+        if (dir < 0) {
+            answer(ws, ws->best < INFINITY ? NB_PATH_FOUND : NB_PATH_NONE);
+            break;
+        }
+        expand(ws, dir, pop(ws, dir));
+        if (ws->oom) {
+            ws->state = IDLE;
+            if (done)
+                *done = 1;
+            return nbi_fail_nomem(err, "a subgoal search's nodes");
+        }
+    }
+    if (ws->state == RUNNING && ws->limit)
+        answer(ws, NB_PATH_LIMIT);
+    if (done)
+        *done = ws->state == DONE;
+    return nbi_done(err, NB_OK);
+}
+
+/* ---- the answer: unpacking and walking ---- */
+
+static int push_id(nb_sg *ws, size_t *n, uint32_t id)
+{
+    if (!nbi_grow(ws->a, (void **)&ws->ids, &ws->ids_cap, *n + 1, sizeof *ws->ids))
+        return 0;
+    ws->ids[(*n)++] = id;
+    return 1;
+}
+
+/* Appends the nodes after `from` on the original edges that edge e (from
+ * its lower end) stands for, from node `from` to node `to`. */
+static int unpack(nb_sg *ws, uint32_t e, uint32_t from, uint32_t to, size_t *n)
+{
+    const nbi_sglayer *L = ws->L;
+    size_t sp = 0;
+    if (!nbi_grow(ws->a, (void **)&ws->stack, &ws->stack_cap, 3, sizeof *ws->stack))
+        return 0;
+    ws->stack[sp++] = e;
+    ws->stack[sp++] = from;
+    ws->stack[sp++] = to;
+    while (sp) {
+        uint32_t t = ws->stack[--sp], f = ws->stack[--sp], ed = ws->stack[--sp];
+        uint32_t mid = nbi_get32(L->edges + (size_t)ed * NBI_SG_EDGE_RECORD + NBI_SG_E_MID);
+        if (mid == NBI_SG_NO_MID) {
+            if (!push_id(ws, n, t))
+                return 0;
+            continue;
+        }
+        /* Checked at open: both halves exist, at lower levels, so this ends. */
+        if (!nbi_grow(ws->a, (void **)&ws->stack, &ws->stack_cap, sp + 6, sizeof *ws->stack))
+            return 0;
+        ws->stack[sp++] = nbi_sg_edge_to(L, mid, t);
+        ws->stack[sp++] = mid;
+        ws->stack[sp++] = t;
+        ws->stack[sp++] = nbi_sg_edge_to(L, mid, f);
+        ws->stack[sp++] = f;
+        ws->stack[sp++] = mid;
+    }
+    return 1;
+}
+
+/* The subgoal path to slot m (the meeting, or the partial path's end) and,
+ * with bwd, on from m to the goal side, as node ids in ws->ids. */
+static int subgoal_path(nb_sg *ws, uint32_t m, int bwd, size_t *n)
+{
+    *n = 0;
+    /* The forward chain, root first: count it, then fill it backwards. */
+    size_t len = 0;
+    for (uint32_t s = m; s != NONE; s = ws->node[s].parent[FWD])
+        len++;
+    if (!nbi_grow(ws->a, (void **)&ws->chain, &ws->chain_cap, len, sizeof *ws->chain))
+        return 0;
+    size_t k = len;
+    for (uint32_t s = m; s != NONE; s = ws->node[s].parent[FWD])
+        ws->chain[--k] = s;
+    const uint32_t *chain = ws->chain;
+    int ok = push_id(ws, n, ws->node[chain[0]].id);
+    for (size_t i = 1; ok && i < len; i++) {
+        const struct sgnode *c = &ws->node[chain[i]];
+        ok = unpack(ws, c->edge[FWD], ws->node[chain[i - 1]].id, c->id, n);
+    }
+    if (!ok || !bwd)
+        return ok;
+    for (uint32_t s = m; ws->node[s].parent[BWD] != NONE; s = ws->node[s].parent[BWD]) {
+        uint32_t p = ws->node[s].parent[BWD];
+        if (!unpack(ws, ws->node[s].edge[BWD], ws->node[s].id, ws->node[p].id, n))
+            return 0;
+    }
+    return 1;
+}
+
+static int push_way(nb_sg *ws, nb_cell c)
+{
+    if (ws->way_len && ws->way[ws->way_len - 1].x == c.x && ws->way[ws->way_len - 1].y == c.y)
+        return 1;
+    if (!nbi_grow(ws->a, (void **)&ws->way, &ws->way_cap, ws->way_len + 1, sizeof *ws->way))
+        return 0;
+    ws->way[ws->way_len++] = c;
+    return 1;
+}
+
+/* The waypoints' cells, walked; NB_ERR_FORMAT when a hop cannot be walked
+ * (a layer whose graph and bitmaps disagree). */
+static nb_status walk_path(nb_sg *ws, nb_err *err)
+{
+    uint64_t total = 1;
+    for (size_t i = 1; i < ws->way_len; i++) {
+        uint32_t ax = (uint32_t)abs(ws->way[i].x - ws->way[i - 1].x);
+        uint32_t ay = (uint32_t)abs(ws->way[i].y - ws->way[i - 1].y);
+        total += ax > ay ? ax : ay;
+    }
+    if (total > (uint64_t)ws->bundle->width * ws->bundle->height + 1 ||
+        !nbi_grow(ws->a, (void **)&ws->path, &ws->path_cap, (size_t)total, sizeof *ws->path))
+        return total > (uint64_t)ws->bundle->width * ws->bundle->height + 1
+                   ? nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (subgoal): a path of %llu "
+                              "cells, more than the map has", ws->bundle->path, ws->L->section,
+                              (unsigned long long)total)
+                   : nbi_fail_nomem(err, "a path");
+    ws->path[0] = ws->way[0];
+    size_t at = 1;
+    uint64_t diag = 0;
+    for (size_t i = 1; i < ws->way_len; i++) {
+        nb_cell a = ws->way[i - 1], b = ws->way[i];
+        size_t k = nbi_sg_walk(&ws->L->grid, a, b, ws->path + at);
+        if (k == 0)
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: section %ld (subgoal): no free octile walk from (%d, %d) to (%d, "
+                            "%d), which its graph joins", ws->bundle->path, ws->L->section, a.x,
+                            a.y, b.x, b.y);
+        uint32_t ax = (uint32_t)abs(b.x - a.x), ay = (uint32_t)abs(b.y - a.y);
+        diag += ax < ay ? ax : ay;
+        at += k;
+    }
+    ws->path_len = at;
+    ws->length = nbi_steps_length(at - 1 - diag, diag);
+    return NB_OK;
+}
+
+static nb_status build_answer(nb_sg *ws, nb_err *err)
+{
+    const nbi_sglayer *L = ws->L;
+    ws->way_len = 0;
+    if (!push_way(ws, ws->q.start))
+        return nbi_fail_nomem(err, "a path");
+    uint32_t m = ws->status == NB_PATH_FOUND ? ws->meet : ws->partial;
+    if (!ws->direct && m != NONE) {
+        size_t n;
+        if (!subgoal_path(ws, m, ws->status == NB_PATH_FOUND, &n))
+            return nbi_fail_nomem(err, "a path");
+        for (size_t i = 0; i < n; i++)
+            if (!push_way(ws, nbi_sg_node_cell(L, ws->ids[i])))
+                return nbi_fail_nomem(err, "a path");
+    }
+    if (ws->status == NB_PATH_FOUND && !push_way(ws, ws->q.goal))
+        return nbi_fail_nomem(err, "a path");
+    return walk_path(ws, err);
+}
+
+nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    if (ws->state == IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_sg_finish: no query in progress (call nb_sg_begin)");
+    if (ws->state == RUNNING)
+        ws->status = NB_PATH_LIMIT; /* ended early: the partial path */
+    ws->state = IDLE;
+    res->status = ws->status;
+    res->expanded = ws->expanded;
+    res->scanned = ws->scanned;
+    res->searched = ws->searched;
+    ws->path_len = ws->way_len = 0;
+    if (ws->status == NB_PATH_FOUND || ws->status == NB_PATH_LIMIT) {
+        nb_status st = build_answer(ws, err);
+        if (st != NB_OK) {
+            ws->path_len = ws->way_len = 0;
+            return st;
+        }
+        res->length = ws->length;
+        res->path_len = ws->path_len;
+        res->path = ws->path;
+        res->waypoint_len = ws->way_len;
+        res->waypoints = ws->way;
+    }
+    return nbi_done(err, NB_OK);
+}
+
+nb_status nb_sg_find(nb_sg *ws, const nb_sg_query *q, nb_sg_result *res, nb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    nb_status st = nb_sg_begin(ws, q, err);
+    if (st == NB_OK)
+        st = nb_sg_step(ws, UINT64_MAX, NULL, err);
+    if (st == NB_OK)
+        st = nb_sg_finish(ws, res, err);
+    return st;
+}

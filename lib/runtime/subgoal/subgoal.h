@@ -1,0 +1,139 @@
+/* subgoal.h: subgoal graphs, the optimal-search layer, inside the runtime
+ * (formats/subgoal.md): the grid as the scans read it, the checked layer,
+ * the scan for direct-h-reachable subgoals and the walk of an h-path.  The
+ * bake side builds layers with the same scan (bake/subgoal).  Internal.
+ *
+ * The cells where one agent (capability, size) may stand form a binary
+ * 8-connected grid; a subgoal is a cell where shortest paths bend round
+ * an obstacle's corner, so that every shortest path is a chain of
+ * h-reachable hops (each as long as the octile distance) between the two
+ * ends and subgoals (Uras, Koenig and Hernandez, ICAPS 2013).  The layer
+ * keeps the grid as bitmaps, the subgoals, and the graph of their
+ * direct-h-reachable pairs with a contraction hierarchy on top. */
+#ifndef NB_SUBGOAL_H
+#define NB_SUBGOAL_H
+
+#include "bundle/bundle.h"
+#include "core/grid.h"
+
+/* The grid of one agent as bitmaps of little-endian u64 words, read in
+ * place: row y's word k holds cells x = 64k .. 64k + 63 (bit x mod 64);
+ * column x's word k holds rows y = 64k .. 64k + 63.  Bits past the map's
+ * edge are 0. */
+typedef struct nbi_sggrid {
+    const uint8_t *free_rows; /* height x row_words: 1 where the agent may stand */
+    const uint8_t *sub_rows;  /* height x row_words: 1 at a subgoal */
+    const uint8_t *pass_cols; /* width x col_words: 1 where free and not a subgoal */
+    uint32_t width, height, row_words, col_words;
+    int strict; /* the corner rule: NB_CORNER_STRICT */
+} nbi_sggrid;
+
+static inline uint64_t nbi_sg_word(const uint8_t *words, size_t i)
+{
+    return nbi_load64le(words + 8 * i);
+}
+static inline int nbi_sg_inside(const nbi_sggrid *g, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && (uint32_t)x < g->width && (uint32_t)y < g->height;
+}
+/* The bit of (x, y) in a row bitmap; 0 outside the map. */
+static inline int nbi_sg_rowbit(const nbi_sggrid *g, const uint8_t *rows, int32_t x, int32_t y)
+{
+    if (!nbi_sg_inside(g, x, y))
+        return 0;
+    uint64_t w = nbi_sg_word(rows, (size_t)y * g->row_words + ((uint32_t)x >> 6));
+    return (int)((w >> (x & 63)) & 1u);
+}
+static inline int nbi_sg_free(const nbi_sggrid *g, int32_t x, int32_t y)
+{
+    return nbi_sg_rowbit(g, g->free_rows, x, y);
+}
+static inline int nbi_sg_is_subgoal(const nbi_sggrid *g, int32_t x, int32_t y)
+{
+    return nbi_sg_rowbit(g, g->sub_rows, x, y);
+}
+/* 1 when the agent may step from (x, y) by move d (core/grid.h), which
+ * needs (x, y) free: the target free and, for a diagonal, both cardinal
+ * cells beside it free (strict) or either (weak). */
+int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d);
+
+/* ---- the arrays of a payload (sglayer.c) ---- */
+
+typedef struct nbi_sg_layout {
+    uint64_t free_rows, sub_rows, pass_cols; /* u64 words */
+    uint64_t rank;                           /* u32 per row word */
+    uint64_t cells, level, first;            /* u32 per node (first: nodes + 1) */
+    uint64_t edges;                          /* NBI_SG_EDGE_RECORD each */
+    uint64_t total;                          /* the payload's length */
+} nbi_sg_layout;
+
+/* Where each array starts (every one on a multiple of 8) for a map of w x
+ * h cells, n nodes and e edges; 0 when the sizes overflow 64 bits. */
+int nbi_sg_layout_of(uint32_t w, uint32_t h, uint32_t n, uint32_t e, nbi_sg_layout *out);
+/* Words of a row (of a column) bitmap. */
+static inline uint32_t nbi_sg_words(uint32_t cells) { return (uint32_t)(((uint64_t)cells + 63) / 64); }
+
+/* ---- a checked layer (sglayer.c) ---- */
+
+typedef struct nbi_sglayer {
+    nbi_sggrid grid;
+    const uint8_t *rank;  /* u32 per row word: subgoals in the words before it */
+    const uint8_t *cells; /* u32 per node: y W + x, increasing */
+    const uint8_t *level; /* u32 per node: its place in the hierarchy */
+    const uint8_t *first; /* u32 per node + 1: its first edge */
+    const uint8_t *edges; /* NBI_SG_EDGE_RECORD per edge, each to a higher level */
+    uint32_t nodes, nedges, original;
+    uint32_t size;
+    nb_capability cap;
+    nb_corner corner;
+    long section;
+} nbi_sglayer;
+
+/* Checks the subgoal layer in section idx against the bundle's map and
+ * everything a query relies on (formats/subgoal.md, "What a reader relies
+ * on"), reading every count, offset and index once; NB_ERR_FORMAT (or
+ * NB_ERR_VERSION) naming the section and what is wrong. */
+nb_status nbi_sglayer_at(const nb_bundle *b, size_t idx, nbi_sglayer *out, nb_err *err);
+
+/* The node of the subgoal at (x, y), which must be one. */
+static inline uint32_t nbi_sg_node_at(const nbi_sglayer *l, int32_t x, int32_t y)
+{
+    size_t k = (size_t)y * l->grid.row_words + ((uint32_t)x >> 6);
+    uint64_t w = nbi_sg_word(l->grid.sub_rows, k) & ((((uint64_t)1) << (x & 63)) - 1);
+    return nbi_u32at(l->rank, k) + nbp_popcount64(w);
+}
+static inline nb_cell nbi_sg_node_cell(const nbi_sglayer *l, uint32_t node)
+{
+    uint32_t c = nbi_u32at(l->cells, node);
+    nb_cell out = {(int32_t)(c % l->grid.width), (int32_t)(c / l->grid.width)};
+    return out;
+}
+/* The edge from v whose target is t, or UINT32_MAX. */
+uint32_t nbi_sg_edge_to(const nbi_sglayer *l, uint32_t v, uint32_t t);
+
+/* ---- the scan (sgscan.c) ---- */
+
+/* Called for each subgoal the scan finds, with the cardinal and diagonal
+ * steps of the h-path to it (diagonal moves first); returns 0 to stop the
+ * scan (out of memory). */
+typedef int (*nbi_sg_visit)(void *ctx, int32_t x, int32_t y, uint32_t cardinal,
+                            uint32_t diagonal);
+
+/* The direct-h-reachable subgoals of (x, y): along each of the eight rays
+ * to the first cell that is blocked or a subgoal, then from each cell of
+ * a diagonal ray along its two cardinal directions, each line no longer
+ * than the one before it, so that every subgoal found is reached by an
+ * h-path (diagonal moves, then cardinal ones) through free cells that are
+ * not subgoals.  A target (tx, ty) that is not a subgoal is treated as
+ * one and reported the same way (tx < 0: none).  (x, y) must be free.
+ * Returns 0, or -1 when visit stopped it. */
+int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
+                nbi_sg_visit visit, void *ctx);
+
+/* The cells of an h-path from a to b, b included and a not, into out
+ * (room for max(|dx|, |dy|) cells): diagonal moves first, else cardinal
+ * moves first, whichever the grid allows.  Returns the number of cells,
+ * or 0 when neither shape is free (a layer that disagrees with itself). */
+size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out);
+
+#endif

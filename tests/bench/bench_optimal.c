@@ -1,0 +1,237 @@
+/* bench_optimal: the optimal-search layer (subgoal graphs, nb_sg_find)
+ * against Annotated A* (nb_aa_find) in the same run, on the same queries:
+ * the MovingAI scenario lines of ../shared/maps (an even sample of each
+ * file), for agents of sizes 1, 2 and 3 that walk on ground and swamp
+ * (MovingAI's assumption) and one of size 1 that walks on ground and
+ * trees (a second capability, which opens the DAO maps' forests).  For
+ * sizes above 1 and the other capability the same pairs are run where the
+ * agent can stand at both ends.  Every length is checked: the layer's
+ * against AA*'s, and for size 1 on ground and swamp against the file's.
+ *
+ * Prints, for each map, the layer's bake time (all four layers) and bytes
+ * per cell, then per agent the mean microseconds and expansions per query
+ * of each method and their ratio, by path length bucket (<64, 64-127,
+ * 128-255, 256-511, 512+) and overall; each query's time is the fastest
+ * of three runs.  Not part of make check:
+ * 'make bench-optimal' (tests/bench/optimal-bench.md). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bake_int.h"
+#include "clearance/clearance_build.h"
+#include "subgoal/subgoal_build.h"
+#include "testutil.h"
+
+#define NB_BUCKETS 6 /* five length buckets, then all */
+static const char *const bucket_name[NB_BUCKETS] = {"<64", "64-127", "128-255", "256-511", "512+",
+                                                    "all"};
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int bucket_of(double len)
+{
+    return len < 64 ? 0 : len < 128 ? 1 : len < 256 ? 2 : len < 512 ? 3 : 4;
+}
+
+typedef struct tally {
+    double n[NB_BUCKETS], aa_us[NB_BUCKETS], sg_us[NB_BUCKETS], aa_exp[NB_BUCKETS],
+        sg_exp[NB_BUCKETS];
+} tally;
+
+static const char *const default_maps[] = {
+    "dao/brc202d", "dao/orz900d", "dao/ost003d", "mazes/maze512-4-0", "rooms/8room_000",
+    "random/random512-40-5", "bg/AR0042SR", "sc1/AcrosstheCape", "wc3/battleground",
+    "random/random512-10-0"};
+
+struct agent {
+    const char *name;
+    nb_capability cap;
+    uint32_t size;
+};
+/* ground 1, swamp 2, water 4, trees 8 in the default legend */
+static const struct agent agents_run[] = {
+    {"ground+swamp, size 1", 3, 1},
+    {"ground+swamp, size 2", 3, 2},
+    {"ground+swamp, size 3", 3, 3},
+    {"ground+trees, size 1", 9, 1},
+};
+#define NAGENTS (sizeof agents_run / sizeof agents_run[0])
+
+static long wrong; /* lengths that disagree, over the run */
+
+static void run_map(const char *shared, const char *name, size_t max_lines)
+{
+    char map_path[4096], scen_path[4200];
+    snprintf(map_path, sizeof map_path, "%s/maps/%s.map", shared, name);
+    snprintf(scen_path, sizeof scen_path, "%s.scen", map_path);
+    nbi_legend legend;
+    nbi_legend_default(&legend);
+    nbb_grid grid;
+    nbb_scen scen;
+    nb_err err;
+    if (nbb_map_read(map_path, &legend, &grid, &err) != NB_OK ||
+        nbb_scen_read(scen_path, &scen, &err) != NB_OK) {
+        printf("%s: skipped: %s\n\n", name, err.msg);
+        return;
+    }
+    static nbi_agentset agents;
+    memset(&agents, 0, sizeof agents);
+    for (size_t i = 0; i < NAGENTS; i++) {
+        nb_agent *a = &agents.agent[agents.count++];
+        snprintf(a->name, sizeof a->name, "a%zu", i);
+        a->capability = agents_run[i].cap;
+        a->size = agents_run[i].size;
+    }
+    const char *path = tu_path(tu_tmpdir(), "optimal.nbk");
+    nbb_builder *b = NULL;
+    nbb_optimal_stats os;
+    double t0 = 0, t1 = 0;
+    nb_status st = nbb_builder_new(&b, &err);
+    if (st == NB_OK)
+        st = nbb_put_level(b, &legend, &agents, &grid, 0, &err);
+    if (st == NB_OK)
+        st = nbb_bake_clearance(b, &legend, &agents, &grid, 0, NULL, &err);
+    if (st == NB_OK) {
+        t0 = now_us();
+        st = nbb_bake_subgoal(b, &legend, &agents, &grid, NBB_CORNERS_STRICT, 0, &os, &err);
+        t1 = now_us();
+    }
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, &err);
+    nbb_builder_free(b);
+    nb_bundle *nb = NULL;
+    nb_aa *aa = NULL;
+    nb_sg *sg = NULL;
+    if (st == NB_OK)
+        st = nb_bundle_open(path, 0, NULL, &nb, &err);
+    if (st == NB_OK)
+        st = nb_aa_open(nb, &aa, &err);
+    if (st == NB_OK)
+        st = nb_sg_open(nb, 0, &sg, &err);
+    if (st != NB_OK) {
+        printf("%s: failed: %s\n\n", name, err.msg);
+        goto out;
+    }
+    double cells = (double)grid.width * grid.height;
+    printf("### %s (%u x %u)\n\n", name, grid.width, grid.height);
+    printf("Layers: %zu (one per capability and size of the agent set), baked in %.0f ms (%.0f ms per layer), %.2f bytes per "
+           "cell per layer, %.0f subgoals and %.0f stored edges per layer on average.\n\n",
+           os.layers, (t1 - t0) / 1e3, (t1 - t0) / 1e3 / (double)os.layers,
+           (double)os.bytes / cells / (double)os.layers, (double)os.nodes / (double)os.layers,
+           (double)os.edges / (double)os.layers);
+    printf("| agent | bucket | queries | AA* us/query | optimal us/query | AA* / optimal | AA* "
+           "expanded | optimal expanded |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    size_t stride = scen.count > max_lines ? (scen.count + max_lines - 1) / max_lines : 1;
+    for (size_t ai = 0; ai < NAGENTS; ai++) {
+        const struct agent *ag = &agents_run[ai];
+        tally t;
+        memset(&t, 0, sizeof t);
+        nb_aa_query aq;
+        nb_aa_query_init(&aq);
+        aq.size = ag->size;
+        aq.capability = ag->cap;
+        nb_sg_query sq;
+        nb_sg_query_init(&sq);
+        sq.size = ag->size;
+        sq.capability = ag->cap;
+        for (size_t li = 0; li < scen.count; li += stride) {
+            const nbb_scen_line *l = &scen.lines[li];
+            if (nb_can_stand(nb, ag->cap, ag->size, l->start.x, l->start.y) != 1 ||
+                nb_can_stand(nb, ag->cap, ag->size, l->goal.x, l->goal.y) != 1)
+                continue;
+            aq.start = sq.start = l->start;
+            aq.goal = sq.goal = l->goal;
+            nb_aa_result ar;
+            nb_sg_result sr;
+            /* Each query three times, the fastest kept: the machine is
+             * shared, and the other jobs' interruptions are not the
+             * query's cost. */
+            double aa_us = INFINITY, sg_us = INFINITY;
+            nb_status s1 = NB_OK, s2 = NB_OK;
+            for (int rep = 0; rep < 3; rep++) {
+                double a0 = now_us();
+                s1 = nb_aa_find(aa, &aq, &ar, &err);
+                double a1 = now_us();
+                s2 = nb_sg_find(sg, &sq, &sr, &err);
+                double a2 = now_us();
+                aa_us = fmin(aa_us, a1 - a0);
+                sg_us = fmin(sg_us, a2 - a1);
+            }
+            if (s1 != NB_OK || s2 != NB_OK || ar.status != sr.status ||
+                (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-6) ||
+                (ai == 0 && ar.status == NB_PATH_FOUND &&
+                 fabs(ar.length - l->optimal) > 1e-4 + 0.5 * pow(10.0, -(double)l->decimals))) {
+                if (wrong++ < 10)
+                    fprintf(stderr, "%s line %u, %s: AA* %s %.6f, optimal %s %.6f, file %.6f\n",
+                            name, l->line, ag->name, nb_path_status_str(ar.status), ar.length,
+                            nb_path_status_str(sr.status), sr.length, l->optimal);
+                continue;
+            }
+            if (ar.status != NB_PATH_FOUND)
+                continue;
+            int k = bucket_of(ar.length);
+            for (int j = 0; j < 2; j++, k = NB_BUCKETS - 1) {
+                t.n[k]++;
+                t.aa_us[k] += aa_us;
+                t.sg_us[k] += sg_us;
+                t.aa_exp[k] += (double)ar.expanded;
+                t.sg_exp[k] += (double)sr.expanded;
+            }
+        }
+        for (int k = 0; k < NB_BUCKETS; k++) {
+            if (!t.n[k])
+                continue;
+            double n = t.n[k];
+            printf("| %s | %s | %.0f | %.1f | %.1f | %.1fx | %.0f | %.0f |\n",
+                   k == NB_BUCKETS - 1 ? ag->name : "", k == NB_BUCKETS - 1 ? "**all**" : bucket_name[k], n,
+                   t.aa_us[k] / n, t.sg_us[k] / n, t.aa_us[k] / t.sg_us[k], t.aa_exp[k] / n,
+                   t.sg_exp[k] / n);
+        }
+        fflush(stdout);
+    }
+    printf("\n");
+out:
+    nb_sg_close(sg);
+    nb_aa_close(aa);
+    nb_bundle_close(nb);
+    nbb_scen_free(&scen);
+    nbb_grid_free(&grid);
+}
+
+int main(int argc, char **argv)
+{
+    size_t max_lines = 150;
+    const char *only = NULL;
+    int c;
+    while ((c = getopt(argc, argv, "n:m:")) != -1) {
+        if (c == 'n')
+            max_lines = (size_t)strtoul(optarg, NULL, 10);
+        else if (c == 'm')
+            only = optarg;
+        else {
+            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP]\n");
+            return 2;
+        }
+    }
+    const char *shared = getenv("NB_SHARED") ? getenv("NB_SHARED") : tu_src("../shared");
+    printf("## bench_optimal: subgoal layers against Annotated A*, one run\n\n"
+           "At most %zu scenario lines a map (an even sample), every length checked (AA* against "
+           "the layer, and the file's for size 1 on ground and swamp). Times are means over the "
+           "queries of each query's fastest of three runs (wall clock, microseconds).\n\n",
+           max_lines);
+    if (only)
+        run_map(shared, only, max_lines);
+    else
+        for (size_t i = 0; i < sizeof default_maps / sizeof *default_maps; i++)
+            run_map(shared, default_maps[i], max_lines);
+    printf("Lengths that disagreed: %ld.\n", wrong);
+    return wrong ? 1 : 0;
+}

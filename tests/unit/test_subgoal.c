@@ -1,0 +1,656 @@
+/* test_subgoal.c: the optimal-search layer (subgoal graphs, nb_sg_*)
+ * against a textbook Dijkstra (tests/support/brute.c) over the same moves:
+ *  - random maps with 1 to 4 terrains, sizes 1 to 3 and three capabilities,
+ *    the strict corner rule (the only one the layer serves: weak corners
+ *    are refused when baking and when querying, and the caller falls back
+ *    to Annotated A*): from sampled starts, every goal of the map gets
+ *    Dijkstra's length (or no path exactly where Dijkstra finds none), and
+ *    the paths of a sample are legal step by step and as long as they say;
+ *  - the layer's subgoals are the cells the rule's definition names,
+ *    recomputed here from the 3 x 3 block by brute force;
+ *  - a query for an agent the bundle has no layer for is refused, naming
+ *    the layers it has (the caller falls back to Annotated A*);
+ *  - the sliced form gives find's path in steps of any size; a budget and
+ *    a node cap end with NB_PATH_LIMIT and a legal partial path;
+ *  - bad queries are errors; blocked ends and separate components are
+ *    answered without a search. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clearance/clearance_build.h"
+#include "subgoal/subgoal_build.h"
+#include "brute.h"
+#include "testutil.h"
+
+static nbi_legend legend;
+
+static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
+                      unsigned corners, nb_err *err)
+{
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, &legend, agents, grid, 0, err);
+    if (st == NB_OK)
+        st = nbb_bake_clearance(b, &legend, agents, grid, 0, NULL, err);
+    if (st == NB_OK)
+        st = nbb_bake_subgoal(b, &legend, agents, grid, corners, 0, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    return st;
+}
+
+/* 1 when the path starts and ends at the query's ends, takes legal steps
+ * only and is as long as it says. */
+static int path_ok(const nbb_grid *g, const nb_sg_query *q, enum brute_corner rule,
+                   const nb_cell *p, size_t n, double length, int to_goal)
+{
+    if (n < 1 || p[0].x != q->start.x || p[0].y != q->start.y)
+        return 0;
+    if (to_goal && (p[n - 1].x != q->goal.x || p[n - 1].y != q->goal.y))
+        return 0;
+    double len = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (!brute_step_ok(&legend, g, q->capability, q->size, rule, p[i - 1].x, p[i - 1].y,
+                           p[i].x, p[i].y))
+            return 0;
+        len += p[i - 1].x != p[i].x && p[i - 1].y != p[i].y ? sqrt(2.0) : 1.0;
+    }
+    return fabs(len - length) < 1e-9;
+}
+
+struct tally {
+    long queries, found, none, bad_status, bad_len, bad_path, searched_none;
+};
+
+/* The map of the first failure, for reproducing it. */
+static void dump_once(const nbb_grid *g)
+{
+    static int dumped;
+    if (dumped++)
+        return;
+    for (uint32_t y = 0; y < g->height; y++)
+        diag("%.*s", (int)g->width, (const char *)g->cells + (size_t)y * g->width);
+}
+
+/* Every goal from a few starts, against Dijkstra's distances from them. */
+static void all_goals(tu_rng *rng, nb_sg *ws, const nbb_grid *g, nb_capability cap, unsigned size,
+                      enum brute_corner rule, int starts, double *dist, struct tally *t)
+{
+    size_t n = (size_t)g->width * g->height;
+    for (int k = 0; k < starts; k++) {
+        nb_sg_query q;
+        nb_sg_query_init(&q);
+        q.capability = cap;
+        q.size = size;
+        q.corner = rule == BRUTE_STRICT ? NB_CORNER_STRICT : NB_CORNER_WEAK;
+        for (int tries = 0; tries < 50; tries++) {
+            q.start.x = (int32_t)tu_below(rng, g->width);
+            q.start.y = (int32_t)tu_below(rng, g->height);
+            if (brute_can_stand(&legend, g, cap, size, q.start.x, q.start.y))
+                break;
+        }
+        int s_ok = brute_can_stand(&legend, g, cap, size, q.start.x, q.start.y);
+        brute_dijkstra(&legend, g, cap, size, rule, q.start.x, q.start.y, -1, -1, NULL, dist);
+        for (size_t i = 0; i < n; i++) {
+            q.goal.x = (int32_t)(i % g->width);
+            q.goal.y = (int32_t)(i / g->width);
+            nb_sg_result r;
+            nb_err err;
+            t->queries++;
+            if (nb_sg_find(ws, &q, &r, &err) != NB_OK) {
+                if (t->bad_status++ < 4)
+                    diag("(%d,%d)->(%d,%d) size %u: %s", q.start.x, q.start.y, q.goal.x, q.goal.y,
+                         size, err.msg);
+                continue;
+            }
+            int g_ok = brute_can_stand(&legend, g, cap, size, q.goal.x, q.goal.y);
+            double want = s_ok && g_ok ? dist[i] : -1;
+            nb_path_status ws_ = !s_ok      ? NB_PATH_START_BLOCKED
+                                 : !g_ok    ? NB_PATH_GOAL_BLOCKED
+                                 : want < 0 ? NB_PATH_NONE
+                                            : NB_PATH_FOUND;
+            if (r.status != ws_) {
+                dump_once(g);
+                if (t->bad_status++ < 4)
+                    diag("(%d,%d)->(%d,%d) size %u %s: %s, Dijkstra says %s", q.start.x,
+                         q.start.y, q.goal.x, q.goal.y, size, rule ? "weak" : "strict",
+                         nb_path_status_str(r.status), nb_path_status_str(ws_));
+                continue;
+            }
+            if (r.status == NB_PATH_NONE) {
+                t->none++;
+                t->searched_none += r.searched;
+            }
+            if (r.status != NB_PATH_FOUND)
+                continue;
+            t->found++;
+            if (fabs(r.length - want) > 1e-9 && (dump_once(g), t->bad_len++ < 4))
+                diag("(%d,%d)->(%d,%d) size %u cap %u %s: length %.9f, Dijkstra %.9f", q.start.x,
+                     q.start.y, q.goal.x, q.goal.y, size, cap, rule ? "weak" : "strict", r.length,
+                     want);
+            /* Every path of a sample is walked step by step. */
+            if ((i % 7) == 0 && !path_ok(g, &q, rule, r.path, r.path_len, r.length, 1) &&
+                t->bad_path++ < 4)
+                diag("(%d,%d)->(%d,%d) size %u: the path is not legal or not as long as it says",
+                     q.start.x, q.start.y, q.goal.x, q.goal.y, size);
+        }
+    }
+}
+
+static void add_agent(nbi_agentset *agents, nb_capability cap, uint32_t size)
+{
+    nb_agent *a = &agents->agent[agents->count];
+    snprintf(a->name, sizeof a->name, "a%zu", agents->count);
+    a->capability = cap;
+    a->size = size;
+    agents->count++;
+}
+
+static void test_random(tu_rng *rng)
+{
+    static const uint32_t shapes[][2] = {{1, 1}, {6, 5}, {24, 24}, {70, 9}, {40, 33}};
+    static nbi_agentset agents;
+    const char *path = tu_path(tu_tmpdir(), "sg.nbk");
+    double *dist = malloc(70 * 40 * sizeof *dist);
+    int k = 0;
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+        for (unsigned nt = 1; nt <= 4; nt++, k++) {
+            nbb_grid g;
+            unsigned pct = 10u + (unsigned)(k % 4) * 10u;
+            tu_random_grid(rng, shapes[sh][0], shapes[sh][1], pct, nt, &g);
+            memset(&agents, 0, sizeof agents);
+            nb_capability caps[3] = {(1u << nt) - 1, 1u, 1u + tu_below(rng, (1u << nt) - 1)};
+            for (unsigned c = 0; c < 3; c++)
+                for (unsigned s = 1; s <= 3; s++)
+                    add_agent(&agents, caps[c], s);
+            nb_err err;
+            nb_bundle *nb = NULL;
+            nb_sg *ws = NULL;
+            nb_status st = bake(path, &agents, &g, NBB_CORNERS_STRICT, &err);
+            if (st == NB_OK)
+                st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
+            if (st == NB_OK)
+                st = nb_sg_open(nb, 0, &ws, &err);
+            if (!ok(st == NB_OK, "%ux%u, %u terrains: baked, opened",
+                    g.width, g.height, nt)) {
+                diag("%s", err.msg);
+                nb_bundle_close(nb);
+                nbb_grid_free(&g);
+                continue;
+            }
+            for (int rule = 0; rule < 1; rule++) { /* strict: the layer serves no other */
+                struct tally t = {0};
+                for (unsigned c = 0; c < 3; c++)
+                    for (unsigned s = 1; s <= 3; s++)
+                        all_goals(rng, ws, &g, caps[c], s, (enum brute_corner)rule, 3, dist, &t);
+                ok(t.bad_status == 0 && t.bad_len == 0 && t.bad_path == 0 && t.searched_none == 0,
+                   "%ux%u, %u terrains, %s corners, sizes 1-3, 3 capabilities: %ld queries (%ld "
+                   "found, %ld none), Dijkstra's lengths, legal paths",
+                   g.width, g.height, nt, rule ? "weak" : "strict", t.queries, t.found, t.none);
+            }
+            nb_sg_close(ws);
+            nb_bundle_close(nb);
+            nbb_grid_free(&g);
+        }
+    free(dist);
+}
+
+/* A map dense with subgoals (random obstacles), where contraction leaves
+ * a core: every goal from a few starts, as Dijkstra says. */
+static void test_dense(tu_rng *rng)
+{
+    static nbi_agentset agents;
+    nbb_grid g;
+    tu_random_grid(rng, 160, 150, 10, 1, &g);
+    memset(&agents, 0, sizeof agents);
+    add_agent(&agents, 1, 1);
+    add_agent(&agents, 1, 2);
+    uint8_t *cv = malloc((size_t)g.width * g.height);
+    uint8_t in_cap[256];
+    nbb_terrain_mask(&legend, 1, in_cap);
+    nbb_clearance_compute(g.cells, g.width, g.height, in_cap, 2, cv);
+    uint8_t *payload = NULL;
+    size_t len = 0;
+    nbb_subgoal_stats ss;
+    nb_err err;
+    nb_status st = nbb_subgoal_encode(cv, g.width, g.height, 1, 1, NB_CORNER_STRICT, &payload, &len,
+                                      &ss, &err);
+    free(cv);
+    free(payload);
+    ok(st == NB_OK && ss.core > 0, "dense: %u subgoals, %u of them left in the core", ss.nodes,
+       ss.core);
+    const char *path = tu_path(tu_tmpdir(), "sg-dense.nbk");
+    nb_bundle *nb = NULL;
+    nb_sg *ws = NULL;
+    if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT, &err) == NB_OK &&
+                nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
+                nb_sg_open(nb, 0, &ws, &err) == NB_OK,
+            "dense: baked and opened")) {
+        diag("%s", err.msg);
+        nbb_grid_free(&g);
+        return;
+    }
+    double *dist = malloc((size_t)g.width * g.height * sizeof *dist);
+    struct tally t = {0};
+    for (unsigned s = 1; s <= 2; s++)
+        all_goals(rng, ws, &g, 1, s, BRUTE_STRICT, 2, dist, &t);
+    ok(t.bad_status == 0 && t.bad_len == 0 && t.bad_path == 0,
+       "dense: %ld queries (%ld found), Dijkstra's lengths, legal paths", t.queries, t.found);
+    free(dist);
+    nb_sg_close(ws);
+    nb_bundle_close(nb);
+    nbb_grid_free(&g);
+}
+
+/* A layer damaged one way at a time, each refused when a workspace is
+ * made, naming what is wrong. */
+static nb_status open_damaged(const nbb_grid *g, const nbi_agentset *agents, const uint8_t *payload,
+                              size_t len, nb_err *err)
+{
+    const char *path = tu_path(tu_tmpdir(), "sg-damaged.nbk");
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, &legend, agents, g, 0, err);
+    nb_section_info in;
+    memset(&in, 0, sizeof in);
+    in.type = NB_SEC_SUBGOAL;
+    in.version = NBI_SUBGOAL_VERSION;
+    in.encoding = NB_ENC_RAW;
+    if (len >= NBI_SG_HEADER) {
+        in.param[0] = nbi_get32(payload + 4 * NBI_SG_CAPABILITY);
+        in.param[1] = nbi_get32(payload + 4 * NBI_SG_SIZE);
+        in.param[2] = nbi_get32(payload + 4 * NBI_SG_CORNER);
+        in.param[3] = nbi_get32(payload + 4 * NBI_SG_NODES);
+        in.param[4] = nbi_get32(payload + 4 * NBI_SG_EDGES);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_add(b, &in, payload, len, 0, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    nb_bundle *nb = NULL;
+    nb_sg *ws = NULL;
+    if (st == NB_OK)
+        st = nb_bundle_open(path, 0, NULL, &nb, err);
+    if (st == NB_OK) {
+        st = nb_sg_open(nb, 0, &ws, err);
+        nb_status vs = nb_bundle_verify(nb, NULL);
+        if (vs != st) /* verify runs the same checks */
+            st = NB_ERR_ARG;
+    }
+    nb_sg_close(ws);
+    nb_bundle_close(nb);
+    return st;
+}
+
+static void test_damage(tu_rng *rng)
+{
+    static nbi_agentset agents;
+    nbb_grid g;
+    tu_random_grid(rng, 70, 50, 20, 1, &g);
+    memset(&agents, 0, sizeof agents);
+    add_agent(&agents, 1, 1);
+    uint8_t *cv = malloc((size_t)g.width * g.height);
+    uint8_t in_cap[256];
+    nbb_terrain_mask(&legend, 1, in_cap);
+    nbb_clearance_compute(g.cells, g.width, g.height, in_cap, 1, cv);
+    uint8_t *p = NULL;
+    size_t len = 0;
+    nb_err err;
+    if (!ok(nbb_subgoal_encode(cv, g.width, g.height, 1, 1, NB_CORNER_STRICT, &p, &len, NULL,
+                               &err) == NB_OK, "damage: a layer encoded")) {
+        free(cv);
+        nbb_grid_free(&g);
+        return;
+    }
+    ok(open_damaged(&g, &agents, p, len, &err) == NB_OK, "damage: the layer as baked opens");
+    uint32_t n = nbi_get32(p + 4 * NBI_SG_NODES), e = nbi_get32(p + 4 * NBI_SG_EDGES);
+    nbi_sg_layout lay;
+    nbi_sg_layout_of(g.width, g.height, n, e, &lay);
+    uint8_t *q = malloc(len);
+    /* A blocked cell, and an edge of the node of the lowest level. */
+    size_t blocked = 0;
+    while (cv[blocked])
+        blocked++;
+    uint32_t low = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (nbi_get32(p + lay.level + 4 * (size_t)v) == 0)
+            low = v;
+    uint32_t low_edge = nbi_get32(p + lay.first + 4 * (size_t)low);
+    uint32_t orig = UINT32_MAX; /* an edge that is not a shortcut */
+    for (uint32_t k = 0; k < e && orig == UINT32_MAX; k++)
+        if (nbi_get32(p + lay.edges + (size_t)k * NBI_SG_EDGE_RECORD + NBI_SG_E_MID) == NBI_SG_NO_MID)
+            orig = k;
+    struct {
+        const char *what, *says;
+        int kind;
+    } cases[] = {
+        {"a rank one more", "the rank of row", 0},
+        {"a subgoal on a blocked cell", "cannot stand on", 1},
+        {"a column bit flipped", "disagrees with the rows", 2},
+        {"an edge to the lowest node", "expected another node of a higher level", 3},
+        {"an edge a step longer", "not the octile distance", 4},
+        {"the edge lists' end moved", "the edge lists run from", 5},
+        {"corner rule 1", "corner rule 1", 6},
+        {"a node more in the header", "expected", 7},
+        {"a bit past the map's edge", "past the map's edge", 8},
+        {"a shortcut through a node of a higher level", "passes node", 9},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memcpy(q, p, len);
+        size_t qlen = len;
+        int applies = 1;
+        switch (cases[c].kind) {
+        case 0: nbi_put32(q + lay.rank + 4 * (size_t)(g.height / 2) * nbi_sg_words(g.width),
+                          nbi_get32(q + lay.rank + 4 * (size_t)(g.height / 2) * nbi_sg_words(g.width)) + 1);
+            break;
+        case 1: {
+            size_t y = blocked / g.width, x = blocked % g.width;
+            q[lay.sub_rows + 8 * (y * nbi_sg_words(g.width) + x / 64) + (x % 64) / 8] |=
+                (uint8_t)(1u << (x % 8));
+            break;
+        }
+        case 2: q[lay.pass_cols + 3] ^= 0x10; break;
+        case 3:
+            applies = low_edge < e && n > 1;
+            if (applies) {
+                /* from the node of the highest level, an edge to the lowest */
+                uint32_t hi = 0;
+                for (uint32_t v = 0; v < n; v++)
+                    if (nbi_get32(p + lay.level + 4 * (size_t)v) > nbi_get32(p + lay.level + 4 * (size_t)hi) &&
+                        nbi_get32(p + lay.first + 4 * (size_t)v) < nbi_get32(p + lay.first + 4 * ((size_t)v + 1)))
+                        hi = v;
+                uint32_t he = nbi_get32(p + lay.first + 4 * (size_t)hi);
+                applies = he < nbi_get32(p + lay.first + 4 * ((size_t)hi + 1));
+                nbi_put32(q + lay.edges + (size_t)he * NBI_SG_EDGE_RECORD + NBI_SG_E_TARGET, low);
+            }
+            break;
+        case 4:
+            applies = orig != UINT32_MAX;
+            if (applies) {
+                uint8_t *r = q + lay.edges + (size_t)orig * NBI_SG_EDGE_RECORD + NBI_SG_E_CARDINAL;
+                nbi_put32(r, nbi_get32(r) + 1);
+            }
+            break;
+        case 5: nbi_put32(q + lay.first + 4 * (size_t)n, e ? e - 1 : 1); break;
+        case 6: nbi_put32(q + 4 * NBI_SG_CORNER, 1); break;
+        case 7: nbi_put32(q + 4 * NBI_SG_NODES, n + 1); break;
+        case 8:
+            applies = g.width % 64 != 0;
+            q[lay.free_rows + 8 * (nbi_sg_words(g.width) - 1) + 7] |= 0x80;
+            break;
+        case 9: {
+            applies = 0;
+            for (uint32_t k = 0; k < e && !applies; k++) {
+                uint8_t *r = q + lay.edges + (size_t)k * NBI_SG_EDGE_RECORD;
+                if (nbi_get32(r + NBI_SG_E_MID) != NBI_SG_NO_MID) {
+                    uint32_t top = 0;
+                    for (uint32_t v = 0; v < n; v++)
+                        if (nbi_get32(p + lay.level + 4 * (size_t)v) > nbi_get32(p + lay.level + 4 * (size_t)top))
+                            top = v;
+                    nbi_put32(r + NBI_SG_E_MID, top);
+                    applies = 1;
+                }
+            }
+            break;
+        }
+        }
+        if (!applies) {
+            skip(1, "damage: %s: the layer has nothing to damage", cases[c].what);
+            continue;
+        }
+        nb_status st = open_damaged(&g, &agents, q, qlen, &err);
+        ok(st == NB_ERR_FORMAT && strstr(err.msg, cases[c].says) != NULL,
+           "damage: %s: NB_ERR_FORMAT, and verify agrees: %s", cases[c].what, err.msg);
+    }
+    free(q);
+    free(p);
+    free(cv);
+    nbb_grid_free(&g);
+}
+
+/* The rule against its definition, on every 3 x 3 block: a subgoal is a
+ * cell some two neighbours p, q need to pass through (no other way inside
+ * the block as short), on a path that bends (longer than their octile
+ * distance).  Written here as a plain enumeration of the paths of two
+ * steps and three steps round the centre. */
+static double block_octile(int ax, int ay, int bx, int by)
+{
+    int dx = abs(ax - bx), dy = abs(ay - by);
+    int d = dx < dy ? dx : dy;
+    return d * sqrt(2.0) + (dx + dy - 2 * d);
+}
+
+static int blk_free(unsigned mask, int x, int y)
+{
+    if (!x && !y)
+        return 1;
+    for (unsigned d = 0; d < 8; d++)
+        if (nbi_move_dx[d] == x && nbi_move_dy[d] == y)
+            return (int)((mask >> d) & 1u);
+    return 0;
+}
+
+static int blk_step(unsigned mask, int ax, int ay, int bx, int by, int strict)
+{
+    if (abs(ax - bx) > 1 || abs(ay - by) > 1 || (ax == bx && ay == by) || !blk_free(mask, ax, ay) ||
+        !blk_free(mask, bx, by))
+        return 0;
+    if (ax == bx || ay == by)
+        return 1;
+    int h = blk_free(mask, bx, ay), v = blk_free(mask, ax, by);
+    return strict ? h && v : h || v;
+}
+
+/* The shortest way from a to b inside the block avoiding its centre, by
+ * Floyd-Warshall over the eight border cells. */
+static double around(unsigned mask, int ax, int ay, int bx, int by, int strict)
+{
+    double d[9][9];
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++) {
+            int ix = i % 3 - 1, iy = i / 3 - 1, jx = j % 3 - 1, jy = j / 3 - 1;
+            d[i][j] = i == j ? 0
+                      : (i != 4 && j != 4 && blk_step(mask, ix, iy, jx, jy, strict))
+                          ? ((ix != jx && iy != jy) ? sqrt(2.0) : 1.0)
+                          : INFINITY;
+        }
+    for (int m = 0; m < 9; m++)
+        for (int i = 0; i < 9; i++)
+            for (int j = 0; j < 9; j++)
+                if (d[i][m] + d[m][j] < d[i][j])
+                    d[i][j] = d[i][m] + d[m][j];
+    return d[(ay + 1) * 3 + ax + 1][(by + 1) * 3 + bx + 1];
+}
+
+static void test_rule(void)
+{
+    for (int strict = 0; strict < 2; strict++) {
+        int bad = 0, count = 0;
+        for (unsigned mask = 0; mask < 256; mask++) {
+            int want = 0;
+            for (int p = 0; p < 8 && !want; p++)
+                for (int q = 0; q < 8 && !want; q++) {
+                    int px = nbi_move_dx[p], py = nbi_move_dy[p], qx = nbi_move_dx[q],
+                        qy = nbi_move_dy[q];
+                    if (p == q || !blk_step(mask, px, py, 0, 0, strict) ||
+                        !blk_step(mask, 0, 0, qx, qy, strict))
+                        continue;
+                    double through = nbi_move_cost((unsigned)p) + nbi_move_cost((unsigned)q);
+                    if (through > block_octile(px, py, qx, qy) + 1e-9 &&
+                        around(mask, px, py, qx, qy, strict) > through + 1e-9)
+                        want = 1;
+                }
+            int got = nbb_subgoal_rule(mask, strict ? NB_CORNER_STRICT : NB_CORNER_WEAK);
+            bad += got != want;
+            count += want;
+        }
+        ok(bad == 0, "%s corners: the subgoal rule as its definition on all 256 blocks (%d "
+           "subgoal shapes)", strict ? "strict" : "weak", count);
+    }
+}
+
+/* Refusals, errors, blocked ends, slices, budgets and caps on one map. */
+static void test_api(tu_rng *rng)
+{
+    static nbi_agentset agents;
+    nbb_grid g;
+    tu_random_grid(rng, 60, 40, 22, 2, &g);
+    memset(&agents, 0, sizeof agents);
+    add_agent(&agents, 3, 1);
+    add_agent(&agents, 3, 2);
+    const char *path = tu_path(tu_tmpdir(), "sg-api.nbk");
+    nb_err err;
+    nb_bundle *nb = NULL;
+    nb_sg *ws = NULL;
+    if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT, &err) == NB_OK &&
+                nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
+                nb_sg_open(nb, 0, &ws, &err) == NB_OK,
+            "api: a strict-only bundle baked and opened")) {
+        diag("%s", err.msg);
+        return;
+    }
+    nb_sg_query q;
+    nb_sg_result r;
+    nb_sg_query_init(&q);
+    q.capability = 3;
+    q.size = 3;
+    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_NOTFOUND, "size 3, not baked: NB_ERR_NOTFOUND");
+    ok(strstr(err.msg, "size 3") && strstr(err.msg, "size 1 strict") &&
+           strstr(err.msg, "size 2 strict"),
+       "the message names the query and the layers there are: %s", err.msg);
+    q.size = 1;
+    q.corner = NB_CORNER_WEAK;
+    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_NOTFOUND, "weak corners: NB_ERR_NOTFOUND");
+    ok(strstr(err.msg, "strict corner rule only") && strstr(err.msg, "nb_aa_find"),
+       "the message sends the caller to Annotated A*: %s", err.msg);
+    q.corner = NB_CORNER_STRICT;
+    q.capability = 1;
+    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_NOTFOUND, "another capability: NB_ERR_NOTFOUND");
+    q.capability = 3;
+    q.size = 0;
+    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_ARG, "size 0: NB_ERR_ARG");
+    q.size = 1;
+    q.goal.x = 60;
+    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_ARG, "a goal off the map: NB_ERR_ARG");
+    ok(strstr(err.msg, "goal (60,0)") != NULL, "named: %s", err.msg);
+    q.goal.x = 0;
+    q.corner = (nb_corner)7;
+    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_ARG, "corner rule 7: NB_ERR_ARG");
+    q.corner = NB_CORNER_STRICT;
+    int done = 0;
+    is_int(nb_sg_step(ws, 1, &done, &err), NB_ERR_ARG, "step with no query begun: NB_ERR_ARG");
+    is_int(nb_sg_finish(ws, &r, &err), NB_ERR_ARG, "finish with no query begun: NB_ERR_ARG");
+
+    /* Blocked ends. */
+    int blocked = 0, standable = 0;
+    for (size_t i = 0; i < (size_t)g.width * g.height && !(blocked && standable); i++) {
+        nb_cell c = {(int32_t)(i % g.width), (int32_t)(i / g.width)};
+        if (!brute_can_stand(&legend, &g, 3, 1, c.x, c.y) && !blocked)
+            q.goal = c, blocked = 1;
+        else if (brute_can_stand(&legend, &g, 3, 1, c.x, c.y) && !standable)
+            q.start = c, standable = 1;
+    }
+    ok(nb_sg_find(ws, &q, &r, &err) == NB_OK && r.status == NB_PATH_GOAL_BLOCKED &&
+           r.path_len == 0, "a blocked goal: NB_PATH_GOAL_BLOCKED, no path");
+    nb_cell t = q.goal;
+    q.goal = q.start;
+    q.start = t;
+    ok(nb_sg_find(ws, &q, &r, &err) == NB_OK && r.status == NB_PATH_START_BLOCKED,
+       "a blocked start: NB_PATH_START_BLOCKED");
+
+    /* Slices, budgets and caps against find, over random standable pairs. */
+    int slice_bad = 0, limit_bad = 0, cap_bad = 0, runs = 0, limited = 0;
+    nb_sg *capped = NULL;
+    nb_sg_open(nb, 8, &capped, &err);
+    for (int k = 0; k < 60; k++) {
+        q.size = 1 + (unsigned)(k % 2);
+        do {
+            q.start.x = (int32_t)tu_below(rng, g.width), q.start.y = (int32_t)tu_below(rng, g.height);
+        } while (!brute_can_stand(&legend, &g, 3, q.size, q.start.x, q.start.y));
+        do {
+            q.goal.x = (int32_t)tu_below(rng, g.width), q.goal.y = (int32_t)tu_below(rng, g.height);
+        } while (!brute_can_stand(&legend, &g, 3, q.size, q.goal.x, q.goal.y));
+        q.max_expansions = 0;
+        if (nb_sg_find(ws, &q, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
+            continue;
+        runs++;
+        double want = r.length;
+        uint64_t exp = r.expanded;
+        size_t n = r.path_len;
+        nb_cell *copy = malloc(n * sizeof *copy);
+        memcpy(copy, r.path, n * sizeof *copy);
+        /* Sliced in steps of 1 to 3 expansions. */
+        uint64_t step = 1 + (uint64_t)(k % 3);
+        nb_status st = nb_sg_begin(ws, &q, &err);
+        done = 0;
+        while (st == NB_OK && !done)
+            st = nb_sg_step(ws, step, &done, &err);
+        if (st == NB_OK)
+            st = nb_sg_finish(ws, &r, &err);
+        slice_bad += st != NB_OK || r.status != NB_PATH_FOUND || r.path_len != n ||
+                     memcmp(r.path, copy, n * sizeof *copy) != 0 || r.expanded != exp;
+        /* A budget below what it needs: a partial path from the start. */
+        if (exp > 1) {
+            q.max_expansions = exp / 2;
+            st = nb_sg_find(ws, &q, &r, &err);
+            limited++;
+            limit_bad += st != NB_OK || r.status != NB_PATH_LIMIT || r.expanded > exp / 2 ||
+                         !path_ok(&g, &q, BRUTE_STRICT, r.path, r.path_len, r.length, 0);
+            q.max_expansions = 0;
+        }
+        /* A node cap: found within it, else a partial path. */
+        if (capped) {
+            st = nb_sg_find(capped, &q, &r, &err);
+            cap_bad += st != NB_OK ||
+                       (r.status == NB_PATH_FOUND ? fabs(r.length - want) > 1e-9
+                        : r.status != NB_PATH_LIMIT ||
+                            !path_ok(&g, &q, BRUTE_STRICT, r.path, r.path_len, r.length, 0));
+        }
+        free(copy);
+    }
+    ok(runs > 20 && slice_bad == 0, "%d queries sliced in steps of 1-3: find's paths", runs);
+    ok(limited > 5 && limit_bad == 0, "%d queries with half the expansions they need: "
+       "NB_PATH_LIMIT and a legal partial path from the start", limited);
+    ok(capped && cap_bad == 0, "a workspace capped at 8 nodes: optimal or NB_PATH_LIMIT with a "
+       "legal partial path");
+    ok(nb_sg_bytes(ws) > 0, "nb_sg_bytes: %zu", nb_sg_bytes(ws));
+    nb_sg_close(capped);
+    nb_sg_close(ws);
+    nb_sg_close(NULL);
+    nb_bundle_close(nb);
+
+    /* Weak corners are refused when baking, naming why. */
+    ok(bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_ERR_ARG &&
+           strstr(err.msg, "strict corner rule only"),
+       "baking for weak corners is refused: %s", err.msg);
+
+    /* A bundle without a layer. */
+    nb = NULL;
+    ws = NULL;
+    ok(tu_write_cleared(path, &legend, &agents, &g, 0, &err) == NB_OK &&
+           nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
+           nb_sg_open(nb, 0, &ws, &err) == NB_ERR_NOTFOUND && ws == NULL &&
+           strstr(err.msg, "mkclear --optimal"),
+       "no layer: NB_ERR_NOTFOUND saying how to bake one");
+    nb_bundle_close(nb);
+    nbb_grid_free(&g);
+}
+
+int main(void)
+{
+    tu_rng rng = {0x5eed15};
+    nbi_legend_default(&legend);
+    test_rule();
+    test_api(&rng);
+    test_damage(&rng);
+    test_random(&rng);
+    test_dense(&rng);
+    return done_testing();
+}
