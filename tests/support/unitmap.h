@@ -9,8 +9,10 @@
 
 /* Bakes a map given as rows of MovingAI characters and a unit into path. */
 int um_bundle(const char *path, const char *const *rows, const nb_unit *u);
-/* The same from a grid. */
+/* The same from a grid; _with passes nbb_put_unit's flags
+ * (NBB_UNIT_ALL_CURVES: hit-check entries of every candidate). */
 int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u);
+int um_bundle_grid_with(const char *path, const nbb_grid *grid, const nb_unit *u, unsigned flags);
 
 /* nb_plan with the query's fields; a failed call is reported and counts
  * as no path. */
@@ -25,10 +27,11 @@ int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *
                  const nb_pose *start, long gx, long gy, char *why, size_t whylen);
 
 /* An independent Directional search: Dijkstra over (x, y, heading), each
- * edge the first of nb_curve_to_pose's curves whose sampled sweep meets no
- * blocked cell.  Returns the least cost to the goal cell (any heading when
- * goal_heading < 0), or INFINITY. */
+ * edge between cell centres the shortest of nb_curve_to_pose's curves when
+ * its sampled sweep meets no blocked cell (with all: the first of them
+ * that does), from the start any of them.  Returns the least cost to the
+ * goal cell (any heading when goal_heading < 0), or INFINITY. */
 double um_dijkstra(const nb_bundle *b, const nb_unit *u, const nb_pose *start, long gx, long gy,
-                   int goal_heading, unsigned neighbourhood, int reverse);
+                   int goal_heading, unsigned neighbourhood, int reverse, int all);
 
 #endif

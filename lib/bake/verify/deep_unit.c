@@ -1,8 +1,9 @@
 /* deep_unit.c: a unit's hit-check and curve tables against the unit
  * section they were made for (formats/hitcheck.md).  Both are baked again
  * as mkhitcheck bakes them, from the unit's radius, width, headings and
- * neighbourhood (the curve table's distance, steps and bearings are its
- * own parameters), and compared entry by entry, curve by curve, cell by
+ * neighbourhood (whether the hit-check table keeps every candidate, and
+ * the curve table's distance, steps and bearings, are the tables' own
+ * parameters), and compared entry by entry, curve by curve, cell by
  * cell. */
 #include <stdlib.h>
 
@@ -24,32 +25,31 @@ static nb_status unit_and_payload(nbb_deep *d, nb_unit *u, const uint8_t **p, si
 
 static const char *word_name(unsigned code) { return code < NBI_NWORDS ? nbi_words[code] : "?"; }
 
-/* Curve record gr of g against rr of r, the j-th of entry (h0, h1, o). */
+/* Stored curve gi of g against ri of r, the j-th of its entry. */
 static nb_status compare_curve(nbb_deep *d, const nbi_hitcheck *g, const nbi_hitcheck *r,
-                               const char *entry, unsigned j, uint32_t gr, uint32_t rr, nb_err *err)
+                               const char *entry, unsigned j, uint32_t gi, uint32_t ri, nb_err *err)
 {
-    const uint8_t *a = g->records + (size_t)gr * g->recsize, *b = r->records + (size_t)rr * r->recsize;
     char curve[160];
-    snprintf(curve, sizeof curve, "%s: curve %u (record %u, %s, length %.6g)", entry, j, gr,
-             word_name(a[NBI_HC_R_WORD]), nbi_hc_length(g, gr));
-    if (!nbb_deep_same(nbi_hc_length(g, gr), nbi_hc_length(r, rr)) ||
-        a[NBI_HC_R_WORD] != b[NBI_HC_R_WORD] || a[NBI_HC_R_VARIANT] != b[NBI_HC_R_VARIANT])
+    snprintf(curve, sizeof curve, "%s: curve %u (stored curve %u, %s, length %.6g)", entry, j, gi,
+             word_name(nbi_hc_word(g, gi)), nbi_hc_length(g, gi));
+    if (!nbb_deep_same(nbi_hc_length(g, gi), nbi_hc_length(r, ri)) || g->codes[gi] != r->codes[ri])
         return nbb_deep_fail(d, err, "%s: recomputed %s variant %u, length %.17g", curve,
-                             word_name(b[NBI_HC_R_WORD]), b[NBI_HC_R_VARIANT], nbi_hc_length(r, rr));
-    int half = (int)(g->window - 1) / 2;
-    for (unsigned w = 0; w < g->words; w++) {
-        uint64_t x = nbi_get64(a + NBI_HC_RECORD_HEAD + 8 * w) ^ nbi_get64(b + NBI_HC_RECORD_HEAD + 8 * w);
-        if (!x)
-            continue;
-        unsigned bit = 64 * w + (unsigned)nbp_ctz64(x);
-        int marked = (nbi_get64(a + NBI_HC_RECORD_HEAD + 8 * w) >> (bit % 64)) & 1;
-        return nbb_deep_fail(d, err, "%s: cell (%d, %d) is %s, but the unit's sweep %s it", curve,
-                             (int)(bit % g->window) - half, (int)(bit / g->window) - half,
-                             marked ? "marked" : "not marked", marked ? "does not touch" : "touches");
-    }
+                             word_name(nbi_hc_word(r, ri)), nbi_hc_variant(r, ri),
+                             nbi_hc_length(r, ri));
+    int half = (int)g->window / 2;
+    for (int y = -half; y <= half; y++)
+        for (int x = -half; x <= half; x++) {
+            int marked = nbi_hc_touches(g, gi, 0, x, y);
+            if (marked != nbi_hc_touches(r, ri, 0, x, y))
+                return nbb_deep_fail(d, err, "%s: cell (%d, %d) is %s, but the unit's sweep %s it",
+                                     curve, x, y, marked ? "marked" : "not marked",
+                                     marked ? "does not touch" : "touches");
+        }
     return NB_OK;
 }
 
+/* The stored entries (start headings of the first quarter), entry by
+ * entry; the others are turned from them by the reader. */
 static nb_status compare_hitcheck(nbb_deep *d, const nbi_hitcheck *g, const nbi_hitcheck *r,
                                   nb_err *err)
 {
@@ -62,13 +62,12 @@ static nb_status compare_hitcheck(nbb_deep *d, const nbi_hitcheck *g, const nbi_
     if (g->window != r->window)
         return nbb_deep_fail(d, err, "window %u, recomputed %u", g->window, r->window);
     unsigned K = g->headings, N = g->neighbourhood;
-    for (unsigned h0 = 0; h0 < K; h0++)
+    for (unsigned h0 = 0; h0 < K / 4; h0++)
         for (unsigned h1 = 0; h1 < K; h1++)
             for (unsigned o = 0; o < N; o++) {
-                size_t ix = ((size_t)h0 * K + h1) * N + o;
-                const uint8_t *ge = g->index + NBI_HC_INDEX_ENTRY * ix, *re = r->index + NBI_HC_INDEX_ENTRY * ix;
-                uint32_t gf = nbi_get32(ge), gc = nbi_get32(ge + 4);
-                uint32_t rf = nbi_get32(re), rc = nbi_get32(re + 4);
+                uint32_t gf, rf;
+                unsigned q, gc = nbi_hc_entry(g, h0, h1, o, &gf, &q);
+                unsigned rc = nbi_hc_entry(r, h0, h1, o, &rf, &q);
                 char entry[120];
                 snprintf(entry, sizeof entry, "from heading %u to heading %u, neighbour %u (%d, %d)",
                          h0, h1, o, g->off[o][0], g->off[o][1]);
@@ -80,8 +79,8 @@ static nb_status compare_hitcheck(nbb_deep *d, const nbi_hitcheck *g, const nbi_
                 if (gc != rc)
                     return nbb_deep_fail(d, err, "%s: %u curves, recomputed %u", entry, gc, rc);
                 if (gf != rf)
-                    return nbb_deep_fail(d, err, "%s: its curves start at record %u, recomputed "
-                                         "%u", entry, gf, rf);
+                    return nbb_deep_fail(d, err, "%s: its curves start at stored curve %u, "
+                                         "recomputed %u", entry, gf, rf);
             }
     if (g->ncurves != r->ncurves)
         return nbb_deep_fail(d, err, "%u curves, recomputed %u", g->ncurves, r->ncurves);
@@ -95,11 +94,13 @@ nb_status nbb_deep_hitcheck(nbb_deep *d, nb_err *err)
     size_t len, rlen = 0;
     nbi_hitcheck g, r;
     uint8_t *rp = NULL;
+    uint32_t version = d->b->sections[d->index].info.version;
     nb_status st = unit_and_payload(d, &u, &p, &len, err);
-    if (st == NB_OK && (st = nbi_hitcheck_view(p, len, &g, err)) != NB_OK)
+    if (st == NB_OK && (st = nbi_hitcheck_view(p, len, version, &g, err)) != NB_OK)
         st = nbb_deep_prefix(d, st, err);
-    if (st == NB_OK && ((st = nbb_hitcheck_build(&u, u.neighbourhood, &rp, &rlen, err)) != NB_OK ||
-                        (st = nbi_hitcheck_view(rp, rlen, &r, err)) != NB_OK))
+    if (st == NB_OK &&
+        ((st = nbb_hitcheck_build(&u, u.neighbourhood, g.all, &rp, &rlen, err)) != NB_OK ||
+         (st = nbi_hitcheck_view(rp, rlen, NBI_HITCHECK_VERSION, &r, err)) != NB_OK))
         st = nbb_deep_cannot(d, st, err, "from its unit");
     if (st == NB_OK)
         st = compare_hitcheck(d, &g, &r, err);

@@ -37,23 +37,45 @@ int nbi_word_code(const char *word);
 
 /* ---- the hit-check table (hitcheck.c) ---- */
 
+/* A table stores the entries of the first K/4 start headings; the others
+ * are the same curves turned by quarter turns (the neighbourhoods are
+ * square, the headings a multiple of 4).  A quarter turn takes the offset
+ * (x, y) to (-y, x) and heading h to h + K/4. */
 typedef struct nbi_hitcheck {
-    unsigned headings, neighbourhood, window, words;
+    unsigned headings, neighbourhood, window;
+    int all;                /* entries hold every candidate (index) */
+    uint32_t nstored;       /* stored entries: K/4 x K x N */
     uint32_t ncurves;
-    size_t recsize;
     double radius, width;
     int off[NBI_MAX_NEIGHBOURS][2];
-    const uint8_t *index;   /* (h0 K + h1) N + o: u32 first, u32 count */
-    const uint8_t *records; /* ncurves records of recsize bytes */
+    uint8_t turn[NBI_MAX_NEIGHBOURS]; /* the offset a quarter turn makes of each */
+    const uint8_t *index;   /* all: nstored + 1 u32, entry e's curves first[e] .. first[e+1] */
+    const uint8_t *lengths; /* ncurves f64 */
+    const uint8_t *codes;   /* ncurves u8: word | variant << 3 */
+    const uint8_t *bits;    /* ncurves bitsets of window^2 bits, one after another */
 } nbi_hitcheck;
 
-/* Checks a hit-check payload through and through (every index in range,
- * no bit outside the window) and describes it. */
-nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_err *err);
+/* Checks a hit-check payload of this section version through and through
+ * (every count and index in range, every code a curve, no bit past the
+ * last bitset) and describes it.  Version 1 is refused with its reason. */
+nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, uint32_t version, nbi_hitcheck *h,
+                            nb_err *err);
+/* The stored curves of entry (h0, h1, o): their count, the first in
+ * *first, and the quarter turns *quarter that take them to this entry. */
+unsigned nbi_hc_entry(const nbi_hitcheck *h, unsigned h0, unsigned h1, unsigned o,
+                      uint32_t *first, unsigned *quarter);
 static inline double nbi_hc_length(const nbi_hitcheck *h, uint32_t i)
 {
-    return nbi_getf64(h->records + (size_t)i * h->recsize);
+    return nbi_getf64(h->lengths + 8 * (size_t)i);
 }
+static inline unsigned nbi_hc_word(const nbi_hitcheck *h, uint32_t i) { return h->codes[i] & 7u; }
+static inline unsigned nbi_hc_variant(const nbi_hitcheck *h, uint32_t i)
+{
+    return (h->codes[i] & NBI_HC_CODE_VARIANT) != 0;
+}
+/* 1 when stored curve i, turned by quarter quarter turns, touches the
+ * cell (dx, dy) from the origin; 0 outside the window. */
+int nbi_hc_touches(const nbi_hitcheck *h, uint32_t i, unsigned quarter, int dx, int dy);
 
 /* ---- the curve heuristic table (curvetable.c) ---- */
 
