@@ -113,11 +113,17 @@ nb_status nb_planner_begin(nb_planner *p, const nb_planner_query *q, nb_err *err
     p->route.n = p->fwd.n = p->bwd.n = 0;
     const nb_pose *s = &q->start;
     long sx = (long)floor(s->x), sy = (long)floor(s->y);
-    if (nbi_blocked(p, sx, sy)) {
+    p->cells.nomem = 0;
+    int sb = nbi_blocked(p, sx, sy), gb = nbi_blocked(p, q->goal_x, q->goal_y);
+    if (p->cells.nomem) {
+        p->active = 0;
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s search", p->unit.name);
+    }
+    if (sb) {
         end(p, NB_PATH_START_BLOCKED, "the start cell is blocked for the unit");
         return nbi_done(err, NB_OK);
     }
-    if (nbi_blocked(p, q->goal_x, q->goal_y)) {
+    if (gb) {
         end(p, NB_PATH_GOAL_BLOCKED, "the goal cell is blocked for the unit");
         return nbi_done(err, NB_OK);
     }
@@ -275,6 +281,8 @@ nb_status nb_planner_step(nb_planner *p, uint64_t expansions, int *done, nb_err 
             end(p, NB_PATH_LIMIT, "the search reached the planner's node cap");
         else if (r != NBI_RUN_MORE && !next(p, r))
             return nomem(p, err);
+        if (p->cells.nomem) /* a tile the smoothing read */
+            return nomem(p, err);
     }
     if (done)
         *done = p->done;
@@ -322,7 +330,7 @@ nb_status nb_planner_finish(nb_planner *p, nb_planner_result *out, nb_err *err)
     if (!p->done)
         end(p, NB_PATH_LIMIT, nbi_reason_limit);
     int limited = p->res.status == NB_PATH_LIMIT;
-    if (limited && !partial(p))
+    if ((limited && !partial(p)) || p->cells.nomem)
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s path", p->unit.name);
     *out = p->res;
     out->expanded = p->expanded;
