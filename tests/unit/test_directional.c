@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "turning/planner.h"
 #include "unitmap.h"
 
 static double urand(tu_rng *r) { return (double)(tu_rand(r) >> 11) / 9007199254740992.0; }
@@ -25,15 +26,15 @@ static void random_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, l
 /* Random maps: tables against the independent Dijkstra and against the
  * same search on the fly. */
 static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsigned queries,
-                             unsigned flags)
+                             unsigned flags, long side)
 {
     int all = (flags & NBB_UNIT_ALL_CURVES) != 0;
     const char *path = tu_path(tu_tmpdir(), "random.nbk");
-    long W = 14, H = 14;
+    long W = side, H = side;
     int agree = 0, found = 0, fly = 0, frees = 0, total = 0, offstart = 0, offagree = 0;
     for (unsigned m = 0; m < nmaps; m++) {
         nbb_grid g;
-        tu_random_grid(rng, (uint32_t)W, (uint32_t)H, 7, 1, &g);
+        tu_random_grid(rng, (uint32_t)W, (uint32_t)H, side > 14 ? 3 : 7, 1, &g);
         um_bundle_grid_with(path, &g, u, flags);
         nbb_grid_free(&g);
         nb_bundle *b;
@@ -101,6 +102,55 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
     is_int(frees, total, "  every path is free, sampled every 1/20 of a cell");
 }
 
+/* Windows past 32 cells keep the curves' cells as lists instead of bit
+ * masks: on a random map, both find the same first free curve of every
+ * entry from every cell (the lists forced for a unit whose window is
+ * small). */
+static void masks_and_lists(tu_rng *rng)
+{
+    const char *path = tu_path(tu_tmpdir(), "lists.nbk");
+    nb_unit u = {"l", 2.0, 1.0, 8, 24, 0, 1, 0};
+    nbb_grid g;
+    tu_random_grid(rng, 30, 30, 15, 1, &g);
+    um_bundle_grid_with(path, &g, &u, NBB_UNIT_ALL_CURVES);
+    nbb_grid_free(&g);
+    nb_bundle *b;
+    nb_planner *p;
+    nb_err err;
+    if (!ok(nb_bundle_open(path, 0, NULL, &b, &err) == NB_OK && nb_planner_open(b, "l", &p, &err) == NB_OK,
+            "a planner to compare masks and lists"))
+        return;
+    nbi_edges masks = p->edges, lists;
+    long same = 0, total = 0, free_ = 0;
+    if (ok(nbi_edges_init(&lists, &p->hc, NULL, 0, &err) == NB_OK && !lists.masks && masks.masks,
+           "the table decoded as cell lists too")) {
+        for (long y = 0; y < 30; y++)
+            for (long x = 0; x < 30; x++) {
+                static double len[2][8 * 24 * 8];
+                static unsigned code[2][8 * 24 * 8];
+                static int found[2][8 * 24 * 8];
+                for (int k = 0; k < 2; k++) {
+                    p->edges = k ? lists : masks;
+                    nbi_window_read(p, x, y);
+                    for (unsigned e = 0; e < 8 * 24 * 8; e++)
+                        found[k][e] = nbi_edge_win(p, e / 192, e / 8 % 24, e % 8, 0, &len[k][e], &code[k][e]);
+                }
+                for (unsigned e = 0; e < 8 * 24 * 8; e++) {
+                    total++;
+                    free_ += found[0][e];
+                    same += found[0][e] == found[1][e] &&
+                            (!found[0][e] || (len[0][e] == len[1][e] && code[0][e] == code[1][e]));
+                }
+            }
+        p->edges = masks;
+        nbi_edges_free(&lists, NULL);
+    }
+    is_int(same, total, "bit masks and cell lists agree on every entry from every cell (%ld of %ld "
+                        "free)", free_, total);
+    nb_planner_close(p);
+    nb_bundle_close(b);
+}
+
 int main(void)
 {
     tu_rng rng = {0xd1e5e1ULL};
@@ -109,11 +159,12 @@ int main(void)
     nb_unit jeep = {"jeep", 1.5, 1.0, 8, 24, 0, 1, 0};
     nb_unit wide = {"wide", 1.0, 1.6, 8, 24, 0, 1, 0};
     nb_unit back = {"back", 2.0, 0.8, 8, 24, 1, 1.5, 0};
-    against_dijkstra(&rng, &jeep, 4, 6, 0);
-    against_dijkstra(&rng, &jeep, 2, 6, NBB_UNIT_ALL_CURVES);
-    against_dijkstra(&rng, &wide, 3, 4, 0);
-    against_dijkstra(&rng, &back, 2, 3, 0);
-    against_dijkstra(&rng, &back, 1, 3, NBB_UNIT_ALL_CURVES);
+    against_dijkstra(&rng, &jeep, 4, 6, 0, 14);
+    against_dijkstra(&rng, &jeep, 2, 6, NBB_UNIT_ALL_CURVES, 14);
+    against_dijkstra(&rng, &wide, 3, 4, 0, 14);
+    against_dijkstra(&rng, &back, 2, 3, 0, 14);
+    against_dijkstra(&rng, &back, 1, 3, NBB_UNIT_ALL_CURVES, 14);
+    masks_and_lists(&rng);
 
     /* Reverse: facing into a dead end with the goal behind, the unit backs
      * out; without reverse it cannot turn. */

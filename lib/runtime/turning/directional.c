@@ -58,7 +58,8 @@ int nbi_dir_begin(nb_planner *p, const nb_pose *start, long gx, long gy, int goa
     d->best = d->goal = 0;
     nbi_nodes_clear(&p->nodes);
     nbi_heap_clear(&p->heap);
-    if (!nbi_lattice_need(p, o->neighbourhood))
+    if (!nbi_lattice_need(p, o->neighbourhood) ||
+        !nbi_rra_begin(p, gx, gy, d->sx, d->sy, o->neighbourhood))
         return 0;
     unsigned k0 = 0;
     int fresh;
@@ -94,7 +95,7 @@ static int expand(nb_planner *p, uint32_t id)
     const unsigned K = p->K, N = d->o.neighbourhood;
     const int reverse = d->o.reverse, table = !d->o.onthefly;
     const double pen = p->unit.reverse_penalty;
-    nbi_node *n = nbi_nodes_at(&p->nodes, id);
+    const nbi_node *n = nbi_nodes_at(&p->nodes, id);
     const long x = n->x, y = n->y;
     const unsigned h = n->k;
     const int start = id == d->sid && d->offgrid;
@@ -102,16 +103,25 @@ static int expand(nb_planner *p, uint32_t id)
     const nbi_edges *e = &p->edges;
     if (table && !start)
         nbi_window_read(p, x, y);
+    /* The children's blocks: at most two across and two down. */
+    const long bx0 = (x > 3 ? x - 3 : 0) >> 3, by0 = (y > 3 ? y - 3 : 0) >> 3;
+    uint32_t *blocks[2][2];
+    int looked[2][2] = {{0, 0}, {0, 0}};
     /* The off-grid start may also go to the centre of its own cell. */
     unsigned nn = N + start;
     for (unsigned oi = 0; oi < nn; oi++) {
         long nx = x + (oi < N ? p->off[oi][0] : 0), ny = y + (oi < N ? p->off[oi][1] : 0);
         if (nx < 0 || ny < 0 || nx >= p->W || ny >= p->H || !inside(d, nx, ny))
             continue;
+        long bi = (nx >> 3) - bx0, bj = (ny >> 3) - by0;
+        if (!looked[bj][bi]) {
+            blocks[bj][bi] = nbi_nodes_block(&p->nodes, nx >> 3, ny >> 3, 0);
+            looked[bj][bi] = 1;
+        }
         for (unsigned h1 = 0; h1 < K; h1++)
             for (int rev = 0; rev <= reverse; rev++) {
-                int fresh;
-                uint32_t cid = nbi_nodes_get(&p->nodes, nx, ny, h1, 0, &fresh);
+                uint32_t *slots = blocks[bj][bi];
+                uint32_t cid = slots ? slots[NBI_SLOT(K, nx, ny, h1)] : 0;
                 double len;
                 unsigned code;
                 if (cid && table && !start) {
@@ -128,13 +138,23 @@ static int expand(nb_planner *p, uint32_t id)
                     continue;
                 p->generated++;
                 double ng = g + (rev ? len * pen : len);
-                if (!cid && !(cid = nbi_nodes_get(&p->nodes, nx, ny, h1, 1, &fresh)))
-                    return 0;
+                int fresh = !cid;
+                if (fresh) {
+                    if (!slots && !(slots = blocks[bj][bi] = nbi_nodes_block(&p->nodes, nx >> 3, ny >> 3, 1)))
+                        return 0;
+                    if (!(cid = nbi_nodes_make(&p->nodes, &slots[NBI_SLOT(K, nx, ny, h1)], nx, ny, h1)))
+                        return 0;
+                }
                 nbi_node *c = nbi_nodes_at(&p->nodes, cid);
                 if (ng >= c->g)
                     continue;
-                if (fresh)
+                if (fresh) {
                     c->h = lower(nbi_dir_heuristic(p, nx, ny, h1, d->gx, d->gy, N, reverse));
+                    if (p->nodes.full)
+                        return 0;
+                }
+                if (!(c->h < INFINITY))
+                    continue; /* the goal is out of its reach */
                 c->g = ng;
                 c->parent = id;
                 c->move = (uint16_t)code;

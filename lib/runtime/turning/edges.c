@@ -37,7 +37,8 @@ static void set_cell(nbi_edges *e, size_t c, int x, int y, size_t *at)
     }
 }
 
-nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocator *a, nb_err *err)
+nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocator *a,
+                         unsigned mask_window, nb_err *err)
 {
     memset(e, 0, sizeof *e);
     unsigned K = hc->headings, N = hc->neighbourhood, S = hc->window, q = K / 4;
@@ -46,17 +47,18 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
     e->N = N;
     e->window = S;
     e->half = S / 2;
-    e->masks = S <= 32;
+    e->masks = S <= mask_window && S <= 32;
     e->stride = S <= 8 ? 8 : S <= 16 ? 16 : 32;
     e->words = (S * e->stride + 63) / 64;
     e->ncurves = 4 * (size_t)M;
-    size_t nentries = (size_t)K * K * N, cells = 0;
+    size_t nentries = (size_t)K * K * N;
     int half = (int)e->half;
-    if (!e->masks)
-        for (uint32_t i = 0; i < M; i++)
-            for (int y = -half; y <= half; y++)
-                for (int x = -half; x <= half; x++)
-                    cells += (size_t)nbi_hc_touches(hc, i, 0, x, y);
+    /* The stored curves' cells, read once from the bitsets. */
+    uint64_t cells = 0, b = 0;
+    for (uint64_t end = (uint64_t)M * S * S; b < end; b++)
+        cells += hc->bits[b / 8] >> (b % 8) & 1;
+    uint32_t *sfirst = nbi_alloc_array(a, (size_t)M + 1, sizeof *sfirst);
+    int8_t(*scell)[2] = nbi_alloc_array(a, cells ? cells : 1, sizeof *scell);
     e->efirst = nbi_alloc_array(a, nentries, sizeof *e->efirst);
     e->ecount = nbi_alloc(a, nentries);
     e->len = nbi_alloc_array(a, e->ncurves, sizeof *e->len);
@@ -68,13 +70,26 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
         e->cnum = nbi_alloc_array(a, e->ncurves, sizeof *e->cnum);
         e->cell = nbi_alloc_array(a, 4 * (cells + M), sizeof *e->cell);
     }
-    if (!e->efirst || !e->ecount || !e->len || !e->code ||
+    if (!sfirst || !scell || !e->efirst || !e->ecount || !e->len || !e->code ||
         (e->masks ? !e->mask : !e->cfirst || !e->cnum || !e->cell)) {
+        nbi_free(a, sfirst);
+        nbi_free(a, scell);
         nbi_edges_free(e, a);
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the hit-check table");
     }
-    /* Curve r M + i is stored curve i turned r quarter turns. */
     size_t at = 0;
+    for (uint32_t i = 0; i < M; i++) {
+        sfirst[i] = (uint32_t)at;
+        for (uint64_t c = 0, base = (uint64_t)i * S * S; c < (uint64_t)S * S; c++)
+            if (hc->bits[(base + c) / 8] >> ((base + c) % 8) & 1) {
+                scell[at][0] = (int8_t)((int)(c % S) - half);
+                scell[at][1] = (int8_t)((int)(c / S) - half);
+                at++;
+            }
+    }
+    sfirst[M] = (uint32_t)at;
+    /* Curve r M + i is stored curve i turned r quarter turns. */
+    at = 0;
     for (unsigned r = 0; r < 4; r++)
         for (unsigned c0 = 0; c0 < q; c0++)
             for (unsigned c1 = 0; c1 < K; c1++)
@@ -93,19 +108,19 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
                         e->code[c] = (uint16_t)(nbi_hc_word(hc, i) | nbi_hc_variant(hc, i) << 3);
                         if (!e->masks)
                             e->cfirst[c] = (uint32_t)at;
-                        for (int y = -half; y <= half; y++)
-                            for (int x = -half; x <= half; x++)
-                                if (nbi_hc_touches(hc, i, 0, x, y)) {
-                                    int tx = x, ty = y;
-                                    turn_cell(&tx, &ty, r);
-                                    set_cell(e, c, tx, ty, &at);
-                                }
+                        for (uint32_t k = sfirst[i]; k < sfirst[i + 1]; k++) {
+                            int tx = scell[k][0], ty = scell[k][1];
+                            turn_cell(&tx, &ty, r);
+                            set_cell(e, c, tx, ty, &at);
+                        }
                         /* The destination must be free too. */
                         set_cell(e, c, hc->off[o][0], hc->off[o][1], &at);
                         if (!e->masks)
                             e->cnum[c] = (uint16_t)(at - e->cfirst[c]);
                     }
                 }
+    nbi_free(a, sfirst);
+    nbi_free(a, scell);
     return NB_OK;
 }
 

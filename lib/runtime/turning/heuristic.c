@@ -67,6 +67,7 @@ int nbi_lattice_need(nb_planner *p, unsigned N)
     for (unsigned o = 0; o < N; o++) {
         /* A hair inside: lengths baked elsewhere may differ in the last bit. */
         double L = least_length(p, o) * (1 + 1e-9), x = p->off[o][0] / L, y = p->off[o][1] / L;
+        l->least[o] = L * (1 - 2e-9);
         for (int s = 0; s < 8; s++) {
             double u = s & 4 ? y : x, v = s & 4 ? x : y;
             pts[n].x = s & 1 ? -u : u;
@@ -104,7 +105,7 @@ int nbi_lattice_need(nb_planner *p, unsigned N)
     return 1;
 }
 
-static double lattice(const struct nbi_lattice *l, long dx, long dy)
+double nbi_lattice_bound(const struct nbi_lattice *l, long dx, long dy)
 {
     double x = labs(dx), y = labs(dy), g = 0;
     if (y > x) {
@@ -124,11 +125,11 @@ double nbi_heuristic(const nb_planner *p, const nb_pose *from, long gx, long gy,
     return nbi_curvetab_lookup(&p->ct, from, gx + 0.5, gy + 0.5);
 }
 
-double nbi_dir_heuristic(const nb_planner *p, long x, long y, unsigned k, long gx, long gy,
+double nbi_dir_heuristic(nb_planner *p, long x, long y, unsigned k, long gx, long gy,
                          unsigned N, int reverse)
 {
     const struct nbi_lattice *l = &p->lattice[N == 8 ? 0 : N == 24 ? 1 : 2];
-    double h = lattice(l, gx - x, gy - y);
+    double h = getenv("NORRA") ? nbi_lattice_bound(l, gx - x, gy - y) : nbi_rra_dist(p, x, y);
     if (!reverse) {
         nb_pose q = nbi_centre_pose(p, x, y, k);
         h = fmax(h, nbi_curvetab_lookup(&p->ct, &q, gx + 0.5, gy + 0.5));

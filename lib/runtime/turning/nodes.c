@@ -1,8 +1,8 @@
 /* nodes.c: the nodes of a planner's searches, made as a search reaches
  * them.  A block holds the node indices of 8 x 8 cells (every heading);
  * blocks are found through an open-addressing hash of their position, and
- * a search's children fall in one to four blocks, so most look-ups hit
- * the last block used.  Clearing is a new generation: entries of older
+ * a node's children fall in one to four blocks, which the search looks up
+ * once an expansion (nbi_nodes_block).  Clearing is a new generation: entries of older
  * ones read as empty, blocks and nodes are reused.  What grew is kept for
  * the next search, up to the cap the caller set. */
 #include <math.h>
@@ -25,7 +25,9 @@ void nbi_nodes_init(nbi_nodes *s, const nb_allocator *a, unsigned K)
 void nbi_nodes_free(nbi_nodes *s)
 {
     nbi_free(s->a, s->node);
-    nbi_free(s->a, s->slots);
+    for (size_t i = 0; i < s->capblocks; i++)
+        nbi_free(s->a, s->blocks[i]);
+    nbi_free(s->a, s->blocks);
     nbi_free(s->a, s->hash);
     nbi_nodes_init(s, s->a, s->K);
 }
@@ -45,8 +47,8 @@ void nbi_nodes_clear(nbi_nodes *s)
 
 size_t nbi_nodes_bytes(const nbi_nodes *s)
 {
-    return s->cap * sizeof *s->node + s->capblocks * (size_t)BSIDE * BSIDE * s->K * sizeof *s->slots +
-           s->hcap * sizeof *s->hash;
+    return s->cap * sizeof *s->node + s->capb * sizeof *s->blocks +
+           s->capblocks * (size_t)BSIDE * BSIDE * s->K * sizeof **s->blocks + s->hcap * sizeof *s->hash;
 }
 
 static inline size_t hash_of(uint64_t key, size_t hcap)
@@ -93,6 +95,15 @@ static uint32_t block_of(nbi_nodes *s, uint64_t key, int create)
     if (!create)
         return UINT32_MAX;
     size_t per = (size_t)BSIDE * BSIDE * s->K;
+    if (s->nblocks == s->capblocks) {
+        /* Each block its own allocation, so that pointers to blocks stay
+         * valid while others are made; kept for the next search. */
+        uint32_t *blk;
+        if (!nbi_grow(s->a, (void **)&s->blocks, &s->capb, s->capblocks + 1, sizeof *s->blocks) ||
+            !(blk = nbi_alloc_array(s->a, per, sizeof *blk)))
+            return fail(s, 1), UINT32_MAX;
+        s->blocks[s->capblocks++] = blk;
+    }
     if ((s->nblocks + 1) * 2 > s->hcap) {
         if (!rehash(s, s->hcap ? 2 * s->hcap : 256))
             return fail(s, 1), UINT32_MAX;
@@ -100,10 +111,8 @@ static uint32_t block_of(nbi_nodes *s, uint64_t key, int create)
         while (s->hash[i].gen == s->gen)
             i = (i + 1) & (s->hcap - 1);
     }
-    if (!nbi_grow(s->a, (void **)&s->slots, &s->capblocks, s->nblocks + 1, per * sizeof *s->slots))
-        return fail(s, 1), UINT32_MAX;
     uint32_t b = (uint32_t)s->nblocks++;
-    memset(s->slots + b * per, 0, per * sizeof *s->slots);
+    memset(s->blocks[b], 0, per * sizeof **s->blocks);
     s->hash[i].key = key;
     s->hash[i].block = b;
     s->hash[i].gen = s->gen;
@@ -136,8 +145,7 @@ uint32_t nbi_nodes_get(nbi_nodes *s, long x, long y, unsigned k, int create, int
     uint32_t b = block_of(s, key, create);
     if (b == UINT32_MAX)
         return 0;
-    uint32_t *slot = s->slots + (size_t)b * BSIDE * BSIDE * s->K +
-                     ((size_t)(y & (BSIDE - 1)) * BSIDE + (size_t)(x & (BSIDE - 1))) * s->K + k;
+    uint32_t *slot = s->blocks[b] + ((size_t)(y & (BSIDE - 1)) * BSIDE + (size_t)(x & (BSIDE - 1))) * s->K + k;
     if (*slot || !create)
         return *slot;
     uint32_t id = make(s, x, y, k);
@@ -147,3 +155,14 @@ uint32_t nbi_nodes_get(nbi_nodes *s, long x, long y, unsigned k, int create, int
 }
 
 uint32_t nbi_nodes_extra(nbi_nodes *s, long x, long y) { return make(s, x, y, 0); }
+
+uint32_t *nbi_nodes_block(nbi_nodes *s, long bx, long by, int create)
+{
+    uint32_t b = block_of(s, (uint64_t)by << 32 | (uint64_t)bx, create);
+    return b == UINT32_MAX ? NULL : s->blocks[b];
+}
+
+uint32_t nbi_nodes_make(nbi_nodes *s, uint32_t *slot, long x, long y, unsigned k)
+{
+    return *slot = make(s, x, y, k);
+}

@@ -24,6 +24,7 @@ void nb_planner_set_max_nodes(nb_planner *p, size_t max_nodes)
 {
     p->max_nodes = max_nodes;
     p->nodes.max = max_nodes;
+    p->rra.nodes.max = max_nodes;
 }
 
 static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)

@@ -41,10 +41,12 @@ nb_status nb_planner_open(const nb_bundle *b, const char *unit, nb_planner **out
         p->oindex[p->off[i][1] + 3][p->off[i][0] + 3] = (int8_t)i;
     p->oindex[3][3] = -1;
     nbi_nodes_init(&p->nodes, p->a, p->K);
+    nbi_nodes_init(&p->rra.nodes, p->a, 1);
     if ((st = nbi_cells_init(&p->cells, b, p->cap, p->unit.width, err)) ||
-        (st = nbi_edges_init(&p->edges, &p->hc, p->a, err)))
+        (st = nbi_edges_init(&p->edges, &p->hc, p->a, 32, err)))
         goto fail;
-    if (!nbi_heap_init(&p->heap, p->a, 1024, NULL) || !nbi_route_reserve(&p->route, 64) ||
+    if (!nbi_heap_init(&p->heap, p->a, 1024, NULL) || !nbi_heap_init(&p->rra.heap, p->a, 1024, NULL) ||
+        !nbi_route_reserve(&p->route, 64) ||
         !nbi_route_reserve(&p->fwd, 64) || !nbi_route_reserve(&p->bwd, 64) ||
         !nbi_route_reserve(&p->mid, 64) || !nbi_route_reserve(&p->tmp, 64) ||
         !(p->seg = nbi_alloc_array(p->a, 64 * NB_CURVE_MAX_SEGMENTS, sizeof *p->seg))) {
@@ -67,6 +69,8 @@ void nb_planner_close(nb_planner *p)
     nbi_cells_free(&p->cells);
     nbi_edges_free(&p->edges, p->a);
     nbi_nodes_free(&p->nodes);
+    nbi_nodes_free(&p->rra.nodes);
+    nbi_heap_free(&p->rra.heap);
     nbi_free(p->a, p->path);
     nbi_free(p->a, p->seg);
     nbi_heap_free(&p->heap);
@@ -91,6 +95,7 @@ size_t nb_planner_memory(const nb_planner *p)
                     (sizeof(nb_pose) + sizeof(nb_curve));
     return sizeof *p + table + (size_t)(p->cells.tw * p->cells.th) * sizeof *p->cells.dir +
            p->cells.n * sizeof(nbi_tile) + p->cells.capn * sizeof *p->cells.pool +
-           nbi_nodes_bytes(&p->nodes) + p->heap.cap * sizeof *p->heap.a + routes +
+           nbi_nodes_bytes(&p->nodes) + nbi_nodes_bytes(&p->rra.nodes) +
+           (p->heap.cap + p->rra.heap.cap) * sizeof *p->heap.a + routes +
            p->capseg * sizeof *p->seg + p->cappath * sizeof *p->path;
 }

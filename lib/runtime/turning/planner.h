@@ -100,8 +100,8 @@ typedef struct nbi_nodes {
     nbi_node *node; /* node 0 is no node */
     size_t n, cap;
     size_t max;     /* 0: no cap; else at most this many nodes a search */
-    uint32_t *slots; /* block i: 8 x 8 cells x K headings of node indices */
-    size_t nblocks, capblocks;
+    uint32_t **blocks; /* 8 x 8 cells x K headings of node indices each */
+    size_t nblocks, capblocks, capb; /* used this search, allocated, room for */
     struct nbi_hslot {
         uint64_t key;
         uint32_t block, gen;
@@ -124,6 +124,13 @@ void nbi_nodes_clear(nbi_nodes *s);
 uint32_t nbi_nodes_get(nbi_nodes *s, long x, long y, unsigned k, int create, int *fresh);
 /* A node no cell names (the off-grid start); 0 when it cannot be made. */
 uint32_t nbi_nodes_extra(nbi_nodes *s, long x, long y);
+/* The node indices of block (bx, by), cells (8 bx .. 8 bx + 7, 8 by ..):
+ * cell (x, y) heading k at NBI_SLOT(K, x, y, k); NULL when the block has no
+ * node yet and !create, or cannot be made.  Valid until the next clear. */
+#define NBI_SLOT(K, x, y, k) ((((size_t)((y) & 7) << 3) + (size_t)((x) & 7)) * (K) + (k))
+uint32_t *nbi_nodes_block(nbi_nodes *s, long bx, long by, int create);
+/* Makes the node of (x, y, k) in its slot: its index, 0 when it cannot. */
+uint32_t nbi_nodes_make(nbi_nodes *s, uint32_t *slot, long x, long y, unsigned k);
 static inline nbi_node *nbi_nodes_at(const nbi_nodes *s, uint32_t id) { return &s->node[id]; }
 /* Bytes held. */
 size_t nbi_nodes_bytes(const nbi_nodes *s);
@@ -146,8 +153,10 @@ typedef struct nbi_edges {
     size_t ncurves;
 } nbi_edges;
 
+/* Decodes the table, as bit masks when its window is at most mask_window
+ * (and 32) cells wide, else as cell lists. */
 nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocator *a,
-                         nb_err *err);
+                         unsigned mask_window, nb_err *err);
 void nbi_edges_free(nbi_edges *e, const nb_allocator *a);
 
 #define NBI_WINDOW_WORDS 16 /* 32 rows of 32 bits */
@@ -161,6 +170,27 @@ static inline int nbi_mask_hits(const nbi_edges *e, const uint64_t *win, uint32_
         any |= m[w] & win[w];
     return any != 0;
 }
+
+/* ---- heuristics' tables (heuristic.c, reverse.c) ---- */
+
+struct nbi_lattice {
+    int ready;
+    unsigned nf;
+    double a[64][2];                 /* facets over the first octant: a . d <= cost */
+    double least[NBI_MAX_NEIGHBOURS]; /* the shortest curve to each offset, any headings */
+};
+
+/* The lattice bound of a displacement. */
+double nbi_lattice_bound(const struct nbi_lattice *l, long dx, long dy);
+
+struct nbi_rra {
+    nbi_nodes nodes; /* cells: heading 0 */
+    nbi_heap heap;
+    const struct nbi_lattice *lat;
+    long gx, gy, sx, sy;
+    unsigned N;
+    uint64_t expanded;
+};
 
 /* ---- the planner ---- */
 
@@ -212,11 +242,8 @@ struct nb_planner {
 
     nbi_cells cells;
     nbi_edges edges;
-    struct nbi_lattice {  /* the lattice bound of Directional-8, -24, -48 (heuristic.c) */
-        int ready;
-        unsigned nf;
-        double a[64][2];  /* facets over the first octant: a . d <= cost */
-    } lattice[3];
+    struct nbi_lattice lattice[3]; /* of Directional-8, -24, -48 (heuristic.c) */
+    struct nbi_rra rra;
     nbi_nodes nodes;
     nbi_heap heap;
     uint64_t win[NBI_WINDOW_WORDS]; /* the blocked cells around (winx, winy) */
@@ -306,9 +333,14 @@ int nbi_walkable(nb_planner *p, const nb_segment *seg, size_t n, int skip, doubl
 /* Makes the lattice bound for the neighbourhood, when the planner does
  * not have it yet; 0 when out of memory. */
 int nbi_lattice_need(nb_planner *p, unsigned N);
+/* The reverse search (reverse.c): begin starts it from the goal; dist is
+ * the cell's distance to the goal in the graph of cells, INFINITY when it
+ * has none (0, with p->nodes.full set, when the search ran out of room). */
+int nbi_rra_begin(nb_planner *p, long gx, long gy, long sx, long sy, unsigned N);
+double nbi_rra_dist(nb_planner *p, long x, long y);
 /* A lower bound of the cost of Directional A*'s path from (x, y, k) to
  * the goal cell's centre. */
-double nbi_dir_heuristic(const nb_planner *p, long x, long y, unsigned k, long gx, long gy,
+double nbi_dir_heuristic(nb_planner *p, long x, long y, unsigned k, long gx, long gy,
                          unsigned N, int reverse);
 /* The curve heuristic from a pose to a cell's centre. */
 double nbi_heuristic(const nb_planner *p, const nb_pose *from, long gx, long gy, int reverse_ok);
