@@ -789,6 +789,9 @@ typedef enum nb_plan_method {
 #define NB_PLAN_ONTHEFLY 0x1u  /* compute and sweep curves instead of reading the tables */
 #define NB_PLAN_SMOOTH 0x2u    /* directional: a final simple smoothing pass */
 #define NB_PLAN_FORWARD 0x4u   /* no reverse moves even if the unit may reverse */
+#define NB_PLAN_LOCAL_BOUND 0x8u /* directional: bound the cost to the goal by the curves and the
+                                  * grid's moves alone, not by a search back over the cells
+                                  * (less memory; many more nodes where walls force detours) */
 
 typedef struct nb_planner_query {
     nb_pose start;           /* anywhere inside a free cell, any heading */

@@ -134,7 +134,7 @@ int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *
     }
     double total = nb_segments_length(res->segments, res->nsegments);
     nb_segments_sample(res->segments, res->nsegments, total, &q);
-    if (hypot(q.x - (gx + 0.5), q.y - (gy + 0.5)) > 1e-7) {
+    if (gx >= 0 && hypot(q.x - (gx + 0.5), q.y - (gy + 0.5)) > 1e-7) {
         snprintf(why, whylen, "ends at (%g, %g), not at the goal's centre", q.x, q.y);
         return 0;
     }

@@ -21,7 +21,8 @@ nb_planner_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int
 
 /* Samples the path every 1/20 of a cell and checks the unit's disc
  * against the map (hard obstacles, the unit's terrains); also that it
- * starts at start, ends at the goal cell's centre and is continuous.
+ * starts at start, ends at the goal cell's centre (not checked when gx is
+ * negative: a partial path) and is continuous.
  * Returns 1 when free; else 0 with why. */
 int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *res,
                  const nb_pose *start, long gx, long gy, char *why, size_t whylen);

@@ -59,7 +59,7 @@ int nbi_dir_begin(nb_planner *p, const nb_pose *start, long gx, long gy, int goa
     nbi_nodes_clear(&p->nodes);
     nbi_heap_clear(&p->heap);
     if (!nbi_lattice_need(p, o->neighbourhood) ||
-        !nbi_rra_begin(p, gx, gy, d->sx, d->sy, o->neighbourhood))
+        (!p->local_bound && !nbi_rra_begin(p, gx, gy, d->sx, d->sy, o->neighbourhood)))
         return 0;
     unsigned k0 = 0;
     int fresh;
@@ -70,17 +70,28 @@ int nbi_dir_begin(nb_planner *p, const nb_pose *start, long gx, long gy, int goa
         return 0;
     nbi_node *n = nbi_nodes_at(&p->nodes, id);
     n->g = 0;
-    n->h = (float)nbi_heuristic(p, start, gx, gy, o->reverse);
+    if (!d->offgrid)
+        nbi_block_g(&p->nodes, nbi_nodes_block(&p->nodes, d->sx >> 3, d->sy >> 3, 0))
+            [NBI_SLOT(p->K, d->sx, d->sy, k0)] = 0;
+    n->h = nbi_heuristic(p, start, gx, gy, o->reverse);
     n->k = (uint8_t)k0;
     d->sid = id;
     return nbi_queue(p, id);
 }
 
-/* Rounded down, so that the bound stays a bound. */
-static float lower(double h)
+/* The larger of the search back over cells' distance (or, with
+ * local_bound, the lattice bound) and the curve table's, which knows the
+ * heading (heuristic.c, reverse.c). */
+static double bound(nb_planner *p, long x, long y, unsigned k, long gx, long gy,
+                         unsigned N, int reverse)
 {
-    float f = (float)h;
-    return (double)f > h ? nextafterf(f, 0) : f;
+    const struct nbi_lattice *l = &p->lattice[N == 8 ? 0 : N == 24 ? 1 : 2];
+    double h = p->local_bound ? nbi_lattice_bound(l, gx - x, gy - y) : nbi_rra_dist(p, x, y);
+    if (!reverse) {
+        nb_pose q = nbi_centre_pose(p, x, y, k);
+        h = fmax(h, nbi_curvetab_lookup(&p->ct, &q, gx + 0.5, gy + 0.5));
+    }
+    return h;
 }
 
 static int inside(const struct nbi_dir *d, long x, long y)
@@ -121,14 +132,15 @@ static int expand(nb_planner *p, uint32_t id)
         for (unsigned h1 = 0; h1 < K; h1++)
             for (int rev = 0; rev <= reverse; rev++) {
                 uint32_t *slots = blocks[bj][bi];
-                uint32_t cid = slots ? slots[NBI_SLOT(K, nx, ny, h1)] : 0;
+                size_t slot = NBI_SLOT(K, nx, ny, h1);
+                uint32_t cid = slots ? slots[slot] : 0;
                 double len;
                 unsigned code;
                 if (cid && table && !start) {
                     /* Cannot improve: the entry's shortest curve is no better. */
                     unsigned a = rev ? (h + K / 2) % K : h, b = rev ? (h1 + K / 2) % K : h1;
                     double least = e->len[e->efirst[((size_t)a * K + b) * e->N + oi]];
-                    if (g + (rev ? least * pen : least) >= nbi_nodes_at(&p->nodes, cid)->g)
+                    if (g + (rev ? least * pen : least) >= nbi_block_g(&p->nodes, slots)[slot])
                         continue;
                 }
                 int ok = start ? nbi_edge_pose(p, &d->start, nx, ny, h1, rev, &len, &code)
@@ -142,20 +154,20 @@ static int expand(nb_planner *p, uint32_t id)
                 if (fresh) {
                     if (!slots && !(slots = blocks[bj][bi] = nbi_nodes_block(&p->nodes, nx >> 3, ny >> 3, 1)))
                         return 0;
-                    if (!(cid = nbi_nodes_make(&p->nodes, &slots[NBI_SLOT(K, nx, ny, h1)], nx, ny, h1)))
+                    if (!(cid = nbi_nodes_make(&p->nodes, &slots[slot], nx, ny, h1)))
                         return 0;
                 }
                 nbi_node *c = nbi_nodes_at(&p->nodes, cid);
                 if (ng >= c->g)
                     continue;
                 if (fresh) {
-                    c->h = lower(nbi_dir_heuristic(p, nx, ny, h1, d->gx, d->gy, N, reverse));
+                    c->h = bound(p, nx, ny, h1, d->gx, d->gy, N, reverse);
                     if (p->nodes.full)
                         return 0;
                 }
                 if (!(c->h < INFINITY))
                     continue; /* the goal is out of its reach */
-                c->g = ng;
+                c->g = nbi_block_g(&p->nodes, slots)[slot] = ng;
                 c->parent = id;
                 c->move = (uint16_t)code;
                 c->closed = 0;

@@ -65,9 +65,10 @@ int nbi_lattice_need(nb_planner *p, unsigned N)
     struct pt pts[8 * NBI_MAX_NEIGHBOURS], hull[16 * NBI_MAX_NEIGHBOURS + 1];
     size_t n = 0;
     for (unsigned o = 0; o < N; o++) {
-        /* A hair inside: lengths baked elsewhere may differ in the last bit. */
-        double L = least_length(p, o) * (1 + 1e-9), x = p->off[o][0] / L, y = p->off[o][1] / L;
-        l->least[o] = L * (1 - 2e-9);
+        /* A hair short: lengths baked elsewhere may differ in their last
+         * bits, and the bound must stay below every one. */
+        double L = least_length(p, o) * (1 - 1e-9), x = p->off[o][0] / L, y = p->off[o][1] / L;
+        l->least[o] = L;
         for (int s = 0; s < 8; s++) {
             double u = s & 4 ? y : x, v = s & 4 ? x : y;
             pts[n].x = s & 1 ? -u : u;
@@ -123,16 +124,4 @@ double nbi_heuristic(const nb_planner *p, const nb_pose *from, long gx, long gy,
     if (reverse_ok)
         return hypot(gx + 0.5 - from->x, gy + 0.5 - from->y);
     return nbi_curvetab_lookup(&p->ct, from, gx + 0.5, gy + 0.5);
-}
-
-double nbi_dir_heuristic(nb_planner *p, long x, long y, unsigned k, long gx, long gy,
-                         unsigned N, int reverse)
-{
-    const struct nbi_lattice *l = &p->lattice[N == 8 ? 0 : N == 24 ? 1 : 2];
-    double h = getenv("NORRA") ? nbi_lattice_bound(l, gx - x, gy - y) : nbi_rra_dist(p, x, y);
-    if (!reverse) {
-        nb_pose q = nbi_centre_pose(p, x, y, k);
-        h = fmax(h, nbi_curvetab_lookup(&p->ct, &q, gx + 0.5, gy + 0.5));
-    }
-    return h;
 }

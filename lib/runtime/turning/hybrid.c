@@ -52,7 +52,7 @@ int nbi_grid_begin(nb_planner *p, long sx, long sy, long gx, long gy, int eight)
         return 0;
     nbi_node *n = nbi_nodes_at(&p->nodes, id);
     n->g = 0;
-    n->h = (float)grid_h(s, sx, sy);
+    n->h = grid_h(s, sx, sy);
     return nbi_queue(p, id);
 }
 
@@ -90,7 +90,7 @@ enum nbi_run nbi_grid_run(nb_planner *p, uint64_t budget)
             if (ng >= c->g)
                 continue;
             c->g = ng;
-            c->h = (float)grid_h(s, nx, ny);
+            c->h = grid_h(s, nx, ny);
             c->parent = id;
             c->closed = 0;
             if (!nbi_queue(p, cid))

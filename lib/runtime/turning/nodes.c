@@ -48,7 +48,8 @@ void nbi_nodes_clear(nbi_nodes *s)
 size_t nbi_nodes_bytes(const nbi_nodes *s)
 {
     return s->cap * sizeof *s->node + s->capb * sizeof *s->blocks +
-           s->capblocks * (size_t)BSIDE * BSIDE * s->K * sizeof **s->blocks + s->hcap * sizeof *s->hash;
+           s->capblocks * (size_t)BSIDE * BSIDE * s->K * (sizeof **s->blocks + sizeof(double)) +
+           s->hcap * sizeof *s->hash;
 }
 
 static inline size_t hash_of(uint64_t key, size_t hcap)
@@ -100,7 +101,7 @@ static uint32_t block_of(nbi_nodes *s, uint64_t key, int create)
          * valid while others are made; kept for the next search. */
         uint32_t *blk;
         if (!nbi_grow(s->a, (void **)&s->blocks, &s->capb, s->capblocks + 1, sizeof *s->blocks) ||
-            !(blk = nbi_alloc_array(s->a, per, sizeof *blk)))
+            !(blk = nbi_alloc_array(s->a, per, sizeof *blk + sizeof(double))))
             return fail(s, 1), UINT32_MAX;
         s->blocks[s->capblocks++] = blk;
     }
@@ -113,6 +114,9 @@ static uint32_t block_of(nbi_nodes *s, uint64_t key, int create)
     }
     uint32_t b = (uint32_t)s->nblocks++;
     memset(s->blocks[b], 0, per * sizeof **s->blocks);
+    double *g = nbi_block_g(s, s->blocks[b]);
+    for (size_t k = 0; k < per; k++)
+        g[k] = INFINITY;
     s->hash[i].key = key;
     s->hash[i].block = b;
     s->hash[i].gen = s->gen;

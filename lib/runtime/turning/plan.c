@@ -40,7 +40,7 @@ static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)
     if (q->goal_heading < -1 || q->goal_heading >= (int)p->K)
         return nbi_fail(err, NB_ERR_ARG, "goal heading %d: expected -1 (any) or 0 to %u",
                         q->goal_heading, p->K - 1);
-    const unsigned known = NB_PLAN_ONTHEFLY | NB_PLAN_SMOOTH | NB_PLAN_FORWARD;
+    const unsigned known = NB_PLAN_ONTHEFLY | NB_PLAN_SMOOTH | NB_PLAN_FORWARD | NB_PLAN_LOCAL_BOUND;
     if (q->flags & ~known)
         return nbi_fail(err, NB_ERR_ARG, "unknown flags %#x", q->flags & ~known);
     if ((unsigned)q->method > NB_PLAN_LINES)
@@ -63,6 +63,7 @@ static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)
     p->N = N;
     p->onthefly = (q->flags & NB_PLAN_ONTHEFLY) != 0;
     p->reverse = p->unit.reverse && !(q->flags & NB_PLAN_FORWARD);
+    p->local_bound = (q->flags & NB_PLAN_LOCAL_BOUND) != 0;
     return NB_OK;
 }
 

@@ -86,7 +86,7 @@ int nbi_cells_stand(nbi_cells *c, long x, long y);
 
 typedef struct nbi_node {
     double g;        /* the best cost found */
-    float h;         /* the heuristic, rounded down */
+    double h;        /* the heuristic */
     uint32_t parent; /* 0: none */
     int32_t x, y;
     uint16_t move;   /* the edge from the parent (nbi_move) */
@@ -100,7 +100,7 @@ typedef struct nbi_nodes {
     nbi_node *node; /* node 0 is no node */
     size_t n, cap;
     size_t max;     /* 0: no cap; else at most this many nodes a search */
-    uint32_t **blocks; /* 8 x 8 cells x K headings of node indices each */
+    uint32_t **blocks; /* 8 x 8 cells x K headings of node indices each, then their costs */
     size_t nblocks, capblocks, capb; /* used this search, allocated, room for */
     struct nbi_hslot {
         uint64_t key;
@@ -129,6 +129,13 @@ uint32_t nbi_nodes_extra(nbi_nodes *s, long x, long y);
  * node yet and !create, or cannot be made.  Valid until the next clear. */
 #define NBI_SLOT(K, x, y, k) ((((size_t)((y) & 7) << 3) + (size_t)((x) & 7)) * (K) + (k))
 uint32_t *nbi_nodes_block(nbi_nodes *s, long bx, long by, int create);
+/* A block's copy of its nodes' costs (INFINITY where none), beside the
+ * indices, so that a search judges children without reading the nodes;
+ * the searches that read it keep it equal to the nodes' own. */
+static inline double *nbi_block_g(const nbi_nodes *s, uint32_t *block)
+{
+    return (double *)(void *)(block + (size_t)64 * s->K);
+}
 /* Makes the node of (x, y, k) in its slot: its index, 0 when it cannot. */
 uint32_t nbi_nodes_make(nbi_nodes *s, uint32_t *slot, long x, long y, unsigned k);
 static inline nbi_node *nbi_nodes_at(const nbi_nodes *s, uint32_t id) { return &s->node[id]; }
@@ -255,7 +262,7 @@ struct nb_planner {
     nb_planner_query q;
     nb_planner_result res;
     unsigned N;
-    int onthefly, reverse;
+    int onthefly, reverse, local_bound;
     const char *reason;
     int found;
     long box[4];           /* the query's window, when has_box */
@@ -338,10 +345,6 @@ int nbi_lattice_need(nb_planner *p, unsigned N);
  * has none (0, with p->nodes.full set, when the search ran out of room). */
 int nbi_rra_begin(nb_planner *p, long gx, long gy, long sx, long sy, unsigned N);
 double nbi_rra_dist(nb_planner *p, long x, long y);
-/* A lower bound of the cost of Directional A*'s path from (x, y, k) to
- * the goal cell's centre. */
-double nbi_dir_heuristic(nb_planner *p, long x, long y, unsigned k, long gx, long gy,
-                         unsigned N, int reverse);
 /* The curve heuristic from a pose to a cell's centre. */
 double nbi_heuristic(const nb_planner *p, const nb_pose *from, long gx, long gy, int reverse_ok);
 
@@ -357,11 +360,19 @@ static inline nb_pose nbi_node_pose(const nb_planner *p, const nbi_node *n)
     return nbi_centre_pose(p, n->x, n->y, n->k);
 }
 
-/* Queues node id at key g + h; 0 when out of memory. */
+/* A search's key g + h to 2^-30 of a cell: sums of the same lengths in
+ * another order differ in their last bits, and then the larger g, not the
+ * rounding, must decide between nodes that are equally good (on open
+ * ground most are).  A path found is then within 2^-30 of the least cost. */
+static inline double nbi_key(double g, double h)
+{
+    return floor((g + h) * 1073741824.0) / 1073741824.0;
+}
+/* Queues node id at its key; 0 when out of memory. */
 static inline int nbi_queue(nb_planner *p, uint32_t id)
 {
     const nbi_node *n = nbi_nodes_at(&p->nodes, id);
-    return nbi_heap_push(&p->heap, n->g + n->h, -n->g, id);
+    return nbi_heap_push(&p->heap, nbi_key(n->g, n->h), -n->g, id);
 }
 /* The next open node, skipping stale entries, or 0. */
 uint32_t nbi_next_open(nb_planner *p);

@@ -69,11 +69,14 @@ static uint32_t step(nb_planner *p)
         if (!cid)
             return 0;
         nbi_node *c = nbi_nodes_at(&r->nodes, cid);
-        if (ng >= c->g)
+        /* The bound toward the start is consistent: a closed cell's
+         * distance is final (another sum of the same lengths may come out
+         * a rounding error shorter; reopening it would only redo work). */
+        if (c->closed || ng >= c->g)
             continue;
         c->g = ng;
-        c->closed = 0;
-        if (!nbi_heap_push(&r->heap, ng + nbi_lattice_bound(r->lat, r->sx - cx, r->sy - cy), -ng, cid)) {
+        if (!nbi_heap_push(&r->heap, nbi_key(ng, nbi_lattice_bound(r->lat, r->sx - cx, r->sy - cy)), -ng,
+                           cid)) {
             r->nodes.nomem = r->nodes.full = 1;
             return 0;
         }
@@ -88,14 +91,16 @@ double nbi_rra_dist(nb_planner *p, long x, long y)
     uint32_t id = nbi_nodes_get(&r->nodes, x, y, 0, 0, &fresh);
     if (id && nbi_nodes_at(&r->nodes, id)->closed)
         return nbi_nodes_at(&r->nodes, id)->g;
+    if (r->nodes.full) /* at the node cap: the grid's bound, weaker */
+        return nbi_lattice_bound(r->lat, r->gx - x, r->gy - y);
     for (;;) {
         uint32_t c = step(p);
-        if (!c && r->nodes.full) {
-            /* Out of room: the forward search stops as it would itself. */
-            p->nodes.full = 1;
-            p->nodes.nomem |= r->nodes.nomem;
+        if (!c && r->nodes.nomem) {
+            p->nodes.full = p->nodes.nomem = 1;
             return 0;
         }
+        if (!c && r->nodes.full)
+            return nbi_lattice_bound(r->lat, r->gx - x, r->gy - y);
         if (!c)
             return INFINITY;
         const nbi_node *n = nbi_nodes_at(&r->nodes, c);

@@ -139,7 +139,7 @@ static int push(nb_planner *p, size_t i, unsigned k, const nb_pose *q, int extra
         return 0;
     nbi_node *n = nbi_nodes_at(&p->nodes, id);
     n->g = 0;
-    n->h = (float)h48(p, q, i, s->backward);
+    n->h = h48(p, q, i, s->backward);
     if (extra)
         s->sid = id;
     return nbi_queue(p, id);
@@ -240,7 +240,7 @@ enum nbi_run nbi_s48_run(nb_planner *p, uint64_t budget)
                     continue;
                 nb_pose q = nbi_centre_pose(p, tx, ty, k2);
                 c->g = ng;
-                c->h = (float)h48(p, &q, t, backward);
+                c->h = h48(p, &q, t, backward);
                 c->parent = id;
                 c->move = (uint16_t)code;
                 c->closed = 0;
