@@ -348,6 +348,8 @@ int main(int argc, char **argv)
         struct tally *t = &tl[sets[m].lng ? 0 : 1];
         size_t want = sets[m].lng ? nlong : nshort;
         snprintf(path, sizeof path, "%s/maps/%s.scen", shared, sets[m].map);
+        if (!want)
+            continue;
         size_t n = read_scen(path, sets[m].lo, sets[m].hi, q, want);
         snprintf(path, sizeof path, "%s/maps/%s", shared, sets[m].map);
         struct run r[2] = {{0}, {0}};

@@ -31,8 +31,8 @@ static int on_grid(const nb_planner *p, const nb_pose *s, long sx, long sy, unsi
 
 uint32_t nbi_next_open(nb_planner *p)
 {
-    while (!nbi_heap_empty(&p->heap)) {
-        nbi_heap_item it = nbi_heap_pop(&p->heap);
+    while (!nbi_open_empty(&p->heap)) {
+        nbi_heap_item it = nbi_open_pop(&p->heap);
         nbi_node *n = nbi_nodes_at(&p->nodes, it.id);
         if (!n->closed && it.tie == -n->g)
             return it.id;
@@ -57,7 +57,7 @@ int nbi_dir_begin(nb_planner *p, const nb_pose *start, long gx, long gy, int goa
     d->o.box = NULL;
     d->best = d->goal = 0;
     nbi_nodes_clear(&p->nodes);
-    nbi_heap_clear(&p->heap);
+    nbi_open_clear(&p->heap);
     if (!nbi_lattice_need(p, o->neighbourhood) ||
         (!p->local_bound && !nbi_rra_begin(p, gx, gy, d->sx, d->sy, o->neighbourhood)))
         return 0;
@@ -157,9 +157,11 @@ static int expand(nb_planner *p, uint32_t id)
                     if (!(cid = nbi_nodes_make(&p->nodes, &slots[slot], nx, ny, h1)))
                         return 0;
                 }
-                nbi_node *c = nbi_nodes_at(&p->nodes, cid);
-                if (ng >= c->g)
+                /* The block's copy of the cost: the node itself may be far in
+                 * memory, and most children improve nothing. */
+                if (ng >= nbi_block_g(&p->nodes, slots)[slot])
                     continue;
+                nbi_node *c = nbi_nodes_at(&p->nodes, cid);
                 if (fresh) {
                     c->h = bound(p, nx, ny, h1, d->gx, d->gy, N, reverse);
                     if (p->nodes.full)

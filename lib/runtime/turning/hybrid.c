@@ -45,7 +45,7 @@ int nbi_grid_begin(nb_planner *p, long sx, long sy, long gx, long gy, int eight)
     s->eight = eight;
     s->best = s->goal = 0;
     nbi_nodes_clear(&p->nodes);
-    nbi_heap_clear(&p->heap);
+    nbi_open_clear(&p->heap);
     int fresh;
     uint32_t id = nbi_nodes_get(&p->nodes, sx, sy, 0, 1, &fresh);
     if (!id)

@@ -45,7 +45,7 @@ nb_status nb_planner_open(const nb_bundle *b, const char *unit, nb_planner **out
     if ((st = nbi_cells_init(&p->cells, b, p->cap, p->unit.width, err)) ||
         (st = nbi_edges_init(&p->edges, &p->hc, p->a, 32, err)))
         goto fail;
-    if (!nbi_heap_init(&p->heap, p->a, 1024, NULL) || !nbi_heap_init(&p->rra.heap, p->a, 1024, NULL) ||
+    if (!nbi_open_init(&p->heap, p->a, 1024) || !nbi_open_init(&p->rra.heap, p->a, 1024) ||
         !nbi_route_reserve(&p->route, 64) ||
         !nbi_route_reserve(&p->fwd, 64) || !nbi_route_reserve(&p->bwd, 64) ||
         !nbi_route_reserve(&p->mid, 64) || !nbi_route_reserve(&p->tmp, 64) ||
@@ -70,10 +70,10 @@ void nb_planner_close(nb_planner *p)
     nbi_edges_free(&p->edges, p->a);
     nbi_nodes_free(&p->nodes);
     nbi_nodes_free(&p->rra.nodes);
-    nbi_heap_free(&p->rra.heap);
+    nbi_open_free(&p->rra.heap);
     nbi_free(p->a, p->path);
     nbi_free(p->a, p->seg);
-    nbi_heap_free(&p->heap);
+    nbi_open_free(&p->heap);
     nbi_route_free(&p->route);
     nbi_route_free(&p->fwd);
     nbi_route_free(&p->bwd);

@@ -178,6 +178,23 @@ static inline int nbi_mask_hits(const nbi_edges *e, const uint64_t *win, uint32_
     return any != 0;
 }
 
+/* ---- open lists (queue.c) ---- */
+
+typedef struct nbi_open {
+    nbi_heap_item *a;
+    size_t n, cap;
+    const nb_allocator *alloc;
+} nbi_open;
+
+int nbi_open_init(nbi_open *q, const nb_allocator *a, size_t cap);
+void nbi_open_free(nbi_open *q);
+static inline void nbi_open_clear(nbi_open *q) { q->n = 0; }
+static inline int nbi_open_empty(const nbi_open *q) { return q->n == 0; }
+/* 0 when out of memory; the list is as it was. */
+int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id);
+/* The least entry, removed; the list must not be empty. */
+nbi_heap_item nbi_open_pop(nbi_open *q);
+
 /* ---- heuristics' tables (heuristic.c, reverse.c) ---- */
 
 struct nbi_lattice {
@@ -192,7 +209,7 @@ double nbi_lattice_bound(const struct nbi_lattice *l, long dx, long dy);
 
 struct nbi_rra {
     nbi_nodes nodes; /* cells: heading 0 */
-    nbi_heap heap;
+    nbi_open heap;
     const struct nbi_lattice *lat;
     long gx, gy, sx, sy;
     unsigned N;
@@ -252,7 +269,7 @@ struct nb_planner {
     struct nbi_lattice lattice[3]; /* of Directional-8, -24, -48 (heuristic.c) */
     struct nbi_rra rra;
     nbi_nodes nodes;
-    nbi_heap heap;
+    nbi_open heap;
     uint64_t win[NBI_WINDOW_WORDS]; /* the blocked cells around (winx, winy) */
     long winx, winy;
     int win_ok;
@@ -372,7 +389,7 @@ static inline double nbi_key(double g, double h)
 static inline int nbi_queue(nb_planner *p, uint32_t id)
 {
     const nbi_node *n = nbi_nodes_at(&p->nodes, id);
-    return nbi_heap_push(&p->heap, nbi_key(n->g, n->h), -n->g, id);
+    return nbi_open_push(&p->heap, nbi_key(n->g, n->h), -n->g, id);
 }
 /* The next open node, skipping stale entries, or 0. */
 uint32_t nbi_next_open(nb_planner *p);

@@ -29,14 +29,14 @@ int nbi_rra_begin(nb_planner *p, long gx, long gy, long sx, long sy, unsigned N)
     r->N = N;
     r->lat = &p->lattice[N == 8 ? 0 : N == 24 ? 1 : 2];
     nbi_nodes_clear(&r->nodes);
-    nbi_heap_clear(&r->heap);
+    nbi_open_clear(&r->heap);
     int fresh;
     uint32_t id = nbi_nodes_get(&r->nodes, gx, gy, 0, 1, &fresh);
     if (!id)
         return 0;
     nbi_node *n = nbi_nodes_at(&r->nodes, id);
     n->g = 0;
-    return nbi_heap_push(&r->heap, nbi_lattice_bound(r->lat, sx - gx, sy - gy), 0, id);
+    return nbi_open_push(&r->heap, nbi_lattice_bound(r->lat, sx - gx, sy - gy), 0, id);
 }
 
 /* Closes the next cell; 0 when none is left (or memory ran out). */
@@ -44,8 +44,8 @@ static uint32_t step(nb_planner *p)
 {
     struct nbi_rra *r = &p->rra;
     uint32_t id = 0;
-    while (!nbi_heap_empty(&r->heap)) {
-        nbi_heap_item it = nbi_heap_pop(&r->heap);
+    while (!nbi_open_empty(&r->heap)) {
+        nbi_heap_item it = nbi_open_pop(&r->heap);
         nbi_node *n = nbi_nodes_at(&r->nodes, it.id);
         if (!n->closed && it.tie == -n->g) {
             id = it.id;
@@ -75,7 +75,7 @@ static uint32_t step(nb_planner *p)
         if (c->closed || ng >= c->g)
             continue;
         c->g = ng;
-        if (!nbi_heap_push(&r->heap, nbi_key(ng, nbi_lattice_bound(r->lat, r->sx - cx, r->sy - cy)), -ng,
+        if (!nbi_open_push(&r->heap, nbi_key(ng, nbi_lattice_bound(r->lat, r->sx - cx, r->sy - cy)), -ng,
                            cid)) {
             r->nodes.nomem = r->nodes.full = 1;
             return 0;

@@ -160,7 +160,7 @@ int nbi_s48_begin(nb_planner *p, const nb_pose *start, int backward, int goal_he
     s->have_far = 0;
     s->sid = 0;
     nbi_nodes_clear(&p->nodes);
-    nbi_heap_clear(&p->heap);
+    nbi_open_clear(&p->heap);
     if (!backward) {
         long sx = (long)floor(start->x), sy = (long)floor(start->y);
         for (unsigned k = 0; k < K; k++)
