@@ -141,4 +141,10 @@ EOF
 else
   skip "python3 absent: JSON not parsed"; skip "python3 absent"; skip "python3 absent"
 fi
+# A bundle of navbake 0.2, its hit-check table in section version 1
+# (tests/data/unit-v1.md): still read, and checked through.
+old=$top_srcdir/tests/data/unit-v1.nbb
+like "info shows the old table's version" "$(navbake info "$old")" "hitcheck    1   zlib+raw"
+status navbake verify --deep "$old"; is "verify --deep passes the version 1 table" "$rc" 0
+like "  recomputing its two tables" "$out" "deep: 2 sections recomputed"
 finish

@@ -14,11 +14,8 @@ int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u)
 
 int um_bundle_grid_with(const char *path, const nbb_grid *grid, const nb_unit *u, unsigned flags)
 {
-    nbi_legend legend;
-    static nbi_agentset agents;
     nb_err err;
     nbb_builder *b;
-    nbi_legend_default(&legend);
     /* A unit's tables are baked once, into a bundle of their own that each
      * map's bundle then loads. */
     char name[64];
@@ -37,9 +34,19 @@ int um_bundle_grid_with(const char *path, const nbb_grid *grid, const nb_unit *u
             return 0;
         }
     }
+    return um_bundle_grid_units(path, grid, unit_path);
+}
+
+int um_bundle_grid_units(const char *path, const nbb_grid *grid, const char *units)
+{
+    nbi_legend legend;
+    static nbi_agentset agents;
+    nb_err err;
+    nbb_builder *b;
+    nbi_legend_default(&legend);
     if (nbb_agents_default(&legend, &agents, &err) != NB_OK || nbb_builder_new(&b, &err) != NB_OK)
         return 0;
-    st = nbb_builder_load(b, unit_path, 0, &err);
+    nb_status st = nbb_builder_load(b, units, 0, &err);
     if (st == NB_OK)
         st = nbb_put_level(b, &legend, &agents, grid, 0, &err);
     if (st == NB_OK)
@@ -48,6 +55,14 @@ int um_bundle_grid_with(const char *path, const nbb_grid *grid, const nb_unit *u
     if (st != NB_OK)
         diag("um_bundle: %s", err.msg);
     return st == NB_OK;
+}
+
+void um_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, long *x, long *y)
+{
+    do {
+        *x = (long)tu_below(rng, (uint32_t)w);
+        *y = (long)tu_below(rng, (uint32_t)h);
+    } while (nb_planner_blocked(p, *x, *y));
 }
 
 int um_bundle(const char *path, const char *const *rows, const nb_unit *u)

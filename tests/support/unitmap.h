@@ -13,6 +13,11 @@ int um_bundle(const char *path, const char *const *rows, const nb_unit *u);
  * (NBB_UNIT_ALL_CURVES: hit-check entries of every candidate). */
 int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u);
 int um_bundle_grid_with(const char *path, const nbb_grid *grid, const nb_unit *u, unsigned flags);
+/* The grid's level with every section of the bundle at units (as they
+ * are: an old bundle's unit keeps its sections' versions). */
+int um_bundle_grid_units(const char *path, const nbb_grid *grid, const char *units);
+/* A random cell of the w x h map that is free for the planner's unit. */
+void um_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, long *x, long *y);
 
 /* nb_plan with the query's fields; a failed call is reported and counts
  * as no path. */

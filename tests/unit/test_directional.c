@@ -15,14 +15,6 @@
 
 static double urand(tu_rng *r) { return (double)(tu_rand(r) >> 11) / 9007199254740992.0; }
 
-static void random_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, long *x, long *y)
-{
-    do {
-        *x = (long)tu_below(rng, (uint32_t)w);
-        *y = (long)tu_below(rng, (uint32_t)h);
-    } while (nb_planner_blocked(p, *x, *y));
-}
-
 /* Random maps: tables against the independent Dijkstra and against the
  * same search on the fly. */
 static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsigned queries,
@@ -46,8 +38,8 @@ static void against_dijkstra(tu_rng *rng, const nb_unit *u, unsigned nmaps, unsi
         }
         for (unsigned k = 0; k < queries; k++) {
             long sx, sy, gx, gy;
-            random_free_cell(rng, p, W, H, &sx, &sy);
-            random_free_cell(rng, p, W, H, &gx, &gy);
+            um_free_cell(rng, p, W, H, &sx, &sy);
+            um_free_cell(rng, p, W, H, &gx, &gy);
             nb_pose s = {sx + 0.5, sy + 0.5, tu_below(rng, u->headings) * 2 * M_PI / u->headings};
             int off = k % 3 == 2;
             if (off) {
@@ -216,8 +208,8 @@ int main(void)
                 continue;
             for (int k = 0; k < 8; k++) {
                 long sx, sy, gx, gy;
-                random_free_cell(&rng, p, 30, 30, &sx, &sy);
-                random_free_cell(&rng, p, 30, 30, &gx, &gy);
+                um_free_cell(&rng, p, 30, 30, &sx, &sy);
+                um_free_cell(&rng, p, 30, 30, &gx, &gy);
                 nb_pose s = {sx + 0.5, sy + 0.5, tu_below(&rng, 8) * M_PI / 4};
                 char why[256];
                 nb_planner_result d = um_plan(p, &s, gx, gy, -1, NB_PLAN_DIRECTIONAL, 24, 0);

@@ -21,14 +21,6 @@ static nb_planner_query query(const nb_pose *s, long gx, long gy, nb_plan_method
     return q;
 }
 
-static void random_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, long *x, long *y)
-{
-    do {
-        *x = (long)tu_below(rng, (uint32_t)w);
-        *y = (long)tu_below(rng, (uint32_t)h);
-    } while (nb_planner_blocked(p, *x, *y));
-}
-
 static int same_path(const nb_planner_result *a, const nb_planner_result *b)
 {
     if (a->status != b->status || a->nsegments != b->nsegments || a->nwaypoints != b->nwaypoints ||
@@ -74,8 +66,8 @@ static void slices(tu_rng *rng)
             continue;
         for (int k = 0; k < 8; k++) {
             long sx, sy, gx, gy;
-            random_free_cell(rng, p, 40, 40, &sx, &sy);
-            random_free_cell(rng, p, 40, 40, &gx, &gy);
+            um_free_cell(rng, p, 40, 40, &sx, &sy);
+            um_free_cell(rng, p, 40, 40, &gx, &gy);
             nb_pose s = {sx + 0.5, sy + 0.5, tu_below(rng, 8) * M_PI / 4};
             if (k % 2) {
                 s.x = sx + 0.3;
@@ -141,9 +133,9 @@ static void budgets(tu_rng *rng)
     int limited = 0, partial_free = 0, toward = 0, queries = 0, capped = 0, early = 0, args = 0;
     for (int k = 0; k < 10; k++) {
         long sx, sy, gx, gy;
-        random_free_cell(rng, p, 60, 60, &sx, &sy);
+        um_free_cell(rng, p, 60, 60, &sx, &sy);
         do
-            random_free_cell(rng, p, 60, 60, &gx, &gy);
+            um_free_cell(rng, p, 60, 60, &gx, &gy);
         while (labs(gx - sx) + labs(gy - sy) < 30);
         nb_pose s = {sx + 0.5, sy + 0.5, 0};
         nb_planner_query q = query(&s, gx, gy, NB_PLAN_DIRECTIONAL);

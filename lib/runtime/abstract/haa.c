@@ -272,6 +272,28 @@ static void append(nb_haa *ws, size_t *len, nb_cell c)
     ws->path[(*len)++] = c;
 }
 
+/* 1 when the agent may walk cells c[0..n), each a step from the one
+ * before: every cell standable, every diagonal step allowed by the corner
+ * rule.  The cells a graph gives without a search (a stored path, the two
+ * ends of an inter-edge) are the agent's only when the graph was baked from
+ * the bundle's own clearance layers; in a damaged bundle they may not be,
+ * and what is made of the path after (straightening) relies on each step. */
+static int cells_walkable(const nbi_layer *l, uint32_t size, nb_corner corner, const nb_cell *c,
+                          size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!nbi_standable(l, size, c[i].x, c[i].y))
+            return 0;
+        if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
+            int c1 = nbi_standable(l, size, c[i].x, c[i - 1].y);
+            int c2 = nbi_standable(l, size, c[i - 1].x, c[i].y);
+            if (corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* The cells of intra-edge arc a from u to v, into ws->seg; returns the
  * count, 0 when there is no such path (a damaged graph). */
 static size_t refine_arc(nb_haa *ws, const nbi_layer *l, uint32_t size, nb_corner corner,
@@ -281,8 +303,10 @@ static size_t refine_arc(nb_haa *ws, const nbi_layer *l, uint32_t size, nb_corne
     nb_cell cu = node_cell(g, u), cv = node_cell(g, v);
     /* A stored path follows the graph's corner rule: usable unless the
      * query's rule is stricter. */
-    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && corner == NB_CORNER_STRICT))
-        return nbi_agraph_arc_cells(g, a, u, v, ws->seg);
+    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && corner == NB_CORNER_STRICT)) {
+        size_t n = nbi_agraph_arc_cells(g, a, u, v, ws->seg);
+        return cells_walkable(l, size, corner, ws->seg, n) ? n : 0;
+    }
     nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y), g->ncx,
                                   g->cluster, g->width, g->height);
     int found = nbi_csearch_run(&ws->ref, l, size, (int)corner, &box, cu, &cv, NULL, 0);
@@ -531,7 +555,7 @@ static size_t step_cells(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, u
         nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
         ws->seg[0] = cu; /* an inter-edge: one step across the border */
         ws->seg[1] = cv;
-        return 2;
+        return cells_walkable(l, q->size, q->corner, ws->seg, 2) ? 2 : 0;
     }
     return refine_arc(ws, l, q->size, q->corner, u, v, how, expanded);
 }
@@ -558,7 +582,8 @@ static nb_status refine(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, si
             res->expanded = res->expanded_insert + res->expanded_search + res->expanded_refine;
             return nbi_fail(err, NB_ERR_FORMAT,
                             "HAA*: an abstract edge that admits the agent has no path inside its "
-                            "cluster: the abstract graph is damaged or built for another map");
+                            "cluster, or cells the agent may not walk: the abstract graph is "
+                            "damaged or built for another map");
         }
         for (size_t i = 0; i < n; i++)
             append(ws, len, ws->seg[reverse ? n - 1 - i : i]);

@@ -184,6 +184,18 @@ enum nbi_placement {
 #define NBI_HC_ALL 0x1u        /* flags: entries hold every candidate, an index says which */
 #define NBI_HC_CODE_VARIANT 0x8u /* a curve's code: word (bits 0-2), variant (bit 3) */
 #define NBI_HC_MAX_WINDOW 255
+/* Version 1 (navbake 0.2, still read): the same first 12 bytes, radius and
+ * width, then every start heading's entries in an index of (first, count)
+ * and a record per candidate curve, its bitset in 64-bit words. */
+#define NBI_HC1_WORDS 12       /* u32: 64-bit words of a bitset */
+#define NBI_HC1_CURVES 16      /* u32 */
+#define NBI_HC1_RECSIZE 20     /* u32 */
+#define NBI_HC1_INDEX_ENTRY 8  /* per (h0, h1, offset): u32 first, u32 count */
+#define NBI_HC1_RECORD_HEAD 16 /* per curve, then its bitset: */
+#define NBI_HC1_R_LENGTH 0     /* f64 */
+#define NBI_HC1_R_WORD 8       /* u8 */
+#define NBI_HC1_R_VARIANT 9    /* u8 */
+#define NBI_HC1_R_CELLS 10     /* u16 */
 
 #define NBI_CURVES_VERSION 1
 #define NBI_CT_HEADER 32

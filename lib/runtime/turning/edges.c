@@ -42,6 +42,7 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
 {
     memset(e, 0, sizeof *e);
     unsigned K = hc->headings, N = hc->neighbourhood, S = hc->window, q = K / 4;
+    unsigned stored = nbi_hc_stored_headings(hc), turns = nbi_hc_quarters(hc);
     uint32_t M = hc->ncurves;
     e->K = K;
     e->N = N;
@@ -50,13 +51,14 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
     e->masks = S <= mask_window && S <= 32;
     e->stride = S <= 8 ? 8 : S <= 16 ? 16 : 32;
     e->words = (S * e->stride + 63) / 64;
-    e->ncurves = 4 * (size_t)M;
+    e->ncurves = turns * (size_t)M;
     size_t nentries = (size_t)K * K * N;
     int half = (int)e->half;
     /* The stored curves' cells, read once from the bitsets. */
-    uint64_t cells = 0, b = 0;
-    for (uint64_t end = (uint64_t)M * S * S; b < end; b++)
-        cells += hc->bits[b / 8] >> (b % 8) & 1;
+    uint64_t cells = 0;
+    for (uint32_t i = 0; i < M; i++)
+        for (uint64_t c = 0; c < (uint64_t)S * S; c++)
+            cells += (uint64_t)nbi_hc_bit(hc, i, c);
     uint32_t *sfirst = nbi_alloc_array(a, (size_t)M + 1, sizeof *sfirst);
     int8_t(*scell)[2] = nbi_alloc_array(a, cells ? cells : 1, sizeof *scell);
     e->efirst = nbi_alloc_array(a, nentries, sizeof *e->efirst);
@@ -68,7 +70,7 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
     else {
         e->cfirst = nbi_alloc_array(a, e->ncurves, sizeof *e->cfirst);
         e->cnum = nbi_alloc_array(a, e->ncurves, sizeof *e->cnum);
-        e->cell = nbi_alloc_array(a, 4 * (cells + M), sizeof *e->cell);
+        e->cell = nbi_alloc_array(a, turns * (cells + M), sizeof *e->cell);
     }
     if (!sfirst || !scell || !e->efirst || !e->ecount || !e->len || !e->code ||
         (e->masks ? !e->mask : !e->cfirst || !e->cnum || !e->cell)) {
@@ -80,18 +82,19 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
     size_t at = 0;
     for (uint32_t i = 0; i < M; i++) {
         sfirst[i] = (uint32_t)at;
-        for (uint64_t c = 0, base = (uint64_t)i * S * S; c < (uint64_t)S * S; c++)
-            if (hc->bits[(base + c) / 8] >> ((base + c) % 8) & 1) {
+        for (uint64_t c = 0; c < (uint64_t)S * S; c++)
+            if (nbi_hc_bit(hc, i, c)) {
                 scell[at][0] = (int8_t)((int)(c % S) - half);
                 scell[at][1] = (int8_t)((int)(c / S) - half);
                 at++;
             }
     }
     sfirst[M] = (uint32_t)at;
-    /* Curve r M + i is stored curve i turned r quarter turns. */
+    /* Curve r M + i is stored curve i turned r quarter turns (version 1
+     * stores every start heading: no turns). */
     at = 0;
-    for (unsigned r = 0; r < 4; r++)
-        for (unsigned c0 = 0; c0 < q; c0++)
+    for (unsigned r = 0; r < turns; r++)
+        for (unsigned c0 = 0; c0 < stored; c0++)
             for (unsigned c1 = 0; c1 < K; c1++)
                 for (unsigned co = 0; co < N; co++) {
                     uint32_t first;
@@ -294,14 +297,29 @@ static int walk_hit(void *ctx, long x, long y)
     return w->direct ? nbi_cells_blocked_direct(w->direct, x, y) : nbi_blocked(w->p, x, y);
 }
 
+/* A segment that leaves the map touches a cell outside, which is blocked;
+ * said before the sweep, it also keeps the sweep's loops within the map's
+ * cells whatever the caller's numbers. */
+static int within(const nb_planner *p, const nb_segment *seg, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!nbi_segment_within(&seg[i], (double)p->W, (double)p->H))
+            return 0;
+    return 1;
+}
+
 int nbi_walkable(nb_planner *p, const nb_segment *seg, size_t n, int skip, double sx, double sy)
 {
+    if (!within(p, seg, n))
+        return 0;
     struct walk w = {p, NULL, skip, sx, sy, p->unit.width / 2 - NBI_TOUCH_EPS};
     return !nbi_sweep_cells(seg, n, p->unit.width, walk_hit, &w);
 }
 
 int nb_planner_walkable(const nb_planner *p, const nb_segment *seg, size_t n)
 {
+    if (!within(p, seg, n))
+        return 0;
     struct walk w = {NULL, &p->cells, 0, 0, 0, 0};
     return !nbi_sweep_cells(seg, n, p->unit.width, walk_hit, &w);
 }
