@@ -131,6 +131,7 @@ static void budgets(tu_rng *rng)
             "a 60 x 60 level for budgets"))
         return;
     int limited = 0, partial_free = 0, toward = 0, queries = 0, capped = 0, early = 0, args = 0;
+    int edge = 0, edge_less = 0, sliced_partial = 0, roomy = 0;
     for (int k = 0; k < 10; k++) {
         long sx, sy, gx, gy;
         um_free_cell(rng, p, 60, 60, &sx, &sy);
@@ -144,6 +145,9 @@ static void budgets(tu_rng *rng)
             full.expanded < 20)
             continue;
         queries++;
+        /* Kept: the planner's next query reuses its arrays. */
+        static struct kept fk;
+        keep(&fk, &full);
         q.max_expansions = full.expanded / 2;
         char why[256];
         if (nb_planner_find(p, &q, &r, &err) == NB_OK && r.status == NB_PATH_LIMIT &&
@@ -158,7 +162,33 @@ static void budgets(tu_rng *rng)
         nb_pose end = r.nwaypoints ? r.waypoints[r.nwaypoints - 1] : s;
         if (hypot(end.x - gx - 0.5, end.y - gy - 0.5) <= hypot(s.x - gx - 0.5, s.y - gy - 0.5) + 1e-9)
             toward++;
+        /* The budget's edge, find's own count the answer: exactly the
+         * expansions find needed finds its path, one fewer does not. */
+        q.max_expansions = fk.r.expanded;
+        edge += nb_planner_find(p, &q, &r, &err) == NB_OK && same_path(&fk.r, &r);
+        q.max_expansions = fk.r.expanded - 1;
+        edge_less += nb_planner_find(p, &q, &r, &err) == NB_OK && r.status == NB_PATH_LIMIT &&
+                     r.expanded == fk.r.expanded - 1;
+        /* The budget's partial path is the one a sliced query stopped after
+         * as many expansions gives. */
+        static struct kept lk;
+        q.max_expansions = fk.r.expanded / 3;
+        if (nb_planner_find(p, &q, &r, &err) == NB_OK) {
+            keep(&lk, &r);
+            int fin = 0;
+            q.max_expansions = 0;
+            nb_status st = nb_planner_begin(p, &q, &err);
+            for (uint64_t e = 0; st == NB_OK && e < fk.r.expanded / 3; e += 4)
+                st = nb_planner_step(p, e + 4 <= fk.r.expanded / 3 ? 4 : fk.r.expanded / 3 - e,
+                                     &fin, &err);
+            if (st == NB_OK && !fin && nb_planner_finish(p, &r, &err) == NB_OK &&
+                same_path(&lk.r, &r))
+                sliced_partial++;
+        }
+        /* A cap the search never reaches changes nothing. */
         q.max_expansions = 0;
+        nb_planner_set_max_nodes(p, 4000000);
+        roomy += nb_planner_find(p, &q, &r, &err) == NB_OK && same_path(&fk.r, &r);
         nb_planner_set_max_nodes(p, 200);
         if (nb_planner_find(p, &q, &r, &err) == NB_OK && r.status == NB_PATH_LIMIT &&
             um_path_free(b, &u, &r, &s, -1, -1, why, sizeof why))
@@ -176,6 +206,11 @@ static void budgets(tu_rng *rng)
     is_int(limited, queries, "half the expansions find needs: NB_PATH_LIMIT after exactly that many");
     is_int(partial_free, queries, "  with a partial path from the start that is free");
     is_int(toward, queries, "  that ends no farther from the goal than it began");
+    is_int(edge, queries, "a budget of exactly find's expansions: find's path");
+    is_int(edge_less, queries, "  one fewer: NB_PATH_LIMIT after that many");
+    is_int(sliced_partial, queries, "a third of the expansions: the partial path of a sliced query "
+                                    "finished after as many");
+    is_int(roomy, queries, "a cap of 4,000,000 nodes the search never reaches: find's path");
     is_int(capped, queries, "a cap of 200 nodes: NB_PATH_LIMIT and a free partial path");
     is_int(early, queries, "finish after a step of 5 expansions: NB_PATH_LIMIT, a free partial path");
     is_int(args, queries, "step and finish with no query begun: NB_ERR_ARG");
