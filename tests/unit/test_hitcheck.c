@@ -68,8 +68,8 @@ static void check_table(double radius, double width, unsigned headings, unsigned
                         int all)
 {
     nb_unit u = {"t", radius, width, headings, nb, 0, 1, 0};
-    uint8_t *payload;
-    size_t len;
+    uint8_t *payload = NULL;
+    size_t len = 0;
     nb_err err;
     nbi_hitcheck h;
     if (!ok(nbb_hitcheck_build(&u, nb, all, &payload, &len, NULL, &err) == NB_OK &&

@@ -42,7 +42,7 @@ static uint8_t *old_table(const nb_bundle *b, size_t *len, uint32_t *version)
 
 static void read_and_compare(const nb_bundle *b, const nb_unit *u)
 {
-    size_t len;
+    size_t len = 0;
     uint32_t version = 0;
     uint8_t *p = old_table(b, &len, &version);
     nbi_hitcheck h;
@@ -217,8 +217,8 @@ static void deep(void)
         return;
     }
     ok(nbb_verify_deep(b, NULL, NULL, &err) == NB_OK, "verify --deep passes the old table");
-    size_t len;
-    uint32_t version;
+    size_t len = 0;
+    uint32_t version = 0;
     uint8_t *p = old_table(b, &len, &version);
     nbi_hitcheck h;
     nbi_hitcheck_view(p, len, 1, &h, &err);
