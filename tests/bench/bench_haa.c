@@ -40,6 +40,7 @@ typedef struct conf {
     /* over the maps */
     acc nodes_pct, nodes_all_pct, edges_pct, bytes, build_ms;
     double nodes_total, edges_total;
+    double initial_edges_total, strong_total, weak_total, circuit_total, through_total;
     acc err_b[NBUCKETS];
     double build_total_ms, query_total_ms, query_str_ms, serr_max;
     acc err, err1, err2, aerr, serr, serr1, serr2, us_str;
@@ -104,9 +105,16 @@ static void die(const char *what, const nb_err *err)
     exit(1);
 }
 
+/* The corner rule of every graph, search and count (--corner): strict,
+ * or the paper's weak rule. */
+static nb_corner corner = NB_CORNER_STRICT;
+/* --no-through: keep the intra-edges two others replace through a node
+ * (navbake's rule, not the paper's). */
+static int no_through;
+
 /* Undirected edges of the grid graph the paper compares against: every
  * pair of neighbouring traversable cells, a diagonal pair only when both
- * cells beside it are traversable. */
+ * cells beside it are traversable (the weak rule: either). */
 static uint64_t grid_edges(const nbb_grid *g, const nbi_legend *l, uint64_t *nodes)
 {
     uint64_t e = 0, n = 0;
@@ -119,8 +127,13 @@ static uint64_t grid_edges(const nbb_grid *g, const nbi_legend *l, uint64_t *nod
             n++;
             e += FREE(x + 1, y);
             e += FREE(x, y + 1);
-            e += FREE(x + 1, y + 1) && FREE(x + 1, y) && FREE(x, y + 1);
-            e += x > 0 && FREE(x - 1, y + 1) && FREE(x - 1, y) && FREE(x, y + 1);
+            if (corner == NB_CORNER_WEAK) {
+                e += FREE(x + 1, y + 1) && (FREE(x + 1, y) || FREE(x, y + 1));
+                e += x > 0 && FREE(x - 1, y + 1) && (FREE(x - 1, y) || FREE(x, y + 1));
+            } else {
+                e += FREE(x + 1, y + 1) && FREE(x + 1, y) && FREE(x, y + 1);
+                e += x > 0 && FREE(x - 1, y + 1) && FREE(x - 1, y) && FREE(x, y + 1);
+            }
         }
 #undef FREE
     *nodes = n;
@@ -137,7 +150,7 @@ static int bucket_of(int steps)
  * same clearance layers with the same moves. */
 static double aa_find(nb_aa *ws, const query *q, uint64_t *expanded)
 {
-    nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT};
+    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner};
     nb_aa_result r;
     nb_err err;
     if (nb_aa_find(ws, &aq, &r, &err) != NB_OK)
@@ -195,9 +208,11 @@ int main(int argc, char **argv)
                                          {"compare-placement", no_argument, NULL, 'c'},
                                          {"paths", no_argument, NULL, 'P'},
                                          {"repeat", required_argument, NULL, 'r'},
+                                         {"corner", required_argument, NULL, 'C'},
+                                         {"no-through", no_argument, NULL, 'T'},
                                          {NULL, 0, NULL, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "s:m:p:cPr:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:m:p:cPr:C:T", opts, NULL)) != -1) {
         switch (c) {
         case 's':
             memset(sets, 0, sizeof sets);
@@ -216,9 +231,18 @@ int main(int argc, char **argv)
         case 'c': compare_placement = 1; break;
         case 'P': paths = 1; break;
         case 'r': repeat = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 'T': no_through = 1; break;
+        case 'C':
+            if (strcmp(optarg, "weak") && strcmp(optarg, "strict")) {
+                fprintf(stderr, "bench_haa: --corner '%s': expected strict or weak\n", optarg);
+                return 2;
+            }
+            corner = strcmp(optarg, "weak") == 0 ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+            break;
         default:
             fprintf(stderr, "usage: bench_haa [--set 0,10,20,40,50] [--maps N] [--placement "
-                            "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N]\n");
+                            "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N] "
+                            "[--corner strict|weak] [--no-through]\n");
             return 2;
         }
     }
@@ -274,8 +298,9 @@ int main(int argc, char **argv)
     }
     close(fd);
     printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query; each "
-           "query timed %d times, the fastest kept\n",
-           shared, repeat);
+           "query timed %d times, the fastest kept; the %s corner rule%s\n",
+           shared, repeat, corner == NB_CORNER_WEAK ? "weak (the paper's)" : "strict",
+           no_through ? "; intra-edges replaced through a node kept (--no-through)" : "");
 
     for (int si = 0; si < 5; si++) {
         if (!sets[si])
@@ -381,6 +406,9 @@ int main(int argc, char **argv)
                 o.quality = cf->quality;
                 o.placement = cf->placement;
                 o.paths = cf->paths;
+                o.corner = corner;
+                if (no_through)
+                    o.through = 0;
                 uint8_t *payload;
                 size_t len;
                 nbb_abstract_stats st;
@@ -396,6 +424,11 @@ int main(int argc, char **argv)
                 add(&cf->bytes, (double)len);
                 cf->nodes_total += (double)st.nodes;
                 cf->edges_total += (double)st.edges;
+                cf->initial_edges_total += (double)st.initial_edges;
+                cf->strong_total += (double)st.strong;
+                cf->weak_total += (double)st.weak;
+                cf->circuit_total += (double)st.circuit;
+                cf->through_total += (double)st.through;
                 nbi_agraph g;
                 nb_haa *ws;
                 if (nbi_agraph_view(payload, len, grid.width, grid.height, &g, &err) != NB_OK ||
@@ -405,7 +438,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT};
+                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner};
                     nb_haa_result r;
                     double dt = 1e300;
                     nb_status qs_ = NB_OK;
@@ -442,7 +475,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT};
+                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner};
                     nb_haa_result rs;
                     double dt = 1e300;
                     nb_status ss = NB_OK;
@@ -489,6 +522,18 @@ int main(int argc, char **argv)
                    nbi_placement_name(cf->placement), 100 * cf->nodes_total / gnodes.sum,
                    100 * cf->edges_total / gedges.sum, 100 * cf->nodes_total / cells_total,
                    100 * cf->edges_total / all_edges, mean(&cf->bytes) / 1024, mean(&cf->build_ms));
+        }
+        printf("\nEdges before the dominance rules, and what each rule dropped, %% of the "
+               "original graph's edges (totals over the maps):\n\n| graph | placement | edges "
+               "%% | before dominance | strong | weak | circuit | through a node |\n"
+               "|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (size_t k = 0; k < nconf; k++) {
+            const conf *cf = &confs[k];
+            double g = gedges.sum / 100;
+            printf("| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", label(cf),
+                   nbi_placement_name(cf->placement), cf->edges_total / g,
+                   cf->initial_edges_total / g, cf->strong_total / g, cf->weak_total / g,
+                   cf->circuit_total / g, cf->through_total / g);
         }
         printf("\nPath error against AA*'s optimal length, %% (Figure 5): the refined path, the "
                "abstract path's weight, and the refined path straightened (NB_HAA_STRAIGHTEN):"
