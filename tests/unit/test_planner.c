@@ -43,7 +43,8 @@ static void keep(struct kept *k, const nb_planner_result *r)
 {
     k->r = *r;
     size_t n = r->nwaypoints < 4096 ? r->nwaypoints : 4096;
-    memcpy(k->wp, r->waypoints, n * sizeof *k->wp);
+    if (n)
+        memcpy(k->wp, r->waypoints, n * sizeof *k->wp);
     k->r.waypoints = k->wp;
 }
 
