@@ -312,6 +312,61 @@ static void big_map(void)
     nb_bundle_close(b);
 }
 
+/* A query finished after every number of expansions short of its end,
+ * each method: NB_OK, NB_PATH_LIMIT and a free partial path from the
+ * start, whichever stage it stopped in (a smoothing pass stopped before
+ * its first expansion read a node that did not exist: fuzz_queries,
+ * corpus/queries/finding-planner-s48-partial). */
+static void every_stop(tu_rng *rng)
+{
+    const char *path = tu_path(tu_tmpdir(), "stops.nbk");
+    nb_unit u = {"e", 1.5, 0.9, 8, 24, 0, 1, 0};
+    nbb_grid g;
+    tu_random_grid(rng, 30, 30, 10, 1, &g);
+    um_bundle_grid(path, &g, &u);
+    nbb_grid_free(&g);
+    nb_bundle *b;
+    nb_planner *p;
+    nb_err err;
+    if (!ok(nb_bundle_open(path, 0, NULL, &b, &err) == NB_OK && nb_planner_open(b, "e", &p, &err) == NB_OK,
+            "a 30 x 30 level for stops"))
+        return;
+    int stops = 0, good = 0;
+    for (int k = 0; k < 8; k++) {
+        long sx, sy, gx, gy;
+        um_free_cell(rng, p, 30, 30, &sx, &sy);
+        um_free_cell(rng, p, 30, 30, &gx, &gy);
+        nb_pose s = {sx + 0.5, sy + 0.5, tu_below(rng, 8) * M_PI / 4};
+        nb_planner_query q = query(&s, gx, gy, (nb_plan_method)(k % 4));
+        nb_planner_result whole, r;
+        if (nb_planner_find(p, &q, &whole, &err) != NB_OK)
+            continue;
+        uint64_t total = whole.expanded;
+        for (uint64_t e = 0; e < total && e < 400; e++) {
+            int fin = 0;
+            char why[256] = "";
+            nb_status st = nb_planner_begin(p, &q, &err);
+            if (st == NB_OK && e)
+                st = nb_planner_step(p, e, &fin, &err);
+            if (st == NB_OK)
+                st = nb_planner_finish(p, &r, &err);
+            stops++;
+            int fine = st == NB_OK && (fin || r.status == NB_PATH_LIMIT) &&
+                       (r.nwaypoints == 0 ||
+                        (r.waypoints[0].x == s.x && r.waypoints[0].y == s.y)) &&
+                       (r.nsegments == 0 || um_path_free(b, &u, &r, &s, -1, -1, why, sizeof why));
+            good += fine;
+            if (!fine)
+                diag("method %d stopped after %llu of %llu: %s", k % 4, (unsigned long long)e,
+                     (unsigned long long)total, st != NB_OK ? err.msg : why);
+        }
+    }
+    is_int(good, stops, "finished after every number of expansions, every method: NB_PATH_LIMIT "
+                        "and a free partial path from the start (%d stops)", stops);
+    nb_planner_close(p);
+    nb_bundle_close(b);
+}
+
 int main(void)
 {
     tu_rng rng = {0x51ce5ULL};
@@ -319,5 +374,6 @@ int main(void)
     budgets(&rng);
     windows();
     big_map();
+    every_stop(&rng);
     return done_testing();
 }

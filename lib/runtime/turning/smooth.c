@@ -113,6 +113,15 @@ int nbi_s48_route(nb_planner *p, nbi_route *out, size_t *far_out)
     uint32_t id = s->far_id;
     int backward = s->backward;
     *far_out = s->far;
+    if (!id) {
+        /* Stopped before its first expansion: the start alone. */
+        if (!nbi_route_reserve(out, 1))
+            return 0;
+        out->n = 1;
+        out->wp[0] = s->start;
+        *far_out = 0;
+        return 1;
+    }
     size_t n = 1;
     for (uint32_t k = id; nbi_nodes_at(&p->nodes, k)->parent; k = nbi_nodes_at(&p->nodes, k)->parent)
         n++;
