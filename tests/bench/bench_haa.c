@@ -40,7 +40,7 @@ typedef struct conf {
     /* over the maps */
     acc nodes_pct, nodes_all_pct, edges_pct, bytes, build_ms;
     double nodes_total, edges_total;
-    double initial_edges_total, strong_total, weak_total, circuit_total, through_total;
+    double through_total; /* intra-edges the through-node rule replaced (not the paper's) */
     acc err_b[NBUCKETS];
     double build_total_ms, query_total_ms, query_str_ms, serr_max;
     acc err, err1, err2, aerr, serr, serr1, serr2, us_str;
@@ -105,17 +105,12 @@ static void die(const char *what, const nb_err *err)
     exit(1);
 }
 
-/* The corner rule of every graph, search and count (--corner): strict,
- * or the paper's weak rule. */
-static nb_corner corner = NB_CORNER_STRICT;
-/* --no-through: keep the intra-edges two others replace through a node
- * (navbake's rule, not the paper's). */
-static int no_through;
-
 /* Undirected edges of the grid graph the paper compares against: every
  * pair of neighbouring traversable cells, a diagonal pair only when both
- * cells beside it are traversable (the weak rule: either). */
-static uint64_t grid_edges(const nbb_grid *g, const nbi_legend *l, uint64_t *nodes)
+ * cells beside it are traversable (strict) or at least one is (weak, the
+ * paper's rule). */
+static uint64_t grid_edges(const nbb_grid *g, const nbi_legend *l, nb_corner corner,
+                           uint64_t *nodes)
 {
     uint64_t e = 0, n = 0;
     uint32_t w = g->width, h = g->height;
@@ -148,7 +143,7 @@ static int bucket_of(int steps)
 
 /* The baseline: the runtime's Annotated A* (nb_aa_find), optimal, on the
  * same clearance layers with the same moves. */
-static double aa_find(nb_aa *ws, const query *q, uint64_t *expanded)
+static double aa_find(nb_aa *ws, const query *q, nb_corner corner, uint64_t *expanded)
 {
     nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner};
     nb_aa_result r;
@@ -202,6 +197,7 @@ int main(int argc, char **argv)
      * machine shared with other jobs that is the closest to its own cost. */
     int repeat = 3;
     uint32_t placement = NBB_PLACE_AUTO;
+    nb_corner corner = NB_CORNER_STRICT;
     static const struct option opts[] = {{"set", required_argument, NULL, 's'},
                                          {"maps", required_argument, NULL, 'm'},
                                          {"placement", required_argument, NULL, 'p'},
@@ -209,10 +205,9 @@ int main(int argc, char **argv)
                                          {"paths", no_argument, NULL, 'P'},
                                          {"repeat", required_argument, NULL, 'r'},
                                          {"corner", required_argument, NULL, 'C'},
-                                         {"no-through", no_argument, NULL, 'T'},
                                          {NULL, 0, NULL, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "s:m:p:cPr:C:T", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:m:p:cPr:C:", opts, NULL)) != -1) {
         switch (c) {
         case 's':
             memset(sets, 0, sizeof sets);
@@ -231,10 +226,9 @@ int main(int argc, char **argv)
         case 'c': compare_placement = 1; break;
         case 'P': paths = 1; break;
         case 'r': repeat = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
-        case 'T': no_through = 1; break;
         case 'C':
-            if (strcmp(optarg, "weak") && strcmp(optarg, "strict")) {
-                fprintf(stderr, "bench_haa: --corner '%s': expected strict or weak\n", optarg);
+            if (strcmp(optarg, "strict") != 0 && strcmp(optarg, "weak") != 0) {
+                fprintf(stderr, "bench_haa: --corner: expected strict or weak, not '%s'\n", optarg);
                 return 2;
             }
             corner = strcmp(optarg, "weak") == 0 ? NB_CORNER_WEAK : NB_CORNER_STRICT;
@@ -242,7 +236,7 @@ int main(int argc, char **argv)
         default:
             fprintf(stderr, "usage: bench_haa [--set 0,10,20,40,50] [--maps N] [--placement "
                             "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N] "
-                            "[--corner strict|weak] [--no-through]\n");
+                            "[--corner strict|weak]\n");
             return 2;
         }
     }
@@ -297,10 +291,9 @@ int main(int argc, char **argv)
         return 1;
     }
     close(fd);
-    printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query; each "
-           "query timed %d times, the fastest kept; the %s corner rule%s\n",
-           shared, repeat, corner == NB_CORNER_WEAK ? "weak (the paper's)" : "strict",
-           no_through ? "; intra-edges replaced through a node kept (--no-through)" : "");
+    printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query, %s "
+           "corner rule; each query timed %d times, the fastest kept\n",
+           shared, corner == NB_CORNER_WEAK ? "weak" : "strict", repeat);
 
     for (int si = 0; si < 5; si++) {
         if (!sets[si])
@@ -347,7 +340,7 @@ int main(int argc, char **argv)
             static query qs[1024];
             size_t nq = read_queries(sp, qs, 1024);
             nmaps++;
-            uint64_t gn, ge = grid_edges(&grid, &legend, &gn);
+            uint64_t gn, ge = grid_edges(&grid, &legend, corner, &gn);
             add(&gnodes, (double)gn);
             add(&gedges, (double)ge);
             add(&cells_acc, (double)grid.width * grid.height);
@@ -381,7 +374,7 @@ int main(int argc, char **argv)
                 double dt = 1e300;
                 for (int rep = 0; rep < repeat; rep++) { /* the fastest of the runs */
                     double t = now_ms();
-                    q->opt = profile_haa ? 1 : aa_find(aa, q, &aexp);
+                    q->opt = profile_haa ? 1 : aa_find(aa, q, corner, &aexp);
                     double d = now_ms() - t;
                     dt = d < dt ? d : dt;
                 }
@@ -407,8 +400,6 @@ int main(int argc, char **argv)
                 o.placement = cf->placement;
                 o.paths = cf->paths;
                 o.corner = corner;
-                if (no_through)
-                    o.through = 0;
                 uint8_t *payload;
                 size_t len;
                 nbb_abstract_stats st;
@@ -424,10 +415,6 @@ int main(int argc, char **argv)
                 add(&cf->bytes, (double)len);
                 cf->nodes_total += (double)st.nodes;
                 cf->edges_total += (double)st.edges;
-                cf->initial_edges_total += (double)st.initial_edges;
-                cf->strong_total += (double)st.strong;
-                cf->weak_total += (double)st.weak;
-                cf->circuit_total += (double)st.circuit;
                 cf->through_total += (double)st.through;
                 nbi_agraph g;
                 nb_haa *ws;
@@ -514,26 +501,17 @@ int main(int argc, char **argv)
                mean(&gnodes), mean(&gedges), mean(&cells_acc), mean(&clear_ms));
         printf("Graph size (Table I: nodes and edges against the original graph's, totals over "
                "the maps) and build time:\n\n");
-        printf("| graph | placement | nodes %% | edges %% | nodes %% of all cells | edges %% of all "
-               "cells' | KB a map | build ms a map |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+        printf("| graph | placement | nodes %% | edges %% | edges %% with the through-replaced | "
+               "nodes %% of all cells | edges %% of all cells' | KB a map | build ms a map |\n"
+               "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (size_t k = 0; k < nconf; k++) {
             const conf *cf = &confs[k];
-            printf("| %s | %s | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f |\n", label(cf),
+            printf("| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f |\n", label(cf),
                    nbi_placement_name(cf->placement), 100 * cf->nodes_total / gnodes.sum,
-                   100 * cf->edges_total / gedges.sum, 100 * cf->nodes_total / cells_total,
+                   100 * cf->edges_total / gedges.sum,
+                   100 * (cf->edges_total + cf->through_total) / gedges.sum,
+                   100 * cf->nodes_total / cells_total,
                    100 * cf->edges_total / all_edges, mean(&cf->bytes) / 1024, mean(&cf->build_ms));
-        }
-        printf("\nEdges before the dominance rules, and what each rule dropped, %% of the "
-               "original graph's edges (totals over the maps):\n\n| graph | placement | edges "
-               "%% | before dominance | strong | weak | circuit | through a node |\n"
-               "|---|---|---:|---:|---:|---:|---:|---:|\n");
-        for (size_t k = 0; k < nconf; k++) {
-            const conf *cf = &confs[k];
-            double g = gedges.sum / 100;
-            printf("| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", label(cf),
-                   nbi_placement_name(cf->placement), cf->edges_total / g,
-                   cf->initial_edges_total / g, cf->strong_total / g, cf->weak_total / g,
-                   cf->circuit_total / g, cf->through_total / g);
         }
         printf("\nPath error against AA*'s optimal length, %% (Figure 5): the refined path, the "
                "abstract path's weight, and the refined path straightened (NB_HAA_STRAIGHTEN):"

@@ -125,8 +125,11 @@ compare "errors" errors
 like "errors: a missing file is named with the system's reason" \
   "$(grep '^open missing.nbk' "$tmp/got")" "missing.nbk: cannot open: No such file or directory"
 like "errors: a directory is refused as one" "$(grep '^open \.:' "$tmp/got")" "is a directory"
+# The damaged section, as the native navbake verify names it: a hit-check table.
+section=$(navbake verify damaged.nbk 2>&1 | sed -n 's/.*\(section [0-9]* (hitcheck)\).*/\1/p')
+ok "the native verify names a hit-check section" test -n "$section"
 like "errors: verify names the damaged section" "$(grep '^verify damaged' "$tmp/got")" \
-  "section 24 (hitcheck)"
+  "${section:-a hit-check section}"
 # Standard input: a file (mapped through its handle) and a pipe (read).
 "$top_builddir/tests/port/nbport" open map - <sample.nbk >"$tmp/want" 2>&1
 "$wine" ./nbport.exe open map - <sample.nbk 2>/dev/null | tr -d '\r' >"$tmp/got"
