@@ -116,20 +116,35 @@ static void slices(tu_rng *rng)
     is_int(free_, n, "  and the paths are free");
 }
 
+/* A random side x side level (pct % obstacles) with unit u, opened; 0
+ * (reported) when it cannot be. */
+static int random_level(tu_rng *rng, const char *name, long side, unsigned pct, const nb_unit *u,
+                        nb_bundle **b, nb_planner **p)
+{
+    const char *path = tu_path(tu_tmpdir(), name);
+    nbb_grid g;
+    nb_err err;
+    tu_random_grid(rng, (uint32_t)side, (uint32_t)side, pct, 1, &g);
+    int baked = um_bundle_grid(path, &g, u);
+    nbb_grid_free(&g);
+    *p = NULL;
+    if (baked && nb_bundle_open(path, 0, NULL, b, &err) == NB_OK) {
+        if (nb_planner_open(*b, u->name, p, &err) == NB_OK)
+            return 1;
+        nb_bundle_close(*b);
+    }
+    ok(0, "a %ld x %ld level for unit %s: %s", side, side, u->name, baked ? err.msg : "not baked");
+    return 0;
+}
+
 /* Budgets: max_expansions, the node cap, a finish before the end. */
 static void budgets(tu_rng *rng)
 {
-    const char *path = tu_path(tu_tmpdir(), "budget.nbk");
     nb_unit u = {"b", 2.0, 1.0, 8, 24, 0, 1, 0};
-    nbb_grid g;
-    tu_random_grid(rng, 60, 60, 10, 1, &g);
-    um_bundle_grid(path, &g, &u);
-    nbb_grid_free(&g);
     nb_bundle *b;
     nb_planner *p;
     nb_err err;
-    if (!ok(nb_bundle_open(path, 0, NULL, &b, &err) == NB_OK && nb_planner_open(b, "b", &p, &err) == NB_OK,
-            "a 60 x 60 level for budgets"))
+    if (!random_level(rng, "budget.nbk", 60, 10, &u, &b, &p))
         return;
     int limited = 0, partial_free = 0, toward = 0, queries = 0, capped = 0, early = 0, args = 0;
     int edge = 0, edge_less = 0, sliced_partial = 0, roomy = 0;
@@ -319,17 +334,11 @@ static void big_map(void)
  * corpus/queries/finding-planner-s48-partial). */
 static void every_stop(tu_rng *rng)
 {
-    const char *path = tu_path(tu_tmpdir(), "stops.nbk");
     nb_unit u = {"e", 1.5, 0.9, 8, 24, 0, 1, 0};
-    nbb_grid g;
-    tu_random_grid(rng, 30, 30, 10, 1, &g);
-    um_bundle_grid(path, &g, &u);
-    nbb_grid_free(&g);
     nb_bundle *b;
     nb_planner *p;
     nb_err err;
-    if (!ok(nb_bundle_open(path, 0, NULL, &b, &err) == NB_OK && nb_planner_open(b, "e", &p, &err) == NB_OK,
-            "a 30 x 30 level for stops"))
+    if (!random_level(rng, "stops.nbk", 30, 10, &u, &b, &p))
         return;
     int stops = 0, good = 0;
     for (int k = 0; k < 8; k++) {
