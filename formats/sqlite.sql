@@ -1,5 +1,5 @@
 -- formats/sqlite.sql: a navbake bundle held in an SQLite database, schema
--- version 1.0.  formats/sqlite.md explains it.
+-- version 1.1.  formats/sqlite.md explains it.
 --
 -- The navbake tools write a database by running this file as it is (it is
 -- compiled into them) on an empty database, then filling the tables in one
@@ -14,7 +14,7 @@
 --    back: edit a bundle with the tools, never with SQL.
 
 PRAGMA application_id = 1312967507;  -- 0x4E424B53, "NBKS": a navbake bundle
-PRAGMA user_version = 1000;          -- this schema's version: 1000 x major + minor
+PRAGMA user_version = 1001;          -- this schema's version: 1000 x major + minor
 
 -- ==================================================================
 -- The bundle (formats/bundle.md): the binary form's header and section
@@ -302,14 +302,17 @@ CREATE TABLE hitcheck_tables (
     headings      INTEGER NOT NULL,
     neighbourhood INTEGER NOT NULL,
     window        INTEGER NOT NULL,    -- side of the square of cells a curve may touch
-    curves        INTEGER NOT NULL,    -- curve records
-    record_bytes  INTEGER NOT NULL,
+    curves        INTEGER NOT NULL,    -- curves stored (the first quarter of the start headings)
+    record_bytes  INTEGER NOT NULL,    -- bytes a stored curve takes, rounded up: 9 + window^2 / 8
     stored_size   INTEGER NOT NULL,
-    unpacked_size INTEGER NOT NULL
+    unpacked_size INTEGER NOT NULL,
+    all_curves    INTEGER NOT NULL,    -- 1: every candidate of an entry (1.1); 0: its shortest
+    entries       INTEGER NOT NULL     -- entries stored: headings / 4 x headings x neighbourhood (1.1)
 );
 
 -- Every curve of every hit-check table: from the origin cell facing
--- heading h0 to the neighbour (dx, dy) facing h1, shortest first (rank 0).
+-- heading h0 to the neighbour (dx, dy) facing h1, shortest first (rank 0);
+-- every start heading, the turned ones included.
 CREATE TABLE hitcheck_curves (
     unit    TEXT NOT NULL,
     h0      INTEGER NOT NULL,          -- heading index: h0 x 360 / headings degrees

@@ -379,12 +379,14 @@ typedef struct nbb_unit_stats {
     unsigned curves, window;
     size_t hitcheck_bytes, curves_bytes;
 } nbb_unit_stats;
+#define NBB_UNIT_ZLIB 0x1u       /* store the tables zlib-compressed */
+#define NBB_UNIT_ALL_CURVES 0x2u /* every candidate curve of an entry, not only the shortest */
+nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, unsigned flags, nbb_unit_stats *stats,
+                       nb_err *err);
 /* The same, telling progress the fraction done. */
-nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, int compress,
+nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, unsigned flags,
                                 nbb_progress_fn progress, void *arg, nbb_unit_stats *stats,
                                 nb_err *err);
-nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_stats *stats,
-                       nb_err *err);
 /* The angle of heading k of n, in radians (0 east, growing clockwise as a
  * map is drawn). */
 double nbb_heading_angle(unsigned k, unsigned n);
@@ -519,11 +521,14 @@ int nbb_agraph_admits(const nbb_agraph *g, uint32_t a, nb_capability cap, unsign
  * no path is stored). */
 size_t nbb_agraph_arc_cells(const nbb_agraph *g, uint32_t a, uint32_t u, nb_cell *out);
 
-/* A unit's hit-check table (formats/hitcheck.md). */
+/* A unit's hit-check table (formats/hitcheck.md), every entry (h0, h1, o)
+ * whether stored or turned from a stored one. */
 typedef struct nbb_hitcheck nbb_hitcheck;
 typedef struct nbb_hitcheck_info {
     unsigned headings, neighbourhood, window;
-    uint32_t curves;
+    int all;                 /* 1: every candidate of an entry; 0: its shortest */
+    uint32_t entries;        /* stored entries (the first quarter of the start headings) */
+    uint32_t curves;         /* stored curves */
     double radius, width;
 } nbb_hitcheck_info;
 typedef struct nbb_hitcheck_curve {
@@ -539,14 +544,16 @@ void nbb_hitcheck_close(nbb_hitcheck *h);
 void nbb_hitcheck_describe(const nbb_hitcheck *h, nbb_hitcheck_info *info);
 /* Offset o of the neighbourhood (o < neighbourhood). */
 void nbb_hitcheck_offset(const nbb_hitcheck *h, unsigned o, int *dx, int *dy);
-/* The curves stored from heading h0 to the neighbour o at heading h1:
- * their count, and the first's index in *first. */
-uint32_t nbb_hitcheck_entry(const nbb_hitcheck *h, unsigned h0, unsigned h1, unsigned o,
-                            uint32_t *first);
-void nbb_hitcheck_curve_get(const nbb_hitcheck *h, uint32_t r, nbb_hitcheck_curve *out);
-/* 1 when curve r's sweep touches cell (x, y) of the table's window
+/* How many curves entry (h0, h1, o) holds: from heading h0 to the
+ * neighbour o at heading h1, shortest first. */
+unsigned nbb_hitcheck_entry(const nbb_hitcheck *h, unsigned h0, unsigned h1, unsigned o);
+/* Its k-th curve. */
+void nbb_hitcheck_curve_get(const nbb_hitcheck *h, unsigned h0, unsigned h1, unsigned o,
+                            unsigned k, nbb_hitcheck_curve *out);
+/* 1 when that curve's sweep touches cell (x, y) of the table's window
  * (window x window cells, the start cell at (window / 2, window / 2)). */
-int nbb_hitcheck_touches(const nbb_hitcheck *h, uint32_t r, unsigned x, unsigned y);
+int nbb_hitcheck_touches(const nbb_hitcheck *h, unsigned h0, unsigned h1, unsigned o, unsigned k,
+                         unsigned x, unsigned y);
 
 /* A forest's baked bitangent graph for radius index ri (formats/forest.md). */
 /* Its nodes: tangent points, and the node at the other end of each one's

@@ -843,14 +843,22 @@ nb_status nb_unit_find(const nb_bundle *bundle, const char *name, nb_unit *out, 
 
 /* Planning for a unit: Directional A* over (x, y, heading) with the
  * hit-check and curve tables, smoothing, and Pinter's hybrid search.  A
- * planner is the workspace of one unit on one bundle's map; a query reuses
- * it, and allocates only to grow its path arrays past the longest path
- * found before. */
+ * planner is the workspace of one unit on one bundle's map.  Its memory
+ * follows what its queries touch, not the map: the cells it reads (2 bits
+ * a cell, by tiles of 64 x 64) and the search nodes it makes, kept for the
+ * next query; a query allocates only to grow them past what earlier ones
+ * needed. */
 typedef struct nb_planner nb_planner;
 
 nb_status nb_planner_open(const nb_bundle *bundle, const char *unit, nb_planner **out, nb_err *err);
 void nb_planner_close(nb_planner *planner);
 const nb_unit *nb_planner_unit(const nb_planner *planner);
+/* At most max_nodes search nodes a query (Detour's maxNodes; 0, the
+ * default: no cap beyond memory).  A query that needs more stops with
+ * NB_PATH_LIMIT and its best partial path. */
+void nb_planner_set_max_nodes(nb_planner *planner, size_t max_nodes);
+/* The bytes the planner holds now. */
+size_t nb_planner_memory(const nb_planner *planner);
 
 typedef enum nb_plan_method {
     NB_PLAN_DIRECTIONAL = 0, /* Directional A* */
@@ -861,6 +869,9 @@ typedef enum nb_plan_method {
 #define NB_PLAN_ONTHEFLY 0x1u  /* compute and sweep curves instead of reading the tables */
 #define NB_PLAN_SMOOTH 0x2u    /* directional: a final simple smoothing pass */
 #define NB_PLAN_FORWARD 0x4u   /* no reverse moves even if the unit may reverse */
+#define NB_PLAN_LOCAL_BOUND 0x8u /* directional: bound the cost to the goal by the curves and the
+                                  * grid's moves alone, not by a search back over the cells
+                                  * (less memory; many more nodes where walls force detours) */
 
 typedef struct nb_planner_query {
     nb_pose start;           /* anywhere inside a free cell, any heading */
@@ -869,7 +880,9 @@ typedef struct nb_planner_query {
     nb_plan_method method;
     unsigned neighbourhood;  /* 8, 24 or 48; 0 for the unit's */
     unsigned flags;          /* NB_PLAN_* */
-    uint64_t max_expansions; /* 0: no limit */
+    uint64_t max_expansions; /* 0: no limit; else NB_PATH_LIMIT and the best partial path */
+    unsigned window;         /* 0: the whole map; else the searches keep to a square of this
+                              * side centred between start and goal (Pinter's 60) */
 } nb_planner_query;
 
 /* Sets a query's defaults: Directional A*, any goal heading, the unit's
@@ -882,7 +895,7 @@ typedef struct nb_planner_result {
     double length;               /* cells travelled */
     double cost;                 /* length with reverse moves' penalties */
     size_t nsegments;
-    const nb_segment *segments;  /* the path; valid until the planner's next query */
+    const nb_segment *segments;  /* the path; valid until the planner's next begin or find */
     size_t nwaypoints;
     const nb_pose *waypoints;    /* the poses the path passes, start and goal included */
     uint64_t expanded;           /* nodes taken from the open list, every stage */
@@ -892,9 +905,23 @@ typedef struct nb_planner_result {
 
 /* Plans a path.  NB_OK with out->status saying whether there is one (and
  * out->reason why not); an error for a bad query (a goal off the map, a
- * start that is not a finite pose in the map, an unknown method). */
+ * start that is not a finite pose in the map, an unknown method, a window
+ * that does not hold start and goal).  A query stopped by max_expansions
+ * or the node cap is NB_PATH_LIMIT with the best partial path: from the
+ * start toward the goal as far as the search got (Directional A*: to the
+ * node expanded with the least heuristic, then the least cost). */
 nb_status nb_planner_find(nb_planner *planner, const nb_planner_query *query,
                           nb_planner_result *out, nb_err *err);
+/* The same in slices: begin checks the query (the errors of find) and
+ * starts it, abandoning any query under way; step expands at most
+ * expansions nodes and sets *done (may be NULL) when the query has ended;
+ * finish writes the result, what find returns when done, else
+ * NB_PATH_LIMIT and the best partial path so far, and ends the query.
+ * step or finish with no query begun is NB_ERR_ARG.  find is begin,
+ * step(UINT64_MAX) and finish. */
+nb_status nb_planner_begin(nb_planner *planner, const nb_planner_query *query, nb_err *err);
+nb_status nb_planner_step(nb_planner *planner, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_planner_finish(nb_planner *planner, nb_planner_result *out, nb_err *err);
 /* 1 when a unit driving these segments touches no cell that is blocked
  * for it (the exact swept disc, not samples); 0 for a segment that leaves
  * the map or has a number that is not finite. */

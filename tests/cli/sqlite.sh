@@ -174,7 +174,7 @@ done
 if command -v sqlite3 >/dev/null 2>&1; then
   q() { sqlite3 "$tmp/s.sqlite" "$1"; }
   is "application_id" "$(q 'PRAGMA application_id')" 1312967507
-  is "user_version" "$(q 'PRAGMA user_version')" 1000
+  is "user_version" "$(q 'PRAGMA user_version')" 1001
   count() { awk -v set="$1" 'NR > 4 { n += gsub("[" set "]", "") } END { print n + 0 }' "$map"; }
   is "obstacle cells" "$(q 'SELECT count(*) FROM map_cells WHERE terrain IS NULL')" "$(count '@O')"
   is "ground cells" "$(q "SELECT count(*) FROM map_cells JOIN terrains ON terrains.id = terrain WHERE name = 'ground'")" "$(count '.G')"
@@ -214,8 +214,10 @@ if command -v sqlite3 >/dev/null 2>&1; then
   is "units, hitcheck_tables and curve_tables as mkhitcheck reports them" \
     "$(f "SELECT 'unit ' || u.name || ': radius ' || u.radius || ', width ' || u.width || ', ' || u.headings || ' headings' || CASE u.reverse WHEN 1 THEN ', reverses' ELSE '' END || '; Directional-' || h.neighbourhood || ': ' || h.curves || ' curves in a ' || h.window || ' x ' || h.window || ' window (' || h.stored_size || ' bytes); curve table ' || c.stored_size || ' bytes' FROM units u JOIN hitcheck_tables h ON h.unit = u.name JOIN curve_tables c ON c.unit = u.name ORDER BY u.name" | sed 's/\.0\([,;]\)/\1/g')" \
     "$(cat "$tmp/mkhitcheck.out")"
-  is "hitcheck_curves: every curve of every table" \
-    "$(f 'SELECT count(*) FROM hitcheck_curves')" "$(f 'SELECT sum(curves) FROM hitcheck_tables')"
+  is "hitcheck_curves: every curve of every table, each stored one for four start headings" \
+    "$(f 'SELECT count(*) FROM hitcheck_curves')" "$(f 'SELECT 4 * sum(curves) FROM hitcheck_tables')"
+  is "hitcheck_tables: the stored entries" \
+    "$(f "SELECT entries || ' ' || all_curves FROM hitcheck_tables WHERE unit = 'jeep'")" "384 0"
   is "the shortest curve one cell ahead is that cell's straight line" \
     "$(f "SELECT word || ' ' || length || ' ' || cells FROM hitcheck_curves WHERE unit = 'jeep' AND h0 = 0 AND h1 = 0 AND dx = 1 AND dy = 0 AND rank = 0")" "LSL 1.0 0"
   # The motion tables: the model file's speeds, and formats/motion.md's

@@ -29,7 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (nb_unit_get(b, i, &u, &err) != NB_OK || nb_planner_open(b, u.name, &p, &err) != NB_OK)
             continue;
         long w = nb_map_width(b), h = nb_map_height(b);
-        nb_planner_query q = {{0.5, 0.5, 0}, w - 1, h - 1, -1, (unsigned)(i % 4), 0, 0, 200};
+        nb_planner_query q;
+        nb_planner_query_init(&q);
+        q.start = (nb_pose){0.5, 0.5, 0};
+        q.goal_x = w - 1;
+        q.goal_y = h - 1;
+        q.method = (nb_plan_method)(i % 4);
+        q.max_expansions = 200;
         nb_planner_result r;
         (void)nb_planner_find(p, &q, &r, &err);
         nb_planner_close(p);

@@ -1047,31 +1047,32 @@ static int mut_unit(nbf_bundle *b, nbf_section *s, nbf_rng *r)
     return 1;
 }
 
-static int mut_hitcheck(nbf_bundle *b, nbf_section *s, nbf_rng *r)
+/* Version 1 (navbake 0.2's layout, still read): a record per curve. */
+static int mut_hitcheck_v1(nbf_bundle *b, nbf_section *s, nbf_rng *r)
 {
     if (s->len < NBI_HC_HEADER)
         return 0;
     uint8_t *p = s->data;
     uint32_t K = nbi_get32(p + NBI_HC_HEADINGS), N = nbi_get32(p + NBI_HC_NEIGHBOURHOOD),
-             S = nbi_get32(p + NBI_HC_WINDOW), words = nbi_get32(p + NBI_HC_WORDS),
-             M = nbi_get32(p + NBI_HC_CURVES), rec = nbi_get32(p + NBI_HC_RECSIZE);
+             S = nbi_get32(p + NBI_HC_WINDOW), words = nbi_get32(p + NBI_HC1_WORDS),
+             M = nbi_get32(p + NBI_HC1_CURVES), rec = nbi_get32(p + NBI_HC1_RECSIZE);
     size_t offs = ((size_t)2 * N + 7) / 8 * 8;
     size_t nindex = (size_t)K * K * N;
     size_t need = NBI_HC_HEADER + offs + nindex * 8;
-    int fits = K <= 16 && N <= 48 && rec == NBI_HC_RECORD_HEAD + 8 * (uint64_t)words && words && words <= 1024 &&
+    int fits = K <= 16 && N <= 48 && rec == NBI_HC1_RECORD_HEAD + 8 * (uint64_t)words && words && words <= 1024 &&
                s->len == need + (size_t)M * rec;
     field f = {0, K_U32, 0};
     unsigned c = (unsigned)nbf_below(r, 20);
     if (!fits || c < 3) {
-        static const size_t at[] = {NBI_HC_HEADINGS, NBI_HC_NEIGHBOURHOOD, NBI_HC_WINDOW, NBI_HC_WORDS,
-                                    NBI_HC_CURVES, NBI_HC_RECSIZE, NBI_HC_RADIUS, NBI_HC_WIDTH};
+        static const size_t at[] = {NBI_HC_HEADINGS, NBI_HC_NEIGHBOURHOOD, NBI_HC_WINDOW, NBI_HC1_WORDS,
+                                    NBI_HC1_CURVES, NBI_HC1_RECSIZE, NBI_HC_RADIUS, NBI_HC_WIDTH};
         unsigned i = (unsigned)nbf_below(r, 8);
         f.off = at[i];
         f.k = i >= 6 ? K_F64 : K_U32;
         f.n = i == 0 ? 16 : i == 1 ? 48 : i == 2 ? NBI_HC_MAX_WINDOW : i == 3 ? words : i == 4 ? M : rec;
         set_field(r, b, s, &f);
         if (i == 4 && fits && nbf_chance(r, 50)) {
-            uint32_t nm = nbi_get32(s->data + NBI_HC_CURVES);
+            uint32_t nm = nbi_get32(s->data + NBI_HC1_CURVES);
             if (nm < (1u << 20))
                 resize(s, need + (size_t)nm * rec);
         }
@@ -1097,23 +1098,100 @@ static int mut_hitcheck(nbf_bundle *b, nbf_section *s, nbf_rng *r)
             uint64_t bit = nbf_chance(r, 90) ? nbf_below(r, (uint64_t)S * S) : nbf_below(r, 64 * (uint64_t)words);
             if (bit / 8 >= 8 * (uint64_t)words)
                 return 0;
-            p[at + NBI_HC_RECORD_HEAD + bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            p[at + NBI_HC1_RECORD_HEAD + bit / 8] ^= (uint8_t)(1u << (bit % 8));
             if (nbf_chance(r, 85)) {
                 unsigned count = 0;
                 for (size_t i = 0; i < 8 * (size_t)words; i++)
-                    for (unsigned v = p[at + NBI_HC_RECORD_HEAD + i]; v; v &= v - 1)
+                    for (unsigned v = p[at + NBI_HC1_RECORD_HEAD + i]; v; v &= v - 1)
                         count++;
-                nbi_put16(p + at + NBI_HC_R_CELLS, (uint16_t)count);
+                nbi_put16(p + at + NBI_HC1_R_CELLS, (uint16_t)count);
             }
             return 1;
         }
         switch (k) {
-        case 5: f.off = at + NBI_HC_R_LENGTH; f.k = K_F64; break;
-        case 6: f.off = at + NBI_HC_R_WORD; f.k = K_U8; f.n = 6; break;
-        case 7: f.off = at + NBI_HC_R_VARIANT; f.k = K_U8; f.n = 2; break;
-        case 8: f.off = at + NBI_HC_R_CELLS; f.k = K_U16; f.n = (uint64_t)S * S; break;
+        case 5: f.off = at + NBI_HC1_R_LENGTH; f.k = K_F64; break;
+        case 6: f.off = at + NBI_HC1_R_WORD; f.k = K_U8; f.n = 6; break;
+        case 7: f.off = at + NBI_HC1_R_VARIANT; f.k = K_U8; f.n = 2; break;
+        case 8: f.off = at + NBI_HC1_R_CELLS; f.k = K_U16; f.n = (uint64_t)S * S; break;
         default: f.off = at + 12; break;
         }
+    } else {
+        return 0;
+    }
+    set_field(r, b, s, &f);
+    return 1;
+}
+
+static size_t pad8(uint64_t n) { return (size_t)((n + 7) / 8 * 8); }
+
+/* Version 2: the first quarter of the start headings, one curve an entry
+ * (or every candidate behind an index), lengths, codes and bitsets in
+ * arrays of their own. */
+static int mut_hitcheck(nbf_bundle *b, nbf_section *s, nbf_rng *r)
+{
+    if (s->info.version == 1)
+        return mut_hitcheck_v1(b, s, r);
+    if (s->len < NBI_HC_HEADER)
+        return 0;
+    uint8_t *p = s->data;
+    uint32_t K = nbi_get32(p + NBI_HC_HEADINGS), N = nbi_get32(p + NBI_HC_NEIGHBOURHOOD),
+             S = nbi_get32(p + NBI_HC_WINDOW), all = nbi_get32(p + NBI_HC_FLAGS) & NBI_HC_ALL,
+             E = nbi_get32(p + NBI_HC_ENTRIES), M = nbi_get32(p + NBI_HC_CURVES);
+    /* The layout the counts give (formats/hitcheck.md). */
+    int sane = K <= 16 && N <= 48 && S <= NBI_HC_MAX_WINDOW && E <= 16 * 16 * 48 &&
+               M <= 8 * (uint64_t)E + 8;
+    size_t offs = pad8(2 * (uint64_t)N), index = sane && all ? pad8(4 * ((uint64_t)E + 1)) : 0;
+    size_t at_index = NBI_HC_HEADER + offs, at_len = at_index + index;
+    size_t at_code = at_len + 8 * (size_t)M, at_bits = at_code + pad8(M);
+    uint64_t nbits = (uint64_t)M * S * S;
+    size_t need = at_bits + pad8((nbits + 7) / 8);
+    int fits = sane && s->len == need;
+    field f = {0, K_U32, 0};
+    unsigned c = (unsigned)nbf_below(r, 20);
+    if (!fits || c < 3) {
+        static const size_t at[] = {NBI_HC_HEADINGS, NBI_HC_NEIGHBOURHOOD, NBI_HC_WINDOW,
+                                    NBI_HC_FLAGS,    NBI_HC_ENTRIES,       NBI_HC_CURVES,
+                                    NBI_HC_RADIUS,   NBI_HC_WIDTH};
+        unsigned i = (unsigned)nbf_below(r, 8);
+        f.off = at[i];
+        f.k = i >= 6 ? K_F64 : K_U32;
+        f.n = i == 0 ? 16 : i == 1 ? 48 : i == 2 ? NBI_HC_MAX_WINDOW : i == 3 ? 2 : i == 4 ? E : M;
+        set_field(r, b, s, &f);
+        if (i == 5 && fits && nbf_chance(r, 50)) {
+            /* the arrays resized to the new count */
+            uint64_t nm = nbi_get32(s->data + NBI_HC_CURVES);
+            if (nm < (1u << 20))
+                resize(s, at_len + 8 * nm + pad8(nm) + pad8((nm * S * S + 7) / 8));
+        }
+        if (nbf_chance(r, 70) && s->len >= NBI_HC_HEADER) {
+            s->info.param[0] = nbi_get32(s->data + NBI_HC_NEIGHBOURHOOD);
+            s->info.param[1] = nbi_get32(s->data + NBI_HC_WINDOW);
+            s->info.param[2] = nbi_get32(s->data + NBI_HC_FLAGS) & NBI_HC_ALL;
+        }
+        return 1;
+    }
+    if (c < 4 && N) {
+        f.off = NBI_HC_HEADER + nbf_below(r, 2 * (uint64_t)N);
+        f.k = K_I8;
+        f.n = 4;
+    } else if (c < 7 && all) {
+        /* an entry's first curve: out of order, past the end, one too many */
+        f.off = at_index + 4 * nbf_below(r, (uint64_t)E + 1);
+        f.n = M;
+    } else if (c < 9 && M) {
+        f.off = at_len + 8 * nbf_below(r, M);
+        f.k = K_F64;
+    } else if (c < 11 && M) {
+        /* a code: word (0 to 5), variant bit, unknown bits */
+        f.off = at_code + nbf_below(r, M);
+        f.k = K_U8;
+        f.n = 16;
+    } else if (nbits) {
+        /* a bit of a bitset, now and then one of the padding after them */
+        uint64_t bit = nbf_chance(r, 95) ? nbf_below(r, nbits)
+                                         : nbf_below(r, 8 * (uint64_t)(need - at_bits));
+        p[at_bits + bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        return 1;
     } else {
         return 0;
     }

@@ -129,18 +129,17 @@ static int lie_path(uint8_t *p, size_t len, uint32_t w, uint32_t h)
     return 0;
 }
 
-/* The top-left cell of the window marked in curve record 0. */
+/* The top-left cell of the window marked in stored curve 0. */
 static int lie_hitcheck(uint8_t *p)
 {
-    unsigned n = nbi_get32(p + NBI_HC_NEIGHBOURHOOD), k = nbi_get32(p + NBI_HC_HEADINGS);
-    unsigned s = nbi_get32(p + NBI_HC_WINDOW);
-    uint8_t *rec = p + NBI_HC_HEADER + ((size_t)2 * n + 7) / 8 * 8 + (size_t)k * k * n * 8;
-    uint64_t word = nbi_get64(rec + NBI_HC_RECORD_HEAD);
-    if (word & 1u)
+    unsigned n = nbi_get32(p + NBI_HC_NEIGHBOURHOOD), s = nbi_get32(p + NBI_HC_WINDOW);
+    size_t e = nbi_get32(p + NBI_HC_ENTRIES), m = nbi_get32(p + NBI_HC_CURVES);
+    size_t index = nbi_get32(p + NBI_HC_FLAGS) & NBI_HC_ALL ? (4 * (e + 1) + 7) / 8 * 8 : 0;
+    uint8_t *bits = p + NBI_HC_HEADER + ((size_t)2 * n + 7) / 8 * 8 + index + 8 * m + (m + 7) / 8 * 8;
+    if (bits[0] & 1u)
         return 0;
-    nbi_put64(rec + NBI_HC_RECORD_HEAD, word | 1u);
-    nbi_put16(rec + NBI_HC_R_CELLS, (uint16_t)(nbi_get16(rec + NBI_HC_R_CELLS) + 1));
-    printf("record 0\ncell (%d, %d) is marked\n", -(int)(s / 2), -(int)(s / 2));
+    bits[0] |= 1u;
+    printf("stored curve 0\ncell (%d, %d) is marked\n", -(int)(s / 2), -(int)(s / 2));
     return 1;
 }
 

@@ -9,22 +9,24 @@
 
 int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u)
 {
-    nbi_legend legend;
-    static nbi_agentset agents;
+    return um_bundle_grid_with(path, grid, u, 0);
+}
+
+int um_bundle_grid_with(const char *path, const nbb_grid *grid, const nb_unit *u, unsigned flags)
+{
     nb_err err;
     nbb_builder *b;
-    nbi_legend_default(&legend);
     /* A unit's tables are baked once, into a bundle of their own that each
      * map's bundle then loads. */
     char name[64];
-    snprintf(name, sizeof name, "unit-%s-%g-%g-%u-%u-%d.nbk", u->name, u->radius, u->width,
-             u->headings, u->neighbourhood, u->reverse);
+    snprintf(name, sizeof name, "unit-%s-%g-%g-%u-%u-%d-%u.nbk", u->name, u->radius, u->width,
+             u->headings, u->neighbourhood, u->reverse, flags);
     const char *unit_path = tu_path(tu_tmpdir(), name);
     nb_status st = NB_OK;
     if (access(unit_path, F_OK) != 0) {
         if (nbb_builder_new(&b, &err) != NB_OK)
             return 0;
-        if ((st = nbb_put_unit(b, u, 0, NULL, &err)) == NB_OK)
+        if ((st = nbb_put_unit(b, u, flags, NULL, &err)) == NB_OK)
             st = nbb_builder_write(b, unit_path, &err);
         nbb_builder_free(b);
         if (st != NB_OK) {
@@ -32,9 +34,19 @@ int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u)
             return 0;
         }
     }
+    return um_bundle_grid_units(path, grid, unit_path);
+}
+
+int um_bundle_grid_units(const char *path, const nbb_grid *grid, const char *units)
+{
+    nbi_legend legend;
+    static nbi_agentset agents;
+    nb_err err;
+    nbb_builder *b;
+    nbi_legend_default(&legend);
     if (nbb_agents_default(&legend, &agents, &err) != NB_OK || nbb_builder_new(&b, &err) != NB_OK)
         return 0;
-    st = nbb_builder_load(b, unit_path, 0, &err);
+    nb_status st = nbb_builder_load(b, units, 0, &err);
     if (st == NB_OK)
         st = nbb_put_level(b, &legend, &agents, grid, 0, &err);
     if (st == NB_OK)
@@ -43,6 +55,14 @@ int um_bundle_grid(const char *path, const nbb_grid *grid, const nb_unit *u)
     if (st != NB_OK)
         diag("um_bundle: %s", err.msg);
     return st == NB_OK;
+}
+
+void um_free_cell(tu_rng *rng, const nb_planner *p, long w, long h, long *x, long *y)
+{
+    do {
+        *x = (long)tu_below(rng, (uint32_t)w);
+        *y = (long)tu_below(rng, (uint32_t)h);
+    } while (nb_planner_blocked(p, *x, *y));
 }
 
 int um_bundle(const char *path, const char *const *rows, const nb_unit *u)
@@ -64,7 +84,15 @@ int um_bundle(const char *path, const char *const *rows, const nb_unit *u)
 nb_planner_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int goal_heading,
                        unsigned method, unsigned neighbourhood, unsigned flags)
 {
-    nb_planner_query q = {*s, gx, gy, goal_heading, method, neighbourhood, flags, 0};
+    nb_planner_query q;
+    nb_planner_query_init(&q);
+    q.start = *s;
+    q.goal_x = gx;
+    q.goal_y = gy;
+    q.goal_heading = goal_heading;
+    q.method = method;
+    q.neighbourhood = neighbourhood;
+    q.flags = flags;
     nb_planner_result r;
     nb_err err;
     if (nb_planner_find(p, &q, &r, &err) != NB_OK) {
@@ -121,7 +149,7 @@ int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *
     }
     double total = nb_segments_length(res->segments, res->nsegments);
     nb_segments_sample(res->segments, res->nsegments, total, &q);
-    if (hypot(q.x - (gx + 0.5), q.y - (gy + 0.5)) > 1e-7) {
+    if (gx >= 0 && hypot(q.x - (gx + 0.5), q.y - (gy + 0.5)) > 1e-7) {
         snprintf(why, whylen, "ends at (%g, %g), not at the goal's centre", q.x, q.y);
         return 0;
     }
@@ -208,9 +236,10 @@ static struct rel *rel_of(struct rel *cache, const nb_unit *u, unsigned h0, unsi
     return r;
 }
 
-/* The cost of the first free candidate from a grid pose, or INFINITY. */
+/* The cost of the first free candidate from a grid pose (of the shortest
+ * alone unless all), or INFINITY. */
 static double grid_edge(const nb_bundle *b, const nb_unit *u, struct rel *cache, long x, long y,
-                        unsigned h0, long dx, long dy, unsigned h1, int reverse)
+                        unsigned h0, long dx, long dy, unsigned h1, int reverse, int all)
 {
     unsigned K = u->headings;
     if (reverse) {
@@ -218,7 +247,7 @@ static double grid_edge(const nb_bundle *b, const nb_unit *u, struct rel *cache,
         h1 = (h1 + K / 2) % K;
     }
     struct rel *r = rel_of(cache, u, h0, h1, dx, dy);
-    for (int i = 0; i < r->n; i++) {
+    for (int i = 0; i < (all ? r->n : 1); i++) {
         int j = 0;
         while (j < r->ncells[i] && cell_free(b, u, x + r->cells[i][j][0], y + r->cells[i][j][1]))
             j++;
@@ -254,7 +283,7 @@ static double pose_edge(const nb_bundle *b, const nb_unit *u, const nb_pose *a, 
 }
 
 double um_dijkstra(const nb_bundle *b, const nb_unit *u, const nb_pose *start, long gx, long gy,
-                   int goal_heading, unsigned neighbourhood, int reverse)
+                   int goal_heading, unsigned neighbourhood, int reverse, int all)
 {
     long W = nb_map_width(b), H = nb_map_height(b);
     unsigned K = u->headings;
@@ -322,9 +351,11 @@ double um_dijkstra(const nb_bundle *b, const nb_unit *u, const nb_pose *start, l
                     nb_pose t = {nx + 0.5, ny + 0.5, h1 * 2 * M_PI / K};
                     size_t id = ((size_t)ny * W + nx) * K + h1;
                     for (int rev = 0; rev <= reverse; rev++) {
-                        double c = at == s ? pose_edge(b, u, &p, &t, rev)
-                                           : grid_edge(b, u, cache, x, y, (unsigned)(at % K), dx, dy,
-                                                       h1, rev);
+                        /* A start on the grid is a grid node: the table's edges. */
+                        unsigned h0 = at == s ? (unsigned)((lround(hk) % (long)K + (long)K) % (long)K) : (unsigned)(at % K);
+                        double c = at == s && !on_grid
+                                       ? pose_edge(b, u, &p, &t, rev)
+                                       : grid_edge(b, u, cache, x, y, h0, dx, dy, h1, rev, all);
                         if (dist[at] + c < dist[id])
                             dist[id] = dist[at] + c;
                     }

@@ -83,12 +83,12 @@ int main(void)
             nb_pose s = {1.5, 1.5, 0};
             nb_planner_result r = um_plan(p, &s, 12, 2, -1, NB_PLAN_DIRECTIONAL, 8, 0);
             ok(!(r.status == NB_PATH_FOUND), "  Directional-8 finds no path (%s)", (r.status == NB_PATH_FOUND) ? "found one" : r.reason);
-            ok(isinf(um_dijkstra(b, &u, &s, 12, 2, -1, 8, 0)),
+            ok(isinf(um_dijkstra(b, &u, &s, 12, 2, -1, 8, 0, 0)),
                "  nor does an independent Dijkstra over 8 neighbours");
             r = um_plan(p, &s, 12, 2, -1, NB_PLAN_DIRECTIONAL, 24, 0);
             ok((r.status == NB_PATH_FOUND), "  Directional-24 finds one (%.3f cells)", r.length);
             ok((r.status == NB_PATH_FOUND) && um_path_free(b, &u, &r, &s, 12, 2, why, sizeof why), "  which is free");
-            double want = um_dijkstra(b, &u, &s, 12, 2, -1, 24, 0);
+            double want = um_dijkstra(b, &u, &s, 12, 2, -1, 24, 0, 0);
             ok((r.status == NB_PATH_FOUND) && fabs(r.cost - want) < 1e-6, "  and as short as the independent Dijkstra's (%g)", want);
             int hop = 0;
             for (size_t i = 0; i + 1 < r.nwaypoints; i++) {

@@ -628,8 +628,9 @@ static void test_forest(void)
 }
 
 /* A unit's hit-check table, decoded here from formats/hitcheck.md: for
- * start heading h0, how many stored curves touch each cell of the S x S
- * window.  Returns S (0 on failure); count gets S * S values. */
+ * start heading h0, how many curves touch each cell of the S x S window
+ * (the stored quarter of the start headings turned to h0's).  Returns S
+ * (0 on failure); count gets S * S values. */
 static unsigned hitcheck_counts(const nb_bundle *b, const char *unit, unsigned h0, uint32_t **count)
 {
     long i = nb_bundle_find(b, NB_SEC_HITCHECK, unit, NULL, 0);
@@ -639,23 +640,41 @@ static unsigned hitcheck_counts(const nb_bundle *b, const char *unit, unsigned h
     if (i < 0 || nb_bundle_payload(b, (size_t)i, &data, &len, &err) != NB_OK)
         return 0;
     const uint8_t *p = data;
-    uint32_t K = nbi_get32(p), N = nbi_get32(p + 4), S = nbi_get32(p + 8), recsize = nbi_get32(p + 20);
-    const uint8_t *index = p + 64 + (2 * N + 7) / 8 * 8;
-    const uint8_t *records = index + 8 * (size_t)K * K * N;
+    uint32_t K = nbi_get32(p), N = nbi_get32(p + 4), S = nbi_get32(p + 8), all = nbi_get32(p + 12) & 1;
+    uint32_t E = nbi_get32(p + 16), M = nbi_get32(p + 20);
+    const uint8_t *off = p + 64, *index = off + (2 * N + 7) / 8 * 8;
+    const uint8_t *bits = index + (all ? (4 * (E + 1) + 7) / 8 * 8 : 0) + 8 * (size_t)M + (M + 7) / 8 * 8;
+    unsigned q = K / 4, r = h0 / q;
+    int half = (int)S / 2;
     *count = calloc((size_t)S * S, sizeof **count);
     for (uint32_t h1 = 0; h1 < K; h1++)
         for (uint32_t o = 0; o < N; o++) {
-            const uint8_t *e = index + 8 * (((size_t)h0 * K + h1) * N + o);
-            uint32_t first = nbi_get32(e), n = nbi_get32(e + 4);
-            for (uint32_t r = first; r < first + n; r++) {
-                const uint8_t *words = records + (size_t)r * recsize + 16;
-                for (uint32_t bit = 0; bit < S * S; bit++) {
-                    uint64_t w = 0;
-                    for (int k = 7; k >= 0; k--)
-                        w = (w << 8) | words[8 * (bit / 64) + (unsigned)k];
-                    (*count)[bit] += (uint32_t)(w >> (bit % 64) & 1);
-                }
+            /* The stored entry: offset o turned back r quarter turns. */
+            int x = (int8_t)off[2 * o], y = (int8_t)off[2 * o + 1];
+            for (unsigned k = 0; k < r; k++) {
+                int t = x;
+                x = y;
+                y = -t;
             }
+            uint32_t co = 0;
+            while ((int8_t)off[2 * co] != x || (int8_t)off[2 * co + 1] != y)
+                co++;
+            size_t e = ((size_t)(h0 % q) * K + (h1 + K - r * q) % K) * N + co;
+            uint32_t first = all ? nbi_get32(index + 4 * e) : (uint32_t)e;
+            uint32_t n = all ? nbi_get32(index + 4 * (e + 1)) - first : 1;
+            for (uint32_t c = first; c < first + n; c++)
+                for (uint32_t bit = 0; bit < S * S; bit++) {
+                    size_t at = (size_t)c * S * S + bit;
+                    if (!(bits[at / 8] >> (at % 8) & 1))
+                        continue;
+                    int cx = (int)(bit % S) - half, cy = (int)(bit / S) - half;
+                    for (unsigned k = 0; k < r; k++) {
+                        int t = cx;
+                        cx = -cy;
+                        cy = t;
+                    }
+                    (*count)[(size_t)(cy + half) * S + (size_t)(cx + half)]++;
+                }
         }
     return S;
 }

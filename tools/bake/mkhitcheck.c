@@ -23,6 +23,9 @@ static int usage(void)
            "  -n, --neighbourhood N    8, 24 or 48: the neighbours each node of the search\n"
            "                           reaches (Directional-N); default: the unit's own,\n"
            "                           or 24\n"
+           "  -c, --curves WHICH       shortest (default): the shortest curve of each\n"
+           "                           entry of the hit-check table; all: every candidate\n"
+           "                           (larger; finds more paths for Directional-8)\n"
            "  -z, --zlib               store the tables zlib-compressed\n"
            "  -o, --output BUNDLE      the bundle to write (required)\n"
            "      --format FORM        write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
@@ -41,6 +44,7 @@ int main(int argc, char **argv)
     static const struct option opts[] = {{"unit", required_argument, NULL, 'u'},
                                          {"neighbourhood", required_argument, NULL, 'n'},
                                          {"neighborhood", required_argument, NULL, 'n'},
+                                         {"curves", required_argument, NULL, 'c'},
                                          {"zlib", no_argument, NULL, 'z'},
                                          {"output", required_argument, NULL, 'o'},
                                          NBC_FORMAT_OPTION,
@@ -52,11 +56,11 @@ int main(int argc, char **argv)
     const char *units[MAX_UNITS], *out = NULL;
     size_t nunits = 0;
     unsigned long nb = 0;
-    int quiet = 0, zlib = 0, c;
+    int quiet = 0, zlib = 0, all = 0, c;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkhitcheck";
-    while ((c = getopt_long(argc, argv, "u:n:zo:qhV", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "u:n:c:zo:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'u':
             if (nunits == MAX_UNITS)
@@ -66,6 +70,11 @@ int main(int argc, char **argv)
         case 'n':
             if (!nbc_neighbourhood(optarg, &nb))
                 return NBC_EXIT_USAGE;
+            break;
+        case 'c':
+            if (strcmp(optarg, "shortest") && strcmp(optarg, "all"))
+                return nbc_usage("--curves '%s': expected shortest or all", optarg);
+            all = strcmp(optarg, "all") == 0;
             break;
         case 'z': zlib = 1; break;
         case 'o': out = optarg; break;
@@ -115,19 +124,22 @@ int main(int argc, char **argv)
         if (nb)
             u.neighbourhood = (unsigned)nb;
         nbc_progress prog;
-        nbc_progress_start(&prog, pmode, quiet, u.name, (double)u.headings * u.headings,
+        /* The table holds the first quarter of the start headings. */
+        nbc_progress_start(&prog, pmode, quiet, u.name, (double)(u.headings / 4) * u.headings,
                            "heading pairs");
         nbb_progress_part part = {nbc_progress_update, &prog, 0, 1};
-        nb_status st = nbb_put_unit_progress(b, &u, zlib, nbb_progress_part_fn, &part, &stats, &err);
+        nb_status st = nbb_put_unit_progress(
+            b, &u, (zlib ? NBB_UNIT_ZLIB : 0) | (all ? NBB_UNIT_ALL_CURVES : 0),
+            nbb_progress_part_fn, &part, &stats, &err);
         nbc_progress_end(&prog);
         if (st != NB_OK)
             goto fail;
         if (!quiet)
-            printf("unit %s: radius %g, width %g, %u headings%s; Directional-%u: %u curves in a "
+            printf("unit %s: radius %g, width %g, %u headings%s; Directional-%u: %u curves%s in a "
                    "%u x %u window (%zu bytes); curve table %zu bytes\n",
                    u.name, u.radius, u.width, u.headings, u.reverse ? ", reverses" : "",
-                   u.neighbourhood, stats.curves, stats.window, stats.window, stats.hitcheck_bytes,
-                   stats.curves_bytes);
+                   u.neighbourhood, stats.curves, all ? " (every candidate)" : "", stats.window,
+                   stats.window, stats.hitcheck_bytes, stats.curves_bytes);
     }
     if (nbb_builder_write_format(b, out, format, &err) != NB_OK)
         goto fail;

@@ -35,7 +35,16 @@ static int usage(void)
            "  -s, --smooth              directional: a final simple smoothing pass\n"
            "      --onthefly            compute and sweep curves instead of reading the tables\n"
            "      --forward             no reverse moves even if the unit may reverse\n"
-           "      --max-expansions N    give up after N nodes (1 to 4000000000)\n"
+           "      --max-expansions N    stop after N nodes with the best partial path\n"
+           "                            (1 to 4000000000)\n"
+           "      --max-nodes N         at most N search nodes a query, the planner's cap\n"
+           "                            (1 to 4000000000)\n"
+           "      --window N            keep the search to an N x N square centred between\n"
+           "                            start and goal (Pinter's 60; 1 to %d)\n"
+           "      --local-bound         directional: bound the cost to the goal without the\n"
+           "                            search back over the cells (more nodes, less memory)\n"
+           "      --slice N             run the query N expansions at a time (the sliced\n"
+           "                            form a game spreads over frames; 1 to 4000000000)\n"
            "      --step S              sample poses every S cells (default 0.5; 0: none;\n"
            "                            else 0.01 to 1000, at most %d poses)\n"
            "  -j, --json                print JSON\n"
@@ -43,7 +52,7 @@ static int usage(void)
            "  -h, --help                show this help and exit\n"
            "  -V, --version             show the version and exit\n"
            "Exit status: 0 a path was found, 1 none (or a failure), 2 a usage error.\n",
-           NBC_MAX_SAMPLES);
+           NB_MAP_MAX_SIDE, NBC_MAX_SAMPLES);
     return NBC_EXIT_OK;
 }
 
@@ -98,7 +107,8 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
     printf("  \"method\": \"%s\", \"neighbourhood\": %u,\n  \"start\": ", method, nb);
     json_pose(s);
     printf(", \"goal\": {\"x\": %ld, \"y\": %ld},\n", gx, gy);
-    printf("  \"found\": %s, ", r->status == NB_PATH_FOUND ? "true" : "false");
+    printf("  \"found\": %s, \"partial\": %s, ", r->status == NB_PATH_FOUND ? "true" : "false",
+           r->status == NB_PATH_LIMIT ? "true" : "false");
     if (r->status != NB_PATH_FOUND)
         printf("\"reason\": \"%s\", ", r->reason ? r->reason : "no path");
     printf("\"length\": %.6f, \"cost\": %.6f, \"expanded\": %" PRIu64 ", \"generated\": %" PRIu64
@@ -123,7 +133,7 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
     }
     printf("%s],\n  \"poses\": [", r->nwaypoints ? "\n  " : "");
     size_t k = 0;
-    if (r->status == NB_PATH_FOUND && step > 0) {
+    if ((r->status == NB_PATH_FOUND || r->status == NB_PATH_LIMIT) && r->nsegments && step > 0) {
         double len = nb_segments_length(r->segments, r->nsegments);
         for (size_t i = 0; i <= last; i++) {
             nb_pose p;
@@ -144,8 +154,9 @@ static void print_text(const nb_unit *u, const char *method, unsigned nb, const 
            u->reverse ? ", reverses" : "", method);
     if (strcmp(method, "directional") == 0)
         printf(" (Directional-%u)", nb);
-    printf("\npath: %.3f cells (cost %.3f), %zu waypoints, %zu segments; %" PRIu64
+    printf("\n%s: %.3f cells (cost %.3f), %zu waypoints, %zu segments; %" PRIu64
            " nodes expanded, %" PRIu64 " curves found free%s\n",
+           r->status == NB_PATH_LIMIT ? "partial path (the search stopped at its limit)" : "path",
            r->length, r->cost, r->nwaypoints, r->nsegments, r->expanded, r->generated,
            r->fallback ? "; the hybrid fell back to Directional-8" : "");
     printf("segments:\n  %3s %-4s %-7s %9s %9s %8s %8s %9s %9s %6s %s\n", "#", "kind", "gear",
@@ -159,7 +170,7 @@ static void print_text(const nb_unit *u, const char *method, unsigned nb, const 
             printf(" %9.3f %9.3f %6g %s", g->cx, g->cy, g->radius, g->turn > 0 ? "right" : "left");
         putchar('\n');
     }
-    if (step > 0) {
+    if (step > 0 && r->nsegments) {
         printf("poses (every %g cells):\n  %9s %9s %9s %8s\n", step, "distance", "x", "y", "heading");
         double len = nb_segments_length(r->segments, r->nsegments);
         for (size_t i = 0; i <= last; i++) {
@@ -172,7 +183,8 @@ static void print_text(const nb_unit *u, const char *method, unsigned nb, const 
 
 int nbc_plan_unit(int argc, char **argv)
 {
-    enum { OPT_ONTHEFLY = 256, OPT_FORWARD, OPT_MAXEXP, OPT_STEP };
+    enum { OPT_ONTHEFLY = 256, OPT_FORWARD, OPT_MAXEXP, OPT_STEP, OPT_MAXNODES, OPT_WINDOW,
+           OPT_LOCAL, OPT_SLICE };
     static const struct option opts[] = {{"unit", required_argument, NULL, 'u'},
                                          {"from", required_argument, NULL, 'f'},
                                          {"heading", required_argument, NULL, 'H'},
@@ -186,6 +198,10 @@ int nbc_plan_unit(int argc, char **argv)
                                          {"onthefly", no_argument, NULL, OPT_ONTHEFLY},
                                          {"forward", no_argument, NULL, OPT_FORWARD},
                                          {"max-expansions", required_argument, NULL, OPT_MAXEXP},
+                                         {"max-nodes", required_argument, NULL, OPT_MAXNODES},
+                                         {"window", required_argument, NULL, OPT_WINDOW},
+                                         {"local-bound", no_argument, NULL, OPT_LOCAL},
+                                         {"slice", required_argument, NULL, OPT_SLICE},
                                          {"step", required_argument, NULL, OPT_STEP},
                                          {"json", no_argument, NULL, 'j'},
                                          {"quiet", no_argument, NULL, 'q'},
@@ -195,7 +211,7 @@ int nbc_plan_unit(int argc, char **argv)
     const char *unit = NULL;
     long fx = -1, fy = -1, gx = -1, gy = -1;
     double heading = 0, goal_heading = NAN, px = NAN, py = NAN, step = 0.5;
-    unsigned long method = 0, nb = 0, maxexp = 0;
+    unsigned long method = 0, nb = 0, maxexp = 0, maxnodes = 0, window = 0, slice = 0;
     unsigned flags = 0;
     int json = 0, quiet = 0, c;
     while ((c = getopt_long(argc, argv, "u:f:H:p:t:g:m:n:sjqhV", opts, NULL)) != -1) {
@@ -237,6 +253,19 @@ int nbc_plan_unit(int argc, char **argv)
         case OPT_FORWARD: flags |= NB_PLAN_FORWARD; break;
         case OPT_MAXEXP:
             if (!nbc_uint("--max-expansions", optarg, 1, 4000000000UL, &maxexp))
+                return NBC_EXIT_USAGE;
+            break;
+        case OPT_MAXNODES:
+            if (!nbc_uint("--max-nodes", optarg, 1, 4000000000UL, &maxnodes))
+                return NBC_EXIT_USAGE;
+            break;
+        case OPT_WINDOW:
+            if (!nbc_uint("--window", optarg, 1, NB_MAP_MAX_SIDE, &window))
+                return NBC_EXIT_USAGE;
+            break;
+        case OPT_LOCAL: flags |= NB_PLAN_LOCAL_BOUND; break;
+        case OPT_SLICE:
+            if (!nbc_uint("--slice", optarg, 1, 4000000000UL, &slice))
                 return NBC_EXIT_USAGE;
             break;
         case OPT_STEP:
@@ -304,22 +333,42 @@ int nbc_plan_unit(int argc, char **argv)
     q.neighbourhood = (unsigned)nb;
     q.flags = flags;
     q.max_expansions = maxexp;
+    q.window = (unsigned)window;
+    nb_planner_set_max_nodes(p, maxnodes);
     nb_planner_result r;
-    if (nb_planner_find(p, &q, &r, &err) != NB_OK) {
+    unsigned long slices = 0;
+    nb_status st;
+    if (slice) {
+        /* As a game would, a slice a frame. */
+        int finished = 0;
+        st = nb_planner_begin(p, &q, &err);
+        while (st == NB_OK && !finished) {
+            st = nb_planner_step(p, slice, &finished, &err);
+            slices++;
+        }
+        if (st == NB_OK)
+            st = nb_planner_finish(p, &r, &err);
+    } else {
+        st = nb_planner_find(p, &q, &r, &err);
+    }
+    if (st != NB_OK) {
         rc = nbc_fail_err(&err);
         goto done;
     }
     unsigned shown = nb ? (unsigned)nb : u->neighbourhood;
     /* Checked before anything is printed: a refused step prints nothing. */
     size_t last = 0;
-    if (!quiet && step > 0 && r.status == NB_PATH_FOUND &&
+    if (!quiet && step > 0 && (r.status == NB_PATH_FOUND || r.status == NB_PATH_LIMIT) &&
+        r.nsegments &&
         !nbc_samples("--step", step, nb_segments_length(r.segments, r.nsegments), &last)) {
         rc = NBC_EXIT_USAGE;
         goto done;
     }
+    if (slice && !quiet && !json)
+        printf("in %lu slices of at most %lu expansions\n", slices, slice);
     if (!quiet && json)
         print_json(u, methods[method], shown, &q.start, gx, gy, &r, step, last);
-    else if (!quiet && r.status == NB_PATH_FOUND)
+    else if (!quiet && (r.status == NB_PATH_FOUND || r.status == NB_PATH_LIMIT))
         print_text(u, methods[method], shown, &r, step, last);
     if (r.status == NB_PATH_START_BLOCKED || r.status == NB_PATH_GOAL_BLOCKED) {
         int s = r.status == NB_PATH_START_BLOCKED;

@@ -59,11 +59,11 @@ nb_status nbr_draw_hitcheck(nbr_view *v, const char *unit, unsigned h0, nb_err *
     }
     for (unsigned h1 = 0; h1 < hc.headings; h1++)
         for (unsigned o = 0; o < hc.neighbourhood; o++) {
-            uint32_t first, n = nbb_hitcheck_entry(h, h0, h1, o, &first);
-            for (uint32_t r = first; r < first + n; r++, curves++)
+            unsigned n = nbb_hitcheck_entry(h, h0, h1, o);
+            for (unsigned k = 0; k < n; k++, curves++)
                 for (unsigned y = 0; y < S; y++)
                     for (unsigned x = 0; x < S; x++)
-                        if (nbb_hitcheck_touches(h, r, x, y)) {
+                        if (nbb_hitcheck_touches(h, h0, h1, o, k, x, y)) {
                             size_t b = (size_t)y * S + x;
                             max = ++count[b] > max ? count[b] : max;
                         }
@@ -138,14 +138,14 @@ nb_status nbr_draw_curves(nbr_view *v, const char *unit, unsigned h0, nb_err *er
     nb_curve cand[NB_CURVE_MAX_CANDIDATES];
     for (unsigned h1 = 0; h1 < hc.headings; h1++)
         for (unsigned o = 0; o < hc.neighbourhood; o++) {
-            uint32_t first, n = nbb_hitcheck_entry(h, h0, h1, o, &first);
+            unsigned n = nbb_hitcheck_entry(h, h0, h1, o);
             int dx, dy;
             nbb_hitcheck_offset(h, o, &dx, &dy);
             nb_pose to = {dx + 0.5, dy + 0.5, nbb_heading_angle(h1, hc.headings)};
             size_t nc = nb_curve_to_pose(&from, &to, u.radius, cand);
-            for (uint32_t r = first; r < first + n; r++) {
+            for (unsigned r = 0; r < n; r++) {
                 nbb_hitcheck_curve rec;
-                nbb_hitcheck_curve_get(h, r, &rec);
+                nbb_hitcheck_curve_get(h, h0, h1, o, r, &rec);
                 for (size_t k = 0; k < nc; k++) {
                     if (strcmp(cand[k].word, rec.word) != 0 || cand[k].variant != rec.variant)
                         continue;

@@ -464,37 +464,44 @@ static nb_status put_hitcheck_table(writer *w, ins *t, ins *c, const char *unit)
     nbi_hitcheck h;
     if (!p)
         return NB_OK;
-    nb_status st = nbi_hitcheck_view(p, len, &h, w->err);
+    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    nb_status st = nbi_hitcheck_view(p, len, in->version, &h, w->err);
     if (st != NB_OK)
         return st;
-    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    unsigned cells = h.window * h.window;
     bind_text(t, 1, unit, -1);
     bind_int(t, 2, idx);
     bind_int(t, 3, h.headings);
     bind_int(t, 4, h.neighbourhood);
     bind_int(t, 5, h.window);
     bind_int(t, 6, h.ncurves);
-    bind_int(t, 7, (int64_t)h.recsize);
+    bind_int(t, 7, 9 + (cells + 7) / 8);
     bind_int(t, 8, (int64_t)in->size);
     bind_int(t, 9, (int64_t)in->usize);
+    bind_int(t, 10, h.all);
+    bind_int(t, 11, h.nstored);
     st = insert_row(t);
+    int half = (int)h.window / 2;
     for (unsigned h0 = 0; h0 < h.headings && st == NB_OK; h0++)
         for (unsigned h1 = 0; h1 < h.headings && st == NB_OK; h1++)
             for (unsigned o = 0; o < h.neighbourhood && st == NB_OK; o++) {
-                const uint8_t *e = h.index + NBI_HC_INDEX_ENTRY * (((size_t)h0 * h.headings + h1) * h.neighbourhood + o);
-                uint32_t first = nbi_get32(e), count = nbi_get32(e + 4);
+                uint32_t first;
+                unsigned quarter, count = nbi_hc_entry(&h, h0, h1, o, &first, &quarter);
                 for (uint32_t k = 0; k < count && st == NB_OK; k++) {
-                    const uint8_t *r = h.records + (size_t)(first + k) * h.recsize;
+                    unsigned touched = 0;
+                    for (int y = -half; y <= half; y++)
+                        for (int x = -half; x <= half; x++)
+                            touched += (unsigned)nbi_hc_touches(&h, first + k, 0, x, y);
                     bind_text(c, 1, unit, -1);
                     bind_int(c, 2, h0);
                     bind_int(c, 3, h1);
                     bind_int(c, 4, h.off[o][0]);
                     bind_int(c, 5, h.off[o][1]);
                     bind_int(c, 6, k);
-                    bind_text(c, 7, nbi_words[r[8]], -1);
-                    bind_int(c, 8, r[9]);
-                    bind_real(c, 9, nbi_getf64(r + NBI_HC_R_LENGTH));
-                    bind_int(c, 10, nbi_get16(r + NBI_HC_R_CELLS));
+                    bind_text(c, 7, nbi_words[nbi_hc_word(&h, first + k)], -1);
+                    bind_int(c, 8, nbi_hc_variant(&h, first + k));
+                    bind_real(c, 9, nbi_hc_length(&h, first + k));
+                    bind_int(c, 10, touched);
                     st = insert_row(c);
                 }
             }
@@ -530,7 +537,7 @@ static nb_status put_units(writer *w)
     const nb_bundle *b = w->b;
     static const char *const sql[4] = {
         "INSERT INTO units VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        "INSERT INTO hitcheck_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO hitcheck_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         "INSERT INTO hitcheck_curves VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         "INSERT INTO curve_tables VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"};
     ins q[4];

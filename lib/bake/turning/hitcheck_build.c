@@ -1,12 +1,14 @@
 /* hitcheck_build.c: baking a unit's hit-check table (formats/hitcheck.md).
  *
- * For every start heading, end heading and neighbour, every Dubins curve
- * from the centre of the origin cell to the centre of the neighbour,
- * shortest first, with the cells a unit of its width touches on the way
- * (origin and destination left out: the search knows those).  A curve that
- * touches every cell a shorter one touches can never be the first free
- * one, so it is left out too.  The window is sized to the cells touched,
- * so none falls outside it. */
+ * For every start heading of the first quarter, end heading and neighbour,
+ * the shortest Dubins curve from the centre of the origin cell to the
+ * centre of the neighbour (or, with all, every candidate, shortest first),
+ * with the cells a unit of its width touches on the way (origin and
+ * destination left out: the search knows those).  A candidate that touches
+ * every cell a shorter one touches can never be the first free one, so it
+ * is left out.  The other start headings are the same curves turned by
+ * quarter turns, which the runtime does.  The window is sized to the cells
+ * touched, so none falls outside it. */
 #include <stdlib.h>
 
 #include "turning/turning_build.h"
@@ -101,7 +103,9 @@ static int keep(struct table *t, const nb_curve *c, const struct touched *tc)
     return 1;
 }
 
-nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t **payload,
+static size_t pad8(size_t n) { return (n + 7) / 8 * 8; }
+
+nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, int all, uint8_t **payload,
                              size_t *len, const nbb_progress_part *progress, nb_err *err)
 {
     int off[NBI_MAX_NEIGHBOURS][2];
@@ -113,19 +117,20 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
     nb_status st = nbi_unit_check(u, err);
     if (st != NB_OK)
         return st;
-    size_t nindex = (size_t)K * K * n;
-    uint32_t *first = calloc(nindex, sizeof *first), *count = calloc(nindex, sizeof *count);
+    /* The first quarter of the start headings; the runtime turns them. */
+    size_t nstored = (size_t)K / 4 * K * n;
+    uint32_t *first = calloc(nstored + 1, sizeof *first);
     struct touched tc = {0};
     struct table t = {0};
     tc.mark = calloc((size_t)SIDE * SIDE, 1);
-    if (!first || !count || !tc.mark) {
+    if (!first || !tc.mark) {
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for the hit-check table");
         goto done;
     }
     int reach = 0; /* the farthest cell touched, in x or y */
-    for (unsigned h0 = 0; h0 < K; h0++)
+    for (unsigned h0 = 0; h0 < K / 4; h0++)
         for (unsigned h1 = 0; h1 < K; h1++) {
-            nbb_progress_part_report(progress, (double)(h0 * K + h1) / ((double)K * K));
+            nbb_progress_part_report(progress, (double)(h0 * K + h1) / ((double)(K / 4) * K));
             for (unsigned o = 0; o < n; o++) {
                 nb_pose a = {0.5, 0.5, nbi_heading(h0, K)};
                 nb_pose b = {0.5 + off[o][0], 0.5 + off[o][1], nbi_heading(h1, K)};
@@ -133,6 +138,8 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
                 size_t m = nb_curve_to_pose(&a, &b, u->radius, cand);
                 size_t ix = ((size_t)h0 * K + h1) * n + o, before = t.ncurves;
                 first[ix] = (uint32_t)t.ncurves;
+                if (!all && m > 1)
+                    m = 1; /* the shortest alone */
                 for (size_t c = 0; c < m; c++) {
                     tc.n = 0;
                     tc.dx = off[o][0];
@@ -163,9 +170,9 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
                         tc.mark[(size_t)(tc.cell[i][1] + HALF) * SIDE + (size_t)(tc.cell[i][0] + HALF)] = 0;
                     }
                 }
-                count[ix] = (uint32_t)(t.ncurves - before);
             }
         }
+    first[nstored] = (uint32_t)t.ncurves;
     /* The window also holds the neighbourhood itself. */
     int ring = neighbourhood == 8 ? 1 : neighbourhood == 24 ? 2 : 3;
     if (reach < ring)
@@ -176,10 +183,9 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
                       window, NBI_HC_MAX_WINDOW);
         goto done;
     }
-    unsigned words = (window * window + 63) / 64;
-    size_t recsize = NBI_HC_RECORD_HEAD + 8 * (size_t)words;
-    size_t offs = ((size_t)2 * n + 7) / 8 * 8;
-    size_t total = NBI_HC_HEADER + offs + nindex * 8 + t.ncurves * recsize;
+    size_t cells = (size_t)window * window, m = t.ncurves;
+    size_t offs = pad8(2 * (size_t)n), index = all ? pad8(4 * (nstored + 1)) : 0;
+    size_t total = NBI_HC_HEADER + offs + index + 8 * m + pad8(m) + pad8((m * cells + 7) / 8);
     uint8_t *p = calloc(total, 1);
     if (!p) {
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for a %zu-byte hit-check table", total);
@@ -188,9 +194,9 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
     nbi_put32(p + NBI_HC_HEADINGS, K);
     nbi_put32(p + NBI_HC_NEIGHBOURHOOD, neighbourhood);
     nbi_put32(p + NBI_HC_WINDOW, window);
-    nbi_put32(p + NBI_HC_WORDS, words);
-    nbi_put32(p + NBI_HC_CURVES, (uint32_t)t.ncurves);
-    nbi_put32(p + NBI_HC_RECSIZE, (uint32_t)recsize);
+    nbi_put32(p + NBI_HC_FLAGS, all ? NBI_HC_ALL : 0);
+    nbi_put32(p + NBI_HC_ENTRIES, (uint32_t)nstored);
+    nbi_put32(p + NBI_HC_CURVES, (uint32_t)m);
     nbi_putf64(p + NBI_HC_RADIUS, u->radius);
     nbi_putf64(p + NBI_HC_WIDTH, u->width);
     uint8_t *q = p + NBI_HC_HEADER;
@@ -199,29 +205,23 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
         q[2 * i + 1] = (uint8_t)(int8_t)off[i][1];
     }
     q += offs;
-    for (size_t i = 0; i < nindex; i++) {
-        nbi_put32(q + NBI_HC_INDEX_ENTRY * i, first[i]);
-        nbi_put32(q + NBI_HC_INDEX_ENTRY * i + 4, count[i]);
-    }
-    q += nindex * NBI_HC_INDEX_ENTRY;
-    for (size_t i = 0; i < t.ncurves; i++) {
-        uint8_t *r = q + i * recsize;
-        nbi_putf64(r + NBI_HC_R_LENGTH, t.curve[i].length);
-        r[NBI_HC_R_WORD] = t.curve[i].word;
-        r[NBI_HC_R_VARIANT] = t.curve[i].variant;
-        nbi_put16(r + NBI_HC_R_CELLS, (uint16_t)t.curve[i].n);
+    for (size_t i = 0; all && i <= nstored; i++)
+        nbi_put32(q + 4 * i, first[i]);
+    q += index;
+    uint8_t *codes = q + 8 * m, *bits = codes + pad8(m);
+    for (size_t i = 0; i < m; i++) {
+        nbi_putf64(q + 8 * i, t.curve[i].length);
+        codes[i] = (uint8_t)(t.curve[i].word | (t.curve[i].variant ? NBI_HC_CODE_VARIANT : 0));
         for (size_t j = 0; j < t.curve[i].n; j++) {
             const int16_t *c = t.cell[t.curve[i].first + j];
-            size_t bit = (size_t)(c[1] + reach) * window + (size_t)(c[0] + reach);
-            uint8_t *w = r + NBI_HC_RECORD_HEAD + 8 * (bit / 64);
-            nbi_put64(w, nbi_get64(w) | (uint64_t)1 << (bit % 64));
+            size_t b = i * cells + (size_t)(c[1] + reach) * window + (size_t)(c[0] + reach);
+            bits[b / 8] |= (uint8_t)(1u << (b % 8));
         }
     }
     *payload = p;
     *len = total;
 done:
     free(first);
-    free(count);
     free(tc.mark);
     free(tc.cell);
     free(t.curve);
@@ -229,13 +229,13 @@ done:
     return st;
 }
 
-nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_stats *stats,
+nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, unsigned flags, nbb_unit_stats *stats,
                        nb_err *err)
 {
-    return nbb_put_unit_progress(b, u, compress, NULL, NULL, stats, err);
+    return nbb_put_unit_progress(b, u, flags, NULL, NULL, stats, err);
 }
 
-nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, int compress,
+nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, unsigned flags,
                                 nbb_progress_fn progress, void *arg, nbb_unit_stats *stats,
                                 nb_err *err)
 {
@@ -255,25 +255,29 @@ nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, int compress,
     memset(&in, 0, sizeof in);
     snprintf(in.name, sizeof in.name, "%s", u->name);
     in.type = NB_SEC_UNIT;
-    in.version = 1;
+    in.version = NBI_UNIT_VERSION;
     in.param[0] = u->headings;
     in.param[1] = u->neighbourhood;
     if ((st = nbb_builder_add(b, &in, rec, sizeof rec, 0, err)) ||
-        (st = nbb_hitcheck_build(u, u->neighbourhood, &hc, &hclen, &part, err)))
+        (st = nbb_hitcheck_build(u, u->neighbourhood, (flags & NBB_UNIT_ALL_CURVES) != 0, &hc,
+                                 &hclen, &part, err)))
         goto done;
     in.type = NB_SEC_HITCHECK;
+    in.version = NBI_HITCHECK_VERSION;
     in.param[0] = u->neighbourhood;
     in.param[1] = nbi_get32(hc + NBI_HC_WINDOW);
-    if ((st = nbb_builder_add(b, &in, hc, hclen, compress, err)) ||
+    in.param[2] = (flags & NBB_UNIT_ALL_CURVES) != 0;
+    if ((st = nbb_builder_add(b, &in, hc, hclen, (flags & NBB_UNIT_ZLIB) != 0, err)) ||
         (st = nbb_curvetab_build(u->radius, NBB_CT_DISTANCE, NBB_CT_STEPS, NBB_CT_ANGLES, &ct,
                                  &ctlen, err)))
         goto done;
     nbb_progress_part_report(&part, 1);
     in.type = NB_SEC_CURVES;
+    in.version = NBI_CURVES_VERSION;
     in.param[0] = NBB_CT_DISTANCE;
     in.param[1] = NBB_CT_STEPS;
     in.param[2] = NBB_CT_ANGLES;
-    st = nbb_builder_add(b, &in, ct, ctlen, compress, err);
+    st = nbb_builder_add(b, &in, ct, ctlen, (flags & NBB_UNIT_ZLIB) != 0, err);
     if (stats) {
         stats->curves = nbi_get32(hc + NBI_HC_CURVES);
         stats->window = nbi_get32(hc + NBI_HC_WINDOW);

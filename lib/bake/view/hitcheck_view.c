@@ -1,5 +1,7 @@
 /* hitcheck_view.c: a unit's hit-check table for the tools that draw it
- * (navbake render), through the runtime's check of the unit's sections. */
+ * (navbake render), through the runtime's check of the unit's sections;
+ * entries of the turned start headings are read as the runtime reads
+ * them. */
 #include <stdlib.h>
 
 #include "bake_int.h"
@@ -35,6 +37,8 @@ void nbb_hitcheck_describe(const nbb_hitcheck *v, nbb_hitcheck_info *info)
     info->headings = v->hc.headings;
     info->neighbourhood = v->hc.neighbourhood;
     info->window = v->hc.window;
+    info->all = v->hc.all;
+    info->entries = v->hc.nstored;
     info->curves = v->hc.ncurves;
     info->radius = v->hc.radius;
     info->width = v->hc.width;
@@ -46,28 +50,38 @@ void nbb_hitcheck_offset(const nbb_hitcheck *v, unsigned o, int *dx, int *dy)
     *dy = v->hc.off[o][1];
 }
 
-uint32_t nbb_hitcheck_entry(const nbb_hitcheck *v, unsigned h0, unsigned h1, unsigned o,
-                            uint32_t *first)
+unsigned nbb_hitcheck_entry(const nbb_hitcheck *v, unsigned h0, unsigned h1, unsigned o)
 {
-    const nbi_hitcheck *hc = &v->hc;
-    size_t e = ((size_t)h0 * hc->headings + h1) * hc->neighbourhood + o;
-    *first = nbi_get32(hc->index + NBI_HC_INDEX_ENTRY * e);
-    return nbi_get32(hc->index + NBI_HC_INDEX_ENTRY * e + 4);
+    uint32_t first;
+    unsigned quarter;
+    return nbi_hc_entry(&v->hc, h0, h1, o, &first, &quarter);
 }
 
-void nbb_hitcheck_curve_get(const nbb_hitcheck *v, uint32_t r, nbb_hitcheck_curve *out)
-{
-    const uint8_t *rec = v->hc.records + (size_t)r * v->hc.recsize;
-    out->length = nbi_getf64(rec + NBI_HC_R_LENGTH);
-    out->word = nbi_words[rec[NBI_HC_R_WORD]];
-    out->variant = rec[NBI_HC_R_VARIANT];
-    out->cells = nbi_get16(rec + NBI_HC_R_CELLS);
-}
-
-int nbb_hitcheck_touches(const nbb_hitcheck *v, uint32_t r, unsigned x, unsigned y)
+void nbb_hitcheck_curve_get(const nbb_hitcheck *v, unsigned h0, unsigned h1, unsigned o,
+                            unsigned k, nbb_hitcheck_curve *out)
 {
     const nbi_hitcheck *hc = &v->hc;
-    const uint8_t *bits = hc->records + (size_t)r * hc->recsize + NBI_HC_RECORD_HEAD;
-    size_t b = (size_t)y * hc->window + x;
-    return x < hc->window && y < hc->window && (bits[b / 8] >> (b % 8) & 1);
+    uint32_t first;
+    unsigned quarter;
+    nbi_hc_entry(hc, h0, h1, o, &first, &quarter);
+    out->length = nbi_hc_length(hc, first + k);
+    out->word = nbi_words[nbi_hc_word(hc, first + k)];
+    out->variant = nbi_hc_variant(hc, first + k);
+    out->cells = 0;
+    int half = (int)hc->window / 2;
+    for (int y = -half; y <= half; y++)
+        for (int x = -half; x <= half; x++)
+            out->cells += (unsigned)nbi_hc_touches(hc, first + k, 0, x, y);
+}
+
+int nbb_hitcheck_touches(const nbb_hitcheck *v, unsigned h0, unsigned h1, unsigned o, unsigned k,
+                         unsigned x, unsigned y)
+{
+    const nbi_hitcheck *hc = &v->hc;
+    uint32_t first;
+    unsigned quarter;
+    nbi_hc_entry(hc, h0, h1, o, &first, &quarter);
+    int half = (int)hc->window / 2;
+    return x < hc->window && y < hc->window &&
+           nbi_hc_touches(hc, first + k, quarter, (int)x - half, (int)y - half);
 }

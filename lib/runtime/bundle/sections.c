@@ -18,7 +18,7 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_PERIMETER, "perimeter",
      {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"}},
     {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}},
-    {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window"}},
+    {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window", "all_curves"}},
     {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}},
     {NB_SEC_FOREST, "forest", {"circles"}},
     {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"}},

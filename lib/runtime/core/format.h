@@ -47,7 +47,7 @@
 /* ---- the SQLite form (formats/sqlite.md) ---- */
 #define NBI_SQLITE_MAGIC "SQLite format 3"
 #define NBI_SQLITE_APPLICATION_ID 0x4E424B53 /* "NBKS" */
-#define NBI_SQLITE_SCHEMA 1000               /* user_version: 1000 x major + minor */
+#define NBI_SQLITE_SCHEMA 1001               /* user_version: 1000 x major + minor */
 
 /* ---- legend (NB_SEC_LEGEND, version 1) ----
  * u32 terrain count, u32 zero, a 32-byte NUL-padded name per terrain, then
@@ -204,23 +204,31 @@ enum nbi_placement {
 #define NBI_UNIT_PENALTY 32      /* f64 */
 #define NBI_UNIT_REVERSE 0x1u    /* flags: it may drive in reverse */
 
-#define NBI_HITCHECK_VERSION 1
+#define NBI_HITCHECK_VERSION 2
 #define NBI_HC_HEADER 64
 #define NBI_HC_HEADINGS 0      /* u32 */
 #define NBI_HC_NEIGHBOURHOOD 4 /* u32 */
 #define NBI_HC_WINDOW 8        /* u32 */
-#define NBI_HC_WORDS 12        /* u32: 64-bit words of a bitset */
-#define NBI_HC_CURVES 16       /* u32 */
-#define NBI_HC_RECSIZE 20      /* u32 */
+#define NBI_HC_FLAGS 12        /* u32 */
+#define NBI_HC_ENTRIES 16      /* u32: stored entries, K/4 x K x N */
+#define NBI_HC_CURVES 20       /* u32 */
 #define NBI_HC_RADIUS 24       /* f64 */
 #define NBI_HC_WIDTH 32        /* f64 */
-#define NBI_HC_INDEX_ENTRY 8   /* per (h0, h1, offset): u32 first, u32 count */
-#define NBI_HC_RECORD_HEAD 16  /* per curve, then its bitset: */
-#define NBI_HC_R_LENGTH 0      /* f64 */
-#define NBI_HC_R_WORD 8        /* u8 */
-#define NBI_HC_R_VARIANT 9     /* u8 */
-#define NBI_HC_R_CELLS 10      /* u16 */
+#define NBI_HC_ALL 0x1u        /* flags: entries hold every candidate, an index says which */
+#define NBI_HC_CODE_VARIANT 0x8u /* a curve's code: word (bits 0-2), variant (bit 3) */
 #define NBI_HC_MAX_WINDOW 255
+/* Version 1 (navbake 0.2, still read): the same first 12 bytes, radius and
+ * width, then every start heading's entries in an index of (first, count)
+ * and a record per candidate curve, its bitset in 64-bit words. */
+#define NBI_HC1_WORDS 12       /* u32: 64-bit words of a bitset */
+#define NBI_HC1_CURVES 16      /* u32 */
+#define NBI_HC1_RECSIZE 20     /* u32 */
+#define NBI_HC1_INDEX_ENTRY 8  /* per (h0, h1, offset): u32 first, u32 count */
+#define NBI_HC1_RECORD_HEAD 16 /* per curve, then its bitset: */
+#define NBI_HC1_R_LENGTH 0     /* f64 */
+#define NBI_HC1_R_WORD 8       /* u8 */
+#define NBI_HC1_R_VARIANT 9    /* u8 */
+#define NBI_HC1_R_CELLS 10     /* u16 */
 
 #define NBI_CURVES_VERSION 1
 #define NBI_CT_HEADER 32

@@ -165,10 +165,12 @@ static int csc(const nb_pose *a, const nb_pose *b, double r, int t1, int t2, nb_
     double psi, len;
     if (t1 == t2) {
         len = d;
-        psi = d > 0 ? atan2(vy, vx) : a->heading;
+        /* Circles that coincide up to rounding: the line's heading is
+         * noise, so one arc (not a loop around the circle). */
+        psi = d > 1e-9 ? atan2(vy, vx) : a->heading;
     } else {
-        if (d < 2 * r)
-            return 0;
+        if (d < 2 * r * (1 - 1e-12))
+            return 0; /* touching circles (d = 2r up to rounding) still have their tangent */
         len = sqrt(fmax(d * d - 4 * r * r, 0));
         psi = atan2(vy, vx) + t1 * atan2(2 * r, len);
     }
@@ -267,6 +269,14 @@ static int same_curve(const nb_curve *a, const nb_curve *b)
     return 1;
 }
 
+/* Lengths within 1e-9 are equal: mirror images (LSL and RSR around a
+ * U-turn) differ by rounding, and which comes first must not depend on it,
+ * or the same movement turned by a quarter turn would pick another word. */
+static int shorter(const nb_curve *a, const nb_curve *b)
+{
+    return a->length < b->length - 1e-9;
+}
+
 /* Keeps cand[] shortest first (stable: word order breaks ties) without
  * repeats; returns the new count. */
 static size_t sort_unique(nb_curve *cand, size_t n)
@@ -274,7 +284,7 @@ static size_t sort_unique(nb_curve *cand, size_t n)
     for (size_t i = 1; i < n; i++) {
         nb_curve t = cand[i];
         size_t j = i;
-        while (j > 0 && cand[j - 1].length > t.length) {
+        while (j > 0 && shorter(&t, &cand[j - 1])) {
             cand[j] = cand[j - 1];
             j--;
         }

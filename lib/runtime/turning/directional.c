@@ -1,12 +1,18 @@
 /* directional.c: Directional A* (Pinter's "Legal Turns: The Directional A*
  * Algorithm").  A node is a cell and a heading; its children are every
  * neighbour of the 8-, 24- or 48-neighbourhood with every end heading,
- * reached by the first free curve (shortest first) of the hit-check table;
- * a child is valid when no cell its bitset marks is blocked.  The cost is
- * the curve's length (times the penalty when driven in reverse) and the
- * heuristic the curve table's lower bound, so the path found is the
- * shortest of this graph.  The first node may be anywhere, facing any way:
- * its curves are computed and swept directly, as the article says. */
+ * reached by the first free curve of the hit-check table (its shortest
+ * curve, or the first free candidate of a table that keeps them all).  The
+ * cost is the curve's length (times the penalty when driven in reverse);
+ * the heuristic (heuristic.c) never overestimates, so the path found is
+ * the cheapest of this graph.  The first node may be anywhere, facing any
+ * way: its curves are computed and swept directly, as the article says.
+ *
+ * What keeps a node cheap: the window of blocked cells around it is read
+ * once (edges.c); a child that cannot be reached more cheaply than it
+ * already is, judged by the entry's shortest curve before its cells are
+ * read, is left alone; and a node's heuristic is computed once, when the
+ * node is made. */
 #include <math.h>
 
 #include "turning/planner.h"
@@ -23,112 +29,209 @@ static int on_grid(const nb_planner *p, const nb_pose *s, long sx, long sy, unsi
     return 0;
 }
 
-static inline nb_pose state_pose(const nb_planner *p, uint32_t id)
+uint32_t nbi_next_open(nb_planner *p)
 {
-    uint32_t h = id % p->K, c = id / p->K;
-    return nbi_centre_pose(p, (long)(c % (uint32_t)p->W), (long)(c / (uint32_t)p->W), h);
+    while (!nbi_open_empty(&p->heap)) {
+        nbi_heap_item it = nbi_open_pop(&p->heap);
+        nbi_node *n = nbi_nodes_at(&p->nodes, it.id);
+        if (!n->closed && it.tie == -n->g)
+            return it.id;
+    }
+    return 0;
 }
 
-static int reconstruct(nb_planner *p, const nb_pose *start, uint32_t goal)
+int nbi_dir_begin(nb_planner *p, const nb_pose *start, long gx, long gy, int goal_heading,
+                  const struct nbi_dir_opts *o)
 {
+    struct nbi_dir *d = &p->dir;
+    d->start = *start;
+    d->sx = (long)floor(start->x);
+    d->sy = (long)floor(start->y);
+    d->gx = gx;
+    d->gy = gy;
+    d->goal_heading = goal_heading;
+    d->o = *o;
+    d->has_box = o->box != NULL;
+    if (o->box)
+        memcpy(d->box, o->box, sizeof d->box);
+    d->o.box = NULL;
+    d->best = d->goal = 0;
+    nbi_nodes_clear(&p->nodes);
+    nbi_open_clear(&p->heap);
+    if (!nbi_lattice_need(p, o->neighbourhood) ||
+        (!p->local_bound && !nbi_rra_begin(p, gx, gy, d->sx, d->sy, o->neighbourhood)))
+        return 0;
+    unsigned k0 = 0;
+    int fresh;
+    d->offgrid = !on_grid(p, start, d->sx, d->sy, &k0);
+    uint32_t id = d->offgrid ? nbi_nodes_extra(&p->nodes, d->sx, d->sy)
+                             : nbi_nodes_get(&p->nodes, d->sx, d->sy, k0, 1, &fresh);
+    if (!id)
+        return 0;
+    nbi_node *n = nbi_nodes_at(&p->nodes, id);
+    n->g = 0;
+    if (!d->offgrid)
+        nbi_block_g(&p->nodes, nbi_nodes_block(&p->nodes, d->sx >> 3, d->sy >> 3, 0))
+            [NBI_SLOT(p->K, d->sx, d->sy, k0)] = 0;
+    n->h = nbi_heuristic(p, start, gx, gy, o->reverse);
+    n->k = (uint8_t)k0;
+    d->sid = id;
+    return nbi_queue(p, id);
+}
+
+/* The larger of the search back over cells' distance (or, with
+ * local_bound, the lattice bound) and the curve table's, which knows the
+ * heading (heuristic.c, reverse.c). */
+static double bound(nb_planner *p, long x, long y, unsigned k, long gx, long gy,
+                         unsigned N, int reverse)
+{
+    const struct nbi_lattice *l = &p->lattice[N == 8 ? 0 : N == 24 ? 1 : 2];
+    double h = p->local_bound ? nbi_lattice_bound(l, gx - x, gy - y) : nbi_rra_dist(p, x, y);
+    if (!reverse) {
+        nb_pose q = nbi_centre_pose(p, x, y, k);
+        h = fmax(h, nbi_curvetab_lookup(&p->ct, &q, gx + 0.5, gy + 0.5));
+    }
+    return h;
+}
+
+static int inside(const struct nbi_dir *d, long x, long y)
+{
+    return !d->has_box || (x >= d->box[0] && y >= d->box[1] && x <= d->box[2] && y <= d->box[3]);
+}
+
+/* Expands node id.  Returns 0 when a node could not be made. */
+static int expand(nb_planner *p, uint32_t id)
+{
+    struct nbi_dir *d = &p->dir;
+    const unsigned K = p->K, N = d->o.neighbourhood;
+    const int reverse = d->o.reverse, table = !d->o.onthefly;
+    const double pen = p->unit.reverse_penalty;
+    const nbi_node *n = nbi_nodes_at(&p->nodes, id);
+    const long x = n->x, y = n->y;
+    const unsigned h = n->k;
+    const int start = id == d->sid && d->offgrid;
+    const double g = n->g;
+    const nbi_edges *e = &p->edges;
+    if (table && !start)
+        nbi_window_read(p, x, y);
+    /* The children's blocks: at most two across and two down. */
+    const long bx0 = (x > 3 ? x - 3 : 0) >> 3, by0 = (y > 3 ? y - 3 : 0) >> 3;
+    uint32_t *blocks[2][2];
+    int looked[2][2] = {{0, 0}, {0, 0}};
+    /* The off-grid start may also go to the centre of its own cell. */
+    unsigned nn = N + start;
+    for (unsigned oi = 0; oi < nn; oi++) {
+        long nx = x + (oi < N ? p->off[oi][0] : 0), ny = y + (oi < N ? p->off[oi][1] : 0);
+        if (nx < 0 || ny < 0 || nx >= p->W || ny >= p->H || !inside(d, nx, ny))
+            continue;
+        long bi = (nx >> 3) - bx0, bj = (ny >> 3) - by0;
+        if (!looked[bj][bi]) {
+            blocks[bj][bi] = nbi_nodes_block(&p->nodes, nx >> 3, ny >> 3, 0);
+            looked[bj][bi] = 1;
+        }
+        for (unsigned h1 = 0; h1 < K; h1++)
+            for (int rev = 0; rev <= reverse; rev++) {
+                uint32_t *slots = blocks[bj][bi];
+                size_t slot = NBI_SLOT(K, nx, ny, h1);
+                uint32_t cid = slots ? slots[slot] : 0;
+                double len;
+                unsigned code;
+                if (cid && table && !start) {
+                    /* Cannot improve: the entry's shortest curve is no better. */
+                    unsigned a = rev ? (h + K / 2) % K : h, b = rev ? (h1 + K / 2) % K : h1;
+                    double least = e->len[e->efirst[((size_t)a * K + b) * e->N + oi]];
+                    if (g + (rev ? least * pen : least) >= nbi_block_g(&p->nodes, slots)[slot])
+                        continue;
+                }
+                int ok = start ? nbi_edge_pose(p, &d->start, nx, ny, h1, rev, &len, &code)
+                         : table ? nbi_edge_win(p, h, oi, h1, rev, &len, &code)
+                                 : nbi_edge(p, x, y, h, oi, h1, rev, 1, &len, &code);
+                if (!ok)
+                    continue;
+                p->generated++;
+                double ng = g + (rev ? len * pen : len);
+                int fresh = !cid;
+                if (fresh) {
+                    if (!slots && !(slots = blocks[bj][bi] = nbi_nodes_block(&p->nodes, nx >> 3, ny >> 3, 1)))
+                        return 0;
+                    if (!(cid = nbi_nodes_make(&p->nodes, &slots[slot], nx, ny, h1)))
+                        return 0;
+                }
+                /* The block's copy of the cost: the node itself may be far in
+                 * memory, and most children improve nothing. */
+                if (ng >= nbi_block_g(&p->nodes, slots)[slot])
+                    continue;
+                nbi_node *c = nbi_nodes_at(&p->nodes, cid);
+                if (fresh) {
+                    c->h = bound(p, nx, ny, h1, d->gx, d->gy, N, reverse);
+                    if (p->nodes.full)
+                        return 0;
+                }
+                if (!(c->h < INFINITY))
+                    continue; /* the goal is out of its reach */
+                c->g = nbi_block_g(&p->nodes, slots)[slot] = ng;
+                c->parent = id;
+                c->move = (uint16_t)code;
+                c->closed = 0;
+                if (!nbi_queue(p, cid)) {
+                    p->nodes.nomem = p->nodes.full = 1;
+                    return 0;
+                }
+            }
+    }
+    return 1;
+}
+
+enum nbi_run nbi_dir_run(nb_planner *p, uint64_t budget)
+{
+    struct nbi_dir *d = &p->dir;
+    for (uint64_t done = 0; done < budget; done++) {
+        uint32_t id = nbi_next_open(p);
+        if (!id)
+            return NBI_RUN_NONE;
+        nbi_node *n = nbi_nodes_at(&p->nodes, id);
+        n->closed = 1;
+        p->expanded++;
+        const nbi_node *b = d->best ? nbi_nodes_at(&p->nodes, d->best) : NULL;
+        if (!b || n->h < b->h || (n->h == b->h && n->g < b->g))
+            d->best = id;
+        /* The off-grid start must still reach its cell's centre. */
+        if (n->x == d->gx && n->y == d->gy && !(id == d->sid && d->offgrid) &&
+            (d->goal_heading < 0 || n->k == (unsigned)d->goal_heading)) {
+            d->goal = id;
+            return NBI_RUN_FOUND;
+        }
+        if (!expand(p, id) || p->cells.nomem)
+            return p->nodes.nomem || p->cells.nomem ? NBI_RUN_NOMEM : NBI_RUN_FULL;
+    }
+    return NBI_RUN_MORE;
+}
+
+int nbi_dir_route(nb_planner *p, int partial)
+{
+    struct nbi_dir *d = &p->dir;
+    uint32_t end = partial ? d->best : d->goal;
+    nbi_route *r = &p->route;
+    r->n = 0;
+    if (!end)
+        return nbi_route_push(r, &d->start, NULL);
     /* Walk back to count, then fill the route from its end. */
     size_t n = 1;
-    for (uint32_t id = goal; p->parent[id] != NBI_NO_PARENT; id = p->parent[id])
+    for (uint32_t id = end; nbi_nodes_at(&p->nodes, id)->parent; id = nbi_nodes_at(&p->nodes, id)->parent)
         n++;
-    nbi_route *r = &p->route;
     if (!nbi_route_reserve(r, n))
         return 0;
     r->n = n;
     size_t i = n - 1;
-    for (uint32_t id = goal;; id = p->parent[id], i--) {
-        r->wp[i] = id == NBI_START_ID(p) ? *start : state_pose(p, id);
-        if (p->parent[id] == NBI_NO_PARENT)
+    for (uint32_t id = end;; i--) {
+        const nbi_node *nd = nbi_nodes_at(&p->nodes, id);
+        r->wp[i] = id == d->sid ? d->start : nbi_node_pose(p, nd);
+        if (!nd->parent)
             break;
+        id = nd->parent;
     }
     i = n - 1;
-    for (uint32_t id = goal; p->parent[id] != NBI_NO_PARENT; id = p->parent[id], i--)
-        nbi_edge_curve(p, &r->wp[i - 1], &r->wp[i], p->move[id], &r->edge[i - 1]);
+    for (uint32_t id = end; nbi_nodes_at(&p->nodes, id)->parent; id = nbi_nodes_at(&p->nodes, id)->parent, i--)
+        nbi_edge_curve(p, &r->wp[i - 1], &r->wp[i], nbi_nodes_at(&p->nodes, id)->move, &r->edge[i - 1]);
     return 1;
-}
-
-int nbi_directional(nb_planner *p, const nb_pose *start, long gx, long gy, int goal_heading,
-                    const struct nbi_dir_opts *o, const char **reason)
-{
-    const unsigned K = p->K, N = o->neighbourhood;
-    long sx = (long)floor(start->x), sy = (long)floor(start->y);
-    unsigned k0 = 0;
-    int grid = on_grid(p, start, sx, sy, &k0);
-    uint32_t sid = grid ? (uint32_t)(((size_t)sy * p->W + sx) * K + k0) : NBI_START_ID(p);
-    double pen = p->unit.reverse_penalty;
-    nbi_search_begin(p);
-    p->g[sid] = 0;
-    p->parent[sid] = NBI_NO_PARENT;
-    p->stamp[sid] = p->gen;
-    p->closed[sid] = 0;
-    if (!nbi_heap_push(&p->heap, nbi_heuristic(p, start, gx, gy, o->reverse), 0, sid)) {
-        *reason = nbi_reason_nomem;
-        return 0;
-    }
-    uint64_t expanded = 0;
-    while (!nbi_heap_empty(&p->heap)) {
-        uint32_t id = nbi_heap_pop(&p->heap).id;
-        p->closed[id] = 1;
-        expanded++;
-        p->expanded++;
-        long x, y;
-        unsigned h;
-        if (id == NBI_START_ID(p)) {
-            x = sx;
-            y = sy;
-            h = 0;
-        } else {
-            h = id % K;
-            x = (long)(id / K % (uint32_t)p->W);
-            y = (long)(id / K / (uint32_t)p->W);
-            if (x == gx && y == gy && (goal_heading < 0 || h == (unsigned)goal_heading)) {
-                if (!reconstruct(p, start, id)) {
-                    *reason = nbi_reason_nomem;
-                    return 0;
-                }
-                return 1;
-            }
-        }
-        if (o->max_expansions && expanded >= o->max_expansions) {
-            *reason = nbi_reason_limit;
-            return 0;
-        }
-        double g = p->g[id];
-        /* The off-grid start may also go to the centre of its own cell. */
-        unsigned nn = N + (id == NBI_START_ID(p));
-        for (unsigned oi = 0; oi < nn; oi++) {
-            long nx = x + (oi < N ? p->off[oi][0] : 0), ny = y + (oi < N ? p->off[oi][1] : 0);
-            if (nbi_blocked(p, nx, ny))
-                continue;
-            if (o->box && (nx < o->box[0] || ny < o->box[1] || nx > o->box[2] || ny > o->box[3]))
-                continue;
-            uint32_t base = (uint32_t)(((size_t)ny * p->W + nx) * K);
-            for (unsigned h1 = 0; h1 < K; h1++)
-                for (int rev = 0; rev <= o->reverse; rev++) {
-                    double len;
-                    unsigned code;
-                    int ok = id == NBI_START_ID(p)
-                                 ? nbi_edge_pose(p, start, nx, ny, h1, rev, &len, &code)
-                                 : nbi_edge(p, x, y, h, oi, h1, rev, o->onthefly, &len, &code);
-                    if (!ok)
-                        continue;
-                    p->generated++;
-                    double ng = g + (rev ? len * pen : len);
-                    uint32_t nid = base + h1;
-                    if (nbi_seen(p, nid) && ng >= p->g[nid])
-                        continue; /* not worth a heuristic */
-                    nb_pose q = nbi_centre_pose(p, nx, ny, h1);
-                    if (nbi_relax(p, nid, id, code, ng, nbi_heuristic(p, &q, gx, gy, o->reverse)) < 0) {
-                        *reason = nbi_reason_nomem;
-                        return 0;
-                    }
-                }
-        }
-    }
-    *reason = "no path for the unit";
-    return 0;
 }

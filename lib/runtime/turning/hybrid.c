@@ -15,11 +15,13 @@
 
 /* ---- grid A* ---- */
 
-static int grid_step_ok(const nb_planner *p, long x, long y, long nx, long ny)
+static int grid_step_ok(nb_planner *p, long x, long y, long nx, long ny)
 {
-    if (nx < 0 || ny < 0 || nx >= p->W || ny >= p->H || !p->stand[(size_t)ny * p->W + nx])
+    if (nx < 0 || ny < 0 || nx >= p->W || ny >= p->H || !nbi_cells_stand(&p->cells, nx, ny))
         return 0;
-    if (nx != x && ny != y && (!p->stand[(size_t)y * p->W + nx] || !p->stand[(size_t)ny * p->W + x]))
+    if (p->has_box && (nx < p->box[0] || ny < p->box[1] || nx > p->box[2] || ny > p->box[3]))
+        return 0;
+    if (nx != x && ny != y && (!nbi_cells_stand(&p->cells, nx, y) || !nbi_cells_stand(&p->cells, x, ny)))
         return 0; /* no corner cutting */
     if (p->unit.width > 1) {
         nb_segment s = nb_segment_line(x + 0.5, y + 0.5, nx + 0.5, ny + 0.5);
@@ -28,50 +30,92 @@ static int grid_step_ok(const nb_planner *p, long x, long y, long nx, long ny)
     return 1;
 }
 
-int nbi_grid_astar(nb_planner *p, long sx, long sy, long gx, long gy, int eight)
+static double grid_h(const struct nbi_grid *s, long x, long y)
+{
+    long ax = labs(s->gx - x), ay = labs(s->gy - y);
+    return s->eight ? (double)(ax > ay ? ax - ay : ay - ax) + M_SQRT2 * (double)(ax < ay ? ax : ay)
+                    : (double)(ax + ay);
+}
+
+int nbi_grid_begin(nb_planner *p, long sx, long sy, long gx, long gy, int eight)
+{
+    struct nbi_grid *s = &p->grid;
+    s->gx = gx;
+    s->gy = gy;
+    s->eight = eight;
+    s->best = s->goal = 0;
+    nbi_nodes_clear(&p->nodes);
+    nbi_open_clear(&p->heap);
+    int fresh;
+    uint32_t id = nbi_nodes_get(&p->nodes, sx, sy, 0, 1, &fresh);
+    if (!id)
+        return 0;
+    nbi_node *n = nbi_nodes_at(&p->nodes, id);
+    n->g = 0;
+    n->h = grid_h(s, sx, sy);
+    return nbi_queue(p, id);
+}
+
+enum nbi_run nbi_grid_run(nb_planner *p, uint64_t budget)
 {
     static const int dir[8][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
-    const unsigned K = p->K;
-    nbi_search_begin(p);
-    uint32_t sid = (uint32_t)(((size_t)sy * p->W + sx) * K);
-    p->g[sid] = 0;
-    p->parent[sid] = NBI_NO_PARENT;
-    p->stamp[sid] = p->gen;
-    if (!nbi_heap_push(&p->heap, 0, 0, sid))
-        return -1;
-    while (!nbi_heap_empty(&p->heap)) {
-        uint32_t id = nbi_heap_pop(&p->heap).id;
+    struct nbi_grid *s = &p->grid;
+    for (uint64_t done = 0; done < budget; done++) {
+        uint32_t id = nbi_next_open(p);
+        if (!id)
+            return NBI_RUN_NONE;
+        nbi_node *n = nbi_nodes_at(&p->nodes, id);
+        n->closed = 1;
         p->expanded++;
-        long x = (long)(id / K % (uint32_t)p->W), y = (long)(id / K / (uint32_t)p->W);
-        if (x == gx && y == gy) {
-            size_t n = 0;
-            for (uint32_t k = id; k != NBI_NO_PARENT; k = p->parent[k])
-                n++;
-            p->ncells = n;
-            for (uint32_t k = id; k != NBI_NO_PARENT; k = p->parent[k])
-                p->cells[--n] = k / K;
-            return 1;
+        const nbi_node *b = s->best ? nbi_nodes_at(&p->nodes, s->best) : NULL;
+        if (!b || n->h < b->h || (n->h == b->h && n->g < b->g))
+            s->best = id;
+        long x = n->x, y = n->y;
+        double g = n->g;
+        if (x == s->gx && y == s->gy) {
+            s->goal = id;
+            return NBI_RUN_FOUND;
         }
-        for (int d = 0; d < (eight ? 8 : 4); d++) {
-            long nx = x + dir[d][0], ny = y + dir[d][1];
+        for (int k = 0; k < (s->eight ? 8 : 4); k++) {
+            long nx = x + dir[k][0], ny = y + dir[k][1];
             if (!grid_step_ok(p, x, y, nx, ny))
                 continue;
             p->generated++;
-            double ng = p->g[id] + (d < 4 ? 1 : M_SQRT2);
-            uint32_t nid = (uint32_t)(((size_t)ny * p->W + nx) * K);
-            if (nbi_seen(p, nid) && ng >= p->g[nid])
+            double ng = g + (k < 4 ? 1 : M_SQRT2);
+            int fresh;
+            uint32_t cid = nbi_nodes_get(&p->nodes, nx, ny, 0, 1, &fresh);
+            if (!cid)
+                return p->nodes.nomem ? NBI_RUN_NOMEM : NBI_RUN_FULL;
+            nbi_node *c = nbi_nodes_at(&p->nodes, cid);
+            if (ng >= c->g)
                 continue;
-            p->g[nid] = ng;
-            p->parent[nid] = id;
-            p->stamp[nid] = p->gen;
-            long ax = labs(gx - nx), ay = labs(gy - ny);
-            double h = eight ? (double)(ax > ay ? ax - ay : ay - ax) + M_SQRT2 * (double)(ax < ay ? ax : ay)
-                             : (double)(ax + ay);
-            if (!nbi_heap_push(&p->heap, ng + h, -ng, nid))
-                return -1;
+            c->g = ng;
+            c->h = grid_h(s, nx, ny);
+            c->parent = id;
+            c->closed = 0;
+            if (!nbi_queue(p, cid))
+                return NBI_RUN_NOMEM;
         }
+        if (p->cells.nomem)
+            return NBI_RUN_NOMEM;
     }
-    return 0;
+    return NBI_RUN_MORE;
+}
+
+int nbi_grid_path(nb_planner *p, int partial)
+{
+    uint32_t end = partial ? p->grid.best : p->grid.goal;
+    size_t n = 0;
+    for (uint32_t k = end; k; k = nbi_nodes_at(&p->nodes, k)->parent)
+        n++;
+    if (!nbi_grow(p->a, (void **)&p->path, &p->cappath, n ? n : 1, sizeof *p->path))
+        return 0;
+    p->npath = n;
+    for (uint32_t k = end; k; k = nbi_nodes_at(&p->nodes, k)->parent) {
+        const nbi_node *c = nbi_nodes_at(&p->nodes, k);
+        p->path[--n] = (uint32_t)((size_t)c->y * (size_t)p->W + (size_t)c->x);
+    }
+    return 1;
 }
 
 /* ---- the hybrid ---- */
@@ -92,37 +136,8 @@ static unsigned heading_index(const nb_planner *p, double h)
 #define HYBRID_SPAN 12   /* failure points at most this far apart (cells) */
 #define HYBRID_MARGIN 10 /* the Directional-8 search's room around them */
 
-int nbi_hybrid(nb_planner *p, const nb_pose *start, long gx, long gy, int goal_heading,
-               int onthefly, int fallback_ok, int *fell_back, const char **reason)
+int nbi_hybrid_bridge(nb_planner *p, const char **reason)
 {
-    long sx = (long)floor(start->x), sy = (long)floor(start->y);
-    *fell_back = 0;
-    int r = nbi_grid_astar(p, sx, sy, gx, gy, 0);
-    if (r <= 0) {
-        *reason = r < 0 ? nbi_reason_nomem : "no 4-connected grid path";
-        return 0;
-    }
-    size_t fa, fb;
-    r = nbi_smooth48(p, start, 0, goal_heading, onthefly, &p->fwd, &fa);
-    if (r < 0) {
-        *reason = nbi_reason_nomem;
-        return 0;
-    }
-    if (r == 1) {
-        nbi_route t = p->route;
-        p->route = p->fwd;
-        p->fwd = t;
-        return 1;
-    }
-    if (!fallback_ok) {
-        *reason = "Smoothing-48 found no legal way along the grid path";
-        return 0;
-    }
-    *fell_back = 1;
-    if (nbi_smooth48(p, start, 1, goal_heading, onthefly, &p->bwd, &fb) < 0) {
-        *reason = nbi_reason_nomem;
-        return 0;
-    }
     /* a ends the forward list, b starts the backward one; step each away
      * from the other while they stay within the span. */
     size_t ia = p->fwd.n - 1, ib = 0;
@@ -141,52 +156,55 @@ int nbi_hybrid(nb_planner *p, const nb_pose *start, long gx, long gy, int goal_h
             moved = 1;
         }
     }
+    p->fa = ia;
+    p->fb = ib;
     const nb_pose *a = &p->fwd.wp[ia], *b = &p->bwd.wp[ib];
     long bx = (long)floor(b->x), by = (long)floor(b->y);
     long ax = (long)floor(a->x), ay = (long)floor(a->y);
     long box[4] = {(ax < bx ? ax : bx) - HYBRID_MARGIN, (ay < by ? ay : by) - HYBRID_MARGIN,
                    (ax > bx ? ax : bx) + HYBRID_MARGIN, (ay > by ? ay : by) + HYBRID_MARGIN};
-    struct nbi_dir_opts o = {8, onthefly, 0, 0, box};
-    nb_pose from = *a;
-    if (!nbi_directional(p, &from, bx, by, (int)heading_index(p, b->heading), &o, reason)) {
-        *reason = "Directional-8 found no path between the failure points";
+    for (int i = 0; i < 2 && p->has_box; i++) { /* and within the query's window */
+        box[i] = box[i] > p->box[i] ? box[i] : p->box[i];
+        box[i + 2] = box[i + 2] < p->box[i + 2] ? box[i + 2] : p->box[i + 2];
+    }
+    struct nbi_dir_opts o = {8, p->onthefly, 0, box};
+    if (!nbi_dir_begin(p, a, bx, by, (int)heading_index(p, b->heading), &o)) {
+        *reason = nbi_reason_nomem;
         return 0;
     }
-    /* fwd[0..ia] + route + bwd[ib..] */
+    return 1;
+}
+
+int nbi_hybrid_join(nb_planner *p, int backward_too)
+{
+    /* fwd[0..ia] + route + bwd[ib..] (without it: a partial route) */
+    size_t ia = p->fa, ib = p->fb;
     nbi_route *t = &p->tmp;
     t->n = 0;
     if (!nbi_route_push(t, &p->fwd.wp[0], NULL) || !nbi_route_reserve(t, ia + p->route.n + p->bwd.n))
-        goto nomem;
+        return 0;
     for (size_t i = 1; i <= ia; i++)
         nbi_route_push(t, &p->fwd.wp[i], &p->fwd.edge[i - 1]);
     nbi_route_append(t, &p->route, 0);
-    nbi_route_append(t, &p->bwd, ib);
+    if (backward_too)
+        nbi_route_append(t, &p->bwd, ib);
     nbi_route s = p->route;
     p->route = *t;
     *t = s;
     return 1;
-nomem:
-    *reason = nbi_reason_nomem;
-    return 0;
 }
 
 /* ---- lines ---- */
 
-int nbi_lines(nb_planner *p, const nb_pose *start, long gx, long gy, const char **reason)
+int nbi_lines(nb_planner *p, const nb_pose *start, const char **reason)
 {
-    long sx = (long)floor(start->x), sy = (long)floor(start->y);
-    int r = nbi_grid_astar(p, sx, sy, gx, gy, 1);
-    if (r <= 0) {
-        *reason = r < 0 ? nbi_reason_nomem : "no 8-connected grid path";
-        return 0;
-    }
     nbi_route *t = &p->route;
     t->n = 0;
-    if (!nbi_route_reserve(t, p->ncells + 1) || !nbi_route_push(t, start, NULL))
+    if (!nbi_route_reserve(t, p->npath + 1) || !nbi_route_push(t, start, NULL))
         goto nomem;
-    for (size_t i = 0; i < p->ncells; i++) {
-        nb_pose q = {(double)(p->cells[i] % (uint32_t)p->W) + 0.5,
-                     (double)(p->cells[i] / (uint32_t)p->W) + 0.5, 0};
+    for (size_t i = 0; i < p->npath; i++) {
+        nb_pose q = {(double)(p->path[i] % (uint32_t)p->W) + 0.5,
+                     (double)(p->path[i] / (uint32_t)p->W) + 0.5, 0};
         const nb_pose *prev = &t->wp[t->n - 1];
         if (q.x == prev->x && q.y == prev->y)
             continue;

@@ -1,14 +1,17 @@
-/* plan.c: nb_planner_find, a unit's query: checks it, runs the method
- * asked for, and hands back the route as segments and waypoints. */
+/* plan.c: a unit's query, whole (nb_planner_find) or in slices
+ * (nb_planner_begin, _step, _finish; the convention of every search
+ * family).  begin checks the query and starts the first stage; step runs
+ * the stages, each a resumable search, for a number of expansions; finish
+ * hands back the route as segments and waypoints, or, when the query
+ * stopped short (its expansion budget, the planner's node cap, or a
+ * finish before the end), the best partial route: toward the goal as far
+ * as the search got. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "turning/planner.h"
 
-static int nomem(const char **reason)
-{
-    *reason = nbi_reason_nomem;
-    return 0;
-}
+enum stage { ST_DIR, ST_GRID, ST_S48F, ST_S48B, ST_BRIDGE };
 
 void nb_planner_query_init(nb_planner_query *q)
 {
@@ -17,91 +20,329 @@ void nb_planner_query_init(nb_planner_query *q)
     q->method = NB_PLAN_DIRECTIONAL;
 }
 
-static nb_status find(nb_planner *p, const nb_planner_query *q, nb_planner_result *out, nb_err *err)
+void nb_planner_set_max_nodes(nb_planner *p, size_t max_nodes)
 {
-    memset(out, 0, sizeof *out);
-    out->status = NB_PATH_NONE;
-    p->expanded = p->generated = 0;
+    p->max_nodes = max_nodes;
+    p->nodes.max = max_nodes;
+    p->rra.nodes.max = max_nodes;
+}
+
+static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)
+{
     const nb_pose *s = &q->start;
     if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading) || s->x < 0 || s->y < 0 ||
         s->x >= p->W || s->y >= p->H)
         return nbi_fail(err, NB_ERR_ARG, "the start (%g, %g) is not inside the %ld x %ld map", s->x,
                         s->y, p->W, p->H);
-    long sx = (long)floor(s->x), sy = (long)floor(s->y);
     if (q->goal_x < 0 || q->goal_y < 0 || q->goal_x >= p->W || q->goal_y >= p->H)
         return nbi_fail(err, NB_ERR_ARG, "the goal (%ld, %ld) is not inside the %ld x %ld map",
                         q->goal_x, q->goal_y, p->W, p->H);
     if (q->goal_heading < -1 || q->goal_heading >= (int)p->K)
         return nbi_fail(err, NB_ERR_ARG, "goal heading %d: expected -1 (any) or 0 to %u",
                         q->goal_heading, p->K - 1);
-    const unsigned known = NB_PLAN_ONTHEFLY | NB_PLAN_SMOOTH | NB_PLAN_FORWARD;
+    const unsigned known = NB_PLAN_ONTHEFLY | NB_PLAN_SMOOTH | NB_PLAN_FORWARD | NB_PLAN_LOCAL_BOUND;
     if (q->flags & ~known)
         return nbi_fail(err, NB_ERR_ARG, "unknown flags %#x", q->flags & ~known);
     if ((unsigned)q->method > NB_PLAN_LINES)
         return nbi_fail(err, NB_ERR_ARG, "unknown method %d", (int)q->method);
     unsigned N = q->neighbourhood ? q->neighbourhood : p->unit.neighbourhood;
-    int onthefly = (q->flags & NB_PLAN_ONTHEFLY) != 0;
     if (N != 8 && N != 24 && N != 48)
         return nbi_fail(err, NB_ERR_ARG, "neighbourhood %u: expected 8, 24 or 48", N);
-    if (q->method == NB_PLAN_DIRECTIONAL && !onthefly && N > p->hc.neighbourhood)
+    if (q->method == NB_PLAN_DIRECTIONAL && !(q->flags & NB_PLAN_ONTHEFLY) && N > p->hc.neighbourhood)
         return nbi_fail(err, NB_ERR_ARG,
                         "unit '%s' was baked for Directional-%u; bake it with --neighbourhood %u "
                         "or plan on the fly",
                         p->unit.name, p->hc.neighbourhood, N);
-    int reverse = p->unit.reverse && !(q->flags & NB_PLAN_FORWARD);
-    if (nbi_blocked(p, sx, sy)) {
-        out->status = NB_PATH_START_BLOCKED;
-        out->reason = "the start cell is blocked for the unit";
-        return NB_OK;
+    if (q->window) {
+        long sx = (long)floor(s->x), sy = (long)floor(s->y), W = (long)q->window;
+        long dx = labs(q->goal_x - sx) + 1, dy = labs(q->goal_y - sy) + 1;
+        if (q->window > NB_MAP_MAX_SIDE || dx > W || dy > W)
+            return nbi_fail(err, NB_ERR_ARG, "a window of %u cells does not hold the start and "
+                            "the goal (%ld x %ld cells)", q->window, dx, dy);
     }
-    if (nbi_blocked(p, q->goal_x, q->goal_y)) {
-        out->status = NB_PATH_GOAL_BLOCKED;
-        out->reason = "the goal cell is blocked for the unit";
-        return NB_OK;
+    p->N = N;
+    p->onthefly = (q->flags & NB_PLAN_ONTHEFLY) != 0;
+    p->reverse = p->unit.reverse && !(q->flags & NB_PLAN_FORWARD);
+    p->local_bound = (q->flags & NB_PLAN_LOCAL_BOUND) != 0;
+    return NB_OK;
+}
+
+/* The query ends here, with this status and reason. */
+static void end(nb_planner *p, nb_path_status status, const char *reason)
+{
+    p->done = 1;
+    p->res.status = status;
+    p->res.reason = reason;
+}
+
+/* The query's window, when it has one: a square of its side centred
+ * between start and goal (Pinter's 60 x 60), clipped to nothing. */
+static const long *query_box(nb_planner *p, long box[4])
+{
+    const nb_planner_query *q = &p->q;
+    if (!q->window)
+        return NULL;
+    long W = (long)q->window, sx = (long)floor(q->start.x), sy = (long)floor(q->start.y);
+    long mx = sx + q->goal_x, my = sy + q->goal_y; /* twice the middle */
+    box[0] = (mx - (W - 1)) >= 0 ? (mx - (W - 1)) / 2 : -((W - 1 - mx + 1) / 2);
+    box[1] = (my - (W - 1)) >= 0 ? (my - (W - 1)) / 2 : -((W - 1 - my + 1) / 2);
+    /* Both ends inside: slide the square when the rounding left one out. */
+    long lo[2] = {sx < q->goal_x ? sx : q->goal_x, sy < q->goal_y ? sy : q->goal_y};
+    long hi[2] = {sx > q->goal_x ? sx : q->goal_x, sy > q->goal_y ? sy : q->goal_y};
+    for (int i = 0; i < 2; i++) {
+        if (box[i] > lo[i])
+            box[i] = lo[i];
+        if (box[i] + W - 1 < hi[i])
+            box[i] = hi[i] - (W - 1);
+        box[i + 2] = box[i] + W - 1;
+    }
+    return box;
+}
+
+nb_status nb_planner_begin(nb_planner *p, const nb_planner_query *q, nb_err *err)
+{
+    p->active = 0;
+    nb_status st = check(p, q, err);
+    if (st != NB_OK)
+        return st;
+    p->q = *q;
+    memset(&p->res, 0, sizeof p->res);
+    p->res.status = NB_PATH_NONE;
+    p->expanded = p->generated = 0;
+    p->active = 1;
+    p->done = 0;
+    p->found = 0;
+    p->route.n = p->fwd.n = p->bwd.n = 0;
+    const nb_pose *s = &q->start;
+    long sx = (long)floor(s->x), sy = (long)floor(s->y);
+    p->cells.nomem = 0;
+    int sb = nbi_blocked(p, sx, sy), gb = nbi_blocked(p, q->goal_x, q->goal_y);
+    if (p->cells.nomem) {
+        p->active = 0;
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s search", p->unit.name);
+    }
+    if (sb) {
+        end(p, NB_PATH_START_BLOCKED, "the start cell is blocked for the unit");
+        return nbi_done(err, NB_OK);
+    }
+    if (gb) {
+        end(p, NB_PATH_GOAL_BLOCKED, "the goal cell is blocked for the unit");
+        return nbi_done(err, NB_OK);
     }
     /* Pinter's cure for slow failures: when the bundle's reachability
      * components (mkclear) say no size-1 agent of these terrains gets from
      * the start cell to the goal, no unit does either. */
     nb_cell from = {(int32_t)sx, (int32_t)sy}, to = {(int32_t)q->goal_x, (int32_t)q->goal_y};
     if (nb_reachable(p->bundle, p->cap, 1, from, to) == 0) {
-        out->reason = "the goal is not reachable from the start (reachability components)";
-        return NB_OK;
+        end(p, NB_PATH_NONE, "the goal is not reachable from the start (reachability components)");
+        return nbi_done(err, NB_OK);
     }
-    const char *reason = "no path";
-    int found = 0;
-    switch (q->method) {
-    case NB_PLAN_DIRECTIONAL: {
-        struct nbi_dir_opts o = {N, onthefly, reverse, q->max_expansions, NULL};
-        found = nbi_directional(p, s, q->goal_x, q->goal_y, q->goal_heading, &o, &reason);
-        if (found && (q->flags & NB_PLAN_SMOOTH) && !nbi_smooth_simple(p, &p->route, 0))
-            found = nomem(&reason);
+    long box[4];
+    const long *b = query_box(p, box);
+    if (b)
+        memcpy(p->box, b, sizeof p->box);
+    p->has_box = b != NULL;
+    int ok;
+    if (q->method == NB_PLAN_DIRECTIONAL) {
+        struct nbi_dir_opts o = {p->N, p->onthefly, p->reverse, b};
+        p->stage = ST_DIR;
+        ok = nbi_dir_begin(p, s, q->goal_x, q->goal_y, q->goal_heading, &o);
+    } else {
+        p->stage = ST_GRID;
+        ok = nbi_grid_begin(p, sx, sy, q->goal_x, q->goal_y, q->method == NB_PLAN_LINES);
+    }
+    if (!ok) {
+        p->active = 0;
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s search", p->unit.name);
+    }
+    return nbi_done(err, NB_OK);
+}
+
+static enum nbi_run run(nb_planner *p, uint64_t budget)
+{
+    switch (p->stage) {
+    case ST_GRID: return nbi_grid_run(p, budget);
+    case ST_S48F:
+    case ST_S48B: return nbi_s48_run(p, budget);
+    default: return nbi_dir_run(p, budget);
+    }
+}
+
+static void swap(nbi_route *a, nbi_route *b)
+{
+    nbi_route t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The stage that ended with r hands over to the next, or ends the query.
+ * Returns 0 when memory ran out. */
+static int next(nb_planner *p, enum nbi_run r)
+{
+    const nb_planner_query *q = &p->q;
+    const char *reason = NULL;
+    size_t far;
+    switch (p->stage) {
+    case ST_DIR:
+        if (r == NBI_RUN_NONE) {
+            end(p, NB_PATH_NONE, "no path for the unit");
+            return 1;
+        }
+        if (!nbi_dir_route(p, 0) || ((q->flags & NB_PLAN_SMOOTH) && !nbi_smooth_simple(p, &p->route, 0)))
+            return 0;
+        break;
+    case ST_GRID:
+        if (r == NBI_RUN_NONE) {
+            end(p, NB_PATH_NONE, q->method == NB_PLAN_LINES ? "no 8-connected grid path"
+                                                            : "no 4-connected grid path");
+            return 1;
+        }
+        if (!nbi_grid_path(p, 0))
+            return 0;
+        if (q->method == NB_PLAN_LINES) {
+            if (!nbi_lines(p, &q->start, &reason)) {
+                if (reason == nbi_reason_nomem)
+                    return 0;
+                end(p, NB_PATH_NONE, reason);
+                return 1;
+            }
+            if (!nbi_smooth_simple(p, &p->route, 1))
+                return 0;
+            break;
+        }
+        p->stage = ST_S48F;
+        return nbi_s48_begin(p, &q->start, 0, q->goal_heading, p->onthefly);
+    case ST_S48F:
+        if (!nbi_s48_route(p, &p->fwd, &far))
+            return 0;
+        if (r == NBI_RUN_FOUND) {
+            swap(&p->route, &p->fwd);
+            if (!nbi_smooth_simple(p, &p->route, 0))
+                return 0;
+            break;
+        }
+        if (q->method != NB_PLAN_HYBRID) {
+            end(p, NB_PATH_NONE, "Smoothing-48 found no legal way along the grid path");
+            return 1;
+        }
+        p->res.fallback = 1;
+        p->stage = ST_S48B;
+        return nbi_s48_begin(p, &q->start, 1, q->goal_heading, p->onthefly);
+    case ST_S48B:
+        if (!nbi_s48_route(p, &p->bwd, &far))
+            return 0;
+        p->stage = ST_BRIDGE;
+        if (!nbi_hybrid_bridge(p, &reason)) {
+            if (reason == nbi_reason_nomem)
+                return 0;
+            p->fwd.n = 0; /* no partial route beyond the start */
+            end(p, NB_PATH_NONE, reason);
+            return 1;
+        }
+        return 1;
+    case ST_BRIDGE:
+        if (r == NBI_RUN_NONE) {
+            end(p, NB_PATH_NONE, "Directional-8 found no path between the failure points");
+            return 1;
+        }
+        if (!nbi_dir_route(p, 0) || !nbi_hybrid_join(p, 1) || !nbi_smooth_simple(p, &p->route, 0))
+            return 0;
         break;
     }
-    case NB_PLAN_HYBRID:
-    case NB_PLAN_PRESMOOTH:
-        found = nbi_hybrid(p, s, q->goal_x, q->goal_y, q->goal_heading, onthefly,
-                           q->method == NB_PLAN_HYBRID, &out->fallback, &reason);
-        if (found && !nbi_smooth_simple(p, &p->route, 0))
-            found = nomem(&reason);
-        break;
-    case NB_PLAN_LINES:
-        found = nbi_lines(p, s, q->goal_x, q->goal_y, &reason);
-        if (found && !nbi_smooth_simple(p, &p->route, 1))
-            found = nomem(&reason);
-        break;
+    p->found = 1;
+    end(p, NB_PATH_FOUND, NULL);
+    return 1;
+}
+
+static nb_status nomem(nb_planner *p, nb_err *err)
+{
+    p->active = 0;
+    return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s search", p->unit.name);
+}
+
+nb_status nb_planner_step(nb_planner *p, uint64_t expansions, int *done, nb_err *err)
+{
+    if (done)
+        *done = 0;
+    if (!p->active)
+        return nbi_fail(err, NB_ERR_ARG, "nb_planner_step: no query begun");
+    uint64_t max = p->q.max_expansions;
+    while (!p->done && expansions > 0) {
+        if (max && p->expanded >= max) {
+            end(p, NB_PATH_LIMIT, nbi_reason_limit);
+            break;
+        }
+        uint64_t budget = expansions, before = p->expanded;
+        if (max && max - p->expanded < budget)
+            budget = max - p->expanded;
+        enum nbi_run r = run(p, budget);
+        expansions -= p->expanded - before < expansions ? p->expanded - before : expansions;
+        if (r == NBI_RUN_NOMEM)
+            return nomem(p, err);
+        if (r == NBI_RUN_FULL)
+            end(p, NB_PATH_LIMIT, "the search reached the planner's node cap");
+        else if (r != NBI_RUN_MORE && !next(p, r))
+            return nomem(p, err);
+        if (p->cells.nomem) /* a tile the smoothing read */
+            return nomem(p, err);
     }
+    if (done)
+        *done = p->done;
+    return nbi_done(err, NB_OK);
+}
+
+/* What a query stopped short has: the route toward the goal as far as the
+ * stage under way got. */
+static int partial(nb_planner *p)
+{
+    const nb_planner_query *q = &p->q;
+    const char *reason;
+    size_t far;
+    p->route.n = 0;
+    switch (p->stage) {
+    case ST_DIR: return nbi_dir_route(p, 1);
+    case ST_GRID:
+        if (q->method == NB_PLAN_LINES) {
+            if (!nbi_grid_path(p, 1))
+                return 0;
+            if (nbi_lines(p, &q->start, &reason) || reason != nbi_reason_nomem)
+                return 1;
+            return 0;
+        }
+        return 1;
+    case ST_S48F:
+        if (!nbi_s48_route(p, &p->fwd, &far))
+            return 0;
+        swap(&p->route, &p->fwd);
+        return 1;
+    case ST_S48B:
+        swap(&p->route, &p->fwd);
+        return 1;
+    default: /* the bridge: the forward pass, then the bridge's best */
+        return nbi_dir_route(p, 1) && nbi_hybrid_join(p, 0);
+    }
+}
+
+nb_status nb_planner_finish(nb_planner *p, nb_planner_result *out, nb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!p->active)
+        return nbi_fail(err, NB_ERR_ARG, "nb_planner_finish: no query begun");
+    p->active = 0;
+    if (!p->done)
+        end(p, NB_PATH_LIMIT, nbi_reason_limit);
+    int limited = p->res.status == NB_PATH_LIMIT;
+    if ((limited && !partial(p)) || p->cells.nomem)
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s path", p->unit.name);
+    *out = p->res;
     out->expanded = p->expanded;
     out->generated = p->generated;
-    if (!found && reason == nbi_reason_nomem)
-        return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s search", p->unit.name);
-    if (!found) {
-        out->status = reason == nbi_reason_limit ? NB_PATH_LIMIT : NB_PATH_NONE;
-        out->reason = reason;
-        return NB_OK;
-    }
+    if (!p->found && !limited)
+        return nbi_done(err, NB_OK);
+    if (p->route.n == 0 && !nbi_route_push(&p->route, &p->q.start, NULL))
+        return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the path");
     if (!nbi_route_segments(p, &p->route))
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the path");
-    out->status = NB_PATH_FOUND;
     out->segments = p->seg;
     out->nsegments = p->nseg;
     out->waypoints = p->route.wp;
@@ -111,11 +352,18 @@ static nb_status find(nb_planner *p, const nb_planner_query *q, nb_planner_resul
         out->length += c->length;
         out->cost += c->count && c->seg[0].gear < 0 ? c->length * p->unit.reverse_penalty : c->length;
     }
-    return NB_OK;
+    return nbi_done(err, NB_OK);
 }
 
 nb_status nb_planner_find(nb_planner *p, const nb_planner_query *q, nb_planner_result *out,
                           nb_err *err)
 {
-    return nbi_done(err, find(p, q, out, err));
+    nb_status st = nb_planner_begin(p, q, err);
+    if (st == NB_OK)
+        st = nb_planner_step(p, UINT64_MAX, NULL, err);
+    if (st == NB_OK)
+        return nb_planner_finish(p, out, err);
+    memset(out, 0, sizeof *out);
+    out->status = NB_PATH_NONE;
+    return st;
 }

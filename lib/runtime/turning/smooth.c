@@ -18,7 +18,7 @@
 
 /* The curve from a pose to a pose (or the line, for lines) that the unit
  * can drive, no longer than limit; 0 when none. */
-static int walkable(const nb_planner *p, const nb_pose *a, const nb_pose *b, int lines, int skip,
+static int walkable(nb_planner *p, const nb_pose *a, const nb_pose *b, int lines, int skip,
                     double limit, nb_curve *out)
 {
     if (lines) {
@@ -78,14 +78,14 @@ int nbi_smooth_simple(nb_planner *p, nbi_route *r, int lines)
 
 /* ---- Smoothing-48 ---- */
 
-static inline long cell_x(const nb_planner *p, size_t i) { return (long)(p->cells[i] % (uint32_t)p->W); }
-static inline long cell_y(const nb_planner *p, size_t i) { return (long)(p->cells[i] / (uint32_t)p->W); }
+static inline long cell_x(const nb_planner *p, size_t i) { return (long)(p->path[i] % (uint32_t)p->W); }
+static inline long cell_y(const nb_planner *p, size_t i) { return (long)(p->path[i] / (uint32_t)p->W); }
 
 /* Favour the path's direction: the curve bound to the waypoint three
  * ahead, then one per remaining step of the grid path. */
 static double h48(const nb_planner *p, const nb_pose *q, size_t i, int backward)
 {
-    size_t n = p->ncells;
+    size_t n = p->npath;
     size_t t = backward ? (i >= 3 ? i - 3 : 0) : (i + 3 < n ? i + 3 : n - 1);
     nb_pose f = *q;
     if (backward)
@@ -94,90 +94,129 @@ static double h48(const nb_planner *p, const nb_pose *q, size_t i, int backward)
     return nbi_curvetab_lookup(&p->ct, &f, cell_x(p, t) + 0.5, cell_y(p, t) + 0.5) + rest;
 }
 
-static nb_pose pose_of(const nb_planner *p, const nb_pose *start, uint32_t k)
+/* A node of this search is waypoint x of the grid path facing k (y is 0);
+ * the off-grid start is a node of its own. */
+static nb_pose pose_of(const nb_planner *p, uint32_t id)
 {
-    if (k == NBI_START_ID(p))
-        return *start;
-    return nbi_centre_pose(p, cell_x(p, k / p->K), cell_y(p, k / p->K), k % p->K);
+    const nbi_node *n = nbi_nodes_at(&p->nodes, id);
+    if (id == p->s48.sid)
+        return p->s48.start;
+    return nbi_centre_pose(p, cell_x(p, (size_t)n->x), cell_y(p, (size_t)n->x), n->k);
 }
 
 /* The route from node id through its parents: forward, the parents lead
  * back to the start; backward, on to the goal.  A node's move is the curve
  * that joins it to its parent. */
-static int route_of(nb_planner *p, const nb_pose *start, uint32_t id, int backward, nbi_route *out)
+int nbi_s48_route(nb_planner *p, nbi_route *out, size_t *far_out)
 {
+    struct nbi_s48 *s = &p->s48;
+    uint32_t id = s->far_id;
+    int backward = s->backward;
+    *far_out = s->far;
+    if (!id) {
+        /* Stopped before its first expansion: the start alone. */
+        if (!nbi_route_reserve(out, 1))
+            return 0;
+        out->n = 1;
+        out->wp[0] = s->start;
+        *far_out = 0;
+        return 1;
+    }
     size_t n = 1;
-    for (uint32_t k = id; p->parent[k] != NBI_NO_PARENT; k = p->parent[k])
+    for (uint32_t k = id; nbi_nodes_at(&p->nodes, k)->parent; k = nbi_nodes_at(&p->nodes, k)->parent)
         n++;
     if (!nbi_route_reserve(out, n))
         return 0;
     out->n = n;
     size_t i = backward ? 0 : n - 1;
-    out->wp[i] = pose_of(p, start, id);
-    for (uint32_t k = id; p->parent[k] != NBI_NO_PARENT; k = p->parent[k]) {
+    out->wp[i] = pose_of(p, id);
+    for (uint32_t k = id; nbi_nodes_at(&p->nodes, k)->parent; k = nbi_nodes_at(&p->nodes, k)->parent) {
         size_t j = backward ? i + 1 : i - 1, e = backward ? i : j;
-        out->wp[j] = pose_of(p, start, p->parent[k]);
-        nbi_edge_curve(p, &out->wp[e], &out->wp[e + 1], p->move[k], &out->edge[e]);
+        out->wp[j] = pose_of(p, nbi_nodes_at(&p->nodes, k)->parent);
+        nbi_edge_curve(p, &out->wp[e], &out->wp[e + 1], nbi_nodes_at(&p->nodes, k)->move, &out->edge[e]);
         i = j;
     }
     return 1;
 }
 
-int nbi_smooth48(nb_planner *p, const nb_pose *start, int backward, int goal_heading, int onthefly,
-                 nbi_route *out, size_t *far_out)
+static int push(nb_planner *p, size_t i, unsigned k, const nb_pose *q, int extra)
 {
+    struct nbi_s48 *s = &p->s48;
+    int fresh;
+    uint32_t id = extra ? nbi_nodes_extra(&p->nodes, 0, 0) : nbi_nodes_get(&p->nodes, (long)i, 0, k, 1, &fresh);
+    if (!id)
+        return 0;
+    nbi_node *n = nbi_nodes_at(&p->nodes, id);
+    n->g = 0;
+    n->h = h48(p, q, i, s->backward);
+    if (extra)
+        s->sid = id;
+    return nbi_queue(p, id);
+}
+
+int nbi_s48_begin(nb_planner *p, const nb_pose *start, int backward, int goal_heading,
+                  int onthefly)
+{
+    struct nbi_s48 *s = &p->s48;
     const unsigned K = p->K;
-    const size_t n = p->ncells;
-    nbi_search_begin(p);
-    size_t far = backward ? n - 1 : 0;
-    uint32_t far_id = 0;
-    int have_far = 0;
+    const size_t n = p->npath;
+    s->start = *start;
+    s->backward = backward;
+    s->goal_heading = goal_heading;
+    s->onthefly = onthefly;
+    s->far = backward ? n - 1 : 0;
+    s->far_id = 0;
+    s->have_far = 0;
+    s->sid = 0;
+    nbi_nodes_clear(&p->nodes);
+    nbi_open_clear(&p->heap);
     if (!backward) {
         long sx = (long)floor(start->x), sy = (long)floor(start->y);
-        uint32_t sid = NBI_START_ID(p);
         for (unsigned k = 0; k < K; k++)
             if (start->x == sx + 0.5 && start->y == sy + 0.5 &&
                 fabs(remainder(start->heading - nbi_heading(k, K), 2 * M_PI)) < 1e-12)
-                sid = k; /* waypoint 0, heading k */
-        p->g[sid] = 0;
-        p->parent[sid] = NBI_NO_PARENT;
-        p->stamp[sid] = p->gen;
-        if (!nbi_heap_push(&p->heap, h48(p, start, 0, 0), 0, sid))
-            return -1;
-    } else {
-        for (unsigned k = 0; k < K; k++) {
-            if (goal_heading >= 0 && k != (unsigned)goal_heading)
-                continue;
-            uint32_t id = (uint32_t)((n - 1) * K + k);
-            nb_pose q = nbi_centre_pose(p, cell_x(p, n - 1), cell_y(p, n - 1), k);
-            p->g[id] = 0;
-            p->parent[id] = NBI_NO_PARENT;
-            p->stamp[id] = p->gen;
-            if (!nbi_heap_push(&p->heap, h48(p, &q, n - 1, 1), 0, id))
-                return -1;
-        }
+                return push(p, 0, k, start, 0); /* waypoint 0, heading k */
+        return push(p, 0, 0, start, 1);
     }
-    int done = 0;
-    while (!nbi_heap_empty(&p->heap)) {
-        uint32_t id = nbi_heap_pop(&p->heap).id;
+    for (unsigned k = 0; k < K; k++) {
+        if (goal_heading >= 0 && k != (unsigned)goal_heading)
+            continue;
+        nb_pose q = nbi_centre_pose(p, cell_x(p, n - 1), cell_y(p, n - 1), k);
+        if (!push(p, n - 1, k, &q, 0))
+            return 0;
+    }
+    return 1;
+}
+
+enum nbi_run nbi_s48_run(nb_planner *p, uint64_t budget)
+{
+    struct nbi_s48 *s = &p->s48;
+    const unsigned K = p->K;
+    const size_t n = p->npath;
+    const int backward = s->backward;
+    for (uint64_t done = 0; done < budget; done++) {
+        uint32_t id = nbi_next_open(p);
+        if (!id)
+            return NBI_RUN_NONE;
+        nbi_node *nd = nbi_nodes_at(&p->nodes, id);
+        nd->closed = 1;
         p->expanded++;
-        size_t i = id == NBI_START_ID(p) ? 0 : id / K;
-        unsigned k = id == NBI_START_ID(p) ? 0 : id % K;
-        int further = !have_far || (backward ? i < far : i > far);
+        size_t i = id == s->sid ? 0 : (size_t)nd->x;
+        unsigned k = id == s->sid ? 0 : nd->k;
+        int further = !s->have_far || (backward ? i < s->far : i > s->far);
         if (further) {
-            far = i;
-            far_id = id;
-            have_far = 1;
-        } else if (backward ? i >= far + 6 : i + 6 <= far) {
-            break; /* searching back six waypoints: give up */
+            s->far = i;
+            s->far_id = id;
+            s->have_far = 1;
+        } else if (backward ? i >= s->far + 6 : i + 6 <= s->far) {
+            return NBI_RUN_NONE; /* searching back six waypoints: give up */
         }
-        if (backward ? i == 0 : i == n - 1 && (goal_heading < 0 || k == (unsigned)goal_heading)) {
-            far_id = id;
-            far = i;
-            done = 1;
-            break;
+        if (backward ? i == 0 : i == n - 1 && (s->goal_heading < 0 || k == (unsigned)s->goal_heading)) {
+            s->far_id = id;
+            s->far = i;
+            return NBI_RUN_FOUND;
         }
-        double g = p->g[id];
+        double g = nd->g;
         long x = cell_x(p, i), y = cell_y(p, i);
         for (size_t j = 1; j <= 3; j++) {
             if (backward ? i < j : i + j >= n)
@@ -192,26 +231,34 @@ int nbi_smooth48(nb_planner *p, const nb_pose *start, int backward, int goal_hea
                 unsigned code;
                 int ok;
                 if (backward)
-                    ok = nbi_edge(p, tx, ty, k2, (unsigned)o, k, 0, onthefly, &len, &code);
-                else if (id == NBI_START_ID(p))
-                    ok = nbi_edge_pose(p, start, tx, ty, k2, 0, &len, &code);
+                    ok = nbi_edge(p, tx, ty, k2, (unsigned)o, k, 0, s->onthefly, &len, &code);
+                else if (id == s->sid)
+                    ok = nbi_edge_pose(p, &s->start, tx, ty, k2, 0, &len, &code);
                 else
-                    ok = nbi_edge(p, x, y, k, (unsigned)o, k2, 0, onthefly, &len, &code);
+                    ok = nbi_edge(p, x, y, k, (unsigned)o, k2, 0, s->onthefly, &len, &code);
                 if (!ok)
                     continue;
                 p->generated++;
-                uint32_t nid = (uint32_t)(t * K + k2);
+                int fresh;
+                uint32_t cid = nbi_nodes_get(&p->nodes, (long)t, 0, k2, 1, &fresh);
+                if (!cid)
+                    return p->nodes.nomem ? NBI_RUN_NOMEM : NBI_RUN_FULL;
+                nbi_node *c = nbi_nodes_at(&p->nodes, cid);
                 double ng = g + len;
-                if (nbi_seen(p, nid) && ng >= p->g[nid])
+                if (ng >= c->g)
                     continue;
                 nb_pose q = nbi_centre_pose(p, tx, ty, k2);
-                if (nbi_relax(p, nid, id, code, ng, h48(p, &q, t, backward)) < 0)
-                    return -1;
+                c->g = ng;
+                c->h = h48(p, &q, t, backward);
+                c->parent = id;
+                c->move = (uint16_t)code;
+                c->closed = 0;
+                if (!nbi_queue(p, cid))
+                    return NBI_RUN_NOMEM;
             }
         }
+        if (p->cells.nomem)
+            return NBI_RUN_NOMEM;
     }
-    *far_out = far;
-    if (!route_of(p, start, far_id, backward, out))
-        return -1;
-    return done;
+    return NBI_RUN_MORE;
 }

@@ -37,23 +37,76 @@ int nbi_word_code(const char *word);
 
 /* ---- the hit-check table (hitcheck.c) ---- */
 
+/* A table of version 2 stores the entries of the first K/4 start
+ * headings; the others are the same curves turned by quarter turns (the
+ * neighbourhoods are square, the headings a multiple of 4).  A quarter
+ * turn takes the offset (x, y) to (-y, x) and heading h to h + K/4.
+ * Version 1 stores every start heading, every candidate, a record each;
+ * the accessors below read either. */
 typedef struct nbi_hitcheck {
-    unsigned headings, neighbourhood, window, words;
+    unsigned version;       /* 1 or 2 */
+    unsigned headings, neighbourhood, window;
+    int all;                /* entries hold every candidate (index); always in version 1 */
+    uint32_t nstored;       /* stored entries: K/4 x K x N (version 1: K x K x N) */
     uint32_t ncurves;
-    size_t recsize;
     double radius, width;
     int off[NBI_MAX_NEIGHBOURS][2];
-    const uint8_t *index;   /* (h0 K + h1) N + o: u32 first, u32 count */
-    const uint8_t *records; /* ncurves records of recsize bytes */
+    uint8_t turn[NBI_MAX_NEIGHBOURS]; /* the offset a quarter turn makes of each */
+    const uint8_t *index;   /* all: nstored + 1 u32, entry e's curves first[e] .. first[e+1];
+                               version 1: nstored (u32 first, u32 count) */
+    const uint8_t *lengths; /* ncurves f64 */
+    const uint8_t *codes;   /* ncurves u8: word | variant << 3 */
+    const uint8_t *bits;    /* ncurves bitsets of window^2 bits, one after another */
+    const uint8_t *records; /* version 1: ncurves records of recsize bytes, else NULL */
+    size_t recsize;
 } nbi_hitcheck;
 
-/* Checks a hit-check payload through and through (every index in range,
- * no bit outside the window) and describes it. */
-nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_err *err);
+/* Checks a hit-check payload of this section version (1 or 2) through and
+ * through (every count and index in range, every code a curve, no bit past
+ * the last bitset) and describes it. */
+nb_status nbi_hitcheck_view(const uint8_t *p, size_t len, uint32_t version, nbi_hitcheck *h,
+                            nb_err *err);
+/* The start headings whose entries are stored (K/4, or K in version 1),
+ * and the turns of them that make the rest (4, or 1). */
+static inline unsigned nbi_hc_stored_headings(const nbi_hitcheck *h)
+{
+    return h->records ? h->headings : h->headings / 4;
+}
+static inline unsigned nbi_hc_quarters(const nbi_hitcheck *h) { return h->records ? 1 : 4; }
+/* The stored curves of entry (h0, h1, o): their count, the first in
+ * *first, and the quarter turns *quarter that take them to this entry. */
+unsigned nbi_hc_entry(const nbi_hitcheck *h, unsigned h0, unsigned h1, unsigned o,
+                      uint32_t *first, unsigned *quarter);
+static inline const uint8_t *nbi_hc1_record(const nbi_hitcheck *h, uint32_t i)
+{
+    return h->records + (size_t)i * h->recsize;
+}
 static inline double nbi_hc_length(const nbi_hitcheck *h, uint32_t i)
 {
-    return nbi_getf64(h->records + (size_t)i * h->recsize);
+    return h->records ? nbi_getf64(nbi_hc1_record(h, i) + NBI_HC1_R_LENGTH)
+                      : nbi_getf64(h->lengths + 8 * (size_t)i);
 }
+static inline unsigned nbi_hc_word(const nbi_hitcheck *h, uint32_t i)
+{
+    return h->records ? nbi_hc1_record(h, i)[NBI_HC1_R_WORD] : h->codes[i] & 7u;
+}
+static inline unsigned nbi_hc_variant(const nbi_hitcheck *h, uint32_t i)
+{
+    return h->records ? nbi_hc1_record(h, i)[NBI_HC1_R_VARIANT]
+                      : (h->codes[i] & NBI_HC_CODE_VARIANT) != 0;
+}
+/* Bit b (row-major over the window, b < window^2) of stored curve i's
+ * bitset, as stored (no turn). */
+static inline int nbi_hc_bit(const nbi_hitcheck *h, uint32_t i, uint64_t b)
+{
+    if (h->records)
+        return nbi_hc1_record(h, i)[NBI_HC1_RECORD_HEAD + b / 8] >> (b % 8) & 1;
+    b += (uint64_t)i * h->window * h->window;
+    return h->bits[b / 8] >> (b % 8) & 1;
+}
+/* 1 when stored curve i, turned by quarter quarter turns, touches the
+ * cell (dx, dy) from the origin; 0 outside the window. */
+int nbi_hc_touches(const nbi_hitcheck *h, uint32_t i, unsigned quarter, int dx, int dy);
 
 /* ---- the curve heuristic table (curvetable.c) ---- */
 

@@ -5,12 +5,13 @@
 
 /* The payload of the section of this type named for the unit. */
 static nb_status unit_payload(const nb_bundle *b, uint32_t type, const char *name,
-                              const uint8_t **data, size_t *len, nb_err *err)
+                              const uint8_t **data, size_t *len, uint32_t *version, nb_err *err)
 {
     long i = nb_bundle_find(b, type, name, NULL, 0);
     if (i < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no %s section", b->path, name,
                         nb_section_type_name(type));
+    *version = b->sections[i].info.version;
     return nb_bundle_payload(b, (size_t)i, (const void **)data, len, err);
 }
 
@@ -22,10 +23,11 @@ nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nb
         return st;
     const uint8_t *data;
     size_t len;
+    uint32_t version;
     if (hc) {
-        if ((st = unit_payload(b, NB_SEC_HITCHECK, name, &data, &len, err)))
+        if ((st = unit_payload(b, NB_SEC_HITCHECK, name, &data, &len, &version, err)))
             return st;
-        if ((st = nbi_hitcheck_view(data, len, hc, err))) {
+        if ((st = nbi_hitcheck_view(data, len, version, hc, err))) {
             nbi_err_prefix(err, "%s: hitcheck '%s'", b->path, name);
             return st;
         }
@@ -36,8 +38,11 @@ nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nb
                             b->path, name, hc->radius, hc->width, hc->headings);
     }
     if (ct) {
-        if ((st = unit_payload(b, NB_SEC_CURVES, name, &data, &len, err)))
+        if ((st = unit_payload(b, NB_SEC_CURVES, name, &data, &len, &version, err)))
             return st;
+        if (version != NBI_CURVES_VERSION)
+            return nbi_fail(err, NB_ERR_FORMAT, "%s: curves '%s' is version %u; this navbake "
+                            "reads version %d", b->path, name, version, NBI_CURVES_VERSION);
         if ((st = nbi_curvetab_view(data, len, ct, err))) {
             nbi_err_prefix(err, "%s: curves '%s'", b->path, name);
             return st;
