@@ -23,6 +23,33 @@
  *    allocated when a handle is opened; a query allocates only to grow its
  *    own workspace past anything asked of it before (a longer path, a
  *    larger search), and keeps what it grew.
+ *  - A workspace is sized by the searches it runs, not by the map: its
+ *    node storage grows with what a query touches and is kept for the
+ *    next one, so making one costs the same on a 16384 x 16384 level as on
+ *    a 512 x 512 one.  nb_FAM_set_max_nodes caps it (Detour's maxNodes; 0,
+ *    the default, is no cap beyond memory) and nb_FAM_workspace_bytes says
+ *    what it holds.
+ *  - Budgets and slices, for every search family FAM (aa, haa, motion,
+ *    planner, ...).  A query struct has uint64_t max_expansions (0, as its
+ *    _init sets it: no limit).  A search that stops there, or at the node
+ *    cap, returns NB_OK with its result's status NB_PATH_LIMIT and the best
+ *    partial path: from the start to the expanded node with the least
+ *    heuristic to the goal (ties: the least cost from the start), so that
+ *    a game may move toward the goal while it asks again.  The sliced form
+ *    spreads one query over frames:
+ *      nb_FAM_begin(ws, query, [flags,] err)   checks the query and starts
+ *          it (its errors are nb_FAM_find's);
+ *      nb_FAM_step(ws, expansions, &done, err) expands at most that many
+ *          nodes, and sets done to 1 once the search has ended (found,
+ *          exhausted, or max_expansions reached);
+ *      nb_FAM_finish(ws, res, err)             writes the result: when done,
+ *          exactly what nb_FAM_find would have; before, NB_PATH_LIMIT and
+ *          the best partial path so far (the query ends either way).
+ *    nb_FAM_find is begin, one step of UINT64_MAX and finish, through the
+ *    same code, so slices of any size give find's path.  A workspace runs
+ *    one query at a time: begin abandons one in progress; step or finish
+ *    with none begun is NB_ERR_ARG, and an error in step ends the query.
+ *    A result's path stays valid until the workspace's next begin or find.
  */
 #ifndef NAVBAKE_H
 #define NAVBAKE_H
