@@ -10,9 +10,11 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define NBP_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NBP_ALWAYS_INLINE __attribute__((always_inline))
+#define NBP_NOINLINE __attribute__((noinline))
 #else
 #define NBP_PRINTF(f, a)
 #define NBP_ALWAYS_INLINE
+#define NBP_NOINLINE
 #endif
 
 /* The index of the lowest set bit of v, which must not be 0. */
