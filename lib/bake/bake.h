@@ -21,8 +21,19 @@ nb_status nbb_fail_errno(nb_err *err, const char *what, const char *path);
 /* Marks err as success. */
 void nbb_ok(nb_err *err);
 
-/* Called now and then during a long bake with the fraction done. */
+/* Called now and then during a long bake with the fraction done, 0 to 1
+ * (the tools' progress line: tools/common/progress.h). */
 typedef void (*nbb_progress_fn)(void *arg, double fraction);
+/* A part of a longer task: a fraction f of the part is base + span * f of
+ * the whole, told to fn (nothing when fn or the part is NULL). */
+typedef struct nbb_progress_part {
+    nbb_progress_fn fn;
+    void *arg;
+    double base, span;
+} nbb_progress_part;
+void nbb_progress_part_report(const nbb_progress_part *part, double f);
+/* The same as an nbb_progress_fn, part being an nbb_progress_part *. */
+void nbb_progress_part_fn(void *part, double f);
 
 /* ---- files (input/readfile.c) ---- */
 
@@ -71,6 +82,10 @@ nbb_format nbb_format_for_path(const char *path);
  * parameters), so the same sections give the same bytes whatever order
  * they came in. */
 nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err);
+/* The same, telling progress the fraction done (the SQLite form's tables
+ * take long; the binary form is written at once). */
+nb_status nbb_builder_write_progress(nbb_builder *b, const char *path, nbb_format format,
+                                     nbb_progress_fn progress, void *arg, nb_err *err);
 /* The same in the form the name asks for (NBB_FORMAT_AUTO). */
 nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err);
 /* The binary form in memory (what nbb_builder_write would write; free() it). */
@@ -79,6 +94,9 @@ nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err
  * standard output): its sections as stored, and the tables people query,
  * decoded from them. */
 nb_status nbb_sqlite_write(const nb_bundle *bundle, const char *path, nb_err *err);
+/* The same, telling progress the fraction done. */
+nb_status nbb_sqlite_write_progress(const nb_bundle *bundle, const char *path,
+                                    nbb_progress_fn progress, void *arg, nb_err *err);
 
 /* ---- levels: a map, its terrain legend and agent set (input/level.c) ---- */
 
@@ -90,6 +108,8 @@ typedef struct nbb_level nbb_level;
 nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
                          nbb_level **out, nb_err *err);
 void nbb_level_free(nbb_level *level);
+/* The cells of its map (width x height): what progress is counted in. */
+uint64_t nbb_level_cells(const nbb_level *level);
 /* NULL when the bundle holds exactly this level (map, legend and agent
  * set); otherwise what it holds instead, as a phrase ("a different map of
  * the same size"), written into buf. */
@@ -106,7 +126,8 @@ typedef struct nbb_clearance_stats {
     uint64_t packed_bytes; /* payload bytes before any zlib */
 } nbb_clearance_stats;
 nb_status nbb_level_bake_clearance(nbb_builder *b, const nbb_level *level, int compress,
-                                   nbb_clearance_stats *stats, nb_err *err);
+                                   nbb_progress_fn progress, void *arg, nbb_clearance_stats *stats,
+                                   nb_err *err);
 
 /* The legend and the agent set of a bundle as the YAML that reads them
  * back (formats/legend.md, formats/agents.md); NB_ERR_NOTFOUND when it has
@@ -133,14 +154,18 @@ typedef struct nbb_scen {
     size_t count;
 } nbb_scen;
 
+/* A scenario file's limits (navbake-scen(1)): its size, and the queries
+ * it holds (MovingAI's largest files hold some 10,000). */
 #define NBB_SCEN_FILE_MAX ((size_t)256 << 20)
+#define NBB_SCEN_MAX_LINES ((size_t)1 << 20)
 
 /* Reads a scenario file (https://movingai.com/benchmarks/formats.html): a
  * 'version N' line, then lines of nine columns separated by tabs or
  * spaces (bucket, map, width, height, start x, start y, goal x, goal y,
  * optimal length); the map column may carry a path.  Blank lines are
  * skipped.  An error names file, line and what was expected.  "-" reads
- * standard input. */
+ * standard input.  At most NBB_SCEN_FILE_MAX bytes and NBB_SCEN_MAX_LINES
+ * queries. */
 nb_status nbb_scen_read(const char *path, nbb_scen *scen, nb_err *err);
 nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen *scen,
                          nb_err *err);
@@ -167,6 +192,8 @@ typedef struct nbb_abstract_opts {
     int paths;          /* store each intra-edge's cell path */
     int through;        /* also drop intra-edges two others replace through a node,
                            at the same cost (Theorem 6 through a node) */
+    nbb_progress_fn progress; /* told the fraction done now and then, or NULL */
+    void *progress_arg;
 } nbb_abstract_opts;
 
 /* The defaults mkabstract uses. */
@@ -243,6 +270,10 @@ typedef struct nbb_unit_stats {
     unsigned curves, window;
     size_t hitcheck_bytes, curves_bytes;
 } nbb_unit_stats;
+/* The same, telling progress the fraction done. */
+nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, int compress,
+                                nbb_progress_fn progress, void *arg, nbb_unit_stats *stats,
+                                nb_err *err);
 nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_stats *stats,
                        nb_err *err);
 /* The angle of heading k of n, in radians (0 east, growing clockwise as a
@@ -296,6 +327,9 @@ typedef struct nbb_deep_opts {
      * or a type this library does not know. */
     void (*section_done)(void *ctx, size_t index, int recomputed, double seconds, double cpu);
     void *ctx;
+    /* Told now and then the fraction done of the section being recomputed,
+     * where that takes long (the abstract graph), with ctx; or NULL. */
+    nbb_progress_fn progress;
 } nbb_deep_opts;
 
 typedef struct nbb_deep_stats {

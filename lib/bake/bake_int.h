@@ -41,8 +41,19 @@ typedef struct nbb_yaml {
     const char *name; /* file name for messages */
 } nbb_yaml;
 
-/* Parses exactly one YAML document; a syntax error names line and column. */
-nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name, nb_err *err);
+/* The limits of every YAML input (formats/legend.md), checked before the
+ * document is built: nesting, nodes (scalars, lists, mappings and
+ * aliases: a forest has its own count) and anchors.  The largest real
+ * inputs are far below them: 3 levels, some 10,000 nodes (an agent set of
+ * 256 agents), no anchors. */
+#define NBB_YAML_MAX_DEPTH 64
+#define NBB_YAML_MAX_NODES 100000
+#define NBB_YAML_MAX_ANCHORS 64
+
+/* Parses exactly one YAML document of at most max_nodes nodes; a syntax
+ * error or a limit names line and column. */
+nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name,
+                        size_t max_nodes, nb_err *err);
 void nbb_yaml_free(nbb_yaml *y);
 /* The root node, which must be a mapping (what names it in messages). */
 nb_status nbb_yaml_root(nbb_yaml *y, const char *what, yaml_node_t **root, nb_err *err);
@@ -138,6 +149,12 @@ nb_status nbb_link_target(const char *path, char **target, nb_err *err);
 void nbb_tempfile_sweep(const char *path);
 
 /* ---- round obstacles (forest/) ---- */
+
+/* A forest file's limits (formats/forest.md): some 64 bytes of YAML a
+ * circle, and 7 nodes for a circle written as a mapping, for the largest
+ * forest; beside them, a few for the keys and the bounds. */
+#define NBB_FOREST_FILE_MAX ((size_t)64 * NB_FOREST_MAX_CIRCLES)
+#define NBB_FOREST_YAML_MAX_NODES ((size_t)7 * NB_FOREST_MAX_CIRCLES + 16)
 
 /* The forest section's payload (malloc'ed). */
 nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err);

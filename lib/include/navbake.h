@@ -183,10 +183,11 @@ typedef struct nb_section_info {
 #define NB_OPEN_VERIFY 0x1u  /* also check every CRC (as nb_bundle_verify) */
 #define NB_OPEN_PRIVATE 0x2u /* read the file into memory instead of mapping it */
 
-/* Opens a bundle file read-only.  The binary form is mapped with mmap and
- * its header and section table are checked against the file's real size
- * before any offset is used; a zlib-encoded section is inflated here (and
- * its CRC checked on the way).  "-" reads standard input into memory.
+/* Opens a bundle file read-only.  The binary form is mapped (mmap, or
+ * MapViewOfFile on Windows, where path is UTF-8) and its header and
+ * section table are checked against the file's real size before any offset
+ * is used; a zlib-encoded section is inflated here (and its CRC checked on
+ * the way).  "-" reads standard input into memory.
  * An SQLite bundle (formats/sqlite.md) is read into memory and checked as
  * its binary form would be; a library built without SQLite support refuses
  * one with NB_ERR_UNSUPPORTED.  alloc (NULL: the C library's) serves the
@@ -887,7 +888,8 @@ typedef struct nb_planner_result {
 nb_status nb_planner_find(nb_planner *planner, const nb_planner_query *query,
                           nb_planner_result *out, nb_err *err);
 /* 1 when a unit driving these segments touches no cell that is blocked
- * for it (the exact swept disc, not samples). */
+ * for it (the exact swept disc, not samples); 0 for a segment that leaves
+ * the map or has a number that is not finite. */
 int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t n);
 /* 1 when the cell is blocked for the planner's unit. */
 int nb_planner_blocked(const nb_planner *planner, long x, long y);
@@ -1044,8 +1046,9 @@ void nb_forest_ws_close(nb_forest_ws *ws);
  * search would take it.  NB_OK with res->status: NB_PATH_START_BLOCKED or
  * _GOAL_BLOCKED when that point is inside an inflated circle
  * (res->blocked_by), NB_PATH_NONE when the circles close one off from the
- * other.  NB_ERR_ARG for a point that is not finite or is outside the
- * bounds, or an agent radius beyond NB_FOREST_MAX_COORD. */
+ * other.  NB_ERR_ARG for a point that is not finite, is beyond
+ * NB_FOREST_MAX_COORD in x or y or is outside the bounds, or an agent
+ * radius beyond NB_FOREST_MAX_COORD. */
 nb_status nb_forest_find(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
                          unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err);
 

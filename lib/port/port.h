@@ -7,7 +7,12 @@
 
 #include <stdint.h>
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__)
+/* mingw-w64 with __USE_MINGW_ANSI_STDIO (configure sets it) formats as C99
+ * says (%zu, %lld), not as msvcrt does. */
+#define NBP_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
+#define NBP_ALWAYS_INLINE __attribute__((always_inline))
+#elif defined(__GNUC__) || defined(__clang__)
 #define NBP_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NBP_ALWAYS_INLINE __attribute__((always_inline))
 #define NBP_NOINLINE __attribute__((noinline))
@@ -15,6 +20,14 @@
 #define NBP_PRINTF(f, a)
 #define NBP_ALWAYS_INLINE
 #define NBP_NOINLINE
+#endif
+
+/* The address the current function will return to, or NULL where the
+ * compiler cannot tell (tests name the caller of an allocation with it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define NBP_RETURN_ADDRESS() __builtin_return_address(0)
+#else
+#define NBP_RETURN_ADDRESS() ((void *)0)
 #endif
 
 /* The index of the lowest set bit of v, which must not be 0. */

@@ -288,7 +288,7 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
         r->packed += (double)plen / (double)n;
         r->zpacked += (double)zlib9_bytes(packed, plen) / (double)n;
         for (size_t s = 0; s < nsizes; s++) {
-            uint32_t count = nbb_components_compute(dp, g.width, g.height, sizes[s], label, queue);
+            uint32_t count = nbb_components_compute(dp, g.width, g.height, sizes[s], label, queue, NULL);
             size_t clen = (size_t)nbi_layer_bytes(n, nbi_bits_for(count));
             nbb_layer_pack(g.width, g.height, count, NULL, label, packed);
             r->comp_packed += (double)clen / (double)n / (double)nsizes;

@@ -328,7 +328,7 @@ static const char *bake(const char *map, const char *out)
     if (nbb_level_read(NULL, tu_src("data/agents.yaml"), map, &lv, &err) != NB_OK)
         die(map, &err);
     if (nbb_builder_new(&w, &err) != NB_OK || nbb_level_put(w, lv, 0, &err) != NB_OK ||
-        nbb_level_bake_clearance(w, lv, 0, NULL, &err) != NB_OK ||
+        nbb_level_bake_clearance(w, lv, 0, NULL, NULL, NULL, &err) != NB_OK ||
         nbb_model_load(tu_src("data/models/tank.yaml"), &m, &err) != NB_OK ||
         nbb_put_model(w, m, &err) != NB_OK || nbb_put_perimeter(w, m, &po, NULL, &err) != NB_OK ||
         nbb_unit_read(tu_src("data/units/tank.yaml"), NULL, &u, &err) != NB_OK ||

@@ -174,4 +174,38 @@ if command -v groff >/dev/null 2>&1; then
 else
   ok "groff is installed (build-aux/bootstrap.sh installs groff-base)" false
 fi
+# navbake(1)'s SYNOPSIS names every command navbake dispatches.
+awk '/^\.SH SYNOPSIS/ { on = 1; next } /^\.SH/ { on = 0 } on' "$man/navbake.1" >"$tmp/syn1"
+for c in $(sed -n 's/^    {"\([a-z]*\)", nbc_cmd_.*/\1/p' "$top_srcdir/tools/commands/navbake.c"); do
+  ok "navbake(1) SYNOPSIS shows navbake $c" grep -q "^\.B navbake $c\( \|\$\)" "$tmp/syn1"
+done
+
+# navbake(3) documents every field of every structure of navbake.h, under
+# its structure's entry in "Structures".
+if command -v python3 >/dev/null 2>&1; then
+  status python3 - "$header" "$man/navbake.3" <<'PY'
+import re, sys
+h = re.sub(r"/\*.*?\*/", "", open(sys.argv[1]).read(), flags=re.S)
+page = open(sys.argv[2]).read()
+sec = page.split(".SS Structures\n", 1)[1].split("\n.SS ", 1)[0]
+entries = {m.group(1): m.group(2) for m in re.finditer(r"^\.TP\n\.B (\w+)\n(.*?)(?=^\.TP\n|\Z)", sec, re.S | re.M)}
+missing = []
+for name, body in re.findall(r"typedef struct (\w+) \{(.*?)\} \w+;", h, re.S):
+    text = entries.get(name)
+    if text is None:
+        missing.append(name)
+        continue
+    for decl in filter(None, (d.strip() for d in body.split(";"))):
+        decl = re.sub(r"\[[^]]*\]", "", decl)
+        fp = re.search(r"\(\s*\*\s*(\w+)\)", decl)
+        fields = [fp.group(1)] if fp else [re.findall(r"(\w+)\s*$", part)[0] for part in decl.split(",")]
+        for f in fields:
+            if not re.search(r'^\.BR? (.*\W)?"?%s\b' % f, text, re.M):
+                missing.append(name + "." + f)
+print(" ".join(missing))
+PY
+  is "navbake(3) has every field of every structure of navbake.h" "$out" ""
+else
+  ok "python3 is installed (build-aux/bootstrap.sh installs it)" false
+fi
 finish

@@ -27,8 +27,8 @@ status navbake query "$tmp/s.nbk" --capability water --from 2,2 --to 3,3; is "a 
 like "the layers listed" "$err" "no clearance layer for capability {water} (it has {ground}, {ground,swamp}"
 status navbake query "$tmp/s.nbk" --size 4 --from 2,2 --to 3,3; is "a size beyond the cap: exit 1" "$rc" 1
 like "said" "$err" "size 4 is beyond the largest size (3)"
-status navbake query "$tmp/s.nbk" --from 64,2 --to 3,3; is "a cell outside the map: exit 1" "$rc" 1
-like "named" "$err" "start (64,2) is outside the 64 x 40 map"
+status navbake query "$tmp/s.nbk" --from 64,2 --to 3,3; is "a cell outside the map: exit 2" "$rc" 2
+like "named with its option" "$err" "--from 64,2 is outside the 64 x 40 map"
 
 # An answer, by agent name and by size and capability alike.
 status navbake query "$tmp/s.nbk" --agent wagon --from 2,2 --to 60,36

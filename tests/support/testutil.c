@@ -176,6 +176,16 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
     return st == NB_OK ? nb_bundle_open(path, 0, NULL, b, err) : st;
 }
 
+void tu_rock_legend(uint8_t *out)
+{
+    memset(out, 0, TU_ROCK_LEGEND_SIZE);
+    out[0] = 1;
+    memcpy(out + 8, "rock", 4);
+    memset(out + 40, 0xfe, 256);
+    out[40 + '.'] = 0;
+    out[40 + '#'] = 0xff;
+}
+
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)
 {
     nb_err err;

@@ -50,6 +50,11 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
  * and data/sample.map.  On failure prints "Bail out!" and exits. */
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);
 
+/* A legend section's payload from formats/bundle.md alone, for bundles
+ * made by hand: one terrain, "rock", on '.'; '#' a hard obstacle. */
+#define TU_ROCK_LEGEND_SIZE (8 + 32 + 256)
+void tu_rock_legend(uint8_t *out);
+
 /* Files in a directory, not counting those whose name starts with '.'. */
 int tu_count_entries(const char *dir);
 /* Tests an interrupted write (3 assertions): bakes the level into dir/name

@@ -55,7 +55,7 @@ static const void *libc_caller[4]; /* where the first of them came from */
 #define SEEN()                                                                                     \
     do {                                                                                           \
         if (watching && libc_calls++ < 4)                                                          \
-            libc_caller[libc_calls - 1] = __builtin_return_address(0);                             \
+            libc_caller[libc_calls - 1] = NBP_RETURN_ADDRESS();                                    \
     } while (0)
 
 void *__wrap_malloc(size_t n)

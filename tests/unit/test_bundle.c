@@ -21,13 +21,8 @@ static nbb_grid grid;
  * section and one section of type 999, in a file of version major.minor. */
 static size_t handmade(uint8_t *out, unsigned major, unsigned minor, const uint8_t *unknown, size_t ulen)
 {
-    uint8_t leg[8 + 32 + 256];
-    memset(leg, 0, sizeof leg);
-    leg[0] = 1;
-    memcpy(leg + 8, "rock", 4);
-    memset(leg + 40, 0xfe, 256);
-    leg[40 + '.'] = 0;
-    leg[40 + '#'] = 0xff;
+    uint8_t leg[TU_ROCK_LEGEND_SIZE];
+    tu_rock_legend(leg);
     size_t n = 2, table_end = 64 + n * 128;
     size_t off1 = (table_end + 63) / 64 * 64, off2 = (off1 + sizeof leg + 63) / 64 * 64;
     size_t size = off2 + ulen;

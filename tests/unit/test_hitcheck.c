@@ -76,7 +76,7 @@ static void check_table(double radius, double width, unsigned headings, unsigned
     size_t len;
     nb_err err;
     nbi_hitcheck h;
-    if (!ok(nbb_hitcheck_build(&u, nb, &payload, &len, &err) == NB_OK &&
+    if (!ok(nbb_hitcheck_build(&u, nb, &payload, &len, NULL, &err) == NB_OK &&
                 nbi_hitcheck_view(payload, len, &h, &err) == NB_OK,
             "radius %g width %g, %u headings, Directional-%u: the table builds and reads back",
             radius, width, headings, nb)) {
@@ -181,7 +181,7 @@ int main(void)
         uint8_t *pl;
         size_t len;
         nbi_hitcheck h;
-        nbb_hitcheck_build(&u, 8, &pl, &len, &err);
+        nbb_hitcheck_build(&u, 8, &pl, &len, NULL, &err);
         nbi_hitcheck_view(pl, len, &h, &err);
         ok(h.window % 2 == 1 && h.window >= 3, "radius 1, width 1, Directional-8: a %u x %u window",
            h.window, h.window);
@@ -297,7 +297,7 @@ int main(void)
         uint8_t *pl;
         size_t len;
         nbi_hitcheck h;
-        nbb_hitcheck_build(&u, 8, &pl, &len, &err);
+        nbb_hitcheck_build(&u, 8, &pl, &len, NULL, &err);
         nbi_put32(pl + 8, 4); /* an even window */
         ok(nbi_hitcheck_view(pl, len, &h, &err) == NB_ERR_FORMAT, "a hit-check table with an even window is refused");
         nbi_put32(pl + 8, 17);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "mkabstract.h"
+#include "progress.h"
 
 static int forest_usage(void)
 {
@@ -28,25 +29,12 @@ static int forest_usage(void)
            "  -z, --zlib               store the sections zlib-compressed\n"
            "  -v, --verbose            print what each graph holds\n"
            "  -q, --quiet              no progress\n"
+           "      --progress WHEN      auto (default: a line on standard error when it is\n"
+           "                           a terminal), none, or json (a JSON object a line)\n"
            "  -h, --help               show this help and exit\n"
            "  -V, --version            show the version and exit\n"
            "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
     return NBC_EXIT_OK;
-}
-
-struct progress {
-    int on;
-    int last;
-};
-
-static void show(void *arg, double fraction)
-{
-    struct progress *p = arg;
-    int pct = (int)(fraction * 100);
-    if (p->on && pct != p->last) {
-        fprintf(stderr, "\r%s: %3d%%", nbc_prog, pct);
-        p->last = pct;
-    }
 }
 
 /* "0.5" or "0.5,1,2" into radii[]. */
@@ -82,6 +70,7 @@ int nbc_mkabstract_forest(int argc, char **argv)
                                          NBC_FORMAT_OPTION,
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
@@ -89,6 +78,7 @@ int nbc_mkabstract_forest(int argc, char **argv)
     double radii[NB_FOREST_MAX_RADII];
     unsigned nradii = 0;
     int zlib = 0, verbose = 0, quiet = 0, c;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbb_format format = NBB_FORMAT_AUTO;
     optind = 1;
     while ((c = getopt_long(argc, argv, "f:r:o:zvqhV", opts, NULL)) != -1) {
@@ -110,6 +100,10 @@ int nbc_mkabstract_forest(int argc, char **argv)
             break;
         case 'v': verbose = 1; break;
         case 'q': quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return forest_usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
         case 'V': nbc_version(); return nbc_close_stdout();
         default: return nbc_usage("unknown option");
@@ -134,7 +128,9 @@ int nbc_mkabstract_forest(int argc, char **argv)
         return nbc_fail_err(&err);
     nbb_builder *b = NULL;
     nb_forest_graph_info info[NB_FOREST_MAX_RADII];
-    struct progress prog = {!quiet && nbc_progress_ok(), -1};
+    nbc_progress prog;
+    nbc_progress_start(&prog, pmode, quiet,
+                       "bitangent graphs", (double)forest.n * forest.n * nradii / 2, "pairs");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     nb_status st = nbb_builder_new(&b, &err);
@@ -143,9 +139,8 @@ int nbc_mkabstract_forest(int argc, char **argv)
                 : strcmp(out, "-") == 0 ? NB_OK /* a new bundle to standard output */
                                         : nbb_builder_load(b, out, 1, &err);
     if (st == NB_OK)
-        st = nbb_put_forest(b, &forest, radii, nradii, zlib, info, show, &prog, &err);
-    if (prog.on && prog.last >= 0)
-        fprintf(stderr, "\r%*s\r", (int)strlen(nbc_prog) + 6, "");
+        st = nbb_put_forest(b, &forest, radii, nradii, zlib, info, nbc_progress_update, &prog, &err);
+    nbc_progress_end(&prog);
     if (st == NB_OK)
         st = nbb_builder_write_format(b, out, format, &err);
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "mkabstract.h"
+#include "progress.h"
 
 static int usage(FILE *f)
 {
@@ -39,7 +40,9 @@ static int usage(FILE *f)
             "      --format FORM     write the bundle as 'binary' or 'sqlite' (default: sqlite\n"
             "                        when its name ends in .sqlite, .sqlite3 or .db)\n"
             "  -v, --verbose         say what was built on standard error\n"
-            "  -q, --quiet           say nothing but errors\n"
+            "  -q, --quiet           say nothing but errors (no progress)\n"
+            "      --progress WHEN   auto (default: a line on standard error when it is a\n"
+            "                        terminal), none, or json (a JSON object a line)\n"
             "  -h, --help            show this help and exit\n"
             "  -V, --version         show the version and exit\n\n"
             "With --forest FOREST.yaml, mkabstract bakes bitangent graphs instead.\n"
@@ -73,6 +76,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
                                          NBC_FORMAT_OPTION,
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
@@ -81,7 +85,8 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_format format = NBB_FORMAT_AUTO;
     nbb_abstract_defaults(&o);
     const char *out = NULL;
-    int compress = 0, verbose = 0, c;
+    int compress = 0, verbose = 0, quiet = 0, c;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     unsigned long v;
     while ((c = getopt_long(argc, argv, "c:Q:p:zo:vqhV", opts, NULL)) != -1) {
         switch (c) {
@@ -119,7 +124,11 @@ int nbc_mkabstract_grid(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'v': verbose = 1; break;
-        case 'q': verbose = 0; break;
+        case 'q': verbose = 0, quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
         default: return nbc_usage("unknown option");
@@ -143,8 +152,15 @@ int nbc_mkabstract_grid(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     nb_status st = nb_bundle_open(in, NB_OPEN_VERIFY, NULL, &b, &err);
-    if (st == NB_OK)
+    nbc_progress prog;
+    if (st == NB_OK) {
+        nbc_progress_start(&prog, pmode, quiet,
+                           "abstract graph", (double)nb_map_width(b) * nb_map_height(b), "cells");
+        o.progress = nbc_progress_update;
+        o.progress_arg = &prog;
         st = nbb_abstract_build(b, &o, &payload, &len, &stats, &err);
+        nbc_progress_end(&prog);
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (st == NB_OK)
         st = nbb_builder_new(&w, &err);

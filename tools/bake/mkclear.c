@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "progress.h"
 
 /* Section types computed from the level's map, legend or agent set. */
 static const uint32_t derived_types[] = {NB_SEC_CLEARANCE, NB_SEC_COMPONENTS, NB_SEC_ABSTRACT};
@@ -34,7 +35,10 @@ static int usage(FILE *f)
                "  -e, --encoding ENC   'packed' (default: read in place from the mapped file)\n"
                "                       or 'zlib' (smaller; inflated when the bundle is opened)\n"
                "  -z, --zlib           the same as --encoding zlib\n"
-               "  -q, --quiet          say nothing about sections removed with an old level\n"
+               "  -q, --quiet          no progress, and nothing about sections removed with\n"
+               "                       an old level\n"
+               "      --progress WHEN  auto (default: a line on standard error when it is a\n"
+               "                       terminal), none, or json (a JSON object a line)\n"
                "  -h, --help           show this help and exit\n"
                "  -V, --version        show the version and exit\n\n"
                "When BUNDLE held a different map, legend or agent set, the sections derived\n"
@@ -53,12 +57,14 @@ int main(int argc, char **argv)
                                          {"zlib", no_argument, NULL, 'z'},
                                          NBC_FORMAT_OPTION,
                                          {"quiet", no_argument, NULL, 'q'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     const char *legend_path = NULL, *agents_path = NULL, *out = NULL;
     int compress = 0, quiet = 0, c;
     nbb_format format = NBB_FORMAT_AUTO;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbc_prog = "mkclear";
     while ((c = getopt_long(argc, argv, "l:a:o:e:zqhV", opts, NULL)) != -1) {
         switch (c) {
@@ -79,6 +85,10 @@ int main(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'q': quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
         default: return nbc_usage("unknown option");
@@ -140,7 +150,11 @@ int main(int argc, char **argv)
     if (st == NB_OK) {
         nbb_builder_remove(b, NB_SEC_CLEARANCE);
         nbb_builder_remove(b, NB_SEC_COMPONENTS);
-        st = nbb_level_bake_clearance(b, level, compress, NULL, &err);
+        nbc_progress prog;
+        nbc_progress_start(&prog, pmode, quiet,
+                           "clearance and components", (double)nbb_level_cells(level), "cells");
+        st = nbb_level_bake_clearance(b, level, compress, nbc_progress_update, &prog, NULL, &err);
+        nbc_progress_end(&prog);
     }
     nb_bundle_close(old);
     if (st == NB_OK)

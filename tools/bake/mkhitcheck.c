@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
 #define MAX_UNITS 64
 
@@ -27,6 +28,8 @@ static int usage(void)
            "      --format FORM        write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
            "                           when its name ends in .sqlite, .sqlite3 or .db)\n"
            "  -q, --quiet              print nothing on success\n"
+           "      --progress WHEN      auto (default: a line on standard error when it is\n"
+           "                           a terminal), none, or json (a JSON object a line)\n"
            "  -h, --help               show this help and exit\n"
            "  -V, --version            show the version and exit\n"
            "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
@@ -42,6 +45,7 @@ int main(int argc, char **argv)
                                          {"output", required_argument, NULL, 'o'},
                                          NBC_FORMAT_OPTION,
                                          {"quiet", no_argument, NULL, 'q'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
@@ -49,6 +53,7 @@ int main(int argc, char **argv)
     size_t nunits = 0;
     unsigned long nb = 0;
     int quiet = 0, zlib = 0, c;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkhitcheck";
     while ((c = getopt_long(argc, argv, "u:n:zo:qhV", opts, NULL)) != -1) {
@@ -69,6 +74,10 @@ int main(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'q': quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
         case 'V': nbc_version(); return nbc_close_stdout();
         default: return nbc_usage("unknown option");
@@ -105,7 +114,13 @@ int main(int argc, char **argv)
         memcpy(names[i], u.name, sizeof names[i]);
         if (nb)
             u.neighbourhood = (unsigned)nb;
-        if (nbb_put_unit(b, &u, zlib, &stats, &err) != NB_OK)
+        nbc_progress prog;
+        nbc_progress_start(&prog, pmode, quiet, u.name, (double)u.headings * u.headings,
+                           "heading pairs");
+        nbb_progress_part part = {nbc_progress_update, &prog, 0, 1};
+        nb_status st = nbb_put_unit_progress(b, &u, zlib, nbb_progress_part_fn, &part, &stats, &err);
+        nbc_progress_end(&prog);
+        if (st != NB_OK)
             goto fail;
         if (!quiet)
             printf("unit %s: radius %g, width %g, %u headings%s; Directional-%u: %u curves in a "

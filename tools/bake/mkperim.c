@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "progress.h"
 
 static int usage(FILE *f)
 {
@@ -22,6 +23,8 @@ static int usage(FILE *f)
             "      --format FORM       write BUNDLE as 'binary' or 'sqlite' (default: sqlite\n"
             "                          when its name ends in .sqlite, .sqlite3 or .db)\n"
             "  -q, --quiet             print nothing but errors\n"
+            "      --progress WHEN     auto (default: a line on standard error when it is a\n"
+            "                          terminal), none, or json (a JSON object a line)\n"
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n"
             "Exit status: 0 on success, 1 on failure, 2 on a usage error.  See mkperim(1).\n",
@@ -31,10 +34,9 @@ static int usage(FILE *f)
 
 static void progress(void *ctx, unsigned done, unsigned total)
 {
-    const char *name = ctx;
-    fprintf(stderr, "\rmkperim: %s: table %u of %u", name, done, total);
-    if (done == total)
-        fputc('\n', stderr);
+    nbc_progress *p = ctx;
+    p->total = total;
+    nbc_progress_units(p, done);
 }
 
 int main(int argc, char **argv)
@@ -44,12 +46,14 @@ int main(int argc, char **argv)
         {"layout", required_argument, NULL, 'l'}, {"entry-bits", required_argument, NULL, 'b'},
         {"symmetries", required_argument, NULL, 's'}, {"zlib", no_argument, NULL, 'z'},
         {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
+        NBC_PROGRESS_OPTION,
         NBC_FORMAT_OPTION,
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     const char *model_path = NULL, *out = NULL;
     nbb_perimeter_opts o = {.radius = 15, .layout = NB_PERIM_SYMMETRIC, .entry_bits = 16};
     int quiet = 0, c;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     unsigned long v;
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkperim";
@@ -89,6 +93,10 @@ int main(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             break;
         case 'q': quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V':
             nbc_version();
@@ -115,11 +123,12 @@ int main(int argc, char **argv)
     if (st == NB_OK)
         st = nbb_put_model(b, m, &err);
     if (st == NB_OK) {
-        if (!quiet && nbc_progress_ok()) {
-            o.progress = progress;
-            o.ctx = (void *)nb_model_name(m);
-        }
+        nbc_progress prog;
+        nbc_progress_start(&prog, pmode, quiet, nb_model_name(m), 0, "tables");
+        o.progress = progress;
+        o.ctx = &prog;
         st = nbb_put_perimeter(b, m, &o, &info, &err);
+        nbc_progress_end(&prog);
     }
     if (st == NB_OK)
         st = nbb_builder_write_format(b, out, format, &err);

@@ -5,19 +5,26 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 
 int nbc_cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     nbb_format format = NBB_FORMAT_AUTO;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     int c;
     while ((c = getopt_long(argc, argv, "f:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (!nbc_format("--format", optarg, &format))
+                return NBC_EXIT_USAGE;
+            break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
                 return NBC_EXIT_USAGE;
             break;
         case 'h':
@@ -30,6 +37,8 @@ int nbc_cmd_convert(int argc, char **argv)
                    "whole first; OUT is replaced atomically.  '-' is standard input or output.\n\n"
                    "  -f, --format FORM  'binary' or 'sqlite' (default: sqlite when OUT ends\n"
                    "                     in .sqlite, .sqlite3 or .db, else binary)\n"
+                   "      --progress WHEN  auto (default: a line on standard error when it is\n"
+                   "                     a terminal), none, or json (a JSON object a line)\n"
                    "  -h, --help         show this help and exit\n"
                    "  -V, --version      show the version and exit\n");
             return NBC_EXIT_OK;
@@ -51,8 +60,12 @@ int nbc_cmd_convert(int argc, char **argv)
     if (st == NB_OK)
         st = nbb_builder_take(builder, b, &err);
     nb_bundle_close(b);
-    if (st == NB_OK)
-        st = nbb_builder_write_format(builder, out, format, &err);
+    if (st == NB_OK) {
+        nbc_progress prog;
+        nbc_progress_start(&prog, pmode, 0, out, 0, "");
+        st = nbb_builder_write_progress(builder, out, format, nbc_progress_update, &prog, &err);
+        nbc_progress_end(&prog);
+    }
     nbb_builder_free(builder);
     return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
 }

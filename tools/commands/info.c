@@ -19,17 +19,25 @@ static void count_cells(const nb_bundle *b, uint64_t *count)
         }
 }
 
-/* "capability=ground,swamp size=2": each named parameter; a capability
- * parameter is shown by terrain names. */
-static void format_params(const nb_bundle *b, const nb_section_info *in, char *out, size_t len,
-                          int json)
+/* "name=jeep capability=ground,swamp size=2", or the members of a JSON
+ * object: each named parameter; a capability parameter is shown by
+ * terrain names.  A section's name may hold any bytes (a section type
+ * this reader does not know is not checked): it goes through the JSON
+ * string escaper, or is shown with its unprintable bytes escaped. */
+static void print_params(const nb_bundle *b, const nb_section_info *in, int json)
 {
-    size_t at = 0;
-    out[0] = '\0';
+    int first = 1;
     if (in->name[0]) {
-        at += (size_t)snprintf(out + at, len - at, json ? "\"name\": \"%s\"" : "name=%s", in->name);
+        char shown[NBC_PRINTABLE_NAME];
+        if (json) {
+            printf("\"name\": ");
+            nbc_json_string(in->name);
+        } else {
+            printf("name=%s", nbc_printable(in->name, shown, sizeof shown));
+        }
+        first = 0;
     }
-    for (unsigned i = 0; i < NB_SECTION_PARAMS && at < len; i++) {
+    for (unsigned i = 0; i < NB_SECTION_PARAMS; i++) {
         const char *pn = nb_section_param_name(in->type, i);
         if (!pn && in->param[i] == 0)
             continue;
@@ -38,15 +46,19 @@ static void format_params(const nb_bundle *b, const nb_section_info *in, char *o
             snprintf(pname, sizeof pname, "p%u", i);
             pn = pname;
         }
-        const char *sep = at ? (json ? ", " : " ") : "";
+        printf("%s", first ? "" : json ? ", " : " ");
+        first = 0;
         if (strcmp(pn, "capability") == 0) {
             char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
             nb_capability_format(b, in->param[i], caps, sizeof caps);
-            at += (size_t)snprintf(out + at, len - at, json ? "%s\"%s\": \"%s\"" : "%s%s=%s", sep, pn,
-                                   caps);
+            if (json) {
+                printf("\"%s\": ", pn);
+                nbc_json_string(caps);
+            } else {
+                printf("%s=%s", pn, caps);
+            }
         } else {
-            at += (size_t)snprintf(out + at, len - at, json ? "%s\"%s\": %" PRIu32 : "%s%s=%" PRIu32,
-                                   sep, pn, in->param[i]);
+            printf(json ? "\"%s\": %" PRIu32 : "%s=%" PRIu32, pn, in->param[i]);
         }
     }
 }
@@ -73,7 +85,9 @@ static void print_text(const char *path, const nb_bundle *b)
     if (nt) {
         printf("terrains   %u\n", nt);
         for (unsigned t = 0; t < nt; t++) {
-            printf("  %-2u %-12s chars \"%s\"", t, nb_terrain_name(b, t), nb_terrain_chars(b, t));
+            char name[NBC_PRINTABLE_NAME];
+            printf("  %-2u %-12s chars \"%s\"", t,
+                   nbc_printable(nb_terrain_name(b, t), name, sizeof name), nb_terrain_chars(b, t));
             if (nb_has_map(b))
                 printf(", %" PRIu64 " cells", count[t]);
             putchar('\n');
@@ -89,7 +103,9 @@ static void print_text(const char *path, const nb_bundle *b)
             const nb_agent *a = nb_agent_get(b, i);
             char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
             nb_capability_format(b, a->capability, caps, sizeof caps);
-            printf("  %-14s size %-3u capability %s\n", a->name, a->size, caps);
+            char name[NBC_PRINTABLE_NAME];
+            printf("  %-14s size %-3u capability %s\n", nbc_printable(a->name, name, sizeof name),
+                   a->size, caps);
         }
     }
     /* A forest's graphs: the agent radius each was baked for. */
@@ -101,14 +117,14 @@ static void print_text(const char *path, const nb_bundle *b)
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
         const nb_section_info *in = nb_bundle_section(b, i);
         const char *tn = nb_section_type_name(in->type);
-        char tbuf[24], params[512];
+        char tbuf[24];
         if (!tn) {
             snprintf(tbuf, sizeof tbuf, "type-%" PRIu32, in->type);
             tn = tbuf;
         }
-        format_params(b, in, params, sizeof params, 0);
-        printf("  %-3zu %-11s %-3u %-12s %10" PRIu64 " %10" PRIu64 " %08" PRIx32 "  %s", i, tn,
-               in->version, nb_encoding_name(in->encoding), in->size, in->usize, in->crc, params);
+        printf("  %-3zu %-11s %-3u %-12s %10" PRIu64 " %10" PRIu64 " %08" PRIx32 "  ", i, tn,
+               in->version, nb_encoding_name(in->encoding), in->size, in->usize, in->crc);
+        print_params(b, in, 0);
         if ((in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS) && nb_has_map(b))
             printf(" (%.3f bytes/cell)", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
         if (in->type == NB_SEC_ABSTRACT && nb_has_map(b)) {
@@ -168,8 +184,6 @@ static void print_json(const char *path, const nb_bundle *b)
     printf("%s],\n  \"sections\": [", nb_agent_count(b) ? "\n  " : "");
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
         const nb_section_info *in = nb_bundle_section(b, i);
-        char params[512];
-        format_params(b, in, params, sizeof params, 1);
         printf("%s\n    {\"index\": %zu, \"type\": %" PRIu32 ", \"type_name\": ", i ? "," : "", i,
                in->type);
         if (nb_section_type_name(in->type))
@@ -178,9 +192,10 @@ static void print_json(const char *path, const nb_bundle *b)
             printf("null");
         printf(", \"version\": %u, \"encoding\": \"%s\", \"offset\": %" PRIu64
                ", \"stored\": %" PRIu64 ", \"unpacked\": %" PRIu64 ", \"crc32\": \"%08" PRIx32
-               "\", \"params\": {%s}}",
-               in->version, nb_encoding_name(in->encoding), in->offset, in->size, in->usize, in->crc,
-               params);
+               "\", \"params\": {",
+               in->version, nb_encoding_name(in->encoding), in->offset, in->size, in->usize, in->crc);
+        print_params(b, in, 1);
+        printf("}}");
     }
     printf("%s]\n}\n", nb_bundle_section_count(b) ? "\n  " : "");
 }

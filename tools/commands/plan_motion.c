@@ -118,8 +118,11 @@ static void print_state_json(const nb_model *m, const nb_motion_state *s)
         printf("%u", s->heading);
     if (s->speed == NB_SPEED_ANY)
         printf(", \"speed\": null}");
-    else
-        printf(", \"speed\": \"%s\"}", nb_model_speed_name(m, s->speed));
+    else {
+        printf(", \"speed\": ");
+        nbc_json_string(nb_model_speed_name(m, s->speed));
+        printf("}");
+    }
 }
 
 /* Step costs along a path, for the listing. */
@@ -254,7 +257,9 @@ int nbc_plan_motion(int argc, char **argv)
     q.waypoint_heading = wph;
     q.heading_classes = (unsigned)classes;
     q.abstraction = abstraction;
-    if (!parse_state("--from", from, m, &q.start) || !parse_state("--to", to, m, &q.goal)) {
+    if (!parse_state("--from", from, m, &q.start) || !parse_state("--to", to, m, &q.goal) ||
+        !nbc_cell_on_map("--from", q.start.x, q.start.y, nb_map_width(b), nb_map_height(b)) ||
+        !nbc_cell_on_map("--to", q.goal.x, q.goal.y, nb_map_width(b), nb_map_height(b))) {
         rc = NBC_EXIT_USAGE;
         goto done;
     }
@@ -302,11 +307,17 @@ int nbc_plan_motion(int argc, char **argv)
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
     nb_capability_format(b, cap, caps, sizeof caps);
     if (json && !quiet) {
-        printf("{\"model\": \"%s\", \"agent\": {\"name\": %s%s%s, \"size\": %lu, "
-               "\"capability\": \"%s\"}, \"heuristic\": \"%s\", \"weight\": %g, \"truncate\": %lu, "
-               "\"route\": %s", nb_model_name(m), label ? "\"" : "", label ? label : "null",
-               label ? "\"" : "", size, caps, nb_motion_heuristic_name(heuristic), weight, truncate,
-               route ? "true" : "false");
+        printf("{\"model\": ");
+        nbc_json_string(nb_model_name(m));
+        printf(", \"agent\": {\"name\": ");
+        if (label)
+            nbc_json_string(label);
+        else
+            printf("null");
+        printf(", \"size\": %lu, \"capability\": ", size);
+        nbc_json_string(caps);
+        printf("}, \"heuristic\": \"%s\", \"weight\": %g, \"truncate\": %lu, \"route\": %s",
+               nb_motion_heuristic_name(heuristic), weight, truncate, route ? "true" : "false");
         if (route)
             printf(", \"abstraction\": \"%s\"", nb_route_abstraction_name(abstraction));
         printf(",\n \"start\": ");
@@ -325,9 +336,10 @@ int nbc_plan_motion(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             if (i)
                 g += step_cost(ws, m, &path[i - 1], &path[i]);
-            printf("%s\n  {\"x\": %d, \"y\": %d, \"heading\": %u, \"speed\": \"%s\", \"g\": %.6f}",
-                   i ? "," : "", path[i].x, path[i].y, path[i].heading,
-                   nb_model_speed_name(m, path[i].speed), g);
+            printf("%s\n  {\"x\": %d, \"y\": %d, \"heading\": %u, \"speed\": ", i ? "," : "",
+                   path[i].x, path[i].y, path[i].heading);
+            nbc_json_string(nb_model_speed_name(m, path[i].speed));
+            printf(", \"g\": %.6f}", g);
         }
         printf("%s]}\n", n ? "\n " : "");
     } else if (!quiet) {

@@ -35,13 +35,15 @@ static int usage(void)
            "  -s, --smooth              directional: a final simple smoothing pass\n"
            "      --onthefly            compute and sweep curves instead of reading the tables\n"
            "      --forward             no reverse moves even if the unit may reverse\n"
-           "      --max-expansions N    give up after N nodes\n"
-           "      --step S              sample poses every S cells (default 0.5; 0: none)\n"
+           "      --max-expansions N    give up after N nodes (1 to 4000000000)\n"
+           "      --step S              sample poses every S cells (default 0.5; 0: none;\n"
+           "                            else 0.01 to 1000, at most %d poses)\n"
            "  -j, --json                print JSON\n"
            "  -q, --quiet               print nothing; the exit status says if a path exists\n"
            "  -h, --help                show this help and exit\n"
            "  -V, --version             show the version and exit\n"
-           "Exit status: 0 a path was found, 1 none (or a failure), 2 a usage error.\n");
+           "Exit status: 0 a path was found, 1 none (or a failure), 2 a usage error.\n",
+           NBC_MAX_SAMPLES);
     return NBC_EXIT_OK;
 }
 
@@ -74,12 +76,25 @@ static void json_pose(const nb_pose *p)
     printf("{\"x\": %.6f, \"y\": %.6f, \"heading\": %.6f}", p->x, p->y, degrees(p->heading));
 }
 
-static void print_json(const nb_unit *u, const char *method, unsigned nb, const nb_pose *s, long gx,
-                       long gy, const nb_planner_result *r, double step)
+/* The smallest --step: a hundred poses a cell. */
+#define MIN_STEP 0.01
+
+/* The pose at sample i of last (nbc_samples), and its distance. */
+static double sample(const nb_planner_result *r, double step, double len, size_t i, size_t last,
+                     nb_pose *p)
 {
-    printf("{\n  \"unit\": {\"name\": \"%s\", \"radius\": %g, \"width\": %g, \"headings\": %u, "
-           "\"reverse\": %s},\n",
-           u->name, u->radius, u->width, u->headings, u->reverse ? "true" : "false");
+    double d = i == last ? len : (double)i * step;
+    nb_segments_sample(r->segments, r->nsegments, d, p);
+    return d;
+}
+
+static void print_json(const nb_unit *u, const char *method, unsigned nb, const nb_pose *s, long gx,
+                       long gy, const nb_planner_result *r, double step, size_t last)
+{
+    printf("{\n  \"unit\": {\"name\": ");
+    nbc_json_string(u->name);
+    printf(", \"radius\": %g, \"width\": %g, \"headings\": %u, \"reverse\": %s},\n", u->radius,
+           u->width, u->headings, u->reverse ? "true" : "false");
     printf("  \"method\": \"%s\", \"neighbourhood\": %u,\n  \"start\": ", method, nb);
     json_pose(s);
     printf(", \"goal\": {\"x\": %ld, \"y\": %ld},\n", gx, gy);
@@ -110,24 +125,23 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
     size_t k = 0;
     if (r->status == NB_PATH_FOUND && step > 0) {
         double len = nb_segments_length(r->segments, r->nsegments);
-        for (double d = 0;; d += step) {
+        for (size_t i = 0; i <= last; i++) {
             nb_pose p;
-            d = d > len ? len : d;
-            nb_segments_sample(r->segments, r->nsegments, d, &p);
+            double d = sample(r, step, len, i, last, &p);
             printf("%s\n    {\"s\": %.6f, \"x\": %.6f, \"y\": %.6f, \"heading\": %.6f}", k++ ? "," : "",
                    d, p.x, p.y, degrees(p.heading));
-            if (d >= len)
-                break;
         }
     }
     printf("%s]\n}\n", k ? "\n  " : "");
 }
 
 static void print_text(const nb_unit *u, const char *method, unsigned nb, const nb_planner_result *r,
-                       double step)
+                       double step, size_t last)
 {
-    printf("unit %s: radius %g, width %g, %u headings%s; %s", u->name, u->radius, u->width,
-           u->headings, u->reverse ? ", reverses" : "", method);
+    char name[NBC_PRINTABLE_NAME];
+    printf("unit %s: radius %g, width %g, %u headings%s; %s",
+           nbc_printable(u->name, name, sizeof name), u->radius, u->width, u->headings,
+           u->reverse ? ", reverses" : "", method);
     if (strcmp(method, "directional") == 0)
         printf(" (Directional-%u)", nb);
     printf("\npath: %.3f cells (cost %.3f), %zu waypoints, %zu segments; %" PRIu64
@@ -148,13 +162,10 @@ static void print_text(const nb_unit *u, const char *method, unsigned nb, const 
     if (step > 0) {
         printf("poses (every %g cells):\n  %9s %9s %9s %8s\n", step, "distance", "x", "y", "heading");
         double len = nb_segments_length(r->segments, r->nsegments);
-        for (double d = 0;; d += step) {
+        for (size_t i = 0; i <= last; i++) {
             nb_pose p;
-            d = d > len ? len : d;
-            nb_segments_sample(r->segments, r->nsegments, d, &p);
+            double d = sample(r, step, len, i, last, &p);
             printf("  %9.3f %9.3f %9.3f %8.2f\n", d, p.x, p.y, degrees(p.heading));
-            if (d >= len)
-                break;
         }
     }
 }
@@ -231,6 +242,9 @@ int nbc_plan_unit(int argc, char **argv)
         case OPT_STEP:
             if (!nbc_real("--step", optarg, 0, 1000, &step))
                 return NBC_EXIT_USAGE;
+            if (step > 0 && step < MIN_STEP)
+                return nbc_usage("--step: '%s' is below %g cells (0 samples no poses)", optarg,
+                                 MIN_STEP);
             break;
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
@@ -296,10 +310,17 @@ int nbc_plan_unit(int argc, char **argv)
         goto done;
     }
     unsigned shown = nb ? (unsigned)nb : u->neighbourhood;
+    /* Checked before anything is printed: a refused step prints nothing. */
+    size_t last = 0;
+    if (!quiet && step > 0 && r.status == NB_PATH_FOUND &&
+        !nbc_samples("--step", step, nb_segments_length(r.segments, r.nsegments), &last)) {
+        rc = NBC_EXIT_USAGE;
+        goto done;
+    }
     if (!quiet && json)
-        print_json(u, methods[method], shown, &q.start, gx, gy, &r, step);
+        print_json(u, methods[method], shown, &q.start, gx, gy, &r, step, last);
     else if (!quiet && r.status == NB_PATH_FOUND)
-        print_text(u, methods[method], shown, &r, step);
+        print_text(u, methods[method], shown, &r, step, last);
     if (r.status == NB_PATH_START_BLOCKED || r.status == NB_PATH_GOAL_BLOCKED) {
         int s = r.status == NB_PATH_START_BLOCKED;
         if (!quiet)

@@ -148,6 +148,10 @@ int nbc_cmd_query(int argc, char **argv)
         return nbc_usage("give both ends: --from X,Y --to X,Y");
     nbc_session q;
     int rc = nbc_session_open(&q, argv[optind], &o);
+    if (rc == NBC_EXIT_OK &&
+        (!nbc_cell_on_map("--from", fx, fy, nb_map_width(q.bundle), nb_map_height(q.bundle)) ||
+         !nbc_cell_on_map("--to", tx, ty, nb_map_width(q.bundle), nb_map_height(q.bundle))))
+        rc = NBC_EXIT_USAGE;
     if (rc == NBC_EXIT_OK) {
         nb_cell from = {(int32_t)fx, (int32_t)fy}, to = {(int32_t)tx, (int32_t)ty};
         nbc_answer r;

@@ -19,17 +19,18 @@ static int help(void)
            "agent radius is searched when there is one; otherwise the deferred search\n"
            "generates the edges as it goes.\n\n"
            "  --forest              search among round obstacles\n"
-           "  -s, --from X,Y        the start (world units)\n"
+           "  -s, --from X,Y        the start (world units, each within +-1e9)\n"
            "  -t, --to X,Y          the goal\n"
-           "  -r, --agent-radius R  the agent's radius (default: the first baked radius,\n"
-           "                        or 0 when nothing is baked)\n"
-           "  -i, --radius-index I  the graph baked for the I-th agent radius\n"
+           "  -r, --agent-radius R  the agent's radius, 0 to 1e9 (default: the first baked\n"
+           "                        radius, or 0 when nothing is baked)\n"
+           "  -i, --radius-index I  the graph baked for the I-th agent radius (0 to 63)\n"
            "  -d, --deferred        the deferred search, even when a graph is baked\n"
            "  -b, --baked           the baked graph only (an error when there is none)\n"
            "      --no-prune        keep transitions that cross the one before\n"
            "      --plain           the article's scheme as it stands (straight-line\n"
            "                        heuristic everywhere; the same length, more work)\n"
            "  -S, --sample STEP     also list positions and headings every STEP units\n"
+           "                        (1e-9 to 1e9; at most 1000000 samples)\n"
            "  -j, --json            print JSON for programs\n"
            "  -q, --quiet           print the length only\n"
            "  -h, --help            show this help and exit\n"
@@ -54,6 +55,8 @@ static int parse_xy(const char *opt, const char *text, nb_vec2 *p)
     }
     if (*end || errno || !isfinite(x) || !isfinite(y))
         return nbc_usage("%s: '%s' is not a point X,Y (two numbers)", opt, text), 0;
+    if (fabs(x) > NB_FOREST_MAX_COORD || fabs(y) > NB_FOREST_MAX_COORD)
+        return nbc_usage("%s: '%s' is beyond %g in x or y", opt, text, NB_FOREST_MAX_COORD), 0;
     *p = (nb_vec2){x, y};
     return 1;
 }
@@ -239,6 +242,12 @@ int nbc_query_forest(int argc, char **argv)
         printf("%.9f\n", p.length);
         goto done;
     }
+    /* Checked before anything is printed: a refused step prints nothing. */
+    size_t ns = 0;
+    if (step > 0 && !nbc_samples("--sample", step, p.length, &ns)) {
+        rc = NBC_EXIT_USAGE;
+        goto done;
+    }
     if (json) {
         printf("{\n  \"length\": %.17g,\n  \"search\": \"%s\",\n  \"agent_radius\": %.17g,\n",
                p.length, k >= 0 ? "baked" : "deferred", radius);
@@ -252,7 +261,6 @@ int nbc_query_forest(int argc, char **argv)
         printf("%s]", p.nsegments ? "\n  " : "");
         if (step > 0) {
             printf(",\n  \"samples\": [");
-            size_t ns = (size_t)ceil(p.length / step);
             for (size_t i = 0; i <= ns; i++) {
                 nb_pose q;
                 double s = i == ns ? p.length : (double)i * step;
@@ -289,7 +297,6 @@ int nbc_query_forest(int argc, char **argv)
     }
     if (step > 0) {
         printf("samples    every %g: distance x y heading\n", step);
-        size_t ns = (size_t)ceil(p.length / step);
         for (size_t i = 0; i <= ns; i++) {
             nb_pose q;
             double s = i == ns ? p.length : (double)i * step;

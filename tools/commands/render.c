@@ -38,6 +38,7 @@ static const struct {
 #define NLAYER_NAMES (sizeof layer_names / sizeof layer_names[0])
 #define MAX_LAYERS 32
 #define MAX_PATH_FILES 64
+#define MAX_SIDE_PIXELS 1e6
 
 static int usage(FILE *f)
 {
@@ -549,10 +550,13 @@ static int draw(const request *r, job *j, enum frame frame, nbr_view *v, const d
 {
     nb_err err;
     const double scale = v->scale;
-    if (span[0] * scale > 1e6 || span[1] * scale > 1e6)
-        return nbc_fail("a picture of %.0f x %.0f pixels is too large: use a smaller --scale or a "
-                        "--window",
-                        span[0] * scale, span[1] * scale);
+    /* The options make the picture's size: one too large is a usage
+     * error, said before anything is drawn. */
+    double pw = ceil(span[0] * scale - 1e-9), ph = ceil(span[1] * scale - 1e-9);
+    if (!(pw <= MAX_SIDE_PIXELS && ph <= MAX_SIDE_PIXELS && pw * ph <= (double)NBR_MAX_PIXELS))
+        return nbc_usage("--scale %g: a picture of %.0f x %.0f pixels is too large (at most %.0f "
+                         "a side and %.0f in all): give a smaller --scale or a --window",
+                         scale, pw, ph, MAX_SIDE_PIXELS, (double)NBR_MAX_PIXELS);
     if (pass(v, j, &err) != NB_OK || v->legend.failed)
         return v->legend.failed ? nbc_fail("out of memory") : nbc_fail_err(&err);
     uint32_t map_w = (uint32_t)ceil(span[0] * scale - 1e-9);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "progress.h"
 #include "query_common.h"
 
 #define DEFAULT_TOLERANCE 1e-4
@@ -22,6 +23,8 @@ static int usage(FILE *f)
                "                          fewer than 4 decimals (older MovingAI files)\n"
                "  -v, --verbose           list every line that differs (else the first 10)\n"
                "  -j, --json              print JSON for programs\n"
+               "      --progress WHEN     auto (default: a line on standard error when it is\n"
+               "                          a terminal), none, or json (a JSON object a line)\n"
                "  -h, --help              show this help and exit\n"
                "  -V, --version           show the version and exit\n"
                "The scenario file may be '-' (standard input).  Exit status: 0 when every\n"
@@ -44,12 +47,14 @@ int nbc_cmd_scen(int argc, char **argv)
                                          {"tolerance", required_argument, NULL, 'T'},
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"json", no_argument, NULL, 'j'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT};
     double tolerance = DEFAULT_TOLERANCE;
     int verbose = 0, json = 0, fixed = 0, c;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     while ((c = getopt_long(argc, argv, "a:s:c:m:T:vjhV", opts, NULL)) != -1) {
         int r = nbc_query_option(&o, c, optarg);
         if (r >= 0) {
@@ -65,6 +70,10 @@ int nbc_cmd_scen(int argc, char **argv)
             break;
         case 'v': verbose = 1; break;
         case 'j': json = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
         default: return nbc_usage("unknown option");
@@ -97,12 +106,15 @@ int nbc_cmd_scen(int argc, char **argv)
     memset(&es, 0, sizeof es);
     uint64_t expanded = 0;
     double total_us = 0, worst = 0;
+    nbc_progress prog;
+    nbc_progress_start(&prog, pmode, 0, spath, (double)scen.count, "queries");
     for (size_t i = 0; i < scen.count && rc == NBC_EXIT_OK; i++) {
         const nbb_scen_line *l = &scen.lines[i];
         nbc_answer r;
         double t0 = nbc_now_us();
         nb_status st = m->solve(q.state, l->start, l->goal, &r, &err);
         us[i] = nbc_now_us() - t0;
+        nbc_progress_units(&prog, (double)i + 1); /* outside the time measured */
         if (st != NB_OK) {
             rc = nbc_fail("%s:%u: %s", spath, l->line, err.msg);
             break;
@@ -115,6 +127,8 @@ int nbc_cmd_scen(int argc, char **argv)
             char where[600];
             double opt;
             snprintf(where, sizeof where, "%s:%u", spath, l->line);
+            if (verbose)
+                nbc_progress_clear(&prog);
             if (nbc_error_add(&es, &q, l->start, l->goal, &r, where, verbose, json, &opt, &err) !=
                 NB_OK) {
                 rc = nbc_fail("%s: %s", where, err.msg);
@@ -137,6 +151,7 @@ int nbc_cmd_scen(int argc, char **argv)
             differ++;
             if (!json && (verbose || shown < 10)) {
                 shown++;
+                nbc_progress_clear(&prog);
                 if (r.status == NB_PATH_FOUND)
                     printf("differs    %s:%u: %d,%d -> %d,%d: length %.8f, the file says %.8f\n",
                            spath, l->line, l->start.x, l->start.y, l->goal.x, l->goal.y, r.length,
@@ -148,6 +163,7 @@ int nbc_cmd_scen(int argc, char **argv)
             }
         }
     }
+    nbc_progress_end(&prog);
     if (rc == NBC_EXIT_OK) {
         size_t n = scen.count;
         qsort(us, n, sizeof *us, cmp_double);

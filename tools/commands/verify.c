@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 
 static int usage(void)
 {
@@ -29,6 +30,8 @@ static int usage(void)
            "                             (default %d)\n"
            "  -v, --verbose              with --deep, the time each section took, on\n"
            "                             standard error\n"
+           "      --progress WHEN        with --deep: auto (default: a line on standard\n"
+           "                             error when it is a terminal), none, or json\n"
            "  -h, --help                 show this help and exit\n"
            "  -V, --version              show the version and exit\n",
            NBB_DEEP_SEED, NBB_DEEP_PERIMETER_TABLES);
@@ -38,13 +41,28 @@ static int usage(void)
 typedef struct timing {
     const nb_bundle *b;
     const char *path;
+    int verbose;
+    nbc_progress *prog; /* counted in the sections' bytes */
+    double done;
+    size_t current; /* the section being checked: sections go in order */
 } timing;
+
+static void section_progress(void *ctx, double fraction)
+{
+    timing *t = ctx;
+    nbc_progress_units(t->prog,
+                       t->done + fraction * (double)nb_bundle_section(t->b, t->current)->usize);
+}
 
 static void section_done(void *ctx, size_t index, int recomputed, double seconds, double cpu)
 {
-    const timing *t = ctx;
-    if (!recomputed)
+    timing *t = ctx;
+    t->done += (double)nb_bundle_section(t->b, index)->usize;
+    t->current = index + 1;
+    nbc_progress_units(t->prog, t->done);
+    if (!recomputed || !t->verbose)
         return;
+    nbc_progress_clear(t->prog);
     const nb_section_info *in = nb_bundle_section(t->b, index);
     fprintf(stderr, "%s: %s: section %zu (%s%s%s): recomputed in %.3f s (%.3f s of CPU)\n",
             nbc_prog, t->path, index, nb_section_type_name(in->type), in->name[0] ? " " : "",
@@ -52,7 +70,8 @@ static void section_done(void *ctx, size_t index, int recomputed, double seconds
 }
 
 /* One bundle: 1 when intact. */
-static int verify_one(const char *path, int quiet, int deep, nbb_deep_opts *o)
+static int verify_one(const char *path, int quiet, int deep, int verbose,
+                      nbc_progress_mode pmode, nbb_deep_opts *o)
 {
     nb_bundle *b;
     nb_err err;
@@ -69,10 +88,19 @@ static int verify_one(const char *path, int quiet, int deep, nbb_deep_opts *o)
             nbb_agraph_close(g);
     }
     nbb_deep_stats stats;
-    timing t = {b, path};
+    nbc_progress prog;
+    double total = 0;
+    for (size_t i = 0; i < nb_bundle_section_count(b); i++)
+        total += (double)nb_bundle_section(b, i)->usize;
+    timing t = {b, path, verbose, &prog, 0, 0};
     o->ctx = &t;
-    if (st == NB_OK && deep)
+    o->section_done = section_done;
+    o->progress = section_progress;
+    if (st == NB_OK && deep) {
+        nbc_progress_start(&prog, pmode, quiet, path, total, "bytes");
         st = nbb_verify_deep(b, o, &stats, &err);
+        nbc_progress_end(&prog);
+    }
     if (st != NB_OK)
         nbc_fail_err(&err);
     else if (!quiet) {
@@ -99,10 +127,12 @@ int nbc_cmd_verify(int argc, char **argv)
                                          {"seed", required_argument, NULL, OPT_SEED},
                                          {"perimeter-tables", required_argument, NULL, OPT_TABLES},
                                          {"verbose", no_argument, NULL, 'v'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     int quiet = 0, deep = 0, verbose = 0, c;
+    nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbb_deep_opts o;
     nbb_deep_defaults(&o);
     unsigned long v;
@@ -124,6 +154,10 @@ int nbc_cmd_verify(int argc, char **argv)
                 o.perimeter_tables = (unsigned)v;
             break;
         case 'v': verbose = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &pmode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage();
         case 'V': return nbc_version();
         default: return nbc_usage("unknown option");
@@ -131,11 +165,9 @@ int nbc_cmd_verify(int argc, char **argv)
     }
     if (optind == argc)
         return nbc_usage("no bundle given");
-    if (verbose)
-        o.section_done = section_done;
     int rc = NBC_EXIT_OK;
     for (int i = optind; i < argc; i++)
-        if (!verify_one(argv[i], quiet, deep, &o))
+        if (!verify_one(argv[i], quiet, deep, verbose, pmode, &o))
             rc = NBC_EXIT_FAIL;
     return rc;
 }

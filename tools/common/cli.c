@@ -103,6 +103,28 @@ int nbc_point(const char *opt, const char *text, long *x, long *y)
     return 1;
 }
 
+int nbc_cell_on_map(const char *opt, long x, long y, unsigned long w, unsigned long h)
+{
+    if (x >= 0 && y >= 0 && (unsigned long)x < w && (unsigned long)y < h)
+        return 1;
+    nbc_usage("%s %ld,%ld is outside the %lu x %lu map", opt, x, y, w, h);
+    return 0;
+}
+
+int nbc_samples(const char *opt, double step, double len, size_t *last)
+{
+    /* In doubles first: a tiny step must not overflow the count. */
+    double n = ceil(len / step);
+    if (!(step > 0 && len >= 0 && n + 1 <= NBC_MAX_SAMPLES)) {
+        nbc_usage("%s %g: %.0f samples along a path of %g, more than the %d allowed; give a "
+                  "larger step",
+                  opt, step, n + 1, len, NBC_MAX_SAMPLES);
+        return 0;
+    }
+    *last = (size_t)n;
+    return 1;
+}
+
 int nbc_format(const char *opt, const char *text, nbb_format *out)
 {
     if (strcmp(text, "binary") == 0)
@@ -118,19 +140,57 @@ int nbc_format(const char *opt, const char *text, nbb_format *out)
     return 1;
 }
 
-void nbc_json_string(const char *s)
+/* The length of the valid UTF-8 sequence at s (shortest form, no
+ * surrogates), or 0. */
+static size_t utf8_length(const unsigned char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    unsigned c = s[0];
+    size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    if (n == 0 || c >= 0xf5)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+void nbc_json_string_to(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    putc('"', f);
+    while (*p) {
+        unsigned c = *p;
+        size_t n = c >= 0x80 ? utf8_length(p) : 1;
         if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f || n == 0)
+            fprintf(f, "\\u%04x", c);
         else
-            putchar(c);
+            fwrite(p, 1, n, f);
+        p += n ? n : 1;
     }
-    putchar('"');
+    putc('"', f);
+}
+
+void nbc_json_string(const char *s) { nbc_json_string_to(stdout, s); }
+
+const char *nbc_printable(const char *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && at + 5 <= len; p++) {
+        if (*p == '\\')
+            at += (size_t)snprintf(buf + at, len - at, "\\\\");
+        else if (*p >= 0x20 && *p < 0x7f)
+            buf[at++] = (char)*p;
+        else
+            at += (size_t)snprintf(buf + at, len - at, "\\x%02x", *p);
+    }
+    if (len)
+        buf[at < len ? at : len - 1] = '\0';
+    return buf;
 }
 
 int nbc_progress_ok(void) { return isatty(STDERR_FILENO); }

@@ -34,6 +34,16 @@ int nbc_neighbourhood(const char *text, unsigned long *out);
 int nbc_real(const char *opt, const char *text, double min, double max, double *out);
 /* "X,Y" with 0 <= X, Y < 2^31. */
 int nbc_point(const char *opt, const char *text, long *x, long *y);
+/* 1 when cell (x, y) is on a w x h map; else a usage message naming the
+ * option ("--from 70,3 is outside the 64 x 40 map") and 0. */
+int nbc_cell_on_map(const char *opt, long x, long y, unsigned long w, unsigned long h);
+
+/* Samples every step along a path of length len, both ends included: so
+ * that no command prints without bound, at most NBC_MAX_SAMPLES.  On
+ * success *last is the index of the last (at len), and the samples are
+ * i * step for i < *last; else a usage message naming the option, and 0. */
+#define NBC_MAX_SAMPLES 1000000
+int nbc_samples(const char *opt, double step, double len, size_t *last);
 
 /* --format FORM for every tool that writes a bundle: "binary" or "sqlite"
  * (or "auto": by the output's name, the default).  On error prints a usage
@@ -47,8 +57,19 @@ int nbc_format(const char *opt, const char *text, nbb_format *out);
 #define NBC_FORMAT_HELP \
     "      --format FORM  write the bundle as 'binary' or 'sqlite' (default: sqlite\n" \
     "                     when OUT ends in .sqlite, .sqlite3 or .db, else binary)\n"
-/* Prints s as a JSON string, quoted and escaped. */
+/* Prints s as a JSON string, quoted and escaped: control characters as
+ * \u00XX, and each byte that is not part of valid UTF-8 as the code point
+ * of the same value, so that the output is always valid JSON (to standard
+ * output, or f). */
 void nbc_json_string(const char *s);
+void nbc_json_string_to(FILE *f, const char *s);
+/* s for plain text: every byte outside printable ASCII (control
+ * characters, DEL, anything from 0x80) as \xHH and a backslash as \\, so
+ * that a name never sends a terminal escape code.  Written into buf
+ * (len bytes; cut short if it does not fit); returns buf. */
+const char *nbc_printable(const char *s, char *buf, size_t len);
+/* The room nbc_printable needs for a name of NB_NAME_MAX bytes. */
+#define NBC_PRINTABLE_NAME (4 * NB_NAME_MAX + 1)
 
 /* Microseconds of the monotonic clock. */
 double nbc_now_us(void);

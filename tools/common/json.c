@@ -10,6 +10,7 @@ typedef struct parser {
     const char *line_start;
     unsigned line;
     nb_err *err;
+    size_t values; /* read so far, against NBJ_MAX_VALUES */
 } parser;
 
 static unsigned column(const parser *ps) { return (unsigned)(ps->p - ps->line_start) + 1; }
@@ -258,6 +259,11 @@ static nb_status value(parser *ps, nbj *v, unsigned depth)
     v->column = column(ps);
     if (ps->p >= ps->end)
         return fail(ps, "expected a value");
+    /* Each value costs some 60 bytes: the count bounds the memory of a
+     * file of tiny values. */
+    if (++ps->values > NBJ_MAX_VALUES)
+        return nbb_fail(ps->err, NB_ERR_LIMIT, "%s:%u:%u: more than %lu values (a limit of JSON "
+                        "inputs)", ps->name, ps->line, column(ps), (unsigned long)NBJ_MAX_VALUES);
     switch (*ps->p) {
     case '{':
     case '[': return container(ps, v, depth);
@@ -294,7 +300,7 @@ void nbj_free(nbj *v)
 
 nb_status nbj_parse(const char *text, size_t len, const char *name, nbj **out, nb_err *err)
 {
-    parser ps = {text, text + len, name, text, 1, err};
+    parser ps = {text, text + len, name, text, 1, err, 0};
     nbj *v = calloc(1, sizeof *v);
     if (!v)
         return nbb_fail(err, NB_ERR_NOMEM, "out of memory");
@@ -314,7 +320,7 @@ nb_status nbj_parse(const char *text, size_t len, const char *name, nbj **out, n
 
 nb_status nbj_parse_seq(const char *text, size_t len, const char *name, nbj **out, nb_err *err)
 {
-    parser ps = {text, text + len, name, text, 1, err};
+    parser ps = {text, text + len, name, text, 1, err, 0};
     nbj *seq = calloc(1, sizeof *seq);
     if (!seq)
         return nbb_fail(err, NB_ERR_NOMEM, "out of memory");

@@ -23,6 +23,9 @@ typedef struct nbj {
 } nbj;
 
 #define NBJ_MAX_DEPTH 64
+/* Values (numbers, strings, arrays, objects...) in one input: some 1 GB
+ * of memory at most. */
+#define NBJ_MAX_VALUES ((size_t)1 << 24)
 
 /* Parses exactly one JSON value (surrounding white space allowed). */
 nb_status nbj_parse(const char *text, size_t len, const char *name, nbj **out, nb_err *err);

@@ -315,7 +315,8 @@ static nb_status write_binary(nbb_builder *b, const char *path, nb_err *err)
     return nbb_tempfile_finish(&t, st, err);
 }
 
-static nb_status write_sqlite(nbb_builder *b, const char *path, nb_err *err)
+static nb_status write_sqlite(nbb_builder *b, const char *path, nbb_progress_fn progress,
+                              void *arg, nb_err *err)
 {
     uint8_t *image;
     size_t len;
@@ -329,16 +330,27 @@ static nb_status write_sqlite(nbb_builder *b, const char *path, nb_err *err)
                                NB_OPEN_VERIFY, &bundle, err);
     if (st != NB_OK)
         return st;
-    st = nbb_sqlite_write(bundle, path, err);
+    st = nbb_sqlite_write_progress(bundle, path, progress, arg, err);
     nb_bundle_close(bundle);
     return st;
 }
 
 nb_status nbb_builder_write_format(nbb_builder *b, const char *path, nbb_format format, nb_err *err)
 {
+    return nbb_builder_write_progress(b, path, format, NULL, NULL, err);
+}
+
+nb_status nbb_builder_write_progress(nbb_builder *b, const char *path, nbb_format format,
+                                     nbb_progress_fn progress, void *arg, nb_err *err)
+{
     if (format == NBB_FORMAT_AUTO)
         format = nbb_format_for_path(path);
-    return format == NBB_FORMAT_SQLITE ? write_sqlite(b, path, err) : write_binary(b, path, err);
+    if (format == NBB_FORMAT_SQLITE)
+        return write_sqlite(b, path, progress, arg, err);
+    nb_status st = write_binary(b, path, err);
+    if (st == NB_OK && progress)
+        progress(arg, 1);
+    return st;
 }
 
 nb_status nbb_builder_write(nbb_builder *b, const char *path, nb_err *err)

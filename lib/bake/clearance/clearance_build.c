@@ -92,6 +92,14 @@ nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi
                              const nbb_grid *grid, int compress, nbb_clearance_stats *stats,
                              nb_err *err)
 {
+    return nbb_bake_clearance_progress(b, legend, agents, grid, compress, NULL, NULL, stats, err);
+}
+
+nb_status nbb_bake_clearance_progress(nbb_builder *b, const nbi_legend *legend,
+                                      const nbi_agentset *agents, const nbb_grid *grid,
+                                      int compress, nbb_progress_fn progress, void *arg,
+                                      nbb_clearance_stats *stats, nb_err *err)
+{
     nb_capability caps[NB_MAX_AGENTS];
     uint32_t sizes[NB_MAX_AGENTS];
     size_t ncaps = nbi_agents_capabilities(agents, caps);
@@ -114,8 +122,13 @@ nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi
     if (!cv || !label || !queue || !payload)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                       grid->width, grid->height);
+    /* Progress by layers, the same share each: a clearance layer, then a
+     * component layer per size, for each capability. */
+    nbb_progress_part part = {progress, arg, 0, 1.0 / (double)(ncaps * (1 + nsizes))};
     for (size_t c = 0; c < ncaps && st == NB_OK; c++) {
         uint8_t in_cap[256];
+        part.base = (double)(c * (1 + nsizes)) * part.span;
+        nbb_progress_part_report(&part, 0);
         nbb_terrain_mask(legend, caps[c], in_cap);
         nbb_clearance_compute(grid->cells, grid->width, grid->height, in_cap, cap_size, cv);
         unsigned bits = nbi_bits_for(cap_size);
@@ -126,8 +139,10 @@ nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi
         if (stats && st == NB_OK)
             stats->clearance_layers++;
         for (size_t s = 0; s < nsizes && st == NB_OK; s++) {
-            uint32_t count =
-                nbb_components_compute(cv, grid->width, grid->height, sizes[s], label, queue);
+            part.base = (double)(c * (1 + nsizes) + 1 + s) * part.span;
+            nbb_progress_part_report(&part, 0);
+            uint32_t count = nbb_components_compute(cv, grid->width, grid->height, sizes[s], label,
+                                                    queue, &part);
             unsigned cbits = nbi_bits_for(count);
             nbb_layer_pack(grid->width, grid->height, count, NULL, label, payload);
             uint32_t cparams[4] = {caps[c], sizes[s], count, cbits};
@@ -145,7 +160,9 @@ nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi
 }
 
 nb_status nbb_level_bake_clearance(nbb_builder *b, const nbb_level *level, int compress,
-                                   nbb_clearance_stats *stats, nb_err *err)
+                                   nbb_progress_fn progress, void *arg, nbb_clearance_stats *stats,
+                                   nb_err *err)
 {
-    return nbb_bake_clearance(b, &level->legend, &level->agents, &level->grid, compress, stats, err);
+    return nbb_bake_clearance_progress(b, &level->legend, &level->agents, &level->grid, compress,
+                                       progress, arg, stats, err);
 }

@@ -24,9 +24,11 @@ void nbb_clearance_compute(const uint8_t *cells, uint32_t width, uint32_t height
  * cannot stand.  Returns the number of components.  Under octile moves
  * with either corner rule a diagonal step needs a standable cardinal
  * neighbour, so it never joins what cardinal steps do not: the components
- * are the 4-connected ones.  queue is scratch of width * height u32. */
+ * are the 4-connected ones.  queue is scratch of width * height u32.
+ * progress (may be NULL) is told the share of cells labelled. */
 uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32_t height,
-                                unsigned size, uint32_t *label, uint32_t *queue);
+                                unsigned size, uint32_t *label, uint32_t *queue,
+                                const nbb_progress_part *progress);
 
 /* Packs width * height values (each <= maxval) into a layer payload of
  * nbi_layer_bytes(cells, nbi_bits_for(maxval)) bytes.  Exactly one of
@@ -39,5 +41,11 @@ void nbb_layer_pack(uint32_t width, uint32_t height, uint32_t maxval, const uint
 nb_status nbb_bake_clearance(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
                              const nbb_grid *grid, int compress, nbb_clearance_stats *stats,
                              nb_err *err);
+/* The same, telling progress the fraction done (by layers, and cells within
+ * a component layer). */
+nb_status nbb_bake_clearance_progress(nbb_builder *b, const nbi_legend *legend,
+                                      const nbi_agentset *agents, const nbb_grid *grid,
+                                      int compress, nbb_progress_fn progress, void *arg,
+                                      nbb_clearance_stats *stats, nb_err *err);
 
 #endif

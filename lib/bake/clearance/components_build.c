@@ -11,14 +11,27 @@
  * exact components answer it for every pair of cells. */
 #include "clearance/clearance_build.h"
 
+/* Cells between two reports of progress. */
+#define REPORT_EVERY 65536
+
 uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32_t height,
-                                unsigned size, uint32_t *label, uint32_t *queue)
+                                unsigned size, uint32_t *label, uint32_t *queue,
+                                const nbb_progress_part *progress)
 {
     size_t n = (size_t)width * height, w = width;
     for (size_t i = 0; i < n; i++)
         label[i] = 0;
     uint32_t count = 0;
+    /* Each cell is seen once as done: labelled (taken off the queue) or,
+     * when the agent cannot stand there, passed over as a seed. */
+    size_t done = 0, report = REPORT_EVERY;
     for (size_t seed = 0; seed < n; seed++) {
+        if (progress && done >= report) {
+            nbb_progress_part_report(progress, (double)done / (double)n);
+            report = done + REPORT_EVERY;
+        }
+        if (clearance[seed] < size)
+            done++;
         if (label[seed] || clearance[seed] < size)
             continue;
         uint32_t id = ++count;
@@ -27,6 +40,10 @@ uint32_t nbb_components_compute(const uint8_t *clearance, uint32_t width, uint32
         queue[tail++] = (uint32_t)seed;
         while (head < tail) {
             size_t i = queue[head++], x = i % w;
+            if (progress && ++done >= report) {
+                nbb_progress_part_report(progress, (double)done / (double)n);
+                report = done + REPORT_EVERY;
+            }
             /* left, right, up, down */
             if (x > 0 && !label[i - 1] && clearance[i - 1] >= size) {
                 label[i - 1] = id;

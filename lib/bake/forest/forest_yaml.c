@@ -62,7 +62,7 @@ nb_status nbb_forest_parse(const char *buf, size_t len, const char *name, nbb_fo
     yaml_node_t *root, *list, *bn;
     size_t n = 0;
     memset(f, 0, sizeof *f);
-    nb_status st = nbb_yaml_load(&y, buf, len, name, err);
+    nb_status st = nbb_yaml_load(&y, buf, len, name, NBB_FOREST_YAML_MAX_NODES, err);
     if (st != NB_OK)
         return st;
     if ((st = nbb_yaml_root(&y, "a forest with 'circles'", &root, err)) ||
@@ -109,8 +109,7 @@ nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err)
     char *buf;
     size_t len;
     memset(f, 0, sizeof *f);
-    /* A circle takes some 20 bytes of YAML: room for the largest forest. */
-    nb_status st = nbb_read_file(path, (size_t)64 * NB_FOREST_MAX_CIRCLES, &buf, &len, err);
+    nb_status st = nbb_read_file(path, NBB_FOREST_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
     st = nbb_forest_parse(buf, len, nbb_input_name(path), f, err);

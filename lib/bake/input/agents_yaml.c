@@ -51,7 +51,7 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
     nbb_yaml y;
     yaml_node_t *root, *agents;
     size_t n = 0;
-    nb_status st = nbb_yaml_load(&y, buf, len, name, err);
+    nb_status st = nbb_yaml_load(&y, buf, len, name, NBB_YAML_MAX_NODES, err);
     if (st != NB_OK)
         return st;
     set->count = 0;

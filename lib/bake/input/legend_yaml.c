@@ -33,7 +33,7 @@ nb_status nbb_legend_parse(const char *buf, size_t len, const char *name, nbi_le
     static const char *const terrain_keys[] = {"name", "chars", NULL};
     nbb_yaml y;
     yaml_node_t *root, *terrains, *obstacles;
-    nb_status st = nbb_yaml_load(&y, buf, len, name, err);
+    nb_status st = nbb_yaml_load(&y, buf, len, name, NBB_YAML_MAX_NODES, err);
     if (st != NB_OK)
         return st;
     memset(legend, 0, sizeof *legend);

@@ -36,6 +36,8 @@ nb_status nbb_level_read(const char *legend_path, const char *agents_path, const
     return NB_OK;
 }
 
+uint64_t nbb_level_cells(const nbb_level *l) { return (uint64_t)l->grid.width * l->grid.height; }
+
 void nbb_level_free(nbb_level *l)
 {
     if (!l)

@@ -1,6 +1,7 @@
 /* readfile.c: whole input files into memory, standard input included. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +13,32 @@ const char *nbb_input_name(const char *path)
     return strcmp(path, "-") == 0 ? "(standard input)" : path;
 }
 
+/* "16 MiB (16777216 bytes)": a limit as people and scripts read it. */
+static void show_size(size_t n, char *buf, size_t len)
+{
+    if (n >= ((size_t)1 << 20) && n % ((size_t)1 << 20) == 0)
+        snprintf(buf, len, "%zu MiB (%zu bytes)", n >> 20, n);
+    else
+        snprintf(buf, len, "%zu bytes", n);
+}
+
+static nb_status too_large(const char *name, size_t limit, nb_err *err)
+{
+    char lim[64];
+    show_size(limit, lim, sizeof lim);
+    return nbi_fail(err, NB_ERR_LIMIT, "%s: larger than %s, the limit for this input", name, lim);
+}
+
+/* read(2) again when a signal interrupts it. */
+static ssize_t read_some(int fd, void *p, size_t n)
+{
+    ssize_t r;
+    do
+        r = read(fd, p, n);
+    while (r < 0 && errno == EINTR);
+    return r;
+}
+
 nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len, nb_err *err)
 {
     int is_stdin = strcmp(path, "-") == 0;
@@ -20,21 +47,36 @@ nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len,
     if (fd < 0)
         return nbi_fail_errno(err, "cannot open", path);
     struct stat sb;
-    if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    int known = fstat(fd, &sb) == 0;
+    nb_status st = NB_OK;
+    if (known && S_ISDIR(sb.st_mode))
+        st = nbi_fail(err, NB_ERR_IO, "%s: is a directory", name);
+    /* A regular file's size is known: a file too large is refused before
+     * anything is read.  Pipes and devices are read up to the limit. */
+    else if (known && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > (uint64_t)limit)
+        st = too_large(name, limit, err);
+    if (st != NB_OK) {
         if (!is_stdin)
             close(fd);
-        return nbi_fail(err, NB_ERR_IO, "%s: is a directory", name);
+        return st;
     }
-    size_t cap = 1 << 14, n = 0;
+    size_t cap = limit < ((size_t)1 << 14) ? limit : (size_t)1 << 14, n = 0;
     char *p = malloc(cap + 1);
-    nb_status st = p ? NB_OK : nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", name);
+    if (!p)
+        st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", name);
     while (st == NB_OK) {
+        if (n == cap && cap >= limit) {
+            /* Full: one byte more says whether the input goes on. */
+            char probe;
+            ssize_t r = read_some(fd, &probe, 1);
+            if (r < 0)
+                st = nbi_fail_errno(err, "read error", name);
+            else if (r > 0)
+                st = too_large(name, limit, err);
+            break;
+        }
         if (n == cap) {
-            if (cap >= limit) {
-                st = nbi_fail(err, NB_ERR_LIMIT, "%s: larger than the %zu-byte limit", name, limit);
-                break;
-            }
-            size_t ncap = cap * 2 > limit ? limit : cap * 2;
+            size_t ncap = cap > limit / 2 ? limit : cap * 2;
             char *q = realloc(p, ncap + 1);
             if (!q) {
                 st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu bytes", name, ncap);
@@ -43,9 +85,7 @@ nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len,
             p = q;
             cap = ncap;
         }
-        ssize_t r = read(fd, p + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
+        ssize_t r = read_some(fd, p + n, cap - n);
         if (r < 0)
             st = nbi_fail_errno(err, "read error", name);
         else if (r == 0)

@@ -128,6 +128,11 @@ nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen
                          name, lineno, v[4], v[5], v[6], v[7], l.width, l.height);
             break;
         }
+        if (scen->count == NBB_SCEN_MAX_LINES) {
+            st = nbi_fail(err, NB_ERR_LIMIT, "%s:%u: more than %zu scenario lines, the limit", name,
+                          lineno, NBB_SCEN_MAX_LINES);
+            break;
+        }
         if (scen->count == cap) {
             size_t ncap = cap ? 2 * cap : 256;
             nbb_scen_line *p = realloc(scen->lines, ncap * sizeof *p);

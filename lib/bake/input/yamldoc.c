@@ -27,21 +27,83 @@ nb_status nbb_yaml_fail(const nbb_yaml *y, const yaml_node_t *node, nb_err *err,
     return st;
 }
 
-nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name, nb_err *err)
+/* The parser's own error, located as libyaml locates it. */
+static nb_status parser_fail(const yaml_parser_t *parser, const char *name, nb_err *err)
+{
+    const yaml_mark_t *m = &parser->problem_mark;
+    return nbi_fail(err, parser->error == YAML_MEMORY_ERROR ? NB_ERR_NOMEM : NB_ERR_SYNTAX,
+                    "%s:%lu:%lu: YAML: %s%s%s", name, (unsigned long)m->line + 1,
+                    (unsigned long)m->column + 1, parser->problem ? parser->problem : "error",
+                    parser->context ? " " : "", parser->context ? parser->context : "");
+}
+
+static const char *event_anchor(const yaml_event_t *ev)
+{
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT: return (const char *)ev->data.scalar.anchor;
+    case YAML_SEQUENCE_START_EVENT: return (const char *)ev->data.sequence_start.anchor;
+    case YAML_MAPPING_START_EVENT: return (const char *)ev->data.mapping_start.anchor;
+    default: return NULL;
+    }
+}
+
+/* A first pass with libyaml's event parser, which stops at the first
+ * event beyond a limit, before the document is built: libyaml's scanner
+ * takes time quadratic in the nesting depth (40,000 levels: 10 s), its
+ * loader time quadratic in the anchors, and every node some 100 bytes. */
+static nb_status check_limits(const char *buf, size_t len, const char *name, size_t max_nodes,
+                              nb_err *err)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: cannot start the YAML parser", name);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+    size_t depth = 0, nodes = 0, anchors = 0;
+    nb_status st = NB_OK;
+    for (int done = 0; !done && st == NB_OK;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            st = parser_fail(&parser, name, err);
+            break;
+        }
+        yaml_mark_t at = ev.start_mark;
+        const char *what = NULL, *unit = NULL;
+        unsigned long limit = 0;
+        int opens = ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT;
+        int node = opens || ev.type == YAML_SCALAR_EVENT || ev.type == YAML_ALIAS_EVENT;
+        if (opens && ++depth > NBB_YAML_MAX_DEPTH)
+            what = "nesting deeper than", limit = NBB_YAML_MAX_DEPTH, unit = "levels";
+        else if (node && ++nodes > max_nodes)
+            what = "more than", limit = (unsigned long)max_nodes, unit = "nodes";
+        else if (node && event_anchor(&ev) && ++anchors > NBB_YAML_MAX_ANCHORS)
+            what = "more than", limit = NBB_YAML_MAX_ANCHORS, unit = "anchors (&name)";
+        if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
+            depth--;
+        done = ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+        if (what)
+            st = nbi_fail(err, NB_ERR_LIMIT, "%s:%lu:%lu: %s %lu %s (a limit of YAML inputs)",
+                          name, (unsigned long)at.line + 1, (unsigned long)at.column + 1, what,
+                          limit, unit);
+    }
+    yaml_parser_delete(&parser);
+    return st;
+}
+
+nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *name,
+                        size_t max_nodes, nb_err *err)
 {
     yaml_parser_t parser;
     memset(y, 0, sizeof *y);
     y->name = name;
+    nb_status st = check_limits(buf, len, name, max_nodes, err);
+    if (st != NB_OK)
+        return st;
     if (!yaml_parser_initialize(&parser))
         return nbi_fail(err, NB_ERR_NOMEM, "%s: cannot start the YAML parser", name);
     yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-    nb_status st = NB_OK;
     if (!yaml_parser_load(&parser, &y->doc)) {
-        const yaml_mark_t *m = &parser.problem_mark;
-        st = nbi_fail(err, parser.error == YAML_MEMORY_ERROR ? NB_ERR_NOMEM : NB_ERR_SYNTAX,
-                      "%s:%lu:%lu: YAML: %s%s%s", name, (unsigned long)m->line + 1,
-                      (unsigned long)m->column + 1, parser.problem ? parser.problem : "error",
-                      parser.context ? " " : "", parser.context ? parser.context : "");
+        st = parser_fail(&parser, name, err);
         yaml_parser_delete(&parser);
         memset(&y->doc, 0, sizeof y->doc);
         return st;
@@ -50,10 +112,7 @@ nb_status nbb_yaml_load(nbb_yaml *y, const char *buf, size_t len, const char *na
     yaml_document_t extra;
     if (yaml_document_get_root_node(&y->doc)) {
         if (!yaml_parser_load(&parser, &extra)) {
-            const yaml_mark_t *m = &parser.problem_mark;
-            st = nbi_fail(err, NB_ERR_SYNTAX, "%s:%lu:%lu: YAML: %s", name,
-                          (unsigned long)m->line + 1, (unsigned long)m->column + 1,
-                          parser.problem ? parser.problem : "error");
+            st = parser_fail(&parser, name, err);
         } else {
             yaml_node_t *r = yaml_document_get_root_node(&extra);
             if (r)

@@ -136,7 +136,7 @@ nb_status nbb_model_parse(const char *buf, size_t len, const char *name, nb_mode
     yaml_node_t *root, *n;
     uint64_t u;
     memset(m, 0, sizeof *m);
-    nb_status st = nbb_yaml_load(&y, buf, len, name, err);
+    nb_status st = nbb_yaml_load(&y, buf, len, name, NBB_YAML_MAX_NODES, err);
     if (st != NB_OK)
         return st;
     if ((st = nbb_yaml_root(&y, "a motion model", &root, err)) ||

@@ -27,6 +27,7 @@ typedef struct writer {
     sqlite3 *db;
     const char *path; /* for messages: the target */
     nb_err *err;
+    nbb_progress_part progress; /* of the whole database */
 } writer;
 
 static nb_status db_fail(writer *w, int rc, const char *what)
@@ -673,6 +674,11 @@ static nb_status put_models(writer *w)
 
 /* ---- the HAA* abstract graph (formats/abstract.md) ---- */
 
+/* Progress: the rows of the abstract graph's nodes and edges are most of
+ * the work when there is one (95% of it for a 4096 x 4096 map); the other
+ * tables are told step by step before them. */
+#define SHARE_BEFORE_ABSTRACT 0.3
+
 static nb_status put_abstract(writer *w, long idx)
 {
     const nb_bundle *b = w->b;
@@ -716,7 +722,11 @@ static nb_status put_abstract(writer *w, long idx)
         }
     uint64_t k = 0, clusters = (uint64_t)v.ncx * v.ncy;
     int64_t edge = 0;
+    nbb_progress_part part = {w->progress.fn ? nbb_progress_part_fn : NULL, &w->progress,
+                              SHARE_BEFORE_ABSTRACT, 1 - SHARE_BEFORE_ABSTRACT};
     for (uint32_t u = 0; u < v.nnodes && st == NB_OK; u++) {
+        if ((u & 4095) == 0)
+            nbb_progress_part_report(&part, (double)u / v.nnodes);
         while (k < clusters && nbi_get32(v.cluster_first + 4 * (k + 1)) <= u)
             k++;
         bind_int(&q[2], 1, u);
@@ -769,8 +779,10 @@ static nb_status fill(writer *w)
         st = exec(w, nbb_sqlite_schema, "cannot create the schema");
     if (st == NB_OK)
         st = exec(w, "BEGIN", "cannot begin");
+    nbb_progress_part_report(&w->progress, 0);
     if (st == NB_OK)
         st = put_sections(w);
+    nbb_progress_part_report(&w->progress, SHARE_BEFORE_ABSTRACT / 4);
     if (st == NB_OK)
         st = put_names(w);
     if (st == NB_OK && b->has_legend)
@@ -781,24 +793,29 @@ static nb_status fill(writer *w)
         st = put_agents(w);
     if (st == NB_OK && b->has_map)
         st = put_map(w);
+    nbb_progress_part_report(&w->progress, SHARE_BEFORE_ABSTRACT / 2);
     if (st == NB_OK && nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0)
         st = put_forest(w);
     if (st == NB_OK && nb_unit_count(b) > 0)
         st = put_units(w);
+    nbb_progress_part_report(&w->progress, SHARE_BEFORE_ABSTRACT * 3 / 4);
     if (st == NB_OK && nb_bundle_find(b, NB_SEC_MODEL, NULL, NULL, 0) >= 0)
         st = put_models(w);
+    nbb_progress_part_report(&w->progress, SHARE_BEFORE_ABSTRACT);
     long abstract = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
     if (st == NB_OK && abstract >= 0)
         st = put_abstract(w, abstract);
     if (st == NB_OK)
         st = exec(w, "COMMIT", "cannot commit");
+    nbb_progress_part_report(&w->progress, 1);
     return st;
 }
 
 /* Writes the database into file (an empty file that exists). */
-static nb_status write_db(const nb_bundle *b, const char *file, const char *path, nb_err *err)
+static nb_status write_db(const nb_bundle *b, const char *file, const char *path,
+                          nbb_progress_fn progress, void *arg, nb_err *err)
 {
-    writer w = {b, NULL, path, err};
+    writer w = {b, NULL, path, err, {progress, arg, 0, 1}};
     int rc = sqlite3_open_v2(file, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
     nb_status st = rc == SQLITE_OK ? fill(&w) : db_fail(&w, rc, "cannot open a new database");
     rc = sqlite3_close(w.db);
@@ -808,7 +825,8 @@ static nb_status write_db(const nb_bundle *b, const char *file, const char *path
 }
 
 /* Standard output: the database is made in a scratch file, then copied. */
-static nb_status write_stdout(const nb_bundle *b, nb_err *err)
+static nb_status write_stdout(const nb_bundle *b, nbb_progress_fn progress, void *arg,
+                              nb_err *err)
 {
     const char *dir = getenv("TMPDIR");
     char base[4096];
@@ -817,7 +835,7 @@ static nb_status write_stdout(const nb_bundle *b, nb_err *err)
     nb_status st = nbb_tempfile_scratch(&t, base, err);
     if (st != NB_OK)
         return st;
-    st = write_db(b, t.tmp, "(standard output)", err);
+    st = write_db(b, t.tmp, "(standard output)", progress, arg, err);
     uint8_t buf[1 << 16];
     while (st == NB_OK) {
         ssize_t n = read(t.fd, buf, sizeof buf);
@@ -843,12 +861,18 @@ static nb_status write_stdout(const nb_bundle *b, nb_err *err)
 
 nb_status nbb_sqlite_write(const nb_bundle *b, const char *path, nb_err *err)
 {
+    return nbb_sqlite_write_progress(b, path, NULL, NULL, err);
+}
+
+nb_status nbb_sqlite_write_progress(const nb_bundle *b, const char *path, nbb_progress_fn progress,
+                                    void *arg, nb_err *err)
+{
     if (strcmp(path, "-") == 0)
-        return write_stdout(b, err);
+        return write_stdout(b, progress, arg, err);
     nbb_tempfile t;
     nb_status st = nbb_tempfile_create(&t, path, err);
     if (st != NB_OK)
         return st;
-    st = write_db(b, t.tmp, path, err);
+    st = write_db(b, t.tmp, path, progress, arg, err);
     return nbb_tempfile_finish(&t, st, err);
 }

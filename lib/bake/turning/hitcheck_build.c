@@ -102,7 +102,7 @@ static int keep(struct table *t, const nb_curve *c, const struct touched *tc)
 }
 
 nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t **payload,
-                             size_t *len, nb_err *err)
+                             size_t *len, const nbb_progress_part *progress, nb_err *err)
 {
     int off[NBI_MAX_NEIGHBOURS][2];
     unsigned n = nbi_neighbourhood(neighbourhood, off), K = u->headings;
@@ -124,7 +124,8 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
     }
     int reach = 0; /* the farthest cell touched, in x or y */
     for (unsigned h0 = 0; h0 < K; h0++)
-        for (unsigned h1 = 0; h1 < K; h1++)
+        for (unsigned h1 = 0; h1 < K; h1++) {
+            nbb_progress_part_report(progress, (double)(h0 * K + h1) / ((double)K * K));
             for (unsigned o = 0; o < n; o++) {
                 nb_pose a = {0.5, 0.5, nbi_heading(h0, K)};
                 nb_pose b = {0.5 + off[o][0], 0.5 + off[o][1], nbi_heading(h1, K)};
@@ -137,6 +138,8 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
                     tc.dx = off[o][0];
                     tc.dy = off[o][1];
                     int r = nbi_sweep_cells(cand[c].seg, cand[c].count, u->width, collect, &tc);
+                    if (r == NBI_SWEEP_FAR)
+                        tc.overflow = 1;
                     if (r == 2 || tc.overflow) {
                         st = r == 2 ? nbi_fail(err, NB_ERR_NOMEM, "out of memory")
                                     : nbi_fail(err, NB_ERR_LIMIT,
@@ -162,6 +165,7 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t *
                 }
                 count[ix] = (uint32_t)(t.ncurves - before);
             }
+        }
     /* The window also holds the neighbourhood itself. */
     int ring = neighbourhood == 8 ? 1 : neighbourhood == 24 ? 2 : 3;
     if (reach < ring)
@@ -228,6 +232,15 @@ done:
 nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_stats *stats,
                        nb_err *err)
 {
+    return nbb_put_unit_progress(b, u, compress, NULL, NULL, stats, err);
+}
+
+nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, int compress,
+                                nbb_progress_fn progress, void *arg, nbb_unit_stats *stats,
+                                nb_err *err)
+{
+    /* The hit-check table is nearly all the work; the curve table follows. */
+    nbb_progress_part part = {progress, arg, 0, 0.95};
     uint8_t rec[NBI_UNIT_SIZE], *hc = NULL, *ct = NULL;
     size_t hclen, ctlen;
     nb_status st = nbi_unit_check(u, err);
@@ -246,7 +259,7 @@ nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_
     in.param[0] = u->headings;
     in.param[1] = u->neighbourhood;
     if ((st = nbb_builder_add(b, &in, rec, sizeof rec, 0, err)) ||
-        (st = nbb_hitcheck_build(u, u->neighbourhood, &hc, &hclen, err)))
+        (st = nbb_hitcheck_build(u, u->neighbourhood, &hc, &hclen, &part, err)))
         goto done;
     in.type = NB_SEC_HITCHECK;
     in.param[0] = u->neighbourhood;
@@ -255,6 +268,7 @@ nb_status nbb_put_unit(nbb_builder *b, const nb_unit *u, int compress, nbb_unit_
         (st = nbb_curvetab_build(u->radius, NBB_CT_DISTANCE, NBB_CT_STEPS, NBB_CT_ANGLES, &ct,
                                  &ctlen, err)))
         goto done;
+    nbb_progress_part_report(&part, 1);
     in.type = NB_SEC_CURVES;
     in.param[0] = NBB_CT_DISTANCE;
     in.param[1] = NBB_CT_STEPS;

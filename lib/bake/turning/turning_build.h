@@ -13,9 +13,10 @@ nb_status nbb_unit_parse(const char *buf, size_t len, const char *name, const nb
                          nb_unit *u, nb_err *err);
 
 /* The hit-check table of a unit for a neighbourhood of 8, 24 or 48, as
- * the section's payload (malloc'ed). */
+ * the section's payload (malloc'ed); progress (may be NULL) is told the
+ * share of heading pairs done. */
 nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, uint8_t **payload,
-                             size_t *len, nb_err *err);
+                             size_t *len, const nbb_progress_part *progress, nb_err *err);
 
 /* The curve heuristic table for a turning radius: distance cells at steps
  * per cell, angles relative bearings per turn (even). */

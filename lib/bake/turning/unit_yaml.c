@@ -16,7 +16,7 @@ nb_status nbb_unit_parse(const char *buf, size_t len, const char *name, const nb
     size_t tlen;
     uint64_t v;
     memset(u, 0, sizeof *u);
-    nb_status st = nbb_yaml_load(&y, buf, len, name, err);
+    nb_status st = nbb_yaml_load(&y, buf, len, name, NBB_YAML_MAX_NODES, err);
     if (st != NB_OK)
         return st;
     if ((st = nbb_yaml_root(&y, "a unit with 'name', 'radius' and 'width'", &root, err)) ||

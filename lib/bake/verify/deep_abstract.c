@@ -171,6 +171,8 @@ nb_status nbb_deep_abstract(nbb_deep *d, nb_err *err)
         return st;
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);
+    o.progress = d->o->progress;
+    o.progress_arg = d->o->ctx;
     o.cluster = g.cluster;
     o.quality = g.quality;
     o.placement = g.placement;

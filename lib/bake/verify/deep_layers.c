@@ -50,7 +50,7 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err)
     nbb_terrain_mask(&b->legend, cap, in_cap);
     /* Components need only whether clearance reaches the size. */
     nbb_clearance_compute(b->cells, l.width, l.height, in_cap, comp ? size : l.maxval, cv);
-    uint32_t count = comp ? nbb_components_compute(cv, l.width, l.height, size, label, queue) : 0;
+    uint32_t count = comp ? nbb_components_compute(cv, l.width, l.height, size, label, queue, NULL) : 0;
     long long at = first_difference(&l, comp ? NULL : cv, label);
     if (at >= 0) {
         uint32_t x = (uint32_t)((uint64_t)at % l.width), y = (uint32_t)((uint64_t)at / l.width);

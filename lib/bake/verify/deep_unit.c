@@ -98,7 +98,7 @@ nb_status nbb_deep_hitcheck(nbb_deep *d, nb_err *err)
     nb_status st = unit_and_payload(d, &u, &p, &len, err);
     if (st == NB_OK && (st = nbi_hitcheck_view(p, len, &g, err)) != NB_OK)
         st = nbb_deep_prefix(d, st, err);
-    if (st == NB_OK && ((st = nbb_hitcheck_build(&u, u.neighbourhood, &rp, &rlen, err)) != NB_OK ||
+    if (st == NB_OK && ((st = nbb_hitcheck_build(&u, u.neighbourhood, &rp, &rlen, NULL, err)) != NB_OK ||
                         (st = nbi_hitcheck_view(rp, rlen, &r, err)) != NB_OK))
         st = nbb_deep_cannot(d, st, err, "from its unit");
     if (st == NB_OK)

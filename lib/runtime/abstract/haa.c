@@ -379,6 +379,28 @@ static int abstract_path(nb_haa *ws, uint32_t to)
     }
 }
 
+/* 1 when the agent may walk cells c[0..n), each a step from the one
+ * before: every cell standable, every diagonal step allowed by the corner
+ * rule.  The cells a graph gives without a search (a stored path, the two
+ * ends of an inter-edge) are the agent's only when the graph was baked from
+ * the bundle's own clearance layers; in a damaged bundle they may not be,
+ * and what is made of the path after (straightening) relies on each step. */
+static int cells_walkable(const nbi_layer *l, uint32_t size, nb_corner corner, const nb_cell *c,
+                          size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!nbi_standable(l, size, c[i].x, c[i].y))
+            return 0;
+        if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
+            int c1 = nbi_standable(l, size, c[i].x, c[i - 1].y);
+            int c2 = nbi_standable(l, size, c[i - 1].x, c[i].y);
+            if (corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* The cells of the abstract path's step from u to v (keys), into ws->seg, in the order they
  * are walked when *reverse is 0, else backwards; returns the count.  An intra-edge without a
  * stored path the query may use is refined by an A* in its cluster (ws->ref), which a step
@@ -404,12 +426,14 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, int *reverse, int *
         nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
         ws->seg[0] = cu; /* an inter-edge: one step across the border */
         ws->seg[1] = cv;
-        return 2;
+        return cells_walkable(ws->l, q->size, q->corner, ws->seg, 2) ? 2 : 0;
     }
     /* A stored path follows the graph's corner rule: usable unless the query's rule is
      * stricter. */
-    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && q->corner == NB_CORNER_STRICT))
-        return nbi_agraph_arc_cells(g, how, u, v, ws->seg);
+    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && q->corner == NB_CORNER_STRICT)) {
+        size_t n = nbi_agraph_arc_cells(g, how, u, v, ws->seg);
+        return cells_walkable(ws->l, q->size, q->corner, ws->seg, n) ? n : 0;
+    }
     if (!ws->ref_started) {
         nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y), g->ncx,
                                       g->cluster, g->width, g->height);
@@ -429,7 +453,8 @@ static nb_status damaged(nb_haa *ws, nb_err *err)
     ws->phase = NBI_HAA_IDLE;
     return nbi_fail(err, NB_ERR_FORMAT,
                     "HAA*: an abstract edge that admits the agent has no path inside its "
-                    "cluster: the abstract graph is damaged or built for another map");
+                    "cluster, or cells the agent may not walk: the abstract graph is "
+                    "damaged or built for another map");
 }
 
 static nb_status no_memory(nb_haa *ws, nb_err *err)

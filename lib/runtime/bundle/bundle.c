@@ -5,10 +5,10 @@
  * offset or count is used (LMDB's habit with its meta pages).  Sections of
  * known types are decoded here once, so that queries never parse. */
 #include <stdio.h>
-#include <sys/mman.h>
 #include <zlib.h>
 
 #include "bundle/bundle.h"
+#include "bundle/osfile.h"
 
 /* zlib's allocations go through the bundle's allocator too. */
 static voidpf zalloc(voidpf opaque, uInt items, uInt size)
@@ -294,7 +294,7 @@ void nb_bundle_close(nb_bundle *b)
     nbi_free(b->a, b->sections);
     nbi_free(b->a, b->agents);
     if (b->mapping)
-        munmap(b->mapping, b->mapping_len);
+        nbi_file_unmap(b->mapping, b->mapping_len);
     nbi_free(b->a, b->buffer);
     nbi_free(b->a, b->path);
     nb_allocator copy = b->alloc; /* b->a points into b */

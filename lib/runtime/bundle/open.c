@@ -2,15 +2,11 @@
  * memory with NB_OPEN_PRIVATE), a stream (read into memory no further than
  * its header says) or memory (copied).  bundle.c checks and decodes what
  * was opened. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "bundle/bundle.h"
+#include "bundle/osfile.h"
 
 static nb_status finish_open(nb_bundle *b, unsigned flags, nb_bundle **out, nb_err *err)
 {
@@ -58,20 +54,10 @@ static uint64_t stream_length(const uint8_t *p, size_t n)
     return 0;
 }
 
-/* read, or pread at off when off >= 0, again when interrupted. */
-static ssize_t read_at(int fd, uint8_t *p, size_t n, off_t off)
-{
-    ssize_t r;
-    do
-        r = off < 0 ? read(fd, p, n) : pread(fd, p, n, off);
-    while (r < 0 && errno == EINTR);
-    return r;
-}
-
 /* Reads a whole stream (standard input, a pipe, a device) into memory,
  * no further than its header says it reaches. */
-static nb_status slurp(const nb_allocator *a, int fd, const char *path, uint8_t **buf, size_t *len,
-                       nb_err *err)
+static nb_status slurp(const nb_allocator *a, nbi_file *f, const char *path, uint8_t **buf,
+                       size_t *len, nb_err *err)
 {
     size_t cap = 1 << 16, n = 0;
     uint64_t want = STREAM_UNKNOWN;
@@ -95,14 +81,15 @@ static nb_status slurp(const nb_allocator *a, int fd, const char *path, uint8_t 
             p = q;
             cap *= 2;
         }
-        ssize_t r = read_at(fd, p + n, cap - n, -1);
-        if (r < 0) {
+        size_t r = 0;
+        nb_status st = nbi_file_read(f, p + n, cap - n, NBI_FILE_NEXT, &r, path, err);
+        if (st != NB_OK) {
             nbi_free(a, p);
-            return nbi_fail_errno(err, "read", path);
+            return st;
         }
         if (r == 0)
             break;
-        n += (size_t)r;
+        n += r;
     }
     *buf = p;
     *len = n;
@@ -113,19 +100,19 @@ static nb_status slurp(const nb_allocator *a, int fd, const char *path, uint8_t 
  * its start as the mapping would be.  A file that shrank meanwhile gives
  * fewer bytes, which the header check refuses; one that grew is read no
  * further than size. */
-static nb_status read_file(const nb_allocator *a, int fd, const char *path, size_t size,
+static nb_status read_file(const nb_allocator *a, nbi_file *f, const char *path, size_t size,
                            uint8_t **buf, size_t *len, nb_err *err)
 {
     uint8_t *p = nbi_alloc(a, size);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu bytes", path, size);
-    size_t n = 0;
-    ssize_t r = 1;
-    while (n < size && (r = read_at(fd, p + n, size - n, (off_t)n)) > 0)
-        n += (size_t)r;
-    if (r < 0) {
+    size_t n = 0, r = 1;
+    nb_status st = NB_OK;
+    while (n < size && (st = nbi_file_read(f, p + n, size - n, n, &r, path, err)) == NB_OK && r)
+        n += r;
+    if (st != NB_OK) {
         nbi_free(a, p);
-        return nbi_fail_errno(err, "read", path);
+        return st;
     }
     *buf = p;
     *len = n;
@@ -135,11 +122,50 @@ static nb_status read_file(const nb_allocator *a, int fd, const char *path, size
 /* Whether the file starts as an SQLite database: one is read into memory
  * by SQLite at open whatever the flags, so NB_OPEN_PRIVATE need not copy
  * it first. */
-static int is_sqlite_file(int fd)
+static int is_sqlite_file(nbi_file *f)
 {
     char head[sizeof NBI_SQLITE_MAGIC - 1];
-    return pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
-           memcmp(head, NBI_SQLITE_MAGIC, sizeof head) == 0;
+    size_t got = 0;
+    return nbi_file_read(f, head, sizeof head, 0, &got, "", NULL) == NB_OK &&
+           got == sizeof head && memcmp(head, NBI_SQLITE_MAGIC, sizeof head) == 0;
+}
+
+/* Reads or maps what f holds into b: a regular file is mapped (read with
+ * NB_OPEN_PRIVATE), anything else read to its end. */
+static nb_status load(nb_bundle *b, nbi_file *f, unsigned flags, nb_err *err)
+{
+    nbi_file_kind kind;
+    uint64_t size;
+    size_t len = 0;
+    nb_status st = nbi_file_stat(f, b->path, &kind, &size, err);
+    if (st != NB_OK)
+        return st;
+    if (kind == NBI_FILE_DIR)
+        return nbi_fail(err, NB_ERR_IO, "%s: is a directory, not a bundle", b->path);
+    if (kind != NBI_FILE_REGULAR || size == 0) {
+        st = slurp(b->a, f, b->path, &b->buffer, &len, err);
+        b->data = b->buffer;
+        b->size = len;
+        return st;
+    }
+    b->from_file = !f->is_stdin;
+    if (size > SIZE_MAX)
+        return nbi_fail(err, NB_ERR_LIMIT, "%s: too large to map", b->path);
+    if ((flags & NB_OPEN_PRIVATE) && !is_sqlite_file(f)) {
+        st = read_file(b->a, f, b->path, (size_t)size, &b->buffer, &len, err);
+        b->data = b->buffer;
+        b->size = len;
+        return st;
+    }
+    void *m = NULL;
+    st = nbi_file_map(f, (size_t)size, &m, b->path, err);
+    if (st == NB_OK) {
+        b->mapping = m;
+        b->mapping_len = (size_t)size;
+        b->data = m;
+        b->size = size;
+    }
+    return st;
 }
 
 #define KNOWN_FLAGS (NB_OPEN_VERIFY | NB_OPEN_PRIVATE)
@@ -160,50 +186,14 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
     nb_bundle *b = nbi_bundle_new(strcmp(path, "-") == 0 ? "(standard input)" : path, alloc, err);
     if (!b)
         return NB_ERR_NOMEM;
-    int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        st = nbi_fail_errno(err, "cannot open", path);
+    nbi_file f;
+    st = nbi_file_open(&f, path, b->a, err);
+    if (st != NB_OK) {
         nb_bundle_close(b);
         return st;
     }
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        st = nbi_fail_errno(err, "cannot stat", b->path);
-        if (fd != STDIN_FILENO)
-            close(fd);
-        nb_bundle_close(b);
-        return st;
-    }
-    if (S_ISDIR(sb.st_mode)) {
-        st = nbi_fail(err, NB_ERR_IO, "%s: is a directory, not a bundle", b->path);
-    } else if (S_ISREG(sb.st_mode) && sb.st_size > 0) {
-        b->from_file = fd != STDIN_FILENO;
-        if ((uint64_t)sb.st_size > SIZE_MAX) {
-            st = nbi_fail(err, NB_ERR_LIMIT, "%s: too large to map", b->path);
-        } else if ((flags & NB_OPEN_PRIVATE) && !is_sqlite_file(fd)) {
-            size_t len = 0;
-            st = read_file(b->a, fd, b->path, (size_t)sb.st_size, &b->buffer, &len, err);
-            b->data = b->buffer;
-            b->size = len;
-        } else {
-            void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
-            if (m == MAP_FAILED) {
-                st = nbi_fail_errno(err, "cannot map", b->path);
-            } else {
-                b->mapping = m;
-                b->mapping_len = (size_t)sb.st_size;
-                b->data = m;
-                b->size = (uint64_t)sb.st_size;
-            }
-        }
-    } else {
-        size_t len = 0;
-        st = slurp(b->a, fd, b->path, &b->buffer, &len, err);
-        b->data = b->buffer;
-        b->size = len;
-    }
-    if (fd != STDIN_FILENO)
-        close(fd);
+    st = load(b, &f, flags, err);
+    nbi_file_close(&f);
     if (st != NB_OK) {
         nb_bundle_close(b);
         return st;

@@ -102,6 +102,8 @@ static nb_status find_layer(const nb_bundle *b, uint32_t type, nb_capability cap
     uint32_t params[2] = {cap, size};
     long idx = nb_bundle_find(b, type, NULL, params, type == NB_SEC_CLEARANCE ? 1 : 2);
     if (idx < 0) {
+        if (!err) /* nb_clearance and friends, called per cell: no message to make */
+            return NB_ERR_NOTFOUND;
         char have[512];
         nb_capability_format(b, cap, caps, sizeof caps);
         list_layers(b, type, have, sizeof have);

@@ -623,6 +623,10 @@ static nb_status check_point(const nb_forest *f, nb_vec2 p, const char *what, nb
 {
     if (!isfinite(p.x) || !isfinite(p.y))
         return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is not a finite point", what, p.x, p.y);
+    /* Where the circles are: beyond, differences of points would overflow. */
+    if (fabs(p.x) > NB_FOREST_MAX_COORD || fabs(p.y) > NB_FOREST_MAX_COORD)
+        return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is beyond %g in x or y", what, p.x, p.y,
+                        NB_FOREST_MAX_COORD);
     if (f->has_bounds &&
         !(p.x >= f->bounds[0] && p.x <= f->bounds[2] && p.y >= f->bounds[1] && p.y <= f->bounds[3]))
         return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is outside the forest's bounds [%g, %g] x [%g, %g]",

@@ -19,9 +19,10 @@
 static void cell_range(const nbi_cgrid *g, double lo, double hi, double origin, uint32_t side,
                        uint32_t *a, uint32_t *b)
 {
+    /* Clamped as doubles, NaN included, before the conversion. */
     double fa = floor((lo - origin) / g->cell), fb = floor((hi - origin) / g->cell);
-    *a = fa < 0 ? 0 : fa >= side ? side - 1 : (uint32_t)fa;
-    *b = fb < 0 ? 0 : fb >= side ? side - 1 : (uint32_t)fb;
+    *a = !(fa >= 0) ? 0 : fa >= side ? side - 1 : (uint32_t)fa;
+    *b = !(fb >= 0) ? 0 : fb >= side ? side - 1 : (uint32_t)fb;
 }
 
 /* The cells a circle is listed in: its bounding box, widened a little so

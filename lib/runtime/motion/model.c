@@ -249,7 +249,11 @@ nb_status nbi_model_decode(const uint8_t *p, size_t len, const char *name, nb_mo
     }
     nb_status st = nbi_model_check(m, err);
     if (st != NB_OK) {
+        /* A model the check refuses (NB_ERR_LIMIT for a count out of
+         * range) is a bad section here, in the status and in err alike. */
         nbi_err_prefix(err, "bad model section");
+        if (err)
+            err->code = NB_ERR_FORMAT;
         return NB_ERR_FORMAT;
     }
     nbi_model_derive(m);

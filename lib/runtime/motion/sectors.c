@@ -82,8 +82,9 @@ nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, uint32_t 
         s->region[i] = NBI_HEAP_NONE;
     for (uint32_t sy = 0; sy < s->sh; sy++)
         for (uint32_t sx = 0; sx < s->sw; sx++) {
-            long x0 = (long)sx * size, y0 = (long)sy * size;
-            long x1 = x0 + size < (long)w ? x0 + size : w, y1 = y0 + size < (long)h ? y0 + size : h;
+            long x0 = (long)sx * (long)size, y0 = (long)sy * (long)size;
+            long x1 = x0 + (long)size < (long)w ? x0 + (long)size : (long)w;
+            long y1 = y0 + (long)size < (long)h ? y0 + (long)size : (long)h;
             for (long y = y0; y < y1; y++)
                 for (long x = x0; x < x1; x++) {
                     if (!stand[(size_t)y * w + x] || s->region[(size_t)y * w + x] != NBI_HEAP_NONE)

@@ -20,9 +20,9 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "bundle/bundle.h"
+#include "bundle/osfile.h"
 
 int nb_sqlite_supported(void) { return 1; }
 
@@ -428,7 +428,7 @@ nb_status nbi_sqlite_load(nb_bundle *b, unsigned flags, nb_err *err)
     if (res != NB_OK)
         return res;
     if (b->mapping)
-        munmap(b->mapping, b->mapping_len);
+        nbi_file_unmap(b->mapping, b->mapping_len);
     nbi_free(b->a, b->buffer);
     b->mapping = NULL;
     b->mapping_len = 0;

@@ -43,7 +43,11 @@ void nbi_curvetab_cell(const nbi_curvetab *t, double rho, double alpha, long *ro
     long c = lround(alpha * t->angles / NBI_TWO_PI);
     *col = (unsigned)(c < 0 ? 0 : c >= (long)t->cols ? (long)t->cols - 1 : c);
     double r = floor(rho * t->steps);
-    *row = r > (double)t->distance * t->steps ? (long)t->distance * t->steps : (long)r;
+    /* NaN and distances beyond the table go to its far row, never through
+     * a conversion that overflows (long may be 32 bits). */
+    *row = !(r < (double)t->distance * t->steps) ? (long)t->distance * (long)t->steps
+           : r < 0                                ? 0
+                                                  : (long)r;
 }
 
 double nbi_curvetab_lookup(const nbi_curvetab *t, const nb_pose *from, double x, double y)

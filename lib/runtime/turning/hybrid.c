@@ -84,7 +84,8 @@ static long cheb(const nb_pose *a, const nb_pose *b)
 
 static unsigned heading_index(const nb_planner *p, double h)
 {
-    long k = lround(h * p->K / (2 * M_PI)) % (long)p->K;
+    /* Reduced first: lround of a huge heading would overflow. */
+    long k = lround(nbi_angle_mod(h) * p->K / (2 * M_PI)) % (long)p->K;
     return (unsigned)(k < 0 ? k + (long)p->K : k);
 }
 

@@ -321,6 +321,12 @@ static int walk_hit(void *ctx, long x, long y)
 int nbi_walkable(const nb_planner *p, const nb_segment *seg, size_t n, int skip, double sx,
                  double sy)
 {
+    /* A segment that leaves the map touches a cell outside, which is
+     * blocked; said here, before the sweep, it also keeps the sweep's
+     * loops within the map's cells whatever the caller's numbers. */
+    for (size_t i = 0; i < n; i++)
+        if (!nbi_segment_within(&seg[i], (double)p->W, (double)p->H))
+            return 0;
     struct walk w = {p, skip, sx, sy, p->unit.width / 2 - NBI_TOUCH_EPS};
     return !nbi_sweep_cells(seg, n, p->unit.width, walk_hit, &w);
 }

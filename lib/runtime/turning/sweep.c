@@ -182,12 +182,35 @@ void nbi_segment_bounds(const nb_segment *s, double *x0, double *y0, double *x1,
     }
 }
 
+/* The segment's bounds, when all its numbers are finite (fmin and fmax
+ * would hide a NaN) and the bounds widened by margin lie within
+ * +-NBI_SWEEP_MAX_COORD; else 0. */
+static int bounded(const nb_segment *s, double margin, double *x0, double *y0, double *x1,
+                   double *y1)
+{
+    if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading) || !isfinite(s->length) ||
+        !isfinite(margin))
+        return 0;
+    if (s->kind == NB_SEG_ARC && (!isfinite(s->cx) || !isfinite(s->cy) || !isfinite(s->radius)))
+        return 0;
+    nbi_segment_bounds(s, x0, y0, x1, y1);
+    const double m = NBI_SWEEP_MAX_COORD - fabs(margin);
+    return *x0 >= -m && *y0 >= -m && *x1 <= m && *y1 <= m;
+}
+
+int nbi_segment_within(const nb_segment *s, double w, double h)
+{
+    double x0, y0, x1, y1;
+    return bounded(s, 0, &x0, &y0, &x1, &y1) && x0 >= 0 && y0 >= 0 && x1 < w && y1 < h;
+}
+
 int nbi_sweep_cells(const nb_segment *seg, size_t n, double width, nbi_cell_fn fn, void *ctx)
 {
     double hw = width / 2, lim = hw - NBI_TOUCH_EPS;
     for (size_t i = 0; i < n; i++) {
         double x0, y0, x1, y1;
-        nbi_segment_bounds(&seg[i], &x0, &y0, &x1, &y1);
+        if (!bounded(&seg[i], hw + 1, &x0, &y0, &x1, &y1))
+            return NBI_SWEEP_FAR;
         long cx0 = (long)floor(x0 - hw), cx1 = (long)floor(x1 + hw);
         long cy0 = (long)floor(y0 - hw), cy1 = (long)floor(y1 + hw);
         for (long y = cy0; y <= cy1; y++)
@@ -204,6 +227,8 @@ int nbi_sweep_cells(const nb_segment *seg, size_t n, double width, nbi_cell_fn f
 int nbi_disc_cells(double px, double py, double width, nbi_cell_fn fn, void *ctx)
 {
     double hw = width / 2, lim = hw - NBI_TOUCH_EPS;
+    if (!(fabs(px) + hw + 1 <= NBI_SWEEP_MAX_COORD && fabs(py) + hw + 1 <= NBI_SWEEP_MAX_COORD))
+        return NBI_SWEEP_FAR;
     for (long y = (long)floor(py - hw); y <= (long)floor(py + hw); y++)
         for (long x = (long)floor(px - hw); x <= (long)floor(px + hw); x++)
             if (point_box(px, py, (double)x, (double)y) < lim) {

@@ -1,0 +1,38 @@
+/* osfile.h: the operating system's files as open.c needs them (open,
+ * kind and size, read, map), behind one interface: POSIX or Windows
+ * (osfile.c).  Each call that fails fills err with the path and the
+ * system's reason.  Internal. */
+#ifndef NB_OSFILE_H
+#define NB_OSFILE_H
+
+#include "core/base.h"
+
+typedef struct nbi_file {
+    void *handle; /* a Windows HANDLE */
+    int fd;       /* a POSIX descriptor */
+    int is_stdin;
+} nbi_file;
+
+typedef enum nbi_file_kind {
+    NBI_FILE_REGULAR, /* a file with a size, that can be mapped */
+    NBI_FILE_DIR,
+    NBI_FILE_STREAM /* a pipe, a terminal, a device: read to its end */
+} nbi_file_kind;
+
+/* Opens path read-only; "-" is standard input (not closed by
+ * nbi_file_close).  a is what a long path is widened in, on Windows. */
+nb_status nbi_file_open(nbi_file *f, const char *path, const nb_allocator *a, nb_err *err);
+nb_status nbi_file_stat(nbi_file *f, const char *name, nbi_file_kind *kind, uint64_t *size,
+                        nb_err *err);
+/* Reads up to n bytes at offset off, or from the current position when
+ * off is NBI_FILE_NEXT; *got is 0 at the end. */
+#define NBI_FILE_NEXT UINT64_MAX
+nb_status nbi_file_read(nbi_file *f, void *p, size_t n, uint64_t off, size_t *got,
+                        const char *name, nb_err *err);
+/* Maps the first size bytes read-only and shared; the mapping outlives
+ * the file's handle. */
+nb_status nbi_file_map(nbi_file *f, size_t size, void **out, const char *name, nb_err *err);
+void nbi_file_unmap(void *p, size_t size);
+void nbi_file_close(nbi_file *f);
+
+#endif

@@ -1,0 +1,515 @@
+/* queries.c: what fuzz_queries and fuzz_sqlite do with a bundle: open it
+ * from memory and, when it passes the check `navbake verify` makes
+ * (nb_bundle_verify, and the abstract graph's structure through the
+ * tools' view), run every query family on it with a few start and goal
+ * pairs derived from the input: the level's accessors, Annotated A*
+ * (each corner rule, each agent), HAA* (each flag), the forest (each baked
+ * radius and one that is not, baked and deferred), the unit planner (each
+ * unit, each method) and motion planning (each model, each heuristic, and
+ * routes over sectors and over HAA*), with small expansion limits so that
+ * an input takes milliseconds.  A call must return NB_OK or a clean error
+ * (its status in range, its message filled and terminated) and a result
+ * that keeps the API's promises (a path inside the map, from the start to
+ * the goal); anything else aborts, as a crash or a sanitizer's report
+ * does. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bake.h"
+#include "navbake.h"
+#include "queries.h"
+
+static void fail(const char *what, const char *detail)
+{
+    fprintf(stderr, "fuzz_queries: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+    abort();
+}
+
+/* A status from a call given err: NB_OK with the message cleared, or an
+ * error with its code in err and a terminated message. */
+/* NB_FUZZ_VERBOSE=1: each call's status and each family's time on
+ * standard error (to see what an input reaches). */
+static int verbose = -1;
+
+static nb_status check_status(nb_status st, const nb_err *err, const char *call)
+{
+    if (verbose < 0)
+        verbose = getenv("NB_FUZZ_VERBOSE") != NULL;
+    if (verbose)
+        fprintf(stderr, "%s: %s%s%s\n", call, nb_status_str(st), st ? ": " : "", st ? err->msg : "");
+    if ((unsigned)st > NB_ERR_LIMIT)
+        fail("status out of range", call);
+    if (err->code != st)
+        fail("err->code differs from the status returned", call);
+    if (!memchr(err->msg, 0, sizeof err->msg))
+        fail("unterminated message", call);
+    if (st == NB_OK && err->msg[0])
+        fail("a message left after NB_OK", call);
+    if (st != NB_OK && !err->msg[0])
+        fail("an error without a message", call);
+    return st;
+}
+
+static void check_path_status(nb_path_status s, const char *call)
+{
+    if ((unsigned)s > NB_PATH_LIMIT)
+        fail("path status out of range", call);
+}
+
+/* A little state from the input, for start and goal cells. */
+typedef struct pick {
+    uint64_t s;
+} pick;
+
+static uint64_t next(pick *p)
+{
+    p->s = p->s * 6364136223846793005ull + 1442695040888963407ull;
+    return p->s >> 33;
+}
+
+static long below(pick *p, long n) { return n > 0 ? (long)(next(p) % (uint64_t)n) : 0; }
+
+/* ---------------------------------------------------------------- the level */
+
+static void level(const nb_bundle *b, pick *p)
+{
+    char buf[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    unsigned nt = nb_terrain_count(b);
+    for (unsigned t = 0; t < nt + 1; t++) {
+        const char *n = nb_terrain_name(b, t), *c = nb_terrain_chars(b, t);
+        if (t < nt && (!n || !c))
+            fail("a terrain without a name or characters", NULL);
+    }
+    (void)nb_obstacle_chars(b);
+    nb_err err;
+    nb_capability cap;
+    (void)check_status(nb_capability_parse(b, "ground,swamp", &cap, &err), &err, "nb_capability_parse");
+    size_t na = nb_agent_count(b);
+    for (size_t i = 0; i < na; i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        if (!a || !memchr(a->name, 0, sizeof a->name))
+            fail("an agent without a terminated name", NULL);
+        (void)nb_capability_format(b, a->capability, buf, sizeof buf);
+        if (nb_agent_find(b, a->name) == NULL)
+            fail("nb_agent_find does not find an agent by its name", a->name);
+    }
+    uint32_t w = nb_map_width(b), h = nb_map_height(b);
+    for (int k = 0; k < 8; k++) {
+        long x = below(p, (long)w + 2) - 1, y = below(p, (long)h + 2) - 1;
+        (void)nb_map_terrain(b, x, y);
+        (void)nb_map_char(b, x, y);
+    }
+    /* Every cell of one agent's layers (the sample is 64 x 40) one time in
+     * four, some cells of each agent's otherwise. */
+    size_t all = below(p, 4) == 0 ? (size_t)below(p, (long)na) : SIZE_MAX;
+    for (size_t i = 0; i < na && i < 8; i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        int cv = nb_clearance_cap(b, a->capability);
+        for (int k = 0; w && h && k < (i == all ? 65536 : 64); k++) {
+            uint32_t x = i == all ? (uint32_t)k % w : (uint32_t)below(p, w);
+            uint32_t y = i == all ? (uint32_t)k / w : (uint32_t)below(p, h);
+            if (y >= h)
+                break;
+            int c = nb_clearance(b, a->capability, x, y);
+            if (cv >= 0 && (c < 0 || c > cv))
+                fail("nb_clearance beyond its layer's cap", NULL);
+            (void)nb_can_stand(b, a->capability, a->size, x, y);
+            (void)nb_component(b, a->capability, a->size, x, y);
+        }
+        for (int k = 0; k < 4; k++) {
+            nb_cell from = {(int32_t)(below(p, (long)w + 2) - 1), (int32_t)(below(p, (long)h + 2) - 1)};
+            nb_cell to = {(int32_t)below(p, w), (int32_t)below(p, h)};
+            (void)nb_reachable(b, a->capability, a->size, from, to);
+            (void)nb_can_stand(b, a->capability, (unsigned)below(p, 70), from.x, from.y);
+        }
+    }
+}
+
+/* Start and goal cells: cells where the agent may stand (the first of up
+ * to 32 tries from the input), cells from the input, corners. */
+#define NPAIRS 3
+static nb_cell standable(const nb_bundle *b, const nb_agent *a, pick *p, nb_cell fallback)
+{
+    int32_t w = (int32_t)nb_map_width(b), h = (int32_t)nb_map_height(b);
+    for (int k = 0; k < 32; k++) {
+        nb_cell c = {(int32_t)below(p, w), (int32_t)below(p, h)};
+        if (nb_can_stand(b, a->capability, a->size, c.x, c.y) == 1)
+            return c;
+    }
+    return fallback;
+}
+
+static void pairs(const nb_bundle *b, const nb_agent *a, pick *p, nb_cell from[NPAIRS], nb_cell to[NPAIRS])
+{
+    int32_t w = (int32_t)nb_map_width(b), h = (int32_t)nb_map_height(b);
+    nb_cell first = {0, 0}, last = {w - 1, h - 1};
+    from[0] = standable(b, a, p, first);
+    to[0] = standable(b, a, p, last);
+    from[1].x = (int32_t)below(p, w);
+    from[1].y = (int32_t)below(p, h);
+    to[1] = standable(b, a, p, first);
+    from[2] = last;
+    to[2].x = (int32_t)below(p, w);
+    to[2].y = (int32_t)below(p, h);
+}
+
+static void check_cells(const nb_bundle *b, const nb_cell *path, size_t n, nb_cell from, nb_cell to,
+                        int steps, const char *call)
+{
+    if (n == 0 || !path)
+        fail("a path found without cells", call);
+    if (path[0].x != from.x || path[0].y != from.y || path[n - 1].x != to.x || path[n - 1].y != to.y)
+        fail("a path that does not join the start to the goal", call);
+    for (size_t i = 0; i < n; i++) {
+        if (path[i].x < 0 || path[i].y < 0 || (uint32_t)path[i].x >= nb_map_width(b) ||
+            (uint32_t)path[i].y >= nb_map_height(b))
+            fail("a path cell outside the map", call);
+        if (steps && i && (abs(path[i].x - path[i - 1].x) > 1 || abs(path[i].y - path[i - 1].y) > 1)) {
+            if (verbose)
+                for (size_t k = 0; k < n; k++)
+                    fprintf(stderr, "%s(%d,%d)", k ? " " : "path ", path[k].x, path[k].y);
+            fail("a cell path that jumps", call);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- AA*, HAA* */
+
+static void grid_searches(const nb_bundle *b, pick *p)
+{
+    nb_err err;
+    nb_aa *aa = NULL;
+    nb_haa *haa = NULL;
+    if (check_status(nb_aa_open(b, &aa, &err), &err, "nb_aa_open") != NB_OK)
+        aa = NULL;
+    if (check_status(nb_haa_open(b, &haa, &err), &err, "nb_haa_open") != NB_OK)
+        haa = NULL;
+    if (haa) {
+        nb_haa_graph g;
+        nb_haa_describe(haa, &g);
+        if (!g.quality || !g.placement)
+            fail("nb_haa_describe without a quality or placement", NULL);
+    }
+    size_t na = nb_agent_count(b);
+    for (size_t i = 0; i < na && i < 6; i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        nb_cell from[NPAIRS], to[NPAIRS];
+        pairs(b, a, p, from, to);
+        for (int k = 0; k < NPAIRS; k++) {
+            nb_aa_query q;
+            nb_aa_query_init(&q);
+            q.start = from[k];
+            q.goal = to[k];
+            q.size = a->size;
+            q.capability = a->capability;
+            /* A corner rule and an HAA* flag each, from the input: every
+             * one of them over the inputs. */
+            q.corner = (nb_corner)below(p, 2);
+            nb_aa_result ar;
+            if (aa && check_status(nb_aa_find(aa, &q, &ar, &err), &err, "nb_aa_find") == NB_OK) {
+                check_path_status(ar.status, "nb_aa_find");
+                if (ar.status == NB_PATH_FOUND)
+                    check_cells(b, ar.path, ar.path_len, q.start, q.goal, 1, "nb_aa_find");
+            }
+            static const unsigned flags[] = {0, NB_HAA_SMOOTH, NB_HAA_STRAIGHTEN,
+                                             NB_HAA_SMOOTH | NB_HAA_STRAIGHTEN};
+            unsigned f = flags[below(p, 4)];
+            q.corner = NB_CORNER_STRICT;
+            nb_haa_result r;
+            if (verbose)
+                fprintf(stderr, "haa: agent %s (%d,%d) -> (%d,%d) flags %u\n", a->name, q.start.x,
+                        q.start.y, q.goal.x, q.goal.y, f);
+            if (haa && check_status(nb_haa_find(haa, &q, f, &r, &err), &err, "nb_haa_find") == NB_OK) {
+                check_path_status(r.status, "nb_haa_find");
+                if (r.status == NB_PATH_FOUND)
+                    check_cells(b, r.path, r.path_len, q.start, q.goal, !(f & NB_HAA_SMOOTH), "nb_haa_find");
+            }
+        }
+    }
+    /* A query off the map and one of size 0: clean errors. */
+    if (aa) {
+        nb_aa_query q;
+        nb_aa_query_init(&q);
+        q.capability = na ? nb_agent_get(b, 0)->capability : 1;
+        q.start.x = -1;
+        q.goal.x = (int32_t)nb_map_width(b);
+        nb_aa_result r;
+        (void)check_status(nb_aa_find(aa, &q, &r, &err), &err, "nb_aa_find off the map");
+        q.start.x = q.goal.x = 0;
+        q.size = 0;
+        (void)check_status(nb_aa_find(aa, &q, &r, &err), &err, "nb_aa_find size 0");
+    }
+    nb_haa_close(haa);
+    nb_aa_close(aa);
+}
+
+/* ---------------------------------------------------------------- forests */
+
+static void forests(const nb_bundle *b, pick *p)
+{
+    nb_err err;
+    nb_forest *f;
+    if (check_status(nb_forest_open(b, &f, &err), &err, "nb_forest_open") != NB_OK)
+        return;
+    nb_forest_ws *ws;
+    if (check_status(nb_forest_ws_open(f, &ws, &err), &err, "nb_forest_ws_open") != NB_OK) {
+        nb_forest_close(f);
+        return;
+    }
+    double bounds[4] = {-10, -10, 110, 70};
+    int has_bounds = nb_forest_bounds(f, bounds);
+    size_t n = nb_forest_circle_count(f);
+    for (size_t i = 0; i < n && i < 4; i++)
+        if (!nb_forest_circle(f, i))
+            fail("nb_forest_circle NULL before the end", NULL);
+    unsigned nr = nb_forest_radius_count(f);
+    double radii[8];
+    unsigned k = 0;
+    for (unsigned i = 0; i < nr && k < 4; i++) {
+        radii[k++] = nb_forest_radius(f, i);
+        nb_forest_graph_info gi;
+        (void)check_status(nb_forest_graph(f, i, &gi, &err), &err, "nb_forest_graph");
+        (void)nb_forest_radius_find(f, radii[k - 1]);
+    }
+    radii[k++] = 0.25; /* not baked: the deferred search */
+    for (int q = 0; q < 2; q++) {
+        nb_vec2 s, g;
+        double bw = bounds[2] - bounds[0], bh = bounds[3] - bounds[1];
+        s.x = bounds[0] + bw * (double)below(p, 1001) / 1000;
+        s.y = bounds[1] + bh * (double)below(p, 1001) / 1000;
+        g.x = bounds[0] + bw * (double)below(p, 1001) / 1000;
+        g.y = bounds[1] + bh * (double)below(p, 1001) / 1000;
+        if (!has_bounds || !(isfinite(bw) && isfinite(bh))) {
+            s.x = (double)below(p, 100);
+            s.y = (double)below(p, 60);
+            g.x = (double)below(p, 100);
+            g.y = (double)below(p, 60);
+        }
+        for (unsigned i = 0; i < k; i++)
+            for (int deferred = 0; deferred < 2; deferred++) {
+                unsigned flags = deferred ? NB_FOREST_DEFERRED : 0;
+                if (below(p, 8) == 0)
+                    flags |= below(p, 2) ? NB_FOREST_NO_PRUNE : NB_FOREST_PLAIN;
+                nb_forest_result r;
+                if (check_status(nb_forest_find(f, radii[i], s, g, flags, ws, &r, &err), &err,
+                                 "nb_forest_find") == NB_OK) {
+                    check_path_status(r.status, "nb_forest_find");
+                    if (r.status == NB_PATH_FOUND) {
+                        if (!r.segments || r.nsegments == 0)
+                            fail("a forest path without segments", NULL);
+                        nb_pose pose;
+                        (void)nb_segments_sample(r.segments, r.nsegments, r.length / 2, &pose);
+                    }
+                }
+            }
+    }
+    nb_forest_ws_close(ws);
+    nb_forest_close(f);
+}
+
+/* ---------------------------------------------------------------- units */
+
+static void units(const nb_bundle *b, pick *p)
+{
+    nb_err err;
+    size_t nu = nb_unit_count(b);
+    long w = nb_map_width(b), h = nb_map_height(b);
+    for (size_t i = 0; i < nu && i < 3; i++) {
+        nb_unit u;
+        if (check_status(nb_unit_get(b, i, &u, &err), &err, "nb_unit_get") != NB_OK)
+            continue;
+        nb_unit again;
+        (void)check_status(nb_unit_find(b, u.name, &again, &err), &err, "nb_unit_find");
+        nb_planner *pl;
+        if (check_status(nb_planner_open(b, u.name, &pl, &err), &err, "nb_planner_open") != NB_OK)
+            continue;
+        /* Two methods each time, from the input; the curves computed
+         * instead of read one time in sixteen (it is slow). */
+        int m0 = (int)below(p, 4), m1 = (m0 + 1 + (int)below(p, 3)) % 4;
+        for (int k = 0; k < 2; k++) {
+            int m = k ? m1 : m0;
+            nb_planner_query q;
+            nb_planner_query_init(&q);
+            q.start.x = (double)below(p, w) + 0.5;
+            q.start.y = (double)below(p, h) + 0.5;
+            q.start.heading = (double)below(p, 8) * (M_PI / 4);
+            q.goal_x = below(p, w);
+            q.goal_y = below(p, h);
+            q.goal_heading = below(p, 3) == 0 ? (int)below(p, (long)u.headings) : -1;
+            q.method = (nb_plan_method)m;
+            q.flags = (unsigned)below(p, 8) & ~(below(p, 16) ? NB_PLAN_ONTHEFLY : 0u);
+            q.max_expansions = q.flags & NB_PLAN_ONTHEFLY ? 6 : 100;
+            if (below(p, 4) == 0)
+                q.neighbourhood = below(p, 2) ? 8 : 24;
+            nb_planner_result r;
+            if (check_status(nb_planner_find(pl, &q, &r, &err), &err, "nb_planner_find") == NB_OK) {
+                check_path_status(r.status, "nb_planner_find");
+                if (r.status == NB_PATH_FOUND) {
+                    if (r.nsegments && !r.segments)
+                        fail("planner segments missing", NULL);
+                    (void)nb_planner_walkable(pl, r.segments, r.nsegments);
+                    nb_pose pose;
+                    (void)nb_segments_sample(r.segments, r.nsegments, r.length / 2, &pose);
+                } else if (!r.reason) {
+                    fail("a planner result without a reason", NULL);
+                }
+            }
+        }
+        (void)nb_planner_blocked(pl, below(p, w + 2) - 1, below(p, h + 2) - 1);
+        if (!nb_planner_unit(pl))
+            fail("nb_planner_unit NULL", NULL);
+        nb_planner_close(pl);
+    }
+}
+
+/* ---------------------------------------------------------------- motion */
+
+static void route_step(void *ctx, const nb_motion_result *segment)
+{
+    (void)ctx;
+    check_path_status(segment->status, "nb_motion_find_route segment");
+}
+
+static void motion(const nb_bundle *b, pick *p)
+{
+    nb_err err;
+    long w = nb_map_width(b), h = nb_map_height(b);
+    /* One model (from the input) has its workspace built for routes. */
+    size_t routes = (size_t)below(p, 3);
+    for (size_t i = 0, models = 0; i < nb_bundle_section_count(b) && models < 3; i++) {
+        const nb_section_info *in = nb_bundle_section(b, i);
+        if (in->type != NB_SEC_MODEL)
+            continue;
+        int route = models++ == routes;
+        nb_model *m;
+        if (check_status(nb_model_open(b, in->name, &m, &err), &err, "nb_model_open") != NB_OK)
+            continue;
+        unsigned H = nb_model_headings(m), S = nb_model_speeds(m);
+        for (unsigned hd = 0; hd < H; hd++) {
+            int dx, dy;
+            const int8_t *cells;
+            nb_model_offset(m, hd, &dx, &dy);
+            (void)nb_model_sweep(m, hd, &cells);
+        }
+        for (unsigned l = 0; l < S; l++)
+            if (!nb_model_speed_name(m, l) || nb_model_speed_find(m, nb_model_speed_name(m, l)) != (int)l)
+                fail("a speed not found by its name", NULL);
+        nb_perimeter *per = NULL;
+        if (check_status(nb_perimeter_open(b, m, &per, &err), &err, "nb_perimeter_open") != NB_OK)
+            per = NULL;
+        nb_motion_state g = {(int32_t)below(p, w), (int32_t)below(p, h), NB_HEADING_ANY,
+                             (uint16_t)nb_model_stop(m)};
+        if (per)
+            for (int k = 0; k < 16; k++) {
+                nb_motion_state s = {g.x + (int32_t)below(p, 41) - 20, g.y + (int32_t)below(p, 41) - 20,
+                                     (uint16_t)below(p, H), (uint16_t)below(p, S)};
+                nb_motion_state gg = g;
+                if (below(p, 2))
+                    gg.heading = (uint16_t)below(p, H);
+                if (below(p, 4) == 0)
+                    gg.speed = below(p, 2) ? NB_SPEED_ANY : (uint16_t)below(p, S);
+                double v;
+                (void)nb_perimeter_lookup(per, &s, &gg, &v);
+                (void)nb_perimeter_extended(per, &s, &gg, &v);
+            }
+        nb_capability cap = 0xffffffffu;
+        unsigned size = 1;
+        if (nb_agent_count(b)) {
+            const nb_agent *a = nb_agent_get(b, (size_t)below(p, (long)nb_agent_count(b)));
+            cap = a->capability;
+            size = a->size;
+        }
+        nb_motion_ws *ws;
+        if (check_status(nb_motion_ws_open(b, m, per, cap, size, route ? 6 : 0, &ws, &err), &err,
+                         "nb_motion_ws_open") == NB_OK) {
+            for (int k = 0; k < 2; k++) {
+                nb_motion_query q;
+                nb_motion_query_init(&q);
+                q.start.x = (int32_t)below(p, w);
+                q.start.y = (int32_t)below(p, h);
+                q.start.heading = (uint16_t)below(p, H);
+                q.start.speed = (uint16_t)nb_model_stop(m);
+                q.goal.x = (int32_t)below(p, w);
+                q.goal.y = (int32_t)below(p, h);
+                q.goal.heading = below(p, 2) ? NB_HEADING_ANY : (uint16_t)below(p, H);
+                q.goal.speed = (uint16_t)nb_model_stop(m);
+                if (q.goal.heading == NB_HEADING_ANY && below(p, 3) == 0)
+                    q.goal.speed = NB_SPEED_ANY;
+                q.heuristic = (nb_motion_heuristic)below(p, NB_MH_COUNT);
+                q.max_expansions = 200;
+                q.weight = below(p, 3) == 0 ? 1.5 : 1;
+                q.truncate = below(p, 4) == 0 ? 2 : 0;
+                q.heading_classes = below(p, 4) == 0 ? 1 : 0;
+                nb_motion_result r;
+                if (check_status(nb_motion_find(ws, &q, &r, &err), &err, "nb_motion_find") == NB_OK) {
+                    check_path_status(r.status, "nb_motion_find");
+                    size_t len;
+                    const nb_motion_state *path = nb_motion_path(ws, &len);
+                    for (size_t j = 0; path && j < len; j++)
+                        if (path[j].x < 0 || path[j].y < 0 || path[j].x >= w || path[j].y >= h)
+                            fail("a motion path state outside the map", NULL);
+                }
+                (void)nb_motion_standable(ws, q.start.x, q.start.y);
+                nb_motion_state to;
+                double cost;
+                (void)nb_motion_step(ws, &q.start, (int)below(p, 5) - 2, (unsigned)below(p, S), &to, &cost);
+                q.max_expansions = 100;
+                for (int kind = 0; route && k == 0 && kind < 2; kind++) {
+                    q.abstraction = (nb_route_abstraction)kind;
+                    if (kind && check_status(nb_motion_ws_haa(ws, &err), &err, "nb_motion_ws_haa") != NB_OK)
+                        continue;
+                    size_t segs;
+                    if (check_status(nb_motion_find_route(ws, &q, 3, route_step, NULL, &r, &segs, &err),
+                                     &err, "nb_motion_find_route") == NB_OK)
+                        check_path_status(r.status, "nb_motion_find_route");
+                }
+            }
+            nb_motion_ws_close(ws);
+        }
+        nb_perimeter_close(per);
+        nb_model_close(m);
+    }
+}
+
+/* ---------------------------------------------------------------- all */
+
+int nbf_verified(const nb_bundle *b)
+{
+    nb_err err;
+    if (check_status(nb_bundle_verify(b, &err), &err, "nb_bundle_verify") != NB_OK)
+        return 0;
+    if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0) {
+        nbb_agraph *g;
+        if (nbb_agraph_open(b, &g, &err) != NB_OK)
+            return 0;
+        nbb_agraph_close(g);
+    }
+    return 1;
+}
+
+void nbf_queries(const uint8_t *data, size_t size)
+{
+    nb_bundle *b;
+    nb_err err;
+    if (check_status(nb_bundle_open_memory(data, size, 0, NULL, &b, &err), &err,
+                     "nb_bundle_open_memory") != NB_OK)
+        return;
+    if (nbf_verified(b)) {
+        pick p = {2166136261u};
+        size_t stride = size / 512 + 1;
+        for (size_t i = 0; i < size; i += stride)
+            p.s = (p.s ^ data[i]) * 1099511628211ull;
+        void (*family[])(const nb_bundle *, pick *) = {level, grid_searches, forests, units, motion};
+        static const char *const names[] = {"level", "grid searches", "forests", "units", "motion"};
+        for (size_t i = 0; i < sizeof family / sizeof *family; i++) {
+            clock_t t0 = clock();
+            family[i](b, &p);
+            if (verbose)
+                fprintf(stderr, "time %s: %.2f ms\n", names[i], 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+        }
+    }
+    nb_bundle_close(b);
+}
