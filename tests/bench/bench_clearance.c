@@ -480,6 +480,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_clearance: %s\n", names[i]);
         bench_map(dir, names[i], every, &legend, &sample, &rows[nr++]);
     }
+    if (search_only)
+        goto search;
     printf("\nClearance build: million cells x capabilities per second, the 4 capabilities of "
            "data/sample-agents.yaml, capped at its largest size (3) and at 16\n\n");
     printf("| map | cells | DP, cap 3 | growing, cap 3 | ratio | DP, cap 16 | growing, cap 16 | "
@@ -496,6 +498,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nr; i++)
         printf("| %s | %.3f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", rows[i].name, rows[i].raw,
                rows[i].gz, rows[i].packed, rows[i].zpacked, rows[i].comp_packed, rows[i].comp_z);
+search:
     printf("\nAA* and plain A* on every %d%s scenario line, size 1, {ground, swamp}, strict "
            "corners (us per query; million expansions per second)\n\n",
            every,
