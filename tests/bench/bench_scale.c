@@ -140,75 +140,38 @@ typedef struct timing {
 
 static int reps = 3;
 
-static timing time_aa(nb_aa *ws, const nb_aa_query *q)
-{
-    timing t = {0, 0, 0, 0, NB_PATH_NONE};
-    double ts[16];
-    nb_err err;
-    for (int i = 0; i <= reps; i++) {
-        nb_aa_result r;
-        double t0 = now();
-        if (nb_aa_find(ws, q, &r, &err) != NB_OK)
-            die("nb_aa_find", &err);
-        double us = (now() - t0) * 1e6;
-        if (i == 0) {
-            t.first_us = us;
-            t.expanded = r.expanded;
-            t.length = r.length;
-            t.status = r.status;
-        } else {
-            ts[i - 1] = us;
-        }
-    }
-    qsort(ts, (size_t)reps, sizeof *ts, cmp_double);
-    t.steady_us = ts[reps / 2];
-    return t;
-}
+enum { AA, FLAT, HAA };
 
-static timing time_flat(nb_aa *ws, const nbi_layer *cl, const nb_aa_query *q)
+/* One query by one method: its answer into *t, its time in us as the result. */
+static double run_once(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl,
+                       const nb_aa_query *q, timing *t)
 {
-    timing t = {0, 0, 0, 0, NB_PATH_NONE};
-    double ts[16];
-    for (int i = 0; i <= reps; i++) {
-        nb_aa_result r;
-        double t0 = now();
-        if (!nbi_aa_run_flat(ws, cl, q->size, q->corner, q->start, &q->goal, &r))
-            die("no memory for the per-cell arrays", NULL);
-        double us = (now() - t0) * 1e6;
-        if (i == 0) {
-            t.first_us = us;
-            t.expanded = r.expanded;
-            t.length = r.length;
-            t.status = r.status;
-        } else {
-            ts[i - 1] = us;
-        }
-    }
-    qsort(ts, (size_t)reps, sizeof *ts, cmp_double);
-    t.steady_us = ts[reps / 2];
-    return t;
-}
-
-static timing time_haa(nb_haa *ws, const nb_aa_query *q)
-{
-    timing t = {0, 0, 0, 0, NB_PATH_NONE};
-    double ts[16];
     nb_err err;
-    for (int i = 0; i <= reps; i++) {
+    double t0 = now();
+    if (method == HAA) {
         nb_haa_result r;
-        double t0 = now();
-        if (nb_haa_find(ws, q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK)
+        if (nb_haa_find(haa, q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK)
             die("nb_haa_find", &err);
-        double us = (now() - t0) * 1e6;
-        if (i == 0) {
-            t.first_us = us;
-            t.expanded = r.expanded;
-            t.length = r.length;
-            t.status = r.status;
-        } else {
-            ts[i - 1] = us;
-        }
+        t->expanded = r.expanded, t->length = r.length, t->status = r.status;
+    } else {
+        nb_aa_result r;
+        if (method == AA && nb_aa_find(aa, q, &r, &err) != NB_OK)
+            die("nb_aa_find", &err);
+        if (method == FLAT && !nbi_aa_run_flat(aa, cl, q->size, q->corner, q->start, &q->goal, &r))
+            die("no memory for the per-cell arrays", NULL);
+        t->expanded = r.expanded, t->length = r.length, t->status = r.status;
     }
+    return (now() - t0) * 1e6;
+}
+
+/* The query's first run and the median of reps more. */
+static timing timed(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl, const nb_aa_query *q)
+{
+    timing t = {0, 0, 0, 0, NB_PATH_NONE}, again;
+    double ts[16];
+    t.first_us = run_once(method, aa, haa, cl, q, &t);
+    for (int i = 0; i < reps; i++)
+        ts[i] = run_once(method, aa, haa, cl, q, &again);
     qsort(ts, (size_t)reps, sizeof *ts, cmp_double);
     t.steady_us = ts[reps / 2];
     return t;
@@ -296,9 +259,9 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     for (int k = 0; k < 3; k++) {
         q.start = qs[k].from;
         q.goal = qs[k].to;
-        timing a = time_aa(aa, &q);
-        timing h = time_haa(haa, &q);
-        timing f = time_flat(aa, &cl, &q);
+        timing a = timed(AA, aa, haa, &cl, &q);
+        timing h = timed(HAA, aa, haa, &cl, &q);
+        timing f = timed(FLAT, aa, haa, &cl, &q);
         if (f.expanded != a.expanded || fabs(f.length - a.length) > 1e-9)
             die("the per-cell arrays' search differs from the paged one", NULL);
         double octile = nbi_octile_cells(q.start.x, q.start.y, q.goal.x, q.goal.y);
@@ -320,7 +283,7 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
         die("a second workspace", &err);
     q.start = qs[0].from;
     q.goal = qs[0].to;
-    timing a2 = time_aa(aa, &q), h2 = time_haa(haa2, &q);
+    timing a2 = timed(AA, aa, haa2, &cl, &q), h2 = timed(HAA, aa, haa2, &cl, &q);
     nb_haa_close(haa2);
     printf("\nthe short query on a second fresh workspace (the bundle's pages touched): AA* first "
            "%.0f us, steady %.0f us; HAA* first %.0f us, steady %.0f us\n",
