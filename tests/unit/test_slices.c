@@ -439,7 +439,7 @@ static nb_status haa_sliced(nb_haa *ws, const nb_aa_query *q, unsigned flags, ui
 }
 
 typedef struct haa_tally {
-    long queries, found, none, blocked, sliced_bad, limit, limit_bad, early_bad;
+    long queries, found, none, blocked, sliced_bad, limit, limit_bad, early_bad, capped, cap_bad;
 } haa_tally;
 
 static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agents, tu_rng *rng,
@@ -507,6 +507,21 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
         st = nb_haa_find(ws, &lq, flags, &r, &err);
         if (!haa_same(&want, st, &r) && t->limit_bad++ < 3)
             diag("HAA* with a budget of its own expansions: %s", nb_path_status_str(r.status));
+        /* A cap of 3 abstract nodes (the start, the goal and one more): NB_PATH_LIMIT and a
+         * valid partial path, unless the path needed no more. */
+        nb_haa_set_max_nodes(ws, 3);
+        st = nb_haa_find(ws, &q, 0, &r, &err);
+        nb_haa_set_max_nodes(ws, 0);
+        if (st == NB_OK && r.status == NB_PATH_LIMIT) {
+            t->capped++;
+            if (!partial_ok(g, &q, r.path, r.path_len, r.cell_length, 0, why, sizeof why) &&
+                t->cap_bad++ < 3)
+                diag("HAA* capped: %s", why);
+        } else if (st != NB_OK || r.status != NB_PATH_FOUND || r.abstract_len > 3) {
+            if (t->cap_bad++ < 3)
+                diag("HAA* capped at 3 nodes: %s, %zu abstract nodes",
+                     st == NB_OK ? nb_path_status_str(r.status) : err.msg, r.abstract_len);
+        }
         /* Finished early: a partial path too. */
         int done;
         if (nb_haa_begin(ws, &q, 0, &err) != NB_OK ||
@@ -523,7 +538,7 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
 
 static void test_haa(tu_rng *rng)
 {
-    haa_tally t = {0, 0, 0, 0, 0, 0, 0, 0};
+    haa_tally t = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     for (int level = 0; level < 4; level++) {
         nbb_grid grid;
         nbi_agentset agents;
@@ -560,6 +575,8 @@ static void test_haa(tu_rng *rng)
     ok(t.limit >= 180 && t.limit_bad == 0,
        "HAA* budgets: NB_PATH_LIMIT and a valid partial path from the start (%ld)", t.limit);
     is_int(t.early_bad, 0, "HAA* finished before its end: a valid partial path");
+    ok(t.capped >= 50 && t.cap_bad == 0,
+       "HAA* capped at 3 abstract nodes: NB_PATH_LIMIT and a valid partial path (%ld)", t.capped);
 }
 
 /* ---- checked once per bundle ---- */
