@@ -378,6 +378,22 @@ static void test_aa_cap_and_misuse(tu_rng *rng)
         }
     }
     nb_aa_set_max_nodes(ws, 0);
+    /* A step of 0 expansions, at the start and later, changes nothing. */
+    int zero_bad = 0;
+    if (want.status == NB_PATH_FOUND && want.expanded > 1) {
+        nb_status st = nb_aa_begin(ws, &q, &err);
+        int d0 = 1, d1 = 1;
+        st = st == NB_OK ? nb_aa_step(ws, 0, &d0, &err) : st;
+        st = st == NB_OK ? nb_aa_step(ws, 1, &done, &err) : st;
+        st = st == NB_OK ? nb_aa_step(ws, 0, &d1, &err) : st;
+        done = 0;
+        while (st == NB_OK && !done)
+            st = nb_aa_step(ws, 5, &done, &err);
+        st = st == NB_OK ? nb_aa_finish(ws, &r, &err) : st;
+        zero_bad = d0 || d1 || !same_kept(&want, st, &r);
+    }
+    ok(want.status == NB_PATH_FOUND && !zero_bad,
+       "steps of 0 expansions: not done, and find's path after");
     ok(runs >= 30 && abandoned_bad == 0, "a query begun and abandoned for another: the other's "
                                          "answer is find's (%d)", runs);
     is_int(sliced_bad, 0, "sliced one expansion at a time: find's path");
@@ -424,16 +440,27 @@ static int haa_same(const haa_kept *k, nb_status st, const nb_haa_result *r)
            same_path(k->path, w->path_len, r->path, r->path_len);
 }
 
-static nb_status haa_sliced(nb_haa *ws, const nb_aa_query *q, unsigned flags, uint64_t step,
-                            nb_haa_result *res)
+/* The query begun, stepped to its end and finished. */
+static nb_status haa_sliced_on(nb_haa *ws, uint64_t step, nb_haa_result *res)
 {
     nb_err err;
     int done = 0;
-    nb_status st = nb_haa_begin(ws, q, flags, &err);
+    nb_status st = NB_OK;
     while (st == NB_OK && !done)
         st = nb_haa_step(ws, step, &done, &err);
     if (st == NB_OK)
         return nb_haa_finish(ws, res, &err);
+    memset(res, 0, sizeof *res);
+    return st;
+}
+
+static nb_status haa_sliced(nb_haa *ws, const nb_aa_query *q, unsigned flags, uint64_t step,
+                            nb_haa_result *res)
+{
+    nb_err err;
+    nb_status st = nb_haa_begin(ws, q, flags, &err);
+    if (st == NB_OK)
+        return haa_sliced_on(ws, step, res);
     memset(res, 0, sizeof *res);
     return st;
 }
@@ -522,8 +549,14 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
                 diag("HAA* capped at 3 nodes: %s, %zu abstract nodes",
                      st == NB_OK ? nb_path_status_str(r.status) : err.msg, r.abstract_len);
         }
-        /* Finished early: a partial path too. */
+        /* A step of 0 expansions at the start: not done (the first search has not run). */
         int done;
+        if (nb_haa_begin(ws, &q, flags, &err) != NB_OK || nb_haa_step(ws, 0, &done, &err) != NB_OK ||
+            done || haa_sliced_on(ws, 1000, &r) != NB_OK || !haa_same(&want, NB_OK, &r)) {
+            if (t->early_bad++ < 3)
+                diag("HAA*: a step of 0 at the start ended the query, or changed its answer");
+        }
+        /* Finished early: a partial path too. */
         if (nb_haa_begin(ws, &q, 0, &err) != NB_OK ||
             nb_haa_step(ws, want.r.expanded / 2, &done, &err) != NB_OK ||
             nb_haa_finish(ws, &r, &err) != NB_OK ||
@@ -574,7 +607,8 @@ static void test_haa(tu_rng *rng)
     is_int(t.sliced_bad, 0, "HAA* sliced in steps of 1, 13 and 1000: find's answer, to every field");
     ok(t.limit >= 180 && t.limit_bad == 0,
        "HAA* budgets: NB_PATH_LIMIT and a valid partial path from the start (%ld)", t.limit);
-    is_int(t.early_bad, 0, "HAA* finished before its end: a valid partial path");
+    is_int(t.early_bad, 0, "HAA* finished before its end: a valid partial path; a step of 0 "
+                           "at the start: not done");
     ok(t.capped >= 50 && t.cap_bad == 0,
        "HAA* capped at 3 abstract nodes: NB_PATH_LIMIT and a valid partial path (%ld)", t.capped);
 }

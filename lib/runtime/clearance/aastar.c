@@ -567,7 +567,7 @@ static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int
             break;
         }
         if (s.expanded == stop) {
-            if (s.expanded == s.max_expansions)
+            if (s.max_expansions && s.expanded == s.max_expansions)
                 s.end = END_LIMIT;
             break;
         }
