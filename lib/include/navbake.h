@@ -682,7 +682,8 @@ const char *nb_route_abstraction_name(nb_route_abstraction abstraction);
 int nb_route_abstraction_parse(const char *name);
 
 typedef struct nb_motion_result {
-    nb_path_status status;   /* NB_PATH_LIMIT when max_expansions stopped the search */
+    nb_path_status status;   /* NB_PATH_LIMIT when max_expansions stopped the search:
+                              * the rest is then the best partial path's */
     double cost;             /* the path's cost (time) */
     double h_start;          /* the heuristic at the start */
     uint64_t expanded, generated, reopened;
@@ -700,6 +701,14 @@ void nb_motion_query_init(nb_motion_query *q);
  * missing). */
 nb_status nb_motion_find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
                          nb_err *err);
+/* The same in slices (the convention at the top of this header; the step
+ * is named advance, for nb_motion_step is one action of the model).  When
+ * max_expansions or finishing before the end stops the search, the result
+ * is NB_PATH_LIMIT with the path (nb_motion_path) to the expanded state
+ * with the least heuristic, ties the least cost. */
+nb_status nb_motion_begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
+nb_status nb_motion_advance(nb_motion_ws *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_motion_finish(nb_motion_ws *ws, nb_motion_result *r, nb_err *err);
 /* The last plan's (or route's) path, valid until the next search. */
 const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
 
