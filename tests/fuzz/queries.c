@@ -509,6 +509,16 @@ static void motion(const nb_bundle *b, pick *p)
                     for (size_t j = 0; path && j < len; j++)
                         if (path[j].x < 0 || path[j].y < 0 || path[j].x >= w || path[j].y >= h)
                             fail("a motion path state outside the map", NULL);
+                    /* The same search in slices of a size the query gives: find's answer. */
+                    nb_motion_result rs;
+                    int done = 0;
+                    nb_status st = nb_motion_begin(ws, &q, &err);
+                    while (st == NB_OK && !done)
+                        st = nb_motion_advance(ws, 1 + (uint64_t)q.start.x % 16, &done, &err);
+                    st = st == NB_OK ? nb_motion_finish(ws, &rs, &err) : st;
+                    if (check_status(st, &err, "nb_motion_begin/advance/finish") != NB_OK ||
+                        rs.status != r.status || rs.expanded != r.expanded || rs.length != r.length)
+                        fail("a sliced motion search that is not find's", "nb_motion_advance");
                 }
                 (void)nb_motion_standable(ws, q.start.x, q.start.y);
                 nb_motion_state to;
