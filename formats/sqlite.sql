@@ -197,6 +197,17 @@ LEFT JOIN capabilities AS c ON c.mask = s.p0
 LEFT JOIN encodings AS e ON e.encoding = s.encoding
 WHERE s.type = 17;
 
+-- Each component's cells as runs along rows, per (capability, size)
+-- (type 18, formats/runs.md): what random standable cells are drawn from.
+CREATE VIEW component_runs AS
+SELECT s.id AS section, s.p0 AS capability, c.terrains AS terrains, s.p1 AS size,
+       s.p2 AS components, s.p3 AS runs, s.p4 AS cells,
+       e.name AS encoding, s.stored_size AS stored_size, s.unpacked_size AS unpacked_size
+FROM sections AS s
+LEFT JOIN capabilities AS c ON c.mask = s.p0
+LEFT JOIN encodings AS e ON e.encoding = s.encoding
+WHERE s.type = 18;
+
 -- The layers that serve each agent type (NULL where the bundle has none).
 CREATE VIEW agent_layers AS
 SELECT a.name AS agent, a.size AS size, a.capability AS capability,

@@ -145,6 +145,7 @@ typedef enum nb_section_type {
     NB_SEC_MAP = 3,        /* the grid: one map character per cell */
     NB_SEC_CLEARANCE = 16, /* true clearance for one capability */
     NB_SEC_COMPONENTS = 17,/* reachability components for one (capability, size) */
+    NB_SEC_RUNS = 18,      /* each component's cells as row runs, for random picks */
     NB_SEC_ABSTRACT = 32,  /* the HAA* abstract graph */
     NB_SEC_MODEL = 48,     /* a motion model */
     NB_SEC_PERIMETER = 49, /* a perimeter heuristic table for one model */
@@ -1060,6 +1061,116 @@ void nb_forest_ws_close(nb_forest_ws *ws);
  * radius beyond NB_FOREST_MAX_COORD. */
 nb_status nb_forest_find(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
                          unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Places: nearest and random standable cells, straight lines (place/) */
+/*
+ * What game code asks of a navigation runtime before any path (Detour's
+ * findNearestPoly, findRandomPoint and raycast), for one agent type on a
+ * bundle's grid: the standable cell nearest a click or a spawn point, a
+ * random standable cell the agent can reach, and whether the agent can
+ * walk a straight segment.  A place is read-only once made: any number of
+ * threads may query one, and no query allocates.  navbake(3) has the
+ * conventions, nb_place_open(3) and each function's page the details. */
+
+typedef struct nb_place nb_place;
+
+/* A place for an agent of this capability and size (1 to the clearance
+ * layer's cap) on the bundle's map, which must stay open while the place
+ * is used.  It needs the clearance layer of the capability
+ * (NB_ERR_NOTFOUND without, NB_ERR_LIMIT for a size beyond its cap), and
+ * uses the component layer and the runs section of (capability, size)
+ * when the bundle has them (mkclear bakes both); every one is checked
+ * here, once.  It allocates only its own small record. */
+nb_status nb_place_open(const nb_bundle *bundle, nb_capability capability, unsigned size,
+                        nb_place **out, nb_err *err);
+void nb_place_close(nb_place *place);
+
+/* The search radius nb_nearest_query_init sets, in cells (octile). */
+#define NB_NEAREST_RADIUS 64.0
+
+typedef struct nb_nearest_query {
+    nb_cell point;   /* where to look from: a cell of the map */
+    double radius;   /* cells farther than this (octile distance) are not
+                        looked at; >= 0, INFINITY for the whole map */
+    int reachable;   /* 1: only cells joined by a path to from */
+    nb_cell from;    /* when reachable: a cell of the map */
+} nb_nearest_query;
+
+/* Sets a query's defaults: point (0, 0), radius NB_NEAREST_RADIUS, any
+ * cell (reachable 0). */
+void nb_nearest_query_init(nb_nearest_query *q);
+
+typedef struct nb_nearest_result {
+    nb_path_status status; /* FOUND; NONE: no such cell on the map (said
+                              when the square of side 2 radius + 1 around
+                              point covers the map); LIMIT: none within the
+                              radius (there may be one beyond);
+                              START_BLOCKED: the agent cannot stand at from */
+    nb_cell cell;          /* when found: the agent's top-left cell */
+    double distance;       /* octile distance from point to cell */
+    uint64_t examined;     /* cells looked at */
+} nb_nearest_result;
+
+/* The cell nearest query->point, by octile distance, where the agent may
+ * stand (and, with query->reachable, that a path joins to query->from).
+ * Ties go to the cell first in row-major order: the least y, then the
+ * least x.  The search reads the cells in square rings around the point,
+ * stopping once no farther ring can hold a nearer cell: it looks at
+ * (2 floor(d) + 1)^2 cells at most for an answer at distance d, whatever
+ * the map's size.  NB_ERR_ARG for a cell off the map or a radius that is
+ * negative or NaN; NB_ERR_NOTFOUND for reachable on a bundle without the
+ * component layer. */
+nb_status nb_nearest_standable(const nb_place *place, const nb_nearest_query *query,
+                               nb_nearest_result *res, nb_err *err);
+
+/* Points of a line are taken to this fraction of a cell (rounded to the
+ * nearest), so that every test is exact integer arithmetic. */
+#define NB_LINE_RESOLUTION 65536
+
+typedef struct nb_line_result {
+    nb_path_status status; /* FOUND: the whole segment is free; NONE: blocked
+                              on the way; START_BLOCKED: the agent does not
+                              fit at from */
+    double t;              /* the fraction of the segment travelled free (1
+                              when found, 0 when the start is blocked) */
+    nb_vec2 last;          /* the last free point: from + t (to - from) */
+    nb_cell blocking;      /* when not found: the first cell the agent's square
+                              would enter (may lie just outside the map) */
+    uint64_t examined;     /* cells looked at */
+} nb_line_result;
+
+/* Whether the agent can travel the straight segment from -> to.  A point
+ * is where the agent's top-left corner is, in cells (x right, y down):
+ * at (x, y) the agent covers the square [x, x + size] x [y, y + size], so
+ * at a whole point it covers exactly the cells nb_can_stand tests for that
+ * cell.  The square, slid along the segment, must meet the inside of no
+ * cell that is outside the map or of a terrain outside the capability
+ * (touching an edge or a corner is allowed): the sweep is exact, at any
+ * angle.  When it does meet one, the result says how far the agent gets
+ * and the first cell it meets (ties: row-major order).  NB_ERR_ARG for a
+ * point that is not finite or lies outside [0, width] x [0, height]. */
+nb_status nb_walk_line(const nb_place *place, nb_vec2 from, nb_vec2 to, nb_line_result *res,
+                       nb_err *err);
+
+typedef struct nb_random_result {
+    nb_path_status status; /* FOUND; START_BLOCKED: the agent cannot stand
+                              at *from; NONE: no standable cell at all */
+    nb_cell cell;          /* the cell drawn */
+    uint32_t component;    /* its component (nb_component) */
+    uint64_t cells;        /* how many cells it was drawn among */
+} nb_random_result;
+
+/* A standable cell drawn uniformly from the component of *from (every
+ * standable cell of the map when from is NULL), with the generator whose
+ * state is *state: set it to a seed once, and each call advances it.  The
+ * same seed gives the same cells on every platform (the generator,
+ * SplitMix64, and the draw are specified in nb_random_standable(3)).
+ * O(log runs) from the runs section mkclear bakes: NB_ERR_NOTFOUND on a
+ * bundle without it (or, with from, without the component layer);
+ * NB_ERR_ARG for a cell off the map. */
+nb_status nb_random_standable(const nb_place *place, const nb_cell *from, uint64_t *state,
+                              nb_random_result *res, nb_err *err);
 
 #ifdef __cplusplus
 }

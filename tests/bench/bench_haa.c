@@ -106,8 +106,10 @@ static void die(const char *what, const nb_err *err)
 
 /* Undirected edges of the grid graph the paper compares against: every
  * pair of neighbouring traversable cells, a diagonal pair only when both
- * cells beside it are traversable. */
-static uint64_t grid_edges(const nbb_grid *g, const nbi_legend *l, uint64_t *nodes)
+ * cells beside it are traversable (strict) or at least one is (weak, the
+ * paper's rule). */
+static uint64_t grid_edges(const nbb_grid *g, const nbi_legend *l, nb_corner corner,
+                           uint64_t *nodes)
 {
     uint64_t e = 0, n = 0;
     uint32_t w = g->width, h = g->height;
@@ -119,8 +121,13 @@ static uint64_t grid_edges(const nbb_grid *g, const nbi_legend *l, uint64_t *nod
             n++;
             e += FREE(x + 1, y);
             e += FREE(x, y + 1);
-            e += FREE(x + 1, y + 1) && FREE(x + 1, y) && FREE(x, y + 1);
-            e += x > 0 && FREE(x - 1, y + 1) && FREE(x - 1, y) && FREE(x, y + 1);
+            if (corner == NB_CORNER_WEAK) {
+                e += FREE(x + 1, y + 1) && (FREE(x + 1, y) || FREE(x, y + 1));
+                e += x > 0 && FREE(x - 1, y + 1) && (FREE(x - 1, y) || FREE(x, y + 1));
+            } else {
+                e += FREE(x + 1, y + 1) && FREE(x + 1, y) && FREE(x, y + 1);
+                e += x > 0 && FREE(x - 1, y + 1) && FREE(x - 1, y) && FREE(x, y + 1);
+            }
         }
 #undef FREE
     *nodes = n;
@@ -135,9 +142,9 @@ static int bucket_of(int steps)
 
 /* The baseline: the runtime's Annotated A* (nb_aa_find), optimal, on the
  * same clearance layers with the same moves. */
-static double aa_find(nb_aa *ws, const query *q, uint64_t *expanded)
+static double aa_find(nb_aa *ws, const query *q, nb_corner corner, uint64_t *expanded)
 {
-    nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT, 0};
+    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0};
     nb_aa_result r;
     nb_err err;
     if (nb_aa_find(ws, &aq, &r, &err) != NB_OK)
@@ -189,15 +196,17 @@ int main(int argc, char **argv)
      * machine shared with other jobs that is the closest to its own cost. */
     int repeat = 3;
     uint32_t placement = NBB_PLACE_AUTO;
+    nb_corner corner = NB_CORNER_STRICT;
     static const struct option opts[] = {{"set", required_argument, NULL, 's'},
                                          {"maps", required_argument, NULL, 'm'},
                                          {"placement", required_argument, NULL, 'p'},
                                          {"compare-placement", no_argument, NULL, 'c'},
                                          {"paths", no_argument, NULL, 'P'},
                                          {"repeat", required_argument, NULL, 'r'},
+                                         {"corner", required_argument, NULL, 'C'},
                                          {NULL, 0, NULL, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "s:m:p:cPr:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:m:p:cPr:C:", opts, NULL)) != -1) {
         switch (c) {
         case 's':
             memset(sets, 0, sizeof sets);
@@ -216,9 +225,17 @@ int main(int argc, char **argv)
         case 'c': compare_placement = 1; break;
         case 'P': paths = 1; break;
         case 'r': repeat = atoi(optarg) > 0 ? atoi(optarg) : 1; break;
+        case 'C':
+            if (strcmp(optarg, "strict") != 0 && strcmp(optarg, "weak") != 0) {
+                fprintf(stderr, "bench_haa: --corner: expected strict or weak, not '%s'\n", optarg);
+                return 2;
+            }
+            corner = strcmp(optarg, "weak") == 0 ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+            break;
         default:
             fprintf(stderr, "usage: bench_haa [--set 0,10,20,40,50] [--maps N] [--placement "
-                            "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N]\n");
+                            "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N] "
+                            "[--corner strict|weak]\n");
             return 2;
         }
     }
@@ -273,9 +290,9 @@ int main(int argc, char **argv)
         return 1;
     }
     close(fd);
-    printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query; each "
-           "query timed %d times, the fastest kept\n",
-           shared, repeat);
+    printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query, %s "
+           "corner rule; each query timed %d times, the fastest kept\n",
+           shared, corner == NB_CORNER_WEAK ? "weak" : "strict", repeat);
 
     for (int si = 0; si < 5; si++) {
         if (!sets[si])
@@ -322,7 +339,7 @@ int main(int argc, char **argv)
             static query qs[1024];
             size_t nq = read_queries(sp, qs, 1024);
             nmaps++;
-            uint64_t gn, ge = grid_edges(&grid, &legend, &gn);
+            uint64_t gn, ge = grid_edges(&grid, &legend, corner, &gn);
             add(&gnodes, (double)gn);
             add(&gedges, (double)ge);
             add(&cells_acc, (double)grid.width * grid.height);
@@ -356,7 +373,7 @@ int main(int argc, char **argv)
                 double dt = 1e300;
                 for (int rep = 0; rep < repeat; rep++) { /* the fastest of the runs */
                     double t = now_ms();
-                    q->opt = profile_haa ? 1 : aa_find(aa, q, &aexp);
+                    q->opt = profile_haa ? 1 : aa_find(aa, q, corner, &aexp);
                     double d = now_ms() - t;
                     dt = d < dt ? d : dt;
                 }
@@ -381,6 +398,7 @@ int main(int argc, char **argv)
                 o.quality = cf->quality;
                 o.placement = cf->placement;
                 o.paths = cf->paths;
+                o.corner = corner;
                 uint8_t *payload;
                 size_t len;
                 nbb_abstract_stats st;
@@ -405,7 +423,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT, 0};
+                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0};
                     nb_haa_result r;
                     double dt = 1e300;
                     nb_status qs_ = NB_OK;
@@ -442,7 +460,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, NB_CORNER_STRICT, 0};
+                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0};
                     nb_haa_result rs;
                     double dt = 1e300;
                     nb_status ss = NB_OK;

@@ -84,7 +84,7 @@ for cmd in "mkperim -q -m $d/models/humanoid.yaml -o s.nbk" \
            "mkhitcheck -u $d/units/jeep.yaml -o s.nbk" \
            "mkabstract --forest $d/forest.yaml --agent-radius 0.5 -o f.nbk" \
            "navbake verify --deep s.nbk" "navbake convert s.nbk s.sqlite" \
-           "navbake scen s.nbk s.scen"; do
+           "navbake scen s.nbk s.scen" "navbake render s.nbk -o s.png terrain clearance"; do
   name=${cmd%% -*}; name=${name%% s.*}
   status sh -c "$cmd --progress=json >/dev/null"
   like "$name --progress=json: the last line says it finished" "$(printf '%s\n' "$err" | tail -1)" \

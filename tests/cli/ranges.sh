@@ -81,6 +81,28 @@ refused --sample navbake query --forest --from 1,1 --to 90,50 --sample 1e-4 --js
 status navbake query --forest --from 1,1 --to 90,50 --sample 1 "$b"
 is "--sample 1 is allowed" "$rc" 0
 
+# navbake nearest, line and random.
+refused --radius navbake nearest --radius -1 "$b" 1,1
+refused --radius navbake nearest --radius 32769 "$b" 1,1
+refused --radius navbake nearest --radius nan "$b" 1,1
+status navbake nearest --radius 32768 "$b" 1,1
+is "--radius 32768 is allowed" "$rc" 0
+refused point navbake nearest "$b" 64,1
+refused point navbake nearest "$b" 1,99999999999
+refused --reachable-from navbake nearest --reachable-from 1,40 "$b" 1,1
+refused --size navbake nearest --size 65 "$b" 1,1
+refused --from navbake line --from 1e10,1 --to 2,2 "$b"
+refused --from navbake line --from nan,1 --to 2,2 "$b"
+refused --to navbake line --from 1,1 --to 2,-0.5 "$b"
+refused --to navbake line --from 1,1 --to 64.01,1 "$b"
+status navbake line --from 1,1 --to 64,40 "$b"
+is "--to 64,40, the map's far corner, is allowed (blocked: exit 1)" "$rc" 1
+refused --count navbake random --count 0 "$b"
+refused --count navbake random --count 1000001 "$b"
+refused --seed navbake random --seed -1 "$b"
+refused --seed navbake random --seed 18446744073709551616 "$b"
+refused --from navbake random --from 64,0 "$b"
+
 # navbake scen, dump and render.
 printf 'version 1\n0\tm\t64\t40\t1\t1\t2\t2\t1.41421356\n' > "$tmp/one.scen"
 refused --tolerance navbake scen --tolerance -1 "$b" "$tmp/one.scen"

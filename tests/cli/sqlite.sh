@@ -205,6 +205,9 @@ if command -v sqlite3 >/dev/null 2>&1; then
   is "their parameters and bytes per cell as info shows them" \
     "$(f "SELECT 'capability=' || terrains || ' size=' || size || ' components=' || components || ' bits=' || bits || ' (' || printf('%.3f', bytes_per_cell) || ' bytes/cell)' FROM component_layers ORDER BY section")" \
     "$(sed -n 's/.* components  .* \(capability=.*\)/\1/p' "$tmp/info.bin")"
+  is "component_runs: each runs section as navbake info shows it" \
+    "$(f "SELECT 'capability=' || terrains || ' size=' || size || ' components=' || components || ' runs=' || runs || ' cells=' || cells FROM component_runs ORDER BY section")" \
+    "$(sed -n 's/.* runs  .* \(capability=.*\)/\1/p' "$tmp/info.bin")"
   is "agent_layers: each agent's layers" \
     "$(f "SELECT count(*) FROM agent_layers WHERE clearance_section IS NOT NULL AND components > 0")" 4
   # The unit tables against what mkhitcheck said it baked.

@@ -28,9 +28,9 @@ ok "mkabstract --paths" mkabstract --paths "$c" -o "$p"
 status navbake verify --deep "$s"
 is "--deep accepts the sample baked with every tool" "$rc" 0
 like "it says what it recomputed" "$out" \
-  "$s: ok, 32 sections"
+  "$s: ok, 44 sections"
 like "... and how many perimeter entries it sampled of which tables, with the seed" "$out" \
-  "; deep: 24 sections recomputed, "
+  "; deep: 36 sections recomputed, "
 like "... the default seed and sample" "$out" "(6 of 16 tables, seed 1)"
 status navbake verify --deep --perimeter-tables all --seed 7 "$m" "$p" "$f"
 is "--deep accepts stored paths, a forest, every perimeter table" "$rc" 0
@@ -82,6 +82,7 @@ lie() { # lie KIND BUNDLE [VERIFY OPTION]...
 lie clearance "$s"
 like "... what the cell holds and what the map gives" "$err" ", recomputed from the map "
 lie components "$s"
+lie runs "$s"
 lie weight "$s"
 like "... the weight and the recomputed one" "$err" "sqrt(2), recomputed "
 lie path "$p"

@@ -1,5 +1,7 @@
 /* fuzz_bundle.c: libFuzzer target: any bytes opened as a bundle, verified,
- * and everything the runtime reads touched.  Built by 'make fuzz'. */
+ * and everything the runtime reads touched: for each agent, a place made
+ * and queried (its layers and runs checked, a nearest cell, a line, random
+ * cells).  Built by 'make fuzz'. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,12 +22,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (nb_bundle_payload(b, i, &p, &len, &err) == NB_OK && len)
             (void)((const volatile uint8_t *)p)[len - 1];
     }
+    uint32_t w = nb_map_width(b), h = nb_map_height(b);
     for (size_t i = 0; i < nb_agent_count(b); i++) {
         char buf[64];
-        nb_capability_format(b, nb_agent_get(b, i)->capability, buf, sizeof buf);
+        const nb_agent *a = nb_agent_get(b, i);
+        nb_capability_format(b, a->capability, buf, sizeof buf);
+        nb_place *pl;
+        if (!nb_has_map(b) || nb_place_open(b, a->capability, a->size, &pl, &err) != NB_OK)
+            continue;
+        nb_nearest_query q;
+        nb_nearest_result nr;
+        nb_nearest_query_init(&q);
+        q.radius = 8;
+        q.point = (nb_cell){(int32_t)(w / 2), (int32_t)(h / 2)};
+        (void)nb_nearest_standable(pl, &q, &nr, &err);
+        q.reachable = 1;
+        (void)nb_nearest_standable(pl, &q, &nr, &err);
+        nb_line_result lr;
+        (void)nb_walk_line(pl, (nb_vec2){0, 0}, (nb_vec2){w / 2.0, h}, &lr, &err);
+        nb_random_result rr;
+        uint64_t seed = size;
+        (void)nb_random_standable(pl, NULL, &seed, &rr, &err);
+        (void)nb_random_standable(pl, &q.point, &seed, &rr, &err);
+        nb_place_close(pl);
     }
-    for (uint32_t y = 0; y < nb_map_height(b); y += 7)
-        for (uint32_t x = 0; x < nb_map_width(b); x += 7)
+    for (uint32_t y = 0; y < h; y += 7)
+        for (uint32_t x = 0; x < w; x += 7)
             (void)nb_map_terrain(b, x, y);
     nb_bundle_close(b);
     return 0;

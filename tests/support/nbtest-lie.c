@@ -7,7 +7,8 @@
  * must have no stored paths), path (two different moves of a stored path
  * swapped, so it still ends at its node), hitcheck (a cell marked in a
  * curve's bitset, and its cell count with it), perimeter (a 16-bit entry
- * one more) or bitangent (a node moved).  The section is decoded, changed
+ * one more), runs (two runs of one length swapped) or bitangent (a node
+ * moved).  The section is decoded, changed
  * and put back with the bake API (nbb_builder_load, nbb_builder_add),
  * which recomputes the CRCs.  Prints where the lie is, in the words the
  * verifier uses ("cell (3, 5)"). */
@@ -155,6 +156,28 @@ static int lie_perimeter(uint8_t *p)
     return 1;
 }
 
+/* Two neighbouring runs of one length swapped: every run stays in its
+ * row and every count holds. */
+static int lie_runs(uint8_t *p)
+{
+    uint32_t n = nbi_get32(p + NBI_RUNS_COMPONENTS), count = nbi_get32(p + NBI_RUNS_COUNT);
+    uint8_t *runs = p + NBI_RUNS_HEADER + 4 * ((size_t)n + 1);
+#define BEFORE(j) nbi_get32(runs + (size_t)(j) * NBI_RUNS_RECORD + NBI_RUN_BEFORE)
+#define START(j) (runs + (size_t)(j) * NBI_RUNS_RECORD + NBI_RUN_START)
+    for (uint32_t j = 0; j + 2 < count; j++)
+        if (BEFORE(j + 1) - BEFORE(j) == BEFORE(j + 2) - BEFORE(j + 1) &&
+            nbi_get32(START(j)) != nbi_get32(START(j + 1))) {
+            uint32_t a = nbi_get32(START(j));
+            nbi_put32(START(j), nbi_get32(START(j + 1)));
+            nbi_put32(START(j + 1), a);
+            printf("run %u (component \n", j);
+            return 1;
+        }
+#undef BEFORE
+#undef START
+    return 0;
+}
+
 static int lie_bitangent(uint8_t *p)
 {
     if (nbi_get32(p + NBI_BT_NODES) == 0)
@@ -171,15 +194,16 @@ int main(int argc, char **argv)
         const char *kind;
         uint32_t type;
     } kinds[] = {{"clearance", NB_SEC_CLEARANCE}, {"components", NB_SEC_COMPONENTS},
-                 {"weight", NB_SEC_ABSTRACT},     {"path", NB_SEC_ABSTRACT},
+                 {"runs", NB_SEC_RUNS},           {"weight", NB_SEC_ABSTRACT},
+                 {"path", NB_SEC_ABSTRACT},
                  {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
                  {"bitangent", NB_SEC_BITANGENT}};
     size_t k = 0;
     while (argc == 4 && k < sizeof kinds / sizeof kinds[0] && strcmp(argv[1], kinds[k].kind))
         k++;
     if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
-        fprintf(stderr, "usage: nbtest-lie clearance|components|weight|path|hitcheck|perimeter|"
-                        "bitangent IN OUT\n");
+        fprintf(stderr, "usage: nbtest-lie clearance|components|runs|weight|path|hitcheck|"
+                        "perimeter|bitangent IN OUT\n");
         return 2;
     }
     nb_bundle *b = NULL;
@@ -202,6 +226,7 @@ int main(int argc, char **argv)
         switch (in.type) {
         case NB_SEC_CLEARANCE: lied = lie_clearance(p, b->width); break;
         case NB_SEC_COMPONENTS: lied = lie_components(p, b->width, b->height); break;
+        case NB_SEC_RUNS: lied = lie_runs(p); break;
         case NB_SEC_ABSTRACT:
             lied = strcmp(argv[1], "weight") == 0 ? lie_weight(p, len, b->width, b->height)
                                                   : lie_path(p, len, b->width, b->height);

@@ -197,6 +197,39 @@ void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)
     }
 }
 
+uint8_t *tu_section_take(const char *path, uint32_t type, size_t *len, nb_section_info *info)
+{
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK)
+        return NULL;
+    long i = nb_bundle_find(b, type, NULL, NULL, 0);
+    const void *p;
+    uint8_t *copy = NULL;
+    if (i >= 0 && nb_bundle_payload(b, (size_t)i, &p, len, &err) == NB_OK && (copy = malloc(*len)))
+        memcpy(copy, p, *len);
+    if (copy)
+        *info = *nb_bundle_section(b, (size_t)i);
+    nb_bundle_close(b);
+    return copy;
+}
+
+int tu_section_put(const char *path, const char *out, const nb_section_info *info,
+                   const uint8_t *payload, size_t len)
+{
+    nbb_builder *w;
+    nb_err err;
+    nb_section_info in = *info;
+    in.encoding = (uint16_t)NB_ENC_LAYOUT(in.encoding);
+    int ok = nbb_builder_new(&w, &err) == NB_OK && nbb_builder_load(w, path, 0, &err) == NB_OK &&
+             nbb_builder_add(w, &in, payload, len, 0, &err) == NB_OK &&
+             nbb_builder_write(w, out, &err) == NB_OK;
+    if (!ok)
+        diag("cannot write %s: %s", out, err.msg);
+    nbb_builder_free(w);
+    return ok;
+}
+
 int tu_count_entries(const char *dir)
 {
     DIR *d = opendir(dir);

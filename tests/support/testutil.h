@@ -55,6 +55,16 @@ void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);
 #define TU_ROCK_LEGEND_SIZE (8 + 32 + 256)
 void tu_rock_legend(uint8_t *out);
 
+/* Crafting bundles as an attacker would, every CRC right: the payload of
+ * the first section of a type, copied (free() it), and its table entry;
+ * NULL when there is none. */
+uint8_t *tu_section_take(const char *path, uint32_t type, size_t *len, nb_section_info *info);
+/* Writes path's bundle to out with the section of info's type, name and
+ * parameters replaced by payload, through the bake API: the CRCs are the
+ * writer's.  1 on success. */
+int tu_section_put(const char *path, const char *out, const nb_section_info *info,
+                   const uint8_t *payload, size_t len);
+
 /* Files in a directory, not counting those whose name starts with '.'. */
 int tu_count_entries(const char *dir);
 /* Tests an interrupted write (3 assertions): bakes the level into dir/name

@@ -372,6 +372,8 @@ enum slot {
     FD_FOUND, FD_AGAIN, FD_NONE, FD_START,
     MEM_AA, PRIV_AA, SQL_HAA,
     FC_FOUND, FC_NONE, FC_START, FC_AFTER, FC_AGAIN,
+    NE_FOUND, NE_REACH, NE_LIMIT, NE_START, LI_CLEAR, LI_BLOCKED, LI_START, RA_FOUND, RA_ANY,
+    RA_START,
     NSLOTS
 };
 
@@ -432,6 +434,16 @@ static const struct {
     [FC_START] = {"a program's forest: from a circle added", NB_PATH_START_BLOCKED, 0},
     [FC_AFTER] = {"a program's forest: changed, a thin agent", NB_PATH_FOUND, 0},
     [FC_AGAIN] = {"a program's forest: the same again", NB_PATH_FOUND, 1},
+    [NE_FOUND] = {"nearest: from a wall", NB_PATH_FOUND, 1},
+    [NE_REACH] = {"nearest: from inside the box, reachable from outside", NB_PATH_FOUND, 1},
+    [NE_LIMIT] = {"nearest: the same within radius 1", NB_PATH_LIMIT, 1},
+    [NE_START] = {"nearest: reachable from a wall", NB_PATH_START_BLOCKED, 1},
+    [LI_CLEAR] = {"line: along the top row", NB_PATH_FOUND, 1},
+    [LI_BLOCKED] = {"line: into a wall", NB_PATH_NONE, 1},
+    [LI_START] = {"line: from a wall", NB_PATH_START_BLOCKED, 1},
+    [RA_FOUND] = {"random: from a cell", NB_PATH_FOUND, 1},
+    [RA_ANY] = {"random: anywhere", NB_PATH_FOUND, 1},
+    [RA_START] = {"random: from a wall", NB_PATH_START_BLOCKED, 1},
 };
 
 typedef struct answer {
@@ -636,6 +648,41 @@ static void fo_query(run *r, const nb_forest *f, nb_forest_ws *ws, enum slot s, 
     answer_is(r, s, st, res.status, res.length, res.nsegments, res.blocked_by, r->c->attempts - at);
 }
 
+static void ne_query(run *r, const nb_place *p, enum slot s, nb_cell point, int reachable,
+                     nb_cell from, double radius)
+{
+    nb_nearest_query q;
+    nb_nearest_result res;
+    nb_nearest_query_init(&q);
+    q.point = point;
+    q.reachable = reachable;
+    q.from = from;
+    q.radius = radius;
+    unsigned long inj, at = r->c->attempts;
+    nb_status cst, st = CALL("nb_nearest_standable", nb_nearest_standable(p, &q, &res, r->err));
+    answer_is(r, s, st, res.status, res.distance, (size_t)res.examined,
+              res.cell.x * 1000L + res.cell.y, r->c->attempts - at);
+}
+
+static void li_query(run *r, const nb_place *p, enum slot s, nb_vec2 from, nb_vec2 to)
+{
+    nb_line_result res;
+    unsigned long inj, at = r->c->attempts;
+    nb_status cst, st = CALL("nb_walk_line", nb_walk_line(p, from, to, &res, r->err));
+    answer_is(r, s, st, res.status, res.t, (size_t)res.examined,
+              res.blocking.x * 1000L + res.blocking.y, r->c->attempts - at);
+}
+
+static void ra_query(run *r, const nb_place *p, enum slot s, const nb_cell *from)
+{
+    nb_random_result res;
+    uint64_t state = 1;
+    unsigned long inj, at = r->c->attempts;
+    nb_status cst, st = CALL("nb_random_standable", nb_random_standable(p, from, &state, &res, r->err));
+    answer_is(r, s, st, res.status, (double)res.cells, res.component,
+              res.cell.x * 1000L + res.cell.y, r->c->attempts - at);
+}
+
 static const nb_capability CAP_G = 1, CAP_GS = 3, CAP_GSW = 7;
 
 /* Every open, a query of every family, every close, on the zlib-compressed
@@ -654,6 +701,7 @@ static void run_sequence(run *r)
     nb_planner *pl = NULL;
     nb_forest *f = NULL;
     nb_forest_ws *fw = NULL;
+    nb_place *pc = NULL;
 
     if (OPEN("nb_bundle_open", nb_bundle_open(full, NB_OPEN_VERIFY, r->a, &b, r->err), b) == NB_OK) {
         const void *data;
@@ -672,6 +720,19 @@ static void run_sequence(run *r)
             aa_query(r, aa, AA_NONE, aa_q(FROM_X, FROM_Y, IN_X, IN_Y, 1, CAP_GS));
             aa_query(r, aa, AA_START, aa_q(WALL_X, WALL_Y, TO_X, TO_Y, 1, CAP_GS));
             aa_query(r, aa, AA_GOAL, aa_q(FROM_X, FROM_Y, BOX_X, BOX_Y, 1, CAP_GS));
+        }
+        if (OPEN("nb_place_open", nb_place_open(b, CAP_GS, 1, &pc, r->err), pc) == NB_OK) {
+            const nb_cell wall = {WALL_X, WALL_Y}, in = {IN_X, IN_Y}, out = {FROM_X, FROM_Y};
+            ne_query(r, pc, NE_FOUND, wall, 0, out, NB_NEAREST_RADIUS);
+            ne_query(r, pc, NE_REACH, in, 1, out, NB_NEAREST_RADIUS);
+            ne_query(r, pc, NE_LIMIT, in, 1, out, 1);
+            ne_query(r, pc, NE_START, in, 1, wall, NB_NEAREST_RADIUS);
+            li_query(r, pc, LI_CLEAR, (nb_vec2){0, 0}, (nb_vec2){12.5, 0});
+            li_query(r, pc, LI_BLOCKED, (nb_vec2){0, 4.5}, (nb_vec2){10, 4.5});
+            li_query(r, pc, LI_START, (nb_vec2){WALL_X, WALL_Y}, (nb_vec2){0, 0});
+            ra_query(r, pc, RA_FOUND, &out);
+            ra_query(r, pc, RA_ANY, NULL);
+            ra_query(r, pc, RA_START, &wall);
         }
         if (OPEN("nb_haa_open", nb_haa_open(b, &haa, r->err), haa) == NB_OK) {
             haa_query(r, haa, HAA_FOUND, aa_q(FROM_X, FROM_Y, TO_X, TO_Y, 1, CAP_GS), 0);
@@ -759,6 +820,7 @@ static void run_sequence(run *r)
     nb_model_close(m);
     nb_haa_close(haa);
     nb_aa_close(aa);
+    nb_place_close(pc);
     nb_bundle_close(b);
 
     /* The packed bundle from memory, with every checksum checked. */
@@ -1037,6 +1099,29 @@ static void test_errors(void)
     aq.goal = (nb_cell){IN_X, IN_Y};
     NOERR("nb_aa_find (no path)", nb_aa_find(aa, &aq, &ar, &e));
 
+    nb_place *pc = NULL, *pcx = NULL;
+    nb_nearest_query nq;
+    nb_nearest_result nr;
+    nb_line_result lr;
+    nb_random_result rr;
+    uint64_t seed = 1;
+    nb_nearest_query_init(&nq);
+    NOERR("nb_place_open", nb_place_open(b, CAP_GS, 1, &pc, &e));
+    NOERR("nb_nearest_standable", nb_nearest_standable(pc, &nq, &nr, &e));
+    NOERR("nb_walk_line", nb_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, 4.5}, &lr, &e));
+    NOERR("nb_random_standable", nb_random_standable(pc, NULL, &seed, &rr, &e));
+    FAILS("nb_place_open (no such layer)", NB_ERR_NOTFOUND,
+          nb_place_open(b, CAP_GSW, 1, &pcx, &e), nb_place_open(b, CAP_GSW, 1, &pcx, NULL));
+    nq.point = (nb_cell){MW, 0};
+    FAILS("nb_nearest_standable (off the map)", NB_ERR_ARG, nb_nearest_standable(pc, &nq, &nr, &e),
+          nb_nearest_standable(pc, &nq, &nr, NULL));
+    FAILS("nb_walk_line (off the map)", NB_ERR_ARG,
+          nb_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, &e),
+          nb_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, NULL));
+    FAILS("nb_random_standable (off the map)", NB_ERR_ARG,
+          nb_random_standable(pc, &(nb_cell){-1, 0}, &seed, &rr, &e),
+          nb_random_standable(pc, &(nb_cell){-1, 0}, &seed, &rr, NULL));
+
     nb_haa *haa = NULL;
     nb_haa_result hr;
     aq.goal = (nb_cell){TO_X, TO_Y};
@@ -1253,7 +1338,8 @@ static void test_errors(void)
            nb_planner_open(b, "cart", NULL, NULL) == NB_ERR_ARG &&
            nb_forest_open(b, NULL, NULL) == NB_ERR_ARG &&
            nb_forest_open_circles(circles, 1, NULL, NULL, NULL, NULL) == NB_ERR_ARG &&
-           nb_forest_ws_open(f, NULL, NULL) == NB_ERR_ARG,
+           nb_forest_ws_open(f, NULL, NULL) == NB_ERR_ARG &&
+           nb_place_open(b, CAP_GS, 1, NULL, NULL) == NB_ERR_ARG,
        "every _open refuses NULL for out with NB_ERR_ARG");
 
     nb_forest_ws_close(fwn);
@@ -1267,6 +1353,7 @@ static void test_errors(void)
     nb_model_close(m);
     nb_haa_close(haa);
     nb_aa_close(aa);
+    nb_place_close(pc);
     nb_bundle_close(bl);
     nb_bundle_close(bf);
     nb_bundle_close(b2);
@@ -1286,7 +1373,8 @@ static void test_close_null(void)
     nb_planner_close(NULL);
     nb_forest_close(NULL);
     nb_forest_ws_close(NULL);
-    ok(1, "every _close accepts NULL (nine of them)");
+    nb_place_close(NULL);
+    ok(1, "every _close accepts NULL (ten of them)");
 }
 
 static void test_partial_allocators(void)

@@ -392,10 +392,11 @@ static void test_level_change(void)
     rc = tu_system("'%s/tools/mkclear' '%s' -o '%s' 2>'%s'", top, map, path, msg);
     text = tu_read(msg, NULL);
     ok(rc == 0 && count_type(path, NB_SEC_ABSTRACT) == 0 && count_type(path, NB_SEC_MODEL) == 1 &&
-           count_type(path, NB_SEC_CLEARANCE) == 1 && count_type(path, NB_SEC_COMPONENTS) == 1,
+           count_type(path, NB_SEC_CLEARANCE) == 1 && count_type(path, NB_SEC_COMPONENTS) == 1 &&
+               count_type(path, NB_SEC_RUNS) == 1,
        "another agent set: the abstract graph goes, the motion model stays");
     like(text ? text : "",
-         "held the same map with a different agent set: its 17 sections derived "
+         "held the same map with a different agent set: its 29 sections derived "
          "from the old level are removed (1 abstract; rebuild them",
          "and mkclear says what went and why");
     free(text);

@@ -14,43 +14,6 @@
 
 static const char *dir;
 
-/* The payload of the first section of a type, copied (free() it), and its
- * table entry. */
-static uint8_t *take(const char *path, uint32_t type, size_t *len, nb_section_info *info)
-{
-    nb_bundle *b;
-    nb_err err;
-    if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK)
-        return NULL;
-    long i = nb_bundle_find(b, type, NULL, NULL, 0);
-    const void *p;
-    uint8_t *copy = NULL;
-    if (i >= 0 && nb_bundle_payload(b, (size_t)i, &p, len, &err) == NB_OK && (copy = malloc(*len)))
-        memcpy(copy, p, *len);
-    if (copy)
-        *info = *nb_bundle_section(b, (size_t)i);
-    nb_bundle_close(b);
-    return copy;
-}
-
-/* Writes path's bundle to out with the section of info's type, name and
- * parameters replaced by payload: the CRCs are the writer's, so right. */
-static int put(const char *path, const char *out, const nb_section_info *info, const uint8_t *payload,
-               size_t len)
-{
-    nbb_builder *w;
-    nb_err err;
-    nb_section_info in = *info;
-    in.encoding = (uint16_t)NB_ENC_LAYOUT(in.encoding);
-    int ok = nbb_builder_new(&w, &err) == NB_OK && nbb_builder_load(w, path, 0, &err) == NB_OK &&
-             nbb_builder_add(w, &in, payload, len, 0, &err) == NB_OK &&
-             nbb_builder_write(w, out, &err) == NB_OK;
-    if (!ok)
-        diag("cannot write %s: %s", out, err.msg);
-    nbb_builder_free(w);
-    return ok;
-}
-
 /* nb_haa_open on a bundle file: its status, and the message in msg. */
 static nb_status haa_open_status(const char *path, char *msg, size_t len)
 {
@@ -94,7 +57,7 @@ static const char *bake_graph(int paths)
     }
     nbb_abstract_info(payload, &info);
     nb_bundle_close(b);
-    if (!put(path, path, &info, payload, n))
+    if (!tu_section_put(path, path, &info, payload, n))
         exit(1);
     free(payload);
     nbb_grid_free(&grid);
@@ -125,7 +88,7 @@ static void test_backward_path_offset(const char *path)
 {
     size_t len;
     nb_section_info info;
-    uint8_t *p = take(path, NB_SEC_ABSTRACT, &len, &info);
+    uint8_t *p = tu_section_take(path, NB_SEC_ABSTRACT, &len, &info);
     nbi_agraph g;
     uint32_t a = 0;
     if (!ok(p && view(p, len, &g) && find_backward_arc(&g, &a), "a graph with stored paths")) {
@@ -137,7 +100,7 @@ static void test_backward_path_offset(const char *path)
     nbi_put32((uint8_t *)g.arc_path + 4 * (size_t)a, 0x7ffffff0u);
     const char *out = tu_path(dir, "backward.nbk");
     char msg[NB_ERR_MSG_MAX];
-    ok(put(path, out, &info, p, len), "its backward arc's path offset made huge, CRCs right");
+    ok(tu_section_put(path, out, &info, p, len), "its backward arc's path offset made huge, CRCs right");
     nb_status st = haa_open_status(out, msg, sizeof msg);
     ok(st == NB_ERR_FORMAT && strstr(msg, "lies beyond the moves"),
        "nb_haa_open refuses it: %s", msg);
@@ -151,7 +114,7 @@ static void test_looping_path(const char *path)
 {
     size_t len;
     nb_section_info info;
-    uint8_t *p = take(path, NB_SEC_ABSTRACT, &len, &info);
+    uint8_t *p = tu_section_take(path, NB_SEC_ABSTRACT, &len, &info);
     nbi_agraph g;
     if (!ok(p && view(p, len, &g), "the graph read")) {
         free(p);
@@ -207,7 +170,7 @@ static void test_looping_path(const char *path)
     nbi_put16(q + new_off[6] + 4 * (size_t)arc, (uint16_t)(nbi_u16at(g.arc_w, 2 * (size_t)arc) + 2 * loops));
     const char *out = tu_path(dir, "loop.nbk");
     char msg[NB_ERR_MSG_MAX];
-    ok(put(path, out, &info, q, (size_t)new_off[10]),
+    ok(tu_section_put(path, out, &info, q, (size_t)new_off[10]),
        "arc %u (node %u to %u): its path made %u steps, looping inside its cluster", arc, u, v, total);
     nb_status st = haa_open_status(out, msg, sizeof msg);
     ok(st == NB_ERR_FORMAT && strstr(msg, "longer than its"), "nb_haa_open refuses it: %s", msg);
@@ -222,7 +185,7 @@ static void test_crowded_cluster(const char *path)
 {
     size_t len;
     nb_section_info info;
-    uint8_t *p = take(path, NB_SEC_ABSTRACT, &len, &info);
+    uint8_t *p = tu_section_take(path, NB_SEC_ABSTRACT, &len, &info);
     nbi_agraph g;
     if (!ok(p && view(p, len, &g), "a graph without stored paths")) {
         free(p);
@@ -238,20 +201,20 @@ static void test_crowded_cluster(const char *path)
     nbi_put16(xy + 4 * ((size_t)first + 1) + 2, nbi_u16at(g.node_xy, 2 * (size_t)first + 1));
     const char *out = tu_path(dir, "crowded.nbk");
     char msg[NB_ERR_MSG_MAX];
-    ok(put(path, out, &info, p, len), "cluster %u's second node moved onto its first", k);
+    ok(tu_section_put(path, out, &info, p, len), "cluster %u's second node moved onto its first", k);
     nb_status st = haa_open_status(out, msg, sizeof msg);
     ok(st == NB_ERR_FORMAT && strstr(msg, "comes after a node of the same or a later cell"),
        "nb_haa_open refuses it: %s", msg);
     /* And a node off its cluster's border. */
     free(p);
-    p = take(path, NB_SEC_ABSTRACT, &len, &info);
+    p = tu_section_take(path, NB_SEC_ABSTRACT, &len, &info);
     view(p, len, &g);
     nbi_box box = nbi_cluster_box(k, g.ncx, g.cluster, g.width, g.height);
     xy = (uint8_t *)g.node_xy;
     nbi_put16(xy + 4 * (size_t)first, (uint16_t)(box.x0 + 1));
     nbi_put16(xy + 4 * (size_t)first + 2, (uint16_t)(box.y0 + 1));
     out = tu_path(dir, "inside.nbk");
-    ok(put(path, out, &info, p, len), "a node moved inside its cluster");
+    ok(tu_section_put(path, out, &info, p, len), "a node moved inside its cluster");
     st = haa_open_status(out, msg, sizeof msg);
     ok(st == NB_ERR_FORMAT && (strstr(msg, "not on the border") || strstr(msg, "comes after")),
        "nb_haa_open refuses it: %s", msg);
@@ -301,7 +264,7 @@ static void test_component_range(const char *path)
     for (uint32_t k = 0; k < bits; k++) /* every bit of the cell set */
         p[NBI_LAYER_HEADER + (bit + k) / 8] |= (uint8_t)(1u << ((bit + k) % 8));
     const char *out = tu_path(dir, "component.nbk");
-    ok(put(path, out, &info, p, len), "cell (%ld, %ld) of a component layer set to %u, beyond its %u",
+    ok(tu_section_put(path, out, &info, p, len), "cell (%ld, %ld) of a component layer set to %u, beyond its %u",
        cx, cy, (1u << bits) - 1, info.param[2]);
     ok(nb_bundle_open(out, NB_OPEN_VERIFY, NULL, &b, &err) == NB_OK, "it verifies");
     ok(nb_component(b, cap, size, cx, cy) == 0, "nb_component reads it as no component");
@@ -325,12 +288,12 @@ static void test_section_name(const char *path)
 {
     size_t len;
     nb_section_info info;
-    uint8_t *p = take(path, NB_SEC_AGENTS, &len, &info);
+    uint8_t *p = tu_section_take(path, NB_SEC_AGENTS, &len, &info);
     nb_section_info evil = info;
     evil.type = NB_SEC_MODEL; /* a type whose sections have names */
     snprintf(evil.name, sizeof evil.name, "m\x1b[31m\"x");
     const char *out = tu_path(dir, "name.nbk");
-    ok(p && put(path, out, &evil, p, len), "a model section named with an escape and a quote");
+    ok(p && tu_section_put(path, out, &evil, p, len), "a model section named with an escape and a quote");
     nb_bundle *b;
     nb_err err;
     nb_status st = nb_bundle_open(out, 0, NULL, &b, &err);
@@ -424,7 +387,7 @@ static void test_perimeter_values(void)
     const char *path = bake_perimeter();
     size_t len;
     nb_section_info info;
-    uint8_t *p = path ? take(path, NB_SEC_PERIMETER, &len, &info) : NULL;
+    uint8_t *p = path ? tu_section_take(path, NB_SEC_PERIMETER, &len, &info) : NULL;
     if (!ok(p != NULL, "a level with a 32-bit perimeter table"))
         return;
     size_t first = 64 + 16 * (size_t)nbi_get32(p + 28);
@@ -432,7 +395,7 @@ static void test_perimeter_values(void)
     for (size_t e = first, k = 0; e + 4 <= len; e += 4, k++)
         nbi_put32(p + e, k % 2 ? nan : minus);
     const char *out = tu_path(dir, "perimeter-nan.nbk");
-    ok(put(path, out, &info, p, len), "every entry NaN or -100");
+    ok(tu_section_put(path, out, &info, p, len), "every entry NaN or -100");
     /* Every look-up of the crafted table, near the goal, is a cost. */
     nb_bundle *b;
     nb_model *m = NULL;

@@ -16,14 +16,16 @@
 #include "progress.h"
 
 /* Section types computed from the level's map, legend or agent set. */
-static const uint32_t derived_types[] = {NB_SEC_CLEARANCE, NB_SEC_COMPONENTS, NB_SEC_ABSTRACT};
+static const uint32_t derived_types[] = {NB_SEC_CLEARANCE, NB_SEC_COMPONENTS, NB_SEC_RUNS,
+                                         NB_SEC_ABSTRACT};
 #define NDERIVED (sizeof derived_types / sizeof derived_types[0])
 
 static int usage(FILE *f)
 {
     fprintf(f, "Usage: mkclear [OPTION]... MAP -o BUNDLE\n"
                "Bake true-clearance layers (one per capability of the agent set, capped at\n"
-               "its largest size) and reachability components (one per capability and size)\n"
+               "its largest size), reachability components and their cells as runs along\n"
+               "rows (one of each per capability and size; the runs serve random cells)\n"
                "for a MovingAI map into BUNDLE, with the map, legend and agent set.  An\n"
                "existing BUNDLE is updated: its other sections are kept.  MAP may be '-'.\n\n"
                "  -l, --legend FILE    terrain legend (YAML; default: MovingAI's characters)\n"
@@ -42,7 +44,8 @@ static int usage(FILE *f)
                "  -h, --help           show this help and exit\n"
                "  -V, --version        show the version and exit\n\n"
                "When BUNDLE held a different map, legend or agent set, the sections derived\n"
-               "from the old one (clearance, components, abstract) are removed and listed.\n"
+               "from the old one (clearance, components, runs, abstract) are removed and\n"
+               "listed.\n"
                "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
@@ -129,8 +132,7 @@ int main(int argc, char **argv)
                 size_t n = 0;
                 for (size_t i = 0; i < nb_bundle_section_count(old); i++)
                     n += nb_bundle_section(old, i)->type == derived_types[k];
-                if (n && derived_types[k] != NB_SEC_CLEARANCE &&
-                    derived_types[k] != NB_SEC_COMPONENTS) {
+                if (n && derived_types[k] == NB_SEC_ABSTRACT) {
                     int k2 = snprintf(gone + at, sizeof gone - at, "%s%zu %s", at ? ", " : "", n,
                                       nb_section_type_name(derived_types[k]));
                     at += k2 > 0 && (size_t)k2 < sizeof gone - at ? (size_t)k2 : 0;
@@ -148,9 +150,10 @@ int main(int argc, char **argv)
         st = nbb_level_put(b, level, compress, &err);
     }
     if (st == NB_OK) {
+        nbc_progress prog;
         nbb_builder_remove(b, NB_SEC_CLEARANCE);
         nbb_builder_remove(b, NB_SEC_COMPONENTS);
-        nbc_progress prog;
+        nbb_builder_remove(b, NB_SEC_RUNS);
         nbc_progress_start(&prog, pmode, quiet,
                            "clearance and components", (double)nbb_level_cells(level), "cells");
         st = nbb_level_bake_clearance(b, level, compress, nbc_progress_update, &prog, NULL, &err);

@@ -17,6 +17,10 @@ int nbc_plan_motion(int argc, char **argv);
 /* navbake scen (scen.c). */
 int nbc_cmd_scen(int argc, char **argv);
 int nbc_cmd_render(int argc, char **argv);
+/* Places: nearest.c, line.c, random.c. */
+int nbc_cmd_nearest(int argc, char **argv);
+int nbc_cmd_line(int argc, char **argv);
+int nbc_cmd_random(int argc, char **argv);
 
 /* dump_layer.c: a clearance or component layer as H rows of W integers. */
 #include <stddef.h>

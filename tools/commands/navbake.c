@@ -17,6 +17,9 @@ static const struct command {
     {"plan", nbc_cmd_plan, "plan a path for a unit (--unit) or a motion model (--model)"},
     {"query", nbc_cmd_query, "find a path for an agent between two cells (--forest: among round obstacles)"},
     {"scen", nbc_cmd_scen, "run a MovingAI scenario file and check every length"},
+    {"nearest", nbc_cmd_nearest, "the nearest cell where an agent may stand (reachable from a cell)"},
+    {"line", nbc_cmd_line, "whether an agent can walk a straight segment, and how far it gets"},
+    {"random", nbc_cmd_random, "random cells where an agent may stand, from a seed"},
     {"render", nbc_cmd_render, "draw a bundle's map and layers as SVG or PNG"},
 };
 

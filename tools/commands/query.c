@@ -64,10 +64,7 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
                        const nbc_answer *r, double us, int with_path, const double *optimal,
                        const wsinfo *w)
 {
-    if (a->name)
-        printf("agent      %s (size %u, capability %s)\n", a->name, a->size, a->caps);
-    else
-        printf("agent      size %u, capability %s\n", a->size, a->caps);
+    nbc_agent_print(a);
     printf("query      %d,%d -> %d,%d (%s, %s corners)\n", from.x, from.y, to.x, to.y, method,
            a->corner == NB_CORNER_WEAK ? "weak" : "strict");
     printf("status     %s%s\n", why(r->status),
@@ -98,13 +95,8 @@ static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_
 {
     static const char *const names[] = {"found", "no path", "start blocked", "goal blocked",
                                         "limit"};
-    printf("{\"method\": \"%s\", \"agent\": ", method);
-    if (a->name)
-        nbc_json_string(a->name);
-    else
-        printf("null");
-    printf(", \"size\": %u, \"capability\": ", a->size);
-    nbc_json_string(a->caps);
+    printf("{\"method\": \"%s\", ", method);
+    nbc_agent_json(a);
     printf(", \"corner\": \"%s\", \"from\": [%d, %d], \"to\": [%d, %d], \"status\": \"%s\", "
            "\"found\": %s, ",
            a->corner == NB_CORNER_WEAK ? "weak" : "strict", from.x, from.y, to.x, to.y,

@@ -125,6 +125,25 @@ int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *a)
     return NBC_EXIT_OK;
 }
 
+void nbc_agent_print(const nbc_agent *a)
+{
+    if (a->name)
+        printf("agent      %s (size %u, capability %s)\n", a->name, a->size, a->caps);
+    else
+        printf("agent      size %u, capability %s\n", a->size, a->caps);
+}
+
+void nbc_agent_json(const nbc_agent *a)
+{
+    printf("\"agent\": ");
+    if (a->name)
+        nbc_json_string(a->name);
+    else
+        printf("null");
+    printf(", \"size\": %u, \"capability\": ", a->size);
+    nbc_json_string(a->caps);
+}
+
 int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o)
 {
     nb_err err;

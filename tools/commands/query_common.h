@@ -93,6 +93,11 @@ int nbc_query_option(nbc_query_opts *o, int c, const char *arg);
  * status after a message. */
 int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *agent);
 
+/* "agent      scout (size 1, capability ground,swamp)\n" */
+void nbc_agent_print(const nbc_agent *a);
+/* "\"agent\": \"scout\", \"size\": 1, \"capability\": \"ground,swamp\"" */
+void nbc_agent_json(const nbc_agent *a);
+
 /* A bundle opened for queries: the agent resolved, the method ready. */
 typedef struct nbc_session {
     nb_bundle *bundle;

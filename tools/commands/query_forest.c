@@ -1,7 +1,6 @@
 /* navbake query --forest: a shortest path among round obstacles, on a
  * bundle's baked bitangent graph or with the deferred search (for any
  * agent radius, and for forest YAML files that were never baked). */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,23 +41,8 @@ static int help(void)
 
 static int parse_xy(const char *opt, const char *text, nb_vec2 *p)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(text, &end), y = NAN;
-    if (end != text && *end == ',') {
-        const char *s = end + 1;
-        y = strtod(s, &end);
-        if (end == s)
-            end = (char *)"x";
-    } else {
-        end = (char *)"x";
-    }
-    if (*end || errno || !isfinite(x) || !isfinite(y))
-        return nbc_usage("%s: '%s' is not a point X,Y (two numbers)", opt, text), 0;
-    if (fabs(x) > NB_FOREST_MAX_COORD || fabs(y) > NB_FOREST_MAX_COORD)
-        return nbc_usage("%s: '%s' is beyond %g in x or y", opt, text, NB_FOREST_MAX_COORD), 0;
-    *p = (nb_vec2){x, y};
-    return 1;
+    const double m = NB_FOREST_MAX_COORD;
+    return nbc_real_point(opt, text, -m, m, -m, m, &p->x, &p->y);
 }
 
 /* A bundle, or failing its magic a forest YAML file. */

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "progress.h"
 #include "render.h"
 
 enum layer {
@@ -99,6 +100,8 @@ static int usage(FILE *f)
             "      --footprint         draw the agent's square at every cell of a path\n"
             "      --no-legend         leave out the legend under the map\n"
             "  -q, --quiet             say nothing but errors\n"
+            "      --progress WHEN     auto (default: a line on standard error when it is a\n"
+            "                          terminal), none, or json (a JSON object a line, always)\n"
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n\n"
             "PNG output: %s\n"
@@ -140,6 +143,20 @@ static int ends_with(const char *s, const char *suffix)
     return 1;
 }
 
+/* Drawing's progress: a phase per layer, one more for writing a PNG. */
+typedef struct render_progress {
+    nbc_progress line;
+    nbc_progress_mode mode;
+    int quiet;
+    double phase, phases;
+} render_progress;
+
+static void on_rows(void *arg, uint32_t done, uint32_t total)
+{
+    render_progress *p = arg;
+    nbc_progress_update(&p->line, (p->phase + (double)done / total) / p->phases);
+}
+
 typedef struct job {
     enum layer layers[MAX_LAYERS];
     size_t nlayers;
@@ -157,6 +174,7 @@ typedef struct job {
     int filter; /* the abstract layer: only what (cap, size) may use */
     int footprint, legend;
     nbr_paths paths;
+    render_progress progress;
 } job;
 
 /* One pass over every layer: the first (v->canvas NULL) checks and
@@ -165,6 +183,8 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
 {
     nb_status st = NB_OK;
     for (size_t i = 0; i < j->nlayers && st == NB_OK; i++) {
+        if (v->canvas)
+            j->progress.phase = (double)i;
         switch (j->layers[i]) {
         case L_TERRAIN: st = nbr_draw_terrain(v, err); break;
         case L_CLEARANCE: st = nbr_draw_clearance(v, j->cap, err); break;
@@ -287,6 +307,7 @@ static int read_options(int argc, char **argv, request *r, job *j)
                                          {"footprint", no_argument, NULL, 'F'},
                                          {"no-legend", no_argument, NULL, 'L'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
@@ -330,7 +351,11 @@ static int read_options(int argc, char **argv, request *r, job *j)
             break;
         case 'F': j->footprint = 1; break;
         case 'L': j->legend = 0; break;
-        case 'q': break;
+        case 'q': j->progress.quiet = 1; break;
+        case NBC_OPT_PROGRESS:
+            if (!nbc_progress_mode_parse(optarg, &j->progress.mode))
+                return NBC_EXIT_USAGE;
+            break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
         default: return nbc_usage("unknown option");
@@ -577,14 +602,20 @@ static int draw(const request *r, job *j, enum frame frame, nbr_view *v, const d
     nbr_view_clip(v, clip);
     char title[512];
     view_title(r, j, frame, v, title, sizeof title);
+    render_progress *p = &j->progress;
+    p->phases = (double)j->nlayers + (r->fmt == NBR_PNG);
+    nbc_progress_start(&p->line, p->mode, p->quiet, r->out, 0, "");
+    nbr_canvas_watch(v->canvas, on_rows, p);
     nbr_group(v->canvas, "map", title, clip);
     nb_status st = pass(v, j, &err);
     nbr_group_end(v->canvas);
     if (j->legend)
         nbr_legend_draw(&legend, v->canvas, map_h);
     nbr_legend_free(&legend);
+    p->phase = (double)j->nlayers;
     if (st == NB_OK)
         st = nbr_canvas_write(v->canvas, r->out, &err);
+    nbc_progress_end(&p->line);
     return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
 }
 

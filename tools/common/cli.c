@@ -111,6 +111,47 @@ int nbc_cell_on_map(const char *opt, long x, long y, unsigned long w, unsigned l
     return 0;
 }
 
+int nbc_real_point(const char *opt, const char *text, double xmin, double xmax, double ymin,
+                   double ymax, double *x, double *y)
+{
+    char *end;
+    errno = 0;
+    double a = strtod(text, &end), b = NAN;
+    if (end != text && *end == ',') {
+        const char *s = end + 1;
+        b = strtod(s, &end);
+        if (end == s)
+            end = (char *)"x";
+    } else {
+        end = (char *)"x";
+    }
+    if (*end || errno || !isfinite(a) || !isfinite(b)) {
+        nbc_usage("%s: '%s' is not a point X,Y (two numbers)", opt, text);
+        return 0;
+    }
+    if (a < xmin || a > xmax || b < ymin || b > ymax) {
+        nbc_usage("%s %s is outside %g to %g, %g to %g", opt, text, xmin, xmax, ymin, ymax);
+        return 0;
+    }
+    *x = a;
+    *y = b;
+    return 1;
+}
+
+int nbc_uint64(const char *opt, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end || errno) {
+        nbc_usage("%s: '%s' is not a whole number from 0 to %llu", opt, text,
+                  (unsigned long long)UINT64_MAX);
+        return 0;
+    }
+    *out = (uint64_t)v;
+    return 1;
+}
+
 int nbc_samples(const char *opt, double step, double len, size_t *last)
 {
     /* In doubles first: a tiny step must not overflow the count. */

@@ -37,6 +37,12 @@ int nbc_point(const char *opt, const char *text, long *x, long *y);
 /* 1 when cell (x, y) is on a w x h map; else a usage message naming the
  * option ("--from 70,3 is outside the 64 x 40 map") and 0. */
 int nbc_cell_on_map(const char *opt, long x, long y, unsigned long w, unsigned long h);
+/* "X,Y", two finite reals, within [xmin, xmax] x [ymin, ymax]; else a
+ * usage message naming the option and 0. */
+int nbc_real_point(const char *opt, const char *text, double xmin, double xmax, double ymin,
+                   double ymax, double *x, double *y);
+/* A whole number from 0 to 2^64 - 1 (a seed); else a usage message. */
+int nbc_uint64(const char *opt, const char *text, uint64_t *out);
 
 /* Samples every step along a path of length len, both ends included: so
  * that no command prints without bound, at most NBC_MAX_SAMPLES.  On

@@ -160,6 +160,14 @@ void nbr_cells_row(nbr_canvas *c, const uint32_t *rgb)
     else
         nbr_raster_cells_row(c, rgb);
     c->cells.row++;
+    if (c->watch)
+        c->watch(c->watch_arg, c->cells.row, c->cells.h);
+}
+
+void nbr_canvas_watch(nbr_canvas *c, nbr_rows_fn *fn, void *arg)
+{
+    c->watch = fn;
+    c->watch_arg = arg;
 }
 
 void nbr_cells_end(nbr_canvas *c)

@@ -54,6 +54,12 @@ uint32_t nbr_canvas_height(const nbr_canvas *c);
  * PNG without libpng is NB_ERR_UNSUPPORTED. */
 nb_status nbr_canvas_write(nbr_canvas *c, const char *path, nb_err *err);
 
+/* Told as the canvas works through its long loops, rows of cells streamed
+ * (nbr_cells_row) and rows of pixels written (PNG): done of total, each
+ * loop from 1; a tool shows its progress from it. */
+typedef void nbr_rows_fn(void *arg, uint32_t done, uint32_t total);
+void nbr_canvas_watch(nbr_canvas *c, nbr_rows_fn *fn, void *arg);
+
 /* The raster's colour at a pixel (tests; NBR_NONE for SVG or outside). */
 uint32_t nbr_canvas_pixel(const nbr_canvas *c, uint32_t x, uint32_t y);
 

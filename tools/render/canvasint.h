@@ -65,6 +65,9 @@ struct nbr_canvas {
     double blend_opacity;
     uint32_t blend_colour;
     long blend_box[4];
+    /* nbr_canvas_watch */
+    nbr_rows_fn *watch;
+    void *watch_arg;
 };
 
 /* The SVG backend (canvas_svg.c). */

@@ -43,8 +43,11 @@ nb_status nbr_png_write(const nbr_canvas *c, FILE *f, const char *name, nb_err *
     png_set_IHDR(png, info, c->width, c->height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
-    for (uint32_t y = 0; y < c->height; y++)
+    for (uint32_t y = 0; y < c->height; y++) {
         png_write_row(png, c->rgb + (size_t)y * c->width * 3);
+        if (c->watch)
+            c->watch(c->watch_arg, y + 1, c->height);
+    }
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     return NB_OK;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "clearance/clearance_build.h"
+#include "place/runs_build.h"
 
 void nbb_terrain_mask(const nbi_legend *legend, nb_capability cap, uint8_t in_cap[256])
 {
@@ -80,7 +81,7 @@ static nb_status add_layer(struct nbb_builder *b, uint32_t type, uint16_t versio
     memset(&in, 0, sizeof in);
     in.type = type;
     in.version = version;
-    in.encoding = NB_ENC_PACKED;
+    in.encoding = type == NB_SEC_RUNS ? NB_ENC_RAW : NB_ENC_PACKED;
     memcpy(in.param, params, nparams * sizeof *params);
     nb_status st = nbb_builder_add(b, &in, payload, len, compress, err);
     if (st == NB_OK && stats)
@@ -150,6 +151,16 @@ nb_status nbb_bake_clearance_progress(nbb_builder *b, const nbi_legend *legend,
                            (size_t)nbi_layer_bytes(cells, cbits), compress, stats, err);
             if (stats && st == NB_OK)
                 stats->component_layers++;
+            /* The runs of each component, for random cells (formats/runs.md). */
+            nbb_runs runs;
+            if (st == NB_OK)
+                st = nbb_runs_build(label, grid->width, grid->height, count, &runs, err);
+            if (st == NB_OK) {
+                uint32_t rparams[5] = {caps[c], sizes[s], count, runs.count, runs.cells};
+                st = add_layer(b, NB_SEC_RUNS, NBI_RUNS_VERSION, rparams, 5, runs.payload,
+                               runs.len, compress, stats, err);
+                nbb_runs_free(&runs);
+            }
         }
     }
     free(cv);

@@ -50,6 +50,7 @@ static nb_status (*check_of(uint32_t type))(nbb_deep *, nb_err *)
     switch (type) {
     case NB_SEC_CLEARANCE:
     case NB_SEC_COMPONENTS: return nbb_deep_layer;
+    case NB_SEC_RUNS: return nbb_deep_runs;
     case NB_SEC_ABSTRACT: return nbb_deep_abstract;
     case NB_SEC_PERIMETER: return nbb_deep_perimeter;
     case NB_SEC_HITCHECK: return nbb_deep_hitcheck;

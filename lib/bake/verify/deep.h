@@ -1,7 +1,7 @@
 /* deep.h: the parts of nbb_verify_deep (deep.c, the driver), one file per
- * idea: layers (deep_layers.c), the abstract graph (deep_abstract.c),
- * perimeter tables (deep_perimeter.c), a unit's tables (deep_unit.c) and
- * bitangent graphs (deep_forest.c).  Each checks the section at d->index
+ * idea: layers (deep_layers.c), component runs (deep_runs.c), the
+ * abstract graph (deep_abstract.c), perimeter tables (deep_perimeter.c),
+ * a unit's tables (deep_unit.c) and bitangent graphs (deep_forest.c).  Each checks the section at d->index
  * and says where it disagrees through nbb_deep_fail (deep_report.c).
  * Internal. */
 #ifndef NB_DEEP_H
@@ -31,6 +31,10 @@ nb_status nbb_deep_cannot(const nbb_deep *d, nb_status st, nb_err *err, const ch
  * padding, which every format says is zero, so nothing goes unchecked. */
 nb_status nbb_deep_bytes(const nbb_deep *d, const uint8_t *p, size_t len, const uint8_t *r,
                          size_t rlen, nb_err *err);
+/* Checks the capability a section records (within the legend, not 0) and,
+ * when sized, its agent size (1 to 64), before they are baked with. */
+nb_status nbb_deep_agent(const nbb_deep *d, nb_capability cap, int sized, uint32_t size,
+                         nb_err *err);
 /* 1 when two doubles of a recomputation agree: exactly on this machine,
  * within a few units in the last place from a compiler that contracts
  * or orders floating-point operations differently. */
@@ -39,6 +43,7 @@ int nbb_deep_same(double a, double b);
 /* ---- the checks, one per kind of section ---- */
 
 nb_status nbb_deep_layer(nbb_deep *d, nb_err *err);
+nb_status nbb_deep_runs(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_abstract(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_perimeter(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_hitcheck(nbb_deep *d, nb_err *err);

@@ -29,12 +29,8 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err)
     int comp = in->type == NB_SEC_COMPONENTS;
     nb_capability cap = in->param[0];
     uint32_t size = comp ? in->param[1] : 0;
-    if (cap == 0 || (b->legend.nterrains < 32 && cap >> b->legend.nterrains))
-        return nbb_deep_fail(d, err, "capability %#x names terrains the legend does not have",
-                             (unsigned)cap);
-    if (comp && (size < 1 || size > NB_MAX_AGENT_SIZE))
-        return nbb_deep_fail(d, err, "agent size %u, expected 1 to %d", (unsigned)size,
-                             NB_MAX_AGENT_SIZE);
+    if ((st = nbb_deep_agent(d, cap, comp, size, err)) != NB_OK)
+        return st;
     size_t n = (size_t)l.width * l.height;
     uint8_t *cv = malloc(n ? n : 1);
     uint32_t *label = comp ? malloc((n ? n : 1) * sizeof *label) : NULL;

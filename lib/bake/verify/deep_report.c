@@ -25,6 +25,19 @@ nb_status nbb_deep_prefix(const nbb_deep *d, nb_status st, nb_err *err)
     return st;
 }
 
+nb_status nbb_deep_agent(const nbb_deep *d, nb_capability cap, int sized, uint32_t size,
+                         nb_err *err)
+{
+    const nb_bundle *b = d->b;
+    if (cap == 0 || (b->legend.nterrains < 32 && cap >> b->legend.nterrains))
+        return nbb_deep_fail(d, err, "capability %#x names terrains the legend does not have",
+                             (unsigned)cap);
+    if (sized && (size < 1 || size > NB_MAX_AGENT_SIZE))
+        return nbb_deep_fail(d, err, "agent size %u, expected 1 to %d", (unsigned)size,
+                             NB_MAX_AGENT_SIZE);
+    return NB_OK;
+}
+
 int nbb_deep_same(double a, double b)
 {
     if (a == b)

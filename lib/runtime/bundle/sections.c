@@ -10,6 +10,7 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_MAP, "map", {"width", "height"}},
     {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}},
     {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"}},
+    {NB_SEC_RUNS, "runs", {"capability", "size", "components", "runs", "cells"}},
     {NB_SEC_ABSTRACT, "abstract",
      {"cluster", "quality", "nodes", "edges", "inter", "placement", "path_bytes"}},
     {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}},

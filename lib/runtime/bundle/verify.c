@@ -8,6 +8,7 @@
 
 #include "bundle/bundle.h"
 #include "forest/forest.h"
+#include "place/place.h"
 
 /* The structure checks of the section types that have one here, as a
  * query would make them when it opens the section. */
@@ -19,10 +20,17 @@ static nb_status check_forest(const nb_bundle *b, size_t index, nb_err *err)
     return nbi_forest_verify(b, err);
 }
 
+static nb_status check_runs(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nbi_runs r;
+    return nbi_runs_at(b, index, &r, err);
+}
+
 static const struct {
     uint32_t type;
     section_check check;
 } checks[] = {
+    {NB_SEC_RUNS, check_runs},
     {NB_SEC_FOREST, check_forest},
 };
 

@@ -85,6 +85,21 @@
 #define NBI_LAYER_TAIL 8
 #define NBI_LAYER_MAX_BITS 32
 
+/* ---- component runs (NB_SEC_RUNS; formats/runs.md) ----
+ * A header, then first[n + 1] (u32: each component's first run), then a
+ * record per run. */
+#define NBI_RUNS_VERSION 1
+#define NBI_RUNS_HEADER 24
+#define NBI_RUNS_WIDTH 0      /* u32 */
+#define NBI_RUNS_HEIGHT 4     /* u32 */
+#define NBI_RUNS_COMPONENTS 8 /* u32: n */
+#define NBI_RUNS_COUNT 12     /* u32: runs R */
+#define NBI_RUNS_CELLS 16     /* u32: standable cells T */
+#define NBI_RUNS_ZERO 20      /* u32 zero */
+#define NBI_RUNS_RECORD 8     /* per run: */
+#define NBI_RUN_START 0       /* u32: its first cell, y W + x */
+#define NBI_RUN_BEFORE 4      /* u32: cells of the runs before it */
+
 /* ---- the HAA* abstract graph (formats/abstract.md) ----
  * A header of 16 u32 words, then the arrays nbi_agraph_layout places. */
 #define NBI_ABSTRACT_VERSION 1

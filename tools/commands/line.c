@@ -1,0 +1,138 @@
+/* navbake line: whether an agent can walk a straight segment, and if not
+ * how far it gets and what stops it (nb_walk_line). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "place_common.h"
+
+static int usage(FILE *f)
+{
+    fprintf(f, "Usage: navbake line [OPTION]... BUNDLE --from X,Y --to X,Y\n"
+               "Test whether an agent can travel the straight segment between two points:\n"
+               "its square, slid along it, may meet no cell it cannot enter (touching one is\n"
+               "allowed).  A point is the agent's top-left corner in cells, any real from 0\n"
+               "to the map's width (X) or height (Y): at X,Y the agent covers the square\n"
+               "from X,Y to X+S,Y+S, so at whole numbers it stands on the cell X,Y.\n\n"
+               "  -f, --from X,Y          where the agent starts\n"
+               "  -t, --to X,Y            where it goes\n");
+    nbc_place_help(f);
+    fprintf(f, "When blocked, the last free point (where the agent's square first touches\n"
+               "a cell it cannot enter) and that cell are printed.\n"
+               "Exit status: 0 when the segment is clear, 1 when it is blocked or on a\n"
+               "failure, 2 on a usage error.\n");
+    return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+}
+
+static const char *status_name(nb_path_status s)
+{
+    return s == NB_PATH_FOUND ? "clear" : s == NB_PATH_START_BLOCKED ? "start blocked" : "blocked";
+}
+
+/* What the blocking cell is: a terrain, an obstacle, or outside. */
+static const char *cell_kind(const nb_bundle *b, nb_cell c)
+{
+    if (c.x < 0 || c.y < 0 || (uint32_t)c.x >= nb_map_width(b) || (uint32_t)c.y >= nb_map_height(b))
+        return "outside the map";
+    int t = nb_map_terrain(b, c.x, c.y);
+    return t < 0 ? "obstacle" : nb_terrain_name(b, (unsigned)t);
+}
+
+typedef struct answer {
+    const nbc_place_session *s;
+    nb_vec2 a, b;
+    const nb_line_result *r;
+} answer;
+
+static void print_text(const void *ctx, double us)
+{
+    const answer *x = ctx;
+    const nb_line_result *r = x->r;
+    nbc_agent_print(&x->s->agent);
+    double len = hypot(x->b.x - x->a.x, x->b.y - x->a.y);
+    printf("segment    %g,%g -> %g,%g (length %.6f)\n", x->a.x, x->a.y, x->b.x, x->b.y, len);
+    printf("status     %s\n", status_name(r->status));
+    if (r->status != NB_PATH_FOUND) {
+        if (r->status == NB_PATH_NONE)
+            printf("travelled  %.6f of it (%.6f cells)\nlast       %.6f,%.6f\n", r->t, r->t * len,
+                   r->last.x, r->last.y);
+        printf("blocking   %d,%d (%s)\n", r->blocking.x, r->blocking.y,
+               cell_kind(x->s->bundle, r->blocking));
+    }
+    printf("examined   %llu cells\ntime       %.1f us\n", (unsigned long long)r->examined, us);
+}
+
+static void print_json(const void *ctx, double us)
+{
+    const answer *x = ctx;
+    const nb_line_result *r = x->r;
+    printf("{");
+    nbc_agent_json(&x->s->agent);
+    printf(", \"from\": [%.17g, %.17g], \"to\": [%.17g, %.17g], \"status\": \"%s\", "
+           "\"clear\": %s, \"t\": %.17g, \"last\": [%.17g, %.17g], \"blocking\": ",
+           x->a.x, x->a.y, x->b.x, x->b.y, status_name(r->status),
+           r->status == NB_PATH_FOUND ? "true" : "false", r->t, r->last.x, r->last.y);
+    if (r->status == NB_PATH_FOUND)
+        printf("null");
+    else {
+        printf("{\"x\": %d, \"y\": %d, \"kind\": ", r->blocking.x, r->blocking.y);
+        nbc_json_string(cell_kind(x->s->bundle, r->blocking));
+        printf("}");
+    }
+    printf(", \"examined\": %llu, \"microseconds\": %.1f}\n", (unsigned long long)r->examined, us);
+}
+
+typedef struct options {
+    const char *from, *to;
+} options;
+
+static int take(int c, const char *arg, void *ctx)
+{
+    options *o = ctx;
+    switch (c) {
+    case 'f': o->from = arg; return NBC_EXIT_OK;
+    case 't': o->to = arg; return NBC_EXIT_OK;
+    }
+    return nbc_usage("unknown option");
+}
+
+int nbc_cmd_line(int argc, char **argv)
+{
+    static const struct option opts[] = {NBC_PLACE_LONG_OPTIONS,
+                                         {"from", required_argument, NULL, 'f'},
+                                         {"to", required_argument, NULL, 't'},
+                                         {NULL, 0, NULL, 0}};
+    static const char *const missing[] = {"no bundle given"};
+    options op = {NULL, NULL};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0};
+    nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "f:t:", 1, missing, usage, take, &op};
+    int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
+    if (rc >= 0)
+        return rc;
+    if (!op.from || !op.to)
+        return nbc_usage("give both ends: --from X,Y --to X,Y");
+    /* The form of the points first, then their range on the map. */
+    double ax, ay, bx, by;
+    if (!nbc_real_point("--from", op.from, -INFINITY, INFINITY, -INFINITY, INFINITY, &ax, &ay) ||
+        !nbc_real_point("--to", op.to, -INFINITY, INFINITY, -INFINITY, INFINITY, &bx, &by))
+        return NBC_EXIT_USAGE;
+    nbc_place_session s;
+    rc = nbc_place_open(&s, argv[optind], &o);
+    if (rc == NBC_EXIT_OK) {
+        double w = nb_map_width(s.bundle), h = nb_map_height(s.bundle);
+        if (!nbc_real_point("--from", op.from, 0, w, 0, h, &ax, &ay) ||
+            !nbc_real_point("--to", op.to, 0, w, 0, h, &bx, &by))
+            rc = NBC_EXIT_USAGE;
+    }
+    if (rc == NBC_EXIT_OK) {
+        nb_line_result r;
+        nb_err err;
+        answer x = {&s, {ax, ay}, {bx, by}, &r};
+        double t0 = nbc_now_us();
+        nb_status st = nb_walk_line(s.place, x.a, x.b, &r, &err);
+        rc = nbc_place_answer(st, &err, r.status == NB_PATH_FOUND, json, nbc_now_us() - t0,
+                              print_text, print_json, &x);
+    }
+    nbc_place_close(&s);
+    return rc;
+}
