@@ -23,6 +23,33 @@
  *    allocated when a handle is opened; a query allocates only to grow its
  *    own workspace past anything asked of it before (a longer path, a
  *    larger search), and keeps what it grew.
+ *  - A workspace is sized by the searches it runs, not by the map: its
+ *    node storage grows with what a query touches and is kept for the
+ *    next one, so making one costs the same on a 16384 x 16384 level as on
+ *    a 512 x 512 one.  nb_FAM_set_max_nodes caps it (Detour's maxNodes; 0,
+ *    the default, is no cap beyond memory) and nb_FAM_workspace_bytes says
+ *    what it holds.
+ *  - Budgets and slices, for every search family FAM (aa, haa, motion,
+ *    planner, ...).  A query struct has uint64_t max_expansions (0, as its
+ *    _init sets it: no limit).  A search that stops there, or at the node
+ *    cap, returns NB_OK with its result's status NB_PATH_LIMIT and the best
+ *    partial path: from the start to the expanded node with the least
+ *    heuristic to the goal (ties: the least cost from the start), so that
+ *    a game may move toward the goal while it asks again.  The sliced form
+ *    spreads one query over frames:
+ *      nb_FAM_begin(ws, query, [flags,] err)   checks the query and starts
+ *          it (its errors are nb_FAM_find's);
+ *      nb_FAM_step(ws, expansions, &done, err) expands at most that many
+ *          nodes, and sets done to 1 once the search has ended (found,
+ *          exhausted, or max_expansions reached);
+ *      nb_FAM_finish(ws, res, err)             writes the result: when done,
+ *          exactly what nb_FAM_find would have; before, NB_PATH_LIMIT and
+ *          the best partial path so far (the query ends either way).
+ *    nb_FAM_find is begin, one step of UINT64_MAX and finish, through the
+ *    same code, so slices of any size give find's path.  A workspace runs
+ *    one query at a time: begin abandons one in progress; step or finish
+ *    with none begun is NB_ERR_ARG, and an error in step ends the query.
+ *    A result's path stays valid until the workspace's next begin or find.
  */
 #ifndef NAVBAKE_H
 #define NAVBAKE_H
@@ -327,9 +354,12 @@ const char *nb_path_status_str(nb_path_status status);
  * layer for the agent) is answered without a search.
  *
  * A workspace is made once per bundle and thread and reused by every
- * query: a query never allocates.  Its memory is 44 bytes per map
- * cell.  Several threads may search one bundle, each with its own
- * workspace. */
+ * query.  Its node storage follows the searches, not the map: pages of
+ * 16 bytes per cell for each 32 x 32 tile of cells a search reaches, made
+ * by the first search that needs them and reused by the next (a query
+ * allocates only to grow it past anything asked before); a new workspace
+ * holds about 1.5 MB on a 16384 x 16384 map.  Several threads may search
+ * one bundle, each with its own workspace. */
 
 typedef struct nb_aa nb_aa;
 
@@ -346,30 +376,49 @@ typedef struct nb_aa_query {
     uint32_t size;            /* the agent covers size x size cells, 1 or more */
     nb_capability capability; /* the bundle must hold a clearance layer for it */
     nb_corner corner;
+    uint64_t max_expansions;  /* 0: no limit (HAA*: of its searches together) */
 } nb_aa_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to
- * (0, 0), capability 0 (which no bundle serves: set it). */
+ * (0, 0), capability 0 (which no bundle serves: set it), no limit. */
 void nb_aa_query_init(nb_aa_query *q);
 
 typedef struct nb_aa_result {
     nb_path_status status;
-    double length;        /* of the path when found: cardinal steps + sqrt(2) x diagonal */
+    double length;        /* of the path: cardinal steps + sqrt(2) x diagonal */
     uint64_t expanded;    /* nodes taken off the open list (goal included) */
     int searched;         /* 0 when answered without a search */
     size_t path_len;      /* cells of the path, start and goal included; 0 when none */
-    const nb_cell *path;  /* in the workspace: valid until its next query */
+    const nb_cell *path;  /* in the workspace: valid until its next begin or find.
+                             NB_PATH_FOUND: start to goal; NB_PATH_LIMIT: the best
+                             partial path, start to the expanded cell nearest the goal */
 } nb_aa_result;
 
 /* A workspace for searches on this bundle's map (which must be open for
  * as long as the workspace is used). */
 nb_status nb_aa_open(const nb_bundle *bundle, nb_aa **out, nb_err *err);
 void nb_aa_close(nb_aa *ws);
+/* Caps the cells one search may reach (Detour's maxNodes): a search that
+ * would reach one more ends with NB_PATH_LIMIT.  0 (the default): no cap
+ * beyond memory.  Applies from the next nb_aa_begin or nb_aa_find. */
+void nb_aa_set_max_nodes(nb_aa *ws, uint64_t max_nodes);
+/* The bytes the workspace holds now. */
+size_t nb_aa_workspace_bytes(const nb_aa *ws);
 /* Finds a shortest path.  NB_OK with res->status saying whether there is
- * one; an error for a bad query (a cell outside the map, size 0), a
- * capability without a clearance layer (NB_ERR_NOTFOUND), or a size
- * beyond that layer's cap (NB_ERR_LIMIT). */
+ * one (NB_PATH_LIMIT: max_expansions or the node cap stopped the search
+ * first; res->path is then the best partial path); an error for a bad
+ * query (a cell outside the map, size 0), a capability without a
+ * clearance layer (NB_ERR_NOTFOUND), a size beyond that layer's cap
+ * (NB_ERR_LIMIT), or no memory to grow the workspace (NB_ERR_NOMEM). */
 nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *query, nb_aa_result *res, nb_err *err);
+/* The same query in slices (the convention at the top of this header):
+ * begin checks it and starts it, with find's errors; step expands at most
+ * expansions nodes and sets *done once the search has ended; finish
+ * writes what find would have, or before *done NB_PATH_LIMIT and the best
+ * partial path so far. */
+nb_status nb_aa_begin(nb_aa *ws, const nb_aa_query *query, nb_err *err);
+nb_status nb_aa_step(nb_aa *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_aa_finish(nb_aa *ws, nb_aa_result *res, nb_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Optimal paths from a baked subgoal graph (subgoal/)                 */
@@ -466,8 +515,12 @@ size_t nb_sg_bytes(const nb_sg *ws);
  * On a graph of any quality HAA* finds a path exactly when Annotated A*
  * does; the path is valid for the agent cell by cell, but not always the
  * shortest.  A workspace is made once per bundle and thread and reused by
- * every query: a query never allocates.  Several threads may query one
- * bundle, each with its own workspace. */
+ * every query.  What it holds is sized by the graph's cluster and by what
+ * queries touch, not by the map: the abstract search keeps its nodes in
+ * pages made as it reaches them (a query allocates only to grow them past
+ * anything asked before), and the graph is checked once per bundle, at
+ * its first workspace, so that making another costs its own arrays only.
+ * Several threads may query one bundle, each with its own workspace. */
 
 typedef struct nb_haa nb_haa;
 
@@ -497,16 +550,34 @@ typedef struct nb_haa_result {
 /* A workspace for HAA* on this bundle (which must stay open while it is
  * used).  NB_ERR_NOTFOUND when the bundle holds no abstract graph or
  * lacks a clearance layer it needs; NB_ERR_FORMAT when the graph is
- * malformed (every part of it is checked here, once). */
+ * malformed (every part of it is checked by the bundle's first workspace,
+ * once, and the answer kept for every later one, in any thread). */
 nb_status nb_haa_open(const nb_bundle *bundle, nb_haa **out, nb_err *err);
 void nb_haa_close(nb_haa *ws);
-/* Finds a path, for the same queries as Annotated A* (nb_aa_query_init).
- * NB_OK with res->status saying whether there is one; an error for a bad
- * query (a cell outside the map, size 0), a capability or size the graph
- * does not serve (NB_ERR_NOTFOUND, naming those it does), or flags it does
- * not know. */
+/* Caps the abstract nodes one query may reach (its searches inside a
+ * cluster have storage of the cluster's size); 0, the default: no cap. */
+void nb_haa_set_max_nodes(nb_haa *ws, uint64_t max_nodes);
+/* The bytes the workspace holds now. */
+size_t nb_haa_workspace_bytes(const nb_haa *ws);
+/* Finds a path, for the same queries as Annotated A* (nb_aa_query_init;
+ * max_expansions counts the expansions of all its searches: insertion,
+ * abstract search and refinement).  NB_OK with res->status saying
+ * whether there is one (NB_PATH_LIMIT: the budget or the node cap
+ * stopped it first, and res->path is the best partial path: the abstract
+ * path to the expanded node nearest the goal, refined; during refinement,
+ * the part refined; before the abstract search, the start alone); an
+ * error for a bad query (a cell outside the map, size 0), a capability or
+ * size the graph does not serve (NB_ERR_NOTFOUND, naming those it does),
+ * or flags it does not know. */
 nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_haa_result *res,
                       nb_err *err);
+/* The same in slices (the convention at the top of this header).  A
+ * partial path's refinement, made by finish, runs whole the A* inside a
+ * cluster that a step without a stored path needs (at most the cluster's
+ * cells each). */
+nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_err *err);
+nb_status nb_haa_step(nb_haa *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err);
 
 /* What a workspace's graph is. */
 typedef struct nb_haa_graph {
@@ -690,7 +761,8 @@ const char *nb_route_abstraction_name(nb_route_abstraction abstraction);
 int nb_route_abstraction_parse(const char *name);
 
 typedef struct nb_motion_result {
-    nb_path_status status;   /* NB_PATH_LIMIT when max_expansions stopped the search */
+    nb_path_status status;   /* NB_PATH_LIMIT when max_expansions stopped the search:
+                              * the rest is then the best partial path's */
     double cost;             /* the path's cost (time) */
     double h_start;          /* the heuristic at the start */
     uint64_t expanded, generated, reopened;
@@ -708,6 +780,14 @@ void nb_motion_query_init(nb_motion_query *q);
  * missing). */
 nb_status nb_motion_find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
                          nb_err *err);
+/* The same in slices (the convention at the top of this header; the step
+ * is named advance, for nb_motion_step is one action of the model).  When
+ * max_expansions or finishing before the end stops the search, the result
+ * is NB_PATH_LIMIT with the path (nb_motion_path) to the expanded state
+ * with the least heuristic, ties the least cost. */
+nb_status nb_motion_begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
+nb_status nb_motion_advance(nb_motion_ws *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_motion_finish(nb_motion_ws *ws, nb_motion_result *r, nb_err *err);
 /* The last plan's (or route's) path, valid until the next search. */
 const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
 

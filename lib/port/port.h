@@ -15,9 +15,11 @@
 #elif defined(__GNUC__) || defined(__clang__)
 #define NBP_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NBP_ALWAYS_INLINE __attribute__((always_inline))
+#define NBP_NOINLINE __attribute__((noinline))
 #else
 #define NBP_PRINTF(f, a)
 #define NBP_ALWAYS_INLINE
+#define NBP_NOINLINE
 #endif
 
 /* The address the current function will return to, or NULL where the

@@ -17,9 +17,13 @@
  *     microseconds per query and expansions per second, beside a plain
  *     textbook A* on the same queries (arrays cleared per query, the
  *     library's generic heap, the same packed layer read per neighbour),
- *     and the ratio; the methods take turns query by query, in 3 passes,
- *     and each query's time is its least over the passes.  Every length
- *     is checked against the file's. */
+ *     and the ratio; beside the same AA* on per-cell arrays the size of
+ *     the map (the workspace before issue 16: nbi_aa_run_flat) and on
+ *     lib/runtime/core/heap.h (nbi_aa_run_generic_heap); the methods take
+ *     turns query by query, in 3 passes, and each query's time is its
+ *     least over the passes.  Every length is checked against the file's.
+ *
+ * --search-only skips 1 and 2. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -203,6 +207,7 @@ struct row {
     double raw, gz, packed, zpacked, comp_packed, comp_z;
     size_t queries, aa_bad, plain_bad;
     double aa_mean, aa_median, aa_rate, gh_mean, gh_rate, pl_mean, pl_median, pl_rate;
+    double fl_mean, fl_rate;
 };
 
 /* Cells x capabilities per second of the DP and of square growing, each
@@ -228,6 +233,8 @@ static void throughput(const nbb_grid *g, uint8_t in_cap[][256], const uint8_t *
     } while ((t = now_s() - t0) < 0.3);
     *grow_rate = (double)n * (double)ncaps * (double)reps / t;
 }
+
+static int search_only;
 
 static void bench_map(const char *dir, const char *rel, int every, const nbi_legend *legend,
                       const nbi_agentset *sample, struct row *r)
@@ -260,12 +267,14 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     }
 
     /* 1. Throughput at the sample's cap and at 16. */
-    throughput(&g, in_cap, pass, ncaps, cap, dp, br, &r->dp_rate, &r->brute_rate);
-    throughput(&g, in_cap, pass, ncaps, 16, dp, br, &r->dp16_rate, &r->brute16_rate);
+    if (!search_only) {
+        throughput(&g, in_cap, pass, ncaps, cap, dp, br, &r->dp_rate, &r->brute_rate);
+        throughput(&g, in_cap, pass, ncaps, 16, dp, br, &r->dp16_rate, &r->brute16_rate);
+    }
 
     /* 2. Encodings, averaged over the capabilities (and sizes), checking
      *    the DP against growing on the way. */
-    for (size_t c = 0; c < ncaps; c++) {
+    for (size_t c = 0; c < ncaps && !search_only; c++) {
         nbb_clearance_compute(g.cells, g.width, g.height, in_cap[c], cap, dp);
         grow_squares(pass + c * n, g.width, g.height, cap, br);
         if (memcmp(dp, br, n) != 0) {
@@ -313,18 +322,18 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     nbb_builder_free(b);
     size_t nq = (scen.count + (size_t)every - 1) / (size_t)every;
     double *aa_us = malloc((nq + 1) * sizeof *aa_us), *gh_us = malloc((nq + 1) * sizeof *gh_us);
-    double *pl_us = malloc((nq + 1) * sizeof *pl_us);
+    double *pl_us = malloc((nq + 1) * sizeof *pl_us), *fl_us = malloc((nq + 1) * sizeof *fl_us);
     struct plain p = {n, malloc(n * sizeof(double)), malloc(n * 4), malloc(n * 4), malloc(n), {0}};
     nbi_heap_init(&p.heap, NULL, n, p.pos);
-    uint64_t aa_exp = 0, pl_exp = 0, gh_exp = 0;
-    double aa_total = 0, pl_total = 0, gh_total = 0;
-    nb_aa_query q = {{0, 0}, {0, 0}, 1, def.agent[0].capability, NB_CORNER_STRICT};
-    /* PASSES passes over the queries, the three methods taking turns on
+    uint64_t aa_exp = 0, pl_exp = 0, gh_exp = 0, fl_exp = 0;
+    double aa_total = 0, pl_total = 0, gh_total = 0, fl_total = 0;
+    nb_aa_query q = {{0, 0}, {0, 0}, 1, def.agent[0].capability, NB_CORNER_STRICT, 0};
+    /* PASSES passes over the queries, the four methods taking turns on
      * each; a query's time is its least over the passes (another job's
      * interruption makes a run longer, never shorter), and between two
      * runs of a query all the others ran, so none finds a warm cache. */
     for (size_t k = 0; k < nq; k++)
-        aa_us[k] = gh_us[k] = pl_us[k] = INFINITY;
+        aa_us[k] = gh_us[k] = pl_us[k] = fl_us[k] = INFINITY;
     for (int round = 0; round < PASSES; round++)
         for (size_t k = 0; k < nq; k++) {
             const nbb_scen_line *l = &scen.lines[k * (size_t)every];
@@ -337,6 +346,12 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
             t = (now_s() - t0) * 1e6;
             aa_us[k] = t < aa_us[k] ? t : aa_us[k];
             aa_exp += round ? 0 : res.expanded;
+            r->aa_bad += res.status != NB_PATH_FOUND || fabs(res.length - l->optimal) > tol;
+            t0 = now_s();
+            nbi_aa_run_flat(ws, &layer, 1, NB_CORNER_STRICT, l->start, &l->goal, &res);
+            t = (now_s() - t0) * 1e6;
+            fl_us[k] = t < fl_us[k] ? t : fl_us[k];
+            fl_exp += round ? 0 : res.expanded;
             r->aa_bad += res.status != NB_PATH_FOUND || fabs(res.length - l->optimal) > tol;
             t0 = now_s();
             nbi_aa_run_generic_heap(ws, &layer, 1, NB_CORNER_STRICT, l->start, &l->goal, &res);
@@ -355,6 +370,7 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     for (size_t k = 0; k < nq; k++) {
         aa_total += aa_us[k];
         gh_total += gh_us[k];
+        fl_total += fl_us[k];
         pl_total += pl_us[k];
     }
     qsort(aa_us, nq, sizeof *aa_us, cmp_double);
@@ -367,6 +383,8 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     r->aa_rate = (double)aa_exp / (aa_total / 1e6);
     r->gh_mean = gh_total / (double)nq;
     r->gh_rate = (double)gh_exp / (gh_total / 1e6);
+    r->fl_mean = fl_total / (double)nq;
+    r->fl_rate = (double)fl_exp / (fl_total / 1e6);
     r->pl_rate = (double)pl_exp / (pl_total / 1e6);
     nbi_heap_free(&p.heap);
     free(p.g);
@@ -376,6 +394,7 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     free(aa_us);
     free(gh_us);
     free(pl_us);
+    free(fl_us);
     nb_aa_close(ws);
     nb_bundle_close(nb);
     nbb_scen_free(&scen);
@@ -420,8 +439,10 @@ int main(int argc, char **argv)
             every = atoi(argv[++i]);
         else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc && nonly < 64)
             only[nonly++] = argv[++i];
+        else if (strcmp(argv[i], "--search-only") == 0)
+            search_only = 1;
         else {
-            fprintf(stderr, "usage: bench_clearance [--every K] [--map NAME]...\n");
+            fprintf(stderr, "usage: bench_clearance [--every K] [--search-only] [--map NAME]...\n");
             return 2;
         }
     }
@@ -459,6 +480,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_clearance: %s\n", names[i]);
         bench_map(dir, names[i], every, &legend, &sample, &rows[nr++]);
     }
+    if (search_only)
+        goto search;
     printf("\nClearance build: million cells x capabilities per second, the 4 capabilities of "
            "data/sample-agents.yaml, capped at its largest size (3) and at 16\n\n");
     printf("| map | cells | DP, cap 3 | growing, cap 3 | ratio | DP, cap 16 | growing, cap 16 | "
@@ -475,6 +498,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nr; i++)
         printf("| %s | %.3f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", rows[i].name, rows[i].raw,
                rows[i].gz, rows[i].packed, rows[i].zpacked, rows[i].comp_packed, rows[i].comp_z);
+search:
     printf("\nAA* and plain A* on every %d%s scenario line, size 1, {ground, swamp}, strict "
            "corners (us per query; million expansions per second)\n\n",
            every,
@@ -482,24 +506,33 @@ int main(int argc, char **argv)
            : every == 2 ? "nd"
            : every == 3 ? "rd"
                         : "th");
-    printf("| map | queries | AA* mean | AA* median | AA* Mexp/s | AA* on lib/runtime/core/heap.h Mexp/s | "
+    printf("| map | queries | AA* mean | AA* median | AA* Mexp/s | AA* on per-cell arrays Mexp/s | "
+           "pages / per-cell arrays | per-cell arrays on lib/runtime/core/heap.h Mexp/s | "
            "plain mean | plain median | plain Mexp/s | AA* / plain (mean time) | lengths off "
-           "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    double sa = 0, sg = 0, sp = 0;
+           "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    double sa = 0, sg = 0, sp = 0, sf = 0, worst = INFINITY;
     for (size_t i = 0; i < nr; i++) {
-        printf("| %s | %zu | %.1f | %.1f | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f | %zu |\n",
+        printf("| %s | %zu | %.1f | %.1f | %.2f | %.2f | %.3f | %.2f | %.1f | %.1f | %.2f | %.2f | "
+               "%zu |\n",
                rows[i].name, rows[i].queries, rows[i].aa_mean, rows[i].aa_median,
-               rows[i].aa_rate / 1e6, rows[i].gh_rate / 1e6, rows[i].pl_mean, rows[i].pl_median,
+               rows[i].aa_rate / 1e6, rows[i].fl_rate / 1e6, rows[i].aa_rate / rows[i].fl_rate,
+               rows[i].gh_rate / 1e6, rows[i].pl_mean, rows[i].pl_median,
                rows[i].pl_rate / 1e6, rows[i].pl_mean / rows[i].aa_mean,
                rows[i].aa_bad + rows[i].plain_bad);
         sa += log(rows[i].aa_rate);
         sg += log(rows[i].gh_rate);
         sp += log(rows[i].pl_rate);
+        sf += log(rows[i].fl_rate);
+        if (rows[i].aa_rate / rows[i].fl_rate < worst)
+            worst = rows[i].aa_rate / rows[i].fl_rate;
     }
     if (nr)
         printf("\nGeometric mean over the maps, million expansions per second: AA* %.2f; the same "
-               "AA* on lib/runtime/core/heap.h %.2f (specialised heap %.2f x); plain A* %.2f (AA* %.2f x).\n",
-               exp(sa / (double)nr) / 1e6, exp(sg / (double)nr) / 1e6, exp((sa - sg) / (double)nr),
+               "AA* on per-cell arrays the size of the map %.2f (pages %.3f x, least %.3f x); on "
+               "those arrays with lib/runtime/core/heap.h %.2f (specialised heap %.2f x); plain A* "
+               "%.2f (AA* %.2f x).\n",
+               exp(sa / (double)nr) / 1e6, exp(sf / (double)nr) / 1e6, exp((sa - sf) / (double)nr),
+               worst, exp(sg / (double)nr) / 1e6, exp((sf - sg) / (double)nr),
                exp(sp / (double)nr) / 1e6, exp((sa - sp) / (double)nr));
     machine();
     int bad = 0;

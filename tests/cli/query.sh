@@ -69,6 +69,33 @@ else
   skip "python3 absent"; skip "python3 absent"; skip "python3 absent"
 fi
 
+# A budget: --max-expansions stops the search and answers with the best
+# partial path (exit 1, as without a path); the workspace is reported.
+status navbake query "$tmp/s.nbk" --max-expansions 0 --from 2,2 --to 60,36
+is "--max-expansions 0: exit 2" "$rc" 2
+like "named with its range" "$err" "--max-expansions"
+status navbake query "$tmp/s.nbk" --agent wagon --max-expansions 40 --from 2,2 --to 60,36
+is "--max-expansions 40: exit 1" "$rc" 1
+like "said" "$out" "status     stopped at the expansion limit: the best partial path"
+like "the partial path" "$out" "partial    "
+like "40 expanded" "$out" "expanded   40"
+like "the workspace" "$out" "workspace  "
+navbake query --json --path "$tmp/s.nbk" --agent wagon --max-expansions 40 --from 2,2 --to 60,36 > "$tmp/q.json"
+if command -v python3 >/dev/null 2>&1; then
+  len=$(python3 -c "import json; d=json.load(open('$tmp/q.json')); assert d['status']=='limit' and not d['found'] and d['expanded']==40 and d['path'][0]==[2,2] and d['path'][-1]!=[60,36] and d['workspace_bytes']>0 and d['setup_microseconds']>=0; print(d['length'])")
+  is "JSON: limit, 40 expanded, a partial path from the start, workspace_bytes, setup_microseconds" "$?" 0
+  ok "the partial path is legal for the wagon and as long as it says" check_path "$map" ".G" 2 "$len"
+  ok "the bundle takes HAA*'s graph" mkabstract "$tmp/s.nbk" -o "$tmp/h.nbk"
+  navbake query --json --path --method haa-refined "$tmp/h.nbk" --agent wagon --max-expansions 30 --from 2,2 --to 60,36 > "$tmp/q.json"
+  len=$(python3 -c "import json; d=json.load(open('$tmp/q.json')); assert d['status']=='limit' and d['expanded']<=30+64*64 and d['path'][0]==[2,2] and d['workspace_bytes']>0 and 'optimal' not in d; print(d['length'])")
+  is "HAA* with a budget: limit, a partial path from the start, its workspace" "$?" 0
+  ok "HAA*'s partial path is legal for the wagon and as long as it says" check_path "$map" ".G" 2 "$len"
+  navbake query --json --method haa "$tmp/h.nbk" --agent wagon --from 2,2 --to 60,36 > "$tmp/q.json"
+  ok "HAA* without a budget: found, its workspace reported" python3 -c "import json; d=json.load(open('$tmp/q.json')); assert d['found'] and d['workspace_bytes']>0 and d['setup_microseconds']>=0"
+else
+  for i in 1 2 3 4 5 6 7; do skip "python3 absent"; done
+fi
+
 # Statuses.
 status navbake query "$tmp/s.nbk" --from 0,0 --to 60,36; is "a blocked start: exit 1" "$rc" 1
 is "an answer, not an error" "$err" ""

@@ -178,6 +178,58 @@ static void check_cells(const nb_bundle *b, const nb_cell *path, size_t n, nb_ce
 
 /* ---------------------------------------------------------------- AA*, HAA* */
 
+/* The first pair's queries again, sliced (steps of a size the query gives, so that no choice is
+ * drawn from the input) and on half the expansions find took: the sliced answer must be find's,
+ * the budget's NB_PATH_LIMIT with a partial path from the start that never jumps. */
+static void aa_slices(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_aa_query q, unsigned f,
+                      const nb_aa_result *ar, const nb_haa_result *hr)
+{
+    nb_err err;
+    int done = 0;
+    uint64_t step = 1 + (uint64_t)(q.start.x + q.goal.y) % 64;
+    nb_aa_result r;
+    if (aa && ar) {
+        nb_status st = nb_aa_begin(aa, &q, &err);
+        while (st == NB_OK && !done)
+            st = nb_aa_step(aa, step, &done, &err);
+        if (st == NB_OK)
+            st = nb_aa_finish(aa, &r, &err);
+        if (check_status(st, &err, "nb_aa_begin/step/finish") != NB_OK || r.status != ar->status ||
+            r.expanded != ar->expanded || r.path_len != ar->path_len)
+            fail("a sliced AA* query that is not find's", "nb_aa_step");
+        if (ar->status == NB_PATH_FOUND && ar->expanded >= 2) {
+            q.max_expansions = ar->expanded / 2;
+            if (check_status(nb_aa_find(aa, &q, &r, &err), &err, "nb_aa_find budget") == NB_OK) {
+                if (r.status != NB_PATH_LIMIT)
+                    fail("a budget below find's expansions that is not NB_PATH_LIMIT", "nb_aa_find");
+                check_cells(b, r.path, r.path_len, q.start, r.path[r.path_len ? r.path_len - 1 : 0],
+                            1, "nb_aa_find budget");
+            }
+            q.max_expansions = 0;
+        }
+    }
+    if (haa && hr) {
+        nb_haa_result h;
+        done = 0;
+        nb_status st = nb_haa_begin(haa, &q, f, &err);
+        while (st == NB_OK && !done)
+            st = nb_haa_step(haa, step, &done, &err);
+        if (st == NB_OK)
+            st = nb_haa_finish(haa, &h, &err);
+        if (check_status(st, &err, "nb_haa_begin/step/finish") == NB_OK &&
+            (h.status != hr->status || h.expanded != hr->expanded || h.path_len != hr->path_len))
+            fail("a sliced HAA* query that is not find's", "nb_haa_step");
+        if (hr->status == NB_PATH_FOUND && hr->expanded >= 2) {
+            q.max_expansions = hr->expanded / 2;
+            if (check_status(nb_haa_find(haa, &q, 0, &h, &err), &err, "nb_haa_find budget") ==
+                    NB_OK &&
+                h.status == NB_PATH_LIMIT)
+                check_cells(b, h.path, h.path_len, q.start, h.path[h.path_len ? h.path_len - 1 : 0],
+                            1, "nb_haa_find budget");
+        }
+    }
+}
+
 static void grid_searches(const nb_bundle *b, pick *p)
 {
     nb_err err;
@@ -209,10 +261,13 @@ static void grid_searches(const nb_bundle *b, pick *p)
              * one of them over the inputs. */
             q.corner = (nb_corner)below(p, 2);
             nb_aa_result ar;
+            int haa_ok = 0;
             if (aa && check_status(nb_aa_find(aa, &q, &ar, &err), &err, "nb_aa_find") == NB_OK) {
                 check_path_status(ar.status, "nb_aa_find");
                 if (ar.status == NB_PATH_FOUND)
                     check_cells(b, ar.path, ar.path_len, q.start, q.goal, 1, "nb_aa_find");
+                if (k == 0) /* after: its path is the workspace's until the next query */
+                    aa_slices(b, aa, NULL, q, 0, &ar, NULL);
             }
             static const unsigned flags[] = {0, NB_HAA_SMOOTH, NB_HAA_STRAIGHTEN,
                                              NB_HAA_SMOOTH | NB_HAA_STRAIGHTEN};
@@ -223,10 +278,13 @@ static void grid_searches(const nb_bundle *b, pick *p)
                 fprintf(stderr, "haa: agent %s (%d,%d) -> (%d,%d) flags %u\n", a->name, q.start.x,
                         q.start.y, q.goal.x, q.goal.y, f);
             if (haa && check_status(nb_haa_find(haa, &q, f, &r, &err), &err, "nb_haa_find") == NB_OK) {
+                haa_ok = 1;
                 check_path_status(r.status, "nb_haa_find");
                 if (r.status == NB_PATH_FOUND)
                     check_cells(b, r.path, r.path_len, q.start, q.goal, !(f & NB_HAA_SMOOTH), "nb_haa_find");
             }
+            if (k == 0 && haa_ok)
+                aa_slices(b, NULL, haa, q, f, NULL, &r);
         }
     }
     /* A query off the map and one of size 0: clean errors. */
@@ -497,6 +555,16 @@ static void motion(const nb_bundle *b, pick *p)
                     for (size_t j = 0; path && j < len; j++)
                         if (path[j].x < 0 || path[j].y < 0 || path[j].x >= w || path[j].y >= h)
                             fail("a motion path state outside the map", NULL);
+                    /* The same search in slices of a size the query gives: find's answer. */
+                    nb_motion_result rs;
+                    int done = 0;
+                    nb_status st = nb_motion_begin(ws, &q, &err);
+                    while (st == NB_OK && !done)
+                        st = nb_motion_advance(ws, 1 + (uint64_t)q.start.x % 16, &done, &err);
+                    st = st == NB_OK ? nb_motion_finish(ws, &rs, &err) : st;
+                    if (check_status(st, &err, "nb_motion_begin/advance/finish") != NB_OK ||
+                        rs.status != r.status || rs.expanded != r.expanded || rs.length != r.length)
+                        fail("a sliced motion search that is not find's", "nb_motion_advance");
                 }
                 (void)nb_motion_standable(ws, q.start.x, q.start.y);
                 nb_motion_state to;

@@ -867,6 +867,85 @@ static void bad_queries(void)
     nbb_grid_free(&grid);
 }
 
+/* Budgets and slices (navbake.h): a search advanced in slices of 1, 7 or 100 expansions gives
+ * find's answer; a budget of half find's expansions, or a search finished before its end, gives
+ * NB_PATH_LIMIT with a partial path from the start that is legal step by step and costs what it
+ * says; advance or finish with no search begun is NB_ERR_ARG. */
+static void slices(const char *model, uint64_t seed)
+{
+    tu_rng r = {seed};
+    nbb_grid grid;
+    level lv;
+    if (!random_level(model, &r, 30, 24, 15, 5, &grid, &lv))
+        return;
+    nb_err err;
+    nb_motion_result res, want;
+    int done;
+    is_int(nb_motion_advance(lv.ws, 10, &done, &err), NB_ERR_ARG,
+           "advance with no search begun: NB_ERR_ARG");
+    is_int(nb_motion_finish(lv.ws, &res, &err), NB_ERR_ARG, "finish with no search begun: NB_ERR_ARG");
+    int sliced_bad = 0, limit_bad = 0, early_bad = 0, limits = 0, found = 0;
+    nb_motion_state *path = NULL;
+    for (int k = 0; k < 40; k++) {
+        nb_motion_query q;
+        random_query(&r, &lv, &q);
+        q.heuristic = k % 2 ? NB_MH_OCTILE : NB_MH_PERIMETER;
+        if (nb_motion_find(lv.ws, &q, &want, &err) != NB_OK) {
+            diag("%s: %s", model, err.msg);
+            sliced_bad++;
+            continue;
+        }
+        size_t wlen;
+        const nb_motion_state *wp = nb_motion_path(lv.ws, &wlen);
+        path = realloc(path, (wlen ? wlen : 1) * sizeof *path);
+        memcpy(path, wp, wlen * sizeof *path);
+        found += want.status == NB_PATH_FOUND;
+        static const uint64_t steps[3] = {1, 7, 100};
+        for (int i = 0; i < 3; i++) {
+            nb_status st = nb_motion_begin(lv.ws, &q, &err);
+            done = 0;
+            while (st == NB_OK && !done)
+                st = nb_motion_advance(lv.ws, steps[i], &done, &err);
+            st = st == NB_OK ? nb_motion_finish(lv.ws, &res, &err) : st;
+            size_t n;
+            const nb_motion_state *p = nb_motion_path(lv.ws, &n);
+            if (st != NB_OK || res.status != want.status || res.expanded != want.expanded ||
+                res.generated != want.generated || res.cost != want.cost || n != wlen ||
+                memcmp(p, path, n * sizeof *p) != 0)
+                sliced_bad++;
+        }
+        if (want.status != NB_PATH_FOUND || want.expanded < 4)
+            continue;
+        q.max_expansions = want.expanded / 2;
+        limits++;
+        size_t n = 0;
+        const nb_motion_state *p = NULL;
+        if (nb_motion_find(lv.ws, &q, &res, &err) != NB_OK || res.status != NB_PATH_LIMIT ||
+            res.expanded != q.max_expansions || res.length == 0 ||
+            !(p = nb_motion_path(lv.ws, &n)) || n != res.length || p[0].x != q.start.x ||
+            p[0].y != q.start.y || !path_legal(&lv.wd, lv.m, p, n, res.cost, "a budget's path"))
+            limit_bad++;
+        q.max_expansions = 0;
+        if (nb_motion_begin(lv.ws, &q, &err) != NB_OK ||
+            nb_motion_advance(lv.ws, want.expanded / 3, &done, &err) != NB_OK || done ||
+            nb_motion_finish(lv.ws, &res, &err) != NB_OK || res.status != NB_PATH_LIMIT ||
+            res.expanded != want.expanded / 3 || !(p = nb_motion_path(lv.ws, &n)) ||
+            n != res.length || p[0].x != q.start.x || p[0].y != q.start.y ||
+            !path_legal(&lv.wd, lv.m, p, n, res.cost, "an early finish"))
+            early_bad++;
+    }
+    free(path);
+    ok(found >= 10 && sliced_bad == 0,
+       "%s: searches advanced in slices of 1, 7 and 100 give find's answer (%d found)", model,
+       found);
+    ok(limits >= 10 && limit_bad == 0,
+       "%s: a budget of half the expansions: NB_PATH_LIMIT and a legal partial path (%d)", model,
+       limits);
+    is_int(early_bad, 0, "finished before the end: NB_PATH_LIMIT and a legal partial path");
+    free_level(&lv);
+    nbb_grid_free(&grid);
+}
+
 int main(void)
 {
     sweeps();
@@ -881,5 +960,7 @@ int main(void)
     haa_refused();
     layered();
     bad_queries();
+    for (int i = 0; i < 3; i++)
+        slices(models[i], 500 + (uint64_t)i);
     return done_testing();
 }

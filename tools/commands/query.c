@@ -13,12 +13,16 @@ static int usage(FILE *f)
                "  -f, --from X,Y          the start cell (column X, row Y; 0,0 top-left)\n"
                "  -t, --to X,Y            the goal cell\n");
     nbc_query_help(f);
-    fprintf(f, "  -p, --path              print the path's cells too\n"
+    fprintf(f, "  -n, --max-expansions N  stop the search after N nodes expanded (1 to\n"
+               "                          4000000000; aa and the haa methods) and answer\n"
+               "                          with the best partial path\n"
+               "  -p, --path              print the path's cells too\n"
                "  -j, --json              print JSON for programs\n"
                "  -h, --help              show this help and exit\n"
                "  -V, --version           show the version and exit\n"
                "With no path (the ends not joined, or the agent cannot stand at one),\n"
-               "the answer is printed all the same and the exit status is 1.\n"
+               "or stopped by --max-expansions, the answer is printed all the same and\n"
+               "the exit status is 1.\n"
                "Exit status: 0 when a path is found, 1 when there is none or on a\n"
                "failure, 2 on a usage error.\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
@@ -31,7 +35,7 @@ static const char *why(nb_path_status s)
     case NB_PATH_NONE: return "no path";
     case NB_PATH_START_BLOCKED: return "no path: the agent cannot stand at the start";
     case NB_PATH_GOAL_BLOCKED: return "no path: the agent cannot stand at the goal";
-    case NB_PATH_LIMIT: return "no path found within the expansion limit";
+    case NB_PATH_LIMIT: return "stopped at the expansion limit: the best partial path";
     }
     return "?";
 }
@@ -43,8 +47,22 @@ static double error_pct(const nbc_answer *r, double optimal)
     return e > -1e-9 && e < 1e-9 ? 0 : e;
 }
 
+/* A path to print: found, or the best partial path of a search stopped at its limit. */
+static int has_path(const nbc_answer *r)
+{
+    return r->status == NB_PATH_FOUND || (r->status == NB_PATH_LIMIT && r->path_len);
+}
+
+/* The method's workspace: its bytes and the microseconds making it took. */
+typedef struct wsinfo {
+    int known;
+    size_t bytes;
+    double setup_us;
+} wsinfo;
+
 static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
-                       const nbc_answer *r, double us, int with_path, const double *optimal)
+                       const nbc_answer *r, double us, int with_path, const double *optimal,
+                       const wsinfo *w)
 {
     nbc_agent_print(a);
     printf("query      %d,%d -> %d,%d (%s, %s corners)\n", from.x, from.y, to.x, to.y, method,
@@ -53,12 +71,17 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
            r->status == NB_PATH_NONE && !r->searched ? " (different components: no search)" : "");
     if (r->status == NB_PATH_FOUND)
         printf("length     %.8f (%zu cells)\n", r->length, r->path_len);
+    else if (has_path(r))
+        printf("partial    %.8f (%zu cells, to %d,%d)\n", r->length, r->path_len,
+               r->path[r->path_len - 1].x, r->path[r->path_len - 1].y);
     if (optimal && *optimal >= 0) /* a method that may miss the optimum */
         printf("optimal    %.8f (Annotated A*)\nerror      %.3f %%\n", *optimal,
                error_pct(r, *optimal));
     printf("expanded   %llu\n", (unsigned long long)r->expanded);
     printf("time       %.1f us\n", us);
-    if (with_path && r->status == NB_PATH_FOUND) {
+    if (w->known)
+        printf("workspace  %zu bytes, made in %.1f us\n", w->bytes, w->setup_us);
+    if (with_path && has_path(r)) {
         printf("path      ");
         for (size_t i = 0; i < r->path_len; i++)
             printf(" %d,%d", r->path[i].x, r->path[i].y);
@@ -67,26 +90,30 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
 }
 
 static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
-                       const nbc_answer *r, double us, int with_path, const double *optimal)
+                       const nbc_answer *r, double us, int with_path, const double *optimal,
+                       const wsinfo *w)
 {
-    static const char *const names[] = {"found", "no path", "start blocked", "goal blocked"};
+    static const char *const names[] = {"found", "no path", "start blocked", "goal blocked",
+                                        "limit"};
     printf("{\"method\": \"%s\", ", method);
     nbc_agent_json(a);
     printf(", \"corner\": \"%s\", \"from\": [%d, %d], \"to\": [%d, %d], \"status\": \"%s\", "
            "\"found\": %s, ",
            a->corner == NB_CORNER_WEAK ? "weak" : "strict", from.x, from.y, to.x, to.y,
            names[r->status], r->status == NB_PATH_FOUND ? "true" : "false");
-    if (r->status == NB_PATH_FOUND)
+    if (has_path(r))
         printf("\"length\": %.8f, ", r->length);
     else
         printf("\"length\": null, ");
     printf("\"searched\": %s, \"expanded\": %llu, \"microseconds\": %.1f",
            r->searched ? "true" : "false", (unsigned long long)r->expanded, us);
+    if (w->known)
+        printf(", \"workspace_bytes\": %zu, \"setup_microseconds\": %.1f", w->bytes, w->setup_us);
     if (optimal && *optimal >= 0)
         printf(", \"optimal\": %.8f, \"error_pct\": %.4f", *optimal, error_pct(r, *optimal));
     if (with_path) {
         printf(", \"path\": [");
-        for (size_t i = 0; r->status == NB_PATH_FOUND && i < r->path_len; i++)
+        for (size_t i = 0; has_path(r) && i < r->path_len; i++)
             printf("%s[%d, %d]", i ? ", " : "", r->path[i].x, r->path[i].y);
         putchar(']');
     }
@@ -101,15 +128,17 @@ int nbc_cmd_query(int argc, char **argv)
     static const struct option opts[] = {NBC_QUERY_LONG_OPTIONS,
                                          {"from", required_argument, NULL, 'f'},
                                          {"to", required_argument, NULL, 't'},
+                                         {"max-expansions", required_argument, NULL, 'n'},
                                          {"path", no_argument, NULL, 'p'},
                                          {"json", no_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0};
     long fx = -1, fy = -1, tx = -1, ty = -1;
     int with_path = 0, json = 0, c;
-    while ((c = getopt_long(argc, argv, "a:s:c:m:f:t:pjhV", opts, NULL)) != -1) {
+    unsigned long maxexp = 0;
+    while ((c = getopt_long(argc, argv, "a:s:c:m:f:t:n:pjhV", opts, NULL)) != -1) {
         int r = nbc_query_option(&o, c, optarg);
         if (r >= 0) {
             if (r != NBC_EXIT_OK)
@@ -124,6 +153,11 @@ int nbc_cmd_query(int argc, char **argv)
         case 't':
             if (!nbc_point("--to", optarg, &tx, &ty))
                 return NBC_EXIT_USAGE;
+            break;
+        case 'n':
+            if (!nbc_uint("--max-expansions", optarg, 1, 4000000000UL, &maxexp))
+                return NBC_EXIT_USAGE;
+            o.max_expansions = maxexp;
             break;
         case 'p': with_path = 1; break;
         case 'j': json = 1; break;
@@ -156,15 +190,20 @@ int nbc_cmd_query(int argc, char **argv)
         double opt = -1;
         nbc_error_stats es;
         memset(&es, 0, sizeof es);
-        if (st == NB_OK && q.method->reference)
+        if (st == NB_OK && q.method->reference && r.status != NB_PATH_LIMIT)
             st = nbc_error_add(&es, &q, from, to, &r, NULL, 1, json, &opt, &err);
         const double *optimal = q.method->reference ? &opt : NULL;
+        wsinfo w = {0, 0, 0};
+        if (q.method->workspace) {
+            w.known = 1;
+            q.method->workspace(q.state, &w.bytes, &w.setup_us);
+        }
         if (st != NB_OK)
             rc = nbc_fail_err(&err);
         else if (json)
-            print_json(&q.agent, q.method->name, from, to, &r, us, with_path, optimal);
+            print_json(&q.agent, q.method->name, from, to, &r, us, with_path, optimal, &w);
         else
-            print_text(&q.agent, q.method->name, from, to, &r, us, with_path, optimal);
+            print_text(&q.agent, q.method->name, from, to, &r, us, with_path, optimal, &w);
         if (st == NB_OK && r.status != NB_PATH_FOUND)
             rc = NBC_EXIT_FAIL; /* as grep without a match: the answer is printed */
         if (rc == NBC_EXIT_OK && es.mismatch)

@@ -7,6 +7,7 @@
 struct aa_state {
     nb_aa *ws;
     nb_aa_query q;
+    double setup_us;
 };
 
 static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
@@ -14,14 +15,17 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     struct aa_state *s = calloc(1, sizeof *s);
     if (!s)
         return nbb_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
+    double t0 = nbc_now_us();
     if (nb_aa_open(b, &s->ws, err) != NB_OK) {
         free(s);
         return NBC_EXIT_FAIL;
     }
+    s->setup_us = nbc_now_us() - t0;
     nb_aa_query_init(&s->q);
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
+    s->q.max_expansions = a->max_expansions;
     *state = s;
     return NBC_EXIT_OK;
 }
@@ -42,6 +46,13 @@ static nb_status aa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     return st;
 }
 
+static void aa_workspace(void *state, size_t *bytes, double *setup_us)
+{
+    struct aa_state *s = state;
+    *bytes = nb_aa_workspace_bytes(s->ws);
+    *setup_us = s->setup_us;
+}
+
 static void aa_close(void *state)
 {
     struct aa_state *s = state;
@@ -52,5 +63,5 @@ static void aa_close(void *state)
 
 const nbc_method nbc_method_aa = {
     "aa", "Annotated A*: optimal, over the clearance layer", aa_open, aa_solve, aa_close, NULL,
-    NULL, NULL,
+    NULL, NULL, aa_workspace,
 };

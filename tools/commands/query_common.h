@@ -19,6 +19,7 @@ typedef struct nbc_agent {
     uint32_t size;
     nb_capability capability;
     nb_corner corner;
+    uint64_t max_expansions; /* the query's budget (navbake query --max-expansions); 0: none */
     const char *name; /* the agent type's name with --agent, else NULL */
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1]; /* "ground,swamp" */
 } nbc_agent;
@@ -50,6 +51,9 @@ typedef struct nbc_method {
      * measured against (Annotated A*'s; -1 when there is no path); query
      * and scen then report the error.  NULL for exact methods. */
     nb_status (*reference)(void *state, nb_cell from, nb_cell to, double *optimal, nb_err *err);
+    /* What the method's own workspace holds now and how long making it took (its reference's
+     * apart); NULL when the method does not say. */
+    void (*workspace)(void *state, size_t *bytes, double *setup_us);
 } nbc_method;
 
 /* Every method, NULL-terminated (query_methods.c); the first is the default. */
@@ -65,6 +69,7 @@ typedef struct nbc_query_opts {
     unsigned long size; /* 0 when not given */
     const char *capability, *agent, *method;
     nb_corner corner;
+    uint64_t max_expansions; /* navbake query's --max-expansions; 0: none */
 } nbc_query_opts;
 
 enum { NBC_OPT_SIZE = 0x1000, NBC_OPT_CAPABILITY, NBC_OPT_AGENT, NBC_OPT_CORNER, NBC_OPT_METHOD };

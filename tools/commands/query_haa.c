@@ -15,6 +15,7 @@ struct haa_state {
     nb_aa *ref;
     nb_aa_query q;
     unsigned flags;
+    double setup_us; /* nb_haa_open's alone */
 };
 
 static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err,
@@ -23,7 +24,10 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     struct haa_state *s = calloc(1, sizeof *s);
     if (!s)
         return nbb_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
-    if (nb_haa_open(b, &s->ws, err) != NB_OK || nb_aa_open(b, &s->ref, err) != NB_OK) {
+    double t0 = nbc_now_us();
+    nb_status st = nb_haa_open(b, &s->ws, err);
+    s->setup_us = nbc_now_us() - t0;
+    if (st != NB_OK || nb_aa_open(b, &s->ref, err) != NB_OK) {
         nb_haa_close(s->ws);
         free(s);
         return NBC_EXIT_FAIL;
@@ -32,6 +36,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
+    s->q.max_expansions = a->max_expansions;
     s->flags = flags;
     *state = s;
     return NBC_EXIT_OK;
@@ -76,9 +81,17 @@ static nb_status haa_reference(void *state, nb_cell from, nb_cell to, double *le
     nb_aa_query q = s->q;
     q.start = from;
     q.goal = to;
+    q.max_expansions = 0; /* the optimum, whatever the budget of the answer */
     nb_status st = nb_aa_find(s->ref, &q, &r, err);
     *length = st == NB_OK && r.status == NB_PATH_FOUND ? r.length : -1;
     return st;
+}
+
+static void haa_workspace(void *state, size_t *bytes, double *setup_us)
+{
+    struct haa_state *s = state;
+    *bytes = nb_haa_workspace_bytes(s->ws);
+    *setup_us = s->setup_us;
 }
 
 static void haa_close(void *state)
@@ -98,6 +111,7 @@ const nbc_method nbc_method_haa = {
     .solve = haa_solve,
     .close = haa_close,
     .reference = haa_reference,
+    .workspace = haa_workspace,
 };
 const nbc_method nbc_method_haa_refined = {
     .name = "haa-refined",
@@ -106,6 +120,7 @@ const nbc_method nbc_method_haa_refined = {
     .solve = haa_solve,
     .close = haa_close,
     .reference = haa_reference,
+    .workspace = haa_workspace,
 };
 const nbc_method nbc_method_haa_smooth = {
     .name = "haa-smooth",
@@ -114,6 +129,7 @@ const nbc_method nbc_method_haa_smooth = {
     .solve = haa_solve,
     .close = haa_close,
     .reference = haa_reference,
+    .workspace = haa_workspace,
 };
 
 nb_status nbc_error_add(nbc_error_stats *es, const nbc_session *s, nb_cell from, nb_cell to,

@@ -115,7 +115,16 @@ typedef struct nbi_csearch {
     uint32_t w2;         /* box width + 2 */
     uint64_t expanded;   /* of the last search */
     uint64_t budget;     /* a search gives up after this many expansions (0: never) */
+    /* The search under way (start, step). */
+    const nbi_layer *layer;
+    uint32_t size, goal_i;
+    int strict, has_goal, all;
+    nb_cell goal;
+    size_t left;         /* goal or targets not settled yet */
+    int end;             /* NBI_CS_* */
 } nbi_csearch;
+
+enum { NBI_CS_RUNNING = 0, NBI_CS_FOUND, NBI_CS_FAILED };
 
 /* For boxes of up to maxw x maxh cells, allocating with a (NULL: the C
  * library's). */
@@ -130,6 +139,16 @@ void nbi_csearch_free(nbi_csearch *cs);
 int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
                     const nbi_box *box, nb_cell start, const nb_cell *goal, const nb_cell *targets,
                     size_t ntargets);
+/* The same in slices: start sets the search up (targets are read here, not
+ * kept); step expands at most budget cells and returns 1 once the search
+ * has ended, cs->end then saying how (NBI_CS_FOUND: the goal or every
+ * target settled). */
+void nbi_csearch_start(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
+                       const nbi_box *box, nb_cell start, const nb_cell *goal,
+                       const nb_cell *targets, size_t ntargets);
+int nbi_csearch_step(nbi_csearch *cs, uint64_t budget);
+/* The bytes of its arrays. */
+size_t nbi_csearch_bytes(const nbi_csearch *cs);
 /* The cost from start to c (in the box), or -1 when the last search did
  * not settle it; *diag gets its diagonal steps when not NULL. */
 double nbi_csearch_cost(const nbi_csearch *cs, nb_cell c, uint32_t *diag);

@@ -1,7 +1,10 @@
 /* agraph.c: the runtime's reading of an abstract graph section
  * (formats/abstract.md).  Every count, offset, index and annotation is
- * checked once, here, so that a search may then index the arrays in the
- * mapped file without a check per read. */
+ * checked here, so that a search may then index the arrays in the mapped
+ * file without a check per read: the header and the arrays' places
+ * whenever a view is made (O(1)), and the arrays' contents (every node,
+ * arc and stored path: O(the graph)) once per bundle, however many
+ * workspaces and threads use the graph (bundle/checked.c). */
 #include <stdio.h>
 
 #include "abstract/abstract.h"
@@ -93,8 +96,9 @@ static nb_status check_path(const nbi_agraph *g, size_t a, uint32_t u, uint32_t 
     return NB_OK;
 }
 
-nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t height,
-                          nbi_agraph *g, nb_err *err)
+/* The header, checked, and the places of the arrays: O(1). */
+static nb_status view_header(const uint8_t *p, size_t len, uint32_t width, uint32_t height,
+                             nbi_agraph *g, nb_err *err)
 {
     memset(g, 0, sizeof *g);
     g->section = -1;
@@ -153,7 +157,15 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
     g->arc_ann = p + off[7];
     g->arc_path = paths ? p + off[8] : NULL;
     g->moves = paths ? p + off[9] : NULL;
+    return NB_OK;
+}
 
+/* The arrays' contents, every entry: O(the graph). */
+static nb_status check_body(const nbi_agraph *g, nb_err *err)
+{
+    const uint32_t width = g->width, height = g->height;
+    const uint64_t ncl = (uint64_t)g->ncx * g->ncy;
+    const int paths = (g->flags & NBI_AGRAPH_PATHS) != 0;
     for (uint32_t i = 0; i < g->ncaps; i++)
         if (nbi_u32at(g->caps, i) == 0)
             return BAD("capability %u is empty", i);
@@ -246,6 +258,13 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
     return NB_OK;
 }
 
+nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t height,
+                          nbi_agraph *g, nb_err *err)
+{
+    nb_status st = view_header(p, len, width, height, g, err);
+    return st == NB_OK ? check_body(g, err) : st;
+}
+
 size_t nbi_agraph_arc_cells(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_cell *out)
 {
     uint32_t off = nbi_u32at(g->arc_path, a), steps = nbi_agraph_arc_steps(g, a);
@@ -261,6 +280,20 @@ size_t nbi_agraph_arc_cells(const nbi_agraph *g, size_t a, uint32_t u, uint32_t 
         out[k + 1] = c;
     }
     return (size_t)steps + 1;
+}
+
+/* check_body for the bundle's section index, whose header view_header has accepted; its
+ * message names the section. */
+static nb_status check_section(const nb_bundle *b, size_t index, nb_err *err)
+{
+    const struct nbi_section *s = &b->sections[index];
+    nbi_agraph g;
+    nb_status st = view_header(s->payload, (size_t)s->info.usize, b->width, b->height, &g, err);
+    if (st == NB_OK)
+        st = check_body(&g, err);
+    if (st != NB_OK)
+        nbi_err_prefix(err, "%s: section %zu", b->path, index);
+    return st;
 }
 
 nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err)
@@ -288,7 +321,7 @@ nb_status nbi_agraph_at(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err 
         (NB_ENC_COMPRESSION(s->info.encoding) && s->payload == s->stored))
         return nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (abstract): encoding %s, expected raw",
                         b->path, idx, nb_encoding_name(s->info.encoding));
-    nb_status st = nbi_agraph_view(s->payload, (size_t)s->info.usize, b->width, b->height, g, err);
+    nb_status st = view_header(s->payload, (size_t)s->info.usize, b->width, b->height, g, err);
     if (st != NB_OK) {
         nbi_err_prefix(err, "%s: section %ld", b->path, idx);
         return st;
@@ -300,6 +333,9 @@ nb_status nbi_agraph_at(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err 
                         "%s: section %ld (abstract): the section table and the payload disagree on "
                         "its cluster size, quality or counts",
                         b->path, idx);
+    st = nbi_section_checked(b, index, check_section, err);
+    if (st != NB_OK)
+        return st;
     g->section = idx;
     return NB_OK;
 }

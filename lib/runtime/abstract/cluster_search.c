@@ -156,9 +156,9 @@ static inline int free_at(nbi_csearch *cs, const nbi_layer *l, uint32_t size, ui
     return v;
 }
 
-int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
-                    const nbi_box *box, nb_cell start, const nb_cell *goal, const nb_cell *targets,
-                    size_t ntargets)
+void nbi_csearch_start(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
+                       const nbi_box *box, nb_cell start, const nb_cell *goal,
+                       const nb_cell *targets, size_t ntargets)
 {
     next_stamp(cs);
     for (uint32_t k = 0; k < cs->nopen; k++) /* what the last search left open */
@@ -167,42 +167,66 @@ int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corn
     cs->box = *box;
     cs->w2 = (uint32_t)(box->x1 - box->x0) + 2;
     cs->expanded = 0;
-    const uint32_t st = cs->stamp, w2 = cs->w2;
-    const int32_t x0 = box->x0 - 1, y0 = box->y0 - 1; /* of cell 0, in the ring */
-    size_t left = 0;
-    uint32_t goal_i = UINT32_MAX;
+    cs->layer = l;
+    cs->size = size;
+    cs->strict = corner == NBI_CORNER_STRICT;
+    cs->has_goal = goal != NULL;
+    cs->end = NBI_CS_RUNNING;
+    const uint32_t st = cs->stamp;
+    cs->left = 0;
+    cs->goal_i = UINT32_MAX;
     if (goal) {
-        goal_i = cell_no(cs, goal->x, goal->y);
-        left = 1;
+        cs->goal = *goal;
+        cs->goal_i = cell_no(cs, goal->x, goal->y);
+        cs->left = 1;
     } else {
         for (size_t k = 0; k < ntargets; k++) {
             uint32_t t = cell_no(cs, targets[k].x, targets[k].y);
             if (cs->target[t] != st) {
                 cs->target[t] = st;
-                left++;
+                cs->left++;
             }
         }
     }
-    int all = !goal && ntargets == 0;
-    const int strict = corner == NBI_CORNER_STRICT;
-    /* Offsets of the eight moves, in the order of nbi_move_dx/dy. */
-    const int32_t off[8] = {1, -1, (int32_t)w2, -(int32_t)w2, (int32_t)w2 + 1, -(int32_t)w2 + 1,
-                            (int32_t)w2 - 1, -(int32_t)w2 - 1};
+    cs->all = !goal && ntargets == 0;
     uint32_t s = cell_no(cs, start.x, start.y);
     cs->g[s] = 0;
     cs->parent[s] = s;
     cs->diag[s] = 0;
     cs->seen[s] = st;
     open_push(cs, goal ? octile(goal->x - start.x, goal->y - start.y) : 0, 0, s);
-    while (cs->nopen) {
+}
+
+int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
+{
+    if (cs->end != NBI_CS_RUNNING)
+        return 1;
+    const uint32_t st = cs->stamp, w2 = cs->w2;
+    const nbi_layer *l = cs->layer;
+    const uint32_t size = cs->size;
+    const int has_goal = cs->has_goal, strict = cs->strict;
+    const nb_cell *goal = &cs->goal;
+    const int32_t x0 = cs->box.x0 - 1, y0 = cs->box.y0 - 1; /* of cell 0, in the ring */
+    /* Offsets of the eight moves, in the order of nbi_move_dx/dy. */
+    const int32_t off[8] = {1, -1, (int32_t)w2, -(int32_t)w2, (int32_t)w2 + 1, -(int32_t)w2 + 1,
+                            (int32_t)w2 - 1, -(int32_t)w2 - 1};
+    for (uint64_t done = 0; done < budget; done++) {
+        if (!cs->nopen) {
+            cs->end = cs->all ? NBI_CS_FOUND : NBI_CS_FAILED;
+            return 1;
+        }
+        if (cs->budget && cs->expanded == cs->budget) {
+            cs->end = NBI_CS_FAILED;
+            return 1;
+        }
         uint32_t i = open_pop(cs);
         cs->closed[i] = st;
-        if (cs->budget && cs->expanded == cs->budget)
-            return 0;
         cs->expanded++;
-        if (goal ? i == goal_i : (!all && cs->target[i] == st)) {
-            if (--left == 0)
+        if (has_goal ? i == cs->goal_i : (!cs->all && cs->target[i] == st)) {
+            if (--cs->left == 0) {
+                cs->end = NBI_CS_FOUND;
                 return 1;
+            }
         }
         int32_t x = x0 + (int32_t)(i % w2), y = y0 + (int32_t)(i / w2);
         double gi = cs->g[i];
@@ -233,13 +257,30 @@ int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corn
                 cs->g[j] = ng;
                 cs->parent[j] = i;
                 cs->diag[j] = (uint16_t)(di + NBI_MOVE_IS_DIAGONAL(d));
-                double h = goal ? octile(goal->x - (x + nbi_move_dx[d]), goal->y - (y + nbi_move_dy[d]))
-                                : 0;
+                double h = has_goal ? octile(goal->x - (x + nbi_move_dx[d]),
+                                             goal->y - (y + nbi_move_dy[d]))
+                                    : 0;
                 open_push(cs, ng + h, -ng, j);
             }
         }
     }
-    return all;
+    return 0;
+}
+
+int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
+                    const nbi_box *box, nb_cell start, const nb_cell *goal, const nb_cell *targets,
+                    size_t ntargets)
+{
+    nbi_csearch_start(cs, l, size, corner, box, start, goal, targets, ntargets);
+    nbi_csearch_step(cs, UINT64_MAX);
+    return cs->end == NBI_CS_FOUND;
+}
+
+size_t nbi_csearch_bytes(const nbi_csearch *cs)
+{
+    return (size_t)cs->maxcells * (sizeof *cs->g + sizeof *cs->parent + sizeof *cs->diag +
+                                   sizeof *cs->seen + sizeof *cs->closed + sizeof *cs->target +
+                                   sizeof *cs->memo + sizeof *cs->hpos + sizeof *cs->open);
 }
 
 static int in_box(const nbi_csearch *cs, nb_cell c)

@@ -5,44 +5,23 @@
  * one AA* search per node (i + j searches).  One Dijkstra from each end,
  * inside its cluster and for the agent's own capability and size, gives
  * all of those costs at once, and its parent pointers are the refinement
- * of the first and last abstract edges.  The abstract search is A* over
- * the nodes plus the two ends, taking an edge only when its annotation
- * admits the agent; the octile distance is consistent on this graph (no
- * edge weighs less than the distance between its ends, which the reader
- * checks), so no node is expanded twice. */
+ * of the first and last abstract edges.  The abstract search
+ * (haa_search.c) is A* over the nodes plus the two ends; each abstract
+ * edge of its path is then refined into cells (a step across a border, a
+ * stored path, or an A* inside the cluster), and the cell path is cut
+ * wherever it comes back to a cell it has passed.
+ *
+ * A query runs in phases that a step may stop anywhere within (navbake.h:
+ * budgets and slices): the near search (ends in neighbouring clusters),
+ * the two insertions, the abstract search, refinement.  Each counts its
+ * expansions against the query's budget. */
 #include <stdio.h>
 
-#include "abstract/abstract.h"
 #include "abstract/haa.h"
+#include "abstract/haa_ws.h"
 
-#define VIA_START UINT32_MAX        /* start -> node: the start's insertion search */
-#define VIA_GOAL (UINT32_MAX - 1)   /* node -> goal: the goal's insertion search */
-#define VIA_DIRECT (UINT32_MAX - 2) /* start -> goal inside their one cluster */
-#define VIA_NEAR (UINT32_MAX - 3)   /* start -> goal, ends near: the clusters around them */
-
-struct nb_haa {
-    const nb_bundle *b;
-    const nb_allocator *a;
-    nbi_agraph g;
-    size_t bytes;
-    nbi_layer *layer; /* clearance of each of the graph's capabilities */
-    nbi_layer *comp;  /* components of each (capability, size), where baked */
-    uint8_t *has_comp;
-    uint32_t top;     /* the largest size served */
-    nbi_csearch ins[2], ref, near;
-    nb_cell *targets, *seg;
-    /* the abstract search over nodes 0..nnodes-1, start (nnodes), goal (nnodes + 1) */
-    uint32_t n;
-    double *gv;
-    uint32_t *parent, *via, *seen, *closed, *hpos, *anodes;
-    uint32_t stamp;
-    nbi_heap heap;
-    uint8_t capok[256];
-    /* the cell path, with where each cell is in it (to cut loops) */
-    nb_cell *path;
-    uint32_t *where, *wstamp;
-    uint32_t pstamp;
-};
+/* Room made at open for a path's cells (grown by a longer one). */
+#define FIRST_PATH 4096
 
 void nb_haa_close(nb_haa *ws)
 {
@@ -57,17 +36,10 @@ void nb_haa_close(nb_haa *ws)
     nbi_csearch_free(&ws->near);
     nbi_free(ws->a, ws->targets);
     nbi_free(ws->a, ws->seg);
-    nbi_free(ws->a, ws->gv);
-    nbi_free(ws->a, ws->parent);
-    nbi_free(ws->a, ws->via);
-    nbi_free(ws->a, ws->seen);
-    nbi_free(ws->a, ws->closed);
-    nbi_free(ws->a, ws->hpos);
-    nbi_free(ws->a, ws->anodes);
-    nbi_heap_free(&ws->heap);
+    nbi_asearch_free(&ws->as);
     nbi_free(ws->a, ws->path);
-    nbi_free(ws->a, ws->where);
-    nbi_free(ws->a, ws->wstamp);
+    nbi_u32map_free(&ws->where);
+    nbi_free(ws->a, ws->anodes);
     nbi_free(ws->a, ws);
 }
 
@@ -83,6 +55,7 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     ws->g = *g;
     ws->bytes = bytes;
     ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
+    nbi_u32map_init(&ws->where, ws->a);
     size_t ncombo = (size_t)g->ncaps * g->nsizes;
     ws->layer = nbi_zalloc_array(ws->a, g->ncaps, sizeof *ws->layer);
     ws->comp = nbi_zalloc_array(ws->a, ncombo, sizeof *ws->comp);
@@ -107,36 +80,22 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
             ws->has_comp[k] = cs == NB_OK;
         }
     }
-    uint32_t nn = g->cluster * g->cluster;
-    size_t cells = (size_t)g->width * g->height;
-    ws->n = g->nnodes + 2;
+    uint32_t c = g->cluster, nn = c * c;
     if (st == NB_OK) {
-        uint32_t c = g->cluster;
         int ok = nbi_csearch_init(&ws->ins[0], ws->a, c, c) &
                  nbi_csearch_init(&ws->ins[1], ws->a, c, c) &
                  nbi_csearch_init(&ws->ref, ws->a, c, c) &
-                 nbi_csearch_init(&ws->near, ws->a, 4 * c, 4 * c);
+                 nbi_csearch_init(&ws->near, ws->a, 4 * c, 4 * c) &
+                 nbi_asearch_init(&ws->as, ws->a, g->nnodes + 2);
         ws->near.budget = 2 * (uint64_t)nn;
-        ws->targets = nbi_alloc_array(ws->a, ((size_t)4 * g->cluster + 2), sizeof *ws->targets);
+        ws->targets = nbi_alloc_array(ws->a, ((size_t)4 * c + 2), sizeof *ws->targets);
         ws->seg = nbi_alloc_array(ws->a, (size_t)16 * nn, sizeof *ws->seg);
-        ws->gv = nbi_alloc_array(ws->a, ws->n, sizeof *ws->gv);
-        ws->parent = nbi_alloc_array(ws->a, ws->n, sizeof *ws->parent);
-        ws->via = nbi_alloc_array(ws->a, ws->n, sizeof *ws->via);
-        ws->seen = nbi_zalloc_array(ws->a, ws->n, sizeof *ws->seen);
-        ws->closed = nbi_zalloc_array(ws->a, ws->n, sizeof *ws->closed);
-        ws->hpos = nbi_alloc_array(ws->a, ws->n, sizeof *ws->hpos);
-        ws->anodes = nbi_alloc_array(ws->a, ws->n, sizeof *ws->anodes);
-        ws->path = nbi_alloc_array(ws->a, (cells + 1), sizeof *ws->path);
-        ws->where = nbi_alloc_array(ws->a, cells, sizeof *ws->where);
-        ws->wstamp = nbi_zalloc_array(ws->a, cells, sizeof *ws->wstamp);
-        if (!ok || !ws->targets || !ws->seg || !ws->gv || !ws->parent || !ws->via || !ws->seen ||
-            !ws->closed || !ws->hpos || !ws->anodes || !ws->path || !ws->where || !ws->wstamp ||
-            !nbi_heap_init(&ws->heap, ws->a, ws->n, ws->hpos))
-            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace (%u nodes, %zu cells)",
-                          g->nnodes, cells);
-        else
-            for (uint32_t i = 0; i < ws->n; i++)
-                ws->hpos[i] = NBI_HEAP_NONE;
+        if (!ok || !ws->targets || !ws->seg ||
+            !nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, FIRST_PATH, sizeof *ws->path) ||
+            !nbi_u32map_reserve(&ws->where, FIRST_PATH) ||
+            !nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, 256, sizeof *ws->anodes))
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace (clusters of %u)",
+                          c);
     }
     if (st != NB_OK) {
         nb_haa_close(ws);
@@ -153,10 +112,24 @@ nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "nb_haa_open: no place for the workspace");
     *out = NULL;
     nbi_agraph g;
-    nb_status st = nbi_agraph_find(b, &g, err);
+    nb_status st = nbi_agraph_find(b, &g, err); /* checked once per bundle */
     if (st != NB_OK)
         return st;
     return nbi_haa_new_graph(b, &g, (size_t)b->sections[g.section].info.usize, out, err);
+}
+
+void nb_haa_set_max_nodes(nb_haa *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
+
+size_t nb_haa_workspace_bytes(const nb_haa *ws)
+{
+    const nbi_agraph *g = &ws->g;
+    size_t ncombo = (size_t)g->ncaps * g->nsizes, nn = (size_t)g->cluster * g->cluster;
+    return sizeof *ws + g->ncaps * sizeof *ws->layer + ncombo * (sizeof *ws->comp + 1) +
+           nbi_csearch_bytes(&ws->ins[0]) + nbi_csearch_bytes(&ws->ins[1]) +
+           nbi_csearch_bytes(&ws->ref) + nbi_csearch_bytes(&ws->near) +
+           ((size_t)4 * g->cluster + 2) * sizeof *ws->targets + 16 * nn * sizeof *ws->seg +
+           nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
+           nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes;
 }
 
 void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out)
@@ -172,11 +145,7 @@ void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out)
     out->bytes = ws->bytes;
 }
 
-static inline nb_cell node_cell(const nbi_agraph *g, uint32_t u)
-{
-    nb_cell c = {nbi_u16at(g->node_xy, 2 * (size_t)u), nbi_u16at(g->node_xy, 2 * (size_t)u + 1)};
-    return c;
-}
+#define node_cell nbi_agraph_node_cell
 
 static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
 
@@ -232,11 +201,6 @@ nb_status nbi_haa_serves(const nb_haa *ws, nb_capability cap, uint32_t size, nb_
     return serves(ws, cap, size, &ci, &si, err);
 }
 
-uint32_t nbi_haa_nodes(const nb_haa *ws)
-{
-    return ws->g.nnodes;
-}
-
 size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *out)
 {
     /* ws->anodes holds the path goal first, start last (only when the
@@ -257,70 +221,31 @@ size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *ou
 }
 
 /* Appends c to the path; when c is already on it, the loop back to it
- * is cut instead. */
-static void append(nb_haa *ws, size_t *len, nb_cell c)
+ * is cut instead.  0 without memory. */
+static int append(nb_haa *ws, nb_cell c)
 {
-    size_t i = (size_t)c.y * ws->g.width + (size_t)c.x;
-    uint32_t at = ws->where[i];
-    if (ws->wstamp[i] == ws->pstamp && at < *len && ws->path[at].x == c.x &&
-        ws->path[at].y == c.y) {
-        *len = (size_t)at + 1;
-        return;
+    uint32_t key = (uint32_t)c.y * ws->g.width + (uint32_t)c.x;
+    int found;
+    uint32_t at = nbi_u32map_get(&ws->where, key, &found);
+    if (found && at < ws->len && ws->path[at].x == c.x && ws->path[at].y == c.y) {
+        ws->len = (size_t)at + 1;
+        return 1;
     }
-    ws->where[i] = (uint32_t)*len;
-    ws->wstamp[i] = ws->pstamp;
-    ws->path[(*len)++] = c;
-}
-
-/* 1 when the agent may walk cells c[0..n), each a step from the one
- * before: every cell standable, every diagonal step allowed by the corner
- * rule.  The cells a graph gives without a search (a stored path, the two
- * ends of an inter-edge) are the agent's only when the graph was baked from
- * the bundle's own clearance layers; in a damaged bundle they may not be,
- * and what is made of the path after (straightening) relies on each step. */
-static int cells_walkable(const nbi_layer *l, uint32_t size, nb_corner corner, const nb_cell *c,
-                          size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (!nbi_standable(l, size, c[i].x, c[i].y))
-            return 0;
-        if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
-            int c1 = nbi_standable(l, size, c[i].x, c[i - 1].y);
-            int c2 = nbi_standable(l, size, c[i - 1].x, c[i].y);
-            if (corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
-                return 0;
-        }
-    }
+    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + 1, sizeof *ws->path) ||
+        !nbi_u32map_put(&ws->where, key, (uint32_t)ws->len))
+        return 0;
+    ws->path[ws->len++] = c;
     return 1;
-}
-
-/* The cells of intra-edge arc a from u to v, into ws->seg; returns the
- * count, 0 when there is no such path (a damaged graph). */
-static size_t refine_arc(nb_haa *ws, const nbi_layer *l, uint32_t size, nb_corner corner,
-                         uint32_t u, uint32_t v, size_t a, uint64_t *expanded)
-{
-    const nbi_agraph *g = &ws->g;
-    nb_cell cu = node_cell(g, u), cv = node_cell(g, v);
-    /* A stored path follows the graph's corner rule: usable unless the
-     * query's rule is stricter. */
-    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && corner == NB_CORNER_STRICT)) {
-        size_t n = nbi_agraph_arc_cells(g, a, u, v, ws->seg);
-        return cells_walkable(l, size, corner, ws->seg, n) ? n : 0;
-    }
-    nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y), g->ncx,
-                                  g->cluster, g->width, g->height);
-    int found = nbi_csearch_run(&ws->ref, l, size, (int)corner, &box, cu, &cv, NULL, 0);
-    *expanded += ws->ref.expanded;
-    return found ? nbi_csearch_path(&ws->ref, cv, ws->seg) : 0;
 }
 
 /* The path found, ws->path[0..len): straightened and smoothed as asked,
  * measured, and handed over in res. */
-static nb_status finish(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, unsigned flags,
-                        size_t len, nb_haa_result *res)
+static void finish_path(nb_haa *ws, nb_haa_result *res)
 {
-    res->status = NB_PATH_FOUND;
-    if (flags & NB_HAA_STRAIGHTEN)
+    const nb_aa_query *q = &ws->q;
+    const nbi_layer *l = ws->l;
+    size_t len = ws->len;
+    if (ws->flags & NB_HAA_STRAIGHTEN)
         len = nbi_straighten(l, q->size, (int)q->corner, ws->path, len);
     double cl = 0;
     for (size_t i = 1; i < len; i++)
@@ -328,14 +253,12 @@ static nb_status finish(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, un
                                                                                        : 1.0;
     res->cell_length = cl;
     res->length = cl;
-    if (flags & NB_HAA_SMOOTH) {
+    if (ws->flags & NB_HAA_SMOOTH) {
         len = nbi_square_smooth(l, q->size, ws->path, len);
         res->length = nbi_polyline_length(ws->path, len);
     }
     res->path_len = len;
     res->path = ws->path;
-    res->expanded = res->expanded_insert + res->expanded_search + res->expanded_refine;
-    return NB_OK;
 }
 
 /* The query's own faults, found before anything is read: unknown flags, an end outside the map,
@@ -361,18 +284,18 @@ static nb_status check_query(const nb_haa *ws, const nb_aa_query *q, unsigned fl
     return NB_OK;
 }
 
-/* The answers that need no search, in res: an end the agent cannot stand on, ends in different
- * components, start and goal the same cell.  Returns 1 when res is the answer.  Past the
- * components' test a path will be built, so the stamp that marks its cells moves on here. */
-static int answered_at_once(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t ci,
-                            uint32_t si, nb_haa_result *res)
+/* The answers that need no search: an end the agent cannot stand on, ends in different
+ * components, start and goal the same cell.  Returns 1 when ws->res is the answer. */
+static int answered_at_once(nb_haa *ws, uint32_t ci, uint32_t si)
 {
     const nbi_agraph *g = &ws->g;
-    if (!nbi_standable(l, q->size, q->start.x, q->start.y)) {
+    const nb_aa_query *q = &ws->q;
+    nb_haa_result *res = &ws->res;
+    if (!nbi_standable(ws->l, q->size, q->start.x, q->start.y)) {
         res->status = NB_PATH_START_BLOCKED;
         return 1;
     }
-    if (!nbi_standable(l, q->size, q->goal.x, q->goal.y)) {
+    if (!nbi_standable(ws->l, q->size, q->goal.x, q->goal.y)) {
         res->status = NB_PATH_GOAL_BLOCKED;
         return 1;
     }
@@ -382,171 +305,119 @@ static int answered_at_once(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q
             nbi_layer_get(c, (uint64_t)q->goal.y * g->width + (uint32_t)q->goal.x))
             return 1; /* no path, known without a search */
     }
-    if (++ws->pstamp == 0) {
-        memset(ws->wstamp, 0, (size_t)g->width * g->height * sizeof *ws->wstamp);
-        ws->pstamp = 1;
-    }
     if (q->start.x == q->goal.x && q->start.y == q->goal.y) {
         res->status = NB_PATH_FOUND;
         ws->path[0] = q->start;
-        res->path_len = 1;
+        ws->len = 1;
         res->abstract_len = 1;
-        res->path = ws->path;
         return 1;
     }
     return 0;
 }
 
-/* Ends in the same or neighbouring clusters (ks, kg): the best path may leave and enter their
- * clusters where no transition stands.  An A* over the clusters around both, on a budget of
- * expansions, offers that path as one more edge from start to goal: returns its cost, or -1
- * (ends further apart, or no path within the budget). */
-static double search_near(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t ks,
-                          uint32_t kg, nb_haa_result *res)
+/* Starts the near search when the ends lie in the same or neighbouring clusters: the best path
+ * may leave and enter their clusters where no transition stands.  An A* over the clusters
+ * around both, on a budget of expansions, offers that path as one more edge from start to
+ * goal.  Returns 0 when the ends are further apart. */
+static int start_near(nb_haa *ws)
 {
     const nbi_agraph *g = &ws->g;
-    double near_cost = -1;
-    int32_t sx = (int32_t)(ks % g->ncx), sy = (int32_t)(ks / g->ncx);
-    int32_t gx = (int32_t)(kg % g->ncx), gy = (int32_t)(kg / g->ncx);
-    if (sx - gx <= 1 && gx - sx <= 1 && sy - gy <= 1 && gy - sy <= 1) {
-        int32_t cx0 = (sx < gx ? sx : gx) - 1, cx1 = (sx > gx ? sx : gx) + 1;
-        int32_t cy0 = (sy < gy ? sy : gy) - 1, cy1 = (sy > gy ? sy : gy) + 1;
-        int32_t n = (int32_t)g->cluster;
-        nbi_box box = {cx0 < 0 ? 0 : cx0 * n, cy0 < 0 ? 0 : cy0 * n,
-                       (cx1 + 1) * n > (int32_t)g->width ? (int32_t)g->width : (cx1 + 1) * n,
-                       (cy1 + 1) * n > (int32_t)g->height ? (int32_t)g->height : (cy1 + 1) * n};
-        if (nbi_csearch_run(&ws->near, l, q->size, (int)q->corner, &box, q->start, &q->goal, NULL,
-                            0))
-            near_cost = nbi_csearch_cost(&ws->near, q->goal, NULL);
-        res->expanded_insert += ws->near.expanded;
-    }
-    return near_cost;
+    const nb_aa_query *q = &ws->q;
+    int32_t sx = (int32_t)(ws->ks % g->ncx), sy = (int32_t)(ws->ks / g->ncx);
+    int32_t gx = (int32_t)(ws->kg % g->ncx), gy = (int32_t)(ws->kg / g->ncx);
+    if (!(sx - gx <= 1 && gx - sx <= 1 && sy - gy <= 1 && gy - sy <= 1))
+        return 0;
+    int32_t cx0 = (sx < gx ? sx : gx) - 1, cx1 = (sx > gx ? sx : gx) + 1;
+    int32_t cy0 = (sy < gy ? sy : gy) - 1, cy1 = (sy > gy ? sy : gy) + 1;
+    int32_t n = (int32_t)g->cluster;
+    nbi_box box = {cx0 < 0 ? 0 : cx0 * n, cy0 < 0 ? 0 : cy0 * n,
+                   (cx1 + 1) * n > (int32_t)g->width ? (int32_t)g->width : (cx1 + 1) * n,
+                   (cy1 + 1) * n > (int32_t)g->height ? (int32_t)g->height : (cy1 + 1) * n};
+    nbi_csearch_start(&ws->near, ws->l, q->size, (int)q->corner, &box, q->start, &q->goal, NULL, 0);
+    return 1;
 }
 
-/* Insertion: one Dijkstra from each end over its own cluster (ks, kg), to every node there the
+/* Starts insertion e: a Dijkstra from that end over its own cluster to every node there the
  * agent may stand on (and to the goal, from a start in its cluster). */
-static void insert_ends(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t ks,
-                        uint32_t kg, nb_haa_result *res)
+static void start_insert(nb_haa *ws, int e)
 {
     const nbi_agraph *g = &ws->g;
-    const uint32_t size = q->size;
-    const nb_cell ends[2] = {q->start, q->goal};
-    const uint32_t kk[2] = {ks, kg};
-    for (int e = 0; e < 2; e++) {
-        uint32_t a = nbi_u32at(g->cluster_first, kk[e]), z = nbi_u32at(g->cluster_first, kk[e] + 1);
-        size_t nt = 0;
-        for (uint32_t u = a; u < z; u++) {
-            nb_cell c = node_cell(g, u);
-            if (nbi_standable(l, size, c.x, c.y))
-                ws->targets[nt++] = c;
-        }
-        if (e == 0 && ks == kg)
-            ws->targets[nt++] = q->goal;
-        nbi_box box = nbi_cluster_box(kk[e], g->ncx, g->cluster, g->width, g->height);
-        if (nt)
-            nbi_csearch_run(&ws->ins[e], l, size, (int)q->corner, &box, ends[e], NULL, ws->targets,
-                            nt);
-        else /* nothing to reach: a search that settles the end alone */
-            nbi_csearch_run(&ws->ins[e], l, size, (int)q->corner, &box, ends[e], &ends[e], NULL, 0);
-        res->expanded_insert += ws->ins[e].expanded;
+    const nb_aa_query *q = &ws->q;
+    const nb_cell end = e ? q->goal : q->start;
+    const uint32_t k = e ? ws->kg : ws->ks;
+    uint32_t a = nbi_u32at(g->cluster_first, k), z = nbi_u32at(g->cluster_first, k + 1);
+    size_t nt = 0;
+    for (uint32_t u = a; u < z; u++) {
+        nb_cell c = node_cell(g, u);
+        if (nbi_standable(ws->l, q->size, c.x, c.y))
+            ws->targets[nt++] = c;
+    }
+    if (e == 0 && ws->ks == ws->kg)
+        ws->targets[nt++] = q->goal;
+    nbi_box box = nbi_cluster_box(k, g->ncx, g->cluster, g->width, g->height);
+    ws->ins_e = e;
+    if (nt)
+        nbi_csearch_start(&ws->ins[e], ws->l, q->size, (int)q->corner, &box, end, NULL,
+                          ws->targets, nt);
+    else /* nothing to reach: a search that settles the end alone */
+        nbi_csearch_start(&ws->ins[e], ws->l, q->size, (int)q->corner, &box, end, &end, NULL, 0);
+}
+
+/* The abstract path from the start to key `to`, walked back by the search's parents, into
+ * ws->anodes (to first, the start last); 0 without memory. */
+static int abstract_path(nb_haa *ws, uint32_t to)
+{
+    const uint32_t S = ws->g.nnodes;
+    ws->na = 0;
+    for (uint32_t v = to;;) {
+        if (!nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, ws->na + 1, sizeof *ws->anodes))
+            return 0;
+        ws->anodes[ws->na++] = v;
+        if (v == S)
+            return 1;
+        v = ws->as.parent[nbi_asearch_find(&ws->as, v)];
     }
 }
 
-/* The abstract search: A* from the start node (nnodes) to the goal node (nnodes + 1) over the
- * graph's nodes, taking the edges whose annotation admits the agent, the insertion searches'
- * costs (ks, kg the ends' clusters) and the near search's (near_cost, when not -1).  Returns 1
- * when it reached the goal. */
-static int abstract_search(nb_haa *ws, const nb_aa_query *q, uint32_t ks, uint32_t kg,
-                           double near_cost, nb_haa_result *res)
+/* 1 when the agent may walk cells c[0..n), each a step from the one
+ * before: every cell standable, every diagonal step allowed by the corner
+ * rule.  The cells a graph gives without a search (a stored path, the two
+ * ends of an inter-edge) are the agent's only when the graph was baked from
+ * the bundle's own clearance layers; in a damaged bundle they may not be,
+ * and what is made of the path after (straightening) relies on each step. */
+static int cells_walkable(const nbi_layer *l, uint32_t size, nb_corner corner, const nb_cell *c,
+                          size_t n)
 {
-    const nbi_agraph *g = &ws->g;
-    const uint32_t size = q->size;
-    for (uint32_t i = 0; i < g->ncaps; i++)
-        ws->capok[i] = (nbi_u32at(g->caps, i) & ~q->capability) == 0;
-    if (++ws->stamp == 0) {
-        memset(ws->seen, 0, ws->n * sizeof *ws->seen);
-        memset(ws->closed, 0, ws->n * sizeof *ws->closed);
-        ws->stamp = 1;
-    }
-    nbi_heap_clear(&ws->heap);
-    const uint32_t st = ws->stamp, S = g->nnodes, G = g->nnodes + 1;
-    const uint32_t g0 = nbi_u32at(g->cluster_first, kg), g1 = nbi_u32at(g->cluster_first, kg + 1);
-    ws->gv[S] = 0;
-    ws->seen[S] = st;
-    ws->parent[S] = S;
-    nbi_heap_push(&ws->heap, octile(q->start, q->goal), 0, S);
-#define RELAX(v, ng, from, how)                                                                   \
-    do {                                                                                          \
-        uint32_t v_ = (v);                                                                        \
-        double ng_ = (ng);                                                                        \
-        if (ws->closed[v_] != st && (ws->seen[v_] != st || ng_ < ws->gv[v_])) {                   \
-            ws->seen[v_] = st;                                                                    \
-            ws->gv[v_] = ng_;                                                                     \
-            ws->parent[v_] = (from);                                                              \
-            ws->via[v_] = (how);                                                                  \
-            nbi_heap_push(&ws->heap, ng_ + (v_ == G ? 0 : octile(node_cell(g, v_), q->goal)),   \
-                          -ng_, v_);                                                              \
-        }                                                                                         \
-    } while (0)
-    int reached = 0;
-    while (!nbi_heap_empty(&ws->heap)) {
-        uint32_t u = nbi_heap_pop(&ws->heap).id;
-        ws->closed[u] = st;
-        res->expanded_search++;
-        if (u == G) {
-            reached = 1;
-            break;
-        }
-        double gu = ws->gv[u];
-        if (u == S) {
-            uint32_t a = nbi_u32at(g->cluster_first, ks), z = nbi_u32at(g->cluster_first, ks + 1);
-            for (uint32_t v = a; v < z; v++) {
-                double c = nbi_csearch_cost(&ws->ins[0], node_cell(g, v), NULL);
-                if (c >= 0)
-                    RELAX(v, c, S, VIA_START);
-            }
-            if (ks == kg) {
-                double c = nbi_csearch_cost(&ws->ins[0], q->goal, NULL);
-                if (c >= 0)
-                    RELAX(G, c, S, VIA_DIRECT);
-            }
-            if (near_cost >= 0)
-                RELAX(G, near_cost, S, VIA_NEAR);
-            continue;
-        }
-        uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
-        for (uint32_t a = a0; a < a1; a++) {
-            const uint8_t *ann = g->arc_ann + 2 * (size_t)a;
-            if (!ws->capok[ann[0]] || ann[1] < size)
-                continue;
-            RELAX(nbi_u32at(g->arc_to, a), gu + nbi_arc_weight(g, a), u, a);
-        }
-        if (u >= g0 && u < g1) {
-            double c = nbi_csearch_cost(&ws->ins[1], node_cell(g, u), NULL);
-            if (c >= 0)
-                RELAX(G, gu + c, u, VIA_GOAL);
+    for (size_t i = 0; i < n; i++) {
+        if (!nbi_standable(l, size, c[i].x, c[i].y))
+            return 0;
+        if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
+            int c1 = nbi_standable(l, size, c[i].x, c[i - 1].y);
+            int c2 = nbi_standable(l, size, c[i - 1].x, c[i].y);
+            if (corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+                return 0;
         }
     }
-#undef RELAX
-    return reached;
+    return 1;
 }
 
-/* The cells of the abstract path's step from u to v, into ws->seg, in the order they are
- * walked when *reverse is 0, else backwards; returns the count, 0 when an intra-edge has no
- * path (a damaged graph). */
-static size_t step_cells(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, uint32_t u,
-                         uint32_t v, int *reverse, uint64_t *expanded)
+/* The cells of the abstract path's step from u to v (keys), into ws->seg, in the order they
+ * are walked when *reverse is 0, else backwards; returns the count.  An intra-edge without a
+ * stored path the query may use is refined by an A* in its cluster (ws->ref), which a step
+ * begins and may leave under way: then 0 and *pending 1. */
+static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, int *reverse, int *pending)
 {
     const nbi_agraph *g = &ws->g;
-    const uint32_t how = ws->via[v];
-    *reverse = 0;
-    if (how == VIA_START)
+    const nb_aa_query *q = &ws->q;
+    const uint32_t how = ws->as.via[nbi_asearch_find(&ws->as, v)];
+    *reverse = *pending = 0;
+    if (how == NBI_VIA_START)
         return nbi_csearch_path(&ws->ins[0], node_cell(g, v), ws->seg);
-    if (how == VIA_DIRECT)
+    if (how == NBI_VIA_DIRECT)
         return nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
-    if (how == VIA_NEAR)
+    if (how == NBI_VIA_NEAR)
         return nbi_csearch_path(&ws->near, q->goal, ws->seg);
-    if (how == VIA_GOAL) {
+    if (how == NBI_VIA_GOAL) {
         *reverse = 1;
         return nbi_csearch_path(&ws->ins[1], node_cell(g, u), ws->seg);
     }
@@ -555,50 +426,82 @@ static size_t step_cells(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, u
         nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
         ws->seg[0] = cu; /* an inter-edge: one step across the border */
         ws->seg[1] = cv;
-        return cells_walkable(l, q->size, q->corner, ws->seg, 2) ? 2 : 0;
+        return cells_walkable(ws->l, q->size, q->corner, ws->seg, 2) ? 2 : 0;
     }
-    return refine_arc(ws, l, q->size, q->corner, u, v, how, expanded);
+    /* A stored path follows the graph's corner rule: usable unless the query's rule is
+     * stricter. */
+    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && q->corner == NB_CORNER_STRICT)) {
+        size_t n = nbi_agraph_arc_cells(g, how, u, v, ws->seg);
+        return cells_walkable(ws->l, q->size, q->corner, ws->seg, n) ? n : 0;
+    }
+    if (!ws->ref_started) {
+        nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y), g->ncx,
+                                      g->cluster, g->width, g->height);
+        nbi_csearch_start(&ws->ref, ws->l, q->size, (int)q->corner, &box, cu, &cv, NULL, 0);
+        ws->ref_started = 1;
+    }
+    if (ws->ref.end == NBI_CS_RUNNING) {
+        *pending = 1;
+        return 0;
+    }
+    ws->ref_started = 0;
+    return ws->ref.end == NBI_CS_FOUND ? nbi_csearch_path(&ws->ref, cv, ws->seg) : 0;
 }
 
-/* Refinement, from the start end of the abstract path the search left in ws->parent: each
- * step's cells appended to ws->path, whose length goes in *len. */
-static nb_status refine(nb_haa *ws, const nbi_layer *l, const nb_aa_query *q, size_t *len,
-                        nb_haa_result *res, nb_err *err)
+static nb_status damaged(nb_haa *ws, nb_err *err)
 {
-    const uint32_t S = ws->g.nnodes, G = ws->g.nnodes + 1;
-    size_t na = 0;
-    for (uint32_t v = G;; v = ws->parent[v]) {
-        ws->anodes[na++] = v;
-        if (v == S)
-            break;
-    }
-    res->abstract_len = na;
-    *len = 0;
-    for (size_t k = na - 1; k > 0; k--) {
-        int reverse;
-        size_t n = step_cells(ws, l, q, ws->anodes[k], ws->anodes[k - 1], &reverse,
-                              &res->expanded_refine);
-        if (n == 0) {
-            res->expanded = res->expanded_insert + res->expanded_search + res->expanded_refine;
-            return nbi_fail(err, NB_ERR_FORMAT,
-                            "HAA*: an abstract edge that admits the agent has no path inside its "
-                            "cluster, or cells the agent may not walk: the abstract graph is "
-                            "damaged or built for another map");
+    ws->phase = NBI_HAA_IDLE;
+    return nbi_fail(err, NB_ERR_FORMAT,
+                    "HAA*: an abstract edge that admits the agent has no path inside its "
+                    "cluster, or cells the agent may not walk: the abstract graph is "
+                    "damaged or built for another map");
+}
+
+static nb_status no_memory(nb_haa *ws, nb_err *err)
+{
+    ws->phase = NBI_HAA_IDLE;
+    return nbi_fail(err, NB_ERR_NOMEM, "HAA*: no memory for the search (%llu abstract nodes reached)",
+                    (unsigned long long)ws->as.nodes);
+}
+
+/* Refines abstract steps anodes[k] -> anodes[k - 1] from k = ws->refine_k down to `until`,
+ * appending their cells to the path; a cluster A* takes at most *budget expansions (charged to
+ * res and *budget; budget NULL: no limit).  Returns NB_OK with ws->refine_k at the step left
+ * under way (== until when all are done). */
+static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
+{
+    nb_haa_result *res = &ws->res;
+    while (ws->refine_k > until) {
+        size_t k = ws->refine_k;
+        int reverse, pending;
+        size_t n = step_cells(ws, ws->anodes[k], ws->anodes[k - 1], &reverse, &pending);
+        if (pending) {
+            uint64_t lim = budget ? *budget : UINT64_MAX, before = ws->ref.expanded;
+            if (lim == 0)
+                return NB_OK;
+            nbi_csearch_step(&ws->ref, lim);
+            res->expanded_refine += ws->ref.expanded - before;
+            if (budget)
+                *budget -= ws->ref.expanded - before;
+            continue; /* step_cells again: the path, or still under way */
         }
+        if (n == 0)
+            return damaged(ws, err);
         for (size_t i = 0; i < n; i++)
-            append(ws, len, ws->seg[reverse ? n - 1 - i : i]);
+            if (!append(ws, ws->seg[reverse ? n - 1 - i : i]))
+                return no_memory(ws, err);
+        ws->refine_k = k - 1;
     }
     return NB_OK;
 }
 
-/* The query's phases in turn: checks, the answers without a search, the near search, the ends'
- * insertion, the abstract search, refinement, and finish()'s straightening and smoothing. */
-static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
-                      nb_err *err)
+/* ---- begin, step, finish ---- */
+
+nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err *err)
 {
-    memset(res, 0, sizeof *res);
-    res->status = NB_PATH_NONE;
-    const nbi_agraph *g = &ws->g;
+    ws->phase = NBI_HAA_IDLE;
+    memset(&ws->res, 0, sizeof ws->res);
+    ws->res.status = NB_PATH_NONE;
     nb_status st = check_query(ws, q, flags, err);
     if (st != NB_OK)
         return st;
@@ -606,35 +509,213 @@ static nb_status find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
     st = serves(ws, q->capability, q->size, &ci, &si, err);
     if (st != NB_OK)
         return st;
-    const nbi_layer *l = &ws->layer[ci];
-    if (answered_at_once(ws, l, q, ci, si, res))
-        return NB_OK;
-    res->searched = 1;
+    ws->q = *q;
+    ws->flags = flags;
+    ws->stopped = 0;
+    ws->l = &ws->layer[ci];
+    ws->len = 0;
+    ws->na = 0;
+    ws->ref_started = 0;
+    ws->near_cost = -1;
+    nbi_u32map_clear(&ws->where);
+    if (answered_at_once(ws, ci, si)) {
+        ws->phase = NBI_HAA_DONE;
+        return nbi_done(err, NB_OK);
+    }
+    ws->res.searched = 1;
+    const nbi_agraph *g = &ws->g;
+    ws->ks = nbi_node_cluster(g, (uint32_t)q->start.x, (uint32_t)q->start.y);
+    ws->kg = nbi_node_cluster(g, (uint32_t)q->goal.x, (uint32_t)q->goal.y);
+    if (start_near(ws)) {
+        ws->phase = NBI_HAA_NEAR;
+    } else {
+        ws->phase = NBI_HAA_INSERT;
+        start_insert(ws, 0);
+    }
+    return nbi_done(err, NB_OK);
+}
 
-    uint32_t ks = nbi_node_cluster(g, (uint32_t)q->start.x, (uint32_t)q->start.y);
-    uint32_t kg = nbi_node_cluster(g, (uint32_t)q->goal.x, (uint32_t)q->goal.y);
-    double near_cost = search_near(ws, l, q, ks, kg, res);
-    /* As short as the octile distance: nothing can do better. */
-    if (near_cost >= 0 && near_cost <= octile(q->start, q->goal) + 1e-9) {
-        res->abstract_len = 2;
-        res->abstract_length = near_cost;
-        return finish(ws, l, q, flags, nbi_csearch_path(&ws->near, q->goal, ws->path), res);
+/* Expansions the query has made. */
+static uint64_t spent(const nb_haa *ws)
+{
+    return ws->res.expanded_insert + ws->res.expanded_search + ws->res.expanded_refine;
+}
+
+/* The phases in turn, for at most budget expansions. */
+static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
+{
+    nb_haa_result *res = &ws->res;
+    const nb_aa_query *q = &ws->q;
+    while (ws->phase < NBI_HAA_DONE && !ws->stopped) {
+        uint64_t lim = budget;
+        if (q->max_expansions) {
+            uint64_t left = q->max_expansions > spent(ws) ? q->max_expansions - spent(ws) : 0;
+            if (left < lim)
+                lim = left;
+            if (left == 0 && ws->phase != NBI_HAA_REFINE) {
+                ws->stopped = 1;
+                break;
+            }
+        }
+        if (lim == 0 && ws->phase != NBI_HAA_REFINE)
+            break;
+        uint64_t used = 0;
+        switch (ws->phase) {
+        case NBI_HAA_NEAR: {
+            uint64_t before = ws->near.expanded;
+            nbi_csearch_step(&ws->near, lim);
+            used = ws->near.expanded - before;
+            res->expanded_insert += used;
+            if (ws->near.end == NBI_CS_RUNNING)
+                break;
+            if (ws->near.end == NBI_CS_FOUND)
+                ws->near_cost = nbi_csearch_cost(&ws->near, q->goal, NULL);
+            /* As short as the octile distance: nothing can do better. */
+            if (ws->near_cost >= 0 && ws->near_cost <= octile(q->start, q->goal) + 1e-9) {
+                res->abstract_len = 2;
+                res->abstract_length = ws->near_cost;
+                size_t n = nbi_csearch_path(&ws->near, q->goal, ws->seg);
+                for (size_t i = 0; i < n; i++)
+                    if (!append(ws, ws->seg[i]))
+                        return no_memory(ws, err);
+                res->status = NB_PATH_FOUND;
+                ws->phase = NBI_HAA_DONE;
+                break;
+            }
+            ws->phase = NBI_HAA_INSERT;
+            start_insert(ws, 0);
+            break;
+        }
+        case NBI_HAA_INSERT: {
+            nbi_csearch *cs = &ws->ins[ws->ins_e];
+            uint64_t before = cs->expanded;
+            nbi_csearch_step(cs, lim);
+            used = cs->expanded - before;
+            res->expanded_insert += used;
+            if (cs->end == NBI_CS_RUNNING)
+                break;
+            if (ws->ins_e == 0) {
+                start_insert(ws, 1);
+            } else {
+                ws->phase = NBI_HAA_ABSTRACT;
+                nbi_haa_abstract_begin(ws);
+            }
+            break;
+        }
+        case NBI_HAA_ABSTRACT:
+            used = nbi_haa_abstract_step(ws, lim);
+            res->expanded_search += used;
+            if (ws->as.end == NBI_AS_RUNNING)
+                break;
+            if (ws->as.end == NBI_AS_NOMEM)
+                return no_memory(ws, err);
+            if (ws->as.end == NBI_AS_LIMIT) {
+                ws->stopped = 1;
+                break;
+            }
+            if (ws->as.end == NBI_AS_EXHAUSTED) {
+                ws->phase = NBI_HAA_DONE; /* NB_PATH_NONE: the graph is complete, so there is none */
+                break;
+            }
+            res->abstract_length = ws->as.gv[nbi_asearch_find(&ws->as, ws->g.nnodes + 1)];
+            if (!abstract_path(ws, ws->g.nnodes + 1))
+                return no_memory(ws, err);
+            res->abstract_len = ws->na;
+            ws->refine_k = ws->na - 1;
+            ws->phase = NBI_HAA_REFINE;
+            break;
+        case NBI_HAA_REFINE: {
+            uint64_t left = lim;
+            nb_status st = refine(ws, 0, &left, err);
+            if (st != NB_OK)
+                return st;
+            used = lim - left;
+            if (ws->refine_k == 0) {
+                res->status = NB_PATH_FOUND;
+                ws->phase = NBI_HAA_DONE;
+            } else if (left == 0 && q->max_expansions && spent(ws) >= q->max_expansions) {
+                ws->stopped = 1;
+            }
+            break;
+        }
+        }
+        budget -= used;
+        if (ws->phase < NBI_HAA_DONE && !ws->stopped && used == 0 && lim == 0)
+            break;
     }
-    insert_ends(ws, l, q, ks, kg, res);
-    if (!abstract_search(ws, q, ks, kg, near_cost, res)) {
-        res->expanded = res->expanded_insert + res->expanded_search;
-        return NB_OK; /* NB_PATH_NONE: the graph is complete, so there is none */
+    return NB_OK;
+}
+
+nb_status nb_haa_step(nb_haa *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    if (ws->phase == NBI_HAA_IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_haa_step: no query begun (nb_haa_begin)");
+    nb_status st = ws->stopped ? NB_OK : run(ws, expansions, err);
+    *done = st != NB_OK || ws->phase >= NBI_HAA_DONE || ws->stopped;
+    return nbi_done(err, st);
+}
+
+/* The best partial path of a query stopped before its end, into ws->path: during refinement,
+ * the steps refined so far; during the abstract search, the path to the expanded node nearest
+ * the goal, refined (a cluster A* for a step without a stored path runs whole here); before,
+ * the start alone. */
+static nb_status partial(nb_haa *ws, nb_err *err)
+{
+    nb_haa_result *res = &ws->res;
+    if (ws->phase == NBI_HAA_REFINE) {
+        if (ws->len == 0 && !append(ws, ws->q.start))
+            return no_memory(ws, err);
+        return NB_OK;
     }
-    res->abstract_length = ws->gv[g->nnodes + 1];
-    size_t len;
-    st = refine(ws, l, q, &len, res, err);
-    if (st != NB_OK)
-        return st;
-    return finish(ws, l, q, flags, len, res);
+    ws->len = 0;
+    nbi_u32map_clear(&ws->where);
+    if (ws->phase == NBI_HAA_ABSTRACT && ws->as.best != ws->g.nnodes) {
+        if (!abstract_path(ws, ws->as.best))
+            return no_memory(ws, err);
+        res->abstract_len = ws->na;
+        res->abstract_length = ws->as.best_g;
+        ws->refine_k = ws->na - 1;
+        ws->ref_started = 0;
+        nb_status st = refine(ws, 0, NULL, err);
+        if (st != NB_OK)
+            return st;
+    }
+    if (ws->len == 0 && !append(ws, ws->q.start))
+        return no_memory(ws, err);
+    return NB_OK;
+}
+
+nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    if (ws->phase == NBI_HAA_IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_haa_finish: no query begun (nb_haa_begin)");
+    if (ws->phase != NBI_HAA_DONE) {
+        nb_status st = partial(ws, err);
+        if (st != NB_OK)
+            return st;
+        ws->res.status = NB_PATH_LIMIT;
+    }
+    ws->phase = NBI_HAA_IDLE;
+    *res = ws->res;
+    res->expanded = spent(ws);
+    if (res->status == NB_PATH_FOUND || res->status == NB_PATH_LIMIT)
+        finish_path(ws, res);
+    nbi_ok(err);
+    return NB_OK;
 }
 
 nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
                       nb_err *err)
 {
-    return nbi_done(err, find(ws, q, flags, res, err));
+    int done;
+    nb_status st = nb_haa_begin(ws, q, flags, err);
+    if (st == NB_OK)
+        st = nb_haa_step(ws, UINT64_MAX, &done, err);
+    if (st == NB_OK)
+        return nb_haa_finish(ws, res, err);
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    return st;
 }

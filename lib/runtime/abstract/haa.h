@@ -8,8 +8,6 @@
 /* NB_OK when the graph serves (cap, size); NB_ERR_NOTFOUND naming what it
  * serves when not. */
 nb_status nbi_haa_serves(const nb_haa *ws, nb_capability cap, uint32_t size, nb_err *err);
-/* The graph's node count: no abstract path has more inner nodes. */
-uint32_t nbi_haa_nodes(const nb_haa *ws);
 /* The inner nodes of the last query's abstract path (res is its result),
  * start to goal, into out; returns how many.  Of an inter-edge's two ends
  * (one step apart, across a border) only the one it enters is given, so

@@ -138,6 +138,7 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
         const uint8_t *e = h + table + (uint64_t)i * entry_size;
         struct nbi_section *s = &b->sections[i];
         nb_section_info *in = &s->info;
+        atomic_init(&s->check, NBI_CHECK_NONE);
         in->type = nbi_get32(e + NBI_ENT_TYPE);
         in->version = nbi_get16(e + NBI_ENT_VERSION);
         in->encoding = nbi_get16(e + NBI_ENT_ENCODING);

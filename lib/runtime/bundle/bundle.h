@@ -3,6 +3,8 @@
 #ifndef NB_BUNDLE_H
 #define NB_BUNDLE_H
 
+#include <stdatomic.h>
+
 #include "core/base.h"
 #include "core/format.h"
 
@@ -60,6 +62,10 @@ struct nbi_section {
     const uint8_t *stored;  /* the stored bytes, in the mapping */
     const uint8_t *payload; /* decoded: == stored, or owned inflated bytes */
     uint8_t *owned;         /* inflated payload to free */
+    /* Its reader's check of the whole payload, made once (checked.c). */
+    atomic_uint check;      /* NBI_CHECK_* */
+    nb_status check_status;
+    char check_msg[NB_ERR_MSG_MAX];
 };
 
 struct nb_bundle {
@@ -102,6 +108,21 @@ nb_status nbi_section_crc_check(const nb_bundle *bundle, size_t index, nb_err *e
  * library's malloc); name is used in messages. */
 nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
                                 nb_bundle **out, nb_err *err);
+
+/* ---- checks made once per bundle (checked.c) ---- */
+
+enum { NBI_CHECK_NONE = 0, NBI_CHECK_RUNNING, NBI_CHECK_OK, NBI_CHECK_BAD };
+
+/* The check a reader makes of a whole section before its searches trust
+ * it (every index of a graph, say), made once per bundle however many
+ * handles and threads ask: check(b, index, err) runs for the first
+ * caller, and its answer (NB_OK, or the status and message) is kept in
+ * the bundle and given to every later one.  A caller that comes while
+ * another thread's check is running makes its own rather than wait (the
+ * same answer: the bundle is read-only), so no lock is needed. */
+nb_status nbi_section_checked(const nb_bundle *b, size_t index,
+                              nb_status (*check)(const nb_bundle *b, size_t index, nb_err *err),
+                              nb_err *err);
 
 /* ---- the binary layout (layout.c) ---- */
 

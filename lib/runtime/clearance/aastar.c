@@ -3,39 +3,67 @@
  * The paper's AA* is A* that asks, before opening a cell, whether the
  * agent may stand there: clearance >= size for its capability.  Here that
  * question is one read of the bit-packed clearance layer in the mapped
- * bundle, made for the neighbours at every expansion.
+ * bundle, made for the neighbours at every expansion (stands(): the one
+ * place a runtime overlay of blocked cells would be consulted; move
+ * costs come from move_cost(), where terrain costs would be looked up).
  *
  * What makes it fast (tests/bench/clearance-bench.md measures each against a
  * baseline in the same run; profiled with perf and cachegrind):
- *  - nothing is cleared between queries: each cell's stamp carries the id
+ *  - node storage follows the search, not the map: a workspace keeps, per
+ *    32 x 32 tile of cells that searches touch, a page of per-cell slots
+ *    (core/pool.h), made when a search first reaches the tile and reused
+ *    by later ones; a search whose cell has all eight neighbours in its
+ *    own tile (most do) steps to them by fixed slot offsets, and only the
+ *    others look their tile up in the directory;
+ *  - nothing is cleared between queries: each slot's stamp carries the id
  *    of the search that last touched it (a generation counter), so a query
  *    costs what it expands, not the map's size;
- *  - per cell, a 4-byte stamp (search id, closed, the direction it was
+ *  - per slot, a 4-byte stamp (search id, closed, the direction it was
  *    reached by: the parent is a direction, not a pointer), g, and a heap
  *    position, in three arrays, so the test that skips most neighbours
  *    (seen by this search and closed) reads 4 bytes;
- *  - neighbours are fixed index offsets; the corner rule is bit logic on
- *    the four cardinal answers;
+ *  - neighbours of the layer are fixed index offsets; the corner rule is
+ *    bit logic on the four cardinal answers;
  *  - a neighbour whose f equals the open list's minimum is expanded next
  *    anyway, so it goes on a stack (the lane) instead of the heap: this
  *    also breaks ties in f deepest-first, so the heap needs no tie rule;
- *  - the heap is binary, of 16-byte entries (f, id) with positions for
- *    decrease-key, so it never holds more entries than cells and a query
- *    never allocates.  It measures faster than lib/runtime/core/heap.h's general one
- *    (nbi_aa_run_generic_heap runs the same search on that, for the
- *    benchmark).  Tried and measured slower here: a 4-ary heap, lazy
- *    deletion instead of decrease-key, reading each row's three cells
- *    with one load, and tie-breaking on g in the heap. */
+ *  - the heap is binary, of 16-byte entries (f, slot) with positions for
+ *    decrease-key.  It measures faster than lib/runtime/core/heap.h's
+ *    general one (nbi_aa_run_generic_heap runs the same search on that,
+ *    for the benchmark, as nbi_aa_run_flat runs it on per-cell arrays the
+ *    size of the map, as it was before issue 16).  Tried and measured
+ *    slower here: a 4-ary heap, lazy deletion instead of decrease-key,
+ *    reading each row's three cells with one load, and tie-breaking on g
+ *    in the heap.
+ *
+ * The search runs in slices (navbake.h: budgets and slices): begin sets it
+ * up in the workspace, step runs the loop for a number of expansions with
+ * its state copied into locals, finish writes the result; nb_aa_find is
+ * the three in a row. */
 #include "clearance/aastar.h"
 #include "core/grid.h"
 #include "core/heap.h"
+#include "core/pool.h"
 
 #define CLOSED 8u
 #define DIR_MASK 7u
 #define SID_SHIFT 4
 #define SID_MAX ((1u << (32 - SID_SHIFT)) - 1)
-#define NOT_CELL UINT32_MAX
+#define NOT_SLOT UINT32_MAX
 #define IN_LANE UINT32_MAX
+
+/* Tiles of 32 x 32 cells: a page of the pool. */
+#ifndef TSHIFT
+#define TSHIFT 5
+#endif
+#define TSIDE (1u << TSHIFT)
+#define TMASK (TSIDE - 1)
+#define PSHIFT (2 * TSHIFT)
+
+/* Pages made when a workspace is opened (16 KB each): what a short first
+ * query needs, touched at open so that it does not pay the page faults. */
+#define FIRST_PAGES 16
+#define FIRST_OPEN 1024
 
 /* Directions are core/grid.h's move codes; a direction's bit in a mask
  * below is its code. */
@@ -44,28 +72,74 @@ enum {
     DSE = NBI_MOVE_SE, DNE = NBI_MOVE_NE, DSW = NBI_MOVE_SW, DNW = NBI_MOVE_NW
 };
 
+/* Why a search ended. */
+enum { RUNNING = 0, END_FOUND, END_EXHAUSTED, END_LIMIT, END_NOMEM };
+
 struct open {
     double f;
-    uint32_t id;
+    uint32_t slot;
+};
+
+/* One search's state, gathered so that each phase below takes it as one argument: what the
+ * search reads (the layer's bits, the agent, the window, the goal) and what it moves on (the
+ * lane, the f the lane ties with).  The workspace keeps it between slices; a slice copies it
+ * into a local that never leaves its frame, so the compiler keeps its fields in registers as
+ * it would plain locals. */
+struct search {
+    nb_aa *ws;
+    uint32_t *stamp, *hpos, *lane;
+    double *gv;
+    const uint32_t *owner; /* the pool's page keys, to place a slot on the map */
+    const uint32_t *dir, *pgen; /* the pool's directory and its pages' searches */
+    uint32_t cur;               /* the pool's current search */
+    unsigned tbits;
+    const uint8_t *cv;
+    uint64_t bits, mask;
+    uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
+    int32_t x0, y0, x1, y1; /* the window */
+    int32_t gx, gy;
+    int strict, has_goal;
+    size_t ln, lcap; /* cells in the lane; its room */
+    double fmin;     /* the f of the last cell taken from the heap */
+    double eps;
+    uint64_t expanded, max_expansions, nodes, max_nodes;
+    int end;
 };
 
 struct nb_aa {
     const nb_bundle *bundle;
     const nb_allocator *a;
     uint32_t width, height;
-    size_t cells;
-    uint32_t *stamp; /* per cell: search id << 4 | CLOSED | direction it was reached by */
-    double *g;       /* per cell: cost from the start, valid when stamped by this search */
-    uint32_t *hpos;  /* per cell: index in the heap while open, or IN_LANE */
-    uint32_t *lane;  /* open cells whose f is the open list's minimum */
+    /* Node storage: slots in pages of the pool, one page per tile. */
+    nbi_pool pool;
+    uint32_t *stamp; /* per slot: search id << 4 | CLOSED | direction it was reached by */
+    double *g;       /* per slot: cost from the start, valid when stamped by this search */
+    uint32_t *hpos;  /* per slot: index in the heap while open, or IN_LANE */
+    unsigned tbits;  /* tiles per row: 1 << tbits (a power of two, for shifts) */
+    uint64_t max_nodes;
+    uint32_t *lane;  /* open slots whose f is the open list's minimum */
+    size_t lcap;
     struct open *heap;
-    size_t hn;
-    /* The same search on lib/runtime/core/heap.h, for the benchmark's comparison. */
+    size_t hn, hcap;
+    nb_cell *path;
+    size_t pcap;
+    uint32_t sid;
+    int32_t moff[8]; /* neighbour offsets on the map (layer reads; flat slots) */
+    int32_t soff[8]; /* neighbour offsets inside a page */
+    /* The running query (begin, step, finish). */
+    int state;       /* IDLE, RUNNING or DONE */
+    nb_path_status answer; /* when answered without a search */
+    struct search s;
+    int flat, generic; /* which storage and heap the search runs on */
+    /* Per-cell arrays the size of the map, for the benchmark's comparison
+     * (nbi_aa_run_flat, nbi_aa_run_generic_heap); made on their first call. */
+    size_t cells;
+    uint32_t *fstamp, *fhpos;
+    double *fg;
+    uint32_t *flane;
+    struct open *fheap;
     nbi_heap gheap;
     uint32_t *gpos;
-    nb_cell *path;
-    uint32_t sid;
-    int32_t off[8];
     /* Layers of the last query's capability and size (the bundle is
      * read-only, so they stay valid). */
     int have_clear;
@@ -76,6 +150,8 @@ struct nb_aa {
     uint32_t comp_size;
     nbi_layer comp;
 };
+
+enum { IDLE = 0, BUSY, DONE };
 
 void nb_aa_query_init(nb_aa_query *q)
 {
@@ -100,19 +176,26 @@ nb_status nb_aa_open(const nb_bundle *b, nb_aa **out, nb_err *err)
     ws->width = b->width;
     ws->height = b->height;
     ws->cells = (size_t)b->width * b->height;
-    ws->stamp = nbi_zalloc_array(ws->a, ws->cells, sizeof *ws->stamp);
-    ws->g = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->g);
-    ws->hpos = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->hpos);
-    ws->lane = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->lane);
-    ws->heap = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->heap);
-    ws->path = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->path);
-    if (!ws->stamp || !ws->g || !ws->hpos || !ws->lane || !ws->heap || !ws->path) {
+    uint32_t tx = (b->width + TMASK) >> TSHIFT, ty = (b->height + TMASK) >> TSHIFT;
+    while ((1u << ws->tbits) < tx)
+        ws->tbits++;
+    int ok = nbi_pool_init(&ws->pool, ws->a, (size_t)ty << ws->tbits, PSHIFT);
+    nbi_pool_array(&ws->pool, (void **)&ws->stamp, sizeof *ws->stamp, 1);
+    nbi_pool_array(&ws->pool, (void **)&ws->g, sizeof *ws->g, 0);
+    nbi_pool_array(&ws->pool, (void **)&ws->hpos, sizeof *ws->hpos, 0);
+    ok = ok && nbi_pool_reserve(&ws->pool, FIRST_PAGES) &&
+         nbi_grow(ws->a, (void **)&ws->heap, &ws->hcap, FIRST_OPEN, sizeof *ws->heap) &&
+         nbi_grow(ws->a, (void **)&ws->lane, &ws->lcap, FIRST_OPEN, sizeof *ws->lane) &&
+         nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, FIRST_OPEN, sizeof *ws->path);
+    if (!ok) {
         nb_aa_close(ws);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a search workspace on a %u x %u map",
                         b->width, b->height);
     }
-    for (int d = 0; d < 8; d++)
-        ws->off[d] = nbi_move_dy[d] * (int32_t)b->width + nbi_move_dx[d];
+    for (int d = 0; d < 8; d++) {
+        ws->moff[d] = nbi_move_dy[d] * (int32_t)b->width + nbi_move_dx[d];
+        ws->soff[d] = nbi_move_dy[d] * (int32_t)TSIDE + nbi_move_dx[d];
+    }
     *out = ws;
     nbi_ok(err);
     return NB_OK;
@@ -122,16 +205,99 @@ void nb_aa_close(nb_aa *ws)
 {
     if (!ws)
         return;
-    nbi_free(ws->a, ws->stamp);
-    nbi_free(ws->a, ws->g);
-    nbi_free(ws->a, ws->hpos);
+    nbi_pool_free(&ws->pool);
     nbi_free(ws->a, ws->lane);
+    nbi_free(ws->a, ws->heap);
+    nbi_free(ws->a, ws->path);
+    nbi_free(ws->a, ws->fstamp);
+    nbi_free(ws->a, ws->fg);
+    nbi_free(ws->a, ws->fhpos);
+    nbi_free(ws->a, ws->flane);
+    nbi_free(ws->a, ws->fheap);
     if (ws->gpos)
         nbi_heap_free(&ws->gheap);
     nbi_free(ws->a, ws->gpos);
-    nbi_free(ws->a, ws->heap);
-    nbi_free(ws->a, ws->path);
     nbi_free(ws->a, ws);
+}
+
+void nb_aa_set_max_nodes(nb_aa *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
+
+size_t nb_aa_workspace_bytes(const nb_aa *ws)
+{
+    size_t n = sizeof *ws + nbi_pool_bytes(&ws->pool) + ws->lcap * sizeof *ws->lane +
+               ws->hcap * sizeof *ws->heap + ws->pcap * sizeof *ws->path;
+    if (ws->fstamp)
+        n += ws->cells * (sizeof *ws->fstamp + sizeof *ws->fg + sizeof *ws->fhpos +
+                          sizeof *ws->flane + sizeof *ws->fheap);
+    if (ws->gpos)
+        n += ws->cells * (sizeof *ws->gpos + sizeof(nbi_heap_item));
+    return n;
+}
+
+/* ---- where a slot is ---- */
+
+/* The slot of cell (x, y) when the search holds its tile's page, else NOT_SLOT. */
+static uint32_t slot_find(const nb_aa *ws, int32_t x, int32_t y)
+{
+    if (ws->flat)
+        return (uint32_t)y * ws->width + (uint32_t)x;
+    uint32_t pg = nbi_pool_find(&ws->pool, ((uint32_t)y >> TSHIFT) << ws->tbits | (uint32_t)x >> TSHIFT);
+    return pg == NBI_POOL_NONE ? NOT_SLOT
+                               : pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
+}
+
+/* The cell of a slot. */
+static inline NBP_ALWAYS_INLINE void slot_cell(const struct search *s, uint32_t slot, const int flat,
+                                               int32_t *x, int32_t *y)
+{
+    if (flat) {
+        *y = (int32_t)(slot / s->W);
+        *x = (int32_t)(slot - (uint32_t)*y * s->W);
+        return;
+    }
+    uint32_t k = s->owner[slot >> PSHIFT], tb = s->tbits;
+    *x = (int32_t)(((k & ((1u << tb) - 1)) << TSHIFT) | (slot & TMASK));
+    *y = (int32_t)(((k >> tb) << TSHIFT) | ((slot >> TSHIFT) & TMASK));
+}
+
+/* The arrays a search reads, again after the pool has grown. */
+static void load_arrays(struct search *s, const nb_aa *ws)
+{
+    if (ws->flat) {
+        s->stamp = ws->fstamp;
+        s->gv = ws->fg;
+        s->hpos = ws->fhpos;
+        s->lane = ws->flane;
+        s->lcap = ws->cells;
+        return;
+    }
+    s->stamp = ws->stamp;
+    s->gv = ws->g;
+    s->hpos = ws->hpos;
+    s->owner = ws->pool.owner;
+    s->dir = ws->pool.dir;
+    s->pgen = ws->pool.gen;
+    s->cur = ws->pool.cur;
+    s->tbits = ws->tbits;
+    s->lane = ws->lane;
+    s->lcap = ws->lcap;
+}
+
+/* The slot of cell (x, y), its tile's page claimed for this search when it has none:
+ * NOT_SLOT, and the search ended, when none can be had. */
+static NBP_NOINLINE uint32_t slot_claim(struct search *s, int32_t x, int32_t y)
+{
+    /* s->dir etc. are the pool's, so this is nbi_pool_page's slow way. */
+    nb_aa *ws = s->ws;
+    int fresh;
+    uint32_t pg = nbi_pool_page(&ws->pool, ((uint32_t)y >> TSHIFT) << ws->tbits | (uint32_t)x >> TSHIFT,
+                                &fresh);
+    if (pg == NBI_POOL_NONE) {
+        s->end = ws->pool.failed ? END_NOMEM : END_LIMIT;
+        return NOT_SLOT;
+    }
+    load_arrays(s, ws);
+    return pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
 }
 
 /* ---- the open list ---- */
@@ -140,26 +306,24 @@ void nb_aa_close(nb_aa *ws)
  * expanded through the lane, deepest first. */
 static inline int before(const struct open *a, const struct open *b) { return a->f < b->f; }
 
-static inline void sift_up(nb_aa *ws, size_t i, struct open e)
+static inline void sift_up(struct open *h, uint32_t *hpos, size_t i, struct open e)
 {
-    struct open *h = ws->heap;
     while (i > 0) {
         size_t p = (i - 1) >> 1;
         if (!before(&e, &h[p]))
             break;
         h[i] = h[p];
-        ws->hpos[h[i].id] = (uint32_t)i;
+        hpos[h[i].slot] = (uint32_t)i;
         i = p;
     }
     h[i] = e;
-    ws->hpos[e.id] = (uint32_t)i;
+    hpos[e.slot] = (uint32_t)i;
 }
 
-static inline uint32_t pop(nb_aa *ws)
+static inline uint32_t pop(struct open *h, size_t *hn, uint32_t *hpos)
 {
-    struct open *h = ws->heap;
-    uint32_t top = h[0].id;
-    size_t n = --ws->hn;
+    uint32_t top = h[0].slot;
+    size_t n = --*hn;
     if (n == 0)
         return top;
     struct open e = h[n];
@@ -173,12 +337,34 @@ static inline uint32_t pop(nb_aa *ws)
         if (!before(&h[c], &e))
             break;
         h[i] = h[c];
-        ws->hpos[h[i].id] = (uint32_t)i;
+        hpos[h[i].slot] = (uint32_t)i;
         i = c;
     }
     h[i] = e;
-    ws->hpos[e.id] = (uint32_t)i;
+    hpos[e.slot] = (uint32_t)i;
     return top;
+}
+
+/* Room for one more entry in the heap, or in the lane; 0 (the search ended) without memory. */
+static NBP_NOINLINE int grow_heap(struct search *s)
+{
+    nb_aa *ws = s->ws;
+    if (nbi_grow(ws->a, (void **)&ws->heap, &ws->hcap, ws->hcap + 1, sizeof *ws->heap))
+        return 1;
+    s->end = END_NOMEM;
+    return 0;
+}
+
+static NBP_NOINLINE int grow_lane(struct search *s)
+{
+    nb_aa *ws = s->ws;
+    if (nbi_grow(ws->a, (void **)&ws->lane, &ws->lcap, ws->lcap + 1, sizeof *ws->lane)) {
+        s->lane = ws->lane;
+        s->lcap = ws->lcap;
+        return 1;
+    }
+    s->end = END_NOMEM;
+    return 0;
 }
 
 /* ---- the search ---- */
@@ -187,8 +373,11 @@ static uint32_t next_sid(nb_aa *ws)
 {
     if (ws->sid == SID_MAX) {
         /* Once in 2^28 searches: forget every stamp. */
-        for (size_t i = 0; i < ws->cells; i++)
+        size_t n = nbi_pool_slots(&ws->pool);
+        for (size_t i = 0; i < n; i++)
             ws->stamp[i] = 0;
+        for (size_t i = 0; ws->fstamp && i < ws->cells; i++)
+            ws->fstamp[i] = 0;
         ws->sid = 0;
     }
     return ++ws->sid;
@@ -198,132 +387,30 @@ void nbi_aa_force_sid(nb_aa *ws, uint32_t sid) { ws->sid = sid > SID_MAX ? SID_M
 
 #define octile nbi_octile_cells
 
-/* One search's state, gathered so that each phase below takes it as one argument: what the
- * search reads (the layer's bits, the agent, the window, the goal) and what it moves on (the
- * lane, the f the lane ties with).  The phases are inlined into run() and the struct never
- * leaves its frame, so the compiler keeps its fields in registers as it would plain locals. */
-struct search {
-    nb_aa *ws;
-    uint32_t *stamp, *hpos, *lane;
-    double *gv;
-    const int32_t *off;
-    const uint8_t *cv;
-    uint64_t bits, mask;
-    uint32_t size, W, sid, open_stamp, goal_id;
-    int32_t x0, y0, x1, y1; /* the window */
-    int32_t gx, gy;
-    int strict, has_goal;
-    size_t ln;   /* cells in the lane */
-    double fmin; /* the f of the last cell taken from the heap */
-    double eps;
-};
-
-/* The search's constants, read from the workspace and the layer once rather than per
- * neighbour; a new search id; an empty lane. */
-static inline NBP_ALWAYS_INLINE void prepare(struct search *s, nb_aa *ws, const nbi_layer *clear,
-                                             uint32_t size, nb_corner corner, const nb_cell *goal,
-                                             const nbi_window *win)
-{
-    const uint32_t W = ws->width;
-    s->ws = ws;
-    s->W = W;
-    s->x0 = win ? win->x0 : 0;
-    s->y0 = win ? win->y0 : 0;
-    s->x1 = win ? win->x1 : (int32_t)W;
-    s->y1 = win ? win->y1 : (int32_t)ws->height;
-    s->cv = clear->bits_at;
-    s->bits = clear->bits;
-    s->mask = clear->mask;
-    s->size = size;
-    s->strict = corner == NB_CORNER_STRICT;
-    s->has_goal = goal != NULL;
-    s->gx = s->has_goal ? goal->x : 0;
-    s->gy = s->has_goal ? goal->y : 0;
-    s->goal_id = s->has_goal ? (uint32_t)s->gy * W + (uint32_t)s->gx : NOT_CELL;
-    s->sid = next_sid(ws);
-    s->open_stamp = s->sid << SID_SHIFT;
-    s->stamp = ws->stamp;
-    s->hpos = ws->hpos;
-    s->lane = ws->lane;
-    s->gv = ws->g;
-    s->off = ws->off;
-    s->ln = 0;
-    s->fmin = 0;
-    s->eps = 0;
-}
-
-/* The result as for no path, and the start alone on the open list; returns the start's id. */
-static inline NBP_ALWAYS_INLINE uint32_t open_start(struct search *s, nb_cell start,
-                                                    nb_aa_result *res, const int generic)
-{
-    nb_aa *ws = s->ws;
-    res->status = NB_PATH_NONE;
-    res->length = 0;
-    res->path_len = 0;
-    res->path = NULL;
-    res->searched = 1;
-
-    uint32_t sid0 = (uint32_t)start.y * s->W + (uint32_t)start.x;
-    s->gv[sid0] = 0;
-    s->stamp[sid0] = s->open_stamp;
-    const double f0 = s->has_goal ? octile(start.x, start.y, s->gx, s->gy) : 0;
-    s->hpos[sid0] = 0;
-    if (generic) {
-        nbi_heap_clear(&ws->gheap);
-        nbi_heap_push(&ws->gheap, f0, 0, sid0);
-    } else {
-        ws->hn = 1;
-        ws->heap[0].f = f0;
-        ws->heap[0].id = sid0;
-    }
-    return sid0;
-}
-
-/* The next cell to expand, into *id: the lane's first, for they tie with the best; else the
- * heap's best, whose f the lane then ties with.  0 when the open list is empty. */
-static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *id, const int generic)
-{
-    nb_aa *ws = s->ws;
-    if (s->ln) {
-        *id = s->lane[--s->ln];
-        return 1;
-    }
-    if (generic ? nbi_heap_empty(&ws->gheap) : ws->hn == 0)
-        return 0;
-    if (generic) {
-        nbi_heap_item it = nbi_heap_pop(&ws->gheap);
-        s->fmin = it.key;
-        *id = it.id;
-    } else {
-        s->fmin = ws->heap[0].f;
-        *id = pop(ws);
-    }
-    /* True f values differ by far more than this; rounding by less. */
-    s->eps = 1e-12 * (1 + s->fmin);
-    return 1;
-}
-
-/* Whether the agent may stand on cell j: one read of the packed layer. */
+/* Whether the agent may stand on map cell j: one read of the packed layer. */
 static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint32_t j)
 {
     const uint64_t at = (uint64_t)j * s->bits;
     return ((nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & s->mask) >= s->size;
 }
 
-/* The moves the agent may make from cell id at (x, y), as a mask of direction bits. */
-static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t id, int32_t x,
+/* The cost of move d (from any cell: the grid is uniform). */
+static inline NBP_ALWAYS_INLINE double move_cost(unsigned d) { return nbi_move_cost(d); }
+
+/* The moves the agent may make from map cell mi at (x, y), as a mask of direction bits. */
+static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
                                                int32_t y)
 {
     const uint32_t W = s->W;
     const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
     unsigned m = 0;
-    if (hn_ && stands(s, id - W))
+    if (hn_ && stands(s, mi - W))
         m |= 1u << DN;
-    if (he && stands(s, id + 1))
+    if (he && stands(s, mi + 1))
         m |= 1u << DE;
-    if (hs && stands(s, id + W))
+    if (hs && stands(s, mi + W))
         m |= 1u << DS;
-    if (hw && stands(s, id - 1))
+    if (hw && stands(s, mi - 1))
         m |= 1u << DW;
     /* A diagonal needs its cell, and both (strict) or either (weak)
      * of the cardinal cells beside it. */
@@ -339,21 +426,46 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
         sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
         nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
     }
-    if (ne && stands(s, id - W + 1))
+    if (ne && stands(s, mi - W + 1))
         m |= 1u << DNE;
-    if (se && stands(s, id + W + 1))
+    if (se && stands(s, mi + W + 1))
         m |= 1u << DSE;
-    if (sw && stands(s, id + W - 1))
+    if (sw && stands(s, mi + W - 1))
         m |= 1u << DSW;
-    if (nw && stands(s, id - W - 1))
+    if (nw && stands(s, mi - W - 1))
         m |= 1u << DNW;
     return m;
 }
 
-/* Cell j, reached by direction d from (x, y) at cost ng: opened, or its cost lowered, and put
- * in the lane or the heap; left alone when closed or no better. */
+/* The next slot to expand, into *slot: the lane's first, for they tie with the best; else the
+ * heap's best, whose f the lane then ties with.  0 when the open list is empty. */
+static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, const int generic)
+{
+    nb_aa *ws = s->ws;
+    if (s->ln) {
+        *slot = s->lane[--s->ln];
+        return 1;
+    }
+    if (generic ? nbi_heap_empty(&ws->gheap) : ws->hn == 0)
+        return 0;
+    if (generic) {
+        nbi_heap_item it = nbi_heap_pop(&ws->gheap);
+        s->fmin = it.key;
+        *slot = it.id;
+    } else {
+        struct open *h = ws->flat ? ws->fheap : ws->heap;
+        s->fmin = h[0].f;
+        *slot = pop(h, &ws->hn, s->hpos);
+    }
+    /* True f values differ by far more than this; rounding by less. */
+    s->eps = 1e-12 * (1 + s->fmin);
+    return 1;
+}
+
+/* Slot j, the cell (x + dx, y + dy) reached by direction d from (x, y) at cost ng: opened, or
+ * its cost lowered, and put in the lane or the heap; left alone when closed or no better. */
 static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigned d, double ng,
-                                           int32_t x, int32_t y, const int generic)
+                                           int32_t x, int32_t y, const int generic, const int flat)
 {
     nb_aa *ws = s->ws;
     uint32_t sj = s->stamp[j];
@@ -367,104 +479,337 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
             return;                     /* its f was the minimum already */
         pos = generic ? 0 : s->hpos[j]; /* in the heap: a better way in */
     } else {
+        if (s->nodes == s->max_nodes) { /* the cap: no room for another node */
+            s->end = END_LIMIT;
+            return;
+        }
+        s->nodes++;
         s->gv[j] = ng;
         s->stamp[j] = s->open_stamp | d;
-        pos = NOT_CELL;
+        pos = NOT_SLOT;
     }
     double f = ng + (s->has_goal ? octile(x + nbi_move_dx[d], y + nbi_move_dy[d], s->gx, s->gy)
                                  : 0);
-    if (f <= s->fmin + s->eps && pos == NOT_CELL) {
+    if (f <= s->fmin + s->eps && pos == NOT_SLOT) {
         /* As good as the best open cell: it is expanded next, so it
          * skips the heap (on open ground most cells do). */
+        if (s->ln == s->lcap && !grow_lane(s))
+            return;
         s->hpos[j] = IN_LANE;
         s->lane[s->ln++] = j;
         return;
     }
     if (generic) {
         s->hpos[j] = 0;
-        nbi_heap_push(&ws->gheap, f, 0, j); /* or lowers its key */
+        nbi_heap_push(&ws->gheap, f, 0, j); /* or lowers its key (room for every cell) */
         return;
     }
-    if (pos == NOT_CELL)
+    if (pos == NOT_SLOT) {
+        if (!flat && ws->hn == ws->hcap && !grow_heap(s))
+            return;
         pos = ws->hn++;
+    }
     struct open e = {f, j};
-    sift_up(ws, pos, e);
+    sift_up(flat ? ws->fheap : ws->heap, s->hpos, pos, e);
 }
 
-/* Cell id's neighbours, each the agent may step to reached from it. */
-static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const int generic)
+/* Slot id's neighbours, each the agent may step to reached from it. */
+static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const int generic,
+                                            const int flat)
 {
     const double g = s->gv[id];
-    const int32_t y = (int32_t)(id / s->W), x = (int32_t)(id - (uint32_t)y * s->W);
-    unsigned m = moves(s, id, x, y);
+    int32_t x, y;
+    slot_cell(s, id, flat, &x, &y);
+    const uint32_t mi = flat ? id : (uint32_t)y * s->W + (uint32_t)x;
+    unsigned m = moves(s, mi, x, y);
+    const int32_t *off = flat ? s->ws->moff : s->ws->soff;
+    /* All eight neighbours in the tile of id: slots at fixed offsets. */
+    const int inside = flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 &&
+                                ((uint32_t)y & TMASK) - 1u < TSIDE - 2);
     while (m) {
         unsigned d = nbp_ctz32(m);
         m &= m - 1;
-        reach(s, (uint32_t)((int32_t)id + s->off[d]), d, g + nbi_move_cost(d), x, y, generic);
+        uint32_t j;
+        if (inside) {
+            j = (uint32_t)((int32_t)id + off[d]);
+        } else {
+            /* Across the tile's edge: the neighbour tile's page, claimed when this search
+             * holds none there. */
+            const uint32_t nx = (uint32_t)(x + nbi_move_dx[d]), ny = (uint32_t)(y + nbi_move_dy[d]);
+            const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
+            if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
+                j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
+            else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
+                return;
+        }
+        reach(s, j, d, g + move_cost(d), x, y, generic, flat);
+        if (s->end)
+            return;
     }
 }
 
-/* The path from start (sid0) to the goal, walked back by the directions cells were reached
- * by, into ws->path and res. */
-static void walk_back(nb_aa *ws, uint32_t sid0, uint32_t goal_id, nb_aa_result *res)
+/* Runs the search for at most budget expansions.  generic and flat are constants in each
+ * caller, so the compiler makes a copy for each: the library's (its own heap, paged slots),
+ * and two that only the benchmark calls, to measure the difference (lib/runtime/core/heap.h's
+ * heap; per-cell arrays the size of the map). */
+static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int generic,
+                                           const int flat)
 {
-    const uint32_t W = ws->width, *stamp = ws->stamp;
-    const int32_t *off = ws->off;
-    size_t len = 1, diagonals = 0;
-    for (uint32_t j = goal_id; j != sid0; j = (uint32_t)((int32_t)j - off[stamp[j] & DIR_MASK]))
-        len++;
-    nb_cell *p = ws->path + len;
-    for (uint32_t j = goal_id;; j = (uint32_t)((int32_t)j - off[stamp[j] & DIR_MASK])) {
-        --p;
-        p->x = (int32_t)(j % W);
-        p->y = (int32_t)(j / W);
-        if (j == sid0)
+    struct search s = ws->s;
+    load_arrays(&s, ws);
+    uint64_t stop = s.expanded + budget < s.expanded ? UINT64_MAX : s.expanded + budget;
+    if (s.max_expansions && stop > s.max_expansions)
+        stop = s.max_expansions;
+    uint32_t id = 0;
+    while (!s.end) {
+        if (s.ln == 0 && (generic ? nbi_heap_empty(&ws->gheap) : ws->hn == 0)) {
+            s.end = END_EXHAUSTED;
             break;
-        diagonals += NBI_MOVE_IS_DIAGONAL(stamp[j] & DIR_MASK);
+        }
+        if (s.expanded == stop) {
+            if (s.max_expansions && s.expanded == s.max_expansions)
+                s.end = END_LIMIT;
+            break;
+        }
+        take_next(&s, &id, generic);
+        s.stamp[id] |= CLOSED;
+        s.expanded++;
+        if (id == s.goal_slot) {
+            s.end = END_FOUND;
+            break;
+        }
+        expand(&s, id, generic, flat);
     }
-    res->status = NB_PATH_FOUND;
+    ws->s = s;
+}
+
+/* Sets the search up in the workspace: a new search id, the start alone on the open list
+ * (its page claimed, and the goal's). */
+static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                         nb_cell start, const nb_cell *goal, const nbi_window *win,
+                         uint64_t max_expansions)
+{
+    struct search *s = &ws->s;
+    memset(s, 0, sizeof *s);
+    const uint32_t W = ws->width;
+    s->ws = ws;
+    s->W = W;
+    s->x0 = win ? win->x0 : 0;
+    s->y0 = win ? win->y0 : 0;
+    s->x1 = win ? win->x1 : (int32_t)W;
+    s->y1 = win ? win->y1 : (int32_t)ws->height;
+    s->cv = clear->bits_at;
+    s->bits = clear->bits;
+    s->mask = clear->mask;
+    s->size = size;
+    s->strict = corner == NB_CORNER_STRICT;
+    s->has_goal = goal != NULL;
+    s->gx = s->has_goal ? goal->x : 0;
+    s->gy = s->has_goal ? goal->y : 0;
+    s->max_expansions = max_expansions;
+    s->max_nodes = ws->max_nodes ? ws->max_nodes : UINT64_MAX;
+    s->sid = next_sid(ws);
+    s->open_stamp = s->sid << SID_SHIFT;
+    s->goal_slot = NOT_SLOT;
+    ws->state = BUSY;
+    ws->hn = 0;
+    if (!ws->flat)
+        nbi_pool_begin(&ws->pool);
+    if (ws->generic)
+        nbi_heap_clear(&ws->gheap);
+    load_arrays(s, ws);
+    uint32_t s0 = ws->flat ? (uint32_t)start.y * W + (uint32_t)start.x
+                           : slot_claim(s, start.x, start.y);
+    if (s->has_goal && s0 != NOT_SLOT)
+        s->goal_slot = ws->flat ? (uint32_t)s->gy * W + (uint32_t)s->gx
+                                : slot_claim(s, s->gx, s->gy);
+    if (s0 == NOT_SLOT || (s->has_goal && s->goal_slot == NOT_SLOT))
+        return; /* s->end says why */
+    s->start_slot = s0;
+    s->nodes = 1;
+    s->gv[s0] = 0;
+    s->stamp[s0] = s->open_stamp;
+    s->hpos[s0] = 0;
+    const double f0 = s->has_goal ? octile(start.x, start.y, s->gx, s->gy) : 0;
+    if (ws->generic) {
+        nbi_heap_push(&ws->gheap, f0, 0, s0);
+    } else {
+        struct open *h = ws->flat ? ws->fheap : ws->heap;
+        ws->hn = 1;
+        h[0].f = f0;
+        h[0].slot = s0;
+    }
+}
+
+static void run_slice(nb_aa *ws, uint64_t budget)
+{
+    if (ws->generic)
+        slice(ws, budget, 1, 1);
+    else if (ws->flat)
+        slice(ws, budget, 0, 1);
+    else
+        slice(ws, budget, 0, 0);
+}
+
+/* The slot of the cell before slot j, cell (*x, *y), which was reached by direction d; the
+ * cell into (*x, *y). */
+static inline uint32_t slot_back(const nb_aa *ws, uint32_t j, unsigned d, int32_t *x, int32_t *y)
+{
+    int32_t px = *x - nbi_move_dx[d], py = *y - nbi_move_dy[d];
+    int same = ws->flat || ((px ^ *x) >> TSHIFT == 0 && (py ^ *y) >> TSHIFT == 0);
+    *x = px;
+    *y = py;
+    return same ? (uint32_t)((int32_t)j - (ws->flat ? ws->moff : ws->soff)[d]) : slot_find(ws, px, py);
+}
+
+/* The path from the start to the slot `to`, walked back by the directions cells were reached
+ * by, into ws->path and res; 0 without memory for it. */
+static int walk_back(nb_aa *ws, uint32_t to, nb_aa_result *res)
+{
+    const struct search *s = &ws->s;
+    const uint32_t *stamp = ws->flat ? ws->fstamp : ws->stamp;
+    size_t len = 1, diagonals = 0;
+    int32_t x, y;
+    slot_cell(s, to, ws->flat, &x, &y);
+    for (uint32_t j = to; j != s->start_slot; len++)
+        j = slot_back(ws, j, stamp[j] & DIR_MASK, &x, &y);
+    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, len, sizeof *ws->path))
+        return 0;
+    nb_cell *p = ws->path + len;
+    slot_cell(s, to, ws->flat, &x, &y);
+    for (uint32_t j = to;;) {
+        --p;
+        p->x = x;
+        p->y = y;
+        if (j == s->start_slot)
+            break;
+        unsigned d = stamp[j] & DIR_MASK;
+        diagonals += NBI_MOVE_IS_DIAGONAL(d);
+        j = slot_back(ws, j, d, &x, &y);
+    }
     res->path = ws->path;
     res->path_len = len;
     /* Exact from the step counts rather than summed along the way. */
     res->length = nbi_steps_length(len - 1 - diagonals, diagonals);
+    return 1;
 }
 
-/* The search.  generic is a constant in each caller, so the compiler makes
- * two copies: the library's, with the heap above, and one on lib/runtime/core/heap.h
- * that only the benchmark calls, to measure the difference. */
-static inline NBP_ALWAYS_INLINE void run(nb_aa *ws, const nbi_layer *clear, uint32_t size,
-                                     nb_corner corner, nb_cell start, const nb_cell *goal,
-                                     const nbi_window *win, nb_aa_result *res, const int generic)
+/* The expanded cell with the least heuristic to the goal (ties: the least g, then the first in
+ * row-major order): where the best partial path leads.  Looked for among the slots of the
+ * pages this search claimed when it is needed, so that the search itself pays nothing. */
+static uint32_t best_expanded(const nb_aa *ws)
 {
-    struct search s;
-    prepare(&s, ws, clear, size, corner, goal, win);
-    const uint32_t sid0 = open_start(&s, start, res, generic);
-    uint64_t expanded = 0;
-    uint32_t id;
-    while (take_next(&s, &id, generic)) {
-        s.stamp[id] |= CLOSED;
-        expanded++;
-        if (id == s.goal_id)
-            break;
-        expand(&s, id, generic);
+    const struct search *s = &ws->s;
+    const uint32_t *stamp = ws->flat ? ws->fstamp : ws->stamp;
+    const double *gv = ws->flat ? ws->fg : ws->g;
+    const uint32_t closed = s->open_stamp | CLOSED;
+    uint32_t best = s->start_slot;
+    int32_t bx, by;
+    slot_cell(s, best, ws->flat, &bx, &by);
+    double bh = octile(bx, by, s->gx, s->gy), bg = 0;
+    size_t n = ws->flat ? ws->cells : nbi_pool_slots(&ws->pool);
+    for (size_t j = 0; j < n; j++) {
+        if ((stamp[j] & ~DIR_MASK) != closed)
+            continue;
+        if (!ws->flat && ws->pool.gen[j >> PSHIFT] != ws->pool.cur)
+            continue;
+        int32_t x, y;
+        slot_cell(s, (uint32_t)j, ws->flat, &x, &y);
+        double h = octile(x, y, s->gx, s->gy);
+        if (h < bh || (h == bh && (gv[j] < bg || (gv[j] == bg && (y < by || (y == by && x < bx)))))) {
+            best = (uint32_t)j;
+            bh = h;
+            bg = gv[j];
+            bx = x;
+            by = y;
+        }
     }
-    if (generic)
+    return best;
+}
+
+/* The result of the search begun, ended or not (then NB_PATH_LIMIT). */
+static nb_status finish_search(nb_aa *ws, nb_aa_result *res, nb_err *err)
+{
+    struct search *s = &ws->s;
+    res->status = NB_PATH_NONE;
+    res->length = 0;
+    res->path_len = 0;
+    res->path = NULL;
+    res->searched = 1;
+    res->expanded = s->expanded;
+    ws->state = IDLE;
+    if (ws->generic)
         nbi_heap_clear(&ws->gheap);
-    res->expanded = expanded;
-    if (!s.has_goal || (s.stamp[s.goal_id] >> SID_SHIFT) != s.sid || !(s.stamp[s.goal_id] & CLOSED))
-        return;
-    walk_back(ws, sid0, s.goal_id, res);
+    if (s->end == END_NOMEM)
+        return nbi_fail(err, NB_ERR_NOMEM, "Annotated A*: no memory for the search's nodes "
+                        "(%llu reached)", (unsigned long long)s->nodes);
+    if (s->end == END_EXHAUSTED || !s->has_goal)
+        return NB_OK;
+    uint32_t to = s->goal_slot;
+    if (s->end != END_FOUND) {
+        res->status = NB_PATH_LIMIT;
+        if (s->start_slot == NOT_SLOT || s->nodes == 0)
+            return NB_OK; /* the cap left no room for the start */
+        to = best_expanded(ws);
+    } else {
+        res->status = NB_PATH_FOUND;
+    }
+    if (!walk_back(ws, to, res)) {
+        res->status = NB_PATH_NONE;
+        return nbi_fail(err, NB_ERR_NOMEM, "Annotated A*: no memory for a path");
+    }
+    return NB_OK;
 }
 
 void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner, nb_cell start,
                 const nb_cell *goal, const nbi_window *win, nb_aa_result *res)
 {
-    run(ws, clear, size, corner, start, goal, win, res, 0);
+    ws->flat = ws->generic = 0;
+    begin_search(ws, clear, size, corner, start, goal, win, 0);
+    run_slice(ws, UINT64_MAX);
+    finish_search(ws, res, NULL);
+}
+
+/* The per-cell arrays of the benchmark's comparisons, made on the first call. */
+static int flat_arrays(nb_aa *ws)
+{
+    if (ws->fstamp)
+        return 1;
+    ws->fstamp = nbi_zalloc_array(ws->a, ws->cells, sizeof *ws->fstamp);
+    ws->fg = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->fg);
+    ws->fhpos = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->fhpos);
+    ws->flane = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->flane);
+    ws->fheap = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->fheap);
+    if (ws->fstamp && ws->fg && ws->fhpos && ws->flane && ws->fheap)
+        return 1;
+    nbi_free(ws->a, ws->fstamp);
+    nbi_free(ws->a, ws->fg);
+    nbi_free(ws->a, ws->fhpos);
+    nbi_free(ws->a, ws->flane);
+    nbi_free(ws->a, ws->fheap);
+    ws->fstamp = NULL;
+    return 0;
+}
+
+int nbi_aa_run_flat(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                    nb_cell start, const nb_cell *goal, nb_aa_result *res)
+{
+    if (!flat_arrays(ws))
+        return 0;
+    ws->flat = 1;
+    ws->generic = 0;
+    begin_search(ws, clear, size, corner, start, goal, NULL, 0);
+    run_slice(ws, UINT64_MAX);
+    finish_search(ws, res, NULL);
+    ws->flat = 0;
+    return 1;
 }
 
 int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
                             nb_cell start, const nb_cell *goal, nb_aa_result *res)
 {
+    if (!flat_arrays(ws))
+        return 0;
     if (!ws->gpos) {
         ws->gpos = nbi_alloc_array(ws->a, ws->cells, sizeof *ws->gpos);
         if (!ws->gpos || !nbi_heap_init(&ws->gheap, ws->a, ws->cells, ws->gpos)) {
@@ -475,7 +820,11 @@ int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb
         for (size_t i = 0; i < ws->cells; i++)
             ws->gpos[i] = NBI_HEAP_NONE;
     }
-    run(ws, clear, size, corner, start, goal, NULL, res, 1);
+    ws->flat = ws->generic = 1;
+    begin_search(ws, clear, size, corner, start, goal, NULL, 0);
+    run_slice(ws, UINT64_MAX);
+    finish_search(ws, res, NULL);
+    ws->flat = ws->generic = 0;
     return 1;
 }
 
@@ -483,10 +832,10 @@ double nbi_aa_cost(const nb_aa *ws, nb_cell c)
 {
     if (c.x < 0 || c.y < 0 || (uint32_t)c.x >= ws->width || (uint32_t)c.y >= ws->height)
         return -1;
-    size_t i = (size_t)c.y * ws->width + (size_t)c.x;
-    if ((ws->stamp[i] >> SID_SHIFT) != ws->sid || !(ws->stamp[i] & CLOSED))
+    uint32_t j = slot_find(ws, c.x, c.y);
+    if (j == NOT_SLOT || (ws->stamp[j] >> SID_SHIFT) != ws->sid || !(ws->stamp[j] & CLOSED))
         return -1;
-    return ws->g[i];
+    return ws->g[j];
 }
 
 /* ---- the public query ---- */
@@ -496,11 +845,12 @@ static int inside(const nb_aa *ws, nb_cell c)
     return c.x >= 0 && c.y >= 0 && (uint32_t)c.x < ws->width && (uint32_t)c.y < ws->height;
 }
 
-nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *q, nb_aa_result *res, nb_err *err)
+/* Checks the query, and answers it when no search is needed (ws->state DONE, ws->answer); else
+ * starts the search. */
+static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
 {
     const nb_bundle *b = ws->bundle;
-    memset(res, 0, sizeof *res);
-    res->status = NB_PATH_NONE;
+    ws->state = IDLE;
     if (!inside(ws, q->start) || !inside(ws, q->goal))
         return nbi_fail(err, NB_ERR_ARG, "%s (%d,%d) is outside the %u x %u map",
                         inside(ws, q->start) ? "goal" : "start",
@@ -530,13 +880,14 @@ nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *q, nb_aa_result *res, nb_err 
     const nbi_layer *cl = &ws->clear;
     uint64_t si = (uint64_t)q->start.y * ws->width + (uint64_t)q->start.x;
     uint64_t gi = (uint64_t)q->goal.y * ws->width + (uint64_t)q->goal.x;
-    nbi_ok(err);
+    ws->state = DONE;
+    ws->answer = NB_PATH_NONE;
     if (nbi_layer_get(cl, si) < q->size) {
-        res->status = NB_PATH_START_BLOCKED;
+        ws->answer = NB_PATH_START_BLOCKED;
         return NB_OK;
     }
     if (nbi_layer_get(cl, gi) < q->size) {
-        res->status = NB_PATH_GOAL_BLOCKED;
+        ws->answer = NB_PATH_GOAL_BLOCKED;
         return NB_OK;
     }
     if (ws->comp_state == 0 || ws->comp_cap != q->capability || ws->comp_size != q->size) {
@@ -547,6 +898,7 @@ nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *q, nb_aa_result *res, nb_err 
         nb_status st = nbi_components_layer(b, q->capability, q->size, &ws->comp, err);
         if (st != NB_OK && st != NB_ERR_NOTFOUND) {
             ws->comp_state = 0;
+            ws->state = IDLE;
             return st;
         }
         nbi_ok(err);
@@ -554,6 +906,56 @@ nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *q, nb_aa_result *res, nb_err 
     }
     if (ws->comp_state == 1 && nbi_layer_get(&ws->comp, si) != nbi_layer_get(&ws->comp, gi))
         return NB_OK; /* no path, and no search */
-    nbi_aa_run(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, res);
+    ws->flat = ws->generic = 0;
+    begin_search(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, q->max_expansions);
     return NB_OK;
+}
+
+nb_status nb_aa_begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
+{
+    return nbi_done(err, begin(ws, q, err));
+}
+
+nb_status nb_aa_step(nb_aa *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    if (ws->state == IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_aa_step: no query begun (nb_aa_begin)");
+    if (ws->state == BUSY && !ws->s.end)
+        run_slice(ws, expansions);
+    if (ws->state == BUSY && ws->s.end == END_NOMEM) {
+        ws->state = IDLE;
+        *done = 1;
+        return nbi_fail(err, NB_ERR_NOMEM, "Annotated A*: no memory for the search's nodes "
+                        "(%llu reached)", (unsigned long long)ws->s.nodes);
+    }
+    *done = ws->state == DONE || ws->s.end != RUNNING;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nb_aa_finish(nb_aa *ws, nb_aa_result *res, nb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    if (ws->state == IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_aa_finish: no query begun (nb_aa_begin)");
+    if (ws->state == DONE) {
+        ws->state = IDLE;
+        res->status = ws->answer;
+        return nbi_done(err, NB_OK);
+    }
+    return nbi_done(err, finish_search(ws, res, err));
+}
+
+nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *q, nb_aa_result *res, nb_err *err)
+{
+    int done;
+    nb_status st = nb_aa_begin(ws, q, err);
+    if (st == NB_OK)
+        st = nb_aa_step(ws, UINT64_MAX, &done, err);
+    if (st == NB_OK)
+        return nb_aa_finish(ws, res, err);
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    return st;
 }

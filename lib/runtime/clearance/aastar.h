@@ -12,7 +12,7 @@ typedef struct nbi_window {
     int32_t x0, y0, x1, y1;
 } nbi_window;
 
-/* The search alone, on a clearance layer the caller has found (with
+/* The search alone, without a budget, on a clearance layer the caller has found (with
  * nbi_clearance_layer) for the agent's capability; size must be within
  * the layer's cap.  With goal NULL it is Dijkstra from start: it settles
  * every cell the agent reaches inside the window, whose costs
@@ -27,9 +27,13 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clearance, uint32_t size, nb_corner 
  * when that search closed c (settled it); -1 otherwise. */
 double nbi_aa_cost(const nb_aa *ws, nb_cell c);
 
-/* The same search with lib/runtime/core/heap.h as its open list instead of the
- * specialised heap, for the benchmark (tests/bench/bench_clearance.c) to compare
- * them.  Allocates its heap at the first call; returns 0 without memory. */
+/* The same search on per-cell arrays the size of the map instead of the
+ * pool's pages (the workspace before issue 16), and on those arrays with
+ * lib/runtime/core/heap.h as its open list instead of the specialised heap,
+ * for the benchmark (tests/bench/bench_clearance.c) to compare them in one
+ * run.  Allocate their arrays at the first call; return 0 without memory. */
+int nbi_aa_run_flat(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                    nb_cell start, const nb_cell *goal, nb_aa_result *res);
 int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
                             nb_cell start, const nb_cell *goal, nb_aa_result *res);
 

@@ -363,19 +363,25 @@ static int within(const nb_motion_state *s, const nb_motion_state *g, unsigned k
     return (unsigned long)labs((long)s->x - g->x) <= k && (unsigned long)labs((long)s->y - g->y) <= k;
 }
 
-static nb_status find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r, nb_err *err)
+/* Checks the query and starts it: ws->phase DONE when it is answered without a search, else
+ * RUNNING with the start on the open list. */
+static nb_status begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
 {
+    nb_motion_result *r = &ws->res;
+    ws->phase = NBI_MQ_IDLE;
     memset(r, 0, sizeof *r);
     r->status = NB_PATH_NONE;
+    ws->path_len = 0;
+    ws->last_route = 0;
     nb_status st = nbi_motion_check(ws, q, err);
     if (st != NB_OK)
         return st;
+    ws->q = *q;
+    ws->end = ws->best = NBI_HEAP_NONE;
+    ws->phase = NBI_MQ_DONE;
     if ((r->status = nbi_motion_blocked(ws, q)) != NB_PATH_NONE)
         return NB_OK;
-    const nb_model *m = ws->m;
-    int reopen = q->reopen >= 0 ? q->reopen : q->weight == 1;
-    ws->last_route = 0;
-    ws->path_len = 0;
+    ws->reopen = q->reopen >= 0 ? q->reopen : q->weight == 1;
     ws->goal = ws->hgoal = q->goal;
     ws->heuristic = q->heuristic;
     /* A truncated search ends near the goal at any heading and speed: steer
@@ -398,7 +404,8 @@ static nb_status find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_resu
     if (!q->truncate && nb_reachable(ws->bundle, ws->cap, ws->size, (nb_cell){q->start.x, q->start.y},
                                      (nb_cell){q->goal.x, q->goal.y}) == 0)
         return NB_OK;
-    uint32_t sid = node_of(ws, &q->start), end = NBI_HEAP_NONE;
+    uint32_t sid = node_of(ws, &q->start);
+    ws->phase = NBI_MQ_IDLE;
     if (sid == NBI_HEAP_NONE)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search");
     nbi_mnode *sn = &ws->nodes[sid];
@@ -407,7 +414,30 @@ static nb_status find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_resu
     r->h_start = sn->h;
     if (isfinite(sn->h) && !nbi_heap_push(&ws->open, q->weight * sn->h, 0, sid))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
-    while (!nbi_heap_empty(&ws->open)) {
+    ws->phase = NBI_MQ_RUNNING;
+    return NB_OK;
+}
+
+static nb_status no_memory(nb_motion_ws *ws, nb_err *err, const char *what)
+{
+    ws->phase = NBI_MQ_IDLE;
+    return nbi_fail(err, NB_ERR_NOMEM, "no memory for %s", what);
+}
+
+/* The search begun, for at most budget expansions; ws->phase DONE when it has ended. */
+static nb_status run(nb_motion_ws *ws, uint64_t budget, nb_err *err)
+{
+    const nb_motion_query *q = &ws->q;
+    nb_motion_result *r = &ws->res;
+    const nb_model *m = ws->m;
+    const uint64_t stop = r->expanded + budget < r->expanded ? UINT64_MAX : r->expanded + budget;
+    for (;;) {
+        if (nbi_heap_empty(&ws->open)) {
+            ws->phase = NBI_MQ_DONE;
+            return NB_OK;
+        }
+        if (r->expanded == stop)
+            return NB_OK; /* the slice is spent: the next one goes on from here */
         nbi_heap_item it = nbi_heap_pop(&ws->open);
         nbi_mnode *n = &ws->nodes[it.id];
         if (n->closed || it.key > n->g + q->weight * n->h + 1e-9 * (1 + it.key))
@@ -426,19 +456,24 @@ static nb_status find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_resu
             double key = n->g + q->weight * n->h;
             if (n->bound || key > next + eps) {
                 if (!nbi_heap_push(&ws->open, key, -n->g, it.id))
-                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
+                    return no_memory(ws, err, "the open list");
                 continue;
             }
         }
         if (q->max_expansions && r->expanded >= q->max_expansions) {
             r->status = NB_PATH_LIMIT;
-            break;
+            ws->phase = NBI_MQ_DONE;
+            return NB_OK;
         }
         n->closed = 1;
         r->expanded++;
+        if (ws->best == NBI_HEAP_NONE || n->h < ws->nodes[ws->best].h ||
+            (n->h == ws->nodes[ws->best].h && n->g < ws->nodes[ws->best].g))
+            ws->best = it.id;
         if (q->truncate ? within(&s, &q->goal, q->truncate) : at_goal(ws, &s)) {
-            end = it.id;
-            break;
+            ws->end = it.id;
+            ws->phase = NBI_MQ_DONE;
+            return NB_OK;
         }
         double g = n->g;
         for (unsigned l2 = nbi_model_lo(m, s.speed); l2 <= nbi_model_hi(m, s.speed); l2++) {
@@ -450,12 +485,12 @@ static nb_status find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_resu
                     continue;
                 uint32_t id = node_of(ws, &to);
                 if (id == NBI_HEAP_NONE)
-                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search's states");
+                    return no_memory(ws, err, "the search's states");
                 nbi_mnode *k = &ws->nodes[id]; /* (node_of may move the nodes) */
                 if (!(g + c < k->g - 1e-12))
                     continue;
                 if (k->closed) {
-                    if (!reopen)
+                    if (!ws->reopen)
                         continue;
                     k->closed = 0;
                     r->reopened++;
@@ -468,35 +503,85 @@ static nb_status find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_resu
                 k->parent = it.id;
                 r->generated++;
                 if (!nbi_heap_push(&ws->open, k->g + q->weight * k->h, -k->g, id))
-                    return nbi_fail(err, NB_ERR_NOMEM, "no memory for the open list");
+                    return no_memory(ws, err, "the open list");
             }
         }
     }
-    r->grid_expanded = obstacle_part(q->heuristic) == 2   ? ws->turns.expanded
-                       : obstacle_part(q->heuristic) == 1 ? ws->grid.expanded
-                                                          : 0;
-    if (end == NBI_HEAP_NONE)
+}
+
+/* The result of the query begun: found, or stopped (its end or before it: NB_PATH_LIMIT) with
+ * the path to the expanded state nearest the goal. */
+static nb_status finish(nb_motion_ws *ws, nb_motion_result *out, nb_err *err)
+{
+    nb_motion_result *r = &ws->res;
+    uint32_t to = ws->end;
+    if (ws->phase == NBI_MQ_RUNNING)
+        r->status = NB_PATH_LIMIT;
+    if (to == NBI_HEAP_NONE && r->status == NB_PATH_LIMIT)
+        to = ws->best;
+    ws->phase = NBI_MQ_IDLE;
+    r->grid_expanded = obstacle_part(ws->q.heuristic) == 2   ? ws->turns.expanded
+                       : obstacle_part(ws->q.heuristic) == 1 ? ws->grid.expanded
+                                                             : 0;
+    *out = *r;
+    if (to == NBI_HEAP_NONE)
         return NB_OK;
     size_t len = 0;
-    for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
+    for (uint32_t id = to; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
         len++;
-    if ((st = nbi_motion_room(ws->a, &ws->path, &ws->path_cap, len, err)) != NB_OK)
+    nb_status st = nbi_motion_room(ws->a, &ws->path, &ws->path_cap, len, err);
+    if (st != NB_OK) {
+        out->status = NB_PATH_NONE;
         return st;
+    }
     size_t i = len;
-    for (uint32_t id = end; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
+    for (uint32_t id = to; id != NBI_HEAP_NONE; id = ws->nodes[id].parent)
         nbi_motion_decode(ws, id, &ws->path[--i]);
     ws->path_len = len;
-    r->status = NB_PATH_FOUND;
-    r->cost = ws->nodes[end].g;
-    r->length = len;
-    r->end = ws->path[len - 1];
+    if (to == ws->end)
+        out->status = NB_PATH_FOUND;
+    out->cost = ws->nodes[to].g;
+    out->length = len;
+    out->end = ws->path[len - 1];
     return NB_OK;
+}
+
+nb_status nb_motion_begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
+{
+    return nbi_done(err, begin(ws, q, err));
+}
+
+nb_status nb_motion_advance(nb_motion_ws *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    if (ws->phase == NBI_MQ_IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_motion_advance: no query begun (nb_motion_begin)");
+    nb_status st = ws->phase == NBI_MQ_RUNNING ? run(ws, expansions, err) : NB_OK;
+    *done = st != NB_OK || ws->phase == NBI_MQ_DONE;
+    return nbi_done(err, st);
+}
+
+nb_status nb_motion_finish(nb_motion_ws *ws, nb_motion_result *r, nb_err *err)
+{
+    if (ws->phase == NBI_MQ_IDLE) {
+        memset(r, 0, sizeof *r);
+        r->status = NB_PATH_NONE;
+        return nbi_fail(err, NB_ERR_ARG, "nb_motion_finish: no query begun (nb_motion_begin)");
+    }
+    return nbi_done(err, finish(ws, r, err));
 }
 
 nb_status nb_motion_find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
                          nb_err *err)
 {
-    return nbi_done(err, find(ws, q, r, err));
+    int done;
+    nb_status st = nb_motion_begin(ws, q, err);
+    if (st == NB_OK)
+        st = nb_motion_advance(ws, UINT64_MAX, &done, err);
+    if (st == NB_OK)
+        return nb_motion_finish(ws, r, err);
+    memset(r, 0, sizeof *r);
+    r->status = NB_PATH_NONE;
+    return st;
 }
 
 const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length)

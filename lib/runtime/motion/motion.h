@@ -189,7 +189,17 @@ struct nb_motion_ws {
     nb_motion_state goal;
     nb_motion_state hgoal; /* the goal the heuristic aims at */
     int heuristic;
+    /* The query begun (nb_motion_begin), between slices: its phase
+     * (NBI_MQ_*), the query, its result so far, the state that ended it
+     * and the expanded state nearest the goal (least h, then least g). */
+    int phase;
+    nb_motion_query q;
+    int reopen;
+    nb_motion_result res;
+    uint32_t end, best;
 };
+
+enum { NBI_MQ_IDLE = 0, NBI_MQ_RUNNING, NBI_MQ_DONE };
 
 /* The state a node id stands for. */
 void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s);

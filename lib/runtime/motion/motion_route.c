@@ -34,9 +34,6 @@ nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err)
     if (st != NB_OK)
         return st;
     st = nbi_haa_serves(haa, ws->cap, ws->size, err);
-    /* The start, the goal and at most every node between. */
-    if (st == NB_OK)
-        st = nbi_motion_goals_room(ws, (size_t)nbi_haa_nodes(haa) + 2, err);
     if (st != NB_OK) {
         nb_haa_close(haa);
         return st;
@@ -65,13 +62,20 @@ static void sector_goals(nb_motion_ws *ws, const nb_motion_query *q)
  * goal; ngoals 0 when HAA* finds no path. */
 static nb_status haa_goals(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
 {
-    nb_aa_query aq = {{q->start.x, q->start.y}, {q->goal.x, q->goal.y}, ws->size, ws->cap,
-                      /* a motion step's sweep covers both cells beside a corner */
-                      NB_CORNER_STRICT};
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = (nb_cell){q->start.x, q->start.y};
+    aq.goal = (nb_cell){q->goal.x, q->goal.y};
+    aq.size = ws->size;
+    aq.capability = ws->cap;
+    aq.corner = NB_CORNER_STRICT; /* a motion step's sweep covers both cells beside a corner */
     nb_haa_result hr;
     ws->ngoals = 0;
     nb_status st = nb_haa_find(ws->haa, &aq, 0, &hr, err);
     if (st != NB_OK || hr.status != NB_PATH_FOUND)
+        return st;
+    /* The start, the goal and at most every node between. */
+    if ((st = nbi_motion_goals_room(ws, hr.abstract_len + 2, err)) != NB_OK)
         return st;
     ws->goals[0] = aq.start;
     ws->ngoals = 1 + nbi_haa_waypoints(ws->haa, &hr, ws->goals + 1);

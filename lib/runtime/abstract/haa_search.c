@@ -1,0 +1,184 @@
+/* haa_search.c: HAA*'s abstract search (Harabor and Botea, CIG 2008,
+ * section VIII): A* from the start to the goal over the abstract graph's
+ * nodes, the two ends joined to their clusters' nodes by the insertion
+ * searches, taking an edge only when its annotation admits the agent (its
+ * capability within the agent's, its clearance at least the agent's
+ * size).  The octile distance is consistent on this graph (no edge weighs
+ * less than the distance between its ends, which the reader checks), so no
+ * node is expanded twice.
+ *
+ * Its nodes live in pages of a pool (haa_ws.h), claimed as the search
+ * reaches them: a query costs what it reaches, and a workspace on a graph
+ * of millions of nodes is as small as on one of hundreds. */
+#include "abstract/haa_ws.h"
+
+#define AMASK ((1u << NBI_ASEARCH_SHIFT) - 1)
+
+int nbi_asearch_init(nbi_asearch *as, const nb_allocator *a, uint32_t nkeys)
+{
+    memset(as, 0, sizeof *as);
+    int ok = nbi_pool_init(&as->pool, a, ((size_t)nkeys + AMASK) >> NBI_ASEARCH_SHIFT,
+                           NBI_ASEARCH_SHIFT);
+    nbi_pool_array(&as->pool, (void **)&as->gv, sizeof *as->gv, 0);
+    nbi_pool_array(&as->pool, (void **)&as->parent, sizeof *as->parent, 0);
+    nbi_pool_array(&as->pool, (void **)&as->via, sizeof *as->via, 0);
+    nbi_pool_array(&as->pool, (void **)&as->stamp, sizeof *as->stamp, 1);
+    nbi_pool_array(&as->pool, (void **)&as->hpos, sizeof *as->hpos, 0);
+    /* A few pages now: the start's, the goal's and a short query's. */
+    ok = ok && nbi_pool_reserve(&as->pool, 4) && nbi_heap_init(&as->heap, a, 256, as->hpos);
+    return ok;
+}
+
+void nbi_asearch_free(nbi_asearch *as)
+{
+    nbi_pool_free(&as->pool);
+    nbi_heap_free(&as->heap);
+}
+
+size_t nbi_asearch_bytes(const nbi_asearch *as)
+{
+    return nbi_pool_bytes(&as->pool) + as->heap.cap * sizeof *as->heap.a;
+}
+
+uint32_t nbi_asearch_find(const nbi_asearch *as, uint32_t key)
+{
+    uint32_t pg = nbi_pool_find(&as->pool, key >> NBI_ASEARCH_SHIFT);
+    if (pg == NBI_POOL_NONE)
+        return NBI_POOL_NONE;
+    uint32_t sl = pg << NBI_ASEARCH_SHIFT | (key & AMASK);
+    return (as->stamp[sl] >> 1) == as->sid ? sl : NBI_POOL_NONE;
+}
+
+/* The slot of key, its page claimed for this search if it must be; NBI_POOL_NONE (and the
+ * search ended) when no page can be had. */
+static uint32_t slot_claim(nbi_asearch *as, uint32_t key)
+{
+    int fresh;
+    uint32_t pg = nbi_pool_page(&as->pool, key >> NBI_ASEARCH_SHIFT, &fresh);
+    if (pg == NBI_POOL_NONE) {
+        as->end = as->pool.failed ? NBI_AS_NOMEM : NBI_AS_LIMIT;
+        return NBI_POOL_NONE;
+    }
+    as->heap.pos = as->hpos; /* the pool may have moved it */
+    return pg << NBI_ASEARCH_SHIFT | (key & AMASK);
+}
+
+static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
+
+/* Node v reached at cost ng from key `from` by `how`: opened, or its cost lowered; left alone
+ * when closed or no better.  0 when the search has ended (the node cap, or no memory). */
+static int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how)
+{
+    nbi_asearch *as = &ws->as;
+    const uint32_t G = ws->g.nnodes + 1;
+    uint32_t sl = slot_claim(as, v);
+    if (sl == NBI_POOL_NONE)
+        return 0;
+    uint32_t sv = as->stamp[sl];
+    if ((sv >> 1) != as->sid) {
+        if (as->nodes == as->max_nodes) {
+            as->end = NBI_AS_LIMIT;
+            return 0;
+        }
+        as->nodes++;
+        as->stamp[sl] = as->sid << 1;
+        as->hpos[sl] = NBI_HEAP_NONE;
+    } else if ((sv & 1u) || ng >= as->gv[sl]) {
+        return 1;
+    }
+    as->gv[sl] = ng;
+    as->parent[sl] = from;
+    as->via[sl] = how;
+    double h = v == G ? 0 : octile(nbi_agraph_node_cell(&ws->g, v), ws->q.goal);
+    if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
+        as->end = NBI_AS_NOMEM;
+        return 0;
+    }
+    return 1;
+}
+
+void nbi_haa_abstract_begin(nb_haa *ws)
+{
+    nbi_asearch *as = &ws->as;
+    const nbi_agraph *g = &ws->g;
+    for (uint32_t i = 0; i < g->ncaps; i++)
+        ws->capok[i] = (nbi_u32at(g->caps, i) & ~ws->q.capability) == 0;
+    nbi_heap_clear(&as->heap);
+    if (++as->sid >= 0x80000000u) { /* once in 2^31 searches: forget every stamp */
+        size_t n = nbi_pool_slots(&as->pool);
+        for (size_t i = 0; i < n; i++)
+            as->stamp[i] = 0;
+        as->sid = 1;
+    }
+    nbi_pool_begin(&as->pool);
+    as->nodes = as->expanded = 0;
+    as->max_nodes = ws->max_nodes ? ws->max_nodes : UINT64_MAX;
+    as->end = NBI_AS_RUNNING;
+    as->best = g->nnodes;
+    as->best_h = octile(ws->q.start, ws->q.goal);
+    as->best_g = 0;
+    relax(ws, g->nnodes, 0, g->nnodes, NBI_VIA_START);
+}
+
+uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
+{
+    nbi_asearch *as = &ws->as;
+    const nbi_agraph *g = &ws->g;
+    const uint32_t size = ws->q.size, S = g->nnodes, G = g->nnodes + 1;
+    const uint32_t ks = ws->ks, kg = ws->kg;
+    const uint32_t g0 = nbi_u32at(g->cluster_first, kg), g1 = nbi_u32at(g->cluster_first, kg + 1);
+    uint64_t done = 0;
+    while (as->end == NBI_AS_RUNNING && done < budget) {
+        if (nbi_heap_empty(&as->heap)) {
+            as->end = NBI_AS_EXHAUSTED;
+            break;
+        }
+        uint32_t us = nbi_heap_pop(&as->heap).id;
+        uint32_t u = as->pool.owner[us >> NBI_ASEARCH_SHIFT] << NBI_ASEARCH_SHIFT | (us & AMASK);
+        as->stamp[us] |= 1u;
+        as->expanded++;
+        done++;
+        double gu = as->gv[us];
+        double hu = u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
+                                        : octile(nbi_agraph_node_cell(g, u), ws->q.goal);
+        if (hu < as->best_h || (hu == as->best_h && gu < as->best_g)) {
+            as->best = u;
+            as->best_h = hu;
+            as->best_g = gu;
+        }
+        if (u == G) {
+            as->end = NBI_AS_FOUND;
+            break;
+        }
+        if (u == S) {
+            uint32_t a = nbi_u32at(g->cluster_first, ks), z = nbi_u32at(g->cluster_first, ks + 1);
+            for (uint32_t v = a; v < z; v++) {
+                double c = nbi_csearch_cost(&ws->ins[0], nbi_agraph_node_cell(g, v), NULL);
+                if (c >= 0 && !relax(ws, v, c, S, NBI_VIA_START))
+                    return done;
+            }
+            if (ks == kg) {
+                double c = nbi_csearch_cost(&ws->ins[0], ws->q.goal, NULL);
+                if (c >= 0 && !relax(ws, G, c, S, NBI_VIA_DIRECT))
+                    return done;
+            }
+            if (ws->near_cost >= 0 && !relax(ws, G, ws->near_cost, S, NBI_VIA_NEAR))
+                return done;
+            continue;
+        }
+        uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
+        for (uint32_t a = a0; a < a1; a++) {
+            const uint8_t *ann = g->arc_ann + 2 * (size_t)a;
+            if (!ws->capok[ann[0]] || ann[1] < size)
+                continue;
+            if (!relax(ws, nbi_u32at(g->arc_to, a), gu + nbi_arc_weight(g, a), u, a))
+                return done;
+        }
+        if (u >= g0 && u < g1) {
+            double c = nbi_csearch_cost(&ws->ins[1], nbi_agraph_node_cell(g, u), NULL);
+            if (c >= 0 && !relax(ws, G, gu + c, u, NBI_VIA_GOAL))
+                return done;
+        }
+    }
+    return done;
+}

@@ -1,0 +1,107 @@
+/* haa_ws.h: HAA*'s workspace, shared by its query phases (haa.c) and its
+ * abstract search (haa_search.c).  Internal.
+ *
+ * What a workspace holds is sized by the graph's cluster and by what
+ * queries touch, never by the map or the graph's node count: the searches
+ * inside a cluster (ins, ref, near) by the cluster's side; the abstract
+ * search's nodes in pages of a pool (core/pool.h) claimed as it reaches
+ * them; the path and the set of its cells (to cut loops) by the longest
+ * path found.  The graph is checked once per bundle (agraph.c), so making
+ * a workspace costs its own arrays only.
+ *
+ * The abstract search is one object per level of abstraction (struct
+ * nbi_asearch): a hierarchy of several levels adds one per level, each
+ * over its own graph's node keys, with the same storage and open list. */
+#ifndef NB_HAA_WS_H
+#define NB_HAA_WS_H
+
+#include "abstract/abstract.h"
+#include "core/pool.h"
+#include "core/u32map.h"
+
+/* How the abstract path reached a node (its via), besides an arc index. */
+#define NBI_VIA_START UINT32_MAX        /* start -> node: the start's insertion search */
+#define NBI_VIA_GOAL (UINT32_MAX - 1)   /* node -> goal: the goal's insertion search */
+#define NBI_VIA_DIRECT (UINT32_MAX - 2) /* start -> goal inside their one cluster */
+#define NBI_VIA_NEAR (UINT32_MAX - 3)   /* start -> goal, ends near: the clusters around them */
+
+/* Node keys of one level: its graph's nodes 0 .. nnodes-1, then the start
+ * (nnodes) and the goal (nnodes + 1) inserted for the query. */
+#define NBI_ASEARCH_SHIFT 10 /* keys per page: 1024 */
+
+enum { NBI_AS_RUNNING = 0, NBI_AS_FOUND, NBI_AS_EXHAUSTED, NBI_AS_LIMIT, NBI_AS_NOMEM };
+
+typedef struct nbi_asearch {
+    nbi_pool pool;
+    double *gv;
+    uint32_t *parent;  /* a key */
+    uint32_t *via;     /* an arc, or NBI_VIA_* */
+    uint32_t *stamp;   /* search id << 1 | closed */
+    uint32_t *hpos;    /* the heap's positions (decrease-key) */
+    nbi_heap heap;     /* items: slots */
+    uint32_t sid;
+    uint64_t nodes, max_nodes, expanded;
+    int end;           /* NBI_AS_* */
+    uint32_t best;     /* the expanded key with the least heuristic (ties: least g) */
+    double best_h, best_g;
+} nbi_asearch;
+
+/* The phases of a query (begin, step, finish). */
+enum { NBI_HAA_IDLE = 0, NBI_HAA_NEAR, NBI_HAA_INSERT, NBI_HAA_ABSTRACT, NBI_HAA_REFINE,
+       NBI_HAA_DONE };
+
+struct nb_haa {
+    const nb_bundle *b;
+    const nb_allocator *a;
+    nbi_agraph g;
+    size_t bytes;
+    nbi_layer *layer; /* clearance of each of the graph's capabilities */
+    nbi_layer *comp;  /* components of each (capability, size), where baked */
+    uint8_t *has_comp;
+    uint32_t top;     /* the largest size served */
+    nbi_csearch ins[2], ref, near;
+    nb_cell *targets, *seg;
+    nbi_asearch as;   /* the abstract search over the graph's one level */
+    uint8_t capok[256];
+    uint64_t max_nodes;
+    /* The cell path, and where each of its cells is in it (to cut loops). */
+    nb_cell *path;
+    size_t pcap;
+    nbi_u32map where;
+    /* The abstract path's keys, goal first, start last (anodes[0 .. na)). */
+    uint32_t *anodes;
+    size_t acap, na;
+    /* The query under way. */
+    int phase;
+    int stopped;      /* the budget or the node cap ended it in this phase */
+    nb_aa_query q;
+    unsigned flags;
+    const nbi_layer *l;
+    uint32_t ks, kg;  /* the ends' clusters */
+    int ins_e;        /* the insertion search under way: 0 start, 1 goal */
+    double near_cost; /* the near search's path, or -1 */
+    size_t len;       /* cells of the path so far */
+    size_t refine_k;  /* the abstract step being refined (anodes[k] -> anodes[k - 1]) */
+    int ref_started;  /* its cluster A* is under way */
+    nb_haa_result res;
+};
+
+/* The abstract search (haa_search.c). */
+int nbi_asearch_init(nbi_asearch *as, const nb_allocator *a, uint32_t nkeys);
+void nbi_asearch_free(nbi_asearch *as);
+size_t nbi_asearch_bytes(const nbi_asearch *as);
+/* The slot of key when this search reached it, else NBI_POOL_NONE. */
+uint32_t nbi_asearch_find(const nbi_asearch *as, uint32_t key);
+/* Starts the query's abstract search with the start alone on the open list. */
+void nbi_haa_abstract_begin(nb_haa *ws);
+/* Expands at most budget nodes; returns how many.  ws->as.end says when
+ * the search has ended. */
+uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget);
+
+static inline nb_cell nbi_agraph_node_cell(const nbi_agraph *g, uint32_t u)
+{
+    nb_cell c = {nbi_u16at(g->node_xy, 2 * (size_t)u), nbi_u16at(g->node_xy, 2 * (size_t)u + 1)};
+    return c;
+}
+
+#endif

@@ -1,0 +1,35 @@
+/* u32map.h: a map from 32-bit keys to 32-bit values, for sets that are
+ * small beside the key space (the cells of one path on a big map).
+ * Open addressing with linear probing; every entry carries the generation
+ * it was written in, so that emptying the map for the next query is one
+ * increment.  It grows (doubling, at half full) and keeps what it grew.
+ * Internal. */
+#ifndef NB_U32MAP_H
+#define NB_U32MAP_H
+
+#include "core/base.h"
+
+typedef struct nbi_u32map_entry {
+    uint32_t key, value, gen;
+} nbi_u32map_entry;
+
+typedef struct nbi_u32map {
+    const nb_allocator *a;
+    nbi_u32map_entry *e;
+    size_t cap, count; /* cap a power of two, or 0 */
+    uint32_t gen;
+} nbi_u32map;
+
+void nbi_u32map_init(nbi_u32map *m, const nb_allocator *a);
+void nbi_u32map_free(nbi_u32map *m);
+/* Empties the map. */
+void nbi_u32map_clear(nbi_u32map *m);
+/* The value of key, or 0 (and *found 0) when it has none. */
+uint32_t nbi_u32map_get(const nbi_u32map *m, uint32_t key, int *found);
+/* Makes room for n keys now; 0 when out of memory. */
+int nbi_u32map_reserve(nbi_u32map *m, size_t n);
+/* Sets the value of key; 0 when out of memory. */
+int nbi_u32map_put(nbi_u32map *m, uint32_t key, uint32_t value);
+static inline size_t nbi_u32map_bytes(const nbi_u32map *m) { return m->cap * sizeof *m->e; }
+
+#endif
