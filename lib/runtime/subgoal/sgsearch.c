@@ -9,7 +9,7 @@
  * found.  The subgoal path is unpacked (each shortcut into the two edges
  * it replaces) and walked into cells.
  *
- * Node storage is a keymap (core/keymap.h) from node ids to records that
+ * Node storage is a u32map (core/u32map.h) from node ids to records that
  * grow with the nodes a query touches; two binary heaps with positions in
  * the records give decrease-key.  Nothing is sized by the map. */
 #include <math.h>
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 #include "clearance/clearance.h"
-#include "core/keymap.h"
+#include "core/u32map.h"
 #include "subgoal/subgoal.h"
 
 #define NONE UINT32_MAX
@@ -66,7 +66,7 @@ struct nb_sg {
 
     struct sgnode *node;
     size_t nused, ncap;
-    nbi_keymap map;
+    nbi_u32map map;
     struct open *heap[2];
     size_t hn[2], hcap[2];
     nb_status oom; /* NB_ERR_NOMEM once growth failed mid-query */
@@ -113,7 +113,7 @@ nb_status nb_sg_open(const nb_bundle *b, size_t max_nodes, nb_sg **out, nb_err *
     ws->bundle = b;
     ws->a = b->a;
     ws->max_nodes = max_nodes;
-    nbi_keymap_init(&ws->map, ws->a);
+    nbi_u32map_init(&ws->map, ws->a);
     ws->layers = nbi_alloc_array(ws->a, n, sizeof *ws->layers);
     if (!ws->layers) {
         nb_sg_close(ws);
@@ -141,7 +141,7 @@ void nb_sg_close(nb_sg *ws)
     const nb_allocator *a = ws->a;
     nbi_free(a, ws->layers);
     nbi_free(a, ws->node);
-    nbi_keymap_free(&ws->map);
+    nbi_u32map_free(&ws->map);
     nbi_free(a, ws->heap[0]);
     nbi_free(a, ws->heap[1]);
     nbi_free(a, ws->ids);
@@ -155,7 +155,7 @@ void nb_sg_close(nb_sg *ws)
 size_t nb_sg_bytes(const nb_sg *ws)
 {
     return sizeof *ws + ws->nlayers * sizeof *ws->layers + ws->ncap * sizeof *ws->node +
-           nbi_keymap_bytes(&ws->map) + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
+           nbi_u32map_bytes(&ws->map) + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
            ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path;
 }
@@ -210,8 +210,9 @@ static uint32_t pop(nb_sg *ws, int dir)
  * memory (ws->limit or ws->oom says which). */
 static uint32_t node_slot(nb_sg *ws, uint32_t id)
 {
-    uint32_t s = nbi_keymap_get(&ws->map, id);
-    if (s != NBI_KEYMAP_NONE)
+    int found;
+    uint32_t s = nbi_u32map_get(&ws->map, id, &found);
+    if (found)
         return s;
     if (ws->max_nodes && ws->nused >= ws->max_nodes) {
         ws->limit = 1;
@@ -220,7 +221,7 @@ static uint32_t node_slot(nb_sg *ws, uint32_t id)
     if (!nbi_grow(ws->a, (void **)&ws->node, &ws->ncap, ws->nused + 1, sizeof *ws->node) ||
         !nbi_grow(ws->a, (void **)&ws->heap[0], &ws->hcap[0], ws->nused + 1, sizeof(struct open)) ||
         !nbi_grow(ws->a, (void **)&ws->heap[1], &ws->hcap[1], ws->nused + 1, sizeof(struct open)) ||
-        !nbi_keymap_put(&ws->map, id, (uint32_t)ws->nused)) {
+        !nbi_u32map_put(&ws->map, id, (uint32_t)ws->nused)) {
         ws->oom = NB_ERR_NOMEM;
         return NONE;
     }
@@ -411,7 +412,7 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     ws->nused = 0;
     ws->hn[0] = ws->hn[1] = 0;
     ws->length = 0;
-    nbi_keymap_clear(&ws->map);
+    nbi_u32map_clear(&ws->map);
     ws->state = RUNNING;
     if (!nbi_sg_free(&L->grid, q->start.x, q->start.y)) {
         answer(ws, NB_PATH_START_BLOCKED);
@@ -497,8 +498,9 @@ static void expand(nb_sg *ws, int dir, uint32_t s)
     const double stall_below = g - 1e-9 * (1.0 + g);
     for (uint32_t e = e0; e < e1; e++) {
         const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
-        uint32_t t = nbi_keymap_get(&ws->map, nbi_get32(r + NBI_SG_E_TARGET));
-        if (t != NBI_KEYMAP_NONE &&
+        int found;
+        uint32_t t = nbi_u32map_get(&ws->map, nbi_get32(r + NBI_SG_E_TARGET), &found);
+        if (found &&
             ws->node[t].g[dir] + nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL),
                                                   nbi_get32(r + NBI_SG_E_DIAGONAL)) < stall_below) {
             ws->stalled++;
