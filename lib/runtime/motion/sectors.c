@@ -36,9 +36,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static double octile(long dx, long dy)
 {
-    dx = labs(dx);
-    dy = labs(dy);
-    return dx > dy ? dx + (M_SQRT2 - 1) * dy : dy + (M_SQRT2 - 1) * dx;
+    return nbi_octile((uint32_t)labs(dx), (uint32_t)labs(dy));
 }
 
 void nbi_sectors_free(nbi_sectors *s)

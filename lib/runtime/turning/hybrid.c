@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/grid.h"
 #include "turning/planner.h"
 
 /* ---- grid A* ---- */
@@ -33,8 +34,7 @@ static int grid_step_ok(nb_planner *p, long x, long y, long nx, long ny)
 static double grid_h(const struct nbi_grid *s, long x, long y)
 {
     long ax = labs(s->gx - x), ay = labs(s->gy - y);
-    return s->eight ? (double)(ax > ay ? ax - ay : ay - ax) + M_SQRT2 * (double)(ax < ay ? ax : ay)
-                    : (double)(ax + ay);
+    return s->eight ? nbi_octile((uint32_t)ax, (uint32_t)ay) : (double)(ax + ay);
 }
 
 int nbi_grid_begin(nb_planner *p, long sx, long sy, long gx, long gy, int eight)
@@ -81,7 +81,7 @@ enum nbi_run nbi_grid_run(nb_planner *p, uint64_t budget)
             if (!grid_step_ok(p, x, y, nx, ny))
                 continue;
             p->generated++;
-            double ng = g + (k < 4 ? 1 : M_SQRT2);
+            double ng = g + (k < 4 ? 1 : NBI_SQRT2);
             int fresh;
             uint32_t cid = nbi_nodes_get(&p->nodes, nx, ny, 0, 1, &fresh);
             if (!cid)
