@@ -12,6 +12,7 @@
  * says (%zu, %lld), not as msvcrt does. */
 #define NBP_PRINTF(f, a) __attribute__((format(gnu_printf, f, a)))
 #define NBP_ALWAYS_INLINE __attribute__((always_inline))
+#define NBP_NOINLINE __attribute__((noinline))
 #elif defined(__GNUC__) || defined(__clang__)
 #define NBP_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define NBP_ALWAYS_INLINE __attribute__((always_inline))
@@ -53,16 +54,18 @@ static inline unsigned nbp_ctz32(uint32_t v)
 #endif
 }
 
-/* The number of set bits of v. */
+/* The number of set bits of v.  The builtins only where the target has the
+ * instruction: elsewhere they call libgcc's __popcount*, which a Windows DLL
+ * would then need as libgcc_s_seh-1.dll; the SWAR count below is inline and
+ * as fast. */
 static inline unsigned nbp_popcount32(uint32_t v)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
     return (unsigned)__builtin_popcount(v);
 #else
-    unsigned n = 0;
-    for (; v; v &= v - 1)
-        n++;
-    return n;
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (unsigned)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
 #endif
 }
 
@@ -83,10 +86,12 @@ static inline unsigned nbp_msb64(uint64_t v)
 /* The number of set bits of v. */
 static inline unsigned nbp_popcount64(uint64_t v)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
     return (unsigned)__builtin_popcountll(v);
 #else
-    return nbp_popcount32((uint32_t)v) + nbp_popcount32((uint32_t)(v >> 32));
+    v = v - ((v >> 1) & 0x5555555555555555u);
+    v = (v & 0x3333333333333333u) + ((v >> 2) & 0x3333333333333333u);
+    return (unsigned)((((v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fu) * 0x0101010101010101u) >> 56);
 #endif
 }
 

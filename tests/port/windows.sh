@@ -38,6 +38,11 @@ done
 ok "the DLL exports only nb_ names" sh -c \
   "$host-objdump -p '$root/bin/libnavbake-1.dll' | awk '/Ordinal\\/Name Pointer/ {on=1; next} on && NF == 3 && \$1 ~ /^\\[/ {print \$3} on && NF == 0 {on=0}' > '$w/exports' &&
    test -s '$w/exports' && ! grep -v '^nb_' '$w/exports'"
+# What a game ships beside it: Windows' own DLLs and zlib, nothing of the
+# compiler's (a builtin once made it need libgcc_s_seh-1.dll).
+imports=$("$host-objdump" -p "$root/bin/libnavbake-1.dll" | sed -n 's/.*DLL Name: //p' | tr '\n' ' ')
+is "the DLL needs Windows' DLLs and zlib only" "$(printf '%s\n' $imports |
+  grep -v -i -x -e 'KERNEL32.dll' -e 'msvcrt.dll' -e 'zlib1.dll' -e 'api-ms-win-.*' | tr '\n' ' ')" ""
 
 # A program built the way a game's build would: the installed header and
 # import library, found with pkg-config (the .pc file finds its prefix from
@@ -74,10 +79,15 @@ ok "the bundles are baked" test -s sample.nbk -a -s forest.nbk -a -s zlib.nbk
 : >empty.nbk
 head -c 100 sample.nbk >truncated.nbk
 printf 'type octile\nheight 1\nwidth 1\nmap\n.\n' >garbage.nbk
-cp sample.nbk damaged.nbk
-# One byte in the middle of the file: inside the first unit's hit-check table.
-size=$(wc -c <sample.nbk)
-printf 'X' | dd of=damaged.nbk bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+# One byte of the first hit-check table flipped, found where navbake info
+# --json says it is (a byte written at a fixed place may miss every
+# section, or write the value it held).
+navbake info --json sample.nbk | python3 -c '
+import json, sys
+s = [x for x in json.load(sys.stdin)["sections"] if x["type_name"] == "hitcheck"][0]
+b = bytearray(open("sample.nbk", "rb").read())
+b[s["offset"] + s["stored"] // 2] ^= 0xff
+open("damaged.nbk", "wb").write(b)' >>"$log" 2>&1
 
 # compare NAME ARGS...: nbport ARGS here and under Wine, line by line, and
 # the exit status.
