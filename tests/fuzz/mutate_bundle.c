@@ -611,7 +611,8 @@ static uint32_t get_packed(const uint8_t *base, uint64_t i, unsigned bits)
     uint32_t v = 0;
     for (unsigned k = 0; k < bits; k++) {
         uint64_t bit = i * bits + k;
-        v |= (uint32_t)((base[bit / 8] >> (bit % 8)) & 1u) << k;
+        if (k < 32) /* a mutated header may claim more bits than a value holds */
+            v |= (uint32_t)((base[bit / 8] >> (bit % 8)) & 1u) << k;
     }
     return v;
 }
@@ -621,7 +622,8 @@ static void put_packed(uint8_t *base, uint64_t i, unsigned bits, uint32_t v)
     for (unsigned k = 0; k < bits; k++) {
         uint64_t bit = i * bits + k;
         uint8_t m = (uint8_t)(1u << (bit % 8));
-        base[bit / 8] = (uint8_t)(((v >> k) & 1u) ? (base[bit / 8] | m) : (base[bit / 8] & ~m));
+        int set = k < 32 && ((v >> k) & 1u); /* bits past 32 are 0 */
+        base[bit / 8] = (uint8_t)(set ? (base[bit / 8] | m) : (base[bit / 8] & ~m));
     }
 }
 
