@@ -125,9 +125,10 @@ static nb_status add_layer(nbb_builder *b, const nb_bundle *old, layer_out *o, u
 
 /* The runs section of a component layer: the old one as stored when the
  * layer is kept and the old bundle has it (the runs are a function of the
- * layer), else built from the layer's values into label (n cells). */
+ * layer), else built from the layer's values into *label, allocated on first
+ * use (a map's cells: an update that keeps every layer needs none). */
 static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out *lo,
-                          nb_capability cap, uint32_t size, int compress, uint32_t *label,
+                          nb_capability cap, uint32_t size, int compress, uint32_t **label,
                           nb_err *err)
 {
     uint32_t params[2] = {cap, size};
@@ -138,9 +139,12 @@ static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out 
         return add_layer(b, old, &kept, NB_SEC_RUNS, compress, err);
     const nbi_layer *v = &lo->view;
     uint64_t n = (uint64_t)v->width * v->height;
+    if (!*label && !(*label = malloc((size_t)(n ? n : 1) * sizeof **label)))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of a %u x %u map", v->width,
+                        v->height);
     for (uint64_t i = 0; i < n; i++)
-        label[i] = nbi_layer_value(v, i);
-    return nbb_runs_add(b, cap, size, label, v->width, v->height, v->maxval, compress, err);
+        (*label)[i] = nbi_layer_value(v, i);
+    return nbb_runs_add(b, cap, size, *label, v->width, v->height, v->maxval, compress, err);
 }
 
 /* The whole bake of capability c's layers into out[0] (clearance) and
@@ -408,9 +412,6 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
     nbb_builder_remove(b, NB_SEC_COMPONENTS);
     nbb_builder_remove(b, NB_SEC_RUNS);
     uint32_t *label = NULL;
-    if (st == NB_OK && !(label = malloc(((size_t)g->width * g->height + 1) * sizeof *label)))
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of a %u x %u map", g->width,
-                      g->height);
     for (size_t c = 0; st == NB_OK && c < ncaps; c++)
         for (size_t k = 0; st == NB_OK && k <= nsizes; k++) {
             layer_out *lo = &out[c * (1 + nsizes) + k];
@@ -418,7 +419,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
             if (k == 0)
                 continue; /* the clearance layer last: the graph reads it */
             /* Before add_layer, which hands a new payload (and its view) on. */
-            st = add_runs(b, old, lo, caps[c], sizes[k - 1], o->compress, label, err);
+            st = add_runs(b, old, lo, caps[c], sizes[k - 1], o->compress, &label, err);
             if (st == NB_OK)
                 st = add_layer(b, old, lo, NB_SEC_COMPONENTS, o->compress, err);
         }
