@@ -17,7 +17,8 @@ struct sg_state {
  * optimal-search layers for the strict corner rule and the agent set's
  * (capability, size) pairs only, and the library refuses other agents
  * (NB_ERR_NOTFOUND) for its caller to fall back, as this one does, saying
- * so on standard error. */
+ * so on standard error.  Its paths are shortest, not cheapest: an agent with
+ * terrain costs falls back in the same way. */
 static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
 {
     struct sg_state *s = calloc(1, sizeof *s);
@@ -27,7 +28,10 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
-    nb_status st = nb_sg_open(b, 0, &s->ws, err);
+    nb_status st = a->costs ? nbb_fail(err, NB_ERR_NOTFOUND,
+                                       "the optimal-search layer serves agents without terrain "
+                                       "costs, and '%s' has costs", a->name)
+                            : nb_sg_open(b, 0, &s->ws, err);
     if (st == NB_OK) {
         /* A query of the agent's own, from a cell to itself, says whether
          * there is a layer for it. */
@@ -63,6 +67,7 @@ static nb_status sg_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     nb_status st = nb_sg_find(s->ws, &s->q, &r, err);
     ans->status = r.status;
     ans->length = r.length;
+    ans->cost = r.length;
     ans->expanded = r.expanded;
     ans->searched = r.searched;
     ans->path_len = r.path_len;
