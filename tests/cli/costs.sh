@@ -8,8 +8,8 @@
 # (a deliberate change of the bundle's bytes updates it, saying why).
 # Costs that are all 1 give those bytes too.  With costs: the agent set's
 # version 2, info and dump show them, dump's YAML bakes the same bundle,
-# query reports cost and length and the optimal method falls back to
-# Annotated A*, HAA* refuses; a bad costs key is an error naming file,
+# the SQLite form round-trips them; query reports cost and length, the
+# optimal method falls back to Annotated A*, HAA* and scen refuse; a bad costs key is an error naming file,
 # line and terrain, and no bundle is left.
 . "$top_srcdir/tests/support/lib.sh"
 data=$top_srcdir/data
@@ -57,6 +57,13 @@ ok "dump's YAML bakes" mkclear -q --optimal --agents "$tmp/dumped.yaml" "$data/s
 ok "... with its abstract graph" mkabstract -q "$tmp/d.nbk"
 is "... the same bundle" "$(sum "$tmp/d.nbk")" "$(sum "$tmp/c.nbk")"
 
+# The SQLite form keeps the section's bytes.
+ok "to SQLite" navbake convert "$tmp/c.nbk" "$tmp/c.sqlite"
+ok "... and back" navbake convert "$tmp/c.sqlite" "$tmp/c2.nbk"
+is "... the same bytes" "$(sum "$tmp/c2.nbk")" "$(sum "$tmp/c.nbk")"
+status navbake info "$tmp/c.sqlite"
+like "info on the SQLite form: the costs" "$out" "costs swamp 2.5"
+
 # Across the swamp of the sample map: walker goes through, scout around.
 status navbake query "$tmp/c.nbk" -a walker --from 2,20 --to 40,30
 is "query walker: exit 0" "$rc" 0
@@ -80,6 +87,11 @@ is "--method optimal without costs: no note" "$err" ""
 status navbake query "$tmp/c.nbk" -a scout --method haa --from 2,20 --to 40,30
 is "--method haa with costs: refused (exit 1)" "$rc" 1
 like "... saying why" "$err" "the abstract graph serves agents without terrain costs"
+
+printf 'version 1\n0\tsample.map\t64\t40\t2\t20\t40\t30\t1\n' >"$tmp/s.scen"
+status navbake scen "$tmp/c.nbk" "$tmp/s.scen" -a scout
+is "scen with an agent with costs: refused (exit 1)" "$rc" 1
+like "... saying why" "$err" "agent 'scout' has terrain costs (swamp 5), and the scenario's optimal lengths are for an agent without"
 
 # Bad costs: the file, the line, the terrain; no bundle left.
 printf 'agents:\n  - name: x\n    size: 1\n    capability: [ground]\n    costs: {lava: 2}\n' >"$tmp/bad.yaml"
