@@ -309,6 +309,15 @@ static void test_bundle(tu_rng *rng)
     }
     free(ap);
     free(ac);
+    /* A program's agent set with a cost a reader would refuse is not written. */
+    costs.agent[0].cost[0] = 0;
+    st = tu_write_level(tu_path(dir, "bad.nbk"), &legend, &costs, &g, 0, &err);
+    ok(st == NB_ERR_FORMAT && strstr(err.msg, "cost 0 for terrain 'ground'"),
+       "bundle: an agent set with a cost of 0 is not written: %s", err.msg);
+    FILE *f = fopen(tu_path(dir, "bad.nbk"), "rb");
+    ok(!f, "bundle: ... and no file is left");
+    if (f)
+        fclose(f);
     nbb_grid_free(&g);
 }
 

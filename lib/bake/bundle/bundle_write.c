@@ -425,6 +425,10 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
 {
     nb_section_info in;
     nb_status st;
+    /* What a reader would refuse is not written (a program's agent set may
+     * carry costs of its own making). */
+    if (agents && (st = nbi_agents_check(agents, legend, err)) != NB_OK)
+        return st;
     size_t n = nbi_legend_encoded_size(legend);
     size_t m = agents ? nbi_agents_encoded_size(agents, legend->nterrains) : 0;
     uint64_t cells = grid ? (uint64_t)grid->width * grid->height : 0;
