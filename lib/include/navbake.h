@@ -129,6 +129,7 @@ typedef struct nb_allocator {
 #define NB_MAX_AGENTS 256          /* agent types in one agent set */
 #define NB_MAX_AGENT_SIZE 64       /* cells per side of the largest agent */
 #define NB_NAME_MAX 31             /* terrain, agent, model and unit names */
+#define NB_MAX_COST 1e6            /* the largest terrain cost multiplier */
 #define NB_ABSTRACT_MAX_CLUSTER 255 /* side of an HAA* cluster (formats/abstract.md) */
 #define NB_PERIMETER_MAX_RADIUS 63  /* of a perimeter table (formats/motion.md) */
 
@@ -271,6 +272,14 @@ typedef struct nb_agent {
     char name[NB_NAME_MAX + 1];
     uint32_t size;          /* cells per side; the agent's top-left cell is its position */
     nb_capability capability;
+    /* Terrain costs (the agent set's `costs`, formats/agents.md): when
+     * weighted is 1, cost[t] is the multiplier of terrain t, finite, from
+     * 1 to NB_MAX_COST, and 1 for the terrains outside the capability; 0:
+     * every terrain costs 1 (an agent read from a bundle then has every
+     * cost[t] 1; one a program makes may leave cost[] zero).
+     * nb_aa_query_agent passes them to a query. */
+    int weighted;
+    double cost[NB_MAX_TERRAINS];
 } nb_agent;
 
 size_t nb_agent_count(const nb_bundle *bundle);
@@ -348,8 +357,10 @@ const char *nb_path_status_str(nb_path_status status);
 /* Annotated A* (Harabor and Botea, CIG 2008, section V): A* over the cells
  * where an agent of a given size and capability may stand (true clearance
  * >= size, read from the bundle's clearance layer at every expansion).
- * Octile moves: cardinal cost 1, diagonal cost sqrt(2); the octile
- * distance is the heuristic, so paths are optimal.  A query whose start
+ * Octile moves: cardinal cost 1, diagonal cost sqrt(2), each times the
+ * terrain multiplier of the cell entered when the query has costs; the
+ * octile distance (times the least multiplier among the capability's
+ * terrains) is the heuristic, so paths are of least cost.  A query whose start
  * and goal lie in different components (when the bundle has the component
  * layer for the agent) is answered without a search.
  *
@@ -377,15 +388,29 @@ typedef struct nb_aa_query {
     nb_capability capability; /* the bundle must hold a clearance layer for it */
     nb_corner corner;
     uint64_t max_expansions;  /* 0: no limit (HAA*: of its searches together) */
+    /* Terrain costs: the multiplier of each terrain by number (an agent's
+     * nb_agent.cost, nb_terrain_count entries read), or NULL: every
+     * terrain costs 1.  A move costs its length (1 or sqrt 2) times the
+     * largest multiplier among the terrains under the agent's size x size
+     * square at the cell it enters.  Those of the capability's terrains
+     * must be finite and at least 1; the others are not read. */
+    const double *costs;
 } nb_aa_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to
- * (0, 0), capability 0 (which no bundle serves: set it), no limit. */
+ * (0, 0), capability 0 (which no bundle serves: set it), no limit, no
+ * terrain costs. */
 void nb_aa_query_init(nb_aa_query *q);
+/* Sets a query's size, capability and terrain costs to the agent's
+ * (q->costs then points into *agent, which must outlive the query). */
+void nb_aa_query_agent(nb_aa_query *q, const nb_agent *agent);
 
 typedef struct nb_aa_result {
     nb_path_status status;
     double length;        /* of the path: cardinal steps + sqrt(2) x diagonal */
+    double cost;          /* of the path under the query's terrain costs: its moves'
+                             lengths times their multipliers; equal to length when
+                             every multiplier is 1 */
     uint64_t expanded;    /* nodes taken off the open list (goal included) */
     int searched;         /* 0 when answered without a search */
     size_t path_len;      /* cells of the path, start and goal included; 0 when none */
@@ -536,6 +561,8 @@ typedef struct nb_haa_result {
     nb_path_status status;
     double length;          /* of the path returned: octile steps, or straight segments
                                when smoothed */
+    double cost;            /* of the cell path under the query's terrain costs (its moves'
+                               lengths times their multipliers): cell_length without costs */
     double cell_length;     /* of the cell path (refined, straightened when asked),
                                before any smoothing */
     double abstract_length; /* the abstract path's weight (its edges' costs) */

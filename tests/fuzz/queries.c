@@ -255,8 +255,12 @@ static void grid_searches(const nb_bundle *b, pick *p)
             nb_aa_query_init(&q);
             q.start = from[k];
             q.goal = to[k];
-            q.size = a->size;
-            q.capability = a->capability;
+            nb_aa_query_agent(&q, a); /* the agent's terrain costs, when it has any */
+            /* The second pair with costs of its own (taking nothing from the input, so that
+             * the corpus keeps its course). */
+            static const double costs[NB_MAX_TERRAINS] = {1, 2.5, 7, 1.25, 3, 1e6};
+            if (k == 1 && !q.costs)
+                q.costs = costs;
             /* A corner rule and an HAA* flag each, from the input: every
              * one of them over the inputs. */
             q.corner = (nb_corner)below(p, 2);
@@ -266,6 +270,9 @@ static void grid_searches(const nb_bundle *b, pick *p)
                 check_path_status(ar.status, "nb_aa_find");
                 if (ar.status == NB_PATH_FOUND)
                     check_cells(b, ar.path, ar.path_len, q.start, q.goal, 1, "nb_aa_find");
+                /* Every multiplier is at least 1: a path costs at least its length. */
+                if (ar.status == NB_PATH_FOUND && !(ar.cost >= ar.length * (1 - 1e-12)))
+                    fail("nb_aa_find: a path that costs less than its length", NULL);
                 if (k == 0) /* after: its path is the workspace's until the next query */
                     aa_slices(b, aa, NULL, q, 0, &ar, NULL);
             }

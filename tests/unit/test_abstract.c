@@ -428,7 +428,7 @@ static void test_damage(tu_rng *r)
             const nb_agent *a = &agents.agent[tu_below(r, (uint32_t)agents.count)];
             nb_aa_query q = {{(int32_t)tu_below(r, grid.width), (int32_t)tu_below(r, grid.height)},
                              {(int32_t)tu_below(r, grid.width), (int32_t)tu_below(r, grid.height)},
-                             a->size, a->capability, NB_CORNER_STRICT, 0};
+                             a->size, a->capability, NB_CORNER_STRICT, 0, NULL};
             nb_haa_result res;
             nb_haa_find(ws, &q, NB_HAA_STRAIGHTEN, &res, &err);
         }
@@ -455,7 +455,7 @@ static void test_errors(void)
     nbi_agentset agents;
     memset(&agents, 0, sizeof agents);
     agents.count = 1;
-    agents.agent[0] = (nb_agent){"a", 1, 1u};
+    agents.agent[0] = (nb_agent){"a", 1, 1u, 0, {0}};
     nb_bundle *b = hu_bake(tu_path(dir, "e.nbk"), &legend, &agents, &grid);
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);

@@ -104,8 +104,15 @@ static void print_text(const char *path, const nb_bundle *b)
             char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
             nb_capability_format(b, a->capability, caps, sizeof caps);
             char name[NBC_PRINTABLE_NAME];
-            printf("  %-14s size %-3u capability %s\n", nbc_printable(a->name, name, sizeof name),
+            printf("  %-14s size %-3u capability %s", nbc_printable(a->name, name, sizeof name),
                    a->size, caps);
+            const char *sep = "   costs ";
+            for (unsigned t = 0; a->weighted && t < nb_terrain_count(b); t++)
+                if ((a->capability >> t & 1u) && a->cost[t] != 1) {
+                    printf("%s%s %g", sep, nb_terrain_name(b, t), a->cost[t]);
+                    sep = ", ";
+                }
+            putchar('\n');
         }
     }
     /* A forest's graphs: the agent radius each was baked for. */
@@ -179,6 +186,19 @@ static void print_json(const char *path, const nb_bundle *b)
         nbc_json_string(a->name);
         printf(", \"size\": %u, \"capability\": ", a->size);
         nbc_json_string(caps);
+        if (a->weighted) {
+            /* Every terrain of the capability, by name: the multiplier of each. */
+            printf(", \"costs\": {");
+            const char *sep = "";
+            for (unsigned t = 0; t < nb_terrain_count(b); t++)
+                if (a->capability >> t & 1u) {
+                    printf("%s", sep);
+                    nbc_json_string(nb_terrain_name(b, t));
+                    printf(": %.17g", a->cost[t]);
+                    sep = ", ";
+                }
+            printf("}");
+        }
         printf("}");
     }
     printf("%s],\n  \"sections\": [", nb_agent_count(b) ? "\n  " : "");

@@ -43,7 +43,7 @@ static const char *why(nb_path_status s)
 /* How much longer than the optimum, in %; 0 within rounding. */
 static double error_pct(const nbc_answer *r, double optimal)
 {
-    double e = r->status == NB_PATH_FOUND && optimal > 0 ? 100.0 * (r->length - optimal) / optimal : 0;
+    double e = r->status == NB_PATH_FOUND && optimal > 0 ? 100.0 * (r->cost - optimal) / optimal : 0;
     return e > -1e-9 && e < 1e-9 ? 0 : e;
 }
 
@@ -74,9 +74,11 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
     else if (has_path(r))
         printf("partial    %.8f (%zu cells, to %d,%d)\n", r->length, r->path_len,
                r->path[r->path_len - 1].x, r->path[r->path_len - 1].y);
+    if (a->costs && has_path(r))
+        printf("cost       %.8f (the length times the terrain costs)\n", r->cost);
     if (optimal && *optimal >= 0) /* a method that may miss the optimum */
-        printf("optimal    %.8f (Annotated A*)\nerror      %.3f %%\n", *optimal,
-               error_pct(r, *optimal));
+        printf("optimal    %.8f (Annotated A*%s)\nerror      %.3f %%\n", *optimal,
+               a->costs ? "'s cost" : "", error_pct(r, *optimal));
     printf("expanded   %llu\n", (unsigned long long)r->expanded);
     printf("time       %.1f us\n", us);
     if (w->known)
@@ -107,6 +109,10 @@ static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_
         printf("\"length\": null, ");
     printf("\"searched\": %s, \"expanded\": %llu, \"microseconds\": %.1f",
            r->searched ? "true" : "false", (unsigned long long)r->expanded, us);
+    if (has_path(r))
+        printf(", \"cost\": %.8f", r->cost);
+    else
+        printf(", \"cost\": null");
     if (w->known)
         printf(", \"workspace_bytes\": %zu, \"setup_microseconds\": %.1f", w->bytes, w->setup_us);
     if (optimal && *optimal >= 0)

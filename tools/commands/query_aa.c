@@ -25,6 +25,7 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
+    s->q.costs = a->costs;
     s->q.max_expansions = a->max_expansions;
     *state = s;
     return NBC_EXIT_OK;
@@ -37,7 +38,7 @@ static nb_status aa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     s->q.start = from;
     s->q.goal = to;
     nb_status st = nb_aa_find(s->ws, &s->q, &r, err);
-    *ans = NBC_ANSWER_OF(r);
+    *ans = NBC_ANSWER_OF(r, r.cost);
     return st;
 }
 

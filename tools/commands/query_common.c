@@ -108,6 +108,14 @@ int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *a)
         a->size = t->size;
         a->capability = t->capability;
         a->name = t->name;
+        if (t->weighted) {
+            a->costs = t->cost;
+            size_t at = 0;
+            for (unsigned k = 0; k < nb_terrain_count(b) && at < sizeof a->costs_text; k++)
+                if ((t->capability >> k & 1u) && t->cost[k] != 1)
+                    at += (size_t)snprintf(a->costs_text + at, sizeof a->costs_text - at, "%s%s %g",
+                                           at ? ", " : "", nb_terrain_name(b, k), t->cost[k]);
+        }
     } else {
         a->size = o->size ? (uint32_t)o->size : 1;
         if (o->capability) {
@@ -127,7 +135,10 @@ int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *a)
 
 void nbc_agent_print(const nbc_agent *a)
 {
-    if (a->name)
+    if (a->name && a->costs)
+        printf("agent      %s (size %u, capability %s, costs %s)\n", a->name, a->size, a->caps,
+               a->costs_text);
+    else if (a->name)
         printf("agent      %s (size %u, capability %s)\n", a->name, a->size, a->caps);
     else
         printf("agent      size %u, capability %s\n", a->size, a->caps);
@@ -142,6 +153,10 @@ void nbc_agent_json(const nbc_agent *a)
         printf("null");
     printf(", \"size\": %u, \"capability\": ", a->size);
     nbc_json_string(a->caps);
+    if (a->costs) {
+        printf(", \"costs\": ");
+        nbc_json_string(a->costs_text);
+    }
 }
 
 int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o)

@@ -22,12 +22,15 @@ typedef struct nbc_agent {
     uint64_t max_expansions; /* the query's budget (navbake query --max-expansions); 0: none */
     const char *name; /* the agent type's name with --agent, else NULL */
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1]; /* "ground,swamp" */
+    const double *costs; /* the agent type's terrain costs (nb_agent.cost), NULL without */
+    char costs_text[NB_MAX_TERRAINS * (NB_NAME_MAX + 28) + 1]; /* "swamp 2.5, water 4" */
 } nbc_agent;
 
 /* One answer. */
 typedef struct nbc_answer {
     nb_path_status status;
     double length;
+    double cost; /* under the agent's terrain costs: the length without them */
     uint64_t expanded;
     int searched;
     size_t path_len;
@@ -35,9 +38,9 @@ typedef struct nbc_answer {
 } nbc_answer;
 
 /* The answer in a library result (nb_aa_result, nb_haa_result and
- * nb_sg_result have these fields under these names). */
-#define NBC_ANSWER_OF(r)                                                                         \
-    ((nbc_answer){(r).status, (r).length, (r).expanded, (r).searched, (r).path_len, (r).path})
+ * nb_sg_result have these fields under these names), of this cost. */
+#define NBC_ANSWER_OF(r, c)                                                                      \
+    ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path})
 
 typedef struct nbc_method {
     const char *name;    /* for --method */
@@ -53,8 +56,9 @@ typedef struct nbc_method {
     int (*mode_main)(int argc, char **argv, int scen);
     /* A grid method whose paths are not always the shortest (HAA*) gives,
      * apart from its timed answer, the optimal length its answer is
-     * measured against (Annotated A*'s; -1 when there is no path); query
-     * and scen then report the error.  NULL for exact methods. */
+     * measured against (Annotated A*'s; -1 when there is no path), a cost
+     * under the agent's terrain costs; query and scen then report the
+     * error of the answer's cost.  NULL for exact methods. */
     nb_status (*reference)(void *state, nb_cell from, nb_cell to, double *optimal, nb_err *err);
     /* What the method's own workspace holds now and how long making it took (its reference's
      * apart); NULL when the method does not say. */

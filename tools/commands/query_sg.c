@@ -18,7 +18,8 @@ struct sg_state {
  * optimal-search layers for the strict corner rule and the agent set's
  * (capability, size) pairs only, and the library refuses other agents
  * (NB_ERR_NOTFOUND) for its caller to fall back, as this one does, saying
- * so on standard error. */
+ * so on standard error.  Its paths are shortest, not cheapest: an agent with
+ * terrain costs falls back in the same way. */
 static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
 {
     struct sg_state *s = calloc(1, sizeof *s);
@@ -29,7 +30,10 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.capability = a->capability;
     s->q.corner = a->corner;
     double t0 = nbc_now_us();
-    nb_status st = nb_sg_open(b, 0, &s->ws, err);
+    nb_status st = a->costs ? nbb_fail(err, NB_ERR_NOTFOUND,
+                                       "the optimal-search layer serves agents without terrain "
+                                       "costs, and '%s' has costs", a->name)
+                            : nb_sg_open(b, 0, &s->ws, err);
     s->setup_us = nbc_now_us() - t0;
     if (st == NB_OK) {
         /* A query of the agent's own, from a cell to itself, says whether
@@ -64,7 +68,7 @@ static nb_status sg_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     s->q.start = from;
     s->q.goal = to;
     nb_status st = nb_sg_find(s->ws, &s->q, &r, err);
-    *ans = NBC_ANSWER_OF(r);
+    *ans = NBC_ANSWER_OF(r, r.length);
     return st;
 }
 

@@ -93,6 +93,10 @@ int nbc_cmd_scen(int argc, char **argv)
     const nb_bundle *b = q.bundle;
     const nbc_method *m = q.method;
     const nbc_agent a = q.agent;
+    if (a.costs)
+        rc = nbc_fail("agent '%s' has terrain costs (%s), and the scenario's optimal lengths are "
+                      "for an agent without: give one without costs, or --size and --capability",
+                      a.name, a.costs_text);
     for (size_t i = 0; i < scen.count && rc == NBC_EXIT_OK; i++)
         if (scen.lines[i].width != nb_map_width(b) || scen.lines[i].height != nb_map_height(b))
             rc = nbc_fail("%s:%u: the line is for a %u x %u map, the bundle's map is %u x %u",

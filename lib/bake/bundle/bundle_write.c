@@ -418,8 +418,12 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
 {
     nb_section_info in;
     nb_status st;
+    /* What a reader would refuse is not written (a program's agent set may
+     * carry costs of its own making). */
+    if (agents && (st = nbi_agents_check(agents, legend, err)) != NB_OK)
+        return st;
     size_t n = nbi_legend_encoded_size(legend);
-    size_t m = agents ? nbi_agents_encoded_size(agents) : 0;
+    size_t m = agents ? nbi_agents_encoded_size(agents, legend->nterrains) : 0;
     uint64_t cells = grid ? (uint64_t)grid->width * grid->height : 0;
     size_t big = n > m ? n : m;
     if (grid && NBI_MAP_HEADER + cells > big)
@@ -438,9 +442,9 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
     if (st == NB_OK && agents) {
         memset(&in, 0, sizeof in);
         in.type = NB_SEC_AGENTS;
-        in.version = 1;
+        in.version = nbi_agents_version(agents);
         in.param[0] = (uint32_t)agents->count;
-        nbi_agents_encode(agents, buf);
+        nbi_agents_encode(agents, legend->nterrains, buf);
         nbb_builder_remove(b, NB_SEC_AGENTS);
         st = nbb_builder_add(b, &in, buf, m, 0, err);
     }

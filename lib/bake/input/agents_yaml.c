@@ -11,6 +11,26 @@ const char nbb_default_agents_yaml[] =
     "    size: 1\n"
     "    capability: [ground, swamp]\n";
 
+/* The terrain a scalar names, into *t; an error naming the legend's terrains when it names
+ * none.  what and key prefix the message ("agent 'x'", "costs: "). */
+static nb_status yaml_terrain(nbb_yaml *y, yaml_node_t *node, const char *what, const char *key,
+                              const nbi_legend *legend, int *t, nb_err *err)
+{
+    const char *text;
+    size_t len;
+    nb_status st = nbb_yaml_string(y, node, what, &text, &len, err);
+    if (st != NB_OK)
+        return st;
+    *t = nbi_legend_find(legend, text, len);
+    if (*t >= 0)
+        return NB_OK;
+    char known[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    nbi_capability_format(legend, ((nb_capability)1 << (legend->nterrains - 1) << 1) - 1, known,
+                          sizeof known);
+    return nbb_yaml_fail(y, node, err, NB_ERR_NOTFOUND, "%s: %sunknown terrain '%.*s' (the legend has %s)",
+                         what, key, (int)(len > 40 ? 40 : len), text, known);
+}
+
 nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
                               const nbi_legend *legend, nb_capability *out, nb_err *err)
 {
@@ -22,19 +42,9 @@ nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
         return st;
     for (size_t i = 0; i < n; i++) {
         yaml_node_t *item = list ? nbb_yaml_item(y, node, i) : node;
-        const char *text;
-        size_t len;
-        if ((st = nbb_yaml_string(y, item, what, &text, &len, err)))
+        int t;
+        if ((st = yaml_terrain(y, item, what, "", legend, &t, err)))
             return st;
-        int t = nbi_legend_find(legend, text, len);
-        if (t < 0) {
-            char known[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-            nbi_capability_format(legend, ((nb_capability)1 << (legend->nterrains - 1) << 1) - 1, known,
-                                  sizeof known);
-            return nbb_yaml_fail(y, item, err, NB_ERR_NOTFOUND,
-                                 "%s: unknown terrain '%.*s' (the legend has %s)", what,
-                                 (int)(len > 40 ? 40 : len), text, known);
-        }
         cap |= (nb_capability)1 << t;
     }
     if (cap == 0)
@@ -43,11 +53,48 @@ nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
     return NB_OK;
 }
 
+/* An agent's `costs`: a mapping from terrain names of its capability to
+ * multipliers from 1 to NB_MAX_COST; the terrains it does not name cost 1. */
+static nb_status parse_costs(nbb_yaml *y, yaml_node_t *node, const char *what,
+                             const nbi_legend *legend, nb_agent *a, nb_err *err)
+{
+    if (node->type != YAML_MAPPING_NODE)
+        return nbb_yaml_fail(y, node, err, NB_ERR_SYNTAX,
+                             "%s: costs: expected a mapping of terrain names to multipliers "
+                             "({swamp: 2.5})", what);
+    for (yaml_node_pair_t *p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&y->doc, p->value);
+        int t;
+        nb_status st = yaml_terrain(y, k, what, "costs: ", legend, &t, err);
+        if (st != NB_OK)
+            return st;
+        if (!(a->capability >> t & 1u))
+            return nbb_yaml_fail(y, k, err, NB_ERR_SYNTAX,
+                                 "%s: costs: terrain '%s' is not in its capability", what,
+                                 legend->names[t]);
+        for (yaml_node_pair_t *q = node->data.mapping.pairs.start; q < p; q++) {
+            yaml_node_t *kq = yaml_document_get_node(&y->doc, q->key);
+            if (kq->type == YAML_SCALAR_NODE && kq->data.scalar.length == k->data.scalar.length &&
+                memcmp(kq->data.scalar.value, k->data.scalar.value, k->data.scalar.length) == 0)
+                return nbb_yaml_fail(y, k, err, NB_ERR_SYNTAX,
+                                     "%s: costs: terrain '%s' appears twice", what, legend->names[t]);
+        }
+        char cwhat[96];
+        snprintf(cwhat, sizeof cwhat, "%s: cost of '%s'", what, legend->names[t]);
+        if ((st = nbb_yaml_real(y, v, cwhat, 1, NB_MAX_COST, &a->cost[t], err)) != NB_OK)
+            return st;
+    }
+    a->weighted = 1;
+    a->weighted = nbi_agent_weighted(a); /* costs of 1 alone are no costs */
+    return NB_OK;
+}
+
 nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
                            nbi_agentset *set, nb_err *err)
 {
     static const char *const top_keys[] = {"agents", NULL};
-    static const char *const agent_keys[] = {"name", "size", "capability", NULL};
+    static const char *const agent_keys[] = {"name", "size", "capability", "costs", NULL};
     nbb_yaml y;
     yaml_node_t *root, *agents;
     size_t n = 0;
@@ -69,6 +116,8 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
         nb_agent *a = &set->agent[i];
         char what[64];
         memset(a, 0, sizeof *a);
+        for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
+            a->cost[t] = 1; /* as a bundle's agent without costs reads */
         const char *text;
         size_t tlen;
         uint64_t size;
@@ -96,6 +145,9 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
             (st = nbb_yaml_capability(&y, cn, what, legend, &a->capability, err)))
             goto done;
         a->size = (uint32_t)size;
+        yaml_node_t *costs = nbb_yaml_get(&y, item, "costs");
+        if (costs && (st = parse_costs(&y, costs, what, legend, a, err)))
+            goto done;
         set->count = i + 1;
     }
 done:
@@ -139,5 +191,22 @@ void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, FILE *f
                 sep = ", ";
             }
         fputs("]\n", f);
+        if (!nbi_agent_weighted(&set->agent[i]))
+            continue;
+        sep = "";
+        fputs("    costs: {", f);
+        for (unsigned t = 0; t < legend->nterrains; t++)
+            if ((set->agent[i].capability >> t & 1u) && set->agent[i].cost[t] != 1) {
+                /* The shortest form that reads back as the same double. */
+                char num[32];
+                for (int digits = 6; digits <= 17; digits++) {
+                    snprintf(num, sizeof num, "%.*g", digits, set->agent[i].cost[t]);
+                    if (strtod(num, NULL) == set->agent[i].cost[t])
+                        break;
+                }
+                fprintf(f, "%s%s: %s", sep, legend->names[t], num);
+                sep = ", ";
+            }
+        fputs("}\n", f);
     }
 }

@@ -89,11 +89,12 @@ nbb_level_change nbb_level_compare(const nbb_level *l, const nb_bundle *old, cha
                NBB_LEVEL_OTHER;
     int same = 0;
     if (old->agents) {
-        size_t na = nbi_agents_encoded_size(old->agents), nb = nbi_agents_encoded_size(&l->agents);
+        unsigned nt = l->legend.nterrains;
+        size_t na = nbi_agents_encoded_size(old->agents, nt), nb = nbi_agents_encoded_size(&l->agents, nt);
         uint8_t *x = malloc(na ? na : 1), *y = malloc(nb ? nb : 1);
         if (x && y) {
-            nbi_agents_encode(old->agents, x);
-            nbi_agents_encode(&l->agents, y);
+            nbi_agents_encode(old->agents, nt, x);
+            nbi_agents_encode(&l->agents, nt, y);
             same = same_encoding(na, nb, x, y);
         }
         free(x);

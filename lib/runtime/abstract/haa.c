@@ -19,6 +19,7 @@
 
 #include "abstract/haa.h"
 #include "abstract/haa_ws.h"
+#include "clearance/costs.h"
 
 /* Room made at open for a path's cells (grown by a longer one). */
 #define FIRST_PATH 4096
@@ -253,6 +254,7 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
                                                                                        : 1.0;
     res->cell_length = cl;
     res->length = cl;
+    res->cost = cl;
     if (ws->flags & NB_HAA_SMOOTH) {
         len = nbi_square_smooth(l, q->size, ws->path, len);
         res->length = nbi_polyline_length(ws->path, len);
@@ -281,6 +283,16 @@ static nb_status check_query(const nb_haa *ws, const nb_aa_query *q, unsigned fl
         return nbi_fail(err, NB_ERR_ARG, "HAA*: agent size 0");
     if ((unsigned)q->corner > NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown corner rule %d", (int)q->corner);
+    nbi_costs c;
+    nb_status st = nbi_costs_make(&c, ws->b, q->capability, q->size, q->costs, err);
+    if (st != NB_OK) {
+        nbi_err_prefix(err, "HAA*");
+        return st;
+    }
+    if (c.weighted)
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "HAA*: the abstract graph serves agents without terrain costs; use "
+                        "Annotated A* for an agent with costs");
     return NB_OK;
 }
 

@@ -203,9 +203,12 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
             if (*slot >= 0)
                 return nbi_fail(err, NB_ERR_FORMAT, "%s: two %s sections (%ld and %zu)", b->path,
                                 nb_section_type_name(s->info.type), *slot, i);
-            if (s->info.version != 1) /* NBI_LEGEND_VERSION, NBI_AGENTS_VERSION, NBI_MAP_VERSION */
-                return nbi_fail(err, NB_ERR_VERSION, "%s: %s section version %u, this reader knows 1",
-                                b->path, nb_section_type_name(s->info.type), s->info.version);
+            /* NBI_LEGEND_VERSION, NBI_MAP_VERSION; the agent set's two in agents.c */
+            if (s->info.version != 1 && !(s->info.type == NB_SEC_AGENTS &&
+                                          s->info.version == NBI_AGENTS_VERSION_COSTS))
+                return nbi_fail(err, NB_ERR_VERSION, "%s: %s section version %u, this reader knows %s",
+                                b->path, nb_section_type_name(s->info.type), s->info.version,
+                                s->info.type == NB_SEC_AGENTS ? "1 and 2" : "1");
             *slot = (long)i;
         }
     }
@@ -221,10 +224,16 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
     }
     if (agents_at >= 0) {
         struct nbi_section *s = &b->sections[agents_at];
-        b->agents = nbi_alloc(b->a, sizeof *b->agents);
+        /* Room for the agents the section holds, not NB_MAX_AGENTS (80 KB with their
+         * costs): a mapped open allocates little.  The decoder refuses a count beyond
+         * NB_MAX_AGENTS before it writes an agent. */
+        uint32_t n = s->info.usize >= 4 ? nbi_get32(s->payload) : 0;
+        n = n > NB_MAX_AGENTS ? 0 : n;
+        b->agents = nbi_alloc(b->a, offsetof(nbi_agentset, agent) + (n ? n : 1) * sizeof(nb_agent));
         if (!b->agents)
             return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the agent set", b->path);
-        if ((st = nbi_agents_decode(s->payload, (size_t)s->info.usize, &b->legend, b->agents, err)) !=
+        if ((st = nbi_agents_decode(s->payload, (size_t)s->info.usize, s->info.version, &b->legend,
+                                     b->agents, err)) !=
             NB_OK) {
             nbi_err_prefix(err, "%s", b->path);
             return st;

@@ -38,15 +38,22 @@ size_t nbi_capability_format(const nbi_legend *legend, nb_capability cap, char *
 
 /* ---- the agent set (agents.c) ---- */
 
+/* An open bundle's set is allocated for its count of agents alone: never
+ * copy one whole, nor read agent[] past count. */
 typedef struct nbi_agentset {
     size_t count;
     nb_agent agent[NB_MAX_AGENTS];
 } nbi_agentset;
 
-size_t nbi_agents_encoded_size(const nbi_agentset *set);
-void nbi_agents_encode(const nbi_agentset *set, uint8_t *out);
-nb_status nbi_agents_decode(const uint8_t *p, size_t len, const nbi_legend *legend,
-                            nbi_agentset *set, nb_err *err);
+/* 1 when the agent has a terrain cost other than 1 within its capability. */
+int nbi_agent_weighted(const nb_agent *a);
+/* The section version the set is written with: 2 when some agent is
+ * weighted, else 1 (the bytes of a set without costs never change). */
+uint16_t nbi_agents_version(const nbi_agentset *set);
+size_t nbi_agents_encoded_size(const nbi_agentset *set, unsigned nterrains);
+void nbi_agents_encode(const nbi_agentset *set, unsigned nterrains, uint8_t *out);
+nb_status nbi_agents_decode(const uint8_t *p, size_t len, uint16_t version,
+                            const nbi_legend *legend, nbi_agentset *set, nb_err *err);
 /* Checks names, sizes and capabilities against the legend. */
 nb_status nbi_agents_check(const nbi_agentset *set, const nbi_legend *legend, nb_err *err);
 /* Distinct capabilities, in first-seen order; returns how many. */

@@ -4,8 +4,13 @@
  * agent may stand there: clearance >= size for its capability.  Here that
  * question is one read of the bit-packed clearance layer in the mapped
  * bundle, made for the neighbours at every expansion (stands(): the one
- * place a runtime overlay of blocked cells would be consulted; move
- * costs come from move_cost(), where terrain costs would be looked up).
+ * place a runtime overlay of blocked cells would be consulted).  Terrain
+ * costs (clearance/costs.h) make a third copy of the loop, `weighted`: a
+ * move costs its length times the multiplier of the cell it enters, and
+ * the heuristic is the octile distance times the least multiplier, which
+ * keeps it consistent (each move costs at least its length times that).
+ * The copy without costs is the loop as it was, so an agent without costs
+ * pays nothing for them.
  *
  * What makes it fast (tests/bench/clearance-bench.md measures each against a
  * baseline in the same run; profiled with perf and cachegrind):
@@ -41,6 +46,7 @@
  * its state copied into locals, finish writes the result; nb_aa_find is
  * the three in a row. */
 #include "clearance/aastar.h"
+#include "clearance/costs.h"
 #include "core/grid.h"
 #include "core/heap.h"
 #include "core/pool.h"
@@ -102,6 +108,9 @@ struct search {
     size_t ln, lcap; /* cells in the lane; its room */
     double fmin;     /* the f of the last cell taken from the heap */
     double eps;
+    double hscale;   /* the heuristic's factor: the least terrain multiplier */
+    const nbi_costs *costs; /* the workspace's, read by the weighted copy only */
+    int weighted;
     uint64_t expanded, max_expansions, nodes, max_nodes;
     int end;
 };
@@ -149,6 +158,7 @@ struct nb_aa {
     nb_capability comp_cap;
     uint32_t comp_size;
     nbi_layer comp;
+    nbi_costs costs; /* the running query's terrain costs */
 };
 
 enum { IDLE = 0, BUSY, DONE };
@@ -158,6 +168,14 @@ void nb_aa_query_init(nb_aa_query *q)
     memset(q, 0, sizeof *q);
     q->size = 1;
     q->corner = NB_CORNER_STRICT;
+    q->costs = NULL;
+}
+
+void nb_aa_query_agent(nb_aa_query *q, const nb_agent *agent)
+{
+    q->size = agent->size;
+    q->capability = agent->capability;
+    q->costs = agent->weighted ? agent->cost : NULL;
 }
 
 nb_status nb_aa_open(const nb_bundle *b, nb_aa **out, nb_err *err)
@@ -394,8 +412,12 @@ static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint32_t j)
     return ((nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & s->mask) >= s->size;
 }
 
-/* The cost of move d (from any cell: the grid is uniform). */
-static inline NBP_ALWAYS_INLINE double move_cost(unsigned d) { return nbi_move_cost(d); }
+/* The cost of move d into (nx, ny): its length, times the cell's multiplier when weighted. */
+static inline NBP_ALWAYS_INLINE double move_cost(const struct search *s, unsigned d, uint32_t nx,
+                                                 uint32_t ny, const int weighted)
+{
+    return weighted ? nbi_move_cost(d) * nbi_costs_cell(s->costs, nx, ny) : nbi_move_cost(d);
+}
 
 /* The moves the agent may make from map cell mi at (x, y), as a mask of direction bits. */
 static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
@@ -465,7 +487,8 @@ static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, 
 /* Slot j, the cell (x + dx, y + dy) reached by direction d from (x, y) at cost ng: opened, or
  * its cost lowered, and put in the lane or the heap; left alone when closed or no better. */
 static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigned d, double ng,
-                                           int32_t x, int32_t y, const int generic, const int flat)
+                                           int32_t x, int32_t y, const int generic, const int flat,
+                                           const int weighted)
 {
     nb_aa *ws = s->ws;
     uint32_t sj = s->stamp[j];
@@ -488,8 +511,8 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
         s->stamp[j] = s->open_stamp | d;
         pos = NOT_SLOT;
     }
-    double f = ng + (s->has_goal ? octile(x + nbi_move_dx[d], y + nbi_move_dy[d], s->gx, s->gy)
-                                 : 0);
+    double h = s->has_goal ? octile(x + nbi_move_dx[d], y + nbi_move_dy[d], s->gx, s->gy) : 0;
+    double f = ng + (weighted ? s->hscale * h : h);
     if (f <= s->fmin + s->eps && pos == NOT_SLOT) {
         /* As good as the best open cell: it is expanded next, so it
          * skips the heap (on open ground most cells do). */
@@ -515,7 +538,7 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
 
 /* Slot id's neighbours, each the agent may step to reached from it. */
 static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const int generic,
-                                            const int flat)
+                                            const int flat, const int weighted)
 {
     const double g = s->gv[id];
     int32_t x, y;
@@ -542,18 +565,21 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
             else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
                 return;
         }
-        reach(s, j, d, g + move_cost(d), x, y, generic, flat);
+        reach(s, j, d,
+              g + move_cost(s, d, (uint32_t)(x + nbi_move_dx[d]), (uint32_t)(y + nbi_move_dy[d]),
+                            weighted),
+              x, y, generic, flat, weighted);
         if (s->end)
             return;
     }
 }
 
-/* Runs the search for at most budget expansions.  generic and flat are constants in each
- * caller, so the compiler makes a copy for each: the library's (its own heap, paged slots),
- * and two that only the benchmark calls, to measure the difference (lib/runtime/core/heap.h's
- * heap; per-cell arrays the size of the map). */
+/* Runs the search for at most budget expansions.  generic, flat and weighted are constants in
+ * each caller, so the compiler makes a copy for each: the library's (its own heap, paged
+ * slots), the same with terrain costs, and two that only the benchmark calls, to measure the
+ * difference (lib/runtime/core/heap.h's heap; per-cell arrays the size of the map). */
 static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int generic,
-                                           const int flat)
+                                           const int flat, const int weighted)
 {
     struct search s = ws->s;
     load_arrays(&s, ws);
@@ -578,7 +604,7 @@ static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int
             s.end = END_FOUND;
             break;
         }
-        expand(&s, id, generic, flat);
+        expand(&s, id, generic, flat, weighted);
     }
     ws->s = s;
 }
@@ -587,10 +613,13 @@ static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int
  * (its page claimed, and the goal's). */
 static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
                          nb_cell start, const nb_cell *goal, const nbi_window *win,
-                         uint64_t max_expansions)
+                         uint64_t max_expansions, int weighted)
 {
     struct search *s = &ws->s;
     memset(s, 0, sizeof *s);
+    s->weighted = weighted;
+    s->costs = &ws->costs;
+    s->hscale = weighted ? ws->costs.least : 1;
     const uint32_t W = ws->width;
     s->ws = ws;
     s->W = W;
@@ -630,7 +659,7 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     s->gv[s0] = 0;
     s->stamp[s0] = s->open_stamp;
     s->hpos[s0] = 0;
-    const double f0 = s->has_goal ? octile(start.x, start.y, s->gx, s->gy) : 0;
+    const double f0 = s->has_goal ? s->hscale * octile(start.x, start.y, s->gx, s->gy) : 0;
     if (ws->generic) {
         nbi_heap_push(&ws->gheap, f0, 0, s0);
     } else {
@@ -644,11 +673,13 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
 static void run_slice(nb_aa *ws, uint64_t budget)
 {
     if (ws->generic)
-        slice(ws, budget, 1, 1);
+        slice(ws, budget, 1, 1, 0);
     else if (ws->flat)
-        slice(ws, budget, 0, 1);
+        slice(ws, budget, 0, 1, 0);
+    else if (ws->s.weighted)
+        slice(ws, budget, 0, 0, 1);
     else
-        slice(ws, budget, 0, 0);
+        slice(ws, budget, 0, 0, 0);
 }
 
 /* The slot of the cell before slot j, cell (*x, *y), which was reached by direction d; the
@@ -691,6 +722,7 @@ static int walk_back(nb_aa *ws, uint32_t to, nb_aa_result *res)
     res->path_len = len;
     /* Exact from the step counts rather than summed along the way. */
     res->length = nbi_steps_length(len - 1 - diagonals, diagonals);
+    res->cost = s->weighted ? (ws->flat ? ws->fg : ws->g)[to] : res->length;
     return 1;
 }
 
@@ -733,6 +765,7 @@ static nb_status finish_search(nb_aa *ws, nb_aa_result *res, nb_err *err)
     struct search *s = &ws->s;
     res->status = NB_PATH_NONE;
     res->length = 0;
+    res->cost = 0;
     res->path_len = 0;
     res->path = NULL;
     res->searched = 1;
@@ -765,7 +798,7 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corn
                 const nb_cell *goal, const nbi_window *win, nb_aa_result *res)
 {
     ws->flat = ws->generic = 0;
-    begin_search(ws, clear, size, corner, start, goal, win, 0);
+    begin_search(ws, clear, size, corner, start, goal, win, 0, 0);
     run_slice(ws, UINT64_MAX);
     finish_search(ws, res, NULL);
 }
@@ -798,7 +831,7 @@ int nbi_aa_run_flat(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner 
         return 0;
     ws->flat = 1;
     ws->generic = 0;
-    begin_search(ws, clear, size, corner, start, goal, NULL, 0);
+    begin_search(ws, clear, size, corner, start, goal, NULL, 0, 0);
     run_slice(ws, UINT64_MAX);
     finish_search(ws, res, NULL);
     ws->flat = 0;
@@ -821,7 +854,7 @@ int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb
             ws->gpos[i] = NBI_HEAP_NONE;
     }
     ws->flat = ws->generic = 1;
-    begin_search(ws, clear, size, corner, start, goal, NULL, 0);
+    begin_search(ws, clear, size, corner, start, goal, NULL, 0, 0);
     run_slice(ws, UINT64_MAX);
     finish_search(ws, res, NULL);
     ws->flat = ws->generic = 0;
@@ -877,6 +910,9 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
                         "serves; bake it with an agent set that has the size",
                         q->size, ws->clear.maxval, caps);
     }
+    nb_status cst = nbi_costs_make(&ws->costs, b, q->capability, q->size, q->costs, err);
+    if (cst != NB_OK)
+        return cst;
     const nbi_layer *cl = &ws->clear;
     uint64_t si = (uint64_t)q->start.y * ws->width + (uint64_t)q->start.x;
     uint64_t gi = (uint64_t)q->goal.y * ws->width + (uint64_t)q->goal.x;
@@ -907,7 +943,8 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
     if (ws->comp_state == 1 && nbi_layer_get(&ws->comp, si) != nbi_layer_get(&ws->comp, gi))
         return NB_OK; /* no path, and no search */
     ws->flat = ws->generic = 0;
-    begin_search(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, q->max_expansions);
+    begin_search(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, q->max_expansions,
+                 ws->costs.weighted);
     return NB_OK;
 }
 

@@ -59,9 +59,12 @@
 #define NBI_CELL_OBSTACLE 0xffu /* code of a hard obstacle character */
 #define NBI_CELL_INVALID 0xfeu  /* code of a character the legend does not know */
 
-/* ---- agent set (NB_SEC_AGENTS, version 1) ----
- * u32 count, u32 zero, then a record per agent. */
+/* ---- agent set (NB_SEC_AGENTS, version 1; version 2 with terrain costs) ----
+ * u32 count, u32 zero, then a record per agent; version 2 then has, per
+ * agent, an f64 cost multiplier per terrain of the legend. */
 #define NBI_AGENTS_VERSION 1
+#define NBI_AGENTS_VERSION_COSTS 2
+#define NBI_AGENT_COST 8 /* bytes of one multiplier (f64) */
 #define NBI_AGENTS_HEADER 8
 #define NBI_AGENT_RECORD 48
 #define NBI_AGENT_NAME 0        /* 32 bytes, NUL-padded */

@@ -1,0 +1,47 @@
+/* costs.c: an agent's terrain costs on the grid (costs.h). */
+#include <math.h>
+#include <string.h>
+
+#include "clearance/costs.h"
+
+nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, uint32_t size,
+                         const double *costs, nb_err *err)
+{
+    const nbi_legend *lg = &b->legend;
+    c->weighted = 0;
+    c->least = 1;
+    c->cells = b->cells;
+    c->width = b->width;
+    c->size = size;
+    if (!costs)
+        return NB_OK;
+    double least = NB_MAX_COST;
+    for (unsigned t = 0; t < lg->nterrains; t++) {
+        if (!(cap >> t & 1u))
+            continue;
+        double v = costs[t];
+        if (!(v >= 1 && v <= NB_MAX_COST))
+            return nbi_fail(err, NB_ERR_ARG,
+                            "cost %g for terrain '%s': a multiplier is a number from 1 to 1e6", v,
+                            lg->names[t]);
+        c->weighted |= v != 1;
+        if (v < least)
+            least = v;
+    }
+    if (!c->weighted)
+        return NB_OK;
+    c->least = least;
+    for (unsigned ch = 0; ch < 256; ch++) {
+        unsigned t = lg->code[ch];
+        c->of_char[ch] = t < lg->nterrains && (cap >> t & 1u) ? costs[t] : 1;
+    }
+    return NB_OK;
+}
+
+int nbi_costs_equal(const double *a, const double *b, nb_capability cap)
+{
+    for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
+        if ((cap >> t & 1u) && (a ? a[t] : 1) != (b ? b[t] : 1))
+            return 0;
+    return 1;
+}

@@ -1,0 +1,43 @@
+/* costs.h: an agent's terrain costs on the grid (navbake(3): nb_aa_query's
+ * costs), as every grid search of the runtime reads them: a move costs its
+ * length times the largest multiplier among the terrains under the agent's
+ * size x size square at the cell it enters.  Internal. */
+#ifndef NB_COSTS_H
+#define NB_COSTS_H
+
+#include "bundle/bundle.h"
+
+typedef struct nbi_costs {
+    int weighted;       /* 0: every terrain the agent may enter costs 1 */
+    double least;       /* the least multiplier among the capability's terrains */
+    double of_char[256]; /* per map character: its terrain's multiplier (1 for the others) */
+    const uint8_t *cells; /* the map, row-major */
+    uint32_t width, size;
+} nbi_costs;
+
+/* The costs of an agent of this capability and size on the bundle's map
+ * (which it must hold), from a query's multipliers (NULL: all 1).
+ * NB_ERR_ARG, naming the terrain, when a multiplier of the capability's
+ * terrains is not finite or not from 1 to NB_MAX_COST. */
+nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, uint32_t size,
+                         const double *costs, nb_err *err);
+
+/* The multiplier of entering (x, y), the agent's top-left cell: the largest
+ * under its square (where it may stand, so the square is on the map). */
+static inline double nbi_costs_cell(const nbi_costs *c, uint32_t x, uint32_t y)
+{
+    const uint8_t *row = c->cells + (size_t)y * c->width + x;
+    if (c->size == 1)
+        return c->of_char[*row];
+    double m = 1;
+    for (uint32_t j = 0; j < c->size; j++, row += c->width)
+        for (uint32_t i = 0; i < c->size; i++)
+            if (c->of_char[row[i]] > m)
+                m = c->of_char[row[i]];
+    return m;
+}
+
+/* 1 when a and b cost the same for the agent (every terrain of cap). */
+int nbi_costs_equal(const double *a, const double *b, nb_capability cap);
+
+#endif

@@ -1,0 +1,105 @@
+#!/bin/sh
+# costs.sh: terrain costs per agent type (formats/agents.md) through the
+# tools.  An agent set without costs gives the very bytes main's tools
+# gave before costs existed: the checksum below was computed with the
+# tools of commit 38e29c0 (before issue 18's costs) by
+#   mkclear -q --agents data/sample-agents.yaml data/sample.map -o s.nbk
+#   mkabstract -q s.nbk; sha256sum s.nbk
+# (a deliberate change of the bundle's bytes updates it, saying why).
+# Costs that are all 1 give those bytes too.  With costs: the agent set's
+# version 2, info and dump show them, dump's YAML bakes the same bundle,
+# the SQLite form round-trips them; query reports cost and length, the
+# optimal method falls back to Annotated A*, HAA* and scen refuse; a bad costs key is an error naming file,
+# line and terrain, and no bundle is left.
+. "$top_srcdir/tests/support/lib.sh"
+data=$top_srcdir/data
+want=f3e74dc987d07842bdc054fe46d56838c07d3a1a056f1bea6c370283da223e56
+sum() { sha256sum "$1" | cut -d' ' -f1; }
+
+ok "the sample level is baked" mkclear -q --agents "$data/sample-agents.yaml" "$data/sample.map" -o "$tmp/s.nbk"
+ok "... with its abstract graph" mkabstract -q "$tmp/s.nbk"
+is "without costs: the bytes of the tools before costs" "$(sum "$tmp/s.nbk")" "$want"
+
+# The same agents, each with costs of 1.
+awk '{ print } /capability:/ { n++; print (n % 2 ? "    costs: {ground: 1}" : "    costs: {}") }' \
+  "$data/sample-agents.yaml" >"$tmp/ones.yaml"
+like "the agent set with costs of 1 names costs" "$(cat "$tmp/ones.yaml")" "costs: {ground: 1}"
+ok "costs of 1: baked" mkclear -q --agents "$tmp/ones.yaml" "$data/sample.map" -o "$tmp/o.nbk"
+ok "... with its abstract graph" mkabstract -q "$tmp/o.nbk"
+is "costs of 1: the same bytes" "$(sum "$tmp/o.nbk")" "$want"
+
+cat >"$tmp/c.yaml" <<'Y'
+agents:
+  - name: scout
+    size: 1
+    capability: [ground, swamp]
+    costs: {swamp: 5}
+  - name: wagon
+    size: 2
+    capability: [ground, swamp]
+    costs:
+      swamp: 2.5
+  - name: walker
+    size: 1
+    capability: [ground, swamp]
+Y
+ok "with costs: baked" mkclear -q --optimal --agents "$tmp/c.yaml" "$data/sample.map" -o "$tmp/c.nbk"
+ok "... with its abstract graph" mkabstract -q "$tmp/c.nbk"
+status navbake info "$tmp/c.nbk"
+like "info: the agent's costs" "$out" "capability ground,swamp   costs swamp 5"
+like "info: the agent set is version 2" "$out" "agents      2   raw"
+status navbake info --json "$tmp/c.nbk"
+like "info --json: the costs of each terrain" "$out" '"costs": {"ground": 1, "swamp": 2.5}'
+status navbake dump "$tmp/c.nbk" agents
+like "dump: the costs as YAML" "$out" "    costs: {swamp: 2.5}"
+printf '%s\n' "$out" >"$tmp/dumped.yaml"
+ok "dump's YAML bakes" mkclear -q --optimal --agents "$tmp/dumped.yaml" "$data/sample.map" -o "$tmp/d.nbk"
+ok "... with its abstract graph" mkabstract -q "$tmp/d.nbk"
+is "... the same bundle" "$(sum "$tmp/d.nbk")" "$(sum "$tmp/c.nbk")"
+
+# The SQLite form keeps the section's bytes.
+ok "to SQLite" navbake convert "$tmp/c.nbk" "$tmp/c.sqlite"
+ok "... and back" navbake convert "$tmp/c.sqlite" "$tmp/c2.nbk"
+is "... the same bytes" "$(sum "$tmp/c2.nbk")" "$(sum "$tmp/c.nbk")"
+status navbake info "$tmp/c.sqlite"
+like "info on the SQLite form: the costs" "$out" "costs swamp 2.5"
+
+# Across the swamp of the sample map: walker goes through, scout around.
+status navbake query "$tmp/c.nbk" -a walker --from 2,20 --to 40,30
+is "query walker: exit 0" "$rc" 0
+wlen=$(printf '%s\n' "$out" | awk '$1 == "length" { print $2 }')
+status navbake query "$tmp/c.nbk" -a scout --from 2,20 --to 40,30
+is "query scout: exit 0" "$rc" 0
+like "... the agent line names the costs" "$out" "costs swamp 5)"
+slen=$(printf '%s\n' "$out" | awk '$1 == "length" { print $2 }')
+scost=$(printf '%s\n' "$out" | awk '$1 == "cost" { print $2 }')
+ok "... its cost ($scost) is at least its length ($slen), and its length at least walker's ($wlen)" \
+  awk -v c="$scost" -v l="$slen" -v w="$wlen" 'BEGIN { exit !(c + 0 >= l + 0 && l + 0 >= w + 0 && c != "") }'
+status navbake query --json "$tmp/c.nbk" -a scout --from 2,20 --to 40,30
+like "query --json: the cost" "$out" "\"cost\": $scost"
+like "query --json: the costs" "$out" '"costs": "swamp 5"'
+status navbake query "$tmp/c.nbk" -a scout --method optimal --from 2,20 --to 40,30
+is "--method optimal with costs: exit 0" "$rc" 0
+like "... says it answers with Annotated A*" "$err" "serves agents without terrain costs, and 'scout' has costs; answering with Annotated A* (aa)"
+like "... with the least cost" "$out" "cost       $scost"
+status navbake query "$tmp/c.nbk" -a walker --method optimal --from 2,20 --to 40,30
+is "--method optimal without costs: no note" "$err" ""
+status navbake query "$tmp/c.nbk" -a scout --method haa --from 2,20 --to 40,30
+is "--method haa with costs: refused (exit 1)" "$rc" 1
+like "... saying why" "$err" "the abstract graph serves agents without terrain costs"
+
+printf 'version 1\n0\tsample.map\t64\t40\t2\t20\t40\t30\t1\n' >"$tmp/s.scen"
+status navbake scen "$tmp/c.nbk" "$tmp/s.scen" -a scout
+is "scen with an agent with costs: refused (exit 1)" "$rc" 1
+like "... saying why" "$err" "agent 'scout' has terrain costs (swamp 5), and the scenario's optimal lengths are for an agent without"
+
+# Bad costs: the file, the line, the terrain; no bundle left.
+printf 'agents:\n  - name: x\n    size: 1\n    capability: [ground]\n    costs: {lava: 2}\n' >"$tmp/bad.yaml"
+status mkclear -q --agents "$tmp/bad.yaml" "$data/sample.map" -o "$tmp/bad.nbk"
+is "unknown terrain in costs: exit 1" "$rc" 1
+like "... named with file and line" "$err" "bad.yaml:5:13: agent 'x': costs: unknown terrain 'lava'"
+ok "... and no bundle" test ! -e "$tmp/bad.nbk"
+printf 'agents:\n  - name: x\n    size: 1\n    capability: [ground]\n    costs: {ground: 0.5}\n' >"$tmp/bad.yaml"
+status mkclear -q --agents "$tmp/bad.yaml" "$data/sample.map" -o "$tmp/bad.nbk"
+like "a cost below 1: named" "$err" "bad.yaml:5:21: agent 'x': cost of 'ground': 0.5 is outside 1 to 1e+06"
+finish
