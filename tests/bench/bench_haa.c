@@ -145,7 +145,7 @@ static int bucket_of(int steps)
  * same clearance layers with the same moves. */
 static double aa_find(nb_aa *ws, const query *q, nb_corner corner, uint64_t *expanded)
 {
-    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0};
+    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0, NULL};
     nb_aa_result r;
     nb_err err;
     if (nb_aa_find(ws, &aq, &r, &err) != NB_OK)
@@ -425,7 +425,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0};
+                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0, NULL};
                     nb_haa_result r;
                     double dt = 1e300;
                     nb_status qs_ = NB_OK;
@@ -462,7 +462,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0};
+                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0, NULL};
                     nb_haa_result rs;
                     double dt = 1e300;
                     nb_status ss = NB_OK;

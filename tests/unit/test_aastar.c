@@ -56,7 +56,7 @@ static void run_queries(tu_rng *rng, nb_aa *ws, const nb_bundle *nb, const nbb_g
                          {(int32_t)tu_below(rng, g->width), (int32_t)tu_below(rng, g->height)},
                          size,
                          cap,
-                         rule == BRUTE_STRICT ? NB_CORNER_STRICT : NB_CORNER_WEAK, 0};
+                         rule == BRUTE_STRICT ? NB_CORNER_STRICT : NB_CORNER_WEAK, 0, NULL};
         /* Mostly standable ends: draw again a few times. */
         for (int tries = 0;
              tries < 20 && !brute_can_stand(&legend, g, cap, size, q.start.x, q.start.y); tries++)
@@ -212,7 +212,7 @@ static void test_internal(tu_rng *rng)
         } while (!brute_can_stand(&legend, &g, 3, size, s.x, s.y) && ++tries < 10000);
         nbi_window w = {(int32_t)win[0], (int32_t)win[1], (int32_t)win[2], (int32_t)win[3]};
         nb_aa_result r;
-        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, NULL, &w, &r);
+        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, NULL, &w, NULL, &r);
         brute_dijkstra(&legend, &g, 3, size, rule, s.x, s.y, -1, -1, win, dist);
         size_t bad = 0, reached = 0;
         for (size_t i = 0; i < n; i++) {
@@ -232,7 +232,7 @@ static void test_internal(tu_rng *rng)
             t.x = (int32_t)(win[0] + tu_below(rng, (uint32_t)(win[2] - win[0])));
             t.y = (int32_t)(win[1] + tu_below(rng, (uint32_t)(win[3] - win[1])));
         } while (dist[(size_t)t.y * g.width + (size_t)t.x] < 0 && ++tries < 200);
-        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, &t, &w, &r);
+        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, &t, &w, NULL, &r);
         double want = dist[(size_t)t.y * g.width + (size_t)t.x];
         ok(want < 0 ? r.status == NB_PATH_NONE
                     : r.status == NB_PATH_FOUND && fabs(r.length - want) < 1e-9,
@@ -262,7 +262,7 @@ static void test_errors(void)
         return;
     }
     nb_aa_result r;
-    nb_aa_query q = {{1, 1}, {62, 38}, 1, 3, NB_CORNER_STRICT, 0};
+    nb_aa_query q = {{1, 1}, {62, 38}, 1, 3, NB_CORNER_STRICT, 0, NULL};
     q.start.x = 64;
     is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_ARG, "start outside the map: NB_ERR_ARG");
     like(err.msg, "start (64,1) is outside the 64 x 40 map", "named");
@@ -305,7 +305,7 @@ static void test_errors(void)
                           {(int32_t)tu_below(&rr, 64), (int32_t)tu_below(&rr, 40)},
                           1 + tu_below(&rr, 3),
                           agents.agent[tu_below(&rr, (uint32_t)agents.count)].capability,
-                          NB_CORNER_STRICT, 0};
+                          NB_CORNER_STRICT, 0, NULL};
         if (k % 100 != 0 && k != 1500 && k != 1501)
             continue; /* Dijkstra is slow: check one query in a hundred, and those around the wrap
                        */
@@ -362,7 +362,7 @@ static void test_unserved(void)
                          {(int32_t)tu_below(&rr, 64), (int32_t)tu_below(&rr, 40)},
                          2,
                          3,
-                         NB_CORNER_STRICT, 0};
+                         NB_CORNER_STRICT, 0, NULL};
         nb_aa_result r;
         if (nb_aa_find(ws, &q, &r, &err) != NB_OK) {
             bad++;

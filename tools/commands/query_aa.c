@@ -26,6 +26,7 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.capability = a->capability;
     s->q.corner = a->corner;
     s->q.max_expansions = a->max_expansions;
+    s->q.overlay = a->overlay;
     *state = s;
     return NBC_EXIT_OK;
 }

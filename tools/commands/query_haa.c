@@ -37,6 +37,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     s->q.capability = a->capability;
     s->q.corner = a->corner;
     s->q.max_expansions = a->max_expansions;
+    s->q.overlay = a->overlay;
     s->flags = flags;
     *state = s;
     return NBC_EXIT_OK;

@@ -27,6 +27,7 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
+    s->q.overlay = a->overlay;
     nb_status st = nb_sg_open(b, 0, &s->ws, err);
     if (st == NB_OK) {
         /* A query of the agent's own, from a cell to itself, says whether

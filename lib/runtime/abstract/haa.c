@@ -14,11 +14,20 @@
  * A query runs in phases that a step may stop anywhere within (navbake.h:
  * budgets and slices): the near search (ends in neighbouring clusters),
  * the two insertions, the abstract search, refinement.  Each counts its
- * expansions against the query's budget. */
+ * expansions against the query's budget.
+ *
+ * Under an overlay that blocks cells the baked graph may hold transitions
+ * and edges through them, and may miss the transitions of an entrance
+ * whose baked one is blocked; the graph is not repaired (yet: issue 17),
+ * so such a query is Annotated A* over the overlay, in a workspace of its
+ * own opened by the first such query: a path exactly when there is one,
+ * never through a blocked cell, smoothed and straightened under the
+ * overlay as asked. */
 #include <stdio.h>
 
 #include "abstract/haa.h"
 #include "abstract/haa_ws.h"
+#include "overlay/overlay.h"
 
 /* Room made at open for a path's cells (grown by a longer one). */
 #define FIRST_PATH 4096
@@ -40,6 +49,7 @@ void nb_haa_close(nb_haa *ws)
     nbi_free(ws->a, ws->path);
     nbi_u32map_free(&ws->where);
     nbi_free(ws->a, ws->anodes);
+    nb_aa_close(ws->aa);
     nbi_free(ws->a, ws);
 }
 
@@ -129,6 +139,7 @@ size_t nb_haa_workspace_bytes(const nb_haa *ws)
            nbi_csearch_bytes(&ws->ref) + nbi_csearch_bytes(&ws->near) +
            ((size_t)4 * g->cluster + 2) * sizeof *ws->targets + 16 * nn * sizeof *ws->seg +
            nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
+           (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0) +
            nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes;
 }
 
@@ -246,7 +257,7 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
     const nbi_layer *l = ws->l;
     size_t len = ws->len;
     if (ws->flags & NB_HAA_STRAIGHTEN)
-        len = nbi_straighten(l, q->size, (int)q->corner, ws->path, len);
+        len = nbi_straighten(l, q->overlay, q->size, (int)q->corner, ws->path, len);
     double cl = 0;
     for (size_t i = 1; i < len; i++)
         cl += (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y) ? NBI_SQRT2
@@ -254,7 +265,7 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
     res->cell_length = cl;
     res->length = cl;
     if (ws->flags & NB_HAA_SMOOTH) {
-        len = nbi_square_smooth(l, q->size, ws->path, len);
+        len = nbi_square_smooth(l, q->overlay, q->size, ws->path, len);
         res->length = nbi_polyline_length(ws->path, len);
     }
     res->path_len = len;
@@ -509,6 +520,21 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err 
     st = serves(ws, q->capability, q->size, &ci, &si, err);
     if (st != NB_OK)
         return st;
+    st = nbi_overlay_check(q->overlay, ws->b, "HAA*", err);
+    if (st != NB_OK)
+        return st;
+    if (q->overlay && q->overlay->blocked) {
+        if (!ws->aa && (st = nb_aa_open(ws->b, &ws->aa, err)) != NB_OK)
+            return st;
+        nb_aa_set_max_nodes(ws->aa, ws->max_nodes);
+        if ((st = nb_aa_begin(ws->aa, q, err)) != NB_OK)
+            return st;
+        ws->q = *q;
+        ws->flags = flags;
+        ws->l = &ws->layer[ci];
+        ws->phase = NBI_HAA_OVERLAID;
+        return NB_OK;
+    }
     ws->q = *q;
     ws->flags = flags;
     ws->stopped = 0;
@@ -650,6 +676,12 @@ nb_status nb_haa_step(nb_haa *ws, uint64_t expansions, int *done, nb_err *err)
 {
     if (ws->phase == NBI_HAA_IDLE)
         return nbi_fail(err, NB_ERR_ARG, "nb_haa_step: no query begun (nb_haa_begin)");
+    if (ws->phase == NBI_HAA_OVERLAID) {
+        nb_status ast = nb_aa_step(ws->aa, expansions, done, err);
+        if (ast != NB_OK)
+            ws->phase = NBI_HAA_IDLE;
+        return ast;
+    }
     nb_status st = ws->stopped ? NB_OK : run(ws, expansions, err);
     *done = st != NB_OK || ws->phase >= NBI_HAA_DONE || ws->stopped;
     return nbi_done(err, st);
@@ -685,12 +717,37 @@ static nb_status partial(nb_haa *ws, nb_err *err)
     return NB_OK;
 }
 
+/* The answer of the Annotated A* query begun under an overlay: its path, straightened and
+ * smoothed as asked. */
+static nb_status finish_overlaid(nb_haa *ws, nb_haa_result *res, nb_err *err)
+{
+    nb_aa_result r;
+    ws->phase = NBI_HAA_IDLE;
+    nb_status st = nb_aa_finish(ws->aa, &r, err);
+    if (st != NB_OK)
+        return st;
+    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, r.path_len, sizeof *ws->path))
+        return nbi_fail_nomem(err, "HAA*'s path");
+    if (r.path_len)
+        memcpy(ws->path, r.path, r.path_len * sizeof *ws->path);
+    ws->len = r.path_len;
+    res->status = r.status;
+    res->expanded = res->expanded_search = r.expanded;
+    res->searched = r.searched;
+    res->abstract_len = 0;
+    if (r.path_len)
+        finish_path(ws, res);
+    return nbi_done(err, NB_OK);
+}
+
 nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err)
 {
     memset(res, 0, sizeof *res);
     res->status = NB_PATH_NONE;
     if (ws->phase == NBI_HAA_IDLE)
         return nbi_fail(err, NB_ERR_ARG, "nb_haa_finish: no query begun (nb_haa_begin)");
+    if (ws->phase == NBI_HAA_OVERLAID)
+        return finish_overlaid(ws, res, err);
     if (ws->phase != NBI_HAA_DONE) {
         nb_status st = partial(ws, err);
         if (st != NB_OK)
