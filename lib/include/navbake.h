@@ -443,7 +443,7 @@ typedef struct nb_aa_query {
     nb_corner corner;
     uint64_t max_expansions;  /* 0: no limit (HAA*: of its searches together) */
     const nb_overlay *overlay; /* cells blocked at run time, made from the same bundle;
-                                  NULL (the default): none */
+                                  NULL (the default): none; HAA* checks its path against it */
 } nb_aa_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to

@@ -133,7 +133,8 @@ static nbb_grid edited(const nbb_grid *g, const model *m)
 
 typedef struct tally {
     long queries, aa_bad, haa_bad, haa_invalid, sg_bad, stand_bad, room_bad, reach_bad, reach_yes,
-        reach_no, reach_unknown, blocked_found;
+        reach_no, reach_unknown, blocked_found, haa_graph, haa_aa, haa_slices_bad, partial_bad,
+        partials;
 } tally;
 
 static nb_cell random_cell(tu_rng *r, uint32_t w, uint32_t h)
@@ -205,8 +206,11 @@ static void compare(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_sg *sg, const
                             q.start, q.goal, got.length, why, sizeof why) &&
                 t->aa_bad++ < 3)
                 diag("AA*'s path with the overlay: %s", why);
+            /* Straightened, smoothed or as refined, in turn. */
+            unsigned flags = k % 3 == 0 ? NB_HAA_STRAIGHTEN | NB_HAA_SMOOTH
+                                        : k % 3 == 1 ? NB_HAA_STRAIGHTEN : 0;
             nb_haa_result h;
-            if (nb_haa_find(haa, &q, 0, &h, &err) != NB_OK ||
+            if (nb_haa_find(haa, &q, flags, &h, &err) != NB_OK ||
                 (h.status == NB_PATH_FOUND) != (want.status == NB_PATH_FOUND) ||
                 (want.status != NB_PATH_FOUND && want.status != NB_PATH_NONE &&
                  h.status != want.status)) {
@@ -215,10 +219,62 @@ static void compare(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_sg *sg, const
                          q.start.x, q.start.y, q.goal.x, q.goal.y, nb_path_status_str(h.status),
                          nb_path_status_str(want.status));
             } else if (h.status == NB_PATH_FOUND &&
-                       !hu_path_ok(&legend, eg, a->capability, a->size, rule, h.path, h.path_len,
-                                   q.start, q.goal, h.length, why, sizeof why) &&
+                       !(flags & NB_HAA_SMOOTH
+                             ? hu_polyline_ok(&legend, eg, a->capability, a->size, rule, h.path,
+                                              h.path_len, q.start, q.goal, h.length, why,
+                                              sizeof why)
+                             : hu_path_ok(&legend, eg, a->capability, a->size, rule, h.path,
+                                          h.path_len, q.start, q.goal, h.length, why,
+                                          sizeof why)) &&
                        t->haa_invalid++ < 3) {
-                diag("HAA*'s path with the overlay: %s", why);
+                diag("HAA*'s path with the overlay (flags %u): %s", flags, why);
+            }
+            if (h.status == NB_PATH_FOUND && h.searched) {
+                /* From the baked graph (its path met no block), or Annotated A* over the
+                 * overlay after it did. */
+                t->haa_graph += h.abstract_len > 0;
+                t->haa_aa += h.abstract_len == 0;
+            }
+            if (h.status == NB_PATH_FOUND) {
+                /* Sliced: the same path. */
+                size_t n = h.path_len;
+                nb_cell *keep = malloc(n * sizeof *keep);
+                memcpy(keep, h.path, n * sizeof *keep);
+                int done = 0;
+                nb_status st = nb_haa_begin(haa, &q, flags, &err);
+                while (st == NB_OK && !done)
+                    st = nb_haa_step(haa, 1 + (uint64_t)(k % 7), &done, &err);
+                if (st == NB_OK)
+                    st = nb_haa_finish(haa, &h, &err);
+                if ((st != NB_OK || h.status != NB_PATH_FOUND || h.path_len != n ||
+                     memcmp(h.path, keep, n * sizeof *keep) != 0) &&
+                    t->haa_slices_bad++ < 3)
+                    diag("%s: HAA* sliced with the overlay: %s, %zu cells (find: %zu)", a->name,
+                         nb_path_status_str(h.status), h.path_len, n);
+                free(keep);
+            }
+            /* On a small budget: a partial path that no block cuts, for both searches. */
+            nb_aa_query lq = q;
+            lq.max_expansions = 1 + (uint64_t)(k * 37 % 400);
+            nb_aa_result la;
+            nb_haa_result lh;
+            if (nb_aa_find(aa, &lq, &la, &err) == NB_OK && nb_haa_find(haa, &lq, 0, &lh, &err) == NB_OK) {
+                const nb_cell *pp[2] = {la.path, lh.path};
+                size_t pn[2] = {la.status == NB_PATH_LIMIT ? la.path_len : 0,
+                                lh.status == NB_PATH_LIMIT ? lh.path_len : 0};
+                for (int w = 0; w < 2; w++) {
+                    int good = 1;
+                    t->partials += pn[w] > 0;
+                    for (size_t i = 0; i < pn[w] && good; i++)
+                        good = brute_can_stand(&legend, eg, a->capability, a->size, pp[w][i].x,
+                                               pp[w][i].y) &&
+                               (i == 0 || brute_step_ok(&legend, eg, a->capability, a->size, rule,
+                                                        pp[w][i - 1].x, pp[w][i - 1].y, pp[w][i].x,
+                                                        pp[w][i].y));
+                    if (!good && t->partial_bad++ < 3)
+                        diag("%s: a partial path of %s with the overlay crosses a block", a->name,
+                             w ? "HAA*" : "AA*");
+                }
             }
             if (q.corner == NB_CORNER_STRICT) {
                 nb_sg_query sq;
@@ -359,9 +415,14 @@ static void check_level(const char *name, const nbb_grid *grid, const nbi_agents
        "blocks), with valid paths",
        name, t.queries, t.blocked_found);
     ok(t.haa_bad == 0 && t.haa_invalid == 0,
-       "%s: HAA* with the overlay finds a path exactly when AA* does, valid on the edited map",
-       name);
+       "%s: HAA* with the overlay finds a path exactly when AA* does, valid on the edited map "
+       "(%ld from the graph, %ld by Annotated A* after a block)",
+       name, t.haa_graph, t.haa_aa);
+    ok(t.haa_slices_bad == 0, "%s: HAA* with the overlay in slices gives find's paths", name);
     ok(t.sg_bad == 0, "%s: the optimal layer with the overlay gives AA*'s answers", name);
+    ok(t.partial_bad == 0,
+       "%s: AA*'s and HAA*'s partial paths on a budget never cross a block (%ld partial paths)",
+       name, t.partials);
     ok(t.reach_bad == 0,
        "%s: nb_overlay_reachable's answers hold on the fresh bake (%ld joined, %ld apart, %ld "
        "left to a search)",
