@@ -97,6 +97,7 @@ struct search {
     unsigned tbits;
     const uint8_t *cv;
     uint8_t *const *otile; /* the overlay's tiles (overlay.h), or NULL */
+    const uint8_t *ofull;  /* its tile of no blocks */
     uint32_t otw;          /* its tiles per row */
     uint64_t bits, mask;
     uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
@@ -536,7 +537,14 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
     int32_t x, y;
     slot_cell(s, id, flat, &x, &y);
     const uint32_t mi = flat ? id : (uint32_t)y * s->W + (uint32_t)x;
-    unsigned m = moves(s, mi, x, y, over);
+    /* Under an overlay, a cell whose eight neighbours lie in a tile of no blocks (most cells,
+     * away from the blocks) needs no look at it. */
+    const uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+    unsigned m = over && ((ux & NBI_OV_MASK) - 1u >= NBI_OV_SIDE - 2 ||
+                          (uy & NBI_OV_MASK) - 1u >= NBI_OV_SIDE - 2 ||
+                          s->otile[(uy >> NBI_OV_SHIFT) * s->otw + (ux >> NBI_OV_SHIFT)] != s->ofull)
+                     ? moves(s, mi, x, y, 1)
+                     : moves(s, mi, x, y, 0);
     const int32_t *off = flat ? s->ws->moff : s->ws->soff;
     /* All eight neighbours in the tile of id: slots at fixed offsets. */
     const int inside = flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 &&
@@ -617,6 +625,7 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     s->bits = clear->bits;
     s->mask = clear->mask;
     s->otile = ov && ov->blocked ? ov->tile : NULL;
+    s->ofull = ov ? ov->full : NULL;
     s->otw = ov ? ov->tw : 0;
     s->size = size;
     s->strict = corner == NB_CORNER_STRICT;
