@@ -95,6 +95,24 @@ static inline unsigned nbp_popcount64(uint64_t v)
 #endif
 }
 
+/* Carry-less multiplication for the CRC (core/crc32.c): NBP_CLMUL is 1
+ * where the compiler can build x86-64 PCLMULQDQ code for one function
+ * (NBP_TARGET_CLMUL) and ask the processor at run time whether it has the
+ * instruction (nbp_has_clmul: CPUID leaf 1, ECX bit 1; <cpuid.h> is
+ * inline, so no libgcc is needed). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#define NBP_CLMUL 1
+#define NBP_TARGET_CLMUL __attribute__((target("pclmul,sse2")))
+static inline int nbp_has_clmul(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 1)) != 0;
+}
+#else
+#define NBP_CLMUL 0
+#endif
+
 /* 1 on a big-endian machine (bundles are little-endian). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define NBP_BIG_ENDIAN 1

@@ -57,6 +57,15 @@ ok "mkclear --optimal" mkclear -q --optimal "$top_srcdir/data/sample.map" -o "$t
 status navbake scen -m optimal "$tmp/so.nbk" "$tmp/good.scen"
 is "--method optimal with the layer: exit 0" "$rc" 0
 is "... without a note" "$err" ""
+for b in so s; do
+  status navbake query --json -m optimal "$tmp/$b.nbk" --from 2,2 --to 60,36
+  printf '%s' "$out" > "$tmp/q-$b.json"
+  status navbake query --json "$tmp/$b.nbk" --from 2,2 --to 60,36
+  printf '%s' "$out" > "$tmp/a-$b.json"
+  ok "query --json -m optimal ($b.nbk): AA*'s length, its workspace's bytes and setup time" python3 -c "
+import json; d=json.load(open('$tmp/q-$b.json')); a=json.load(open('$tmp/a-$b.json'))
+assert d['found'] and abs(d['length']-a['length'])<1e-9 and d['workspace_bytes']>0 and d['setup_microseconds']>=0"
+done
 status navbake scen -m optimal --corner weak "$tmp/so.nbk" "$tmp/good.scen"
 like "weak corners: Annotated A* answers, saying why" "$err" "strict corner rule only"
 status mkclear --optimal=weak "$top_srcdir/data/sample.map" -o "$tmp/sw.nbk"

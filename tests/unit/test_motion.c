@@ -946,6 +946,141 @@ static void slices(const char *model, uint64_t seed)
     nbb_grid_free(&grid);
 }
 
+/* ---- a workspace that costs what its searches touch (issue 16) ---- */
+
+typedef struct held {
+    size_t live, peak;
+} held;
+
+static void *h_alloc(void *o, size_t n)
+{
+    held *h = o;
+    size_t *p = malloc(sizeof(max_align_t) + n);
+    if (!p)
+        return NULL;
+    *p = n;
+    h->live += n;
+    h->peak = h->live > h->peak ? h->live : h->peak;
+    return (char *)p + sizeof(max_align_t);
+}
+
+static void h_free(void *o, void *ptr)
+{
+    held *h = o;
+    size_t *p = (size_t *)(void *)((char *)ptr - sizeof(max_align_t));
+    h->live -= *p;
+    free(p);
+}
+
+static void *h_realloc(void *o, void *ptr, size_t n)
+{
+    if (!ptr)
+        return h_alloc(o, n);
+    void *q = h_alloc(o, n);
+    if (!q)
+        return NULL;
+    size_t old = *(size_t *)(void *)((char *)ptr - sizeof(max_align_t));
+    memcpy(q, ptr, old < n ? old : n);
+    h_free(o, ptr);
+    return q;
+}
+
+/* A motion workspace with a counting allocator on the bundle at path
+ * (make_level's), and the bytes it holds after opening it. */
+static nb_motion_ws *counted_ws(const char *path, const char *model, held *h, nb_allocator *al,
+                                nb_bundle **b, nb_model **m, nb_perimeter **p, size_t *base)
+{
+    nb_err err;
+    *al = (nb_allocator){h_alloc, h_realloc, h_free, h};
+    *m = NULL;
+    *p = NULL;
+    nb_motion_ws *ws = NULL;
+    const nb_agent *a;
+    if (nb_bundle_open(path, 0, al, b, &err) != NB_OK || nb_model_open(*b, model, m, &err) != NB_OK ||
+        nb_perimeter_open(*b, *m, p, &err) != NB_OK || !(a = nb_agent_find(*b, "movingai"))) {
+        diag("%s", err.msg);
+        return NULL;
+    }
+    *base = h->live;
+    if (nb_motion_ws_open(*b, *m, *p, a->capability, a->size, 0, &ws, &err) != NB_OK)
+        diag("%s", err.msg);
+    return ws;
+}
+
+/* A 40 x 30 random level, alone and in the corner of a 1024 x 1024 map
+ * that is wall elsewhere: the same answers (the test's Dijkstra's), and a
+ * workspace with its queries holds about the same bytes on both: what
+ * its searches touch, not per-cell arrays of the map (about 30 bytes a
+ * cell, 30 MB, before issue 16). */
+static void big_map(const char *model, uint64_t seed)
+{
+    tu_rng r = {seed};
+    nbb_grid small, big;
+    level lv;
+    tu_random_grid(&r, 40, 30, 10, 1, &small);
+    big.width = big.height = 1024;
+    big.cells = malloc((size_t)big.width * big.height);
+    memset(big.cells, '@', (size_t)big.width * big.height);
+    for (uint32_t y = 0; y < small.height; y++)
+        memcpy(big.cells + (size_t)y * big.width, small.cells + (size_t)y * small.width, small.width);
+    const char *path[2] = {tu_path(tu_tmpdir(), "small.nbk"), tu_path(tu_tmpdir(), "big.nbk")};
+    held h[2] = {{0, 0}, {0, 0}};
+    nb_allocator al[2];
+    nb_bundle *b[2] = {NULL, NULL};
+    nb_model *m[2];
+    nb_perimeter *p[2];
+    nb_motion_ws *ws[2] = {NULL, NULL};
+    size_t base[2] = {0, 0};
+    int made = 0;
+    for (int k = 1; k >= 0; k--) {
+        level tmp;
+        if (!make_level(model, k ? &big : &small, NULL, "movingai", 0, 4, k ? &tmp : &lv))
+            break;
+        if (k)
+            free_level(&tmp);
+        made += 1;
+        if (rename(tu_path(tu_tmpdir(), "m.nbk"), path[k]) != 0)
+            break;
+        ws[k] = counted_ws(path[k], model, &h[k], &al[k], &b[k], &m[k], &p[k], &base[k]);
+    }
+    int good = 0, n = 0, found = 0;
+    for (int i = 0; ws[0] && ws[1] && i < 12; i++) {
+        nb_motion_query q;
+        nb_motion_result res[2];
+        random_query(&r, &lv, &q);
+        q.heuristic = i % 3 == 0 ? NB_MH_PERIMETER_GRID : i % 3 == 1 ? NB_MH_PERIMETER_HEADING
+                                                                      : NB_MH_PERIMETER;
+        double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
+        nb_motion_find(ws[0], &q, &res[0], NULL);
+        nb_motion_find(ws[1], &q, &res[1], NULL);
+        n++;
+        found += res[1].status == NB_PATH_FOUND;
+        good += res[0].status == res[1].status && res[0].expanded == res[1].expanded &&
+                (isfinite(best) ? res[1].status == NB_PATH_FOUND && fabs(res[1].cost - best) < 1e-6
+                                : res[1].status != NB_PATH_FOUND);
+    }
+    ok(n > 0 && good == n && found > 0,
+       "%s on a 1024 x 1024 map: the answers and expansions of the 40 x 30 level it holds "
+       "(%d of %d found)", model, found, n);
+    size_t held_small = h[0].peak - base[0], held_big = h[1].peak - base[1];
+    ok(ws[1] && held_big < held_small + ((size_t)256 << 10),
+       "%s: a workspace and its %d queries held %zu bytes on the big map, %zu on the level "
+       "alone (per-cell arrays: about %zu)", model, n, held_big, held_small,
+       (size_t)30 * big.width * big.height);
+    for (int k = 0; k < 2; k++) {
+        nb_motion_ws_close(ws[k]);
+        if (b[k]) {
+            nb_perimeter_close(p[k]);
+            nb_model_close(m[k]);
+            nb_bundle_close(b[k]);
+        }
+    }
+    if (made == 2)
+        free_level(&lv);
+    nbb_grid_free(&small);
+    free(big.cells);
+}
+
 int main(void)
 {
     sweeps();
@@ -962,5 +1097,7 @@ int main(void)
     bad_queries();
     for (int i = 0; i < 3; i++)
         slices(models[i], 500 + (uint64_t)i);
+    for (int i = 0; i < 3; i++)
+        big_map(models[i], 700 + (uint64_t)i);
     return done_testing();
 }

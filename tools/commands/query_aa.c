@@ -38,12 +38,7 @@ static nb_status aa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     s->q.start = from;
     s->q.goal = to;
     nb_status st = nb_aa_find(s->ws, &s->q, &r, err);
-    ans->status = r.status;
-    ans->length = r.length;
-    ans->expanded = r.expanded;
-    ans->searched = r.searched;
-    ans->path_len = r.path_len;
-    ans->path = r.path;
+    *ans = NBC_ANSWER_OF(r);
     return st;
 }
 

@@ -36,6 +36,11 @@ typedef struct nbc_answer {
     const nb_cell *path; /* valid until the method's next answer */
 } nbc_answer;
 
+/* The answer in a library result (nb_aa_result, nb_haa_result and
+ * nb_sg_result have these fields under these names). */
+#define NBC_ANSWER_OF(r)                                                                         \
+    ((nbc_answer){(r).status, (r).length, (r).expanded, (r).searched, (r).path_len, (r).path})
+
 typedef struct nbc_method {
     const char *name;    /* for --method */
     const char *summary; /* a line for --help */

@@ -11,6 +11,7 @@ struct sg_state {
     nb_sg *ws;
     nb_sg_query q;
     void *aa; /* Annotated A*'s state when the bundle has no layer for the agent */
+    double setup_us;
 };
 
 /* The layer for this agent, or Annotated A* in its place: a bundle holds
@@ -28,7 +29,9 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.capability = a->capability;
     s->q.corner = a->corner;
     s->q.overlay = a->overlay;
+    double t0 = nbc_now_us();
     nb_status st = nb_sg_open(b, 0, &s->ws, err);
+    s->setup_us = nbc_now_us() - t0;
     if (st == NB_OK) {
         /* A query of the agent's own, from a cell to itself, says whether
          * there is a layer for it. */
@@ -62,13 +65,19 @@ static nb_status sg_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     s->q.start = from;
     s->q.goal = to;
     nb_status st = nb_sg_find(s->ws, &s->q, &r, err);
-    ans->status = r.status;
-    ans->length = r.length;
-    ans->expanded = r.expanded;
-    ans->searched = r.searched;
-    ans->path_len = r.path_len;
-    ans->path = r.path;
+    *ans = NBC_ANSWER_OF(r);
     return st;
+}
+
+static void sg_workspace(void *state, size_t *bytes, double *setup_us)
+{
+    struct sg_state *s = state;
+    if (s->aa) {
+        nbc_method_aa.workspace(s->aa, bytes, setup_us);
+        return;
+    }
+    *bytes = nb_sg_bytes(s->ws);
+    *setup_us = s->setup_us;
 }
 
 static void sg_close(void *state)
@@ -88,6 +97,7 @@ const nbc_method nbc_method_optimal = {
     .open = sg_open,
     .solve = sg_solve,
     .close = sg_close,
+    .workspace = sg_workspace,
 };
 const nbc_method nbc_method_subgoal = {
     .name = "subgoal",
@@ -95,4 +105,5 @@ const nbc_method nbc_method_subgoal = {
     .open = sg_open,
     .solve = sg_solve,
     .close = sg_close,
+    .workspace = sg_workspace,
 };

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "bake_int.h"
+#include "core/crc32.h"
 
 struct bsec {
     nb_section_info info;
@@ -176,15 +177,7 @@ static nb_status add(nbb_builder *b, const nb_section_info *info, uint8_t *paylo
         stored = payload;
         in.size = len;
     }
-    {
-        uLong crc = crc32(0, NULL, 0);
-        for (uint64_t at = 0; at < in.size;) {
-            uInt n = (uInt)(in.size - at > 0x40000000u ? 0x40000000u : in.size - at);
-            crc = crc32(crc, stored + at, n);
-            at += n;
-        }
-        in.crc = (uint32_t)crc;
-    }
+    in.crc = nbi_crc32(0, stored, (size_t)in.size);
     in.offset = 0;
     /* The name is NUL-padded on disk: clear what follows the terminator. */
     size_t nl = strlen(in.name);

@@ -8,6 +8,18 @@
 
 #include "place/runs_build.h"
 
+uint64_t nbb_runs_lengths_to_before(uint8_t *runs, uint64_t nruns)
+{
+    uint64_t before = 0;
+    for (uint64_t j = 0; j < nruns; j++) {
+        uint8_t *rec = runs + (size_t)j * NBI_RUNS_RECORD;
+        uint32_t m = nbi_get32(rec + NBI_RUN_BEFORE);
+        nbi_put32(rec + NBI_RUN_BEFORE, (uint32_t)before);
+        before += m;
+    }
+    return before;
+}
+
 nb_status nbb_runs_build(const uint32_t *label, uint32_t width, uint32_t height, uint32_t n,
                          nbb_runs *out, nb_err *err)
 {
@@ -67,14 +79,7 @@ nb_status nbb_runs_build(const uint32_t *label, uint32_t width, uint32_t height,
         }
         i = end;
     }
-    /* Lengths become the cells before each run. */
-    uint32_t before = 0;
-    for (uint64_t j = 0; j < nruns; j++) {
-        uint8_t *rec = runs + (size_t)j * NBI_RUNS_RECORD;
-        uint32_t m = nbi_get32(rec + NBI_RUN_BEFORE);
-        nbi_put32(rec + NBI_RUN_BEFORE, before);
-        before += m;
-    }
+    nbb_runs_lengths_to_before(runs, nruns);
     free(slot);
     out->payload = p;
     out->len = len;
@@ -97,14 +102,20 @@ nb_status nbb_runs_add(nbb_builder *b, nb_capability cap, uint32_t size, const u
     nb_status st = nbb_runs_build(label, width, height, n, &runs, err);
     if (st != NB_OK)
         return st;
+    st = nbb_runs_add_built(b, cap, size, &runs, compress, err);
+    nbb_runs_free(&runs);
+    return st;
+}
+
+nb_status nbb_runs_add_built(nbb_builder *b, nb_capability cap, uint32_t size, const nbb_runs *runs,
+                             int compress, nb_err *err)
+{
     nb_section_info in;
     memset(&in, 0, sizeof in);
     in.type = NB_SEC_RUNS;
     in.version = NBI_RUNS_VERSION;
     in.encoding = NB_ENC_RAW;
-    uint32_t params[5] = {cap, size, n, runs.count, runs.cells};
+    uint32_t params[5] = {cap, size, runs->n, runs->count, runs->cells};
     memcpy(in.param, params, sizeof params);
-    st = nbb_builder_add(b, &in, runs.payload, runs.len, compress, err);
-    nbb_runs_free(&runs);
-    return st;
+    return nbb_builder_add(b, &in, runs->payload, runs->len, compress, err);
 }

@@ -5,6 +5,8 @@
 #define NB_RUNS_BUILD_H
 
 #include "bake_int.h"
+#include "clearance/clearance.h"
+#include "place/place.h"
 
 typedef struct nbb_runs {
     uint8_t *payload; /* malloc'ed; formats/runs.md's layout */
@@ -21,10 +23,28 @@ typedef struct nbb_runs {
 nb_status nbb_runs_build(const uint32_t *label, uint32_t width, uint32_t height, uint32_t n,
                          nbb_runs *out, nb_err *err);
 void nbb_runs_free(nbb_runs *r);
+/* Runs whose before fields hold their lengths get the count of cells
+ * before each instead; returns the cells of all. */
+uint64_t nbb_runs_lengths_to_before(uint8_t *runs, uint64_t nruns);
 
 /* Builds the runs of component layer (cap, size)'s labelling and adds
  * them to the builder as its runs section (raw, zlib when compress). */
 nb_status nbb_runs_add(nbb_builder *b, nb_capability cap, uint32_t size, const uint32_t *label,
                        uint32_t width, uint32_t height, uint32_t n, int compress, nb_err *err);
+
+/* Adds runs built by nbb_runs_build or nbb_runs_patch as the runs
+ * section of component layer (cap, size). */
+nb_status nbb_runs_add_built(nbb_builder *b, nb_capability cap, uint32_t size, const nbb_runs *runs,
+                             int compress, nb_err *err);
+
+/* The runs of a component layer that differs from the one old describes
+ * only in rows y0 to y1 - 1 (runs_patch.c): old's runs outside them and
+ * layer's within, in O(runs + components + the rows' cells), the same
+ * bytes as nbb_runs_build of the whole layer when old describes the old
+ * layer.  NB_ERR_FORMAT when old's runs are out of row order or name a
+ * component past layer's count outside the rows (build from the whole
+ * layer then), NB_ERR_NOMEM. */
+nb_status nbb_runs_patch(const nbi_runs *old, const nbi_layer *layer, uint32_t y0, uint32_t y1,
+                         nbb_runs *out, nb_err *err);
 
 #endif

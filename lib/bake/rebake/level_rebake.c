@@ -123,10 +123,39 @@ static nb_status add_layer(nbb_builder *b, const nb_bundle *old, layer_out *o, u
     return nbb_layer_add(b, type, o->params, o->nparams, p, o->len, compress, err);
 }
 
+/* The rows y0 to y1 - 1 outside which component layer v holds the same
+ * values as the old bundle's layer of (cap, size): 0 when there is none
+ * or it packs its values in another width. */
+static int layer_rows_changed(const nb_bundle *old, const nbi_layer *v, nb_capability cap, uint32_t size,
+                        uint32_t *y0, uint32_t *y1)
+{
+    nbi_layer ol;
+    if (nbi_components_layer(old, cap, size, &ol, NULL) != NB_OK || ol.bits != v->bits ||
+        ol.width != v->width || ol.height != v->height)
+        return 0;
+    uint64_t cells = (uint64_t)v->width * v->height, len = (cells * v->bits + 7) / 8, i = 0,
+             j = len;
+    while (i < len && ol.bits_at[i] == v->bits_at[i])
+        i++;
+    while (j > i && ol.bits_at[j - 1] == v->bits_at[j - 1])
+        j--;
+    if (i == j) {
+        *y0 = *y1 = 0;
+        return 1;
+    }
+    uint64_t c0 = i * 8 / v->bits, c1 = (j * 8 - 1) / v->bits;
+    *y0 = (uint32_t)(c0 / v->width);
+    *y1 = (uint32_t)(c1 / v->width + 1);
+    if (*y1 > v->height)
+        *y1 = v->height;
+    return 1;
+}
+
 /* The runs section of a component layer: the old one as stored when the
  * layer is kept and the old bundle has it (the runs are a function of the
- * layer), else built from the layer's values into *label, allocated on first
- * use (a map's cells: an update that keeps every layer needs none). */
+ * layer); else the old one patched in the rows where the layer changed
+ * (runs_patch.c); else built from the layer's values into *label,
+ * allocated on first use (a map's cells). */
 static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out *lo,
                           nb_capability cap, uint32_t size, int compress, uint32_t **label,
                           nb_err *err)
@@ -138,6 +167,18 @@ static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out 
     if (kept.keep >= 0)
         return add_layer(b, old, &kept, NB_SEC_RUNS, compress, err);
     const nbi_layer *v = &lo->view;
+    nbb_runs runs;
+    uint32_t y0, y1;
+    if (old && layer_rows_changed(old, v, cap, size, &y0, &y1)) {
+        nbi_runs or;
+        nb_err quiet;
+        if (nbi_runs_find(old, cap, size, &or, NULL) == NB_OK &&
+            nbb_runs_patch(&or, v, y0, y1, &runs, &quiet) == NB_OK) {
+            nb_status st = nbb_runs_add_built(b, cap, size, &runs, compress, err);
+            nbb_runs_free(&runs);
+            return st;
+        }
+    }
     uint64_t n = (uint64_t)v->width * v->height;
     if (!*label && !(*label = malloc((size_t)(n ? n : 1) * sizeof **label)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of a %u x %u map", v->width,

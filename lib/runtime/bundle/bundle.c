@@ -9,6 +9,7 @@
 
 #include "bundle/bundle.h"
 #include "bundle/osfile.h"
+#include "core/crc32.h"
 
 /* zlib's allocations go through the bundle's allocator too. */
 static voidpf zalloc(voidpf opaque, uInt items, uInt size)
@@ -353,16 +354,8 @@ nb_status nb_bundle_payload(const nb_bundle *b, size_t index, const void **data,
 nb_status nbi_section_crc_check(const nb_bundle *b, size_t index, nb_err *err)
 {
     const struct nbi_section *s = &b->sections[index];
-    uLong crc = crc32(0, NULL, 0);
-    const uint8_t *p = s->stored;
-    uint64_t left = s->info.size;
-    while (left > 0) {
-        uInt n = (uInt)(left > 0x40000000u ? 0x40000000u : left);
-        crc = crc32(crc, p, n);
-        p += n;
-        left -= n;
-    }
-    if ((uint32_t)crc != s->info.crc) {
+    uint32_t crc = nbi_crc32(0, s->stored, (size_t)s->info.size);
+    if (crc != s->info.crc) {
         const char *tn = nb_section_type_name(s->info.type);
         if (b->form == NB_FORM_SQLITE)
             return nbi_fail(err, NB_ERR_CRC,

@@ -11,13 +11,13 @@
 
 #include "motion/motion.h"
 
-nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_model *m, uint32_t w,
-                            uint32_t h, const uint8_t *stand, nb_err *err)
+nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_model *m,
+                            const nbi_stand *stand, nb_err *err)
 {
     memset(d, 0, sizeof *d);
     d->a = a;
-    d->w = w;
-    d->h = h;
+    d->w = stand->w;
+    d->h = stand->h;
     d->stand = stand;
     /* The distinct steps: a backward step of heading h is the forward step
      * of the opposite offset when the model has one (same cells swept). */
@@ -40,25 +40,24 @@ nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_mod
             }
             d->move_of[sign < 0][k] = (uint8_t)i;
         }
-    size_t n = (size_t)w * h;
     d->mwords = (d->nmoves + 63) / 64;
-    d->dist = nbi_alloc_array(d->a, n, sizeof *d->dist);
-    d->stamp = nbi_zalloc_array(d->a, n, sizeof *d->stamp);
-    d->known = nbi_zalloc_array(d->a, n, 1);
-    d->legal = nbi_alloc_array(d->a, n * d->mwords, sizeof *d->legal);
-    if (!d->dist || !d->stamp || !d->known || !d->legal || !nbi_heap_init(&d->heap, a, 4096, NULL)) {
+    int ok = nbi_mtile_pool(&d->pool, a, d->w, d->h, &d->tbits);
+    nbi_pool_array(&d->pool, (void **)&d->dist, sizeof *d->dist, 0);
+    nbi_pool_array(&d->pool, (void **)&d->stamp, sizeof *d->stamp, 1);
+    nbi_pool_array(&d->pool, (void **)&d->known, 1, 1);
+    nbi_pool_array(&d->pool, (void **)&d->legal, d->mwords * sizeof *d->legal, 0);
+    if (!ok || !nbi_pool_reserve(&d->pool, 4) || !nbi_heap_init(&d->heap, a, 4096, NULL)) {
         nbi_griddist_free(d);
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the grid heuristic of a %u x %u map", w, h);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the grid heuristic of a %u x %u map",
+                        d->w, d->h);
     }
+    nbi_pool_begin(&d->pool);
     return NB_OK;
 }
 
 void nbi_griddist_free(nbi_griddist *d)
 {
-    nbi_free(d->a, d->dist);
-    nbi_free(d->a, d->stamp);
-    nbi_free(d->a, d->known);
-    nbi_free(d->a, d->legal);
+    nbi_pool_free(&d->pool);
     nbi_heap_free(&d->heap);
     d->dist = NULL;
     d->stamp = NULL;
@@ -66,9 +65,24 @@ void nbi_griddist_free(nbi_griddist *d)
     d->legal = NULL;
 }
 
+/* The slot of (x, y) in the map, its tile's page claimed for this query
+ * when it has none (a page taken from another tile forgets that tile's
+ * legal moves); NBI_POOL_NONE when out of memory. */
+static uint32_t slot_of(nbi_griddist *d, long x, long y)
+{
+    int fresh;
+    uint32_t k = nbi_mtile_key(d->tbits, x, y), had = d->pool.dir[k];
+    uint32_t pg = nbi_pool_page(&d->pool, k, &fresh);
+    if (pg == NBI_POOL_NONE)
+        return NBI_POOL_NONE;
+    if (fresh && had != pg)
+        memset(d->known + ((size_t)pg << (2 * NBI_MTILE)), 0, (size_t)1 << (2 * NBI_MTILE));
+    return nbi_mtile_slot(pg, x, y);
+}
+
 static int open_cell(const nbi_griddist *d, long x, long y)
 {
-    return x >= 0 && y >= 0 && x < (long)d->w && y < (long)d->h && d->stand[(size_t)y * d->w + x];
+    return nbi_stand_at(d->stand, x, y);
 }
 
 static double toward(const nbi_griddist *d, long x, long y)
@@ -80,10 +94,11 @@ static double toward(const nbi_griddist *d, long x, long y)
 void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty)
 {
     if (d->gen >= UINT32_MAX / 2 - 1) {
-        memset(d->stamp, 0, (size_t)d->w * d->h * sizeof *d->stamp);
+        memset(d->stamp, 0, nbi_pool_slots(&d->pool) * sizeof *d->stamp);
         d->gen = 0;
     }
     d->gen++;
+    nbi_pool_begin(&d->pool);
     nbi_heap_clear(&d->heap);
     d->gx = gx;
     d->gy = gy;
@@ -91,19 +106,24 @@ void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty)
     d->ty = ty;
     d->exhausted = 0;
     d->expanded = 0;
-    size_t id = (size_t)gy * d->w + (size_t)gx;
-    d->dist[id] = 0;
-    d->stamp[id] = 2 * d->gen;
-    if (!nbi_heap_push(&d->heap, toward(d, gx, gy), 0, (uint32_t)id))
+    uint32_t sl = slot_of(d, gx, gy);
+    if (sl == NBI_POOL_NONE) {
+        d->exhausted = 1;
+        return;
+    }
+    d->dist[sl] = 0;
+    d->stamp[sl] = 2 * d->gen;
+    if (!nbi_heap_push(&d->heap, toward(d, gx, gy), 0, (uint32_t)((size_t)gy * d->w + (size_t)gx)))
         d->exhausted = 1;
 }
 
-
 int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k)
 {
-    size_t cell = (size_t)y * d->w + (size_t)x;
-    uint64_t *bits = d->legal + cell * d->mwords;
-    if (!d->known[cell]) {
+    uint32_t sl = slot_of(d, x, y);
+    if (sl == NBI_POOL_NONE)
+        return 0; /* out of memory: the step is not taken */
+    uint64_t *bits = d->legal + (size_t)sl * d->mwords;
+    if (!d->known[sl]) {
         for (unsigned w = 0; w < d->mwords; w++)
             bits[w] = 0;
         for (unsigned j = 0; j < d->nmoves; j++) {
@@ -114,7 +134,7 @@ int nbi_move_legal(nbi_griddist *d, long x, long y, unsigned k)
             if (ok)
                 bits[j / 64] |= (uint64_t)1 << (j % 64);
         }
-        d->known[cell] = 1;
+        d->known[sl] = 1;
     }
     return (int)(bits[k / 64] >> (k % 64) & 1);
 }
@@ -123,44 +143,52 @@ double nbi_griddist_get(nbi_griddist *d, long x, long y)
 {
     if (x < 0 || y < 0 || x >= (long)d->w || y >= (long)d->h)
         return INFINITY;
-    size_t want = (size_t)y * d->w + (size_t)x;
-    if (d->stamp[want] == 2 * d->gen + 1)
-        return d->dist[want];
+    uint32_t closed = 2 * d->gen + 1, pg = nbi_pool_find(&d->pool, nbi_mtile_key(d->tbits, x, y));
+    if (pg != NBI_POOL_NONE && d->stamp[nbi_mtile_slot(pg, x, y)] == closed)
+        return d->dist[nbi_mtile_slot(pg, x, y)];
     while (!d->exhausted) {
         if (nbi_heap_empty(&d->heap)) {
             d->exhausted = 1;
             break;
         }
         nbi_heap_item it = nbi_heap_pop(&d->heap);
-        size_t id = it.id;
-        if (d->stamp[id] == 2 * d->gen + 1)
+        long cx = (long)(it.id % d->w), cy = (long)(it.id / d->w);
+        uint32_t cs = slot_of(d, cx, cy); /* claimed when pushed: found */
+        if (cs == NBI_POOL_NONE || d->stamp[cs] == closed)
             continue;
-        d->stamp[id] = 2 * d->gen + 1;
+        d->stamp[cs] = closed;
         d->expanded++;
-        long cx = (long)(id % d->w), cy = (long)(id / d->w);
-        double g = d->dist[id];
+        double g = d->dist[cs];
         /* Cells p from which a step lands here: p = c - move, legal from p. */
         for (unsigned k = 0; k < d->nmoves; k++) {
             long px = cx - d->mdx[k], py = cy - d->mdy[k];
             if (!open_cell(d, px, py))
                 continue;
-            size_t pid = (size_t)py * d->w + (size_t)px;
-            if (d->stamp[pid] == 2 * d->gen + 1)
+            uint32_t ps = slot_of(d, px, py);
+            if (ps == NBI_POOL_NONE) {
+                d->exhausted = 1;
+                break;
+            }
+            if (d->stamp[ps] == closed)
                 continue;
             if (!nbi_move_legal(d, px, py, k))
                 continue;
             double ng = g + d->mlen[k];
-            if (d->stamp[pid] != 2 * d->gen || ng < d->dist[pid]) {
-                d->stamp[pid] = 2 * d->gen;
-                d->dist[pid] = ng;
-                if (!nbi_heap_push(&d->heap, d->dist[pid] + toward(d, px, py), 0, (uint32_t)pid)) {
+            if (d->stamp[ps] != 2 * d->gen || ng < d->dist[ps]) {
+                d->stamp[ps] = 2 * d->gen;
+                d->dist[ps] = ng;
+                if (!nbi_heap_push(&d->heap, ng + toward(d, px, py), 0,
+                                   (uint32_t)((size_t)py * d->w + (size_t)px))) {
                     d->exhausted = 1;
                     break;
                 }
             }
         }
-        if (id == want)
-            return d->dist[want];
+        if (cx == x && cy == y)
+            return g;
     }
-    return d->stamp[want] == 2 * d->gen + 1 ? d->dist[want] : INFINITY;
+    pg = nbi_pool_find(&d->pool, nbi_mtile_key(d->tbits, x, y));
+    return pg != NBI_POOL_NONE && d->stamp[nbi_mtile_slot(pg, x, y)] == closed
+               ? d->dist[nbi_mtile_slot(pg, x, y)]
+               : INFINITY;
 }

@@ -111,21 +111,18 @@ nb_status nbi_headdist_init(nbi_headdist *d, const nb_allocator *a, const nb_mod
                 d->vbest[dir < 0][t] = v;
         }
     }
-    size_t cells = (size_t)grid->w * grid->h;
     d->cap_blocks = 64;
     d->edges = nbi_alloc_array(d->a, 3 * H * H, sizeof *d->edges);
-    d->cell_block = nbi_alloc_array(d->a, cells, sizeof *d->cell_block);
+    int ok = nbi_cellblocks_init(&d->blocks, d->a, grid->w, grid->h);
     d->block_cell = nbi_alloc_array(d->a, d->cap_blocks, sizeof *d->block_cell);
     d->st = nbi_alloc_array(d->a, d->cap_blocks * H, sizeof *d->st);
     d->pos = nbi_alloc_array(d->a, d->cap_blocks * H, sizeof *d->pos);
-    if (!d->edges || !d->cell_block || !d->block_cell || !d->st || !d->pos ||
+    if (!d->edges || !ok || !d->block_cell || !d->st || !d->pos ||
         !nbi_heap_init(&d->heap, a, 4096, d->pos)) {
         nbi_headdist_free(d);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the heading-aware heuristic of a %u x %u map",
                         grid->w, grid->h);
     }
-    for (size_t i = 0; i < cells; i++)
-        d->cell_block[i] = NBI_HEAP_NONE;
     /* The default classes: the headings the top speed turns across. */
     unsigned top = 0;
     for (unsigned l = 0; l < m->nspeeds; l++)
@@ -143,13 +140,13 @@ nb_status nbi_headdist_init(nbi_headdist *d, const nb_allocator *a, const nb_mod
 void nbi_headdist_free(nbi_headdist *d)
 {
     nbi_free(d->a, d->edges);
-    nbi_free(d->a, d->cell_block);
+    nbi_cellblocks_free(&d->blocks);
     nbi_free(d->a, d->block_cell);
     nbi_free(d->a, d->st);
     nbi_free(d->a, d->pos);
     nbi_heap_free(&d->heap);
     d->edges = NULL;
-    d->cell_block = d->block_cell = d->pos = NULL;
+    d->block_cell = d->pos = NULL;
     d->st = NULL;
 }
 
@@ -159,7 +156,10 @@ void nbi_headdist_free(nbi_headdist *d)
 static uint32_t state_of(nbi_headdist *d, size_t cell, unsigned k)
 {
     unsigned H = d->m->nheadings;
-    uint32_t b = d->cell_block[cell];
+    uint32_t w = d->grid->w, *entry = nbi_cellblocks_entry(&d->blocks, (long)(cell % w), (long)(cell / w));
+    if (!entry)
+        return NBI_HEAP_NONE;
+    uint32_t b = *entry;
     if (b == NBI_HEAP_NONE) {
         if (d->nblocks == d->cap_blocks) {
             size_t cap = 2 * d->cap_blocks;
@@ -178,7 +178,7 @@ static uint32_t state_of(nbi_headdist *d, size_t cell, unsigned k)
             d->cap_blocks = cap;
         }
         b = (uint32_t)d->nblocks++;
-        d->cell_block[cell] = b;
+        *entry = b;
         d->block_cell[b] = (uint32_t)cell;
         for (size_t i = (size_t)b * H; i < (size_t)(b + 1) * H; i++) {
             d->st[i].mark = UNSEEN;
@@ -220,8 +220,7 @@ void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, uns
         classes = d->auto_classes;
     if (classes != d->nclasses)
         build(d, classes);
-    for (size_t b = 0; b < d->nblocks; b++)
-        d->cell_block[d->block_cell[b]] = NBI_HEAP_NONE;
+    nbi_cellblocks_begin(&d->blocks);
     d->nblocks = 0;
     nbi_heap_clear(&d->heap);
     d->tx = tx;
@@ -231,8 +230,7 @@ void nbi_headdist_reset(nbi_headdist *d, unsigned classes, long gx, long gy, uns
     long r = (long)box;
     for (long y = gy - r; y <= gy + r; y++)
         for (long x = gx - r; x <= gx + r; x++) {
-            if (x < 0 || y < 0 || x >= (long)d->grid->w || y >= (long)d->grid->h ||
-                !d->grid->stand[(size_t)y * d->grid->w + x])
+            if (!nbi_stand_at(d->grid->stand, x, y))
                 continue;
             size_t cell = (size_t)y * d->grid->w + (size_t)x;
             for (unsigned k = 0; k < classes; k++)
@@ -248,7 +246,7 @@ double nbi_headdist_bound(nbi_headdist *d, long x, long y, unsigned heading, int
     if (x < 0 || y < 0 || x >= (long)grid->w || y >= (long)grid->h)
         return INFINITY;
     size_t cell = (size_t)y * grid->w + (size_t)x;
-    uint32_t b = d->cell_block[cell];
+    uint32_t b = nbi_cellblocks_get(&d->blocks, x, y);
     if (b != NBI_HEAP_NONE) {
         uint32_t id = b * d->m->nheadings + d->hclass[heading];
         if (d->st[id].mark == CLOSED)
@@ -307,8 +305,7 @@ double nbi_headdist_raise(nbi_headdist *d, long x, long y, unsigned heading, dou
                     continue;
                 int sign = back ? -1 : 1;
                 long px = cx - sign * m->dx[h2], py = cy - sign * m->dy[h2];
-                if (px < 0 || py < 0 || px >= (long)grid->w || py >= (long)grid->h ||
-                    !grid->stand[(size_t)py * grid->w + px] ||
+                if (!nbi_stand_at(grid->stand, px, py) ||
                     !nbi_move_legal(grid, px, py, grid->move_of[back][h2]))
                     continue;
                 size_t pcell = (size_t)py * grid->w + (size_t)px;

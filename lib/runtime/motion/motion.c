@@ -51,8 +51,7 @@ void nb_motion_ws_close(nb_motion_ws *ws)
 {
     if (!ws)
         return;
-    nbi_free(ws->a, ws->stand);
-    nbi_free(ws->a, ws->cell_block);
+    nbi_cellblocks_free(&ws->blocks);
     nbi_free(ws->a, ws->block_cell);
     nbi_free(ws->a, ws->nodes);
     nbi_heap_free(&ws->open);
@@ -89,31 +88,26 @@ nb_status nb_motion_ws_open(const nb_bundle *b, const nb_model *m, const nb_peri
     ws->w = b->width;
     ws->h = b->height;
     ws->sh = m->nheadings * m->nspeeds;
-    size_t cells = (size_t)ws->w * ws->h;
     nb_status st = NB_OK;
-    ws->stand = nbi_alloc(ws->a, cells);
-    ws->cell_block = nbi_alloc_array(ws->a, cells, sizeof *ws->cell_block);
+    int ok = nbi_cellblocks_init(&ws->blocks, ws->a, ws->w, ws->h);
     ws->cap_blocks = 256;
     ws->block_cell = nbi_alloc_array(ws->a, ws->cap_blocks, sizeof *ws->block_cell);
     ws->nodes = nbi_alloc_array(ws->a, ws->cap_blocks * ws->sh, sizeof *ws->nodes);
     ws->path_cap = ws->route_cap = 256;
     ws->path = nbi_alloc_array(ws->a, ws->path_cap, sizeof *ws->path);
     ws->route = nbi_alloc_array(ws->a, ws->route_cap, sizeof *ws->route);
-    if (!ws->stand || !ws->cell_block || !ws->block_cell || !ws->nodes || !ws->path || !ws->route ||
+    if (!ok || !ws->block_cell || !ws->nodes || !ws->path || !ws->route ||
         !nbi_heap_init(&ws->open, ws->a, 4096, NULL))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion workspace on a %u x %u map", ws->w,
                       ws->h);
-    if (st == NB_OK) {
-        for (size_t i = 0; i < cells; i++)
-            ws->cell_block[i] = NBI_HEAP_NONE;
-        st = nbi_stand_map(b, cap, size, ws->stand, err);
-    }
     if (st == NB_OK)
-        st = nbi_griddist_init(&ws->grid, ws->a, m, ws->w, ws->h, ws->stand, err);
+        st = nbi_stand_init(&ws->stand, b, cap, size, err);
+    if (st == NB_OK)
+        st = nbi_griddist_init(&ws->grid, ws->a, m, &ws->stand, err);
     if (st == NB_OK)
         st = nbi_headdist_init(&ws->turns, ws->a, m, &ws->grid, err);
     if (st == NB_OK && sector > 0) {
-        st = nbi_sectors_build(&ws->sectors, ws->a, ws->w, ws->h, ws->stand, sector, err);
+        st = nbi_sectors_build(&ws->sectors, ws->a, &ws->stand, sector, err);
         ws->has_sectors = st == NB_OK;
         /* No abstract path has more places than the regions. */
         if (st == NB_OK)
@@ -142,7 +136,7 @@ nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err)
 
 int nb_motion_standable(const nb_motion_ws *ws, long x, long y)
 {
-    return x >= 0 && y >= 0 && x < (long)ws->w && y < (long)ws->h && ws->stand[(size_t)y * ws->w + x];
+    return nbi_stand_at(&ws->stand, x, y);
 }
 
 /* The state one action leads to, and its cost; 0 when the step is not
@@ -229,8 +223,7 @@ nb_path_status nbi_motion_blocked(const nb_motion_ws *ws, const nb_motion_query 
 
 static void nodes_reset(nb_motion_ws *ws)
 {
-    for (size_t b = 0; b < ws->nblocks; b++)
-        ws->cell_block[ws->block_cell[b]] = NBI_HEAP_NONE;
+    nbi_cellblocks_begin(&ws->blocks);
     ws->nblocks = 0;
 }
 
@@ -238,7 +231,10 @@ static void nodes_reset(nb_motion_ws *ws)
 static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
 {
     size_t cell = (size_t)s->y * ws->w + (size_t)s->x;
-    uint32_t b = ws->cell_block[cell];
+    uint32_t *entry = nbi_cellblocks_entry(&ws->blocks, s->x, s->y);
+    if (!entry)
+        return NBI_HEAP_NONE;
+    uint32_t b = *entry;
     if (b == NBI_HEAP_NONE) {
         if (ws->nblocks == ws->cap_blocks) {
             size_t cap = 2 * ws->cap_blocks;
@@ -255,7 +251,7 @@ static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
             ws->cap_blocks = cap;
         }
         b = (uint32_t)ws->nblocks++;
-        ws->cell_block[cell] = b;
+        *entry = b;
         ws->block_cell[b] = (uint32_t)cell;
         nbi_mnode *n = ws->nodes + (size_t)b * ws->sh;
         for (unsigned i = 0; i < ws->sh; i++) {

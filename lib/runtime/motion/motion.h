@@ -3,17 +3,79 @@
 #ifndef NB_MOTION_H
 #define NB_MOTION_H
 
+#include "clearance/clearance.h"
 #include "core/grid.h"
 #include "core/heap.h"
+#include "core/pool.h"
 #include "motion/model.h"
 
 /* ---- where an agent may stand (standable.c) ---- */
 
-/* stand[y w + x] = 1 where an agent of size cells a side, anchored at its
- * top-left cell, with capability cap may stand: every cell of its square
- * is inside the map and has a terrain in cap. */
-nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, uint8_t *stand,
-                        nb_err *err);
+/* Where an agent of size cells a side, anchored at its top-left cell,
+ * with capability cap may stand: every cell of its square is inside the
+ * map and has a terrain in cap.  Read from the clearance layer when one
+ * serves the size, else from the map. */
+typedef struct nbi_stand {
+    nbi_layer layer;
+    int layered;
+    const nb_bundle *b;
+    nb_capability cap;
+    unsigned size;
+    uint32_t w, h;
+} nbi_stand;
+
+nb_status nbi_stand_init(nbi_stand *s, const nb_bundle *b, nb_capability cap, unsigned size,
+                         nb_err *err);
+/* The map's answer (no layer serves the size). */
+int nbi_stand_square(const nbi_stand *s, long x, long y);
+static inline int nbi_stand_at(const nbi_stand *s, long x, long y)
+{
+    if (x < 0 || y < 0 || x >= (long)s->w || y >= (long)s->h)
+        return 0;
+    if (s->layered)
+        return nbi_layer_value(&s->layer, (uint64_t)y * s->w + (uint64_t)x) >= s->size;
+    return nbi_stand_square(s, x, y);
+}
+
+/* Per-cell storage of one search in pages of 32 x 32 cells (core/pool.h),
+ * so that a workspace holds what its searches touch, not the map: the
+ * page key of a cell and its slot in a page. */
+#define NBI_MTILE 5
+static inline uint32_t nbi_mtile_key(unsigned tbits, long x, long y)
+{
+    return ((uint32_t)y >> NBI_MTILE) << tbits | (uint32_t)x >> NBI_MTILE;
+}
+static inline uint32_t nbi_mtile_slot(uint32_t page, long x, long y)
+{
+    return page << (2 * NBI_MTILE) | ((uint32_t)y & ((1u << NBI_MTILE) - 1)) << NBI_MTILE |
+           ((uint32_t)x & ((1u << NBI_MTILE) - 1));
+}
+/* A pool for a w x h map's tiles; *tbits gets the tiles per row's bits. */
+int nbi_mtile_pool(nbi_pool *p, const nb_allocator *a, uint32_t w, uint32_t h, unsigned *tbits);
+
+/* Which block of states (a search's nodes for every heading and speed of a
+ * cell) each cell a search touched has: blocks are made on first touch and
+ * numbered per search. */
+typedef struct nbi_cellblocks {
+    nbi_pool pool;
+    unsigned tbits;
+    uint32_t *block; /* per slot: the cell's block, or NBI_HEAP_NONE */
+} nbi_cellblocks;
+
+/* 0 when out of memory (nbi_cellblocks_free is then safe). */
+int nbi_cellblocks_init(nbi_cellblocks *c, const nb_allocator *a, uint32_t w, uint32_t h);
+void nbi_cellblocks_free(nbi_cellblocks *c);
+/* A new search: no cell has a block. */
+static inline void nbi_cellblocks_begin(nbi_cellblocks *c) { nbi_pool_begin(&c->pool); }
+/* The block of (x, y), in the map, or NBI_HEAP_NONE. */
+static inline uint32_t nbi_cellblocks_get(const nbi_cellblocks *c, long x, long y)
+{
+    uint32_t pg = nbi_pool_find(&c->pool, nbi_mtile_key(c->tbits, x, y));
+    return pg == NBI_POOL_NONE ? NBI_HEAP_NONE : c->block[nbi_mtile_slot(pg, x, y)];
+}
+/* Where the block of (x, y), in the map, is kept (NBI_HEAP_NONE until the
+ * caller sets it); NULL when out of memory.  Valid until the next call. */
+uint32_t *nbi_cellblocks_entry(nbi_cellblocks *c, long x, long y);
 
 /* ---- obstacle-aware distance to the goal (griddist.c) ----
  * The cost of the cheapest way from a cell to the goal's cell using the
@@ -25,7 +87,10 @@ nb_status nbi_stand_map(const nb_bundle *b, nb_capability cap, unsigned size, ui
 typedef struct nbi_griddist {
     const nb_allocator *a;
     uint32_t w, h;
-    const uint8_t *stand;
+    const nbi_stand *stand;
+    /* Per cell, in pages of tiles (one search per query): */
+    nbi_pool pool;
+    unsigned tbits;
     double *dist;
     uint32_t *stamp; /* 2 gen: reached this query; 2 gen + 1: closed */
     uint32_t gen;
@@ -34,9 +99,10 @@ typedef struct nbi_griddist {
     int exhausted;
     uint64_t expanded;
     /* Which steps are legal from each cell, worked out on first use and
-     * kept (the map does not change): mwords 64-bit words per cell, move
-     * k at bit k; known[cell] once worked out.  The motion search asks it
-     * too: move_of[backward][h] is the move of a step of heading h. */
+     * kept while its page keeps its tile (the map does not change): mwords
+     * 64-bit words per cell, move k at bit k; known once worked out.  The
+     * motion search asks it too: move_of[backward][h] is the move of a
+     * step of heading h. */
     uint8_t *known;
     uint64_t *legal;
     unsigned mwords;
@@ -50,9 +116,8 @@ typedef struct nbi_griddist {
     int msign[2 * NB_MODEL_MAX_HEADINGS];
 } nbi_griddist;
 
-nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_model *m, uint32_t w,
-                            uint32_t h,
-                            const uint8_t *stand, nb_err *err);
+nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_model *m,
+                            const nbi_stand *stand, nb_err *err);
 void nbi_griddist_free(nbi_griddist *d);
 /* Starts a query: distances to (gx, gy), steering toward (tx, ty). */
 void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty);
@@ -92,7 +157,8 @@ typedef struct nbi_headdist {
     nbi_hedge *step_edges[2][NB_MODEL_MAX_HEADINGS], *turn_edges[NB_MODEL_MAX_HEADINGS];
     unsigned nstep_edges[2][NB_MODEL_MAX_HEADINGS], nturn_edges[NB_MODEL_MAX_HEADINGS];
     /* States: blocks of one class per heading for each cell touched. */
-    uint32_t *cell_block, *block_cell;
+    nbi_cellblocks blocks;
+    uint32_t *block_cell; /* per block: its cell, y w + x */
     nbi_hstate *st;
     uint32_t *pos; /* the heap's position array (decrease-key) */
     size_t nblocks, cap_blocks;
@@ -138,8 +204,7 @@ typedef struct nbi_sectors {
     size_t apath_len;
 } nbi_sectors;
 
-nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *a, uint32_t w, uint32_t h,
-                            const uint8_t *stand,
+nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *a, const nbi_stand *stand,
                             unsigned size, nb_err *err);
 void nbi_sectors_free(nbi_sectors *s);
 /* The regions from a's region to b's, in s->apath; 0 when none joins them. */
@@ -163,8 +228,8 @@ struct nb_motion_ws {
     unsigned size;
     uint32_t w, h;
     unsigned sh; /* states per cell */
-    uint8_t *stand;
-    uint32_t *cell_block;   /* per cell: its block of nodes, or NBI_HEAP_NONE */
+    nbi_stand stand;
+    nbi_cellblocks blocks;  /* each cell's block of nodes */
     uint32_t *block_cell;   /* per block: its cell */
     nbi_mnode *nodes;       /* blocks of sh nodes */
     size_t nblocks, cap_blocks;

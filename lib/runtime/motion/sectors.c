@@ -14,18 +14,13 @@
 
 static const int ndx[8] = {1, 1, 0, -1, -1, -1, 0, 1}, ndy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
-static int stand_at(const nbi_sectors *s, const uint8_t *stand, long x, long y)
-{
-    return x >= 0 && y >= 0 && x < (long)s->w && y < (long)s->h && stand[(size_t)y * s->w + x];
-}
-
 /* An octile move from (x, y) in direction k that cuts no corner. */
-static int move_ok(const nbi_sectors *s, const uint8_t *stand, long x, long y, int k)
+static int move_ok(const nbi_stand *stand, long x, long y, int k)
 {
     long nx = x + ndx[k], ny = y + ndy[k];
-    if (!stand_at(s, stand, nx, ny))
+    if (!nbi_stand_at(stand, nx, ny))
         return 0;
-    return (k & 1) == 0 || (stand_at(s, stand, nx, y) && stand_at(s, stand, x, ny));
+    return (k & 1) == 0 || (nbi_stand_at(stand, nx, y) && nbi_stand_at(stand, x, ny));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -55,9 +50,10 @@ void nbi_sectors_free(nbi_sectors *s)
     memset(s, 0, sizeof *s);
 }
 
-nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, uint32_t w, uint32_t h,
-                            const uint8_t *stand, unsigned size, nb_err *err)
+nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, const nbi_stand *stand,
+                            unsigned size, nb_err *err)
 {
+    uint32_t w = stand->w, h = stand->h;
     memset(s, 0, sizeof *s);
     s->a = alloc;
     s->size = size;
@@ -85,7 +81,7 @@ nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, uint32_t 
             long y1 = y0 + (long)size < (long)h ? y0 + (long)size : (long)h;
             for (long y = y0; y < y1; y++)
                 for (long x = x0; x < x1; x++) {
-                    if (!stand[(size_t)y * w + x] || s->region[(size_t)y * w + x] != NBI_HEAP_NONE)
+                    if (!nbi_stand_at(stand, x, y) || s->region[(size_t)y * w + x] != NBI_HEAP_NONE)
                         continue;
                     if (s->nregions == cap) {
                         cap *= 2;
@@ -111,7 +107,7 @@ nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, uint32_t 
                         cy += py;
                         for (int k = 0; k < 8; k++) {
                             long qx = px + ndx[k], qy = py + ndy[k];
-                            if (qx < x0 || qy < y0 || qx >= x1 || qy >= y1 || !move_ok(s, stand, px, py, k) ||
+                            if (qx < x0 || qy < y0 || qx >= x1 || qy >= y1 || !move_ok(stand, px, py, k) ||
                                 s->region[(size_t)qy * w + qx] != NBI_HEAP_NONE)
                                 continue;
                             s->region[(size_t)qy * w + qx] = r;
@@ -140,7 +136,7 @@ nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, uint32_t 
                 continue;
             for (int k = 0; k < 8; k++) {
                 long qx = (long)x + ndx[k], qy = (long)y + ndy[k];
-                if (!move_ok(s, stand, x, y, k) || (qx / (long)size == (long)x / (long)size &&
+                if (!move_ok(stand, x, y, k) || (qx / (long)size == (long)x / (long)size &&
                                                     qy / (long)size == (long)y / (long)size))
                     continue;
                 uint32_t r2 = s->region[(size_t)qy * w + qx];

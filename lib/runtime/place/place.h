@@ -25,6 +25,19 @@ nb_status nbi_runs_at(const nb_bundle *b, size_t idx, nbi_runs *out, nb_err *err
 nb_status nbi_runs_find(const nb_bundle *b, nb_capability cap, uint32_t size, nbi_runs *out,
                         nb_err *err);
 
+/* Reads of a checked view: component k's first run (k <= n), run j's
+ * first cell, and the cells before run j (j <= count: all at count). */
+static inline uint32_t nbi_runs_first(const nbi_runs *r, uint32_t k) { return nbi_u32at(r->first, k); }
+static inline uint32_t nbi_runs_start(const nbi_runs *r, uint32_t j)
+{
+    return nbi_get32(r->runs + (size_t)j * NBI_RUNS_RECORD + NBI_RUN_START);
+}
+static inline uint32_t nbi_runs_before(const nbi_runs *r, uint32_t j)
+{
+    return j < r->count ? nbi_get32(r->runs + (size_t)j * NBI_RUNS_RECORD + NBI_RUN_BEFORE)
+                        : r->cells;
+}
+
 /* Cells of component c (1 to n), or of every component when c is 0. */
 uint32_t nbi_runs_size(const nbi_runs *r, uint32_t c);
 /* The k-th cell (k < nbi_runs_size) of component c in row-major order, or

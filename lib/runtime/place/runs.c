@@ -13,17 +13,6 @@
 
 #include "place/place.h"
 
-static uint32_t first_at(const nbi_runs *r, uint32_t k) { return nbi_u32at(r->first, k); }
-static uint32_t start_at(const nbi_runs *r, uint32_t j)
-{
-    return nbi_get32(r->runs + (size_t)j * NBI_RUNS_RECORD + NBI_RUN_START);
-}
-static uint32_t before_at(const nbi_runs *r, uint32_t j)
-{
-    return j < r->count ? nbi_get32(r->runs + (size_t)j * NBI_RUNS_RECORD + NBI_RUN_BEFORE)
-                        : r->cells;
-}
-
 nb_status nbi_runs_at(const nb_bundle *b, size_t idx, nbi_runs *out, nb_err *err)
 {
     if (idx >= b->nsections || b->sections[idx].info.type != NB_SEC_RUNS)
@@ -75,20 +64,20 @@ nb_status nbi_runs_at(const nb_bundle *b, size_t idx, nbi_runs *out, nb_err *err
     r.first = p + NBI_RUNS_HEADER;
     r.runs = r.first + 4 * ((size_t)r.n + 1);
     r.section = (long)idx;
-    if (first_at(&r, 0) != 0 || first_at(&r, r.n) != r.count)
+    if (nbi_runs_first(&r, 0) != 0 || nbi_runs_first(&r, r.n) != r.count)
         return FAIL("%s: section %zu (runs): the first component's runs start at %u and the "
                     "last's end at %u, expected 0 and %u",
-                    b->path, idx, first_at(&r, 0), first_at(&r, r.n), r.count);
+                    b->path, idx, nbi_runs_first(&r, 0), nbi_runs_first(&r, r.n), r.count);
     for (uint32_t k = 0; k < r.n; k++)
-        if (first_at(&r, k + 1) <= first_at(&r, k))
+        if (nbi_runs_first(&r, k + 1) <= nbi_runs_first(&r, k))
             return FAIL("%s: section %zu (runs): component %u has no run (its first run %u, the "
                         "next component's %u)",
-                        b->path, idx, k + 1, first_at(&r, k), first_at(&r, k + 1));
-    if (r.count && before_at(&r, 0) != 0)
+                        b->path, idx, k + 1, nbi_runs_first(&r, k), nbi_runs_first(&r, k + 1));
+    if (r.count && nbi_runs_before(&r, 0) != 0)
         return FAIL("%s: section %zu (runs): the cells before run 0 number %u, expected 0", b->path,
-                    idx, before_at(&r, 0));
+                    idx, nbi_runs_before(&r, 0));
     for (uint32_t j = 0; j < r.count; j++) {
-        uint32_t b0 = before_at(&r, j), b1 = before_at(&r, j + 1), at = start_at(&r, j);
+        uint32_t b0 = nbi_runs_before(&r, j), b1 = nbi_runs_before(&r, j + 1), at = nbi_runs_start(&r, j);
         /* b1 > b0: a run of one cell or more, and the counts reach cells. */
         if (b1 <= b0)
             return FAIL("%s: section %zu (runs): run %u is empty (the cells before it number "
@@ -124,17 +113,17 @@ uint32_t nbi_runs_size(const nbi_runs *r, uint32_t c)
 {
     if (c == 0)
         return r->cells;
-    return before_at(r, first_at(r, c)) - before_at(r, first_at(r, c - 1));
+    return nbi_runs_before(r, nbi_runs_first(r, c)) - nbi_runs_before(r, nbi_runs_first(r, c - 1));
 }
 
 uint32_t nbi_runs_cell(const nbi_runs *r, uint32_t c, uint32_t k, uint32_t *comp)
 {
-    uint32_t lo = c ? first_at(r, c - 1) : 0, hi = c ? first_at(r, c) : r->count;
-    uint32_t target = before_at(r, lo) + k;
+    uint32_t lo = c ? nbi_runs_first(r, c - 1) : 0, hi = c ? nbi_runs_first(r, c) : r->count;
+    uint32_t target = nbi_runs_before(r, lo) + k;
     /* The last run of [lo, hi) with at most target cells before it. */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (before_at(r, mid) <= target)
+        if (nbi_runs_before(r, mid) <= target)
             lo = mid;
         else
             hi = mid;
@@ -146,7 +135,7 @@ uint32_t nbi_runs_cell(const nbi_runs *r, uint32_t c, uint32_t k, uint32_t *comp
             uint32_t a = 0, z = r->n;
             while (z - a > 1) {
                 uint32_t mid = a + (z - a) / 2;
-                if (first_at(r, mid) <= lo)
+                if (nbi_runs_first(r, mid) <= lo)
                     a = mid;
                 else
                     z = mid;
@@ -154,5 +143,5 @@ uint32_t nbi_runs_cell(const nbi_runs *r, uint32_t c, uint32_t k, uint32_t *comp
             *comp = a + 1;
         }
     }
-    return start_at(r, lo) + (target - before_at(r, lo));
+    return nbi_runs_start(r, lo) + (target - nbi_runs_before(r, lo));
 }
