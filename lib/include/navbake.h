@@ -352,8 +352,8 @@ typedef struct nb_overlay nb_overlay;
 
 /* An overlay with no cell blocked, for this bundle's map (the bundle must
  * stay open while it is used).  Its memory is a directory of the map's
- * 64 x 64 tiles (12 bytes each) and 4 KB for each tile that a block
- * reaches; it comes from the bundle's allocator. */
+ * 64 x 64 tiles (10 bytes each with 64-bit pointers) and 4 KB for each
+ * tile that a block reaches; it comes from the bundle's allocator. */
 nb_status nb_overlay_open(const nb_bundle *bundle, nb_overlay **out, nb_err *err);
 void nb_overlay_close(nb_overlay *overlay);
 /* A copy of src, for a writer to change while readers use src. */

@@ -627,6 +627,89 @@ static void threads(void)
     nbb_grid_free(&grid);
 }
 
+/* ---- running out of memory ---- */
+
+/* An allocator that fails once its budget of allocations is spent. */
+static long alloc_left = -1; /* -1: no limit */
+static void *lim_alloc(void *o, size_t n)
+{
+    (void)o;
+    if (alloc_left == 0)
+        return NULL;
+    if (alloc_left > 0)
+        alloc_left--;
+    return malloc(n);
+}
+static void *lim_realloc(void *o, void *p, size_t n)
+{
+    (void)o;
+    if (alloc_left == 0)
+        return NULL;
+    if (alloc_left > 0)
+        alloc_left--;
+    return realloc(p, n);
+}
+static void lim_free(void *o, void *p)
+{
+    (void)o;
+    free(p);
+}
+
+static void out_of_memory(void)
+{
+    nbb_grid grid;
+    tu_rng r = {17};
+    tu_random_grid(&r, 300, 200, 5, 1, &grid);
+    nbi_agentset agents;
+    memset(&agents, 0, sizeof agents);
+    agents.count = 2;
+    agents.agent[0] = (nb_agent){"one", 1, 1u};
+    agents.agent[1] = (nb_agent){"three", 3, 1u};
+    const char *path = tu_path(tu_tmpdir(), "oom.nbk");
+    nb_bundle *b0 = hu_bake(path, &legend, &agents, &grid);
+    nb_allocator al = {lim_alloc, lim_realloc, lim_free, NULL};
+    nb_bundle *b = NULL;
+    nb_overlay *ov = NULL, *copy = NULL;
+    nb_err err;
+    if (!ok(b0 && nb_bundle_open(path, 0, &al, &b, &err) == NB_OK &&
+                nb_overlay_open(b, &ov, &err) == NB_OK,
+            "out of memory: a bundle with a caller's allocator and an overlay")) {
+        nb_bundle_close(b0);
+        nb_bundle_close(b);
+        nbb_grid_free(&grid);
+        return;
+    }
+    nb_overlay_block(ov, 10, 10, 5, 5, NULL);
+    nb_overlay_clone(ov, &copy, NULL);
+    /* A change that needs new tiles, with no memory for them or for some of them. */
+    long fails = 0, changed = 0;
+    for (long left = 0; left < 4; left++) {
+        alloc_left = left;
+        nb_status st = nb_overlay_block(ov, 120, 60, 70, 70, &err);
+        nb_cell cells[3] = {{200, 150}, {20, 180}, {290, 5}};
+        nb_status st2 = nb_overlay_block_cells(ov, cells, 3, &err);
+        alloc_left = -1;
+        fails += st == NB_ERR_NOMEM && st2 == NB_ERR_NOMEM;
+        changed += !same_rooms(ov, copy);
+    }
+    ok(fails == 4 && changed == 0,
+       "out of memory: a block that cannot make its tiles fails with NB_ERR_NOMEM and changes "
+       "nothing (0 to 3 allocations allowed)");
+    alloc_left = 0;
+    nb_overlay *none = NULL;
+    nb_status st = nb_overlay_clone(ov, &none, &err);
+    alloc_left = -1;
+    ok(st == NB_ERR_NOMEM && none == NULL, "out of memory: nb_overlay_clone fails cleanly");
+    ok(nb_overlay_block(ov, 120, 60, 70, 70, &err) == NB_OK &&
+           nb_overlay_blocked_count(ov) == 25 + 70 * 70,
+       "with memory again, the same block succeeds");
+    nb_overlay_close(ov);
+    nb_overlay_close(copy);
+    nb_bundle_close(b);
+    nb_bundle_close(b0);
+    nbb_grid_free(&grid);
+}
+
 /* ---- errors ---- */
 
 static void errors(void)
@@ -708,6 +791,7 @@ int main(void)
 {
     nbi_legend_default(&legend);
     errors();
+    out_of_memory();
     random_levels();
     shared_maps();
     threads();
