@@ -334,7 +334,8 @@ static long differing_answers(nb_aa *aa, const nb_bundle *b, const nbi_agentset 
             nb_aa_find(aa, &q, &p1, NULL);
             size_t n = p1.path_len;
             nb_cell *c = malloc((n + 1) * sizeof *c);
-            memcpy(c, p1.path, n * sizeof *c);
+            if (n)
+                memcpy(c, p1.path, n * sizeof *c);
             q.overlay = y;
             nb_aa_find(aa, &q, &p2, NULL);
             bad += p1.status != p2.status || p1.length != p2.length || p2.path_len != n ||
