@@ -335,6 +335,71 @@ int nb_reachable(const nb_bundle *bundle, nb_capability cap, unsigned size, nb_c
 long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, long x, long y);
 
 /* ------------------------------------------------------------------ */
+/* Runtime obstacles (overlay/overlay.c)                               */
+
+/* An overlay holds cells blocked at run time (a door shut, a bridge down,
+ * a unit parked) beside a read-only bundle: the bundle never changes.
+ * Annotated A*, HAA* and the optimal-search layer take one in their query
+ * (nb_aa_query.overlay, nb_sg_query.overlay; NULL: none) and answer as the
+ * same search would on a bundle baked from the map with those cells made
+ * hard obstacles (navbake(3), nb_overlay_open(3)).
+ *
+ * A cell is blocked or not (a set, not a count): blocking a blocked cell
+ * changes nothing, and unblocking takes away the overlay's block alone, so
+ * a wall of the map stays a wall.  A change costs what it touches: the
+ * cells changed and the band above and left of them up to the largest
+ * agent size the bundle serves, whatever the map's size.
+ *
+ * Threads: queries only read an overlay, so any number of them may use one
+ * at once while nothing changes it.  A writer prepares the next version in
+ * another overlay (nb_overlay_clone of the current, then its changes),
+ * publishes it to the readers (a pointer swap under the game's own lock or
+ * at a frame boundary), and closes or reuses the old one once the last
+ * query that read it has returned. */
+
+typedef struct nb_overlay nb_overlay;
+
+/* An overlay with no cell blocked, for this bundle's map (the bundle must
+ * stay open while it is used).  Its memory is a directory of the map's
+ * 64 x 64 tiles (10 bytes each with 64-bit pointers) and 4 KB for each
+ * tile that a block reaches; it comes from the bundle's allocator. */
+nb_status nb_overlay_open(const nb_bundle *bundle, nb_overlay **out, nb_err *err);
+void nb_overlay_close(nb_overlay *overlay);
+/* A copy of src, for a writer to change while readers use src. */
+nb_status nb_overlay_clone(const nb_overlay *src, nb_overlay **out, nb_err *err);
+/* Blocks, or unblocks, the w x h cells whose top-left cell is (x, y); the
+ * rectangle must lie inside the map (NB_ERR_ARG otherwise).  An agent's
+ * footprint is the rectangle (x, y, size, size) of its top-left cell.
+ * NB_ERR_NOMEM leaves the overlay as it was. */
+nb_status nb_overlay_block(nb_overlay *overlay, long x, long y, long w, long h, nb_err *err);
+nb_status nb_overlay_unblock(nb_overlay *overlay, long x, long y, long w, long h, nb_err *err);
+/* The same for a list of cells (all checked before any changes). */
+nb_status nb_overlay_block_cells(nb_overlay *overlay, const nb_cell *cells, size_t n, nb_err *err);
+nb_status nb_overlay_unblock_cells(nb_overlay *overlay, const nb_cell *cells, size_t n,
+                                   nb_err *err);
+/* Unblocks every cell. */
+void nb_overlay_clear(nb_overlay *overlay);
+/* 1 when the overlay blocks (x, y); 0 when not or outside the map. */
+int nb_overlay_blocked(const nb_overlay *overlay, long x, long y);
+/* Cells blocked. */
+uint64_t nb_overlay_blocked_count(const nb_overlay *overlay);
+/* The bytes the overlay holds. */
+size_t nb_overlay_bytes(const nb_overlay *overlay);
+/* nb_can_stand on the map as the overlay leaves it. */
+int nb_overlay_can_stand(const nb_overlay *overlay, nb_capability cap, unsigned size, long x,
+                         long y);
+/* nb_reachable under the overlay, answered from the bundle's component
+ * layer without a search: 0 when the bundle's components keep the cells
+ * apart or the agent cannot stand at one of them (blocks only take cells
+ * away), 1 when they are joined and the overlay blocks nothing, and
+ * NB_REACH_UNKNOWN when they are joined on the bundle but the overlay
+ * blocks cells, which may cut them apart: a search (nb_aa_find with the
+ * overlay) tells.  -1 as nb_reachable. */
+#define NB_REACH_UNKNOWN 2
+int nb_overlay_reachable(const nb_overlay *overlay, nb_capability cap, unsigned size, nb_cell from,
+                         nb_cell to);
+
+/* ------------------------------------------------------------------ */
 /* Paths                                                               */
 
 /* What a query found.  Every query family (Annotated A*, HAA*, motion
@@ -395,11 +460,13 @@ typedef struct nb_aa_query {
      * square at the cell it enters.  Those of the capability's terrains
      * must be finite and at least 1; the others are not read. */
     const double *costs;
+    const nb_overlay *overlay; /* cells blocked at run time, made from the same bundle;
+                                  NULL (the default): none; HAA* checks its path against it */
 } nb_aa_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to
  * (0, 0), capability 0 (which no bundle serves: set it), no limit, no
- * terrain costs. */
+ * terrain costs, no overlay. */
 void nb_aa_query_init(nb_aa_query *q);
 /* Sets a query's size, capability and terrain costs to the agent's
  * (q->costs then points into *agent, which must outlive the query). */
@@ -475,6 +542,7 @@ typedef struct nb_sg_query {
     nb_capability capability; /* the bundle must hold a layer for (capability, size, corner) */
     nb_corner corner;
     uint64_t max_expansions;  /* 0: no limit */
+    const nb_overlay *overlay; /* cells blocked at run time (NULL: none); see nb_sg_find */
 } nb_sg_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, no limit,

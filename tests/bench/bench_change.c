@@ -24,7 +24,17 @@
  *   bench_change [--sides 1024,2048,4096] [--edits 1,10,100] [--reps N]
  *                [-j N] [--map maps/dao/orz900d.map]...
  *
- * The tools are taken from $top_builddir/tools (default: ./tools). */
+ * The tools are taken from $top_builddir/tools (default: ./tools).
+ *
+ * Then runtime obstacles (nb_overlay_*), on each level baked by mkclear:
+ * the time to block and to unblock an e x e rectangle at a random place
+ * of an overlay that already holds random blocks of 10 x 10 over about 1%
+ * of the map (at most 100; median and largest of 101 places), and
+ * Annotated A*'s time per query on the same 200 random queries (ends
+ * joined on the bundle, the goal within 128 cells of the start) with no
+ * overlay, with an empty one, and with that overlay, the three taking
+ * turns query by query (each query's time the least of 3 passes).
+ * --overlay-only skips the bakes' table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +44,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "overlay/overlay.h"
 
 #define MAX_REPS 31
 #define MAX_LIST 16
@@ -203,6 +214,137 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
     unlink(inc_nbk);
 }
 
+/* ---- runtime obstacles ---- */
+
+#define OV_PLACES 101
+#define OV_QUERIES 200
+#define OV_PASSES 3
+
+static double overlay_change(nb_overlay *ov, uint32_t e, int block, tu_rng *r, long *x, long *y)
+{
+    if (block) {
+        *x = (long)tu_below(r, ov->width - e + 1);
+        *y = (long)tu_below(r, ov->height - e + 1);
+    }
+    nb_err err;
+    double t0 = now();
+    nb_status st = block ? nb_overlay_block(ov, *x, *y, e, e, &err)
+                         : nb_overlay_unblock(ov, *x, *y, e, e, &err);
+    double t = now() - t0;
+    if (st != NB_OK)
+        die("nb_overlay_block", &err);
+    return t;
+}
+
+static void bench_overlay(const char *label, const nbb_grid *base, const unsigned *edits,
+                          size_t nedits, tu_rng *r)
+{
+    const char *dir = tu_tmpdir();
+    char map[1024], nbk[1024];
+    snprintf(map, sizeof map, "%s", tu_path(dir, "ov.map"));
+    snprintf(nbk, sizeof nbk, "%s", tu_path(dir, "ov.nbk"));
+    write_map(map, base);
+    unlink(nbk);
+    run("mkclear", map, "-o", nbk);
+    nb_bundle *b;
+    nb_err err;
+    if (nb_bundle_open(nbk, 0, NULL, &b, &err) != NB_OK)
+        die(nbk, &err);
+    nb_agent def;
+    if (nbb_default_agent(b, &def, &err) != NB_OK)
+        die("the default agent", &err);
+    nb_overlay *ov, *empty;
+    if (nb_overlay_open(b, &ov, &err) != NB_OK || nb_overlay_open(b, &empty, &err) != NB_OK)
+        die("nb_overlay_open", &err);
+    /* Blocks of 10 x 10 over about 1% of the map, at most 100. */
+    uint64_t cells = (uint64_t)base->width * base->height;
+    int nblocks = cells / 10000 > 100 ? 100 : cells / 10000 < 1 ? 1 : (int)(cells / 10000);
+    long x, y;
+    for (int k = 0; k < nblocks; k++)
+        overlay_change(ov, 10, 1, r, &x, &y);
+    printf("| level | blocks held | block e x e | block: median | largest | unblock: median | "
+           "largest | overlay bytes |\n|---|---|---|---|---|---|---|---|\n");
+    for (size_t k = 0; k < nedits; k++) {
+        uint32_t e = edits[k] < base->width && edits[k] < base->height ? edits[k] : 1;
+        double tb[OV_PLACES], tu[OV_PLACES], mb = 0, mu = 0;
+        for (unsigned p = 0; p < OV_PLACES; p++) {
+            /* Blocked, then unblocked again (which may open cells of the 100 blocks too). */
+            tb[p] = overlay_change(ov, e, 1, r, &x, &y);
+            tu[p] = overlay_change(ov, e, 0, r, &x, &y);
+            mb = tb[p] > mb ? tb[p] : mb;
+            mu = tu[p] > mu ? tu[p] : mu;
+        }
+        printf("| %s | %d | %u x %u | %.1f | %.1f | %.1f | %.1f | %zu |\n", label, nblocks, e, e,
+               1e6 * median(tb, OV_PLACES), 1e6 * mb, 1e6 * median(tu, OV_PLACES), 1e6 * mu,
+               nb_overlay_bytes(ov));
+        fflush(stdout);
+    }
+    /* The blocks again (unblocking above may have opened some of their cells). */
+    nb_overlay_clear(ov);
+    for (int k = 0; k < nblocks; k++)
+        overlay_change(ov, 10, 1, r, &x, &y);
+    nb_aa *aa;
+    if (nb_aa_open(b, &aa, &err) != NB_OK)
+        die("nb_aa_open", &err);
+    nb_aa_query q[OV_QUERIES];
+    for (int i = 0; i < OV_QUERIES; i++) {
+        nb_aa_query_init(&q[i]);
+        q[i].size = def.size;
+        q[i].capability = def.capability;
+        /* The goal within 128 cells (Chebyshev) of the start, as a unit's next move. */
+        do {
+            uint32_t sx = tu_below(r, base->width), sy = tu_below(r, base->height);
+            int64_t gx = (int64_t)sx + (int64_t)tu_below(r, 257) - 128,
+                    gy = (int64_t)sy + (int64_t)tu_below(r, 257) - 128;
+            gx = gx < 0 ? 0 : gx >= base->width ? base->width - 1 : gx;
+            gy = gy < 0 ? 0 : gy >= base->height ? base->height - 1 : gy;
+            q[i].start = (nb_cell){(int32_t)sx, (int32_t)sy};
+            q[i].goal = (nb_cell){(int32_t)gx, (int32_t)gy};
+        } while (nb_reachable(b, def.capability, def.size, q[i].start, q[i].goal) != 1);
+    }
+    const nb_overlay *with[3] = {NULL, empty, ov};
+    double best[3][OV_QUERIES];
+    uint64_t expanded[3] = {0, 0, 0};
+    size_t found[3] = {0, 0, 0};
+    for (int pass = 0; pass < OV_PASSES; pass++)
+        for (int i = 0; i < OV_QUERIES; i++)
+            for (int m = 0; m < 3; m++) {
+                int mm = (m + i + pass) % 3; /* turns, so that none always runs first */
+                nb_aa_query qq = q[i];
+                qq.overlay = with[mm];
+                nb_aa_result res;
+                double t0 = now();
+                if (nb_aa_find(aa, &qq, &res, &err) != NB_OK)
+                    die("nb_aa_find", &err);
+                double t = now() - t0;
+                if (pass == 0 || t < best[mm][i])
+                    best[mm][i] = t;
+                if (pass == 0) {
+                    expanded[mm] += res.expanded;
+                    found[mm] += res.status == NB_PATH_FOUND;
+                }
+            }
+    double mean[3];
+    for (int m = 0; m < 3; m++) {
+        mean[m] = 0;
+        for (int i = 0; i < OV_QUERIES; i++)
+            mean[m] += best[m][i];
+        mean[m] = 1e6 * mean[m] / OV_QUERIES;
+    }
+    printf("\n| level | AA*, no overlay: us/query | empty overlay | with the blocks | "
+           "ratio blocks / none | ns per expansion: none / blocks | found: none / blocks |\n"
+           "|---|---|---|---|---|---|---|\n");
+    printf("| %s | %.1f | %.1f | %.1f | %.3f | %.1f / %.1f | %zu / %zu of %d |\n\n", label, mean[0],
+           mean[1], mean[2], mean[2] / mean[0], 1e3 * mean[0] * OV_QUERIES / (double)expanded[0],
+           1e3 * mean[2] * OV_QUERIES / (double)expanded[2], found[0], found[2], OV_QUERIES);
+    fflush(stdout);
+    nb_aa_close(aa);
+    nb_overlay_close(ov);
+    nb_overlay_close(empty);
+    nb_bundle_close(b);
+    unlink(nbk);
+}
+
 /* A comma-separated list of whole numbers from 1 to max into out. */
 static size_t parse_list(const char *s, unsigned long max, unsigned *out)
 {
@@ -221,7 +363,7 @@ static size_t parse_list(const char *s, unsigned long max, unsigned *out)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_change [--sides N,...] [--edits N,...] [--reps N] [-j N] "
-                    "[--map MAP]...\n");
+                    "[--map MAP]... [--overlay-only]\n");
     return 2;
 }
 
@@ -229,10 +371,15 @@ int main(int argc, char **argv)
 {
     unsigned sides[MAX_LIST] = {1024, 2048, 4096}, edits[MAX_LIST] = {1, 10, 100}, reps = 3;
     size_t nsides = 3, nedits = 3, nmaps = 0;
+    int overlay_only = 0;
     const char *maps[MAX_LIST];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         unsigned one[MAX_LIST];
+        if (strcmp(a, "--overlay-only") == 0) {
+            overlay_only = 1;
+            continue;
+        }
         if (!v)
             return usage();
         if (strcmp(a, "--sides") == 0 && (nsides = parse_list(v, 16384, sides)) > 0)
@@ -262,15 +409,22 @@ int main(int argc, char **argv)
                tile);
         return 0;
     }
-    printf("bench_change: %u edits at random places per row, the median of each; -j %u; wall "
-           "seconds\n\n",
-           reps, threads);
-    printf("| level | edit | full: mkclear + mkabstract | incremental: mkclear + mkabstract | "
-           "incremental / full | CPU: incremental / full | same bytes |\n"
-           "|---|---|---|---|---|---|---|\n");
     tu_rng r = {0x5eedc4a7e17ULL};
     nbi_legend legend;
     nbi_legend_default(&legend);
+    for (int phase = overlay_only; phase < 2; phase++) {
+    if (phase == 0) {
+        printf("bench_change: %u edits at random places per row, the median of each; -j %u; wall "
+               "seconds\n\n",
+               reps, threads);
+        printf("| level | edit | full: mkclear + mkabstract | incremental: mkclear + mkabstract | "
+               "incremental / full | CPU: incremental / full | same bytes |\n"
+               "|---|---|---|---|---|---|---|\n");
+    } else {
+        printf("\nbench_change: runtime obstacles: an overlay holding blocks of 10 x 10 over about "
+               "1%% of the map (at most 100); %d places per row; microseconds\n\n",
+               OV_PLACES);
+    }
     for (size_t m = 0; m < nmaps; m++) {
         const char *path = tu_shared(maps[m]);
         nbb_grid g;
@@ -283,7 +437,10 @@ int main(int argc, char **argv)
         const char *slash = strrchr(maps[m], '/');
         snprintf(label, sizeof label, "%s (%u x %u)", slash ? slash + 1 : maps[m], g.width,
                  g.height);
-        bench_level(label, &g, edits, nedits, reps, &r);
+        if (phase == 0)
+            bench_level(label, &g, edits, nedits, reps, &r);
+        else
+            bench_overlay(label, &g, edits, nedits, &r);
         nbb_grid_free(&g);
     }
     for (size_t s = 0; s < nsides; s++) {
@@ -291,8 +448,12 @@ int main(int argc, char **argv)
         char label[100];
         tu_tiled_shared(tile, sides[s], 0, &g);
         snprintf(label, sizeof label, "random512-10-0 tiled to %u^2", sides[s]);
-        bench_level(label, &g, edits, nedits, reps, &r);
+        if (phase == 0)
+            bench_level(label, &g, edits, nedits, reps, &r);
+        else
+            bench_overlay(label, &g, edits, nedits, &r);
         nbb_grid_free(&g);
+    }
     }
     return 0;
 }

@@ -255,7 +255,7 @@ static void lines(const level *L, int nq)
         clear2 = 0;
         for (int i = 0; i < nq; i++) {
             const nb_place *p = L->place[(size_t)i % L->nagents];
-            clear2 += nbi_square_walkable(&p->clear, p->size, a[i], b[i]);
+            clear2 += nbi_square_walkable(&p->clear, NULL, p->size, a[i], b[i]);
         }
     });
     for (int i = 0; i < nq && clear == clear2; i++) {
@@ -263,7 +263,7 @@ static void lines(const level *L, int nq)
         nbi_line l;
         nbi_walk_line(p, a[i].x * (int64_t)NB_LINE_RESOLUTION, a[i].y * (int64_t)NB_LINE_RESOLUTION,
                       b[i].x * (int64_t)NB_LINE_RESOLUTION, b[i].y * (int64_t)NB_LINE_RESOLUTION, &l);
-        differ += (l.status == NB_PATH_FOUND) != nbi_square_walkable(&p->clear, p->size, a[i], b[i]);
+        differ += (l.status == NB_PATH_FOUND) != nbi_square_walkable(&p->clear, NULL, p->size, a[i], b[i]);
     }
     printf("| %s | %.2f | %.0f | %.0f %% | %.2f (%d differ) | %.2f |\n", L->name, ours * 1e6 / nq,
            (double)examined / nq, 100.0 * clear / nq, theirs * 1e6 / nq, differ + (clear != clear2),

@@ -230,6 +230,65 @@ static void aa_slices(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_aa_query q,
     }
 }
 
+/* Runtime obstacles: an overlay of a few rectangles (from a pick of its own, so that the
+ * queries the input picks stay those of the corpus), and the queries of pairs again under it:
+ * answers in range, and no path cell where the overlay leaves the agent no room. */
+static void overlay_searches(const nb_bundle *b, nb_aa *aa, nb_haa *haa, const pick *from)
+{
+    nb_err err;
+    nb_overlay *ov = NULL;
+    if (check_status(nb_overlay_open(b, &ov, &err), &err, "nb_overlay_open") != NB_OK)
+        return;
+    pick p = {from->s ^ 0x0e71a9ULL};
+    long w = (long)nb_map_width(b), h = (long)nb_map_height(b);
+    for (int k = 0; k < 4; k++) {
+        long x = (long)below(&p, (uint32_t)w + 2) - 1, y = (long)below(&p, (uint32_t)h + 2) - 1;
+        (void)check_status(nb_overlay_block(ov, x, y, 1 + (long)below(&p, 4),
+                                            1 + (long)below(&p, 4), &err),
+                           &err, "nb_overlay_block");
+    }
+    size_t na = nb_agent_count(b);
+    for (size_t i = 0; i < na && i < 6; i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        nb_cell s[NPAIRS], t[NPAIRS];
+        pairs(b, a, &p, s, t);
+        for (int k = 0; k < NPAIRS; k++) {
+            nb_aa_query q;
+            nb_aa_query_init(&q);
+            q.start = s[k];
+            q.goal = t[k];
+            q.size = a->size;
+            q.capability = a->capability;
+            q.overlay = ov;
+            nb_aa_result ar;
+            nb_haa_result hr;
+            const nb_cell *path[2] = {NULL, NULL};
+            size_t n[2] = {0, 0};
+            if (aa && check_status(nb_aa_find(aa, &q, &ar, &err), &err, "nb_aa_find overlay") ==
+                          NB_OK) {
+                check_path_status(ar.status, "nb_aa_find overlay");
+                path[0] = ar.path;
+                n[0] = ar.path_len;
+                for (size_t j = 0; j < n[0]; j++)
+                    if (nb_overlay_can_stand(ov, a->capability, a->size, path[0][j].x,
+                                             path[0][j].y) == 0)
+                        fail("a path through a cell the overlay blocks", "nb_aa_find overlay");
+            }
+            if (haa && check_status(nb_haa_find(haa, &q, 0, &hr, &err), &err,
+                                    "nb_haa_find overlay") == NB_OK) {
+                check_path_status(hr.status, "nb_haa_find overlay");
+                path[1] = hr.path;
+                n[1] = hr.path_len;
+                for (size_t j = 0; j < n[1]; j++)
+                    if (nb_overlay_can_stand(ov, a->capability, a->size, path[1][j].x,
+                                             path[1][j].y) == 0)
+                        fail("a path through a cell the overlay blocks", "nb_haa_find overlay");
+            }
+        }
+    }
+    nb_overlay_close(ov);
+}
+
 static void grid_searches(const nb_bundle *b, pick *p)
 {
     nb_err err;
@@ -307,6 +366,7 @@ static void grid_searches(const nb_bundle *b, pick *p)
         q.size = 0;
         (void)check_status(nb_aa_find(aa, &q, &r, &err), &err, "nb_aa_find size 0");
     }
+    overlay_searches(b, aa, haa, p);
     nb_haa_close(haa);
     nb_aa_close(aa);
 }

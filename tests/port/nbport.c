@@ -209,6 +209,70 @@ static void searches(const nb_bundle *b)
     nb_aa_close(aa);
 }
 
+/* Runtime obstacles: rectangles blocked in an overlay, the answers of AA* and HAA* under it. */
+static void overlay_searches(const nb_bundle *b)
+{
+    nb_err err;
+    nb_overlay *ov = NULL;
+    nb_aa *aa = NULL;
+    nb_haa *haa = NULL;
+    nb_status st = nb_overlay_open(b, &ov, &err);
+    show_err("nb_overlay_open", st, &err);
+    if (st != NB_OK || nb_aa_open(b, &aa, &err) != NB_OK || nb_haa_open(b, &haa, &err) != NB_OK) {
+        failures++;
+        nb_overlay_close(ov);
+        nb_aa_close(aa);
+        return;
+    }
+    uint32_t w = nb_map_width(b), h = nb_map_height(b);
+    for (int k = 0; k < 6; k++) {
+        long x = (long)next(w - 4), y = (long)next(h - 4);
+        st = k == 5 ? nb_overlay_unblock(ov, x, y, 4, 4, &err)
+                    : nb_overlay_block(ov, x, y, 1 + k % 4, 1 + (k + 1) % 4, &err);
+        show_err("nb_overlay_block", st, &err);
+    }
+    line("overlay", "%llu cells blocked", (unsigned long long)nb_overlay_blocked_count(ov));
+    for (size_t i = 0; i < nb_agent_count(b); i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        for (int k = 0; k < 6; k++) {
+            nb_aa_query q;
+            nb_aa_query_init(&q);
+            q.size = a->size;
+            q.capability = a->capability;
+            q.start.x = (int32_t)next(w);
+            q.start.y = (int32_t)next(h);
+            q.goal.x = (int32_t)next(w);
+            q.goal.y = (int32_t)next(h);
+            q.overlay = ov;
+            char what[96];
+            snprintf(what, sizeof what, "aa+overlay %s (%d,%d)-(%d,%d)", a->name, (int)q.start.x,
+                     (int)q.start.y, (int)q.goal.x, (int)q.goal.y);
+            nb_aa_result r;
+            nb_haa_result hr;
+            st = nb_aa_find(aa, &q, &r, &err);
+            if (st != NB_OK) {
+                show_err(what, st, &err);
+                continue;
+            }
+            line(what, "%s %.17g cells %lu hash %08lx", nb_path_status_str(r.status), r.length,
+                 (unsigned long)r.path_len, (unsigned long)hash_cells(r.path, r.path_len));
+            snprintf(what, sizeof what, "haa+overlay %s (%d,%d)-(%d,%d)", a->name, (int)q.start.x,
+                     (int)q.start.y, (int)q.goal.x, (int)q.goal.y);
+            st = nb_haa_find(haa, &q, 0, &hr, &err);
+            if (st != NB_OK) {
+                show_err(what, st, &err);
+                continue;
+            }
+            line(what, "%s %.17g cells %lu hash %08lx", nb_path_status_str(hr.status), hr.length,
+                 (unsigned long)hr.path_len, (unsigned long)hash_cells(hr.path, hr.path_len));
+            check((hr.status == NB_PATH_FOUND) == (r.status == NB_PATH_FOUND), what);
+        }
+    }
+    nb_haa_close(haa);
+    nb_aa_close(aa);
+    nb_overlay_close(ov);
+}
+
 static void motion(const nb_bundle *b)
 {
     nb_err err;
@@ -424,6 +488,7 @@ static int answers(const char *bundle, const char *forest_bundle)
         return 1;
     level(b);
     searches(b);
+    overlay_searches(b);
     motion(b);
     turning(b);
     nb_bundle_close(b);

@@ -212,7 +212,7 @@ static void test_internal(tu_rng *rng)
         } while (!brute_can_stand(&legend, &g, 3, size, s.x, s.y) && ++tries < 10000);
         nbi_window w = {(int32_t)win[0], (int32_t)win[1], (int32_t)win[2], (int32_t)win[3]};
         nb_aa_result r;
-        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, NULL, &w, &r);
+        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, NULL, &w, NULL, &r);
         brute_dijkstra(&legend, &g, 3, size, rule, s.x, s.y, -1, -1, win, dist);
         size_t bad = 0, reached = 0;
         for (size_t i = 0; i < n; i++) {
@@ -232,7 +232,7 @@ static void test_internal(tu_rng *rng)
             t.x = (int32_t)(win[0] + tu_below(rng, (uint32_t)(win[2] - win[0])));
             t.y = (int32_t)(win[1] + tu_below(rng, (uint32_t)(win[3] - win[1])));
         } while (dist[(size_t)t.y * g.width + (size_t)t.x] < 0 && ++tries < 200);
-        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, &t, &w, &r);
+        nbi_aa_run(ws, &l, size, rule ? NB_CORNER_WEAK : NB_CORNER_STRICT, s, &t, &w, NULL, &r);
         double want = dist[(size_t)t.y * g.width + (size_t)t.x];
         ok(want < 0 ? r.status == NB_PATH_NONE
                     : r.status == NB_PATH_FOUND && fabs(r.length - want) < 1e-9,

@@ -140,7 +140,7 @@ static void check_level(pu_level *L, tu_rng *r)
                 cb.x < (int32_t)g->width && ca.y < (int32_t)g->height &&
                 cb.y < (int32_t)g->height) {
                 nsmooth++;
-                int sm = nbi_square_walkable(&P->place->clear, P->size, ca, cb);
+                int sm = nbi_square_walkable(&P->place->clear, NULL, P->size, ca, cb);
                 bad_smooth += sm != (want.status == NB_PATH_FOUND);
             }
             nbi_line back;

@@ -5,6 +5,8 @@
 #include "commands.h"
 #include "query_common.h"
 
+enum { OPT_BLOCK = 0x2000, OPT_OPEN };
+
 static int usage(FILE *f)
 {
     fprintf(f, "Usage: navbake query [OPTION]... BUNDLE --from X,Y --to X,Y\n"
@@ -13,6 +15,7 @@ static int usage(FILE *f)
                "  -f, --from X,Y          the start cell (column X, row Y; 0,0 top-left)\n"
                "  -t, --to X,Y            the goal cell\n");
     nbc_query_help(f);
+    nbc_edits_help(f);
     fprintf(f, "  -n, --max-expansions N  stop the search after N nodes expanded (1 to\n"
                "                          4000000000; aa and the haa methods) and answer\n"
                "                          with the best partial path\n"
@@ -67,6 +70,9 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
     nbc_agent_print(a);
     printf("query      %d,%d -> %d,%d (%s, %s corners)\n", from.x, from.y, to.x, to.y, method,
            a->corner == NB_CORNER_WEAK ? "weak" : "strict");
+    if (a->overlay)
+        printf("overlay    %llu cells blocked (--block, --open)\n",
+               (unsigned long long)nb_overlay_blocked_count(a->overlay));
     printf("status     %s%s\n", why(r->status),
            r->status == NB_PATH_NONE && !r->searched ? " (different components: no search)" : "");
     if (r->status == NB_PATH_FOUND)
@@ -103,6 +109,8 @@ static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_
            "\"found\": %s, ",
            a->corner == NB_CORNER_WEAK ? "weak" : "strict", from.x, from.y, to.x, to.y,
            names[r->status], r->status == NB_PATH_FOUND ? "true" : "false");
+    if (a->overlay)
+        printf("\"blocked_cells\": %llu, ", (unsigned long long)nb_overlay_blocked_count(a->overlay));
     if (has_path(r))
         printf("\"length\": %.8f, ", r->length);
     else
@@ -135,12 +143,16 @@ int nbc_cmd_query(int argc, char **argv)
                                          {"from", required_argument, NULL, 'f'},
                                          {"to", required_argument, NULL, 't'},
                                          {"max-expansions", required_argument, NULL, 'n'},
+                                         {"block", required_argument, NULL, OPT_BLOCK},
+                                         {"open", required_argument, NULL, OPT_OPEN},
                                          {"path", no_argument, NULL, 'p'},
                                          {"json", no_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0};
+    static nbc_edits edits; /* static: a few KB, one per run of the command */
+    edits.n = 0;
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits};
     long fx = -1, fy = -1, tx = -1, ty = -1;
     int with_path = 0, json = 0, c;
     unsigned long maxexp = 0;
@@ -165,6 +177,13 @@ int nbc_cmd_query(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             o.max_expansions = maxexp;
             break;
+        case OPT_BLOCK:
+        case OPT_OPEN: {
+            int e = nbc_edit_option(&edits, c == OPT_BLOCK, optarg);
+            if (e != NBC_EXIT_OK)
+                return e;
+            break;
+        }
         case 'p': with_path = 1; break;
         case 'j': json = 1; break;
         case 'h': return usage(stdout);

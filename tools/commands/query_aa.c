@@ -27,6 +27,7 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.corner = a->corner;
     s->q.costs = a->costs;
     s->q.max_expansions = a->max_expansions;
+    s->q.overlay = a->overlay;
     *state = s;
     return NBC_EXIT_OK;
 }

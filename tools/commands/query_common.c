@@ -167,6 +167,9 @@ int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o)
     if (nb_bundle_open(path, 0, NULL, &s->bundle, &err) != NB_OK)
         return nbc_fail_err(&err);
     int rc = nbc_query_agent(s->bundle, o, &s->agent);
+    if (rc == NBC_EXIT_OK && o->edits)
+        rc = nbc_edits_overlay(o->edits, s->bundle, &s->overlay);
+    s->agent.overlay = s->overlay;
     if (rc == NBC_EXIT_OK && s->method->open(s->bundle, &s->agent, &s->state, &err) != NBC_EXIT_OK)
         rc = nbc_fail_err(&err);
     return rc;
@@ -176,6 +179,7 @@ void nbc_session_close(nbc_session *s)
 {
     if (s->state)
         s->method->close(s->state);
+    nb_overlay_close(s->overlay);
     nb_bundle_close(s->bundle);
     memset(s, 0, sizeof *s);
 }

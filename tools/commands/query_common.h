@@ -13,6 +13,7 @@
 #include <getopt.h>
 
 #include "cli.h"
+#include "overlay_opts.h"
 
 /* The agent of a query. */
 typedef struct nbc_agent {
@@ -20,6 +21,7 @@ typedef struct nbc_agent {
     nb_capability capability;
     nb_corner corner;
     uint64_t max_expansions; /* the query's budget (navbake query --max-expansions); 0: none */
+    const nb_overlay *overlay; /* cells blocked for the query (--block, --open), or NULL */
     const char *name; /* the agent type's name with --agent, else NULL */
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1]; /* "ground,swamp" */
     const double *costs; /* the agent type's terrain costs (nb_agent.cost), NULL without */
@@ -79,6 +81,7 @@ typedef struct nbc_query_opts {
     const char *capability, *agent, *method;
     nb_corner corner;
     uint64_t max_expansions; /* navbake query's --max-expansions; 0: none */
+    const nbc_edits *edits;  /* navbake query's --block and --open, or NULL */
 } nbc_query_opts;
 
 enum { NBC_OPT_SIZE = 0x1000, NBC_OPT_CAPABILITY, NBC_OPT_AGENT, NBC_OPT_CORNER, NBC_OPT_METHOD };
@@ -113,6 +116,7 @@ typedef struct nbc_session {
     nbc_agent agent;
     const nbc_method *method;
     void *state;
+    nb_overlay *overlay; /* of the options' edits, or NULL */
 } nbc_session;
 
 /* Opens the bundle, finds the agent the options name and opens the

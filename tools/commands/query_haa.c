@@ -38,6 +38,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     s->q.corner = a->corner;
     s->q.costs = a->costs;
     s->q.max_expansions = a->max_expansions;
+    s->q.overlay = a->overlay;
     s->flags = flags;
     *state = s;
     return NBC_EXIT_OK;

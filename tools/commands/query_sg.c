@@ -29,6 +29,7 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
+    s->q.overlay = a->overlay;
     double t0 = nbc_now_us();
     nb_status st = a->costs ? nbb_fail(err, NB_ERR_NOTFOUND,
                                        "the optimal-search layer serves agents without terrain "

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "overlay_opts.h"
 #include "progress.h"
 #include "render.h"
 
@@ -98,6 +99,9 @@ static int usage(FILE *f)
             "                          --json' (--forest too), or lines of cells 'X Y' (a\n"
             "                          blank line between paths); may be repeated\n"
             "      --footprint         draw the agent's square at every cell of a path\n"
+            "      --block X,Y,W,H     draw the W x H cells at X,Y as blocked, as 'navbake\n"
+            "                          query --block' blocks them (repeatable)\n"
+            "      --open X,Y,W,H      unblock cells an earlier --block blocked\n"
             "      --no-legend         leave out the legend under the map\n"
             "  -q, --quiet             say nothing but errors\n"
             "      --progress WHEN     auto (default: a line on standard error when it is a\n"
@@ -174,6 +178,7 @@ typedef struct job {
     int filter; /* the abstract layer: only what (cap, size) may use */
     int footprint, legend;
     nbr_paths paths;
+    nb_overlay *overlay; /* --block, --open */
     render_progress progress;
 } job;
 
@@ -213,6 +218,8 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
             break;
         }
     }
+    if (j->overlay && st == NB_OK)
+        st = nbr_draw_blocked(v, j->overlay, err);
     for (size_t i = 0; i < j->paths.n && st == NB_OK; i++)
         st = nbr_draw_path(v, &j->paths.path[i], (unsigned)i, j->footprint, err);
     return st;
@@ -283,9 +290,11 @@ typedef struct request {
     int have_radius, have_window;
     long window[4];
     nbr_format fmt;
+    nbc_edits edits;
 } request;
 
 #define GO_ON (-1) /* read_options' answer when the command goes on */
+enum { OPT_BLOCK = 0x2000, OPT_OPEN };
 
 /* The options, into r and j; GO_ON, or the exit status (--help and --version are done). */
 static int read_options(int argc, char **argv, request *r, job *j)
@@ -305,6 +314,8 @@ static int read_options(int argc, char **argv, request *r, job *j)
                                          {"heading", required_argument, NULL, 'H'},
                                          {"path", required_argument, NULL, 'p'},
                                          {"footprint", no_argument, NULL, 'F'},
+                                         {"block", required_argument, NULL, OPT_BLOCK},
+                                         {"open", required_argument, NULL, OPT_OPEN},
                                          {"no-legend", no_argument, NULL, 'L'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          NBC_PROGRESS_OPTION,
@@ -350,6 +361,13 @@ static int read_options(int argc, char **argv, request *r, job *j)
             r->path_files[r->npaths++] = optarg;
             break;
         case 'F': j->footprint = 1; break;
+        case OPT_BLOCK:
+        case OPT_OPEN: {
+            int e = nbc_edit_option(&r->edits, c == OPT_BLOCK, optarg);
+            if (e != NBC_EXIT_OK)
+                return e;
+            break;
+        }
         case 'L': j->legend = 0; break;
         case 'q': j->progress.quiet = 1; break;
         case NBC_OPT_PROGRESS:
@@ -651,6 +669,10 @@ int nbc_cmd_render(int argc, char **argv)
         rc = choose_agent(b, &r, &j);
     if (rc == NBC_EXIT_OK)
         rc = fit_view(b, &r, &j, frame, unit_side, &v, span);
+    if (rc == NBC_EXIT_OK && r.edits.n && frame != F_MAP)
+        rc = nbc_usage("--block and --open draw on a grid map, not on this picture");
+    if (rc == NBC_EXIT_OK)
+        rc = nbc_edits_overlay(&r.edits, b, &j.overlay);
     for (size_t i = 0; i < j.nlayers && rc == NBC_EXIT_OK; i++)
         if (j.layers[i] == L_PERIMETER && !j.model)
             rc = open_perimeter(b, r.bundle_path, &j, r.model, r.goal, r.speed,
@@ -661,6 +683,7 @@ int nbc_cmd_render(int argc, char **argv)
     nb_perimeter_close(j.perim);
     nb_model_close(j.model);
     nb_forest_close(j.forest);
+    nb_overlay_close(j.overlay);
     nbr_canvas_free(v.canvas);
     nbr_legend_free(&v.legend);
     nbr_paths_free(&j.paths);

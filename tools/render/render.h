@@ -21,6 +21,7 @@
 #define NBR_START 0x1a9641u     /* path starts */
 #define NBR_GOAL 0xd7191cu      /* path goals */
 #define NBR_UNTOUCHED 0xdcdcdcu /* a hit-check cell no curve touches */
+#define NBR_BLOCKED 0xff7f0eu     /* cells an overlay blocks (--block) */
 #define NBR_ABSTRACT_BORDER 0x303030u /* cluster borders */
 #define NBR_ABSTRACT_INTRA 0x1f77b4u  /* intra-edges */
 #define NBR_ABSTRACT_INTER 0xd62728u  /* inter-edges */
@@ -174,6 +175,9 @@ void nbr_paths_free(nbr_paths *ps);
 /* Draws path i (colour from the series), its start and goal marked, with
  * the agent's footprint at each cell when footprint is set. */
 nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprint, nb_err *err);
+
+/* The cells the overlay blocks (render_blocked.c). */
+nb_status nbr_draw_blocked(nbr_view *v, const nb_overlay *ov, nb_err *err);
 
 /* ---- the HAA* abstract graph (render_abstract.c) ---- */
 

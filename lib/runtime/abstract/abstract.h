@@ -174,17 +174,21 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
 
 /* 1 when an agent of this size whose top-left corner slides straight
  * from a to b overlaps only cells of clearance >= 1 in l (terrains of its
- * capability, inside the map). */
-int nbi_square_walkable(const nbi_layer *l, uint32_t size, nb_cell a, nb_cell b);
+ * capability, inside the map) that the overlay ov (NULL: none) does not
+ * block; the same overlay argument in the two below. */
+int nbi_square_walkable(const nbi_layer *l, const nb_overlay *ov, uint32_t size, nb_cell a,
+                        nb_cell b);
 /* Seed 004's simple smoothing of p[0..n) in place; returns the count of
  * waypoints kept (the ends always are). */
-size_t nbi_square_smooth(const nbi_layer *l, uint32_t size, nb_cell *p, size_t n);
+size_t nbi_square_smooth(const nbi_layer *l, const nb_overlay *ov, uint32_t size, nb_cell *p,
+                         size_t n);
 /* Straightens the cell path p[0..n) in place: greedily, as the smoothing
  * does, each run of cells is replaced by the octile walk nearest the
  * straight line between its ends wherever that walk is valid for the
  * agent (standable cells, corner rule).  The result is a cell path no
  * longer than p; returns its count. */
-size_t nbi_straighten(const nbi_layer *l, uint32_t size, int corner, nb_cell *p, size_t n);
+size_t nbi_straighten(const nbi_layer *l, const nb_overlay *ov, uint32_t size, int corner,
+                      nb_cell *p, size_t n);
 /* Sum of the straight segments' lengths. */
 double nbi_polyline_length(const nb_cell *p, size_t n);
 

@@ -14,12 +14,26 @@
  * A query runs in phases that a step may stop anywhere within (navbake.h:
  * budgets and slices): the near search (ends in neighbouring clusters),
  * the two insertions, the abstract search, refinement.  Each counts its
- * expansions against the query's budget. */
+ * expansions against the query's budget.
+ *
+ * Under an overlay that blocks cells the baked graph may hold transitions
+ * and edges through them, and may miss the transitions of an entrance
+ * whose baked one is blocked; the graph is not repaired (yet: issue 17).
+ * Blocks only take cells away, so the baked graph's answers stand when
+ * they do not meet a block: "no path" stays true, and a path none of
+ * whose cells (and corners) the overlay blocks is a path under it.  So the
+ * query runs on the graph as usual and its cell path is checked against
+ * the overlay once refined; only when it meets a block does the query go
+ * on as Annotated A* over the overlay, in a workspace of its own opened
+ * by the first such query, within the same budget.  Either way the path
+ * exists exactly when Annotated A*'s does and never enters a blocked
+ * cell; straightening and smoothing respect the overlay. */
 #include <stdio.h>
 
 #include "abstract/haa.h"
 #include "abstract/haa_ws.h"
 #include "clearance/costs.h"
+#include "overlay/overlay.h"
 
 /* Room made at open for a path's cells (grown by a longer one). */
 #define FIRST_PATH 4096
@@ -41,6 +55,7 @@ void nb_haa_close(nb_haa *ws)
     nbi_free(ws->a, ws->path);
     nbi_u32map_free(&ws->where);
     nbi_free(ws->a, ws->anodes);
+    nb_aa_close(ws->aa);
     nbi_free(ws->a, ws);
 }
 
@@ -130,6 +145,7 @@ size_t nb_haa_workspace_bytes(const nb_haa *ws)
            nbi_csearch_bytes(&ws->ref) + nbi_csearch_bytes(&ws->near) +
            ((size_t)4 * g->cluster + 2) * sizeof *ws->targets + 16 * nn * sizeof *ws->seg +
            nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
+           (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0) +
            nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes;
 }
 
@@ -247,7 +263,7 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
     const nbi_layer *l = ws->l;
     size_t len = ws->len;
     if (ws->flags & NB_HAA_STRAIGHTEN)
-        len = nbi_straighten(l, q->size, (int)q->corner, ws->path, len);
+        len = nbi_straighten(l, q->overlay, q->size, (int)q->corner, ws->path, len);
     double cl = 0;
     for (size_t i = 1; i < len; i++)
         cl += (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y) ? NBI_SQRT2
@@ -256,7 +272,7 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
     res->length = cl;
     res->cost = cl;
     if (ws->flags & NB_HAA_SMOOTH) {
-        len = nbi_square_smooth(l, q->size, ws->path, len);
+        len = nbi_square_smooth(l, q->overlay, q->size, ws->path, len);
         res->length = nbi_polyline_length(ws->path, len);
     }
     res->path_len = len;
@@ -303,11 +319,13 @@ static int answered_at_once(nb_haa *ws, uint32_t ci, uint32_t si)
     const nbi_agraph *g = &ws->g;
     const nb_aa_query *q = &ws->q;
     nb_haa_result *res = &ws->res;
-    if (!nbi_standable(ws->l, q->size, q->start.x, q->start.y)) {
+    if (!nbi_standable(ws->l, q->size, q->start.x, q->start.y) ||
+        !nbi_overlay_room(q->overlay, q->size, (uint32_t)q->start.x, (uint32_t)q->start.y)) {
         res->status = NB_PATH_START_BLOCKED;
         return 1;
     }
-    if (!nbi_standable(ws->l, q->size, q->goal.x, q->goal.y)) {
+    if (!nbi_standable(ws->l, q->size, q->goal.x, q->goal.y) ||
+        !nbi_overlay_room(q->overlay, q->size, (uint32_t)q->goal.x, (uint32_t)q->goal.y)) {
         res->status = NB_PATH_GOAL_BLOCKED;
         return 1;
     }
@@ -521,7 +539,12 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err 
     st = serves(ws, q->capability, q->size, &ci, &si, err);
     if (st != NB_OK)
         return st;
+    st = nbi_overlay_check(q->overlay, ws->b, "HAA*", err);
+    if (st != NB_OK)
+        return st;
     ws->q = *q;
+    if (q->overlay && !q->overlay->blocked)
+        ws->q.overlay = NULL; /* nothing to check the path against */
     ws->flags = flags;
     ws->stopped = 0;
     ws->l = &ws->layer[ci];
@@ -658,13 +681,88 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
     return NB_OK;
 }
 
+/* 1 when the agent may stand at c on the layer and under the overlay. */
+static int stands_under(const nb_haa *ws, int32_t x, int32_t y)
+{
+    return nbi_standable(ws->l, ws->q.size, x, y) &&
+           nbi_overlay_room(ws->q.overlay, ws->q.size, (uint32_t)x, (uint32_t)y);
+}
+
+/* The cells of ws->path, from the start, that make a path under the query's overlay (the
+ * path is one on the graph's layer): up to the first cell the overlay blocks, or the first
+ * diagonal step whose corner it blocks. */
+static size_t clear_prefix(const nb_haa *ws)
+{
+    const nb_aa_query *q = &ws->q;
+    for (size_t i = 0; i < ws->len; i++) {
+        nb_cell c = ws->path[i];
+        if (!nbi_overlay_room(q->overlay, q->size, (uint32_t)c.x, (uint32_t)c.y))
+            return i;
+        nb_cell p = i ? ws->path[i - 1] : c;
+        if (c.x != p.x && c.y != p.y) {
+            int c1 = stands_under(ws, c.x, p.y), c2 = stands_under(ws, p.x, c.y);
+            if (q->corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+                return i;
+        }
+    }
+    return ws->len;
+}
+
+/* A path the graph gave under an overlay that blocks cells: kept when the overlay blocks none
+ * of its cells, else the query goes on as Annotated A* over the overlay with what is left of
+ * its budget (none left: the clear part of the path, NB_PATH_LIMIT). */
+static nb_status check_overlay(nb_haa *ws, nb_err *err)
+{
+    const nb_aa_query *q = &ws->q;
+    if (!q->overlay || ws->phase != NBI_HAA_DONE || ws->res.status != NB_PATH_FOUND)
+        return NB_OK;
+    size_t clear = clear_prefix(ws);
+    if (clear == ws->len)
+        return NB_OK;
+    nb_aa_query aq = *q;
+    if (q->max_expansions) {
+        if (spent(ws) >= q->max_expansions) {
+            ws->len = clear;
+            ws->res.status = NB_PATH_LIMIT;
+            return NB_OK;
+        }
+        aq.max_expansions = q->max_expansions - spent(ws);
+    }
+    nb_status st = NB_OK;
+    if (!ws->aa)
+        st = nb_aa_open(ws->b, &ws->aa, err);
+    if (st == NB_OK) {
+        nb_aa_set_max_nodes(ws->aa, ws->max_nodes);
+        st = nb_aa_begin(ws->aa, &aq, err);
+    }
+    if (st != NB_OK) {
+        ws->phase = NBI_HAA_IDLE;
+        return st;
+    }
+    ws->phase = NBI_HAA_OVERLAID;
+    return NB_OK;
+}
+
 nb_status nb_haa_step(nb_haa *ws, uint64_t expansions, int *done, nb_err *err)
 {
     if (ws->phase == NBI_HAA_IDLE)
         return nbi_fail(err, NB_ERR_ARG, "nb_haa_step: no query begun (nb_haa_begin)");
-    nb_status st = ws->stopped ? NB_OK : run(ws, expansions, err);
-    *done = st != NB_OK || ws->phase >= NBI_HAA_DONE || ws->stopped;
-    return nbi_done(err, st);
+    uint64_t before = spent(ws);
+    if (ws->phase != NBI_HAA_OVERLAID) {
+        nb_status st = ws->stopped ? NB_OK : run(ws, expansions, err);
+        if (st == NB_OK)
+            st = check_overlay(ws, err);
+        if (st != NB_OK || ws->phase != NBI_HAA_OVERLAID) {
+            *done = st != NB_OK || ws->phase >= NBI_HAA_DONE || ws->stopped;
+            return nbi_done(err, st);
+        }
+    }
+    /* Annotated A* over the overlay, for what is left of this step. */
+    uint64_t used = spent(ws) - before;
+    nb_status ast = nb_aa_step(ws->aa, expansions > used ? expansions - used : 0, done, err);
+    if (ast != NB_OK)
+        ws->phase = NBI_HAA_IDLE;
+    return ast;
 }
 
 /* The best partial path of a query stopped before its end, into ws->path: during refinement,
@@ -697,16 +795,45 @@ static nb_status partial(nb_haa *ws, nb_err *err)
     return NB_OK;
 }
 
+/* The answer of the Annotated A* query begun under an overlay: its path, straightened and
+ * smoothed as asked. */
+static nb_status finish_overlaid(nb_haa *ws, nb_haa_result *res, nb_err *err)
+{
+    nb_aa_result r;
+    ws->phase = NBI_HAA_IDLE;
+    nb_status st = nb_aa_finish(ws->aa, &r, err);
+    if (st != NB_OK)
+        return st;
+    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, r.path_len, sizeof *ws->path))
+        return nbi_fail_nomem(err, "HAA*'s path");
+    if (r.path_len)
+        memcpy(ws->path, r.path, r.path_len * sizeof *ws->path);
+    ws->len = r.path_len;
+    *res = ws->res;
+    res->status = r.status;
+    res->expanded_search += r.expanded; /* the graph's search, then Annotated A*'s */
+    res->expanded = spent(ws) + r.expanded;
+    res->abstract_len = 0;
+    res->abstract_length = 0;
+    if (r.path_len)
+        finish_path(ws, res);
+    return nbi_done(err, NB_OK);
+}
+
 nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err)
 {
     memset(res, 0, sizeof *res);
     res->status = NB_PATH_NONE;
     if (ws->phase == NBI_HAA_IDLE)
         return nbi_fail(err, NB_ERR_ARG, "nb_haa_finish: no query begun (nb_haa_begin)");
+    if (ws->phase == NBI_HAA_OVERLAID)
+        return finish_overlaid(ws, res, err);
     if (ws->phase != NBI_HAA_DONE) {
         nb_status st = partial(ws, err);
         if (st != NB_OK)
             return st;
+        if (ws->q.overlay && clear_prefix(ws) > 0)
+            ws->len = clear_prefix(ws); /* the part no block cuts */
         ws->res.status = NB_PATH_LIMIT;
     }
     ws->phase = NBI_HAA_IDLE;

@@ -48,7 +48,7 @@ typedef struct nbi_asearch {
 
 /* The phases of a query (begin, step, finish). */
 enum { NBI_HAA_IDLE = 0, NBI_HAA_NEAR, NBI_HAA_INSERT, NBI_HAA_ABSTRACT, NBI_HAA_REFINE,
-       NBI_HAA_DONE };
+       NBI_HAA_DONE, NBI_HAA_OVERLAID /* Annotated A* under an overlay (haa.c) */ };
 
 struct nb_haa {
     const nb_bundle *b;
@@ -84,6 +84,7 @@ struct nb_haa {
     size_t refine_k;  /* the abstract step being refined (anodes[k] -> anodes[k - 1]) */
     int ref_started;  /* its cluster A* is under way */
     nb_haa_result res;
+    nb_aa *aa;        /* queries under an overlay that blocks cells; opened by the first */
 };
 
 /* The abstract search (haa_search.c). */

@@ -14,6 +14,13 @@
 #include <math.h>
 
 #include "abstract/abstract.h"
+#include "overlay/overlay.h"
+
+/* Standable for the agent, on the layer and under the overlay (NULL: none). */
+static int stands(const nbi_layer *l, const nb_overlay *ov, uint32_t size, int32_t x, int32_t y)
+{
+    return nbi_standable(l, size, x, y) && nbi_overlay_room(ov, size, (uint32_t)x, (uint32_t)y);
+}
 
 static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
 {
@@ -23,17 +30,19 @@ static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
 
 static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
-static int passable_row(const nbi_layer *l, int64_t r, int64_t k0, int64_t k1)
+static int passable_row(const nbi_layer *l, const nb_overlay *ov, int64_t r, int64_t k0, int64_t k1)
 {
     if (r < 0 || r >= l->height || k0 < 0 || k1 >= l->width)
         return 0;
     for (int64_t k = k0; k <= k1; k++)
-        if (nbi_layer_get(l, (uint64_t)r * l->width + (uint64_t)k) < 1)
+        if (nbi_layer_get(l, (uint64_t)r * l->width + (uint64_t)k) < 1 ||
+            !nbi_overlay_room(ov, 1, (uint32_t)k, (uint32_t)r))
             return 0;
     return 1;
 }
 
-int nbi_square_walkable(const nbi_layer *l, uint32_t size, nb_cell a, nb_cell b)
+int nbi_square_walkable(const nbi_layer *l, const nb_overlay *ov, uint32_t size, nb_cell a,
+                        nb_cell b)
 {
     int64_t s = size;
     if (b.y < a.y) {
@@ -45,7 +54,7 @@ int nbi_square_walkable(const nbi_layer *l, uint32_t size, nb_cell a, nb_cell b)
     if (dy == 0) {
         int64_t k0 = a.x < b.x ? a.x : b.x, k1 = (a.x < b.x ? b.x : a.x) + s - 1;
         for (int64_t r = a.y; r < a.y + s; r++)
-            if (!passable_row(l, r, k0, k1))
+            if (!passable_row(l, ov, r, k0, k1))
                 return 0;
         return 1;
     }
@@ -57,19 +66,20 @@ int nbi_square_walkable(const nbi_layer *l, uint32_t size, nb_cell a, nb_cell b)
         int64_t t_inf = dx >= 0 ? lo : hi, t_sup = dx >= 0 ? hi : lo;
         int64_t k0 = floor_div(a.x * dy + dx * t_inf, dy);
         int64_t k1 = ceil_div(a.x * dy + dx * t_sup, dy) + s - 1;
-        if (!passable_row(l, r, k0, k1))
+        if (!passable_row(l, ov, r, k0, k1))
             return 0;
     }
     return 1;
 }
 
-size_t nbi_square_smooth(const nbi_layer *l, uint32_t size, nb_cell *p, size_t n)
+size_t nbi_square_smooth(const nbi_layer *l, const nb_overlay *ov, uint32_t size, nb_cell *p,
+                         size_t n)
 {
     if (n <= 2)
         return n;
     size_t out = 1, check = 0;
     for (size_t i = 1; i + 1 < n; i++) {
-        if (nbi_square_walkable(l, size, p[check], p[i + 1]))
+        if (nbi_square_walkable(l, ov, size, p[check], p[i + 1]))
             continue; /* p[i] is skipped */
         p[out] = p[i];
         check = out++;
@@ -110,7 +120,8 @@ static int walk_straight(const walk *w, uint32_t k)
 
 /* Follows the walk, checking every step for the agent; writes its cells
  * after a (not a itself) to out when out is not NULL.  1 when valid. */
-static int walk_follow(const walk *w, const nbi_layer *l, uint32_t size, int corner, nb_cell *out)
+static int walk_follow(const walk *w, const nbi_layer *l, const nb_overlay *ov, uint32_t size,
+                       int corner, nb_cell *out)
 {
     nb_cell c = w->a;
     for (uint32_t k = 0; k < w->T; k++) {
@@ -120,14 +131,14 @@ static int walk_follow(const walk *w, const nbi_layer *l, uint32_t size, int cor
                 n.x += w->sx;
             else
                 n.y += w->sy;
-            if (!nbi_standable(l, size, n.x, n.y))
+            if (!stands(l, ov, size, n.x, n.y))
                 return 0;
         } else {
             n.x += w->sx;
             n.y += w->sy;
-            if (!nbi_standable(l, size, n.x, n.y))
+            if (!stands(l, ov, size, n.x, n.y))
                 return 0;
-            int c1 = nbi_standable(l, size, n.x, c.y), c2 = nbi_standable(l, size, c.x, n.y);
+            int c1 = stands(l, ov, size, n.x, c.y), c2 = stands(l, ov, size, c.x, n.y);
             if (corner == NBI_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
                 return 0;
         }
@@ -138,7 +149,8 @@ static int walk_follow(const walk *w, const nbi_layer *l, uint32_t size, int cor
     return 1;
 }
 
-size_t nbi_straighten(const nbi_layer *l, uint32_t size, int corner, nb_cell *p, size_t n)
+size_t nbi_straighten(const nbi_layer *l, const nb_overlay *ov, uint32_t size, int corner,
+                      nb_cell *p, size_t n)
 {
     if (n <= 2)
         return n;
@@ -151,11 +163,11 @@ size_t nbi_straighten(const nbi_layer *l, uint32_t size, int corner, nb_cell *p,
     for (size_t i = 1; i < n; i++) {
         if (i + 1 < n) {
             walk w = walk_make(anchor, p[i + 1]);
-            if (walk_follow(&w, l, size, corner, NULL))
+            if (walk_follow(&w, l, ov, size, corner, NULL))
                 continue; /* p[i] is skipped */
         }
         walk w = walk_make(anchor, p[i]);
-        walk_follow(&w, l, size, corner, p + out);
+        walk_follow(&w, l, ov, size, corner, p + out);
         out += w.T;
         anchor = p[out - 1];
     }

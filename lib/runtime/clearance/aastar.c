@@ -3,14 +3,15 @@
  * The paper's AA* is A* that asks, before opening a cell, whether the
  * agent may stand there: clearance >= size for its capability.  Here that
  * question is one read of the bit-packed clearance layer in the mapped
- * bundle, made for the neighbours at every expansion (stands(): the one
- * place a runtime overlay of blocked cells would be consulted).  Terrain
- * costs (clearance/costs.h) make a third copy of the loop, `weighted`: a
+ * bundle, made for the neighbours at every expansion (stands(), and with
+ * an overlay of cells blocked at run time room(): a copy of the search of
+ * its own, so that a query without one pays nothing for it).  Terrain
+ * costs (clearance/costs.h) make another copy of the loop, `weighted`: a
  * move costs its length times the multiplier of the cell it enters, and
  * the heuristic is the octile distance times the least multiplier, which
  * keeps it consistent (each move costs at least its length times that).
- * The copy without costs is the loop as it was, so an agent without costs
- * pays nothing for them.
+ * The copy without costs or overlay is the loop as it was, so an agent
+ * without them pays nothing for them.
  *
  * What makes it fast (tests/bench/clearance-bench.md measures each against a
  * baseline in the same run; profiled with perf and cachegrind):
@@ -48,6 +49,7 @@
 #include "clearance/aastar.h"
 #include "clearance/costs.h"
 #include "core/grid.h"
+#include "overlay/overlay.h"
 #include "core/heap.h"
 #include "core/pool.h"
 
@@ -100,6 +102,9 @@ struct search {
     uint32_t cur;               /* the pool's current search */
     unsigned tbits;
     const uint8_t *cv;
+    uint8_t *const *otile; /* the overlay's tiles (overlay.h), or NULL */
+    const uint8_t *ofull;  /* its tile of no blocks */
+    uint32_t otw;          /* its tiles per row */
     uint64_t bits, mask;
     uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
     int32_t x0, y0, x1, y1; /* the window */
@@ -419,20 +424,31 @@ static inline NBP_ALWAYS_INLINE double move_cost(const struct search *s, unsigne
     return weighted ? nbi_move_cost(d) * nbi_costs_cell(s->costs, nx, ny) : nbi_move_cost(d);
 }
 
+/* Whether the overlay leaves the agent room at (x, y): its min(cap, D) (overlay.h). */
+static inline NBP_ALWAYS_INLINE int room(const struct search *s, int32_t x, int32_t y)
+{
+    const uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+    return s->otile[(uy >> NBI_OV_SHIFT) * s->otw + (ux >> NBI_OV_SHIFT)]
+                   [(uy & NBI_OV_MASK) << NBI_OV_SHIFT | (ux & NBI_OV_MASK)] >= s->size;
+}
+
+/* stands() with the overlay's room when over (a constant in each copy of the search). */
+#define STANDS(j, x_, y_) (stands(s, (j)) && (!over || room(s, (x_), (y_))))
+
 /* The moves the agent may make from map cell mi at (x, y), as a mask of direction bits. */
 static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
-                                               int32_t y)
+                                               int32_t y, const int over)
 {
     const uint32_t W = s->W;
     const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
     unsigned m = 0;
-    if (hn_ && stands(s, mi - W))
+    if (hn_ && STANDS(mi - W, x, y - 1))
         m |= 1u << DN;
-    if (he && stands(s, mi + 1))
+    if (he && STANDS(mi + 1, x + 1, y))
         m |= 1u << DE;
-    if (hs && stands(s, mi + W))
+    if (hs && STANDS(mi + W, x, y + 1))
         m |= 1u << DS;
-    if (hw && stands(s, mi - 1))
+    if (hw && STANDS(mi - 1, x - 1, y))
         m |= 1u << DW;
     /* A diagonal needs its cell, and both (strict) or either (weak)
      * of the cardinal cells beside it. */
@@ -448,13 +464,13 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
         sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
         nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
     }
-    if (ne && stands(s, mi - W + 1))
+    if (ne && STANDS(mi - W + 1, x + 1, y - 1))
         m |= 1u << DNE;
-    if (se && stands(s, mi + W + 1))
+    if (se && STANDS(mi + W + 1, x + 1, y + 1))
         m |= 1u << DSE;
-    if (sw && stands(s, mi + W - 1))
+    if (sw && STANDS(mi + W - 1, x - 1, y + 1))
         m |= 1u << DSW;
-    if (nw && stands(s, mi - W - 1))
+    if (nw && STANDS(mi - W - 1, x - 1, y - 1))
         m |= 1u << DNW;
     return m;
 }
@@ -538,13 +554,21 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
 
 /* Slot id's neighbours, each the agent may step to reached from it. */
 static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const int generic,
-                                            const int flat, const int weighted)
+                                            const int flat, const int weighted,
+                                            const int over)
 {
     const double g = s->gv[id];
     int32_t x, y;
     slot_cell(s, id, flat, &x, &y);
     const uint32_t mi = flat ? id : (uint32_t)y * s->W + (uint32_t)x;
-    unsigned m = moves(s, mi, x, y);
+    /* Under an overlay, a cell whose eight neighbours lie in a tile of no blocks (most cells,
+     * away from the blocks) needs no look at it. */
+    const uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+    unsigned m = over && ((ux & NBI_OV_MASK) - 1u >= NBI_OV_SIDE - 2 ||
+                          (uy & NBI_OV_MASK) - 1u >= NBI_OV_SIDE - 2 ||
+                          s->otile[(uy >> NBI_OV_SHIFT) * s->otw + (ux >> NBI_OV_SHIFT)] != s->ofull)
+                     ? moves(s, mi, x, y, 1)
+                     : moves(s, mi, x, y, 0);
     const int32_t *off = flat ? s->ws->moff : s->ws->soff;
     /* All eight neighbours in the tile of id: slots at fixed offsets. */
     const int inside = flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 &&
@@ -579,7 +603,7 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
  * slots), the same with terrain costs, and two that only the benchmark calls, to measure the
  * difference (lib/runtime/core/heap.h's heap; per-cell arrays the size of the map). */
 static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int generic,
-                                           const int flat, const int weighted)
+                                           const int flat, const int weighted, const int over)
 {
     struct search s = ws->s;
     load_arrays(&s, ws);
@@ -604,7 +628,7 @@ static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int
             s.end = END_FOUND;
             break;
         }
-        expand(&s, id, generic, flat, weighted);
+        expand(&s, id, generic, flat, weighted, over);
     }
     ws->s = s;
 }
@@ -613,7 +637,7 @@ static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int
  * (its page claimed, and the goal's). */
 static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
                          nb_cell start, const nb_cell *goal, const nbi_window *win,
-                         uint64_t max_expansions, int weighted)
+                         const nb_overlay *ov, uint64_t max_expansions, int weighted)
 {
     struct search *s = &ws->s;
     memset(s, 0, sizeof *s);
@@ -630,6 +654,9 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     s->cv = clear->bits_at;
     s->bits = clear->bits;
     s->mask = clear->mask;
+    s->otile = ov && ov->blocked ? ov->tile : NULL;
+    s->ofull = ov ? ov->full : NULL;
+    s->otw = ov ? ov->tw : 0;
     s->size = size;
     s->strict = corner == NB_CORNER_STRICT;
     s->has_goal = goal != NULL;
@@ -673,13 +700,17 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
 static void run_slice(nb_aa *ws, uint64_t budget)
 {
     if (ws->generic)
-        slice(ws, budget, 1, 1, 0);
+        slice(ws, budget, 1, 1, 0, 0);
     else if (ws->flat)
-        slice(ws, budget, 0, 1, 0);
+        slice(ws, budget, 0, 1, 0, 0);
+    else if (ws->s.weighted && ws->s.otile)
+        slice(ws, budget, 0, 0, 1, 1);
     else if (ws->s.weighted)
-        slice(ws, budget, 0, 0, 1);
+        slice(ws, budget, 0, 0, 1, 0);
+    else if (ws->s.otile)
+        slice(ws, budget, 0, 0, 0, 1);
     else
-        slice(ws, budget, 0, 0, 0);
+        slice(ws, budget, 0, 0, 0, 0);
 }
 
 /* The slot of the cell before slot j, cell (*x, *y), which was reached by direction d; the
@@ -795,10 +826,10 @@ static nb_status finish_search(nb_aa *ws, nb_aa_result *res, nb_err *err)
 }
 
 void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner, nb_cell start,
-                const nb_cell *goal, const nbi_window *win, nb_aa_result *res)
+                const nb_cell *goal, const nbi_window *win, const nb_overlay *ov, nb_aa_result *res)
 {
     ws->flat = ws->generic = 0;
-    begin_search(ws, clear, size, corner, start, goal, win, 0, 0);
+    begin_search(ws, clear, size, corner, start, goal, win, ov, 0, 0);
     run_slice(ws, UINT64_MAX);
     finish_search(ws, res, NULL);
 }
@@ -831,7 +862,7 @@ int nbi_aa_run_flat(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner 
         return 0;
     ws->flat = 1;
     ws->generic = 0;
-    begin_search(ws, clear, size, corner, start, goal, NULL, 0, 0);
+    begin_search(ws, clear, size, corner, start, goal, NULL, NULL, 0, 0);
     run_slice(ws, UINT64_MAX);
     finish_search(ws, res, NULL);
     ws->flat = 0;
@@ -854,7 +885,7 @@ int nbi_aa_run_generic_heap(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb
             ws->gpos[i] = NBI_HEAP_NONE;
     }
     ws->flat = ws->generic = 1;
-    begin_search(ws, clear, size, corner, start, goal, NULL, 0, 0);
+    begin_search(ws, clear, size, corner, start, goal, NULL, NULL, 0, 0);
     run_slice(ws, UINT64_MAX);
     finish_search(ws, res, NULL);
     ws->flat = ws->generic = 0;
@@ -893,6 +924,9 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "agent size 0: a size is 1 or more cells");
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "unknown corner rule %d", (int)q->corner);
+    nb_status ost = nbi_overlay_check(q->overlay, b, "Annotated A*", err);
+    if (ost != NB_OK)
+        return ost;
     if (!ws->have_clear || ws->clear_cap != q->capability) {
         ws->have_clear = 0;
         ws->comp_state = 0;
@@ -918,11 +952,13 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
     uint64_t gi = (uint64_t)q->goal.y * ws->width + (uint64_t)q->goal.x;
     ws->state = DONE;
     ws->answer = NB_PATH_NONE;
-    if (nbi_layer_get(cl, si) < q->size) {
+    if (nbi_layer_get(cl, si) < q->size ||
+        !nbi_overlay_room(q->overlay, q->size, (uint32_t)q->start.x, (uint32_t)q->start.y)) {
         ws->answer = NB_PATH_START_BLOCKED;
         return NB_OK;
     }
-    if (nbi_layer_get(cl, gi) < q->size) {
+    if (nbi_layer_get(cl, gi) < q->size ||
+        !nbi_overlay_room(q->overlay, q->size, (uint32_t)q->goal.x, (uint32_t)q->goal.y)) {
         ws->answer = NB_PATH_GOAL_BLOCKED;
         return NB_OK;
     }
@@ -940,11 +976,12 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         nbi_ok(err);
         ws->comp_state = st == NB_OK ? 1 : -1;
     }
+    /* Blocks only take cells away: the bundle's components still prove "no path". */
     if (ws->comp_state == 1 && nbi_layer_get(&ws->comp, si) != nbi_layer_get(&ws->comp, gi))
         return NB_OK; /* no path, and no search */
     ws->flat = ws->generic = 0;
-    begin_search(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, q->max_expansions,
-                 ws->costs.weighted);
+    begin_search(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, q->overlay,
+                 q->max_expansions, ws->costs.weighted);
     return NB_OK;
 }
 

@@ -19,9 +19,10 @@ typedef struct nbi_window {
  * nbi_aa_cost then reads.  win NULL is the whole map.  No component
  * look-up and no standability check of the ends: the caller does those.
  * res->status is NB_PATH_FOUND or NB_PATH_NONE (always NONE without a
- * goal); res->path is filled when found. */
+ * goal); res->path is filled when found.  ov (NULL: none) blocks cells. */
 void nbi_aa_run(nb_aa *ws, const nbi_layer *clearance, uint32_t size, nb_corner corner,
-                nb_cell start, const nb_cell *goal, const nbi_window *win, nb_aa_result *res);
+                nb_cell start, const nb_cell *goal, const nbi_window *win, const nb_overlay *ov,
+                nb_aa_result *res);
 
 /* The cost of the best path to c found by the workspace's last search,
  * when that search closed c (settled it); -1 otherwise. */

@@ -11,13 +11,19 @@
  *
  * Node storage is a u32map (core/u32map.h) from node ids to records that
  * grow with the nodes a query touches; two binary heaps with positions in
- * the records give decrease-key.  Nothing is sized by the map. */
+ * the records give decrease-key.  Nothing is sized by the map.
+ *
+ * With an overlay that blocks cells, the layer's subgoals and edges may
+ * cross them anywhere on the map, so the query is answered by Annotated
+ * A* over the overlay (a workspace of its own, opened by the first such
+ * query): the same optimal lengths, its path's turns as the waypoints. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "clearance/clearance.h"
 #include "core/u32map.h"
+#include "overlay/overlay.h"
 #include "subgoal/subgoal.h"
 
 #define NONE UINT32_MAX
@@ -38,7 +44,7 @@ struct open {
     uint32_t slot;
 };
 
-enum { IDLE, RUNNING, DONE };
+enum { IDLE, RUNNING, DONE, OVERLAID };
 
 struct nb_sg {
     const nb_bundle *bundle;
@@ -80,6 +86,7 @@ struct nb_sg {
     size_t chain_cap;
     nb_cell *way;
     size_t way_cap, way_len;
+    nb_aa *aa; /* queries with an overlay that blocks cells */
     nb_cell *path;
     size_t path_cap, path_len;
     double length;
@@ -149,6 +156,7 @@ void nb_sg_close(nb_sg *ws)
     nbi_free(a, ws->chain);
     nbi_free(a, ws->way);
     nbi_free(a, ws->path);
+    nb_aa_close(ws->aa);
     nbi_free(a, ws);
 }
 
@@ -157,7 +165,8 @@ size_t nb_sg_bytes(const nb_sg *ws)
     return sizeof *ws + ws->nlayers * sizeof *ws->layers + ws->ncap * sizeof *ws->node +
            nbi_u32map_bytes(&ws->map) + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
-           ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path;
+           ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path +
+           (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0);
 }
 
 /* ---- the heaps ---- */
@@ -380,6 +389,61 @@ static nb_status same_component(nb_sg *ws, const nb_sg_query *q, int *same, nb_e
     return NB_OK;
 }
 
+static int push_way(nb_sg *ws, nb_cell c);
+
+/* The query under an overlay that blocks cells, as Annotated A*. */
+static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
+{
+    if (!ws->aa) {
+        nb_status st = nb_aa_open(ws->bundle, &ws->aa, err);
+        if (st != NB_OK)
+            return st;
+    }
+    nb_aa_set_max_nodes(ws->aa, ws->max_nodes);
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = q->start;
+    aq.goal = q->goal;
+    aq.size = q->size;
+    aq.capability = q->capability;
+    aq.corner = q->corner;
+    aq.max_expansions = q->max_expansions;
+    aq.overlay = q->overlay;
+    ws->q = *q;
+    nb_status st = nb_aa_begin(ws->aa, &aq, err);
+    if (st == NB_OK)
+        ws->state = OVERLAID;
+    return st;
+}
+
+/* The result of the Annotated A* query begun by begin_overlaid: its path, and the cells where
+ * the path turns as the waypoints (each run of one move between them is a straight walk). */
+static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    nb_aa_result r;
+    ws->state = IDLE;
+    nb_status st = nb_aa_finish(ws->aa, &r, err);
+    if (st != NB_OK)
+        return st;
+    res->status = r.status;
+    res->expanded = r.expanded;
+    res->searched = r.searched;
+    res->length = r.length;
+    res->path_len = r.path_len;
+    res->path = r.path;
+    ws->way_len = 0;
+    for (size_t i = 0; i < r.path_len; i++) {
+        int turn = i == 0 || i + 1 == r.path_len ||
+                   r.path[i].x - r.path[i - 1].x != r.path[i + 1].x - r.path[i].x ||
+                   r.path[i].y - r.path[i - 1].y != r.path[i + 1].y - r.path[i].y;
+        if (turn && !push_way(ws, r.path[i]))
+            return nbi_fail_nomem(err, "a path's waypoints");
+    }
+    res->waypoint_len = ws->way_len;
+    res->waypoints = ws->way_len ? ws->way : NULL;
+    return nbi_done(err, NB_OK);
+}
+
 nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
 {
     const nb_bundle *b = ws->bundle;
@@ -401,6 +465,11 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
+    nb_status ost = nbi_overlay_check(q->overlay, b, "nb_sg_begin", err);
+    if (ost != NB_OK)
+        return ost;
+    if (q->overlay && q->overlay->blocked)
+        return begin_overlaid(ws, q, err);
     ws->q = *q;
     ws->L = L;
     ws->searched = ws->direct = ws->limit = 0;
@@ -523,6 +592,15 @@ nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
         if (done)
             *done = 1;
         return nbi_fail(err, NB_ERR_ARG, "nb_sg_step: no query in progress (call nb_sg_begin)");
+    }
+    if (ws->state == OVERLAID) {
+        int d = 1;
+        nb_status st = nb_aa_step(ws->aa, expansions, &d, err);
+        if (st != NB_OK)
+            ws->state = IDLE;
+        if (done)
+            *done = d;
+        return st;
     }
     for (uint64_t k = 0; ws->state == RUNNING && !ws->limit && k < expansions; k++) {
         if (ws->q.max_expansions && ws->expanded >= ws->q.max_expansions) {
@@ -694,6 +772,8 @@ nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
     res->status = NB_PATH_NONE;
     if (ws->state == IDLE)
         return nbi_fail(err, NB_ERR_ARG, "nb_sg_finish: no query in progress (call nb_sg_begin)");
+    if (ws->state == OVERLAID)
+        return finish_overlaid(ws, res, err);
     if (ws->state == RUNNING)
         ws->status = NB_PATH_LIMIT; /* ended early: the partial path */
     ws->state = IDLE;
