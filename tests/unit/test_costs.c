@@ -430,6 +430,46 @@ static void test_aa(tu_rng *rng)
                 ok(t.bad == 0, "aa: %ux%u, %u terrains, %s corners: %d queries with random costs "
                    "(%d found, %d none) cost what Dijkstra says, paths legal",
                    g.width, g.height, nt, rule ? "weak" : "strict", t.queries, t.found, t.none);
+                /* Costs under a runtime overlay: Dijkstra on the map with the blocks as walls. */
+                nb_overlay *ov = NULL;
+                nbb_grid walls = {g.width, g.height, malloc((size_t)g.width * g.height)};
+                memcpy(walls.cells, g.cells, (size_t)g.width * g.height);
+                if (nb_overlay_open(nb, &ov, &err) != NB_OK) {
+                    ok(0, "overlay: %s", err.msg);
+                    free(walls.cells);
+                    continue;
+                }
+                for (int k = 0; k < 3; k++) {
+                    long bx = tu_below(rng, g.width), by = tu_below(rng, g.height);
+                    long bw = 1 + tu_below(rng, g.width - (uint32_t)bx < 4 ? g.width - (uint32_t)bx : 4);
+                    long bh = 1 + tu_below(rng, g.height - (uint32_t)by < 4 ? g.height - (uint32_t)by : 4);
+                    if (nb_overlay_block(ov, bx, by, bw, bh, &err) != NB_OK)
+                        diag("block: %s", err.msg);
+                    for (long y = by; y < by + bh && y < (long)g.height; y++)
+                        for (long x = bx; x < bx + bw && x < (long)g.width; x++)
+                            walls.cells[(size_t)y * g.width + (size_t)x] = '@';
+                }
+                struct tally to = {0};
+                for (int k = 0; k < 30; k++) {
+                    nb_aa_query q;
+                    nb_aa_query_init(&q);
+                    q.capability = caps[k % 2];
+                    q.size = 1 + (uint32_t)(k / 2 % 3);
+                    q.corner = rule ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+                    double cost[NB_MAX_TERRAINS];
+                    for (unsigned i = 0; i < NB_MAX_TERRAINS; i++)
+                        cost[i] = tu_below(rng, 3) ? 1 + tu_below(rng, 4000) / 1000.0 : 1;
+                    q.costs = cost;
+                    q.overlay = ov;
+                    random_ends(rng, &walls, &q);
+                    one_query(ws, &walls, &q, (enum brute_corner)rule, cost, &to);
+                }
+                ok(to.bad == 0, "aa: %ux%u, %u terrains, %s corners: %d queries with random costs "
+                   "under a runtime overlay (%d found, %d none) cost what Dijkstra says on the map "
+                   "with the blocks as walls", g.width, g.height, nt, rule ? "weak" : "strict",
+                   to.queries, to.found, to.none);
+                nb_overlay_close(ov);
+                free(walls.cells);
             }
             nb_aa_close(ws);
             nb_bundle_close(nb);
