@@ -13,8 +13,9 @@ paper's heuristic (the perimeter column) and ours, prints:
     detour: what an empty-map heuristic cannot see), the share that start
     stopped, and the mean angle between the start heading and the goal.
 Grid distances use the map file (passable: '.', 'G', 'S'; diagonals need
-both cells beside them free), within the step's 64 x 64 neighbourhood."""
-import heapq, math, os, random, sys
+both cells beside them free), within 16 cells around the step's box; at most 500 steps of the
+tail and 500 of the others, drawn at random."""
+import gzip, heapq, math, os, random, sys
 from collections import defaultdict
 
 def pct(v, p):
@@ -37,7 +38,7 @@ def grid(path):
         maps[path] = (w, h, [[c in '.GS' for c in r[:w]] for r in rows])
     return maps[path]
 
-def griddist(path, sx, sy, gx, gy, r=32):
+def griddist(path, sx, sy, gx, gy, r=16):
     w, h, free = grid(path)
     x0, y0 = min(sx, gx) - r, min(sy, gy) - r
     x1, y1 = max(sx, gx) + r, max(sy, gy) + r
@@ -73,7 +74,7 @@ for m in headings:
     stopped[m] = [i for i, l in enumerate(vals) if 'value: 0' in l][0]
 
 steps = defaultdict(list)  # (model, seg, trunc, col) -> [(expanded, map, k, n, start, goal)]
-with open(sys.argv[1]) as f:
+with (gzip.open(sys.argv[1], 'rt') if sys.argv[1].endswith('.gz') else open(sys.argv[1])) as f:
     for line in f:
         t = line.rstrip('\n').split('\t')
         if t[4] not in ('perimeter', 'ours', 'octile'):
@@ -108,9 +109,11 @@ for model in ('humanoid', 'tank', 'vehicle'):
             cut = pct([x[0] for x in s], 99)
             tail = [x for x in s if x[0] >= cut]
             rest = [x for x in s if x[0] < cut]
-            sample = random.sample(rest, min(len(rest), 2000))
+            ntail = len(tail)
+            tail = random.sample(tail, min(len(tail), 500))
+            sample = random.sample(rest, min(len(rest), 500))
             H = headings[model]
-            for name, group in (('tail (>= 99th)', tail), ('others (sample)', sample)):
+            for name, group in ((f'tail (>= 99th, {ntail} steps; sample)', tail), ('others (sample)', sample)):
                 blocked = stop = inside = 0
                 ang = 0.0
                 for x in group:
