@@ -74,8 +74,19 @@ for m in headings:
     stopped[m] = [i for i, l in enumerate(vals) if 'value: 0' in l][0]
 
 steps = defaultdict(list)  # (model, seg, trunc, col) -> [(expanded, map, k, n, start, goal)]
-with (gzip.open(sys.argv[1], 'rt') if sys.argv[1].endswith('.gz') else open(sys.argv[1])) as f:
-    for line in f:
+def lines(path):
+    """The file's lines; of a gzipped file cut short (a run stopped), those
+    before the cut."""
+    with (gzip.open(path, 'rt') if path.endswith('.gz') else open(path)) as f:
+        try:
+            for line in f:
+                if line.endswith('\n'):
+                    yield line
+        except EOFError:
+            print('# the file ends early: the steps before the cut', file=sys.stderr)
+
+if True:
+    for line in lines(sys.argv[1]):
         t = line.rstrip('\n').split('\t')
         if t[4] not in ('perimeter', 'ours', 'octile'):
             continue
