@@ -234,6 +234,10 @@ typedef struct nbb_abstract_opts {
     int paths;          /* store each intra-edge's cell path */
     int through;        /* also drop intra-edges two others replace through a node,
                            at the same cost (Theorem 6 through a node) */
+    uint32_t clearance_cap; /* entrances and inter-edges see clearances capped here;
+                           0 (the default): at the largest served size.  A larger cap
+                           (the paper's high quality has none) needs clearance layers
+                           that hold it; an experiment (tests/bench/bench_haa --cap) */
     unsigned threads;   /* threads to build on; 0: the online CPUs (the bytes do not
                            depend on it) */
     nbb_progress_fn progress; /* told the fraction done now and then, or NULL */

@@ -242,6 +242,11 @@ uint32_t nb_section_type_from_name(const char *name);
 /* What param[i] of a section of this type means ("capability", "size"), or
  * NULL when unused. */
 const char *nb_section_param_name(uint32_t type, unsigned i);
+/* info->param[i] as its name means it in this version of the section: the
+ * stored value, or, for a parameter an older version did not store, the
+ * value that version always had (a hit-check table of version 1 holds
+ * every candidate: all_curves 1).  0 past NB_SECTION_PARAMS. */
+uint32_t nb_section_param(const nb_section_info *info, unsigned i);
 /* "raw", "packed", "zlib+raw", "zlib+packed", or "unknown". */
 const char *nb_encoding_name(uint16_t encoding);
 

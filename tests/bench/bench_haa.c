@@ -198,7 +198,12 @@ int main(int argc, char **argv)
     int repeat = 3;
     uint32_t placement = NBB_PLACE_AUTO;
     nb_corner corner = NB_CORNER_STRICT;
+    /* --cap N: entrances and inter-edges see clearances up to N, not the
+     * largest agent size (the clearance layers are baked to hold N): what
+     * the cap takes from the high-quality graphs (the paper's have none). */
+    uint32_t cap = 0;
     static const struct option opts[] = {{"set", required_argument, NULL, 's'},
+                                         {"cap", required_argument, NULL, 'X'},
                                          {"maps", required_argument, NULL, 'm'},
                                          {"placement", required_argument, NULL, 'p'},
                                          {"compare-placement", no_argument, NULL, 'c'},
@@ -207,8 +212,15 @@ int main(int argc, char **argv)
                                          {"corner", required_argument, NULL, 'C'},
                                          {NULL, 0, NULL, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "s:m:p:cPr:C:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "s:m:p:cPr:C:X:", opts, NULL)) != -1) {
         switch (c) {
+        case 'X':
+            cap = (uint32_t)atoi(optarg);
+            if (cap < 2 || cap > 64) {
+                fprintf(stderr, "bench_haa: --cap: expected 2 to 64, not '%s'\n", optarg);
+                return 2;
+            }
+            break;
         case 's':
             memset(sets, 0, sizeof sets);
             for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ","))
@@ -235,7 +247,7 @@ int main(int argc, char **argv)
             break;
         default:
             fprintf(stderr, "usage: bench_haa [--set 0,10,20,40,50] [--maps N] [--placement "
-                            "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N] "
+                            "first|middle|spread|ends] [--compare-placement] [--paths] [--repeat N] [--cap N] "
                             "[--corner strict|weak]\n");
             return 2;
         }
@@ -262,6 +274,16 @@ int main(int argc, char **argv)
             a->size = s;
             a->capability = caps[ci];
         }
+    /* The clearance layers' agent set: the same, and with --cap an agent of
+     * that size, so that the layers hold clearances up to it. */
+    static nbi_agentset clear_agents;
+    clear_agents = agents;
+    if (cap) {
+        nb_agent *a = &clear_agents.agent[clear_agents.count++];
+        snprintf(a->name, sizeof a->name, "cap");
+        a->size = cap;
+        a->capability = caps[0];
+    }
 
     static conf confs[MAXCONF];
     size_t nconf = 0;
@@ -294,6 +316,8 @@ int main(int argc, char **argv)
     printf("# bench_haa: HAA* on the paper's maps (%s/haa-bg), sizes 1 and 2 per query, %s "
            "corner rule; each query timed %d times, the fastest kept\n",
            shared, corner == NB_CORNER_WEAK ? "weak" : "strict", repeat);
+    if (cap)
+        printf("# entrances and inter-edges see clearances capped at %u, not at the largest size\n", cap);
 
     for (int si = 0; si < 5; si++) {
         if (!sets[si])
@@ -355,7 +379,7 @@ int main(int argc, char **argv)
                 die("builder", &err);
             double t0 = now_ms();
             if (nbb_put_level(bw, &legend, &agents, &grid, 0, &err) != NB_OK ||
-                nbb_bake_clearance(bw, &legend, &agents, &grid, 0, NULL, &err) != NB_OK)
+                nbb_bake_clearance(bw, &legend, &clear_agents, &grid, 0, NULL, &err) != NB_OK)
                 die(mp, &err);
             add(&clear_ms, now_ms() - t0);
             if (nbb_builder_write(bw, tmpl, &err) != NB_OK)
@@ -400,6 +424,7 @@ int main(int argc, char **argv)
                 o.placement = cf->placement;
                 o.paths = cf->paths;
                 o.corner = corner;
+                o.clearance_cap = cf->quality == NBI_QUALITY_HIGH ? cap : 0; /* LQ truncates (the paper) */
                 uint8_t *payload;
                 size_t len;
                 nbb_abstract_stats st;

@@ -267,20 +267,30 @@ int main(int argc, char **argv)
         return 0;
     }
     dir = strdup(dir); /* tu_path's buffers are reused */
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "bench_motion_maps: cannot open %s\n", dir);
-        return 1;
-    }
-    char *files[256];
+    /* --maps is a comma-separated list of directories; each one's maps in
+     * name order, the directories in the order given. */
+    enum { MAXFILES = 1024 };
+    static char *files[MAXFILES];
     size_t nfiles = 0;
-    for (struct dirent *e; (e = readdir(d)) && nfiles < 256;) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".map") == 0 && (!only_map || strstr(e->d_name, only_map)))
-            files[nfiles++] = strdup(e->d_name);
+    char *dl = strdup(dir), *save = NULL;
+    for (char *one = strtok_r(dl, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
+        DIR *d = opendir(one);
+        if (!d) {
+            fprintf(stderr, "bench_motion_maps: cannot open %s\n", one);
+            return 1;
+        }
+        size_t first = nfiles;
+        for (struct dirent *e; (e = readdir(d)) && nfiles < MAXFILES;) {
+            size_t l = strlen(e->d_name);
+            if (l > 4 && strcmp(e->d_name + l - 4, ".map") == 0 && (!only_map || strstr(e->d_name, only_map))) {
+                files[nfiles] = malloc(strlen(one) + l + 2);
+                sprintf(files[nfiles++], "%s/%s", one, e->d_name);
+            }
+        }
+        closedir(d);
+        qsort(files + first, nfiles - first, sizeof *files, cmp_str);
     }
-    closedir(d);
-    qsort(files, nfiles, sizeof *files, cmp_str);
+    free(dl);
 
     /* samples[segment][truncated][model][heuristic] */
     static samples S[2][2][NMODELS][NH], K[2][2][NMODELS][NH][3];
@@ -299,9 +309,7 @@ int main(int argc, char **argv)
         }
     }
     double t_start = now();
-    printf("# maps in %s: ", dir);
-    for (size_t f = 0; f < nfiles; f++)
-        printf("%s%s", f ? ", " : "", files[f]);
+    printf("# maps: %zu in %s", nfiles, dir);
     printf("\n# %u waypoint pairs per map out and back with truncation, %u without; at most %llu\n"
            "# states expanded per planning step (a step that reaches the limit counts as failed);\n"
            "# ours = %s", pairs, pairs_untrunc, (unsigned long long)maxexp, nb_motion_heuristic_name(hs[2]));
@@ -312,41 +320,54 @@ int main(int argc, char **argv)
     if (box)
         printf(", aiming truncated searches at their whole box");
     printf("\n");
-    for (size_t f = 0; f < nfiles; f++) {
-        char mpath[2048];
-        snprintf(mpath, sizeof mpath, "%s/%s", dir, files[f]);
+    /* The tables do not depend on the map: the paper's (tables[0]) and
+     * mkperim's default ones (tables[1]) are baked once, each in a bundle
+     * of its own (with the first map's level, which a bundle needs), and
+     * used with every map's bundle. */
+    nb_bundle *tables[2];
+    for (int v = 0; v < 2 && nfiles; v++) {
         nbb_grid grid;
-        nb_bundle *bund[2];
-        if (nbb_map_read(mpath, &legend, &grid, &err) != NB_OK) {
+        nbb_builder *bl;
+        if (nbb_map_read(files[0], &legend, &grid, &err) || nbb_builder_new(&bl, &err) ||
+            nbb_put_level(bl, &legend, &agents, &grid, 0, &err)) {
             fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
             return 1;
         }
-        /* The paper's tables (bund[0]) and mkperim's default ones (bund[1]). */
-        for (int v = 0; v < 2; v++) {
-            nbb_builder *bl;
-            if (nbb_builder_new(&bl, &err) || nbb_put_level(bl, &legend, &agents, &grid, 0, &err)) {
+        for (int k = 0; k < NMODELS; k++) {
+            nbb_perimeter_opts o = {.radius = 15, .layout = NB_PERIM_SYMMETRIC, .entry_bits = v ? 16 : 32,
+                                    .paper = !v};
+            if (nbb_put_model(bl, &src[k], &err) || nbb_put_perimeter(bl, &src[k], &o, NULL, &err)) {
                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                 return 1;
             }
-            for (int k = 0; k < NMODELS; k++) {
-                nbb_perimeter_opts o = {.radius = 15, .layout = NB_PERIM_SYMMETRIC,
-                                        .entry_bits = v ? 16 : 32, .paper = !v};
-                if (nbb_put_model(bl, &src[k], &err) || nbb_put_perimeter(bl, &src[k], &o, NULL, &err)) {
-                    fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
-                    return 1;
-                }
-            }
-            /* HAA* needs mkclear's layers and the abstract graph. */
-            int haa = v && cols[4];
-            const char *bpath = tu_path(tu_tmpdir(), v ? "ours.nbk" : "paper.nbk");
-            if ((haa && nbb_bake_clearance(bl, &legend, &agents, &grid, 0, NULL, &err)) ||
-                nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, NULL, &bund[v], &err) ||
-                (haa && tu_add_abstract(&bund[v], tu_path(tu_tmpdir(), "haa.nbk"), cluster, &err))) {
-                fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
-                return 1;
-            }
-            nbb_builder_free(bl);
         }
+        const char *bpath = tu_path(tu_tmpdir(), v ? "ours.nbk" : "paper.nbk");
+        if (nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, NULL, &tables[v], &err)) {
+            fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
+            return 1;
+        }
+        nbb_builder_free(bl);
+        nbb_grid_free(&grid);
+    }
+    for (size_t f = 0; f < nfiles; f++) {
+        const char *mpath = files[f];
+        nbb_grid grid;
+        nb_bundle *bund;
+        nbb_builder *bl;
+        if (nbb_map_read(mpath, &legend, &grid, &err) != NB_OK || nbb_builder_new(&bl, &err) ||
+            nbb_put_level(bl, &legend, &agents, &grid, 0, &err)) {
+            fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
+            return 1;
+        }
+        /* HAA* needs mkclear's layers and the abstract graph. */
+        const char *bpath = tu_path(tu_tmpdir(), "map.nbk");
+        if ((cols[4] && nbb_bake_clearance(bl, &legend, &agents, &grid, 0, NULL, &err)) ||
+            nbb_builder_write(bl, bpath, &err) || nb_bundle_open(bpath, 0, NULL, &bund, &err) ||
+            (cols[4] && tu_add_abstract(&bund, tu_path(tu_tmpdir(), "haa.nbk"), cluster, &err))) {
+            fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
+            return 1;
+        }
+        nbb_builder_free(bl);
         nb_capability cap = agents.agent[0].capability;
         double t_map = now();
         for (int k = 0; k < NMODELS; k++) {
@@ -356,9 +377,9 @@ int main(int argc, char **argv)
             nb_perimeter *pv[2];
             nb_motion_ws *wsv[2];
             for (int v = 0; v < 2; v++) {
-                if (nb_model_open(bund[v], names[k], &mv[v], &err) ||
-                    nb_perimeter_open(bund[v], mv[v], &pv[v], &err) ||
-                    nb_motion_ws_open(bund[v], mv[v], pv[v], cap, 1, 6, &wsv[v], &err) ||
+                if (nb_model_open(tables[v], names[k], &mv[v], &err) ||
+                    nb_perimeter_open(tables[v], mv[v], &pv[v], &err) ||
+                    nb_motion_ws_open(bund, mv[v], pv[v], cap, 1, 6, &wsv[v], &err) ||
                     (v && cols[4] && nb_motion_ws_haa(wsv[v], &err))) {
                     fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                     return 1;
@@ -457,10 +478,11 @@ int main(int argc, char **argv)
         }
         fprintf(stderr, "bench_motion_maps: %s (%ux%u) done in %.0f s\n", files[f], grid.width,
                 grid.height, now() - t_map);
-        nb_bundle_close(bund[0]);
-        nb_bundle_close(bund[1]);
+        nb_bundle_close(bund);
         nbb_grid_free(&grid);
     }
+    for (int v = 0; v < 2 && nfiles; v++)
+        nb_bundle_close(tables[v]);
     for (unsigned sg = 0; sg < nsegs; sg++)
         for (int tr = 0; tr < 2; tr++)
             for (int k = 0; k < NMODELS; k++)
@@ -498,7 +520,7 @@ int main(int argc, char **argv)
             }
             printf("\n");
         }
-    /* The tables show the HAA* column (the last) only when it ran. */
+    /* The tables show the columns that ran. */
     const int ncols = cols[4] ? NH : NH - 1;
     for (unsigned sg = 0; sg < nsegs && !row_label; sg++) {
         int table = segs[sg] == 3 ? 0 : segs[sg] == 4 ? 1 : -1;
@@ -506,12 +528,16 @@ int main(int argc, char **argv)
                6 * segs[sg], table == 0 ? ": the paper's Table 2" : table == 1 ? ": the paper's Table 3" : "");
         printf("|  |");
         for (int k = 0; k < NMODELS; k++)
-            if (use[k])
-                for (int h = 0; h < ncols; h++)
-                    printf(" %s%s |", h ? "" : names[k], h ? colheads[h] : " octile");
+            for (int h = 0, first = 1; h < ncols && use[k]; h++)
+                if (cols[h]) {
+                    /* The model's name heads its first column. */
+                    printf(" %s%s%s |", first ? names[k] : "", first ? " " : "", colheads[h]);
+                    first = 0;
+                }
         printf("\n|---|");
         for (int k = 0; k < NMODELS; k++)
             for (int h = 0; h < ncols && use[k]; h++)
+                    if (cols[h])
                 printf("---|");
         printf("\n");
         static const char *const rows[3] = {"median", "90th percentile", "99th percentile"};
@@ -520,6 +546,7 @@ int main(int argc, char **argv)
             printf("| **%s** |", tr ? "intermediate search truncation" : "no intermediate search truncation");
             for (int k = 0; k < NMODELS; k++)
                 for (int h = 0; h < ncols && use[k]; h++)
+                    if (cols[h])
                     printf("  |");
             printf("\n");
             for (int row = 0; row < 3; row++) {
@@ -527,7 +554,8 @@ int main(int argc, char **argv)
                 for (int k = 0; k < NMODELS; k++) {
                     if (!use[k])
                         continue;
-                    for (int h = 0; h < ncols; h++) {
+                    for (int h = 0; h < ncols; h++)
+                    if (cols[h]) {
                         uint64_t v = pct(&S[sg][tr][k][h], ps[row]);
                         if (!S[sg][tr][k][h].n)
                             printf(" - |");
@@ -542,7 +570,8 @@ int main(int argc, char **argv)
             printf("| 99th percentile: first / intermediate / last steps |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < ncols; h++) {
+                    for (int h = 0; h < ncols; h++)
+                    if (cols[h]) {
                         samples *b = K[sg][tr][k][h];
                         if (S[sg][tr][k][h].n)
                             printf(" %llu / %llu / %llu |", (unsigned long long)pct(&b[0], 99),
@@ -554,16 +583,19 @@ int main(int argc, char **argv)
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
                     for (int h = 0; h < ncols; h++)
+                    if (cols[h])
                         printf(" %zu (%llu) |", S[sg][tr][k][h].n, (unsigned long long)S[sg][tr][k][h].failed);
             printf("\n| mean states per step |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
                     for (int h = 0; h < ncols; h++)
+                    if (cols[h])
                         printf(" %.0f |", S[sg][tr][k][h].n ? (double)S[sg][tr][k][h].total / S[sg][tr][k][h].n : 0);
             printf("\n| obstacle-aware search per step (cells or states) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < ncols; h++) {
+                    for (int h = 0; h < ncols; h++)
+                    if (cols[h]) {
                         samples *s = &S[sg][tr][k][h];
                         if (h >= 2 && s->n)
                             printf(" %.0f |", (double)s->grid / s->n);
@@ -573,7 +605,8 @@ int main(int argc, char **argv)
             printf("\n| us per step (vs octile) |");
             for (int k = 0; k < NMODELS; k++)
                 if (use[k])
-                    for (int h = 0; h < ncols; h++) {
+                    for (int h = 0; h < ncols; h++)
+                    if (cols[h]) {
                         samples *s = &S[sg][tr][k][h];
                         double us = s->n ? 1e6 * s->seconds / s->n : 0;
                         double base = S[sg][tr][k][0].n ? 1e6 * S[sg][tr][k][0].seconds / S[sg][tr][k][0].n : 0;
@@ -583,7 +616,8 @@ int main(int argc, char **argv)
              * over sectors: what the HAA* column changes. */
             printf("\n| us per route (vs ours) |");
             for (int k = 0; k < NMODELS; k++)
-                for (int h = 0; h < ncols && use[k]; h++) {
+                for (int h = 0; h < ncols && use[k]; h++)
+                    if (cols[h]) {
                     samples *s = &S[sg][tr][k][h], *b = &S[sg][tr][k][2];
                     double us = s->routes ? 1e6 * s->seconds / s->routes : 0;
                     double base = b->routes ? 1e6 * b->seconds / b->routes : 0;
@@ -591,7 +625,8 @@ int main(int argc, char **argv)
                 }
             printf("\n| routes found, mean cost (vs ours) |");
             for (int k = 0; k < NMODELS; k++)
-                for (int h = 0; h < ncols && use[k]; h++) {
+                for (int h = 0; h < ncols && use[k]; h++)
+                    if (cols[h]) {
                     samples *s = &S[sg][tr][k][h], *b = &S[sg][tr][k][2];
                     double c = s->found ? s->cost / s->found : 0, base = b->found ? b->cost / b->found : 0;
                     printf(" %llu, %.1f (%.2fx) |", (unsigned long long)s->found, c, base > 0 ? c / base : 0);

@@ -44,6 +44,17 @@ done
 is "two unit, hitcheck and curves sections" \
   "$(grep -c -E ' (unit|hitcheck|curves) ' "$tmp/after.txt")" 6
 like "the jeep's hit-check table, named" "$(cat "$tmp/after.txt")" "name=jeep neighbourhood=24 window=15 all_curves=0"
+# all_curves says what the table holds, whichever version: a version-2
+# table of every candidate, and a version-1 one (tests/data/unit-v1.nbb,
+# which holds every candidate though its section's param[2] is 0).
+mkhitcheck -q -u "$data/units/jeep.yaml" --curves all -o "$tmp/all.nbk"
+like "a table of every candidate: all_curves=1" "$(navbake info "$tmp/all.nbk")" \
+  "name=jeep neighbourhood=24 window=17 all_curves=1"
+v1=$top_srcdir/tests/data/unit-v1.nbb
+like "a version-1 table: all_curves=1" "$(navbake info "$v1")" \
+  "name=v1car neighbourhood=8 window=9 all_curves=1"
+like "and in JSON" "$(navbake info --json "$v1")" \
+  '"params": {"name": "v1car", "neighbourhood": 8, "window": 9, "all_curves": 1}'
 cp "$b" "$tmp/once.nbk"
 mkhitcheck -q -u "$data/units/tank.yaml" -u "$data/units/jeep.yaml" -o "$b"
 ok "baking again, in another order, gives the same bytes" cmp "$b" "$tmp/once.nbk"

@@ -218,6 +218,11 @@ if command -v sqlite3 >/dev/null 2>&1; then
     "$(f 'SELECT count(*) FROM hitcheck_curves')" "$(f 'SELECT 4 * sum(curves) FROM hitcheck_tables')"
   is "hitcheck_tables: the stored entries" \
     "$(f "SELECT entries || ' ' || all_curves FROM hitcheck_tables WHERE unit = 'jeep'")" "384 0"
+  # A version-1 table (tests/data/unit-v1.nbb): every candidate, in
+  # records of 16 bytes and the bitset's 64-bit words (a 9 x 9 window: 2).
+  navbake convert "$top_srcdir/tests/data/unit-v1.nbb" "$tmp/v1.sqlite"
+  is "hitcheck_tables of a version-1 table: every candidate, its record's bytes" \
+    "$(sqlite3 "$tmp/v1.sqlite" "SELECT all_curves || ' ' || record_bytes || ' ' || window FROM hitcheck_tables")" "1 32 9"
   is "the shortest curve one cell ahead is that cell's straight line" \
     "$(f "SELECT word || ' ' || length || ' ' || cells FROM hitcheck_curves WHERE unit = 'jeep' AND h0 = 0 AND h1 = 0 AND dx = 1 AND dy = 0 AND rank = 0")" "LSL 1.0 0"
   # The motion tables: the model file's speeds, and formats/motion.md's

@@ -39,7 +39,8 @@ static void print_params(const nb_bundle *b, const nb_section_info *in, int json
     }
     for (unsigned i = 0; i < NB_SECTION_PARAMS; i++) {
         const char *pn = nb_section_param_name(in->type, i);
-        if (!pn && in->param[i] == 0)
+        uint32_t v = nb_section_param(in, i);
+        if (!pn && v == 0)
             continue;
         char pname[32];
         if (!pn) {
@@ -50,7 +51,7 @@ static void print_params(const nb_bundle *b, const nb_section_info *in, int json
         first = 0;
         if (strcmp(pn, "capability") == 0) {
             char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-            nb_capability_format(b, in->param[i], caps, sizeof caps);
+            nb_capability_format(b, v, caps, sizeof caps);
             if (json) {
                 printf("\"%s\": ", pn);
                 nbc_json_string(caps);
@@ -58,7 +59,7 @@ static void print_params(const nb_bundle *b, const nb_section_info *in, int json
                 printf("%s=%s", pn, caps);
             }
         } else {
-            printf(json ? "\"%s\": %" PRIu32 : "%s=%" PRIu32, pn, in->param[i]);
+            printf(json ? "\"%s\": %" PRIu32 : "%s=%" PRIu32, pn, v);
         }
     }
 }

@@ -30,12 +30,12 @@
 #include "abstract/abstract_build.h"
 
 /* Clearance of (x, y) for capability index ci, capped at the largest
- * served size. */
+ * served size (or the options' cap). */
 static uint32_t cv_at(const nbb_ab *ab, unsigned ci, int32_t x, int32_t y)
 {
     const nbi_layer *l = &ab->layer[ci];
     uint32_t v = nbi_layer_get(l, (uint64_t)y * l->width + (uint32_t)x);
-    uint32_t top = ab->sizes[ab->nsizes - 1];
+    uint32_t top = ab->opt->clearance_cap ? ab->opt->clearance_cap : ab->sizes[ab->nsizes - 1];
     return v > top ? top : v;
 }
 

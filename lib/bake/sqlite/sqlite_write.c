@@ -475,7 +475,9 @@ static nb_status put_hitcheck_table(writer *w, ins *t, ins *c, const char *unit)
     bind_int(t, 4, h.neighbourhood);
     bind_int(t, 5, h.window);
     bind_int(t, 6, h.ncurves);
-    bind_int(t, 7, 9 + (cells + 7) / 8);
+    /* A curve's bytes: version 2's length, code and bitset (rounded up to
+     * whole bytes); version 1's record. */
+    bind_int(t, 7, h.records ? (int64_t)h.recsize : 9 + (cells + 7) / 8);
     bind_int(t, 8, (int64_t)in->size);
     bind_int(t, 9, (int64_t)in->usize);
     bind_int(t, 10, h.all);

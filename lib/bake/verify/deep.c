@@ -28,10 +28,10 @@ static void describe(const nb_bundle *b, size_t index, char *out, size_t len)
             continue;
         if (strcmp(pn, "capability") == 0) {
             char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 1) + 1];
-            nb_capability_format(b, in->param[i], caps, sizeof caps);
+            nb_capability_format(b, nb_section_param(in, i), caps, sizeof caps);
             at += (size_t)snprintf(out + at, len - at, " %s=%s", pn, caps);
         } else
-            at += (size_t)snprintf(out + at, len - at, " %s=%u", pn, (unsigned)in->param[i]);
+            at += (size_t)snprintf(out + at, len - at, " %s=%u", pn, (unsigned)nb_section_param(in, i));
     }
     if (at < len)
         snprintf(out + at, len - at, ")");

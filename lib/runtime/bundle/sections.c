@@ -57,6 +57,29 @@ const char *nb_section_param_name(uint32_t type, unsigned i)
     return k && i < NB_SECTION_PARAMS ? k->params[i] : NULL;
 }
 
+/* Parameters that an older version of a section did not store (its param
+ * is 0) but always had one value of: a reader shows that value, not 0. */
+static const struct {
+    uint32_t type;
+    uint16_t before; /* versions below this one */
+    unsigned param;
+    uint32_t value;
+} implied[] = {
+    /* Hit-check version 1 held every candidate curve of every entry, with
+     * no flag for it (formats/hitcheck.md): all_curves is 1. */
+    {NB_SEC_HITCHECK, 2, 2, 1},
+};
+
+uint32_t nb_section_param(const nb_section_info *info, unsigned i)
+{
+    if (!info || i >= NB_SECTION_PARAMS)
+        return 0;
+    for (size_t k = 0; k < sizeof implied / sizeof implied[0]; k++)
+        if (implied[k].type == info->type && info->version < implied[k].before && implied[k].param == i)
+            return implied[k].value;
+    return info->param[i];
+}
+
 const char *nb_encoding_name(uint16_t encoding)
 {
     switch (encoding) {
