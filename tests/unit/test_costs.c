@@ -381,6 +381,25 @@ static void one_query(nb_aa *ws, const nbb_grid *g, nb_aa_query *q, enum brute_c
     t->none += !found;
 }
 
+/* Query k of a series: capability caps[k % 2], sizes 1-3, random costs and ends, on g (the
+ * map with the overlay's blocks as walls when ov is given). */
+static void random_query(tu_rng *rng, nb_aa *ws, const nbb_grid *g, const nb_capability *caps,
+                         int k, int rule, const nb_overlay *ov, struct tally *t)
+{
+    nb_aa_query q;
+    nb_aa_query_init(&q);
+    q.capability = caps[k % 2];
+    q.size = 1 + (uint32_t)(k / 2 % 3);
+    q.corner = rule ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+    double cost[NB_MAX_TERRAINS];
+    for (unsigned i = 0; i < NB_MAX_TERRAINS; i++)
+        cost[i] = tu_below(rng, 3) ? 1 + tu_below(rng, 4000) / 1000.0 : 1;
+    q.costs = cost;
+    q.overlay = ov;
+    random_ends(rng, g, &q);
+    one_query(ws, g, &q, (enum brute_corner)rule, cost, t);
+}
+
 static void test_aa(tu_rng *rng)
 {
     static const uint32_t shapes[][2] = {{1, 1}, {6, 9}, {24, 24}, {40, 31}};
@@ -414,19 +433,8 @@ static void test_aa(tu_rng *rng)
             }
             for (int rule = 0; rule < 2; rule++) {
                 struct tally t = {0};
-                for (int k = 0; k < 60; k++) {
-                    nb_aa_query q;
-                    nb_aa_query_init(&q);
-                    q.capability = caps[k % 2];
-                    q.size = 1 + (uint32_t)(k / 2 % 3);
-                    q.corner = rule ? NB_CORNER_WEAK : NB_CORNER_STRICT;
-                    double cost[NB_MAX_TERRAINS];
-                    for (unsigned i = 0; i < NB_MAX_TERRAINS; i++)
-                        cost[i] = tu_below(rng, 3) ? 1 + tu_below(rng, 4000) / 1000.0 : 1;
-                    q.costs = cost;
-                    random_ends(rng, &g, &q);
-                    one_query(ws, &g, &q, (enum brute_corner)rule, cost, &t);
-                }
+                for (int k = 0; k < 60; k++)
+                    random_query(rng, ws, &g, caps, k, rule, NULL, &t);
                 ok(t.bad == 0, "aa: %ux%u, %u terrains, %s corners: %d queries with random costs "
                    "(%d found, %d none) cost what Dijkstra says, paths legal",
                    g.width, g.height, nt, rule ? "weak" : "strict", t.queries, t.found, t.none);
@@ -450,20 +458,8 @@ static void test_aa(tu_rng *rng)
                             walls.cells[(size_t)y * g.width + (size_t)x] = '@';
                 }
                 struct tally to = {0};
-                for (int k = 0; k < 30; k++) {
-                    nb_aa_query q;
-                    nb_aa_query_init(&q);
-                    q.capability = caps[k % 2];
-                    q.size = 1 + (uint32_t)(k / 2 % 3);
-                    q.corner = rule ? NB_CORNER_WEAK : NB_CORNER_STRICT;
-                    double cost[NB_MAX_TERRAINS];
-                    for (unsigned i = 0; i < NB_MAX_TERRAINS; i++)
-                        cost[i] = tu_below(rng, 3) ? 1 + tu_below(rng, 4000) / 1000.0 : 1;
-                    q.costs = cost;
-                    q.overlay = ov;
-                    random_ends(rng, &walls, &q);
-                    one_query(ws, &walls, &q, (enum brute_corner)rule, cost, &to);
-                }
+                for (int k = 0; k < 30; k++)
+                    random_query(rng, ws, &walls, caps, k, rule, ov, &to);
                 ok(to.bad == 0, "aa: %ux%u, %u terrains, %s corners: %d queries with random costs "
                    "under a runtime overlay (%d found, %d none) cost what Dijkstra says on the map "
                    "with the blocks as walls", g.width, g.height, nt, rule ? "weak" : "strict",
