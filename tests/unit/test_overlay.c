@@ -564,7 +564,7 @@ static void threads(void)
     nbi_agentset agents;
     memset(&agents, 0, sizeof agents);
     agents.count = 1;
-    agents.agent[0] = (nb_agent){"one", 1, 1u};
+    agents.agent[0] = (nb_agent){.name = "one", .size = 1, .capability = 1u};
     nb_bundle *b = hu_bake(tu_path(tu_tmpdir(), "threads.nbk"), &legend, &agents, &grid);
     nb_overlay *cur = NULL;
     if (!ok(b && nb_overlay_open(b, &cur, NULL) == NB_OK, "threads: a level and an overlay")) {
@@ -664,8 +664,8 @@ static void out_of_memory(void)
     nbi_agentset agents;
     memset(&agents, 0, sizeof agents);
     agents.count = 2;
-    agents.agent[0] = (nb_agent){"one", 1, 1u};
-    agents.agent[1] = (nb_agent){"three", 3, 1u};
+    agents.agent[0] = (nb_agent){.name = "one", .size = 1, .capability = 1u};
+    agents.agent[1] = (nb_agent){.name = "three", .size = 3, .capability = 1u};
     const char *path = tu_path(tu_tmpdir(), "oom.nbk");
     nb_bundle *b0 = hu_bake(path, &legend, &agents, &grid);
     nb_allocator al = {lim_alloc, lim_realloc, lim_free, NULL};
@@ -721,7 +721,7 @@ static void errors(void)
     nbi_agentset agents;
     memset(&agents, 0, sizeof agents);
     agents.count = 1;
-    agents.agent[0] = (nb_agent){"one", 1, 1u};
+    agents.agent[0] = (nb_agent){.name = "one", .size = 1, .capability = 1u};
     nb_bundle *b = bake_base(tu_path(tu_tmpdir(), "err1.nbk"), &agents, &grid, 8);
     nb_bundle *b2 = hu_bake(tu_path(tu_tmpdir(), "err2.nbk"), &legend, &agents, &grid);
     nb_overlay *ov = NULL, *other = NULL;
