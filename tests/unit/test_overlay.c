@@ -468,9 +468,23 @@ static void random_levels(void)
     }
 }
 
+/* Three small maps in make check; every map of ../shared/maps with NB_OVERLAY_ALL=1 (make
+ * check-overlay: minutes). */
 static void shared_maps(void)
 {
-    static const char *const maps[] = {"dao/arena.map", "dao/den312d.map", "dao/lak303d.map"};
+    static const char *const small[] = {"dao/arena.map", "dao/den312d.map", "dao/lak303d.map"};
+    static const char *const all[] = {
+        "bg/AR0011SR.map",          "bg/AR0042SR.map",          "dao/arena.map",
+        "dao/brc202d.map",          "dao/den312d.map",          "dao/lak303d.map",
+        "dao/orz900d.map",          "dao/ost003d.map",          "mazes/maze512-32-9.map",
+        "mazes/maze512-4-0.map",    "random/random512-10-0.map", "random/random512-40-5.map",
+        "rooms/64room_005.map",     "rooms/8room_000.map",      "sc1/AcrosstheCape.map",
+        "sc1/Aftershock.map",       "sc1/CatwalkAlley.map",     "wc3/battleground.map",
+        "wc3/blastedlands.map",     "wc3/bloodvenomfalls.map",  "wc3/darkforest.map"};
+    const char *every = getenv("NB_OVERLAY_ALL");
+    int whole = every && strcmp(every, "1") == 0;
+    const char *const *maps = whole ? all : small;
+    size_t nmaps = whole ? sizeof all / sizeof all[0] : sizeof small / sizeof small[0];
     nbi_agentset agents;
     memset(&agents, 0, sizeof agents);
     nb_capability gs;
@@ -481,7 +495,7 @@ static void shared_maps(void)
         a->size = s;
         a->capability = gs;
     }
-    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+    for (size_t i = 0; i < nmaps; i++) {
         char rel[64];
         snprintf(rel, sizeof rel, "maps/%s", maps[i]);
         const char *p = tu_shared(rel);
