@@ -12,6 +12,7 @@ nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, ui
     c->least = 1;
     c->cells = b->cells;
     c->width = b->width;
+    c->height = b->height;
     c->size = size;
     if (!costs)
         return NB_OK;

@@ -12,7 +12,7 @@ typedef struct nbi_costs {
     double least;       /* the least multiplier among the capability's terrains */
     double of_char[256]; /* per map character: its terrain's multiplier (1 for the others) */
     const uint8_t *cells; /* the map, row-major */
-    uint32_t width, size;
+    uint32_t width, height, size;
 } nbi_costs;
 
 /* The costs of an agent of this capability and size on the bundle's map
@@ -22,16 +22,21 @@ typedef struct nbi_costs {
 nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, uint32_t size,
                          const double *costs, nb_err *err);
 
-/* The multiplier of entering (x, y), the agent's top-left cell: the largest
- * under its square (where it may stand, so the square is on the map). */
+/* The multiplier of entering (x, y), a cell of the map and the agent's
+ * top-left cell: the largest under its square.  The square is clipped to
+ * the map: a clearance layer that says the agent stands where its square
+ * leaves the map lies (a bundle is untrusted input), and the answer need
+ * only be safe then. */
 static inline double nbi_costs_cell(const nbi_costs *c, uint32_t x, uint32_t y)
 {
     const uint8_t *row = c->cells + (size_t)y * c->width + x;
     if (c->size == 1)
         return c->of_char[*row];
+    uint32_t h = c->height - y < c->size ? c->height - y : c->size,
+             w = c->width - x < c->size ? c->width - x : c->size;
     double m = 1;
-    for (uint32_t j = 0; j < c->size; j++, row += c->width)
-        for (uint32_t i = 0; i < c->size; i++)
+    for (uint32_t j = 0; j < h; j++, row += c->width)
+        for (uint32_t i = 0; i < w; i++)
             if (c->of_char[row[i]] > m)
                 m = c->of_char[row[i]];
     return m;
