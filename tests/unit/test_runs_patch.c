@@ -2,7 +2,8 @@
  * against runs built from the whole labelling (runs_build.c), on random
  * levels whose cells change in a band of rows (components split, merge,
  * appear, vanish and are numbered again), given the exact changed rows and
- * wider ones; and an old section out of row order refused. */
+ * wider ones; an old section out of row order refused; and runs built on
+ * 2 to 8 threads (bands of rows apart) the bytes of those built on one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,7 @@ static nbi_runs view_of(const nbb_runs *r, uint32_t w, uint32_t h)
 int main(void)
 {
     tu_rng r = {0x2545f4914f6cdd1dull};
-    int cases = 0, bad = 0, renumbered = 0, refused = 0;
+    int cases = 0, bad = 0, renumbered = 0, refused = 0, threaded = 0, threaded_bad = 0;
     for (int t = 0; t < 400; t++) {
         uint32_t w = 1 + tu_below(&r, 48), h = 1 + tu_below(&r, 48), cells = w * h;
         unsigned pct = 10 + tu_below(&r, 50);
@@ -67,6 +68,16 @@ int main(void)
         {
             ok(0, "nbb_runs_build: %s", err.msg);
             return done_testing();
+        }
+        for (unsigned th = 2; th <= 8; th += 3) {
+            nbb_runs par;
+            threaded++;
+            if (nbb_runs_build_threads(l1, w, h, n1, th, &par, &err) != NB_OK) {
+                threaded_bad++;
+                continue;
+            }
+            threaded_bad += par.len != want.len || memcmp(par.payload, want.payload, par.len) != 0;
+            nbb_runs_free(&par);
         }
         uint8_t *pay = malloc(nbi_layer_bytes(cells, nbi_bits_for(n1)));
         nbb_layer_pack(w, h, n1, NULL, l1, pay);
@@ -124,6 +135,8 @@ int main(void)
     ok(bad == 0, "%d patches of random levels edited in a band of rows: the bytes of runs built "
        "from the whole labelling (%d with components numbered again outside the band)",
        cases, renumbered);
+    ok(threaded_bad == 0, "%d runs sections built on 2, 5 and 8 threads: the bytes of those built "
+       "on one", threaded);
     ok(renumbered > 0, "some edits numbered components again outside their band");
     ok(refused > 0, "old runs out of row order are refused (%d)", refused);
     return done_testing();

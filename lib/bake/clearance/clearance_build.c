@@ -187,7 +187,7 @@ nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
             /* The runs of each component, for random cells (formats/runs.md). */
             if (st == NB_OK)
                 st = nbb_runs_add(b, caps[c], sizes[s], label, grid->width, grid->height, count,
-                                  compress, err);
+                                  threads, compress, err);
         }
     }
     free(cv);

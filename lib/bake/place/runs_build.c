@@ -3,9 +3,11 @@
  * cell of a component in O(log runs) (place/random.c).  Two passes over
  * the labels: the runs and cells of each component are counted, then each
  * run is put at its component's next slot, which keeps each component's
- * runs in row-major order.  Memory: the section, 8 bytes a run. */
+ * runs in row-major order.  Memory: the section, 8 bytes a run, and 4
+ * bytes a component for each band of rows counted apart. */
 #include <stdlib.h>
 
+#include "parallel/parallel.h"
 #include "place/runs_build.h"
 
 uint64_t nbb_runs_lengths_to_before(uint8_t *runs, uint64_t nruns)
@@ -20,73 +22,145 @@ uint64_t nbb_runs_lengths_to_before(uint8_t *runs, uint64_t nruns)
     return before;
 }
 
+/* Rows are cut into bands, one a thread at most: a run never crosses a
+ * row's end, so each band counts its runs per component on its own, the
+ * counts become each band's cursors (band by band within a component,
+ * which keeps row-major order), and each band writes its runs at them:
+ * the same bytes for any number of bands. */
+typedef struct runs_job {
+    const uint32_t *label;
+    size_t w;
+    uint32_t height, n, bands;
+    uint32_t *cursor;  /* bands x (n + 1): band b's runs of component c, then its cursor */
+    uint64_t *stand;   /* each band's standable cells */
+    uint8_t *runs;     /* NULL while counting */
+} runs_job;
+
+static void band_cells(const runs_job *j, size_t band, size_t *i0, size_t *i1)
+{
+    *i0 = (size_t)((uint64_t)j->height * band / j->bands) * j->w;
+    *i1 = (size_t)((uint64_t)j->height * (band + 1) / j->bands) * j->w;
+}
+
+static nb_status count_band(void *ctx, size_t band, unsigned worker, nb_err *err)
+{
+    (void)worker;
+    runs_job *j = ctx;
+    const uint32_t *label = j->label;
+    uint32_t *count = j->cursor + band * ((size_t)j->n + 1), n = j->n;
+    size_t i0, i1, w = j->w;
+    uint64_t stand = 0;
+    band_cells(j, band, &i0, &i1);
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t c = label[i];
+        if (c > n)
+            return nbi_fail(err, NB_ERR_FORMAT, "cell %zu has component %u of %u", i, c, n);
+        if (c == 0)
+            continue;
+        stand++;
+        if (i % w == 0 || label[i - 1] != c)
+            count[c]++;
+    }
+    j->stand[band] = stand;
+    return NB_OK;
+}
+
+static nb_status write_band(void *ctx, size_t band, unsigned worker, nb_err *err)
+{
+    (void)worker;
+    (void)err;
+    runs_job *j = ctx;
+    const uint32_t *label = j->label;
+    uint32_t *cursor = j->cursor + band * ((size_t)j->n + 1);
+    size_t i0, i1, w = j->w;
+    band_cells(j, band, &i0, &i1);
+    for (size_t i = i0; i < i1;) {
+        uint32_t c = label[i];
+        size_t end = i + 1;
+        while (end % w != 0 && label[end] == c)
+            end++;
+        if (c) {
+            uint8_t *rec = j->runs + (size_t)cursor[c]++ * NBI_RUNS_RECORD;
+            nbi_put32(rec + NBI_RUN_START, (uint32_t)i);
+            nbi_put32(rec + NBI_RUN_BEFORE, (uint32_t)(end - i));
+        }
+        i = end;
+    }
+    return NB_OK;
+}
+
 nb_status nbb_runs_build(const uint32_t *label, uint32_t width, uint32_t height, uint32_t n,
                          nbb_runs *out, nb_err *err)
 {
+    return nbb_runs_build_threads(label, width, height, n, 1, out, err);
+}
+
+nb_status nbb_runs_build_threads(const uint32_t *label, uint32_t width, uint32_t height,
+                                 uint32_t n, unsigned threads, nbb_runs *out, nb_err *err)
+{
     memset(out, 0, sizeof *out);
-    size_t w = width, cells = w * height;
-    uint32_t *slot = calloc((size_t)n + 2, sizeof *slot); /* runs of each component, then cursors */
-    if (!slot)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of %u components", n);
+    uint64_t cells = (uint64_t)width * height;
+    runs_job j = {label, width, height, n, nbb_threads_resolve(threads), NULL, NULL, NULL};
+    /* A band's counts cost 4 bytes a component: more bands than the
+     * labels' own size allows are not worth it. */
+    while (j.bands > 1 && ((uint64_t)n + 1) * j.bands > cells)
+        j.bands--;
+    if (j.bands > height)
+        j.bands = height ? height : 1;
+    j.cursor = calloc(((size_t)n + 1) * j.bands, sizeof *j.cursor);
+    j.stand = calloc(j.bands, sizeof *j.stand);
+    uint8_t *p = NULL;
+    nb_status st = NB_OK;
+    if (!j.cursor || !j.stand) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of %u components", n);
+        goto done;
+    }
+    st = nbb_par_for(j.bands, j.bands, count_band, &j, err);
+    if (st != NB_OK)
+        goto done;
     uint64_t nruns = 0, nstand = 0;
-    for (size_t i = 0; i < cells; i++) {
-        uint32_t c = label[i];
-        if (c > n) {
-            free(slot);
-            return nbi_fail(err, NB_ERR_FORMAT, "cell %zu has component %u of %u", i, c, n);
+    for (uint32_t b = 0; b < j.bands; b++)
+        nstand += j.stand[b];
+    size_t stride = (size_t)n + 1;
+    for (uint32_t c = 1; c <= n; c++)
+        for (uint32_t b = 0; b < j.bands; b++) {
+            uint32_t m = j.cursor[b * stride + c];
+            j.cursor[b * stride + c] = (uint32_t)nruns;
+            nruns += m;
         }
-        if (c == 0)
-            continue;
-        nstand++;
-        if (i % w == 0 || label[i - 1] != c) {
-            slot[c]++;
-            nruns++;
-        }
-    }
-    /* first[k] for k = 0 .. n: slot[k] becomes the first run of component
-     * k + 1 (its cursor), slot[n] the count. */
-    uint32_t acc = 0;
-    for (uint32_t k = 1; k <= n; k++) {
-        uint32_t m = slot[k];
-        slot[k - 1] = acc;
-        acc += m;
-    }
-    slot[n] = acc;
     size_t len = NBI_RUNS_HEADER + 4 * ((size_t)n + 1) + NBI_RUNS_RECORD * (size_t)nruns;
-    uint8_t *p = calloc(len, 1);
-    if (!p) {
-        free(slot);
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu runs", (unsigned long long)nruns);
+    if (!(p = calloc(len, 1))) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu runs", (unsigned long long)nruns);
+        goto done;
     }
     nbi_put32(p + NBI_RUNS_WIDTH, width);
     nbi_put32(p + NBI_RUNS_HEIGHT, height);
     nbi_put32(p + NBI_RUNS_COMPONENTS, n);
     nbi_put32(p + NBI_RUNS_COUNT, (uint32_t)nruns);
     nbi_put32(p + NBI_RUNS_CELLS, (uint32_t)nstand);
-    uint8_t *first = p + NBI_RUNS_HEADER, *runs = first + 4 * ((size_t)n + 1);
-    for (uint32_t k = 0; k <= n; k++)
-        nbi_put32(first + 4 * (size_t)k, slot[k]);
+    /* first[k]: the first run of component k + 1 (band 0's cursor), first[n]
+     * the count. */
+    uint8_t *first = p + NBI_RUNS_HEADER;
+    for (uint32_t k = 0; k < n; k++)
+        nbi_put32(first + 4 * (size_t)k, j.cursor[k + 1]);
+    nbi_put32(first + 4 * (size_t)n, (uint32_t)nruns);
     /* The runs at their slots, with their lengths for now. */
-    for (size_t i = 0; i < cells;) {
-        uint32_t c = label[i];
-        size_t end = i + 1;
-        while (end % w != 0 && label[end] == c)
-            end++;
-        if (c) {
-            uint8_t *rec = runs + (size_t)slot[c - 1]++ * NBI_RUNS_RECORD;
-            nbi_put32(rec + NBI_RUN_START, (uint32_t)i);
-            nbi_put32(rec + NBI_RUN_BEFORE, (uint32_t)(end - i));
-        }
-        i = end;
-    }
-    nbb_runs_lengths_to_before(runs, nruns);
-    free(slot);
+    j.runs = first + 4 * ((size_t)n + 1);
+    st = nbb_par_for(j.bands, j.bands, write_band, &j, err);
+    if (st != NB_OK)
+        goto done;
+    nbb_runs_lengths_to_before(j.runs, nruns);
     out->payload = p;
+    p = NULL;
     out->len = len;
     out->n = n;
     out->count = (uint32_t)nruns;
     out->cells = (uint32_t)nstand;
-    return NB_OK;
+done:
+    free(p);
+    free(j.cursor);
+    free(j.stand);
+    return st;
 }
 
 void nbb_runs_free(nbb_runs *r)
@@ -96,10 +170,11 @@ void nbb_runs_free(nbb_runs *r)
 }
 
 nb_status nbb_runs_add(nbb_builder *b, nb_capability cap, uint32_t size, const uint32_t *label,
-                       uint32_t width, uint32_t height, uint32_t n, int compress, nb_err *err)
+                       uint32_t width, uint32_t height, uint32_t n, unsigned threads, int compress,
+                       nb_err *err)
 {
     nbb_runs runs;
-    nb_status st = nbb_runs_build(label, width, height, n, &runs, err);
+    nb_status st = nbb_runs_build_threads(label, width, height, n, threads, &runs, err);
     if (st != NB_OK)
         return st;
     st = nbb_runs_add_built(b, cap, size, &runs, compress, err);

@@ -22,6 +22,10 @@ typedef struct nbb_runs {
  * for a label above n. */
 nb_status nbb_runs_build(const uint32_t *label, uint32_t width, uint32_t height, uint32_t n,
                          nbb_runs *out, nb_err *err);
+/* The same on up to threads threads (0: the online CPUs), bands of rows
+ * counted and written apart: the same bytes for any number. */
+nb_status nbb_runs_build_threads(const uint32_t *label, uint32_t width, uint32_t height,
+                                 uint32_t n, unsigned threads, nbb_runs *out, nb_err *err);
 void nbb_runs_free(nbb_runs *r);
 /* Runs whose before fields hold their lengths get the count of cells
  * before each instead; returns the cells of all. */
@@ -30,7 +34,8 @@ uint64_t nbb_runs_lengths_to_before(uint8_t *runs, uint64_t nruns);
 /* Builds the runs of component layer (cap, size)'s labelling and adds
  * them to the builder as its runs section (raw, zlib when compress). */
 nb_status nbb_runs_add(nbb_builder *b, nb_capability cap, uint32_t size, const uint32_t *label,
-                       uint32_t width, uint32_t height, uint32_t n, int compress, nb_err *err);
+                       uint32_t width, uint32_t height, uint32_t n, unsigned threads, int compress,
+                       nb_err *err);
 
 /* Adds runs built by nbb_runs_build or nbb_runs_patch as the runs
  * section of component layer (cap, size). */

@@ -157,8 +157,8 @@ static int layer_rows_changed(const nb_bundle *old, const nbi_layer *v, nb_capab
  * (runs_patch.c); else built from the layer's values into *label,
  * allocated on first use (a map's cells). */
 static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out *lo,
-                          nb_capability cap, uint32_t size, int compress, uint32_t **label,
-                          nb_err *err)
+                          nb_capability cap, uint32_t size, unsigned threads, int compress,
+                          uint32_t **label, nb_err *err)
 {
     uint32_t params[2] = {cap, size};
     layer_out kept;
@@ -185,7 +185,8 @@ static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out 
                         v->height);
     for (uint64_t i = 0; i < n; i++)
         (*label)[i] = nbi_layer_value(v, i);
-    return nbb_runs_add(b, cap, size, *label, v->width, v->height, v->maxval, compress, err);
+    return nbb_runs_add(b, cap, size, *label, v->width, v->height, v->maxval, threads, compress,
+                        err);
 }
 
 /* The whole bake of capability c's layers into out[0] (clearance) and
@@ -460,7 +461,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
             if (k == 0)
                 continue; /* the clearance layer last: the graph reads it */
             /* Before add_layer, which hands a new payload (and its view) on. */
-            st = add_runs(b, old, lo, caps[c], sizes[k - 1], o->compress, &label, err);
+            st = add_runs(b, old, lo, caps[c], sizes[k - 1], threads, o->compress, &label, err);
             if (st == NB_OK)
                 st = add_layer(b, old, lo, NB_SEC_COMPONENTS, o->compress, err);
         }
