@@ -353,7 +353,10 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
  * changes nothing, and unblocking takes away the overlay's block alone, so
  * a wall of the map stays a wall.  A change costs what it touches: the
  * cells changed and the band above and left of them up to the largest
- * agent size the bundle serves, whatever the map's size.
+ * agent size the bundle serves, and HAA*'s clusters within a cell of that
+ * band, whose entrances, transitions and intra-edges it makes again on the
+ * edited map and holds (HAA* searches them in place of the baked ones),
+ * whatever the map's size.
  *
  * Threads: queries only read an overlay, so any number of them may use one
  * at once while nothing changes it.  A writer prepares the next version in
@@ -398,8 +401,9 @@ int nb_overlay_can_stand(const nb_overlay *overlay, nb_capability cap, unsigned 
  * apart or the agent cannot stand at one of them (blocks only take cells
  * away), 1 when they are joined and the overlay blocks nothing, and
  * NB_REACH_UNKNOWN when they are joined on the bundle but the overlay
- * blocks cells, which may cut them apart: a search (nb_aa_find with the
- * overlay) tells.  -1 as nb_reachable. */
+ * blocks cells, which may cut them apart: nb_haa_reachable tells exactly,
+ * by a search over HAA*'s graph as the overlay repaired it.  -1 as
+ * nb_reachable. */
 #define NB_REACH_UNKNOWN 2
 int nb_overlay_reachable(const nb_overlay *overlay, nb_capability cap, unsigned size, nb_cell from,
                          nb_cell to);
@@ -678,6 +682,19 @@ nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_h
 nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_err *err);
 nb_status nb_haa_step(nb_haa *ws, uint64_t expansions, int *done, nb_err *err);
 nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err);
+/* Whether an agent of (cap, size) at from can reach to on the map as the
+ * overlay leaves it (NULL: the bundle's map): exactly 1 or 0, or -1 as
+ * nb_reachable (an end off the map, no component layer) and when memory
+ * runs out.  nb_overlay_reachable answers first, from the component layer;
+ * only when it says NB_REACH_UNKNOWN (the ends joined on the bundle, cells
+ * blocked) does a search run: HAA*'s over its graph as the overlay
+ * repaired it (complete, so its answer is exact), without refinement: the
+ * insertions in the ends' clusters (or the near search) and an A* over the
+ * abstract graph, at most what nb_haa_find costs.  For a (cap, size) the
+ * graph does not serve, or a graph the overlay does not repair, Annotated
+ * A* with the overlay answers (its workspace opened inside this one). */
+int nb_haa_reachable(nb_haa *ws, const nb_overlay *overlay, nb_capability cap, unsigned size,
+                     nb_cell from, nb_cell to);
 
 /* What a workspace's graph is. */
 typedef struct nb_haa_graph {

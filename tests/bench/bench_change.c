@@ -30,10 +30,13 @@
  * the time to block and to unblock an e x e rectangle at a random place
  * of an overlay that already holds random blocks of 10 x 10 over about 1%
  * of the map (at most 100; median and largest of 101 places), and
- * Annotated A*'s time per query on the same 200 random queries (ends
- * joined on the bundle, the goal within 128 cells of the start) with no
- * overlay, with an empty one, and with that overlay, the three taking
- * turns query by query (each query's time the least of 3 passes).
+ * Annotated A*'s and HAA*'s time per query on the same 200 random queries
+ * (ends joined on the bundle, the goal within 128 cells of the start) with
+ * no overlay, with an empty one, and with that overlay, the three taking
+ * turns query by query (each query's time the least of 3 passes).  The
+ * changes run on two overlays in turns: one of the bundle mkclear baked,
+ * and one of the same bundle with mkabstract's graph, whose changes repair
+ * HAA*'s clusters too.
  * --overlay-only skips the bakes' table. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "abstract/repair.h"
 #include "overlay/overlay.h"
 
 #define MAX_REPS 31
@@ -220,71 +224,141 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
 #define OV_QUERIES 200
 #define OV_PASSES 3
 
-static double overlay_change(nb_overlay *ov, uint32_t e, int block, tu_rng *r, long *x, long *y)
+/* The time to block (or unblock) the e x e cells at (x, y). */
+static double timed_change(nb_overlay *ov, long x, long y, uint32_t e, int block)
 {
-    if (block) {
-        *x = (long)tu_below(r, ov->width - e + 1);
-        *y = (long)tu_below(r, ov->height - e + 1);
-    }
     nb_err err;
     double t0 = now();
-    nb_status st = block ? nb_overlay_block(ov, *x, *y, e, e, &err)
-                         : nb_overlay_unblock(ov, *x, *y, e, e, &err);
+    nb_status st = block ? nb_overlay_block(ov, x, y, e, e, &err)
+                         : nb_overlay_unblock(ov, x, y, e, e, &err);
     double t = now() - t0;
     if (st != NB_OK)
         die("nb_overlay_block", &err);
     return t;
 }
 
+/* Blocks of 10 x 10 at random places, the same in both overlays. */
+static void random_blocks(nb_overlay *a, nb_overlay *b, int n, tu_rng *r)
+{
+    for (int k = 0; k < n; k++) {
+        long x = (long)tu_below(r, a->width - 10 + 1), y = (long)tu_below(r, a->height - 10 + 1);
+        timed_change(a, x, y, 10, 1);
+        timed_change(b, x, y, 10, 1);
+    }
+}
+
+/* Clusters the overlay's repair of HAA*'s graph holds. */
+static size_t repaired(const nb_overlay *ov)
+{
+    return ov->nrep ? ov->rep[0].held : 0;
+}
+
+/* Per-query times (the least of OV_PASSES passes) of Annotated A* (haa NULL) or HAA* on the
+ * queries with each of the overlays with[0..3), taking turns query by query; their means in
+ * us, with expansions, paths found and (HAA*) paths found by Annotated A* after a block. */
+static void time_queries(nb_aa *aa, nb_haa *haa, const nb_aa_query *q, const nb_overlay *const *with,
+                         double mean[3], uint64_t expanded[3], size_t found[3], size_t by_aa[3])
+{
+    static double best[3][OV_QUERIES];
+    nb_err err;
+    for (int m = 0; m < 3; m++)
+        expanded[m] = found[m] = by_aa[m] = 0;
+    for (int pass = 0; pass < OV_PASSES; pass++)
+        for (int i = 0; i < OV_QUERIES; i++)
+            for (int m = 0; m < 3; m++) {
+                int mm = (m + i + pass) % 3; /* turns, so that none always runs first */
+                nb_aa_query qq = q[i];
+                qq.overlay = with[mm];
+                nb_aa_result res;
+                nb_haa_result hres;
+                double t0 = now();
+                if (haa ? nb_haa_find(haa, &qq, 0, &hres, &err) != NB_OK
+                        : nb_aa_find(aa, &qq, &res, &err) != NB_OK)
+                    die(haa ? "nb_haa_find" : "nb_aa_find", &err);
+                double t = now() - t0;
+                if (pass == 0 || t < best[mm][i])
+                    best[mm][i] = t;
+                if (pass == 0) {
+                    nb_path_status st = haa ? hres.status : res.status;
+                    expanded[mm] += haa ? hres.expanded : res.expanded;
+                    found[mm] += st == NB_PATH_FOUND;
+                    by_aa[mm] += haa && st == NB_PATH_FOUND && hres.abstract_len == 0;
+                }
+            }
+    for (int m = 0; m < 3; m++) {
+        mean[m] = 0;
+        for (int i = 0; i < OV_QUERIES; i++)
+            mean[m] += best[m][i];
+        mean[m] = 1e6 * mean[m] / OV_QUERIES;
+    }
+}
+
 static void bench_overlay(const char *label, const nbb_grid *base, const unsigned *edits,
                           size_t nedits, tu_rng *r)
 {
     const char *dir = tu_tmpdir();
-    char map[1024], nbk[1024];
+    char map[1024], nbk[1024], gbk[1024];
     snprintf(map, sizeof map, "%s", tu_path(dir, "ov.map"));
     snprintf(nbk, sizeof nbk, "%s", tu_path(dir, "ov.nbk"));
+    snprintf(gbk, sizeof gbk, "%s", tu_path(dir, "ovg.nbk"));
     write_map(map, base);
     unlink(nbk);
+    unlink(gbk);
     run("mkclear", map, "-o", nbk);
-    nb_bundle *b;
+    run("mkclear", map, "-o", gbk);
+    run("mkabstract", gbk, NULL, NULL);
+    nb_bundle *b, *bg;
     nb_err err;
-    if (nb_bundle_open(nbk, 0, NULL, &b, &err) != NB_OK)
+    if (nb_bundle_open(nbk, 0, NULL, &b, &err) != NB_OK ||
+        nb_bundle_open(gbk, 0, NULL, &bg, &err) != NB_OK)
         die(nbk, &err);
     nb_agent def;
     if (nbb_default_agent(b, &def, &err) != NB_OK)
         die("the default agent", &err);
-    nb_overlay *ov, *empty;
-    if (nb_overlay_open(b, &ov, &err) != NB_OK || nb_overlay_open(b, &empty, &err) != NB_OK)
+    /* ov0 on the bundle without HAA*'s graph: the cells' own cost; ov with its repair. */
+    nb_overlay *ov0, *ov, *empty;
+    if (nb_overlay_open(b, &ov0, &err) != NB_OK || nb_overlay_open(bg, &ov, &err) != NB_OK ||
+        nb_overlay_open(bg, &empty, &err) != NB_OK)
         die("nb_overlay_open", &err);
     /* Blocks of 10 x 10 over about 1% of the map, at most 100. */
     uint64_t cells = (uint64_t)base->width * base->height;
     int nblocks = cells / 10000 > 100 ? 100 : cells / 10000 < 1 ? 1 : (int)(cells / 10000);
-    long x, y;
-    for (int k = 0; k < nblocks; k++)
-        overlay_change(ov, 10, 1, r, &x, &y);
-    printf("| level | blocks held | block e x e | block: median | largest | unblock: median | "
-           "largest | overlay bytes |\n|---|---|---|---|---|---|---|---|\n");
+    random_blocks(ov0, ov, nblocks, r);
+    printf("| level | blocks held | block e x e | block: median, no graph / with HAA*'s repair "
+           "(us) | largest with the repair | unblock: median, no graph / repair | largest with "
+           "the repair | clusters repaired | overlay bytes: no graph / repair |\n"
+           "|---|---|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < nedits; k++) {
         uint32_t e = edits[k] < base->width && edits[k] < base->height ? edits[k] : 1;
-        double tb[OV_PLACES], tu[OV_PLACES], mb = 0, mu = 0;
+        double tb0[OV_PLACES], tu0[OV_PLACES], tb[OV_PLACES], tu[OV_PLACES], mb = 0, mu = 0;
         for (unsigned p = 0; p < OV_PLACES; p++) {
-            /* Blocked, then unblocked again (which may open cells of the 100 blocks too). */
-            tb[p] = overlay_change(ov, e, 1, r, &x, &y);
-            tu[p] = overlay_change(ov, e, 0, r, &x, &y);
+            /* Blocked, then unblocked again (which may open cells of the 100 blocks too); the
+             * two overlays in turns. */
+            long x = (long)tu_below(r, ov->width - e + 1), y = (long)tu_below(r, ov->height - e + 1);
+            int first = p & 1;
+            nb_overlay *o1 = first ? ov : ov0, *o2 = first ? ov0 : ov;
+            double b1 = timed_change(o1, x, y, e, 1), b2 = timed_change(o2, x, y, e, 1);
+            double u1 = timed_change(o1, x, y, e, 0), u2 = timed_change(o2, x, y, e, 0);
+            tb[p] = first ? b1 : b2;
+            tb0[p] = first ? b2 : b1;
+            tu[p] = first ? u1 : u2;
+            tu0[p] = first ? u2 : u1;
             mb = tb[p] > mb ? tb[p] : mb;
             mu = tu[p] > mu ? tu[p] : mu;
         }
-        printf("| %s | %d | %u x %u | %.1f | %.1f | %.1f | %.1f | %zu |\n", label, nblocks, e, e,
-               1e6 * median(tb, OV_PLACES), 1e6 * mb, 1e6 * median(tu, OV_PLACES), 1e6 * mu,
-               nb_overlay_bytes(ov));
+        printf("| %s | %d | %u x %u | %.1f / %.1f | %.1f | %.1f / %.1f | %.1f | %zu | %zu / %zu |\n",
+               label, nblocks, e, e, 1e6 * median(tb0, OV_PLACES), 1e6 * median(tb, OV_PLACES),
+               1e6 * mb, 1e6 * median(tu0, OV_PLACES), 1e6 * median(tu, OV_PLACES), 1e6 * mu,
+               repaired(ov), nb_overlay_bytes(ov0), nb_overlay_bytes(ov));
         fflush(stdout);
     }
     /* The blocks again (unblocking above may have opened some of their cells). */
+    nb_overlay_clear(ov0);
     nb_overlay_clear(ov);
-    for (int k = 0; k < nblocks; k++)
-        overlay_change(ov, 10, 1, r, &x, &y);
+    random_blocks(ov0, ov, nblocks, r);
     nb_aa *aa;
-    if (nb_aa_open(b, &aa, &err) != NB_OK)
+    nb_haa *haa;
+    if (nb_aa_open(bg, &aa, &err) != NB_OK || nb_haa_open(bg, &haa, &err) != NB_OK)
         die("nb_aa_open", &err);
     nb_aa_query q[OV_QUERIES];
     for (int i = 0; i < OV_QUERIES; i++) {
@@ -303,46 +377,33 @@ static void bench_overlay(const char *label, const nbb_grid *base, const unsigne
         } while (nb_reachable(b, def.capability, def.size, q[i].start, q[i].goal) != 1);
     }
     const nb_overlay *with[3] = {NULL, empty, ov};
-    double best[3][OV_QUERIES];
-    uint64_t expanded[3] = {0, 0, 0};
-    size_t found[3] = {0, 0, 0};
-    for (int pass = 0; pass < OV_PASSES; pass++)
-        for (int i = 0; i < OV_QUERIES; i++)
-            for (int m = 0; m < 3; m++) {
-                int mm = (m + i + pass) % 3; /* turns, so that none always runs first */
-                nb_aa_query qq = q[i];
-                qq.overlay = with[mm];
-                nb_aa_result res;
-                double t0 = now();
-                if (nb_aa_find(aa, &qq, &res, &err) != NB_OK)
-                    die("nb_aa_find", &err);
-                double t = now() - t0;
-                if (pass == 0 || t < best[mm][i])
-                    best[mm][i] = t;
-                if (pass == 0) {
-                    expanded[mm] += res.expanded;
-                    found[mm] += res.status == NB_PATH_FOUND;
-                }
-            }
     double mean[3];
-    for (int m = 0; m < 3; m++) {
-        mean[m] = 0;
-        for (int i = 0; i < OV_QUERIES; i++)
-            mean[m] += best[m][i];
-        mean[m] = 1e6 * mean[m] / OV_QUERIES;
-    }
-    printf("\n| level | AA*, no overlay: us/query | empty overlay | with the blocks | "
-           "ratio blocks / none | ns per expansion: none / blocks | found: none / blocks |\n"
-           "|---|---|---|---|---|---|---|\n");
-    printf("| %s | %.1f | %.1f | %.1f | %.3f | %.1f / %.1f | %zu / %zu of %d |\n\n", label, mean[0],
-           mean[1], mean[2], mean[2] / mean[0], 1e3 * mean[0] * OV_QUERIES / (double)expanded[0],
+    uint64_t expanded[3];
+    size_t found[3], by_aa[3];
+    time_queries(aa, NULL, q, with, mean, expanded, found, by_aa);
+    printf("\n| level | search | no overlay: us/query | empty overlay | with the blocks | "
+           "ratio blocks / none | ns per expansion: none / blocks | found: none / blocks | "
+           "found by AA* after a block |\n|---|---|---|---|---|---|---|---|---|\n");
+    printf("| %s | AA* | %.1f | %.1f | %.1f | %.3f | %.1f / %.1f | %zu / %zu of %d | |\n", label,
+           mean[0], mean[1], mean[2], mean[2] / mean[0],
+           1e3 * mean[0] * OV_QUERIES / (double)expanded[0],
            1e3 * mean[2] * OV_QUERIES / (double)expanded[2], found[0], found[2], OV_QUERIES);
+    time_queries(aa, haa, q, with, mean, expanded, found, by_aa);
+    printf("| %s | HAA* | %.1f | %.1f | %.1f | %.3f | %.1f / %.1f | %zu / %zu of %d | %zu |\n\n",
+           label, mean[0], mean[1], mean[2], mean[2] / mean[0],
+           1e3 * mean[0] * OV_QUERIES / (double)expanded[0],
+           1e3 * mean[2] * OV_QUERIES / (double)expanded[2], found[0], found[2], OV_QUERIES,
+           by_aa[2]);
     fflush(stdout);
     nb_aa_close(aa);
+    nb_haa_close(haa);
+    nb_overlay_close(ov0);
     nb_overlay_close(ov);
     nb_overlay_close(empty);
     nb_bundle_close(b);
+    nb_bundle_close(bg);
     unlink(nbk);
+    unlink(gbk);
 }
 
 /* A comma-separated list of whole numbers from 1 to max into out. */

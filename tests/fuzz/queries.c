@@ -284,6 +284,11 @@ static void overlay_searches(const nb_bundle *b, nb_aa *aa, nb_haa *haa, const p
                                              path[1][j].y) == 0)
                         fail("a path through a cell the overlay blocks", "nb_haa_find overlay");
             }
+            /* Reachability under the overlay: the repaired graph's search, whatever the bundle
+             * holds, answers in range. */
+            int r = haa ? nb_haa_reachable(haa, ov, a->capability, a->size, q.start, q.goal) : 0;
+            if (r < -1 || r > 1)
+                fail("an answer out of range", "nb_haa_reachable");
         }
     }
     nb_overlay_close(ov);

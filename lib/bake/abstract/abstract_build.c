@@ -317,6 +317,8 @@ static void worker_free(ab_worker *w)
     free(w->order);
     free(w->key);
     free(w->runs);
+    free(w->tr);
+    free(w->lines);
     free(w->arcs);
     free(w->pmap);
     nbb_arena_free(&w->arena);

@@ -105,8 +105,12 @@ typedef struct ab_worker {
     size_t slot_cap, order_cap;
     uint64_t *key;
     size_t key_cap;
-    struct ab_run *runs;    /* entrances.c */
+    struct nbi_tr_run *runs; /* entrances.c */
     size_t runs_cap;
+    struct nbi_transition *tr;
+    size_t tr_cap;
+    uint8_t *lines;         /* the facing lines' clearances */
+    size_t lines_cap;
     struct ab_warc *arcs;   /* abstract_write.c */
     size_t arcs_cap;
     uint32_t *pmap;         /* abstract_write.c: a path's place in the block */

@@ -115,6 +115,7 @@ typedef struct nbi_csearch {
     uint32_t w2;         /* box width + 2 */
     uint64_t expanded;   /* of the last search */
     uint64_t budget;     /* a search gives up after this many expansions (0: never) */
+    const struct nb_overlay *ov; /* cells blocked at run time too (NULL: none); kept by start */
     /* The search under way (start, step). */
     const nbi_layer *layer;
     uint32_t size, goal_i;

@@ -9,6 +9,7 @@
  * cardinal neighbours standable (strict) or one (weak); either neighbour
  * lies in the box whenever both ends do. */
 #include "abstract/abstract.h"
+#include "overlay/overlay.h"
 
 /* The open list: a binary min-heap of (f, tie, cell) with a place per
  * cell for decrease-key, kept here (not the shared heap.c) so that the
@@ -151,7 +152,7 @@ static inline int free_at(nbi_csearch *cs, const nbi_layer *l, uint32_t size, ui
     if ((m >> 1) == cs->stamp)
         return (int)(m & 1u);
     int v = x >= cs->box.x0 && y >= cs->box.y0 && x < cs->box.x1 && y < cs->box.y1 &&
-            nbi_standable(l, size, x, y);
+            nbi_standable(l, size, x, y) && nbi_overlay_room(cs->ov, size, (uint32_t)x, (uint32_t)y);
     cs->memo[p] = cs->stamp << 1 | (uint32_t)v;
     return v;
 }

@@ -17,15 +17,21 @@
  * expansions against the query's budget.
  *
  * Under an overlay that blocks cells the baked graph may hold transitions
- * and edges through them, and may miss the transitions of an entrance
- * whose baked one is blocked; the graph is not repaired (yet: issue 17).
- * Blocks only take cells away, so the baked graph's answers stand when
- * they do not meet a block: "no path" stays true, and a path none of
- * whose cells (and corners) the overlay blocks is a path under it.  So the
- * query runs on the graph as usual and its cell path is checked against
- * the overlay once refined; only when it meets a block does the query go
- * on as Annotated A* over the overlay, in a workspace of its own opened
- * by the first such query, within the same budget.  Either way the path
+ * and edges through them, and miss the transitions of an entrance whose
+ * baked one is blocked.  The overlay repairs the graph (repair.c): the
+ * clusters the blocks touch, with their borders, are made again on the
+ * edited map and held by the overlay, and the query searches them in place
+ * of the baked ones (haa_search.c), its searches inside clusters reading
+ * the overlay too.  So it answers as HAA* on a graph baked from the edited
+ * map (quality initial in the repaired clusters).  Where the overlay holds
+ * no repair of the query's graph (a low-quality graph, whose dominance
+ * removes nodes a repair of its borders would have to find again; a graph
+ * built in memory; an overlay that ran out of memory while repairing),
+ * the query runs on the baked graph and its cell path is checked against
+ * the overlay once refined: blocks only take cells away, so "no path"
+ * stays true, and only when the path meets a block does the query go on
+ * as Annotated A* over the overlay, in a workspace of its own opened by
+ * the first such query, within the same budget.  Either way the path
  * exists exactly when Annotated A*'s does and never enters a blocked
  * cell; straightening and smoothing respect the overlay. */
 #include <stdio.h>
@@ -34,6 +40,7 @@
 #include "abstract/haa_ws.h"
 #include "clearance/costs.h"
 #include "overlay/overlay.h"
+#include "abstract/repair.h"
 
 /* Room made at open for a path's cells (grown by a longer one). */
 #define FIRST_PATH 4096
@@ -103,6 +110,7 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
                  nbi_csearch_init(&ws->ref, ws->a, c, c) &
                  nbi_csearch_init(&ws->near, ws->a, 4 * c, 4 * c) &
                  nbi_asearch_init(&ws->as, ws->a, g->nnodes + 2);
+        ws->as_keys = (uint64_t)g->nnodes + 2;
         ws->near.budget = 2 * (uint64_t)nn;
         ws->targets = nbi_alloc_array(ws->a, ((size_t)4 * c + 2), sizeof *ws->targets);
         ws->seg = nbi_alloc_array(ws->a, (size_t)16 * nn, sizeof *ws->seg);
@@ -166,6 +174,13 @@ void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out)
 
 static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
 
+/* 1 when the agent may stand at c on the layer and under the overlay. */
+static int stands_under(const nb_haa *ws, int32_t x, int32_t y)
+{
+    return nbi_standable(ws->l, ws->q.size, x, y) &&
+           nbi_overlay_room(ws->q.overlay, ws->q.size, (uint32_t)x, (uint32_t)y);
+}
+
 /* "{ground}, {ground,trees}" or "1, 2": what the graph serves. */
 static void served(const nb_haa *ws, int caps, char *buf, size_t len)
 {
@@ -224,10 +239,10 @@ size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *ou
      * abstract search ran: a path of 2 or fewer nodes has no inner ones). */
     size_t n = 0;
     for (size_t k = res->abstract_len >= 3 ? res->abstract_len - 2 : 0; k >= 1; k--) {
-        nb_cell c = node_cell(&ws->g, ws->anodes[k]);
+        nb_cell c = nbi_haa_key_cell(ws, ws->anodes[k]);
         /* Across a border (an inter-edge, one step): keep the end it enters. */
-        if (k >= 2 && ws->anodes[k - 1] < ws->g.nnodes) {
-            nb_cell d = node_cell(&ws->g, ws->anodes[k - 1]);
+        if (k >= 2 && nbi_haa_is_node(ws, ws->anodes[k - 1])) {
+            nb_cell d = nbi_haa_key_cell(ws, ws->anodes[k - 1]);
             if (nbi_node_cluster(&ws->g, (uint32_t)c.x, (uint32_t)c.y) !=
                 nbi_node_cluster(&ws->g, (uint32_t)d.x, (uint32_t)d.y))
                 continue;
@@ -375,11 +390,12 @@ static void start_insert(nb_haa *ws, int e)
     const nb_aa_query *q = &ws->q;
     const nb_cell end = e ? q->goal : q->start;
     const uint32_t k = e ? ws->kg : ws->ks;
-    uint32_t a = nbi_u32at(g->cluster_first, k), z = nbi_u32at(g->cluster_first, k + 1);
+    uint32_t a, z = nbi_haa_cluster_keys(ws, k, &a);
+    z += a;
     size_t nt = 0;
     for (uint32_t u = a; u < z; u++) {
-        nb_cell c = node_cell(g, u);
-        if (nbi_standable(ws->l, q->size, c.x, c.y))
+        nb_cell c = nbi_haa_key_cell(ws, u);
+        if (stands_under(ws, c.x, c.y))
             ws->targets[nt++] = c;
     }
     if (e == 0 && ws->ks == ws->kg)
@@ -410,21 +426,21 @@ static int abstract_path(nb_haa *ws, uint32_t to)
 }
 
 /* 1 when the agent may walk cells c[0..n), each a step from the one
- * before: every cell standable, every diagonal step allowed by the corner
- * rule.  The cells a graph gives without a search (a stored path, the two
- * ends of an inter-edge) are the agent's only when the graph was baked from
- * the bundle's own clearance layers; in a damaged bundle they may not be,
- * and what is made of the path after (straightening) relies on each step. */
-static int cells_walkable(const nbi_layer *l, uint32_t size, nb_corner corner, const nb_cell *c,
-                          size_t n)
+ * before: every cell standable (under the overlay too), every diagonal step
+ * allowed by the corner rule.  The cells a graph gives without a search (a
+ * stored path, the two ends of an inter-edge) are the agent's only when the
+ * graph was baked from the bundle's own clearance layers; in a damaged
+ * bundle they may not be, and what is made of the path after
+ * (straightening) relies on each step. */
+static int cells_walkable(const nb_haa *ws, const nb_cell *c, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!nbi_standable(l, size, c[i].x, c[i].y))
+        if (!stands_under(ws, c[i].x, c[i].y))
             return 0;
         if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
-            int c1 = nbi_standable(l, size, c[i].x, c[i - 1].y);
-            int c2 = nbi_standable(l, size, c[i - 1].x, c[i].y);
-            if (corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+            int c1 = stands_under(ws, c[i].x, c[i - 1].y);
+            int c2 = stands_under(ws, c[i - 1].x, c[i].y);
+            if (ws->q.corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
                 return 0;
         }
     }
@@ -442,27 +458,28 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, int *reverse, int *
     const uint32_t how = ws->as.via[nbi_asearch_find(&ws->as, v)];
     *reverse = *pending = 0;
     if (how == NBI_VIA_START)
-        return nbi_csearch_path(&ws->ins[0], node_cell(g, v), ws->seg);
+        return nbi_csearch_path(&ws->ins[0], nbi_haa_key_cell(ws, v), ws->seg);
     if (how == NBI_VIA_DIRECT)
         return nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
     if (how == NBI_VIA_NEAR)
         return nbi_csearch_path(&ws->near, q->goal, ws->seg);
     if (how == NBI_VIA_GOAL) {
         *reverse = 1;
-        return nbi_csearch_path(&ws->ins[1], node_cell(g, u), ws->seg);
+        return nbi_csearch_path(&ws->ins[1], nbi_haa_key_cell(ws, u), ws->seg);
     }
-    nb_cell cu = node_cell(g, u), cv = node_cell(g, v);
+    nb_cell cu = nbi_haa_key_cell(ws, u), cv = nbi_haa_key_cell(ws, v);
     if (nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y) !=
         nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
         ws->seg[0] = cu; /* an inter-edge: one step across the border */
         ws->seg[1] = cv;
-        return cells_walkable(ws->l, q->size, q->corner, ws->seg, 2) ? 2 : 0;
+        return cells_walkable(ws, ws->seg, 2) ? 2 : 0;
     }
     /* A stored path follows the graph's corner rule: usable unless the query's rule is
-     * stricter. */
-    if (g->arc_path && !(g->corner == NBI_CORNER_WEAK && q->corner == NB_CORNER_STRICT)) {
+     * stricter (a repaired arc has none). */
+    if (how != NBI_VIA_REPAIR && g->arc_path &&
+        !(g->corner == NBI_CORNER_WEAK && q->corner == NB_CORNER_STRICT)) {
         size_t n = nbi_agraph_arc_cells(g, how, u, v, ws->seg);
-        return cells_walkable(ws->l, q->size, q->corner, ws->seg, n) ? n : 0;
+        return cells_walkable(ws, ws->seg, n) ? n : 0;
     }
     if (!ws->ref_started) {
         nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)cu.x, (uint32_t)cu.y), g->ncx,
@@ -527,6 +544,35 @@ static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
 
 /* ---- begin, step, finish ---- */
 
+/* The query's graph as its overlay repaired it (abstract/repair.h), when the overlay holds a
+ * repair of the workspace's graph it may use; the searches inside clusters read the overlay
+ * too.  Without one, a path the graph gives is checked against the overlay (check_overlay). */
+static nb_status use_repair(nb_haa *ws, nb_err *err)
+{
+    const nb_overlay *ov = ws->q.overlay;
+    ws->rep = NULL;
+    for (size_t i = 0; ov && i < ov->nrep; i++)
+        if (ov->rep[i].ok && ws->g.section >= 0 && ov->rep[i].g.section == ws->g.section)
+            ws->rep = &ov->rep[i];
+    ws->ins[0].ov = ws->ins[1].ov = ws->ref.ov = ws->near.ov = ov;
+    if (!ws->rep)
+        return NB_OK;
+    /* Room in the abstract search for the repaired nodes' keys (haa_ws.h). */
+    uint64_t keys = (uint64_t)ws->g.nnodes + 2 + (uint64_t)ws->rep->nrec * ws->rep->per;
+    if (keys > ws->as_keys) {
+        nbi_asearch_free(&ws->as);
+        if (!nbi_asearch_init(&ws->as, ws->a, (uint32_t)keys)) {
+            nbi_asearch_free(&ws->as);
+            nbi_asearch_init(&ws->as, ws->a, 0);
+            ws->as_keys = 0;
+            return nbi_fail(err, NB_ERR_NOMEM, "HAA*: no memory for the abstract search under "
+                            "the overlay (%llu keys)", (unsigned long long)keys);
+        }
+        ws->as_keys = keys;
+    }
+    return NB_OK;
+}
+
 nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err *err)
 {
     ws->phase = NBI_HAA_IDLE;
@@ -545,6 +591,9 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err 
     ws->q = *q;
     if (q->overlay && !q->overlay->blocked)
         ws->q.overlay = NULL; /* nothing to check the path against */
+    st = use_repair(ws, err);
+    if (st != NB_OK)
+        return st;
     ws->flags = flags;
     ws->stopped = 0;
     ws->l = &ws->layer[ci];
@@ -605,6 +654,11 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
                 break;
             if (ws->near.end == NBI_CS_FOUND)
                 ws->near_cost = nbi_csearch_cost(&ws->near, q->goal, NULL);
+            if (ws->reach_only && ws->near_cost >= 0) { /* joined: nothing more to know */
+                res->status = NB_PATH_FOUND;
+                ws->phase = NBI_HAA_DONE;
+                break;
+            }
             /* As short as the octile distance: nothing can do better. */
             if (ws->near_cost >= 0 && ws->near_cost <= octile(q->start, q->goal) + 1e-9) {
                 res->abstract_len = 2;
@@ -652,6 +706,11 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
                 ws->phase = NBI_HAA_DONE; /* NB_PATH_NONE: the graph is complete, so there is none */
                 break;
             }
+            if (ws->reach_only) { /* joined: no cells wanted */
+                res->status = NB_PATH_FOUND;
+                ws->phase = NBI_HAA_DONE;
+                break;
+            }
             res->abstract_length = ws->as.gv[nbi_asearch_find(&ws->as, ws->g.nnodes + 1)];
             if (!abstract_path(ws, ws->g.nnodes + 1))
                 return no_memory(ws, err);
@@ -679,13 +738,6 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
             break;
     }
     return NB_OK;
-}
-
-/* 1 when the agent may stand at c on the layer and under the overlay. */
-static int stands_under(const nb_haa *ws, int32_t x, int32_t y)
-{
-    return nbi_standable(ws->l, ws->q.size, x, y) &&
-           nbi_overlay_room(ws->q.overlay, ws->q.size, (uint32_t)x, (uint32_t)y);
 }
 
 /* The cells of ws->path, from the start, that make a path under the query's overlay (the
@@ -857,4 +909,52 @@ nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
     memset(res, 0, sizeof *res);
     res->status = NB_PATH_NONE;
     return st;
+}
+
+int nb_haa_reachable(nb_haa *ws, const nb_overlay *overlay, nb_capability cap, unsigned size,
+                     nb_cell from, nb_cell to)
+{
+    if (!ws)
+        return -1;
+    int r = overlay ? nb_overlay_reachable(overlay, cap, size, from, to)
+                    : nb_reachable(ws->b, cap, size, from, to);
+    if (r != NB_REACH_UNKNOWN)
+        return r;
+    /* Joined on the bundle, both ends standable under the overlay, cells blocked.  Connectivity
+     * is the same under either corner rule (a diagonal step the weak rule allows goes round by
+     * its free corner), so the strict one answers for both. */
+    nb_aa_query q;
+    nb_aa_query_init(&q);
+    q.start = from;
+    q.goal = to;
+    q.capability = cap;
+    q.size = size;
+    q.overlay = overlay;
+    uint32_t ci, si;
+    nb_status st = NB_ERR_NOTFOUND;
+    if (overlay->b == ws->b && serves(ws, cap, size, &ci, &si, NULL) == NB_OK) {
+        ws->reach_only = 1;
+        st = nb_haa_begin(ws, &q, 0, NULL);
+        if (st == NB_OK && ws->phase != NBI_HAA_DONE && !ws->rep)
+            st = NB_ERR_NOTFOUND; /* the baked graph alone might pass through blocks */
+        nb_haa_result res;
+        int done;
+        if (st == NB_OK)
+            st = nb_haa_step(ws, UINT64_MAX, &done, NULL);
+        if (st == NB_OK)
+            st = nb_haa_finish(ws, &res, NULL);
+        ws->reach_only = 0;
+        ws->phase = NBI_HAA_IDLE;
+        if (st == NB_OK && (res.status == NB_PATH_FOUND || res.status == NB_PATH_NONE))
+            return res.status == NB_PATH_FOUND;
+        if (st == NB_ERR_NOMEM)
+            return -1;
+    }
+    nb_aa_result ar;
+    if (!ws->aa && nb_aa_open(ws->b, &ws->aa, NULL) != NB_OK)
+        return -1;
+    nb_aa_set_max_nodes(ws->aa, 0);
+    if (nb_aa_find(ws->aa, &q, &ar, NULL) != NB_OK)
+        return -1;
+    return ar.status == NB_PATH_FOUND;
 }

@@ -89,10 +89,56 @@ static int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how)
     as->gv[sl] = ng;
     as->parent[sl] = from;
     as->via[sl] = how;
-    double h = v == G ? 0 : octile(nbi_agraph_node_cell(&ws->g, v), ws->q.goal);
+    double h = v == G       ? 0
+               : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
+                            : octile(nbi_haa_key_cell(ws, v), ws->q.goal);
     if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
         as->end = NBI_AS_NOMEM;
         return 0;
+    }
+    return 1;
+}
+
+/* Node v of the graph, or the node at its cell in its cluster's repair when the overlay
+ * repaired that cluster (an inter-edge into it: the border stands as baked, so its cell is
+ * a node there too); UINT32_MAX when there is none. */
+static uint32_t repaired_key(const nb_haa *ws, uint32_t v)
+{
+    nb_cell c = nbi_agraph_node_cell(&ws->g, v);
+    uint32_t k = nbi_node_cluster(&ws->g, (uint32_t)c.x, (uint32_t)c.y);
+    const nbi_rcluster *rc = nbi_repair_at(ws->rep, k);
+    if (!rc)
+        return v;
+    long i = nbi_rcluster_node(rc, (uint32_t)c.y * ws->g.width + (uint32_t)c.x);
+    return i < 0 ? UINT32_MAX : ws->g.nnodes + 2 + ws->rep->slot[k] * ws->rep->per + (uint32_t)i;
+}
+
+/* The node at cell (y * width + x), of the repair when it holds the cell's cluster, else of
+ * the graph; UINT32_MAX when there is none. */
+static uint32_t key_at(const nb_haa *ws, uint32_t cell)
+{
+    uint32_t k = nbi_node_cluster(&ws->g, cell % ws->g.width, cell / ws->g.width);
+    const nbi_rcluster *rc = nbi_repair_at(ws->rep, k);
+    long i = rc ? nbi_rcluster_node(rc, cell) : nbi_agraph_node_at(&ws->g, k, cell);
+    if (i < 0)
+        return UINT32_MAX;
+    return rc ? ws->g.nnodes + 2 + ws->rep->slot[k] * ws->rep->per + (uint32_t)i : (uint32_t)i;
+}
+
+/* The arcs of repaired node key u, reached at cost gu; 0 when the search has ended. */
+static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
+{
+    const nbi_repair *rep = ws->rep;
+    uint32_t r = u - ws->g.nnodes - 2, base = u - r % rep->per;
+    const nbi_rcluster *c = &rep->rec[r / rep->per];
+    uint32_t i = r % rep->per;
+    for (uint32_t a = c->first[i]; a < c->first[i + 1]; a++) {
+        const nbi_rarc *e = &c->arc[a];
+        if (!ws->capok[e->cap] || e->cv < ws->q.size)
+            continue;
+        uint32_t v = e->inter ? key_at(ws, e->to) : base + e->to;
+        if (v != UINT32_MAX && !relax(ws, v, gu + nbi_steps_length(e->card, e->diag), u, NBI_VIA_REPAIR))
+            return 0;
     }
     return 1;
 }
@@ -126,7 +172,8 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
     const nbi_agraph *g = &ws->g;
     const uint32_t size = ws->q.size, S = g->nnodes, G = g->nnodes + 1;
     const uint32_t ks = ws->ks, kg = ws->kg;
-    const uint32_t g0 = nbi_u32at(g->cluster_first, kg), g1 = nbi_u32at(g->cluster_first, kg + 1);
+    uint32_t g0, g1 = nbi_haa_cluster_keys(ws, kg, &g0);
+    g1 += g0;
     uint64_t done = 0;
     while (as->end == NBI_AS_RUNNING && done < budget) {
         if (nbi_heap_empty(&as->heap)) {
@@ -140,7 +187,7 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
         done++;
         double gu = as->gv[us];
         double hu = u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
-                                        : octile(nbi_agraph_node_cell(g, u), ws->q.goal);
+                                        : octile(nbi_haa_key_cell(ws, u), ws->q.goal);
         if (hu < as->best_h || (hu == as->best_h && gu < as->best_g)) {
             as->best = u;
             as->best_h = hu;
@@ -151,9 +198,10 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
             break;
         }
         if (u == S) {
-            uint32_t a = nbi_u32at(g->cluster_first, ks), z = nbi_u32at(g->cluster_first, ks + 1);
+            uint32_t a, z = nbi_haa_cluster_keys(ws, ks, &a);
+            z += a;
             for (uint32_t v = a; v < z; v++) {
-                double c = nbi_csearch_cost(&ws->ins[0], nbi_agraph_node_cell(g, v), NULL);
+                double c = nbi_csearch_cost(&ws->ins[0], nbi_haa_key_cell(ws, v), NULL);
                 if (c >= 0 && !relax(ws, v, c, S, NBI_VIA_START))
                     return done;
             }
@@ -166,16 +214,24 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
                 return done;
             continue;
         }
-        uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
-        for (uint32_t a = a0; a < a1; a++) {
-            const uint8_t *ann = g->arc_ann + 2 * (size_t)a;
-            if (!ws->capok[ann[0]] || ann[1] < size)
-                continue;
-            if (!relax(ws, nbi_u32at(g->arc_to, a), gu + nbi_arc_weight(g, a), u, a))
+        if (u > G) { /* a repaired cluster's node */
+            if (!expand_repaired(ws, u, gu))
                 return done;
+        } else {
+            uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
+            for (uint32_t a = a0; a < a1; a++) {
+                const uint8_t *ann = g->arc_ann + 2 * (size_t)a;
+                if (!ws->capok[ann[0]] || ann[1] < size)
+                    continue;
+                uint32_t v = nbi_u32at(g->arc_to, a);
+                if (ws->rep && (v = repaired_key(ws, v)) == UINT32_MAX)
+                    continue;
+                if (!relax(ws, v, gu + nbi_arc_weight(g, a), u, a))
+                    return done;
+            }
         }
         if (u >= g0 && u < g1) {
-            double c = nbi_csearch_cost(&ws->ins[1], nbi_agraph_node_cell(g, u), NULL);
+            double c = nbi_csearch_cost(&ws->ins[1], nbi_haa_key_cell(ws, u), NULL);
             if (c >= 0 && !relax(ws, G, gu + c, u, NBI_VIA_GOAL))
                 return done;
         }

@@ -16,6 +16,7 @@
 #define NB_HAA_WS_H
 
 #include "abstract/abstract.h"
+#include "abstract/repair.h"
 #include "core/pool.h"
 #include "core/u32map.h"
 
@@ -24,9 +25,12 @@
 #define NBI_VIA_GOAL (UINT32_MAX - 1)   /* node -> goal: the goal's insertion search */
 #define NBI_VIA_DIRECT (UINT32_MAX - 2) /* start -> goal inside their one cluster */
 #define NBI_VIA_NEAR (UINT32_MAX - 3)   /* start -> goal, ends near: the clusters around them */
+#define NBI_VIA_REPAIR (UINT32_MAX - 4) /* an arc of a cluster repaired under the overlay */
 
 /* Node keys of one level: its graph's nodes 0 .. nnodes-1, then the start
- * (nnodes) and the goal (nnodes + 1) inserted for the query. */
+ * (nnodes) and the goal (nnodes + 1) inserted for the query, then under an
+ * overlay the nodes of repaired clusters: nnodes + 2 + record * per + i,
+ * node i of a record of the repair (abstract/repair.h). */
 #define NBI_ASEARCH_SHIFT 10 /* keys per page: 1024 */
 
 enum { NBI_AS_RUNNING = 0, NBI_AS_FOUND, NBI_AS_EXHAUSTED, NBI_AS_LIMIT, NBI_AS_NOMEM };
@@ -85,6 +89,9 @@ struct nb_haa {
     int ref_started;  /* its cluster A* is under way */
     nb_haa_result res;
     nb_aa *aa;        /* queries under an overlay that blocks cells; opened by the first */
+    const nbi_repair *rep; /* the query's graph repaired under its overlay, or NULL */
+    uint64_t as_keys;  /* keys the abstract search has room for */
+    int reach_only;    /* nb_haa_reachable: the query ends when the abstract search does */
 };
 
 /* The abstract search (haa_search.c). */
@@ -103,6 +110,34 @@ static inline nb_cell nbi_agraph_node_cell(const nbi_agraph *g, uint32_t u)
 {
     nb_cell c = {nbi_u16at(g->node_xy, 2 * (size_t)u), nbi_u16at(g->node_xy, 2 * (size_t)u + 1)};
     return c;
+}
+
+/* The cell of a node's key (not the start's or the goal's). */
+static inline nb_cell nbi_haa_key_cell(const nb_haa *ws, uint32_t key)
+{
+    if (key < ws->g.nnodes)
+        return nbi_agraph_node_cell(&ws->g, key);
+    uint32_t r = key - ws->g.nnodes - 2;
+    uint32_t cell = ws->rep->rec[r / ws->rep->per].cell[r % ws->rep->per];
+    nb_cell c = {(int32_t)(cell % ws->g.width), (int32_t)(cell / ws->g.width)};
+    return c;
+}
+/* 1 for the key of a node, 0 for the start's and the goal's. */
+static inline int nbi_haa_is_node(const nb_haa *ws, uint32_t key)
+{
+    return key < ws->g.nnodes || key >= ws->g.nnodes + 2;
+}
+/* The keys of cluster k's nodes, [*first, *first + count): the repair's when it holds the
+ * cluster, else the graph's. */
+static inline uint32_t nbi_haa_cluster_keys(const nb_haa *ws, uint32_t k, uint32_t *first)
+{
+    const nbi_rcluster *c = ws->rep ? nbi_repair_at(ws->rep, k) : NULL;
+    if (c) {
+        *first = ws->g.nnodes + 2 + ws->rep->slot[k] * ws->rep->per;
+        return c->nn;
+    }
+    *first = nbi_u32at(ws->g.cluster_first, k);
+    return nbi_u32at(ws->g.cluster_first, k + 1) - *first;
 }
 
 #endif

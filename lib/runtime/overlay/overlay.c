@@ -10,6 +10,7 @@
  * the map's size.  Every tile a block may write is made before the first
  * cell changes, so a change that runs out of memory changes nothing. */
 #include "overlay/overlay.h"
+#include "abstract/repair.h"
 #include "clearance/clearance.h"
 
 nb_status nbi_overlay_check(const nb_overlay *ov, const nb_bundle *b, const char *who, nb_err *err)
@@ -63,6 +64,28 @@ static nb_overlay *make(const nb_bundle *b, uint32_t cap)
     return ov;
 }
 
+/* A repair for each abstract graph of the bundle that checks out; 0 without memory. */
+static int make_repairs(nb_overlay *ov)
+{
+    const nb_bundle *b = ov->b;
+    size_t n = 0;
+    for (size_t i = 0; i < b->nsections; i++)
+        n += b->sections[i].info.type == NB_SEC_ABSTRACT;
+    if (n == 0)
+        return 1;
+    ov->rep = nbi_zalloc_array(ov->a, n, sizeof *ov->rep);
+    if (!ov->rep)
+        return 0;
+    for (size_t i = 0; i < b->nsections; i++) {
+        nbi_agraph g;
+        if (b->sections[i].info.type != NB_SEC_ABSTRACT || nbi_agraph_at(b, i, &g, NULL) != NB_OK)
+            continue;
+        if (!nbi_repair_init(&ov->rep[ov->nrep++], b, &g))
+            return 0;
+    }
+    return 1;
+}
+
 nb_status nb_overlay_open(const nb_bundle *b, nb_overlay **out, nb_err *err)
 {
     if (!out)
@@ -72,9 +95,11 @@ nb_status nb_overlay_open(const nb_bundle *b, nb_overlay **out, nb_err *err)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map to block cells of",
                         b ? b->path : "(null)");
     nb_overlay *ov = make(b, bundle_cap(b));
-    if (!ov)
+    if (!ov || !make_repairs(ov)) {
+        nb_overlay_close(ov);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for an overlay of a %u x %u map", b->width,
                         b->height);
+    }
     *out = ov;
     nbi_ok(err);
     return NB_OK;
@@ -90,6 +115,9 @@ void nb_overlay_close(nb_overlay *ov)
             if (ov->tile[k] != ov->full)
                 nbi_free(ov->a, ov->tile[k]);
     }
+    for (size_t i = 0; i < ov->nrep; i++)
+        nbi_repair_free(&ov->rep[i]);
+    nbi_free(ov->a, ov->rep);
     nbi_free(ov->a, ov->tile);
     nbi_free(ov->a, ov->low);
     nbi_free(ov->a, ov->full);
@@ -119,6 +147,18 @@ nb_status nb_overlay_clone(const nb_overlay *src, nb_overlay **out, nb_err *err)
     }
     memcpy(ov->low, src->low, n * sizeof *ov->low);
     ov->blocked = src->blocked;
+    if (src->nrep) {
+        ov->rep = nbi_zalloc_array(ov->a, src->nrep, sizeof *ov->rep);
+        int ok = ov->rep != NULL;
+        for (size_t i = 0; ok && i < src->nrep; i++) {
+            ok = nbi_repair_copy(&ov->rep[i], &src->rep[i]);
+            ov->nrep = i + 1;
+        }
+        if (!ok) {
+            nb_overlay_close(ov);
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory for a copy of an overlay");
+        }
+    }
     *out = ov;
     nbi_ok(err);
     return NB_OK;
@@ -247,6 +287,10 @@ static nb_status rect_change(nb_overlay *ov, long x, long y, long w, long h, int
     }
     change(ov, r, block);
     release(ov, k);
+    for (size_t i = 0; i < ov->nrep; i++) {
+        nbi_repair_mark(&ov->rep[i], k.x0, k.y0, k.x1, k.y1);
+        nbi_repair_flush(&ov->rep[i], ov);
+    }
     nbi_ok(err);
     return NB_OK;
 }
@@ -288,8 +332,13 @@ static nb_status cells_change(nb_overlay *ov, const nb_cell *cells, size_t n, in
     }
     for (size_t i = 0; i < n; i++) {
         rect_of(ov, who, cells[i].x, cells[i].y, 1, 1, &r, NULL);
-        release(ov, band_of(ov, r));
+        rect k = band_of(ov, r);
+        release(ov, k);
+        for (size_t j = 0; ok && j < ov->nrep; j++)
+            nbi_repair_mark(&ov->rep[j], k.x0, k.y0, k.x1, k.y1);
     }
+    for (size_t j = 0; ok && j < ov->nrep; j++)
+        nbi_repair_flush(&ov->rep[j], ov);
     if (!ok)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the overlay's tiles (nothing "
                         "changed)", who);
@@ -320,6 +369,8 @@ void nb_overlay_clear(nb_overlay *ov)
     }
     ov->held = 0;
     ov->blocked = 0;
+    for (size_t i = 0; i < ov->nrep; i++)
+        nbi_repair_reset(&ov->rep[i]);
 }
 
 /* ---- questions ---- */
@@ -337,8 +388,11 @@ size_t nb_overlay_bytes(const nb_overlay *ov)
 {
     if (!ov)
         return 0;
-    size_t n = (size_t)ov->tw * ov->th;
-    return sizeof *ov + n * (sizeof *ov->tile + sizeof *ov->low) + (ov->held + 1) * NBI_OV_TILE;
+    size_t n = (size_t)ov->tw * ov->th, rep = ov->nrep * sizeof *ov->rep;
+    for (size_t i = 0; i < ov->nrep; i++)
+        rep += nbi_repair_bytes(&ov->rep[i]);
+    return sizeof *ov + n * (sizeof *ov->tile + sizeof *ov->low) + (ov->held + 1) * NBI_OV_TILE +
+           rep;
 }
 
 int nb_overlay_can_stand(const nb_overlay *ov, nb_capability cap, unsigned size, long x, long y)

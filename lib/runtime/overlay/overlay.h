@@ -34,6 +34,10 @@ struct nb_overlay {
     uint16_t *low;     /* per tile: its cells that read less than cap */
     size_t held;       /* tiles of its own */
     uint64_t blocked;  /* cells blocked */
+    /* HAA*'s graphs repaired under the overlay (abstract/repair.h): one per abstract section
+     * of the bundle that checks out, brought up to date by every change. */
+    struct nbi_repair *rep;
+    size_t nrep;
 };
 
 /* min(cap, D) at (x, y), a cell of the map: 0 where the overlay blocks it. */
