@@ -150,6 +150,7 @@ typedef enum nb_section_type {
     NB_SEC_SUBGOAL = 19,   /* optimal-search layer (subgoal graph) for one (capability,
                               size, corner rule) */
     NB_SEC_ABSTRACT = 32,  /* the HAA* abstract graph */
+    NB_SEC_ABSTRACT_COSTS = 33, /* the abstract graph's arc costs for one terrain-cost profile */
     NB_SEC_MODEL = 48,     /* a motion model */
     NB_SEC_PERIMETER = 49, /* a perimeter heuristic table for one model */
     NB_SEC_UNIT = 64,      /* a unit with a turning radius */

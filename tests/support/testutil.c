@@ -154,11 +154,17 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);
     o.cluster = cluster;
+    return tu_add_abstract_opts(b, path, &o, err);
+}
+
+nb_status tu_add_abstract_opts(nb_bundle **b, const char *path, const nbb_abstract_opts *o,
+                               nb_err *err)
+{
     uint8_t *payload = NULL;
     size_t n;
     nbb_builder *w = NULL;
     nb_section_info info;
-    nb_status st = nbb_abstract_build(*b, &o, &payload, &n, NULL, err);
+    nb_status st = nbb_abstract_build(*b, o, &payload, &n, NULL, err);
     if (st == NB_OK)
         st = nbb_builder_new(&w, err);
     if (st == NB_OK) {
@@ -167,6 +173,8 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
     }
     if (st == NB_OK)
         st = nbb_builder_add(w, &info, payload, n, 0, err);
+    if (st == NB_OK)
+        st = nbb_put_abstract_costs(w, *b, payload, n, 0, NULL, err);
     if (st == NB_OK)
         st = nbb_builder_write(w, path, err);
     nbb_builder_free(w);

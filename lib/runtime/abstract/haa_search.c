@@ -89,7 +89,7 @@ static int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how)
     as->gv[sl] = ng;
     as->parent[sl] = from;
     as->via[sl] = how;
-    double h = v == G ? 0 : octile(nbi_agraph_node_cell(&ws->g, v), ws->q.goal);
+    double h = v == G ? 0 : octile(nbi_agraph_node_cell(&ws->g, v), ws->q.goal) * ws->hmul;
     if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
         as->end = NBI_AS_NOMEM;
         return 0;
@@ -115,7 +115,7 @@ void nbi_haa_abstract_begin(nb_haa *ws)
     as->max_nodes = ws->max_nodes ? ws->max_nodes : UINT64_MAX;
     as->end = NBI_AS_RUNNING;
     as->best = g->nnodes;
-    as->best_h = octile(ws->q.start, ws->q.goal);
+    as->best_h = octile(ws->q.start, ws->q.goal) * ws->hmul;
     as->best_g = 0;
     relax(ws, g->nnodes, 0, g->nnodes, NBI_VIA_START);
 }
@@ -126,6 +126,7 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
     const nbi_agraph *g = &ws->g;
     const uint32_t size = ws->q.size, S = g->nnodes, G = g->nnodes + 1;
     const uint32_t ks = ws->ks, kg = ws->kg;
+    const nbi_acosts *pc = ws->pc; /* an arc's cost to the agent, or its weight */
     const uint32_t g0 = nbi_u32at(g->cluster_first, kg), g1 = nbi_u32at(g->cluster_first, kg + 1);
     uint64_t done = 0;
     while (as->end == NBI_AS_RUNNING && done < budget) {
@@ -139,8 +140,9 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
         as->expanded++;
         done++;
         double gu = as->gv[us];
-        double hu = u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
-                                        : octile(nbi_agraph_node_cell(g, u), ws->q.goal);
+        double hu = (u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
+                                         : octile(nbi_agraph_node_cell(g, u), ws->q.goal)) *
+                    ws->hmul;
         if (hu < as->best_h || (hu == as->best_h && gu < as->best_g)) {
             as->best = u;
             as->best_h = hu;
@@ -171,7 +173,8 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
             const uint8_t *ann = g->arc_ann + 2 * (size_t)a;
             if (!ws->capok[ann[0]] || ann[1] < size)
                 continue;
-            if (!relax(ws, nbi_u32at(g->arc_to, a), gu + nbi_arc_weight(g, a), u, a))
+            double w = pc ? nbi_acosts_arc(pc, a) : nbi_arc_weight(g, a);
+            if (!relax(ws, nbi_u32at(g->arc_to, a), gu + w, u, a))
                 return done;
         }
         if (u >= g0 && u < g1) {

@@ -16,6 +16,7 @@
 #define NB_HAA_WS_H
 
 #include "abstract/abstract.h"
+#include "clearance/costs.h"
 #include "core/pool.h"
 #include "core/u32map.h"
 
@@ -85,6 +86,15 @@ struct nb_haa {
     int ref_started;  /* its cluster A* is under way */
     nb_haa_result res;
     nb_aa *aa;        /* queries under an overlay that blocks cells; opened by the first */
+    /* Terrain costs: the graph's cost profiles (checked at open), the one
+     * the query under way uses (NULL: the graph's own weights) and its
+     * multipliers on the map; hmul is the heuristic's factor (the least
+     * multiplier, or 1). */
+    nbi_acosts *prof;
+    size_t nprof;
+    const nbi_acosts *pc;
+    nbi_costs wc;
+    double hmul;
 };
 
 /* The abstract search (haa_search.c). */
