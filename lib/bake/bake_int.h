@@ -166,6 +166,12 @@ nb_status nbb_acosts_put(nbb_builder *w, const nbb_acosts_source *src, const uin
                          size_t glen, int compress, size_t *count, nb_err *err);
 /* The section table entry of such a payload. */
 void nbb_acosts_info(const uint8_t *payload, nb_section_info *info);
+/* The source in a bundle (its map, legend, agent set, clearance layers). */
+nb_status nbb_acosts_source_of(const nb_bundle *b, nbb_acosts_source *src, nb_err *err);
+/* One profile's payload (malloc'ed), the index-th of its bundle. */
+nb_status nbb_acosts_bake(const nbb_acosts_source *src, const uint8_t *graph, size_t glen,
+                          nb_capability cap, uint32_t size, const double *cost, uint32_t index,
+                          uint8_t **payload, size_t *len, nb_err *err);
 
 /* ---- writing files atomically (bundle/tempfile.c) ---- */
 

@@ -149,6 +149,21 @@ nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi
     return write_level(path, legend, agents, grid, compress, 1, err);
 }
 
+void tu_swamp_agents(nbi_agentset *agents, const double *swamp, size_t n)
+{
+    memset(agents, 0, sizeof *agents);
+    for (size_t k = 0; k < n; k++) {
+        nb_agent *a = &agents->agent[agents->count++];
+        snprintf(a->name, sizeof a->name, "swamp%g", swamp[k]);
+        a->capability = 3; /* ground, swamp */
+        a->size = 1;
+        for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
+            a->cost[t] = 1;
+        a->cost[1] = swamp[k];
+        a->weighted = swamp[k] != 1;
+    }
+}
+
 nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err)
 {
     nbb_abstract_opts o;

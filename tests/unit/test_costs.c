@@ -608,17 +608,7 @@ static void test_scenarios(void)
         nb_err err;
         nb_bundle *b = NULL;
         nb_aa *ws = NULL;
-        memset(&agents, 0, sizeof agents);
-        for (size_t k = 0; k < 3; k++) {
-            nb_agent *a = &agents.agent[agents.count++];
-            snprintf(a->name, sizeof a->name, "swamp%g", swamp[k]);
-            a->size = 1;
-            a->capability = 3; /* ground, swamp */
-            for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
-                a->cost[t] = 1;
-            a->cost[1] = swamp[k];
-            a->weighted = swamp[k] != 1;
-        }
+        tu_swamp_agents(&agents, swamp, 3);
         const char *bpath = tu_path(tu_tmpdir(), "scen.nbk");
         if (nbb_map_read(mapfile, &legend, &g, &err) != NB_OK ||
             nbb_scen_read(scenfile, &scen, &err) != NB_OK ||

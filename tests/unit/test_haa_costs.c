@@ -357,17 +357,7 @@ static void test_scenarios(void)
             skip(1, "%s: %s", maps[m], err.msg);
             continue;
         }
-        memset(&agents, 0, sizeof agents);
-        for (size_t k = 0; k < 3; k++) {
-            nb_agent *a = &agents.agent[agents.count++];
-            snprintf(a->name, sizeof a->name, "swamp%g", swamp[k]);
-            a->capability = 3; /* ground, swamp */
-            a->size = 1;
-            for (unsigned i = 0; i < NB_MAX_TERRAINS; i++)
-                a->cost[i] = 1;
-            a->cost[1] = swamp[k];
-            a->weighted = swamp[k] != 1;
-        }
+        tu_swamp_agents(&agents, swamp, 3);
         const char *path = tu_path(tu_tmpdir(), "scen.nbk");
         nb_bundle *b = NULL;
         nb_haa *hw = NULL;

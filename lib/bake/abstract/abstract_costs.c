@@ -199,23 +199,51 @@ nb_status nbb_acosts_put(nbb_builder *w, const nbb_acosts_source *src, const uin
     return st;
 }
 
-nb_status nbb_put_abstract_costs(nbb_builder *w, const nb_bundle *b, const void *graph,
-                                 size_t glen, int compress, size_t *count, nb_err *err)
+nb_status nbb_acosts_source_of(const nb_bundle *b, nbb_acosts_source *src, nb_err *err)
 {
-    nbb_acosts_source src;
-    memset(&src, 0, sizeof src);
+    memset(src, 0, sizeof *src);
     if (!b->has_map || !b->agents)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no map or agent set", b->path);
-    src.width = b->width;
-    src.height = b->height;
-    src.cells = b->cells;
-    src.legend = &b->legend;
-    src.agents = b->agents;
-    src.ncaps = (uint32_t)nbi_agents_capabilities(b->agents, src.caps);
-    for (uint32_t i = 0; i < src.ncaps; i++) {
-        nb_status st = nbi_clearance_layer(b, src.caps[i], &src.layer[i], err);
+    src->width = b->width;
+    src->height = b->height;
+    src->cells = b->cells;
+    src->legend = &b->legend;
+    src->agents = b->agents;
+    src->ncaps = (uint32_t)nbi_agents_capabilities(b->agents, src->caps);
+    for (uint32_t i = 0; i < src->ncaps; i++) {
+        nb_status st = nbi_clearance_layer(b, src->caps[i], &src->layer[i], err);
         if (st != NB_OK)
             return st;
     }
-    return nbb_acosts_put(w, &src, graph, glen, compress, count, err);
+    return NB_OK;
+}
+
+nb_status nbb_acosts_bake(const nbb_acosts_source *src, const uint8_t *graph, size_t glen,
+                          nb_capability cap, uint32_t size, const double *cost, uint32_t index,
+                          uint8_t **payload, size_t *len, nb_err *err)
+{
+    profile p;
+    memset(&p, 0, sizeof p);
+    p.cap = cap;
+    p.size = size;
+    for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
+        p.cost[t] = (cap >> t & 1u) ? cost[t] : 1;
+    nbi_agraph g;
+    nb_status st = nbi_agraph_view(graph, glen, src->width, src->height, &g, err);
+    return st == NB_OK ? bake_profile(src, &g, nbi_crc32(0, graph, glen), &p, index, payload, len,
+                                      err)
+                       : st;
+}
+
+nb_status nbb_put_abstract_costs(nbb_builder *w, const nb_bundle *b, const void *graph,
+                                 size_t glen, int compress, size_t *count, nb_err *err)
+{
+    nbb_acosts_source *src = malloc(sizeof *src);
+    if (!src)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph's costs");
+    nb_status st = nbb_acosts_source_of(b, src, err);
+    if (st == NB_OK)
+        st = nbb_acosts_put(w, src, graph, glen, compress, count, err);
+    free(src);
+    return st;
 }

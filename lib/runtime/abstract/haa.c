@@ -293,7 +293,8 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
     const nb_aa_query *q = &ws->q;
     const nbi_layer *l = ws->l;
     size_t len = ws->len;
-    if (ws->flags & NB_HAA_STRAIGHTEN)
+    /* Under terrain costs a straighter walk may cost more: the refined path stays. */
+    if ((ws->flags & NB_HAA_STRAIGHTEN) && !ws->pc)
         len = nbi_straighten(l, q->overlay, q->size, (int)q->corner, ws->path, len);
     double cl = 0, cost = 0;
     for (size_t i = 1; i < len; i++) {
