@@ -205,10 +205,10 @@ void nbi_csearch_start(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int c
     open_push(cs, goal ? octile(goal->x - start.x, goal->y - start.y) * hmul : 0, 0, s);
 }
 
-int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
+/* The search loop, made twice by the compiler: weighted is a constant in each, so a search
+ * without terrain costs runs the loop it ran before costs existed. */
+static inline NBP_ALWAYS_INLINE int step_loop(nbi_csearch *cs, uint64_t budget, const int weighted)
 {
-    if (cs->end != NBI_CS_RUNNING)
-        return 1;
     const uint32_t st = cs->stamp, w2 = cs->w2;
     const nbi_layer *l = cs->layer;
     const uint32_t size = cs->size;
@@ -216,7 +216,7 @@ int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
     const nb_cell *goal = &cs->goal;
     const nbi_costs *costs = cs->costs;
     const int rev = cs->cost_rev;
-    const double hmul = costs ? costs->least : 1;
+    const double hmul = weighted ? costs->least : 1;
     const int32_t x0 = cs->box.x0 - 1, y0 = cs->box.y0 - 1; /* of cell 0, in the ring */
     /* Offsets of the eight moves, in the order of nbi_move_dx/dy. */
     const int32_t off[8] = {1, -1, (int32_t)w2, -(int32_t)w2, (int32_t)w2 + 1, -(int32_t)w2 + 1,
@@ -244,7 +244,7 @@ int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
         uint16_t di = cs->diag[i];
         /* From the goal, a move toward the start costs the multiplier of
          * the cell it enters when walked the other way: this one. */
-        double mi = costs && rev ? nbi_costs_cell(costs, (uint32_t)x, (uint32_t)y) : 1;
+        double mi = weighted && rev ? nbi_costs_cell(costs, (uint32_t)x, (uint32_t)y) : 1;
         /* Cardinal neighbours first: the diagonal ones need them. */
         int fr[4];
         for (int d = 0; d < 4; d++)
@@ -266,7 +266,7 @@ int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
             if (cs->closed[j] == st)
                 continue;
             double ng = gi + nbi_move_cost((unsigned)d);
-            if (costs)
+            if (weighted)
                 ng = gi + nbi_move_cost((unsigned)d) *
                               (rev ? mi
                                    : nbi_costs_cell(costs, (uint32_t)(x + nbi_move_dx[d]),
@@ -277,13 +277,22 @@ int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
                 cs->parent[j] = i;
                 cs->diag[j] = (uint16_t)(di + NBI_MOVE_IS_DIAGONAL(d));
                 double h = has_goal ? octile(goal->x - (x + nbi_move_dx[d]),
-                                             goal->y - (y + nbi_move_dy[d])) * hmul
+                                             goal->y - (y + nbi_move_dy[d]))
                                     : 0;
+                if (weighted)
+                    h *= hmul;
                 open_push(cs, ng + h, -ng, j);
             }
         }
     }
     return 0;
+}
+
+int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
+{
+    if (cs->end != NBI_CS_RUNNING)
+        return 1;
+    return cs->costs ? step_loop(cs, budget, 1) : step_loop(cs, budget, 0);
 }
 
 int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
