@@ -59,15 +59,11 @@ int main(void)
            "HAA* us | AA* us | graph bytes | costs bytes |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
-        const char *mapfile = tu_shared(maps[m]);
-        char scenfile[1024];
-        snprintf(scenfile, sizeof scenfile, "%s.scen", mapfile);
         static nbi_agentset agents;
         nbb_grid g;
         nbb_scen scen = {NULL, 0};
         nb_err err;
-        if (nbb_map_read(mapfile, &legend, &g, &err) != NB_OK ||
-            nbb_scen_read(scenfile, &scen, &err) != NB_OK)
+        if (tu_scen_level(maps[m], &legend, &g, &scen, &err) != NB_OK)
             die(maps[m], &err);
         tu_swamp_agents(&agents, swamp, 3);
         double *err_pct = malloc((scen.count + 1) * sizeof *err_pct);

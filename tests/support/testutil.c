@@ -164,6 +164,20 @@ void tu_swamp_agents(nbi_agentset *agents, const double *swamp, size_t n)
     }
 }
 
+nb_status tu_scen_level(const char *rel, const nbi_legend *legend, nbb_grid *g, nbb_scen *scen,
+                        nb_err *err)
+{
+    const char *mapfile = tu_shared(rel);
+    if (!mapfile)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: ../shared is not there", rel);
+    char scenfile[1024];
+    snprintf(scenfile, sizeof scenfile, "%s.scen", mapfile);
+    nb_status st = nbb_map_read(mapfile, legend, g, err);
+    if (st == NB_OK && (st = nbb_scen_read(scenfile, scen, err)) != NB_OK)
+        nbb_grid_free(g);
+    return st;
+}
+
 nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err)
 {
     nbb_abstract_opts o;

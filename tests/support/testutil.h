@@ -54,6 +54,10 @@ nb_status tu_add_abstract_opts(nb_bundle **b, const char *path, const nbb_abstra
  * costs swamp[k] (1: no costs), k < n: what the tests and benchmarks of terrain costs
  * on the maps with swamp use. */
 void tu_swamp_agents(nbi_agentset *agents, const double *swamp, size_t n);
+/* The map rel of ../shared (tu_shared) and its scenario file (rel + ".scen"), read with
+ * legend; NB_ERR_NOTFOUND when ../shared is not there. */
+nb_status tu_scen_level(const char *rel, const nbi_legend *legend, nbb_grid *g, nbb_scen *scen,
+                        nb_err *err);
 /* The sample level of data/: the default legend, data/sample-agents.yaml
  * and data/sample.map.  On failure prints "Bail out!" and exits. */
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);

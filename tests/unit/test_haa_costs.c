@@ -341,20 +341,17 @@ static void test_scenarios(void)
     const char *every = getenv("NB_HAA_COSTS_EVERY");
     size_t step = every && atoi(every) > 0 ? (size_t)atoi(every) : 50;
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
-        const char *mapfile = tu_shared(maps[m]);
-        if (!mapfile) {
-            skip(1, "%s: ../shared is not there", maps[m]);
-            continue;
-        }
-        char scenfile[1024];
-        snprintf(scenfile, sizeof scenfile, "%s.scen", mapfile);
         static nbi_agentset agents;
         nbb_grid g;
         nbb_scen scen = {NULL, 0};
         nb_err err;
-        if (nbb_map_read(mapfile, &legend, &g, &err) != NB_OK ||
-            nbb_scen_read(scenfile, &scen, &err) != NB_OK) {
-            skip(1, "%s: %s", maps[m], err.msg);
+        nb_status rd = tu_scen_level(maps[m], &legend, &g, &scen, &err);
+        if (rd == NB_ERR_NOTFOUND) {
+            skip(1, "%s", err.msg);
+            continue;
+        }
+        if (!ok(rd == NB_OK, "scenarios: %s read", maps[m])) {
+            diag("%s", err.msg);
             continue;
         }
         tu_swamp_agents(&agents, swamp, 3);
