@@ -221,7 +221,8 @@ static void test_edges(tu_rng *rng)
         }
         size_t len = r.path_len;
         double cost = r.cost;
-        memcpy(whole, r.path, len * sizeof *whole);
+        if (len) /* no path: r.path is NULL */
+            memcpy(whole, r.path, len * sizeof *whole);
         uint64_t slice = 1 + tu_below(rng, 20);
         int done = 0;
         st = nb_haa_begin(ws, &q, 0, &err);
@@ -246,7 +247,8 @@ static void test_edges(tu_rng *rng)
         nb_haa_result r, s;
         st = nb_haa_find(ws, &q, 0, &r, &err);
         size_t len = r.path_len;
-        memcpy(whole, r.path, len * sizeof *whole);
+        if (len) /* no path: r.path is NULL */
+            memcpy(whole, r.path, len * sizeof *whole);
         uint64_t expanded = r.expanded;
         q.costs = ones;
         if (st == NB_OK)
