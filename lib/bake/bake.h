@@ -285,6 +285,14 @@ nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
                               size_t *len, nbb_abstract_stats *stats, nb_err *err);
 /* The section table entry for such a payload (type, version, parameters). */
 void nbb_abstract_info(const uint8_t *payload, nb_section_info *info);
+/* Replaces the builder's abstract graph costs (formats/abstract.md,
+ * section type 33) by those of every cost profile of b's agent set (its
+ * agents with terrain costs: one section per distinct capability, size
+ * and multipliers, sorted), for the graph whose payload is graph (glen
+ * bytes) built on b's map and clearance layers; *count (NULL: not asked)
+ * gets how many.  An agent set without costs gets none. */
+nb_status nbb_put_abstract_costs(nbb_builder *w, const nb_bundle *b, const void *graph,
+                                 size_t glen, int compress, size_t *count, nb_err *err);
 
 /* ---- mkclear: a level and what is built on it, kept up to date ---- */
 

@@ -147,6 +147,32 @@ nb_status nbb_ab_bake(const nbb_abstract_source *src, const nbi_agraph *old,
 int nbb_abstract_opts_of(const uint8_t *p, size_t len, const nbb_abstract_source *src,
                          nbb_abstract_opts *o);
 
+/* What an abstract graph's costs are built from (abstract/abstract_costs.c):
+ * the map, its legend, the agent set whose agents with terrain costs make
+ * the profiles, and each capability's clearance layer. */
+typedef struct nbb_acosts_source {
+    uint32_t width, height;
+    const uint8_t *cells;
+    const nbi_legend *legend;
+    const nbi_agentset *agents;
+    uint32_t ncaps;
+    nb_capability caps[NB_MAX_AGENTS];
+    nbi_layer layer[NB_MAX_AGENTS];
+} nbb_acosts_source;
+/* Replaces the builder's abstract graph costs by one section per cost
+ * profile of src's agents, for the graph whose payload is graph (glen
+ * bytes); *count gets how many (NULL: not asked). */
+nb_status nbb_acosts_put(nbb_builder *w, const nbb_acosts_source *src, const uint8_t *graph,
+                         size_t glen, int compress, size_t *count, nb_err *err);
+/* The section table entry of such a payload. */
+void nbb_acosts_info(const uint8_t *payload, nb_section_info *info);
+/* The source in a bundle (its map, legend, agent set, clearance layers). */
+nb_status nbb_acosts_source_of(const nb_bundle *b, nbb_acosts_source *src, nb_err *err);
+/* One profile's payload (malloc'ed), the index-th of its bundle. */
+nb_status nbb_acosts_bake(const nbb_acosts_source *src, const uint8_t *graph, size_t glen,
+                          nb_capability cap, uint32_t size, const double *cost, uint32_t index,
+                          uint8_t **payload, size_t *len, nb_err *err);
+
 /* ---- writing files atomically (bundle/tempfile.c) ---- */
 
 /* A temporary file for writing a file atomically: termination signals are

@@ -150,6 +150,7 @@ typedef enum nb_section_type {
     NB_SEC_SUBGOAL = 19,   /* optimal-search layer (subgoal graph) for one (capability,
                               size, corner rule) */
     NB_SEC_ABSTRACT = 32,  /* the HAA* abstract graph */
+    NB_SEC_ABSTRACT_COSTS = 33, /* the abstract graph's arc costs for one terrain-cost profile */
     NB_SEC_MODEL = 48,     /* a motion model */
     NB_SEC_PERIMETER = 49, /* a perimeter heuristic table for one model */
     NB_SEC_UNIT = 64,      /* a unit with a turning radius */
@@ -614,6 +615,13 @@ size_t nb_sg_bytes(const nb_sg *ws);
  * a border, a stored path, or an A* inside the cluster), and the cell
  * path is cut wherever it comes back to a cell it has passed.
  *
+ * A query with terrain costs plans on the graph's costs for its cost
+ * profile (the agent's capability, size and multipliers; mkabstract bakes
+ * them for each agent of the set with costs: formats/abstract.md): every
+ * search counts a move as Annotated A* does, the heuristic is the octile
+ * distance times the least multiplier, and the path costs at least the
+ * least cost.  Costs that are all 1 are no costs.
+ *
  * On a graph of any quality HAA* finds a path exactly when Annotated A*
  * does; the path is valid for the agent cell by cell, but not always the
  * shortest.  A workspace is made once per bundle and thread and reused by
@@ -632,7 +640,8 @@ typedef struct nb_haa nb_haa;
                                   the path is then waypoints, not cells */
 #define NB_HAA_STRAIGHTEN 0x2u /* the same on the grid: replace runs of cells by the
                                   octile walk nearest the straight line wherever the agent
-                                  may take it; the path stays cells, never longer */
+                                  may take it; the path stays cells, never longer (a query
+                                  with terrain costs is left as refined) */
 
 typedef struct nb_haa_result {
     nb_path_status status;

@@ -141,11 +141,24 @@ static int bucket_of(int steps)
     return b < NBUCKETS ? b : NBUCKETS - 1;
 }
 
+/* The query of q for Annotated A* and HAA*: no costs, no overlay, no budget. */
+static nb_aa_query aa_query(const query *q, nb_corner corner)
+{
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = q->s;
+    aq.goal = q->t;
+    aq.size = q->size;
+    aq.capability = q->cap;
+    aq.corner = corner;
+    return aq;
+}
+
 /* The baseline: the runtime's Annotated A* (nb_aa_find), optimal, on the
  * same clearance layers with the same moves. */
 static double aa_find(nb_aa *ws, const query *q, nb_corner corner, uint64_t *expanded)
 {
-    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0, NULL};
+    nb_aa_query aq = aa_query(q, corner);
     nb_aa_result r;
     nb_err err;
     if (nb_aa_find(ws, &aq, &r, &err) != NB_OK)
@@ -450,7 +463,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0, NULL};
+                    nb_aa_query aq = aa_query(q, corner);
                     nb_haa_result r;
                     double dt = 1e300;
                     nb_status qs_ = NB_OK;
@@ -487,7 +500,7 @@ int main(int argc, char **argv)
                     const query *q = &qs[i];
                     if (q->opt < 0)
                         continue;
-                    nb_aa_query aq = {q->s, q->t, q->size, q->cap, corner, 0, NULL};
+                    nb_aa_query aq = aa_query(q, corner);
                     nb_haa_result rs;
                     double dt = 1e300;
                     nb_status ss = NB_OK;

@@ -9,7 +9,8 @@
 # Costs that are all 1 give those bytes too.  With costs: the agent set's
 # version 2, info and dump show them, dump's YAML bakes the same bundle,
 # the SQLite form round-trips them; query reports cost and length, the
-# optimal method falls back to Annotated A*, HAA* and scen refuse; a bad costs key is an error naming file,
+# optimal method falls back to Annotated A*; HAA* plans on the graph's
+# costs for the agent's profile; scen refuses; a bad costs key is an error naming file,
 # line and terrain, and no bundle is left.
 . "$top_srcdir/tests/support/lib.sh"
 data=$top_srcdir/data
@@ -84,9 +85,18 @@ like "... says it answers with Annotated A*" "$err" "serves agents without terra
 like "... with the least cost" "$out" "cost       $scost"
 status navbake query "$tmp/c.nbk" -a walker --method optimal --from 2,20 --to 40,30
 is "--method optimal without costs: no note" "$err" ""
+# HAA* on the graph's costs for scout's profile (mkabstract baked one per
+# agent with costs: scout's and wagon's).
+status navbake info "$tmp/c.nbk"
+is "mkabstract: a cost profile per agent with costs" "$(printf '%s\n' "$out" | grep -c ' abstract_costs ')" 2
+like "... scout's" "$out" "capability=ground,swamp size=1 arcs="
 status navbake query "$tmp/c.nbk" -a scout --method haa --from 2,20 --to 40,30
-is "--method haa with costs: refused (exit 1)" "$rc" 1
-like "... saying why" "$err" "the abstract graph serves agents without terrain costs"
+is "--method haa with costs: exit 0" "$rc" 0
+hcost=$(printf '%s\n' "$out" | awk '$1 == "cost" { print $2 }')
+ok "... its cost ($hcost) is at least Annotated A*'s ($scost)" \
+  awk -v h="$hcost" -v a="$scost" 'BEGIN { exit !(h != "" && h + 0 >= a - 1e-9) }'
+status navbake query "$tmp/c.nbk" -a walker --method haa --from 2,20 --to 40,30
+is "--method haa without costs: the graph's own weights (exit 0)" "$rc" 0
 
 printf 'version 1\n0\tsample.map\t64\t40\t2\t20\t40\t30\t1\n' >"$tmp/s.scen"
 status navbake scen "$tmp/c.nbk" "$tmp/s.scen" -a scout

@@ -24,6 +24,12 @@ f=$tmp/forest.nbk
 ok "mkabstract --forest" mkabstract --forest "$data/forest.yaml" --agent-radius 0,0.5,1 -o "$f"
 p=$tmp/paths.nbk
 ok "mkabstract --paths" mkabstract --paths "$c" -o "$p"
+cb=$tmp/costs.nbk
+printf 'agents:\n  - name: scout\n    size: 1\n    capability: [ground, swamp]\n    costs: {swamp: 5}\n  - name: wagon\n    size: 2\n    capability: [ground, swamp]\n    costs: {swamp: 2.5}\n' >"$tmp/costs.yaml"
+ok "mkclear, agents with terrain costs" mkclear -q --agents "$tmp/costs.yaml" "$data/sample.map" -o "$cb"
+ok "mkabstract: the graph and its costs per cost profile" mkabstract -q "$cb"
+status navbake verify --deep "$cb"
+is "--deep accepts the graph's costs" "$rc" 0
 o=$tmp/optimal.nbk
 ok "mkclear --optimal" mkclear -q --optimal --agents "$agents" "$data/sample.map" -o "$o"
 status navbake verify --deep "$o"
@@ -96,6 +102,8 @@ lie hitcheck "$s"
 lie perimeter "$m" --perimeter-tables all
 lie bitangent "$f"
 lie subgoal "$o"
+lie cost "$cb"
+like "... the cost and the recomputed one" "$err" ", recomputed "
 nbtest-lie perimeter "$m" "$tmp/lie.nbk" >/dev/null
 status navbake verify --deep --perimeter-tables 1 --seed 8 "$tmp/lie.nbk"
 is "a lie in a table the sample holds is seen (seed 8 picks table 0)" "$rc" 1

@@ -763,6 +763,63 @@ static void sync_abstract_params(nbf_section *s)
     s->info.param[6] = nbi_get32(p + 4 * NBI_AB_PATH_BYTES);
 }
 
+/* The abstract graph's costs for a cost profile (formats/abstract.md, section type 33): a
+ * header word, a terrain's multiplier, or an arc's cost (0, just below the heuristic, any
+ * real); the section table's parameters follow the header most of the time. */
+static int mut_acosts(nbf_bundle *b, nbf_section *s, nbf_rng *r)
+{
+    if (s->len < NBI_ACOSTS_HEADER)
+        return 0;
+    uint8_t *p = s->data;
+    uint32_t nt = nbi_get32(p + 4 * NBI_AC_NTERRAINS);
+    uint64_t arcs = s->len >= NBI_ACOSTS_HEADER + 8 * (uint64_t)nt
+                        ? (s->len - NBI_ACOSTS_HEADER - 8 * (uint64_t)nt) / 8
+                        : 0;
+    field f = {0, K_U32, 0};
+    switch (nbf_below(r, 10)) {
+    case 0:
+    case 1: {
+        unsigned i = (unsigned)nbf_below(r, NBI_AC_WORDS);
+        uint32_t mw, mh;
+        map_size(b, &mw, &mh);
+        f.off = 4 * i;
+        f.k = i == NBI_AC_CAP ? K_MASK : K_U32;
+        f.n = i == NBI_AC_WIDTH ? mw : i == NBI_AC_HEIGHT ? mh : i == NBI_AC_CAP ? terrains(b)
+              : i == NBI_AC_SIZE ? NB_MAX_AGENT_SIZE : i == NBI_AC_NTERRAINS ? terrains(b)
+              : i == NBI_AC_ARCS ? arcs : 8;
+        break;
+    }
+    case 2:
+        if (nt == 0 || NBI_ACOSTS_HEADER + 8 * (uint64_t)nt > s->len)
+            return 0;
+        f.off = NBI_ACOSTS_HEADER + 8 * nbf_below(r, nt);
+        f.k = K_F64;
+        break;
+    default: {
+        if (arcs == 0)
+            return 0;
+        size_t at = NBI_ACOSTS_HEADER + 8 * ((size_t)nt + nbf_below(r, arcs));
+        double v = nbi_getf64(p + at);
+        switch (nbf_below(r, 4)) {
+        case 0: nbi_putf64(p + at, 0); break;
+        case 1: nbi_putf64(p + at, v * (1 - 1e-6)); break;
+        case 2: nbi_putf64(p + at, v > 0 ? 0.5 : 1); break;
+        default: f.off = at; f.k = K_F64; set_field(r, b, s, &f); break;
+        }
+        return 1;
+    }
+    }
+    set_field(r, b, s, &f);
+    if (nbf_chance(r, 70)) {
+        s->info.param[0] = nbi_get32(p + 4 * NBI_AC_CAP);
+        s->info.param[1] = nbi_get32(p + 4 * NBI_AC_SIZE);
+        s->info.param[2] = nbi_get32(p + 4 * NBI_AC_ARCS);
+        s->info.param[3] = nbi_get32(p + 4 * NBI_AC_GRAPH_CRC);
+        s->info.param[4] = nbi_get32(p + 4 * NBI_AC_INDEX);
+    }
+    return 1;
+}
+
 static int abstract_layout(const nbf_section *s, uint32_t w[AW], uint64_t off[11])
 {
     for (int i = 0; i < AW; i++)
@@ -1496,7 +1553,7 @@ static const uint32_t known_types[] = {NB_SEC_LEGEND,     NB_SEC_AGENTS,   NB_SE
                                        NB_SEC_CLEARANCE,  NB_SEC_COMPONENTS, NB_SEC_ABSTRACT,
                                        NB_SEC_MODEL,      NB_SEC_PERIMETER, NB_SEC_UNIT,
                                        NB_SEC_HITCHECK,   NB_SEC_CURVES,   NB_SEC_FOREST,
-                                       NB_SEC_BITANGENT,  NB_SEC_SUBGOAL};
+                                       NB_SEC_BITANGENT,  NB_SEC_SUBGOAL, NB_SEC_ABSTRACT_COSTS};
 #define NKNOWN (sizeof known_types / sizeof known_types[0])
 
 static unsigned type_weight(uint32_t type)
@@ -1516,6 +1573,7 @@ static unsigned type_weight(uint32_t type)
     case NB_SEC_FOREST: return 8;
     case NB_SEC_BITANGENT: return 12;
     case NB_SEC_SUBGOAL: return 12;
+    case NB_SEC_ABSTRACT_COSTS: return 8;
     }
     return 1;
 }
@@ -1542,6 +1600,7 @@ static int mut_payload(nbf_bundle *b, nbf_section *s, nbf_rng *r)
     case NB_SEC_FOREST: done = mut_forest(b, s, r); break;
     case NB_SEC_BITANGENT: done = mut_bitangent(b, s, r); break;
     case NB_SEC_SUBGOAL: done = mut_subgoal(b, s, r); break;
+    case NB_SEC_ABSTRACT_COSTS: done = mut_acosts(b, s, r); break;
     }
     if (!done)
         set_any(r, s);
@@ -1774,6 +1833,15 @@ void nbf_fix(nbf_bundle *b, nbf_rng *r)
                     nbi_put32(s->data + NBI_PERIM_CRC, (uint32_t)crc32(0, b->s[k].data, (uInt)b->s[k].len));
                     break;
                 }
+        }
+        /* Costs name their graph by its CRC: kept right, mostly, so that a mutated graph
+         * meets its costs' checks. */
+        nbf_section *graph = find(b, NB_SEC_ABSTRACT);
+        if (s->info.type == NB_SEC_ABSTRACT_COSTS && s->len >= NBI_ACOSTS_HEADER && graph &&
+            !graph->opaque && nbf_chance(r, 92)) {
+            uint32_t crc = (uint32_t)crc32(0, graph->data, (uInt)graph->len);
+            nbi_put32(s->data + 4 * NBI_AC_GRAPH_CRC, crc);
+            s->info.param[3] = crc;
         }
         if (s->info.type == NB_SEC_BITANGENT && s->len >= NBI_BITANGENT_HEADER && forest && nbf_chance(r, 92))
             nbi_put32(s->data + NBI_BT_FOREST_CRC, (uint32_t)crc32(0, forest->data, (uInt)forest->len));

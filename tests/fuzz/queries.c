@@ -353,6 +353,9 @@ static void grid_searches(const nb_bundle *b, pick *p)
                 check_path_status(r.status, "nb_haa_find");
                 if (r.status == NB_PATH_FOUND)
                     check_cells(b, r.path, r.path_len, q.start, q.goal, !(f & NB_HAA_SMOOTH), "nb_haa_find");
+                /* Under terrain costs (the graph's costs for the agent's profile) too. */
+                if (r.status == NB_PATH_FOUND && !(r.cost >= r.cell_length * (1 - 1e-12)))
+                    fail("nb_haa_find: a path that costs less than its length", NULL);
             }
             if (k == 0 && haa_ok)
                 aa_slices(b, NULL, haa, q, f, NULL, &r);

@@ -191,3 +191,65 @@ double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability
     free(heap);
     return result;
 }
+
+/* The multiplier of the agent's square at (x, y): the largest of its cells' terrains. */
+double brute_square_cost(const nbi_legend *legend, const nbb_grid *g, const double *cost,
+                         unsigned size, long x, long y)
+{
+    double m = 1;
+    for (unsigned j = 0; cost && j < size; j++)
+        for (unsigned i = 0; i < size; i++) {
+            unsigned t = legend->code[g->cells[(size_t)(y + j) * g->width + (size_t)(x + i)]];
+            if (t < legend->nterrains && cost[t] > m)
+                m = cost[t];
+        }
+    return m;
+}
+
+/* Least cost from (sx, sy) to (gx, gy), -1 when none; an O(n^2) Dijkstra, as plain as it
+ * gets (the maps are small). */
+double brute_cost_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                           unsigned size, enum brute_corner rule, const double *cost, long sx,
+                           long sy, long gx, long gy)
+{
+    size_t n = (size_t)g->width * g->height;
+    double *d = malloc(n * sizeof *d);
+    char *done = calloc(n, 1);
+    for (size_t i = 0; i < n; i++)
+        d[i] = INFINITY;
+    if (!brute_can_stand(legend, g, cap, size, sx, sy) ||
+        !brute_can_stand(legend, g, cap, size, gx, gy)) {
+        free(d);
+        free(done);
+        return -1;
+    }
+    d[(size_t)sy * g->width + (size_t)sx] = 0;
+    double answer = -1;
+    for (;;) {
+        size_t u = n;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && isfinite(d[i]) && (u == n || d[i] < d[u]))
+                u = i;
+        if (u == n)
+            break;
+        done[u] = 1;
+        long x = (long)(u % g->width), y = (long)(u / g->width);
+        if (x == gx && y == gy) {
+            answer = d[u];
+            break;
+        }
+        for (long dy = -1; dy <= 1; dy++)
+            for (long dx = -1; dx <= 1; dx++) {
+                long nx = x + dx, ny = y + dy;
+                if ((!dx && !dy) || !brute_step_ok(legend, g, cap, size, rule, x, y, nx, ny))
+                    continue;
+                double w = (dx && dy ? sqrt(2.0) : 1.0) * brute_square_cost(legend, g, cost, size, nx, ny);
+                size_t v = (size_t)ny * g->width + (size_t)nx;
+                if (d[u] + w < d[v])
+                    d[v] = d[u] + w;
+            }
+    }
+    free(d);
+    free(done);
+    return answer;
+}

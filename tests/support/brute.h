@@ -46,4 +46,16 @@ double brute_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability
 int brute_step_ok(const nbi_legend *legend, const nbb_grid *g, nb_capability cap, unsigned size,
                   enum brute_corner rule, long x, long y, long nx, long ny);
 
+/* Terrain costs (issue 18): the multiplier of the agent's square at (x, y),
+ * the largest of its cells' terrains' in cost[] (by terrain number; NULL:
+ * all 1). */
+double brute_square_cost(const nbi_legend *legend, const nbb_grid *g, const double *cost,
+                         unsigned size, long x, long y);
+/* The least cost from (sx, sy) to (gx, gy), -1 when there is none: an
+ * O(n^2) Dijkstra in which a move costs its length times the square's
+ * multiplier at the cell it enters. */
+double brute_cost_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                           unsigned size, enum brute_corner rule, const double *cost, long sx,
+                           long sy, long gx, long gy);
+
 #endif

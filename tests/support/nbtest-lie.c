@@ -9,7 +9,8 @@
  * curve's bitset, and its cell count with it), perimeter (a 16-bit entry
  * one more), runs (two runs of one length swapped), bitangent (a node
  * moved) or subgoal (a free cell that is not a subgoal marked blocked, in
- * its row and its column).  The section is decoded, changed
+ * its row and its column) or cost (an arc of an abstract graph's costs
+ * for a cost profile costs a half more).  The section is decoded, changed
  * and put back with the bake API (nbb_builder_load, nbb_builder_add),
  * which recomputes the CRCs.  Prints where the lie is, in the words the
  * verifier uses ("cell (3, 5)").
@@ -88,6 +89,23 @@ static int lie_weight(uint8_t *p, size_t len, uint32_t w, uint32_t h)
     nbi_put16(card, (uint16_t)(nbi_get16(card) + 1));
     printf("arc %u from node %u\n", a, u);
     return 1;
+}
+
+/* The first arc with a cost (one that admits the profile's agent) costs a half more: still
+ * above the heuristic, so the structure check accepts it. */
+static int lie_cost(uint8_t *p, size_t len, unsigned nterrains)
+{
+    if (len < NBI_ACOSTS_HEADER + 8 * (size_t)nterrains)
+        return 0;
+    uint8_t *arc = p + NBI_ACOSTS_HEADER + 8 * (size_t)nterrains;
+    size_t narcs = (len - NBI_ACOSTS_HEADER) / 8 - nterrains;
+    for (size_t a = 0; a < narcs; a++)
+        if (nbi_getf64(arc + 8 * a) != 0) {
+            nbi_putf64(arc + 8 * a, nbi_getf64(arc + 8 * a) + 0.5);
+            printf("arc %zu from node\n", a);
+            return 1;
+        }
+    return 0;
 }
 
 static unsigned nibble(const uint8_t *m, uint32_t n) { return (m[n / 2] >> (4 * (n % 2))) & 15u; }
@@ -250,7 +268,8 @@ int main(int argc, char **argv)
                  {"runs", NB_SEC_RUNS},           {"weight", NB_SEC_ABSTRACT},
                  {"path", NB_SEC_ABSTRACT},
                  {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
-                 {"bitangent", NB_SEC_BITANGENT}, {"subgoal", NB_SEC_SUBGOAL}};
+                 {"bitangent", NB_SEC_BITANGENT}, {"subgoal", NB_SEC_SUBGOAL},
+                 {"cost", NB_SEC_ABSTRACT_COSTS}};
     if (argc == 4 && strcmp(argv[1], "graph-bytes") == 0)
         return graph_bytes(argv[2], argv[3]);
     size_t k = 0;
@@ -258,7 +277,7 @@ int main(int argc, char **argv)
         k++;
     if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
         fprintf(stderr, "usage: nbtest-lie clearance|components|runs|weight|path|hitcheck|"
-                        "perimeter|bitangent|subgoal|graph-bytes IN OUT\n");
+                        "perimeter|bitangent|subgoal|cost|graph-bytes IN OUT\n");
         return 2;
     }
     nb_bundle *b = NULL;
@@ -290,6 +309,7 @@ int main(int argc, char **argv)
         case NB_SEC_PERIMETER: lied = lie_perimeter(p); break;
         case NB_SEC_BITANGENT: lied = lie_bitangent(p); break;
         case NB_SEC_SUBGOAL: lied = lie_subgoal(p); break;
+        case NB_SEC_ABSTRACT_COSTS: lied = lie_cost(p, len, nb_terrain_count(b)); break;
         }
         if (lied) {
             printf("section %zu (%s\n", i, nb_section_type_name(in.type));

@@ -149,16 +149,51 @@ nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi
     return write_level(path, legend, agents, grid, compress, 1, err);
 }
 
+void tu_swamp_agents(nbi_agentset *agents, const double *swamp, size_t n)
+{
+    memset(agents, 0, sizeof *agents);
+    for (size_t k = 0; k < n; k++) {
+        nb_agent *a = &agents->agent[agents->count++];
+        snprintf(a->name, sizeof a->name, "swamp%g", swamp[k]);
+        a->capability = 3; /* ground, swamp */
+        a->size = 1;
+        for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
+            a->cost[t] = 1;
+        a->cost[1] = swamp[k];
+        a->weighted = swamp[k] != 1;
+    }
+}
+
+nb_status tu_scen_level(const char *rel, const nbi_legend *legend, nbb_grid *g, nbb_scen *scen,
+                        nb_err *err)
+{
+    const char *mapfile = tu_shared(rel);
+    if (!mapfile)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: ../shared is not there", rel);
+    char scenfile[1024];
+    snprintf(scenfile, sizeof scenfile, "%s.scen", mapfile);
+    nb_status st = nbb_map_read(mapfile, legend, g, err);
+    if (st == NB_OK && (st = nbb_scen_read(scenfile, scen, err)) != NB_OK)
+        nbb_grid_free(g);
+    return st;
+}
+
 nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err)
 {
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);
     o.cluster = cluster;
+    return tu_add_abstract_opts(b, path, &o, err);
+}
+
+nb_status tu_add_abstract_opts(nb_bundle **b, const char *path, const nbb_abstract_opts *o,
+                               nb_err *err)
+{
     uint8_t *payload = NULL;
     size_t n;
     nbb_builder *w = NULL;
     nb_section_info info;
-    nb_status st = nbb_abstract_build(*b, &o, &payload, &n, NULL, err);
+    nb_status st = nbb_abstract_build(*b, o, &payload, &n, NULL, err);
     if (st == NB_OK)
         st = nbb_builder_new(&w, err);
     if (st == NB_OK) {
@@ -167,6 +202,8 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
     }
     if (st == NB_OK)
         st = nbb_builder_add(w, &info, payload, n, 0, err);
+    if (st == NB_OK)
+        st = nbb_put_abstract_costs(w, *b, payload, n, 0, NULL, err);
     if (st == NB_OK)
         st = nbb_builder_write(w, path, err);
     nbb_builder_free(w);

@@ -46,6 +46,18 @@ nb_status tu_write_cleared(const char *path, const nbi_legend *legend, const nbi
  * layers: written with its sections to path and opened in its place
  * (*b NULL on failure). */
 nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_err *err);
+/* The same with options o, and the graph's costs for each cost profile of
+ * the agent set (its agents with terrain costs). */
+nb_status tu_add_abstract_opts(nb_bundle **b, const char *path, const nbb_abstract_opts *o,
+                               nb_err *err);
+/* Agents "swamp<cost>" of {ground, swamp} (the default legend), size 1, whose swamp
+ * costs swamp[k] (1: no costs), k < n: what the tests and benchmarks of terrain costs
+ * on the maps with swamp use. */
+void tu_swamp_agents(nbi_agentset *agents, const double *swamp, size_t n);
+/* The map rel of ../shared (tu_shared) and its scenario file (rel + ".scen"), read with
+ * legend; NB_ERR_NOTFOUND when ../shared is not there. */
+nb_status tu_scen_level(const char *rel, const nbi_legend *legend, nbb_grid *g, nbb_scen *scen,
+                        nb_err *err);
 /* The sample level of data/: the default legend, data/sample-agents.yaml
  * and data/sample.map.  On failure prints "Bail out!" and exits. */
 void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid);

@@ -29,67 +29,18 @@
 
 static nbi_legend legend;
 
-/* ---- the plain Dijkstra ---- */
+/* ---- the plain Dijkstra (brute.c) ---- */
 
-/* The multiplier of the agent's square at (x, y): the largest of its cells' terrains. */
 static double square_cost(const nbb_grid *g, const double *cost, unsigned size, long x, long y)
 {
-    double m = 1;
-    for (unsigned j = 0; j < size; j++)
-        for (unsigned i = 0; i < size; i++) {
-            unsigned t = legend.code[g->cells[(size_t)(y + j) * g->width + (size_t)(x + i)]];
-            if (t < legend.nterrains && cost[t] > m)
-                m = cost[t];
-        }
-    return m;
+    return brute_square_cost(&legend, g, cost, size, x, y);
 }
 
-/* Least cost from (sx, sy) to (gx, gy), -1 when none; an O(n^2) Dijkstra, as plain as it
- * gets (the maps are small). */
 static double plain_dijkstra(const nbb_grid *g, nb_capability cap, unsigned size,
                              enum brute_corner rule, const double *cost, long sx, long sy, long gx,
                              long gy)
 {
-    size_t n = (size_t)g->width * g->height;
-    double *d = malloc(n * sizeof *d);
-    char *done = calloc(n, 1);
-    for (size_t i = 0; i < n; i++)
-        d[i] = INFINITY;
-    if (!brute_can_stand(&legend, g, cap, size, sx, sy) ||
-        !brute_can_stand(&legend, g, cap, size, gx, gy)) {
-        free(d);
-        free(done);
-        return -1;
-    }
-    d[(size_t)sy * g->width + (size_t)sx] = 0;
-    double answer = -1;
-    for (;;) {
-        size_t u = n;
-        for (size_t i = 0; i < n; i++)
-            if (!done[i] && isfinite(d[i]) && (u == n || d[i] < d[u]))
-                u = i;
-        if (u == n)
-            break;
-        done[u] = 1;
-        long x = (long)(u % g->width), y = (long)(u / g->width);
-        if (x == gx && y == gy) {
-            answer = d[u];
-            break;
-        }
-        for (long dy = -1; dy <= 1; dy++)
-            for (long dx = -1; dx <= 1; dx++) {
-                long nx = x + dx, ny = y + dy;
-                if ((!dx && !dy) || !brute_step_ok(&legend, g, cap, size, rule, x, y, nx, ny))
-                    continue;
-                double w = (dx && dy ? sqrt(2.0) : 1.0) * square_cost(g, cost, size, nx, ny);
-                size_t v = (size_t)ny * g->width + (size_t)nx;
-                if (d[u] + w < d[v])
-                    d[v] = d[u] + w;
-            }
-    }
-    free(d);
-    free(done);
-    return answer;
+    return brute_cost_dijkstra(&legend, g, cap, size, rule, cost, sx, sy, gx, gy);
 }
 
 /* ---- YAML ---- */
@@ -657,17 +608,7 @@ static void test_scenarios(void)
         nb_err err;
         nb_bundle *b = NULL;
         nb_aa *ws = NULL;
-        memset(&agents, 0, sizeof agents);
-        for (size_t k = 0; k < 3; k++) {
-            nb_agent *a = &agents.agent[agents.count++];
-            snprintf(a->name, sizeof a->name, "swamp%g", swamp[k]);
-            a->size = 1;
-            a->capability = 3; /* ground, swamp */
-            for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
-                a->cost[t] = 1;
-            a->cost[1] = swamp[k];
-            a->weighted = swamp[k] != 1;
-        }
+        tu_swamp_agents(&agents, swamp, 3);
         const char *bpath = tu_path(tu_tmpdir(), "scen.nbk");
         if (nbb_map_read(mapfile, &legend, &g, &err) != NB_OK ||
             nbb_scen_read(scenfile, &scen, &err) != NB_OK ||

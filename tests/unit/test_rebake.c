@@ -78,6 +78,10 @@ static nb_bundle *bake_whole(const nbb_level *lv, const nbb_abstract_opts *ao, i
             return NULL;
         }
         nbb_abstract_info(p, &in);
+        /* mkabstract's costs for the agents with terrain costs (before the graph is handed
+         * over: compressing it frees it). */
+        if (nbb_put_abstract_costs(b, out, p, n, zab, NULL, &err) != NB_OK)
+            diag("abstract costs: %s", err.msg);
         nbb_builder_add_owned(b, &in, p, n, zab, &err);
         nb_bundle_close(out);
         out = open_image(b, bytes, len);
@@ -545,6 +549,9 @@ int main(void)
         edits_of(&r, tall, "sample.map tiled to 200 x 200", "data/sample-agents.yaml", all, NOPTS,
                  2);
         edits_of(&r, tu_shared("maps/dao/den312d.map"), "den312d", NULL, some, 4, 2);
+        /* Agents with terrain costs: the graph's costs per profile follow the cells. */
+        edits_of(&r, tu_src("data/sample.map"), "sample.map, agents with costs",
+                 "data/cost-agents.yaml", some, 4, 2);
         random_levels(&r, 6, 3);
         edits_of(&r, tu_shared("maps/wc3/battleground.map"), "battleground",
                  "data/haa-agents.yaml", some + 1, 2, 1);

@@ -247,7 +247,12 @@ int nbc_mkabstract_grid(int argc, char **argv)
                         !NB_ENC_COMPRESSION(nb_bundle_section(old, (size_t)kept)->encoding) == !compress;
     nbb_format form = format == NBB_FORMAT_AUTO ? nbb_format_for_path(out) : format;
     int same_form = (form == NBB_FORMAT_SQLITE) == (b && nb_bundle_form_of(b) == NB_FORM_SQLITE);
-    if (st == NB_OK && kept >= 0 && same_encoding && in_place && same_form &&
+    /* Terrain costs follow the map's cells as well as the graph: with them the bundle is
+     * written again. */
+    int weighted = 0;
+    for (size_t i = 0; b && i < nb_agent_count(b); i++)
+        weighted |= nb_agent_get(b, i)->weighted;
+    if (st == NB_OK && kept >= 0 && same_encoding && in_place && same_form && !weighted &&
         strcmp(out, "-") != 0) {
         /* Nothing to change: the file stays, and looks made now (make). */
         if (utimensat(AT_FDCWD, out, NULL, 0) != 0)
@@ -258,16 +263,19 @@ int nbc_mkabstract_grid(int argc, char **argv)
             st = nbb_builder_borrow(w, b, i, &err);
         if (st == NB_OK)
             nbb_builder_remove(w, NB_SEC_ABSTRACT);
+        /* The graph's costs first: adding a payload may free it (compress). */
+        const void *graph = payload;
+        size_t glen = len;
+        if (st == NB_OK && kept >= 0)
+            st = nb_bundle_payload(old, (size_t)kept, &graph, &glen, &err);
+        if (st == NB_OK)
+            st = nbb_put_abstract_costs(w, b, graph, glen, compress, NULL, &err);
         if (st == NB_OK && kept >= 0 && same_encoding)
             st = nbb_builder_borrow(w, old, (size_t)kept, &err);
         else if (st == NB_OK && kept >= 0) {
-            const void *data;
-            size_t n;
             nb_section_info info = *nb_bundle_section(old, (size_t)kept);
             info.encoding = NB_ENC_RAW;
-            st = nb_bundle_payload(old, (size_t)kept, &data, &n, &err);
-            if (st == NB_OK)
-                st = nbb_builder_add(w, &info, data, n, compress, &err);
+            st = nbb_builder_add(w, &info, graph, glen, compress, &err);
         } else if (st == NB_OK) {
             nb_section_info info;
             nbb_abstract_info(payload, &info);

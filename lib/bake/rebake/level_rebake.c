@@ -39,6 +39,7 @@ static const struct {
     {NB_SEC_RUNS, UPDATED},
     {NB_SEC_SUBGOAL, KEPT_SAME},
     {NB_SEC_ABSTRACT, UPDATED},
+    {NB_SEC_ABSTRACT_COSTS, UPDATED},
 };
 #define NDERIVED (sizeof derived / sizeof derived[0])
 
@@ -293,6 +294,13 @@ static int by_cell(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
+static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
+                              const nbb_acosts_source *cs, const nb_capability *caps,
+                              size_t ncaps, const uint32_t *sizes, size_t nsizes,
+                              const uint32_t *changed, size_t nchanged, int full,
+                              unsigned threads, const nbb_rebake_opts *ro,
+                              nbb_rebake_stats *stats, nb_err *err);
+
 /* The abstract graph of the old bundle, brought up to date (or built
  * whole when full) with the options it was built with, from the new
  * layers; removed (and named) when it cannot be. */
@@ -307,33 +315,67 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
     for (size_t i = 0; i < nb_bundle_section_count(old) && idx < 0; i++)
         if (nb_bundle_section(old, i)->type == NB_SEC_ABSTRACT)
             idx = (long)i;
-    if (idx < 0)
+    if (idx < 0) {
+        nbb_builder_remove(b, NB_SEC_ABSTRACT_COSTS); /* costs without their graph */
         return NB_OK;
+    }
+    /* The graph's costs follow the new cells even where the graph stays. */
+    nbb_acosts_source *cs = malloc(sizeof *cs);
+    if (!cs)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a map");
+    memset(cs, 0, sizeof *cs);
+    cs->width = lv->grid.width;
+    cs->height = lv->grid.height;
+    cs->cells = lv->grid.cells;
+    cs->legend = &lv->legend;
+    cs->agents = &lv->agents;
+    cs->ncaps = (uint32_t)ncaps;
+    memcpy(cs->caps, caps, ncaps * sizeof *caps);
+    for (size_t c = 0; c < ncaps; c++)
+        cs->layer[c] = clear[c]->view;
+    nb_status st = update_graph(b, old, idx, cs, caps, ncaps, sizes, nsizes, changed, nchanged,
+                                full, threads, ro, stats, err);
+    free(cs);
+    return st;
+}
+
+/* update_abstract's graph (old's section idx) and its costs. */
+static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
+                              const nbb_acosts_source *cs, const nb_capability *caps,
+                              size_t ncaps, const uint32_t *sizes, size_t nsizes,
+                              const uint32_t *changed, size_t nchanged, int full,
+                              unsigned threads, const nbb_rebake_opts *ro,
+                              nbb_rebake_stats *stats, nb_err *err)
+{
+    const struct nbi_section *sec = &old->sections[idx];
+    int compress = NB_ENC_COMPRESSION(sec->info.encoding) != 0;
     if (!full && nchanged == 0) {
         stats->abstract = NBB_REBAKE_KEPT;
-        return NB_OK;
+        const void *gp;
+        size_t glen;
+        nb_status st = nb_bundle_payload(old, (size_t)idx, &gp, &glen, err);
+        return st == NB_OK ? nbb_acosts_put(b, cs, gp, glen, compress, NULL, err) : st;
     }
     nbb_abstract_source *src = malloc(sizeof *src);
     if (!src)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a map");
     memset(src, 0, sizeof *src);
-    src->width = lv->grid.width;
-    src->height = lv->grid.height;
+    src->width = cs->width;
+    src->height = cs->height;
     src->ncaps = (uint32_t)ncaps;
     src->nsizes = (uint32_t)nsizes;
     memcpy(src->caps, caps, ncaps * sizeof *caps);
     memcpy(src->sizes, sizes, nsizes * sizeof *sizes);
     for (size_t c = 0; c < ncaps; c++)
-        src->layer[c] = clear[c]->view;
+        src->layer[c] = cs->layer[c];
     nbi_agraph g;
     nbb_abstract_opts o;
     nb_status st = NB_OK;
-    const struct nbi_section *sec = &old->sections[idx];
-    int compress = NB_ENC_COMPRESSION(sec->info.encoding) != 0;
     if (!nbb_abstract_opts_of(sec->payload, (size_t)sec->info.usize, src, &o) ||
         (!full && nbi_agraph_at(old, (size_t)idx, &g, NULL) != NB_OK)) {
         /* Not a graph this library can bring up to date: it goes. */
         nbb_builder_remove(b, NB_SEC_ABSTRACT);
+        nbb_builder_remove(b, NB_SEC_ABSTRACT_COSTS);
         stats->abstract = NBB_REBAKE_REMOVED;
         stats->removed++;
         snprintf(stats->removed_what, sizeof stats->removed_what, "1 abstract");
@@ -346,6 +388,10 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
         o.progress_arg = &part;
         st = nbb_ab_bake(src, full ? NULL : &g, changed, nchanged, &o, &payload, &len,
                          &stats->abstract_stats, err);
+        if (st == NB_OK)
+            st = nbb_acosts_put(b, cs, payload, len, compress, NULL, err);
+        if (st != NB_OK)
+            free(payload);
         if (st == NB_OK) {
             nb_section_info in;
             nbb_abstract_info(payload, &in);

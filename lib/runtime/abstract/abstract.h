@@ -90,6 +90,47 @@ static inline nbi_box nbi_cluster_box(uint32_t k, uint32_t ncx, uint32_t n, uint
     return b;
 }
 
+/* 1 when arc a admits an agent of capability cap and size: the arc's
+ * capability within cap, its clearance at least size. */
+static inline int nbi_agraph_admits(const nbi_agraph *g, size_t a, nb_capability cap, uint32_t size)
+{
+    const uint8_t *ann = g->arc_ann + 2 * a;
+    return (nbi_u32at(g->caps, ann[0]) & ~cap) == 0 && ann[1] >= size;
+}
+/* The index of capability cap among the graph's, or -1. */
+long nbi_agraph_cap_index(const nbi_agraph *g, nb_capability cap);
+/* CRC-32 of the graph's payload (g made by nbi_agraph_at): what a costs
+ * section names its graph by. */
+uint32_t nbi_agraph_crc(const nb_bundle *b, const nbi_agraph *g);
+
+/* ---- the graph's costs for one terrain-cost profile (acosts.c) ---- */
+
+/* A cost may lie below the octile distance times the least multiplier by
+ * this share: the two are sums of the same terms in other orders. */
+#define NBI_ACOSTS_SLACK 1e-9
+
+typedef struct nbi_acosts {
+    nb_capability cap;          /* the profile: capability, size, multipliers */
+    uint32_t size;
+    double cost[NB_MAX_TERRAINS]; /* per terrain; 1 for those outside cap */
+    double least;               /* the least multiplier of cap's terrains */
+    uint32_t graph_crc, index;
+    const uint8_t *arc_cost;    /* f64 per arc of the graph; 0 where it does not admit the agent */
+    long section;
+} nbi_acosts;
+
+/* Checks section index against formats/abstract.md and the bundle's
+ * graph g (once per bundle: the graph it names, every arc's cost) and
+ * fills c. */
+nb_status nbi_acosts_at(const nb_bundle *b, size_t index, const nbi_agraph *g, nbi_acosts *c,
+                        nb_err *err);
+/* Bytes of a payload for these counts. */
+uint64_t nbi_acosts_bytes(uint32_t nterrains, uint64_t narcs);
+static inline double nbi_acosts_arc(const nbi_acosts *c, size_t a)
+{
+    return nbi_getf64(c->arc_cost + 8 * a);
+}
+
 /* ---- search inside one cluster (cluster_search.c) ---- */
 
 /* Dijkstra or A* over the cells of a box where an agent of size s may
@@ -123,9 +164,19 @@ typedef struct nbi_csearch {
     nb_cell goal;
     size_t left;         /* goal or targets not settled yet */
     int end;             /* NBI_CS_* */
+    /* Terrain costs (NULL: none), kept from search to search: a move costs
+     * its length times the multiplier of the cell it enters, or with
+     * cost_rev (a search from the goal, whose g is the cost to it) of the
+     * cell it leaves toward the search's start. */
+    const struct nbi_costs *costs;
+    int cost_rev;
 } nbi_csearch;
 
 enum { NBI_CS_RUNNING = 0, NBI_CS_FOUND, NBI_CS_FAILED };
+
+/* Sets the terrain costs of the searches to come (NULL: none; or costs
+ * whose weighted is 1). */
+void nbi_csearch_costs(nbi_csearch *cs, const struct nbi_costs *costs, int reverse);
 
 /* For boxes of up to maxw x maxh cells, allocating with a (NULL: the C
  * library's). */

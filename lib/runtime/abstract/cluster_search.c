@@ -9,6 +9,7 @@
  * cardinal neighbours standable (strict) or one (weak); either neighbour
  * lies in the box whenever both ends do. */
 #include "abstract/abstract.h"
+#include "clearance/costs.h"
 #include "overlay/overlay.h"
 
 /* The open list: a binary min-heap of (f, tie, cell) with a place per
@@ -157,6 +158,12 @@ static inline int free_at(nbi_csearch *cs, const nbi_layer *l, uint32_t size, ui
     return v;
 }
 
+void nbi_csearch_costs(nbi_csearch *cs, const struct nbi_costs *costs, int reverse)
+{
+    cs->costs = costs;
+    cs->cost_rev = reverse;
+}
+
 void nbi_csearch_start(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,
                        const nbi_box *box, nb_cell start, const nb_cell *goal,
                        const nb_cell *targets, size_t ntargets)
@@ -195,18 +202,22 @@ void nbi_csearch_start(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int c
     cs->parent[s] = s;
     cs->diag[s] = 0;
     cs->seen[s] = st;
-    open_push(cs, goal ? octile(goal->x - start.x, goal->y - start.y) : 0, 0, s);
+    double hmul = cs->costs ? cs->costs->least : 1;
+    open_push(cs, goal ? octile(goal->x - start.x, goal->y - start.y) * hmul : 0, 0, s);
 }
 
-int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
+/* The search loop, made twice by the compiler: weighted is a constant in each, so a search
+ * without terrain costs runs the loop it ran before costs existed. */
+static inline NBP_ALWAYS_INLINE int step_loop(nbi_csearch *cs, uint64_t budget, const int weighted)
 {
-    if (cs->end != NBI_CS_RUNNING)
-        return 1;
     const uint32_t st = cs->stamp, w2 = cs->w2;
     const nbi_layer *l = cs->layer;
     const uint32_t size = cs->size;
     const int has_goal = cs->has_goal, strict = cs->strict;
     const nb_cell *goal = &cs->goal;
+    const nbi_costs *costs = cs->costs;
+    const int rev = cs->cost_rev;
+    const double hmul = weighted ? costs->least : 1;
     const int32_t x0 = cs->box.x0 - 1, y0 = cs->box.y0 - 1; /* of cell 0, in the ring */
     /* Offsets of the eight moves, in the order of nbi_move_dx/dy. */
     const int32_t off[8] = {1, -1, (int32_t)w2, -(int32_t)w2, (int32_t)w2 + 1, -(int32_t)w2 + 1,
@@ -232,6 +243,9 @@ int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
         int32_t x = x0 + (int32_t)(i % w2), y = y0 + (int32_t)(i / w2);
         double gi = cs->g[i];
         uint16_t di = cs->diag[i];
+        /* From the goal, a move toward the start costs the multiplier of
+         * the cell it enters when walked the other way: this one. */
+        double mi = weighted && rev ? nbi_costs_cell(costs, (uint32_t)x, (uint32_t)y) : 1;
         /* Cardinal neighbours first: the diagonal ones need them. */
         int fr[4];
         for (int d = 0; d < 4; d++)
@@ -253,6 +267,11 @@ int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
             if (cs->closed[j] == st)
                 continue;
             double ng = gi + nbi_move_cost((unsigned)d);
+            if (weighted)
+                ng = gi + nbi_move_cost((unsigned)d) *
+                              (rev ? mi
+                                   : nbi_costs_cell(costs, (uint32_t)(x + nbi_move_dx[d]),
+                                                    (uint32_t)(y + nbi_move_dy[d])));
             if (cs->seen[j] != st || ng < cs->g[j]) {
                 cs->seen[j] = st;
                 cs->g[j] = ng;
@@ -261,11 +280,20 @@ int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
                 double h = has_goal ? octile(goal->x - (x + nbi_move_dx[d]),
                                              goal->y - (y + nbi_move_dy[d]))
                                     : 0;
+                if (weighted)
+                    h *= hmul;
                 open_push(cs, ng + h, -ng, j);
             }
         }
     }
     return 0;
+}
+
+int nbi_csearch_step(nbi_csearch *cs, uint64_t budget)
+{
+    if (cs->end != NBI_CS_RUNNING)
+        return 1;
+    return cs->costs ? step_loop(cs, budget, 1) : step_loop(cs, budget, 0);
 }
 
 int nbi_csearch_run(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int corner,

@@ -63,6 +63,7 @@ void nb_haa_close(nb_haa *ws)
     nbi_u32map_free(&ws->where);
     nbi_free(ws->a, ws->anodes);
     nb_aa_close(ws->aa);
+    nbi_free(ws->a, ws->prof);
     nbi_free(ws->a, ws);
 }
 
@@ -130,6 +131,29 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     return NB_OK;
 }
 
+/* The graph's cost profiles, each checked against it (once per bundle), into ws->prof. */
+static nb_status load_profiles(nb_haa *ws, nb_err *err)
+{
+    const nb_bundle *b = ws->b;
+    size_t n = 0;
+    for (size_t i = 0; i < b->nsections; i++)
+        n += b->sections[i].info.type == NB_SEC_ABSTRACT_COSTS;
+    if (n == 0)
+        return NB_OK;
+    ws->prof = nbi_alloc_array(ws->a, n, sizeof *ws->prof);
+    if (!ws->prof)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
+    for (size_t i = 0; i < b->nsections; i++) {
+        if (b->sections[i].info.type != NB_SEC_ABSTRACT_COSTS)
+            continue;
+        nb_status st = nbi_acosts_at(b, i, &ws->g, &ws->prof[ws->nprof], err);
+        if (st != NB_OK)
+            return st;
+        ws->nprof++;
+    }
+    return NB_OK;
+}
+
 nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
 {
     if (!out)
@@ -137,9 +161,15 @@ nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
     *out = NULL;
     nbi_agraph g;
     nb_status st = nbi_agraph_find(b, &g, err); /* checked once per bundle */
-    if (st != NB_OK)
-        return st;
-    return nbi_haa_new_graph(b, &g, (size_t)b->sections[g.section].info.usize, out, err);
+    if (st == NB_OK)
+        st = nbi_haa_new_graph(b, &g, (size_t)b->sections[g.section].info.usize, out, err);
+    if (st == NB_OK)
+        st = load_profiles(*out, err);
+    if (st != NB_OK) {
+        nb_haa_close(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 void nb_haa_set_max_nodes(nb_haa *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
@@ -154,7 +184,8 @@ size_t nb_haa_workspace_bytes(const nb_haa *ws)
            ((size_t)4 * g->cluster + 2) * sizeof *ws->targets + 16 * nn * sizeof *ws->seg +
            nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
            (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0) +
-           nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes;
+           nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes +
+           ws->nprof * sizeof *ws->prof;
 }
 
 void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out)
@@ -277,15 +308,21 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
     const nb_aa_query *q = &ws->q;
     const nbi_layer *l = ws->l;
     size_t len = ws->len;
-    if (ws->flags & NB_HAA_STRAIGHTEN)
+    /* Under terrain costs a straighter walk may cost more: the refined path stays. */
+    if ((ws->flags & NB_HAA_STRAIGHTEN) && !ws->pc)
         len = nbi_straighten(l, q->overlay, q->size, (int)q->corner, ws->path, len);
-    double cl = 0;
-    for (size_t i = 1; i < len; i++)
-        cl += (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y) ? NBI_SQRT2
-                                                                                       : 1.0;
+    double cl = 0, cost = 0;
+    for (size_t i = 1; i < len; i++) {
+        double step = (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y)
+                          ? NBI_SQRT2
+                          : 1.0;
+        cl += step;
+        if (ws->pc)
+            cost += step * nbi_costs_cell(&ws->wc, (uint32_t)ws->path[i].x, (uint32_t)ws->path[i].y);
+    }
     res->cell_length = cl;
     res->length = cl;
-    res->cost = cl;
+    res->cost = ws->pc ? cost : cl;
     if (ws->flags & NB_HAA_SMOOTH) {
         len = nbi_square_smooth(l, q->overlay, q->size, ws->path, len);
         res->length = nbi_polyline_length(ws->path, len);
@@ -296,7 +333,8 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
 
 /* The query's own faults, found before anything is read: unknown flags, an end outside the map,
  * size 0, an unknown corner rule. */
-static nb_status check_query(const nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err *err)
+static nb_status check_query(const nb_haa *ws, const nb_aa_query *q, unsigned flags, nbi_costs *c,
+                             nb_err *err)
 {
     const nbi_agraph *g = &ws->g;
     const unsigned known = NB_HAA_SMOOTH | NB_HAA_STRAIGHTEN;
@@ -314,17 +352,32 @@ static nb_status check_query(const nb_haa *ws, const nb_aa_query *q, unsigned fl
         return nbi_fail(err, NB_ERR_ARG, "HAA*: agent size 0");
     if ((unsigned)q->corner > NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown corner rule %d", (int)q->corner);
-    nbi_costs c;
-    nb_status st = nbi_costs_make(&c, ws->b, q->capability, q->size, q->costs, err);
-    if (st != NB_OK) {
+    nb_status st = nbi_costs_make(c, ws->b, q->capability, q->size, q->costs, err);
+    if (st != NB_OK)
         nbi_err_prefix(err, "HAA*");
-        return st;
+    return st;
+}
+
+/* The cost profile of an agent with terrain costs (c weighted): the graph's costs baked for its
+ * capability, size and multipliers, in *pc; NB_ERR_NOTFOUND when the bundle has none. */
+static nb_status pick_profile(const nb_haa *ws, const nb_aa_query *q, const nbi_acosts **pc,
+                              nb_err *err)
+{
+    for (size_t i = 0; i < ws->nprof; i++) {
+        const nbi_acosts *p = &ws->prof[i];
+        if (p->cap == q->capability && p->size == q->size &&
+            nbi_costs_equal(p->cost, q->costs, q->capability)) {
+            *pc = p;
+            return NB_OK;
+        }
     }
-    if (c.weighted)
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "HAA*: the abstract graph serves agents without terrain costs; use "
-                        "Annotated A* for an agent with costs");
-    return NB_OK;
+    char want[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    nb_capability_format(ws->b, q->capability, want, sizeof want);
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "HAA*: no abstract graph costs for {%s}, size %u, with these terrain costs "
+                    "(the bundle has %zu cost profiles); mkabstract bakes one for each agent of "
+                    "the set with costs",
+                    want, q->size, ws->nprof);
 }
 
 /* The answers that need no search: an end the agent cannot stand on, ends in different
@@ -475,8 +528,9 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, int *reverse, int *
         return cells_walkable(ws, ws->seg, 2) ? 2 : 0;
     }
     /* A stored path follows the graph's corner rule: usable unless the query's rule is
-     * stricter (a repaired arc has none). */
-    if (how != NBI_VIA_REPAIR && g->arc_path &&
+     * stricter (a repaired arc has none).  It is a shortest path, not one of least cost: an
+     * agent with terrain costs refines by its own A*, whose cost is at most the arc's. */
+    if (how != NBI_VIA_REPAIR && g->arc_path && !ws->pc &&
         !(g->corner == NBI_CORNER_WEAK && q->corner == NB_CORNER_STRICT)) {
         size_t n = nbi_agraph_arc_cells(g, how, u, v, ws->seg);
         return cells_walkable(ws, ws->seg, n) ? n : 0;
@@ -555,6 +609,10 @@ static nb_status use_repair(nb_haa *ws, nb_err *err)
         if (ov->rep[i].ok && ws->g.section >= 0 && ov->rep[i].g.section == ws->g.section)
             ws->rep = &ov->rep[i];
     ws->ins[0].ov = ws->ins[1].ov = ws->ref.ov = ws->near.ov = ov;
+    /* A repaired cluster's arcs carry lengths, not an agent's terrain costs: under costs the
+     * baked graph serves and its path is checked against the overlay. */
+    if (ws->pc)
+        ws->rep = NULL;
     if (!ws->rep)
         return NB_OK;
     /* Room in the abstract search for the repaired nodes' keys (haa_ws.h). */
@@ -578,13 +636,26 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err 
     ws->phase = NBI_HAA_IDLE;
     memset(&ws->res, 0, sizeof ws->res);
     ws->res.status = NB_PATH_NONE;
-    nb_status st = check_query(ws, q, flags, err);
+    nb_status st = check_query(ws, q, flags, &ws->wc, err);
     if (st != NB_OK)
         return st;
     uint32_t ci, si;
     st = serves(ws, q->capability, q->size, &ci, &si, err);
     if (st != NB_OK)
         return st;
+    ws->pc = NULL;
+    if (ws->wc.weighted) {
+        st = pick_profile(ws, q, &ws->pc, err);
+        if (st != NB_OK)
+            return st;
+    }
+    /* The searches in clusters under the same costs; the goal's runs from the goal. */
+    const nbi_costs *cc = ws->pc ? &ws->wc : NULL;
+    nbi_csearch_costs(&ws->ins[0], cc, 0);
+    nbi_csearch_costs(&ws->ins[1], cc, 1);
+    nbi_csearch_costs(&ws->near, cc, 0);
+    nbi_csearch_costs(&ws->ref, cc, 0);
+    ws->hmul = ws->pc ? ws->wc.least : 1;
     st = nbi_overlay_check(q->overlay, ws->b, "HAA*", err);
     if (st != NB_OK)
         return st;
@@ -660,7 +731,8 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
                 break;
             }
             /* As short as the octile distance: nothing can do better. */
-            if (ws->near_cost >= 0 && ws->near_cost <= octile(q->start, q->goal) + 1e-9) {
+            if (ws->near_cost >= 0 &&
+                ws->near_cost <= octile(q->start, q->goal) * ws->hmul + 1e-9) {
                 res->abstract_len = 2;
                 res->abstract_length = ws->near_cost;
                 size_t n = nbi_csearch_path(&ws->near, q->goal, ws->seg);

@@ -89,9 +89,10 @@ static int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how)
     as->gv[sl] = ng;
     as->parent[sl] = from;
     as->via[sl] = how;
-    double h = v == G       ? 0
-               : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
-                            : octile(nbi_haa_key_cell(ws, v), ws->q.goal);
+    double h = (v == G       ? 0
+                : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
+                             : octile(nbi_haa_key_cell(ws, v), ws->q.goal)) *
+               ws->hmul;
     if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
         as->end = NBI_AS_NOMEM;
         return 0;
@@ -161,7 +162,7 @@ void nbi_haa_abstract_begin(nb_haa *ws)
     as->max_nodes = ws->max_nodes ? ws->max_nodes : UINT64_MAX;
     as->end = NBI_AS_RUNNING;
     as->best = g->nnodes;
-    as->best_h = octile(ws->q.start, ws->q.goal);
+    as->best_h = octile(ws->q.start, ws->q.goal) * ws->hmul;
     as->best_g = 0;
     relax(ws, g->nnodes, 0, g->nnodes, NBI_VIA_START);
 }
@@ -172,6 +173,7 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
     const nbi_agraph *g = &ws->g;
     const uint32_t size = ws->q.size, S = g->nnodes, G = g->nnodes + 1;
     const uint32_t ks = ws->ks, kg = ws->kg;
+    const nbi_acosts *pc = ws->pc; /* an arc's cost to the agent, or its weight */
     uint32_t g0, g1 = nbi_haa_cluster_keys(ws, kg, &g0);
     g1 += g0;
     uint64_t done = 0;
@@ -186,8 +188,9 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
         as->expanded++;
         done++;
         double gu = as->gv[us];
-        double hu = u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
-                                        : octile(nbi_haa_key_cell(ws, u), ws->q.goal);
+        double hu = (u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
+                                         : octile(nbi_haa_key_cell(ws, u), ws->q.goal)) *
+                    ws->hmul;
         if (hu < as->best_h || (hu == as->best_h && gu < as->best_g)) {
             as->best = u;
             as->best_h = hu;
@@ -214,7 +217,7 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
                 return done;
             continue;
         }
-        if (u > G) { /* a repaired cluster's node */
+        if (u > G) { /* a repaired cluster's node (never under costs: haa.c) */
             if (!expand_repaired(ws, u, gu))
                 return done;
         } else {
@@ -226,7 +229,8 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
                 uint32_t v = nbi_u32at(g->arc_to, a);
                 if (ws->rep && (v = repaired_key(ws, v)) == UINT32_MAX)
                     continue;
-                if (!relax(ws, v, gu + nbi_arc_weight(g, a), u, a))
+                double w = pc ? nbi_acosts_arc(pc, a) : nbi_arc_weight(g, a);
+                if (!relax(ws, v, gu + w, u, a))
                     return done;
             }
         }

@@ -17,6 +17,7 @@
 
 #include "abstract/abstract.h"
 #include "abstract/repair.h"
+#include "clearance/costs.h"
 #include "core/pool.h"
 #include "core/u32map.h"
 
@@ -92,6 +93,15 @@ struct nb_haa {
     const nbi_repair *rep; /* the query's graph repaired under its overlay, or NULL */
     uint64_t as_keys;  /* keys the abstract search has room for */
     int reach_only;    /* nb_haa_reachable: the query ends when the abstract search does */
+    /* Terrain costs: the graph's cost profiles (checked at open), the one
+     * the query under way uses (NULL: the graph's own weights) and its
+     * multipliers on the map; hmul is the heuristic's factor (the least
+     * multiplier, or 1). */
+    nbi_acosts *prof;
+    size_t nprof;
+    const nbi_acosts *pc;
+    nbi_costs wc;
+    double hmul;
 };
 
 /* The abstract search (haa_search.c). */

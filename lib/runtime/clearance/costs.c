@@ -7,12 +7,18 @@
 nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, uint32_t size,
                          const double *costs, nb_err *err)
 {
-    const nbi_legend *lg = &b->legend;
+    return nbi_costs_of_map(c, &b->legend, b->cells, b->width, b->height, cap, size, costs, err);
+}
+
+nb_status nbi_costs_of_map(nbi_costs *c, const nbi_legend *lg, const uint8_t *cells,
+                           uint32_t width, uint32_t height, nb_capability cap, uint32_t size,
+                           const double *costs, nb_err *err)
+{
     c->weighted = 0;
     c->least = 1;
-    c->cells = b->cells;
-    c->width = b->width;
-    c->height = b->height;
+    c->cells = cells;
+    c->width = width;
+    c->height = height;
     c->size = size;
     if (!costs)
         return NB_OK;

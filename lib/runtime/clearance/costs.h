@@ -22,6 +22,11 @@ typedef struct nbi_costs {
 nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, uint32_t size,
                          const double *costs, nb_err *err);
 
+/* The same on a map and legend of the bake's (the bundle's own above). */
+nb_status nbi_costs_of_map(nbi_costs *c, const nbi_legend *lg, const uint8_t *cells,
+                           uint32_t width, uint32_t height, nb_capability cap, uint32_t size,
+                           const double *costs, nb_err *err);
+
 /* The multiplier of entering (x, y), a cell of the map and the agent's
  * top-left cell: the largest under its square.  The square is clipped to
  * the map: a clearance layer that says the agent stands where its square

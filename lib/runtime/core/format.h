@@ -134,6 +134,18 @@ enum nbi_abstract_word {
 #define NBI_AGRAPH_PATHS 0x1u  /* flags: refined paths stored */
 #define NBI_CLUSTER_MAX NB_ABSTRACT_MAX_CLUSTER
 #define NBI_NO_PATH UINT32_MAX /* path offset of an inter-edge's arc */
+
+/* ---- the abstract graph's costs for one terrain-cost profile
+ * (formats/abstract.md, section type 33) ----
+ * A header of 8 u32 words, an f64 multiplier per terrain of the legend,
+ * then an f64 cost per arc of the graph. */
+#define NBI_ACOSTS_VERSION 1
+#define NBI_ACOSTS_HEADER 32
+enum nbi_acosts_word {
+    NBI_AC_WIDTH, NBI_AC_HEIGHT, NBI_AC_CAP, NBI_AC_SIZE, NBI_AC_NTERRAINS, NBI_AC_ARCS,
+    NBI_AC_GRAPH_CRC, NBI_AC_INDEX, /* the profile's place among the bundle's, from 0 */
+    NBI_AC_WORDS /* 8 */
+};
 /* Qualities (the section's param[1] and header word). */
 enum nbi_quality {
     NBI_QUALITY_INITIAL = 0, /* every edge the construction finds */
