@@ -9,6 +9,8 @@
  *    result says when its cost is recomputed here; the cost is never below
  *    Dijkstra's and at most BOUND times it; with one cluster over the
  *    whole map (a graph that is exact) it is Dijkstra's;
+ *  - the same under an overlay that blocks random rectangles, against
+ *    Dijkstra on the map with the blocks as walls;
  *  - slices of any size give the unsliced path; multipliers of 1 give the
  *    answers of no costs; an agent whose costs no profile has is refused
  *    naming why; a costs section that lies (a cost below the heuristic,
@@ -20,6 +22,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "brute.h"
 #include "testutil.h"
@@ -132,6 +135,51 @@ static nb_status bake(tu_rng *rng, const nbb_grid *g, const nb_capability *caps,
     return st;
 }
 
+/* Under an overlay that blocks random rectangles: HAA* with costs against a plain Dijkstra with
+ * the same costs on the map with the blocks as walls ('@'), which the path never enters. */
+static void overlaid(tu_rng *rng, nb_bundle *b, nb_haa *ws, const nbb_grid *g,
+                     const nbi_agentset *agents, const nbb_abstract_opts *o, int rule, int found)
+{
+    nb_err err;
+    nb_overlay *ov;
+    nbb_grid e = *g;
+    e.cells = malloc((size_t)g->width * g->height);
+    if (!ok(e.cells && nb_overlay_open(b, &ov, &err) == NB_OK, "overlaid: an overlay")) {
+        free(e.cells);
+        return;
+    }
+    memcpy(e.cells, g->cells, (size_t)g->width * g->height);
+    for (int k = 0; k < 3; k++) {
+        long w = 1 + (long)tu_below(rng, 4), h = 1 + (long)tu_below(rng, 4);
+        long x = (long)tu_below(rng, g->width), y = (long)tu_below(rng, g->height);
+        if (x + w > (long)g->width)
+            w = (long)g->width - x;
+        if (y + h > (long)g->height)
+            h = (long)g->height - y;
+        nb_overlay_block(ov, x, y, w, h, NULL);
+        for (long j = y; j < y + h; j++)
+            for (long i = x; i < x + w; i++)
+                e.cells[(size_t)j * g->width + (size_t)i] = '@';
+    }
+    struct tally t = {0};
+    for (int k = 0; k < 40; k++) {
+        nb_aa_query q;
+        nb_aa_query_init(&q);
+        nb_aa_query_agent(&q, &agents->agent[2 * (k % 6) + 1]);
+        q.corner = o->corner;
+        q.overlay = ov;
+        random_ends(rng, &e, &q);
+        one_query(ws, &e, &q, (enum brute_corner)rule, 0, &t);
+    }
+    ok(t.bad == 0,
+       "overlaid: %ux%u, %s corners, clusters of %u: %d queries with costs under 3 blocks (%d "
+       "found, %d none; %d found before the blocks)",
+       g->width, g->height, rule ? "weak" : "strict", o->cluster, t.queries, t.found, t.none,
+       found);
+    nb_overlay_close(ov);
+    free(e.cells);
+}
+
 static void test_random(tu_rng *rng)
 {
     static const uint32_t shapes[][2] = {{6, 9}, {24, 24}, {40, 31}};
@@ -178,6 +226,7 @@ static void test_random(tu_rng *rng)
                        g.width, g.height, nt, rule ? "weak" : "strict", o.cluster,
                        nbb_abstract_quality_name(o.quality), o.paths ? ", paths" : "", t.queries,
                        t.found, t.none, t.exact, t.worst, exact ? ": every one exact" : "");
+                    overlaid(rng, b, ws, &g, &agents, &o, rule, t.found);
                     nb_haa_close(ws);
                     nb_bundle_close(b);
                 }

@@ -212,6 +212,14 @@ static int stands_under(const nb_haa *ws, int32_t x, int32_t y)
            nbi_overlay_room(ws->q.overlay, ws->q.size, (uint32_t)x, (uint32_t)y);
 }
 
+/* The same for the graph's own cells: under the overlay when the graph was repaired for it;
+ * without a repair the baked graph is walked as baked and its path checked afterwards
+ * (clear_prefix). */
+static int on_graph(const nb_haa *ws, int32_t x, int32_t y)
+{
+    return ws->rep ? stands_under(ws, x, y) : nbi_standable(ws->l, ws->q.size, x, y);
+}
+
 /* "{ground}, {ground,trees}" or "1, 2": what the graph serves. */
 static void served(const nb_haa *ws, int caps, char *buf, size_t len)
 {
@@ -448,7 +456,7 @@ static void start_insert(nb_haa *ws, int e)
     size_t nt = 0;
     for (uint32_t u = a; u < z; u++) {
         nb_cell c = nbi_haa_key_cell(ws, u);
-        if (stands_under(ws, c.x, c.y))
+        if (on_graph(ws, c.x, c.y))
             ws->targets[nt++] = c;
     }
     if (e == 0 && ws->ks == ws->kg)
@@ -488,11 +496,11 @@ static int abstract_path(nb_haa *ws, uint32_t to)
 static int cells_walkable(const nb_haa *ws, const nb_cell *c, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!stands_under(ws, c[i].x, c[i].y))
+        if (!on_graph(ws, c[i].x, c[i].y))
             return 0;
         if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
-            int c1 = stands_under(ws, c[i].x, c[i - 1].y);
-            int c2 = stands_under(ws, c[i - 1].x, c[i].y);
+            int c1 = on_graph(ws, c[i].x, c[i - 1].y);
+            int c2 = on_graph(ws, c[i - 1].x, c[i].y);
             if (ws->q.corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
                 return 0;
         }
@@ -608,11 +616,14 @@ static nb_status use_repair(nb_haa *ws, nb_err *err)
     for (size_t i = 0; ov && i < ov->nrep; i++)
         if (ov->rep[i].ok && ws->g.section >= 0 && ov->rep[i].g.section == ws->g.section)
             ws->rep = &ov->rep[i];
-    ws->ins[0].ov = ws->ins[1].ov = ws->ref.ov = ws->near.ov = ov;
     /* A repaired cluster's arcs carry lengths, not an agent's terrain costs: under costs the
      * baked graph serves and its path is checked against the overlay. */
     if (ws->pc)
         ws->rep = NULL;
+    /* Without a repair the searches in clusters follow the baked graph, whose arcs they refine
+     * (an arc the overlay cuts would find no path): the refined path is checked instead. */
+    const nb_overlay *cov = ws->rep ? ov : NULL;
+    ws->ins[0].ov = ws->ins[1].ov = ws->ref.ov = ws->near.ov = cov;
     if (!ws->rep)
         return NB_OK;
     /* Room in the abstract search for the repaired nodes' keys (haa_ws.h). */
