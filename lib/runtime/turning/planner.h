@@ -151,6 +151,9 @@ typedef struct nbi_edges {
     unsigned words;    /* 64-bit words of a mask */
     uint32_t *efirst;  /* per entry (h0 K + h1) N + o: its first curve */
     uint8_t *ecount;
+    double *least;     /* per (h0 N + o) K + h1: the entry's shortest curve,
+                        * INFINITY when it has none; a search's "cannot
+                        * improve" test reads a node's row of N K at once */
     double *len;       /* per curve */
     uint16_t *code;    /* word | variant << 3 */
     uint64_t *mask;    /* masks: words per curve, the destination's bit set too */
@@ -180,20 +183,39 @@ static inline int nbi_mask_hits(const nbi_edges *e, const uint64_t *win, uint32_
 
 /* ---- open lists (queue.c) ---- */
 
+/* The entries of an open list beyond the lowest band of keys wait
+ * unsorted in buckets of this width (queue.c): a tenth of a cell. */
+#define NBI_OPEN_WIDTH 0.125
+
 typedef struct nbi_open {
-    nbi_heap_item *a;
+    nbi_heap_item *a; /* the heap: the entries of bucket cur and below */
     size_t n, cap;
+    struct nbi_open_wait {
+        double key, tie;
+        uint32_t id, next; /* next: the bucket's next entry + 1, or 0 */
+    } *pool;           /* the waiting entries, and free ones */
+    size_t npool, cappool;
+    uint32_t *head;    /* per bucket: its first entry + 1, or 0 */
+    size_t caphead;
+    size_t waiting;    /* entries in buckets */
+    size_t cur, top;   /* the bucket heaped last; the highest with entries */
+    uint32_t free;     /* free pool entries, a list */
+    double base;       /* the key where bucket 0 starts */
+    int based;
     const nb_allocator *alloc;
 } nbi_open;
 
 int nbi_open_init(nbi_open *q, const nb_allocator *a, size_t cap);
 void nbi_open_free(nbi_open *q);
-static inline void nbi_open_clear(nbi_open *q) { q->n = 0; }
-static inline int nbi_open_empty(const nbi_open *q) { return q->n == 0; }
+void nbi_open_clear(nbi_open *q);
+static inline int nbi_open_empty(const nbi_open *q) { return q->n == 0 && q->waiting == 0; }
 /* 0 when out of memory; the list is as it was. */
 int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id);
-/* The least entry, removed; the list must not be empty. */
-nbi_heap_item nbi_open_pop(nbi_open *q);
+/* The least entry, removed, in *out; the list must not be empty.  0 when
+ * out of memory (the list is as it was). */
+int nbi_open_pop(nbi_open *q, nbi_heap_item *out);
+/* Bytes held. */
+size_t nbi_open_bytes(const nbi_open *q);
 
 /* ---- heuristics' tables (heuristic.c, reverse.c) ---- */
 

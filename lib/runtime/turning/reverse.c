@@ -44,8 +44,12 @@ static uint32_t step(nb_planner *p)
 {
     struct nbi_rra *r = &p->rra;
     uint32_t id = 0;
+    nbi_heap_item it;
     while (!nbi_open_empty(&r->heap)) {
-        nbi_heap_item it = nbi_open_pop(&r->heap);
+        if (!nbi_open_pop(&r->heap, &it)) {
+            r->nodes.nomem = r->nodes.full = 1;
+            return 0;
+        }
         nbi_node *n = nbi_nodes_at(&r->nodes, it.id);
         if (!n->closed && it.tie == -n->g) {
             id = it.id;
