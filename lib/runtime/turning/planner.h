@@ -184,22 +184,23 @@ static inline int nbi_mask_hits(const nbi_edges *e, const uint64_t *win, uint32_
 /* ---- open lists (queue.c) ---- */
 
 /* The entries of an open list beyond the lowest band of keys wait
- * unsorted in buckets of this width (queue.c): a tenth of a cell. */
+ * unsorted in buckets of this width (queue.c), in chunks of this many. */
 #define NBI_OPEN_WIDTH 0.125
+#define NBI_OPEN_CHUNK 16
 
 typedef struct nbi_open {
     nbi_heap_item *a; /* the heap: the entries of bucket cur and below */
     size_t n, cap;
-    struct nbi_open_wait {
-        double key, tie;
-        uint32_t id, next; /* next: the bucket's next entry + 1, or 0 */
-    } *pool;           /* the waiting entries, and free ones */
-    size_t npool, cappool;
-    uint32_t *head;    /* per bucket: its first entry + 1, or 0 */
+    struct nbi_open_chunk {
+        uint32_t next, n; /* next: the bucket's next chunk + 1, or 0 */
+        nbi_heap_item e[NBI_OPEN_CHUNK];
+    } *chunk;          /* the waiting entries' chunks, and free ones */
+    size_t nchunk, capchunk;
+    uint32_t *head;    /* per bucket: its newest chunk + 1, or 0 */
     size_t caphead;
     size_t waiting;    /* entries in buckets */
     size_t cur, top;   /* the bucket heaped last; the highest with entries */
-    uint32_t free;     /* free pool entries, a list */
+    uint32_t free;     /* free chunks, a list */
     double base;       /* the key where bucket 0 starts */
     int based;
     const nb_allocator *alloc;

@@ -9,7 +9,9 @@
  * entries of the lowest band of keys are in the heap, a 4-ary min-heap of
  * (key, tie, node) whose children of a parent lie side by side; the others
  * wait unsorted in buckets of NBI_OPEN_WIDTH of a key each, and a bucket
- * is heaped when the heap runs dry and it is the lowest left.  Every entry
+ * is heaped when the heap runs dry and it is the lowest left.  A bucket is
+ * a list of chunks of entries side by side, not of single entries: read
+ * back, a list of entries went from one cache miss to the next.  Every entry
  * in the heap has a key below every waiting one, so the order is the one
  * heap's: the least (key, tie) first, whatever order the keys come in. */
 #include <math.h>
@@ -30,7 +32,7 @@ int nbi_open_init(nbi_open *q, const nb_allocator *a, size_t cap)
 void nbi_open_free(nbi_open *q)
 {
     nbi_free(q->alloc, q->a);
-    nbi_free(q->alloc, q->pool);
+    nbi_free(q->alloc, q->chunk);
     nbi_free(q->alloc, q->head);
     memset(q, 0, sizeof *q);
 }
@@ -39,7 +41,7 @@ void nbi_open_clear(nbi_open *q)
 {
     for (size_t b = q->cur + 1; q->waiting && b <= q->top; b++)
         q->head[b] = 0;
-    q->n = q->waiting = q->npool = 0;
+    q->n = q->waiting = q->nchunk = 0;
     q->free = 0;
     q->cur = q->top = 0;
     q->based = 0;
@@ -47,7 +49,7 @@ void nbi_open_clear(nbi_open *q)
 
 size_t nbi_open_bytes(const nbi_open *q)
 {
-    return q->cap * sizeof *q->a + q->cappool * sizeof *q->pool + q->caphead * sizeof *q->head;
+    return q->cap * sizeof *q->a + q->capchunk * sizeof *q->chunk + q->caphead * sizeof *q->head;
 }
 
 static inline int less(const nbi_heap_item *a, const nbi_heap_item *b)
@@ -112,21 +114,24 @@ int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id)
             return 0;
         memset(q->head + old, 0, (q->caphead - old) * sizeof *q->head);
     }
-    uint32_t e = q->free;
-    if (e)
-        q->free = q->pool[e - 1].next;
-    else {
-        if (q->npool >= UINT32_MAX ||
-            !nbi_grow(q->alloc, (void **)&q->pool, &q->cappool, q->npool + 1, sizeof *q->pool))
-            return 0;
-        e = (uint32_t)++q->npool;
+    uint32_t c = q->head[b];
+    if (!c || q->chunk[c - 1].n == NBI_OPEN_CHUNK) {
+        /* A new chunk in front of the bucket's others. */
+        uint32_t f = q->free;
+        if (f)
+            q->free = q->chunk[f - 1].next;
+        else {
+            if (q->nchunk >= UINT32_MAX ||
+                !nbi_grow(q->alloc, (void **)&q->chunk, &q->capchunk, q->nchunk + 1, sizeof *q->chunk))
+                return 0;
+            f = (uint32_t)++q->nchunk;
+        }
+        q->chunk[f - 1].next = c;
+        q->chunk[f - 1].n = 0;
+        q->head[b] = c = f;
     }
-    struct nbi_open_wait *w = &q->pool[e - 1];
-    w->key = key;
-    w->tie = tie;
-    w->id = id;
-    w->next = q->head[b];
-    q->head[b] = e;
+    struct nbi_open_chunk *k = &q->chunk[c - 1];
+    k->e[k->n++] = it;
     q->waiting++;
     if (b > q->top)
         q->top = b;
@@ -141,18 +146,18 @@ static int refill(nbi_open *q)
     while (!q->head[b])
         b++;
     size_t m = 0;
-    for (uint32_t e = q->head[b]; e; e = q->pool[e - 1].next)
-        m++;
+    for (uint32_t c = q->head[b]; c; c = q->chunk[c - 1].next)
+        m += q->chunk[c - 1].n;
     if (m > q->cap && !nbi_grow(q->alloc, (void **)&q->a, &q->cap, m, sizeof *q->a))
         return 0;
     m = 0;
-    for (uint32_t e = q->head[b], next; e; e = next) {
-        struct nbi_open_wait *w = &q->pool[e - 1];
-        nbi_heap_item it = {w->key, w->tie, w->id};
-        q->a[m++] = it;
-        next = w->next;
-        w->next = q->free;
-        q->free = e;
+    for (uint32_t c = q->head[b], next; c; c = next) {
+        struct nbi_open_chunk *k = &q->chunk[c - 1];
+        memcpy(q->a + m, k->e, k->n * sizeof *k->e);
+        m += k->n;
+        next = k->next;
+        k->next = q->free;
+        q->free = c;
     }
     q->head[b] = 0;
     q->waiting -= m;
