@@ -193,7 +193,8 @@ typedef struct nbi_open {
     size_t n, cap;
     struct nbi_open_chunk {
         uint32_t next, n; /* next: the bucket's next chunk + 1, or 0 */
-        nbi_heap_item e[NBI_OPEN_CHUNK];
+        double key[NBI_OPEN_CHUNK], tie[NBI_OPEN_CHUNK]; /* 20 bytes an entry, */
+        uint32_t id[NBI_OPEN_CHUNK];                     /* not a heap item's 24 */
     } *chunk;          /* the waiting entries' chunks, and free ones */
     size_t nchunk, capchunk;
     uint32_t *head;    /* per bucket: its newest chunk + 1, or 0 */

@@ -100,14 +100,15 @@ static inline size_t bucket(const nbi_open *q, double key)
 
 int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id)
 {
-    nbi_heap_item it = {key, tie, id};
     if (!q->based) {
         q->base = key == key && key > -INFINITY && key < INFINITY ? key : 0;
         q->based = 1;
     }
     size_t b = bucket(q, key);
-    if (b <= q->cur)
+    if (b <= q->cur) {
+        nbi_heap_item it = {key, tie, id};
         return heap_push(q, it);
+    }
     if (b >= q->caphead) {
         size_t old = q->caphead;
         if (!nbi_grow(q->alloc, (void **)&q->head, &q->caphead, b + 1, sizeof *q->head))
@@ -131,7 +132,9 @@ int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id)
         q->head[b] = c = f;
     }
     struct nbi_open_chunk *k = &q->chunk[c - 1];
-    k->e[k->n++] = it;
+    k->key[k->n] = key;
+    k->tie[k->n] = tie;
+    k->id[k->n++] = id;
     q->waiting++;
     if (b > q->top)
         q->top = b;
@@ -153,8 +156,11 @@ static int refill(nbi_open *q)
     m = 0;
     for (uint32_t c = q->head[b], next; c; c = next) {
         struct nbi_open_chunk *k = &q->chunk[c - 1];
-        memcpy(q->a + m, k->e, k->n * sizeof *k->e);
-        m += k->n;
+        for (uint32_t i = 0; i < k->n; i++, m++) {
+            q->a[m].key = k->key[i];
+            q->a[m].tie = k->tie[i];
+            q->a[m].id = k->id[i];
+        }
         next = k->next;
         k->next = q->free;
         q->free = c;
