@@ -3,8 +3,8 @@
  * pops in (key, tie) order against a brute-force minimum over what was
  * pushed: pushes and pops interleaved as a search makes them, keys that
  * go down as well as up, equal keys, keys far past the last bucket,
- * infinite ones; cleared and reused; and out of memory, the list as it
- * was. */
+ * infinite ones; cleared and reused; out of memory, the list as it was;
+ * and, given the nodes, stale entries dropped and the others all kept. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -62,7 +62,7 @@ static int run(nbi_open *q, tu_rng *rng, struct ref *r, uint32_t n, double first
         }
         nbi_heap_item it;
         int m = ref_min(r);
-        if (nbi_open_empty(q) || !nbi_open_pop(q, &it) || it.id >= r->n || !r->live[it.id])
+        if (nbi_open_empty(q) || nbi_open_pop(q, &it) != 1 || it.id >= r->n || !r->live[it.id])
             return 0;
         good &= it.key == r->key[m] && it.tie == r->tie[m] && it.key == r->key[it.id] &&
                 it.tie == r->tie[it.id];
@@ -135,12 +135,54 @@ int main(void)
     nbi_open_pop(&q, &it);
     second = it.id;
     ok(first + second == 1, "the two in the heap come out first");
-    ok(!nbi_open_pop(&q, &it) && !nbi_open_empty(&q), "the next bucket cannot be heaped: refused");
+    ok(nbi_open_pop(&q, &it) < 0 && !nbi_open_empty(&q), "the next bucket cannot be heaped: refused");
     b.left = 100;
     int five = 1;
     for (uint32_t i = 0; i < 5; i++)
-        five &= nbi_open_pop(&q, &it) && it.key == 50.0 && it.id >= 10 && it.id < 15;
+        five &= nbi_open_pop(&q, &it) == 1 && it.key == 50.0 && it.id >= 10 && it.id < 15;
     ok(five && nbi_open_empty(&q), "with memory again, all five come out");
     nbi_open_free(&q);
+
+    /* Stale entries: the node closed, or found cheaper since (its g no
+     * longer the entry's -tie).  Waiting ones are dropped when their
+     * bucket is heaped; every live one still comes out, in order. */
+    nbi_nodes nodes;
+    nbi_nodes_init(&nodes, NULL, 1);
+    nbi_open_init(&q, NULL, 4);
+    q.nodes = &nodes;
+    enum { M = 300 };
+    static uint32_t ids[M];
+    int fresh, made = 1;
+    for (int i = 0; i < M; i++) {
+        made &= (ids[i] = nbi_nodes_get(&nodes, i % 40, i / 40, 0, 1, &fresh)) != 0;
+        nbi_nodes_at(&nodes, ids[i])->g = i;
+        nbi_open_push(&q, 2.0 * i, -(double)i, ids[i]); /* entry i: live */
+    }
+    for (int i = 0; i < M; i++) {
+        nbi_node *n = nbi_nodes_at(&nodes, ids[i]);
+        if (i % 3 == 1) {
+            n->g = i - 0.5; /* cheaper: entry i stale, a new one pushed */
+            nbi_open_push(&q, 2.0 * i - 1, -n->g, ids[i]);
+        } else if (i % 3 == 2)
+            n->closed = 1; /* entry i stale */
+    }
+    double last = -1;
+    int count = 0, live = 1, order = 1, got;
+    while ((got = nbi_open_pop(&q, &it)) == 1) {
+        const nbi_node *n = nbi_nodes_at(&nodes, it.id);
+        live &= !n->closed && n->g == -it.tie;
+        order &= it.key >= last;
+        last = it.key;
+        count++;
+    }
+    /* 100 entries of the first kind, 100 cheaper ones of the second. */
+    ok(made && got == 0 && live && order && count == 200,
+       "with nodes: %d entries popped, every one live, in order; 200 expected", count);
+    ok(nbi_open_empty(&q), "and then the list is empty");
+    nbi_open_push(&q, 1e6, -1.0, ids[2]); /* closed */
+    ok(!nbi_open_empty(&q) && nbi_open_pop(&q, &it) == 0 && nbi_open_empty(&q),
+       "a list of stale entries only: not empty, yet nothing to pop");
+    nbi_open_free(&q);
+    nbi_nodes_free(&nodes);
     return done_testing();
 }

@@ -32,8 +32,8 @@ static int on_grid(const nb_planner *p, const nb_pose *s, long sx, long sy, unsi
 uint32_t nbi_next_open(nb_planner *p)
 {
     nbi_heap_item it;
-    while (!nbi_open_empty(&p->heap)) {
-        if (!nbi_open_pop(&p->heap, &it)) {
+    for (int got; (got = nbi_open_pop(&p->heap, &it)) != 0;) {
+        if (got < 0) {
             p->nodes.nomem = p->nodes.full = 1;
             return 0;
         }

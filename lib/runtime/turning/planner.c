@@ -54,6 +54,8 @@ nb_status nb_planner_open(const nb_bundle *b, const char *unit, nb_planner **out
         goto fail;
     }
     p->capseg = 64 * NB_CURVE_MAX_SEGMENTS;
+    p->heap.nodes = &p->nodes;
+    p->rra.heap.nodes = &p->rra.nodes;
     *out = p;
     nbi_ok(err);
     return NB_OK;

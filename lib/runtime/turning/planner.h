@@ -203,6 +203,11 @@ typedef struct nbi_open {
     size_t cur, top;   /* the bucket heaped last; the highest with entries */
     uint32_t free;     /* free chunks, a list */
     double base;       /* the key where bucket 0 starts */
+    /* When set, the nodes the ids name: an entry whose node is closed or
+     * has another cost than its tie says (-g) is stale, and is dropped as
+     * its bucket is heaped, never popped (most of the search back over
+     * cells' entries are: a cell is often found cheaper while it waits). */
+    const nbi_nodes *nodes;
     int based;
     const nb_allocator *alloc;
 } nbi_open;
@@ -213,8 +218,9 @@ void nbi_open_clear(nbi_open *q);
 static inline int nbi_open_empty(const nbi_open *q) { return q->n == 0 && q->waiting == 0; }
 /* 0 when out of memory; the list is as it was. */
 int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id);
-/* The least entry, removed, in *out; the list must not be empty.  0 when
- * out of memory (the list is as it was). */
+/* The least entry, removed, in *out: 1; 0 when the list is empty (it may
+ * be, with nodes set, though nbi_open_empty said no); -1 when out of
+ * memory (the list is as it was). */
 int nbi_open_pop(nbi_open *q, nbi_heap_item *out);
 /* Bytes held. */
 size_t nbi_open_bytes(const nbi_open *q);

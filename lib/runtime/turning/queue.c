@@ -153,20 +153,28 @@ static int refill(nbi_open *q)
         m += q->chunk[c - 1].n;
     if (m > q->cap && !nbi_grow(q->alloc, (void **)&q->a, &q->cap, m, sizeof *q->a))
         return 0;
+    size_t all = m;
     m = 0;
     for (uint32_t c = q->head[b], next; c; c = next) {
         struct nbi_open_chunk *k = &q->chunk[c - 1];
-        for (uint32_t i = 0; i < k->n; i++, m++) {
+        if (q->nodes)
+            for (uint32_t i = 0; i < k->n; i++)
+                NBP_PREFETCH(nbi_nodes_at(q->nodes, k->id[i]));
+        for (uint32_t i = 0; i < k->n; i++) {
+            const nbi_node *nd = q->nodes ? nbi_nodes_at(q->nodes, k->id[i]) : NULL;
+            if (nd && (nd->closed || nd->g != -k->tie[i]))
+                continue; /* stale: never to be heaped */
             q->a[m].key = k->key[i];
             q->a[m].tie = k->tie[i];
             q->a[m].id = k->id[i];
+            m++;
         }
         next = k->next;
         k->next = q->free;
         q->free = c;
     }
     q->head[b] = 0;
-    q->waiting -= m;
+    q->waiting -= all;
     q->n = m;
     q->cur = b;
     for (size_t i = m > 1 ? (m - 2) / 4 + 1 : 0; i-- > 0;)
@@ -176,8 +184,12 @@ static int refill(nbi_open *q)
 
 int nbi_open_pop(nbi_open *q, nbi_heap_item *out)
 {
-    if (!q->n && !refill(q))
-        return 0;
+    while (!q->n) {
+        if (!q->waiting)
+            return 0;
+        if (!refill(q))
+            return -1;
+    }
     *out = q->a[0];
     nbi_heap_item it = q->a[--q->n];
     if (q->n)

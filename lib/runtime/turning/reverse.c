@@ -46,8 +46,8 @@ static uint32_t step(nb_planner *p)
     struct nbi_rra *r = &p->rra;
     uint32_t id = 0;
     nbi_heap_item it;
-    while (!nbi_open_empty(&r->heap)) {
-        if (!nbi_open_pop(&r->heap, &it)) {
+    for (int got; (got = nbi_open_pop(&r->heap, &it)) != 0;) {
+        if (got < 0) {
             r->nodes.nomem = r->nodes.full = 1;
             return 0;
         }
