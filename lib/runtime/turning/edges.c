@@ -158,10 +158,12 @@ void nbi_window_read(nb_planner *p, long x, long y)
         return;
     long half = (long)e->half;
     uint64_t keep = e->window == 64 ? ~(uint64_t)0 : ((uint64_t)1 << e->window) - 1;
+    uint64_t row[32];
+    nbi_cells_rows(&p->cells, y - half, e->window, x - half, row);
     memset(p->win, 0, e->words * sizeof *p->win);
     for (unsigned r = 0; r < e->window; r++) {
         size_t bit = (size_t)r * e->stride;
-        p->win[bit / 64] |= (nbi_cells_row(&p->cells, y - half + (long)r, x - half) & keep) << (bit % 64);
+        p->win[bit / 64] |= (row[r] & keep) << (bit % 64);
     }
 }
 

@@ -67,8 +67,7 @@ static uint32_t step(nb_planner *p)
     /* The neighbours' rows of blocked cells, bit 3 + dx for x + dx, read
      * once; and their blocks of nodes, at most two across and two down. */
     uint64_t row[7];
-    for (int dy = -3; dy <= 3; dy++)
-        row[dy + 3] = nbi_cells_row(&p->cells, y + dy, x - 3);
+    nbi_cells_rows(&p->cells, y - 3, 7, x - 3, row);
     const long bx0 = (x > 3 ? x - 3 : 0) >> 3, by0 = (y > 3 ? y - 3 : 0) >> 3;
     uint32_t *blocks[2][2] = {{NULL, NULL}, {NULL, NULL}};
     for (unsigned o = 0; o < r->N; o++) {
