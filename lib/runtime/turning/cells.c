@@ -72,16 +72,6 @@ const nbi_tile *nbi_cells_tile(nbi_cells *c, long tx, long ty)
     return t;
 }
 
-uint64_t nbi_cells_row(nbi_cells *c, long y, long x)
-{
-    long tx = nbi_tile_of(x), ty = nbi_tile_of(y);
-    unsigned r = (unsigned)(y - ty * NBI_TILE), b = (unsigned)(x - tx * NBI_TILE);
-    uint64_t w = nbi_cells_tile(c, tx, ty)->blocked[r] >> b;
-    if (b)
-        w |= nbi_cells_tile(c, tx + 1, ty)->blocked[r] << (NBI_TILE - b);
-    return w;
-}
-
 void nbi_cells_rows(nbi_cells *c, long y0, unsigned n, long x, uint64_t *out)
 {
     long tx = nbi_tile_of(x), ty = -1;

@@ -77,9 +77,8 @@ static inline int nbi_cells_blocked(nbi_cells *c, long x, long y)
     const nbi_tile *t = nbi_cells_tile(c, tx, ty);
     return (int)(t->blocked[y - ty * NBI_TILE] >> (x - tx * NBI_TILE) & 1);
 }
-/* The blocked bits of cells x .. x + 63 of row y, cell x in bit 0. */
-uint64_t nbi_cells_row(nbi_cells *c, long y, long x);
-/* The same for the n rows y0 .. y0 + n - 1 into out[0 .. n - 1]. */
+/* The blocked bits of cells x .. x + 63 of the n rows y0 .. y0 + n - 1,
+ * cell x in bit 0, into out[0 .. n - 1]. */
 void nbi_cells_rows(nbi_cells *c, long y0, unsigned n, long x, uint64_t *out);
 /* Does the unit's disc fit at the centre of the cell? */
 int nbi_cells_stand(nbi_cells *c, long x, long y);
