@@ -31,6 +31,14 @@
 #define NBP_RETURN_ADDRESS() ((void *)0)
 #endif
 
+/* Asks for the cache line at p ahead of its use; nothing where the
+ * compiler has no way to. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NBP_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define NBP_PREFETCH(p) ((void)(p))
+#endif
+
 /* The index of the lowest set bit of v, which must not be 0. */
 static inline unsigned nbp_ctz64(uint64_t v)
 {

@@ -241,6 +241,8 @@ struct tally {
 
 static void summary(const char *title, struct tally *t, int old)
 {
+    if (!t->queries)
+        return; /* a set asked away (--long 0, --short 0): no rows of nan */
     printf("\n%s: %u queries, %u found%s\n", title, t->queries, t->found,
            old ? (t->differ ? "; COSTS DIFFER" : "; the same cost from both on every query") : "");
     printf("%-26s %10s %10s %10s %10s %12s\n", "", "median", "90th", "max", "total", "expansions");

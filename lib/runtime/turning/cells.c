@@ -72,14 +72,21 @@ const nbi_tile *nbi_cells_tile(nbi_cells *c, long tx, long ty)
     return t;
 }
 
-uint64_t nbi_cells_row(nbi_cells *c, long y, long x)
+void nbi_cells_rows(nbi_cells *c, long y0, unsigned n, long x, uint64_t *out)
 {
-    long tx = nbi_tile_of(x), ty = nbi_tile_of(y);
-    unsigned r = (unsigned)(y - ty * NBI_TILE), b = (unsigned)(x - tx * NBI_TILE);
-    uint64_t w = nbi_cells_tile(c, tx, ty)->blocked[r] >> b;
-    if (b)
-        w |= nbi_cells_tile(c, tx + 1, ty)->blocked[r] << (NBI_TILE - b);
-    return w;
+    long tx = nbi_tile_of(x), ty = -1;
+    unsigned b = (unsigned)(x - tx * NBI_TILE);
+    const nbi_tile *left = NULL, *right = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        long y = y0 + (long)i, t = nbi_tile_of(y);
+        if (!left || t != ty) { /* each tile looked up once, not once a row */
+            ty = t;
+            left = nbi_cells_tile(c, tx, ty);
+            right = b ? nbi_cells_tile(c, tx + 1, ty) : left;
+        }
+        unsigned r = (unsigned)(y - ty * NBI_TILE);
+        out[i] = left->blocked[r] >> b | (b ? right->blocked[r] << (NBI_TILE - b) : 0);
+    }
 }
 
 static int disc_hit(void *ctx, long x, long y) { return nbi_cells_blocked(ctx, x, y); }

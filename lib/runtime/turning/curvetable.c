@@ -34,6 +34,8 @@ nb_status nbi_curvetab_view(const uint8_t *p, size_t len, nbi_curvetab *t, nb_er
         return nbi_fail(err, NB_ERR_FORMAT, "%zu bytes; expected %zu", len, need);
     t->rows = p + NBI_CT_HEADER;
     t->far = t->rows + rows * t->cols * 2;
+    for (unsigned c = 0; c < t->cols; c++)
+        t->far_max = fmax(t->far_max, nbi_get16(t->far + (size_t)c * 2) / (double)t->steps);
     return NB_OK;
 }
 

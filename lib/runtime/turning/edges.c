@@ -63,6 +63,7 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
     int8_t(*scell)[2] = nbi_alloc_array(a, cells ? cells : 1, sizeof *scell);
     e->efirst = nbi_alloc_array(a, nentries, sizeof *e->efirst);
     e->ecount = nbi_alloc(a, nentries);
+    e->least = nbi_alloc_array(a, nentries, sizeof *e->least);
     e->len = nbi_alloc_array(a, e->ncurves, sizeof *e->len);
     e->code = nbi_alloc_array(a, e->ncurves, sizeof *e->code);
     if (e->masks)
@@ -72,7 +73,7 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
         e->cnum = nbi_alloc_array(a, e->ncurves, sizeof *e->cnum);
         e->cell = nbi_alloc_array(a, turns * (cells + M), sizeof *e->cell);
     }
-    if (!sfirst || !scell || !e->efirst || !e->ecount || !e->len || !e->code ||
+    if (!sfirst || !scell || !e->efirst || !e->ecount || !e->least || !e->len || !e->code ||
         (e->masks ? !e->mask : !e->cfirst || !e->cnum || !e->cell)) {
         nbi_free(a, sfirst);
         nbi_free(a, scell);
@@ -122,6 +123,12 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
                             e->cnum[c] = (uint16_t)(at - e->cfirst[c]);
                     }
                 }
+    for (unsigned h0 = 0; h0 < K; h0++)
+        for (unsigned o = 0; o < N; o++)
+            for (unsigned h1 = 0; h1 < K; h1++) {
+                size_t ix = ((size_t)h0 * K + h1) * N + o;
+                e->least[((size_t)h0 * N + o) * K + h1] = e->ecount[ix] ? e->len[e->efirst[ix]] : INFINITY;
+            }
     nbi_free(a, sfirst);
     nbi_free(a, scell);
     return NB_OK;
@@ -131,6 +138,7 @@ void nbi_edges_free(nbi_edges *e, const nb_allocator *a)
 {
     nbi_free(a, e->efirst);
     nbi_free(a, e->ecount);
+    nbi_free(a, e->least);
     nbi_free(a, e->len);
     nbi_free(a, e->code);
     nbi_free(a, e->mask);
@@ -150,10 +158,12 @@ void nbi_window_read(nb_planner *p, long x, long y)
         return;
     long half = (long)e->half;
     uint64_t keep = e->window == 64 ? ~(uint64_t)0 : ((uint64_t)1 << e->window) - 1;
+    uint64_t row[32];
+    nbi_cells_rows(&p->cells, y - half, e->window, x - half, row);
     memset(p->win, 0, e->words * sizeof *p->win);
     for (unsigned r = 0; r < e->window; r++) {
         size_t bit = (size_t)r * e->stride;
-        p->win[bit / 64] |= (nbi_cells_row(&p->cells, y - half + (long)r, x - half) & keep) << (bit % 64);
+        p->win[bit / 64] |= (row[r] & keep) << (bit % 64);
     }
 }
 

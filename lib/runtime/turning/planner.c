@@ -54,6 +54,8 @@ nb_status nb_planner_open(const nb_bundle *b, const char *unit, nb_planner **out
         goto fail;
     }
     p->capseg = 64 * NB_CURVE_MAX_SEGMENTS;
+    p->heap.nodes = &p->nodes;
+    p->rra.heap.nodes = &p->rra.nodes;
     *out = p;
     nbi_ok(err);
     return NB_OK;
@@ -88,7 +90,7 @@ size_t nb_planner_memory(const nb_planner *p)
 {
     const nbi_edges *e = &p->edges;
     size_t entries = (size_t)e->K * e->K * e->N, curves = e->ncurves;
-    size_t table = entries * (sizeof *e->efirst + 1) + curves * (sizeof *e->len + sizeof *e->code) +
+    size_t table = entries * (sizeof *e->efirst + 1 + sizeof *e->least) + curves * (sizeof *e->len + sizeof *e->code) +
                    (e->masks ? curves * e->words * sizeof *e->mask
                              : curves * (sizeof *e->cfirst + sizeof *e->cnum));
     size_t routes = (p->route.cap + p->fwd.cap + p->bwd.cap + p->mid.cap + p->tmp.cap) *
@@ -96,6 +98,6 @@ size_t nb_planner_memory(const nb_planner *p)
     return sizeof *p + table + (size_t)(p->cells.tw * p->cells.th) * sizeof *p->cells.dir +
            p->cells.n * sizeof(nbi_tile) + p->cells.capn * sizeof *p->cells.pool +
            nbi_nodes_bytes(&p->nodes) + nbi_nodes_bytes(&p->rra.nodes) +
-           (p->heap.cap + p->rra.heap.cap) * sizeof *p->heap.a + routes +
+           nbi_open_bytes(&p->heap) + nbi_open_bytes(&p->rra.heap) + routes +
            p->capseg * sizeof *p->seg + p->cappath * sizeof *p->path;
 }

@@ -77,8 +77,9 @@ static inline int nbi_cells_blocked(nbi_cells *c, long x, long y)
     const nbi_tile *t = nbi_cells_tile(c, tx, ty);
     return (int)(t->blocked[y - ty * NBI_TILE] >> (x - tx * NBI_TILE) & 1);
 }
-/* The blocked bits of cells x .. x + 63 of row y, cell x in bit 0. */
-uint64_t nbi_cells_row(nbi_cells *c, long y, long x);
+/* The blocked bits of cells x .. x + 63 of the n rows y0 .. y0 + n - 1,
+ * cell x in bit 0, into out[0 .. n - 1]. */
+void nbi_cells_rows(nbi_cells *c, long y0, unsigned n, long x, uint64_t *out);
 /* Does the unit's disc fit at the centre of the cell? */
 int nbi_cells_stand(nbi_cells *c, long x, long y);
 
@@ -151,6 +152,9 @@ typedef struct nbi_edges {
     unsigned words;    /* 64-bit words of a mask */
     uint32_t *efirst;  /* per entry (h0 K + h1) N + o: its first curve */
     uint8_t *ecount;
+    double *least;     /* per (h0 N + o) K + h1: the entry's shortest curve,
+                        * INFINITY when it has none; a search's "cannot
+                        * improve" test reads a node's row of N K at once */
     double *len;       /* per curve */
     uint16_t *code;    /* word | variant << 3 */
     uint64_t *mask;    /* masks: words per curve, the destination's bit set too */
@@ -180,20 +184,47 @@ static inline int nbi_mask_hits(const nbi_edges *e, const uint64_t *win, uint32_
 
 /* ---- open lists (queue.c) ---- */
 
+/* The entries of an open list beyond the lowest band of keys wait
+ * unsorted in buckets of this width (queue.c), in chunks of this many. */
+#define NBI_OPEN_WIDTH 0.125
+#define NBI_OPEN_CHUNK 16
+
 typedef struct nbi_open {
-    nbi_heap_item *a;
+    nbi_heap_item *a; /* the heap: the entries of bucket cur and below */
     size_t n, cap;
+    struct nbi_open_chunk {
+        uint32_t next, n; /* next: the bucket's next chunk + 1, or 0 */
+        double key[NBI_OPEN_CHUNK], tie[NBI_OPEN_CHUNK]; /* 20 bytes an entry, */
+        uint32_t id[NBI_OPEN_CHUNK];                     /* not a heap item's 24 */
+    } *chunk;          /* the waiting entries' chunks, and free ones */
+    size_t nchunk, capchunk;
+    uint32_t *head;    /* per bucket: its newest chunk + 1, or 0 */
+    size_t caphead;
+    size_t waiting;    /* entries in buckets */
+    size_t cur, top;   /* the bucket heaped last; the highest with entries */
+    uint32_t free;     /* free chunks, a list */
+    double base;       /* the key where bucket 0 starts */
+    /* When set, the nodes the ids name: an entry whose node is closed or
+     * has another cost than its tie says (-g) is stale, and is dropped as
+     * its bucket is heaped, never popped (most of the search back over
+     * cells' entries are: a cell is often found cheaper while it waits). */
+    const nbi_nodes *nodes;
+    int based;
     const nb_allocator *alloc;
 } nbi_open;
 
 int nbi_open_init(nbi_open *q, const nb_allocator *a, size_t cap);
 void nbi_open_free(nbi_open *q);
-static inline void nbi_open_clear(nbi_open *q) { q->n = 0; }
-static inline int nbi_open_empty(const nbi_open *q) { return q->n == 0; }
+void nbi_open_clear(nbi_open *q);
+static inline int nbi_open_empty(const nbi_open *q) { return q->n == 0 && q->waiting == 0; }
 /* 0 when out of memory; the list is as it was. */
 int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id);
-/* The least entry, removed; the list must not be empty. */
-nbi_heap_item nbi_open_pop(nbi_open *q);
+/* The least entry, removed, in *out: 1; 0 when the list is empty (it may
+ * be, with nodes set, though nbi_open_empty said no); -1 when out of
+ * memory (the list is as it was). */
+int nbi_open_pop(nbi_open *q, nbi_heap_item *out);
+/* Bytes held. */
+size_t nbi_open_bytes(const nbi_open *q);
 
 /* ---- heuristics' tables (heuristic.c, reverse.c) ---- */
 

@@ -36,6 +36,7 @@ int nbi_rra_begin(nb_planner *p, long gx, long gy, long sx, long sy, unsigned N)
         return 0;
     nbi_node *n = nbi_nodes_at(&r->nodes, id);
     n->g = 0;
+    nbi_block_g(&r->nodes, nbi_nodes_block(&r->nodes, gx >> 3, gy >> 3, 0))[NBI_SLOT(1, gx, gy, 0)] = 0;
     return nbi_open_push(&r->heap, nbi_lattice_bound(r->lat, sx - gx, sy - gy), 0, id);
 }
 
@@ -44,8 +45,12 @@ static uint32_t step(nb_planner *p)
 {
     struct nbi_rra *r = &p->rra;
     uint32_t id = 0;
-    while (!nbi_open_empty(&r->heap)) {
-        nbi_heap_item it = nbi_open_pop(&r->heap);
+    nbi_heap_item it;
+    for (int got; (got = nbi_open_pop(&r->heap, &it)) != 0;) {
+        if (got < 0) {
+            r->nodes.nomem = r->nodes.full = 1;
+            return 0;
+        }
         nbi_node *n = nbi_nodes_at(&r->nodes, it.id);
         if (!n->closed && it.tie == -n->g) {
             id = it.id;
@@ -59,22 +64,36 @@ static uint32_t step(nb_planner *p)
     r->expanded++;
     long x = n->x, y = n->y;
     double g = n->g;
+    /* The neighbours' rows of blocked cells, bit 3 + dx for x + dx, read
+     * once; and their blocks of nodes, at most two across and two down. */
+    uint64_t row[7];
+    nbi_cells_rows(&p->cells, y - 3, 7, x - 3, row);
+    const long bx0 = (x > 3 ? x - 3 : 0) >> 3, by0 = (y > 3 ? y - 3 : 0) >> 3;
+    uint32_t *blocks[2][2] = {{NULL, NULL}, {NULL, NULL}};
     for (unsigned o = 0; o < r->N; o++) {
         long cx = x - p->off[o][0], cy = y - p->off[o][1];
-        if (cx < 0 || cy < 0 || cx >= p->W || cy >= p->H || nbi_blocked(p, cx, cy))
+        if (cx < 0 || cy < 0 || cx >= p->W || cy >= p->H || row[3 - p->off[o][1]] >> (3 - p->off[o][0]) & 1)
             continue;
         double ng = g + r->lat->least[o];
-        int fresh;
-        uint32_t cid = nbi_nodes_get(&r->nodes, cx, cy, 0, 1, &fresh);
-        if (!cid)
+        uint32_t **bp = &blocks[(cy >> 3) - by0][(cx >> 3) - bx0];
+        if (!*bp && !(*bp = nbi_nodes_block(&r->nodes, cx >> 3, cy >> 3, 1)))
+            return 0;
+        size_t slot = NBI_SLOT(1, cx, cy, 0);
+        double *bg = nbi_block_g(&r->nodes, *bp);
+        /* The block's copy of the cost first: most neighbours improve
+         * nothing, and the node itself may be far in memory. */
+        if (ng >= bg[slot])
+            continue;
+        uint32_t cid = (*bp)[slot];
+        if (!cid && !(cid = nbi_nodes_make(&r->nodes, &(*bp)[slot], cx, cy, 0)))
             return 0;
         nbi_node *c = nbi_nodes_at(&r->nodes, cid);
         /* The bound toward the start is consistent: a closed cell's
          * distance is final (another sum of the same lengths may come out
          * a rounding error shorter; reopening it would only redo work). */
-        if (c->closed || ng >= c->g)
+        if (c->closed)
             continue;
-        c->g = ng;
+        c->g = bg[slot] = ng;
         if (!nbi_open_push(&r->heap, nbi_key(ng, nbi_lattice_bound(r->lat, r->sx - cx, r->sy - cy)), -ng,
                            cid)) {
             r->nodes.nomem = r->nodes.full = 1;

@@ -197,7 +197,7 @@ enum nbi_run nbi_s48_run(nb_planner *p, uint64_t budget)
     for (uint64_t done = 0; done < budget; done++) {
         uint32_t id = nbi_next_open(p);
         if (!id)
-            return NBI_RUN_NONE;
+            return p->nodes.nomem ? NBI_RUN_NOMEM : NBI_RUN_NONE;
         nbi_node *nd = nbi_nodes_at(&p->nodes, id);
         nd->closed = 1;
         p->expanded++;

@@ -115,12 +115,21 @@ typedef struct nbi_curvetab {
     double radius;
     const uint8_t *rows; /* distance * steps rows of cols u16 */
     const uint8_t *far;  /* cols u16 */
+    double far_max;      /* the far row's largest excess, in cells */
 } nbi_curvetab;
 
 nb_status nbi_curvetab_view(const uint8_t *p, size_t len, nbi_curvetab *t, nb_err *err);
 /* A lower bound of the length of any forward path with the table's
  * turning radius from a pose to the point (x, y). */
 double nbi_curvetab_lookup(const nbi_curvetab *t, const nb_pose *from, double x, double y);
+/* 1 when the look-up from any pose to a point (dx, dy) away is sure to be
+ * at most h (past the table's distance, where it is the distance plus at
+ * most far_max): a search that has a bound h already may skip it. */
+static inline int nbi_curvetab_below(const nbi_curvetab *t, double dx, double dy, double h)
+{
+    double d2 = dx * dx + dy * dy, lim = t->distance + 1.0, s = h - t->far_max - 1e-6;
+    return d2 >= lim * lim && s > 0 && d2 <= s * s;
+}
 /* The table's row and column for a distance and a relative bearing. */
 void nbi_curvetab_cell(const nbi_curvetab *t, double rho, double alpha, long *row, unsigned *col);
 
