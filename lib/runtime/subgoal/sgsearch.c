@@ -475,10 +475,6 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "agent size 0: a size is 1 or more cells");
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "unknown corner rule %d", (int)q->corner);
-    if (q->corner == NB_CORNER_WEAK)
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "%s: subgoal layers serve the strict corner rule only; for weak corners "
-                        "use Annotated A* (nb_aa_find)", b->path);
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
