@@ -237,9 +237,11 @@ static uint32_t node_slot(nb_sg *ws, uint32_t id)
         ws->limit = 1;
         return NONE;
     }
-    if (!nbi_grow(ws->a, (void **)&ws->node, &ws->ncap, ws->nused + 1, sizeof *ws->node) ||
-        !nbi_grow(ws->a, (void **)&ws->heap[0], &ws->hcap[0], ws->nused + 1, sizeof(struct open)) ||
-        !nbi_grow(ws->a, (void **)&ws->heap[1], &ws->hcap[1], ws->nused + 1, sizeof(struct open)) ||
+    /* The records and both heaps grow together (a call only when full). */
+    if ((ws->nused >= ws->ncap &&
+         (!nbi_grow(ws->a, (void **)&ws->node, &ws->ncap, ws->nused + 1, sizeof *ws->node) ||
+          !nbi_grow(ws->a, (void **)&ws->heap[0], &ws->hcap[0], ws->ncap, sizeof(struct open)) ||
+          !nbi_grow(ws->a, (void **)&ws->heap[1], &ws->hcap[1], ws->ncap, sizeof(struct open)))) ||
         !nbi_u32map_put(&ws->map, id, (uint32_t)ws->nused)) {
         ws->oom = NB_ERR_NOMEM;
         return NONE;
