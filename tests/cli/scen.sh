@@ -111,10 +111,11 @@ for map in "$maps"/*/*.map; do
   status navbake scen -m optimal "$tmp/m.nbk" "$tmp/m.scen"
   is "$name: $lines scenario lines, every length optimal with --method optimal" "$rc:$err" "0:"
   [ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/#   /' | head -12
-  # Weak corners: the file with Annotated A*'s weak lengths where they differ.
+  # Weak corners: the file with Annotated A*'s weak lengths where they differ
+  # (fields split at blanks: some files use spaces, most tabs).
   navbake scen --corner weak -v "$tmp/m.nbk" "$tmp/m.scen" 2>/dev/null |
     awk '$1 == "differs" { n = split($2, a, ":"); l = $7; sub(/,$/, "", l); print a[n - 1], l }' > "$tmp/w.len"
-  awk -F '\t' -v OFS='\t' -v lens="$tmp/w.len" '
+  awk -v OFS='\t' -v lens="$tmp/w.len" '
     BEGIN { while ((getline l < lens) > 0) { split(l, p, " "); len[p[1]] = p[2] } }
     FNR in len { $9 = len[FNR] } { print }' "$tmp/m.scen" > "$tmp/w.scen"
   status navbake scen -m optimal --corner weak "$tmp/m.nbk" "$tmp/w.scen"
