@@ -5,8 +5,10 @@
  * (MovingAI's assumption) and one of size 1 that walks on ground and
  * trees (a second capability, which opens the DAO maps' forests).  For
  * sizes above 1 and the other capability the same pairs are run where the
- * agent can stand at both ends.  Every length is checked: the layer's
- * against AA*'s, and for size 1 on ground and swamp against the file's.
+ * agent can stand at both ends.  With -w, also the weak corner rule
+ * (sizes 1 and 2 on ground and swamp, layers baked for both rules, against
+ * AA* with weak corners).  Every length is checked: the layer's against
+ * AA*'s, and for size 1 on ground and swamp, strict, against the file's.
  *
  * Prints, for each map, the layer's bake time (all four layers) and bytes
  * per cell, then per agent the mean microseconds and expansions per query
@@ -55,15 +57,22 @@ struct agent {
     const char *name;
     nb_capability cap;
     uint32_t size;
+    nb_corner corner;
 };
-/* ground 1, swamp 2, water 4, trees 8 in the default legend */
+/* ground 1, swamp 2, water 4, trees 8 in the default legend.  The first
+ * NAGENTS make the agent set (its capability x size pairs); with -w the
+ * weak-corner ones run too, on layers baked for both rules. */
 static const struct agent agents_run[] = {
-    {"ground+swamp, size 1", 3, 1},
-    {"ground+swamp, size 2", 3, 2},
-    {"ground+swamp, size 3", 3, 3},
-    {"ground+trees, size 1", 9, 1},
+    {"ground+swamp, size 1", 3, 1, NB_CORNER_STRICT},
+    {"ground+swamp, size 2", 3, 2, NB_CORNER_STRICT},
+    {"ground+swamp, size 3", 3, 3, NB_CORNER_STRICT},
+    {"ground+trees, size 1", 9, 1, NB_CORNER_STRICT},
+    {"ground+swamp, size 1, weak corners", 3, 1, NB_CORNER_WEAK},
+    {"ground+swamp, size 2, weak corners", 3, 2, NB_CORNER_WEAK},
 };
-#define NAGENTS (sizeof agents_run / sizeof agents_run[0])
+#define NAGENTS 4
+#define NRUN (sizeof agents_run / sizeof agents_run[0])
+static int weak_too; /* -w */
 
 static long wrong; /* lengths that disagree, over the run */
 
@@ -101,7 +110,9 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
         st = nbb_bake_clearance(b, &legend, &agents, &grid, 0, NULL, &err);
     if (st == NB_OK) {
         t0 = now_us();
-        st = nbb_bake_subgoal(b, &legend, &agents, &grid, NBB_CORNERS_STRICT, 0, &os, &err);
+        st = nbb_bake_subgoal(b, &legend, &agents, &grid,
+                              NBB_CORNERS_STRICT | (weak_too ? NBB_CORNERS_WEAK : 0), 0, &os,
+                              &err);
         t1 = now_us();
     }
     if (st == NB_OK)
@@ -130,7 +141,7 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
     printf("| agent | bucket | queries | AA* us/query | optimal us/query | AA* / optimal | AA* "
            "expanded | optimal expanded |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     size_t stride = scen.count > max_lines ? (scen.count + max_lines - 1) / max_lines : 1;
-    for (size_t ai = 0; ai < NAGENTS; ai++) {
+    for (size_t ai = 0; ai < (weak_too ? NRUN : NAGENTS); ai++) {
         const struct agent *ag = &agents_run[ai];
         tally t;
         memset(&t, 0, sizeof t);
@@ -138,10 +149,12 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
         nb_aa_query_init(&aq);
         aq.size = ag->size;
         aq.capability = ag->cap;
+        aq.corner = ag->corner;
         nb_sg_query sq;
         nb_sg_query_init(&sq);
         sq.size = ag->size;
         sq.capability = ag->cap;
+        sq.corner = ag->corner;
         for (size_t li = 0; li < scen.count; li += stride) {
             const nbb_scen_line *l = &scen.lines[li];
             if (nb_can_stand(nb, ag->cap, ag->size, l->start.x, l->start.y) != 1 ||
@@ -211,13 +224,15 @@ int main(int argc, char **argv)
     size_t max_lines = 150;
     const char *only = NULL;
     int c;
-    while ((c = getopt(argc, argv, "n:m:")) != -1) {
-        if (c == 'n')
+    while ((c = getopt(argc, argv, "n:m:w")) != -1) {
+        if (c == 'w')
+            weak_too = 1;
+        else if (c == 'n')
             max_lines = (size_t)strtoul(optarg, NULL, 10);
         else if (c == 'm')
             only = optarg;
         else {
-            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP]\n");
+            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w]\n");
             return 2;
         }
     }

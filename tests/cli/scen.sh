@@ -5,8 +5,11 @@
 # file's last, longest line); 'make check-scen' sets NB_SCEN_EVERY=1 and
 # runs them all.  The optimal-search layer (mkclear --optimal, --method
 # optimal) the same way: on three maps in make check, on every map with
-# every line in check-scen.  Also: a wrong length is caught, and bad scenario files
-# are refused with the file and line named.
+# every line in check-scen; and its weak-corner layers (mkclear
+# --optimal=both) on the same lines against Annotated A* with weak corners
+# (the files' lengths are for strict corners: the lines where AA* finds a
+# shorter way get its length).  Also: a wrong length is caught, and bad
+# scenario files are refused with the file and line named.
 . "$top_srcdir/tests/support/lib.sh"
 every=${NB_SCEN_EVERY:-100}
 maps=${NB_SHARED:+$NB_SHARED/maps}
@@ -67,10 +70,19 @@ import json; d=json.load(open('$tmp/q-$b.json')); a=json.load(open('$tmp/a-$b.js
 assert d['found'] and abs(d['length']-a['length'])<1e-9 and d['workspace_bytes']>0 and d['setup_microseconds']>=0"
 done
 status navbake scen -m optimal --corner weak "$tmp/so.nbk" "$tmp/good.scen"
-like "weak corners: Annotated A* answers, saying why" "$err" "strict corner rule only"
-status mkclear --optimal=weak "$top_srcdir/data/sample.map" -o "$tmp/sw.nbk"
-is "mkclear --optimal=weak: a usage error" "$rc" 2
-like "... saying why" "$err" "serves the strict corner rule only"
+like "weak corners, a strict layer only: Annotated A* answers, saying why" "$err" "size 1 and weak corners (it has"
+ok "mkclear --optimal=weak" mkclear -q --optimal=weak "$top_srcdir/data/sample.map" -o "$tmp/sw.nbk"
+status navbake query --json -m optimal --corner weak "$tmp/sw.nbk" --from 2,2 --to 60,36
+printf '%s' "$out" > "$tmp/q-w.json"; qerr=$err
+status navbake query --json --corner weak "$tmp/sw.nbk" --from 2,2 --to 60,36
+printf '%s' "$out" > "$tmp/a-w.json"
+ok "... its layer answers weak queries: Annotated A*'s weak length, shorter than the strict one" python3 -c "
+import json; d=json.load(open('$tmp/q-w.json')); a=json.load(open('$tmp/a-w.json')); s=json.load(open('$tmp/q-so.json'))
+assert d['found'] and abs(d['length']-a['length'])<1e-9 and d['length']<s['length']-1e-9"
+is "... without falling back" "$qerr" ""
+status mkclear --optimal=diagonal "$top_srcdir/data/sample.map" -o "$tmp/sx.nbk"
+is "mkclear --optimal=diagonal: a usage error" "$rc" 2
+like "... naming the rules" "$err" "expected strict (the default), weak or both"
 status navbake scen "$tmp/s.nbk"; is "no scenario file: exit 2" "$rc" 2
 status navbake scen "$tmp/s.nbk" "$tmp/none.scen"; is "a missing file: exit 1" "$rc" 1
 
@@ -83,8 +95,8 @@ for map in "$maps"/*/*.map; do
   name=${map#"$maps"/}
   [ -f "$map.scen" ] || continue
   opt=
-  case "$optimal_maps" in *" $name "*) opt=--optimal ;; esac
-  [ "$every" = 1 ] && opt=--optimal
+  case "$optimal_maps" in *" $name "*) opt=--optimal=both ;; esac
+  [ "$every" = 1 ] && opt=--optimal=both
   rm -f "$tmp/m.nbk"
   if ! mkclear $opt "$map" -o "$tmp/m.nbk" 2>"$tmp/.e"; then
     ok "$name: baked" false; continue
@@ -98,6 +110,16 @@ for map in "$maps"/*/*.map; do
   [ -n "$opt" ] || continue
   status navbake scen -m optimal "$tmp/m.nbk" "$tmp/m.scen"
   is "$name: $lines scenario lines, every length optimal with --method optimal" "$rc:$err" "0:"
+  [ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/#   /' | head -12
+  # Weak corners: the file with Annotated A*'s weak lengths where they differ
+  # (fields split at blanks: some files use spaces, most tabs).
+  navbake scen --corner weak -v "$tmp/m.nbk" "$tmp/m.scen" 2>/dev/null |
+    awk '$1 == "differs" { n = split($2, a, ":"); l = $7; sub(/,$/, "", l); print a[n - 1], l }' > "$tmp/w.len"
+  awk -v OFS='\t' -v lens="$tmp/w.len" '
+    BEGIN { while ((getline l < lens) > 0) { split(l, p, " "); len[p[1]] = p[2] } }
+    FNR in len { $9 = len[FNR] } { print }' "$tmp/m.scen" > "$tmp/w.scen"
+  status navbake scen -m optimal --corner weak "$tmp/m.nbk" "$tmp/w.scen"
+  is "$name: the same lines with weak corners: Annotated A*'s lengths with --method optimal ($(wc -l < "$tmp/w.len") shorter than the file's)" "$rc:$err" "0:"
   [ "$rc" = 0 ] || printf '%s\n' "$out" "$err" | sed 's/^/#   /' | head -12
 done
 finish

@@ -36,6 +36,7 @@ status navbake verify --deep "$o"
 is "--deep accepts the optimal-search layers" "$rc" 0
 like "... recomputed with the clearance" "$out" "sections recomputed"
 ok "--deep accepts them with zlib" sh -c "mkclear -q -z --optimal --agents '$agents' '$data/sample.map' -o '$tmp/optz.nbk' && navbake verify -q --deep '$tmp/optz.nbk'"
+ok "--deep accepts weak-corner layers beside the strict ones" sh -c "mkclear -q --optimal=both --agents '$agents' '$data/sample.map' -o '$tmp/optw.nbk' && navbake verify -q --deep '$tmp/optw.nbk'"
 
 status navbake verify --deep "$s"
 is "--deep accepts the sample baked with every tool" "$rc" 0

@@ -1,15 +1,18 @@
 /* test_subgoal.c: the optimal-search layer (subgoal graphs, nb_sg_*)
  * against a textbook Dijkstra (tests/support/brute.c) over the same moves:
- *  - random maps with 1 to 4 terrains, sizes 1 to 3 and three capabilities,
- *    the strict corner rule (the only one the layer serves: weak corners
- *    are refused when baking and when querying, and the caller falls back
- *    to Annotated A*): from sampled starts, every goal of the map gets
- *    Dijkstra's length (or no path exactly where Dijkstra finds none), and
- *    the paths of a sample are legal step by step and as long as they say;
+ *  - random maps with 1 to 4 terrains, sizes 1 to 3, three capabilities
+ *    and both corner rules (a layer for each): from sampled starts, every
+ *    goal of the map gets Dijkstra's length (or no path exactly where
+ *    Dijkstra finds none), and the paths of a sample are legal step by step
+ *    under the query's rule and as long as they say;
  *  - the layer's subgoals are the cells the rule's definition names,
  *    recomputed here from the 3 x 3 block by brute force;
- *  - a query for an agent the bundle has no layer for is refused, naming
- *    the layers it has (the caller falls back to Annotated A*);
+ *  - a wall two cells long, under the weak rule: the path over it cuts both
+ *    its corners, where the strict rule's definition (a bend inside a 3 x 3
+ *    block) names no subgoal (formats/subgoal.md);
+ *  - a query for an agent or corner rule the bundle has no layer for is
+ *    refused, naming the layers it has (the caller falls back to Annotated
+ *    A*);
  *  - the sliced form gives find's path in steps of any size; a budget and
  *    a node cap end with NB_PATH_LIMIT and a legal partial path;
  *  - bad queries are errors; blocked ends and separate components are
@@ -170,7 +173,7 @@ static void test_random(tu_rng *rng)
             nb_err err;
             nb_bundle *nb = NULL;
             nb_sg *ws = NULL;
-            nb_status st = bake(path, &agents, &g, NBB_CORNERS_STRICT, &err);
+            nb_status st = bake(path, &agents, &g, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, &err);
             if (st == NB_OK)
                 st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
             if (st == NB_OK)
@@ -182,7 +185,7 @@ static void test_random(tu_rng *rng)
                 nbb_grid_free(&g);
                 continue;
             }
-            for (int rule = 0; rule < 1; rule++) { /* strict: the layer serves no other */
+            for (int rule = 0; rule < 2; rule++) { /* strict, then weak: a layer each */
                 struct tally t = {0};
                 for (unsigned c = 0; c < 3; c++)
                     for (unsigned s = 1; s <= 3; s++)
@@ -226,7 +229,7 @@ static void test_dense(tu_rng *rng)
     const char *path = tu_path(tu_tmpdir(), "sg-dense.nbk");
     nb_bundle *nb = NULL;
     nb_sg *ws = NULL;
-    if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT, &err) == NB_OK &&
+    if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, &err) == NB_OK &&
                 nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
                 nb_sg_open(nb, 0, &ws, &err) == NB_OK,
             "dense: baked and opened")) {
@@ -236,10 +239,12 @@ static void test_dense(tu_rng *rng)
     }
     double *dist = malloc((size_t)g.width * g.height * sizeof *dist);
     struct tally t = {0};
-    for (unsigned s = 1; s <= 2; s++)
-        all_goals(rng, ws, &g, 1, s, BRUTE_STRICT, 2, dist, &t);
+    for (int rule = 0; rule < 2; rule++)
+        for (unsigned s = 1; s <= 2; s++)
+            all_goals(rng, ws, &g, 1, s, (enum brute_corner)rule, 2, dist, &t);
     ok(t.bad_status == 0 && t.bad_len == 0 && t.bad_path == 0,
-       "dense: %ld queries (%ld found), Dijkstra's lengths, legal paths", t.queries, t.found);
+       "dense, both corner rules: %ld queries (%ld found), Dijkstra's lengths, legal paths",
+       t.queries, t.found);
     free(dist);
     nb_sg_close(ws);
     nb_bundle_close(nb);
@@ -337,7 +342,7 @@ static void test_damage(tu_rng *rng)
         {"an edge to the lowest node", "expected another node of a higher level", 3},
         {"an edge a step longer", "not the octile distance", 4},
         {"the edge lists' end moved", "the edge lists run from", 5},
-        {"corner rule 1", "corner rule 1", 6},
+        {"corner rule 2", "corner rule 2", 6},
         {"a node more in the header", "expected", 7},
         {"a bit past the map's edge", "past the map's edge", 8},
         {"a shortcut through a node of a higher level", "passes node", 9},
@@ -379,7 +384,7 @@ static void test_damage(tu_rng *rng)
             }
             break;
         case 5: nbi_put32(q + lay.first + 4 * (size_t)n, e ? e - 1 : 1); break;
-        case 6: nbi_put32(q + 4 * NBI_SG_CORNER, 1); break;
+        case 6: nbi_put32(q + 4 * NBI_SG_CORNER, 2); break;
         case 7: nbi_put32(q + 4 * NBI_SG_NODES, n + 1); break;
         case 8:
             applies = g.width % 64 != 0;
@@ -415,11 +420,12 @@ static void test_damage(tu_rng *rng)
     nbb_grid_free(&g);
 }
 
-/* The rule against its definition, on every 3 x 3 block: a subgoal is a
- * cell some two neighbours p, q need to pass through (no other way inside
- * the block as short), on a path that bends (longer than their octile
- * distance).  Written here as a plain enumeration of the paths of two
- * steps and three steps round the centre. */
+/* The rule against its definition, on every 3 x 3 block.  Strict: a
+ * subgoal is a cell some two neighbours p, q need to pass through (no
+ * other way inside the block as short), on a path that bends (longer than
+ * their octile distance), by Floyd-Warshall round the centre.  Weak: a
+ * cell with a diagonal step the weak rule allows and the strict one does
+ * not (it cuts a blocked cell's corner). */
 static double block_octile(int ax, int ay, int bx, int by)
 {
     int dx = abs(ax - bx), dy = abs(ay - by);
@@ -469,30 +475,193 @@ static double around(unsigned mask, int ax, int ay, int bx, int by, int strict)
     return d[(ay + 1) * 3 + ax + 1][(by + 1) * 3 + bx + 1];
 }
 
+/* The strict definition, a bend through the centre, with the moves of
+ * either rule. */
+static int bends(unsigned mask, int strict)
+{
+    for (int p = 0; p < 8; p++)
+        for (int q = 0; q < 8; q++) {
+            int px = nbi_move_dx[p], py = nbi_move_dy[p], qx = nbi_move_dx[q], qy = nbi_move_dy[q];
+            if (p == q || !blk_step(mask, px, py, 0, 0, strict) ||
+                !blk_step(mask, 0, 0, qx, qy, strict))
+                continue;
+            double through = nbi_move_cost((unsigned)p) + nbi_move_cost((unsigned)q);
+            if (through > block_octile(px, py, qx, qy) + 1e-9 &&
+                around(mask, px, py, qx, qy, strict) > through + 1e-9)
+                return 1;
+        }
+    return 0;
+}
+
 static void test_rule(void)
 {
     for (int strict = 0; strict < 2; strict++) {
         int bad = 0, count = 0;
         for (unsigned mask = 0; mask < 256; mask++) {
-            int want = 0;
-            for (int p = 0; p < 8 && !want; p++)
-                for (int q = 0; q < 8 && !want; q++) {
-                    int px = nbi_move_dx[p], py = nbi_move_dy[p], qx = nbi_move_dx[q],
-                        qy = nbi_move_dy[q];
-                    if (p == q || !blk_step(mask, px, py, 0, 0, strict) ||
-                        !blk_step(mask, 0, 0, qx, qy, strict))
-                        continue;
-                    double through = nbi_move_cost((unsigned)p) + nbi_move_cost((unsigned)q);
-                    if (through > block_octile(px, py, qx, qy) + 1e-9 &&
-                        around(mask, px, py, qx, qy, strict) > through + 1e-9)
-                        want = 1;
-                }
+            int want = strict && bends(mask, 1);
+            for (unsigned d = 4; d < 8 && !strict; d++)
+                want |= blk_step(mask, 0, 0, nbi_move_dx[d], nbi_move_dy[d], 0) &&
+                        !blk_step(mask, 0, 0, nbi_move_dx[d], nbi_move_dy[d], 1);
             int got = nbb_subgoal_rule(mask, strict ? NB_CORNER_STRICT : NB_CORNER_WEAK);
             bad += got != want;
             count += want;
         }
         ok(bad == 0, "%s corners: the subgoal rule as its definition on all 256 blocks (%d "
            "subgoal shapes)", strict ? "strict" : "weak", count);
+    }
+}
+
+/* Why the weak rule needs its own subgoals: the way over a wall two cells
+ * long cuts both its corners and bends by 45 degrees at each cell above
+ * it, where no 3 x 3 block sees a bend.  With the strict definition (and
+ * weak moves) no subgoal lies on that way, and no chain of h-reachable
+ * hops gives its length; the weak layer has both cells and finds it. */
+/* 1 when (x, y) is a subgoal of the bundle's first subgoal layer. */
+static int layer_subgoal(const nb_bundle *nb, int32_t x, int32_t y)
+{
+    for (size_t i = 0; nb && i < nb->nsections; i++) {
+        nbi_sglayer l;
+        if (nb->sections[i].info.type == NB_SEC_SUBGOAL && nbi_sglayer_at(nb, i, &l, NULL) == NB_OK)
+            return nbi_sg_is_subgoal(&l.grid, x, y);
+    }
+    return 0;
+}
+
+static void test_wall(void)
+{
+    static const char rows[] = "........"
+                               "........"
+                               "..@@...."
+                               "........"
+                               "........";
+    nbb_grid g = {8, 5, (uint8_t *)rows};
+    int bend_named = 0;
+    for (int x = 2; x <= 3; x++) {
+        unsigned mask = 0;
+        for (unsigned d = 0; d < 8; d++) {
+            int nx = x + nbi_move_dx[d], ny = 1 + nbi_move_dy[d];
+            mask |= (unsigned)(nx >= 0 && ny >= 0 && nx < 8 && ny < 5 &&
+                               rows[ny * 8 + nx] == '.') << d;
+        }
+        bend_named += bends(mask, 0);
+    }
+    ok(bend_named == 0, "a wall two cells long: the bend definition with weak moves names neither "
+       "cell over it");
+    static nbi_agentset agents;
+    memset(&agents, 0, sizeof agents);
+    add_agent(&agents, 1, 1);
+    const char *path = tu_path(tu_tmpdir(), "sg-wall.nbk");
+    nb_err err;
+    nb_bundle *nb = NULL;
+    nb_sg *ws = NULL;
+    nb_sg_query q;
+    nb_sg_result r;
+    nb_sg_query_init(&q);
+    q.capability = 1;
+    q.corner = NB_CORNER_WEAK;
+    q.start = (nb_cell){1, 2};
+    q.goal = (nb_cell){4, 2};
+    double want = brute_dijkstra(&legend, &g, 1, 1, BRUTE_WEAK, 1, 2, 4, 2, NULL, NULL);
+    int found = bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
+                nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
+                nb_sg_open(nb, 0, &ws, &err) == NB_OK && nb_sg_find(ws, &q, &r, &err) == NB_OK &&
+                r.status == NB_PATH_FOUND;
+    ok(found && fabs(want - (1 + 2 * sqrt(2.0))) < 1e-9 && fabs(r.length - want) < 1e-9 &&
+           layer_subgoal(nb, 2, 1) && layer_subgoal(nb, 3, 1),
+       "... the weak layer has both as subgoals and finds the way over: %.6f, Dijkstra %.6f",
+       found ? r.length : -1.0, want);
+    nb_sg_close(ws);
+    nb_bundle_close(nb);
+}
+
+/* Real maps under the weak rule, which the scenario files' lengths are not
+ * for: the weak layer against Annotated A* with weak corners on an even
+ * sample of 30 scenario lines a map (NB_SCEN_EVERY=k: every k-th line),
+ * for sizes 1 and 2 on ground and swamp and size 1 on ground and trees;
+ * paths legal step by step.  Skipped without ../shared (NB_SHARED);
+ * make check-scen runs every line of every map the same way
+ * (tests/cli/scen.sh). */
+static void test_real_weak(void)
+{
+    static const char *const names[] = {"dao/arena", "dao/ost003d", "mazes/maze512-32-9",
+                                        "bg/AR0042SR"};
+    static const struct {
+        nb_capability cap;
+        unsigned size;
+    } agent[] = {{3, 1}, {3, 2}, {9, 1}};
+    const char *every_s = getenv("NB_SCEN_EVERY");
+    for (size_t m = 0; m < sizeof names / sizeof *names; m++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "maps/%s.map.scen", names[m]);
+        const char *scen_path = tu_shared(rel);
+        if (!scen_path) {
+            skip(1, "../shared/%s is absent (set NB_SHARED)", rel);
+            continue;
+        }
+        char map_path[4096];
+        snprintf(map_path, sizeof map_path, "%.*s", (int)(strlen(scen_path) - 5), scen_path);
+        static nbi_agentset agents;
+        memset(&agents, 0, sizeof agents);
+        for (size_t a = 0; a < sizeof agent / sizeof *agent; a++)
+            add_agent(&agents, agent[a].cap, agent[a].size);
+        nbb_grid g;
+        nbb_scen scen;
+        nb_err err;
+        nb_bundle *nb = NULL;
+        nb_aa *aa = NULL;
+        nb_sg *sg = NULL;
+        const char *path = tu_path(tu_tmpdir(), "sg-real.nbk");
+        if (!ok(nbb_map_read(map_path, &legend, &g, &err) == NB_OK, "%s: read", names[m]))
+            continue;
+        if (!ok(nbb_scen_read(scen_path, &scen, &err) == NB_OK &&
+                    bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
+                    nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
+                    nb_aa_open(nb, &aa, &err) == NB_OK && nb_sg_open(nb, 0, &sg, &err) == NB_OK,
+                "%s: weak layers baked and opened", names[m])) {
+            diag("%s", err.msg);
+            nbb_grid_free(&g);
+            continue;
+        }
+        size_t every = every_s && atoi(every_s) > 0 ? (size_t)atoi(every_s)
+                                                    : (scen.count + 29) / 30;
+        long runs = 0, found = 0, bad = 0, bad_path = 0;
+        for (size_t a = 0; a < sizeof agent / sizeof *agent; a++)
+            for (size_t i = 0; i < scen.count; i += every) {
+                nb_aa_query aq;
+                nb_sg_query sq;
+                nb_aa_query_init(&aq);
+                nb_sg_query_init(&sq);
+                aq.capability = sq.capability = agent[a].cap;
+                aq.size = sq.size = agent[a].size;
+                aq.corner = sq.corner = NB_CORNER_WEAK;
+                aq.start = sq.start = scen.lines[i].start;
+                aq.goal = sq.goal = scen.lines[i].goal;
+                nb_aa_result ar;
+                nb_sg_result sr;
+                runs++;
+                if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK ||
+                    nb_sg_find(sg, &sq, &sr, &err) != NB_OK || ar.status != sr.status ||
+                    (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-9)) {
+                    if (bad++ < 4)
+                        diag("%s line %u, size %u, capability %u: AA* %s %.6f, layer %s %.6f",
+                             names[m], scen.lines[i].line, sq.size, sq.capability,
+                             nb_path_status_str(ar.status), ar.length,
+                             nb_path_status_str(sr.status), sr.length);
+                    continue;
+                }
+                if (sr.status != NB_PATH_FOUND)
+                    continue;
+                found++;
+                bad_path += !path_ok(&g, &sq, BRUTE_WEAK, sr.path, sr.path_len, sr.length, 1);
+            }
+        ok(bad == 0 && bad_path == 0 && found > 0,
+           "%s, weak corners, sizes 1-2, 2 capabilities: %ld queries (%ld found), Annotated A*'s "
+           "lengths, legal paths", names[m], runs, found);
+        nb_sg_close(sg);
+        nb_aa_close(aa);
+        nb_bundle_close(nb);
+        nbb_scen_free(&scen);
+        nbb_grid_free(&g);
     }
 }
 
@@ -527,9 +696,11 @@ static void test_api(tu_rng *rng)
        "the message names the query and the layers there are: %s", err.msg);
     q.size = 1;
     q.corner = NB_CORNER_WEAK;
-    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_NOTFOUND, "weak corners: NB_ERR_NOTFOUND");
-    ok(strstr(err.msg, "strict corner rule only") && strstr(err.msg, "nb_aa_find"),
-       "the message sends the caller to Annotated A*: %s", err.msg);
+    is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_NOTFOUND,
+           "weak corners, baked for strict only: NB_ERR_NOTFOUND");
+    ok(strstr(err.msg, "weak corners") && strstr(err.msg, "size 1 strict") &&
+           strstr(err.msg, "nb_aa_find"),
+       "the message names the rule and sends the caller to Annotated A*: %s", err.msg);
     q.corner = NB_CORNER_STRICT;
     q.capability = 1;
     is_int(nb_sg_find(ws, &q, &r, &err), NB_ERR_NOTFOUND, "another capability: NB_ERR_NOTFOUND");
@@ -626,10 +797,9 @@ static void test_api(tu_rng *rng)
     nb_sg_close(NULL);
     nb_bundle_close(nb);
 
-    /* Weak corners are refused when baking, naming why. */
-    ok(bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_ERR_ARG &&
-           strstr(err.msg, "strict corner rule only"),
-       "baking for weak corners is refused: %s", err.msg);
+    /* A corner rule that does not exist is refused when baking. */
+    ok(bake(path, &agents, &g, 4, &err) == NB_ERR_ARG && strstr(err.msg, "corner rules 0x4"),
+       "baking for corner rules 0x4 is refused: %s", err.msg);
 
     /* A bundle without a layer. */
     nb = NULL;
@@ -648,9 +818,11 @@ int main(void)
     tu_rng rng = {0x5eed15};
     nbi_legend_default(&legend);
     test_rule();
+    test_wall();
     test_api(&rng);
     test_damage(&rng);
     test_random(&rng);
     test_dense(&rng);
+    test_real_weak();
     return done_testing();
 }

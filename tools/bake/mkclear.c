@@ -38,10 +38,11 @@ static int usage(FILE *f)
                "      --full           bake everything again, even what changed cells cannot\n"
                "                       reach\n"
                "  -v, --verbose        say what was kept and what was computed again\n"
-               "      --optimal        also bake an optimal-search layer (a subgoal graph,\n"
+               "      --optimal[=RULE] also bake an optimal-search layer (a subgoal graph,\n"
                "                       formats/subgoal.md) for each capability and size of\n"
-               "                       the agent set, for the strict corner rule;\n"
-               "                       navbake query --method optimal uses it\n"
+               "                       the agent set, for the corner rule RULE: strict (the\n"
+               "                       default), weak or both; navbake query --method\n"
+               "                       optimal uses it\n"
                "  -q, --quiet          no progress, and nothing about sections removed with\n"
                "                       an old level\n"
                "      --progress WHEN  auto (default: a line on standard error when it is a\n"
@@ -139,10 +140,15 @@ int main(int argc, char **argv)
             break;
         case OPT_FULL: ro.full = 1; break;
         case 'O':
-            if (optarg && strcmp(optarg, "strict") != 0)
-                return nbc_usage("--optimal: '%s': the optimal-search layer serves the strict "
-                                 "corner rule only (weak corners use Annotated A*)", optarg);
-            optimal = NBB_CORNERS_STRICT;
+            if (!optarg || strcmp(optarg, "strict") == 0)
+                optimal = NBB_CORNERS_STRICT;
+            else if (strcmp(optarg, "weak") == 0)
+                optimal = NBB_CORNERS_WEAK;
+            else if (strcmp(optarg, "both") == 0)
+                optimal = NBB_CORNERS_STRICT | NBB_CORNERS_WEAK;
+            else
+                return nbc_usage("--optimal: '%s': expected strict (the default), weak or both "
+                                 "(the corner rules to bake layers for)", optarg);
             break;
         case NBC_OPT_FORMAT:
             if (!nbc_format("--format", optarg, &format))

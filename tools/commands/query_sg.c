@@ -15,10 +15,10 @@ struct sg_state {
 };
 
 /* The layer for this agent, or Annotated A* in its place: a bundle holds
- * optimal-search layers for the strict corner rule and the agent set's
- * (capability, size) pairs only, and the library refuses other agents
- * (NB_ERR_NOTFOUND) for its caller to fall back, as this one does, saying
- * so on standard error.  Its paths are shortest, not cheapest: an agent with
+ * optimal-search layers for the corner rules mkclear --optimal was given
+ * and the agent set's (capability, size) pairs only, and the library
+ * refuses other agents (NB_ERR_NOTFOUND) for its caller to fall back, as
+ * this one does, saying so on standard error.  Its paths are shortest, not cheapest: an agent with
  * terrain costs falls back in the same way. */
 static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
 {

@@ -33,6 +33,20 @@ int nbb_subgoal_rule(unsigned mask, nb_corner corner)
     free[1][1] = 1;
     for (unsigned d = 0; d < 8; d++)
         free[nbi_move_dy[d] + 1][nbi_move_dx[d] + 1] = (int)((mask >> d) & 1u);
+    if (!strict) {
+        /* A diagonal step from here that cuts a blocked cell's corner: its
+         * target free, one cardinal cell beside it blocked and the other
+         * free.  The bends of the strict definition below are not enough
+         * here: a path over a wall two cells long cuts both its corners
+         * and bends by 45 degrees at each cut, where no 3 x 3 block sees
+         * a bend (formats/subgoal.md). */
+        for (unsigned d = 4; d < 8; d++) {
+            int dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+            if (free[dy + 1][dx + 1] && free[1][dx + 1] != free[dy + 1][1])
+                return 1;
+        }
+        return 0;
+    }
     for (unsigned p = 0; p < 8; p++)
         for (unsigned q = 0; q < 8; q++) {
             int px = nbi_move_dx[p], py = nbi_move_dy[p], qx = nbi_move_dx[q], qy = nbi_move_dy[q];

@@ -24,14 +24,15 @@ static inline int nbb_steps_le(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 }
 
 /* 1 when a free cell whose eight neighbours' freedom is mask (bit d for
- * move d of core/grid.h) is a subgoal under the corner rule: some two of
- * its neighbours p and q are joined through it, by moves the rule allows,
- * more briefly than by any other way inside its 3 x 3 block, and that way
- * is longer than the octile distance from p to q (a path bends there
- * round a corner).  Under the strict rule these are the cells with a
- * blocked diagonal neighbour whose two cardinal cells between are free;
- * under the weak rule, the cells with a blocked cardinal neighbour whose
- * two cells beside it, and the two beside the cell itself, are free. */
+ * move d of core/grid.h) is a subgoal under the corner rule.  Strict: some
+ * two of its neighbours p and q are joined through it more briefly than
+ * by any other way inside its 3 x 3 block, and that way is longer than the
+ * octile distance from p to q (a path bends there round a corner): the
+ * cells with a blocked diagonal neighbour whose two cardinal cells between
+ * are free.  Weak: a diagonal step from it cuts a blocked cell's corner
+ * (its target free, one of the two cardinal cells beside it blocked, the
+ * other free), so that both ends of every corner-cutting step are
+ * subgoals (formats/subgoal.md says why). */
 int nbb_subgoal_rule(unsigned mask, nb_corner corner);
 
 /* One undirected edge of the simple subgoal graph, or a shortcut. */

@@ -1,6 +1,7 @@
 /* subgoal_layers.c: which optimal-search layers mkclear --optimal bakes:
  * one for each (capability, size) of the agent set (the pairs Annotated
- * A* and HAA* serve) and each corner rule asked for. */
+ * A* and HAA* serve) and each corner rule asked for (strict, weak or
+ * both: the subgoals differ, formats/subgoal.md). */
 #include <stdlib.h>
 #include <time.h>
 
@@ -25,11 +26,9 @@ nb_status nbb_bake_subgoal(nbb_builder *b, const nbi_legend *legend, const nbi_a
     uint32_t cap_size = nbi_agents_max_size(agents);
     if (stats)
         memset(stats, 0, sizeof *stats);
-    if (corners & ~NBB_CORNERS_STRICT)
-        return nbi_fail(err, NB_ERR_ARG,
-                        "the optimal-search layer serves the strict corner rule only: under the "
-                        "weak rule a shortest path can bend where no 3 x 3 block shows it, so "
-                        "subgoals are not local; agents with weak corners use Annotated A*");
+    if (corners & ~(NBB_CORNERS_STRICT | NBB_CORNERS_WEAK))
+        return nbi_fail(err, NB_ERR_ARG, "corner rules %#x: expected strict, weak or both",
+                        corners);
     if (ncaps == 0 || corners == 0)
         return NB_OK;
     size_t n = (size_t)grid->width * grid->height;
@@ -43,7 +42,9 @@ nb_status nbb_bake_subgoal(nbb_builder *b, const nbi_legend *legend, const nbi_a
         nbb_terrain_mask(legend, caps[c], in_cap);
         nbb_clearance_compute(grid->cells, grid->width, grid->height, in_cap, cap_size, cv);
         for (size_t s = 0; s < nsizes && st == NB_OK; s++)
-            for (unsigned rule = 0; rule < 1 && st == NB_OK; rule++) {
+            for (unsigned rule = 0; rule < 2 && st == NB_OK; rule++) {
+                if (!(corners & (1u << rule)))
+                    continue;
                 double t0 = now_s();
                 uint8_t *payload;
                 size_t len;

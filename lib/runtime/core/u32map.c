@@ -25,32 +25,10 @@ void nbi_u32map_clear(nbi_u32map *m)
     }
 }
 
-/* Fibonacci hashing: the top bits of key times 2^32 / phi. */
-static inline size_t slot_of(const nbi_u32map *m, uint32_t key)
-{
-    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 32) & (m->cap - 1);
-}
-
-uint32_t nbi_u32map_get(const nbi_u32map *m, uint32_t key, int *found)
-{
-    *found = 0;
-    if (!m->cap)
-        return 0;
-    for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
-        const nbi_u32map_entry *e = &m->e[i];
-        if (e->gen != m->gen)
-            return 0;
-        if (e->key == key) {
-            *found = 1;
-            return e->value;
-        }
-    }
-}
-
 /* Puts key without a check of room. */
 static void place(nbi_u32map *m, uint32_t key, uint32_t value)
 {
-    for (size_t i = slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
+    for (size_t i = nbi_u32map_slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
         nbi_u32map_entry *e = &m->e[i];
         if (e->gen != m->gen) {
             e->key = key;

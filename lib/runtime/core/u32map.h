@@ -24,8 +24,28 @@ void nbi_u32map_init(nbi_u32map *m, const nb_allocator *a);
 void nbi_u32map_free(nbi_u32map *m);
 /* Empties the map. */
 void nbi_u32map_clear(nbi_u32map *m);
-/* The value of key, or 0 (and *found 0) when it has none. */
-uint32_t nbi_u32map_get(const nbi_u32map *m, uint32_t key, int *found);
+/* Fibonacci hashing: the top bits of key times 2^32 / phi. */
+static inline size_t nbi_u32map_slot_of(const nbi_u32map *m, uint32_t key)
+{
+    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 32) & (m->cap - 1);
+}
+/* The value of key, or 0 (and *found 0) when it has none.  Inline: the
+ * searches that use the map look a key up for every edge they relax. */
+static inline uint32_t nbi_u32map_get(const nbi_u32map *m, uint32_t key, int *found)
+{
+    *found = 0;
+    if (!m->cap)
+        return 0;
+    for (size_t i = nbi_u32map_slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
+        const nbi_u32map_entry *e = &m->e[i];
+        if (e->gen != m->gen)
+            return 0;
+        if (e->key == key) {
+            *found = 1;
+            return e->value;
+        }
+    }
+}
 /* Makes room for n keys now; 0 when out of memory. */
 int nbi_u32map_reserve(nbi_u32map *m, size_t n);
 /* Sets the value of key; 0 when out of memory. */

@@ -215,9 +215,9 @@ nb_status nbi_sglayer_at(const nb_bundle *b, size_t idx, nbi_sglayer *out, nb_er
     if (hw[NBI_SG_SIZE] < 1 || hw[NBI_SG_SIZE] > NB_MAX_AGENT_SIZE)
         return FAIL("%s: section %zu (subgoal): agent size %u, expected 1 to %d", b->path, idx,
                     hw[NBI_SG_SIZE], NB_MAX_AGENT_SIZE);
-    if (hw[NBI_SG_CORNER] != NB_CORNER_STRICT)
-        return FAIL("%s: section %zu (subgoal): corner rule %u, expected 0 (strict, the only "
-                    "one version %u serves)", b->path, idx, hw[NBI_SG_CORNER], NBI_SUBGOAL_VERSION);
+    if (hw[NBI_SG_CORNER] != NB_CORNER_STRICT && hw[NBI_SG_CORNER] != NB_CORNER_WEAK)
+        return FAIL("%s: section %zu (subgoal): corner rule %u, expected 0 (strict) or 1 (weak)",
+                    b->path, idx, hw[NBI_SG_CORNER]);
     if (hw[NBI_SG_ROW_WORDS] != nbi_sg_words(b->width) ||
         hw[NBI_SG_COL_WORDS] != nbi_sg_words(b->height))
         return FAIL("%s: section %zu (subgoal): %u words a row and %u a column, expected %u and %u",

@@ -32,6 +32,7 @@
 
 struct sgnode {
     uint32_t id;
+    int32_t x, y;       /* its cell, read once when the node is made */
     uint32_t parent[2]; /* slot reached from, or NONE: joined to the query's own end */
     uint32_t edge[2];   /* the edge of the parent's list that was taken */
     uint32_t heap[2];   /* position in each direction's heap, or NONE */
@@ -41,6 +42,12 @@ struct sgnode {
 
 struct open {
     double key;
+    uint32_t slot;
+};
+
+/* An edge of the node being expanded: its target's slot and its length. */
+struct adjslot {
+    double len;
     uint32_t slot;
 };
 
@@ -73,6 +80,8 @@ struct nb_sg {
     struct sgnode *node;
     size_t nused, ncap;
     nbi_u32map map;
+    struct adjslot *adj; /* expand's edges */
+    size_t adj_cap;
     struct open *heap[2];
     size_t hn[2], hcap[2];
     nb_status oom; /* NB_ERR_NOMEM once growth failed mid-query */
@@ -149,6 +158,7 @@ void nb_sg_close(nb_sg *ws)
     nbi_free(a, ws->layers);
     nbi_free(a, ws->node);
     nbi_u32map_free(&ws->map);
+    nbi_free(a, ws->adj);
     nbi_free(a, ws->heap[0]);
     nbi_free(a, ws->heap[1]);
     nbi_free(a, ws->ids);
@@ -163,7 +173,7 @@ void nb_sg_close(nb_sg *ws)
 size_t nb_sg_bytes(const nb_sg *ws)
 {
     return sizeof *ws + ws->nlayers * sizeof *ws->layers + ws->ncap * sizeof *ws->node +
-           nbi_u32map_bytes(&ws->map) + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
+           nbi_u32map_bytes(&ws->map) + ws->adj_cap * sizeof *ws->adj + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
            ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path +
            (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0);
@@ -227,9 +237,11 @@ static uint32_t node_slot(nb_sg *ws, uint32_t id)
         ws->limit = 1;
         return NONE;
     }
-    if (!nbi_grow(ws->a, (void **)&ws->node, &ws->ncap, ws->nused + 1, sizeof *ws->node) ||
-        !nbi_grow(ws->a, (void **)&ws->heap[0], &ws->hcap[0], ws->nused + 1, sizeof(struct open)) ||
-        !nbi_grow(ws->a, (void **)&ws->heap[1], &ws->hcap[1], ws->nused + 1, sizeof(struct open)) ||
+    /* The records and both heaps grow together (a call only when full). */
+    if ((ws->nused >= ws->ncap &&
+         (!nbi_grow(ws->a, (void **)&ws->node, &ws->ncap, ws->nused + 1, sizeof *ws->node) ||
+          !nbi_grow(ws->a, (void **)&ws->heap[0], &ws->hcap[0], ws->ncap, sizeof(struct open)) ||
+          !nbi_grow(ws->a, (void **)&ws->heap[1], &ws->hcap[1], ws->ncap, sizeof(struct open)))) ||
         !nbi_u32map_put(&ws->map, id, (uint32_t)ws->nused)) {
         ws->oom = NB_ERR_NOMEM;
         return NONE;
@@ -242,6 +254,9 @@ static uint32_t node_slot(nb_sg *ws, uint32_t id)
     n->heap[0] = n->heap[1] = NONE;
     n->g[0] = n->g[1] = INFINITY;
     n->closed[0] = n->closed[1] = 0;
+    nb_cell c = nbi_sg_node_cell(ws->L, id);
+    n->x = c.x;
+    n->y = c.y;
     return s;
 }
 
@@ -253,15 +268,19 @@ static void reach(nb_sg *ws, int dir, uint32_t s, double g, uint32_t p, uint32_t
     struct sgnode *n = &ws->node[s];
     if (n->closed[dir] || g >= n->g[dir])
         return;
+    /* A* toward the other end: the octile distance never overestimates
+     * what is left, and never drops by more than an edge's length.  A
+     * key no shorter than the best meeting is never expanded, and its g
+     * cannot make a shorter meeting (the other side's g is at least the
+     * octile distance), so such a label is not kept. */
+    const nb_cell *to = dir == FWD ? &ws->q.goal : &ws->q.start;
+    struct open o = {g + nbi_octile_cells(n->x, n->y, to->x, to->y), s};
+    if (o.key >= ws->best)
+        return;
     n->g[dir] = g;
     n->parent[dir] = p;
     n->edge[dir] = e;
     size_t pos = n->heap[dir] == NONE ? ws->hn[dir]++ : n->heap[dir];
-    /* A* toward the other end: the octile distance never overestimates
-     * what is left, and never drops by more than an edge's length. */
-    nb_cell c = nbi_sg_node_cell(ws->L, n->id);
-    const nb_cell *to = dir == FWD ? &ws->q.goal : &ws->q.start;
-    struct open o = {g + nbi_octile_cells(c.x, c.y, to->x, to->y), s};
     sift_up(ws, dir, pos, o);
     double other = ws->node[s].g[1 - dir];
     if (other < INFINITY && g + other < ws->best) {
@@ -458,10 +477,6 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "agent size 0: a size is 1 or more cells");
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "unknown corner rule %d", (int)q->corner);
-    if (q->corner == NB_CORNER_WEAK)
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "%s: subgoal layers serve the strict corner rule only; for weak corners "
-                        "use Annotated A* (nb_aa_find)", b->path);
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
@@ -548,8 +563,7 @@ static void expand(nb_sg *ws, int dir, uint32_t s)
     const uint32_t id = n->id;
     if (dir == FWD) {
         /* The partial path's end, should the budget run out. */
-        nb_cell c = nbi_sg_node_cell(L, id);
-        double h = nbi_octile_cells(c.x, c.y, ws->q.goal.x, ws->q.goal.y);
+        double h = nbi_octile_cells(n->x, n->y, ws->q.goal.x, ws->q.goal.y);
         if (h < ws->partial_h || (h == ws->partial_h && g < ws->partial_g)) {
             ws->partial = s;
             ws->partial_h = h;
@@ -565,24 +579,33 @@ static void expand(nb_sg *ws, int dir, uint32_t s)
      * order may differ in the last bits, and stalling a node on a shortest
      * path for that loses the path (skipping a stall only costs time). */
     const double stall_below = g - 1e-9 * (1.0 + g);
+    /* Each target is looked up once: the slots found (NONE: not reached
+     * yet) and the edges' lengths are kept for the relaxing loop. */
+    if (!nbi_grow(ws->a, (void **)&ws->adj, &ws->adj_cap, e1 - e0, sizeof *ws->adj)) {
+        ws->oom = NB_ERR_NOMEM;
+        return;
+    }
+    struct adjslot *adj = ws->adj;
     for (uint32_t e = e0; e < e1; e++) {
         const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
         int found;
         uint32_t t = nbi_u32map_get(&ws->map, nbi_get32(r + NBI_SG_E_TARGET), &found);
-        if (found &&
-            ws->node[t].g[dir] + nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL),
-                                                  nbi_get32(r + NBI_SG_E_DIAGONAL)) < stall_below) {
+        double c = nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
+        if (found && ws->node[t].g[dir] + c < stall_below) {
             ws->stalled++;
             return;
         }
+        adj[e - e0].slot = found ? t : NONE;
+        adj[e - e0].len = c;
     }
     for (uint32_t e = e0; e < e1; e++) {
-        const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
-        double c = nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
-        uint32_t t = node_slot(ws, nbi_get32(r + NBI_SG_E_TARGET));
-        if (t == NONE)
-            return; /* ws->limit or ws->oom */
-        reach(ws, dir, t, g + c, s, e);
+        uint32_t t = adj[e - e0].slot;
+        if (t == NONE) {
+            t = node_slot(ws, nbi_get32(L->edges + (size_t)e * NBI_SG_EDGE_RECORD + NBI_SG_E_TARGET));
+            if (t == NONE)
+                return; /* ws->limit or ws->oom */
+        }
+        reach(ws, dir, t, g + adj[e - e0].len, s, e);
     }
 }
 
