@@ -135,6 +135,10 @@ static nb_status view_header(const uint8_t *p, size_t len, uint32_t width, uint3
     if (g->quality > NBI_QUALITY_LOW || g->corner > 1 || g->placement > NBI_PLACE_ENDS)
         return BAD("quality %u, corner rule %u, placement %u: unknown", g->quality, g->corner,
                    g->placement);
+    /* The repair under an overlay places transitions again by it (transitions.c). */
+    if ((g->placement == NBI_PLACE_SPREAD || g->placement == NBI_PLACE_ENDS) && g->spread < 1)
+        return BAD("placement %s with a spread of 0 cells", g->placement == NBI_PLACE_SPREAD
+                                                                 ? "spread" : "ends");
     if (g->ncaps < 1 || g->ncaps > 256 || g->nsizes < 1 || g->nsizes > NB_MAX_AGENT_SIZE)
         return BAD("%u capabilities and %u sizes, expected 1 to 256 and 1 to %d", g->ncaps,
                    g->nsizes, NB_MAX_AGENT_SIZE);
