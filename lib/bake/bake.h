@@ -294,6 +294,33 @@ void nbb_abstract_info(const uint8_t *payload, nb_section_info *info);
 nb_status nbb_put_abstract_costs(nbb_builder *w, const nb_bundle *b, const void *graph,
                                  size_t glen, int compress, size_t *count, nb_err *err);
 
+/* ---- mkabstract --levels: the graph's higher levels (section type 34) ---- */
+
+typedef struct nbb_levels_opts {
+    uint32_t levels;  /* the graph's own included: 1 (none), 2 to 8 */
+    uint32_t factor;  /* a level's cluster is factor x factor clusters of the one below */
+    uint32_t spacing; /* crossings kept per cluster side and group, 1 to 64 */
+    unsigned threads; /* 0: the online CPUs (the bytes do not depend on it) */
+} nbb_levels_opts;
+#define NBB_LEVEL_FACTOR 4
+#define NBB_LEVELS_MAX 8        /* = NBI_LEVELS_MAX */
+#define NBB_LEVEL_FACTOR_MAX 64 /* = NBI_LEVEL_FACTOR_MAX */
+#define NBB_LEVEL_SPACING 2
+/* The levels mkabstract bakes by default for a map of width x height in
+ * clusters of cluster cells: 1 up to 1024 cells a side, then one more for
+ * each factor by which the top level's clusters would still be more than
+ * 32 a side. */
+uint32_t nbb_levels_default(uint32_t width, uint32_t height, uint32_t cluster, uint32_t factor);
+/* The levels section for the graph payload graph (glen bytes) of a
+ * width x height map (malloc'ed into *payload, *len bytes). */
+nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uint32_t height,
+                          const nbb_levels_opts *o, uint8_t **payload, size_t *len, nb_err *err);
+/* Its section table entry. */
+void nbb_levels_info(const uint8_t *payload, size_t len, nb_section_info *info);
+/* Replaces w's levels section by one for the graph (none with o->levels 1). */
+nb_status nbb_levels_put(nbb_builder *w, const uint8_t *graph, size_t glen, uint32_t width,
+                         uint32_t height, const nbb_levels_opts *o, int compress, nb_err *err);
+
 /* ---- mkclear: a level and what is built on it, kept up to date ---- */
 
 /* What mkclear makes of a bundle (rebake/level_rebake.c). */

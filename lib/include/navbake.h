@@ -151,6 +151,7 @@ typedef enum nb_section_type {
                               size, corner rule) */
     NB_SEC_ABSTRACT = 32,  /* the HAA* abstract graph */
     NB_SEC_ABSTRACT_COSTS = 33, /* the abstract graph's arc costs for one terrain-cost profile */
+    NB_SEC_ABSTRACT_LEVELS = 34, /* the abstract graph's higher levels (clusters of clusters) */
     NB_SEC_MODEL = 48,     /* a motion model */
     NB_SEC_PERIMETER = 49, /* a perimeter heuristic table for one model */
     NB_SEC_UNIT = 64,      /* a unit with a turning radius */
@@ -670,6 +671,10 @@ void nb_haa_close(nb_haa *ws);
 /* Caps the abstract nodes one query may reach (its searches inside a
  * cluster have storage of the cluster's size); 0, the default: no cap. */
 void nb_haa_set_max_nodes(nb_haa *ws, uint64_t max_nodes);
+/* The most levels of clusters a query may search (the bundle's abstract
+ * levels, mkabstract --levels); 0, the default: all the bundle has; 1: the
+ * graph's own alone. */
+void nb_haa_set_levels(nb_haa *ws, unsigned levels);
 /* The bytes the workspace holds now. */
 size_t nb_haa_workspace_bytes(const nb_haa *ws);
 /* Finds a path, for the same queries as Annotated A* (nb_aa_query_init;
@@ -713,6 +718,8 @@ typedef struct nb_haa_graph {
     uint32_t nodes, edges, inter_edges;
     int paths;          /* 1 when refined paths are stored */
     size_t bytes;       /* of the section's payload */
+    unsigned levels;    /* levels of clusters, the graph's own included (1: none above) */
+    unsigned level_factor; /* a level's cluster is this many clusters a side of the one below */
 } nb_haa_graph;
 void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out);
 

@@ -39,6 +39,12 @@ static int usage(FILE *f)
             "                        rule the intra-edge costs and stored paths follow\n"
             "      --paths           store every intra-edge's cell path, so queries refine\n"
             "                        without searching ('navbake info' shows what it costs)\n"
+            "      --levels N        levels of clusters, the graph's own included: 1 (none\n"
+            "                        above it) to 8; 'auto' (default): 1 up to 1024 cells\n"
+            "                        a side, then one more for each factor by which the top\n"
+            "                        level would still have more than 32 clusters a side\n"
+            "      --level-factor M  a level's cluster is M x M clusters of the one below,\n"
+            "                        2 to 64 (default %d)\n"
             "  -z, --zlib            store the section as a zlib stream\n"
             "  -o, --output OUT      write OUT ('-': standard output) instead of BUNDLE\n"
             "      --format FORM     write the bundle as 'binary' or 'sqlite' (default: sqlite\n"
@@ -58,7 +64,8 @@ static int usage(FILE *f)
             "changed, and their borders, are built again; the bytes are those of a\n"
             "whole build.  With --forest FOREST.yaml, mkabstract bakes bitangent graphs.\n"
             "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
-            NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT, NBB_MAX_THREADS, nbb_threads_online());
+            NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT, NBB_LEVEL_FACTOR, NBB_MAX_THREADS,
+            nbb_threads_online());
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -127,15 +134,27 @@ static void report(const char *out, const nbb_abstract_opts *o, const nbb_abstra
             (unsigned long long)stats->through, ms);
 }
 
+/* 1 when old's levels are the ones asked (none for one level). */
+static int levels_match(const nb_bundle *old, const nbb_levels_opts *lo)
+{
+    long i = nb_bundle_find(old, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
+    if (lo->levels <= 1)
+        return i < 0;
+    const nb_section_info *in = i >= 0 ? nb_bundle_section(old, (size_t)i) : NULL;
+    return in && in->param[0] == lo->levels && in->param[1] == lo->factor;
+}
+
 int nbc_mkabstract_grid(int argc, char **argv)
 {
-    enum { OPT_SPREAD = 256, OPT_CORNER, OPT_PATHS, OPT_FULL };
+    enum { OPT_SPREAD = 256, OPT_CORNER, OPT_PATHS, OPT_FULL, OPT_LEVELS, OPT_FACTOR };
     static const struct option opts[] = {{"cluster-size", required_argument, NULL, 'c'},
                                          {"quality", required_argument, NULL, 'Q'},
                                          {"placement", required_argument, NULL, 'p'},
                                          {"spread", required_argument, NULL, OPT_SPREAD},
                                          {"corner", required_argument, NULL, OPT_CORNER},
                                          {"paths", no_argument, NULL, OPT_PATHS},
+                                         {"levels", required_argument, NULL, OPT_LEVELS},
+                                         {"level-factor", required_argument, NULL, OPT_FACTOR},
                                          {"zlib", no_argument, NULL, 'z'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"threads", required_argument, NULL, 'j'},
@@ -151,6 +170,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_abstract_opts o;
     nbb_format format = NBB_FORMAT_AUTO;
     nbb_abstract_defaults(&o);
+    nbb_levels_opts lo = {0, NBB_LEVEL_FACTOR, NBB_LEVEL_SPACING, 0};
     const char *out = NULL;
     int compress = 0, verbose = 0, quiet = 0, full = 0, c;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
@@ -184,6 +204,19 @@ int nbc_mkabstract_grid(int argc, char **argv)
             break;
         }
         case OPT_PATHS: o.paths = 1; break;
+        case OPT_LEVELS:
+            if (strcmp(optarg, "auto") == 0)
+                lo.levels = 0;
+            else if (!nbc_uint("--levels", optarg, 1, NBB_LEVELS_MAX, &v))
+                return NBC_EXIT_USAGE;
+            else
+                lo.levels = (uint32_t)v;
+            break;
+        case OPT_FACTOR:
+            if (!nbc_uint("--level-factor", optarg, 2, NBB_LEVEL_FACTOR_MAX, &v))
+                return NBC_EXIT_USAGE;
+            lo.factor = (uint32_t)v;
+            break;
         case 'z': compress = 1; break;
         case 'o': out = optarg; break;
         case 'j':
@@ -252,7 +285,11 @@ int nbc_mkabstract_grid(int argc, char **argv)
     int weighted = 0;
     for (size_t i = 0; b && i < nb_agent_count(b); i++)
         weighted |= nb_agent_get(b, i)->weighted;
+    lo.threads = o.threads;
+    if (b && lo.levels == 0)
+        lo.levels = nbb_levels_default(nb_map_width(b), nb_map_height(b), o.cluster, lo.factor);
     if (st == NB_OK && kept >= 0 && same_encoding && in_place && same_form && !weighted &&
+        levels_match(old, &lo) &&
         strcmp(out, "-") != 0) {
         /* Nothing to change: the file stays, and looks made now (make). */
         if (utimensat(AT_FDCWD, out, NULL, 0) != 0)
@@ -270,6 +307,9 @@ int nbc_mkabstract_grid(int argc, char **argv)
             st = nb_bundle_payload(old, (size_t)kept, &graph, &glen, &err);
         if (st == NB_OK)
             st = nbb_put_abstract_costs(w, b, graph, glen, compress, NULL, &err);
+        if (st == NB_OK)
+            st = nbb_levels_put(w, graph, glen, nb_map_width(b), nb_map_height(b), &lo, compress,
+                                &err);
         if (st == NB_OK && kept >= 0 && same_encoding)
             st = nbb_builder_borrow(w, old, (size_t)kept, &err);
         else if (st == NB_OK && kept >= 0) {

@@ -62,6 +62,8 @@ void nb_haa_close(nb_haa *ws)
     nbi_free(ws->a, ws->path);
     nbi_u32map_free(&ws->where);
     nbi_free(ws->a, ws->anodes);
+    nbi_free(ws->a, ws->avia);
+    nbi_levels_ws_free(ws->lq);
     nb_aa_close(ws->aa);
     nbi_free(ws->a, ws->prof);
     nbi_free(ws->a, ws);
@@ -79,6 +81,7 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     ws->g = *g;
     ws->bytes = bytes;
     ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
+    ws->max_levels = NBI_LEVELS_MAX;
     nbi_u32map_init(&ws->where, ws->a);
     size_t ncombo = (size_t)g->ncaps * g->nsizes;
     ws->layer = nbi_zalloc_array(ws->a, g->ncaps, sizeof *ws->layer);
@@ -118,7 +121,8 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
         if (!ok || !ws->targets || !ws->seg ||
             !nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, FIRST_PATH, sizeof *ws->path) ||
             !nbi_u32map_reserve(&ws->where, FIRST_PATH) ||
-            !nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, 256, sizeof *ws->anodes))
+            !nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, 256, sizeof *ws->anodes) ||
+            !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, 256, sizeof *ws->avia))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace (clusters of %u)",
                           c);
     }
@@ -165,6 +169,15 @@ nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
         st = nbi_haa_new_graph(b, &g, (size_t)b->sections[g.section].info.usize, out, err);
     if (st == NB_OK)
         st = load_profiles(*out, err);
+    if (st == NB_OK) { /* the levels above the graph, checked once per bundle */
+        nb_haa *ws = *out;
+        st = nbi_alevels_find(b, &ws->g, &ws->lv, err);
+        ws->has_levels = st == NB_OK;
+        if (st == NB_ERR_NOTFOUND) {
+            nbi_ok(err);
+            st = NB_OK;
+        }
+    }
     if (st != NB_OK) {
         nb_haa_close(*out);
         *out = NULL;
@@ -173,6 +186,11 @@ nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
 }
 
 void nb_haa_set_max_nodes(nb_haa *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
+
+void nb_haa_set_levels(nb_haa *ws, unsigned levels)
+{
+    ws->max_levels = levels == 0 || levels > NBI_LEVELS_MAX ? NBI_LEVELS_MAX : levels;
+}
 
 size_t nb_haa_workspace_bytes(const nb_haa *ws)
 {
@@ -185,7 +203,8 @@ size_t nb_haa_workspace_bytes(const nb_haa *ws)
            nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
            (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0) +
            nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes +
-           ws->nprof * sizeof *ws->prof;
+           ws->avcap * sizeof *ws->avia + ws->nprof * sizeof *ws->prof +
+           nbi_levels_ws_bytes(ws->lq);
 }
 
 void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out)
@@ -199,6 +218,8 @@ void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out)
     out->inter_edges = ws->g.ninter;
     out->paths = (ws->g.flags & NBI_AGRAPH_PATHS) != 0;
     out->bytes = ws->bytes;
+    out->levels = ws->has_levels ? ws->lv.nlevels : 1;
+    out->level_factor = ws->has_levels ? ws->lv.factor : 0;
 }
 
 #define node_cell nbi_agraph_node_cell
@@ -477,12 +498,15 @@ static int abstract_path(nb_haa *ws, uint32_t to)
     const uint32_t S = ws->g.nnodes;
     ws->na = 0;
     for (uint32_t v = to;;) {
-        if (!nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, ws->na + 1, sizeof *ws->anodes))
+        if (!nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, ws->na + 1, sizeof *ws->anodes) ||
+            !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, ws->na + 1, sizeof *ws->avia))
             return 0;
+        uint32_t sl = nbi_asearch_find(&ws->as, v);
+        ws->avia[ws->na] = ws->as.via[sl];
         ws->anodes[ws->na++] = v;
         if (v == S)
             return 1;
-        v = ws->as.parent[nbi_asearch_find(&ws->as, v)];
+        v = ws->as.parent[sl];
     }
 }
 
@@ -512,11 +536,11 @@ static int cells_walkable(const nb_haa *ws, const nb_cell *c, size_t n)
  * are walked when *reverse is 0, else backwards; returns the count.  An intra-edge without a
  * stored path the query may use is refined by an A* in its cluster (ws->ref), which a step
  * begins and may leave under way: then 0 and *pending 1. */
-static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, int *reverse, int *pending)
+static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, uint32_t how, int *reverse,
+                         int *pending)
 {
     const nbi_agraph *g = &ws->g;
     const nb_aa_query *q = &ws->q;
-    const uint32_t how = ws->as.via[nbi_asearch_find(&ws->as, v)];
     *reverse = *pending = 0;
     if (how == NBI_VIA_START)
         return nbi_csearch_path(&ws->ins[0], nbi_haa_key_cell(ws, v), ws->seg);
@@ -583,7 +607,8 @@ static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
     while (ws->refine_k > until) {
         size_t k = ws->refine_k;
         int reverse, pending;
-        size_t n = step_cells(ws, ws->anodes[k], ws->anodes[k - 1], &reverse, &pending);
+        size_t n = step_cells(ws, ws->anodes[k], ws->anodes[k - 1], ws->avia[k - 1], &reverse,
+                              &pending);
         if (pending) {
             uint64_t lim = budget ? *budget : UINT64_MAX, before = ws->ref.expanded;
             if (lim == 0)
@@ -768,10 +793,47 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
                 break;
             if (ws->ins_e == 0) {
                 start_insert(ws, 1);
+                break;
+            }
+            uint32_t k = nbi_haa_level_for(ws);
+            if (k >= 2) {
+                if (!ws->lq && !(ws->lq = nbi_levels_ws_new(ws->a, &ws->lv)))
+                    return no_memory(ws, err);
+                for (uint32_t i = 0; i < ws->g.ncaps; i++)
+                    ws->capok[i] = (nbi_u32at(ws->g.caps, i) & ~q->capability) == 0;
+                if (!nbi_haa_levels_begin(ws, k) && ws->lq->as.end != NBI_AS_LIMIT)
+                    return no_memory(ws, err);
+                ws->phase = NBI_HAA_LEVELS;
             } else {
                 ws->phase = NBI_HAA_ABSTRACT;
                 nbi_haa_abstract_begin(ws);
             }
+            break;
+        }
+        case NBI_HAA_LEVELS: {
+            nbi_asearch *as = &ws->lq->as;
+            used = as->end == NBI_AS_RUNNING ? nbi_haa_levels_step(ws, lim) : 0;
+            res->expanded_search += used;
+            if (as->end == NBI_AS_RUNNING)
+                break;
+            if (as->end == NBI_AS_NOMEM)
+                return no_memory(ws, err);
+            if (as->end == NBI_AS_LIMIT) {
+                ws->stopped = 1;
+                break;
+            }
+            if (as->end == NBI_AS_EXHAUSTED) {
+                ws->phase = NBI_HAA_DONE; /* complete at every level: there is none */
+                break;
+            }
+            int got = nbi_haa_levels_path(ws);
+            if (got == 0)
+                return no_memory(ws, err);
+            if (got < 0)
+                return damaged(ws, err);
+            res->abstract_len = ws->na;
+            ws->refine_k = ws->na - 1;
+            ws->phase = NBI_HAA_REFINE;
             break;
         }
         case NBI_HAA_ABSTRACT:

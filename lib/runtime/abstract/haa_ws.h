@@ -16,6 +16,7 @@
 #define NB_HAA_WS_H
 
 #include "abstract/abstract.h"
+#include "abstract/alevels.h"
 #include "abstract/repair.h"
 #include "clearance/costs.h"
 #include "core/pool.h"
@@ -51,8 +52,37 @@ typedef struct nbi_asearch {
     double best_h, best_g;
 } nbi_asearch;
 
+/* A search over one cluster of a level (levels_query.c): nodes keyed by
+ * their level-1 numbers through a hash map, so that it costs what it
+ * touches. */
+typedef struct nbi_lsearch {
+    const nb_allocator *a;
+    nbi_u32map map;     /* level-1 number -> slot */
+    uint32_t *id, *parent, *via;
+    double *g;
+    uint8_t *closed;
+    size_t n, cap;
+    nbi_heap heap;      /* slots; stale entries skipped */
+    int heap_ok, oom;
+    uint64_t expanded;
+} nbi_lsearch;
+
+/* What queries over the graph's higher levels use (levels_query.c), made
+ * by the first such query. */
+typedef struct nbi_levels_ws {
+    const nb_allocator *a;
+    nbi_lsearch ins[2][NBI_LEVELS_MAX + 1]; /* [end][level]: the ends' insertion */
+    nbi_lsearch ref;                        /* refining an edge inside its cluster */
+    nbi_asearch as;                         /* the search at level k */
+    uint32_t k;
+    uint32_t *cur, *cur_how, *nxt, *nxt_how; /* a level's path while it goes down */
+    size_t ncur, nnxt, cur_cap, cur_how_cap, nxt_cap, nxt_how_cap;
+    int oom;
+} nbi_levels_ws;
+
 /* The phases of a query (begin, step, finish). */
-enum { NBI_HAA_IDLE = 0, NBI_HAA_NEAR, NBI_HAA_INSERT, NBI_HAA_ABSTRACT, NBI_HAA_REFINE,
+enum { NBI_HAA_IDLE = 0, NBI_HAA_NEAR, NBI_HAA_INSERT, NBI_HAA_ABSTRACT, NBI_HAA_LEVELS,
+       NBI_HAA_REFINE,
        NBI_HAA_DONE, NBI_HAA_OVERLAID /* Annotated A* under an overlay (haa.c) */ };
 
 struct nb_haa {
@@ -73,9 +103,15 @@ struct nb_haa {
     nb_cell *path;
     size_t pcap;
     nbi_u32map where;
-    /* The abstract path's keys, goal first, start last (anodes[0 .. na)). */
-    uint32_t *anodes;
-    size_t acap, na;
+    /* The abstract path's keys, goal first, start last (anodes[0 .. na)), and how each
+     * was reached from the next (an arc, or NBI_VIA_*). */
+    uint32_t *anodes, *avia;
+    size_t acap, avcap, na;
+    /* The graph's higher levels (checked at open), when the bundle has them. */
+    nbi_alevels lv;
+    int has_levels;
+    uint32_t max_levels; /* nb_haa_set_levels */
+    nbi_levels_ws *lq;
     /* The query under way. */
     int phase;
     int stopped;      /* the budget or the node cap ended it in this phase */
@@ -115,6 +151,26 @@ void nbi_haa_abstract_begin(nb_haa *ws);
 /* Expands at most budget nodes; returns how many.  ws->as.end says when
  * the search has ended. */
 uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget);
+
+/* levels_query.c */
+void nbi_lsearch_init(nbi_lsearch *ls, const nb_allocator *a);
+void nbi_lsearch_free(nbi_lsearch *ls);
+size_t nbi_lsearch_bytes(const nbi_lsearch *ls);
+nbi_levels_ws *nbi_levels_ws_new(const nb_allocator *a, const nbi_alevels *L);
+void nbi_levels_ws_free(nbi_levels_ws *lq);
+size_t nbi_levels_ws_bytes(const nbi_levels_ws *lq);
+/* The level the query under way searches: 1 (the graph's own) unless the
+ * bundle has levels the query may use and its ends lie far apart. */
+uint32_t nbi_haa_level_for(const nb_haa *ws);
+/* Inserts the ends up to level k and starts the search there; 0 without
+ * memory. */
+int nbi_haa_levels_begin(nb_haa *ws, uint32_t k);
+/* Expands at most budget nodes of level k; returns how many (ws->lq->as.end
+ * says when the search has ended). */
+uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget);
+/* The path found, down to level 1, into ws->anodes and ws->avia: 1, 0
+ * without memory, -1 when an edge has no path below it (a damaged graph). */
+int nbi_haa_levels_path(nb_haa *ws);
 
 static inline nb_cell nbi_agraph_node_cell(const nbi_agraph *g, uint32_t u)
 {

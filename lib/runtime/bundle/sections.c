@@ -15,6 +15,7 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_ABSTRACT, "abstract",
      {"cluster", "quality", "nodes", "edges", "inter", "placement", "path_bytes"}},
     {NB_SEC_ABSTRACT_COSTS, "abstract_costs", {"capability", "size", "arcs", "graph_crc", "profile"}},
+    {NB_SEC_ABSTRACT_LEVELS, "abstract_levels", {"levels", "factor", "graph_crc", "nodes", "arcs"}},
     {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}},
     {NB_SEC_PERIMETER, "perimeter",
      {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"}},

@@ -146,6 +146,24 @@ enum nbi_acosts_word {
     NBI_AC_GRAPH_CRC, NBI_AC_INDEX, /* the profile's place among the bundle's, from 0 */
     NBI_AC_WORDS /* 8 */
 };
+/* ---- the abstract graph's higher levels (formats/abstract.md, section
+ * type 34) ----
+ * A header of 16 u32 words, a record of 8 u32 words per level from 2,
+ * then each level's arrays (nbi_alevels_layout). */
+#define NBI_ALEVELS_VERSION 1
+#define NBI_ALEVELS_HEADER 64
+#define NBI_ALEVELS_RECORD 32
+#define NBI_LEVELS_MAX 8       /* levels, the graph's own (1) included */
+#define NBI_LEVEL_FACTOR_MAX 64
+enum nbi_alevels_word {
+    NBI_AL_WIDTH, NBI_AL_HEIGHT, NBI_AL_LEVELS, NBI_AL_FACTOR, NBI_AL_CLUSTER, NBI_AL_NCAPS,
+    NBI_AL_NSIZES, NBI_AL_GRAPH_CRC, NBI_AL_GRAPH_NODES, NBI_AL_SPACING,
+    NBI_AL_WORDS /* 10 used; the rest of the header is zero */
+};
+enum nbi_alevel_word {
+    NBI_ALR_NCX, NBI_ALR_NCY, NBI_ALR_NODES, NBI_ALR_ARCS, NBI_ALR_INTER,
+    NBI_ALR_WORDS /* 5 used; the rest of the record is zero */
+};
 /* Qualities (the section's param[1] and header word). */
 enum nbi_quality {
     NBI_QUALITY_INITIAL = 0, /* every edge the construction finds */

@@ -1,0 +1,314 @@
+/* alevels.c: the runtime's reading of the abstract graph's higher levels
+ * (formats/abstract.md, section type 34).  The header and the places of
+ * the arrays are checked whenever a view is made (O(levels)); the arrays'
+ * contents, every node and arc of every level, and the graph they were
+ * baked for (its CRC) once per bundle (bundle/checked.c), so that a search
+ * may index them without a check per read. */
+#include <stdio.h>
+
+#include "abstract/alevels.h"
+#include "bundle/bundle.h"
+#include "core/crc32.h"
+
+#define BAD(...) nbi_fail(err, NB_ERR_FORMAT, "abstract levels: " __VA_ARGS__)
+
+static uint64_t align8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
+
+void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, uint64_t at,
+                       uint64_t off[8])
+{
+    const uint64_t len[7] = {4 * (nclusters + 1), 4 * nnodes, 4 * (nnodes + 1), 4 * narcs,
+                             4 * narcs,           4 * narcs,  2 * narcs};
+    for (int i = 0; i < 7; i++) {
+        off[i] = at;
+        at = align8(at + len[i]);
+    }
+    off[7] = at;
+}
+
+static uint64_t levels_start(uint32_t nlevels)
+{
+    return NBI_ALEVELS_HEADER + (uint64_t)NBI_ALEVELS_RECORD * (nlevels - 1);
+}
+
+uint64_t nbi_alevels_bytes(uint32_t nlevels, const uint64_t *nclusters, const uint64_t *nnodes,
+                           const uint64_t *narcs)
+{
+    uint64_t at = levels_start(nlevels), off[8];
+    for (uint32_t l = 0; l + 1 < nlevels; l++) {
+        nbi_alevel_layout(nclusters[l], nnodes[l], narcs[l], at, off);
+        at = off[7];
+    }
+    return at;
+}
+
+void nbi_alevels_base(nbi_alevels *lv, const nbi_agraph *g)
+{
+    nbi_alevel *b = &lv->lv[1];
+    memset(b, 0, sizeof *b);
+    lv->g = g;
+    b->side = g->cluster;
+    b->ncx = g->ncx;
+    b->ncy = g->ncy;
+    b->nnodes = g->nnodes;
+    b->narcs = 2 * g->nedges;
+    b->ninter = 2 * g->ninter;
+}
+
+long nbi_lv_index(const nbi_alevels *L, uint32_t j, uint32_t id)
+{
+    if (id >= L->g->nnodes)
+        return -1;
+    if (j == 1)
+        return (long)id;
+    nb_cell c = nbi_lv_cell(L, id);
+    uint32_t first, n = nbi_lv_nodes(L, j, nbi_lv_cluster(L, j, (uint32_t)c.x, (uint32_t)c.y), &first);
+    uint32_t lo = first, hi = first + n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, v = nbi_u32at(L->lv[j].node_id, mid);
+        if (v == id)
+            return (long)mid;
+        if (v < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* The header and the places of the arrays: O(levels). */
+static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, nbi_alevels *lv,
+                             nb_err *err)
+{
+    memset(lv, 0, sizeof *lv);
+    lv->section = -1;
+    nbi_alevels_base(lv, g);
+    if (len < NBI_ALEVELS_HEADER)
+        return BAD("%zu bytes, shorter than its %d-byte header", len, NBI_ALEVELS_HEADER);
+    uint32_t h[NBI_AL_WORDS];
+    for (int i = 0; i < NBI_AL_WORDS; i++)
+        h[i] = nbi_get32(p + 4 * i);
+    if (h[NBI_AL_WIDTH] != g->width || h[NBI_AL_HEIGHT] != g->height)
+        return BAD("for a %u x %u map, not this %u x %u one", h[NBI_AL_WIDTH], h[NBI_AL_HEIGHT],
+                   g->width, g->height);
+    lv->nlevels = h[NBI_AL_LEVELS];
+    lv->factor = h[NBI_AL_FACTOR];
+    lv->spacing = h[NBI_AL_SPACING];
+    if (lv->nlevels < 2 || lv->nlevels > NBI_LEVELS_MAX)
+        return BAD("%u levels: expected 2 to %d", lv->nlevels, NBI_LEVELS_MAX);
+    if (lv->factor < 2 || lv->factor > NBI_LEVEL_FACTOR_MAX)
+        return BAD("factor %u: expected 2 to %d", lv->factor, NBI_LEVEL_FACTOR_MAX);
+    if (lv->spacing < 1 || lv->spacing > 64)
+        return BAD("transition spacing 1/%u of a side: expected 1 to 64", lv->spacing);
+    if (h[NBI_AL_CLUSTER] != g->cluster || h[NBI_AL_NCAPS] != g->ncaps ||
+        h[NBI_AL_NSIZES] != g->nsizes || h[NBI_AL_GRAPH_NODES] != g->nnodes)
+        return BAD("baked for another abstract graph (cluster %u, %u capabilities, %u sizes, %u "
+                   "nodes); run mkabstract again",
+                   h[NBI_AL_CLUSTER], h[NBI_AL_NCAPS], h[NBI_AL_NSIZES], h[NBI_AL_GRAPH_NODES]);
+    for (int i = NBI_AL_WORDS; i < 16; i++)
+        if (nbi_get32(p + 4 * i) != 0)
+            return BAD("header word %d is %u, expected 0", i, nbi_get32(p + 4 * i));
+    uint64_t start = levels_start(lv->nlevels);
+    if (len < start)
+        return BAD("%zu bytes, shorter than the records of its %u levels", len, lv->nlevels);
+    uint64_t at = start;
+    for (uint32_t l = 2; l <= lv->nlevels; l++) {
+        const uint8_t *r = p + NBI_ALEVELS_HEADER + (size_t)NBI_ALEVELS_RECORD * (l - 2);
+        nbi_alevel *v = &lv->lv[l], *below = &lv->lv[l - 1];
+        uint64_t side = (uint64_t)below->side * lv->factor;
+        v->side = side > UINT32_MAX ? UINT32_MAX : (uint32_t)side;
+        v->ncx = nbi_get32(r + 4 * NBI_ALR_NCX);
+        v->ncy = nbi_get32(r + 4 * NBI_ALR_NCY);
+        v->nnodes = nbi_get32(r + 4 * NBI_ALR_NODES);
+        v->narcs = nbi_get32(r + 4 * NBI_ALR_ARCS);
+        v->ninter = nbi_get32(r + 4 * NBI_ALR_INTER);
+        for (int i = NBI_ALR_WORDS; i < 8; i++)
+            if (nbi_get32(r + 4 * i) != 0)
+                return BAD("level %u: record word %d is %u, expected 0", l, i, nbi_get32(r + 4 * i));
+        if (v->ncx != (below->ncx + lv->factor - 1) / lv->factor ||
+            v->ncy != (below->ncy + lv->factor - 1) / lv->factor)
+            return BAD("level %u: %u x %u clusters do not tile level %u's %u x %u by %u", l, v->ncx,
+                       v->ncy, l - 1, below->ncx, below->ncy, lv->factor);
+        if (v->nnodes > below->nnodes || v->ninter > v->narcs)
+            return BAD("level %u: %u nodes (level %u has %u), %u inter-arcs of %u", l, v->nnodes,
+                       l - 1, below->nnodes, v->ninter, v->narcs);
+        uint64_t off[8];
+        nbi_alevel_layout((uint64_t)v->ncx * v->ncy, v->nnodes, v->narcs, at, off);
+        if (off[7] > len)
+            return BAD("level %u: its arrays end at byte %llu, beyond the payload's %zu", l,
+                       (unsigned long long)off[7], len);
+        v->cluster_first = p + off[0];
+        v->node_id = p + off[1];
+        v->node_first = p + off[2];
+        v->arc_to = p + off[3];
+        v->arc_card = p + off[4];
+        v->arc_diag = p + off[5];
+        v->arc_ann = p + off[6];
+        at = off[7];
+    }
+    if (at != len)
+        return BAD("%zu bytes, expected %llu for its counts", len, (unsigned long long)at);
+    return NB_OK;
+}
+
+/* Level l's nodes: each a node of level l - 1, on the border of its
+ * cluster, listed under that cluster in ascending order of its number. */
+static nb_status check_nodes(const nbi_alevels *L, uint32_t l, nb_err *err)
+{
+    const nbi_alevel *v = &L->lv[l];
+    uint64_t ncl = (uint64_t)v->ncx * v->ncy;
+    if (nbi_u32at(v->cluster_first, 0) != 0 || nbi_u32at(v->cluster_first, ncl) != v->nnodes)
+        return BAD("level %u: the cluster index does not span its %u nodes", l, v->nnodes);
+    for (uint64_t k = 0; k < ncl; k++) {
+        uint32_t a = nbi_u32at(v->cluster_first, k), b = nbi_u32at(v->cluster_first, k + 1);
+        if (b < a)
+            return BAD("level %u: the cluster index decreases at cluster %llu", l,
+                       (unsigned long long)k);
+        nbi_box box = nbi_lv_box(L, l, (uint32_t)k);
+        for (uint32_t u = a; u < b; u++) {
+            uint32_t id = nbi_u32at(v->node_id, u);
+            if (id >= L->g->nnodes || (u > a && id <= nbi_u32at(v->node_id, u - 1)))
+                return BAD("level %u: node %u is node %u of the graph, out of range or out of "
+                           "order",
+                           l, u, id);
+            nb_cell c = nbi_lv_cell(L, id);
+            if (nbi_lv_cluster(L, l, (uint32_t)c.x, (uint32_t)c.y) != k)
+                return BAD("level %u: node %u at (%d, %d) is not in its cluster %llu", l, u, c.x,
+                           c.y, (unsigned long long)k);
+            if (c.x != box.x0 && c.x != box.x1 - 1 && c.y != box.y0 && c.y != box.y1 - 1)
+                return BAD("level %u: node %u at (%d, %d) is not on its cluster's border", l, u,
+                           c.x, c.y);
+            if (nbi_lv_index(L, l - 1, id) < 0)
+                return BAD("level %u: node %u (node %u of the graph) is not a node of level %u", l,
+                           u, id, l - 1);
+        }
+    }
+    return NB_OK;
+}
+
+/* Level l's arcs: to another node of the level, annotated as level 1's
+ * are; within a cluster no lighter than the octile distance (the searches'
+ * heuristic stays consistent), across clusters one step between facing
+ * cells. */
+static nb_status check_arcs(const nbi_alevels *L, uint32_t l, nb_err *err)
+{
+    const nbi_alevel *v = &L->lv[l];
+    if (nbi_u32at(v->node_first, 0) != 0 || nbi_u32at(v->node_first, v->nnodes) != v->narcs)
+        return BAD("level %u: the adjacency index does not span its %u arcs", l, v->narcs);
+    uint64_t inter = 0;
+    for (uint32_t u = 0; u < v->nnodes; u++) {
+        uint32_t a0, a1 = nbi_lv_arcs(L, l, u, &a0);
+        if (a1 < a0)
+            return BAD("level %u: the adjacency index decreases at node %u", l, u);
+        nb_cell cu = nbi_lv_cell(L, nbi_lv_id(L, l, u));
+        for (uint32_t a = a0; a < a1; a++) {
+            uint32_t t = nbi_lv_to(L, l, a);
+            if (t >= v->nnodes || t == u)
+                return BAD("level %u: arc %u of node %u leads to node %u", l, a, u, t);
+            const uint8_t *ann = nbi_lv_ann(L, l, a);
+            if (ann[0] >= L->g->ncaps || ann[1] < 1 || ann[1] > NB_MAX_AGENT_SIZE)
+                return BAD("level %u: arc %u: capability %u of %u, clearance %u", l, a, ann[0],
+                           L->g->ncaps, ann[1]);
+            uint32_t card, diag;
+            nbi_lv_w(L, l, a, &card, &diag);
+            nb_cell ct = nbi_lv_cell(L, nbi_lv_id(L, l, t));
+            int32_t dx = cu.x > ct.x ? cu.x - ct.x : ct.x - cu.x;
+            int32_t dy = cu.y > ct.y ? cu.y - ct.y : ct.y - cu.y;
+            if (nbi_lv_cluster(L, l, (uint32_t)cu.x, (uint32_t)cu.y) !=
+                nbi_lv_cluster(L, l, (uint32_t)ct.x, (uint32_t)ct.y)) {
+                if (dx + dy != 1 || card != 1 || diag != 0)
+                    return BAD("level %u: arc %u between clusters does not join facing cells "
+                               "with one step",
+                               l, a);
+                inter++;
+                continue;
+            }
+            int32_t lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+            if ((double)card + NBI_SQRT2 * diag < (hi - lo) + NBI_SQRT2 * lo - 1e-9 ||
+                (uint64_t)card + diag < (uint64_t)hi)
+                return BAD("level %u: arc %u: weight %u + %u sqrt(2) is shorter than the "
+                           "distance it spans",
+                           l, a, card, diag);
+        }
+    }
+    if (inter != v->ninter)
+        return BAD("level %u: %llu arcs between clusters, expected %u", l,
+                   (unsigned long long)inter, v->ninter);
+    return NB_OK;
+}
+
+static nb_status check_body(const nbi_alevels *L, nb_err *err)
+{
+    for (uint32_t l = 2; l <= L->nlevels; l++) {
+        nb_status st = check_nodes(L, l, err);
+        if (st == NB_OK)
+            st = check_arcs(L, l, err);
+        if (st != NB_OK)
+            return st;
+    }
+    return NB_OK;
+}
+
+nb_status nbi_alevels_view(const uint8_t *p, size_t len, const nbi_agraph *g, uint32_t crc,
+                           nbi_alevels *lv, nb_err *err)
+{
+    nb_status st = view_header(p, len, g, lv, err);
+    if (st == NB_OK && nbi_get32(p + 4 * NBI_AL_GRAPH_CRC) != crc)
+        st = BAD("baked for another abstract graph (its CRC differs); run mkabstract again");
+    return st == NB_OK ? check_body(lv, err) : st;
+}
+
+static nb_status check_section(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nbi_agraph g;
+    nb_status st = nbi_agraph_find(b, &g, err);
+    if (st != NB_OK)
+        return st;
+    const struct nbi_section *s = &b->sections[index];
+    nbi_alevels lv;
+    st = nbi_alevels_view(s->payload, (size_t)s->info.usize, &g, nbi_agraph_crc(b, &g), &lv, err);
+    if (st != NB_OK)
+        nbi_err_prefix(err, "%s: section %zu", b->path, index);
+    return st;
+}
+
+nb_status nbi_alevels_find(const nb_bundle *b, const nbi_agraph *g, nbi_alevels *lv, nb_err *err)
+{
+    long idx = nb_bundle_find(b, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
+    if (idx < 0)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no abstract levels", b->path);
+    const struct nbi_section *s = &b->sections[idx];
+    if (s->info.version != NBI_ALEVELS_VERSION)
+        return nbi_fail(err, NB_ERR_VERSION,
+                        "%s: section %ld (abstract_levels) has version %u; this reader knows "
+                        "version %d",
+                        b->path, idx, s->info.version, NBI_ALEVELS_VERSION);
+    if (NB_ENC_LAYOUT(s->info.encoding) != NB_ENC_RAW || s->payload == NULL ||
+        (NB_ENC_COMPRESSION(s->info.encoding) && s->payload == s->stored))
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %ld (abstract_levels): encoding %s, expected raw", b->path,
+                        idx, nb_encoding_name(s->info.encoding));
+    nb_status st = view_header(s->payload, (size_t)s->info.usize, g, lv, err);
+    if (st != NB_OK) {
+        nbi_err_prefix(err, "%s: section %ld", b->path, idx);
+        return st;
+    }
+    const nb_section_info *in = &s->info;
+    uint64_t nodes = 0, arcs = 0;
+    for (uint32_t l = 2; l <= lv->nlevels; l++) {
+        nodes += lv->lv[l].nnodes;
+        arcs += lv->lv[l].narcs;
+    }
+    if (in->param[0] != lv->nlevels || in->param[1] != lv->factor ||
+        in->param[2] != nbi_get32(s->payload + 4 * NBI_AL_GRAPH_CRC) || in->param[3] != nodes ||
+        in->param[4] != arcs)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %ld (abstract_levels): the section table and the payload "
+                        "disagree on its levels, factor, graph or counts",
+                        b->path, idx);
+    st = nbi_section_checked(b, (size_t)idx, check_section, err);
+    if (st != NB_OK)
+        return st;
+    lv->section = idx;
+    return NB_OK;
+}

@@ -1,0 +1,111 @@
+/* alevels.h: the abstract graph's higher levels (formats/abstract.md,
+ * section type 34), clusters of clusters after HPA* (Botea, Mueller and
+ * Schaeffer 2004, section 5): the checked view of the section
+ * (alevels.c), and how a search reads any level, the graph's own (level
+ * 1) included, through one set of accessors.  Nodes of every level are
+ * named by their node number in level 1, so that a path moves between
+ * levels without translation.  Internal. */
+#ifndef NB_ALEVELS_H
+#define NB_ALEVELS_H
+
+#include "abstract/abstract.h"
+#include "core/format.h"
+
+typedef struct nbi_alevel {
+    uint32_t side;                /* a cluster's side in cells */
+    uint32_t ncx, ncy, nnodes, narcs, ninter;
+    const uint8_t *cluster_first; /* u32[ncx * ncy + 1] */
+    const uint8_t *node_id;       /* u32[nnodes]: the node's number in level 1 */
+    const uint8_t *node_first;    /* u32[nnodes + 1] */
+    const uint8_t *arc_to;        /* u32[narcs]: a node of this level */
+    const uint8_t *arc_card;      /* u32[narcs] */
+    const uint8_t *arc_diag;      /* u32[narcs] */
+    const uint8_t *arc_ann;       /* u8[2 * narcs]: capability index, clearance */
+} nbi_alevel;
+
+typedef struct nbi_alevels {
+    const nbi_agraph *g;          /* level 1 */
+    uint32_t nlevels, factor, spacing;
+    nbi_alevel lv[NBI_LEVELS_MAX + 1]; /* [2 .. nlevels]; [1] describes g's clusters */
+    long section;
+} nbi_alevels;
+
+/* Offsets of level l's arrays (cluster index, node ids, adjacency index,
+ * targets, cardinal steps, diagonal steps, annotations) from at, which is
+ * where they start; off[7] is where the next level's start. */
+void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, uint64_t at,
+                       uint64_t off[8]);
+/* Bytes of a payload whose levels have these counts (levels 2 .. L in
+ * [0 .. L-2]). */
+uint64_t nbi_alevels_bytes(uint32_t nlevels, const uint64_t *nclusters, const uint64_t *nnodes,
+                           const uint64_t *narcs);
+/* Checks a payload against formats/abstract.md and the graph g it was
+ * baked for (every count, index and annotation) and fills lv; crc is g's
+ * payload's CRC-32. */
+nb_status nbi_alevels_view(const uint8_t *p, size_t len, const nbi_agraph *g, uint32_t crc,
+                           nbi_alevels *lv, nb_err *err);
+/* The bundle's levels section for its graph g (checked once per bundle);
+ * NB_ERR_NOTFOUND when it has none. */
+nb_status nbi_alevels_find(const nb_bundle *b, const nbi_agraph *g, nbi_alevels *lv, nb_err *err);
+/* Level 1's description in lv->lv[1] from g (what the views fill). */
+void nbi_alevels_base(nbi_alevels *lv, const nbi_agraph *g);
+
+/* ---- reading any level ---- */
+
+static inline uint32_t nbi_lv_cluster(const nbi_alevels *L, uint32_t j, uint32_t x, uint32_t y)
+{
+    const nbi_alevel *v = &L->lv[j];
+    return (y / v->side) * v->ncx + x / v->side;
+}
+/* The nodes of level j's cluster k: [*first, *first + count). */
+static inline uint32_t nbi_lv_nodes(const nbi_alevels *L, uint32_t j, uint32_t k, uint32_t *first)
+{
+    const uint8_t *cf = j == 1 ? L->g->cluster_first : L->lv[j].cluster_first;
+    *first = nbi_u32at(cf, k);
+    return nbi_u32at(cf, k + 1) - *first;
+}
+/* Level j's node u, numbered in level 1. */
+static inline uint32_t nbi_lv_id(const nbi_alevels *L, uint32_t j, uint32_t u)
+{
+    return j == 1 ? u : nbi_u32at(L->lv[j].node_id, u);
+}
+static inline nb_cell nbi_lv_cell(const nbi_alevels *L, uint32_t id)
+{
+    nb_cell c = {nbi_u16at(L->g->node_xy, 2 * (size_t)id), nbi_u16at(L->g->node_xy, 2 * (size_t)id + 1)};
+    return c;
+}
+static inline uint32_t nbi_lv_arcs(const nbi_alevels *L, uint32_t j, uint32_t u, uint32_t *a0)
+{
+    const uint8_t *nf = j == 1 ? L->g->node_first : L->lv[j].node_first;
+    *a0 = nbi_u32at(nf, u);
+    return nbi_u32at(nf, u + 1);
+}
+static inline uint32_t nbi_lv_to(const nbi_alevels *L, uint32_t j, uint32_t a)
+{
+    return nbi_u32at(j == 1 ? L->g->arc_to : L->lv[j].arc_to, a);
+}
+static inline void nbi_lv_w(const nbi_alevels *L, uint32_t j, uint32_t a, uint32_t *card,
+                            uint32_t *diag)
+{
+    if (j == 1) {
+        *card = nbi_u16at(L->g->arc_w, 2 * (size_t)a);
+        *diag = nbi_u16at(L->g->arc_w, 2 * (size_t)a + 1);
+    } else {
+        *card = nbi_u32at(L->lv[j].arc_card, a);
+        *diag = nbi_u32at(L->lv[j].arc_diag, a);
+    }
+}
+static inline const uint8_t *nbi_lv_ann(const nbi_alevels *L, uint32_t j, uint32_t a)
+{
+    return (j == 1 ? L->g->arc_ann : L->lv[j].arc_ann) + 2 * (size_t)a;
+}
+/* Level j's number of the node numbered id in level 1, or -1 when it is
+ * not a node of level j (node ids ascend within a cluster). */
+long nbi_lv_index(const nbi_alevels *L, uint32_t j, uint32_t id);
+/* The box of level j's cluster k. */
+static inline nbi_box nbi_lv_box(const nbi_alevels *L, uint32_t j, uint32_t k)
+{
+    return nbi_cluster_box(k, L->lv[j].ncx, L->lv[j].side, L->g->width, L->g->height);
+}
+
+#endif
