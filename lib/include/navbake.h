@@ -656,9 +656,12 @@ typedef struct nb_haa_result {
     uint64_t expanded;      /* all nodes taken off open lists: the three below */
     uint64_t expanded_insert, expanded_search, expanded_refine;
     int searched;           /* 0 when answered without a search */
-    size_t abstract_len;    /* nodes on the abstract path, start and goal included */
+    size_t abstract_len;    /* nodes on the abstract path, start and goal included (at
+                               level 1, once a higher level's path is refined down) */
     size_t path_len;        /* cells (or waypoints) of the path, both ends included */
     const nb_cell *path;    /* in the workspace: valid until its next query */
+    unsigned level;         /* the level of clusters the abstract search ran on: 1 is the
+                               graph's own, 2 and up the bundle's abstract levels */
 } nb_haa_result;
 
 /* A workspace for HAA* on this bundle (which must stay open while it is

@@ -354,3 +354,25 @@ void tu_check_failed_write(const char *dir, const char *name, const nbi_legend *
     free(after);
     nbb_grid_free(&big);
 }
+
+nb_status tu_add_levels(nb_bundle **b, const char *path, const nbb_levels_opts *o, nb_err *err)
+{
+    const void *graph;
+    size_t glen;
+    nbb_builder *w = NULL;
+    long gi = nb_bundle_find(*b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    nb_status st = gi < 0 ? nbi_fail(err, NB_ERR_NOTFOUND, "no abstract graph")
+                          : nb_bundle_payload(*b, (size_t)gi, &graph, &glen, err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&w, err);
+    if (st == NB_OK)
+        st = nbb_builder_take(w, *b, err);
+    if (st == NB_OK)
+        st = nbb_levels_put(w, graph, glen, nb_map_width(*b), nb_map_height(*b), o, 0, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(w, path, err);
+    nbb_builder_free(w);
+    nb_bundle_close(*b);
+    *b = NULL;
+    return st == NB_OK ? nb_bundle_open(path, 0, NULL, b, err) : st;
+}

@@ -50,6 +50,9 @@ nb_status tu_add_abstract(nb_bundle **b, const char *path, unsigned cluster, nb_
  * the agent set (its agents with terrain costs). */
 nb_status tu_add_abstract_opts(nb_bundle **b, const char *path, const nbb_abstract_opts *o,
                                nb_err *err);
+/* Adds the graph's higher levels (nbb_levels_put with o) to the open bundle
+ * *b, which holds a graph: written to path and opened in its place. */
+nb_status tu_add_levels(nb_bundle **b, const char *path, const nbb_levels_opts *o, nb_err *err);
 /* Agents "swamp<cost>" of {ground, swamp} (the default legend), size 1, whose swamp
  * costs swamp[k] (1: no costs), k < n: what the tests and benchmarks of terrain costs
  * on the maps with swamp use. */

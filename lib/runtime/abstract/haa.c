@@ -714,6 +714,7 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err 
         return nbi_done(err, NB_OK);
     }
     ws->res.searched = 1;
+    ws->res.level = 1;
     const nbi_agraph *g = &ws->g;
     ws->ks = nbi_node_cluster(g, (uint32_t)q->start.x, (uint32_t)q->start.y);
     ws->kg = nbi_node_cluster(g, (uint32_t)q->goal.x, (uint32_t)q->goal.y);
@@ -796,6 +797,7 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
                 break;
             }
             uint32_t k = nbi_haa_level_for(ws);
+            res->level = k;
             if (k >= 2) {
                 if (!ws->lq && !(ws->lq = nbi_levels_ws_new(ws->a, &ws->lv)))
                     return no_memory(ws, err);

@@ -1,0 +1,460 @@
+/* test_levels.c: HAA* over the abstract graph's higher levels (issue 16,
+ * point 4; formats/abstract.md, section type 34).
+ *  - random maps of 1 to 3 terrains, agents of two capabilities and sizes
+ *    1 and 2, graphs of clusters of 3 to 5 under every quality, with and
+ *    without stored paths, and 2 to 4 levels of factor 2 or 3: HAA* finds
+ *    a path exactly when a plain Dijkstra (tests/support/brute.c) does,
+ *    whichever level it searched; each path is legal step by step, ends
+ *    where asked and is never shorter than Dijkstra's; most of the far
+ *    queries ran above level 1 (the result's level says which);
+ *  - a level is what its definition says, recomputed here from the graph
+ *    alone: each intra-edge weighs exactly the shortest path over the
+ *    level below inside its cluster for its annotation, and every pair
+ *    of nodes joined inside a cluster for a (capability, size) has an edge
+ *    that admits it;
+ *  - the bytes do not depend on the number of threads;
+ *  - slices of any size give the unsliced path;
+ *  - a section that lies (a node out of range, an arc to nowhere, a weight
+ *    below the octile distance, another graph's CRC, a bad count) is
+ *    refused at open, naming the section. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abstract/alevels.h"
+#include "brute.h"
+#include "testutil.h"
+
+static nbi_legend legend;
+
+struct tally {
+    int queries, found, none, bad, above;
+    double worst;
+};
+
+static int path_ok(const nbb_grid *g, const nb_aa_query *q, enum brute_corner rule,
+                   const nb_haa_result *r)
+{
+    if (r->path_len < 1 || r->path[0].x != q->start.x || r->path[0].y != q->start.y ||
+        r->path[r->path_len - 1].x != q->goal.x || r->path[r->path_len - 1].y != q->goal.y)
+        return 0;
+    double c = 0;
+    for (size_t i = 1; i < r->path_len; i++) {
+        const nb_cell *a = &r->path[i - 1], *b = &r->path[i];
+        if (!brute_step_ok(&legend, g, q->capability, q->size, rule, a->x, a->y, b->x, b->y))
+            return 0;
+        c += a->x != b->x && a->y != b->y ? sqrt(2.0) : 1.0;
+    }
+    return fabs(c - r->cell_length) <= 1e-9 * (1 + c);
+}
+
+static void standable_end(tu_rng *rng, const nbb_grid *g, const nb_aa_query *q, nb_cell *e,
+                          int32_t x0, int32_t x1)
+{
+    for (int t = 0; t < 40; t++) {
+        e->x = x0 + (int32_t)tu_below(rng, (uint32_t)(x1 - x0));
+        e->y = (int32_t)tu_below(rng, g->height);
+        if (brute_can_stand(&legend, g, q->capability, q->size, e->x, e->y))
+            return;
+    }
+}
+
+static void one_query(nb_haa *ws, const nbb_grid *g, const nb_aa_query *q, enum brute_corner rule,
+                      struct tally *t)
+{
+    nb_err err;
+    nb_haa_result r;
+    t->queries++;
+    if (nb_haa_find(ws, q, 0, &r, &err) != NB_OK) {
+        if (t->bad++ < 4)
+            diag("query failed: %s", err.msg);
+        return;
+    }
+    double want = brute_dijkstra(&legend, g, q->capability, q->size, rule, q->start.x, q->start.y,
+                                 q->goal.x, q->goal.y, NULL, NULL);
+    int found = r.status == NB_PATH_FOUND;
+    int right = found == (want >= 0) &&
+                (!found || (path_ok(g, q, rule, &r) && r.cell_length >= want - 1e-9));
+    if (!right && t->bad++ < 4)
+        diag("(%d,%d)->(%d,%d) size %u cap %#x level %u: %s length %.6f, Dijkstra %.6f",
+             q->start.x, q->start.y, q->goal.x, q->goal.y, q->size, q->capability, r.level,
+             nb_path_status_str(r.status), r.cell_length, want);
+    if (found && want > 0 && r.cell_length / want > t->worst)
+        t->worst = r.cell_length / want;
+    t->found += found;
+    t->none += !found;
+    t->above += r.level >= 2;
+}
+
+static nb_status bake(const nbb_grid *g, const nb_capability *caps, const nbb_abstract_opts *o,
+                      const nbb_levels_opts *lo, nbi_agentset *agents, nb_bundle **b, nb_err *err)
+{
+    const char *path = tu_path(tu_tmpdir(), "lv.nbk");
+    memset(agents, 0, sizeof *agents);
+    for (unsigned c = 0; c < 2; c++)
+        for (unsigned s = 1; s <= 2; s++) {
+            nb_agent *a = &agents->agent[agents->count++];
+            snprintf(a->name, sizeof a->name, "c%us%u", c, s);
+            a->capability = caps[c];
+            a->size = s;
+            for (unsigned i = 0; i < NB_MAX_TERRAINS; i++)
+                a->cost[i] = 1;
+        }
+    *b = NULL;
+    nb_status st = tu_write_cleared(path, &legend, agents, g, 0, err);
+    if (st == NB_OK)
+        st = nb_bundle_open(path, 0, NULL, b, err);
+    if (st == NB_OK)
+        st = tu_add_abstract_opts(b, path, o, err);
+    if (st == NB_OK)
+        st = tu_add_levels(b, path, lo, err);
+    return st;
+}
+
+/* ---- a level against its definition ---- */
+
+/* Shortest paths over level j - 1 inside level j's cluster k for an agent
+ * (caps index ci, size s), from node id src: a plain O(n^2) Dijkstra over
+ * the cluster's nodes of level j - 1, written from formats/abstract.md. */
+static void plain_dijkstra(const nbi_alevels *L, uint32_t j, uint32_t k, nb_capability cap,
+                           uint32_t s, uint32_t src, const uint32_t *ids, size_t n, double *dist)
+{
+    nbi_box box = nbi_lv_box(L, j, k);
+    char *done = calloc(n, 1);
+    for (size_t i = 0; i < n; i++)
+        dist[i] = ids[i] == src ? 0 : INFINITY;
+    for (;;) {
+        size_t u = n;
+        for (size_t i = 0; i < n; i++)
+            if (!done[i] && dist[i] < INFINITY && (u == n || dist[i] < dist[u]))
+                u = i;
+        if (u == n)
+            break;
+        done[u] = 1;
+        long iu = nbi_lv_index(L, j - 1, ids[u]);
+        uint32_t a0, a1 = nbi_lv_arcs(L, j - 1, (uint32_t)iu, &a0);
+        for (uint32_t a = a0; a < a1; a++) {
+            const uint8_t *ann = nbi_lv_ann(L, j - 1, a);
+            if ((nbi_u32at(L->g->caps, ann[0]) & ~cap) || ann[1] < s)
+                continue;
+            uint32_t t = nbi_lv_id(L, j - 1, nbi_lv_to(L, j - 1, a));
+            nb_cell c = nbi_lv_cell(L, t);
+            if (c.x < box.x0 || c.y < box.y0 || c.x >= box.x1 || c.y >= box.y1)
+                continue;
+            uint32_t card, diag;
+            nbi_lv_w(L, j - 1, a, &card, &diag);
+            for (size_t v = 0; v < n; v++)
+                if (ids[v] == t && dist[u] + card + diag * sqrt(2.0) < dist[v])
+                    dist[v] = dist[u] + card + diag * sqrt(2.0);
+        }
+    }
+    free(done);
+}
+
+/* Checks every intra-edge of every level against plain_dijkstra, and that
+ * every joined pair has an edge for each served (capability, size). */
+static int check_definition(const nb_bundle *b, int *pairs)
+{
+    nbi_agraph g;
+    nbi_alevels L;
+    nb_err err;
+    if (nbi_agraph_find(b, &g, &err) != NB_OK || nbi_alevels_find(b, &g, &L, &err) != NB_OK)
+        return 0;
+    int bad = 0;
+    for (uint32_t j = 2; j <= L.nlevels; j++) {
+        const nbi_alevel *v = &L.lv[j];
+        for (uint32_t k = 0; k < v->ncx * v->ncy; k++) {
+            /* The level below's nodes inside cluster k. */
+            nbi_box box = nbi_lv_box(&L, j, k);
+            size_t n = 0;
+            uint32_t *ids = malloc(sizeof *ids * (L.lv[j - 1].nnodes + 1));
+            for (uint32_t u = 0; u < L.lv[j - 1].nnodes; u++) {
+                nb_cell c = nbi_lv_cell(&L, nbi_lv_id(&L, j - 1, u));
+                if (c.x >= box.x0 && c.y >= box.y0 && c.x < box.x1 && c.y < box.y1)
+                    ids[n++] = nbi_lv_id(&L, j - 1, u);
+            }
+            double *dist = malloc(sizeof *dist * (n + 1));
+            uint32_t first, nn = nbi_lv_nodes(&L, j, k, &first);
+            for (uint32_t ci = 0; ci < g.ncaps; ci++)
+                for (uint32_t si = 0; si < g.nsizes; si++) {
+                    nb_capability cap = nbi_u32at(g.caps, ci);
+                    uint32_t s = nbi_u32at(g.sizes, si);
+                    for (uint32_t u = first; u < first + nn; u++) {
+                        uint32_t idu = nbi_lv_id(&L, j, u);
+                        plain_dijkstra(&L, j, k, cap, s, idu, ids, n, dist);
+                        for (uint32_t w = first; w < first + nn; w++) {
+                            if (w == u)
+                                continue;
+                            uint32_t idw = nbi_lv_id(&L, j, w);
+                            double d = INFINITY;
+                            for (size_t i = 0; i < n; i++)
+                                if (ids[i] == idw)
+                                    d = dist[i];
+                            /* The lightest arc u -> w admitting the agent. */
+                            double best = INFINITY;
+                            uint32_t a0, a1 = nbi_lv_arcs(&L, j, u, &a0);
+                            for (uint32_t a = a0; a < a1; a++) {
+                                const uint8_t *ann = nbi_lv_ann(&L, j, a);
+                                if (nbi_lv_to(&L, j, a) != w ||
+                                    (nbi_u32at(g.caps, ann[0]) & ~cap) || ann[1] < s)
+                                    continue;
+                                uint32_t card, diag;
+                                nbi_lv_w(&L, j, a, &card, &diag);
+                                double wt = card + diag * sqrt(2.0);
+                                best = wt < best ? wt : best;
+                            }
+                            *pairs += d < INFINITY;
+                            if (!(isinf(d) ? isinf(best) : fabs(best - d) <= 1e-9 * (1 + d))) {
+                                if (bad++ < 3)
+                                    diag("level %u cluster %u: nodes %u -> %u, (%#x, %u): "
+                                         "lightest arc %.6f, shortest path below %.6f",
+                                         j, k, idu, idw, cap, s, best, d);
+                            }
+                        }
+                    }
+                }
+            free(dist);
+            free(ids);
+        }
+    }
+    return bad == 0;
+}
+
+static void test_random(tu_rng *rng)
+{
+    static const uint32_t shapes[][2] = {{40, 40}, {72, 60}, {96, 96}};
+    static nbi_agentset agents;
+    int cases = 0;
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+        for (unsigned nt = 1; nt <= 3; nt++) {
+            nbb_grid g;
+            tu_random_grid(rng, shapes[sh][0], shapes[sh][1], 12 + 6 * nt, nt, &g);
+            nb_capability caps[2] = {(1u << nt) - 1, 1u + tu_below(rng, (1u << nt) - 1)};
+            for (int variant = 0; variant < 3; variant++, cases++) {
+                int rule = (variant + (int)nt) % 2;
+                nbb_abstract_opts o;
+                nbb_abstract_defaults(&o);
+                o.corner = rule ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+                o.cluster = 3 + (uint32_t)(cases % 3);
+                o.quality = (uint32_t)(cases % 3);
+                o.paths = cases % 2;
+                nbb_levels_opts lo = {2 + (uint32_t)(cases % 3), 2 + (uint32_t)(cases / 3 % 2),
+                                      1 + (uint32_t)(cases % 2), 1};
+                nb_err err;
+                nb_bundle *b;
+                nb_haa *ws = NULL;
+                nb_status st = bake(&g, caps, &o, &lo, &agents, &b, &err);
+                if (st == NB_OK)
+                    st = nb_haa_open(b, &ws, &err);
+                if (!ok(st == NB_OK, "random: %ux%u: baked with %u levels", g.width, g.height,
+                        lo.levels)) {
+                    diag("%s", err.msg);
+                    nb_bundle_close(b);
+                    continue;
+                }
+                int pairs = 0, defined = check_definition(b, &pairs);
+                ok(defined && pairs > 0,
+                   "random: %ux%u, clusters of %u, %u levels of factor %u: every intra-edge of "
+                   "every level is the shortest path below it, for every served agent (%d pairs)",
+                   g.width, g.height, o.cluster, lo.levels, lo.factor, pairs);
+                struct tally t = {0};
+                for (int k = 0; k < 60; k++) {
+                    nb_aa_query q;
+                    nb_aa_query_init(&q);
+                    nb_aa_query_agent(&q, &agents.agent[k % 4]);
+                    q.corner = o.corner;
+                    /* Most queries from one side of the map to the other. */
+                    int32_t w = (int32_t)g.width;
+                    if (k % 4 == 3) {
+                        standable_end(rng, &g, &q, &q.start, 0, w);
+                        standable_end(rng, &g, &q, &q.goal, 0, w);
+                    } else {
+                        standable_end(rng, &g, &q, &q.start, 0, w / 4);
+                        standable_end(rng, &g, &q, &q.goal, w - w / 4, w);
+                    }
+                    one_query(ws, &g, &q, (enum brute_corner)rule, &t);
+                }
+                ok(t.bad == 0 && t.above > 0,
+                   "random: %ux%u, %u terrains, %s corners, clusters of %u, %s quality%s, %u "
+                   "levels of factor %u, spacing %u: %d queries (%d found, %d none, %d above "
+                   "level 1; worst %.3f x Dijkstra's)",
+                   g.width, g.height, nt, rule ? "weak" : "strict", o.cluster,
+                   nbb_abstract_quality_name(o.quality), o.paths ? ", paths" : "", lo.levels,
+                   lo.factor, lo.spacing, t.queries, t.found, t.none, t.above, t.worst);
+                nb_haa_close(ws);
+                nb_bundle_close(b);
+            }
+            nbb_grid_free(&g);
+        }
+}
+
+/* The bundle at path with its levels section replaced, written to out. */
+static int put_levels(const char *path, const char *out, const nb_section_info *info,
+                      const uint8_t *payload, size_t len)
+{
+    nbb_builder *w;
+    nb_err err;
+    int ok = nbb_builder_new(&w, &err) == NB_OK && nbb_builder_load(w, path, 0, &err) == NB_OK;
+    if (ok)
+        nbb_builder_remove(w, NB_SEC_ABSTRACT_LEVELS);
+    ok = ok && nbb_builder_add(w, info, payload, len, 0, &err) == NB_OK &&
+         nbb_builder_write(w, out, &err) == NB_OK;
+    nbb_builder_free(w);
+    return ok;
+}
+
+/* Threads, slices, lies. */
+static void test_edges(tu_rng *rng)
+{
+    static nbi_agentset agents;
+    nbb_grid g;
+    tu_random_grid(rng, 120, 100, 20, 2, &g);
+    nb_capability caps[2] = {3, 1};
+    nbb_abstract_opts o;
+    nbb_abstract_defaults(&o);
+    o.cluster = 4;
+    nbb_levels_opts lo = {3, 3, 2, 1};
+    nb_err err;
+    nb_bundle *b;
+    nb_haa *ws = NULL;
+    nb_status st = bake(&g, caps, &o, &lo, &agents, &b, &err);
+    if (st == NB_OK)
+        st = nb_haa_open(b, &ws, &err);
+    if (!ok(st == NB_OK, "edges: baked")) {
+        diag("%s", err.msg);
+        nb_bundle_close(b);
+        nbb_grid_free(&g);
+        return;
+    }
+    /* The same bytes on 1, 2 and 5 threads. */
+    const void *graph;
+    size_t glen;
+    long gi = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    nb_bundle_payload(b, (size_t)gi, &graph, &glen, &err);
+    uint8_t *p[3] = {NULL, NULL, NULL};
+    size_t n[3] = {0, 0, 0};
+    unsigned threads[3] = {1, 2, 5};
+    for (int i = 0; i < 3; i++) {
+        nbb_levels_opts t = lo;
+        t.threads = threads[i];
+        nbb_levels_bake(graph, glen, g.width, g.height, &t, &p[i], &n[i], &err);
+    }
+    ok(p[0] && p[1] && p[2] && n[0] == n[1] && n[0] == n[2] && memcmp(p[0], p[1], n[0]) == 0 &&
+           memcmp(p[0], p[2], n[0]) == 0,
+       "edges: the levels' bytes are the same on 1, 2 and 5 threads (%zu bytes)", n[0]);
+    /* Slices give the unsliced path. */
+    static nb_cell whole[120 * 100 * 2];
+    int same = 1, runs = 0, above = 0;
+    for (int k = 0; k < 80; k++) {
+        nb_aa_query q;
+        nb_aa_query_init(&q);
+        nb_aa_query_agent(&q, &agents.agent[k % 4]);
+        standable_end(rng, &g, &q, &q.start, 0, 20);
+        standable_end(rng, &g, &q, &q.goal, 100, 120);
+        nb_haa_result r;
+        if (nb_haa_find(ws, &q, 0, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
+            continue;
+        size_t len = r.path_len;
+        memcpy(whole, r.path, len * sizeof *whole);
+        above += r.level >= 2;
+        unsigned budget = 1 + (unsigned)tu_below(rng, 12);
+        int done = 0;
+        st = nb_haa_begin(ws, &q, 0, &err);
+        while (st == NB_OK && !done)
+            st = nb_haa_step(ws, budget, &done, &err);
+        if (st == NB_OK)
+            st = nb_haa_finish(ws, &r, &err);
+        runs++;
+        int this = st == NB_OK && r.status == NB_PATH_FOUND && r.path_len == len &&
+                   memcmp(r.path, whole, len * sizeof *whole) == 0;
+        if (!this && same)
+            diag("slices of %u: %s, %s, %zu cells against %zu", budget,
+                 st == NB_OK ? "ok" : err.msg, nb_path_status_str(r.status), r.path_len, len);
+        same &= this;
+    }
+    ok(same && runs >= 10 && above == runs,
+       "edges: %d queries above level 1 in slices of 1 to 12 expansions give the unsliced paths",
+       runs);
+    /* nb_haa_set_levels(1): the graph's own level alone. */
+    nb_haa_set_levels(ws, 1);
+    nb_aa_query q;
+    nb_aa_query_init(&q);
+    nb_aa_query_agent(&q, &agents.agent[0]);
+    standable_end(rng, &g, &q, &q.start, 0, 20);
+    standable_end(rng, &g, &q, &q.goal, 100, 120);
+    nb_haa_result r;
+    st = nb_haa_find(ws, &q, 0, &r, &err);
+    ok(st == NB_OK && r.level <= 1, "edges: nb_haa_set_levels(1) searches level 1 (level %u)",
+       r.level);
+    nb_haa_close(ws);
+    /* Lies, each refused at open. */
+    const char *path = tu_path(tu_tmpdir(), "lv.nbk"), *bad = tu_path(tu_tmpdir(), "lvbad.nbk");
+    size_t len;
+    nb_section_info info;
+    uint8_t *sec = tu_section_take(path, NB_SEC_ABSTRACT_LEVELS, &len, &info);
+    nbi_agraph ag;
+    nbi_alevels L;
+    int viewed = sec && nbi_agraph_find(b, &ag, &err) == NB_OK &&
+                 nbi_alevels_view(sec, len, &ag, nbi_agraph_crc(b, &ag), &L, &err) == NB_OK;
+    if (ok(viewed, "edges: the section views")) {
+        const nbi_alevel *v2 = &L.lv[2];
+        struct {
+            const char *what;
+            size_t off;
+            uint32_t value;
+        } lies[] = {
+            {"a node out of range", (size_t)(v2->node_id - sec), ag.nnodes + 7},
+            {"an arc to nowhere", (size_t)(v2->arc_to - sec), v2->nnodes + 3},
+            {"a weight below the distance", (size_t)(v2->arc_card - sec), 0},
+            {"another graph's CRC", 4 * NBI_AL_GRAPH_CRC, 12345},
+            {"a bad cluster count", NBI_ALEVELS_HEADER + 4 * NBI_ALR_NCX, 1000},
+            {"a node count beyond the level below's", NBI_ALEVELS_HEADER + 4 * NBI_ALR_NODES,
+             0x7fffffff},
+        };
+        for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
+            uint8_t *m = malloc(len);
+            memcpy(m, sec, len);
+            /* The weight lie on an intra-arc: find one. */
+            size_t off = lies[i].off;
+            if (i == 2)
+                for (uint32_t a = 0; a < v2->narcs; a++)
+                    if (nbi_u32at(v2->arc_card, a) + nbi_u32at(v2->arc_diag, a) > 1) {
+                        off += 4 * (size_t)a;
+                        nbi_put32(m + (v2->arc_diag - sec) + 4 * (size_t)a, 0);
+                        break;
+                    }
+            nbi_put32(m + off, lies[i].value);
+            nb_section_info in = info;
+            nbb_levels_info(m, len, &in);
+            in.encoding = info.encoding;
+            nb_bundle *bb = NULL;
+            nb_haa *w2 = NULL;
+            st = put_levels(path, bad, &in, m, len) ? nb_bundle_open(bad, 0, NULL, &bb, &err)
+                                                     : NB_ERR_IO;
+            if (st == NB_OK)
+                st = nb_haa_open(bb, &w2, &err);
+            ok(st == NB_ERR_FORMAT && strstr(err.msg, "abstract levels") &&
+                   strstr(err.msg, "section"),
+               "edges: a levels section with %s is refused at open: %s", lies[i].what,
+               st == NB_OK ? "(opened)" : err.msg);
+            nb_haa_close(w2);
+            nb_bundle_close(bb);
+            free(m);
+        }
+    }
+    free(sec);
+    for (int i = 0; i < 3; i++)
+        free(p[i]);
+    nb_bundle_close(b);
+    nbb_grid_free(&g);
+}
+
+int main(void)
+{
+    tu_rng rng = {0x1e7e15u};
+    nbi_legend_default(&legend);
+    test_random(&rng);
+    test_edges(&rng);
+    return done_testing();
+}
