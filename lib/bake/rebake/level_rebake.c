@@ -40,6 +40,7 @@ static const struct {
     {NB_SEC_SUBGOAL, KEPT_SAME},
     {NB_SEC_ABSTRACT, UPDATED},
     {NB_SEC_ABSTRACT_COSTS, UPDATED},
+    {NB_SEC_ABSTRACT_LEVELS, UPDATED},
 };
 #define NDERIVED (sizeof derived / sizeof derived[0])
 
@@ -316,7 +317,8 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
         if (nb_bundle_section(old, i)->type == NB_SEC_ABSTRACT)
             idx = (long)i;
     if (idx < 0) {
-        nbb_builder_remove(b, NB_SEC_ABSTRACT_COSTS); /* costs without their graph */
+        nbb_builder_remove(b, NB_SEC_ABSTRACT_COSTS); /* costs and levels without their graph */
+        nbb_builder_remove(b, NB_SEC_ABSTRACT_LEVELS);
         return NB_OK;
     }
     /* The graph's costs follow the new cells even where the graph stays. */
@@ -337,6 +339,28 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
                                 full, threads, ro, stats, err);
     free(cs);
     return st;
+}
+
+/* The options old's levels section was baked with: 1; 0 when it has none;
+ * -1 when it has one whose options this library cannot bake (it goes: it
+ * was baked for the old graph). */
+static int levels_opts_of(const nb_bundle *old, nbb_levels_opts *lo)
+{
+    long i = nb_bundle_find(old, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
+    const void *p;
+    size_t len;
+    if (i < 0)
+        return 0;
+    if (nb_bundle_payload(old, (size_t)i, &p, &len, NULL) != NB_OK || len < NBI_ALEVELS_HEADER)
+        return -1;
+    lo->levels = nbi_get32((const uint8_t *)p + 4 * NBI_AL_LEVELS);
+    lo->factor = nbi_get32((const uint8_t *)p + 4 * NBI_AL_FACTOR);
+    lo->spacing = nbi_get32((const uint8_t *)p + 4 * NBI_AL_SPACING);
+    lo->threads = 0;
+    return lo->levels >= 2 && lo->levels <= NBI_LEVELS_MAX && lo->factor >= 2 &&
+                   lo->factor <= NBI_LEVEL_FACTOR_MAX && lo->spacing >= 1 && lo->spacing <= 64
+               ? 1
+               : -1;
 }
 
 /* update_abstract's graph (old's section idx) and its costs. */
@@ -376,6 +400,7 @@ static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
         /* Not a graph this library can bring up to date: it goes. */
         nbb_builder_remove(b, NB_SEC_ABSTRACT);
         nbb_builder_remove(b, NB_SEC_ABSTRACT_COSTS);
+        nbb_builder_remove(b, NB_SEC_ABSTRACT_LEVELS);
         stats->abstract = NBB_REBAKE_REMOVED;
         stats->removed++;
         snprintf(stats->removed_what, sizeof stats->removed_what, "1 abstract");
@@ -390,6 +415,16 @@ static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
                          &stats->abstract_stats, err);
         if (st == NB_OK)
             st = nbb_acosts_put(b, cs, payload, len, compress, NULL, err);
+        /* The levels above the graph, with the options they were baked with: built again
+         * whole from the new graph (what a whole bake writes; they cost a fraction of it). */
+        nbb_levels_opts lo;
+        int has = st == NB_OK ? levels_opts_of(old, &lo) : 0;
+        if (has > 0) {
+            lo.threads = threads;
+            st = nbb_levels_put(b, payload, len, cs->width, cs->height, &lo, compress, err);
+        } else if (has < 0) {
+            nbb_builder_remove(b, NB_SEC_ABSTRACT_LEVELS);
+        }
         if (st != NB_OK)
             free(payload);
         if (st == NB_OK) {
