@@ -104,7 +104,7 @@ int nbc_cmd_line(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     static const char *const missing[] = {"no bundle given"};
     options op = {NULL, NULL};
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "f:t:", 1, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
     if (rc >= 0)

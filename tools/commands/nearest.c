@@ -114,7 +114,7 @@ int nbc_cmd_nearest(int argc, char **argv)
     static const char *const missing[] = {"no bundle given", "no point X,Y given"};
     options op = {.fx = -1, .fy = -1};
     nb_nearest_query_init(&op.q);
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "r:R:", 2, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
     if (rc >= 0)

@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "query_common.h"
 
-enum { OPT_BLOCK = 0x2000, OPT_OPEN };
+enum { OPT_BLOCK = 0x2000, OPT_OPEN, OPT_LEVELS };
 
 static int usage(FILE *f)
 {
@@ -19,6 +19,9 @@ static int usage(FILE *f)
     fprintf(f, "  -n, --max-expansions N  stop the search after N nodes expanded (1 to\n"
                "                          4000000000; aa and the haa methods) and answer\n"
                "                          with the best partial path\n"
+               "      --levels N          the haa methods search at most N levels of clusters\n"
+               "                          (1: the abstract graph's own; default: every level\n"
+               "                          the bundle has, mkabstract --levels)\n"
                "  -p, --path              print the path's cells too\n"
                "  -j, --json              print JSON for programs\n"
                "  -h, --help              show this help and exit\n"
@@ -121,6 +124,8 @@ static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_
         printf(", \"cost\": %.8f", r->cost);
     else
         printf(", \"cost\": null");
+    if (r->level)
+        printf(", \"level\": %u", r->level);
     if (w->known)
         printf(", \"workspace_bytes\": %zu, \"setup_microseconds\": %.1f", w->bytes, w->setup_us);
     if (optimal && *optimal >= 0)
@@ -145,6 +150,7 @@ int nbc_cmd_query(int argc, char **argv)
                                          {"max-expansions", required_argument, NULL, 'n'},
                                          {"block", required_argument, NULL, OPT_BLOCK},
                                          {"open", required_argument, NULL, OPT_OPEN},
+                                         {"levels", required_argument, NULL, OPT_LEVELS},
                                          {"path", no_argument, NULL, 'p'},
                                          {"json", no_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'},
@@ -152,7 +158,7 @@ int nbc_cmd_query(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     static nbc_edits edits; /* static: a few KB, one per run of the command */
     edits.n = 0;
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0};
     long fx = -1, fy = -1, tx = -1, ty = -1;
     int with_path = 0, json = 0, c;
     unsigned long maxexp = 0;
@@ -177,6 +183,13 @@ int nbc_cmd_query(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             o.max_expansions = maxexp;
             break;
+        case OPT_LEVELS: {
+            unsigned long lv;
+            if (!nbc_uint("--levels", optarg, 1, 8, &lv))
+                return NBC_EXIT_USAGE;
+            o.levels = (unsigned)lv;
+            break;
+        }
         case OPT_BLOCK:
         case OPT_OPEN: {
             int e = nbc_edit_option(&edits, c == OPT_BLOCK, optarg);

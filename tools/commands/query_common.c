@@ -91,6 +91,7 @@ int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *a)
     memset(a, 0, sizeof *a);
     a->corner = o->corner;
     a->max_expansions = o->max_expansions;
+    a->levels = o->levels;
     if (o->agent) {
         if (o->size || o->capability)
             return nbc_usage("--agent gives the size and the capability: do not combine it with "

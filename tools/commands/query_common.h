@@ -26,6 +26,7 @@ typedef struct nbc_agent {
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1]; /* "ground,swamp" */
     const double *costs; /* the agent type's terrain costs (nb_agent.cost), NULL without */
     char costs_text[NB_MAX_TERRAINS * (NB_NAME_MAX + 28) + 1]; /* "swamp 2.5, water 4" */
+    unsigned levels; /* HAA*'s most levels of clusters (navbake query --levels); 0: all */
 } nbc_agent;
 
 /* One answer. */
@@ -37,12 +38,13 @@ typedef struct nbc_answer {
     int searched;
     size_t path_len;
     const nb_cell *path; /* valid until the method's next answer */
+    unsigned level;      /* HAA*: the level of clusters searched; 0 for other methods */
 } nbc_answer;
 
 /* The answer in a library result (nb_aa_result, nb_haa_result and
  * nb_sg_result have these fields under these names), of this cost. */
 #define NBC_ANSWER_OF(r, c)                                                                      \
-    ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path})
+    ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path, 0})
 
 typedef struct nbc_method {
     const char *name;    /* for --method */
@@ -82,6 +84,7 @@ typedef struct nbc_query_opts {
     nb_corner corner;
     uint64_t max_expansions; /* navbake query's --max-expansions; 0: none */
     const nbc_edits *edits;  /* navbake query's --block and --open, or NULL */
+    unsigned levels;         /* navbake query's --levels; 0: all */
 } nbc_query_opts;
 
 enum { NBC_OPT_SIZE = 0x1000, NBC_OPT_CAPABILITY, NBC_OPT_AGENT, NBC_OPT_CORNER, NBC_OPT_METHOD };

@@ -39,6 +39,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     s->q.costs = a->costs;
     s->q.max_expansions = a->max_expansions;
     s->q.overlay = a->overlay;
+    nb_haa_set_levels(s->ws, a->levels);
     s->flags = flags;
     *state = s;
     return NBC_EXIT_OK;
@@ -67,6 +68,7 @@ static nb_status haa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *an
     s->q.goal = to;
     nb_status st = nb_haa_find(s->ws, &s->q, s->flags, &r, err);
     *ans = NBC_ANSWER_OF(r, r.cost);
+    ans->level = r.level;
     return st;
 }
 
