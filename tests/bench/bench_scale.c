@@ -2,7 +2,7 @@
  * of side 1024 to 8192 (or the sides given) made by tiling a shared map
  * (rooms/64room_005) with mirroring, baked here with the bake API (mkclear's layers for the
  * default agent, mkabstract's graph with its defaults: clusters of 10,
- * high quality), then for each:
+ * high quality, and the levels mkabstract --levels auto bakes above it), then for each:
  *  - bake time and the process's peak RSS after it (getrusage: it only
  *    grows, and sides run smallest first);
  *  - nb_bundle_open; nb_aa_open and nb_haa_open (the first HAA* workspace,
@@ -10,7 +10,8 @@
  *    bytes each holds when made and after the queries;
  *  - AA* and HAA* queries at several lengths (short, a quarter of the way,
  *    corner to corner): the first on a fresh workspace and the median of
- *    the same query repeated (steady), with the expansions;
+ *    the same query repeated (steady), with the expansions; HAA* on the
+ *    levels and on the graph's own level alone (nb_haa_set_levels 1);
  *  - the same AA* queries on per-cell arrays the size of the map, as the
  *    workspace was before issue 16 (nbi_aa_run_flat: first call, which
  *    allocates and faults them in, and steady), in the same run.
@@ -137,12 +138,13 @@ typedef struct timing {
     uint64_t expanded;
     double length;
     nb_path_status status;
+    unsigned level; /* HAA*'s */
 } timing;
 
 static int reps = 3;
 static int no_flat; /* --no-flat: no per-cell arrays (36 bytes a cell: 9.7 GB at 16384^2) */
 
-enum { AA, FLAT, HAA };
+enum { AA, FLAT, HAA, HAA1 };
 
 /* One query by one method: its answer into *t, its time in us as the result. */
 static double run_once(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl,
@@ -150,11 +152,12 @@ static double run_once(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl,
 {
     nb_err err;
     double t0 = now();
-    if (method == HAA) {
+    if (method == HAA || method == HAA1) {
         nb_haa_result r;
+        nb_haa_set_levels(haa, method == HAA1 ? 1 : 0);
         if (nb_haa_find(haa, q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK)
             die("nb_haa_find", &err);
-        t->expanded = r.expanded, t->length = r.length, t->status = r.status;
+        t->expanded = r.expanded, t->length = r.length, t->status = r.status, t->level = r.level;
     } else {
         nb_aa_result r;
         if (method == AA && nb_aa_find(aa, q, &r, &err) != NB_OK)
@@ -166,10 +169,20 @@ static double run_once(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl,
     return (now() - t0) * 1e6;
 }
 
+/* HAA*'s error against AA*'s length, or the two statuses. */
+static void print_error(const timing *a, const timing *h)
+{
+    if (a->status == NB_PATH_FOUND && h->status == NB_PATH_FOUND)
+        printf("%.2f %%", fabs(h->length - a->length) < 1e-9 ? 0.0
+                                                            : 100.0 * (h->length - a->length) / a->length);
+    else
+        printf("%s / %s", nb_path_status_str(a->status), nb_path_status_str(h->status));
+}
+
 /* The query's first run and the median of reps more. */
 static timing timed(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl, const nb_aa_query *q)
 {
-    timing t = {0, 0, 0, 0, NB_PATH_NONE}, again;
+    timing t = {0, 0, 0, 0, NB_PATH_NONE, 0}, again;
     double ts[16];
     t.first_us = run_once(method, aa, haa, cl, q, &t);
     for (int i = 0; i < reps; i++)
@@ -204,6 +217,12 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     if (tu_add_abstract(&b, path, 10, &err) != NB_OK)
         die("mkabstract's graph", &err);
     double t_abs = now() - t0;
+    nbb_levels_opts lo = {nbb_levels_default(side, side, 10, NBB_LEVEL_FACTOR), NBB_LEVEL_FACTOR,
+                          NBB_LEVEL_SPACING, 0};
+    t0 = now();
+    if (lo.levels >= 2 && tu_add_levels(&b, path, &lo, &err) != NB_OK)
+        die("mkabstract's levels", &err);
+    double t_lev = now() - t0;
     double rss = peak_mb();
     nb_bundle_close(b);
 
@@ -250,33 +269,35 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     };
     printf("\n### %u x %u (%s tiled, %.1f M cells)\n\n", side, side, basename,
            (double)side * side / 1e6);
-    printf("bake: mkclear's layers %.2f s, mkabstract's graph %.2f s, peak RSS so far %.0f MB  \n",
-           t_clear, t_abs, rss);
+    printf("bake: mkclear's layers %.2f s, mkabstract's graph %.2f s and its %u levels (factor %u) "
+           "%.2f s, peak RSS so far %.0f MB  \n",
+           t_clear, t_abs, lo.levels, lo.factor, t_lev, rss);
     printf("open: nb_bundle_open %.0f us; nb_aa_open %.0f us (%zu bytes); nb_haa_open %.0f us "
            "the bundle's first (checks the graph), %.0f us the next (%zu bytes)\n\n",
            t_open, t_aa, aa_bytes0, t_haa1, t_haa2, haa_bytes0);
     printf("| query | cells apart | AA* first | AA* steady | AA* expanded | per-cell arrays first | "
-           "per-cell steady | HAA* first | HAA* steady | HAA* error |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           "per-cell steady | HAA* one level steady | its error | HAA* first | HAA* steady | "
+           "level searched | HAA* error |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int k = 0; k < 3; k++) {
         q.start = qs[k].from;
         q.goal = qs[k].to;
         timing a = timed(AA, aa, haa, &cl, &q);
         timing h = timed(HAA, aa, haa, &cl, &q);
-        timing f = {NAN, NAN, a.expanded, a.length, a.status};
+        timing h1 = timed(HAA1, aa, haa, &cl, &q);
+        timing f = {NAN, NAN, a.expanded, a.length, a.status, 0};
         if (!no_flat)
             f = timed(FLAT, aa, haa, &cl, &q);
         if (f.expanded != a.expanded || fabs(f.length - a.length) > 1e-9)
             die("the per-cell arrays' search differs from the paged one", NULL);
         double octile = nbi_octile_cells(q.start.x, q.start.y, q.goal.x, q.goal.y);
-        printf("| %s | %.0f | %.0f us | %.0f us | %llu | %.0f us | %.0f us | %.0f us | %.0f us | ",
+        printf("| %s | %.0f | %.0f us | %.0f us | %llu | %.0f us | %.0f us | %.0f us | ",
                qs[k].what, octile, a.first_us, a.steady_us, (unsigned long long)a.expanded,
-               f.first_us, f.steady_us, h.first_us, h.steady_us);
-        if (a.status == NB_PATH_FOUND && h.status == NB_PATH_FOUND)
-            printf("%.2f %% |\n", fabs(h.length - a.length) < 1e-9 ? 0.0
-                                                                   : 100.0 * (h.length - a.length) / a.length);
-        else
-            printf("%s / %s |\n", nb_path_status_str(a.status), nb_path_status_str(h.status));
+               f.first_us, f.steady_us, h1.steady_us);
+        print_error(&a, &h1);
+        printf(" | %.0f us | %.0f us | %u | ", h.first_us, h.steady_us, h.level);
+        print_error(&a, &h);
+        printf(" |\n");
         fflush(stdout);
     }
     /* The per-cell arrays were the benchmark's, in the same workspace: count the pages alone.
