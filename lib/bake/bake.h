@@ -305,7 +305,7 @@ typedef struct nbb_levels_opts {
 #define NBB_LEVEL_FACTOR 4
 #define NBB_LEVELS_MAX 8        /* = NBI_LEVELS_MAX */
 #define NBB_LEVEL_FACTOR_MAX 64 /* = NBI_LEVEL_FACTOR_MAX */
-#define NBB_LEVEL_SPACING 2
+#define NBB_LEVEL_SPACING 4
 /* The levels mkabstract bakes by default for a map of width x height in
  * clusters of cluster cells: 1 up to 1024 cells a side, then one more for
  * each factor by which the top level's clusters would still be more than

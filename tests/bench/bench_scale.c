@@ -17,8 +17,10 @@
  *    allocates and faults them in, and steady), in the same run.
  * Prints a Markdown table; run by 'make bench-scale' (not by 'make
  * bench': the 8192 level takes minutes and about 2 GB).  Usage:
- * bench_scale [-r REPEATS] [--no-flat] [SIDE]... (--no-flat leaves the per-cell arrays
- * out: they take 36 bytes a cell, 9.7 GB at 16384^2). */
+ * bench_scale [-r REPEATS] [--no-flat] [--levels L] [--factor M] [--spacing K] [SIDE]...
+ * (--no-flat leaves the per-cell arrays out: they take 36 bytes a cell, 9.7 GB at
+ * 16384^2; --levels, --factor and --spacing bake the levels with those options instead of
+ * mkabstract's defaults). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +144,7 @@ typedef struct timing {
 } timing;
 
 static int reps = 3;
+static unsigned opt_levels, opt_factor = NBB_LEVEL_FACTOR, opt_spacing = NBB_LEVEL_SPACING;
 static int no_flat; /* --no-flat: no per-cell arrays (36 bytes a cell: 9.7 GB at 16384^2) */
 
 enum { AA, FLAT, HAA, HAA1 };
@@ -217,8 +220,8 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     if (tu_add_abstract(&b, path, 10, &err) != NB_OK)
         die("mkabstract's graph", &err);
     double t_abs = now() - t0;
-    nbb_levels_opts lo = {nbb_levels_default(side, side, 10, NBB_LEVEL_FACTOR), NBB_LEVEL_FACTOR,
-                          NBB_LEVEL_SPACING, 0};
+    nbb_levels_opts lo = {opt_levels ? opt_levels : nbb_levels_default(side, side, 10, opt_factor),
+                          opt_factor, opt_spacing, 0};
     t0 = now();
     if (lo.levels >= 2 && tu_add_levels(&b, path, &lo, &err) != NB_OK)
         die("mkabstract's levels", &err);
@@ -336,6 +339,12 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--no-flat") == 0) {
             no_flat = 1;
+        } else if (strcmp(argv[i], "--levels") == 0 && i + 1 < argc) {
+            opt_levels = (unsigned)atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--factor") == 0 && i + 1 < argc) {
+            opt_factor = (unsigned)atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--spacing") == 0 && i + 1 < argc) {
+            opt_spacing = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
             reps = atoi(argv[++i]);
             if (reps < 1 || reps > 15)

@@ -59,6 +59,7 @@ typedef struct nbi_lsearch {
     const nb_allocator *a;
     nbi_u32map map;     /* level-1 number -> slot */
     uint32_t *id, *parent, *via;
+    uint32_t *at;       /* the node's number in the level searched, or UINT32_MAX */
     double *g;
     uint8_t *closed;
     size_t n, cap;

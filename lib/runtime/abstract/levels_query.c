@@ -39,6 +39,7 @@ void nbi_lsearch_free(nbi_lsearch *ls)
     if (ls->heap_ok)
         nbi_heap_free(&ls->heap);
     nbi_free(ls->a, ls->id);
+    nbi_free(ls->a, ls->at);
     nbi_free(ls->a, ls->g);
     nbi_free(ls->a, ls->parent);
     nbi_free(ls->a, ls->via);
@@ -71,8 +72,9 @@ static uint32_t ls_slot(nbi_lsearch *ls, uint32_t id, int *fresh)
         return s;
     size_t cap = ls->cap;
     if (ls->n == cap) {
-        size_t c1 = cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap;
+        size_t c1 = cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap, c6 = cap;
         if (!nbi_grow(ls->a, (void **)&ls->id, &c1, ls->n + 1, sizeof *ls->id) ||
+            !nbi_grow(ls->a, (void **)&ls->at, &c6, ls->n + 1, sizeof *ls->at) ||
             !nbi_grow(ls->a, (void **)&ls->g, &c2, ls->n + 1, sizeof *ls->g) ||
             !nbi_grow(ls->a, (void **)&ls->parent, &c3, ls->n + 1, sizeof *ls->parent) ||
             !nbi_grow(ls->a, (void **)&ls->via, &c4, ls->n + 1, sizeof *ls->via) ||
@@ -82,11 +84,13 @@ static uint32_t ls_slot(nbi_lsearch *ls, uint32_t id, int *fresh)
         ls->cap = ls->cap < c3 ? ls->cap : c3;
         ls->cap = ls->cap < c4 ? ls->cap : c4;
         ls->cap = ls->cap < c5 ? ls->cap : c5;
+        ls->cap = ls->cap < c6 ? ls->cap : c6;
     }
     if (!nbi_u32map_put(&ls->map, id, ls->n))
         return NONE;
     s = ls->n++;
     ls->id[s] = id;
+    ls->at[s] = NONE;
     ls->closed[s] = 0;
     return s;
 }
@@ -99,13 +103,17 @@ static uint32_t ls_settled(const nbi_lsearch *ls, uint32_t id)
     return found && ls->closed[s] ? s : NONE;
 }
 
-/* Reaches id at cost g from parent by via (heuristic h); 0 without memory. */
-static int ls_relax(nbi_lsearch *ls, uint32_t id, double g, double h, uint32_t parent, uint32_t via)
+/* Reaches id (at: its number in the level searched, or NONE when not known) at cost g from
+ * parent by via (heuristic h); 0 without memory. */
+static int ls_relax(nbi_lsearch *ls, uint32_t id, uint32_t at, double g, double h, uint32_t parent,
+                    uint32_t via)
 {
     int fresh;
     uint32_t s = ls_slot(ls, id, &fresh);
     if (s == NONE)
         return !(ls->oom = 1);
+    if (at != NONE)
+        ls->at[s] = at;
     if (!fresh && (ls->closed[s] || g >= ls->g[s]))
         return 1;
     ls->g[s] = g;
@@ -143,7 +151,7 @@ static int ls_run(nb_haa *ws, nbi_lsearch *ls, uint32_t lj, const nbi_box *box, 
             if (nbi_lv_cluster(L, lj + 1, (uint32_t)c.x, (uint32_t)c.y) == k && --ntargets == 0)
                 return 1;
         }
-        long u = nbi_lv_index(L, lj, id);
+        long u = ls->at[s] != NONE ? (long)ls->at[s] : nbi_lv_index(L, lj, id);
         if (u < 0)
             continue;
         double gu = ls->g[s];
@@ -152,14 +160,14 @@ static int ls_run(nb_haa *ws, nbi_lsearch *ls, uint32_t lj, const nbi_box *box, 
             const uint8_t *ann = nbi_lv_ann(L, lj, a);
             if (!ws->capok[ann[0]] || ann[1] < size)
                 continue;
-            uint32_t t = nbi_lv_id(L, lj, nbi_lv_to(L, lj, a));
+            uint32_t ti = nbi_lv_to(L, lj, a), t = nbi_lv_id(L, lj, ti);
             nb_cell c = nbi_lv_cell(L, t);
             if (c.x < box->x0 || c.y < box->y0 || c.x >= box->x1 || c.y >= box->y1)
                 continue;
             uint32_t card, diag;
             nbi_lv_w(L, lj, a, &card, &diag);
             double h = goal != NONE ? octile(c, gc) : 0;
-            if (!ls_relax(ls, t, gu + nbi_steps_length(card, diag), h, id, a))
+            if (!ls_relax(ls, t, ti, gu + nbi_steps_length(card, diag), h, id, a))
                 return 0;
         }
     }
@@ -207,8 +215,8 @@ static int insert_level(nb_haa *ws, int e, uint32_t j)
             uint32_t s = ls_settled(&lq->ins[e][lo], id);
             c = s == NONE ? -1 : lq->ins[e][lo].g[s];
         }
-        if (c >= 0 && !ls_relax(ls, id, c, 0, NONE, lo == 1 ? (e ? NBI_VIA_GOAL : NBI_VIA_START)
-                                                              : VIA_SEED))
+        if (c >= 0 && !ls_relax(ls, id, i, c, 0, NONE,
+                                lo == 1 ? (e ? NBI_VIA_GOAL : NBI_VIA_START) : VIA_SEED))
             return 0;
     }
     uint32_t k = nbi_lv_cluster(L, j, (uint32_t)end.x, (uint32_t)end.y), f2;
@@ -422,7 +430,8 @@ static int inside(nb_haa *ws, uint32_t j, uint32_t u, uint32_t v)
     ls_clear(ls);
     nb_cell cu = nbi_lv_cell(L, u), cv = nbi_lv_cell(L, v);
     nbi_box box = nbi_lv_box(L, j, nbi_lv_cluster(L, j, (uint32_t)cu.x, (uint32_t)cu.y));
-    if (!ls_relax(ls, u, 0, octile(cu, cv), NONE, VIA_SEED) || !ls_run(ws, ls, j - 1, &box, v, 0, 0))
+    if (!ls_relax(ls, u, NONE, 0, octile(cu, cv), NONE, VIA_SEED) ||
+        !ls_run(ws, ls, j - 1, &box, v, 0, 0))
         return 0;
     ws->res.expanded_refine += ls->expanded;
     uint32_t s = ls_settled(ls, v);
