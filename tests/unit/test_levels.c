@@ -217,6 +217,39 @@ static int check_definition(const nb_bundle *b, int *pairs)
             free(dist);
             free(ids);
         }
+        /* Stored paths: from the arc's lower end, arcs of the level below that each admit
+         * the arc's agents, weighing together what the arc weighs, ending at its other end. */
+        for (uint32_t u = 0; v->arc_path && u < v->nnodes; u++) {
+            uint32_t a0, a1 = nbi_lv_arcs(&L, j, u, &a0);
+            for (uint32_t a = a0; a < a1; a++) {
+                uint32_t t = nbi_lv_to(&L, j, a), off = nbi_u32at(v->arc_path, a);
+                if (off == UINT32_MAX)
+                    continue; /* between clusters */
+                uint32_t lo = u < t ? u : t, hi = u < t ? t : u, n = nbi_u32at(v->paths, off);
+                long x = nbi_lv_index(&L, j - 1, nbi_lv_id(&L, j, lo));
+                uint64_t card = 0, dg = 0;
+                int fine = 1;
+                const uint8_t *ann = nbi_lv_ann(&L, j, a);
+                for (uint32_t k = 1; k <= n; k++) {
+                    uint32_t e = nbi_u32at(v->paths, off + k), c, d, e0;
+                    uint32_t e1 = nbi_lv_arcs(&L, j - 1, (uint32_t)x, &e0);
+                    const uint8_t *an = nbi_lv_ann(&L, j - 1, e);
+                    fine &= e >= e0 && e < e1 &&
+                            (nbi_u32at(g.caps, an[0]) & ~nbi_u32at(g.caps, ann[0])) == 0 &&
+                            an[1] >= ann[1];
+                    nbi_lv_w(&L, j - 1, e, &c, &d);
+                    card += c, dg += d;
+                    x = (long)nbi_lv_to(&L, j - 1, e);
+                }
+                uint32_t wc, wd;
+                nbi_lv_w(&L, j, a, &wc, &wd);
+                fine &= nbi_lv_id(&L, j - 1, (uint32_t)x) == nbi_lv_id(&L, j, hi) &&
+                        card == wc && dg == wd;
+                *pairs += 1;
+                if (!fine && bad++ < 3)
+                    diag("level %u: arc %u's stored path is not its edge's", j, a);
+            }
+        }
     }
     return bad == 0;
 }
@@ -314,6 +347,7 @@ static void test_edges(tu_rng *rng)
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);
     o.cluster = 4;
+    o.paths = 1;
     nbb_levels_opts lo = {3, 3, 2, 1};
     nb_err err;
     nb_bundle *b;
@@ -411,8 +445,13 @@ static void test_edges(tu_rng *rng)
             {"a bad cluster count", NBI_ALEVELS_HEADER + 4 * NBI_ALR_NCX, 1000},
             {"a node count beyond the level below's", NBI_ALEVELS_HEADER + 4 * NBI_ALR_NODES,
              0x7fffffff},
+            {"a stored path whose arc is not the reached node's",
+             v2->paths ? (size_t)(v2->paths - sec) + 4 : 0, 0},
+            {"flags that are not defined", 4 * NBI_AL_FLAGS, 6},
         };
         for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
+            if (lies[i].off == 0)
+                continue;
             uint8_t *m = malloc(len);
             memcpy(m, sec, len);
             /* The weight lie on an intra-arc: find one. */

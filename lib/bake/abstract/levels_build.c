@@ -30,6 +30,7 @@
 
 typedef struct lb_arc {
     uint32_t to;       /* local node */
+    uint32_t a;        /* the arc's number in level j - 1 */
     uint32_t card, diag;
     uint8_t cap, cv;
     uint8_t inside;    /* the target is in the cluster */
@@ -45,6 +46,8 @@ typedef struct lb_cand { /* a crossing of a border of level j, from level j - 1 
 typedef struct lb_edge {
     uint32_t i, j;       /* nodes of the cluster (in its order) */
     uint32_t card, diag;
+    uint32_t poff;       /* its path: count, then arcs, at poff in the cluster's (or the
+                            worker's) path words; UINT32_MAX without */
     uint8_t cap, cv, alive;
 } lb_edge;
 
@@ -55,6 +58,8 @@ typedef struct lb_cluster {
     uint32_t *ids;       /* level j's nodes, level-1 numbers ascending */
     lb_edge *e;
     uint32_t ne;
+    uint32_t *pw;        /* the alive edges' paths */
+    uint32_t npw;
 } lb_cluster;
 
 typedef struct lb_border {
@@ -73,7 +78,7 @@ typedef struct lb_worker {
     uint32_t *uf;
     size_t uf_cap;
     double *dist;
-    uint32_t *dcard, *ddiag, *done, *target;
+    uint32_t *dcard, *ddiag, *done, *target, *parc, *pnode;
     size_t d_cap;
     nbi_heap heap;
     int heap_ok;
@@ -83,6 +88,8 @@ typedef struct lb_worker {
     size_t ids_cap;
     lb_edge *e;
     size_t e_cap;
+    uint32_t *pw;
+    size_t pw_cap;
     uint32_t stamp;
 } lb_worker;
 
@@ -90,6 +97,7 @@ typedef struct lb_ctx {
     nbi_alevels *L;
     uint32_t j;          /* the level being built */
     uint32_t nclass;     /* ncaps x nsizes: class c is capability c / nsizes, size c % nsizes */
+    int paths;           /* store each intra-edge's path over level j - 1 */
     uint8_t *sub;        /* [a * ncaps + b]: capability a within capability b */
     lb_cluster *cl;
     lb_border *bd;       /* [2k] right of cluster k, [2k + 1] below it */
@@ -183,6 +191,7 @@ static int local_graph(const lb_ctx *x, uint32_t k, lb_worker *w, uint32_t *nloc
             uint32_t t = nbi_lv_to(L, lj, a), lt = local_of(x, w, t, nsx, sx0, sy0, &box);
             const uint8_t *ann = nbi_lv_ann(L, lj, a);
             nbi_lv_w(L, lj, a, &r->card, &r->diag);
+            r->a = a;
             r->cap = ann[0];
             r->cv = ann[1];
             r->inside = lt != UINT32_MAX;
@@ -392,7 +401,13 @@ static int search_room(lb_worker *w, uint32_t n)
     uint32_t *t = realloc(w->target, cap * sizeof *t);
     if (t)
         w->target = t;
-    if (!d || !a || !b || !c || !t)
+    uint32_t *pa = realloc(w->parc, cap * sizeof *pa);
+    if (pa)
+        w->parc = pa;
+    uint32_t *pn = realloc(w->pnode, cap * sizeof *pn);
+    if (pn)
+        w->pnode = pn;
+    if (!d || !a || !b || !c || !t || !pa || !pn)
         return 0;
     memset(w->done + w->d_cap, 0, (cap - w->d_cap) * sizeof *c);
     memset(w->target + w->d_cap, 0, (cap - w->d_cap) * sizeof *t);
@@ -431,6 +446,8 @@ static void dijkstra(const lb_ctx *x, lb_worker *w, uint32_t n, uint32_t s, uint
             w->dist[v] = d;
             w->dcard[v] = w->dcard[u] + r->card;
             w->ddiag[v] = w->ddiag[u] + r->diag;
+            w->parc[v] = r->a;
+            w->pnode[v] = u;
             nbi_heap_push(&w->heap, d, 0, v);
         }
     }
@@ -507,7 +524,7 @@ static nb_status cluster(void *ctx, size_t k, unsigned wi, nb_err *err)
         return NOMEM("a cluster's nodes");
     for (uint32_t i = 0; i < nn; i++)
         lnode[i] = local_of(x, w, (uint32_t)nbi_lv_index(L, x->j - 1, c->ids[i]), nsx, sx0, sy0, &box);
-    size_t ne = 0;
+    size_t ne = 0, npw = 0;
     for (uint32_t cl = 0; cl < x->nclass; cl++)
         for (uint32_t i = 0; i + 1 < nn; i++) {
             if (++w->stamp >= 0x7fffffffu) {
@@ -533,6 +550,21 @@ static nb_status cluster(void *ctx, size_t k, unsigned wi, nb_err *err)
                 e->j = q;
                 e->card = w->dcard[v];
                 e->diag = w->ddiag[v];
+                e->poff = UINT32_MAX;
+                if (x->paths) { /* the arcs from node i to node q, in the worker's words */
+                    uint32_t steps = 0;
+                    for (uint32_t z = v; z != lnode[i]; z = w->pnode[z])
+                        steps++;
+                    if (!nbi_grow(NULL, (void **)&w->pw, &w->pw_cap, npw + 1 + steps,
+                                  sizeof *w->pw))
+                        return NOMEM("a cluster's paths");
+                    e->poff = (uint32_t)npw;
+                    w->pw[npw] = steps;
+                    uint32_t at = steps;
+                    for (uint32_t z = v; z != lnode[i]; z = w->pnode[z])
+                        w->pw[npw + at--] = w->parc[z];
+                    npw += 1 + steps;
+                }
                 e->cap = (uint8_t)(cl / L->g->nsizes);
                 e->cv = (uint8_t)class_size(x, cl);
                 e->alive = 1;
@@ -557,14 +589,29 @@ static nb_status cluster(void *ctx, size_t k, unsigned wi, nb_err *err)
     c->e = alive ? nbb_arena_alloc(&w->arena, alive * sizeof *c->e) : NULL;
     if (alive && !c->e)
         return NOMEM("a cluster's edges");
+    size_t words = 0;
     for (size_t a = 0; a < ne; a++)
-        if (w->e[a].alive)
-            c->e[c->ne++] = w->e[a];
+        if (w->e[a].alive && w->e[a].poff != UINT32_MAX)
+            words += 1 + (size_t)w->pw[w->e[a].poff];
+    c->pw = words ? nbb_arena_alloc(&w->arena, words * sizeof *c->pw) : NULL;
+    if (words && !c->pw)
+        return NOMEM("a cluster's paths");
+    for (size_t a = 0; a < ne; a++)
+        if (w->e[a].alive) {
+            lb_edge *e = &c->e[c->ne++];
+            *e = w->e[a];
+            if (e->poff != UINT32_MAX) {
+                size_t words1 = 1 + (size_t)w->pw[e->poff];
+                memcpy(c->pw + c->npw, w->pw + e->poff, words1 * sizeof *c->pw);
+                e->poff = c->npw;
+                c->npw += (uint32_t)words1;
+            }
+        }
     return NB_OK;
 }
 
 typedef struct lb_warc {
-    uint32_t u, to, card, diag;
+    uint32_t u, to, card, diag, poff;
     uint8_t cap, cv;
 } lb_warc;
 
@@ -604,7 +651,7 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
 {
     nbi_alevels *L = x->L;
     nbi_alevel *v = &L->lv[x->j];
-    uint64_t ncl = (uint64_t)v->ncx * v->ncy, nodes = 0, narcs = 0, ninter = 0;
+    uint64_t ncl = (uint64_t)v->ncx * v->ncy, nodes = 0, narcs = 0, ninter = 0, words = 0;
     uint32_t *first = malloc((ncl + 1) * sizeof *first);
     if (!first)
         return NOMEM("a level");
@@ -612,6 +659,7 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
         first[k] = (uint32_t)nodes;
         nodes += x->cl[k].nn;
         narcs += 2 * (uint64_t)x->cl[k].ne;
+        words += x->cl[k].npw;
         for (int s = 0; s < 4; s++) {
             const lb_border *bd = side_border(x, (uint32_t)k, s);
             ninter += bd ? bd->n : 0;
@@ -619,21 +667,21 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
     }
     first[ncl] = (uint32_t)nodes;
     narcs += ninter;
-    if (nodes > UINT32_MAX || narcs > UINT32_MAX) {
+    if (nodes > UINT32_MAX || narcs > UINT32_MAX || words >= UINT32_MAX) {
         free(first);
         return nbi_fail(err, NB_ERR_LIMIT, "abstract level %u: %llu nodes, %llu arcs: too many", x->j,
                         (unsigned long long)nodes, (unsigned long long)narcs);
     }
-    uint64_t off[8];
-    nbi_alevel_layout(ncl, nodes, narcs, 0, off);
-    uint8_t *p = calloc(1, off[7] ? off[7] : 1);
+    uint64_t off[10];
+    nbi_alevel_layout(ncl, nodes, narcs, x->paths, words, 0, off);
+    uint8_t *p = calloc(1, off[9] ? off[9] : 1);
     lb_warc *wa = NULL;
     size_t wcap = 0;
     if (!p) {
         free(first);
         return NOMEM("a level");
     }
-    uint32_t at = 0;
+    uint32_t at = 0, wat = 0;
     for (uint64_t k = 0; k <= ncl; k++)
         nbi_put32(p + off[0] + 4 * k, first[k]);
     for (uint64_t k = 0; k < ncl; k++) {
@@ -651,9 +699,13 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
         }
         for (uint32_t i = 0; i < c->ne; i++) {
             const lb_edge *e = &c->e[i];
-            wa[nw++] = (lb_warc){e->i, first[k] + e->j, e->card, e->diag, e->cap, e->cv};
-            wa[nw++] = (lb_warc){e->j, first[k] + e->i, e->card, e->diag, e->cap, e->cv};
+            uint32_t po = e->poff == UINT32_MAX ? UINT32_MAX : wat + e->poff;
+            wa[nw++] = (lb_warc){e->i, first[k] + e->j, e->card, e->diag, po, e->cap, e->cv};
+            wa[nw++] = (lb_warc){e->j, first[k] + e->i, e->card, e->diag, po, e->cap, e->cv};
         }
+        for (uint32_t i = 0; x->paths && i < c->npw; i++)
+            nbi_put32(p + off[8] + 4 * ((size_t)wat + i), c->pw[i]);
+        wat += c->npw;
         for (int s = 0; s < 4; s++) {
             const lb_border *bd = side_border(x, (uint32_t)k, s);
             if (!bd)
@@ -664,7 +716,7 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
                 const lb_cand *cd = &bd->c[i];
                 uint32_t mine = s < 2 ? cd->ida : cd->idb, other = s < 2 ? cd->idb : cd->ida;
                 wa[nw++] = (lb_warc){find_id(c, mine), first[k2] + find_id(&x->cl[k2], other), 1, 0,
-                                     cd->cap, cd->cv};
+                                     UINT32_MAX, cd->cap, cd->cv};
             }
         }
         nbi_sort(wa, nw, sizeof *wa, by_warc);
@@ -678,6 +730,8 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
                 nbi_put32(p + off[5] + 4 * (size_t)at, wa[q].diag);
                 p[off[6] + 2 * (size_t)at] = wa[q].cap;
                 p[off[6] + 2 * (size_t)at + 1] = wa[q].cv;
+                if (x->paths)
+                    nbi_put32(p + off[7] + 4 * (size_t)at, wa[q].poff);
             }
         }
     }
@@ -694,8 +748,11 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
     v->arc_card = p + off[4];
     v->arc_diag = p + off[5];
     v->arc_ann = p + off[6];
+    v->path_words = (uint32_t)words;
+    v->arc_path = x->paths ? p + off[7] : NULL;
+    v->paths = x->paths ? p + off[8] : NULL;
     *out = p;
-    *len = off[7];
+    *len = off[9];
     return NB_OK;
 }
 
@@ -718,6 +775,9 @@ static void worker_free(lb_worker *w)
     free(w->cand);
     free(w->ids);
     free(w->e);
+    free(w->pw);
+    free(w->parc);
+    free(w->pnode);
 }
 
 /* Builds level j of L from level j - 1 into *out. */
@@ -735,6 +795,7 @@ static nb_status build_level(nbi_alevels *L, uint32_t j, unsigned threads, uint8
     x.L = L;
     x.j = j;
     x.nclass = g->ncaps * g->nsizes;
+    x.paths = (L->flags & NBI_ALEVELS_PATHS) != 0;
     x.threads = threads;
     size_t ncl = (size_t)v->ncx * v->ncy;
     x.sub = malloc((size_t)g->ncaps * g->ncaps);
@@ -801,6 +862,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
     L->nlevels = o->levels;
     L->factor = o->factor;
     L->spacing = o->spacing;
+    L->flags = (g.flags & NBI_AGRAPH_PATHS) ? NBI_ALEVELS_PATHS : 0;
     unsigned threads = nbb_threads_resolve(o->threads);
     uint64_t total = NBI_ALEVELS_HEADER + (uint64_t)NBI_ALEVELS_RECORD * (o->levels - 1);
     for (uint32_t j = 2; j <= o->levels && st == NB_OK; j++) {
@@ -822,6 +884,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
         h[NBI_AL_GRAPH_CRC] = nbi_crc32(0, graph, glen);
         h[NBI_AL_GRAPH_NODES] = g.nnodes;
         h[NBI_AL_SPACING] = o->spacing;
+        h[NBI_AL_FLAGS] = L->flags;
         for (int i = 0; i < NBI_AL_WORDS; i++)
             nbi_put32(p + 4 * i, h[i]);
         uint64_t at = NBI_ALEVELS_HEADER + (uint64_t)NBI_ALEVELS_RECORD * (o->levels - 1);
@@ -832,6 +895,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
             nbi_put32(r + 4 * NBI_ALR_NODES, L->lv[j].nnodes);
             nbi_put32(r + 4 * NBI_ALR_ARCS, L->lv[j].narcs);
             nbi_put32(r + 4 * NBI_ALR_INTER, L->lv[j].ninter);
+            nbi_put32(r + 4 * NBI_ALR_PATH_WORDS, L->lv[j].path_words);
             memcpy(p + at, block[j], blen[j]);
             at += blen[j];
         }

@@ -14,32 +14,22 @@
 
 static uint64_t align8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
 
-void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, uint64_t at,
-                       uint64_t off[8])
+void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, int paths,
+                       uint64_t path_words, uint64_t at, uint64_t off[10])
 {
-    const uint64_t len[7] = {4 * (nclusters + 1), 4 * nnodes, 4 * (nnodes + 1), 4 * narcs,
-                             4 * narcs,           4 * narcs,  2 * narcs};
-    for (int i = 0; i < 7; i++) {
+    const uint64_t len[9] = {4 * (nclusters + 1), 4 * nnodes, 4 * (nnodes + 1), 4 * narcs,
+                             4 * narcs,           4 * narcs,  2 * narcs,
+                             paths ? 4 * narcs : 0, paths ? 4 * path_words : 0};
+    for (int i = 0; i < 9; i++) {
         off[i] = at;
         at = align8(at + len[i]);
     }
-    off[7] = at;
+    off[9] = at;
 }
 
 static uint64_t levels_start(uint32_t nlevels)
 {
     return NBI_ALEVELS_HEADER + (uint64_t)NBI_ALEVELS_RECORD * (nlevels - 1);
-}
-
-uint64_t nbi_alevels_bytes(uint32_t nlevels, const uint64_t *nclusters, const uint64_t *nnodes,
-                           const uint64_t *narcs)
-{
-    uint64_t at = levels_start(nlevels), off[8];
-    for (uint32_t l = 0; l + 1 < nlevels; l++) {
-        nbi_alevel_layout(nclusters[l], nnodes[l], narcs[l], at, off);
-        at = off[7];
-    }
-    return at;
 }
 
 void nbi_alevels_base(nbi_alevels *lv, const nbi_agraph *g)
@@ -94,6 +84,10 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
     lv->nlevels = h[NBI_AL_LEVELS];
     lv->factor = h[NBI_AL_FACTOR];
     lv->spacing = h[NBI_AL_SPACING];
+    lv->flags = h[NBI_AL_FLAGS];
+    if (lv->flags & ~NBI_ALEVELS_PATHS)
+        return BAD("flags %#x: only bit 0 (paths) is defined", lv->flags);
+    const int paths = (lv->flags & NBI_ALEVELS_PATHS) != 0;
     if (lv->nlevels < 2 || lv->nlevels > NBI_LEVELS_MAX)
         return BAD("%u levels: expected 2 to %d", lv->nlevels, NBI_LEVELS_MAX);
     if (lv->factor < 2 || lv->factor > NBI_LEVEL_FACTOR_MAX)
@@ -122,6 +116,9 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
         v->nnodes = nbi_get32(r + 4 * NBI_ALR_NODES);
         v->narcs = nbi_get32(r + 4 * NBI_ALR_ARCS);
         v->ninter = nbi_get32(r + 4 * NBI_ALR_INTER);
+        v->path_words = nbi_get32(r + 4 * NBI_ALR_PATH_WORDS);
+        if (!paths && v->path_words)
+            return BAD("level %u: %u path words, but no paths are stored", l, v->path_words);
         for (int i = NBI_ALR_WORDS; i < 8; i++)
             if (nbi_get32(r + 4 * i) != 0)
                 return BAD("level %u: record word %d is %u, expected 0", l, i, nbi_get32(r + 4 * i));
@@ -132,11 +129,12 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
         if (v->nnodes > below->nnodes || v->ninter > v->narcs)
             return BAD("level %u: %u nodes (level %u has %u), %u inter-arcs of %u", l, v->nnodes,
                        l - 1, below->nnodes, v->ninter, v->narcs);
-        uint64_t off[8];
-        nbi_alevel_layout((uint64_t)v->ncx * v->ncy, v->nnodes, v->narcs, at, off);
-        if (off[7] > len)
+        uint64_t off[10];
+        nbi_alevel_layout((uint64_t)v->ncx * v->ncy, v->nnodes, v->narcs, paths, v->path_words,
+                          at, off);
+        if (off[9] > len)
             return BAD("level %u: its arrays end at byte %llu, beyond the payload's %zu", l,
-                       (unsigned long long)off[7], len);
+                       (unsigned long long)off[9], len);
         v->cluster_first = p + off[0];
         v->node_id = p + off[1];
         v->node_first = p + off[2];
@@ -144,7 +142,9 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
         v->arc_card = p + off[4];
         v->arc_diag = p + off[5];
         v->arc_ann = p + off[6];
-        at = off[7];
+        v->arc_path = paths ? p + off[7] : NULL;
+        v->paths = paths ? p + off[8] : NULL;
+        at = off[9];
     }
     if (at != len)
         return BAD("%zu bytes, expected %llu for its counts", len, (unsigned long long)at);
@@ -186,6 +186,44 @@ static nb_status check_nodes(const nbi_alevels *L, uint32_t l, nb_err *err)
     return NB_OK;
 }
 
+/* Intra-arc a of level l joins nodes lo < hi (level l's numbers): its stored
+ * path, read from lo, is a chain of arcs of level l - 1 each leaving the
+ * node the one before reached, inside the arc's cluster, ending at hi, and
+ * no longer than level l - 1 has nodes (a refinement's path then fits the
+ * room a level's nodes make). */
+static nb_status check_path(const nbi_alevels *L, uint32_t l, uint32_t a, uint32_t lo,
+                            uint32_t hi, nb_err *err)
+{
+    const nbi_alevel *v = &L->lv[l];
+    uint32_t off = nbi_u32at(v->arc_path, a);
+    if (off == UINT32_MAX || off >= v->path_words)
+        return BAD("level %u: arc %u: its path at %u lies beyond the %u path words", l, a, off,
+                   v->path_words);
+    uint32_t n = nbi_u32at(v->paths, off);
+    if (n == 0 || n > v->path_words - off - 1 || n > L->lv[l - 1].nnodes)
+        return BAD("level %u: arc %u: a path of %u arcs at %u does not fit", l, a, n, off);
+    uint32_t idlo = nbi_lv_id(L, l, lo), idhi = nbi_lv_id(L, l, hi);
+    nb_cell c0 = nbi_lv_cell(L, idlo);
+    nbi_box box = nbi_lv_box(L, l, nbi_lv_cluster(L, l, (uint32_t)c0.x, (uint32_t)c0.y));
+    long x = nbi_lv_index(L, l - 1, idlo);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t e = nbi_u32at(v->paths, off + 1 + k), e0 = 0, e1 = 0;
+        if (x >= 0)
+            e1 = nbi_lv_arcs(L, l - 1, (uint32_t)x, &e0);
+        if (x < 0 || e < e0 || e >= e1)
+            return BAD("level %u: arc %u: step %u of its path is not an arc of the node it has "
+                       "reached",
+                       l, a, k);
+        x = (long)nbi_lv_to(L, l - 1, e);
+        nb_cell c = nbi_lv_cell(L, nbi_lv_id(L, l - 1, (uint32_t)x));
+        if (c.x < box.x0 || c.y < box.y0 || c.x >= box.x1 || c.y >= box.y1)
+            return BAD("level %u: arc %u: its path leaves the cluster at step %u", l, a, k);
+    }
+    if (nbi_lv_id(L, l - 1, (uint32_t)x) != idhi)
+        return BAD("level %u: arc %u: its path does not end at its other node", l, a);
+    return NB_OK;
+}
+
 /* Level l's arcs: to another node of the level, annotated as level 1's
  * are; within a cluster no lighter than the octile distance (the searches'
  * heuristic stays consistent), across clusters one step between facing
@@ -220,6 +258,8 @@ static nb_status check_arcs(const nbi_alevels *L, uint32_t l, nb_err *err)
                     return BAD("level %u: arc %u between clusters does not join facing cells "
                                "with one step",
                                l, a);
+                if (v->arc_path && nbi_u32at(v->arc_path, a) != UINT32_MAX)
+                    return BAD("level %u: arc %u between clusters has a stored path", l, a);
                 inter++;
                 continue;
             }
@@ -229,6 +269,11 @@ static nb_status check_arcs(const nbi_alevels *L, uint32_t l, nb_err *err)
                 return BAD("level %u: arc %u: weight %u + %u sqrt(2) is shorter than the "
                            "distance it spans",
                            l, a, card, diag);
+            if (v->arc_path) {
+                nb_status st = check_path(L, l, a, u < t ? u : t, u < t ? t : u, err);
+                if (st != NB_OK)
+                    return st;
+            }
         }
     }
     if (inter != v->ninter)

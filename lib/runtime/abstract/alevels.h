@@ -21,24 +21,26 @@ typedef struct nbi_alevel {
     const uint8_t *arc_card;      /* u32[narcs] */
     const uint8_t *arc_diag;      /* u32[narcs] */
     const uint8_t *arc_ann;       /* u8[2 * narcs]: capability index, clearance */
+    uint32_t path_words;          /* with paths: */
+    const uint8_t *arc_path;      /* u32[narcs]: where the edge's path starts in paths, or
+                                     UINT32_MAX (an arc between clusters) */
+    const uint8_t *paths;         /* u32[path_words]: per path its count n, then n arcs of the
+                                     level below, from the edge's lower-numbered node */
 } nbi_alevel;
 
 typedef struct nbi_alevels {
     const nbi_agraph *g;          /* level 1 */
-    uint32_t nlevels, factor, spacing;
+    uint32_t nlevels, factor, spacing, flags;
     nbi_alevel lv[NBI_LEVELS_MAX + 1]; /* [2 .. nlevels]; [1] describes g's clusters */
     long section;
 } nbi_alevels;
 
 /* Offsets of level l's arrays (cluster index, node ids, adjacency index,
- * targets, cardinal steps, diagonal steps, annotations) from at, which is
- * where they start; off[7] is where the next level's start. */
-void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, uint64_t at,
-                       uint64_t off[8]);
-/* Bytes of a payload whose levels have these counts (levels 2 .. L in
- * [0 .. L-2]). */
-uint64_t nbi_alevels_bytes(uint32_t nlevels, const uint64_t *nclusters, const uint64_t *nnodes,
-                           const uint64_t *narcs);
+ * targets, cardinal steps, diagonal steps, annotations, and with paths
+ * the arcs' path offsets and the paths) from at, which is where they
+ * start; off[9] is where the next level's start. */
+void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, int paths,
+                       uint64_t path_words, uint64_t at, uint64_t off[10]);
 /* Checks a payload against formats/abstract.md and the graph g it was
  * baked for (every count, index and annotation) and fills lv; crc is g's
  * payload's CRC-32. */

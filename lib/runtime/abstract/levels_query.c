@@ -452,6 +452,39 @@ static int inside(nb_haa *ws, uint32_t j, uint32_t u, uint32_t v)
     return 1;
 }
 
+/* Appends the stored path of level j's arc a, which joins u and v (level-1
+ * numbers), from u to v (u already on the path): the arcs of level j - 1
+ * the bake stored from the edge's lower-numbered end, read backwards from
+ * the higher. */
+static int stored(nb_haa *ws, uint32_t j, uint32_t u, uint32_t v, uint32_t a)
+{
+    nbi_levels_ws *lq = ws->lq;
+    const nbi_alevels *L = &ws->lv;
+    const nbi_alevel *lv = &L->lv[j];
+    uint32_t off = nbi_u32at(lv->arc_path, a);
+    long iu = nbi_lv_index(L, j, u), iv = nbi_lv_index(L, j, v);
+    if (off == NONE || iu < 0 || iv < 0)
+        return 0;
+    uint32_t n = nbi_u32at(lv->paths, off);
+    if (iu < iv) {
+        for (uint32_t k = 1; k <= n; k++) {
+            uint32_t e = nbi_u32at(lv->paths, off + k);
+            if (!hop(lq, ws->a, nbi_lv_id(L, j - 1, nbi_lv_to(L, j - 1, e)), e))
+                return 0;
+        }
+    } else {
+        for (uint32_t k = n; k >= 1; k--) {
+            uint32_t e = nbi_u32at(lv->paths, off + k);
+            uint32_t node = k == 1 ? v
+                                   : nbi_lv_id(L, j - 1,
+                                               nbi_lv_to(L, j - 1, nbi_u32at(lv->paths, off + k - 1)));
+            if (!hop(lq, ws->a, node, e))
+                return 0;
+        }
+    }
+    return lq->nxt[lq->nnxt - 1] == v;
+}
+
 /* The level-1 arc from u to v across a border, or NONE. */
 static uint32_t crossing(const nb_haa *ws, uint32_t u, uint32_t v)
 {
@@ -483,6 +516,8 @@ static int down(nb_haa *ws, uint32_t j)
                 nbi_lv_cluster(L, j, (uint32_t)cv.x, (uint32_t)cv.y)) {
                 uint32_t a = j == 2 ? crossing(ws, u, v) : 0;
                 ok = a != NONE && hop(lq, ws->a, v, a);
+            } else if (L->lv[j].arc_path) {
+                ok = stored(ws, j, u, v, how);
             } else {
                 ok = inside(ws, j, u, v);
             }

@@ -157,12 +157,13 @@ enum nbi_acosts_word {
 #define NBI_LEVEL_FACTOR_MAX 64
 enum nbi_alevels_word {
     NBI_AL_WIDTH, NBI_AL_HEIGHT, NBI_AL_LEVELS, NBI_AL_FACTOR, NBI_AL_CLUSTER, NBI_AL_NCAPS,
-    NBI_AL_NSIZES, NBI_AL_GRAPH_CRC, NBI_AL_GRAPH_NODES, NBI_AL_SPACING,
-    NBI_AL_WORDS /* 10 used; the rest of the header is zero */
+    NBI_AL_NSIZES, NBI_AL_GRAPH_CRC, NBI_AL_GRAPH_NODES, NBI_AL_SPACING, NBI_AL_FLAGS,
+    NBI_AL_WORDS /* 11 used; the rest of the header is zero */
 };
+#define NBI_ALEVELS_PATHS 0x1u /* flags: each intra-edge's path over the level below stored */
 enum nbi_alevel_word {
-    NBI_ALR_NCX, NBI_ALR_NCY, NBI_ALR_NODES, NBI_ALR_ARCS, NBI_ALR_INTER,
-    NBI_ALR_WORDS /* 5 used; the rest of the record is zero */
+    NBI_ALR_NCX, NBI_ALR_NCY, NBI_ALR_NODES, NBI_ALR_ARCS, NBI_ALR_INTER, NBI_ALR_PATH_WORDS,
+    NBI_ALR_WORDS /* 6 used; the rest of the record is zero */
 };
 /* Qualities (the section's param[1] and header word). */
 enum nbi_quality {
