@@ -17,7 +17,7 @@
  *    allocates and faults them in, and steady), in the same run.
  * Prints a Markdown table; run by 'make bench-scale' (not by 'make
  * bench': the 8192 level takes minutes and about 2 GB).  Usage:
- * bench_scale [-r REPEATS] [--no-flat] [--levels L] [--factor M] [--spacing K] [SIDE]...
+ * bench_scale [-r REPEATS] [--no-flat] [--paths] [--levels L] [--factor M] [--spacing K] [SIDE]...
  * (--no-flat leaves the per-cell arrays out: they take 36 bytes a cell, 9.7 GB at
  * 16384^2; --levels, --factor and --spacing bake the levels with those options instead of
  * mkabstract's defaults). */
@@ -145,6 +145,7 @@ typedef struct timing {
 
 static int reps = 3;
 static unsigned opt_levels, opt_factor = NBB_LEVEL_FACTOR, opt_spacing = NBB_LEVEL_SPACING;
+static int opt_paths; /* --paths: mkabstract --paths (the graph's and the levels' paths stored) */
 static int no_flat; /* --no-flat: no per-cell arrays (36 bytes a cell: 9.7 GB at 16384^2) */
 
 enum { AA, FLAT, HAA, HAA1 };
@@ -217,7 +218,10 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK)
         die("open", &err);
     t0 = now();
-    if (tu_add_abstract(&b, path, 10, &err) != NB_OK)
+    nbb_abstract_opts ao;
+    nbb_abstract_defaults(&ao);
+    ao.paths = opt_paths;
+    if (tu_add_abstract_opts(&b, path, &ao, &err) != NB_OK)
         die("mkabstract's graph", &err);
     double t_abs = now() - t0;
     nbb_levels_opts lo = {opt_levels ? opt_levels : nbb_levels_default(side, side, 10, opt_factor),
@@ -272,9 +276,10 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     };
     printf("\n### %u x %u (%s tiled, %.1f M cells)\n\n", side, side, basename,
            (double)side * side / 1e6);
-    printf("bake: mkclear's layers %.2f s, mkabstract's graph %.2f s and its %u levels (factor %u) "
-           "%.2f s, peak RSS so far %.0f MB  \n",
-           t_clear, t_abs, lo.levels, lo.factor, t_lev, rss);
+    printf("bake: mkclear's layers %.2f s, mkabstract's graph%s %.2f s and its %u levels (factor %u, "
+           "spacing %u) %.2f s, peak RSS so far %.0f MB  \n",
+           t_clear, opt_paths ? " with stored paths" : "", t_abs, lo.levels, lo.factor, lo.spacing,
+           t_lev, rss);
     printf("open: nb_bundle_open %.0f us; nb_aa_open %.0f us (%zu bytes); nb_haa_open %.0f us "
            "the bundle's first (checks the graph), %.0f us the next (%zu bytes)\n\n",
            t_open, t_aa, aa_bytes0, t_haa1, t_haa2, haa_bytes0);
@@ -339,6 +344,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--no-flat") == 0) {
             no_flat = 1;
+        } else if (strcmp(argv[i], "--paths") == 0) {
+            opt_paths = 1;
         } else if (strcmp(argv[i], "--levels") == 0 && i + 1 < argc) {
             opt_levels = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--factor") == 0 && i + 1 < argc) {
