@@ -378,6 +378,15 @@ static const lb_border *side_border(const lb_ctx *x, uint32_t k, int s)
     }
 }
 
+/* *p reallocated to n elements of size bytes; 0 (and *p as it was) without memory. */
+static int resize(void **p, size_t n, size_t size)
+{
+    void *q = realloc(*p, n * size);
+    if (q)
+        *p = q;
+    return q != NULL;
+}
+
 /* Room for searches over n local nodes; the stamps of new room are 0. */
 static int search_room(lb_worker *w, uint32_t n)
 {
@@ -386,31 +395,16 @@ static int search_room(lb_worker *w, uint32_t n)
     if (n <= w->d_cap)
         return 1;
     size_t cap = (size_t)n + n / 2;
-    double *d = realloc(w->dist, cap * sizeof *d);
-    if (d)
-        w->dist = d;
-    uint32_t *a = realloc(w->dcard, cap * sizeof *a);
-    if (a)
-        w->dcard = a;
-    uint32_t *b = realloc(w->ddiag, cap * sizeof *b);
-    if (b)
-        w->ddiag = b;
-    uint32_t *c = realloc(w->done, cap * sizeof *c);
-    if (c)
-        w->done = c;
-    uint32_t *t = realloc(w->target, cap * sizeof *t);
-    if (t)
-        w->target = t;
-    uint32_t *pa = realloc(w->parc, cap * sizeof *pa);
-    if (pa)
-        w->parc = pa;
-    uint32_t *pn = realloc(w->pnode, cap * sizeof *pn);
-    if (pn)
-        w->pnode = pn;
-    if (!d || !a || !b || !c || !t || !pa || !pn)
+    if (!resize((void **)&w->dist, cap, sizeof *w->dist) ||
+        !resize((void **)&w->dcard, cap, sizeof *w->dcard) ||
+        !resize((void **)&w->ddiag, cap, sizeof *w->ddiag) ||
+        !resize((void **)&w->done, cap, sizeof *w->done) ||
+        !resize((void **)&w->target, cap, sizeof *w->target) ||
+        !resize((void **)&w->parc, cap, sizeof *w->parc) ||
+        !resize((void **)&w->pnode, cap, sizeof *w->pnode))
         return 0;
-    memset(w->done + w->d_cap, 0, (cap - w->d_cap) * sizeof *c);
-    memset(w->target + w->d_cap, 0, (cap - w->d_cap) * sizeof *t);
+    memset(w->done + w->d_cap, 0, (cap - w->d_cap) * sizeof *w->done);
+    memset(w->target + w->d_cap, 0, (cap - w->d_cap) * sizeof *w->target);
     w->d_cap = cap;
     return 1;
 }
@@ -741,16 +735,8 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
     v->nnodes = (uint32_t)nodes;
     v->narcs = (uint32_t)narcs;
     v->ninter = (uint32_t)ninter;
-    v->cluster_first = p + off[0];
-    v->node_id = p + off[1];
-    v->node_first = p + off[2];
-    v->arc_to = p + off[3];
-    v->arc_card = p + off[4];
-    v->arc_diag = p + off[5];
-    v->arc_ann = p + off[6];
     v->path_words = (uint32_t)words;
-    v->arc_path = x->paths ? p + off[7] : NULL;
-    v->paths = x->paths ? p + off[8] : NULL;
+    nbi_alevel_place(v, p, off, x->paths);
     *out = p;
     *len = off[9];
     return NB_OK;

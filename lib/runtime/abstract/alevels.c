@@ -27,6 +27,19 @@ void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, int 
     off[9] = at;
 }
 
+void nbi_alevel_place(nbi_alevel *v, const uint8_t *p, const uint64_t off[10], int paths)
+{
+    v->cluster_first = p + off[0];
+    v->node_id = p + off[1];
+    v->node_first = p + off[2];
+    v->arc_to = p + off[3];
+    v->arc_card = p + off[4];
+    v->arc_diag = p + off[5];
+    v->arc_ann = p + off[6];
+    v->arc_path = paths ? p + off[7] : NULL;
+    v->paths = paths ? p + off[8] : NULL;
+}
+
 static uint64_t levels_start(uint32_t nlevels)
 {
     return NBI_ALEVELS_HEADER + (uint64_t)NBI_ALEVELS_RECORD * (nlevels - 1);
@@ -135,15 +148,7 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
         if (off[9] > len)
             return BAD("level %u: its arrays end at byte %llu, beyond the payload's %zu", l,
                        (unsigned long long)off[9], len);
-        v->cluster_first = p + off[0];
-        v->node_id = p + off[1];
-        v->node_first = p + off[2];
-        v->arc_to = p + off[3];
-        v->arc_card = p + off[4];
-        v->arc_diag = p + off[5];
-        v->arc_ann = p + off[6];
-        v->arc_path = paths ? p + off[7] : NULL;
-        v->paths = paths ? p + off[8] : NULL;
+        nbi_alevel_place(v, p, off, paths);
         at = off[9];
     }
     if (at != len)

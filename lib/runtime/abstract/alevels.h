@@ -41,6 +41,8 @@ typedef struct nbi_alevels {
  * start; off[9] is where the next level's start. */
 void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, int paths,
                        uint64_t path_words, uint64_t at, uint64_t off[10]);
+/* Points level v's arrays into payload p at the offsets nbi_alevel_layout gave. */
+void nbi_alevel_place(nbi_alevel *v, const uint8_t *p, const uint64_t off[10], int paths);
 /* Checks a payload against formats/abstract.md and the graph g it was
  * baked for (every count, index and annotation) and fills lv; crc is g's
  * payload's CRC-32. */

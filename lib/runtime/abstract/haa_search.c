@@ -65,12 +65,9 @@ static uint32_t slot_claim(nbi_asearch *as, uint32_t key)
 
 static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
 
-/* Node v reached at cost ng from key `from` by `how`: opened, or its cost lowered; left alone
- * when closed or no better.  0 when the search has ended (the node cap, or no memory). */
-static int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how)
+int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how,
+                      double h)
 {
-    nbi_asearch *as = &ws->as;
-    const uint32_t G = ws->g.nnodes + 1;
     uint32_t sl = slot_claim(as, v);
     if (sl == NBI_POOL_NONE)
         return 0;
@@ -89,15 +86,23 @@ static int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how)
     as->gv[sl] = ng;
     as->parent[sl] = from;
     as->via[sl] = how;
-    double h = (v == G       ? 0
-                : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
-                             : octile(nbi_haa_key_cell(ws, v), ws->q.goal)) *
-               ws->hmul;
     if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
         as->end = NBI_AS_NOMEM;
         return 0;
     }
     return 1;
+}
+
+/* Node v reached at cost ng from key `from` by `how`: opened, or its cost lowered; left alone
+ * when closed or no better.  0 when the search has ended (the node cap, or no memory). */
+static int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how)
+{
+    const uint32_t G = ws->g.nnodes + 1;
+    double h = (v == G       ? 0
+                : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
+                             : octile(nbi_haa_key_cell(ws, v), ws->q.goal)) *
+               ws->hmul;
+    return nbi_asearch_relax(&ws->as, v, ng, from, how, h);
 }
 
 /* Node v of the graph, or the node at its cell in its cluster's repair when the overlay
@@ -144,12 +149,8 @@ static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
     return 1;
 }
 
-void nbi_haa_abstract_begin(nb_haa *ws)
+void nbi_asearch_begin(nbi_asearch *as, uint64_t max_nodes)
 {
-    nbi_asearch *as = &ws->as;
-    const nbi_agraph *g = &ws->g;
-    for (uint32_t i = 0; i < g->ncaps; i++)
-        ws->capok[i] = (nbi_u32at(g->caps, i) & ~ws->q.capability) == 0;
     nbi_heap_clear(&as->heap);
     if (++as->sid >= 0x80000000u) { /* once in 2^31 searches: forget every stamp */
         size_t n = nbi_pool_slots(&as->pool);
@@ -159,8 +160,17 @@ void nbi_haa_abstract_begin(nb_haa *ws)
     }
     nbi_pool_begin(&as->pool);
     as->nodes = as->expanded = 0;
-    as->max_nodes = ws->max_nodes ? ws->max_nodes : UINT64_MAX;
+    as->max_nodes = max_nodes ? max_nodes : UINT64_MAX;
     as->end = NBI_AS_RUNNING;
+}
+
+void nbi_haa_abstract_begin(nb_haa *ws)
+{
+    nbi_asearch *as = &ws->as;
+    const nbi_agraph *g = &ws->g;
+    for (uint32_t i = 0; i < g->ncaps; i++)
+        ws->capok[i] = (nbi_u32at(g->caps, i) & ~ws->q.capability) == 0;
+    nbi_asearch_begin(as, ws->max_nodes);
     as->best = g->nnodes;
     as->best_h = octile(ws->q.start, ws->q.goal) * ws->hmul;
     as->best_g = 0;

@@ -145,6 +145,13 @@ struct nb_haa {
 int nbi_asearch_init(nbi_asearch *as, const nb_allocator *a, uint32_t nkeys);
 void nbi_asearch_free(nbi_asearch *as);
 size_t nbi_asearch_bytes(const nbi_asearch *as);
+/* Starts a search: no node reached, at most max_nodes (0: no cap). */
+void nbi_asearch_begin(nbi_asearch *as, uint64_t max_nodes);
+/* Key v reached at cost ng from key `from` by `how` (heuristic h): opened, or its cost
+ * lowered; left alone when closed or no better.  0 when the search has ended (the node
+ * cap, or no memory: as->end says). */
+int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how,
+                      double h);
 /* The slot of key when this search reached it, else NBI_POOL_NONE. */
 uint32_t nbi_asearch_find(const nbi_asearch *as, uint32_t key);
 /* Starts the query's abstract search with the start alone on the open list. */

@@ -229,46 +229,9 @@ static int insert_level(nb_haa *ws, int e, uint32_t j)
 
 /* ---- the search at level k ---- */
 
-static uint32_t slot_of(nbi_asearch *as, uint32_t key)
-{
-    uint32_t pg = nbi_pool_find(&as->pool, key >> NBI_ASEARCH_SHIFT);
-    if (pg == NBI_POOL_NONE)
-        return NONE;
-    uint32_t sl = pg << NBI_ASEARCH_SHIFT | (key & AMASK);
-    return (as->stamp[sl] >> 1) == as->sid ? sl : NONE;
-}
-
 static int top_relax(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how, double h)
 {
-    nbi_asearch *as = &ws->lq->as;
-    int fresh;
-    uint32_t pg = nbi_pool_page(&as->pool, v >> NBI_ASEARCH_SHIFT, &fresh);
-    if (pg == NBI_POOL_NONE) {
-        as->end = as->pool.failed ? NBI_AS_NOMEM : NBI_AS_LIMIT;
-        return 0;
-    }
-    as->heap.pos = as->hpos;
-    uint32_t sl = pg << NBI_ASEARCH_SHIFT | (v & AMASK);
-    uint32_t sv = as->stamp[sl];
-    if ((sv >> 1) != as->sid) {
-        if (as->nodes == as->max_nodes) {
-            as->end = NBI_AS_LIMIT;
-            return 0;
-        }
-        as->nodes++;
-        as->stamp[sl] = as->sid << 1;
-        as->hpos[sl] = NBI_HEAP_NONE;
-    } else if ((sv & 1u) || ng >= as->gv[sl]) {
-        return 1;
-    }
-    as->gv[sl] = ng;
-    as->parent[sl] = from;
-    as->via[sl] = how;
-    if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
-        as->end = NBI_AS_NOMEM;
-        return 0;
-    }
-    return 1;
+    return nbi_asearch_relax(&ws->lq->as, v, ng, from, how, h);
 }
 
 /* Level k's cell of key v (S and G: the ends). */
@@ -291,17 +254,7 @@ int nbi_haa_levels_begin(nb_haa *ws, uint32_t k)
             if (!insert_level(ws, e, j))
                 return 0;
     nbi_asearch *as = &lq->as;
-    nbi_heap_clear(&as->heap);
-    if (++as->sid >= 0x80000000u) {
-        size_t n = nbi_pool_slots(&as->pool);
-        for (size_t i = 0; i < n; i++)
-            as->stamp[i] = 0;
-        as->sid = 1;
-    }
-    nbi_pool_begin(&as->pool);
-    as->nodes = as->expanded = 0;
-    as->max_nodes = ws->max_nodes ? ws->max_nodes : UINT64_MAX;
-    as->end = NBI_AS_RUNNING;
+    nbi_asearch_begin(as, ws->max_nodes);
     uint32_t S = ws->lv.lv[k].nnodes;
     top_relax(ws, S, 0, S, NBI_VIA_START, octile(ws->q.start, ws->q.goal));
     return as->end == NBI_AS_RUNNING;
@@ -542,8 +495,8 @@ int nbi_haa_levels_path(nb_haa *ws)
     /* Level k's path, goal first, into nxt; then reversed into cur. */
     lq->nnxt = 0;
     for (uint32_t v = G;;) {
-        uint32_t sl = slot_of(as, v);
-        if (sl == NONE)
+        uint32_t sl = nbi_asearch_find(as, v);
+        if (sl == NBI_POOL_NONE)
             return -1;
         uint32_t node = v == G ? END_G : v == S ? END_S : nbi_lv_id(&ws->lv, k, v);
         if (!hop(lq, ws->a, node, v == S ? NONE : as->via[sl]))
@@ -578,7 +531,7 @@ int nbi_haa_levels_path(nb_haa *ws)
         ws->anodes[i] = node == END_S ? ws->g.nnodes : node == END_G ? ws->g.nnodes + 1 : node;
         ws->avia[i] = lq->cur_how[lq->ncur - 1 - i];
     }
-    ws->res.abstract_length = as->gv[slot_of(as, G)];
+    ws->res.abstract_length = as->gv[nbi_asearch_find(as, G)];
     return 1;
 }
 
