@@ -29,6 +29,7 @@
 #include "core/crc32.h"
 
 typedef struct lb_arc {
+    uint64_t admit;    /* bit c: the arc admits class c (the classes below 64) */
     uint32_t to;       /* local node */
     uint32_t a;        /* the arc's number in level j - 1 */
     uint32_t card, diag;
@@ -114,6 +115,13 @@ static int admits(const lb_ctx *x, uint8_t cap, uint8_t cv, uint32_t c)
     return x->sub[(size_t)cap * x->L->g->ncaps + c / x->L->g->nsizes] && cv >= class_size(x, c);
 }
 
+/* The same for a local arc, through its mask for the first 64 classes (the searches test it
+ * for every arc they relax). */
+static inline int arc_admits(const lb_ctx *x, const lb_arc *r, uint32_t c)
+{
+    return c < 64 ? (int)(r->admit >> c & 1u) : admits(x, r->cap, r->cv, c);
+}
+
 #define NOMEM(what) nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract levels (%s)", what)
 
 /* The level j - 1 clusters inside level j's cluster k: w->subfirst[s] is
@@ -194,6 +202,9 @@ static int local_graph(const lb_ctx *x, uint32_t k, lb_worker *w, uint32_t *nloc
             r->a = a;
             r->cap = ann[0];
             r->cv = ann[1];
+            r->admit = 0;
+            for (uint32_t c = 0; c < x->nclass && c < 64; c++)
+                r->admit |= (uint64_t)admits(x, r->cap, r->cv, c) << c;
             r->inside = lt != UINT32_MAX;
             r->to = r->inside ? lt : t;
         }
@@ -231,7 +242,7 @@ static nb_status components(void *ctx, size_t k, unsigned wi, nb_err *err)
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t a = w->afirst[i]; a < w->afirst[i + 1]; a++) {
                 const lb_arc *r = &w->arc[a];
-                if (!r->inside || !admits(x, r->cap, r->cv, cl))
+                if (!r->inside || !arc_admits(x, r, cl))
                     continue;
                 uint32_t p = uf_find(w->uf, i), q = uf_find(w->uf, r->to);
                 if (p != q)
@@ -430,7 +441,7 @@ static void dijkstra(const lb_ctx *x, lb_worker *w, uint32_t n, uint32_t s, uint
             ntargets--;
         for (uint32_t a = w->afirst[u]; a < w->afirst[u + 1]; a++) {
             const lb_arc *r = &w->arc[a];
-            if (!r->inside || !admits(x, r->cap, r->cv, cl))
+            if (!r->inside || !arc_admits(x, r, cl))
                 continue;
             uint32_t v = r->to;
             double d = w->dist[u] + nbi_steps_length(r->card, r->diag);
