@@ -299,13 +299,16 @@ nb_status nbb_put_abstract_costs(nbb_builder *w, const nb_bundle *b, const void 
 typedef struct nbb_levels_opts {
     uint32_t levels;  /* the graph's own included: 1 (none), 2 to 8 */
     uint32_t factor;  /* a level's cluster is factor x factor clusters of the one below */
-    uint32_t spacing; /* crossings kept per cluster side and group, 1 to 64 */
+    uint32_t spacing; /* a border is cut into shares of its side / spacing cells (1 to 64) */
     unsigned threads; /* 0: the online CPUs (the bytes do not depend on it) */
+    uint32_t share;   /* ... of at most share cells (0: no cap; at most 65535); a group of
+                         crossings keeps one per share */
 } nbb_levels_opts;
 #define NBB_LEVEL_FACTOR 4
 #define NBB_LEVELS_MAX 8        /* = NBI_LEVELS_MAX */
 #define NBB_LEVEL_FACTOR_MAX 64 /* = NBI_LEVEL_FACTOR_MAX */
-#define NBB_LEVEL_SPACING 4
+#define NBB_LEVEL_SPACING 2
+#define NBB_LEVEL_SHARE 32
 /* The levels mkabstract bakes by default for a map of width x height in
  * clusters of cluster cells: 1 up to 1024 cells a side, then one more for
  * each factor by which the top level's clusters would still be more than

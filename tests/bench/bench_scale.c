@@ -17,9 +17,10 @@
  *    allocates and faults them in, and steady), in the same run.
  * Prints a Markdown table; run by 'make bench-scale' (not by 'make
  * bench': the 8192 level takes minutes and about 2 GB).  Usage:
- * bench_scale [-r REPEATS] [--no-flat] [--paths] [--levels L] [--factor M] [--spacing K] [SIDE]...
+ * bench_scale [-r REPEATS] [--no-flat] [--paths] [--levels L] [--factor M] [--spacing K]
+ * [--share S] [SIDE]...
  * (--no-flat leaves the per-cell arrays out: they take 36 bytes a cell, 9.7 GB at
- * 16384^2; --levels, --factor and --spacing bake the levels with those options instead of
+ * 16384^2; --levels, --factor --spacing and --share bake the levels with those options instead of
  * mkabstract's defaults). */
 #include <math.h>
 #include <stdio.h>
@@ -144,7 +145,8 @@ typedef struct timing {
 } timing;
 
 static int reps = 3;
-static unsigned opt_levels, opt_factor = NBB_LEVEL_FACTOR, opt_spacing = NBB_LEVEL_SPACING;
+static unsigned opt_levels, opt_factor = NBB_LEVEL_FACTOR, opt_spacing = NBB_LEVEL_SPACING,
+                opt_share = NBB_LEVEL_SHARE;
 static int opt_paths; /* --paths: mkabstract --paths (the graph's and the levels' paths stored) */
 static int no_flat; /* --no-flat: no per-cell arrays (36 bytes a cell: 9.7 GB at 16384^2) */
 
@@ -225,7 +227,7 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
         die("mkabstract's graph", &err);
     double t_abs = now() - t0;
     nbb_levels_opts lo = {opt_levels ? opt_levels : nbb_levels_default(side, side, 10, opt_factor),
-                          opt_factor, opt_spacing, 0};
+                          opt_factor, opt_spacing, 0, opt_share};
     t0 = now();
     if (lo.levels >= 2 && tu_add_levels(&b, path, &lo, &err) != NB_OK)
         die("mkabstract's levels", &err);
@@ -277,9 +279,9 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     printf("\n### %u x %u (%s tiled, %.1f M cells)\n\n", side, side, basename,
            (double)side * side / 1e6);
     printf("bake: mkclear's layers %.2f s, mkabstract's graph%s %.2f s and its %u levels (factor %u, "
-           "spacing %u) %.2f s, peak RSS so far %.0f MB  \n",
+           "spacing %u, shares of at most %u cells) %.2f s, peak RSS so far %.0f MB  \n",
            t_clear, opt_paths ? " with stored paths" : "", t_abs, lo.levels, lo.factor, lo.spacing,
-           t_lev, rss);
+           lo.share, t_lev, rss);
     printf("open: nb_bundle_open %.0f us; nb_aa_open %.0f us (%zu bytes); nb_haa_open %.0f us "
            "the bundle's first (checks the graph), %.0f us the next (%zu bytes)\n\n",
            t_open, t_aa, aa_bytes0, t_haa1, t_haa2, haa_bytes0);
@@ -361,6 +363,8 @@ int main(int argc, char **argv)
             opt_levels = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--factor") == 0 && i + 1 < argc) {
             opt_factor = (unsigned)atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--share") == 0 && i + 1 < argc) {
+            opt_share = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--spacing") == 0 && i + 1 < argc) {
             opt_spacing = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {

@@ -273,7 +273,8 @@ static void test_random(tu_rng *rng)
                 o.quality = (uint32_t)(cases % 3);
                 o.paths = cases % 2;
                 nbb_levels_opts lo = {2 + (uint32_t)(cases % 3), 2 + (uint32_t)(cases / 3 % 2),
-                                      1 + (uint32_t)(cases % 2), 1};
+                                      1 + (uint32_t)(cases % 2), 1,
+                                      cases % 3 ? 2 + (uint32_t)(cases % 4) : 0};
                 nb_err err;
                 nb_bundle *b;
                 nb_haa *ws = NULL;
@@ -310,11 +311,11 @@ static void test_random(tu_rng *rng)
                 }
                 ok(t.bad == 0 && t.above > 0,
                    "random: %ux%u, %u terrains, %s corners, clusters of %u, %s quality%s, %u "
-                   "levels of factor %u, spacing %u: %d queries (%d found, %d none, %d above "
-                   "level 1; worst %.3f x Dijkstra's)",
+                   "levels of factor %u, spacing %u, shares of at most %u: %d queries (%d found, "
+                   "%d none, %d above level 1; worst %.3f x Dijkstra's)",
                    g.width, g.height, nt, rule ? "weak" : "strict", o.cluster,
                    nbb_abstract_quality_name(o.quality), o.paths ? ", paths" : "", lo.levels,
-                   lo.factor, lo.spacing, t.queries, t.found, t.none, t.above, t.worst);
+                   lo.factor, lo.spacing, lo.share, t.queries, t.found, t.none, t.above, t.worst);
                 nb_haa_close(ws);
                 nb_bundle_close(b);
             }
@@ -348,7 +349,7 @@ static void test_edges(tu_rng *rng)
     nbb_abstract_defaults(&o);
     o.cluster = 4;
     o.paths = 1;
-    nbb_levels_opts lo = {3, 3, 2, 1};
+    nbb_levels_opts lo = {3, 3, 2, 1, 5};
     nb_err err;
     nb_bundle *b;
     nb_haa *ws = NULL;
@@ -448,6 +449,7 @@ static void test_edges(tu_rng *rng)
             {"a stored path whose arc is not the reached node's",
              v2->paths ? (size_t)(v2->paths - sec) + 4 : 0, 0},
             {"flags that are not defined", 4 * NBI_AL_FLAGS, 6},
+            {"a share beyond 65535 cells", 4 * NBI_AL_SHARE, 70000},
         };
         for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
             if (lies[i].off == 0)

@@ -170,7 +170,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_abstract_opts o;
     nbb_format format = NBB_FORMAT_AUTO;
     nbb_abstract_defaults(&o);
-    nbb_levels_opts lo = {0, NBB_LEVEL_FACTOR, NBB_LEVEL_SPACING, 0};
+    nbb_levels_opts lo = {0, NBB_LEVEL_FACTOR, NBB_LEVEL_SPACING, 0, NBB_LEVEL_SHARE};
     const char *out = NULL;
     int compress = 0, verbose = 0, quiet = 0, full = 0, c;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;

@@ -320,9 +320,7 @@ static nb_status border(void *ctx, size_t bi, unsigned wi, nb_err *err)
     nbi_sort(w->cand, nc, sizeof *w->cand, by_pos);
     const lb_cluster *ca = &x->cl[k], *cb = &x->cl[k2];
     uint32_t len = below ? (uint32_t)(box.x1 - box.x0) : (uint32_t)(box.y1 - box.y0);
-    uint32_t share = up->side / L->spacing;
-    if (share == 0)
-        share = 1;
+    uint32_t share = nbi_alevel_share(L, x->j);
     for (uint32_t cl = 0; cl < x->nclass; cl++) {
         const uint32_t *pa = ca->comp + (size_t)cl * ca->nloc, *pb = cb->comp + (size_t)cl * cb->nloc;
         for (size_t i = 0; i < nc; i++) {
@@ -841,11 +839,12 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
     *payload = NULL;
     *len = 0;
     if (o->levels < 2 || o->levels > NBI_LEVELS_MAX || o->factor < 2 ||
-        o->factor > NBI_LEVEL_FACTOR_MAX || o->spacing < 1 || o->spacing > 64)
+        o->factor > NBI_LEVEL_FACTOR_MAX || o->spacing < 1 || o->spacing > 64 || o->share > 65535)
         return nbi_fail(err, NB_ERR_ARG,
                         "abstract levels: %u levels (2 to %d), factor %u (2 to %d), spacing %u (1 "
-                        "to 64)",
-                        o->levels, NBI_LEVELS_MAX, o->factor, NBI_LEVEL_FACTOR_MAX, o->spacing);
+                        "to 64), share %u (0 to 65535)",
+                        o->levels, NBI_LEVELS_MAX, o->factor, NBI_LEVEL_FACTOR_MAX, o->spacing,
+                        o->share);
     nbi_agraph g;
     nb_status st = nbi_agraph_view(graph, glen, width, height, &g, err);
     if (st != NB_OK)
@@ -859,6 +858,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
     L->nlevels = o->levels;
     L->factor = o->factor;
     L->spacing = o->spacing;
+    L->share = o->share;
     L->flags = (g.flags & NBI_AGRAPH_PATHS) ? NBI_ALEVELS_PATHS : 0;
     unsigned threads = nbb_threads_resolve(o->threads);
     uint64_t total = NBI_ALEVELS_HEADER + (uint64_t)NBI_ALEVELS_RECORD * (o->levels - 1);
@@ -881,6 +881,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
         h[NBI_AL_GRAPH_CRC] = nbi_crc32(0, graph, glen);
         h[NBI_AL_GRAPH_NODES] = g.nnodes;
         h[NBI_AL_SPACING] = o->spacing;
+        h[NBI_AL_SHARE] = o->share;
         h[NBI_AL_FLAGS] = L->flags;
         for (int i = 0; i < NBI_AL_WORDS; i++)
             nbi_put32(p + 4 * i, h[i]);

@@ -98,6 +98,9 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
     lv->factor = h[NBI_AL_FACTOR];
     lv->spacing = h[NBI_AL_SPACING];
     lv->flags = h[NBI_AL_FLAGS];
+    lv->share = h[NBI_AL_SHARE];
+    if (lv->share > 65535)
+        return BAD("a share of %u cells: expected 0 to 65535", lv->share);
     if (lv->flags & ~NBI_ALEVELS_PATHS)
         return BAD("flags %#x: only bit 0 (paths) is defined", lv->flags);
     const int paths = (lv->flags & NBI_ALEVELS_PATHS) != 0;

@@ -30,7 +30,7 @@ typedef struct nbi_alevel {
 
 typedef struct nbi_alevels {
     const nbi_agraph *g;          /* level 1 */
-    uint32_t nlevels, factor, spacing, flags;
+    uint32_t nlevels, factor, spacing, flags, share;
     nbi_alevel lv[NBI_LEVELS_MAX + 1]; /* [2 .. nlevels]; [1] describes g's clusters */
     long section;
 } nbi_alevels;
@@ -53,6 +53,16 @@ nb_status nbi_alevels_view(const uint8_t *p, size_t len, const nbi_agraph *g, ui
 nb_status nbi_alevels_find(const nb_bundle *b, const nbi_agraph *g, nbi_alevels *lv, nb_err *err);
 /* Level 1's description in lv->lv[1] from g (what the views fill). */
 void nbi_alevels_base(nbi_alevels *lv, const nbi_agraph *g);
+
+/* The cells of a share of level j's borders: its side / spacing, at most
+ * share (when not 0), at least 1 (formats/abstract.md). */
+static inline uint32_t nbi_alevel_share(const nbi_alevels *L, uint32_t j)
+{
+    uint32_t s = L->lv[j].side / L->spacing;
+    if (L->share && s > L->share)
+        s = L->share;
+    return s ? s : 1;
+}
 
 /* ---- reading any level ---- */
 

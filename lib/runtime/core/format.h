@@ -158,7 +158,8 @@ enum nbi_acosts_word {
 enum nbi_alevels_word {
     NBI_AL_WIDTH, NBI_AL_HEIGHT, NBI_AL_LEVELS, NBI_AL_FACTOR, NBI_AL_CLUSTER, NBI_AL_NCAPS,
     NBI_AL_NSIZES, NBI_AL_GRAPH_CRC, NBI_AL_GRAPH_NODES, NBI_AL_SPACING, NBI_AL_FLAGS,
-    NBI_AL_WORDS /* 11 used; the rest of the header is zero */
+    NBI_AL_SHARE, /* the most cells of a border's share (0: no cap) */
+    NBI_AL_WORDS /* 12 used; the rest of the header is zero */
 };
 #define NBI_ALEVELS_PATHS 0x1u /* flags: each intra-edge's path over the level below stored */
 enum nbi_alevel_word {
