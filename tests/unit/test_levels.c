@@ -422,6 +422,38 @@ static void test_edges(tu_rng *rng)
     st = nb_haa_find(ws, &q, 0, &r, &err);
     ok(st == NB_OK && r.level <= 1, "edges: nb_haa_set_levels(1) searches level 1 (level %u)",
        r.level);
+    /* Under an overlay whose repair holds clusters the graph's own level serves (the levels
+     * are the bake's), and the path is the edited map's. */
+    nb_haa_set_levels(ws, 0);
+    nb_overlay *ov = NULL;
+    if (ok(nb_overlay_open(b, &ov, &err) == NB_OK &&
+               nb_overlay_block(ov, 50, 0, 4, 60, &err) == NB_OK,
+           "edges: an overlay blocks a wall across the middle")) {
+        nbb_grid e = g;
+        e.cells = malloc((size_t)g.width * g.height);
+        memcpy(e.cells, g.cells, (size_t)g.width * g.height);
+        for (long y = 0; y < 60; y++)
+            for (long x = 50; x < 54; x++)
+                e.cells[(size_t)y * g.width + (size_t)x] = '@';
+        struct tally t = {0};
+        int level1 = 1;
+        for (int k = 0; k < 20; k++) {
+            nb_aa_query_init(&q);
+            nb_aa_query_agent(&q, &agents.agent[k % 4]);
+            q.overlay = ov;
+            standable_end(rng, &e, &q, &q.start, 0, 20);
+            standable_end(rng, &e, &q, &q.goal, 100, 120);
+            one_query(ws, &e, &q, BRUTE_STRICT, &t);
+            if (nb_haa_find(ws, &q, 0, &r, &err) == NB_OK)
+                level1 &= r.level <= 1;
+        }
+        ok(t.bad == 0 && level1,
+           "edges: under a repaired overlay %d far queries search level 1 and answer as a "
+           "Dijkstra on the edited map (%d found, %d none)",
+           t.queries, t.found, t.none);
+        free(e.cells);
+    }
+    nb_overlay_close(ov);
     nb_haa_close(ws);
     /* Lies, each refused at open. */
     const char *path = tu_path(tu_tmpdir(), "lv.nbk"), *bad = tu_path(tu_tmpdir(), "lvbad.nbk");
