@@ -17,7 +17,7 @@
 #include "overlay/overlay.h"
 
 /* Standable for the agent, on the layer and under the overlay (NULL: none). */
-static int stands(const nbi_layer *l, const nb_overlay *ov, uint32_t size, int32_t x, int32_t y)
+static inline int stands(const nbi_layer *l, const nb_overlay *ov, uint32_t size, int32_t x, int32_t y)
 {
     return nbi_standable(l, size, x, y) && nbi_overlay_room(ov, size, (uint32_t)x, (uint32_t)y);
 }
@@ -89,12 +89,16 @@ size_t nbi_square_smooth(const nbi_layer *l, const nb_overlay *ov, uint32_t size
 }
 
 /* The octile walk from a to b that keeps nearest the straight line
- * between them: its k-th step, 0 <= k < T, T the walk's length. */
+ * between them: T steps, of which nstraight cardinal, spread evenly: step
+ * k is cardinal when floor(((k + 1) * nstraight + T / 2) / T) differs from
+ * floor((k * nstraight + T / 2) / T).  The walk keeps that numerator modulo
+ * T as it goes (a carry is a cardinal step), so a step costs an addition,
+ * not two divisions: the straightening re-walks lines many times. */
 typedef struct walk {
     nb_cell a;
-    int32_t sx, sy;       /* signs of the displacement */
+    int32_t sx, sy;        /* signs of the displacement */
     uint32_t T, nstraight; /* steps, of which cardinal */
-    int major_x;          /* the cardinal steps go along x */
+    int major_x;           /* the cardinal steps go along x */
 } walk;
 
 static walk walk_make(nb_cell a, nb_cell b)
@@ -111,22 +115,19 @@ static walk walk_make(nb_cell a, nb_cell b)
     return w;
 }
 
-/* Step k is cardinal: the cardinal steps spread evenly over the walk. */
-static int walk_straight(const walk *w, uint32_t k)
-{
-    uint64_t T = w->T, h = T / 2;
-    return ((k + 1) * (uint64_t)w->nstraight + h) / T != (k * (uint64_t)w->nstraight + h) / T;
-}
-
 /* Follows the walk, checking every step for the agent; writes its cells
  * after a (not a itself) to out when out is not NULL.  1 when valid. */
 static int walk_follow(const walk *w, const nbi_layer *l, const nb_overlay *ov, uint32_t size,
                        int corner, nb_cell *out)
 {
     nb_cell c = w->a;
-    for (uint32_t k = 0; k < w->T; k++) {
+    const uint32_t T = w->T, ns = w->nstraight;
+    uint32_t acc = T / 2; /* (k * nstraight + T / 2) mod T, below T */
+    for (uint32_t k = 0; k < T; k++) {
         nb_cell n = c;
-        if (walk_straight(w, k)) {
+        acc += ns;
+        if (acc >= T) { /* cardinal */
+            acc -= T;
             if (w->major_x)
                 n.x += w->sx;
             else
