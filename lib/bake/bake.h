@@ -303,12 +303,15 @@ typedef struct nbb_levels_opts {
     unsigned threads; /* 0: the online CPUs (the bytes do not depend on it) */
     uint32_t share;   /* ... of at most share cells (0: no cap; at most 65535); a group of
                          crossings keeps one per share */
+    uint32_t landmarks; /* landmarks of the top level for the search there (0 to 16; 0: none) */
 } nbb_levels_opts;
 #define NBB_LEVEL_FACTOR 4
 #define NBB_LEVELS_MAX 8        /* = NBI_LEVELS_MAX */
 #define NBB_LEVEL_FACTOR_MAX 64 /* = NBI_LEVEL_FACTOR_MAX */
 #define NBB_LEVEL_SPACING 2
 #define NBB_LEVEL_SHARE 32
+#define NBB_LEVEL_LANDMARKS 8
+#define NBB_LANDMARKS_MAX 16 /* = NBI_LANDMARKS_MAX */
 /* The levels mkabstract bakes by default for a map of width x height in
  * clusters of cluster cells: 1 up to 1024 cells a side, then one more for
  * each factor by which the top level's clusters would still be more than
@@ -318,6 +321,9 @@ uint32_t nbb_levels_default(uint32_t width, uint32_t height, uint32_t cluster, u
  * width x height map (malloc'ed into *payload, *len bytes). */
 nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uint32_t height,
                           const nbb_levels_opts *o, uint8_t **payload, size_t *len, nb_err *err);
+/* 1 when the levels payload (len bytes) was baked with o's levels, factor, spacing, share and
+ * landmarks. */
+int nbb_levels_baked_with(const void *payload, size_t len, const nbb_levels_opts *o);
 /* Its section table entry. */
 void nbb_levels_info(const uint8_t *payload, size_t len, nb_section_info *info);
 /* Replaces w's levels section by one for the graph (none with o->levels 1). */

@@ -18,9 +18,9 @@
  * Prints a Markdown table; run by 'make bench-scale' (not by 'make
  * bench': the 8192 level takes minutes and about 2 GB).  Usage:
  * bench_scale [-r REPEATS] [--no-flat] [--paths] [--levels L] [--factor M] [--spacing K]
- * [--share S] [SIDE]...
+ * [--share S] [--landmarks N] [SIDE]...
  * (--no-flat leaves the per-cell arrays out: they take 36 bytes a cell, 9.7 GB at
- * 16384^2; --levels, --factor --spacing and --share bake the levels with those options instead of
+ * 16384^2; --levels, --factor --spacing, --share and --landmarks bake the levels with those options instead of
  * mkabstract's defaults). */
 #include <math.h>
 #include <stdio.h>
@@ -146,7 +146,7 @@ typedef struct timing {
 
 static int reps = 3;
 static unsigned opt_levels, opt_factor = NBB_LEVEL_FACTOR, opt_spacing = NBB_LEVEL_SPACING,
-                opt_share = NBB_LEVEL_SHARE;
+                opt_share = NBB_LEVEL_SHARE, opt_landmarks = NBB_LEVEL_LANDMARKS;
 static int opt_paths; /* --paths: mkabstract --paths (the graph's and the levels' paths stored) */
 static int no_flat; /* --no-flat: no per-cell arrays (36 bytes a cell: 9.7 GB at 16384^2) */
 
@@ -227,7 +227,7 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
         die("mkabstract's graph", &err);
     double t_abs = now() - t0;
     nbb_levels_opts lo = {opt_levels ? opt_levels : nbb_levels_default(side, side, 10, opt_factor),
-                          opt_factor, opt_spacing, 0, opt_share};
+                          opt_factor, opt_spacing, 0, opt_share, opt_landmarks};
     t0 = now();
     if (lo.levels >= 2 && tu_add_levels(&b, path, &lo, &err) != NB_OK)
         die("mkabstract's levels", &err);
@@ -365,6 +365,8 @@ int main(int argc, char **argv)
             opt_levels = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--factor") == 0 && i + 1 < argc) {
             opt_factor = (unsigned)atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--landmarks") == 0 && i + 1 < argc) {
+            opt_landmarks = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--share") == 0 && i + 1 < argc) {
             opt_share = (unsigned)atoi(argv[++i]);
         } else if (strcmp(argv[i], "--spacing") == 0 && i + 1 < argc) {

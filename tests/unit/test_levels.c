@@ -274,7 +274,8 @@ static void test_random(tu_rng *rng)
                 o.paths = cases % 2;
                 nbb_levels_opts lo = {2 + (uint32_t)(cases % 3), 2 + (uint32_t)(cases / 3 % 2),
                                       1 + (uint32_t)(cases % 2), 1,
-                                      cases % 3 ? 2 + (uint32_t)(cases % 4) : 0};
+                                      cases % 3 ? 2 + (uint32_t)(cases % 4) : 0,
+                                      (uint32_t)(cases * 7 % 17)};
                 nb_err err;
                 nb_bundle *b;
                 nb_haa *ws = NULL;
@@ -323,6 +324,145 @@ static void test_random(tu_rng *rng)
         }
 }
 
+/* ---- the top level's landmarks ---- */
+
+/* Every landmark's distances against a plain O(n^2) Dijkstra over the top
+ * level's arcs (all of them, whatever they admit), written from
+ * formats/abstract.md; returns the landmarks checked, -1 on a mismatch. */
+static int check_landmark_table(const nb_bundle *b)
+{
+    nbi_agraph g;
+    nbi_alevels L;
+    nb_err err;
+    if (nbi_agraph_find(b, &g, &err) != NB_OK || nbi_alevels_find(b, &g, &L, &err) != NB_OK)
+        return -1;
+    const uint32_t top = L.nlevels, n = L.lv[top].nnodes;
+    double *dist = malloc((size_t)n * sizeof *dist);
+    char *done = malloc(n);
+    int bad = 0;
+    for (uint32_t i = 0; i < L.nlandmarks && !bad; i++) {
+        uint32_t src = nbi_u32at(L.lm_node, i);
+        for (uint32_t v = 0; v < n; v++)
+            dist[v] = v == src ? 0 : INFINITY, done[v] = 0;
+        for (;;) {
+            uint32_t u = n;
+            for (uint32_t v = 0; v < n; v++)
+                if (!done[v] && dist[v] < INFINITY && (u == n || dist[v] < dist[u]))
+                    u = v;
+            if (u == n)
+                break;
+            done[u] = 1;
+            uint32_t a0, a1 = nbi_lv_arcs(&L, top, u, &a0);
+            for (uint32_t a = a0; a < a1; a++) {
+                uint32_t t = nbi_lv_to(&L, top, a), card, diag;
+                nbi_lv_w(&L, top, a, &card, &diag);
+                if (dist[u] + card + diag * sqrt(2.0) < dist[t])
+                    dist[t] = dist[u] + card + diag * sqrt(2.0);
+            }
+        }
+        for (uint32_t v = 0; v < n && !bad; v++) {
+            double have = nbi_lv_landmark(&L, v, i), want = dist[v] < INFINITY ? dist[v] : -1;
+            if (fabs(have - want) > 1e-6 * (1 + want)) {
+                diag("landmark %u (node %u): node %u at %g, Dijkstra %g", i, src, v, have, want);
+                bad = 1;
+            }
+        }
+    }
+    free(dist);
+    free(done);
+    return bad ? -1 : (int)L.nlandmarks;
+}
+
+/* Landmarks change how much the top level's search expands, never what it
+ * finds: the same bundle baked with and without them gives the same
+ * abstract lengths, and the table holds the distances a Dijkstra gives. */
+static void test_landmarks(tu_rng *rng)
+{
+    static nbi_agentset agents;
+    for (int m = 0; m < 4; m++) {
+        nbb_grid g;
+        uint32_t w = 120 + 30 * (uint32_t)m, h = 90 + 20 * (uint32_t)(m % 2);
+        tu_random_grid(rng, w, h, 15 + 5 * m, 2, &g);
+        nb_capability caps[2] = {3, 1};
+        nbb_abstract_opts o;
+        nbb_abstract_defaults(&o);
+        o.cluster = 3 + (uint32_t)m % 2;
+        o.paths = m % 2;
+        o.corner = m == 3 ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+        nbb_levels_opts with = {3, 2 + (uint32_t)m % 2, 2, 1, 4, 1 + 5 * (uint32_t)m};
+        nbb_levels_opts without = with;
+        without.landmarks = 0;
+        nb_bundle *b[2] = {NULL, NULL};
+        nb_haa *ws[2] = {NULL, NULL};
+        nb_err err;
+        nb_status st = NB_OK;
+        const char *path = tu_path(tu_tmpdir(), "lv.nbk"), *keep = tu_path(tu_tmpdir(), "lv0.nbk");
+        st = bake(&g, caps, &o, &without, &agents, &b[0], &err);
+        if (st == NB_OK) { /* keep it apart: bake() writes the same path again */
+            nb_bundle_close(b[0]);
+            b[0] = NULL;
+            st = rename(path, keep) == 0 ? nb_bundle_open(keep, 0, NULL, &b[0], &err) : NB_ERR_IO;
+        }
+        if (st == NB_OK)
+            st = bake(&g, caps, &o, &with, &agents, &b[1], &err);
+        for (int i = 0; i < 2 && st == NB_OK; i++)
+            st = nb_haa_open(b[i], &ws[i], &err);
+        if (!ok(st == NB_OK, "landmarks: %ux%u baked with 0 and %u landmarks", w, h,
+                with.landmarks)) {
+            diag("%s", err.msg);
+        } else {
+            int nl = check_landmark_table(b[1]);
+            ok(nl > 0, "landmarks: %ux%u: %d landmarks, each node's distances those of a plain "
+                       "Dijkstra over the top level",
+               w, h, nl);
+            int same = 1, top = 0;
+            uint64_t exp[2] = {0, 0};
+            for (int k = 0; k < 60; k++) {
+                nb_aa_query q;
+                nb_aa_query_init(&q);
+                nb_aa_query_agent(&q, &agents.agent[k % 4]);
+                q.corner = o.corner;
+                standable_end(rng, &g, &q, &q.start, 0, (int32_t)w / 5);
+                standable_end(rng, &g, &q, &q.goal, (int32_t)w - (int32_t)w / 5, (int32_t)w);
+                if (k % 2) {
+                    nb_cell t = q.start;
+                    q.start = q.goal;
+                    q.goal = t;
+                }
+                nb_haa_result r[2];
+                for (int i = 0; i < 2; i++)
+                    if (nb_haa_find(ws[i], &q, 0, &r[i], &err) != NB_OK)
+                        r[i].status = NB_PATH_NONE, r[i].level = 0, r[i].expanded_search = 0;
+                int this = r[0].status == r[1].status && r[0].level == r[1].level &&
+                           (r[0].status != NB_PATH_FOUND ||
+                            fabs(r[0].abstract_length - r[1].abstract_length) <=
+                                1e-9 * r[0].abstract_length);
+                if (!this && same)
+                    diag("(%d,%d)->(%d,%d): %s %.6f level %u without, %s %.6f level %u with",
+                         q.start.x, q.start.y, q.goal.x, q.goal.y,
+                         nb_path_status_str(r[0].status), r[0].abstract_length, r[0].level,
+                         nb_path_status_str(r[1].status), r[1].abstract_length, r[1].level);
+                same &= this;
+                if (r[0].level == with.levels && r[0].status == NB_PATH_FOUND) {
+                    top++;
+                    exp[0] += r[0].expanded_search;
+                    exp[1] += r[1].expanded_search;
+                }
+            }
+            ok(same && top >= 10,
+               "landmarks: %ux%u: 60 queries find the same abstract lengths with and without "
+               "them; %d at the top level expanded %llu nodes there with, %llu without",
+               w, h, top, (unsigned long long)exp[1], (unsigned long long)exp[0]);
+        }
+        for (int i = 0; i < 2; i++) {
+            nb_haa_close(ws[i]);
+            nb_bundle_close(b[i]);
+        }
+        remove(keep);
+        nbb_grid_free(&g);
+    }
+}
+
 /* The bundle at path with its levels section replaced, written to out. */
 static int put_levels(const char *path, const char *out, const nb_section_info *info,
                       const uint8_t *payload, size_t len)
@@ -349,7 +489,7 @@ static void test_edges(tu_rng *rng)
     nbb_abstract_defaults(&o);
     o.cluster = 4;
     o.paths = 1;
-    nbb_levels_opts lo = {3, 3, 2, 1, 5};
+    nbb_levels_opts lo = {3, 3, 2, 1, 5, 4};
     nb_err err;
     nb_bundle *b;
     nb_haa *ws = NULL;
@@ -482,14 +622,35 @@ static void test_edges(tu_rng *rng)
              v2->paths ? (size_t)(v2->paths - sec) + 4 : 0, 0},
             {"flags that are not defined", 4 * NBI_AL_FLAGS, 6},
             {"a share beyond 65535 cells", 4 * NBI_AL_SHARE, 70000},
+            {"more landmarks than it may have", 4 * NBI_AL_LANDMARKS, NBI_LANDMARKS_MAX + 1},
+            {"a landmark out of range", L.lm_node ? (size_t)(L.lm_node - sec) : 0,
+             L.lv[L.nlevels].nnodes},
+            {"a landmark away from itself",
+             L.lm_node ? (size_t)(L.lm_dist - sec) +
+                             8 * ((size_t)nbi_u32at(L.lm_node, 0) * L.nlandmarks)
+                       : 0,
+             3},
+            {"a landmark distance an arc contradicts", 0, 0}, /* found below */
         };
         for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
-            if (lies[i].off == 0)
+            if (lies[i].off == 0 && !strstr(lies[i].what, "contradicts"))
                 continue;
             uint8_t *m = malloc(len);
             memcpy(m, sec, len);
             /* The weight lie on an intra-arc: find one. */
             size_t off = lies[i].off;
+            if (strstr(lies[i].what, "contradicts") && L.nlandmarks) {
+                /* A node one arc from landmark 0 said to be 1000 cells further than it is. */
+                uint32_t lm0 = nbi_u32at(L.lm_node, 0), a0;
+                uint32_t a1 = nbi_lv_arcs(&L, L.nlevels, lm0, &a0);
+                if (a1 > a0) {
+                    uint32_t t = nbi_lv_to(&L, L.nlevels, a0);
+                    off = (size_t)(L.lm_dist - sec) + 8 * ((size_t)t * L.nlandmarks);
+                    lies[i].value = nbi_u32at(L.lm_dist, 2 * (size_t)t * L.nlandmarks) + 1000;
+                }
+            }
+            if (off == 0)
+                continue;
             if (i == 2)
                 for (uint32_t a = 0; a < v2->narcs; a++)
                     if (nbi_u32at(v2->arc_card, a) + nbi_u32at(v2->arc_diag, a) > 1) {
@@ -528,6 +689,7 @@ int main(void)
     tu_rng rng = {0x1e7e15u};
     nbi_legend_default(&legend);
     test_random(&rng);
+    test_landmarks(&rng);
     test_edges(&rng);
     return done_testing();
 }

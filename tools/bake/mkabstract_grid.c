@@ -45,6 +45,8 @@ static int usage(FILE *f)
             "                        level would still have more than 32 clusters a side\n"
             "      --level-factor M  a level's cluster is M x M clusters of the one below,\n"
             "                        2 to 64 (default %d)\n"
+            "      --landmarks N     landmarks on the top level, 0 to %d (default %d): their\n"
+            "                        distances bound long queries' search there (ALT)\n"
             "  -z, --zlib            store the section as a zlib stream\n"
             "  -o, --output OUT      write OUT ('-': standard output) instead of BUNDLE\n"
             "      --format FORM     write the bundle as 'binary' or 'sqlite' (default: sqlite\n"
@@ -64,7 +66,8 @@ static int usage(FILE *f)
             "changed, and their borders, are built again; the bytes are those of a\n"
             "whole build.  With --forest FOREST.yaml, mkabstract bakes bitangent graphs.\n"
             "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
-            NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT, NBB_LEVEL_FACTOR, NBB_MAX_THREADS,
+            NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT, NBB_LEVEL_FACTOR, NBB_LANDMARKS_MAX,
+            NBB_LEVEL_LANDMARKS, NBB_MAX_THREADS,
             nbb_threads_online());
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
@@ -140,13 +143,16 @@ static int levels_match(const nb_bundle *old, const nbb_levels_opts *lo)
     long i = nb_bundle_find(old, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
     if (lo->levels <= 1)
         return i < 0;
-    const nb_section_info *in = i >= 0 ? nb_bundle_section(old, (size_t)i) : NULL;
-    return in && in->param[0] == lo->levels && in->param[1] == lo->factor;
+    const void *p;
+    size_t len;
+    return i >= 0 && nb_bundle_payload(old, (size_t)i, &p, &len, NULL) == NB_OK &&
+           nbb_levels_baked_with(p, len, lo);
 }
 
 int nbc_mkabstract_grid(int argc, char **argv)
 {
-    enum { OPT_SPREAD = 256, OPT_CORNER, OPT_PATHS, OPT_FULL, OPT_LEVELS, OPT_FACTOR };
+    enum { OPT_SPREAD = 256, OPT_CORNER, OPT_PATHS, OPT_FULL, OPT_LEVELS, OPT_FACTOR,
+           OPT_LANDMARKS };
     static const struct option opts[] = {{"cluster-size", required_argument, NULL, 'c'},
                                          {"quality", required_argument, NULL, 'Q'},
                                          {"placement", required_argument, NULL, 'p'},
@@ -155,6 +161,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
                                          {"paths", no_argument, NULL, OPT_PATHS},
                                          {"levels", required_argument, NULL, OPT_LEVELS},
                                          {"level-factor", required_argument, NULL, OPT_FACTOR},
+                                         {"landmarks", required_argument, NULL, OPT_LANDMARKS},
                                          {"zlib", no_argument, NULL, 'z'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"threads", required_argument, NULL, 'j'},
@@ -170,7 +177,8 @@ int nbc_mkabstract_grid(int argc, char **argv)
     nbb_abstract_opts o;
     nbb_format format = NBB_FORMAT_AUTO;
     nbb_abstract_defaults(&o);
-    nbb_levels_opts lo = {0, NBB_LEVEL_FACTOR, NBB_LEVEL_SPACING, 0, NBB_LEVEL_SHARE};
+    nbb_levels_opts lo = {0, NBB_LEVEL_FACTOR, NBB_LEVEL_SPACING, 0, NBB_LEVEL_SHARE,
+                          NBB_LEVEL_LANDMARKS};
     const char *out = NULL;
     int compress = 0, verbose = 0, quiet = 0, full = 0, c;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
@@ -216,6 +224,11 @@ int nbc_mkabstract_grid(int argc, char **argv)
             if (!nbc_uint("--level-factor", optarg, 2, NBB_LEVEL_FACTOR_MAX, &v))
                 return NBC_EXIT_USAGE;
             lo.factor = (uint32_t)v;
+            break;
+        case OPT_LANDMARKS:
+            if (!nbc_uint("--landmarks", optarg, 0, NBB_LANDMARKS_MAX, &v))
+                return NBC_EXIT_USAGE;
+            lo.landmarks = (uint32_t)v;
             break;
         case 'z': compress = 1; break;
         case 'o': out = optarg; break;

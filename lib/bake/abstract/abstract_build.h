@@ -18,6 +18,7 @@
 #define NB_ABSTRACT_BUILD_H
 
 #include "abstract/abstract.h"
+#include "abstract/alevels.h"
 #include "bake_int.h"
 #include "parallel/parallel.h"
 
@@ -225,5 +226,14 @@ nb_status nbb_ab_write(nbb_ab *ab, uint8_t **payload, size_t *len, nb_err *err);
 
 /* Room for need elements of size bytes in a worker's scratch array. */
 int nbb_ab_room(void **array, size_t *cap, size_t need, size_t size);
+
+/* ---- the levels' landmarks (landmarks_build.c) ---- */
+
+/* Chooses nl landmarks on L's top level (built: its arrays readable) and
+ * writes their nodes (u32[nl]) to node and every node's distances from
+ * them (u32[nnodes][nl][2]: card, diag) to dist, as formats/abstract.md
+ * lays them out. */
+nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, uint8_t *node, uint8_t *dist,
+                              nb_err *err);
 
 #endif

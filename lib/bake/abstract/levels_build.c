@@ -839,12 +839,13 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
     *payload = NULL;
     *len = 0;
     if (o->levels < 2 || o->levels > NBI_LEVELS_MAX || o->factor < 2 ||
-        o->factor > NBI_LEVEL_FACTOR_MAX || o->spacing < 1 || o->spacing > 64 || o->share > 65535)
+        o->factor > NBI_LEVEL_FACTOR_MAX || o->spacing < 1 || o->spacing > 64 || o->share > 65535 ||
+        o->landmarks > NBI_LANDMARKS_MAX)
         return nbi_fail(err, NB_ERR_ARG,
                         "abstract levels: %u levels (2 to %d), factor %u (2 to %d), spacing %u (1 "
-                        "to 64), share %u (0 to 65535)",
+                        "to 64), share %u (0 to 65535), %u landmarks (0 to %d)",
                         o->levels, NBI_LEVELS_MAX, o->factor, NBI_LEVEL_FACTOR_MAX, o->spacing,
-                        o->share);
+                        o->share, o->landmarks, NBI_LANDMARKS_MAX);
     nbi_agraph g;
     nb_status st = nbi_agraph_view(graph, glen, width, height, &g, err);
     if (st != NB_OK)
@@ -866,6 +867,13 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
         st = build_level(L, j, threads, &block[j], &blen[j], err);
         total += blen[j];
     }
+    /* The top level's landmarks, at most one a node. */
+    uint32_t top_nodes = st == NB_OK ? L->lv[o->levels].nnodes : 0;
+    uint32_t nl = o->landmarks < top_nodes ? o->landmarks : top_nodes;
+    uint64_t lm[3];
+    nbi_landmarks_layout(nl, top_nodes, total, lm);
+    if (nl)
+        total = lm[2];
     uint8_t *p = st == NB_OK ? calloc(1, total) : NULL;
     if (st == NB_OK && !p)
         st = NOMEM("the levels");
@@ -883,6 +891,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
         h[NBI_AL_SPACING] = o->spacing;
         h[NBI_AL_SHARE] = o->share;
         h[NBI_AL_FLAGS] = L->flags;
+        h[NBI_AL_LANDMARKS] = o->landmarks; /* asked: the top level has nl */
         for (int i = 0; i < NBI_AL_WORDS; i++)
             nbi_put32(p + 4 * i, h[i]);
         uint64_t at = NBI_ALEVELS_HEADER + (uint64_t)NBI_ALEVELS_RECORD * (o->levels - 1);
@@ -897,13 +906,28 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
             memcpy(p + at, block[j], blen[j]);
             at += blen[j];
         }
+        st = nbb_landmarks_build(L, nl, p + lm[0], p + lm[1], err);
+    }
+    if (st == NB_OK) {
         *payload = p;
         *len = (size_t)total;
+    } else {
+        free(p);
     }
     for (uint32_t j = 0; j <= NBI_LEVELS_MAX; j++)
         free(block[j]);
     free(L);
     return st;
+}
+
+int nbb_levels_baked_with(const void *payload, size_t len, const nbb_levels_opts *o)
+{
+    const uint8_t *p = payload;
+    return len >= NBI_ALEVELS_HEADER && nbi_get32(p + 4 * NBI_AL_LEVELS) == o->levels &&
+           nbi_get32(p + 4 * NBI_AL_FACTOR) == o->factor &&
+           nbi_get32(p + 4 * NBI_AL_SPACING) == o->spacing &&
+           nbi_get32(p + 4 * NBI_AL_SHARE) == o->share &&
+           nbi_get32(p + 4 * NBI_AL_LANDMARKS) == o->landmarks;
 }
 
 void nbb_levels_info(const uint8_t *payload, size_t len, nb_section_info *info)

@@ -357,10 +357,11 @@ static int levels_opts_of(const nb_bundle *old, nbb_levels_opts *lo)
     lo->factor = nbi_get32((const uint8_t *)p + 4 * NBI_AL_FACTOR);
     lo->spacing = nbi_get32((const uint8_t *)p + 4 * NBI_AL_SPACING);
     lo->share = nbi_get32((const uint8_t *)p + 4 * NBI_AL_SHARE);
+    lo->landmarks = nbi_get32((const uint8_t *)p + 4 * NBI_AL_LANDMARKS);
     lo->threads = 0;
     return lo->levels >= 2 && lo->levels <= NBI_LEVELS_MAX && lo->factor >= 2 &&
                    lo->factor <= NBI_LEVEL_FACTOR_MAX && lo->spacing >= 1 && lo->spacing <= 64 &&
-                   lo->share <= 65535
+                   lo->share <= 65535 && lo->landmarks <= NBI_LANDMARKS_MAX
                ? 1
                : -1;
 }

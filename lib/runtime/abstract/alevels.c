@@ -27,6 +27,13 @@ void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, int 
     off[9] = at;
 }
 
+void nbi_landmarks_layout(uint64_t nlandmarks, uint64_t nnodes, uint64_t at, uint64_t off[3])
+{
+    off[0] = at;
+    off[1] = align8(at + 4 * nlandmarks);
+    off[2] = align8(off[1] + 8 * nlandmarks * nnodes);
+}
+
 void nbi_alevel_place(nbi_alevel *v, const uint8_t *p, const uint64_t off[10], int paths)
 {
     v->cluster_first = p + off[0];
@@ -99,6 +106,9 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
     lv->spacing = h[NBI_AL_SPACING];
     lv->flags = h[NBI_AL_FLAGS];
     lv->share = h[NBI_AL_SHARE];
+    lv->nlandmarks = h[NBI_AL_LANDMARKS];
+    if (lv->nlandmarks > NBI_LANDMARKS_MAX)
+        return BAD("%u landmarks: expected 0 to %d", lv->nlandmarks, NBI_LANDMARKS_MAX);
     if (lv->share > 65535)
         return BAD("a share of %u cells: expected 0 to 65535", lv->share);
     if (lv->flags & ~NBI_ALEVELS_PATHS)
@@ -153,6 +163,19 @@ static nb_status view_header(const uint8_t *p, size_t len, const nbi_agraph *g, 
                        (unsigned long long)off[9], len);
         nbi_alevel_place(v, p, off, paths);
         at = off[9];
+    }
+    /* The landmarks asked, as many as the top level has nodes at most. */
+    if (lv->nlandmarks > lv->lv[lv->nlevels].nnodes)
+        lv->nlandmarks = lv->lv[lv->nlevels].nnodes;
+    uint64_t lm[3];
+    nbi_landmarks_layout(lv->nlandmarks, lv->lv[lv->nlevels].nnodes, at, lm);
+    if (lv->nlandmarks) {
+        if (lm[2] > len)
+            return BAD("its landmarks end at byte %llu, beyond the payload's %zu",
+                       (unsigned long long)lm[2], len);
+        lv->lm_node = p + lm[0];
+        lv->lm_dist = p + lm[1];
+        at = lm[2];
     }
     if (at != len)
         return BAD("%zu bytes, expected %llu for its counts", len, (unsigned long long)at);
@@ -290,6 +313,43 @@ static nb_status check_arcs(const nbi_alevels *L, uint32_t l, nb_err *err)
     return NB_OK;
 }
 
+/* The landmarks: nodes of the top level, each at distance 0 from itself,
+ * and distances that no arc contradicts: along every arc u -> t (whatever
+ * it admits) both ends are reached or neither, and |d(u) - d(t)| is at
+ * most the arc's weight.  Then |d(x) - d(y)| is at most the length of any
+ * path from x to y, for any agent, so the searches' bounds made from them
+ * (levels_query.c) never overestimate, whatever the bundle says. */
+static nb_status check_landmarks(const nbi_alevels *L, nb_err *err)
+{
+    const uint32_t top = L->nlevels, nl = L->nlandmarks;
+    const nbi_alevel *v = &L->lv[top];
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t n = nbi_u32at(L->lm_node, i);
+        if (n >= v->nnodes)
+            return BAD("landmark %u is node %u, beyond level %u's %u nodes", i, n, top, v->nnodes);
+        if (nbi_lv_landmark(L, n, i) != 0)
+            return BAD("landmark %u (node %u of level %u) is at distance %g from itself", i, n, top,
+                       nbi_lv_landmark(L, n, i));
+    }
+    for (uint32_t u = 0; nl && u < v->nnodes; u++) {
+        uint32_t a0, a1 = nbi_lv_arcs(L, top, u, &a0);
+        for (uint32_t a = a0; a < a1; a++) {
+            uint32_t t = nbi_lv_to(L, top, a), card, diag;
+            nbi_lv_w(L, top, a, &card, &diag);
+            double w = nbi_steps_length(card, diag);
+            for (uint32_t i = 0; i < nl; i++) {
+                double du = nbi_lv_landmark(L, u, i), dt = nbi_lv_landmark(L, t, i);
+                double gap = du > dt ? du - dt : dt - du;
+                if ((du < 0) != (dt < 0) || gap > w + 1e-9 * (1 + du + dt))
+                    return BAD("landmark %u: nodes %u and %u of level %u, one arc apart (%g), "
+                               "at distances %g and %g",
+                               i, u, t, top, w, du, dt);
+            }
+        }
+    }
+    return NB_OK;
+}
+
 static nb_status check_body(const nbi_alevels *L, nb_err *err)
 {
     for (uint32_t l = 2; l <= L->nlevels; l++) {
@@ -299,7 +359,7 @@ static nb_status check_body(const nbi_alevels *L, nb_err *err)
         if (st != NB_OK)
             return st;
     }
-    return NB_OK;
+    return check_landmarks(L, err);
 }
 
 nb_status nbi_alevels_view(const uint8_t *p, size_t len, const nbi_agraph *g, uint32_t crc,

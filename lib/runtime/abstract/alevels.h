@@ -32,6 +32,13 @@ typedef struct nbi_alevels {
     const nbi_agraph *g;          /* level 1 */
     uint32_t nlevels, factor, spacing, flags, share;
     nbi_alevel lv[NBI_LEVELS_MAX + 1]; /* [2 .. nlevels]; [1] describes g's clusters */
+    /* Landmarks of the top level (ALT: Goldberg and Harrelson 2005): nodes,
+     * and each node's distance from each of them over the top level's arcs
+     * (every arc, whatever it admits), as cardinal and diagonal steps. */
+    uint32_t nlandmarks;
+    const uint8_t *lm_node;       /* u32[nlandmarks]: nodes of the top level */
+    const uint8_t *lm_dist;       /* u32[nnodes][nlandmarks][2]: card, diag; NBI_LANDMARK_NONE
+                                     twice where the landmark does not reach */
     long section;
 } nbi_alevels;
 
@@ -41,6 +48,9 @@ typedef struct nbi_alevels {
  * start; off[9] is where the next level's start. */
 void nbi_alevel_layout(uint64_t nclusters, uint64_t nnodes, uint64_t narcs, int paths,
                        uint64_t path_words, uint64_t at, uint64_t off[10]);
+/* Offsets of the landmarks' arrays (nodes, distances) from at, where the
+ * top level's arrays end; off[2] is the payload's end. */
+void nbi_landmarks_layout(uint64_t nlandmarks, uint64_t nnodes, uint64_t at, uint64_t off[3]);
 /* Points level v's arrays into payload p at the offsets nbi_alevel_layout gave. */
 void nbi_alevel_place(nbi_alevel *v, const uint8_t *p, const uint64_t off[10], int paths);
 /* Checks a payload against formats/abstract.md and the graph g it was
@@ -112,6 +122,15 @@ static inline void nbi_lv_w(const nbi_alevels *L, uint32_t j, uint32_t a, uint32
 static inline const uint8_t *nbi_lv_ann(const nbi_alevels *L, uint32_t j, uint32_t a)
 {
     return (j == 1 ? L->g->arc_ann : L->lv[j].arc_ann) + 2 * (size_t)a;
+}
+/* The distance from landmark i to node v of the top level, or -1 when it does not reach v. */
+static inline double nbi_lv_landmark(const nbi_alevels *L, uint32_t v, uint32_t i)
+{
+    size_t at = 2 * ((size_t)v * L->nlandmarks + i);
+    uint32_t card = nbi_u32at(L->lm_dist, at), diag = nbi_u32at(L->lm_dist, at + 1);
+    if (card == NBI_LANDMARK_NONE && diag == NBI_LANDMARK_NONE)
+        return -1;
+    return nbi_steps_length(card, diag);
 }
 /* Level j's number of the node numbered id in level 1, or -1 when it is
  * not a node of level j (node ids ascend within a cluster). */

@@ -65,32 +65,46 @@ static uint32_t slot_claim(nbi_asearch *as, uint32_t key)
 
 static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
 
-int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how,
-                      double h)
+uint32_t nbi_asearch_reach(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how)
 {
     uint32_t sl = slot_claim(as, v);
     if (sl == NBI_POOL_NONE)
-        return 0;
+        return NBI_POOL_NONE;
     uint32_t sv = as->stamp[sl];
     if ((sv >> 1) != as->sid) {
         if (as->nodes == as->max_nodes) {
             as->end = NBI_AS_LIMIT;
-            return 0;
+            return NBI_POOL_NONE;
         }
         as->nodes++;
         as->stamp[sl] = as->sid << 1;
         as->hpos[sl] = NBI_HEAP_NONE;
     } else if ((sv & 1u) || ng >= as->gv[sl]) {
-        return 1;
+        return NBI_POOL_NONE;
     }
     as->gv[sl] = ng;
     as->parent[sl] = from;
     as->via[sl] = how;
+    return sl;
+}
+
+int nbi_asearch_queue(nbi_asearch *as, uint32_t sl, double h)
+{
+    double ng = as->gv[sl];
     if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
         as->end = NBI_AS_NOMEM;
         return 0;
     }
     return 1;
+}
+
+int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how,
+                      double h)
+{
+    uint32_t sl = nbi_asearch_reach(as, v, ng, from, how);
+    if (sl == NBI_POOL_NONE)
+        return as->end == NBI_AS_RUNNING;
+    return nbi_asearch_queue(as, sl, h);
 }
 
 /* Node v reached at cost ng from key `from` by `how`: opened, or its cost lowered; left alone

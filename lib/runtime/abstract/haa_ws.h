@@ -76,6 +76,12 @@ typedef struct nbi_levels_ws {
     nbi_lsearch ref;                        /* refining an edge inside its cluster */
     nbi_asearch as;                         /* the search at level k */
     uint32_t k;
+    /* The landmarks' bounds for the query at the top level (levels_query.c): for landmark i
+     * with lm_has[i], the least of d(i, w) + ins(w) and the most of d(i, w) - ins(w) over the
+     * goal's nodes w there (ins(w): the goal's insertion cost). */
+    uint32_t nlm;
+    uint8_t lm_has[NBI_LANDMARKS_MAX];
+    double lm_lo[NBI_LANDMARKS_MAX], lm_hi[NBI_LANDMARKS_MAX];
     uint32_t *cur, *cur_how, *nxt, *nxt_how; /* a level's path while it goes down */
     size_t ncur, nnxt, cur_cap, cur_how_cap, nxt_cap, nxt_how_cap;
     int oom;
@@ -152,6 +158,12 @@ void nbi_asearch_begin(nbi_asearch *as, uint64_t max_nodes);
  * cap, or no memory: as->end says). */
 int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how,
                       double h);
+/* The same in two halves, for a caller whose heuristic costs more than the test: the slot of
+ * key v when reaching it so changes it (its cost, parent and way set), else NBI_POOL_NONE (and
+ * as->end set when the search has ended); then the slot queued with heuristic h (0 without
+ * memory). */
+uint32_t nbi_asearch_reach(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how);
+int nbi_asearch_queue(nbi_asearch *as, uint32_t sl, double h);
 /* The slot of key when this search reached it, else NBI_POOL_NONE. */
 uint32_t nbi_asearch_find(const nbi_asearch *as, uint32_t key);
 /* Starts the query's abstract search with the start alone on the open list. */

@@ -245,6 +245,62 @@ static nb_cell key_cell(const nb_haa *ws, uint32_t v)
     return nbi_lv_cell(&ws->lv, nbi_lv_id(&ws->lv, ws->lq->k, v));
 }
 
+/* ---- the landmarks' bound at the top level ----
+ *
+ * Any path from node v to the goal G enters the goal's cluster at a node w
+ * and goes on by the goal's insertion, ins(w); the landmarks' distances d
+ * satisfy |d(x) - d(y)| <= the distance from x to y (alevels.c checks
+ * that no arc contradicts it), so the rest of the way from v is at least
+ *     min over w of (d(w) + ins(w)) - d(v)  and  d(v) - max over w of (d(w) - ins(w)),
+ * over the w the landmark reaches (a v it reaches joins no other).  The
+ * larger of those and the octile distance is consistent, as each is: the
+ * search stays optimal at this level and expands each node once. */
+static void landmark_bounds(nb_haa *ws)
+{
+    nbi_levels_ws *lq = ws->lq;
+    const nbi_alevels *L = &ws->lv;
+    const uint32_t k = lq->k, nl = L->nlandmarks;
+    lq->nlm = k == L->nlevels ? nl : 0;
+    if (!lq->nlm)
+        return;
+    memset(lq->lm_has, 0, sizeof lq->lm_has);
+    const nb_cell gc = ws->q.goal;
+    uint32_t first, n = nbi_lv_nodes(L, k, nbi_lv_cluster(L, k, (uint32_t)gc.x, (uint32_t)gc.y), &first);
+    for (uint32_t w = first; w < first + n; w++) {
+        uint32_t s = ls_settled(&lq->ins[1][k], nbi_lv_id(L, k, w));
+        if (s == NONE)
+            continue;
+        double ins = lq->ins[1][k].g[s];
+        for (uint32_t i = 0; i < nl; i++) {
+            double d = nbi_lv_landmark(L, w, i);
+            if (d < 0)
+                continue;
+            if (!lq->lm_has[i] || d + ins < lq->lm_lo[i])
+                lq->lm_lo[i] = d + ins;
+            if (!lq->lm_has[i] || d - ins > lq->lm_hi[i])
+                lq->lm_hi[i] = d - ins;
+            lq->lm_has[i] = 1;
+        }
+    }
+}
+
+/* The heuristic of level k's node v toward the goal. */
+static double top_h(const nb_haa *ws, uint32_t v, nb_cell gc)
+{
+    const nbi_levels_ws *lq = ws->lq;
+    const nbi_alevels *L = &ws->lv;
+    nb_cell c = nbi_lv_cell(L, nbi_lv_id(L, lq->k, v));
+    double h = octile(c, gc);
+    for (uint32_t i = 0; i < lq->nlm; i++) {
+        double d = lq->lm_has[i] ? nbi_lv_landmark(L, v, i) : -1;
+        if (d < 0)
+            continue;
+        double b = lq->lm_lo[i] - d > d - lq->lm_hi[i] ? lq->lm_lo[i] - d : d - lq->lm_hi[i];
+        h = b > h ? b : h;
+    }
+    return h;
+}
+
 int nbi_haa_levels_begin(nb_haa *ws, uint32_t k)
 {
     nbi_levels_ws *lq = ws->lq;
@@ -253,6 +309,7 @@ int nbi_haa_levels_begin(nb_haa *ws, uint32_t k)
         for (uint32_t j = 2; j <= k; j++)
             if (!insert_level(ws, e, j))
                 return 0;
+    landmark_bounds(ws);
     nbi_asearch *as = &lq->as;
     nbi_asearch_begin(as, ws->max_nodes);
     uint32_t S = ws->lv.lv[k].nnodes;
@@ -286,12 +343,14 @@ uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget)
             as->end = NBI_AS_FOUND;
             break;
         }
+        /* The heuristic is computed only for a node whose cost the step changes. */
         if (u == S) {
             uint32_t first, n = nbi_lv_nodes(L, k, ks, &first);
             for (uint32_t v = first; v < first + n; v++) {
                 uint32_t s = ls_settled(&lq->ins[0][k], nbi_lv_id(L, k, v));
-                if (s != NONE &&
-                    !top_relax(ws, v, lq->ins[0][k].g[s], S, NBI_VIA_START, octile(key_cell(ws, v), gc)))
+                uint32_t sl = s == NONE ? NONE : nbi_asearch_reach(as, v, lq->ins[0][k].g[s], S, NBI_VIA_START);
+                if (as->end != NBI_AS_RUNNING ||
+                    (sl != NONE && !nbi_asearch_queue(as, sl, top_h(ws, v, gc))))
                     return done;
             }
             continue;
@@ -303,7 +362,9 @@ uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget)
                 continue;
             uint32_t v = nbi_lv_to(L, k, a), card, diag;
             nbi_lv_w(L, k, a, &card, &diag);
-            if (!top_relax(ws, v, gu + nbi_steps_length(card, diag), u, a, octile(key_cell(ws, v), gc)))
+            uint32_t sl = nbi_asearch_reach(as, v, gu + nbi_steps_length(card, diag), u, a);
+            if (as->end != NBI_AS_RUNNING ||
+                (sl != NONE && !nbi_asearch_queue(as, sl, top_h(ws, v, gc))))
                 return done;
         }
         nb_cell uc = key_cell(ws, u);

@@ -149,7 +149,8 @@ enum nbi_acosts_word {
 /* ---- the abstract graph's higher levels (formats/abstract.md, section
  * type 34) ----
  * A header of 16 u32 words, a record of 8 u32 words per level from 2,
- * then each level's arrays (nbi_alevels_layout). */
+ * then each level's arrays (nbi_alevels_layout), then the top level's
+ * landmarks (nbi_landmarks_layout). */
 #define NBI_ALEVELS_VERSION 1
 #define NBI_ALEVELS_HEADER 64
 #define NBI_ALEVELS_RECORD 32
@@ -159,8 +160,11 @@ enum nbi_alevels_word {
     NBI_AL_WIDTH, NBI_AL_HEIGHT, NBI_AL_LEVELS, NBI_AL_FACTOR, NBI_AL_CLUSTER, NBI_AL_NCAPS,
     NBI_AL_NSIZES, NBI_AL_GRAPH_CRC, NBI_AL_GRAPH_NODES, NBI_AL_SPACING, NBI_AL_FLAGS,
     NBI_AL_SHARE, /* the most cells of a border's share (0: no cap) */
-    NBI_AL_WORDS /* 12 used; the rest of the header is zero */
+    NBI_AL_LANDMARKS, /* landmarks of the top level (0 to NBI_LANDMARKS_MAX) */
+    NBI_AL_WORDS /* 13 used; the rest of the header is zero */
 };
+#define NBI_LANDMARKS_MAX 16
+#define NBI_LANDMARK_NONE UINT32_MAX /* card and diag of a node the landmark does not reach */
 #define NBI_ALEVELS_PATHS 0x1u /* flags: each intra-edge's path over the level below stored */
 enum nbi_alevel_word {
     NBI_ALR_NCX, NBI_ALR_NCY, NBI_ALR_NODES, NBI_ALR_ARCS, NBI_ALR_INTER, NBI_ALR_PATH_WORDS,
