@@ -30,6 +30,11 @@ ok "mkclear, agents with terrain costs" mkclear -q --agents "$tmp/costs.yaml" "$
 ok "mkabstract: the graph and its costs per cost profile" mkabstract -q "$cb"
 status navbake verify --deep "$cb"
 is "--deep accepts the graph's costs" "$rc" 0
+lv=$tmp/levels.nbk
+ok "mkabstract --levels 3 --level-factor 2 --paths" mkabstract -q --levels 3 --level-factor 2 --paths "$c" -o "$lv"
+status navbake verify --deep "$lv"
+is "--deep accepts the levels above the graph, with their landmarks" "$rc" 0
+ok "... and without landmarks, stored paths or zlib" sh -c "mkabstract -q -z --levels 2 --landmarks 0 '$c' -o '$tmp/lv0.nbk' && navbake verify -q --deep '$tmp/lv0.nbk'"
 o=$tmp/optimal.nbk
 ok "mkclear --optimal" mkclear -q --optimal --agents "$agents" "$data/sample.map" -o "$o"
 status navbake verify --deep "$o"
@@ -104,6 +109,8 @@ lie perimeter "$m" --perimeter-tables all
 lie bitangent "$f"
 lie subgoal "$o"
 lie cost "$cb"
+lie levels "$lv"
+like "... the byte, recomputed" "$err" ", recomputed 0x"
 like "... the cost and the recomputed one" "$err" ", recomputed "
 nbtest-lie perimeter "$m" "$tmp/lie.nbk" >/dev/null
 status navbake verify --deep --perimeter-tables 1 --seed 8 "$tmp/lie.nbk"

@@ -10,7 +10,8 @@
  * one more), runs (two runs of one length swapped), bitangent (a node
  * moved) or subgoal (a free cell that is not a subgoal marked blocked, in
  * its row and its column) or cost (an arc of an abstract graph's costs
- * for a cost profile costs a half more).  The section is decoded, changed
+ * for a cost profile costs a half more) or levels (an arc inside a cluster of
+ * the second level of the levels above the graph weighs one cardinal step more).  The section is decoded, changed
  * and put back with the bake API (nbb_builder_load, nbb_builder_add),
  * which recomputes the CRCs.  Prints where the lie is, in the words the
  * verifier uses ("cell (3, 5)").
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 
 #include "abstract/abstract.h"
+#include "abstract/alevels.h"
 #include "subgoal/subgoal.h"
 #include "testutil.h"
 
@@ -116,6 +118,30 @@ static void set_nibble(uint8_t *m, uint32_t n, unsigned v)
 
 /* Two different moves in a row swapped, where the cell between stays in
  * the cluster (the structure check would see it leave). */
+/* Level 2's first arc inside a cluster, one cardinal step heavier (still no lighter than
+ * the distance it spans, so that the reader's checks pass). */
+static int lie_levels(const nb_bundle *b, uint8_t *p, size_t len)
+{
+    nbi_agraph g;
+    nbi_alevels L;
+    nb_err err;
+    if (nbi_agraph_find(b, &g, &err) != NB_OK ||
+        nbi_alevels_view(p, len, &g, nbi_agraph_crc(b, &g), &L, &err) != NB_OK)
+        return 0;
+    const nbi_alevel *v = &L.lv[2];
+    for (uint32_t a = 0; a < v->narcs; a++) {
+        uint32_t card, diag;
+        nbi_lv_w(&L, 2, a, &card, &diag);
+        if (card + diag <= 1)
+            continue; /* an arc between clusters: one step */
+        size_t at = (size_t)(v->arc_card - p) + 4 * (size_t)a;
+        nbi_put32(p + at, card + 1);
+        printf("level 2's arc_card[%u]\n", a);
+        return 1;
+    }
+    return 0;
+}
+
 static int lie_path(uint8_t *p, size_t len, uint32_t w, uint32_t h)
 {
     nbi_agraph g;
@@ -269,7 +295,7 @@ int main(int argc, char **argv)
                  {"path", NB_SEC_ABSTRACT},
                  {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
                  {"bitangent", NB_SEC_BITANGENT}, {"subgoal", NB_SEC_SUBGOAL},
-                 {"cost", NB_SEC_ABSTRACT_COSTS}};
+                 {"cost", NB_SEC_ABSTRACT_COSTS}, {"levels", NB_SEC_ABSTRACT_LEVELS}};
     if (argc == 4 && strcmp(argv[1], "graph-bytes") == 0)
         return graph_bytes(argv[2], argv[3]);
     size_t k = 0;
@@ -277,7 +303,7 @@ int main(int argc, char **argv)
         k++;
     if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
         fprintf(stderr, "usage: nbtest-lie clearance|components|runs|weight|path|hitcheck|"
-                        "perimeter|bitangent|subgoal|cost|graph-bytes IN OUT\n");
+                        "perimeter|bitangent|subgoal|cost|levels|graph-bytes IN OUT\n");
         return 2;
     }
     nb_bundle *b = NULL;
@@ -310,6 +336,7 @@ int main(int argc, char **argv)
         case NB_SEC_BITANGENT: lied = lie_bitangent(p); break;
         case NB_SEC_SUBGOAL: lied = lie_subgoal(p); break;
         case NB_SEC_ABSTRACT_COSTS: lied = lie_cost(p, len, nb_terrain_count(b)); break;
+        case NB_SEC_ABSTRACT_LEVELS: lied = lie_levels(b, p, len); break;
         }
         if (lied) {
             printf("section %zu (%s\n", i, nb_section_type_name(in.type));

@@ -54,6 +54,7 @@ static nb_status (*check_of(uint32_t type))(nbb_deep *, nb_err *)
     case NB_SEC_RUNS: return nbb_deep_runs;
     case NB_SEC_ABSTRACT: return nbb_deep_abstract;
     case NB_SEC_ABSTRACT_COSTS: return nbb_deep_acosts;
+    case NB_SEC_ABSTRACT_LEVELS: return nbb_deep_levels;
     case NB_SEC_PERIMETER: return nbb_deep_perimeter;
     case NB_SEC_HITCHECK: return nbb_deep_hitcheck;
     case NB_SEC_CURVES: return nbb_deep_curves;

@@ -1,7 +1,7 @@
 /* deep.h: the parts of nbb_verify_deep (deep.c, the driver), one file per
  * idea: layers (deep_layers.c), component runs (deep_runs.c), optimal-search
- * layers (deep_subgoal.c), the abstract graph (deep_abstract.c) and its costs
- * per cost profile (deep_acosts.c), perimeter
+ * layers (deep_subgoal.c), the abstract graph (deep_abstract.c), its costs
+ * per cost profile (deep_acosts.c) and the levels above it (deep_levels.c), perimeter
  * tables (deep_perimeter.c), a unit's tables (deep_unit.c) and bitangent graphs (deep_forest.c).  Each checks the section at d->index
  * and says where it disagrees through nbb_deep_fail (deep_report.c).
  * Internal. */
@@ -47,6 +47,7 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_runs(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_abstract(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_acosts(nbb_deep *d, nb_err *err);
+nb_status nbb_deep_levels(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_perimeter(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_hitcheck(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_curves(nbb_deep *d, nb_err *err);
