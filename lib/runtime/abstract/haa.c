@@ -318,14 +318,17 @@ static int append(nb_haa *ws, nb_cell c)
 {
     uint32_t key = (uint32_t)c.y * ws->g.width + (uint32_t)c.x;
     int found;
-    uint32_t at = nbi_u32map_get(&ws->where, key, &found);
-    if (found && at < ws->len && ws->path[at].x == c.x && ws->path[at].y == c.y) {
-        ws->len = (size_t)at + 1;
+    uint32_t *at = nbi_u32map_slot(&ws->where, key, &found);
+    if (!at)
+        return 0;
+    /* A place of a cut loop is stale: only one on the path now counts. */
+    if (found && *at < ws->len && ws->path[*at].x == c.x && ws->path[*at].y == c.y) {
+        ws->len = (size_t)*at + 1;
         return 1;
     }
-    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + 1, sizeof *ws->path) ||
-        !nbi_u32map_put(&ws->where, key, (uint32_t)ws->len))
+    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + 1, sizeof *ws->path))
         return 0;
+    *at = (uint32_t)ws->len;
     ws->path[ws->len++] = c;
     return 1;
 }

@@ -68,6 +68,12 @@ typedef struct nbi_lsearch {
     uint64_t expanded;
 } nbi_lsearch;
 
+/* A node of a level's path (levels_query.c): its level-1 number, its number in the level
+ * (UINT32_MAX when not known), how it was reached from the one before. */
+typedef struct nbi_lhop {
+    uint32_t node, at, how;
+} nbi_lhop;
+
 /* What queries over the graph's higher levels use (levels_query.c), made
  * by the first such query. */
 typedef struct nbi_levels_ws {
@@ -82,8 +88,8 @@ typedef struct nbi_levels_ws {
     uint32_t nlm;
     uint8_t lm_has[NBI_LANDMARKS_MAX];
     double lm_lo[NBI_LANDMARKS_MAX], lm_hi[NBI_LANDMARKS_MAX];
-    uint32_t *cur, *cur_how, *nxt, *nxt_how; /* a level's path while it goes down */
-    size_t ncur, nnxt, cur_cap, cur_how_cap, nxt_cap, nxt_how_cap;
+    nbi_lhop *cur, *nxt; /* a level's path while it goes down */
+    size_t ncur, nnxt, cur_cap, nxt_cap;
     int oom;
 } nbi_levels_ws;
 

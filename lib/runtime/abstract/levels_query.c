@@ -380,18 +380,27 @@ uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget)
 /* ---- from level k down to level 1 ---- */
 
 /* A path at one level: nodes (level-1 numbers; the ends as NONE - 1 and
- * NONE - 2) and how each was reached from the one before. */
+ * NONE - 2), each with its number in that level when known (NONE: looked
+ * up when needed), and how each was reached from the one before. */
 #define END_S (UINT32_MAX - 1)
 #define END_G (UINT32_MAX - 2)
 
-static int hop(nbi_levels_ws *lq, const nb_allocator *a, uint32_t node, uint32_t how)
+static int hop(nbi_levels_ws *lq, const nb_allocator *a, uint32_t node, uint32_t at, uint32_t how)
 {
-    if (!nbi_grow(a, (void **)&lq->nxt, &lq->nxt_cap, lq->nnxt + 1, sizeof *lq->nxt) ||
-        !nbi_grow(a, (void **)&lq->nxt_how, &lq->nxt_how_cap, lq->nnxt + 1, sizeof *lq->nxt_how))
+    if (!nbi_grow(a, (void **)&lq->nxt, &lq->nxt_cap, lq->nnxt + 1, sizeof *lq->nxt))
         return !(lq->oom = 1);
-    lq->nxt[lq->nnxt] = node;
-    lq->nxt_how[lq->nnxt++] = how;
+    lq->nxt[lq->nnxt++] = (nbi_lhop){node, at, how};
     return 1;
+}
+
+/* Reverses nxt[from ..): the hops collected backwards (each how stays with its node). */
+static void reverse_from(nbi_levels_ws *lq, size_t from)
+{
+    for (size_t i = from, z = lq->nnxt ? lq->nnxt - 1 : 0; i < z; i++, z--) {
+        nbi_lhop t = lq->nxt[i];
+        lq->nxt[i] = lq->nxt[z];
+        lq->nxt[z] = t;
+    }
 }
 
 /* Appends the start's insertion tree at level j from the end to node id. */
@@ -402,16 +411,12 @@ static int start_chain(nb_haa *ws, uint32_t j, uint32_t id)
     size_t from = lq->nnxt;
     for (uint32_t v = id; v != NONE;) {
         uint32_t s = ls_settled(ls, v);
-        if (s == NONE || !hop(lq, ws->a, v, ls->via[s] == VIA_SEED ? NBI_VIA_START : ls->via[s]))
+        if (s == NONE ||
+            !hop(lq, ws->a, v, ls->at[s], ls->via[s] == VIA_SEED ? NBI_VIA_START : ls->via[s]))
             return 0;
         v = ls->parent[s];
     }
-    /* Collected backwards: reverse the nodes; each how belongs to its node. */
-    for (size_t i = from, z = lq->nnxt - 1; i < z; i++, z--) {
-        uint32_t t = lq->nxt[i], th = lq->nxt_how[i];
-        lq->nxt[i] = lq->nxt[z], lq->nxt_how[i] = lq->nxt_how[z];
-        lq->nxt[z] = t, lq->nxt_how[z] = th;
-    }
+    reverse_from(lq, from);
     return 1;
 }
 
@@ -427,8 +432,8 @@ static int goal_chain(nb_haa *ws, uint32_t j, uint32_t id)
             return 0;
         uint32_t p = ls->parent[s], how = ls->via[s];
         if (p == NONE) /* a seed: on to the goal by the level below's insertion */
-            return hop(ws->lq, ws->a, END_G, how == VIA_SEED ? NBI_VIA_GOAL : how);
-        if (!hop(lq, ws->a, p, how))
+            return hop(ws->lq, ws->a, END_G, NONE, how == VIA_SEED ? NBI_VIA_GOAL : how);
+        if (!hop(lq, ws->a, p, NONE, how))
             return 0;
         v = p;
     }
@@ -454,49 +459,49 @@ static int inside(nb_haa *ws, uint32_t j, uint32_t u, uint32_t v)
     size_t from = lq->nnxt;
     for (uint32_t x = v; x != u;) {
         uint32_t t = ls_settled(ls, x);
-        if (!hop(lq, ws->a, x, ls->via[t]))
+        if (!hop(lq, ws->a, x, ls->at[t], ls->via[t]))
             return 0;
         x = ls->parent[t];
     }
-    for (size_t i = from, z = lq->nnxt - 1; lq->nnxt && i < z; i++, z--) {
-        uint32_t t = lq->nxt[i], th = lq->nxt_how[i];
-        lq->nxt[i] = lq->nxt[z], lq->nxt_how[i] = lq->nxt_how[z];
-        lq->nxt[z] = t, lq->nxt_how[z] = th;
-    }
+    reverse_from(lq, from);
     return 1;
 }
 
-/* Appends the stored path of level j's arc a, which joins u and v (level-1
- * numbers), from u to v (u already on the path): the arcs of level j - 1
- * the bake stored from the edge's lower-numbered end, read backwards from
- * the higher. */
-static int stored(nb_haa *ws, uint32_t j, uint32_t u, uint32_t v, uint32_t a)
+/* The number in level j of a hop's node. */
+static long hop_index(const nbi_alevels *L, uint32_t j, const nbi_lhop *h)
+{
+    return h->at != NONE ? (long)h->at : nbi_lv_index(L, j, h->node);
+}
+
+/* Appends the stored path of level j's arc a, which joins hops hu and hv,
+ * from hu to hv (hu already on the path): the arcs of level j - 1 the bake
+ * stored from the edge's lower-numbered end, read backwards from the
+ * higher.  Each arc's target is a number in level j - 1, kept with it. */
+static int stored(nb_haa *ws, uint32_t j, const nbi_lhop *hu, const nbi_lhop *hv, uint32_t a)
 {
     nbi_levels_ws *lq = ws->lq;
     const nbi_alevels *L = &ws->lv;
     const nbi_alevel *lv = &L->lv[j];
-    uint32_t off = nbi_u32at(lv->arc_path, a);
-    long iu = nbi_lv_index(L, j, u), iv = nbi_lv_index(L, j, v);
+    uint32_t off = nbi_u32at(lv->arc_path, a), v = hv->node;
+    long iu = hop_index(L, j, hu), iv = hop_index(L, j, hv);
     if (off == NONE || iu < 0 || iv < 0)
         return 0;
     uint32_t n = nbi_u32at(lv->paths, off);
     if (iu < iv) {
         for (uint32_t k = 1; k <= n; k++) {
-            uint32_t e = nbi_u32at(lv->paths, off + k);
-            if (!hop(lq, ws->a, nbi_lv_id(L, j - 1, nbi_lv_to(L, j - 1, e)), e))
+            uint32_t e = nbi_u32at(lv->paths, off + k), t = nbi_lv_to(L, j - 1, e);
+            if (!hop(lq, ws->a, nbi_lv_id(L, j - 1, t), t, e))
                 return 0;
         }
     } else {
         for (uint32_t k = n; k >= 1; k--) {
             uint32_t e = nbi_u32at(lv->paths, off + k);
-            uint32_t node = k == 1 ? v
-                                   : nbi_lv_id(L, j - 1,
-                                               nbi_lv_to(L, j - 1, nbi_u32at(lv->paths, off + k - 1)));
-            if (!hop(lq, ws->a, node, e))
+            uint32_t t = k == 1 ? NONE : nbi_lv_to(L, j - 1, nbi_u32at(lv->paths, off + k - 1));
+            if (!hop(lq, ws->a, k == 1 ? v : nbi_lv_id(L, j - 1, t), t, e))
                 return 0;
         }
     }
-    return lq->nxt[lq->nnxt - 1] == v;
+    return lq->nxt[lq->nnxt - 1].node == v;
 }
 
 /* The level-1 arc from u to v across a border, or NONE. */
@@ -515,10 +520,11 @@ static int down(nb_haa *ws, uint32_t j)
     nbi_levels_ws *lq = ws->lq;
     const nbi_alevels *L = &ws->lv;
     lq->nnxt = 0;
-    if (!hop(lq, ws->a, END_S, NONE))
+    if (!hop(lq, ws->a, END_S, NONE, NONE))
         return 0;
     for (size_t i = 1; i < lq->ncur; i++) {
-        uint32_t u = lq->cur[i - 1], v = lq->cur[i], how = lq->cur_how[i];
+        const nbi_lhop *hu = &lq->cur[i - 1], *hv = &lq->cur[i];
+        uint32_t u = hu->node, v = hv->node, how = hv->how;
         int ok;
         if (how == NBI_VIA_START) {
             ok = start_chain(ws, j, v);
@@ -528,10 +534,11 @@ static int down(nb_haa *ws, uint32_t j)
             nb_cell cu = nbi_lv_cell(L, u), cv = nbi_lv_cell(L, v);
             if (nbi_lv_cluster(L, j, (uint32_t)cu.x, (uint32_t)cu.y) !=
                 nbi_lv_cluster(L, j, (uint32_t)cv.x, (uint32_t)cv.y)) {
+                /* The same crossing at level j - 1 (at level 1, a node's number is its id). */
                 uint32_t a = j == 2 ? crossing(ws, u, v) : 0;
-                ok = a != NONE && hop(lq, ws->a, v, a);
+                ok = a != NONE && hop(lq, ws->a, v, j == 2 ? v : NONE, a);
             } else if (L->lv[j].arc_path) {
-                ok = stored(ws, j, u, v, how);
+                ok = stored(ws, j, hu, hv, how);
             } else {
                 ok = inside(ws, j, u, v);
             }
@@ -540,11 +547,10 @@ static int down(nb_haa *ws, uint32_t j)
             return 0;
     }
     /* nxt becomes cur. */
-    uint32_t *t = lq->cur, *th = lq->cur_how;
-    size_t tc = lq->cur_cap, thc = lq->cur_how_cap;
-    lq->cur = lq->nxt, lq->cur_how = lq->nxt_how, lq->ncur = lq->nnxt;
-    lq->cur_cap = lq->nxt_cap, lq->cur_how_cap = lq->nxt_how_cap;
-    lq->nxt = t, lq->nxt_how = th, lq->nxt_cap = tc, lq->nxt_how_cap = thc;
+    nbi_lhop *t = lq->cur;
+    size_t tc = lq->cur_cap;
+    lq->cur = lq->nxt, lq->ncur = lq->nnxt, lq->cur_cap = lq->nxt_cap;
+    lq->nxt = t, lq->nxt_cap = tc;
     return 1;
 }
 
@@ -560,7 +566,7 @@ int nbi_haa_levels_path(nb_haa *ws)
         if (sl == NBI_POOL_NONE)
             return -1;
         uint32_t node = v == G ? END_G : v == S ? END_S : nbi_lv_id(&ws->lv, k, v);
-        if (!hop(lq, ws->a, node, v == S ? NONE : as->via[sl]))
+        if (!hop(lq, ws->a, node, v >= S ? NONE : v, v == S ? NONE : as->via[sl]))
             return 0;
         if (lq->nnxt > (size_t)as->nodes + 1)
             return -1; /* parents that loop: cannot be, but never walk for ever */
@@ -568,14 +574,11 @@ int nbi_haa_levels_path(nb_haa *ws)
             break;
         v = as->parent[sl];
     }
-    if (!nbi_grow(ws->a, (void **)&lq->cur, &lq->cur_cap, lq->nnxt, sizeof *lq->cur) ||
-        !nbi_grow(ws->a, (void **)&lq->cur_how, &lq->cur_how_cap, lq->nnxt, sizeof *lq->cur_how))
+    reverse_from(lq, 0);
+    if (!nbi_grow(ws->a, (void **)&lq->cur, &lq->cur_cap, lq->nnxt, sizeof *lq->cur))
         return 0;
     lq->ncur = lq->nnxt;
-    for (size_t i = 0; i < lq->nnxt; i++) {
-        lq->cur[i] = lq->nxt[lq->nnxt - 1 - i];
-        lq->cur_how[i] = lq->nxt_how[lq->nnxt - 1 - i];
-    }
+    memcpy(lq->cur, lq->nxt, lq->nnxt * sizeof *lq->cur);
     /* The how of a level-k arc is an arc index: down() only needs to know it is
      * neither end's. */
     lq->oom = 0;
@@ -588,9 +591,9 @@ int nbi_haa_levels_path(nb_haa *ws)
         return 0;
     ws->na = lq->ncur;
     for (size_t i = 0; i < lq->ncur; i++) {
-        uint32_t node = lq->cur[lq->ncur - 1 - i];
+        uint32_t node = lq->cur[lq->ncur - 1 - i].node;
         ws->anodes[i] = node == END_S ? ws->g.nnodes : node == END_G ? ws->g.nnodes + 1 : node;
-        ws->avia[i] = lq->cur_how[lq->ncur - 1 - i];
+        ws->avia[i] = lq->cur[lq->ncur - 1 - i].how;
     }
     ws->res.abstract_length = as->gv[nbi_asearch_find(as, G)];
     return 1;
@@ -632,9 +635,7 @@ void nbi_levels_ws_free(nbi_levels_ws *lq)
     nbi_lsearch_free(&lq->ref);
     nbi_asearch_free(&lq->as);
     nbi_free(lq->a, lq->cur);
-    nbi_free(lq->a, lq->cur_how);
     nbi_free(lq->a, lq->nxt);
-    nbi_free(lq->a, lq->nxt_how);
     nbi_free(lq->a, lq);
 }
 
@@ -646,5 +647,5 @@ size_t nbi_levels_ws_bytes(const nbi_levels_ws *lq)
     for (int e = 0; e < 2; e++)
         for (uint32_t j = 0; j <= NBI_LEVELS_MAX; j++)
             n += nbi_lsearch_bytes(&lq->ins[e][j]);
-    return n + (lq->cur_cap + lq->nxt_cap) * 2 * sizeof *lq->cur;
+    return n + (lq->cur_cap + lq->nxt_cap) * sizeof *lq->cur;
 }

@@ -48,6 +48,9 @@ static inline uint32_t nbi_u32map_get(const nbi_u32map *m, uint32_t key, int *fo
 }
 /* Makes room for n keys now; 0 when out of memory. */
 int nbi_u32map_reserve(nbi_u32map *m, size_t n);
+/* The value of key, made (0, *found 0) when it has none, for a caller that sets it: one probe
+ * where a get and a put take two; NULL when out of memory. */
+uint32_t *nbi_u32map_slot(nbi_u32map *m, uint32_t key, int *found);
 /* Sets the value of key; 0 when out of memory. */
 int nbi_u32map_put(nbi_u32map *m, uint32_t key, uint32_t value);
 static inline size_t nbi_u32map_bytes(const nbi_u32map *m) { return m->cap * sizeof *m->e; }
