@@ -17,11 +17,12 @@
  *    allocates and faults them in, and steady), in the same run.
  * Prints a Markdown table; run by 'make bench-scale' (not by 'make
  * bench': the 8192 level takes minutes and about 2 GB).  Usage:
- * bench_scale [-r REPEATS] [--no-flat] [--paths] [--levels L] [--factor M] [--spacing K]
- * [--share S] [--landmarks N] [SIDE]...
- * (--no-flat leaves the per-cell arrays out: they take 36 bytes a cell, 9.7 GB at
- * 16384^2; --levels, --factor --spacing, --share and --landmarks bake the levels with those options instead of
- * mkabstract's defaults). */
+ * bench_scale [-r REPEATS] [-R HAA_REPEATS] [--no-flat] [--paths] [--levels L] [--factor M]
+ * [--spacing K] [--share S] [--landmarks N] [SIDE]...
+ * (-R: HAA*'s queries repeated more than AA*'s, whose corner to corner takes a minute and a
+ * half at 16384^2; --no-flat leaves the per-cell arrays out: they take 36 bytes a cell, 9.7 GB
+ * at 16384^2; --levels, --factor, --spacing, --share and --landmarks bake the levels with those
+ * options instead of mkabstract's defaults). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,7 +145,7 @@ typedef struct timing {
     unsigned level; /* HAA*'s */
 } timing;
 
-static int reps = 3;
+static int reps = 3, haa_reps = 0; /* -R: HAA*'s repeats (0: reps) */
 static unsigned opt_levels, opt_factor = NBB_LEVEL_FACTOR, opt_spacing = NBB_LEVEL_SPACING,
                 opt_share = NBB_LEVEL_SHARE, opt_landmarks = NBB_LEVEL_LANDMARKS;
 static int opt_paths; /* --paths: mkabstract --paths (the graph's and the levels' paths stored) */
@@ -189,12 +190,13 @@ static void print_error(const timing *a, const timing *h)
 static timing timed(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl, const nb_aa_query *q)
 {
     timing t = {0, 0, 0, 0, NB_PATH_NONE, 0}, again;
-    double ts[16];
+    double ts[64];
+    int n = (method == HAA || method == HAA1) && haa_reps ? haa_reps : reps;
     t.first_us = run_once(method, aa, haa, cl, q, &t);
-    for (int i = 0; i < reps; i++)
+    for (int i = 0; i < n; i++)
         ts[i] = run_once(method, aa, haa, cl, q, &again);
-    qsort(ts, (size_t)reps, sizeof *ts, cmp_double);
-    t.steady_us = ts[reps / 2];
+    qsort(ts, (size_t)n, sizeof *ts, cmp_double);
+    t.steady_us = ts[n / 2];
     return t;
 }
 
@@ -279,9 +281,9 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     printf("\n### %u x %u (%s tiled, %.1f M cells)\n\n", side, side, basename,
            (double)side * side / 1e6);
     printf("bake: mkclear's layers %.2f s, mkabstract's graph%s %.2f s and its %u levels (factor %u, "
-           "spacing %u, shares of at most %u cells) %.2f s, peak RSS so far %.0f MB  \n",
+           "spacing %u, shares of at most %u cells, %u landmarks) %.2f s, peak RSS so far %.0f MB  \n",
            t_clear, opt_paths ? " with stored paths" : "", t_abs, lo.levels, lo.factor, lo.spacing,
-           lo.share, t_lev, rss);
+           lo.share, lo.landmarks, t_lev, rss);
     printf("open: nb_bundle_open %.0f us; nb_aa_open %.0f us (%zu bytes); nb_haa_open %.0f us "
            "the bundle's first (checks the graph), %.0f us the next (%zu bytes)\n\n",
            t_open, t_aa, aa_bytes0, t_haa1, t_haa2, haa_bytes0);
@@ -375,6 +377,10 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
             if (reps < 1 || reps > 15)
                 die("-r: 1 to 15 repeats", NULL);
+        } else if (strcmp(argv[i], "-R") == 0 && i + 1 < argc) {
+            haa_reps = atoi(argv[++i]);
+            if (haa_reps < 1 || haa_reps > 63)
+                die("-R: 1 to 63 repeats", NULL);
         } else if (nsides < 8) {
             long s = atol(argv[i]);
             if (s < 512 || s > 16384)
@@ -403,9 +409,9 @@ int main(int argc, char **argv)
     nb_err err;
     if (nbb_map_read(basename, &legend, &base, &err) != NB_OK)
         die(basename, &err);
-    printf("## bench_scale: %s (%u x %u) tiled with mirroring; median of %d repeats for steady "
-           "figures\n\n",
-           rel, base.width, base.height, reps);
+    printf("## bench_scale: %s (%u x %u) tiled with mirroring; median of %d repeats (HAA*: %d) for "
+           "steady figures\n\n",
+           rel, base.width, base.height, reps, haa_reps ? haa_reps : reps);
     for (int i = 0; i < nsides; i++)
         run_side(&base, "rooms/64room_005", sides[i]);
     nbb_grid_free(&base);
