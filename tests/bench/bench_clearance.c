@@ -327,7 +327,9 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     nbi_heap_init(&p.heap, NULL, n, p.pos);
     uint64_t aa_exp = 0, pl_exp = 0, gh_exp = 0, fl_exp = 0;
     double aa_total = 0, pl_total = 0, gh_total = 0, fl_total = 0;
-    nb_aa_query q = {{0, 0}, {0, 0}, 1, def.agent[0].capability, NB_CORNER_STRICT, 0, NULL};
+    nb_aa_query q;
+    nb_aa_query_init(&q);
+    q.capability = def.agent[0].capability;
     /* PASSES passes over the queries, the four methods taking turns on
      * each; a query's time is its least over the passes (another job's
      * interruption makes a run longer, never shorter), and between two

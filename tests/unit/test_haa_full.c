@@ -86,7 +86,9 @@ int main(void)
                     for (int k = 0; k < 6; k++) {
                         if (!ws[k])
                             continue;
-                        nb_aa_query q = {from, to, s, c, NB_CORNER_STRICT, 0, NULL};
+                        nb_aa_query q;
+                        nb_aa_query_init(&q);
+                        q.start = from, q.goal = to, q.size = s, q.capability = c;
                         nb_haa_result r;
                         queries++;
                         if (nb_haa_find(ws[k], &q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK) {
