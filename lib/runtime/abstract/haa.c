@@ -83,6 +83,7 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
     ws->max_levels = NBI_LEVELS_MAX;
     nbi_u32map_init(&ws->where, ws->a);
+    nbi_u32map_keep_low(&ws->where, 4);
     size_t ncombo = (size_t)g->ncaps * g->nsizes;
     ws->layer = nbi_zalloc_array(ws->a, g->ncaps, sizeof *ws->layer);
     ws->comp = nbi_zalloc_array(ws->a, ncombo, sizeof *ws->comp);
@@ -316,7 +317,11 @@ size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *ou
  * is cut instead.  0 without memory. */
 static int append(nb_haa *ws, nb_cell c)
 {
-    uint32_t key = (uint32_t)c.y * ws->g.width + (uint32_t)c.x;
+    /* Keyed by 4 x 4 tiles, the tile's 16 cells in one block of slots (where's keep_low):
+     * consecutive cells of a path mostly share a tile, so their entries share cache lines. */
+    uint32_t tw = (ws->g.width + 3) / 4;
+    uint32_t key = (((uint32_t)c.y >> 2) * tw + ((uint32_t)c.x >> 2)) << 4 |
+                   ((uint32_t)c.y & 3) << 2 | ((uint32_t)c.x & 3);
     int found;
     uint32_t *at = nbi_u32map_slot(&ws->where, key, &found);
     if (!at)

@@ -8,6 +8,8 @@ void nbi_u32map_init(nbi_u32map *m, const nb_allocator *a)
     m->gen = 1;
 }
 
+void nbi_u32map_keep_low(nbi_u32map *m, unsigned bits) { m->low = bits <= 6 ? bits : 6; }
+
 void nbi_u32map_free(nbi_u32map *m)
 {
     nbi_free(m->a, m->e);

@@ -18,16 +18,25 @@ typedef struct nbi_u32map {
     nbi_u32map_entry *e;
     size_t cap, count; /* cap a power of two, or 0 */
     uint32_t gen;
+    unsigned low;      /* low bits of a key kept in its slot (nbi_u32map_keep_low) */
 } nbi_u32map;
 
 void nbi_u32map_init(nbi_u32map *m, const nb_allocator *a);
 void nbi_u32map_free(nbi_u32map *m);
 /* Empties the map. */
 void nbi_u32map_clear(nbi_u32map *m);
-/* Fibonacci hashing: the top bits of key times 2^32 / phi. */
+/* Keys that share all but their low `bits` bits go to one block of 2^bits slots, at the
+ * place their low bits say (0 to 6; 0, the default: every key hashed whole).  For keys that
+ * name cells by small tiles, so that a path's cells, which come tile by tile, share cache
+ * lines.  Only on an empty map. */
+void nbi_u32map_keep_low(nbi_u32map *m, unsigned bits);
+/* Fibonacci hashing: the top bits of key (without its low bits kept) times 2^32 / phi. */
 static inline size_t nbi_u32map_slot_of(const nbi_u32map *m, uint32_t key)
 {
-    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 32) & (m->cap - 1);
+    if (!m->low) /* the subgoal search's hot loop: nothing more than it had */
+        return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15u) >> 32) & (m->cap - 1);
+    size_t h = (size_t)(((uint64_t)(key >> m->low) * 0x9E3779B97F4A7C15u) >> 32);
+    return ((h << m->low) | (key & ((1u << m->low) - 1))) & (m->cap - 1);
 }
 /* The value of key, or 0 (and *found 0) when it has none.  Inline: the
  * searches that use the map look a key up for every edge they relax. */
