@@ -61,12 +61,18 @@ typedef struct lb_cluster {
     uint32_t ne;
     uint32_t *pw;        /* the alive edges' paths */
     uint32_t npw;
+    uint32_t first, arc0, pw0; /* where its nodes, arcs and path words start in level j */
 } lb_cluster;
 
 typedef struct lb_border {
     lb_cand *c;
     uint32_t n;
 } lb_border;
+
+typedef struct lb_warc { /* an arc of level j as assemble writes it */
+    uint32_t u, to, card, diag, poff;
+    uint8_t cap, cv;
+} lb_warc;
 
 typedef struct lb_worker {
     nbb_arena arena;
@@ -91,6 +97,8 @@ typedef struct lb_worker {
     size_t e_cap;
     uint32_t *pw;
     size_t pw_cap;
+    lb_warc *wa;
+    size_t wa_cap;
     uint32_t stamp;
 } lb_worker;
 
@@ -104,6 +112,8 @@ typedef struct lb_ctx {
     lb_border *bd;       /* [2k] right of cluster k, [2k + 1] below it */
     lb_worker *w;
     unsigned threads;
+    uint8_t *out;        /* level j's arrays, while assemble writes them */
+    const uint64_t *off;
 } lb_ctx;
 
 static uint32_t class_size(const lb_ctx *x, uint32_t c)
@@ -613,11 +623,6 @@ static nb_status cluster(void *ctx, size_t k, unsigned wi, nb_err *err)
     return NB_OK;
 }
 
-typedef struct lb_warc {
-    uint32_t u, to, card, diag, poff;
-    uint8_t cap, cv;
-} lb_warc;
-
 static int by_warc(const void *a, const void *b)
 {
     const lb_warc *p = a, *q = b;
@@ -649,98 +654,114 @@ static uint32_t find_id(const lb_cluster *c, uint32_t id)
     return lo;
 }
 
-/* Level j's arrays, laid out from offset 0, into *out (malloc'ed). */
+/* The cluster at the other side of side s of cluster k. */
+static uint32_t beyond(const lb_ctx *x, uint32_t k, int s)
+{
+    uint32_t ncx = x->L->lv[x->j].ncx;
+    return s == 0 ? k + 1 : s == 1 ? k + ncx : s == 2 ? k - 1 : k - ncx;
+}
+
+/* Cluster k's nodes, arcs (sorted by node) and path words into level j's
+ * arrays, at the places assemble gave it: a unit on the threads. */
+static nb_status assemble_cluster(void *ctx, size_t k, unsigned worker, nb_err *err)
+{
+    lb_ctx *x = ctx;
+    lb_worker *w = &x->w[worker];
+    const lb_cluster *c = &x->cl[k];
+    const uint64_t *off = x->off;
+    uint8_t *p = x->out;
+    size_t nw = 0, room = 2 * (size_t)c->ne;
+    for (int s = 0; s < 4; s++) {
+        const lb_border *bd = side_border(x, (uint32_t)k, s);
+        room += bd ? bd->n : 0;
+    }
+    if (!nbi_grow(NULL, (void **)&w->wa, &w->wa_cap, room + 1, sizeof *w->wa))
+        return NOMEM("a level");
+    lb_warc *wa = w->wa;
+    for (uint32_t i = 0; i < c->ne; i++) {
+        const lb_edge *e = &c->e[i];
+        uint32_t po = e->poff == UINT32_MAX ? UINT32_MAX : c->pw0 + e->poff;
+        wa[nw++] = (lb_warc){e->i, c->first + e->j, e->card, e->diag, po, e->cap, e->cv};
+        wa[nw++] = (lb_warc){e->j, c->first + e->i, e->card, e->diag, po, e->cap, e->cv};
+    }
+    for (uint32_t i = 0; x->paths && i < c->npw; i++)
+        nbi_put32(p + off[8] + 4 * ((size_t)c->pw0 + i), c->pw[i]);
+    for (int s = 0; s < 4; s++) {
+        const lb_border *bd = side_border(x, (uint32_t)k, s);
+        if (!bd)
+            continue;
+        const lb_cluster *c2 = &x->cl[beyond(x, (uint32_t)k, s)];
+        for (uint32_t i = 0; i < bd->n; i++) {
+            const lb_cand *cd = &bd->c[i];
+            uint32_t mine = s < 2 ? cd->ida : cd->idb, other = s < 2 ? cd->idb : cd->ida;
+            wa[nw++] = (lb_warc){find_id(c, mine), c2->first + find_id(c2, other), 1, 0,
+                                 UINT32_MAX, cd->cap, cd->cv};
+        }
+    }
+    nbi_sort(wa, nw, sizeof *wa, by_warc);
+    uint32_t at = c->arc0;
+    for (uint32_t i = 0, q = 0; i < c->nn; i++) {
+        uint32_t u = c->first + i;
+        nbi_put32(p + off[1] + 4 * (size_t)u, c->ids[i]);
+        nbi_put32(p + off[2] + 4 * (size_t)u, at);
+        for (; q < nw && wa[q].u == i; q++, at++) {
+            nbi_put32(p + off[3] + 4 * (size_t)at, wa[q].to);
+            nbi_put32(p + off[4] + 4 * (size_t)at, wa[q].card);
+            nbi_put32(p + off[5] + 4 * (size_t)at, wa[q].diag);
+            p[off[6] + 2 * (size_t)at] = wa[q].cap;
+            p[off[6] + 2 * (size_t)at + 1] = wa[q].cv;
+            if (x->paths)
+                nbi_put32(p + off[7] + 4 * (size_t)at, wa[q].poff);
+        }
+    }
+    return NB_OK;
+}
+
+/* Level j's arrays, laid out from offset 0, into *out (malloc'ed).  Where
+ * each cluster's nodes, arcs and path words start follows from the counts
+ * of the clusters before it, so the clusters then fill their places on the
+ * threads, in any order. */
 static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
 {
     nbi_alevels *L = x->L;
     nbi_alevel *v = &L->lv[x->j];
     uint64_t ncl = (uint64_t)v->ncx * v->ncy, nodes = 0, narcs = 0, ninter = 0, words = 0;
-    uint32_t *first = malloc((ncl + 1) * sizeof *first);
-    if (!first)
-        return NOMEM("a level");
     for (uint64_t k = 0; k < ncl; k++) {
-        first[k] = (uint32_t)nodes;
-        nodes += x->cl[k].nn;
-        narcs += 2 * (uint64_t)x->cl[k].ne;
-        words += x->cl[k].npw;
+        lb_cluster *c = &x->cl[k];
+        uint64_t arcs = 2 * (uint64_t)c->ne;
         for (int s = 0; s < 4; s++) {
             const lb_border *bd = side_border(x, (uint32_t)k, s);
             ninter += bd ? bd->n : 0;
+            arcs += bd ? bd->n : 0;
         }
+        c->first = (uint32_t)nodes;
+        c->arc0 = (uint32_t)narcs;
+        c->pw0 = (uint32_t)words;
+        nodes += c->nn;
+        narcs += arcs;
+        words += c->npw;
     }
-    first[ncl] = (uint32_t)nodes;
-    narcs += ninter;
-    if (nodes > UINT32_MAX || narcs > UINT32_MAX || words >= UINT32_MAX) {
-        free(first);
+    if (nodes > UINT32_MAX || narcs > UINT32_MAX || words >= UINT32_MAX)
         return nbi_fail(err, NB_ERR_LIMIT, "abstract level %u: %llu nodes, %llu arcs: too many", x->j,
                         (unsigned long long)nodes, (unsigned long long)narcs);
-    }
     uint64_t off[10];
     nbi_alevel_layout(ncl, nodes, narcs, x->paths, words, 0, off);
     uint8_t *p = calloc(1, off[9] ? off[9] : 1);
-    lb_warc *wa = NULL;
-    size_t wcap = 0;
-    if (!p) {
-        free(first);
+    if (!p)
         return NOMEM("a level");
+    for (uint64_t k = 0; k < ncl; k++)
+        nbi_put32(p + off[0] + 4 * k, x->cl[k].first);
+    nbi_put32(p + off[0] + 4 * ncl, (uint32_t)nodes);
+    nbi_put32(p + off[2] + 4 * nodes, (uint32_t)narcs);
+    x->out = p;
+    x->off = off;
+    nb_status st = nbb_par_for(x->threads, (size_t)ncl, assemble_cluster, x, err);
+    x->out = NULL;
+    x->off = NULL;
+    if (st != NB_OK) {
+        free(p);
+        return st;
     }
-    uint32_t at = 0, wat = 0;
-    for (uint64_t k = 0; k <= ncl; k++)
-        nbi_put32(p + off[0] + 4 * k, first[k]);
-    for (uint64_t k = 0; k < ncl; k++) {
-        const lb_cluster *c = &x->cl[k];
-        size_t nw = 0, room = 2 * (size_t)c->ne;
-        for (int s = 0; s < 4; s++) {
-            const lb_border *bd = side_border(x, (uint32_t)k, s);
-            room += bd ? bd->n : 0;
-        }
-        if (!nbi_grow(NULL, (void **)&wa, &wcap, room + 1, sizeof *wa)) {
-            free(first);
-            free(p);
-            free(wa);
-            return NOMEM("a level");
-        }
-        for (uint32_t i = 0; i < c->ne; i++) {
-            const lb_edge *e = &c->e[i];
-            uint32_t po = e->poff == UINT32_MAX ? UINT32_MAX : wat + e->poff;
-            wa[nw++] = (lb_warc){e->i, first[k] + e->j, e->card, e->diag, po, e->cap, e->cv};
-            wa[nw++] = (lb_warc){e->j, first[k] + e->i, e->card, e->diag, po, e->cap, e->cv};
-        }
-        for (uint32_t i = 0; x->paths && i < c->npw; i++)
-            nbi_put32(p + off[8] + 4 * ((size_t)wat + i), c->pw[i]);
-        wat += c->npw;
-        for (int s = 0; s < 4; s++) {
-            const lb_border *bd = side_border(x, (uint32_t)k, s);
-            if (!bd)
-                continue;
-            uint32_t k2 = s == 0 ? (uint32_t)k + 1 : s == 1 ? (uint32_t)k + v->ncx
-                        : s == 2 ? (uint32_t)k - 1 : (uint32_t)k - v->ncx;
-            for (uint32_t i = 0; i < bd->n; i++) {
-                const lb_cand *cd = &bd->c[i];
-                uint32_t mine = s < 2 ? cd->ida : cd->idb, other = s < 2 ? cd->idb : cd->ida;
-                wa[nw++] = (lb_warc){find_id(c, mine), first[k2] + find_id(&x->cl[k2], other), 1, 0,
-                                     UINT32_MAX, cd->cap, cd->cv};
-            }
-        }
-        nbi_sort(wa, nw, sizeof *wa, by_warc);
-        for (uint32_t i = 0, q = 0; i < c->nn; i++) {
-            uint32_t u = first[k] + i;
-            nbi_put32(p + off[1] + 4 * (size_t)u, c->ids[i]);
-            nbi_put32(p + off[2] + 4 * (size_t)u, at);
-            for (; q < nw && wa[q].u == i; q++, at++) {
-                nbi_put32(p + off[3] + 4 * (size_t)at, wa[q].to);
-                nbi_put32(p + off[4] + 4 * (size_t)at, wa[q].card);
-                nbi_put32(p + off[5] + 4 * (size_t)at, wa[q].diag);
-                p[off[6] + 2 * (size_t)at] = wa[q].cap;
-                p[off[6] + 2 * (size_t)at + 1] = wa[q].cv;
-                if (x->paths)
-                    nbi_put32(p + off[7] + 4 * (size_t)at, wa[q].poff);
-            }
-        }
-    }
-    nbi_put32(p + off[2] + 4 * nodes, at);
-    free(first);
-    free(wa);
     v->nnodes = (uint32_t)nodes;
     v->narcs = (uint32_t)narcs;
     v->ninter = (uint32_t)ninter;
@@ -771,6 +792,7 @@ static void worker_free(lb_worker *w)
     free(w->ids);
     free(w->e);
     free(w->pw);
+    free(w->wa);
     free(w->parc);
     free(w->pnode);
 }
