@@ -24,8 +24,8 @@ typedef nb_status (*nbb_unit_fn)(void *ctx, size_t unit, unsigned worker, nb_err
 
 /* Runs fn on every unit of [0, n) with up to threads threads (the caller's
  * own included; 1 runs them all in the caller's thread, in order).  Once a
- * unit fails no other unit starts; the failure of the lowest failing unit
- * is returned, with its message. */
+ * unit fails no unit above it starts; the failure of the lowest failing
+ * unit is returned, with its message, as on one thread. */
 nb_status nbb_par_for(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx, nb_err *err);
 /* The same, telling progress (may be NULL) the share of units begun, from
  * the caller's thread alone (a callback need not be thread-safe). */
