@@ -124,7 +124,7 @@ typedef struct nbb_level nbb_level;
  * set (the default set when agents_path is NULL) and the map read with
  * that legend: what a level-baking tool reads. */
 nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
-                         nbb_level **out, nb_err *err);
+                         unsigned threads, nbb_level **out, nb_err *err);
 void nbb_level_free(nbb_level *level);
 /* How the level a bundle holds differs from this one. */
 typedef enum nbb_level_change {

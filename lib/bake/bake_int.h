@@ -23,10 +23,11 @@ typedef struct nbb_grid {
 
 #define NBB_MAP_FILE_MAX ((size_t)1 << 30)
 
-nb_status nbb_map_read(const char *path, const nbi_legend *legend, nbb_grid *grid, nb_err *err);
+nb_status nbb_map_read(const char *path, const nbi_legend *legend, unsigned threads, nbb_grid *grid,
+                       nb_err *err);
 /* Parses a map held in memory; name is used in messages. */
 nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
-                        nbb_grid *grid, nb_err *err);
+                        unsigned threads, nbb_grid *grid, nb_err *err);
 void nbb_grid_free(nbb_grid *grid);
 
 /* A level read from its files (input/level.c). */
@@ -113,7 +114,8 @@ void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, FILE *f
  * (the default set when agents_path is NULL) and, unless map_path is
  * NULL, the map read with that legend (input/level.c). */
 nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
-                         nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err);
+                         unsigned threads, nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid,
+                         nb_err *err);
 /* Puts the legend, agent set and map sections (a builder's common first
  * step); agents and grid may be NULL (bundle/bundle_write.c). */
 nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,

@@ -492,7 +492,7 @@ int main(int argc, char **argv)
         nb_err err;
         if (!path)
             die(maps[m], NULL);
-        if (nbb_map_read(path, &legend, &g, &err) != NB_OK)
+        if (nbb_map_read(path, &legend, 1, &g, &err) != NB_OK)
             die(path, &err);
         char label[300];
         const char *slash = strrchr(maps[m], '/');

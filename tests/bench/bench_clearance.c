@@ -245,7 +245,7 @@ static void bench_map(const char *dir, const char *rel, int every, const nbi_leg
     snprintf(r->name, sizeof r->name, "%.*s", (int)(strlen(rel) - 4), rel);
     nbb_grid g;
     nb_err err;
-    if (nbb_map_read(map, legend, &g, &err) != NB_OK) {
+    if (nbb_map_read(map, legend, 1, &g, &err) != NB_OK) {
         fprintf(stderr, "bench_clearance: %s\n", err.msg);
         exit(1);
     }

@@ -109,7 +109,7 @@ static void bench_map(const char *shared, const char *rel, size_t want, int roun
     nbb_scen scen;
     if (nbb_agents_default(&legend, &agents, &err) != NB_OK)
         die("the default agents", &err);
-    if (nbb_map_read(map, &legend, &g, &err) != NB_OK || nbb_scen_read(scen_path, &scen, &err))
+    if (nbb_map_read(map, &legend, 1, &g, &err) != NB_OK || nbb_scen_read(scen_path, &scen, &err))
         die(rel, &err);
     const nbb_scen_line *lines[MAXQ];
     size_t nq = 0;

@@ -372,7 +372,7 @@ int main(int argc, char **argv)
                      name);
             nbb_grid grid;
             nb_err err;
-            if (nbb_map_read(mp, &legend, &grid, &err) != NB_OK)
+            if (nbb_map_read(mp, &legend, 1, &grid, &err) != NB_OK)
                 die(mp, &err);
             static query qs[1024];
             size_t nq = read_queries(sp, qs, 1024);

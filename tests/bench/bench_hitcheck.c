@@ -189,7 +189,7 @@ int main(int argc, char **argv)
     for (size_t m = 0; m < nmaps; m++) {
         snprintf(path, sizeof path, "%s/maps/%s", shared, maps[m]);
         nbb_grid g;
-        if (nbb_map_read(path, &legend, &g, &err) != NB_OK) {
+        if (nbb_map_read(path, &legend, 1, &g, &err) != NB_OK) {
             fprintf(stderr, "%s\n", err.msg);
             continue;
         }

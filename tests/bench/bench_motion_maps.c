@@ -328,7 +328,7 @@ int main(int argc, char **argv)
     for (int v = 0; v < 2 && nfiles; v++) {
         nbb_grid grid;
         nbb_builder *bl;
-        if (nbb_map_read(files[0], &legend, &grid, &err) || nbb_builder_new(&bl, &err) ||
+        if (nbb_map_read(files[0], &legend, 1, &grid, &err) || nbb_builder_new(&bl, &err) ||
             nbb_put_level(bl, &legend, &agents, &grid, 0, &err)) {
             fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
             return 1;
@@ -354,7 +354,7 @@ int main(int argc, char **argv)
         nbb_grid grid;
         nb_bundle *bund;
         nbb_builder *bl;
-        if (nbb_map_read(mpath, &legend, &grid, &err) != NB_OK || nbb_builder_new(&bl, &err) ||
+        if (nbb_map_read(mpath, &legend, 1, &grid, &err) != NB_OK || nbb_builder_new(&bl, &err) ||
             nbb_put_level(bl, &legend, &agents, &grid, 0, &err)) {
             fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
             return 1;

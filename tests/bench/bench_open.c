@@ -325,7 +325,7 @@ static const char *bake(const char *map, const char *out)
     nbb_forest forest = {0};
     double radius = 1;
     nbb_perimeter_opts po = {.radius = 15, .layout = NB_PERIM_SYMMETRIC, .entry_bits = 16};
-    if (nbb_level_read(NULL, tu_src("data/agents.yaml"), map, &lv, &err) != NB_OK)
+    if (nbb_level_read(NULL, tu_src("data/agents.yaml"), map, 1, &lv, &err) != NB_OK)
         die(map, &err);
     if (nbb_builder_new(&w, &err) != NB_OK || nbb_level_put(w, lv, 0, &err) != NB_OK ||
         nbb_level_bake_clearance(w, lv, 0, NULL, NULL, NULL, &err) != NB_OK ||

@@ -86,7 +86,7 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
     nbb_grid grid;
     nbb_scen scen;
     nb_err err;
-    if (nbb_map_read(map_path, &legend, &grid, &err) != NB_OK ||
+    if (nbb_map_read(map_path, &legend, 1, &grid, &err) != NB_OK ||
         nbb_scen_read(scen_path, &scen, &err) != NB_OK) {
         printf("%s: skipped: %s\n\n", name, err.msg);
         return;

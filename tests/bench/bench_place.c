@@ -77,7 +77,7 @@ static void bake(const char *map, const char *name, level *L)
     nbi_legend_default(&legend);
     if (nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err) != NB_OK)
         die("data/sample-agents.yaml", &err);
-    if (nbb_map_read(map, &legend, &g, &err) != NB_OK)
+    if (nbb_map_read(map, &legend, 1, &g, &err) != NB_OK)
         die(map, &err);
     const char *path = tu_path(tu_tmpdir(), "place.nbk");
     remove(path);

@@ -407,7 +407,7 @@ int main(int argc, char **argv)
     nbi_legend_default(&legend);
     nbb_grid base;
     nb_err err;
-    if (nbb_map_read(basename, &legend, &base, &err) != NB_OK)
+    if (nbb_map_read(basename, &legend, 1, &base, &err) != NB_OK)
         die(basename, &err);
     printf("## bench_scale: %s (%u x %u) tiled with mirroring; median of %d repeats (HAA*: %d) for "
            "steady figures\n\n",

@@ -79,7 +79,7 @@ static void bench(const char *label, const char *map, int zlib)
     nbb_grid grid;
     nb_err err;
     nbi_legend_default(&legend);
-    if (nbb_map_read(map, &legend, &grid, &err) != NB_OK ||
+    if (nbb_map_read(map, &legend, 1, &grid, &err) != NB_OK ||
         nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err) != NB_OK) {
         fprintf(stderr, "bench_sqlite: %s\n", err.msg);
         exit(1);

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     switch (data[0] % 3) {
     case 0: {
         nbb_grid g;
-        if (nbb_map_parse(text, size, "fuzz.map", &legend, &g, &err) == NB_OK)
+        if (nbb_map_parse(text, size, "fuzz.map", &legend, 1, &g, &err) == NB_OK)
             nbb_grid_free(&g);
         break;
     }

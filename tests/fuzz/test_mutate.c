@@ -42,8 +42,8 @@ static int bake(uint8_t **image, size_t *len)
     uint8_t *payload = NULL;
     nbb_forest f = {0};
     int ok = nbb_builder_new(&w, &err) == NB_OK &&
-             nbb_level_read(NULL, tu_src("data/sample-agents.yaml"), tu_src("data/sample.map"), &level,
-                            &err) == NB_OK &&
+             nbb_level_read(NULL, tu_src("data/sample-agents.yaml"), tu_src("data/sample.map"), 1,
+                            &level, &err) == NB_OK &&
              nbb_level_put(w, level, 0, &err) == NB_OK &&
              nbb_level_bake_clearance(w, level, 1, NULL, NULL, NULL, &err) == NB_OK && /* zlib, for the inflation */
              nbb_level_bake_subgoal(w, level, NBB_CORNERS_STRICT, 0, NULL, &err) == NB_OK &&

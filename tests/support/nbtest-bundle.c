@@ -28,7 +28,8 @@ int main(int argc, char **argv)
     static nbi_agentset agents;
     nbb_grid grid;
     nb_err err;
-    nb_status st = nbb_read_level(legend_path, agents_path, argv[i], &legend, &agents, &grid, &err);
+    nb_status st = nbb_read_level(legend_path, agents_path, argv[i], 0, &legend, &agents, &grid,
+                                  &err);
     if (st == NB_OK) {
         st = tu_write_level(argv[i + 1], &legend, &agents, &grid, zlib, &err);
         nbb_grid_free(&grid);

@@ -98,7 +98,7 @@ int pu_level_read(pu_level *L, const char *map, const char *name)
     nbb_grid g;
     nb_err err;
     nbi_legend_default(&legend);
-    if (!ok(nbb_map_read(map, &legend, &g, &err) == NB_OK, "%s read", name)) {
+    if (!ok(nbb_map_read(map, &legend, 1, &g, &err) == NB_OK, "%s read", name)) {
         diag("%s", err.msg);
         memset(L, 0, sizeof *L);
         return 0;

@@ -172,7 +172,7 @@ nb_status tu_scen_level(const char *rel, const nbi_legend *legend, nbb_grid *g, 
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: ../shared is not there", rel);
     char scenfile[1024];
     snprintf(scenfile, sizeof scenfile, "%s.scen", mapfile);
-    nb_status st = nbb_map_read(mapfile, legend, g, err);
+    nb_status st = nbb_map_read(mapfile, legend, 1, g, err);
     if (st == NB_OK && (st = nbb_scen_read(scenfile, scen, err)) != NB_OK)
         nbb_grid_free(g);
     return st;
@@ -243,7 +243,7 @@ int tu_tiled_shared(const char *rel, uint32_t side, int mirror, nbb_grid *out)
     if (!src)
         return 0;
     nbi_legend_default(&legend);
-    if (nbb_map_read(src, &legend, &tile, &err) != NB_OK) {
+    if (nbb_map_read(src, &legend, 1, &tile, &err) != NB_OK) {
         printf("Bail out! %s\n", err.msg);
         exit(1);
     }
@@ -266,7 +266,7 @@ void tu_read_sample(nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid)
 {
     nb_err err;
     nbi_legend_default(legend);
-    if (nbb_map_read(tu_src("data/sample.map"), legend, grid, &err) != NB_OK ||
+    if (nbb_map_read(tu_src("data/sample.map"), legend, 1, grid, &err) != NB_OK ||
         nbb_agents_read(tu_src("data/sample-agents.yaml"), legend, agents, &err) != NB_OK) {
         printf("Bail out! %s\n", err.msg);
         exit(1);

@@ -254,8 +254,8 @@ static void test_errors(void)
     nb_aa *ws = NULL;
     nbb_grid g;
     const char *path = tu_path(tu_tmpdir(), "sample.nbk");
-    if (nbb_read_level(NULL, tu_src("data/sample-agents.yaml"), tu_src("data/sample.map"), &legend,
-                       &agents, &g, &err) != NB_OK ||
+    if (nbb_read_level(NULL, tu_src("data/sample-agents.yaml"), tu_src("data/sample.map"), 1,
+                       &legend, &agents, &g, &err) != NB_OK ||
         bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, NULL, &nb, &err) != NB_OK ||
         nb_aa_open(nb, &ws, &err) != NB_OK) {
         ok(0, "sample: setup (%s)", err.msg);
@@ -347,7 +347,7 @@ static void test_unserved(void)
     nbb_grid g;
     const char *path = tu_path(tu_tmpdir(), "unserved.nbk");
     if (nbb_agents_parse(yaml, strlen(yaml), "agents", &legend, &agents, &err) != NB_OK ||
-        nbb_map_read(tu_src("data/sample.map"), &legend, &g, &err) != NB_OK ||
+        nbb_map_read(tu_src("data/sample.map"), &legend, 1, &g, &err) != NB_OK ||
         bake(path, &agents, &g, &err) != NB_OK || nb_bundle_open(path, 0, NULL, &nb, &err) != NB_OK ||
         nb_aa_open(nb, &ws, &err) != NB_OK) {
         ok(0, "unserved: setup (%s)", err.msg);

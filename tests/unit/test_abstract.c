@@ -451,7 +451,7 @@ static void test_errors(void)
     static const char map[] = "type octile\nheight 4\nwidth 5\nmap\n.....\n..@..\n.....\n.....\n";
     nbb_grid grid;
     nb_err err;
-    nbb_map_parse(map, sizeof map - 1, "e", &legend, &grid, &err);
+    nbb_map_parse(map, sizeof map - 1, "e", &legend, 1, &grid, &err);
     nbi_agentset agents;
     memset(&agents, 0, sizeof agents);
     agents.count = 1;

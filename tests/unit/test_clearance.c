@@ -212,7 +212,7 @@ static void bake_and_check(const char *map, const nbi_agentset *agents, int zlib
     nb_err err;
     nb_bundle *nb = NULL;
     const char *path = tu_path(tu_tmpdir(), "level.nbk");
-    nb_status st = nbb_map_read(map, &legend, &g, &err);
+    nb_status st = nbb_map_read(map, &legend, 1, &g, &err);
     if (st == NB_OK) {
         st = bake(path, agents, &g, zlib, &err);
         if (st == NB_OK)
@@ -341,7 +341,7 @@ static void fake_sections(const char *path, const char *map_path, const char *ag
     nb_err err;
     nbb_builder *b;
     nbb_agents_read(agents_path, &legend, &agents, &err);
-    nbb_map_read(map_path, &legend, &g, &err);
+    nbb_map_read(map_path, &legend, 1, &g, &err);
     nbb_builder_new(&b, &err);
     nbb_put_level(b, &legend, &agents, &g, 0, &err);
     nb_section_info in;

@@ -610,7 +610,7 @@ static void test_scenarios(void)
         nb_aa *ws = NULL;
         tu_swamp_agents(&agents, swamp, 3);
         const char *bpath = tu_path(tu_tmpdir(), "scen.nbk");
-        if (nbb_map_read(mapfile, &legend, &g, &err) != NB_OK ||
+        if (nbb_map_read(mapfile, &legend, 1, &g, &err) != NB_OK ||
             nbb_scen_read(scenfile, &scen, &err) != NB_OK ||
             tu_write_cleared(bpath, &legend, &agents, &g, 0, &err) != NB_OK ||
             nb_bundle_open(bpath, 0, NULL, &b, &err) != NB_OK || nb_aa_open(b, &ws, &err) != NB_OK) {

@@ -27,7 +27,7 @@ static nb_bundle *bake(const char *map, const nb_unit *u)
     nb_bundle *b = NULL;
     nbi_legend_default(&legend);
     const char *path = tu_path(tu_tmpdir(), map);
-    if (nbb_map_read(tu_src(tu_path("tests/data", map)), &legend, &g, &err) != NB_OK) {
+    if (nbb_map_read(tu_src(tu_path("tests/data", map)), &legend, 1, &g, &err) != NB_OK) {
         diag("%s", err.msg);
         return NULL;
     }

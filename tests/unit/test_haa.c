@@ -240,7 +240,7 @@ static void test_edges(void)
 {
     nbb_grid grid;
     nb_err err;
-    if (!ok(nbb_map_parse(tiny_map, strlen(tiny_map), "tiny", &legend, &grid, &err) == NB_OK,
+    if (!ok(nbb_map_parse(tiny_map, strlen(tiny_map), "tiny", &legend, 1, &grid, &err) == NB_OK,
             "the tiny map parses"))
         return;
     nbi_agentset agents;
@@ -445,7 +445,7 @@ static void test_paper_sample(void)
         const char *sp = tu_shared(rel);
         nbb_grid grid;
         nb_err err;
-        if (!mp || !sp || nbb_map_read(mp, &legend, &grid, &err) != NB_OK) {
+        if (!mp || !sp || nbb_map_read(mp, &legend, 1, &grid, &err) != NB_OK) {
             ok(0, "%s is there and reads", maps[m]);
             continue;
         }

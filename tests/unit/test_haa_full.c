@@ -48,7 +48,7 @@ int main(void)
             snprintf(rel, sizeof rel, "haa-bg/maps/bgmaps/%s/%.*s", set_dir[si], (int)(nl - 9), name);
             const char *mp = tu_shared(rel);
             nbb_grid grid;
-            if (!mp || nbb_map_read(mp, &legend, &grid, &err) != NB_OK) {
+            if (!mp || nbb_map_read(mp, &legend, 1, &grid, &err) != NB_OK) {
                 errors++;
                 continue;
             }

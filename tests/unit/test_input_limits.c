@@ -227,7 +227,7 @@ static void file_sizes(void)
         nbi_legend def;
         nbi_legend_default(&def);
         double t0 = now();
-        st = nbb_map_read(map, &def, &g, &err);
+        st = nbb_map_read(map, &def, 1, &g, &err);
         ok(st == NB_ERR_LIMIT && strstr(err.msg, "larger than 1024 MiB") && now() - t0 < 2.0,
            "a map of 1 GiB and a byte: refused at once (%s)", err.msg);
     }

@@ -1,6 +1,8 @@
 /* test_map.c: the MovingAI map reader: good maps (the sample, every shared
  * map, line endings, the size limit) and one test per kind of bad input,
- * asserting the message names file, line and column. */
+ * asserting the message names file, line and column; random maps read in
+ * bands of rows on 1, 2, 5 and 8 threads, every cell where the text put it
+ * and the first error in the text reported whatever the count. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,7 +12,7 @@ static nbi_legend legend;
 
 static nb_status parse(const char *text, nbb_grid *g, nb_err *err)
 {
-    return nbb_map_parse(text, strlen(text), "t.map", &legend, g, err);
+    return nbb_map_parse(text, strlen(text), "t.map", &legend, 1, g, err);
 }
 
 /* A bad map: the status, and the message must contain want. */
@@ -53,7 +55,7 @@ static void check_file(const char *path, const char *label)
     count_chars(text, want);
     nbb_grid g;
     nb_err err;
-    nb_status st = nbb_map_read(path, &legend, &g, &err);
+    nb_status st = nbb_map_read(path, &legend, 1, &g, &err);
     if (!ok(st == NB_OK, "%s: parses", label)) {
         diag("%s", err.msg);
         free(text);
@@ -141,10 +143,10 @@ int main(void)
     bad("type octile\nheight 1\nwidth 1\n", NB_ERR_SYNTAX, "t.map:4: the file ends before the header line 'map'",
         "header only");
 
-    nb_status st = nbb_map_read("/nonexistent/x.map", &legend, &g, &err);
+    nb_status st = nbb_map_read("/nonexistent/x.map", &legend, 1, &g, &err);
     ok(st == NB_ERR_IO, "a missing file is an I/O error");
     like(err.msg, "/nonexistent/x.map: cannot open: No such file", "and the message names it");
-    st = nbb_map_read(tu_src("data"), &legend, &g, &err);
+    st = nbb_map_read(tu_src("data"), &legend, 1, &g, &err);
     ok(st == NB_ERR_IO && strstr(err.msg, "is a directory"), "a directory is refused");
 
     /* The documented limit: 16384 cells a side; 8192 x 8192 in full. */
@@ -160,7 +162,7 @@ int main(void)
             p += side;
             *p++ = '\n';
         }
-        st = nbb_map_parse(big, (size_t)(p - big), "big.map", &legend, &g, &err);
+        st = nbb_map_parse(big, (size_t)(p - big), "big.map", &legend, 1, &g, &err);
         if (ok(st == NB_OK, "an 8192 x 8192 map parses")) {
             ok(g.cells[(size_t)7 * side] == 'T' && g.cells[(size_t)8 * side + side / 2] == '@' &&
                    g.cells[(size_t)side * side - 1] == '.',
@@ -169,11 +171,76 @@ int main(void)
         }
         n = snprintf(big, len, "type octile\nheight 1\nwidth 16384\nmap\n");
         memset(big + n, '.', 16384);
-        st = nbb_map_parse(big, (size_t)n + 16384, "wide.map", &legend, &g, &err);
+        st = nbb_map_parse(big, (size_t)n + 16384, "wide.map", &legend, 1, &g, &err);
         ok(st == NB_OK && g.width == 16384, "a 16384 x 1 map parses");
         if (st == NB_OK)
             nbb_grid_free(&g);
         free(big);
+    }
+
+    /* Random maps on threads: the cells the text was made from, and with
+     * bad rows the message of the first, on any number of threads. */
+    {
+        static const char chars[] = ".@TGSWO";
+        static const unsigned counts[] = {1, 2, 5, 8};
+        tu_rng r = {0x9e3779b97f4a7c15ull};
+        int cells_bad = 0, errors_bad = 0, maps = 0, refused = 0;
+        for (int t = 0; t < 60; t++) {
+            uint32_t w = 1 + tu_below(&r, 40), h = 1 + tu_below(&r, 400);
+            int crlf = tu_below(&r, 2);
+            size_t cap = 64 + (size_t)(w + 2) * h;
+            char *text = malloc(cap);
+            uint8_t *want = malloc((size_t)w * h);
+            int n = snprintf(text, cap, "type octile\nheight %u\nwidth %u\nmap\n", h, w);
+            char *p = text + n;
+            for (uint32_t y = 0; y < h; y++) {
+                for (uint32_t x = 0; x < w; x++)
+                    *p++ = (char)(want[(size_t)y * w + x] = (uint8_t)chars[tu_below(&r, 7)]);
+                if (crlf)
+                    *p++ = '\r';
+                *p++ = '\n';
+            }
+            size_t len = (size_t)(p - text);
+            /* Half the maps get two bad rows, the first one named. */
+            uint32_t bad1 = h, bad2 = h;
+            if (t % 2) {
+                bad1 = tu_below(&r, h);
+                bad2 = bad1 + tu_below(&r, h - bad1);
+                text[(size_t)n + (size_t)bad2 * (w + 1 + crlf) + tu_below(&r, w)] = 'x';
+                text[(size_t)n + (size_t)bad1 * (w + 1 + crlf) + tu_below(&r, w)] = '?';
+            }
+            char first[NB_ERR_MSG_MAX] = "";
+            for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+                nbb_grid pg;
+                nb_err perr;
+                nb_status pst = nbb_map_parse(text, len, "r.map", &legend, counts[k], &pg, &perr);
+                if (bad1 < h) {
+                    char line[32];
+                    snprintf(line, sizeof line, "r.map:%u:", bad1 + 5);
+                    refused += pst != NB_OK;
+                    if (k == 0)
+                        snprintf(first, sizeof first, "%s", pst != NB_OK ? perr.msg : "");
+                    errors_bad += pst == NB_OK || strncmp(perr.msg, line, strlen(line)) != 0 ||
+                                  !strstr(perr.msg, "'?'") || strcmp(perr.msg, first) != 0;
+                    if (pst == NB_OK)
+                        nbb_grid_free(&pg);
+                    continue;
+                }
+                maps++;
+                cells_bad += pst != NB_OK || pg.width != w || pg.height != h ||
+                             memcmp(pg.cells, want, (size_t)w * h) != 0;
+                if (pst == NB_OK)
+                    nbb_grid_free(&pg);
+            }
+            free(text);
+            free(want);
+        }
+        ok(cells_bad == 0 && maps > 0,
+           "random maps on 1, 2, 5 and 8 threads: every cell where the text put it (%d reads, %d "
+           "wrong)", maps, cells_bad);
+        ok(errors_bad == 0 && refused > 0,
+           "random maps with two bad rows: the first named, the same message on 1, 2, 5 and 8 "
+           "threads (%d refusals, %d wrong)", refused, errors_bad);
     }
 
     /* Every real map in the shared set. */

@@ -502,7 +502,7 @@ static void shared_maps(void)
         const char *p = tu_shared(rel);
         nbb_grid grid;
         nb_err err;
-        if (!p || nbb_map_read(p, &legend, &grid, &err) != NB_OK) {
+        if (!p || nbb_map_read(p, &legend, 1, &grid, &err) != NB_OK) {
             skip(1, "../shared/%s is not there", rel);
             continue;
         }

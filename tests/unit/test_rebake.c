@@ -306,7 +306,7 @@ static int read_level(const char *map, const char *agents, nbb_level *lv)
 {
     nb_err err;
     lv->legend = legend;
-    if (nbb_map_read(map, &legend, &lv->grid, &err) != NB_OK ||
+    if (nbb_map_read(map, &legend, 1, &lv->grid, &err) != NB_OK ||
         (agents ? nbb_agents_read(tu_src(agents), &legend, &lv->agents, &err)
                 : nbb_agents_default(&legend, &lv->agents, &err)) != NB_OK) {
         diag("%s: %s", map, err.msg);
@@ -526,7 +526,7 @@ int main(void)
     {
         nbb_grid tile, big;
         nb_err err;
-        if (nbb_map_read(tu_src("data/sample.map"), &legend, &tile, &err) != NB_OK) {
+        if (nbb_map_read(tu_src("data/sample.map"), &legend, 1, &tile, &err) != NB_OK) {
             printf("Bail out! %s\n", err.msg);
             return 1;
         }

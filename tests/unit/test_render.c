@@ -207,7 +207,7 @@ static void test_level(const char *name, const char *map, const char *agents_yam
     nb_err err;
     nbb_grid g;
     nbi_agentset agents;
-    if (nbb_map_read(map, &legend, &g, &err) != NB_OK ||
+    if (nbb_map_read(map, &legend, 1, &g, &err) != NB_OK ||
         nbb_agents_read(agents_yaml, &legend, &agents, &err) != NB_OK) {
         ok(0, "%s: read: %s", name, err.msg);
         return;
@@ -345,7 +345,7 @@ static void test_paths(void)
     nb_err err;
     nbb_grid g;
     nbi_agentset agents;
-    if (nbb_map_read(tu_src("data/sample.map"), &legend, &g, &err) != NB_OK ||
+    if (nbb_map_read(tu_src("data/sample.map"), &legend, 1, &g, &err) != NB_OK ||
         nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err) != NB_OK) {
         ok(0, "paths: read: %s", err.msg);
         return;
@@ -479,7 +479,7 @@ static void test_shared(void)
     nb_err err;
     nbb_grid g;
     nbi_agentset agents;
-    nbb_map_read(map, &legend, &g, &err);
+    nbb_map_read(map, &legend, 1, &g, &err);
     nbb_agents_read(tu_src("data/sample-agents.yaml"), &legend, &agents, &err);
     char bundle[4096];
     snprintf(bundle, sizeof bundle, "%s", tu_path(dir, "bg.nbk"));
@@ -700,7 +700,7 @@ static void test_units(void)
               bundle, none);
     nbb_grid g;
     nb_err err;
-    nbb_map_read(tu_src("data/sample.map"), &legend, &g, &err);
+    nbb_map_read(tu_src("data/sample.map"), &legend, 1, &g, &err);
     int formats = nbr_png_supported() ? 2 : 1;
     nbj *root = load_json(plan);
     ok(root != NULL, "units: the plan's JSON");

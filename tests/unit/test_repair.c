@@ -438,7 +438,7 @@ static void levels(int quality, const char *qname)
         snprintf(rel, sizeof rel, "maps/%s", maps[i]);
         const char *p = tu_shared(rel);
         nbb_grid grid;
-        if (!p || nbb_map_read(p, &legend, &grid, NULL) != NB_OK) {
+        if (!p || nbb_map_read(p, &legend, 1, &grid, NULL) != NB_OK) {
             skip(1, "../shared/%s is not there", rel);
             continue;
         }

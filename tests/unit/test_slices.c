@@ -190,7 +190,7 @@ static void aa_map(const char *mapfile, long every, tu_rng *rng, aa_tally *t)
     nb_aa *ws = NULL;
     const char *name = strrchr(mapfile, '/') ? strrchr(mapfile, '/') + 1 : mapfile;
     const char *bpath = tu_path(tu_tmpdir(), "scen.nbk");
-    if (nbb_map_read(mapfile, &legend, &grid, &err) != NB_OK ||
+    if (nbb_map_read(mapfile, &legend, 1, &grid, &err) != NB_OK ||
         nbb_agents_default(&legend, &agents, &err) != NB_OK ||
         nbb_scen_read(scenfile, &scen, &err) != NB_OK ||
         tu_write_cleared(bpath, &legend, &agents, &grid, 0, &err) != NB_OK ||

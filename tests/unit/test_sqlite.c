@@ -319,7 +319,7 @@ static void test_shared_maps(void)
             snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
             nbb_grid g;
             maps++;
-            if (nbb_map_read(path, &legend, &g, &err) != NB_OK) {
+            if (nbb_map_read(path, &legend, 1, &g, &err) != NB_OK) {
                 diag("%s", err.msg);
                 continue;
             }

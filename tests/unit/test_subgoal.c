@@ -611,7 +611,7 @@ static void test_real_weak(void)
         nb_aa *aa = NULL;
         nb_sg *sg = NULL;
         const char *path = tu_path(tu_tmpdir(), "sg-real.nbk");
-        if (!ok(nbb_map_read(map_path, &legend, &g, &err) == NB_OK, "%s: read", names[m]))
+        if (!ok(nbb_map_read(map_path, &legend, 1, &g, &err) == NB_OK, "%s: read", names[m]))
             continue;
         if (!ok(nbb_scen_read(scen_path, &scen, &err) == NB_OK &&
                     bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&

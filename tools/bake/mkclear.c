@@ -175,7 +175,7 @@ int main(int argc, char **argv)
 
     nbb_level *level;
     nb_err err;
-    nb_status st = nbb_level_read(legend_path, agents_path, map_path, &level, &err);
+    nb_status st = nbb_level_read(legend_path, agents_path, map_path, ro.threads, &level, &err);
     if (st != NB_OK)
         return nbc_fail_err(&err);
 

@@ -424,13 +424,9 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
         return st;
     size_t n = nbi_legend_encoded_size(legend);
     size_t m = agents ? nbi_agents_encoded_size(agents, legend->nterrains) : 0;
-    uint64_t cells = grid ? (uint64_t)grid->width * grid->height : 0;
-    size_t big = n > m ? n : m;
-    if (grid && NBI_MAP_HEADER + cells > big)
-        big = NBI_MAP_HEADER + (size_t)cells;
-    uint8_t *buf = malloc(big);
+    uint8_t *buf = malloc(n > m ? n : m);
     if (!buf)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu bytes", big);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu bytes", n > m ? n : m);
 
     memset(&in, 0, sizeof in);
     in.type = NB_SEC_LEGEND;
@@ -448,18 +444,25 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
         nbb_builder_remove(b, NB_SEC_AGENTS);
         st = nbb_builder_add(b, &in, buf, m, 0, err);
     }
+    free(buf);
     if (st == NB_OK && grid) {
+        /* The map is the biggest input: made in place and handed over, not
+         * copied again (a copy of 64 MB at 8192^2). */
+        size_t cells = (size_t)grid->width * grid->height;
+        uint8_t *map = malloc(NBI_MAP_HEADER + cells);
+        if (!map)
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %u x %u map", grid->width,
+                            grid->height);
         memset(&in, 0, sizeof in);
         in.type = NB_SEC_MAP;
         in.version = 1;
         in.param[0] = grid->width;
         in.param[1] = grid->height;
-        nbi_put32(buf, grid->width);
-        nbi_put32(buf + 4, grid->height);
-        memcpy(buf + NBI_MAP_HEADER, grid->cells, (size_t)cells);
+        nbi_put32(map, grid->width);
+        nbi_put32(map + 4, grid->height);
+        memcpy(map + NBI_MAP_HEADER, grid->cells, cells);
         nbb_builder_remove(b, NB_SEC_MAP);
-        st = nbb_builder_add(b, &in, buf, NBI_MAP_HEADER + (size_t)cells, compress, err);
+        st = nbb_builder_add_owned(b, &in, map, NBI_MAP_HEADER + cells, compress, err);
     }
-    free(buf);
     return st;
 }

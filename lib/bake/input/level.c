@@ -6,7 +6,8 @@
 #include "bake_int.h"
 
 nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
-                         nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid, nb_err *err)
+                         unsigned threads, nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid,
+                         nb_err *err)
 {
     nb_status st = legend_path ? nbb_legend_read(legend_path, legend, err)
                                : (nbi_legend_default(legend), NB_OK);
@@ -14,19 +15,19 @@ nb_status nbb_read_level(const char *legend_path, const char *agents_path, const
         st = agents_path ? nbb_agents_read(agents_path, legend, agents, err)
                          : nbb_agents_default(legend, agents, err);
     if (st == NB_OK && map_path)
-        st = nbb_map_read(map_path, legend, grid, err);
+        st = nbb_map_read(map_path, legend, threads, grid, err);
     return st;
 }
 
 nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
-                         nbb_level **out, nb_err *err)
+                         unsigned threads, nbb_level **out, nb_err *err)
 {
     *out = NULL;
     nbb_level *l = calloc(1, sizeof *l);
     if (!l)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
-    nb_status st = nbb_read_level(legend_path, agents_path, map_path, &l->legend, &l->agents,
-                                  &l->grid, err);
+    nb_status st = nbb_read_level(legend_path, agents_path, map_path, threads, &l->legend,
+                                  &l->agents, &l->grid, err);
     if (st != NB_OK) {
         nbb_level_free(l);
         return st;

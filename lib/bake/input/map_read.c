@@ -1,9 +1,18 @@
 /* map_read.c: the strict MovingAI map reader (formats/map.md).  Anything
- * unexpected is an error naming the file, line and column. */
+ * unexpected is an error naming the file, line and column.
+ *
+ * The header is read first; then one pass finds where each row starts,
+ * and bands of rows are checked and copied on the bake's threads
+ * (parallel.h): each band writes only its own cells, and the error of the
+ * lowest failing band is the first in the text, as one thread finds it. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bake_int.h"
+#include "parallel/parallel.h"
+
+/* Rows per unit of work on the threads. */
+#define ROWS_PER_BAND 64
 
 struct cursor {
     const char *buf, *name;
@@ -161,8 +170,72 @@ static nb_status size_line(struct cursor *c, uint32_t *h, uint32_t *w, nb_err *e
     return NB_OK;
 }
 
+/* A map's rows being read on threads. */
+typedef struct rows_job {
+    const struct cursor *c; /* at the first row */
+    const size_t *start;    /* [y]: where row y starts; [rows]: where the last one ends */
+    const nbi_legend *legend;
+    uint32_t w, rows;       /* rows: those the text holds, at most the height */
+    uint8_t *cells;
+} rows_job;
+
+/* Row y: exactly w characters of the legend. */
+static nb_status read_row(const rows_job *j, uint32_t y, nb_err *err)
+{
+    struct cursor c = *j->c;
+    c.pos = c.line_start = j->start[y];
+    c.line += y;
+    /* The row ends where the next starts, less its LF or CRLF. */
+    size_t end = j->start[y + 1];
+    if (end > c.pos && c.buf[end - 1] == '\n')
+        end--;
+    if (end > c.pos && c.buf[end - 1] == '\r')
+        end--;
+    const char *buf = c.buf;
+    const nbi_legend *legend = j->legend;
+    uint32_t w = j->w;
+    for (size_t i = c.pos; i < end; i++) {
+        unsigned char ch = (unsigned char)buf[i];
+        char shown[8];
+        if (i - c.pos == w)
+            return fail_at(&c, err, NB_ERR_SYNTAX, i,
+                           "row %u is longer than the width %u (%zu characters)", y, w, end - c.pos);
+        if (legend->code[ch] == NBI_CELL_INVALID) {
+            char known[NBI_CHARS_MAX + 1];
+            size_t k = 0;
+            for (unsigned q = '!'; q <= '~'; q++)
+                if (legend->code[q] != NBI_CELL_INVALID)
+                    known[k++] = (char)q;
+            known[k] = '\0';
+            return fail_at(&c, err, NB_ERR_SYNTAX, i,
+                           "character %s is not in the legend (it knows \"%s\")", show(ch, shown),
+                           known);
+        }
+        j->cells[(size_t)y * w + (i - c.pos)] = ch;
+    }
+    if (end - c.pos < w)
+        return fail_at(&c, err, NB_ERR_SYNTAX, end, "row %u has %zu characters, the width is %u", y,
+                       end - c.pos, w);
+    return NB_OK;
+}
+
+static nb_status read_band(void *ctx, size_t band, unsigned worker, nb_err *err)
+{
+    const rows_job *j = ctx;
+    uint32_t y0 = (uint32_t)band * ROWS_PER_BAND, y1 = y0 + ROWS_PER_BAND;
+    (void)worker;
+    if (y1 > j->rows)
+        y1 = j->rows;
+    for (uint32_t y = y0; y < y1; y++) {
+        nb_status st = read_row(j, y, err);
+        if (st != NB_OK)
+            return st;
+    }
+    return NB_OK;
+}
+
 nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi_legend *legend,
-                        nbb_grid *grid, nb_err *err)
+                        unsigned threads, nbb_grid *grid, nb_err *err)
 {
     struct cursor c = {buf, name, len, 0, 1, 0};
     uint32_t w = 0, h = 0;
@@ -173,53 +246,40 @@ nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi
         (st = header_line(&c, "map", NULL, err)) != NB_OK)
         return st;
     uint8_t *cells = malloc((size_t)w * h);
-    if (!cells)
+    size_t *start = malloc(((size_t)h + 1) * sizeof *start);
+    if (!cells || !start) {
+        free(cells);
+        free(start);
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", name, w, h);
-    for (uint32_t y = 0; y < h; y++) {
-        if (c.pos >= len) {
-            free(cells);
-            return nbi_fail(err, NB_ERR_SYNTAX, "%s:%lu: the map ends after %u of its %u rows", name,
-                            c.line, y, h);
-        }
-        size_t end = line_end(&c);
-        for (size_t i = c.pos; i < end; i++) {
-            unsigned char ch = (unsigned char)buf[i];
-            char shown[8];
-            if (i - c.pos == w) {
-                free(cells);
-                return fail_at(&c, err, NB_ERR_SYNTAX, i,
-                               "row %u is longer than the width %u (%zu characters)", y, w, end - c.pos);
-            }
-            if (legend->code[ch] == NBI_CELL_INVALID) {
-                char known[NBI_CHARS_MAX + 1];
-                size_t k = 0;
-                for (unsigned q = '!'; q <= '~'; q++)
-                    if (legend->code[q] != NBI_CELL_INVALID)
-                        known[k++] = (char)q;
-                known[k] = '\0';
-                free(cells);
-                return fail_at(&c, err, NB_ERR_SYNTAX, i,
-                               "character %s is not in the legend (it knows \"%s\")",
-                               show(ch, shown), known);
-            }
-            cells[(size_t)y * w + (i - c.pos)] = ch;
-        }
-        if (end - c.pos < w) {
-            free(cells);
-            return fail_at(&c, err, NB_ERR_SYNTAX, end, "row %u has %zu characters, the width is %u",
-                           y, end - c.pos, w);
-        }
-        next_line(&c);
     }
+    /* Where each row starts; the text after the rows found. */
+    struct cursor after = c;
+    uint32_t rows = 0;
+    while (rows < h && after.pos < len) {
+        start[rows++] = after.pos;
+        const char *nl = memchr(buf + after.pos, '\n', len - after.pos);
+        after.pos = nl ? (size_t)(nl - buf) + 1 : len;
+        after.line++;
+        after.line_start = after.pos;
+    }
+    start[rows] = after.pos;
+    rows_job j = {&c, start, legend, w, rows, cells};
+    st = nbb_par_for(threads, (rows + ROWS_PER_BAND - 1) / ROWS_PER_BAND, read_band, &j, err);
+    free(start);
+    if (st == NB_OK && rows < h)
+        st = nbi_fail(err, NB_ERR_SYNTAX, "%s:%lu: the map ends after %u of its %u rows", name,
+                      after.line, rows, h);
     /* Only empty lines may follow the last row. */
-    while (c.pos < len) {
-        size_t end = line_end(&c);
-        if (end != c.pos) {
-            free(cells);
-            return fail_at(&c, err, NB_ERR_SYNTAX, c.pos,
-                           "text after the %u rows that the header declares", h);
-        }
-        next_line(&c);
+    while (st == NB_OK && after.pos < len) {
+        size_t end = line_end(&after);
+        if (end != after.pos)
+            st = fail_at(&after, err, NB_ERR_SYNTAX, after.pos,
+                         "text after the %u rows that the header declares", h);
+        next_line(&after);
+    }
+    if (st != NB_OK) {
+        free(cells);
+        return st;
     }
     grid->width = w;
     grid->height = h;
@@ -227,14 +287,15 @@ nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi
     return NB_OK;
 }
 
-nb_status nbb_map_read(const char *path, const nbi_legend *legend, nbb_grid *grid, nb_err *err)
+nb_status nbb_map_read(const char *path, const nbi_legend *legend, unsigned threads, nbb_grid *grid,
+                       nb_err *err)
 {
     char *buf;
     size_t len;
     nb_status st = nbb_read_file(path, NBB_MAP_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;
-    st = nbb_map_parse(buf, len, nbb_input_name(path), legend, grid, err);
+    st = nbb_map_parse(buf, len, nbb_input_name(path), legend, threads, grid, err);
     free(buf);
     return st;
 }
