@@ -55,6 +55,9 @@ typedef struct nbb_builder nbb_builder;
 
 nb_status nbb_builder_new(nbb_builder **out, nb_err *err);
 void nbb_builder_free(nbb_builder *b);
+/* The threads the CRC-32 of a section added from now on is computed on (1
+ * when made; 0: the online CPUs); the bytes are the same for any count. */
+void nbb_builder_threads(nbb_builder *b, unsigned threads);
 /* Takes every section of an existing bundle, as stored (types this
  * library does not know included).  A missing file is not an error when
  * may_be_missing; a damaged one always is, so nothing is silently lost. */

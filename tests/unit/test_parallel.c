@@ -2,9 +2,12 @@
  * 8 threads, for random counts of units: every unit runs exactly once,
  * results joined in unit order are the bytes of one thread's; with random
  * units failing, the failure returned is the lowest failing unit's, every
- * unit below it has run and none has run twice. */
+ * unit below it has run and none has run twice.  The CRC-32 of random
+ * buffers of up to 6 MB in chunks on 1, 2, 5 and 8 threads (crc32_threads.c)
+ * against zlib's of the whole. */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <zlib.h>
 
 #include "parallel/parallel.h"
 #include "tap.h"
@@ -117,6 +120,23 @@ int main(void)
         free(w);
         job_free(&want);
     }
+    int crcs = 0, crcs_bad = 0;
+    for (int t = 0; t < 24; t++) {
+        size_t len = t < 4 ? (size_t)t * 1048576 : tu_below(&r, 6u << 20);
+        size_t skew = tu_below(&r, 8); /* not only aligned buffers */
+        uint8_t *buf = malloc(len + skew + 1);
+        for (size_t i = 0; i < len + skew; i++)
+            buf[i] = (uint8_t)tu_rand(&r);
+        uint32_t seed = (uint32_t)tu_rand(&r) * (t % 2);
+        uint32_t want = (uint32_t)crc32(seed, buf + skew, (uInt)len);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            crcs++;
+            crcs_bad += nbb_crc32_threads(seed, buf + skew, len, counts[c]) != want;
+        }
+        free(buf);
+    }
+    ok(crcs_bad == 0, "CRC-32 in chunks on 1, 2, 5 and 8 threads: zlib's of the whole buffer (%d "
+       "buffers of up to 6 MB, %d wrong)", crcs, crcs_bad);
     ok(joined_bad == 0, "units on 1, 2, 5 and 8 threads: each ran once, results joined in unit "
        "order are one thread's bytes (%d runs, %d wrong)", joined, joined_bad);
     ok(failed_bad == 0, "failing units on 1, 2, 5 and 8 threads: the lowest failure returned, "

@@ -309,6 +309,8 @@ int nbc_mkabstract_grid(int argc, char **argv)
             st = nbb_fail_errno(&err, "cannot touch", out);
     } else if (st == NB_OK) {
         st = nbb_builder_new(&w, &err);
+        if (st == NB_OK)
+            nbb_builder_threads(w, o.threads);
         for (size_t i = 0; st == NB_OK && i < nb_bundle_section_count(b); i++)
             st = nbb_builder_borrow(w, b, i, &err);
         if (st == NB_OK)

@@ -182,6 +182,8 @@ int main(int argc, char **argv)
     nbb_builder *b = NULL;
     nb_bundle *old = NULL;
     st = nbb_builder_new(&b, &err);
+    if (st == NB_OK)
+        nbb_builder_threads(b, ro.threads);
     /* The bundle there is updated: its sections are taken as stored (it
      * stays open until the new one is written). */
     if (st == NB_OK)

@@ -26,7 +26,6 @@
 
 #include "abstract/abstract_build.h"
 #include "abstract/alevels.h"
-#include "core/crc32.h"
 
 typedef struct lb_arc {
     uint64_t admit;    /* bit c: the arc admits class c (the classes below 64) */
@@ -908,7 +907,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
         h[NBI_AL_CLUSTER] = g.cluster;
         h[NBI_AL_NCAPS] = g.ncaps;
         h[NBI_AL_NSIZES] = g.nsizes;
-        h[NBI_AL_GRAPH_CRC] = nbi_crc32(0, graph, glen);
+        h[NBI_AL_GRAPH_CRC] = nbb_crc32_threads(0, graph, glen, threads);
         h[NBI_AL_GRAPH_NODES] = g.nnodes;
         h[NBI_AL_SPACING] = o->spacing;
         h[NBI_AL_SHARE] = o->share;

@@ -20,7 +20,7 @@
 #include <zlib.h>
 
 #include "bake_int.h"
-#include "core/crc32.h"
+#include "parallel/parallel.h"
 
 struct bsec {
     nb_section_info info;
@@ -32,6 +32,7 @@ struct nbb_builder {
     struct bsec *sec;
     size_t n, cap;
     unsigned minor; /* the highest minor version among loaded bundles */
+    unsigned threads; /* to checksum sections on */
 };
 
 nb_status nbb_builder_new(nbb_builder **out, nb_err *err)
@@ -40,8 +41,11 @@ nb_status nbb_builder_new(nbb_builder **out, nb_err *err)
     if (!*out)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a bundle builder");
     (*out)->minor = NB_FORMAT_MINOR;
+    (*out)->threads = 1;
     return NB_OK;
 }
+
+void nbb_builder_threads(nbb_builder *b, unsigned threads) { b->threads = threads; }
 
 void nbb_builder_free(nbb_builder *b)
 {
@@ -177,7 +181,7 @@ static nb_status add(nbb_builder *b, const nb_section_info *info, uint8_t *paylo
         stored = payload;
         in.size = len;
     }
-    in.crc = nbi_crc32(0, stored, (size_t)in.size);
+    in.crc = nbb_crc32_threads(0, stored, (size_t)in.size, b->threads);
     in.offset = 0;
     /* The name is NUL-padded on disk: clear what follows the terminator. */
     size_t nl = strlen(in.name);

@@ -1,5 +1,6 @@
-/* parallel.h: the bakes' units of work on threads (parallel.c), and the
- * arenas their results live in (arena.c).
+/* parallel.h: the bakes' units of work on threads (parallel.c), the
+ * arenas their results live in (arena.c), and CRC-32 on threads
+ * (crc32_threads.c).
  *
  * mkclear and mkabstract cut a bake into units whose results do not
  * depend on one another: bands of rows for clearance and components,
@@ -31,6 +32,10 @@ nb_status nbb_par_for(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx, nb_
  * the caller's thread alone (a callback need not be thread-safe). */
 nb_status nbb_par_for_progress(unsigned threads, size_t n, nbb_unit_fn fn, void *ctx,
                                const nbb_progress_part *progress, nb_err *err);
+
+/* zlib's crc32(crc, p, len), chunks of the buffer on up to threads threads
+ * (crc32_threads.c). */
+uint32_t nbb_crc32_threads(uint32_t crc, const void *p, size_t len, unsigned threads);
 
 /* An arena: many small blocks that live as long as the arena, carved from
  * large chunks, so that a unit's results (a cluster's nodes and edges) cost
