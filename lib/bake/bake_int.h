@@ -175,6 +175,22 @@ nb_status nbb_acosts_bake(const nbb_acosts_source *src, const uint8_t *graph, si
                           nb_capability cap, uint32_t size, const double *cost, uint32_t index,
                           uint8_t **payload, size_t *len, nb_err *err);
 
+/* ---- a new file written through a mapping (bundle/write_mapped.c) ---- */
+
+/* len bytes at p to go at offset at of a file. */
+typedef struct nbb_span {
+    uint64_t at;
+    const uint8_t *p;
+    size_t len;
+} nbb_span;
+/* Makes the empty file fd size bytes long, its blocks reserved, and copies
+ * the spans (ascending, apart) into it mapped, chunks of it on up to
+ * threads threads; zeros between.  *done is 1 when written, 0 when the
+ * file could not be reserved or mapped (the caller writes it); a full disk
+ * is an error naming path. */
+nb_status nbb_write_mapped(int fd, uint64_t size, const nbb_span *s, size_t n, unsigned threads,
+                           const char *path, int *done, nb_err *err);
+
 /* ---- writing files atomically (bundle/tempfile.c) ---- */
 
 /* A temporary file for writing a file atomically: termination signals are

@@ -4,11 +4,14 @@
  * units failing, the failure returned is the lowest failing unit's, every
  * unit below it has run and none has run twice.  The CRC-32 of random
  * buffers of up to 6 MB in chunks on 1, 2, 5 and 8 threads (crc32_threads.c)
- * against zlib's of the whole. */
+ * against zlib's of the whole.  Bundles of random sections written through a
+ * mapping on 1, 2, 5 and 8 threads (write_mapped.c): the builder's image,
+ * which is put together in memory in one go. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <zlib.h>
 
+#include "bake.h"
 #include "parallel/parallel.h"
 #include "tap.h"
 #include "testutil.h"
@@ -137,6 +140,40 @@ int main(void)
     }
     ok(crcs_bad == 0, "CRC-32 in chunks on 1, 2, 5 and 8 threads: zlib's of the whole buffer (%d "
        "buffers of up to 6 MB, %d wrong)", crcs, crcs_bad);
+    int written = 0, written_bad = 0;
+    for (int t = 0; t < 6; t++) {
+        nbb_builder *b;
+        nb_err err;
+        nbb_builder_new(&b, &err);
+        for (int k = 0; k < 5; k++) {
+            size_t len = tu_below(&r, 4) ? tu_below(&r, 5u << 20) : tu_below(&r, 100);
+            uint8_t *p = malloc(len ? len : 1);
+            for (size_t i = 0; i < len; i++)
+                p[i] = (uint8_t)tu_rand(&r);
+            nb_section_info in;
+            memset(&in, 0, sizeof in);
+            in.type = NB_SEC_MODEL;
+            in.version = 1;
+            snprintf(in.name, sizeof in.name, "m%d", k);
+            nbb_builder_add_owned(b, &in, p, len, 0, &err);
+        }
+        uint8_t *image;
+        size_t ilen;
+        nbb_builder_image(b, &image, &ilen, &err);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            const char *path = tu_path(tu_tmpdir(), "mapped.nbk");
+            nbb_builder_threads(b, counts[c]);
+            size_t flen = 0;
+            char *file = nbb_builder_write(b, path, &err) == NB_OK ? tu_read(path, &flen) : NULL;
+            written++;
+            written_bad += !file || flen != ilen || memcmp(file, image, ilen) != 0;
+            free(file);
+        }
+        free(image);
+        nbb_builder_free(b);
+    }
+    ok(written_bad == 0, "bundles of random sections written on 1, 2, 5 and 8 threads: the "
+       "builder's image (%d files, %d wrong)", written, written_bad);
     ok(joined_bad == 0, "units on 1, 2, 5 and 8 threads: each ran once, results joined in unit "
        "order are one thread's bytes (%d runs, %d wrong)", joined, joined_bad);
     ok(failed_bad == 0, "failing units on 1, 2, 5 and 8 threads: the lowest failure returned, "

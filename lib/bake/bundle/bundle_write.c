@@ -306,8 +306,9 @@ static nb_status lay_out(nbb_builder *b, uint8_t **head, uint64_t *file_size, nb
     return NB_OK;
 }
 
-/* Header, table and sections, in file order. */
-static nb_status write_bundle(nbb_builder *b, int fd, const char *path, nb_err *err)
+/* Header, table and sections, in file order; into a new file (mapped)
+ * through a mapping on the builder's threads, when it has more than one. */
+static nb_status write_bundle(nbb_builder *b, int fd, int mapped, const char *path, nb_err *err)
 {
     uint8_t *head;
     uint64_t file_size;
@@ -315,6 +316,22 @@ static nb_status write_bundle(nbb_builder *b, int fd, const char *path, nb_err *
     if (st != NB_OK)
         return st;
     uint64_t at = NBI_HEADER_SIZE + (uint64_t)b->n * NBI_ENTRY_SIZE;
+    nbb_span *span = mapped && nbb_threads_resolve(b->threads) > 1
+                         ? malloc((b->n + 1) * sizeof *span)
+                         : NULL;
+    if (span) {
+        span[0] = (nbb_span){0, head, (size_t)at};
+        for (size_t i = 0; i < b->n; i++)
+            span[i + 1] = (nbb_span){b->sec[i].info.offset, b->sec[i].stored,
+                                     (size_t)b->sec[i].info.size};
+        int done;
+        st = nbb_write_mapped(fd, file_size, span, b->n + 1, b->threads, path, &done, err);
+        free(span);
+        if (st != NB_OK || done) {
+            free(head);
+            return st;
+        }
+    }
     st = write_all(fd, head, (size_t)at, path, err);
     free(head);
     for (size_t i = 0; i < b->n && st == NB_OK; i++) {
@@ -365,12 +382,12 @@ nbb_format nbb_format_for_path(const char *path)
 static nb_status write_binary(nbb_builder *b, const char *path, nb_err *err)
 {
     if (strcmp(path, "-") == 0)
-        return write_bundle(b, STDOUT_FILENO, "(standard output)", err);
+        return write_bundle(b, STDOUT_FILENO, 0, "(standard output)", err);
     nbb_tempfile t;
     nb_status st = nbb_tempfile_create(&t, path, err);
     if (st != NB_OK)
         return st;
-    st = write_bundle(b, t.fd, t.tmp, err);
+    st = write_bundle(b, t.fd, 1, t.tmp, err);
     return nbb_tempfile_finish(&t, st, err);
 }
 
