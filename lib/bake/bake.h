@@ -46,6 +46,10 @@ void nbb_progress_part_fn(void *part, double f);
 /* Reads a whole file ("-" for standard input) into a NUL-terminated
  * buffer of at most limit bytes (free() it). */
 nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len, nb_err *err);
+/* The same, a regular file read in chunks on up to threads threads (0: the
+ * online CPUs). */
+nb_status nbb_read_file_threads(const char *path, size_t limit, unsigned threads, char **buf,
+                                size_t *len, nb_err *err);
 /* The name errors give an input: the path, or "(standard input)" for "-". */
 const char *nbb_input_name(const char *path);
 

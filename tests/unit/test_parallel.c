@@ -6,7 +6,8 @@
  * buffers of up to 6 MB in chunks on 1, 2, 5 and 8 threads (crc32_threads.c)
  * against zlib's of the whole.  Bundles of random sections written through a
  * mapping on 1, 2, 5 and 8 threads (write_mapped.c): the builder's image,
- * which is put together in memory in one go. */
+ * which is put together in memory in one go.  Random files of up to 10 MB
+ * read in chunks on 1, 2, 5 and 8 threads (readfile.c): their bytes. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <zlib.h>
@@ -174,6 +175,28 @@ int main(void)
     }
     ok(written_bad == 0, "bundles of random sections written on 1, 2, 5 and 8 threads: the "
        "builder's image (%d files, %d wrong)", written, written_bad);
+    int reads = 0, reads_bad = 0;
+    for (int t = 0; t < 8; t++) {
+        size_t len = t == 0 ? 0 : t == 1 ? 4u << 20 : tu_below(&r, 10u << 20);
+        char *data = malloc(len + 1);
+        for (size_t i = 0; i < len; i++)
+            data[i] = (char)tu_rand(&r);
+        const char *path = tu_path(tu_tmpdir(), "read.bin");
+        tu_write(path, data, len);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            char *got = NULL;
+            size_t glen = 0;
+            nb_err err;
+            nb_status st =
+                nbb_read_file_threads(path, (size_t)1 << 30, counts[c], &got, &glen, &err);
+            reads++;
+            reads_bad += st != NB_OK || glen != len || memcmp(got, data, len) != 0 || got[len];
+            free(got);
+        }
+        free(data);
+    }
+    ok(reads_bad == 0, "files of up to 10 MB read in chunks on 1, 2, 5 and 8 threads: their bytes "
+       "(%d reads, %d wrong)", reads, reads_bad);
     ok(joined_bad == 0, "units on 1, 2, 5 and 8 threads: each ran once, results joined in unit "
        "order are one thread's bytes (%d runs, %d wrong)", joined, joined_bad);
     ok(failed_bad == 0, "failing units on 1, 2, 5 and 8 threads: the lowest failure returned, "

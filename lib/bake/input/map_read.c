@@ -292,7 +292,7 @@ nb_status nbb_map_read(const char *path, const nbi_legend *legend, unsigned thre
 {
     char *buf;
     size_t len;
-    nb_status st = nbb_read_file(path, NBB_MAP_FILE_MAX, &buf, &len, err);
+    nb_status st = nbb_read_file_threads(path, NBB_MAP_FILE_MAX, threads, &buf, &len, err);
     if (st != NB_OK)
         return st;
     st = nbb_map_parse(buf, len, nbb_input_name(path), legend, threads, grid, err);

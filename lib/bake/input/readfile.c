@@ -1,4 +1,7 @@
-/* readfile.c: whole input files into memory, standard input included. */
+/* readfile.c: whole input files into memory, standard input included.
+ * A regular file's known size is read in chunks on the bake's threads
+ * (parallel.h): the kernel's copy of a 64 MB map (8192^2) was a fifth of
+ * mkclear -j 2, on one thread. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +10,7 @@
 #include <unistd.h>
 
 #include "bake_int.h"
+#include "parallel/parallel.h"
 
 const char *nbb_input_name(const char *path)
 {
@@ -39,7 +43,66 @@ static ssize_t read_some(int fd, void *p, size_t n)
     return r;
 }
 
+/* Bytes of a file a unit. */
+#define CHUNK ((size_t)4 << 20)
+
+typedef struct read_job {
+    int fd;
+    const char *name;
+    char *p;
+    size_t size;
+    size_t *got; /* [chunk]: bytes read before the end of the file */
+} read_job;
+
+static nb_status read_chunk(void *ctx, size_t k, unsigned worker, nb_err *err)
+{
+    read_job *j = ctx;
+    size_t at = k * CHUNK, n = j->size - at < CHUNK ? j->size - at : CHUNK, got = 0;
+    (void)worker;
+    while (got < n) {
+        ssize_t r = pread(j->fd, j->p + at + got, n - got, (off_t)(at + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return nbi_fail_errno(err, "read error", j->name);
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    j->got[k] = got;
+    return NB_OK;
+}
+
+/* The first size bytes of the regular file fd into p, chunks on threads;
+ * the bytes read up to the first short chunk (the file shrank) in *n, and
+ * the file's offset put there. */
+static nb_status read_chunks(int fd, const char *name, char *p, size_t size, unsigned threads,
+                             size_t *n, nb_err *err)
+{
+    size_t chunks = (size + CHUNK - 1) / CHUNK;
+    read_job j = {fd, name, p, size, calloc(chunks ? chunks : 1, sizeof *j.got)};
+    if (!j.got)
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", name);
+    nb_status st = nbb_par_for(threads, chunks, read_chunk, &j, err);
+    *n = 0;
+    for (size_t k = 0; k < chunks && st == NB_OK; k++) {
+        *n += j.got[k];
+        if (j.got[k] < CHUNK)
+            break;
+    }
+    free(j.got);
+    if (st == NB_OK && lseek(fd, (off_t)*n, SEEK_SET) < 0)
+        st = nbi_fail_errno(err, "read error", name);
+    return st;
+}
+
 nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len, nb_err *err)
+{
+    return nbb_read_file_threads(path, limit, 1, buf, len, err);
+}
+
+nb_status nbb_read_file_threads(const char *path, size_t limit, unsigned threads, char **buf,
+                                size_t *len, nb_err *err)
 {
     int is_stdin = strcmp(path, "-") == 0;
     const char *name = nbb_input_name(path);
@@ -60,10 +123,17 @@ nb_status nbb_read_file(const char *path, size_t limit, char **buf, size_t *len,
             close(fd);
         return st;
     }
+    /* A regular file is read at its size (and on after it, should it have
+     * grown); anything else from a small buffer that doubles. */
+    size_t size = known && S_ISREG(sb.st_mode) ? (size_t)sb.st_size : 0;
     size_t cap = limit < ((size_t)1 << 14) ? limit : (size_t)1 << 14, n = 0;
+    if (size >= cap)
+        cap = size < limit ? size + 1 : limit;
     char *p = malloc(cap + 1);
     if (!p)
         st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", name);
+    else if (size)
+        st = read_chunks(fd, name, p, size, threads, &n, err);
     while (st == NB_OK) {
         if (n == cap && cap >= limit) {
             /* Full: one byte more says whether the input goes on. */
