@@ -85,6 +85,17 @@ status mkabstract -v --paths "$tmp/b.nbk" -o "$tmp/a.nbk"
 like "  the old graph brought up to date" "$err" "brought up to date:"
 ok "  the bytes of a whole build" sh -c "mkabstract -q --paths '$tmp/b.nbk' -o '$tmp/c.nbk' && cmp '$tmp/a.nbk' '$tmp/c.nbk'"
 
+# Levels above the graph with landmarks: mkclear's update of a level bakes them again with the
+# options their header holds, the bytes of a whole bake with those options.
+rm -f "$tmp/l1.nbk" "$tmp/l2.nbk"
+ok "levels and landmarks baked, then the level edited by mkclear" sh -c "mkclear -q --agents '$agents' '$map' -o '$tmp/l1.nbk' &&
+  mkabstract -q --paths -c 5 --levels 3 --level-factor 2 --landmarks 4 '$tmp/l1.nbk' &&
+  mkclear -q --agents '$agents' '$tmp/edited.map' -o '$tmp/l1.nbk'"
+ok "  the bytes of a whole bake of the edited level" sh -c "mkclear -q --agents '$agents' '$tmp/edited.map' -o '$tmp/l2.nbk' &&
+  mkabstract -q --paths -c 5 --levels 3 --level-factor 2 --landmarks 4 '$tmp/l2.nbk' && cmp '$tmp/l1.nbk' '$tmp/l2.nbk'"
+ok "  other landmarks: the levels baked again" sh -c "mkabstract -q --paths -c 5 --levels 3 --level-factor 2 --landmarks 6 '$tmp/l2.nbk' && ! cmp -s '$tmp/l1.nbk' '$tmp/l2.nbk'"
+ok "  and back: the same bytes" sh -c "mkabstract -q --paths -c 5 --levels 3 --level-factor 2 --landmarks 4 '$tmp/l2.nbk' && cmp '$tmp/l1.nbk' '$tmp/l2.nbk'"
+
 # An abstract section that is no graph this library reads (a hand-made
 # one) cannot be brought up to date: it goes, with a message.
 rm -f "$tmp/h.nbk"
