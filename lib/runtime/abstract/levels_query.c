@@ -301,6 +301,17 @@ static double top_h(const nb_haa *ws, uint32_t v, nb_cell gc)
     return h;
 }
 
+/* Level k's node v reached at cost ng from `from` by `how`, its heuristic computed only when
+ * its cost changes; 0 when the search has ended. */
+static int top_reach(nb_haa *ws, uint32_t v, double ng, uint32_t from, uint32_t how, nb_cell gc)
+{
+    nbi_asearch *as = &ws->lq->as;
+    uint32_t sl = nbi_asearch_reach(as, v, ng, from, how);
+    if (sl == NBI_POOL_NONE)
+        return as->end == NBI_AS_RUNNING;
+    return nbi_asearch_queue(as, sl, top_h(ws, v, gc));
+}
+
 int nbi_haa_levels_begin(nb_haa *ws, uint32_t k)
 {
     nbi_levels_ws *lq = ws->lq;
@@ -343,14 +354,11 @@ uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget)
             as->end = NBI_AS_FOUND;
             break;
         }
-        /* The heuristic is computed only for a node whose cost the step changes. */
         if (u == S) {
             uint32_t first, n = nbi_lv_nodes(L, k, ks, &first);
             for (uint32_t v = first; v < first + n; v++) {
                 uint32_t s = ls_settled(&lq->ins[0][k], nbi_lv_id(L, k, v));
-                uint32_t sl = s == NONE ? NONE : nbi_asearch_reach(as, v, lq->ins[0][k].g[s], S, NBI_VIA_START);
-                if (as->end != NBI_AS_RUNNING ||
-                    (sl != NONE && !nbi_asearch_queue(as, sl, top_h(ws, v, gc))))
+                if (s != NONE && !top_reach(ws, v, lq->ins[0][k].g[s], S, NBI_VIA_START, gc))
                     return done;
             }
             continue;
@@ -362,9 +370,7 @@ uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget)
                 continue;
             uint32_t v = nbi_lv_to(L, k, a), card, diag;
             nbi_lv_w(L, k, a, &card, &diag);
-            uint32_t sl = nbi_asearch_reach(as, v, gu + nbi_steps_length(card, diag), u, a);
-            if (as->end != NBI_AS_RUNNING ||
-                (sl != NONE && !nbi_asearch_queue(as, sl, top_h(ws, v, gc))))
+            if (!top_reach(ws, v, gu + nbi_steps_length(card, diag), u, a, gc))
                 return done;
         }
         nb_cell uc = key_cell(ws, u);
