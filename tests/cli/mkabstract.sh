@@ -19,6 +19,9 @@ status mkabstract a.nbk b.nbk; is "two bundles: exit 2" "$rc" 2
 status mkabstract --cluster-size 0 a.nbk; is "cluster size 0: exit 2" "$rc" 2
 like "named, with the range" "$err" "--cluster-size: '0' is not a whole number from 1 to 255"
 status mkabstract -c 256 a.nbk; is "cluster size 256: exit 2" "$rc" 2
+status mkabstract --landmarks 17 a.nbk; is "17 landmarks: exit 2" "$rc" 2
+like "named, with the range" "$err" "--landmarks: '17' is not a whole number from 0 to 16"
+status mkabstract --landmarks x a.nbk; is "landmarks not a number: exit 2" "$rc" 2
 status mkabstract --quality best a.nbk; is "unknown quality: exit 2" "$rc" 2
 like "named" "$err" "--quality: 'best' is not one of the choices"
 status mkabstract --placement left a.nbk; is "unknown placement: exit 2" "$rc" 2
