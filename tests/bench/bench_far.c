@@ -77,8 +77,9 @@ int main(int argc, char **argv)
     printf("%s: %ld x %ld, agent %s; nb_bundle_open %.0f us, the first nb_haa_open %.0f us "
            "(checks the graph and its levels); %d repeats\n\n",
            path, w, h, a->name, (t1 - t0) * 1e6, (t2 - t1) * 1e6, n);
-    printf("| query | flags | level | expanded | length | cells | first us | least us | median us "
-           "| mean us |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("| query | flags | level | expanded: insert / search / refine | abstract nodes | length "
+           "| cells | first us | least us | median us | mean us |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     double *ts = malloc((size_t)n * sizeof *ts);
     struct {
         const char *what;
@@ -111,9 +112,12 @@ int main(int argc, char **argv)
                     ts[i - 1] = us, sum += us;
             }
             qsort(ts, (size_t)n, sizeof *ts, cmp_double);
-            printf("| %s | %s | %u | %llu | %.2f | %zu | %.0f | %.0f | %.0f | %.0f |\n", qs[k].what,
-                   flags ? "straightened" : "refined", r.level, (unsigned long long)r.expanded,
-                   r.length, r.path_len, first, ts[0], ts[n / 2], sum / n);
+            printf("| %s | %s | %u | %llu / %llu / %llu | %zu | %.2f | %zu | %.0f | %.0f | %.0f | "
+                   "%.0f |\n",
+                   qs[k].what, flags ? "straightened" : "refined", r.level,
+                   (unsigned long long)r.expanded_insert, (unsigned long long)r.expanded_search,
+                   (unsigned long long)r.expanded_refine, r.abstract_len, r.length, r.path_len,
+                   first, ts[0], ts[n / 2], sum / n);
         }
     free(ts);
     nb_haa_close(ws);

@@ -1,17 +1,20 @@
 /* test_straighten.c: HAA*'s straightening (nbi_straighten, square_smooth.c)
- * against the same greedy written here from its definition, on random
+ * against the same search written here from its definition, on random
  * levels of two terrains for agents of sizes 1 to 3, both corner rules,
  * with and without an overlay of blocked rectangles: the cell paths of
  * Annotated A* between random standable cells, straightened both ways,
- * must be the same cells.  The definition: from the anchor (the first
- * cell), a cell is skipped while the octile walk from the anchor to the
- * cell after it is a path the agent may walk, each of its steps allowed
- * (brute_step_ok, on the map with the overlay's cells made walls); else the
- * walk to the cell is written and the cell becomes the anchor.  The walk
- * from a to b takes T = max(|dx|, |dy|) steps, of which T - min(|dx|, |dy|)
- * cardinal: step k is cardinal when floor(((k + 1) c + T / 2) / T) differs
- * from floor((k c + T / 2) / T).  The library computes that by a running
- * remainder and reads the layer by a moving index; this file divides. */
+ * must be the same cells, every step of them one the agent may take
+ * (brute_step_ok, on the map with the overlay's cells made walls) and no
+ * more of them than the path had.  The definition: from the anchor p[i]
+ * (first p[0]), the walks to p[lo + 1], p[lo + 2], p[lo + 4] ... (lo = i + 1
+ * at first, each valid probe becoming lo, the last probe p[n - 1]) until
+ * one is not a walk the agent may take, then halving between lo and that
+ * probe; the walk to p[lo] is written and p[lo] becomes the anchor.  The
+ * walk from a to b takes T = max(|dx|, |dy|) steps, of which
+ * T - min(|dx|, |dy|) cardinal: step k is cardinal when
+ * floor(((k + 1) c + T / 2) / T) differs from floor((k c + T / 2) / T).
+ * The library computes that by a running remainder and reads the layer by
+ * a moving index; this file divides and asks brute_step_ok. */
 #include <stdlib.h>
 
 #include "abstract/abstract.h"
@@ -58,20 +61,45 @@ static size_t ref_straighten(const nbb_grid *g, nb_capability cap, unsigned size
             out[i] = p[i];
         return n;
     }
-    nb_cell anchor = p[0];
     size_t m = 1;
     out[0] = p[0];
-    for (size_t i = 1; i < n; i++) {
-        if (i + 1 < n && ref_walk(g, cap, size, rule, anchor, p[i + 1], NULL))
-            continue;
-        long T = labs((long)p[i].x - anchor.x) > labs((long)p[i].y - anchor.y)
-                     ? labs((long)p[i].x - anchor.x)
-                     : labs((long)p[i].y - anchor.y);
-        ref_walk(g, cap, size, rule, anchor, p[i], out + m);
+    for (size_t i = 0; i + 1 < n;) {
+        nb_cell anchor = p[i];
+        size_t lo = i + 1, hi = 0; /* hi 0: no invalid probe yet */
+        for (size_t step = 1; !hi && lo + 1 < n; step *= 2) {
+            size_t c = lo + step < n - 1 ? lo + step : n - 1;
+            if (ref_walk(g, cap, size, rule, anchor, p[c], NULL))
+                lo = c;
+            else
+                hi = c;
+        }
+        while (hi && hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ref_walk(g, cap, size, rule, anchor, p[mid], NULL))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        long T = labs((long)p[lo].x - anchor.x) > labs((long)p[lo].y - anchor.y)
+                     ? labs((long)p[lo].x - anchor.x)
+                     : labs((long)p[lo].y - anchor.y);
+        ref_walk(g, cap, size, rule, anchor, p[lo], out + m);
         m += (size_t)T;
-        anchor = p[i];
+        i = lo;
     }
     return m;
+}
+
+/* 1 when every step of p[0..n) is one the agent may take. */
+static int steps_ok(const nbb_grid *g, nb_capability cap, unsigned size, enum brute_corner rule,
+                    const nb_cell *p, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (labs((long)p[i].x - p[i - 1].x) > 1 || labs((long)p[i].y - p[i - 1].y) > 1 ||
+            (p[i].x == p[i - 1].x && p[i].y == p[i - 1].y) ||
+            !brute_step_ok(&legend, g, cap, size, rule, p[i - 1].x, p[i - 1].y, p[i].x, p[i].y))
+            return 0;
+    return 1;
 }
 
 static void one_level(tu_rng *rng, int k)
@@ -149,7 +177,9 @@ static void one_level(tu_rng *rng, int k)
         size_t m = ref_straighten(&e, cap, aq.size, rule, p, n, want);
         size_t got = nbi_straighten(&l, ov, aq.size, q % 2 ? NBI_CORNER_WEAK : NBI_CORNER_STRICT,
                                     p, n);
-        int this = got == m && memcmp(p, want, m * sizeof *p) == 0;
+        int this = got == m && memcmp(p, want, m * sizeof *p) == 0 && got <= n &&
+                   steps_ok(&e, cap, aq.size, rule, p, got) && p[0].x == aq.start.x &&
+                   p[0].y == aq.start.y && p[got - 1].x == aq.goal.x && p[got - 1].y == aq.goal.y;
         if (!this && same)
             diag("level %d: (%d,%d)->(%d,%d) size %u %s: %zu cells straightened, %zu by the "
                  "definition",
@@ -163,7 +193,7 @@ static void one_level(tu_rng *rng, int k)
     }
     ok(same && paths >= 20,
        "level %d: %ux%u%s: %d Annotated A* paths (%zu cells), sizes 1 to 3, both corner rules, "
-       "straightened as the definition says",
+       "straightened as the definition says, every step allowed",
        k, w, h, ov ? ", an overlay" : "", paths, cells);
     free(e.cells);
     nb_overlay_close(ov);

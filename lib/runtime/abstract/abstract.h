@@ -234,11 +234,11 @@ int nbi_square_walkable(const nbi_layer *l, const nb_overlay *ov, uint32_t size,
  * waypoints kept (the ends always are). */
 size_t nbi_square_smooth(const nbi_layer *l, const nb_overlay *ov, uint32_t size, nb_cell *p,
                          size_t n);
-/* Straightens the cell path p[0..n) in place: greedily, as the smoothing
- * does, each run of cells is replaced by the octile walk nearest the
- * straight line between its ends wherever that walk is valid for the
- * agent (standable cells, corner rule).  The result is a cell path no
- * longer than p; returns its count. */
+/* Straightens the cell path p[0..n) in place: from each anchor, the
+ * farthest cell of p found by galloping then halving to which the octile
+ * walk nearest the straight line is valid for the agent (standable cells,
+ * corner rule) replaces the run of cells up to it, and becomes the next
+ * anchor.  The result is a cell path no longer than p; returns its count. */
 size_t nbi_straighten(const nbi_layer *l, const nb_overlay *ov, uint32_t size, int corner,
                       nb_cell *p, size_t n);
 /* Sum of the straight segments' lengths. */

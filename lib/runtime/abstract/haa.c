@@ -609,11 +609,37 @@ static nb_status no_memory(nb_haa *ws, nb_err *err)
  * appending their cells to the path; a cluster A* takes at most *budget expansions (charged to
  * res and *budget; budget NULL: no limit).  Returns NB_OK with ws->refine_k at the step left
  * under way (== until when all are done). */
+/* Asks for what refining the abstract step anodes[k] -> anodes[k - 1] will
+ * read of a stored path: when near is 0 the arc's path offset and its first
+ * node's cell, when 1 the moves themselves (whose place is that offset).
+ * Each lies far from the last step's in a big graph; asked for some steps
+ * ahead, they are there when the step comes. */
+static inline NBP_ALWAYS_INLINE void prefetch_step(const nb_haa *ws, size_t k, int near)
+{
+    const nbi_agraph *g = &ws->g;
+    uint32_t u = ws->anodes[k], a = ws->avia[k - 1];
+    if (!g->arc_path || u >= g->nnodes || a >= 2 * (size_t)g->nedges)
+        return;
+    if (!near) {
+        NBP_PREFETCH(g->arc_path + 4 * (size_t)a);
+        NBP_PREFETCH(g->node_xy + 4 * (size_t)u);
+        return;
+    }
+    uint32_t off = nbi_u32at(g->arc_path, a);
+    if (off / 2 < g->path_bytes)
+        NBP_PREFETCH(g->moves + off / 2);
+}
+
 static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
 {
     nb_haa_result *res = &ws->res;
+    enum { AHEAD = 8 };
     while (ws->refine_k > until) {
         size_t k = ws->refine_k;
+        if (k > 2 * AHEAD)
+            prefetch_step(ws, k - 2 * AHEAD, 0);
+        if (k > AHEAD)
+            prefetch_step(ws, k - AHEAD, 1);
         int reverse, pending;
         size_t n = step_cells(ws, ws->anodes[k], ws->anodes[k - 1], ws->avia[k - 1], &reverse,
                               &pending);
