@@ -124,6 +124,7 @@ struct nb_haa {
     nbi_alevels lv;
     int has_levels;
     uint32_t max_levels; /* nb_haa_set_levels */
+    int every_arc;       /* tests: the search above level 1 tries every arc (levels_query.c) */
     nbi_levels_ws *lq;
     /* The query under way. */
     int phase;

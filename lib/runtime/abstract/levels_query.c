@@ -328,6 +328,20 @@ int nbi_haa_levels_begin(nb_haa *ws, uint32_t k)
     return as->end == NBI_AS_RUNNING;
 }
 
+/* The search at level k expands a node u reached from inside its cluster
+ * (its parent a node of the cluster, or the start) by its arcs to other
+ * clusters alone.  An edge inside a cluster weighs the shortest path
+ * between its ends over the level below inside the cluster among those
+ * that admit the agent (formats/abstract.md; the least of a pair's edges
+ * that admit an agent weighs exactly that), and the start's insertion
+ * gives the same least costs from the start, so that for u's parent p and
+ * another node v of the cluster, w(p, v) <= w(p, u) + w(u, v): the path
+ * through u is never better than the edge p had already offered v (the
+ * graph's own level, whose high-quality edges drop those through another
+ * node, has no such property and searches every arc).  A path then
+ * alternates: into a cluster, across it, out.  With consistent bounds u
+ * is expanded at its least cost, so the search finds the lengths it finds
+ * when every arc is tried, with about half the arcs tried. */
 uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget)
 {
     nbi_levels_ws *lq = ws->lq;
@@ -363,18 +377,26 @@ uint64_t nbi_haa_levels_step(nb_haa *ws, uint64_t budget)
             }
             continue;
         }
+        /* u's cluster's nodes are [first, first + n).  Reached from inside it (from a node of it,
+         * or from the start, whose cluster it is), u need not take its edges inside the cluster:
+         * its parent's edge to the same node weighs no more (see the comment above). */
+        nb_cell uc = key_cell(ws, u);
+        const uint32_t ku = nbi_lv_cluster(L, k, (uint32_t)uc.x, (uint32_t)uc.y);
+        uint32_t first, n = nbi_lv_nodes(L, k, ku, &first), p = as->parent[us];
+        const int from_inside = !ws->every_arc && (p == S || p - first < n);
         uint32_t a0, a1 = nbi_lv_arcs(L, k, u, &a0);
         for (uint32_t a = a0; a < a1; a++) {
+            uint32_t v = nbi_lv_to(L, k, a), card, diag;
+            if (from_inside && v - first < n)
+                continue;
             const uint8_t *ann = nbi_lv_ann(L, k, a);
             if (!ws->capok[ann[0]] || ann[1] < size)
                 continue;
-            uint32_t v = nbi_lv_to(L, k, a), card, diag;
             nbi_lv_w(L, k, a, &card, &diag);
             if (!top_reach(ws, v, gu + nbi_steps_length(card, diag), u, a, gc))
                 return done;
         }
-        nb_cell uc = key_cell(ws, u);
-        if (nbi_lv_cluster(L, k, (uint32_t)uc.x, (uint32_t)uc.y) == kg) {
+        if (ku == kg) {
             uint32_t s = ls_settled(&lq->ins[1][k], nbi_lv_id(L, k, u));
             if (s != NONE && !top_relax(ws, G, gu + lq->ins[1][k].g[s], u, NBI_VIA_GOAL, 0))
                 return done;
