@@ -14,7 +14,9 @@
  * T - min(|dx|, |dy|) cardinal: step k is cardinal when
  * floor(((k + 1) c + T / 2) / T) differs from floor((k c + T / 2) / T).
  * The library computes that by a running remainder and reads the layer by
- * a moving index; this file divides and asks brute_step_ok. */
+ * a moving index; this file divides and asks brute_step_ok.  And from
+ * every anchor the definition reaches a cell no earlier on the path than
+ * the greedy's (skip while the walk to the next cell is valid). */
 #include <stdlib.h>
 
 #include "abstract/abstract.h"
@@ -53,8 +55,12 @@ static int ref_walk(const nbb_grid *g, nb_capability cap, unsigned size, enum br
     return 1;
 }
 
+/* The definition's straightening of p[0..n) into out; *behind is set when, from some anchor,
+ * the cell it reaches is before the greedy's (the last before the first cell the walk to which
+ * is not valid), which the galloping's argument says never happens. */
 static size_t ref_straighten(const nbb_grid *g, nb_capability cap, unsigned size,
-                             enum brute_corner rule, const nb_cell *p, size_t n, nb_cell *out)
+                             enum brute_corner rule, const nb_cell *p, size_t n, nb_cell *out,
+                             int *behind)
 {
     if (n <= 2) {
         for (size_t i = 0; i < n; i++)
@@ -80,6 +86,11 @@ static size_t ref_straighten(const nbb_grid *g, nb_capability cap, unsigned size
             else
                 hi = mid;
         }
+        size_t greedy = i + 1;
+        while (greedy + 1 < n && ref_walk(g, cap, size, rule, anchor, p[greedy + 1], NULL))
+            greedy++;
+        if (lo < greedy)
+            *behind = 1;
         long T = labs((long)p[lo].x - anchor.x) > labs((long)p[lo].y - anchor.y)
                      ? labs((long)p[lo].x - anchor.x)
                      : labs((long)p[lo].y - anchor.y);
@@ -153,7 +164,7 @@ static void one_level(tu_rng *rng, int k)
                 for (long xx = x; xx < x + rw; xx++)
                     e.cells[(size_t)yy * w + (size_t)xx] = '@';
         }
-    int paths = 0, same = 1;
+    int paths = 0, same = 1, far = 1;
     size_t cells = 0;
     for (int q = 0; q < 400 && paths < 24; q++) {
         nb_aa_query aq;
@@ -174,7 +185,9 @@ static void one_level(tu_rng *rng, int k)
         nb_cell *p = malloc(n * sizeof *p), *want = malloc(n * sizeof *want);
         memcpy(p, r.path, n * sizeof *p);
         enum brute_corner rule = q % 2 ? BRUTE_WEAK : BRUTE_STRICT;
-        size_t m = ref_straighten(&e, cap, aq.size, rule, p, n, want);
+        int behind = 0;
+        size_t m = ref_straighten(&e, cap, aq.size, rule, p, n, want, &behind);
+        far &= !behind;
         size_t got = nbi_straighten(&l, ov, aq.size, q % 2 ? NBI_CORNER_WEAK : NBI_CORNER_STRICT,
                                     p, n);
         int this = got == m && memcmp(p, want, m * sizeof *p) == 0 && got <= n &&
@@ -191,6 +204,9 @@ static void one_level(tu_rng *rng, int k)
         free(p);
         free(want);
     }
+    ok(far, "level %d: from every anchor the definition reaches a cell at least as far along "
+            "the path as the greedy's",
+       k);
     ok(same && paths >= 20,
        "level %d: %ux%u%s: %d Annotated A* paths (%zu cells), sizes 1 to 3, both corner rules, "
        "straightened as the definition says, every step allowed",
