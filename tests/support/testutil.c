@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,6 +109,36 @@ uint64_t tu_rand(tu_rng *r)
 }
 
 uint32_t tu_below(tu_rng *r, uint32_t n) { return (uint32_t)((tu_rand(r) >> 32) % n); }
+
+double tu_load_latency_ns(size_t bytes)
+{
+    size_t n = bytes / sizeof(uint32_t);
+    uint32_t *a = n >= 2 && n <= UINT32_MAX ? malloc(n * sizeof *a) : NULL;
+    if (!a)
+        return -1;
+    /* Sattolo's shuffle: one cycle through every slot, so no walk is cut short. */
+    tu_rng r = {0x1a7e5c1u};
+    for (size_t i = 0; i < n; i++)
+        a[i] = (uint32_t)i;
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)(tu_rand(&r) % i);
+        uint32_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    const long steps = 4000000;
+    struct timespec t0, t1;
+    volatile uint32_t sink;
+    uint32_t at = 0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long k = 0; k < steps; k++)
+        at = a[at];
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    sink = at;
+    (void)sink;
+    free(a);
+    return ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / steps;
+}
 
 void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, unsigned nterrains,
                     nbb_grid *grid)

@@ -30,6 +30,13 @@ uint64_t tu_rand(tu_rng *r);
 /* Uniform in [0, n). */
 uint32_t tu_below(tu_rng *r, uint32_t n);
 
+/* Nanoseconds a dependent load takes on average, walking a random cycle
+ * through an array of the given bytes (64 MB: main memory; a few MB: the
+ * last-level cache where the machine gives it): benchmarks print it beside
+ * their figures, since a VM's memory slows and speeds up from one hour to
+ * the next.  -1 without memory. */
+double tu_load_latency_ns(size_t bytes);
+
 /* A random map over the default legend: each cell an obstacle with
  * probability obstacle_pct, else one of the first nterrains terrains. */
 void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, unsigned nterrains,

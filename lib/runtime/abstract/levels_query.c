@@ -155,6 +155,22 @@ static int ls_run(nb_haa *ws, nbi_lsearch *ls, uint32_t lj, const nbi_box *box, 
         if (u < 0)
             continue;
         double gu = ls->g[s];
+        /* As at the top (nbi_haa_levels_step): above level 1, a node reached from inside its
+         * cluster need not take its edges inside it.  A seed of an insertion is: the seeds are
+         * all the nodes of one cluster of this level, each at its least cost from the end there
+         * (a single seed, an edge's refinement, is not). */
+        uint32_t ku = 0, p = ls->parent[s];
+        int from_inside = 0;
+        if (lj >= 2 && !ws->every_arc) {
+            nb_cell uc = nbi_lv_cell(L, id);
+            ku = nbi_lv_cluster(L, lj, (uint32_t)uc.x, (uint32_t)uc.y);
+            if (p == NONE) {
+                from_inside = goal == NONE;
+            } else {
+                nb_cell pc = nbi_lv_cell(L, p);
+                from_inside = nbi_lv_cluster(L, lj, (uint32_t)pc.x, (uint32_t)pc.y) == ku;
+            }
+        }
         uint32_t a0, a1 = nbi_lv_arcs(L, lj, (uint32_t)u, &a0);
         for (uint32_t a = a0; a < a1; a++) {
             const uint8_t *ann = nbi_lv_ann(L, lj, a);
@@ -163,6 +179,8 @@ static int ls_run(nb_haa *ws, nbi_lsearch *ls, uint32_t lj, const nbi_box *box, 
             uint32_t ti = nbi_lv_to(L, lj, a), t = nbi_lv_id(L, lj, ti);
             nb_cell c = nbi_lv_cell(L, t);
             if (c.x < box->x0 || c.y < box->y0 || c.x >= box->x1 || c.y >= box->y1)
+                continue;
+            if (from_inside && nbi_lv_cluster(L, lj, (uint32_t)c.x, (uint32_t)c.y) == ku)
                 continue;
             uint32_t card, diag;
             nbi_lv_w(L, lj, a, &card, &diag);
