@@ -343,8 +343,25 @@ static int check_landmark_table(const nb_bundle *b)
     int bad = 0;
     for (uint32_t i = 0; i < L.nlandmarks && !bad; i++) {
         uint32_t src = nbi_u32at(L.lm_node, i);
-        for (uint32_t v = 0; v < n; v++)
+        /* The first four are the map's corners, in NBI_LANDMARK_CORNER's order: every node of the
+         * top level's cluster there starts at its octile distance from the corner. */
+        int corner = src >= NBI_LANDMARK_CORNER && src < NBI_LANDMARK_CORNER + 4;
+        if (corner != (i < 4)) {
+            diag("landmark %u is %#x: the first four are the corners, then nodes", i, src);
+            bad = 1;
+            break;
+        }
+        int32_t cx = (src - NBI_LANDMARK_CORNER) & 1 ? (int32_t)L.g->width - 1 : 0,
+                cy = (src - NBI_LANDMARK_CORNER) & 2 ? (int32_t)L.g->height - 1 : 0;
+        for (uint32_t v = 0; v < n; v++) {
             dist[v] = v == src ? 0 : INFINITY, done[v] = 0;
+            nb_cell c = nbi_lv_cell(&L, nbi_lv_id(&L, top, v));
+            if (corner && (uint32_t)c.x / L.lv[top].side == (uint32_t)cx / L.lv[top].side &&
+                (uint32_t)c.y / L.lv[top].side == (uint32_t)cy / L.lv[top].side) {
+                double dx = fabs((double)c.x - cx), dy = fabs((double)c.y - cy);
+                dist[v] = fmax(dx, dy) + (sqrt(2.0) - 1) * fmin(dx, dy);
+            }
+        }
         for (;;) {
             uint32_t u = n;
             for (uint32_t v = 0; v < n; v++)
@@ -364,7 +381,7 @@ static int check_landmark_table(const nb_bundle *b)
         for (uint32_t v = 0; v < n && !bad; v++) {
             double have = nbi_lv_landmark(&L, v, i), want = dist[v] < INFINITY ? dist[v] : -1;
             if (fabs(have - want) > 1e-6 * (1 + want)) {
-                diag("landmark %u (node %u): node %u at %g, Dijkstra %g", i, src, v, have, want);
+                diag("landmark %u (%#x): node %u at %g, Dijkstra %g", i, src, v, have, want);
                 bad = 1;
             }
         }
@@ -501,7 +518,7 @@ static void test_edges(tu_rng *rng)
     nbb_abstract_defaults(&o);
     o.cluster = 4;
     o.paths = 1;
-    nbb_levels_opts lo = {3, 3, 2, 1, 5, 4};
+    nbb_levels_opts lo = {3, 3, 2, 1, 5, 6}; /* 6 landmarks: the 4 corners and 2 nodes */
     nb_err err;
     nb_bundle *b;
     nb_haa *ws = NULL;
@@ -620,6 +637,12 @@ static void test_edges(tu_rng *rng)
                  nbi_alevels_view(sec, len, &ag, nbi_agraph_crc(b, &ag), &L, &err) == NB_OK;
     if (ok(viewed, "edges: the section views")) {
         const nbi_alevel *v2 = &L.lv[2];
+        /* The first landmark that is a node (the first four are the map's corners). */
+        uint32_t lk = 0;
+        while (lk < L.nlandmarks && nbi_u32at(L.lm_node, lk) >= L.lv[L.nlevels].nnodes)
+            lk++;
+        const int lnode = lk < L.nlandmarks;
+        const uint32_t lmn = lnode ? nbi_u32at(L.lm_node, lk) : 0;
         struct {
             const char *what;
             size_t off;
@@ -640,10 +663,7 @@ static void test_edges(tu_rng *rng)
             {"a landmark out of range", L.lm_node ? (size_t)(L.lm_node - sec) : 0,
              L.lv[L.nlevels].nnodes},
             {"a landmark away from itself",
-             L.lm_node ? (size_t)(L.lm_dist - sec) +
-                             8 * ((size_t)nbi_u32at(L.lm_node, 0) * L.nlandmarks)
-                       : 0,
-             3},
+             lnode ? (size_t)(L.lm_dist - sec) + 8 * ((size_t)lmn * L.nlandmarks + lk) : 0, 3},
             {"a landmark distance an arc contradicts", 0, 0}, /* found below */
         };
         for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
@@ -654,9 +674,9 @@ static void test_edges(tu_rng *rng)
             /* The weight lie on an intra-arc: find one. */
             size_t off = lies[i].off;
             if (strstr(lies[i].what, "contradicts") && L.nlandmarks) {
-                /* A node one arc from landmark 0 said to be 1000 cells further than it is. */
-                uint32_t lm0 = nbi_u32at(L.lm_node, 0), a0;
-                uint32_t a1 = nbi_lv_arcs(&L, L.nlevels, lm0, &a0);
+                /* The head of node 0's first arc said to be 1000 cells further from landmark 0
+                 * (a corner of the map) than it is. */
+                uint32_t a0, a1 = nbi_lv_arcs(&L, L.nlevels, 0, &a0);
                 if (a1 > a0) {
                     uint32_t t = nbi_lv_to(&L, L.nlevels, a0);
                     off = (size_t)(L.lm_dist - sec) + 8 * ((size_t)t * L.nlandmarks);

@@ -17,9 +17,17 @@
 #include "abstract/abstract_build.h"
 #include "core/heap.h"
 
-/* Dijkstra from src over level top's arcs: card[v], diag[v] (NBI_LANDMARK_NONE
- * when not reached) and dist[v] (-1 then).  0 without memory, -1 when a
- * count of steps would not fit 32 bits. */
+/* The map's corner k (NBI_LANDMARK_CORNER's order). */
+static nb_cell corner_cell(const nbi_alevels *L, uint32_t k)
+{
+    nb_cell c = {k & 1 ? (int32_t)L->g->width - 1 : 0, k & 2 ? (int32_t)L->g->height - 1 : 0};
+    return c;
+}
+
+/* Dijkstra over level top's arcs from src, a node, or when src is NBI_LANDMARK_CORNER + k
+ * from the nodes of the top level's cluster at corner k, each at its octile distance from
+ * the corner: card[v], diag[v] (NBI_LANDMARK_NONE when not reached) and dist[v] (-1 then).
+ * 0 without memory, -1 when a count of steps would not fit 32 bits. */
 static int dijkstra(const nbi_alevels *L, uint32_t src, nbi_heap *h, uint32_t *card,
                     uint32_t *diag, double *dist)
 {
@@ -29,10 +37,27 @@ static int dijkstra(const nbi_alevels *L, uint32_t src, nbi_heap *h, uint32_t *c
         card[v] = diag[v] = NBI_LANDMARK_NONE;
     }
     nbi_heap_clear(h);
-    dist[src] = 0;
-    card[src] = diag[src] = 0;
-    if (!nbi_heap_push(h, 0, 0, src))
-        return 0;
+    uint32_t first = src, count = 1;
+    nb_cell corner = {0, 0};
+    if (src >= NBI_LANDMARK_CORNER) {
+        corner = corner_cell(L, src - NBI_LANDMARK_CORNER);
+        count = nbi_lv_nodes(L, top, nbi_lv_cluster(L, top, (uint32_t)corner.x, (uint32_t)corner.y),
+                             &first);
+    }
+    for (uint32_t v = first; v < first + count; v++) {
+        uint32_t c = 0, d = 0;
+        if (src >= NBI_LANDMARK_CORNER) {
+            nb_cell p = nbi_lv_cell(L, nbi_lv_id(L, top, v));
+            uint32_t dx = (uint32_t)abs(p.x - corner.x), dy = (uint32_t)abs(p.y - corner.y);
+            c = dx > dy ? dx - dy : dy - dx;
+            d = dx < dy ? dx : dy;
+        }
+        card[v] = c;
+        diag[v] = d;
+        dist[v] = nbi_steps_length(c, d);
+        if (!nbi_heap_push(h, dist[v], v, v))
+            return 0;
+    }
     while (!nbi_heap_empty(h)) {
         nbi_heap_item it = nbi_heap_pop(h);
         uint32_t u = it.id;
@@ -40,7 +65,7 @@ static int dijkstra(const nbi_alevels *L, uint32_t src, nbi_heap *h, uint32_t *c
         for (uint32_t a = a0; a < a1; a++) {
             uint32_t t = nbi_lv_to(L, top, a), wc, wd;
             nbi_lv_w(L, top, a, &wc, &wd);
-            double d = it.key + nbi_steps_length(wc, wd);
+            double d = dist[u] + nbi_steps_length(wc, wd);
             if (dist[t] >= 0 && d >= dist[t])
                 continue;
             if ((uint64_t)card[u] + wc >= NBI_LANDMARK_NONE ||
@@ -85,10 +110,13 @@ nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, uint8_t *node, 
             pos[v] = NBI_HEAP_NONE;
         ok = heap = nbi_heap_init(&h, NULL, 64, pos);
     }
-    /* The first landmark: the node farthest from node 0. */
+    /* The map's four corners first (a long query's ends are often near one, where the top
+     * level has no node), then each next node farthest from those chosen; with fewer than
+     * four, as many corners.  min[] starts from node 0's distances, which the first
+     * landmark's replace. */
     ok = ok ? dijkstra(L, 0, &h, card, diag, min) : 0;
     for (uint32_t i = 0; ok == 1 && i < nl; i++) {
-        uint32_t s = farthest(min, n);
+        uint32_t s = i < 4 ? NBI_LANDMARK_CORNER + i : farthest(min, n);
         ok = dijkstra(L, s, &h, card, diag, d);
         nbi_put32(node + 4 * (size_t)i, s);
         for (uint32_t v = 0; ok == 1 && v < n; v++) {

@@ -325,6 +325,8 @@ static nb_status check_landmarks(const nbi_alevels *L, nb_err *err)
     const nbi_alevel *v = &L->lv[top];
     for (uint32_t i = 0; i < nl; i++) {
         uint32_t n = nbi_u32at(L->lm_node, i);
+        if (n >= NBI_LANDMARK_CORNER && n < NBI_LANDMARK_CORNER + 4)
+            continue; /* a corner of the map: the arcs below are all its distances must obey */
         if (n >= v->nnodes)
             return BAD("landmark %u is node %u, beyond level %u's %u nodes", i, n, top, v->nnodes);
         if (nbi_lv_landmark(L, n, i) != 0)
@@ -391,10 +393,10 @@ nb_status nbi_alevels_find(const nb_bundle *b, const nbi_agraph *g, nbi_alevels 
     if (idx < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no abstract levels", b->path);
     const struct nbi_section *s = &b->sections[idx];
-    if (s->info.version != NBI_ALEVELS_VERSION)
+    if (s->info.version != NBI_ALEVELS_VERSION && s->info.version != 1)
         return nbi_fail(err, NB_ERR_VERSION,
                         "%s: section %ld (abstract_levels) has version %u; this reader knows "
-                        "version %d",
+                        "versions 1 and %d",
                         b->path, idx, s->info.version, NBI_ALEVELS_VERSION);
     if (NB_ENC_LAYOUT(s->info.encoding) != NB_ENC_RAW || s->payload == NULL ||
         (NB_ENC_COMPRESSION(s->info.encoding) && s->payload == s->stored))

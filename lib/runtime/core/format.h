@@ -151,7 +151,7 @@ enum nbi_acosts_word {
  * A header of 16 u32 words, a record of 8 u32 words per level from 2,
  * then each level's arrays (nbi_alevels_layout), then the top level's
  * landmarks (nbi_landmarks_layout). */
-#define NBI_ALEVELS_VERSION 1
+#define NBI_ALEVELS_VERSION 2 /* 2: corner landmarks; version 1 is read too */
 #define NBI_ALEVELS_HEADER 64
 #define NBI_ALEVELS_RECORD 32
 #define NBI_LEVELS_MAX 8       /* levels, the graph's own (1) included */
@@ -165,6 +165,9 @@ enum nbi_alevels_word {
 };
 #define NBI_LANDMARKS_MAX 16
 #define NBI_LANDMARK_NONE UINT32_MAX /* card and diag of a node the landmark does not reach */
+/* A landmark that is a corner of the map, not a node (version 2): this plus
+ * 0 top left, 1 top right, 2 bottom left, 3 bottom right. */
+#define NBI_LANDMARK_CORNER 0xFFFFFFF0u
 #define NBI_ALEVELS_PATHS 0x1u /* flags: each intra-edge's path over the level below stored */
 enum nbi_alevel_word {
     NBI_ALR_NCX, NBI_ALR_NCY, NBI_ALR_NODES, NBI_ALR_ARCS, NBI_ALR_INTER, NBI_ALR_PATH_WORDS,
