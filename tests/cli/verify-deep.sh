@@ -35,6 +35,11 @@ ok "mkabstract --levels 3 --level-factor 2 --paths" mkabstract -q --levels 3 --l
 status navbake verify --deep "$lv"
 is "--deep accepts the levels above the graph, with their landmarks" "$rc" 0
 ok "... and without landmarks, stored paths or zlib" sh -c "mkabstract -q -z --levels 2 --landmarks 0 '$c' -o '$tmp/lv0.nbk' && navbake verify -q --deep '$tmp/lv0.nbk'"
+# A levels section of version 1 (landmarks all nodes, chosen as the bake then did), kept in the
+# fuzz corpus: its levels recomputed, its landmarks left as the check at open accepted them.
+v1=$top_srcdir/tests/fuzz/corpus/queries/seed-levels-landmarks
+status navbake verify --deep "$v1"
+is "--deep accepts a version-1 levels section (the landmarks of its day)" "$rc" 0
 o=$tmp/optimal.nbk
 ok "mkclear --optimal" mkclear -q --optimal --agents "$agents" "$data/sample.map" -o "$o"
 status navbake verify --deep "$o"
