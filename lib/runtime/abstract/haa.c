@@ -605,10 +605,6 @@ static nb_status no_memory(nb_haa *ws, nb_err *err)
                     (unsigned long long)ws->as.nodes);
 }
 
-/* Refines abstract steps anodes[k] -> anodes[k - 1] from k = ws->refine_k down to `until`,
- * appending their cells to the path; a cluster A* takes at most *budget expansions (charged to
- * res and *budget; budget NULL: no limit).  Returns NB_OK with ws->refine_k at the step left
- * under way (== until when all are done). */
 /* Asks for what refining the abstract step anodes[k] -> anodes[k - 1] will
  * read of a stored path: when near is 0 the arc's path offset and its first
  * node's cell, when 1 the moves themselves (whose place is that offset).
@@ -630,6 +626,10 @@ static inline NBP_ALWAYS_INLINE void prefetch_step(const nb_haa *ws, size_t k, i
         NBP_PREFETCH(g->moves + off / 2);
 }
 
+/* Refines abstract steps anodes[k] -> anodes[k - 1] from k = ws->refine_k down to `until`,
+ * appending their cells to the path; a cluster A* takes at most *budget expansions (charged to
+ * res and *budget; budget NULL: no limit).  Returns NB_OK with ws->refine_k at the step left
+ * under way (== until when all are done). */
 static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
 {
     nb_haa_result *res = &ws->res;
