@@ -711,6 +711,27 @@ static void test_edges(tu_rng *rng)
             free(m);
         }
     }
+    /* The section's version: 1 (landmarks all nodes) is read, one this reader does not know is
+     * refused, naming it. */
+    for (int v = 1; sec && v <= 3; v += 2) {
+        nb_section_info in = info;
+        in.version = (uint32_t)v;
+        nb_bundle *bb = NULL;
+        nb_haa *w2 = NULL;
+        st = put_levels(path, bad, &in, sec, len) ? nb_bundle_open(bad, 0, NULL, &bb, &err)
+                                                   : NB_ERR_IO;
+        if (st == NB_OK)
+            st = nb_haa_open(bb, &w2, &err);
+        if (v == 1)
+            ok(st == NB_OK, "edges: a levels section of version 1 is read");
+        else
+            ok(st == NB_ERR_VERSION && strstr(err.msg, "version 3") &&
+                   strstr(err.msg, "abstract_levels"),
+               "edges: a levels section of version 3 is refused: %s",
+               st == NB_OK ? "(opened)" : err.msg);
+        nb_haa_close(w2);
+        nb_bundle_close(bb);
+    }
     free(sec);
     for (int i = 0; i < 4; i++)
         free(p[i]);
