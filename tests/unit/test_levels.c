@@ -507,6 +507,23 @@ static int put_levels(const char *path, const char *out, const nb_section_info *
     return ok;
 }
 
+/* The bundle at path with its levels section replaced, written to out, opened and an HAA*
+ * workspace made on it: the status (err says why), the workspace closed. */
+static nb_status open_with_levels(const char *path, const char *out, const nb_section_info *info,
+                                  const uint8_t *payload, size_t len, nb_err *err)
+{
+    nb_bundle *bb = NULL;
+    nb_haa *ws = NULL;
+    nb_status st = put_levels(path, out, info, payload, len)
+                       ? nb_bundle_open(out, 0, NULL, &bb, err)
+                       : NB_ERR_IO;
+    if (st == NB_OK)
+        st = nb_haa_open(bb, &ws, err);
+    nb_haa_close(ws);
+    nb_bundle_close(bb);
+    return st;
+}
+
 /* Threads, slices, lies. */
 static void test_edges(tu_rng *rng)
 {
@@ -696,18 +713,11 @@ static void test_edges(tu_rng *rng)
             nb_section_info in = info;
             nbb_levels_info(m, len, &in);
             in.encoding = info.encoding;
-            nb_bundle *bb = NULL;
-            nb_haa *w2 = NULL;
-            st = put_levels(path, bad, &in, m, len) ? nb_bundle_open(bad, 0, NULL, &bb, &err)
-                                                     : NB_ERR_IO;
-            if (st == NB_OK)
-                st = nb_haa_open(bb, &w2, &err);
+            st = open_with_levels(path, bad, &in, m, len, &err);
             ok(st == NB_ERR_FORMAT && strstr(err.msg, "abstract levels") &&
                    strstr(err.msg, "section"),
                "edges: a levels section with %s is refused at open: %s", lies[i].what,
                st == NB_OK ? "(opened)" : err.msg);
-            nb_haa_close(w2);
-            nb_bundle_close(bb);
             free(m);
         }
     }
@@ -716,12 +726,7 @@ static void test_edges(tu_rng *rng)
     for (int v = 1; sec && v <= 3; v += 2) {
         nb_section_info in = info;
         in.version = (uint32_t)v;
-        nb_bundle *bb = NULL;
-        nb_haa *w2 = NULL;
-        st = put_levels(path, bad, &in, sec, len) ? nb_bundle_open(bad, 0, NULL, &bb, &err)
-                                                   : NB_ERR_IO;
-        if (st == NB_OK)
-            st = nb_haa_open(bb, &w2, &err);
+        st = open_with_levels(path, bad, &in, sec, len, &err);
         if (v == 1)
             ok(st == NB_OK, "edges: a levels section of version 1 is read");
         else
@@ -729,8 +734,6 @@ static void test_edges(tu_rng *rng)
                    strstr(err.msg, "abstract_levels"),
                "edges: a levels section of version 3 is refused: %s",
                st == NB_OK ? "(opened)" : err.msg);
-        nb_haa_close(w2);
-        nb_bundle_close(bb);
     }
     free(sec);
     for (int i = 0; i < 4; i++)
