@@ -13,8 +13,22 @@
  *    error.  An error means the query was wrong (a cell off the map, a
  *    section the bundle lacks) or the system failed.
  *  - Objects are opaque handles made by a _open function and released by
- *    its _close (NULL is allowed); each query family has one verb, _find.
- *    A struct the caller fills has an _init that sets its defaults.
+ *    its _close (NULL is allowed).  Names mean one thing each: _find is a
+ *    search (a path, a cell, a line's walk), _lookup finds an entry by its
+ *    name or value and gives its index (NB_ERR_NOTFOUND, naming those
+ *    there are, when none), _get reads an entry by index, _count says how
+ *    many, _bytes what a handle holds in memory.  A struct the caller fills
+ *    has an _init that sets its defaults.
+ *  - One query shape for every search family FAM (aa, haa, sg, motion,
+ *    planner, forest, nearest, line, random): a struct nb_FAM_query set by
+ *    nb_FAM_query_init, whose fields have the same names for the same
+ *    things (start, goal, size, capability, costs, overlay, corner,
+ *    max_expansions), nb_FAM_query_agent to take an agent's size,
+ *    capability and terrain costs, and nb_FAM_find with its sliced form.
+ *    A query a family cannot honour (terrain costs no layer was baked for,
+ *    an overlay it does not read) is refused with a status that says so,
+ *    never answered as another kind of query.  The same cause gets the same
+ *    status from every family: navbake(3) has the table.
  *  - No global state.  A bundle is read-only once open, so any number of
  *    threads may query one bundle, each with its own workspace.
  *  - Memory comes from the caller's allocator when one is given (to
@@ -27,10 +41,9 @@
  *    node storage grows with what a query touches and is kept for the
  *    next one, so making one costs the same on a 16384 x 16384 level as on
  *    a 512 x 512 one.  nb_FAM_set_max_nodes caps it (Detour's maxNodes; 0,
- *    the default, is no cap beyond memory) and nb_FAM_workspace_bytes says
- *    what it holds.
- *  - Budgets and slices, for every search family FAM (aa, haa, motion,
- *    planner, ...).  A query struct has uint64_t max_expansions (0, as its
+ *    the default, is no cap beyond memory) and nb_FAM_bytes says what it
+ *    holds.
+ *  - Budgets and slices, for every search family FAM.  A query struct has uint64_t max_expansions (0, as its
  *    _init sets it: no limit).  A search that stops there, or at the node
  *    cap, returns NB_OK with its result's status NB_PATH_LIMIT and the best
  *    partial path: from the start to the expanded node with the least
@@ -61,9 +74,9 @@
 extern "C" {
 #endif
 
-#define NB_VERSION_STRING "0.2.0"
-#define NB_VERSION_MAJOR 0
-#define NB_VERSION_MINOR 2
+#define NB_VERSION_STRING "1.0.0"
+#define NB_VERSION_MAJOR 1
+#define NB_VERSION_MINOR 0
 #define NB_VERSION_PATCH 0
 
 /* The bundle format this library writes and reads (formats/bundle.md).  A
@@ -77,16 +90,23 @@ extern "C" {
 
 typedef enum nb_status {
     NB_OK = 0,
-    NB_ERR_ARG,         /* a caller's argument is out of range or malformed */
+    NB_ERR_ARG,         /* a caller's argument is malformed: NULL where a handle is needed,
+                           size 0, a value not finite, an unknown flag or enum value, an
+                           overlay or handle made from another bundle */
     NB_ERR_IO,          /* a system call failed (open, read, write, rename) */
     NB_ERR_NOMEM,       /* out of memory */
     NB_ERR_SYNTAX,      /* an input file (map, YAML) is malformed */
     NB_ERR_FORMAT,      /* not a bundle, or a bundle whose structure is wrong */
-    NB_ERR_VERSION,     /* a bundle of a major version this reader does not know */
+    NB_ERR_VERSION,     /* a bundle of a major version this reader does not know, or a
+                           program compiled with another navbake.h (NB_ABI_CHECK) */
     NB_ERR_CRC,         /* a checksum does not match: the bundle is damaged */
-    NB_ERR_NOTFOUND,    /* a section, terrain or agent that is not there */
-    NB_ERR_UNSUPPORTED, /* valid, but not supported by this build */
-    NB_ERR_LIMIT        /* beyond a documented limit */
+    NB_ERR_NOTFOUND,    /* the bundle holds nothing for the request: no section of the kind,
+                           no layer for the agent's capability, size or corner rule, no cost
+                           profile for its terrain costs, no entry of that name */
+    NB_ERR_UNSUPPORTED, /* valid, but this build or this family cannot do it (an overlay
+                           given to a family that does not read one; SQLite left out) */
+    NB_ERR_LIMIT,       /* beyond a documented limit of the library (NB_MAP_MAX_SIDE...) */
+    NB_ERR_OUTSIDE      /* a position outside the map (or a forest's bounds or range) */
 } nb_status;
 
 #define NB_ERR_MSG_MAX 512
@@ -103,6 +123,43 @@ const char *nb_status_str(nb_status status);
 
 /* The library's version string, for checking against NB_VERSION_STRING. */
 const char *nb_version(void);
+
+/* ------------------------------------------------------------------ */
+/* The ABI guard                                                       */
+
+/* What navbake 1.x promises a program compiled against this header:
+ *  - Every function and type of 1.0 stays, with its meaning.  A minor
+ *    version only adds functions, flags, enum values (a switch over an
+ *    nb_ enum needs a default) and fields at the end of the structs a
+ *    query fills or a caller reads (nb_*_query, nb_*_result, nb_*_info,
+ *    nb_agent, nb_unit, nb_haa_graph); the library reads and writes only
+ *    as much of them as the program's header had, so an old program keeps
+ *    working.  Value types (nb_cell, nb_vec2, nb_pose, nb_segment,
+ *    nb_curve, nb_circle, nb_motion_state, nb_err, nb_allocator) never
+ *    change within a major version.
+ *  - The shared library's soname changes with the major version alone.
+ * As zlib's inflateInit passes ZLIB_VERSION and sizeof(z_stream), the
+ * calls that make the first handle of any program (nb_bundle_open,
+ * nb_bundle_open_memory, nb_forest_open_circles) and every query _init are
+ * macros that pass the version and the sizes of the public structs this
+ * header declares; the library refuses a mismatch with NB_ERR_VERSION and
+ * a message naming the struct, rather than read or write past a struct of
+ * another size.  A binding that declares the structs itself (Python's
+ * ctypes, C#'s P/Invoke) fills an nb_abi with its own sizes and calls the
+ * functions with the _abi suffix, or nb_abi_check first. */
+typedef struct nb_abi {
+    uint32_t major, minor; /* NB_VERSION_MAJOR, NB_VERSION_MINOR of the caller's header */
+    uint32_t count;        /* entries of sizes */
+    const uint32_t *sizes; /* sizeof each struct, in the order of NB_ABI_STRUCTS */
+} nb_abi;
+
+/* Checks a caller's ABI against the library's: NB_OK, or NB_ERR_VERSION
+ * naming the first struct whose size differs (or the major version). */
+nb_status nb_abi_check(const nb_abi *abi, nb_err *err);
+/* The size the library gives struct number i of NB_ABI_STRUCTS, or 0. */
+uint32_t nb_abi_size(unsigned i);
+/* Its name ("nb_aa_query"), or NULL. */
+const char *nb_abi_name(unsigned i);
 
 /* ------------------------------------------------------------------ */
 /* Memory                                                              */
@@ -206,14 +263,23 @@ typedef struct nb_section_info {
  * write a new file and rename it into place, and an open bundle keeps the
  * old file.  NB_OPEN_PRIVATE reads the whole file into memory from alloc
  * instead, so that nothing done to the file afterwards reaches the bundle,
- * at the cost of reading it all at open and keeping the copy. */
-nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
-                         nb_bundle **out, nb_err *err);
+ * at the cost of reading it all at open and keeping the copy.
+ *
+ * nb_bundle_open is a macro (the ABI guard above) for nb_bundle_open_abi
+ * with this header's nb_abi: NB_ERR_VERSION when the program was compiled
+ * with another navbake.h. */
+nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocator *alloc,
+                             nb_bundle **out, nb_err *err, const nb_abi *abi);
+#define nb_bundle_open(path, flags, alloc, out, err) \
+    nb_bundle_open_abi((path), (flags), (alloc), (out), (err), NB_ABI_THIS)
 
 /* The same from a buffer in memory, which is copied (so NB_OPEN_PRIVATE,
  * allowed, changes nothing). */
-nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
-                                const nb_allocator *alloc, nb_bundle **out, nb_err *err);
+nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags,
+                                    const nb_allocator *alloc, nb_bundle **out, nb_err *err,
+                                    const nb_abi *abi);
+#define nb_bundle_open_memory(data, len, flags, alloc, out, err) \
+    nb_bundle_open_memory_abi((data), (len), (flags), (alloc), (out), (err), NB_ABI_THIS)
 
 /* Unmaps and frees; NULL is allowed. */
 void nb_bundle_close(nb_bundle *bundle);
@@ -225,12 +291,15 @@ nb_status nb_bundle_verify(const nb_bundle *bundle, nb_err *err);
 void nb_bundle_format_version(const nb_bundle *bundle, unsigned *major, unsigned *minor);
 uint64_t nb_bundle_file_size(const nb_bundle *bundle);
 size_t nb_bundle_section_count(const nb_bundle *bundle);
-const nb_section_info *nb_bundle_section(const nb_bundle *bundle, size_t index);
+/* The index-th entry of the section table, or NULL past the end. */
+const nb_section_info *nb_bundle_section_get(const nb_bundle *bundle, size_t index);
 
-/* Index of the first section of this type whose name equals name (any name
- * when NULL) and whose first nparams parameters equal params; -1 if none. */
-long nb_bundle_find(const nb_bundle *bundle, uint32_t type, const char *name,
-                    const uint32_t *params, size_t nparams);
+/* The index of the first section of this type whose name equals name (any
+ * name when NULL) and whose first nparams parameters equal params, in
+ * *index; NB_ERR_NOTFOUND when there is none. */
+nb_status nb_bundle_section_lookup(const nb_bundle *bundle, uint32_t type, const char *name,
+                                   const uint32_t *params, size_t nparams, size_t *index,
+                                   nb_err *err);
 
 /* The section's payload once decoded (inflated when zlib-encoded), valid
  * until nb_bundle_close. */
@@ -239,8 +308,9 @@ nb_status nb_bundle_payload(const nb_bundle *bundle, size_t index, const void **
 
 /* "map", "clearance", ... or NULL for a type this library does not know. */
 const char *nb_section_type_name(uint32_t type);
-/* The type with this name, or 0. */
-uint32_t nb_section_type_from_name(const char *name);
+/* The type with this name in *type; NB_ERR_NOTFOUND, naming the types
+ * there are, when none has it. */
+nb_status nb_section_type_parse(const char *name, uint32_t *type, nb_err *err);
 /* What param[i] of a section of this type means ("capability", "size"), or
  * NULL when unused. */
 const char *nb_section_param_name(uint32_t type, unsigned i);
@@ -277,22 +347,25 @@ size_t nb_capability_format(const nb_bundle *bundle, nb_capability cap, char *bu
 
 typedef struct nb_agent {
     char name[NB_NAME_MAX + 1];
-    uint32_t size;          /* cells per side; the agent's top-left cell is its position */
+    uint32_t size;          /* cells per side; the agent's top-left cell (its anchor) is its
+                               position: nb_anchor_of_centre converts a game's centre */
     nb_capability capability;
     /* Terrain costs (the agent set's `costs`, formats/agents.md): when
      * weighted is 1, cost[t] is the multiplier of terrain t, finite, from
      * 1 to NB_MAX_COST, and 1 for the terrains outside the capability; 0:
      * every terrain costs 1 (an agent read from a bundle then has every
      * cost[t] 1; one a program makes may leave cost[] zero).
-     * nb_aa_query_agent passes them to a query. */
+     * nb_FAM_query_agent passes them to a query. */
     int weighted;
     double cost[NB_MAX_TERRAINS];
 } nb_agent;
 
 size_t nb_agent_count(const nb_bundle *bundle);
+/* The index-th agent of the set, or NULL past the end. */
 const nb_agent *nb_agent_get(const nb_bundle *bundle, size_t index);
-/* The agent with this name, or NULL. */
-const nb_agent *nb_agent_find(const nb_bundle *bundle, const char *name);
+/* The index of the agent called name in *index; NB_ERR_NOTFOUND, naming
+ * the agents there are, when none is. */
+nb_status nb_agent_lookup(const nb_bundle *bundle, const char *name, size_t *index, nb_err *err);
 
 /* 1 when the bundle holds a grid map. */
 int nb_has_map(const nb_bundle *bundle);
@@ -305,12 +378,42 @@ int nb_map_terrain(const nb_bundle *bundle, long x, long y);
 char nb_map_char(const nb_bundle *bundle, long x, long y);
 
 /* ------------------------------------------------------------------ */
-/* Clearance and reachability (clearance.c, components.c)              */
+/* Clearance and reachability (lib/runtime/clearance/)                 */
 
 /* A cell of the map: column x, row y, (0, 0) the top-left. */
 typedef struct nb_cell {
     int32_t x, y;
 } nb_cell;
+
+/* A point: in cells on a grid (cell (x, y) is the square [x, x + 1) x
+ * [y, y + 1), y down), in world units in a forest (y up). */
+typedef struct nb_vec2 {
+    double x, y;
+} nb_vec2;
+
+/* Positions.  An agent of size s stands at its anchor, its top-left cell
+ * (x, y): it covers the s x s cells from there, and its centre is the
+ * point (x + s/2, y + s/2) in cells.  A game keeps its units' centres in
+ * its own world coordinates; a frame says how the world lies on the grid,
+ * and the two helpers below convert (nb_anchor_of_centre(3) has the
+ * picture).  A NULL frame is the grid's own: world units are cells, y
+ * down, the origin at the map's top-left corner. */
+typedef struct nb_frame {
+    double origin_x, origin_y; /* the world position of the map's top-left corner */
+    double cell;               /* a cell's side in world units, > 0 */
+    int y_up;                  /* 1: the world's y grows upwards, so rows go down as y falls */
+} nb_frame;
+
+/* The grid's own frame: origin (0, 0), cell 1, y down. */
+void nb_frame_init(nb_frame *frame);
+/* The anchor cell of an agent of this size whose centre is at centre (world
+ * units of frame): the cell whose s x s square is centred nearest it
+ * (halves round up, toward larger x and y in cells).  The cell may lie off
+ * the map: a query then says NB_ERR_OUTSIDE.  size 0 counts as 1. */
+nb_cell nb_anchor_of_centre(const nb_frame *frame, nb_vec2 centre, unsigned size);
+/* The centre, in world units of frame, of an agent of this size anchored at
+ * anchor: the inverse of nb_anchor_of_centre. */
+nb_vec2 nb_centre_of_anchor(const nb_frame *frame, nb_cell anchor, unsigned size);
 
 /* Baked by mkclear (formats/clearance.md): for each capability c of the
  * agent set, the true clearance cv(t, c) of every cell t, capped at the
@@ -342,7 +445,7 @@ int nb_reachable(const nb_bundle *bundle, nb_capability cap, unsigned size, nb_c
 long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, long x, long y);
 
 /* ------------------------------------------------------------------ */
-/* Runtime obstacles (overlay/overlay.c)                               */
+/* Runtime obstacles (lib/runtime/overlay/)                            */
 
 /* An overlay holds cells blocked at run time (a door shut, a bridge down,
  * a unit parked) beside a read-only bundle: the bundle never changes.
@@ -413,22 +516,26 @@ int nb_overlay_reachable(const nb_overlay *overlay, nb_capability cap, unsigned 
 /* ------------------------------------------------------------------ */
 /* Paths                                                               */
 
-/* What a query found.  Every query family (Annotated A*, HAA*, motion
- * search, unit planning, round obstacles) reports it the same way: NB_OK
- * and one of these in its result. */
+/* What a query found.  Every query family reports it the same way: NB_OK
+ * and one of these in its result's status. */
 typedef enum nb_path_status {
     NB_PATH_FOUND = 0,
-    NB_PATH_NONE,          /* start and goal are not joined */
+    NB_PATH_NONE,          /* start and goal are not joined (a line: blocked on the way;
+                              nearest and random: no standable cell on the whole map) */
     NB_PATH_START_BLOCKED, /* the agent cannot be at the start */
     NB_PATH_GOAL_BLOCKED,  /* nor at the goal */
-    NB_PATH_LIMIT          /* the search stopped at its limit of expansions first */
+    NB_PATH_LIMIT,         /* the budget stopped the search first (the query's
+                              max_expansions or the workspace's node cap): the result holds
+                              the best partial answer */
+    NB_PATH_BEYOND_RADIUS  /* nearest: no cell within the radius (there may be one beyond) */
 } nb_path_status;
 
-/* "found", "no path", "start blocked", "goal blocked", "expansion limit". */
+/* "found", "no path", "start blocked", "goal blocked", "stopped at its
+ * budget", "none within the radius". */
 const char *nb_path_status_str(nb_path_status status);
 
 /* ------------------------------------------------------------------ */
-/* Annotated A* (clearance/aastar.c)                                   */
+/* Annotated A* (lib/runtime/clearance/aastar.c)                       */
 
 /* Annotated A* (Harabor and Botea, CIG 2008, section V): A* over the cells
  * where an agent of a given size and capability may stand (true clearance
@@ -477,10 +584,13 @@ typedef struct nb_aa_query {
 
 /* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to
  * (0, 0), capability 0 (which no bundle serves: set it), no limit, no
- * terrain costs, no overlay. */
-void nb_aa_query_init(nb_aa_query *q);
+ * terrain costs, no overlay.  A macro (the ABI guard): NB_ERR_VERSION,
+ * and q left as it was, when the program's navbake.h is another. */
+nb_status nb_aa_query_init_abi(nb_aa_query *q, const nb_abi *abi);
+#define nb_aa_query_init(q) nb_aa_query_init_abi((q), NB_ABI_THIS)
 /* Sets a query's size, capability and terrain costs to the agent's
- * (q->costs then points into *agent, which must outlive the query). */
+ * (q->costs then points into *agent, which must outlive the query; NULL
+ * when the agent has none). */
 void nb_aa_query_agent(nb_aa_query *q, const nb_agent *agent);
 
 typedef struct nb_aa_result {
@@ -506,13 +616,15 @@ void nb_aa_close(nb_aa *ws);
  * beyond memory.  Applies from the next nb_aa_begin or nb_aa_find. */
 void nb_aa_set_max_nodes(nb_aa *ws, uint64_t max_nodes);
 /* The bytes the workspace holds now. */
-size_t nb_aa_workspace_bytes(const nb_aa *ws);
-/* Finds a shortest path.  NB_OK with res->status saying whether there is
- * one (NB_PATH_LIMIT: max_expansions or the node cap stopped the search
+size_t nb_aa_bytes(const nb_aa *ws);
+/* Finds a path of least cost.  NB_OK with res->status saying whether there
+ * is one (NB_PATH_LIMIT: max_expansions or the node cap stopped the search
  * first; res->path is then the best partial path); an error for a bad
- * query (a cell outside the map, size 0), a capability without a
- * clearance layer (NB_ERR_NOTFOUND), a size beyond that layer's cap
- * (NB_ERR_LIMIT), or no memory to grow the workspace (NB_ERR_NOMEM). */
+ * query (NB_ERR_ARG: size 0, an unknown corner rule, terrain costs that are
+ * not finite or below 1, an overlay of another bundle; NB_ERR_OUTSIDE: an
+ * end off the map), an agent the bundle does not serve (NB_ERR_NOTFOUND: no
+ * clearance layer for the capability, or a size beyond its cap), or no
+ * memory to grow the workspace (NB_ERR_NOMEM). */
 nb_status nb_aa_find(nb_aa *ws, const nb_aa_query *query, nb_aa_result *res, nb_err *err);
 /* The same query in slices (the convention at the top of this header):
  * begin checks it and starts it, with find's errors; step expands at most
@@ -524,7 +636,7 @@ nb_status nb_aa_step(nb_aa *ws, uint64_t expansions, int *done, nb_err *err);
 nb_status nb_aa_finish(nb_aa *ws, nb_aa_result *res, nb_err *err);
 
 /* ------------------------------------------------------------------ */
-/* Optimal paths from a baked subgoal graph (subgoal/)                 */
+/* Optimal paths from a baked subgoal graph (lib/runtime/subgoal/)     */
 
 /* The optimal-search layer mkclear --optimal bakes for each (capability,
  * size) of the agent set and each corner rule asked for
@@ -553,12 +665,22 @@ typedef struct nb_sg_query {
     nb_capability capability; /* the bundle must hold a layer for (capability, size, corner) */
     nb_corner corner;
     uint64_t max_expansions;  /* 0: no limit */
+    /* Terrain costs, as nb_aa_query's (NULL, or all 1: none).  The layers
+     * mkclear --optimal bakes are for shortest paths: a query with other
+     * costs is refused with NB_ERR_NOTFOUND (no layer for that cost
+     * profile), never answered with a shortest path. */
+    const double *costs;
     const nb_overlay *overlay; /* cells blocked at run time (NULL: none); see nb_sg_find */
 } nb_sg_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, no limit,
- * (0, 0) to (0, 0), capability 0 (which no bundle serves: set it). */
-void nb_sg_query_init(nb_sg_query *q);
+ * (0, 0) to (0, 0), capability 0 (which no bundle serves: set it), no
+ * costs, no overlay.  A macro, as nb_aa_query_init. */
+nb_status nb_sg_query_init_abi(nb_sg_query *q, const nb_abi *abi);
+#define nb_sg_query_init(q) nb_sg_query_init_abi((q), NB_ABI_THIS)
+/* Sets a query's size, capability and terrain costs to the agent's, as
+ * nb_aa_query_agent. */
+void nb_sg_query_agent(nb_sg_query *q, const nb_agent *agent);
 
 typedef struct nb_sg_result {
     nb_path_status status;
@@ -571,21 +693,26 @@ typedef struct nb_sg_result {
     const nb_cell *path;    /* in the workspace: valid until its next begin or find */
     size_t waypoint_len;    /* the path's turning points: start, subgoals, goal */
     const nb_cell *waypoints; /* each joined to the next by a straight octile walk */
+    int fallback;           /* 1 when the layer could not serve the query and Annotated A*
+                               over the map answered it (an overlay that blocks cells) */
 } nb_sg_result;
 
 /* A workspace for queries on this bundle (which must stay open while it is
  * used).  Every subgoal layer of the bundle is checked here, once
  * (NB_ERR_FORMAT naming the section and what is wrong); NB_ERR_NOTFOUND
- * when the bundle holds none.  max_nodes caps the graph nodes one query
- * may touch (0: no cap beyond memory); a query that reaches it ends with
- * NB_PATH_LIMIT. */
-nb_status nb_sg_open(const nb_bundle *bundle, size_t max_nodes, nb_sg **out, nb_err *err);
+ * when the bundle holds none. */
+nb_status nb_sg_open(const nb_bundle *bundle, nb_sg **out, nb_err *err);
 void nb_sg_close(nb_sg *ws);
+/* Caps the graph nodes one query may touch (Detour's maxNodes): a query
+ * that reaches it ends with NB_PATH_LIMIT.  0 (the default): no cap beyond
+ * memory.  Applies from the next nb_sg_begin or nb_sg_find. */
+void nb_sg_set_max_nodes(nb_sg *ws, uint64_t max_nodes);
 /* Finds a shortest path: nb_sg_begin, nb_sg_step without a limit of its
  * own, nb_sg_finish.  NB_OK with res->status saying whether there is one;
- * an error for a bad query (a cell outside the map, size 0, an unknown
- * corner rule) or an agent the bundle has no layer for (NB_ERR_NOTFOUND,
- * naming those it has). */
+ * an error for a bad query (NB_ERR_ARG: size 0, an unknown corner rule, an
+ * overlay of another bundle; NB_ERR_OUTSIDE: an end off the map) or an
+ * agent the bundle has no layer for (NB_ERR_NOTFOUND, naming those it has:
+ * a capability, size or corner rule not baked, or terrain costs). */
 nb_status nb_sg_find(nb_sg *ws, const nb_sg_query *query, nb_sg_result *res, nb_err *err);
 /* The sliced form.  begin checks the query (its errors are find's), joins
  * both ends to the graph and starts the search, abandoning any query in
@@ -601,7 +728,7 @@ nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err);
 size_t nb_sg_bytes(const nb_sg *ws);
 
 /* ------------------------------------------------------------------ */
-/* HAA* (abstract/haa.c)                                               */
+/* HAA* (lib/runtime/abstract/haa.c)                                   */
 
 /* Hierarchical Annotated A* (Harabor and Botea, CIG 2008, section VIII)
  * on the abstract graph mkabstract bakes (formats/abstract.md).  A query
@@ -634,6 +761,28 @@ size_t nb_sg_bytes(const nb_sg *ws);
  * Several threads may query one bundle, each with its own workspace. */
 
 typedef struct nb_haa nb_haa;
+
+/* A query: Annotated A*'s fields, the same names for the same things, and
+ * flags. */
+typedef struct nb_haa_query {
+    nb_cell start, goal;       /* the agent's top-left cell at each end */
+    uint32_t size;             /* the agent covers size x size cells, 1 or more */
+    nb_capability capability;  /* one the abstract graph serves (the agent set's) */
+    nb_corner corner;
+    uint64_t max_expansions;   /* 0: no limit; else of its searches together */
+    const double *costs;       /* terrain costs, as nb_aa_query's: the graph's costs for the
+                                  agent's profile must be baked (mkabstract) */
+    const nb_overlay *overlay; /* cells blocked at run time, NULL: none */
+    unsigned flags;            /* NB_HAA_SMOOTH, NB_HAA_STRAIGHTEN */
+} nb_haa_query;
+
+/* Sets a query's defaults, as nb_aa_query_init, and no flags.  A macro,
+ * as nb_aa_query_init. */
+nb_status nb_haa_query_init_abi(nb_haa_query *q, const nb_abi *abi);
+#define nb_haa_query_init(q) nb_haa_query_init_abi((q), NB_ABI_THIS)
+/* Sets a query's size, capability and terrain costs to the agent's, as
+ * nb_aa_query_agent. */
+void nb_haa_query_agent(nb_haa_query *q, const nb_agent *agent);
 
 /* Query flags. */
 #define NB_HAA_SMOOTH 0x1u     /* seed 004's simple smoothing: drop each waypoint the
@@ -679,39 +828,40 @@ void nb_haa_set_max_nodes(nb_haa *ws, uint64_t max_nodes);
  * graph's own alone. */
 void nb_haa_set_levels(nb_haa *ws, unsigned levels);
 /* The bytes the workspace holds now. */
-size_t nb_haa_workspace_bytes(const nb_haa *ws);
-/* Finds a path, for the same queries as Annotated A* (nb_aa_query_init;
- * max_expansions counts the expansions of all its searches: insertion,
- * abstract search and refinement).  NB_OK with res->status saying
+size_t nb_haa_bytes(const nb_haa *ws);
+/* Finds a path, for the same queries as Annotated A* (max_expansions
+ * counts the expansions of all its searches: insertion, abstract search
+ * and refinement).  NB_OK with res->status saying
  * whether there is one (NB_PATH_LIMIT: the budget or the node cap
  * stopped it first, and res->path is the best partial path: the abstract
  * path to the expanded node nearest the goal, refined; during refinement,
  * the part refined; before the abstract search, the start alone); an
- * error for a bad query (a cell outside the map, size 0), a capability or
- * size the graph does not serve (NB_ERR_NOTFOUND, naming those it does),
- * or flags it does not know. */
-nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_haa_result *res,
-                      nb_err *err);
+ * error for a bad query (NB_ERR_ARG: size 0, flags it does not know, an
+ * overlay of another bundle; NB_ERR_OUTSIDE: an end off the map), or an
+ * agent the bundle does not serve (NB_ERR_NOTFOUND, naming what it does: a
+ * capability or size not in the graph, terrain costs without their
+ * profile's costs). */
+nb_status nb_haa_find(nb_haa *ws, const nb_haa_query *query, nb_haa_result *res, nb_err *err);
 /* The same in slices (the convention at the top of this header).  A
  * partial path's refinement, made by finish, runs whole the A* inside a
  * cluster that a step without a stored path needs (at most the cluster's
  * cells each). */
-nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *query, unsigned flags, nb_err *err);
+nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *query, nb_err *err);
 nb_status nb_haa_step(nb_haa *ws, uint64_t expansions, int *done, nb_err *err);
 nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err);
-/* Whether an agent of (cap, size) at from can reach to on the map as the
- * overlay leaves it (NULL: the bundle's map): exactly 1 or 0, or -1 as
- * nb_reachable (an end off the map, no component layer) and when memory
- * runs out.  nb_overlay_reachable answers first, from the component layer;
- * only when it says NB_REACH_UNKNOWN (the ends joined on the bundle, cells
- * blocked) does a search run: HAA*'s over its graph as the overlay
- * repaired it (complete, so its answer is exact), without refinement: the
- * insertions in the ends' clusters (or the near search) and an A* over the
- * abstract graph, at most what nb_haa_find costs.  For a (cap, size) the
- * graph does not serve, or a graph the overlay does not repair, Annotated
- * A* with the overlay answers (its workspace opened inside this one). */
-int nb_haa_reachable(nb_haa *ws, const nb_overlay *overlay, nb_capability cap, unsigned size,
-                     nb_cell from, nb_cell to);
+/* Whether the query's agent at q->start can reach q->goal on the map as
+ * q->overlay leaves it (NULL: the bundle's map), exactly, in *reachable (1
+ * or 0); the corner rule, costs, flags and budget are not read (reachability
+ * is the same under each).  Errors as nb_haa_find's.  nb_overlay_reachable
+ * answers first, from the component layer; only when it cannot tell (the
+ * ends joined on the bundle, cells blocked) does a search run: HAA*'s over
+ * its graph as the overlay repaired it (complete, so its answer is exact),
+ * without refinement: the insertions in the ends' clusters (or the near
+ * search) and an A* over the abstract graph, at most what nb_haa_find
+ * costs.  For a (capability, size) the graph does not serve, or a graph the
+ * overlay does not repair, Annotated A* with the overlay answers (its
+ * workspace opened inside this one). */
+nb_status nb_haa_reachable(nb_haa *ws, const nb_haa_query *q, int *reachable, nb_err *err);
 
 /* What a workspace's graph is. */
 typedef struct nb_haa_graph {
@@ -727,7 +877,7 @@ typedef struct nb_haa_graph {
 void nb_haa_describe(const nb_haa *ws, nb_haa_graph *out);
 
 /* ------------------------------------------------------------------ */
-/* Motion-constrained search (motion/)                                 */
+/* Motion-constrained search (lib/runtime/motion/)                     */
 
 /* Motion models (model.c; formats/motion.md).  A model is data: H
  * headings, each stepping by a grid offset; speed levels ordered by value
@@ -755,8 +905,10 @@ unsigned nb_model_speeds(const nb_model *model);
 unsigned nb_model_stop(const nb_model *model);
 double nb_model_speed(const nb_model *model, unsigned level);
 const char *nb_model_speed_name(const nb_model *model, unsigned level);
-/* The level called name, or -1. */
-int nb_model_speed_find(const nb_model *model, const char *name);
+/* The speed level called name in *level; NB_ERR_NOTFOUND, naming the
+ * model's levels, when none is. */
+nb_status nb_model_speed_lookup(const nb_model *model, const char *name, size_t *level,
+                                nb_err *err);
 /* The largest turn, in heading steps, of an action at this speed level. */
 unsigned nb_model_turn(const nb_model *model, unsigned level);
 /* Levels an action may change the speed by. */
@@ -842,32 +994,42 @@ typedef enum nb_motion_heuristic {
 /* "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid",
  * "heading", "perimeter+heading", "extended+heading". */
 const char *nb_motion_heuristic_name(nb_motion_heuristic heuristic);
-/* The heuristic called name, or -1. */
-int nb_motion_heuristic_parse(const char *name);
+/* The heuristic called name in *heuristic; NB_ERR_NOTFOUND, naming those
+ * there are, when none is. */
+nb_status nb_motion_heuristic_parse(const char *name, nb_motion_heuristic *heuristic,
+                                    nb_err *err);
 
-typedef struct nb_motion_ws nb_motion_ws;
+typedef struct nb_motion nb_motion;
 
-/* A workspace for searches of one model by an agent of size size (cells
- * a side, anchored at its top-left cell) and capability cap on the
- * bundle's map; perimeter may be NULL.  Everything a search needs is
- * allocated here (and grown, rarely, by a search that needs more than
- * any before it).  With sector > 0 the sector abstraction for routes is
- * built too (sectors of sector x sector cells). */
-nb_status nb_motion_ws_open(const nb_bundle *bundle, const nb_model *model,
-                            const nb_perimeter *perimeter, nb_capability cap, unsigned size,
-                            unsigned sector, nb_motion_ws **out, nb_err *err);
-void nb_motion_ws_close(nb_motion_ws *ws);
+/* A workspace for searches of one model by one agent on the bundle's map:
+ * the agent of size size (cells a side, anchored at its top-left cell)
+ * and capability cap, whose legal moves the workspace learns and keeps
+ * (the motion family's agent is its workspace's, so its queries name
+ * none; its costs are the model's times, so an agent's terrain costs do
+ * not apply).  perimeter may be NULL.  Everything a search needs is
+ * allocated here and grown by a search that needs more than any before
+ * it. */
+nb_status nb_motion_open(const nb_bundle *bundle, const nb_model *model,
+                         const nb_perimeter *perimeter, nb_capability cap, unsigned size,
+                         nb_motion **out, nb_err *err);
+void nb_motion_close(nb_motion *ws);
+/* Caps the states one search may reach (Detour's maxNodes): a search that
+ * would reach more ends with NB_PATH_LIMIT.  0 (the default): no cap
+ * beyond memory.  Applies from the next nb_motion_begin or find. */
+void nb_motion_set_max_nodes(nb_motion *ws, uint64_t max_nodes);
+/* The bytes the workspace holds now. */
+size_t nb_motion_bytes(const nb_motion *ws);
 /* 1 when the agent may stand at (x, y). */
-int nb_motion_standable(const nb_motion_ws *ws, long x, long y);
-/* 1 when the step from s by action (turn, new speed level) is legal; the
+int nb_motion_standable(const nb_motion *ws, long x, long y);
+/* 1 when the action (turn, new speed level) from state s is legal; the
  * state it reaches and its cost in *to and *cost. */
-int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
-                   nb_motion_state *to, double *cost);
+int nb_motion_action(nb_motion *ws, const nb_motion_state *s, int turn, unsigned speed,
+                     nb_motion_state *to, double *cost);
 
 /* The abstractions a route may go through. */
 typedef enum nb_route_abstraction {
-    NB_ROUTE_SECTORS = 0, /* sectors of the workspace's side (nb_motion_ws_open) */
-    NB_ROUTE_HAA = 1      /* the bundle's HAA* graph (nb_motion_ws_haa) */
+    NB_ROUTE_SECTORS = 0, /* sectors of the workspace (nb_motion_use_sectors) */
+    NB_ROUTE_HAA = 1      /* the bundle's HAA* graph (nb_motion_use_haa) */
 } nb_route_abstraction;
 
 typedef struct nb_motion_query {
@@ -878,6 +1040,8 @@ typedef struct nb_motion_query {
                               * expanded state within k cells (Chebyshev) of
                               * the goal's cell */
     uint64_t max_expansions; /* 0: no limit */
+    const nb_overlay *overlay; /* NULL: motion searches do not read overlays yet, and refuse
+                              * one with NB_ERR_UNSUPPORTED rather than plan through it */
     int reopen;              /* re-open closed states found cheaper: 1, 0, or
                               * -1 for the default (only when weight is 1) */
     int waypoint_heading;    /* routes: 0 (default) intermediate goals at any
@@ -893,8 +1057,10 @@ typedef struct nb_motion_query {
 
 /* "sectors", "haa"; NULL for others. */
 const char *nb_route_abstraction_name(nb_route_abstraction abstraction);
-/* The abstraction called name, or -1. */
-int nb_route_abstraction_parse(const char *name);
+/* The abstraction called name in *abstraction; NB_ERR_NOTFOUND, naming
+ * those there are, when none is. */
+nb_status nb_route_abstraction_parse(const char *name, nb_route_abstraction *abstraction,
+                                     nb_err *err);
 
 typedef struct nb_motion_result {
     nb_path_status status;   /* NB_PATH_LIMIT when max_expansions stopped the search:
@@ -903,40 +1069,46 @@ typedef struct nb_motion_result {
     double h_start;          /* the heuristic at the start */
     uint64_t expanded, generated, reopened;
     uint64_t grid_expanded;  /* cells expanded by the grid heuristic's search */
-    size_t length;           /* states on the path, start and end included */
+    size_t path_len;         /* states on the path, start and end included */
+    const nb_motion_state *path; /* in the workspace: valid until its next begin or find */
     nb_motion_state end;     /* the state reached */
 } nb_motion_result;
 
-/* Sets a query's defaults: octile, weight 1, no truncation, no limit. */
-void nb_motion_query_init(nb_motion_query *q);
+/* Sets a query's defaults: octile, weight 1, no truncation, no limit, no
+ * overlay.  A macro, as nb_aa_query_init. */
+nb_status nb_motion_query_init_abi(nb_motion_query *q, const nb_abi *abi);
+#define nb_motion_query_init(q) nb_motion_query_init_abi((q), NB_ABI_THIS)
 /* Finds a path from q->start to q->goal.  NB_OK with r->status saying
  * whether there is one (NB_PATH_START_BLOCKED or _GOAL_BLOCKED when the
- * agent may not stand there); an error for a bad query (a state off the
- * map, a heading or speed the model lacks, a heuristic whose table is
- * missing). */
-nb_status nb_motion_find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
+ * agent may not stand there); an error for a bad query (NB_ERR_OUTSIDE: a
+ * state off the map; NB_ERR_ARG: a heading or speed the model lacks;
+ * NB_ERR_NOTFOUND: a heuristic whose table the bundle lacks;
+ * NB_ERR_UNSUPPORTED: an overlay). */
+nb_status nb_motion_find(nb_motion *ws, const nb_motion_query *q, nb_motion_result *r,
                          nb_err *err);
-/* The same in slices (the convention at the top of this header; the step
- * is named advance, for nb_motion_step is one action of the model).  When
- * max_expansions or finishing before the end stops the search, the result
- * is NB_PATH_LIMIT with the path (nb_motion_path) to the expanded state
- * with the least heuristic, ties the least cost. */
-nb_status nb_motion_begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
-nb_status nb_motion_advance(nb_motion_ws *ws, uint64_t expansions, int *done, nb_err *err);
-nb_status nb_motion_finish(nb_motion_ws *ws, nb_motion_result *r, nb_err *err);
-/* The last plan's (or route's) path, valid until the next search. */
-const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length);
+/* The same in slices (the convention at the top of this header; one action
+ * of the model is nb_motion_action).  When max_expansions, the node cap or
+ * finishing before the end stops the search, the result is NB_PATH_LIMIT
+ * with the path to the expanded state with the least heuristic, ties the
+ * least cost. */
+nb_status nb_motion_begin(nb_motion *ws, const nb_motion_query *q, nb_err *err);
+nb_status nb_motion_step(nb_motion *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_motion_finish(nb_motion *ws, nb_motion_result *r, nb_err *err);
 
+/* Prepares the workspace for routes over sectors of side x side cells
+ * (NB_ROUTE_SECTORS): the sector abstraction of the workspace's agent is
+ * built here, once for each side (1 to 1024). */
+nb_status nb_motion_use_sectors(nb_motion *ws, unsigned side, nb_err *err);
 /* Prepares the workspace for routes over the bundle's HAA* abstract graph
  * (mkabstract; formats/abstract.md): its HAA* workspace is made here,
  * once.  NB_ERR_NOTFOUND when the bundle has no abstract graph or the
  * graph does not serve the workspace's (capability, size); the graph's
  * own errors (NB_ERR_FORMAT) as nb_haa_open gives them.  Calling it again
  * does nothing. */
-nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err);
+nb_status nb_motion_use_haa(nb_motion *ws, nb_err *err);
 
-/* Long paths: an abstract path, refined segment by segment (a query of
- * its own kind, hence its own name: it answers through many searches).  With
+/* Long paths: an abstract path, refined segment by segment (a search of
+ * its own kind, through many searches).  With
  * q->abstraction NB_ROUTE_SECTORS it is A* over the workspace's sectors
  * (an intermediate goal is a region's node); with NB_ROUTE_HAA, HAA* for
  * the workspace's capability and size on the bundle's abstract graph (an
@@ -945,18 +1117,19 @@ nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err);
  * intermediate goals ahead (sectors or clusters); an intermediate goal is
  * the node's cell, stopped, at any heading (or facing the way in, with
  * q->waypoint_heading), and uses q->truncate; the last segment reaches
- * q->goal itself (q->truncate does not apply to it).  r->status NB_PATH_NONE when the abstraction joins
- * no path or a segment finds none.  step, when not NULL, is called with each segment's
- * result.  r sums the segments (expanded and generated) and gives the
- * whole path's cost.  NB_ERR_ARG when the workspace lacks the abstraction
- * asked for. */
-typedef void (*nb_motion_step_fn)(void *ctx, const nb_motion_result *segment);
-nb_status nb_motion_find_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
-                               nb_motion_step_fn step, void *ctx, nb_motion_result *r,
+ * q->goal itself (q->truncate does not apply to it).  r->status is
+ * NB_PATH_NONE when the abstraction joins no path or a segment finds none;
+ * r->path the whole route.  each, when not NULL, is called with each
+ * segment's result.  r sums the segments (expanded and generated) and
+ * gives the whole path's cost.  NB_ERR_ARG when the workspace lacks the
+ * abstraction asked for (nb_motion_use_sectors, nb_motion_use_haa). */
+typedef void (*nb_motion_segment_fn)(void *ctx, const nb_motion_result *segment);
+nb_status nb_motion_route_find(nb_motion *ws, const nb_motion_query *q, unsigned segment,
+                               nb_motion_segment_fn each, void *ctx, nb_motion_result *r,
                                size_t *segments, nb_err *err);
 
 /* ------------------------------------------------------------------ */
-/* Curves, Directional A* and smoothing (turning/)                     */
+/* Curves, Directional A* and smoothing (lib/runtime/turning/)         */
 
 /* Geometry.  Positions are in cells: cell (x, y) is the square [x, x+1) x
  * [y, y+1) and its centre is (x + 0.5, y + 0.5); y grows downwards, as the
@@ -1053,9 +1226,13 @@ typedef struct nb_unit {
 } nb_unit;
 
 size_t nb_unit_count(const nb_bundle *bundle);
-/* The index-th unit (in section order), or the unit called name. */
+/* The index-th unit (in section order), decoded from its section and
+ * checked (hence a status: NB_ERR_FORMAT for a damaged one, NB_ERR_NOTFOUND
+ * past the end). */
 nb_status nb_unit_get(const nb_bundle *bundle, size_t index, nb_unit *out, nb_err *err);
-nb_status nb_unit_find(const nb_bundle *bundle, const char *name, nb_unit *out, nb_err *err);
+/* The index of the unit called name in *index; NB_ERR_NOTFOUND, naming the
+ * units there are, when none is. */
+nb_status nb_unit_lookup(const nb_bundle *bundle, const char *name, size_t *index, nb_err *err);
 
 /* Planning for a unit: Directional A* over (x, y, heading) with the
  * hit-check and curve tables, smoothing, and Pinter's hybrid search.  A
@@ -1072,9 +1249,9 @@ const nb_unit *nb_planner_unit(const nb_planner *planner);
 /* At most max_nodes search nodes a query (Detour's maxNodes; 0, the
  * default: no cap beyond memory).  A query that needs more stops with
  * NB_PATH_LIMIT and its best partial path. */
-void nb_planner_set_max_nodes(nb_planner *planner, size_t max_nodes);
+void nb_planner_set_max_nodes(nb_planner *planner, uint64_t max_nodes);
 /* The bytes the planner holds now. */
-size_t nb_planner_memory(const nb_planner *planner);
+size_t nb_planner_bytes(const nb_planner *planner);
 
 typedef enum nb_plan_method {
     NB_PLAN_DIRECTIONAL = 0, /* Directional A* */
@@ -1089,9 +1266,11 @@ typedef enum nb_plan_method {
                                   * grid's moves alone, not by a search back over the cells
                                   * (less memory; many more nodes where walls force detours) */
 
+/* A query.  The planner's agent is its unit (its width, turning radius and
+ * capability), so a query names none. */
 typedef struct nb_planner_query {
     nb_pose start;           /* anywhere inside a free cell, any heading */
-    long goal_x, goal_y;     /* the goal cell: the path ends at its centre */
+    nb_cell goal;            /* the goal cell: the path ends at its centre */
     int goal_heading;        /* -1: any; else the heading index (0 .. headings-1) */
     nb_plan_method method;
     unsigned neighbourhood;  /* 8, 24 or 48; 0 for the unit's */
@@ -1099,20 +1278,24 @@ typedef struct nb_planner_query {
     uint64_t max_expansions; /* 0: no limit; else NB_PATH_LIMIT and the best partial path */
     unsigned window;         /* 0: the whole map; else the searches keep to a square of this
                               * side centred between start and goal (Pinter's 60) */
+    const nb_overlay *overlay; /* NULL: the planner does not read overlays yet, and refuses one
+                              * with NB_ERR_UNSUPPORTED rather than plan through it */
 } nb_planner_query;
 
 /* Sets a query's defaults: Directional A*, any goal heading, the unit's
- * neighbourhood, no flags, no limit, from and to (0, 0). */
-void nb_planner_query_init(nb_planner_query *q);
+ * neighbourhood, no flags, no limit, from and to (0, 0), no overlay.  A
+ * macro, as nb_aa_query_init. */
+nb_status nb_planner_query_init_abi(nb_planner_query *q, const nb_abi *abi);
+#define nb_planner_query_init(q) nb_planner_query_init_abi((q), NB_ABI_THIS)
 
 typedef struct nb_planner_result {
     nb_path_status status;
     const char *reason;          /* when not found: why, a constant string */
     double length;               /* cells travelled */
     double cost;                 /* length with reverse moves' penalties */
-    size_t nsegments;
+    size_t segment_len;
     const nb_segment *segments;  /* the path; valid until the planner's next begin or find */
-    size_t nwaypoints;
+    size_t waypoint_len;
     const nb_pose *waypoints;    /* the poses the path passes, start and goal included */
     uint64_t expanded;           /* nodes taken from the open list, every stage */
     uint64_t generated;          /* children found free */
@@ -1120,9 +1303,10 @@ typedef struct nb_planner_result {
 } nb_planner_result;
 
 /* Plans a path.  NB_OK with out->status saying whether there is one (and
- * out->reason why not); an error for a bad query (a goal off the map, a
- * start that is not a finite pose in the map, an unknown method, a window
- * that does not hold start and goal).  A query stopped by max_expansions
+ * out->reason why not); an error for a bad query (NB_ERR_OUTSIDE: a start
+ * or goal off the map; NB_ERR_ARG: a start that is not a finite pose, an
+ * unknown method, a window that does not hold start and goal;
+ * NB_ERR_UNSUPPORTED: an overlay).  A query stopped by max_expansions
  * or the node cap is NB_PATH_LIMIT with the best partial path: from the
  * start toward the goal as far as the search got (Directional A*: to the
  * node expanded with the least heuristic, then the least cost). */
@@ -1146,7 +1330,7 @@ int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t
 int nb_planner_blocked(const nb_planner *planner, long x, long y);
 
 /* ------------------------------------------------------------------ */
-/* SQLite bundles (bundle_sqlite.c; formats/sqlite.md)                 */
+/* SQLite bundles (lib/runtime/sqlite/; formats/sqlite.md)            */
 
 /* The same bundle can be held in an SQLite database that people and tools
  * query (the tools write one with --format sqlite, navbake convert turns
@@ -1167,7 +1351,7 @@ nb_bundle_form nb_bundle_form_of(const nb_bundle *bundle);
 int nb_sqlite_supported(void);
 
 /* ------------------------------------------------------------------ */
-/* Round obstacles (forest/)                                           */
+/* Round obstacles (lib/runtime/forest/)                               */
 /*
  * A forest is a set of round obstacles in continuous space (world units,
  * x to the right, y up: "counter-clockwise" is the positive sense of
@@ -1189,10 +1373,6 @@ int nb_sqlite_supported(void);
 #define NB_FOREST_MAX_RADII 64        /* baked agent radii in one bundle */
 #define NB_FOREST_MAX_COORD 1e9       /* |x|, |y|, radius and agent radius */
 
-typedef struct nb_vec2 {
-    double x, y;
-} nb_vec2;
-
 typedef struct nb_circle {
     double x, y, r; /* centre and radius (r > 0) */
 } nb_circle;
@@ -1209,14 +1389,17 @@ nb_status nb_forest_open(const nb_bundle *bundle, nb_forest **out, nb_err *err);
 /* A forest made by the program: a copy of n circles, and optionally world
  * bounds {xmin, ymin, xmax, ymax} (NULL for none), allocating with alloc
  * (NULL: the C library's).  It has no baked graph; change it at will
- * between queries. */
-nb_status nb_forest_open_circles(const nb_circle *circles, size_t n, const double *bounds,
-                                 const nb_allocator *alloc, nb_forest **out, nb_err *err);
+ * between queries.  A macro (the ABI guard), as nb_bundle_open. */
+nb_status nb_forest_open_circles_abi(const nb_circle *circles, size_t n, const double *bounds,
+                                     const nb_allocator *alloc, nb_forest **out, nb_err *err,
+                                     const nb_abi *abi);
+#define nb_forest_open_circles(circles, n, bounds, alloc, out, err) \
+    nb_forest_open_circles_abi((circles), (n), (bounds), (alloc), (out), (err), NB_ABI_THIS)
 void nb_forest_close(nb_forest *forest);
 
 size_t nb_forest_circle_count(const nb_forest *forest);
 /* The obstacles as given (not inflated); NULL past the end. */
-const nb_circle *nb_forest_circle(const nb_forest *forest, size_t index);
+const nb_circle *nb_forest_circle_get(const nb_forest *forest, size_t index);
 /* 1 and the bounds {xmin, ymin, xmax, ymax} when the forest has bounds.
  * Bounds say where start and goal may be; they are not walls. */
 int nb_forest_bounds(const nb_forest *forest, double bounds[4]);
@@ -1230,9 +1413,12 @@ nb_status nb_forest_remove_circle(nb_forest *forest, size_t index, nb_err *err);
 
 /* Baked agent radii, in the order they were given to mkabstract. */
 unsigned nb_forest_radius_count(const nb_forest *forest);
-double nb_forest_radius(const nb_forest *forest, unsigned radius_index);
-/* The index of the graph baked for exactly this agent radius, or -1. */
-int nb_forest_radius_find(const nb_forest *forest, double agent_radius);
+/* The radius_index-th baked radius; NAN past the end. */
+double nb_forest_radius_get(const nb_forest *forest, unsigned radius_index);
+/* The index of the graph baked for exactly this agent radius in *index;
+ * NB_ERR_NOTFOUND, naming the radii baked, when there is none. */
+nb_status nb_forest_radius_lookup(const nb_forest *forest, double agent_radius, size_t *index,
+                                  nb_err *err);
 
 /* What a baked graph holds (as `navbake info` shows it). */
 typedef struct nb_forest_graph_info {
@@ -1251,21 +1437,22 @@ nb_status nb_forest_graph(const nb_forest *forest, unsigned radius_index, nb_for
  * counter-clockwise, -1 clockwise); segments of length zero are left out,
  * except that a path from a point to itself is one line of length 0, so
  * every path found has a segment to sample.  Sample it with
- * nb_segments_sample(path.segments, path.nsegments, s, &pose). */
+ * nb_segments_sample(res.segments, res.segment_len, s, &pose). */
 typedef struct nb_forest_result {
     nb_path_status status;
     long blocked_by;             /* NB_PATH_START_BLOCKED, _GOAL_BLOCKED: the circle the
                                     point is inside (with the agent's radius); else -1 */
     nb_vec2 start, goal;
-    double length;               /* the sum of the segments' lengths; INFINITY when none */
-    size_t nsegments;            /* 0 when no path was found */
+    double length;               /* the sum of the segments' lengths; INFINITY when none;
+                                    NB_PATH_LIMIT: the partial path's */
+    size_t segment_len;          /* 0 when no path was found */
     const nb_segment *segments;  /* owned by the workspace: valid until its next query */
     /* What the search did. */
-    size_t expanded;  /* states taken from the open list */
-    size_t generated; /* states put on it */
-    size_t pruned;    /* transitions refused because they cross the one before */
-    size_t los_tests; /* line-of-sight tests made during the search */
-    size_t circles_opened; /* deferred search: circles whose edges were generated */
+    uint64_t expanded;  /* states taken from the open list */
+    uint64_t generated; /* states put on it */
+    uint64_t pruned;    /* transitions refused because they cross the one before */
+    uint64_t los_tests; /* line-of-sight tests made during the search */
+    uint64_t circles_opened; /* deferred search: circles whose edges were generated */
 } nb_forest_result;
 
 /* Options of a search (flags). */
@@ -1279,17 +1466,37 @@ typedef struct nb_forest_result {
 /* The deferred search even when a graph is baked for the radius. */
 #define NB_FOREST_DEFERRED 0x4u
 
-/* A query workspace: arrays reused by every query made with it.  forest
- * (may be NULL) sizes it for that forest's baked graphs, so that a query on
- * a baked graph never allocates; the deferred search grows it when it must
- * and keeps what it grew.  It allocates with a copy of forest's allocator,
- * so it may outlive the forest. */
+/* A query: the forest family's agent is a disc, so its query names the
+ * agent's radius where a grid query names a size and capability. */
+typedef struct nb_forest_query {
+    nb_vec2 start, goal;     /* world units, finite, within the forest's bounds */
+    double agent_radius;     /* >= 0 */
+    unsigned flags;          /* NB_FOREST_* */
+    uint64_t max_expansions; /* 0: no limit */
+} nb_forest_query;
+
+/* Sets a query's defaults: (0, 0) to (0, 0), agent radius 0, no flags, no
+ * limit.  A macro, as nb_aa_query_init. */
+nb_status nb_forest_query_init_abi(nb_forest_query *q, const nb_abi *abi);
+#define nb_forest_query_init(q) nb_forest_query_init_abi((q), NB_ABI_THIS)
+
+/* A query workspace for searches in this forest (which must stay open while
+ * it is used; a program's forest may change between queries): arrays
+ * reused by every query made with it, sized for the forest's baked graphs
+ * so that a query on a baked graph never allocates; the deferred search
+ * grows it when it must and keeps what it grew. */
 nb_status nb_forest_ws_open(const nb_forest *forest, nb_forest_ws **out, nb_err *err);
 void nb_forest_ws_close(nb_forest_ws *ws);
+/* Caps the states one search may put on its open list (Detour's maxNodes):
+ * a search that would put one more ends with NB_PATH_LIMIT.  0 (the
+ * default): no cap beyond memory. */
+void nb_forest_ws_set_max_nodes(nb_forest_ws *ws, uint64_t max_nodes);
+/* The bytes the workspace holds now. */
+size_t nb_forest_ws_bytes(const nb_forest_ws *ws);
 
-/* The shortest path from start to goal for an agent of radius
- * agent_radius.  With a graph baked for exactly this radius
- * (nb_forest_radius_find) and without NB_FOREST_DEFERRED: start and goal
+/* The shortest path from q->start to q->goal for an agent of radius
+ * q->agent_radius.  With a graph baked for exactly this radius
+ * (nb_forest_radius_lookup) and without NB_FOREST_DEFERRED: start and goal
  * join it by their tangents to the circles (for this query only), then A*
  * with the straight-line distance as heuristic.  Otherwise the deferred
  * search: the edges leaving a circle are generated when the search first
@@ -1297,121 +1504,225 @@ void nb_forest_ws_close(nb_forest_ws *ws);
  * search would take it.  NB_OK with res->status: NB_PATH_START_BLOCKED or
  * _GOAL_BLOCKED when that point is inside an inflated circle
  * (res->blocked_by), NB_PATH_NONE when the circles close one off from the
- * other.  NB_ERR_ARG for a point that is not finite, is beyond
- * NB_FOREST_MAX_COORD in x or y or is outside the bounds, or an agent
- * radius beyond NB_FOREST_MAX_COORD. */
-nb_status nb_forest_find(const nb_forest *forest, double agent_radius, nb_vec2 start, nb_vec2 goal,
-                         unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err);
+ * other, NB_PATH_LIMIT when max_expansions or the node cap stopped the
+ * search (the path to the expanded state nearest the goal, as the crow
+ * flies).  NB_ERR_ARG for a point or agent radius that is not finite or
+ * negative, or unknown flags; NB_ERR_OUTSIDE for a point beyond
+ * NB_FOREST_MAX_COORD in x or y or outside the bounds; NB_ERR_LIMIT for an
+ * agent radius beyond NB_FOREST_MAX_COORD. */
+nb_status nb_forest_find(nb_forest_ws *ws, const nb_forest_query *q, nb_forest_result *res,
+                         nb_err *err);
+/* The same in slices (the convention at the top of this header). */
+nb_status nb_forest_begin(nb_forest_ws *ws, const nb_forest_query *q, nb_err *err);
+nb_status nb_forest_step(nb_forest_ws *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_forest_finish(nb_forest_ws *ws, nb_forest_result *res, nb_err *err);
 
 /* ------------------------------------------------------------------ */
-/* Places: nearest and random standable cells, straight lines (place/) */
+/* Places: nearest and random cells, straight lines (lib/runtime/place/) */
 /*
  * What game code asks of a navigation runtime before any path (Detour's
- * findNearestPoly, findRandomPoint and raycast), for one agent type on a
+ * findNearestPoly, findRandomPoint and raycast), for an agent on a
  * bundle's grid: the standable cell nearest a click or a spawn point, a
  * random standable cell the agent can reach, and whether the agent can
- * walk a straight segment.  A place is read-only once made: any number of
- * threads may query one, and no query allocates.  navbake(3) has the
- * conventions, nb_place_open(3) and each function's page the details. */
+ * walk a straight segment.  The three are search families with the shape
+ * of the others: a query struct with the agent's size and capability, an
+ * _init and an _agent, a budget, _find and its sliced form, on a place,
+ * the workspace of a thread on a bundle.  navbake(3) has the conventions,
+ * nb_place_open(3) and each function's page the details. */
 
 typedef struct nb_place nb_place;
 
-/* A place for an agent of this capability and size (1 to the clearance
- * layer's cap) on the bundle's map, which must stay open while the place
- * is used.  It needs the clearance layer of the capability
- * (NB_ERR_NOTFOUND without, NB_ERR_LIMIT for a size beyond its cap), and
- * uses the component layer and the runs section of (capability, size)
- * when the bundle has them (mkclear bakes both); every one is checked
- * here, once.  It allocates only its own small record. */
-nb_status nb_place_open(const nb_bundle *bundle, nb_capability capability, unsigned size,
-                        nb_place **out, nb_err *err);
+/* A workspace for the place queries on this bundle's map (which must stay
+ * open while it is used).  A query needs the clearance layer of its
+ * capability (NB_ERR_NOTFOUND without one, or for a size beyond its cap),
+ * and reads the component layer and the runs section of (capability, size)
+ * where it needs them (mkclear bakes both); each is checked when a query
+ * first needs it and kept for the next query of the same agent.  A place
+ * holds a small record and never allocates again; one per thread. */
+nb_status nb_place_open(const nb_bundle *bundle, nb_place **out, nb_err *err);
 void nb_place_close(nb_place *place);
+/* The bytes the place holds. */
+size_t nb_place_bytes(const nb_place *place);
 
 /* The search radius nb_nearest_query_init sets, in cells (octile). */
 #define NB_NEAREST_RADIUS 64.0
 
 typedef struct nb_nearest_query {
-    nb_cell point;   /* where to look from: a cell of the map */
-    double radius;   /* cells farther than this (octile distance) are not
-                        looked at; >= 0, INFINITY for the whole map */
-    int reachable;   /* 1: only cells joined by a path to from */
-    nb_cell from;    /* when reachable: a cell of the map */
+    nb_cell point;            /* where to look from: a cell of the map */
+    double radius;            /* cells farther than this (octile distance) are not
+                                 looked at; >= 0, INFINITY for the whole map */
+    int reachable;            /* 1: only cells joined by a path to start */
+    nb_cell start;            /* when reachable: a cell of the map */
+    uint32_t size;            /* the agent covers size x size cells, 1 or more */
+    nb_capability capability; /* the bundle must hold a clearance layer for it */
+    uint64_t max_expansions;  /* cells looked at; 0: no limit */
+    const nb_overlay *overlay; /* NULL: places do not read overlays yet, and refuse one with
+                                  NB_ERR_UNSUPPORTED rather than answer through it */
 } nb_nearest_query;
 
 /* Sets a query's defaults: point (0, 0), radius NB_NEAREST_RADIUS, any
- * cell (reachable 0). */
-void nb_nearest_query_init(nb_nearest_query *q);
+ * cell (reachable 0), size 1, capability 0 (set it), no limit, no overlay.
+ * A macro, as nb_aa_query_init. */
+nb_status nb_nearest_query_init_abi(nb_nearest_query *q, const nb_abi *abi);
+#define nb_nearest_query_init(q) nb_nearest_query_init_abi((q), NB_ABI_THIS)
+/* Sets a query's size and capability to the agent's (a nearest cell is
+ * by distance, not cost: the agent's terrain costs do not apply). */
+void nb_nearest_query_agent(nb_nearest_query *q, const nb_agent *agent);
 
 typedef struct nb_nearest_result {
     nb_path_status status; /* FOUND; NONE: no such cell on the map (said
                               when the square of side 2 radius + 1 around
-                              point covers the map); LIMIT: none within the
-                              radius (there may be one beyond);
-                              START_BLOCKED: the agent cannot stand at from */
-    nb_cell cell;          /* when found: the agent's top-left cell */
+                              point covers the map); BEYOND_RADIUS: none
+                              within the radius (there may be one beyond);
+                              START_BLOCKED: the agent cannot stand at start;
+                              LIMIT: max_expansions cells were looked at
+                              first (cell is then the nearest so far, if any) */
+    nb_cell cell;          /* when found: the agent's top-left cell; else (-1, -1) */
     double distance;       /* octile distance from point to cell */
     uint64_t examined;     /* cells looked at */
 } nb_nearest_result;
 
 /* The cell nearest query->point, by octile distance, where the agent may
- * stand (and, with query->reachable, that a path joins to query->from).
+ * stand (and, with query->reachable, that a path joins to query->start).
  * Ties go to the cell first in row-major order: the least y, then the
  * least x.  The search reads the cells in square rings around the point,
  * stopping once no farther ring can hold a nearer cell: it looks at
  * (2 floor(d) + 1)^2 cells at most for an answer at distance d, whatever
- * the map's size.  NB_ERR_ARG for a cell off the map or a radius that is
- * negative or NaN; NB_ERR_NOTFOUND for reachable on a bundle without the
- * component layer. */
-nb_status nb_nearest_standable(const nb_place *place, const nb_nearest_query *query,
-                               nb_nearest_result *res, nb_err *err);
+ * the map's size.  NB_ERR_OUTSIDE for a point or start off the map;
+ * NB_ERR_ARG for a radius that is negative or NaN, or size 0;
+ * NB_ERR_NOTFOUND for an agent the bundle does not serve, or reachable on
+ * a bundle without the component layer. */
+nb_status nb_nearest_find(nb_place *place, const nb_nearest_query *query,
+                          nb_nearest_result *res, nb_err *err);
+/* The same in slices (the convention at the top of this header; an
+ * expansion is a cell looked at). */
+nb_status nb_nearest_begin(nb_place *place, const nb_nearest_query *query, nb_err *err);
+nb_status nb_nearest_step(nb_place *place, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_nearest_finish(nb_place *place, nb_nearest_result *res, nb_err *err);
 
 /* Points of a line are taken to this fraction of a cell (rounded to the
  * nearest), so that every test is exact integer arithmetic. */
 #define NB_LINE_RESOLUTION 65536
 
+typedef struct nb_line_query {
+    nb_vec2 start, goal;      /* where the agent's top-left corner is at each end, in cells */
+    uint32_t size;            /* the agent covers size x size cells, 1 or more */
+    nb_capability capability; /* the bundle must hold a clearance layer for it */
+    uint64_t max_expansions;  /* cells looked at; 0: no limit */
+    const nb_overlay *overlay; /* NULL: as nb_nearest_query's */
+} nb_line_query;
+
+/* Sets a query's defaults: (0, 0) to (0, 0), size 1, capability 0 (set
+ * it), no limit, no overlay.  A macro, as nb_aa_query_init. */
+nb_status nb_line_query_init_abi(nb_line_query *q, const nb_abi *abi);
+#define nb_line_query_init(q) nb_line_query_init_abi((q), NB_ABI_THIS)
+/* Sets a query's size and capability to the agent's. */
+void nb_line_query_agent(nb_line_query *q, const nb_agent *agent);
+
 typedef struct nb_line_result {
     nb_path_status status; /* FOUND: the whole segment is free; NONE: blocked
                               on the way; START_BLOCKED: the agent does not
-                              fit at from */
+                              fit at start; LIMIT: max_expansions cells were
+                              looked at first (t is then how far it is known
+                              free) */
     double t;              /* the fraction of the segment travelled free (1
                               when found, 0 when the start is blocked) */
-    nb_vec2 last;          /* the last free point: from + t (to - from) */
-    nb_cell blocking;      /* when not found: the first cell the agent's square
-                              would enter (may lie just outside the map) */
+    nb_vec2 last;          /* the last free point: start + t (goal - start) */
+    nb_cell blocking;      /* when blocked: the first cell the agent's square
+                              would enter (may lie just outside the map);
+                              else (-1, -1) */
     uint64_t examined;     /* cells looked at */
 } nb_line_result;
 
-/* Whether the agent can travel the straight segment from -> to.  A point
- * is where the agent's top-left corner is, in cells (x right, y down):
- * at (x, y) the agent covers the square [x, x + size] x [y, y + size], so
- * at a whole point it covers exactly the cells nb_can_stand tests for that
- * cell.  The square, slid along the segment, must meet the inside of no
- * cell that is outside the map or of a terrain outside the capability
- * (touching an edge or a corner is allowed): the sweep is exact, at any
- * angle.  When it does meet one, the result says how far the agent gets
- * and the first cell it meets (ties: row-major order).  NB_ERR_ARG for a
- * point that is not finite or lies outside [0, width] x [0, height]. */
-nb_status nb_walk_line(const nb_place *place, nb_vec2 from, nb_vec2 to, nb_line_result *res,
+/* Whether the agent can travel the straight segment from query->start to
+ * query->goal.  A point is where the agent's top-left corner is, in cells
+ * (x right, y down): at (x, y) the agent covers the square [x, x + size] x
+ * [y, y + size], so at a whole point it covers exactly the cells
+ * nb_can_stand tests for that cell.  The square, slid along the segment,
+ * must meet the inside of no cell that is outside the map or of a terrain
+ * outside the capability (touching an edge or a corner is allowed): the
+ * sweep is exact, at any angle.  When it does meet one, the result says
+ * how far the agent gets and the first cell it meets (ties: row-major
+ * order).  NB_ERR_ARG for a point that is not finite or size 0;
+ * NB_ERR_OUTSIDE for one outside [0, width] x [0, height];
+ * NB_ERR_NOTFOUND for an agent the bundle does not serve. */
+nb_status nb_line_find(nb_place *place, const nb_line_query *query, nb_line_result *res,
                        nb_err *err);
+/* The same in slices (an expansion is a cell looked at; a slice ends at the
+ * end of the row of cells where it reaches its count). */
+nb_status nb_line_begin(nb_place *place, const nb_line_query *query, nb_err *err);
+nb_status nb_line_step(nb_place *place, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_line_finish(nb_place *place, nb_line_result *res, nb_err *err);
+
+typedef struct nb_random_query {
+    int reachable;            /* 1: only cells joined by a path to start */
+    nb_cell start;            /* when reachable: a cell of the map */
+    uint64_t seed;            /* the generator's state for this draw: the result's state is
+                                 the next draw's seed */
+    uint32_t size;            /* the agent covers size x size cells, 1 or more */
+    nb_capability capability; /* the bundle must hold a clearance layer for it */
+    uint64_t max_expansions;  /* draws; 0: no limit (one draw always ends it) */
+    const nb_overlay *overlay; /* NULL: as nb_nearest_query's */
+} nb_random_query;
+
+/* Sets a query's defaults: any standable cell (reachable 0), seed 0, size
+ * 1, capability 0 (set it), no limit, no overlay.  A macro, as
+ * nb_aa_query_init. */
+nb_status nb_random_query_init_abi(nb_random_query *q, const nb_abi *abi);
+#define nb_random_query_init(q) nb_random_query_init_abi((q), NB_ABI_THIS)
+/* Sets a query's size and capability to the agent's. */
+void nb_random_query_agent(nb_random_query *q, const nb_agent *agent);
 
 typedef struct nb_random_result {
     nb_path_status status; /* FOUND; START_BLOCKED: the agent cannot stand
-                              at *from; NONE: no standable cell at all */
-    nb_cell cell;          /* the cell drawn */
+                              at start; NONE: no standable cell at all */
+    nb_cell cell;          /* the cell drawn; else (-1, -1) */
     uint32_t component;    /* its component (nb_component) */
     uint64_t cells;        /* how many cells it was drawn among */
+    uint64_t state;        /* the generator's state after the draw: the next seed */
 } nb_random_result;
 
-/* A standable cell drawn uniformly from the component of *from (every
- * standable cell of the map when from is NULL), with the generator whose
- * state is *state: set it to a seed once, and each call advances it.  The
- * same seed gives the same cells on every platform (the generator,
- * SplitMix64, and the draw are specified in nb_random_standable(3)).
- * O(log runs) from the runs section mkclear bakes: NB_ERR_NOTFOUND on a
- * bundle without it (or, with from, without the component layer);
- * NB_ERR_ARG for a cell off the map. */
-nb_status nb_random_standable(const nb_place *place, const nb_cell *from, uint64_t *state,
-                              nb_random_result *res, nb_err *err);
+/* A standable cell drawn uniformly from the component of query->start (or
+ * from every standable cell of the map), with the generator whose state is
+ * query->seed; the state after the draw is in res->state.  The same seed
+ * gives the same cells on every platform (the generator, SplitMix64, and
+ * the draw are specified in nb_random_find(3)).  O(log runs) from the runs
+ * section mkclear bakes: NB_ERR_NOTFOUND on a bundle without it (or, with
+ * reachable, without the component layer) or for an agent the bundle does
+ * not serve; NB_ERR_OUTSIDE for a start off the map. */
+nb_status nb_random_find(nb_place *place, const nb_random_query *query, nb_random_result *res,
+                         nb_err *err);
+/* The same in slices, for a game loop that runs every query so (a draw is
+ * one expansion). */
+nb_status nb_random_begin(nb_place *place, const nb_random_query *query, nb_err *err);
+nb_status nb_random_step(nb_place *place, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_random_finish(nb_place *place, nb_random_result *res, nb_err *err);
+
+/* ------------------------------------------------------------------ */
+/* The ABI guard's list                                                */
+
+/* The public structs in the order of nb_abi's sizes: entries are only ever
+ * added at the end. */
+#define NB_ABI_STRUCTS(X)                                                                       \
+    X(nb_err) X(nb_allocator) X(nb_section_info) X(nb_agent) X(nb_cell) X(nb_vec2) X(nb_frame)  \
+    X(nb_aa_query) X(nb_aa_result) X(nb_sg_query) X(nb_sg_result) X(nb_haa_query)              \
+    X(nb_haa_result) X(nb_haa_graph) X(nb_motion_state) X(nb_motion_query) X(nb_motion_result) \
+    X(nb_pose) X(nb_segment) X(nb_curve) X(nb_unit) X(nb_planner_query) X(nb_planner_result)   \
+    X(nb_circle) X(nb_forest_graph_info) X(nb_forest_query) X(nb_forest_result)                \
+    X(nb_nearest_query) X(nb_nearest_result) X(nb_line_query) X(nb_line_result)                \
+    X(nb_random_query) X(nb_random_result)
+
+/* This header's nb_abi, one copy per translation unit. */
+static inline const nb_abi *nb_abi_this_(void)
+{
+#define NB_ABI_SIZE_(t) (uint32_t) sizeof(t),
+    static const uint32_t sizes[] = {NB_ABI_STRUCTS(NB_ABI_SIZE_)};
+#undef NB_ABI_SIZE_
+    static const nb_abi abi = {NB_VERSION_MAJOR, NB_VERSION_MINOR,
+                               (uint32_t)(sizeof sizes / sizeof sizes[0]), sizes};
+    return &abi;
+}
+#define NB_ABI_THIS (nb_abi_this_())
 
 #ifdef __cplusplus
 }

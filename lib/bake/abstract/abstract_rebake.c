@@ -100,7 +100,7 @@ nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
     const void *gp = NULL;
     size_t glen = 0;
     for (size_t i = 0; old && !full && i < nb_bundle_section_count(old) && idx < 0; i++)
-        if (nb_bundle_section(old, i)->type == NB_SEC_ABSTRACT)
+        if (nb_bundle_section_get(old, i)->type == NB_SEC_ABSTRACT)
             idx = (long)i;
     int incremental = st == NB_OK && idx >= 0 &&
                       nb_bundle_payload(old, (size_t)idx, &gp, &glen, NULL) == NB_OK &&

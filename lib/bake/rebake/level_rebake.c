@@ -67,7 +67,7 @@ static void remove_derived(nbb_builder *b, const nb_bundle *old, nbb_rebake_stat
             continue;
         size_t n = 0;
         for (size_t i = 0; old && i < nb_bundle_section_count(old); i++)
-            n += nb_bundle_section(old, i)->type == derived[k].type;
+            n += nb_bundle_section_get(old, i)->type == derived[k].type;
         nbb_builder_remove(b, derived[k].type);
         if (!n)
             continue;
@@ -165,7 +165,7 @@ static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out 
     uint32_t params[2] = {cap, size};
     layer_out kept;
     memset(&kept, 0, sizeof kept);
-    kept.keep = lo->keep >= 0 ? nb_bundle_find(old, NB_SEC_RUNS, NULL, params, 2) : -1;
+    kept.keep = lo->keep >= 0 ? nbi_section_index(old, NB_SEC_RUNS, NULL, params, 2) : -1;
     if (kept.keep >= 0)
         return add_layer(b, old, &kept, NB_SEC_RUNS, compress, err);
     const nbi_layer *v = &lo->view;
@@ -314,7 +314,7 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
 {
     long idx = -1;
     for (size_t i = 0; i < nb_bundle_section_count(old) && idx < 0; i++)
-        if (nb_bundle_section(old, i)->type == NB_SEC_ABSTRACT)
+        if (nb_bundle_section_get(old, i)->type == NB_SEC_ABSTRACT)
             idx = (long)i;
     if (idx < 0) {
         nbb_builder_remove(b, NB_SEC_ABSTRACT_COSTS); /* costs and levels without their graph */
@@ -346,7 +346,7 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
  * was baked for the old graph). */
 static int levels_opts_of(const nb_bundle *old, nbb_levels_opts *lo)
 {
-    long i = nb_bundle_find(old, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
+    long i = nbi_section_index(old, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
     const void *p;
     size_t len;
     if (i < 0)

@@ -396,8 +396,8 @@ static nb_status put_forest(writer *w)
     for (unsigned k = 0; k < f->ngraphs && st == NB_OK; k++) {
         const nbi_fgraph *gr = &f->graph[k];
         uint32_t key = k;
-        long sec = nb_bundle_find(b, NB_SEC_BITANGENT, NULL, &key, 1);
-        const nb_section_info *in = nb_bundle_section(b, (size_t)sec);
+        long sec = nbi_section_index(b, NB_SEC_BITANGENT, NULL, &key, 1);
+        const nb_section_info *in = nb_bundle_section_get(b, (size_t)sec);
         bind_int(g, 1, k);
         bind_int(g, 2, sec);
         bind_real(g, 3, gr->info.agent_radius);
@@ -449,7 +449,7 @@ static const uint8_t *unit_section(const nb_bundle *b, uint32_t type, const char
 {
     const void *p = NULL;
     *len = 0;
-    *index = nb_bundle_find(b, type, unit, NULL, 0);
+    *index = nbi_section_index(b, type, unit, NULL, 0);
     if (*index < 0 || nb_bundle_payload(b, (size_t)*index, &p, len, NULL) != NB_OK)
         return NULL;
     return p;
@@ -464,7 +464,7 @@ static nb_status put_hitcheck_table(writer *w, ins *t, ins *c, const char *unit)
     nbi_hitcheck h;
     if (!p)
         return NB_OK;
-    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    const nb_section_info *in = nb_bundle_section_get(b, (size_t)idx);
     nb_status st = nbi_hitcheck_view(p, len, in->version, &h, w->err);
     if (st != NB_OK)
         return st;
@@ -521,7 +521,7 @@ static nb_status put_curve_table(writer *w, ins *q, const char *unit)
     nb_status st = nbi_curvetab_view(p, len, &t, w->err);
     if (st != NB_OK)
         return st;
-    const nb_section_info *in = nb_bundle_section(w->b, (size_t)idx);
+    const nb_section_info *in = nb_bundle_section_get(w->b, (size_t)idx);
     bind_text(q, 1, unit, -1);
     bind_int(q, 2, idx);
     bind_int(q, 3, t.distance);
@@ -551,7 +551,7 @@ static nb_status put_units(writer *w)
         if ((st = nb_unit_get(b, i, &un, w->err)) != NB_OK)
             break;
         bind_text(u, 1, un.name, -1);
-        bind_int(u, 2, nb_bundle_find(b, NB_SEC_UNIT, un.name, NULL, 0));
+        bind_int(u, 2, nbi_section_index(b, NB_SEC_UNIT, un.name, NULL, 0));
         bind_real(u, 3, un.radius);
         bind_real(u, 4, un.width);
         bind_int(u, 5, un.headings);
@@ -581,7 +581,7 @@ static nb_status put_perimeter(writer *w, ins *t, ins *g, const nb_model *m)
 {
     const nb_bundle *b = w->b;
     const char *name = nb_model_name(m);
-    long idx = nb_bundle_find(b, NB_SEC_PERIMETER, name, NULL, 0);
+    long idx = nbi_section_index(b, NB_SEC_PERIMETER, name, NULL, 0);
     nb_perimeter *per;
     const void *data;
     size_t len;
@@ -593,7 +593,7 @@ static nb_status put_perimeter(writer *w, ins *t, ins *g, const nb_model *m)
     if (nb_bundle_payload(b, (size_t)idx, &data, &len, NULL) != NB_OK)
         return NB_OK;
     const uint8_t *p = data;
-    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    const nb_section_info *in = nb_bundle_section_get(b, (size_t)idx);
     uint32_t ntabs = nbi_get32(p + NBI_PERIM_TABLES), nentries = nbi_get32(p + NBI_PERIM_ENTRIES);
     bind_text(t, 1, name, -1);
     bind_int(t, 2, idx);
@@ -699,7 +699,7 @@ static nb_status put_abstract(writer *w, long idx)
     if (nb_bundle_payload(b, (size_t)idx, &data, &len, NULL) != NB_OK || !b->has_map ||
         nbi_agraph_view(data, len, b->width, b->height, &v, NULL) != NB_OK)
         return NB_OK;
-    const nb_section_info *in = nb_bundle_section(b, (size_t)idx);
+    const nb_section_info *in = nb_bundle_section_get(b, (size_t)idx);
     ins q[4];
     static const char *const sql[4] = {
         "INSERT INTO abstract_graph VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
@@ -803,15 +803,15 @@ static nb_status fill(writer *w)
     if (st == NB_OK && b->has_map)
         st = put_map(w);
     nbb_progress_part_report(&w->progress, SHARE_BEFORE_ABSTRACT / 2);
-    if (st == NB_OK && nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0)
+    if (st == NB_OK && nbi_section_index(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0)
         st = put_forest(w);
     if (st == NB_OK && nb_unit_count(b) > 0)
         st = put_units(w);
     nbb_progress_part_report(&w->progress, SHARE_BEFORE_ABSTRACT * 3 / 4);
-    if (st == NB_OK && nb_bundle_find(b, NB_SEC_MODEL, NULL, NULL, 0) >= 0)
+    if (st == NB_OK && nbi_section_index(b, NB_SEC_MODEL, NULL, NULL, 0) >= 0)
         st = put_models(w);
     nbb_progress_part_report(&w->progress, SHARE_BEFORE_ABSTRACT);
-    long abstract = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    long abstract = nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
     if (st == NB_OK && abstract >= 0)
         st = put_abstract(w, abstract);
     if (st == NB_OK)

@@ -92,7 +92,7 @@ nb_status nbb_deep_bitangent(nbb_deep *d, nb_err *err)
     const void *gp, *fp;
     size_t glen, flen, rlen = 0;
     uint8_t *rp = NULL;
-    long fi = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0);
+    long fi = nbi_section_index(b, NB_SEC_FOREST, NULL, NULL, 0);
     st = nb_bundle_payload(b, d->index, &gp, &glen, err);
     if (st == NB_OK)
         st = nb_bundle_payload(b, (size_t)fi, &fp, &flen, err);

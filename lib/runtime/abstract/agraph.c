@@ -302,7 +302,7 @@ static nb_status check_section(const nb_bundle *b, size_t index, nb_err *err)
 
 nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err)
 {
-    long idx = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    long idx = nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
     if (idx < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND,
                         "%s: no abstract graph; bake one with mkabstract (after mkclear)", b->path);

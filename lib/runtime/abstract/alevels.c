@@ -389,7 +389,7 @@ static nb_status check_section(const nb_bundle *b, size_t index, nb_err *err)
 
 nb_status nbi_alevels_find(const nb_bundle *b, const nbi_agraph *g, nbi_alevels *lv, nb_err *err)
 {
-    long idx = nb_bundle_find(b, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
+    long idx = nbi_section_index(b, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
     if (idx < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no abstract levels", b->path);
     const struct nbi_section *s = &b->sections[idx];

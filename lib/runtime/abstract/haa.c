@@ -159,6 +159,25 @@ static nb_status load_profiles(nb_haa *ws, nb_err *err)
     return NB_OK;
 }
 
+nb_status nb_haa_query_init_abi(nb_haa_query *q, const nb_abi *abi)
+{
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
+    memset(q, 0, sizeof *q);
+    q->size = 1;
+    q->corner = NB_CORNER_STRICT;
+    q->costs = NULL;
+    q->overlay = NULL;
+    return NB_OK;
+}
+
+void nb_haa_query_agent(nb_haa_query *q, const nb_agent *agent)
+{
+    q->size = agent->size;
+    q->capability = agent->capability;
+    q->costs = agent->weighted ? agent->cost : NULL;
+}
+
 nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
 {
     if (!out)
@@ -193,7 +212,7 @@ void nb_haa_set_levels(nb_haa *ws, unsigned levels)
     ws->max_levels = levels == 0 || levels > NBI_LEVELS_MAX ? NBI_LEVELS_MAX : levels;
 }
 
-size_t nb_haa_workspace_bytes(const nb_haa *ws)
+size_t nb_haa_bytes(const nb_haa *ws)
 {
     const nbi_agraph *g = &ws->g;
     size_t ncombo = (size_t)g->ncaps * g->nsizes, nn = (size_t)g->cluster * g->cluster;
@@ -202,7 +221,7 @@ size_t nb_haa_workspace_bytes(const nb_haa *ws)
            nbi_csearch_bytes(&ws->ref) + nbi_csearch_bytes(&ws->near) +
            ((size_t)4 * g->cluster + 2) * sizeof *ws->targets + 16 * nn * sizeof *ws->seg +
            nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
-           (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0) +
+           (ws->aa ? nb_aa_bytes(ws->aa) : 0) +
            nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes +
            ws->avcap * sizeof *ws->avia + ws->nprof * sizeof *ws->prof +
            nbi_levels_ws_bytes(ws->lq);
@@ -342,7 +361,7 @@ static int append(nb_haa *ws, nb_cell c)
  * measured, and handed over in res. */
 static void finish_path(nb_haa *ws, nb_haa_result *res)
 {
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     const nbi_layer *l = ws->l;
     size_t len = ws->len;
     /* Under terrain costs a straighter walk may cost more: the refined path stays. */
@@ -370,34 +389,48 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
 
 /* The query's own faults, found before anything is read: unknown flags, an end outside the map,
  * size 0, an unknown corner rule. */
-static nb_status check_query(const nb_haa *ws, const nb_aa_query *q, unsigned flags, nbi_costs *c,
-                             nb_err *err)
+static nb_status check_query(const nb_haa *ws, const nb_haa_query *q, nbi_costs *c, nb_err *err)
 {
+    static const char family[] = "HAA*";
     const nbi_agraph *g = &ws->g;
     const unsigned known = NB_HAA_SMOOTH | NB_HAA_STRAIGHTEN;
-    if (flags & ~known)
-        return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown flags %#x", flags & ~known);
-    if (q->start.x < 0 || q->start.y < 0 || (uint32_t)q->start.x >= g->width ||
-        (uint32_t)q->start.y >= g->height)
-        return nbi_fail(err, NB_ERR_ARG, "HAA*: start (%d, %d) is outside the %u x %u map",
-                        q->start.x, q->start.y, g->width, g->height);
-    if (q->goal.x < 0 || q->goal.y < 0 || (uint32_t)q->goal.x >= g->width ||
-        (uint32_t)q->goal.y >= g->height)
-        return nbi_fail(err, NB_ERR_ARG, "HAA*: goal (%d, %d) is outside the %u x %u map",
-                        q->goal.x, q->goal.y, g->width, g->height);
-    if (q->size < 1)
-        return nbi_fail(err, NB_ERR_ARG, "HAA*: agent size 0");
+    nb_status st;
+    /* The order every family keeps (core/query.c). */
+    if ((st = nbi_query_size(err, family, q->size)) != NB_OK)
+        return st;
+    if (q->flags & ~known)
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown flags %#x", family, q->flags & ~known);
     if ((unsigned)q->corner > NB_CORNER_WEAK)
-        return nbi_fail(err, NB_ERR_ARG, "HAA*: unknown corner rule %d", (int)q->corner);
-    nb_status st = nbi_costs_make(c, ws->b, q->capability, q->size, q->costs, err);
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
+    if ((st = nbi_overlay_check(q->overlay, ws->b, family, err)) != NB_OK ||
+        (st = nbi_query_cell(err, family, "start", q->start, g->width, g->height)) != NB_OK ||
+        (st = nbi_query_cell(err, family, "goal", q->goal, g->width, g->height)) != NB_OK)
+        return st;
+    st = nbi_costs_make(c, ws->b, q->capability, q->size, q->costs, err);
     if (st != NB_OK)
-        nbi_err_prefix(err, "HAA*");
+        nbi_err_prefix(err, "%s", family);
     return st;
+}
+
+/* The same query for Annotated A*, which HAA* hands a query to when its
+ * graph cannot serve it (reachability for an agent it does not serve) or
+ * a block cuts the path it found. */
+static void aa_of(const nb_haa_query *q, nb_aa_query *aq)
+{
+    nb_aa_query_init(aq);
+    aq->start = q->start;
+    aq->goal = q->goal;
+    aq->size = q->size;
+    aq->capability = q->capability;
+    aq->corner = q->corner;
+    aq->max_expansions = q->max_expansions;
+    aq->costs = q->costs;
+    aq->overlay = q->overlay;
 }
 
 /* The cost profile of an agent with terrain costs (c weighted): the graph's costs baked for its
  * capability, size and multipliers, in *pc; NB_ERR_NOTFOUND when the bundle has none. */
-static nb_status pick_profile(const nb_haa *ws, const nb_aa_query *q, const nbi_acosts **pc,
+static nb_status pick_profile(const nb_haa *ws, const nb_haa_query *q, const nbi_acosts **pc,
                               nb_err *err)
 {
     for (size_t i = 0; i < ws->nprof; i++) {
@@ -422,7 +455,7 @@ static nb_status pick_profile(const nb_haa *ws, const nb_aa_query *q, const nbi_
 static int answered_at_once(nb_haa *ws, uint32_t ci, uint32_t si)
 {
     const nbi_agraph *g = &ws->g;
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     nb_haa_result *res = &ws->res;
     if (!nbi_standable(ws->l, q->size, q->start.x, q->start.y) ||
         !nbi_overlay_room(q->overlay, q->size, (uint32_t)q->start.x, (uint32_t)q->start.y)) {
@@ -457,7 +490,7 @@ static int answered_at_once(nb_haa *ws, uint32_t ci, uint32_t si)
 static int start_near(nb_haa *ws)
 {
     const nbi_agraph *g = &ws->g;
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     int32_t sx = (int32_t)(ws->ks % g->ncx), sy = (int32_t)(ws->ks / g->ncx);
     int32_t gx = (int32_t)(ws->kg % g->ncx), gy = (int32_t)(ws->kg / g->ncx);
     if (!(sx - gx <= 1 && gx - sx <= 1 && sy - gy <= 1 && gy - sy <= 1))
@@ -477,7 +510,7 @@ static int start_near(nb_haa *ws)
 static void start_insert(nb_haa *ws, int e)
 {
     const nbi_agraph *g = &ws->g;
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     const nb_cell end = e ? q->goal : q->start;
     const uint32_t k = e ? ws->kg : ws->ks;
     uint32_t a, z = nbi_haa_cluster_keys(ws, k, &a);
@@ -548,7 +581,7 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, uint32_t how, int *
                          int *pending)
 {
     const nbi_agraph *g = &ws->g;
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     *reverse = *pending = 0;
     if (how == NBI_VIA_START)
         return nbi_csearch_path(&ws->ins[0], nbi_haa_key_cell(ws, v), ws->seg);
@@ -701,12 +734,12 @@ static nb_status use_repair(nb_haa *ws, nb_err *err)
     return NB_OK;
 }
 
-nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err *err)
+nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *q, nb_err *err)
 {
     ws->phase = NBI_HAA_IDLE;
     memset(&ws->res, 0, sizeof ws->res);
     ws->res.status = NB_PATH_NONE;
-    nb_status st = check_query(ws, q, flags, &ws->wc, err);
+    nb_status st = check_query(ws, q, &ws->wc, err);
     if (st != NB_OK)
         return st;
     uint32_t ci, si;
@@ -726,16 +759,13 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_err 
     nbi_csearch_costs(&ws->near, cc, 0);
     nbi_csearch_costs(&ws->ref, cc, 0);
     ws->hmul = ws->pc ? ws->wc.least : 1;
-    st = nbi_overlay_check(q->overlay, ws->b, "HAA*", err);
-    if (st != NB_OK)
-        return st;
     ws->q = *q;
     if (q->overlay && !q->overlay->blocked)
         ws->q.overlay = NULL; /* nothing to check the path against */
     st = use_repair(ws, err);
     if (st != NB_OK)
         return st;
-    ws->flags = flags;
+    ws->flags = q->flags;
     ws->stopped = 0;
     ws->l = &ws->layer[ci];
     ws->len = 0;
@@ -771,7 +801,7 @@ static uint64_t spent(const nb_haa *ws)
 static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
 {
     nb_haa_result *res = &ws->res;
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     while (ws->phase < NBI_HAA_DONE && !ws->stopped) {
         uint64_t lim = budget;
         if (q->max_expansions) {
@@ -926,7 +956,7 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
  * diagonal step whose corner it blocks. */
 static size_t clear_prefix(const nb_haa *ws)
 {
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     for (size_t i = 0; i < ws->len; i++) {
         nb_cell c = ws->path[i];
         if (!nbi_overlay_room(q->overlay, q->size, (uint32_t)c.x, (uint32_t)c.y))
@@ -946,13 +976,14 @@ static size_t clear_prefix(const nb_haa *ws)
  * its budget (none left: the clear part of the path, NB_PATH_LIMIT). */
 static nb_status check_overlay(nb_haa *ws, nb_err *err)
 {
-    const nb_aa_query *q = &ws->q;
+    const nb_haa_query *q = &ws->q;
     if (!q->overlay || ws->phase != NBI_HAA_DONE || ws->res.status != NB_PATH_FOUND)
         return NB_OK;
     size_t clear = clear_prefix(ws);
     if (clear == ws->len)
         return NB_OK;
-    nb_aa_query aq = *q;
+    nb_aa_query aq;
+    aa_of(q, &aq);
     if (q->max_expansions) {
         if (spent(ws) >= q->max_expansions) {
             ws->len = clear;
@@ -1078,11 +1109,10 @@ nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err)
     return NB_OK;
 }
 
-nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
-                      nb_err *err)
+nb_status nb_haa_find(nb_haa *ws, const nb_haa_query *q, nb_haa_result *res, nb_err *err)
 {
     int done;
-    nb_status st = nb_haa_begin(ws, q, flags, err);
+    nb_status st = nb_haa_begin(ws, q, err);
     if (st == NB_OK)
         st = nb_haa_step(ws, UINT64_MAX, &done, err);
     if (st == NB_OK)
@@ -1092,31 +1122,39 @@ nb_status nb_haa_find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_r
     return st;
 }
 
-int nb_haa_reachable(nb_haa *ws, const nb_overlay *overlay, nb_capability cap, unsigned size,
-                     nb_cell from, nb_cell to)
+nb_status nb_haa_reachable(nb_haa *ws, const nb_haa_query *q, int *reachable, nb_err *err)
 {
-    if (!ws)
-        return -1;
-    int r = overlay ? nb_overlay_reachable(overlay, cap, size, from, to)
-                    : nb_reachable(ws->b, cap, size, from, to);
-    if (r != NB_REACH_UNKNOWN)
-        return r;
-    /* Joined on the bundle, both ends standable under the overlay, cells blocked.  Connectivity
-     * is the same under either corner rule (a diagonal step the weak rule allows goes round by
-     * its free corner), so the strict one answers for both. */
-    nb_aa_query q;
-    nb_aa_query_init(&q);
-    q.start = from;
-    q.goal = to;
-    q.capability = cap;
-    q.size = size;
-    q.overlay = overlay;
+    if (!ws || !q || !reachable)
+        return nbi_fail(err, NB_ERR_ARG, "nb_haa_reachable: NULL argument");
+    *reachable = 0;
+    nbi_costs c;
+    nb_status st = check_query(ws, q, &c, err);
+    if (st != NB_OK)
+        return st;
+    nbi_layer clear;
+    if ((st = nbi_agent_layer(ws->b, "HAA*", q->capability, q->size, &clear, err)) != NB_OK)
+        return st;
+    int r = q->overlay ? nb_overlay_reachable(q->overlay, q->capability, q->size, q->start, q->goal)
+                       : nb_reachable(ws->b, q->capability, q->size, q->start, q->goal);
+    if (r == 0 || r == 1) {
+        *reachable = r;
+        return nbi_done(err, NB_OK);
+    }
+    /* Joined on the bundle, both ends standable under the overlay, cells blocked (or no
+     * component layer).  Connectivity is the same under either corner rule (a diagonal step
+     * the weak rule allows goes round by its free corner) and under any costs, so the strict
+     * rule without costs answers for all. */
+    nb_haa_query hq = *q;
+    hq.corner = NB_CORNER_STRICT;
+    hq.costs = NULL;
+    hq.flags = 0;
+    hq.max_expansions = 0;
     uint32_t ci, si;
-    nb_status st = NB_ERR_NOTFOUND;
-    if (overlay->b == ws->b && serves(ws, cap, size, &ci, &si, NULL) == NB_OK) {
+    st = NB_ERR_NOTFOUND;
+    if (serves(ws, q->capability, q->size, &ci, &si, NULL) == NB_OK) {
         ws->reach_only = 1;
-        st = nb_haa_begin(ws, &q, 0, NULL);
-        if (st == NB_OK && ws->phase != NBI_HAA_DONE && !ws->rep)
+        st = nb_haa_begin(ws, &hq, NULL);
+        if (st == NB_OK && ws->phase != NBI_HAA_DONE && q->overlay && !ws->rep)
             st = NB_ERR_NOTFOUND; /* the baked graph alone might pass through blocks */
         nb_haa_result res;
         int done;
@@ -1126,16 +1164,23 @@ int nb_haa_reachable(nb_haa *ws, const nb_overlay *overlay, nb_capability cap, u
             st = nb_haa_finish(ws, &res, NULL);
         ws->reach_only = 0;
         ws->phase = NBI_HAA_IDLE;
-        if (st == NB_OK && (res.status == NB_PATH_FOUND || res.status == NB_PATH_NONE))
-            return res.status == NB_PATH_FOUND;
+        if (st == NB_OK && (res.status == NB_PATH_FOUND || res.status == NB_PATH_NONE)) {
+            *reachable = res.status == NB_PATH_FOUND;
+            return nbi_done(err, NB_OK);
+        }
         if (st == NB_ERR_NOMEM)
-            return -1;
+            return nbi_fail_nomem(err, "HAA*'s reachability search");
     }
+    /* An agent the graph does not serve, or a graph the overlay does not repair: Annotated A*
+     * over the map answers, exactly (nb_haa_reachable(3) says so). */
+    nb_aa_query aq;
     nb_aa_result ar;
-    if (!ws->aa && nb_aa_open(ws->b, &ws->aa, NULL) != NB_OK)
-        return -1;
+    aa_of(&hq, &aq);
+    if (!ws->aa && (st = nb_aa_open(ws->b, &ws->aa, err)) != NB_OK)
+        return st;
     nb_aa_set_max_nodes(ws->aa, 0);
-    if (nb_aa_find(ws->aa, &q, &ar, NULL) != NB_OK)
-        return -1;
-    return ar.status == NB_PATH_FOUND;
+    if ((st = nb_aa_find(ws->aa, &aq, &ar, err)) != NB_OK)
+        return st;
+    *reachable = ar.status == NB_PATH_FOUND;
+    return nbi_done(err, NB_OK);
 }

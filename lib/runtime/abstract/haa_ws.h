@@ -129,7 +129,7 @@ struct nb_haa {
     /* The query under way. */
     int phase;
     int stopped;      /* the budget or the node cap ended it in this phase */
-    nb_aa_query q;
+    nb_haa_query q;
     unsigned flags;
     const nbi_layer *l;
     uint32_t ks, kg;  /* the ends' clusters */

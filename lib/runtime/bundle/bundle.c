@@ -323,13 +323,37 @@ uint64_t nb_bundle_file_size(const nb_bundle *b) { return b->source_size; }
 nb_bundle_form nb_bundle_form_of(const nb_bundle *b) { return b->form; }
 size_t nb_bundle_section_count(const nb_bundle *b) { return b->nsections; }
 
-const nb_section_info *nb_bundle_section(const nb_bundle *b, size_t index)
+const nb_section_info *nb_bundle_section_get(const nb_bundle *b, size_t index)
 {
     return index < b->nsections ? &b->sections[index].info : NULL;
 }
 
-long nb_bundle_find(const nb_bundle *b, uint32_t type, const char *name, const uint32_t *params,
-                    size_t nparams)
+nb_status nb_bundle_section_lookup(const nb_bundle *b, uint32_t type, const char *name,
+                                   const uint32_t *params, size_t nparams, size_t *index,
+                                   nb_err *err)
+{
+    if (!b || !index || (nparams && !params))
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_section_lookup: NULL argument");
+    if (nparams > NB_SECTION_PARAMS)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bundle_section_lookup: %zu parameters, at most %d",
+                        nparams, NB_SECTION_PARAMS);
+    long i = nbi_section_index(b, type, name, params, nparams);
+    if (i >= 0) {
+        *index = (size_t)i;
+        return nbi_done(err, NB_OK);
+    }
+    const char *tn = nb_section_type_name(type);
+    size_t n = 0;
+    for (size_t k = 0; k < b->nsections; k++)
+        n += b->sections[k].info.type == type;
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "%s: no %s section%s%s%s with these parameters (it has %zu of the type)",
+                    b->path, tn ? tn : "such", name ? " named '" : "", name ? name : "",
+                    name ? "'" : "", n);
+}
+
+long nbi_section_index(const nb_bundle *b, uint32_t type, const char *name, const uint32_t *params,
+                       size_t nparams)
 {
     if (nparams > NB_SECTION_PARAMS)
         return -1;

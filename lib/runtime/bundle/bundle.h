@@ -110,6 +110,11 @@ nb_bundle *nbi_bundle_new(const char *name, const nb_allocator *a, nb_err *err);
 nb_status nbi_bundle_load(nb_bundle *b, unsigned flags, nb_err *err);
 /* Checks a section's stored CRC. */
 nb_status nbi_section_crc_check(const nb_bundle *bundle, size_t index, nb_err *err);
+/* The index of the first section of this type whose name equals name (any
+ * name when NULL) and whose first nparams parameters equal params; -1 if
+ * none (nb_bundle_section_lookup without a message, for readers). */
+long nbi_section_index(const nb_bundle *b, uint32_t type, const char *name, const uint32_t *params,
+                       size_t nparams);
 /* Opens a binary bundle image held in memory, taking ownership of image
  * (freed by nb_bundle_close, or here on failure; allocated with the C
  * library's malloc); name is used in messages. */

@@ -1,5 +1,7 @@
 /* level.c: what an open bundle says about its level: terrains, agent
  * types and the map's cells. */
+#include <stdio.h>
+
 #include "bundle/bundle.h"
 
 unsigned nb_terrain_count(const nb_bundle *b) { return b->has_legend ? b->legend.nterrains : 0; }
@@ -40,12 +42,21 @@ const nb_agent *nb_agent_get(const nb_bundle *b, size_t i)
     return b->agents && i < b->agents->count ? &b->agents->agent[i] : NULL;
 }
 
-const nb_agent *nb_agent_find(const nb_bundle *b, const char *name)
+nb_status nb_agent_lookup(const nb_bundle *b, const char *name, size_t *index, nb_err *err)
 {
-    for (size_t i = 0; b->agents && i < b->agents->count; i++)
-        if (strcmp(b->agents->agent[i].name, name) == 0)
-            return &b->agents->agent[i];
-    return NULL;
+    size_t n = nb_agent_count(b);
+    for (size_t i = 0; name && i < n; i++)
+        if (strcmp(b->agents->agent[i].name, name) == 0) {
+            *index = i;
+            return nbi_done(err, NB_OK);
+        }
+    char have[256] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < n && at + NB_NAME_MAX + 3 < sizeof have; i++)
+        at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", i ? ", " : "",
+                               b->agents->agent[i].name);
+    return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no agent '%s' (%s%s)", b->path, name ? name : "",
+                    n ? "the agents are " : "the bundle has no agent set", have);
 }
 
 int nb_has_map(const nb_bundle *b) { return b->has_map; }

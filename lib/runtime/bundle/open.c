@@ -170,12 +170,15 @@ static nb_status load(nb_bundle *b, nbi_file *f, unsigned flags, nb_err *err)
 
 #define KNOWN_FLAGS (NB_OPEN_VERIFY | NB_OPEN_PRIVATE)
 
-nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
-                         nb_bundle **out, nb_err *err)
+nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocator *alloc,
+                             nb_bundle **out, nb_err *err, const nb_abi *abi)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no place for the bundle");
     *out = NULL;
+    nb_status ast = nb_abi_check(abi, err);
+    if (ast != NB_OK)
+        return ast;
     if (!path)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no path");
     if (flags & ~KNOWN_FLAGS)
@@ -201,12 +204,16 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
     return finish_open(b, flags, out, err);
 }
 
-nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
-                                const nb_allocator *alloc, nb_bundle **out, nb_err *err)
+nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags,
+                                    const nb_allocator *alloc, nb_bundle **out, nb_err *err,
+                                    const nb_abi *abi)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no place for the bundle");
     *out = NULL;
+    nb_status ast = nb_abi_check(abi, err);
+    if (ast != NB_OK)
+        return ast;
     if (!data && len)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no data");
     if (flags & ~KNOWN_FLAGS)

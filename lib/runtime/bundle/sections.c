@@ -1,5 +1,6 @@
 /* sections.c: the names of section types and of their build parameters,
  * for inspectors; the meaning of each is in formats/bundle.md. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bundle/bundle.h"
@@ -45,12 +46,21 @@ const char *nb_section_type_name(uint32_t type)
     return k ? k->name : NULL;
 }
 
-uint32_t nb_section_type_from_name(const char *name)
+nb_status nb_section_type_parse(const char *name, uint32_t *type, nb_err *err)
 {
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(kinds[i].name, name) == 0)
-            return kinds[i].type;
-    return 0;
+    char have[512] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (name && strcmp(kinds[i].name, name) == 0) {
+            *type = kinds[i].type;
+            return nbi_done(err, NB_OK);
+        }
+        if (at + 32 < sizeof have)
+            at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", i ? ", " : "",
+                                   kinds[i].name);
+    }
+    return nbi_fail(err, NB_ERR_NOTFOUND, "no section type '%s' (the types are %s)",
+                    name ? name : "", have);
 }
 
 const char *nb_section_param_name(uint32_t type, unsigned i)

@@ -168,12 +168,16 @@ struct nb_aa {
 
 enum { IDLE = 0, BUSY, DONE };
 
-void nb_aa_query_init(nb_aa_query *q)
+nb_status nb_aa_query_init_abi(nb_aa_query *q, const nb_abi *abi)
 {
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->size = 1;
     q->corner = NB_CORNER_STRICT;
     q->costs = NULL;
+    q->overlay = NULL;
+    return NB_OK;
 }
 
 void nb_aa_query_agent(nb_aa_query *q, const nb_agent *agent)
@@ -188,9 +192,10 @@ nb_status nb_aa_open(const nb_bundle *b, nb_aa **out, nb_err *err)
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_aa_open: no place for the workspace");
     *out = NULL;
-    if (!b || !nb_has_map(b))
-        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map to search",
-                        b ? b->path : "(null)");
+    if (!b)
+        return nbi_fail(err, NB_ERR_ARG, "nb_aa_open: bundle is NULL");
+    if (!nb_has_map(b))
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map to search", b->path);
     nb_aa *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
     if (!ws)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a search workspace");
@@ -245,7 +250,7 @@ void nb_aa_close(nb_aa *ws)
 
 void nb_aa_set_max_nodes(nb_aa *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
 
-size_t nb_aa_workspace_bytes(const nb_aa *ws)
+size_t nb_aa_bytes(const nb_aa *ws)
 {
     size_t n = sizeof *ws + nbi_pool_bytes(&ws->pool) + ws->lcap * sizeof *ws->lane +
                ws->hcap * sizeof *ws->heap + ws->pcap * sizeof *ws->path;
@@ -904,45 +909,31 @@ double nbi_aa_cost(const nb_aa *ws, nb_cell c)
 
 /* ---- the public query ---- */
 
-static int inside(const nb_aa *ws, nb_cell c)
-{
-    return c.x >= 0 && c.y >= 0 && (uint32_t)c.x < ws->width && (uint32_t)c.y < ws->height;
-}
-
 /* Checks the query, and answers it when no search is needed (ws->state DONE, ws->answer); else
  * starts the search. */
 static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
 {
     const nb_bundle *b = ws->bundle;
+    static const char family[] = "Annotated A*";
     ws->state = IDLE;
-    if (!inside(ws, q->start) || !inside(ws, q->goal))
-        return nbi_fail(err, NB_ERR_ARG, "%s (%d,%d) is outside the %u x %u map",
-                        inside(ws, q->start) ? "goal" : "start",
-                        inside(ws, q->start) ? q->goal.x : q->start.x,
-                        inside(ws, q->start) ? q->goal.y : q->start.y, ws->width, ws->height);
-    if (q->size < 1)
-        return nbi_fail(err, NB_ERR_ARG, "agent size 0: a size is 1 or more cells");
+    nb_status st;
+    /* The order every family keeps (core/query.c): malformed, off the
+     * map, not baked. */
+    if ((st = nbi_query_size(err, family, q->size)) != NB_OK)
+        return st;
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
-        return nbi_fail(err, NB_ERR_ARG, "unknown corner rule %d", (int)q->corner);
-    nb_status ost = nbi_overlay_check(q->overlay, b, "Annotated A*", err);
-    if (ost != NB_OK)
-        return ost;
-    if (!ws->have_clear || ws->clear_cap != q->capability) {
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
+    if ((st = nbi_overlay_check(q->overlay, b, family, err)) != NB_OK ||
+        (st = nbi_query_cell(err, family, "start", q->start, ws->width, ws->height)) != NB_OK ||
+        (st = nbi_query_cell(err, family, "goal", q->goal, ws->width, ws->height)) != NB_OK)
+        return st;
+    if (!ws->have_clear || ws->clear_cap != q->capability || q->size > ws->clear.maxval) {
         ws->have_clear = 0;
         ws->comp_state = 0;
-        nb_status st = nbi_clearance_layer(b, q->capability, &ws->clear, err);
-        if (st != NB_OK)
+        if ((st = nbi_agent_layer(b, family, q->capability, q->size, &ws->clear, err)) != NB_OK)
             return st;
         ws->have_clear = 1;
         ws->clear_cap = q->capability;
-    }
-    if (q->size > ws->clear.maxval) {
-        char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-        nb_capability_format(b, q->capability, caps, sizeof caps);
-        return nbi_fail(err, NB_ERR_LIMIT,
-                        "size %u is beyond the largest size (%u) the bundle's clearance for {%s} "
-                        "serves; bake it with an agent set that has the size",
-                        q->size, ws->clear.maxval, caps);
     }
     nb_status cst = nbi_costs_make(&ws->costs, b, q->capability, q->size, q->costs, err);
     if (cst != NB_OK)
@@ -967,7 +958,7 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         ws->comp_size = q->size;
         /* Without the layer (a size or capability not served) the search
          * alone answers; a damaged one is an error. */
-        nb_status st = nbi_components_layer(b, q->capability, q->size, &ws->comp, err);
+        st = nbi_components_layer(b, q->capability, q->size, &ws->comp, err);
         if (st != NB_OK && st != NB_ERR_NOTFOUND) {
             ws->comp_state = 0;
             ws->state = IDLE;

@@ -100,7 +100,7 @@ static nb_status find_layer(const nb_bundle *b, uint32_t type, nb_capability cap
 {
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
     uint32_t params[2] = {cap, size};
-    long idx = nb_bundle_find(b, type, NULL, params, type == NB_SEC_CLEARANCE ? 1 : 2);
+    long idx = nbi_section_index(b, type, NULL, params, type == NB_SEC_CLEARANCE ? 1 : 2);
     if (idx < 0) {
         if (!err) /* nb_clearance and friends, called per cell: no message to make */
             return NB_ERR_NOTFOUND;
@@ -128,6 +128,26 @@ nb_status nbi_components_layer(const nb_bundle *b, nb_capability cap, uint32_t s
                                nb_err *err)
 {
     return find_layer(b, NB_SEC_COMPONENTS, cap, size, out, err);
+}
+
+nb_status nbi_agent_layer(const nb_bundle *b, const char *family, nb_capability cap, uint32_t size,
+                          nbi_layer *out, nb_err *err)
+{
+    nb_status st = nbi_clearance_layer(b, cap, out, err);
+    if (st != NB_OK) {
+        nbi_err_prefix(err, "%s", family);
+        return st;
+    }
+    if (size <= out->maxval)
+        return NB_OK;
+    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    nb_capability_format(b, cap, caps, sizeof caps);
+    /* Not baked, as a capability without a layer is: the bundle holds
+     * nothing for the agent (navbake(3), "Statuses"). */
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "%s: %s: size %u is beyond the largest size (%u) the clearance layer for {%s} "
+                    "serves; bake it with an agent set that has the size",
+                    family, b->path, size, out->maxval, caps);
 }
 
 static int inside(const nbi_layer *l, long x, long y)

@@ -64,6 +64,11 @@ static inline uint64_t nbi_layer_bytes(uint64_t cells, unsigned bits)
  * (cap, size), and checks it against the bundle's map before any read.
  * NB_ERR_NOTFOUND when the bundle holds none (the message says what it
  * does hold); NB_ERR_FORMAT when the section is malformed. */
+/* The clearance layer an agent of (cap, size) needs, for a query of family:
+ * NB_ERR_NOTFOUND, naming what the bundle has, when there is none for cap
+ * or its cap is below size; NB_ERR_FORMAT when it is damaged. */
+nb_status nbi_agent_layer(const nb_bundle *b, const char *family, nb_capability cap, uint32_t size,
+                          nbi_layer *out, nb_err *err);
 nb_status nbi_clearance_layer(const nb_bundle *b, nb_capability cap, nbi_layer *out, nb_err *err);
 nb_status nbi_components_layer(const nb_bundle *b, nb_capability cap, uint32_t size, nbi_layer *out,
                                nb_err *err);

@@ -39,6 +39,24 @@ nb_status nbi_fail_errno(nb_err *err, const char *what, const char *path);
 /* "out of memory" for what, with NB_ERR_NOMEM. */
 nb_status nbi_fail_nomem(nb_err *err, const char *what);
 
+/* ---- the ABI guard (abi.c) ----
+ * NB_OK when a caller's nb_abi matches the library (a query _init's check,
+ * which has no nb_err to fill). */
+nb_status nbi_abi_ok(const nb_abi *abi);
+
+/* ---- what every query checks (query.c) ----
+ * The same cause gets the same status from every family (navbake(3),
+ * "Statuses"): each family checks in this order, with these calls.
+ * family names the family in messages ("Annotated A*"); what the end
+ * ("start", "goal", "point"). */
+/* NB_ERR_ARG for size 0. */
+nb_status nbi_query_size(nb_err *err, const char *family, uint32_t size);
+/* NB_ERR_OUTSIDE for a cell off a w x h map. */
+nb_status nbi_query_cell(nb_err *err, const char *family, const char *what, nb_cell c, uint32_t w,
+                         uint32_t h);
+/* NB_ERR_UNSUPPORTED: the family cannot honour what the query asks. */
+nb_status nbi_query_unsupported(nb_err *err, const char *family, const char *what);
+
 /* ---- memory (alloc.c) ----
  * Everything the runtime allocates goes through an nb_allocator; a NULL
  * allocator is the C library's.  The array forms refuse a count whose

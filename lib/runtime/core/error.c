@@ -13,11 +13,12 @@ const char *nb_status_str(nb_status status)
     case NB_ERR_NOMEM: return "out of memory";
     case NB_ERR_SYNTAX: return "syntax error";
     case NB_ERR_FORMAT: return "bad bundle structure";
-    case NB_ERR_VERSION: return "unsupported bundle version";
+    case NB_ERR_VERSION: return "version mismatch";
     case NB_ERR_CRC: return "checksum mismatch";
-    case NB_ERR_NOTFOUND: return "not found";
-    case NB_ERR_UNSUPPORTED: return "not supported by this build";
+    case NB_ERR_NOTFOUND: return "not in the bundle";
+    case NB_ERR_UNSUPPORTED: return "not supported";
     case NB_ERR_LIMIT: return "beyond a limit";
+    case NB_ERR_OUTSIDE: return "off the map";
     }
     return "unknown status";
 }
@@ -82,7 +83,8 @@ const char *nb_path_status_str(nb_path_status s)
     case NB_PATH_NONE: return "no path";
     case NB_PATH_START_BLOCKED: return "start blocked";
     case NB_PATH_GOAL_BLOCKED: return "goal blocked";
-    case NB_PATH_LIMIT: return "expansion limit";
+    case NB_PATH_LIMIT: return "stopped at its budget";
+    case NB_PATH_BEYOND_RADIUS: return "none within the radius";
     }
     return "unknown";
 }

@@ -30,6 +30,9 @@ typedef struct nbi_heap {
  * the C library's); pos may be NULL.  Returns 0 when out of memory. */
 int nbi_heap_init(nbi_heap *h, const nb_allocator *alloc, size_t cap, uint32_t *pos);
 void nbi_heap_free(nbi_heap *h);
+/* The bytes of the items it has room for (not the position array, which is
+ * its owner's). */
+static inline size_t nbi_heap_bytes(const nbi_heap *h) { return h->cap * sizeof *h->a; }
 /* Empties the heap (resetting pos[] for the ids still in it). */
 void nbi_heap_clear(nbi_heap *h);
 static inline int nbi_heap_empty(const nbi_heap *h) { return h->n == 0; }

@@ -157,7 +157,7 @@ void nb_forest_close(nb_forest *f)
 static nb_status payload(const nb_bundle *b, size_t index, uint16_t version, const uint8_t **p,
                          size_t *len, nb_err *err)
 {
-    const nb_section_info *in = nb_bundle_section(b, index);
+    const nb_section_info *in = nb_bundle_section_get(b, index);
     if (in->version != version || NB_ENC_LAYOUT(in->encoding) != NB_ENC_RAW)
         return nbi_fail(err, NB_ERR_UNSUPPORTED,
                         "%s: section %zu (%s) has version %u, encoding %s; this library reads "
@@ -175,9 +175,9 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_forest_open: no place for the forest");
     *out = NULL;
-    long fi = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0);
+    long fi = nbi_section_index(b, NB_SEC_FOREST, NULL, NULL, 0);
     if (fi < 0) {
-        if (nb_bundle_find(b, NB_SEC_BITANGENT, NULL, NULL, 0) >= 0)
+        if (nbi_section_index(b, NB_SEC_BITANGENT, NULL, NULL, 0) >= 0)
             return nbi_fail(err, NB_ERR_FORMAT, "%s: bitangent graphs without a forest section",
                             b->path);
         return nbi_fail(err, NB_ERR_NOTFOUND,
@@ -215,7 +215,7 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
     size_t ns = nb_bundle_section_count(b);
     unsigned ngraphs = 0;
     for (size_t i = 0; st == NB_OK && i < ns; i++)
-        if (nb_bundle_section(b, i)->type == NB_SEC_BITANGENT)
+        if (nb_bundle_section_get(b, i)->type == NB_SEC_BITANGENT)
             ngraphs++;
     if (st == NB_OK && ngraphs > NB_FOREST_MAX_RADII)
         st = nbi_fail(err, NB_ERR_FORMAT, "%s: %u bitangent graphs, at most %d", b->path, ngraphs,
@@ -228,7 +228,7 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
             f->ngraphs = ngraphs;
     }
     for (size_t i = 0; st == NB_OK && i < ns; i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         if (in->type != NB_SEC_BITANGENT)
             continue;
         snprintf(where, sizeof where, "%s: section %zu (bitangent)", b->path, i);
@@ -267,8 +267,8 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
 
 nb_status nbi_forest_verify(const nb_bundle *b, nb_err *err)
 {
-    if (nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) < 0 &&
-        nb_bundle_find(b, NB_SEC_BITANGENT, NULL, NULL, 0) < 0)
+    if (nbi_section_index(b, NB_SEC_FOREST, NULL, NULL, 0) < 0 &&
+        nbi_section_index(b, NB_SEC_BITANGENT, NULL, NULL, 0) < 0)
         return NB_OK;
     nb_forest *f;
     nb_status st = nb_forest_open(b, &f, err);
@@ -276,13 +276,17 @@ nb_status nbi_forest_verify(const nb_bundle *b, nb_err *err)
     return st;
 }
 
-nb_status nb_forest_open_circles(const nb_circle *circles, size_t n, const double *bounds,
-                                 const nb_allocator *alloc, nb_forest **out, nb_err *err)
+nb_status nb_forest_open_circles_abi(const nb_circle *circles, size_t n, const double *bounds,
+                                     const nb_allocator *alloc, nb_forest **out, nb_err *err,
+                                     const nb_abi *abi)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_forest_open_circles: no place for the forest");
     *out = NULL;
-    nb_status st = nbi_allocator_check(alloc, "nb_forest_open_circles", err);
+    nb_status st = nb_abi_check(abi, err);
+    if (st != NB_OK)
+        return st;
+    st = nbi_allocator_check(alloc, "nb_forest_open_circles", err);
     if (st != NB_OK)
         return st;
     if (n > NB_FOREST_MAX_CIRCLES)
@@ -320,7 +324,7 @@ nb_status nb_forest_open_circles(const nb_circle *circles, size_t n, const doubl
 
 size_t nb_forest_circle_count(const nb_forest *f) { return f->n; }
 
-const nb_circle *nb_forest_circle(const nb_forest *f, size_t i) { return i < f->n ? &f->circles[i] : NULL; }
+const nb_circle *nb_forest_circle_get(const nb_forest *f, size_t i) { return i < f->n ? &f->circles[i] : NULL; }
 
 int nb_forest_bounds(const nb_forest *f, double bounds[4])
 {
@@ -385,17 +389,27 @@ nb_status nb_forest_remove_circle(nb_forest *f, size_t i, nb_err *err)
 
 unsigned nb_forest_radius_count(const nb_forest *f) { return f->ngraphs; }
 
-double nb_forest_radius(const nb_forest *f, unsigned k)
+double nb_forest_radius_get(const nb_forest *f, unsigned k)
 {
     return k < f->ngraphs ? f->graph[k].info.agent_radius : NAN;
 }
 
-int nb_forest_radius_find(const nb_forest *f, double r)
+nb_status nb_forest_radius_lookup(const nb_forest *f, double r, size_t *index, nb_err *err)
 {
     for (unsigned k = 0; k < f->ngraphs; k++)
-        if (f->graph[k].info.agent_radius == r)
-            return (int)k;
-    return -1;
+        if (f->graph[k].info.agent_radius == r) {
+            *index = k;
+            return nbi_done(err, NB_OK);
+        }
+    if (!err)
+        return NB_ERR_NOTFOUND; /* a search's quiet question: no message to make */
+    char have[256] = "";
+    size_t at = 0;
+    for (unsigned k = 0; k < f->ngraphs && at + 32 < sizeof have; k++)
+        at += (size_t)snprintf(have + at, sizeof have - at, "%s%g", k ? ", " : "",
+                               f->graph[k].info.agent_radius);
+    return nbi_fail(err, NB_ERR_NOTFOUND, "no bitangent graph baked for agent radius %g (%s%s)",
+                    r, f->ngraphs ? "radii baked: " : "none is baked", have);
 }
 
 nb_status nb_forest_graph(const nb_forest *f, unsigned k, nb_forest_graph_info *info, nb_err *err)

@@ -58,7 +58,25 @@ typedef struct cstate {
     uint32_t arc0, narcs; /* deferred: its free arcs in ws->arcs */
 } cstate;
 
+/* One query.  Node indices: 0 .. m - 1 the baked graph's nodes, m + k the
+ * dnode k; so S = m and G = m + 1. */
+typedef struct sctx {
+    nb_forest_ws *ws;
+    const nb_circle *c;
+    size_t n;
+    const nbi_cgrid *grid;
+    double eps;
+    const nbi_fgraph *bg; /* NULL for the deferred search */
+    uint32_t m, S, G;
+    nb_vec2 s, t;
+    unsigned flags;
+    nb_forest_result *path;
+} sctx;
+
+enum { IDLE, RUNNING, DONE };
+
 struct nb_forest_ws {
+    const nb_forest *forest;
     nb_allocator alloc;
     const nb_allocator *a; /* &alloc, or NULL for the C library's */
     dnode *dn;
@@ -86,22 +104,18 @@ struct nb_forest_ws {
     nb_segment *segs;
     uint32_t *chain;
     size_t pcap;
+    /* The query under way (nb_forest_begin .. _finish): its context, its
+     * result so far, its phase, the expanded state nearest the goal (the
+     * end of a partial path) and the node cap. */
+    sctx x;
+    nb_forest_query q;
+    nb_forest_result res;
+    int phase;
+    uint32_t best;
+    double best_d;
+    uint64_t max_nodes;
+    int capped;
 };
-
-/* One query.  Node indices: 0 .. m - 1 the baked graph's nodes, m + k the
- * dnode k; so S = m and G = m + 1. */
-typedef struct sctx {
-    nb_forest_ws *ws;
-    const nb_circle *c;
-    size_t n;
-    const nbi_cgrid *grid;
-    double eps;
-    const nbi_fgraph *bg; /* NULL for the deferred search */
-    uint32_t m, S, G;
-    nb_vec2 s, t;
-    unsigned flags;
-    nb_forest_result *path;
-} sctx;
 
 /* ---- memory ---- */
 
@@ -206,7 +220,9 @@ nb_status nb_forest_ws_open(const nb_forest *f, nb_forest_ws **out, nb_err *err)
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_forest_ws_open: no place for the workspace");
     *out = NULL;
-    const nb_allocator *a = f ? f->a : NULL;
+    if (!f)
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_ws_open: forest is NULL");
+    const nb_allocator *a = f->a;
     nb_forest_ws *ws = nbi_zalloc_array(a, 1, sizeof *ws);
     if (!ws)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest query workspace");
@@ -214,11 +230,12 @@ nb_status nb_forest_ws_open(const nb_forest *f, nb_forest_ws **out, nb_err *err)
         ws->alloc = *a;
         ws->a = &ws->alloc;
     }
+    ws->forest = f;
     ws->grid.a = ws->a;
     if (!nbi_heap_init(&ws->heap, ws->a, 64, NULL))
         goto nomem;
-    size_t m = 0, n = f ? f->n : 0;
-    for (unsigned k = 0; f && k < f->ngraphs; k++)
+    size_t m = 0, n = f->n;
+    for (unsigned k = 0; k < f->ngraphs; k++)
         if (f->graph[k].nodes > m)
             m = f->graph[k].nodes;
     if (!reserve(ws, m, n))
@@ -354,6 +371,10 @@ static int relax(sctx *x, uint32_t id, double g, uint32_t parent)
     touch(ws, id);
     if (ws->closed[id] || !(g < ws->g[id]))
         return 1;
+    if (ws->max_nodes && x->path->generated >= ws->max_nodes) {
+        ws->capped = 1; /* the caller's cap, not memory: the search ends at its limit */
+        return 0;
+    }
     ws->g[id] = g;
     ws->parent[id] = parent;
     uint32_t u = id >> 1;
@@ -578,12 +599,14 @@ static int expand_arrival(sctx *x, uint32_t id, uint32_t u)
 
 /* ---- the path ---- */
 
-static nb_status make_path(sctx *x, nb_err *err)
+/* The path from the start to state last (the goal's arrival, or the end
+ * of a partial path). */
+static nb_status make_path(sctx *x, uint32_t last, nb_err *err)
 {
     nb_forest_ws *ws = x->ws;
     nb_forest_result *path = x->path;
     size_t len = 0;
-    for (uint32_t id = 2 * x->G; id != NONE; id = ws->parent[id]) {
+    for (uint32_t id = last; id != NONE; id = ws->parent[id]) {
         if (!grow_path(ws, len + 1))
             return nbi_fail(err, NB_ERR_NOMEM, "no memory for a path of %zu states", len + 1);
         ws->chain[len++] = id;
@@ -612,7 +635,7 @@ static nb_status make_path(sctx *x, nb_err *err)
     if (np == 0)
         ws->segs[np++] = nb_segment_line(x->s.x, x->s.y, x->s.x, x->s.y);
     path->segments = ws->segs;
-    path->nsegments = np;
+    path->segment_len = np;
     path->length = total;
     return NB_OK;
 }
@@ -625,11 +648,13 @@ static nb_status check_point(const nb_forest *f, nb_vec2 p, const char *what, nb
         return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is not a finite point", what, p.x, p.y);
     /* Where the circles are: beyond, differences of points would overflow. */
     if (fabs(p.x) > NB_FOREST_MAX_COORD || fabs(p.y) > NB_FOREST_MAX_COORD)
-        return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is beyond %g in x or y", what, p.x, p.y,
-                        NB_FOREST_MAX_COORD);
+        return nbi_fail(err, NB_ERR_OUTSIDE, "forest search: %s (%g, %g) is beyond %g in x or y",
+                        what, p.x, p.y, NB_FOREST_MAX_COORD);
     if (f->has_bounds &&
         !(p.x >= f->bounds[0] && p.x <= f->bounds[2] && p.y >= f->bounds[1] && p.y <= f->bounds[3]))
-        return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is outside the forest's bounds [%g, %g] x [%g, %g]",
+        return nbi_fail(err, NB_ERR_OUTSIDE,
+                        "forest search: %s (%g, %g) is outside the forest's bounds [%g, %g] x "
+                        "[%g, %g]",
                         what, p.x, p.y, f->bounds[0], f->bounds[2], f->bounds[1], f->bounds[3]);
     return NB_OK;
 }
@@ -645,12 +670,14 @@ static void no_path(nb_forest_result *path, nb_vec2 s, nb_vec2 t)
     path->length = INFINITY;
 }
 
-static nb_status run(sctx *x, nb_err *err)
+/* Starts the query in ws->x: phase DONE when an end is blocked, else
+ * RUNNING with the start on the open list. */
+static nb_status start(nb_forest_ws *ws, nb_err *err)
 {
-    nb_forest_ws *ws = x->ws;
+    sctx *x = &ws->x;
     nb_forest_result *path = x->path;
     nb_vec2 s = x->s, t = x->t;
-    nb_status st;
+    ws->phase = DONE;
     /* An end inside an inflated circle: no path, and which circle. */
     long in_s = nbi_inside(x->grid, x->c, s, x->eps), in_t = nbi_inside(x->grid, x->c, t, x->eps);
     if (in_s >= 0 || in_t >= 0) {
@@ -658,6 +685,7 @@ static nb_status run(sctx *x, nb_err *err)
         path->blocked_by = in_s >= 0 ? in_s : in_t;
         return NB_OK;
     }
+    ws->phase = IDLE;
     if (!reserve(ws, x->m, x->n))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest query");
     if (++ws->gen == 0 || ws->gen == UINT32_MAX) {
@@ -670,12 +698,39 @@ static nb_status run(sctx *x, nb_err *err)
     nbi_heap_clear(&ws->heap);
     ws->ndn = 0;
     ws->narcs = 0;
+    ws->capped = 0;
+    ws->best = NONE;
+    ws->best_d = INFINITY;
     x->S = add_node(x, s, 0, NONE, 0, NONE);
     x->G = add_node(x, t, 0, NONE, 0, NONE);
-    if (!relax(x, 2 * x->S + 1, 0, NONE))
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest query");
+    if (x->S == NONE || x->G == NONE || !relax(x, 2 * x->S + 1, 0, NONE)) {
+        if (!ws->capped)
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest query");
+        path->status = NB_PATH_LIMIT; /* a cap of 0 nodes leaves no room for the start */
+        ws->phase = DONE;
+        return NB_OK;
+    }
+    ws->phase = RUNNING;
+    return NB_OK;
+}
+
+/* Runs the search begun for at most budget expansions; phase DONE when it
+ * has ended (found, exhausted, or stopped by max_expansions or the cap). */
+static nb_status run(nb_forest_ws *ws, uint64_t budget, nb_err *err)
+{
+    sctx *x = &ws->x;
+    nb_forest_result *path = x->path;
+    const uint64_t stop = path->expanded + budget < path->expanded ? UINT64_MAX
+                                                                   : path->expanded + budget;
     int ok = 1;
     while (ok && !nbi_heap_empty(&ws->heap)) {
+        if (path->expanded == stop)
+            return NB_OK; /* the slice is spent */
+        if (ws->q.max_expansions && path->expanded >= ws->q.max_expansions) {
+            path->status = NB_PATH_LIMIT;
+            ws->phase = DONE;
+            return NB_OK;
+        }
         uint32_t id = nbi_heap_pop(&ws->heap).id;
         if (ws->closed[id])
             continue;
@@ -684,10 +739,15 @@ static nb_status run(sctx *x, nb_err *err)
         uint32_t u = id >> 1;
         if (id == 2 * x->G) {
             nbi_heap_clear(&ws->heap);
-            if ((st = make_path(x, err)) != NB_OK)
-                return st;
+            ws->phase = DONE;
             path->status = NB_PATH_FOUND;
             return NB_OK;
+        }
+        /* The end of a partial path: the state expanded nearest the goal. */
+        double d = dist(spos(x, u), x->t);
+        if (d < ws->best_d) {
+            ws->best_d = d;
+            ws->best = id;
         }
         if (id == 2 * x->S + 1)
             ok = expand_start(x, id);
@@ -699,57 +759,143 @@ static nb_status run(sctx *x, nb_err *err)
             ok = expand_arrival(x, id, u);
     }
     nbi_heap_clear(&ws->heap);
-    if (!ok)
+    ws->phase = DONE;
+    if (!ok && ws->capped) {
+        path->status = NB_PATH_LIMIT;
+        return NB_OK;
+    }
+    if (!ok) {
+        ws->phase = IDLE;
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search (%zu states)", ws->scap);
+    }
     return NB_OK; /* NB_PATH_NONE: the circles close one off from the other */
 }
 
-/* A query on the graph baked at radius index k. */
-static nb_status find_baked(const nb_forest *f, unsigned k, nb_vec2 start, nb_vec2 goal,
-                            unsigned flags, nb_forest_ws *ws, nb_forest_result *path, nb_err *err)
+/* The context of a query on the graph baked at radius index k. */
+static void setup_baked(nb_forest_ws *ws, unsigned k)
 {
+    const nb_forest *f = ws->forest;
     const nbi_fgraph *g = &f->graph[k];
-    sctx x = {.ws = ws, .c = g->infl, .n = f->n, .grid = &g->grid, .eps = g->eps, .bg = g,
-              .m = g->nodes, .s = start, .t = goal, .flags = flags, .path = path};
-    return run(&x, err);
+    ws->x = (sctx){.ws = ws, .c = g->infl, .n = f->n, .grid = &g->grid, .eps = g->eps, .bg = g,
+                   .m = g->nodes, .s = ws->q.start, .t = ws->q.goal, .flags = ws->q.flags,
+                   .path = &ws->res};
 }
 
-/* The deferred search. */
-static nb_status find_deferred(const nb_forest *f, double agent_radius, nb_vec2 start, nb_vec2 goal,
-                               unsigned flags, nb_forest_ws *ws, nb_forest_result *path,
-                               nb_err *err)
+/* The deferred search's context: the circles inflated for this radius. */
+static nb_status setup_deferred(nb_forest_ws *ws, nb_err *err)
 {
+    const nb_forest *f = ws->forest;
     size_t n = f->n;
     if (!grow_scratch(ws, n))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu circles", n);
     for (size_t i = 0; i < n; i++) {
         ws->infl[i] = f->circles[i];
-        ws->infl[i].r += agent_radius;
+        ws->infl[i].r += ws->q.agent_radius;
     }
     double eps = nbi_forest_eps(ws->infl, n);
     if (!nbi_cgrid_build(&ws->grid, ws->infl, n, eps))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the grid of %zu circles", n);
-    sctx x = {.ws = ws, .c = ws->infl, .n = n, .grid = &ws->grid, .eps = eps, .bg = NULL, .m = 0,
-              .s = start, .t = goal, .flags = flags, .path = path};
-    return run(&x, err);
+    ws->x = (sctx){.ws = ws, .c = ws->infl, .n = n, .grid = &ws->grid, .eps = eps, .bg = NULL,
+                   .m = 0, .s = ws->q.start, .t = ws->q.goal, .flags = ws->q.flags,
+                   .path = &ws->res};
+    return NB_OK;
 }
 
-nb_status nb_forest_find(const nb_forest *f, double agent_radius, nb_vec2 start, nb_vec2 goal,
-                         unsigned flags, nb_forest_ws *ws, nb_forest_result *res, nb_err *err)
+nb_status nb_forest_query_init_abi(nb_forest_query *q, const nb_abi *abi)
 {
-    no_path(res, start, goal);
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
+    memset(q, 0, sizeof *q);
+    return NB_OK;
+}
+
+void nb_forest_ws_set_max_nodes(nb_forest_ws *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
+
+size_t nb_forest_ws_bytes(const nb_forest_ws *ws)
+{
+    return sizeof *ws + ws->dncap * sizeof *ws->dn +
+           ws->scap * (sizeof *ws->g + sizeof *ws->parent + sizeof *ws->stamp +
+                       sizeof *ws->hpos + sizeof *ws->closed) +
+           nbi_heap_bytes(&ws->heap) + ws->cscap * sizeof *ws->cs +
+           ws->arcscap * sizeof *ws->arcs +
+           ws->ncap * (sizeof *ws->infl + 2 * sizeof *ws->iv + sizeof *ws->near + 1) +
+           ws->grid.start_cap * sizeof *ws->grid.start + ws->grid.items_cap * sizeof *ws->grid.items + ws->pcap * (sizeof *ws->segs + sizeof *ws->chain);
+}
+
+nb_status nb_forest_begin(nb_forest_ws *ws, const nb_forest_query *q, nb_err *err)
+{
+    if (!ws || !q)
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_begin: NULL argument");
+    const nb_forest *f = ws->forest;
+    ws->phase = IDLE;
+    no_path(&ws->res, q->start, q->goal);
     const unsigned known = NB_FOREST_NO_PRUNE | NB_FOREST_PLAIN | NB_FOREST_DEFERRED;
-    if (flags & ~known)
-        return nbi_fail(err, NB_ERR_ARG, "forest query: unknown flags %#x", flags & ~known);
-    if (!(isfinite(agent_radius) && agent_radius >= 0 && agent_radius <= NB_FOREST_MAX_COORD))
-        return nbi_fail(err, NB_ERR_ARG, "agent radius %g: expected a number from 0 to %g",
-                        agent_radius, NB_FOREST_MAX_COORD);
+    if (q->flags & ~known)
+        return nbi_fail(err, NB_ERR_ARG, "forest search: unknown flags %#x", q->flags & ~known);
+    if (!(isfinite(q->agent_radius) && q->agent_radius >= 0))
+        return nbi_fail(err, NB_ERR_ARG, "forest search: agent radius %g: expected a number 0 or more",
+                        q->agent_radius);
     nb_status st;
-    if ((st = check_point(f, start, "start", err)) != NB_OK ||
-        (st = check_point(f, goal, "goal", err)) != NB_OK)
+    if ((st = check_point(f, q->start, "start", err)) != NB_OK ||
+        (st = check_point(f, q->goal, "goal", err)) != NB_OK)
         return st;
-    int k = flags & NB_FOREST_DEFERRED ? -1 : nb_forest_radius_find(f, agent_radius);
-    st = k >= 0 ? find_baked(f, (unsigned)k, start, goal, flags, ws, res, err)
-                : find_deferred(f, agent_radius, start, goal, flags, ws, res, err);
+    if (q->agent_radius > NB_FOREST_MAX_COORD)
+        return nbi_fail(err, NB_ERR_LIMIT, "forest search: agent radius %g is beyond %g",
+                        q->agent_radius, NB_FOREST_MAX_COORD);
+    ws->q = *q;
+    size_t k;
+    if (!(q->flags & NB_FOREST_DEFERRED) &&
+        nb_forest_radius_lookup(f, q->agent_radius, &k, NULL) == NB_OK)
+        setup_baked(ws, (unsigned)k);
+    else if ((st = setup_deferred(ws, err)) != NB_OK)
+        return st;
+    return nbi_done(err, start(ws, err));
+}
+
+nb_status nb_forest_step(nb_forest_ws *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    if (!ws || ws->phase == IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_step: no query begun (nb_forest_begin)");
+    nb_status st = ws->phase == RUNNING ? run(ws, expansions, err) : NB_OK;
+    if (done)
+        *done = st != NB_OK || ws->phase == DONE;
     return nbi_done(err, st);
+}
+
+nb_status nb_forest_finish(nb_forest_ws *ws, nb_forest_result *res, nb_err *err)
+{
+    if (!ws || ws->phase == IDLE) {
+        if (res && ws)
+            no_path(res, ws->q.start, ws->q.goal);
+        return nbi_fail(err, NB_ERR_ARG, "nb_forest_finish: no query begun (nb_forest_begin)");
+    }
+    sctx *x = &ws->x;
+    nb_forest_result *path = &ws->res;
+    if (ws->phase == RUNNING)
+        path->status = NB_PATH_LIMIT;
+    ws->phase = IDLE;
+    nbi_heap_clear(&ws->heap);
+    nb_status st = NB_OK;
+    if (path->status == NB_PATH_FOUND)
+        st = make_path(x, 2 * x->G, err);
+    else if (path->status == NB_PATH_LIMIT)
+        st = ws->best != NONE ? make_path(x, ws->best, err) : NB_OK;
+    if (st != NB_OK)
+        no_path(path, ws->q.start, ws->q.goal);
+    *res = *path;
+    return nbi_done(err, st);
+}
+
+nb_status nb_forest_find(nb_forest_ws *ws, const nb_forest_query *q, nb_forest_result *res,
+                         nb_err *err)
+{
+    int done;
+    nb_status st = nb_forest_begin(ws, q, err);
+    if (st == NB_OK)
+        st = nb_forest_step(ws, UINT64_MAX, &done, err);
+    if (st == NB_OK)
+        return nb_forest_finish(ws, res, err);
+    if (res)
+        no_path(res, q ? q->start : (nb_vec2){0, 0}, q ? q->goal : (nb_vec2){0, 0});
+    return st;
 }

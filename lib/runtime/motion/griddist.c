@@ -65,6 +65,11 @@ void nbi_griddist_free(nbi_griddist *d)
     d->legal = NULL;
 }
 
+size_t nbi_griddist_bytes(const nbi_griddist *d)
+{
+    return nbi_pool_bytes(&d->pool) + nbi_heap_bytes(&d->heap);
+}
+
 /* The slot of (x, y) in the map, its tile's page claimed for this query
  * when it has none (a page taken from another tile forgets that tile's
  * legal moves); NBI_POOL_NONE when out of memory. */

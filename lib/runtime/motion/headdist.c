@@ -150,6 +150,14 @@ void nbi_headdist_free(nbi_headdist *d)
     d->st = NULL;
 }
 
+size_t nbi_headdist_bytes(const nbi_headdist *d)
+{
+    size_t H = d->m ? d->m->nheadings : 0;
+    return 3 * H * H * sizeof *d->edges + nbi_pool_bytes(&d->blocks.pool) +
+           d->cap_blocks * (sizeof *d->block_cell + H * (sizeof *d->st + sizeof *d->pos)) +
+           nbi_heap_bytes(&d->heap);
+}
+
 /* The id of (cell, class k), the cell's block made when new (all unseen);
  * NBI_HEAP_NONE when out of memory.  Blocks hold room for one class per
  * heading whatever the classes, so ids do not depend on them. */

@@ -267,7 +267,7 @@ nb_status nb_model_open(const nb_bundle *b, const char *name, nb_model **out, nb
     *out = NULL;
     if (!name)
         return nbi_fail(err, NB_ERR_ARG, "nb_model_open: no model name");
-    long i = nb_bundle_find(b, NB_SEC_MODEL, name, NULL, 0);
+    long i = nbi_section_index(b, NB_SEC_MODEL, name, NULL, 0);
     if (i < 0) {
         char list[256] = "";
         for (size_t k = 0; k < b->nsections; k++)
@@ -311,12 +311,20 @@ const char *nb_model_speed_name(const nb_model *m, unsigned l)
 {
     return l < m->nspeeds ? m->speed_name[l] : NULL;
 }
-int nb_model_speed_find(const nb_model *m, const char *name)
+nb_status nb_model_speed_lookup(const nb_model *m, const char *name, size_t *level, nb_err *err)
 {
-    for (unsigned l = 0; l < m->nspeeds; l++)
-        if (strcmp(m->speed_name[l], name) == 0)
-            return (int)l;
-    return -1;
+    char have[NB_MODEL_MAX_SPEEDS * (NB_NAME_MAX + 2) + 1] = "";
+    size_t at = 0;
+    for (unsigned l = 0; l < m->nspeeds; l++) {
+        if (name && strcmp(m->speed_name[l], name) == 0) {
+            *level = l;
+            return nbi_done(err, NB_OK);
+        }
+        at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", l ? ", " : "",
+                               m->speed_name[l]);
+    }
+    return nbi_fail(err, NB_ERR_NOTFOUND, "model %s has no speed '%s' (its speeds are %s)",
+                    m->name, name ? name : "", have);
 }
 unsigned nb_model_turn(const nb_model *m, unsigned l) { return l < m->nspeeds ? m->turn[l] : 0; }
 unsigned nb_model_speed_change(const nb_model *m) { return m->speed_change; }

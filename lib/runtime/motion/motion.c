@@ -7,6 +7,7 @@
 
 #include "motion/motion.h"
 #include "motion/perimeter.h"
+#include "overlay/overlay.h"
 
 static const char *const heuristic_names[NB_MH_COUNT] = {
     "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid", "heading",
@@ -31,23 +32,33 @@ const char *nb_motion_heuristic_name(nb_motion_heuristic h)
     return (unsigned)h < NB_MH_COUNT ? heuristic_names[h] : NULL;
 }
 
-int nb_motion_heuristic_parse(const char *name)
+nb_status nb_motion_heuristic_parse(const char *name, nb_motion_heuristic *heuristic,
+                                    nb_err *err)
 {
-    for (int h = 0; h < NB_MH_COUNT; h++)
-        if (strcmp(name, heuristic_names[h]) == 0)
-            return h;
-    return -1;
+    for (int h = 0; name && h < NB_MH_COUNT; h++)
+        if (strcmp(name, heuristic_names[h]) == 0) {
+            *heuristic = (nb_motion_heuristic)h;
+            return nbi_done(err, NB_OK);
+        }
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "no heuristic '%s': octile, perimeter, extended, grid, perimeter+grid, "
+                    "extended+grid, heading, perimeter+heading or extended+heading",
+                    name ? name : "(null)");
 }
 
-void nb_motion_query_init(nb_motion_query *q)
+nb_status nb_motion_query_init_abi(nb_motion_query *q, const nb_abi *abi)
 {
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->heuristic = NB_MH_OCTILE;
     q->weight = 1;
     q->reopen = -1;
+    q->overlay = NULL;
+    return NB_OK;
 }
 
-void nb_motion_ws_close(nb_motion_ws *ws)
+void nb_motion_close(nb_motion *ws)
 {
     if (!ws)
         return;
@@ -65,18 +76,17 @@ void nb_motion_ws_close(nb_motion_ws *ws)
     nbi_free(ws->a, ws);
 }
 
-nb_status nb_motion_ws_open(const nb_bundle *b, const nb_model *m, const nb_perimeter *p,
-                            nb_capability cap, unsigned size, unsigned sector, nb_motion_ws **out,
-                            nb_err *err)
+nb_status nb_motion_open(const nb_bundle *b, const nb_model *m, const nb_perimeter *p,
+                         nb_capability cap, unsigned size, nb_motion **out, nb_err *err)
 {
     if (!out)
-        return nbi_fail(err, NB_ERR_ARG, "nb_motion_ws_open: no place for the workspace");
+        return nbi_fail(err, NB_ERR_ARG, "nb_motion_open: no place for the workspace");
     *out = NULL;
+    if (!b || !m)
+        return nbi_fail(err, NB_ERR_ARG, "nb_motion_open: %s is NULL", b ? "model" : "bundle");
     if (!b->has_map)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle has no map to plan on", b->path);
-    if (sector > 1024)
-        return nbi_fail(err, NB_ERR_ARG, "sector size %u, expected 0 (none) to 1024", sector);
-    nb_motion_ws *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
+    nb_motion *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
     if (!ws)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion workspace");
     ws->bundle = b;
@@ -106,15 +116,8 @@ nb_status nb_motion_ws_open(const nb_bundle *b, const nb_model *m, const nb_peri
         st = nbi_griddist_init(&ws->grid, ws->a, m, &ws->stand, err);
     if (st == NB_OK)
         st = nbi_headdist_init(&ws->turns, ws->a, m, &ws->grid, err);
-    if (st == NB_OK && sector > 0) {
-        st = nbi_sectors_build(&ws->sectors, ws->a, &ws->stand, sector, err);
-        ws->has_sectors = st == NB_OK;
-        /* No abstract path has more places than the regions. */
-        if (st == NB_OK)
-            st = nbi_motion_goals_room(ws, ws->sectors.nregions + 2, err);
-    }
     if (st != NB_OK) {
-        nb_motion_ws_close(ws);
+        nb_motion_close(ws);
         return st;
     }
     *out = ws;
@@ -122,7 +125,38 @@ nb_status nb_motion_ws_open(const nb_bundle *b, const nb_model *m, const nb_peri
     return NB_OK;
 }
 
-nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err)
+nb_status nb_motion_use_sectors(nb_motion *ws, unsigned side, nb_err *err)
+{
+    if (side < 1 || side > 1024)
+        return nbi_fail(err, NB_ERR_ARG, "sector side %u, expected 1 to 1024", side);
+    if (ws->has_sectors && ws->sectors.size == side)
+        return nbi_done(err, NB_OK);
+    nbi_sectors_free(&ws->sectors);
+    memset(&ws->sectors, 0, sizeof ws->sectors);
+    ws->has_sectors = 0;
+    nb_status st = nbi_sectors_build(&ws->sectors, ws->a, &ws->stand, side, err);
+    /* No abstract path has more places than the regions. */
+    if (st == NB_OK)
+        st = nbi_motion_goals_room(ws, ws->sectors.nregions + 2, err);
+    ws->has_sectors = st == NB_OK;
+    return nbi_done(err, st);
+}
+
+void nb_motion_set_max_nodes(nb_motion *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
+
+size_t nb_motion_bytes(const nb_motion *ws)
+{
+    size_t n = sizeof *ws + nbi_pool_bytes(&ws->blocks.pool) +
+               ws->cap_blocks * (sizeof *ws->block_cell + ws->sh * sizeof *ws->nodes) +
+               nbi_heap_bytes(&ws->open) + (ws->path_cap + ws->route_cap) * sizeof *ws->path +
+               ws->goals_cap * sizeof *ws->goals;
+    if (ws->has_sectors)
+        n += nbi_sectors_bytes(&ws->sectors);
+    return n + nbi_griddist_bytes(&ws->grid) + nbi_headdist_bytes(&ws->turns) +
+           (ws->haa ? nb_haa_bytes(ws->haa) : 0);
+}
+
+nb_status nbi_motion_goals_room(nb_motion *ws, size_t need, nb_err *err)
 {
     if (need <= ws->goals_cap)
         return NB_OK;
@@ -134,7 +168,7 @@ nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err)
     return NB_OK;
 }
 
-int nb_motion_standable(const nb_motion_ws *ws, long x, long y)
+int nb_motion_standable(const nb_motion *ws, long x, long y)
 {
     return nbi_stand_at(&ws->stand, x, y);
 }
@@ -142,7 +176,7 @@ int nb_motion_standable(const nb_motion_ws *ws, long x, long y)
 /* The state one action leads to, and its cost; 0 when the step is not
  * legal (the start cell, the cells it passes through and the end cell must
  * all be standable).  The start is assumed standable. */
-static int step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned l2,
+static int step(nb_motion *ws, const nb_motion_state *s, int turn, unsigned l2,
                 nb_motion_state *to, double *cost)
 {
     const nb_model *m = ws->m;
@@ -162,7 +196,7 @@ static int step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned l
     return 1;
 }
 
-int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigned speed,
+int nb_motion_action(nb_motion *ws, const nb_motion_state *s, int turn, unsigned speed,
                    nb_motion_state *to, double *cost)
 {
     const nb_model *m = ws->m;
@@ -173,8 +207,9 @@ int nb_motion_step(nb_motion_ws *ws, const nb_motion_state *s, int turn, unsigne
     return step(ws, s, turn, speed, to, cost);
 }
 
-nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
+nb_status nbi_motion_check(const nb_motion *ws, const nb_motion_query *q, nb_err *err)
 {
+    static const char family[] = "motion search";
     const nb_model *m = ws->m;
     const nb_motion_state *st[2] = {&q->start, &q->goal};
     static const char *const what[2] = {"start", "goal"};
@@ -189,9 +224,10 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
                             m->name, m->nheadings, m->nspeeds);
         if (i == 1 && st[i]->speed == NB_SPEED_ANY && st[i]->heading == NB_HEADING_ANY)
             continue;
-        if (st[i]->x < 0 || st[i]->y < 0 || st[i]->x >= (long)ws->w || st[i]->y >= (long)ws->h)
-            return nbi_fail(err, NB_ERR_ARG, "the %s (%d, %d) is off the %u x %u map", what[i],
-                            st[i]->x, st[i]->y, ws->w, ws->h);
+        nb_status cst = nbi_query_cell(err, family, what[i], (nb_cell){st[i]->x, st[i]->y}, ws->w,
+                                       ws->h);
+        if (cst != NB_OK)
+            return cst;
     }
     if ((unsigned)q->heuristic >= NB_MH_COUNT)
         return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", (int)q->heuristic);
@@ -206,10 +242,14 @@ nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_
                         q->heading_classes, m->name, m->nheadings);
     if (!(q->weight >= 1 && q->weight <= 100))
         return nbi_fail(err, NB_ERR_ARG, "weight %g, expected 1 to 100", q->weight);
+    if (q->overlay) {
+        nb_status ost = nbi_overlay_check(q->overlay, ws->bundle, family, err);
+        return ost != NB_OK ? ost : nbi_query_unsupported(err, family, "read overlays yet");
+    }
     return NB_OK;
 }
 
-nb_path_status nbi_motion_blocked(const nb_motion_ws *ws, const nb_motion_query *q)
+nb_path_status nbi_motion_blocked(const nb_motion *ws, const nb_motion_query *q)
 {
     if (!nb_motion_standable(ws, q->start.x, q->start.y))
         return NB_PATH_START_BLOCKED;
@@ -221,14 +261,14 @@ nb_path_status nbi_motion_blocked(const nb_motion_ws *ws, const nb_motion_query 
 
 /* ---- nodes: a block of states per cell touched, made on first touch ---- */
 
-static void nodes_reset(nb_motion_ws *ws)
+static void nodes_reset(nb_motion *ws)
 {
     nbi_cellblocks_begin(&ws->blocks);
     ws->nblocks = 0;
 }
 
 /* The node of a state, made when new; NBI_HEAP_NONE when out of memory. */
-static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
+static uint32_t node_of(nb_motion *ws, const nb_motion_state *s)
 {
     size_t cell = (size_t)s->y * ws->w + (size_t)s->x;
     uint32_t *entry = nbi_cellblocks_entry(&ws->blocks, s->x, s->y);
@@ -236,6 +276,10 @@ static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
         return NBI_HEAP_NONE;
     uint32_t b = *entry;
     if (b == NBI_HEAP_NONE) {
+        if (ws->max_nodes && (ws->nblocks + 1) * ws->sh > ws->max_nodes) {
+            ws->capped = 1; /* the caller's cap, not memory: the search ends at its limit */
+            return NBI_HEAP_NONE;
+        }
         if (ws->nblocks == ws->cap_blocks) {
             size_t cap = 2 * ws->cap_blocks;
             if ((uint64_t)cap * ws->sh >= UINT32_MAX)
@@ -265,7 +309,7 @@ static uint32_t node_of(nb_motion_ws *ws, const nb_motion_state *s)
     return b * ws->sh + s->speed * ws->m->nheadings + s->heading;
 }
 
-void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s)
+void nbi_motion_decode(const nb_motion *ws, uint32_t id, nb_motion_state *s)
 {
     uint32_t cell = ws->block_cell[id / ws->sh], st = id % ws->sh;
     s->x = (int32_t)(cell % ws->w);
@@ -292,7 +336,7 @@ unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned
 
 /* ---- heuristics ---- */
 
-static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
+static int at_goal(const nb_motion *ws, const nb_motion_state *s)
 {
     const nb_motion_state *g = &ws->goal;
     return s->x == g->x && s->y == g->y && (g->speed == NB_SPEED_ANY || s->speed == g->speed) &&
@@ -303,7 +347,7 @@ static int at_goal(const nb_motion_ws *ws, const nb_motion_state *s)
  * may be a lower bound (*bound set to 1), its search going on only until
  * the value reaches need (0: not at all); it is worked out further when
  * the state comes to the top of the open list. */
-static double heuristic(nb_motion_ws *ws, const nb_motion_state *s, double need, uint8_t *bound)
+static double heuristic(nb_motion *ws, const nb_motion_state *s, double need, uint8_t *bound)
 {
     const nb_model *m = ws->m;
     const nb_motion_state *g = &ws->hgoal;
@@ -361,14 +405,13 @@ static int within(const nb_motion_state *s, const nb_motion_state *g, unsigned k
 
 /* Checks the query and starts it: ws->phase DONE when it is answered without a search, else
  * RUNNING with the start on the open list. */
-static nb_status begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
+static nb_status begin(nb_motion *ws, const nb_motion_query *q, nb_err *err)
 {
     nb_motion_result *r = &ws->res;
     ws->phase = NBI_MQ_IDLE;
     memset(r, 0, sizeof *r);
     r->status = NB_PATH_NONE;
     ws->path_len = 0;
-    ws->last_route = 0;
     nb_status st = nbi_motion_check(ws, q, err);
     if (st != NB_OK)
         return st;
@@ -387,6 +430,7 @@ static nb_status begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
         ws->hgoal.speed = NB_SPEED_ANY;
     }
     nodes_reset(ws);
+    ws->capped = 0;
     nbi_heap_clear(&ws->open);
     if (obstacle_part(q->heuristic) == 1)
         nbi_griddist_reset(&ws->grid, q->goal.x, q->goal.y, q->start.x, q->start.y);
@@ -401,6 +445,10 @@ static nb_status begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
                                      (nb_cell){q->goal.x, q->goal.y}) == 0)
         return NB_OK;
     uint32_t sid = node_of(ws, &q->start);
+    if (sid == NBI_HEAP_NONE && ws->capped) {
+        r->status = NB_PATH_LIMIT; /* no room for the start's states: phase DONE */
+        return NB_OK;
+    }
     ws->phase = NBI_MQ_IDLE;
     if (sid == NBI_HEAP_NONE)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the search");
@@ -414,14 +462,14 @@ static nb_status begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
     return NB_OK;
 }
 
-static nb_status no_memory(nb_motion_ws *ws, nb_err *err, const char *what)
+static nb_status no_memory(nb_motion *ws, nb_err *err, const char *what)
 {
     ws->phase = NBI_MQ_IDLE;
     return nbi_fail(err, NB_ERR_NOMEM, "no memory for %s", what);
 }
 
 /* The search begun, for at most budget expansions; ws->phase DONE when it has ended. */
-static nb_status run(nb_motion_ws *ws, uint64_t budget, nb_err *err)
+static nb_status run(nb_motion *ws, uint64_t budget, nb_err *err)
 {
     const nb_motion_query *q = &ws->q;
     nb_motion_result *r = &ws->res;
@@ -480,6 +528,11 @@ static nb_status run(nb_motion_ws *ws, uint64_t budget, nb_err *err)
                 if ((t == 0 && l2 == s.speed && m->speed[l2] == 0) || !step(ws, &s, t, l2, &to, &c))
                     continue;
                 uint32_t id = node_of(ws, &to);
+                if (id == NBI_HEAP_NONE && ws->capped) {
+                    r->status = NB_PATH_LIMIT;
+                    ws->phase = NBI_MQ_DONE;
+                    return NB_OK;
+                }
                 if (id == NBI_HEAP_NONE)
                     return no_memory(ws, err, "the search's states");
                 nbi_mnode *k = &ws->nodes[id]; /* (node_of may move the nodes) */
@@ -507,7 +560,7 @@ static nb_status run(nb_motion_ws *ws, uint64_t budget, nb_err *err)
 
 /* The result of the query begun: found, or stopped (its end or before it: NB_PATH_LIMIT) with
  * the path to the expanded state nearest the goal. */
-static nb_status finish(nb_motion_ws *ws, nb_motion_result *out, nb_err *err)
+static nb_status finish(nb_motion *ws, nb_motion_result *out, nb_err *err)
 {
     nb_motion_result *r = &ws->res;
     uint32_t to = ws->end;
@@ -537,26 +590,27 @@ static nb_status finish(nb_motion_ws *ws, nb_motion_result *out, nb_err *err)
     if (to == ws->end)
         out->status = NB_PATH_FOUND;
     out->cost = ws->nodes[to].g;
-    out->length = len;
+    out->path_len = len;
+    out->path = ws->path;
     out->end = ws->path[len - 1];
     return NB_OK;
 }
 
-nb_status nb_motion_begin(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
+nb_status nb_motion_begin(nb_motion *ws, const nb_motion_query *q, nb_err *err)
 {
     return nbi_done(err, begin(ws, q, err));
 }
 
-nb_status nb_motion_advance(nb_motion_ws *ws, uint64_t expansions, int *done, nb_err *err)
+nb_status nb_motion_step(nb_motion *ws, uint64_t expansions, int *done, nb_err *err)
 {
     if (ws->phase == NBI_MQ_IDLE)
-        return nbi_fail(err, NB_ERR_ARG, "nb_motion_advance: no query begun (nb_motion_begin)");
+        return nbi_fail(err, NB_ERR_ARG, "nb_motion_step: no query begun (nb_motion_begin)");
     nb_status st = ws->phase == NBI_MQ_RUNNING ? run(ws, expansions, err) : NB_OK;
     *done = st != NB_OK || ws->phase == NBI_MQ_DONE;
     return nbi_done(err, st);
 }
 
-nb_status nb_motion_finish(nb_motion_ws *ws, nb_motion_result *r, nb_err *err)
+nb_status nb_motion_finish(nb_motion *ws, nb_motion_result *r, nb_err *err)
 {
     if (ws->phase == NBI_MQ_IDLE) {
         memset(r, 0, sizeof *r);
@@ -566,22 +620,16 @@ nb_status nb_motion_finish(nb_motion_ws *ws, nb_motion_result *r, nb_err *err)
     return nbi_done(err, finish(ws, r, err));
 }
 
-nb_status nb_motion_find(nb_motion_ws *ws, const nb_motion_query *q, nb_motion_result *r,
+nb_status nb_motion_find(nb_motion *ws, const nb_motion_query *q, nb_motion_result *r,
                          nb_err *err)
 {
     int done;
     nb_status st = nb_motion_begin(ws, q, err);
     if (st == NB_OK)
-        st = nb_motion_advance(ws, UINT64_MAX, &done, err);
+        st = nb_motion_step(ws, UINT64_MAX, &done, err);
     if (st == NB_OK)
         return nb_motion_finish(ws, r, err);
     memset(r, 0, sizeof *r);
     r->status = NB_PATH_NONE;
     return st;
-}
-
-const nb_motion_state *nb_motion_path(const nb_motion_ws *ws, size_t *length)
-{
-    *length = ws->last_route ? ws->route_len : ws->path_len;
-    return ws->last_route ? ws->route : ws->path;
 }

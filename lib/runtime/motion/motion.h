@@ -119,6 +119,8 @@ typedef struct nbi_griddist {
 nb_status nbi_griddist_init(nbi_griddist *d, const nb_allocator *a, const nb_model *m,
                             const nbi_stand *stand, nb_err *err);
 void nbi_griddist_free(nbi_griddist *d);
+/* The bytes it holds. */
+size_t nbi_griddist_bytes(const nbi_griddist *d);
 /* Starts a query: distances to (gx, gy), steering toward (tx, ty). */
 void nbi_griddist_reset(nbi_griddist *d, long gx, long gy, long tx, long ty);
 /* The distance from (x, y) (in cells of path length), INFINITY when the
@@ -171,6 +173,8 @@ typedef struct nbi_headdist {
 nb_status nbi_headdist_init(nbi_headdist *d, const nb_allocator *a, const nb_model *m,
                             nbi_griddist *grid, nb_err *err);
 void nbi_headdist_free(nbi_headdist *d);
+/* The bytes it holds. */
+size_t nbi_headdist_bytes(const nbi_headdist *d);
 /* Starts a query with `classes` classes of headings (0, or one that does
  * not divide the heading count: the default): the goal (gx, gy)
  * facing gheading (NB_HEADING_ANY: any), or any standable cell within box
@@ -207,6 +211,8 @@ typedef struct nbi_sectors {
 nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *a, const nbi_stand *stand,
                             unsigned size, nb_err *err);
 void nbi_sectors_free(nbi_sectors *s);
+/* The bytes it holds. */
+size_t nbi_sectors_bytes(const nbi_sectors *s);
 /* The regions from a's region to b's, in s->apath; 0 when none joins them. */
 int nbi_sectors_path(nbi_sectors *s, long ax, long ay, long bx, long by);
 
@@ -219,7 +225,7 @@ typedef struct nbi_mnode {
     uint8_t bound;    /* h is only a lower bound so far (worked out when popped) */
 } nbi_mnode;
 
-struct nb_motion_ws {
+struct nb_motion {
     const nb_bundle *bundle;
     const nb_allocator *a;
     const nb_model *m;
@@ -238,14 +244,15 @@ struct nb_motion_ws {
     nbi_headdist turns;
     nbi_sectors sectors;
     int has_sectors;
-    nb_haa *haa; /* routes over the HAA* graph (nb_motion_ws_haa), or NULL */
+    uint64_t max_nodes; /* nb_motion_set_max_nodes: states a search may reach; 0 none */
+    int capped;         /* the search under way reached max_nodes */
+    nb_haa *haa; /* routes over the HAA* graph (nb_motion_use_haa), or NULL */
     /* A route's intermediate goals, from either abstraction: goals[0] the
      * start's place, goals[ngoals - 1] the goal's. */
     nb_cell *goals;
     size_t ngoals, goals_cap;
     nb_motion_state *path, *route;
     size_t path_len, path_cap, route_len, route_cap;
-    int last_route;
     /* Truncated searches: 1 makes the heading heuristic aim at the whole
      * box of cells where the search may stop (an experiment for
      * bench_motion_maps --box; measured weaker, so 0). */
@@ -267,18 +274,18 @@ struct nb_motion_ws {
 enum { NBI_MQ_IDLE = 0, NBI_MQ_RUNNING, NBI_MQ_DONE };
 
 /* The state a node id stands for. */
-void nbi_motion_decode(const nb_motion_ws *ws, uint32_t id, nb_motion_state *s);
+void nbi_motion_decode(const nb_motion *ws, uint32_t id, nb_motion_state *s);
 /* The model's heading nearest the direction (dx, dy); fallback when (0, 0). */
 unsigned nbi_motion_heading_toward(const nb_model *m, long dx, long dy, unsigned fallback);
 /* Makes room for need states in *buf (of *cap). */
 nb_status nbi_motion_room(const nb_allocator *a, nb_motion_state **buf, size_t *cap, size_t need,
                           nb_err *err);
 /* Makes room for need intermediate goals. */
-nb_status nbi_motion_goals_room(nb_motion_ws *ws, size_t need, nb_err *err);
+nb_status nbi_motion_goals_room(nb_motion *ws, size_t need, nb_err *err);
 /* Checks a query's states and options against the workspace. */
-nb_status nbi_motion_check(const nb_motion_ws *ws, const nb_motion_query *q, nb_err *err);
+nb_status nbi_motion_check(const nb_motion *ws, const nb_motion_query *q, nb_err *err);
 /* NB_PATH_START_BLOCKED or _GOAL_BLOCKED when the agent may not stand at
  * that end of a checked query; else NB_PATH_NONE. */
-nb_path_status nbi_motion_blocked(const nb_motion_ws *ws, const nb_motion_query *q);
+nb_path_status nbi_motion_blocked(const nb_motion *ws, const nb_motion_query *q);
 
 #endif

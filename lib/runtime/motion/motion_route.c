@@ -15,15 +15,19 @@ const char *nb_route_abstraction_name(nb_route_abstraction abstraction)
     return (size_t)abstraction < NABSTRACTIONS ? abstraction_names[abstraction] : NULL;
 }
 
-int nb_route_abstraction_parse(const char *name)
+nb_status nb_route_abstraction_parse(const char *name, nb_route_abstraction *abstraction,
+                                     nb_err *err)
 {
-    for (size_t i = 0; i < NABSTRACTIONS; i++)
-        if (strcmp(name, abstraction_names[i]) == 0)
-            return (int)i;
-    return -1;
+    for (size_t i = 0; name && i < NABSTRACTIONS; i++)
+        if (strcmp(name, abstraction_names[i]) == 0) {
+            *abstraction = (nb_route_abstraction)i;
+            return nbi_done(err, NB_OK);
+        }
+    return nbi_fail(err, NB_ERR_NOTFOUND, "no route abstraction '%s': sectors or haa",
+                    name ? name : "(null)");
 }
 
-nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err)
+nb_status nb_motion_use_haa(nb_motion *ws, nb_err *err)
 {
     if (ws->haa) {
         nbi_ok(err);
@@ -45,7 +49,7 @@ nb_status nb_motion_ws_haa(nb_motion_ws *ws, nb_err *err)
 
 /* The regions' nodes from the start's region to the goal's; ngoals 0
  * when no path of regions joins them. */
-static void sector_goals(nb_motion_ws *ws, const nb_motion_query *q)
+static void sector_goals(nb_motion *ws, const nb_motion_query *q)
 {
     nbi_sectors *sec = &ws->sectors;
     ws->ngoals = 0;
@@ -60,10 +64,10 @@ static void sector_goals(nb_motion_ws *ws, const nb_motion_query *q)
 
 /* The start, the inner nodes of HAA*'s abstract path for the agent, the
  * goal; ngoals 0 when HAA* finds no path. */
-static nb_status haa_goals(nb_motion_ws *ws, const nb_motion_query *q, nb_err *err)
+static nb_status haa_goals(nb_motion *ws, const nb_motion_query *q, nb_err *err)
 {
-    nb_aa_query aq;
-    nb_aa_query_init(&aq);
+    nb_haa_query aq;
+    nb_haa_query_init(&aq);
     aq.start = (nb_cell){q->start.x, q->start.y};
     aq.goal = (nb_cell){q->goal.x, q->goal.y};
     aq.size = ws->size;
@@ -71,7 +75,7 @@ static nb_status haa_goals(nb_motion_ws *ws, const nb_motion_query *q, nb_err *e
     aq.corner = NB_CORNER_STRICT; /* a motion step's sweep covers both cells beside a corner */
     nb_haa_result hr;
     ws->ngoals = 0;
-    nb_status st = nb_haa_find(ws->haa, &aq, 0, &hr, err);
+    nb_status st = nb_haa_find(ws->haa, &aq, &hr, err);
     if (st != NB_OK || hr.status != NB_PATH_FOUND)
         return st;
     /* The start, the goal and at most every node between. */
@@ -85,7 +89,7 @@ static nb_status haa_goals(nb_motion_ws *ws, const nb_motion_query *q, nb_err *e
 
 /* Intermediate goal j of the route: its place, stopped, at any heading or
  * facing the way the abstract path enters it. */
-static nb_motion_state waypoint(const nb_motion_ws *ws, const nb_motion_query *q, size_t j)
+static nb_motion_state waypoint(const nb_motion *ws, const nb_motion_query *q, size_t j)
 {
     nb_motion_state s;
     const nb_cell *g = ws->goals;
@@ -101,20 +105,21 @@ static nb_motion_state waypoint(const nb_motion_ws *ws, const nb_motion_query *q
 }
 
 /* Adds a segment's path (ws->path) to the route, its first state once. */
-static nb_status append_segment(nb_motion_ws *ws, const nb_motion_result *res, nb_err *err)
+static nb_status append_segment(nb_motion *ws, const nb_motion_result *res, nb_err *err)
 {
     size_t skip = ws->route_len > 0;
-    nb_status st = nbi_motion_room(ws->a, &ws->route, &ws->route_cap, ws->route_len + res->length, err);
+    nb_status st =
+        nbi_motion_room(ws->a, &ws->route, &ws->route_cap, ws->route_len + res->path_len, err);
     if (st != NB_OK)
         return st;
-    memcpy(ws->route + ws->route_len, ws->path + skip, (res->length - skip) * sizeof *ws->path);
-    ws->route_len += res->length - skip;
+    memcpy(ws->route + ws->route_len, ws->path + skip, (res->path_len - skip) * sizeof *ws->path);
+    ws->route_len += res->path_len - skip;
     return NB_OK;
 }
 
 /* Refines ws->goals segment by segment into ws->route. */
-static nb_status refine(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
-                        nb_motion_step_fn stepfn, void *ctx, nb_motion_result *r,
+static nb_status refine(nb_motion *ws, const nb_motion_query *q, unsigned segment,
+                        nb_motion_segment_fn stepfn, void *ctx, nb_motion_result *r,
                         size_t *segments, nb_err *err)
 {
     size_t last = ws->ngoals - 1, i = 0;
@@ -157,8 +162,8 @@ static nb_status refine(nb_motion_ws *ws, const nb_motion_query *q, unsigned seg
     return NB_OK;
 }
 
-static nb_status find_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
-                            nb_motion_step_fn stepfn, void *ctx, nb_motion_result *r,
+static nb_status find_route(nb_motion *ws, const nb_motion_query *q, unsigned segment,
+                            nb_motion_segment_fn stepfn, void *ctx, nb_motion_result *r,
                             size_t *segments, nb_err *err)
 {
     memset(r, 0, sizeof *r);
@@ -169,31 +174,31 @@ static nb_status find_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned
     if (st != NB_OK)
         return st;
     if (q->abstraction == NB_ROUTE_SECTORS && !ws->has_sectors)
-        return nbi_fail(err, NB_ERR_ARG, "the workspace was made without a sector abstraction");
+        return nbi_fail(err, NB_ERR_ARG,
+                        "a route over sectors needs the workspace prepared for it "
+                        "(nb_motion_use_sectors)");
     if (q->abstraction == NB_ROUTE_HAA && !ws->haa)
         return nbi_fail(err, NB_ERR_ARG,
                         "a route over the HAA* graph needs the workspace prepared for it "
-                        "(nb_motion_ws_haa)");
+                        "(nb_motion_use_haa)");
     if (segment < 1)
         return nbi_fail(err, NB_ERR_ARG, "segments of %u places, expected at least 1", segment);
     ws->route_len = 0;
-    if ((r->status = nbi_motion_blocked(ws, q)) != NB_PATH_NONE) {
-        ws->last_route = 1;
+    if ((r->status = nbi_motion_blocked(ws, q)) != NB_PATH_NONE)
         return NB_OK;
-    }
     if (q->abstraction == NB_ROUTE_HAA)
         st = haa_goals(ws, q, err);
     else
         sector_goals(ws, q);
     if (st == NB_OK && ws->ngoals > 0)
         st = refine(ws, q, segment, stepfn, ctx, r, segments, err);
-    ws->last_route = 1; /* (each segment's plan cleared it) */
-    r->length = ws->route_len;
+    r->path_len = ws->route_len;
+    r->path = ws->route_len ? ws->route : NULL;
     return st;
 }
 
-nb_status nb_motion_find_route(nb_motion_ws *ws, const nb_motion_query *q, unsigned segment,
-                               nb_motion_step_fn stepfn, void *ctx, nb_motion_result *r,
+nb_status nb_motion_route_find(nb_motion *ws, const nb_motion_query *q, unsigned segment,
+                               nb_motion_segment_fn stepfn, void *ctx, nb_motion_result *r,
                                size_t *segments, nb_err *err)
 {
     return nbi_done(err, find_route(ws, q, segment, stepfn, ctx, r, segments, err));

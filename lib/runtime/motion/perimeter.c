@@ -319,7 +319,7 @@ nb_status nb_perimeter_open(const nb_bundle *b, const nb_model *m, nb_perimeter 
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_perimeter_open: no place for the table");
     *out = NULL;
-    long i = nb_bundle_find(b, NB_SEC_PERIMETER, m->name, NULL, 0);
+    long i = nbi_section_index(b, NB_SEC_PERIMETER, m->name, NULL, 0);
     if (i < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no perimeter table for model '%s' (bake one with mkperim)",
                         b->path, m->name);

@@ -50,6 +50,16 @@ void nbi_sectors_free(nbi_sectors *s)
     memset(s, 0, sizeof *s);
 }
 
+size_t nbi_sectors_bytes(const nbi_sectors *s)
+{
+    size_t nr = s->nregions, arcs = s->adj_start ? s->adj_start[nr] : 0;
+    return (size_t)s->w * s->h * sizeof *s->region +
+           nr * (sizeof *s->rx + sizeof *s->ry + sizeof *s->g + sizeof *s->parent +
+                 sizeof *s->stamp + sizeof *s->apath) +
+           (nr + 1) * sizeof *s->adj_start + arcs * (sizeof *s->adj + sizeof *s->adj_cost) +
+           nbi_heap_bytes(&s->heap);
+}
+
 nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, const nbi_stand *stand,
                             unsigned size, nb_err *err)
 {

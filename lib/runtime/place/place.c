@@ -1,32 +1,33 @@
-/* place.c: a place, the handle of the queries of this folder for one
- * agent (capability and size) on a bundle's map.  It holds the checked
- * layers and runs section it reads, nothing more: queries never allocate
- * and never change it, so threads share it. */
+/* place.c: a place, the workspace of the queries of this folder (nearest,
+ * line, random) on a bundle's map.  It keeps the checked layers and runs
+ * section of the last query's agent, so a game asking again for the same
+ * agent reads nothing twice, and the state of the query under way for the
+ * sliced forms.  Queries never allocate: one place per thread. */
+#include "overlay/overlay.h"
 #include "place/place.h"
 
-static nb_status open_place(const nb_bundle *b, nb_capability cap, unsigned size, nb_place *p,
-                            nb_err *err)
+nb_status nbi_place_use(nb_place *p, const char *family, nb_capability cap, uint32_t size,
+                        nb_err *err)
 {
-    nb_status st = nbi_clearance_layer(b, cap, &p->clear, err);
+    if (p->have_agent && p->cap == cap && p->size == size)
+        return NB_OK;
+    p->have_agent = 0;
+    p->has_comp = p->has_runs = 0;
+    nb_status st = nbi_agent_layer(p->b, family, cap, size, &p->clear, err);
     if (st != NB_OK)
         return st;
-    if (size < 1 || size > p->clear.maxval)
-        return nbi_fail(err, size < 1 ? NB_ERR_ARG : NB_ERR_LIMIT,
-                        "%s: agent size %u, expected 1 to %u (the clearance layer's cap)", b->path,
-                        size, p->clear.maxval);
-    p->b = b;
     p->cap = cap;
     p->size = size;
     /* The component layer and the runs are optional: without them the
      * queries that need them say so. */
     uint32_t params[2] = {cap, size};
-    if (nb_bundle_find(b, NB_SEC_COMPONENTS, NULL, params, 2) >= 0) {
-        if ((st = nbi_components_layer(b, cap, size, &p->comp, err)) != NB_OK)
+    if (nbi_section_index(p->b, NB_SEC_COMPONENTS, NULL, params, 2) >= 0) {
+        if ((st = nbi_components_layer(p->b, cap, size, &p->comp, err)) != NB_OK)
             return st;
         p->has_comp = 1;
     }
-    if (nb_bundle_find(b, NB_SEC_RUNS, NULL, params, 2) >= 0) {
-        if ((st = nbi_runs_find(b, cap, size, &p->runs, err)) != NB_OK)
+    if (nbi_section_index(p->b, NB_SEC_RUNS, NULL, params, 2) >= 0) {
+        if ((st = nbi_runs_find(p->b, cap, size, &p->runs, err)) != NB_OK)
             return st;
         p->has_runs = 1;
     }
@@ -35,28 +36,34 @@ static nb_status open_place(const nb_bundle *b, nb_capability cap, unsigned size
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %ld (runs) lists %u components, its component layer "
                         "(section %ld) %u",
-                        b->path, p->runs.section, p->runs.n, p->comp.section, p->comp.maxval);
+                        p->b->path, p->runs.section, p->runs.n, p->comp.section, p->comp.maxval);
+    p->have_agent = 1;
     return NB_OK;
 }
 
-nb_status nb_place_open(const nb_bundle *b, nb_capability cap, unsigned size, nb_place **out,
-                        nb_err *err)
+nb_status nbi_place_check(const nb_place *p, const char *family, uint32_t size,
+                          const nb_overlay *overlay, nb_err *err)
+{
+    nb_status st = nbi_query_size(err, family, size);
+    if (st == NB_OK && overlay && (st = nbi_overlay_check(overlay, p->b, family, err)) == NB_OK)
+        st = nbi_query_unsupported(err, family, "read overlays yet");
+    return st;
+}
+
+nb_status nb_place_open(const nb_bundle *b, nb_place **out, nb_err *err)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_place_open: out is NULL");
     *out = NULL;
     if (!b)
         return nbi_fail(err, NB_ERR_ARG, "nb_place_open: bundle is NULL");
-    nb_place p;
-    memset(&p, 0, sizeof p);
-    nb_status st = open_place(b, cap, size, &p, err);
-    if (st != NB_OK)
-        return st;
-    nb_place *h = nbi_alloc(b->a, sizeof *h);
-    if (!h)
+    if (!nb_has_map(b))
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map", b->path);
+    nb_place *p = nbi_zalloc_array(b->a, 1, sizeof *p);
+    if (!p)
         return nbi_fail_nomem(err, "a place");
-    *h = p;
-    *out = h;
+    p->b = b;
+    *out = p;
     nbi_ok(err);
     return NB_OK;
 }
@@ -66,3 +73,5 @@ void nb_place_close(nb_place *p)
     if (p)
         nbi_free(p->b->a, p);
 }
+
+size_t nb_place_bytes(const nb_place *p) { return sizeof *p; }

@@ -50,24 +50,6 @@ uint64_t nbi_splitmix64(uint64_t *state);
 /* Uniform in [0, n), n >= 1, by rejection: no modulo bias. */
 uint64_t nbi_random_below(uint64_t *state, uint64_t n);
 
-/* ---- a place (place.c) ---- */
-
-struct nb_place {
-    const nb_bundle *b;
-    nb_capability cap;
-    uint32_t size;
-    nbi_layer clear;
-    int has_comp, has_runs;
-    nbi_layer comp;
-    nbi_runs runs;
-};
-
-/* 1 when the agent may stand at cell (x, y) of the map (no bounds check). */
-static inline int nbi_place_stands(const nb_place *p, uint32_t x, uint32_t y)
-{
-    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + x) >= p->size;
-}
-
 /* ---- straight lines (walk_line.c), exactly ---- */
 
 /* A time along the segment, num / den, den > 0. */
@@ -77,13 +59,87 @@ typedef struct nbi_frac {
 
 typedef struct nbi_line {
     nb_path_status status;
-    nbi_frac t; /* how far the agent gets */
-    int32_t bx, by; /* the blocking cell, when not found */
+    nbi_frac t; /* how far the agent gets (known free, when stopped by the budget) */
+    int32_t bx, by; /* the blocking cell, when blocked */
     uint64_t examined;
 } nbi_line;
 
-/* The sweep between two points in units of 1 / NB_LINE_RESOLUTION cell,
- * each within [0, width] x [0, height] of the map. */
+/* A line walk under way: the rows of cells the square may meet, read one
+ * at a time in the order it enters them (walk_line.c). */
+typedef struct nbi_line_walk {
+    int64_t ax, ay, bx, by, S; /* the ends and the side, in 1 / NB_LINE_RESOLUTION cells */
+    int64_t r0, r1, k;         /* the rows, and how many have been read */
+    int have;                  /* a block was met, at time best */
+    int done;
+    nbi_frac best;
+    nbi_line out;
+} nbi_line_walk;
+
+/* ---- a place (place.c) ---- */
+
+enum { NBI_PLACE_IDLE, NBI_PLACE_NEAREST, NBI_PLACE_LINE, NBI_PLACE_RANDOM };
+
+/* A nearest search under way (nearest.c): the ring read now, its side and
+ * the next cell of that side, the best cell so far. */
+typedef struct nbi_nearest {
+    long px, py, w, h;
+    double radius;
+    uint32_t comp; /* 0: any component */
+    long r, last, reach;
+    int side;
+    long i, lo[4], hi[4];
+    double best;
+    int seen; /* a cell that qualifies but for the radius */
+    uint64_t max;
+    nb_nearest_result res;
+} nbi_nearest;
+
+struct nb_place {
+    const nb_bundle *b;
+    /* The agent of the last query and the sections it read: a query of
+     * the same agent reads them again for nothing. */
+    int have_agent;
+    nb_capability cap;
+    uint32_t size;
+    nbi_layer clear;
+    int has_comp, has_runs;
+    nbi_layer comp;
+    nbi_runs runs;
+    /* The query under way: its kind (NBI_PLACE_*), and its state. */
+    int kind;
+    int done;
+    nbi_nearest near;
+    nbi_line_walk line;
+    nb_line_query lq;
+    nb_random_query rq;
+    nb_random_result rres;
+};
+
+/* Makes (cap, size) the place's agent for a query of family: its
+ * clearance layer (NB_ERR_NOTFOUND without one, or for a size beyond its
+ * cap), and the component layer and runs of (cap, size) when the bundle
+ * has them, each checked. */
+nb_status nbi_place_use(nb_place *p, const char *family, nb_capability cap, uint32_t size,
+                        nb_err *err);
+
+/* 1 when the agent may stand at cell (x, y) of the map (no bounds check). */
+static inline int nbi_place_stands(const nb_place *p, uint32_t x, uint32_t y)
+{
+    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + x) >= p->size;
+}
+
+/* The checks every place query makes first: size, overlay. */
+nb_status nbi_place_check(const nb_place *p, const char *family, uint32_t size,
+                          const nb_overlay *overlay, nb_err *err);
+
+/* Starts a walk between two points in units of 1 / NB_LINE_RESOLUTION
+ * cell, each within [0, width] x [0, height] of the map, for the place's
+ * agent: the start's square is read here (w->done when it is blocked). */
+void nbi_line_begin(const nb_place *p, nbi_line_walk *w, int64_t ax, int64_t ay, int64_t bx,
+                    int64_t by);
+/* Reads rows until w->out.examined reaches stop or the walk ends (w->done). */
+void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop);
+/* The whole walk, in one go. */
 void nbi_walk_line(const nb_place *p, int64_t ax, int64_t ay, int64_t bx, int64_t by,
                    nbi_line *out);
 

@@ -29,44 +29,125 @@ uint64_t nbi_random_below(uint64_t *state, uint64_t n)
     return r % n;
 }
 
-nb_status nb_random_standable(const nb_place *p, const nb_cell *from, uint64_t *state,
-                              nb_random_result *res, nb_err *err)
+static const char family[] = "random";
+
+nb_status nb_random_query_init_abi(nb_random_query *q, const nb_abi *abi)
 {
-    if (!p || !state || !res)
-        return nbi_fail(err, NB_ERR_ARG, "nb_random_standable: NULL argument");
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
+    memset(q, 0, sizeof *q);
+    q->size = 1;
+    q->overlay = NULL;
+    return NB_OK;
+}
+
+void nb_random_query_agent(nb_random_query *q, const nb_agent *agent)
+{
+    q->size = agent->size;
+    q->capability = agent->capability;
+}
+
+nb_status nb_random_begin(nb_place *p, const nb_random_query *q, nb_err *err)
+{
+    if (!p || !q)
+        return nbi_fail(err, NB_ERR_ARG, "nb_random_begin: NULL argument");
+    p->kind = NBI_PLACE_IDLE;
+    nb_random_result *res = &p->rres;
     memset(res, 0, sizeof *res);
     res->cell.x = res->cell.y = -1;
-    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-    if (!p->has_runs || (from && !p->has_comp)) {
+    res->status = NB_PATH_NONE;
+    res->state = q->seed;
+    nb_status st = nbi_place_check(p, family, q->size, q->overlay, err);
+    if (st == NB_OK && q->reachable)
+        st = nbi_query_cell(err, family, "start", q->start, p->b->width, p->b->height);
+    if (st == NB_OK)
+        st = nbi_place_use(p, family, q->capability, q->size, err);
+    if (st != NB_OK)
+        return st;
+    if (!p->has_runs || (q->reachable && !p->has_comp)) {
+        char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
         nb_capability_format(p->b, p->cap, caps, sizeof caps);
         return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "%s: no %s for capability {%s} and size %u, which random cells need; "
+                        "%s: %s: no %s for capability {%s} and size %u, which random cells need; "
                         "bake it with mkclear",
-                        p->b->path, p->has_runs ? "component layer" : "runs section", caps,
+                        family, p->b->path, p->has_runs ? "component layer" : "runs section", caps,
                         p->size);
     }
+    p->rq = *q;
+    p->kind = NBI_PLACE_RANDOM;
+    p->done = 0;
+    return nbi_done(err, NB_OK);
+}
+
+/* The draw: the component of the start (every cell without one), an index
+ * in it drawn without bias, and the runs turn the index into its cell. */
+static void draw(nb_place *p)
+{
+    const nb_random_query *q = &p->rq;
+    nb_random_result *res = &p->rres;
     uint32_t w = p->clear.width, comp = 0;
-    if (from) {
-        if (from->x < 0 || from->y < 0 || (uint32_t)from->x >= w ||
-            (uint32_t)from->y >= p->clear.height)
-            return nbi_fail(err, NB_ERR_ARG,
-                            "nb_random_standable: from (%d, %d) is outside the %u x %u map",
-                            from->x, from->y, w, p->clear.height);
-        comp = nbi_layer_value(&p->comp, (uint64_t)from->y * w + (uint64_t)from->x);
+    if (q->reachable) {
+        comp = nbi_layer_value(&p->comp, (uint64_t)q->start.y * w + (uint64_t)q->start.x);
         if (comp == 0) {
             res->status = NB_PATH_START_BLOCKED;
-            return nbi_done(err, NB_OK);
+            return;
         }
     }
     res->cells = nbi_runs_size(&p->runs, comp);
     if (res->cells == 0) {
         res->status = NB_PATH_NONE;
-        return nbi_done(err, NB_OK);
+        return;
     }
-    uint32_t k = (uint32_t)nbi_random_below(state, res->cells);
+    uint64_t state = q->seed;
+    uint32_t k = (uint32_t)nbi_random_below(&state, res->cells);
     uint32_t i = nbi_runs_cell(&p->runs, comp, k, &res->component);
     res->cell.x = (int32_t)(i % w);
     res->cell.y = (int32_t)(i / w);
+    res->state = state;
     res->status = NB_PATH_FOUND;
+}
+
+nb_status nb_random_step(nb_place *p, uint64_t expansions, int *done, nb_err *err)
+{
+    if (!p || p->kind != NBI_PLACE_RANDOM)
+        return nbi_fail(err, NB_ERR_ARG, "nb_random_step: no random draw begun");
+    if (!p->done && expansions > 0) {
+        draw(p);
+        p->done = 1;
+    }
+    if (done)
+        *done = p->done;
     return nbi_done(err, NB_OK);
+}
+
+nb_status nb_random_finish(nb_place *p, nb_random_result *res, nb_err *err)
+{
+    if (!p || p->kind != NBI_PLACE_RANDOM) {
+        if (res) {
+            memset(res, 0, sizeof *res);
+            res->cell.x = res->cell.y = -1;
+        }
+        return nbi_fail(err, NB_ERR_ARG, "nb_random_finish: no random draw begun");
+    }
+    p->kind = NBI_PLACE_IDLE;
+    if (!p->done)
+        p->rres.status = NB_PATH_LIMIT; /* finished before its one draw */
+    *res = p->rres;
+    return nbi_done(err, NB_OK);
+}
+
+nb_status nb_random_find(nb_place *p, const nb_random_query *q, nb_random_result *res,
+                         nb_err *err)
+{
+    nb_status st = nb_random_begin(p, q, err);
+    if (st == NB_OK)
+        st = nb_random_step(p, 1, NULL, err);
+    if (st == NB_OK)
+        return nb_random_finish(p, res, err);
+    if (res) {
+        memset(res, 0, sizeof *res);
+        res->cell.x = res->cell.y = -1;
+        res->state = q ? q->seed : 0;
+    }
+    return st;
 }

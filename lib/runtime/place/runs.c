@@ -97,7 +97,7 @@ nb_status nbi_runs_find(const nb_bundle *b, nb_capability cap, uint32_t size, nb
                         nb_err *err)
 {
     uint32_t params[2] = {cap, size};
-    long idx = nb_bundle_find(b, NB_SEC_RUNS, NULL, params, 2);
+    long idx = nbi_section_index(b, NB_SEC_RUNS, NULL, params, 2);
     if (idx < 0) {
         char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
         nb_capability_format(b, cap, caps, sizeof caps);

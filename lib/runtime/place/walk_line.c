@@ -84,91 +84,142 @@ static int64_t at_time(int64_t a, int64_t d, nbi_frac t, int up)
     return up ? ceil_div(n, t.den) : floor_div(n, t.den);
 }
 
-void nbi_walk_line(const nb_place *p, int64_t ax, int64_t ay, int64_t bx, int64_t by, nbi_line *out)
+void nbi_line_begin(const nb_place *p, nbi_line_walk *w, int64_t ax, int64_t ay, int64_t bx,
+                    int64_t by)
 {
-    const int64_t S = (int64_t)p->size * Q, dx = bx - ax, dy = by - ay;
     const nbi_frac zero = {0, 1}, one = {1, 1};
+    nbi_line *out = &w->out;
+    w->ax = ax;
+    w->ay = ay;
+    w->bx = bx;
+    w->by = by;
+    w->S = (int64_t)p->size * Q;
+    w->have = w->done = 0;
+    w->best = one;
+    w->k = 0;
     out->examined = 0;
     out->bx = out->by = -1;
+    out->status = NB_PATH_FOUND;
+    out->t = one;
     /* Where the agent stands at the start: the cells its interior meets. */
-    for (int64_t y = floor_div(ay, Q); y < ceil_div(ay + S, Q); y++)
-        for (int64_t x = floor_div(ax, Q); x < ceil_div(ax + S, Q); x++) {
+    for (int64_t y = floor_div(ay, Q); y < ceil_div(ay + w->S, Q); y++)
+        for (int64_t x = floor_div(ax, Q); x < ceil_div(ax + w->S, Q); x++) {
             out->examined++;
             if (blocked(p, x, y)) {
                 out->status = NB_PATH_START_BLOCKED;
                 out->t = zero;
                 out->bx = (int32_t)x;
                 out->by = (int32_t)y;
+                w->done = 1;
                 return;
             }
         }
-    int have = 0;
-    nbi_frac best = one;
-    if (dx != 0 || dy != 0) {
-        /* Rows that the square may meet, in the order it enters them. */
-        int64_t ymin = dy > 0 ? ay : by, ymax = dy > 0 ? by : ay;
-        int64_t r0 = floor_div(ymin, Q) - 1, r1 = floor_div(ymax + S, Q);
-        for (int64_t k = 0; k <= r1 - r0; k++) {
-            int64_t r = dy >= 0 ? r0 + k : r1 - k;
-            span sy = axis(ay, dy, r, S);
-            if (sy.kind == NEVER)
+    /* Rows that the square may meet, in the order it enters them. */
+    int64_t dy = by - ay;
+    int64_t ymin = dy > 0 ? ay : by, ymax = dy > 0 ? by : ay;
+    w->r0 = floor_div(ymin, Q) - 1;
+    w->r1 = floor_div(ymax + w->S, Q);
+    if (bx == ax && by == ay)
+        w->done = 1;
+}
+
+/* The time the square first overlaps row r (0 when it always does; 1 when
+ * never within the walk). */
+static nbi_frac row_entry(const nbi_line_walk *w, int64_t r)
+{
+    const nbi_frac zero = {0, 1}, one = {1, 1};
+    span sy = axis(w->ay, w->by - w->ay, r, w->S);
+    if (sy.kind == ALWAYS)
+        return zero;
+    if (sy.kind == NEVER || frac_cmp(sy.lo, one) >= 0 || frac_cmp(sy.hi, zero) <= 0)
+        return one;
+    return frac_max(sy.lo, zero);
+}
+
+void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop)
+{
+    const nbi_frac zero = {0, 1}, one = {1, 1};
+    const int64_t S = w->S, ax = w->ax, ay = w->ay, dx = w->bx - ax, dy = w->by - ay;
+    nbi_line *out = &w->out;
+    for (; !w->done && w->k <= w->r1 - w->r0; w->k++) {
+        if (out->examined >= stop) {
+            /* Stopped between rows: free until the next row is entered, or
+             * the block met so far. */
+            nbi_frac next = row_entry(w, dy >= 0 ? w->r0 + w->k : w->r1 - w->k);
+            out->status = NB_PATH_LIMIT;
+            out->t = w->have ? frac_min(w->best, next) : next;
+            return;
+        }
+        int64_t r = dy >= 0 ? w->r0 + w->k : w->r1 - w->k;
+        span sy = axis(ay, dy, r, S);
+        if (sy.kind == NEVER)
+            continue;
+        nbi_frac ta = zero, tb = one;
+        if (sy.kind == DURING) {
+            if (frac_cmp(sy.lo, one) >= 0 || frac_cmp(sy.hi, zero) <= 0)
                 continue;
-            nbi_frac ta = zero, tb = one;
-            if (sy.kind == DURING) {
-                if (frac_cmp(sy.lo, one) >= 0 || frac_cmp(sy.hi, zero) <= 0)
-                    continue;
-                ta = frac_max(sy.lo, zero);
-                tb = frac_min(sy.hi, one);
-                /* Later rows are entered later still; a tie goes to the
-                 * least y, so a row entered at the best time may still
-                 * win when rows come bottom-up. */
-                int c = have ? frac_cmp(ta, best) : -1;
-                if (c > 0 || (c == 0 && dy > 0))
-                    break;
+            ta = frac_max(sy.lo, zero);
+            tb = frac_min(sy.hi, one);
+            /* Later rows are entered later still; a tie goes to the
+             * least y, so a row entered at the best time may still
+             * win when rows come bottom-up. */
+            int c = w->have ? frac_cmp(ta, w->best) : -1;
+            if (c > 0 || (c == 0 && dy > 0))
+                break;
+        }
+        if (w->have)
+            tb = frac_min(tb, w->best);
+        /* The columns the square overlaps or touches in [ta, tb]
+         * (touching: a cell entered at the best time may tie), from
+         * its extent rounded outwards; each is tested exactly. */
+        int64_t x0 = at_time(ax, dx, dx >= 0 ? ta : tb, 0);
+        int64_t x1 = at_time(ax, dx, dx >= 0 ? tb : ta, 1);
+        int64_t c0 = ceil_div(x0, Q) - 1, c1 = floor_div(x1 + S, Q);
+        for (int64_t j = 0; j <= c1 - c0; j++) {
+            int64_t c = dx >= 0 ? c0 + j : c1 - j;
+            out->examined++;
+            if (!blocked(p, c, r))
+                continue;
+            span sx = axis(ax, dx, c, S);
+            if (sx.kind == NEVER)
+                continue;
+            nbi_frac lo, hi;
+            if (sx.kind == ALWAYS) {
+                lo = sy.lo;
+                hi = sy.hi;
+            } else if (sy.kind == ALWAYS) {
+                lo = sx.lo;
+                hi = sx.hi;
+            } else {
+                lo = frac_max(sx.lo, sy.lo);
+                hi = frac_min(sx.hi, sy.hi);
             }
-            if (have)
-                tb = frac_min(tb, best);
-            /* The columns the square overlaps or touches in [ta, tb]
-             * (touching: a cell entered at the best time may tie), from
-             * its extent rounded outwards; each is tested exactly. */
-            int64_t x0 = at_time(ax, dx, dx >= 0 ? ta : tb, 0);
-            int64_t x1 = at_time(ax, dx, dx >= 0 ? tb : ta, 1);
-            int64_t c0 = ceil_div(x0, Q) - 1, c1 = floor_div(x1 + S, Q);
-            for (int64_t j = 0; j <= c1 - c0; j++) {
-                int64_t c = dx >= 0 ? c0 + j : c1 - j;
-                out->examined++;
-                if (!blocked(p, c, r))
-                    continue;
-                span sx = axis(ax, dx, c, S);
-                if (sx.kind == NEVER)
-                    continue;
-                nbi_frac lo, hi;
-                if (sx.kind == ALWAYS) {
-                    lo = sy.lo;
-                    hi = sy.hi;
-                } else if (sy.kind == ALWAYS) {
-                    lo = sx.lo;
-                    hi = sx.hi;
-                } else {
-                    lo = frac_max(sx.lo, sy.lo);
-                    hi = frac_min(sx.hi, sy.hi);
-                }
-                /* The start was free, so a cell met at all is met from
-                 * lo >= 0 on. */
-                if (frac_cmp(lo, hi) >= 0 || frac_cmp(lo, one) >= 0 || frac_cmp(hi, zero) <= 0)
-                    continue;
-                int cmp = have ? frac_cmp(lo, best) : -1;
-                if (cmp < 0 || (cmp == 0 && (r < out->by || (r == out->by && c < out->bx)))) {
-                    have = 1;
-                    best = lo;
-                    out->bx = (int32_t)c;
-                    out->by = (int32_t)r;
-                }
+            /* The start was free, so a cell met at all is met from
+             * lo >= 0 on. */
+            if (frac_cmp(lo, hi) >= 0 || frac_cmp(lo, one) >= 0 || frac_cmp(hi, zero) <= 0)
+                continue;
+            int cmp = w->have ? frac_cmp(lo, w->best) : -1;
+            if (cmp < 0 || (cmp == 0 && (r < out->by || (r == out->by && c < out->bx)))) {
+                w->have = 1;
+                w->best = lo;
+                out->bx = (int32_t)c;
+                out->by = (int32_t)r;
             }
         }
     }
-    out->status = have ? NB_PATH_NONE : NB_PATH_FOUND;
-    out->t = best;
+    if (out->status == NB_PATH_START_BLOCKED)
+        return;
+    w->done = 1;
+    out->status = w->have ? NB_PATH_NONE : NB_PATH_FOUND;
+    out->t = w->best;
+}
+
+void nbi_walk_line(const nb_place *p, int64_t ax, int64_t ay, int64_t bx, int64_t by, nbi_line *out)
+{
+    nbi_line_walk w;
+    nbi_line_begin(p, &w, ax, ay, bx, by);
+    nbi_line_run(p, &w, UINT64_MAX);
+    *out = w.out;
 }
 
 /* a + (b - a) t in cells: exact when it is a whole number of cells (the
@@ -180,50 +231,129 @@ static double point_at(int64_t a, int64_t b, nbi_frac t)
     return (double)q + (double)(n - q * d) / (double)d;
 }
 
+static const char family[] = "line";
+
 static nb_status to_fixed(const char *what, nb_vec2 v, uint32_t w, uint32_t h, int64_t *x,
                           int64_t *y, nb_err *err)
 {
-    if (!(isfinite(v.x) && isfinite(v.y) && v.x >= 0 && v.y >= 0 && v.x <= w && v.y <= h))
-        return nbi_fail(err, NB_ERR_ARG,
-                        "nb_walk_line: %s (%g, %g) is not a point of the %u x %u map (0 to %u, 0 "
-                        "to %u)",
-                        what, v.x, v.y, w, h, w, h);
+    if (!(isfinite(v.x) && isfinite(v.y)))
+        return nbi_fail(err, NB_ERR_ARG, "%s: %s (%g, %g) is not a finite point", family, what,
+                        v.x, v.y);
+    if (!(v.x >= 0 && v.y >= 0 && v.x <= w && v.y <= h))
+        return nbi_fail(err, NB_ERR_OUTSIDE,
+                        "%s: %s (%g, %g) is off the %u x %u map (0 to %u, 0 to %u)", family, what,
+                        v.x, v.y, w, h, w, h);
     *x = llround(v.x * (double)Q);
     *y = llround(v.y * (double)Q);
     return NB_OK;
 }
 
-nb_status nb_walk_line(const nb_place *p, nb_vec2 from, nb_vec2 to, nb_line_result *res,
-                       nb_err *err)
+nb_status nb_line_query_init_abi(nb_line_query *q, const nb_abi *abi)
 {
-    if (!p || !res)
-        return nbi_fail(err, NB_ERR_ARG, "nb_walk_line: NULL argument");
-    memset(res, 0, sizeof *res);
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
+    memset(q, 0, sizeof *q);
+    q->size = 1;
+    q->overlay = NULL;
+    return NB_OK;
+}
+
+void nb_line_query_agent(nb_line_query *q, const nb_agent *agent)
+{
+    q->size = agent->size;
+    q->capability = agent->capability;
+}
+
+nb_status nb_line_begin(nb_place *p, const nb_line_query *q, nb_err *err)
+{
+    if (!p || !q)
+        return nbi_fail(err, NB_ERR_ARG, "nb_line_begin: NULL argument");
+    p->kind = NBI_PLACE_IDLE;
+    nb_status st = nbi_place_check(p, family, q->size, q->overlay, err);
     int64_t ax, ay, bx, by;
-    nb_status st = to_fixed("from", from, p->clear.width, p->clear.height, &ax, &ay, err);
     if (st == NB_OK)
-        st = to_fixed("to", to, p->clear.width, p->clear.height, &bx, &by, err);
+        st = to_fixed("start", q->start, p->b->width, p->b->height, &ax, &ay, err);
+    if (st == NB_OK)
+        st = to_fixed("goal", q->goal, p->b->width, p->b->height, &bx, &by, err);
+    if (st == NB_OK)
+        st = nbi_place_use(p, family, q->capability, q->size, err);
     if (st != NB_OK)
         return st;
-    nbi_line l;
-    nbi_walk_line(p, ax, ay, bx, by, &l);
-    res->status = l.status;
-    res->examined = l.examined;
-    res->blocking = (nb_cell){l.bx, l.by};
-    switch (l.status) {
+    p->lq = *q;
+    nbi_line_begin(p, &p->line, ax, ay, bx, by);
+    p->kind = NBI_PLACE_LINE;
+    return nbi_done(err, NB_OK);
+}
+
+nb_status nb_line_step(nb_place *p, uint64_t expansions, int *done, nb_err *err)
+{
+    if (!p || p->kind != NBI_PLACE_LINE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_line_step: no line walk begun");
+    nbi_line_walk *w = &p->line;
+    uint64_t at = w->out.examined;
+    uint64_t stop = at + expansions < at ? UINT64_MAX : at + expansions;
+    uint64_t max = p->lq.max_expansions;
+    if (!w->done) {
+        nbi_line_run(p, w, max && max < stop ? max : stop);
+        if (!w->done && !(max && w->out.examined >= max))
+            w->out.status = NB_PATH_FOUND; /* a slice's end, not the budget's */
+    }
+    if (done)
+        *done = w->done || (max && w->out.examined >= max);
+    return nbi_done(err, NB_OK);
+}
+
+nb_status nb_line_finish(nb_place *p, nb_line_result *res, nb_err *err)
+{
+    if (!p || p->kind != NBI_PLACE_LINE) {
+        if (res) {
+            memset(res, 0, sizeof *res);
+            res->blocking.x = res->blocking.y = -1;
+        }
+        return nbi_fail(err, NB_ERR_ARG, "nb_line_finish: no line walk begun");
+    }
+    nbi_line_walk *w = &p->line;
+    p->kind = NBI_PLACE_IDLE;
+    if (!w->done) {
+        /* Before the end (a slice or the budget): known free so far. */
+        nbi_line_run(p, w, w->out.examined);
+        w->out.status = NB_PATH_LIMIT;
+    }
+    const nbi_line *l = &w->out;
+    memset(res, 0, sizeof *res);
+    res->status = l->status;
+    res->examined = l->examined;
+    res->blocking = (nb_cell){-1, -1};
+    if (l->status == NB_PATH_NONE || l->status == NB_PATH_START_BLOCKED)
+        res->blocking = (nb_cell){l->bx, l->by};
+    switch (l->status) {
     case NB_PATH_FOUND:
         res->t = 1;
-        res->last = to;
+        res->last = p->lq.goal;
         break;
     case NB_PATH_START_BLOCKED:
         res->t = 0;
-        res->last = from;
+        res->last = p->lq.start;
         break;
     default:
-        res->t = (double)l.t.num / (double)l.t.den;
-        res->last.x = point_at(ax, bx, l.t);
-        res->last.y = point_at(ay, by, l.t);
+        res->t = (double)l->t.num / (double)l->t.den;
+        res->last.x = point_at(w->ax, w->bx, l->t);
+        res->last.y = point_at(w->ay, w->by, l->t);
         break;
     }
     return nbi_done(err, NB_OK);
+}
+
+nb_status nb_line_find(nb_place *p, const nb_line_query *q, nb_line_result *res, nb_err *err)
+{
+    nb_status st = nb_line_begin(p, q, err);
+    if (st == NB_OK)
+        st = nb_line_step(p, UINT64_MAX, NULL, err);
+    if (st == NB_OK)
+        return nb_line_finish(p, res, err);
+    if (res) {
+        memset(res, 0, sizeof *res);
+        res->blocking.x = res->blocking.y = -1;
+    }
+    return st;
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "clearance/clearance.h"
+#include "clearance/costs.h"
 #include "core/u32map.h"
 #include "overlay/overlay.h"
 #include "subgoal/subgoal.h"
@@ -101,21 +102,39 @@ struct nb_sg {
     double length;
 };
 
-void nb_sg_query_init(nb_sg_query *q)
+nb_status nb_sg_query_init_abi(nb_sg_query *q, const nb_abi *abi)
 {
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->size = 1;
     q->corner = NB_CORNER_STRICT;
+    q->costs = NULL;
+    q->overlay = NULL;
+    return NB_OK;
 }
 
-nb_status nb_sg_open(const nb_bundle *b, size_t max_nodes, nb_sg **out, nb_err *err)
+void nb_sg_query_agent(nb_sg_query *q, const nb_agent *agent)
+{
+    q->size = agent->size;
+    q->capability = agent->capability;
+    q->costs = agent->weighted ? agent->cost : NULL;
+}
+
+void nb_sg_set_max_nodes(nb_sg *ws, uint64_t max_nodes)
+{
+    ws->max_nodes = max_nodes > SIZE_MAX ? SIZE_MAX : (size_t)max_nodes;
+}
+
+nb_status nb_sg_open(const nb_bundle *b, nb_sg **out, nb_err *err)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_sg_open: no place for the workspace");
     *out = NULL;
-    if (!b || !nb_has_map(b))
-        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map to search",
-                        b ? b->path : "(null)");
+    if (!b)
+        return nbi_fail(err, NB_ERR_ARG, "nb_sg_open: bundle is NULL");
+    if (!nb_has_map(b))
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the bundle holds no map to search", b->path);
     size_t n = 0;
     for (size_t i = 0; i < b->nsections; i++)
         n += b->sections[i].info.type == NB_SEC_SUBGOAL;
@@ -128,7 +147,6 @@ nb_status nb_sg_open(const nb_bundle *b, size_t max_nodes, nb_sg **out, nb_err *
         return nbi_fail_nomem(err, "a subgoal search workspace");
     ws->bundle = b;
     ws->a = b->a;
-    ws->max_nodes = max_nodes;
     nbi_u32map_init(&ws->map, ws->a);
     ws->layers = nbi_alloc_array(ws->a, n, sizeof *ws->layers);
     if (!ws->layers) {
@@ -176,7 +194,7 @@ size_t nb_sg_bytes(const nb_sg *ws)
            nbi_u32map_bytes(&ws->map) + ws->adj_cap * sizeof *ws->adj + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
            ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path +
-           (ws->aa ? nb_aa_workspace_bytes(ws->aa) : 0);
+           (ws->aa ? nb_aa_bytes(ws->aa) : 0);
 }
 
 /* ---- the heaps ---- */
@@ -343,10 +361,6 @@ static int join(nb_sg *ws, int dir, nb_cell c, const nb_cell *other)
 
 /* ---- the query ---- */
 
-static int inside(const nb_bundle *b, nb_cell c)
-{
-    return c.x >= 0 && c.y >= 0 && (uint32_t)c.x < b->width && (uint32_t)c.y < b->height;
-}
 
 static const nbi_sglayer *layer_for(const nb_sg *ws, const nb_sg_query *q)
 {
@@ -430,6 +444,8 @@ static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     aq.overlay = q->overlay;
     ws->q = *q;
     nb_status st = nb_aa_begin(ws->aa, &aq, err);
+    if (st != NB_OK)
+        nbi_err_prefix(err, "optimal layer under an overlay");
     if (st == NB_OK)
         ws->state = OVERLAID;
     return st;
@@ -445,6 +461,7 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     if (st != NB_OK)
         return st;
     res->status = r.status;
+    res->fallback = 1;
     res->expanded = r.expanded;
     res->searched = r.searched;
     res->length = r.length;
@@ -465,24 +482,38 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
 
 nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
 {
+    static const char family[] = "optimal layer";
     const nb_bundle *b = ws->bundle;
     ws->state = IDLE;
     ws->path_len = ws->way_len = 0;
-    if (!inside(b, q->start) || !inside(b, q->goal))
-        return nbi_fail(err, NB_ERR_ARG, "%s (%d,%d) is outside the %u x %u map",
-                        inside(b, q->start) ? "goal" : "start",
-                        inside(b, q->start) ? q->goal.x : q->start.x,
-                        inside(b, q->start) ? q->goal.y : q->start.y, b->width, b->height);
-    if (q->size < 1)
-        return nbi_fail(err, NB_ERR_ARG, "agent size 0: a size is 1 or more cells");
+    nb_status qst;
+    if ((qst = nbi_query_size(err, family, q->size)) != NB_OK)
+        return qst;
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
-        return nbi_fail(err, NB_ERR_ARG, "unknown corner rule %d", (int)q->corner);
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
+    if ((qst = nbi_overlay_check(q->overlay, b, family, err)) != NB_OK ||
+        (qst = nbi_query_cell(err, family, "start", q->start, b->width, b->height)) != NB_OK ||
+        (qst = nbi_query_cell(err, family, "goal", q->goal, b->width, b->height)) != NB_OK)
+        return qst;
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
-    nb_status ost = nbi_overlay_check(q->overlay, b, "nb_sg_begin", err);
-    if (ost != NB_OK)
-        return ost;
+    /* The layers are for shortest paths: terrain costs that are not all 1
+     * ask for a layer no bake made, and get no shortest path instead. */
+    nbi_costs c;
+    if ((qst = nbi_costs_make(&c, b, q->capability, q->size, q->costs, err)) != NB_OK) {
+        nbi_err_prefix(err, "%s", family);
+        return qst;
+    }
+    if (c.weighted) {
+        char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+        nb_capability_format(b, q->capability, caps, sizeof caps);
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: %s: no layer for capability {%s}, size %u with these terrain costs: "
+                        "mkclear --optimal bakes layers for shortest paths only; use Annotated "
+                        "A* (nb_aa_find) or HAA* for least-cost paths",
+                        family, b->path, caps, q->size);
+    }
     if (q->overlay && q->overlay->blocked)
         return begin_overlaid(ws, q, err);
     ws->q = *q;

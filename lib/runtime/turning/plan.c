@@ -9,34 +9,46 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "overlay/overlay.h"
 #include "turning/planner.h"
 
 enum stage { ST_DIR, ST_GRID, ST_S48F, ST_S48B, ST_BRIDGE };
 
-void nb_planner_query_init(nb_planner_query *q)
+nb_status nb_planner_query_init_abi(nb_planner_query *q, const nb_abi *abi)
 {
+    if (nbi_abi_ok(abi) != NB_OK)
+        return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->goal_heading = -1;
     q->method = NB_PLAN_DIRECTIONAL;
+    q->overlay = NULL;
+    return NB_OK;
 }
 
-void nb_planner_set_max_nodes(nb_planner *p, size_t max_nodes)
+void nb_planner_set_max_nodes(nb_planner *p, uint64_t max_nodes)
 {
-    p->max_nodes = max_nodes;
+    if (max_nodes > SIZE_MAX)
+        max_nodes = SIZE_MAX;
+    p->max_nodes = (size_t)max_nodes;
     p->nodes.max = max_nodes;
     p->rra.nodes.max = max_nodes;
 }
 
 static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)
 {
+    static const char family[] = "unit planner";
     const nb_pose *s = &q->start;
-    if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading) || s->x < 0 || s->y < 0 ||
-        s->x >= p->W || s->y >= p->H)
-        return nbi_fail(err, NB_ERR_ARG, "the start (%g, %g) is not inside the %ld x %ld map", s->x,
-                        s->y, p->W, p->H);
-    if (q->goal_x < 0 || q->goal_y < 0 || q->goal_x >= p->W || q->goal_y >= p->H)
-        return nbi_fail(err, NB_ERR_ARG, "the goal (%ld, %ld) is not inside the %ld x %ld map",
-                        q->goal_x, q->goal_y, p->W, p->H);
+    nb_status st;
+    if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading))
+        return nbi_fail(err, NB_ERR_ARG, "%s: the start (%g, %g) facing %g is not a finite pose",
+                        family, s->x, s->y, s->heading);
+    if (s->x < 0 || s->y < 0 || s->x >= p->W || s->y >= p->H)
+        return nbi_fail(err, NB_ERR_OUTSIDE,
+                        "%s: start (%g, %g) is off the %ld x %ld map (x 0 to %ld, y 0 to %ld)",
+                        family, s->x, s->y, p->W, p->H, p->W, p->H);
+    if ((st = nbi_query_cell(err, family, "goal", q->goal, (uint32_t)p->W, (uint32_t)p->H)) !=
+        NB_OK)
+        return st;
     if (q->goal_heading < -1 || q->goal_heading >= (int)p->K)
         return nbi_fail(err, NB_ERR_ARG, "goal heading %d: expected -1 (any) or 0 to %u",
                         q->goal_heading, p->K - 1);
@@ -55,10 +67,15 @@ static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)
                         p->unit.name, p->hc.neighbourhood, N);
     if (q->window) {
         long sx = (long)floor(s->x), sy = (long)floor(s->y), W = (long)q->window;
-        long dx = labs(q->goal_x - sx) + 1, dy = labs(q->goal_y - sy) + 1;
+        long dx = labs(q->goal.x - sx) + 1, dy = labs(q->goal.y - sy) + 1;
         if (q->window > NB_MAP_MAX_SIDE || dx > W || dy > W)
             return nbi_fail(err, NB_ERR_ARG, "a window of %u cells does not hold the start and "
                             "the goal (%ld x %ld cells)", q->window, dx, dy);
+    }
+    if (q->overlay) {
+        if ((st = nbi_overlay_check(q->overlay, p->bundle, family, err)) != NB_OK)
+            return st;
+        return nbi_query_unsupported(err, family, "read overlays yet");
     }
     p->N = N;
     p->onthefly = (q->flags & NB_PLAN_ONTHEFLY) != 0;
@@ -83,12 +100,12 @@ static const long *query_box(nb_planner *p, long box[4])
     if (!q->window)
         return NULL;
     long W = (long)q->window, sx = (long)floor(q->start.x), sy = (long)floor(q->start.y);
-    long mx = sx + q->goal_x, my = sy + q->goal_y; /* twice the middle */
+    long mx = sx + q->goal.x, my = sy + q->goal.y; /* twice the middle */
     box[0] = (mx - (W - 1)) >= 0 ? (mx - (W - 1)) / 2 : -((W - 1 - mx + 1) / 2);
     box[1] = (my - (W - 1)) >= 0 ? (my - (W - 1)) / 2 : -((W - 1 - my + 1) / 2);
     /* Both ends inside: slide the square when the rounding left one out. */
-    long lo[2] = {sx < q->goal_x ? sx : q->goal_x, sy < q->goal_y ? sy : q->goal_y};
-    long hi[2] = {sx > q->goal_x ? sx : q->goal_x, sy > q->goal_y ? sy : q->goal_y};
+    long lo[2] = {sx < q->goal.x ? sx : q->goal.x, sy < q->goal.y ? sy : q->goal.y};
+    long hi[2] = {sx > q->goal.x ? sx : q->goal.x, sy > q->goal.y ? sy : q->goal.y};
     for (int i = 0; i < 2; i++) {
         if (box[i] > lo[i])
             box[i] = lo[i];
@@ -116,7 +133,7 @@ nb_status nb_planner_begin(nb_planner *p, const nb_planner_query *q, nb_err *err
     const nb_pose *s = &q->start;
     long sx = (long)floor(s->x), sy = (long)floor(s->y);
     p->cells.nomem = 0;
-    int sb = nbi_blocked(p, sx, sy), gb = nbi_blocked(p, q->goal_x, q->goal_y);
+    int sb = nbi_blocked(p, sx, sy), gb = nbi_blocked(p, q->goal.x, q->goal.y);
     if (p->cells.nomem) {
         p->active = 0;
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for unit '%s''s search", p->unit.name);
@@ -132,7 +149,7 @@ nb_status nb_planner_begin(nb_planner *p, const nb_planner_query *q, nb_err *err
     /* Pinter's cure for slow failures: when the bundle's reachability
      * components (mkclear) say no size-1 agent of these terrains gets from
      * the start cell to the goal, no unit does either. */
-    nb_cell from = {(int32_t)sx, (int32_t)sy}, to = {(int32_t)q->goal_x, (int32_t)q->goal_y};
+    nb_cell from = {(int32_t)sx, (int32_t)sy}, to = {(int32_t)q->goal.x, (int32_t)q->goal.y};
     if (nb_reachable(p->bundle, p->cap, 1, from, to) == 0) {
         end(p, NB_PATH_NONE, "the goal is not reachable from the start (reachability components)");
         return nbi_done(err, NB_OK);
@@ -146,10 +163,10 @@ nb_status nb_planner_begin(nb_planner *p, const nb_planner_query *q, nb_err *err
     if (q->method == NB_PLAN_DIRECTIONAL) {
         struct nbi_dir_opts o = {p->N, p->onthefly, p->reverse, b};
         p->stage = ST_DIR;
-        ok = nbi_dir_begin(p, s, q->goal_x, q->goal_y, q->goal_heading, &o);
+        ok = nbi_dir_begin(p, s, q->goal.x, q->goal.y, q->goal_heading, &o);
     } else {
         p->stage = ST_GRID;
-        ok = nbi_grid_begin(p, sx, sy, q->goal_x, q->goal_y, q->method == NB_PLAN_LINES);
+        ok = nbi_grid_begin(p, sx, sy, q->goal.x, q->goal.y, q->method == NB_PLAN_LINES);
     }
     if (!ok) {
         p->active = 0;
@@ -344,9 +361,9 @@ nb_status nb_planner_finish(nb_planner *p, nb_planner_result *out, nb_err *err)
     if (!nbi_route_segments(p, &p->route))
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the path");
     out->segments = p->seg;
-    out->nsegments = p->nseg;
+    out->segment_len = p->nseg;
     out->waypoints = p->route.wp;
-    out->nwaypoints = p->route.n;
+    out->waypoint_len = p->route.n;
     for (size_t i = 0; i + 1 < p->route.n; i++) {
         const nb_curve *c = &p->route.edge[i];
         out->length += c->length;

@@ -86,7 +86,7 @@ void nb_planner_close(nb_planner *p)
 
 const nb_unit *nb_planner_unit(const nb_planner *p) { return &p->unit; }
 
-size_t nb_planner_memory(const nb_planner *p)
+size_t nb_planner_bytes(const nb_planner *p)
 {
     const nbi_edges *e = &p->edges;
     size_t entries = (size_t)e->K * e->K * e->N, curves = e->ncurves;

@@ -15,6 +15,9 @@
 void nbi_unit_encode(const nb_unit *u, uint8_t out[NBI_UNIT_SIZE]);
 nb_status nbi_unit_decode(const uint8_t *p, size_t len, const char *name, nb_unit *u,
                           nb_err *err);
+/* The unit called name, decoded and checked; NB_ERR_NOTFOUND naming the
+ * units there are. */
+nb_status nbi_unit_named(const nb_bundle *b, const char *name, nb_unit *out, nb_err *err);
 /* Checks ranges: radius, width, headings, neighbourhood, penalty. */
 nb_status nbi_unit_check(const nb_unit *u, nb_err *err);
 

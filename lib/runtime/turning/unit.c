@@ -117,19 +117,47 @@ nb_status nb_unit_get(const nb_bundle *b, size_t index, nb_unit *out, nb_err *er
     return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no unit number %zu", b->path, index);
 }
 
-nb_status nb_unit_find(const nb_bundle *b, const char *name, nb_unit *out, nb_err *err)
+/* The index among the units of the unit section called name, or -1. */
+static long unit_index(const nb_bundle *b, const char *name, long *section)
 {
-    long i = nb_bundle_find(b, NB_SEC_UNIT, name, NULL, 0);
-    if (i < 0) {
-        char known[256] = "";
-        size_t at = 0;
-        for (size_t k = 0; k < b->nsections && at < sizeof known - 40; k++)
-            if (b->sections[k].info.type == NB_SEC_UNIT)
-                at += (size_t)snprintf(known + at, sizeof known - at, "%s%s", at ? ", " : "",
-                                       b->sections[k].info.name);
-        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no unit '%s' (%s%s)", b->path, name,
-                        at ? "the bundle has " : "the bundle has no units; bake one with mkhitcheck",
-                        known);
-    }
-    return nbi_done(err, decode_at(b, (size_t)i, out, err));
+    long k = 0;
+    for (size_t i = 0; i < b->nsections; i++)
+        if (b->sections[i].info.type == NB_SEC_UNIT) {
+            if (name && strcmp(b->sections[i].info.name, name) == 0) {
+                *section = (long)i;
+                return k;
+            }
+            k++;
+        }
+    return -1;
+}
+
+static nb_status no_unit(const nb_bundle *b, const char *name, nb_err *err)
+{
+    char known[256] = "";
+    size_t at = 0;
+    for (size_t k = 0; k < b->nsections && at < sizeof known - 40; k++)
+        if (b->sections[k].info.type == NB_SEC_UNIT)
+            at += (size_t)snprintf(known + at, sizeof known - at, "%s%s", at ? ", " : "",
+                                   b->sections[k].info.name);
+    return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no unit '%s' (%s%s)", b->path, name ? name : "",
+                    at ? "the bundle has " : "the bundle has no units; bake one with mkhitcheck",
+                    known);
+}
+
+nb_status nb_unit_lookup(const nb_bundle *b, const char *name, size_t *index, nb_err *err)
+{
+    long section, k = unit_index(b, name, &section);
+    if (k < 0)
+        return no_unit(b, name, err);
+    *index = (size_t)k;
+    return nbi_done(err, NB_OK);
+}
+
+nb_status nbi_unit_named(const nb_bundle *b, const char *name, nb_unit *out, nb_err *err)
+{
+    long section;
+    if (unit_index(b, name, &section) < 0)
+        return no_unit(b, name, err);
+    return nbi_done(err, decode_at(b, (size_t)section, out, err));
 }

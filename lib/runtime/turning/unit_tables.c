@@ -7,7 +7,7 @@
 static nb_status unit_payload(const nb_bundle *b, uint32_t type, const char *name,
                               const uint8_t **data, size_t *len, uint32_t *version, nb_err *err)
 {
-    long i = nb_bundle_find(b, type, name, NULL, 0);
+    long i = nbi_section_index(b, type, name, NULL, 0);
     if (i < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no %s section", b->path, name,
                         nb_section_type_name(type));
@@ -18,7 +18,7 @@ static nb_status unit_payload(const nb_bundle *b, uint32_t type, const char *nam
 nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nbi_hitcheck *hc,
                             nbi_curvetab *ct, nb_err *err)
 {
-    nb_status st = nb_unit_find(b, name, u, err);
+    nb_status st = nbi_unit_named(b, name, u, err);
     if (st != NB_OK)
         return st;
     const uint8_t *data;

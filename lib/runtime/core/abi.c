@@ -1,0 +1,54 @@
+/* abi.c: the ABI guard (navbake.h, "The ABI guard").  A program passes the
+ * version and the sizes of the public structs its navbake.h declared where
+ * it makes its first handle and where it initialises a query; a struct of
+ * another size would be read or written past its end, so a mismatch is
+ * refused there, naming the struct, as zlib's inflateInit refuses a
+ * z_stream of another size. */
+#include "core/base.h"
+
+#define NAME_(t) #t,
+static const char *const names[] = {NB_ABI_STRUCTS(NAME_)};
+#undef NAME_
+#define SIZE_(t) (uint32_t) sizeof(t),
+static const uint32_t sizes[] = {NB_ABI_STRUCTS(SIZE_)};
+#undef SIZE_
+#define NSTRUCTS (sizeof sizes / sizeof sizes[0])
+
+uint32_t nb_abi_size(unsigned i) { return i < NSTRUCTS ? sizes[i] : 0; }
+
+const char *nb_abi_name(unsigned i) { return i < NSTRUCTS ? names[i] : NULL; }
+
+nb_status nb_abi_check(const nb_abi *abi, nb_err *err)
+{
+    if (!abi || !abi->sizes)
+        return nbi_fail(err, NB_ERR_ARG, "no nb_abi given (call through navbake.h's macros)");
+    if (abi->major != NB_VERSION_MAJOR)
+        return nbi_fail(err, NB_ERR_VERSION,
+                        "the program was compiled with navbake.h %u.%u, this library is %s: "
+                        "rebuild the program against this library's navbake.h",
+                        abi->major, abi->minor, NB_VERSION_STRING);
+    /* 1.0 is the first of its major version: every struct must be as it
+     * is here.  A later minor version accepts the smaller sizes of the
+     * minors before it (structs grow only at the end). */
+    if (abi->count != NSTRUCTS)
+        return nbi_fail(err, NB_ERR_VERSION,
+                        "the program's navbake.h %u.%u declares %u public structs, this library "
+                        "(%s) %u: rebuild the program against this library's navbake.h",
+                        abi->major, abi->minor, abi->count, NB_VERSION_STRING,
+                        (unsigned)NSTRUCTS);
+    for (size_t i = 0; i < NSTRUCTS; i++)
+        if (abi->sizes[i] != sizes[i])
+            return nbi_fail(err, NB_ERR_VERSION,
+                            "the program's navbake.h %u.%u has %s of %u bytes, this library (%s) "
+                            "of %u: rebuild the program against this library's navbake.h",
+                            abi->major, abi->minor, names[i], abi->sizes[i], NB_VERSION_STRING,
+                            sizes[i]);
+    return NB_OK;
+}
+
+nb_status nbi_abi_ok(const nb_abi *abi)
+{
+    /* A query _init has no nb_err: its status alone says it, and the
+     * open calls, checked the same way, give the message. */
+    return nb_abi_check(abi, NULL);
+}
