@@ -87,7 +87,7 @@ static int pick(const char *opt, const char *text, const char *const *names, uin
 static long abstract_index(const nb_bundle *b)
 {
     for (size_t i = 0; i < nb_bundle_section_count(b); i++)
-        if (nb_bundle_section(b, i)->type == NB_SEC_ABSTRACT)
+        if (nb_bundle_section_get(b, i)->type == NB_SEC_ABSTRACT)
             return (long)i;
     return -1;
 }
@@ -140,12 +140,14 @@ static void report(const char *out, const nbb_abstract_opts *o, const nbb_abstra
 /* 1 when old's levels are the ones asked (none for one level). */
 static int levels_match(const nb_bundle *old, const nbb_levels_opts *lo)
 {
-    long i = nb_bundle_find(old, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
+    size_t i;
+    int have = nb_bundle_section_lookup(old, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0, &i, NULL) ==
+               NB_OK;
     if (lo->levels <= 1)
-        return i < 0;
+        return !have;
     const void *p;
     size_t len;
-    return i >= 0 && nb_bundle_payload(old, (size_t)i, &p, &len, NULL) == NB_OK &&
+    return have && nb_bundle_payload(old, i, &p, &len, NULL) == NB_OK &&
            nbb_levels_baked_with(p, len, lo);
 }
 
@@ -290,7 +292,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     long kept = st == NB_OK && stats.kept && old ? abstract_index(old) : -1;
     int same_encoding = kept >= 0 &&
-                        !NB_ENC_COMPRESSION(nb_bundle_section(old, (size_t)kept)->encoding) == !compress;
+                        !NB_ENC_COMPRESSION(nb_bundle_section_get(old, (size_t)kept)->encoding) == !compress;
     nbb_format form = format == NBB_FORMAT_AUTO ? nbb_format_for_path(out) : format;
     int same_form = (form == NBB_FORMAT_SQLITE) == (b && nb_bundle_form_of(b) == NB_FORM_SQLITE);
     /* Terrain costs follow the map's cells as well as the graph: with them the bundle is
@@ -328,7 +330,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
         if (st == NB_OK && kept >= 0 && same_encoding)
             st = nbb_builder_borrow(w, old, (size_t)kept, &err);
         else if (st == NB_OK && kept >= 0) {
-            nb_section_info info = *nb_bundle_section(old, (size_t)kept);
+            nb_section_info info = *nb_bundle_section_get(old, (size_t)kept);
             info.encoding = NB_ENC_RAW;
             st = nbb_builder_add(w, &info, graph, glen, compress, &err);
         } else if (st == NB_OK) {

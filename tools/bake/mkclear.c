@@ -207,7 +207,7 @@ int main(int argc, char **argv)
     size_t subgoals = 0;
     for (size_t i = 0; old && stats.change == NBB_LEVEL_CELLS && i < nb_bundle_section_count(old);
          i++)
-        subgoals += nb_bundle_section(old, i)->type == NB_SEC_SUBGOAL;
+        subgoals += nb_bundle_section_get(old, i)->type == NB_SEC_SUBGOAL;
     if (st == NB_OK && !quiet && subgoals && !optimal)
         fprintf(stderr,
                 "mkclear: %s: its %zu subgoal layers are removed with the changed cells; bake "

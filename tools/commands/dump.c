@@ -41,7 +41,7 @@ static int dump_forest(const nb_bundle *b)
     nb_err err;
     if (nb_forest_open(b, &f, &err) != NB_OK)
         return nbc_fail_err(&err);
-    nbb_forest yf = {(nb_circle *)nb_forest_circle(f, 0), nb_forest_circle_count(f), 0, {0, 0, 0, 0}};
+    nbb_forest yf = {(nb_circle *)nb_forest_circle_get(f, 0), nb_forest_circle_count(f), 0, {0, 0, 0, 0}};
     yf.has_bounds = nb_forest_bounds(f, yf.bounds);
     nbb_forest_print(&yf, stdout);
     nb_forest_close(f);
@@ -50,7 +50,7 @@ static int dump_forest(const nb_bundle *b)
 
 static int dump_one(const nb_bundle *b, size_t i)
 {
-    const nb_section_info *in = nb_bundle_section(b, i);
+    const nb_section_info *in = nb_bundle_section_get(b, i);
     switch (in->type) {
     case NB_SEC_MAP: dump_map(b); return NBC_EXIT_OK;
     case NB_SEC_LEGEND:
@@ -78,7 +78,7 @@ static int dump_one(const nb_bundle *b, size_t i)
  * build parameters of those names. */
 static int section_matches(const nb_bundle *b, size_t i, int by_cap, nb_capability cap, uint32_t size)
 {
-    const nb_section_info *in = nb_bundle_section(b, i);
+    const nb_section_info *in = nb_bundle_section_get(b, i);
     for (unsigned k = 0; k < NB_SECTION_PARAMS; k++) {
         const char *pn = nb_section_param_name(in->type, k);
         if (!pn)
@@ -158,14 +158,15 @@ int nbc_cmd_dump(int argc, char **argv)
                 sel[nsel++] = idx;
             continue;
         }
-        uint32_t type = nb_section_type_from_name(s);
-        if (!type) {
-            rc = nbc_usage("unknown section type '%s'", s);
+        uint32_t type;
+        nb_err perr;
+        if (nb_section_type_parse(s, &type, &perr) != NB_OK) {
+            rc = nbc_usage("%s", perr.msg);
             break;
         }
         size_t before = nsel;
         for (size_t i = 0; i < n; i++)
-            if (nb_bundle_section(b, i)->type == type && section_matches(b, i, cap_list != NULL,
+            if (nb_bundle_section_get(b, i)->type == type && section_matches(b, i, cap_list != NULL,
                                                                          want_cap, (uint32_t)size))
                 sel[nsel++] = i;
         if (nsel == before)
@@ -175,8 +176,8 @@ int nbc_cmd_dump(int argc, char **argv)
     for (size_t k = 0; k < nsel && rc == NBC_EXIT_OK; k++) {
         if (nsel > 1)
             printf("# section %zu: %s\n", sel[k],
-                   nb_section_type_name(nb_bundle_section(b, sel[k])->type)
-                       ? nb_section_type_name(nb_bundle_section(b, sel[k])->type)
+                   nb_section_type_name(nb_bundle_section_get(b, sel[k])->type)
+                       ? nb_section_type_name(nb_bundle_section_get(b, sel[k])->type)
                        : "unknown");
         rc = dump_one(b, sel[k]);
     }

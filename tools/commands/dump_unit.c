@@ -5,10 +5,11 @@
 
 int nbc_dump_unit(const nb_bundle *b, size_t index)
 {
-    const nb_section_info *in = nb_bundle_section(b, index);
+    const nb_section_info *in = nb_bundle_section_get(b, index);
     nb_unit u;
     nb_err err;
-    if (nb_unit_find(b, in->name, &u, &err) != NB_OK)
+    size_t k;
+    if (nb_unit_lookup(b, in->name, &k, &err) != NB_OK || nb_unit_get(b, k, &u, &err) != NB_OK)
         return nbc_fail_err(&err);
     nbb_unit_print(&u, b, stdout);
     return NBC_EXIT_OK;

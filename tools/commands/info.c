@@ -123,7 +123,7 @@ static void print_text(const char *path, const nb_bundle *b)
     printf("sections\n  %-3s %-11s %-3s %-12s %10s %10s %8s  %s\n", "#", "type", "ver", "encoding",
            "stored", "unpacked", "crc32", "parameters");
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         const char *tn = nb_section_type_name(in->type);
         char tbuf[24];
         if (!tn) {
@@ -143,7 +143,7 @@ static void print_text(const char *path, const nb_bundle *b)
         }
         if (in->type == NB_SEC_BITANGENT && forest && in->param[0] < nb_forest_radius_count(forest))
             printf(" (agent radius %g: %" PRIu32 " of %" PRIu32 " bitangents kept)",
-                   nb_forest_radius(forest, in->param[0]), in->param[2], in->param[3]);
+                   nb_forest_radius_get(forest, in->param[0]), in->param[2], in->param[3]);
         if (!nb_section_type_name(in->type))
             printf(" (unknown to this reader; kept as is)");
         putchar('\n');
@@ -204,7 +204,7 @@ static void print_json(const char *path, const nb_bundle *b)
     }
     printf("%s],\n  \"sections\": [", nb_agent_count(b) ? "\n  " : "");
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         printf("%s\n    {\"index\": %zu, \"type\": %" PRIu32 ", \"type_name\": ", i ? "," : "", i,
                in->type);
         if (nb_section_type_name(in->type))

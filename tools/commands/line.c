@@ -1,5 +1,5 @@
 /* navbake line: whether an agent can walk a straight segment, and if not
- * how far it gets and what stops it (nb_walk_line). */
+ * how far it gets and what stops it (nb_line_find). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -129,7 +129,13 @@ int nbc_cmd_line(int argc, char **argv)
         nb_err err;
         answer x = {&s, {ax, ay}, {bx, by}, &r};
         double t0 = nbc_now_us();
-        nb_status st = nb_walk_line(s.place, x.a, x.b, &r, &err);
+        nb_line_query q;
+        nb_line_query_init(&q);
+        q.start = x.a;
+        q.goal = x.b;
+        q.size = s.agent.size;
+        q.capability = s.agent.capability;
+        nb_status st = nb_line_find(s.place, &q, &r, &err);
         rc = nbc_place_answer(st, &err, r.status == NB_PATH_FOUND, json, nbc_now_us() - t0,
                               print_text, print_json, &x);
     }

@@ -1,5 +1,5 @@
 /* navbake nearest: the cell nearest a point where an agent may stand,
- * optionally one it can reach from another cell (nb_nearest_standable). */
+ * optionally one it can reach from another cell (nb_nearest_find). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -28,7 +28,8 @@ static const char *status_name(nb_path_status s)
 {
     switch (s) {
     case NB_PATH_FOUND: return "found";
-    case NB_PATH_LIMIT: return "beyond radius";
+    case NB_PATH_BEYOND_RADIUS: return "beyond radius";
+    case NB_PATH_LIMIT: return "budget";
     case NB_PATH_START_BLOCKED: return "from blocked";
     default: return "none";
     }
@@ -49,13 +50,13 @@ static void print_text(const void *ctx, double us)
     printf("point      %d,%d\n", q->point.x, q->point.y);
     printf("radius     %g\n", q->radius);
     if (q->reachable)
-        printf("reachable  from %d,%d\n", q->from.x, q->from.y);
+        printf("reachable  from %d,%d\n", q->start.x, q->start.y);
     switch (r->status) {
     case NB_PATH_FOUND:
         printf("status     found\ncell       %d,%d\ndistance   %.8f\n", r->cell.x, r->cell.y,
                r->distance);
         break;
-    case NB_PATH_LIMIT: printf("status     none within the radius\n"); break;
+    case NB_PATH_BEYOND_RADIUS: printf("status     none within the radius\n"); break;
     case NB_PATH_START_BLOCKED:
         printf("status     none: the agent cannot stand at --reachable-from\n");
         break;
@@ -74,7 +75,7 @@ static void print_json(const void *ctx, double us)
     printf(", \"point\": [%d, %d], \"radius\": %g, \"reachable_from\": ", q->point.x, q->point.y,
            q->radius);
     if (q->reachable)
-        printf("[%d, %d]", q->from.x, q->from.y);
+        printf("[%d, %d]", q->start.x, q->start.y);
     else
         printf("null");
     printf(", \"status\": \"%s\", \"found\": %s, ", status_name(r->status),
@@ -132,11 +133,13 @@ int nbc_cmd_nearest(int argc, char **argv)
     }
     if (rc == NBC_EXIT_OK) {
         op.q.point = (nb_cell){(int32_t)px, (int32_t)py};
-        op.q.from = (nb_cell){(int32_t)op.fx, (int32_t)op.fy};
+        op.q.start = (nb_cell){(int32_t)op.fx, (int32_t)op.fy};
+        op.q.size = s.agent.size;
+        op.q.capability = s.agent.capability;
         nb_nearest_result r;
         nb_err err;
         double t0 = nbc_now_us();
-        nb_status st = nb_nearest_standable(s.place, &op.q, &r, &err);
+        nb_status st = nb_nearest_find(s.place, &op.q, &r, &err);
         answer a = {&s.agent, &op.q, &r};
         rc = nbc_place_answer(st, &err, r.status == NB_PATH_FOUND, json, nbc_now_us() - t0,
                               print_text, print_json, &a);

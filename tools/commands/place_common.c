@@ -50,8 +50,7 @@ int nbc_place_open(nbc_place_session *s, const char *path, const nbc_query_opts 
     if (!nb_has_map(s->bundle))
         return nbc_fail("%s holds no map (bake one with mkclear)", path);
     int rc = nbc_query_agent(s->bundle, o, &s->agent);
-    if (rc == NBC_EXIT_OK &&
-        nb_place_open(s->bundle, s->agent.capability, s->agent.size, &s->place, &err) != NB_OK)
+    if (rc == NBC_EXIT_OK && nb_place_open(s->bundle, &s->place, &err) != NB_OK)
         rc = nbc_fail_err(&err);
     return rc;
 }

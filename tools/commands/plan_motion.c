@@ -90,7 +90,8 @@ static int parse_state(const char *opt, const char *text, const nb_model *m, nb_
                              opt), 0;
         s->speed = NB_SPEED_ANY;
     } else if (n == 4) {
-        int l = nb_model_speed_find(m, part[3]);
+        size_t level;
+        int l = nb_model_speed_lookup(m, part[3], &level, NULL) == NB_OK ? (int)level : -1;
         if (l < 0 && part[3][0] >= '0' && part[3][0] <= '9') {
             if (!nbc_uint(opt, part[3], 0, nb_model_speeds(m) - 1, &v[2]))
                 return 0;
@@ -126,7 +127,7 @@ static void print_state_json(const nb_model *m, const nb_motion_state *s)
 }
 
 /* Step costs along a path, for the listing. */
-static double step_cost(nb_motion_ws *ws, const nb_model *m, const nb_motion_state *a,
+static double step_cost(nb_motion *ws, const nb_model *m, const nb_motion_state *a,
                         const nb_motion_state *b)
 {
     int H = (int)nb_model_headings(m), t = ((int)b->heading - (int)a->heading + H) % H;
@@ -135,7 +136,7 @@ static double step_cost(nb_motion_ws *ws, const nb_model *m, const nb_motion_sta
     nb_motion_state to;
     double c;
     for (int k = 0; k < 2; k++, t = t > 0 ? t - H : t + H)
-        if (nb_motion_step(ws, a, t, b->speed, &to, &c) && to.x == b->x && to.y == b->y)
+        if (nb_motion_action(ws, a, t, b->speed, &to, &c) && to.x == b->x && to.y == b->y)
             return c;
     return NAN;
 }
@@ -160,6 +161,7 @@ int nbc_plan_motion(int argc, char **argv)
     int heuristic = -1, route = 0, json = 0, quiet = 0, wph = 0, abstraction = NB_ROUTE_SECTORS, c;
     unsigned long size = 0, truncate = 0, sector = 6, segment = 3, maxexp = 0, classes = 0;
     double weight = 1;
+    nb_err err;
     while ((c = getopt_long(argc, argv, "m:f:t:a:H:w:k:rn:jqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'm': model_name = optarg; break;
@@ -172,10 +174,10 @@ int nbc_plan_motion(int argc, char **argv)
             break;
         case O_CAP: cap_list = optarg; break;
         case 'H':
-            if ((heuristic = nb_motion_heuristic_parse(optarg)) < 0)
-                return nbc_usage("--heuristic: '%s' is not octile, perimeter, extended, grid, "
-                                 "perimeter+grid, extended+grid, heading, perimeter+heading or "
-                                 "extended+heading", optarg);
+            nb_motion_heuristic h;
+            if (nb_motion_heuristic_parse(optarg, &h, &err) != NB_OK)
+                return nbc_usage("--heuristic: %s", err.msg);
+            heuristic = (int)h;
             break;
         case 'w':
             if (!nbc_real("--weight", optarg, 1, 100, &weight))
@@ -187,8 +189,10 @@ int nbc_plan_motion(int argc, char **argv)
             break;
         case 'r': route = 1; break;
         case O_ABSTRACTION:
-            if ((abstraction = nb_route_abstraction_parse(optarg)) < 0)
-                return nbc_usage("--abstraction: '%s' is not sectors or haa", optarg);
+            nb_route_abstraction ab;
+            if (nb_route_abstraction_parse(optarg, &ab, &err) != NB_OK)
+                return nbc_usage("--abstraction: %s", err.msg);
+            abstraction = (int)ab;
             route = 1;
             break;
         case O_WPH: wph = 1; break;
@@ -224,11 +228,10 @@ int nbc_plan_motion(int argc, char **argv)
     if (!size != !cap_list)
         return nbc_usage("--size and --capability go together");
 
-    nb_err err;
     nb_bundle *b = NULL;
     nb_model *m = NULL;
     nb_perimeter *p = NULL;
-    nb_motion_ws *ws = NULL;
+    nb_motion *ws = NULL;
     int rc = NBC_EXIT_OK;
     if (nb_bundle_open(argv[optind], 0, NULL, &b, &err) != NB_OK)
         return nbc_fail_err(&err);
@@ -266,11 +269,12 @@ int nbc_plan_motion(int argc, char **argv)
     nb_capability cap = 0;
     const char *who = "(size and capability given)", *label = NULL;
     if (agent_name) {
-        const nb_agent *a = nb_agent_find(b, agent_name);
-        if (!a) {
-            rc = nbc_fail("%s: no agent type '%s'", argv[optind], agent_name);
+        size_t ai;
+        if (nb_agent_lookup(b, agent_name, &ai, &err) != NB_OK) {
+            rc = nbc_fail_err(&err);
             goto done;
         }
+        const nb_agent *a = nb_agent_get(b, ai);
         size = a->size;
         cap = a->capability;
         who = label = a->name;
@@ -289,21 +293,22 @@ int nbc_plan_motion(int argc, char **argv)
         who = "(size 1, every terrain)";
     }
     int sectors = route && abstraction == NB_ROUTE_SECTORS;
-    if (nb_motion_ws_open(b, m, p, cap, (unsigned)size, sectors ? (unsigned)sector : 0, &ws, &err) != NB_OK ||
-        (route && !sectors && nb_motion_ws_haa(ws, &err) != NB_OK)) {
+    if (nb_motion_open(b, m, p, cap, (unsigned)size, &ws, &err) != NB_OK ||
+        (sectors && nb_motion_use_sectors(ws, (unsigned)sector, &err) != NB_OK) ||
+        (route && !sectors && nb_motion_use_haa(ws, &err) != NB_OK)) {
         rc = nbc_fail_err(&err);
         goto done;
     }
     nb_motion_result res;
     size_t segments = 1;
-    nb_status st = route ? nb_motion_find_route(ws, &q, (unsigned)segment, NULL, NULL, &res, &segments, &err)
+    nb_status st = route ? nb_motion_route_find(ws, &q, (unsigned)segment, NULL, NULL, &res, &segments, &err)
                          : nb_motion_find(ws, &q, &res, &err);
     if (st != NB_OK) {
         rc = nbc_fail_err(&err);
         goto done;
     }
-    size_t n;
-    const nb_motion_state *path = nb_motion_path(ws, &n);
+    size_t n = res.path_len;
+    const nb_motion_state *path = res.path;
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
     nb_capability_format(b, cap, caps, sizeof caps);
     if (json && !quiet) {
@@ -387,7 +392,7 @@ int nbc_plan_motion(int argc, char **argv)
         rc = NBC_EXIT_FAIL;
     }
 done:
-    nb_motion_ws_close(ws);
+    nb_motion_close(ws);
     nb_perimeter_close(p);
     nb_model_close(m);
     nb_bundle_close(b);

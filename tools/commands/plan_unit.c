@@ -93,7 +93,7 @@ static double sample(const nb_planner_result *r, double step, double len, size_t
                      nb_pose *p)
 {
     double d = i == last ? len : (double)i * step;
-    nb_segments_sample(r->segments, r->nsegments, d, p);
+    nb_segments_sample(r->segments, r->segment_len, d, p);
     return d;
 }
 
@@ -115,7 +115,7 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
            ", \"fallback\": %s,\n",
            r->length, r->cost, r->expanded, r->generated, r->fallback ? "true" : "false");
     printf("  \"segments\": [");
-    for (size_t i = 0; i < r->nsegments; i++) {
+    for (size_t i = 0; i < r->segment_len; i++) {
         const nb_segment *g = &r->segments[i];
         printf("%s\n    {\"kind\": \"%s\", \"gear\": \"%s\", \"x\": %.6f, \"y\": %.6f, "
                "\"heading\": %.6f, \"length\": %.6f",
@@ -126,15 +126,15 @@ static void print_json(const nb_unit *u, const char *method, unsigned nb, const 
                    g->radius, g->turn > 0 ? "right" : "left");
         printf("}");
     }
-    printf("%s],\n  \"waypoints\": [", r->nsegments ? "\n  " : "");
-    for (size_t i = 0; i < r->nwaypoints; i++) {
+    printf("%s],\n  \"waypoints\": [", r->segment_len ? "\n  " : "");
+    for (size_t i = 0; i < r->waypoint_len; i++) {
         printf("%s\n    ", i ? "," : "");
         json_pose(&r->waypoints[i]);
     }
-    printf("%s],\n  \"poses\": [", r->nwaypoints ? "\n  " : "");
+    printf("%s],\n  \"poses\": [", r->waypoint_len ? "\n  " : "");
     size_t k = 0;
-    if ((r->status == NB_PATH_FOUND || r->status == NB_PATH_LIMIT) && r->nsegments && step > 0) {
-        double len = nb_segments_length(r->segments, r->nsegments);
+    if ((r->status == NB_PATH_FOUND || r->status == NB_PATH_LIMIT) && r->segment_len && step > 0) {
+        double len = nb_segments_length(r->segments, r->segment_len);
         for (size_t i = 0; i <= last; i++) {
             nb_pose p;
             double d = sample(r, step, len, i, last, &p);
@@ -157,11 +157,11 @@ static void print_text(const nb_unit *u, const char *method, unsigned nb, const 
     printf("\n%s: %.3f cells (cost %.3f), %zu waypoints, %zu segments; %" PRIu64
            " nodes expanded, %" PRIu64 " curves found free%s\n",
            r->status == NB_PATH_LIMIT ? "partial path (the search stopped at its limit)" : "path",
-           r->length, r->cost, r->nwaypoints, r->nsegments, r->expanded, r->generated,
+           r->length, r->cost, r->waypoint_len, r->segment_len, r->expanded, r->generated,
            r->fallback ? "; the hybrid fell back to Directional-8" : "");
     printf("segments:\n  %3s %-4s %-7s %9s %9s %8s %8s %9s %9s %6s %s\n", "#", "kind", "gear",
            "x", "y", "heading", "length", "centre x", "centre y", "radius", "turn");
-    for (size_t i = 0; i < r->nsegments; i++) {
+    for (size_t i = 0; i < r->segment_len; i++) {
         const nb_segment *g = &r->segments[i];
         printf("  %3zu %-4s %-7s %9.3f %9.3f %8.2f %8.3f", i + 1,
                g->kind == NB_SEG_ARC ? "arc" : "line", g->gear < 0 ? "reverse" : "forward", g->x,
@@ -170,9 +170,9 @@ static void print_text(const nb_unit *u, const char *method, unsigned nb, const 
             printf(" %9.3f %9.3f %6g %s", g->cx, g->cy, g->radius, g->turn > 0 ? "right" : "left");
         putchar('\n');
     }
-    if (step > 0 && r->nsegments) {
+    if (step > 0 && r->segment_len) {
         printf("poses (every %g cells):\n  %9s %9s %9s %8s\n", step, "distance", "x", "y", "heading");
-        double len = nb_segments_length(r->segments, r->nsegments);
+        double len = nb_segments_length(r->segments, r->segment_len);
         for (size_t i = 0; i <= last; i++) {
             nb_pose p;
             double d = sample(r, step, len, i, last, &p);
@@ -316,8 +316,8 @@ int nbc_plan_unit(int argc, char **argv)
     q.start.x = isnan(px) ? fx + 0.5 : px;
     q.start.y = isnan(py) ? fy + 0.5 : py;
     q.start.heading = heading * M_PI / 180;
-    q.goal_x = gx;
-    q.goal_y = gy;
+    q.goal.x = gx;
+    q.goal.y = gy;
     q.goal_heading = -1;
     if (!isnan(goal_heading)) {
         double k = goal_heading * u->headings / 360;
@@ -359,8 +359,8 @@ int nbc_plan_unit(int argc, char **argv)
     /* Checked before anything is printed: a refused step prints nothing. */
     size_t last = 0;
     if (!quiet && step > 0 && (r.status == NB_PATH_FOUND || r.status == NB_PATH_LIMIT) &&
-        r.nsegments &&
-        !nbc_samples("--step", step, nb_segments_length(r.segments, r.nsegments), &last)) {
+        r.segment_len &&
+        !nbc_samples("--step", step, nb_segments_length(r.segments, r.segment_len), &last)) {
         rc = NBC_EXIT_USAGE;
         goto done;
     }

@@ -42,8 +42,8 @@ static const char *why(nb_path_status s)
     case NB_PATH_START_BLOCKED: return "no path: the agent cannot stand at the start";
     case NB_PATH_GOAL_BLOCKED: return "no path: the agent cannot stand at the goal";
     case NB_PATH_LIMIT: return "stopped at the expansion limit: the best partial path";
+    default: return nb_path_status_str(s);
     }
-    return "?";
 }
 
 /* How much longer than the optimum, in %; 0 within rounding. */

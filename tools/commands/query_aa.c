@@ -46,7 +46,7 @@ static nb_status aa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
 static void aa_workspace(void *state, size_t *bytes, double *setup_us)
 {
     struct aa_state *s = state;
-    *bytes = nb_aa_workspace_bytes(s->ws);
+    *bytes = nb_aa_bytes(s->ws);
     *setup_us = s->setup_us;
 }
 

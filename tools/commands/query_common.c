@@ -96,16 +96,10 @@ int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *a)
         if (o->size || o->capability)
             return nbc_usage("--agent gives the size and the capability: do not combine it with "
                              "--size or --capability");
-        const nb_agent *t = nb_agent_find(b, o->agent);
-        if (!t) {
-            char names[512] = "";
-            size_t at = 0;
-            for (size_t i = 0; i < nb_agent_count(b) && at < sizeof names; i++)
-                at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "",
-                                       nb_agent_get(b, i)->name);
-            return nbc_fail("no agent '%s' in the bundle (it has %s)", o->agent,
-                            at ? names : "none");
-        }
+        size_t ti;
+        if (nb_agent_lookup(b, o->agent, &ti, &err) != NB_OK)
+            return nbc_fail_err(&err);
+        const nb_agent *t = nb_agent_get(b, ti);
         a->size = t->size;
         a->capability = t->capability;
         a->name = t->name;

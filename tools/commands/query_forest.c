@@ -185,11 +185,12 @@ int nbc_query_forest(int argc, char **argv)
             goto done;
         }
         k = (int)index;
-        radius = nb_forest_radius(forest, (unsigned)k);
+        radius = nb_forest_radius_get(forest, (unsigned)k);
     } else if (radius >= 0) {
-        k = deferred ? -1 : nb_forest_radius_find(forest, radius);
+        size_t ki;
+        k = !deferred && nb_forest_radius_lookup(forest, radius, &ki, NULL) == NB_OK ? (int)ki : -1;
     } else {
-        radius = nb_forest_radius_count(forest) ? nb_forest_radius(forest, 0) : 0;
+        radius = nb_forest_radius_count(forest) ? nb_forest_radius_get(forest, 0) : 0;
         k = deferred || !nb_forest_radius_count(forest) ? -1 : 0;
     }
     if (baked && k < 0) {
@@ -199,9 +200,14 @@ int nbc_query_forest(int argc, char **argv)
         goto done;
     }
     nb_forest_result p;
+    nb_forest_query fq;
+    nb_forest_query_init(&fq);
+    fq.start = from;
+    fq.goal = to;
+    fq.agent_radius = radius;
+    fq.flags = k >= 0 ? flags : flags | NB_FOREST_DEFERRED;
     if ((st = nb_forest_ws_open(forest, &ws, &err)) == NB_OK)
-        st = nb_forest_find(forest, radius, from, to, k >= 0 ? flags : flags | NB_FOREST_DEFERRED,
-                            ws, &p, &err);
+        st = nb_forest_find(ws, &fq, &p, &err);
     if (st != NB_OK) {
         rc = nbc_fail("%s: %s", path, err.msg);
         goto done;
@@ -209,7 +215,7 @@ int nbc_query_forest(int argc, char **argv)
     if (p.status == NB_PATH_START_BLOCKED || p.status == NB_PATH_GOAL_BLOCKED) {
         int s = p.status == NB_PATH_START_BLOCKED;
         nb_vec2 at = s ? from : to;
-        const nb_circle *in = nb_forest_circle(forest, (size_t)p.blocked_by);
+        const nb_circle *in = nb_forest_circle_get(forest, (size_t)p.blocked_by);
         rc = nbc_fail("%s: the %s (%g, %g) is inside circle %ld (centre (%g, %g), radius %g, %g "
                       "with the agent radius %g): %g from its centre",
                       path, s ? "start" : "goal", at.x, at.y, p.blocked_by, in->x, in->y, in->r,
@@ -240,15 +246,15 @@ int nbc_query_forest(int argc, char **argv)
         printf("  \"expanded\": %zu,\n  \"generated\": %zu,\n  \"pruned\": %zu,\n"
                "  \"los_tests\": %zu,\n  \"circles_opened\": %zu,\n  \"segments\": [",
                p.expanded, p.generated, p.pruned, p.los_tests, p.circles_opened);
-        for (size_t i = 0; i < p.nsegments; i++)
+        for (size_t i = 0; i < p.segment_len; i++)
             print_segment_json(&p.segments[i], i == 0);
-        printf("%s]", p.nsegments ? "\n  " : "");
+        printf("%s]", p.segment_len ? "\n  " : "");
         if (step > 0) {
             printf(",\n  \"samples\": [");
             for (size_t i = 0; i <= ns; i++) {
                 nb_pose q;
                 double s = i == ns ? p.length : (double)i * step;
-                nb_segments_sample(p.segments, p.nsegments, s, &q);
+                nb_segments_sample(p.segments, p.segment_len, s, &q);
                 printf("%s\n    [%.17g, %.17g, %.17g, %.17g]", i ? "," : "", s, q.x, q.y,
                        remainder(q.heading, 2 * M_PI));
             }
@@ -265,8 +271,8 @@ int nbc_query_forest(int argc, char **argv)
                p.circles_opened);
     printf("expanded   %zu states, %zu generated, %zu pruned, %zu line-of-sight tests\n",
            p.expanded, p.generated, p.pruned, p.los_tests);
-    printf("segments   %zu\n", p.nsegments);
-    for (size_t i = 0; i < p.nsegments; i++) {
+    printf("segments   %zu\n", p.segment_len);
+    for (size_t i = 0; i < p.segment_len; i++) {
         const nb_segment *g = &p.segments[i];
         nb_pose e;
         double a0, sweep;
@@ -284,7 +290,7 @@ int nbc_query_forest(int argc, char **argv)
         for (size_t i = 0; i <= ns; i++) {
             nb_pose q;
             double s = i == ns ? p.length : (double)i * step;
-            nb_segments_sample(p.segments, p.nsegments, s, &q);
+            nb_segments_sample(p.segments, p.segment_len, s, &q);
             printf("  %.6f %.6f %.6f %.6f\n", s, q.x, q.y, remainder(q.heading, 2 * M_PI));
         }
     }

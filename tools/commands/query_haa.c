@@ -13,8 +13,7 @@
 struct haa_state {
     nb_haa *ws;
     nb_aa *ref;
-    nb_aa_query q;
-    unsigned flags;
+    nb_haa_query q;
     double setup_us; /* nb_haa_open's alone */
 };
 
@@ -32,7 +31,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
         free(s);
         return NBC_EXIT_FAIL;
     }
-    nb_aa_query_init(&s->q);
+    nb_haa_query_init(&s->q);
     s->q.size = a->size;
     s->q.capability = a->capability;
     s->q.corner = a->corner;
@@ -40,7 +39,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     s->q.max_expansions = a->max_expansions;
     s->q.overlay = a->overlay;
     nb_haa_set_levels(s->ws, a->levels);
-    s->flags = flags;
+    s->q.flags = flags;
     *state = s;
     return NBC_EXIT_OK;
 }
@@ -66,7 +65,7 @@ static nb_status haa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *an
     nb_haa_result r;
     s->q.start = from;
     s->q.goal = to;
-    nb_status st = nb_haa_find(s->ws, &s->q, s->flags, &r, err);
+    nb_status st = nb_haa_find(s->ws, &s->q, &r, err);
     *ans = NBC_ANSWER_OF(r, r.cost);
     ans->level = r.level;
     return st;
@@ -78,9 +77,15 @@ static nb_status haa_reference(void *state, nb_cell from, nb_cell to, double *le
 {
     struct haa_state *s = state;
     nb_aa_result r;
-    nb_aa_query q = s->q;
+    nb_aa_query q;
+    nb_aa_query_init(&q);
     q.start = from;
     q.goal = to;
+    q.size = s->q.size;
+    q.capability = s->q.capability;
+    q.corner = s->q.corner;
+    q.costs = s->q.costs;
+    q.overlay = s->q.overlay;
     q.max_expansions = 0; /* the optimum, whatever the budget of the answer */
     nb_status st = nb_aa_find(s->ref, &q, &r, err);
     *length = st == NB_OK && r.status == NB_PATH_FOUND ? r.cost : -1;
@@ -90,7 +95,7 @@ static nb_status haa_reference(void *state, nb_cell from, nb_cell to, double *le
 static void haa_workspace(void *state, size_t *bytes, double *setup_us)
 {
     struct haa_state *s = state;
-    *bytes = nb_haa_workspace_bytes(s->ws);
+    *bytes = nb_haa_bytes(s->ws);
     *setup_us = s->setup_us;
 }
 

@@ -30,11 +30,9 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.capability = a->capability;
     s->q.corner = a->corner;
     s->q.overlay = a->overlay;
+    s->q.costs = a->costs;
     double t0 = nbc_now_us();
-    nb_status st = a->costs ? nbb_fail(err, NB_ERR_NOTFOUND,
-                                       "the optimal-search layer serves agents without terrain "
-                                       "costs, and '%s' has costs", a->name)
-                            : nb_sg_open(b, 0, &s->ws, err);
+    nb_status st = nb_sg_open(b, &s->ws, err);
     s->setup_us = nbc_now_us() - t0;
     if (st == NB_OK) {
         /* A query of the agent's own, from a cell to itself, says whether

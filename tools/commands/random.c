@@ -1,6 +1,6 @@
 /* navbake random: standable cells drawn uniformly from the component of a
  * cell, or from the whole map, reproducibly from a seed
- * (nb_random_standable). */
+ * (nb_random_find). */
 #include <stdlib.h>
 
 #include "commands.h"
@@ -102,17 +102,24 @@ int nbc_cmd_random(int argc, char **argv)
         rc = NBC_EXIT_USAGE;
     nb_cell from = {(int32_t)op.fx, (int32_t)op.fy};
     const nb_cell *fp = op.fx >= 0 ? &from : NULL;
-    uint64_t state = op.seed;
+    nb_random_query q;
+    nb_random_query_init(&q);
+    q.reachable = fp != NULL;
+    q.start = from;
+    q.seed = op.seed;
+    q.size = s.agent.size;
+    q.capability = s.agent.capability;
     nb_random_result r;
     nb_err err;
     /* The first draw says whether there is anything to draw from. */
-    if (rc == NBC_EXIT_OK && nb_random_standable(s.place, fp, &state, &r, &err) != NB_OK)
+    if (rc == NBC_EXIT_OK && nb_random_find(s.place, &q, &r, &err) != NB_OK)
         rc = nbc_fail_err(&err);
     if (rc == NBC_EXIT_OK) {
         int found = r.status == NB_PATH_FOUND;
         print_head(&s.agent, fp, op.seed, &r, json);
         for (unsigned long i = 0; found && i < op.count; i++) {
-            if (i && nb_random_standable(s.place, fp, &state, &r, &err) != NB_OK) {
+            q.seed = r.state;
+            if (i && nb_random_find(s.place, &q, &r, &err) != NB_OK) {
                 rc = nbc_fail_err(&err);
                 break;
             }

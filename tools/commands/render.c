@@ -208,7 +208,7 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
                 size_t at = 0;
                 for (unsigned k = 0; k < nb_forest_radius_count(j->forest) && at < 200; k++)
                     at += (size_t)snprintf(baked + at, sizeof baked - at, "%s%g", k ? ", " : "",
-                                           nb_forest_radius(j->forest, k));
+                                           nb_forest_radius_get(j->forest, k));
                 st = nbb_fail(err, NB_ERR_NOTFOUND,
                               "no bitangent graph is baked for the agent radius %g (baked: %s)",
                               j->radius, at ? baked : "none");
@@ -232,10 +232,10 @@ static int open_perimeter(const nb_bundle *b, const char *path, job *j, const ch
 {
     nb_err err;
     if (!model) {
-        long i = nb_bundle_find(b, NB_SEC_PERIMETER, NULL, NULL, 0);
-        if (i < 0)
+        size_t i;
+        if (nb_bundle_section_lookup(b, NB_SEC_PERIMETER, NULL, NULL, 0, &i, NULL) != NB_OK)
             return nbc_fail("%s: no perimeter table to draw (mkperim bakes them)", path);
-        model = nb_bundle_section(b, (size_t)i)->name;
+        model = nb_bundle_section_get(b, i)->name;
     }
     if (nb_model_open(b, model, &j->model, &err) != NB_OK ||
         nb_perimeter_open(b, j->model, &j->perim, &err) != NB_OK)
@@ -246,9 +246,9 @@ static int open_perimeter(const nb_bundle *b, const char *path, job *j, const ch
     j->heading = heading;
     j->speed = nb_model_stop(j->model);
     if (speed) {
-        int l = nb_model_speed_find(j->model, speed);
-        if (l < 0)
-            return nbc_usage("--speed: model %s has no speed '%s'", model, speed);
+        size_t l;
+        if (nb_model_speed_lookup(j->model, speed, &l, &err) != NB_OK)
+            return nbc_usage("--speed: %s", err.msg);
         j->speed = (unsigned)l;
     }
     j->goal.x = (int32_t)(v->x0 + v->w / 2);
@@ -434,7 +434,8 @@ static int read_words(int argc, char **argv, request *r, job *j)
  * for, or map layers of a bundle without a map. */
 static int choose_frame(const nb_bundle *b, const request *r, job *j, enum frame *frame)
 {
-    int has_forest = nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0;
+    size_t fi;
+    int has_forest = nb_bundle_section_lookup(b, NB_SEC_FOREST, NULL, NULL, 0, &fi, NULL) == NB_OK;
     if (j->nlayers == 0)
         j->layers[j->nlayers++] = nb_has_map(b) || !has_forest ? L_TERRAIN : L_FOREST;
     size_t lead = 0;
@@ -473,8 +474,9 @@ static int open_frame(const nb_bundle *b, const request *r, job *j, enum frame f
         if (nb_forest_open(b, &j->forest, &err) != NB_OK)
             return nbc_fail_err(&err);
         j->radius = r->have_radius ? r->radius
-                    : nb_forest_radius_count(j->forest) ? nb_forest_radius(j->forest, 0) : 0;
-        j->graph = nb_forest_radius_find(j->forest, j->radius);
+                    : nb_forest_radius_count(j->forest) ? nb_forest_radius_get(j->forest, 0) : 0;
+        size_t k;
+        j->graph = nb_forest_radius_lookup(j->forest, j->radius, &k, NULL) == NB_OK ? (int)k : -1;
     }
     return NBC_EXIT_OK;
 }
@@ -485,8 +487,12 @@ static int choose_agent(const nb_bundle *b, const request *r, job *j)
 {
     nb_err err;
     const nb_agent *agent = NULL;
-    if (r->agent_name && !(agent = nb_agent_find(b, r->agent_name)))
-        return nbc_fail("%s: no agent called '%s'", r->bundle_path, r->agent_name);
+    size_t ai;
+    if (r->agent_name) {
+        if (nb_agent_lookup(b, r->agent_name, &ai, &err) != NB_OK)
+            return nbc_fail_err(&err);
+        agent = nb_agent_get(b, ai);
+    }
     if (!agent && nb_agent_count(b) > 0)
         agent = nb_agent_get(b, 0);
     if (r->cap_list) {

@@ -51,19 +51,19 @@ static void section_progress(void *ctx, double fraction)
 {
     timing *t = ctx;
     nbc_progress_units(t->prog,
-                       t->done + fraction * (double)nb_bundle_section(t->b, t->current)->usize);
+                       t->done + fraction * (double)nb_bundle_section_get(t->b, t->current)->usize);
 }
 
 static void section_done(void *ctx, size_t index, int recomputed, double seconds, double cpu)
 {
     timing *t = ctx;
-    t->done += (double)nb_bundle_section(t->b, index)->usize;
+    t->done += (double)nb_bundle_section_get(t->b, index)->usize;
     t->current = index + 1;
     nbc_progress_units(t->prog, t->done);
     if (!recomputed || !t->verbose)
         return;
     nbc_progress_clear(t->prog);
-    const nb_section_info *in = nb_bundle_section(t->b, index);
+    const nb_section_info *in = nb_bundle_section_get(t->b, index);
     fprintf(stderr, "%s: %s: section %zu (%s%s%s): recomputed in %.3f s (%.3f s of CPU)\n",
             nbc_prog, t->path, index, nb_section_type_name(in->type), in->name[0] ? " " : "",
             in->name, seconds, cpu);
@@ -82,7 +82,8 @@ static int verify_one(const char *path, int quiet, int deep, int verbose,
     /* What a CRC cannot see: a graph baked wrong stays consistent with
      * its checksum, so its structure is checked as a query would. */
     nb_status st = NB_OK;
-    if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0) {
+    size_t ai;
+    if (nb_bundle_section_lookup(b, NB_SEC_ABSTRACT, NULL, NULL, 0, &ai, NULL) == NB_OK) {
         nbb_agraph *g;
         if ((st = nbb_agraph_open(b, &g, &err)) == NB_OK)
             nbb_agraph_close(g);
@@ -91,7 +92,7 @@ static int verify_one(const char *path, int quiet, int deep, int verbose,
     nbc_progress prog;
     double total = 0;
     for (size_t i = 0; i < nb_bundle_section_count(b); i++)
-        total += (double)nb_bundle_section(b, i)->usize;
+        total += (double)nb_bundle_section_get(b, i)->usize;
     timing t = {b, path, verbose, &prog, 0, 0};
     o->ctx = &t;
     o->section_done = section_done;

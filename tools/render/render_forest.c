@@ -17,7 +17,7 @@ void nbr_forest_extent(const nb_forest *f, double radius, double ext[4])
         b[2] = b[3] = -INFINITY;
     }
     for (size_t i = 0; i < n; i++) {
-        const nb_circle *c = nb_forest_circle(f, i);
+        const nb_circle *c = nb_forest_circle_get(f, i);
         double r = c->r + radius;
         b[0] = fmin(b[0], c->x - r);
         b[1] = fmin(b[1], c->y - r);
@@ -69,7 +69,7 @@ nb_status nbr_draw_forest(nbr_view *v, const nb_forest *f, double radius, nb_err
         nbr_style inflated = nbr_paint(NBR_FOREST_INFLATED, NBR_FOREST_INFLATED, 1);
         inflated.opacity = 0.35;
         for (size_t i = 0; i < n; i++) {
-            const nb_circle *ci = nb_forest_circle(f, i);
+            const nb_circle *ci = nb_forest_circle_get(f, i);
             if (visible(v, ci->x, ci->y, ci->r + radius))
                 nbr_circle(c, nbr_px(v, ci->x), nbr_py(v, ci->y), (ci->r + radius) * v->scale,
                            &inflated);
@@ -77,7 +77,7 @@ nb_status nbr_draw_forest(nbr_view *v, const nb_forest *f, double radius, nb_err
     }
     nbr_style tree = nbr_paint(NBR_FOREST_CIRCLE, NBR_NONE, 0);
     for (size_t i = 0; i < n; i++) {
-        const nb_circle *ci = nb_forest_circle(f, i);
+        const nb_circle *ci = nb_forest_circle_get(f, i);
         if (visible(v, ci->x, ci->y, ci->r))
             nbr_circle(c, nbr_px(v, ci->x), nbr_py(v, ci->y), ci->r * v->scale, &tree);
     }
@@ -112,7 +112,7 @@ nb_status nbr_draw_bitangent(nbr_view *v, const nb_forest *f, unsigned k, nb_err
     nbr_style arc = nbr_paint(NBR_NONE, NBR_FOREST_ARC, 2);
     size_t n = nb_forest_circle_count(f);
     for (size_t i = 0; i < n; i++) {
-        const nb_circle *ci = nb_forest_circle(f, i);
+        const nb_circle *ci = nb_forest_circle_get(f, i);
         double r = ci->r + gi.agent_radius; /* inflated */
         if (!visible(v, ci->x, ci->y, r))
             continue;

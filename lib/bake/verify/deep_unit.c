@@ -20,7 +20,7 @@ static nb_status unit_and_payload(nbb_deep *d, nb_unit *u, const uint8_t **p, si
                                   nb_err *err)
 {
     const void *data;
-    nb_status st = nb_unit_find(d->b, d->b->sections[d->index].info.name, u, err);
+    nb_status st = nbi_unit_named(d->b, d->b->sections[d->index].info.name, u, err);
     if (st == NB_OK)
         st = nb_bundle_payload(d->b, d->index, &data, len, err);
     *p = st == NB_OK ? data : NULL;
