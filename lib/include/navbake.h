@@ -270,16 +270,14 @@ typedef struct nb_section_info {
  * with another navbake.h. */
 nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocator *alloc,
                              nb_bundle **out, nb_err *err, const nb_abi *abi);
-#define nb_bundle_open(path, flags, alloc, out, err) \
-    nb_bundle_open_abi((path), (flags), (alloc), (out), (err), NB_ABI_THIS)
+#define nb_bundle_open(...) nb_bundle_open_abi(__VA_ARGS__, NB_ABI_THIS)
 
 /* The same from a buffer in memory, which is copied (so NB_OPEN_PRIVATE,
  * allowed, changes nothing). */
 nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags,
                                     const nb_allocator *alloc, nb_bundle **out, nb_err *err,
                                     const nb_abi *abi);
-#define nb_bundle_open_memory(data, len, flags, alloc, out, err) \
-    nb_bundle_open_memory_abi((data), (len), (flags), (alloc), (out), (err), NB_ABI_THIS)
+#define nb_bundle_open_memory(...) nb_bundle_open_memory_abi(__VA_ARGS__, NB_ABI_THIS)
 
 /* Unmaps and frees; NULL is allowed. */
 void nb_bundle_close(nb_bundle *bundle);
@@ -587,7 +585,7 @@ typedef struct nb_aa_query {
  * terrain costs, no overlay.  A macro (the ABI guard): NB_ERR_VERSION,
  * and q left as it was, when the program's navbake.h is another. */
 nb_status nb_aa_query_init_abi(nb_aa_query *q, const nb_abi *abi);
-#define nb_aa_query_init(q) nb_aa_query_init_abi((q), NB_ABI_THIS)
+#define nb_aa_query_init(...) nb_aa_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size, capability and terrain costs to the agent's
  * (q->costs then points into *agent, which must outlive the query; NULL
  * when the agent has none). */
@@ -677,7 +675,7 @@ typedef struct nb_sg_query {
  * (0, 0) to (0, 0), capability 0 (which no bundle serves: set it), no
  * costs, no overlay.  A macro, as nb_aa_query_init. */
 nb_status nb_sg_query_init_abi(nb_sg_query *q, const nb_abi *abi);
-#define nb_sg_query_init(q) nb_sg_query_init_abi((q), NB_ABI_THIS)
+#define nb_sg_query_init(...) nb_sg_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size, capability and terrain costs to the agent's, as
  * nb_aa_query_agent. */
 void nb_sg_query_agent(nb_sg_query *q, const nb_agent *agent);
@@ -779,7 +777,7 @@ typedef struct nb_haa_query {
 /* Sets a query's defaults, as nb_aa_query_init, and no flags.  A macro,
  * as nb_aa_query_init. */
 nb_status nb_haa_query_init_abi(nb_haa_query *q, const nb_abi *abi);
-#define nb_haa_query_init(q) nb_haa_query_init_abi((q), NB_ABI_THIS)
+#define nb_haa_query_init(...) nb_haa_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size, capability and terrain costs to the agent's, as
  * nb_aa_query_agent. */
 void nb_haa_query_agent(nb_haa_query *q, const nb_agent *agent);
@@ -1077,7 +1075,7 @@ typedef struct nb_motion_result {
 /* Sets a query's defaults: octile, weight 1, no truncation, no limit, no
  * overlay.  A macro, as nb_aa_query_init. */
 nb_status nb_motion_query_init_abi(nb_motion_query *q, const nb_abi *abi);
-#define nb_motion_query_init(q) nb_motion_query_init_abi((q), NB_ABI_THIS)
+#define nb_motion_query_init(...) nb_motion_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Finds a path from q->start to q->goal.  NB_OK with r->status saying
  * whether there is one (NB_PATH_START_BLOCKED or _GOAL_BLOCKED when the
  * agent may not stand there); an error for a bad query (NB_ERR_OUTSIDE: a
@@ -1286,7 +1284,7 @@ typedef struct nb_planner_query {
  * neighbourhood, no flags, no limit, from and to (0, 0), no overlay.  A
  * macro, as nb_aa_query_init. */
 nb_status nb_planner_query_init_abi(nb_planner_query *q, const nb_abi *abi);
-#define nb_planner_query_init(q) nb_planner_query_init_abi((q), NB_ABI_THIS)
+#define nb_planner_query_init(...) nb_planner_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 
 typedef struct nb_planner_result {
     nb_path_status status;
@@ -1393,8 +1391,7 @@ nb_status nb_forest_open(const nb_bundle *bundle, nb_forest **out, nb_err *err);
 nb_status nb_forest_open_circles_abi(const nb_circle *circles, size_t n, const double *bounds,
                                      const nb_allocator *alloc, nb_forest **out, nb_err *err,
                                      const nb_abi *abi);
-#define nb_forest_open_circles(circles, n, bounds, alloc, out, err) \
-    nb_forest_open_circles_abi((circles), (n), (bounds), (alloc), (out), (err), NB_ABI_THIS)
+#define nb_forest_open_circles(...) nb_forest_open_circles_abi(__VA_ARGS__, NB_ABI_THIS)
 void nb_forest_close(nb_forest *forest);
 
 size_t nb_forest_circle_count(const nb_forest *forest);
@@ -1478,7 +1475,7 @@ typedef struct nb_forest_query {
 /* Sets a query's defaults: (0, 0) to (0, 0), agent radius 0, no flags, no
  * limit.  A macro, as nb_aa_query_init. */
 nb_status nb_forest_query_init_abi(nb_forest_query *q, const nb_abi *abi);
-#define nb_forest_query_init(q) nb_forest_query_init_abi((q), NB_ABI_THIS)
+#define nb_forest_query_init(...) nb_forest_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 
 /* A query workspace for searches in this forest (which must stay open while
  * it is used; a program's forest may change between queries): arrays
@@ -1564,7 +1561,7 @@ typedef struct nb_nearest_query {
  * cell (reachable 0), size 1, capability 0 (set it), no limit, no overlay.
  * A macro, as nb_aa_query_init. */
 nb_status nb_nearest_query_init_abi(nb_nearest_query *q, const nb_abi *abi);
-#define nb_nearest_query_init(q) nb_nearest_query_init_abi((q), NB_ABI_THIS)
+#define nb_nearest_query_init(...) nb_nearest_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size and capability to the agent's (a nearest cell is
  * by distance, not cost: the agent's terrain costs do not apply). */
 void nb_nearest_query_agent(nb_nearest_query *q, const nb_agent *agent);
@@ -1615,7 +1612,7 @@ typedef struct nb_line_query {
 /* Sets a query's defaults: (0, 0) to (0, 0), size 1, capability 0 (set
  * it), no limit, no overlay.  A macro, as nb_aa_query_init. */
 nb_status nb_line_query_init_abi(nb_line_query *q, const nb_abi *abi);
-#define nb_line_query_init(q) nb_line_query_init_abi((q), NB_ABI_THIS)
+#define nb_line_query_init(...) nb_line_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size and capability to the agent's. */
 void nb_line_query_agent(nb_line_query *q, const nb_agent *agent);
 
@@ -1669,7 +1666,7 @@ typedef struct nb_random_query {
  * 1, capability 0 (set it), no limit, no overlay.  A macro, as
  * nb_aa_query_init. */
 nb_status nb_random_query_init_abi(nb_random_query *q, const nb_abi *abi);
-#define nb_random_query_init(q) nb_random_query_init_abi((q), NB_ABI_THIS)
+#define nb_random_query_init(...) nb_random_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size and capability to the agent's. */
 void nb_random_query_agent(nb_random_query *q, const nb_agent *agent);
 

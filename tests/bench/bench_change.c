@@ -272,7 +272,7 @@ static void time_queries(nb_aa *aa, nb_haa *haa, const nb_aa_query *q, const nb_
                 nb_aa_result res;
                 nb_haa_result hres;
                 double t0 = now();
-                if (haa ? nb_haa_find(haa, &qq, 0, &hres, &err) != NB_OK
+                if (haa ? tu_haa_find(haa, &qq, 0, &hres, &err) != NB_OK
                         : nb_aa_find(aa, &qq, &res, &err) != NB_OK)
                     die(haa ? "nb_haa_find" : "nb_aa_find", &err);
                 double t = now() - t0;

@@ -170,8 +170,8 @@ static struct answer ask(const struct run *r, const struct query *q, unsigned fl
     pq.start.x = q->sx + 0.5;
     pq.start.y = q->sy + 0.5;
     pq.start.heading = k * 2 * M_PI / 8;
-    pq.goal_x = q->gx;
-    pq.goal_y = q->gy;
+    pq.goal.x = q->gx;
+    pq.goal.y = q->gy;
     pq.neighbourhood = 24;
     pq.flags = flags;
     nb_planner_result res;

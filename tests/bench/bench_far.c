@@ -101,7 +101,7 @@ int main(int argc, char **argv)
             double first = 0, sum = 0;
             for (int i = 0; i <= n; i++) {
                 double s = now();
-                if (nb_haa_find(ws, &q, flags, &r, &err) != NB_OK) {
+                if (tu_haa_find(ws, &q, flags, &r, &err) != NB_OK) {
                     fprintf(stderr, "bench_far: %s\n", err.msg);
                     return 1;
                 }

@@ -79,7 +79,7 @@ static double pass(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl, nb_a
         double t0 = now_us();
         if (method == HAA) {
             nb_haa_result r;
-            if (nb_haa_find(haa, q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK)
+            if (tu_haa_find(haa, q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK)
                 die("nb_haa_find", &err);
             len[k] = r.status == NB_PATH_FOUND ? r.length : -1;
         } else {

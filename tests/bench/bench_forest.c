@@ -140,14 +140,14 @@ int main(int argc, char **argv)
             for (int i = 0; i < queries; i++) {
                 nb_forest_result pb, pd;
                 t0 = now();
-                nb_status sb = ft_outcome(nb_forest_find(fo, nb_forest_radius(fo, 0), q[2 * i], q[2 * i + 1], 0, bws, &pb, &err), &pb);
+                nb_status sb = ft_outcome(tu_forest_find(fo, nb_forest_radius_get(fo, 0), q[2 * i], q[2 * i + 1], 0, bws, &pb, &err), &pb);
                 double t1 = now();
-                nb_status sd = ft_outcome(nb_forest_find(fd, agent, q[2 * i], q[2 * i + 1], NB_FOREST_DEFERRED, ws, &pd, &err), &pd);
+                nb_status sd = ft_outcome(tu_forest_find(fd, agent, q[2 * i], q[2 * i + 1], NB_FOREST_DEFERRED, ws, &pd, &err), &pd);
                 double t2 = now();
                 nb_forest_result pp, pq;
-                nb_status sp = ft_outcome(nb_forest_find(fo, nb_forest_radius(fo, 0), q[2 * i], q[2 * i + 1], NB_FOREST_PLAIN, bws, &pp, &err), &pp);
+                nb_status sp = ft_outcome(tu_forest_find(fo, nb_forest_radius_get(fo, 0), q[2 * i], q[2 * i + 1], NB_FOREST_PLAIN, bws, &pp, &err), &pp);
                 double t3 = now();
-                nb_status sq = ft_outcome(nb_forest_find(fd, agent, q[2 * i], q[2 * i + 1], (NB_FOREST_PLAIN) | NB_FOREST_DEFERRED, ws, &pq, &err), &pq);
+                nb_status sq = ft_outcome(tu_forest_find(fd, agent, q[2 * i], q[2 * i + 1], (NB_FOREST_PLAIN) | NB_FOREST_DEFERRED, ws, &pq, &err), &pq);
                 double t4 = now();
                 if (round == 0)
                     continue;

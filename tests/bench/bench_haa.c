@@ -469,7 +469,7 @@ int main(int argc, char **argv)
                     nb_status qs_ = NB_OK;
                     for (int rep = 0; rep < repeat; rep++) {
                         double t = now_ms();
-                        qs_ = nb_haa_find(ws, &aq, 0, &r, &err);
+                        qs_ = tu_haa_find(ws, &aq, 0, &r, &err);
                         double d = now_ms() - t;
                         dt = d < dt ? d : dt;
                         if (rep == 0) /* the whole run counts each query once, as it came */
@@ -506,7 +506,7 @@ int main(int argc, char **argv)
                     nb_status ss = NB_OK;
                     for (int rep = 0; rep < repeat; rep++) {
                         double t = now_ms();
-                        ss = nb_haa_find(ws, &aq, NB_HAA_STRAIGHTEN, &rs, NULL);
+                        ss = tu_haa_find(ws, &aq, NB_HAA_STRAIGHTEN, &rs, NULL);
                         double d = now_ms() - t;
                         dt = d < dt ? d : dt;
                     }

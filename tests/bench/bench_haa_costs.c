@@ -88,14 +88,14 @@ int main(void)
                 die("bake", &err);
             uint64_t graph_bytes = 0, costs_bytes = 0;
             for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-                const nb_section_info *in = nb_bundle_section(b, i);
+                const nb_section_info *in = nb_bundle_section_get(b, i);
                 if (in->type == NB_SEC_ABSTRACT)
                     graph_bytes += in->usize;
             }
             for (size_t k = 0; k < 3; k++) {
                 costs_bytes = 0;
                 for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-                    const nb_section_info *in = nb_bundle_section(b, i);
+                    const nb_section_info *in = nb_bundle_section_get(b, i);
                     if (in->type == NB_SEC_ABSTRACT_COSTS && in->param[4] + 1 == k)
                         costs_bytes = in->usize; /* profiles 0, 1: swamp 2 and 5 */
                 }
@@ -113,7 +113,7 @@ int main(void)
                     if (nb_aa_find(aw, &q, &ar, &err) != NB_OK)
                         die("nb_aa_find", &err);
                     double t1 = now_us();
-                    if (nb_haa_find(hw, &q, 0, &hr, &err) != NB_OK)
+                    if (tu_haa_find(hw, &q, 0, &hr, &err) != NB_OK)
                         die("nb_haa_find", &err);
                     double t2 = now_us();
                     t_a += t1 - t0;

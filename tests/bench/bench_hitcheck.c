@@ -92,8 +92,8 @@ static void run(nb_planner *p, const struct query *q, size_t n, unsigned method,
         nb_planner_query pq;
         nb_planner_query_init(&pq);
         pq.start = (nb_pose){q[i].sx + 0.5, q[i].sy + 0.5, k * 2 * M_PI / u->headings};
-        pq.goal_x = q[i].gx;
-        pq.goal_y = q[i].gy;
+        pq.goal.x = q[i].gx;
+        pq.goal.y = q[i].gy;
         pq.method = (nb_plan_method)method;
         pq.neighbourhood = nb;
         pq.flags = flags;

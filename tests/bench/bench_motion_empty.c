@@ -73,9 +73,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         nb_model *m;
         nb_perimeter *p;
-        nb_motion_ws *ws;
+        nb_motion *ws;
         if (nb_model_open(b, names[i], &m, &err) || nb_perimeter_open(b, m, &p, &err) ||
-            nb_motion_ws_open(b, m, p, 1, 1, 0, &ws, &err)) {
+            tu_motion_open(b, m, p, 1, 1, 0, &ws, &err)) {
             fprintf(stderr, "bench_motion_empty: %s\n", err.msg);
             return 1;
         }
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
                (unsigned long long)n_all[0], t_all[0], (unsigned long long)n_all[1],
                (double)n_all[0] / n_all[1], (unsigned long long)n_all[2], (double)n_all[0] / n_all[2],
                t_all[2], t_all[0] / t_all[2], (unsigned long long)n_all[3], (double)n_all[0] / n_all[3]);
-        nb_motion_ws_close(ws);
+        nb_motion_close(ws);
         nb_perimeter_close(p);
         nb_model_close(m);
     }

@@ -42,7 +42,7 @@
  * the perimeter column's), for tables of candidates
  * (tests/bench/motion-candidates.sh).  --box makes the heading heuristics of
  * truncated searches aim at every cell where they may stop, not at the
- * goal's cell (an experiment: nb_motion_ws.heading_box). */
+ * goal's cell (an experiment: nb_motion.heading_box). */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -135,21 +135,21 @@ static const char *const colheads[NH] = {"octile", "perimeter", "ours", "ours, a
  * trip's start, stopped), 1 an intermediate one, 2 the last (to the
  * waypoint, stopped there: never truncated).  A one-segment route's
  * step is a last one. */
-static int step_kind(const nb_motion_ws *ws, size_t k, unsigned segment)
+static int step_kind(const nb_motion *ws, size_t k, unsigned segment)
 {
     size_t last = ws->ngoals ? ws->ngoals - 1 : 0;
     return (k + 1) * segment >= last ? 2 : k == 0 ? 0 : 1;
 }
 
 /* Adds the route's steps to the samples of their kinds. */
-static void add_kinds(samples *by_kind, const trip *t, const nb_motion_ws *ws, unsigned segment)
+static void add_kinds(samples *by_kind, const trip *t, const nb_motion *ws, unsigned segment)
 {
     for (size_t k = 0; k < t->n; k++)
         add(&by_kind[step_kind(ws, k, segment)], t->step[k].expanded);
 }
 
 /* One line per step of the route just planned from start. */
-static void dump_trip(FILE *f, const trip *t, nb_motion_ws *ws, const nb_motion_state *start,
+static void dump_trip(FILE *f, const trip *t, nb_motion *ws, const nb_motion_state *start,
                       const nb_motion_state *goal, unsigned segment, const char *map, const char *model,
                       int truncated, int col, size_t pair, int back)
 {
@@ -182,7 +182,7 @@ static uint64_t pct(samples *s, double p)
 }
 
 /* The heading from a toward the abstract path's first node after a's own. */
-static uint16_t departure(nb_motion_ws *ws, const nb_model *m, const nb_motion_state *a,
+static uint16_t departure(nb_motion *ws, const nb_model *m, const nb_motion_state *a,
                           const nb_motion_state *b)
 {
     nbi_sectors *s = &ws->sectors;
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < NMODELS; k++)
                 use[k] = strstr(l, names[k]) != NULL;
         } else if (strcmp(argv[i], "--ours") == 0 && i + 1 < argc) {
-            if ((hs[2] = hs[3] = nb_motion_heuristic_parse(argv[++i])) < 0) {
+            if ((hs[2] = hs[3] = tu_heuristic(argv[++i])) < 0) {
                 fprintf(stderr, "bench_motion_maps: unknown heuristic '%s'\n", argv[i]);
                 return 2;
             }
@@ -375,12 +375,12 @@ int main(int argc, char **argv)
                 continue;
             nb_model *mv[2];
             nb_perimeter *pv[2];
-            nb_motion_ws *wsv[2];
+            nb_motion *wsv[2];
             for (int v = 0; v < 2; v++) {
                 if (nb_model_open(tables[v], names[k], &mv[v], &err) ||
                     nb_perimeter_open(tables[v], mv[v], &pv[v], &err) ||
-                    nb_motion_ws_open(bund, mv[v], pv[v], cap, 1, 6, &wsv[v], &err) ||
-                    (v && cols[4] && nb_motion_ws_haa(wsv[v], &err))) {
+                    tu_motion_open(bund, mv[v], pv[v], cap, 1, 6, &wsv[v], &err) ||
+                    (v && cols[4] && nb_motion_use_haa(wsv[v], &err))) {
                     fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                     return 1;
                 }
@@ -393,7 +393,7 @@ int main(int argc, char **argv)
                             nbi_move_legal(&wsv[v]->grid, x, y, 0);
             }
             nb_model *m = mv[0];
-            nb_motion_ws *ws = wsv[0];
+            nb_motion *ws = wsv[0];
             /* The same pairs for every model and heuristic: cells joined by the
              * sector graph. */
             tu_rng r = {1000 + f};
@@ -426,7 +426,7 @@ int main(int argc, char **argv)
                         static trip t;
                         t.s = s;
                         double t0 = now();
-                        nb_motion_ws *w = wsv[ours_table[h]];
+                        nb_motion *w = wsv[ours_table[h]];
                         for (size_t i = 0; i < (tr ? pairs : pairs_untrunc); i++) {
                             nb_motion_query q;
                             nb_motion_result res;
@@ -441,7 +441,7 @@ int main(int argc, char **argv)
                             q.start = A[i];
                             q.goal = B[i];
                             t.n = 0;
-                            if (nb_motion_find_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
+                            if (nb_motion_route_find(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
@@ -456,7 +456,7 @@ int main(int argc, char **argv)
                                 q.start = res.end;
                             q.goal = Aback[i];
                             t.n = 0;
-                            if (nb_motion_find_route(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
+                            if (nb_motion_route_find(w, &q, segs[sg], on_step, &t, &res, NULL, &err) != NB_OK) {
                                 fprintf(stderr, "bench_motion_maps: %s\n", err.msg);
                                 return 1;
                             }
@@ -471,7 +471,7 @@ int main(int argc, char **argv)
             free(B);
             free(Aback);
             for (int v = 0; v < 2; v++) {
-                nb_motion_ws_close(wsv[v]);
+                nb_motion_close(wsv[v]);
                 nb_perimeter_close(pv[v]);
                 nb_model_close(mv[v]);
             }

@@ -124,7 +124,7 @@ static void run_aa(const nb_bundle *b, double *open, double *first)
 
 static int has_abstract(const nb_bundle *b)
 {
-    return has_layers(b) && nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0;
+    return has_layers(b) && nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0;
 }
 
 static void run_haa(const nb_bundle *b, double *open, double *first)
@@ -138,7 +138,7 @@ static void run_haa(const nb_bundle *b, double *open, double *first)
     if (nb_haa_open(b, &ws, &err) != NB_OK)
         die("nb_haa_open", &err);
     double t1 = now();
-    if (nb_haa_find(ws, &q, 0, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
+    if (tu_haa_find(ws, &q, 0, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
         die("nb_haa_find", &err);
     double t2 = now();
     nb_haa_close(ws);
@@ -148,22 +148,22 @@ static void run_haa(const nb_bundle *b, double *open, double *first)
 
 static int has_model(const nb_bundle *b)
 {
-    return has_layers(b) && nb_bundle_find(b, NB_SEC_PERIMETER, NULL, NULL, 0) >= 0;
+    return has_layers(b) && nbi_section_index(b, NB_SEC_PERIMETER, NULL, NULL, 0) >= 0;
 }
 
 static void run_motion(const nb_bundle *b, double *open, double *first)
 {
-    const nb_section_info *in = nb_bundle_section(b, (size_t)nb_bundle_find(b, NB_SEC_PERIMETER, NULL, NULL, 0));
+    const nb_section_info *in = nb_bundle_section_get(b, (size_t)nbi_section_index(b, NB_SEC_PERIMETER, NULL, NULL, 0));
     const nb_agent *a = nb_agent_get(b, 0);
     nb_aa_query cells;
     aa_query(b, &cells);
     nb_model *m;
     nb_perimeter *p;
-    nb_motion_ws *ws;
+    nb_motion *ws;
     nb_err err;
     double t0 = now();
     if (nb_model_open(b, in->name, &m, &err) != NB_OK || nb_perimeter_open(b, m, &p, &err) != NB_OK ||
-        nb_motion_ws_open(b, m, p, a->capability, a->size, 0, &ws, &err) != NB_OK)
+        tu_motion_open(b, m, p, a->capability, a->size, 0, &ws, &err) != NB_OK)
         die("a motion workspace", &err);
     double t1 = now();
     nb_motion_query q;
@@ -187,7 +187,7 @@ static void run_motion(const nb_bundle *b, double *open, double *first)
     if (nb_motion_find(ws, &q, &r, &err) != NB_OK)
         die("nb_motion_find", &err);
     double t2 = now();
-    nb_motion_ws_close(ws);
+    nb_motion_close(ws);
     nb_perimeter_close(p);
     nb_model_close(m);
     *open = t1 - t0;
@@ -213,8 +213,8 @@ static void run_planner(const nb_bundle *b, double *open, double *first)
     nb_planner_result r;
     nb_planner_query_init(&q);
     q.start = (nb_pose){cells.start.x + 0.5, cells.start.y + 0.5, 0};
-    q.goal_x = cells.goal.x;
-    q.goal_y = cells.goal.y;
+    q.goal.x = cells.goal.x;
+    q.goal.y = cells.goal.y;
     q.max_expansions = 200000;
     if (nb_planner_find(pl, &q, &r, &err) != NB_OK)
         die("nb_planner_find", &err);
@@ -224,7 +224,7 @@ static void run_planner(const nb_bundle *b, double *open, double *first)
     *first = t2 - t1;
 }
 
-static int has_forest(const nb_bundle *b) { return nb_bundle_find(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0; }
+static int has_forest(const nb_bundle *b) { return nbi_section_index(b, NB_SEC_FOREST, NULL, NULL, 0) >= 0; }
 
 static void run_forest(const nb_bundle *b, double *open, double *first)
 {
@@ -236,10 +236,10 @@ static void run_forest(const nb_bundle *b, double *open, double *first)
     if (nb_forest_open(b, &f, &err) != NB_OK || nb_forest_ws_open(f, &ws, &err) != NB_OK)
         die("nb_forest_open", &err);
     double t1 = now();
-    double radius = nb_forest_radius_count(f) ? nb_forest_radius(f, 0) : 0, box[4] = {0, 0, 1, 1};
+    double radius = nb_forest_radius_count(f) ? nb_forest_radius_get(f, 0) : 0, box[4] = {0, 0, 1, 1};
     nb_forest_bounds(f, box);
     nb_vec2 s = {box[0], box[1]}, g = {box[2], box[3]};
-    if (nb_forest_find(f, radius, s, g, 0, ws, &r, &err) != NB_OK)
+    if (tu_forest_find(f, radius, s, g, 0, ws, &r, &err) != NB_OK)
         die("nb_forest_find", &err);
     double t2 = now();
     nb_forest_ws_close(ws);

@@ -126,7 +126,7 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
     if (st == NB_OK)
         st = nb_aa_open(nb, &aa, &err);
     if (st == NB_OK)
-        st = nb_sg_open(nb, 0, &sg, &err);
+        st = tu_sg_open(nb, 0, &sg, &err);
     if (st != NB_OK) {
         printf("%s: failed: %s\n\n", name, err.msg);
         goto out;

@@ -1,4 +1,4 @@
-/* bench_place.c: what the place queries cost (nb_nearest_standable,
+/* bench_place.c: what the place queries cost (nb_nearest_find,
  * nb_walk_line, nb_random_standable), each against the way a game would
  * do without them, measured in the same run on the same queries:
  *
@@ -89,7 +89,7 @@ static void bake(const char *map, const char *name, level *L)
     L->nagents = nb_agent_count(L->b);
     for (size_t i = 0; i < L->nagents; i++) {
         L->agent[i] = nb_agent_get(L->b, i);
-        if (nb_place_open(L->b, L->agent[i]->capability, L->agent[i]->size, &L->place[i], &err))
+        if (tu_place_open(L->b, L->agent[i]->capability, L->agent[i]->size, &L->place[i], &err))
             die("nb_place_open", &err);
     }
 }
@@ -98,7 +98,7 @@ static void sizes(const level *L)
 {
     uint64_t comp = 0, runs = 0, nruns = 0, cells = 0;
     for (size_t i = 0; i < nb_bundle_section_count(L->b); i++) {
-        const nb_section_info *in = nb_bundle_section(L->b, i);
+        const nb_section_info *in = nb_bundle_section_get(L->b, i);
         if (in->type == NB_SEC_COMPONENTS)
             comp += in->size;
         if (in->type == NB_SEC_RUNS) {
@@ -125,7 +125,7 @@ static void opening(const level *L, int reps)
             nb_place *p;
             nb_err err;
             double t0 = now();
-            if (nb_place_open(L->b, L->agent[i]->capability, L->agent[i]->size, &p, &err))
+            if (tu_place_open(L->b, L->agent[i]->capability, L->agent[i]->size, &p, &err))
                 die("nb_place_open", &err);
             t_open += now() - t0;
             nb_place_close(p);
@@ -196,8 +196,8 @@ static void nearest(const level *L, int nq, int reachable)
         for (int i = 0; i < nq; i++) {
             nb_nearest_result res;
             nb_err err;
-            if (nb_nearest_standable(L->place[(size_t)i % L->nagents], &q[i], &res, &err))
-                die("nb_nearest_standable", &err);
+            if (tu_nearest(L->place[(size_t)i % L->nagents], &q[i], &res, &err))
+                die("nb_nearest_find", &err);
             d[i] = res.distance;
             examined += res.examined;
         }
@@ -243,7 +243,7 @@ static void lines(const level *L, int nq)
         for (int i = 0; i < nq; i++) {
             nb_line_result res;
             nb_err err;
-            if (nb_walk_line(L->place[(size_t)i % L->nagents], (nb_vec2){a[i].x, a[i].y},
+            if (tu_walk_line(L->place[(size_t)i % L->nagents], (nb_vec2){a[i].x, a[i].y},
                              (nb_vec2){b[i].x, b[i].y}, &res, &err))
                 die("nb_walk_line", &err);
             clear += res.status == NB_PATH_FOUND;
@@ -254,12 +254,12 @@ static void lines(const level *L, int nq)
     BEST_OF_3(theirs, {
         clear2 = 0;
         for (int i = 0; i < nq; i++) {
-            const nb_place *p = L->place[(size_t)i % L->nagents];
+            nb_place *p = L->place[(size_t)i % L->nagents];
             clear2 += nbi_square_walkable(&p->clear, NULL, p->size, a[i], b[i]);
         }
     });
     for (int i = 0; i < nq && clear == clear2; i++) {
-        const nb_place *p = L->place[(size_t)i % L->nagents];
+        nb_place *p = L->place[(size_t)i % L->nagents];
         nbi_line l;
         nbi_walk_line(p, a[i].x * (int64_t)NB_LINE_RESOLUTION, a[i].y * (int64_t)NB_LINE_RESOLUTION,
                       b[i].x * (int64_t)NB_LINE_RESOLUTION, b[i].y * (int64_t)NB_LINE_RESOLUTION, &l);
@@ -285,7 +285,7 @@ static void draws(const level *L, int nq)
         for (int i = 0; i < nq; i++) {
             nb_random_result res;
             nb_err err;
-            if (nb_random_standable(L->place[(size_t)i % L->nagents], &from[i], &state, &res,
+            if (tu_random(L->place[(size_t)i % L->nagents], &from[i], &state, &res,
                                     &err))
                 die("nb_random_standable", &err);
             sum += res.cells;
@@ -346,7 +346,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         opening(&levels[i], 5);
     printf("\nNearest standable cell from a random cell (radius 64; µs a query), against the "
-           "spiral search over nb_can_stand:\n\n| level | cells | nb_nearest_standable | cells "
+           "spiral search over nb_can_stand:\n\n| level | cells | nb_nearest_find | cells "
            "read | spiral over nb_can_stand | ratio |\n|---|---|---|---|---|---|\n");
     for (int i = 0; i < n; i++) {
         nearest(&levels[i], nq, 0);

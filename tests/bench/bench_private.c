@@ -113,11 +113,11 @@ static sample measure(const char *path, unsigned flags)
     q.goal = passable_near(b, q.capability, (long)nb_map_width(b) - 1, (long)nb_map_height(b) - 1, -1);
     nb_haa_result r;
     t0 = now();
-    if (nb_haa_find(haa, &q, 0, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
+    if (tu_haa_find(haa, &q, 0, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
         die("the first query", &err);
     s.q1_s = now() - t0;
     t0 = now();
-    if (nb_haa_find(haa, &q, 0, &r, &err) != NB_OK)
+    if (tu_haa_find(haa, &q, 0, &r, &err) != NB_OK)
         die("the second query", &err);
     s.q2_s = now() - t0;
     rss(&s.anon_q, &s.file_q);

@@ -162,7 +162,7 @@ static double run_once(int method, nb_aa *aa, nb_haa *haa, const nbi_layer *cl,
     if (method == HAA || method == HAA1) {
         nb_haa_result r;
         nb_haa_set_levels(haa, method == HAA1 ? 1 : 0);
-        if (nb_haa_find(haa, q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK)
+        if (tu_haa_find(haa, q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK)
             die("nb_haa_find", &err);
         t->expanded = r.expanded, t->length = r.length, t->status = r.status, t->level = r.level;
     } else {
@@ -246,7 +246,7 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     if (nb_aa_open(b, &aa, &err) != NB_OK)
         die("nb_aa_open", &err);
     double t_aa = (now() - t0) * 1e6;
-    size_t aa_bytes0 = nb_aa_workspace_bytes(aa);
+    size_t aa_bytes0 = nb_aa_bytes(aa);
     nb_haa *haa, *haa2;
     t0 = now();
     if (nb_haa_open(b, &haa, &err) != NB_OK)
@@ -256,7 +256,7 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     if (nb_haa_open(b, &haa2, &err) != NB_OK)
         die("nb_haa_open", &err);
     double t_haa2 = (now() - t0) * 1e6;
-    size_t haa_bytes0 = nb_haa_workspace_bytes(haa2);
+    size_t haa_bytes0 = nb_haa_bytes(haa2);
     nb_haa_close(haa2);
 
     nb_aa_query q;
@@ -302,7 +302,7 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
             if (nb_haa_open(b, &haa2, &err) != NB_OK)
                 die("a second workspace", &err);
             h3 = timed(HAA, aa, haa2, &cl, &q);
-            h3_bytes = nb_haa_workspace_bytes(haa2);
+            h3_bytes = nb_haa_bytes(haa2);
             nb_haa_close(haa2);
         }
         timing h1 = timed(HAA1, aa, haa, &cl, &q);
@@ -346,8 +346,8 @@ static void run_side(const nbb_grid *base, const char *basename, uint32_t side)
     }
     printf("\nworkspaces after the queries: AA* %zu bytes (%.2f a cell; per-cell arrays: %zu), "
            "HAA* %zu bytes\n",
-           nb_aa_workspace_bytes(aa), (double)nb_aa_workspace_bytes(aa) / ((double)side * side),
-           (size_t)side * side * (4 + 8 + 4 + 4 + 16), nb_haa_workspace_bytes(haa));
+           nb_aa_bytes(aa), (double)nb_aa_bytes(aa) / ((double)side * side),
+           (size_t)side * side * (4 + 8 + 4 + 4 + 16), nb_haa_bytes(haa));
     nb_aa_close(aa);
     nb_haa_close(haa);
     nb_bundle_close(b);

@@ -28,22 +28,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const nb_agent *a = nb_agent_get(b, i);
         nb_capability_format(b, a->capability, buf, sizeof buf);
         nb_place *pl;
-        if (!nb_has_map(b) || nb_place_open(b, a->capability, a->size, &pl, &err) != NB_OK)
+        if (!nb_has_map(b) || nb_place_open(b, &pl, &err) != NB_OK)
             continue;
         nb_nearest_query q;
         nb_nearest_result nr;
         nb_nearest_query_init(&q);
+        nb_nearest_query_agent(&q, a);
         q.radius = 8;
         q.point = (nb_cell){(int32_t)(w / 2), (int32_t)(h / 2)};
-        (void)nb_nearest_standable(pl, &q, &nr, &err);
+        (void)nb_nearest_find(pl, &q, &nr, &err);
         q.reachable = 1;
-        (void)nb_nearest_standable(pl, &q, &nr, &err);
+        q.start = q.point;
+        (void)nb_nearest_find(pl, &q, &nr, &err);
+        nb_line_query lq;
         nb_line_result lr;
-        (void)nb_walk_line(pl, (nb_vec2){0, 0}, (nb_vec2){w / 2.0, h}, &lr, &err);
+        nb_line_query_init(&lq);
+        nb_line_query_agent(&lq, a);
+        lq.goal = (nb_vec2){w / 2.0, h};
+        (void)nb_line_find(pl, &lq, &lr, &err);
+        nb_random_query rq;
         nb_random_result rr;
-        uint64_t seed = size;
-        (void)nb_random_standable(pl, NULL, &seed, &rr, &err);
-        (void)nb_random_standable(pl, &q.point, &seed, &rr, &err);
+        nb_random_query_init(&rq);
+        nb_random_query_agent(&rq, a);
+        rq.seed = size;
+        (void)nb_random_find(pl, &rq, &rr, &err);
+        rq.reachable = 1;
+        rq.start = q.point;
+        rq.seed = rr.state;
+        (void)nb_random_find(pl, &rq, &rr, &err);
         nb_place_close(pl);
     }
     for (uint32_t y = 0; y < h; y += 7)

@@ -148,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     long budget = 6000;
     for (size_t k = 0; k < n && (k < 2 || budget > 0); k++) {
         size_t i = (size_t)((h >> 4) + k) % n;
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         budget -= in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS || in->type == NB_SEC_MAP
                       ? (long)((uint64_t)w * ht)
                   : in->type == NB_SEC_LEGEND || in->type == NB_SEC_AGENTS || in->type == NB_SEC_UNIT
@@ -172,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              (unsigned)(h >> 32) % (ht - wh + 1), (unsigned)ww, (unsigned)wh);
     int whole = (h >> 60) % 16 == 0;
     for (size_t i = 0; i < n; i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         if (in->type == NB_SEC_UNIT && !unit[0])
             snprintf(unit, sizeof unit, "%s", in->name);
         if (in->type == NB_SEC_MODEL && !model[0])

@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         nb_planner_query q;
         nb_planner_query_init(&q);
         q.start = (nb_pose){0.5, 0.5, 0};
-        q.goal_x = w - 1;
-        q.goal_y = h - 1;
+        q.goal.x = w - 1;
+        q.goal.y = h - 1;
         q.method = (nb_plan_method)(i % 4);
         q.max_expansions = 200;
         nb_planner_result r;

@@ -93,8 +93,9 @@ static void level(const nb_bundle *b, pick *p)
         if (!a || !memchr(a->name, 0, sizeof a->name))
             fail("an agent without a terminated name", NULL);
         (void)nb_capability_format(b, a->capability, buf, sizeof buf);
-        if (nb_agent_find(b, a->name) == NULL)
-            fail("nb_agent_find does not find an agent by its name", a->name);
+        size_t ai;
+        if (nb_agent_lookup(b, a->name, &ai, NULL) != NB_OK || nb_agent_get(b, ai) != a)
+            fail("nb_agent_lookup does not find an agent by its name", a->name);
     }
     uint32_t w = nb_map_width(b), h = nb_map_height(b);
     for (int k = 0; k < 8; k++) {
@@ -181,6 +182,23 @@ static void check_cells(const nb_bundle *b, const nb_cell *path, size_t n, nb_ce
 /* The first pair's queries again, sliced (steps of a size the query gives, so that no choice is
  * drawn from the input) and on half the expansions find took: the sliced answer must be find's,
  * the budget's NB_PATH_LIMIT with a partial path from the start that never jumps. */
+/* The HAA* query of an Annotated A* query (the same fields) with flags. */
+static nb_haa_query haa_of(const nb_aa_query *q, unsigned flags)
+{
+    nb_haa_query h;
+    nb_haa_query_init(&h);
+    h.start = q->start;
+    h.goal = q->goal;
+    h.size = q->size;
+    h.capability = q->capability;
+    h.corner = q->corner;
+    h.max_expansions = q->max_expansions;
+    h.costs = q->costs;
+    h.overlay = q->overlay;
+    h.flags = flags;
+    return h;
+}
+
 static void aa_slices(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_aa_query q, unsigned f,
                       const nb_aa_result *ar, const nb_haa_result *hr)
 {
@@ -211,7 +229,7 @@ static void aa_slices(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_aa_query q,
     if (haa && hr) {
         nb_haa_result h;
         done = 0;
-        nb_status st = nb_haa_begin(haa, &q, f, &err);
+        nb_status st = nb_haa_begin(haa, (nb_haa_query[]){haa_of(&q, f)}, &err);
         while (st == NB_OK && !done)
             st = nb_haa_step(haa, step, &done, &err);
         if (st == NB_OK)
@@ -221,7 +239,7 @@ static void aa_slices(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_aa_query q,
             fail("a sliced HAA* query that is not find's", "nb_haa_step");
         if (hr->status == NB_PATH_FOUND && hr->expanded >= 2) {
             q.max_expansions = hr->expanded / 2;
-            if (check_status(nb_haa_find(haa, &q, 0, &h, &err), &err, "nb_haa_find budget") ==
+            if (check_status(nb_haa_find(haa, (nb_haa_query[]){haa_of(&q, 0)}, &h, &err), &err, "nb_haa_find budget") ==
                     NB_OK &&
                 h.status == NB_PATH_LIMIT)
                 check_cells(b, h.path, h.path_len, q.start, h.path[h.path_len ? h.path_len - 1 : 0],
@@ -274,7 +292,7 @@ static void overlay_searches(const nb_bundle *b, nb_aa *aa, nb_haa *haa, const p
                                              path[0][j].y) == 0)
                         fail("a path through a cell the overlay blocks", "nb_aa_find overlay");
             }
-            if (haa && check_status(nb_haa_find(haa, &q, 0, &hr, &err), &err,
+            if (haa && check_status(nb_haa_find(haa, (nb_haa_query[]){haa_of(&q, 0)}, &hr, &err), &err,
                                     "nb_haa_find overlay") == NB_OK) {
                 check_path_status(hr.status, "nb_haa_find overlay");
                 path[1] = hr.path;
@@ -286,8 +304,11 @@ static void overlay_searches(const nb_bundle *b, nb_aa *aa, nb_haa *haa, const p
             }
             /* Reachability under the overlay: the repaired graph's search, whatever the bundle
              * holds, answers in range. */
-            int r = haa ? nb_haa_reachable(haa, ov, a->capability, a->size, q.start, q.goal) : 0;
-            if (r < -1 || r > 1)
+            int r = 0;
+            nb_haa_query hq = haa_of(&q, 0);
+            if (haa && check_status(nb_haa_reachable(haa, &hq, &r, &err), &err,
+                                    "nb_haa_reachable") == NB_OK &&
+                r != 0 && r != 1)
                 fail("an answer out of range", "nb_haa_reachable");
         }
     }
@@ -348,7 +369,7 @@ static void grid_searches(const nb_bundle *b, pick *p)
             if (verbose)
                 fprintf(stderr, "haa: agent %s (%d,%d) -> (%d,%d) flags %u\n", a->name, q.start.x,
                         q.start.y, q.goal.x, q.goal.y, f);
-            if (haa && check_status(nb_haa_find(haa, &q, f, &r, &err), &err, "nb_haa_find") == NB_OK) {
+            if (haa && check_status(nb_haa_find(haa, (nb_haa_query[]){haa_of(&q, f)}, &r, &err), &err, "nb_haa_find") == NB_OK) {
                 haa_ok = 1;
                 check_path_status(r.status, "nb_haa_find");
                 if (r.status == NB_PATH_FOUND)
@@ -387,8 +408,9 @@ static void optimal(const nb_bundle *b, pick *p)
     nb_sg *sg = NULL;
     /* A node cap now and then, so that the limit's partial paths are run. */
     size_t cap = below(p, 4) == 0 ? 1 + (size_t)below(p, 16) : 0;
-    if (check_status(nb_sg_open(b, cap, &sg, &err), &err, "nb_sg_open") != NB_OK)
+    if (check_status(nb_sg_open(b, &sg, &err), &err, "nb_sg_open") != NB_OK)
         return;
+    nb_sg_set_max_nodes(sg, cap);
     size_t na = nb_agent_count(b);
     for (size_t i = 0; i < na && i < 6; i++) {
         const nb_agent *a = nb_agent_get(b, i);
@@ -442,16 +464,18 @@ static void forests(const nb_bundle *b, pick *p)
     int has_bounds = nb_forest_bounds(f, bounds);
     size_t n = nb_forest_circle_count(f);
     for (size_t i = 0; i < n && i < 4; i++)
-        if (!nb_forest_circle(f, i))
+        if (!nb_forest_circle_get(f, i))
             fail("nb_forest_circle NULL before the end", NULL);
     unsigned nr = nb_forest_radius_count(f);
     double radii[8];
     unsigned k = 0;
     for (unsigned i = 0; i < nr && k < 4; i++) {
-        radii[k++] = nb_forest_radius(f, i);
+        radii[k++] = nb_forest_radius_get(f, i);
         nb_forest_graph_info gi;
         (void)check_status(nb_forest_graph(f, i, &gi, &err), &err, "nb_forest_graph");
-        (void)nb_forest_radius_find(f, radii[k - 1]);
+        size_t ri;
+        (void)check_status(nb_forest_radius_lookup(f, radii[k - 1], &ri, &err), &err,
+                           "nb_forest_radius_lookup");
     }
     radii[k++] = 0.25; /* not baked: the deferred search */
     for (int q = 0; q < 2; q++) {
@@ -472,15 +496,21 @@ static void forests(const nb_bundle *b, pick *p)
                 unsigned flags = deferred ? NB_FOREST_DEFERRED : 0;
                 if (below(p, 8) == 0)
                     flags |= below(p, 2) ? NB_FOREST_NO_PRUNE : NB_FOREST_PLAIN;
+                nb_forest_query fq;
                 nb_forest_result r;
-                if (check_status(nb_forest_find(f, radii[i], s, g, flags, ws, &r, &err), &err,
-                                 "nb_forest_find") == NB_OK) {
+                nb_forest_query_init(&fq);
+                fq.start = s;
+                fq.goal = g;
+                fq.agent_radius = radii[i];
+                fq.flags = flags;
+                if (check_status(nb_forest_find(ws, &fq, &r, &err), &err, "nb_forest_find") ==
+                    NB_OK) {
                     check_path_status(r.status, "nb_forest_find");
                     if (r.status == NB_PATH_FOUND) {
-                        if (!r.segments || r.nsegments == 0)
+                        if (!r.segments || r.segment_len == 0)
                             fail("a forest path without segments", NULL);
                         nb_pose pose;
-                        (void)nb_segments_sample(r.segments, r.nsegments, r.length / 2, &pose);
+                        (void)nb_segments_sample(r.segments, r.segment_len, r.length / 2, &pose);
                     }
                 }
             }
@@ -500,8 +530,10 @@ static void units(const nb_bundle *b, pick *p)
         nb_unit u;
         if (check_status(nb_unit_get(b, i, &u, &err), &err, "nb_unit_get") != NB_OK)
             continue;
-        nb_unit again;
-        (void)check_status(nb_unit_find(b, u.name, &again, &err), &err, "nb_unit_find");
+        size_t ui;
+        if (check_status(nb_unit_lookup(b, u.name, &ui, &err), &err, "nb_unit_lookup") == NB_OK &&
+            ui != i)
+            fail("nb_unit_lookup gives another index than the unit's", u.name);
         nb_planner *pl;
         if (check_status(nb_planner_open(b, u.name, &pl, &err), &err, "nb_planner_open") != NB_OK)
             continue;
@@ -515,8 +547,8 @@ static void units(const nb_bundle *b, pick *p)
             q.start.x = (double)below(p, w) + 0.5;
             q.start.y = (double)below(p, h) + 0.5;
             q.start.heading = (double)below(p, 8) * (M_PI / 4);
-            q.goal_x = below(p, w);
-            q.goal_y = below(p, h);
+            q.goal.x = below(p, w);
+            q.goal.y = below(p, h);
             q.goal_heading = below(p, 3) == 0 ? (int)below(p, (long)u.headings) : -1;
             q.method = (nb_plan_method)m;
             q.flags = (unsigned)below(p, 8) & ~(below(p, 16) ? NB_PLAN_ONTHEFLY : 0u);
@@ -527,11 +559,11 @@ static void units(const nb_bundle *b, pick *p)
             if (check_status(nb_planner_find(pl, &q, &r, &err), &err, "nb_planner_find") == NB_OK) {
                 check_path_status(r.status, "nb_planner_find");
                 if (r.status == NB_PATH_FOUND) {
-                    if (r.nsegments && !r.segments)
+                    if (r.segment_len && !r.segments)
                         fail("planner segments missing", NULL);
-                    (void)nb_planner_walkable(pl, r.segments, r.nsegments);
+                    (void)nb_planner_walkable(pl, r.segments, r.segment_len);
                     nb_pose pose;
-                    (void)nb_segments_sample(r.segments, r.nsegments, r.length / 2, &pose);
+                    (void)nb_segments_sample(r.segments, r.segment_len, r.length / 2, &pose);
                 } else if (!r.reason) {
                     fail("a planner result without a reason", NULL);
                 }
@@ -549,7 +581,7 @@ static void units(const nb_bundle *b, pick *p)
 static void route_step(void *ctx, const nb_motion_result *segment)
 {
     (void)ctx;
-    check_path_status(segment->status, "nb_motion_find_route segment");
+    check_path_status(segment->status, "nb_motion_route_find segment");
 }
 
 static void motion(const nb_bundle *b, pick *p)
@@ -559,7 +591,7 @@ static void motion(const nb_bundle *b, pick *p)
     /* One model (from the input) has its workspace built for routes. */
     size_t routes = (size_t)below(p, 3);
     for (size_t i = 0, models = 0; i < nb_bundle_section_count(b) && models < 3; i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         if (in->type != NB_SEC_MODEL)
             continue;
         int route = models++ == routes;
@@ -573,9 +605,12 @@ static void motion(const nb_bundle *b, pick *p)
             nb_model_offset(m, hd, &dx, &dy);
             (void)nb_model_sweep(m, hd, &cells);
         }
-        for (unsigned l = 0; l < S; l++)
-            if (!nb_model_speed_name(m, l) || nb_model_speed_find(m, nb_model_speed_name(m, l)) != (int)l)
+        for (unsigned l = 0; l < S; l++) {
+            size_t lv;
+            if (!nb_model_speed_name(m, l) ||
+                nb_model_speed_lookup(m, nb_model_speed_name(m, l), &lv, NULL) != NB_OK || lv != l)
                 fail("a speed not found by its name", NULL);
+        }
         nb_perimeter *per = NULL;
         if (check_status(nb_perimeter_open(b, m, &per, &err), &err, "nb_perimeter_open") != NB_OK)
             per = NULL;
@@ -601,9 +636,16 @@ static void motion(const nb_bundle *b, pick *p)
             cap = a->capability;
             size = a->size;
         }
-        nb_motion_ws *ws;
-        if (check_status(nb_motion_ws_open(b, m, per, cap, size, route ? 6 : 0, &ws, &err), &err,
-                         "nb_motion_ws_open") == NB_OK) {
+        nb_motion *ws = NULL;
+        int opened = check_status(nb_motion_open(b, m, per, cap, size, &ws, &err), &err,
+                                  "nb_motion_open") == NB_OK;
+        if (opened && route &&
+            check_status(nb_motion_use_sectors(ws, 6, &err), &err, "nb_motion_use_sectors") !=
+                NB_OK) {
+            nb_motion_close(ws);
+            opened = 0;
+        }
+        if (opened) {
             for (int k = 0; k < 2; k++) {
                 nb_motion_query q;
                 nb_motion_query_init(&q);
@@ -626,7 +668,7 @@ static void motion(const nb_bundle *b, pick *p)
                 if (check_status(nb_motion_find(ws, &q, &r, &err), &err, "nb_motion_find") == NB_OK) {
                     check_path_status(r.status, "nb_motion_find");
                     size_t len;
-                    const nb_motion_state *path = nb_motion_path(ws, &len);
+                    const nb_motion_state *path = (len = r.path_len, r.path);
                     for (size_t j = 0; path && j < len; j++)
                         if (path[j].x < 0 || path[j].y < 0 || path[j].x >= w || path[j].y >= h)
                             fail("a motion path state outside the map", NULL);
@@ -635,28 +677,28 @@ static void motion(const nb_bundle *b, pick *p)
                     int done = 0;
                     nb_status st = nb_motion_begin(ws, &q, &err);
                     while (st == NB_OK && !done)
-                        st = nb_motion_advance(ws, 1 + (uint64_t)q.start.x % 16, &done, &err);
+                        st = nb_motion_step(ws, 1 + (uint64_t)q.start.x % 16, &done, &err);
                     st = st == NB_OK ? nb_motion_finish(ws, &rs, &err) : st;
                     if (check_status(st, &err, "nb_motion_begin/advance/finish") != NB_OK ||
-                        rs.status != r.status || rs.expanded != r.expanded || rs.length != r.length)
-                        fail("a sliced motion search that is not find's", "nb_motion_advance");
+                        rs.status != r.status || rs.expanded != r.expanded || rs.path_len != r.path_len)
+                        fail("a sliced motion search that is not find's", "nb_motion_step");
                 }
                 (void)nb_motion_standable(ws, q.start.x, q.start.y);
                 nb_motion_state to;
                 double cost;
-                (void)nb_motion_step(ws, &q.start, (int)below(p, 5) - 2, (unsigned)below(p, S), &to, &cost);
+                (void)nb_motion_action(ws, &q.start, (int)below(p, 5) - 2, (unsigned)below(p, S), &to, &cost);
                 q.max_expansions = 100;
                 for (int kind = 0; route && k == 0 && kind < 2; kind++) {
                     q.abstraction = (nb_route_abstraction)kind;
-                    if (kind && check_status(nb_motion_ws_haa(ws, &err), &err, "nb_motion_ws_haa") != NB_OK)
+                    if (kind && check_status(nb_motion_use_haa(ws, &err), &err, "nb_motion_use_haa") != NB_OK)
                         continue;
                     size_t segs;
-                    if (check_status(nb_motion_find_route(ws, &q, 3, route_step, NULL, &r, &segs, &err),
-                                     &err, "nb_motion_find_route") == NB_OK)
-                        check_path_status(r.status, "nb_motion_find_route");
+                    if (check_status(nb_motion_route_find(ws, &q, 3, route_step, NULL, &r, &segs, &err),
+                                     &err, "nb_motion_route_find") == NB_OK)
+                        check_path_status(r.status, "nb_motion_route_find");
                 }
             }
-            nb_motion_ws_close(ws);
+            nb_motion_close(ws);
         }
         nb_perimeter_close(per);
         nb_model_close(m);
@@ -670,7 +712,8 @@ int nbf_verified(const nb_bundle *b)
     nb_err err;
     if (check_status(nb_bundle_verify(b, &err), &err, "nb_bundle_verify") != NB_OK)
         return 0;
-    if (nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0) >= 0) {
+    size_t ai;
+    if (nb_bundle_section_lookup(b, NB_SEC_ABSTRACT, NULL, NULL, 0, &ai, NULL) == NB_OK) {
         nbb_agraph *g;
         if (nbb_agraph_open(b, &g, &err) != NB_OK)
             return 0;

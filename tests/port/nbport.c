@@ -100,7 +100,7 @@ static void level(const nb_bundle *b)
     line("format", "%u.%u, %llu bytes, %lu sections", major, minor,
          (unsigned long long)nb_bundle_file_size(b), (unsigned long)nb_bundle_section_count(b));
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-        const nb_section_info *s = nb_bundle_section(b, i);
+        const nb_section_info *s = nb_bundle_section_get(b, i);
         char what[64];
         snprintf(what, sizeof what, "section %lu", (unsigned long)i);
         line(what, "%s '%s' %s %llu/%llu crc %08lx", nb_section_type_name(s->type), s->name,
@@ -132,6 +132,23 @@ static void level(const nb_bundle *b)
              a->name, (unsigned long)a->size, caps, csum, nb_clearance_cap(b, a->capability), stand,
              components);
     }
+}
+
+/* The HAA* query of an Annotated A* query (the same fields) with flags. */
+static nb_haa_query haa_of(const nb_aa_query *q, unsigned flags)
+{
+    nb_haa_query h;
+    nb_haa_query_init(&h);
+    h.start = q->start;
+    h.goal = q->goal;
+    h.size = q->size;
+    h.capability = q->capability;
+    h.corner = q->corner;
+    h.max_expansions = q->max_expansions;
+    h.costs = q->costs;
+    h.overlay = q->overlay;
+    h.flags = flags;
+    return h;
 }
 
 static void searches(const nb_bundle *b)
@@ -186,7 +203,7 @@ static void searches(const nb_bundle *b)
                 nb_haa_result hr;
                 snprintf(what, sizeof what, "haa/%u %s (%d,%d)-(%d,%d)", flags, a->name,
                          (int)q.start.x, (int)q.start.y, (int)q.goal.x, (int)q.goal.y);
-                st = nb_haa_find(haa, &q, flags, &hr, &err);
+                st = nb_haa_find(haa, (nb_haa_query[]){haa_of(&q, flags)}, &hr, &err);
                 if (st != NB_OK) {
                     show_err(what, st, &err);
                     continue;
@@ -258,7 +275,7 @@ static void overlay_searches(const nb_bundle *b)
                  (unsigned long)r.path_len, (unsigned long)hash_cells(r.path, r.path_len));
             snprintf(what, sizeof what, "haa+overlay %s (%d,%d)-(%d,%d)", a->name, (int)q.start.x,
                      (int)q.start.y, (int)q.goal.x, (int)q.goal.y);
-            st = nb_haa_find(haa, &q, 0, &hr, &err);
+            st = nb_haa_find(haa, (nb_haa_query[]){haa_of(&q, 0)}, &hr, &err);
             if (st != NB_OK) {
                 show_err(what, st, &err);
                 continue;
@@ -278,7 +295,7 @@ static void motion(const nb_bundle *b)
     nb_err err;
     nb_model *m = NULL;
     nb_perimeter *p = NULL;
-    nb_motion_ws *ws = NULL;
+    nb_motion *ws = NULL;
     nb_status st = nb_model_open(b, "humanoid", &m, &err);
     show_err("nb_model_open humanoid", st, &err);
     if (st != NB_OK) {
@@ -309,10 +326,15 @@ static void motion(const nb_bundle *b)
                 }
         line("perimeter lookups", "sum %.17g, %ld exact", sum, exact);
     }
-    const nb_agent *scout = nb_agent_find(b, "scout");
-    st = scout ? nb_motion_ws_open(b, m, p, scout->capability, scout->size, 8, &ws, &err)
-               : NB_ERR_NOTFOUND;
-    show_err("nb_motion_ws_open", st, &err);
+    size_t si;
+    st = nb_agent_lookup(b, "scout", &si, &err);
+    const nb_agent *scout = st == NB_OK ? nb_agent_get(b, si) : NULL;
+    if (scout && (st = nb_motion_open(b, m, p, scout->capability, scout->size, &ws, &err)) == NB_OK &&
+        (st = nb_motion_use_sectors(ws, 8, &err)) != NB_OK) {
+        nb_motion_close(ws);
+        ws = NULL;
+    }
+    show_err("nb_motion_open", st, &err);
     if (st == NB_OK) {
         static const int ends[][4] = {{5, 5, 40, 20}, {2, 30, 60, 4}, {10, 10, 12, 35}};
         for (int k = 0; k < 3; k++)
@@ -334,20 +356,20 @@ static void motion(const nb_bundle *b)
                     continue;
                 }
                 size_t n = 0;
-                const nb_motion_state *path = nb_motion_path(ws, &n);
+                const nb_motion_state *path = (n = r.path_len, r.path);
                 uint32_t hsh = 2166136261u;
                 for (size_t i = 0; i < n; i++)
                     hsh = (hsh ^ (uint32_t)(path[i].x * 7919 + path[i].y * 31 + path[i].heading * 3 +
                                             path[i].speed)) * 16777619u;
                 line(what, "%s cost %.17g h %.17g expanded %llu states %lu hash %08lx",
                      nb_path_status_str(r.status), r.cost, r.h_start,
-                     (unsigned long long)r.expanded, (unsigned long)r.length, (unsigned long)hsh);
+                     (unsigned long long)r.expanded, (unsigned long)r.path_len, (unsigned long)hsh);
                 check(r.status != NB_PATH_FOUND || r.h_start <= r.cost + 1e-9 ||
                           q.heuristic == NB_MH_EXTENDED || q.heuristic == NB_MH_EXTENDED_GRID ||
                           q.heuristic == NB_MH_EXTENDED_HEADING,
                       what);
             }
-        nb_motion_ws_close(ws);
+        nb_motion_close(ws);
     }
     nb_perimeter_close(p);
     nb_model_close(m);
@@ -383,13 +405,13 @@ static void turning(const nb_bundle *b)
             nb_planner_query q;
             nb_planner_query_init(&q);
             q.start = (nb_pose){ends[k][0], ends[k][1], 0};
-            q.goal_x = (long)ends[k][2];
-            q.goal_y = (long)ends[k][3];
+            q.goal.x = (int32_t)ends[k][2];
+            q.goal.y = (int32_t)ends[k][3];
             q.method = (nb_plan_method)method;
             nb_planner_result r;
             char what[96];
             snprintf(what, sizeof what, "plan %d (%g,%g)-(%ld,%ld)", method, ends[k][0],
-                     ends[k][1], q.goal_x, q.goal_y);
+                     ends[k][1], (long)q.goal.x, (long)q.goal.y);
             st = nb_planner_find(pl, &q, &r, &err);
             if (st != NB_OK) {
                 show_err(what, st, &err);
@@ -397,16 +419,16 @@ static void turning(const nb_bundle *b)
             }
             line(what, "%s%s%s length %.17g cost %.17g segments %lu expanded %llu",
                  nb_path_status_str(r.status), r.reason ? " " : "", r.reason ? r.reason : "",
-                 r.length, r.cost, (unsigned long)r.nsegments, (unsigned long long)r.expanded);
+                 r.length, r.cost, (unsigned long)r.segment_len, (unsigned long long)r.expanded);
             if (r.status == NB_PATH_FOUND)
-                check(nb_planner_walkable(pl, r.segments, r.nsegments) &&
-                          fabs(nb_segments_length(r.segments, r.nsegments) - r.length) < 1e-6,
+                check(nb_planner_walkable(pl, r.segments, r.segment_len) &&
+                          fabs(nb_segments_length(r.segments, r.segment_len) - r.length) < 1e-6,
                       what);
         }
     nb_planner_close(pl);
 }
 
-static void forest_query(const nb_forest *f, nb_forest_ws *ws, const char *which, double radius,
+static void forest_query(nb_forest_ws *ws, const char *which, double radius,
                          unsigned flags)
 {
     nb_err err;
@@ -414,16 +436,22 @@ static void forest_query(const nb_forest *f, nb_forest_ws *ws, const char *which
     nb_forest_result res;
     char what[96];
     snprintf(what, sizeof what, "forest %s r=%g (%g,%g)-(%g,%g)", which, radius, s.x, s.y, g.x, g.y);
-    nb_status st = nb_forest_find(f, radius, s, g, flags, ws, &res, &err);
+    nb_forest_query q;
+    nb_forest_query_init(&q);
+    q.start = s;
+    q.goal = g;
+    q.agent_radius = radius;
+    q.flags = flags;
+    nb_status st = nb_forest_find(ws, &q, &res, &err);
     if (st != NB_OK) {
         show_err(what, st, &err);
         return;
     }
     line(what, "%s %.17g segments %lu blocked by %ld expanded %lu", nb_path_status_str(res.status),
-         res.status == NB_PATH_FOUND ? res.length : -1.0, (unsigned long)res.nsegments,
+         res.status == NB_PATH_FOUND ? res.length : -1.0, (unsigned long)res.segment_len,
          res.blocked_by, (unsigned long)res.expanded);
     if (res.status == NB_PATH_FOUND)
-        check(fabs(nb_segments_length(res.segments, res.nsegments) - res.length) < 1e-6 &&
+        check(fabs(nb_segments_length(res.segments, res.segment_len) - res.length) < 1e-6 &&
                   res.length >= hypot(g.x - s.x, g.y - s.y) - 1e-9,
               what);
 }
@@ -450,13 +478,13 @@ static void forest(const nb_bundle *b)
     }
     for (unsigned r = 0; r < nb_forest_radius_count(f); r++)
         for (int k = 0; k < 6; k++)
-            forest_query(f, ws, "baked", nb_forest_radius(f, r), k % 2 ? NB_FOREST_DEFERRED : 0);
+            forest_query(ws, "baked", nb_forest_radius_get(f, r), k % 2 ? NB_FOREST_DEFERRED : 0);
     /* A copy of its circles, changed, searched without a baked graph. */
     size_t n = nb_forest_circle_count(f);
     nb_circle *c = calloc(n + 1, sizeof *c);
     double bounds[4];
     for (size_t i = 0; c && i < n; i++)
-        c[i] = *nb_forest_circle(f, i);
+        c[i] = *nb_forest_circle_get(f, i);
     nb_forest *copy = NULL;
     nb_forest_ws *cws = NULL;
     st = c ? nb_forest_open_circles(c, n, nb_forest_bounds(f, bounds) ? bounds : NULL, NULL, &copy,
@@ -469,7 +497,7 @@ static void forest(const nb_bundle *b)
         show_err("nb_forest_remove_circle", nb_forest_remove_circle(copy, 2, &err), &err);
         if (nb_forest_ws_open(copy, &cws, &err) == NB_OK)
             for (int k = 0; k < 8; k++)
-                forest_query(copy, cws, "changed", k % 3 * 0.5, NB_FOREST_DEFERRED);
+                forest_query(cws, "changed", k % 3 * 0.5, NB_FOREST_DEFERRED);
     }
     free(c);
     nb_forest_ws_close(cws);

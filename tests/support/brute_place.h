@@ -16,7 +16,7 @@
 
 /* ---- nearest ---- */
 
-/* The answer of nb_nearest_standable over a w x h map: stand[i] says
+/* The answer of nb_nearest_find over a w x h map: stand[i] says
  * whether the agent may stand at cell i = y w + x; with label not NULL,
  * only cells with label[i] == want count (want != 0).  Cells are read in
  * the window [x0, x1] x [y0, y1] (clipped to the map; the whole map when
@@ -63,7 +63,7 @@ void brute_line_events(brute_passable_fn passable, const void *ctx, int64_t unit
 /* SplitMix64 written again from its definition (Steele, Lea and Flood,
  * OOPSLA 2014; Vigna's splitmix64.c). */
 uint64_t brute_splitmix64(uint64_t *state);
-/* The index nb_random_standable(3) documents: r drawn until r >= 2^64 mod
+/* The index tu_random(3) documents: r drawn until r >= 2^64 mod
  * n, then r mod n. */
 uint64_t brute_below(uint64_t *state, uint64_t n);
 

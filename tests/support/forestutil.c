@@ -77,18 +77,18 @@ int ft_path_ok(const nb_forest_result *p, const nb_circle *c, size_t n, double a
 {
     double sum = 0, worst = INFINITY, h = 0;
     nb_vec2 at = p->start;
-    if (p->nsegments == 0) {
+    if (p->segment_len == 0) {
         diag("a path found has no segments");
         return 0;
     }
-    for (size_t i = 0; i < p->nsegments; i++) {
+    for (size_t i = 0; i < p->segment_len; i++) {
         const nb_segment *q = &p->segments[i];
         if (hypot(q->x - at.x, q->y - at.y) > 1e-7) {
             diag("segment %zu starts at (%g, %g), the path was at (%g, %g)", i, q->x, q->y, at.x,
                  at.y);
             return 0;
         }
-        if (q->gear != 1 || !(q->length >= 0) || (q->length == 0 && p->nsegments > 1)) {
+        if (q->gear != 1 || !(q->length >= 0) || (q->length == 0 && p->segment_len > 1)) {
             diag("segment %zu: gear %d, length %g", i, q->gear, q->length);
             return 0;
         }
@@ -132,7 +132,7 @@ int ft_path_ok(const nb_forest_result *p, const nb_circle *c, size_t n, double a
     size_t ns = (size_t)ceil(p->length / step);
     for (size_t k = 0; k <= ns; k++) {
         nb_pose q;
-        nb_segments_sample(p->segments, p->nsegments, k == ns ? p->length : (double)k * step, &q);
+        nb_segments_sample(p->segments, p->segment_len, k == ns ? p->length : (double)k * step, &q);
         for (size_t i = 0; i < n; i++) {
             double d = hypot(q.x - c[i].x, q.y - c[i].y) - (c[i].r + agent_radius);
             if (d < worst)

@@ -316,7 +316,7 @@ int main(int argc, char **argv)
     if (st == NB_OK)
         st = nbb_builder_load(w, argv[2], 0, &err);
     for (size_t i = 0; st == NB_OK && !lied && i < nb_bundle_section_count(b); i++) {
-        nb_section_info in = *nb_bundle_section(b, i);
+        nb_section_info in = *nb_bundle_section_get(b, i);
         const void *data;
         size_t len;
         if (in.type != kinds[k].type || (st = nb_bundle_payload(b, i, &data, &len, &err)))

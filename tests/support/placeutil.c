@@ -77,7 +77,7 @@ int pu_level_open(pu_level *L, nbb_grid *g, const char *name)
             for (size_t i = 0; i < n; i++)
                 if (P->strict[i] && !P->rank[P->strict[i]])
                     P->rank[P->strict[i]] = ++next;
-            if (nb_place_open(L->b, P->cap, s, &P->place, &err) != NB_OK) {
+            if (tu_place_open(L->b, P->cap, s, &P->place, &err) != NB_OK) {
                 diag("%s: cap %u size %u: %s", name, P->cap, s, err.msg);
                 good = 0;
             }

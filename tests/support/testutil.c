@@ -310,13 +310,13 @@ uint8_t *tu_section_take(const char *path, uint32_t type, size_t *len, nb_sectio
     nb_err err;
     if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK)
         return NULL;
-    long i = nb_bundle_find(b, type, NULL, NULL, 0);
+    long i = nbi_section_index(b, type, NULL, NULL, 0);
     const void *p;
     uint8_t *copy = NULL;
     if (i >= 0 && nb_bundle_payload(b, (size_t)i, &p, len, &err) == NB_OK && (copy = malloc(*len)))
         memcpy(copy, p, *len);
     if (copy)
-        *info = *nb_bundle_section(b, (size_t)i);
+        *info = *nb_bundle_section_get(b, (size_t)i);
     nb_bundle_close(b);
     return copy;
 }
@@ -391,7 +391,7 @@ nb_status tu_add_levels(nb_bundle **b, const char *path, const nbb_levels_opts *
     const void *graph;
     size_t glen;
     nbb_builder *w = NULL;
-    long gi = nb_bundle_find(*b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    long gi = nbi_section_index(*b, NB_SEC_ABSTRACT, NULL, NULL, 0);
     nb_status st = gi < 0 ? nbi_fail(err, NB_ERR_NOTFOUND, "no abstract graph")
                           : nb_bundle_payload(*b, (size_t)gi, &graph, &glen, err);
     if (st == NB_OK)

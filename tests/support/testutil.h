@@ -7,6 +7,7 @@
 
 #include "bake_int.h"
 #include "clearance/clearance_build.h"
+#include "shapes.h"
 #include "tap.h"
 
 /* A fresh temporary directory, removed with everything in it at exit. */

@@ -87,8 +87,8 @@ nb_planner_result um_plan(nb_planner *p, const nb_pose *s, long gx, long gy, int
     nb_planner_query q;
     nb_planner_query_init(&q);
     q.start = *s;
-    q.goal_x = gx;
-    q.goal_y = gy;
+    q.goal.x = gx;
+    q.goal.y = gy;
     q.goal_heading = goal_heading;
     q.method = method;
     q.neighbourhood = neighbourhood;
@@ -136,24 +136,24 @@ int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *
                  const nb_pose *start, long gx, long gy, char *why, size_t whylen)
 {
     nb_pose p, q;
-    if (res->nsegments == 0) {
+    if (res->segment_len == 0) {
         if (floor(start->x) == gx && floor(start->y) == gy)
             return 1;
         snprintf(why, whylen, "an empty path");
         return 0;
     }
-    nb_segments_sample(res->segments, res->nsegments, 0, &p);
+    nb_segments_sample(res->segments, res->segment_len, 0, &p);
     if (hypot(p.x - start->x, p.y - start->y) > 1e-9) {
         snprintf(why, whylen, "starts at (%g, %g), not at the start", p.x, p.y);
         return 0;
     }
-    double total = nb_segments_length(res->segments, res->nsegments);
-    nb_segments_sample(res->segments, res->nsegments, total, &q);
+    double total = nb_segments_length(res->segments, res->segment_len);
+    nb_segments_sample(res->segments, res->segment_len, total, &q);
     if (gx >= 0 && hypot(q.x - (gx + 0.5), q.y - (gy + 0.5)) > 1e-7) {
         snprintf(why, whylen, "ends at (%g, %g), not at the goal's centre", q.x, q.y);
         return 0;
     }
-    for (size_t i = 0; i + 1 < res->nsegments; i++) {
+    for (size_t i = 0; i + 1 < res->segment_len; i++) {
         nb_pose e, s;
         nb_segment_sample(&res->segments[i], res->segments[i].length, &e);
         nb_segment_sample(&res->segments[i + 1], 0, &s);
@@ -168,7 +168,7 @@ int um_path_free(const nb_bundle *b, const nb_unit *u, const nb_planner_result *
     int n = (int)ceil(total * 20);
     for (int k = 0; k <= n; k++) {
         long bx, by;
-        nb_segments_sample(res->segments, res->nsegments, total * k / (n ? n : 1), &p);
+        nb_segments_sample(res->segments, res->segment_len, total * k / (n ? n : 1), &p);
         if (!disc_free(b, u, p.x, p.y, -1, -1, &bx, &by) &&
             disc_free(b, u, start->x, start->y, -1, -1, NULL, NULL)) {
             snprintf(why, whylen, "at %g of %g, (%g, %g), the unit touches blocked cell (%ld, %ld)",

@@ -351,7 +351,7 @@ static void test_roundtrip(tu_rng *r)
                paths ? "with paths" : "plain", z ? ", zlib" : "");
             if (!good)
                 diag("%s", err.msg);
-            const nb_section_info *si = rb && g.section >= 0 ? nb_bundle_section(rb, (size_t)g.section) : NULL;
+            const nb_section_info *si = rb && g.section >= 0 ? nb_bundle_section_get(rb, (size_t)g.section) : NULL;
             ok(si && si->param[0] == o.cluster && si->param[1] == NBI_QUALITY_HIGH &&
                    si->param[2] == st.nodes && si->param[3] == st.edges && si->param[4] == st.inter &&
                    si->param[5] == NBI_PLACE_ENDS && si->param[6] == st.path_bytes,
@@ -430,7 +430,7 @@ static void test_damage(tu_rng *r)
                              {(int32_t)tu_below(r, grid.width), (int32_t)tu_below(r, grid.height)},
                              a->size, a->capability, NB_CORNER_STRICT, 0, NULL, NULL};
             nb_haa_result res;
-            nb_haa_find(ws, &q, NB_HAA_STRAIGHTEN, &res, &err);
+            tu_haa_find(ws, &q, NB_HAA_STRAIGHTEN, &res, &err);
         }
         nb_haa_close(ws);
     }

@@ -589,8 +589,8 @@ static nb_planner_query pl_q(double sx, double sy, long gx, long gy, nb_plan_met
     nb_planner_query q;
     nb_planner_query_init(&q);
     q.start = (nb_pose){sx, sy, 0};
-    q.goal_x = gx;
-    q.goal_y = gy;
+    q.goal.x = gx;
+    q.goal.y = gy;
     q.method = method;
     return q;
 }
@@ -607,29 +607,29 @@ static void haa_query(run *r, nb_haa *haa, enum slot s, nb_aa_query q, unsigned 
 {
     nb_haa_result res;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_haa_find", nb_haa_find(haa, &q, flags, &res, r->err));
+    nb_status cst, st = CALL("nb_haa_find", tu_haa_find(haa, &q, flags, &res, r->err));
     answer_is(r, s, st, res.status, res.length, res.path_len, 0, r->c->attempts - at);
 }
 
-static void mo_query(run *r, nb_motion_ws *ws, enum slot s, nb_motion_query q)
+static void mo_query(run *r, nb_motion *ws, enum slot s, nb_motion_query q)
 {
     nb_motion_result res;
     unsigned long inj, at = r->c->attempts;
     nb_status cst, st = CALL("nb_motion_find", nb_motion_find(ws, &q, &res, r->err));
     /* (Not the expansions: the heading-aware heuristic, short of memory
      * for its own search, falls back on a weaker bound, the same path.) */
-    answer_is(r, s, st, res.status, res.cost, res.length, res.end.x * 1000L + res.end.y,
+    answer_is(r, s, st, res.status, res.cost, res.path_len, res.end.x * 1000L + res.end.y,
               r->c->attempts - at);
 }
 
-static void rt_query(run *r, nb_motion_ws *ws, enum slot s, nb_motion_query q)
+static void rt_query(run *r, nb_motion *ws, enum slot s, nb_motion_query q)
 {
     nb_motion_result res;
     size_t segments = 0;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_motion_find_route",
-                        nb_motion_find_route(ws, &q, 2, NULL, NULL, &res, &segments, r->err));
-    answer_is(r, s, st, res.status, res.cost, res.length, (long)segments, r->c->attempts - at);
+    nb_status cst, st = CALL("nb_motion_route_find",
+                        nb_motion_route_find(ws, &q, 2, NULL, NULL, &res, &segments, r->err));
+    answer_is(r, s, st, res.status, res.cost, res.path_len, (long)segments, r->c->attempts - at);
 }
 
 static void pl_query(run *r, nb_planner *p, enum slot s, nb_planner_query q)
@@ -637,7 +637,7 @@ static void pl_query(run *r, nb_planner *p, enum slot s, nb_planner_query q)
     nb_planner_result res;
     unsigned long inj, at = r->c->attempts;
     nb_status cst, st = CALL("nb_planner_find", nb_planner_find(p, &q, &res, r->err));
-    answer_is(r, s, st, res.status, res.cost, res.nsegments, (long)res.nwaypoints,
+    answer_is(r, s, st, res.status, res.cost, res.segment_len, (long)res.waypoint_len,
               r->c->attempts - at);
 }
 
@@ -646,11 +646,11 @@ static void fo_query(run *r, const nb_forest *f, nb_forest_ws *ws, enum slot s, 
 {
     nb_forest_result res;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_forest_find", nb_forest_find(f, radius, from, to, flags, ws, &res, r->err));
-    answer_is(r, s, st, res.status, res.length, res.nsegments, res.blocked_by, r->c->attempts - at);
+    nb_status cst, st = CALL("nb_forest_find", tu_forest_find(f, radius, from, to, flags, ws, &res, r->err));
+    answer_is(r, s, st, res.status, res.length, res.segment_len, res.blocked_by, r->c->attempts - at);
 }
 
-static void ne_query(run *r, const nb_place *p, enum slot s, nb_cell point, int reachable,
+static void ne_query(run *r, nb_place *p, enum slot s, nb_cell point, int reachable,
                      nb_cell from, double radius)
 {
     nb_nearest_query q;
@@ -658,29 +658,29 @@ static void ne_query(run *r, const nb_place *p, enum slot s, nb_cell point, int 
     nb_nearest_query_init(&q);
     q.point = point;
     q.reachable = reachable;
-    q.from = from;
+    q.start = from;
     q.radius = radius;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_nearest_standable", nb_nearest_standable(p, &q, &res, r->err));
+    nb_status cst, st = CALL("nb_nearest_find", tu_nearest(p, &q, &res, r->err));
     answer_is(r, s, st, res.status, res.distance, (size_t)res.examined,
               res.cell.x * 1000L + res.cell.y, r->c->attempts - at);
 }
 
-static void li_query(run *r, const nb_place *p, enum slot s, nb_vec2 from, nb_vec2 to)
+static void li_query(run *r, nb_place *p, enum slot s, nb_vec2 from, nb_vec2 to)
 {
     nb_line_result res;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_walk_line", nb_walk_line(p, from, to, &res, r->err));
+    nb_status cst, st = CALL("nb_walk_line", tu_walk_line(p, from, to, &res, r->err));
     answer_is(r, s, st, res.status, res.t, (size_t)res.examined,
               res.blocking.x * 1000L + res.blocking.y, r->c->attempts - at);
 }
 
-static void ra_query(run *r, const nb_place *p, enum slot s, const nb_cell *from)
+static void ra_query(run *r, nb_place *p, enum slot s, const nb_cell *from)
 {
     nb_random_result res;
     uint64_t state = 1;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_random_standable", nb_random_standable(p, from, &state, &res, r->err));
+    nb_status cst, st = CALL("nb_random_standable", tu_random(p, from, &state, &res, r->err));
     answer_is(r, s, st, res.status, (double)res.cells, res.component,
               res.cell.x * 1000L + res.cell.y, r->c->attempts - at);
 }
@@ -699,7 +699,7 @@ static void run_sequence(run *r)
     nb_haa *haa = NULL;
     nb_model *m = NULL;
     nb_perimeter *p = NULL;
-    nb_motion_ws *mw = NULL, *mw2 = NULL;
+    nb_motion *mw = NULL, *mw2 = NULL;
     nb_planner *pl = NULL;
     nb_forest *f = NULL;
     nb_forest_ws *fw = NULL;
@@ -714,7 +714,7 @@ static void run_sequence(run *r)
         CALL("nb_bundle_payload", nb_bundle_payload(b, 2, &data, &len, r->err));
         CALL("nb_capability_parse", nb_capability_parse(b, "ground,swamp", &cap, r->err));
         CALL("nb_unit_get", nb_unit_get(b, 0, &u, r->err));
-        CALL("nb_unit_find", nb_unit_find(b, "cart", &u, r->err));
+        CALL("nb_unit_find", tu_unit(b, "cart", &u, r->err));
 
         if (OPEN("nb_aa_open", nb_aa_open(b, &aa, r->err), aa) == NB_OK) {
             aa_query(r, aa, AA_FOUND, aa_q(FROM_X, FROM_Y, TO_X, TO_Y, 1, CAP_GS));
@@ -723,7 +723,7 @@ static void run_sequence(run *r)
             aa_query(r, aa, AA_START, aa_q(WALL_X, WALL_Y, TO_X, TO_Y, 1, CAP_GS));
             aa_query(r, aa, AA_GOAL, aa_q(FROM_X, FROM_Y, BOX_X, BOX_Y, 1, CAP_GS));
         }
-        if (OPEN("nb_place_open", nb_place_open(b, CAP_GS, 1, &pc, r->err), pc) == NB_OK) {
+        if (OPEN("nb_place_open", tu_place_open(b, CAP_GS, 1, &pc, r->err), pc) == NB_OK) {
             const nb_cell wall = {WALL_X, WALL_Y}, in = {IN_X, IN_Y}, out = {FROM_X, FROM_Y};
             ne_query(r, pc, NE_FOUND, wall, 0, out, NB_NEAREST_RADIUS);
             ne_query(r, pc, NE_REACH, in, 1, out, NB_NEAREST_RADIUS);
@@ -748,7 +748,7 @@ static void run_sequence(run *r)
         if (OPEN("nb_model_open", nb_model_open(b, "humanoid", &m, r->err), m) == NB_OK) {
             if (OPEN("nb_perimeter_open", nb_perimeter_open(b, m, &p, r->err), p) == NB_OK &&
                 OPEN("nb_motion_ws_open",
-                     nb_motion_ws_open(b, m, p, CAP_GS, 1, 8, &mw, r->err), mw) == NB_OK) {
+                     tu_motion_open(b, m, p, CAP_GS, 1, 8, &mw, r->err), mw) == NB_OK) {
                 nb_motion_query q = mo_q(1, 1, MO_X, MO_Y, NB_MH_OCTILE);
                 mo_query(r, mw, MO_OCTILE, q);
                 q.heuristic = NB_MH_PERIMETER_GRID;
@@ -771,8 +771,8 @@ static void run_sequence(run *r)
                 rt_query(r, mw, RT_GOAL, mo_q(1, 1, BOX_X, BOX_Y, NB_MH_OCTILE));
                 q.max_expansions = 1;
                 rt_query(r, mw, RT_LIMIT, q);
-                if (CALL("nb_motion_ws_haa", nb_motion_ws_haa(mw, r->err)) == NB_OK) {
-                    CALL("nb_motion_ws_haa again", nb_motion_ws_haa(mw, r->err));
+                if (CALL("nb_motion_use_haa", nb_motion_use_haa(mw, r->err)) == NB_OK) {
+                    CALL("nb_motion_use_haa again", nb_motion_use_haa(mw, r->err));
                     q = mo_q(1, 1, RT_X, RT_Y, NB_MH_OCTILE);
                     q.abstraction = NB_ROUTE_HAA;
                     rt_query(r, mw, RT_HAA, q);
@@ -783,7 +783,7 @@ static void run_sequence(run *r)
             /* Ground, swamp and water: no clearance layer, the workspace
              * works out where the agent stands. */
             if (OPEN("nb_motion_ws_open (no layer)",
-                     nb_motion_ws_open(b, m, NULL, CAP_GSW, 1, 0, &mw2, r->err), mw2) == NB_OK)
+                     tu_motion_open(b, m, NULL, CAP_GSW, 1, 0, &mw2, r->err), mw2) == NB_OK)
                 mo_query(r, mw2, MO_OTHER, mo_q(1, 1, MO_X, MO_Y, NB_MH_HEADING));
         }
         if (OPEN("nb_planner_open", nb_planner_open(b, "cart", &pl, r->err), pl) == NB_OK) {
@@ -816,8 +816,8 @@ static void run_sequence(run *r)
     nb_forest_ws_close(fw);
     nb_forest_close(f);
     nb_planner_close(pl);
-    nb_motion_ws_close(mw2);
-    nb_motion_ws_close(mw);
+    nb_motion_close(mw2);
+    nb_motion_close(mw);
     nb_perimeter_close(p);
     nb_model_close(m);
     nb_haa_close(haa);
@@ -973,7 +973,7 @@ static void test_counted(void)
     watching = 0;
     size_t nz = 0;
     for (size_t i = 0; bz && i < nb_bundle_section_count(bz); i++)
-        nz += NB_ENC_COMPRESSION(nb_bundle_section(bz, i)->encoding) == NB_ENC_ZLIB;
+        nz += NB_ENC_COMPRESSION(nb_bundle_section_get(bz, i)->encoding) == NB_ENC_ZLIB;
     ok(sz == NB_OK && sp == NB_OK && nz >= 10 && cz.allocs >= cp.allocs + 2 * nz,
        "a zlib bundle's inflation allocates through the allocator (%lu blocks, %lu packed, %zu "
        "sections inflated)",
@@ -1091,7 +1091,7 @@ static void test_errors(void)
     NOERR("nb_bundle_payload", nb_bundle_payload(b, 0, &data, &len, &e));
     NOERR("nb_capability_parse", nb_capability_parse(b, "ground,swamp", &cap, &e));
     NOERR("nb_unit_get", nb_unit_get(b, 0, &u, &e));
-    NOERR("nb_unit_find", nb_unit_find(b, "cart", &u, &e));
+    NOERR("nb_unit_find", tu_unit(b, "cart", &u, &e));
 
     nb_aa *aa = NULL;
     nb_aa_result ar;
@@ -1108,43 +1108,43 @@ static void test_errors(void)
     nb_random_result rr;
     uint64_t seed = 1;
     nb_nearest_query_init(&nq);
-    NOERR("nb_place_open", nb_place_open(b, CAP_GS, 1, &pc, &e));
-    NOERR("nb_nearest_standable", nb_nearest_standable(pc, &nq, &nr, &e));
-    NOERR("nb_walk_line", nb_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, 4.5}, &lr, &e));
-    NOERR("nb_random_standable", nb_random_standable(pc, NULL, &seed, &rr, &e));
+    NOERR("nb_place_open", tu_place_open(b, CAP_GS, 1, &pc, &e));
+    NOERR("nb_nearest_find", tu_nearest(pc, &nq, &nr, &e));
+    NOERR("nb_walk_line", tu_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, 4.5}, &lr, &e));
+    NOERR("nb_random_standable", tu_random(pc, NULL, &seed, &rr, &e));
     FAILS("nb_place_open (no such layer)", NB_ERR_NOTFOUND,
-          nb_place_open(b, CAP_GSW, 1, &pcx, &e), nb_place_open(b, CAP_GSW, 1, &pcx, NULL));
+          tu_place_open(b, CAP_GSW, 1, &pcx, &e), tu_place_open(b, CAP_GSW, 1, &pcx, NULL));
     nq.point = (nb_cell){MW, 0};
-    FAILS("nb_nearest_standable (off the map)", NB_ERR_ARG, nb_nearest_standable(pc, &nq, &nr, &e),
-          nb_nearest_standable(pc, &nq, &nr, NULL));
+    FAILS("nb_nearest_find (off the map)", NB_ERR_ARG, tu_nearest(pc, &nq, &nr, &e),
+          tu_nearest(pc, &nq, &nr, NULL));
     FAILS("nb_walk_line (off the map)", NB_ERR_ARG,
-          nb_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, &e),
-          nb_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, NULL));
+          tu_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, &e),
+          tu_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, NULL));
     FAILS("nb_random_standable (off the map)", NB_ERR_ARG,
-          nb_random_standable(pc, &(nb_cell){-1, 0}, &seed, &rr, &e),
-          nb_random_standable(pc, &(nb_cell){-1, 0}, &seed, &rr, NULL));
+          tu_random(pc, &(nb_cell){-1, 0}, &seed, &rr, &e),
+          tu_random(pc, &(nb_cell){-1, 0}, &seed, &rr, NULL));
 
     nb_haa *haa = NULL;
     nb_haa_result hr;
     aq.goal = (nb_cell){TO_X, TO_Y};
     NOERR("nb_haa_open", nb_haa_open(b, &haa, &e));
-    NOERR("nb_haa_find", nb_haa_find(haa, &aq, 0, &hr, &e));
+    NOERR("nb_haa_find", tu_haa_find(haa, &aq, 0, &hr, &e));
 
     nb_model *m = NULL;
     nb_perimeter *p = NULL;
-    nb_motion_ws *mw = NULL, *mwl = NULL;
+    nb_motion *mw = NULL, *mwl = NULL;
     nb_motion_result mr;
     size_t segs;
     nb_motion_query mq = mo_q(1, 1, MO_X, MO_Y, NB_MH_PERIMETER);
     NOERR("nb_model_open", nb_model_open(b, "humanoid", &m, &e));
     NOERR("nb_perimeter_open", nb_perimeter_open(b, m, &p, &e));
-    NOERR("nb_motion_ws_open", nb_motion_ws_open(b, m, p, CAP_GS, 1, 8, &mw, &e));
+    NOERR("nb_motion_ws_open", tu_motion_open(b, m, p, CAP_GS, 1, 8, &mw, &e));
     NOERR("nb_motion_find", nb_motion_find(mw, &mq, &mr, &e));
-    NOERR("nb_motion_find_route", nb_motion_find_route(mw, &mq, 2, NULL, NULL, &mr, &segs, &e));
-    NOERR("nb_motion_ws_haa", nb_motion_ws_haa(mw, &e));
-    NOERR("nb_motion_ws_haa (again)", nb_motion_ws_haa(mw, &e));
+    NOERR("nb_motion_route_find", nb_motion_route_find(mw, &mq, 2, NULL, NULL, &mr, &segs, &e));
+    NOERR("nb_motion_use_haa", nb_motion_use_haa(mw, &e));
+    NOERR("nb_motion_use_haa (again)", nb_motion_use_haa(mw, &e));
     mq.abstraction = NB_ROUTE_HAA;
-    NOERR("nb_motion_find_route (HAA*)", nb_motion_find_route(mw, &mq, 2, NULL, NULL, &mr, &segs, &e));
+    NOERR("nb_motion_route_find (HAA*)", nb_motion_route_find(mw, &mq, 2, NULL, NULL, &mr, &segs, &e));
 
     nb_planner *pl = NULL;
     nb_planner_result pr;
@@ -1160,14 +1160,14 @@ static void test_errors(void)
     NOERR("nb_forest_graph", nb_forest_graph(f, 0, &gi, &e));
     NOERR("nb_forest_ws_open", nb_forest_ws_open(f, &fw, &e));
     NOERR("nb_forest_ws_open (no forest)", nb_forest_ws_open(NULL, &fwn, &e));
-    NOERR("nb_forest_find (baked)", nb_forest_find(f, 0.25, outside, hollow, 0, fw, &fr, &e));
-    NOERR("nb_forest_find (deferred)", nb_forest_find(f, 0.4, outside, hollow, 0, fw, &fr, &e));
+    NOERR("nb_forest_find (baked)", tu_forest_find(f, 0.25, outside, hollow, 0, fw, &fr, &e));
+    NOERR("nb_forest_find (deferred)", tu_forest_find(f, 0.4, outside, hollow, 0, fw, &fr, &e));
     NOERR("nb_forest_open_circles", nb_forest_open_circles(circles, NCIRCLES, bounds, NULL, &fc, &e));
     NOERR("nb_forest_add_circle", nb_forest_add_circle(fc, (nb_circle){20, 5, 1}, &e));
     NOERR("nb_forest_set_circle", nb_forest_set_circle(fc, NCIRCLES, (nb_circle){20, 4, 1}, &e));
     NOERR("nb_forest_remove_circle", nb_forest_remove_circle(fc, NCIRCLES, &e));
     NOERR("nb_forest_find (a program's forest)",
-          nb_forest_find(fc, 0.25, outside, hollow, 0, fwn, &fr, &e));
+          tu_forest_find(fc, 0.25, outside, hollow, 0, fwn, &fr, &e));
 
     /* Failures: each function that can fail, with and without an error. */
     nb_bundle *bx = (nb_bundle *)&sentinel, *bx2 = (nb_bundle *)&sentinel;
@@ -1184,7 +1184,7 @@ static void test_errors(void)
     uint8_t *copy = malloc(plain_len);
     memcpy(copy, plain_bytes, plain_len);
     nb_bundle *bd = NULL;
-    const nb_section_info *last = nb_bundle_section(b, nb_bundle_section_count(b) - 1);
+    const nb_section_info *last = nb_bundle_section_get(b, nb_bundle_section_count(b) - 1);
     copy[last->offset + last->size / 2] ^= 0x40;
     if (ok(nb_bundle_open_memory(copy, plain_len, 0, NULL, &bd, &e) == NB_OK,
            "a bundle damaged in its last section opens"))
@@ -1203,8 +1203,8 @@ static void test_errors(void)
           nb_capability_parse(b, "ground,lava", &cap, NULL));
     FAILS("nb_unit_get (no such unit)", NB_ERR_NOTFOUND, nb_unit_get(b, 7, &u, &e),
           nb_unit_get(b, 7, &u, NULL));
-    FAILS("nb_unit_find (no such unit)", NB_ERR_NOTFOUND, nb_unit_find(b, "bus", &u, &e),
-          nb_unit_find(b, "bus", &u, NULL));
+    FAILS("nb_unit_find (no such unit)", NB_ERR_NOTFOUND, tu_unit(b, "bus", &u, &e),
+          tu_unit(b, "bus", &u, NULL));
 
     nb_aa *aax = (nb_aa *)&sentinel, *aax2 = (nb_aa *)&sentinel;
     FAILS("nb_aa_open (no map)", NB_ERR_NOTFOUND, nb_aa_open(bf, &aax, &e), nb_aa_open(bf, &aax2, NULL));
@@ -1225,11 +1225,11 @@ static void test_errors(void)
     nb_haa *hx = (nb_haa *)&sentinel, *hx2 = (nb_haa *)&sentinel;
     FAILS("nb_haa_open (no graph)", NB_ERR_NOTFOUND, nb_haa_open(bl, &hx, &e), nb_haa_open(bl, &hx2, NULL));
     ok(hx == NULL && hx2 == NULL, "nb_haa_open: *out NULL after a failure");
-    FAILS("nb_haa_find (unknown flags)", NB_ERR_ARG, nb_haa_find(haa, &aq, 0x100, &hr, &e),
-          nb_haa_find(haa, &aq, 0x100, &hr, NULL));
+    FAILS("nb_haa_find (unknown flags)", NB_ERR_ARG, tu_haa_find(haa, &aq, 0x100, &hr, &e),
+          tu_haa_find(haa, &aq, 0x100, &hr, NULL));
     aq.size = 3;
-    FAILS("nb_haa_find (not served)", NB_ERR_NOTFOUND, nb_haa_find(haa, &aq, 0, &hr, &e),
-          nb_haa_find(haa, &aq, 0, &hr, NULL));
+    FAILS("nb_haa_find (not served)", NB_ERR_NOTFOUND, tu_haa_find(haa, &aq, 0, &hr, &e),
+          tu_haa_find(haa, &aq, 0, &hr, NULL));
     aq.size = 1;
 
     nb_model *mx = (nb_model *)&sentinel, *mx2 = (nb_model *)&sentinel;
@@ -1240,44 +1240,44 @@ static void test_errors(void)
     FAILS("nb_perimeter_open (no table)", NB_ERR_NOTFOUND, nb_perimeter_open(bl, m, &px, &e),
           nb_perimeter_open(bl, m, &px2, NULL));
     ok(px == NULL && px2 == NULL, "nb_perimeter_open: *out NULL after a failure");
-    nb_motion_ws *wx = (nb_motion_ws *)&sentinel, *wx2 = (nb_motion_ws *)&sentinel;
+    nb_motion *wx = (nb_motion *)&sentinel, *wx2 = (nb_motion *)&sentinel;
     FAILS("nb_motion_ws_open (sector too large)", NB_ERR_ARG,
-          nb_motion_ws_open(b, m, p, CAP_GS, 1, 5000, &wx, &e),
-          nb_motion_ws_open(b, m, p, CAP_GS, 1, 5000, &wx2, NULL));
+          tu_motion_open(b, m, p, CAP_GS, 1, 5000, &wx, &e),
+          tu_motion_open(b, m, p, CAP_GS, 1, 5000, &wx2, NULL));
     ok(wx == NULL && wx2 == NULL, "nb_motion_ws_open: *out NULL after a failure");
-    wx = wx2 = (nb_motion_ws *)&sentinel;
+    wx = wx2 = (nb_motion *)&sentinel;
     FAILS("nb_motion_ws_open (no map)", NB_ERR_NOTFOUND,
-          nb_motion_ws_open(bf, m, NULL, CAP_GS, 1, 0, &wx, &e),
-          nb_motion_ws_open(bf, m, NULL, CAP_GS, 1, 0, &wx2, NULL));
+          tu_motion_open(bf, m, NULL, CAP_GS, 1, 0, &wx, &e),
+          tu_motion_open(bf, m, NULL, CAP_GS, 1, 0, &wx2, NULL));
     ok(wx == NULL && wx2 == NULL, "nb_motion_ws_open: *out NULL after a failure (no map)");
     NOERR("nb_motion_ws_open (a level without a graph)",
-          nb_motion_ws_open(bl, m, NULL, CAP_GS, 1, 0, &mwl, &e));
+          tu_motion_open(bl, m, NULL, CAP_GS, 1, 0, &mwl, &e));
     if (mwl)
-        FAILS("nb_motion_ws_haa (no graph)", NB_ERR_NOTFOUND, nb_motion_ws_haa(mwl, &e),
-              nb_motion_ws_haa(mwl, NULL));
+        FAILS("nb_motion_use_haa (no graph)", NB_ERR_NOTFOUND, nb_motion_use_haa(mwl, &e),
+              nb_motion_use_haa(mwl, NULL));
     mq = mo_q(1, 1, MO_X, MO_Y, NB_MH_OCTILE);
     mq.heuristic = (nb_motion_heuristic)99;
     FAILS("nb_motion_find (unknown heuristic)", NB_ERR_ARG, nb_motion_find(mw, &mq, &mr, &e),
           nb_motion_find(mw, &mq, &mr, NULL));
     mq.heuristic = NB_MH_OCTILE;
-    FAILS("nb_motion_find_route (segments of 0)", NB_ERR_ARG,
-          nb_motion_find_route(mw, &mq, 0, NULL, NULL, &mr, &segs, &e),
-          nb_motion_find_route(mw, &mq, 0, NULL, NULL, &mr, &segs, NULL));
+    FAILS("nb_motion_route_find (segments of 0)", NB_ERR_ARG,
+          nb_motion_route_find(mw, &mq, 0, NULL, NULL, &mr, &segs, &e),
+          nb_motion_route_find(mw, &mq, 0, NULL, NULL, &mr, &segs, NULL));
     if (mwl) {
         mq.abstraction = NB_ROUTE_SECTORS;
-        FAILS("nb_motion_find_route (no sectors)", NB_ERR_ARG,
-              nb_motion_find_route(mwl, &mq, 2, NULL, NULL, &mr, &segs, &e),
-              nb_motion_find_route(mwl, &mq, 2, NULL, NULL, &mr, &segs, NULL));
+        FAILS("nb_motion_route_find (no sectors)", NB_ERR_ARG,
+              nb_motion_route_find(mwl, &mq, 2, NULL, NULL, &mr, &segs, &e),
+              nb_motion_route_find(mwl, &mq, 2, NULL, NULL, &mr, &segs, NULL));
     }
 
     nb_planner *plx = (nb_planner *)&sentinel, *plx2 = (nb_planner *)&sentinel;
     FAILS("nb_planner_open (no such unit)", NB_ERR_NOTFOUND, nb_planner_open(b, "bus", &plx, &e),
           nb_planner_open(b, "bus", &plx2, NULL));
     ok(plx == NULL && plx2 == NULL, "nb_planner_open: *out NULL after a failure");
-    pq.goal_x = MW;
+    pq.goal.x = MW;
     FAILS("nb_planner_find (off the map)", NB_ERR_ARG, nb_planner_find(pl, &pq, &pr, &e),
           nb_planner_find(pl, &pq, &pr, NULL));
-    pq.goal_x = 20;
+    pq.goal.x = 20;
 
     nb_forest *fx = (nb_forest *)&sentinel, *fx2 = (nb_forest *)&sentinel;
     FAILS("nb_forest_open (no forest)", NB_ERR_NOTFOUND, nb_forest_open(bl, &fx, &e),
@@ -1292,11 +1292,11 @@ static void test_errors(void)
     FAILS("nb_forest_graph (no such graph)", NB_ERR_NOTFOUND, nb_forest_graph(f, 9, &gi, &e),
           nb_forest_graph(f, 9, &gi, NULL));
     FAILS("nb_forest_find (unknown flags)", NB_ERR_ARG,
-          nb_forest_find(f, 0.25, outside, hollow, 0x80, fw, &fr, &e),
-          nb_forest_find(f, 0.25, outside, hollow, 0x80, fw, &fr, NULL));
+          tu_forest_find(f, 0.25, outside, hollow, 0x80, fw, &fr, &e),
+          tu_forest_find(f, 0.25, outside, hollow, 0x80, fw, &fr, NULL));
     FAILS("nb_forest_find (outside the bounds)", NB_ERR_ARG,
-          nb_forest_find(f, 0.25, (nb_vec2){-5, 2}, hollow, 0, fw, &fr, &e),
-          nb_forest_find(f, 0.25, (nb_vec2){-5, 2}, hollow, 0, fw, &fr, NULL));
+          tu_forest_find(f, 0.25, (nb_vec2){-5, 2}, hollow, 0, fw, &fr, &e),
+          tu_forest_find(f, 0.25, (nb_vec2){-5, 2}, hollow, 0, fw, &fr, NULL));
     FAILS("nb_forest_set_circle (a bundle's forest)", NB_ERR_ARG,
           nb_forest_set_circle(f, 0, circles[0], &e), nb_forest_set_circle(f, 0, circles[0], NULL));
     FAILS("nb_forest_add_circle (a bundle's forest)", NB_ERR_ARG,
@@ -1336,12 +1336,12 @@ static void test_errors(void)
            nb_aa_open(b, NULL, NULL) == NB_ERR_ARG && nb_haa_open(b, NULL, NULL) == NB_ERR_ARG &&
            nb_model_open(b, "humanoid", NULL, NULL) == NB_ERR_ARG &&
            nb_perimeter_open(b, m, NULL, NULL) == NB_ERR_ARG &&
-           nb_motion_ws_open(b, m, p, CAP_GS, 1, 0, NULL, NULL) == NB_ERR_ARG &&
+           tu_motion_open(b, m, p, CAP_GS, 1, 0, NULL, NULL) == NB_ERR_ARG &&
            nb_planner_open(b, "cart", NULL, NULL) == NB_ERR_ARG &&
            nb_forest_open(b, NULL, NULL) == NB_ERR_ARG &&
            nb_forest_open_circles(circles, 1, NULL, NULL, NULL, NULL) == NB_ERR_ARG &&
            nb_forest_ws_open(f, NULL, NULL) == NB_ERR_ARG &&
-           nb_place_open(b, CAP_GS, 1, NULL, NULL) == NB_ERR_ARG,
+           tu_place_open(b, CAP_GS, 1, NULL, NULL) == NB_ERR_ARG,
        "every _open refuses NULL for out with NB_ERR_ARG");
 
     nb_forest_ws_close(fwn);
@@ -1349,8 +1349,8 @@ static void test_errors(void)
     nb_forest_close(fc);
     nb_forest_close(f);
     nb_planner_close(pl);
-    nb_motion_ws_close(mwl);
-    nb_motion_ws_close(mw);
+    nb_motion_close(mwl);
+    nb_motion_close(mw);
     nb_perimeter_close(p);
     nb_model_close(m);
     nb_haa_close(haa);
@@ -1371,7 +1371,7 @@ static void test_close_null(void)
     nb_haa_close(NULL);
     nb_model_close(NULL);
     nb_perimeter_close(NULL);
-    nb_motion_ws_close(NULL);
+    nb_motion_close(NULL);
     nb_planner_close(NULL);
     nb_forest_close(NULL);
     nb_forest_ws_close(NULL);

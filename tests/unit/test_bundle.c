@@ -105,8 +105,8 @@ static void test_round_trip(const char *dir)
         ok(same, "every cell has its character and terrain");
         ok(nb_map_terrain(b, -1, 0) == NB_OBSTACLE && nb_map_terrain(b, 0, (long)grid.height) == NB_OBSTACLE,
            "outside the map is an obstacle");
-        long m = nb_bundle_find(b, NB_SEC_MAP, NULL, NULL, 0);
-        const nb_section_info *in = m >= 0 ? nb_bundle_section(b, (size_t)m) : NULL;
+        long m = nbi_section_index(b, NB_SEC_MAP, NULL, NULL, 0);
+        const nb_section_info *in = m >= 0 ? nb_bundle_section_get(b, (size_t)m) : NULL;
         ok(in && in->param[0] == grid.width && in->param[1] == grid.height &&
                in->encoding == (z ? (NB_ENC_ZLIB | NB_ENC_RAW) : NB_ENC_RAW) && in->offset % 64 == 0,
            "the map section: parameters, encoding, alignment");
@@ -114,7 +114,7 @@ static void test_round_trip(const char *dir)
             ok(in && in->size < in->usize, "zlib stores the map smaller (%llu < %llu)",
                in ? (unsigned long long)in->size : 0ULL, in ? (unsigned long long)in->usize : 0ULL);
         uint32_t params[2] = {grid.width, grid.height + 1};
-        ok(nb_bundle_find(b, NB_SEC_MAP, NULL, params, 2) == -1 && nb_bundle_find(b, NB_SEC_MAP, NULL, params, 1) == m,
+        ok(nbi_section_index(b, NB_SEC_MAP, NULL, params, 2) == -1 && nbi_section_index(b, NB_SEC_MAP, NULL, params, 1) == m,
            "nb_bundle_find matches parameters");
         nb_capability cap;
         char buf[64];
@@ -194,7 +194,7 @@ static void test_versions(const char *dir)
         unsigned major, minor;
         nb_bundle_format_version(b, &major, &minor);
         ok(major == 1 && minor == 9 && nb_bundle_section_count(b) == 2, "it says 1.9, two sections");
-        const nb_section_info *in = nb_bundle_section(b, 1);
+        const nb_section_info *in = nb_bundle_section_get(b, 1);
         ok(in->type == 999 && in->version == 7 && in->param[0] == 42 && strcmp(in->name, "future") == 0 &&
                nb_section_type_name(999) == NULL,
            "the unknown section's entry is read as written");
@@ -228,8 +228,8 @@ static void test_versions(const char *dir)
         (ok(nb_bundle_open(p, NB_OPEN_VERIFY, NULL, &b, &err) == NB_OK, "which still verifies") || (diag("%s", err.msg), 0))) {
         unsigned major, minor;
         nb_bundle_format_version(b, &major, &minor);
-        long u = nb_bundle_find(b, 999, "future", NULL, 0);
-        const nb_section_info *in = u >= 0 ? nb_bundle_section(b, (size_t)u) : NULL;
+        long u = nbi_section_index(b, 999, "future", NULL, 0);
+        const nb_section_info *in = u >= 0 ? nb_bundle_section_get(b, (size_t)u) : NULL;
         ok(minor == 9 && in && in->size == sizeof unknown && in->usize == 3 * sizeof unknown &&
                in->encoding == 0x0100 && memcmp(b->data + in->offset, unknown, sizeof unknown) == 0,
            "the unknown section and the minor version survive the update byte for byte");

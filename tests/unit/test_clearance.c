@@ -366,7 +366,7 @@ static int count_type(const char *path, uint32_t type)
         return -1;
     int n = 0;
     for (size_t i = 0; i < nb_bundle_section_count(nb); i++)
-        n += nb_bundle_section(nb, i)->type == type;
+        n += nb_bundle_section_get(nb, i)->type == type;
     nb_bundle_close(nb);
     return n;
 }

@@ -123,7 +123,7 @@ static uint8_t *agents_section(const char *path, uint16_t *version, size_t *len)
         return NULL;
     uint8_t *out = NULL;
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         if (in->type != NB_SEC_AGENTS)
             continue;
         const void *data;
@@ -209,7 +209,7 @@ static void test_bundle(tu_rng *rng)
        "bundle: version 2 keeps version 1's records, then the costs");
     nb_bundle *b = NULL;
     if (nb_bundle_open(pc, NB_OPEN_VERIFY, NULL, &b, &err) == NB_OK) {
-        const nb_agent *a = nb_agent_find(b, "a"), *bb = nb_agent_find(b, "b");
+        const nb_agent *a = tu_agent(b, "a"), *bb = tu_agent(b, "b");
         ok(a && bb && a->weighted && a->cost[1] == 2.5 && a->cost[0] == 1 && a->cost[2] == 1 &&
                bb->weighted && bb->cost[0] == 7.125 && bb->cost[2] == 1 && bb->cost[1] == 1,
            "bundle: the costs read back exactly");

@@ -230,7 +230,7 @@ static void test_component_range(const char *path)
     nb_bundle_open(path, 0, NULL, &b, &err);
     long i = -1;
     for (size_t k = 0; k < nb_bundle_section_count(b) && i < 0; k++) {
-        const nb_section_info *in = nb_bundle_section(b, k);
+        const nb_section_info *in = nb_bundle_section_get(b, k);
         /* a layer with room above its count */
         if (in->type == NB_SEC_COMPONENTS && in->param[2] + 1 < (1u << in->param[3]))
             i = (long)k;
@@ -239,7 +239,7 @@ static void test_component_range(const char *path)
         nb_bundle_close(b);
         return;
     }
-    nb_section_info info = *nb_bundle_section(b, (size_t)i);
+    nb_section_info info = *nb_bundle_section_get(b, (size_t)i);
     const void *data;
     size_t len;
     nb_bundle_payload(b, (size_t)i, &data, &len, &err);
@@ -344,7 +344,7 @@ static void plan_costs(const char *path, nb_motion_heuristic h, double *cost, in
     nb_bundle *b = NULL;
     nb_model *m = NULL;
     nb_perimeter *p = NULL;
-    nb_motion_ws *ws = NULL;
+    nb_motion *ws = NULL;
     nb_err err;
     for (int i = 0; i < n; i++)
         cost[i] = -1;
@@ -352,7 +352,7 @@ static void plan_costs(const char *path, nb_motion_heuristic h, double *cost, in
     if (nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &b, &err) != NB_OK ||
         nb_model_open(b, "tank", &m, &err) != NB_OK || nb_perimeter_open(b, m, &p, &err) != NB_OK ||
         !(a = nb_agent_get(b, 0)) ||
-        nb_motion_ws_open(b, m, p, a->capability, a->size, 0, &ws, &err) != NB_OK) {
+        tu_motion_open(b, m, p, a->capability, a->size, 0, &ws, &err) != NB_OK) {
         diag("cannot plan on %s: %s", path, err.msg);
         goto out;
     }
@@ -374,7 +374,7 @@ static void plan_costs(const char *path, nb_motion_heuristic h, double *cost, in
             cost[i] = res.cost;
     }
 out:
-    nb_motion_ws_close(ws);
+    nb_motion_close(ws);
     nb_perimeter_close(p);
     nb_model_close(m);
     nb_bundle_close(b);

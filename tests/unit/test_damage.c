@@ -53,7 +53,7 @@ static void damage_bundle(const char *label, const uint8_t *orig, size_t len)
     region[nreg].from = 64, region[nreg].to = 64 + 128 * nsec, strcpy(region[nreg++].name, "section table");
     uint64_t at = 64 + 128 * nsec;
     for (size_t i = 0; i < nsec && nreg + 2 < 64; i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         if (in->offset > at) {
             region[nreg].from = at, region[nreg].to = in->offset;
             snprintf(region[nreg++].name, 48, "padding before section %zu", i);

@@ -174,7 +174,7 @@ int main(void)
             nb_pose s = {8.5, 1.5, 0}; /* facing east, the goal to the west */
             nb_planner_result r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, 0);
             int reversed = 0;
-            for (size_t i = 0; i < r.nsegments; i++)
+            for (size_t i = 0; i < r.segment_len; i++)
                 reversed += r.segments[i].gear < 0;
             ok((r.status == NB_PATH_FOUND) && reversed > 0, "a unit that may reverse backs down the corridor");
             ok(fabs(r.length - 6) < 1e-9 && fabs(r.cost - 12) < 1e-9,
@@ -182,7 +182,7 @@ int main(void)
             char why[256];
             ok(um_path_free(b, &u, &r, &s, 2, 1, why, sizeof why), "  and the path is free");
             nb_pose w;
-            nb_segments_sample(r.segments, r.nsegments, 3, &w);
+            nb_segments_sample(r.segments, r.segment_len, 3, &w);
             ok(fabs(remainder(w.heading, 2 * M_PI)) < 1e-9, "  facing east all the way (%g)", w.heading);
             r = um_plan(p, &s, 2, 1, -1, NB_PLAN_DIRECTIONAL, 8, NB_PLAN_FORWARD);
             ok(!(r.status == NB_PATH_FOUND) && r.reason, "forward only, there is no path (%s)", r.reason ? r.reason : "");

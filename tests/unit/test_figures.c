@@ -42,7 +42,7 @@ static nb_bundle *bake(const char *map, const nb_unit *u)
 static double net_turn(const nb_planner_result *r)
 {
     double t = 0;
-    for (size_t i = 0; i < r->nsegments; i++)
+    for (size_t i = 0; i < r->segment_len; i++)
         if (r->segments[i].kind == NB_SEG_ARC)
             t += r->segments[i].turn * r->segments[i].length / r->segments[i].radius;
     return t;
@@ -91,7 +91,7 @@ int main(void)
             double want = um_dijkstra(b, &u, &s, 12, 2, -1, 24, 0, 0);
             ok((r.status == NB_PATH_FOUND) && fabs(r.cost - want) < 1e-6, "  and as short as the independent Dijkstra's (%g)", want);
             int hop = 0;
-            for (size_t i = 0; i + 1 < r.nwaypoints; i++) {
+            for (size_t i = 0; i + 1 < r.waypoint_len; i++) {
                 long dx = labs((long)floor(r.waypoints[i + 1].x) - (long)floor(r.waypoints[i].x));
                 long dy = labs((long)floor(r.waypoints[i + 1].y) - (long)floor(r.waypoints[i].y));
                 hop |= dx == 2 && dy == 1;
@@ -120,10 +120,10 @@ int main(void)
             ok((r.status == NB_PATH_FOUND), "  Directional-24 finds the way (%.2f cells)", r.length);
             ok((r.status == NB_PATH_FOUND) && um_path_free(b, &u, &r, &s, 10, 2, why, sizeof why), "  which is free");
             int door = 0, east = 0;
-            double len = nb_segments_length(r.segments, r.nsegments);
+            double len = nb_segments_length(r.segments, r.segment_len);
             for (double d = 0; d <= len; d += 0.05) {
                 nb_pose q;
-                nb_segments_sample(r.segments, r.nsegments, d, &q);
+                nb_segments_sample(r.segments, r.segment_len, d, &q);
                 door |= floor(q.x) == 10 && q.y >= 6 && q.y < 9;
                 east |= q.x >= 23;
             }

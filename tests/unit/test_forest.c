@@ -329,43 +329,43 @@ static void test_known(void)
     nb_forest_result p;
     ok(nb_forest_ws_open(f, &ws, &err) == NB_OK, "a workspace");
     is_int(nb_forest_radius_count(f), 3, "three radii baked");
-    ok(nb_forest_radius(f, 2) == 1.25 && nb_forest_radius_find(f, 0) == 1 &&
-           nb_forest_radius_find(f, 0.7) == -1,
+    ok(nb_forest_radius_get(f, 2) == 1.25 && tu_forest_radius(f, 0) == 1 &&
+           tu_forest_radius(f, 0.7) == -1,
        "radii by index, indices by radius");
     for (unsigned k = 0; k < 3; k++) {
         double R = 2.5 + radii[k];
-        nb_status st = nb_forest_find(f, nb_forest_radius(f, k), (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+        nb_status st = tu_forest_find(f, nb_forest_radius_get(f, k), (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
         ok(st == NB_OK && rel_err(p.length, round_one(10, R)) < 1e-12,
            "round one circle, agent radius %g: %.12f (by hand %.12f)", radii[k], p.length,
            round_one(10, R));
-        ok(p.nsegments == 3 && p.segments[0].kind == NB_SEG_LINE &&
+        ok(p.segment_len == 3 && p.segments[0].kind == NB_SEG_LINE &&
                p.segments[1].kind == NB_SEG_ARC && p.segments[1].radius == R &&
                p.segments[1].cx == 0 && p.segments[1].cy == 0 && p.segments[2].kind == NB_SEG_LINE,
            "a line, an arc on the inflated circle, a line");
         ok(ft_path_ok(&p, one, 1, radii[k], 0.01, 1e-9, NULL), "and the path keeps out of the circle");
-        st = nb_forest_find(f, radii[k], (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+        st = tu_forest_find(f, radii[k], (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
         ok(st == NB_OK && rel_err(p.length, round_one(10, R)) < 1e-12,
            "the deferred search agrees: %.12f", p.length);
     }
     /* Clear of the circle: straight.  The same point: nothing. */
-    nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){-10, 5}, (nb_vec2){10, 5}, 0, ws, &p, &err);
-    ok(p.length == 20 && p.nsegments == 1 && p.segments[0].kind == NB_SEG_LINE &&
+    tu_forest_find(f, nb_forest_radius_get(f, 0), (nb_vec2){-10, 5}, (nb_vec2){10, 5}, 0, ws, &p, &err);
+    ok(p.length == 20 && p.segment_len == 1 && p.segments[0].kind == NB_SEG_LINE &&
            p.segments[0].length == 20 && p.segments[0].heading == 0,
        "a straight line when nothing is in the way");
-    nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){4, 4}, (nb_vec2){4, 4}, 0, ws, &p, &err);
-    ok(p.length == 0 && p.nsegments == 1 && p.segments[0].kind == NB_SEG_LINE &&
+    tu_forest_find(f, nb_forest_radius_get(f, 0), (nb_vec2){4, 4}, (nb_vec2){4, 4}, 0, ws, &p, &err);
+    ok(p.length == 0 && p.segment_len == 1 && p.segments[0].kind == NB_SEG_LINE &&
            p.segments[0].length == 0,
        "from a point to itself: length 0, one empty line");
     nb_pose pos;
-    nb_segments_sample(p.segments, p.nsegments, 1, &pos);
+    nb_segments_sample(p.segments, p.segment_len, 1, &pos);
     ok(pos.x == 4 && pos.y == 4, "which samples to the point");
     /* Starting on the inflated circle itself. */
-    nb_status st = nb_forest_find(f, nb_forest_radius(f, 1), (nb_vec2){0, 2.5}, (nb_vec2){0, -2.5}, 0, ws, &p, &err);
+    nb_status st = tu_forest_find(f, nb_forest_radius_get(f, 1), (nb_vec2){0, 2.5}, (nb_vec2){0, -2.5}, 0, ws, &p, &err);
     ok(st == NB_OK && rel_err(p.length, M_PI * 2.5) < 1e-12,
        "from a point of the circle to the opposite one: half the circle (%g)", p.length);
     /* Sampling: positions and headings along the arc. */
-    nb_forest_find(f, nb_forest_radius(f, 1), (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
-    double total = nb_segments_sample(p.segments, p.nsegments, p.length / 2, &pos);
+    tu_forest_find(f, nb_forest_radius_get(f, 1), (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    double total = nb_segments_sample(p.segments, p.segment_len, p.length / 2, &pos);
     ok(total == p.length && fabs(pos.x) < 1e-9 && fabs(fabs(pos.y) - 2.5) < 1e-9 &&
            fabs(remainder(pos.heading, 2 * M_PI)) < 1e-9,
        "half way: the top (or bottom) of the circle, heading along +x (%g, %g, %g)", pos.x, pos.y,
@@ -376,10 +376,10 @@ static void test_known(void)
     ok(p.segments[1].turn == (pos.y > 0 ? -1 : 1) && (sweep < 0) == (pos.y > 0) &&
            fabs(fabs(sweep) - p.segments[1].length / 2.5) < 1e-12,
        "the arc turns the way it goes round (turn %d, sweep %g)", p.segments[1].turn, sweep);
-    nb_segments_sample(p.segments, p.nsegments, -1, &pos);
+    nb_segments_sample(p.segments, p.segment_len, -1, &pos);
     ok(pos.x == -10 && pos.y == 0, "sampling before the start gives the start");
-    nb_segments_sample(p.segments, p.nsegments, 1e9, &pos);
-    const nb_segment *last = &p.segments[p.nsegments - 1];
+    nb_segments_sample(p.segments, p.segment_len, 1e9, &pos);
+    const nb_segment *last = &p.segments[p.segment_len - 1];
     ok(fabs(pos.x - 10) < 1e-9 && fabs(pos.y) < 1e-9 &&
            fabs(remainder(pos.heading - atan2(-last->y, 10 - last->x), 2 * M_PI)) < 1e-9,
        "and past the end the goal, heading from the last tangent point to it");
@@ -387,25 +387,25 @@ static void test_known(void)
     /* An end inside an inflated circle: no path, and which circle; errors:
      * outside the bounds, NaN, a bad radius. */
     snprintf(err.msg, sizeof err.msg, "stale");
-    st = nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){2.9, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    st = tu_forest_find(f, nb_forest_radius_get(f, 0), (nb_vec2){2.9, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
     ok(st == NB_OK && p.status == NB_PATH_START_BLOCKED, "a start inside an inflated circle: blocked");
     ok(p.blocked_by == 0 && err.code == NB_OK && err.msg[0] == '\0',
        "saying which circle, with no error left behind");
-    st = nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){-10, 0}, (nb_vec2){0, 1}, 0, ws, &p, &err);
+    st = tu_forest_find(f, nb_forest_radius_get(f, 0), (nb_vec2){-10, 0}, (nb_vec2){0, 1}, 0, ws, &p, &err);
     ok(st == NB_OK && p.status == NB_PATH_GOAL_BLOCKED && p.blocked_by == 0, "a goal inside too");
-    ok(p.length == INFINITY && p.nsegments == 0, "and the path is empty, of infinite length");
+    ok(p.length == INFINITY && p.segment_len == 0, "and the path is empty, of infinite length");
     /* A radius without a baked graph is searched deferred. */
     nb_forest_result pd;
-    st = nb_forest_find(f, 0.7, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    st = tu_forest_find(f, 0.7, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
     double unbaked = p.length;
-    nb_forest_find(f, 0.7, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &pd, &err);
+    tu_forest_find(f, 0.7, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &pd, &err);
     ok(st == NB_OK && p.status == NB_PATH_FOUND && p.circles_opened > 0 && unbaked == pd.length,
        "a radius with no baked graph: the deferred search (%g)", unbaked);
-    st = nb_forest_find(f, NAN, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    st = tu_forest_find(f, NAN, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "agent radius nan"), "a NaN agent radius");
-    st = nb_forest_find(f, nb_forest_radius(f, 0), (nb_vec2){NAN, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
+    st = tu_forest_find(f, nb_forest_radius_get(f, 0), (nb_vec2){NAN, 0}, (nb_vec2){10, 0}, 0, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "not a finite point"), "a NaN start");
-    st = nb_forest_find(f, -1, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    st = tu_forest_find(f, -1, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "agent radius -1"), "a negative agent radius");
     nb_circle changed = {1, 1, 1};
     ok(nb_forest_set_circle(f, 0, changed, &err) == NB_ERR_ARG && strstr(err.msg, "read-only"),
@@ -417,17 +417,17 @@ static void test_known(void)
     double bounds[4] = {-20, -20, 20, 20};
     nb_forest *g;
     ok(nb_forest_open_circles(one, 1, bounds, NULL, &g, &err) == NB_OK, "a forest made in memory");
-    st = nb_forest_find(g, 0, (nb_vec2){-30, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    st = tu_forest_find(g, 0, (nb_vec2){-30, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_ERR_ARG && strstr(err.msg, "outside the forest's bounds [-20, 20] x [-20, 20]"),
        "a start outside the bounds is refused");
-    nb_forest_find(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    tu_forest_find(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(rel_err(p.length, round_one(10, 2.5)) < 1e-12, "the deferred search on it");
     nb_forest_add_circle(g, (nb_circle){0, 0, 4}, &err);
-    nb_forest_find(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    tu_forest_find(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(rel_err(p.length, round_one(10, 4)) < 1e-12, "after adding a larger circle round the first");
     nb_forest_remove_circle(g, 0, &err);
     nb_forest_set_circle(g, 0, (nb_circle){0, 1, 3}, &err);
-    nb_forest_find(g, 0, (nb_vec2){-10, 1}, (nb_vec2){10, 1}, NB_FOREST_DEFERRED, ws, &p, &err);
+    tu_forest_find(g, 0, (nb_vec2){-10, 1}, (nb_vec2){10, 1}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(rel_err(p.length, round_one(10, 3)) < 1e-12 && nb_forest_circle_count(g) == 1,
        "after removing one and moving the other");
     ok(nb_forest_set_circle(g, 0, (nb_circle){0, 0, 0}, &err) == NB_ERR_ARG &&
@@ -445,26 +445,26 @@ static void test_known(void)
     for (int i = 0; i < 8; i++)
         ring[i] = (nb_circle){10 * cos(i * M_PI / 4), 10 * sin(i * M_PI / 4), 4.5};
     nb_forest_open_circles(ring, 8, NULL, NULL, &g, &err);
-    st = nb_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    st = tu_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_OK && p.status == NB_PATH_NONE && p.length == INFINITY,
        "a goal inside a closed ring: no path");
-    ok(err.code == NB_OK && p.nsegments == 0, "said by the status, not as an error");
-    st = nb_forest_find(g, 0, (nb_vec2){-1, 0}, (nb_vec2){1, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    ok(err.code == NB_OK && p.segment_len == 0, "said by the status, not as an error");
+    st = tu_forest_find(g, 0, (nb_vec2){-1, 0}, (nb_vec2){1, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_OK && p.length == 2, "inside the ring, a path");
     /* With touching stones (radius 10 sin(pi/8)) the ring is closed too:
      * a touching point is closed. */
     for (int i = 0; i < 8; i++)
         nb_forest_set_circle(g, (size_t)i, (nb_circle){ring[i].x, ring[i].y, 10 * sin(M_PI / 8)}, &err);
-    st = nb_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0.5, 0.3}, NB_FOREST_DEFERRED, ws, &p, &err);
+    st = tu_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0.5, 0.3}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_OK && p.status == NB_PATH_NONE, "a ring of touching stones is closed");
     /* Even from its centre, whose tangents to the stones pass exactly
      * through the points where they touch. */
-    st = nb_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
+    st = tu_forest_find(g, 0, (nb_vec2){-20, 0}, (nb_vec2){0, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_OK && p.status == NB_PATH_NONE, "no path squeezes through a touching point to the centre");
     /* Nor a straight line along the common tangent of two that touch. */
     nb_vec2 td = {cos(M_PI / 8), sin(M_PI / 8)};
     nb_vec2 touch = {10 * cos(M_PI / 8) * td.x, 10 * cos(M_PI / 8) * td.y};
-    st = nb_forest_find(g, 0, (nb_vec2){touch.x + 5 * td.x, touch.y + 5 * td.y}, (nb_vec2){touch.x - 3 * td.x, touch.y - 3 * td.y}, NB_FOREST_DEFERRED, ws, &p, &err);
+    st = tu_forest_find(g, 0, (nb_vec2){touch.x + 5 * td.x, touch.y + 5 * td.y}, (nb_vec2){touch.x - 3 * td.x, touch.y - 3 * td.y}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(st == NB_OK && p.status == NB_PATH_NONE, "nor a straight line through a touching point");
     nb_forest_close(g);
     nb_forest_ws_close(ws);
@@ -496,8 +496,8 @@ static void test_sections(void)
            gi.nodes == 2 * gi.transitions && gi.transitions <= gi.candidates && gi.arcs > 0,
        "graph info: %u nodes, %u of %u bitangents, %llu arcs", gi.nodes, gi.transitions,
        gi.candidates, (unsigned long long)gi.arcs);
-    long si = nb_bundle_find(b, NB_SEC_BITANGENT, NULL, (uint32_t[]){0}, 1);
-    const nb_section_info *in = si >= 0 ? nb_bundle_section(b, (size_t)si) : NULL;
+    long si = nbi_section_index(b, NB_SEC_BITANGENT, NULL, (uint32_t[]){0}, 1);
+    const nb_section_info *in = si >= 0 ? nb_bundle_section_get(b, (size_t)si) : NULL;
     ok(in && in->param[1] == gi.nodes && in->param[2] == gi.transitions &&
            in->param[3] == gi.candidates && in->param[4] == gi.arcs,
        "the section's parameters say the same (navbake info shows them)");
@@ -555,14 +555,14 @@ static void test_sections(void)
         nbb_builder_new(&bb, &err);
         nb_bundle *ob;
         nb_bundle_open(path, 0, NULL, &ob, &err);
-        long k = nb_bundle_find(ob, NB_SEC_BITANGENT, NULL, (uint32_t[]){0}, 1);
+        long k = nbi_section_index(ob, NB_SEC_BITANGENT, NULL, (uint32_t[]){0}, 1);
         const void *pl;
         size_t len;
         nb_bundle_payload(ob, (size_t)k, &pl, &len, &err);
         uint8_t *copy = malloc(len);
         memcpy(copy, pl, len);
         nbi_put32(copy + damage[d].at, damage[d].value);
-        nb_section_info info = *nb_bundle_section(ob, (size_t)k);
+        nb_section_info info = *nb_bundle_section_get(ob, (size_t)k);
         nbb_builder_load(bb, path, 0, &err);
         info.encoding = NB_ENC_RAW;
         nbb_builder_add(bb, &info, copy, len, 0, &err);
@@ -588,11 +588,11 @@ static void test_sections(void)
         int refused = 0, searched = 0;
         nb_bundle *ob;
         nb_bundle_open(path, 0, NULL, &ob, &err);
-        long k = nb_bundle_find(ob, NB_SEC_BITANGENT, NULL, (uint32_t[]){1}, 1);
+        long k = nbi_section_index(ob, NB_SEC_BITANGENT, NULL, (uint32_t[]){1}, 1);
         const void *pl;
         size_t len;
         nb_bundle_payload(ob, (size_t)k, &pl, &len, &err);
-        nb_section_info info = *nb_bundle_section(ob, (size_t)k);
+        nb_section_info info = *nb_bundle_section_get(ob, (size_t)k);
         uint8_t *copy = malloc(len);
         nb_forest_ws *ws;
         nb_forest_ws_open(NULL, &ws, &err);
@@ -612,7 +612,7 @@ static void test_sections(void)
                 nb_forest_open(db, &df, &err) == NB_OK) {
                 nb_forest_result p;
                 for (int q = 0; q < 4; q++)
-                    nb_forest_find(df, nb_forest_radius(df, 1), (nb_vec2){1 + 30 * q, 2}, (nb_vec2){99 - 20 * q, 58}, 0, ws, &p, &err);
+                    tu_forest_find(df, nb_forest_radius_get(df, 1), (nb_vec2){1 + 30 * q, 2}, (nb_vec2){99 - 20 * q, 58}, 0, ws, &p, &err);
                 searched++;
             } else {
                 refused++;
@@ -635,10 +635,10 @@ static void test_sections(void)
     nb_forest_ws_open(nf, &ws, &err);
     nb_forest_result p;
     ok(nb_forest_radius_count(nf) == 0 &&
-           nb_forest_find(nf, 0.5, (nb_vec2){1, 1}, (nb_vec2){99, 59}, NB_FOREST_DEFERRED, ws, &p, &err) == NB_OK,
+           tu_forest_find(nf, 0.5, (nb_vec2){1, 1}, (nb_vec2){99, 59}, NB_FOREST_DEFERRED, ws, &p, &err) == NB_OK,
        "a forest baked without graphs is searched deferred (%g)", p.length);
     double deferred = p.length;
-    ok(nb_forest_find(nf, 0.5, (nb_vec2){1, 1}, (nb_vec2){99, 59}, 0, ws, &p, &err) == NB_OK &&
+    ok(tu_forest_find(nf, 0.5, (nb_vec2){1, 1}, (nb_vec2){99, 59}, 0, ws, &p, &err) == NB_OK &&
            p.length == deferred && p.circles_opened > 0,
        "and without the flag too: it has no graph to query");
     nb_forest_ws_close(ws);

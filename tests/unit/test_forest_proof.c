@@ -92,21 +92,21 @@ static void compare(tu_rng *r, const nb_circle *c, size_t n, const double *radii
         if (from && q == 0)
             s = *from; /* the hollow of a ring */
         nb_forest_result pb, pd;
-        nb_status sb = ft_outcome(nb_forest_find(f, nb_forest_radius(f, k), s, e, 0, ws, &pb, &err), &pb);
+        nb_status sb = ft_outcome(tu_forest_find(f, nb_forest_radius_get(f, k), s, e, 0, ws, &pb, &err), &pb);
         double lb = pb.length;
         size_t eb = pb.expanded;
         t->pruned += pb.pruned;
         int path_ok = sb != NB_OK || ft_path_ok(&pb, c, n, a, 0.02, 1e-7, NULL);
-        nb_forest_find(f, nb_forest_radius(f, k), s, e, NB_FOREST_NO_PRUNE, ws, &pb, &err);
+        tu_forest_find(f, nb_forest_radius_get(f, k), s, e, NB_FOREST_NO_PRUNE, ws, &pb, &err);
         double lnp = pb.length;
         /* The article's scheme as it stands gives the same lengths too. */
-        nb_forest_find(f, nb_forest_radius(f, k), s, e, NB_FOREST_PLAIN, ws, &pb, &err);
+        tu_forest_find(f, nb_forest_radius_get(f, k), s, e, NB_FOREST_PLAIN, ws, &pb, &err);
         if (sb == NB_OK && !same_length(lb, pb.length))
             t->plain_differs++;
-        nb_forest_find(g, a, s, e, (NB_FOREST_PLAIN | NB_FOREST_NO_PRUNE) | NB_FOREST_DEFERRED, ws, &pb, &err);
+        tu_forest_find(g, a, s, e, (NB_FOREST_PLAIN | NB_FOREST_NO_PRUNE) | NB_FOREST_DEFERRED, ws, &pb, &err);
         if (sb == NB_OK && !same_length(lb, pb.length))
             t->plain_differs++;
-        nb_status sd = ft_outcome(nb_forest_find(g, a, s, e, NB_FOREST_DEFERRED, ws, &pd, &err), &pd);
+        nb_status sd = ft_outcome(tu_forest_find(g, a, s, e, NB_FOREST_DEFERRED, ws, &pd, &err), &pd);
         double clear = INFINITY;
         path_ok &= sd != NB_OK || ft_path_ok(&pd, c, n, a, 0.02, 1e-7, &clear);
         t->queries++;
@@ -123,8 +123,8 @@ static void compare(tu_rng *r, const nb_circle *c, size_t n, const double *radii
             t->found++;
             t->expanded_baked += eb;
             t->expanded_deferred += pd.expanded;
-            if (pd.nsegments > t->most_segments)
-                t->most_segments = pd.nsegments;
+            if (pd.segment_len > t->most_segments)
+                t->most_segments = pd.segment_len;
             if (clear < t->worst_clear)
                 t->worst_clear = clear;
         } else {
@@ -211,7 +211,7 @@ static void test_baked_equals_deferred(nb_forest_ws *ws)
     size_t m = nb_forest_circle_count(g);
     nb_circle d[MAXC];
     for (size_t i = 0; i < m; i++)
-        d[i] = *nb_forest_circle(g, i);
+        d[i] = *nb_forest_circle_get(g, i);
     nb_bundle *b;
     nb_forest *baked;
     int same = 1, tried = 0;
@@ -222,9 +222,9 @@ static void test_baked_equals_deferred(nb_forest_ws *ws)
             if (!ft_free_point(&r, d, m, 0.5, 1e-3, -5, 45, &s) || !ft_free_point(&r, d, m, 0.5, 1e-3, -5, 45, &e))
                 continue;
             nb_forest_result p1, p2;
-            nb_status s1 = ft_outcome(nb_forest_find(g, 0.5, s, e, NB_FOREST_DEFERRED, ws, &p1, &err), &p1);
+            nb_status s1 = ft_outcome(tu_forest_find(g, 0.5, s, e, NB_FOREST_DEFERRED, ws, &p1, &err), &p1);
             double l1 = p1.length;
-            nb_status s2 = ft_outcome(nb_forest_find(baked, nb_forest_radius(baked, 0), s, e, 0, ws, &p2, &err), &p2);
+            nb_status s2 = ft_outcome(tu_forest_find(baked, nb_forest_radius_get(baked, 0), s, e, 0, ws, &p2, &err), &p2);
             same &= s1 == s2 && (s1 != NB_OK || same_length(l1, p2.length));
             tried++;
         }
@@ -409,7 +409,7 @@ static void test_bracket(nb_forest_ws *ws)
                 continue;
             nb_forest_result p;
             nb_err err;
-            if (ft_outcome(nb_forest_find(fo, nb_forest_radius(fo, 0), s, t, 0, ws, &p, &err), &p) != NB_OK)
+            if (ft_outcome(tu_forest_find(fo, nb_forest_radius_get(fo, 0), s, t, 0, ws, &p, &err), &p) != NB_OK)
                 continue;
             queries++;
             double gap_prev = INFINITY;

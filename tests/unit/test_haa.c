@@ -41,7 +41,7 @@ static void check_query(nb_haa **ws, size_t nws, const char *const *names, const
         nb_haa_result res;
         nb_err err;
         tl->queries++;
-        if (nb_haa_find(ws[k], &q, flags, &res, &err) != NB_OK) {
+        if (tu_haa_find(ws[k], &q, flags, &res, &err) != NB_OK) {
             if (tl->bad++ < 5)
                 diag("%s: query failed: %s", names[k], err.msg);
             continue;
@@ -199,8 +199,8 @@ static void test_completeness(tu_rng *r)
                     nb_cell s = standable_cell(r, &grid, a), t = standable_cell(r, &grid, a);
                     nb_aa_query q = {s, t, a->size, a->capability, NB_CORNER_STRICT, 0, NULL, NULL};
                     nb_haa_result r1, r2;
-                    nb_haa_find(ws[1], &q, 0, &r1, NULL);
-                    nb_haa_find(fresh, &q, 0, &r2, NULL);
+                    tu_haa_find(ws[1], &q, 0, &r1, NULL);
+                    tu_haa_find(fresh, &q, 0, &r2, NULL);
                     reuse_bad += r1.status != r2.status || r1.path_len != r2.path_len ||
                                  r1.length != r2.length || r1.expanded != r2.expanded ||
                                  (r1.path_len &&
@@ -265,55 +265,55 @@ static void test_edges(void)
     }
     nb_haa_result res;
     nb_aa_query q = {{0, 0}, {7, 5}, 1, 1u, NB_CORNER_STRICT, 0, NULL, NULL};
-    ok(nb_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_FOUND,
+    ok(tu_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_FOUND,
        "a path around the wall");
     is_int(res.searched, 1, "found by a search");
     ok(res.expanded_insert > 0 && res.expanded_search > 0, "with insertion and search effort");
     q.goal = (nb_cell){1, 1};
-    ok(nb_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
+    ok(tu_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
            fabs(res.length - sqrt(2.0)) < 1e-12,
        "start and goal in one cluster: one diagonal step");
     q.goal = q.start;
-    ok(nb_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
+    ok(tu_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
            res.path_len == 1 && res.length == 0,
        "start == goal: a path of one cell");
     q.goal = (nb_cell){5, 2};
-    ok(nb_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_GOAL_BLOCKED,
+    ok(tu_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_GOAL_BLOCKED,
        "a goal in the trees is blocked for {ground}");
     q.start = (nb_cell){3, 1};
-    ok(nb_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_START_BLOCKED,
+    ok(tu_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_START_BLOCKED,
        "a start on the wall is blocked");
     /* Size 2, {ground, trees}: the gap above the wall is one cell high. */
     nb_aa_query big = {{0, 2}, {6, 3}, 2, (1u << 0) | (1u << 3), NB_CORNER_STRICT, 0, NULL, NULL};
-    ok(nb_haa_find(ws, &big, 0, &res, &err) == NB_OK && res.status == NB_PATH_NONE &&
+    ok(tu_haa_find(ws, &big, 0, &res, &err) == NB_OK && res.status == NB_PATH_NONE &&
            res.searched == 0,
        "no path for the big agent, known from the components without a search");
     big.goal = (nb_cell){1, 3};
-    ok(nb_haa_find(ws, &big, NB_HAA_SMOOTH, &res, &err) == NB_OK &&
+    ok(tu_haa_find(ws, &big, NB_HAA_SMOOTH, &res, &err) == NB_OK &&
            res.status == NB_PATH_FOUND && res.path_len == 2 && fabs(res.length - sqrt(2.0)) < 1e-12,
        "smoothing: the big agent goes straight down the open side");
 
     /* Errors. */
     q = (nb_aa_query){{0, 0}, {7, 5}, 1, 1u, NB_CORNER_STRICT, 0, NULL, NULL};
     q.start.x = 8;
-    is_int(nb_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "a start outside the map");
+    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "a start outside the map");
     like(err.msg, "start (8, 0) is outside the 8 x 6 map", "named");
     q.start.x = 0;
     q.goal.y = -1;
-    is_int(nb_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "a goal outside the map");
+    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "a goal outside the map");
     q.goal.y = 5;
     q.size = 0;
-    is_int(nb_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "size 0");
+    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "size 0");
     q.size = 3;
-    is_int(nb_haa_find(ws, &q, 0, &res, &err), NB_ERR_NOTFOUND, "a size the graph does not serve");
+    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_NOTFOUND, "a size the graph does not serve");
     like(err.msg, "does not serve size 3; it serves sizes 1, 2", "says which it serves");
     q.size = 1;
     q.capability = 1u << 1;
-    is_int(nb_haa_find(ws, &q, 0, &res, &err), NB_ERR_NOTFOUND, "a capability it does not serve");
+    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_NOTFOUND, "a capability it does not serve");
     like(err.msg, "does not serve capability {swamp}; it serves {ground}, {ground,trees}",
          "says which it serves");
     q.capability = 1u;
-    is_int(nb_haa_find(ws, &q, 0x80, &res, &err), NB_ERR_ARG, "unknown flags");
+    is_int(tu_haa_find(ws, &q, 0x80, &res, &err), NB_ERR_ARG, "unknown flags");
     nb_haa_graph d;
     nb_haa_describe(ws, &d);
     ok(d.cluster == 4 && strcmp(d.quality, "high") == 0 && d.nodes == g.nnodes &&
@@ -358,7 +358,7 @@ static void *run_job(void *arg)
     }
     for (int k = 0; k < TQ; k++) {
         nb_haa_result r;
-        if (nb_haa_find(ws, &j->q[k], k % 2 ? NB_HAA_STRAIGHTEN : 0, &r, NULL) != NB_OK)
+        if (tu_haa_find(ws, &j->q[k], k % 2 ? NB_HAA_STRAIGHTEN : 0, &r, NULL) != NB_OK)
             j->bad = 1;
         j->len[k] = r.length;
         j->hash[k] = path_hash(&r);

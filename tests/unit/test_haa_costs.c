@@ -77,7 +77,7 @@ static void one_query(nb_haa *ws, const nbb_grid *g, const nb_aa_query *q, enum 
     nb_err err;
     nb_haa_result r;
     t->queries++;
-    if (nb_haa_find(ws, q, 0, &r, &err) != NB_OK) {
+    if (tu_haa_find(ws, q, 0, &r, &err) != NB_OK) {
         if (t->bad++ < 4)
             diag("query failed: %s", err.msg);
         return;
@@ -264,7 +264,7 @@ static void test_edges(tu_rng *rng)
         nb_aa_query_agent(&q, &agents.agent[2 * (k % 6) + 1]);
         random_ends(rng, &g, &q);
         nb_haa_result r, s;
-        if (nb_haa_find(ws, &q, 0, &r, &err) != NB_OK) {
+        if (tu_haa_find(ws, &q, 0, &r, &err) != NB_OK) {
             same = 0;
             continue;
         }
@@ -274,7 +274,7 @@ static void test_edges(tu_rng *rng)
             memcpy(whole, r.path, len * sizeof *whole);
         uint64_t slice = 1 + tu_below(rng, 20);
         int done = 0;
-        st = nb_haa_begin(ws, &q, 0, &err);
+        st = tu_haa_begin(ws, &q, 0, &err);
         while (st == NB_OK && !done)
             st = nb_haa_step(ws, slice, &done, &err);
         if (st == NB_OK)
@@ -294,14 +294,14 @@ static void test_edges(tu_rng *rng)
         nb_aa_query_agent(&q, &agents.agent[2 * (k % 6)]);
         random_ends(rng, &g, &q);
         nb_haa_result r, s;
-        st = nb_haa_find(ws, &q, 0, &r, &err);
+        st = tu_haa_find(ws, &q, 0, &r, &err);
         size_t len = r.path_len;
         if (len) /* no path: r.path is NULL */
             memcpy(whole, r.path, len * sizeof *whole);
         uint64_t expanded = r.expanded;
         q.costs = ones;
         if (st == NB_OK)
-            st = nb_haa_find(ws, &q, 0, &s, &err);
+            st = tu_haa_find(ws, &q, 0, &s, &err);
         same &= st == NB_OK && s.status == r.status && s.path_len == len &&
                 s.expanded == expanded && s.cost == s.cell_length &&
                 (len == 0 || memcmp(s.path, whole, len * sizeof *whole) == 0);
@@ -317,7 +317,7 @@ static void test_edges(tu_rng *rng)
     q.costs = other;
     random_ends(rng, &g, &q);
     nb_haa_result r;
-    st = nb_haa_find(ws, &q, 0, &r, &err);
+    st = tu_haa_find(ws, &q, 0, &r, &err);
     ok(st == NB_ERR_NOTFOUND && strstr(err.msg, "no abstract graph costs for {") &&
            strstr(err.msg, "mkabstract bakes one"),
        "edges: costs of no profile: %s", err.msg);
@@ -433,7 +433,7 @@ static void test_scenarios(void)
                     nb_aa_result ar;
                     nb_haa_result hr;
                     if (nb_aa_find(aw, &q, &ar, &err) != NB_OK ||
-                        nb_haa_find(hw, &q, 0, &hr, &err) != NB_OK) {
+                        tu_haa_find(hw, &q, 0, &hr, &err) != NB_OK) {
                         if (bad++ < 3)
                             diag("line %u: %s", l->line, err.msg);
                         continue;

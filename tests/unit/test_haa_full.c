@@ -91,7 +91,7 @@ int main(void)
                         q.start = from, q.goal = to, q.size = s, q.capability = c;
                         nb_haa_result r;
                         queries++;
-                        if (nb_haa_find(ws[k], &q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK) {
+                        if (tu_haa_find(ws[k], &q, NB_HAA_STRAIGHTEN, &r, &err) != NB_OK) {
                             if (errors++ < 5)
                                 diag("%s: %s", rel, err.msg);
                             continue;

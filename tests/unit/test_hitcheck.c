@@ -303,8 +303,8 @@ int main(void)
         ok(nbi_unit_sections(bd, "tank", &got, &h, &t, &err) == NB_OK && got.radius == 1.5 &&
                got.width == 1.4 && got.reverse_penalty == 3 && h.headings == 16 && t.radius == 1.5,
            "the tank and its tables are found by name");
-        ok(nb_unit_find(bd, "jeep", &got, &err) == NB_OK && got.capability == 3, "and the jeep");
-        ok(nb_unit_find(bd, "boat", &got, &err) == NB_ERR_NOTFOUND, "an absent unit is not found");
+        ok(tu_unit(bd, "jeep", &got, &err) == NB_OK && got.capability == 3, "and the jeep");
+        ok(tu_unit(bd, "boat", &got, &err) == NB_ERR_NOTFOUND, "an absent unit is not found");
         like(err.msg, "no unit 'boat' (the bundle has jeep, tank)", "naming the ones there");
         nb_bundle_close(bd);
     }

@@ -26,7 +26,7 @@ static size_t hc_index;
 static uint8_t *old_table(const nb_bundle *b, size_t *len, uint32_t *version)
 {
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-        const nb_section_info *in = nb_bundle_section(b, i);
+        const nb_section_info *in = nb_bundle_section_get(b, i);
         const void *data;
         nb_err err;
         if (in->type != NB_SEC_HITCHECK || nb_bundle_payload(b, i, &data, len, &err) != NB_OK)
@@ -235,7 +235,7 @@ static void deep(void)
     ok(nbi_hitcheck_view(p, len, 1, &h, &err) == NB_OK, "a cell marked, its count mended, reads");
     nbb_builder *w;
     const char *path = tu_path(tu_tmpdir(), "damaged.nbk");
-    nb_section_info in = *nb_bundle_section(b, hc_index);
+    nb_section_info in = *nb_bundle_section_get(b, hc_index);
     in.encoding = NB_ENC_RAW; /* compressed again by the writer */
     nb_status st = nbb_builder_new(&w, &err);
     if (st == NB_OK)
@@ -266,7 +266,7 @@ int main(void)
     nb_err err;
     nb_unit u;
     if (!ok(nb_bundle_open(fixture(), 0, NULL, &b, &err) == NB_OK &&
-                nb_unit_find(b, "v1car", &u, &err) == NB_OK,
+                tu_unit(b, "v1car", &u, &err) == NB_OK,
             "unit-v1.nbb opens and holds unit v1car")) {
         diag("%s", err.msg);
         return done_testing();

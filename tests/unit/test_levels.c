@@ -67,7 +67,7 @@ static void one_query(nb_haa *ws, const nbb_grid *g, const nb_aa_query *q, enum 
     nb_err err;
     nb_haa_result r;
     t->queries++;
-    if (nb_haa_find(ws, q, 0, &r, &err) != NB_OK) {
+    if (tu_haa_find(ws, q, 0, &r, &err) != NB_OK) {
         if (t->bad++ < 4)
             diag("query failed: %s", err.msg);
         return;
@@ -453,7 +453,7 @@ static void test_landmarks(tu_rng *rng)
                 nb_haa_result r[3];
                 for (int i = 0; i < 3; i++) {
                     ws[i % 2]->every_arc = i == 2;
-                    if (nb_haa_find(ws[i % 2], &q, 0, &r[i], &err) != NB_OK)
+                    if (tu_haa_find(ws[i % 2], &q, 0, &r[i], &err) != NB_OK)
                         r[i].status = NB_PATH_NONE, r[i].level = 0, r[i].expanded_search = 0;
                 }
                 ws[0]->every_arc = 0;
@@ -552,7 +552,7 @@ static void test_edges(tu_rng *rng)
      * as units on them). */
     const void *graph;
     size_t glen;
-    long gi = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    long gi = nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
     nb_bundle_payload(b, (size_t)gi, &graph, &glen, &err);
     uint8_t *p[4] = {NULL, NULL, NULL, NULL};
     size_t n[4] = {0, 0, 0, 0};
@@ -576,14 +576,14 @@ static void test_edges(tu_rng *rng)
         standable_end(rng, &g, &q, &q.start, 0, 20);
         standable_end(rng, &g, &q, &q.goal, 100, 120);
         nb_haa_result r;
-        if (nb_haa_find(ws, &q, 0, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
+        if (tu_haa_find(ws, &q, 0, &r, &err) != NB_OK || r.status != NB_PATH_FOUND)
             continue;
         size_t len = r.path_len;
         memcpy(whole, r.path, len * sizeof *whole);
         above += r.level >= 2;
         unsigned budget = 1 + (unsigned)tu_below(rng, 12);
         int done = 0;
-        st = nb_haa_begin(ws, &q, 0, &err);
+        st = tu_haa_begin(ws, &q, 0, &err);
         while (st == NB_OK && !done)
             st = nb_haa_step(ws, budget, &done, &err);
         if (st == NB_OK)
@@ -607,7 +607,7 @@ static void test_edges(tu_rng *rng)
     standable_end(rng, &g, &q, &q.start, 0, 20);
     standable_end(rng, &g, &q, &q.goal, 100, 120);
     nb_haa_result r;
-    st = nb_haa_find(ws, &q, 0, &r, &err);
+    st = tu_haa_find(ws, &q, 0, &r, &err);
     ok(st == NB_OK && r.level <= 1, "edges: nb_haa_set_levels(1) searches level 1 (level %u)",
        r.level);
     /* Under an overlay whose repair holds clusters the graph's own level serves (the levels
@@ -632,7 +632,7 @@ static void test_edges(tu_rng *rng)
             standable_end(rng, &e, &q, &q.start, 0, 20);
             standable_end(rng, &e, &q, &q.goal, 100, 120);
             one_query(ws, &e, &q, BRUTE_STRICT, &t);
-            if (nb_haa_find(ws, &q, 0, &r, &err) == NB_OK)
+            if (tu_haa_find(ws, &q, 0, &r, &err) == NB_OK)
                 level1 &= r.level <= 1;
         }
         ok(t.bad == 0 && level1,

@@ -207,7 +207,7 @@ typedef struct level {
     nb_bundle *b;
     nb_model *m;
     nb_perimeter *p;
-    nb_motion_ws *ws;
+    nb_motion *ws;
     world wd;
 } level;
 
@@ -255,13 +255,13 @@ static int make_level_layers(const char *model, const nbb_grid *grid, const char
         st = nb_model_open(lv->b, model, &lv->m, &err);
     if (st == NB_OK)
         st = nb_perimeter_open(lv->b, lv->m, &lv->p, &err);
-    const nb_agent *a = st == NB_OK ? nb_agent_find(lv->b, agent) : NULL;
+    const nb_agent *a = st == NB_OK ? tu_agent(lv->b, agent) : NULL;
     if (st == NB_OK && !a)
         st = nbi_fail(&err, NB_ERR_NOTFOUND, "no agent %s", agent);
     if (st == NB_OK)
-        st = nb_motion_ws_open(lv->b, lv->m, lv->p, a->capability, a->size, sector, &lv->ws, &err);
+        st = tu_motion_open(lv->b, lv->m, lv->p, a->capability, a->size, sector, &lv->ws, &err);
     if (st == NB_OK && layers > 1)
-        st = nb_motion_ws_haa(lv->ws, &err);
+        st = nb_motion_use_haa(lv->ws, &err);
     if (st != NB_OK) {
         diag("%s", err.msg);
         return 0;
@@ -291,7 +291,7 @@ static int make_level(const char *model, const nbb_grid *grid, const char *agent
 
 static void free_level(level *lv)
 {
-    nb_motion_ws_close(lv->ws);
+    nb_motion_close(lv->ws);
     nb_perimeter_close(lv->p);
     nb_model_close(lv->m);
     nb_bundle_close(lv->b);
@@ -371,7 +371,7 @@ static void optimal(const char *model, uint64_t seed)
                      nb_motion_heuristic_name(hs[k]), q.start.x, q.start.y, q.start.heading, q.goal.x,
                      q.goal.y, q.goal.heading, (res.status == NB_PATH_FOUND) ? "costs" : "not found", res.cost, best);
             size_t n;
-            const nb_motion_state *p = nb_motion_path(lv.ws, &n);
+            const nb_motion_state *p = (n = res.path_len, res.path);
             legal[k] += !(res.status == NB_PATH_FOUND) || path_legal(&lv.wd, lv.m, p, n, res.cost, model);
         }
     }
@@ -400,13 +400,13 @@ static void optimal(const char *model, uint64_t seed)
         nb_motion_find(lv.ws, &q, &res, NULL);
         within += (res.status == NB_PATH_FOUND) && res.cost <= 1.5 * best + 1e-6;
         size_t len;
-        const nb_motion_state *p = nb_motion_path(lv.ws, &len);
+        const nb_motion_state *p = (len = res.path_len, res.path);
         q.heuristic = NB_MH_EXTENDED_GRID;
         q.weight = 1.2;
         legal_w += (res.status == NB_PATH_FOUND) && path_legal(&lv.wd, lv.m, p, len, res.cost, model);
         q.truncate = 2;
         nb_motion_find(lv.ws, &q, &tr, NULL);
-        p = nb_motion_path(lv.ws, &len);
+        p = (len = tr.path_len, tr.path);
         trunc_ok += (tr.status == NB_PATH_FOUND) && labs((long)tr.end.x - q.goal.x) <= 2 && labs((long)tr.end.y - q.goal.y) <= 2 &&
                     path_legal(&lv.wd, lv.m, p, len, tr.cost, model);
     }
@@ -517,7 +517,7 @@ static void sized(void)
         double best = dijkstra(&lv.wd, lv.m, &q.start, &q.goal);
         nb_motion_find(lv.ws, &q, &res, NULL);
         size_t len;
-        const nb_motion_state *p = nb_motion_path(lv.ws, &len);
+        const nb_motion_state *p = (len = res.path_len, res.path);
         n++;
         found += (res.status == NB_PATH_FOUND);
         good += isfinite(best) ? (res.status == NB_PATH_FOUND) && fabs(res.cost - best) < 1e-6 &&
@@ -555,12 +555,12 @@ static void routes(const char *model)
         q.truncate = 3;
         q.max_expansions = 200000;
         q.waypoint_heading = i % 2;
-        if (nb_motion_find_route(lv.ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
+        if (nb_motion_route_find(lv.ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
             diag("%s", err.msg);
             continue;
         }
         size_t len;
-        const nb_motion_state *p = nb_motion_path(lv.ws, &len);
+        const nb_motion_state *p = (len = res.path_len, res.path);
         n++;
         found += (res.status == NB_PATH_FOUND);
         good += !(res.status == NB_PATH_FOUND) ||
@@ -598,11 +598,11 @@ static void haa_routes(const char *what, level *lv, tu_rng *r, int n, long wall,
         q.waypoint_heading = i % 2;
         q.abstraction = NB_ROUTE_HAA;
         double best = dijkstra(&lv->wd, lv->m, &q.start, &q.goal);
-        if (nb_motion_find_route(lv->ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
+        if (nb_motion_route_find(lv->ws, &q, 3, NULL, NULL, &res, &segs, &err) != NB_OK) {
             diag("%s: %s", what, err.msg);
             continue;
         }
-        const nb_motion_state *p = nb_motion_path(lv->ws, &len);
+        const nb_motion_state *p = (len = res.path_len, res.path);
         found += (res.status == NB_PATH_FOUND);
         none += !isfinite(best);
         multi += segs > 1;
@@ -687,32 +687,32 @@ static void haa_refused(void)
         nbb_grid_free(&grid);
         return;
     }
-    is_int(nb_motion_ws_haa(plain.ws, &err), NB_ERR_NOTFOUND,
+    is_int(nb_motion_use_haa(plain.ws, &err), NB_ERR_NOTFOUND,
            "routes over HAA* need an abstract graph in the bundle");
     like(err.msg, "no abstract graph; bake one with mkabstract", "and say so");
     nb_motion_query q;
     nb_motion_result res;
     random_query(&r, &plain, &q);
     q.abstraction = NB_ROUTE_HAA;
-    is_int(nb_motion_find_route(plain.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+    is_int(nb_motion_route_find(plain.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "a route over HAA* on a workspace not prepared is refused");
     like(err.msg, "needs the workspace prepared for it", "and named");
     q.abstraction = 7;
-    is_int(nb_motion_find_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+    is_int(nb_motion_route_find(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "an unknown abstraction is refused");
     q.abstraction = NB_ROUTE_SECTORS;
-    ok(nb_motion_find_route(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err) == NB_OK,
+    ok(nb_motion_route_find(haa.ws, &q, 3, NULL, NULL, &res, NULL, &err) == NB_OK,
        "one workspace routes over sectors and over HAA*");
-    nb_motion_ws *ws;
-    const nb_agent *a = nb_agent_find(haa.b, "movingai");
-    ok(nb_motion_ws_open(haa.b, haa.m, NULL, a->capability, 2, 0, &ws, &err) == NB_OK,
+    nb_motion *ws;
+    const nb_agent *a = tu_agent(haa.b, "movingai");
+    ok(tu_motion_open(haa.b, haa.m, NULL, a->capability, 2, 0, &ws, &err) == NB_OK,
        "a workspace for a size the agent set lacks");
-    is_int(nb_motion_ws_haa(ws, &err), NB_ERR_NOTFOUND, "the graph does not serve it");
+    is_int(nb_motion_use_haa(ws, &err), NB_ERR_NOTFOUND, "the graph does not serve it");
     like(err.msg, "does not serve size 2; it serves sizes 1", "and says which it serves");
-    nb_motion_ws_close(ws);
+    nb_motion_close(ws);
     is_str(nb_route_abstraction_name(NB_ROUTE_HAA), "haa", "the abstractions' names");
-    ok(nb_route_abstraction_parse("sectors") == NB_ROUTE_SECTORS &&
-           nb_route_abstraction_parse("hpa") == -1 && !nb_route_abstraction_name(2),
+    ok(tu_abstraction("sectors") == NB_ROUTE_SECTORS &&
+           tu_abstraction("hpa") == -1 && !nb_route_abstraction_name(2),
        "parse and name agree");
     free_level(&plain);
     free_level(&haa);
@@ -775,7 +775,7 @@ static void layered(void)
         nbb_grid_free(&grid);
         return;
     }
-    ok(nb_clearance_cap(lay.b, nb_agent_find(lay.b, "movingai")->capability) >= 1,
+    ok(nb_clearance_cap(lay.b, tu_agent(lay.b, "movingai")->capability) >= 1,
        "the bundle has a clearance layer for the agent's capability");
     int same = 0, n = 0;
     for (int i = 0; i < 6; i++) {
@@ -851,18 +851,18 @@ static void bad_queries(void)
     q.max_expansions = 3;
     ok(nb_motion_find(lv.ws, &q, &res, &err) == NB_OK && !(res.status == NB_PATH_FOUND) && (res.status == NB_PATH_LIMIT) && res.expanded == 3,
        "the expansion limit stops a search, said so");
-    nb_motion_ws *ws2;
-    is_int(nb_motion_ws_open(lv.b, lv.m, NULL, 1, 1, 0, &ws2, &err), NB_OK, "a workspace without a table");
+    nb_motion *ws2;
+    is_int(tu_motion_open(lv.b, lv.m, NULL, 1, 1, 0, &ws2, &err), NB_OK, "a workspace without a table");
     q.heuristic = NB_MH_PERIMETER;
     q.max_expansions = 0;
     is_int(nb_motion_find(ws2, &q, &res, &err), NB_ERR_NOTFOUND, "the perimeter heuristic needs a table");
     like(err.msg, "needs the perimeter table of model humanoid", "and says so");
-    is_int(nb_motion_find_route(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_NOTFOUND,
+    is_int(nb_motion_route_find(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_NOTFOUND,
            "so does a route with it");
     q.heuristic = NB_MH_OCTILE;
-    is_int(nb_motion_find_route(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
+    is_int(nb_motion_route_find(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "a route needs a workspace with sectors");
-    nb_motion_ws_close(ws2);
+    nb_motion_close(ws2);
     free_level(&lv);
     nbb_grid_free(&grid);
 }
@@ -881,7 +881,7 @@ static void slices(const char *model, uint64_t seed)
     nb_err err;
     nb_motion_result res, want;
     int done;
-    is_int(nb_motion_advance(lv.ws, 10, &done, &err), NB_ERR_ARG,
+    is_int(nb_motion_step(lv.ws, 10, &done, &err), NB_ERR_ARG,
            "advance with no search begun: NB_ERR_ARG");
     is_int(nb_motion_finish(lv.ws, &res, &err), NB_ERR_ARG, "finish with no search begun: NB_ERR_ARG");
     int sliced_bad = 0, limit_bad = 0, early_bad = 0, limits = 0, found = 0;
@@ -896,7 +896,7 @@ static void slices(const char *model, uint64_t seed)
             continue;
         }
         size_t wlen;
-        const nb_motion_state *wp = nb_motion_path(lv.ws, &wlen);
+        const nb_motion_state *wp = (wlen = want.path_len, want.path);
         path = realloc(path, (wlen ? wlen : 1) * sizeof *path);
         memcpy(path, wp, wlen * sizeof *path);
         found += want.status == NB_PATH_FOUND;
@@ -905,10 +905,10 @@ static void slices(const char *model, uint64_t seed)
             nb_status st = nb_motion_begin(lv.ws, &q, &err);
             done = 0;
             while (st == NB_OK && !done)
-                st = nb_motion_advance(lv.ws, steps[i], &done, &err);
+                st = nb_motion_step(lv.ws, steps[i], &done, &err);
             st = st == NB_OK ? nb_motion_finish(lv.ws, &res, &err) : st;
             size_t n;
-            const nb_motion_state *p = nb_motion_path(lv.ws, &n);
+            const nb_motion_state *p = (n = res.path_len, res.path);
             if (st != NB_OK || res.status != want.status || res.expanded != want.expanded ||
                 res.generated != want.generated || res.cost != want.cost || n != wlen ||
                 memcmp(p, path, n * sizeof *p) != 0)
@@ -921,16 +921,16 @@ static void slices(const char *model, uint64_t seed)
         size_t n = 0;
         const nb_motion_state *p = NULL;
         if (nb_motion_find(lv.ws, &q, &res, &err) != NB_OK || res.status != NB_PATH_LIMIT ||
-            res.expanded != q.max_expansions || res.length == 0 ||
-            !(p = nb_motion_path(lv.ws, &n)) || n != res.length || p[0].x != q.start.x ||
+            res.expanded != q.max_expansions || res.path_len == 0 ||
+            !(p = (n = res.path_len, res.path)) || n != res.path_len || p[0].x != q.start.x ||
             p[0].y != q.start.y || !path_legal(&lv.wd, lv.m, p, n, res.cost, "a budget's path"))
             limit_bad++;
         q.max_expansions = 0;
         if (nb_motion_begin(lv.ws, &q, &err) != NB_OK ||
-            nb_motion_advance(lv.ws, want.expanded / 3, &done, &err) != NB_OK || done ||
+            nb_motion_step(lv.ws, want.expanded / 3, &done, &err) != NB_OK || done ||
             nb_motion_finish(lv.ws, &res, &err) != NB_OK || res.status != NB_PATH_LIMIT ||
-            res.expanded != want.expanded / 3 || !(p = nb_motion_path(lv.ws, &n)) ||
-            n != res.length || p[0].x != q.start.x || p[0].y != q.start.y ||
+            res.expanded != want.expanded / 3 || !(p = (n = res.path_len, res.path)) ||
+            n != res.path_len || p[0].x != q.start.x || p[0].y != q.start.y ||
             !path_legal(&lv.wd, lv.m, p, n, res.cost, "an early finish"))
             early_bad++;
     }
@@ -987,22 +987,22 @@ static void *h_realloc(void *o, void *ptr, size_t n)
 
 /* A motion workspace with a counting allocator on the bundle at path
  * (make_level's), and the bytes it holds after opening it. */
-static nb_motion_ws *counted_ws(const char *path, const char *model, held *h, nb_allocator *al,
+static nb_motion *counted_ws(const char *path, const char *model, held *h, nb_allocator *al,
                                 nb_bundle **b, nb_model **m, nb_perimeter **p, size_t *base)
 {
     nb_err err;
     *al = (nb_allocator){h_alloc, h_realloc, h_free, h};
     *m = NULL;
     *p = NULL;
-    nb_motion_ws *ws = NULL;
+    nb_motion *ws = NULL;
     const nb_agent *a;
     if (nb_bundle_open(path, 0, al, b, &err) != NB_OK || nb_model_open(*b, model, m, &err) != NB_OK ||
-        nb_perimeter_open(*b, *m, p, &err) != NB_OK || !(a = nb_agent_find(*b, "movingai"))) {
+        nb_perimeter_open(*b, *m, p, &err) != NB_OK || !(a = tu_agent(*b, "movingai"))) {
         diag("%s", err.msg);
         return NULL;
     }
     *base = h->live;
-    if (nb_motion_ws_open(*b, *m, *p, a->capability, a->size, 0, &ws, &err) != NB_OK)
+    if (tu_motion_open(*b, *m, *p, a->capability, a->size, 0, &ws, &err) != NB_OK)
         diag("%s", err.msg);
     return ws;
 }
@@ -1029,7 +1029,7 @@ static void big_map(const char *model, uint64_t seed)
     nb_bundle *b[2] = {NULL, NULL};
     nb_model *m[2];
     nb_perimeter *p[2];
-    nb_motion_ws *ws[2] = {NULL, NULL};
+    nb_motion *ws[2] = {NULL, NULL};
     size_t base[2] = {0, 0};
     int made = 0;
     for (int k = 1; k >= 0; k--) {
@@ -1068,7 +1068,7 @@ static void big_map(const char *model, uint64_t seed)
        "alone (per-cell arrays: about %zu)", model, n, held_big, held_small,
        (size_t)30 * big.width * big.height);
     for (int k = 0; k < 2; k++) {
-        nb_motion_ws_close(ws[k]);
+        nb_motion_close(ws[k]);
         if (b[k]) {
             nb_perimeter_close(p[k]);
             nb_model_close(m[k]);

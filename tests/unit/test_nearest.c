@@ -1,4 +1,4 @@
-/* test_nearest.c: nb_nearest_standable against brute force (brute_place.c:
+/* test_nearest.c: nb_nearest_find against brute force (brute_place.c:
  * every cell read, octile distances compared exactly), on random levels of
  * several terrains for three capabilities and sizes 1 to 3, 10^4 random
  * queries per level (NB_PLACE_QUERIES), with and without a cell to be
@@ -61,18 +61,18 @@ static void check_level(pu_level *L, tu_rng *r)
             nq_.radius = tu_below(r, 129) / 2.0;
         if (tu_below(r, 2)) {
             nq_.reachable = 1;
-            nq_.from = tu_below(r, 4) ? standable_cell(r, g, P) : random_cell(r, g);
+            nq_.start = tu_below(r, 4) ? standable_cell(r, g, P) : random_cell(r, g);
         }
         nb_nearest_result res;
         nb_err err;
-        if (nb_nearest_standable(P->place, &nq_, &res, &err) != NB_OK) {
+        if (tu_nearest(P->place, &nq_, &res, &err) != NB_OK) {
             if (errors++ < 3)
                 diag("%s: %s", L->name, err.msg);
             continue;
         }
         long bx = -1, by = -1, wx = -1, wy = -1;
         nb_path_status want, weak;
-        size_t fi = (size_t)nq_.from.y * g->width + (size_t)nq_.from.x;
+        size_t fi = (size_t)nq_.start.y * g->width + (size_t)nq_.start.x;
         if (nq_.reachable && !P->stand[fi])
             want = weak = NB_PATH_START_BLOCKED;
         else {
@@ -97,7 +97,7 @@ static void check_level(pu_level *L, tu_rng *r)
             diag("%s: cap %u size %u: point (%d, %d) radius %g%s (%d, %d): got %s (%d, %d) %.6f, "
                  "brute force %s (%ld, %ld) %.6f",
                  L->name, P->cap, P->size, nq_.point.x, nq_.point.y, nq_.radius,
-                 nq_.reachable ? " reachable from" : "", nq_.from.x, nq_.from.y,
+                 nq_.reachable ? " reachable from" : "", nq_.start.x, nq_.start.y,
                  nb_path_status_str(res.status), res.cell.x, res.cell.y, res.distance,
                  nb_path_status_str(want), bx, by, d);
         /* The rings read: the square of the answer's distance, or of the
@@ -147,50 +147,50 @@ static void check_cases(void)
     nb_nearest_query_init(&q);
     ok(q.radius == NB_NEAREST_RADIUS && !q.reachable, "init: the default radius, any cell");
     q.point = (nb_cell){3, 2};
-    ok(nb_nearest_standable(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
            res.distance == 0 && res.examined == 1,
        "the point itself, one cell read");
     q.point = (nb_cell){0, 0};
-    ok(nb_nearest_standable(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
            res.cell.x == 3 && res.cell.y == 2 && fabs(res.distance - (1 + 2 * M_SQRT2)) < 1e-12,
        "the one dry cell from a corner: 1 + 2 sqrt 2");
     q.radius = 3.8;
-    ok(nb_nearest_standable(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_LIMIT &&
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_LIMIT &&
            res.cell.x == -1,
        "radius 3.8: none within it (LIMIT)");
     q.radius = INFINITY;
-    ok(nb_nearest_standable(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_NONE,
+    ok(tu_nearest(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_NONE,
        "a size-2 agent stands nowhere: NONE");
     q.radius = 6;
-    ok(nb_nearest_standable(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_NONE,
+    ok(tu_nearest(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_NONE,
        "... also with a radius that covers the map");
     q.radius = 5;
-    ok(nb_nearest_standable(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_LIMIT,
+    ok(tu_nearest(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_LIMIT,
        "... but LIMIT with one that does not");
     q.radius = 64;
     q.reachable = 1;
-    q.from = (nb_cell){1, 1};
-    ok(nb_nearest_standable(g1->place, &q, &res, &err) == NB_OK &&
+    q.start = (nb_cell){1, 1};
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_OK &&
            res.status == NB_PATH_START_BLOCKED,
        "reachable from water: START_BLOCKED");
-    q.from = (nb_cell){3, 2};
-    ok(nb_nearest_standable(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
+    q.start = (nb_cell){3, 2};
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_FOUND &&
            res.cell.x == 3,
        "reachable from the dry cell: itself");
-    q.from = (nb_cell){7, 2};
-    like(nb_nearest_standable(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",
+    q.start = (nb_cell){7, 2};
+    like(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",
          "from (7, 2)", "from off the map: NB_ERR_ARG naming it");
     q.reachable = 0;
     q.point = (nb_cell){-1, 0};
-    like(nb_nearest_standable(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",
+    like(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",
          "point (-1, 0) is outside the 7 x 5 map", "a point off the map: NB_ERR_ARG");
     q.point = (nb_cell){0, 0};
     q.radius = NAN;
-    ok(nb_nearest_standable(g1->place, &q, &res, &err) == NB_ERR_ARG, "radius NaN: NB_ERR_ARG");
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_ARG, "radius NaN: NB_ERR_ARG");
     q.radius = -1;
-    ok(nb_nearest_standable(g1->place, &q, &res, &err) == NB_ERR_ARG, "radius -1: NB_ERR_ARG");
-    ok(nb_nearest_standable(NULL, &q, &res, &err) == NB_ERR_ARG &&
-           nb_nearest_standable(g1->place, NULL, &res, NULL) == NB_ERR_ARG,
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_ARG, "radius -1: NB_ERR_ARG");
+    ok(tu_nearest(NULL, &q, &res, &err) == NB_ERR_ARG &&
+           tu_nearest(g1->place, NULL, &res, NULL) == NB_ERR_ARG,
        "NULL arguments: NB_ERR_ARG");
     pu_level_close(&L);
 }

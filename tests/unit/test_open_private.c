@@ -49,7 +49,7 @@ static digest answers(const nb_bundle *b)
     fold_long(&d, (long long)nb_bundle_file_size(b));
     fold_long(&d, nb_bundle_form_of(b));
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
-        const nb_section_info *s = nb_bundle_section(b, i);
+        const nb_section_info *s = nb_bundle_section_get(b, i);
         fold(&d, s, sizeof *s);
         const void *data;
         size_t len;
@@ -84,7 +84,7 @@ static digest answers(const nb_bundle *b)
         fold_long(&d, (long long)(ar.length * 1e6));
         fold(&d, ar.path, ar.path_len * sizeof *ar.path);
         nb_haa_result hr;
-        fold_long(&d, nb_haa_find(haa, &q, i % 2 ? NB_HAA_SMOOTH : 0, &hr, &err));
+        fold_long(&d, tu_haa_find(haa, &q, i % 2 ? NB_HAA_SMOOTH : 0, &hr, &err));
         fold_long(&d, hr.status);
         d.found += hr.status == NB_PATH_FOUND;
         fold_long(&d, (long long)(hr.length * 1e6));

@@ -211,7 +211,7 @@ static void compare(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_sg *sg, const
             unsigned flags = k % 3 == 0 ? NB_HAA_STRAIGHTEN | NB_HAA_SMOOTH
                                         : k % 3 == 1 ? NB_HAA_STRAIGHTEN : 0;
             nb_haa_result h;
-            if (nb_haa_find(haa, &q, flags, &h, &err) != NB_OK ||
+            if (tu_haa_find(haa, &q, flags, &h, &err) != NB_OK ||
                 (h.status == NB_PATH_FOUND) != (want.status == NB_PATH_FOUND) ||
                 (want.status != NB_PATH_FOUND && want.status != NB_PATH_NONE &&
                  h.status != want.status)) {
@@ -242,7 +242,7 @@ static void compare(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_sg *sg, const
                 nb_cell *keep = malloc(n * sizeof *keep);
                 memcpy(keep, h.path, n * sizeof *keep);
                 int done = 0;
-                nb_status st = nb_haa_begin(haa, &q, flags, &err);
+                nb_status st = tu_haa_begin(haa, &q, flags, &err);
                 while (st == NB_OK && !done)
                     st = nb_haa_step(haa, 1 + (uint64_t)(k % 7), &done, &err);
                 if (st == NB_OK)
@@ -259,7 +259,7 @@ static void compare(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_sg *sg, const
             lq.max_expansions = 1 + (uint64_t)(k * 37 % 400);
             nb_aa_result la;
             nb_haa_result lh;
-            if (nb_aa_find(aa, &lq, &la, &err) == NB_OK && nb_haa_find(haa, &lq, 0, &lh, &err) == NB_OK) {
+            if (nb_aa_find(aa, &lq, &la, &err) == NB_OK && tu_haa_find(haa, &lq, 0, &lh, &err) == NB_OK) {
                 const nb_cell *pp[2] = {la.path, lh.path};
                 size_t pn[2] = {la.status == NB_PATH_LIMIT ? la.path_len : 0,
                                 lh.status == NB_PATH_LIMIT ? lh.path_len : 0};
@@ -360,7 +360,7 @@ static void check_level(const char *name, const nbb_grid *grid, const nbi_agents
     nb_err err;
     model m = {grid->width, grid->height, calloc((size_t)grid->width * grid->height, 1), NULL, 0};
     if (!ok(nb_overlay_open(b, &m.ov, &err) == NB_OK && nb_aa_open(b, &aa, &err) == NB_OK &&
-                nb_haa_open(b, &haa, &err) == NB_OK && nb_sg_open(b, 0, &sg, &err) == NB_OK,
+                nb_haa_open(b, &haa, &err) == NB_OK && tu_sg_open(b, 0, &sg, &err) == NB_OK,
             "%s: an overlay and workspaces", name)) {
         diag("%s", err.msg);
         goto out;
@@ -765,7 +765,7 @@ static void errors(void)
     nb_sg *sg = NULL;
     nb_aa_open(b, &aa, NULL);
     nb_haa_open(b, &haa, NULL);
-    nb_sg_open(b, 0, &sg, NULL);
+    tu_sg_open(b, 0, &sg, NULL);
     nb_aa_query q;
     nb_aa_query_init(&q);
     q.capability = 1u;
@@ -775,7 +775,7 @@ static void errors(void)
     nb_sg_result sr;
     ok(nb_aa_find(aa, &q, &ar, &err) == NB_ERR_ARG && strstr(err.msg, "another bundle"),
        "AA* with another bundle's overlay: NB_ERR_ARG (%s)", err.msg);
-    ok(nb_haa_find(haa, &q, 0, &hr, &err) == NB_ERR_ARG && strstr(err.msg, "another bundle"),
+    ok(tu_haa_find(haa, &q, 0, &hr, &err) == NB_ERR_ARG && strstr(err.msg, "another bundle"),
        "HAA* with another bundle's overlay: NB_ERR_ARG (%s)", err.msg);
     nb_sg_query sq;
     nb_sg_query_init(&sq);

@@ -64,16 +64,16 @@ static void test_open(const char *path)
     nb_err err;
     if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK)
         return;
-    ok(nb_place_open(b, 3, 1, NULL, &err) == NB_ERR_ARG, "out NULL: NB_ERR_ARG");
-    ok(nb_place_open(NULL, 3, 1, &p, &err) == NB_ERR_ARG && p == NULL,
+    ok(tu_place_open(b, 3, 1, NULL, &err) == NB_ERR_ARG, "out NULL: NB_ERR_ARG");
+    ok(tu_place_open(NULL, 3, 1, &p, &err) == NB_ERR_ARG && p == NULL,
        "bundle NULL: NB_ERR_ARG, *out NULL");
     p = (nb_place *)&p;
-    like(nb_place_open(b, 1, 1, &p, &err) == NB_ERR_NOTFOUND && !p ? err.msg : "",
+    like(tu_place_open(b, 1, 1, &p, &err) == NB_ERR_NOTFOUND && !p ? err.msg : "",
          "no clearance layer for capability {ground}", "a capability without a layer: NOTFOUND");
-    ok(nb_place_open(b, 3, 0, &p, &err) == NB_ERR_ARG && !p, "size 0: NB_ERR_ARG");
-    like(nb_place_open(b, 3, 3, &p, &err) == NB_ERR_LIMIT && !p ? err.msg : "",
+    ok(tu_place_open(b, 3, 0, &p, &err) == NB_ERR_ARG && !p, "size 0: NB_ERR_ARG");
+    like(tu_place_open(b, 3, 3, &p, &err) == NB_ERR_LIMIT && !p ? err.msg : "",
          "agent size 3, expected 1 to 2", "a size beyond the cap: NB_ERR_LIMIT");
-    ok(nb_place_open(b, 3, 2, &p, &err) == NB_OK && p && err.code == NB_OK && !err.msg[0],
+    ok(tu_place_open(b, 3, 2, &p, &err) == NB_OK && p && err.code == NB_OK && !err.msg[0],
        "size 2: a place, the error cleared");
     nb_place_close(p);
     nb_place_close(NULL);
@@ -89,23 +89,23 @@ static void answers(const char *path, nb_status want_reach, nb_status want_from,
     nb_place *p;
     nb_err err;
     if (nb_bundle_open(path, 0, NULL, &b, &err) != NB_OK ||
-        !ok(nb_place_open(b, 3, 1, &p, &err) == NB_OK, "%s: the place opens", what)) {
+        !ok(tu_place_open(b, 3, 1, &p, &err) == NB_OK, "%s: the place opens", what)) {
         nb_bundle_close(b);
         return;
     }
     nb_nearest_query q;
     nb_nearest_result nr;
     nb_nearest_query_init(&q);
-    nb_status plain = nb_nearest_standable(p, &q, &nr, &err);
+    nb_status plain = tu_nearest(p, &q, &nr, &err);
     q.reachable = 1;
-    nb_status reach = nb_nearest_standable(p, &q, &nr, &err);
+    nb_status reach = tu_nearest(p, &q, &nr, &err);
     nb_line_result lr;
-    nb_status line = nb_walk_line(p, (nb_vec2){0, 0}, (nb_vec2){3, 3}, &lr, &err);
+    nb_status line = tu_walk_line(p, (nb_vec2){0, 0}, (nb_vec2){3, 3}, &lr, &err);
     nb_random_result rr;
     uint64_t s = 1;
     nb_cell c = {0, 0};
-    nb_status from = nb_random_standable(p, &c, &s, &rr, &err);
-    nb_status any = nb_random_standable(p, NULL, &s, &rr, &err);
+    nb_status from = tu_random(p, &c, &s, &rr, &err);
+    nb_status any = tu_random(p, NULL, &s, &rr, &err);
     ok(plain == NB_OK && line == NB_OK && reach == want_reach && from == want_from &&
            any == want_any,
        "%s: nearest %s, within reach %s, lines %s, random from a cell %s, anywhere %s", what,
@@ -239,7 +239,7 @@ static void crafted(const char *path, const char *name, change_fn change, nb_sta
     nb_err err, verr;
     nb_status st = NB_ERR_IO, vst = NB_ERR_IO;
     if (good && nb_bundle_open(out, 0, NULL, &b, &err) == NB_OK) {
-        st = nb_place_open(b, in.param[0], in.param[1], &pl, &err);
+        st = tu_place_open(b, in.param[0], in.param[1], &pl, &err);
         vst = nb_bundle_verify(b, &verr);
     }
     ok(st == want && !pl && strstr(err.msg, msg) && strstr(err.msg, "runs"),
@@ -283,7 +283,7 @@ static void test_deep(const char *path)
     char want[64];
     snprintf(want, sizeof want, "run %u (component ", j);
     if (tu_section_put(path, out, &in, p, len) && nb_bundle_open(out, 0, NULL, &b, &err) == NB_OK) {
-        ok(nb_place_open(b, in.param[0], in.param[1], &pl, &err) == NB_OK &&
+        ok(tu_place_open(b, in.param[0], in.param[1], &pl, &err) == NB_OK &&
                nb_bundle_verify(b, &err) == NB_OK,
            "runs %u and %u swapped: the place opens and nb_bundle_verify accepts it", j, j + 1);
         like(nbb_verify_deep(b, NULL, NULL, &err) == NB_ERR_FORMAT ? err.msg : "", want,

@@ -15,18 +15,18 @@ static nb_planner_query query(const nb_pose *s, long gx, long gy, nb_plan_method
     nb_planner_query q;
     nb_planner_query_init(&q);
     q.start = *s;
-    q.goal_x = gx;
-    q.goal_y = gy;
+    q.goal.x = gx;
+    q.goal.y = gy;
     q.method = method;
     return q;
 }
 
 static int same_path(const nb_planner_result *a, const nb_planner_result *b)
 {
-    if (a->status != b->status || a->nsegments != b->nsegments || a->nwaypoints != b->nwaypoints ||
+    if (a->status != b->status || a->segment_len != b->segment_len || a->waypoint_len != b->waypoint_len ||
         a->cost != b->cost || a->expanded != b->expanded || a->fallback != b->fallback)
         return 0;
-    for (size_t i = 0; i < a->nwaypoints; i++)
+    for (size_t i = 0; i < a->waypoint_len; i++)
         if (a->waypoints[i].x != b->waypoints[i].x || a->waypoints[i].y != b->waypoints[i].y ||
             a->waypoints[i].heading != b->waypoints[i].heading)
             return 0;
@@ -42,7 +42,7 @@ struct kept {
 static void keep(struct kept *k, const nb_planner_result *r)
 {
     k->r = *r;
-    size_t n = r->nwaypoints < 4096 ? r->nwaypoints : 4096;
+    size_t n = r->waypoint_len < 4096 ? r->waypoint_len : 4096;
     if (n)
         memcpy(k->wp, r->waypoints, n * sizeof *k->wp);
     k->r.waypoints = k->wp;
@@ -175,7 +175,7 @@ static void budgets(tu_rng *rng)
             diag("partial: %s", why);
         /* The best partial path ends at the expanded node nearest the goal
          * by the heuristic: no farther than the start by the grid's bound. */
-        nb_pose end = r.nwaypoints ? r.waypoints[r.nwaypoints - 1] : s;
+        nb_pose end = r.waypoint_len ? r.waypoints[r.waypoint_len - 1] : s;
         if (hypot(end.x - gx - 0.5, end.y - gy - 0.5) <= hypot(s.x - gx - 0.5, s.y - gy - 0.5) + 1e-9)
             toward++;
         /* The budget's edge, find's own count the answer: exactly the
@@ -268,12 +268,12 @@ static void windows(void)
        "out of the room through its door");
     q.start.x = 5.5;
     q.start.y = 5.5;
-    q.goal_x = 5;
+    q.goal.x = 5;
     nb_status st = nb_planner_find(p, &q, &r, &err);
     ok(st == NB_OK && r.status == NB_PATH_FOUND,
        "from the room's west end to the cell below, the long way round (%.1f cells)", r.length);
     double far = 0;
-    for (size_t i = 0; i < r.nsegments; i++)
+    for (size_t i = 0; i < r.segment_len; i++)
         far = fmax(far, r.segments[i].x);
     q.window = 12;
     ok(nb_planner_find(p, &q, &r, &err) == NB_OK && r.status == NB_PATH_NONE,
@@ -309,7 +309,7 @@ static void big_map(void)
                 nb_planner_open(b, "j", &p, &err) == NB_OK,
             "a 2048 x 2048 level"))
         return;
-    size_t made = nb_planner_memory(p);
+    size_t made = nb_planner_bytes(p);
     ok(made < 1024 * 1024, "a planner on it holds %zu bytes before its first query", made);
     nb_pose s = {960.5, 1000.5, 0};
     nb_planner_query q = query(&s, 1040, 1000, NB_PLAN_DIRECTIONAL);
@@ -320,7 +320,7 @@ static void big_map(void)
            um_path_free(b, &u, &r, &s, 1040, 1000, why, sizeof why),
        "around a wall 200 cells long: a free path of %.1f cells (%llu nodes expanded)", r.length,
        (unsigned long long)r.expanded);
-    size_t after = nb_planner_memory(p);
+    size_t after = nb_planner_bytes(p);
     ok(after < 16 * 1024 * 1024, "  the planner then holds %zu bytes (%.2f a cell of the map)", after,
        (double)after / (2048.0 * 2048.0));
     nb_planner_close(p);
@@ -361,9 +361,9 @@ static void every_stop(tu_rng *rng)
                 st = nb_planner_finish(p, &r, &err);
             stops++;
             int fine = st == NB_OK && (fin || r.status == NB_PATH_LIMIT) &&
-                       (r.nwaypoints == 0 ||
+                       (r.waypoint_len == 0 ||
                         (r.waypoints[0].x == s.x && r.waypoints[0].y == s.y)) &&
-                       (r.nsegments == 0 || um_path_free(b, &u, &r, &s, -1, -1, why, sizeof why));
+                       (r.segment_len == 0 || um_path_free(b, &u, &r, &s, -1, -1, why, sizeof why));
             good += fine;
             if (!fine)
                 diag("method %d stopped after %llu of %llu: %s", k % 4, (unsigned long long)e,

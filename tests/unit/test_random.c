@@ -157,7 +157,7 @@ static void check_uniform(const pu_level *L, const pu_pair *P, const order *o, u
     unsigned long draws = 20ul * k, errors = 0;
     for (unsigned long d = 0; d < draws; d++) {
         nb_random_result res;
-        if (nb_random_standable(P->place, &from, &state, &res, NULL) != NB_OK ||
+        if (tu_random(P->place, &from, &state, &res, NULL) != NB_OK ||
             res.status != NB_PATH_FOUND) {
             errors++;
             continue;
@@ -235,7 +235,7 @@ static void check_level(pu_level *L, tu_rng *r)
         uint64_t seed = tu_rand(r), state = seed, bstate = seed;
         nb_random_result res;
         nb_err err;
-        if (nb_random_standable(P->place, fp, &state, &res, &err) != NB_OK) {
+        if (tu_random(P->place, fp, &state, &res, &err) != NB_OK) {
             if (errors++ < 3)
                 diag("%s: %s", L->name, err.msg);
             continue;

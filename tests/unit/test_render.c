@@ -633,7 +633,7 @@ static void test_forest(void)
  * (0 on failure); count gets S * S values. */
 static unsigned hitcheck_counts(const nb_bundle *b, const char *unit, unsigned h0, uint32_t **count)
 {
-    long i = nb_bundle_find(b, NB_SEC_HITCHECK, unit, NULL, 0);
+    long i = nbi_section_index(b, NB_SEC_HITCHECK, unit, NULL, 0);
     const void *data;
     size_t len;
     nb_err err;
@@ -821,7 +821,7 @@ static void test_units(void)
                nb_perimeter_open(b, m, &t, &err) == NB_OK,
            "motion: the model and its table open");
         nb_motion_state goal = {40, 20, NB_HEADING_ANY, (uint16_t)nb_model_stop(m)};
-        unsigned walk = (unsigned)nb_model_speed_find(m, "walk");
+        unsigned walk = (unsigned)tu_speed(m, "walk");
         double cost[64 * 40], max = 0;
         for (int y = 0; y < 40; y++)
             for (int x = 0; x < 64; x++) {
@@ -930,7 +930,7 @@ static void agraph_path(agraph *g, const uint8_t *moves, uint32_t off, uint32_t 
 
 static int agraph_read(const nb_bundle *b, int filter, nb_capability cap, unsigned size, agraph *g)
 {
-    long i = nb_bundle_find(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    long i = nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
     const void *data;
     size_t len;
     nb_err err;

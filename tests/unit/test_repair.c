@@ -195,7 +195,7 @@ static void compare_reach(const nb_bundle *b, nb_haa *haa, const nb_overlay *ov,
             uint32_t lp = lab[(size_t)p.y * b->width + (size_t)p.x],
                      lq = lab[(size_t)q.y * b->width + (size_t)q.x];
             int want = lp && lp == lq;
-            int got = nb_haa_reachable(haa, ov, a->capability, a->size, p, q);
+            int got = tu_haa_reachable(haa, ov, a->capability, a->size, p, q);
             t->reach++;
             t->reach_yes += want;
             t->reach_searched += nb_overlay_reachable(ov, a->capability, a->size, p, q) ==
@@ -263,14 +263,14 @@ static void compare_queries(const nb_bundle *b, nb_haa *haa, const nb_overlay *o
             nb_aa_result aw;
             nb_err err;
             t->queries++;
-            if (nb_haa_find(fhaa, &q, 0, &want, &err) != NB_OK ||
+            if (tu_haa_find(fhaa, &q, 0, &want, &err) != NB_OK ||
                 nb_aa_find(faa, &q, &aw, &err) != NB_OK) {
                 diag("fresh bake: %s", err.msg);
                 t->status_bad++;
                 continue;
             }
             q.overlay = ov;
-            if (nb_haa_find(haa, &q, 0, &got, &err) != NB_OK) {
+            if (tu_haa_find(haa, &q, 0, &got, &err) != NB_OK) {
                 diag("HAA* with the overlay: %s", err.msg);
                 t->status_bad++;
                 continue;

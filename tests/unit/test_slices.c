@@ -458,7 +458,7 @@ static nb_status haa_sliced(nb_haa *ws, const nb_aa_query *q, unsigned flags, ui
                             nb_haa_result *res)
 {
     nb_err err;
-    nb_status st = nb_haa_begin(ws, q, flags, &err);
+    nb_status st = tu_haa_begin(ws, q, flags, &err);
     if (st == NB_OK)
         return haa_sliced_on(ws, step, res);
     memset(res, 0, sizeof *res);
@@ -495,7 +495,7 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
         }
         unsigned flags = tu_below(rng, 3) == 0 ? NB_HAA_STRAIGHTEN : 0;
         nb_haa_result r;
-        nb_status st = nb_haa_find(ws, &q, flags, &r, &err);
+        nb_status st = tu_haa_find(ws, &q, flags, &r, &err);
         haa_keep(&want, st, &r);
         t->queries++;
         t->found += st == NB_OK && r.status == NB_PATH_FOUND;
@@ -521,7 +521,7 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
         nb_aa_query lq = q;
         lq.max_expansions = 1 + tu_below(rng, (uint32_t)(want.r.expanded - 1));
         t->limit++;
-        st = nb_haa_find(ws, &lq, 0, &r, &err);
+        st = tu_haa_find(ws, &lq, 0, &r, &err);
         if (st != NB_OK || r.status != NB_PATH_LIMIT ||
             !partial_ok(g, &q, r.path, r.path_len, r.cell_length, 0, why, sizeof why)) {
             if (t->limit_bad++ < 3)
@@ -531,13 +531,13 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
         }
         /* The whole budget: the same answer as without. */
         lq.max_expansions = want.r.expanded;
-        st = nb_haa_find(ws, &lq, flags, &r, &err);
+        st = tu_haa_find(ws, &lq, flags, &r, &err);
         if (!haa_same(&want, st, &r) && t->limit_bad++ < 3)
             diag("HAA* with a budget of its own expansions: %s", nb_path_status_str(r.status));
         /* A cap of 3 abstract nodes (the start, the goal and one more): NB_PATH_LIMIT and a
          * valid partial path, unless the path needed no more. */
         nb_haa_set_max_nodes(ws, 3);
-        st = nb_haa_find(ws, &q, 0, &r, &err);
+        st = tu_haa_find(ws, &q, 0, &r, &err);
         nb_haa_set_max_nodes(ws, 0);
         if (st == NB_OK && r.status == NB_PATH_LIMIT) {
             t->capped++;
@@ -551,13 +551,13 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
         }
         /* A step of 0 expansions at the start: not done (the first search has not run). */
         int done;
-        if (nb_haa_begin(ws, &q, flags, &err) != NB_OK || nb_haa_step(ws, 0, &done, &err) != NB_OK ||
+        if (tu_haa_begin(ws, &q, flags, &err) != NB_OK || nb_haa_step(ws, 0, &done, &err) != NB_OK ||
             done || haa_sliced_on(ws, 1000, &r) != NB_OK || !haa_same(&want, NB_OK, &r)) {
             if (t->early_bad++ < 3)
                 diag("HAA*: a step of 0 at the start ended the query, or changed its answer");
         }
         /* Finished early: a partial path too. */
-        if (nb_haa_begin(ws, &q, 0, &err) != NB_OK ||
+        if (tu_haa_begin(ws, &q, 0, &err) != NB_OK ||
             nb_haa_step(ws, want.r.expanded / 2, &done, &err) != NB_OK ||
             nb_haa_finish(ws, &r, &err) != NB_OK ||
             (!done && (r.status != NB_PATH_LIMIT ||
@@ -722,7 +722,7 @@ static void test_big_workspace(tu_rng *rng)
         return;
     }
     const size_t cells = (size_t)side * side;
-    size_t fresh = nb_aa_workspace_bytes(ws);
+    size_t fresh = nb_aa_bytes(ws);
     ok(fresh < cells / 8, "a new AA* workspace on 2048 x 2048 holds %zu bytes (%.3f a cell)", fresh,
        (double)fresh / (double)cells);
     nb_aa_query q;
@@ -747,7 +747,7 @@ static void test_big_workspace(tu_rng *rng)
                                   q.goal.x, q.goal.y, win, NULL);
         right += fabs(d - r.length) < 1e-6;
     }
-    size_t after = nb_aa_workspace_bytes(ws);
+    size_t after = nb_aa_bytes(ws);
     ok(found >= 10 && right == found, "short queries on it: optimal (%d of %d)", right, found);
     ok(after < cells / 8, "and after them it holds %zu bytes (%.3f a cell)", after,
        (double)after / (double)cells);

@@ -224,7 +224,7 @@ static void test_unknown_round_trip(void)
         odd[i] = (uint8_t)(i * 37 + 11);
     memset(sec, 0, sizeof sec);
     for (int i = 0; i < 3; i++) {
-        sec[i] = *nb_bundle_section(lb, (size_t)i);
+        sec[i] = *nb_bundle_section_get(lb, (size_t)i);
         data[i] = lb->sections[i].stored;
     }
     /* type 200: zlib+packed, flags, a name, every parameter. */
@@ -278,7 +278,7 @@ static void test_unknown_round_trip(void)
     if (st == NB_OK)
         nb_bundle_format_version(b, &major, &minor);
     ok(st == NB_OK && minor == 9 && nb_bundle_section_count(b) == N &&
-           nb_bundle_find(b, 200, "mystery-model_31-characters-max", NULL, 0) >= 0,
+           nbi_section_index(b, 200, "mystery-model_31-characters-max", NULL, 0) >= 0,
        "the SQLite form keeps them all, minor version 9 included");
     sqlite3 *h;
     sqlite3_stmt *q;
@@ -376,7 +376,7 @@ static int same_bundle(const nb_bundle *a, const nb_bundle *b)
     for (size_t i = 0; i < nb_bundle_section_count(a); i++) {
         const void *pa, *pb;
         size_t la, lb;
-        if (memcmp(nb_bundle_section(a, i), nb_bundle_section(b, i), sizeof(nb_section_info)) != 0)
+        if (memcmp(nb_bundle_section_get(a, i), nb_bundle_section_get(b, i), sizeof(nb_section_info)) != 0)
             return 0;
         nb_status sa = nb_bundle_payload(a, i, &pa, &la, NULL);
         nb_status sb = nb_bundle_payload(b, i, &pb, &lb, NULL);

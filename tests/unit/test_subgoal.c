@@ -177,7 +177,7 @@ static void test_random(tu_rng *rng)
             if (st == NB_OK)
                 st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
             if (st == NB_OK)
-                st = nb_sg_open(nb, 0, &ws, &err);
+                st = tu_sg_open(nb, 0, &ws, &err);
             if (!ok(st == NB_OK, "%ux%u, %u terrains: baked, opened",
                     g.width, g.height, nt)) {
                 diag("%s", err.msg);
@@ -231,7 +231,7 @@ static void test_dense(tu_rng *rng)
     nb_sg *ws = NULL;
     if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, &err) == NB_OK &&
                 nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
-                nb_sg_open(nb, 0, &ws, &err) == NB_OK,
+                tu_sg_open(nb, 0, &ws, &err) == NB_OK,
             "dense: baked and opened")) {
         diag("%s", err.msg);
         nbb_grid_free(&g);
@@ -284,7 +284,7 @@ static nb_status open_damaged(const nbb_grid *g, const nbi_agentset *agents, con
     if (st == NB_OK)
         st = nb_bundle_open(path, 0, NULL, &nb, err);
     if (st == NB_OK) {
-        st = nb_sg_open(nb, 0, &ws, err);
+        st = tu_sg_open(nb, 0, &ws, err);
         nb_status vs = nb_bundle_verify(nb, NULL);
         if (vs != st) /* verify runs the same checks */
             st = NB_ERR_ARG;
@@ -564,7 +564,7 @@ static void test_wall(void)
     double want = brute_dijkstra(&legend, &g, 1, 1, BRUTE_WEAK, 1, 2, 4, 2, NULL, NULL);
     int found = bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
                 nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
-                nb_sg_open(nb, 0, &ws, &err) == NB_OK && nb_sg_find(ws, &q, &r, &err) == NB_OK &&
+                tu_sg_open(nb, 0, &ws, &err) == NB_OK && nb_sg_find(ws, &q, &r, &err) == NB_OK &&
                 r.status == NB_PATH_FOUND;
     ok(found && fabs(want - (1 + 2 * sqrt(2.0))) < 1e-9 && fabs(r.length - want) < 1e-9 &&
            layer_subgoal(nb, 2, 1) && layer_subgoal(nb, 3, 1),
@@ -616,7 +616,7 @@ static void test_real_weak(void)
         if (!ok(nbb_scen_read(scen_path, &scen, &err) == NB_OK &&
                     bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
                     nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
-                    nb_aa_open(nb, &aa, &err) == NB_OK && nb_sg_open(nb, 0, &sg, &err) == NB_OK,
+                    nb_aa_open(nb, &aa, &err) == NB_OK && tu_sg_open(nb, 0, &sg, &err) == NB_OK,
                 "%s: weak layers baked and opened", names[m])) {
             diag("%s", err.msg);
             nbb_grid_free(&g);
@@ -680,7 +680,7 @@ static void test_api(tu_rng *rng)
     nb_sg *ws = NULL;
     if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT, &err) == NB_OK &&
                 nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
-                nb_sg_open(nb, 0, &ws, &err) == NB_OK,
+                tu_sg_open(nb, 0, &ws, &err) == NB_OK,
             "api: a strict-only bundle baked and opened")) {
         diag("%s", err.msg);
         return;
@@ -739,7 +739,7 @@ static void test_api(tu_rng *rng)
     /* Slices, budgets and caps against find, over random standable pairs. */
     int slice_bad = 0, limit_bad = 0, cap_bad = 0, runs = 0, limited = 0;
     nb_sg *capped = NULL;
-    nb_sg_open(nb, 8, &capped, &err);
+    tu_sg_open(nb, 8, &capped, &err);
     for (int k = 0; k < 60; k++) {
         q.size = 1 + (unsigned)(k % 2);
         do {
@@ -806,7 +806,7 @@ static void test_api(tu_rng *rng)
     ws = NULL;
     ok(tu_write_cleared(path, &legend, &agents, &g, 0, &err) == NB_OK &&
            nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
-           nb_sg_open(nb, 0, &ws, &err) == NB_ERR_NOTFOUND && ws == NULL &&
+           tu_sg_open(nb, 0, &ws, &err) == NB_ERR_NOTFOUND && ws == NULL &&
            strstr(err.msg, "mkclear --optimal"),
        "no layer: NB_ERR_NOTFOUND saying how to bake one");
     nb_bundle_close(nb);

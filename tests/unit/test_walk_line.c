@@ -118,7 +118,7 @@ static void check_level(pu_level *L, tu_rng *r)
         nb_vec2 a = {(double)ax / Q, (double)ay / Q}, b = {(double)bx / Q, (double)by / Q};
         nb_line_result res;
         nb_err err;
-        if (nb_walk_line(P->place, a, b, &res, &err) != NB_OK) {
+        if (tu_walk_line(P->place, a, b, &res, &err) != NB_OK) {
             if (errors++ < 3)
                 diag("%s", err.msg);
             continue;
@@ -216,54 +216,54 @@ static void check_cases(void)
         pu_level_close(&L);
         return;
     }
-    const nb_place *p1 = L.pair[0].place, *p2 = L.pair[1].place;
+    nb_place *p1 = L.pair[0].place, *p2 = L.pair[1].place;
     nb_line_result res;
     nb_err err;
-    ok(nb_walk_line(p1, (nb_vec2){0, 1}, (nb_vec2){5, 1}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p1, (nb_vec2){0, 1}, (nb_vec2){5, 1}, &res, &err) == NB_OK &&
            res.status == NB_PATH_NONE && res.t == 0.2 && res.last.x == 1 && res.last.y == 1 &&
            res.blocking.x == 2 && res.blocking.y == 1,
        "along row 1 into the post: stops at x = 1, touching it, t = 0.2");
-    ok(nb_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){5, 0}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){5, 0}, &res, &err) == NB_OK &&
            res.status == NB_PATH_FOUND && res.t == 1 && res.last.x == 5,
        "along row 0, grazing the post's top edge: clear");
-    ok(nb_walk_line(p1, (nb_vec2){1, 0}, (nb_vec2){3, 2}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p1, (nb_vec2){1, 0}, (nb_vec2){3, 2}, &res, &err) == NB_OK &&
            res.status == NB_PATH_NONE && res.blocking.x == 2 && res.blocking.y == 1,
        "diagonally past the post's corner: the square meets it");
-    ok(nb_walk_line(p1, (nb_vec2){2, 0}, (nb_vec2){4, 2}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p1, (nb_vec2){2, 0}, (nb_vec2){4, 2}, &res, &err) == NB_OK &&
            res.status == NB_PATH_NONE,
        "diagonally from above it: blocked");
-    ok(nb_walk_line(p1, (nb_vec2){3, 0}, (nb_vec2){5, 2}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p1, (nb_vec2){3, 0}, (nb_vec2){5, 2}, &res, &err) == NB_OK &&
            res.status == NB_PATH_FOUND,
        "diagonally from its right: clear (touching its corner only)");
-    ok(nb_walk_line(p2, (nb_vec2){0, 2}, (nb_vec2){4, 2}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p2, (nb_vec2){0, 2}, (nb_vec2){4, 2}, &res, &err) == NB_OK &&
            res.status == NB_PATH_FOUND,
        "a size-2 agent below the post: clear");
-    ok(nb_walk_line(p2, (nb_vec2){4, 1.5}, (nb_vec2){0, 1.5}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p2, (nb_vec2){4, 1.5}, (nb_vec2){0, 1.5}, &res, &err) == NB_OK &&
            res.status == NB_PATH_NONE && res.t == 0.25 && res.last.x == 3 && res.last.y == 1.5 &&
            res.blocking.x == 2 && res.blocking.y == 1,
        "a size-2 agent half a cell higher, going left: blocked at x = 3");
-    ok(nb_walk_line(p2, (nb_vec2){0, 1.5}, (nb_vec2){4, 1.5}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p2, (nb_vec2){0, 1.5}, (nb_vec2){4, 1.5}, &res, &err) == NB_OK &&
            res.status == NB_PATH_NONE && res.t == 0 && res.blocking.x == 2,
        "... going right from x = 0, touching the post: blocked at once, not at the start");
-    ok(nb_walk_line(p2, (nb_vec2){2, 1}, (nb_vec2){4, 2}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p2, (nb_vec2){2, 1}, (nb_vec2){4, 2}, &res, &err) == NB_OK &&
            res.status == NB_PATH_START_BLOCKED && res.t == 0 && res.blocking.x == 2 &&
            res.blocking.y == 1,
        "a start on the post: START_BLOCKED, the post named");
-    ok(nb_walk_line(p2, (nb_vec2){4, 2}, (nb_vec2){4.5, 2}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p2, (nb_vec2){4, 2}, (nb_vec2){4.5, 2}, &res, &err) == NB_OK &&
            res.status == NB_PATH_NONE && res.t == 0 && res.blocking.x == 6 && res.blocking.y == 2,
        "a size-2 agent at the right edge: the cell outside the map blocks at once");
-    ok(nb_walk_line(p1, (nb_vec2){5, 3}, (nb_vec2){5, 3}, &res, &err) == NB_OK &&
+    ok(tu_walk_line(p1, (nb_vec2){5, 3}, (nb_vec2){5, 3}, &res, &err) == NB_OK &&
            res.status == NB_PATH_FOUND,
        "a segment of one point where the agent fits: clear");
-    like(nb_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){6.5, 0}, &res, &err) == NB_ERR_ARG ? err.msg
+    like(tu_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){6.5, 0}, &res, &err) == NB_ERR_ARG ? err.msg
                                                                                         : "",
          "to (6.5, 0) is not a point of the 6 x 4 map", "a point beyond the map: NB_ERR_ARG");
-    ok(nb_walk_line(p1, (nb_vec2){NAN, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
-           nb_walk_line(p1, (nb_vec2){0, INFINITY}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
-           nb_walk_line(p1, (nb_vec2){-0.5, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG,
+    ok(tu_walk_line(p1, (nb_vec2){NAN, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
+           tu_walk_line(p1, (nb_vec2){0, INFINITY}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
+           tu_walk_line(p1, (nb_vec2){-0.5, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG,
        "NaN, infinite and negative coordinates: NB_ERR_ARG");
-    ok(nb_walk_line(NULL, (nb_vec2){0, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
-           nb_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){1, 0}, NULL, NULL) == NB_ERR_ARG,
+    ok(tu_walk_line(NULL, (nb_vec2){0, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
+           tu_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){1, 0}, NULL, NULL) == NB_ERR_ARG,
        "NULL arguments: NB_ERR_ARG");
     pu_level_close(&L);
 }

@@ -85,8 +85,8 @@ static void planner_cases(void)
         nb_planner_query q;
         nb_planner_query_init(&q);
         q.start = (nb_pose){1.5, 2.5, 1e300};
-        q.goal_x = 3;
-        q.goal_y = 1;
+        q.goal.x = 3;
+        q.goal.y = 1;
         q.method = m;
         nb_planner_result r;
         nb_status st = nb_planner_find(p, &q, &r, &err);
@@ -112,14 +112,14 @@ static void forest_cases(void)
     static const nb_vec2 far[] = {{-1e308, 0}, {1e308, 0}, {DBL_MAX, DBL_MAX}, {2e9, 0}};
     for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
         nb_forest_result r;
-        nb_status st = nb_forest_find(f, 0, far[i], (nb_vec2){2.5, 0}, NB_FOREST_DEFERRED, ws, &r,
+        nb_status st = tu_forest_find(f, 0, far[i], (nb_vec2){2.5, 0}, NB_FOREST_DEFERRED, ws, &r,
                                       &err);
         ok(st == NB_ERR_ARG && strstr(err.msg, "beyond 1e+09"),
            "forest: a start at (%g, %g) is refused (%s)", far[i].x, far[i].y,
            st ? err.msg : "accepted");
     }
     nb_forest_result r;
-    nb_status st = nb_forest_find(f, 0, (nb_vec2){-1e9, 0}, (nb_vec2){1e9, 0}, NB_FOREST_DEFERRED,
+    nb_status st = tu_forest_find(f, 0, (nb_vec2){-1e9, 0}, (nb_vec2){1e9, 0}, NB_FOREST_DEFERRED,
                                   ws, &r, &err);
     ok(st == NB_OK && r.status == NB_PATH_FOUND, "forest: from -1e9 to 1e9, a path");
     nb_forest_ws_close(ws);

@@ -171,4 +171,7 @@ nb_status nbi_forest_decode(const uint8_t *p, size_t len, const char *where, siz
  * when the bundle has no forest. */
 nb_status nbi_forest_verify(const nb_bundle *bundle, nb_err *err);
 
+/* The forest a workspace searches. */
+const nb_forest *nbi_forest_ws_forest(const nb_forest_ws *ws);
+
 #endif

@@ -809,6 +809,8 @@ nb_status nb_forest_query_init_abi(nb_forest_query *q, const nb_abi *abi)
     return NB_OK;
 }
 
+const nb_forest *nbi_forest_ws_forest(const nb_forest_ws *ws) { return ws->forest; }
+
 void nb_forest_ws_set_max_nodes(nb_forest_ws *ws, uint64_t max_nodes) { ws->max_nodes = max_nodes; }
 
 size_t nb_forest_ws_bytes(const nb_forest_ws *ws)
