@@ -270,14 +270,12 @@ typedef struct nb_section_info {
  * with another navbake.h. */
 nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocator *alloc,
                              nb_bundle **out, nb_err *err, const nb_abi *abi);
-#define nb_bundle_open(...) nb_bundle_open_abi(__VA_ARGS__, NB_ABI_THIS)
 
 /* The same from a buffer in memory, which is copied (so NB_OPEN_PRIVATE,
  * allowed, changes nothing). */
 nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags,
                                     const nb_allocator *alloc, nb_bundle **out, nb_err *err,
                                     const nb_abi *abi);
-#define nb_bundle_open_memory(...) nb_bundle_open_memory_abi(__VA_ARGS__, NB_ABI_THIS)
 
 /* Unmaps and frees; NULL is allowed. */
 void nb_bundle_close(nb_bundle *bundle);
@@ -585,7 +583,6 @@ typedef struct nb_aa_query {
  * terrain costs, no overlay.  A macro (the ABI guard): NB_ERR_VERSION,
  * and q left as it was, when the program's navbake.h is another. */
 nb_status nb_aa_query_init_abi(nb_aa_query *q, const nb_abi *abi);
-#define nb_aa_query_init(...) nb_aa_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size, capability and terrain costs to the agent's
  * (q->costs then points into *agent, which must outlive the query; NULL
  * when the agent has none). */
@@ -675,7 +672,6 @@ typedef struct nb_sg_query {
  * (0, 0) to (0, 0), capability 0 (which no bundle serves: set it), no
  * costs, no overlay.  A macro, as nb_aa_query_init. */
 nb_status nb_sg_query_init_abi(nb_sg_query *q, const nb_abi *abi);
-#define nb_sg_query_init(...) nb_sg_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size, capability and terrain costs to the agent's, as
  * nb_aa_query_agent. */
 void nb_sg_query_agent(nb_sg_query *q, const nb_agent *agent);
@@ -777,7 +773,6 @@ typedef struct nb_haa_query {
 /* Sets a query's defaults, as nb_aa_query_init, and no flags.  A macro,
  * as nb_aa_query_init. */
 nb_status nb_haa_query_init_abi(nb_haa_query *q, const nb_abi *abi);
-#define nb_haa_query_init(...) nb_haa_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size, capability and terrain costs to the agent's, as
  * nb_aa_query_agent. */
 void nb_haa_query_agent(nb_haa_query *q, const nb_agent *agent);
@@ -1075,7 +1070,6 @@ typedef struct nb_motion_result {
 /* Sets a query's defaults: octile, weight 1, no truncation, no limit, no
  * overlay.  A macro, as nb_aa_query_init. */
 nb_status nb_motion_query_init_abi(nb_motion_query *q, const nb_abi *abi);
-#define nb_motion_query_init(...) nb_motion_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Finds a path from q->start to q->goal.  NB_OK with r->status saying
  * whether there is one (NB_PATH_START_BLOCKED or _GOAL_BLOCKED when the
  * agent may not stand there); an error for a bad query (NB_ERR_OUTSIDE: a
@@ -1284,7 +1278,6 @@ typedef struct nb_planner_query {
  * neighbourhood, no flags, no limit, from and to (0, 0), no overlay.  A
  * macro, as nb_aa_query_init. */
 nb_status nb_planner_query_init_abi(nb_planner_query *q, const nb_abi *abi);
-#define nb_planner_query_init(...) nb_planner_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 
 typedef struct nb_planner_result {
     nb_path_status status;
@@ -1391,7 +1384,6 @@ nb_status nb_forest_open(const nb_bundle *bundle, nb_forest **out, nb_err *err);
 nb_status nb_forest_open_circles_abi(const nb_circle *circles, size_t n, const double *bounds,
                                      const nb_allocator *alloc, nb_forest **out, nb_err *err,
                                      const nb_abi *abi);
-#define nb_forest_open_circles(...) nb_forest_open_circles_abi(__VA_ARGS__, NB_ABI_THIS)
 void nb_forest_close(nb_forest *forest);
 
 size_t nb_forest_circle_count(const nb_forest *forest);
@@ -1475,7 +1467,6 @@ typedef struct nb_forest_query {
 /* Sets a query's defaults: (0, 0) to (0, 0), agent radius 0, no flags, no
  * limit.  A macro, as nb_aa_query_init. */
 nb_status nb_forest_query_init_abi(nb_forest_query *q, const nb_abi *abi);
-#define nb_forest_query_init(...) nb_forest_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 
 /* A query workspace for searches in this forest (which must stay open while
  * it is used; a program's forest may change between queries): arrays
@@ -1561,7 +1552,6 @@ typedef struct nb_nearest_query {
  * cell (reachable 0), size 1, capability 0 (set it), no limit, no overlay.
  * A macro, as nb_aa_query_init. */
 nb_status nb_nearest_query_init_abi(nb_nearest_query *q, const nb_abi *abi);
-#define nb_nearest_query_init(...) nb_nearest_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size and capability to the agent's (a nearest cell is
  * by distance, not cost: the agent's terrain costs do not apply). */
 void nb_nearest_query_agent(nb_nearest_query *q, const nb_agent *agent);
@@ -1612,7 +1602,6 @@ typedef struct nb_line_query {
 /* Sets a query's defaults: (0, 0) to (0, 0), size 1, capability 0 (set
  * it), no limit, no overlay.  A macro, as nb_aa_query_init. */
 nb_status nb_line_query_init_abi(nb_line_query *q, const nb_abi *abi);
-#define nb_line_query_init(...) nb_line_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size and capability to the agent's. */
 void nb_line_query_agent(nb_line_query *q, const nb_agent *agent);
 
@@ -1666,7 +1655,6 @@ typedef struct nb_random_query {
  * 1, capability 0 (set it), no limit, no overlay.  A macro, as
  * nb_aa_query_init. */
 nb_status nb_random_query_init_abi(nb_random_query *q, const nb_abi *abi);
-#define nb_random_query_init(...) nb_random_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 /* Sets a query's size and capability to the agent's. */
 void nb_random_query_agent(nb_random_query *q, const nb_agent *agent);
 
@@ -1709,17 +1697,50 @@ nb_status nb_random_finish(nb_place *place, nb_random_result *res, nb_err *err);
     X(nb_nearest_query) X(nb_nearest_result) X(nb_line_query) X(nb_line_result)                \
     X(nb_random_query) X(nb_random_result)
 
-/* This header's nb_abi, one copy per translation unit. */
-static inline const nb_abi *nb_abi_this_(void)
-{
+/* This header's nb_abi, one copy per translation unit (static const
+ * objects, which C89 and C++98 accept and no compiler warns about when a
+ * header defines them unused). */
 #define NB_ABI_SIZE_(t) (uint32_t) sizeof(t),
-    static const uint32_t sizes[] = {NB_ABI_STRUCTS(NB_ABI_SIZE_)};
+static const uint32_t nb_abi_sizes_[] = {NB_ABI_STRUCTS(NB_ABI_SIZE_)};
 #undef NB_ABI_SIZE_
-    static const nb_abi abi = {NB_VERSION_MAJOR, NB_VERSION_MINOR,
-                               (uint32_t)(sizeof sizes / sizeof sizes[0]), sizes};
-    return &abi;
-}
-#define NB_ABI_THIS (nb_abi_this_())
+static const nb_abi nb_abi_this_ = {NB_VERSION_MAJOR, NB_VERSION_MINOR,
+                                    (uint32_t)(sizeof nb_abi_sizes_ / sizeof nb_abi_sizes_[0]),
+                                    nb_abi_sizes_};
+#define NB_ABI_THIS (&nb_abi_this_)
+
+/* The calls that pass it.  Variadic where the language has such macros, so
+ * that an argument holding a comma (a C99 compound literal) passes whole. */
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) || \
+    (defined(__cplusplus) && __cplusplus >= 201103L) || (defined(_MSC_VER) && _MSC_VER >= 1400)
+#define nb_bundle_open(...) nb_bundle_open_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_bundle_open_memory(...) nb_bundle_open_memory_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_forest_open_circles(...) nb_forest_open_circles_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_aa_query_init(...) nb_aa_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_sg_query_init(...) nb_sg_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_haa_query_init(...) nb_haa_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_motion_query_init(...) nb_motion_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_planner_query_init(...) nb_planner_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_forest_query_init(...) nb_forest_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_nearest_query_init(...) nb_nearest_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_line_query_init(...) nb_line_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_random_query_init(...) nb_random_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#else
+#define nb_bundle_open(path, flags, alloc, out, err) \
+    nb_bundle_open_abi(path, flags, alloc, out, err, NB_ABI_THIS)
+#define nb_bundle_open_memory(data, len, flags, alloc, out, err) \
+    nb_bundle_open_memory_abi(data, len, flags, alloc, out, err, NB_ABI_THIS)
+#define nb_forest_open_circles(circles, n, bounds, alloc, out, err) \
+    nb_forest_open_circles_abi(circles, n, bounds, alloc, out, err, NB_ABI_THIS)
+#define nb_aa_query_init(q) nb_aa_query_init_abi(q, NB_ABI_THIS)
+#define nb_sg_query_init(q) nb_sg_query_init_abi(q, NB_ABI_THIS)
+#define nb_haa_query_init(q) nb_haa_query_init_abi(q, NB_ABI_THIS)
+#define nb_motion_query_init(q) nb_motion_query_init_abi(q, NB_ABI_THIS)
+#define nb_planner_query_init(q) nb_planner_query_init_abi(q, NB_ABI_THIS)
+#define nb_forest_query_init(q) nb_forest_query_init_abi(q, NB_ABI_THIS)
+#define nb_nearest_query_init(q) nb_nearest_query_init_abi(q, NB_ABI_THIS)
+#define nb_line_query_init(q) nb_line_query_init_abi(q, NB_ABI_THIS)
+#define nb_random_query_init(q) nb_random_query_init_abi(q, NB_ABI_THIS)
+#endif
 
 #ifdef __cplusplus
 }

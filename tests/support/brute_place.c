@@ -75,7 +75,7 @@ nb_path_status brute_nearest(const uint8_t *stand, const uint32_t *label, uint32
         reach = py;
     if ((long)h - 1 - py > reach)
         reach = (long)h - 1 - py;
-    return !any && radius >= (double)reach ? NB_PATH_NONE : NB_PATH_LIMIT;
+    return !any && radius >= (double)reach ? NB_PATH_NONE : NB_PATH_BEYOND_RADIUS;
 }
 
 /* ---- lines ---- */

@@ -143,7 +143,7 @@ nb_status tu_place_open(const nb_bundle *b, nb_capability cap, unsigned size, nb
     nb_status st = nb_place_open(b, out, err);
     if (st == NB_OK && (st = nbi_query_size(err, "place", size)) == NB_OK)
         st = nbi_place_use(*out, "place", cap, size, err);
-    if (st != NB_OK) {
+    if (st != NB_OK && out) {
         nb_place_close(*out);
         *out = NULL;
     }
@@ -152,6 +152,8 @@ nb_status tu_place_open(const nb_bundle *b, nb_capability cap, unsigned size, nb
 
 nb_status tu_nearest(nb_place *p, const nb_nearest_query *q, nb_nearest_result *res, nb_err *err)
 {
+    if (!p || !q)
+        return nb_nearest_find(p, q, res, err);
     nb_nearest_query a = *q;
     a.size = p->size;
     a.capability = p->cap;
@@ -160,6 +162,8 @@ nb_status tu_nearest(nb_place *p, const nb_nearest_query *q, nb_nearest_result *
 
 nb_status tu_walk_line(nb_place *p, nb_vec2 from, nb_vec2 to, nb_line_result *res, nb_err *err)
 {
+    if (!p)
+        return nb_line_find(p, NULL, res, err);
     nb_line_query q;
     nb_line_query_init(&q);
     q.start = from;
@@ -172,6 +176,8 @@ nb_status tu_walk_line(nb_place *p, nb_vec2 from, nb_vec2 to, nb_line_result *re
 nb_status tu_random(nb_place *p, const nb_cell *from, uint64_t *state, nb_random_result *res,
                     nb_err *err)
 {
+    if (!p || !state)
+        return nb_random_find(p, NULL, res, err);
     nb_random_query q;
     nb_random_query_init(&q);
     q.reachable = from != NULL;

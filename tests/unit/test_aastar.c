@@ -264,17 +264,17 @@ static void test_errors(void)
     nb_aa_result r;
     nb_aa_query q = {{1, 1}, {62, 38}, 1, 3, NB_CORNER_STRICT, 0, NULL, NULL};
     q.start.x = 64;
-    is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_ARG, "start outside the map: NB_ERR_ARG");
-    like(err.msg, "start (64,1) is outside the 64 x 40 map", "named");
+    is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_OUTSIDE, "start outside the map: NB_ERR_OUTSIDE");
+    like(err.msg, "start (64, 1) is off the 64 x 40 map", "named");
     q.start.x = 1;
     q.goal.y = -1;
-    is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_ARG, "goal outside the map");
-    like(err.msg, "goal (62,-1) is outside", "named");
+    is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_OUTSIDE, "goal outside the map");
+    like(err.msg, "goal (62, -1) is off", "named");
     q.goal.y = 38;
     q.size = 0;
     is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_ARG, "size 0");
     q.size = 4;
-    is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_LIMIT, "size beyond the cap");
+    is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_NOTFOUND, "size beyond the cap: not baked");
     like(err.msg, "size 4 is beyond the largest size (3)", "named");
     q.size = 1;
     q.capability = 4; /* water alone: no agent has it */

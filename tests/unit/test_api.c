@@ -372,7 +372,7 @@ enum slot {
     FD_FOUND, FD_AGAIN, FD_NONE, FD_START,
     MEM_AA, PRIV_AA, SQL_HAA,
     FC_FOUND, FC_NONE, FC_START, FC_AFTER, FC_AGAIN,
-    NE_FOUND, NE_REACH, NE_LIMIT, NE_START, LI_CLEAR, LI_BLOCKED, LI_START, RA_FOUND, RA_ANY,
+    NE_FOUND, NE_REACH, NE_BEYOND, NE_START, LI_CLEAR, LI_BLOCKED, LI_START, RA_FOUND, RA_ANY,
     RA_START,
     NSLOTS
 };
@@ -438,7 +438,7 @@ static const struct {
     [FC_AGAIN] = {"a program's forest: the same again", NB_PATH_FOUND, 1},
     [NE_FOUND] = {"nearest: from a wall", NB_PATH_FOUND, 1},
     [NE_REACH] = {"nearest: from inside the box, reachable from outside", NB_PATH_FOUND, 1},
-    [NE_LIMIT] = {"nearest: the same within radius 1", NB_PATH_LIMIT, 1},
+    [NE_BEYOND] = {"nearest: the same within radius 1", NB_PATH_BEYOND_RADIUS, 1},
     [NE_START] = {"nearest: reachable from a wall", NB_PATH_START_BLOCKED, 1},
     [LI_CLEAR] = {"line: along the top row", NB_PATH_FOUND, 1},
     [LI_BLOCKED] = {"line: into a wall", NB_PATH_NONE, 1},
@@ -727,7 +727,7 @@ static void run_sequence(run *r)
             const nb_cell wall = {WALL_X, WALL_Y}, in = {IN_X, IN_Y}, out = {FROM_X, FROM_Y};
             ne_query(r, pc, NE_FOUND, wall, 0, out, NB_NEAREST_RADIUS);
             ne_query(r, pc, NE_REACH, in, 1, out, NB_NEAREST_RADIUS);
-            ne_query(r, pc, NE_LIMIT, in, 1, out, 1);
+            ne_query(r, pc, NE_BEYOND, in, 1, out, 1);
             ne_query(r, pc, NE_START, in, 1, wall, NB_NEAREST_RADIUS);
             li_query(r, pc, LI_CLEAR, (nb_vec2){0, 0}, (nb_vec2){12.5, 0});
             li_query(r, pc, LI_BLOCKED, (nb_vec2){0, 4.5}, (nb_vec2){10, 4.5});
@@ -1115,12 +1115,12 @@ static void test_errors(void)
     FAILS("nb_place_open (no such layer)", NB_ERR_NOTFOUND,
           tu_place_open(b, CAP_GSW, 1, &pcx, &e), tu_place_open(b, CAP_GSW, 1, &pcx, NULL));
     nq.point = (nb_cell){MW, 0};
-    FAILS("nb_nearest_find (off the map)", NB_ERR_ARG, tu_nearest(pc, &nq, &nr, &e),
+    FAILS("nb_nearest_find (off the map)", NB_ERR_OUTSIDE, tu_nearest(pc, &nq, &nr, &e),
           tu_nearest(pc, &nq, &nr, NULL));
-    FAILS("nb_walk_line (off the map)", NB_ERR_ARG,
+    FAILS("nb_line_find (off the map)", NB_ERR_OUTSIDE,
           tu_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, &e),
           tu_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, MH + 1}, &lr, NULL));
-    FAILS("nb_random_standable (off the map)", NB_ERR_ARG,
+    FAILS("nb_random_find (off the map)", NB_ERR_OUTSIDE,
           tu_random(pc, &(nb_cell){-1, 0}, &seed, &rr, &e),
           tu_random(pc, &(nb_cell){-1, 0}, &seed, &rr, NULL));
 
@@ -1159,13 +1159,13 @@ static void test_errors(void)
     NOERR("nb_forest_open", nb_forest_open(b, &f, &e));
     NOERR("nb_forest_graph", nb_forest_graph(f, 0, &gi, &e));
     NOERR("nb_forest_ws_open", nb_forest_ws_open(f, &fw, &e));
-    NOERR("nb_forest_ws_open (no forest)", nb_forest_ws_open(NULL, &fwn, &e));
     NOERR("nb_forest_find (baked)", tu_forest_find(f, 0.25, outside, hollow, 0, fw, &fr, &e));
     NOERR("nb_forest_find (deferred)", tu_forest_find(f, 0.4, outside, hollow, 0, fw, &fr, &e));
     NOERR("nb_forest_open_circles", nb_forest_open_circles(circles, NCIRCLES, bounds, NULL, &fc, &e));
     NOERR("nb_forest_add_circle", nb_forest_add_circle(fc, (nb_circle){20, 5, 1}, &e));
     NOERR("nb_forest_set_circle", nb_forest_set_circle(fc, NCIRCLES, (nb_circle){20, 4, 1}, &e));
     NOERR("nb_forest_remove_circle", nb_forest_remove_circle(fc, NCIRCLES, &e));
+    NOERR("nb_forest_ws_open (a program's forest)", nb_forest_ws_open(fc, &fwn, &e));
     NOERR("nb_forest_find (a program's forest)",
           tu_forest_find(fc, 0.25, outside, hollow, 0, fwn, &fr, &e));
 
@@ -1210,7 +1210,7 @@ static void test_errors(void)
     FAILS("nb_aa_open (no map)", NB_ERR_NOTFOUND, nb_aa_open(bf, &aax, &e), nb_aa_open(bf, &aax2, NULL));
     ok(aax == NULL && aax2 == NULL, "nb_aa_open: *out NULL after a failure");
     aq.goal = (nb_cell){MW, 0};
-    FAILS("nb_aa_find (off the map)", NB_ERR_ARG, nb_aa_find(aa, &aq, &ar, &e),
+    FAILS("nb_aa_find (off the map)", NB_ERR_OUTSIDE, nb_aa_find(aa, &aq, &ar, &e),
           nb_aa_find(aa, &aq, &ar, NULL));
     aq.goal = (nb_cell){TO_X, TO_Y};
     aq.capability = CAP_GSW;
@@ -1218,7 +1218,7 @@ static void test_errors(void)
           nb_aa_find(aa, &aq, &ar, NULL));
     aq.capability = CAP_GS;
     aq.size = 3;
-    FAILS("nb_aa_find (too large)", NB_ERR_LIMIT, nb_aa_find(aa, &aq, &ar, &e),
+    FAILS("nb_aa_find (too large)", NB_ERR_NOTFOUND, nb_aa_find(aa, &aq, &ar, &e),
           nb_aa_find(aa, &aq, &ar, NULL));
     aq.size = 1;
 
@@ -1275,7 +1275,7 @@ static void test_errors(void)
           nb_planner_open(b, "bus", &plx2, NULL));
     ok(plx == NULL && plx2 == NULL, "nb_planner_open: *out NULL after a failure");
     pq.goal.x = MW;
-    FAILS("nb_planner_find (off the map)", NB_ERR_ARG, nb_planner_find(pl, &pq, &pr, &e),
+    FAILS("nb_planner_find (off the map)", NB_ERR_OUTSIDE, nb_planner_find(pl, &pq, &pr, &e),
           nb_planner_find(pl, &pq, &pr, NULL));
     pq.goal.x = 20;
 
@@ -1294,7 +1294,7 @@ static void test_errors(void)
     FAILS("nb_forest_find (unknown flags)", NB_ERR_ARG,
           tu_forest_find(f, 0.25, outside, hollow, 0x80, fw, &fr, &e),
           tu_forest_find(f, 0.25, outside, hollow, 0x80, fw, &fr, NULL));
-    FAILS("nb_forest_find (outside the bounds)", NB_ERR_ARG,
+    FAILS("nb_forest_find (outside the bounds)", NB_ERR_OUTSIDE,
           tu_forest_find(f, 0.25, (nb_vec2){-5, 2}, hollow, 0, fw, &fr, &e),
           tu_forest_find(f, 0.25, (nb_vec2){-5, 2}, hollow, 0, fw, &fr, NULL));
     FAILS("nb_forest_set_circle (a bundle's forest)", NB_ERR_ARG,

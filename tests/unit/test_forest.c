@@ -418,7 +418,7 @@ static void test_known(void)
     nb_forest *g;
     ok(nb_forest_open_circles(one, 1, bounds, NULL, &g, &err) == NB_OK, "a forest made in memory");
     st = tu_forest_find(g, 0, (nb_vec2){-30, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
-    ok(st == NB_ERR_ARG && strstr(err.msg, "outside the forest's bounds [-20, 20] x [-20, 20]"),
+    ok(st == NB_ERR_OUTSIDE && strstr(err.msg, "outside the forest's bounds [-20, 20] x [-20, 20]"),
        "a start outside the bounds is refused");
     tu_forest_find(g, 0, (nb_vec2){-10, 0}, (nb_vec2){10, 0}, NB_FOREST_DEFERRED, ws, &p, &err);
     ok(rel_err(p.length, round_one(10, 2.5)) < 1e-12, "the deferred search on it");

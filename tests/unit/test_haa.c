@@ -296,11 +296,11 @@ static void test_edges(void)
     /* Errors. */
     q = (nb_aa_query){{0, 0}, {7, 5}, 1, 1u, NB_CORNER_STRICT, 0, NULL, NULL};
     q.start.x = 8;
-    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "a start outside the map");
-    like(err.msg, "start (8, 0) is outside the 8 x 6 map", "named");
+    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_OUTSIDE, "a start outside the map");
+    like(err.msg, "start (8, 0) is off the 8 x 6 map", "named");
     q.start.x = 0;
     q.goal.y = -1;
-    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "a goal outside the map");
+    is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_OUTSIDE, "a goal outside the map");
     q.goal.y = 5;
     q.size = 0;
     is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_ARG, "size 0");

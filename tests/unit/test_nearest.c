@@ -114,7 +114,7 @@ static void check_level(pu_level *L, tu_rng *r)
         }
         found += want == NB_PATH_FOUND;
         none += want == NB_PATH_NONE;
-        limit += want == NB_PATH_LIMIT;
+        limit += want == NB_PATH_BEYOND_RADIUS;
         blocked += want == NB_PATH_START_BLOCKED;
     }
     ok(errors == 0, "%s: %lu queries answered without an error", L->name, nq);
@@ -155,9 +155,9 @@ static void check_cases(void)
            res.cell.x == 3 && res.cell.y == 2 && fabs(res.distance - (1 + 2 * M_SQRT2)) < 1e-12,
        "the one dry cell from a corner: 1 + 2 sqrt 2");
     q.radius = 3.8;
-    ok(tu_nearest(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_LIMIT &&
+    ok(tu_nearest(g1->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_BEYOND_RADIUS &&
            res.cell.x == -1,
-       "radius 3.8: none within it (LIMIT)");
+       "radius 3.8: none within it (BEYOND_RADIUS)");
     q.radius = INFINITY;
     ok(tu_nearest(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_NONE,
        "a size-2 agent stands nowhere: NONE");
@@ -165,8 +165,8 @@ static void check_cases(void)
     ok(tu_nearest(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_NONE,
        "... also with a radius that covers the map");
     q.radius = 5;
-    ok(tu_nearest(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_LIMIT,
-       "... but LIMIT with one that does not");
+    ok(tu_nearest(g2->place, &q, &res, &err) == NB_OK && res.status == NB_PATH_BEYOND_RADIUS,
+       "... but BEYOND_RADIUS with one that does not");
     q.radius = 64;
     q.reachable = 1;
     q.start = (nb_cell){1, 1};
@@ -178,12 +178,12 @@ static void check_cases(void)
            res.cell.x == 3,
        "reachable from the dry cell: itself");
     q.start = (nb_cell){7, 2};
-    like(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",
-         "from (7, 2)", "from off the map: NB_ERR_ARG naming it");
+    like(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_OUTSIDE ? err.msg : "",
+         "start (7, 2) is off the 7 x 5 map", "start off the map: NB_ERR_OUTSIDE naming it");
     q.reachable = 0;
     q.point = (nb_cell){-1, 0};
-    like(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_ARG ? err.msg : "",
-         "point (-1, 0) is outside the 7 x 5 map", "a point off the map: NB_ERR_ARG");
+    like(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_OUTSIDE ? err.msg : "",
+         "point (-1, 0) is off the 7 x 5 map", "a point off the map: NB_ERR_OUTSIDE");
     q.point = (nb_cell){0, 0};
     q.radius = NAN;
     ok(tu_nearest(g1->place, &q, &res, &err) == NB_ERR_ARG, "radius NaN: NB_ERR_ARG");

@@ -71,8 +71,8 @@ static void test_open(const char *path)
     like(tu_place_open(b, 1, 1, &p, &err) == NB_ERR_NOTFOUND && !p ? err.msg : "",
          "no clearance layer for capability {ground}", "a capability without a layer: NOTFOUND");
     ok(tu_place_open(b, 3, 0, &p, &err) == NB_ERR_ARG && !p, "size 0: NB_ERR_ARG");
-    like(tu_place_open(b, 3, 3, &p, &err) == NB_ERR_LIMIT && !p ? err.msg : "",
-         "agent size 3, expected 1 to 2", "a size beyond the cap: NB_ERR_LIMIT");
+    like(tu_place_open(b, 3, 3, &p, &err) == NB_ERR_NOTFOUND && !p ? err.msg : "",
+         "size 3 is beyond the largest size (2)", "a size beyond the cap: NB_ERR_NOTFOUND");
     ok(tu_place_open(b, 3, 2, &p, &err) == NB_OK && p && err.code == NB_OK && !err.msg[0],
        "size 2: a place, the error cleared");
     nb_place_close(p);

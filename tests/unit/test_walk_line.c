@@ -255,13 +255,13 @@ static void check_cases(void)
     ok(tu_walk_line(p1, (nb_vec2){5, 3}, (nb_vec2){5, 3}, &res, &err) == NB_OK &&
            res.status == NB_PATH_FOUND,
        "a segment of one point where the agent fits: clear");
-    like(tu_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){6.5, 0}, &res, &err) == NB_ERR_ARG ? err.msg
+    like(tu_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){6.5, 0}, &res, &err) == NB_ERR_OUTSIDE ? err.msg
                                                                                         : "",
-         "to (6.5, 0) is not a point of the 6 x 4 map", "a point beyond the map: NB_ERR_ARG");
+         "goal (6.5, 0) is off the 6 x 4 map", "a point beyond the map: NB_ERR_OUTSIDE");
     ok(tu_walk_line(p1, (nb_vec2){NAN, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
            tu_walk_line(p1, (nb_vec2){0, INFINITY}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
-           tu_walk_line(p1, (nb_vec2){-0.5, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG,
-       "NaN, infinite and negative coordinates: NB_ERR_ARG");
+           tu_walk_line(p1, (nb_vec2){-0.5, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_OUTSIDE,
+       "NaN and infinite coordinates: NB_ERR_ARG; negative: NB_ERR_OUTSIDE");
     ok(tu_walk_line(NULL, (nb_vec2){0, 0}, (nb_vec2){1, 0}, &res, &err) == NB_ERR_ARG &&
            tu_walk_line(p1, (nb_vec2){0, 0}, (nb_vec2){1, 0}, NULL, NULL) == NB_ERR_ARG,
        "NULL arguments: NB_ERR_ARG");

@@ -186,6 +186,8 @@ nb_status nb_nearest_step(nb_place *p, uint64_t expansions, int *done, nb_err *e
 
 nb_status nb_nearest_finish(nb_place *p, nb_nearest_result *res, nb_err *err)
 {
+    if (!res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_nearest_finish: res is NULL");
     if (!p || p->kind != NBI_PLACE_NEAREST) {
         if (res) {
             memset(res, 0, sizeof *res);
@@ -212,6 +214,8 @@ nb_status nb_nearest_finish(nb_place *p, nb_nearest_result *res, nb_err *err)
 nb_status nb_nearest_find(nb_place *p, const nb_nearest_query *q, nb_nearest_result *res,
                           nb_err *err)
 {
+    if (!res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_nearest_find: res is NULL");
     nb_status st = nb_nearest_begin(p, q, err);
     if (st == NB_OK)
         st = nb_nearest_step(p, UINT64_MAX, NULL, err);

@@ -122,6 +122,8 @@ nb_status nb_random_step(nb_place *p, uint64_t expansions, int *done, nb_err *er
 
 nb_status nb_random_finish(nb_place *p, nb_random_result *res, nb_err *err)
 {
+    if (!res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_random_finish: res is NULL");
     if (!p || p->kind != NBI_PLACE_RANDOM) {
         if (res) {
             memset(res, 0, sizeof *res);
@@ -139,6 +141,8 @@ nb_status nb_random_finish(nb_place *p, nb_random_result *res, nb_err *err)
 nb_status nb_random_find(nb_place *p, const nb_random_query *q, nb_random_result *res,
                          nb_err *err)
 {
+    if (!res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_random_find: res is NULL");
     nb_status st = nb_random_begin(p, q, err);
     if (st == NB_OK)
         st = nb_random_step(p, 1, NULL, err);

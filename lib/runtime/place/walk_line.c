@@ -305,6 +305,8 @@ nb_status nb_line_step(nb_place *p, uint64_t expansions, int *done, nb_err *err)
 
 nb_status nb_line_finish(nb_place *p, nb_line_result *res, nb_err *err)
 {
+    if (!res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_line_finish: res is NULL");
     if (!p || p->kind != NBI_PLACE_LINE) {
         if (res) {
             memset(res, 0, sizeof *res);
@@ -346,6 +348,8 @@ nb_status nb_line_finish(nb_place *p, nb_line_result *res, nb_err *err)
 
 nb_status nb_line_find(nb_place *p, const nb_line_query *q, nb_line_result *res, nb_err *err)
 {
+    if (!res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_line_find: res is NULL");
     nb_status st = nb_line_begin(p, q, err);
     if (st == NB_OK)
         st = nb_line_step(p, UINT64_MAX, NULL, err);
