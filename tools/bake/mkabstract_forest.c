@@ -106,7 +106,7 @@ int nbc_mkabstract_forest(int argc, char **argv)
             break;
         case 'h': return forest_usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
         case 'V': nbc_version(); return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind < argc)

@@ -120,6 +120,7 @@ int main(int argc, char **argv)
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbc_prog = "mkclear";
+    argv[0] = (char *)nbc_prog; /* getopt's own messages name it as ours do */
     while ((c = getopt_long(argc, argv, "l:a:o:e:zj:vqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': legend_path = optarg; break;
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
             break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind == argc)

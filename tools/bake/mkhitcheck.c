@@ -60,6 +60,7 @@ int main(int argc, char **argv)
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkhitcheck";
+    argv[0] = (char *)nbc_prog; /* getopt's own messages name it as ours do */
     while ((c = getopt_long(argc, argv, "u:n:c:zo:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'u':
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
             break;
         case 'h': return usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
         case 'V': nbc_version(); return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind < argc)

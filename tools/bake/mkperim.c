@@ -57,6 +57,7 @@ int main(int argc, char **argv)
     unsigned long v;
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkperim";
+    argv[0] = (char *)nbc_prog; /* getopt's own messages name it as ours do */
     while ((c = getopt_long(argc, argv, "m:r:l:b:s:zo:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'm': model_path = optarg; break;
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
         case 'V':
             nbc_version();
             return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind < argc)

@@ -241,7 +241,7 @@ int nbc_cmd_info(int argc, char **argv)
                    "  -V, --version  show the version and exit\n");
             return NBC_EXIT_OK;
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind + 1 != argc)

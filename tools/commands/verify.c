@@ -160,7 +160,7 @@ int nbc_cmd_verify(int argc, char **argv)
             break;
         case 'h': return usage();
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind == argc)
