@@ -124,7 +124,7 @@ else
   skip "python3 absent: JSON not parsed"
 fi
 status navbake query --forest "$tmp/one.nbk" --from 1,1 --to 10,0
-is "a start inside the inflated circle: exit 1" "$rc" 1
+is "a start inside the inflated circle: exit 3" "$rc" 3
 like "said plainly" "$err" "the start (1, 1) is inside circle 0 (centre (0, 0), radius 2.5, 3 with the agent radius 0.5)"
 status navbake query --forest "$tmp/one.nbk" --from -10,0 --to 10,0 --baked -r 1
 is "--baked for a radius not baked: exit 1" "$rc" 1
@@ -152,7 +152,7 @@ status navbake query --from 0,0 --to 1,1 "$tmp/map-only.nbk"
 like "navbake query without --forest is a grid query, which needs clearance" "$err" "no clearance layer"
 # A goal in the sample's closed ring of stones with agent radius 1.5: no path.
 status navbake query --forest "$tmp/f.nbk" -r 1.5 --from 5,5 --to 85,40
-is "a goal walled in: exit 1" "$rc" 1
+is "a goal walled in: exit 3" "$rc" 3
 like "no path, said so" "$err" "no path from (5, 5) to (85, 40)"
 # The sample's boulders touch at (59.2, 53.6): the straight line along
 # their common tangent (16 long) would squeeze through; the path goes round.

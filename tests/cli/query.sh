@@ -70,12 +70,12 @@ else
 fi
 
 # A budget: --max-expansions stops the search and answers with the best
-# partial path (exit 1, as without a path); the workspace is reported.
+# partial path (exit 4: an answer in part); the workspace is reported.
 status navbake query "$tmp/s.nbk" --max-expansions 0 --from 2,2 --to 60,36
 is "--max-expansions 0: exit 2" "$rc" 2
 like "named with its range" "$err" "--max-expansions"
 status navbake query "$tmp/s.nbk" --agent wagon --max-expansions 40 --from 2,2 --to 60,36
-is "--max-expansions 40: exit 1" "$rc" 1
+is "--max-expansions 40: exit 4" "$rc" 4
 like "said" "$out" "status     stopped at the expansion limit: the best partial path"
 like "the partial path" "$out" "partial    "
 like "40 expanded" "$out" "expanded   40"
@@ -97,13 +97,13 @@ else
 fi
 
 # Statuses.
-status navbake query "$tmp/s.nbk" --from 0,0 --to 60,36; is "a blocked start: exit 1" "$rc" 1
+status navbake query "$tmp/s.nbk" --from 0,0 --to 60,36; is "a blocked start: exit 3" "$rc" 3
 is "an answer, not an error" "$err" ""
 like "said" "$out" "no path: the agent cannot stand at the start"
 status navbake query "$tmp/s.nbk" --from 2,2 --to 0,0; like "a blocked goal" "$out" "cannot stand at the goal"
 status navbake query "$tmp/s.nbk" --size 3 --capability ground --from 2,2 --to 60,36
 like "unjoined ends: no path, without a search" "$out" "status     no path (different components: no search)"
-is "exit 1" "$rc" 1
+is "exit 3" "$rc" 3
 like "nothing expanded" "$out" "expanded   0"
 status navbake query --json "$tmp/s.nbk" --size 3 --capability ground --from 2,2 --to 60,36
 like "JSON: not found" "$out" '"found": false, "length": null, "searched": false'

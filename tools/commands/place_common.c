@@ -28,7 +28,7 @@ int nbc_place_parse(int argc, char **argv, const nbc_place_args *a, nbc_query_op
             break;
         case 'h': return a->usage(stdout);
         case 'V': return nbc_version();
-        case '?': return nbc_usage("unknown option");
+        case '?': return nbc_bad_option();
         default: rc = a->take(c, optarg, a->ctx); break;
         }
         if (rc != NBC_EXIT_OK)
@@ -63,12 +63,12 @@ void nbc_place_close(nbc_place_session *s)
     memset(s, 0, sizeof *s);
 }
 
-int nbc_place_answer(nb_status st, const nb_err *err, int found, int json, double us,
+int nbc_place_answer(nb_status st, const nb_err *err, int code, int json, double us,
                      void (*print_text)(const void *ctx, double us),
                      void (*print_json)(const void *ctx, double us), const void *ctx)
 {
     if (st != NB_OK)
         return nbc_fail_err(err);
     (json ? print_json : print_text)(ctx, us);
-    return found ? NBC_EXIT_OK : NBC_EXIT_FAIL;
+    return code;
 }

@@ -15,7 +15,7 @@ static int usage(FILE *f)
             "Usage: navbake plan --model NAME --from X,Y[,H[,S]] --to X,Y[,H[,S]] [OPTION]... BUNDLE\n"
             "Plan a path for a motion model on the bundle's map: states are a cell, a heading\n"
             "(0 to H-1, 0 east) and a speed (a name of the model's, or its level; default the\n"
-            "stopped one).  Exit 0 when a path is found, 1 when there is none.\n\n"
+            "stopped one).\n\n"
             "  -m, --model NAME        a model baked by mkperim, or a model file (NAME.yaml)\n"
             "  -f, --from X,Y[,H[,S]]  the start state\n"
             "  -t, --to X,Y[,H[,S]]    the goal state; H may be 'any' (stop there, any heading),\n"
@@ -41,11 +41,15 @@ static int usage(FILE *f)
             "                          (the paper's setup) rather than at any heading\n"
             "      --sector N          sector side in cells (default 6)\n"
             "      --segment N         sectors (or HAA* clusters) per refined segment (default 3)\n"
-            "  -n, --max-expansions N  give up after N states expanded per search\n"
+            "  -n, --max-expansions N  stop after N states expanded per search, with the\n"
+            "                          best partial path\n"
             "  -j, --json              print one JSON object\n"
             "  -q, --quiet             print nothing; the exit status tells\n"
             "  -h, --help              show this help and exit\n"
-            "  -V, --version           show the version and exit\n",
+            "  -V, --version           show the version and exit\n"
+            "Exit status: 0 a path found, 1 a failure, 2 a usage error, 3 no path (or the\n"
+            "start or goal blocked), 4 stopped at --max-expansions (the best partial path\n"
+            "printed).\n",
             NB_MAX_AGENT_SIZE);
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
@@ -65,14 +69,16 @@ static int parse_state(const char *opt, const char *text, const nb_model *m, nb_
         else
             n++;
     unsigned long v[3];
-    if (n < 2 || n > 4 || !nbc_uint(opt, part[0], 0, 0x7fffffff, &v[0]) ||
-        !nbc_uint(opt, part[1], 0, 0x7fffffff, &v[1])) {
-        if (n < 2 || n > 4)
-            nbc_usage("%s: '%s' is not X,Y[,HEADING[,SPEED]]", opt, text);
+    if (n < 2 || n > 4)
+        return nbc_usage("%s: '%s' is not X,Y[,HEADING[,SPEED]]", opt, text), 0;
+    /* The cell as every command reads one; whether it is on the map is said after. */
+    char xy[sizeof buf];
+    long x, y;
+    snprintf(xy, sizeof xy, "%s,%s", part[0], part[1]);
+    if (!nbc_point(opt, xy, &x, &y))
         return 0;
-    }
-    s->x = (int32_t)v[0];
-    s->y = (int32_t)v[1];
+    s->x = (int32_t)x;
+    s->y = (int32_t)y;
     s->heading = 0;
     s->speed = (uint16_t)nb_model_stop(m);
     if (n >= 3 && strcmp(part[2], "any") == 0) {
@@ -212,7 +218,7 @@ int nbc_plan_motion(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind + 1 != argc)
@@ -324,10 +330,10 @@ int nbc_plan_motion(int argc, char **argv)
         print_state_json(m, &q.start);
         printf(", \"goal\": ");
         print_state_json(m, &q.goal);
-        int found = res.status == NB_PATH_FOUND;
+        int found = res.status == NB_PATH_FOUND, limited = res.status == NB_PATH_LIMIT;
         printf(",\n \"found\": %s, \"limited\": %s", found ? "true" : "false",
-               res.status == NB_PATH_LIMIT ? "true" : "false");
-        if (found)
+               limited ? "true" : "false");
+        if (found || limited) /* limited: the best partial path's */
             printf(", \"cost\": %.6f", res.cost);
         printf(", \"segments\": %zu, \"expanded\": %" PRIu64 ", \"generated\": %" PRIu64
                ", \"reopened\": %" PRIu64 ", \"grid_expanded\": %" PRIu64 ",\n \"path\": [",
@@ -362,8 +368,13 @@ int nbc_plan_motion(int argc, char **argv)
                    strstr(nb_motion_heuristic_name(heuristic), "heading") ? "states for the heading heuristic"
                                                                          : "cells for the grid heuristic");
         printf("\n");
-        if (res.status == NB_PATH_FOUND) {
-            printf("path       cost %.4f, %zu states\n", res.cost, n);
+        if (res.status == NB_PATH_FOUND || (res.status == NB_PATH_LIMIT && n)) {
+            if (res.status == NB_PATH_FOUND)
+                printf("path       cost %.4f, %zu states\n", res.cost, n);
+            else
+                printf("partial    cost %.4f, %zu states (the search stopped at its limit: the "
+                       "best partial path)\n",
+                       res.cost, n);
             printf("  %5s %6s %6s %7s  %-10s %10s\n", "step", "x", "y", "heading", "speed", "g");
             double g = 0;
             for (size_t i = 0; i < n; i++) {
@@ -384,8 +395,8 @@ int nbc_plan_motion(int argc, char **argv)
                      res.status == NB_PATH_START_BLOCKED ? q.start.y : q.goal.y);
         else if (!quiet && !json)
             nbc_fail("no path");
-        rc = NBC_EXIT_FAIL;
     }
+    rc = nbc_exit_of_path(res.status);
 done:
     nb_motion_ws_close(ws);
     nb_perimeter_close(p);

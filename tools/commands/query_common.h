@@ -33,18 +33,21 @@ typedef struct nbc_agent {
 typedef struct nbc_answer {
     nb_path_status status;
     double length;
-    double cost; /* under the agent's terrain costs: the length without them */
+    double cost; /* what the answer is measured by against the optimum: its cost under the
+                    agent's terrain costs (a cell path's), else the length of the path returned */
     uint64_t expanded;
     int searched;
     size_t path_len;
     const nb_cell *path; /* valid until the method's next answer */
     unsigned level;      /* HAA*: the level of clusters searched; 0 for other methods */
+    int waypoints;       /* 1: the path is waypoints joined by straight segments, not cells */
 } nbc_answer;
 
 /* The answer in a library result (nb_aa_result, nb_haa_result and
  * nb_sg_result have these fields under these names), of this cost. */
 #define NBC_ANSWER_OF(r, c)                                                                      \
-    ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path, 0})
+    ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path, \
+                  0, 0})
 
 typedef struct nbc_method {
     const char *name;    /* for --method */
@@ -60,9 +63,10 @@ typedef struct nbc_method {
     int (*mode_main)(int argc, char **argv, int scen);
     /* A grid method whose paths are not always the shortest (HAA*) gives,
      * apart from its timed answer, the optimal length its answer is
-     * measured against (Annotated A*'s; -1 when there is no path), a cost
-     * under the agent's terrain costs; query and scen then report the
-     * error of the answer's cost.  NULL for exact methods. */
+     * measured against (Annotated A*'s, run only when this is called; -1
+     * when there is no path), a cost under the agent's terrain costs;
+     * scen, and query with --compare, then report the error of the
+     * answer's cost.  NULL for exact methods. */
     nb_status (*reference)(void *state, nb_cell from, nb_cell to, double *optimal, nb_err *err);
     /* What the method's own workspace holds now and how long making it took (its reference's
      * apart); NULL when the method does not say. */

@@ -273,9 +273,8 @@ static int open_perimeter(const nb_bundle *b, const char *path, job *j, const ch
             j->goal.heading = (uint16_t)h;
         }
     }
-    if ((uint32_t)j->goal.x >= nb_map_width(b) || (uint32_t)j->goal.y >= nb_map_height(b))
-        return nbc_usage("--goal %d,%d is outside the %u x %u map", (int)j->goal.x, (int)j->goal.y,
-                         nb_map_width(b), nb_map_height(b));
+    if (!nbc_cell_on_map("--goal", j->goal.x, j->goal.y, nb_map_width(b), nb_map_height(b)))
+        return NBC_EXIT_USAGE;
     return NBC_EXIT_OK;
 }
 
@@ -376,7 +375,7 @@ static int read_options(int argc, char **argv, request *r, job *j)
             break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     return GO_ON;
