@@ -4,11 +4,8 @@
 
 void nbc_place_help(FILE *f)
 {
-    fprintf(f, "  -a, --agent NAME        the agent type NAME of the bundle's agent set\n"
-               "  -s, --size S            agent size in cells per side (default 1)\n"
-               "  -c, --capability LIST   the terrains it may enter, by name, separated by\n"
-               "                          commas (default ground,swamp)\n"
-               "  -j, --json              print JSON for programs\n"
+    nbc_agent_help(f, 'a', 's', 'c');
+    fprintf(f, "  -j, --json              print JSON for programs\n"
                "  -h, --help              show this help and exit\n"
                "  -V, --version           show the version and exit\n");
 }
@@ -49,7 +46,7 @@ int nbc_place_open(nbc_place_session *s, const char *path, const nbc_query_opts 
         return nbc_fail_err(&err);
     if (!nb_has_map(s->bundle))
         return nbc_fail("%s holds no map (bake one with mkclear)", path);
-    int rc = nbc_query_agent(s->bundle, o, &s->agent);
+    int rc = nbc_query_agent(s->bundle, path, o, &s->agent);
     if (rc == NBC_EXIT_OK &&
         nb_place_open(s->bundle, s->agent.capability, s->agent.size, &s->place, &err) != NB_OK)
         rc = nbc_fail_err(&err);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "agent_pick.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -19,10 +20,9 @@ static int usage(FILE *f)
             "  -m, --model NAME        a model baked by mkperim, or a model file (NAME.yaml)\n"
             "  -f, --from X,Y[,H[,S]]  the start state\n"
             "  -t, --to X,Y[,H[,S]]    the goal state; H may be 'any' (stop there, any heading),\n"
-            "                          and then S too (pass through the cell)\n"
-            "  -a, --agent NAME        the agent type (size, capability; default the first)\n"
-            "      --size N            instead of --agent: cells a side (1-%d)\n"
-            "      --capability LIST   and the terrains it may enter (ground,swamp)\n"
+            "                          and then S too (pass through the cell)\n");
+    nbc_agent_help(f, 'a', 0, 0);
+    fprintf(f,
             "  -H, --heuristic H       octile, perimeter, extended, grid, perimeter+grid,\n"
             "                          extended+grid, heading, perimeter+heading or\n"
             "                          extended+heading (default extended+heading with a\n"
@@ -49,8 +49,7 @@ static int usage(FILE *f)
             "  -V, --version           show the version and exit\n"
             "Exit status: 0 a path found, 1 a failure, 2 a usage error, 3 no path (or the\n"
             "start or goal blocked), 4 stopped at --max-expansions (the best partial path\n"
-            "printed).\n",
-            NB_MAX_AGENT_SIZE);
+            "printed).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -225,10 +224,6 @@ int nbc_plan_motion(int argc, char **argv)
         return nbc_usage(optind == argc ? "no bundle given" : "one bundle at a time");
     if (!from || !to)
         return nbc_usage("give the start and the goal (--from X,Y and --to X,Y)");
-    if (agent_name && (size || cap_list))
-        return nbc_usage("--agent and --size/--capability cannot be combined");
-    if (!size != !cap_list)
-        return nbc_usage("--size and --capability go together");
 
     nb_err err;
     nb_bundle *b = NULL;
@@ -269,31 +264,16 @@ int nbc_plan_motion(int argc, char **argv)
         rc = NBC_EXIT_USAGE;
         goto done;
     }
-    nb_capability cap = 0;
-    const char *who = "(size and capability given)", *label = NULL;
-    if (agent_name) {
-        const nb_agent *a = nb_agent_find(b, agent_name);
-        if (!a) {
-            rc = nbc_fail("%s: no agent type '%s'", argv[optind], agent_name);
-            goto done;
-        }
-        size = a->size;
-        cap = a->capability;
-        who = label = a->name;
-    } else if (cap_list) {
-        if (nb_capability_parse(b, cap_list, &cap, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            goto done;
-        }
-    } else if (nb_agent_count(b) > 0) {
-        size = nb_agent_get(b, 0)->size;
-        cap = nb_agent_get(b, 0)->capability;
-        who = label = nb_agent_get(b, 0)->name;
-    } else {
-        size = 1;
-        cap = nb_terrain_count(b) >= 32 ? 0xffffffffu : ((nb_capability)1 << nb_terrain_count(b)) - 1;
-        who = "(size 1, every terrain)";
-    }
+    nbc_agent_opts ao = {agent_name, cap_list, size};
+    nbc_agent_choice ch;
+    if ((rc = nbc_agent_pick(b, argv[optind], &ao, &ch)) != NBC_EXIT_OK)
+        goto done;
+    nb_capability cap = ch.capability;
+    size = ch.size;
+    const char *label = ch.type ? ch.type->name : NULL;
+    char who[NB_NAME_MAX + 40];
+    snprintf(who, sizeof who, "%s%s%s", label ? label : "(size and capability given)",
+             ch.changed ? " with " : "", ch.changed ? ch.changed : "");
     int sectors = route && abstraction == NB_ROUTE_SECTORS;
     if (nb_motion_ws_open(b, m, p, cap, (unsigned)size, sectors ? (unsigned)sector : 0, &ws, &err) != NB_OK ||
         (route && !sectors && nb_motion_ws_haa(ws, &err) != NB_OK)) {

@@ -12,6 +12,7 @@
 
 #include <getopt.h>
 
+#include "agent_pick.h"
 #include "cli.h"
 #include "overlay_opts.h"
 
@@ -22,7 +23,8 @@ typedef struct nbc_agent {
     nb_corner corner;
     uint64_t max_expansions; /* the query's budget (navbake query --max-expansions); 0: none */
     const nb_overlay *overlay; /* cells blocked for the query (--block, --open), or NULL */
-    const char *name; /* the agent type's name with --agent, else NULL */
+    const char *name; /* the agent type's name (agent_pick.h), NULL for a bundle without */
+    const char *changed; /* what replaced its fields ("--size"), or NULL */
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1]; /* "ground,swamp" */
     const double *costs; /* the agent type's terrain costs (nb_agent.cost), NULL without */
     char costs_text[NB_MAX_TERRAINS * (NB_NAME_MAX + 28) + 1]; /* "swamp 2.5, water 4" */
@@ -106,13 +108,13 @@ void nbc_query_help(FILE *f);
 /* Takes a shared option: NBC_EXIT_OK, NBC_EXIT_USAGE after a message, or
  * -1 when c is not one of them. */
 int nbc_query_option(nbc_query_opts *o, int c, const char *arg);
-/* The agent the options name in this bundle: --agent NAME, or --size and
- * --capability (default size 1 and the default agent set's capability,
- * {ground, swamp}: what MovingAI's lengths assume).  Returns an exit
- * status after a message. */
-int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *agent);
+/* The agent the options name in bundle b, read from path: the rule of
+ * every command (agent_pick.h).  Returns an exit status after a message. */
+int nbc_query_agent(const nb_bundle *b, const char *path, const nbc_query_opts *o,
+                    nbc_agent *agent);
 
-/* "agent      scout (size 1, capability ground,swamp)\n" */
+/* "agent      scout (size 1, capability ground,swamp)\n";
+ * "agent      wagon with --size (size 3, capability ground)\n" */
 void nbc_agent_print(const nbc_agent *a);
 /* "\"agent\": \"scout\", \"size\": 1, \"capability\": \"ground,swamp\"" */
 void nbc_agent_json(const nbc_agent *a);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "agent_pick.h"
 #include "cli.h"
 #include "commands.h"
 #include "overlay_opts.h"
@@ -90,11 +91,9 @@ static int usage(FILE *f)
             "  -u, --unit NAME         the unit of the hitcheck and curves layers (default:\n"
             "                          the bundle's first)\n"
             "  -H, --heading K         their start heading (and the perimeter layer's):\n"
-            "                          K x 360 / headings degrees (default 0, east)\n"
-            "  -c, --capability LIST   terrains separated by commas (default: the agent's)\n"
-            "  -z, --size S            agent size for components and footprints\n"
-            "  -a, --agent NAME        the capability and size of this agent (default: the\n"
-            "                          first of the bundle's agent set)\n"
+            "                          K x 360 / headings degrees (default 0, east)\n");
+    nbc_agent_help(f, 'a', 'z', 'c');
+    fprintf(f,
             "  -p, --path FILE         draw the paths of FILE: JSON from 'navbake query\n"
             "                          --json' (--forest too), or lines of cells 'X Y' (a\n"
             "                          blank line between paths); may be repeated\n"
@@ -109,7 +108,8 @@ static int usage(FILE *f)
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n\n"
             "PNG output: %s\n"
-            "navbake-render(1) lists the colours and the legend's layout.\n",
+            "navbake-render(1) lists the colours and the legend's layout.\n"
+            "Exit status: 0 the picture written, 1 a failure, 2 a usage error.\n",
             nbr_png_supported() ? "yes (libpng)"
                                 : "NO: this navbake was built without libpng; only SVG is written");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
@@ -478,30 +478,28 @@ static int open_frame(const nb_bundle *b, const request *r, job *j, enum frame f
     return NBC_EXIT_OK;
 }
 
-/* Capability and size: given, or the agent's (the named one, else the bundle's first); then
- * the paths, whose footprints take that size. */
+/* Capability and size: the agent's, by every command's rule (agent_pick.h); then the paths,
+ * whose footprints take that size. */
 static int choose_agent(const nb_bundle *b, const request *r, job *j)
 {
     nb_err err;
-    const nb_agent *agent = NULL;
-    if (r->agent_name && !(agent = nb_agent_find(b, r->agent_name)))
-        return nbc_fail("%s: no agent called '%s'", r->bundle_path, r->agent_name);
-    if (!agent && nb_agent_count(b) > 0)
-        agent = nb_agent_get(b, 0);
-    if (r->cap_list) {
-        if (nb_capability_parse(b, r->cap_list, &j->cap, &err) != NB_OK)
-            return nbc_usage("--capability: %s", err.msg);
-    } else if (agent) {
-        j->cap = agent->capability;
-    }
-    if (r->size)
-        j->size = (uint32_t)r->size;
-    else
-        j->size = agent && (r->agent_name || !r->cap_list) ? agent->size : 1;
-    j->filter = r->agent_name || r->cap_list || r->size;
+    nbc_agent_opts ao = {r->agent_name, r->cap_list, r->size};
+    nbc_agent_choice ch;
+    int needed = 0;
     for (size_t i = 0; i < j->nlayers; i++)
-        if ((j->layers[i] == L_CLEARANCE || j->layers[i] == L_COMPONENTS) && j->cap == 0)
-            return nbc_usage("%s has no agents: give --capability", r->bundle_path);
+        needed |= j->layers[i] == L_CLEARANCE || j->layers[i] == L_COMPONENTS;
+    /* Only the layers of an agent need one: a forest's, a unit's or a path's footprints draw
+     * without on a bundle that has none. */
+    if (needed || nb_agent_count(b) || r->agent_name || r->cap_list) {
+        int rc = nbc_agent_pick(b, r->bundle_path, &ao, &ch);
+        if (rc != NBC_EXIT_OK)
+            return rc;
+        j->cap = ch.capability;
+        j->size = ch.size;
+    } else {
+        j->size = r->size ? (uint32_t)r->size : 1;
+    }
+    j->filter = r->agent_name || r->cap_list || r->size;
     for (size_t i = 0; i < r->npaths; i++)
         if (nbr_paths_read(&j->paths, r->path_files[i], j->size, &err) != NB_OK)
             return nbc_fail_err(&err);

@@ -193,8 +193,9 @@ int nbc_cmd_scen(int argc, char **argv)
                 printf("differs    ... and %zu more (--verbose lists them)\n", differ - shown);
             printf("scenario   %s\n", spath);
             if (a.name)
-                printf("agent      %s (size %u, capability %s), %s, %s corners\n", a.name, a.size,
-                       a.caps, m->name, a.corner == NB_CORNER_WEAK ? "weak" : "strict");
+                printf("agent      %s%s%s (size %u, capability %s), %s, %s corners\n", a.name,
+                       a.changed ? " with " : "", a.changed ? a.changed : "", a.size, a.caps,
+                       m->name, a.corner == NB_CORNER_WEAK ? "weak" : "strict");
             else
                 printf("agent      size %u, capability %s, %s, %s corners\n", a.size, a.caps,
                        m->name, a.corner == NB_CORNER_WEAK ? "weak" : "strict");
