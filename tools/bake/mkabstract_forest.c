@@ -33,7 +33,7 @@ static int forest_usage(void)
            "                           a terminal), none, or json (a JSON object a line)\n"
            "  -h, --help               show this help and exit\n"
            "  -V, --version            show the version and exit\n"
-           "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
+           NBC_EXIT_HELP);
     return NBC_EXIT_OK;
 }
 

@@ -65,7 +65,7 @@ static int usage(FILE *f)
             "same agent set, is brought up to date: only the clusters whose clearance\n"
             "changed, and their borders, are built again; the bytes are those of a\n"
             "whole build.  With --forest FOREST.yaml, mkabstract bakes bitangent graphs.\n"
-            "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
+            NBC_EXIT_HELP,
             NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT, NBB_LEVEL_FACTOR, NBB_LANDMARKS_MAX,
             NBB_LEVEL_LANDMARKS, NBB_MAX_THREADS,
             nbb_threads_online());

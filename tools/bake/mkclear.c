@@ -54,7 +54,7 @@ static int usage(FILE *f)
                "are computed again; the result is the same bytes as a whole bake.  When it\n"
                "held another map, legend or agent set, the sections derived from the old one\n"
                "(clearance, components, runs, abstract) are removed and listed.\n"
-               "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
+               NBC_EXIT_HELP,
             NBB_MAX_THREADS, nbb_threads_online());
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }

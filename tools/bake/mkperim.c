@@ -27,7 +27,7 @@ static int usage(FILE *f)
             "                          terminal), none, or json (a JSON object a line)\n"
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n"
-            "Exit status: 0 on success, 1 on failure, 2 on a usage error.  See mkperim(1).\n",
+            NBC_EXIT_HELP "See mkperim(1).\n",
             NB_PERIMETER_MAX_RADIUS);
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }

@@ -238,7 +238,7 @@ int nbc_cmd_info(int argc, char **argv)
                    "unpacked sizes, CRC-32 and build parameters.\n\n"
                    "  -j, --json     print JSON for programs\n"
                    "  -h, --help     show this help and exit\n"
-                   "  -V, --version  show the version and exit\n");
+                   "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
         case 'V': return nbc_version();
         default: return nbc_bad_option();

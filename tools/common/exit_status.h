@@ -24,6 +24,10 @@
  * a node cap) and printed the best partial path it had. */
 #define NBC_EXIT_PARTIAL 4
 
+/* The line of --help for a command that answers no question (3 and 4 are
+ * for those that do). */
+#define NBC_EXIT_HELP "Exit status: 0 on success, 1 on a failure, 2 on a usage error.\n"
+
 /* The exit code of a search's answer.  One case per status and no default,
  * so that a status the runtime gains is a compiler warning here and a line
  * to add. */
