@@ -10,7 +10,11 @@ forest=$data/forest.yaml
 
 # mkabstract: help, version, usage errors.
 status mkabstract --help; is "mkabstract --help exits 0" "$rc" 0
-like "and mentions --forest" "$out" "--forest"
+like "and lists --forest among its options" "$out" "
+  -f, --forest FILE     bake the bitangent graphs"
+like "and --agent-radius" "$out" "
+  -r, --agent-radius R  with --forest, an agent radius"
+like "with the forest mode's usage" "$out" "mkabstract --forest FOREST.yaml --agent-radius R"
 status mkabstract --forest x --help; is "mkabstract --forest --help exits 0" "$rc" 0
 like "and describes the forest mode" "$out" "--agent-radius R"
 status mkabstract --version; like "mkabstract --version" "$out" "mkabstract (navbake) "

@@ -30,6 +30,10 @@ status navbake query "$tmp/s.nbk" --size 4 --from 2,2 --to 3,3; is "a size beyon
 like "said" "$err" "size 4 is beyond the largest size (3)"
 status navbake query "$tmp/s.nbk" --from 64,2 --to 3,3; is "a cell outside the map: exit 2" "$rc" 2
 like "named with its option" "$err" "--from 64,2 is outside the 64 x 40 map"
+status navbake query "$tmp/s.nbk" --from -1,5 --to 3,3; is "a negative cell: exit 2" "$rc" 2
+like "said to be off the map, with its size (not 'not a cell')" "$err" \
+  "--from -1,5 is outside the 64 x 40 map (cells 0,0 to 63,39)"
+status navbake query "$tmp/s.nbk" --from 2,2 --to 3,-40; like "--to too" "$err" "--to 3,-40 is outside the 64 x 40 map"
 
 # An answer, by agent name and by size and capability alike.
 status navbake query "$tmp/s.nbk" --agent wagon --from 2,2 --to 60,36
