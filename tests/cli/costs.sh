@@ -95,6 +95,23 @@ ok "... and back" navbake convert "$tmp/c.sqlite" "$tmp/c2.nbk"
 is "... the same bytes" "$(sum "$tmp/c2.nbk")" "$(sum "$tmp/c.nbk")"
 status navbake info "$tmp/c.sqlite"
 like "info on the SQLite form: the costs" "$out" "costs swamp 2.5"
+# The costs in a table a person can query with the sqlite3 shell, against
+# those navbake info --json reads from the binary form's agent set.
+if command -v sqlite3 >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  want=$(navbake info --json "$tmp/c.nbk" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for a in sorted(d["agents"], key=lambda a: a["name"]):
+    for t in sorted(a["capability"].split(",")):
+        print(a["name"], t, float(a.get("costs", {}).get(t, 1)))')
+  is "SQLite: agent_costs, a row per terrain of each agent's capability" \
+    "$(sqlite3 "$tmp/c.sqlite" "SELECT agent, terrain, cost FROM agent_costs ORDER BY agent, terrain" | tr '|' ' ')" \
+    "$want"
+  like "... scout's swamp" "$want" "scout swamp 5.0"
+else
+  skip "sqlite3 or python3 absent (build-aux/bootstrap.sh installs them)"
+  skip "sqlite3 or python3 absent"
+fi
 
 # Across the swamp of the sample map: walker goes through, scout around.
 status navbake query "$tmp/c.nbk" -a walker --from 2,20 --to 40,30
