@@ -1,5 +1,5 @@
 -- formats/sqlite.sql: a navbake bundle held in an SQLite database, schema
--- version 1.1.  formats/sqlite.md explains it.
+-- version 1.2.  formats/sqlite.md explains it.
 --
 -- The navbake tools write a database by running this file as it is (it is
 -- compiled into them) on an empty database, then filling the tables in one
@@ -14,7 +14,7 @@
 --    back: edit a bundle with the tools, never with SQL.
 
 PRAGMA application_id = 1312967507;  -- 0x4E424B53, "NBKS": a navbake bundle
-PRAGMA user_version = 1001;          -- this schema's version: 1000 x major + minor
+PRAGMA user_version = 1002;          -- this schema's version: 1000 x major + minor
 
 -- ==================================================================
 -- The bundle (formats/bundle.md): the binary form's header and section
@@ -138,6 +138,17 @@ CREATE TABLE agents (
     size       INTEGER NOT NULL,     -- it covers size x size cells from its top-left cell
     capability INTEGER NOT NULL REFERENCES capabilities (mask)
 );
+
+-- Each agent type's terrain costs (formats/agents.md: a move costs its
+-- length times the largest multiplier under the agent's square): a row per
+-- terrain of its capability, 1 where the agent set names no cost (every row
+-- of an agent without costs).  (Schema 1.2.)
+CREATE TABLE agent_costs (
+    agent   TEXT NOT NULL REFERENCES agents (name),
+    terrain TEXT NOT NULL REFERENCES terrains (name),
+    cost    REAL NOT NULL,             -- the multiplier, 1 to 1e6 (NB_MAX_COST)
+    PRIMARY KEY (agent, terrain)
+) WITHOUT ROWID;
 
 -- Which agent may enter which terrain.
 CREATE VIEW agent_terrains AS

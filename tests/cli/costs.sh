@@ -48,7 +48,38 @@ ok "with costs: baked" mkclear -q --optimal --agents "$tmp/c.yaml" "$data/sample
 ok "... with its abstract graph" mkabstract -q "$tmp/c.nbk"
 status navbake info "$tmp/c.nbk"
 like "info: the agent's costs" "$out" "capability ground,swamp   costs swamp 5"
-like "info: the agent set is version 2" "$out" "agents      2   raw"
+# info's columns are sized from what they hold: with the long type names
+# abstract_costs and abstract_levels, every column of every section still
+# starts (or, for the numbers, ends) where its heading does, and the
+# agents' costs line up whatever their capabilities.
+ok "... levels of clusters too" mkabstract -q --levels 2 --cluster-size 4 "$tmp/c.nbk" -o "$tmp/cl.nbk"
+navbake info "$tmp/cl.nbk" >"$tmp/info.txt"
+ok "info lists abstract_costs and abstract_levels" \
+  sh -c "grep -q ' abstract_costs ' '$tmp/info.txt' && grep -q ' abstract_levels ' '$tmp/info.txt'"
+columns() {
+  awk '
+    # The first and last column of field k of line s (1-based).
+    function span(s, k,    i, f, start) {
+      f = 0
+      for (i = 1; i <= length(s); i++)
+        if (substr(s, i, 1) != " " && (i == 1 || substr(s, i - 1, 1) == " ")) {
+          if (++f == k) start = i
+        } else if (substr(s, i, 1) == " " && f == k && start) { last = i - 1; return start }
+      last = length(s); return start
+    }
+    /^  #  / { h = $0; on = 1; next }
+    on && /^  [0-9]/ {
+      for (k = 1; k <= 4; k++) if (span($0, k) != span(h, k)) { print "row " $1 ": field " k; bad = 1 }
+      for (k = 5; k <= 6; k++) { span($0, k); e = last; span(h, k); if (e != last) { print "row " $1 ": field " k; bad = 1 } }
+    }
+    END { exit bad }' "$1"
+}
+ok "info: the section table's columns line up" columns "$tmp/info.txt"
+printf 'agents:\n  - {name: a, size: 1, capability: [ground], costs: {ground: 2}}\n  - {name: b, size: 1, capability: [ground, swamp, water], costs: {swamp: 3}}\n' >"$tmp/two.yaml"
+mkclear -q --agents "$tmp/two.yaml" "$data/sample.map" -o "$tmp/two.nbk"
+is "info: the agents' costs line up" \
+  "$(navbake info "$tmp/two.nbk" | awk '/ costs / { print index($0, " costs ") }' | sort -u | wc -l)" 1
+is "info: the agent set is version 2" "$(printf '%s\n' "$out" | awk '$2 == "agents" { print $3, $4 }')" "2 raw"
 status navbake info --json "$tmp/c.nbk"
 like "info --json: the costs of each terrain" "$out" '"costs": {"ground": 1, "swamp": 2.5}'
 status navbake dump "$tmp/c.nbk" agents
@@ -64,6 +95,23 @@ ok "... and back" navbake convert "$tmp/c.sqlite" "$tmp/c2.nbk"
 is "... the same bytes" "$(sum "$tmp/c2.nbk")" "$(sum "$tmp/c.nbk")"
 status navbake info "$tmp/c.sqlite"
 like "info on the SQLite form: the costs" "$out" "costs swamp 2.5"
+# The costs in a table a person can query with the sqlite3 shell, against
+# those navbake info --json reads from the binary form's agent set.
+if command -v sqlite3 >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  want=$(navbake info --json "$tmp/c.nbk" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for a in sorted(d["agents"], key=lambda a: a["name"]):
+    for t in sorted(a["capability"].split(",")):
+        print(a["name"], t, float(a.get("costs", {}).get(t, 1)))')
+  is "SQLite: agent_costs, a row per terrain of each agent's capability" \
+    "$(sqlite3 "$tmp/c.sqlite" "SELECT agent, terrain, cost FROM agent_costs ORDER BY agent, terrain" | tr '|' ' ')" \
+    "$want"
+  like "... scout's swamp" "$want" "scout swamp 5.0"
+else
+  skip "sqlite3 or python3 absent (build-aux/bootstrap.sh installs them)"
+  skip "sqlite3 or python3 absent"
+fi
 
 # Across the swamp of the sample map: walker goes through, scout around.
 status navbake query "$tmp/c.nbk" -a walker --from 2,20 --to 40,30

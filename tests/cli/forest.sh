@@ -10,7 +10,11 @@ forest=$data/forest.yaml
 
 # mkabstract: help, version, usage errors.
 status mkabstract --help; is "mkabstract --help exits 0" "$rc" 0
-like "and mentions --forest" "$out" "--forest"
+like "and lists --forest among its options" "$out" "
+  -f, --forest FILE     bake the bitangent graphs"
+like "and --agent-radius" "$out" "
+  -r, --agent-radius R  with --forest, an agent radius"
+like "with the forest mode's usage" "$out" "mkabstract --forest FOREST.yaml --agent-radius R"
 status mkabstract --forest x --help; is "mkabstract --forest --help exits 0" "$rc" 0
 like "and describes the forest mode" "$out" "--agent-radius R"
 status mkabstract --version; like "mkabstract --version" "$out" "mkabstract (navbake) "
@@ -124,7 +128,7 @@ else
   skip "python3 absent: JSON not parsed"
 fi
 status navbake query --forest "$tmp/one.nbk" --from 1,1 --to 10,0
-is "a start inside the inflated circle: exit 1" "$rc" 1
+is "a start inside the inflated circle: exit 3" "$rc" 3
 like "said plainly" "$err" "the start (1, 1) is inside circle 0 (centre (0, 0), radius 2.5, 3 with the agent radius 0.5)"
 status navbake query --forest "$tmp/one.nbk" --from -10,0 --to 10,0 --baked -r 1
 is "--baked for a radius not baked: exit 1" "$rc" 1
@@ -152,7 +156,7 @@ status navbake query --from 0,0 --to 1,1 "$tmp/map-only.nbk"
 like "navbake query without --forest is a grid query, which needs clearance" "$err" "no clearance layer"
 # A goal in the sample's closed ring of stones with agent radius 1.5: no path.
 status navbake query --forest "$tmp/f.nbk" -r 1.5 --from 5,5 --to 85,40
-is "a goal walled in: exit 1" "$rc" 1
+is "a goal walled in: exit 3" "$rc" 3
 like "no path, said so" "$err" "no path from (5, 5) to (85, 40)"
 # The sample's boulders touch at (59.2, 53.6): the straight line along
 # their common tangent (16 long) would squeeze through; the path goes round.

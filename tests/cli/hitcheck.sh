@@ -89,7 +89,7 @@ status navbake plan --unit boat --from 2,2 --to 10,10 "$b"; is "an unknown unit:
 like "naming those there" "$err" "no unit 'boat' (the bundle has jeep, tank)"
 status navbake plan --unit jeep --from 2,2 --to 100,10 "$b"; is "a goal outside the map: exit 2" "$rc" 2
 like "said so" "$err" "outside the 64 x 40 map"
-status navbake plan --unit jeep --from 0,0 --to 10,10 "$b"; is "a blocked start: exit 1" "$rc" 1
+status navbake plan --unit jeep --from 0,0 --to 10,10 "$b"; is "a blocked start: exit 3" "$rc" 3
 like "said so" "$err" "the start cell (0, 0) is blocked"
 status navbake plan --unit jeep --from 2,2 --to 10,10 --goal-heading 30 "$b"; is "a goal heading off the unit's: exit 2" "$rc" 2
 status navbake plan --unit jeep --from 2,2 --to 10,10 -n 48 "$b"; is "more neighbours than baked: exit 1" "$rc" 1
@@ -104,7 +104,7 @@ is "on the fly, any neighbourhood" "$rc" 0
 # The hybrid's Directional-8 step between the failure points needs the
 # longer candidates here: with the shortest curves alone it finds nothing.
 status navbake plan --unit jeep --from 2,2 --to 5,30 --position 2.2,2.9 --heading 10 --method hybrid "$b"
-is "the hybrid from an off-centre start, shortest curves: exit 1" "$rc" 1
+is "the hybrid from an off-centre start, shortest curves: exit 3" "$rc" 3
 like "  the Directional-8 step failed" "$err" "Directional-8 found no path between the failure points"
 cp "$b" "$tmp/all.nbk"
 status mkhitcheck -u "$data/units/jeep.yaml" --curves all -o "$tmp/all.nbk"
@@ -115,10 +115,10 @@ like "  which fell back to Directional-8" "$out" "fell back to Directional-8"
 status mkhitcheck -u "$data/units/jeep.yaml" --curves some -o "$tmp/all.nbk"
 is "--curves some: exit 2" "$rc" 2
 like "  named" "$err" "--curves 'some': expected shortest or all"
-status navbake plan -q --unit jeep --from 2,2 --to 40,17 "$b"; is "-q, a blocked goal: exit 1" "$rc" 1
+status navbake plan -q --unit jeep --from 2,2 --to 40,17 "$b"; is "-q, a blocked goal: exit 3" "$rc" 3
 is "and nothing printed" "$out$err" ""
 status navbake plan --unit jeep --from 2,2 --to 15,8 --max-expansions 5 "$b"
-is "an expansion limit reached: exit 1" "$rc" 1
+is "an expansion limit reached: exit 4 (the best partial path)" "$rc" 4
 like "said so" "$err" "expansion limit"
 # With mkclear's layers the cells come from the clearance layer, and the
 # reachability components turn a goal in a closed pocket down at once.
@@ -127,9 +127,9 @@ ok "mkhitcheck adds the jeep" mkhitcheck -q -u "$data/units/jeep.yaml" -o "$tmp/
 is "the same path with the clearance layer as without" \
   "$(navbake plan --unit jeep --from 2,2 --to 50,30 --step 0 "$tmp/c.nbk" | sed -n 2p)" \
   "$(navbake plan --unit jeep --from 2,2 --to 50,30 --step 0 "$b" | sed -n 2p)"
-status navbake plan --unit jeep --from 2,2 --to 48,3 "$tmp/c.nbk"; is "a goal in a pocket among trees: exit 1" "$rc" 1
+status navbake plan --unit jeep --from 2,2 --to 48,3 "$tmp/c.nbk"; is "a goal in a pocket among trees: exit 3" "$rc" 3
 like "known unreachable from the components" "$err" "reachability components"
-status navbake plan --unit jeep --from 2,2 --to 48,3 "$b"; is "without them the search finds out" "$rc" 1
+status navbake plan --unit jeep --from 2,2 --to 48,3 "$b"; is "without them the search finds out" "$rc" 3
 like "the long way" "$err" "no path for the unit"
 if command -v python3 >/dev/null 2>&1; then
   navbake plan --json --unit jeep --from 2,2 --heading 90 --to 10,10 --step 0.25 "$b" > "$tmp/p.json"
@@ -147,7 +147,7 @@ for p in d["poses"]:
 assert d["waypoints"][0]["x"] == 2.5 and abs(d["waypoints"][0]["heading"] - 90) < 1e-6
 EOF
   navbake plan --json --unit jeep --from 2,2 --to 40,17 "$b" > "$tmp/n.json" 2>/dev/null; rc=$?
-  is "--json with no path: exit 1" "$rc" 1
+  is "--json with no path: exit 3" "$rc" 3
   ok "  and says why in the JSON" python3 -c "import json,sys; d=json.load(open('$tmp/n.json')); assert not d['found'] and d['reason']"
 else
   skip "python3 absent: JSON not parsed"; skip "python3 absent"; skip "python3 absent"

@@ -20,6 +20,25 @@ for f in bin/navbake include/navbake.h share/man/man1/navbake.1 share/man/man3/n
   ok "installed: $f" test -f "$root/$f"
 done
 ok "installed: navbake.pc" test -f "$pcfile"
+# README.md's Windows install lists where 'make install DESTDIR=$PWD/win'
+# puts the files: under win/ and configure's default prefix.  A native
+# install with that prefix puts the same names (the DLLs apart) there.
+default=$(sed -n 's/^ac_default_prefix=//p' "$top_srcdir/configure")
+listed=$(sed -n 's/^# \(win\/[^ ]*\)$/\1/p' "$top_srcdir/README.md")
+ok "README's Windows install lists the files it puts" test -n "$listed"
+for f in $listed; do
+  like "README: $f is under win$default/, where DESTDIR=\$PWD/win puts it" "$f" "win$default/"
+  case $f in *.dll | *.dll.a) continue ;; esac
+  if [ "$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")" = "$default" ] &&
+     [ "$(sed -n 's/^libdir = //p' "$top_builddir/Makefile")" = '${exec_prefix}/lib' ]; then
+    ok "... and a native install with that prefix has ${f#win}" test -f "$dest${f#win}"
+  else
+    skip "this build's prefix or libdir is not configure's default"
+  fi
+done
+like "README: a threaded game needs libwinpthread-1.dll beside it" "$(cat "$top_srcdir/README.md")" \
+  "needs
+\`libwinpthread-1.dll\` beside it"
 ok "installed: libnavbake.a or .so" sh -c "ls '$libdir'/libnavbake.* >/dev/null"
 if ls "$libdir"/libnavbake.so >/dev/null 2>&1; then
   ok "the shared library exports only nb_ names" sh -c \

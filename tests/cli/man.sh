@@ -171,6 +171,15 @@ if command -v groff >/dev/null 2>&1; then
     ok "man/$b renders without warnings" sh -c \
       "cd '$tmp/mandir' && groff -t -man -Tutf8 -ww -z 'man$s/$b' 2>&1 | { ! grep .; }"
   done
+  # Text run into a closing parenthesis, as the font macros make of ".RB ( page (5)). A
+  # sentence" ("(page(5)).Asentence"): sections 1 and 5 hold no code where ")x" is meant.
+  for p in "$man"/*.[15]; do
+    b=$(basename "$p")
+    s=${b##*.}
+    ok "man/$b: no text run into a closing parenthesis" sh -c \
+      "cd '$tmp/mandir' && groff -t -man -Tutf8 -P-cbou 'man$s/$b' 2>/dev/null |
+       { ! grep -E '\\)[.,;:]?[A-Za-z]'; }"
+  done
 else
   ok "groff is installed (build-aux/bootstrap.sh installs groff-base)" false
 fi

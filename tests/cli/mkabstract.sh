@@ -91,7 +91,17 @@ status navbake query --help; like "query --help lists HAA*" "$out" "haa: HAA* on
 status navbake query --method haa "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
 is "query --method haa: exit 0" "$rc" 0
 like "finds the path" "$out" "status     found"
+hlen=$(printf '%s\n' "$out" | awk '/^length/ { print $2 }')
+is "runs HAA* alone: no optimum without --compare" "$(printf '%s\n' "$out" | grep -c -e '^optimal' -e '^error')" 0
+status navbake query --method haa --json "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+is "... nor in JSON" "$(printf '%s\n' "$out" | grep -c -e optimal -e error_pct)" 0
+status navbake query --method aa --compare "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+is "--compare with an exact method: a usage error" "$rc" 2
+like "... saying why" "$err" "the aa method's paths are the shortest already"
+status navbake query --method haa --compare "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+is "query --method haa --compare: exit 0" "$rc" 0
 like "and gives Annotated A*'s optimum" "$out" "(Annotated A*)"
+is "the same HAA* path as without --compare" "$(printf '%s\n' "$out" | awk '/^length/ { print $2 }')" "$hlen"
 len=$(printf '%s\n' "$out" | awk '/^length/ { print $2 }')
 opt=$(printf '%s\n' "$out" | awk '/^optimal/ { print $2 }')
 aa=$(navbake query "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35 | awk '/^length/ { print $2 }')
@@ -100,11 +110,20 @@ ok "HAA*'s length is no shorter" awk -v a="$len" -v b="$opt" 'BEGIN { exit !(a >
 err=$(printf '%s\n' "$out" | awk '/^error/ { print $2 }')
 ok "and the error is what the lengths say" \
   awk -v e="$err" -v a="$len" -v b="$opt" 'BEGIN { d = 100 * (a - b) / b - e; exit !(d < 0.001 && d > -0.001) }'
-status navbake query --method haa --json "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+status navbake query --method haa --compare --json "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
 like "JSON: the error" "$out" '"error_pct": '
 status navbake query --method haa-smooth "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
 slen=$(printf '%s\n' "$out" | awk '/^length/ { print $2 }')
 ok "haa-smooth: no longer than the cell path" awk -v a="$slen" -v b="$len" 'BEGIN { exit !(a <= b + 1e-9) }'
+like "... its path counted as waypoints, not cells" "$(printf '%s\n' "$out" | grep '^length')" " waypoints)"
+status navbake query --method haa-smooth --compare "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+is "haa-smooth --compare: exit 0 (straight segments shorter than the grid's optimum are no mismatch)" "$rc" 0
+serr=$(printf '%s\n' "$out" | awk '/^error/ { print $2 }')
+ok "... its error ($serr %) is of the waypoints' length ($slen) against the optimum ($opt)" \
+  awk -v e="$serr" -v a="$slen" -v b="$opt" 'BEGIN { d = 100 * (a - b) / b - e; exit !(e != "" && d < 0.001 && d > -0.001) }'
+like "... and says so" "$out" "(of the waypoints' length"
+status navbake query --method haa-smooth --json "$tmp/s.nbk" --agent wagon --from 1,1 --to 60,35
+like "... JSON: the path is of waypoints" "$out" '"path_of": "waypoints"'
 status navbake query --method haa "$tmp/level.nbk" --agent wagon --from 1,1 --to 60,35
 is "query --method haa without a graph: exit 1" "$rc" 1
 like "says how to make one" "$err" "no abstract graph; bake one with mkabstract"

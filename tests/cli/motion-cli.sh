@@ -73,7 +73,7 @@ like "named with the model's" "$err" "model tank has no speed 'sideways' (backwa
 status navbake plan --model tank --from 1,1,24 --to 5,5 "$tmp/s.nbk"; is "a heading beyond: exit 2" "$rc" 2
 status navbake plan --model car --from 1,1 --to 5,5 "$tmp/s.nbk"; is "an unknown model: exit 1" "$rc" 1
 like "named with those there" "$err" "no motion model 'car' (the bundle has humanoid, tank)"
-status navbake plan --model tank --from 0,0 --to 5,5 "$tmp/s.nbk"; is "a start on a wall: exit 1" "$rc" 1
+status navbake plan --model tank --from 0,0 --to 5,5 "$tmp/s.nbk"; is "a start on a wall: exit 3" "$rc" 3
 like "named" "$err" "cannot stand at the start (0, 0)"
 status navbake plan --model tank --from 2,2,0 --to 12,6,6 --heuristic perimeter+grid "$tmp/s.nbk"
 is "a plan: exit 0" "$rc" 0
@@ -118,7 +118,7 @@ status navbake plan --model tank --from 2,2,0 --to 12,6,6 --heading-classes 5 "$
 is "5 classes do not divide 24: exit 1" "$rc" 1
 like "said so" "$err" "5 classes of headings do not divide model tank's 24 headings"
 status navbake plan --model tank --from 2,2 --to 60,35 --max-expansions 5 "$tmp/s.nbk"
-is "a search cut short: exit 1" "$rc" 1
+is "a search cut short: exit 4" "$rc" 4
 like "said so" "$err" "no path found within 5 expansions"
 if command -v python3 >/dev/null 2>&1; then
   navbake plan --json --model tank --from 2,2,0 --to 12,6,6 "$tmp/s.nbk" > "$tmp/p.json"

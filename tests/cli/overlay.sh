@@ -63,7 +63,7 @@ like "the overlay line says 0 cells" "$out" "overlay    0 cells blocked"
 status navbake query "$tmp/s.nbk" --agent wagon --from $from --to $to --block 20,1,3,20 --open 0,0,64,40
 is "--open of the whole map after a block: the plain length" "$(length_of "$out")" "$plain"
 status navbake query "$tmp/s.nbk" --agent wagon --from $from --to $to --block 3,3,1,1
-is "a block under the agent's square at the start: exit 1" "$rc" 1
+is "a block under the agent's square at the start: exit 3" "$rc" 3
 like "start blocked" "$out" "the agent cannot stand at the start"
 status navbake query --json "$tmp/s.nbk" --agent wagon --from $from --to $to --block 20,1,3,20
 like "JSON: blocked_cells" "$out" '"blocked_cells": 60'

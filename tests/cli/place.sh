@@ -73,12 +73,12 @@ is "nearest, text: exit 0" "$rc" 0
 like "... the cell" "$out" "cell       1,1"
 like "... its distance" "$out" "distance   1.41421356"
 status navbake nearest -a wagon --radius 1 "$b" 13,9
-is "nothing within --radius 1: exit 1" "$rc" 1
+is "nothing within --radius 1: exit 3" "$rc" 3
 like "... said" "$out" "status     none within the radius"
 status navbake nearest --json -a wagon --radius 1 "$b" 13,9
 like "... in JSON: no cell" "$out" '"status": "beyond radius", "found": false, "x": null, "y": null, "distance": null'
 status navbake nearest -a wagon --reachable-from 0,0 "$b" 13,9
-is "reachable from a wall: exit 1" "$rc" 1
+is "reachable from a wall: exit 3" "$rc" 3
 like "... said" "$out" "the agent cannot stand at --reachable-from"
 status navbake nearest -a wagon "$b" 64,0
 is "a point off the map: a usage error" "$rc" 2
@@ -93,7 +93,7 @@ status navbake line -a scout "$b" --from 1,1 --to 28,1
 is "line: along row 1 on ground: clear (exit 0)" "$rc" 0
 like "... said" "$out" "status     clear"
 status navbake line -a scout "$b" --from 1,1 --to 30,1
-is "line: on into the water: blocked (exit 1)" "$rc" 1
+is "line: on into the water: blocked (exit 3)" "$rc" 3
 like "... the last free point: the square touches the water" "$out" "last       28.000000,1.000000"
 like "... the cell" "$out" "blocking   29,1 (water)"
 like "... how far it got" "$out" "travelled  0.931034 of it (27.000000 cells)"
@@ -103,7 +103,7 @@ status navbake line --json -a scout "$b" --from 1.5,1 --to 1.5,0.25
 like "line: up into the wall of row 0, in JSON" "$out" \
   '"status": "blocked", "clear": false, "t": 0, "last": [1.5, 1], "blocking": {"x": 1, "y": 0, "kind": "obstacle"}'
 status navbake line -a wagon "$b" --from 0.5,1 --to 3,1
-is "line: a start overlapping the wall: exit 1" "$rc" 1
+is "line: a start overlapping the wall: exit 3" "$rc" 3
 like "... said" "$out" "status     start blocked"
 like "... naming the wall" "$out" "blocking   0,1 (obstacle)"
 status navbake line -a wagon "$b" --from 62.5,30 --to 62.5,32
@@ -136,7 +136,7 @@ status navbake random -a giant "$b" -n 50 --seed 18446744073709551615
 is "random anywhere, the largest seed: exit 0" "$rc" 0
 like "... from every standable cell" "$out" "drawn from every standable cell: 1571 cells, seed 18446744073709551615"
 status navbake random -a giant --from 0,0 "$b"
-is "random from a wall: exit 1" "$rc" 1
+is "random from a wall: exit 3" "$rc" 3
 like "... said" "$out" "none: the agent cannot stand at --from"
 if command -v python3 >/dev/null 2>&1; then
   navbake random --json -a wagon --from 2,2 -n 20 "$b" >"$tmp/r.json"

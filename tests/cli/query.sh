@@ -19,7 +19,8 @@ status navbake query "$tmp/s.nbk" --size 0 --from 2,2 --to 3,3; is "size 0: exit
 status navbake query "$tmp/s.nbk" --corner round --from 2,2 --to 3,3; is "a bad corner rule: exit 2" "$rc" 2
 status navbake query "$tmp/s.nbk" --method dijkstra --from 2,2 --to 3,3; is "an unknown method: exit 2" "$rc" 2
 like "the known ones listed" "$err" "unknown method 'dijkstra' (known: aa"
-status navbake query "$tmp/s.nbk" --agent wagon --size 2 --from 2,2 --to 3,3; is "--agent with --size: exit 2" "$rc" 2
+status navbake query "$tmp/s.nbk" --agent amphibian --size 1 --from 2,2 --to 3,3; is "--agent with --size: exit 0" "$rc" 0
+like "the agent's capability, --size's size" "$out" "agent      amphibian with --size (size 1, capability ground,swamp,water)"
 status navbake query "$tmp/s.nbk" --agent tank --from 2,2 --to 3,3; is "an unknown agent: exit 1" "$rc" 1
 like "the agents listed" "$err" "no agent 'tank' in the bundle (it has scout, wagon, amphibian, giant)"
 status navbake query "$tmp/s.nbk" --capability lava --from 2,2 --to 3,3; is "an unknown terrain: exit 2" "$rc" 2
@@ -29,6 +30,10 @@ status navbake query "$tmp/s.nbk" --size 4 --from 2,2 --to 3,3; is "a size beyon
 like "said" "$err" "size 4 is beyond the largest size (3)"
 status navbake query "$tmp/s.nbk" --from 64,2 --to 3,3; is "a cell outside the map: exit 2" "$rc" 2
 like "named with its option" "$err" "--from 64,2 is outside the 64 x 40 map"
+status navbake query "$tmp/s.nbk" --from -1,5 --to 3,3; is "a negative cell: exit 2" "$rc" 2
+like "said to be off the map, with its size (not 'not a cell')" "$err" \
+  "--from -1,5 is outside the 64 x 40 map (cells 0,0 to 63,39)"
+status navbake query "$tmp/s.nbk" --from 2,2 --to 3,-40; like "--to too" "$err" "--to 3,-40 is outside the 64 x 40 map"
 
 # An answer, by agent name and by size and capability alike.
 status navbake query "$tmp/s.nbk" --agent wagon --from 2,2 --to 60,36
@@ -70,12 +75,12 @@ else
 fi
 
 # A budget: --max-expansions stops the search and answers with the best
-# partial path (exit 1, as without a path); the workspace is reported.
+# partial path (exit 4: an answer in part); the workspace is reported.
 status navbake query "$tmp/s.nbk" --max-expansions 0 --from 2,2 --to 60,36
 is "--max-expansions 0: exit 2" "$rc" 2
 like "named with its range" "$err" "--max-expansions"
 status navbake query "$tmp/s.nbk" --agent wagon --max-expansions 40 --from 2,2 --to 60,36
-is "--max-expansions 40: exit 1" "$rc" 1
+is "--max-expansions 40: exit 4" "$rc" 4
 like "said" "$out" "status     stopped at the expansion limit: the best partial path"
 like "the partial path" "$out" "partial    "
 like "40 expanded" "$out" "expanded   40"
@@ -97,13 +102,13 @@ else
 fi
 
 # Statuses.
-status navbake query "$tmp/s.nbk" --from 0,0 --to 60,36; is "a blocked start: exit 1" "$rc" 1
+status navbake query "$tmp/s.nbk" --from 0,0 --to 60,36; is "a blocked start: exit 3" "$rc" 3
 is "an answer, not an error" "$err" ""
 like "said" "$out" "no path: the agent cannot stand at the start"
 status navbake query "$tmp/s.nbk" --from 2,2 --to 0,0; like "a blocked goal" "$out" "cannot stand at the goal"
 status navbake query "$tmp/s.nbk" --size 3 --capability ground --from 2,2 --to 60,36
 like "unjoined ends: no path, without a search" "$out" "status     no path (different components: no search)"
-is "exit 1" "$rc" 1
+is "exit 3" "$rc" 3
 like "nothing expanded" "$out" "expanded   0"
 status navbake query --json "$tmp/s.nbk" --size 3 --capability ground --from 2,2 --to 60,36
 like "JSON: not found" "$out" '"found": false, "length": null, "searched": false'

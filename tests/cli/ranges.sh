@@ -96,7 +96,7 @@ refused --from navbake line --from nan,1 --to 2,2 "$b"
 refused --to navbake line --from 1,1 --to 2,-0.5 "$b"
 refused --to navbake line --from 1,1 --to 64.01,1 "$b"
 status navbake line --from 1,1 --to 64,40 "$b"
-is "--to 64,40, the map's far corner, is allowed (blocked: exit 1)" "$rc" 1
+is "--to 64,40, the map's far corner, is allowed (blocked: exit 3)" "$rc" 3
 refused --count navbake random --count 0 "$b"
 refused --count navbake random --count 1000001 "$b"
 refused --seed navbake random --seed -1 "$b"

@@ -23,14 +23,14 @@ like "timing" "$out" "per query"
 like "expansions" "$out" "million per second"
 status sh -c "navbake scen '$tmp/s.nbk' - < '$tmp/good.scen'"; is "from standard input" "$rc" 0
 printf 'version 1\n0\tsample.map\t64\t40\t2\t2\t60\t36\t74.42652000\n' > "$tmp/bad.scen"
-status navbake scen "$tmp/s.nbk" "$tmp/bad.scen"; is "a length off by 1e-4 and a bit: exit 1" "$rc" 1
+status navbake scen "$tmp/s.nbk" "$tmp/bad.scen"; is "a length off by 1e-4 and a bit: exit 3" "$rc" 3
 like "the line is named" "$out" "bad.scen:2: 2,2 -> 60,36: length 74.42640687, the file says 74.42652000"
 like "and counted" "$out" "1 run, 1 differ"
 printf 'version 1\n0\tsample.map\t64\t40\t2\t2\t60\t36\t74.4264\n' > "$tmp/d4.scen"
 status navbake scen "$tmp/s.nbk" "$tmp/d4.scen"; is "4 decimals: within 1e-4" "$rc" 0
 printf 'version 1\n0\tsample.map\t64\t40\t2\t2\t60\t36\t74.43\n' > "$tmp/d2.scen"
 status navbake scen "$tmp/s.nbk" "$tmp/d2.scen"; is "2 decimals: within their rounding" "$rc" 0
-status navbake scen --tolerance 0.0001 "$tmp/s.nbk" "$tmp/d2.scen"; is "unless --tolerance is fixed" "$rc" 1
+status navbake scen --tolerance 0.0001 "$tmp/s.nbk" "$tmp/d2.scen"; is "unless --tolerance is fixed" "$rc" 3
 status navbake scen --json "$tmp/s.nbk" "$tmp/good.scen"
 if command -v python3 >/dev/null 2>&1; then
   ok "--json is JSON with the counts" python3 -c "import json,sys; d=json.loads(sys.argv[1]); assert d['lines']==1 and d['differ']==0 and d['expanded']>0" "$out"

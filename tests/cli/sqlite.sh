@@ -174,7 +174,7 @@ done
 if command -v sqlite3 >/dev/null 2>&1; then
   q() { sqlite3 "$tmp/s.sqlite" "$1"; }
   is "application_id" "$(q 'PRAGMA application_id')" 1312967507
-  is "user_version" "$(q 'PRAGMA user_version')" 1001
+  is "user_version" "$(q 'PRAGMA user_version')" 1002
   count() { awk -v set="$1" 'NR > 4 { n += gsub("[" set "]", "") } END { print n + 0 }' "$map"; }
   is "obstacle cells" "$(q 'SELECT count(*) FROM map_cells WHERE terrain IS NULL')" "$(count '@O')"
   is "ground cells" "$(q "SELECT count(*) FROM map_cells JOIN terrains ON terrains.id = terrain WHERE name = 'ground'")" "$(count '.G')"

@@ -62,7 +62,7 @@ static int run(int (*cmd)(int, char **), char **out, size_t *outlen, ...)
         *out = buf;
         *outlen = len;
     }
-    if (rc < 0 || rc > 2) {
+    if (rc < NBC_EXIT_OK || rc > NBC_EXIT_PARTIAL) { /* the codes of exit_status.h */
         fprintf(stderr, "fuzz_tools: %s exited %d\n", argv[0], rc);
         abort();
     }

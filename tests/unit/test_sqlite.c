@@ -581,7 +581,7 @@ static void test_schema(void)
         if (line[0] != ' ' && strlen(sb) + strlen(line) + 2 < sizeof sb)
             strcat(strcat(sb, line), "\n");
     is_str(sa, sb, "a written database has exactly the schema and pragmas of formats/sqlite.sql");
-    like(sa, "pragmas 1312967507 1001", "application_id 0x4E424B53 and user_version 1001");
+    like(sa, "pragmas 1312967507 1002", "application_id 0x4E424B53 and user_version 1002");
     free(a);
     free(b);
 }

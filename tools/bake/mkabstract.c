@@ -10,6 +10,7 @@
 int main(int argc, char **argv)
 {
     nbc_prog = "mkabstract";
+    argv[0] = (char *)nbc_prog; /* getopt's own messages name it as ours do */
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "--forest") == 0 || strncmp(argv[i], "--forest=", 9) == 0)
             return nbc_mkabstract_forest(argc, argv);

@@ -33,7 +33,7 @@ static int forest_usage(void)
            "                           a terminal), none, or json (a JSON object a line)\n"
            "  -h, --help               show this help and exit\n"
            "  -V, --version            show the version and exit\n"
-           "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
+           NBC_EXIT_HELP);
     return NBC_EXIT_OK;
 }
 
@@ -106,7 +106,7 @@ int nbc_mkabstract_forest(int argc, char **argv)
             break;
         case 'h': return forest_usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
         case 'V': nbc_version(); return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind < argc)

@@ -18,6 +18,8 @@ static int usage(FILE *f)
 {
     fprintf(f,
             "Usage: mkabstract [OPTION]... BUNDLE [-o OUT]\n"
+            "       mkabstract --forest FOREST.yaml --agent-radius R[,R]... [OPTION]... [IN]\n"
+            "                  -o BUNDLE\n"
             "Bake the HAA* abstract graph of BUNDLE's grid map, for every capability and\n"
             "size of its agent set, from the clearance layers mkclear baked.  BUNDLE is\n"
             "updated in place (its other sections are kept) unless -o is given; '-' reads\n"
@@ -61,11 +63,17 @@ static int usage(FILE *f)
             "                        terminal), none, or json (a JSON object a line)\n"
             "  -h, --help            show this help and exit\n"
             "  -V, --version         show the version and exit\n\n"
+            "Round obstacles, the other mode ('mkabstract --forest FOREST.yaml --help'\n"
+            "lists its options):\n"
+            "  -f, --forest FILE     bake the bitangent graphs of the forest FILE (YAML,\n"
+            "                        formats/forest.md) instead of a grid map's graph\n"
+            "  -r, --agent-radius R  with --forest, an agent radius (0 for a point):\n"
+            "                        repeat it, or give a list R1,R2,...; a graph for each\n\n"
             "The graph OUT (or BUNDLE) held, when built with the same options for the\n"
             "same agent set, is brought up to date: only the clusters whose clearance\n"
             "changed, and their borders, are built again; the bytes are those of a\n"
-            "whole build.  With --forest FOREST.yaml, mkabstract bakes bitangent graphs.\n"
-            "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
+            "whole build.\n"
+            NBC_EXIT_HELP,
             NB_ABSTRACT_MAX_CLUSTER, NBB_SPREAD_DEFAULT, NBB_LEVEL_FACTOR, NBB_LANDMARKS_MAX,
             NBB_LEVEL_LANDMARKS, NBB_MAX_THREADS,
             nbb_threads_online());
@@ -251,7 +259,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
             break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind == argc)

@@ -54,7 +54,7 @@ static int usage(FILE *f)
                "are computed again; the result is the same bytes as a whole bake.  When it\n"
                "held another map, legend or agent set, the sections derived from the old one\n"
                "(clearance, components, runs, abstract) are removed and listed.\n"
-               "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n",
+               NBC_EXIT_HELP,
             NBB_MAX_THREADS, nbb_threads_online());
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
@@ -120,6 +120,7 @@ int main(int argc, char **argv)
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbc_prog = "mkclear";
+    argv[0] = (char *)nbc_prog; /* getopt's own messages name it as ours do */
     while ((c = getopt_long(argc, argv, "l:a:o:e:zj:vqhV", opts, NULL)) != -1) {
         switch (c) {
         case 'l': legend_path = optarg; break;
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
             break;
         case 'h': return usage(stdout) == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_USAGE;
         case 'V': nbc_version(); return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind == argc)

@@ -35,7 +35,7 @@ static int usage(void)
            "                           a terminal), none, or json (a JSON object a line)\n"
            "  -h, --help               show this help and exit\n"
            "  -V, --version            show the version and exit\n"
-           "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
+           NBC_EXIT_HELP);
     return NBC_EXIT_OK;
 }
 
@@ -60,6 +60,7 @@ int main(int argc, char **argv)
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkhitcheck";
+    argv[0] = (char *)nbc_prog; /* getopt's own messages name it as ours do */
     while ((c = getopt_long(argc, argv, "u:n:c:zo:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'u':
@@ -89,7 +90,7 @@ int main(int argc, char **argv)
             break;
         case 'h': return usage() == NBC_EXIT_OK ? nbc_close_stdout() : NBC_EXIT_FAIL;
         case 'V': nbc_version(); return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind < argc)

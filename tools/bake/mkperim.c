@@ -27,7 +27,7 @@ static int usage(FILE *f)
             "                          terminal), none, or json (a JSON object a line)\n"
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n"
-            "Exit status: 0 on success, 1 on failure, 2 on a usage error.  See mkperim(1).\n",
+            NBC_EXIT_HELP "See mkperim(1).\n",
             NB_PERIMETER_MAX_RADIUS);
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
@@ -57,6 +57,7 @@ int main(int argc, char **argv)
     unsigned long v;
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_prog = "mkperim";
+    argv[0] = (char *)nbc_prog; /* getopt's own messages name it as ours do */
     while ((c = getopt_long(argc, argv, "m:r:l:b:s:zo:qhV", opts, NULL)) != -1) {
         switch (c) {
         case 'm': model_path = optarg; break;
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
         case 'V':
             nbc_version();
             return nbc_close_stdout();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind < argc)

@@ -40,10 +40,10 @@ int nbc_cmd_convert(int argc, char **argv)
                    "      --progress WHEN  auto (default: a line on standard error when it is\n"
                    "                     a terminal), none, or json (a JSON object a line)\n"
                    "  -h, --help         show this help and exit\n"
-                   "  -V, --version      show the version and exit\n");
+                   "  -V, --version      show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (argc - optind != 2)

@@ -126,10 +126,10 @@ int nbc_cmd_dump(int argc, char **argv)
                    "                         (terrain names separated by commas)\n"
                    "  -s, --size S           only the sections built for agent size S\n"
                    "  -h, --help     show this help and exit\n"
-                   "  -V, --version  show the version and exit\n");
+                   "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (argc - optind < 2)

@@ -64,6 +64,57 @@ static void print_params(const nb_bundle *b, const nb_section_info *in, int json
     }
 }
 
+/* The widest of n entries: a column sized from its content, never narrower than least (the
+ * width it has for the common names, so that the usual listing keeps its layout). */
+static int widest(int least, int width)
+{
+    return width > least ? width : least;
+}
+
+/* Digits of v. */
+static int digits(uint64_t v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* The type's name, or "type-N" for one this reader does not know. */
+static const char *type_name(const nb_section_info *in, char *buf, size_t len)
+{
+    const char *tn = nb_section_type_name(in->type);
+    if (!tn) {
+        snprintf(buf, len, "type-%" PRIu32, in->type);
+        tn = buf;
+    }
+    return tn;
+}
+
+/* The section table's columns, sized from the sections. */
+typedef struct columns {
+    int index, type, version, encoding, stored, unpacked;
+} columns;
+
+static columns section_columns(const nb_bundle *b)
+{
+    columns w = {3, 11, 3, 12, 10, 10};
+    size_t n = nb_bundle_section_count(b);
+    w.index = widest(w.index, digits(n ? n - 1 : 0));
+    for (size_t i = 0; i < n; i++) {
+        const nb_section_info *in = nb_bundle_section_get(b, i);
+        char tbuf[24];
+        w.type = widest(w.type, (int)strlen(type_name(in, tbuf, sizeof tbuf)));
+        w.version = widest(w.version, digits(in->version));
+        w.encoding = widest(w.encoding, (int)strlen(nb_encoding_name(in->encoding)));
+        w.stored = widest(w.stored, digits(in->size));
+        w.unpacked = widest(w.unpacked, digits(in->usize));
+    }
+    return w;
+}
+
 static void print_text(const char *path, const nb_bundle *b)
 {
     unsigned major, minor;
@@ -85,28 +136,38 @@ static void print_text(const char *path, const nb_bundle *b)
     }
     if (nt) {
         printf("terrains   %u\n", nt);
+        char name[NBC_PRINTABLE_NAME];
+        int tw = 12;
+        for (unsigned t = 0; t < nt; t++)
+            tw = widest(tw, (int)strlen(nbc_printable(nb_terrain_name(b, t), name, sizeof name)));
         for (unsigned t = 0; t < nt; t++) {
-            char name[NBC_PRINTABLE_NAME];
-            printf("  %-2u %-12s chars \"%s\"", t,
+            printf("  %-2u %-*s chars \"%s\"", t, tw,
                    nbc_printable(nb_terrain_name(b, t), name, sizeof name), nb_terrain_chars(b, t));
             if (nb_has_map(b))
                 printf(", %" PRIu64 " cells", count[t]);
             putchar('\n');
         }
-        printf("  obstacles       chars \"%s\"", nb_obstacle_chars(b));
+        printf("  %-*s chars \"%s\"", tw + 3, "obstacles", nb_obstacle_chars(b));
         if (nb_has_map(b))
             printf(", %" PRIu64 " cells", count[nt]);
         putchar('\n');
     }
     if (nb_agent_count(b)) {
         printf("agents     %zu\n", nb_agent_count(b));
+        char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1], name[NBC_PRINTABLE_NAME];
+        int aw = 14, cw = 0;
         for (size_t i = 0; i < nb_agent_count(b); i++) {
             const nb_agent *a = nb_agent_get(b, i);
-            char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+            aw = widest(aw, (int)strlen(nbc_printable(a->name, name, sizeof name)));
             nb_capability_format(b, a->capability, caps, sizeof caps);
-            char name[NBC_PRINTABLE_NAME];
-            printf("  %-14s size %-3u capability %s", nbc_printable(a->name, name, sizeof name),
-                   a->size, caps);
+            cw = widest(cw, (int)strlen(caps));
+        }
+        for (size_t i = 0; i < nb_agent_count(b); i++) {
+            const nb_agent *a = nb_agent_get(b, i);
+            nb_capability_format(b, a->capability, caps, sizeof caps);
+            /* The capability padded only when costs follow it. */
+            printf("  %-*s size %-3u capability %-*s", aw,
+                   nbc_printable(a->name, name, sizeof name), a->size, a->weighted ? cw : 0, caps);
             const char *sep = "   costs ";
             for (unsigned t = 0; a->weighted && t < nb_terrain_count(b); t++)
                 if ((a->capability >> t & 1u) && a->cost[t] != 1) {
@@ -120,18 +181,16 @@ static void print_text(const char *path, const nb_bundle *b)
     nb_forest *forest = NULL;
     if (nb_forest_open(b, &forest, NULL) != NB_OK)
         forest = NULL;
-    printf("sections\n  %-3s %-11s %-3s %-12s %10s %10s %8s  %s\n", "#", "type", "ver", "encoding",
-           "stored", "unpacked", "crc32", "parameters");
+    columns w = section_columns(b);
+    printf("sections\n  %-*s %-*s %-*s %-*s %*s %*s %8s  %s\n", w.index, "#", w.type, "type",
+           w.version, "ver", w.encoding, "encoding", w.stored, "stored", w.unpacked, "unpacked",
+           "crc32", "parameters");
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
         const nb_section_info *in = nb_bundle_section_get(b, i);
-        const char *tn = nb_section_type_name(in->type);
         char tbuf[24];
-        if (!tn) {
-            snprintf(tbuf, sizeof tbuf, "type-%" PRIu32, in->type);
-            tn = tbuf;
-        }
-        printf("  %-3zu %-11s %-3u %-12s %10" PRIu64 " %10" PRIu64 " %08" PRIx32 "  ", i, tn,
-               in->version, nb_encoding_name(in->encoding), in->size, in->usize, in->crc);
+        printf("  %-*zu %-*s %-*u %-*s %*" PRIu64 " %*" PRIu64 " %08" PRIx32 "  ", w.index, i, w.type,
+               type_name(in, tbuf, sizeof tbuf), w.version, in->version, w.encoding,
+               nb_encoding_name(in->encoding), w.stored, in->size, w.unpacked, in->usize, in->crc);
         print_params(b, in, 0);
         if ((in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS) && nb_has_map(b))
             printf(" (%.3f bytes/cell)", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
@@ -238,10 +297,10 @@ int nbc_cmd_info(int argc, char **argv)
                    "unpacked sizes, CRC-32 and build parameters.\n\n"
                    "  -j, --json     print JSON for programs\n"
                    "  -h, --help     show this help and exit\n"
-                   "  -V, --version  show the version and exit\n");
+                   "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind + 1 != argc)

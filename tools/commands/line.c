@@ -19,8 +19,8 @@ static int usage(FILE *f)
     nbc_place_help(f);
     fprintf(f, "When blocked, the last free point (where the agent's square first touches\n"
                "a cell it cannot enter) and that cell are printed.\n"
-               "Exit status: 0 when the segment is clear, 1 when it is blocked or on a\n"
-               "failure, 2 on a usage error.\n");
+               "Exit status: 0 the segment clear, 1 a failure, 2 a usage error, 3 the\n"
+               "segment blocked (or the agent does not fit at --from).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -93,7 +93,7 @@ static int take(int c, const char *arg, void *ctx)
     case 'f': o->from = arg; return NBC_EXIT_OK;
     case 't': o->to = arg; return NBC_EXIT_OK;
     }
-    return nbc_usage("unknown option");
+    return nbc_bad_option();
 }
 
 int nbc_cmd_line(int argc, char **argv)
@@ -136,7 +136,7 @@ int nbc_cmd_line(int argc, char **argv)
         q.size = s.agent.size;
         q.capability = s.agent.capability;
         nb_status st = nb_line_find(s.place, &q, &r, &err);
-        rc = nbc_place_answer(st, &err, r.status == NB_PATH_FOUND, json, nbc_now_us() - t0,
+        rc = nbc_place_answer(st, &err, nbc_exit_of_path(r.status), json, nbc_now_us() - t0,
                               print_text, print_json, &x);
     }
     nbc_place_close(&s);

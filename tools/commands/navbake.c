@@ -34,7 +34,9 @@ static int usage(FILE *f)
     fprintf(f, "\n'navbake COMMAND --help' describes a command; navbake(1) has the details.\n"
                "  -h, --help     show this help and exit\n"
                "  -V, --version  show the version and exit\n"
-               "Exit status: 0 on success, 1 on failure, 2 on a usage error.\n");
+               "Exit status: 0 on success, 1 on a failure, 2 on a usage error; the commands\n"
+               "that answer a question (query, scen, plan, nearest, line, random) also 3\n"
+               "when the answer is no, and 4 for a search stopped at its budget.\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 

@@ -19,8 +19,9 @@ static int usage(FILE *f)
                "  -R, --radius R          look no farther than R cells (0 to 32768,\n"
                "                          default 64)\n");
     nbc_place_help(f);
-    fprintf(f, "Exit status: 0 when a cell is found, 1 when there is none (within the\n"
-               "radius) or on a failure, 2 on a usage error.\n");
+    fprintf(f, "The answer is printed whatever it is.  Exit status: 0 a cell found, 1 a\n"
+               "failure, 2 a usage error, 3 none found (within the radius, or the agent\n"
+               "cannot stand at --reachable-from).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -103,7 +104,7 @@ static int take(int c, const char *arg, void *ctx)
         return nbc_real("--radius", arg, 0, MAX_RADIUS, &o->q.radius) ? NBC_EXIT_OK
                                                                       : NBC_EXIT_USAGE;
     }
-    return nbc_usage("unknown option");
+    return nbc_bad_option();
 }
 
 int nbc_cmd_nearest(int argc, char **argv)
@@ -141,7 +142,7 @@ int nbc_cmd_nearest(int argc, char **argv)
         double t0 = nbc_now_us();
         nb_status st = nb_nearest_find(s.place, &op.q, &r, &err);
         answer a = {&s.agent, &op.q, &r};
-        rc = nbc_place_answer(st, &err, r.status == NB_PATH_FOUND, json, nbc_now_us() - t0,
+        rc = nbc_place_answer(st, &err, nbc_exit_of_path(r.status), json, nbc_now_us() - t0,
                               print_text, print_json, &a);
     }
     nbc_place_close(&s);

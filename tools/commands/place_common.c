@@ -4,11 +4,8 @@
 
 void nbc_place_help(FILE *f)
 {
-    fprintf(f, "  -a, --agent NAME        the agent type NAME of the bundle's agent set\n"
-               "  -s, --size S            agent size in cells per side (default 1)\n"
-               "  -c, --capability LIST   the terrains it may enter, by name, separated by\n"
-               "                          commas (default ground,swamp)\n"
-               "  -j, --json              print JSON for programs\n"
+    nbc_agent_help(f, 'a', 's', 'c');
+    fprintf(f, "  -j, --json              print JSON for programs\n"
                "  -h, --help              show this help and exit\n"
                "  -V, --version           show the version and exit\n");
 }
@@ -28,7 +25,7 @@ int nbc_place_parse(int argc, char **argv, const nbc_place_args *a, nbc_query_op
             break;
         case 'h': return a->usage(stdout);
         case 'V': return nbc_version();
-        case '?': return nbc_usage("unknown option");
+        case '?': return nbc_bad_option();
         default: rc = a->take(c, optarg, a->ctx); break;
         }
         if (rc != NBC_EXIT_OK)
@@ -49,7 +46,7 @@ int nbc_place_open(nbc_place_session *s, const char *path, const nbc_query_opts 
         return nbc_fail_err(&err);
     if (!nb_has_map(s->bundle))
         return nbc_fail("%s holds no map (bake one with mkclear)", path);
-    int rc = nbc_query_agent(s->bundle, o, &s->agent);
+    int rc = nbc_query_agent(s->bundle, path, o, &s->agent);
     if (rc == NBC_EXIT_OK && nb_place_open(s->bundle, &s->place, &err) != NB_OK)
         rc = nbc_fail_err(&err);
     return rc;
@@ -62,12 +59,12 @@ void nbc_place_close(nbc_place_session *s)
     memset(s, 0, sizeof *s);
 }
 
-int nbc_place_answer(nb_status st, const nb_err *err, int found, int json, double us,
+int nbc_place_answer(nb_status st, const nb_err *err, int code, int json, double us,
                      void (*print_text)(const void *ctx, double us),
                      void (*print_json)(const void *ctx, double us), const void *ctx)
 {
     if (st != NB_OK)
         return nbc_fail_err(err);
     (json ? print_json : print_text)(ctx, us);
-    return found ? NBC_EXIT_OK : NBC_EXIT_FAIL;
+    return code;
 }

@@ -48,9 +48,9 @@ int nbc_place_open(nbc_place_session *s, const char *path, const nbc_query_opts 
 void nbc_place_close(nbc_place_session *s);
 
 /* The end of a query: its error, or the answer printed (print_json when
- * json, else print_text, given ctx and the time it took) and exit status
- * 0 when found, 1 when not. */
-int nbc_place_answer(nb_status st, const nb_err *err, int found, int json, double us,
+ * json, else print_text, given ctx and the time it took) and the answer's
+ * exit code, code (nbc_exit_of_path). */
+int nbc_place_answer(nb_status st, const nb_err *err, int code, int json, double us,
                      void (*print_text)(const void *ctx, double us),
                      void (*print_json)(const void *ctx, double us), const void *ctx);
 

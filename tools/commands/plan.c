@@ -18,7 +18,10 @@ static int usage(void)
            "  --model NAME   for a motion model baked by mkperim: motion-constrained A*\n"
            "                 ('navbake plan --model NAME --help' lists its options)\n"
            "  -h, --help     show this help and exit\n"
-           "  -V, --version  show the version and exit\n");
+           "  -V, --version  show the version and exit\n"
+           "Exit status: 0 a path found, 1 a failure, 2 a usage error, 3 no path (or the\n"
+           "start or goal blocked), 4 a search stopped at its budget (the best partial\n"
+           "path printed).\n");
     return NBC_EXIT_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "agent_pick.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -15,14 +16,13 @@ static int usage(FILE *f)
             "Usage: navbake plan --model NAME --from X,Y[,H[,S]] --to X,Y[,H[,S]] [OPTION]... BUNDLE\n"
             "Plan a path for a motion model on the bundle's map: states are a cell, a heading\n"
             "(0 to H-1, 0 east) and a speed (a name of the model's, or its level; default the\n"
-            "stopped one).  Exit 0 when a path is found, 1 when there is none.\n\n"
+            "stopped one).\n\n"
             "  -m, --model NAME        a model baked by mkperim, or a model file (NAME.yaml)\n"
             "  -f, --from X,Y[,H[,S]]  the start state\n"
             "  -t, --to X,Y[,H[,S]]    the goal state; H may be 'any' (stop there, any heading),\n"
-            "                          and then S too (pass through the cell)\n"
-            "  -a, --agent NAME        the agent type (size, capability; default the first)\n"
-            "      --size N            instead of --agent: cells a side (1-%d)\n"
-            "      --capability LIST   and the terrains it may enter (ground,swamp)\n"
+            "                          and then S too (pass through the cell)\n");
+    nbc_agent_help(f, 'a', 0, 0);
+    fprintf(f,
             "  -H, --heuristic H       octile, perimeter, extended, grid, perimeter+grid,\n"
             "                          extended+grid, heading, perimeter+heading or\n"
             "                          extended+heading (default extended+heading with a\n"
@@ -41,12 +41,15 @@ static int usage(FILE *f)
             "                          (the paper's setup) rather than at any heading\n"
             "      --sector N          sector side in cells (default 6)\n"
             "      --segment N         sectors (or HAA* clusters) per refined segment (default 3)\n"
-            "  -n, --max-expansions N  give up after N states expanded per search\n"
+            "  -n, --max-expansions N  stop after N states expanded per search, with the\n"
+            "                          best partial path\n"
             "  -j, --json              print one JSON object\n"
             "  -q, --quiet             print nothing; the exit status tells\n"
             "  -h, --help              show this help and exit\n"
-            "  -V, --version           show the version and exit\n",
-            NB_MAX_AGENT_SIZE);
+            "  -V, --version           show the version and exit\n"
+            "Exit status: 0 a path found, 1 a failure, 2 a usage error, 3 no path (or the\n"
+            "start or goal blocked), 4 stopped at --max-expansions (the best partial path\n"
+            "printed).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -65,14 +68,16 @@ static int parse_state(const char *opt, const char *text, const nb_model *m, nb_
         else
             n++;
     unsigned long v[3];
-    if (n < 2 || n > 4 || !nbc_uint(opt, part[0], 0, 0x7fffffff, &v[0]) ||
-        !nbc_uint(opt, part[1], 0, 0x7fffffff, &v[1])) {
-        if (n < 2 || n > 4)
-            nbc_usage("%s: '%s' is not X,Y[,HEADING[,SPEED]]", opt, text);
+    if (n < 2 || n > 4)
+        return nbc_usage("%s: '%s' is not X,Y[,HEADING[,SPEED]]", opt, text), 0;
+    /* The cell as every command reads one; whether it is on the map is said after. */
+    char xy[sizeof buf];
+    long x, y;
+    snprintf(xy, sizeof xy, "%s,%s", part[0], part[1]);
+    if (!nbc_point(opt, xy, &x, &y))
         return 0;
-    }
-    s->x = (int32_t)v[0];
-    s->y = (int32_t)v[1];
+    s->x = (int32_t)x;
+    s->y = (int32_t)y;
     s->heading = 0;
     s->speed = (uint16_t)nb_model_stop(m);
     if (n >= 3 && strcmp(part[2], "any") == 0) {
@@ -174,10 +179,10 @@ int nbc_plan_motion(int argc, char **argv)
             break;
         case O_CAP: cap_list = optarg; break;
         case 'H':
-            nb_motion_heuristic h;
-            if (nb_motion_heuristic_parse(optarg, &h, &err) != NB_OK)
+            nb_motion_heuristic hh;
+            if (nb_motion_heuristic_parse(optarg, &hh, &err) != NB_OK)
                 return nbc_usage("--heuristic: %s", err.msg);
-            heuristic = (int)h;
+            heuristic = (int)hh;
             break;
         case 'w':
             if (!nbc_real("--weight", optarg, 1, 100, &weight))
@@ -216,17 +221,13 @@ int nbc_plan_motion(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind + 1 != argc)
         return nbc_usage(optind == argc ? "no bundle given" : "one bundle at a time");
     if (!from || !to)
         return nbc_usage("give the start and the goal (--from X,Y and --to X,Y)");
-    if (agent_name && (size || cap_list))
-        return nbc_usage("--agent and --size/--capability cannot be combined");
-    if (!size != !cap_list)
-        return nbc_usage("--size and --capability go together");
 
     nb_bundle *b = NULL;
     nb_model *m = NULL;
@@ -266,32 +267,16 @@ int nbc_plan_motion(int argc, char **argv)
         rc = NBC_EXIT_USAGE;
         goto done;
     }
-    nb_capability cap = 0;
-    const char *who = "(size and capability given)", *label = NULL;
-    if (agent_name) {
-        size_t ai;
-        if (nb_agent_lookup(b, agent_name, &ai, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            goto done;
-        }
-        const nb_agent *a = nb_agent_get(b, ai);
-        size = a->size;
-        cap = a->capability;
-        who = label = a->name;
-    } else if (cap_list) {
-        if (nb_capability_parse(b, cap_list, &cap, &err) != NB_OK) {
-            rc = nbc_fail_err(&err);
-            goto done;
-        }
-    } else if (nb_agent_count(b) > 0) {
-        size = nb_agent_get(b, 0)->size;
-        cap = nb_agent_get(b, 0)->capability;
-        who = label = nb_agent_get(b, 0)->name;
-    } else {
-        size = 1;
-        cap = nb_terrain_count(b) >= 32 ? 0xffffffffu : ((nb_capability)1 << nb_terrain_count(b)) - 1;
-        who = "(size 1, every terrain)";
-    }
+    nbc_agent_opts ao = {agent_name, cap_list, size};
+    nbc_agent_choice ch;
+    if ((rc = nbc_agent_pick(b, argv[optind], &ao, &ch)) != NBC_EXIT_OK)
+        goto done;
+    nb_capability cap = ch.capability;
+    size = ch.size;
+    const char *label = ch.type ? ch.type->name : NULL;
+    char who[NB_NAME_MAX + 40];
+    snprintf(who, sizeof who, "%s%s%s", label ? label : "(size and capability given)",
+             ch.changed ? " with " : "", ch.changed ? ch.changed : "");
     int sectors = route && abstraction == NB_ROUTE_SECTORS;
     if (nb_motion_open(b, m, p, cap, (unsigned)size, &ws, &err) != NB_OK ||
         (sectors && nb_motion_use_sectors(ws, (unsigned)sector, &err) != NB_OK) ||
@@ -329,10 +314,10 @@ int nbc_plan_motion(int argc, char **argv)
         print_state_json(m, &q.start);
         printf(", \"goal\": ");
         print_state_json(m, &q.goal);
-        int found = res.status == NB_PATH_FOUND;
+        int found = res.status == NB_PATH_FOUND, limited = res.status == NB_PATH_LIMIT;
         printf(",\n \"found\": %s, \"limited\": %s", found ? "true" : "false",
-               res.status == NB_PATH_LIMIT ? "true" : "false");
-        if (found)
+               limited ? "true" : "false");
+        if (found || limited) /* limited: the best partial path's */
             printf(", \"cost\": %.6f", res.cost);
         printf(", \"segments\": %zu, \"expanded\": %" PRIu64 ", \"generated\": %" PRIu64
                ", \"reopened\": %" PRIu64 ", \"grid_expanded\": %" PRIu64 ",\n \"path\": [",
@@ -367,8 +352,13 @@ int nbc_plan_motion(int argc, char **argv)
                    strstr(nb_motion_heuristic_name(heuristic), "heading") ? "states for the heading heuristic"
                                                                          : "cells for the grid heuristic");
         printf("\n");
-        if (res.status == NB_PATH_FOUND) {
-            printf("path       cost %.4f, %zu states\n", res.cost, n);
+        if (res.status == NB_PATH_FOUND || (res.status == NB_PATH_LIMIT && n)) {
+            if (res.status == NB_PATH_FOUND)
+                printf("path       cost %.4f, %zu states\n", res.cost, n);
+            else
+                printf("partial    cost %.4f, %zu states (the search stopped at its limit: the "
+                       "best partial path)\n",
+                       res.cost, n);
             printf("  %5s %6s %6s %7s  %-10s %10s\n", "step", "x", "y", "heading", "speed", "g");
             double g = 0;
             for (size_t i = 0; i < n; i++) {
@@ -389,8 +379,8 @@ int nbc_plan_motion(int argc, char **argv)
                      res.status == NB_PATH_START_BLOCKED ? q.start.y : q.goal.y);
         else if (!quiet && !json)
             nbc_fail("no path");
-        rc = NBC_EXIT_FAIL;
     }
+    rc = nbc_exit_of_path(res.status);
 done:
     nb_motion_close(ws);
     nb_perimeter_close(p);

@@ -51,7 +51,9 @@ static int usage(void)
            "  -q, --quiet               print nothing; the exit status says if a path exists\n"
            "  -h, --help                show this help and exit\n"
            "  -V, --version             show the version and exit\n"
-           "Exit status: 0 a path was found, 1 none (or a failure), 2 a usage error.\n",
+           "Exit status: 0 a path found, 1 a failure, 2 a usage error, 3 no path (or the\n"
+           "start or goal blocked), 4 stopped at --max-expansions or --max-nodes (the best\n"
+           "partial path printed).\n",
            NB_MAP_MAX_SIDE, NBC_MAX_SAMPLES);
     return NBC_EXIT_OK;
 }
@@ -209,7 +211,8 @@ int nbc_plan_unit(int argc, char **argv)
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     const char *unit = NULL;
-    long fx = -1, fy = -1, gx = -1, gy = -1;
+    long fx = 0, fy = 0, gx = 0, gy = 0;
+    int have_from = 0, have_to = 0;
     double heading = 0, goal_heading = NAN, px = NAN, py = NAN, step = 0.5;
     unsigned long method = 0, nb = 0, maxexp = 0, maxnodes = 0, window = 0, slice = 0;
     unsigned flags = 0;
@@ -220,6 +223,7 @@ int nbc_plan_unit(int argc, char **argv)
         case 'f':
             if (!nbc_point("--from", optarg, &fx, &fy))
                 return NBC_EXIT_USAGE;
+            have_from = 1;
             break;
         case 'H':
             if (!nbc_real("--heading", optarg, -3600, 3600, &heading))
@@ -232,6 +236,7 @@ int nbc_plan_unit(int argc, char **argv)
         case 't':
             if (!nbc_point("--to", optarg, &gx, &gy))
                 return NBC_EXIT_USAGE;
+            have_to = 1;
             break;
         case 'g':
             if (!nbc_real("--goal-heading", optarg, -3600, 3600, &goal_heading))
@@ -279,14 +284,14 @@ int nbc_plan_unit(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': return usage();
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (!unit)
         return nbc_usage("no unit given (--unit NAME)");
-    if (fx < 0)
+    if (!have_from)
         return nbc_usage("no start given (--from X,Y)");
-    if (gx < 0)
+    if (!have_to)
         return nbc_usage("no goal given (--to X,Y)");
     if (optind == argc)
         return nbc_usage("no bundle given");
@@ -305,10 +310,9 @@ int nbc_plan_unit(int argc, char **argv)
         goto done;
     }
     const nb_unit *u = nb_planner_unit(p);
-    long W = nb_map_width(b), H = nb_map_height(b);
-    if (fx >= W || fy >= H || gx >= W || gy >= H) {
-        rc = nbc_usage("%s %ld,%ld is outside the %ld x %ld map", fx >= W || fy >= H ? "--from" : "--to",
-                       fx >= W || fy >= H ? fx : gx, fx >= W || fy >= H ? fy : gy, W, H);
+    if (!nbc_cell_on_map("--from", fx, fy, nb_map_width(b), nb_map_height(b)) ||
+        !nbc_cell_on_map("--to", gx, gy, nb_map_width(b), nb_map_height(b))) {
+        rc = NBC_EXIT_USAGE;
         goto done;
     }
     nb_planner_query q;
@@ -375,15 +379,12 @@ int nbc_plan_unit(int argc, char **argv)
         if (!quiet)
             nbc_fail("the %s cell (%ld, %ld) is blocked for unit '%s'", s ? "start" : "goal",
                      s ? (long)floor(q.start.x) : gx, s ? (long)floor(q.start.y) : gy, u->name);
-        rc = NBC_EXIT_FAIL;
     } else if (r.status != NB_PATH_FOUND) {
         if (!quiet)
             nbc_fail("no path from %ld,%ld to %ld,%ld for unit '%s': %s", fx, fy, gx, gy, u->name,
                      r.reason ? r.reason : "none");
-        rc = NBC_EXIT_FAIL;
-    } else {
-        rc = NBC_EXIT_OK;
     }
+    rc = nbc_exit_of_path(r.status);
 done:
     nb_planner_close(p);
     nb_bundle_close(b);

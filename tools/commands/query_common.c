@@ -37,11 +37,8 @@ void nbc_query_help(FILE *f)
 {
     char names[256];
     nbc_method_names(names, sizeof names);
+    nbc_agent_help(f, 'a', 's', 'c');
     fprintf(f,
-            "  -a, --agent NAME        the agent type NAME of the bundle's agent set\n"
-            "  -s, --size S            agent size in cells per side (default 1)\n"
-            "  -c, --capability LIST   the terrains it may enter, by name, separated by\n"
-            "                          commas (default ground,swamp, as MovingAI assumes)\n"
             "      --corner RULE       'strict' (default): a diagonal step needs both\n"
             "                          cardinal neighbours free; 'weak': one of them (the\n"
             "                          HAA* paper's rule)\n"
@@ -85,58 +82,40 @@ int nbc_query_option(nbc_query_opts *o, int c, const char *arg)
     return -1;
 }
 
-int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *a)
+int nbc_query_agent(const nb_bundle *b, const char *path, const nbc_query_opts *o, nbc_agent *a)
 {
-    nb_err err;
     memset(a, 0, sizeof *a);
     a->corner = o->corner;
     a->max_expansions = o->max_expansions;
     a->levels = o->levels;
-    if (o->agent) {
-        if (o->size || o->capability)
-            return nbc_usage("--agent gives the size and the capability: do not combine it with "
-                             "--size or --capability");
-        size_t ti;
-        if (nb_agent_lookup(b, o->agent, &ti, &err) != NB_OK)
-            return nbc_fail_err(&err);
-        const nb_agent *t = nb_agent_get(b, ti);
-        a->size = t->size;
-        a->capability = t->capability;
-        a->name = t->name;
-        if (t->weighted) {
-            a->costs = t->cost;
-            size_t at = 0;
-            for (unsigned k = 0; k < nb_terrain_count(b) && at < sizeof a->costs_text; k++)
-                if ((t->capability >> k & 1u) && t->cost[k] != 1)
-                    at += (size_t)snprintf(a->costs_text + at, sizeof a->costs_text - at, "%s%s %g",
-                                           at ? ", " : "", nb_terrain_name(b, k), t->cost[k]);
-        }
-    } else {
-        a->size = o->size ? (uint32_t)o->size : 1;
-        if (o->capability) {
-            if (nb_capability_parse(b, o->capability, &a->capability, &err) != NB_OK)
-                return nbc_usage("--capability: %s", err.msg);
-        } else {
-            nb_agent def;
-            if (nbb_default_agent(b, &def, &err) != NB_OK)
-                return nbc_fail("no --capability given, and the bundle's legend has no 'ground' "
-                                "and 'swamp' for the default one; give --capability or --agent");
-            a->capability = def.capability;
-        }
-    }
+    nbc_agent_opts ao = {o->agent, o->capability, o->size};
+    nbc_agent_choice ch;
+    int rc = nbc_agent_pick(b, path, &ao, &ch);
+    if (rc != NBC_EXIT_OK)
+        return rc;
+    a->size = ch.size;
+    a->capability = ch.capability;
+    a->name = ch.type ? ch.type->name : NULL;
+    a->changed = ch.changed;
+    a->costs = ch.costs;
+    size_t at = 0;
+    for (unsigned k = 0; a->costs && k < nb_terrain_count(b) && at < sizeof a->costs_text; k++)
+        if ((a->capability >> k & 1u) && a->costs[k] != 1)
+            at += (size_t)snprintf(a->costs_text + at, sizeof a->costs_text - at, "%s%s %g",
+                                   at ? ", " : "", nb_terrain_name(b, k), a->costs[k]);
     nb_capability_format(b, a->capability, a->caps, sizeof a->caps);
     return NBC_EXIT_OK;
 }
 
 void nbc_agent_print(const nbc_agent *a)
 {
-    if (a->name && a->costs)
-        printf("agent      %s (size %u, capability %s, costs %s)\n", a->name, a->size, a->caps,
-               a->costs_text);
-    else if (a->name)
-        printf("agent      %s (size %u, capability %s)\n", a->name, a->size, a->caps);
-    else
-        printf("agent      size %u, capability %s\n", a->size, a->caps);
+    printf("agent      ");
+    if (a->name)
+        printf("%s%s%s ", a->name, a->changed ? " with " : "", a->changed ? a->changed : "");
+    printf("(size %u, capability %s", a->size, a->caps);
+    if (a->costs && a->costs_text[0])
+        printf(", costs %s", a->costs_text);
+    printf(")\n");
 }
 
 void nbc_agent_json(const nbc_agent *a)
@@ -161,7 +140,7 @@ int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o)
     s->method = o->method ? nbc_method_find(o->method) : nbc_methods[0];
     if (nb_bundle_open(path, 0, NULL, &s->bundle, &err) != NB_OK)
         return nbc_fail_err(&err);
-    int rc = nbc_query_agent(s->bundle, o, &s->agent);
+    int rc = nbc_query_agent(s->bundle, path, o, &s->agent);
     if (rc == NBC_EXIT_OK && o->edits)
         rc = nbc_edits_overlay(o->edits, s->bundle, &s->overlay);
     s->agent.overlay = s->overlay;

@@ -12,6 +12,7 @@
 
 #include <getopt.h>
 
+#include "agent_pick.h"
 #include "cli.h"
 #include "overlay_opts.h"
 
@@ -22,7 +23,8 @@ typedef struct nbc_agent {
     nb_corner corner;
     uint64_t max_expansions; /* the query's budget (navbake query --max-expansions); 0: none */
     const nb_overlay *overlay; /* cells blocked for the query (--block, --open), or NULL */
-    const char *name; /* the agent type's name with --agent, else NULL */
+    const char *name; /* the agent type's name (agent_pick.h), NULL for a bundle without */
+    const char *changed; /* what replaced its fields ("--size"), or NULL */
     char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1]; /* "ground,swamp" */
     const double *costs; /* the agent type's terrain costs (nb_agent.cost), NULL without */
     char costs_text[NB_MAX_TERRAINS * (NB_NAME_MAX + 28) + 1]; /* "swamp 2.5, water 4" */
@@ -33,18 +35,21 @@ typedef struct nbc_agent {
 typedef struct nbc_answer {
     nb_path_status status;
     double length;
-    double cost; /* under the agent's terrain costs: the length without them */
+    double cost; /* what the answer is measured by against the optimum: its cost under the
+                    agent's terrain costs (a cell path's), else the length of the path returned */
     uint64_t expanded;
     int searched;
     size_t path_len;
     const nb_cell *path; /* valid until the method's next answer */
     unsigned level;      /* HAA*: the level of clusters searched; 0 for other methods */
+    int waypoints;       /* 1: the path is waypoints joined by straight segments, not cells */
 } nbc_answer;
 
 /* The answer in a library result (nb_aa_result, nb_haa_result and
  * nb_sg_result have these fields under these names), of this cost. */
 #define NBC_ANSWER_OF(r, c)                                                                      \
-    ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path, 0})
+    ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path, \
+                  0, 0})
 
 typedef struct nbc_method {
     const char *name;    /* for --method */
@@ -60,9 +65,10 @@ typedef struct nbc_method {
     int (*mode_main)(int argc, char **argv, int scen);
     /* A grid method whose paths are not always the shortest (HAA*) gives,
      * apart from its timed answer, the optimal length its answer is
-     * measured against (Annotated A*'s; -1 when there is no path), a cost
-     * under the agent's terrain costs; query and scen then report the
-     * error of the answer's cost.  NULL for exact methods. */
+     * measured against (Annotated A*'s, run only when this is called; -1
+     * when there is no path), a cost under the agent's terrain costs;
+     * scen, and query with --compare, then report the error of the
+     * answer's cost.  NULL for exact methods. */
     nb_status (*reference)(void *state, nb_cell from, nb_cell to, double *optimal, nb_err *err);
     /* What the method's own workspace holds now and how long making it took (its reference's
      * apart); NULL when the method does not say. */
@@ -102,13 +108,13 @@ void nbc_query_help(FILE *f);
 /* Takes a shared option: NBC_EXIT_OK, NBC_EXIT_USAGE after a message, or
  * -1 when c is not one of them. */
 int nbc_query_option(nbc_query_opts *o, int c, const char *arg);
-/* The agent the options name in this bundle: --agent NAME, or --size and
- * --capability (default size 1 and the default agent set's capability,
- * {ground, swamp}: what MovingAI's lengths assume).  Returns an exit
- * status after a message. */
-int nbc_query_agent(const nb_bundle *b, const nbc_query_opts *o, nbc_agent *agent);
+/* The agent the options name in bundle b, read from path: the rule of
+ * every command (agent_pick.h).  Returns an exit status after a message. */
+int nbc_query_agent(const nb_bundle *b, const char *path, const nbc_query_opts *o,
+                    nbc_agent *agent);
 
-/* "agent      scout (size 1, capability ground,swamp)\n" */
+/* "agent      scout (size 1, capability ground,swamp)\n";
+ * "agent      wagon with --size (size 3, capability ground)\n" */
 void nbc_agent_print(const nbc_agent *a);
 /* "\"agent\": \"scout\", \"size\": 1, \"capability\": \"ground,swamp\"" */
 void nbc_agent_json(const nbc_agent *a);

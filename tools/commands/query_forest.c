@@ -34,8 +34,8 @@ static int help(void)
            "  -q, --quiet           print the length only\n"
            "  -h, --help            show this help and exit\n"
            "  -V, --version         show the version and exit\n"
-           "Exit status: 0 when a path is found, 1 on a failure (no path, a point inside\n"
-           "an obstacle), 2 on a usage error.\n");
+           "Exit status: 0 a path found, 1 a failure, 2 a usage error, 3 no path (the\n"
+           "circles close one end off from the other, or an end is inside one).\n");
     return NBC_EXIT_OK;
 }
 
@@ -141,7 +141,7 @@ int nbc_query_forest(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': return help();
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind + 1 != argc)
@@ -216,16 +216,18 @@ int nbc_query_forest(int argc, char **argv)
         int s = p.status == NB_PATH_START_BLOCKED;
         nb_vec2 at = s ? from : to;
         const nb_circle *in = nb_forest_circle_get(forest, (size_t)p.blocked_by);
-        rc = nbc_fail("%s: the %s (%g, %g) is inside circle %ld (centre (%g, %g), radius %g, %g "
-                      "with the agent radius %g): %g from its centre",
-                      path, s ? "start" : "goal", at.x, at.y, p.blocked_by, in->x, in->y, in->r,
-                      in->r + radius, radius, hypot(at.x - in->x, at.y - in->y));
+        nbc_fail("%s: the %s (%g, %g) is inside circle %ld (centre (%g, %g), radius %g, %g "
+                 "with the agent radius %g): %g from its centre",
+                 path, s ? "start" : "goal", at.x, at.y, p.blocked_by, in->x, in->y, in->r,
+                 in->r + radius, radius, hypot(at.x - in->x, at.y - in->y));
+        rc = nbc_exit_of_path(p.status);
         goto done;
     }
     if (p.status != NB_PATH_FOUND) {
-        rc = nbc_fail("%s: no path from (%g, %g) to (%g, %g) for the agent radius %g: the circles "
-                      "close one off from the other",
-                      path, from.x, from.y, to.x, to.y, radius);
+        nbc_fail("%s: no path from (%g, %g) to (%g, %g) for the agent radius %g: the circles "
+                 "close one off from the other",
+                 path, from.x, from.y, to.x, to.y, radius);
+        rc = nbc_exit_of_path(p.status);
         goto done;
     }
     if (quiet) {

@@ -18,8 +18,8 @@ static int usage(FILE *f)
                "  -n, --count N           draw N cells (1 to 1000000, default 1)\n"
                "      --seed N            the generator's seed (0 to 2^64-1, default 1)\n");
     nbc_place_help(f);
-    fprintf(f, "Exit status: 0 when cells are drawn, 1 when there are none to draw from\n"
-               "(the agent cannot stand at --from) or on a failure, 2 on a usage error.\n");
+    fprintf(f, "Exit status: 0 cells drawn, 1 a failure, 2 a usage error, 3 none to draw\n"
+               "from (the agent cannot stand at --from, or anywhere).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -27,6 +27,7 @@ enum { OPT_SEED = 0x1100 };
 
 typedef struct options {
     long fx, fy;
+    int have_from;
     unsigned long count;
     uint64_t seed;
 } options;
@@ -35,12 +36,14 @@ static int take(int c, const char *arg, void *ctx)
 {
     options *o = ctx;
     switch (c) {
-    case 'f': return nbc_point("--from", arg, &o->fx, &o->fy) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+    case 'f':
+        o->have_from = 1;
+        return nbc_point("--from", arg, &o->fx, &o->fy) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
     case 'n':
         return nbc_uint("--count", arg, 1, MAX_COUNT, &o->count) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
     case OPT_SEED: return nbc_uint64("--seed", arg, &o->seed) ? NBC_EXIT_OK : NBC_EXIT_USAGE;
     }
-    return nbc_usage("unknown option");
+    return nbc_bad_option();
 }
 
 static void print_head(const nbc_agent *agent, const nb_cell *from, uint64_t seed,
@@ -89,7 +92,7 @@ int nbc_cmd_random(int argc, char **argv)
                                          {"seed", required_argument, NULL, OPT_SEED},
                                          {NULL, 0, NULL, 0}};
     static const char *const missing[] = {"no bundle given"};
-    options op = {-1, -1, 1, 1};
+    options op = {0, 0, 0, 1, 1};
     nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "f:n:", 1, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
@@ -97,11 +100,11 @@ int nbc_cmd_random(int argc, char **argv)
         return rc;
     nbc_place_session s;
     rc = nbc_place_open(&s, argv[optind], &o);
-    if (rc == NBC_EXIT_OK && op.fx >= 0 &&
+    if (rc == NBC_EXIT_OK && op.have_from &&
         !nbc_cell_on_map("--from", op.fx, op.fy, nb_map_width(s.bundle), nb_map_height(s.bundle)))
         rc = NBC_EXIT_USAGE;
     nb_cell from = {(int32_t)op.fx, (int32_t)op.fy};
-    const nb_cell *fp = op.fx >= 0 ? &from : NULL;
+    const nb_cell *fp = op.have_from ? &from : NULL;
     nb_random_query q;
     nb_random_query_init(&q);
     q.reachable = fp != NULL;
@@ -130,8 +133,8 @@ int nbc_cmd_random(int argc, char **argv)
         }
         if (json)
             printf("]}\n");
-        if (rc == NBC_EXIT_OK && !found)
-            rc = NBC_EXIT_FAIL;
+        if (rc == NBC_EXIT_OK)
+            rc = nbc_exit_of_path(r.status);
     }
     nbc_place_close(&s);
     return rc;

@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "agent_pick.h"
 #include "cli.h"
 #include "commands.h"
 #include "overlay_opts.h"
@@ -90,11 +91,9 @@ static int usage(FILE *f)
             "  -u, --unit NAME         the unit of the hitcheck and curves layers (default:\n"
             "                          the bundle's first)\n"
             "  -H, --heading K         their start heading (and the perimeter layer's):\n"
-            "                          K x 360 / headings degrees (default 0, east)\n"
-            "  -c, --capability LIST   terrains separated by commas (default: the agent's)\n"
-            "  -z, --size S            agent size for components and footprints\n"
-            "  -a, --agent NAME        the capability and size of this agent (default: the\n"
-            "                          first of the bundle's agent set)\n"
+            "                          K x 360 / headings degrees (default 0, east)\n");
+    nbc_agent_help(f, 'a', 'z', 'c');
+    fprintf(f,
             "  -p, --path FILE         draw the paths of FILE: JSON from 'navbake query\n"
             "                          --json' (--forest too), or lines of cells 'X Y' (a\n"
             "                          blank line between paths); may be repeated\n"
@@ -109,7 +108,8 @@ static int usage(FILE *f)
             "  -h, --help              show this help and exit\n"
             "  -V, --version           show the version and exit\n\n"
             "PNG output: %s\n"
-            "navbake-render(1) lists the colours and the legend's layout.\n",
+            "navbake-render(1) lists the colours and the legend's layout.\n"
+            "Exit status: 0 the picture written, 1 a failure, 2 a usage error.\n",
             nbr_png_supported() ? "yes (libpng)"
                                 : "NO: this navbake was built without libpng; only SVG is written");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
@@ -273,9 +273,8 @@ static int open_perimeter(const nb_bundle *b, const char *path, job *j, const ch
             j->goal.heading = (uint16_t)h;
         }
     }
-    if ((uint32_t)j->goal.x >= nb_map_width(b) || (uint32_t)j->goal.y >= nb_map_height(b))
-        return nbc_usage("--goal %d,%d is outside the %u x %u map", (int)j->goal.x, (int)j->goal.y,
-                         nb_map_width(b), nb_map_height(b));
+    if (!nbc_cell_on_map("--goal", j->goal.x, j->goal.y, nb_map_width(b), nb_map_height(b)))
+        return NBC_EXIT_USAGE;
     return NBC_EXIT_OK;
 }
 
@@ -376,7 +375,7 @@ static int read_options(int argc, char **argv, request *r, job *j)
             break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     return GO_ON;
@@ -481,34 +480,28 @@ static int open_frame(const nb_bundle *b, const request *r, job *j, enum frame f
     return NBC_EXIT_OK;
 }
 
-/* Capability and size: given, or the agent's (the named one, else the bundle's first); then
- * the paths, whose footprints take that size. */
+/* Capability and size: the agent's, by every command's rule (agent_pick.h); then the paths,
+ * whose footprints take that size. */
 static int choose_agent(const nb_bundle *b, const request *r, job *j)
 {
     nb_err err;
-    const nb_agent *agent = NULL;
-    size_t ai;
-    if (r->agent_name) {
-        if (nb_agent_lookup(b, r->agent_name, &ai, &err) != NB_OK)
-            return nbc_fail_err(&err);
-        agent = nb_agent_get(b, ai);
-    }
-    if (!agent && nb_agent_count(b) > 0)
-        agent = nb_agent_get(b, 0);
-    if (r->cap_list) {
-        if (nb_capability_parse(b, r->cap_list, &j->cap, &err) != NB_OK)
-            return nbc_usage("--capability: %s", err.msg);
-    } else if (agent) {
-        j->cap = agent->capability;
-    }
-    if (r->size)
-        j->size = (uint32_t)r->size;
-    else
-        j->size = agent && (r->agent_name || !r->cap_list) ? agent->size : 1;
-    j->filter = r->agent_name || r->cap_list || r->size;
+    nbc_agent_opts ao = {r->agent_name, r->cap_list, r->size};
+    nbc_agent_choice ch;
+    int needed = 0;
     for (size_t i = 0; i < j->nlayers; i++)
-        if ((j->layers[i] == L_CLEARANCE || j->layers[i] == L_COMPONENTS) && j->cap == 0)
-            return nbc_usage("%s has no agents: give --capability", r->bundle_path);
+        needed |= j->layers[i] == L_CLEARANCE || j->layers[i] == L_COMPONENTS;
+    /* Only the layers of an agent need one: a forest's, a unit's or a path's footprints draw
+     * without on a bundle that has none. */
+    if (needed || nb_agent_count(b) || r->agent_name || r->cap_list) {
+        int rc = nbc_agent_pick(b, r->bundle_path, &ao, &ch);
+        if (rc != NBC_EXIT_OK)
+            return rc;
+        j->cap = ch.capability;
+        j->size = ch.size;
+    } else {
+        j->size = r->size ? (uint32_t)r->size : 1;
+    }
+    j->filter = r->agent_name || r->cap_list || r->size;
     for (size_t i = 0; i < r->npaths; i++)
         if (nbr_paths_read(&j->paths, r->path_files[i], j->size, &err) != NB_OK)
             return nbc_fail_err(&err);

@@ -1,5 +1,5 @@
 /* navbake scen: runs a MovingAI scenario file on a bundle and compares
- * every length with the file's optimal one; exit 1 when any differs. */
+ * every length with the file's optimal one; exit 3 when any differs. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -27,8 +27,9 @@ static int usage(FILE *f)
                "                          a terminal), none, or json (a JSON object a line)\n"
                "  -h, --help              show this help and exit\n"
                "  -V, --version           show the version and exit\n"
-               "The scenario file may be '-' (standard input).  Exit status: 0 when every\n"
-               "length matches, 1 when one differs or on a failure, 2 on a usage error.\n");
+               "The scenario file may be '-' (standard input).  Exit status: 0 every length\n"
+               "matches, 1 a failure, 2 a usage error, 3 a length differs (or, for a haa\n"
+               "method, an answer is unlike Annotated A*'s).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -76,7 +77,7 @@ int nbc_cmd_scen(int argc, char **argv)
             break;
         case 'h': return usage(stdout);
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (argc - optind != 2)
@@ -192,8 +193,9 @@ int nbc_cmd_scen(int argc, char **argv)
                 printf("differs    ... and %zu more (--verbose lists them)\n", differ - shown);
             printf("scenario   %s\n", spath);
             if (a.name)
-                printf("agent      %s (size %u, capability %s), %s, %s corners\n", a.name, a.size,
-                       a.caps, m->name, a.corner == NB_CORNER_WEAK ? "weak" : "strict");
+                printf("agent      %s%s%s (size %u, capability %s), %s, %s corners\n", a.name,
+                       a.changed ? " with " : "", a.changed ? a.changed : "", a.size, a.caps,
+                       m->name, a.corner == NB_CORNER_WEAK ? "weak" : "strict");
             else
                 printf("agent      size %u, capability %s, %s, %s corners\n", a.size, a.caps,
                        m->name, a.corner == NB_CORNER_WEAK ? "weak" : "strict");
@@ -213,7 +215,7 @@ int nbc_cmd_scen(int argc, char **argv)
                    rate / 1e6);
         }
         if (differ || es.mismatch)
-            rc = NBC_EXIT_FAIL;
+            rc = NBC_EXIT_NO; /* every line answered: the answer to "do they match?" is no */
     }
     free(us);
     nbc_session_close(&q);

@@ -33,7 +33,9 @@ static int usage(void)
            "      --progress WHEN        with --deep: auto (default: a line on standard\n"
            "                             error when it is a terminal), none, or json\n"
            "  -h, --help                 show this help and exit\n"
-           "  -V, --version              show the version and exit\n",
+           "  -V, --version              show the version and exit\n"
+           "Exit status: 0 when every bundle is intact, 1 when one is not or cannot be\n"
+           "read (a message for each), 2 on a usage error.\n",
            NBB_DEEP_SEED, NBB_DEEP_PERIMETER_TABLES);
     return NBC_EXIT_OK;
 }
@@ -161,7 +163,7 @@ int nbc_cmd_verify(int argc, char **argv)
             break;
         case 'h': return usage();
         case 'V': return nbc_version();
-        default: return nbc_usage("unknown option");
+        default: return nbc_bad_option();
         }
     }
     if (optind == argc)

@@ -38,6 +38,12 @@ int nbc_usage(const char *fmt, ...)
     return NBC_EXIT_USAGE;
 }
 
+int nbc_bad_option(void)
+{
+    fprintf(stderr, "Try '%s --help' for more information.\n", nbc_prog);
+    return NBC_EXIT_USAGE;
+}
+
 int nbc_version(void)
 {
     printf("%s (navbake) %s\nbundle format %d.%d\n", nbc_prog, NB_VERSION_STRING, NB_FORMAT_MAJOR,
@@ -92,18 +98,25 @@ int nbc_real(const char *opt, const char *text, double min, double max, double *
     return 1;
 }
 
+/* A whole number, signed, at s (a digit or a sign and a digit first): its
+ * end in *end, or NULL when it is not one. */
+static int whole(const char *s, long *v, char **end)
+{
+    const char *d = s + (*s == '-' || *s == '+');
+    if (*d < '0' || *d > '9')
+        return 0;
+    errno = 0;
+    *v = strtol(s, end, 10);
+    return errno == 0 && *v >= -0x7fffffffL - 1 && *v <= 0x7fffffffL;
+}
+
 int nbc_point(const char *opt, const char *text, long *x, long *y)
 {
-    char *end;
-    errno = 0;
-    long a = strtol(text, &end, 10), b = -1;
-    if (end != text && *end == ',' && text[0] >= '0' && text[0] <= '9' && end[1] >= '0' && end[1] <= '9') {
-        const char *s = end + 1;
-        b = strtol(s, &end, 10);
-    } else {
-        end = (char *)"x";
-    }
-    if (*end || errno || a < 0 || b < 0 || a > 0x7fffffffL || b > 0x7fffffffL) {
+    char *end = NULL;
+    long a, b;
+    /* Any two whole numbers: whether they name a cell of the map is
+     * nbc_cell_on_map's to say, with the map's size. */
+    if (!whole(text, &a, &end) || *end != ',' || !whole(end + 1, &b, &end) || *end) {
         nbc_usage("%s: '%s' is not a cell X,Y (two whole numbers)", opt, text);
         return 0;
     }
@@ -116,7 +129,8 @@ int nbc_cell_on_map(const char *opt, long x, long y, unsigned long w, unsigned l
 {
     if (x >= 0 && y >= 0 && (unsigned long)x < w && (unsigned long)y < h)
         return 1;
-    nbc_usage("%s %ld,%ld is outside the %lu x %lu map", opt, x, y, w, h);
+    nbc_usage("%s %ld,%ld is outside the %lu x %lu map (cells 0,0 to %lu,%lu)", opt, x, y, w, h,
+              w ? w - 1 : 0, h ? h - 1 : 0);
     return 0;
 }
 

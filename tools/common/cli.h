@@ -1,5 +1,5 @@
 /* cli.h: what the command-line tools share: messages in the Unix manner,
- * exit codes (0 success, 1 failure, 2 usage error) and value parsing. */
+ * exit codes (exit_status.h) and value parsing. */
 #ifndef NB_CLI_H
 #define NB_CLI_H
 
@@ -7,10 +7,7 @@
 #include <string.h>
 
 #include "bake.h"
-
-#define NBC_EXIT_OK 0
-#define NBC_EXIT_FAIL 1
-#define NBC_EXIT_USAGE 2
+#include "exit_status.h"
 
 /* The program name used in messages ("navbake info", "mkclear"). */
 extern const char *nbc_prog;
@@ -21,6 +18,10 @@ int nbc_fail(const char *fmt, ...) NBP_PRINTF(1, 2);
 int nbc_fail_err(const nb_err *err);
 /* "prog: message" and a pointer to --help; returns NBC_EXIT_USAGE. */
 int nbc_usage(const char *fmt, ...) NBP_PRINTF(1, 2);
+/* After getopt_long's own message on an option it does not know or that
+ * lacks its value: the pointer to --help alone (one error, not two);
+ * returns NBC_EXIT_USAGE. */
+int nbc_bad_option(void);
 /* Prints "prog (navbake) VERSION"; returns NBC_EXIT_OK. */
 int nbc_version(void);
 
@@ -32,10 +33,12 @@ int nbc_uint(const char *opt, const char *text, unsigned long min, unsigned long
 int nbc_neighbourhood(const char *text, unsigned long *out);
 /* A finite real in [min, max]. */
 int nbc_real(const char *opt, const char *text, double min, double max, double *out);
-/* "X,Y" with 0 <= X, Y < 2^31. */
+/* "X,Y", two whole numbers from -2^31 to 2^31 - 1 (nbc_cell_on_map says
+ * whether they name a cell). */
 int nbc_point(const char *opt, const char *text, long *x, long *y);
 /* 1 when cell (x, y) is on a w x h map; else a usage message naming the
- * option ("--from 70,3 is outside the 64 x 40 map") and 0. */
+ * option and the map's size ("--from -1,5 is outside the 64 x 40 map
+ * (cells 0,0 to 63,39)") and 0. */
 int nbc_cell_on_map(const char *opt, long x, long y, unsigned long w, unsigned long h);
 /* "X,Y", two finite reals, within [xmin, xmax] x [ymin, ymax]; else a
  * usage message naming the option and 0. */

@@ -316,16 +316,29 @@ static nb_status put_capabilities(writer *w)
 static nb_status put_agents(writer *w)
 {
     const nbi_agentset *set = w->b->agents;
-    ins q;
-    nb_status st = ins_prepare(w, &q, "INSERT INTO agents VALUES (?1, ?2, ?3, ?4)", "agents");
+    const nbi_legend *legend = &w->b->legend;
+    static const char *const sql[] = {"INSERT INTO agents VALUES (?1, ?2, ?3, ?4)",
+                                      "INSERT INTO agent_costs VALUES (?1, ?2, ?3)"};
+    ins q[2];
+    nb_status st = prepare_all(w, q, sql, 2, "agents");
     for (size_t i = 0; i < set->count && st == NB_OK; i++) {
-        bind_int(&q, 1, (int64_t)i);
-        bind_text(&q, 2, set->agent[i].name, -1);
-        bind_int(&q, 3, set->agent[i].size);
-        bind_int(&q, 4, set->agent[i].capability);
-        st = insert_row(&q);
+        const nb_agent *a = &set->agent[i];
+        bind_int(&q[0], 1, (int64_t)i);
+        bind_text(&q[0], 2, a->name, -1);
+        bind_int(&q[0], 3, a->size);
+        bind_int(&q[0], 4, a->capability);
+        st = insert_row(&q[0]);
+        /* A row per terrain of the capability: its multiplier, 1 without costs. */
+        for (unsigned k = 0; k < legend->nterrains && st == NB_OK; k++) {
+            if (!(a->capability >> k & 1u))
+                continue;
+            bind_text(&q[1], 1, a->name, -1);
+            bind_text(&q[1], 2, legend->names[k], -1);
+            bind_real(&q[1], 3, a->weighted ? a->cost[k] : 1.0);
+            st = insert_row(&q[1]);
+        }
     }
-    ins_done(&q);
+    done_all(q, 2);
     return st;
 }
 

@@ -47,7 +47,7 @@
 /* ---- the SQLite form (formats/sqlite.md) ---- */
 #define NBI_SQLITE_MAGIC "SQLite format 3"
 #define NBI_SQLITE_APPLICATION_ID 0x4E424B53 /* "NBKS" */
-#define NBI_SQLITE_SCHEMA 1001               /* user_version: 1000 x major + minor */
+#define NBI_SQLITE_SCHEMA 1002               /* user_version: 1000 x major + minor */
 
 /* ---- legend (NB_SEC_LEGEND, version 1) ----
  * u32 terrain count, u32 zero, a 32-byte NUL-padded name per terrain, then
