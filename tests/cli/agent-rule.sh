@@ -50,7 +50,7 @@ status navbake query "$b" --capability ground,water --from 2,2 --to 60,36
 like "--capability alone: cart's size stays" "$out" "agent      cart with --capability (size 2, capability ground,water)"
 status navbake query "$b" --agent ship --from 2,2 --to 60,36
 is "an agent the bundle lacks: exit 1" "$rc" 1
-like "... the agents named" "$err" "no agent 'ship' in the bundle (it has cart, boat)"
+like "... the agents named" "$err" "no agent 'ship' (the agents are cart, boat)"
 
 same "nearest" navbake nearest "$b" 13,9
 like "... nearest says which" "$(cat "$tmp/plain")" "agent      cart (size 2, capability ground)"

@@ -129,7 +129,7 @@ like "query --json: the cost" "$out" "\"cost\": $scost"
 like "query --json: the costs" "$out" '"costs": "swamp 5"'
 status navbake query "$tmp/c.nbk" -a scout --method optimal --from 2,20 --to 40,30
 is "--method optimal with costs: exit 0" "$rc" 0
-like "... says it answers with Annotated A*" "$err" "serves agents without terrain costs, and 'scout' has costs; answering with Annotated A* (aa)"
+like "... says it answers with Annotated A*" "$err" "mkclear --optimal bakes layers for shortest paths only; use Annotated A* (nb_aa_find) or HAA* for least-cost paths; answering with Annotated A* (aa)"
 like "... with the least cost" "$out" "cost       $scost"
 status navbake query "$tmp/c.nbk" -a walker --method optimal --from 2,20 --to 40,30
 is "--method optimal without costs: no note" "$err" ""

@@ -91,7 +91,7 @@ is "a route: exit 0" "$rc" 0
 like "over sectors" "$out" "route over sectors of 6"
 status navbake plan --model humanoid --from 2,2 --to 60,35 --abstraction hpa "$tmp/s.nbk"
 is "an unknown abstraction: exit 2" "$rc" 2
-like "named" "$err" "--abstraction: 'hpa' is not sectors or haa"
+like "named" "$err" "--abstraction: no route abstraction 'hpa': sectors or haa"
 status navbake plan --model humanoid --from 2,2 --to 60,35 --abstraction haa "$tmp/s.nbk"
 is "a route over HAA* without an abstract graph: exit 1" "$rc" 1
 like "said so" "$err" "no abstract graph; bake one with mkabstract"

@@ -85,7 +85,7 @@ is "a point off the map: a usage error" "$rc" 2
 like "... naming it" "$err" "the point 64,0 is outside the 64 x 40 map"
 status navbake nearest -a nobody "$b" 1,1
 is "an unknown agent: exit 1" "$rc" 1
-like "... naming the agents" "$err" "no agent 'nobody' in the bundle (it has scout, wagon"
+like "... naming the agents" "$err" "no agent 'nobody' (the agents are scout, wagon"
 
 # ---- line, worked out from the map: row 1 is ground from x = 1 to 28,
 # then water from 29 to 32; column 0 and row 0 are walls.

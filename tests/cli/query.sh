@@ -22,7 +22,7 @@ like "the known ones listed" "$err" "unknown method 'dijkstra' (known: aa"
 status navbake query "$tmp/s.nbk" --agent amphibian --size 1 --from 2,2 --to 3,3; is "--agent with --size: exit 0" "$rc" 0
 like "the agent's capability, --size's size" "$out" "agent      amphibian with --size (size 1, capability ground,swamp,water)"
 status navbake query "$tmp/s.nbk" --agent tank --from 2,2 --to 3,3; is "an unknown agent: exit 1" "$rc" 1
-like "the agents listed" "$err" "no agent 'tank' in the bundle (it has scout, wagon, amphibian, giant)"
+like "the agents listed" "$err" "no agent 'tank' (the agents are scout, wagon, amphibian, giant)"
 status navbake query "$tmp/s.nbk" --capability lava --from 2,2 --to 3,3; is "an unknown terrain: exit 2" "$rc" 2
 status navbake query "$tmp/s.nbk" --capability water --from 2,2 --to 3,3; is "a capability without a layer: exit 1" "$rc" 1
 like "the layers listed" "$err" "no clearance layer for capability {water} (it has {ground}, {ground,swamp}"

@@ -48,7 +48,7 @@ like "named" "$err" "lava"
 status navbake render "$b" -o "$tmp/x.svg" -c water clearance; is "no layer for that capability: exit 1" "$rc" 1
 like "says which layers there are" "$err" "{ground,swamp}"
 status navbake render "$b" -o "$tmp/x.svg" -a nobody; is "unknown agent: exit 1" "$rc" 1
-like "named" "$err" "no agent 'nobody' in the bundle (it has scout"
+like "named" "$err" "no agent 'nobody' (the agents are scout"
 status navbake render "$tmp/none.nbk" -o "$tmp/x.svg"; is "missing bundle: exit 1" "$rc" 1
 [ -e "$tmp/x.svg" ]; is "no picture left behind" "$?" 1
 
