@@ -39,4 +39,14 @@ if command -v "$CXX" >/dev/null 2>&1; then
 else
   echo "Bail out! no C++ compiler ($CXX): bootstrap.sh installs g++"; exit 1
 fi
+# What the header names exists: every path (lib/..., formats/...) and every
+# source file it points a reader to (a bare name is looked for under lib/).
+missing=
+for name in $(grep -o '\(lib\|formats\)/[A-Za-z0-9_/.-]*[A-Za-z0-9_]' "$top_srcdir/lib/include/navbake.h" | sort -u); do
+  [ -e "$top_srcdir/$name" ] || missing="$missing $name"
+done
+for name in $(grep -o '[A-Za-z0-9_]*\.c\b' "$top_srcdir/lib/include/navbake.h" | sort -u); do
+  [ -n "$(find "$top_srcdir/lib" -name "$name" | head -1)" ] || missing="$missing $name"
+done
+is "every file and folder navbake.h names exists" "$missing" ""
 finish

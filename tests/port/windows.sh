@@ -31,16 +31,16 @@ if [ "$failed" -ne 0 ]; then
   exit 1
 fi
 root=$w/root/navbake
-for f in bin/libnavbake-1.dll lib/libnavbake.dll.a lib/libnavbake.a include/navbake.h \
+for f in bin/libnavbake-2.dll lib/libnavbake.dll.a lib/libnavbake.a include/navbake.h \
          lib/pkgconfig/navbake.pc share/man/man3/navbake.3; do
   ok "installed: $f" test -f "$root/$f"
 done
 ok "the DLL exports only nb_ names" sh -c \
-  "$host-objdump -p '$root/bin/libnavbake-1.dll' | awk '/Ordinal\\/Name Pointer/ {on=1; next} on && NF == 3 && \$1 ~ /^\\[/ {print \$3} on && NF == 0 {on=0}' > '$w/exports' &&
+  "$host-objdump -p '$root/bin/libnavbake-2.dll' | awk '/Ordinal\\/Name Pointer/ {on=1; next} on && NF == 3 && \$1 ~ /^\\[/ {print \$3} on && NF == 0 {on=0}' > '$w/exports' &&
    test -s '$w/exports' && ! grep -v '^nb_' '$w/exports'"
 # What a game ships beside it: Windows' own DLLs and zlib, nothing of the
 # compiler's (a builtin once made it need libgcc_s_seh-1.dll).
-imports=$("$host-objdump" -p "$root/bin/libnavbake-1.dll" | sed -n 's/.*DLL Name: //p' | tr '\n' ' ')
+imports=$("$host-objdump" -p "$root/bin/libnavbake-2.dll" | sed -n 's/.*DLL Name: //p' | tr '\n' ' ')
 is "the DLL needs Windows' DLLs and zlib only" "$(printf '%s\n' $imports |
   grep -v -i -x -e 'KERNEL32.dll' -e 'msvcrt.dll' -e 'zlib1.dll' -e 'api-ms-win-.*' | tr '\n' ' ')" ""
 
@@ -54,10 +54,10 @@ is "pkg-config finds the installed tree from the .pc file's place" \
 ok "nbport builds against it with $host-gcc" \
   sh -c "$host-gcc -std=c11 -Wall -Werror -I'$top_srcdir/lib/port' -o '$w/run/nbport.exe' \
     '$top_srcdir/tests/port/nbport.c' \$($pc --cflags --libs navbake)"
-cp "$root/bin/libnavbake-1.dll" "/usr/$host/lib/zlib1.dll" "$w/run/" 2>/dev/null
+cp "$root/bin/libnavbake-2.dll" "/usr/$host/lib/zlib1.dll" "$w/run/" 2>/dev/null
 ok "the libtool-built nbport.exe links the DLL too" \
-  sh -c "$host-objdump -p '$w/build/tests/port/.libs/nbport.exe' 2>/dev/null | grep -q 'DLL Name: libnavbake-1.dll' ||
-         $host-objdump -p '$w/build/tests/port/nbport.exe' | grep -q 'DLL Name: libnavbake-1.dll'"
+  sh -c "$host-objdump -p '$w/build/tests/port/.libs/nbport.exe' 2>/dev/null | grep -q 'DLL Name: libnavbake-2.dll' ||
+         $host-objdump -p '$w/build/tests/port/nbport.exe' | grep -q 'DLL Name: libnavbake-2.dll'"
 
 # Wine, in a prefix of its own (made once; its first start takes a while).
 WINEPREFIX=$w/wine WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=' WINEARCH=win64
