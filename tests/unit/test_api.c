@@ -670,7 +670,7 @@ static void li_query(run *r, nb_place *p, enum slot s, nb_vec2 from, nb_vec2 to)
 {
     nb_line_result res;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_walk_line", tu_walk_line(p, from, to, &res, r->err));
+    nb_status cst, st = CALL("nb_line_find", tu_walk_line(p, from, to, &res, r->err));
     answer_is(r, s, st, res.status, res.t, (size_t)res.examined,
               res.blocking.x * 1000L + res.blocking.y, r->c->attempts - at);
 }
@@ -680,7 +680,7 @@ static void ra_query(run *r, nb_place *p, enum slot s, const nb_cell *from)
     nb_random_result res;
     uint64_t state = 1;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_random_standable", tu_random(p, from, &state, &res, r->err));
+    nb_status cst, st = CALL("nb_random_find", tu_random(p, from, &state, &res, r->err));
     answer_is(r, s, st, res.status, (double)res.cells, res.component,
               res.cell.x * 1000L + res.cell.y, r->c->attempts - at);
 }
@@ -714,7 +714,7 @@ static void run_sequence(run *r)
         CALL("nb_bundle_payload", nb_bundle_payload(b, 2, &data, &len, r->err));
         CALL("nb_capability_parse", nb_capability_parse(b, "ground,swamp", &cap, r->err));
         CALL("nb_unit_get", nb_unit_get(b, 0, &u, r->err));
-        CALL("nb_unit_find", tu_unit(b, "cart", &u, r->err));
+        CALL("nb_unit_lookup+get", tu_unit(b, "cart", &u, r->err));
 
         if (OPEN("nb_aa_open", nb_aa_open(b, &aa, r->err), aa) == NB_OK) {
             aa_query(r, aa, AA_FOUND, aa_q(FROM_X, FROM_Y, TO_X, TO_Y, 1, CAP_GS));
@@ -747,7 +747,7 @@ static void run_sequence(run *r)
         }
         if (OPEN("nb_model_open", nb_model_open(b, "humanoid", &m, r->err), m) == NB_OK) {
             if (OPEN("nb_perimeter_open", nb_perimeter_open(b, m, &p, r->err), p) == NB_OK &&
-                OPEN("nb_motion_ws_open",
+                OPEN("nb_motion_open",
                      tu_motion_open(b, m, p, CAP_GS, 1, 8, &mw, r->err), mw) == NB_OK) {
                 nb_motion_query q = mo_q(1, 1, MO_X, MO_Y, NB_MH_OCTILE);
                 mo_query(r, mw, MO_OCTILE, q);
@@ -782,7 +782,7 @@ static void run_sequence(run *r)
             }
             /* Ground, swamp and water: no clearance layer, the workspace
              * works out where the agent stands. */
-            if (OPEN("nb_motion_ws_open (no layer)",
+            if (OPEN("nb_motion_open (no layer)",
                      tu_motion_open(b, m, NULL, CAP_GSW, 1, 0, &mw2, r->err), mw2) == NB_OK)
                 mo_query(r, mw2, MO_OTHER, mo_q(1, 1, MO_X, MO_Y, NB_MH_HEADING));
         }
@@ -1091,7 +1091,7 @@ static void test_errors(void)
     NOERR("nb_bundle_payload", nb_bundle_payload(b, 0, &data, &len, &e));
     NOERR("nb_capability_parse", nb_capability_parse(b, "ground,swamp", &cap, &e));
     NOERR("nb_unit_get", nb_unit_get(b, 0, &u, &e));
-    NOERR("nb_unit_find", tu_unit(b, "cart", &u, &e));
+    NOERR("nb_unit_lookup+get", tu_unit(b, "cart", &u, &e));
 
     nb_aa *aa = NULL;
     nb_aa_result ar;
@@ -1110,8 +1110,8 @@ static void test_errors(void)
     nb_nearest_query_init(&nq);
     NOERR("nb_place_open", tu_place_open(b, CAP_GS, 1, &pc, &e));
     NOERR("nb_nearest_find", tu_nearest(pc, &nq, &nr, &e));
-    NOERR("nb_walk_line", tu_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, 4.5}, &lr, &e));
-    NOERR("nb_random_standable", tu_random(pc, NULL, &seed, &rr, &e));
+    NOERR("nb_line_find", tu_walk_line(pc, (nb_vec2){0, 0}, (nb_vec2){0, 4.5}, &lr, &e));
+    NOERR("nb_random_find", tu_random(pc, NULL, &seed, &rr, &e));
     FAILS("nb_place_open (no such layer)", NB_ERR_NOTFOUND,
           tu_place_open(b, CAP_GSW, 1, &pcx, &e), tu_place_open(b, CAP_GSW, 1, &pcx, NULL));
     nq.point = (nb_cell){MW, 0};
@@ -1138,7 +1138,7 @@ static void test_errors(void)
     nb_motion_query mq = mo_q(1, 1, MO_X, MO_Y, NB_MH_PERIMETER);
     NOERR("nb_model_open", nb_model_open(b, "humanoid", &m, &e));
     NOERR("nb_perimeter_open", nb_perimeter_open(b, m, &p, &e));
-    NOERR("nb_motion_ws_open", tu_motion_open(b, m, p, CAP_GS, 1, 8, &mw, &e));
+    NOERR("nb_motion_open", tu_motion_open(b, m, p, CAP_GS, 1, 8, &mw, &e));
     NOERR("nb_motion_find", nb_motion_find(mw, &mq, &mr, &e));
     NOERR("nb_motion_route_find", nb_motion_route_find(mw, &mq, 2, NULL, NULL, &mr, &segs, &e));
     NOERR("nb_motion_use_haa", nb_motion_use_haa(mw, &e));
@@ -1203,7 +1203,7 @@ static void test_errors(void)
           nb_capability_parse(b, "ground,lava", &cap, NULL));
     FAILS("nb_unit_get (no such unit)", NB_ERR_NOTFOUND, nb_unit_get(b, 7, &u, &e),
           nb_unit_get(b, 7, &u, NULL));
-    FAILS("nb_unit_find (no such unit)", NB_ERR_NOTFOUND, tu_unit(b, "bus", &u, &e),
+    FAILS("nb_unit_lookup (no such unit)", NB_ERR_NOTFOUND, tu_unit(b, "bus", &u, &e),
           tu_unit(b, "bus", &u, NULL));
 
     nb_aa *aax = (nb_aa *)&sentinel, *aax2 = (nb_aa *)&sentinel;
@@ -1241,15 +1241,15 @@ static void test_errors(void)
           nb_perimeter_open(bl, m, &px2, NULL));
     ok(px == NULL && px2 == NULL, "nb_perimeter_open: *out NULL after a failure");
     nb_motion *wx = (nb_motion *)&sentinel, *wx2 = (nb_motion *)&sentinel;
-    FAILS("nb_motion_ws_open (sector too large)", NB_ERR_ARG,
+    FAILS("nb_motion_open (sector too large)", NB_ERR_ARG,
           tu_motion_open(b, m, p, CAP_GS, 1, 5000, &wx, &e),
           tu_motion_open(b, m, p, CAP_GS, 1, 5000, &wx2, NULL));
-    ok(wx == NULL && wx2 == NULL, "nb_motion_ws_open: *out NULL after a failure");
+    ok(wx == NULL && wx2 == NULL, "nb_motion_open: *out NULL after a failure");
     wx = wx2 = (nb_motion *)&sentinel;
-    FAILS("nb_motion_ws_open (no map)", NB_ERR_NOTFOUND,
+    FAILS("nb_motion_open (no map)", NB_ERR_NOTFOUND,
           tu_motion_open(bf, m, NULL, CAP_GS, 1, 0, &wx, &e),
           tu_motion_open(bf, m, NULL, CAP_GS, 1, 0, &wx2, NULL));
-    ok(wx == NULL && wx2 == NULL, "nb_motion_ws_open: *out NULL after a failure (no map)");
+    ok(wx == NULL && wx2 == NULL, "nb_motion_open: *out NULL after a failure (no map)");
     NOERR("nb_motion_ws_open (a level without a graph)",
           tu_motion_open(bl, m, NULL, CAP_GS, 1, 0, &mwl, &e));
     if (mwl)

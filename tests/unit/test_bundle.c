@@ -115,7 +115,7 @@ static void test_round_trip(const char *dir)
                in ? (unsigned long long)in->size : 0ULL, in ? (unsigned long long)in->usize : 0ULL);
         uint32_t params[2] = {grid.width, grid.height + 1};
         ok(nbi_section_index(b, NB_SEC_MAP, NULL, params, 2) == -1 && nbi_section_index(b, NB_SEC_MAP, NULL, params, 1) == m,
-           "nb_bundle_find matches parameters");
+           "nbi_section_index matches parameters");
         nb_capability cap;
         char buf[64];
         ok(nb_capability_parse(b, "swamp, ground", &cap, &err) == NB_OK && cap == 3, "capability parse");

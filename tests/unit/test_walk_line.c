@@ -1,4 +1,4 @@
-/* test_walk_line.c: nb_walk_line against brute force, on random levels of
+/* test_walk_line.c: nb_line_find against brute force, on random levels of
  * several terrains for three capabilities and sizes 1 to 3, 10^4 random
  * segments per level (NB_PLACE_QUERIES): points anywhere (in 1/65536 of a
  * cell), on a 1/64 grid, on whole cells, and short hops.

@@ -45,7 +45,7 @@ uint32_t nbi_runs_size(const nbi_runs *r, uint32_t c);
  * order; its index y W + x, and its component in *comp.  O(log runs). */
 uint32_t nbi_runs_cell(const nbi_runs *r, uint32_t c, uint32_t k, uint32_t *comp);
 
-/* ---- the generator (random.c): SplitMix64, nb_random_standable(3) ---- */
+/* ---- the generator (random.c): SplitMix64, nb_random_find(3) ---- */
 uint64_t nbi_splitmix64(uint64_t *state);
 /* Uniform in [0, n), n >= 1, by rejection: no modulo bias. */
 uint64_t nbi_random_below(uint64_t *state, uint64_t n);
