@@ -43,14 +43,14 @@
  *    a 512 x 512 one.  nb_FAM_set_max_nodes caps it (Detour's maxNodes; 0,
  *    the default, is no cap beyond memory) and nb_FAM_bytes says what it
  *    holds.
- *  - Budgets and slices, for every search family FAM.  A query struct has uint64_t max_expansions (0, as its
- *    _init sets it: no limit).  A search that stops there, or at the node
+ *  - Budgets and slices, for every search family FAM.  A query struct has
+ *    uint64_t max_expansions (0, as its _init sets it: no limit).  A search that stops there, or at the node
  *    cap, returns NB_OK with its result's status NB_PATH_LIMIT and the best
  *    partial path: from the start to the expanded node with the least
  *    heuristic to the goal (ties: the least cost from the start), so that
  *    a game may move toward the goal while it asks again.  The sliced form
  *    spreads one query over frames:
- *      nb_FAM_begin(ws, query, [flags,] err)   checks the query and starts
+ *      nb_FAM_begin(ws, query, err)            checks the query and starts
  *          it (its errors are nb_FAM_find's);
  *      nb_FAM_step(ws, expansions, &done, err) expands at most that many
  *          nodes, and sets done to 1 once the search has ended (found,
@@ -98,7 +98,7 @@ typedef enum nb_status {
     NB_ERR_SYNTAX,      /* an input file (map, YAML) is malformed */
     NB_ERR_FORMAT,      /* not a bundle, or a bundle whose structure is wrong */
     NB_ERR_VERSION,     /* a bundle of a major version this reader does not know, or a
-                           program compiled with another navbake.h (NB_ABI_CHECK) */
+                           program compiled with another navbake.h (the ABI guard) */
     NB_ERR_CRC,         /* a checksum does not match: the bundle is damaged */
     NB_ERR_NOTFOUND,    /* the bundle holds nothing for the request: no section of the kind,
                            no layer for the agent's capability, size or corner rule, no cost
@@ -132,11 +132,12 @@ const char *nb_version(void);
  *    version only adds functions, flags, enum values (a switch over an
  *    nb_ enum needs a default) and fields at the end of the structs a
  *    query fills or a caller reads (nb_*_query, nb_*_result, nb_*_info,
- *    nb_agent, nb_unit, nb_haa_graph); the library reads and writes only
- *    as much of them as the program's header had, so an old program keeps
- *    working.  Value types (nb_cell, nb_vec2, nb_pose, nb_segment,
- *    nb_curve, nb_circle, nb_motion_state, nb_err, nb_allocator) never
- *    change within a major version.
+ *    nb_agent, nb_unit, nb_haa_graph, nb_section_info, nb_forest_graph_info);
+ *    the library reads and writes only as much of them as the program's
+ *    header had, so an old program keeps working.  Value types (nb_cell,
+ *    nb_vec2, nb_pose, nb_segment, nb_curve, nb_circle, nb_motion_state,
+ *    nb_frame, nb_err, nb_allocator, nb_abi) never change within a major
+ *    version.
  *  - The shared library's soname changes with the major version alone.
  * As zlib's inflateInit passes ZLIB_VERSION and sizeof(z_stream), the
  * calls that make the first handle of any program (nb_bundle_open,

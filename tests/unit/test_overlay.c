@@ -749,15 +749,15 @@ static void errors(void)
         nbb_grid_free(&grid);
         return;
     }
-    ok(nb_overlay_block(ov, 18, 5, 3, 1, &err) == NB_ERR_ARG && strstr(err.msg, "18,5,3,1") &&
+    ok(nb_overlay_block(ov, 18, 5, 3, 1, &err) == NB_ERR_OUTSIDE && strstr(err.msg, "18,5,3,1") &&
            strstr(err.msg, "20 x 10"),
-       "a rectangle past the map's edge: NB_ERR_ARG naming it and the map (%s)", err.msg);
+       "a rectangle past the map's edge: NB_ERR_OUTSIDE naming it and the map (%s)", err.msg);
     ok(nb_overlay_unblock(ov, 2, 2, 0, 4, &err) == NB_ERR_ARG && strstr(err.msg, "0 x 4"),
        "a rectangle of no width: NB_ERR_ARG (%s)", err.msg);
     nb_cell cells[2] = {{1, 1}, {20, 3}};
-    ok(nb_overlay_block_cells(ov, cells, 2, &err) == NB_ERR_ARG && strstr(err.msg, "cell 1 of 2") &&
-           nb_overlay_blocked_count(ov) == 0,
-       "a cell list with a cell off the map: NB_ERR_ARG naming it, nothing blocked (%s)",
+    ok(nb_overlay_block_cells(ov, cells, 2, &err) == NB_ERR_OUTSIDE &&
+           strstr(err.msg, "cell 1 of 2") && nb_overlay_blocked_count(ov) == 0,
+       "a cell list with a cell off the map: NB_ERR_OUTSIDE naming it, nothing blocked (%s)",
        err.msg);
     nb_overlay_block(other, 1, 1, 1, 1, NULL);
     nb_aa *aa = NULL;

@@ -161,7 +161,7 @@ static nb_status load_profiles(nb_haa *ws, nb_err *err)
 
 nb_status nb_haa_query_init_abi(nb_haa_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_haa_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->size = 1;
@@ -1127,6 +1127,14 @@ nb_status nb_haa_reachable(nb_haa *ws, const nb_haa_query *q, int *reachable, nb
     if (!ws || !q || !reachable)
         return nbi_fail(err, NB_ERR_ARG, "nb_haa_reachable: NULL argument");
     *reachable = 0;
+    /* Reachability is the same under either corner rule and any costs: the
+     * query's corner rule, costs, flags and budget are not read. */
+    nb_haa_query hq = *q;
+    hq.corner = NB_CORNER_STRICT;
+    hq.costs = NULL;
+    hq.flags = 0;
+    hq.max_expansions = 0;
+    q = &hq;
     nbi_costs c;
     nb_status st = check_query(ws, q, &c, err);
     if (st != NB_OK)
@@ -1144,11 +1152,6 @@ nb_status nb_haa_reachable(nb_haa *ws, const nb_haa_query *q, int *reachable, nb
      * component layer).  Connectivity is the same under either corner rule (a diagonal step
      * the weak rule allows goes round by its free corner) and under any costs, so the strict
      * rule without costs answers for all. */
-    nb_haa_query hq = *q;
-    hq.corner = NB_CORNER_STRICT;
-    hq.costs = NULL;
-    hq.flags = 0;
-    hq.max_expansions = 0;
     uint32_t ci, si;
     st = NB_ERR_NOTFOUND;
     if (serves(ws, q->capability, q->size, &ci, &si, NULL) == NB_OK) {

@@ -170,7 +170,7 @@ enum { IDLE = 0, BUSY, DONE };
 
 nb_status nb_aa_query_init_abi(nb_aa_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_aa_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->size = 1;

@@ -46,9 +46,10 @@ nb_status nb_abi_check(const nb_abi *abi, nb_err *err)
     return NB_OK;
 }
 
-nb_status nbi_abi_ok(const nb_abi *abi)
+nb_status nbi_abi_ok(const nb_abi *abi, unsigned i)
 {
-    /* A query _init has no nb_err: its status alone says it, and the
-     * open calls, checked the same way, give the message. */
-    return nb_abi_check(abi, NULL);
+    return abi && abi->sizes && abi->major == NB_VERSION_MAJOR && i < abi->count &&
+                   i < NSTRUCTS && abi->sizes[i] == sizes[i]
+               ? NB_OK
+               : NB_ERR_VERSION;
 }

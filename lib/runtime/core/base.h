@@ -40,9 +40,15 @@ nb_status nbi_fail_errno(nb_err *err, const char *what, const char *path);
 nb_status nbi_fail_nomem(nb_err *err, const char *what);
 
 /* ---- the ABI guard (abi.c) ----
- * NB_OK when a caller's nb_abi matches the library (a query _init's check,
- * which has no nb_err to fill). */
-nb_status nbi_abi_ok(const nb_abi *abi);
+ * The public structs' numbers in nb_abi's list. */
+#define NBI_ABI_ENUM_(t) NBI_ABI_##t,
+enum { NB_ABI_STRUCTS(NBI_ABI_ENUM_) NBI_ABI_COUNT };
+#undef NBI_ABI_ENUM_
+/* NB_OK when the caller's header has the library's major version and
+ * struct number i of the library's size: what a query _init must know
+ * before it writes one (it has no nb_err to fill; the calls that open a
+ * handle check every struct, with a message). */
+nb_status nbi_abi_ok(const nb_abi *abi, unsigned i);
 
 /* ---- what every query checks (query.c) ----
  * The same cause gets the same status from every family (navbake(3),

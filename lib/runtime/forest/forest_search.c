@@ -803,7 +803,7 @@ static nb_status setup_deferred(nb_forest_ws *ws, nb_err *err)
 
 nb_status nb_forest_query_init_abi(nb_forest_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_forest_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     return NB_OK;

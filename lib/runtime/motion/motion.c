@@ -48,7 +48,7 @@ nb_status nb_motion_heuristic_parse(const char *name, nb_motion_heuristic *heuri
 
 nb_status nb_motion_query_init_abi(nb_motion_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_motion_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->heuristic = NB_MH_OCTILE;
@@ -222,8 +222,6 @@ nb_status nbi_motion_check(const nb_motion *ws, const nb_motion_query *q, nb_err
             return nbi_fail(err, NB_ERR_ARG, "the %s's heading %u or speed %u is not one of model %s's "
                             "(%u headings, %u speeds)", what[i], st[i]->heading, st[i]->speed,
                             m->name, m->nheadings, m->nspeeds);
-        if (i == 1 && st[i]->speed == NB_SPEED_ANY && st[i]->heading == NB_HEADING_ANY)
-            continue;
         nb_status cst = nbi_query_cell(err, family, what[i], (nb_cell){st[i]->x, st[i]->y}, ws->w,
                                        ws->h);
         if (cst != NB_OK)

@@ -260,8 +260,8 @@ static nb_status rect_of(const nb_overlay *ov, const char *who, long x, long y, 
                         "more", who, w, h);
     if (x < 0 || y < 0 || x >= (long)ov->width || y >= (long)ov->height ||
         w > (long)ov->width - x || h > (long)ov->height - y)
-        return nbi_fail(err, NB_ERR_ARG,
-                        "%s: the rectangle %ld,%ld,%ld,%ld (x, y, width, height) is not inside "
+        return nbi_fail(err, NB_ERR_OUTSIDE,
+                        "%s: the rectangle %ld,%ld,%ld,%ld (x, y, width, height) is off "
                         "the %u x %u map",
                         who, x, y, w, h, ov->width, ov->height);
     r->x0 = (uint32_t)x;

@@ -19,7 +19,7 @@ static const char family[] = "nearest";
 
 nb_status nb_nearest_query_init_abi(nb_nearest_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_nearest_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->radius = NB_NEAREST_RADIUS;
@@ -75,7 +75,8 @@ static void ring(nbi_nearest *s, long r)
     s->i = s->lo[0];
 }
 
-/* Reads cells until the search ends (1) or stop cells have been read (0). */
+/* Reads cells until the search ends (1) or stop cells have been read (0):
+ * a side at a time, in a loop of its own, as far as the budget allows. */
 static int run(const nb_place *p, nbi_nearest *s, uint64_t stop)
 {
     for (;;) {
@@ -84,20 +85,38 @@ static int run(const nb_place *p, nbi_nearest *s, uint64_t stop)
                 return 1;
             ring(s, s->r + 1);
         }
-        if (s->i > s->hi[s->side]) {
-            if (++s->side < 4)
-                s->i = s->lo[s->side];
-            continue;
+        long end = s->hi[s->side];
+        if (end >= s->i) {
+            if (s->res.examined >= stop)
+                return 0;
+            uint64_t room = stop - s->res.examined;
+            if ((uint64_t)(end - s->i) >= room)
+                end = s->i + (long)room - 1;
+            long r = s->r;
+            switch (s->side) {
+            case 0:
+                for (long v = s->i; v <= end; v++)
+                    look(p, s, v, s->py - r);
+                break;
+            case 1:
+                for (long v = s->i; v <= end; v++)
+                    look(p, s, v, s->py + r);
+                break;
+            case 2:
+                for (long v = s->i; v <= end; v++)
+                    look(p, s, s->px - r, v);
+                break;
+            default:
+                for (long v = s->i; v <= end; v++)
+                    look(p, s, s->px + r, v);
+                break;
+            }
+            s->i = end + 1;
+            if (s->i <= s->hi[s->side])
+                return 0; /* the budget ended inside the side */
         }
-        if (s->res.examined >= stop)
-            return 0;
-        long v = s->i++;
-        switch (s->side) {
-        case 0: look(p, s, v, s->py - s->r); break;
-        case 1: look(p, s, v, s->py + s->r); break;
-        case 2: look(p, s, s->px - s->r, v); break;
-        default: look(p, s, s->px + s->r, v); break;
-        }
+        if (++s->side < 4)
+            s->i = s->lo[s->side];
     }
 }
 

@@ -33,7 +33,7 @@ static const char family[] = "random";
 
 nb_status nb_random_query_init_abi(nb_random_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_random_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->size = 1;
@@ -47,16 +47,19 @@ void nb_random_query_agent(nb_random_query *q, const nb_agent *agent)
     q->capability = agent->capability;
 }
 
-nb_status nb_random_begin(nb_place *p, const nb_random_query *q, nb_err *err)
+/* A result with nothing drawn: the state the seed. */
+static void no_draw(nb_random_result *res, uint64_t seed)
 {
-    if (!p || !q)
-        return nbi_fail(err, NB_ERR_ARG, "nb_random_begin: NULL argument");
-    p->kind = NBI_PLACE_IDLE;
-    nb_random_result *res = &p->rres;
     memset(res, 0, sizeof *res);
     res->cell.x = res->cell.y = -1;
     res->status = NB_PATH_NONE;
-    res->state = q->seed;
+    res->state = seed;
+}
+
+/* The checks of a draw (the errors of nb_random_find), and the place's
+ * agent made the query's. */
+static nb_status check(nb_place *p, const nb_random_query *q, nb_err *err)
+{
     nb_status st = nbi_place_check(p, family, q->size, q->overlay, err);
     if (st == NB_OK && q->reachable)
         st = nbi_query_cell(err, family, "start", q->start, p->b->width, p->b->height);
@@ -73,19 +76,15 @@ nb_status nb_random_begin(nb_place *p, const nb_random_query *q, nb_err *err)
                         family, p->b->path, p->has_runs ? "component layer" : "runs section", caps,
                         p->size);
     }
-    p->rq = *q;
-    p->kind = NBI_PLACE_RANDOM;
-    p->done = 0;
-    return nbi_done(err, NB_OK);
+    return NB_OK;
 }
 
 /* The draw: the component of the start (every cell without one), an index
  * in it drawn without bias, and the runs turn the index into its cell. */
-static void draw(nb_place *p)
+static void draw(const nb_place *p, const nb_random_query *q, nb_random_result *res)
 {
-    const nb_random_query *q = &p->rq;
-    nb_random_result *res = &p->rres;
     uint32_t w = p->clear.width, comp = 0;
+    no_draw(res, q->seed);
     if (q->reachable) {
         comp = nbi_layer_value(&p->comp, (uint64_t)q->start.y * w + (uint64_t)q->start.x);
         if (comp == 0) {
@@ -94,10 +93,8 @@ static void draw(nb_place *p)
         }
     }
     res->cells = nbi_runs_size(&p->runs, comp);
-    if (res->cells == 0) {
-        res->status = NB_PATH_NONE;
+    if (res->cells == 0)
         return;
-    }
     uint64_t state = q->seed;
     uint32_t k = (uint32_t)nbi_random_below(&state, res->cells);
     uint32_t i = nbi_runs_cell(&p->runs, comp, k, &res->component);
@@ -107,12 +104,27 @@ static void draw(nb_place *p)
     res->status = NB_PATH_FOUND;
 }
 
+nb_status nb_random_begin(nb_place *p, const nb_random_query *q, nb_err *err)
+{
+    if (!p || !q)
+        return nbi_fail(err, NB_ERR_ARG, "nb_random_begin: NULL argument");
+    p->kind = NBI_PLACE_IDLE;
+    no_draw(&p->rres, q->seed);
+    nb_status st = check(p, q, err);
+    if (st != NB_OK)
+        return st;
+    p->rq = *q;
+    p->kind = NBI_PLACE_RANDOM;
+    p->done = 0;
+    return nbi_done(err, NB_OK);
+}
+
 nb_status nb_random_step(nb_place *p, uint64_t expansions, int *done, nb_err *err)
 {
     if (!p || p->kind != NBI_PLACE_RANDOM)
         return nbi_fail(err, NB_ERR_ARG, "nb_random_step: no random draw begun");
     if (!p->done && expansions > 0) {
-        draw(p);
+        draw(p, &p->rq, &p->rres);
         p->done = 1;
     }
     if (done)
@@ -125,10 +137,7 @@ nb_status nb_random_finish(nb_place *p, nb_random_result *res, nb_err *err)
     if (!res)
         return nbi_fail(err, NB_ERR_ARG, "nb_random_finish: res is NULL");
     if (!p || p->kind != NBI_PLACE_RANDOM) {
-        if (res) {
-            memset(res, 0, sizeof *res);
-            res->cell.x = res->cell.y = -1;
-        }
+        no_draw(res, 0);
         return nbi_fail(err, NB_ERR_ARG, "nb_random_finish: no random draw begun");
     }
     p->kind = NBI_PLACE_IDLE;
@@ -138,20 +147,23 @@ nb_status nb_random_finish(nb_place *p, nb_random_result *res, nb_err *err)
     return nbi_done(err, NB_OK);
 }
 
+/* begin, one step and finish, through the same checks and draw, without
+ * copying the query and the result through the place. */
 nb_status nb_random_find(nb_place *p, const nb_random_query *q, nb_random_result *res,
                          nb_err *err)
 {
     if (!res)
         return nbi_fail(err, NB_ERR_ARG, "nb_random_find: res is NULL");
-    nb_status st = nb_random_begin(p, q, err);
-    if (st == NB_OK)
-        st = nb_random_step(p, 1, NULL, err);
-    if (st == NB_OK)
-        return nb_random_finish(p, res, err);
-    if (res) {
-        memset(res, 0, sizeof *res);
-        res->cell.x = res->cell.y = -1;
-        res->state = q ? q->seed : 0;
+    if (!p || !q) {
+        no_draw(res, q ? q->seed : 0);
+        return nbi_fail(err, NB_ERR_ARG, "nb_random_find: NULL argument");
     }
-    return st;
+    p->kind = NBI_PLACE_IDLE;
+    nb_status st = check(p, q, err);
+    if (st != NB_OK) {
+        no_draw(res, q->seed);
+        return st;
+    }
+    draw(p, q, res);
+    return nbi_done(err, NB_OK);
 }

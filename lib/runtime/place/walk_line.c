@@ -123,17 +123,22 @@ void nbi_line_begin(const nb_place *p, nbi_line_walk *w, int64_t ax, int64_t ay,
         w->done = 1;
 }
 
-/* The time the square first overlaps row r (0 when it always does; 1 when
- * never within the walk). */
-static nbi_frac row_entry(const nbi_line_walk *w, int64_t r)
+/* The time the square first overlaps a row not read yet: rows are read in
+ * the order the square enters them, so the first one it meets at all is
+ * the earliest (0 when the square always overlaps it; 1 when it meets no
+ * row left before the end).  Until then the agent is known free. */
+static nbi_frac next_entry(const nbi_line_walk *w)
 {
     const nbi_frac zero = {0, 1}, one = {1, 1};
-    span sy = axis(w->ay, w->by - w->ay, r, w->S);
-    if (sy.kind == ALWAYS)
-        return zero;
-    if (sy.kind == NEVER || frac_cmp(sy.lo, one) >= 0 || frac_cmp(sy.hi, zero) <= 0)
-        return one;
-    return frac_max(sy.lo, zero);
+    int64_t dy = w->by - w->ay;
+    for (int64_t k = w->k; k <= w->r1 - w->r0; k++) {
+        span sy = axis(w->ay, dy, dy >= 0 ? w->r0 + k : w->r1 - k, w->S);
+        if (sy.kind == ALWAYS)
+            return zero;
+        if (sy.kind == DURING && frac_cmp(sy.lo, one) < 0 && frac_cmp(sy.hi, zero) > 0)
+            return frac_max(sy.lo, zero);
+    }
+    return one;
 }
 
 void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop)
@@ -145,7 +150,7 @@ void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop)
         if (out->examined >= stop) {
             /* Stopped between rows: free until the next row is entered, or
              * the block met so far. */
-            nbi_frac next = row_entry(w, dy >= 0 ? w->r0 + w->k : w->r1 - w->k);
+            nbi_frac next = next_entry(w);
             out->status = NB_PATH_LIMIT;
             out->t = w->have ? frac_min(w->best, next) : next;
             return;
@@ -250,7 +255,7 @@ static nb_status to_fixed(const char *what, nb_vec2 v, uint32_t w, uint32_t h, i
 
 nb_status nb_line_query_init_abi(nb_line_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_line_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->size = 1;

@@ -104,7 +104,7 @@ struct nb_sg {
 
 nb_status nb_sg_query_init_abi(nb_sg_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_sg_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->size = 1;

@@ -16,7 +16,7 @@ enum stage { ST_DIR, ST_GRID, ST_S48F, ST_S48B, ST_BRIDGE };
 
 nb_status nb_planner_query_init_abi(nb_planner_query *q, const nb_abi *abi)
 {
-    if (nbi_abi_ok(abi) != NB_OK)
+    if (nbi_abi_ok(abi, NBI_ABI_nb_planner_query) != NB_OK)
         return NB_ERR_VERSION;
     memset(q, 0, sizeof *q);
     q->goal_heading = -1;

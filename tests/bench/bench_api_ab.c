@@ -1,0 +1,245 @@
+/* bench_api_ab.c: the query families' time per query, written once for the
+ * 0.2 API and the 1.0 one, so that tests/bench/api-ab.sh can build it
+ * against an old commit's library and this tree's and run both in turns
+ * (a ratio between builds means something only within one run).
+ *
+ *   bench_api_ab [-n REPEATS] BUNDLE SCEN FOREST_BUNDLE
+ *
+ * BUNDLE is a level baked with mkclear --optimal and mkabstract, SCEN its
+ * MovingAI scenario file (every line is a query: Annotated A*, HAA* with
+ * and without straightening, the optimal layer); nearest, line and random
+ * queries come from the scenario's cells; FOREST_BUNDLE holds a forest
+ * with a graph baked for agent radius 0.5.  Prints, per family, the total
+ * of the path lengths (the same on both builds) and the least over the
+ * repeats of the mean microseconds per query. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "navbake.h"
+
+#if NB_VERSION_MAJOR >= 1
+#define API_1 1
+#else
+#define API_1 0
+#endif
+
+typedef struct pair {
+    nb_cell s, g;
+} pair;
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static size_t read_scen(const char *path, pair **out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[512];
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    while (fgets(line, sizeof line, f)) {
+        int b, w, h, sx, sy, gx, gy;
+        char map[256];
+        double opt;
+        if (sscanf(line, "%d %255s %d %d %d %d %d %d %lf", &b, map, &w, &h, &sx, &sy, &gx, &gy,
+                   &opt) != 9)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            *out = realloc(*out, cap * sizeof **out);
+        }
+        (*out)[n++] = (pair){{sx, sy}, {gx, gy}};
+    }
+    fclose(f);
+    return n;
+}
+
+enum { AA, HAA, HAA_STRAIGHT, SG, NEAREST, LINE, RANDOM, FOREST, NFAM };
+static const char *const names[NFAM] = {"aa", "haa", "haa straightened", "optimal",
+                                        "nearest", "line", "random", "forest"};
+
+/* One pass of family f over the pairs: the sum of what it found. */
+static double pass(int f, const nb_bundle *b, const pair *p, size_t n, nb_aa *aa, nb_haa *haa,
+                   nb_sg *sg, nb_place *pl, const nb_forest *fo, nb_forest_ws *fw)
+{
+    nb_err err;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        switch (f) {
+        case AA: {
+            nb_aa_query q;
+            nb_aa_result r;
+            nb_aa_query_init(&q);
+            q.start = p[i].s, q.goal = p[i].g, q.capability = 3u, q.size = 1;
+            if (nb_aa_find(aa, &q, &r, &err) == NB_OK && r.status == NB_PATH_FOUND)
+                sum += r.length;
+            break;
+        }
+        case HAA:
+        case HAA_STRAIGHT: {
+            unsigned flags = f == HAA_STRAIGHT ? NB_HAA_STRAIGHTEN : 0;
+            nb_haa_result r;
+#if API_1
+            nb_haa_query q;
+            nb_haa_query_init(&q);
+            q.flags = flags;
+#else
+            nb_aa_query q;
+            nb_aa_query_init(&q);
+#endif
+            q.start = p[i].s, q.goal = p[i].g, q.capability = 3u, q.size = 1;
+#if API_1
+            nb_status st = nb_haa_find(haa, &q, &r, &err);
+#else
+            nb_status st = nb_haa_find(haa, &q, flags, &r, &err);
+#endif
+            if (st == NB_OK && r.status == NB_PATH_FOUND)
+                sum += r.length;
+            break;
+        }
+        case SG: {
+            nb_sg_query q;
+            nb_sg_result r;
+            nb_sg_query_init(&q);
+            q.start = p[i].s, q.goal = p[i].g, q.capability = 3u, q.size = 1;
+            if (nb_sg_find(sg, &q, &r, &err) == NB_OK && r.status == NB_PATH_FOUND)
+                sum += r.length;
+            break;
+        }
+        case NEAREST: {
+            nb_nearest_query q;
+            nb_nearest_result r;
+            nb_nearest_query_init(&q);
+            q.point = (nb_cell){(p[i].s.x + p[i].g.x) / 2, (p[i].s.y + p[i].g.y) / 2};
+            q.radius = 32;
+#if API_1
+            q.capability = 3u, q.size = 1;
+            nb_status st = nb_nearest_find(pl, &q, &r, &err);
+#else
+            nb_status st = nb_nearest_standable(pl, &q, &r, &err);
+#endif
+            if (st == NB_OK && r.status == NB_PATH_FOUND)
+                sum += r.distance;
+            break;
+        }
+        case LINE: {
+            nb_line_result r;
+            nb_vec2 a = {p[i].s.x, p[i].s.y}, c = {p[i].g.x, p[i].g.y};
+#if API_1
+            nb_line_query q;
+            nb_line_query_init(&q);
+            q.start = a, q.goal = c, q.capability = 3u, q.size = 1;
+            nb_status st = nb_line_find(pl, &q, &r, &err);
+#else
+            nb_status st = nb_walk_line(pl, a, c, &r, &err);
+#endif
+            if (st == NB_OK)
+                sum += r.t;
+            break;
+        }
+        case RANDOM: {
+            nb_random_result r;
+            uint64_t seed = i;
+#if API_1
+            nb_random_query q;
+            nb_random_query_init(&q);
+            q.reachable = 1, q.start = p[i].s, q.seed = seed, q.capability = 3u, q.size = 1;
+            nb_status st = nb_random_find(pl, &q, &r, &err);
+#else
+            nb_status st = nb_random_standable(pl, &p[i].s, &seed, &r, &err);
+#endif
+            if (st == NB_OK && r.status == NB_PATH_FOUND)
+                sum += r.cell.x + r.cell.y;
+            break;
+        }
+        case FOREST: {
+            nb_forest_result r;
+            nb_vec2 a = {1 + (double)(i * 37 % 98), 1 + (double)(i * 11 % 58)};
+            nb_vec2 c = {1 + (double)(i * 53 % 98), 1 + (double)(i * 29 % 58)};
+#if API_1
+            nb_forest_query q;
+            nb_forest_query_init(&q);
+            q.start = a, q.goal = c, q.agent_radius = 0.5;
+            nb_status st = nb_forest_find(fw, &q, &r, &err);
+#else
+            nb_status st = nb_forest_find(fo, 0.5, a, c, 0, fw, &r, &err);
+#endif
+            if (st == NB_OK && r.status == NB_PATH_FOUND)
+                sum += r.length;
+            break;
+        }
+        }
+    }
+    (void)b;
+    (void)fo;
+    return sum;
+}
+
+int main(int argc, char **argv)
+{
+    int repeats = 3, a = 1;
+    if (argc > 2 && strcmp(argv[1], "-n") == 0) {
+        repeats = atoi(argv[2]);
+        a = 3;
+    }
+    if (argc - a != 3 || repeats < 1) {
+        fprintf(stderr, "usage: bench_api_ab [-n REPEATS] BUNDLE SCEN FOREST_BUNDLE\n");
+        return 2;
+    }
+    nb_bundle *b, *fb;
+    nb_err err;
+    if (nb_bundle_open(argv[a], 0, NULL, &b, &err) != NB_OK ||
+        nb_bundle_open(argv[a + 2], 0, NULL, &fb, &err) != NB_OK) {
+        fprintf(stderr, "bench_api_ab: %s\n", err.msg);
+        return 1;
+    }
+    pair *p;
+    size_t n = read_scen(argv[a + 1], &p);
+    nb_aa *aa;
+    nb_haa *haa;
+    nb_sg *sg;
+    nb_place *pl;
+    nb_forest *fo;
+    nb_forest_ws *fw;
+    if (n == 0 || nb_aa_open(b, &aa, &err) != NB_OK || nb_haa_open(b, &haa, &err) != NB_OK ||
+#if API_1
+        nb_sg_open(b, &sg, &err) != NB_OK || nb_place_open(b, &pl, &err) != NB_OK ||
+#else
+        nb_sg_open(b, 0, &sg, &err) != NB_OK || nb_place_open(b, 3u, 1, &pl, &err) != NB_OK ||
+#endif
+        nb_forest_open(fb, &fo, &err) != NB_OK || nb_forest_ws_open(fo, &fw, &err) != NB_OK) {
+        fprintf(stderr, "bench_api_ab: %s\n", n ? err.msg : "no scenario lines");
+        return 1;
+    }
+    printf("| family | queries | sum of answers | least mean us |\n|---|---:|---:|---:|\n");
+    for (int f = 0; f < NFAM; f++) {
+        size_t m = f == FOREST ? 2000 : n;
+        double best = INFINITY, sum = 0;
+        for (int r = 0; r < repeats; r++) {
+            double t0 = now_us();
+            sum = pass(f, b, p, m, aa, haa, sg, pl, fo, fw);
+            double us = (now_us() - t0) / (double)m;
+            if (us < best)
+                best = us;
+        }
+        printf("| %s | %zu | %.6f | %.3f |\n", names[f], m, sum, best);
+    }
+    nb_forest_ws_close(fw);
+    nb_forest_close(fo);
+    nb_place_close(pl);
+    nb_sg_close(sg);
+    nb_haa_close(haa);
+    nb_aa_close(aa);
+    nb_bundle_close(fb);
+    nb_bundle_close(b);
+    free(p);
+    return 0;
+}
