@@ -2,10 +2,18 @@
 # man-examples.sh: every whole program in the EXAMPLE sections of the
 # section 3 pages (an .EX block with a main) compiles as C99 with every
 # warning an error against navbake.h, links against libnavbake and runs on
-# the bundle its page says to bake, exiting 0.
+# the bundle its page says to bake, exiting 0.  One bundle holds what every
+# page asks for: the sample level with its optimal layer, its HAA* graph,
+# the humanoid model, the jeep unit and the sample forest.
 . "$top_srcdir/tests/support/lib.sh"
 d=$top_srcdir/data
-mkclear -q --agents "$d/sample-agents.yaml" "$d/sample.map" -o "$tmp/sample.nbk"
+s=$tmp/sample.nbk
+ok "the sample bundle bakes" sh -c "
+  mkclear -q --optimal --agents '$d/sample-agents.yaml' '$d/sample.map' -o '$s' &&
+  mkabstract -q '$s' &&
+  mkperim -q --model '$d/models/humanoid.yaml' -o '$s' &&
+  mkhitcheck -q --unit '$d/units/jeep.yaml' -o '$s' &&
+  mkabstract -q --forest '$d/forest.yaml' --agent-radius 1,2 '$s' -o '$s'"
 count=0
 for p in "$top_srcdir"/man/*.3; do
   [ "$(sed -n 1p "$p" | cut -c1-4)" = ".so " ] && continue

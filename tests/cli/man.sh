@@ -125,6 +125,25 @@ missing() {
 }
 ok "every prototype of navbake.h is in a SYNOPSIS as navbake.h declares it" missing
 
+# No page outlives its function: every nb_ name of a NAME section, and
+# every '.so' link's name, is a function or a function-like macro that
+# navbake.h declares (a name taken out of the API takes its page and its
+# link with it; a page may be named for its family, as nb_level(3) is).
+{ sed -n 's/^[^(]*[ *]\(nb_[a-z0-9_]*\)(.*/\1/p' "$tmp/prototypes"
+  sed -n 's/^#define \(nb_[a-z0-9_]*\)(.*/\1/p' "$header"; } | sort -u >"$tmp/declared"
+stale() {
+  { awk '$2 == "name" && $3 ~ /^nb_/ { print $3, "named in man/" $1 ".3" }' "$tmp/pages"
+    for p in "$man"/nb_*.3; do
+      [ "$(sed -n 1p "$p" | cut -c1-4)" = ".so " ] && echo "$(basename "$p" .3) man/$(basename "$p")"
+    done
+  } | while read -r f where; do
+    grep -qx "$f" "$tmp/declared" || echo "$f ($where) is not declared in navbake.h"
+  done >"$tmp/stale"
+  cat "$tmp/stale"
+  [ ! -s "$tmp/stale" ]
+}
+ok "navbake.h declares every nb_ name of the pages ($(wc -l <"$tmp/declared") names)" stale
+
 # Every '.so' link points at a page that names its function.
 links() {
   for p in "$man"/*.3; do
