@@ -236,4 +236,11 @@ PY
 else
   ok "python3 is installed (build-aux/bootstrap.sh installs it)" false
 fi
+# Every reference to a page of section 3 (".BR nb_x (3)"), in any page, is
+# to a page there is.
+dangling=
+for ref in $(grep -ho 'nb_[a-z0-9_]* (3)' "$man"/*.[135] | sed 's/ (3)//' | sort -u); do
+  [ -f "$man/$ref.3" ] || dangling="$dangling $ref"
+done
+is "every nb_ page a page refers to exists" "$dangling" ""
 finish
