@@ -54,6 +54,7 @@ static const struct {
 };
 
 #define NA ((nb_status)-1) /* the family cannot meet the cause */
+#define B(cause) (1u << (cause))
 
 /* What the adapters share: the bundle, a second handle on the same file
  * (whose overlay is another bundle's), and cells picked from the map. */
@@ -87,7 +88,7 @@ typedef struct grid_q {
 
 /* The query of a grid family for cause c; 0 when the family has nothing
  * of the kind (no costs field: has_costs 0). */
-static int grid_case(const env *e, enum cause c, int has_costs, grid_q *g)
+static int grid_case(const env *e, unsigned c, int has_costs, grid_q *g)
 {
     g->start = e->free_a;
     g->goal = e->free_b;
@@ -96,29 +97,34 @@ static int grid_case(const env *e, enum cause c, int has_costs, grid_q *g)
     g->costs = NULL;
     g->ov = NULL;
     g->budget = 0;
-    switch (c) {
-    case SIZE_ABOVE_CAP: g->size = e->giant->size + 1; break;
-    case UNKNOWN_CAPABILITY: g->cap = 1u << 2; break; /* water alone */
-    case START_BLOCKED: g->start = e->wall; break;
-    case GOAL_BLOCKED: g->goal = e->wall; break;
-    case OFF_THE_MAP: g->goal = (nb_cell){(int32_t)e->w, 0}; break;
-    case OVERLAY_OF_ANOTHER_BUNDLE: g->ov = e->ov_other; break;
-    case BUDGET_SPENT: g->budget = 1; break;
-    case COSTS_NOT_BAKED:
+    if (c & B(SIZE_ABOVE_CAP))
+        g->size = e->giant->size + 1;
+    if (c & B(UNKNOWN_CAPABILITY))
+        g->cap = 1u << 2; /* water alone */
+    if (c & B(START_BLOCKED))
+        g->start = e->wall;
+    if (c & B(GOAL_BLOCKED))
+        g->goal = e->wall;
+    if (c & B(OFF_THE_MAP))
+        g->goal = (nb_cell){(int32_t)e->w, 0};
+    if (c & B(OVERLAY_OF_ANOTHER_BUNDLE))
+        g->ov = e->ov_other;
+    if (c & B(BUDGET_SPENT))
+        g->budget = 1;
+    if (c & B(COSTS_NOT_BAKED)) {
         if (!has_costs)
             return 0;
         g->costs = e->costs;
-        break;
-    case OVERLAY_NOT_READ: g->ov = e->ov; break;
-    default: break;
     }
+    if (c & B(OVERLAY_NOT_READ))
+        g->ov = e->ov;
     return 1;
 }
 
-static nb_status fam_aa(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_aa(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
-    if (c == OVERLAY_NOT_READ || c == COSTS_NOT_BAKED) /* it reads both, any costs */
+    if ((c & B(OVERLAY_NOT_READ)) || (c & B(COSTS_NOT_BAKED))) /* it reads both, any costs */
         return NA;
     grid_case(e, c, 1, &g);
     nb_aa_query q;
@@ -131,10 +137,10 @@ static nb_status fam_aa(env *e, enum cause c, nb_path_status *ps, nb_err *err)
     return st;
 }
 
-static nb_status fam_haa(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_haa(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
-    if (c == OVERLAY_NOT_READ)
+    if ((c & B(OVERLAY_NOT_READ)))
         return NA;
     grid_case(e, c, 1, &g);
     nb_haa_query q;
@@ -147,10 +153,10 @@ static nb_status fam_haa(env *e, enum cause c, nb_path_status *ps, nb_err *err)
     return st;
 }
 
-static nb_status fam_sg(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_sg(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
-    if (c == OVERLAY_NOT_READ)
+    if ((c & B(OVERLAY_NOT_READ)))
         return NA;
     grid_case(e, c, 1, &g);
     nb_sg_query q;
@@ -163,16 +169,16 @@ static nb_status fam_sg(env *e, enum cause c, nb_path_status *ps, nb_err *err)
     return st;
 }
 
-static nb_status fam_nearest(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_nearest(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
-    if (c == GOAL_BLOCKED || !grid_case(e, c, 0, &g))
+    if ((c & B(GOAL_BLOCKED)) || !grid_case(e, c, 0, &g))
         return NA;
     nb_nearest_query q;
     nb_nearest_result r;
     nb_nearest_query_init(&q);
     q.size = g.size, q.capability = g.cap, q.overlay = g.ov, q.max_expansions = g.budget;
-    q.point = c == OFF_THE_MAP ? g.goal : e->wall; /* from a wall, so the search reads on */
+    q.point = (c & B(OFF_THE_MAP)) ? g.goal : e->wall; /* from a wall, so the search reads on */
     q.radius = INFINITY;
     q.reachable = 1;
     q.start = g.start;
@@ -181,34 +187,34 @@ static nb_status fam_nearest(env *e, enum cause c, nb_path_status *ps, nb_err *e
     return st;
 }
 
-static nb_status fam_line(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_line(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
-    if (c == GOAL_BLOCKED || !grid_case(e, c, 0, &g)) /* a wall on the way is NB_PATH_NONE */
+    if ((c & B(GOAL_BLOCKED)) || !grid_case(e, c, 0, &g)) /* a wall on the way is NB_PATH_NONE */
         return NA;
     nb_line_query q;
     nb_line_result r;
     nb_line_query_init(&q);
     q.size = g.size, q.capability = g.cap, q.overlay = g.ov, q.max_expansions = g.budget;
     q.start = (nb_vec2){g.start.x, g.start.y};
-    q.goal = (nb_vec2){g.goal.x + (c == OFF_THE_MAP), g.goal.y}; /* points reach x = width */
+    q.goal = (nb_vec2){g.goal.x + ((c & B(OFF_THE_MAP)) != 0), g.goal.y}; /* points reach x = width */
     nb_status st = nb_line_find(e->place, &q, &r, err);
     *ps = r.status;
     return st;
 }
 
-static nb_status fam_random(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_random(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
     /* A draw is one expansion, which any budget allows; it has no goal. */
-    if (c == GOAL_BLOCKED || c == BUDGET_SPENT || !grid_case(e, c, 0, &g))
+    if ((c & B(GOAL_BLOCKED)) || (c & B(BUDGET_SPENT)) || !grid_case(e, c, 0, &g))
         return NA;
     nb_random_query q;
     nb_random_result r;
     nb_random_query_init(&q);
     q.size = g.size, q.capability = g.cap, q.overlay = g.ov;
     q.reachable = 1;
-    q.start = c == OFF_THE_MAP ? g.goal : g.start;
+    q.start = (c & B(OFF_THE_MAP)) ? g.goal : g.start;
     q.seed = 7;
     nb_status st = nb_random_find(e->place, &q, &r, err);
     *ps = r.status;
@@ -217,10 +223,10 @@ static nb_status fam_random(env *e, enum cause c, nb_path_status *ps, nb_err *er
 
 /* The motion family's agent is its workspace's (nb_motion_open): the
  * agent causes meet it there. */
-static nb_status fam_motion(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_motion(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
-    if (c == SIZE_ABOVE_CAP || c == UNKNOWN_CAPABILITY || !grid_case(e, c, 0, &g))
+    if ((c & B(SIZE_ABOVE_CAP)) || (c & B(UNKNOWN_CAPABILITY)) || !grid_case(e, c, 0, &g))
         return NA;
     nb_motion_query q;
     nb_motion_result r;
@@ -236,10 +242,10 @@ static nb_status fam_motion(env *e, enum cause c, nb_path_status *ps, nb_err *er
 }
 
 /* The planner's agent is its unit; its start is a pose. */
-static nb_status fam_planner(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_planner(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     grid_q g;
-    if (c == SIZE_ABOVE_CAP || c == UNKNOWN_CAPABILITY || !grid_case(e, c, 0, &g))
+    if ((c & B(SIZE_ABOVE_CAP)) || (c & B(UNKNOWN_CAPABILITY)) || !grid_case(e, c, 0, &g))
         return NA;
     nb_planner_query q;
     nb_planner_result r;
@@ -254,7 +260,7 @@ static nb_status fam_planner(env *e, enum cause c, nb_path_status *ps, nb_err *e
 }
 
 /* A forest's agent is a radius, its world has bounds, not a map's cells. */
-static nb_status fam_forest(env *e, enum cause c, nb_path_status *ps, nb_err *err)
+static nb_status fam_forest(env *e, unsigned c, nb_path_status *ps, nb_err *err)
 {
     nb_forest_query q;
     nb_forest_result r;
@@ -262,13 +268,16 @@ static nb_status fam_forest(env *e, enum cause c, nb_path_status *ps, nb_err *er
     q.start = (nb_vec2){2, 2};
     q.goal = (nb_vec2){98, 58};
     q.agent_radius = 0.5;
-    switch (c) {
-    case START_BLOCKED: q.start = (nb_vec2){12, 10}; break; /* a tree's centre */
-    case GOAL_BLOCKED: q.goal = (nb_vec2){62, 22}; break;   /* a pond's */
-    case OFF_THE_MAP: q.goal = (nb_vec2){101, 30}; break;   /* past the bounds */
-    case BUDGET_SPENT: q.max_expansions = 1; break;
-    default: return NA;
-    }
+    if (c & ~(B(START_BLOCKED) | B(GOAL_BLOCKED) | B(OFF_THE_MAP) | B(BUDGET_SPENT)))
+        return NA;
+    if (c & B(START_BLOCKED))
+        q.start = (nb_vec2){12, 10}; /* a tree's centre */
+    if (c & B(GOAL_BLOCKED))
+        q.goal = (nb_vec2){62, 22}; /* a pond's */
+    if (c & B(OFF_THE_MAP))
+        q.goal = (nb_vec2){101, 30}; /* past the bounds */
+    if (c & B(BUDGET_SPENT))
+        q.max_expansions = 1;
     nb_status st = nb_forest_find(e->fws, &q, &r, err);
     *ps = r.status;
     return st;
@@ -276,7 +285,7 @@ static nb_status fam_forest(env *e, enum cause c, nb_path_status *ps, nb_err *er
 
 static const struct {
     const char *name;
-    nb_status (*run)(env *, enum cause, nb_path_status *, nb_err *);
+    nb_status (*run)(env *, unsigned, nb_path_status *, nb_err *);
 } families[] = {
     {"Annotated A*", fam_aa},  {"HAA*", fam_haa},         {"optimal layer", fam_sg},
     {"motion", fam_motion},    {"unit planner", fam_planner}, {"forest", fam_forest},
@@ -407,7 +416,7 @@ static void test_causes(env *e)
         for (size_t f = 0; f < NFAMILIES; f++) {
             nb_err err;
             nb_path_status ps = NB_PATH_NONE;
-            nb_status st = families[f].run(e, (enum cause)c, &ps, &err);
+            nb_status st = families[f].run(e, B(c), &ps, &err);
             if (st == NA)
                 continue;
             met++;
@@ -431,6 +440,46 @@ static void test_causes(env *e)
            expect[c].name,
            expect[c].st == NB_OK ? nb_path_status_str(expect[c].ps) : nb_status_str(expect[c].st),
            met);
+    }
+}
+
+/* A query with several faults gets the status of the first check that
+ * fails, in the one order: malformed, off the map, not baked, not
+ * honoured (core/query.c). */
+static void test_order(env *e)
+{
+    static const struct {
+        unsigned set;
+        enum cause first;
+    } combos[] = {
+        {B(OVERLAY_OF_ANOTHER_BUNDLE) | B(OFF_THE_MAP), OVERLAY_OF_ANOTHER_BUNDLE},
+        {B(OVERLAY_OF_ANOTHER_BUNDLE) | B(UNKNOWN_CAPABILITY), OVERLAY_OF_ANOTHER_BUNDLE},
+        {B(OFF_THE_MAP) | B(UNKNOWN_CAPABILITY), OFF_THE_MAP},
+        {B(OFF_THE_MAP) | B(SIZE_ABOVE_CAP), OFF_THE_MAP},
+        {B(OFF_THE_MAP) | B(COSTS_NOT_BAKED), OFF_THE_MAP},
+        {B(OFF_THE_MAP) | B(OVERLAY_NOT_READ), OFF_THE_MAP},
+        {B(UNKNOWN_CAPABILITY) | B(OVERLAY_NOT_READ), UNKNOWN_CAPABILITY},
+        {B(OFF_THE_MAP) | B(START_BLOCKED), OFF_THE_MAP},
+        {B(UNKNOWN_CAPABILITY) | B(START_BLOCKED), UNKNOWN_CAPABILITY},
+    };
+    for (size_t k = 0; k < sizeof combos / sizeof combos[0]; k++) {
+        int met = 0, same = 1;
+        enum cause want = combos[k].first;
+        for (size_t f = 0; f < NFAMILIES; f++) {
+            nb_err err;
+            nb_path_status ps = NB_PATH_NONE;
+            nb_status st = families[f].run(e, combos[k].set, &ps, &err);
+            if (st == NA)
+                continue;
+            met++;
+            if (st != expect[want].st || (st == NB_OK && ps != expect[want].ps)) {
+                same = 0;
+                diag("%s, with another fault, %s: %s (%s)", expect[want].name, families[f].name,
+                     nb_status_str(st), st == NB_OK ? nb_path_status_str(ps) : err.msg);
+            }
+        }
+        ok(same && met >= 2, "%s before the other fault: %s from each of the %d families",
+           expect[want].name, nb_status_str(expect[want].st), met);
     }
 }
 
@@ -531,6 +580,7 @@ int main(void)
         return 1;
     }
     test_causes(&e);
+    test_order(&e);
     test_costs_agent(&e);
     teardown(&e);
     return done_testing();

@@ -402,14 +402,15 @@ static nb_status check_query(const nb_haa *ws, const nb_haa_query *q, nbi_costs 
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown flags %#x", family, q->flags & ~known);
     if ((unsigned)q->corner > NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
+    if ((st = nbi_costs_make(c, ws->b, q->capability, q->size, q->costs, err)) != NB_OK) {
+        nbi_err_prefix(err, "%s", family);
+        return st;
+    }
     if ((st = nbi_overlay_check(q->overlay, ws->b, family, err)) != NB_OK ||
         (st = nbi_query_cell(err, family, "start", q->start, g->width, g->height)) != NB_OK ||
         (st = nbi_query_cell(err, family, "goal", q->goal, g->width, g->height)) != NB_OK)
         return st;
-    st = nbi_costs_make(c, ws->b, q->capability, q->size, q->costs, err);
-    if (st != NB_OK)
-        nbi_err_prefix(err, "%s", family);
-    return st;
+    return NB_OK;
 }
 
 /* The same query for Annotated A*, which HAA* hands a query to when its

@@ -923,6 +923,10 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         return st;
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
+    if ((st = nbi_costs_make(&ws->costs, b, q->capability, q->size, q->costs, err)) != NB_OK) {
+        nbi_err_prefix(err, "%s", family);
+        return st;
+    }
     if ((st = nbi_overlay_check(q->overlay, b, family, err)) != NB_OK ||
         (st = nbi_query_cell(err, family, "start", q->start, ws->width, ws->height)) != NB_OK ||
         (st = nbi_query_cell(err, family, "goal", q->goal, ws->width, ws->height)) != NB_OK)
@@ -935,9 +939,6 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         ws->have_clear = 1;
         ws->clear_cap = q->capability;
     }
-    nb_status cst = nbi_costs_make(&ws->costs, b, q->capability, q->size, q->costs, err);
-    if (cst != NB_OK)
-        return cst;
     const nbi_layer *cl = &ws->clear;
     uint64_t si = (uint64_t)q->start.y * ws->width + (uint64_t)q->start.x;
     uint64_t gi = (uint64_t)q->goal.y * ws->width + (uint64_t)q->goal.x;

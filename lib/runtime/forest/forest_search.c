@@ -642,10 +642,16 @@ static nb_status make_path(sctx *x, uint32_t last, nb_err *err)
 
 /* ---- the search ---- */
 
-static nb_status check_point(const nb_forest *f, nb_vec2 p, const char *what, nb_err *err)
+static nb_status check_finite(nb_vec2 p, const char *what, nb_err *err)
 {
     if (!isfinite(p.x) || !isfinite(p.y))
-        return nbi_fail(err, NB_ERR_ARG, "the %s (%g, %g) is not a finite point", what, p.x, p.y);
+        return nbi_fail(err, NB_ERR_ARG, "forest search: %s (%g, %g) is not a finite point", what,
+                        p.x, p.y);
+    return NB_OK;
+}
+
+static nb_status check_point(const nb_forest *f, nb_vec2 p, const char *what, nb_err *err)
+{
     /* Where the circles are: beyond, differences of points would overflow. */
     if (fabs(p.x) > NB_FOREST_MAX_COORD || fabs(p.y) > NB_FOREST_MAX_COORD)
         return nbi_fail(err, NB_ERR_OUTSIDE, "forest search: %s (%g, %g) is beyond %g in x or y",
@@ -838,7 +844,11 @@ nb_status nb_forest_begin(nb_forest_ws *ws, const nb_forest_query *q, nb_err *er
         return nbi_fail(err, NB_ERR_ARG, "forest search: agent radius %g: expected a number 0 or more",
                         q->agent_radius);
     nb_status st;
-    if ((st = check_point(f, q->start, "start", err)) != NB_OK ||
+    /* The order every family keeps (core/query.c): malformed, off the
+     * bounds, then the limit of the radius. */
+    if ((st = check_finite(q->start, "start", err)) != NB_OK ||
+        (st = check_finite(q->goal, "goal", err)) != NB_OK ||
+        (st = check_point(f, q->start, "start", err)) != NB_OK ||
         (st = check_point(f, q->goal, "goal", err)) != NB_OK)
         return st;
     if (q->agent_radius > NB_FOREST_MAX_COORD)

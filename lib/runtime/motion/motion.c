@@ -213,37 +213,46 @@ nb_status nbi_motion_check(const nb_motion *ws, const nb_motion_query *q, nb_err
     const nb_model *m = ws->m;
     const nb_motion_state *st[2] = {&q->start, &q->goal};
     static const char *const what[2] = {"start", "goal"};
+    nb_status cst;
+    /* The order every family keeps (core/query.c): malformed, off the
+     * map, not baked, not honoured. */
     for (int i = 0; i < 2; i++) {
         if (i == 1 && st[i]->heading == NB_HEADING_ANY && st[i]->speed != m->stop &&
             st[i]->speed != NB_SPEED_ANY)
-            return nbi_fail(err, NB_ERR_ARG, "a goal at any heading is stopped or at any speed");
+            return nbi_fail(err, NB_ERR_ARG,
+                            "%s: a goal at any heading is stopped or at any speed", family);
         if ((st[i]->heading >= m->nheadings && !(i == 1 && st[i]->heading == NB_HEADING_ANY)) ||
             (st[i]->speed >= m->nspeeds && !(i == 1 && st[i]->speed == NB_SPEED_ANY)))
-            return nbi_fail(err, NB_ERR_ARG, "the %s's heading %u or speed %u is not one of model %s's "
-                            "(%u headings, %u speeds)", what[i], st[i]->heading, st[i]->speed,
-                            m->name, m->nheadings, m->nspeeds);
-        nb_status cst = nbi_query_cell(err, family, what[i], (nb_cell){st[i]->x, st[i]->y}, ws->w,
-                                       ws->h);
-        if (cst != NB_OK)
-            return cst;
+            return nbi_fail(err, NB_ERR_ARG,
+                            "%s: the %s's heading %u or speed %u is not one of model %s's "
+                            "(%u headings, %u speeds)",
+                            family, what[i], st[i]->heading, st[i]->speed, m->name, m->nheadings,
+                            m->nspeeds);
     }
     if ((unsigned)q->heuristic >= NB_MH_COUNT)
-        return nbi_fail(err, NB_ERR_ARG, "unknown heuristic %d", (int)q->heuristic);
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown heuristic %d", family, (int)q->heuristic);
     if ((unsigned)q->abstraction > NB_ROUTE_HAA)
-        return nbi_fail(err, NB_ERR_ARG, "unknown route abstraction %d", (int)q->abstraction);
-    if (!ws->p && table_part(q->heuristic))
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "the %s heuristic needs the perimeter table of model %s (bake it with mkperim)",
-                        heuristic_names[q->heuristic], m->name);
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown route abstraction %d", family,
+                        (int)q->abstraction);
     if (q->heading_classes && (q->heading_classes > m->nheadings || m->nheadings % q->heading_classes))
-        return nbi_fail(err, NB_ERR_ARG, "%u classes of headings do not divide model %s's %u headings",
+        return nbi_fail(err, NB_ERR_ARG,
+                        "%s: %u classes of headings do not divide model %s's %u headings", family,
                         q->heading_classes, m->name, m->nheadings);
     if (!(q->weight >= 1 && q->weight <= 100))
-        return nbi_fail(err, NB_ERR_ARG, "weight %g, expected 1 to 100", q->weight);
-    if (q->overlay) {
-        nb_status ost = nbi_overlay_check(q->overlay, ws->bundle, family, err);
-        return ost != NB_OK ? ost : nbi_query_unsupported(err, family, "read overlays yet");
-    }
+        return nbi_fail(err, NB_ERR_ARG, "%s: weight %g, expected 1 to 100", family, q->weight);
+    if ((cst = nbi_overlay_check(q->overlay, ws->bundle, family, err)) != NB_OK)
+        return cst;
+    for (int i = 0; i < 2; i++)
+        if ((cst = nbi_query_cell(err, family, what[i], (nb_cell){st[i]->x, st[i]->y}, ws->w,
+                                  ws->h)) != NB_OK)
+            return cst;
+    if (!ws->p && table_part(q->heuristic))
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: the %s heuristic needs the perimeter table of model %s (bake it with "
+                        "mkperim)",
+                        family, heuristic_names[q->heuristic], m->name);
+    if (q->overlay)
+        return nbi_query_unsupported(err, family, "read overlays yet");
     return NB_OK;
 }
 

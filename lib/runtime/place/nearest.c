@@ -139,7 +139,7 @@ nb_status nb_nearest_begin(nb_place *p, const nb_nearest_query *q, nb_err *err)
     if ((st = nbi_query_cell(err, family, "point", q->point, b->width, b->height)) != NB_OK ||
         (q->reachable &&
          (st = nbi_query_cell(err, family, "start", q->start, b->width, b->height)) != NB_OK) ||
-        (st = nbi_place_use(p, family, q->capability, q->size, err)) != NB_OK)
+        (st = nbi_place_bind(p, family, q->capability, q->size, q->overlay, err)) != NB_OK)
         return st;
     s->w = b->width;
     s->h = b->height;

@@ -45,7 +45,14 @@ nb_status nbi_place_check(const nb_place *p, const char *family, uint32_t size,
                           const nb_overlay *overlay, nb_err *err)
 {
     nb_status st = nbi_query_size(err, family, size);
-    if (st == NB_OK && overlay && (st = nbi_overlay_check(overlay, p->b, family, err)) == NB_OK)
+    return st == NB_OK ? nbi_overlay_check(overlay, p->b, family, err) : st;
+}
+
+nb_status nbi_place_bind(nb_place *p, const char *family, nb_capability cap, uint32_t size,
+                         const nb_overlay *overlay, nb_err *err)
+{
+    nb_status st = nbi_place_use(p, family, cap, size, err);
+    if (st == NB_OK && overlay)
         st = nbi_query_unsupported(err, family, "read overlays yet");
     return st;
 }

@@ -128,9 +128,15 @@ static inline int nbi_place_stands(const nb_place *p, uint32_t x, uint32_t y)
     return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + x) >= p->size;
 }
 
-/* The checks every place query makes first: size, overlay. */
+/* The checks every place query makes first (NB_ERR_ARG): size 0, an
+ * overlay of another bundle. */
 nb_status nbi_place_check(const nb_place *p, const char *family, uint32_t size,
                           const nb_overlay *overlay, nb_err *err);
+/* The checks it makes once its ends are on the map: the agent's layers
+ * (nbi_place_use: NB_ERR_NOTFOUND), then an overlay, which places do not
+ * read yet (NB_ERR_UNSUPPORTED). */
+nb_status nbi_place_bind(nb_place *p, const char *family, nb_capability cap, uint32_t size,
+                         const nb_overlay *overlay, nb_err *err);
 
 /* Starts a walk between two points in units of 1 / NB_LINE_RESOLUTION
  * cell, each within [0, width] x [0, height] of the map, for the place's

@@ -64,7 +64,7 @@ static nb_status check(nb_place *p, const nb_random_query *q, nb_err *err)
     if (st == NB_OK && q->reachable)
         st = nbi_query_cell(err, family, "start", q->start, p->b->width, p->b->height);
     if (st == NB_OK)
-        st = nbi_place_use(p, family, q->capability, q->size, err);
+        st = nbi_place_bind(p, family, q->capability, q->size, q->overlay, err);
     if (st != NB_OK)
         return st;
     if (!p->has_runs || (q->reachable && !p->has_comp)) {

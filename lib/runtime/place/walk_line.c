@@ -238,12 +238,17 @@ static double point_at(int64_t a, int64_t b, nbi_frac t)
 
 static const char family[] = "line";
 
+static nb_status point_finite(const char *what, nb_vec2 v, nb_err *err)
+{
+    if (isfinite(v.x) && isfinite(v.y))
+        return NB_OK;
+    return nbi_fail(err, NB_ERR_ARG, "%s: %s (%g, %g) is not a finite point", family, what, v.x,
+                    v.y);
+}
+
 static nb_status to_fixed(const char *what, nb_vec2 v, uint32_t w, uint32_t h, int64_t *x,
                           int64_t *y, nb_err *err)
 {
-    if (!(isfinite(v.x) && isfinite(v.y)))
-        return nbi_fail(err, NB_ERR_ARG, "%s: %s (%g, %g) is not a finite point", family, what,
-                        v.x, v.y);
     if (!(v.x >= 0 && v.y >= 0 && v.x <= w && v.y <= h))
         return nbi_fail(err, NB_ERR_OUTSIDE,
                         "%s: %s (%g, %g) is off the %u x %u map (0 to %u, 0 to %u)", family, what,
@@ -276,12 +281,14 @@ nb_status nb_line_begin(nb_place *p, const nb_line_query *q, nb_err *err)
     p->kind = NBI_PLACE_IDLE;
     nb_status st = nbi_place_check(p, family, q->size, q->overlay, err);
     int64_t ax, ay, bx, by;
+    if (st == NB_OK && (st = point_finite("start", q->start, err)) == NB_OK)
+        st = point_finite("goal", q->goal, err);
     if (st == NB_OK)
         st = to_fixed("start", q->start, p->b->width, p->b->height, &ax, &ay, err);
     if (st == NB_OK)
         st = to_fixed("goal", q->goal, p->b->width, p->b->height, &bx, &by, err);
     if (st == NB_OK)
-        st = nbi_place_use(p, family, q->capability, q->size, err);
+        st = nbi_place_bind(p, family, q->capability, q->size, q->overlay, err);
     if (st != NB_OK)
         return st;
     p->lq = *q;

@@ -491,6 +491,11 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return qst;
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
+    nbi_costs c;
+    if ((qst = nbi_costs_make(&c, b, q->capability, q->size, q->costs, err)) != NB_OK) {
+        nbi_err_prefix(err, "%s", family);
+        return qst;
+    }
     if ((qst = nbi_overlay_check(q->overlay, b, family, err)) != NB_OK ||
         (qst = nbi_query_cell(err, family, "start", q->start, b->width, b->height)) != NB_OK ||
         (qst = nbi_query_cell(err, family, "goal", q->goal, b->width, b->height)) != NB_OK)
@@ -500,11 +505,6 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return no_layer(ws, q, err);
     /* The layers are for shortest paths: terrain costs that are not all 1
      * ask for a layer no bake made, and get no shortest path instead. */
-    nbi_costs c;
-    if ((qst = nbi_costs_make(&c, b, q->capability, q->size, q->costs, err)) != NB_OK) {
-        nbi_err_prefix(err, "%s", family);
-        return qst;
-    }
     if (c.weighted) {
         char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
         nb_capability_format(b, q->capability, caps, sizeof caps);

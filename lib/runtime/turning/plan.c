@@ -39,9 +39,31 @@ static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)
     static const char family[] = "unit planner";
     const nb_pose *s = &q->start;
     nb_status st;
+    /* The order every family keeps (core/query.c): malformed, off the
+     * map, not baked, not honoured. */
     if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->heading))
         return nbi_fail(err, NB_ERR_ARG, "%s: the start (%g, %g) facing %g is not a finite pose",
                         family, s->x, s->y, s->heading);
+    if (q->goal_heading < -1 || q->goal_heading >= (int)p->K)
+        return nbi_fail(err, NB_ERR_ARG, "%s: goal heading %d: expected -1 (any) or 0 to %u",
+                        family, q->goal_heading, p->K - 1);
+    const unsigned known = NB_PLAN_ONTHEFLY | NB_PLAN_SMOOTH | NB_PLAN_FORWARD | NB_PLAN_LOCAL_BOUND;
+    if (q->flags & ~known)
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown flags %#x", family, q->flags & ~known);
+    if ((unsigned)q->method > NB_PLAN_LINES)
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown method %d", family, (int)q->method);
+    unsigned N = q->neighbourhood ? q->neighbourhood : p->unit.neighbourhood;
+    if (N != 8 && N != 24 && N != 48)
+        return nbi_fail(err, NB_ERR_ARG, "%s: neighbourhood %u: expected 8, 24 or 48", family, N);
+    if (q->window) {
+        long sx = (long)floor(s->x), sy = (long)floor(s->y), W = (long)q->window;
+        long dx = labs(q->goal.x - sx) + 1, dy = labs(q->goal.y - sy) + 1;
+        if (q->window > NB_MAP_MAX_SIDE || dx > W || dy > W)
+            return nbi_fail(err, NB_ERR_ARG, "%s: a window of %u cells does not hold the start and "
+                            "the goal (%ld x %ld cells)", family, q->window, dx, dy);
+    }
+    if ((st = nbi_overlay_check(q->overlay, p->bundle, family, err)) != NB_OK)
+        return st;
     if (s->x < 0 || s->y < 0 || s->x >= p->W || s->y >= p->H)
         return nbi_fail(err, NB_ERR_OUTSIDE,
                         "%s: start (%g, %g) is off the %ld x %ld map (x 0 to %ld, y 0 to %ld)",
@@ -49,34 +71,14 @@ static nb_status check(nb_planner *p, const nb_planner_query *q, nb_err *err)
     if ((st = nbi_query_cell(err, family, "goal", q->goal, (uint32_t)p->W, (uint32_t)p->H)) !=
         NB_OK)
         return st;
-    if (q->goal_heading < -1 || q->goal_heading >= (int)p->K)
-        return nbi_fail(err, NB_ERR_ARG, "goal heading %d: expected -1 (any) or 0 to %u",
-                        q->goal_heading, p->K - 1);
-    const unsigned known = NB_PLAN_ONTHEFLY | NB_PLAN_SMOOTH | NB_PLAN_FORWARD | NB_PLAN_LOCAL_BOUND;
-    if (q->flags & ~known)
-        return nbi_fail(err, NB_ERR_ARG, "unknown flags %#x", q->flags & ~known);
-    if ((unsigned)q->method > NB_PLAN_LINES)
-        return nbi_fail(err, NB_ERR_ARG, "unknown method %d", (int)q->method);
-    unsigned N = q->neighbourhood ? q->neighbourhood : p->unit.neighbourhood;
-    if (N != 8 && N != 24 && N != 48)
-        return nbi_fail(err, NB_ERR_ARG, "neighbourhood %u: expected 8, 24 or 48", N);
+    /* Tables for fewer offsets than asked: not baked for the query. */
     if (q->method == NB_PLAN_DIRECTIONAL && !(q->flags & NB_PLAN_ONTHEFLY) && N > p->hc.neighbourhood)
-        return nbi_fail(err, NB_ERR_ARG,
-                        "unit '%s' was baked for Directional-%u; bake it with --neighbourhood %u "
-                        "or plan on the fly",
-                        p->unit.name, p->hc.neighbourhood, N);
-    if (q->window) {
-        long sx = (long)floor(s->x), sy = (long)floor(s->y), W = (long)q->window;
-        long dx = labs(q->goal.x - sx) + 1, dy = labs(q->goal.y - sy) + 1;
-        if (q->window > NB_MAP_MAX_SIDE || dx > W || dy > W)
-            return nbi_fail(err, NB_ERR_ARG, "a window of %u cells does not hold the start and "
-                            "the goal (%ld x %ld cells)", q->window, dx, dy);
-    }
-    if (q->overlay) {
-        if ((st = nbi_overlay_check(q->overlay, p->bundle, family, err)) != NB_OK)
-            return st;
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: unit '%s' was baked for Directional-%u; bake it with --neighbourhood "
+                        "%u or plan on the fly",
+                        family, p->unit.name, p->hc.neighbourhood, N);
+    if (q->overlay)
         return nbi_query_unsupported(err, family, "read overlays yet");
-    }
     p->N = N;
     p->onthefly = (q->flags & NB_PLAN_ONTHEFLY) != 0;
     p->reverse = p->unit.reverse && !(q->flags & NB_PLAN_FORWARD);
