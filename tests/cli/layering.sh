@@ -37,7 +37,7 @@ for f in $(find lib/runtime -name '*.[ch]'); do
   out="$out
 $(include_ok "$f" $PUBLIC lib/runtime)"
   case $f in
-    lib/runtime/sqlite/*) out="$out
+    lib/runtime/bundle/sqlite_read.c) out="$out
 $(system_ok "$f" 'yaml\.h|png\.h')" ;;
     *) out="$out
 $(system_ok "$f" 'yaml\.h|png\.h|sqlite3\.h')" ;;
