@@ -13,6 +13,7 @@
 #include "bake.h"
 #include "bundle/bundle.h"
 #include "clearance/clearance.h"
+#include "sections/sections.h"
 
 /* ---- MovingAI maps (input/map_read.c; formats/map.md) ---- */
 

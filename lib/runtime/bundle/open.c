@@ -1,7 +1,8 @@
 /* open.c: opening a bundle read-only, from a file (mapped, or read into
  * memory with NB_OPEN_PRIVATE), a stream (read into memory no further than
- * its header says) or memory (copied).  bundle.c checks and decodes what
- * was opened. */
+ * its header says) or memory (copied), with the section types the caller
+ * gives (the public opens are sections/sections.c's, with the registry's).
+ * bundle.c checks and decodes what was opened. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -170,8 +171,8 @@ static nb_status load(nb_bundle *b, nbi_file *f, unsigned flags, nb_err *err)
 
 #define KNOWN_FLAGS (NB_OPEN_VERIFY | NB_OPEN_PRIVATE)
 
-nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
-                         nb_bundle **out, nb_err *err)
+nb_status nbi_open_path(const nbi_section_kinds *kinds, const char *path, unsigned flags,
+                        const nb_allocator *alloc, nb_bundle **out, nb_err *err)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no place for the bundle");
@@ -183,7 +184,8 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open", err);
     if (st != NB_OK)
         return st;
-    nb_bundle *b = nbi_bundle_new(strcmp(path, "-") == 0 ? "(standard input)" : path, alloc, err);
+    nb_bundle *b = nbi_bundle_new(strcmp(path, "-") == 0 ? "(standard input)" : path, alloc, kinds,
+                                  err);
     if (!b)
         return NB_ERR_NOMEM;
     nbi_file f;
@@ -201,8 +203,8 @@ nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *a
     return finish_open(b, flags, out, err);
 }
 
-nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
-                                const nb_allocator *alloc, nb_bundle **out, nb_err *err)
+nb_status nbi_open_memory(const nbi_section_kinds *kinds, const void *data, size_t len,
+                          unsigned flags, const nb_allocator *alloc, nb_bundle **out, nb_err *err)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no place for the bundle");
@@ -215,7 +217,7 @@ nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open_memory", err);
     if (st != NB_OK)
         return st;
-    nb_bundle *b = nbi_bundle_new("(memory)", alloc, err);
+    nb_bundle *b = nbi_bundle_new("(memory)", alloc, kinds, err);
     if (!b)
         return NB_ERR_NOMEM;
     b->buffer = nbi_alloc(b->a, len);
@@ -230,11 +232,11 @@ nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
     return finish_open(b, flags, out, err);
 }
 
-nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
-                                nb_bundle **out, nb_err *err)
+nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t len,
+                         const char *name, unsigned flags, nb_bundle **out, nb_err *err)
 {
     *out = NULL;
-    nb_bundle *b = nbi_bundle_new(name, NULL, err);
+    nb_bundle *b = nbi_bundle_new(name, NULL, kinds, err);
     if (!b) {
         free(image);
         return NB_ERR_NOMEM;

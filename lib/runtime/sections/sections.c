@@ -1,34 +1,66 @@
-/* sections.c: the names of section types and of their build parameters,
- * for inspectors; the meaning of each is in formats/bundle.md. */
+/* sections.c: the registry of section types: for each type this reader
+ * knows, its name, what its build parameters mean (the meaning of each is
+ * in formats/bundle.md) and the structural check its reader makes before a
+ * query trusts a section, which nb_bundle_verify runs on every section.
+ * The bundles this library opens are opened with this table (below), so
+ * the container (bundle/) names types and runs their checks through it
+ * without knowing any feature.
+ *
+ * A new type is one entry here (and one in lib/bake/sections/sections.c),
+ * plus its own files: HACKING.md, "Adding a section type". */
 #include <string.h>
 
-#include "bundle/bundle.h"
+#include "abstract/alevels.h"
+#include "clearance/clearance.h"
+#include "forest/forest.h"
+#include "motion/perimeter.h"
+#include "place/place.h"
+#include "sections/sections.h"
+#include "subgoal/subgoal.h"
+#include "turning/turning.h"
+
+/* Why the level's three sections have no check here: bundle.c decodes and
+ * checks them when the bundle is opened, before anything else reads it. */
+#define READ_AT_OPEN "decoded and checked when the bundle is opened (bundle.c)"
 
 static const struct nbi_section_kind kinds[] = {
-    {NB_SEC_LEGEND, "legend", {"terrains"}},
-    {NB_SEC_AGENTS, "agents", {"agents"}},
-    {NB_SEC_MAP, "map", {"width", "height"}},
-    {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}},
-    {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"}},
-    {NB_SEC_RUNS, "runs", {"capability", "size", "components", "runs", "cells"}},
-    {NB_SEC_SUBGOAL, "subgoal", {"capability", "size", "corner", "nodes", "edges"}},
+    {NB_SEC_LEGEND, "legend", {"terrains"}, NULL, READ_AT_OPEN},
+    {NB_SEC_AGENTS, "agents", {"agents"}, NULL, READ_AT_OPEN},
+    /* nb_bundle_verify checks its characters against the legend too. */
+    {NB_SEC_MAP, "map", {"width", "height"}, NULL, READ_AT_OPEN},
+    {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}, nbi_layer_section_check, NULL},
+    {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"},
+     nbi_layer_section_check, NULL},
+    {NB_SEC_RUNS, "runs", {"capability", "size", "components", "runs", "cells"},
+     nbi_runs_section_check, NULL},
+    {NB_SEC_SUBGOAL, "subgoal", {"capability", "size", "corner", "nodes", "edges"},
+     nbi_subgoal_section_check, NULL},
     {NB_SEC_ABSTRACT, "abstract",
-     {"cluster", "quality", "nodes", "edges", "inter", "placement", "path_bytes"}},
-    {NB_SEC_ABSTRACT_COSTS, "abstract_costs", {"capability", "size", "arcs", "graph_crc", "profile"}},
-    {NB_SEC_ABSTRACT_LEVELS, "abstract_levels", {"levels", "factor", "graph_crc", "nodes", "arcs"}},
-    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}},
+     {"cluster", "quality", "nodes", "edges", "inter", "placement", "path_bytes"},
+     nbi_abstract_section_check, NULL},
+    {NB_SEC_ABSTRACT_COSTS, "abstract_costs", {"capability", "size", "arcs", "graph_crc", "profile"},
+     nbi_acosts_section_check, NULL},
+    {NB_SEC_ABSTRACT_LEVELS, "abstract_levels", {"levels", "factor", "graph_crc", "nodes", "arcs"},
+     nbi_alevels_section_check, NULL},
+    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}, nbi_model_section_check, NULL},
     {NB_SEC_PERIMETER, "perimeter",
-     {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"}},
-    {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}},
-    {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window", "all_curves"}},
-    {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}},
-    {NB_SEC_FOREST, "forest", {"circles"}},
-    {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"}},
+     {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"},
+     nbi_perimeter_section_check, NULL},
+    {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}, nbi_unit_section_check, NULL},
+    {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window", "all_curves"},
+     nbi_hitcheck_section_check, NULL},
+    {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}, nbi_curves_section_check, NULL},
+    /* The forest's check reads every bitangent graph with it. */
+    {NB_SEC_FOREST, "forest", {"circles"}, nbi_forest_section_check, NULL},
+    {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"},
+     nbi_bitangent_section_check, NULL},
 };
+
+const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};
 
 const struct nbi_section_kind *nbi_section_kind(uint32_t type)
 {
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    for (size_t i = 0; i < nbi_sections.count; i++)
         if (kinds[i].type == type)
             return &kinds[i];
     return NULL;
@@ -36,7 +68,7 @@ const struct nbi_section_kind *nbi_section_kind(uint32_t type)
 
 const struct nbi_section_kind *nbi_section_kind_at(size_t i)
 {
-    return i < sizeof kinds / sizeof kinds[0] ? &kinds[i] : NULL;
+    return i < nbi_sections.count ? &kinds[i] : NULL;
 }
 
 const char *nb_section_type_name(uint32_t type)
@@ -47,7 +79,7 @@ const char *nb_section_type_name(uint32_t type)
 
 uint32_t nb_section_type_from_name(const char *name)
 {
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    for (size_t i = 0; i < nbi_sections.count; i++)
         if (strcmp(kinds[i].name, name) == 0)
             return kinds[i].type;
     return 0;
@@ -82,13 +114,22 @@ uint32_t nb_section_param(const nb_section_info *info, unsigned i)
     return info->param[i];
 }
 
-const char *nb_encoding_name(uint16_t encoding)
+/* ---- the public opens, with this table ---- */
+
+nb_status nb_bundle_open(const char *path, unsigned flags, const nb_allocator *alloc,
+                         nb_bundle **out, nb_err *err)
 {
-    switch (encoding) {
-    case NB_ENC_RAW: return "raw";
-    case NB_ENC_PACKED: return "packed";
-    case NB_ENC_ZLIB | NB_ENC_RAW: return "zlib+raw";
-    case NB_ENC_ZLIB | NB_ENC_PACKED: return "zlib+packed";
-    }
-    return "unknown";
+    return nbi_open_path(&nbi_sections, path, flags, alloc, out, err);
+}
+
+nb_status nb_bundle_open_memory(const void *data, size_t len, unsigned flags,
+                                const nb_allocator *alloc, nb_bundle **out, nb_err *err)
+{
+    return nbi_open_memory(&nbi_sections, data, len, flags, alloc, out, err);
+}
+
+nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
+                                nb_bundle **out, nb_err *err)
+{
+    return nbi_open_image(&nbi_sections, image, len, name, flags, out, err);
 }

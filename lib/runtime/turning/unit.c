@@ -108,6 +108,12 @@ static nb_status decode_at(const nb_bundle *b, size_t i, nb_unit *out, nb_err *e
     return nbi_unit_decode(data, len, b->sections[i].info.name, out, err);
 }
 
+nb_status nbi_unit_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nb_unit u;
+    return decode_at(b, index, &u, err);
+}
+
 nb_status nb_unit_get(const nb_bundle *b, size_t index, nb_unit *out, nb_err *err)
 {
     size_t k = index;
