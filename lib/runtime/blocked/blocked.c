@@ -9,7 +9,7 @@
  * their values.  A change costs (w + cap - 1) (h + cap - 1) cells, whatever
  * the map's size.  Every tile a block may write is made before the first
  * cell changes, so a change that runs out of memory changes nothing. */
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 #include "abstract/repair.h"
 #include "clearance/clearance.h"
 
