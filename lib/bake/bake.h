@@ -517,6 +517,14 @@ void nbb_deep_defaults(nbb_deep_opts *o);
 nb_status nbb_verify_deep(const nb_bundle *b, const nbb_deep_opts *o, nbb_deep_stats *stats,
                           nb_err *err);
 
+/* What a CRC cannot see, short of baking again: NB_OK when every section
+ * of a type this library knows passes the checks its reader makes before
+ * a query trusts it (the registry of section types lists each type's), and
+ * a section no query could read (costs or levels without their graph, a
+ * table without its model or unit, bitangent graphs without a forest) is
+ * an error.  navbake verify runs it after nb_bundle_verify. */
+nb_status nbb_verify_sections(const nb_bundle *b, nb_err *err);
+
 /* ---- checked views of sections (view/) ----
  * For the tools that print or draw what a bundle holds.  Each view is made
  * by the runtime's own check of its section, so a tool reads only what a

@@ -76,10 +76,12 @@ struct nbi_section_kind {
     const char *name;
     const char *params[NB_SECTION_PARAMS]; /* what param[i] means, or NULL */
     /* The check the type's reader makes before any query trusts a section
-     * (section index of b), as nb_bundle_verify makes it; NULL when the type
-     * has none, and then unchecked says why. */
+     * (section index of b); NULL when the type has none, and then unchecked
+     * says why.  navbake verify runs it (nbi_sections_check); so does
+     * nb_bundle_verify when in_verify is 1. */
     nbi_section_check_fn check;
     const char *unchecked;
+    int in_verify;
 };
 
 typedef struct nbi_section_kinds {
@@ -152,6 +154,13 @@ nb_status nbi_open_memory(const nbi_section_kinds *kinds, const void *data, size
                           unsigned flags, const nb_allocator *alloc, nb_bundle **out, nb_err *err);
 nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t len,
                          const char *name, unsigned flags, nb_bundle **out, nb_err *err);
+
+/* ---- the sections' own checks (verify.c) ---- */
+
+/* Runs the check of every section whose kind has one (all), or only of
+ * those whose kind is in_verify (nb_bundle_verify), in table order; the
+ * first failure's status and message. */
+nb_status nbi_sections_check(const nb_bundle *b, int all, nb_err *err);
 
 /* ---- checks made once per bundle (checked.c) ---- */
 

@@ -20,40 +20,46 @@
 #include "turning/turning.h"
 
 /* Why the level's three sections have no check here: bundle.c decodes and
- * checks them when the bundle is opened, before anything else reads it. */
+ * checks them when the bundle is opened, before anything else reads it.
+ * The last field, in_verify: nb_bundle_verify makes the check too, as it
+ * has since these types came; it leaves the others to navbake verify and
+ * to the readers, so that a bundle whose layer a query refuses is still
+ * intact to it (its contract is the file's integrity). */
 #define READ_AT_OPEN "decoded and checked when the bundle is opened (bundle.c)"
 
 static const struct nbi_section_kind kinds[] = {
-    {NB_SEC_LEGEND, "legend", {"terrains"}, NULL, READ_AT_OPEN},
-    {NB_SEC_AGENTS, "agents", {"agents"}, NULL, READ_AT_OPEN},
+    {NB_SEC_LEGEND, "legend", {"terrains"}, NULL, READ_AT_OPEN, 0},
+    {NB_SEC_AGENTS, "agents", {"agents"}, NULL, READ_AT_OPEN, 0},
     /* nb_bundle_verify checks its characters against the legend too. */
-    {NB_SEC_MAP, "map", {"width", "height"}, NULL, READ_AT_OPEN},
-    {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}, nbi_layer_section_check, NULL},
+    {NB_SEC_MAP, "map", {"width", "height"}, NULL, READ_AT_OPEN, 0},
+    {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}, nbi_layer_section_check, NULL,
+     0},
     {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"},
-     nbi_layer_section_check, NULL},
+     nbi_layer_section_check, NULL, 0},
     {NB_SEC_RUNS, "runs", {"capability", "size", "components", "runs", "cells"},
-     nbi_runs_section_check, NULL},
+     nbi_runs_section_check, NULL, 1},
     {NB_SEC_SUBGOAL, "subgoal", {"capability", "size", "corner", "nodes", "edges"},
-     nbi_subgoal_section_check, NULL},
+     nbi_subgoal_section_check, NULL, 1},
     {NB_SEC_ABSTRACT, "abstract",
      {"cluster", "quality", "nodes", "edges", "inter", "placement", "path_bytes"},
-     nbi_abstract_section_check, NULL},
-    {NB_SEC_ABSTRACT_COSTS, "abstract_costs", {"capability", "size", "arcs", "graph_crc", "profile"},
-     nbi_acosts_section_check, NULL},
+     nbi_abstract_section_check, NULL, 0},
+    {NB_SEC_ABSTRACT_COSTS, "abstract_costs",
+     {"capability", "size", "arcs", "graph_crc", "profile"}, nbi_acosts_section_check, NULL, 0},
     {NB_SEC_ABSTRACT_LEVELS, "abstract_levels", {"levels", "factor", "graph_crc", "nodes", "arcs"},
-     nbi_alevels_section_check, NULL},
-    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}, nbi_model_section_check, NULL},
+     nbi_alevels_section_check, NULL, 0},
+    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}, nbi_model_section_check, NULL,
+     0},
     {NB_SEC_PERIMETER, "perimeter",
      {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"},
-     nbi_perimeter_section_check, NULL},
-    {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}, nbi_unit_section_check, NULL},
+     nbi_perimeter_section_check, NULL, 0},
+    {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}, nbi_unit_section_check, NULL, 0},
     {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window", "all_curves"},
-     nbi_hitcheck_section_check, NULL},
-    {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}, nbi_curves_section_check, NULL},
+     nbi_hitcheck_section_check, NULL, 0},
+    {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}, nbi_curves_section_check, NULL, 0},
     /* The forest's check reads every bitangent graph with it. */
-    {NB_SEC_FOREST, "forest", {"circles"}, nbi_forest_section_check, NULL},
+    {NB_SEC_FOREST, "forest", {"circles"}, nbi_forest_section_check, NULL, 1},
     {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"},
-     nbi_bitangent_section_check, NULL},
+     nbi_bitangent_section_check, NULL, 0},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};
