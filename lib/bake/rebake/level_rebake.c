@@ -14,9 +14,9 @@
  * they are removed (and named), and the layers are baked whole.
  *
  * The registry of section types (sections/section_rules.c) says what
- * becomes of each type here, its rebake rule: a type added to mkclear (or built on the
- * level by another tool) says so there, and until it can be brought up to
- * date it is removed with the others (NBB_RULE_SAME_LEVEL). */
+ * becomes of each type here, its rebake rule: a type added to mkclear (or
+ * built on the level by another tool) says so there, and until it can be
+ * brought up to date it is removed with the others (NBB_RULE_SAME_LEVEL). */
 #include <stdlib.h>
 
 #include "abstract/abstract_build.h"

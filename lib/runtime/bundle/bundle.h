@@ -67,8 +67,8 @@ uint32_t nbi_agents_max_size(const nbi_agentset *set);
 /* The container knows no section type of its own: a bundle is opened
  * with the registry's table of types (sections/sections.c), through which
  * it names types in messages, tells the types this reader knows from
- * newer ones, and runs each type's structural check (nb_bundle_verify).
- * The registry sits above the features whose checks it lists. */
+ * newer ones, and runs their structural checks (verify.c).  The registry
+ * sits above the features whose checks it lists. */
 typedef nb_status (*nbi_section_check_fn)(const nb_bundle *b, size_t index, nb_err *err);
 
 struct nbi_section_kind {

@@ -1,13 +1,15 @@
 /* sections.c: the registry of section types: for each type this reader
  * knows, its name, what its build parameters mean (the meaning of each is
  * in formats/bundle.md) and the structural check its reader makes before a
- * query trusts a section, which nb_bundle_verify runs on every section.
- * The bundles this library opens are opened with this table (below), so
- * the container (bundle/) names types and runs their checks through it
+ * query trusts a section, which navbake verify makes of every section
+ * (nb_bundle_verify of some: in_verify, below).  The bundles this library
+ * opens are opened with this table (the public opens at the end), so the
+ * container (bundle/) names types and runs their checks through it
  * without knowing any feature.
  *
- * A new type is one entry here (and one in lib/bake/sections/sections.c),
- * plus its own files: HACKING.md, "Adding a section type". */
+ * A new type is one entry here (and one in lib/bake/sections/
+ * section_rules.c), plus its own files: HACKING.md, "Adding a section
+ * type". */
 #include <string.h>
 
 #include "abstract/alevels.h"
