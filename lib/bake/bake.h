@@ -479,8 +479,8 @@ nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radi
  * records; hit-check and curve tables from their unit; bitangent graphs
  * from the forest; perimeter tables from their model, every entry of a
  * sample of tables chosen by a seed.  The inputs themselves (legend,
- * agent set, map, models, units, forest) are what nb_bundle_verify
- * checks: run it first. */
+ * agent set, map, models, units, forest) are what nb_bundle_verify and
+ * nbb_verify_sections check: run them first. */
 
 #define NBB_DEEP_SEED 1              /* the seed navbake verify --deep uses by default */
 #define NBB_DEEP_PERIMETER_TABLES 2  /* tables sampled per perimeter section by default */
