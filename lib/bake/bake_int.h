@@ -13,6 +13,7 @@
 #include "bake.h"
 #include "bundle/bundle.h"
 #include "clearance/clearance.h"
+#include "sections/sections.h"
 
 /* ---- MovingAI maps (input/map_read.c; formats/map.md) ---- */
 
@@ -191,7 +192,7 @@ typedef struct nbb_span {
 nb_status nbb_write_mapped(int fd, uint64_t size, const nbb_span *s, size_t n, unsigned threads,
                            const char *path, int *done, nb_err *err);
 
-/* ---- writing files atomically (bundle/tempfile.c) ---- */
+/* ---- writing files atomically (output/tempfile.c) ---- */
 
 /* A temporary file for writing a file atomically: termination signals are
  * held from create to finish, which (when st is NB_OK) syncs it and renames
@@ -216,10 +217,10 @@ nb_status nbb_tempfile_finish(nbb_tempfile *t, nb_status st, nb_err *err);
  * a FIFO, a directory): renaming a new file onto it would replace it. */
 nb_status nbb_output_check(const char *path, nb_err *err);
 /* The file path names once its symbolic links are followed (malloc'ed into
- * *target): path itself when it is not a link (bundle/link_target.c). */
+ * *target): path itself when it is not a link (output/link_target.c). */
 nb_status nbb_link_target(const char *path, char **target, nb_err *err);
 /* Removes path's temporary files (path.tmp-PID-N) whose writer is dead:
- * regular files of this user's whose PID is no process (bundle/stale_temp.c). */
+ * regular files of this user's whose PID is no process (output/stale_temp.c). */
 void nbb_tempfile_sweep(const char *path);
 
 /* ---- round obstacles (forest/) ---- */

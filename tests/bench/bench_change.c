@@ -48,7 +48,7 @@
 
 #include "testutil.h"
 #include "abstract/repair.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 
 #define MAX_REPS 31
 #define MAX_LIST 16

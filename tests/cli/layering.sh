@@ -4,8 +4,10 @@
 # compiled with (the build gives each layer only those; this checks that
 # nothing reaches around them with a relative path), system headers stay on
 # their side (libyaml, libpng and SQLite out of the runtime but for its
-# SQLite reader), and no two files call each other in a loop (from the
-# symbols each object defines and uses).
+# SQLite reader), no two files call each other in a loop (from the
+# symbols each object defines and uses), and no two folders depend on each
+# other, directly or through others (HACKING.md, "The layers", gives their
+# order): a planted loop of folders must be found.
 . "$top_srcdir/tests/support/lib.sh"
 cd "$top_srcdir" || exit 1
 
@@ -37,7 +39,7 @@ for f in $(find lib/runtime -name '*.[ch]'); do
   out="$out
 $(include_ok "$f" $PUBLIC lib/runtime)"
   case $f in
-    lib/runtime/sqlite/*) out="$out
+    lib/runtime/bundle/sqlite_read.c) out="$out
 $(system_ok "$f" 'yaml\.h|png\.h')" ;;
     *) out="$out
 $(system_ok "$f" 'yaml\.h|png\.h|sqlite3\.h')" ;;
@@ -121,4 +123,156 @@ loops=$(awk '
   }' "$tmp/edges")
 ok "the objects were found ($(wc -l < "$tmp/edges") calls between files)" test -s "$tmp/edges"
 is "no two files call each other in a loop" "$loops" ""
+
+# ---- no two folders depend on each other, directly or through others ----
+# A folder is a directory of sources, named by its layer: runtime/bundle,
+# bake/verify, tools/commands; bake is lib/bake's own files (bake.h,
+# bake_int.h...).  Folder A depends on folder B when a file of A includes
+# a header of B, resolved as the compiler resolves it (the file's own
+# folder, then its layer's include roots in order: "clearance/clearance.h"
+# from the bake side is the runtime's), or when an object of A uses a
+# symbol an object of B defines.
+
+# folder_of PATH (relative to a source or build root): its folder's name.
+folder_of() {
+  case $1 in
+    lib/runtime/*/*) f=${1#lib/}; echo "${f%/*}" ;;
+    lib/bake/*/*) f=${1#lib/}; echo "${f%/*}" ;;
+    lib/bake/*) echo bake ;;
+    lib/include/*) echo include ;;
+    lib/port/*) echo port ;;
+    tools/*/*) f=${1%/*}; echo "${f%/.libs}" ;;
+    *) echo "" ;;
+  esac
+}
+
+# include_edges SRC: "A B FILE includes HEADER" for every #include of a
+# source under SRC that resolves to a header of another folder.
+include_edges() {
+  (cd "$1" && find lib tools -name '*.[ch]' | sort | while read -r f; do
+    case $f in
+      lib/runtime/*) roots="lib/include lib/port lib/runtime" ;;
+      lib/bake/*) roots="lib/include lib/port lib/runtime lib/bake" ;;
+      tools/*) roots="lib/include lib/port lib/bake tools/common tools/render" ;;
+      *) continue ;;
+    esac
+    from=$(folder_of "$f")
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+      at=
+      if [ -f "${f%/*}/$h" ]; then at=${f%/*}/$h
+      else
+        for r in $roots; do [ -f "$r/$h" ] && { at=$r/$h; break; }; done
+        # Made by the build (sqlite_schema.h): the folder it is made in.
+        [ -n "$at" ] || case $f in lib/bake/*) [ -f "$top_builddir/lib/bake/$h" ] && at=lib/bake/$h ;; esac
+      fi
+      [ -n "$at" ] || continue
+      to=$(folder_of "$at")
+      [ -n "$to" ] && [ "$to" != "$from" ] && echo "$from $to $f includes $h"
+    done
+  done)
+}
+
+# call_edges SYMS: "A B OBJECT uses SYMBOL" for every symbol an object
+# uses that an object of another folder defines (SYMS: lines "OBJECT def
+# SYMBOL" and "OBJECT use SYMBOL", objects named from the build root).
+call_edges() {
+  while read -r o kind sym; do echo "$(folder_of "$o") $o $kind $sym"; done < "$1" | awk '
+    $1 == "" { next }
+    $3 == "def" { def[$4] = $1 }
+    $3 == "use" { use[NR] = $1 " " $2 " " $4 }
+    END {
+      for (k in use) {
+        split(use[k], u, " ")
+        t = def[u[3]]
+        if (t != "" && t != u[1]) print u[1], t, u[2], "uses", u[3]
+      }
+    }' | sort
+}
+
+# folder_loops EDGES: each set of folders that reach each other, and the
+# shortest loop through its first, "a -> b -> a", followed by why each step
+# is there; nothing when the folders form a DAG.
+folder_loops() {
+  awk '
+    !(($1, $2) in why) { why[$1, $2] = substr($0, length($1) + length($2) + 3) }
+    { e[$1, $2] = 1; node[$1] = 1; node[$2] = 1 }
+    END {
+      n = 0
+      for (a in node) name[++n] = a
+      # names sorted, so that the report is the same every run
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && name[j - 1] > name[j]; j--) {
+        t = name[j]; name[j] = name[j - 1]; name[j - 1] = t
+      }
+      for (i = 1; i <= n; i++) for (j = 1; j <= n; j++) r[i, j] = ((name[i], name[j]) in e)
+      for (k = 1; k <= n; k++) for (i = 1; i <= n; i++) if (r[i, k])
+        for (j = 1; j <= n; j++) if (r[k, j]) r[i, j] = 1
+      for (i = 1; i <= n; i++) {
+        if (!r[i, i] || done[i]) continue
+        # the folders of the loop, and the shortest way from name[i] back to itself
+        members = ""
+        for (j = 1; j <= n; j++) {
+          prev[j] = 0
+          if (r[i, j] && r[j, i]) { done[j] = 1; members = members " " name[j] }
+        }
+        print "a loop of folders:" members
+        q[1] = i; head = 1; tail = 1; found = 0
+        while (head <= tail && !found) {
+          u = q[head++]
+          for (v = 1; v <= n && !found; v++) {
+            if (!((name[u], name[v]) in e) || !(r[v, i])) continue
+            if (v == i) { found = u; break }
+            if (prev[v]) continue
+            prev[v] = u; q[++tail] = v
+          }
+        }
+        k = 0; v = found
+        while (v != i) { path[++k] = v; v = prev[v] }
+        line = name[i]; steps = ""; from = i
+        for (m = k; m >= 1; m--) {
+          line = line " -> " name[path[m]]
+          steps = steps "\n  " name[from] " -> " name[path[m]] ": " why[name[from], name[path[m]]]
+          from = path[m]
+        }
+        line = line " -> " name[i]
+        steps = steps "\n  " name[from] " -> " name[i] ": " why[name[from], name[i]]
+        printf "%s%s\n", line, steps
+      }
+    }' "$1"
+}
+
+# The objects as built, each named by its path from the build root: those
+# of a source that is still there (dir/PREFIX-name.o of dir/name.c), not
+# those a moved source left behind.
+(cd "$top_builddir" && find lib tools -name '*.o' | sort | while read -r o; do
+  d=${o%/*}; d=${d%/.libs}; b=${o##*/}; b=${b%.o}
+  [ -f "$top_srcdir/$d/${b##*-}.c" ] || [ -f "$top_srcdir/$d/$b.c" ] && echo "$o"
+done | xargs nm -A 2>/dev/null) | awk '
+  { split($1, p, ":"); file = p[1]; sub(/\/\.libs\//, "/", file) }
+  NF == 3 && $2 ~ /^[TDRBC]$/ { print file, "def", $3 }
+  NF == 3 && $2 == "U" { print file, "use", $3 }' | sort -u > "$tmp/osyms"
+call_edges "$tmp/osyms" > "$tmp/calls"
+include_edges "$top_srcdir" > "$tmp/includes"
+cat "$tmp/includes" "$tmp/calls" > "$tmp/fedges"
+ok "the folders' includes and calls were found ($(wc -l < "$tmp/includes") includes and $(wc -l < "$tmp/calls") calls across folders)" \
+  sh -c "test -s '$tmp/includes' && test -s '$tmp/calls'"
+is "no two folders depend on each other in a loop" "$(folder_loops "$tmp/fedges")" ""
+
+# A planted loop is found and named: the tree copied with core including
+# the bundle, and a call from core into the bundle added to the objects'.
+mkdir "$tmp/plant"
+(cd "$top_srcdir" && find lib tools -name '*.[ch]' | tar cf - -T -) | (cd "$tmp/plant" && tar xf -)
+echo '#include "bundle/bundle.h"' >> "$tmp/plant/lib/runtime/core/heap.c"
+include_edges "$tmp/plant" > "$tmp/pedges"
+cat "$tmp/calls" >> "$tmp/pedges"
+loops=$(folder_loops "$tmp/pedges")
+like "a planted #include of a folder that includes its own is a loop" "$loops" \
+  "runtime/bundle -> runtime/core -> runtime/bundle"
+like "... named by the include that makes it" "$loops" \
+  "runtime/core -> runtime/bundle: lib/runtime/core/heap.c includes bundle/bundle.h"
+echo "lib/runtime/core/libnbcore_la-heap.o use nbi_bundle_load" > "$tmp/psyms"
+cat "$tmp/osyms" "$tmp/psyms" > "$tmp/psyms2"
+call_edges "$tmp/psyms2" > "$tmp/pcalls"
+loops=$(cat "$tmp/includes" "$tmp/pcalls" > "$tmp/pedges2" && folder_loops "$tmp/pedges2")
+like "a planted call into a folder that depends on the caller's is a loop, named by the call" "$loops" \
+  "runtime/core -> runtime/bundle: lib/runtime/core/libnbcore_la-heap.o uses nbi_bundle_load"
 finish

@@ -124,6 +124,14 @@ status navbake verify --deep --perimeter-tables 1 --seed 2 "$tmp/lie.nbk" "$m"
 like "a lie in a table the sample leaves out is not seen" "$out" "$tmp/lie.nbk: ok"
 like "... and both bundles are checked" "$out" "$m: ok"
 
+# ---- a section its reader refuses, with right CRCs: plain verify refuses
+# it, naming it (every type's structural check, the registry's; test_sections
+# empties a section of each type)
+nbtest-lie graph-bytes "$s" "$tmp/bytes.nbk" >/dev/null
+status navbake verify "$tmp/bytes.nbk"
+is "an abstract section that is no graph: plain verify refuses it (exit 1)" "$rc" 1
+like "... naming the section and what is wrong" "$err" "abstract graph: 5 bytes, shorter than its"
+
 # ---- usage
 status navbake verify --deep --seed x "$s"
 is "--seed takes a number" "$rc" 2

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "haa_util.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 #include "subgoal/subgoal_build.h"
 
 static nbi_legend legend;

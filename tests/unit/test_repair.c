@@ -22,7 +22,7 @@
 
 #include "abstract/repair.h"
 #include "haa_util.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 
 static nbi_legend legend;
 

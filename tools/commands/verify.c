@@ -81,15 +81,9 @@ static int verify_one(const char *path, int quiet, int deep, int verbose,
         nbc_fail_err(&err);
         return 0;
     }
-    /* What a CRC cannot see: a graph baked wrong stays consistent with
+    /* What a CRC cannot see: a section baked wrong stays consistent with
      * its checksum, so its structure is checked as a query would. */
-    nb_status st = NB_OK;
-    size_t ai;
-    if (nb_bundle_section_lookup(b, NB_SEC_ABSTRACT, NULL, NULL, 0, &ai, NULL) == NB_OK) {
-        nbb_agraph *g;
-        if ((st = nbb_agraph_open(b, &g, &err)) == NB_OK)
-            nbb_agraph_close(g);
-    }
+    nb_status st = nbb_verify_sections(b, &err);
     nbb_deep_stats stats;
     nbc_progress prog;
     double total = 0;

@@ -13,36 +13,17 @@
  * Any other level makes the sections built on the old one meaningless:
  * they are removed (and named), and the layers are baked whole.
  *
- * derived[] lists every section type computed from the level, with what
- * becomes of it here; a type added to mkclear (or built on the level by
- * another tool) gets a line there, and until it can be brought up to date
- * it is removed with the others. */
+ * The registry of section types (sections/section_rules.c) says what
+ * becomes of each type here, its rebake rule: a type added to mkclear (or
+ * built on the level by another tool) says so there, and until it can be
+ * brought up to date it is removed with the others (NBB_RULE_SAME_LEVEL). */
 #include <stdlib.h>
 
 #include "abstract/abstract_build.h"
 #include "clearance/clearance_build.h"
 #include "parallel/parallel.h"
 #include "place/runs_build.h"
-
-/* The section types computed from the level, and what becomes of them
- * when the old bundle held the same level or some of its cells changed:
- * UPDATED, kept up to date here; KEPT_SAME, kept as stored for the same
- * level and removed when cells changed (the subgoal layers, which mkclear
- * --optimal bakes again whole). Another level removes them all. */
-enum { UPDATED = 1, KEPT_SAME = 2 };
-static const struct {
-    uint32_t type;
-    int fate;
-} derived[] = {
-    {NB_SEC_CLEARANCE, UPDATED},
-    {NB_SEC_COMPONENTS, UPDATED},
-    {NB_SEC_RUNS, UPDATED},
-    {NB_SEC_SUBGOAL, KEPT_SAME},
-    {NB_SEC_ABSTRACT, UPDATED},
-    {NB_SEC_ABSTRACT_COSTS, UPDATED},
-    {NB_SEC_ABSTRACT_LEVELS, UPDATED},
-};
-#define NDERIVED (sizeof derived / sizeof derived[0])
+#include "sections/section_rules.h"
 
 /* A layer as it will be written: kept (the old section as stored), or a
  * new payload (malloc'ed, owned here until added). */
@@ -55,29 +36,32 @@ typedef struct layer_out {
     size_t nparams;
 } layer_out;
 
-/* Removes the sections of the derived types that go with the change
- * stats->change (all for another level), counting them into stats. */
+/* Removes the sections computed from the level (rules UPDATED and
+ * SAME_LEVEL) that go with the change stats->change (all for another
+ * level), counting them into stats. */
 static void remove_derived(nbb_builder *b, const nb_bundle *old, nbb_rebake_stats *stats)
 {
     size_t at = 0;
-    for (size_t k = 0; k < NDERIVED; k++) {
+    const nbb_section_rules *r;
+    for (size_t k = 0; (r = nbb_section_rules_at(k)) != NULL; k++) {
+        if (r->rebake != NBB_RULE_UPDATED && r->rebake != NBB_RULE_SAME_LEVEL)
+            continue;
         if (stats->change != NBB_LEVEL_OTHER &&
-            (derived[k].fate == UPDATED ||
-             (derived[k].fate == KEPT_SAME && stats->change == NBB_LEVEL_SAME)))
+            (r->rebake == NBB_RULE_UPDATED ||
+             (r->rebake == NBB_RULE_SAME_LEVEL && stats->change == NBB_LEVEL_SAME)))
             continue;
         size_t n = 0;
         for (size_t i = 0; old && i < nb_bundle_section_count(old); i++)
-            n += nb_bundle_section_get(old, i)->type == derived[k].type;
-        nbb_builder_remove(b, derived[k].type);
+            n += nb_bundle_section_get(old, i)->type == r->type;
+        nbb_builder_remove(b, r->type);
         if (!n)
             continue;
         stats->removed += n;
         /* The layers are baked again at once: only the others are named. */
-        if (derived[k].type == NB_SEC_CLEARANCE || derived[k].type == NB_SEC_COMPONENTS ||
-            derived[k].type == NB_SEC_RUNS)
+        if (r->type == NB_SEC_CLEARANCE || r->type == NB_SEC_COMPONENTS || r->type == NB_SEC_RUNS)
             continue;
         int w = snprintf(stats->removed_what + at, sizeof stats->removed_what - at, "%s%zu %s",
-                         at ? ", " : "", n, nb_section_type_name(derived[k].type));
+                         at ? ", " : "", n, nb_section_type_name(r->type));
         at += w > 0 && (size_t)w < sizeof stats->removed_what - at ? (size_t)w : 0;
     }
 }

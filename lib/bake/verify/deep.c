@@ -1,6 +1,8 @@
-/* deep.c: nbb_verify_deep's driver.  Sections are visited in table order,
- * which is type order, so the clearance layers are proved against the map
- * before the abstract graph is rebuilt from them. */
+/* deep.c: nbb_verify_deep's driver, run with the check of each type that
+ * the registry of section types gives (sections/section_rules.c).
+ * Sections are visited in table order, which is type order, so the
+ * clearance layers are proved against the map before the abstract graph
+ * is rebuilt from them. */
 #include <stdio.h>
 #include <time.h>
 
@@ -44,27 +46,9 @@ static double seconds_since(clockid_t clock, const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* The check of a section type; NULL for inputs and unknown types. */
-static nb_status (*check_of(uint32_t type))(nbb_deep *, nb_err *)
-{
-    switch (type) {
-    case NB_SEC_CLEARANCE:
-    case NB_SEC_COMPONENTS: return nbb_deep_layer;
-    case NB_SEC_SUBGOAL: return nbb_deep_subgoal;
-    case NB_SEC_RUNS: return nbb_deep_runs;
-    case NB_SEC_ABSTRACT: return nbb_deep_abstract;
-    case NB_SEC_ABSTRACT_COSTS: return nbb_deep_acosts;
-    case NB_SEC_ABSTRACT_LEVELS: return nbb_deep_levels;
-    case NB_SEC_PERIMETER: return nbb_deep_perimeter;
-    case NB_SEC_HITCHECK: return nbb_deep_hitcheck;
-    case NB_SEC_CURVES: return nbb_deep_curves;
-    case NB_SEC_BITANGENT: return nbb_deep_bitangent;
-    }
-    return NULL;
-}
-
-nb_status nbb_verify_deep(const nb_bundle *b, const nbb_deep_opts *o, nbb_deep_stats *stats,
-                          nb_err *err)
+nb_status nbb_deep_run(const nb_bundle *b, const nbb_deep_opts *o,
+                       nbb_deep_check (*check_of)(uint32_t type), nbb_deep_stats *stats,
+                       nb_err *err)
 {
     nbb_deep_opts defaults;
     nbb_deep_stats local;
@@ -77,7 +61,7 @@ nb_status nbb_verify_deep(const nb_bundle *b, const nbb_deep_opts *o, nbb_deep_s
     memset(stats, 0, sizeof *stats);
     nbb_deep d = {b, o, stats, 0, ""};
     for (size_t i = 0; i < b->nsections; i++) {
-        nb_status (*check)(nbb_deep *, nb_err *) = check_of(b->sections[i].info.type);
+        nbb_deep_check check = check_of(b->sections[i].info.type);
         /* Both clocks: on a shared machine the CPU time is the cost. */
         struct timespec t0, c0;
         clock_gettime(CLOCK_MONOTONIC, &t0);

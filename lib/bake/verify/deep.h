@@ -1,4 +1,5 @@
-/* deep.h: the parts of nbb_verify_deep (deep.c, the driver), one file per
+/* deep.h: the parts of nbb_verify_deep (deep.c, the driver, which the
+ * registry of section types runs with its table: sections/), one file per
  * idea: layers (deep_layers.c), component runs (deep_runs.c), optimal-search
  * layers (deep_subgoal.c), the abstract graph (deep_abstract.c), its costs
  * per cost profile (deep_acosts.c) and the levels above it (deep_levels.c), perimeter
@@ -40,6 +41,15 @@ nb_status nbb_deep_agent(const nbb_deep *d, nb_capability cap, int sized, uint32
  * within a few units in the last place from a compiler that contracts
  * or orders floating-point operations differently. */
 int nbb_deep_same(double a, double b);
+
+/* A deep check: the section at d->index baked again and compared. */
+typedef nb_status (*nbb_deep_check)(nbb_deep *d, nb_err *err);
+
+/* nbb_verify_deep (bake.h) with the check of each type that check_of
+ * gives (NULL: none); the registry (sections/section_rules.c) gives its own. */
+nb_status nbb_deep_run(const nb_bundle *b, const nbb_deep_opts *o,
+                       nbb_deep_check (*check_of)(uint32_t type), nbb_deep_stats *stats,
+                       nb_err *err);
 
 /* ---- the checks, one per kind of section ---- */
 

@@ -53,6 +53,11 @@ nb_status nbi_agraph_view(const uint8_t *p, size_t len, uint32_t width, uint32_t
  * one at index. */
 nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err);
 nb_status nbi_agraph_at(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err *err);
+/* nbi_agraph_at's checks alone: the registry's structural check. */
+nb_status nbi_abstract_section_check(const nb_bundle *b, size_t index, nb_err *err);
+/* The graph that section index (its costs or levels) was baked on, checked;
+ * NB_ERR_FORMAT when the bundle has none. */
+nb_status nbi_agraph_under(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err *err);
 /* The cells of intra-edge arc a's stored path from its node u to its
  * other end v (g->arc_path set), into out (room for the arc's steps + 1);
  * returns the count.  Paths are stored from the lower node id: read
@@ -124,6 +129,9 @@ typedef struct nbi_acosts {
  * fills c. */
 nb_status nbi_acosts_at(const nb_bundle *b, size_t index, const nbi_agraph *g, nbi_acosts *c,
                         nb_err *err);
+/* The registry's structural check of the costs at index: the same checks,
+ * against the bundle's graph. */
+nb_status nbi_acosts_section_check(const nb_bundle *b, size_t index, nb_err *err);
 /* Bytes of a payload for these counts. */
 uint64_t nbi_acosts_bytes(uint32_t nterrains, uint64_t narcs);
 static inline double nbi_acosts_arc(const nbi_acosts *c, size_t a)

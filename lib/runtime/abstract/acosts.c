@@ -151,6 +151,14 @@ static nb_status check_section(const nb_bundle *b, size_t index, nb_err *err)
     return st;
 }
 
+nb_status nbi_acosts_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nbi_agraph g;
+    nbi_acosts c;
+    nb_status st = nbi_agraph_under(b, index, &g, err);
+    return st == NB_OK ? nbi_acosts_at(b, index, &g, &c, err) : st;
+}
+
 nb_status nbi_acosts_at(const nb_bundle *b, size_t index, const nbi_agraph *g, nbi_acosts *c,
                         nb_err *err)
 {

@@ -309,6 +309,22 @@ nb_status nbi_agraph_find(const nb_bundle *b, nbi_agraph *g, nb_err *err)
     return nbi_agraph_at(b, (size_t)idx, g, err);
 }
 
+nb_status nbi_agraph_under(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err *err)
+{
+    long gi = nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    if (gi < 0)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %zu (%s) belongs to an abstract graph, but the bundle has none",
+                        b->path, index, nbi_type_name(b, b->sections[index].info.type));
+    return nbi_agraph_at(b, (size_t)gi, g, err);
+}
+
+nb_status nbi_abstract_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nbi_agraph g;
+    return nbi_agraph_at(b, index, &g, err);
+}
+
 nb_status nbi_agraph_at(const nb_bundle *b, size_t index, nbi_agraph *g, nb_err *err)
 {
     long idx = (long)index;

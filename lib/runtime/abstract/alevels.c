@@ -373,6 +373,9 @@ nb_status nbi_alevels_view(const uint8_t *p, size_t len, const nbi_agraph *g, ui
     return st == NB_OK ? check_body(lv, err) : st;
 }
 
+static nb_status levels_at(const nb_bundle *b, long idx, const nbi_agraph *g, nbi_alevels *lv,
+                           nb_err *err);
+
 static nb_status check_section(const nb_bundle *b, size_t index, nb_err *err)
 {
     nbi_agraph g;
@@ -392,6 +395,20 @@ nb_status nbi_alevels_find(const nb_bundle *b, const nbi_agraph *g, nbi_alevels 
     long idx = nbi_section_index(b, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
     if (idx < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no abstract levels", b->path);
+    return levels_at(b, idx, g, lv, err);
+}
+
+nb_status nbi_alevels_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nbi_agraph g;
+    nbi_alevels lv;
+    nb_status st = nbi_agraph_under(b, index, &g, err);
+    return st == NB_OK ? levels_at(b, (long)index, &g, &lv, err) : st;
+}
+
+static nb_status levels_at(const nb_bundle *b, long idx, const nbi_agraph *g, nbi_alevels *lv,
+                           nb_err *err)
+{
     const struct nbi_section *s = &b->sections[idx];
     if (s->info.version != NBI_ALEVELS_VERSION && s->info.version != 1)
         return nbi_fail(err, NB_ERR_VERSION,

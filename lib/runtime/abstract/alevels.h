@@ -61,6 +61,9 @@ nb_status nbi_alevels_view(const uint8_t *p, size_t len, const nbi_agraph *g, ui
 /* The bundle's levels section for its graph g (checked once per bundle);
  * NB_ERR_NOTFOUND when it has none. */
 nb_status nbi_alevels_find(const nb_bundle *b, const nbi_agraph *g, nbi_alevels *lv, nb_err *err);
+/* The registry's structural check of the levels section at index: the
+ * same checks, against the bundle's graph. */
+nb_status nbi_alevels_section_check(const nb_bundle *b, size_t index, nb_err *err);
 /* Level 1's description in lv->lv[1] from g (what the views fill). */
 void nbi_alevels_base(nbi_alevels *lv, const nbi_agraph *g);
 

@@ -10,7 +10,7 @@
  * lies in the box whenever both ends do. */
 #include "abstract/abstract.h"
 #include "clearance/costs.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 
 /* The open list: a binary min-heap of (f, tie, cell) with a place per
  * cell for decrease-key, kept here (not the shared heap.c) so that the

@@ -39,7 +39,7 @@
 #include "abstract/haa.h"
 #include "abstract/haa_ws.h"
 #include "clearance/costs.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 #include "abstract/repair.h"
 
 /* Room made at open for a path's cells (grown by a longer one). */

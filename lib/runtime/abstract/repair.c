@@ -12,7 +12,7 @@
  * so a change costs what the clusters it touches cost, whatever the map. */
 #include "abstract/repair.h"
 #include "abstract/transitions.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 
 long nbi_agraph_node_at(const nbi_agraph *g, uint32_t k, uint32_t cell)
 {

@@ -14,7 +14,7 @@
 #include <math.h>
 
 #include "abstract/abstract.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 
 /* Standable for the agent, on the layer and under the overlay (NULL: none). */
 static inline int stands(const nbi_layer *l, const nb_overlay *ov, uint32_t size, int32_t x, int32_t y)

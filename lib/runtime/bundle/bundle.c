@@ -155,17 +155,17 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
         memcpy(in->name, e + NBI_ENT_NAME, NBI_ENT_NAME_SIZE);
         /* Names of known types reach messages, JSON and file names: only the
          * characters every name of a definition may have (formats/bundle.md). */
-        if (nbi_section_kind(in->type) && in->name[0] && !nbi_name_ok(in->name))
+        if (nbi_kind_of(b, in->type) && in->name[0] && !nbi_name_ok(in->name))
             return nbi_fail(err, NB_ERR_FORMAT,
                             "%s: section %u (%s): its name is not 1 to %d letters, digits, '_' "
                             "or '-'",
-                            b->path, i, nb_section_type_name(in->type), NB_NAME_MAX);
+                            b->path, i, nbi_type_name(b, in->type), NB_NAME_MAX);
         if (in->offset % NBI_ALIGN || in->offset < prev_end || in->offset > size ||
             in->size > size - in->offset)
             return nbi_fail(err, NB_ERR_FORMAT,
                             "%s: section %u (%s) at offset %llu, %llu bytes: outside the file, "
                             "misaligned or overlapping the one before",
-                            b->path, i, nb_section_type_name(in->type) ? nb_section_type_name(in->type) : "unknown type",
+                            b->path, i, nbi_type_name(b, in->type) ? nbi_type_name(b, in->type) : "unknown type",
                             (unsigned long long)in->offset, (unsigned long long)in->size);
         prev_end = in->offset + in->size;
         s->stored = h + in->offset;
@@ -186,7 +186,7 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
     long legend_at = -1, agents_at = -1, map_at = -1;
     for (size_t i = 0; i < b->nsections; i++) {
         struct nbi_section *s = &b->sections[i];
-        if (!nbi_section_kind(s->info.type))
+        if (!nbi_kind_of(b, s->info.type))
             continue;
         if (NB_ENC_COMPRESSION(s->info.encoding) == NB_ENC_ZLIB &&
             NB_ENC_LAYOUT(s->info.encoding) <= NB_ENC_PACKED) {
@@ -194,7 +194,7 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
                 return st;
         } else if (s->info.encoding != NB_ENC_RAW && s->info.encoding != NB_ENC_PACKED) {
             return nbi_fail(err, NB_ERR_FORMAT, "%s: section %zu (%s): unknown encoding 0x%04x",
-                            b->path, i, nb_section_type_name(s->info.type), s->info.encoding);
+                            b->path, i, nbi_type_name(b, s->info.type), s->info.encoding);
         }
         long *slot = s->info.type == NB_SEC_LEGEND ? &legend_at
                      : s->info.type == NB_SEC_AGENTS ? &agents_at
@@ -202,12 +202,12 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
         if (slot) {
             if (*slot >= 0)
                 return nbi_fail(err, NB_ERR_FORMAT, "%s: two %s sections (%ld and %zu)", b->path,
-                                nb_section_type_name(s->info.type), *slot, i);
+                                nbi_type_name(b, s->info.type), *slot, i);
             /* NBI_LEGEND_VERSION, NBI_MAP_VERSION; the agent set's two in agents.c */
             if (s->info.version != 1 && !(s->info.type == NB_SEC_AGENTS &&
                                           s->info.version == NBI_AGENTS_VERSION_COSTS))
                 return nbi_fail(err, NB_ERR_VERSION, "%s: %s section version %u, this reader knows %s",
-                                b->path, nb_section_type_name(s->info.type), s->info.version,
+                                b->path, nbi_type_name(b, s->info.type), s->info.version,
                                 s->info.type == NB_SEC_AGENTS ? "1 and 2" : "1");
             *slot = (long)i;
         }
@@ -262,10 +262,12 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
     return NB_OK;
 }
 
-nb_bundle *nbi_bundle_new(const char *name, const nb_allocator *a, nb_err *err)
+nb_bundle *nbi_bundle_new(const char *name, const nb_allocator *a, const nbi_section_kinds *kinds,
+                          nb_err *err)
 {
     nb_bundle *b = nbi_zalloc_array(a, 1, sizeof *b);
     if (b) {
+        b->kinds = kinds;
         if (a) {
             b->alloc = *a;
             b->a = &b->alloc;
@@ -342,7 +344,7 @@ nb_status nb_bundle_section_lookup(const nb_bundle *b, uint32_t type, const char
         *index = (size_t)i;
         return nbi_done(err, NB_OK);
     }
-    const char *tn = nb_section_type_name(type);
+    const char *tn = nbi_type_name(b, type);
     size_t n = 0;
     for (size_t k = 0; k < b->nsections; k++)
         n += b->sections[k].info.type == type;
@@ -389,7 +391,7 @@ nb_status nbi_section_crc_check(const nb_bundle *b, size_t index, nb_err *err)
     const struct nbi_section *s = &b->sections[index];
     uint32_t crc = nbi_crc32(0, s->stored, (size_t)s->info.size);
     if (crc != s->info.crc) {
-        const char *tn = nb_section_type_name(s->info.type);
+        const char *tn = nbi_type_name(b, s->info.type);
         if (b->form == NB_FORM_SQLITE)
             return nbi_fail(err, NB_ERR_CRC,
                             "%s: section %zu (%s), row id %zu of the sections table: checksum "

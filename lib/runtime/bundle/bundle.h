@@ -62,6 +62,33 @@ size_t nbi_agents_capabilities(const nbi_agentset *set, nb_capability *caps);
 size_t nbi_agents_sizes(const nbi_agentset *set, uint32_t *sizes);
 uint32_t nbi_agents_max_size(const nbi_agentset *set);
 
+/* ---- section types, as the registry describes them ---- */
+
+/* The container knows no section type of its own: a bundle is opened
+ * with the registry's table of types (sections/sections.c), through which
+ * it names types in messages, tells the types this reader knows from
+ * newer ones, and runs their structural checks (verify.c).  The registry
+ * sits above the features whose checks it lists. */
+typedef nb_status (*nbi_section_check_fn)(const nb_bundle *b, size_t index, nb_err *err);
+
+struct nbi_section_kind {
+    uint32_t type;
+    const char *name;
+    const char *params[NB_SECTION_PARAMS]; /* what param[i] means, or NULL */
+    /* The check the type's reader makes before any query trusts a section
+     * (section index of b); NULL when the type has none, and then unchecked
+     * says why.  navbake verify runs it (nbi_sections_check); so does
+     * nb_bundle_verify when in_verify is 1. */
+    nbi_section_check_fn check;
+    const char *unchecked;
+    int in_verify;
+};
+
+typedef struct nbi_section_kinds {
+    const struct nbi_section_kind *kind; /* in type order */
+    size_t count;
+} nbi_section_kinds;
+
 /* ---- an open bundle (bundle.c; opened by open.c) ---- */
 
 struct nbi_section {
@@ -91,6 +118,7 @@ struct nb_bundle {
     nb_bundle_form form; /* NB_FORM_SQLITE: data is the binary image rebuilt from the database */
     uint64_t source_size; /* the size of what was opened (the database file for SQLite) */
     int from_file;        /* opened by its name (not standard input or memory) */
+    const nbi_section_kinds *kinds; /* the types it was opened with */
 
     /* Known sections, decoded at open. */
     int has_legend;
@@ -102,8 +130,13 @@ struct nb_bundle {
 };
 
 /* An empty bundle named name (for messages), allocating with a (NULL: the
- * C library). */
-nb_bundle *nbi_bundle_new(const char *name, const nb_allocator *a, nb_err *err);
+ * C library), that knows the section types kinds lists. */
+nb_bundle *nbi_bundle_new(const char *name, const nb_allocator *a, const nbi_section_kinds *kinds,
+                          nb_err *err);
+/* The kind of a section type in the bundle's table, or NULL for a type
+ * this reader does not know; its name, or NULL (kinds.c). */
+const struct nbi_section_kind *nbi_kind_of(const nb_bundle *b, uint32_t type);
+const char *nbi_type_name(const nb_bundle *b, uint32_t type);
 /* Checks and decodes b->data (the file, or an SQLite database, which is
  * turned into its binary image first): header, table, the sections the
  * runtime decodes at open. */
@@ -115,11 +148,24 @@ nb_status nbi_section_crc_check(const nb_bundle *bundle, size_t index, nb_err *e
  * none (nb_bundle_section_lookup without a message, for readers). */
 long nbi_section_index(const nb_bundle *b, uint32_t type, const char *name, const uint32_t *params,
                        size_t nparams);
-/* Opens a binary bundle image held in memory, taking ownership of image
- * (freed by nb_bundle_close, or here on failure; allocated with the C
- * library's malloc); name is used in messages. */
-nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
-                                nb_bundle **out, nb_err *err);
+
+/* ---- opening (open.c), with the table of section types to know ---- */
+
+/* nb_bundle_open, nb_bundle_open_memory and nbi_bundle_open_image
+ * (sections/sections.h) with the types of kinds. */
+nb_status nbi_open_path(const nbi_section_kinds *kinds, const char *path, unsigned flags,
+                        const nb_allocator *alloc, nb_bundle **out, nb_err *err);
+nb_status nbi_open_memory(const nbi_section_kinds *kinds, const void *data, size_t len,
+                          unsigned flags, const nb_allocator *alloc, nb_bundle **out, nb_err *err);
+nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t len,
+                         const char *name, unsigned flags, nb_bundle **out, nb_err *err);
+
+/* ---- the sections' own checks (verify.c) ---- */
+
+/* Runs the check of every section whose kind has one (all), or only of
+ * those whose kind is in_verify (nb_bundle_verify), in table order; the
+ * first failure's status and message. */
+nb_status nbi_sections_check(const nb_bundle *b, int all, nb_err *err);
 
 /* ---- checks made once per bundle (checked.c) ---- */
 
@@ -148,8 +194,8 @@ uint64_t nbi_layout_offsets(nb_section_info *secs, size_t n);
 void nbi_layout_head(const nb_section_info *secs, size_t n, unsigned major, unsigned minor,
                      uint32_t flags, uint64_t file_size, uint8_t *head);
 
-/* ---- the SQLite form (sqlite/sqlite_read.c, or sqlite/sqlite_none.c in a
- * runtime built without SQLite; formats/sqlite.md) ---- */
+/* ---- the SQLite form (sqlite_read.c, or sqlite_none.c in a runtime
+ * built without SQLite; formats/sqlite.md) ---- */
 
 /* Replaces the SQLite database that bundle->data holds (read from
  * bundle->path when bundle->mapping is set, else from the bytes) by the
@@ -157,16 +203,5 @@ void nbi_layout_head(const nb_section_info *secs, size_t n, unsigned major, unsi
  * checks and decoding follow.  With NB_OPEN_VERIFY, SQLite's own
  * quick_check runs too. */
 nb_status nbi_sqlite_load(nb_bundle *bundle, unsigned flags, nb_err *err);
-
-/* ---- section types (sections.c) ---- */
-
-struct nbi_section_kind {
-    uint32_t type;
-    const char *name;
-    const char *params[NB_SECTION_PARAMS];
-};
-const struct nbi_section_kind *nbi_section_kind(uint32_t type);
-/* The i-th known kind, in type order, or NULL past the last. */
-const struct nbi_section_kind *nbi_section_kind_at(size_t i);
 
 #endif

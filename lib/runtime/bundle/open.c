@@ -1,7 +1,8 @@
 /* open.c: opening a bundle read-only, from a file (mapped, or read into
  * memory with NB_OPEN_PRIVATE), a stream (read into memory no further than
- * its header says) or memory (copied).  bundle.c checks and decodes what
- * was opened. */
+ * its header says) or memory (copied), with the section types the caller
+ * gives (the public opens are sections/sections.c's, with the registry's).
+ * bundle.c checks and decodes what was opened. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -170,15 +171,12 @@ static nb_status load(nb_bundle *b, nbi_file *f, unsigned flags, nb_err *err)
 
 #define KNOWN_FLAGS (NB_OPEN_VERIFY | NB_OPEN_PRIVATE)
 
-nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocator *alloc,
-                             nb_bundle **out, nb_err *err, const nb_abi *abi)
+nb_status nbi_open_path(const nbi_section_kinds *kinds, const char *path, unsigned flags,
+                        const nb_allocator *alloc, nb_bundle **out, nb_err *err)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no place for the bundle");
     *out = NULL;
-    nb_status ast = nb_abi_check(abi, err);
-    if (ast != NB_OK)
-        return ast;
     if (!path)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open: no path");
     if (flags & ~KNOWN_FLAGS)
@@ -186,7 +184,8 @@ nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocato
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open", err);
     if (st != NB_OK)
         return st;
-    nb_bundle *b = nbi_bundle_new(strcmp(path, "-") == 0 ? "(standard input)" : path, alloc, err);
+    nb_bundle *b = nbi_bundle_new(strcmp(path, "-") == 0 ? "(standard input)" : path, alloc, kinds,
+                                  err);
     if (!b)
         return NB_ERR_NOMEM;
     nbi_file f;
@@ -204,16 +203,12 @@ nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocato
     return finish_open(b, flags, out, err);
 }
 
-nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags,
-                                    const nb_allocator *alloc, nb_bundle **out, nb_err *err,
-                                    const nb_abi *abi)
+nb_status nbi_open_memory(const nbi_section_kinds *kinds, const void *data, size_t len,
+                          unsigned flags, const nb_allocator *alloc, nb_bundle **out, nb_err *err)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no place for the bundle");
     *out = NULL;
-    nb_status ast = nb_abi_check(abi, err);
-    if (ast != NB_OK)
-        return ast;
     if (!data && len)
         return nbi_fail(err, NB_ERR_ARG, "nb_bundle_open_memory: no data");
     if (flags & ~KNOWN_FLAGS)
@@ -222,7 +217,7 @@ nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags
     nb_status st = nbi_allocator_check(alloc, "nb_bundle_open_memory", err);
     if (st != NB_OK)
         return st;
-    nb_bundle *b = nbi_bundle_new("(memory)", alloc, err);
+    nb_bundle *b = nbi_bundle_new("(memory)", alloc, kinds, err);
     if (!b)
         return NB_ERR_NOMEM;
     b->buffer = nbi_alloc(b->a, len);
@@ -237,11 +232,11 @@ nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags
     return finish_open(b, flags, out, err);
 }
 
-nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
-                                nb_bundle **out, nb_err *err)
+nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t len,
+                         const char *name, unsigned flags, nb_bundle **out, nb_err *err)
 {
     *out = NULL;
-    nb_bundle *b = nbi_bundle_new(name, NULL, err);
+    nb_bundle *b = nbi_bundle_new(name, NULL, kinds, err);
     if (!b) {
         free(image);
         return NB_ERR_NOMEM;

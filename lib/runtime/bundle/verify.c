@@ -3,44 +3,14 @@
  * byte not inside the header, the table or a section is zero, so that no
  * single-bit change anywhere in the file goes unnoticed.  Then what a CRC
  * cannot see (a section baked wrong stays consistent with its checksum):
- * each section type's own structure check, through the table below. */
+ * the structure checks of the section types that have always had theirs
+ * made here (runs, subgoal layers, forests: in_verify); navbake verify
+ * makes every type's (nbi_sections_check).  The checks come from the
+ * table of types the bundle was opened with (sections/sections.c), so that
+ * the container knows no feature. */
 #include <stdio.h>
 
 #include "bundle/bundle.h"
-#include "forest/forest.h"
-#include "place/place.h"
-#include "subgoal/subgoal.h"
-
-/* The structure checks of the section types that have one here, as a
- * query would make them when it opens the section. */
-typedef nb_status (*section_check)(const nb_bundle *b, size_t index, nb_err *err);
-
-static nb_status check_forest(const nb_bundle *b, size_t index, nb_err *err)
-{
-    (void)index; /* the forest and all its graphs, together */
-    return nbi_forest_verify(b, err);
-}
-
-static nb_status check_runs(const nb_bundle *b, size_t index, nb_err *err)
-{
-    nbi_runs r;
-    return nbi_runs_at(b, index, &r, err);
-}
-
-static nb_status check_subgoal(const nb_bundle *b, size_t index, nb_err *err)
-{
-    nbi_sglayer l;
-    return nbi_sglayer_at(b, index, &l, err);
-}
-
-static const struct {
-    uint32_t type;
-    section_check check;
-} checks[] = {
-    {NB_SEC_RUNS, check_runs},
-    {NB_SEC_FOREST, check_forest},
-    {NB_SEC_SUBGOAL, check_subgoal},
-};
 
 static nb_status zero_gap(const nb_bundle *b, uint64_t from, uint64_t to, nb_err *err)
 {
@@ -89,11 +59,20 @@ nb_status nb_bundle_verify(const nb_bundle *b, nb_err *err)
         return st;
     if (b->has_map && (st = check_map_chars(b, err)) != NB_OK)
         return st;
-    for (size_t i = 0; i < b->nsections; i++)
-        for (size_t k = 0; k < sizeof checks / sizeof checks[0]; k++)
-            if (checks[k].type == b->sections[i].info.type &&
-                (st = checks[k].check(b, i, err)) != NB_OK)
-                return st;
+    if ((st = nbi_sections_check(b, 0, err)) != NB_OK)
+        return st;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nbi_sections_check(const nb_bundle *b, int all, nb_err *err)
+{
+    for (size_t i = 0; i < b->nsections; i++) {
+        const struct nbi_section_kind *k = nbi_kind_of(b, b->sections[i].info.type);
+        nb_status st;
+        if (k && k->check && (all || k->in_verify) && (st = k->check(b, i, err)) != NB_OK)
+            return st;
+    }
     nbi_ok(err);
     return NB_OK;
 }

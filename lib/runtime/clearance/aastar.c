@@ -49,7 +49,7 @@
 #include "clearance/aastar.h"
 #include "clearance/costs.h"
 #include "core/grid.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 #include "core/heap.h"
 #include "core/pool.h"
 

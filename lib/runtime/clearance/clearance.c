@@ -37,40 +37,40 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
                         b->path, idx);
     if (!b->has_map)
         return nbi_fail(err, NB_ERR_FORMAT, "%s: a %s layer but no map", b->path,
-                        nb_section_type_name(type));
+                        nbi_type_name(b, type));
     const struct nbi_section *s = &b->sections[idx];
     const nb_section_info *in = &s->info;
     uint16_t version = type == NB_SEC_CLEARANCE ? NBI_CLEARANCE_VERSION : NBI_COMPONENTS_VERSION;
     if (in->version != version)
         return nbi_fail(err, NB_ERR_VERSION,
                         "%s: section %zu (%s) has version %u; this reader knows version %u",
-                        b->path, idx, nb_section_type_name(type), in->version, version);
+                        b->path, idx, nbi_type_name(b, type), in->version, version);
     if (NB_ENC_LAYOUT(in->encoding) != NB_ENC_PACKED || s->payload == NULL ||
         (NB_ENC_COMPRESSION(in->encoding) && s->payload == s->stored))
         return nbi_fail(err, NB_ERR_FORMAT, "%s: section %zu (%s): encoding %s, expected packed",
-                        b->path, idx, nb_section_type_name(type), nb_encoding_name(in->encoding));
+                        b->path, idx, nbi_type_name(b, type), nb_encoding_name(in->encoding));
     uint64_t len = in->usize, cells = (uint64_t)b->width * b->height;
     const uint8_t *p = s->payload;
     if (len < NBI_LAYER_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s): %llu bytes, shorter than its header", b->path, idx,
-                        nb_section_type_name(type), (unsigned long long)len);
+                        nbi_type_name(b, type), (unsigned long long)len);
     uint32_t w = nbi_get32(p + NBI_LAYER_WIDTH), h = nbi_get32(p + NBI_LAYER_HEIGHT),
              bits = nbi_get32(p + NBI_LAYER_BITS),
              maxval = nbi_get32(p + NBI_LAYER_MAXVAL);
     if (w != b->width || h != b->height)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s) is %u x %u cells but the map is %u x %u", b->path,
-                        idx, nb_section_type_name(type), w, h, b->width, b->height);
+                        idx, nbi_type_name(b, type), w, h, b->width, b->height);
     if (bits < 1 || bits > NBI_LAYER_MAX_BITS || nbi_bits_for(maxval) > bits)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s): %u bits per cell cannot hold values to %u", b->path,
-                        idx, nb_section_type_name(type), bits, maxval);
+                        idx, nbi_type_name(b, type), bits, maxval);
     if (len != nbi_layer_bytes(cells, bits))
         return nbi_fail(
             err, NB_ERR_FORMAT,
             "%s: section %zu (%s): %llu bytes, expected %llu for %u x %u cells of %u bits", b->path,
-            idx, nb_section_type_name(type), (unsigned long long)len,
+            idx, nbi_type_name(b, type), (unsigned long long)len,
             (unsigned long long)nbi_layer_bytes(cells, bits), w, h, bits);
     /* The table's parameters must say what the payload says. */
     int params_ok = type == NB_SEC_CLEARANCE ? in->param[1] == maxval && in->param[2] == bits
@@ -79,11 +79,11 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s): the section table and the payload disagree on its "
                         "%s and bits",
-                        b->path, idx, nb_section_type_name(type),
+                        b->path, idx, nbi_type_name(b, type),
                         type == NB_SEC_CLEARANCE ? "cap" : "component count");
     if (type == NB_SEC_CLEARANCE && (maxval < 1 || maxval > NB_MAX_AGENT_SIZE))
         return nbi_fail(err, NB_ERR_FORMAT, "%s: section %zu (%s): cap %u, expected 1 to %d",
-                        b->path, idx, nb_section_type_name(type), maxval, NB_MAX_AGENT_SIZE);
+                        b->path, idx, nbi_type_name(b, type), maxval, NB_MAX_AGENT_SIZE);
     out->bits_at = p + NBI_LAYER_HEADER;
     out->width = w;
     out->height = h;
@@ -93,6 +93,12 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
     out->over = type == NB_SEC_CLEARANCE ? maxval : 0;
     out->section = (long)idx;
     return NB_OK;
+}
+
+nb_status nbi_layer_section_check(const nb_bundle *b, size_t idx, nb_err *err)
+{
+    nbi_layer l;
+    return nbi_layer_at(b, idx, &l, err);
 }
 
 static nb_status find_layer(const nb_bundle *b, uint32_t type, nb_capability cap, uint32_t size,

@@ -74,5 +74,8 @@ nb_status nbi_components_layer(const nb_bundle *b, nb_capability cap, uint32_t s
                                nb_err *err);
 /* The same for the layer in section idx. */
 nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *err);
+/* nbi_layer_at's checks alone: the registry's structural check of both
+ * types (sections/sections.c). */
+nb_status nbi_layer_section_check(const nb_bundle *b, size_t idx, nb_err *err);
 
 #endif

@@ -162,7 +162,7 @@ static nb_status payload(const nb_bundle *b, size_t index, uint16_t version, con
         return nbi_fail(err, NB_ERR_UNSUPPORTED,
                         "%s: section %zu (%s) has version %u, encoding %s; this library reads "
                         "version %u, raw",
-                        b->path, index, nb_section_type_name(in->type), in->version,
+                        b->path, index, nbi_type_name(b, in->type), in->version,
                         nb_encoding_name(in->encoding), version);
     const void *data;
     nb_status st = nb_bundle_payload(b, index, &data, len, err);
@@ -265,15 +265,22 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
     return NB_OK;
 }
 
-nb_status nbi_forest_verify(const nb_bundle *b, nb_err *err)
+nb_status nbi_forest_section_check(const nb_bundle *b, size_t index, nb_err *err)
 {
-    if (nbi_section_index(b, NB_SEC_FOREST, NULL, NULL, 0) < 0 &&
-        nbi_section_index(b, NB_SEC_BITANGENT, NULL, NULL, 0) < 0)
-        return NB_OK;
+    (void)index; /* the forest and all its graphs, together */
     nb_forest *f;
     nb_status st = nb_forest_open(b, &f, err);
     nb_forest_close(f);
     return st;
+}
+
+nb_status nbi_bitangent_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    /* With a forest, the forest's check reads this graph too. */
+    if (nbi_section_index(b, NB_SEC_FOREST, NULL, NULL, 0) < 0)
+        return nbi_fail(err, NB_ERR_FORMAT, "%s: section %zu (bitangent): bitangent graphs without "
+                        "a forest section", b->path, index);
+    return NB_OK;
 }
 
 nb_status nb_forest_open_circles_abi(const nb_circle *circles, size_t n, const double *bounds,

@@ -167,9 +167,11 @@ struct nb_forest {
 nb_status nbi_forest_decode(const uint8_t *p, size_t len, const char *where, size_t *n,
                             int *has_bounds, double bounds[4], nb_err *err);
 
-/* The structure checks of nb_forest_open, for nb_bundle_verify: NB_OK
- * when the bundle has no forest. */
-nb_status nbi_forest_verify(const nb_bundle *bundle, nb_err *err);
+/* The registry's structural checks: the forest's is nb_forest_open's, of
+ * the forest and every bitangent graph; a bitangent graph's, that there is
+ * a forest to check it. */
+nb_status nbi_forest_section_check(const nb_bundle *b, size_t index, nb_err *err);
+nb_status nbi_bitangent_section_check(const nb_bundle *b, size_t index, nb_err *err);
 
 /* The forest a workspace searches. */
 const nb_forest *nbi_forest_ws_forest(const nb_forest_ws *ws);

@@ -260,6 +260,8 @@ nb_status nbi_model_decode(const uint8_t *p, size_t len, const char *name, nb_mo
     return NB_OK;
 }
 
+static nb_status model_at(const nb_bundle *b, size_t i, nb_model **out, nb_err *err);
+
 nb_status nb_model_open(const nb_bundle *b, const char *name, nb_model **out, nb_err *err)
 {
     if (!out)
@@ -278,7 +280,22 @@ nb_status nb_model_open(const nb_bundle *b, const char *name, nb_model **out, nb
                         list[0] ? "the bundle has " : "the bundle has none; bake one with mkperim",
                         list);
     }
+    return model_at(b, (size_t)i, out, err);
+}
+
+nb_status nbi_model_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nb_model *m = NULL;
+    nb_status st = model_at(b, index, &m, err);
+    nb_model_close(m);
+    return st;
+}
+
+/* The model of section i, decoded and checked, into *out. */
+static nb_status model_at(const nb_bundle *b, size_t i, nb_model **out, nb_err *err)
+{
     const struct nbi_section *s = &b->sections[i];
+    const char *name = s->info.name;
     if (s->info.version != NBI_MODEL_VERSION)
         return nbi_fail(err, NB_ERR_VERSION, "%s: model section '%s' version %u, this reader knows %d",
                         b->path, name, s->info.version, NBI_MODEL_VERSION);

@@ -34,6 +34,9 @@ struct nb_model {
 /* Checks a model's fields (formats/motion.md gives the rules); the
  * message names the model and the offending heading or speed. */
 nb_status nbi_model_check(const nb_model *m, nb_err *err);
+/* The registry's structural check of the model in section index: what
+ * nb_model_open reads and checks. */
+nb_status nbi_model_section_check(const nb_bundle *b, size_t index, nb_err *err);
 /* The first heading whose offset does not come after the one before it
  * going around (counter-clockwise in x right, y down: clockwise on
  * screen), or -1 when they all do. */

@@ -7,7 +7,7 @@
 
 #include "motion/motion.h"
 #include "motion/perimeter.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 
 static const char *const heuristic_names[NB_MH_COUNT] = {
     "octile", "perimeter", "extended", "grid", "perimeter+grid", "extended+grid", "heading",

@@ -419,6 +419,23 @@ fail:
     return st;
 }
 
+nb_status nbi_perimeter_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    const char *name = b->sections[index].info.name;
+    if (nbi_section_index(b, NB_SEC_MODEL, name, NULL, 0) < 0)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %zu (perimeter): the table of model '%s', which the bundle "
+                        "does not hold", b->path, index, name);
+    nb_model *m;
+    nb_perimeter *p = NULL;
+    nb_status st = nb_model_open(b, name, &m, err);
+    if (st == NB_OK)
+        st = nb_perimeter_open(b, m, &p, err);
+    nb_perimeter_close(p);
+    nb_model_close(m);
+    return st;
+}
+
 unsigned nb_perimeter_radius(const nb_perimeter *p) { return p->radius; }
 int nbi_perimeter_has_any(const nb_perimeter *p) { return (p->sym & NBI_SYM_ANY) != 0; }
 nb_perimeter_layout nb_perimeter_layout_of(const nb_perimeter *p)

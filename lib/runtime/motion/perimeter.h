@@ -65,5 +65,8 @@ int nbi_perimeter_has_any(const nb_perimeter *p);
 unsigned nbi_perimeter_symmetries(const nb_model *m, int layout, int paper);
 /* The number of classes and the class of each speed under flags sym. */
 unsigned nbi_perimeter_classes(const nb_model *m, unsigned sym, uint8_t *cls, uint8_t *krev);
+/* The registry's structural check of the table in section index: what
+ * nb_perimeter_open reads and checks, with the model it was built from. */
+nb_status nbi_perimeter_section_check(const nb_bundle *b, size_t index, nb_err *err);
 
 #endif

@@ -3,7 +3,7 @@
  * section of the last query's agent, so a game asking again for the same
  * agent reads nothing twice, and the state of the query under way for the
  * sliced forms.  Queries never allocate: one place per thread. */
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 #include "place/place.h"
 
 nb_status nbi_place_use(nb_place *p, const char *family, nb_capability cap, uint32_t size,

@@ -21,6 +21,8 @@ typedef struct nbi_runs {
 /* Checks the runs section at idx against the map and itself (every count,
  * offset and run: formats/runs.md says what) and describes it. */
 nb_status nbi_runs_at(const nb_bundle *b, size_t idx, nbi_runs *out, nb_err *err);
+/* nbi_runs_at's checks alone: the registry's structural check. */
+nb_status nbi_runs_section_check(const nb_bundle *b, size_t idx, nb_err *err);
 /* The runs section of (cap, size), checked; NB_ERR_NOTFOUND without one. */
 nb_status nbi_runs_find(const nb_bundle *b, nb_capability cap, uint32_t size, nbi_runs *out,
                         nb_err *err);

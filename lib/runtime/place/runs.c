@@ -93,6 +93,12 @@ nb_status nbi_runs_at(const nb_bundle *b, size_t idx, nbi_runs *out, nb_err *err
     return NB_OK;
 }
 
+nb_status nbi_runs_section_check(const nb_bundle *b, size_t idx, nb_err *err)
+{
+    nbi_runs r;
+    return nbi_runs_at(b, idx, &r, err);
+}
+
 nb_status nbi_runs_find(const nb_bundle *b, nb_capability cap, uint32_t size, nbi_runs *out,
                         nb_err *err)
 {

@@ -182,6 +182,12 @@ static nb_status check_edges(const nb_bundle *b, size_t idx, const nbi_sglayer *
     return NB_OK;
 }
 
+nb_status nbi_subgoal_section_check(const nb_bundle *b, size_t idx, nb_err *err)
+{
+    nbi_sglayer l;
+    return nbi_sglayer_at(b, idx, &l, err);
+}
+
 nb_status nbi_sglayer_at(const nb_bundle *b, size_t idx, nbi_sglayer *out, nb_err *err)
 {
     if (idx >= b->nsections || b->sections[idx].info.type != NB_SEC_SUBGOAL)

@@ -24,7 +24,7 @@
 #include "clearance/clearance.h"
 #include "clearance/costs.h"
 #include "core/u32map.h"
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 #include "subgoal/subgoal.h"
 
 #define NONE UINT32_MAX

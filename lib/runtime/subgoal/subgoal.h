@@ -94,6 +94,8 @@ typedef struct nbi_sglayer {
  * on"), reading every count, offset and index once; NB_ERR_FORMAT (or
  * NB_ERR_VERSION) naming the section and what is wrong. */
 nb_status nbi_sglayer_at(const nb_bundle *b, size_t idx, nbi_sglayer *out, nb_err *err);
+/* nbi_sglayer_at's checks alone: the registry's structural check. */
+nb_status nbi_subgoal_section_check(const nb_bundle *b, size_t idx, nb_err *err);
 
 /* The node of the subgoal at (x, y), which must be one. */
 static inline uint32_t nbi_sg_node_at(const nbi_sglayer *l, int32_t x, int32_t y)

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "overlay/overlay.h"
+#include "blocked/blocked.h"
 #include "turning/planner.h"
 
 enum stage { ST_DIR, ST_GRID, ST_S48F, ST_S48B, ST_BRIDGE };

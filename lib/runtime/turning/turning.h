@@ -147,5 +147,11 @@ double nbi_curve_point_length(double r, double px, double py);
  * when not wanted; a missing table is an error naming it. */
 nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nbi_hitcheck *hc,
                             nbi_curvetab *ct, nb_err *err);
+/* The registry's structural checks of the unit, hit-check table or curve
+ * table in section index: what the planner reads of it, each table with
+ * its unit. */
+nb_status nbi_unit_section_check(const nb_bundle *b, size_t index, nb_err *err);
+nb_status nbi_hitcheck_section_check(const nb_bundle *b, size_t index, nb_err *err);
+nb_status nbi_curves_section_check(const nb_bundle *b, size_t index, nb_err *err);
 
 #endif

@@ -100,12 +100,23 @@ size_t nb_unit_count(const nb_bundle *b)
 
 static nb_status decode_at(const nb_bundle *b, size_t i, nb_unit *out, nb_err *err)
 {
+    const nb_section_info *in = &b->sections[i].info;
+    if (in->version != NBI_UNIT_VERSION)
+        return nbi_fail(err, NB_ERR_VERSION,
+                        "%s: section %zu (unit '%s') has version %u; this reader knows version %d",
+                        b->path, i, in->name, in->version, NBI_UNIT_VERSION);
     const void *data;
     size_t len;
     nb_status st = nb_bundle_payload(b, i, &data, &len, err);
     if (st != NB_OK)
         return st;
     return nbi_unit_decode(data, len, b->sections[i].info.name, out, err);
+}
+
+nb_status nbi_unit_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nb_unit u;
+    return decode_at(b, index, &u, err);
 }
 
 nb_status nb_unit_get(const nb_bundle *b, size_t index, nb_unit *out, nb_err *err)

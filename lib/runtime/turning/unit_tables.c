@@ -10,9 +10,33 @@ static nb_status unit_payload(const nb_bundle *b, uint32_t type, const char *nam
     long i = nbi_section_index(b, type, name, NULL, 0);
     if (i < 0)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: unit '%s' has no %s section", b->path, name,
-                        nb_section_type_name(type));
+                        nbi_type_name(b, type));
     *version = b->sections[i].info.version;
     return nb_bundle_payload(b, (size_t)i, (const void **)data, len, err);
+}
+
+/* Section index's table, checked with its unit as the planner reads it. */
+static nb_status table_check(const nb_bundle *b, size_t index, int curves, nb_err *err)
+{
+    const nb_section_info *in = &b->sections[index].info;
+    if (nbi_section_index(b, NB_SEC_UNIT, in->name, NULL, 0) < 0)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %zu (%s): the table of unit '%s', which the bundle does not "
+                        "hold", b->path, index, nbi_type_name(b, in->type), in->name);
+    nb_unit u;
+    nbi_hitcheck hc;
+    nbi_curvetab ct;
+    return nbi_unit_sections(b, in->name, &u, curves ? NULL : &hc, curves ? &ct : NULL, err);
+}
+
+nb_status nbi_hitcheck_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    return table_check(b, index, 0, err);
+}
+
+nb_status nbi_curves_section_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    return table_check(b, index, 1, err);
 }
 
 nb_status nbi_unit_sections(const nb_bundle *b, const char *name, nb_unit *u, nbi_hitcheck *hc,

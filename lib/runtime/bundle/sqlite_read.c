@@ -288,7 +288,7 @@ static nb_status read_section_rows(reader *r, const head_row *h, nb_section_info
         in->flags = (uint32_t)v[7];
         for (int k = 0; k < NB_SECTION_PARAMS; k++)
             in->param[k] = (uint32_t)v[8 + k];
-        const char *tn = nb_section_type_name(in->type);
+        const char *tn = nbi_type_name(r->b, in->type);
         if (v[0] != (int64_t)n) {
             res = nbi_fail(r->err, NB_ERR_FORMAT,
                            "%s: sections row with id %lld where id %zu was expected: the ids run "

@@ -1,6 +1,9 @@
-/* overlay.h: runtime obstacles (overlay.c): the cells an nb_overlay
+/* blocked.h: runtime obstacles (blocked.c): the cells an nb_overlay
  * blocks, and what they take from each cell's clearance.  Internal; the
- * contract is navbake.h's and nb_overlay_open(3)'s.
+ * contract is navbake.h's and nb_overlay_open(3)'s, kept by
+ * overlay/overlay.c, which holds HAA*'s repairs beside these cells.  Every
+ * search that honours an overlay reads it through this header, which
+ * sits below them all.
  *
  * Blocking a cell makes it a wall for every capability, so the true
  * clearance of a cell t on the edited map is min(cv(t, c), D(t)), where
@@ -13,8 +16,8 @@
  * than the cap (copy-on-write of an all-cap tile every other tile points
  * at) and freed when all its cells read the cap again, so a search asks
  * for it with two loads and no branch. */
-#ifndef NB_OVERLAY_H
-#define NB_OVERLAY_H
+#ifndef NB_BLOCKED_H
+#define NB_BLOCKED_H
 
 #include "bundle/bundle.h"
 
@@ -35,7 +38,8 @@ struct nb_overlay {
     size_t held;       /* tiles of its own */
     uint64_t blocked;  /* cells blocked */
     /* HAA*'s graphs repaired under the overlay (abstract/repair.h): one per abstract section
-     * of the bundle that checks out, brought up to date by every change. */
+     * of the bundle that checks out, brought up to date by every change (overlay/overlay.c);
+     * this layer only carries them. */
     struct nbi_repair *rep;
     size_t nrep;
 };
@@ -58,5 +62,39 @@ static inline int nbi_overlay_room(const nb_overlay *ov, uint32_t size, uint32_t
 /* NB_ERR_ARG naming who when ov was made from another bundle than b. */
 nb_status nbi_overlay_check(const nb_overlay *ov, const nb_bundle *b, const char *who,
                             nb_err *err);
+
+/* ---- the cells and their tiles (blocked.c), for overlay/overlay.c ---- */
+
+/* An overlay of b blocking nothing, D kept up to cap, with no repairs;
+ * NULL without memory.  Freed (its tiles and itself: the repairs go
+ * first) by nbi_blocked_free, which accepts NULL. */
+nb_overlay *nbi_blocked_new(const nb_bundle *b, uint32_t cap);
+void nbi_blocked_free(nb_overlay *ov);
+/* A copy of src's cells (no repairs); NULL without memory. */
+nb_overlay *nbi_blocked_copy(const nb_overlay *src);
+/* Unblocks every cell. */
+void nbi_blocked_clear(nb_overlay *ov);
+/* The bytes it holds, itself and its tiles. */
+size_t nbi_blocked_bytes(const nb_overlay *ov);
+
+/* A rectangle of cells, x0 <= x < x1, y0 <= y < y1. */
+typedef struct nbi_rect {
+    uint32_t x0, y0, x1, y1;
+} nbi_rect;
+
+/* The rectangle (x, y, w, h) of the map, or NB_ERR_ARG naming who. */
+nb_status nbi_blocked_rect(const nb_overlay *ov, const char *who, long x, long y, long w, long h,
+                           nbi_rect *r, nb_err *err);
+/* The band whose values a change at r may move. */
+nbi_rect nbi_blocked_band(const nb_overlay *ov, nbi_rect r);
+/* Gives each tile over r a copy of its own, before a block writes there;
+ * 0 without memory (the tiles made then stay, empty, for
+ * nbi_blocked_release to take back). */
+int nbi_blocked_claim(nb_overlay *ov, nbi_rect r);
+/* Frees the tiles over r whose cells all read the cap again. */
+void nbi_blocked_release(nb_overlay *ov, nbi_rect r);
+/* Blocks (block 1) or unblocks the cells of r, and brings its band up to
+ * date; a block's band must have been claimed. */
+void nbi_blocked_change(nb_overlay *ov, nbi_rect r, int block);
 
 #endif

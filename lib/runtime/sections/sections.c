@@ -1,0 +1,162 @@
+/* sections.c: the registry of section types: for each type this reader
+ * knows, its name, what its build parameters mean (the meaning of each is
+ * in formats/bundle.md) and the structural check its reader makes before a
+ * query trusts a section, which navbake verify makes of every section
+ * (nb_bundle_verify of some: in_verify, below).  The bundles this library
+ * opens are opened with this table (the public opens at the end), so the
+ * container (bundle/) names types and runs their checks through it
+ * without knowing any feature.
+ *
+ * A new type is one entry here (and one in lib/bake/sections/
+ * section_rules.c), plus its own files: HACKING.md, "Adding a section
+ * type". */
+#include <stdio.h>
+#include <string.h>
+
+#include "abstract/alevels.h"
+#include "clearance/clearance.h"
+#include "forest/forest.h"
+#include "motion/perimeter.h"
+#include "place/place.h"
+#include "sections/sections.h"
+#include "subgoal/subgoal.h"
+#include "turning/turning.h"
+
+/* Why the level's three sections have no check here: bundle.c decodes and
+ * checks them when the bundle is opened, before anything else reads it.
+ * The last field, in_verify: nb_bundle_verify makes the check too, as it
+ * has since these types came; it leaves the others to navbake verify and
+ * to the readers, so that a bundle whose layer a query refuses is still
+ * intact to it (its contract is the file's integrity). */
+#define READ_AT_OPEN "decoded and checked when the bundle is opened (bundle.c)"
+
+static const struct nbi_section_kind kinds[] = {
+    {NB_SEC_LEGEND, "legend", {"terrains"}, NULL, READ_AT_OPEN, 0},
+    {NB_SEC_AGENTS, "agents", {"agents"}, NULL, READ_AT_OPEN, 0},
+    /* nb_bundle_verify checks its characters against the legend too. */
+    {NB_SEC_MAP, "map", {"width", "height"}, NULL, READ_AT_OPEN, 0},
+    {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}, nbi_layer_section_check, NULL,
+     0},
+    {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"},
+     nbi_layer_section_check, NULL, 0},
+    {NB_SEC_RUNS, "runs", {"capability", "size", "components", "runs", "cells"},
+     nbi_runs_section_check, NULL, 1},
+    {NB_SEC_SUBGOAL, "subgoal", {"capability", "size", "corner", "nodes", "edges"},
+     nbi_subgoal_section_check, NULL, 1},
+    {NB_SEC_ABSTRACT, "abstract",
+     {"cluster", "quality", "nodes", "edges", "inter", "placement", "path_bytes"},
+     nbi_abstract_section_check, NULL, 0},
+    {NB_SEC_ABSTRACT_COSTS, "abstract_costs",
+     {"capability", "size", "arcs", "graph_crc", "profile"}, nbi_acosts_section_check, NULL, 0},
+    {NB_SEC_ABSTRACT_LEVELS, "abstract_levels", {"levels", "factor", "graph_crc", "nodes", "arcs"},
+     nbi_alevels_section_check, NULL, 0},
+    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}, nbi_model_section_check, NULL,
+     0},
+    {NB_SEC_PERIMETER, "perimeter",
+     {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"},
+     nbi_perimeter_section_check, NULL, 0},
+    {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}, nbi_unit_section_check, NULL, 0},
+    {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window", "all_curves"},
+     nbi_hitcheck_section_check, NULL, 0},
+    {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}, nbi_curves_section_check, NULL, 0},
+    /* The forest's check reads every bitangent graph with it. */
+    {NB_SEC_FOREST, "forest", {"circles"}, nbi_forest_section_check, NULL, 1},
+    {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"},
+     nbi_bitangent_section_check, NULL, 0},
+};
+
+const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};
+
+const struct nbi_section_kind *nbi_section_kind(uint32_t type)
+{
+    for (size_t i = 0; i < nbi_sections.count; i++)
+        if (kinds[i].type == type)
+            return &kinds[i];
+    return NULL;
+}
+
+const struct nbi_section_kind *nbi_section_kind_at(size_t i)
+{
+    return i < nbi_sections.count ? &kinds[i] : NULL;
+}
+
+const char *nb_section_type_name(uint32_t type)
+{
+    const struct nbi_section_kind *k = nbi_section_kind(type);
+    return k ? k->name : NULL;
+}
+
+nb_status nb_section_type_parse(const char *name, uint32_t *type, nb_err *err)
+{
+    char have[512] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < nbi_sections.count; i++) {
+        if (name && strcmp(kinds[i].name, name) == 0) {
+            *type = kinds[i].type;
+            return nbi_done(err, NB_OK);
+        }
+        if (at + 32 < sizeof have)
+            at += (size_t)snprintf(have + at, sizeof have - at, "%s%s", i ? ", " : "",
+                                   kinds[i].name);
+    }
+    return nbi_fail(err, NB_ERR_NOTFOUND, "no section type '%s' (the types are %s)",
+                    name ? name : "", have);
+}
+
+const char *nb_section_param_name(uint32_t type, unsigned i)
+{
+    const struct nbi_section_kind *k = nbi_section_kind(type);
+    return k && i < NB_SECTION_PARAMS ? k->params[i] : NULL;
+}
+
+/* Parameters that an older version of a section did not store (its param
+ * is 0) but always had one value of: a reader shows that value, not 0. */
+static const struct {
+    uint32_t type;
+    uint16_t before; /* versions below this one */
+    unsigned param;
+    uint32_t value;
+} implied[] = {
+    /* Hit-check version 1 held every candidate curve of every entry, with
+     * no flag for it (formats/hitcheck.md): all_curves is 1. */
+    {NB_SEC_HITCHECK, 2, 2, 1},
+};
+
+uint32_t nb_section_param(const nb_section_info *info, unsigned i)
+{
+    if (!info || i >= NB_SECTION_PARAMS)
+        return 0;
+    for (size_t k = 0; k < sizeof implied / sizeof implied[0]; k++)
+        if (implied[k].type == info->type && info->version < implied[k].before && implied[k].param == i)
+            return implied[k].value;
+    return info->param[i];
+}
+
+/* ---- the public opens, with this table ---- */
+
+/* The first handle a program makes: the ABI guard checks the program's
+ * navbake.h here (core/abi.c). */
+nb_status nb_bundle_open_abi(const char *path, unsigned flags, const nb_allocator *alloc,
+                             nb_bundle **out, nb_err *err, const nb_abi *abi)
+{
+    if (out)
+        *out = NULL;
+    nb_status st = nb_abi_check(abi, err);
+    return st != NB_OK ? st : nbi_open_path(&nbi_sections, path, flags, alloc, out, err);
+}
+
+nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags,
+                                    const nb_allocator *alloc, nb_bundle **out, nb_err *err,
+                                    const nb_abi *abi)
+{
+    if (out)
+        *out = NULL;
+    nb_status st = nb_abi_check(abi, err);
+    return st != NB_OK ? st : nbi_open_memory(&nbi_sections, data, len, flags, alloc, out, err);
+}
+
+nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
+                                nb_bundle **out, nb_err *err)
+{
+    return nbi_open_image(&nbi_sections, image, len, name, flags, out, err);
+}
