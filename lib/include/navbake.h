@@ -244,7 +244,7 @@ typedef struct nb_section_info {
 } nb_section_info;
 
 /* Flags for nb_bundle_open. */
-#define NB_OPEN_VERIFY 0x1u  /* also check every CRC (as nb_bundle_verify) */
+#define NB_OPEN_VERIFY 0x1u  /* also make nb_bundle_verify's checks */
 #define NB_OPEN_PRIVATE 0x2u /* read the file into memory instead of mapping it */
 
 /* Opens a bundle file read-only.  The binary form is mapped (mmap, or
@@ -281,8 +281,11 @@ nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags
 /* Unmaps and frees; NULL is allowed. */
 void nb_bundle_close(nb_bundle *bundle);
 
-/* Checks every CRC, that sections do not overlap and that every byte
- * between them is zero: NB_OK only when the whole file is intact. */
+/* Checks every CRC, that sections do not overlap, that every byte between
+ * them is zero, and the structure of the runs, subgoal, forest and
+ * bitangent sections (the others' readers check theirs when a query first
+ * reads them; `navbake verify` makes every type's structural check):
+ * NB_OK only when the whole file is intact. */
 nb_status nb_bundle_verify(const nb_bundle *bundle, nb_err *err);
 
 void nb_bundle_format_version(const nb_bundle *bundle, unsigned *major, unsigned *minor);
