@@ -3,7 +3,6 @@
  * its header says) or memory (copied).  bundle.c checks and decodes what
  * was opened. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "bundle/bundle.h"
 #include "bundle/osfile.h"
@@ -234,9 +233,11 @@ nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, un
                                 nb_bundle **out, nb_err *err)
 {
     *out = NULL;
+    /* The image is the C library's, and so is the bundle's allocator (NULL):
+     * nb_bundle_close frees it with nbi_free(b->a, ...) as here. */
     nb_bundle *b = nbi_bundle_new(name, NULL, err);
     if (!b) {
-        free(image);
+        nbi_free(NULL, image);
         return NB_ERR_NOMEM;
     }
     b->buffer = image;
