@@ -13,7 +13,7 @@
  * The copy without costs or overlay is the loop as it was, so an agent
  * without them pays nothing for them.
  *
- * What makes it fast (tests/bench/clearance-bench.md measures each against a
+ * What makes it fast (tests/bench/results/clearance-bench.md measures each against a
  * baseline in the same run; profiled with perf and cachegrind):
  *  - node storage follows the search, not the map: a workspace keeps, per
  *    32 x 32 tile of cells that searches touch, a page of per-cell slots
