@@ -41,13 +41,14 @@ static uint64_t stream_length(const uint8_t *p, size_t n)
         /* The page size (1 meaning 65536) times the page count, when the
          * header keeps it current (its version-valid-for number equals the
          * change counter). */
-        if (n < 96)
+        if (n < NBI_SQLITE_HDR_READ)
             return STREAM_UNKNOWN;
-        uint32_t page = (uint32_t)p[16] << 8 | p[17];
-        uint32_t pages = (uint32_t)p[28] << 24 | (uint32_t)p[29] << 16 | (uint32_t)p[30] << 8 | p[31];
+        const uint8_t *ps = p + NBI_SQLITE_HDR_PAGE_SIZE, *pn = p + NBI_SQLITE_HDR_PAGES;
+        uint32_t page = (uint32_t)ps[0] << 8 | ps[1];
+        uint32_t pages = (uint32_t)pn[0] << 24 | (uint32_t)pn[1] << 16 | (uint32_t)pn[2] << 8 | pn[3];
         if (page == 1)
             page = 65536;
-        int current = memcmp(p + 24, p + 92, 4) == 0;
+        int current = memcmp(p + NBI_SQLITE_HDR_CHANGES, p + NBI_SQLITE_HDR_VALID_FOR, 4) == 0;
         return pages && page && current ? (uint64_t)page * pages : STREAM_TO_END;
     }
     return 0;
