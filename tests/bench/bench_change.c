@@ -1,5 +1,5 @@
 /* bench_change.c: what a small change of a level costs to bake again, for
- * tests/bench/change-bench.md (issue 17).
+ * tests/bench/results/change-bench.md (issue 17).
  *
  * For each level, a square of e x e cells at a random place is changed (an
  * obstacle where the square's first cell is ground, else ground), and the

@@ -3,7 +3,7 @@
  *
  *   bench_clearance [--every K] [--map NAME]...
  *
- * For each map it prints, as Markdown tables (tests/bench/clearance-bench.md):
+ * For each map it prints, as Markdown tables (tests/bench/results/clearance-bench.md):
  *  1. clearance build throughput (cells x capabilities per second) for the
  *     dynamic programme and for square growing (the paper's Algorithm 1,
  *     written as fast as growing allows: each step checks only the new row

@@ -1,7 +1,7 @@
 /* bench_directional: how long Directional A* takes for a jeep (radius 2,
  * width 1, 8 headings, Directional-24: data/units/jeep.yaml) on the maps of
  * $NB_SHARED/maps, and, with --old, against the planner of an older build
- * in the same run (results and commands in tests/bench/directional-bench.md).
+ * in the same run (results and commands in tests/bench/results/directional-bench.md).
  *
  * Queries: long ones, every WC3 map's scenarios of optimal length 300 to
  * 400 cells spread over the file, and tests/bench/bench_hitcheck's, the

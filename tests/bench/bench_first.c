@@ -20,7 +20,7 @@
  * The last rows give the median over the rounds of each pass's mean.
  * Every query's length must agree between AA* and the per-cell arrays (the
  * bench stops otherwise).  Usage: bench_first [-n N] [-r ROUNDS] [MAP...]
- * (MAP relative to $NB_SHARED/maps).  Results: tests/bench/scale-bench.md. */
+ * (MAP relative to $NB_SHARED/maps).  Results: tests/bench/results/scale-bench.md. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* bench_forest.c: round obstacles, forests of 10, 100 and 1000 circles
- * (run by 'make bench'; results in tests/bench/forest-bench.md).
+ * (run by 'make bench'; results in tests/bench/results/forest-bench.md).
  *
  * Bake: mkabstract's bake (bitangents tested for line of sight through a
  * uniform grid) against the article's plain bake in the same run (every

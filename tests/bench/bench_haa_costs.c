@@ -11,7 +11,7 @@
  * there is a path, HAA*'s error against the least cost (mean, 95th
  * percentile, largest) and the share of exact answers, the microseconds
  * per query of each, and what the profile's costs add to the bundle.
- * Not part of make check: 'make bench-haa-costs' (tests/bench/haa-bench.md
+ * Not part of make check: 'make bench-haa-costs' (tests/bench/results/haa-bench.md
  * has its output). */
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* bench_hitcheck: what the hit-check tables buy, what keeping every
  * candidate curve in them adds, and what the hybrid search saves, on
  * MovingAI maps from $NB_SHARED/maps (run by 'make bench'; results and the
- * command in tests/bench/hitcheck-bench.md).
+ * command in tests/bench/results/hitcheck-bench.md).
  *
  *  1. Directional-8, -24 and -48 with the tables (the shortest curve of
  *     each entry, mkhitcheck's default) against the same search computing

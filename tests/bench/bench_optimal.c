@@ -15,7 +15,7 @@
  * of each method and their ratio, by path length bucket (<64, 64-127,
  * 128-255, 256-511, 512+) and overall; each query's time is the fastest
  * of three runs.  Not part of make check:
- * 'make bench-optimal' (tests/bench/optimal-bench.md). */
+ * 'make bench-optimal' (tests/bench/results/optimal-bench.md). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>

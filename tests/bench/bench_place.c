@@ -20,7 +20,7 @@
  * (512 x 512) and dao/orz900d.map (1491 x 656), baked with
  * data/sample-agents.yaml (four capabilities, sizes 1 to 3); or maps named
  * on the command line.  Queries use each of the four agents in turn.
- * Prints Markdown tables; tests/bench/place-bench.md has them with the
+ * Prints Markdown tables; tests/bench/results/place-bench.md has them with the
  * command and the machine.  Run by 'make bench'. */
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * the default agent) with no progress, with the terminal line (drawn to
  * /dev/null) and with --progress=json, in turn, -n times each; the CPU
  * time of each bake is measured and the medians compared, with how often
- * the bake side reported.  Under callgrind (tests/bench/progress-bench.md)
+ * the bake side reported.  Under callgrind (tests/bench/results/progress-bench.md)
  * the instructions spent in reporting are counted exactly.  Run by 'make
  * bench'; writes Markdown on standard output. */
 #include <stdio.h>

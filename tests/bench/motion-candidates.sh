@@ -1,6 +1,6 @@
 #!/bin/sh
 # motion-candidates.sh: the obstacle-aware heuristics tried for the
-# paper's Tables 2 and 3 (tests/bench/motion-bench.md), one bench_motion_maps run
+# paper's Tables 2 and 3 (tests/bench/results/motion-bench.md), one bench_motion_maps run
 # each on the same maps, pairs and settings, printed as one markdown table.
 #   NB_SHARED=../shared tests/bench/motion-candidates.sh [BENCH_OPTION]...
 # Extra options go to every run (e.g. --map arena --pairs 50 to explore).

@@ -29,7 +29,7 @@
 
 /* The most HAA*'s cost is allowed above the least on the random maps here
  * (clusters of 3 to 8 cells, in which most queries cross a few): what
- * was seen, with room (README of tests/bench: haa-bench.md has the error
+ * was seen, with room (tests/bench/results/haa-bench.md has the error
  * on real maps). */
 #define BOUND 3.0
 

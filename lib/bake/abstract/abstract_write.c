@@ -271,8 +271,8 @@ static nb_status write_new(nbb_ab *ab, uint32_t k, ab_worker *w, const layout *l
     /* Nodes: their cells and first arcs. */
     uint8_t *xy = p + off[3], *nfirst = p + off[4];
     for (size_t r = 0, a = 0; r < c->nalive; r++) {
-        nbi_put16(xy + 4 * (c->first_node + r), (uint16_t)(c->cells[r] % ab->width));
-        nbi_put16(xy + 4 * (c->first_node + r) + 2, (uint16_t)(c->cells[r] / ab->width));
+        nbi_put16at(xy, 2 * (c->first_node + r), (uint16_t)(c->cells[r] % ab->width));
+        nbi_put16at(xy, 2 * (c->first_node + r) + 1, (uint16_t)(c->cells[r] / ab->width));
         while (a < na && arcs[a].src < r)
             a++;
         nbi_put32(nfirst + 4 * (c->first_node + r), (uint32_t)(c->first_arc + a));
@@ -300,8 +300,8 @@ static nb_status write_new(nbb_ab *ab, uint32_t k, ab_worker *w, const layout *l
         const warc *x = &arcs[a];
         uint64_t at = c->first_arc + a;
         nbi_put32(to + 4 * at, x->dst);
-        nbi_put16(wt + 4 * at, x->card);
-        nbi_put16(wt + 4 * at + 2, x->diag);
+        nbi_put16at(wt, 2 * at, x->card);
+        nbi_put16at(wt, 2 * at + 1, x->diag);
         ann[2 * at] = x->cap;
         ann[2 * at + 1] = x->cv;
         if (!ab->opt->paths)

@@ -120,8 +120,8 @@ nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, uint8_t *node, 
         ok = dijkstra(L, s, &h, card, diag, d);
         nbi_put32(node + 4 * (size_t)i, s);
         for (uint32_t v = 0; ok == 1 && v < n; v++) {
-            nbi_put32(dist + 8 * ((size_t)v * nl + i), card[v]);
-            nbi_put32(dist + 8 * ((size_t)v * nl + i) + 4, diag[v]);
+            nbi_put32at(dist, 2 * ((size_t)v * nl + i), card[v]);
+            nbi_put32at(dist, 2 * ((size_t)v * nl + i) + 1, diag[v]);
             /* min[]: the distance to the landmarks chosen (-1: reached by none); the first
              * pass held node 0's distances, which the first landmark replaces. */
             if (d[v] >= 0 && (i == 0 || min[v] < 0 || d[v] < min[v]))

@@ -451,7 +451,7 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
 
     memset(&in, 0, sizeof in);
     in.type = NB_SEC_LEGEND;
-    in.version = 1;
+    in.version = NBI_LEGEND_VERSION;
     in.param[0] = legend->nterrains;
     nbi_legend_encode(legend, buf);
     nbb_builder_remove(b, NB_SEC_LEGEND);
@@ -476,11 +476,11 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
                             grid->height);
         memset(&in, 0, sizeof in);
         in.type = NB_SEC_MAP;
-        in.version = 1;
+        in.version = NBI_MAP_VERSION;
         in.param[0] = grid->width;
         in.param[1] = grid->height;
-        nbi_put32(map, grid->width);
-        nbi_put32(map + 4, grid->height);
+        nbi_put32(map + NBI_MAP_WIDTH, grid->width);
+        nbi_put32(map + NBI_MAP_HEIGHT, grid->height);
         memcpy(map + NBI_MAP_HEADER, grid->cells, cells);
         nbb_builder_remove(b, NB_SEC_MAP);
         st = nbb_builder_add_owned(b, &in, map, NBI_MAP_HEADER + cells, compress, err);

@@ -37,9 +37,9 @@ nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len,
         nbi_putf64(p + NBI_FOREST_BOUNDS + 8 * i, f->bounds[i]);
     for (size_t i = 0; i < f->n; i++) {
         uint8_t *c = p + NBI_FOREST_HEADER + i * NBI_FOREST_CIRCLE;
-        nbi_putf64(c, f->circles[i].x);
-        nbi_putf64(c + 8, f->circles[i].y);
-        nbi_putf64(c + 16, f->circles[i].r);
+        nbi_putf64(c + NBI_FOREST_C_X, f->circles[i].x);
+        nbi_putf64(c + NBI_FOREST_C_Y, f->circles[i].y);
+        nbi_putf64(c + NBI_FOREST_C_R, f->circles[i].r);
     }
     *payload = p;
     *len = size;
@@ -263,8 +263,8 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
         nbi_put32(q + NBI_BT_N_CIRCLE, nd[i].circle << 1 | nd[i].sense);
     }
     for (size_t i = 0; i < narcs; i++, q += NBI_BITANGENT_ARC) {
-        nbi_putf64(q, arcs[i].start);
-        nbi_putf64(q + 8, arcs[i].span);
+        nbi_putf64(q + NBI_BT_A_START, arcs[i].start);
+        nbi_putf64(q + NBI_BT_A_SPAN, arcs[i].span);
     }
     for (size_t i = 0; i <= n; i++, q += 4)
         nbi_put32(q, first[i]);

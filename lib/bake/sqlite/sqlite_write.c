@@ -753,8 +753,8 @@ static nb_status put_abstract(writer *w, long idx)
             k++;
         bind_int(&q[2], 1, u);
         bind_int(&q[2], 2, (int64_t)k);
-        bind_int(&q[2], 3, nbi_get16(v.node_xy + 4 * (size_t)u));
-        bind_int(&q[2], 4, nbi_get16(v.node_xy + 4 * (size_t)u + 2));
+        bind_int(&q[2], 3, nbi_u16at(v.node_xy, 2 * (size_t)u));
+        bind_int(&q[2], 4, nbi_u16at(v.node_xy, 2 * (size_t)u + 1));
         st = insert_row(&q[2]);
         uint32_t a0 = nbi_get32(v.node_first + 4 * (size_t)u);
         uint32_t a1 = nbi_get32(v.node_first + 4 * ((size_t)u + 1));
@@ -762,8 +762,8 @@ static nb_status put_abstract(writer *w, long idx)
             uint32_t to = nbi_get32(v.arc_to + 4 * (size_t)a);
             if (to <= u || to >= v.nnodes) /* each edge once, from its lower end */
                 continue;
-            uint32_t card = nbi_get16(v.arc_w + 4 * (size_t)a);
-            uint32_t diag = nbi_get16(v.arc_w + 4 * (size_t)a + 2);
+            uint32_t card = nbi_u16at(v.arc_w, 2 * (size_t)a);
+            uint32_t diag = nbi_u16at(v.arc_w, 2 * (size_t)a + 1);
             uint8_t ci = v.arc_ann[2 * (size_t)a], cv = v.arc_ann[2 * (size_t)a + 1];
             /* Nodes of one cluster are listed together: the target's
              * cluster range says whether the arc crosses a border. */

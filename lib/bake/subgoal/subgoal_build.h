@@ -61,7 +61,7 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
 /* Witness-search pushes contraction may spend per map cell, and at least
  * in all: about 0.2 s per 256 x 256 cells on a 2-core Xeon VM, so that a
  * 512 x 512 layer bakes within a second whatever its map, while a small
- * map is contracted whole (tests/bench/optimal-bench.md). */
+ * map is contracted whole (tests/bench/results/optimal-bench.md). */
 #define NBB_CH_BUDGET_PER_CELL 40
 #define NBB_CH_BUDGET_MIN ((uint64_t)8 << 20)
 

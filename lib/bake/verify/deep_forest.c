@@ -40,11 +40,11 @@ static nb_status compare_arcs(nbb_deep *d, const uint8_t *g, const uint8_t *r, u
 {
     for (uint32_t k = 0; k < na; k++) {
         const uint8_t *a = g + (size_t)k * NBI_BITANGENT_ARC, *b = r + (size_t)k * NBI_BITANGENT_ARC;
-        if (!nbb_deep_same(nbi_getf64(a), nbi_getf64(b)) ||
-            !nbb_deep_same(nbi_getf64(a + 8), nbi_getf64(b + 8)))
+        double as = nbi_getf64(a + NBI_BT_A_START), aspan = nbi_getf64(a + NBI_BT_A_SPAN);
+        double bs = nbi_getf64(b + NBI_BT_A_START), bspan = nbi_getf64(b + NBI_BT_A_SPAN);
+        if (!nbb_deep_same(as, bs) || !nbb_deep_same(aspan, bspan))
             return nbb_deep_fail(d, err, "free arc %u from angle %.17g by %.17g, recomputed "
-                                 "from %.17g by %.17g", k, nbi_getf64(a), nbi_getf64(a + 8),
-                                 nbi_getf64(b), nbi_getf64(b + 8));
+                                 "from %.17g by %.17g", k, as, aspan, bs, bspan);
     }
     return NB_OK;
 }
@@ -75,7 +75,8 @@ static nb_status compare(nbb_deep *d, const uint8_t *g, size_t glen, const uint8
             return nbb_deep_fail(d, err, "circle %zu's first %s is %u, recomputed %u", i % (n + 1),
                                  i <= n ? "node" : "free arc", nbi_get32(g + tables + 4 * i),
                                  nbi_get32(r + tables + 4 * i));
-    if (glen != rlen || memcmp(g + 28, r + 28, 4) != 0 || memcmp(g + 40, r + 40, 24) != 0)
+    if (glen != rlen || memcmp(g + NBI_BT_ZERO, r + NBI_BT_ZERO, 4) != 0 ||
+        memcmp(g + NBI_BT_ZERO2, r + NBI_BT_ZERO2, NBI_BITANGENT_HEADER - NBI_BT_ZERO2) != 0)
         return nbb_deep_fail(d, err, "its header's reserved fields are not zero");
     return NB_OK;
 }

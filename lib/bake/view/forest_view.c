@@ -29,8 +29,8 @@ void nbb_forest_free_arc(const nb_forest *f, unsigned ri, size_t circle, size_t 
 {
     const nbi_fgraph *g = &f->graph[ri];
     const uint8_t *p = g->arc + (nbi_u32at(g->afirst, circle) + k) * NBI_BITANGENT_ARC;
-    *start = nbi_getf64(p);
-    *span = nbi_getf64(p + 8);
+    *start = nbi_getf64(p + NBI_BT_A_START);
+    *span = nbi_getf64(p + NBI_BT_A_SPAN);
     if (*span == NBI_WHOLE_SPAN)
         *span = NBI_TWO_PI;
 }

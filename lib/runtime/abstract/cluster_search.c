@@ -219,9 +219,10 @@ static inline NBP_ALWAYS_INLINE int step_loop(nbi_csearch *cs, uint64_t budget, 
     const int rev = cs->cost_rev;
     const double hmul = weighted ? costs->least : 1;
     const int32_t x0 = cs->box.x0 - 1, y0 = cs->box.y0 - 1; /* of cell 0, in the ring */
-    /* Offsets of the eight moves, in the order of nbi_move_dx/dy. */
-    const int32_t off[8] = {1, -1, (int32_t)w2, -(int32_t)w2, (int32_t)w2 + 1, -(int32_t)w2 + 1,
-                            (int32_t)w2 - 1, -(int32_t)w2 - 1};
+    /* Offsets of the eight moves in the ringed box, a row being w2 cells. */
+    int32_t off[NBI_MOVES];
+    for (unsigned d = 0; d < NBI_MOVES; d++)
+        off[d] = nbi_move_dy[d] * (int32_t)w2 + nbi_move_dx[d];
     for (uint64_t done = 0; done < budget; done++) {
         if (!cs->nopen) {
             cs->end = cs->all ? NBI_CS_FOUND : NBI_CS_FAILED;

@@ -117,6 +117,8 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
                  nbi_asearch_init(&ws->as, ws->a, g->nnodes + 2);
         ws->as_keys = (uint64_t)g->nnodes + 2;
         ws->near.budget = 2 * (uint64_t)nn;
+        /* A step's cells (seg) are at most the near search's box: the ends' clusters (the
+         * same or neighbours: two across at most) and one more on each side, 4 x 4 clusters. */
         ws->targets = nbi_alloc_array(ws->a, ((size_t)4 * c + 2), sizeof *ws->targets);
         ws->seg = nbi_alloc_array(ws->a, (size_t)16 * nn, sizeof *ws->seg);
         if (!ok || !ws->targets || !ws->seg ||
@@ -656,6 +658,7 @@ static inline NBP_ALWAYS_INLINE void prefetch_step(const nb_haa *ws, size_t k, i
         return;
     }
     uint32_t off = nbi_u32at(g->arc_path, a);
+    /* The offset counts moves, 4 bits each: two to a byte. */
     if (off / 2 < g->path_bytes)
         NBP_PREFETCH(g->moves + off / 2);
 }
@@ -866,6 +869,8 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
             if (k >= 2) {
                 if (!ws->lq && !(ws->lq = nbi_levels_ws_new(ws->a, &ws->lv)))
                     return no_memory(ws, err);
+                /* An arc annotated with capability c is the agent's when c's terrains are
+                 * all the agent's: c a subset of its capability. */
                 for (uint32_t i = 0; i < ws->g.ncaps; i++)
                     ws->capok[i] = (nbi_u32at(ws->g.caps, i) & ~q->capability) == 0;
                 if (!nbi_haa_levels_begin(ws, k) && ws->lq->as.end != NBI_AS_LIMIT)

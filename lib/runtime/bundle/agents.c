@@ -46,10 +46,10 @@ size_t nbi_agents_encoded_size(const nbi_agentset *set, unsigned nterrains)
 void nbi_agents_encode(const nbi_agentset *set, unsigned nterrains, uint8_t *out)
 {
     memset(out, 0, nbi_agents_encoded_size(set, nterrains));
-    nbi_put32(out, (uint32_t)set->count);
+    nbi_put32(out + NBI_AGENTS_COUNT, (uint32_t)set->count);
     for (size_t i = 0; i < set->count; i++) {
         uint8_t *r = out + NBI_AGENTS_HEADER + i * NBI_AGENT_RECORD;
-        memcpy(r, set->agent[i].name, strlen(set->agent[i].name));
+        memcpy(r + NBI_AGENT_NAME, set->agent[i].name, strlen(set->agent[i].name));
         nbi_put32(r + NBI_AGENT_SIZE, set->agent[i].size);
         nbi_put32(r + NBI_AGENT_CAPABILITY, set->agent[i].capability);
     }
@@ -105,9 +105,10 @@ nb_status nbi_agents_decode(const uint8_t *p, size_t len, uint16_t version,
     if (version != NBI_AGENTS_VERSION && version != NBI_AGENTS_VERSION_COSTS)
         return nbi_fail(err, NB_ERR_VERSION, "agents section version %u, this reader knows 1 and 2",
                         version);
-    if (len < 8)
-        return nbi_fail(err, NB_ERR_FORMAT, "agents section: %zu bytes, expected at least 8", len);
-    uint32_t n = nbi_get32(p);
+    if (len < NBI_AGENTS_HEADER)
+        return nbi_fail(err, NB_ERR_FORMAT, "agents section: %zu bytes, expected at least %d", len,
+                        NBI_AGENTS_HEADER);
+    uint32_t n = nbi_get32(p + NBI_AGENTS_COUNT);
     if (n > NB_MAX_AGENTS)
         return nbi_fail(err, NB_ERR_LIMIT, "agents section: %u agents, at most %d", n, NB_MAX_AGENTS);
     size_t want = NBI_AGENTS_HEADER + (size_t)n * NBI_AGENT_RECORD;
@@ -122,9 +123,9 @@ nb_status nbi_agents_decode(const uint8_t *p, size_t len, uint16_t version,
         const uint8_t *r = p + NBI_AGENTS_HEADER + (size_t)i * NBI_AGENT_RECORD;
         nb_agent *a = &set->agent[i];
         memset(a, 0, sizeof *a); /* padding too: agents compare by their bytes */
-        if (memchr(r, 0, 32) == NULL)
+        if (memchr(r + NBI_AGENT_NAME, 0, NBI_AGENT_NAME_SIZE) == NULL)
             return nbi_fail(err, NB_ERR_FORMAT, "agents section: name of agent %u is not terminated", i);
-        memcpy(a->name, r, 32);
+        memcpy(a->name, r + NBI_AGENT_NAME, NBI_AGENT_NAME_SIZE);
         a->size = nbi_get32(r + NBI_AGENT_SIZE);
         a->capability = nbi_get32(r + NBI_AGENT_CAPABILITY);
         a->weighted = 0;

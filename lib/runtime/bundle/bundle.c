@@ -227,7 +227,8 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
         /* Room for the agents the section holds, not NB_MAX_AGENTS (80 KB with their
          * costs): a mapped open allocates little.  The decoder refuses a count beyond
          * NB_MAX_AGENTS before it writes an agent. */
-        uint32_t n = s->info.usize >= 4 ? nbi_get32(s->payload) : 0;
+        uint32_t n =
+            s->info.usize >= NBI_AGENTS_HEADER ? nbi_get32(s->payload + NBI_AGENTS_COUNT) : 0;
         n = n > NB_MAX_AGENTS ? 0 : n;
         b->agents = nbi_alloc(b->a, offsetof(nbi_agentset, agent) + (n ? n : 1) * sizeof(nb_agent));
         if (!b->agents)

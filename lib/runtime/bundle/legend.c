@@ -69,7 +69,7 @@ size_t nbi_legend_encoded_size(const nbi_legend *legend)
 void nbi_legend_encode(const nbi_legend *legend, uint8_t *out)
 {
     memset(out, 0, nbi_legend_encoded_size(legend));
-    nbi_put32(out, legend->nterrains);
+    nbi_put32(out + NBI_LEGEND_COUNT, legend->nterrains);
     for (unsigned t = 0; t < legend->nterrains; t++)
         memcpy(out + NBI_LEGEND_HEADER + NBI_LEGEND_NAME * t, legend->names[t], strlen(legend->names[t]));
     memcpy(out + NBI_LEGEND_HEADER + NBI_LEGEND_NAME * legend->nterrains, legend->code,
@@ -81,7 +81,7 @@ nb_status nbi_legend_decode(const uint8_t *p, size_t len, nbi_legend *legend, nb
     memset(legend, 0, sizeof *legend);
     if (len < NBI_LEGEND_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT, "legend section: %zu bytes, expected at least 8", len);
-    uint32_t n = nbi_get32(p);
+    uint32_t n = nbi_get32(p + NBI_LEGEND_COUNT);
     if (n == 0 || n > NB_MAX_TERRAINS)
         return nbi_fail(err, NB_ERR_FORMAT, "legend section: %u terrains, expected 1 to %d", n,
                         NB_MAX_TERRAINS);
@@ -92,17 +92,17 @@ nb_status nbi_legend_decode(const uint8_t *p, size_t len, nbi_legend *legend, nb
     legend->nterrains = n;
     for (unsigned t = 0; t < n; t++) {
         const uint8_t *name = p + NBI_LEGEND_HEADER + NBI_LEGEND_NAME * t;
-        if (memchr(name, 0, 32) == NULL)
+        if (memchr(name, 0, NBI_LEGEND_NAME) == NULL)
             return nbi_fail(err, NB_ERR_FORMAT, "legend section: name of terrain %u is not terminated", t);
-        memcpy(legend->names[t], name, 32);
+        memcpy(legend->names[t], name, NBI_LEGEND_NAME);
         if (!nbi_name_ok(legend->names[t]))
             return nbi_fail(err, NB_ERR_FORMAT, "legend section: terrain %u has an invalid name", t);
         if (nbi_legend_find(legend, legend->names[t], strlen(legend->names[t])) != (int)t)
             return nbi_fail(err, NB_ERR_FORMAT, "legend section: terrain name '%s' appears twice",
                             legend->names[t]);
     }
-    memcpy(legend->code, p + 8 + 32 * n, 256);
-    for (unsigned c = 0; c < 256; c++) {
+    memcpy(legend->code, p + NBI_LEGEND_HEADER + NBI_LEGEND_NAME * n, NBI_LEGEND_CODES);
+    for (unsigned c = 0; c < NBI_LEGEND_CODES; c++) {
         uint8_t code = legend->code[c];
         int printable = c >= '!' && c <= '~';
         if (!printable && code != NBI_CELL_INVALID)

@@ -4,7 +4,6 @@
  * gives (the public opens are sections/sections.c's, with the registry's).
  * bundle.c checks and decodes what was opened. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "bundle/bundle.h"
 #include "bundle/osfile.h"
@@ -43,13 +42,14 @@ static uint64_t stream_length(const uint8_t *p, size_t n)
         /* The page size (1 meaning 65536) times the page count, when the
          * header keeps it current (its version-valid-for number equals the
          * change counter). */
-        if (n < 96)
+        if (n < NBI_SQLITE_HDR_READ)
             return STREAM_UNKNOWN;
-        uint32_t page = (uint32_t)p[16] << 8 | p[17];
-        uint32_t pages = (uint32_t)p[28] << 24 | (uint32_t)p[29] << 16 | (uint32_t)p[30] << 8 | p[31];
+        const uint8_t *ps = p + NBI_SQLITE_HDR_PAGE_SIZE, *pn = p + NBI_SQLITE_HDR_PAGES;
+        uint32_t page = (uint32_t)ps[0] << 8 | ps[1];
+        uint32_t pages = (uint32_t)pn[0] << 24 | (uint32_t)pn[1] << 16 | (uint32_t)pn[2] << 8 | pn[3];
         if (page == 1)
             page = 65536;
-        int current = memcmp(p + 24, p + 92, 4) == 0;
+        int current = memcmp(p + NBI_SQLITE_HDR_CHANGES, p + NBI_SQLITE_HDR_VALID_FOR, 4) == 0;
         return pages && page && current ? (uint64_t)page * pages : STREAM_TO_END;
     }
     return 0;
@@ -236,9 +236,11 @@ nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t 
                          const char *name, unsigned flags, nb_bundle **out, nb_err *err)
 {
     *out = NULL;
+    /* The image is the C library's, and so is the bundle's allocator (NULL):
+     * nb_bundle_close frees it with nbi_free(b->a, ...) as here. */
     nb_bundle *b = nbi_bundle_new(name, NULL, kinds, err);
     if (!b) {
-        free(image);
+        nbi_free(NULL, image);
         return NB_ERR_NOMEM;
     }
     b->buffer = image;

@@ -13,7 +13,7 @@
  * The copy without costs or overlay is the loop as it was, so an agent
  * without them pays nothing for them.
  *
- * What makes it fast (tests/bench/clearance-bench.md measures each against a
+ * What makes it fast (tests/bench/results/clearance-bench.md measures each against a
  * baseline in the same run; profiled with perf and cachegrind):
  *  - node storage follows the search, not the map: a workspace keeps, per
  *    32 x 32 tile of cells that searches touch, a page of per-cell slots
@@ -269,6 +269,8 @@ static uint32_t slot_find(const nb_aa *ws, int32_t x, int32_t y)
 {
     if (ws->flat)
         return (uint32_t)y * ws->width + (uint32_t)x;
+    /* A slot is its page's number, then the cell's row and column in its tile (TSHIFT bits
+     * each); a page's key is the tile's row, then its column (tbits bits). */
     uint32_t pg = nbi_pool_find(&ws->pool, ((uint32_t)y >> TSHIFT) << ws->tbits | (uint32_t)x >> TSHIFT);
     return pg == NBI_POOL_NONE ? NOT_SLOT
                                : pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
@@ -419,6 +421,9 @@ void nbi_aa_force_sid(nb_aa *ws, uint32_t sid) { ws->sid = sid > SID_MAX ? SID_M
 static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint32_t j)
 {
     const uint64_t at = (uint64_t)j * s->bits;
+    /* The value starts at bit at & 7 of byte at >> 3, so one 8-byte load holds it whole (at
+     * most 32 bits after a shift of at most 7); the layer's 8 zero bytes past its last value
+     * (NBI_LAYER_TAIL) keep the load inside the section. */
     return ((nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & s->mask) >= s->size;
 }
 
@@ -567,7 +572,9 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
     slot_cell(s, id, flat, &x, &y);
     const uint32_t mi = flat ? id : (uint32_t)y * s->W + (uint32_t)x;
     /* Under an overlay, a cell whose eight neighbours lie in a tile of no blocks (most cells,
-     * away from the blocks) needs no look at it. */
+     * away from the blocks) needs no look at it.  (v & MASK) - 1u >= SIDE - 2 is v on its
+     * tile's first or last row or column: the unsigned wrap of 0 - 1 folds both into one
+     * compare, here and for `inside` below. */
     const uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
     unsigned m = over && ((ux & NBI_OV_MASK) - 1u >= NBI_OV_SIDE - 2 ||
                           (uy & NBI_OV_MASK) - 1u >= NBI_OV_SIDE - 2 ||
@@ -723,6 +730,7 @@ static void run_slice(nb_aa *ws, uint64_t budget)
 static inline uint32_t slot_back(const nb_aa *ws, uint32_t j, unsigned d, int32_t *x, int32_t *y)
 {
     int32_t px = *x - nbi_move_dx[d], py = *y - nbi_move_dy[d];
+    /* The same tile when the coordinates agree above their low TSHIFT bits. */
     int same = ws->flat || ((px ^ *x) >> TSHIFT == 0 && (py ^ *y) >> TSHIFT == 0);
     *x = px;
     *y = py;

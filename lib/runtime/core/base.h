@@ -123,9 +123,11 @@ static inline void nbi_putf64(uint8_t *p, double d)
     memcpy(&v, &d, sizeof v);
     nbi_put64(p, v);
 }
-/* The i-th u32 or u16 of an array of them. */
+/* The i-th u32 or u16 of an array of them, read and written. */
 static inline uint32_t nbi_u32at(const uint8_t *a, size_t i) { return nbi_get32(a + 4 * i); }
 static inline uint16_t nbi_u16at(const uint8_t *a, size_t i) { return nbi_get16(a + 2 * i); }
+static inline void nbi_put32at(uint8_t *a, size_t i, uint32_t v) { nbi_put32(a + 4 * i, v); }
+static inline void nbi_put16at(uint8_t *a, size_t i, uint16_t v) { nbi_put16(a + 2 * i, v); }
 /* The 8 bytes at p as a little-endian integer, in one load. */
 static inline uint64_t nbi_load64le(const uint8_t *p)
 {

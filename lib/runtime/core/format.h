@@ -48,13 +48,21 @@
 #define NBI_SQLITE_MAGIC "SQLite format 3"
 #define NBI_SQLITE_APPLICATION_ID 0x4E424B53 /* "NBKS" */
 #define NBI_SQLITE_SCHEMA 1002               /* user_version: 1000 x major + minor */
+/* SQLite's own file header (its "Database File Format"), read to know how
+ * long a stream is; its integers are big-endian. */
+#define NBI_SQLITE_HDR_PAGE_SIZE 16 /* u16: bytes a page, 1 meaning 65536 */
+#define NBI_SQLITE_HDR_CHANGES 24   /* u32: the file change counter */
+#define NBI_SQLITE_HDR_PAGES 28     /* u32: pages, valid when the next is the counter */
+#define NBI_SQLITE_HDR_VALID_FOR 92 /* u32: the change counter the page count is of */
+#define NBI_SQLITE_HDR_READ 96      /* the bytes read to know the length */
 
 /* ---- legend (NB_SEC_LEGEND, version 1) ----
  * u32 terrain count, u32 zero, a 32-byte NUL-padded name per terrain, then
  * the code of each of the 256 characters. */
 #define NBI_LEGEND_VERSION 1
 #define NBI_LEGEND_HEADER 8
-#define NBI_LEGEND_NAME 32
+#define NBI_LEGEND_COUNT 0  /* u32: terrains */
+#define NBI_LEGEND_NAME 32  /* bytes of a name */
 #define NBI_LEGEND_CODES 256
 #define NBI_CELL_OBSTACLE 0xffu /* code of a hard obstacle character */
 #define NBI_CELL_INVALID 0xfeu  /* code of a character the legend does not know */
@@ -66,8 +74,10 @@
 #define NBI_AGENTS_VERSION_COSTS 2
 #define NBI_AGENT_COST 8 /* bytes of one multiplier (f64) */
 #define NBI_AGENTS_HEADER 8
+#define NBI_AGENTS_COUNT 0      /* u32: agents */
 #define NBI_AGENT_RECORD 48
-#define NBI_AGENT_NAME 0        /* 32 bytes, NUL-padded */
+#define NBI_AGENT_NAME 0        /* NBI_AGENT_NAME_SIZE bytes, NUL-padded */
+#define NBI_AGENT_NAME_SIZE 32
 #define NBI_AGENT_SIZE 32       /* u32 */
 #define NBI_AGENT_CAPABILITY 36 /* u32 */
 
@@ -198,7 +208,9 @@ enum nbi_placement {
 #define NBI_MODEL_TURN_COST 24     /* f64 */
 #define NBI_MODEL_EXT_WEIGHT 32    /* f64 */
 #define NBI_MODEL_ZERO2 40         /* u64 zero */
-#define NBI_MODEL_HEADING_RECORD 8 /* i32 dx, i32 dy per heading, after the header */
+#define NBI_MODEL_HEADING_RECORD 8 /* per heading, after the header: */
+#define NBI_MODEL_HEADING_DX 0     /* i32 */
+#define NBI_MODEL_HEADING_DY 4     /* i32 */
 #define NBI_MODEL_SPEED_RECORD 48  /* per speed, after the headings: */
 #define NBI_MODEL_SPEED_NAME 0     /* 32 bytes */
 #define NBI_MODEL_SPEED_VALUE 32   /* f64 */
@@ -265,12 +277,15 @@ enum nbi_placement {
 #define NBI_HC1_WORDS 12       /* u32: 64-bit words of a bitset */
 #define NBI_HC1_CURVES 16      /* u32 */
 #define NBI_HC1_RECSIZE 20     /* u32 */
-#define NBI_HC1_INDEX_ENTRY 8  /* per (h0, h1, offset): u32 first, u32 count */
+#define NBI_HC1_INDEX_ENTRY 8  /* per (h0, h1, offset): */
+#define NBI_HC1_I_FIRST 0      /* u32 */
+#define NBI_HC1_I_COUNT 4      /* u32 */
 #define NBI_HC1_RECORD_HEAD 16 /* per curve, then its bitset: */
 #define NBI_HC1_R_LENGTH 0     /* f64 */
 #define NBI_HC1_R_WORD 8       /* u8 */
 #define NBI_HC1_R_VARIANT 9    /* u8 */
 #define NBI_HC1_R_CELLS 10     /* u16 */
+#define NBI_HC1_R_ZERO 12      /* u32 zero */
 
 #define NBI_CURVES_VERSION 1
 #define NBI_CT_HEADER 32
@@ -286,7 +301,10 @@ enum nbi_placement {
 #define NBI_FOREST_COUNT 0
 #define NBI_FOREST_FLAGS 4
 #define NBI_FOREST_BOUNDS 8
-#define NBI_FOREST_CIRCLE 24  /* f64 x, y, r */
+#define NBI_FOREST_CIRCLE 24  /* per circle, after the header: */
+#define NBI_FOREST_C_X 0      /* f64 */
+#define NBI_FOREST_C_Y 8      /* f64 */
+#define NBI_FOREST_C_R 16     /* f64, as read, not inflated */
 #define NBI_FOREST_HAS_BOUNDS 0x1u
 
 #define NBI_BITANGENT_VERSION 1
@@ -297,14 +315,18 @@ enum nbi_placement {
 #define NBI_BT_ARCS 16       /* u32 free arcs */
 #define NBI_BT_FOREST_CRC 20 /* u32 */
 #define NBI_BT_CANDIDATES 24 /* u32 */
+#define NBI_BT_ZERO 28       /* u32 zero */
 #define NBI_BT_HUGGING 32    /* u64 hugging arcs */
+#define NBI_BT_ZERO2 40      /* 24 bytes zero, to the end of the header */
 #define NBI_BITANGENT_NODE 32 /* per node: */
 #define NBI_BT_N_X 0          /* f64 */
 #define NBI_BT_N_Y 8          /* f64 */
 #define NBI_BT_N_ANGLE 16     /* f64 */
 #define NBI_BT_N_PARTNER 24   /* u32 */
 #define NBI_BT_N_CIRCLE 28    /* u32: circle << 1 | sense */
-#define NBI_BITANGENT_ARC 16  /* per free arc: f64 start, f64 span */
+#define NBI_BITANGENT_ARC 16  /* per free arc: */
+#define NBI_BT_A_START 0      /* f64 */
+#define NBI_BT_A_SPAN 8       /* f64 */
 /* A free arc whose span is NBI_WHOLE_SPAN stands for a whole circle that
  * no other circle touches. */
 #define NBI_WHOLE_SPAN 8.0

@@ -107,7 +107,8 @@ static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
     }
 }
 
-/* Moves element root of the n-element heap at base down to its place. */
+/* Moves element root of the n-element heap at base down to its place: a max-heap, unlike the
+ * one above, so that the sort can move its top to the end. */
 static void sift_down_bytes(unsigned char *base, size_t root, size_t n, size_t size,
                             int (*cmp)(const void *, const void *))
 {

@@ -108,6 +108,8 @@ int nbi_point_tangents(nb_vec2 p, const nb_circle *c, double eps, nbi_ptangent o
         out[1] = (nbi_ptangent){p, phi, NBI_CW};
         return 2;
     }
+    /* The radius to a tangent point is square to the tangent: the right triangle with
+     * hypotenuse d puts the point theta = acos(r / d) off the direction to p. */
     double cs = c->r / d, sn = sqrt(1 - cs * cs), theta = acos(cs), ux = dx / d, uy = dy / d;
     for (int s = 0; s < 2; s++) {
         double ang = s ? phi - theta : phi + theta, sg = s ? -1 : 1;
@@ -225,7 +227,7 @@ size_t nbi_free_arcs(double *iv, size_t n, int covered_whole, double eps_angle, 
 long nbi_free_arc_find(const nbi_free_arc *arcs, size_t n, double a, double eps_angle, double *offset)
 {
     for (size_t k = 0; k < n; k++) {
-        if (arcs[k].span > NBI_TWO_PI) {
+        if (arcs[k].span > NBI_TWO_PI) { /* NBI_WHOLE_SPAN: the whole circle is free */
             *offset = 0;
             return (long)k;
         }
@@ -261,6 +263,8 @@ int nbi_segments_cross(nb_vec2 a, nb_vec2 b, nb_vec2 c, nb_vec2 d, double eps)
     double lab = hypot(ab.x, ab.y), lcd = hypot(cd.x, cd.y);
     if (lab <= eps || lcd <= eps)
         return 0;
+    /* Each segment's ends' signed distances from the other's line: a crossing puts them on
+     * opposite sides by more than eps (ends that touch the other segment do not cross it). */
     double o1 = cross(ab, (nb_vec2){c.x - a.x, c.y - a.y}) / lab;
     double o2 = cross(ab, (nb_vec2){d.x - a.x, d.y - a.y}) / lab;
     double o3 = cross(cd, (nb_vec2){a.x - c.x, a.y - c.y}) / lcd;

@@ -105,8 +105,8 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
         nbi_get32(g->afirst + 4 * n) != na)
         return BAD("%s: the per-circle tables do not cover the nodes and free arcs", where);
     for (size_t i = 0; i < n; i++) {
-        uint32_t a = nbi_get32(g->first + 4 * i), b = nbi_get32(g->first + 4 * i + 4);
-        uint32_t c = nbi_get32(g->afirst + 4 * i), d = nbi_get32(g->afirst + 4 * i + 4);
+        uint32_t a = nbi_u32at(g->first, i), b = nbi_u32at(g->first, i + 1);
+        uint32_t c = nbi_u32at(g->afirst, i), d = nbi_u32at(g->afirst, i + 1);
         if (a > b || c > d)
             return BAD("%s: circle %zu: its nodes or free arcs run backwards", where, i);
         /* Each other circle cuts at most one arc off a circle's rim. */
@@ -115,7 +115,7 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
                        (unsigned long)(d - c), n);
         for (uint32_t k = c; k < d; k++) {
             const uint8_t *r = g->arc + (size_t)k * NBI_BITANGENT_ARC;
-            double s = nbi_getf64(r), span = nbi_getf64(r + 8); /* NBI_BITANGENT_ARC */
+            double s = nbi_getf64(r + NBI_BT_A_START), span = nbi_getf64(r + NBI_BT_A_SPAN);
             int whole = span == NBI_WHOLE_SPAN;
             if (!(s >= 0 && s < NBI_TWO_PI) || !((span >= 0 && span <= NBI_TWO_PI) || whole) ||
                 (whole && d - c != 1))
@@ -202,7 +202,8 @@ nb_status nb_forest_open(const nb_bundle *b, nb_forest **out, nb_err *err)
     }
     for (size_t i = 0; st == NB_OK && i < n; i++) {
         const uint8_t *c = p + NBI_FOREST_HEADER + i * NBI_FOREST_CIRCLE;
-        f->circles[i] = (nb_circle){nbi_getf64(c), nbi_getf64(c + 8), nbi_getf64(c + 16)}; /* x, y, r */
+        f->circles[i] = (nb_circle){nbi_getf64(c + NBI_FOREST_C_X), nbi_getf64(c + NBI_FOREST_C_Y),
+                                    nbi_getf64(c + NBI_FOREST_C_R)};
         if (!circle_ok(&f->circles[i]))
             st = nbi_fail(err, NB_ERR_FORMAT,
                           "%s: circle %zu (%g, %g) radius %g is not a circle", where, i,

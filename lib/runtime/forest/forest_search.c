@@ -558,10 +558,11 @@ static int expand_arrival(sctx *x, uint32_t id, uint32_t u)
     const nbi_free_arc *arcs;
     size_t narcs;
     if (x->bg) {
-        uint32_t a0 = nbi_get32(x->bg->afirst + 4 * ci), a1 = nbi_get32(x->bg->afirst + 4 * ci + 4);
+        uint32_t a0 = nbi_u32at(x->bg->afirst, ci), a1 = nbi_u32at(x->bg->afirst, ci + 1);
         for (uint32_t k = a0; k < a1; k++) {
             const uint8_t *r = x->bg->arc + (size_t)k * NBI_BITANGENT_ARC;
-            ws->arcs[k - a0] = (nbi_free_arc){nbi_getf64(r), nbi_getf64(r + 8)};
+            ws->arcs[k - a0] =
+                (nbi_free_arc){nbi_getf64(r + NBI_BT_A_START), nbi_getf64(r + NBI_BT_A_SPAN)};
         }
         arcs = ws->arcs;
         narcs = a1 - a0;
@@ -577,7 +578,7 @@ static int expand_arrival(sctx *x, uint32_t id, uint32_t u)
     unsigned sense = !nsense(x, u);
     double g = ws->g[id];
     if (x->bg) {
-        uint32_t w0 = nbi_get32(x->bg->first + 4 * ci), w1 = nbi_get32(x->bg->first + 4 * ci + 4);
+        uint32_t w0 = nbi_u32at(x->bg->first, ci), w1 = nbi_u32at(x->bg->first, ci + 1);
         for (uint32_t w = w0; w < w1; w++) {
             if (nsense(x, w) != sense)
                 continue;

@@ -84,6 +84,8 @@ int nbi_cgrid_build(nbi_cgrid *g, const nb_circle *c, size_t n, double eps)
     }
     memset(g->start, 0, (ncells + 1) * sizeof *g->start);
     double margin = margin_of(g, eps);
+    /* A counting sort into cells: each cell's count one place up, so that after the sums
+     * start[k] is where cell k's circles begin. */
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x0, x1, y0, y1;
@@ -112,6 +114,7 @@ int nbi_cgrid_build(nbi_cgrid *g, const nb_circle *c, size_t n, double eps)
             for (uint32_t x = x0; x <= x1; x++)
                 g->items[g->start[(size_t)y * g->w + x]++] = (uint32_t)i;
     }
+    /* The fill moved each start[k] on to cell k + 1's: one place back. */
     for (size_t k = ncells; k > 0; k--)
         g->start[k] = g->start[k - 1];
     g->start[0] = 0;
@@ -234,6 +237,8 @@ int nbi_los(const nbi_cgrid *g, const nb_circle *c, nb_vec2 a, nb_vec2 b, uint32
     cell_range(g, a.x + t1 * d.x, a.x + t1 * d.x, g->x0, g->w, &ex, &dummy);
     cell_range(g, a.y + t1 * d.y, a.y + t1 * d.y, g->y0, g->h, &ey, &dummy);
     int sx = d.x > 0 ? 1 : d.x < 0 ? -1 : 0, sy = d.y > 0 ? 1 : d.y < 0 ? -1 : 0;
+    /* tmx (tmy): the t where the segment crosses into the next column (row); tdx (tdy): the
+     * t a whole cell's width takes.  Each step goes across the nearer of the two. */
     double tmx = INFINITY, tmy = INFINITY, tdx = INFINITY, tdy = INFINITY;
     if (sx) {
         double edge = g->x0 + (double)(sx > 0 ? ix + 1 : ix) * g->cell;

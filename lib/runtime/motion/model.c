@@ -203,8 +203,8 @@ void nbi_model_encode(const nb_model *m, uint8_t *out)
     nbi_putf64(out + NBI_MODEL_EXT_WEIGHT, m->ext_weight);
     uint8_t *p = out + NBI_MODEL_HEADER;
     for (unsigned h = 0; h < m->nheadings; h++, p += NBI_MODEL_HEADING_RECORD) {
-        nbi_put32(p, (uint32_t)(int32_t)m->dx[h]);
-        nbi_put32(p + 4, (uint32_t)(int32_t)m->dy[h]);
+        nbi_put32(p + NBI_MODEL_HEADING_DX, (uint32_t)(int32_t)m->dx[h]);
+        nbi_put32(p + NBI_MODEL_HEADING_DY, (uint32_t)(int32_t)m->dy[h]);
     }
     for (unsigned l = 0; l < m->nspeeds; l++, p += NBI_MODEL_SPEED_RECORD) {
         memcpy(p + NBI_MODEL_SPEED_NAME, m->speed_name[l], strlen(m->speed_name[l]));
@@ -233,8 +233,8 @@ nb_status nbi_model_decode(const uint8_t *p, size_t len, const char *name, nb_mo
     m->ext_weight = nbi_getf64(p + NBI_MODEL_EXT_WEIGHT);
     const uint8_t *q = p + NBI_MODEL_HEADER;
     for (unsigned h = 0; h < m->nheadings; h++, q += NBI_MODEL_HEADING_RECORD) {
-        m->dx[h] = (int32_t)nbi_get32(q);
-        m->dy[h] = (int32_t)nbi_get32(q + 4);
+        m->dx[h] = (int32_t)nbi_get32(q + NBI_MODEL_HEADING_DX);
+        m->dy[h] = (int32_t)nbi_get32(q + NBI_MODEL_HEADING_DY);
     }
     for (unsigned l = 0; l < m->nspeeds; l++, q += NBI_MODEL_SPEED_RECORD) {
         if (!memchr(q + NBI_MODEL_SPEED_NAME, 0, 32))

@@ -10,17 +10,16 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/grid.h"
 #include "motion/motion.h"
 
-static const int ndx[8] = {1, 1, 0, -1, -1, -1, 0, 1}, ndy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-
-/* An octile move from (x, y) in direction k that cuts no corner. */
-static int move_ok(const nbi_stand *stand, long x, long y, int k)
+/* An octile move from (x, y) by move k (core/grid.h) that cuts no corner. */
+static int move_ok(const nbi_stand *stand, long x, long y, unsigned k)
 {
-    long nx = x + ndx[k], ny = y + ndy[k];
+    long nx = x + nbi_move_dx[k], ny = y + nbi_move_dy[k];
     if (!nbi_stand_at(stand, nx, ny))
         return 0;
-    return (k & 1) == 0 || (nbi_stand_at(stand, nx, y) && nbi_stand_at(stand, x, ny));
+    return !NBI_MOVE_IS_DIAGONAL(k) || (nbi_stand_at(stand, nx, y) && nbi_stand_at(stand, x, ny));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -115,8 +114,8 @@ nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, const nbi
                         long px = (long)(c % w), py = (long)(c / w);
                         cx += px;
                         cy += py;
-                        for (int k = 0; k < 8; k++) {
-                            long qx = px + ndx[k], qy = py + ndy[k];
+                        for (unsigned k = 0; k < NBI_MOVES; k++) {
+                            long qx = px + nbi_move_dx[k], qy = py + nbi_move_dy[k];
                             if (qx < x0 || qy < y0 || qx >= x1 || qy >= y1 || !move_ok(stand, px, py, k) ||
                                 s->region[(size_t)qy * w + qx] != NBI_HEAP_NONE)
                                 continue;
@@ -144,8 +143,8 @@ nb_status nbi_sectors_build(nbi_sectors *s, const nb_allocator *alloc, const nbi
             uint32_t r = s->region[(size_t)y * w + x];
             if (r == NBI_HEAP_NONE)
                 continue;
-            for (int k = 0; k < 8; k++) {
-                long qx = (long)x + ndx[k], qy = (long)y + ndy[k];
+            for (unsigned k = 0; k < NBI_MOVES; k++) {
+                long qx = (long)x + nbi_move_dx[k], qy = (long)y + nbi_move_dy[k];
                 if (!move_ok(stand, x, y, k) || (qx / (long)size == (long)x / (long)size &&
                                                     qy / (long)size == (long)y / (long)size))
                     continue;

@@ -13,6 +13,9 @@
 
 uint64_t nbi_splitmix64(uint64_t *state)
 {
+    /* The state steps by 2^64 / phi, an odd number, so it meets every 64-bit value before it
+     * repeats; each value is mixed by Stafford's variant 13 of MurmurHash3's finalizer, as
+     * the paper's generator does. */
     uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
@@ -21,7 +24,8 @@ uint64_t nbi_splitmix64(uint64_t *state)
 
 uint64_t nbi_random_below(uint64_t *state, uint64_t n)
 {
-    /* 2^64 mod n values at the bottom would come up once too often. */
+    /* 2^64 mod n values at the bottom would come up once too often; (0 - n) % n is 2^64 mod
+     * n in 64-bit unsigned arithmetic. */
     uint64_t reject = (0 - n) % n, r;
     do
         r = nbi_splitmix64(state);

@@ -24,6 +24,7 @@
 
 #define Q ((int64_t)NB_LINE_RESOLUTION)
 
+/* C's division truncates toward zero: a negative quotient that is not whole is one too high. */
 static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
 {
     int64_t q = a / b;

@@ -33,6 +33,7 @@ static uint32_t ones_up(const uint8_t *a, const uint8_t *s, size_t base, uint32_
             w &= ~nbi_sg_word(s, k);
         unsigned sh = pos & 63, avail = 64 - sh;
         w >>= sh; /* the bits shifted in are 0: a run stops at the word's end */
+        /* The run's ones at the bottom of w: the zeros at the bottom of ~w. */
         unsigned t = ~w ? nbp_ctz64(~w) : 64;
         if (t > avail)
             t = avail;
@@ -56,6 +57,7 @@ static uint32_t ones_down(const uint8_t *a, const uint8_t *s, size_t base, int64
             w &= ~nbi_sg_word(s, k);
         unsigned sh = 63 - (unsigned)(pos & 63), avail = (unsigned)(pos & 63) + 1;
         w <<= sh; /* bit pos on top; the bits shifted in are 0 */
+        /* The run's ones at the top of w: those above ~w's highest one. */
         unsigned t = ~w ? 63 - nbp_msb64(~w) : 64;
         if (t > avail)
             t = avail;
@@ -71,6 +73,8 @@ static uint32_t ones_down(const uint8_t *a, const uint8_t *s, size_t base, int64
  * counting (x, y), at most limit. */
 static uint32_t run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit)
 {
+    /* A row is free_rows masked by its subgoals (sub_rows, which nbi_sg_is_subgoal reads as
+     * well); a column has the two already combined in pass_cols, the only use of columns. */
     switch (c) {
     case NBI_MOVE_E:
         return ones_up(g->free_rows, g->sub_rows, (size_t)y * g->row_words, (uint32_t)x + 1,

@@ -710,7 +710,9 @@ static int unpack(nb_sg *ws, uint32_t e, uint32_t from, uint32_t to, size_t *n)
                 return 0;
             continue;
         }
-        /* Checked at open: both halves exist, at lower levels, so this ends. */
+        /* Checked at open: both halves exist, at lower levels, so this ends.  The second half
+         * goes on the stack first, so that the first is unpacked first: nodes in walking
+         * order. */
         if (!nbi_grow(ws->a, (void **)&ws->stack, &ws->stack_cap, sp + 6, sizeof *ws->stack))
             return 0;
         ws->stack[sp++] = nbi_sg_edge_to(L, mid, t);

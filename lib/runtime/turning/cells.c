@@ -54,7 +54,7 @@ const nbi_tile *nbi_cells_tile(nbi_cells *c, long tx, long ty)
 {
     if (tx < 0 || ty < 0 || tx >= c->tw || ty >= c->th)
         return &c->outside;
-    uint32_t *d = &c->dir[ty * c->tw + tx];
+    uint32_t *d = &c->dir[ty * c->tw + tx]; /* 0: not read yet; else its place in pool, + 1 */
     if (*d)
         return c->pool[*d - 1];
     nbi_tile *t;
@@ -85,6 +85,8 @@ void nbi_cells_rows(nbi_cells *c, long y0, unsigned n, long x, uint64_t *out)
             right = b ? nbi_cells_tile(c, tx + 1, ty) : left;
         }
         unsigned r = (unsigned)(y - ty * NBI_TILE);
+        /* The 64 cells from x: the left tile's row from its bit b, then the right tile's first
+         * b cells above them (none when b is 0: a shift by 64 is undefined). */
         out[i] = left->blocked[r] >> b | (b ? right->blocked[r] << (NBI_TILE - b) : 0);
     }
 }

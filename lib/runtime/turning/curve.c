@@ -171,6 +171,8 @@ static int csc(const nb_pose *a, const nb_pose *b, double r, int t1, int t2, nb_
     } else {
         if (d < 2 * r * (1 - 1e-12))
             return 0; /* touching circles (d = 2r up to rounding) still have their tangent */
+        /* The inner tangent and the two radii across it make a right triangle on the centre
+         * line d: the tangent is sqrt(d^2 - (2r)^2) long and leaves atan2(2r, len) off it. */
         len = sqrt(fmax(d * d - 4 * r * r, 0));
         psi = atan2(vy, vx) + t1 * atan2(2 * r, len);
     }
@@ -198,6 +200,8 @@ static int ccc(const nb_pose *a, const nb_pose *b, double r, int t, unsigned var
     double vx = c2x - c1x, vy = c2y - c1y, d = hypot(vx, vy);
     if (d >= 4 * r || d < 1e-12)
         return 0;
+    /* The centres make an isosceles triangle, sides 2r, 2r and d: the middle centre lies
+     * acos((d / 2) / 2r) off the line of the end centres, on either side. */
     double gamma = acos(d / (4 * r));
     double phi = atan2(vy, vx) + (variant ? -gamma : gamma);
     double c3x = c1x + 2 * r * cos(phi), c3y = c1y + 2 * r * sin(phi);
@@ -221,6 +225,7 @@ static int cs_point(const nb_pose *a, double r, int t, double px, double py, nb_
     double vx = px - cx, vy = py - cy, h = hypot(vx, vy);
     if (h < r * (1 - 1e-12))
         return 0; /* the point is inside this turning circle */
+    /* The tangent from the point: d long, atan2(r, d) off the line from the centre. */
     double d = sqrt(fmax(h * h - r * r, 0));
     double psi = atan2(vy, vx) + t * atan2(r, d);
     char word[3] = {t > 0 ? 'R' : 'L', 'S', 0};
@@ -242,6 +247,8 @@ static int cc_point(const nb_pose *a, double r, int t, unsigned variant, double 
     double vx = px - c1x, vy = py - c1y, h = hypot(vx, vy);
     if (h < r || h > 3 * r || h < 1e-12)
         return 0;
+    /* The law of cosines in the triangle of the centres and the point (sides 2r, r, h):
+     * cos gamma = ((2r)^2 + h^2 - r^2) / (2 2r h), the angle at the first centre. */
     double cg = (3 * r * r + h * h) / (4 * r * h);
     double gamma = acos(fmin(1, fmax(-1, cg)));
     double phi = atan2(vy, vx) + (variant ? -gamma : gamma);
@@ -324,6 +331,8 @@ size_t nb_curve_to_pose(const nb_pose *from, const nb_pose *to, double radius, n
     size_t n = 0;
     if (!(radius > 0))
         return 0;
+    /* LSL, RSR, LSR, RSL, then LRL and RLR: the order breaks ties in length (sort_unique
+     * is stable), so it chooses which of two equal curves a hit-check table keeps. */
     static const int turns[4][2] = {{-1, -1}, {1, 1}, {-1, 1}, {1, -1}};
     for (int i = 0; i < 4; i++)
         n += (size_t)csc(from, to, radius, turns[i][0], turns[i][1], &out[n]);

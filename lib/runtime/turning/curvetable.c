@@ -41,6 +41,8 @@ nb_status nbi_curvetab_view(const uint8_t *p, size_t len, nbi_curvetab *t, nb_er
 
 void nbi_curvetab_cell(const nbi_curvetab *t, double rho, double alpha, long *row, unsigned *col)
 {
+    /* A bearing and its mirror image need curves as long: |alpha| in [0, pi], which the
+     * table's angles / 2 + 1 columns sample. */
     alpha = fabs(remainder(alpha, NBI_TWO_PI));
     long c = lround(alpha * t->angles / NBI_TWO_PI);
     *col = (unsigned)(c < 0 ? 0 : c >= (long)t->cols ? (long)t->cols - 1 : c);

@@ -129,12 +129,13 @@ static int expand(nb_planner *p, uint32_t id)
     const nbi_edges *e = &p->edges;
     if (table && !start)
         nbi_window_read(p, x, y);
-    /* The children's blocks: at most two across and two down. */
+    /* The children's blocks: at most two across and two down (a child is at most 3 cells
+     * away, a block 8 wide). */
     const long bx0 = (x > 3 ? x - 3 : 0) >> 3, by0 = (y > 3 ? y - 3 : 0) >> 3;
     uint32_t *blocks[2][2];
     int looked[2][2] = {{0, 0}, {0, 0}};
     /* Children as bits 2 h1 + rev, h1 first as the search has always
-     * taken them. */
+     * taken them: forward alone, the even bits (0x55...). */
     const uint32_t every = reverse ? (uint32_t)(((uint64_t)1 << 2 * K) - 1)
                                    : (uint32_t)(0x55555555u & (((uint64_t)1 << 2 * K) - 1));
     /* Every neighbour's costs are read first thing: ask for them all at

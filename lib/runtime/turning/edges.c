@@ -49,6 +49,7 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
     e->window = S;
     e->half = S / 2;
     e->masks = S <= mask_window && S <= 32;
+    /* Mask rows 8, 16 or 32 bits apart: none straddles two 64-bit words. */
     e->stride = S <= 8 ? 8 : S <= 16 ? 16 : 32;
     e->words = (S * e->stride + 63) / 64;
     e->ncurves = turns * (size_t)M;
@@ -100,6 +101,7 @@ nb_status nbi_edges_init(nbi_edges *e, const nbi_hitcheck *hc, const nb_allocato
                 for (unsigned co = 0; co < N; co++) {
                     uint32_t first;
                     unsigned quarter, n = nbi_hc_entry(hc, c0, c1, co, &first, &quarter);
+                    /* r quarter turns add r K / 4 to both headings and turn the neighbour. */
                     unsigned o = co;
                     for (unsigned k = 0; k < r; k++)
                         o = hc->turn[o];
@@ -271,7 +273,7 @@ static void translate(nb_curve *c, double dx, double dy)
 void nbi_edge_curve(const nb_planner *p, const nb_pose *from, const nb_pose *to, unsigned code,
                     nb_curve *out)
 {
-    int reverse = (code >> 15) & 1;
+    int reverse = (code >> 15) & 1; /* nbi_move's bits */
     unsigned word = (code >> 11) & 7, variant = (code >> 14) & 1;
     double fx = floor(from->x), fy = floor(from->y), turn = reverse ? M_PI : 0;
     nb_pose a = {from->x - fx, from->y - fy, from->heading + turn};

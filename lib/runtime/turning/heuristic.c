@@ -69,6 +69,8 @@ int nbi_lattice_need(nb_planner *p, unsigned N)
          * bits, and the bound must stay below every one. */
         double L = least_length(p, o) * (1 - 1e-9), x = p->off[o][0] / L, y = p->off[o][1] / L;
         l->least[o] = L;
+        /* v / L(v) and its images under the grid's eight symmetries (bit 2 of s swaps x and
+         * y, bits 0 and 1 negate them), so the hull has them too. */
         for (int s = 0; s < 8; s++) {
             double u = s & 4 ? y : x, v = s & 4 ? x : y;
             pts[n].x = s & 1 ? -u : u;
@@ -98,6 +100,8 @@ int nbi_lattice_need(nb_planner *p, unsigned N)
         if (ab < -1e-12 || aa > M_PI / 4 + 1e-12 || aa > ab)
             continue;
         double nx = b.y - a.y, ny = a.x - b.x, c = nx * a.x + ny * a.y; /* outward normal */
+        /* The facet lies on n . p = c, that is a . p = 1 with a = n / c: the gauge of d on
+         * this facet is a . d. */
         l->a[l->nf][0] = nx / c;
         l->a[l->nf][1] = ny / c;
         l->nf++;

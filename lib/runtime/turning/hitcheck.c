@@ -100,8 +100,8 @@ static nb_status view_v1(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_err *
     h->index = o + pad8(2 * (uint64_t)n);
     h->records = h->index + (size_t)h->nstored * NBI_HC1_INDEX_ENTRY;
     for (uint32_t e = 0; e < h->nstored; e++) {
-        uint32_t first = nbi_get32(h->index + (size_t)NBI_HC1_INDEX_ENTRY * e),
-                 count = nbi_get32(h->index + (size_t)NBI_HC1_INDEX_ENTRY * e + 4);
+        const uint8_t *x = h->index + (size_t)NBI_HC1_INDEX_ENTRY * e;
+        uint32_t first = nbi_get32(x + NBI_HC1_I_FIRST), count = nbi_get32(x + NBI_HC1_I_COUNT);
         if (first > h->ncurves || count > h->ncurves - first || count > NB_CURVE_MAX_CANDIDATES)
             return nbi_fail(err, NB_ERR_FORMAT, "index entry %u: curves %u+%u out of range (%u "
                             "curves, at most %d an entry)", e, first, count, h->ncurves,
@@ -111,7 +111,7 @@ static nb_status view_v1(const uint8_t *p, size_t len, nbi_hitcheck *h, nb_err *
         const uint8_t *r = nbi_hc1_record(h, i);
         double l = nbi_hc_length(h, i);
         if (!(l >= 0 && l < 1e6) || r[NBI_HC1_R_WORD] >= NBI_NWORDS || r[NBI_HC1_R_VARIANT] > 1 ||
-            nbi_get32(r + 12) != 0)
+            nbi_get32(r + NBI_HC1_R_ZERO) != 0)
             return nbi_fail(err, NB_ERR_FORMAT, "curve %u: length %g, word %u, variant %u: not a "
                             "curve", i, l, r[NBI_HC1_R_WORD], r[NBI_HC1_R_VARIANT]);
         unsigned count = 0;
@@ -223,8 +223,9 @@ unsigned nbi_hc_entry(const nbi_hitcheck *h, unsigned h0, unsigned h1, unsigned 
     if (h->records) {
         size_t e1 = ((size_t)h0 * K + h1) * h->neighbourhood + o0;
         *quarter = 0;
-        *first = nbi_get32(h->index + NBI_HC1_INDEX_ENTRY * e1);
-        return nbi_get32(h->index + NBI_HC1_INDEX_ENTRY * e1 + 4);
+        const uint8_t *x = h->index + NBI_HC1_INDEX_ENTRY * e1;
+        *first = nbi_get32(x + NBI_HC1_I_FIRST);
+        return nbi_get32(x + NBI_HC1_I_COUNT);
     }
     if (!h->all) {
         *first = (uint32_t)e;

@@ -58,7 +58,6 @@ int nbi_grid_begin(nb_planner *p, long sx, long sy, long gx, long gy, int eight)
 
 enum nbi_run nbi_grid_run(nb_planner *p, uint64_t budget)
 {
-    static const int dir[8][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
     struct nbi_grid *s = &p->grid;
     for (uint64_t done = 0; done < budget; done++) {
         uint32_t id = nbi_next_open(p);
@@ -76,12 +75,12 @@ enum nbi_run nbi_grid_run(nb_planner *p, uint64_t budget)
             s->goal = id;
             return NBI_RUN_FOUND;
         }
-        for (int k = 0; k < (s->eight ? 8 : 4); k++) {
-            long nx = x + dir[k][0], ny = y + dir[k][1];
+        for (unsigned k = 0; k < (s->eight ? NBI_MOVES : 4u); k++) { /* the cardinal moves first */
+            long nx = x + nbi_move_dx[k], ny = y + nbi_move_dy[k];
             if (!grid_step_ok(p, x, y, nx, ny))
                 continue;
             p->generated++;
-            double ng = g + (k < 4 ? 1 : NBI_SQRT2);
+            double ng = g + nbi_move_cost(k);
             int fresh;
             uint32_t cid = nbi_nodes_get(&p->nodes, nx, ny, 0, 1, &fresh);
             if (!cid)

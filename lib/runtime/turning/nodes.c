@@ -18,7 +18,7 @@ void nbi_nodes_init(nbi_nodes *s, const nb_allocator *a, unsigned K)
     s->a = a;
     s->K = K;
     s->gen = 1;
-    s->n = 1;
+    s->n = 1; /* node 0 is none: a block's slot of no node reads 0 */
     s->last_key = UINT64_MAX;
 }
 
@@ -52,6 +52,8 @@ size_t nbi_nodes_bytes(const nbi_nodes *s)
            s->hcap * sizeof *s->hash;
 }
 
+/* Fibonacci hashing: multiplied by 2^64 / phi, keys that differ in a few bits (neighbouring
+ * blocks) land far apart; the product's bits from 32 up index the table. */
 static inline size_t hash_of(uint64_t key, size_t hcap)
 {
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (hcap - 1);
@@ -105,7 +107,7 @@ static uint32_t block_of(nbi_nodes *s, uint64_t key, int create)
             return fail(s, 1), UINT32_MAX;
         s->blocks[s->capblocks++] = blk;
     }
-    if ((s->nblocks + 1) * 2 > s->hcap) {
+    if ((s->nblocks + 1) * 2 > s->hcap) { /* at most half full: linear probing stays short */
         if (!rehash(s, s->hcap ? 2 * s->hcap : 256))
             return fail(s, 1), UINT32_MAX;
         i = hash_of(key, s->hcap);

@@ -331,7 +331,9 @@ struct nb_planner {
     uint64_t expanded, generated;
 };
 
-/* Moves: the neighbour, end heading, word, variant and gear of an edge. */
+/* Moves: the neighbour, end heading, word, variant and gear of an edge, packed into the 16
+ * bits of a node's move: the neighbour in bits 0-5 (0 to 48, 48 an end off the grid), the
+ * heading in 6-10 (at most 16 headings), the word in 11-13, the variant in 14, reverse in 15. */
 static inline uint32_t nbi_move(unsigned o, unsigned h1, unsigned word, unsigned variant, int rev)
 {
     return o | h1 << 6 | word << 11 | variant << 14 | (uint32_t)(rev ? 1 : 0) << 15;

@@ -101,6 +101,7 @@ static inline size_t bucket(const nbi_open *q, double key)
 int nbi_open_push(nbi_open *q, double key, double tie, uint32_t id)
 {
     if (!q->based) {
+        /* The first key, when finite (key == key is false for a NaN), is bucket 0's start. */
         q->base = key == key && key > -INFINITY && key < INFINITY ? key : 0;
         q->based = 1;
     }
@@ -177,6 +178,8 @@ static int refill(nbi_open *q)
     q->waiting -= all;
     q->n = m;
     q->cur = b;
+    /* Floyd's heap construction: every parent sifted down, from the last, the parent of
+     * entry m - 1 at (m - 2) / 4, to the root. */
     for (size_t i = m > 1 ? (m - 2) / 4 + 1 : 0; i-- > 0;)
         sift_down(q->a, m, i, q->a[i]);
     return 1;

@@ -70,6 +70,7 @@ static uint32_t step(nb_planner *p)
     nbi_cells_rows(&p->cells, y - 3, 7, x - 3, row);
     const long bx0 = (x > 3 ? x - 3 : 0) >> 3, by0 = (y > 3 ? y - 3 : 0) >> 3;
     uint32_t *blocks[2][2] = {{NULL, NULL}, {NULL, NULL}};
+    /* Backward: the cells c = (x, y) - v from which a move v reaches this one. */
     for (unsigned o = 0; o < r->N; o++) {
         long cx = x - p->off[o][0], cy = y - p->off[o][1];
         if (cx < 0 || cy < 0 || cx >= p->W || cy >= p->H || row[3 - p->off[o][1]] >> (3 - p->off[o][0]) & 1)

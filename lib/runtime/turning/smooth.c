@@ -218,6 +218,8 @@ enum nbi_run nbi_s48_run(nb_planner *p, uint64_t budget)
         }
         double g = nd->g;
         long x = cell_x(p, i), y = cell_y(p, i);
+        /* Hops of one to three waypoints: three steps of the grid path stay inside the 7 x 7
+         * square of the 48-neighbourhood. */
         for (size_t j = 1; j <= 3; j++) {
             if (backward ? i < j : i + j >= n)
                 break;

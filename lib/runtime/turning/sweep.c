@@ -29,6 +29,8 @@ static double point_line(double px, double py, double ax, double ay, double bx, 
 static int line_meets_box(double ax, double ay, double bx, double by, double x0, double y0)
 {
     double t0 = 0, t1 = 1, dx = bx - ax, dy = by - ay;
+    /* a + t (b - a) is inside the box where p[i] t <= q[i] for its left, right, top and
+     * bottom edges: each one clips [t0, t1] from below (p < 0) or above (p > 0). */
     double p[4] = {-dx, dx, -dy, dy};
     double q[4] = {ax - x0, x0 + 1 - ax, ay - y0, y0 + 1 - ay};
     for (int i = 0; i < 4; i++) {
