@@ -1,5 +1,5 @@
 #!/bin/sh
-# api-ab.sh COMMIT MAP [ROUNDS] [REPEATS]: every query family's time per
+# api-ab.sh [--instructions] COMMIT MAP [ROUNDS] [REPEATS]: every query family's time per
 # query (tests/bench/bench_api_ab, written for both the 0.2 and the 1.0
 # API) with the library as it was at COMMIT and as it is in this tree, in
 # turns, ROUNDS rounds (3) of REPEATS repeats (3) each, pinned to one CPU
@@ -7,9 +7,15 @@
 # beside it), baked once with this tree's tools (the bundle format is the
 # same for both).  Prints, per family, each build's least and median of
 # the rounds' means and the ratio of the medians; the sums of the answers
-# must agree.  Run from the top of a built tree, e.g.
+# must agree.  With --instructions, valgrind's callgrind counts the
+# instructions each family spends a query instead (the difference between
+# runs of 200 and 100 queries, halved and over 100: the opens and the
+# bundle's checks left out), which do not move with the machine's load.
+# Run from the top of a built tree, e.g.
 #     sh tests/bench/api-ab.sh 2d60b04 ../shared/maps/dao/brc202d.map
 set -e
+instr=no
+[ "$1" = --instructions ] && { instr=yes; shift; }
 commit=$1 map=$2 rounds=${3:-3} repeats=${4:-3}
 [ -n "$commit" ] && [ -f "$map" ] && [ -f "$map.scen" ] || {
   echo "usage: api-ab.sh COMMIT MAP [ROUNDS] [REPEATS]" >&2; exit 2; }
@@ -26,6 +32,23 @@ sh "$top/tests/bench/old-build.sh" "$top" "$commit" "$old"
 libs="$(pkg-config --libs zlib yaml-0.1 sqlite3 2>/dev/null || echo -lz -lyaml -lsqlite3) -lm -pthread"
 cc -O2 -I"$old/lib/include" -o "$work/ab_old" "$top/tests/bench/bench_api_ab.c" "$old/lib/.libs/libnavbake.a" $libs
 cc -O2 -I"$top/lib/include" -o "$work/ab_new" "$top/tests/bench/bench_api_ab.c" "$top/lib/.libs/libnavbake.a" $libs
+if [ $instr = yes ]; then
+  irs() { # BUILD FAMILY QUERIES: the instructions of a run
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$work/ab_$1" -n 1 -f "$2" -q "$3" \
+      "$work/level.nbk" "$map.scen" "$work/forest.nbk" >/dev/null 2>"$work/cg.err"
+    sed -n 's/^summary: //p' "$work/cg"
+  }
+  echo "instructions a query (callgrind; 200 queries less 100, over 100) on $(basename "$map"): $commit (old) and this tree (new)"
+  echo
+  echo "| family | old | new | new / old |"
+  echo "|---|---:|---:|---:|"
+  for f in aa haa "haa straightened" optimal nearest line random forest; do
+    o=$(( ($(irs old "$f" 200) - $(irs old "$f" 100)) / 100 ))
+    n=$(( ($(irs new "$f" 200) - $(irs new "$f" 100)) / 100 ))
+    awk -v f="$f" -v o=$o -v n=$n 'BEGIN { printf "| %s | %d | %d | %.3f |\n", f, o, n, n / o }'
+  done
+  exit 0
+fi
 pin=; command -v taskset >/dev/null 2>&1 && pin="taskset -c 1"
 i=0
 while [ $i -lt "$rounds" ]; do

@@ -3,7 +3,7 @@
  * against an old commit's library and this tree's and run both in turns
  * (a ratio between builds means something only within one run).
  *
- *   bench_api_ab [-n REPEATS] BUNDLE SCEN FOREST_BUNDLE
+ *   bench_api_ab [-n REPEATS] [-f FAMILY] [-q QUERIES] BUNDLE SCEN FOREST_BUNDLE
  *
  * BUNDLE is a level baked with mkclear --optimal and mkabstract, SCEN its
  * MovingAI scenario file (every line is a query: Annotated A*, HAA* with
@@ -11,7 +11,9 @@
  * queries come from the scenario's cells; FOREST_BUNDLE holds a forest
  * with a graph baked for agent radius 0.5.  Prints, per family, the total
  * of the path lengths (the same on both builds) and the least over the
- * repeats of the mean microseconds per query. */
+ * repeats of the mean microseconds per query.  -f runs one family alone and
+ * -q the first QUERIES queries of each (for valgrind --tool=callgrind,
+ * whose instruction counts do not move with the machine's load). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,13 +187,21 @@ static double pass(int f, const nb_bundle *b, const pair *p, size_t n, nb_aa *aa
 
 int main(int argc, char **argv)
 {
-    int repeats = 3, a = 1;
-    if (argc > 2 && strcmp(argv[1], "-n") == 0) {
-        repeats = atoi(argv[2]);
-        a = 3;
+    int repeats = 3, a = 1, only = -1;
+    size_t limit = 0;
+    for (; a + 1 < argc && argv[a][0] == '-'; a += 2) {
+        if (strcmp(argv[a], "-n") == 0)
+            repeats = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "-q") == 0)
+            limit = (size_t)atol(argv[a + 1]);
+        else if (strcmp(argv[a], "-f") == 0)
+            for (int f = 0; f < NFAM; f++)
+                if (strcmp(argv[a + 1], names[f]) == 0)
+                    only = f;
     }
     if (argc - a != 3 || repeats < 1) {
-        fprintf(stderr, "usage: bench_api_ab [-n REPEATS] BUNDLE SCEN FOREST_BUNDLE\n");
+        fprintf(stderr, "usage: bench_api_ab [-n REPEATS] [-f FAMILY] [-q QUERIES] BUNDLE SCEN "
+                        "FOREST_BUNDLE\n");
         return 2;
     }
     nb_bundle *b, *fb;
@@ -203,6 +213,8 @@ int main(int argc, char **argv)
     }
     pair *p;
     size_t n = read_scen(argv[a + 1], &p);
+    if (limit && limit < n)
+        n = limit;
     nb_aa *aa;
     nb_haa *haa;
     nb_sg *sg;
@@ -221,7 +233,9 @@ int main(int argc, char **argv)
     }
     printf("| family | queries | sum of answers | least mean us |\n|---|---:|---:|---:|\n");
     for (int f = 0; f < NFAM; f++) {
-        size_t m = f == FOREST ? 2000 : n;
+        if (only >= 0 && f != only)
+            continue;
+        size_t m = f == FOREST ? (limit ? limit : 2000) : n;
         double best = INFINITY, sum = 0;
         for (int r = 0; r < repeats; r++) {
             double t0 = now_us();

@@ -14,13 +14,12 @@
  * cell changes, so a change that runs out of memory changes nothing. */
 #include "blocked/blocked.h"
 
-nb_status nbi_overlay_check(const nb_overlay *ov, const nb_bundle *b, const char *who, nb_err *err)
+nb_status nbi_overlay_check_fail(const nb_overlay *ov, const nb_bundle *b, const char *who,
+                                 nb_err *err)
 {
-    if (ov && ov->b != b)
-        return nbi_fail(err, NB_ERR_ARG,
-                        "%s: the overlay was made from another bundle (%s) than the query's (%s)",
-                        who, ov->b->path, b->path);
-    return NB_OK;
+    return nbi_fail(err, NB_ERR_ARG,
+                    "%s: the overlay was made from another bundle (%s) than the query's (%s)", who,
+                    ov->b->path, b->path);
 }
 
 nb_overlay *nbi_blocked_new(const nb_bundle *b, uint32_t cap)

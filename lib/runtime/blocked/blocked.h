@@ -59,9 +59,15 @@ static inline int nbi_overlay_room(const nb_overlay *ov, uint32_t size, uint32_t
     return !ov || nbi_overlay_lim(ov, x, y) >= size;
 }
 
-/* NB_ERR_ARG naming who when ov was made from another bundle than b. */
-nb_status nbi_overlay_check(const nb_overlay *ov, const nb_bundle *b, const char *who,
-                            nb_err *err);
+/* NB_ERR_ARG naming who when ov was made from another bundle than b (on
+ * every query's path: the test inline, the message out of line). */
+nb_status nbi_overlay_check_fail(const nb_overlay *ov, const nb_bundle *b, const char *who,
+                                 nb_err *err);
+static inline nb_status nbi_overlay_check(const nb_overlay *ov, const nb_bundle *b,
+                                          const char *who, nb_err *err)
+{
+    return ov && ov->b != b ? nbi_overlay_check_fail(ov, b, who, err) : NB_OK;
+}
 
 /* ---- the cells and their tiles (blocked.c), for overlay/overlay.c ---- */
 

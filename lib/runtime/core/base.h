@@ -55,11 +55,23 @@ nb_status nbi_abi_ok(const nb_abi *abi, unsigned i);
  * "Statuses"): each family checks in this order, with these calls.
  * family names the family in messages ("Annotated A*"); what the end
  * ("start", "goal", "point"). */
-/* NB_ERR_ARG for size 0. */
-nb_status nbi_query_size(nb_err *err, const char *family, uint32_t size);
+/* NB_ERR_ARG for size 0.  (These two are on every query's path: the test
+ * inline, the message out of line.) */
+nb_status nbi_query_size_fail(nb_err *err, const char *family);
+static inline nb_status nbi_query_size(nb_err *err, const char *family, uint32_t size)
+{
+    return size >= 1 ? NB_OK : nbi_query_size_fail(err, family);
+}
 /* NB_ERR_OUTSIDE for a cell off a w x h map. */
-nb_status nbi_query_cell(nb_err *err, const char *family, const char *what, nb_cell c, uint32_t w,
-                         uint32_t h);
+nb_status nbi_query_cell_fail(nb_err *err, const char *family, const char *what, nb_cell c,
+                              uint32_t w, uint32_t h);
+static inline nb_status nbi_query_cell(nb_err *err, const char *family, const char *what,
+                                       nb_cell c, uint32_t w, uint32_t h)
+{
+    return c.x >= 0 && c.y >= 0 && (uint32_t)c.x < w && (uint32_t)c.y < h
+               ? NB_OK
+               : nbi_query_cell_fail(err, family, what, c, w, h);
+}
 /* NB_ERR_UNSUPPORTED: the family cannot honour what the query asks. */
 nb_status nbi_query_unsupported(nb_err *err, const char *family, const char *what);
 

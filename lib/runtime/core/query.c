@@ -2,19 +2,15 @@
  * one status and one wording from each (navbake(3), "Statuses"). */
 #include "core/base.h"
 
-nb_status nbi_query_size(nb_err *err, const char *family, uint32_t size)
+nb_status nbi_query_size_fail(nb_err *err, const char *family)
 {
-    if (size >= 1)
-        return NB_OK;
     return nbi_fail(err, NB_ERR_ARG, "%s: agent size 0: an agent covers 1 or more cells a side",
                     family);
 }
 
-nb_status nbi_query_cell(nb_err *err, const char *family, const char *what, nb_cell c, uint32_t w,
-                         uint32_t h)
+nb_status nbi_query_cell_fail(nb_err *err, const char *family, const char *what, nb_cell c,
+                              uint32_t w, uint32_t h)
 {
-    if (c.x >= 0 && c.y >= 0 && (uint32_t)c.x < w && (uint32_t)c.y < h)
-        return NB_OK;
     return nbi_fail(err, NB_ERR_OUTSIDE,
                     "%s: %s (%d, %d) is off the %u x %u map (x 0 to %u, y 0 to %u)", family, what,
                     c.x, c.y, w, h, w ? w - 1 : 0, h ? h - 1 : 0);

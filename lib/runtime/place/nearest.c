@@ -55,23 +55,19 @@ static void look(const nb_place *p, nbi_nearest *s, long x, long y)
 
 /* The four sides of ring r that lie on the map, as ranges lo..hi of x
  * (rows) or y (columns); a side off the map is empty (lo > hi). */
-static void ring(nbi_nearest *s, long r)
+static inline NBP_ALWAYS_INLINE void ring(nbi_nearest *s, long r)
 {
     long x0 = s->px - r, x1 = s->px + r, y0 = s->py - r, y1 = s->py + r;
     long xa = x0 < 0 ? 0 : x0, xb = x1 >= s->w ? s->w - 1 : x1;
     long ya = y0 + 1 < 0 ? 0 : y0 + 1, yb = y1 - 1 >= s->h ? s->h - 1 : y1 - 1;
+    int top = y0 >= 0, bottom = r > 0 && y1 < s->h, left = r > 0 && x0 >= 0,
+        right = r > 0 && x1 < s->w;
     s->r = r;
     s->side = 0;
-    for (int k = 0; k < 4; k++)
-        s->lo[k] = 1, s->hi[k] = 0;
-    if (y0 >= 0)
-        s->lo[0] = xa, s->hi[0] = xb;
-    if (r > 0 && y1 < s->h)
-        s->lo[1] = xa, s->hi[1] = xb;
-    if (r > 0 && x0 >= 0)
-        s->lo[2] = ya, s->hi[2] = yb;
-    if (r > 0 && x1 < s->w)
-        s->lo[3] = ya, s->hi[3] = yb;
+    s->lo[0] = top ? xa : 1, s->hi[0] = top ? xb : 0;
+    s->lo[1] = bottom ? xa : 1, s->hi[1] = bottom ? xb : 0;
+    s->lo[2] = left ? ya : 1, s->hi[2] = left ? yb : 0;
+    s->lo[3] = right ? ya : 1, s->hi[3] = right ? yb : 0;
     s->i = s->lo[0];
 }
 
@@ -126,10 +122,12 @@ nb_status nb_nearest_begin(nb_place *p, const nb_nearest_query *q, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "nb_nearest_begin: NULL argument");
     p->kind = NBI_PLACE_IDLE;
     nbi_nearest *s = &p->near;
-    memset(s, 0, sizeof *s);
+    s->res.status = NB_PATH_NONE;
     s->res.cell.x = s->res.cell.y = -1;
     s->res.distance = INFINITY;
-    s->res.status = NB_PATH_NONE;
+    s->res.examined = 0;
+    s->comp = 0;
+    s->seen = 0;
     nb_status st = nbi_place_check(p, family, q->size, q->overlay, err);
     if (st != NB_OK)
         return st;
