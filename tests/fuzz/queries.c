@@ -21,6 +21,7 @@
 #include "bake.h"
 #include "navbake.h"
 #include "queries.h"
+#include "haa_of.h"
 
 static void fail(const char *what, const char *detail)
 {
@@ -182,22 +183,6 @@ static void check_cells(const nb_bundle *b, const nb_cell *path, size_t n, nb_ce
 /* The first pair's queries again, sliced (steps of a size the query gives, so that no choice is
  * drawn from the input) and on half the expansions find took: the sliced answer must be find's,
  * the budget's NB_PATH_LIMIT with a partial path from the start that never jumps. */
-/* The HAA* query of an Annotated A* query (the same fields) with flags. */
-static nb_haa_query haa_of(const nb_aa_query *q, unsigned flags)
-{
-    nb_haa_query h;
-    nb_haa_query_init(&h);
-    h.start = q->start;
-    h.goal = q->goal;
-    h.size = q->size;
-    h.capability = q->capability;
-    h.corner = q->corner;
-    h.max_expansions = q->max_expansions;
-    h.costs = q->costs;
-    h.overlay = q->overlay;
-    h.flags = flags;
-    return h;
-}
 
 static void aa_slices(const nb_bundle *b, nb_aa *aa, nb_haa *haa, nb_aa_query q, unsigned f,
                       const nb_aa_result *ar, const nb_haa_result *hr)

@@ -135,6 +135,8 @@ static void level(const nb_bundle *b)
 }
 
 /* The HAA* query of an Annotated A* query (the same fields) with flags. */
+/* (tests/support/haa_of.h's, written again: this program sees navbake.h
+ * alone, as a game on another platform would.) */
 static nb_haa_query haa_of(const nb_aa_query *q, unsigned flags)
 {
     nb_haa_query h;

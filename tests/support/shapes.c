@@ -1,24 +1,12 @@
 /* shapes.c: tests' call shapes on the 1.0 API (shapes.h). */
 #include "shapes.h"
 
+#include "haa_of.h"
+
 #include "forest/forest.h"
 #include "place/place.h"
 
-nb_haa_query tu_haa_query(const nb_aa_query *q, unsigned flags)
-{
-    nb_haa_query h;
-    nb_haa_query_init(&h);
-    h.start = q->start;
-    h.goal = q->goal;
-    h.size = q->size;
-    h.capability = q->capability;
-    h.corner = q->corner;
-    h.max_expansions = q->max_expansions;
-    h.costs = q->costs;
-    h.overlay = q->overlay;
-    h.flags = flags;
-    return h;
-}
+nb_haa_query tu_haa_query(const nb_aa_query *q, unsigned flags) { return haa_of(q, flags); }
 
 nb_status tu_haa_find(nb_haa *ws, const nb_aa_query *q, unsigned flags, nb_haa_result *res,
                       nb_err *err)

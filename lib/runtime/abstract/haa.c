@@ -165,11 +165,8 @@ nb_status nb_haa_query_init_abi(nb_haa_query *q, const nb_abi *abi)
 {
     if (nbi_abi_ok(abi, NBI_ABI_nb_haa_query) != NB_OK)
         return NB_ERR_VERSION;
-    memset(q, 0, sizeof *q);
+    memset(q, 0, sizeof *q); /* the strict corner rule, no costs, overlay or limit */
     q->size = 1;
-    q->corner = NB_CORNER_STRICT;
-    q->costs = NULL;
-    q->overlay = NULL;
     return NB_OK;
 }
 
@@ -418,18 +415,7 @@ static nb_status check_query(const nb_haa *ws, const nb_haa_query *q, nbi_costs 
 /* The same query for Annotated A*, which HAA* hands a query to when its
  * graph cannot serve it (reachability for an agent it does not serve) or
  * a block cuts the path it found. */
-static void aa_of(const nb_haa_query *q, nb_aa_query *aq)
-{
-    nb_aa_query_init(aq);
-    aq->start = q->start;
-    aq->goal = q->goal;
-    aq->size = q->size;
-    aq->capability = q->capability;
-    aq->corner = q->corner;
-    aq->max_expansions = q->max_expansions;
-    aq->costs = q->costs;
-    aq->overlay = q->overlay;
-}
+static void aa_of(const nb_haa_query *q, nb_aa_query *aq) { NBI_AA_QUERY_OF(aq, q); }
 
 /* The cost profile of an agent with terrain costs (c weighted): the graph's costs baked for its
  * capability, size and multipliers, in *pc; NB_ERR_NOTFOUND when the bundle has none. */

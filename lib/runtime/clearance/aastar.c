@@ -172,11 +172,8 @@ nb_status nb_aa_query_init_abi(nb_aa_query *q, const nb_abi *abi)
 {
     if (nbi_abi_ok(abi, NBI_ABI_nb_aa_query) != NB_OK)
         return NB_ERR_VERSION;
-    memset(q, 0, sizeof *q);
+    memset(q, 0, sizeof *q); /* the strict corner rule, no costs, overlay or limit */
     q->size = 1;
-    q->corner = NB_CORNER_STRICT;
-    q->costs = NULL;
-    q->overlay = NULL;
     return NB_OK;
 }
 

@@ -72,6 +72,18 @@ static inline nb_status nbi_query_cell(nb_err *err, const char *family, const ch
                ? NB_OK
                : nbi_query_cell_fail(err, family, what, c, w, h);
 }
+/* The grid families' queries (nb_aa_query, nb_haa_query, nb_sg_query) name
+ * their common fields alike: the Annotated A* query of another's, for the
+ * families that hand a query to Annotated A* (HAA* when a block cuts its
+ * path, the optimal layer under an overlay, reachability). */
+#define NBI_AA_QUERY_OF(aq, q)                                                                   \
+    do {                                                                                         \
+        nb_aa_query_init(aq);                                                                    \
+        (aq)->start = (q)->start, (aq)->goal = (q)->goal, (aq)->size = (q)->size;                \
+        (aq)->capability = (q)->capability, (aq)->corner = (q)->corner;                          \
+        (aq)->max_expansions = (q)->max_expansions, (aq)->costs = (q)->costs;                    \
+        (aq)->overlay = (q)->overlay;                                                            \
+    } while (0)
 /* NB_ERR_UNSUPPORTED: the family cannot honour what the query asks. */
 nb_status nbi_query_unsupported(nb_err *err, const char *family, const char *what);
 

@@ -21,10 +21,9 @@ nb_status nb_nearest_query_init_abi(nb_nearest_query *q, const nb_abi *abi)
 {
     if (nbi_abi_ok(abi, NBI_ABI_nb_nearest_query) != NB_OK)
         return NB_ERR_VERSION;
-    memset(q, 0, sizeof *q);
+    memset(q, 0, sizeof *q); /* any cell, no overlay, no limit */
     q->radius = NB_NEAREST_RADIUS;
     q->size = 1;
-    q->overlay = NULL;
     return NB_OK;
 }
 

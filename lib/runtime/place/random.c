@@ -39,9 +39,8 @@ nb_status nb_random_query_init_abi(nb_random_query *q, const nb_abi *abi)
 {
     if (nbi_abi_ok(abi, NBI_ABI_nb_random_query) != NB_OK)
         return NB_ERR_VERSION;
-    memset(q, 0, sizeof *q);
+    memset(q, 0, sizeof *q); /* no overlay, no limit */
     q->size = 1;
-    q->overlay = NULL;
     return NB_OK;
 }
 

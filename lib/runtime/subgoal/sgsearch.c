@@ -106,11 +106,8 @@ nb_status nb_sg_query_init_abi(nb_sg_query *q, const nb_abi *abi)
 {
     if (nbi_abi_ok(abi, NBI_ABI_nb_sg_query) != NB_OK)
         return NB_ERR_VERSION;
-    memset(q, 0, sizeof *q);
+    memset(q, 0, sizeof *q); /* the strict corner rule, no costs, overlay or limit */
     q->size = 1;
-    q->corner = NB_CORNER_STRICT;
-    q->costs = NULL;
-    q->overlay = NULL;
     return NB_OK;
 }
 
@@ -434,14 +431,7 @@ static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     }
     nb_aa_set_max_nodes(ws->aa, ws->max_nodes);
     nb_aa_query aq;
-    nb_aa_query_init(&aq);
-    aq.start = q->start;
-    aq.goal = q->goal;
-    aq.size = q->size;
-    aq.capability = q->capability;
-    aq.corner = q->corner;
-    aq.max_expansions = q->max_expansions;
-    aq.overlay = q->overlay;
+    NBI_AA_QUERY_OF(&aq, q);
     ws->q = *q;
     nb_status st = nb_aa_begin(ws->aa, &aq, err);
     if (st != NB_OK)
