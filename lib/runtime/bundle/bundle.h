@@ -182,10 +182,16 @@ nb_status nbi_section_checked(const nb_bundle *b, size_t index,
                               nb_status (*check)(const nb_bundle *b, size_t index, nb_err *err),
                               nb_err *err);
 
-/* ---- the binary layout (layout.c) ---- */
+/* ---- the order of the section table (table_order.c) ---- */
 
 /* Orders sections by (type, name, parameters): the order of every table. */
 int nbi_section_key_cmp(const nb_section_info *a, const nb_section_info *b);
+/* NB_OK when section i of b's table comes after section i - 1 in that
+ * order (and is not of its key); else NB_ERR_FORMAT naming both. */
+nb_status nbi_table_order_check(const nb_bundle *b, size_t i, nb_err *err);
+
+/* ---- the binary layout (layout.c) ---- */
+
 /* Sets the offset of each of n sections, in table order, and returns the
  * file size. */
 uint64_t nbi_layout_offsets(nb_section_info *secs, size_t n);
