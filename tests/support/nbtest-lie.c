@@ -11,7 +11,13 @@
  * moved) or subgoal (a free cell that is not a subgoal marked blocked, in
  * its row and its column) or cost (an arc of an abstract graph's costs
  * for a cost profile costs a half more) or levels (an arc inside a cluster of
- * the second level of the levels above the graph weighs one cardinal step more).  The section is decoded, changed
+ * the second level of the levels above the graph weighs one cardinal step more)
+ * or landmarks (the levels' first two landmarks swapped, nodes and distances:
+ * each still at distance 0 from itself, no arc contradicting them) or profile
+ * (an abstract graph's costs section says another multiplier than its agent's,
+ * one more for the first terrain that costs more than 1: its arcs' costs
+ * still above the heuristic) or nocosts (every abstract_costs section removed:
+ * the agents with terrain costs keep them).  The section is decoded, changed
  * and put back with the bake API (nbb_builder_load, nbb_builder_add),
  * which recomputes the CRCs.  Prints where the lie is, in the words the
  * verifier uses ("cell (3, 5)").
@@ -153,6 +159,67 @@ static int lie_levels(const nb_bundle *b, uint8_t *p, size_t len)
         printf("level 2's arc_card[%u]\n", a);
         return 1;
     }
+    return 0;
+}
+
+/* The first two landmarks of the levels' top level swapped: their nodes, and every node's
+ * distances from them. */
+static int lie_landmarks(const nb_bundle *b, uint8_t *p, size_t len)
+{
+    nbi_agraph g;
+    nbi_alevels L;
+    nb_err err;
+    if (nbi_agraph_find(b, &g, &err) != NB_OK ||
+        nbi_alevels_view(p, len, &g, nbi_agraph_crc(b, &g), &L, &err) != NB_OK || L.nlandmarks < 2)
+        return 0;
+    uint8_t *node = p + (L.lm_node - p), *dist = p + (L.lm_dist - p);
+    uint32_t a = nbi_get32(node), n = L.lv[L.nlevels].nnodes;
+    nbi_put32(node, nbi_get32(node + 4));
+    nbi_put32(node + 4, a);
+    for (uint32_t v = 0; v < n; v++) {
+        uint8_t t[8], *d0 = dist + 8 * ((size_t)v * L.nlandmarks), *d1 = d0 + 8;
+        memcpy(t, d0, 8);
+        memcpy(d0, d1, 8);
+        memcpy(d1, t, 8);
+    }
+    printf("the landmarks' nodes\n");
+    return 1;
+}
+
+/* The first multiplier above 1 of a costs section's profile, one more. */
+static int lie_profile(uint8_t *p, size_t len, unsigned nterrains)
+{
+    if (len < NBI_ACOSTS_HEADER + 8 * (size_t)nterrains)
+        return 0;
+    for (unsigned t = 0; t < nterrains; t++) {
+        uint8_t *c = p + NBI_ACOSTS_HEADER + 8 * (size_t)t;
+        if (nbi_getf64(c) != 1) {
+            nbi_putf64(c, nbi_getf64(c) + 1);
+            printf("a profile no agent of the set has\n");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* IN without its abstract graph's costs sections. */
+static int no_costs(const char *in_path, const char *out_path)
+{
+    nbb_builder *w = NULL;
+    nb_err err;
+    nb_status st = nbb_builder_new(&w, &err);
+    if (st == NB_OK)
+        st = nbb_builder_load(w, in_path, 0, &err);
+    if (st == NB_OK && nbb_builder_remove(w, NB_SEC_ABSTRACT_COSTS) == 0)
+        st = nbi_fail(&err, NB_ERR_NOTFOUND, "%s: no abstract_costs section to remove", in_path);
+    if (st == NB_OK)
+        st = nbb_builder_write(w, out_path, &err);
+    nbb_builder_free(w);
+    if (st != NB_OK) {
+        fprintf(stderr, "nbtest-lie: %s\n", err.msg);
+        return 1;
+    }
+    printf("no abstract_costs section holds its profile\n");
     return 0;
 }
 
@@ -433,9 +500,12 @@ int main(int argc, char **argv)
                  {"path", NB_SEC_ABSTRACT},
                  {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
                  {"bitangent", NB_SEC_BITANGENT}, {"subgoal", NB_SEC_SUBGOAL},
-                 {"cost", NB_SEC_ABSTRACT_COSTS}, {"levels", NB_SEC_ABSTRACT_LEVELS}};
+                 {"cost", NB_SEC_ABSTRACT_COSTS}, {"levels", NB_SEC_ABSTRACT_LEVELS},
+                 {"landmarks", NB_SEC_ABSTRACT_LEVELS}, {"profile", NB_SEC_ABSTRACT_COSTS}};
     if (argc == 4 && strcmp(argv[1], "graph-bytes") == 0)
         return graph_bytes(argv[2], argv[3]);
+    if (argc == 4 && strcmp(argv[1], "nocosts") == 0)
+        return no_costs(argv[2], argv[3]);
     if (argc == 4 && (strcmp(argv[1], "twice") == 0 || strcmp(argv[1], "order") == 0))
         return table_lie(argv[1], argv[2], argv[3]);
     size_t k = 0;
@@ -443,7 +513,7 @@ int main(int argc, char **argv)
         k++;
     if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
         fprintf(stderr, "usage: nbtest-lie clearance|components|runs|weight|path|hitcheck|"
-                        "perimeter|bitangent|subgoal|cost|levels|graph-bytes|twice|order IN OUT\n");
+                        "perimeter|bitangent|subgoal|cost|levels|landmarks|profile|nocosts|graph-bytes|twice|order IN OUT\n");
         return 2;
     }
     nb_bundle *b = NULL;
@@ -475,8 +545,13 @@ int main(int argc, char **argv)
         case NB_SEC_PERIMETER: lied = lie_perimeter(p); break;
         case NB_SEC_BITANGENT: lied = lie_bitangent(p); break;
         case NB_SEC_SUBGOAL: lied = lie_subgoal(p); break;
-        case NB_SEC_ABSTRACT_COSTS: lied = lie_cost(p, len, nb_terrain_count(b)); break;
-        case NB_SEC_ABSTRACT_LEVELS: lied = lie_levels(b, p, len); break;
+        case NB_SEC_ABSTRACT_COSTS:
+            lied = strcmp(argv[1], "cost") == 0 ? lie_cost(p, len, nb_terrain_count(b))
+                                                : lie_profile(p, len, nb_terrain_count(b));
+            break;
+        case NB_SEC_ABSTRACT_LEVELS:
+            lied = strcmp(argv[1], "levels") == 0 ? lie_levels(b, p, len) : lie_landmarks(b, p, len);
+            break;
         }
         if (lied) {
             printf("section %zu (%s\n", i, nb_section_type_name(in.type));
