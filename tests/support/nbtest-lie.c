@@ -202,27 +202,6 @@ static int lie_profile(uint8_t *p, size_t len, unsigned nterrains)
     return 0;
 }
 
-/* IN without its abstract graph's costs sections. */
-static int no_costs(const char *in_path, const char *out_path)
-{
-    nbb_builder *w = NULL;
-    nb_err err;
-    nb_status st = nbb_builder_new(&w, &err);
-    if (st == NB_OK)
-        st = nbb_builder_load(w, in_path, 0, &err);
-    if (st == NB_OK && nbb_builder_remove(w, NB_SEC_ABSTRACT_COSTS) == 0)
-        st = nbi_fail(&err, NB_ERR_NOTFOUND, "%s: no abstract_costs section to remove", in_path);
-    if (st == NB_OK)
-        st = nbb_builder_write(w, out_path, &err);
-    nbb_builder_free(w);
-    if (st != NB_OK) {
-        fprintf(stderr, "nbtest-lie: %s\n", err.msg);
-        return 1;
-    }
-    printf("no abstract_costs section holds its profile\n");
-    return 0;
-}
-
 static int lie_path(uint8_t *p, size_t len, uint32_t w, uint32_t h)
 {
     nbi_agraph g;
@@ -317,21 +296,24 @@ static int lie_bitangent(uint8_t *p)
     return 1;
 }
 
-/* IN with its abstract graph replaced by 5 bytes that are no graph. */
-static int graph_bytes(const char *in_path, const char *out_path)
+/* IN without its sections of type (none is an error), written to OUT; or with junk, whatever
+ * abstract graph it had replaced by 5 bytes that are no graph (graph-bytes). */
+static int without(const char *in_path, const char *out_path, uint32_t type, int junk)
 {
     nbb_builder *w = NULL;
     nb_err err;
     nb_status st = nbb_builder_new(&w, &err);
     if (st == NB_OK)
         st = nbb_builder_load(w, in_path, 0, &err);
-    if (st == NB_OK) {
+    if (st == NB_OK && nbb_builder_remove(w, type) == 0 && !junk)
+        st = nbi_fail(&err, NB_ERR_NOTFOUND, "%s: no %s section to remove", in_path,
+                      nb_section_type_name(type));
+    if (st == NB_OK && junk) {
         nb_section_info in;
         memset(&in, 0, sizeof in);
         in.type = NB_SEC_ABSTRACT;
         in.version = 1;
         in.param[0] = 10;
-        nbb_builder_remove(w, NB_SEC_ABSTRACT);
         st = nbb_builder_add(w, &in, "graph", 5, 0, &err);
     }
     if (st == NB_OK)
@@ -503,9 +485,10 @@ int main(int argc, char **argv)
                  {"cost", NB_SEC_ABSTRACT_COSTS}, {"levels", NB_SEC_ABSTRACT_LEVELS},
                  {"landmarks", NB_SEC_ABSTRACT_LEVELS}, {"profile", NB_SEC_ABSTRACT_COSTS}};
     if (argc == 4 && strcmp(argv[1], "graph-bytes") == 0)
-        return graph_bytes(argv[2], argv[3]);
+        return without(argv[2], argv[3], NB_SEC_ABSTRACT, 1);
     if (argc == 4 && strcmp(argv[1], "nocosts") == 0)
-        return no_costs(argv[2], argv[3]);
+        return without(argv[2], argv[3], NB_SEC_ABSTRACT_COSTS, 0) ||
+               printf("no abstract_costs section holds its profile\n") < 0;
     if (argc == 4 && (strcmp(argv[1], "twice") == 0 || strcmp(argv[1], "order") == 0))
         return table_lie(argv[1], argv[2], argv[3]);
     size_t k = 0;
