@@ -479,8 +479,8 @@ nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radi
  * records; hit-check and curve tables from their unit; bitangent graphs
  * from the forest; perimeter tables from their model, every entry of a
  * sample of tables chosen by a seed.  The inputs themselves (legend,
- * agent set, map, models, units, forest) are what nb_bundle_verify and
- * nbb_verify_sections check: run them first. */
+ * agent set, map, models, units, forest) are what nb_bundle_verify checks,
+ * with the structure of every section: run it first (NB_OPEN_VERIFY). */
 
 #define NBB_DEEP_SEED 1              /* the seed navbake verify --deep uses by default */
 #define NBB_DEEP_PERIMETER_TABLES 2  /* tables sampled per perimeter section by default */
@@ -516,14 +516,6 @@ void nbb_deep_defaults(nbb_deep_opts *o);
  * too.  o and stats may be NULL. */
 nb_status nbb_verify_deep(const nb_bundle *b, const nbb_deep_opts *o, nbb_deep_stats *stats,
                           nb_err *err);
-
-/* What a CRC cannot see, short of baking again: NB_OK when every section
- * of a type this library knows passes the checks its reader makes before
- * a query trusts it (the registry of section types lists each type's), and
- * a section no query could read (costs or levels without their graph, a
- * table without its model or unit, bitangent graphs without a forest) is
- * an error.  navbake verify runs it after nb_bundle_verify. */
-nb_status nbb_verify_sections(const nb_bundle *b, nb_err *err);
 
 /* ---- checked views of sections (view/) ----
  * For the tools that print or draw what a bundle holds.  Each view is made

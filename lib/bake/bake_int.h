@@ -162,6 +162,18 @@ typedef struct nbb_acosts_source {
     nb_capability caps[NB_MAX_AGENTS];
     nbi_layer layer[NB_MAX_AGENTS];
 } nbb_acosts_source;
+/* A terrain-cost profile: the agents with costs of one capability, size
+ * and multipliers (formats/abstract.md) share one, and one section of the
+ * graph's costs. */
+typedef struct nbb_cost_profile {
+    nb_capability cap;
+    uint32_t size;
+    double cost[NB_MAX_TERRAINS]; /* 1 outside cap */
+} nbb_cost_profile;
+/* The distinct profiles of the set's agents with terrain costs, in the
+ * order of their sections (capability, size, then the multipliers terrain
+ * by terrain), into out (room for NB_MAX_AGENTS); returns how many. */
+size_t nbb_cost_profiles(const nbi_agentset *set, nbb_cost_profile *out);
 /* Replaces the builder's abstract graph costs by one section per cost
  * profile of src's agents, for the graph whose payload is graph (glen
  * bytes); *count gets how many (NULL: not asked). */

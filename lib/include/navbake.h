@@ -244,7 +244,8 @@ typedef struct nb_section_info {
 } nb_section_info;
 
 /* Flags for nb_bundle_open. */
-#define NB_OPEN_VERIFY 0x1u  /* also make nb_bundle_verify's checks */
+#define NB_OPEN_VERIFY 0x1u  /* also make nb_bundle_verify's checks: every CRC and every
+                                section's structure, as a query would check it */
 #define NB_OPEN_PRIVATE 0x2u /* read the file into memory instead of mapping it */
 
 /* Opens a bundle file read-only.  The binary form is mapped (mmap, or
@@ -282,10 +283,12 @@ nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags
 void nb_bundle_close(nb_bundle *bundle);
 
 /* Checks every CRC, that sections do not overlap, that every byte between
- * them is zero, and the structure of the runs, subgoal, forest and
- * bitangent sections (the others' readers check theirs when a query first
- * reads them; `navbake verify` makes every type's structural check):
- * NB_OK only when the whole file is intact. */
+ * them is zero, that the map's characters are in its legend, and every
+ * section's structure as its reader checks it before a query trusts it
+ * (each reader also checks its own when a query first reads it, once per
+ * bundle; a check made here is not made again): NB_OK only when the whole
+ * file is intact and every query will accept it.  `navbake verify` makes
+ * these checks. */
 nb_status nb_bundle_verify(const nb_bundle *bundle, nb_err *err);
 
 void nb_bundle_format_version(const nb_bundle *bundle, unsigned *major, unsigned *minor);

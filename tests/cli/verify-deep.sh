@@ -36,7 +36,7 @@ status navbake verify --deep "$lv"
 is "--deep accepts the levels above the graph, with their landmarks" "$rc" 0
 ok "... and without landmarks, stored paths or zlib" sh -c "mkabstract -q -z --levels 2 --landmarks 0 '$c' -o '$tmp/lv0.nbk' && navbake verify -q --deep '$tmp/lv0.nbk'"
 # A levels section of version 1 (landmarks all nodes, chosen as the bake then did), kept in the
-# fuzz corpus: its levels recomputed, its landmarks left as the check at open accepted them.
+# fuzz corpus: its levels recomputed, its landmarks chosen again as version 1 chose them.
 v1=$top_srcdir/tests/fuzz/corpus/queries/seed-levels-landmarks
 status navbake verify --deep "$v1"
 is "--deep accepts a version-1 levels section (the landmarks of its day)" "$rc" 0
@@ -117,6 +117,17 @@ lie cost "$cb"
 lie levels "$lv"
 like "... the byte, recomputed" "$err" ", recomputed 0x"
 like "... the cost and the recomputed one" "$err" ", recomputed "
+lie landmarks "$lv"
+# A version-1 levels section's landmarks are chosen again as version 1 chose them (every one a
+# node, farthest first): two of them relabelled (their nodes and distances swapped, which the
+# check at open accepts) are a lie.
+lie landmarks "$v1"
+# The graph's costs as mkabstract bakes them, one section a cost profile of the agent set: an
+# agent with costs whose profile has none (HAA* would refuse its every query), a section of a
+# profile no agent has.
+lie nocosts "$cb"
+like "... naming the agent and its profile" "$err" "agent 'scout' has terrain costs ({ground,swamp}, size 1, swamp x5) but no abstract_costs section holds its profile"
+lie profile "$cb"
 nbtest-lie perimeter "$m" "$tmp/lie.nbk" >/dev/null
 status navbake verify --deep --perimeter-tables 1 --seed 8 "$tmp/lie.nbk"
 is "a lie in a table the sample holds is seen (seed 8 picks table 0)" "$rc" 1

@@ -1,24 +1,28 @@
 /* queries.c: what fuzz_queries and fuzz_sqlite do with a bundle: open it
- * from memory and, when it passes the check `navbake verify` makes
- * (nb_bundle_verify, and the abstract graph's structure through the
- * tools' view), run every query family on it with a few start and goal
- * pairs derived from the input: the level's accessors, Annotated A*
- * (each corner rule, each agent), HAA* (each flag), the forest (each baked
+ * from memory and, when it passes what `navbake verify` checks
+ * (nb_bundle_verify: every checksum and every section's structure), run
+ * every query family on it with a few start and goal pairs derived from
+ * the input: the level's accessors, Annotated A* (each corner rule, each
+ * agent), HAA* (each flag, and on level 1 alone), the forest (each baked
  * radius and one that is not, baked and deferred), the unit planner (each
- * unit, each method) and motion planning (each model, each heuristic, and
- * routes over sectors and over HAA*), with small expansion limits so that
- * an input takes milliseconds.  A call must return NB_OK or a clean error
- * (its status in range, its message filled and terminated) and a result
- * that keeps the API's promises (a path inside the map, from the start to
- * the goal); anything else aborts, as a crash or a sanitizer's report
- * does. */
+ * unit, each method), motion planning (each model, each heuristic, and
+ * routes over sectors and over HAA*) and the places (nearest, line,
+ * random), with small expansion limits so that an input takes
+ * milliseconds.  A call must return NB_OK or a clean error (its status in
+ * range, its message filled and terminated) and a result that keeps the
+ * API's promises (a path inside the map, from the start to the goal);
+ * anything else aborts, as a crash or a sanitizer's report does.
+ *
+ * The same run folds every answer into a digest (nbf_answers), so that a
+ * test can ask two bundles the same questions and compare (test_convert.c),
+ * and counts the calls an error of structure refused (nbf_refusals), which
+ * on a bundle that verifies should be none (test_verified.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "bake.h"
 #include "navbake.h"
 #include "queries.h"
 #include "haa_of.h"
@@ -35,8 +39,36 @@ static void fail(const char *what, const char *detail)
  * standard error (to see what an input reaches). */
 static int verbose = -1;
 
+/* The answers, folded into *answers (FNV-1a) when nbf_answers asks: every status and message,
+ * every path cell, length and cost, every value the level's accessors give. */
+static uint64_t *answers;
+
+static void note_bytes(const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    for (size_t i = 0; answers && i < n; i++)
+        *answers = (*answers ^ p[i]) * 1099511628211ull;
+}
+static void note(int64_t v) { note_bytes(&v, sizeof v); }
+static void note_f(double v) { note_bytes(&v, sizeof v); }
+
+/* The calls an error of structure refused (NB_ERR_FORMAT, NB_ERR_VERSION, NB_ERR_CRC) since
+ * nbf_answers began, and the first of them: on a bundle that verifies, none should be. */
+static unsigned refused;
+void (*nbf_on_refusal)(const char *call, const nb_err *err);
+static char first_refusal[NB_ERR_MSG_MAX + 64];
+
 static nb_status check_status(nb_status st, const nb_err *err, const char *call)
 {
+    note_bytes(call, strlen(call));
+    note(st);
+    note_bytes(err->msg, strnlen(err->msg, sizeof err->msg));
+    if (answers && (st == NB_ERR_FORMAT || st == NB_ERR_VERSION || st == NB_ERR_CRC)) {
+        if (!refused++)
+            snprintf(first_refusal, sizeof first_refusal, "%s: %s", call, err->msg);
+        if (nbf_on_refusal)
+            nbf_on_refusal(call, err);
+    }
     if (verbose < 0)
         verbose = getenv("NB_FUZZ_VERBOSE") != NULL;
     if (verbose)
@@ -56,6 +88,7 @@ static nb_status check_status(nb_status st, const nb_err *err, const char *call)
 
 static void check_path_status(nb_path_status s, const char *call)
 {
+    note(s);
     if ((unsigned)s > NB_PATH_BEYOND_RADIUS)
         fail("path status out of range", call);
 }
@@ -101,8 +134,8 @@ static void level(const nb_bundle *b, pick *p)
     uint32_t w = nb_map_width(b), h = nb_map_height(b);
     for (int k = 0; k < 8; k++) {
         long x = below(p, (long)w + 2) - 1, y = below(p, (long)h + 2) - 1;
-        (void)nb_map_terrain(b, x, y);
-        (void)nb_map_char(b, x, y);
+        note(nb_map_terrain(b, x, y));
+        note(nb_map_char(b, x, y));
     }
     /* Every cell of one agent's layers (the sample is 64 x 40) one time in
      * four, some cells of each agent's otherwise. */
@@ -118,14 +151,15 @@ static void level(const nb_bundle *b, pick *p)
             int c = nb_clearance(b, a->capability, x, y);
             if (cv >= 0 && (c < 0 || c > cv))
                 fail("nb_clearance beyond its layer's cap", NULL);
-            (void)nb_can_stand(b, a->capability, a->size, x, y);
-            (void)nb_component(b, a->capability, a->size, x, y);
+            note(c);
+            note(nb_can_stand(b, a->capability, a->size, x, y));
+            note(nb_component(b, a->capability, a->size, x, y));
         }
         for (int k = 0; k < 4; k++) {
             nb_cell from = {(int32_t)(below(p, (long)w + 2) - 1), (int32_t)(below(p, (long)h + 2) - 1)};
             nb_cell to = {(int32_t)below(p, w), (int32_t)below(p, h)};
-            (void)nb_reachable(b, a->capability, a->size, from, to);
-            (void)nb_can_stand(b, a->capability, (unsigned)below(p, 70), from.x, from.y);
+            note(nb_reachable(b, a->capability, a->size, from, to));
+            note(nb_can_stand(b, a->capability, (unsigned)below(p, 70), from.x, from.y));
         }
     }
 }
@@ -161,6 +195,9 @@ static void pairs(const nb_bundle *b, const nb_agent *a, pick *p, nb_cell from[N
 static void check_cells(const nb_bundle *b, const nb_cell *path, size_t n, nb_cell from, nb_cell to,
                         int steps, const char *call)
 {
+    note((int64_t)n);
+    if (path)
+        note_bytes(path, n * sizeof *path);
     if (n == 0 || !path)
         fail("a path found without cells", call);
     if (path[0].x != from.x || path[0].y != from.y || path[n - 1].x != to.x || path[n - 1].y != to.y)
@@ -341,6 +378,9 @@ static void grid_searches(const nb_bundle *b, pick *p)
                 if (ar.status == NB_PATH_FOUND)
                     check_cells(b, ar.path, ar.path_len, q.start, q.goal, 1, "nb_aa_find");
                 /* Every multiplier is at least 1: a path costs at least its length. */
+                note_f(ar.length);
+                note_f(ar.cost);
+                note((int64_t)ar.expanded);
                 if (ar.status == NB_PATH_FOUND && !(ar.cost >= ar.length * (1 - 1e-12)))
                     fail("nb_aa_find: a path that costs less than its length", NULL);
                 if (k == 0) /* after: its path is the workspace's until the next query */
@@ -360,6 +400,9 @@ static void grid_searches(const nb_bundle *b, pick *p)
                 if (r.status == NB_PATH_FOUND)
                     check_cells(b, r.path, r.path_len, q.start, q.goal, !(f & NB_HAA_SMOOTH), "nb_haa_find");
                 /* Under terrain costs (the graph's costs for the agent's profile) too. */
+                note_f(r.cell_length);
+                note_f(r.cost);
+                note((int64_t)r.expanded);
                 if (r.status == NB_PATH_FOUND && !(r.cost >= r.cell_length * (1 - 1e-12)))
                     fail("nb_haa_find: a path that costs less than its length", NULL);
             }
@@ -379,6 +422,21 @@ static void grid_searches(const nb_bundle *b, pick *p)
         q.start.x = q.goal.x = 0;
         q.size = 0;
         (void)check_status(nb_aa_find(aa, &q, &r, &err), &err, "nb_aa_find size 0");
+    }
+    /* HAA* on level 1 alone (the levels above the graph are checked when the workspace is
+     * made, whatever a query searches). */
+    if (haa && na) {
+        nb_aa_query q;
+        nb_aa_query_init(&q);
+        nb_aa_query_agent(&q, nb_agent_get(b, 0));
+        q.goal.x = (int32_t)nb_map_width(b) - 1;
+        q.goal.y = (int32_t)nb_map_height(b) - 1;
+        nb_haa_set_levels(haa, 1);
+        nb_haa_result r;
+        if (check_status(nb_haa_find(haa, (nb_haa_query[]){haa_of(&q, 0)}, &r, &err), &err,
+                         "nb_haa_find levels 1") == NB_OK)
+            check_path_status(r.status, "nb_haa_find levels 1");
+        nb_haa_set_levels(haa, 0);
     }
     overlay_searches(b, aa, haa, p);
     nb_haa_close(haa);
@@ -425,6 +483,7 @@ static void optimal(const nb_bundle *b, pick *p)
                     continue;
             }
             check_path_status(r.status, "nb_sg_find");
+            note_f(r.length);
             if (r.status == NB_PATH_FOUND)
                 check_cells(b, r.path, r.path_len, q.start, q.goal, 1, "nb_sg_find");
         }
@@ -491,6 +550,7 @@ static void forests(const nb_bundle *b, pick *p)
                 if (check_status(nb_forest_find(ws, &fq, &r, &err), &err, "nb_forest_find") ==
                     NB_OK) {
                     check_path_status(r.status, "nb_forest_find");
+                    note_f(r.length);
                     if (r.status == NB_PATH_FOUND) {
                         if (!r.segments || r.segment_len == 0)
                             fail("a forest path without segments", NULL);
@@ -545,6 +605,7 @@ static void units(const nb_bundle *b, pick *p)
             nb_planner_result r;
             if (check_status(nb_planner_find(pl, &q, &r, &err), &err, "nb_planner_find") == NB_OK) {
                 check_path_status(r.status, "nb_planner_find");
+                note_f(r.length);
                 if (r.status == NB_PATH_FOUND) {
                     if (r.segment_len && !r.segments)
                         fail("planner segments missing", NULL);
@@ -613,8 +674,10 @@ static void motion(const nb_bundle *b, pick *p)
                 if (below(p, 4) == 0)
                     gg.speed = below(p, 2) ? NB_SPEED_ANY : (uint16_t)below(p, S);
                 double v;
-                (void)nb_perimeter_lookup(per, &s, &gg, &v);
-                (void)nb_perimeter_extended(per, &s, &gg, &v);
+                note(nb_perimeter_lookup(per, &s, &gg, &v));
+                note_f(v);
+                note(nb_perimeter_extended(per, &s, &gg, &v));
+                note_f(v);
             }
         nb_capability cap = 0xffffffffu;
         unsigned size = 1;
@@ -654,6 +717,8 @@ static void motion(const nb_bundle *b, pick *p)
                 nb_motion_result r;
                 if (check_status(nb_motion_find(ws, &q, &r, &err), &err, "nb_motion_find") == NB_OK) {
                     check_path_status(r.status, "nb_motion_find");
+                    note_f(r.cost);
+                    note((int64_t)r.path_len);
                     size_t len;
                     const nb_motion_state *path = (len = r.path_len, r.path);
                     for (size_t j = 0; path && j < len; j++)
@@ -692,21 +757,110 @@ static void motion(const nb_bundle *b, pick *p)
     }
 }
 
+/* ---------------------------------------------------------------- places */
+
+static void places(const nb_bundle *b, pick *p)
+{
+    nb_err err;
+    nb_place *pl;
+    if (check_status(nb_place_open(b, &pl, &err), &err, "nb_place_open") != NB_OK)
+        return;
+    int32_t w = (int32_t)nb_map_width(b), h = (int32_t)nb_map_height(b);
+    size_t na = nb_agent_count(b);
+    for (size_t i = 0; i < na && i < 6; i++) {
+        const nb_agent *a = nb_agent_get(b, i);
+        nb_cell from[NPAIRS], to[NPAIRS];
+        pairs(b, a, p, from, to);
+        nb_nearest_query nq;
+        nb_nearest_query_init(&nq);
+        nb_nearest_query_agent(&nq, a);
+        nq.point = from[1];
+        nq.reachable = (int)below(p, 2);
+        nq.start = from[0];
+        nq.radius = below(p, 4) == 0 ? INFINITY : (double)below(p, 16);
+        nb_nearest_result nr;
+        if (check_status(nb_nearest_find(pl, &nq, &nr, &err), &err, "nb_nearest_find") == NB_OK) {
+            check_path_status(nr.status, "nb_nearest_find");
+            note(nr.cell.x);
+            note(nr.cell.y);
+            if (nr.status == NB_PATH_FOUND && (nr.cell.x < 0 || nr.cell.y < 0 || nr.cell.x >= w ||
+                                               nr.cell.y >= h))
+                fail("a nearest cell outside the map", "nb_nearest_find");
+        }
+        nb_line_query lq;
+        nb_line_query_init(&lq);
+        nb_line_query_agent(&lq, a);
+        lq.start.x = from[0].x;
+        lq.start.y = from[0].y;
+        lq.goal.x = to[0].x + (double)below(p, 2) / 2;
+        lq.goal.y = to[0].y;
+        nb_line_result lr;
+        if (check_status(nb_line_find(pl, &lq, &lr, &err), &err, "nb_line_find") == NB_OK) {
+            check_path_status(lr.status, "nb_line_find");
+            note_f(lr.t);
+            note(lr.blocking.x);
+            note(lr.blocking.y);
+        }
+        nb_random_query rq;
+        nb_random_query_init(&rq);
+        nb_random_query_agent(&rq, a);
+        rq.reachable = (int)below(p, 2);
+        rq.start = from[0];
+        rq.seed = (uint64_t)below(p, 1 << 30);
+        nb_random_result rr;
+        if (check_status(nb_random_find(pl, &rq, &rr, &err), &err, "nb_random_find") == NB_OK) {
+            check_path_status(rr.status, "nb_random_find");
+            note(rr.cell.x);
+            note(rr.cell.y);
+            note((int64_t)rr.cells);
+            if (rr.status == NB_PATH_FOUND && (rr.cell.x < 0 || rr.cell.y < 0 || rr.cell.x >= w ||
+                                               rr.cell.y >= h))
+                fail("a random cell outside the map", "nb_random_find");
+        }
+    }
+    nb_place_close(pl);
+}
+
 /* ---------------------------------------------------------------- all */
 
 int nbf_verified(const nb_bundle *b)
 {
     nb_err err;
-    if (check_status(nb_bundle_verify(b, &err), &err, "nb_bundle_verify") != NB_OK)
-        return 0;
-    size_t ai;
-    if (nb_bundle_section_lookup(b, NB_SEC_ABSTRACT, NULL, NULL, 0, &ai, NULL) == NB_OK) {
-        nbb_agraph *g;
-        if (nbb_agraph_open(b, &g, &err) != NB_OK)
-            return 0;
-        nbb_agraph_close(g);
+    return check_status(nb_bundle_verify(b, &err), &err, "nb_bundle_verify") == NB_OK;
+}
+
+/* Every family on b, the choices drawn from seed. */
+static void run_families(const nb_bundle *b, uint64_t seed)
+{
+    pick p = {seed};
+    void (*family[])(const nb_bundle *, pick *) = {level, grid_searches, optimal, forests, units,
+                                                   motion, places};
+    static const char *const names[] = {"level", "grid searches", "optimal", "forests", "units",
+                                        "motion", "places"};
+    for (size_t i = 0; i < sizeof family / sizeof *family; i++) {
+        clock_t t0 = clock();
+        family[i](b, &p);
+        if (verbose)
+            fprintf(stderr, "time %s: %.2f ms\n", names[i], 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
     }
-    return 1;
+}
+
+uint64_t nbf_answers(const nb_bundle *b, uint64_t seed)
+{
+    uint64_t digest = 14695981039346656037ull;
+    answers = &digest;
+    refused = 0;
+    first_refusal[0] = '\0';
+    run_families(b, seed);
+    answers = NULL;
+    return digest;
+}
+
+unsigned nbf_refusals(const char **first)
+{
+    if (first)
+        *first = first_refusal;
+    return refused;
 }
 
 void nbf_queries(const uint8_t *data, size_t size)
@@ -717,20 +871,11 @@ void nbf_queries(const uint8_t *data, size_t size)
                      "nb_bundle_open_memory") != NB_OK)
         return;
     if (nbf_verified(b)) {
-        pick p = {2166136261u};
+        uint64_t seed = 2166136261u;
         size_t stride = size / 512 + 1;
         for (size_t i = 0; i < size; i += stride)
-            p.s = (p.s ^ data[i]) * 1099511628211ull;
-        void (*family[])(const nb_bundle *, pick *) = {level, grid_searches, optimal, forests,
-                                                       units, motion};
-        static const char *const names[] = {"level", "grid searches", "optimal", "forests",
-                                            "units", "motion"};
-        for (size_t i = 0; i < sizeof family / sizeof *family; i++) {
-            clock_t t0 = clock();
-            family[i](b, &p);
-            if (verbose)
-                fprintf(stderr, "time %s: %.2f ms\n", names[i], 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
-        }
+            seed = (seed ^ data[i]) * 1099511628211ull;
+        run_families(b, seed);
     }
     nb_bundle_close(b);
 }

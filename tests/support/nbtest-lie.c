@@ -11,18 +11,38 @@
  * moved) or subgoal (a free cell that is not a subgoal marked blocked, in
  * its row and its column) or cost (an arc of an abstract graph's costs
  * for a cost profile costs a half more) or levels (an arc inside a cluster of
- * the second level of the levels above the graph weighs one cardinal step more).  The section is decoded, changed
+ * the second level of the levels above the graph weighs one cardinal step more)
+ * or landmarks (the levels' first two landmarks swapped, nodes and distances:
+ * each still at distance 0 from itself, no arc contradicting them) or profile
+ * (an abstract graph's costs section says another multiplier than its agent's,
+ * one more for the first terrain that costs more than 1: its arcs' costs
+ * still above the heuristic) or nocosts (every abstract_costs section removed:
+ * the agents with terrain costs keep them).  The section is decoded, changed
  * and put back with the bake API (nbb_builder_load, nbb_builder_add),
  * which recomputes the CRCs.  Prints where the lie is, in the words the
  * verifier uses ("cell (3, 5)").
  *   nbtest-lie graph-bytes IN OUT
  * puts an abstract section that is no graph (a few bytes, as another
- * program might write), for the tests of what mkclear does with one. */
+ * program might write), for the tests of what mkclear does with one.
+ *   nbtest-lie twice IN OUT
+ *   nbtest-lie order IN OUT
+ * lie in the section table itself, laid out by hand (the builder sorts and
+ * keeps one section a key): twice stores the first clearance layer twice
+ * under one key, the second copy with a wall down the middle column (a gap
+ * in its top three rows), so that a reader of the first and one of the
+ * second answer differently; order swaps the table's first two sections.
+ * Each prints the two entries' places ("section 3", "section 4").  An OUT
+ * ending in .sqlite is the SQLite form: the sections table made again
+ * without its UNIQUE constraint (a crafted database need not keep it) and
+ * holding these rows, the bundle row's checksums computed as the reader
+ * computes them, so that only the order is wrong. */
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "abstract/abstract.h"
 #include "abstract/alevels.h"
+#include "core/crc32.h"
 #include "subgoal/subgoal.h"
 #include "testutil.h"
 
@@ -142,6 +162,46 @@ static int lie_levels(const nb_bundle *b, uint8_t *p, size_t len)
     return 0;
 }
 
+/* The first two landmarks of the levels' top level swapped: their nodes, and every node's
+ * distances from them. */
+static int lie_landmarks(const nb_bundle *b, uint8_t *p, size_t len)
+{
+    nbi_agraph g;
+    nbi_alevels L;
+    nb_err err;
+    if (nbi_agraph_find(b, &g, &err) != NB_OK ||
+        nbi_alevels_view(p, len, &g, nbi_agraph_crc(b, &g), &L, &err) != NB_OK || L.nlandmarks < 2)
+        return 0;
+    uint8_t *node = p + (L.lm_node - p), *dist = p + (L.lm_dist - p);
+    uint32_t a = nbi_get32(node), n = L.lv[L.nlevels].nnodes;
+    nbi_put32(node, nbi_get32(node + 4));
+    nbi_put32(node + 4, a);
+    for (uint32_t v = 0; v < n; v++) {
+        uint8_t t[8], *d0 = dist + 8 * ((size_t)v * L.nlandmarks), *d1 = d0 + 8;
+        memcpy(t, d0, 8);
+        memcpy(d0, d1, 8);
+        memcpy(d1, t, 8);
+    }
+    printf("the landmarks' nodes\n");
+    return 1;
+}
+
+/* The first multiplier above 1 of a costs section's profile, one more. */
+static int lie_profile(uint8_t *p, size_t len, unsigned nterrains)
+{
+    if (len < NBI_ACOSTS_HEADER + 8 * (size_t)nterrains)
+        return 0;
+    for (unsigned t = 0; t < nterrains; t++) {
+        uint8_t *c = p + NBI_ACOSTS_HEADER + 8 * (size_t)t;
+        if (nbi_getf64(c) != 1) {
+            nbi_putf64(c, nbi_getf64(c) + 1);
+            printf("a profile no agent of the set has\n");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int lie_path(uint8_t *p, size_t len, uint32_t w, uint32_t h)
 {
     nbi_agraph g;
@@ -236,21 +296,24 @@ static int lie_bitangent(uint8_t *p)
     return 1;
 }
 
-/* IN with its abstract graph replaced by 5 bytes that are no graph. */
-static int graph_bytes(const char *in_path, const char *out_path)
+/* IN without its sections of type (none is an error), written to OUT; or with junk, whatever
+ * abstract graph it had replaced by 5 bytes that are no graph (graph-bytes). */
+static int without(const char *in_path, const char *out_path, uint32_t type, int junk)
 {
     nbb_builder *w = NULL;
     nb_err err;
     nb_status st = nbb_builder_new(&w, &err);
     if (st == NB_OK)
         st = nbb_builder_load(w, in_path, 0, &err);
-    if (st == NB_OK) {
+    if (st == NB_OK && nbb_builder_remove(w, type) == 0 && !junk)
+        st = nbi_fail(&err, NB_ERR_NOTFOUND, "%s: no %s section to remove", in_path,
+                      nb_section_type_name(type));
+    if (st == NB_OK && junk) {
         nb_section_info in;
         memset(&in, 0, sizeof in);
         in.type = NB_SEC_ABSTRACT;
         in.version = 1;
         in.param[0] = 10;
-        nbb_builder_remove(w, NB_SEC_ABSTRACT);
         st = nbb_builder_add(w, &in, "graph", 5, 0, &err);
     }
     if (st == NB_OK)
@@ -285,6 +348,130 @@ static int lie_subgoal(uint8_t *p)
     return 0;
 }
 
+/* b in SQLite at path, its sections rows being the n sections info[i] stored as data[i]; head
+ * is their binary header and table (for its checksums).  0 on success. */
+static int sqlite_rows(const nb_bundle *b, const nb_section_info *info, const uint8_t *const *data,
+                       size_t n, const uint8_t *head, const char *path)
+{
+    nb_err err;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    remove(path);
+    if (nbb_sqlite_write(b, path, &err) != NB_OK) {
+        fprintf(stderr, "nbtest-lie: %s\n", err.msg);
+        return 1;
+    }
+    int rc = sqlite3_open(path, &db);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db,
+                          "BEGIN; DROP TABLE sections; CREATE TABLE sections (id INTEGER PRIMARY KEY, "
+                          "type INTEGER NOT NULL, version INTEGER NOT NULL, encoding INTEGER NOT NULL, "
+                          "stored_size INTEGER NOT NULL, unpacked_size INTEGER NOT NULL, crc32 INTEGER "
+                          "NOT NULL, flags INTEGER NOT NULL, name TEXT NOT NULL, p0 INTEGER NOT NULL, "
+                          "p1 INTEGER NOT NULL, p2 INTEGER NOT NULL, p3 INTEGER NOT NULL, p4 INTEGER "
+                          "NOT NULL, p5 INTEGER NOT NULL, p6 INTEGER NOT NULL, p7 INTEGER NOT NULL, "
+                          "data BLOB NOT NULL)",
+                          NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                    "?, ?, ?, ?, ?, ?)",
+                                -1, &st, NULL);
+    for (size_t i = 0; rc == SQLITE_OK && i < n; i++) {
+        const nb_section_info *in = &info[i];
+        const sqlite3_int64 v[8] = {(sqlite3_int64)i, in->type, in->version, in->encoding,
+                                    (sqlite3_int64)in->size, (sqlite3_int64)in->usize, in->crc,
+                                    in->flags};
+        for (int k = 0; k < 8; k++)
+            sqlite3_bind_int64(st, k + 1, v[k]);
+        sqlite3_bind_text(st, 9, in->name, -1, SQLITE_STATIC);
+        for (int k = 0; k < NB_SECTION_PARAMS; k++)
+            sqlite3_bind_int64(st, 10 + k, in->param[k]);
+        sqlite3_bind_blob64(st, 18, data[i], in->size, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? sqlite3_reset(st) : SQLITE_ERROR;
+    }
+    sqlite3_finalize(st);
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "UPDATE bundle SET section_count = %zu, table_crc32 = %u, header_crc32 = %u; COMMIT", n,
+             (unsigned)nbi_get32(head + NBI_HDR_TABLE_CRC), (unsigned)nbi_get32(head + NBI_HDR_CRC));
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        fprintf(stderr, "nbtest-lie: %s: %s\n", path, sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return rc != SQLITE_OK;
+}
+
+/* IN's sections, stored as they are, with the table lie KIND (twice or order), written by
+ * hand: the header and the table as the writer lays them out (bundle/layout.c). */
+static int table_lie(const char *kind, const char *in_path, const char *out_path)
+{
+    nb_bundle *b = NULL;
+    nb_err err;
+    if (nb_bundle_open(in_path, 0, NULL, &b, &err) != NB_OK) {
+        fprintf(stderr, "nbtest-lie: %s\n", err.msg);
+        return 1;
+    }
+    size_t n = b->nsections;
+    nb_section_info *info = calloc(n + 1, sizeof *info);
+    const uint8_t **data = calloc(n + 1, sizeof *data);
+    uint8_t *wall = NULL;
+    size_t at = 0;
+    int lied = 0;
+    for (size_t i = 0; i < n; i++) {
+        info[at] = b->sections[i].info;
+        data[at++] = b->sections[i].stored;
+        if (strcmp(kind, "twice") == 0 && !lied && info[at - 1].type == NB_SEC_CLEARANCE) {
+            /* The copy: raw, its cells of column w / 2 below row 2 at clearance 0. */
+            const struct nbi_section *s = &b->sections[i];
+            size_t len = (size_t)s->info.usize;
+            wall = malloc(len);
+            memcpy(wall, s->payload, len);
+            unsigned bits = nbi_get32(wall + NBI_LAYER_BITS);
+            for (uint32_t y = 3; y < b->height; y++)
+                put_bits(wall + NBI_LAYER_HEADER, ((uint64_t)y * b->width + b->width / 2) * bits,
+                         bits, 0);
+            info[at] = s->info;
+            info[at].encoding = NB_ENC_LAYOUT(s->info.encoding);
+            info[at].size = info[at].usize = len;
+            info[at].crc = nbi_crc32(0, wall, len);
+            data[at++] = wall;
+            printf("section %zu\nsection %zu\n", i, i + 1);
+            lied = 1;
+        }
+    }
+    if (strcmp(kind, "order") == 0 && n >= 2) {
+        nb_section_info t = info[0];
+        const uint8_t *d = data[0];
+        info[0] = info[1];
+        data[0] = data[1];
+        info[1] = t;
+        data[1] = d;
+        printf("section 0\nsection 1\n");
+        lied = 1;
+    }
+    int rc = 1;
+    if (lied) {
+        uint64_t size = nbi_layout_offsets(info, at);
+        uint8_t *img = calloc(1, (size_t)size);
+        nbi_layout_head(info, at, b->major, b->minor, b->flags, size, img);
+        for (size_t i = 0; i < at; i++)
+            memcpy(img + info[i].offset, data[i], (size_t)info[i].size);
+        size_t ol = strlen(out_path);
+        if (ol > 7 && strcmp(out_path + ol - 7, ".sqlite") == 0)
+            rc = sqlite_rows(b, info, data, at, img, out_path);
+        else
+            rc = tu_write(out_path, img, (size_t)size) == 0 ? 0 : 1;
+        free(img);
+    } else
+        fprintf(stderr, "nbtest-lie: %s: nothing to make a %s table of\n", in_path, kind);
+    free(wall);
+    free(info);
+    free(data);
+    nb_bundle_close(b);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -295,15 +482,21 @@ int main(int argc, char **argv)
                  {"path", NB_SEC_ABSTRACT},
                  {"hitcheck", NB_SEC_HITCHECK},   {"perimeter", NB_SEC_PERIMETER},
                  {"bitangent", NB_SEC_BITANGENT}, {"subgoal", NB_SEC_SUBGOAL},
-                 {"cost", NB_SEC_ABSTRACT_COSTS}, {"levels", NB_SEC_ABSTRACT_LEVELS}};
+                 {"cost", NB_SEC_ABSTRACT_COSTS}, {"levels", NB_SEC_ABSTRACT_LEVELS},
+                 {"landmarks", NB_SEC_ABSTRACT_LEVELS}, {"profile", NB_SEC_ABSTRACT_COSTS}};
     if (argc == 4 && strcmp(argv[1], "graph-bytes") == 0)
-        return graph_bytes(argv[2], argv[3]);
+        return without(argv[2], argv[3], NB_SEC_ABSTRACT, 1);
+    if (argc == 4 && strcmp(argv[1], "nocosts") == 0)
+        return without(argv[2], argv[3], NB_SEC_ABSTRACT_COSTS, 0) ||
+               printf("no abstract_costs section holds its profile\n") < 0;
+    if (argc == 4 && (strcmp(argv[1], "twice") == 0 || strcmp(argv[1], "order") == 0))
+        return table_lie(argv[1], argv[2], argv[3]);
     size_t k = 0;
     while (argc == 4 && k < sizeof kinds / sizeof kinds[0] && strcmp(argv[1], kinds[k].kind))
         k++;
     if (argc != 4 || k == sizeof kinds / sizeof kinds[0]) {
         fprintf(stderr, "usage: nbtest-lie clearance|components|runs|weight|path|hitcheck|"
-                        "perimeter|bitangent|subgoal|cost|levels|graph-bytes IN OUT\n");
+                        "perimeter|bitangent|subgoal|cost|levels|landmarks|profile|nocosts|graph-bytes|twice|order IN OUT\n");
         return 2;
     }
     nb_bundle *b = NULL;
@@ -335,8 +528,13 @@ int main(int argc, char **argv)
         case NB_SEC_PERIMETER: lied = lie_perimeter(p); break;
         case NB_SEC_BITANGENT: lied = lie_bitangent(p); break;
         case NB_SEC_SUBGOAL: lied = lie_subgoal(p); break;
-        case NB_SEC_ABSTRACT_COSTS: lied = lie_cost(p, len, nb_terrain_count(b)); break;
-        case NB_SEC_ABSTRACT_LEVELS: lied = lie_levels(b, p, len); break;
+        case NB_SEC_ABSTRACT_COSTS:
+            lied = strcmp(argv[1], "cost") == 0 ? lie_cost(p, len, nb_terrain_count(b))
+                                                : lie_profile(p, len, nb_terrain_count(b));
+            break;
+        case NB_SEC_ABSTRACT_LEVELS:
+            lied = strcmp(argv[1], "levels") == 0 ? lie_levels(b, p, len) : lie_landmarks(b, p, len);
+            break;
         }
         if (lied) {
             printf("section %zu (%s\n", i, nb_section_type_name(in.type));

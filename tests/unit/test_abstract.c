@@ -471,6 +471,25 @@ static void test_errors(void)
     free(p);
     p = NULL;
     nb_bundle_close(b);
+    /* A capability listed twice: an arc names one by its index, and the SQLite form keys the
+     * graph's (capability, size) pairs, which convert could not write. */
+    agents.count = 2;
+    agents.agent[1] = (nb_agent){"b", 1, 3u, 0, {0}};
+    b = hu_bake(tu_path(dir, "e2.nbk"), &legend, &agents, &grid);
+    agents.count = 1;
+    nbi_agraph g;
+    if (ok(b && nbb_abstract_build(b, &o, &p, &n, NULL, &err) == NB_OK &&
+               nbi_agraph_view(p, n, grid.width, grid.height, &g, &err) == NB_OK && g.ncaps == 2,
+           "a graph of two capabilities")) {
+        size_t caps = (size_t)(g.caps - p);
+        memcpy(p + caps + 4, p + caps, 4);
+        is_int(nbi_agraph_view(p, n, grid.width, grid.height, &g, &err), NB_ERR_FORMAT,
+               "the same capability twice: refused");
+        like(err.msg, "abstract graph: capability 1 is capability 0 again", "named, both indices");
+    }
+    free(p);
+    p = NULL;
+    nb_bundle_close(b);
     /* A level without clearance layers. */
     const char *bare = tu_path(dir, "bare.nbk");
     tu_write_level(bare, &legend, &agents, &grid, 0, &err);

@@ -9,12 +9,11 @@
  *
  * Then each structural check, on the sample level baked by every tool:
  * a section of each type emptied (every reader refuses a payload with no
- * bytes) fails navbake verify's checks (nbb_verify_sections), naming the
- * section; the types nb_bundle_verify checks (in_verify) fail it too, the
- * others leave it NB_OK (its contract is the file's integrity); and a
- * section no query could read without another (costs or levels without
- * their graph, a perimeter table without its model, a unit's tables
- * without the unit, bitangent graphs without their forest) fails too. */
+ * bytes) fails nb_bundle_verify (the checks of NB_OPEN_VERIFY and navbake
+ * verify), naming the section; and a section no query could read without
+ * another (costs or levels without their graph, a perimeter table without
+ * its model, a unit's tables without the unit, bitangent graphs without
+ * their forest) fails it too. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +90,6 @@ static void tables(void)
         ok(k->check ? k->unchecked == NULL : k->unchecked && *k->unchecked,
            "%s: a structural check, or why it has none (%s)", what,
            k->check ? "has one" : k->unchecked ? k->unchecked : "none said");
-        ok(!k->in_verify || k->check, "%s: nb_bundle_verify makes only a check there is", what);
         ok(r->deep ? r->not_deep == NULL : r->not_deep && *r->not_deep,
            "%s: a deep check, or why it has none (%s)", what,
            r->deep ? "has one" : r->not_deep ? r->not_deep : "none said");
@@ -158,20 +156,13 @@ static void emptied(nb_bundle *const *bundles, size_t nb)
         nb_bundle *e = altered(b, (size_t)i, 0);
         if (!ok(e != NULL, "%s: emptied, it opens", kind->name))
             continue;
-        nb_status st = nbb_verify_sections(e, &err);
-        ok(st != NB_OK, "%s: emptied, navbake verify's checks refuse it", kind->name);
+        nb_status st = nb_bundle_verify(e, &err);
+        ok(st != NB_OK, "%s: emptied, nb_bundle_verify refuses it", kind->name);
         char where[64];
         snprintf(where, sizeof where, "section %ld", i);
         const char *name = nb_bundle_section_get(e, (size_t)i)->name;
         ok(st != NB_OK && (strstr(err.msg, where) || (*name && strstr(err.msg, name))),
            "%s: ... naming it (%s)", kind->name, st != NB_OK ? err.msg : "no message");
-        st = nb_bundle_verify(e, &err);
-        /* The forest's check, which nb_bundle_verify makes, reads every bitangent graph. */
-        if (kind->in_verify || kind->type == NB_SEC_BITANGENT)
-            ok(st != NB_OK, "%s: nb_bundle_verify refuses it too", kind->name);
-        else
-            is_int(st, NB_OK, "%s: nb_bundle_verify leaves it to the readers (%s)", kind->name,
-                   st == NB_OK ? "ok" : err.msg);
         nb_bundle_close(e);
     }
 }
@@ -226,8 +217,8 @@ static void orphans(nb_bundle *const *bundles, size_t nb)
         }
         if (!ok(e != NULL, "%s without its %s: made", on, dn))
             continue;
-        nb_status st = nbb_verify_sections(e, &err);
-        ok(st != NB_OK, "%s without its %s: navbake verify's checks refuse it", on, dn);
+        nb_status st = nb_bundle_verify(e, &err);
+        ok(st != NB_OK, "%s without its %s: nb_bundle_verify refuses it", on, dn);
         like(st != NB_OK ? err.msg : "", on, "%s without its %s: ... naming it", on, dn);
         nb_bundle_close(e);
     }
@@ -241,12 +232,11 @@ static nb_bundle *bake(const char *dir, const char *name, const char *script)
                        top && *top ? top : ".", src && *src ? src : ".", path, script);
     nb_bundle *b = NULL;
     nb_err err;
+    nb_status st = rc == 0 ? nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &b, &err) : NB_ERR_IO;
     if (!ok(rc == 0, "%s baked", name) ||
-        !ok(nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &b, &err) == NB_OK, "%s opens", name))
+        !ok(st == NB_OK, "%s opens, and nb_bundle_verify accepts it (%s)", name,
+            st == NB_OK ? "ok" : err.msg))
         return NULL;
-    nb_status st = nbb_verify_sections(b, &err);
-    ok(st == NB_OK, "%s: navbake verify's checks accept it (%s)", name,
-       st == NB_OK ? "ok" : err.msg);
     return b;
 }
 

@@ -229,11 +229,14 @@ int nbb_ab_room(void **array, size_t *cap, size_t need, size_t size);
 
 /* ---- the levels' landmarks (landmarks_build.c) ---- */
 
-/* Chooses nl landmarks on L's top level (built: its arrays readable) and
- * writes their nodes (u32[nl]) to node and every node's distances from
- * them (u32[nnodes][nl][2]: card, diag) to dist, as formats/abstract.md
- * lays them out. */
-nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, uint8_t *node, uint8_t *dist,
-                              nb_err *err);
+/* Chooses nl landmarks on L's top level (built: its arrays readable) as
+ * section version `version` of formats/abstract.md chooses them (2, the
+ * bake's: the map's corners first; 1: every one a node, farthest first, as
+ * the bake chose before; verify --deep bakes a version-1 section's again)
+ * and writes their nodes (u32[nl]) to node and every node's distances from
+ * them (u32[nnodes][nl][2]: card, diag) to dist, as that page lays them
+ * out. */
+nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, unsigned version, uint8_t *node,
+                              uint8_t *dist, nb_err *err);
 
 #endif

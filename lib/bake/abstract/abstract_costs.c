@@ -19,11 +19,7 @@
 #include "clearance/costs.h"
 #include "core/crc32.h"
 
-typedef struct profile {
-    nb_capability cap;
-    uint32_t size;
-    double cost[NB_MAX_TERRAINS]; /* 1 outside cap */
-} profile;
+typedef nbb_cost_profile profile;
 
 static int profile_cmp(const void *pa, const void *pb)
 {
@@ -38,8 +34,7 @@ static int profile_cmp(const void *pa, const void *pb)
     return 0;
 }
 
-/* The distinct profiles of the set's agents with terrain costs, sorted; returns the count. */
-static size_t profiles_of(const nbi_agentset *set, profile *out)
+size_t nbb_cost_profiles(const nbi_agentset *set, nbb_cost_profile *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < set->count; i++) {
@@ -177,7 +172,7 @@ nb_status nbb_acosts_put(nbb_builder *w, const nbb_acosts_source *src, const uin
     profile *prof = malloc(NB_MAX_AGENTS * sizeof *prof);
     if (!prof)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph's costs");
-    size_t n = profiles_of(src->agents, prof);
+    size_t n = nbb_cost_profiles(src->agents, prof);
     nb_status st = NB_OK;
     nbi_agraph g;
     if (n)

@@ -94,8 +94,8 @@ static uint32_t farthest(const double *min, uint32_t n)
     return best;
 }
 
-nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, uint8_t *node, uint8_t *dist,
-                              nb_err *err)
+nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, unsigned version, uint8_t *node,
+                              uint8_t *dist, nb_err *err)
 {
     const uint32_t n = L->lv[L->nlevels].nnodes;
     if (nl == 0 || n == 0)
@@ -112,11 +112,13 @@ nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, uint8_t *node, 
     }
     /* The map's four corners first (a long query's ends are often near one, where the top
      * level has no node), then each next node farthest from those chosen; with fewer than
-     * four, as many corners.  min[] starts from node 0's distances, which the first
+     * four, as many corners.  (Version 1 had no corners: its first landmark was the node
+     * farthest from node 0.)  min[] starts from node 0's distances, which the first
      * landmark's replace. */
+    const uint32_t corners = version >= 2 ? 4 : 0;
     ok = ok ? dijkstra(L, 0, &h, card, diag, min) : 0;
     for (uint32_t i = 0; ok == 1 && i < nl; i++) {
-        uint32_t s = i < 4 ? NBI_LANDMARK_CORNER + i : farthest(min, n);
+        uint32_t s = i < corners ? NBI_LANDMARK_CORNER + i : farthest(min, n);
         ok = dijkstra(L, s, &h, card, diag, d);
         nbi_put32(node + 4 * (size_t)i, s);
         for (uint32_t v = 0; ok == 1 && v < n; v++) {

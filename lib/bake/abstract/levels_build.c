@@ -927,7 +927,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
             memcpy(p + at, block[j], blen[j]);
             at += blen[j];
         }
-        st = nbb_landmarks_build(L, nl, p + lm[0], p + lm[1], err);
+        st = nbb_landmarks_build(L, nl, NBI_ALEVELS_VERSION, p + lm[0], p + lm[1], err);
     }
     if (st == NB_OK) {
         *payload = p;

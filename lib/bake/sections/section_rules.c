@@ -3,12 +3,13 @@
  * in type order.
  * A new type is one entry here and one in lib/runtime/sections/
  * sections.c, plus its own files: HACKING.md, "Adding a section type".
- * nbb_verify_deep runs verify/deep.c's driver with this table's checks;
- * nbb_verify_sections, every structural check of the runtime's table. */
+ * nbb_verify_deep runs verify/deep.c's driver with this table's checks
+ * (each type's structural check is the runtime's, which nb_bundle_verify
+ * makes). */
 #include "sections/section_rules.h"
 
 /* Why an input has no deep check: nothing in the bundle to bake it from;
- * the plain checks (nb_bundle_verify, nbb_verify_sections) cover it. */
+ * the plain checks (nb_bundle_verify: its structure) cover it. */
 #define INPUT "an input: nothing in the bundle to bake it again from"
 
 static const nbb_section_rules rules[] = {
@@ -50,11 +51,6 @@ static nbb_deep_check deep_of(uint32_t type)
 {
     const nbb_section_rules *r = nbb_section_rules_of(type);
     return r ? r->deep : NULL;
-}
-
-nb_status nbb_verify_sections(const nb_bundle *b, nb_err *err)
-{
-    return nbi_sections_check(b, 1, err);
 }
 
 nb_status nbb_verify_deep(const nb_bundle *b, const nbb_deep_opts *o, nbb_deep_stats *stats,

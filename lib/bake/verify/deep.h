@@ -57,6 +57,10 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_runs(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_abstract(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_acosts(nbb_deep *d, nb_err *err);
+/* The graph g's costs sections as a set (deep_acosts.c): for each cost
+ * profile of the agent set one section, at its profile's place, and none
+ * for a profile no agent has; d is the graph's. */
+nb_status nbb_deep_profiles(nbb_deep *d, const nbi_agraph *g, nb_err *err);
 nb_status nbb_deep_levels(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_perimeter(nbb_deep *d, nb_err *err);
 nb_status nbb_deep_hitcheck(nbb_deep *d, nb_err *err);

@@ -3,9 +3,12 @@
  * the options their header records (levels, factor, spacing, share,
  * landmarks; the graph's own paths) and compared, naming the level and the
  * array of the first byte that differs.  A version-1 section's landmarks, which
- * today's bake chooses otherwise, are left out. */
+ * today's bake chooses otherwise, are baked again as version 1 chose them (every
+ * one a node, farthest first), from its top level once that is proved today's. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "abstract/abstract_build.h"
 #include "abstract/alevels.h"
 #include "verify/deep.h"
 
@@ -69,14 +72,26 @@ nb_status nbb_deep_levels(nbb_deep *d, nb_err *err)
         return nbb_deep_cannot(d, st, err, "from the abstract graph");
     size_t n = len < hlen ? len : hlen, at = 0;
     /* Version 1's landmarks are nodes chosen farthest first, where today's bake starts from the
-     * map's corners: everything before them is compared, and they stand as the check at open
-     * left them (no arc contradicts their distances). */
+     * map's corners: everything before them is compared with today's bake, then they are
+     * chosen again as version 1 chose them, on the stored top level (now proved today's), in
+     * place of today's, and compared too. */
     int v1 = ls->info.version == 1 && L.nlandmarks;
-    if (v1 && (size_t)(L.lm_node - have) < n)
-        n = (size_t)(L.lm_node - have);
+    size_t lm = v1 ? (size_t)(L.lm_node - have) : 0;
+    if (v1 && lm < n)
+        n = lm;
     while (at < n && p[at] == have[at])
         at++;
-    if (at < n || (len != hlen && !v1)) {
+    if (v1 && at == n && len == hlen) {
+        memset(p + lm, 0, len - lm);
+        st = nbb_landmarks_build(&L, L.nlandmarks, 1, p + lm, p + (L.lm_dist - have), err);
+        if (st != NB_OK) {
+            free(p);
+            return nbb_deep_cannot(d, st, err, "as version 1 chose them");
+        }
+        for (n = len; at < n && p[at] == have[at];)
+            at++;
+    }
+    if (at < n || len != hlen) {
         char where[96];
         place_of(&L, have, at, where, sizeof where);
         st = at < n ? nbb_deep_fail(d, err, "payload byte %zu (%s) is 0x%02x, recomputed 0x%02x",

@@ -170,9 +170,16 @@ static nb_status check_body(const nbi_agraph *g, nb_err *err)
     const uint32_t width = g->width, height = g->height;
     const uint64_t ncl = (uint64_t)g->ncx * g->ncy;
     const int paths = (g->flags & NBI_AGRAPH_PATHS) != 0;
-    for (uint32_t i = 0; i < g->ncaps; i++)
-        if (nbi_u32at(g->caps, i) == 0)
+    /* Each capability once: an arc's annotation names one by its index, and the SQLite form
+     * keys the graph's (capability, size) pairs (at most 256 capabilities: a square is cheap). */
+    for (uint32_t i = 0; i < g->ncaps; i++) {
+        uint32_t c = nbi_u32at(g->caps, i);
+        if (c == 0)
             return BAD("capability %u is empty", i);
+        for (uint32_t j = 0; j < i; j++)
+            if (nbi_u32at(g->caps, j) == c)
+                return BAD("capability %u is capability %u again (0x%x)", i, j, c);
+    }
     for (uint32_t i = 0; i < g->nsizes; i++) {
         uint32_t s = nbi_u32at(g->sizes, i);
         if (s < 1 || s > NB_MAX_AGENT_SIZE || (i && s <= nbi_u32at(g->sizes, i - 1)))

@@ -168,6 +168,9 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
                             b->path, i, nbi_type_name(b, in->type) ? nbi_type_name(b, in->type) : "unknown type",
                             (unsigned long long)in->offset, (unsigned long long)in->size);
         prev_end = in->offset + in->size;
+        nb_status st = nbi_table_order_check(b, i, err);
+        if (st != NB_OK)
+            return st;
         s->stored = h + in->offset;
         s->payload = s->stored;
         if (NB_ENC_COMPRESSION(in->encoding) == 0 && in->usize != in->size)

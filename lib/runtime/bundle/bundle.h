@@ -77,11 +77,10 @@ struct nbi_section_kind {
     const char *params[NB_SECTION_PARAMS]; /* what param[i] means, or NULL */
     /* The check the type's reader makes before any query trusts a section
      * (section index of b); NULL when the type has none, and then unchecked
-     * says why.  navbake verify runs it (nbi_sections_check); so does
-     * nb_bundle_verify when in_verify is 1. */
+     * says why.  nb_bundle_verify runs it (nbi_sections_check), and so
+     * does every open with NB_OPEN_VERIFY and navbake verify. */
     nbi_section_check_fn check;
     const char *unchecked;
-    int in_verify;
 };
 
 typedef struct nbi_section_kinds {
@@ -162,10 +161,10 @@ nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t 
 
 /* ---- the sections' own checks (verify.c) ---- */
 
-/* Runs the check of every section whose kind has one (all), or only of
- * those whose kind is in_verify (nb_bundle_verify), in table order; the
- * first failure's status and message. */
-nb_status nbi_sections_check(const nb_bundle *b, int all, nb_err *err);
+/* Runs the check of every section whose kind has one, in table order, as
+ * its reader would before a query: the first failure's status and
+ * message. */
+nb_status nbi_sections_check(const nb_bundle *b, nb_err *err);
 
 /* ---- checks made once per bundle (checked.c) ---- */
 
@@ -182,10 +181,16 @@ nb_status nbi_section_checked(const nb_bundle *b, size_t index,
                               nb_status (*check)(const nb_bundle *b, size_t index, nb_err *err),
                               nb_err *err);
 
-/* ---- the binary layout (layout.c) ---- */
+/* ---- the order of the section table (table_order.c) ---- */
 
 /* Orders sections by (type, name, parameters): the order of every table. */
 int nbi_section_key_cmp(const nb_section_info *a, const nb_section_info *b);
+/* NB_OK when section i of b's table comes after section i - 1 in that
+ * order (and is not of its key); else NB_ERR_FORMAT naming both. */
+nb_status nbi_table_order_check(const nb_bundle *b, size_t i, nb_err *err);
+
+/* ---- the binary layout (layout.c) ---- */
+
 /* Sets the offset of each of n sections, in table order, and returns the
  * file size. */
 uint64_t nbi_layout_offsets(nb_section_info *secs, size_t n);

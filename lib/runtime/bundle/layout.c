@@ -8,19 +8,6 @@
 
 #include "bundle/bundle.h"
 
-int nbi_section_key_cmp(const nb_section_info *a, const nb_section_info *b)
-{
-    if (a->type != b->type)
-        return a->type < b->type ? -1 : 1;
-    int c = strcmp(a->name, b->name);
-    if (c)
-        return c < 0 ? -1 : 1;
-    for (int i = 0; i < NB_SECTION_PARAMS; i++)
-        if (a->param[i] != b->param[i])
-            return a->param[i] < b->param[i] ? -1 : 1;
-    return 0;
-}
-
 static uint64_t align_up(uint64_t v) { return (v + NBI_ALIGN - 1) / NBI_ALIGN * NBI_ALIGN; }
 
 uint64_t nbi_layout_offsets(nb_section_info *secs, size_t n)

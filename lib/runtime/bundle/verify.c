@@ -3,11 +3,10 @@
  * byte not inside the header, the table or a section is zero, so that no
  * single-bit change anywhere in the file goes unnoticed.  Then what a CRC
  * cannot see (a section baked wrong stays consistent with its checksum):
- * the structure checks of the section types that have always had theirs
- * made here (runs, subgoal layers, forests: in_verify); navbake verify
- * makes every type's (nbi_sections_check).  The checks come from the
- * table of types the bundle was opened with (sections/sections.c), so that
- * the container knows no feature. */
+ * every section's structure, checked as its reader checks it before a
+ * query trusts it, so that a bundle that verifies is one every query
+ * accepts.  The checks come from the table of types the bundle was opened
+ * with (sections/sections.c), so that the container knows no feature. */
 #include <stdio.h>
 
 #include "bundle/bundle.h"
@@ -59,18 +58,18 @@ nb_status nb_bundle_verify(const nb_bundle *b, nb_err *err)
         return st;
     if (b->has_map && (st = check_map_chars(b, err)) != NB_OK)
         return st;
-    if ((st = nbi_sections_check(b, 0, err)) != NB_OK)
+    if ((st = nbi_sections_check(b, err)) != NB_OK)
         return st;
     nbi_ok(err);
     return NB_OK;
 }
 
-nb_status nbi_sections_check(const nb_bundle *b, int all, nb_err *err)
+nb_status nbi_sections_check(const nb_bundle *b, nb_err *err)
 {
     for (size_t i = 0; i < b->nsections; i++) {
         const struct nbi_section_kind *k = nbi_kind_of(b, b->sections[i].info.type);
         nb_status st;
-        if (k && k->check && (all || k->in_verify) && (st = k->check(b, i, err)) != NB_OK)
+        if (k && k->check && (st = k->check(b, i, err)) != NB_OK)
             return st;
     }
     nbi_ok(err);

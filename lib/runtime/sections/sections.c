@@ -1,11 +1,12 @@
 /* sections.c: the registry of section types: for each type this reader
  * knows, its name, what its build parameters mean (the meaning of each is
  * in formats/bundle.md) and the structural check its reader makes before a
- * query trusts a section, which navbake verify makes of every section
- * (nb_bundle_verify of some: in_verify, below).  The bundles this library
- * opens are opened with this table (the public opens at the end), so the
- * container (bundle/) names types and runs their checks through it
- * without knowing any feature.
+ * query trusts a section, which nb_bundle_verify (and so NB_OPEN_VERIFY and
+ * navbake verify) makes of every section: a bundle that verifies is one
+ * every query accepts.  The bundles this library opens are opened with
+ * this table (the public opens at the end), so the container (bundle/)
+ * names types and runs their checks through it without knowing any
+ * feature.
  *
  * A new type is one entry here (and one in lib/bake/sections/
  * section_rules.c), plus its own files: HACKING.md, "Adding a section
@@ -23,46 +24,117 @@
 #include "turning/turning.h"
 
 /* Why the level's three sections have no check here: bundle.c decodes and
- * checks them when the bundle is opened, before anything else reads it.
- * The last field, in_verify: nb_bundle_verify makes the check too, as it
- * has since these types came; it leaves the others to navbake verify and
- * to the readers, so that a bundle whose layer a query refuses is still
- * intact to it (its contract is the file's integrity). */
+ * checks them when the bundle is opened, before anything else reads it. */
 #define READ_AT_OPEN "decoded and checked when the bundle is opened (bundle.c)"
 
+/* ---- a section as the handles that read it with others check it ----
+ * A section can pass its own reader's check and still be refused by a
+ * handle that reads it with other sections: HAA*'s workspace reads the
+ * clearance layers its graph searches (each capped at the graph's largest
+ * size at least); a place reads an agent's runs with its component layer
+ * (one count of components); a planner reads its unit against the legend.
+ * Those checks are the handles' own: the types' checks below make them by
+ * opening the handle as a query would, on the section the handle reads
+ * (the first of its key), so that a bundle nb_bundle_verify accepts is one
+ * every handle opens on (tests/fuzz/test_verified.c). */
+
+/* err, when st is an error, says which section it was read for: "FILE:
+ * section 12 (abstract), read by HAA* (nb_haa_open): " before the handle's
+ * message (less the file it starts with). */
+static nb_status read_as(const nb_bundle *b, size_t index, const char *by, nb_status st,
+                         nb_err *err)
+{
+    if (st == NB_OK || !err)
+        return st;
+    char msg[NB_ERR_MSG_MAX];
+    size_t n = strlen(b->path);
+    const char *rest = err->msg;
+    if (strncmp(rest, b->path, n) == 0 && rest[n] == ':' && rest[n + 1] == ' ')
+        rest += n + 2;
+    snprintf(msg, sizeof msg, "%s", rest);
+    snprintf(err->msg, sizeof err->msg, "%s: section %zu (%s), read by %s: %s", b->path, index,
+             nbi_type_name(b, b->sections[index].info.type), by, msg);
+    return st;
+}
+
+/* The graph HAA* reads (the first), as its workspace reads it: with its
+ * clearance layers, its costs and the levels above it. */
+static nb_status abstract_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nb_status st = nbi_abstract_section_check(b, index, err);
+    if (st != NB_OK || nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0) != (long)index)
+        return st;
+    nb_haa *ws = NULL;
+    st = nb_haa_open(b, &ws, err);
+    nb_haa_close(ws);
+    return read_as(b, index, "HAA* (nb_haa_open)", st, err);
+}
+
+/* An agent's runs, as a place reads them: with the agent's clearance layer
+ * and its component layer.  Runs no place can read (no clearance layer
+ * serves their agent) are refused with the rest. */
+static nb_status runs_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nb_status st = nbi_runs_section_check(b, index, err);
+    const uint32_t *agent = b->sections[index].info.param; /* capability, size */
+    if (st != NB_OK || nbi_section_index(b, NB_SEC_RUNS, NULL, agent, 2) != (long)index)
+        return st;
+    nb_place *p = NULL;
+    st = nb_place_open(b, &p, err);
+    if (st == NB_OK)
+        st = nbi_place_use(p, "the places", agent[0], agent[1], err);
+    nb_place_close(p);
+    return read_as(b, index, "the places (nb_place_open)", st, err);
+}
+
+/* A unit, as its planner reads it: with its tables, on the map and the
+ * legend.  A unit without its tables (or a bundle without a map) has no
+ * planner to open: a query for it says NB_ERR_NOTFOUND, not baked. */
+static nb_status unit_check(const nb_bundle *b, size_t index, nb_err *err)
+{
+    nb_status st = nbi_unit_section_check(b, index, err);
+    const char *name = b->sections[index].info.name;
+    if (st != NB_OK || nbi_section_index(b, NB_SEC_UNIT, name, NULL, 0) != (long)index)
+        return st;
+    nb_planner *pl = NULL;
+    st = nb_planner_open(b, name, &pl, err);
+    nb_planner_close(pl);
+    if (st == NB_ERR_NOTFOUND)
+        return nbi_done(err, NB_OK);
+    return read_as(b, index, "the planner (nb_planner_open)", st, err);
+}
+
 static const struct nbi_section_kind kinds[] = {
-    {NB_SEC_LEGEND, "legend", {"terrains"}, NULL, READ_AT_OPEN, 0},
-    {NB_SEC_AGENTS, "agents", {"agents"}, NULL, READ_AT_OPEN, 0},
+    {NB_SEC_LEGEND, "legend", {"terrains"}, NULL, READ_AT_OPEN},
+    {NB_SEC_AGENTS, "agents", {"agents"}, NULL, READ_AT_OPEN},
     /* nb_bundle_verify checks its characters against the legend too. */
-    {NB_SEC_MAP, "map", {"width", "height"}, NULL, READ_AT_OPEN, 0},
-    {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}, nbi_layer_section_check, NULL,
-     0},
+    {NB_SEC_MAP, "map", {"width", "height"}, NULL, READ_AT_OPEN},
+    {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}, nbi_layer_section_check, NULL},
     {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"},
-     nbi_layer_section_check, NULL, 0},
+     nbi_layer_section_check, NULL},
     {NB_SEC_RUNS, "runs", {"capability", "size", "components", "runs", "cells"},
-     nbi_runs_section_check, NULL, 1},
+     runs_check, NULL},
     {NB_SEC_SUBGOAL, "subgoal", {"capability", "size", "corner", "nodes", "edges"},
-     nbi_subgoal_section_check, NULL, 1},
+     nbi_subgoal_section_check, NULL},
     {NB_SEC_ABSTRACT, "abstract",
      {"cluster", "quality", "nodes", "edges", "inter", "placement", "path_bytes"},
-     nbi_abstract_section_check, NULL, 0},
+     abstract_check, NULL},
     {NB_SEC_ABSTRACT_COSTS, "abstract_costs",
-     {"capability", "size", "arcs", "graph_crc", "profile"}, nbi_acosts_section_check, NULL, 0},
+     {"capability", "size", "arcs", "graph_crc", "profile"}, nbi_acosts_section_check, NULL},
     {NB_SEC_ABSTRACT_LEVELS, "abstract_levels", {"levels", "factor", "graph_crc", "nodes", "arcs"},
-     nbi_alevels_section_check, NULL, 0},
-    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}, nbi_model_section_check, NULL,
-     0},
+     nbi_alevels_section_check, NULL},
+    {NB_SEC_MODEL, "model", {"headings", "speeds", "speed_change"}, nbi_model_section_check, NULL},
     {NB_SEC_PERIMETER, "perimeter",
      {"radius", "layout", "entry_bits", "symmetries", "tables", "entries", "scale"},
-     nbi_perimeter_section_check, NULL, 0},
-    {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}, nbi_unit_section_check, NULL, 0},
+     nbi_perimeter_section_check, NULL},
+    {NB_SEC_UNIT, "unit", {"headings", "neighbourhood"}, unit_check, NULL},
     {NB_SEC_HITCHECK, "hitcheck", {"neighbourhood", "window", "all_curves"},
-     nbi_hitcheck_section_check, NULL, 0},
-    {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}, nbi_curves_section_check, NULL, 0},
+     nbi_hitcheck_section_check, NULL},
+    {NB_SEC_CURVES, "curves", {"distance", "steps", "angles"}, nbi_curves_section_check, NULL},
     /* The forest's check reads every bitangent graph with it. */
-    {NB_SEC_FOREST, "forest", {"circles"}, nbi_forest_section_check, NULL, 1},
+    {NB_SEC_FOREST, "forest", {"circles"}, nbi_forest_section_check, NULL},
     {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"},
-     nbi_bitangent_section_check, NULL, 0},
+     nbi_bitangent_section_check, NULL},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};
