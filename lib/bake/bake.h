@@ -621,4 +621,66 @@ size_t nbb_forest_free_arcs(const nb_forest *f, unsigned ri, size_t circle);
 void nbb_forest_free_arc(const nb_forest *f, unsigned ri, size_t circle, size_t k, double *start,
                          double *span);
 
+/* ---- worlds of tiles (world/, formats/world.md) ---- */
+
+/* The manifest's limits. */
+#define NBB_WORLD_MAX_SIDE ((uint32_t)1 << 20)  /* cells a side */
+#define NBB_WORLD_MAX_TILES ((uint32_t)1 << 20) /* tiles in all */
+#define NBB_WORLD_MIN_TILE 16
+#define NBB_WORLD_DEFAULT_CLUSTER 16
+#define NBB_WORLD_MANIFEST "world.yaml"         /* what world cut writes */
+#define NBB_WORLD_TILE_MAPS "tiles/{x}_{y}.map" /* and where its tile maps go */
+
+/* A world's manifest as read (nbb_world_read) or to be written. */
+typedef struct nbb_world {
+    uint32_t width, height; /* cells, the whole world */
+    uint32_t tile;          /* side of a tile in cells; the last column and row may be narrower */
+    uint32_t cluster;       /* side of an HAA* cluster: the tile is a multiple of it */
+    uint32_t columns, rows; /* tiles a row, rows of tiles */
+    char *dir;              /* the manifest's folder ("" for the current one): paths are from it */
+    char *maps;             /* the tiles' maps: a path with {x} and {y} for the tile's column and row */
+    char *legend, *agents;  /* paths, or NULL for the defaults */
+} nbb_world;
+
+/* Reads and checks a manifest (not the files it names); an error names
+ * the file, line and column.  nbb_world_free releases what it holds. */
+nb_status nbb_world_read(const char *path, nbb_world *w, nb_err *err);
+void nbb_world_free(nbb_world *w);
+/* Sets the fields derived from width, height and tile, after checking
+ * them and cluster against the limits; what names the source in errors. */
+nb_status nbb_world_shape(nbb_world *w, const char *what, nb_err *err);
+/* The manifest as YAML (malloc'ed, NUL-terminated): the same bytes for the
+ * same world. */
+nb_status nbb_world_text(const nbb_world *w, char **text, size_t *len, nb_err *err);
+/* A path the manifest gives, as found from the current folder (malloc'ed). */
+nb_status nbb_world_path(const nbb_world *w, const char *rel, char **out, nb_err *err);
+/* The map of tile (tx, ty) as found from the current folder (malloc'ed). */
+nb_status nbb_world_tile_map(const nbb_world *w, uint32_t tx, uint32_t ty, char **out, nb_err *err);
+/* The cells tile (tx, ty) covers: from (x0, y0), w x h. */
+void nbb_world_tile_rect(const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t *x0, uint32_t *y0,
+                         uint32_t *tw, uint32_t *th);
+
+/* Told each file a cut or a check reads or writes: changed is 1 when its
+ * bytes were written (cut), 0 when they were the same already. */
+typedef void (*nbb_world_file_fn)(void *arg, const char *path, int changed);
+
+/* Cuts the level (map_path read with legend_path and agents_path, NULL for
+ * the defaults) into a world of tiles of tile cells a side in the folder
+ * dir: dir/world.yaml, the tile maps dir/tiles/X_Y.map, and copies of the
+ * legend and the agent set.  A file whose bytes would not change is not
+ * written, so that a build graph sees only what an edit changed; each is
+ * written atomically.  *written counts the files written (may be NULL). */
+nb_status nbb_world_cut(const char *map_path, const char *legend_path, const char *agents_path,
+                        uint32_t tile, uint32_t cluster, const char *dir, unsigned threads,
+                        nbb_world_file_fn fn, void *arg, size_t *written, nb_err *err);
+/* Checks that every file a manifest names is there and right: the legend,
+ * the agent set, and each tile's map read with them and of its tile's
+ * size.  The first error names the file. */
+nb_status nbb_world_check(const nbb_world *w, unsigned threads, nbb_world_file_fn fn, void *arg,
+                          nb_err *err);
+
+/* Writes len bytes to path atomically, unless path holds those bytes
+ * already; *changed (may be NULL) says whether it wrote (output/write_changed.c). */
+nb_status nbb_write_changed(const char *path, const void *buf, size_t len, int *changed, nb_err *err);
+
 #endif /* NB_BAKE_H */

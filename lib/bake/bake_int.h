@@ -225,6 +225,9 @@ nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err);
  * is taken as it is, links and all. */
 nb_status nbb_tempfile_scratch(nbb_tempfile *t, const char *base, nb_err *err);
 nb_status nbb_tempfile_finish(nbb_tempfile *t, nb_status st, nb_err *err);
+/* Writes all len bytes to fd, again after a signal; an error names path
+ * (output/write_all.c). */
+nb_status nbb_write_all(int fd, const void *data, size_t len, const char *path, nb_err *err);
 /* Refuses an output path that exists and is not a regular file (a device,
  * a FIFO, a directory): renaming a new file onto it would replace it. */
 nb_status nbb_output_check(const char *path, nb_err *err);

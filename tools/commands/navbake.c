@@ -21,6 +21,7 @@ static const struct command {
     {"line", nbc_cmd_line, "whether an agent can walk a straight segment, and how far it gets"},
     {"random", nbc_cmd_random, "random cells where an agent may stand, from a seed"},
     {"render", nbc_cmd_render, "draw a bundle's map and layers as SVG or PNG"},
+    {"world", nbc_cmd_world, "worlds of tiles: cut a large map into tiles, check a world"},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -255,28 +255,13 @@ int nbb_builder_has(const nbb_builder *b, uint32_t type)
     return 0;
 }
 
-static nb_status write_all(int fd, const void *data, size_t len, const char *path, nb_err *err)
-{
-    const uint8_t *p = data;
-    while (len > 0) {
-        ssize_t w = write(fd, p, len > (1u << 30) ? (1u << 30) : len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return nbi_fail_errno(err, "write error", path);
-        p += w;
-        len -= (size_t)w;
-    }
-    return NB_OK;
-}
-
 static nb_status write_zeros(int fd, uint64_t n, const char *path, nb_err *err)
 {
     static const uint8_t zeros[NBI_ALIGN];
     nb_status st = NB_OK;
     while (n > 0 && st == NB_OK) {
         size_t k = n > sizeof zeros ? sizeof zeros : (size_t)n;
-        st = write_all(fd, zeros, k, path, err);
+        st = nbb_write_all(fd, zeros, k, path, err);
         n -= k;
     }
     return st;
@@ -332,13 +317,13 @@ static nb_status write_bundle(nbb_builder *b, int fd, int mapped, const char *pa
             return st;
         }
     }
-    st = write_all(fd, head, (size_t)at, path, err);
+    st = nbb_write_all(fd, head, (size_t)at, path, err);
     free(head);
     for (size_t i = 0; i < b->n && st == NB_OK; i++) {
         const nb_section_info *in = &b->sec[i].info;
         st = write_zeros(fd, in->offset - at, path, err);
         if (st == NB_OK)
-            st = write_all(fd, b->sec[i].stored, (size_t)in->size, path, err);
+            st = nbb_write_all(fd, b->sec[i].stored, (size_t)in->size, path, err);
         at = in->offset + in->size;
     }
     return st;
