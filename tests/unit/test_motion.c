@@ -898,7 +898,8 @@ static void slices(const char *model, uint64_t seed)
         size_t wlen;
         const nb_motion_state *wp = (wlen = want.path_len, want.path);
         path = realloc(path, (wlen ? wlen : 1) * sizeof *path);
-        memcpy(path, wp, wlen * sizeof *path);
+        if (wlen) /* no path: NULL, which memcpy may not be given */
+            memcpy(path, wp, wlen * sizeof *path);
         found += want.status == NB_PATH_FOUND;
         static const uint64_t steps[3] = {1, 7, 100};
         for (int i = 0; i < 3; i++) {
