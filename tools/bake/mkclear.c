@@ -75,13 +75,16 @@ static void report(const char *out, const nbb_rebake_stats *s)
                 s->layers);
     else
         fprintf(stderr,
-                "mkclear: %s: %s, %llu cells changed: %u of %u bands of rows computed again, "
+                "mkclear: %s: %s, %llu cells changed: %u of %u bands of rows written anew, "
                 "%llu cells' clearance changed; %u of %u layers written anew (%llu cells "
-                "searched for components, %u layers numbered again), the rest kept as stored\n",
+                "searched for components, %u layers numbered again)%s\n",
                 out, s->change == NBB_LEVEL_SAME ? "the same level" : "the same level size",
                 (unsigned long long)s->changed_cells, s->bands_rebuilt, s->bands,
                 (unsigned long long)s->clearance_changed, s->layers_rebuilt, s->layers,
-                (unsigned long long)s->components_searched, s->components_renumbered);
+                (unsigned long long)s->components_searched, s->components_renumbered,
+                s->bands_rebuilt < s->bands || s->layers_rebuilt < s->layers
+                    ? "; the rest kept as stored, computed again and found to be the map's"
+                    : "");
     if (s->abstract == NBB_REBAKE_NONE)
         return;
     const nbb_abstract_stats *a = &s->abstract_stats;
@@ -199,6 +202,17 @@ int main(int argc, char **argv)
         st = nbb_level_rebake(b, level, old, &ro, &stats, &err);
         nbc_progress_end(&prog);
     }
+    /* --full keeps nothing computed from the level: the subgoal layers of the same level (its
+     * cells changed or not) are baked again with the corner rules they had. */
+    unsigned had = 0;
+    for (size_t i = 0; st == NB_OK && ro.full && stats.change != NBB_LEVEL_OTHER &&
+                       i < nb_bundle_section_count(old);
+         i++) {
+        const nb_section_info *in = nb_bundle_section_get(old, i);
+        if (in->type == NB_SEC_SUBGOAL && in->param[2] <= NB_CORNER_WEAK)
+            had |= 1u << in->param[2];
+    }
+    optimal = optimal ? optimal : had;
     if (st == NB_OK && optimal) {
         nbb_builder_remove(b, NB_SEC_SUBGOAL);
         st = nbb_level_bake_subgoal(b, level, optimal, ro.compress, NULL, &err);

@@ -5,6 +5,7 @@
  * run is put at its component's next slot, which keeps each component's
  * runs in row-major order.  Memory: the section, 8 bytes a run, and 4
  * bytes a component for each band of rows counted apart. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "parallel/parallel.h"
@@ -161,6 +162,50 @@ done:
     free(j.cursor);
     free(j.stand);
     return st;
+}
+
+int nbb_runs_differ(const uint8_t *have, size_t len, const nbb_runs *want, uint32_t width,
+                    char *msg, size_t size)
+{
+    uint32_t n = nbi_get32(have + NBI_RUNS_COMPONENTS), count = nbi_get32(have + NBI_RUNS_COUNT),
+             cells = nbi_get32(have + NBI_RUNS_CELLS);
+    if (n != want->n || count != want->count || cells != want->cells || len != want->len) {
+        snprintf(msg, size, "%u components, %u runs, %u cells; recomputed from the map %u, %u, %u",
+                 n, count, cells, want->n, want->count, want->cells);
+        return 1;
+    }
+    /* The same counts: the same layout, so every read below is within both. */
+    const uint8_t *hfirst = have + NBI_RUNS_HEADER, *wfirst = want->payload + NBI_RUNS_HEADER;
+    const uint8_t *hruns = hfirst + 4 * ((size_t)n + 1), *wruns = wfirst + 4 * ((size_t)n + 1);
+    for (uint32_t k = 0; k < n; k++)
+        if (nbi_u32at(hfirst, k) != nbi_u32at(wfirst, k)) {
+            snprintf(msg, size, "component %u starts at run %u, recomputed %u", k + 1,
+                     nbi_u32at(hfirst, k), nbi_u32at(wfirst, k));
+            return 1;
+        }
+    uint32_t comp = 0;
+    for (uint32_t j = 0; j < count; j++) {
+        while (comp < n && nbi_u32at(wfirst, comp + 1) <= j)
+            comp++;
+        const uint8_t *a = hruns + (size_t)j * NBI_RUNS_RECORD,
+                      *b = wruns + (size_t)j * NBI_RUNS_RECORD;
+        uint32_t as = nbi_get32(a + NBI_RUN_START), bs = nbi_get32(b + NBI_RUN_START);
+        uint32_t ab = nbi_get32(a + NBI_RUN_BEFORE), bb = nbi_get32(b + NBI_RUN_BEFORE);
+        if (as != bs || ab != bb) {
+            snprintf(msg, size,
+                     "run %u (component %u) starts at cell (%u, %u) with %u cells before it; "
+                     "recomputed from the map (%u, %u) with %u",
+                     j, comp + 1, as % width, as / width, ab, bs % width, bs / width, bb);
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < len; i++)
+        if (have[i] != want->payload[i]) {
+            snprintf(msg, size, "payload byte %zu is 0x%02x, recomputed 0x%02x", i, have[i],
+                     want->payload[i]);
+            return 1;
+        }
+    return 0;
 }
 
 void nbb_runs_free(nbb_runs *r)
