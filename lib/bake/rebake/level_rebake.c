@@ -16,8 +16,9 @@
  * What an update trusts (mkclear(1)): the layers it keeps must be the
  * map's, and are checked for it: every band of every clearance layer is
  * computed from the map and compared where no change reaches; each
- * component layer and its runs, repaired or kept, are compared with those
- * of a whole bake of the checked clearance.  A difference refuses the old
+ * component layer, repaired or kept, is compared with a whole bake of the
+ * checked clearance, and its runs (patched or kept) are checked against
+ * it in one pass, without building them.  A difference refuses the old
  * bundle, naming the layer, the cell and --full: a layer that is not its
  * map's was changed after it was baked, and so may anything else in it.
  * The abstract graph is the one thing kept unchecked (checking it costs a
@@ -54,7 +55,7 @@ typedef struct layer_out {
     uint32_t params[4];
     size_t nparams;
     long runs_keep;   /* a component layer's runs: the old section kept, or -1 */
-    nbb_runs runs;    /* else the runs built from its values */
+    nbb_runs runs;    /* else the runs built from its values, or patched */
 } layer_out;
 
 /* Removes the sections computed from the level (rules UPDATED and
@@ -167,52 +168,51 @@ static void comp_name(const nb_bundle *old, nb_capability cap, uint32_t size, ch
     snprintf(out, n, "{%s} for size %u", caps, size);
 }
 
-/* The runs of a checked component layer: built from its values (label),
- * and compared with what an update would take from old (NULL for a whole
- * bake: nothing): its runs section as stored when the layer is kept, else
- * that section patched in the rows where the layer changed (runs_patch.c).
- * A difference refuses the old bundle. */
+/* The runs of a checked component layer (its values in label): what an
+ * update takes from old, checked against label (nbb_runs_check: one pass
+ * over the standable cells), or built from label.  An update takes old's
+ * runs section as stored when the layer is kept, else that section
+ * patched in the rows where the layer changed (runs_patch.c); old NULL (a
+ * whole bake) or without runs, they are built.  Runs that are not the
+ * layer's refuse the old bundle. */
 static nb_status layer_runs(const nb_bundle *old, layer_out *lo, nb_capability cap,
                             uint32_t size, const uint32_t *label, unsigned threads, nb_err *err)
 {
     const nbi_layer *v = &lo->view;
-    lo->runs_keep = -1;
-    nb_status st = nbb_runs_build_threads(label, v->width, v->height, v->maxval, threads,
-                                          &lo->runs, err);
     nbi_runs or;
-    if (st != NB_OK || !old || nbi_runs_find(old, cap, size, &or, NULL) != NB_OK)
-        return st; /* built whole: nothing of the old runs is kept */
+    uint32_t y0, y1;
+    lo->runs_keep = -1;
+    if (!old || nbi_runs_find(old, cap, size, &or, NULL) != NB_OK ||
+        (lo->keep < 0 && !layer_rows_changed(old, v, cap, size, &y0, &y1)))
+        return nbb_runs_build_threads(label, v->width, v->height, v->maxval, threads, &lo->runs,
+                                      err);
     const struct nbi_section *s = &old->sections[or.section];
     const uint8_t *have = s->payload;
     size_t len = (size_t)s->info.usize;
-    nbb_runs patched = {0};
-    uint32_t y0, y1;
     char msg[200] = "", name[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 32];
     nb_err quiet;
     if (lo->keep < 0) {
-        /* The rows outside which the layer stayed are those the patch keeps: a patch the old
-         * runs refuse (out of order, past the count) was not written by a bake either. */
-        if (!layer_rows_changed(old, v, cap, size, &y0, &y1))
-            return NB_OK;
-        if (nbb_runs_patch(&or, v, y0, y1, &patched, &quiet) != NB_OK) {
-            if (quiet.code != NB_ERR_FORMAT)
-                return nbi_fail(err, quiet.code, "%s", quiet.msg);
+        /* A patch the old runs refuse (out of order, past the count) is of runs no bake wrote. */
+        nb_status st = nbb_runs_patch(&or, v, y0, y1, &lo->runs, &quiet);
+        if (st != NB_OK && st != NB_ERR_FORMAT)
+            return nbi_fail(err, st, "%s", quiet.msg);
+        if (st != NB_OK)
             snprintf(msg, sizeof msg, "%s", quiet.msg);
-        }
-        have = patched.payload;
-        len = patched.len;
+        have = lo->runs.payload;
+        len = lo->runs.len;
     }
-    if (*msg || nbb_runs_differ(have, len, &lo->runs, v->width, msg, sizeof msg)) {
+    uint64_t stand = 0, cells = (uint64_t)v->width * v->height;
+    for (uint64_t i = 0; i < cells; i++)
+        stand += label[i] != 0;
+    if (*msg || nbb_runs_check(have, len, label, v->width, v->height, v->maxval, stand, msg,
+                               sizeof msg)) {
         comp_name(old, cap, size, name, sizeof name);
-        st = nbi_fail(err, NB_ERR_FORMAT,
-                      "%s: section %ld (the runs of %s) is not its map's: %s%s",
-                      old->path, or.section, name, msg, NBB_TRUST_FULL);
-    } else if (lo->keep >= 0) {
-        lo->runs_keep = or.section;
-        nbb_runs_free(&lo->runs);
+        return nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (the runs of %s) is not its map's: %s%s",
+                        old->path, or.section, name, msg, NBB_TRUST_FULL);
     }
-    nbb_runs_free(&patched);
-    return st;
+    if (lo->keep >= 0)
+        lo->runs_keep = or.section;
+    return NB_OK;
 }
 
 /* The whole bake of capability c's layers into out[0] (clearance) and
