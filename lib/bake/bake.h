@@ -292,6 +292,14 @@ nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
                               size_t *len, nbb_abstract_stats *stats, nb_err *err);
 /* The section table entry for such a payload (type, version, parameters). */
 void nbb_abstract_info(const uint8_t *payload, nb_section_info *info);
+/* Checks the clearance layer of each capability of b's agent set against
+ * b's map, computing every band of rows again on threads (0: the online
+ * CPUs): NB_ERR_FORMAT naming the first layer that is not its map's, its
+ * first wrong cell and how many differ, then the text then.  A graph is
+ * built from these layers, and an old graph brought up to date by them
+ * (mkabstract checks them first). */
+nb_status nbb_clearance_check(const nb_bundle *b, unsigned threads, const char *then,
+                              nb_err *err);
 /* Replaces the builder's abstract graph costs (formats/abstract.md,
  * section type 33) by those of every cost profile of b's agent set (its
  * agents with terrain costs: one section per distinct capability, size

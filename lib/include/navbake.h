@@ -1681,7 +1681,10 @@ typedef struct nb_random_result {
  * the draw are specified in nb_random_find(3)).  O(log runs) from the runs
  * section mkclear bakes: NB_ERR_NOTFOUND on a bundle without it (or, with
  * reachable, without the component layer) or for an agent the bundle does
- * not serve; NB_ERR_OUTSIDE for a start off the map. */
+ * not serve; NB_ERR_OUTSIDE for a start off the map; NB_ERR_FORMAT when the
+ * cell the runs give is one the clearance layer says the agent cannot
+ * stand on, or the component layer puts in another component (a runs
+ * section that lies: no cell is drawn). */
 nb_status nb_random_find(nb_place *place, const nb_random_query *query, nb_random_result *res,
                          nb_err *err);
 /* The same in slices, for a game loop that runs every query so (a draw is

@@ -26,6 +26,12 @@
  *
  * The tools are taken from $top_builddir/tools (default: ./tools).
  *
+ * --old DIR: the incremental bake is run a second time with DIR/tools (a
+ * build of another commit, tests/bench/old-build.sh), the three bakes of
+ * an edit in turns; the table then gives both incremental bakes and what
+ * this tree's costs beside the other's (issue 29: the checks an update
+ * makes of what it keeps).  All three bundles must be the same bytes.
+ *
  * Then runtime obstacles (nb_overlay_*), on each level baked by mkclear:
  * the time to block and to unblock an e x e rectangle at a random place
  * of an overlay that already holds random blocks of 10 x 10 over about 1%
@@ -37,7 +43,7 @@
  * changes run on two overlays in turns: one of the bundle mkclear baked,
  * and one of the same bundle with mkabstract's graph, whose changes repair
  * HAA*'s clusters too.
- * --overlay-only skips the bakes' table. */
+ * --overlay-only skips the bakes' table, --bakes-only the obstacles'. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +60,7 @@
 #define MAX_LIST 16
 
 static const char *tools = "tools";
+static const char *old_dir, *old_tools; /* --old DIR and its tools, or NULL */
 static unsigned threads = 1;
 
 static void die(const char *what, const nb_err *err)
@@ -72,13 +79,14 @@ static double now(void)
 /* The CPU seconds (user and system) of the last run. */
 static double last_cpu;
 
-/* Runs tool (mkclear or mkabstract) with args, quiet, on threads; returns
- * its wall time in seconds (fork and exec included, as a user waits), and
- * its CPU time in last_cpu. */
-static double run(const char *tool, const char *a1, const char *a2, const char *a3)
+/* Runs tool (mkclear or mkabstract) of the tools in dir with args, quiet,
+ * on threads; returns its wall time in seconds (fork and exec included, as
+ * a user waits), and its CPU time in last_cpu. */
+static double run_in(const char *dir, const char *tool, const char *a1, const char *a2,
+                     const char *a3)
 {
     char path[1024], j[16];
-    snprintf(path, sizeof path, "%s/%s", tools, tool);
+    snprintf(path, sizeof path, "%s/%s", dir, tool);
     snprintf(j, sizeof j, "%u", threads);
     char *argv[] = {(char *)tool, "-q", "-j", j, (char *)a1, (char *)a2, (char *)a3, NULL};
     double t0 = now();
@@ -100,6 +108,11 @@ static double run(const char *tool, const char *a1, const char *a2, const char *
     last_cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
                (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
     return wall;
+}
+
+static double run(const char *tool, const char *a1, const char *a2, const char *a3)
+{
+    return run_in(tools, tool, a1, a2, a3);
 }
 
 static void write_map(const char *path, const nbb_grid *g)
@@ -152,12 +165,14 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
                         size_t nedits, unsigned reps, tu_rng *r)
 {
     const char *dir = tu_tmpdir();
-    char base_map[1024], base_nbk[1024], edit_map[1024], full_nbk[1024], inc_nbk[1024];
+    char base_map[1024], base_nbk[1024], edit_map[1024], full_nbk[1024], inc_nbk[1024],
+        old_nbk[1024];
     snprintf(base_map, sizeof base_map, "%s", tu_path(dir, "base.map"));
     snprintf(base_nbk, sizeof base_nbk, "%s", tu_path(dir, "base.nbk"));
     snprintf(edit_map, sizeof edit_map, "%s", tu_path(dir, "edit.map"));
     snprintf(full_nbk, sizeof full_nbk, "%s", tu_path(dir, "full.nbk"));
     snprintf(inc_nbk, sizeof inc_nbk, "%s", tu_path(dir, "inc.nbk"));
+    snprintf(old_nbk, sizeof old_nbk, "%s", tu_path(dir, "old.nbk"));
     write_map(base_map, base);
     unlink(base_nbk);
     fprintf(stderr, "bench_change: baking %s...\n", label);
@@ -169,7 +184,8 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
     for (size_t k = 0; k < nedits; k++) {
         uint32_t e = edits[k] < base->width && edits[k] < base->height ? edits[k] : 1;
         double fc[MAX_REPS], fa[MAX_REPS], ic[MAX_REPS], ia[MAX_REPS], ft[MAX_REPS],
-            it[MAX_REPS], ratio[MAX_REPS], fcpu[MAX_REPS], icpu[MAX_REPS], cratio[MAX_REPS];
+            it[MAX_REPS], ratio[MAX_REPS], fcpu[MAX_REPS], icpu[MAX_REPS], cratio[MAX_REPS],
+            ot[MAX_REPS], ocpu[MAX_REPS], oratio[MAX_REPS], ocratio[MAX_REPS];
         for (unsigned rep = 0; rep < reps; rep++) {
             memcpy(g.cells, base->cells, (size_t)base->width * base->height);
             uint32_t x0 = tu_below(r, base->width - e + 1), y0 = tu_below(r, base->height - e + 1);
@@ -177,45 +193,69 @@ static void bench_level(const char *label, const nbb_grid *base, const unsigned 
             for (uint32_t y = y0; y < y0 + e; y++)
                 memset(g.cells + (size_t)y * g.width + x0, c, e);
             write_map(edit_map, &g);
-            /* The two bakes in turns, so that neither always runs first. */
-            for (int pass = 0; pass < 2; pass++) {
-                if ((pass == 0) == (rep % 2 == 0)) {
+            /* The bakes in turns, so that none always runs first. */
+            int nbakes = old_tools ? 3 : 2;
+            for (int pass = 0; pass < nbakes; pass++) {
+                int which = (pass + (int)rep) % nbakes;
+                if (which == 0) {
                     unlink(full_nbk);
                     fc[rep] = run("mkclear", edit_map, "-o", full_nbk);
                     fcpu[rep] = last_cpu;
                     fa[rep] = run("mkabstract", full_nbk, NULL, NULL);
                     fcpu[rep] += last_cpu;
-                } else {
+                } else if (which == 1) {
                     copy_file(base_nbk, inc_nbk);
                     ic[rep] = run("mkclear", edit_map, "-o", inc_nbk);
                     icpu[rep] = last_cpu;
                     ia[rep] = run("mkabstract", inc_nbk, NULL, NULL);
                     icpu[rep] += last_cpu;
+                } else {
+                    copy_file(base_nbk, old_nbk);
+                    ot[rep] = run_in(old_tools, "mkclear", edit_map, "-o", old_nbk);
+                    ocpu[rep] = last_cpu;
+                    ot[rep] += run_in(old_tools, "mkabstract", old_nbk, NULL, NULL);
+                    ocpu[rep] += last_cpu;
                 }
             }
-            if (!same_file(full_nbk, inc_nbk)) {
+            if (!same_file(full_nbk, inc_nbk) || (old_tools && !same_file(full_nbk, old_nbk))) {
                 fprintf(stderr,
-                        "bench_change: %s, a %u x %u edit at (%u, %u): the incremental bake's "
-                        "bundle differs from the full bake's\n",
-                        label, e, e, x0, y0);
+                        "bench_change: %s, a %u x %u edit at (%u, %u): the %sincremental "
+                        "bake's bundle differs from the full bake's\n",
+                        label, e, e, x0, y0,
+                        same_file(full_nbk, inc_nbk) ? "--old tools' " : "");
                 exit(1);
             }
             ft[rep] = fc[rep] + fa[rep];
             it[rep] = ic[rep] + ia[rep];
             ratio[rep] = it[rep] / ft[rep];
             cratio[rep] = icpu[rep] / fcpu[rep];
+            if (old_tools) {
+                oratio[rep] = it[rep] / ot[rep];
+                ocratio[rep] = icpu[rep] / ocpu[rep];
+            }
         }
-        printf("| %s | %u x %u | %.3f + %.3f = %.3f | %.3f + %.3f = %.3f | %.1f%% | %.3f / %.3f = "
-               "%.1f%% | yes |\n",
-               label, e, e, median(fc, reps), median(fa, reps), median(ft, reps), median(ic, reps),
-               median(ia, reps), median(it, reps), 100 * median(ratio, reps), median(icpu, reps),
-               median(fcpu, reps), 100 * median(cratio, reps));
+        if (old_tools)
+            printf("| %s | %u x %u | %.3f (CPU %.3f) | %.3f / %.3f | %.3f / %.3f | %.1f%% / %.1f%% "
+                   "| %.3f / %.3f = %.3f | %.3f / %.3f = %.3f | yes |\n",
+                   label, e, e, median(ft, reps), median(fcpu, reps), median(ot, reps),
+                   median(it, reps),
+                   median(ocpu, reps), median(icpu, reps), 100 * median(ot, reps) / median(ft, reps),
+                   100 * median(ratio, reps), median(it, reps), median(ot, reps),
+                   median(oratio, reps), median(icpu, reps), median(ocpu, reps),
+                   median(ocratio, reps));
+        else
+            printf("| %s | %u x %u | %.3f + %.3f = %.3f | %.3f + %.3f = %.3f | %.1f%% | %.3f / "
+                   "%.3f = %.1f%% | yes |\n",
+                   label, e, e, median(fc, reps), median(fa, reps), median(ft, reps),
+                   median(ic, reps), median(ia, reps), median(it, reps), 100 * median(ratio, reps),
+                   median(icpu, reps), median(fcpu, reps), 100 * median(cratio, reps));
         fflush(stdout);
     }
     free(g.cells);
     unlink(base_nbk);
     unlink(full_nbk);
     unlink(inc_nbk);
+    unlink(old_nbk);
 }
 
 /* ---- runtime obstacles ---- */
@@ -424,7 +464,7 @@ static size_t parse_list(const char *s, unsigned long max, unsigned *out)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_change [--sides N,...] [--edits N,...] [--reps N] [-j N] "
-                    "[--map MAP]... [--overlay-only]\n");
+                    "[--map MAP]... [--old DIR] [--overlay-only | --bakes-only]\n");
     return 2;
 }
 
@@ -432,13 +472,14 @@ int main(int argc, char **argv)
 {
     unsigned sides[MAX_LIST] = {1024, 2048, 4096}, edits[MAX_LIST] = {1, 10, 100}, reps = 3;
     size_t nsides = 3, nedits = 3, nmaps = 0;
-    int overlay_only = 0;
+    int overlay_only = 0, bakes_only = 0;
     const char *maps[MAX_LIST];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         unsigned one[MAX_LIST];
-        if (strcmp(a, "--overlay-only") == 0) {
-            overlay_only = 1;
+        if (strcmp(a, "--overlay-only") == 0 || strcmp(a, "--bakes-only") == 0) {
+            overlay_only = a[2] == 'o';
+            bakes_only = a[2] == 'b';
             continue;
         }
         if (!v)
@@ -453,6 +494,13 @@ int main(int argc, char **argv)
             threads = one[0], i++;
         else if (strcmp(a, "--map") == 0 && nmaps < MAX_LIST)
             maps[nmaps++] = v, i++;
+        else if (strcmp(a, "--old") == 0) {
+            static char buf[1024];
+            snprintf(buf, sizeof buf, "%s/tools", v);
+            old_dir = v;
+            old_tools = buf;
+            i++;
+        }
         else
             return usage();
     }
@@ -473,14 +521,21 @@ int main(int argc, char **argv)
     tu_rng r = {0x5eedc4a7e17ULL};
     nbi_legend legend;
     nbi_legend_default(&legend);
-    for (int phase = overlay_only; phase < 2; phase++) {
+    for (int phase = overlay_only; phase < 2 - bakes_only; phase++) {
     if (phase == 0) {
         printf("bench_change: %u edits at random places per row, the median of each; -j %u; wall "
                "seconds\n\n",
                reps, threads);
-        printf("| level | edit | full: mkclear + mkabstract | incremental: mkclear + mkabstract | "
-               "incremental / full | CPU: incremental / full | same bytes |\n"
-               "|---|---|---|---|---|---|---|\n");
+        if (old_tools)
+            printf("incremental: the tools of --old %s / these, in turns with the full bake\n\n"
+                   "| level | edit | full: mkclear + mkabstract | incremental: old / these | CPU: "
+                   "old / these | incremental / full: old / these | these / old | CPU: these / "
+                   "old | same bytes |\n|---|---|---|---|---|---|---|---|---|\n",
+                   old_dir);
+        else
+            printf("| level | edit | full: mkclear + mkabstract | incremental: mkclear + "
+                   "mkabstract | incremental / full | CPU: incremental / full | same bytes |\n"
+                   "|---|---|---|---|---|---|---|\n");
     } else {
         printf("\nbench_change: runtime obstacles: an overlay holding blocks of 10 x 10 over about "
                "1%% of the map (at most 100); %d places per row; microseconds\n\n",

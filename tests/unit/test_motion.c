@@ -20,6 +20,7 @@
  *    to the goal, cost no less than the optimum the Dijkstra above finds,
  *    and exist exactly when it finds one;
  *  - bad queries are refused with messages. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -863,6 +864,20 @@ static void bad_queries(void)
     is_int(nb_motion_route_find(ws2, &q, 3, NULL, NULL, &res, NULL, &err), NB_ERR_ARG,
            "a route needs a workspace with sectors");
     nb_motion_close(ws2);
+    /* Any int is a turn the caller may pass: the extremes are refused, not negated (abs(INT_MIN)
+     * is undefined: make check-sanitize's UBSan sees it). */
+    nb_motion_state from = {5, 5, 0, 0}, to;
+    double cost;
+    int turns[] = {INT_MIN, INT_MIN + 1, INT_MAX, -(int)nb_model_turn(lv.m, 1) - 1,
+                   (int)nb_model_turn(lv.m, 1) + 1};
+    int refused = 0;
+    for (size_t i = 0; i < sizeof turns / sizeof turns[0]; i++)
+        refused += nb_motion_action(lv.ws, &from, turns[i], 1, &to, &cost) == 0;
+    is_int(refused, 5, "nb_motion_action: turns of INT_MIN, INT_MAX and one past the limit "
+                       "either way are refused");
+    ok(nb_motion_action(lv.ws, &from, -(int)nb_model_turn(lv.m, 1), 1, &to, &cost) == 1 &&
+           nb_motion_action(lv.ws, &from, (int)nb_model_turn(lv.m, 1), 1, &to, &cost) == 1,
+       "  and the limit itself, either way, is an action");
     free_level(&lv);
     nbb_grid_free(&grid);
 }

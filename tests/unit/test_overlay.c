@@ -777,6 +777,15 @@ static void errors(void)
        "AA* with another bundle's overlay: NB_ERR_ARG (%s)", err.msg);
     ok(tu_haa_find(haa, &q, 0, &hr, &err) == NB_ERR_ARG && strstr(err.msg, "another bundle"),
        "HAA* with another bundle's overlay: NB_ERR_ARG (%s)", err.msg);
+    nb_haa_query rq;
+    nb_haa_query_init(&rq);
+    rq.capability = 1u;
+    rq.overlay = other;
+    rq.goal = (nb_cell){1, 0};
+    int joined = -1;
+    ok(nb_haa_reachable(haa, &rq, &joined, &err) == NB_ERR_ARG && strstr(err.msg, "another bundle") &&
+           joined == 0,
+       "nb_haa_reachable with another bundle's overlay: NB_ERR_ARG, not an answer (%s)", err.msg);
     nb_sg_query sq;
     nb_sg_query_init(&sq);
     sq.capability = 1u;

@@ -293,9 +293,146 @@ static void check_level(pu_level *L, tu_rng *r)
     }
 }
 
+/* ---- a runs section that lies (CRCs right, every check at open passed) ---- */
+
+/* rows (w x h characters, '@' a wall) baked with mkclear's sections for the default agent,
+ * with runs a and b starting at sa and sb instead; the place on it (NULL on failure). */
+static nb_place *lying(const char *rows, uint32_t w, uint32_t h, uint32_t a, uint32_t sa,
+                       uint32_t b, uint32_t sb, nb_bundle **bundle)
+{
+    nbi_legend legend;
+    nbi_agentset agents;
+    nbi_legend_default(&legend);
+    nbb_agents_default(&legend, &agents, NULL);
+    nbb_grid g = {w, h, (uint8_t *)rows};
+    const char *good = tu_path(tu_tmpdir(), "runs-good.nbk"),
+               *bad = tu_path(tu_tmpdir(), "runs-lie.nbk");
+    nb_section_info info;
+    size_t len;
+    uint8_t *p = NULL;
+    nb_place *pl = NULL;
+    *bundle = NULL;
+    if (tu_write_cleared(good, &legend, &agents, &g, 0, NULL) == NB_OK &&
+        (p = tu_section_take(good, NB_SEC_RUNS, &len, &info)) != NULL) {
+        uint8_t *runs = p + NBI_RUNS_HEADER + 4 * ((size_t)nbi_get32(p + NBI_RUNS_COMPONENTS) + 1);
+        nbi_put32(runs + (size_t)a * NBI_RUNS_RECORD + NBI_RUN_START, sa);
+        nbi_put32(runs + (size_t)b * NBI_RUNS_RECORD + NBI_RUN_START, sb);
+        if (tu_section_put(good, bad, &info, p, len) &&
+            nb_bundle_open(bad, NB_OPEN_VERIFY, NULL, bundle, NULL) == NB_OK)
+            nb_place_open(*bundle, &pl, NULL);
+    }
+    free(p);
+    return pl;
+}
+
+/* 300 draws (from start when given, else anywhere): a cell drawn must be a standable cell of
+ * its component (split by a wall in column 3 when there is one); a refusal must be
+ * NB_ERR_FORMAT with a message holding want and no cell.  Returns the draws that break this,
+ * and the refusals in *refused. */
+static unsigned long lying_draws(nb_place *pl, const nb_cell *start, const char *rows, uint32_t w,
+                                 const char *want, unsigned long *refused)
+{
+    unsigned long bad = 0;
+    *refused = 0;
+    for (uint64_t seed = 0; seed < 300; seed++) {
+        nb_random_query q;
+        nb_random_result res;
+        nb_err err;
+        nb_random_query_init(&q);
+        q.capability = 3u; /* the default agent's: ground, swamp */
+        q.seed = seed;
+        q.reachable = start != NULL;
+        if (start)
+            q.start = *start;
+        nb_status st = nb_random_find(pl, &q, &res, &err);
+        if (st != NB_OK) {
+            *refused += 1;
+            if ((st != NB_ERR_FORMAT || !strstr(err.msg, want) || res.status == NB_PATH_FOUND) &&
+                bad++ < 3)
+                diag("seed %llu: %s, %s", (unsigned long long)seed, nb_status_str(st), err.msg);
+            continue;
+        }
+        size_t i = (size_t)res.cell.y * w + (size_t)res.cell.x;
+        uint32_t comp = rows[3] == '@' ? 1 + (res.cell.x > 3) : 1;
+        if ((res.status != NB_PATH_FOUND || rows[i] == '@' || res.component != comp) && bad++ < 3)
+            diag("seed %llu: %s cell (%d, %d) component %u", (unsigned long long)seed,
+                 nb_path_status_str(res.status), res.cell.x, res.cell.y, res.component);
+    }
+    return bad;
+}
+
+/* What the runs give, the layers must allow: a draw that lands on a wall, or on a cell of
+ * another component, is an error naming the sections (the layers are read at the cell drawn,
+ * nothing more). */
+static void lying_runs(void)
+{
+    /* Runs in order: row 0 (from cell 0), row 1's two (from 8 and 13), row 2.  Run 1 moved
+     * from (0, 1) to (2, 1): its 3 cells cover the two walls. */
+    static const char walls[] = "........"
+                                "...@@..."
+                                "........";
+    nb_bundle *b;
+    unsigned long refused = 0;
+    nb_place *pl = lying(walls, 8, 3, 1, 10, 2, 13, &b);
+    if (!ok(pl != NULL, "a runs section whose run 1 covers two walls opens (the checks at open "
+                        "pass it)")) {
+        skip(2, "no bundle");
+    } else {
+        unsigned long wrong = lying_draws(pl, NULL, walls, 8,
+                                          "where the clearance layer (section 3) says an agent "
+                                          "of size 1 cannot stand (clearance 0)",
+                                          &refused);
+        ok(wrong == 0 && refused > 0,
+           "  300 draws: never a wall; the %lu that land on one are NB_ERR_FORMAT naming the "
+           "sections and the cell", refused);
+        nb_random_query q;
+        nb_random_result res;
+        nb_err err;
+        nb_random_query_init(&q);
+        q.capability = 3u;
+        int done = 0;
+        nb_status st = NB_OK;
+        for (uint64_t seed = 0; seed < 300 && st == NB_OK; seed++) {
+            q.seed = seed;
+            st = nb_random_begin(pl, &q, &err);
+            if (st == NB_OK)
+                st = nb_random_step(pl, 1, &done, &err);
+        }
+        ok(st == NB_ERR_FORMAT && strstr(err.msg, "section 5 (runs) gives cell (") &&
+               nb_random_finish(pl, &res, NULL) == NB_ERR_ARG,
+           "  sliced: the step that lands on a wall is the error, and ends the draw (%s)",
+           err.msg);
+        nb_place_close(pl);
+        nb_bundle_close(b);
+    }
+    /* Two components either side of a wall, runs from cells 0, 7 (the first) and 4, 11 (the
+     * second): the middle two swapped, standable cells of the other component. */
+    static const char halves[] = "...@..."
+                                 "...@...";
+    pl = lying(halves, 7, 2, 1, 4, 2, 7, &b);
+    if (!ok(pl != NULL, "a runs section that gives component 2's cells to component 1 opens")) {
+        skip(2, "no bundle");
+        return;
+    }
+    nb_cell from = {0, 0};
+    unsigned long wrong = lying_draws(pl, &from, halves, 7,
+                                      "to component 1, which the component layer (section 4) "
+                                      "puts in component 2",
+                                      &refused);
+    ok(wrong == 0 && refused > 0,
+       "  300 draws from (0, 0): never a cell of component 2; the %lu that land on one are "
+       "NB_ERR_FORMAT naming both sections", refused);
+    wrong = lying_draws(pl, NULL, halves, 7, "the runs are not that layer's", &refused);
+    ok(wrong == 0 && refused > 0,
+       "  300 draws anywhere: the same (%lu refused)", refused);
+    nb_place_close(pl);
+    nb_bundle_close(b);
+}
+
 int main(void)
 {
     check_generator();
     pu_each_level(check_level, 20);
+    lying_runs();
     return done_testing();
 }

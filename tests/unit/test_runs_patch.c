@@ -2,8 +2,11 @@
  * against runs built from the whole labelling (runs_build.c), on random
  * levels whose cells change in a band of rows (components split, merge,
  * appear, vanish and are numbered again), given the exact changed rows and
- * wider ones; an old section out of row order refused; and runs built on
- * 2 to 8 threads (bands of rows apart) the bytes of those built on one. */
+ * wider ones; an old section out of row order refused; runs built on
+ * 2 to 8 threads (bands of rows apart) the bytes of those built on one;
+ * and nbb_runs_check, which mkclear's update checks runs with, saying
+ * "the runs of this labelling" exactly when the bytes are the built ones
+ * (the built runs, mutants of them, another level's). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +39,8 @@ static nbi_runs view_of(const nbb_runs *r, uint32_t w, uint32_t h)
 int main(void)
 {
     tu_rng r = {0x2545f4914f6cdd1dull};
-    int cases = 0, bad = 0, renumbered = 0, refused = 0, threaded = 0, threaded_bad = 0;
+    int cases = 0, bad = 0, renumbered = 0, refused = 0, threaded = 0, threaded_bad = 0,
+        checked = 0, mutants = 0, check_bad = 0;
     for (int t = 0; t < 400; t++) {
         uint32_t w = 1 + tu_below(&r, 48), h = 1 + tu_below(&r, 48), cells = w * h;
         unsigned pct = 10 + tu_below(&r, 50);
@@ -107,6 +111,30 @@ int main(void)
             }
             nbb_runs_free(&got);
         }
+        /* nbb_runs_check against the built bytes: it accepts them, and refuses every
+         * other payload: a word changed (by one, or at random), the old level's runs (unless
+         * the same bytes), or a word fewer. */
+        uint64_t stand = 0;
+        for (uint32_t i = 0; i < cells; i++)
+            stand += l1[i] != 0;
+        char msg[200];
+        checked++;
+        check_bad += nbb_runs_check(want.payload, want.len, l1, w, h, n1, stand, msg, sizeof msg);
+        uint8_t *m = malloc(want.len);
+        for (int k = 0; k < 8; k++) {
+            memcpy(m, want.payload, want.len);
+            size_t at = 4 * (size_t)tu_below(&r, (uint32_t)(want.len / 4));
+            uint32_t v = nbi_get32(m + at);
+            nbi_put32(m + at, k % 2 ? v + (k % 4 == 1 ? 1u : UINT32_MAX) : (uint32_t)tu_rand(&r));
+            int same = memcmp(m, want.payload, want.len) == 0;
+            mutants++;
+            check_bad += nbb_runs_check(m, want.len, l1, w, h, n1, stand, msg, sizeof msg) != !same;
+        }
+        check_bad += nbb_runs_check(want.payload, want.len - 4, l1, w, h, n1, stand, msg,
+                                    sizeof msg) != 1;
+        check_bad += nbb_runs_check(old.payload, old.len, l1, w, h, n1, stand, msg, sizeof msg) !=
+                     (old.len != want.len || memcmp(old.payload, want.payload, old.len) != 0);
+        free(m);
         /* Two runs of one component swapped: refused, not patched. */
         for (uint32_t c = 1; c <= old.n; c++) {
             uint32_t j0 = nbi_get32(ov.first + 4 * (size_t)(c - 1)), j1 = nbi_get32(ov.first + 4 * (size_t)c);
@@ -137,6 +165,28 @@ int main(void)
        cases, renumbered);
     ok(threaded_bad == 0, "%d runs sections built on 2, 5 and 8 threads: the bytes of those built "
        "on one", threaded);
+    ok(check_bad == 0, "nbb_runs_check accepts the %d built runs sections and refuses %d "
+       "mutants of them (a word changed), the words cut short and the level's runs before the "
+       "edit, where their bytes differ", checked, mutants);
+    /* A lie each of whose runs starts and ends where its component does, with the cells
+     * counted right: component 1's two runs of row 0 listed as one across the wall between,
+     * and one of component 2's three runs left out.
+     *     1 1 # 1 1 # 2
+     *     1 # # # 1 # 2
+     *     1 1 1 1 1 # 2   */
+    static const uint32_t lab[21] = {1, 1, 0, 1, 1, 0, 2, 1, 0, 0, 0, 1, 0, 2,
+                                     1, 1, 1, 1, 1, 0, 2};
+    static const uint32_t lie[] = {7, 3, 2, 6, 14, 0, /* first: */ 0, 4, 6,
+                                   /* runs (start, before): */ 0, 0, 7, 5, 11, 6, 14, 7, 6, 12,
+                                   13, 13};
+    uint8_t lb[sizeof lie];
+    for (size_t i = 0; i < sizeof lie / 4; i++)
+        nbi_put32(lb + 4 * i, lie[i]);
+    char why[200];
+    ok(nbb_runs_check(lb, sizeof lb, lab, 7, 3, 2, 14, why, sizeof why) == 1 &&
+           strstr(why, "run 0 (component 1) from cell (0, 0), 5 cells"),
+       "nbb_runs_check refuses a run across a wall whose ends are its component's, the cells "
+       "made up elsewhere (%s)", why);
     ok(renumbered > 0, "some edits numbered components again outside their band");
     ok(refused > 0, "old runs out of row order are refused (%d)", refused);
     return done_testing();

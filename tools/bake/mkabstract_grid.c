@@ -56,7 +56,8 @@ static int usage(FILE *f)
             "  -j, --threads N       threads to bake on, 1 to %d (default: the online\n"
             "                        CPUs, %u here); the bytes are the same for any number\n"
             "      --full            build the whole graph, even when the old one could be\n"
-            "                        brought up to date\n"
+            "                        brought up to date (the old one is trusted otherwise;\n"
+            "                        the clearance layers are checked against the map)\n"
             "  -v, --verbose         say what was built on standard error\n"
             "  -q, --quiet           say nothing but errors (no progress)\n"
             "      --progress WHEN   auto (default: a line on standard error when it is a\n"
@@ -288,6 +289,18 @@ int nbc_mkabstract_grid(int argc, char **argv)
         nb_bundle_open(out, NB_OPEN_VERIFY, NULL, &other, NULL) != NB_OK)
         other = NULL;
     const nb_bundle *old = in_place ? b : other;
+    /* The layers the graph is built from, and those the old graph is brought up to date by,
+     * must be their maps' (mkabstract(1), "What an update trusts"). */
+    if (st == NB_OK)
+        st = nbb_clearance_check(b, o.threads,
+                                 "; the graph is built from it: bake the layers from the map "
+                                 "again with mkclear --full",
+                                 &err);
+    if (st == NB_OK && other)
+        st = nbb_clearance_check(other, o.threads,
+                                 "; its graph would be brought up to date by it: build the "
+                                 "graph whole with --full",
+                                 &err);
     if (st == NB_OK) {
         nbc_progress prog;
         nbc_progress_start(&prog, pmode, quiet,

@@ -35,8 +35,8 @@ static int usage(FILE *f)
                "  -z, --zlib           the same as --encoding zlib\n"
                "  -j, --threads N      threads to bake on, 1 to %d (default: the online\n"
                "                       CPUs, %u here); the bytes are the same for any number\n"
-               "      --full           bake everything again, even what changed cells cannot\n"
-               "                       reach\n"
+               "      --full           bake from the map alone: everything again, even what\n"
+               "                       changed cells cannot reach\n"
                "  -v, --verbose        say what was kept and what was computed again\n"
                "      --optimal[=RULE] also bake an optimal-search layer (a subgoal graph,\n"
                "                       formats/subgoal.md) for each capability and size of\n"
@@ -51,8 +51,11 @@ static int usage(FILE *f)
                "  -V, --version        show the version and exit\n\n"
                "When BUNDLE held the same level with some cells changed, only the clearance\n"
                "bands, components, their runs and abstract-graph clusters those cells reach\n"
-               "are computed again; the result is the same bytes as a whole bake.  When it\n"
-               "held another map, legend or agent set, the sections derived from the old one\n"
+               "are written anew; the result is the same bytes as a whole bake.  The layers\n"
+               "kept are checked against the map, and a bundle whose layers are not its\n"
+               "map's is refused (use --full); the abstract graph is kept unchecked where no\n"
+               "change reaches it (mkclear(1), \"What an update trusts\").  When it held\n"
+               "another map, legend or agent set, the sections derived from the old one\n"
                "(clearance, components, runs, abstract) are removed and listed.\n"
                NBC_EXIT_HELP,
             NBB_MAX_THREADS, nbb_threads_online());
@@ -75,13 +78,16 @@ static void report(const char *out, const nbb_rebake_stats *s)
                 s->layers);
     else
         fprintf(stderr,
-                "mkclear: %s: %s, %llu cells changed: %u of %u bands of rows computed again, "
+                "mkclear: %s: %s, %llu cells changed: %u of %u bands of rows written anew, "
                 "%llu cells' clearance changed; %u of %u layers written anew (%llu cells "
-                "searched for components, %u layers numbered again), the rest kept as stored\n",
+                "searched for components, %u layers numbered again)%s\n",
                 out, s->change == NBB_LEVEL_SAME ? "the same level" : "the same level size",
                 (unsigned long long)s->changed_cells, s->bands_rebuilt, s->bands,
                 (unsigned long long)s->clearance_changed, s->layers_rebuilt, s->layers,
-                (unsigned long long)s->components_searched, s->components_renumbered);
+                (unsigned long long)s->components_searched, s->components_renumbered,
+                s->bands_rebuilt < s->bands || s->layers_rebuilt < s->layers
+                    ? "; the rest kept as stored, computed again and found to be the map's"
+                    : "");
     if (s->abstract == NBB_REBAKE_NONE)
         return;
     const nbb_abstract_stats *a = &s->abstract_stats;
@@ -199,6 +205,17 @@ int main(int argc, char **argv)
         st = nbb_level_rebake(b, level, old, &ro, &stats, &err);
         nbc_progress_end(&prog);
     }
+    /* --full keeps nothing computed from the level: the subgoal layers of the same level (its
+     * cells changed or not) are baked again with the corner rules they had. */
+    unsigned had = 0;
+    for (size_t i = 0; st == NB_OK && ro.full && stats.change != NBB_LEVEL_OTHER &&
+                       i < nb_bundle_section_count(old);
+         i++) {
+        const nb_section_info *in = nb_bundle_section_get(old, i);
+        if (in->type == NB_SEC_SUBGOAL && in->param[2] <= NB_CORNER_WEAK)
+            had |= 1u << in->param[2];
+    }
+    optimal = optimal ? optimal : had;
     if (st == NB_OK && optimal) {
         nbb_builder_remove(b, NB_SEC_SUBGOAL);
         st = nbb_level_bake_subgoal(b, level, optimal, ro.compress, NULL, &err);

@@ -95,17 +95,32 @@ typedef struct nbb_cv_change {
     uint8_t before, after;
 } nbb_cv_change;
 
+/* What nbb_clearance_rebake found. */
+typedef struct nbb_cv_rebake {
+    uint8_t *payload;       /* the new layer (malloc'ed); NULL when only checked */
+    nbb_cv_change *changes; /* the cells whose value changed in the bands the changed rows
+                               reach, row-major (malloc'ed) */
+    size_t nchanges;
+    uint32_t rebuilt;       /* the bands the changed rows reach */
+    uint64_t lies;          /* cells of the other bands whose stored value is not the map's */
+    nbb_cv_change lie;      /* the first of them (before: stored, after: the map's) */
+} nbb_cv_rebake;
+
 /* The clearance layer of a map some of whose rows changed (changed_rows:
- * height flags) from the old layer's payload (old_len bytes, the same
- * size, cap and bits): the bands those rows reach are computed again on
- * threads, the rest copied.  *payload (malloc'ed) gets the new layer,
- * *changes (malloc'ed, row-major) the cells whose value changed, *rebuilt
- * the bands computed. */
+ * height flags; NULL: none) from the old layer's payload (old_len bytes,
+ * the same size and cap, bits a cell): every band is computed again on
+ * threads; those the changed rows reach are written anew (into a copy of
+ * old when write) and their differences listed, and the others compared
+ * with the stored values, each difference a lie.  cv (NULL, or width x
+ * height bytes) gets every cell's new value. */
 nb_status nbb_clearance_rebake(const nbb_grid *grid, const uint8_t *changed_rows,
-                               const uint8_t in_cap[256], unsigned cap_size, unsigned threads,
-                               const uint8_t *old, size_t old_len, uint8_t **payload,
-                               nbb_cv_change **changes, size_t *nchanges, uint32_t *rebuilt,
-                               nb_err *err);
+                               const uint8_t in_cap[256], unsigned cap_size, unsigned bits,
+                               unsigned threads, const uint8_t *old, size_t old_len, uint8_t *cv,
+                               int write, nbb_cv_rebake *r, nb_err *err);
+/* NB_ERR_FORMAT naming bundle b's clearance layer l of capability cap, the
+ * first of r's lies and how many, then the text then. */
+nb_status nbb_clearance_lie(const nb_bundle *b, const nbi_layer *l, nb_capability cap,
+                            const nbb_cv_rebake *r, const char *then, nb_err *err);
 
 typedef struct nbb_repair_stats {
     uint64_t changed;  /* cells whose standing changed */

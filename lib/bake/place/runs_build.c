@@ -5,6 +5,7 @@
  * run is put at its component's next slot, which keeps each component's
  * runs in row-major order.  Memory: the section, 8 bytes a run, and 4
  * bytes a component for each band of rows counted apart. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "parallel/parallel.h"
@@ -161,6 +162,110 @@ done:
     free(j.cursor);
     free(j.stand);
     return st;
+}
+
+int nbb_runs_differ(const uint8_t *have, size_t len, const nbb_runs *want, uint32_t width,
+                    char *msg, size_t size)
+{
+    uint32_t n = nbi_get32(have + NBI_RUNS_COMPONENTS), count = nbi_get32(have + NBI_RUNS_COUNT),
+             cells = nbi_get32(have + NBI_RUNS_CELLS);
+    if (n != want->n || count != want->count || cells != want->cells || len != want->len) {
+        snprintf(msg, size, "%u components, %u runs, %u cells; recomputed from the map %u, %u, %u",
+                 n, count, cells, want->n, want->count, want->cells);
+        return 1;
+    }
+    /* The same counts: the same layout, so every read below is within both. */
+    const uint8_t *hfirst = have + NBI_RUNS_HEADER, *wfirst = want->payload + NBI_RUNS_HEADER;
+    const uint8_t *hruns = hfirst + 4 * ((size_t)n + 1), *wruns = wfirst + 4 * ((size_t)n + 1);
+    for (uint32_t k = 0; k < n; k++)
+        if (nbi_u32at(hfirst, k) != nbi_u32at(wfirst, k)) {
+            snprintf(msg, size, "component %u starts at run %u, recomputed %u", k + 1,
+                     nbi_u32at(hfirst, k), nbi_u32at(wfirst, k));
+            return 1;
+        }
+    uint32_t comp = 0;
+    for (uint32_t j = 0; j < count; j++) {
+        while (comp < n && nbi_u32at(wfirst, comp + 1) <= j)
+            comp++;
+        const uint8_t *a = hruns + (size_t)j * NBI_RUNS_RECORD,
+                      *b = wruns + (size_t)j * NBI_RUNS_RECORD;
+        uint32_t as = nbi_get32(a + NBI_RUN_START), bs = nbi_get32(b + NBI_RUN_START);
+        uint32_t ab = nbi_get32(a + NBI_RUN_BEFORE), bb = nbi_get32(b + NBI_RUN_BEFORE);
+        if (as != bs || ab != bb) {
+            snprintf(msg, size,
+                     "run %u (component %u) starts at cell (%u, %u) with %u cells before it; "
+                     "recomputed from the map (%u, %u) with %u",
+                     j, comp + 1, as % width, as / width, ab, bs % width, bs / width, bb);
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < len; i++)
+        if (have[i] != want->payload[i]) {
+            snprintf(msg, size, "payload byte %zu is 0x%02x, recomputed 0x%02x", i, have[i],
+                     want->payload[i]);
+            return 1;
+        }
+    return 0;
+}
+
+int nbb_runs_check(const uint8_t *have, size_t len, const uint32_t *label, uint32_t width,
+                   uint32_t height, uint32_t n, uint64_t stand, char *msg, size_t size)
+{
+    /* Whatever have says is checked before it is relied on: the layout first. */
+    uint64_t cells = (uint64_t)width * height;
+    if (len < NBI_RUNS_HEADER) {
+        snprintf(msg, size, "%zu bytes, shorter than its header", len);
+        return 1;
+    }
+    uint32_t hn = nbi_get32(have + NBI_RUNS_COMPONENTS), count = nbi_get32(have + NBI_RUNS_COUNT),
+             total = nbi_get32(have + NBI_RUNS_CELLS);
+    if (nbi_get32(have + NBI_RUNS_WIDTH) != width || nbi_get32(have + NBI_RUNS_HEIGHT) != height ||
+        hn != n || total != stand || nbi_get32(have + NBI_RUNS_ZERO) != 0 ||
+        len != NBI_RUNS_HEADER + 4 * ((uint64_t)n + 1) + NBI_RUNS_RECORD * (uint64_t)count) {
+        snprintf(msg, size,
+                 "%u x %u cells, %u components, %u cells in %u runs; recomputed from the map "
+                 "%u x %u, %u, %llu",
+                 nbi_get32(have + NBI_RUNS_WIDTH), nbi_get32(have + NBI_RUNS_HEIGHT), hn, total,
+                 count, width, height, n, (unsigned long long)stand);
+        return 1;
+    }
+    const uint8_t *first = have + NBI_RUNS_HEADER, *runs = first + 4 * ((size_t)n + 1);
+#define START(j) nbi_get32(runs + (size_t)(j) * NBI_RUNS_RECORD + NBI_RUN_START)
+#define BEFORE(j) ((j) < count ? nbi_get32(runs + (size_t)(j) * NBI_RUNS_RECORD + NBI_RUN_BEFORE) : total)
+    if (nbi_u32at(first, 0) != 0 || nbi_u32at(first, n) != count || (count && BEFORE(0) != 0)) {
+        snprintf(msg, size, "its first run, last run or first count is not where a list starts "
+                            "and ends");
+        return 1;
+    }
+    /* Each component's runs, in order: maximal rows of its own cells, each after the last.
+     * Distinct maximal runs of the standable cells' labels, as many cells in all as are
+     * standable, are every run of every component: the bytes the build writes. */
+    for (uint32_t c = 1; c <= n; c++) {
+        uint32_t j0 = nbi_u32at(first, c - 1), j1 = nbi_u32at(first, c);
+        if (j1 <= j0 || j1 > count) {
+            snprintf(msg, size, "component %u's runs are %u to %u of %u", c, j0, j1, count);
+            return 1;
+        }
+        for (uint32_t j = j0; j < j1; j++) {
+            uint64_t at = START(j), b0 = BEFORE(j), b1 = BEFORE(j + 1), x = at % width;
+            int ok = b1 > b0 && at < cells && x + (b1 - b0) <= width &&
+                     (j == j0 || at > START(j - 1)) && (x == 0 || label[at - 1] != c) &&
+                     ((at + b1 - b0) % width == 0 || label[at + b1 - b0] != c);
+            for (uint64_t i = at; ok && i < at + (b1 - b0); i++)
+                ok = label[i] == c;
+            if (!ok) {
+                snprintf(msg, size,
+                         "run %u (component %u) from cell (%llu, %llu), %lld cells, is not the "
+                         "next row of that component's cells",
+                         j, c, (unsigned long long)x, (unsigned long long)(at / width),
+                         (long long)b1 - (long long)b0);
+                return 1;
+            }
+        }
+    }
+#undef START
+#undef BEFORE
+    return 0;
 }
 
 void nbb_runs_free(nbb_runs *r)

@@ -27,6 +27,18 @@ nb_status nbb_runs_build(const uint32_t *label, uint32_t width, uint32_t height,
 nb_status nbb_runs_build_threads(const uint32_t *label, uint32_t width, uint32_t height,
                                  uint32_t n, unsigned threads, nbb_runs *out, nb_err *err);
 void nbb_runs_free(nbb_runs *r);
+/* 0 when the runs section payload have (len bytes: a checked view's, or
+ * one this library made) is want, on a map of this width; else 1 and the
+ * first difference in msg (counts, a component's first run, or a run by
+ * its cell and count). */
+int nbb_runs_differ(const uint8_t *have, size_t len, const nbb_runs *want, uint32_t width,
+                    char *msg, size_t size);
+/* The same question without building want: 0 when the payload have (any
+ * len bytes) is what nbb_runs_build makes of label (n components, stand
+ * cells not 0), in one pass over the standable cells; else 1 and the
+ * first thing wrong in msg. */
+int nbb_runs_check(const uint8_t *have, size_t len, const uint32_t *label, uint32_t width,
+                   uint32_t height, uint32_t n, uint64_t stand, char *msg, size_t size);
 /* Runs whose before fields hold their lengths get the count of cells
  * before each instead; returns the cells of all. */
 uint64_t nbb_runs_lengths_to_before(uint8_t *runs, uint64_t nruns);

@@ -9,9 +9,24 @@
  * (components_repair.c); the cells whose clearance changed reach a few
  * clusters and borders of the abstract graph (abstract_rebake.c, with the
  * options its header records).  Everything else is kept as it is stored:
- * not decoded, not compressed again.  The bytes are those of a whole bake.
+ * not compressed again.  The bytes are those of a whole bake.
  * Any other level makes the sections built on the old one meaningless:
  * they are removed (and named), and the layers are baked whole.
+ *
+ * What an update trusts (mkclear(1)): the layers it keeps must be the
+ * map's, and are checked for it: every band of every clearance layer is
+ * computed from the map and compared where no change reaches; each
+ * component layer, repaired or kept, is compared with a whole bake of the
+ * checked clearance, and its runs (patched or kept) are checked against
+ * it in one pass, without building them.  A difference refuses the old
+ * bundle, naming the layer, the cell and --full: a layer that is not its
+ * map's was changed after it was baked, and so may anything else in it.
+ * The abstract graph is the one thing kept unchecked (checking it costs a
+ * whole build): its clusters no change reaches, and the levels above it
+ * when it is kept whole, are taken as mkabstract made them from the layers.
+ * --full (o->full) reads nothing of the old sections but the options they
+ * were built with: every layer, runs section and cluster comes from the
+ * map alone.
  *
  * The registry of section types (sections/section_rules.c) says what
  * becomes of each type here, its rebake rule: a type added to mkclear (or
@@ -25,6 +40,11 @@
 #include "place/runs_build.h"
 #include "sections/section_rules.h"
 
+/* What a refusal of an old bundle ends with. */
+#define NBB_TRUST_FULL \
+    "; mkclear updates a bundle only where what it keeps is its map's: bake it from the map " \
+    "alone with --full"
+
 /* A layer as it will be written: kept (the old section as stored), or a
  * new payload (malloc'ed, owned here until added). */
 typedef struct layer_out {
@@ -34,6 +54,8 @@ typedef struct layer_out {
     nbi_layer view;   /* to read the values (kept or new) */
     uint32_t params[4];
     size_t nparams;
+    long runs_keep;   /* a component layer's runs: the old section kept, or -1 */
+    nbb_runs runs;    /* else the runs built from its values, or patched */
 } layer_out;
 
 /* Removes the sections computed from the level (rules UPDATED and
@@ -137,64 +159,77 @@ static int layer_rows_changed(const nb_bundle *old, const nbi_layer *v, nb_capab
     return 1;
 }
 
-/* The runs section of a component layer: the old one as stored when the
- * layer is kept and the old bundle has it (the runs are a function of the
- * layer); else the old one patched in the rows where the layer changed
- * (runs_patch.c); else built from the layer's values into *label,
- * allocated on first use (a map's cells). */
-static nb_status add_runs(nbb_builder *b, const nb_bundle *old, const layer_out *lo,
-                          nb_capability cap, uint32_t size, unsigned threads, int compress,
-                          uint32_t **label, nb_err *err)
+/* The name of component layer (cap, size) in a refusal. */
+static void comp_name(const nb_bundle *old, nb_capability cap, uint32_t size, char *out,
+                      size_t n)
 {
-    uint32_t params[2] = {cap, size};
-    layer_out kept;
-    memset(&kept, 0, sizeof kept);
-    kept.keep = lo->keep >= 0 ? nbi_section_index(old, NB_SEC_RUNS, NULL, params, 2) : -1;
-    if (kept.keep >= 0)
-        return add_layer(b, old, &kept, NB_SEC_RUNS, compress, err);
+    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    nb_capability_format(old, cap, caps, sizeof caps);
+    snprintf(out, n, "{%s} for size %u", caps, size);
+}
+
+/* The runs of a checked component layer (its values in label): what an
+ * update takes from old, checked against label (nbb_runs_check: one pass
+ * over the standable cells), or built from label.  An update takes old's
+ * runs section as stored when the layer is kept, else that section
+ * patched in the rows where the layer changed (runs_patch.c); old NULL (a
+ * whole bake) or without runs, they are built.  Runs that are not the
+ * layer's refuse the old bundle. */
+static nb_status layer_runs(const nb_bundle *old, layer_out *lo, nb_capability cap,
+                            uint32_t size, const uint32_t *label, unsigned threads, nb_err *err)
+{
     const nbi_layer *v = &lo->view;
-    nbb_runs runs;
+    nbi_runs or;
     uint32_t y0, y1;
-    if (old && layer_rows_changed(old, v, cap, size, &y0, &y1)) {
-        nbi_runs or;
-        nb_err quiet;
-        if (nbi_runs_find(old, cap, size, &or, NULL) == NB_OK &&
-            nbb_runs_patch(&or, v, y0, y1, &runs, &quiet) == NB_OK) {
-            nb_status st = nbb_runs_add_built(b, cap, size, &runs, compress, err);
-            nbb_runs_free(&runs);
-            return st;
-        }
+    lo->runs_keep = -1;
+    if (!old || nbi_runs_find(old, cap, size, &or, NULL) != NB_OK ||
+        (lo->keep < 0 && !layer_rows_changed(old, v, cap, size, &y0, &y1)))
+        return nbb_runs_build_threads(label, v->width, v->height, v->maxval, threads, &lo->runs,
+                                      err);
+    const struct nbi_section *s = &old->sections[or.section];
+    const uint8_t *have = s->payload;
+    size_t len = (size_t)s->info.usize;
+    char msg[200] = "", name[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 32];
+    nb_err quiet;
+    if (lo->keep < 0) {
+        /* A patch the old runs refuse (out of order, past the count) is of runs no bake wrote. */
+        nb_status st = nbb_runs_patch(&or, v, y0, y1, &lo->runs, &quiet);
+        if (st != NB_OK && st != NB_ERR_FORMAT)
+            return nbi_fail(err, st, "%s", quiet.msg);
+        if (st != NB_OK)
+            snprintf(msg, sizeof msg, "%s", quiet.msg);
+        have = lo->runs.payload;
+        len = lo->runs.len;
     }
-    uint64_t n = (uint64_t)v->width * v->height;
-    if (!*label && !(*label = malloc((size_t)(n ? n : 1) * sizeof **label)))
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of a %u x %u map", v->width,
-                        v->height);
-    for (uint64_t i = 0; i < n; i++)
-        (*label)[i] = nbi_layer_value(v, i);
-    return nbb_runs_add(b, cap, size, *label, v->width, v->height, v->maxval, threads, compress,
-                        err);
+    uint64_t stand = 0, cells = (uint64_t)v->width * v->height;
+    for (uint64_t i = 0; i < cells; i++)
+        stand += label[i] != 0;
+    if (*msg || nbb_runs_check(have, len, label, v->width, v->height, v->maxval, stand, msg,
+                               sizeof msg)) {
+        comp_name(old, cap, size, name, sizeof name);
+        return nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (the runs of %s) is not its map's: %s%s",
+                        old->path, or.section, name, msg, NBB_TRUST_FULL);
+    }
+    if (lo->keep >= 0)
+        lo->runs_keep = or.section;
+    return NB_OK;
 }
 
 /* The whole bake of capability c's layers into out[0] (clearance) and
- * out[1 ..] (a component layer per size), telling part the share done. */
+ * out[1 ..] (a component layer per size, with its runs), telling part the
+ * share done; cv and label are scratch of a map's cells. */
 static nb_status bake_whole(const nbb_level *lv, nb_capability cap, const uint32_t *sizes,
-                            size_t nsizes, uint32_t cap_size, unsigned threads, layer_out *out,
-                            const nbb_progress_part *part, nb_err *err)
+                            size_t nsizes, uint32_t cap_size, unsigned threads, uint8_t *cv,
+                            uint32_t *label, layer_out *out, const nbb_progress_part *part,
+                            nb_err *err)
 {
     nbb_progress_part layer = *part;
     layer.span = part->span / (double)(1 + nsizes);
     const nbb_grid *g = &lv->grid;
-    size_t n = (size_t)g->width * g->height;
-    uint8_t *cv = malloc(n ? n : 1), in_cap[256];
-    uint32_t *label = malloc((n ? n : 1) * sizeof *label);
-    nb_status st = NB_OK;
-    if (!cv || !label)
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
-                      g->width, g->height);
+    uint8_t in_cap[256];
     nbb_terrain_mask(&lv->legend, cap, in_cap);
-    if (st == NB_OK)
-        st = nbb_bake_clearance_layer(g, in_cap, cap_size, threads, cv, &out[0].payload,
-                                      &out[0].len, &layer, err);
+    nb_status st = nbb_bake_clearance_layer(g, in_cap, cap_size, threads, cv, &out[0].payload,
+                                            &out[0].len, &layer, err);
     if (st == NB_OK)
         made(&out[0], cap, 0, 0);
     for (size_t s = 0; st == NB_OK && s < nsizes; s++) {
@@ -202,21 +237,65 @@ static nb_status bake_whole(const nbb_level *lv, nb_capability cap, const uint32
         layer.base = part->base + (double)(1 + s) * layer.span;
         st = nbb_bake_components_layer(cv, g->width, g->height, sizes[s], threads, label,
                                        &o->payload, &o->len, &layer, err);
-        if (st == NB_OK)
+        if (st == NB_OK) {
             made(o, cap, sizes[s], 1);
+            st = layer_runs(NULL, o, cap, sizes[s], label, threads, err);
+        }
     }
-    free(cv);
-    free(label);
     return st;
 }
 
-/* Capability c's layers brought up to date from the old ones: 0 (and
- * nothing done) when the old bundle lacks one of them. */
+/* Component layer (cap, size) as an update would write it (o: kept, or
+ * repaired from the old one, cs) against a whole bake from the checked
+ * clearance cv, which leaves its values in label: a difference refuses the
+ * old bundle. */
+static nb_status check_components(const nb_bundle *old, const struct nbi_section *cs,
+                                  long idx, const layer_out *o, nb_capability cap, uint32_t size,
+                                  const uint8_t *cv, uint32_t *label, unsigned threads, nb_err *err)
+{
+    uint32_t w = old->width, h = old->height;
+    uint8_t *whole;
+    size_t len;
+    nb_status st = nbb_bake_components_layer(cv, w, h, size, threads, label, &whole, &len, NULL, err);
+    if (st != NB_OK)
+        return st;
+    const uint8_t *have = o->payload ? o->payload : cs->payload;
+    size_t hlen = o->payload ? o->len : (size_t)cs->info.usize;
+    if (hlen != len || memcmp(have, whole, len) != 0) {
+        nbi_layer a, b;
+        nbb_layer_of_payload(have, &a);
+        nbb_layer_of_payload(whole, &b);
+        uint64_t i = 0, n = (uint64_t)w * h;
+        while (i < n && nbi_layer_get(&a, i) == nbi_layer_get(&b, i))
+            i++;
+        char name[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 32];
+        comp_name(old, cap, size, name, sizeof name);
+        if (i < n)
+            st = nbi_fail(err, NB_ERR_FORMAT,
+                          "%s: section %ld (the components of %s) is not its map's: %s, cell "
+                          "(%u, %u) is in component %u where the map gives %u%s",
+                          old->path, idx, name, o->payload ? "brought up to date" : "kept",
+                          (uint32_t)(i % w), (uint32_t)(i / w), nbi_layer_get(&a, i),
+                          nbi_layer_get(&b, i), NBB_TRUST_FULL);
+        else
+            st = nbi_fail(err, NB_ERR_FORMAT,
+                          "%s: section %ld (the components of %s) is not its map's: %s, it "
+                          "counts %u components in %u bits a cell where the map gives %u in %u%s",
+                          old->path, idx, name, o->payload ? "brought up to date" : "kept",
+                          a.maxval, a.bits, b.maxval, b.bits, NBB_TRUST_FULL);
+    }
+    free(whole);
+    return st;
+}
+
+/* Capability c's layers brought up to date from the old ones, each
+ * checked against the map (cv and label: scratch of a map's cells): 0
+ * (and nothing done) when the old bundle lacks one of them. */
 static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
                               const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
-                              const uint8_t *changed_rows, unsigned threads, layer_out *out,
-                              nbb_cv_change **changes, size_t *nchanges, int *done,
-                              nbb_rebake_stats *stats, nb_err *err)
+                              const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
+                              uint32_t *label, layer_out *out, nbb_cv_change **changes,
+                              size_t *nchanges, int *done, nbb_rebake_stats *stats, nb_err *err)
 {
     const nbb_grid *g = &lv->grid;
     nbi_layer l;
@@ -234,23 +313,31 @@ static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capa
             comp[s] = cl[s].section;
     *done = 1;
     const struct nbi_section *sec = &old->sections[l.section];
-    uint8_t in_cap[256], *payload;
-    uint32_t rebuilt;
+    uint8_t in_cap[256];
     nbb_terrain_mask(&lv->legend, cap, in_cap);
-    nb_status st = nbb_clearance_rebake(g, changed_rows, in_cap, cap_size, threads, sec->payload,
-                                        (size_t)sec->info.usize, &payload, changes, nchanges,
-                                        &rebuilt, err);
+    nbb_cv_rebake r;
+    nb_status st = nbb_clearance_rebake(g, changed_rows, in_cap, cap_size, nbi_bits_for(cap_size),
+                                        threads, sec->payload, (size_t)sec->info.usize, cv, 1, &r,
+                                        err);
     if (st != NB_OK)
         return st;
-    stats->bands_rebuilt += rebuilt;
-    stats->clearance_changed += *nchanges;
-    out[0].keep = *nchanges ? -1 : l.section;
-    if (*nchanges) {
-        out[0].payload = payload;
+    if (r.lies) {
+        st = nbb_clearance_lie(old, &l, cap, &r, NBB_TRUST_FULL, err);
+        free(r.payload);
+        free(r.changes);
+        return st;
+    }
+    *changes = r.changes;
+    *nchanges = r.nchanges;
+    stats->bands_rebuilt += r.rebuilt;
+    stats->clearance_changed += r.nchanges;
+    out[0].keep = r.nchanges ? -1 : l.section;
+    if (r.nchanges) {
+        out[0].payload = r.payload;
         out[0].len = (size_t)sec->info.usize;
         made(&out[0], cap, 0, 0);
     } else {
-        free(payload);
+        free(r.payload);
         out[0].view = l;
     }
     for (size_t s = 0; st == NB_OK && s < nsizes; s++) {
@@ -258,7 +345,9 @@ static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capa
         const struct nbi_section *cs = &old->sections[comp[s]];
         nbb_repair_stats rs;
         st = nbb_components_repair(&out[0].view, cs->payload, (size_t)cs->info.usize, sizes[s],
-                                   *changes, *nchanges, threads, &o->payload, &o->len, &rs, err);
+                                   r.changes, r.nchanges, threads, &o->payload, &o->len, &rs, err);
+        if (st == NB_OK)
+            st = check_components(old, cs, comp[s], o, cap, sizes[s], cv, label, threads, err);
         if (st != NB_OK)
             break;
         stats->components_searched += rs.searched;
@@ -266,9 +355,9 @@ static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capa
         if (!o->payload) {
             o->keep = comp[s];
             o->view = cl[s];
-            continue;
-        }
-        made(o, cap, sizes[s], 1);
+        } else
+            made(o, cap, sizes[s], 1);
+        st = layer_runs(old, o, cap, sizes[s], label, threads, err);
     }
     return st;
 }
@@ -473,8 +562,11 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
     layer_out *out = calloc(ncaps * (1 + nsizes) + 1, sizeof *out);
     const layer_out **clear = malloc((ncaps + 1) * sizeof *clear);
     uint32_t *changed = NULL;
-    size_t nchanged = 0, cap = 0;
-    if (!rows || !out || !clear) {
+    size_t nchanged = 0, cap = 0, ncells = (size_t)g->width * g->height;
+    /* Every cell's clearance and component: what the layers are checked against. */
+    uint8_t *cv = malloc(ncells ? ncells : 1);
+    uint32_t *label = malloc((ncells ? ncells : 1) * sizeof *label);
+    if (!rows || !out || !clear || !cv || !label) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the levels");
         goto done;
     }
@@ -491,15 +583,16 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
         nbb_progress_part_report(&part, 0);
         clear[c] = lo;
         for (size_t k = 0; k <= nsizes; k++)
-            lo[k].keep = -1;
+            lo[k].keep = lo[k].runs_keep = -1;
         nbb_cv_change *ch = NULL;
         size_t nch = 0;
         int done = 0;
         if (!full)
-            st = bake_changes(lv, old, caps[c], sizes, nsizes, cap_size, rows, threads, lo, &ch,
-                              &nch, &done, stats, err);
+            st = bake_changes(lv, old, caps[c], sizes, nsizes, cap_size, rows, threads, cv,
+                              label, lo, &ch, &nch, &done, stats, err);
         if (st == NB_OK && !done) {
-            st = bake_whole(lv, caps[c], sizes, nsizes, cap_size, threads, lo, &part, err);
+            st = bake_whole(lv, caps[c], sizes, nsizes, cap_size, threads, cv, label, lo, &part,
+                            err);
             stats->bands_rebuilt += nbb_band_count(g->height);
             full = 1; /* the abstract graph cannot know what changed either */
         }
@@ -521,28 +614,34 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
     nbb_builder_remove(b, NB_SEC_CLEARANCE);
     nbb_builder_remove(b, NB_SEC_COMPONENTS);
     nbb_builder_remove(b, NB_SEC_RUNS);
-    uint32_t *label = NULL;
     for (size_t c = 0; st == NB_OK && c < ncaps; c++)
         for (size_t k = 0; st == NB_OK && k <= nsizes; k++) {
             layer_out *lo = &out[c * (1 + nsizes) + k];
             stats->layers_rebuilt += lo->keep < 0;
             if (k == 0)
                 continue; /* the clearance layer last: the graph reads it */
-            /* Before add_layer, which hands a new payload (and its view) on. */
-            st = add_runs(b, old, lo, caps[c], sizes[k - 1], threads, o->compress, &label, err);
+            layer_out runs;
+            memset(&runs, 0, sizeof runs);
+            runs.keep = lo->runs_keep;
+            st = lo->runs_keep >= 0
+                     ? add_layer(b, old, &runs, NB_SEC_RUNS, o->compress, err)
+                     : nbb_runs_add_built(b, caps[c], sizes[k - 1], &lo->runs, o->compress, err);
             if (st == NB_OK)
                 st = add_layer(b, old, lo, NB_SEC_COMPONENTS, o->compress, err);
         }
-    free(label);
     if (st == NB_OK)
         st = update_abstract(b, lv, old, clear, caps, ncaps, sizes, nsizes, changed, nchanged,
                              full, threads, o, stats, err);
     for (size_t c = 0; st == NB_OK && c < ncaps; c++)
         st = add_layer(b, old, &out[c * (1 + nsizes)], NB_SEC_CLEARANCE, o->compress, err);
 done:
-    for (size_t i = 0; out && i < ncaps * (1 + nsizes); i++)
+    for (size_t i = 0; out && i < ncaps * (1 + nsizes); i++) {
         free(out[i].payload);
+        nbb_runs_free(&out[i].runs);
+    }
     free(out);
+    free(cv);
+    free(label);
     free(clear);
     free(rows);
     free(changed);

@@ -202,7 +202,8 @@ int nb_motion_action(nb_motion *ws, const nb_motion_state *s, int turn, unsigned
     const nb_model *m = ws->m;
     if (s->heading >= m->nheadings || s->speed >= m->nspeeds || speed >= m->nspeeds ||
         speed < nbi_model_lo(m, s->speed) || speed > nbi_model_hi(m, s->speed) ||
-        abs(turn) > (int)m->turn[speed] || !nb_motion_standable(ws, s->x, s->y))
+        turn < -(int)m->turn[speed] || turn > (int)m->turn[speed] || /* no abs(): INT_MIN */
+        !nb_motion_standable(ws, s->x, s->y))
         return 0;
     return step(ws, s, turn, speed, to, cost);
 }

@@ -82,9 +82,34 @@ static nb_status check(nb_place *p, const nb_random_query *q, nb_err *err)
     return NB_OK;
 }
 
+/* A cell the runs gave that the layers deny: the runs section lies (the
+ * check at open cannot see it; verify --deep can).  Two reads of layers
+ * the place holds cost nothing beside the draw, so a draw never hands a
+ * game a cell its agent cannot stand on, or one of another component. */
+static nb_status denied(const nb_place *p, uint32_t i, uint32_t comp, nb_err *err)
+{
+    uint32_t w = p->clear.width, x = i % w, y = i / w, v = nbi_layer_value(&p->clear, i);
+    if (v < p->size)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: %s: section %ld (runs) gives cell (%u, %u), where the clearance "
+                        "layer (section %ld) says an agent of size %u cannot stand (clearance "
+                        "%u): the runs are not that layer's",
+                        family, p->b->path, p->runs.section, x, y, p->clear.section, p->size, v);
+    uint32_t c = p->has_comp ? nbi_layer_value(&p->comp, i) : comp;
+    if (c != comp)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: %s: section %ld (runs) gives cell (%u, %u) to component %u, which "
+                        "the component layer (section %ld) puts in component %u: the runs are "
+                        "not that layer's",
+                        family, p->b->path, p->runs.section, x, y, comp, p->comp.section, c);
+    return NB_OK;
+}
+
 /* The draw: the component of the start (every cell without one), an index
- * in it drawn without bias, and the runs turn the index into its cell. */
-static void draw(const nb_place *p, const nb_random_query *q, nb_random_result *res)
+ * in it drawn without bias, and the runs turn the index into its cell,
+ * which the layers must allow. */
+static nb_status draw(const nb_place *p, const nb_random_query *q, nb_random_result *res,
+                      nb_err *err)
 {
     uint32_t w = p->clear.width, comp = 0;
     no_draw(res, q->seed);
@@ -92,19 +117,26 @@ static void draw(const nb_place *p, const nb_random_query *q, nb_random_result *
         comp = nbi_layer_value(&p->comp, (uint64_t)q->start.y * w + (uint64_t)q->start.x);
         if (comp == 0) {
             res->status = NB_PATH_START_BLOCKED;
-            return;
+            return NB_OK;
         }
     }
     res->cells = nbi_runs_size(&p->runs, comp);
     if (res->cells == 0)
-        return;
+        return NB_OK;
     uint64_t state = q->seed;
-    uint32_t k = (uint32_t)nbi_random_below(&state, res->cells);
-    uint32_t i = nbi_runs_cell(&p->runs, comp, k, &res->component);
+    uint32_t k = (uint32_t)nbi_random_below(&state, res->cells), c;
+    uint32_t i = nbi_runs_cell(&p->runs, comp, k, &c);
+    nb_status st = denied(p, i, c, err);
+    if (st != NB_OK) {
+        res->cells = 0;
+        return st;
+    }
+    res->component = c;
     res->cell.x = (int32_t)(i % w);
     res->cell.y = (int32_t)(i / w);
     res->state = state;
     res->status = NB_PATH_FOUND;
+    return NB_OK;
 }
 
 nb_status nb_random_begin(nb_place *p, const nb_random_query *q, nb_err *err)
@@ -127,7 +159,11 @@ nb_status nb_random_step(nb_place *p, uint64_t expansions, int *done, nb_err *er
     if (!p || p->kind != NBI_PLACE_RANDOM)
         return nbi_fail(err, NB_ERR_ARG, "nb_random_step: no random draw begun");
     if (!p->done && expansions > 0) {
-        draw(p, &p->rq, &p->rres);
+        nb_status st = draw(p, &p->rq, &p->rres, err);
+        if (st != NB_OK) { /* an error in step ends the query */
+            p->kind = NBI_PLACE_IDLE;
+            return st;
+        }
         p->done = 1;
     }
     if (done)
@@ -167,6 +203,7 @@ nb_status nb_random_find(nb_place *p, const nb_random_query *q, nb_random_result
         no_draw(res, q->seed);
         return st;
     }
-    draw(p, q, res);
+    if ((st = draw(p, q, res, err)) != NB_OK)
+        return st;
     return nbi_done(err, NB_OK);
 }
