@@ -844,6 +844,27 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corn
     finish_search(ws, res, NULL);
 }
 
+void nbi_aa_start(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                  nb_cell start, const nb_cell *goal, const nb_overlay *ov)
+{
+    ws->flat = ws->generic = 0;
+    begin_search(ws, clear, size, corner, start, goal, NULL, ov, 0, 0);
+}
+
+int nbi_aa_advance(nb_aa *ws, uint64_t budget)
+{
+    if (ws->s.end == RUNNING)
+        run_slice(ws, budget);
+    switch (ws->s.end) {
+    case RUNNING: return NBI_AA_RUNNING;
+    case END_FOUND: return NBI_AA_FOUND;
+    case END_EXHAUSTED: return NBI_AA_EXHAUSTED;
+    default: return NBI_AA_NOMEM; /* no node cap is set: only memory stops it short */
+    }
+}
+
+uint64_t nbi_aa_expanded(const nb_aa *ws) { return ws->s.expanded; }
+
 /* The per-cell arrays of the benchmark's comparisons, made on the first call. */
 static int flat_arrays(nb_aa *ws)
 {

@@ -33,13 +33,15 @@ void nb_nearest_query_agent(nb_nearest_query *q, const nb_agent *agent)
     q->capability = agent->capability;
 }
 
-static void look(const nb_place *p, nbi_nearest *s, long x, long y)
+static void look(nb_place *p, nbi_nearest *s, long x, long y)
 {
     s->res.examined++;
     if (!nbi_place_stands(p, (uint32_t)x, (uint32_t)y))
         return;
     if (s->comp && nbi_layer_get(&p->comp, (uint64_t)y * p->comp.width + (uint64_t)x) != s->comp)
         return;
+    /* Under an overlay a cell of the start's component may be cut off from it; the start
+     * itself qualifies, so one that qualifies but for the radius is there all the same. */
     s->seen = 1;
     double d = nbi_octile_cells((int32_t)x, (int32_t)y, (int32_t)s->px, (int32_t)s->py);
     nb_cell *c = &s->res.cell;
@@ -47,6 +49,14 @@ static void look(const nb_place *p, nbi_nearest *s, long x, long y)
      * rounding error, so equal doubles are equal distances. */
     if (d > s->radius || d > s->best || (d == s->best && (y > c->y || (y == c->y && x > c->x))))
         return;
+    if (p->ov && s->comp) { /* reach is told only of a cell that would be the answer */
+        int joined = 0;
+        if (s->fail || nbi_reach_joined(p, s->start, (nb_cell){(int32_t)x, (int32_t)y}, &joined,
+                                        NULL) != NB_OK)
+            s->fail = NB_ERR_NOMEM;
+        if (!joined)
+            return;
+    }
     s->best = d;
     c->x = (int32_t)x;
     c->y = (int32_t)y;
@@ -72,7 +82,7 @@ static inline NBP_ALWAYS_INLINE void ring(nbi_nearest *s, long r)
 
 /* Reads cells until the search ends (1) or stop cells have been read (0):
  * a side at a time, in a loop of its own, as far as the budget allows. */
-static int run(const nb_place *p, nbi_nearest *s, uint64_t stop)
+static int run(nb_place *p, nbi_nearest *s, uint64_t stop)
 {
     for (;;) {
         if (s->side == 4) {
@@ -107,6 +117,8 @@ static int run(const nb_place *p, nbi_nearest *s, uint64_t stop)
                 break;
             }
             s->i = end + 1;
+            if (s->fail)
+                return 1;
             if (s->i <= s->hi[s->side])
                 return 0; /* the budget ended inside the side */
         }
@@ -125,8 +137,10 @@ nb_status nb_nearest_begin(nb_place *p, const nb_nearest_query *q, nb_err *err)
     s->res.cell.x = s->res.cell.y = -1;
     s->res.distance = INFINITY;
     s->res.examined = 0;
+    s->res.expanded = 0;
     s->comp = 0;
     s->seen = 0;
+    s->fail = NB_OK;
     nb_status st = nbi_place_check(p, family, q->size, q->overlay, err);
     if (st != NB_OK)
         return st;
@@ -158,7 +172,8 @@ nb_status nb_nearest_begin(nb_place *p, const nb_nearest_query *q, nb_err *err)
                             family, b->path, caps, p->size);
         }
         s->comp = nbi_layer_value(&p->comp, (uint64_t)q->start.y * b->width + (uint64_t)q->start.x);
-        if (s->comp == 0) {
+        s->start = q->start;
+        if (s->comp == 0 || !nbi_place_stands(p, (uint32_t)q->start.x, (uint32_t)q->start.y)) {
             s->res.status = NB_PATH_START_BLOCKED;
             return nbi_done(err, NB_OK);
         }
@@ -190,6 +205,12 @@ nb_status nb_nearest_step(nb_place *p, uint64_t expansions, int *done, nb_err *e
         int limited = s->max && s->max < stop;
         if (run(p, s, limited ? s->max : stop))
             p->done = 1;
+        s->res.expanded = p->reach_expanded;
+        if (s->fail) {
+            p->kind = NBI_PLACE_IDLE;
+            return nbi_fail(err, s->fail, "nearest: no memory for the searches that tell reach "
+                            "under the overlay");
+        }
         else if (limited && s->res.examined >= s->max) {
             s->res.status = NB_PATH_LIMIT;
             p->done = 2; /* stopped by the budget */

@@ -4,6 +4,7 @@
 #ifndef NB_PLACE_H
 #define NB_PLACE_H
 
+#include "blocked/blocked.h"
 #include "clearance/clearance.h"
 
 /* ---- a runs section (runs.c), checked ---- */
@@ -93,6 +94,8 @@ typedef struct nbi_nearest {
     double best;
     int seen; /* a cell that qualifies but for the radius */
     uint64_t max;
+    nb_cell start; /* when comp: the cell the answer must be joined to */
+    nb_status fail; /* an error met while reading (no memory for reach.c's searches) */
     nb_nearest_result res;
 } nbi_nearest;
 
@@ -107,6 +110,15 @@ struct nb_place {
     int has_comp, has_runs;
     nbi_layer comp;
     nbi_runs runs;
+    /* The query's overlay when it blocks cells (NULL otherwise: the bundle's map as it is). */
+    const nb_overlay *ov;
+    /* Reach under that overlay (reach.c), for the query under way: a flood from its start
+     * kept from test to test, and a search from the cell tested; opened by the first query
+     * that needs them, and grown as Annotated A*'s workspaces grow. */
+    nb_aa *flood, *probe;
+    int flood_on, flood_done;
+    nb_cell flood_from;
+    uint64_t flood_counted, reach_expanded;
     /* The query under way: its kind (NBI_PLACE_*), and its state. */
     int kind;
     int done;
@@ -115,6 +127,7 @@ struct nb_place {
     nb_line_query lq;
     nb_random_query rq;
     nb_random_result rres;
+    uint32_t rcomp; /* the component drawn from (0: every one) */
 };
 
 /* Makes (cap, size) the place's agent for a query of family: its
@@ -124,19 +137,36 @@ struct nb_place {
 nb_status nbi_place_use(nb_place *p, const char *family, nb_capability cap, uint32_t size,
                         nb_err *err);
 
-/* 1 when the agent may stand at cell (x, y) of the map (no bounds check). */
+/* 1 when the agent may stand at cell (x, y) of the map (no bounds check), under the
+ * query's overlay too. */
 static inline int nbi_place_stands(const nb_place *p, uint32_t x, uint32_t y)
 {
-    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + x) >= p->size;
+    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + x) >= p->size &&
+           (!p->ov || nbi_overlay_room(p->ov, p->size, x, y));
 }
+
+/* ---- reach under an overlay (reach.c) ---- */
+
+/* Forgets what the last query learnt of reach (a query begins). */
+static inline void nbi_reach_reset(nb_place *p)
+{
+    p->flood_on = p->flood_done = 0;
+    p->reach_expanded = 0;
+}
+/* Whether cell c, where the agent stands under the place's overlay, is joined by a path on
+ * the map as the overlay leaves it to start (where it stands too), exactly, in *joined;
+ * NB_ERR_NOMEM when the searches cannot grow.  For a query whose start's component holds c
+ * on the bundle: the component layer proves only that cells are apart. */
+nb_status nbi_reach_joined(nb_place *p, nb_cell start, nb_cell c, int *joined, nb_err *err);
 
 /* The checks every place query makes first (NB_ERR_ARG): size 0, an
  * overlay of another bundle. */
 nb_status nbi_place_check(const nb_place *p, const char *family, uint32_t size,
                           const nb_overlay *overlay, nb_err *err);
 /* The checks it makes once its ends are on the map: the agent's layers
- * (nbi_place_use: NB_ERR_NOTFOUND), then an overlay, which places do not
- * read yet (NB_ERR_UNSUPPORTED). */
+ * (nbi_place_use: NB_ERR_NOTFOUND); then the query's overlay becomes the
+ * place's (p->ov, NULL when it blocks nothing) and reach's facts are
+ * forgotten. */
 nb_status nbi_place_bind(nb_place *p, const char *family, nb_capability cap, uint32_t size,
                          const nb_overlay *overlay, nb_err *err);
 
