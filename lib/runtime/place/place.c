@@ -3,8 +3,8 @@
  * section of the last query's agent, so a game asking again for the same
  * agent reads nothing twice, and the state of the query under way for the
  * sliced forms.  Queries never allocate, but for the two Annotated A*
- * workspaces that decide reach under an overlay (reach.c), opened by the
- * first query that needs them: one place per thread. */
+ * workspaces that decide reach under an overlay (clearance/reach.c), opened
+ * by the first query that needs them: one place per thread. */
 #include "blocked/blocked.h"
 #include "place/place.h"
 
@@ -57,7 +57,7 @@ nb_status nbi_place_bind(nb_place *p, const char *family, nb_capability cap, uin
     /* An overlay that blocks nothing leaves the bundle's map: the queries then read the
      * bundle alone, as fast as without one. */
     p->ov = overlay && overlay->blocked ? overlay : NULL;
-    nbi_reach_reset(p);
+    nbi_reach_use(&p->reach, &p->clear, p->size, p->ov);
     return st;
 }
 
@@ -74,6 +74,7 @@ nb_status nb_place_open(const nb_bundle *b, nb_place **out, nb_err *err)
     if (!p)
         return nbi_fail_nomem(err, "a place");
     p->b = b;
+    nbi_reach_init(&p->reach, b);
     *out = p;
     nbi_ok(err);
     return NB_OK;
@@ -83,13 +84,11 @@ void nb_place_close(nb_place *p)
 {
     if (!p)
         return;
-    nb_aa_close(p->flood);
-    nb_aa_close(p->probe);
+    nbi_reach_free(&p->reach);
     nbi_free(p->b->a, p);
 }
 
 size_t nb_place_bytes(const nb_place *p)
 {
-    return sizeof *p + (p->flood ? nb_aa_bytes(p->flood) : 0) +
-           (p->probe ? nb_aa_bytes(p->probe) : 0);
+    return sizeof *p + nbi_reach_bytes(&p->reach);
 }

@@ -4,8 +4,7 @@
 #ifndef NB_PLACE_H
 #define NB_PLACE_H
 
-#include "blocked/blocked.h"
-#include "clearance/clearance.h"
+#include "clearance/reach.h"
 
 /* ---- a runs section (runs.c), checked ---- */
 
@@ -82,20 +81,11 @@ typedef struct nbi_line_walk {
 
 enum { NBI_PLACE_IDLE, NBI_PLACE_NEAREST, NBI_PLACE_LINE, NBI_PLACE_RANDOM };
 
-/* A nearest search under way (nearest.c): the ring read now, its side and
- * the next cell of that side, the best cell so far. */
+/* A nearest search under way (nearest.c): the rings around its point
+ * (clearance/ring.c), its budget and its result so far. */
 typedef struct nbi_nearest {
-    long px, py, w, h;
-    double radius;
-    uint32_t comp; /* 0: any component */
-    long r, last, reach;
-    int side;
-    long i, lo[4], hi[4];
-    double best;
-    int seen; /* a cell that qualifies but for the radius */
+    nbi_ring ring;
     uint64_t max;
-    nb_cell start; /* when comp: the cell the answer must be joined to */
-    nb_status fail; /* an error met while reading (no memory for reach.c's searches) */
     nb_nearest_result res;
 } nbi_nearest;
 
@@ -112,13 +102,9 @@ struct nb_place {
     nbi_runs runs;
     /* The query's overlay when it blocks cells (NULL otherwise: the bundle's map as it is). */
     const nb_overlay *ov;
-    /* Reach under that overlay (reach.c), for the query under way: a flood from its start
-     * kept from test to test, and a search from the cell tested; opened by the first query
-     * that needs them, and grown as Annotated A*'s workspaces grow. */
-    nb_aa *flood, *probe;
-    int flood_on, flood_done;
-    nb_cell flood_from;
-    uint64_t flood_counted, reach_expanded;
+    /* Reach under that overlay (clearance/reach.c), for the query under way: its searches
+     * are opened by the first query that needs them, and grow as Annotated A*'s do. */
+    nbi_reach reach;
     /* The query under way: its kind (NBI_PLACE_*), and its state. */
     int kind;
     int done;
@@ -141,23 +127,8 @@ nb_status nbi_place_use(nb_place *p, const char *family, nb_capability cap, uint
  * query's overlay too. */
 static inline int nbi_place_stands(const nb_place *p, uint32_t x, uint32_t y)
 {
-    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + x) >= p->size &&
-           (!p->ov || nbi_overlay_room(p->ov, p->size, x, y));
+    return nbi_stands_under(&p->clear, p->size, p->ov, x, y);
 }
-
-/* ---- reach under an overlay (reach.c) ---- */
-
-/* Forgets what the last query learnt of reach (a query begins). */
-static inline void nbi_reach_reset(nb_place *p)
-{
-    p->flood_on = p->flood_done = 0;
-    p->reach_expanded = 0;
-}
-/* Whether cell c, where the agent stands under the place's overlay, is joined by a path on
- * the map as the overlay leaves it to start (where it stands too), exactly, in *joined;
- * NB_ERR_NOMEM when the searches cannot grow.  For a query whose start's component holds c
- * on the bundle: the component layer proves only that cells are apart. */
-nb_status nbi_reach_joined(nb_place *p, nb_cell start, nb_cell c, int *joined, nb_err *err);
 
 /* The checks every place query makes first (NB_ERR_ARG): size 0, an
  * overlay of another bundle. */

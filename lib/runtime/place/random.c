@@ -9,8 +9,8 @@
  * component's size is drawn by rejection, without modulo bias, and the
  * runs section (runs.c) turns it into the cell of that rank in row-major
  * order in O(log runs).  Under an overlay that blocks cells a cell drawn
- * so is kept only where the overlay leaves it to the agent (reach.c tells
- * reach), else another is drawn: rejection keeps the draw uniform among
+ * so is kept only where the overlay leaves it to the agent (clearance/reach.c
+ * tells reach), else another is drawn: rejection keeps the draw uniform among
  * the cells kept, and the budget counts draws. */
 #include "place/place.h"
 
@@ -143,8 +143,8 @@ static int draw_some(nb_place *p, const nb_random_query *q, nb_random_result *re
         res->draws++;
         int keep = !p->ov || nbi_place_stands(p, (uint32_t)c.x, (uint32_t)c.y);
         if (keep && p->ov && q->reachable) {
-            *st = nbi_reach_joined(p, q->start, c, &keep, NULL);
-            res->expanded = p->reach_expanded;
+            *st = nbi_reach_joined(&p->reach, q->start, c, &keep, NULL);
+            res->expanded = p->reach.expanded;
             if (*st != NB_OK)
                 return 1;
         }
