@@ -528,11 +528,17 @@ typedef enum nb_path_status {
     NB_PATH_LIMIT,         /* the budget stopped the search first (the query's
                               max_expansions or the workspace's node cap): the result holds
                               the best partial answer */
-    NB_PATH_BEYOND_RADIUS  /* nearest: no cell within the radius (there may be one beyond) */
+    NB_PATH_BEYOND_RADIUS, /* nearest: no cell within the radius (there may be one beyond) */
+    NB_PATH_PARTIAL        /* (1.1) a query that asked for a partial path (its field
+                              partial) and whose goal no path reaches: the path leads to
+                              the reachable cell nearest the goal (octile distance; ties:
+                              the least y, then the least x), as Detour's
+                              DT_PARTIAL_RESULT */
 } nb_path_status;
 
 /* "found", "no path", "start blocked", "goal blocked", "stopped at its
- * budget", "none within the radius". */
+ * budget", "none within the radius", "partial: the reachable cell nearest
+ * the goal". */
 const char *nb_path_status_str(nb_path_status status);
 
 /* ------------------------------------------------------------------ */
@@ -581,6 +587,10 @@ typedef struct nb_aa_query {
     const double *costs;
     const nb_overlay *overlay; /* cells blocked at run time, made from the same bundle;
                                   NULL (the default): none; HAA* checks its path against it */
+    /* (1.1) 1: when no path reaches the goal (a goal blocked, walled off, or
+     * cut off by the overlay), the path to the reachable cell nearest it,
+     * NB_PATH_PARTIAL; 0 (the default): NB_PATH_NONE or _GOAL_BLOCKED. */
+    int partial;
 } nb_aa_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to
@@ -671,6 +681,7 @@ typedef struct nb_sg_query {
      * profile), never answered with a shortest path. */
     const double *costs;
     const nb_overlay *overlay; /* cells blocked at run time (NULL: none); see nb_sg_find */
+    int partial;               /* (1.1) as nb_aa_query's: NB_PATH_PARTIAL */
 } nb_sg_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, no limit,
@@ -773,6 +784,7 @@ typedef struct nb_haa_query {
                                   agent's profile must be baked (mkabstract) */
     const nb_overlay *overlay; /* cells blocked at run time, NULL: none */
     unsigned flags;            /* NB_HAA_SMOOTH, NB_HAA_STRAIGHTEN */
+    int partial;               /* (1.1) as nb_aa_query's: NB_PATH_PARTIAL */
 } nb_haa_query;
 
 /* Sets a query's defaults, as nb_aa_query_init, and no flags.  A macro,

@@ -125,7 +125,7 @@ int nbc_cmd_nearest(int argc, char **argv)
     nb_nearest_query_init(&op.q);
     static nbc_edits edits; /* static: a few KB, one per run of the command */
     edits.n = 0;
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "r:R:", 2, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
     if (rc >= 0)

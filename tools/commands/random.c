@@ -99,7 +99,7 @@ int nbc_cmd_random(int argc, char **argv)
     options op = {0, 0, 0, 1, 1};
     static nbc_edits edits; /* static: a few KB, one per run of the command */
     edits.n = 0;
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "f:n:", 1, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
     if (rc >= 0)

@@ -1,12 +1,13 @@
 /* reach.h: which cells a path joins, and the standable cell nearest a
- * point, on the map as an overlay leaves it (reach.c, ring.c).  Internal.
+ * point, on the map as an overlay leaves it (reach.c, ring.c, partial.c).
+ * Internal.
  *
  * The component layer was baked without the overlay: blocks only take
  * cells away, so it proves cells apart, never joined.  Reach's searches
  * tell the rest exactly.  The ring search reads the cells around a point
  * outwards: nearest_find is it (place/nearest.c), and so is the goal of a
  * query that asks for a partial path (the reachable cell nearest its goal,
- * nbi_partial_goal), in every grid family. */
+ * partial.c), in HAA* and the optimal layer. */
 #ifndef NB_REACH_H
 #define NB_REACH_H
 
@@ -88,7 +89,7 @@ static inline int nbi_stands_under(const nbi_layer *clear, uint32_t size, const 
            (!ov || nbi_overlay_room(ov, size, x, y));
 }
 
-/* ---- partial paths (ring.c) ---- */
+/* ---- partial paths (partial.c) ---- */
 
 /* The goal of a query that asks for a partial path: goal itself when a path joins it to start
  * on the map as ov leaves it, else the cell nearest goal (octile distance; ties: the least y,
@@ -98,5 +99,24 @@ static inline int nbi_stands_under(const nbi_layer *clear, uint32_t size, const 
  * rest.  Costs the rings around goal out to the answer's distance, and reach's tests. */
 nb_status nbi_partial_goal(nbi_reach *reach, const nbi_layer *comp, nb_cell start, nb_cell goal,
                            nb_cell *target, int *partial, nb_err *err);
+
+/* What a family's workspace keeps for partial paths: reach's searches and the agent's layers
+ * of the last query. */
+typedef struct nbi_partial {
+    nbi_reach reach;
+    nbi_layer clear, comp;
+} nbi_partial;
+
+void nbi_partial_init(nbi_partial *pp, const nb_bundle *b);
+void nbi_partial_free(nbi_partial *pp);
+size_t nbi_partial_bytes(const nbi_partial *pp);
+/* For the begin of a query that asks for a partial path, once its checks have passed: the
+ * cell to search to (nbi_partial_goal's *target and *partial) for the agent (cap, size) on the
+ * map as ov leaves it; goal itself, *partial 0, when the agent cannot stand at start (the
+ * family then answers NB_PATH_START_BLOCKED).  Errors: a layer the bundle lacks or is
+ * damaged, NB_ERR_NOMEM for reach's searches, prefixed with family. */
+nb_status nbi_partial_target(nbi_partial *pp, const char *family, nb_capability cap,
+                             uint32_t size, const nb_overlay *ov, nb_cell start, nb_cell goal,
+                             nb_cell *target, int *partial, nb_err *err);
 
 #endif

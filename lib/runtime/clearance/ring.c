@@ -1,6 +1,6 @@
 /* ring.c: the standable cell nearest a point, by octile distance
  * (reach.h), for nb_nearest_find (place/nearest.c) and the goals of
- * partial paths.
+ * partial paths (partial.c).
  *
  * A cell at Chebyshev distance r from the point (on the square ring of
  * radius r around it) is at octile distance r + (sqrt 2 - 1) m, m its
@@ -133,40 +133,4 @@ int nbi_ring_run(nbi_ring *s, uint64_t stop)
         if (++s->side < 4)
             s->i = s->lo[s->side];
     }
-}
-
-nb_status nbi_partial_goal(nbi_reach *reach, const nbi_layer *comp, nb_cell start, nb_cell goal,
-                           nb_cell *target, int *partial, nb_err *err)
-{
-    const nbi_layer *clear = reach->clear;
-    uint32_t w = clear->width, want = 0;
-    *target = goal;
-    *partial = 0;
-    if (comp)
-        want = nbi_layer_get(comp, (uint64_t)start.y * w + (uint64_t)start.x);
-    /* The goal itself, when it stands, the components leave it joined, and reach says so. */
-    if (nbi_stands_under(clear, reach->size, reach->ov, (uint32_t)goal.x, (uint32_t)goal.y) &&
-        (!comp || nbi_layer_get(comp, (uint64_t)goal.y * w + (uint64_t)goal.x) == want)) {
-        int joined = 1;
-        nb_status st = comp && !reach->ov ? NB_OK : nbi_reach_joined(reach, start, goal, &joined, err);
-        if (st != NB_OK || joined)
-            return st;
-    }
-    nbi_ring s;
-    memset(&s, 0, sizeof s);
-    s.clear = clear;
-    s.size = reach->size;
-    s.ov = reach->ov;
-    s.reach = reach;
-    s.start = start;
-    s.comp = comp;
-    s.comp_want = want;
-    s.tell = reach->ov || !comp;
-    nbi_ring_begin(&s, goal.x, goal.y, INFINITY);
-    nbi_ring_run(&s, UINT64_MAX);
-    if (s.fail)
-        return nbi_fail(err, s.fail, "no memory for the searches that tell reach");
-    *target = s.cell; /* the start qualifies, so there is one */
-    *partial = 1;
-    return NB_OK;
 }
