@@ -17,11 +17,10 @@
 #include "clearance/reach.h"
 #include "core/grid.h"
 
-static void look(nbi_ring *s, long x, long y)
+/* A cell that stands, where the test of its component and distance begins: kept out of the
+ * loops, which call it for a few cells of a ring. */
+static NBP_NOINLINE void consider(nbi_ring *s, long x, long y)
 {
-    s->examined++;
-    if (!nbi_stands_under(s->clear, s->size, s->ov, (uint32_t)x, (uint32_t)y))
-        return;
     if (s->comp && nbi_layer_get(s->comp, (uint64_t)y * s->comp->width + (uint64_t)x) != s->comp_want)
         return;
     /* Under an overlay a cell of the start's component may be cut off from it; the start
@@ -44,6 +43,14 @@ static void look(nbi_ring *s, long x, long y)
     s->best = d;
     c->x = (int32_t)x;
     c->y = (int32_t)y;
+}
+
+/* A cell of the ring: counted, and considered where the agent stands. */
+static inline NBP_ALWAYS_INLINE void look(nbi_ring *s, long x, long y)
+{
+    s->examined++;
+    if (nbi_stands_under(s->clear, s->size, s->ov, (uint32_t)x, (uint32_t)y))
+        consider(s, x, y);
 }
 
 /* The four sides of ring r that lie on the map, as ranges lo..hi of x
