@@ -132,9 +132,12 @@ const char *nb_version(void);
  *    version only adds functions, flags, enum values (a switch over an
  *    nb_ enum needs a default) and fields at the end of the structs a
  *    query fills or a caller reads (nb_*_query, nb_*_result, nb_*_info,
- *    nb_agent, nb_unit, nb_haa_graph, nb_section_info, nb_forest_graph_info);
- *    the library reads and writes only as much of them as the program's
- *    header had, so an old program keeps working.  Value types (nb_cell,
+ *    nb_agent, nb_unit, nb_haa_graph, nb_section_info, nb_forest_graph_info).
+ *    A program built against an older 1.x header is refused with
+ *    NB_ERR_VERSION naming the struct that grew, by the first call that
+ *    makes a handle or inits that query (below), and works once rebuilt
+ *    against the new header, unchanged: a grown struct is never read or
+ *    written past the program's end of it.  Value types (nb_cell,
  *    nb_vec2, nb_pose, nb_segment, nb_curve, nb_circle, nb_motion_state,
  *    nb_frame, nb_err, nb_allocator, nb_abi) never change within a major
  *    version.
@@ -452,10 +455,11 @@ long nb_component(const nb_bundle *bundle, nb_capability cap, unsigned size, lon
 
 /* An overlay holds cells blocked at run time (a door shut, a bridge down,
  * a unit parked) beside a read-only bundle: the bundle never changes.
- * Annotated A*, HAA* and the optimal-search layer take one in their query
- * (nb_aa_query.overlay, nb_sg_query.overlay; NULL: none) and answer as the
- * same search would on a bundle baked from the map with those cells made
- * hard obstacles (navbake(3), nb_overlay_open(3)).
+ * Annotated A*, HAA*, the optimal-search layer and the places (nearest,
+ * line, random) take one in their query (nb_aa_query.overlay,
+ * nb_sg_query.overlay...; NULL: none) and answer as the same query would
+ * on a bundle baked from the map with those cells made hard obstacles
+ * (navbake(3), nb_overlay_open(3)).
  *
  * A cell is blocked or not (a set, not a count): blocking a blocked cell
  * changes nothing, and unblocking takes away the overlay's block alone, so
@@ -530,11 +534,17 @@ typedef enum nb_path_status {
     NB_PATH_LIMIT,         /* the budget stopped the search first (the query's
                               max_expansions or the workspace's node cap): the result holds
                               the best partial answer */
-    NB_PATH_BEYOND_RADIUS  /* nearest: no cell within the radius (there may be one beyond) */
+    NB_PATH_BEYOND_RADIUS, /* nearest: no cell within the radius (there may be one beyond) */
+    NB_PATH_PARTIAL        /* a query that asked for a partial path (its field
+                              partial) and whose goal no path reaches: the path leads to
+                              the reachable cell nearest the goal (octile distance; ties:
+                              the least y, then the least x), as Detour's
+                              DT_PARTIAL_RESULT */
 } nb_path_status;
 
 /* "found", "no path", "start blocked", "goal blocked", "stopped at its
- * budget", "none within the radius". */
+ * budget", "none within the radius", "partial: the reachable cell nearest
+ * the goal". */
 const char *nb_path_status_str(nb_path_status status);
 
 /* ------------------------------------------------------------------ */
@@ -583,6 +593,10 @@ typedef struct nb_aa_query {
     const double *costs;
     const nb_overlay *overlay; /* cells blocked at run time, made from the same bundle;
                                   NULL (the default): none; HAA* checks its path against it */
+    /* 1: when no path reaches the goal (a goal blocked, walled off, or
+     * cut off by the overlay), the path to the reachable cell nearest it,
+     * NB_PATH_PARTIAL; 0 (the default): NB_PATH_NONE or _GOAL_BLOCKED. */
+    int partial;
 } nb_aa_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, (0, 0) to
@@ -673,6 +687,7 @@ typedef struct nb_sg_query {
      * profile), never answered with a shortest path. */
     const double *costs;
     const nb_overlay *overlay; /* cells blocked at run time (NULL: none); see nb_sg_find */
+    int partial;               /* as nb_aa_query's: NB_PATH_PARTIAL */
 } nb_sg_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, no limit,
@@ -775,6 +790,7 @@ typedef struct nb_haa_query {
                                   agent's profile must be baked (mkabstract) */
     const nb_overlay *overlay; /* cells blocked at run time, NULL: none */
     unsigned flags;            /* NB_HAA_SMOOTH, NB_HAA_STRAIGHTEN */
+    int partial;               /* as nb_aa_query's: NB_PATH_PARTIAL */
 } nb_haa_query;
 
 /* Sets a query's defaults, as nb_aa_query_init, and no flags.  A macro,
@@ -1328,7 +1344,7 @@ int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t
 int nb_planner_blocked(const nb_planner *planner, long x, long y);
 
 /* ------------------------------------------------------------------ */
-/* SQLite bundles (lib/runtime/bundle/; formats/sqlite.md)            */
+/* SQLite bundles (lib/runtime/bundle/sqlite_read.c, formats/sqlite.md) */
 
 /* The same bundle can be held in an SQLite database that people and tools
  * query (the tools write one with --format sqlite, navbake convert turns
@@ -1533,7 +1549,9 @@ typedef struct nb_place nb_place;
  * and reads the component layer and the runs section of (capability, size)
  * where it needs them (mkclear bakes both); each is checked when a query
  * first needs it and kept for the next query of the same agent.  A place
- * holds a small record and never allocates again; one per thread. */
+ * holds a small record and allocates nothing more, but for two Annotated
+ * A* workspaces opened by its first query that must tell reach under an
+ * overlay (nb_nearest_find); one per thread. */
 nb_status nb_place_open(const nb_bundle *bundle, nb_place **out, nb_err *err);
 void nb_place_close(nb_place *place);
 /* The bytes the place holds. */
@@ -1551,8 +1569,8 @@ typedef struct nb_nearest_query {
     uint32_t size;            /* the agent covers size x size cells, 1 or more */
     nb_capability capability; /* the bundle must hold a clearance layer for it */
     uint64_t max_expansions;  /* cells looked at; 0: no limit */
-    const nb_overlay *overlay; /* NULL: places do not read overlays yet, and refuse one with
-                                  NB_ERR_UNSUPPORTED rather than answer through it */
+    const nb_overlay *overlay; /* cells blocked at run time (NULL: none): the answer is the
+                                  one on the map as the overlay leaves it */
 } nb_nearest_query;
 
 /* Sets a query's defaults: point (0, 0), radius NB_NEAREST_RADIUS, any
@@ -1574,6 +1592,8 @@ typedef struct nb_nearest_result {
     nb_cell cell;          /* when found: the agent's top-left cell; else (-1, -1) */
     double distance;       /* octile distance from point to cell */
     uint64_t examined;     /* cells looked at */
+    uint64_t expanded;     /* cells expanded by the searches that tell reach under an
+                              overlay that blocks cells (reachable); 0 without */
 } nb_nearest_result;
 
 /* The cell nearest query->point, by octile distance, where the agent may
@@ -1582,7 +1602,17 @@ typedef struct nb_nearest_result {
  * least x.  The search reads the cells in square rings around the point,
  * stopping once no farther ring can hold a nearer cell: it looks at
  * (2 floor(d) + 1)^2 cells at most for an answer at distance d, whatever
- * the map's size.  NB_ERR_OUTSIDE for a point or start off the map;
+ * the map's size.  Under an overlay that blocks cells, a cell is
+ * standable where nb_overlay_can_stand says so, and with reachable it is
+ * joined to start by a path on the map as the overlay leaves it, exactly:
+ * the component layer proves cells apart; a cell it leaves joined that
+ * would be the answer is tested by two Annotated A* searches in turns (a
+ * flood from start kept for the query's later tests, an A* from the cell
+ * to start), at most twice the cells joined to start over the whole
+ * query plus twice each A* that finds a cell joined (res->expanded; the
+ * place opens the two workspaces at its first such query, and
+ * max_expansions counts cells looked at, not these).
+ * NB_ERR_OUTSIDE for a point or start off the map;
  * NB_ERR_ARG for a radius that is negative or NaN, or size 0;
  * NB_ERR_NOTFOUND for an agent the bundle does not serve, or reachable on
  * a bundle without the component layer. */
@@ -1603,7 +1633,7 @@ typedef struct nb_line_query {
     uint32_t size;            /* the agent covers size x size cells, 1 or more */
     nb_capability capability; /* the bundle must hold a clearance layer for it */
     uint64_t max_expansions;  /* cells looked at; 0: no limit */
-    const nb_overlay *overlay; /* NULL: as nb_nearest_query's */
+    const nb_overlay *overlay; /* cells blocked at run time (NULL: none): walls for the line */
 } nb_line_query;
 
 /* Sets a query's defaults: (0, 0) to (0, 0), size 1, capability 0 (set
@@ -1632,8 +1662,9 @@ typedef struct nb_line_result {
  * (x right, y down): at (x, y) the agent covers the square [x, x + size] x
  * [y, y + size], so at a whole point it covers exactly the cells
  * nb_can_stand tests for that cell.  The square, slid along the segment,
- * must meet the inside of no cell that is outside the map or of a terrain
- * outside the capability (touching an edge or a corner is allowed): the
+ * must meet the inside of no cell that is outside the map, of a terrain
+ * outside the capability, or blocked by the query's overlay (touching an
+ * edge or a corner is allowed): the
  * sweep is exact, at any angle.  When it does meet one, the result says
  * how far the agent gets and the first cell it meets (ties: row-major
  * order).  NB_ERR_ARG for a point that is not finite or size 0;
@@ -1654,8 +1685,11 @@ typedef struct nb_random_query {
                                  the next draw's seed */
     uint32_t size;            /* the agent covers size x size cells, 1 or more */
     nb_capability capability; /* the bundle must hold a clearance layer for it */
-    uint64_t max_expansions;  /* draws; 0: no limit (one draw always ends it) */
-    const nb_overlay *overlay; /* NULL: as nb_nearest_query's */
+    uint64_t max_expansions;  /* draws; 0: no limit (without an overlay that blocks cells,
+                                 one draw always ends it) */
+    const nb_overlay *overlay; /* cells blocked at run time (NULL: none): the cell is drawn
+                                  from those standable (and joined to start) on the map as
+                                  the overlay leaves it */
 } nb_random_query;
 
 /* Sets a query's defaults: any standable cell (reachable 0), seed 0, size
@@ -1667,11 +1701,18 @@ void nb_random_query_agent(nb_random_query *q, const nb_agent *agent);
 
 typedef struct nb_random_result {
     nb_path_status status; /* FOUND; START_BLOCKED: the agent cannot stand
-                              at start; NONE: no standable cell at all */
+                              at start; NONE: no standable cell at all;
+                              LIMIT: max_expansions draws were all refused
+                              (under an overlay) or none was made */
     nb_cell cell;          /* the cell drawn; else (-1, -1) */
     uint32_t component;    /* its component (nb_component) */
-    uint64_t cells;        /* how many cells it was drawn among */
+    uint64_t cells;        /* how many cells it was drawn among: under an overlay that
+                              blocks cells, those of the bundle the draws were made from
+                              (the overlay's refusals aside) */
     uint64_t state;        /* the generator's state after the draw: the next seed */
+    uint64_t draws;        /* draws made: 1 without an overlay that blocks cells */
+    uint64_t expanded;     /* cells expanded by the searches that tell reach under
+                              such an overlay (reachable); 0 without */
 } nb_random_result;
 
 /* A standable cell drawn uniformly from the component of query->start (or
@@ -1679,7 +1720,13 @@ typedef struct nb_random_result {
  * query->seed; the state after the draw is in res->state.  The same seed
  * gives the same cells on every platform (the generator, SplitMix64, and
  * the draw are specified in nb_random_find(3)).  O(log runs) from the runs
- * section mkclear bakes: NB_ERR_NOTFOUND on a bundle without it (or, with
+ * section mkclear bakes.  Under an overlay that blocks cells the draw is
+ * by rejection: a cell drawn so is kept when the agent stands there under
+ * the overlay and, with reachable, when it is joined to start on the map
+ * as the overlay leaves it (told as nb_nearest_find tells it), else drawn
+ * again, so the cell is uniform among those: about N / M draws, N the
+ * cells drawn from and M those kept (res->draws; max_expansions bounds
+ * them).  NB_ERR_NOTFOUND on a bundle without it (or, with
  * reachable, without the component layer) or for an agent the bundle does
  * not serve; NB_ERR_OUTSIDE for a start off the map; NB_ERR_FORMAT when the
  * cell the runs give is one the clearance layer says the agent cannot

@@ -4,7 +4,7 @@
 # the map file with those cells made walls (edited here with awk), for
 # Annotated A*, the optimal layer and HAA* (found exactly when AA* finds,
 # its path avoiding the blocked cells); --open gives back the plain
-# answer; bad rectangles are usage errors.
+# answer; --partial into a closed wall; bad rectangles are usage errors.
 . "$top_srcdir/tests/support/lib.sh"
 data=$top_srcdir/data
 map=$data/sample.map
@@ -78,6 +78,35 @@ status navbake query "$tmp/s.nbk" --from $from --to $to --block 1,1,0,2
 is "a side of 0: exit 2" "$rc" 2
 status navbake query "$tmp/s.nbk" --from $from --to $to --block -1,1,2,2
 is "a negative corner: exit 2" "$rc" 2
+
+# --partial: a goal inside a closed square wall.  The path ends at the cell
+# 'navbake nearest --reachable-from' finds on the map baked afresh with the
+# wall, and (aa, optimal) is as long as the fresh bake's path to that cell.
+fort="36,16,9,1 36,24,9,1 36,16,1,9 44,16,1,9"
+edit_map "$tmp/f.map" $fort
+mkclear --optimal --agents "$agents" "$tmp/f.map" -o "$tmp/f.nbk" 2>/dev/null
+status navbake nearest "$tmp/f.nbk" --agent wagon --reachable-from $from 40,20
+near=$(printf '%s\n' "$out" | sed -n 's/^cell *//p')
+status navbake query "$tmp/f.nbk" --agent wagon --from $from --to "$near"
+want=$(length_of "$out")
+opts=
+for r in $fort; do opts="$opts --block $r"; done
+for m in aa optimal haa; do
+  status navbake query "$tmp/s.nbk" --agent wagon --method $m --from $from --to 40,20 $opts --partial
+  is "--partial into a closed wall, $m: exit 3" "$rc" 3
+  like "$m: the status says partial" "$out" "status     partial"
+  end=$(printf '%s\n' "$out" | sed -n 's/^partial .* to \([0-9,]*\))$/\1/p')
+  is "$m: the path ends at the fresh bake's nearest reachable cell" "$end" "$near"
+  [ $m = haa ] ||
+    is "$m: as long as the fresh bake's path there" \
+      "$(printf '%s\n' "$out" | sed -n 's/^partial *\([0-9.]*\).*/\1/p')" "$want"
+done
+status navbake query --json "$tmp/s.nbk" --agent wagon --from $from --to 40,20 $opts --partial
+like "JSON: status partial" "$out" '"status": "partial"'
+status navbake query "$tmp/s.nbk" --agent wagon --from $from --to 40,20 $opts
+is "without --partial: no path, exit 3" "$(status_of "$out") $rc" "no path 3"
+status navbake query "$tmp/s.nbk" --agent wagon --method haa --compare --partial --from $from --to 40,20
+is "--partial with --compare: a usage error" "$rc" 2
 
 ok "render --block draws the blocked cells" \
   navbake render "$tmp/s.nbk" -q -o "$tmp/b.svg" --block 20,1,3,20 --block 40,5,2,2

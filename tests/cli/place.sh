@@ -4,7 +4,9 @@
 # cell read, ties to the least row, then column); line on segments worked
 # out by hand from the map; random against the component layer (every cell
 # drawn is standable and in the start's component), reproducible from its
-# seed, the same from the SQLite form; help, JSON and exit statuses.
+# seed, the same from the SQLite form; with --block and --open, the
+# answers of the level baked with those cells as walls; help, JSON and
+# exit statuses.
 . "$top_srcdir/tests/support/lib.sh"
 data=$top_srcdir/data
 b=$tmp/s.nbk
@@ -138,6 +140,50 @@ like "... from every standable cell" "$out" "drawn from every standable cell: 15
 status navbake random -a giant --from 0,0 "$b"
 is "random from a wall: exit 3" "$rc" 3
 like "... said" "$out" "none: the agent cannot stand at --from"
+
+# ---- --block and --open: the answers on the sample level with column 3
+# and the box (16,20)-(19,23) blocked are those on the level baked with
+# those cells as walls.
+awk 'NR <= 4 { print; next }
+     { y = NR - 5; s = $0
+       s = substr(s, 1, 3) "@" substr(s, 5)
+       if (y >= 20 && y <= 23) s = substr(s, 1, 16) "@@@@" substr(s, 21)
+       print s }' "$data/sample.map" >"$tmp/edited.map"
+ok "the level with those cells as walls is baked" \
+  mkclear -q --agents "$data/sample-agents.yaml" "$tmp/edited.map" -o "$tmp/e.nbk"
+blocks="--block 3,0,1,20 --block 3,20,1,20 --block 16,20,4,4 --block 20,0,1,1 --open 20,0,1,1"
+# answer BUNDLE AGENT POINT FROM [OPTION]...: "status x y distance" from the JSON.
+answer() {
+  bb=$1 a=$2 p=$3 f=$4; shift 4
+  navbake nearest --json -a "$a" --reachable-from "$f" "$@" "$bb" "$p" |
+    sed 's/.*"status": \("[^"]*"\).*"x": \([0-9a-z]*\), "y": \([0-9a-z]*\), "distance": \([0-9.a-z]*\).*/\1 \2 \3 \4/'
+}
+for q in "scout 5,5 1,1" "scout 40,2 1,1" "wagon 2,30 30,30" "giant 3,3 20,10" "scout 17,21 10,10"; do
+  set -- $q
+  is "nearest --block: $1 from $2 reachable from $3 as on the edited level" \
+    "$(answer "$b" "$1" "$2" "$3" $blocks)" "$(answer "$tmp/e.nbk" "$1" "$2" "$3")"
+done
+status navbake nearest -a scout --reachable-from 1,1 $blocks "$b" 5,5
+like "... the text names the overlay" "$out" "overlay    56 cells blocked (--block, --open)"
+like "... and the cells reach's searches expanded" "$out" "expanded   "
+status navbake nearest -a scout --reachable-from 3,5 $blocks "$b" 5,5
+is "... reachable from a blocked cell: exit 3" "$rc" 3
+status navbake line -a scout $blocks "$b" --from 1,1 --to 10,1
+is "line --block: through the blocked column: exit 3" "$rc" 3
+like "... the blocking cell is the overlay's" "$out" "blocking   3,1 (blocked (--block))"
+status navbake line -a scout "$tmp/e.nbk" --from 1,1 --to 10,1
+like "... where the edited level has its wall" "$out" "blocking   3,1 (obstacle)"
+status navbake line --json -a wagon --block 20,5,2,2 "$b" --from 10,6 --to 30,6
+like "line --block --json: the kind" "$out" '"kind": "blocked (--block)"'
+like "... and the cells blocked" "$out" '"blocked_cells": 4'
+navbake dump "$tmp/e.nbk" components --capability ground,swamp --size 1 >"$tmp/ecomp"
+navbake random -a scout --from 1,1 -n 200 --seed 3 $blocks "$b" >"$tmp/rb"
+is "random --block: 200 cells" "$(sed 1,3d "$tmp/rb" | wc -l | tr -d ' ')" 200
+bad=$(sed 1,3d "$tmp/rb" | awk 'NR == FNR { for (x = 1; x <= NF; x++) c[x - 1, FNR - 1] = $x; next }
+  { split($0, p, ","); if (c[p[1], p[2]] != c[1, 1] || c[1, 1] == 0) print }' FS=' ' "$tmp/ecomp" FS=, -)
+is "... every one in the component of 1,1 on the edited level (left of the blocked column)" "$bad" ""
+navbake random -a scout --from 1,1 -n 200 --seed 3 $blocks "$b" >"$tmp/rb2"
+ok "... the same seed gives the same cells" cmp "$tmp/rb" "$tmp/rb2"
 if command -v python3 >/dev/null 2>&1; then
   navbake random --json -a wagon --from 2,2 -n 20 "$b" >"$tmp/r.json"
   ok "random --json: valid JSON, 20 picks, standable" python3 -c "

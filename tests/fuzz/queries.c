@@ -89,7 +89,7 @@ static nb_status check_status(nb_status st, const nb_err *err, const char *call)
 static void check_path_status(nb_path_status s, const char *call)
 {
     note(s);
-    if ((unsigned)s > NB_PATH_BEYOND_RADIUS)
+    if ((unsigned)s > NB_PATH_PARTIAL)
         fail("path status out of range", call);
 }
 

@@ -20,6 +20,7 @@ static inline nb_haa_query haa_of(const nb_aa_query *q, unsigned flags)
     h.costs = q->costs;
     h.overlay = q->overlay;
     h.flags = flags;
+    h.partial = q->partial;
     return h;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "haa_util.h"
+#include "subgoal/subgoal_build.h"
 
 nb_bundle *hu_bake(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
                    const nbb_grid *grid)
@@ -15,6 +16,32 @@ nb_bundle *hu_bake(const char *path, const nbi_legend *legend, const nbi_agentse
         st = nb_bundle_open(path, 0, NULL, &out, &err);
     if (st != NB_OK)
         diag("hu_bake: %s", err.msg);
+    return out;
+}
+
+nb_bundle *hu_bake_all(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                       const nbb_grid *grid, unsigned cluster)
+{
+    nbb_builder *b;
+    nb_err err;
+    nb_bundle *out = NULL;
+    nb_status st = nbb_builder_new(&b, &err);
+    if (st != NB_OK)
+        return NULL;
+    st = nbb_put_level(b, legend, agents, grid, 0, &err);
+    if (st == NB_OK)
+        st = nbb_bake_clearance(b, legend, agents, grid, 0, NULL, &err);
+    if (st == NB_OK)
+        st = nbb_bake_subgoal(b, legend, agents, grid, NBB_CORNERS_STRICT, 0, NULL, &err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, &err);
+    nbb_builder_free(b);
+    if (st == NB_OK)
+        st = nb_bundle_open(path, 0, NULL, &out, &err);
+    if (st == NB_OK)
+        st = tu_add_abstract(&out, path, cluster, &err);
+    if (st != NB_OK)
+        diag("hu_bake_all: %s", err.msg);
     return out;
 }
 

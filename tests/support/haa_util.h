@@ -14,6 +14,11 @@
 nb_bundle *hu_bake(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
                    const nbb_grid *grid);
 
+/* The same with the optimal-search layers (strict corners) and an abstract graph of clusters
+ * of side cluster: every grid search family's sections. */
+nb_bundle *hu_bake_all(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                       const nbb_grid *grid, unsigned cluster);
+
 /* Builds the graph of an open bundle in memory and views it; the payload
  * is *payload (free it).  NB_OK or the builder's error. */
 nb_status hu_graph(const nb_bundle *b, const nbb_abstract_opts *o, uint8_t **payload,

@@ -56,7 +56,7 @@ static void run_queries(tu_rng *rng, nb_aa *ws, const nb_bundle *nb, const nbb_g
                          {(int32_t)tu_below(rng, g->width), (int32_t)tu_below(rng, g->height)},
                          size,
                          cap,
-                         rule == BRUTE_STRICT ? NB_CORNER_STRICT : NB_CORNER_WEAK, 0, NULL, NULL};
+                         rule == BRUTE_STRICT ? NB_CORNER_STRICT : NB_CORNER_WEAK, 0, NULL, NULL, 0};
         /* Mostly standable ends: draw again a few times. */
         for (int tries = 0;
              tries < 20 && !brute_can_stand(&legend, g, cap, size, q.start.x, q.start.y); tries++)
@@ -262,7 +262,7 @@ static void test_errors(void)
         return;
     }
     nb_aa_result r;
-    nb_aa_query q = {{1, 1}, {62, 38}, 1, 3, NB_CORNER_STRICT, 0, NULL, NULL};
+    nb_aa_query q = {{1, 1}, {62, 38}, 1, 3, NB_CORNER_STRICT, 0, NULL, NULL, 0};
     q.start.x = 64;
     is_int(nb_aa_find(ws, &q, &r, &err), NB_ERR_OUTSIDE, "start outside the map: NB_ERR_OUTSIDE");
     like(err.msg, "start (64, 1) is off the 64 x 40 map", "named");
@@ -305,7 +305,7 @@ static void test_errors(void)
                           {(int32_t)tu_below(&rr, 64), (int32_t)tu_below(&rr, 40)},
                           1 + tu_below(&rr, 3),
                           agents.agent[tu_below(&rr, (uint32_t)agents.count)].capability,
-                          NB_CORNER_STRICT, 0, NULL, NULL};
+                          NB_CORNER_STRICT, 0, NULL, NULL, 0};
         if (k % 100 != 0 && k != 1500 && k != 1501)
             continue; /* Dijkstra is slow: check one query in a hundred, and those around the wrap
                        */
@@ -362,7 +362,7 @@ static void test_unserved(void)
                          {(int32_t)tu_below(&rr, 64), (int32_t)tu_below(&rr, 40)},
                          2,
                          3,
-                         NB_CORNER_STRICT, 0, NULL, NULL};
+                         NB_CORNER_STRICT, 0, NULL, NULL, 0};
         nb_aa_result r;
         if (nb_aa_find(ws, &q, &r, &err) != NB_OK) {
             bad++;

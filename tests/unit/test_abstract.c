@@ -428,7 +428,7 @@ static void test_damage(tu_rng *r)
             const nb_agent *a = &agents.agent[tu_below(r, (uint32_t)agents.count)];
             nb_aa_query q = {{(int32_t)tu_below(r, grid.width), (int32_t)tu_below(r, grid.height)},
                              {(int32_t)tu_below(r, grid.width), (int32_t)tu_below(r, grid.height)},
-                             a->size, a->capability, NB_CORNER_STRICT, 0, NULL, NULL};
+                             a->size, a->capability, NB_CORNER_STRICT, 0, NULL, NULL, 0};
             nb_haa_result res;
             tu_haa_find(ws, &q, NB_HAA_STRAIGHTEN, &res, &err);
         }

@@ -373,7 +373,7 @@ enum slot {
     MEM_AA, PRIV_AA, SQL_HAA,
     FC_FOUND, FC_NONE, FC_START, FC_AFTER, FC_AGAIN,
     NE_FOUND, NE_REACH, NE_BEYOND, NE_START, LI_CLEAR, LI_BLOCKED, LI_START, RA_FOUND, RA_ANY,
-    RA_START,
+    RA_START, NE_OVER, LI_OVER, RA_OVER,
     NSLOTS
 };
 
@@ -446,6 +446,9 @@ static const struct {
     [RA_FOUND] = {"random: from a cell", NB_PATH_FOUND, 1},
     [RA_ANY] = {"random: anywhere", NB_PATH_FOUND, 1},
     [RA_START] = {"random: from a wall", NB_PATH_START_BLOCKED, 1},
+    [NE_OVER] = {"nearest: reachable from a corner an overlay walls in", NB_PATH_FOUND, 0},
+    [LI_OVER] = {"line: out of that corner", NB_PATH_NONE, 1},
+    [RA_OVER] = {"random: from that corner", NB_PATH_FOUND, 0},
 };
 
 typedef struct answer {
@@ -650,12 +653,15 @@ static void fo_query(run *r, const nb_forest *f, nb_forest_ws *ws, enum slot s, 
     answer_is(r, s, st, res.status, res.length, res.segment_len, res.blocked_by, r->c->attempts - at);
 }
 
+static const nb_capability CAP_G = 1, CAP_GS = 3, CAP_GSW = 7;
+
 static void ne_query(run *r, nb_place *p, enum slot s, nb_cell point, int reachable,
-                     nb_cell from, double radius)
+                     nb_cell from, double radius, const nb_overlay *ov)
 {
     nb_nearest_query q;
     nb_nearest_result res;
     nb_nearest_query_init(&q);
+    q.overlay = ov;
     q.point = point;
     q.reachable = reachable;
     q.start = from;
@@ -666,26 +672,40 @@ static void ne_query(run *r, nb_place *p, enum slot s, nb_cell point, int reacha
               res.cell.x * 1000L + res.cell.y, r->c->attempts - at);
 }
 
-static void li_query(run *r, nb_place *p, enum slot s, nb_vec2 from, nb_vec2 to)
+static void li_query(run *r, nb_place *p, enum slot s, nb_vec2 from, nb_vec2 to,
+                     const nb_overlay *ov)
 {
     nb_line_result res;
+    nb_line_query q;
+    nb_line_query_init(&q);
+    q.start = from;
+    q.goal = to;
+    q.size = 1;
+    q.capability = CAP_GS;
+    q.overlay = ov;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_line_find", tu_walk_line(p, from, to, &res, r->err));
+    nb_status cst, st = CALL("nb_line_find", nb_line_find(p, &q, &res, r->err));
     answer_is(r, s, st, res.status, res.t, (size_t)res.examined,
               res.blocking.x * 1000L + res.blocking.y, r->c->attempts - at);
 }
 
-static void ra_query(run *r, nb_place *p, enum slot s, const nb_cell *from)
+static void ra_query(run *r, nb_place *p, enum slot s, const nb_cell *from, const nb_overlay *ov)
 {
     nb_random_result res;
-    uint64_t state = 1;
+    nb_random_query q;
+    nb_random_query_init(&q);
+    q.reachable = from != NULL;
+    q.start = from ? *from : (nb_cell){0, 0};
+    q.seed = 1;
+    q.size = 1;
+    q.capability = CAP_GS;
+    q.overlay = ov;
     unsigned long inj, at = r->c->attempts;
-    nb_status cst, st = CALL("nb_random_find", tu_random(p, from, &state, &res, r->err));
+    nb_status cst, st = CALL("nb_random_find", nb_random_find(p, &q, &res, r->err));
     answer_is(r, s, st, res.status, (double)res.cells, res.component,
               res.cell.x * 1000L + res.cell.y, r->c->attempts - at);
 }
 
-static const nb_capability CAP_G = 1, CAP_GS = 3, CAP_GSW = 7;
 
 /* Every open, a query of every family, every close, on the zlib-compressed
  * bundle with every section kind; then a bundle from memory, the SQLite
@@ -725,16 +745,27 @@ static void run_sequence(run *r)
         }
         if (OPEN("nb_place_open", tu_place_open(b, CAP_GS, 1, &pc, r->err), pc) == NB_OK) {
             const nb_cell wall = {WALL_X, WALL_Y}, in = {IN_X, IN_Y}, out = {FROM_X, FROM_Y};
-            ne_query(r, pc, NE_FOUND, wall, 0, out, NB_NEAREST_RADIUS);
-            ne_query(r, pc, NE_REACH, in, 1, out, NB_NEAREST_RADIUS);
-            ne_query(r, pc, NE_BEYOND, in, 1, out, 1);
-            ne_query(r, pc, NE_START, in, 1, wall, NB_NEAREST_RADIUS);
-            li_query(r, pc, LI_CLEAR, (nb_vec2){0, 0}, (nb_vec2){12.5, 0});
-            li_query(r, pc, LI_BLOCKED, (nb_vec2){0, 4.5}, (nb_vec2){10, 4.5});
-            li_query(r, pc, LI_START, (nb_vec2){WALL_X, WALL_Y}, (nb_vec2){0, 0});
-            ra_query(r, pc, RA_FOUND, &out);
-            ra_query(r, pc, RA_ANY, NULL);
-            ra_query(r, pc, RA_START, &wall);
+            ne_query(r, pc, NE_FOUND, wall, 0, out, NB_NEAREST_RADIUS, NULL);
+            ne_query(r, pc, NE_REACH, in, 1, out, NB_NEAREST_RADIUS, NULL);
+            ne_query(r, pc, NE_BEYOND, in, 1, out, 1, NULL);
+            ne_query(r, pc, NE_START, in, 1, wall, NB_NEAREST_RADIUS, NULL);
+            li_query(r, pc, LI_CLEAR, (nb_vec2){0, 0}, (nb_vec2){12.5, 0}, NULL);
+            li_query(r, pc, LI_BLOCKED, (nb_vec2){0, 4.5}, (nb_vec2){10, 4.5}, NULL);
+            li_query(r, pc, LI_START, (nb_vec2){WALL_X, WALL_Y}, (nb_vec2){0, 0}, NULL);
+            ra_query(r, pc, RA_FOUND, &out, NULL);
+            ra_query(r, pc, RA_ANY, NULL, NULL);
+            ra_query(r, pc, RA_START, &wall, NULL);
+            /* The corner (0, 0) walled in by an overlay: reach is told by searches the place
+             * makes at the first query that needs them. */
+            nb_overlay *ov = NULL;
+            if (OPEN("nb_overlay_open", nb_overlay_open(b, &ov, r->err), ov) == NB_OK &&
+                CALL("nb_overlay_block", nb_overlay_block(ov, 4, 0, 1, 5, r->err)) == NB_OK &&
+                CALL("nb_overlay_block", nb_overlay_block(ov, 0, 4, 4, 1, r->err)) == NB_OK) {
+                ne_query(r, pc, NE_OVER, wall, 1, out, NB_NEAREST_RADIUS, ov);
+                li_query(r, pc, LI_OVER, (nb_vec2){1, 1}, (nb_vec2){9, 1}, ov);
+                ra_query(r, pc, RA_OVER, &out, ov);
+            }
+            nb_overlay_close(ov);
         }
         if (OPEN("nb_haa_open", nb_haa_open(b, &haa, r->err), haa) == NB_OK) {
             haa_query(r, haa, HAA_FOUND, aa_q(FROM_X, FROM_Y, TO_X, TO_Y, 1, CAP_GS), 0);

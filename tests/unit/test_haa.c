@@ -36,7 +36,7 @@ static void check_query(nb_haa **ws, size_t nws, const char *const *names, const
     enum brute_corner rule = corner == NB_CORNER_STRICT ? BRUTE_STRICT : BRUTE_WEAK;
     double opt = brute_dijkstra(&legend, g, a->capability, a->size, rule, s.x, s.y, t.x, t.y, NULL,
                                 NULL);
-    nb_aa_query q = {s, t, a->size, a->capability, corner, 0, NULL, NULL};
+    nb_aa_query q = {s, t, a->size, a->capability, corner, 0, NULL, NULL, 0};
     for (size_t k = 0; k < nws; k++) {
         nb_haa_result res;
         nb_err err;
@@ -197,7 +197,7 @@ static void test_completeness(tu_rng *r)
                 const nb_agent *a = &agents.agent[0];
                 for (int k = 0; k < 8; k++) {
                     nb_cell s = standable_cell(r, &grid, a), t = standable_cell(r, &grid, a);
-                    nb_aa_query q = {s, t, a->size, a->capability, NB_CORNER_STRICT, 0, NULL, NULL};
+                    nb_aa_query q = {s, t, a->size, a->capability, NB_CORNER_STRICT, 0, NULL, NULL, 0};
                     nb_haa_result r1, r2;
                     tu_haa_find(ws[1], &q, 0, &r1, NULL);
                     tu_haa_find(fresh, &q, 0, &r2, NULL);
@@ -264,7 +264,7 @@ static void test_edges(void)
         return;
     }
     nb_haa_result res;
-    nb_aa_query q = {{0, 0}, {7, 5}, 1, 1u, NB_CORNER_STRICT, 0, NULL, NULL};
+    nb_aa_query q = {{0, 0}, {7, 5}, 1, 1u, NB_CORNER_STRICT, 0, NULL, NULL, 0};
     ok(tu_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_FOUND,
        "a path around the wall");
     is_int(res.searched, 1, "found by a search");
@@ -284,7 +284,7 @@ static void test_edges(void)
     ok(tu_haa_find(ws, &q, 0, &res, &err) == NB_OK && res.status == NB_PATH_START_BLOCKED,
        "a start on the wall is blocked");
     /* Size 2, {ground, trees}: the gap above the wall is one cell high. */
-    nb_aa_query big = {{0, 2}, {6, 3}, 2, (1u << 0) | (1u << 3), NB_CORNER_STRICT, 0, NULL, NULL};
+    nb_aa_query big = {{0, 2}, {6, 3}, 2, (1u << 0) | (1u << 3), NB_CORNER_STRICT, 0, NULL, NULL, 0};
     ok(tu_haa_find(ws, &big, 0, &res, &err) == NB_OK && res.status == NB_PATH_NONE &&
            res.searched == 0,
        "no path for the big agent, known from the components without a search");
@@ -294,7 +294,7 @@ static void test_edges(void)
        "smoothing: the big agent goes straight down the open side");
 
     /* Errors. */
-    q = (nb_aa_query){{0, 0}, {7, 5}, 1, 1u, NB_CORNER_STRICT, 0, NULL, NULL};
+    q = (nb_aa_query){{0, 0}, {7, 5}, 1, 1u, NB_CORNER_STRICT, 0, NULL, NULL, 0};
     q.start.x = 8;
     is_int(tu_haa_find(ws, &q, 0, &res, &err), NB_ERR_OUTSIDE, "a start outside the map");
     like(err.msg, "start (8, 0) is off the 8 x 6 map", "named");
@@ -387,7 +387,7 @@ static void test_threads(tu_rng *r)
     for (int k = 0; k < TQ; k++) {
         const nb_agent *a = &agents.agent[tu_below(r, (uint32_t)agents.count)];
         q[k] = (nb_aa_query){standable_cell(r, &grid, a), standable_cell(r, &grid, a), a->size,
-                             a->capability, NB_CORNER_STRICT, 0, NULL, NULL};
+                             a->capability, NB_CORNER_STRICT, 0, NULL, NULL, 0};
     }
     static tjob one, par[4];
     one = (tjob){b, &g, q, {0}, {0}, 0};

@@ -31,34 +31,6 @@
 
 static nbi_legend legend;
 
-/* The level with mkclear's layers, its optimal-search layers (strict) and an abstract graph of
- * clusters of side cluster. */
-static nb_bundle *bake_base(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
-                            unsigned cluster)
-{
-    nbb_builder *b;
-    nb_err err;
-    nb_bundle *out = NULL;
-    nb_status st = nbb_builder_new(&b, &err);
-    if (st != NB_OK)
-        return NULL;
-    st = nbb_put_level(b, &legend, agents, grid, 0, &err);
-    if (st == NB_OK)
-        st = nbb_bake_clearance(b, &legend, agents, grid, 0, NULL, &err);
-    if (st == NB_OK)
-        st = nbb_bake_subgoal(b, &legend, agents, grid, NBB_CORNERS_STRICT, 0, NULL, &err);
-    if (st == NB_OK)
-        st = nbb_builder_write(b, path, &err);
-    nbb_builder_free(b);
-    if (st == NB_OK)
-        st = nb_bundle_open(path, 0, NULL, &out, &err);
-    if (st == NB_OK)
-        st = tu_add_abstract(&out, path, cluster, &err);
-    if (st != NB_OK)
-        diag("bake_base: %s", err.msg);
-    return out;
-}
-
 /* The test's own record of what is blocked, and the same changes made to the overlay. */
 typedef struct model {
     uint32_t w, h;
@@ -351,7 +323,7 @@ static void check_level(const char *name, const nbb_grid *grid, const nbi_agents
                         unsigned cluster, int rounds, int nq, uint64_t seed)
 {
     const char *dir = tu_tmpdir();
-    nb_bundle *b = bake_base(tu_path(dir, "base.nbk"), agents, grid, cluster);
+    nb_bundle *b = hu_bake_all(tu_path(dir, "base.nbk"), &legend, agents, grid, cluster);
     if (!ok(b != NULL, "%s: the base bundle bakes", name))
         return;
     nb_aa *aa = NULL, *eaa = NULL;
@@ -737,7 +709,7 @@ static void errors(void)
     memset(&agents, 0, sizeof agents);
     agents.count = 1;
     agents.agent[0] = (nb_agent){.name = "one", .size = 1, .capability = 1u};
-    nb_bundle *b = bake_base(tu_path(tu_tmpdir(), "err1.nbk"), &agents, &grid, 8);
+    nb_bundle *b = hu_bake_all(tu_path(tu_tmpdir(), "err1.nbk"), &legend, &agents, &grid, 8);
     nb_bundle *b2 = hu_bake(tu_path(tu_tmpdir(), "err2.nbk"), &legend, &agents, &grid);
     nb_overlay *ov = NULL, *other = NULL;
     nb_err err;

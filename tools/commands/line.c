@@ -17,7 +17,8 @@ static int usage(FILE *f)
                "  -f, --from X,Y          where the agent starts\n"
                "  -t, --to X,Y            where it goes\n");
     nbc_place_help(f);
-    fprintf(f, "When blocked, the last free point (where the agent's square first touches\n"
+    fprintf(f, "With --block and --open, their cells are walls for the segment too.\n"
+               "When blocked, the last free point (where the agent's square first touches\n"
                "a cell it cannot enter) and that cell are printed.\n"
                "Exit status: 0 the segment clear, 1 a failure, 2 a usage error, 3 the\n"
                "segment blocked (or the agent does not fit at --from).\n");
@@ -29,11 +30,13 @@ static const char *status_name(nb_path_status s)
     return s == NB_PATH_FOUND ? "clear" : s == NB_PATH_START_BLOCKED ? "start blocked" : "blocked";
 }
 
-/* What the blocking cell is: a terrain, an obstacle, or outside. */
-static const char *cell_kind(const nb_bundle *b, nb_cell c)
+/* What the blocking cell is: blocked by --block, a terrain, an obstacle, or outside. */
+static const char *cell_kind(const nb_bundle *b, const nb_overlay *ov, nb_cell c)
 {
     if (c.x < 0 || c.y < 0 || (uint32_t)c.x >= nb_map_width(b) || (uint32_t)c.y >= nb_map_height(b))
         return "outside the map";
+    if (ov && nb_overlay_blocked(ov, c.x, c.y))
+        return "blocked (--block)";
     int t = nb_map_terrain(b, c.x, c.y);
     return t < 0 ? "obstacle" : nb_terrain_name(b, (unsigned)t);
 }
@@ -49,6 +52,7 @@ static void print_text(const void *ctx, double us)
     const answer *x = ctx;
     const nb_line_result *r = x->r;
     nbc_agent_print(&x->s->agent);
+    nbc_place_overlay_print(&x->s->agent);
     double len = hypot(x->b.x - x->a.x, x->b.y - x->a.y);
     printf("segment    %g,%g -> %g,%g (length %.6f)\n", x->a.x, x->a.y, x->b.x, x->b.y, len);
     printf("status     %s\n", status_name(r->status));
@@ -57,7 +61,7 @@ static void print_text(const void *ctx, double us)
             printf("travelled  %.6f of it (%.6f cells)\nlast       %.6f,%.6f\n", r->t, r->t * len,
                    r->last.x, r->last.y);
         printf("blocking   %d,%d (%s)\n", r->blocking.x, r->blocking.y,
-               cell_kind(x->s->bundle, r->blocking));
+               cell_kind(x->s->bundle, x->s->overlay, r->blocking));
     }
     printf("examined   %llu cells\ntime       %.1f us\n", (unsigned long long)r->examined, us);
 }
@@ -68,6 +72,7 @@ static void print_json(const void *ctx, double us)
     const nb_line_result *r = x->r;
     printf("{");
     nbc_agent_json(&x->s->agent);
+    nbc_place_overlay_json(&x->s->agent);
     printf(", \"from\": [%.17g, %.17g], \"to\": [%.17g, %.17g], \"status\": \"%s\", "
            "\"clear\": %s, \"t\": %.17g, \"last\": [%.17g, %.17g], \"blocking\": ",
            x->a.x, x->a.y, x->b.x, x->b.y, status_name(r->status),
@@ -76,7 +81,7 @@ static void print_json(const void *ctx, double us)
         printf("null");
     else {
         printf("{\"x\": %d, \"y\": %d, \"kind\": ", r->blocking.x, r->blocking.y);
-        nbc_json_string(cell_kind(x->s->bundle, r->blocking));
+        nbc_json_string(cell_kind(x->s->bundle, x->s->overlay, r->blocking));
         printf("}");
     }
     printf(", \"examined\": %llu, \"microseconds\": %.1f}\n", (unsigned long long)r->examined, us);
@@ -104,7 +109,9 @@ int nbc_cmd_line(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     static const char *const missing[] = {"no bundle given"};
     options op = {NULL, NULL};
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0};
+    static nbc_edits edits; /* static: a few KB, one per run of the command */
+    edits.n = 0;
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "f:t:", 1, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
     if (rc >= 0)
@@ -135,6 +142,7 @@ int nbc_cmd_line(int argc, char **argv)
         q.goal = x.b;
         q.size = s.agent.size;
         q.capability = s.agent.capability;
+        q.overlay = s.overlay;
         nb_status st = nb_line_find(s.place, &q, &r, &err);
         rc = nbc_place_answer(st, &err, nbc_exit_of_path(r.status), json, nbc_now_us() - t0,
                               print_text, print_json, &x);

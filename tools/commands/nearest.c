@@ -19,7 +19,8 @@ static int usage(FILE *f)
                "  -R, --radius R          look no farther than R cells (0 to 32768,\n"
                "                          default 64)\n");
     nbc_place_help(f);
-    fprintf(f, "The answer is printed whatever it is.  Exit status: 0 a cell found, 1 a\n"
+    fprintf(f, "With --block and --open, the answer is the one on the map as they leave it.\n"
+               "The answer is printed whatever it is.  Exit status: 0 a cell found, 1 a\n"
                "failure, 2 a usage error, 3 none found (within the radius, or the agent\n"
                "cannot stand at --reachable-from).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
@@ -48,6 +49,7 @@ static void print_text(const void *ctx, double us)
     const nb_nearest_query *q = a->q;
     const nb_nearest_result *r = a->r;
     nbc_agent_print(a->agent);
+    nbc_place_overlay_print(a->agent);
     printf("point      %d,%d\n", q->point.x, q->point.y);
     printf("radius     %g\n", q->radius);
     if (q->reachable)
@@ -63,7 +65,10 @@ static void print_text(const void *ctx, double us)
         break;
     default: printf("status     none: the agent can stand nowhere on the map\n"); break;
     }
-    printf("examined   %llu cells\ntime       %.1f us\n", (unsigned long long)r->examined, us);
+    printf("examined   %llu cells\n", (unsigned long long)r->examined);
+    if (a->agent->overlay && q->reachable)
+        printf("expanded   %llu cells (reach under the overlay)\n", (unsigned long long)r->expanded);
+    printf("time       %.1f us\n", us);
 }
 
 static void print_json(const void *ctx, double us)
@@ -73,6 +78,7 @@ static void print_json(const void *ctx, double us)
     const nb_nearest_result *r = a->r;
     printf("{");
     nbc_agent_json(a->agent);
+    nbc_place_overlay_json(a->agent);
     printf(", \"point\": [%d, %d], \"radius\": %g, \"reachable_from\": ", q->point.x, q->point.y,
            q->radius);
     if (q->reachable)
@@ -85,7 +91,8 @@ static void print_json(const void *ctx, double us)
         printf("\"x\": %d, \"y\": %d, \"distance\": %.8f", r->cell.x, r->cell.y, r->distance);
     else
         printf("\"x\": null, \"y\": null, \"distance\": null");
-    printf(", \"examined\": %llu, \"microseconds\": %.1f}\n", (unsigned long long)r->examined, us);
+    printf(", \"examined\": %llu, \"expanded\": %llu, \"microseconds\": %.1f}\n",
+           (unsigned long long)r->examined, (unsigned long long)r->expanded, us);
 }
 
 typedef struct options {
@@ -116,7 +123,9 @@ int nbc_cmd_nearest(int argc, char **argv)
     static const char *const missing[] = {"no bundle given", "no point X,Y given"};
     options op = {.fx = -1, .fy = -1};
     nb_nearest_query_init(&op.q);
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0};
+    static nbc_edits edits; /* static: a few KB, one per run of the command */
+    edits.n = 0;
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "r:R:", 2, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
     if (rc >= 0)
@@ -137,6 +146,7 @@ int nbc_cmd_nearest(int argc, char **argv)
         op.q.start = (nb_cell){(int32_t)op.fx, (int32_t)op.fy};
         op.q.size = s.agent.size;
         op.q.capability = s.agent.capability;
+        op.q.overlay = s.overlay;
         nb_nearest_result r;
         nb_err err;
         double t0 = nbc_now_us();

@@ -5,6 +5,7 @@
 void nbc_place_help(FILE *f)
 {
     nbc_agent_help(f, 'a', 's', 'c');
+    nbc_edits_help(f);
     fprintf(f, "  -j, --json              print JSON for programs\n"
                "  -h, --help              show this help and exit\n"
                "  -V, --version           show the version and exit\n");
@@ -22,6 +23,10 @@ int nbc_place_parse(int argc, char **argv, const nbc_place_args *a, nbc_query_op
         case 'j':
             *json = 1;
             rc = NBC_EXIT_OK;
+            break;
+        case NBC_OPT_PLACE_BLOCK:
+        case NBC_OPT_PLACE_OPEN:
+            rc = nbc_edit_option((nbc_edits *)o->edits, c == NBC_OPT_PLACE_BLOCK, optarg);
             break;
         case 'h': return a->usage(stdout);
         case 'V': return nbc_version();
@@ -49,14 +54,31 @@ int nbc_place_open(nbc_place_session *s, const char *path, const nbc_query_opts 
     int rc = nbc_query_agent(s->bundle, path, o, &s->agent);
     if (rc == NBC_EXIT_OK && nb_place_open(s->bundle, &s->place, &err) != NB_OK)
         rc = nbc_fail_err(&err);
+    if (rc == NBC_EXIT_OK && o->edits)
+        rc = nbc_edits_overlay(o->edits, s->bundle, &s->overlay);
+    s->agent.overlay = s->overlay;
     return rc;
 }
 
 void nbc_place_close(nbc_place_session *s)
 {
+    nb_overlay_close(s->overlay);
     nb_place_close(s->place);
     nb_bundle_close(s->bundle);
     memset(s, 0, sizeof *s);
+}
+
+void nbc_place_overlay_print(const nbc_agent *a)
+{
+    if (a->overlay)
+        printf("overlay    %llu cells blocked (--block, --open)\n",
+               (unsigned long long)nb_overlay_blocked_count(a->overlay));
+}
+
+void nbc_place_overlay_json(const nbc_agent *a)
+{
+    if (a->overlay)
+        printf(", \"blocked_cells\": %llu", (unsigned long long)nb_overlay_blocked_count(a->overlay));
 }
 
 int nbc_place_answer(nb_status st, const nb_err *err, int code, int json, double us,

@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "query_common.h"
 
-enum { OPT_BLOCK = 0x2000, OPT_OPEN, OPT_LEVELS, OPT_COMPARE };
+enum { OPT_BLOCK = 0x2000, OPT_OPEN, OPT_LEVELS, OPT_COMPARE, OPT_PARTIAL };
 
 static int usage(FILE *f)
 {
@@ -19,6 +19,9 @@ static int usage(FILE *f)
     fprintf(f, "  -n, --max-expansions N  stop the search after N nodes expanded (1 to\n"
                "                          4000000000; aa and the haa methods) and answer\n"
                "                          with the best partial path\n"
+               "      --partial           when no path reaches the goal, the path to the\n"
+               "                          reachable cell nearest it (octile distance; ties:\n"
+               "                          the least row, then column; not with --compare)\n"
                "      --levels N          the haa methods search at most N levels of clusters\n"
                "                          (1: the abstract graph's own; default: every level\n"
                "                          the bundle has, mkabstract --levels)\n"
@@ -30,8 +33,9 @@ static int usage(FILE *f)
                "  -V, --version           show the version and exit\n"
                "The answer is printed whatever it is.  Exit status: 0 a path found, 1 a\n"
                "failure, 2 a usage error, 3 no path (the ends not joined, or the agent\n"
-               "cannot stand at one), 4 stopped by --max-expansions (the best partial\n"
-               "path printed).\n");
+               "cannot stand at one; with --partial, the path to the nearest reachable\n"
+               "cell printed), 4 stopped by --max-expansions (the best partial path\n"
+               "printed).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -43,6 +47,7 @@ static const char *why(nb_path_status s)
     case NB_PATH_START_BLOCKED: return "no path: the agent cannot stand at the start";
     case NB_PATH_GOAL_BLOCKED: return "no path: the agent cannot stand at the goal";
     case NB_PATH_LIMIT: return "stopped at the expansion limit: the best partial path";
+    case NB_PATH_PARTIAL: return "partial: no path to the goal; the path to the reachable cell nearest it";
     default: return nb_path_status_str(s);
     }
 }
@@ -57,7 +62,8 @@ static double error_pct(const nbc_answer *r, double optimal)
 /* A path to print: found, or the best partial path of a search stopped at its limit. */
 static int has_path(const nbc_answer *r)
 {
-    return r->status == NB_PATH_FOUND || (r->status == NB_PATH_LIMIT && r->path_len);
+    return r->status == NB_PATH_FOUND || r->status == NB_PATH_PARTIAL ||
+           (r->status == NB_PATH_LIMIT && r->path_len);
 }
 
 /* The method's workspace: its bytes and the microseconds making it took. */
@@ -114,8 +120,9 @@ static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_
                        const nbc_answer *r, double us, int with_path, const double *optimal,
                        const wsinfo *w)
 {
-    static const char *const names[] = {"found", "no path", "start blocked", "goal blocked",
-                                        "limit"};
+    static const char *const names[] = {"found",         "no path", "start blocked",
+                                        "goal blocked",  "limit",   "beyond radius",
+                                        "partial"};
     printf("{\"method\": \"%s\", ", method);
     nbc_agent_json(a);
     printf(", \"corner\": \"%s\", \"from\": [%d, %d], \"to\": [%d, %d], \"status\": \"%s\", "
@@ -163,6 +170,7 @@ int nbc_cmd_query(int argc, char **argv)
                                          {"open", required_argument, NULL, OPT_OPEN},
                                          {"levels", required_argument, NULL, OPT_LEVELS},
                                          {"compare", no_argument, NULL, OPT_COMPARE},
+                                         {"partial", no_argument, NULL, OPT_PARTIAL},
                                          {"path", no_argument, NULL, 'p'},
                                          {"json", no_argument, NULL, 'j'},
                                          {"help", no_argument, NULL, 'h'},
@@ -170,7 +178,7 @@ int nbc_cmd_query(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     static nbc_edits edits; /* static: a few KB, one per run of the command */
     edits.n = 0;
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0, 0};
     long fx = 0, fy = 0, tx = 0, ty = 0;
     int have_from = 0, have_to = 0, with_path = 0, json = 0, compare = 0, c;
     unsigned long maxexp = 0;
@@ -212,6 +220,7 @@ int nbc_cmd_query(int argc, char **argv)
             break;
         }
         case OPT_COMPARE: compare = 1; break;
+        case OPT_PARTIAL: o.partial = 1; break;
         case 'p': with_path = 1; break;
         case 'j': json = 1; break;
         case 'h': return usage(stdout);
@@ -226,6 +235,8 @@ int nbc_cmd_query(int argc, char **argv)
     if (!have_from || !have_to)
         return nbc_usage("give both ends: --from X,Y --to X,Y");
     const nbc_method *m = o.method ? nbc_method_find(o.method) : nbc_methods[0];
+    if (compare && o.partial)
+        return nbc_usage("--compare measures paths to the goal; --partial may end elsewhere");
     if (compare && !m->reference)
         return nbc_usage("--compare: the %s method's paths are the shortest already; it measures "
                          "the haa methods against Annotated A*",

@@ -28,6 +28,7 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.costs = a->costs;
     s->q.max_expansions = a->max_expansions;
     s->q.overlay = a->overlay;
+    s->q.partial = a->partial;
     *state = s;
     return NBC_EXIT_OK;
 }

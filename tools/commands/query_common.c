@@ -88,6 +88,7 @@ int nbc_query_agent(const nb_bundle *b, const char *path, const nbc_query_opts *
     a->corner = o->corner;
     a->max_expansions = o->max_expansions;
     a->levels = o->levels;
+    a->partial = o->partial;
     nbc_agent_opts ao = {o->agent, o->capability, o->size};
     nbc_agent_choice ch;
     int rc = nbc_agent_pick(b, path, &ao, &ch);

@@ -29,6 +29,7 @@ typedef struct nbc_agent {
     const double *costs; /* the agent type's terrain costs (nb_agent.cost), NULL without */
     char costs_text[NB_MAX_TERRAINS * (NB_NAME_MAX + 28) + 1]; /* "swamp 2.5, water 4" */
     unsigned levels; /* HAA*'s most levels of clusters (navbake query --levels); 0: all */
+    int partial;     /* the query's partial (navbake query --partial) */
 } nbc_agent;
 
 /* One answer. */
@@ -91,6 +92,7 @@ typedef struct nbc_query_opts {
     uint64_t max_expansions; /* navbake query's --max-expansions; 0: none */
     const nbc_edits *edits;  /* navbake query's --block and --open, or NULL */
     unsigned levels;         /* navbake query's --levels; 0: all */
+    int partial;             /* navbake query's --partial */
 } nbc_query_opts;
 
 enum { NBC_OPT_SIZE = 0x1000, NBC_OPT_CAPABILITY, NBC_OPT_AGENT, NBC_OPT_CORNER, NBC_OPT_METHOD };

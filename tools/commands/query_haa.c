@@ -41,6 +41,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     s->q.costs = a->costs;
     s->q.max_expansions = a->max_expansions;
     s->q.overlay = a->overlay;
+    s->q.partial = a->partial;
     nb_haa_set_levels(s->ws, a->levels);
     s->q.flags = flags;
     *state = s;

@@ -30,6 +30,7 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.capability = a->capability;
     s->q.corner = a->corner;
     s->q.overlay = a->overlay;
+    s->q.partial = a->partial;
     s->q.costs = a->costs;
     double t0 = nbc_now_us();
     nb_status st = nb_sg_open(b, &s->ws, err);

@@ -18,7 +18,9 @@ static int usage(FILE *f)
                "  -n, --count N           draw N cells (1 to 1000000, default 1)\n"
                "      --seed N            the generator's seed (0 to 2^64-1, default 1)\n");
     nbc_place_help(f);
-    fprintf(f, "Exit status: 0 cells drawn, 1 a failure, 2 a usage error, 3 none to draw\n"
+    fprintf(f, "With --block and --open, cells are drawn from those the agent may stand on\n"
+               "(and reach from --from) on the map as they leave it, by drawing again.\n"
+               "Exit status: 0 cells drawn, 1 a failure, 2 a usage error, 3 none to draw\n"
                "from (the agent cannot stand at --from, or anywhere).\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
@@ -54,6 +56,7 @@ static void print_head(const nbc_agent *agent, const nb_cell *from, uint64_t see
                                                          : "the agent can stand nowhere on the map";
     if (!json) {
         nbc_agent_print(agent);
+        nbc_place_overlay_print(agent);
         if (!found)
             printf("status     none: %s\n", why);
         else if (from)
@@ -67,6 +70,7 @@ static void print_head(const nbc_agent *agent, const nb_cell *from, uint64_t see
     }
     printf("{");
     nbc_agent_json(agent);
+    nbc_place_overlay_json(agent);
     if (from)
         printf(", \"from\": [%d, %d]", from->x, from->y);
     else
@@ -93,7 +97,9 @@ int nbc_cmd_random(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     static const char *const missing[] = {"no bundle given"};
     options op = {0, 0, 0, 1, 1};
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0};
+    static nbc_edits edits; /* static: a few KB, one per run of the command */
+    edits.n = 0;
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, &edits, 0, 0};
     nbc_place_args args = {opts, NBC_PLACE_SHORT_OPTIONS "f:n:", 1, missing, usage, take, &op};
     int json = 0, rc = nbc_place_parse(argc, argv, &args, &o, &json);
     if (rc >= 0)
@@ -112,6 +118,7 @@ int nbc_cmd_random(int argc, char **argv)
     q.seed = op.seed;
     q.size = s.agent.size;
     q.capability = s.agent.capability;
+    q.overlay = s.overlay;
     nb_random_result r;
     nb_err err;
     /* The first draw says whether there is anything to draw from. */

@@ -52,7 +52,7 @@ int nbc_cmd_scen(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0};
+    nbc_query_opts o = {0, NULL, NULL, NULL, NB_CORNER_STRICT, 0, NULL, 0, 0};
     double tolerance = DEFAULT_TOLERANCE;
     int verbose = 0, json = 0, fixed = 0, c;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;

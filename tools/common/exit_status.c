@@ -8,7 +8,8 @@ int nbc_exit_of_path(nb_path_status status)
     case NB_PATH_NONE:
     case NB_PATH_START_BLOCKED:
     case NB_PATH_GOAL_BLOCKED:
-    case NB_PATH_BEYOND_RADIUS: return NBC_EXIT_NO;
+    case NB_PATH_BEYOND_RADIUS:
+    case NB_PATH_PARTIAL: return NBC_EXIT_NO; /* the goal is not reached */
     case NB_PATH_LIMIT: return NBC_EXIT_PARTIAL;
     }
     return NBC_EXIT_FAIL; /* not a status: a result never filled */

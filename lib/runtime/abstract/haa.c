@@ -49,6 +49,7 @@ void nb_haa_close(nb_haa *ws)
 {
     if (!ws)
         return;
+    nbi_partial_free(&ws->part);
     nbi_free(ws->a, ws->layer);
     nbi_free(ws->a, ws->comp);
     nbi_free(ws->a, ws->has_comp);
@@ -78,6 +79,7 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
     ws->b = b;
     ws->a = b->a;
+    nbi_partial_init(&ws->part, b);
     ws->g = *g;
     ws->bytes = bytes;
     ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
@@ -220,6 +222,7 @@ size_t nb_haa_bytes(const nb_haa *ws)
            nbi_csearch_bytes(&ws->ref) + nbi_csearch_bytes(&ws->near) +
            ((size_t)4 * g->cluster + 2) * sizeof *ws->targets + 16 * nn * sizeof *ws->seg +
            nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
+           nbi_partial_bytes(&ws->part) +
            (ws->aa ? nb_aa_bytes(ws->aa) : 0) +
            nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes +
            ws->avcap * sizeof *ws->avia + ws->nprof * sizeof *ws->prof +
@@ -727,6 +730,7 @@ static nb_status use_repair(nb_haa *ws, nb_err *err)
 nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *q, nb_err *err)
 {
     ws->phase = NBI_HAA_IDLE;
+    ws->part_on = 0;
     memset(&ws->res, 0, sizeof ws->res);
     ws->res.status = NB_PATH_NONE;
     nb_status st = check_query(ws, q, &ws->wc, err);
@@ -755,6 +759,12 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *q, nb_err *err)
     st = use_repair(ws, err);
     if (st != NB_OK)
         return st;
+    /* A partial path is the path to the reachable cell nearest the goal: searched as a goal. */
+    if (q->partial &&
+        (st = nbi_partial_target(&ws->part, "HAA*", q->capability, q->size, ws->q.overlay,
+                                 q->start, q->goal, &ws->q.goal, &ws->part_on, err)) != NB_OK)
+        return st;
+    q = &ws->q;
     ws->flags = q->flags;
     ws->stopped = 0;
     ws->l = &ws->layer[ci];
@@ -1073,6 +1083,8 @@ static nb_status finish_overlaid(nb_haa *ws, nb_haa_result *res, nb_err *err)
     res->abstract_length = 0;
     if (r.path_len)
         finish_path(ws, res);
+    if (ws->part_on && res->status == NB_PATH_FOUND)
+        res->status = NB_PATH_PARTIAL;
     return nbi_done(err, NB_OK);
 }
 
@@ -1097,6 +1109,8 @@ nb_status nb_haa_finish(nb_haa *ws, nb_haa_result *res, nb_err *err)
     res->expanded = spent(ws);
     if (res->status == NB_PATH_FOUND || res->status == NB_PATH_LIMIT)
         finish_path(ws, res);
+    if (ws->part_on && res->status == NB_PATH_FOUND)
+        res->status = NB_PATH_PARTIAL;
     nbi_ok(err);
     return NB_OK;
 }
@@ -1126,6 +1140,7 @@ nb_status nb_haa_reachable(nb_haa *ws, const nb_haa_query *q, int *reachable, nb
     hq.costs = NULL;
     hq.flags = 0;
     hq.max_expansions = 0;
+    hq.partial = 0;
     q = &hq;
     nbi_costs c;
     nb_status st = check_query(ws, q, &c, err);

@@ -19,6 +19,7 @@
 #include "abstract/alevels.h"
 #include "abstract/repair.h"
 #include "clearance/costs.h"
+#include "clearance/reach.h"
 #include "core/pool.h"
 #include "core/u32map.h"
 
@@ -140,6 +141,8 @@ struct nb_haa {
     int ref_started;  /* its cluster A* is under way */
     nb_haa_result res;
     nb_aa *aa;        /* queries under an overlay that blocks cells; opened by the first */
+    nbi_partial part; /* the goals of partial paths (clearance/partial.c) */
+    int part_on;      /* the query searches to the reachable cell nearest its goal */
     const nbi_repair *rep; /* the query's graph repaired under its overlay, or NULL */
     uint64_t as_keys;  /* keys the abstract search has room for */
     int reach_only;    /* nb_haa_reachable: the query ends when the abstract search does */

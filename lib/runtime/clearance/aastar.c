@@ -142,6 +142,7 @@ struct nb_aa {
     int32_t soff[8]; /* neighbour offsets inside a page */
     /* The running query (begin, step, finish). */
     int state;       /* IDLE, RUNNING or DONE */
+    int partial;     /* the query asked for a partial path */
     nb_path_status answer; /* when answered without a search */
     struct search s;
     int flat, generic; /* which storage and heap the search runs on */
@@ -650,6 +651,7 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
 {
     struct search *s = &ws->s;
     memset(s, 0, sizeof *s);
+    ws->partial = 0;
     s->weighted = weighted;
     s->costs = &ws->costs;
     s->hscale = weighted ? ws->costs.least : 1;
@@ -769,8 +771,11 @@ static int walk_back(nb_aa *ws, uint32_t to, nb_aa_result *res)
 
 /* The expanded cell with the least heuristic to the goal (ties: the least g, then the first in
  * row-major order): where the best partial path leads.  Looked for among the slots of the
- * pages this search claimed when it is needed, so that the search itself pays nothing. */
-static uint32_t best_expanded(const nb_aa *ws)
+ * pages this search claimed when it is needed, so that the search itself pays nothing.  With
+ * by_g 0 the ties skip g: after a search that ran out of cells, every cell the start reaches is
+ * expanded, and this is the reachable cell nearest the goal of a partial path
+ * (NB_PATH_PARTIAL: ties the least y, then the least x). */
+static uint32_t best_expanded(const nb_aa *ws, int by_g)
 {
     const struct search *s = &ws->s;
     const uint32_t *stamp = ws->flat ? ws->fstamp : ws->stamp;
@@ -789,10 +794,11 @@ static uint32_t best_expanded(const nb_aa *ws)
         int32_t x, y;
         slot_cell(s, (uint32_t)j, ws->flat, &x, &y);
         double h = octile(x, y, s->gx, s->gy);
-        if (h < bh || (h == bh && (gv[j] < bg || (gv[j] == bg && (y < by || (y == by && x < bx)))))) {
+        double jg = by_g ? gv[j] : 0;
+        if (h < bh || (h == bh && (jg < bg || (jg == bg && (y < by || (y == by && x < bx)))))) {
             best = (uint32_t)j;
             bh = h;
-            bg = gv[j];
+            bg = jg;
             bx = x;
             by = y;
         }
@@ -817,14 +823,17 @@ static nb_status finish_search(nb_aa *ws, nb_aa_result *res, nb_err *err)
     if (s->end == END_NOMEM)
         return nbi_fail(err, NB_ERR_NOMEM, "Annotated A*: no memory for the search's nodes "
                         "(%llu reached)", (unsigned long long)s->nodes);
-    if (s->end == END_EXHAUSTED || !s->has_goal)
+    if (!s->has_goal || (s->end == END_EXHAUSTED && !ws->partial))
         return NB_OK;
     uint32_t to = s->goal_slot;
-    if (s->end != END_FOUND) {
+    if (s->end == END_EXHAUSTED) { /* every cell the start reaches was expanded */
+        res->status = NB_PATH_PARTIAL;
+        to = best_expanded(ws, 0);
+    } else if (s->end != END_FOUND) {
         res->status = NB_PATH_LIMIT;
         if (s->start_slot == NOT_SLOT || s->nodes == 0)
             return NB_OK; /* the cap left no room for the start */
-        to = best_expanded(ws);
+        to = best_expanded(ws, 1);
     } else {
         res->status = NB_PATH_FOUND;
     }
@@ -843,6 +852,27 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corn
     run_slice(ws, UINT64_MAX);
     finish_search(ws, res, NULL);
 }
+
+void nbi_aa_start(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_corner corner,
+                  nb_cell start, const nb_cell *goal, const nb_overlay *ov)
+{
+    ws->flat = ws->generic = 0;
+    begin_search(ws, clear, size, corner, start, goal, NULL, ov, 0, 0);
+}
+
+int nbi_aa_advance(nb_aa *ws, uint64_t budget)
+{
+    if (ws->s.end == RUNNING)
+        run_slice(ws, budget);
+    switch (ws->s.end) {
+    case RUNNING: return NBI_AA_RUNNING;
+    case END_FOUND: return NBI_AA_FOUND;
+    case END_EXHAUSTED: return NBI_AA_EXHAUSTED;
+    default: return NBI_AA_NOMEM; /* no node cap is set: only memory stops it short */
+    }
+}
+
+uint64_t nbi_aa_expanded(const nb_aa *ws) { return ws->s.expanded; }
 
 /* The per-cell arrays of the benchmark's comparisons, made on the first call. */
 static int flat_arrays(nb_aa *ws)
@@ -954,8 +984,12 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         ws->answer = NB_PATH_START_BLOCKED;
         return NB_OK;
     }
-    if (nbi_layer_get(cl, gi) < q->size ||
-        !nbi_overlay_room(q->overlay, q->size, (uint32_t)q->goal.x, (uint32_t)q->goal.y)) {
+    /* A partial path searches on where there is no path: the search runs out of cells, having
+     * expanded every one the start reaches, and the nearest the goal ends the path. */
+    const int partial = q->partial != 0;
+    if (!partial && (nbi_layer_get(cl, gi) < q->size ||
+                     !nbi_overlay_room(q->overlay, q->size, (uint32_t)q->goal.x,
+                                       (uint32_t)q->goal.y))) {
         ws->answer = NB_PATH_GOAL_BLOCKED;
         return NB_OK;
     }
@@ -974,11 +1008,13 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         ws->comp_state = st == NB_OK ? 1 : -1;
     }
     /* Blocks only take cells away: the bundle's components still prove "no path". */
-    if (ws->comp_state == 1 && nbi_layer_get(&ws->comp, si) != nbi_layer_get(&ws->comp, gi))
+    if (!partial && ws->comp_state == 1 &&
+        nbi_layer_get(&ws->comp, si) != nbi_layer_get(&ws->comp, gi))
         return NB_OK; /* no path, and no search */
     ws->flat = ws->generic = 0;
     begin_search(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, q->overlay,
                  q->max_expansions, ws->costs.weighted);
+    ws->partial = partial;
     return NB_OK;
 }
 

@@ -24,6 +24,17 @@ void nbi_aa_run(nb_aa *ws, const nbi_layer *clearance, uint32_t size, nb_corner 
                 nb_cell start, const nb_cell *goal, const nbi_window *win, const nb_overlay *ov,
                 nb_aa_result *res);
 
+/* The same search begun and run in slices, for searches that others drive (place/reach.c):
+ * start sets it up; advance expands at most budget cells and says how it stands:
+ * NBI_AA_RUNNING, NBI_AA_FOUND (the goal closed), NBI_AA_EXHAUSTED (every cell reached
+ * closed), or NBI_AA_NOMEM (the workspace could not grow).  expanded counts the cells the
+ * search has expanded so far. */
+enum { NBI_AA_RUNNING = 0, NBI_AA_FOUND, NBI_AA_EXHAUSTED, NBI_AA_NOMEM };
+void nbi_aa_start(nb_aa *ws, const nbi_layer *clearance, uint32_t size, nb_corner corner,
+                  nb_cell start, const nb_cell *goal, const nb_overlay *ov);
+int nbi_aa_advance(nb_aa *ws, uint64_t budget);
+uint64_t nbi_aa_expanded(const nb_aa *ws);
+
 /* The cost of the best path to c found by the workspace's last search,
  * when that search closed c (settled it); -1 otherwise. */
 double nbi_aa_cost(const nb_aa *ws, nb_cell c);

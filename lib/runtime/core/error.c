@@ -85,6 +85,7 @@ const char *nb_path_status_str(nb_path_status s)
     case NB_PATH_GOAL_BLOCKED: return "goal blocked";
     case NB_PATH_LIMIT: return "stopped at its budget";
     case NB_PATH_BEYOND_RADIUS: return "none within the radius";
+    case NB_PATH_PARTIAL: return "partial: the reachable cell nearest the goal";
     }
     return "unknown";
 }

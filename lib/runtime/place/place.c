@@ -2,7 +2,9 @@
  * line, random) on a bundle's map.  It keeps the checked layers and runs
  * section of the last query's agent, so a game asking again for the same
  * agent reads nothing twice, and the state of the query under way for the
- * sliced forms.  Queries never allocate: one place per thread. */
+ * sliced forms.  Queries never allocate, but for the two Annotated A*
+ * workspaces that decide reach under an overlay (clearance/reach.c), opened
+ * by the first query that needs them: one place per thread. */
 #include "blocked/blocked.h"
 #include "place/place.h"
 
@@ -52,8 +54,10 @@ nb_status nbi_place_bind(nb_place *p, const char *family, nb_capability cap, uin
                          const nb_overlay *overlay, nb_err *err)
 {
     nb_status st = nbi_place_use(p, family, cap, size, err);
-    if (st == NB_OK && overlay)
-        st = nbi_query_unsupported(err, family, "read overlays yet");
+    /* An overlay that blocks nothing leaves the bundle's map: the queries then read the
+     * bundle alone, as fast as without one. */
+    p->ov = overlay && overlay->blocked ? overlay : NULL;
+    nbi_reach_use(&p->reach, &p->clear, p->size, p->ov);
     return st;
 }
 
@@ -70,6 +74,7 @@ nb_status nb_place_open(const nb_bundle *b, nb_place **out, nb_err *err)
     if (!p)
         return nbi_fail_nomem(err, "a place");
     p->b = b;
+    nbi_reach_init(&p->reach, b);
     *out = p;
     nbi_ok(err);
     return NB_OK;
@@ -77,8 +82,13 @@ nb_status nb_place_open(const nb_bundle *b, nb_place **out, nb_err *err)
 
 void nb_place_close(nb_place *p)
 {
-    if (p)
-        nbi_free(p->b->a, p);
+    if (!p)
+        return;
+    nbi_reach_free(&p->reach);
+    nbi_free(p->b->a, p);
 }
 
-size_t nb_place_bytes(const nb_place *p) { return sizeof *p; }
+size_t nb_place_bytes(const nb_place *p)
+{
+    return sizeof *p + nbi_reach_bytes(&p->reach);
+}

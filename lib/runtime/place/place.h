@@ -4,7 +4,7 @@
 #ifndef NB_PLACE_H
 #define NB_PLACE_H
 
-#include "clearance/clearance.h"
+#include "clearance/reach.h"
 
 /* ---- a runs section (runs.c), checked ---- */
 
@@ -81,17 +81,10 @@ typedef struct nbi_line_walk {
 
 enum { NBI_PLACE_IDLE, NBI_PLACE_NEAREST, NBI_PLACE_LINE, NBI_PLACE_RANDOM };
 
-/* A nearest search under way (nearest.c): the ring read now, its side and
- * the next cell of that side, the best cell so far. */
+/* A nearest search under way (nearest.c): the rings around its point
+ * (clearance/ring.c), its budget and its result so far. */
 typedef struct nbi_nearest {
-    long px, py, w, h;
-    double radius;
-    uint32_t comp; /* 0: any component */
-    long r, last, reach;
-    int side;
-    long i, lo[4], hi[4];
-    double best;
-    int seen; /* a cell that qualifies but for the radius */
+    nbi_ring ring;
     uint64_t max;
     nb_nearest_result res;
 } nbi_nearest;
@@ -107,6 +100,11 @@ struct nb_place {
     int has_comp, has_runs;
     nbi_layer comp;
     nbi_runs runs;
+    /* The query's overlay when it blocks cells (NULL otherwise: the bundle's map as it is). */
+    const nb_overlay *ov;
+    /* Reach under that overlay (clearance/reach.c), for the query under way: its searches
+     * are opened by the first query that needs them, and grow as Annotated A*'s do. */
+    nbi_reach reach;
     /* The query under way: its kind (NBI_PLACE_*), and its state. */
     int kind;
     int done;
@@ -115,6 +113,7 @@ struct nb_place {
     nb_line_query lq;
     nb_random_query rq;
     nb_random_result rres;
+    uint32_t rcomp; /* the component drawn from (0: every one) */
 };
 
 /* Makes (cap, size) the place's agent for a query of family: its
@@ -124,10 +123,11 @@ struct nb_place {
 nb_status nbi_place_use(nb_place *p, const char *family, nb_capability cap, uint32_t size,
                         nb_err *err);
 
-/* 1 when the agent may stand at cell (x, y) of the map (no bounds check). */
+/* 1 when the agent may stand at cell (x, y) of the map (no bounds check), under the
+ * query's overlay too. */
 static inline int nbi_place_stands(const nb_place *p, uint32_t x, uint32_t y)
 {
-    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + x) >= p->size;
+    return nbi_stands_under(&p->clear, p->size, p->ov, x, y);
 }
 
 /* The checks every place query makes first (NB_ERR_ARG): size 0, an
@@ -135,8 +135,9 @@ static inline int nbi_place_stands(const nb_place *p, uint32_t x, uint32_t y)
 nb_status nbi_place_check(const nb_place *p, const char *family, uint32_t size,
                           const nb_overlay *overlay, nb_err *err);
 /* The checks it makes once its ends are on the map: the agent's layers
- * (nbi_place_use: NB_ERR_NOTFOUND), then an overlay, which places do not
- * read yet (NB_ERR_UNSUPPORTED). */
+ * (nbi_place_use: NB_ERR_NOTFOUND); then the query's overlay becomes the
+ * place's (p->ov, NULL when it blocks nothing) and reach's facts are
+ * forgotten. */
 nb_status nbi_place_bind(nb_place *p, const char *family, nb_capability cap, uint32_t size,
                          const nb_overlay *overlay, nb_err *err);
 

@@ -8,7 +8,10 @@
  * since every step is 64-bit unsigned arithmetic.  An index below the
  * component's size is drawn by rejection, without modulo bias, and the
  * runs section (runs.c) turns it into the cell of that rank in row-major
- * order in O(log runs). */
+ * order in O(log runs).  Under an overlay that blocks cells a cell drawn
+ * so is kept only where the overlay leaves it to the agent (clearance/reach.c
+ * tells reach), else another is drawn: rejection keeps the draw uniform among
+ * the cells kept, and the budget counts draws. */
 #include "place/place.h"
 
 uint64_t nbi_splitmix64(uint64_t *state)
@@ -105,38 +108,88 @@ static nb_status denied(const nb_place *p, uint32_t i, uint32_t comp, nb_err *er
     return NB_OK;
 }
 
-/* The draw: the component of the start (every cell without one), an index
- * in it drawn without bias, and the runs turn the index into its cell,
- * which the layers must allow. */
-static nb_status draw(const nb_place *p, const nb_random_query *q, nb_random_result *res,
-                      nb_err *err)
+/* Whether the overlay leaves the agent a cell to stand on among the runs' cells (every
+ * component's): blocks take at most size^2 anchors each, so only an overlay of that many
+ * cells or more may take them all, and then the cells are read one by one. */
+static int any_left(const nb_place *p)
 {
-    uint32_t w = p->clear.width, comp = 0;
+    uint64_t cells = nbi_runs_size(&p->runs, 0), n = (uint64_t)p->size * p->size;
+    if (!p->ov || cells / n > p->ov->blocked)
+        return cells > 0;
+    uint32_t w = p->clear.width, c;
+    for (uint32_t k = 0; k < cells; k++) {
+        uint32_t i = nbi_runs_cell(&p->runs, 0, k, &c);
+        if (nbi_overlay_room(p->ov, p->size, i % w, i / w))
+            return 1;
+    }
+    return 0;
+}
+
+/* Starts a draw: the component of the start (every cell without one) and how many cells it
+ * holds; 0 when the answer needs no draw (start blocked, no cell). */
+static int draw_begin(nb_place *p, const nb_random_query *q, nb_random_result *res)
+{
+    uint32_t w = p->clear.width;
     no_draw(res, q->seed);
+    p->rcomp = 0;
     if (q->reachable) {
-        comp = nbi_layer_value(&p->comp, (uint64_t)q->start.y * w + (uint64_t)q->start.x);
-        if (comp == 0) {
+        p->rcomp = nbi_layer_value(&p->comp, (uint64_t)q->start.y * w + (uint64_t)q->start.x);
+        if (p->rcomp == 0 || !nbi_place_stands(p, (uint32_t)q->start.x, (uint32_t)q->start.y)) {
             res->status = NB_PATH_START_BLOCKED;
-            return NB_OK;
+            return 0;
         }
     }
-    res->cells = nbi_runs_size(&p->runs, comp);
-    if (res->cells == 0)
-        return NB_OK;
-    uint64_t state = q->seed;
-    uint32_t k = (uint32_t)nbi_random_below(&state, res->cells), c;
-    uint32_t i = nbi_runs_cell(&p->runs, comp, k, &c);
-    nb_status st = denied(p, i, c, err);
-    if (st != NB_OK) {
-        res->cells = 0;
-        return st;
+    res->cells = nbi_runs_size(&p->runs, p->rcomp);
+    /* The start is left with reachable; without, the overlay may leave nothing. */
+    if (res->cells == 0 || (!q->reachable && !any_left(p)))
+        return 0;
+    res->status = NB_PATH_LIMIT; /* until a cell is kept */
+    return 1;
+}
+
+static nb_status no_memory(nb_err *err)
+{
+    return nbi_fail(err, NB_ERR_NOMEM,
+                    "random: no memory for the searches that tell reach under the overlay");
+}
+
+/* Up to n draws: an index drawn without bias, the runs turn it into its cell, which the
+ * layers must allow, kept when the overlay (if any) leaves it to the agent.  1 once the draw
+ * has ended (a cell kept, or max_expansions draws made, or an error: then *st, and err says
+ * which: NB_ERR_FORMAT for runs that lie, NB_ERR_NOMEM when reach cannot be told). */
+static int draw_some(nb_place *p, const nb_random_query *q, nb_random_result *res, uint64_t n,
+                     nb_status *st, nb_err *err)
+{
+    uint32_t w = p->clear.width;
+    *st = NB_OK;
+    for (; n > 0; n--) {
+        if (q->max_expansions && res->draws >= q->max_expansions)
+            return 1;
+        uint64_t state = res->state;
+        uint32_t k = (uint32_t)nbi_random_below(&state, res->cells), comp;
+        uint32_t i = nbi_runs_cell(&p->runs, p->rcomp, k, &comp);
+        if ((*st = denied(p, i, comp, err)) != NB_OK)
+            return 1;
+        nb_cell c = {(int32_t)(i % w), (int32_t)(i / w)};
+        res->state = state;
+        res->draws++;
+        int keep = !p->ov || nbi_place_stands(p, (uint32_t)c.x, (uint32_t)c.y);
+        if (keep && p->ov && q->reachable) {
+            *st = nbi_reach_joined(&p->reach, q->start, c, &keep, NULL);
+            res->expanded = p->reach.expanded;
+            if (*st != NB_OK) {
+                *st = no_memory(err);
+                return 1;
+            }
+        }
+        if (keep) {
+            res->cell = c;
+            res->component = comp;
+            res->status = NB_PATH_FOUND;
+            return 1;
+        }
     }
-    res->component = c;
-    res->cell.x = (int32_t)(i % w);
-    res->cell.y = (int32_t)(i / w);
-    res->state = state;
-    res->status = NB_PATH_FOUND;
-    return NB_OK;
+    return 0;
 }
 
 nb_status nb_random_begin(nb_place *p, const nb_random_query *q, nb_err *err)
@@ -150,7 +203,7 @@ nb_status nb_random_begin(nb_place *p, const nb_random_query *q, nb_err *err)
         return st;
     p->rq = *q;
     p->kind = NBI_PLACE_RANDOM;
-    p->done = 0;
+    p->done = !draw_begin(p, q, &p->rres);
     return nbi_done(err, NB_OK);
 }
 
@@ -158,13 +211,13 @@ nb_status nb_random_step(nb_place *p, uint64_t expansions, int *done, nb_err *er
 {
     if (!p || p->kind != NBI_PLACE_RANDOM)
         return nbi_fail(err, NB_ERR_ARG, "nb_random_step: no random draw begun");
-    if (!p->done && expansions > 0) {
-        nb_status st = draw(p, &p->rq, &p->rres, err);
+    if (!p->done) {
+        nb_status st;
+        p->done = draw_some(p, &p->rq, &p->rres, expansions, &st, err);
         if (st != NB_OK) { /* an error in step ends the query */
             p->kind = NBI_PLACE_IDLE;
             return st;
         }
-        p->done = 1;
     }
     if (done)
         *done = p->done;
@@ -180,9 +233,7 @@ nb_status nb_random_finish(nb_place *p, nb_random_result *res, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "nb_random_finish: no random draw begun");
     }
     p->kind = NBI_PLACE_IDLE;
-    if (!p->done)
-        p->rres.status = NB_PATH_LIMIT; /* finished before its one draw */
-    *res = p->rres;
+    *res = p->rres; /* LIMIT when finished before a cell was kept */
     return nbi_done(err, NB_OK);
 }
 
@@ -203,7 +254,12 @@ nb_status nb_random_find(nb_place *p, const nb_random_query *q, nb_random_result
         no_draw(res, q->seed);
         return st;
     }
-    if ((st = draw(p, q, res, err)) != NB_OK)
-        return st;
+    if (draw_begin(p, q, res)) {
+        draw_some(p, q, res, UINT64_MAX, &st, err);
+        if (st != NB_OK) {
+            no_draw(res, q->seed);
+            return st;
+        }
+    }
     return nbi_done(err, NB_OK);
 }

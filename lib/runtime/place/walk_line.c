@@ -71,11 +71,14 @@ static span axis(int64_t a, int64_t d, int64_t c, int64_t S)
     return s;
 }
 
+/* A cell the square may not overlap: off the map, of a terrain outside the capability, or
+ * blocked by the query's overlay (its limit there is 0). */
 static int blocked(const nb_place *p, int64_t x, int64_t y)
 {
     if (x < 0 || y < 0 || x >= p->clear.width || y >= p->clear.height)
         return 1;
-    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + (uint64_t)x) < 1;
+    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + (uint64_t)x) < 1 ||
+           (p->ov && nbi_overlay_lim(p->ov, (uint32_t)x, (uint32_t)y) == 0);
 }
 
 /* a + d t, rounded down (up: 1) to a whole unit. */

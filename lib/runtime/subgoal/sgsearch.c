@@ -23,6 +23,7 @@
 
 #include "clearance/clearance.h"
 #include "clearance/costs.h"
+#include "clearance/reach.h"
 #include "core/u32map.h"
 #include "blocked/blocked.h"
 #include "subgoal/subgoal.h"
@@ -97,6 +98,8 @@ struct nb_sg {
     nb_cell *way;
     size_t way_cap, way_len;
     nb_aa *aa; /* queries with an overlay that blocks cells */
+    nbi_partial part; /* the goals of partial paths (clearance/partial.c) */
+    int part_on;      /* the query searches to the reachable cell nearest its goal */
     nb_cell *path;
     size_t path_cap, path_len;
     double length;
@@ -144,6 +147,7 @@ nb_status nb_sg_open(const nb_bundle *b, nb_sg **out, nb_err *err)
         return nbi_fail_nomem(err, "a subgoal search workspace");
     ws->bundle = b;
     ws->a = b->a;
+    nbi_partial_init(&ws->part, b);
     nbi_u32map_init(&ws->map, ws->a);
     ws->layers = nbi_alloc_array(ws->a, n, sizeof *ws->layers);
     if (!ws->layers) {
@@ -182,6 +186,7 @@ void nb_sg_close(nb_sg *ws)
     nbi_free(a, ws->way);
     nbi_free(a, ws->path);
     nb_aa_close(ws->aa);
+    nbi_partial_free(&ws->part);
     nbi_free(a, ws);
 }
 
@@ -191,7 +196,7 @@ size_t nb_sg_bytes(const nb_sg *ws)
            nbi_u32map_bytes(&ws->map) + ws->adj_cap * sizeof *ws->adj + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
            ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path +
-           (ws->aa ? nb_aa_bytes(ws->aa) : 0);
+           (ws->aa ? nb_aa_bytes(ws->aa) : 0) + nbi_partial_bytes(&ws->part);
 }
 
 /* ---- the heaps ---- */
@@ -432,6 +437,7 @@ static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     nb_aa_set_max_nodes(ws->aa, ws->max_nodes);
     nb_aa_query aq;
     NBI_AA_QUERY_OF(&aq, q);
+    aq.partial = q->partial; /* Annotated A* ends a partial path itself */
     ws->q = *q;
     nb_status st = nb_aa_begin(ws->aa, &aq, err);
     if (st != NB_OK)
@@ -475,6 +481,7 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     static const char family[] = "optimal layer";
     const nb_bundle *b = ws->bundle;
     ws->state = IDLE;
+    ws->part_on = 0;
     ws->path_len = ws->way_len = 0;
     nb_status qst;
     if ((qst = nbi_query_size(err, family, q->size)) != NB_OK)
@@ -507,6 +514,12 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     if (q->overlay && q->overlay->blocked)
         return begin_overlaid(ws, q, err);
     ws->q = *q;
+    /* A partial path is the path to the reachable cell nearest the goal: searched as a goal. */
+    if (q->partial &&
+        (qst = nbi_partial_target(&ws->part, family, q->capability, q->size, NULL, q->start,
+                                  q->goal, &ws->q.goal, &ws->part_on, err)) != NB_OK)
+        return qst;
+    q = &ws->q;
     ws->L = L;
     ws->searched = ws->direct = ws->limit = 0;
     ws->oom = NB_OK;
@@ -823,7 +836,7 @@ nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
     if (ws->state == RUNNING)
         ws->status = NB_PATH_LIMIT; /* ended early: the partial path */
     ws->state = IDLE;
-    res->status = ws->status;
+    res->status = ws->status == NB_PATH_FOUND && ws->part_on ? NB_PATH_PARTIAL : ws->status;
     res->expanded = ws->expanded;
     res->scanned = ws->scanned;
     res->searched = ws->searched;
