@@ -9,7 +9,7 @@
  * start cell's centre facing the heading nearest the goal and ends at the
  * goal cell's centre facing any way.
  *
- * --old DIR names a build tree of an older navbake (its tools/mkclear,
+ * --old DIR names a build tree of an older navbake 1.x (its tools/mkclear,
  * tools/mkhitcheck and lib/.libs/libnavbake.so; 'make bench-directional'
  * makes one of the commit before the planner changed).  Its library is
  * loaded beside this program's own (dlopen, its symbols kept to itself),
@@ -43,11 +43,14 @@
 /* The planner API, from this build or the old one. */
 struct api {
     const char *name;
-    nb_status (*bundle_open)(const char *, unsigned, const nb_allocator *, nb_bundle **, nb_err *);
+    /* The ABI-guarded forms the macros of navbake.h call: an old library
+     * whose structs differ refuses this program's with NB_ERR_VERSION. */
+    nb_status (*bundle_open)(const char *, unsigned, const nb_allocator *, nb_bundle **, nb_err *,
+                             const nb_abi *);
     void (*bundle_close)(nb_bundle *);
     nb_status (*planner_open)(const nb_bundle *, const char *, nb_planner **, nb_err *);
     void (*planner_close)(nb_planner *);
-    void (*query_init)(nb_planner_query *);
+    nb_status (*query_init)(nb_planner_query *, const nb_abi *);
     nb_status (*find)(nb_planner *, const nb_planner_query *, nb_planner_result *, nb_err *);
 };
 
@@ -65,18 +68,21 @@ static int load_old(struct api *a, const char *dir)
         return 0;
     }
     a->name = "old";
-    *(void **)&a->bundle_open = dlsym(h, "nb_bundle_open");
+    *(void **)&a->bundle_open = dlsym(h, "nb_bundle_open_abi");
     *(void **)&a->bundle_close = dlsym(h, "nb_bundle_close");
     *(void **)&a->planner_open = dlsym(h, "nb_planner_open");
     *(void **)&a->planner_close = dlsym(h, "nb_planner_close");
-    *(void **)&a->query_init = dlsym(h, "nb_planner_query_init");
+    *(void **)&a->query_init = dlsym(h, "nb_planner_query_init_abi");
     *(void **)&a->find = dlsym(h, "nb_planner_find");
+    if (!a->bundle_open || !a->query_init)
+        fprintf(stderr, "bench_directional: %s is older than navbake 1.0 (no ABI-guarded calls)\n",
+                path);
     return a->bundle_open && a->bundle_close && a->planner_open && a->planner_close &&
            a->query_init && a->find;
 }
 
-static const struct api new_api = {"new", nb_bundle_open, nb_bundle_close, nb_planner_open,
-                                   nb_planner_close, nb_planner_query_init, nb_planner_find};
+static const struct api new_api = {"new", nb_bundle_open_abi, nb_bundle_close, nb_planner_open,
+                                   nb_planner_close, nb_planner_query_init_abi, nb_planner_find};
 
 static double wall(void)
 {
@@ -146,7 +152,7 @@ static int run_open(struct run *r, const struct api *a, const char *bundle)
     nb_err err;
     r->api = a;
     double t0 = wall();
-    if (a->bundle_open(bundle, 0, NULL, &r->b, &err) != NB_OK ||
+    if (a->bundle_open(bundle, 0, NULL, &r->b, &err, NB_ABI_THIS) != NB_OK ||
         a->planner_open(r->b, "jeep", &r->p, &err) != NB_OK) {
         fprintf(stderr, "bench_directional: %s planner: %s\n", a->name, err.msg);
         return 0;
@@ -164,7 +170,11 @@ struct answer {
 static struct answer ask(const struct run *r, const struct query *q, unsigned flags)
 {
     nb_planner_query pq;
-    r->api->query_init(&pq);
+    if (r->api->query_init(&pq, NB_ABI_THIS) != NB_OK) {
+        fprintf(stderr, "bench_directional: the %s library's nb_planner_query is not this header's\n",
+                r->api->name);
+        exit(1);
+    }
     double a = atan2((double)(q->gy - q->sy), (double)(q->gx - q->sx));
     long k = lround(a * 8 / (2 * M_PI));
     pq.start.x = q->sx + 0.5;

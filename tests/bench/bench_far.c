@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "navbake.h"
+#include "shapes.h"
 
 static double now(void)
 {

@@ -20,6 +20,7 @@
 #include "abstract/abstract.h"
 #include "bake_int.h"
 #include "clearance/clearance_build.h"
+#include "shapes.h"
 
 #define NBUCKETS 10 /* path lengths (the authors' step counts) in buckets of 50 */
 #define MAXCONF 64

@@ -188,7 +188,7 @@ static void nearest(const level *L, int nq, int reachable)
                                (int32_t)tu_below(&r, nb_map_height(L->b))};
         q[i].reachable = reachable;
         if (reachable)
-            q[i].from = standable(L, (size_t)i % L->nagents, &r);
+            q[i].start = standable(L, (size_t)i % L->nagents, &r);
     }
     double ours;
     BEST_OF_3(ours, {
