@@ -4,7 +4,13 @@
  * file without a check per read: the header and the arrays' places
  * whenever a view is made (O(1)), and the arrays' contents (every node,
  * arc and stored path: O(the graph)) once per bundle, however many
- * workspaces and threads use the graph (bundle/checked.c). */
+ * workspaces and threads use the graph (bundle/checked.c).
+ *
+ * What bounds a query's work on any graph that passes (haa.c says how a
+ * query spends it): a node has the arcs its adjacency index gives, each
+ * read once an expansion; a stored path is fewer steps than its cluster
+ * has cells and never comes back to a cell it has passed, so refining an
+ * edge appends fewer than N^2 cells, each once. */
 #include <stdio.h>
 
 #include "abstract/abstract.h"

@@ -3,7 +3,19 @@
  * the arrays are checked whenever a view is made (O(levels)); the arrays'
  * contents, every node and arc of every level, and the graph they were
  * baked for (its CRC) once per bundle (bundle/checked.c), so that a search
- * may index them without a check per read. */
+ * may index them without a check per read.
+ *
+ * What bounds a query's work on any section that passes (issue 29; the
+ * argument is levels_query.c's): a stored path never comes back to a node
+ * it has passed and stays in its cluster, so an edge of level j becomes at
+ * most C_{j-1} + 1 nodes of level j - 1 (C_{j-1}: the most nodes of level
+ * j - 1 in a cluster of level j); its arcs weigh together what its edge
+ * weighs, every arc at least a step, and an edge is fewer steps than its
+ * cluster has cells, so an edge refined down to cells gives fewer cells
+ * than its cluster has.  Before, a path could go back and forth between
+ * two nodes as long as the level below had nodes, and a refinement's work
+ * multiplied by a level's size at every level.  The check costs one pass
+ * over the path words with a stamp per node of the level below. */
 #include <stdio.h>
 
 #include "abstract/alevels.h"
