@@ -9,7 +9,9 @@
  * with no memory but a few integers: what Recast's findNearestPoly is to
  * a navmesh, on a grid.  The state between slices is the ring, its side
  * (top row, bottom row, left column, right column, each clipped to the
- * map) and the next cell of that side. */
+ * map) and the next cell of that side.  A step of B cells looks at B cells
+ * (each one read of the clearance layer, and with reachable one of the
+ * component layer) and ends: the work is the budget's, on any bundle. */
 #include <math.h>
 
 #include "core/grid.h"

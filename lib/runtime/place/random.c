@@ -8,7 +8,8 @@
  * since every step is 64-bit unsigned arithmetic.  An index below the
  * component's size is drawn by rejection, without modulo bias, and the
  * runs section (runs.c) turns it into the cell of that rank in row-major
- * order in O(log runs). */
+ * order in O(log runs).  The budget counts draws, and a draw ends the
+ * query: a step costs O(log runs) on any section that passes (runs.c). */
 #include "place/place.h"
 
 uint64_t nbi_splitmix64(uint64_t *state)

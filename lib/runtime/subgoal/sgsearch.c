@@ -16,7 +16,13 @@
  * With an overlay that blocks cells, the layer's subgoals and edges may
  * cross them anywhere on the map, so the query is answered by Annotated
  * A* over the overlay (a workspace of its own, opened by the first such
- * query): the same optimal lengths, its path's turns as the waypoints. */
+ * query): the same optimal lengths, its path's turns as the waypoints.
+ *
+ * What bounds the work (formats/subgoal.md): a step of B settles at most B
+ * nodes, each reading its own edges; the ends' scans read the bitmaps
+ * around them; the path is refused before it is unpacked when it weighs as
+ * many steps as the map has cells (path_steps), so unpacking and walking
+ * cost at most the map's cells, never the number of nodes times that. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
