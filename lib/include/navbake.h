@@ -1325,7 +1325,7 @@ int nb_planner_walkable(const nb_planner *planner, const nb_segment *seg, size_t
 int nb_planner_blocked(const nb_planner *planner, long x, long y);
 
 /* ------------------------------------------------------------------ */
-/* SQLite bundles (lib/runtime/sqlite/; formats/sqlite.md)            */
+/* SQLite bundles (lib/runtime/bundle/sqlite_read.c; formats/sqlite.md) */
 
 /* The same bundle can be held in an SQLite database that people and tools
  * query (the tools write one with --format sqlite, navbake convert turns
