@@ -22,7 +22,10 @@
  *     query makes once whatever its budget, bounded by the map or graph
  *     (a path no longer than the map has cells, the reverse searches of
  *     the motion heuristics, the optimal layer's nodes, a forest's
- *     tangents).
+ *     tangents);
+ *   - motion routes over the HAA* graph: HAA*'s bound with no budget,
+ *     then N expansions a segment, for no more segments than the graph
+ *     has nodes and two.
  * A family beyond its bound fails the test, naming the bundle and query. */
 #include <dirent.h>
 #include <stdio.h>
@@ -40,10 +43,10 @@
 #define MAX_SIZE (1u << 21)
 #define BASE ((uint64_t)1 << 20)
 
-enum { AA, HAA, SG, MOTION, PLANNER, FOREST, NEAREST, LINE, RANDOM, NFAM };
-static const char *const family_name[NFAM] = {"AA*",     "HAA*",   "the optimal layer",
-                                              "motion",  "planner", "forest",
-                                              "nearest", "line",    "random"};
+enum { AA, HAA, SG, MOTION, ROUTE, PLANNER, FOREST, NEAREST, LINE, RANDOM, NFAM };
+static const char *const family_name[NFAM] = {
+    "AA*",     "HAA*",   "the optimal layer", "motion", "motion routes over HAA*",
+    "planner", "forest", "nearest",           "line",   "random"};
 
 typedef struct tally {
     unsigned queries, beyond;
@@ -282,6 +285,29 @@ static void motion(const nb_bundle *b, tc_count *c, uint64_t N)
                 if (st == NB_OK)
                     account(MOTION, nb_motion_heuristic_name(q.heuristic), N, r.expanded, N,
                             tc_grown(c, live), bytes);
+            }
+            /* A route over the HAA* graph: one HAA* query with no budget (its bound), then a
+             * motion search of N expansions for each segment of two places, as many segments
+             * as the abstract path has places at most (the graph's nodes and the two ends). */
+            wb_haa hs;
+            if (a && nb_motion_use_haa(ws, &err) == NB_OK && wb_haa_sizes(b, &hs)) {
+                nb_motion_query q;
+                nb_motion_query_init(&q);
+                nb_cell s = near_cell(b, a, 1, 1), g = near_cell(b, a, w - 2, h - 2);
+                q.start = (nb_motion_state){s.x, s.y, 0, (uint16_t)nb_model_stop(m)};
+                q.goal = (nb_motion_state){g.x, g.y, NB_HEADING_ANY, (uint16_t)nb_model_stop(m)};
+                q.abstraction = NB_ROUTE_HAA;
+                q.truncate = 2;
+                q.max_expansions = N;
+                nb_motion_result r;
+                size_t segs = 0, live = c->live;
+                tc_mark(c);
+                if (nb_motion_route_find(ws, &q, 2, NULL, NULL, &r, &segs, &err) == NB_OK) {
+                    uint64_t most = hs.nodes[1] + 2; /* more segments: beyond, whatever else */
+                    account(ROUTE, "a route", N, segs > most ? UINT64_MAX : r.expanded, most * N,
+                            tc_grown(c, live),
+                            bytes + wb_haa_bytes(&hs, 0) + 64 * (most + 2) + most * 32 * (N + 2));
+                }
             }
             nb_motion_close(ws);
         }
