@@ -114,7 +114,9 @@ lie perimeter "$m" --perimeter-tables all
 lie bitangent "$f"
 lie subgoal "$o"
 lie cost "$cb"
-lie levels "$lv"
+# The levels without stored paths: with them, an arc's weight is its path's, and plain verify
+# refuses the lie (below).
+lie levels "$tmp/lv0.nbk"
 like "... the byte, recomputed" "$err" ", recomputed 0x"
 like "... the cost and the recomputed one" "$err" ", recomputed "
 lie landmarks "$lv"
@@ -128,6 +130,12 @@ lie landmarks "$v1"
 lie nocosts "$cb"
 like "... naming the agent and its profile" "$err" "agent 'scout' has terrain costs ({ground,swamp}, size 1, swamp x5) but no abstract_costs section holds its profile"
 lie profile "$cb"
+# An arc of a level with stored paths that weighs other than its path: every reader refuses
+# it (issue 29), and so does plain verify, naming the level and the edge.
+nbtest-lie levels "$lv" "$tmp/lie.nbk" >/dev/null
+status navbake verify -q "$tmp/lie.nbk"
+is "the levels lie on stored paths: plain verify refuses it (exit 1)" "$rc" 1
+like "... naming the level and the edge" "$err" "level 2: the edge of arc"
 nbtest-lie perimeter "$m" "$tmp/lie.nbk" >/dev/null
 status navbake verify --deep --perimeter-tables 1 --seed 8 "$tmp/lie.nbk"
 is "a lie in a table the sample holds is seen (seed 8 picks table 0)" "$rc" 1

@@ -85,6 +85,18 @@ size_t nbf_write(const nbf_bundle *b, nbf_rng *r, uint8_t *out, size_t max_size)
 /* The whole mutator: parse, mutate, fix, write.  When the input is not a
  * binary bundle (or the result does not fit), bytes mutates it instead
  * (nothing when bytes is NULL). */
+/* Helpers the section mutators share (mutate_bundle.c): the first section of a type that is
+ * not opaque, or NULL; an integer near the interesting values of a field whose value is cur
+ * and that counts or indexes n things; a payload resized (zeroes added), 0 without memory. */
+nbf_section *nbf_find(nbf_bundle *b, uint32_t type);
+uint64_t nbf_pick_int(nbf_rng *r, uint64_t cur, uint64_t n, unsigned bits);
+int nbf_resize(nbf_section *s, size_t len);
+/* The levels section's mutations (mutate_levels.c), its table parameters made the payload's, and
+ * a stored cell path of the abstract graph made to bounce (issue 29); 1 when a change was made. */
+int nbf_mut_levels(nbf_bundle *b, nbf_section *s, nbf_rng *r);
+void nbf_sync_levels_params(nbf_section *s);
+int nbf_bounce_graph(nbf_section *s, nbf_rng *r);
+
 size_t nbf_mutate_bundle(uint8_t *data, size_t size, size_t max_size, unsigned seed,
                          nbf_bytes_fn bytes);
 /* A bundle made of two: data1 with a section of data2 added, or replacing

@@ -463,6 +463,13 @@ static nbf_section *find(nbf_bundle *b, uint32_t type)
     return NULL;
 }
 
+nbf_section *nbf_find(nbf_bundle *b, uint32_t type) { return find(b, type); }
+uint64_t nbf_pick_int(nbf_rng *r, uint64_t cur, uint64_t n, unsigned bits)
+{
+    return pick_int(r, cur, n, bits);
+}
+int nbf_resize(nbf_section *s, size_t len) { return resize(s, len); }
+
 static unsigned terrains(nbf_bundle *b)
 {
     nbf_section *l = find(b, NB_SEC_LEGEND);
@@ -845,11 +852,12 @@ static int mut_abstract(nbf_bundle *b, nbf_section *s, nbf_rng *r)
     uint64_t A = 2 * (uint64_t)E, K = (uint64_t)w[NBI_AB_NCX] * w[NBI_AB_NCY];
     int paths = (w[NBI_AB_FLAGS] & NBI_AGRAPH_PATHS) != 0;
     /* header, caps, sizes, cluster_first, node_xy, node_first, arc_to, arc_w, arc_ann,
-     * arc_path, moves, node moved, arc retargeted */
-    unsigned wt[13] = {14, 3, 3, 8, 10, 10, 14, 8, 10, paths ? 5u : 0u, paths ? 6u : 0u, 6, 8};
+     * arc_path, moves, node moved, arc retargeted, a stored path that bounces */
+    unsigned wt[14] = {14, 3, 3, 8, 10, 10, 14, 8, 10, paths ? 5u : 0u, paths ? 6u : 0u, 6, 8,
+                       paths ? 6u : 0u};
     if (!fits || V == 0 || E == 0)
         memset(wt + 1, 0, sizeof wt - sizeof wt[0]);
-    size_t region = pick_weighted(r, wt, 13);
+    size_t region = pick_weighted(r, wt, 14);
     uint8_t *p = s->data;
     field f = {0, K_U32, 0};
     switch (region) {
@@ -934,6 +942,7 @@ static int mut_abstract(nbf_bundle *b, nbf_section *s, nbf_rng *r)
         nbi_put16(p + off[6] + 4 * (uint64_t)a + 2, (uint16_t)dmin);
         return 1;
     }
+    case 13: return nbf_bounce_graph(s, r);
     default: return 0;
     }
     set_field(r, b, s, &f);
@@ -1553,7 +1562,8 @@ static const uint32_t known_types[] = {NB_SEC_LEGEND,     NB_SEC_AGENTS,   NB_SE
                                        NB_SEC_CLEARANCE,  NB_SEC_COMPONENTS, NB_SEC_ABSTRACT,
                                        NB_SEC_MODEL,      NB_SEC_PERIMETER, NB_SEC_UNIT,
                                        NB_SEC_HITCHECK,   NB_SEC_CURVES,   NB_SEC_FOREST,
-                                       NB_SEC_BITANGENT,  NB_SEC_SUBGOAL, NB_SEC_ABSTRACT_COSTS};
+                                       NB_SEC_BITANGENT,  NB_SEC_SUBGOAL, NB_SEC_ABSTRACT_COSTS,
+                                       NB_SEC_ABSTRACT_LEVELS};
 #define NKNOWN (sizeof known_types / sizeof known_types[0])
 
 static unsigned type_weight(uint32_t type)
@@ -1574,6 +1584,7 @@ static unsigned type_weight(uint32_t type)
     case NB_SEC_BITANGENT: return 12;
     case NB_SEC_SUBGOAL: return 12;
     case NB_SEC_ABSTRACT_COSTS: return 8;
+    case NB_SEC_ABSTRACT_LEVELS: return 14;
     }
     return 1;
 }
@@ -1601,6 +1612,7 @@ static int mut_payload(nbf_bundle *b, nbf_section *s, nbf_rng *r)
     case NB_SEC_BITANGENT: done = mut_bitangent(b, s, r); break;
     case NB_SEC_SUBGOAL: done = mut_subgoal(b, s, r); break;
     case NB_SEC_ABSTRACT_COSTS: done = mut_acosts(b, s, r); break;
+    case NB_SEC_ABSTRACT_LEVELS: done = nbf_mut_levels(b, s, r); break;
     }
     if (!done)
         set_any(r, s);
@@ -1842,6 +1854,12 @@ void nbf_fix(nbf_bundle *b, nbf_rng *r)
             uint32_t crc = (uint32_t)crc32(0, graph->data, (uInt)graph->len);
             nbi_put32(s->data + 4 * NBI_AC_GRAPH_CRC, crc);
             s->info.param[3] = crc;
+        }
+        /* So do the levels above it. */
+        if (s->info.type == NB_SEC_ABSTRACT_LEVELS && s->len >= NBI_ALEVELS_HEADER && graph &&
+            !graph->opaque && nbf_chance(r, 92)) {
+            nbi_put32(s->data + 4 * NBI_AL_GRAPH_CRC, (uint32_t)crc32(0, graph->data, (uInt)graph->len));
+            nbf_sync_levels_params(s);
         }
         if (s->info.type == NB_SEC_BITANGENT && s->len >= NBI_BITANGENT_HEADER && forest && nbf_chance(r, 92))
             nbi_put32(s->data + NBI_BT_FOREST_CRC, (uint32_t)crc32(0, forest->data, (uInt)forest->len));

@@ -1,7 +1,7 @@
 /* test_mutate.c: the fuzzers' structure-aware mutators (mutate.h), without
  * libFuzzer.  The sample level of data/ is baked in this process with
- * every kind of section (mkclear's layers and optimal-search layers, an abstract graph, a model and
- * its perimeter table, a unit and its tables, a forest and two bitangent
+ * every kind of section (mkclear's layers and optimal-search layers, an abstract graph with the
+ * levels above it, a model and its perimeter table, a unit and its tables, a forest and two bitangent
  * graphs), then mutated 1000 times: every mutant must be a bundle whose
  * checksums are right (nb_bundle_open and nb_bundle_verify may refuse it
  * for its structure, never with NB_ERR_CRC), and the same seed must give
@@ -60,7 +60,10 @@ static int bake(uint8_t **image, size_t *len)
         nb_section_info in;
         memset(&in, 0, sizeof in);
         nbb_abstract_info(payload, &in);
-        ok = nbb_builder_add(w, &in, payload, plen, 0, &err) == NB_OK;
+        nbb_levels_opts lo = {3, 2, NBB_LEVEL_SPACING, 1, NBB_LEVEL_SHARE, 4};
+        ok = nbb_builder_add(w, &in, payload, plen, 0, &err) == NB_OK &&
+             nbb_levels_put(w, payload, plen, nb_map_width(b), nb_map_height(b), &lo, 0, &err) ==
+                 NB_OK;
     }
     nbb_perimeter_opts po = {3, NB_PERIM_SYMMETRIC, 16, 0, 0, NULL, NULL};
     ok = ok && nbb_model_load(tu_src("data/models/humanoid.yaml"), &m, &err) == NB_OK &&

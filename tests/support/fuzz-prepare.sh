@@ -3,7 +3,8 @@
 # directory a fuzzing run of TARGET starts from: a copy of the committed
 # corpus CORPUS/TARGET plus seeds made afresh from SRCDIR/data (bundle,
 # input, unit) or taken from _fuzz/seeds (queries, tools, sqlite: made by
-# fuzz-seeds.sh first).  Run in the build directory, where the tools and
+# fuzz-seeds.sh first; work takes its levels and paths when they are
+# there).  Run in the build directory, where the tools and
 # tests/support/nbtest-bundle are.  Each command that makes a seed is
 # printed before it runs.
 [ $# -eq 3 ] || { echo "usage: fuzz-prepare.sh SRCDIR CORPUS TARGET" >&2; exit 2; }
@@ -45,6 +46,11 @@ unit)
 queries | tools)
   run cp _fuzz/seeds/all _fuzz/seeds/unit _fuzz/seeds/paths _fuzz/seeds/initial \
     _fuzz/seeds/forest _fuzz/seeds/optimal _fuzz/seeds/levels "$w/"
+  ;;
+work)
+  for f in levels paths; do
+    if [ -f "_fuzz/seeds/$f" ]; then run cp "_fuzz/seeds/$f" "$w/"; fi
+  done
   ;;
 sqlite)
   run cp _fuzz/seeds/paths.sqlite "$w/"

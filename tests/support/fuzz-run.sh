@@ -12,7 +12,7 @@ shift 4
 # The structure-aware targets count edges, not how often each is taken:
 # their mutants take new counts all the time, and the corpus would grow by
 # hundreds of large inputs a minute.
-case $t in queries | tools | sqlite) counters=-use_counters=0 ;; *) counters= ;; esac
+case $t in queries | tools | sqlite | work) counters=-use_counters=0 ;; *) counters= ;; esac
 echo "_fuzz/fuzz_$t -max_total_time=$seconds -max_len=$len $counters $* -artifact_prefix=_fuzz/$t- _fuzz/$t"
 rc=0
 _fuzz/fuzz_$t -max_total_time="$seconds" -max_len="$len" $counters "$@" \

@@ -549,6 +549,9 @@ static void test_sections(void)
         {20, 1, "baked for another forest"},
         {NBI_BITANGENT_HEADER + 24, 0xffffff, "other end"},
         {NBI_BITANGENT_HEADER + 28, 0xfff0, "is not a point of circle"},
+        /* Circle 0's nodes ending at m (first[1]): every node on one circle, more than the
+         * bitangents to the other 18 can make (an expansion there would hug to each). */
+        {-1, UINT32_MAX, "more than the 4 bitangents to each of the 18"},
     };
     for (size_t d = 0; d < sizeof damage / sizeof damage[0]; d++) {
         nbb_builder *bb;
@@ -561,7 +564,14 @@ static void test_sections(void)
         nb_bundle_payload(ob, (size_t)k, &pl, &len, &err);
         uint8_t *copy = malloc(len);
         memcpy(copy, pl, len);
-        nbi_put32(copy + damage[d].at, damage[d].value);
+        if (damage[d].at >= 0) {
+            nbi_put32(copy + damage[d].at, damage[d].value);
+        } else { /* first[-at] set to the node count m */
+            uint32_t m = nbi_get32(copy + NBI_BT_NODES), na = nbi_get32(copy + NBI_BT_ARCS);
+            nbi_put32(copy + NBI_BITANGENT_HEADER + (size_t)m * NBI_BITANGENT_NODE +
+                          (size_t)na * NBI_BITANGENT_ARC + 4 * (size_t)-damage[d].at,
+                      m);
+        }
         nb_section_info info = *nb_bundle_section_get(ob, (size_t)k);
         nbb_builder_load(bb, path, 0, &err);
         info.encoding = NB_ENC_RAW;

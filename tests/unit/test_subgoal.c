@@ -253,10 +253,11 @@ static void test_dense(tu_rng *rng)
 
 /* A layer damaged one way at a time, each refused when a workspace is
  * made, naming what is wrong. */
-static nb_status open_damaged(const nbb_grid *g, const nbi_agentset *agents, const uint8_t *payload,
-                              size_t len, nb_err *err)
+/* A bundle of g's level with payload as its subgoal layer (its table entry from its header),
+ * written to path. */
+static nb_status write_layer(const char *path, const nbb_grid *g, const nbi_agentset *agents,
+                             const uint8_t *payload, size_t len, nb_err *err)
 {
-    const char *path = tu_path(tu_tmpdir(), "sg-damaged.nbk");
     nbb_builder *b;
     nb_status st = nbb_builder_new(&b, err);
     if (st != NB_OK)
@@ -279,6 +280,14 @@ static nb_status open_damaged(const nbb_grid *g, const nbi_agentset *agents, con
     if (st == NB_OK)
         st = nbb_builder_write(b, path, err);
     nbb_builder_free(b);
+    return st;
+}
+
+static nb_status open_damaged(const nbb_grid *g, const nbi_agentset *agents, const uint8_t *payload,
+                              size_t len, nb_err *err)
+{
+    const char *path = tu_path(tu_tmpdir(), "sg-damaged.nbk");
+    nb_status st = write_layer(path, g, agents, payload, len, err);
     nb_bundle *nb = NULL;
     nb_sg *ws = NULL;
     if (st == NB_OK)
@@ -292,6 +301,141 @@ static nb_status open_damaged(const nbb_grid *g, const nbi_agentset *agents, con
     nb_sg_close(ws);
     nb_bundle_close(nb);
     return st;
+}
+
+/* The octile steps between two cells, as an original edge holds them. */
+static void steps_between(nb_cell a, nb_cell b, uint32_t *card, uint32_t *diag)
+{
+    uint32_t ax = (uint32_t)abs(a.x - b.x), ay = (uint32_t)abs(a.y - b.y);
+    *diag = ax < ay ? ax : ay;
+    *card = (ax > ay ? ax : ay) - *diag;
+}
+
+/* A layer that lies within every check of its own (issue 29): every edge the octile distance
+ * between its ends, but the edges make one chain through the map's subgoals, zigzagging from
+ * the west to the east and back, from those of a closed room in the north-west corner to those of
+ * one in the south-east.  A query from room to room (no components layer says they are apart)
+ * must follow the whole chain: more steps than the map has cells, which no path of distinct
+ * cells can be.  nb_sg_finish refuses it before it unpacks anything (unpacked, each edge's steps
+ * would be a node each, the path's edges times the map's cells in all). */
+static void test_long_path(void)
+{
+    enum { W = 32, H = 32 };
+    static uint8_t rows[W * H];
+    memset(rows, '.', sizeof rows);
+    for (int k = 0; k <= 6; k++) {
+        rows[k * W + 6] = rows[6 * W + k] = '@';                         /* room A: x, y < 6 */
+        rows[(25 + k) * W + 25] = rows[25 * W + 25 + k] = '@'; /* room B: x, y > 25 */
+    }
+    rows[2 * W + 2] = rows[29 * W + 29] = '@'; /* a pillar in each room: its subgoals */
+    for (int y = 2; y < H; y += 4)
+        for (int x = 2; x < W; x += 4)
+            if (!(x <= 8 && y <= 8) && !(x >= 23 && y >= 23))
+                rows[y * W + x] = '@';
+    nbb_grid g = {W, H, rows};
+    static nbi_agentset agents;
+    memset(&agents, 0, sizeof agents);
+    add_agent(&agents, 1, 1);
+    uint8_t cv[W * H], in_cap[256];
+    nbb_terrain_mask(&legend, 1, in_cap);
+    nbb_clearance_compute(g.cells, W, H, in_cap, 1, cv);
+    uint8_t *p = NULL;
+    size_t len = 0;
+    nb_err err;
+    if (!ok(nbb_subgoal_encode(cv, W, H, 1, 1, NB_CORNER_STRICT, &p, &len, NULL, &err) == NB_OK,
+            "long path: a layer encoded"))
+        return;
+    uint32_t n = nbi_get32(p + 4 * NBI_SG_NODES), e = 2 * (n - 1);
+    nbi_sg_layout old, lay;
+    nbi_sg_layout_of(W, H, n, nbi_get32(p + 4 * NBI_SG_EDGES), &old);
+    nbi_sg_layout_of(W, H, n, e, &lay);
+    uint8_t *q = calloc(1, lay.total);
+    memcpy(q, p, lay.level); /* the header, bitmaps, ranks and cells: the same nodes */
+    nbi_put32(q + 4 * NBI_SG_EDGES, e);
+    nbi_put32(q + 4 * NBI_SG_ORIGINAL, e);
+    /* The chain: room A's nodes, the others west, east, west... from the outside in, room B's. */
+    uint32_t *chain = malloc(n * sizeof *chain), *at = malloc(n * sizeof *at), na = 0, nb = 0;
+    nb_cell *cell = malloc(n * sizeof *cell);
+    uint32_t *mid = malloc(n * sizeof *mid), nm = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t c = nbi_get32(p + old.cells + 4 * (size_t)v);
+        cell[v] = (nb_cell){(int32_t)(c % W), (int32_t)(c / W)};
+        if (cell[v].x < 6 && cell[v].y < 6)
+            chain[na++] = v;
+        else if (!(cell[v].x > 25 && cell[v].y > 25))
+            mid[nm++] = v;
+    }
+    for (uint32_t i = 0; i < nm; i++) /* the others by x */
+        for (uint32_t j = i + 1; j < nm; j++)
+            if (cell[mid[j]].x < cell[mid[i]].x) {
+                uint32_t t = mid[i];
+                mid[i] = mid[j];
+                mid[j] = t;
+            }
+    for (uint32_t lo = 0, hi = nm, k = 0; lo < hi; k++)
+        chain[na + k] = k % 2 ? mid[--hi] : mid[lo++];
+    nb = na + nm;
+    for (uint32_t v = 0; v < n; v++)
+        if (cell[v].x > 25 && cell[v].y > 25)
+            chain[nb++] = v;
+    uint64_t between = 0; /* the steps from room A's last node to room B's first */
+    for (uint32_t k = 0; k < n; k++) {
+        at[chain[k]] = k;
+        if (k >= na && k <= na + nm) {
+            uint32_t c, d;
+            steps_between(cell[chain[k - 1]], cell[chain[k]], &c, &d);
+            between += c + d;
+        }
+    }
+    /* Every node on one level (the core's, whose nodes may join each other), its edges to the
+     * nodes before and after it on the chain. */
+    uint32_t edge = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        nbi_put32(q + lay.first + 4 * (size_t)v, edge);
+        for (int side = -1; side <= 1; side += 2) {
+            uint32_t k = at[v] + (uint32_t)side;
+            if ((side < 0 && at[v] == 0) || k >= n)
+                continue;
+            uint8_t *r = q + lay.edges + (size_t)edge++ * NBI_SG_EDGE_RECORD;
+            uint32_t c, d;
+            steps_between(cell[v], cell[chain[k]], &c, &d);
+            nbi_put32(r + NBI_SG_E_TARGET, chain[k]);
+            nbi_put32(r + NBI_SG_E_MID, NBI_SG_NO_MID);
+            nbi_put32(r + NBI_SG_E_CARDINAL, c);
+            nbi_put32(r + NBI_SG_E_DIAGONAL, d);
+        }
+    }
+    nbi_put32(q + lay.first + 4 * (size_t)n, edge);
+    const char *path = tu_path(tu_tmpdir(), "sg-long.nbk");
+    nb_bundle *bu = NULL;
+    nb_sg *ws = NULL;
+    nb_status st = write_layer(path, &g, &agents, q, lay.total, &err);
+    if (st == NB_OK)
+        st = nb_bundle_open(path, 0, NULL, &bu, &err);
+    if (st == NB_OK)
+        st = tu_sg_open(bu, 0, &ws, &err);
+    ok(st == NB_OK && na == 4 && nb - na - nm == 4 && between >= (uint64_t)W * H,
+       "long path: the chain opens (every check of the layer passes): %u nodes, room A's 4 and room "
+       "B's 4 %llu steps apart on it, the map %d cells (%s)",
+       n, (unsigned long long)between, W * H, st == NB_OK ? "ok" : err.msg);
+    nb_sg_query sq;
+    nb_sg_result r;
+    nb_sg_query_init(&sq);
+    sq.capability = 1;
+    sq.start = (nb_cell){0, 0};
+    sq.goal = (nb_cell){W - 1, H - 1};
+    st = ws ? nb_sg_find(ws, &sq, &r, &err) : NB_ERR_ARG;
+    ok(st == NB_ERR_FORMAT, "... a query from room to room is refused (%s), not unpacked",
+       nb_status_str(st));
+    like(err.msg, "more than the map has cells", "... naming the path's steps");
+    nb_sg_close(ws);
+    nb_bundle_close(bu);
+    free(chain);
+    free(at);
+    free(cell);
+    free(mid);
+    free(q);
+    free(p);
 }
 
 static void test_damage(tu_rng *rng)
@@ -821,6 +965,7 @@ int main(void)
     test_wall();
     test_api(&rng);
     test_damage(&rng);
+    test_long_path();
     test_random(&rng);
     test_dense(&rng);
     test_real_weak();

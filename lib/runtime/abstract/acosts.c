@@ -5,7 +5,9 @@
  * agent, what the arc costs it.  Everything HAA* relies on (the graph it
  * was baked for, the profile's multipliers, each cost at least the octile
  * distance times the least multiplier, so the heuristic stays admissible)
- * is checked once per bundle (bundle/checked.c). */
+ * is checked once per bundle (bundle/checked.c).  It stores no path: an
+ * agent with costs refines every edge by an A* in its cluster, which its
+ * budget counts, so its work is bounded as the graph's (haa.c). */
 #include <math.h>
 
 #include "abstract/abstract.h"

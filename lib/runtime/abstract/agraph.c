@@ -4,7 +4,13 @@
  * file without a check per read: the header and the arrays' places
  * whenever a view is made (O(1)), and the arrays' contents (every node,
  * arc and stored path: O(the graph)) once per bundle, however many
- * workspaces and threads use the graph (bundle/checked.c). */
+ * workspaces and threads use the graph (bundle/checked.c).
+ *
+ * What bounds a query's work on any graph that passes (haa.c says how a
+ * query spends it): a node has the arcs its adjacency index gives, each
+ * read once an expansion; a stored path is fewer steps than its cluster
+ * has cells and never comes back to a cell it has passed, so refining an
+ * edge appends fewer than N^2 cells, each once. */
 #include <stdio.h>
 
 #include "abstract/abstract.h"
@@ -56,12 +62,19 @@ uint64_t nbi_agraph_bytes(uint32_t ncaps, uint32_t nsizes, uint64_t nclusters, u
 
 #define BAD(...) nbi_fail(err, NB_ERR_FORMAT, "abstract graph: " __VA_ARGS__)
 
+/* A bit per cell of one cluster (NBI_CLUSTER_MAX a side at most): the cells a
+ * stored path has passed. */
+typedef uint8_t path_cells[(NBI_CLUSTER_MAX * NBI_CLUSTER_MAX + 7) / 8];
+
 /* Checks the stored path of arc a, which joins nodes u and v: the path is
  * stored once, from the lower node to the higher, and both arcs of the edge
  * may point at it, so every arc is checked, whichever way it runs.  A path
- * stays inside its cluster and is no longer than a path through each of the
- * cluster's cells once, so that refining it fits the workspace. */
-static nb_status check_path(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v, nb_err *err)
+ * stays inside its cluster and never comes back to a cell it has passed,
+ * so it is shorter than its cluster has cells and refining it costs at
+ * most that (the work a query may do, the file's comment at the top);
+ * passed holds no bit before and after. */
+static nb_status check_path(const nbi_agraph *g, size_t a, uint32_t u, uint32_t v,
+                            uint8_t *passed, nb_err *err)
 {
     if (u > v) {
         uint32_t t = u;
@@ -75,21 +88,50 @@ static nb_status check_path(const nbi_agraph *g, size_t a, uint32_t u, uint32_t 
     if (steps >= (uint64_t)g->cluster * g->cluster)
         return BAD("arc %zu: its path of %u steps is longer than its %u x %u cluster allows", a,
                    steps, g->cluster, g->cluster);
-    int32_t x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
-    nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)x, (uint32_t)y), g->ncx, g->cluster,
+    const int32_t x0 = nbi_u16at(g->node_xy, 2 * (size_t)u), y0 = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
+    nbi_box box = nbi_cluster_box(nbi_node_cluster(g, (uint32_t)x0, (uint32_t)y0), g->ncx, g->cluster,
                                   g->width, g->height);
-    uint32_t diag = 0;
-    for (uint32_t k = 0; k < steps; k++) {
+    int32_t x = x0, y = y0;
+    uint32_t diag = 0, k = 0;
+    nb_status st = NB_OK;
+    for (;; k++) {
+        uint32_t bit = (uint32_t)(y - box.y0) * g->cluster + (uint32_t)(x - box.x0);
+        if (passed[bit / 8] & (1u << (bit % 8))) {
+            st = BAD("the edge of arc %zu, from node %u to node %u: its stored path comes back "
+                     "to cell (%d, %d) at step %u",
+                     a, u, v, x, y, k - 1);
+            break;
+        }
+        passed[bit / 8] = (uint8_t)(passed[bit / 8] | (1u << (bit % 8)));
+        if (k == steps)
+            break;
         uint32_t n = off + k;
         unsigned code = (g->moves[n / 2] >> (4 * (n % 2))) & 15u;
-        if (code > 7)
-            return BAD("arc %zu: move code %u at step %u", a, code, k);
+        if (code > 7) {
+            st = BAD("arc %zu: move code %u at step %u", a, code, k);
+            break;
+        }
         x += nbi_move_dx[code];
         y += nbi_move_dy[code];
         diag += code >= 4;
-        if (x < box.x0 || y < box.y0 || x >= box.x1 || y >= box.y1)
-            return BAD("arc %zu: its path leaves the cluster at step %u", a, k);
+        if (x < box.x0 || y < box.y0 || x >= box.x1 || y >= box.y1) {
+            st = BAD("arc %zu: its path leaves the cluster at step %u", a, k);
+            break;
+        }
     }
+    /* The bits set, walked again and cleared: the cells up to step k. */
+    for (uint32_t i = 0, cx = (uint32_t)x0, cy = (uint32_t)y0;; i++) {
+        uint32_t bit = (cy - (uint32_t)box.y0) * g->cluster + (cx - (uint32_t)box.x0);
+        passed[bit / 8] = (uint8_t)(passed[bit / 8] & ~(1u << (bit % 8)));
+        if (i >= k || i >= steps)
+            break;
+        uint32_t n = off + i;
+        unsigned code = (g->moves[n / 2] >> (4 * (n % 2))) & 15u;
+        cx = (uint32_t)((int32_t)cx + nbi_move_dx[code & 7u]);
+        cy = (uint32_t)((int32_t)cy + nbi_move_dy[code & 7u]);
+    }
+    if (st != NB_OK)
+        return st;
     if (x != nbi_u16at(g->node_xy, 2 * (size_t)v) || y != nbi_u16at(g->node_xy, 2 * (size_t)v + 1) ||
         diag != nbi_u16at(g->arc_w, 2 * a + 1))
         return BAD("arc %zu: its path does not end at node %u with its weight", a, v);
@@ -217,6 +259,8 @@ static nb_status check_body(const nbi_agraph *g, nb_err *err)
     if (nbi_u32at(g->node_first, 0) != 0 || nbi_u32at(g->node_first, g->nnodes) != narcs)
         return BAD("the adjacency index does not span the %llu arcs", (unsigned long long)narcs);
     uint64_t inter_arcs = 0;
+    path_cells passed;
+    memset(passed, 0, sizeof passed);
     for (uint32_t u = 0; u < g->nnodes; u++) {
         uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
         if (a1 < a0)
@@ -257,7 +301,7 @@ static nb_status check_body(const nbi_agraph *g, nb_err *err)
             if (paths && nbi_u32at(g->arc_path, a) == NBI_NO_PATH)
                 return BAD("intra-edge arc %u has no stored path", a);
             if (paths) {
-                nb_status st = check_path(g, a, u, v, err);
+                nb_status st = check_path(g, a, u, v, passed, err);
                 if (st != NB_OK)
                     return st;
             }

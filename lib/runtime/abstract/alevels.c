@@ -3,7 +3,19 @@
  * the arrays are checked whenever a view is made (O(levels)); the arrays'
  * contents, every node and arc of every level, and the graph they were
  * baked for (its CRC) once per bundle (bundle/checked.c), so that a search
- * may index them without a check per read. */
+ * may index them without a check per read.
+ *
+ * What bounds a query's work on any section that passes (issue 29; the
+ * argument is levels_query.c's): a stored path never comes back to a node
+ * it has passed and stays in its cluster, so an edge of level j becomes at
+ * most C_{j-1} + 1 nodes of level j - 1 (C_{j-1}: the most nodes of level
+ * j - 1 in a cluster of level j); its arcs weigh together what its edge
+ * weighs, every arc at least a step, and an edge is fewer steps than its
+ * cluster has cells, so an edge refined down to cells gives fewer cells
+ * than its cluster has.  Before, a path could go back and forth between
+ * two nodes as long as the level below had nodes, and a refinement's work
+ * multiplied by a level's size at every level.  The check costs one pass
+ * over the path words with a stamp per node of the level below. */
 #include <stdio.h>
 
 #include "abstract/alevels.h"
@@ -217,13 +229,33 @@ static nb_status check_nodes(const nbi_alevels *L, uint32_t l, nb_err *err)
     return NB_OK;
 }
 
+/* Scratch of the checks of the stored paths: a stamp per node of the level
+ * below, so that a path coming back to a node is seen in one pass. */
+typedef struct path_seen {
+    const nb_allocator *a;
+    uint32_t *stamp; /* [nodes of level l - 1] */
+    size_t cap;
+    uint32_t now;
+} path_seen;
+
+/* The cells of level l's cluster k (cut short by the map's edge). */
+static uint64_t box_cells(const nbi_alevels *L, uint32_t l, uint32_t k)
+{
+    nbi_box box = nbi_lv_box(L, l, k);
+    return (uint64_t)(box.x1 - box.x0) * (uint64_t)(box.y1 - box.y0);
+}
+
 /* Intra-arc a of level l joins nodes lo < hi (level l's numbers): its stored
  * path, read from lo, is a chain of arcs of level l - 1 each leaving the
- * node the one before reached, inside the arc's cluster, ending at hi, and
- * no longer than level l - 1 has nodes (a refinement's path then fits the
- * room a level's nodes make). */
+ * node the one before reached, inside the arc's cluster, ending at hi; it
+ * never comes back to a node it has passed (lo included), so it holds fewer
+ * arcs than the cluster has nodes of level l - 1; and its arcs' weights add
+ * up to the arc's own (what the bake's Dijkstra gives), so that refining
+ * the arc down to cells gives as many steps as it weighs, fewer than its
+ * cluster has cells (check_arcs).  A refinement then cannot multiply its
+ * work from one level to the next (the file's comment at the top). */
 static nb_status check_path(const nbi_alevels *L, uint32_t l, uint32_t a, uint32_t lo,
-                            uint32_t hi, nb_err *err)
+                            uint32_t hi, path_seen *seen, nb_err *err)
 {
     const nbi_alevel *v = &L->lv[l];
     uint32_t off = nbi_u32at(v->arc_path, a);
@@ -237,6 +269,13 @@ static nb_status check_path(const nbi_alevels *L, uint32_t l, uint32_t a, uint32
     nb_cell c0 = nbi_lv_cell(L, idlo);
     nbi_box box = nbi_lv_box(L, l, nbi_lv_cluster(L, l, (uint32_t)c0.x, (uint32_t)c0.y));
     long x = nbi_lv_index(L, l - 1, idlo);
+    if (++seen->now == 0) { /* the stamps wrapped: start again */
+        memset(seen->stamp, 0, L->lv[l - 1].nnodes * sizeof *seen->stamp);
+        seen->now = 1;
+    }
+    if (x >= 0)
+        seen->stamp[x] = seen->now;
+    uint64_t card = 0, diag = 0;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t e = nbi_u32at(v->paths, off + 1 + k), e0 = 0, e1 = 0;
         if (x >= 0)
@@ -245,13 +284,28 @@ static nb_status check_path(const nbi_alevels *L, uint32_t l, uint32_t a, uint32
             return BAD("level %u: arc %u: step %u of its path is not an arc of the node it has "
                        "reached",
                        l, a, k);
+        uint32_t ec, ed;
+        nbi_lv_w(L, l - 1, e, &ec, &ed);
+        card += ec;
+        diag += ed;
         x = (long)nbi_lv_to(L, l - 1, e);
         nb_cell c = nbi_lv_cell(L, nbi_lv_id(L, l - 1, (uint32_t)x));
         if (c.x < box.x0 || c.y < box.y0 || c.x >= box.x1 || c.y >= box.y1)
             return BAD("level %u: arc %u: its path leaves the cluster at step %u", l, a, k);
+        if (seen->stamp[x] == seen->now)
+            return BAD("level %u: the edge of arc %u, from node %u to node %u: its stored path "
+                       "comes back at step %u to node %u of level %u, which it has passed",
+                       l, a, lo, hi, k, (uint32_t)x, l - 1);
+        seen->stamp[x] = seen->now;
     }
     if (nbi_lv_id(L, l - 1, (uint32_t)x) != idhi)
         return BAD("level %u: arc %u: its path does not end at its other node", l, a);
+    uint32_t wc, wd;
+    nbi_lv_w(L, l, a, &wc, &wd);
+    if (card != wc || diag != wd)
+        return BAD("level %u: the edge of arc %u, from node %u to node %u, weighs %u + %u "
+                   "sqrt(2), but its stored path %llu + %llu sqrt(2)",
+                   l, a, lo, hi, wc, wd, (unsigned long long)card, (unsigned long long)diag);
     return NB_OK;
 }
 
@@ -259,7 +313,7 @@ static nb_status check_path(const nbi_alevels *L, uint32_t l, uint32_t a, uint32
  * are; within a cluster no lighter than the octile distance (the searches'
  * heuristic stays consistent), across clusters one step between facing
  * cells. */
-static nb_status check_arcs(const nbi_alevels *L, uint32_t l, nb_err *err)
+static nb_status check_arcs(const nbi_alevels *L, uint32_t l, path_seen *seen, nb_err *err)
 {
     const nbi_alevel *v = &L->lv[l];
     if (nbi_u32at(v->node_first, 0) != 0 || nbi_u32at(v->node_first, v->nnodes) != v->narcs)
@@ -300,8 +354,13 @@ static nb_status check_arcs(const nbi_alevels *L, uint32_t l, nb_err *err)
                 return BAD("level %u: arc %u: weight %u + %u sqrt(2) is shorter than the "
                            "distance it spans",
                            l, a, card, diag);
+            uint64_t cells = box_cells(L, l, nbi_lv_cluster(L, l, (uint32_t)cu.x, (uint32_t)cu.y));
+            if ((uint64_t)card + diag >= cells)
+                return BAD("level %u: the edge of arc %u, from node %u to node %u, is %llu steps "
+                           "long: a path inside its cluster of %llu cells is shorter",
+                           l, a, u, t, (unsigned long long)card + diag, (unsigned long long)cells);
             if (v->arc_path) {
-                nb_status st = check_path(L, l, a, u < t ? u : t, u < t ? t : u, err);
+                nb_status st = check_path(L, l, a, u < t ? u : t, u < t ? t : u, seen, err);
                 if (st != NB_OK)
                     return st;
             }
@@ -352,25 +411,42 @@ static nb_status check_landmarks(const nbi_alevels *L, nb_err *err)
     return NB_OK;
 }
 
-static nb_status check_body(const nbi_alevels *L, nb_err *err)
+/* Every level's nodes and arcs, then the landmarks; the stored paths' checks take a stamp per
+ * node of a level (from allocator a). */
+static nb_status check_body(const nbi_alevels *L, const nb_allocator *a, nb_err *err)
 {
-    for (uint32_t l = 2; l <= L->nlevels; l++) {
-        nb_status st = check_nodes(L, l, err);
+    path_seen seen = {a, NULL, 0, 0};
+    nb_status st = NB_OK;
+    for (uint32_t l = 2; st == NB_OK && l <= L->nlevels; l++) {
+        st = check_nodes(L, l, err);
+        if (st == NB_OK && L->lv[l].arc_path && L->lv[l - 1].nnodes > seen.cap) {
+            nbi_free(a, seen.stamp);
+            seen.cap = L->lv[l - 1].nnodes;
+            seen.stamp = nbi_zalloc_array(a, seen.cap, sizeof *seen.stamp);
+            seen.now = 0;
+            if (!seen.stamp)
+                st = nbi_fail_nomem(err, "checking the abstract levels' stored paths");
+        }
         if (st == NB_OK)
-            st = check_arcs(L, l, err);
-        if (st != NB_OK)
-            return st;
+            st = check_arcs(L, l, &seen, err);
     }
-    return check_landmarks(L, err);
+    nbi_free(a, seen.stamp);
+    return st == NB_OK ? check_landmarks(L, err) : st;
+}
+
+static nb_status view_with(const uint8_t *p, size_t len, const nbi_agraph *g, uint32_t crc,
+                           const nb_allocator *a, nbi_alevels *lv, nb_err *err)
+{
+    nb_status st = view_header(p, len, g, lv, err);
+    if (st == NB_OK && nbi_get32(p + 4 * NBI_AL_GRAPH_CRC) != crc)
+        st = BAD("baked for another abstract graph (its CRC differs); run mkabstract again");
+    return st == NB_OK ? check_body(lv, a, err) : st;
 }
 
 nb_status nbi_alevels_view(const uint8_t *p, size_t len, const nbi_agraph *g, uint32_t crc,
                            nbi_alevels *lv, nb_err *err)
 {
-    nb_status st = view_header(p, len, g, lv, err);
-    if (st == NB_OK && nbi_get32(p + 4 * NBI_AL_GRAPH_CRC) != crc)
-        st = BAD("baked for another abstract graph (its CRC differs); run mkabstract again");
-    return st == NB_OK ? check_body(lv, err) : st;
+    return view_with(p, len, g, crc, NULL, lv, err);
 }
 
 static nb_status levels_at(const nb_bundle *b, long idx, const nbi_agraph *g, nbi_alevels *lv,
@@ -384,7 +460,7 @@ static nb_status check_section(const nb_bundle *b, size_t index, nb_err *err)
         return st;
     const struct nbi_section *s = &b->sections[index];
     nbi_alevels lv;
-    st = nbi_alevels_view(s->payload, (size_t)s->info.usize, &g, nbi_agraph_crc(b, &g), &lv, err);
+    st = view_with(s->payload, (size_t)s->info.usize, &g, nbi_agraph_crc(b, &g), b->a, &lv, err);
     if (st != NB_OK)
         nbi_err_prefix(err, "%s: section %zu", b->path, index);
     return st;

@@ -33,7 +33,17 @@
  * as Annotated A* over the overlay, in a workspace of its own opened by
  * the first such query, within the same budget.  Either way the path
  * exists exactly when Annotated A*'s does and never enters a blocked
- * cell; straightening and smoothing respect the overlay. */
+ * cell; straightening and smoothing respect the overlay.
+ *
+ * What bounds the work on any bundle that opens (formats/abstract.md): a
+ * step with a budget of B expands at most B nodes over the phases; the
+ * abstract path is the search's own (at most min(B, V + 2) nodes, or what
+ * levels_query.c makes of the top level's); each of its edges appends a
+ * stored path (fewer than N^2 cells, agraph.c) or is refined by an A* in
+ * its cluster, counted against the budget, except in finish's refinement
+ * of a partial path (partial(): N^2 cells an edge, not counted).  append()
+ * cuts a loop as soon as a cell comes back, so the path holds each cell
+ * once. */
 #include <stdio.h>
 
 #include "abstract/haa.h"

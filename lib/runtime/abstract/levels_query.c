@@ -16,7 +16,18 @@
  *
  * The searches here are small (one cluster of clusters each) and keyed by
  * the nodes' numbers in level 1 through a hash map, so that what they cost
- * follows what they touch, never the graph's size. */
+ * follows what they touch, never the graph's size.
+ *
+ * What bounds the work (formats/abstract.md; the checks are alevels.c's):
+ * the search at level k settles at most the budget's B nodes, so its path
+ * has at most min(B, N_k + 2) + 2 nodes.  down() makes of each edge of
+ * level j at most C_{j-1} + 1 hops of level j - 1 (a stored path never
+ * comes back to a node; the insertion trees and inside()'s A* search one
+ * cluster), and no more hops than the edge weighs in steps: a level's path
+ * never has more nodes than the top path has steps, plus its ends.  The
+ * insertions (one cluster of each level from each end) and the descent
+ * are not counted against the budget: they happen once a query, in the
+ * step that begins the search and the one that ends it. */
 #include "abstract/haa_ws.h"
 
 #define AMASK ((1u << NBI_ASEARCH_SHIFT) - 1)

@@ -6,7 +6,9 @@
  * the answer and publishes it (-> OK or BAD, with release order so that a
  * reader that sees it sees the message too).  A caller that finds the
  * check running elsewhere checks on its own instead of waiting: no lock,
- * nothing platform-specific, and never a wrong answer. */
+ * nothing platform-specific, and never a wrong answer.  A check that ran
+ * out of memory (the scratch some checks take) says nothing about the
+ * bundle: it is given back (-> NONE), and the next caller checks again. */
 #include "bundle/bundle.h"
 
 nb_status nbi_section_checked(const nb_bundle *b, size_t index,
@@ -36,6 +38,12 @@ nb_status nbi_section_checked(const nb_bundle *b, size_t index,
     }
     nb_err mine;
     nb_status st = check(b, index, &mine);
+    if (st == NB_ERR_NOMEM) {
+        if (err)
+            *err = mine;
+        atomic_store_explicit(&s->check, NBI_CHECK_NONE, memory_order_release);
+        return st;
+    }
     if (st != NB_OK) {
         s->check_status = st;
         memcpy(s->check_msg, mine.msg, sizeof s->check_msg);

@@ -45,7 +45,16 @@
  * The search runs in slices (navbake.h: budgets and slices): begin sets it
  * up in the workspace, step runs the loop for a number of expansions with
  * its state copied into locals, finish writes the result; nb_aa_find is
- * the three in a row. */
+ * the three in a row.
+ *
+ * What bounds the work on any bundle that opens (formats/clearance.md): a
+ * step of B expansions reads the layer at most 8 B times (the neighbours
+ * and their corners), each read one value; with terrain costs a move reads
+ * the multipliers under the agent's square (size^2 map cells, 64^2 at
+ * most); node storage grows by at most a 32 x 32 tile's page per cell
+ * reached (8 B + 1 of them); the path, from the parents, has at most
+ * B + 1 cells when the budget stops it (the map's cells when it does not).
+ * Nothing stored in the bundle is unpacked or followed. */
 #include "clearance/aastar.h"
 #include "clearance/costs.h"
 #include "core/grid.h"

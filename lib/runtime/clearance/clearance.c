@@ -1,7 +1,9 @@
 /* clearance.c: the runtime's reading of clearance and component layers
  * (formats/clearance.md).  A layer is found by its build parameters and
  * checked against the map once per call, before any cell is read; cells
- * are then read in place from the mapped file. */
+ * are then read in place from the mapped file.  A layer stores no path or
+ * link to follow: a look-up reads one value, whatever the layer holds, so
+ * a search's work is its own expansions' (aastar.c). */
 #include <stdio.h>
 
 #include "clearance/clearance.h"

@@ -109,6 +109,13 @@ static nb_status check_graph(nbi_fgraph *g, const nb_forest *f, const uint8_t *p
         uint32_t c = nbi_u32at(g->afirst, i), d = nbi_u32at(g->afirst, i + 1);
         if (a > b || c > d)
             return BAD("%s: circle %zu: its nodes or free arcs run backwards", where, i);
+        /* Two circles have at most four bitangents: a query's expansion
+         * on a circle hugs to each of its nodes, so this bounds its work
+         * by the forest's size, whatever the graph says. */
+        if (b - a > 4 * (uint64_t)(n - 1))
+            return BAD("%s: circle %zu: %lu nodes, more than the 4 bitangents to each of the %zu "
+                       "other circles make",
+                       where, i, (unsigned long)(b - a), n - 1);
         /* Each other circle cuts at most one arc off a circle's rim. */
         if (d - c > (n > 1 ? n - 1 : 1))
             return BAD("%s: circle %zu: %lu free arcs, more than %zu circles can make", where, i,

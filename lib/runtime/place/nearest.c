@@ -1,7 +1,11 @@
 /* nearest.c: the standable cell nearest a point, by octile distance
  * (nb_nearest_find): the search in rings around the point of
  * clearance/ring.c, on the place's layers for the query's agent, under its
- * overlay, in slices. */
+ * overlay, in slices.  An answer at distance d is found after
+ * (2 floor(d) + 1)^2 cells at most, with no memory but a few integers; a
+ * step of B cells looks at B cells (without an overlay, each one read of
+ * the clearance layer and with reachable one of the component layer): the
+ * work is the budget's, on any bundle. */
 #include <math.h>
 
 #include "core/grid.h"

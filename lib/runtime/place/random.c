@@ -11,7 +11,9 @@
  * order in O(log runs).  Under an overlay that blocks cells a cell drawn
  * so is kept only where the overlay leaves it to the agent (clearance/reach.c
  * tells reach), else another is drawn: rejection keeps the draw uniform among
- * the cells kept, and the budget counts draws. */
+ * the cells kept, and the budget counts draws.  A draw costs O(log runs)
+ * on any section that passes (runs.c), and without an overlay the first
+ * draw ends the query. */
 #include "place/place.h"
 
 uint64_t nbi_splitmix64(uint64_t *state)

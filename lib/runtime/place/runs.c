@@ -8,7 +8,10 @@
  * every run lies within one row of the map.  A draw then reads within the
  * arrays and returns a cell of the map whatever the values say; whether
  * they agree with the component layer is navbake verify --deep's
- * question. */
+ * question.  Nothing in the section is followed from one entry to the
+ * next: a draw is two binary searches, O(log runs) on any section that
+ * passes, and the place queries' other work is their own cells'
+ * (nearest.c, walk_line.c). */
 #include <stdio.h>
 
 #include "place/place.h"

@@ -15,9 +15,11 @@
  * once a blocked cell is found a row is read only as far as the square
  * gets before it, and no row entered later is read: the work is at most
  * the cells the whole sweep meets, and mostly those met before the
- * block.  Seed 004's smoothing samples
- * the unit's outline; square_smooth.c tests whole cells the same way as
- * here, for the waypoints of a path. */
+ * block.  A budget of B cells is checked between rows, so a step looks at
+ * most at B cells, the start's size^2 and one row's (the sweep's width in
+ * it: at most the map's width, the size and two) more.  Seed 004's
+ * smoothing samples the unit's outline; square_smooth.c tests whole cells
+ * the same way as here, for the waypoints of a path. */
 #include <math.h>
 
 #include "place/place.h"

@@ -6,7 +6,11 @@
  * present and adding up, an original edge as long as the octile distance
  * between its ends).  A query then reads the layer in place without a
  * bound check of its own and cannot be led outside the payload, into a
- * loop, or to a cell off the map. */
+ * loop, or to a cell off the map.  Nor beyond its work's bound
+ * (formats/subgoal.md): unpacking a shortcut gives as many original edges
+ * as its steps at most (each a step or more, the halves adding up), and
+ * every edge is fewer steps than the map has cells; sgsearch.c refuses a
+ * path of more steps than that before it unpacks it. */
 #include "subgoal/subgoal.h"
 
 #define ALIGN8(n) (((n) + 7) & ~(uint64_t)7)

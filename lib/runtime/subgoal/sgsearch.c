@@ -16,7 +16,13 @@
  * With an overlay that blocks cells, the layer's subgoals and edges may
  * cross them anywhere on the map, so the query is answered by Annotated
  * A* over the overlay (a workspace of its own, opened by the first such
- * query): the same optimal lengths, its path's turns as the waypoints. */
+ * query): the same optimal lengths, its path's turns as the waypoints.
+ *
+ * What bounds the work (formats/subgoal.md): a step of B settles at most B
+ * nodes, each reading its own edges; the ends' scans read the bitmaps
+ * around them; the path is refused before it is unpacked when it weighs as
+ * many steps as the map has cells (path_steps), so unpacking and walking
+ * cost at most the map's cells, never the number of nodes times that. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,6 +430,20 @@ static nb_status same_component(nb_sg *ws, const nb_sg_query *q, int *same, nb_e
     return NB_OK;
 }
 
+/* The steps of the subgoal path to slot m (and on from m to the goal side, with bwd): what its
+ * edges weigh, known before any is unpacked.  Every original edge is at least a step, so
+ * unpacking gives no more nodes than this (the work bound of the file's comment). */
+static uint64_t path_steps(const nb_sg *ws, uint32_t m, int bwd)
+{
+    uint64_t steps = 0;
+    for (int d = 0; d <= bwd; d++)
+        for (uint32_t s = m; ws->node[s].parent[d] != NONE; s = ws->node[s].parent[d]) {
+            const uint8_t *r = ws->L->edges + (size_t)ws->node[s].edge[d] * NBI_SG_EDGE_RECORD;
+            steps += (uint64_t)nbi_get32(r + NBI_SG_E_CARDINAL) + nbi_get32(r + NBI_SG_E_DIAGONAL);
+        }
+    return steps;
+}
+
 static int push_way(nb_sg *ws, nb_cell c);
 
 /* The query under an overlay that blocks cells, as Annotated A*. */
@@ -813,6 +833,13 @@ static nb_status build_answer(nb_sg *ws, nb_err *err)
         return nbi_fail_nomem(err, "a path");
     uint32_t m = ws->status == NB_PATH_FOUND ? ws->meet : ws->partial;
     if (!ws->direct && m != NONE) {
+        /* A path longer than the map has cells is no path (walk_path refuses it): refused before
+         * its shortcuts are unpacked, whose nodes would be as many as its steps. */
+        uint64_t steps = path_steps(ws, m, ws->status == NB_PATH_FOUND);
+        if (steps >= (uint64_t)ws->bundle->width * ws->bundle->height)
+            return nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (subgoal): a path of %llu steps, "
+                            "more than the map has cells", ws->bundle->path, L->section,
+                            (unsigned long long)steps);
         size_t n;
         if (!subgoal_path(ws, m, ws->status == NB_PATH_FOUND, &n))
             return nbi_fail_nomem(err, "a path");
