@@ -137,7 +137,9 @@ const char *nb_version(void);
  *    NB_ERR_VERSION naming the struct that grew, by the first call that
  *    makes a handle or inits that query (below), and works once rebuilt
  *    against the new header, unchanged: a grown struct is never read or
- *    written past the program's end of it.  Value types (nb_cell,
+ *    written past the program's end of it.  (Fields are added 8 bytes at a
+ *    time, so that each addition changes the struct's size: an int alone
+ *    could fit in a struct's tail padding, where the guard would not see it.)  Value types (nb_cell,
  *    nb_vec2, nb_pose, nb_segment, nb_curve, nb_circle, nb_motion_state,
  *    nb_frame, nb_err, nb_allocator, nb_abi) never change within a major
  *    version.

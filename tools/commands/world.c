@@ -160,8 +160,11 @@ static int check(int argc, char **argv)
         nbb_world w;
         nb_err err;
         nb_status st = nbb_world_read(argv[i], &w, &err);
-        if (st == NB_OK)
+        if (st == NB_OK) {
             st = nbb_world_check(&w, l.threads, list_file, &l, &err);
+            if (st != NB_OK)
+                nbb_world_free(&w);
+        }
         if (st != NB_OK)
             return nbc_fail_err(&err);
         if (!l.quiet)
