@@ -73,14 +73,18 @@ static span axis(int64_t a, int64_t d, int64_t c, int64_t S)
     return s;
 }
 
-/* A cell the square may not overlap: off the map, of a terrain outside the capability, or
- * blocked by the query's overlay (its limit there is 0). */
-static int blocked(const nb_place *p, int64_t x, int64_t y)
+/* A cell the square may not overlap: off the map, of a terrain outside the capability (clear,
+ * the place's clearance layer), or blocked by ov, the query's overlay (its limit there is 0).
+ * The loops are inlined with ov a constant NULL or the place's, and read a copy of the layer
+ * that no store to the walk can change, so that without an overlay they read the clearance
+ * alone, from registers, as before places read overlays. */
+static inline NBP_ALWAYS_INLINE int blocked(const nbi_layer *clear, const nb_overlay *ov,
+                                            int64_t x, int64_t y)
 {
-    if (x < 0 || y < 0 || x >= p->clear.width || y >= p->clear.height)
+    if (x < 0 || y < 0 || x >= clear->width || y >= clear->height)
         return 1;
-    return nbi_layer_get(&p->clear, (uint64_t)y * p->clear.width + (uint64_t)x) < 1 ||
-           (p->ov && nbi_overlay_lim(p->ov, (uint32_t)x, (uint32_t)y) == 0);
+    return nbi_layer_get(clear, (uint64_t)y * clear->width + (uint64_t)x) < 1 ||
+           (ov && nbi_overlay_lim(ov, (uint32_t)x, (uint32_t)y) == 0);
 }
 
 /* a + d t, rounded down (up: 1) to a whole unit. */
@@ -90,9 +94,12 @@ static int64_t at_time(int64_t a, int64_t d, nbi_frac t, int up)
     return up ? ceil_div(n, t.den) : floor_div(n, t.den);
 }
 
-void nbi_line_begin(const nb_place *p, nbi_line_walk *w, int64_t ax, int64_t ay, int64_t bx,
-                    int64_t by)
+/* The start's square and the rows to read, under ov (see blocked). */
+static inline NBP_ALWAYS_INLINE void line_begin(const nb_place *p, const nb_overlay *ov,
+                                                nbi_line_walk *w, int64_t ax, int64_t ay,
+                                                int64_t bx, int64_t by)
 {
+    const nbi_layer clear = p->clear;
     const nbi_frac zero = {0, 1}, one = {1, 1};
     nbi_line *out = &w->out;
     w->ax = ax;
@@ -111,7 +118,7 @@ void nbi_line_begin(const nb_place *p, nbi_line_walk *w, int64_t ax, int64_t ay,
     for (int64_t y = floor_div(ay, Q); y < ceil_div(ay + w->S, Q); y++)
         for (int64_t x = floor_div(ax, Q); x < ceil_div(ax + w->S, Q); x++) {
             out->examined++;
-            if (blocked(p, x, y)) {
+            if (blocked(&clear, ov, x, y)) {
                 out->status = NB_PATH_START_BLOCKED;
                 out->t = zero;
                 out->bx = (int32_t)x;
@@ -147,8 +154,11 @@ static nbi_frac next_entry(const nbi_line_walk *w)
     return one;
 }
 
-void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop)
+/* Reads rows until stop, under ov (see blocked). */
+static inline NBP_ALWAYS_INLINE void line_run(const nb_place *p, const nb_overlay *ov,
+                                              nbi_line_walk *w, uint64_t stop)
 {
+    const nbi_layer clear = p->clear;
     const nbi_frac zero = {0, 1}, one = {1, 1};
     const int64_t S = w->S, ax = w->ax, ay = w->ay, dx = w->bx - ax, dy = w->by - ay;
     nbi_line *out = &w->out;
@@ -189,7 +199,7 @@ void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop)
         for (int64_t j = 0; j <= c1 - c0; j++) {
             int64_t c = dx >= 0 ? c0 + j : c1 - j;
             out->examined++;
-            if (!blocked(p, c, r))
+            if (!blocked(&clear, ov, c, r))
                 continue;
             span sx = axis(ax, dx, c, S);
             if (sx.kind == NEVER)
@@ -223,6 +233,35 @@ void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop)
     w->done = 1;
     out->status = w->have ? NB_PATH_NONE : NB_PATH_FOUND;
     out->t = w->best;
+}
+
+void nbi_line_begin(const nb_place *p, nbi_line_walk *w, int64_t ax, int64_t ay, int64_t bx,
+                    int64_t by)
+{
+    if (p->ov)
+        line_begin(p, p->ov, w, ax, ay, bx, by);
+    else
+        line_begin(p, NULL, w, ax, ay, bx, by);
+}
+
+/* The loop twice, each a function of its own, so that the one without an overlay is compiled
+ * as it was before places read overlays. */
+static NBP_NOINLINE void line_run_bare(const nb_place *p, nbi_line_walk *w, uint64_t stop)
+{
+    line_run(p, NULL, w, stop);
+}
+
+static NBP_NOINLINE void line_run_under(const nb_place *p, nbi_line_walk *w, uint64_t stop)
+{
+    line_run(p, p->ov, w, stop);
+}
+
+void nbi_line_run(const nb_place *p, nbi_line_walk *w, uint64_t stop)
+{
+    if (p->ov)
+        line_run_under(p, w, stop);
+    else
+        line_run_bare(p, w, stop);
 }
 
 void nbi_walk_line(const nb_place *p, int64_t ax, int64_t ay, int64_t bx, int64_t by, nbi_line *out)
