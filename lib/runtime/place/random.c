@@ -87,35 +87,43 @@ static nb_status check(nb_place *p, const nb_random_query *q, nb_err *err)
     return NB_OK;
 }
 
-/* A cell the runs gave that the layers deny: the runs section lies (the
- * check at open cannot see it; verify --deep can).  Two reads of layers
- * the place holds cost nothing beside the draw, so a draw never hands a
- * game a cell its agent cannot stand on, or one of another component. */
-static nb_status denied(const nb_place *p, uint32_t i, uint32_t comp, nb_err *err)
+/* Why the layers deny cell i, whose clearance is v and component c, the runs gave to component
+ * comp: out of the way of the draws, which read the two layers inline (denied). */
+static NBP_NOINLINE nb_status denied_why(const nb_place *p, uint32_t i, uint32_t comp, uint32_t v,
+                                         uint32_t c, nb_err *err)
 {
-    uint32_t w = p->clear.width, x = i % w, y = i / w, v = nbi_layer_value(&p->clear, i);
+    uint32_t w = p->clear.width, x = i % w, y = i / w;
     if (v < p->size)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: %s: section %ld (runs) gives cell (%u, %u), where the clearance "
                         "layer (section %ld) says an agent of size %u cannot stand (clearance "
                         "%u): the runs are not that layer's",
                         family, p->b->path, p->runs.section, x, y, p->clear.section, p->size, v);
-    uint32_t c = p->has_comp ? nbi_layer_value(&p->comp, i) : comp;
-    if (c != comp)
-        return nbi_fail(err, NB_ERR_FORMAT,
-                        "%s: %s: section %ld (runs) gives cell (%u, %u) to component %u, which "
-                        "the component layer (section %ld) puts in component %u: the runs are "
-                        "not that layer's",
-                        family, p->b->path, p->runs.section, x, y, comp, p->comp.section, c);
-    return NB_OK;
+    return nbi_fail(err, NB_ERR_FORMAT,
+                    "%s: %s: section %ld (runs) gives cell (%u, %u) to component %u, which "
+                    "the component layer (section %ld) puts in component %u: the runs are "
+                    "not that layer's",
+                    family, p->b->path, p->runs.section, x, y, comp, p->comp.section, c);
 }
 
-/* Whether the overlay leaves the agent a cell to stand on among the runs' cells (every
- * component's): blocks take at most size^2 anchors each, so only an overlay of that many
- * cells or more may take them all, and then the cells are read one by one. */
-static int any_left(const nb_place *p)
+/* A cell the runs gave that the layers deny: the runs section lies (the
+ * check at open cannot see it; verify --deep can).  Two reads of layers
+ * the place holds cost nothing beside the draw, so a draw never hands a
+ * game a cell its agent cannot stand on, or one of another component. */
+static inline NBP_ALWAYS_INLINE nb_status denied(const nb_place *p, uint32_t i, uint32_t comp,
+                                                 nb_err *err)
 {
-    uint64_t cells = nbi_runs_size(&p->runs, 0), n = (uint64_t)p->size * p->size;
+    uint32_t v = nbi_layer_value(&p->clear, i);
+    uint32_t c = p->has_comp ? nbi_layer_value(&p->comp, i) : comp;
+    return v >= p->size && c == comp ? NB_OK : denied_why(p, i, comp, v, c, err);
+}
+
+/* Whether the overlay leaves the agent a cell to stand on among the runs' cells, every
+ * component's (cells of them): blocks take at most size^2 anchors each, so only an overlay of
+ * that many cells or more may take them all, and then the cells are read one by one. */
+static int any_left(const nb_place *p, uint64_t cells)
+{
+    uint64_t n = (uint64_t)p->size * p->size;
     if (!p->ov || cells / n > p->ov->blocked)
         return cells > 0;
     uint32_t w = p->clear.width, c;
@@ -128,8 +136,10 @@ static int any_left(const nb_place *p)
 }
 
 /* Starts a draw: the component of the start (every cell without one) and how many cells it
- * holds; 0 when the answer needs no draw (start blocked, no cell). */
-static int draw_begin(nb_place *p, const nb_random_query *q, nb_random_result *res)
+ * holds; 0 when the answer needs no draw (start blocked, no cell).  Inlined, as draw_some is,
+ * so that a query without an overlay, which ends at its first draw, calls no more than it did
+ * before places read overlays. */
+static inline NBP_ALWAYS_INLINE int draw_begin(nb_place *p, const nb_random_query *q, nb_random_result *res)
 {
     uint32_t w = p->clear.width;
     no_draw(res, q->seed);
@@ -142,8 +152,9 @@ static int draw_begin(nb_place *p, const nb_random_query *q, nb_random_result *r
         }
     }
     res->cells = nbi_runs_size(&p->runs, p->rcomp);
-    /* The start is left with reachable; without, the overlay may leave nothing. */
-    if (res->cells == 0 || (!q->reachable && !any_left(p)))
+    /* The start is left with reachable; without, the overlay may leave nothing of the cells
+     * of every component (rcomp 0). */
+    if (res->cells == 0 || (!q->reachable && !any_left(p, res->cells)))
         return 0;
     res->status = NB_PATH_LIMIT; /* until a cell is kept */
     return 1;
@@ -159,7 +170,7 @@ static nb_status no_memory(nb_err *err)
  * layers must allow, kept when the overlay (if any) leaves it to the agent.  1 once the draw
  * has ended (a cell kept, or max_expansions draws made, or an error: then *st, and err says
  * which: NB_ERR_FORMAT for runs that lie, NB_ERR_NOMEM when reach cannot be told). */
-static int draw_some(nb_place *p, const nb_random_query *q, nb_random_result *res, uint64_t n,
+static inline NBP_ALWAYS_INLINE int draw_some(nb_place *p, const nb_random_query *q, nb_random_result *res, uint64_t n,
                      nb_status *st, nb_err *err)
 {
     uint32_t w = p->clear.width;
