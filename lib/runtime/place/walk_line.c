@@ -77,7 +77,7 @@ static span axis(int64_t a, int64_t d, int64_t c, int64_t S)
  * the place's clearance layer), or blocked by ov, the query's overlay (its limit there is 0).
  * The loops are inlined with ov a constant NULL or the place's, and read a copy of the layer
  * that no store to the walk can change, so that without an overlay they read the clearance
- * alone, from registers, as before places read overlays. */
+ * alone, as before places read overlays. */
 static inline NBP_ALWAYS_INLINE int blocked(const nbi_layer *clear, const nb_overlay *ov,
                                             int64_t x, int64_t y)
 {
@@ -245,7 +245,7 @@ void nbi_line_begin(const nb_place *p, nbi_line_walk *w, int64_t ax, int64_t ay,
 }
 
 /* The loop twice, each a function of its own, so that the one without an overlay is compiled
- * as it was before places read overlays. */
+ * without the overlay's test (in one function the two spilled more). */
 static NBP_NOINLINE void line_run_bare(const nb_place *p, nbi_line_walk *w, uint64_t stop)
 {
     line_run(p, NULL, w, stop);
