@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "haa_of.h" /* navbake.h alone, as a game on another platform would see it */
 #include "navbake.h"
 #include "port.h"
 
@@ -132,25 +133,6 @@ static void level(const nb_bundle *b)
              a->name, (unsigned long)a->size, caps, csum, nb_clearance_cap(b, a->capability), stand,
              components);
     }
-}
-
-/* The HAA* query of an Annotated A* query (the same fields) with flags. */
-/* (tests/support/haa_of.h's, written again: this program sees navbake.h
- * alone, as a game on another platform would.) */
-static nb_haa_query haa_of(const nb_aa_query *q, unsigned flags)
-{
-    nb_haa_query h;
-    nb_haa_query_init(&h);
-    h.start = q->start;
-    h.goal = q->goal;
-    h.size = q->size;
-    h.capability = q->capability;
-    h.corner = q->corner;
-    h.max_expansions = q->max_expansions;
-    h.costs = q->costs;
-    h.overlay = q->overlay;
-    h.flags = flags;
-    return h;
 }
 
 static void searches(const nb_bundle *b)
