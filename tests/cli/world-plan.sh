@@ -66,6 +66,16 @@ ok "cutting again" sample_world w
 ok "and ninja" ninja -f one.ninja
 is "still has no work to do" "$(cat "$tmp/.out")" "ninja: no work to do."
 
+# A map touched, its bytes the same: its tiles run again and rewrite
+# nothing, so (restat) the link does not run.
+stamps one >before
+touch w/tiles/3_3.map
+ok "ninja after touching the map of tile (3, 3)" ninja -f one.ninja
+is "runs that tile and its 3 neighbours, not the link" "$(ran)" "tile 2_2 tile 2_3 tile 3_2 tile 3_3 "
+is "which rewrote nothing" "$(stamps one)" "$(cat before)"
+ok "ninja again" ninja -f one.ninja
+is "has no work to do" "$(cat "$tmp/.out")" "ninja: no work to do."
+
 # One cell of tile (1, 2) edited: its map alone is cut again.
 stamps one >before
 outputs one >digests.before
