@@ -687,6 +687,60 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
 nb_status nbb_world_check(const nbb_world *w, unsigned threads, nbb_world_file_fn fn, void *arg,
                           nb_err *err);
 
+/* A file a tile was baked from: its role (formats/world.md: 1 the legend,
+ * 2 the agent set, 16 + 3 (dy + 1) + (dx + 1) the map of the tile at (dx,
+ * dy) from it), the CRC-32 and length of its bytes. */
+typedef struct nbb_world_input {
+    uint32_t role, crc;
+    uint64_t length;
+} nbb_world_input;
+
+/* The cells tile (tx, ty) and its halo cover, clipped to the world. */
+void nbb_world_extent(const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t halo, uint32_t *ex0,
+                      uint32_t *ey0, uint32_t *ew, uint32_t *eh);
+
+/* What a tile action makes: the tile bundle and its border file (images
+ * of the files, malloc'ed), and what the update of an old tile bundle did. */
+typedef struct nbb_world_tile_out {
+    uint8_t *tile, *border;
+    size_t tile_len, border_len;
+    nbb_rebake_stats stats;
+} nbb_world_tile_out;
+
+/* Bakes tile (tx, ty) of the world (navbake world tile): the level of the
+ * tile and its halo, read from its map and its neighbours', with mkclear's
+ * layers and runs and mkabstract's graph (the world's cluster, no levels),
+ * tagged with a tile section; and its border file.  old_path (NULL: none)
+ * is the tile bundle baked before, brought up to date when it is this
+ * tile's: the bytes are those of a whole bake in every case. */
+nb_status nbb_world_tile_bake(const nbb_world *w, uint32_t tx, uint32_t ty, const char *old_path,
+                              unsigned threads, nbb_world_tile_out *out, nb_err *err);
+void nbb_world_tile_out_free(nbb_world_tile_out *out);
+
+/* The world bundle (navbake world link): read from the border files
+ * dir/tiles/X_Y.border and the manifest's legend and agents alone (malloc'ed
+ * image).  A border file missing, of another world or tile, with other
+ * inputs than the manifest's, or disagreeing with a neighbour about a
+ * cell they share is an error naming it.  fn (may be NULL) is told each
+ * file read. */
+typedef struct nbb_world_link_stats {
+    uint32_t tiles, classes;     /* border files read; (capability, size) pairs */
+    uint64_t local_components;   /* the tiles' components, summed */
+    uint64_t world_components;   /* the world's, summed over the pairs */
+} nbb_world_link_stats;
+nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn fn, void *arg,
+                         uint8_t **image, size_t *len, nbb_world_link_stats *stats, nb_err *err);
+
+/* A world's output folder: dir and dir/tiles made when missing. */
+nb_status nbb_world_folders(const char *dir, nb_err *err);
+/* dir/name (malloc'ed). */
+nb_status nbb_world_join(const char *dir, const char *name, char **out, nb_err *err);
+/* Writes buf to dir/name atomically unless it holds those bytes already,
+ * tells fn (may be NULL) and counts it in *written (may be NULL) when it
+ * wrote. */
+nb_status nbb_world_put(const char *dir, const char *name, const void *buf, size_t len,
+                        nbb_world_file_fn fn, void *arg, size_t *written, nb_err *err);
+
 /* Writes len bytes to path atomically, unless path holds those bytes
  * already; *changed (may be NULL) says whether it wrote (output/write_changed.c). */
 nb_status nbb_write_changed(const char *path, const void *buf, size_t len, int *changed, nb_err *err);

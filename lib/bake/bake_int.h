@@ -288,4 +288,20 @@ unsigned nbb_pvalues_margin(const nbb_pvalues *pv);
  * unreachable) or 32 (a float rounded down). */
 uint32_t nbb_perimeter_entry(double v, unsigned bits, uint32_t scale);
 
+/* ---- worlds of tiles (world/) ---- */
+
+/* The legend and agent set a world's manifest names (the defaults when it
+ * names none), with the digests of their files (role 0 when none). */
+nb_status nbb_world_read_defs(const nbb_world *w, nbi_legend *legend, nbi_agentset *agents,
+                              nbb_world_input *lin, nbb_world_input *ain, nb_err *err);
+/* Tile (tx, ty)'s map, read with legend and checked against the tile's
+ * size, with its digest (in may be NULL) and its path (path_out may be
+ * NULL; malloc'ed); an error names the tile, its cells and the file. */
+nb_status nbb_world_read_tile(const nbb_world *w, const nbi_legend *legend, uint32_t tx, uint32_t ty,
+                              unsigned threads, nbb_grid *grid, nbb_world_input *in, char **path_out,
+                              nb_err *err);
+/* The halo of the world's tiles for this agent set: the smallest multiple
+ * of the cluster at least the largest agent's size. */
+uint32_t nbb_world_halo(const nbb_world *w, const nbi_agentset *agents);
+
 #endif /* NB_BAKE_INT_H */

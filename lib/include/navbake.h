@@ -221,7 +221,14 @@ typedef enum nb_section_type {
     NB_SEC_HITCHECK = 65,  /* hit-check bitsets for one unit */
     NB_SEC_CURVES = 66,    /* curve heuristic table for one unit */
     NB_SEC_FOREST = 80,    /* round obstacles */
-    NB_SEC_BITANGENT = 81  /* bitangent graph for one agent radius */
+    NB_SEC_BITANGENT = 81, /* bitangent graph for one agent radius */
+    NB_SEC_TILE = 96,      /* a world's tile: where the bundle's map lies in the world,
+                              and the digests of what it was baked from */
+    NB_SEC_BORDER = 97,    /* a tile's border for one (capability, size): the components
+                              of the cells on both sides of its edges */
+    NB_SEC_WORLD = 98,     /* a world's index of tiles, with each tile bundle's digest */
+    NB_SEC_WORLD_COMPONENTS = 99 /* world-wide components for one (capability, size):
+                              each tile's component numbers to the world's */
 } nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the

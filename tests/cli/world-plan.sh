@@ -54,7 +54,7 @@ is "the link reads every border and the level's files" "$(inputs "$tmp/one/world
 is "every action is restat" "$(grep -c '^  restat = 1$' one.ninja)" 2
 
 ok "ninja -j1 bakes the world" ninja -f one.ninja -j1
-is "16 tile actions, then the link" "$(grep -c '^\[.*\] tile ' "$tmp/.out") $(tail -1 "$tmp/.out" | sed 's/^\[.*\] //')" "16 link"
+is "16 tile actions, then the link" "$(grep -c '^\[.*\] tile ' "$tmp/.out") $(grep '^\[' "$tmp/.out" | tail -n 1 | sed 's/^\[.*\] //')" "16 link"
 ok "ninja -j2 bakes it into the other folder" ninja -f two.ninja -j2
 is "16 tile bundles, 16 borders and the world bundle" "$(outputs one | wc -l | tr -d ' ')" 33
 is "byte for byte the same from -j1 and -j2" "$(outputs two)" "$(outputs one)"
@@ -110,7 +110,8 @@ cat >bin/scontrol <<'SH'
 SH
 cat >bin/sbatch <<'SH'
 #!/bin/sh
-# Records its options; runs the batch script from standard input.
+# Records its options; runs the batch script from standard input, its
+# output to a log as Slurm's would be.
 n=$(($(cat "$tmp/jobs" 2>/dev/null || echo 0) + 1)); echo $n >"$tmp/jobs"
 cat >"$tmp/job$n"
 echo "$*" >>"$tmp/sbatch.log"
@@ -125,10 +126,10 @@ done
 cd "$chdir" || exit 1
 if [ -n "$array" ]; then
   for i in $(seq ${array%-*} ${array#*-}); do
-    SLURM_ARRAY_TASK_ID=$i NAVBAKE_FIRST_TILE=$first sh "$tmp/job$n" || exit 1
+    SLURM_ARRAY_TASK_ID=$i NAVBAKE_FIRST_TILE=$first sh "$tmp/job$n" >>"$tmp/job.log" 2>&1 || exit 1
   done
 else
-  sh "$tmp/job$n" || exit 1
+  sh "$tmp/job$n" >>"$tmp/job.log" 2>&1 || exit 1
 fi
 echo "$((n + 100));stand-in"
 SH

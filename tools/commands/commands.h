@@ -21,9 +21,8 @@ int nbc_cmd_render(int argc, char **argv);
 int nbc_cmd_nearest(int argc, char **argv);
 int nbc_cmd_line(int argc, char **argv);
 int nbc_cmd_random(int argc, char **argv);
-/* Worlds of tiles: cut, check (world.c), plan (world_plan.c). */
+/* Worlds of tiles: cut, check (world.c). */
 int nbc_cmd_world(int argc, char **argv);
-int nbc_world_plan_cmd(int argc, char **argv);
 
 /* dump_layer.c: a clearance or component layer as H rows of W integers. */
 #include <stddef.h>

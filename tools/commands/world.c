@@ -1,22 +1,15 @@
 /* navbake world: worlds of tiles (formats/world.md).  "cut" makes one from
  * a large map; "check" reads a world's every file against its manifest;
- * "plan" writes its bake for Ninja or Slurm (world_plan.c). */
+ * "tile" and "link" are the bake's two actions (world_bake.c); "plan"
+ * writes the bake for Ninja or Slurm (world_plan.c). */
 #include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "world_cli.h"
 
-/* Prints each file a cut wrote (changed) or, verbose, left as it was. */
-typedef struct listing {
-    int verbose, quiet;
-    size_t seen;
-    unsigned threads;
-} listing;
-
-/* The options cut and check share (-j, -v, -q): 1 when c was one, 0 when
- * not, -1 for a bad value (the usage message printed). */
-static int shared_option(int c, listing *l)
+int nbc_world_option(int c, nbc_world_listing *l)
 {
     switch (c) {
     case 'j': return nbc_threads("--threads", optarg, &l->threads) ? 1 : -1;
@@ -26,9 +19,9 @@ static int shared_option(int c, listing *l)
     }
 }
 
-static void list_file(void *arg, const char *path, int changed)
+void nbc_world_list(void *arg, const char *path, int changed)
 {
-    listing *l = arg;
+    nbc_world_listing *l = arg;
     l->seen++;
     if (l->verbose || (changed && !l->quiet))
         printf("%s %s\n", changed ? "wrote" : "same ", path);
@@ -49,10 +42,10 @@ static int cut(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     unsigned long tile = 0, cluster = NBB_WORLD_DEFAULT_CLUSTER;
     const char *legend = NULL, *agents = NULL, *out = NULL;
-    listing l = {0, 0, 0, 0};
+    nbc_world_listing l = {0, 0, 0, 0};
     int c;
     while ((c = getopt_long(argc, argv, "t:c:l:a:o:j:vqhV", opts, NULL)) != -1) {
-        int shared = shared_option(c, &l);
+        int shared = nbc_world_option(c, &l);
         if (shared < 0)
             return NBC_EXIT_USAGE;
         if (shared > 0)
@@ -113,7 +106,7 @@ static int cut(int argc, char **argv)
     nb_err err;
     size_t written = 0;
     nb_status st = nbb_world_cut(argv[optind], legend, agents, (uint32_t)tile, (uint32_t)cluster, out,
-                                 l.threads, list_file, &l, &written, &err);
+                                 l.threads, nbc_world_list, &l, &written, &err);
     if (st != NB_OK)
         return nbc_fail_err(&err);
     if (l.verbose)
@@ -129,10 +122,10 @@ static int check(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
-    listing l = {0, 0, 0, 0};
+    nbc_world_listing l = {0, 0, 0, 0};
     int c;
     while ((c = getopt_long(argc, argv, "j:vqhV", opts, NULL)) != -1) {
-        int shared = shared_option(c, &l);
+        int shared = nbc_world_option(c, &l);
         if (shared < 0)
             return NBC_EXIT_USAGE;
         if (shared > 0)
@@ -162,7 +155,7 @@ static int check(int argc, char **argv)
         nb_err err;
         nb_status st = nbb_world_read(argv[i], &w, &err);
         if (st == NB_OK) {
-            st = nbb_world_check(&w, l.threads, list_file, &l, &err);
+            st = nbb_world_check(&w, l.threads, nbc_world_list, &l, &err);
             if (st != NB_OK)
                 nbb_world_free(&w);
         }
@@ -181,13 +174,19 @@ int nbc_cmd_world(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int, char **);
-    } subs[] = {{"cut", cut}, {"check", check}, {"plan", nbc_world_plan_cmd}};
+    } subs[] = {{"cut", cut},
+                {"check", check},
+                {"tile", nbc_world_tile},
+                {"link", nbc_world_link},
+                {"plan", nbc_world_plan_cmd}};
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-            printf("Usage: navbake world cut|check|plan [OPTION]...\n"
+            printf("Usage: navbake world cut|check|tile|link|plan [OPTION]...\n"
                    "Worlds of tiles (formats/world.md).\n\n"
                    "  cut    cut a large map into a world of tiles (navbake world cut --help)\n"
                    "  check  check a world's files against its manifest\n"
+                   "  tile   bake one tile of a world: its tile bundle and border file\n"
+                   "  link   link the tiles' border files into the world bundle\n"
                    "  plan   write the world's bake for Ninja or Slurm (navbake world plan --help)\n"
                    "  -h, --help     show this help and exit\n"
                    "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
@@ -195,7 +194,7 @@ int nbc_cmd_world(int argc, char **argv)
         }
         if (argc >= 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0))
             return nbc_version();
-        return nbc_usage("give what to do with a world: cut, check or plan");
+        return nbc_usage("give what to do with a world: cut, check, tile, link or plan");
     }
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(argv[1], subs[i].name) == 0) {
@@ -205,5 +204,5 @@ int nbc_cmd_world(int argc, char **argv)
             argv[1] = prog;
             return subs[i].run(argc - 1, argv + 1);
         }
-    return nbc_usage("unknown world command '%s' (cut, check or plan)", argv[1]);
+    return nbc_usage("unknown world command '%s' (cut, check, tile, link or plan)", argv[1]);
 }

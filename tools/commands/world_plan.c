@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "commands.h"
+#include "world_cli.h"
 #include "world_plan.h"
 
 void nbc_shell_word(FILE *f, const char *s, int ninja)
@@ -151,8 +151,8 @@ static int plan_read(nbc_world_plan *p, const char *manifest, const char *out, c
 
 /* Writes one form of the plan to path when its bytes change, and says so
  * as world cut does. */
-static int put(const char *path, const nbc_world_plan *p, const nbc_slurm_opts *slurm, int verbose,
-               int quiet)
+static int put(const char *path, const nbc_world_plan *p, const nbc_slurm_opts *slurm,
+               nbc_world_listing *l)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -174,8 +174,7 @@ static int put(const char *path, const nbc_world_plan *p, const nbc_slurm_opts *
     free(buf);
     if (st != NB_OK)
         return nbc_fail_err(&err);
-    if (verbose || (changed && !quiet))
-        printf("%s %s\n", changed ? "wrote" : "same ", path);
+    nbc_world_list(l, path, changed);
     return NBC_EXIT_OK;
 }
 
@@ -236,8 +235,11 @@ int nbc_world_plan_cmd(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     const char *out = NULL, *ninja = NULL, *slurm = NULL, *navbake = NULL;
     nbc_slurm_opts so = {NULL, NULL, NULL, 0};
-    int verbose = 0, quiet = 0, c, asked_slurm = 0;
+    nbc_world_listing l = {0, 0, 0, 0};
+    int c, asked_slurm = 0;
     while ((c = getopt_long(argc, argv, "o:vqhV", opts, NULL)) != -1) {
+        if (nbc_world_option(c, &l) > 0) /* -v, -q */
+            continue;
         switch (c) {
         case 'o': out = optarg; break;
         case OPT_NINJA: ninja = optarg; break;
@@ -267,8 +269,6 @@ int nbc_world_plan_cmd(int argc, char **argv)
                 return NBC_EXIT_USAGE;
             asked_slurm = 1;
             break;
-        case 'v': verbose = 1; break;
-        case 'q': quiet = 1; break;
         case 'h': help(); return NBC_EXIT_OK;
         case 'V': return nbc_version();
         default: return nbc_bad_option();
@@ -287,9 +287,9 @@ int nbc_world_plan_cmd(int argc, char **argv)
     if (plan_read(&p, argv[optind], out, navbake)) {
         rc = NBC_EXIT_OK;
         if (ninja)
-            rc = put(ninja, &p, NULL, verbose, quiet);
+            rc = put(ninja, &p, NULL, &l);
         if (rc == NBC_EXIT_OK && slurm)
-            rc = put(slurm, &p, &so, verbose, quiet);
+            rc = put(slurm, &p, &so, &l);
     }
     plan_free(&p);
     return rc;

@@ -24,8 +24,9 @@ static void requests(FILE *f, const char *log, const nbc_slurm_opts *o)
     fputs(" \"$@\"", f);
 }
 
-/* The batch script sbatch reads from standard input: one navbake action.
- * The here-document is quoted: its text reaches sbatch as written. */
+/* The batch script sbatch reads from standard input: one navbake action,
+ * on the CPUs Slurm gave it (not every CPU of the node).  The
+ * here-document is quoted: its text reaches sbatch as written. */
 static void job(FILE *f, const nbc_world_plan *p, const char *action, const char *index)
 {
     fputs(" <<'EOF'\n#!/bin/sh\nexec ", f);
@@ -33,7 +34,7 @@ static void job(FILE *f, const nbc_world_plan *p, const char *action, const char
     fprintf(f, " world %s ", action);
     nbc_shell_word(f, p->manifest, 0);
     fputs(index, f);
-    fputs(" -o ", f);
+    fputs(" -j \"${SLURM_CPUS_ON_NODE:-1}\" -o ", f);
     nbc_shell_word(f, p->out, 0);
     fputs("\nEOF\n", f);
 }

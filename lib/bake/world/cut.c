@@ -2,56 +2,11 @@
  * Each tile's map holds the tile's own characters, as the large map had
  * them; every file is written only when its bytes change, so that cutting
  * again after an edit leaves the build graph one changed tile. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bake_int.h"
-
-/* Makes the folder path unless it is one already. */
-static nb_status folder(const char *path, nb_err *err)
-{
-    struct stat sb;
-    if (mkdir(path, 0777) == 0 || (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)))
-        return NB_OK;
-    if (errno == EEXIST)
-        return nbi_fail(err, NB_ERR_IO, "%s: exists and is not a folder", path);
-    return nbi_fail_errno(err, "cannot make the folder", path);
-}
-
-/* dir/name, malloc'ed. */
-static nb_status join(const char *dir, const char *name, char **out, nb_err *err)
-{
-    size_t dl = strlen(dir), nl = strlen(name);
-    int slash = dl > 0 && dir[dl - 1] != '/';
-    if (!(*out = malloc(dl + slash + nl + 1)))
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory");
-    memcpy(*out, dir, dl);
-    if (slash)
-        (*out)[dl] = '/';
-    memcpy(*out + dl + slash, name, nl + 1);
-    return NB_OK;
-}
-
-/* Writes buf to dir/name when its bytes change, and says so. */
-static nb_status put(const char *dir, const char *name, const void *buf, size_t len,
-                     nbb_world_file_fn fn, void *arg, size_t *written, nb_err *err)
-{
-    char *path;
-    int changed = 0;
-    nb_status st = join(dir, name, &path, err);
-    if (st == NB_OK)
-        st = nbb_write_changed(path, buf, len, &changed, err);
-    if (st == NB_OK) {
-        *written += (size_t)changed;
-        if (fn)
-            fn(arg, path, changed);
-    }
-    free(path);
-    return st;
-}
 
 /* A copy of the input file src as dir/name (the legend, the agent set), so
  * that a world's folder holds everything its tiles are baked from. */
@@ -62,7 +17,7 @@ static nb_status copy_input(const char *src, const char *dir, const char *name, 
     size_t len;
     nb_status st = nbb_read_file(src, (size_t)16 << 20, &buf, &len, err);
     if (st == NB_OK) {
-        st = put(dir, name, buf, len, fn, arg, written, err);
+        st = nbb_world_put(dir, name, buf, len, fn, arg, written, err);
         free(buf);
     }
     return st;
@@ -80,7 +35,7 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
     nbb_grid grid = {0, 0, NULL};
     nbb_world w;
     memset(&w, 0, sizeof w);
-    char *text = NULL, *tiles = NULL;
+    char *text = NULL;
     nb_status st = nbb_read_level(legend_path, agents_path, map_path, threads, &legend, &agents,
                                   &grid, err);
     if (st != NB_OK)
@@ -92,8 +47,7 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
     w.maps = NBB_WORLD_TILE_MAPS;
     w.legend = legend_path ? "legend.yaml" : NULL;
     w.agents = agents_path ? "agents.yaml" : NULL;
-    if ((st = nbb_world_shape(&w, nbb_input_name(map_path), err)) || (st = folder(dir, err)) ||
-        (st = join(dir, "tiles", &tiles, err)) || (st = folder(tiles, err)))
+    if ((st = nbb_world_shape(&w, nbb_input_name(map_path), err)) || (st = nbb_world_folders(dir, err)))
         goto done;
     if (legend_path && (st = copy_input(legend_path, dir, w.legend, fn, arg, &count, err)))
         goto done;
@@ -118,7 +72,7 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
             }
             char name[64];
             snprintf(name, sizeof name, "tiles/%u_%u.map", tx, ty);
-            st = put(dir, name, text, len, fn, arg, &count, err);
+            st = nbb_world_put(dir, name, text, len, fn, arg, &count, err);
         }
     if (st == NB_OK) {
         /* The manifest last: a cut stopped before it leaves the old one,
@@ -126,11 +80,10 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
         free(text);
         size_t len;
         if ((st = nbb_world_text(&w, &text, &len, err)) == NB_OK)
-            st = put(dir, NBB_WORLD_MANIFEST, text, len, fn, arg, &count, err);
+            st = nbb_world_put(dir, NBB_WORLD_MANIFEST, text, len, fn, arg, &count, err);
     }
 done:
     free(text);
-    free(tiles);
     nbb_grid_free(&grid);
     if (written)
         *written = count;

@@ -331,4 +331,79 @@ enum nbi_placement {
  * no other circle touches. */
 #define NBI_WHOLE_SPAN 8.0
 
+/* ---- worlds of tiles (formats/world.md) ---- */
+
+/* A tile (NB_SEC_TILE, version 1): a header of 16 u32 words, then, with
+ * flag NBI_TILE_DIGEST (in border files), the tile bundle's digest, then
+ * one record per input file. */
+#define NBI_TILE_VERSION 1
+#define NBI_TILE_HEADER 64
+#define NBI_TILE_WIDTH 0    /* u32: the world's size in cells */
+#define NBI_TILE_HEIGHT 4   /* u32 */
+#define NBI_TILE_SIDE 8     /* u32: the world's tile side */
+#define NBI_TILE_CLUSTER 12 /* u32: the world's cluster side */
+#define NBI_TILE_COLUMN 16  /* u32: this tile's column */
+#define NBI_TILE_ROW 20     /* u32: and row */
+#define NBI_TILE_ORIGIN_X 24 /* u32: the world cell of the bundle's map's cell (0, 0) */
+#define NBI_TILE_ORIGIN_Y 28 /* u32 */
+#define NBI_TILE_CORE_X 32  /* u32: the tile's own cells in the bundle's map: from here */
+#define NBI_TILE_CORE_Y 36  /* u32 */
+#define NBI_TILE_CORE_W 40  /* u32: this many */
+#define NBI_TILE_CORE_H 44  /* u32 */
+#define NBI_TILE_HALO 48    /* u32: the halo's width (cut at the world's edges) */
+#define NBI_TILE_INPUTS 52  /* u32: input records */
+#define NBI_TILE_FLAGS 56   /* u32 */
+#define NBI_TILE_ZERO 60    /* u32 zero */
+#define NBI_TILE_DIGEST 1u  /* flag: 16 bytes of the tile bundle's digest follow */
+#define NBI_DIGEST_SIZE 16
+#define NBI_DIGEST_BYTES 0     /* u64: the tile bundle's file size */
+#define NBI_DIGEST_TABLE_CRC 8 /* u32: its header's table CRC */
+#define NBI_DIGEST_ZERO 12     /* u32 zero */
+#define NBI_TILE_INPUT 16        /* per input file: */
+#define NBI_TILE_INPUT_ROLE 0    /* u32: NBI_ROLE_* */
+#define NBI_TILE_INPUT_CRC 4     /* u32: CRC-32 of its bytes */
+#define NBI_TILE_INPUT_LENGTH 8  /* u64: its length */
+#define NBI_ROLE_LEGEND 1
+#define NBI_ROLE_AGENTS 2
+#define NBI_ROLE_MAP 16 /* + 3 (dy + 1) + (dx + 1): the map of the tile at (dx, dy) from this one */
+#define NBI_TILE_MAX_INPUTS 11
+
+/* A tile's border for one (capability, size) (NB_SEC_BORDER, version 1):
+ * a header of 6 u32 words, the component numbers of the inner ring (the
+ * tile's own cells along its edges) and of the outer ring (the cells just
+ * outside them, 0 outside the world), then a bit per component: 1 when it
+ * has a cell of the tile's own. */
+#define NBI_BORDER_VERSION 1
+#define NBI_BORDER_HEADER 24
+#define NBI_BORDER_CAPABILITY 0 /* u32 */
+#define NBI_BORDER_SIZE 4       /* u32 */
+#define NBI_BORDER_COMPONENTS 8 /* u32: n, of the tile bundle's component layer */
+#define NBI_BORDER_INNER 12     /* u32: cells of the inner ring, 2 w + 2 h */
+#define NBI_BORDER_OUTER 16     /* u32: of the outer ring, 2 (w + 2) + 2 h */
+#define NBI_BORDER_ZERO 20      /* u32 zero */
+
+/* A world's index (NB_SEC_WORLD, version 1): a header of 8 u32 words, then
+ * a tile bundle's digest (NBI_DIGEST_*) per tile, row by row. */
+#define NBI_WORLD_VERSION 1
+#define NBI_WORLD_HEADER 32
+#define NBI_WORLD_WIDTH 0    /* u32 */
+#define NBI_WORLD_HEIGHT 4   /* u32 */
+#define NBI_WORLD_SIDE 8     /* u32: tile side */
+#define NBI_WORLD_CLUSTER 12 /* u32 */
+#define NBI_WORLD_COLUMNS 16 /* u32 */
+#define NBI_WORLD_ROWS 20    /* u32 */
+#define NBI_WORLD_HALO 24    /* u32 */
+#define NBI_WORLD_ZERO 28    /* u32 zero */
+
+/* World-wide components for one (capability, size) (NB_SEC_WORLD_COMPONENTS,
+ * version 1): a header of 4 u32 words, u32 first[tiles + 1], then u32
+ * ids[first[tiles]]: component k (from 1) of tile t is the world's
+ * ids[first[t] + k - 1], 0 when it has no cell of the tile's own. */
+#define NBI_WCOMP_VERSION 1
+#define NBI_WCOMP_HEADER 16
+#define NBI_WCOMP_CAPABILITY 0 /* u32 */
+#define NBI_WCOMP_SIZE 4       /* u32 */
+#define NBI_WCOMP_COMPONENTS 8 /* u32: N, the world's */
+#define NBI_WCOMP_TILES 12     /* u32 */
+
 #endif

@@ -22,6 +22,7 @@
 #include "sections/sections.h"
 #include "subgoal/subgoal.h"
 #include "turning/turning.h"
+#include "world/world.h"
 
 /* Why the level's three sections have no check here: bundle.c decodes and
  * checks them when the bundle is opened, before anything else reads it. */
@@ -135,6 +136,11 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_FOREST, "forest", {"circles"}, nbi_forest_section_check, NULL},
     {NB_SEC_BITANGENT, "bitangent", {"radius_index", "nodes", "transitions", "candidates", "arcs"},
      nbi_bitangent_section_check, NULL},
+    {NB_SEC_TILE, "tile", {"column", "row"}, nbi_wtile_section_check, NULL},
+    {NB_SEC_BORDER, "border", {"capability", "size", "components"}, nbi_border_section_check, NULL},
+    {NB_SEC_WORLD, "world", {"columns", "rows"}, nbi_windex_section_check, NULL},
+    {NB_SEC_WORLD_COMPONENTS, "world_components", {"capability", "size", "components"},
+     nbi_wcomp_section_check, NULL},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};

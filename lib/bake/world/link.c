@@ -1,0 +1,426 @@
+/* link.c: a world's link action (navbake world link).  It reads the
+ * manifest's legend and agents and every tile's border file, never a tile
+ * bundle: its time and memory grow with the tiles and their borders, not
+ * with cells.  From each border it joins the components of the cells
+ * just outside a tile (as the tile numbered them) with those of the same
+ * cells inside their own tile, by union-find; the sets that hold a cell of
+ * some tile's own are the world's components, numbered in the order of
+ * the tiles, row by row.  Components are 4-connected whatever the corner
+ * rule (clearance/components_build.c), so the cells of the outer ring
+ * are all the joins there are.
+ *
+ * The borders also check each other: a tile records the digest of every
+ * neighbour's map it read for its halo, and a neighbour its own; tiles
+ * baked from other versions of one map, or disagreeing about a cell they
+ * share, are refused, naming the tile to bake again. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bake_int.h"
+#include "world/world.h"
+
+/* What the link keeps of a tile's border file. */
+typedef struct tile_border {
+    nbi_wtile t;                  /* its tile section (pointers not kept) */
+    uint8_t digest[NBI_DIGEST_SIZE];
+    nbb_world_input in[NBI_TILE_MAX_INPUTS];
+    uint32_t *n;                  /* per class: the tile's components */
+    uint32_t **inner, **outer, **core; /* per class: rings and component bits */
+} tile_border;
+
+typedef struct link_state {
+    const nbb_world *w;
+    uint32_t classes;
+    uint32_t (*cls)[2]; /* (capability, size) of each class, from tile (0, 0) */
+    tile_border *tiles;
+} link_state;
+
+static void free_tile(tile_border *tb, uint32_t classes)
+{
+    for (uint32_t c = 0; c < classes && tb->n; c++) {
+        free(tb->inner[c]);
+        free(tb->outer[c]);
+        free(tb->core[c]);
+    }
+    free(tb->n);
+    free(tb->inner);
+    free(tb->outer);
+    free(tb->core);
+}
+
+static uint32_t *copy_u32(const uint8_t *p, size_t n)
+{
+    uint32_t *a = malloc(n ? n * sizeof *a : 1);
+    for (size_t i = 0; a && i < n; i++)
+        a[i] = nbi_u32at(p, i);
+    return a;
+}
+
+static const nbb_world_input *input_of(const tile_border *tb, uint32_t role)
+{
+    for (uint32_t i = 0; i < tb->t.ninputs; i++)
+        if (tb->in[i].role == role)
+            return &tb->in[i];
+    return NULL;
+}
+
+/* Reads tile (tx, ty)'s border file at path into tb, checked against the
+ * manifest (the world's shape, halo, legend and agents) and, for the
+ * classes, tile (0, 0)'s. */
+static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char *path,
+                             uint32_t halo, const nbb_world_input *lin, const nbb_world_input *ain,
+                             tile_border *tb, nb_err *err)
+{
+    const nbb_world *w = s->w;
+    nb_bundle *b;
+    nb_status st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &b, err);
+    if (st != NB_OK)
+        return st;
+#define FAIL(...) (st = nbi_fail(err, NB_ERR_FORMAT, __VA_ARGS__))
+    if ((st = nbi_wtile_find(b, &tb->t, err)) != NB_OK)
+        goto done;
+    const nbi_wtile *t = &tb->t;
+    if (!t->has_digest) {
+        FAIL("%s: a tile bundle, not a border file (navbake world tile writes both)", path);
+        goto done;
+    }
+    if (t->column != tx || t->row != ty || t->width != w->width || t->height != w->height ||
+        t->side != w->tile || t->cluster != w->cluster) {
+        FAIL("%s: the border of tile (%u, %u) of a world of %u x %u cells in tiles of %u and "
+             "clusters of %u, not of tile (%u, %u) of this one (%u x %u, %u, %u)",
+             path, t->column, t->row, t->width, t->height, t->side, t->cluster, tx, ty, w->width,
+             w->height, w->tile, w->cluster);
+        goto done;
+    }
+    if (t->halo != halo) {
+        FAIL("%s: baked with a halo of %u cells; the manifest's agent set needs %u: bake the tile "
+             "again",
+             path, t->halo, halo);
+        goto done;
+    }
+    nbi_put64(tb->digest + NBI_DIGEST_BYTES, t->bundle_bytes);
+    nbi_put32(tb->digest + NBI_DIGEST_TABLE_CRC, t->table_crc);
+    for (uint32_t i = 0; i < t->ninputs; i++) {
+        const uint8_t *r = t->inputs + (size_t)i * NBI_TILE_INPUT;
+        tb->in[i].role = nbi_get32(r + NBI_TILE_INPUT_ROLE);
+        tb->in[i].crc = nbi_get32(r + NBI_TILE_INPUT_CRC);
+        tb->in[i].length = nbi_get64(r + NBI_TILE_INPUT_LENGTH);
+    }
+    const nbb_world_input *want[2] = {lin, ain};
+    static const char *const what[2] = {"legend", "agent set"};
+    for (int i = 0; i < 2; i++) {
+        const nbb_world_input *had = input_of(tb, i ? NBI_ROLE_AGENTS : NBI_ROLE_LEGEND);
+        if ((had != NULL) != (want[i]->role != 0) ||
+            (had && (had->crc != want[i]->crc || had->length != want[i]->length))) {
+            FAIL("%s: tile (%u, %u) was baked with another %s than the manifest names: bake it "
+                 "again",
+                 path, tx, ty, what[i]);
+            goto done;
+        }
+    }
+    /* The classes: tile (0, 0)'s border sections, in their order, in
+     * every tile. */
+    uint32_t count = 0;
+    for (size_t i = 0; i < nb_bundle_section_count(b); i++)
+        count += nb_bundle_section_get(b, i)->type == NB_SEC_BORDER;
+    if (tx == 0 && ty == 0) {
+        s->classes = count;
+        if (!(s->cls = malloc((count ? count : 1) * sizeof *s->cls))) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+            goto done;
+        }
+    }
+    if (count != s->classes) {
+        FAIL("%s: borders for %u (capability, size) pairs; tile (0, 0) has %u", path, count,
+             s->classes);
+        goto done;
+    }
+    tb->n = calloc(count + 1, sizeof *tb->n);
+    tb->inner = calloc(count + 1, sizeof *tb->inner);
+    tb->outer = calloc(count + 1, sizeof *tb->outer);
+    tb->core = calloc(count + 1, sizeof *tb->core);
+    if (!tb->n || !tb->inner || !tb->outer || !tb->core) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+        goto done;
+    }
+    for (size_t i = 0, c = 0; i < nb_bundle_section_count(b); i++) {
+        if (nb_bundle_section_get(b, i)->type != NB_SEC_BORDER)
+            continue;
+        nbi_border r;
+        if ((st = nbi_border_at(b, i, &r, err)) != NB_OK)
+            goto done;
+        if (tx == 0 && ty == 0)
+            s->cls[c][0] = r.capability, s->cls[c][1] = r.size;
+        else if (s->cls[c][0] != r.capability || s->cls[c][1] != r.size) {
+            FAIL("%s: its border %zu is for capability %#x and size %u; tile (0, 0)'s is for %#x "
+                 "and %u",
+                 path, c, r.capability, r.size, s->cls[c][0], s->cls[c][1]);
+            goto done;
+        }
+        tb->n[c] = r.n;
+        tb->inner[c] = copy_u32(r.inner, r.inner_count);
+        tb->outer[c] = copy_u32(r.outer, r.outer_count);
+        tb->core[c] = copy_u32(r.core, ((size_t)r.n + 1 + 31) / 32);
+        if (!tb->inner[c] || !tb->outer[c] || !tb->core[c]) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+            goto done;
+        }
+        c++;
+    }
+#undef FAIL
+done:
+    nb_bundle_close(b);
+    return st;
+}
+
+/* Index of world cell (x, y) in the inner ring of tile u (any of its
+ * places there: a corner is in a row and a column). */
+static uint32_t inner_index(const nbi_wtile *u, uint32_t x, uint32_t y)
+{
+    uint32_t x0 = u->origin_x + u->core_x, y0 = u->origin_y + u->core_y, w = u->core_w,
+             h = u->core_h;
+    if (y == y0)
+        return x - x0;
+    if (y == y0 + h - 1)
+        return w + (x - x0);
+    if (x == x0)
+        return 2 * w + (y - y0);
+    return 2 * w + h + (y - y0);
+}
+
+static uint32_t find(uint32_t *parent, uint32_t a)
+{
+    while (parent[a] != a) {
+        parent[a] = parent[parent[a]];
+        a = parent[a];
+    }
+    return a;
+}
+
+/* The world's components of class c, as a section payload. */
+static nb_status link_class(link_state *s, uint32_t c, uint8_t **out, size_t *len,
+                            uint32_t *count, nb_err *err)
+{
+    const nbb_world *w = s->w;
+    uint32_t tiles = w->columns * w->rows;
+    uint64_t total = 0;
+    uint32_t *base = malloc(((size_t)tiles + 1) * sizeof *base);
+    if (!base)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    for (uint32_t t = 0; t < tiles; t++) {
+        base[t] = (uint32_t)total;
+        total += s->tiles[t].n[c];
+    }
+    base[tiles] = (uint32_t)total;
+    if (total > UINT32_MAX - 1) {
+        free(base);
+        return nbi_fail(err, NB_ERR_LIMIT, "more than %u components in the tiles", UINT32_MAX - 1);
+    }
+    uint32_t *parent = malloc((total ? total : 1) * sizeof *parent);
+    size_t plen = NBI_WCOMP_HEADER + 4 * ((size_t)tiles + 1) + 4 * (size_t)total;
+    uint8_t *p = calloc(1, plen);
+    nb_status st = NB_OK;
+    if (!parent || !p) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu components",
+                      (unsigned long long)total);
+        goto done;
+    }
+    for (uint64_t i = 0; i < total; i++)
+        parent[i] = (uint32_t)i;
+    for (uint32_t t = 0; t < tiles && st == NB_OK; t++) {
+        const tile_border *tb = &s->tiles[t];
+        const nbi_wtile *tt = &tb->t;
+        uint32_t no = nbi_ring_outer(tt->core_w, tt->core_h);
+        for (uint32_t k = 0; k < no; k++) {
+            long x, y;
+            nbi_ring_cell(1, (long)(tt->origin_x + tt->core_x), (long)(tt->origin_y + tt->core_y),
+                          tt->core_w, tt->core_h, k, &x, &y);
+            if (x < 0 || y < 0 || x >= (long)w->width || y >= (long)w->height)
+                continue;
+            uint32_t u = (uint32_t)(y / w->tile) * w->columns + (uint32_t)(x / w->tile);
+            const tile_border *ub = &s->tiles[u];
+            uint32_t a = tb->outer[c][k];
+            uint32_t bb = ub->inner[c][inner_index(&ub->t, (uint32_t)x, (uint32_t)y)];
+            if ((a == 0) != (bb == 0)) {
+                st = nbi_fail(err, NB_ERR_FORMAT,
+                              "tiles (%u, %u) and (%u, %u) disagree on cell (%ld, %ld) for "
+                              "capability %#x and size %u (one says an agent stands there, the "
+                              "other not): bake them again from the same maps",
+                              tt->column, tt->row, ub->t.column, ub->t.row, x, y, s->cls[c][0],
+                              s->cls[c][1]);
+                break;
+            }
+            if (a) {
+                uint32_t ra = find(parent, base[t] + a - 1), rb = find(parent, base[u] + bb - 1);
+                /* The smaller root: the same sets whatever the order of joins. */
+                if (ra < rb)
+                    parent[rb] = ra;
+                else
+                    parent[ra] = rb;
+            }
+        }
+    }
+    if (st != NB_OK)
+        goto done;
+    /* Number the sets that hold a cell of some tile's own, in the order of
+     * their first such component; world[] maps a root to its number. */
+    uint32_t *world = calloc(total ? total : 1, sizeof *world), n = 0;
+    if (!world) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+        goto done;
+    }
+    uint8_t *first = p + NBI_WCOMP_HEADER, *ids = first + 4 * ((size_t)tiles + 1);
+    for (uint32_t t = 0; t < tiles; t++) {
+        const tile_border *tb = &s->tiles[t];
+        nbi_put32at(first, t, base[t]);
+        for (uint32_t k = 1; k <= tb->n[c]; k++) {
+            if (!((tb->core[c][k / 32] >> (k % 32)) & 1))
+                continue;
+            uint32_t r = find(parent, base[t] + k - 1);
+            if (!world[r])
+                world[r] = ++n;
+            nbi_put32at(ids, base[t] + k - 1, world[r]);
+        }
+    }
+    nbi_put32at(first, tiles, base[tiles]);
+    free(world);
+    uint32_t head[4] = {s->cls[c][0], s->cls[c][1], n, tiles};
+    for (int i = 0; i < 4; i++)
+        nbi_put32(p + 4 * i, head[i]);
+    *out = p;
+    *len = plen;
+    *count = n;
+    p = NULL;
+done:
+    free(p);
+    free(parent);
+    free(base);
+    return st;
+}
+
+/* The checks between neighbours: each tile read its neighbours' maps as
+ * their own border files say they are. */
+static nb_status check_neighbours(const link_state *s, const char *dir, nb_err *err)
+{
+    const nbb_world *w = s->w;
+    for (uint32_t ty = 0; ty < w->rows; ty++)
+        for (uint32_t tx = 0; tx < w->columns; tx++) {
+            const tile_border *tb = &s->tiles[ty * w->columns + tx];
+            for (uint32_t i = 0; i < tb->t.ninputs; i++) {
+                uint32_t role = tb->in[i].role;
+                if (role < NBI_ROLE_MAP || role == NBI_ROLE_MAP + 4)
+                    continue;
+                int dx = (int)((role - NBI_ROLE_MAP) % 3) - 1, dy = (int)((role - NBI_ROLE_MAP) / 3) - 1;
+                long nx = (long)tx + dx, ny = (long)ty + dy;
+                const nbb_world_input *own =
+                    nx >= 0 && ny >= 0 && nx < (long)w->columns && ny < (long)w->rows
+                        ? input_of(&s->tiles[ny * w->columns + nx], NBI_ROLE_MAP + 4)
+                        : NULL;
+                if (!own || own->crc != tb->in[i].crc || own->length != tb->in[i].length)
+                    return nbi_fail(err, NB_ERR_FORMAT,
+                                    "%stiles/%u_%u.border: tile (%u, %u) was baked from another "
+                                    "version of tile (%ld, %ld)'s map than that tile was: bake "
+                                    "the older of them again",
+                                    dir, tx, ty, tx, ty, nx, ny);
+            }
+        }
+    return NB_OK;
+}
+
+nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn fn, void *arg,
+                         uint8_t **image, size_t *len, nbb_world_link_stats *stats, nb_err *err)
+{
+    *image = NULL;
+    *len = 0;
+    nbb_world_link_stats ls;
+    memset(&ls, 0, sizeof ls);
+    nbi_legend legend;
+    nbi_agentset agents;
+    nbb_world_input lin, ain;
+    link_state s = {w, 0, NULL, NULL};
+    uint32_t tiles = w->columns * w->rows;
+    nbb_builder *b = NULL;
+    size_t dl = strlen(dir);
+    char *d = malloc(dl + 2), *path = malloc(dl + 64);
+    nb_status st = nbb_world_read_defs(w, &legend, &agents, &lin, &ain, err);
+    if (st == NB_OK && (!d || !path || !(s.tiles = calloc(tiles, sizeof *s.tiles))))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %u tiles", tiles);
+    if (st != NB_OK)
+        goto done;
+    memcpy(d, dir, dl + 1);
+    if (dl && d[dl - 1] != '/')
+        strcat(d, "/");
+    uint32_t halo = nbb_world_halo(w, &agents);
+    for (uint32_t ty = 0; ty < w->rows && st == NB_OK; ty++)
+        for (uint32_t tx = 0; tx < w->columns && st == NB_OK; tx++) {
+            snprintf(path, dl + 64, "%stiles/%u_%u.border", d, tx, ty);
+            st = read_border(&s, tx, ty, path, halo, &lin, &ain, &s.tiles[ty * w->columns + tx],
+                             err);
+            if (st == NB_OK && fn)
+                fn(arg, path, 0);
+        }
+    if (st == NB_OK)
+        st = check_neighbours(&s, d, err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&b, err);
+    if (st == NB_OK)
+        st = nbb_put_level(b, &legend, &agents, NULL, 0, err);
+    if (st == NB_OK) {
+        size_t ilen = NBI_WORLD_HEADER + (size_t)tiles * NBI_DIGEST_SIZE;
+        uint8_t *p = calloc(1, ilen);
+        if (!p)
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+        else {
+            uint32_t v[8] = {w->width, w->height, w->tile, w->cluster, w->columns, w->rows, halo, 0};
+            for (int i = 0; i < 8; i++)
+                nbi_put32(p + 4 * i, v[i]);
+            for (uint32_t t = 0; t < tiles; t++)
+                memcpy(p + NBI_WORLD_HEADER + (size_t)t * NBI_DIGEST_SIZE, s.tiles[t].digest,
+                       NBI_DIGEST_SIZE);
+            nb_section_info info;
+            memset(&info, 0, sizeof info);
+            info.type = NB_SEC_WORLD;
+            info.version = NBI_WORLD_VERSION;
+            info.param[0] = w->columns;
+            info.param[1] = w->rows;
+            st = nbb_builder_add_owned(b, &info, p, ilen, 0, err);
+        }
+    }
+    for (uint32_t c = 0; st == NB_OK && c < s.classes; c++) {
+        uint8_t *p = NULL;
+        size_t plen = 0;
+        uint32_t n = 0;
+        if ((st = link_class(&s, c, &p, &plen, &n, err)) != NB_OK)
+            break;
+        nb_section_info info;
+        memset(&info, 0, sizeof info);
+        info.type = NB_SEC_WORLD_COMPONENTS;
+        info.version = NBI_WCOMP_VERSION;
+        info.param[0] = s.cls[c][0];
+        info.param[1] = s.cls[c][1];
+        info.param[2] = n;
+        st = nbb_builder_add_owned(b, &info, p, plen, 0, err);
+        ls.world_components += n;
+    }
+    if (st == NB_OK)
+        st = nbb_builder_image(b, image, len, err);
+    ls.tiles = tiles;
+    ls.classes = s.classes;
+    for (uint32_t t = 0; s.tiles && t < tiles; t++)
+        for (uint32_t c = 0; s.tiles[t].n && c < s.classes; c++)
+            ls.local_components += s.tiles[t].n[c];
+done:
+    for (uint32_t t = 0; s.tiles && t < tiles; t++)
+        free_tile(&s.tiles[t], s.classes);
+    free(s.tiles);
+    free(s.cls);
+    free(d);
+    free(path);
+    nbb_builder_free(b);
+    if (stats)
+        *stats = ls;
+    if (st == NB_OK)
+        nbi_ok(err);
+    return st;
+}

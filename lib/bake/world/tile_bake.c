@@ -1,0 +1,345 @@
+/* tile_bake.c: a world's tile action (navbake world tile).  A tile is
+ * baked as an ordinary level, the tile's cells with a halo of its
+ * neighbours' around them, by mkclear's and mkabstract's own code; so its
+ * bundle opens alone, verifies (--deep too) and answers as any other.  The
+ * halo is what makes the tile's own cells exact: clearance reads the
+ * cells up to the largest agent's size to the right and below, a border
+ * between clusters both sides, and the cells just outside the tile are
+ * what the link step joins components through.  So it is the smallest
+ * multiple of the cluster at least the largest agent's size.
+ *
+ * The action reads only the manifest's legend and agents and the maps of
+ * the tile and its eight neighbours, so its bytes depend on those files
+ * alone: whatever machine bakes it, in whatever order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bake_int.h"
+#include "world/world.h"
+
+uint32_t nbb_world_halo(const nbb_world *w, const nbi_agentset *agents)
+{
+    uint32_t size = 1;
+    for (unsigned i = 0; i < agents->count; i++)
+        size = agents->agent[i].size > size ? agents->agent[i].size : size;
+    return (size + w->cluster - 1) / w->cluster * w->cluster;
+}
+
+void nbb_world_extent(const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t halo, uint32_t *ex0,
+                      uint32_t *ey0, uint32_t *ew, uint32_t *eh)
+{
+    uint32_t x0, y0, tw, th;
+    nbb_world_tile_rect(w, tx, ty, &x0, &y0, &tw, &th);
+    *ex0 = x0 > halo ? x0 - halo : 0;
+    *ey0 = y0 > halo ? y0 - halo : 0;
+    uint64_t x1 = (uint64_t)x0 + tw + halo, y1 = (uint64_t)y0 + th + halo;
+    *ew = (uint32_t)((x1 < w->width ? x1 : w->width) - *ex0);
+    *eh = (uint32_t)((y1 < w->height ? y1 : w->height) - *ey0);
+}
+
+/* The tile's level: the cells of the tile and its halo, read from the
+ * maps of the tile and its neighbours; in[] gets their digests in role
+ * order after those of the legend and agents. */
+static nb_status tile_level(const nbb_world *w, uint32_t tx, uint32_t ty, unsigned threads,
+                            nbb_level *l, uint32_t *halo, nbb_world_input *in, uint32_t *nin,
+                            nb_err *err)
+{
+    nbb_world_input lin, ain;
+    nb_status st = nbb_world_read_defs(w, &l->legend, &l->agents, &lin, &ain, err);
+    if (st != NB_OK)
+        return st;
+    *nin = 0;
+    if (lin.role)
+        in[(*nin)++] = lin;
+    if (ain.role)
+        in[(*nin)++] = ain;
+    *halo = nbb_world_halo(w, &l->agents);
+    if (*halo > w->tile)
+        return nbi_fail(err, NB_ERR_LIMIT,
+                        "the largest agent needs a halo of %u cells around each tile, more than "
+                        "the tile's %u: use larger tiles",
+                        *halo, w->tile);
+    uint32_t ex0, ey0, ew, eh;
+    nbb_world_extent(w, tx, ty, *halo, &ex0, &ey0, &ew, &eh);
+    l->grid.width = ew;
+    l->grid.height = eh;
+    if (!(l->grid.cells = malloc((size_t)ew * eh)))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a tile of %u x %u cells with its halo",
+                        ew, eh);
+    for (int dy = -1; dy <= 1 && st == NB_OK; dy++)
+        for (int dx = -1; dx <= 1 && st == NB_OK; dx++) {
+            long nx = (long)tx + dx, ny = (long)ty + dy;
+            if (nx < 0 || ny < 0 || nx >= (long)w->columns || ny >= (long)w->rows)
+                continue;
+            uint32_t x0, y0, nw, nh;
+            nbb_world_tile_rect(w, (uint32_t)nx, (uint32_t)ny, &x0, &y0, &nw, &nh);
+            /* The part of the neighbour inside the tile's extent. */
+            uint32_t ax = x0 > ex0 ? x0 : ex0, ay = y0 > ey0 ? y0 : ey0;
+            uint32_t bx = x0 + nw < ex0 + ew ? x0 + nw : ex0 + ew;
+            uint32_t by = y0 + nh < ey0 + eh ? y0 + nh : ey0 + eh;
+            if (ax >= bx || ay >= by)
+                continue;
+            nbb_grid g;
+            nbb_world_input *rec = &in[*nin];
+            st = nbb_world_read_tile(w, &l->legend, (uint32_t)nx, (uint32_t)ny, threads, &g, rec,
+                                     NULL, err);
+            if (st != NB_OK)
+                break;
+            rec->role = NBI_ROLE_MAP + (uint32_t)(3 * (dy + 1) + (dx + 1));
+            (*nin)++;
+            for (uint32_t y = ay; y < by; y++)
+                memcpy(l->grid.cells + (size_t)(y - ey0) * ew + (ax - ex0),
+                       g.cells + (size_t)(y - y0) * nw + (ax - x0), bx - ax);
+            nbb_grid_free(&g);
+        }
+    return st;
+}
+
+/* The tile section's payload (digest: the tile bundle's, for its border
+ * file; NULL in the tile bundle itself). */
+static uint8_t *tile_payload(const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t halo,
+                             const nbb_world_input *in, uint32_t nin, const uint8_t *digest,
+                             size_t *len)
+{
+    *len = NBI_TILE_HEADER + (digest ? NBI_DIGEST_SIZE : 0) + (size_t)nin * NBI_TILE_INPUT;
+    uint8_t *p = calloc(1, *len);
+    if (!p)
+        return NULL;
+    uint32_t x0, y0, tw, th, ex0, ey0, ew, eh;
+    nbb_world_tile_rect(w, tx, ty, &x0, &y0, &tw, &th);
+    nbb_world_extent(w, tx, ty, halo, &ex0, &ey0, &ew, &eh);
+    uint32_t v[16] = {w->width, w->height, w->tile, w->cluster, tx, ty, ex0, ey0,
+                      x0 - ex0, y0 - ey0, tw, th, halo, nin, digest ? NBI_TILE_DIGEST : 0, 0};
+    for (int i = 0; i < 16; i++)
+        nbi_put32(p + 4 * i, v[i]);
+    uint8_t *q = p + NBI_TILE_HEADER;
+    if (digest) {
+        memcpy(q, digest, NBI_DIGEST_SIZE);
+        q += NBI_DIGEST_SIZE;
+    }
+    for (uint32_t i = 0; i < nin; i++, q += NBI_TILE_INPUT) {
+        nbi_put32(q + NBI_TILE_INPUT_ROLE, in[i].role);
+        nbi_put32(q + NBI_TILE_INPUT_CRC, in[i].crc);
+        nbi_put64(q + NBI_TILE_INPUT_LENGTH, in[i].length);
+    }
+    return p;
+}
+
+static nb_status put_tile(nbb_builder *b, const nbb_world *w, uint32_t tx, uint32_t ty,
+                          uint32_t halo, const nbb_world_input *in, uint32_t nin,
+                          const uint8_t *digest, nb_err *err)
+{
+    size_t len;
+    uint8_t *p = tile_payload(w, tx, ty, halo, in, nin, digest, &len);
+    if (!p)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    nb_section_info info;
+    memset(&info, 0, sizeof info);
+    info.type = NB_SEC_TILE;
+    info.version = NBI_TILE_VERSION;
+    info.param[0] = tx;
+    info.param[1] = ty;
+    nbb_builder_remove(b, NB_SEC_TILE);
+    return nbb_builder_add_owned(b, &info, p, len, 0, err);
+}
+
+/* The border of the component layer l (section info cin) of the tile
+ * bundle t: its numbers on both rings and which have cells of the tile's
+ * own. */
+static nb_status put_border(nbb_builder *out, const nbb_layer *l, const nb_section_info *cin,
+                            const nbi_wtile *t, nb_err *err)
+{
+    uint32_t n = cin->param[2], ni = nbi_ring_inner(t->core_w, t->core_h);
+    uint32_t no = nbi_ring_outer(t->core_w, t->core_h);
+    size_t words = ((size_t)n + 1 + 31) / 32;
+    size_t len = NBI_BORDER_HEADER + 4 * ((size_t)ni + no + words);
+    uint8_t *p = calloc(1, len);
+    if (!p)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a border");
+    uint32_t head[6] = {cin->param[0], cin->param[1], n, ni, no, 0};
+    for (int i = 0; i < 6; i++)
+        nbi_put32(p + 4 * i, head[i]);
+    uint8_t *ring = p + NBI_BORDER_HEADER, *core = ring + 4 * ((size_t)ni + no);
+    nbb_layer_info li;
+    nbb_layer_describe(l, &li);
+    for (uint32_t k = 0; k < ni + no; k++) {
+        long x, y;
+        int outer = k >= ni;
+        nbi_ring_cell(outer, t->core_x, t->core_y, t->core_w, t->core_h, outer ? k - ni : k, &x, &y);
+        uint32_t c = x >= 0 && y >= 0 && x < (long)li.width && y < (long)li.height
+                         ? nbb_layer_value(l, (uint32_t)x, (uint32_t)y)
+                         : 0;
+        nbi_put32at(ring, k, c);
+    }
+    for (uint32_t y = 0; y < t->core_h; y++)
+        for (uint32_t x = 0; x < t->core_w; x++) {
+            uint32_t c = nbb_layer_value(l, t->core_x + x, t->core_y + y);
+            if (c)
+                nbi_put32at(core, c / 32, nbi_u32at(core, c / 32) | 1u << (c % 32));
+        }
+    nb_section_info info;
+    memset(&info, 0, sizeof info);
+    info.type = NB_SEC_BORDER;
+    info.version = NBI_BORDER_VERSION;
+    info.param[0] = cin->param[0];
+    info.param[1] = cin->param[1];
+    info.param[2] = n;
+    return nbb_builder_add_owned(out, &info, p, len, 0, err);
+}
+
+/* The border file of the tile bundle image (len bytes): its legend and
+ * agents, its tile section with the image's digest, and a border for each
+ * component layer. */
+static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agents,
+                             const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t halo,
+                             const nbb_world_input *in, uint32_t nin, const uint8_t *image,
+                             size_t len, uint8_t **out, size_t *out_len, nb_err *err)
+{
+    uint8_t digest[NBI_DIGEST_SIZE] = {0};
+    nbi_put64(digest + NBI_DIGEST_BYTES, len);
+    nbi_put32(digest + NBI_DIGEST_TABLE_CRC, nbi_get32(image + NBI_HDR_TABLE_CRC));
+    nb_bundle *tb = NULL;
+    nbb_builder *bb = NULL;
+    nbi_wtile t;
+    nb_status st = nb_bundle_open_memory(image, len, 0, NULL, &tb, err);
+    if (st == NB_OK)
+        st = nbi_wtile_find(tb, &t, err);
+    if (st == NB_OK)
+        st = nbb_builder_new(&bb, err);
+    if (st == NB_OK)
+        st = nbb_put_level(bb, legend, agents, NULL, 0, err);
+    if (st == NB_OK)
+        st = put_tile(bb, w, tx, ty, halo, in, nin, digest, err);
+    for (size_t i = 0; st == NB_OK && i < nb_bundle_section_count(tb); i++) {
+        const nb_section_info *si = nb_bundle_section_get(tb, i);
+        nbb_layer *l;
+        if (si->type != NB_SEC_COMPONENTS)
+            continue;
+        if ((st = nbb_layer_open(tb, i, &l, err)) == NB_OK) {
+            st = put_border(bb, l, si, &t, err);
+            nbb_layer_close(l);
+        }
+    }
+    if (st == NB_OK)
+        st = nbb_builder_image(bb, out, out_len, err);
+    nbb_builder_free(bb);
+    nb_bundle_close(tb);
+    return st;
+}
+
+/* The abstract graph of the tile's level (and its costs), built whole
+ * into b when b has none: a tile bundle's graph is mkabstract's default
+ * with the world's cluster, and no levels (the world's are the link's). */
+static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threads, nb_err *err)
+{
+    if (nbb_builder_has(b, NB_SEC_ABSTRACT))
+        return NB_OK;
+    uint8_t *image = NULL, *graph = NULL;
+    size_t len = 0, glen = 0;
+    nb_bundle *cb = NULL;
+    nbb_abstract_opts o;
+    nbb_abstract_defaults(&o);
+    o.cluster = w->cluster;
+    o.threads = threads;
+    nbb_abstract_resolve(&o);
+    nb_status st = nbb_builder_image(b, &image, &len, err);
+    if (st == NB_OK)
+        st = nb_bundle_open_memory(image, len, 0, NULL, &cb, err);
+    if (st == NB_OK)
+        st = nbb_abstract_build(cb, &o, &graph, &glen, NULL, err);
+    if (st == NB_OK)
+        st = nbb_put_abstract_costs(b, cb, graph, glen, 0, NULL, err);
+    if (st == NB_OK) {
+        nb_section_info info;
+        nbb_abstract_info(graph, &info);
+        st = nbb_builder_add_owned(b, &info, graph, glen, 0, err);
+        graph = NULL;
+    }
+    free(graph);
+    nb_bundle_close(cb);
+    free(image);
+    return st;
+}
+
+/* 1 when the bundle at path is this tile of this world, baked with this
+ * halo and cluster: then updating it gives a whole bake's bytes.  Any other
+ * (another world's tile, damaged, missing) is baked over whole. */
+static int old_usable(const char *path, const uint8_t *want, const nbb_world *w)
+{
+    nb_bundle *ob;
+    if (nb_bundle_open(path, 0, NULL, &ob, NULL) != NB_OK)
+        return 0;
+    nbi_wtile t;
+    long a = nbi_section_index(ob, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    int ok = nbi_wtile_find(ob, &t, NULL) == NB_OK && !t.has_digest &&
+             memcmp(ob->sections[t.section].payload, want, NBI_TILE_INPUTS) == 0 &&
+             (a < 0 || ob->sections[a].info.param[0] == w->cluster);
+    nb_bundle_close(ob);
+    return ok;
+}
+
+nb_status nbb_world_tile_bake(const nbb_world *w, uint32_t tx, uint32_t ty, const char *old_path,
+                              unsigned threads, nbb_world_tile_out *out, nb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (tx >= w->columns || ty >= w->rows)
+        return nbi_fail(err, NB_ERR_ARG, "tile (%u, %u) is not in the world's %u x %u tiles", tx,
+                        ty, w->columns, w->rows);
+    nbb_level l;
+    memset(&l, 0, sizeof l);
+    nbb_world_input in[NBI_TILE_MAX_INPUTS];
+    uint32_t nin = 0, halo = 0;
+    nbb_builder *b = NULL;
+    nb_bundle *old = NULL;
+    nb_status st = tile_level(w, tx, ty, threads, &l, &halo, in, &nin, err);
+    if (st == NB_OK && old_path) {
+        size_t len;
+        uint8_t *want = tile_payload(w, tx, ty, halo, in, nin, NULL, &len);
+        if (!want)
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+        else if (!old_usable(old_path, want, w))
+            old_path = NULL;
+        free(want);
+    }
+    if (st == NB_OK)
+        st = nbb_builder_new(&b, err);
+    if (st == NB_OK) {
+        nbb_builder_threads(b, threads);
+        /* The tile bundle there is brought up to date (the bytes are a
+         * whole bake's); one that cannot be read is baked again whole. */
+        if (old_path && nbb_builder_open_update(b, old_path, &old, NULL) != NB_OK) {
+            nbb_builder_free(b);
+            old = NULL;
+            if ((st = nbb_builder_new(&b, err)) == NB_OK)
+                nbb_builder_threads(b, threads);
+        }
+    }
+    nbb_rebake_opts ro = {0, threads, 0, NULL, NULL};
+    if (st == NB_OK)
+        st = nbb_level_rebake(b, &l, old, &ro, &out->stats, err);
+    if (st == NB_OK)
+        st = put_abstract(b, w, threads, err);
+    if (st == NB_OK)
+        st = put_tile(b, w, tx, ty, halo, in, nin, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_image(b, &out->tile, &out->tile_len, err);
+    if (st == NB_OK)
+        st = border_file(&l.legend, &l.agents, w, tx, ty, halo, in, nin, out->tile, out->tile_len,
+                         &out->border, &out->border_len, err);
+    nbb_builder_free(b);
+    nb_bundle_close(old);
+    nbb_grid_free(&l.grid);
+    if (st != NB_OK) {
+        nbb_world_tile_out_free(out);
+        nbi_err_prefix(err, "tile (%u, %u)", tx, ty);
+    } else
+        nbi_ok(err);
+    return st;
+}
+
+void nbb_world_tile_out_free(nbb_world_tile_out *out)
+{
+    free(out->tile);
+    free(out->border);
+    out->tile = out->border = NULL;
+}

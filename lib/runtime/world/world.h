@@ -1,0 +1,85 @@
+/* world.h: the sections of a world of tiles (formats/world.md): a tile's
+ * tag (tile.c), its border for one (capability, size) (border.c), and the
+ * world bundle's index and world-wide components (index.c).  Each view is
+ * made by a check of everything its reader relies on.  Internal. */
+#ifndef NB_WORLD_H
+#define NB_WORLD_H
+
+#include "bundle/bundle.h"
+
+/* The payload of section idx, which must be of type and version, raw and
+ * at least head bytes long; name names the type in messages. */
+nb_status nbi_world_payload(const nb_bundle *b, size_t idx, uint32_t type, uint32_t version,
+                            uint64_t head, const char *name, nb_err *err);
+
+/* ---- a tile section, checked ---- */
+typedef struct nbi_wtile {
+    uint32_t width, height, side, cluster; /* the world's */
+    uint32_t column, row;
+    uint32_t origin_x, origin_y;           /* the world cell of the bundle map's (0, 0) */
+    uint32_t core_x, core_y, core_w, core_h; /* the tile's own cells in the bundle's map */
+    uint32_t halo;
+    uint32_t ninputs;
+    const uint8_t *inputs; /* ninputs records of NBI_TILE_INPUT bytes */
+    int has_digest;        /* a border file's: the tile bundle's digest */
+    uint64_t bundle_bytes;
+    uint32_t table_crc;
+    long section;
+} nbi_wtile;
+
+nb_status nbi_wtile_at(const nb_bundle *b, size_t idx, nbi_wtile *out, nb_err *err);
+nb_status nbi_wtile_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+/* The bundle's one tile section; NB_ERR_NOTFOUND without one. */
+nb_status nbi_wtile_find(const nb_bundle *b, nbi_wtile *out, nb_err *err);
+/* The cells of a tile's rings (formats/world.md): its own cells along its
+ * edges, and the cells just outside them. */
+static inline uint32_t nbi_ring_inner(uint32_t w, uint32_t h) { return 2 * w + 2 * h; }
+static inline uint32_t nbi_ring_outer(uint32_t w, uint32_t h) { return 2 * (w + 2) + 2 * h; }
+/* Cell k of the ring of the w x h rectangle at (x0, y0) (inner) or around
+ * it (outer), as signed coordinates in the same frame. */
+void nbi_ring_cell(int outer, long x0, long y0, uint32_t w, uint32_t h, uint32_t k, long *x,
+                   long *y);
+
+/* ---- a border section, checked (with the bundle's tile section) ---- */
+typedef struct nbi_border {
+    uint32_t capability, size, n, inner_count, outer_count;
+    const uint8_t *inner, *outer; /* u32 component numbers */
+    const uint8_t *core;          /* a bit per component 0..n: has a cell of the tile's own */
+    long section;
+} nbi_border;
+
+nb_status nbi_border_at(const nb_bundle *b, size_t idx, nbi_border *out, nb_err *err);
+nb_status nbi_border_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+static inline int nbi_border_in_core(const nbi_border *r, uint32_t k)
+{
+    return (nbi_get32(r->core + 4 * (k / 32)) >> (k % 32)) & 1;
+}
+
+/* ---- a world's index and its components, checked ---- */
+typedef struct nbi_windex {
+    uint32_t width, height, side, cluster, columns, rows, halo;
+    const uint8_t *digests; /* NBI_DIGEST_SIZE bytes a tile, row by row */
+    long section;
+} nbi_windex;
+
+nb_status nbi_windex_at(const nb_bundle *b, size_t idx, nbi_windex *out, nb_err *err);
+nb_status nbi_windex_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+nb_status nbi_windex_find(const nb_bundle *b, nbi_windex *out, nb_err *err);
+
+typedef struct nbi_wcomp {
+    uint32_t capability, size, n, tiles;
+    const uint8_t *first, *ids;
+    long section;
+} nbi_wcomp;
+
+nb_status nbi_wcomp_at(const nb_bundle *b, size_t idx, nbi_wcomp *out, nb_err *err);
+nb_status nbi_wcomp_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+/* The world's component of tile t's component k: 0 when k is 0, beyond the
+ * tile's, or has no cell of the tile's own. */
+static inline uint32_t nbi_wcomp_of(const nbi_wcomp *c, uint32_t t, uint32_t k)
+{
+    uint32_t a = nbi_u32at(c->first, t), e = nbi_u32at(c->first, t + 1);
+    return k && k <= e - a ? nbi_u32at(c->ids, a + k - 1) : 0;
+}
+
+#endif

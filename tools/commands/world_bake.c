@@ -1,0 +1,198 @@
+/* world_bake.c: a world's two bake actions.  "tile" bakes one tile into
+ * its tile bundle and border file; "link" joins the border files into the
+ * world bundle.  Each writes a file only when its bytes change, so that a
+ * build graph (Ninja's restat) stops where an edit stopped changing
+ * anything. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "world_cli.h"
+
+/* "tiles/X_Y.EXT" into buf. */
+static void tile_name(char *buf, size_t len, uint32_t x, uint32_t y, const char *ext)
+{
+    snprintf(buf, len, "tiles/%u_%u.%s", x, y, ext);
+}
+
+int nbc_world_tile(int argc, char **argv)
+{
+    enum { OPT_FULL = 256 };
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"index", required_argument, NULL, 'i'},
+                                         {"full", no_argument, NULL, OPT_FULL},
+                                         {"threads", required_argument, NULL, 'j'},
+                                         {"verbose", no_argument, NULL, 'v'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    nbc_world_listing l = {0, 0, 0, 0};
+    const char *out = NULL;
+    unsigned long index = 0;
+    int have_index = 0, full = 0, c;
+    while ((c = getopt_long(argc, argv, "o:i:j:vqhV", opts, NULL)) != -1) {
+        int shared = nbc_world_option(c, &l);
+        if (shared < 0)
+            return NBC_EXIT_USAGE;
+        if (shared > 0)
+            continue;
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'i':
+            if (!nbc_uint("--index", optarg, 0, NBB_WORLD_MAX_TILES - 1, &index))
+                return NBC_EXIT_USAGE;
+            have_index = 1;
+            break;
+        case OPT_FULL: full = 1; break;
+        case 'h':
+            printf("Usage: navbake world tile MANIFEST X Y -o FOLDER [OPTION]...\n"
+                   "  or:  navbake world tile MANIFEST --index I -o FOLDER [OPTION]...\n"
+                   "Bake tile (X, Y) of the world MANIFEST (formats/world.md): the level of the\n"
+                   "tile's cells and a halo of its neighbours' around them (the smallest\n"
+                   "multiple of the cluster at least the largest agent's size), with mkclear's\n"
+                   "clearance layers, components and runs and mkabstract's graph (the world's\n"
+                   "cluster), into FOLDER/tiles/X_Y.nbb, a bundle that opens alone, tagged\n"
+                   "with the tile and the digests of the files it was baked from; and its\n"
+                   "border file FOLDER/tiles/X_Y.border (what navbake world link reads).  It\n"
+                   "reads the manifest, its legend and agents and the maps of the tile and its\n"
+                   "neighbours, nothing else.  A tile bundle there already is brought up to\n"
+                   "date (the bytes are a whole bake's).  A file whose bytes would not change\n"
+                   "is not written.  Prints each file written.\n\n"
+                   "  -i, --index I        the tile by its number, Y x columns + X (a job\n"
+                   "                       array's task id)\n"
+                   "  -o, --output FOLDER  the world's output folder, made if missing\n"
+                   "      --full           bake from the maps alone, ignoring the tile bundle\n"
+                   "                       there\n"
+                   "  -j, --threads N      threads to bake on, 1 to 256 (default: the online\n"
+                   "                       CPUs); the bytes are the same for any number\n"
+                   "  -v, --verbose        also print the files left as they were, and what\n"
+                   "                       the update computed again\n"
+                   "  -q, --quiet          print nothing\n"
+                   "  -h, --help           show this help and exit\n"
+                   "  -V, --version        show the version and exit\n" NBC_EXIT_HELP);
+            return NBC_EXIT_OK;
+        case 'V': return nbc_version();
+        default: return nbc_bad_option();
+        }
+    }
+    int args = argc - optind;
+    if (args < 1)
+        return nbc_usage("give the world's manifest");
+    if (have_index ? args != 1 : args != 3)
+        return nbc_usage(have_index ? "give the manifest and --index, without X and Y"
+                                    : "give the manifest and the tile's X and Y (or --index I)");
+    if (!out)
+        return nbc_usage("give the world's output folder (-o FOLDER)");
+    unsigned long tx = 0, ty = 0;
+    if (!have_index && (!nbc_uint("X", argv[optind + 1], 0, NBB_WORLD_MAX_SIDE - 1, &tx) ||
+                        !nbc_uint("Y", argv[optind + 2], 0, NBB_WORLD_MAX_SIDE - 1, &ty)))
+        return NBC_EXIT_USAGE;
+    nbb_world w;
+    nb_err err;
+    nb_status st = nbb_world_read(argv[optind], &w, &err);
+    if (st != NB_OK)
+        return nbc_fail_err(&err);
+    if (have_index) {
+        if (index >= (unsigned long)w.columns * w.rows) {
+            nbb_world_free(&w);
+            return nbc_usage("--index %lu: the world has %u tiles (0 to %u)", index,
+                             w.columns * w.rows, w.columns * w.rows - 1);
+        }
+        tx = index % w.columns;
+        ty = index / w.columns;
+    }
+    char name[64], border[64], *old = NULL;
+    tile_name(name, sizeof name, (uint32_t)tx, (uint32_t)ty, "nbb");
+    tile_name(border, sizeof border, (uint32_t)tx, (uint32_t)ty, "border");
+    nbb_world_tile_out o;
+    memset(&o, 0, sizeof o);
+    st = nbb_world_folders(out, &err);
+    if (st == NB_OK && !full)
+        st = nbb_world_join(out, name, &old, &err);
+    if (st == NB_OK)
+        st = nbb_world_tile_bake(&w, (uint32_t)tx, (uint32_t)ty, old, l.threads, &o, &err);
+    /* The bundle first: the border file holds its digest, and the link
+     * reads the border. */
+    if (st == NB_OK)
+        st = nbb_world_put(out, name, o.tile, o.tile_len, nbc_world_list, &l, NULL, &err);
+    if (st == NB_OK)
+        st = nbb_world_put(out, border, o.border, o.border_len, nbc_world_list, &l, NULL, &err);
+    if (st == NB_OK && l.verbose)
+        printf("tile (%lu, %lu): %s, %llu cells changed, %u of %u layers written anew\n", tx, ty,
+               o.stats.change == NBB_LEVEL_OTHER ? "baked whole" : "updated",
+               (unsigned long long)o.stats.changed_cells, o.stats.layers_rebuilt, o.stats.layers);
+    nbb_world_tile_out_free(&o);
+    free(old);
+    nbb_world_free(&w);
+    return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+}
+
+int nbc_world_link(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"threads", required_argument, NULL, 'j'},
+                                         {"verbose", no_argument, NULL, 'v'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"version", no_argument, NULL, 'V'},
+                                         {NULL, 0, NULL, 0}};
+    nbc_world_listing l = {0, 0, 0, 0};
+    const char *out = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:j:vqhV", opts, NULL)) != -1) {
+        int shared = nbc_world_option(c, &l);
+        if (shared < 0)
+            return NBC_EXIT_USAGE;
+        if (shared > 0)
+            continue;
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'h':
+            printf("Usage: navbake world link MANIFEST -o FOLDER [OPTION]...\n"
+                   "Link the world MANIFEST's tiles (formats/world.md) into the world bundle\n"
+                   "FOLDER/world.nbw: the index of the tiles with each tile bundle's digest,\n"
+                   "and world-wide component numbers for every capability and size (so that\n"
+                   "reachability across tiles is two lookups).  It reads the manifest, its\n"
+                   "legend and agents, and the border files FOLDER/tiles/X_Y.border that\n"
+                   "navbake world tile wrote, never a tile bundle.  Tiles baked with another\n"
+                   "legend or agent set, or from another version of a neighbour's map, are\n"
+                   "refused, naming the tile to bake again.  The file is written only when\n"
+                   "its bytes change.\n\n"
+                   "  -o, --output FOLDER  the world's output folder\n"
+                   "  -j, --threads N      accepted for symmetry with tile (the link runs on one)\n"
+                   "  -v, --verbose        also print each file read and the counts\n"
+                   "  -q, --quiet          print nothing\n"
+                   "  -h, --help           show this help and exit\n"
+                   "  -V, --version        show the version and exit\n" NBC_EXIT_HELP);
+            return NBC_EXIT_OK;
+        case 'V': return nbc_version();
+        default: return nbc_bad_option();
+        }
+    }
+    if (argc - optind != 1)
+        return nbc_usage(argc - optind < 1 ? "give the world's manifest" : "one manifest at a time");
+    if (!out)
+        return nbc_usage("give the world's output folder (-o FOLDER)");
+    nbb_world w;
+    nb_err err;
+    uint8_t *image = NULL;
+    size_t len = 0;
+    nbb_world_link_stats s;
+    nb_status st = nbb_world_read(argv[optind], &w, &err);
+    if (st != NB_OK)
+        return nbc_fail_err(&err);
+    st = nbb_world_link(&w, out, l.verbose ? nbc_world_list : NULL, &l, &image, &len, &s, &err);
+    if (st == NB_OK)
+        st = nbb_world_put(out, "world.nbw", image, len, nbc_world_list, &l, NULL, &err);
+    if (st == NB_OK && l.verbose)
+        printf("%u tiles, %u (capability, size) pairs: %llu components in the tiles, %llu in the "
+               "world\n",
+               s.tiles, s.classes, (unsigned long long)s.local_components,
+               (unsigned long long)s.world_components);
+    free(image);
+    nbb_world_free(&w);
+    return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+}
