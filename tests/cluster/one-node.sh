@@ -7,8 +7,8 @@
 # no accounting).  Needs slurm-wlm and munge (bootstrap.sh installs them)
 # and root, as the daemons run as the user that starts them.
 #   one-node.sh start DIR  starts the cluster in DIR (made; must be empty
-#                          or absent) and waits until its node is idle;
-#                          prints the SLURM_CONF to use.  If it does not
+#                          or absent), waits until its node is idle and has
+#                          run a job; prints the SLURM_CONF to use.  If it does not
 #                          start: what it started is stopped, the daemons'
 #                          log tails go to standard error, exit 1
 #   one-node.sh stop DIR   stops the daemons started in DIR, by their ids
@@ -141,15 +141,37 @@ CONF
   launch "$d" slurmctld slurmctld -D -c
   launch "$d" slurmd slurmd -D
   # The node idle: registered with the controller, which answers.
-  i=0
-  while [ $i -lt 150 ]; do
+  i=0 state=
+  while [ "$state" != idle ]; do
+    [ $i -lt 150 ] || fail "$d" "the node is not idle after 30 s (sinfo: ${state:-no answer})"
     alive "$d" slurmctld || fail "$d" "slurmctld stopped"
     alive "$d" slurmd || fail "$d" "slurmd stopped"
     state=$(sinfo -h -N -o %T 2>/dev/null)
-    [ "$state" = idle ] && { echo "$SLURM_CONF"; return 0; }
     sleep 0.2; i=$((i + 1))
   done
-  fail "$d" "the node is not idle after 30 s (sinfo: ${state:-no answer})"
+  # And a job runs to its end there (a node that cannot start one, for
+  # want of cgroups say, is drained only then).
+  # (Slurm says COMPLETED of a job it could not launch: the job leaves a
+  # file, and the node stays up.)
+  job=$(sbatch --parsable --job-name=one-node-smoke --output=/dev/null --wrap="touch '$d/ran'" 2>&1) ||
+    fail "$d" "sbatch refused a job: $job"
+  i=0 state=
+  while :; do
+    state=$(scontrol show job -o "$job" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    case $state in
+      COMPLETED)
+        node=$(sinfo -h -N -o '%T %E' 2>/dev/null)
+        [ -f "$d/ran" ] && [ "$node" = "idle none" ] ||
+          fail "$d" "a test job did not run (node: ${node:-no answer})"
+        echo "$SLURM_CONF"
+        return 0
+        ;;
+      PENDING | CONFIGURING | RUNNING | COMPLETING | "") ;;
+      *) fail "$d" "a test job ended $state (node: $(sinfo -h -N -o '%T %E' 2>/dev/null))" ;;
+    esac
+    [ $i -lt 300 ] || fail "$d" "a test job has not ended after 60 s (${state:-no state}; node: $(sinfo -h -N -o '%T %E' 2>/dev/null))"
+    sleep 0.2; i=$((i + 1))
+  done
 }
 
 case ${1-} in
@@ -160,7 +182,7 @@ case ${1-} in
     shift
     dir=$(mktemp -d /tmp/nbslurm.XXXXXX) || exit 1
     trap 'stop "$dir"; rm -rf "$dir"' EXIT
-    trap 'exit 130' INT TERM
+    trap 'exit 130' INT TERM HUP PIPE
     SLURM_CONF=$(start "$dir") || exit 1
     export SLURM_CONF
     "$@"

@@ -11,7 +11,9 @@
 cd "$tmp" || exit 1
 cluster="$tmp/cluster"
 one_node="$top_srcdir/tests/cluster/one-node.sh"
+# The daemons are stopped however the test ends (a signal too).
 trap 'sh "$one_node" stop "$cluster"; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP PIPE
 
 # outputs FOLDER: every output's name and its bytes' digest, sorted.
 outputs() { (cd "$1" && find . -name '*.nbb' -o -name '*.border' -o -name '*.nbw' | sort | xargs cksum); }
@@ -24,6 +26,8 @@ wait_jobs() {
   while [ $i -lt 300 ]; do
     states=$(for id; do scontrol show job -o "$id"; done | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort)
     echo "$states" | grep -qE '^(PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED|REQUEUED)$' || break
+    # A node drained or down runs nothing more.
+    sinfo -h -N -o %T | grep -qE '^(drain|drained|draining|down)' && break
     sleep 1; i=$((i + 1))
   done
   echo "$states"
