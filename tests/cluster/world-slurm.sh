@@ -15,8 +15,6 @@ one_node="$top_srcdir/tests/cluster/one-node.sh"
 trap 'sh "$one_node" stop "$cluster"; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP PIPE
 
-# outputs FOLDER: every output's name and its bytes' digest, sorted.
-outputs() { (cd "$1" && find . -name '*.nbb' -o -name '*.border' -o -name '*.nbw' | sort | xargs cksum); }
 # job_id KIND: the id the script printed for KIND (tiles, link), from $tmp/.out.
 job_id() { sed -n "s/^$1 //p" "$tmp/.out"; }
 # wait_jobs ID...: until no task of the jobs is pending or running (at
@@ -69,8 +67,8 @@ link_start=$(scontrol show job -o "$link" | sed -n 's/.* StartTime=\([^ ]*\).*/\
 is "the link started once the last tile action had ended" \
    "$(printf '%s\n' "$last_end" "$link_start" | sort | tail -n 1)" "$link_start"
 is "the tile actions' logs are in the output folder" "$(ls baked/slurm | grep -c '^tiles-')" 16
-is "16 tile bundles, 16 borders and the world bundle" "$(outputs baked | wc -l | tr -d ' ')" 33
-is "byte for byte those ninja baked" "$(outputs baked)" "$(outputs ninja)"
+is "16 tile bundles, 16 borders and the world bundle" "$(world_outputs baked | wc -l | tr -d ' ')" 33
+is "byte for byte those ninja baked" "$(world_outputs baked)" "$(world_outputs ninja)"
 
 # A tile action that fails: the link is never run.
 cat >failing <<SH
