@@ -731,6 +731,14 @@ typedef struct nbb_world_link_stats {
 nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn fn, void *arg,
                          uint8_t **image, size_t *len, nbb_world_link_stats *stats, nb_err *err);
 
+/* The tiles of the world bundle world (NB_ERR_NOTFOUND: it is not one). */
+nb_status nbb_world_index_tiles(const nb_bundle *world, uint32_t *count, nb_err *err);
+/* Tile t (row by row) of the world bundle: its path in dir (*path,
+ * malloc'ed, set whenever it could be made), checked against the index:
+ * its header's digest, and its tile section's tile and world. */
+nb_status nbb_world_index_tile(const nb_bundle *world, const char *dir, uint32_t t, char **path,
+                               nb_err *err);
+
 /* A world's output folder: dir and dir/tiles made when missing. */
 nb_status nbb_world_folders(const char *dir, nb_err *err);
 /* dir/name (malloc'ed). */

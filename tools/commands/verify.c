@@ -3,6 +3,8 @@
  * inputs give; exit 0 only when all are intact. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -23,7 +25,10 @@ static int usage(void)
            "paths against the clearance layers), hit-check and curve tables (their\n"
            "unit), bitangent graphs (the forest) and a sample of perimeter tables\n"
            "(their model); the first disagreement is reported with its section and\n"
-           "position.  Exit 0 only when every bundle is intact.\n\n"
+           "position.  A world bundle (navbake world link) is checked with its tiles,\n"
+           "DIR/tiles/X_Y.nbb beside it: each has the digest the world's index gives\n"
+           "it, says it is that tile, and is verified as a bundle (--deep too).  Exit 0\n"
+           "only when every bundle is intact.\n\n"
            "  -q, --quiet                print nothing for intact bundles\n"
            "      --deep                 recompute what can be recomputed (see above)\n"
            "      --seed N               choose the perimeter tables checked with N\n"
@@ -115,8 +120,25 @@ static int verify_one(const char *path, int quiet, int deep, int verbose,
         }
         printf("\n");
     }
+    int intact = st == NB_OK;
+    /* A world bundle: its tiles too, where the link found their borders. */
+    uint32_t tiles = 0;
+    if (intact && nbb_world_index_tiles(b, &tiles, NULL) == NB_OK) {
+        const char *slash = strrchr(path, '/');
+        char *dir = strndup(path, slash ? (size_t)(slash - path) : 0);
+        for (uint32_t k = 0; dir && k < tiles; k++) {
+            char *tile = NULL;
+            if (nbb_world_index_tile(b, *dir ? dir : ".", k, &tile, &err) != NB_OK) {
+                nbc_fail_err(&err);
+                intact = 0;
+            } else
+                intact &= verify_one(tile, quiet, deep, verbose, pmode, o);
+            free(tile);
+        }
+        free(dir);
+    }
     nb_bundle_close(b);
-    return st == NB_OK;
+    return intact;
 }
 
 int nbc_cmd_verify(int argc, char **argv)

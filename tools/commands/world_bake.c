@@ -96,10 +96,10 @@ int nbc_world_tile(int argc, char **argv)
     if (st != NB_OK)
         return nbc_fail_err(&err);
     if (have_index) {
-        if (index >= (unsigned long)w.columns * w.rows) {
+        uint32_t n = w.columns * w.rows;
+        if (index >= n) {
             nbb_world_free(&w);
-            return nbc_usage("--index %lu: the world has %u tiles (0 to %u)", index,
-                             w.columns * w.rows, w.columns * w.rows - 1);
+            return nbc_usage("--index %lu: the world has %u tiles (0 to %u)", index, n, n - 1);
         }
         tx = index % w.columns;
         ty = index / w.columns;

@@ -15,19 +15,6 @@
 #include "world_cli.h"
 #include "world_plan.h"
 
-void nbc_shell_word(FILE *f, const char *s, int ninja)
-{
-    fputc('\'', f);
-    for (; *s; s++)
-        if (*s == '\'')
-            fputs("'\\''", f);
-        else if (*s == '$' && ninja)
-            fputs("$$", f);
-        else
-            fputc(*s, f);
-    fputc('\'', f);
-}
-
 /* path from the root: as it is when it starts with '/', else from the
  * current folder (not resolved: it may name a file of another machine). */
 static char *from_root(const char *path)

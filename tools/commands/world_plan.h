@@ -38,7 +38,7 @@ void nbc_world_ninja(FILE *f, const nbc_world_plan *p);
 void nbc_world_slurm(FILE *f, const nbc_world_plan *p, const nbc_slurm_opts *o);
 
 /* s as one word for the shell: in single quotes, each quote as '\''; each
- * '$' doubled when ninja (a Ninja variable's value). */
+ * '$' doubled when ninja (a Ninja variable's value) (shell_word.c). */
 void nbc_shell_word(FILE *f, const char *s, int ninja);
 
 #endif

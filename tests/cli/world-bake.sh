@@ -1,0 +1,138 @@
+#!/bin/sh
+# world-bake.sh: navbake world tile and link (formats/world.md) from the
+# command line.  A world cut from a map of the sample level's characters is
+# baked tile by tile and linked; each tile bundle opens alone and passes
+# verify --deep; a tile baked by --index is the same bytes as by X Y; an
+# action run again writes nothing; whether two cells of different tiles
+# are joined, read from the world bundle, is what navbake query over the
+# whole map says (a path or none).  Then what tile and link refuse: a tile
+# outside the world, a missing neighbour map, a missing or damaged border
+# file, another tile's border, a tile left stale by an edit, naming each.
+. "$top_srcdir/tests/support/lib.sh"
+cd "$tmp" || exit 1
+
+# The sample level tiled 3 x 3 (192 x 120 cells) by awk, mirrored, so
+# that walls and water cross the tile borders.
+awk 'FNR > 4 { row[n++] = $0 } END {
+  print "type octile"; print "height " 3 * n; print "width " 3 * length(row[0]); print "map"
+  for (r = 0; r < 3 * n; r++) {
+    y = int(r / n) % 2 ? n - 1 - r % n : r % n; line = ""
+    for (c = 0; c < 3; c++) {
+      s = row[y]
+      if (c % 2) { t = ""; for (i = length(s); i > 0; i--) t = t substr(s, i, 1); s = t }
+      line = line s
+    }
+    print line
+  }
+}' "$top_srcdir/data/sample.map" >big.map
+agents=$top_srcdir/data/sample-agents.yaml
+
+ok "cut into tiles of 48 in clusters of 8" navbake world cut big.map --tile 48 -c 8 -a "$agents" -o w
+tiles=
+for y in 0 1 2; do for x in 0 1 2 3; do tiles="$tiles $x,$y"; done; done
+bad=0
+for t in $tiles; do
+  navbake world tile w/world.yaml "${t%,*}" "${t#*,}" -o out -q >"$tmp/.out" 2>&1 || bad=$((bad + 1))
+done
+is "every tile baked" "$bad" 0
+is "a tile bundle and a border file each" "$(ls out/tiles | wc -l | tr -d ' ')" 24
+ok "linked" navbake world link w/world.yaml -o out
+is "the link says what it wrote" "$(cat "$tmp/.out")" "wrote out/world.nbw"
+ok "the world bundle verifies" navbake verify out/world.nbw
+is "with its 12 tiles, each against the index" "$(grep -c ': ok' "$tmp/.out")" 13
+ok "a tile bundle passes verify --deep alone" navbake verify --deep out/tiles/1_1.nbb
+status navbake query out/tiles/1_1.nbb --from 20,20 --to 40,44
+is "and answers a query alone (no path: exit 3)" "$rc" 3
+like "from its components" "$out" "different components"
+ok "info names a tile's sections" navbake info out/tiles/1_1.nbb
+like "its tile section" "$(cat "$tmp/.out")" "tile"
+like "with its column and row" "$(cat "$tmp/.out")" "column=1 row=1"
+ok "info names the world's" navbake info out/world.nbw
+like "its index" "$(cat "$tmp/.out")" "columns=4 rows=3"
+like "and its components" "$(cat "$tmp/.out")" "world_components"
+
+# Run again: nothing is written.
+ok "a tile baked again" navbake world tile w/world.yaml 2 1 -o out
+is "writes nothing" "$(cat "$tmp/.out")" ""
+ok "verbose" navbake world tile w/world.yaml 2 1 -o out -v
+like "says the files are the same" "$(cat "$tmp/.out")" "same  out/tiles/2_1.nbb"
+ok "--index 6 is tile (2, 1)" navbake world tile w/world.yaml --index 6 -o byindex
+is "the same tile bundle" "$(cmp byindex/tiles/2_1.nbb out/tiles/2_1.nbb && echo same)" same
+is "and border file" "$(cmp byindex/tiles/2_1.border out/tiles/2_1.border && echo same)" same
+ok "--full bakes it whole" navbake world tile w/world.yaml 2 1 -o out --full
+is "to the same bytes" "$(cat "$tmp/.out")" ""
+
+# Reachability across tiles from the world bundle against a query over the
+# whole map: a cell of tile (0, 0) and one of tile (3, 2), for the scout.
+ok "the whole map baked" mkclear big.map -a "$agents" -o whole.nbb -q
+whole_says() {
+  navbake query whole.nbb --from "$1,$2" --to "$3,$4" --agent scout >/dev/null 2>&1
+  case $? in 0) echo joined ;; 3) echo apart ;; *) echo error ;; esac
+}
+world_says() {
+  nbtest-world reach out/world.nbw out/tiles scout "$@" 2>&1
+}
+for pair in "3 3 180 110" "3 3 100 60" "20 30 150 20" "60 5 60 115"; do
+  # shellcheck disable=SC2086
+  is "cells $pair: the world bundle's components say what a search over the whole map does" \
+     "$(world_says $pair)" "$(whole_says $pair)"
+done
+
+# What tile refuses.
+refuses() {
+  want=$1 d=$2; shift 2
+  "$@" >"$tmp/.out" 2>&1
+  is "$d (exit $want)" "$?" "$want"
+}
+refuses 1 "tile: a tile outside the world" navbake world tile w/world.yaml 4 0 -o out
+like "says so" "$(cat "$tmp/.out")" "tile (4, 0) is not in the world's 4 x 3 tiles"
+refuses 2 "tile: --index past the last tile" navbake world tile w/world.yaml --index 12 -o out
+like "says how many there are" "$(cat "$tmp/.out")" "the world has 12 tiles (0 to 11)"
+refuses 2 "tile: X without Y" navbake world tile w/world.yaml 1 -o out
+refuses 2 "tile: no output folder" navbake world tile w/world.yaml 1 1
+cp -R w gone
+rm gone/tiles/2_2.map
+refuses 1 "tile: a neighbour's map missing" navbake world tile gone/world.yaml 1 1 -o gout
+like "names the tile, its cells and the file" "$(cat "$tmp/.out")" "tile (2, 2), cells (96, 96) to (143, 119): "
+like "and the file" "$(cat "$tmp/.out")" "gone/tiles/2_2.map"
+is "and writes no tile" "$(ls gout/tiles 2>/dev/null)" ""
+
+# What link refuses.
+cp -R out o2
+rm o2/tiles/3_2.border
+refuses 1 "link: a border file missing" navbake world link w/world.yaml -o o2
+like "names it" "$(cat "$tmp/.out")" "o2/tiles/3_2.border"
+cp out/tiles/3_2.border o2/tiles/3_2.border
+cp out/tiles/0_0.border o2/tiles/1_0.border
+refuses 1 "link: another tile's border file" navbake world link w/world.yaml -o o2
+like "names it and both tiles" "$(cat "$tmp/.out")" "o2/tiles/1_0.border: the border of tile (0, 0)"
+cp out/tiles/1_0.border o2/tiles/1_0.border
+printf '\001' | dd of=o2/tiles/1_0.border bs=1 seek=700 conv=notrunc 2>/dev/null
+refuses 1 "link: a damaged border file" navbake world link w/world.yaml -o o2
+like "names it" "$(cat "$tmp/.out")" "o2/tiles/1_0.border"
+cp out/tiles/1_0.nbb o2/tiles/1_0.border
+refuses 1 "link: a tile bundle in the border file's place" navbake world link w/world.yaml -o o2
+like "says so" "$(cat "$tmp/.out")" "a tile bundle, not a border file"
+
+# An edit: a wall across tile (1, 1)'s right edge.  Only that tile's map is
+# cut again; baking it alone leaves its neighbours stale, which the link
+# names; baking them too links, and changes only the files the edit reached.
+awk 'NR == 4 + 60 { $0 = substr($0, 1, 90) "@@@@@@@@@@@@" substr($0, 103) } { print }' big.map >edit.map
+ok "the edit cut" navbake world cut edit.map --tile 48 -c 8 -a "$agents" -o w
+is "rewrote one tile map" "$(cat "$tmp/.out")" "wrote w/tiles/1_1.map
+wrote w/tiles/2_1.map"
+ok "tile (1, 1) baked again" navbake world tile w/world.yaml 1 1 -o out
+refuses 1 "verify: a world with a tile baked again after the link" navbake verify out/world.nbw
+like "names the tile" "$(cat "$tmp/.out")" "out/tiles/1_1.nbb: tile (1, 1) is not the one the world was linked from"
+refuses 1 "link: its neighbours stale" navbake world link w/world.yaml -o out
+like "names a tile to bake again" "$(cat "$tmp/.out")" "was baked from another version of tile"
+for t in $tiles; do navbake world tile w/world.yaml "${t%,*}" "${t#*,}" -o out -q || echo FAIL "$t"; done >"$tmp/.fails" 2>&1
+is "every tile baked again" "$(cat "$tmp/.fails")" ""
+ok "linked" navbake world link w/world.yaml -o out
+ok "the edited whole map baked" mkclear edit.map -a "$agents" -o whole.nbb -q
+for pair in "3 3 180 110" "20 30 150 20" "60 5 60 115" "80 60 110 60"; do
+  # shellcheck disable=SC2086
+  is "after the edit, cells $pair: the world says what the whole map does" \
+     "$(world_says $pair)" "$(whole_says $pair)"
+done
+finish
