@@ -44,8 +44,12 @@ static int plannable(const char *what, const char *path)
 /* The navbake the actions run: this one, unless told. */
 static char *navbake_path(const char *told)
 {
-    if (told)
-        return from_root(told);
+    if (told) {
+        char *path = from_root(told);
+        if (!path)
+            nbc_fail("--navbake %s: cannot tell the folder it is from: %s", told, strerror(errno));
+        return path;
+    }
     char buf[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
     if (n <= 0) {
@@ -183,7 +187,8 @@ static void help(void)
            "for Ninja or Slurm to run: one 'navbake world tile' a tile, reading the\n"
            "tile's map, its neighbours' maps, the manifest, the legend and the agent\n"
            "set, and writing FOLDER/tiles/X_Y.nbb and X_Y.border; then 'navbake world\n"
-           "link', reading the manifest and every .border, writing FOLDER/world.nbw.\n"
+           "link', reading the manifest, the legend, the agent set and every .border,\n"
+           "writing FOLDER/world.nbw.\n"
            "Every path written is absolute.  FILE is written only when its bytes\n"
            "change; FOLDER is made if it is not there.  Plan again after the manifest\n"
            "changes.\n\n"
