@@ -2,7 +2,83 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake_int.h"
+#include "levels.h"
+
+/* The keys that name editors' things, per terrain and for the obstacles. */
+static const char *const match_keys[] = {"tiles", "values", "colours"};
+static const char *const obstacle_keys[] = {"obstacle_tiles", "obstacle_values",
+                                            "obstacle_colours"};
+
+/* A list of names (node) that give code; each kept in ext. */
+static nb_status add_matches(nbb_yaml *y, yaml_node_t *node, const char *what, nbb_match_kind kind,
+                             uint8_t code, nbb_legend_ext *ext, nb_err *err)
+{
+    size_t n;
+    nb_status st = nbb_yaml_sequence(y, node, what, NBB_MATCH_MAX, &n, err);
+    for (size_t i = 0; st == NB_OK && i < n; i++) {
+        yaml_node_t *item = nbb_yaml_item(y, node, i);
+        const char *text;
+        size_t tlen;
+        if ((st = nbb_yaml_string(y, item, what, &text, &tlen, err)) != NB_OK)
+            break;
+        if (tlen == 0 || tlen >= NBB_MATCH_KEY_MAX) {
+            st = nbb_yaml_fail(y, item, err, NB_ERR_SYNTAX, "%s: a name of 1 to %d characters",
+                               what, NBB_MATCH_KEY_MAX - 1);
+            break;
+        }
+        for (size_t k = 0; k < ext->nmatch; k++)
+            if (ext->match[k].kind == kind && strlen(ext->match[k].key) == tlen &&
+                memcmp(ext->match[k].key, text, tlen) == 0) {
+                st = nbb_yaml_fail(y, item, err, NB_ERR_SYNTAX, "%s: '%.*s' is named twice",
+                                   what, (int)tlen, text);
+                break;
+            }
+        if (st != NB_OK)
+            break;
+        if (ext->nmatch == NBB_MATCH_MAX) {
+            st = nbb_yaml_fail(y, item, err, NB_ERR_LIMIT, "%s: more than %d names in the legend",
+                               what, NBB_MATCH_MAX);
+            break;
+        }
+        nbb_match *m = realloc(ext->match, (ext->nmatch + 1) * sizeof *m);
+        if (!m) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a legend");
+            break;
+        }
+        ext->match = m;
+        m += ext->nmatch++;
+        m->kind = kind;
+        m->code = code;
+        memcpy(m->key, text, tlen);
+        m->key[tlen] = '\0';
+    }
+    return st;
+}
+
+/* "empty" and "unnamed": a terrain's name or "obstacle". */
+static nb_status code_key(nbb_yaml *y, yaml_node_t *root, const char *key, const nbi_legend *legend,
+                          int *out, nb_err *err)
+{
+    yaml_node_t *node = nbb_yaml_get(y, root, key);
+    const char *text;
+    size_t tlen;
+    *out = -1;
+    if (!node)
+        return NB_OK;
+    nb_status st = nbb_yaml_string(y, node, key, &text, &tlen, err);
+    if (st != NB_OK)
+        return st;
+    int t = nbi_legend_find(legend, text, tlen);
+    if (t >= 0)
+        *out = t;
+    else if (tlen == 8 && memcmp(text, "obstacle", 8) == 0)
+        *out = NBI_CELL_OBSTACLE;
+    else
+        return nbb_yaml_fail(y, node, err, NB_ERR_SYNTAX,
+                             "%s: '%.*s' is neither a terrain of the legend nor 'obstacle'", key,
+                             (int)(tlen > 40 ? 40 : tlen), text);
+    return NB_OK;
+}
 
 /* Claims each character of chars for code; a character claimed twice, or
  * one that is not printable ASCII, is an error at node. */
@@ -26,12 +102,32 @@ static nb_status claim(nbb_yaml *y, const yaml_node_t *node, const char *what, c
     return NB_OK;
 }
 
+void nbb_legend_ext_free(nbb_legend_ext *ext)
+{
+    free(ext->match);
+    ext->match = NULL;
+    ext->nmatch = 0;
+}
+
 nb_status nbb_legend_parse(const char *buf, size_t len, const char *name, nbi_legend *legend,
                            nb_err *err)
 {
-    static const char *const top_keys[] = {"terrains", "obstacles", NULL};
-    static const char *const terrain_keys[] = {"name", "chars", NULL};
+    nbb_legend_ext ext;
+    nb_status st = nbb_legend_parse_ext(buf, len, name, legend, &ext, err);
+    nbb_legend_ext_free(&ext);
+    return st;
+}
+
+nb_status nbb_legend_parse_ext(const char *buf, size_t len, const char *name, nbi_legend *legend,
+                               nbb_legend_ext *ext, nb_err *err)
+{
+    static const char *const top_keys[] = {"terrains", "obstacles", "obstacle_tiles",
+                                           "obstacle_values", "obstacle_colours", "empty",
+                                           "unnamed", NULL};
+    static const char *const terrain_keys[] = {"name", "chars", "tiles", "values", "colours", NULL};
     nbb_yaml y;
+    memset(ext, 0, sizeof *ext);
+    ext->empty = ext->unnamed = -1;
     yaml_node_t *root, *terrains, *obstacles;
     nb_status st = nbb_yaml_load(&y, buf, len, name, NBB_YAML_MAX_NODES, err);
     if (st != NB_OK)
@@ -86,7 +182,21 @@ nb_status nbb_legend_parse(const char *buf, size_t len, const char *name, nbi_le
         }
         if ((st = claim(&y, cn, what, text, tlen, (uint8_t)t, legend, err)))
             goto done;
+        for (int k = 0; k < 3; k++) {
+            yaml_node_t *mn = nbb_yaml_get(&y, item, match_keys[k]);
+            if (mn && (st = add_matches(&y, mn, what, (nbb_match_kind)k, (uint8_t)t, ext, err)))
+                goto done;
+        }
     }
+    for (int k = 0; k < 3; k++) {
+        yaml_node_t *mn = nbb_yaml_get(&y, root, obstacle_keys[k]);
+        if (mn && (st = add_matches(&y, mn, obstacle_keys[k], (nbb_match_kind)k, NBI_CELL_OBSTACLE,
+                                    ext, err)))
+            goto done;
+    }
+    if ((st = code_key(&y, root, "empty", legend, &ext->empty, err)) ||
+        (st = code_key(&y, root, "unnamed", legend, &ext->unnamed, err)))
+        goto done;
     obstacles = nbb_yaml_get(&y, root, "obstacles");
     if (obstacles) {
         const char *text;
@@ -98,18 +208,31 @@ nb_status nbb_legend_parse(const char *buf, size_t len, const char *name, nbi_le
     nbi_legend_derive_chars(legend);
 done:
     nbb_yaml_free(&y);
+    if (st != NB_OK)
+        nbb_legend_ext_free(ext);
+    return st;
+}
+
+nb_status nbb_legend_read_ext(const char *path, nbi_legend *legend, nbb_legend_ext *ext,
+                              nb_err *err)
+{
+    char *buf;
+    size_t len;
+    memset(ext, 0, sizeof *ext);
+    ext->empty = ext->unnamed = -1;
+    nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_legend_parse_ext(buf, len, nbb_input_name(path), legend, ext, err);
+    free(buf);
     return st;
 }
 
 nb_status nbb_legend_read(const char *path, nbi_legend *legend, nb_err *err)
 {
-    char *buf;
-    size_t len;
-    nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
-    if (st != NB_OK)
-        return st;
-    st = nbb_legend_parse(buf, len, nbb_input_name(path), legend, err);
-    free(buf);
+    nbb_legend_ext ext;
+    nb_status st = nbb_legend_read_ext(path, legend, &ext, err);
+    nbb_legend_ext_free(&ext);
     return st;
 }
 

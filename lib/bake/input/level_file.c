@@ -1,0 +1,76 @@
+/* level_file.c: which reader reads a level file, by its name: MovingAI
+ * maps (formats/map.md), Tiled maps (.tmx, .tmj; formats/tiled.md) and
+ * LDtk projects (.ldtk; formats/ldtk.md); all give the same grid. */
+#include <stdlib.h>
+
+#include "levels.h"
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    if (n < k)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = s[n - k + i];
+        if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != tail[i])
+            return 0;
+    }
+    return 1;
+}
+
+nbb_level_kind nbb_level_kind_of(const char *path)
+{
+    if (ends_with(path, ".tmx"))
+        return NBB_LEVEL_TMX;
+    if (ends_with(path, ".tmj") || ends_with(path, ".json"))
+        return NBB_LEVEL_TMJ;
+    if (ends_with(path, ".ldtk") || strstr(path, ".ldtk#"))
+        return NBB_LEVEL_LDTK;
+    return NBB_LEVEL_MOVINGAI;
+}
+
+int nbb_level_path(const char *path)
+{
+    return nbb_level_kind_of(path) != NBB_LEVEL_MOVINGAI || ends_with(path, ".map");
+}
+
+nb_status nbb_tileset_read(const char *map_path, const char *source, nbb_tiled_tileset *ts,
+                           nb_err *err)
+{
+    char *path = nbb_path_beside(map_path, source);
+    if (!path)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    nb_status st;
+    if (ends_with(source, ".tsx"))
+        st = nbb_tsx_read(path, ts, err);
+    else if (ends_with(source, ".tsj") || ends_with(source, ".json"))
+        st = nbb_tsj_read(path, ts, err);
+    else
+        st = nbi_fail(err, NB_ERR_UNSUPPORTED,
+                      "external tileset '%s': expected a .tsx or .tsj file", source);
+    free(path);
+    return st;
+}
+
+static nb_status tiled_read(const char *path, int json, nbi_legend *legend,
+                            const nbb_legend_ext *ext, nbb_grid *grid, nb_err *err)
+{
+    nbb_tiled_map m;
+    nb_status st = json ? nbb_tmj_read(path, &m, err) : nbb_tmx_read(path, &m, err);
+    if (st == NB_OK)
+        st = nbb_tiled_build(&m, legend, ext, grid, err);
+    nbb_tiled_map_free(&m);
+    return st;
+}
+
+nb_status nbb_level_file_read(const char *path, nbi_legend *legend, const nbb_legend_ext *ext,
+                              unsigned threads, nbb_grid *grid, nb_err *err)
+{
+    switch (nbb_level_kind_of(path)) {
+    case NBB_LEVEL_TMX: return tiled_read(path, 0, legend, ext, grid, err);
+    case NBB_LEVEL_TMJ: return tiled_read(path, 1, legend, ext, grid, err);
+    case NBB_LEVEL_LDTK: return nbb_ldtk_read(path, legend, ext, grid, err);
+    case NBB_LEVEL_MOVINGAI: break;
+    }
+    return nbb_map_read(path, legend, threads, grid, err);
+}
