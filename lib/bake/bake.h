@@ -134,6 +134,9 @@ typedef struct nbb_level nbb_level;
  * or FILE.ldtk#LEVEL for one level) (formats/tiled.md, formats/ldtk.md). */
 nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
                          unsigned threads, nbb_level **out, nb_err *err);
+/* The legend and the map alone, with no agent set (navbake convert). */
+nb_status nbb_level_read_map(const char *legend_path, const char *map_path, nbb_level **out,
+                             nb_err *err);
 void nbb_level_free(nbb_level *level);
 /* How the level a bundle holds differs from this one. */
 typedef enum nbb_level_change {

@@ -25,7 +25,7 @@ static int level_to_map(const char *in, const char *out, const char *legend)
     nb_err err;
     char *text = NULL;
     size_t len = 0;
-    nb_status st = nbb_level_read(legend, NULL, in, 1, &level, &err);
+    nb_status st = nbb_level_read_map(legend, in, &level, &err);
     if (st != NB_OK)
         return nbc_fail_err(&err);
     st = nbb_level_map_text(level, &text, &len, &err);

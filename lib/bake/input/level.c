@@ -13,7 +13,7 @@ nb_status nbb_read_level(const char *legend_path, const char *agents_path, const
     nbb_legend_ext ext = {0, NULL, -1, -1};
     nb_status st = legend_path ? nbb_legend_read_ext(legend_path, legend, &ext, err)
                                : (nbi_legend_default(legend), NB_OK);
-    if (st == NB_OK)
+    if (st == NB_OK && agents)
         st = agents_path ? nbb_agents_read(agents_path, legend, agents, err)
                          : nbb_agents_default(legend, agents, err);
     if (st == NB_OK && map_path)
@@ -55,6 +55,23 @@ nb_status nbb_level_map_text(const nbb_level *l, char **text, size_t *len, nb_er
     }
     *text = t;
     *len = at;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nbb_level_read_map(const char *legend_path, const char *map_path, nbb_level **out,
+                             nb_err *err)
+{
+    *out = NULL;
+    nbb_level *l = calloc(1, sizeof *l);
+    if (!l)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
+    nb_status st = nbb_read_level(legend_path, NULL, map_path, 1, &l->legend, NULL, &l->grid, err);
+    if (st != NB_OK) {
+        nbb_level_free(l);
+        return st;
+    }
+    *out = l;
     nbi_ok(err);
     return NB_OK;
 }
