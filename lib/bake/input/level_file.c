@@ -1,6 +1,7 @@
 /* level_file.c: which reader reads a level file, by its name: MovingAI
  * maps (formats/map.md), Tiled maps (.tmx, .tmj; formats/tiled.md) and
  * LDtk projects (.ldtk; formats/ldtk.md); all give the same grid. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "levels.h"
@@ -34,8 +35,9 @@ int nbb_level_path(const char *path)
     return nbb_level_kind_of(path) != NBB_LEVEL_MOVINGAI || ends_with(path, ".map");
 }
 
-nb_status nbb_tileset_read(const char *map_path, const char *source, nbb_tiled_tileset *ts,
-                           nb_err *err)
+/* One external tileset, by its extension. */
+static nb_status tileset_read(const char *map_path, const char *source, nbb_tiled_tileset *ts,
+                              nb_err *err)
 {
     char *path = nbb_path_beside(map_path, source);
     if (!path)
@@ -46,10 +48,30 @@ nb_status nbb_tileset_read(const char *map_path, const char *source, nbb_tiled_t
     else if (ends_with(source, ".tsj") || ends_with(source, ".json"))
         st = nbb_tsj_read(path, ts, err);
     else
-        st = nbi_fail(err, NB_ERR_UNSUPPORTED,
-                      "external tileset '%s': expected a .tsx or .tsj file", source);
+        st = nbi_fail(err, NB_ERR_UNSUPPORTED, "expected a .tsx or .tsj file");
     free(path);
     return st;
+}
+
+nb_status nbb_tiled_read_tilesets(const char *map_path, nbb_tiled_map *m, nb_err *err)
+{
+    for (size_t i = 0; i < m->ntilesets; i++) {
+        nbb_tiled_tileset *ts = &m->tilesets[i], ext;
+        if (!ts->source)
+            continue;
+        memset(&ext, 0, sizeof ext);
+        nb_status st = tileset_read(map_path, ts->source, &ext, err);
+        if (st != NB_OK) {
+            char msg[NB_ERR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+            nbb_tiled_tileset_free(&ext);
+            return nbi_fail(err, st, "%s: external tileset '%s': %s", m->file, ts->source, msg);
+        }
+        ext.firstgid = ts->firstgid;
+        nbb_tiled_tileset_free(ts);
+        *ts = ext;
+    }
+    return NB_OK;
 }
 
 static nb_status tiled_read(const char *path, int json, nbi_legend *legend,
@@ -57,6 +79,8 @@ static nb_status tiled_read(const char *path, int json, nbi_legend *legend,
 {
     nbb_tiled_map m;
     nb_status st = json ? nbb_tmj_read(path, &m, err) : nbb_tmx_read(path, &m, err);
+    if (st == NB_OK)
+        st = nbb_tiled_read_tilesets(path, &m, err);
     if (st == NB_OK)
         st = nbb_tiled_build(&m, legend, ext, grid, err);
     nbb_tiled_map_free(&m);

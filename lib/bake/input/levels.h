@@ -72,6 +72,7 @@ typedef struct nbb_tiled_tile {
 
 typedef struct nbb_tiled_tileset {
     uint32_t firstgid;
+    char *source;   /* an external tileset's file, as the map names it, until read */
     uint32_t count; /* tiles, 0 when the file does not say */
     int collection; /* a collection of images (columns 0): its ids are those listed */
     char *name;
@@ -144,9 +145,8 @@ nb_status nbb_tmx_read(const char *path, nbb_tiled_map *m, nb_err *err);
 nb_status nbb_tmj_read(const char *path, nbb_tiled_map *m, nb_err *err);
 nb_status nbb_tsx_read(const char *path, nbb_tiled_tileset *ts, nb_err *err);
 nb_status nbb_tsj_read(const char *path, nbb_tiled_tileset *ts, nb_err *err);
-/* An external tileset, by its extension. */
-nb_status nbb_tileset_read(const char *map_path, const char *source, nbb_tiled_tileset *ts,
-                           nb_err *err);
+/* The map's external tilesets read, each by its extension (level_file.c). */
+nb_status nbb_tiled_read_tilesets(const char *map_path, nbb_tiled_map *m, nb_err *err);
 
 /* ---- LDtk (ldtk.c, jansson) ---- */
 

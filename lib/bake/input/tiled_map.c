@@ -82,6 +82,7 @@ void nbb_tiled_tileset_free(nbb_tiled_tileset *ts)
         free(ts->tiles[i].name);
     free(ts->tiles);
     free(ts->name);
+    free(ts->source);
     memset(ts, 0, sizeof *ts);
 }
 

@@ -122,8 +122,10 @@ static nb_status tilesets(tmj *j, const json_t *root)
             (st = nbb_json_int(j->file, w, o, "firstgid", 1, NBB_TILED_GID_MASK, 1, &first, j->err)) ||
             (st = nbb_json_str(j->file, w, o, "source", 0, &src, j->err)))
             return st;
-        st = src ? nbb_tileset_read(j->path, src, ts, j->err)
-                 : tileset_fields(j->file, w, o, ts, j->err);
+        if (src && !(ts->source = dup_str(src)))
+            return nbi_fail(j->err, NB_ERR_NOMEM, "no memory");
+        if (!src)
+            st = tileset_fields(j->file, w, o, ts, j->err);
         ts->firstgid = (uint32_t)first;
     }
     return st;

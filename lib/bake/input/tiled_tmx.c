@@ -136,13 +136,8 @@ static void tileset_start(tmx *t, const char **a)
         ts->firstgid = (uint32_t)num(t, a, "firstgid", 1, NBB_TILED_GID_MASK, 0);
         if (!attr(a, "firstgid"))
             return stop(t, NB_ERR_FORMAT, "a <tileset> of a map without firstgid");
-        const char *src = attr(a, "source");
-        if (src) {
-            uint32_t first = ts->firstgid;
-            nb_status st = nbb_tileset_read(t->path, src, ts, t->err);
-            ts->firstgid = first;
-            if (st != NB_OK)
-                return stop_err(t, st);
+        if (attr(a, "source")) {
+            ts->source = dup_attr(t, a, "source"); /* read once the map is */
             return;
         }
     }
