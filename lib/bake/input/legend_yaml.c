@@ -55,6 +55,50 @@ static nb_status add_matches(nbb_yaml *y, yaml_node_t *node, const char *what, n
     return st;
 }
 
+/* "heights: [LO, HI]": a band of a heightmap's heights that is code. */
+static nb_status add_band(nbb_yaml *y, yaml_node_t *node, const char *what, uint8_t code,
+                          nbb_legend_ext *ext, nb_err *err)
+{
+    size_t n;
+    uint64_t lo, hi;
+    nb_status st = nbb_yaml_sequence(y, node, what, 2, &n, err);
+    if (st == NB_OK && n != 2)
+        st = nbb_yaml_fail(y, node, err, NB_ERR_SYNTAX, "%s: heights: expected [LOW, HIGH]", what);
+    if (st == NB_OK &&
+        !(st = nbb_yaml_uint(y, nbb_yaml_item(y, node, 0), what, 0, 65535, &lo, err)) &&
+        !(st = nbb_yaml_uint(y, nbb_yaml_item(y, node, 1), what, lo, 65535, &hi, err))) {
+        for (size_t b = 0; b < ext->nbands; b++)
+            if (lo <= ext->band[b].hi && hi >= ext->band[b].lo)
+                return nbb_yaml_fail(y, node, err, NB_ERR_SYNTAX,
+                                     "%s: heights %u to %u overlap another band's %u to %u", what,
+                                     (unsigned)lo, (unsigned)hi, ext->band[b].lo, ext->band[b].hi);
+        ext->band[ext->nbands++] = (nbb_height_band){(uint32_t)lo, (uint32_t)hi, code};
+        ext->heightmap = 1;
+    }
+    return st;
+}
+
+/* The heightmap's top-level keys (formats/image.md). */
+static nb_status heightmap_keys(nbb_yaml *y, yaml_node_t *root, nbb_legend_ext *ext, nb_err *err)
+{
+    yaml_node_t *n;
+    uint64_t v;
+    nb_status st = NB_OK;
+    if ((n = nbb_yaml_get(y, root, "obstacle_heights")))
+        st = add_band(y, n, "obstacle_heights", NBI_CELL_OBSTACLE, ext, err);
+    if (st == NB_OK && (n = nbb_yaml_get(y, root, "max_step")) &&
+        (st = nbb_yaml_uint(y, n, "max_step", 0, 65535, &v, err)) == NB_OK)
+        ext->max_step = (uint32_t)v, ext->heightmap = 1;
+    if (st == NB_OK && (n = nbb_yaml_get(y, root, "height_bits")) &&
+        (st = nbb_yaml_uint(y, n, "height_bits", 8, 16, &v, err)) == NB_OK) {
+        if (v != 8 && v != 16)
+            return nbb_yaml_fail(y, n, err, NB_ERR_SYNTAX, "height_bits: 8 or 16, not %u",
+                                 (unsigned)v);
+        ext->height_bits = (unsigned)v, ext->heightmap = 1;
+    }
+    return st;
+}
+
 /* "empty" and "unnamed": a terrain's name or "obstacle". */
 static nb_status code_key(nbb_yaml *y, yaml_node_t *root, const char *key, const nbi_legend *legend,
                           int *out, nb_err *err)
@@ -123,11 +167,14 @@ nb_status nbb_legend_parse_ext(const char *buf, size_t len, const char *name, nb
 {
     static const char *const top_keys[] = {"terrains", "obstacles", "obstacle_tiles",
                                            "obstacle_values", "obstacle_colours", "empty",
-                                           "unnamed", NULL};
-    static const char *const terrain_keys[] = {"name", "chars", "tiles", "values", "colours", NULL};
+                                           "unnamed", "obstacle_heights", "max_step",
+                                           "height_bits", NULL};
+    static const char *const terrain_keys[] = {"name", "chars", "tiles", "values", "colours",
+                                               "heights", NULL};
     nbb_yaml y;
     memset(ext, 0, sizeof *ext);
     ext->empty = ext->unnamed = -1;
+    ext->max_step = UINT32_MAX;
     yaml_node_t *root, *terrains, *obstacles;
     nb_status st = nbb_yaml_load(&y, buf, len, name, NBB_YAML_MAX_NODES, err);
     if (st != NB_OK)
@@ -187,7 +234,12 @@ nb_status nbb_legend_parse_ext(const char *buf, size_t len, const char *name, nb
             if (mn && (st = add_matches(&y, mn, what, (nbb_match_kind)k, (uint8_t)t, ext, err)))
                 goto done;
         }
+        yaml_node_t *hn = nbb_yaml_get(&y, item, "heights");
+        if (hn && (st = add_band(&y, hn, what, (uint8_t)t, ext, err)))
+            goto done;
     }
+    if ((st = heightmap_keys(&y, root, ext, err)))
+        goto done;
     for (int k = 0; k < 3; k++) {
         yaml_node_t *mn = nbb_yaml_get(&y, root, obstacle_keys[k]);
         if (mn && (st = add_matches(&y, mn, obstacle_keys[k], (nbb_match_kind)k, NBI_CELL_OBSTACLE,
@@ -220,6 +272,7 @@ nb_status nbb_legend_read_ext(const char *path, nbi_legend *legend, nbb_legend_e
     size_t len;
     memset(ext, 0, sizeof *ext);
     ext->empty = ext->unnamed = -1;
+    ext->max_step = UINT32_MAX;
     nb_status st = nbb_read_file(path, NBB_YAML_FILE_MAX, &buf, &len, err);
     if (st != NB_OK)
         return st;

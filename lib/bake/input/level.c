@@ -10,7 +10,10 @@ nb_status nbb_read_level(const char *legend_path, const char *agents_path, const
                          nb_err *err)
 {
     /* The legend's names for editors' things, which the level's reader uses. */
-    nbb_legend_ext ext = {0, NULL, -1, -1};
+    nbb_legend_ext ext;
+    memset(&ext, 0, sizeof ext);
+    ext.empty = ext.unnamed = -1;
+    ext.max_step = UINT32_MAX;
     nb_status st = legend_path ? nbb_legend_read_ext(legend_path, legend, &ext, err)
                                : (nbi_legend_default(legend), NB_OK);
     if (st == NB_OK && agents)

@@ -27,6 +27,10 @@ nbb_level_kind nbb_level_kind_of(const char *path)
         return NBB_LEVEL_TMJ;
     if (ends_with(path, ".ldtk") || strstr(path, ".ldtk#"))
         return NBB_LEVEL_LDTK;
+    if (ends_with(path, ".png"))
+        return NBB_LEVEL_PNG;
+    if (ends_with(path, ".pgm"))
+        return NBB_LEVEL_PGM;
     return NBB_LEVEL_MOVINGAI;
 }
 
@@ -87,6 +91,21 @@ static nb_status tiled_read(const char *path, int json, nbi_legend *legend,
     return st;
 }
 
+/* A PNG of colours, or heights (a PGM, or a PNG read with a legend of heights). */
+static nb_status image_read(const char *path, nbi_legend *legend, const nbb_legend_ext *ext,
+                            nbb_grid *grid, nb_err *err)
+{
+    nbb_heights hm;
+    int heights = nbb_level_kind_of(path) == NBB_LEVEL_PGM || (ext && ext->heightmap);
+    nb_status st = nbb_level_kind_of(path) == NBB_LEVEL_PGM
+                       ? nbb_pgm_read(path, &hm, err)
+                       : nbb_png_read(path, heights, legend, ext, grid, &hm, err);
+    if (st == NB_OK && heights)
+        st = nbb_heightmap_grid(nbb_input_name(path), &hm, legend, ext, grid, err);
+    free(hm.v);
+    return st;
+}
+
 nb_status nbb_level_file_read(const char *path, nbi_legend *legend, const nbb_legend_ext *ext,
                               unsigned threads, nbb_grid *grid, nb_err *err)
 {
@@ -94,6 +113,8 @@ nb_status nbb_level_file_read(const char *path, nbi_legend *legend, const nbb_le
     case NBB_LEVEL_TMX: return tiled_read(path, 0, legend, ext, grid, err);
     case NBB_LEVEL_TMJ: return tiled_read(path, 1, legend, ext, grid, err);
     case NBB_LEVEL_LDTK: return nbb_ldtk_read(path, legend, ext, grid, err);
+    case NBB_LEVEL_PNG:
+    case NBB_LEVEL_PGM: return image_read(path, legend, ext, grid, err);
     case NBB_LEVEL_MOVINGAI: break;
     }
     return nbb_map_read(path, legend, threads, grid, err);

@@ -24,6 +24,12 @@ typedef struct nbb_match {
     char key[NBB_MATCH_KEY_MAX];
 } nbb_match;
 
+/* A band of heights of a heightmap that is one terrain (or obstacles). */
+typedef struct nbb_height_band {
+    uint32_t lo, hi; /* inclusive */
+    uint8_t code;
+} nbb_height_band;
+
 /* What a legend says beyond characters (formats/legend.md, "Levels from
  * editors"). */
 typedef struct nbb_legend_ext {
@@ -31,6 +37,13 @@ typedef struct nbb_legend_ext {
     nbb_match *match; /* malloc'ed */
     int empty;        /* a code for a cell nothing covers, or -1: the format's default */
     int unnamed;      /* a code for a tile or value that names nothing, or -1 */
+    /* Heightmaps (formats/image.md): a legend with any of these reads a
+     * PNG as heights. */
+    int heightmap;
+    uint32_t max_step;    /* UINT32_MAX: none */
+    unsigned height_bits; /* 8 or 16, or 0: the image's own */
+    size_t nbands;
+    nbb_height_band band[NB_MAX_TERRAINS + 1];
 } nbb_legend_ext;
 
 nb_status nbb_legend_parse_ext(const char *buf, size_t len, const char *name, nbi_legend *legend,
@@ -51,7 +64,7 @@ nb_status nbb_legend_cell_char(nbi_legend *legend, int code, uint8_t *out, nb_er
 /* ---- the level files: which reader by the name (level_file.c) ---- */
 
 typedef enum nbb_level_kind {
-    NBB_LEVEL_MOVINGAI, NBB_LEVEL_TMX, NBB_LEVEL_TMJ, NBB_LEVEL_LDTK
+    NBB_LEVEL_MOVINGAI, NBB_LEVEL_TMX, NBB_LEVEL_TMJ, NBB_LEVEL_LDTK, NBB_LEVEL_PNG, NBB_LEVEL_PGM
 } nbb_level_kind;
 
 nbb_level_kind nbb_level_kind_of(const char *path);
@@ -152,5 +165,26 @@ nb_status nbb_tiled_read_tilesets(const char *map_path, nbb_tiled_map *m, nb_err
 
 nb_status nbb_ldtk_read(const char *path, nbi_legend *legend, const nbb_legend_ext *ext,
                         nbb_grid *grid, nb_err *err);
+
+/* ---- images and heightmaps (image_png.c with libpng, heightmap.c) ---- */
+
+#define NBB_IMAGE_FILE_MAX ((size_t)1 << 30)
+
+/* An image of heights (or colours) as read: w x h samples. */
+typedef struct nbb_heights {
+    uint32_t w, h;
+    unsigned bits;     /* 8 or 16 */
+    uint16_t *v;       /* heights (gray), or NULL for a colour image */
+} nbb_heights;
+
+/* A PNG: a colour image into the grid through the legend's colours, or
+ * (heightmap set) its gray samples into *hm. */
+nb_status nbb_png_read(const char *path, int heightmap, nbi_legend *legend,
+                       const nbb_legend_ext *ext, nbb_grid *grid, nbb_heights *hm, nb_err *err);
+/* A PGM (P5 or P2) into *hm. */
+nb_status nbb_pgm_read(const char *path, nbb_heights *hm, nb_err *err);
+/* Heights into the grid: bands to terrains, steps above max_step blocked. */
+nb_status nbb_heightmap_grid(const char *file, const nbb_heights *hm, nbi_legend *legend,
+                             const nbb_legend_ext *ext, nbb_grid *grid, nb_err *err);
 
 #endif
