@@ -130,8 +130,9 @@ typedef struct nbb_level nbb_level;
 /* Reads the legend (the default one when legend_path is NULL), the agent
  * set (the default set when agents_path is NULL) and the map read with
  * that legend: what a level-baking tool reads.  The map is a MovingAI map,
- * or by its extension a Tiled map (.tmx, .tmj), or an LDtk project (.ldtk,
- * or FILE.ldtk#LEVEL for one level) (formats/tiled.md, formats/ldtk.md). */
+ * or by its extension a Tiled map (.tmx, .tmj), an LDtk project (.ldtk,
+ * or FILE.ldtk#LEVEL for one level), an image or heightmap (.png, .pgm)
+ * (formats/tiled.md, formats/ldtk.md, formats/image.md). */
 nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
                          unsigned threads, nbb_level **out, nb_err *err);
 /* The legend and the map alone, with no agent set (navbake convert). */
@@ -154,7 +155,7 @@ uint64_t nbb_level_cells(const nbb_level *level);
  * set); otherwise the phrase of nbb_level_compare, in buf. */
 const char *nbb_level_differs(const nbb_level *level, const nb_bundle *old, char *buf, size_t len);
 /* 1 when path names a level by its extension (.map, .tmx, .tmj, .ldtk,
- * FILE.ldtk#LEVEL), 0 for anything else (input/level_file.c). */
+ * FILE.ldtk#LEVEL, .png, .pgm), 0 for anything else (input/level_file.c). */
 int nbb_level_path(const char *path);
 /* The level's map as a MovingAI map (formats/map.md) in the legend's
  * characters: *text malloc'ed, *len bytes. */

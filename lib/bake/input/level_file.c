@@ -1,6 +1,7 @@
 /* level_file.c: which reader reads a level file, by its name: MovingAI
- * maps (formats/map.md), Tiled maps (.tmx, .tmj; formats/tiled.md) and
- * LDtk projects (.ldtk; formats/ldtk.md); all give the same grid. */
+ * maps (formats/map.md), Tiled maps (.tmx, .tmj; formats/tiled.md), LDtk
+ * projects (.ldtk; formats/ldtk.md), images and heightmaps (.png, .pgm;
+ * formats/image.md); all give the same grid. */
 #include <stdio.h>
 #include <stdlib.h>
 
