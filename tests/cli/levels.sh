@@ -190,7 +190,7 @@ done
 is "cut files are refused with exit 1 and corrupted ones never crash ($runs runs)" "$bad" 0
 
 # ---- the editors' own levels (../shared/levels) ----
-S=$top_srcdir/../shared/levels
+S=${NB_SHARED:-$top_srcdir/../shared}/levels
 if [ ! -d "$S" ]; then
   skip "../shared/levels absent"
 elif ! command -v python3 >/dev/null 2>&1; then

@@ -20,6 +20,7 @@ for y in (1, 2, 3): walls[y][0] = WALL
 walls[4][6] = PILLAR
 deco = [[0]*W for _ in range(H)]
 deco[5][2] = DECO; deco[2][3] = DECO; deco[2][10] = TREE; deco[3][10] = TREE | 0x80000000; deco[7][0] = PROP
+deco[1][0] = TREE  # a tree over a wall: the wall stays
 layers = [("ground", ground), ("walls", walls), ("deco", deco)]
 
 def raw(l): return b"".join(g.to_bytes(4, "little") for row in l for g in row)
