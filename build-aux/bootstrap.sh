@@ -39,6 +39,9 @@ have_pc() { have_cmd pkg-config && pkg-config --exists "$1"; }
   have_pc yaml-0.1 || need="$need libyaml-dev"
   have_pc sqlite3 || need="$need libsqlite3-dev"
   have_pc libpng || need="$need libpng-dev"
+  have_pc expat || need="$need libexpat1-dev" # the level readers (formats/tiled.md)
+  have_pc jansson || need="$need libjansson-dev"
+  have_pc libzstd || need="$need libzstd-dev"
   have_cmd groff || need="$need groff-base" # tests/cli/man.sh renders the man pages
   # Programs the tests check against: another SVG renderer and an XML
   # validator (test_render, render.sh), the sqlite3 shell and file(1)

@@ -129,9 +129,15 @@ typedef struct nbb_level nbb_level;
 
 /* Reads the legend (the default one when legend_path is NULL), the agent
  * set (the default set when agents_path is NULL) and the map read with
- * that legend: what a level-baking tool reads. */
+ * that legend: what a level-baking tool reads.  The map is a MovingAI map,
+ * or by its extension a Tiled map (.tmx, .tmj), an LDtk project (.ldtk,
+ * or FILE.ldtk#LEVEL for one level), an image or heightmap (.png, .pgm)
+ * (formats/tiled.md, formats/ldtk.md, formats/image.md). */
 nb_status nbb_level_read(const char *legend_path, const char *agents_path, const char *map_path,
                          unsigned threads, nbb_level **out, nb_err *err);
+/* The legend and the map alone, with no agent set (navbake convert). */
+nb_status nbb_level_read_map(const char *legend_path, const char *map_path, nbb_level **out,
+                             nb_err *err);
 void nbb_level_free(nbb_level *level);
 /* How the level a bundle holds differs from this one. */
 typedef enum nbb_level_change {
@@ -148,6 +154,12 @@ uint64_t nbb_level_cells(const nbb_level *level);
 /* NULL when the bundle holds exactly this level (map, legend and agent
  * set); otherwise the phrase of nbb_level_compare, in buf. */
 const char *nbb_level_differs(const nbb_level *level, const nb_bundle *old, char *buf, size_t len);
+/* 1 when path names a level by its extension (.map, .tmx, .tmj, .ldtk,
+ * FILE.ldtk#LEVEL, .png, .pgm), 0 for anything else (input/level_file.c). */
+int nbb_level_path(const char *path);
+/* The level's map as a MovingAI map (formats/map.md) in the legend's
+ * characters: *text malloc'ed, *len bytes. */
+nb_status nbb_level_map_text(const nbb_level *level, char **text, size_t *len, nb_err *err);
 /* Puts the level's legend, agent set and map sections. */
 nb_status nbb_level_put(nbb_builder *b, const nbb_level *level, int compress, nb_err *err);
 

@@ -112,7 +112,7 @@ nb_status nbb_yaml_capability(nbb_yaml *y, yaml_node_t *node, const char *what,
 void nbb_agents_print(const nbi_agentset *set, const nbi_legend *legend, FILE *file);
 
 /* The legend (the default one when legend_path is NULL), the agent set
- * (the default set when agents_path is NULL) and, unless map_path is
+ * (the default set when agents_path is NULL; none when agents is NULL) and, unless map_path is
  * NULL, the map read with that legend (input/level.c). */
 nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
                          unsigned threads, nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid,

@@ -1,42 +1,90 @@
 /* navbake convert: a bundle from one form to the other, binary
  * (formats/bundle.md) or SQLite (formats/sqlite.md), every section kept as
- * stored. */
+ * stored; or a level (a Tiled map, an LDtk project, a MovingAI map) written
+ * as a MovingAI map for the research tools. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "progress.h"
 
+static int ends_with_map(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 4 && strcmp(s + n - 4, ".map") == 0;
+}
+
+/* The level at in, read with legend, as a MovingAI map at out. */
+static int level_to_map(const char *in, const char *out, const char *legend)
+{
+    nbb_level *level;
+    nb_err err;
+    char *text = NULL;
+    size_t len = 0;
+    nb_status st = nbb_level_read_map(legend, in, &level, &err);
+    if (st != NB_OK)
+        return nbc_fail_err(&err);
+    st = nbb_level_map_text(level, &text, &len, &err);
+    nbb_level_free(level);
+    if (st == NB_OK && strcmp(out, "-") == 0) {
+        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+            free(text);
+            return nbc_fail("standard output: %s", strerror(errno));
+        }
+    } else if (st == NB_OK)
+        st = nbb_write_changed(out, text, len, NULL, &err);
+    free(text);
+    return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+}
+
 int nbc_cmd_convert(int argc, char **argv)
 {
     static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+                                         {"legend", required_argument, NULL, 'l'},
                                          NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     nbb_format format = NBB_FORMAT_AUTO;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
-    int c;
-    while ((c = getopt_long(argc, argv, "f:hV", opts, NULL)) != -1) {
+    const char *legend = NULL;
+    int to_map = 0, c;
+    while ((c = getopt_long(argc, argv, "f:l:hV", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
-            if (!nbc_format("--format", optarg, &format))
+            if (strcmp(optarg, "map") == 0)
+                to_map = 1;
+            else if (!nbc_format("--format", optarg, &format))
                 return NBC_EXIT_USAGE;
             break;
+        case 'l': legend = optarg; break;
         case NBC_OPT_PROGRESS:
             if (!nbc_progress_mode_parse(optarg, &pmode))
                 return NBC_EXIT_USAGE;
             break;
         case 'h':
             printf("Usage: navbake convert [--format FORM] IN OUT\n"
+                   "       navbake convert [--legend FILE] LEVEL OUT.map\n"
                    "Write the bundle IN to OUT in the other form (or the same): binary, the\n"
                    "form to ship, which the runtime maps without copying, or SQLite, a\n"
                    "database to query with the sqlite3 shell (formats/sqlite.md).  Every\n"
                    "section is kept as stored, types this version does not know included, so\n"
                    "binary -> SQLite -> binary gives back the same bytes.  IN is verified\n"
-                   "whole first; OUT is replaced atomically.  '-' is standard input or output.\n\n"
-                   "  -f, --format FORM  'binary' or 'sqlite' (default: sqlite when OUT ends\n"
-                   "                     in .sqlite, .sqlite3 or .db, else binary)\n"
+                   "whole first; OUT is replaced atomically.  '-' is standard input or output.\n"
+                   "When LEVEL is a level (a Tiled .tmx or .tmj map, an LDtk .ldtk project\n"
+                   "or FILE.ldtk#LEVEL, a .png or .pgm image or heightmap, a MovingAI .map),\n"
+                   "OUT ends in .map or --format map\n"
+                   "is given, LEVEL is read as the bakers read it and OUT is its map in the\n"
+                   "MovingAI form (formats/map.md), in the legend's characters.\n\n"
+                   "  -f, --format FORM  'binary', 'sqlite' or 'map' (default: map for a\n"
+                   "                     level or when OUT ends in .map, sqlite when OUT\n"
+                   "                     ends in .sqlite, .sqlite3 or .db, else binary)\n"
+                   "  -l, --legend FILE  the terrain legend a level is read with (default:\n"
+                   "                     the MovingAI one; formats/legend.md)\n"
                    "      --progress WHEN  auto (default: a line on standard error when it is\n"
                    "                     a terminal), none, or json (a JSON object a line)\n"
                    "  -h, --help         show this help and exit\n"
@@ -50,6 +98,10 @@ int nbc_cmd_convert(int argc, char **argv)
         return nbc_usage(argc - optind < 2 ? "give a bundle to read and one to write"
                                            : "one bundle at a time: IN OUT");
     const char *in = argv[optind], *out = argv[optind + 1];
+    if (to_map || ends_with_map(out) || nbb_level_path(in))
+        return level_to_map(in, out, legend);
+    if (legend)
+        return nbc_usage("--legend is for a level written as a map (OUT ending in .map)");
     nb_bundle *b;
     nbb_builder *builder = NULL;
     nb_err err;

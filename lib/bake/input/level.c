@@ -3,19 +3,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bake_int.h"
+#include "levels.h"
 
 nb_status nbb_read_level(const char *legend_path, const char *agents_path, const char *map_path,
                          unsigned threads, nbi_legend *legend, nbi_agentset *agents, nbb_grid *grid,
                          nb_err *err)
 {
-    nb_status st = legend_path ? nbb_legend_read(legend_path, legend, err)
+    /* The legend's names for editors' things, which the level's reader uses. */
+    nbb_legend_ext ext;
+    memset(&ext, 0, sizeof ext);
+    ext.empty = ext.unnamed = -1;
+    ext.max_step = UINT32_MAX;
+    nb_status st = legend_path ? nbb_legend_read_ext(legend_path, legend, &ext, err)
                                : (nbi_legend_default(legend), NB_OK);
-    if (st == NB_OK)
+    if (st == NB_OK && agents)
         st = agents_path ? nbb_agents_read(agents_path, legend, agents, err)
                          : nbb_agents_default(legend, agents, err);
     if (st == NB_OK && map_path)
-        st = nbb_map_read(map_path, legend, threads, grid, err);
+        st = nbb_level_file_read(map_path, legend, &ext, threads, grid, err);
+    nbb_legend_ext_free(&ext);
     return st;
 }
 
@@ -28,6 +34,42 @@ nb_status nbb_level_read(const char *legend_path, const char *agents_path, const
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
     nb_status st = nbb_read_level(legend_path, agents_path, map_path, threads, &l->legend,
                                   &l->agents, &l->grid, err);
+    if (st != NB_OK) {
+        nbb_level_free(l);
+        return st;
+    }
+    *out = l;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nbb_level_map_text(const nbb_level *l, char **text, size_t *len, nb_err *err)
+{
+    const nbb_grid *g = &l->grid;
+    size_t n = 64 + ((size_t)g->width + 1) * g->height;
+    char *t = malloc(n);
+    if (!t)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %u x %u map", g->width, g->height);
+    size_t at = (size_t)snprintf(t, 64, "type octile\nheight %u\nwidth %u\nmap\n", g->height, g->width);
+    for (uint32_t y = 0; y < g->height; y++) {
+        memcpy(t + at, g->cells + (size_t)y * g->width, g->width);
+        at += g->width;
+        t[at++] = '\n';
+    }
+    *text = t;
+    *len = at;
+    nbi_ok(err);
+    return NB_OK;
+}
+
+nb_status nbb_level_read_map(const char *legend_path, const char *map_path, nbb_level **out,
+                             nb_err *err)
+{
+    *out = NULL;
+    nbb_level *l = calloc(1, sizeof *l);
+    if (!l)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
+    nb_status st = nbb_read_level(legend_path, NULL, map_path, 1, &l->legend, NULL, &l->grid, err);
     if (st != NB_OK) {
         nbb_level_free(l);
         return st;

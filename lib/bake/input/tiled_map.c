@@ -1,0 +1,395 @@
+/* tiled_map.c: a Tiled map as both its forms read it, and the grid made of
+ * it (formats/tiled.md): the tile layers combined (an obstacle on any
+ * layer blocks the cell; else the topmost tile that names a terrain gives
+ * it), then the objects that name a terrain or an obstacle over them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "levels.h"
+
+#define OBST ((int)NBI_CELL_OBSTACLE)
+
+char *nbb_strndup(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+char *nbb_path_beside(const char *from, const char *rel)
+{
+    const char *slash = strrchr(from, '/');
+    size_t dir = rel[0] == '/' || !slash ? 0 : (size_t)(slash - from) + 1;
+    char *p = malloc(dir + strlen(rel) + 1);
+    if (p) {
+        memcpy(p, from, dir);
+        strcpy(p + dir, rel);
+    }
+    return p;
+}
+
+/* One more element of an array of n (zeroed), or NULL. */
+static void *grow(void **array, size_t *n, size_t size)
+{
+    void *p = realloc(*array, (*n + 1) * size);
+    if (!p)
+        return NULL;
+    *array = p;
+    p = (char *)p + *n * size;
+    memset(p, 0, size);
+    (*n)++;
+    return p;
+}
+
+nbb_tiled_tileset *nbb_tiled_add_tileset(nbb_tiled_map *m)
+{
+    return grow((void **)&m->tilesets, &m->ntilesets, sizeof *m->tilesets);
+}
+
+nbb_tiled_tile *nbb_tiled_add_tile(nbb_tiled_tileset *ts)
+{
+    return grow((void **)&ts->tiles, &ts->ntiles, sizeof *ts->tiles);
+}
+
+nbb_tiled_layer *nbb_tiled_add_layer(nbb_tiled_map *m, const char *name)
+{
+    char *copy = nbb_strndup(name, strlen(name));
+    nbb_tiled_layer *l = copy ? grow((void **)&m->layers, &m->nlayers, sizeof *m->layers) : NULL;
+    if (!l)
+        free(copy);
+    else
+        l->name = copy;
+    return l;
+}
+
+nbb_tiled_chunk *nbb_tiled_add_chunk(nbb_tiled_layer *l)
+{
+    return grow((void **)&l->chunks, &l->nchunks, sizeof *l->chunks);
+}
+
+nbb_tiled_object *nbb_tiled_add_object(nbb_tiled_map *m)
+{
+    return grow((void **)&m->objects, &m->nobjects, sizeof *m->objects);
+}
+
+void nbb_tiled_tileset_free(nbb_tiled_tileset *ts)
+{
+    for (size_t i = 0; i < ts->ntiles; i++)
+        free(ts->tiles[i].name);
+    free(ts->tiles);
+    free(ts->name);
+    free(ts->source);
+    memset(ts, 0, sizeof *ts);
+}
+
+void nbb_tiled_map_free(nbb_tiled_map *m)
+{
+    for (size_t i = 0; i < m->ntilesets; i++)
+        nbb_tiled_tileset_free(&m->tilesets[i]);
+    for (size_t i = 0; i < m->nlayers; i++) {
+        for (size_t c = 0; c < m->layers[i].nchunks; c++)
+            free(m->layers[i].chunks[c].gids);
+        free(m->layers[i].chunks);
+        free(m->layers[i].name);
+    }
+    for (size_t i = 0; i < m->nobjects; i++) {
+        free(m->objects[i].name);
+        free(m->objects[i].layer);
+        free(m->objects[i].points);
+    }
+    free(m->tilesets);
+    free(m->layers);
+    free(m->objects);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- from gids to codes ---- */
+
+/* A code per local id of each tileset, made for the ids the map uses. */
+typedef struct codes {
+    size_t n;
+    int16_t *code; /* -1: the tile names nothing */
+} codes;
+
+/* The tileset of gid (flags cleared) and its local id; -1 when none. */
+static int tileset_of(const nbb_tiled_map *m, uint32_t gid, uint32_t *id)
+{
+    int found = -1;
+    for (size_t i = 0; i < m->ntilesets; i++)
+        if (m->tilesets[i].firstgid <= gid &&
+            (found < 0 || m->tilesets[i].firstgid > m->tilesets[found].firstgid))
+            found = (int)i;
+    if (found >= 0)
+        *id = gid - m->tilesets[found].firstgid;
+    return found;
+}
+
+static nb_status check_gid(const nbb_tiled_map *m, uint32_t raw, const char *layer, int64_t x,
+                           int64_t y, int *ts, uint32_t *id, nb_err *err)
+{
+    uint32_t gid = raw & NBB_TILED_GID_MASK;
+    *ts = tileset_of(m, gid, id);
+    if (*ts < 0)
+        return nbi_fail(err, NB_ERR_FORMAT, "%s: layer '%s', cell (%lld, %lld): gid %u belongs to no tileset",
+                        m->file, layer, (long long)x, (long long)y, gid);
+    const nbb_tiled_tileset *t = &m->tilesets[*ts];
+    if (t->collection) {
+        for (size_t i = 0; i < t->ntiles; i++)
+            if (t->tiles[i].id == *id)
+                return NB_OK;
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: layer '%s', cell (%lld, %lld): gid %u is tile %u of tileset '%s', "
+                        "a collection without that tile (firstgid %u)",
+                        m->file, layer, (long long)x, (long long)y, gid, *id,
+                        t->name ? t->name : "", t->firstgid);
+    }
+    if (t->count && *id >= t->count)
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: layer '%s', cell (%lld, %lld): gid %u is tile %u of tileset '%s', "
+                        "which has %u tiles (firstgid %u)",
+                        m->file, layer, (long long)x, (long long)y, gid, *id,
+                        t->name ? t->name : "", t->count, t->firstgid);
+    return NB_OK;
+}
+
+/* What tile id of tileset t names: "TILESET:ID" in the legend, its own name. */
+static int tile_code(const nbb_tiled_tileset *t, uint32_t id, const nbi_legend *legend,
+                     const nbb_legend_ext *ext)
+{
+    char key[NBB_MATCH_KEY_MAX + 16];
+    snprintf(key, sizeof key, "%s:%u", t->name ? t->name : "", id);
+    /* No terrain's name holds ':', so only the legend's entry matches. */
+    int c = nbb_legend_name_code(legend, ext, NBB_MATCH_TILE, key);
+    if (c >= 0)
+        return c;
+    for (size_t i = 0; i < t->ntiles; i++)
+        if (t->tiles[i].id == id)
+            return nbb_legend_name_code(legend, ext, NBB_MATCH_TILE, t->tiles[i].name);
+    return -1;
+}
+
+/* Every gid checked; each tileset's codes for ids up to the largest used. */
+static nb_status make_codes(const nbb_tiled_map *m, const nbi_legend *legend,
+                            const nbb_legend_ext *ext, codes *cs, nb_err *err)
+{
+    nb_status st;
+    int ts;
+    uint32_t id;
+    for (size_t l = 0; l < m->nlayers; l++)
+        for (size_t c = 0; c < m->layers[l].nchunks; c++) {
+            const nbb_tiled_chunk *k = &m->layers[l].chunks[c];
+            for (size_t i = 0; i < (size_t)k->w * k->h; i++) {
+                if (!(k->gids[i] & NBB_TILED_GID_MASK))
+                    continue;
+                if ((st = check_gid(m, k->gids[i], m->layers[l].name, k->x + (int64_t)(i % k->w),
+                                    k->y + (int64_t)(i / k->w), &ts, &id, err)) != NB_OK)
+                    return st;
+                if (id >= cs[ts].n)
+                    cs[ts].n = (size_t)id + 1;
+            }
+        }
+    for (size_t o = 0; o < m->nobjects; o++)
+        if (m->objects[o].gid) {
+            if (tileset_of(m, m->objects[o].gid, &id) < 0)
+                return nbi_fail(err, NB_ERR_FORMAT,
+                                "%s: object %u of layer '%s': gid %u belongs to no tileset",
+                                m->file, m->objects[o].id, m->objects[o].layer, m->objects[o].gid);
+        }
+    for (size_t t = 0; t < m->ntilesets; t++) {
+        cs[t].code = malloc((cs[t].n ? cs[t].n : 1) * sizeof *cs[t].code);
+        if (!cs[t].code)
+            return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the tilesets", m->file);
+        /* A tile that names nothing is an obstacle on any layer when the
+         * legend says so; otherwise it gives way to a named terrain. */
+        int unnamed = ext && ext->unnamed == OBST ? OBST : -1;
+        for (size_t i = 0; i < cs[t].n; i++) {
+            int c = tile_code(&m->tilesets[t], (uint32_t)i, legend, ext);
+            cs[t].code[i] = (int16_t)(c >= 0 ? c : unnamed);
+        }
+    }
+    return NB_OK;
+}
+
+/* ---- objects ---- */
+
+static int inside(const nbb_tiled_object *o, double px, double py)
+{
+    /* Into the object's own frame: unrotated about (x, y). */
+    double a = -o->rotation * M_PI / 180.0, dx = px - o->x, dy = py - o->y;
+    double lx = dx * cos(a) - dy * sin(a), ly = dx * sin(a) + dy * cos(a);
+    if (o->gid)
+        ly += o->h; /* a tile object hangs above its (x, y) */
+    switch (o->shape) {
+    case NBB_SHAPE_RECT: return lx >= 0 && ly >= 0 && lx < o->w && ly < o->h;
+    case NBB_SHAPE_ELLIPSE: {
+        double rx = o->w / 2, ry = o->h / 2;
+        if (rx <= 0 || ry <= 0)
+            return 0;
+        double ex = (lx - rx) / rx, ey = (ly - ry) / ry;
+        return ex * ex + ey * ey < 1;
+    }
+    case NBB_SHAPE_POLYGON: {
+        int in = 0;
+        const double *p = o->points;
+        for (size_t i = 0, j = o->npoints - 1; i < o->npoints; j = i++) {
+            double xi = p[2 * i], yi = p[2 * i + 1], xj = p[2 * j], yj = p[2 * j + 1];
+            if ((yi > ly) != (yj > ly) && lx < (xj - xi) * (ly - yi) / (yj - yi) + xi)
+                in = !in;
+        }
+        return in;
+    }
+    }
+    return 0;
+}
+
+/* The cells (in the grid, whose top-left cell is (ox, oy) of the map) an
+ * object covers: their centres inside it. */
+static void cover(const nbb_tiled_map *m, const nbb_tiled_object *o, int64_t ox, int64_t oy,
+                  uint32_t w, uint32_t h, int code, int16_t *cell)
+{
+    double tw = m->tilewidth, th = m->tileheight;
+    double r = o->w + o->h;
+    for (size_t i = 0; i < o->npoints; i++)
+        r += fabs(o->points[2 * i]) + fabs(o->points[2 * i + 1]);
+    /* A box around every point the object can reach, however rotated. */
+    double x0 = (o->x - r) / tw - (double)ox - 1, x1 = (o->x + r) / tw - (double)ox + 1;
+    double y0 = (o->y - r) / th - (double)oy - 1, y1 = (o->y + r) / th - (double)oy + 1;
+    if (!(x0 < w) || !(x1 > 0) || !(y0 < h) || !(y1 > 0))
+        return;
+    uint32_t cx0 = x0 < 0 ? 0 : (uint32_t)x0, cx1 = x1 > w ? w : (uint32_t)x1;
+    uint32_t cy0 = y0 < 0 ? 0 : (uint32_t)y0, cy1 = y1 > h ? h : (uint32_t)y1;
+    for (uint32_t y = cy0; y < cy1; y++)
+        for (uint32_t x = cx0; x < cx1; x++) {
+            int16_t *c = &cell[(size_t)y * w + x];
+            if (*c != OBST &&
+                inside(o, ((double)(x + ox) + 0.5) * tw, ((double)(y + oy) + 0.5) * th))
+                *c = (int16_t)code;
+        }
+}
+
+static nb_status apply_objects(const nbb_tiled_map *m, const nbi_legend *legend,
+                               const nbb_legend_ext *ext, const codes *cs, int64_t ox, int64_t oy,
+                               uint32_t w, uint32_t h, int16_t *cell, nb_err *err)
+{
+    /* Terrains first, then obstacles, so that an obstacle wins wherever it is. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < m->nobjects; i++) {
+            const nbb_tiled_object *o = &m->objects[i];
+            int code = nbb_legend_name_code(legend, ext, NBB_MATCH_TILE, o->name);
+            if (code < 0 && !o->name && o->gid) {
+                uint32_t id;
+                int ts = tileset_of(m, o->gid, &id);
+                code = id < cs[ts].n ? cs[ts].code[id]
+                                     : tile_code(&m->tilesets[ts], id, legend, ext);
+            }
+            if (code < 0 || (pass == 0) != (code != OBST))
+                continue;
+            if (!isfinite(o->x) || !isfinite(o->y) || !isfinite(o->w) || !isfinite(o->h) ||
+                !isfinite(o->rotation) || fabs(o->x) > 1e9 || fabs(o->y) > 1e9 ||
+                fabs(o->w) > 1e9 || fabs(o->h) > 1e9)
+                return nbi_fail(err, NB_ERR_FORMAT,
+                                "%s: object %u of layer '%s': its place or size is out of range",
+                                m->file, o->id, o->layer);
+            for (size_t k = 0; k < 2 * o->npoints; k++)
+                if (!isfinite(o->points[k]) || fabs(o->points[k]) > 1e9)
+                    return nbi_fail(err, NB_ERR_FORMAT,
+                                    "%s: object %u of layer '%s': polygon point %zu is out of range",
+                                    m->file, o->id, o->layer, k / 2 + 1);
+            cover(m, o, ox, oy, w, h, code, cell);
+        }
+    return NB_OK;
+}
+
+/* ---- the grid ---- */
+
+nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_legend_ext *ext,
+                          nbb_grid *grid, nb_err *err)
+{
+    memset(grid, 0, sizeof *grid);
+    /* The extent: the declared size, or the chunks' bounding box. */
+    int64_t x0 = 0, y0 = 0, x1 = m->width, y1 = m->height;
+    if (m->infinite) {
+        int any = 0;
+        for (size_t l = 0; l < m->nlayers; l++)
+            for (size_t c = 0; c < m->layers[l].nchunks; c++) {
+                const nbb_tiled_chunk *k = &m->layers[l].chunks[c];
+                if (!any || k->x < x0)
+                    x0 = k->x;
+                if (!any || k->y < y0)
+                    y0 = k->y;
+                if (!any || k->x + k->w > x1)
+                    x1 = k->x + k->w;
+                if (!any || k->y + k->h > y1)
+                    y1 = k->y + k->h;
+                any = 1;
+            }
+        if (!any)
+            return nbi_fail(err, NB_ERR_FORMAT, "%s: an infinite map with no chunk of tiles",
+                            m->file);
+    }
+    if (x1 - x0 < 1 || y1 - y0 < 1 || x1 - x0 > NB_MAP_MAX_SIDE || y1 - y0 > NB_MAP_MAX_SIDE)
+        return nbi_fail(err, NB_ERR_LIMIT, "%s: a map of %lld x %lld cells is outside the limits 1 to %d",
+                        m->file, (long long)(x1 - x0), (long long)(y1 - y0), NB_MAP_MAX_SIDE);
+    uint32_t w = (uint32_t)(x1 - x0), h = (uint32_t)(y1 - y0);
+    codes *cs = calloc(m->ntilesets ? m->ntilesets : 1, sizeof *cs);
+    int16_t *cell = malloc((size_t)w * h * sizeof *cell);
+    uint8_t *any = calloc((size_t)w * h, 1), *chars = malloc((size_t)w * h);
+    nb_status st = cs && cell && any && chars
+                       ? NB_OK
+                       : nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", m->file, w, h);
+    if (st == NB_OK)
+        st = make_codes(m, legend, ext, cs, err);
+    if (st == NB_OK) {
+        for (size_t i = 0; i < (size_t)w * h; i++)
+            cell[i] = -1;
+        for (size_t l = 0; l < m->nlayers; l++)
+            for (size_t c = 0; c < m->layers[l].nchunks; c++) {
+                const nbb_tiled_chunk *k = &m->layers[l].chunks[c];
+                for (uint32_t y = 0; y < k->h; y++)
+                    for (uint32_t x = 0; x < k->w; x++) {
+                        uint32_t gid = k->gids[(size_t)y * k->w + x] & NBB_TILED_GID_MASK, id;
+                        if (!gid)
+                            continue;
+                        size_t at = (size_t)(k->y + y - y0) * w + (size_t)(k->x + x - x0);
+                        int ts = tileset_of(m, gid, &id), code = cs[ts].code[id];
+                        any[at] = 1;
+                        if (code >= 0 && cell[at] != OBST)
+                            cell[at] = (int16_t)code;
+                    }
+            }
+        int unnamed = ext && ext->unnamed >= 0 ? ext->unnamed : 0;
+        int empty = ext && ext->empty >= 0 ? ext->empty : OBST;
+        for (size_t i = 0; i < (size_t)w * h; i++)
+            if (cell[i] < 0)
+                cell[i] = (int16_t)(any[i] ? unnamed : empty);
+        st = apply_objects(m, legend, ext, cs, x0, y0, w, h, cell, err);
+    }
+    if (st == NB_OK) {
+        /* The character of each code, looked up once. */
+        uint8_t ch[256];
+        int known[256] = {0};
+        for (size_t i = 0; st == NB_OK && i < (size_t)w * h; i++) {
+            int code = cell[i];
+            if (!known[code])
+                st = nbb_legend_cell_char(legend, code, &ch[code], err), known[code] = 1;
+            chars[i] = ch[code];
+        }
+    }
+    for (size_t t = 0; cs && t < m->ntilesets; t++)
+        free(cs[t].code);
+    free(cs);
+    free(cell);
+    free(any);
+    if (st != NB_OK) {
+        free(chars);
+        return st;
+    }
+    grid->width = w;
+    grid->height = h;
+    grid->cells = chars;
+    return NB_OK;
+}
