@@ -297,8 +297,11 @@ static inline NBP_ALWAYS_INLINE void slot_cell(const struct search *s, uint32_t 
     *y = (int32_t)(((k >> tb) << TSHIFT) | ((slot >> TSHIFT) & TMASK));
 }
 
-/* The arrays a search reads, again after the pool has grown. */
-static void load_arrays(struct search *s, const nb_aa *ws)
+/* The arrays a search reads, again after the pool has grown.  Inlined, as everything the
+ * slice's copy of the state is handed to: its address never leaves slice()'s frame, or the
+ * compiler would have to keep every field in memory and read it again after each store to a
+ * stamp, a cost or a heap position (which might alias it), in the inner loop. */
+static inline NBP_ALWAYS_INLINE void load_arrays(struct search *s, const nb_aa *ws)
 {
     if (ws->flat) {
         s->stamp = ws->fstamp;
@@ -320,21 +323,29 @@ static void load_arrays(struct search *s, const nb_aa *ws)
     s->lcap = ws->lcap;
 }
 
-/* The slot of cell (x, y), its tile's page claimed for this search when it has none:
- * NOT_SLOT, and the search ended, when none can be had. */
-static NBP_NOINLINE uint32_t slot_claim(struct search *s, int32_t x, int32_t y)
+/* The slot of cell (x, y), its tile's page claimed for this search when it has none;
+ * NOT_SLOT when none can be had. */
+static NBP_NOINLINE uint32_t page_claim(nb_aa *ws, int32_t x, int32_t y)
 {
-    /* s->dir etc. are the pool's, so this is nbi_pool_page's slow way. */
-    nb_aa *ws = s->ws;
     int fresh;
     uint32_t pg = nbi_pool_page(&ws->pool, ((uint32_t)y >> TSHIFT) << ws->tbits | (uint32_t)x >> TSHIFT,
                                 &fresh);
-    if (pg == NBI_POOL_NONE) {
+    return pg == NBI_POOL_NONE ? NOT_SLOT
+                               : pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
+}
+
+/* page_claim for the search s: NOT_SLOT, and the search ended, when no page can be had; else
+ * s reads the pool's arrays again (they may have moved). */
+static inline NBP_ALWAYS_INLINE uint32_t slot_claim(struct search *s, int32_t x, int32_t y)
+{
+    /* s->dir etc. are the pool's, so this is nbi_pool_page's slow way. */
+    nb_aa *ws = s->ws;
+    uint32_t j = page_claim(ws, x, y);
+    if (j == NOT_SLOT)
         s->end = ws->pool.failed ? END_NOMEM : END_LIMIT;
-        return NOT_SLOT;
-    }
-    load_arrays(s, ws);
-    return pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
+    else
+        load_arrays(s, ws);
+    return j;
 }
 
 /* ---- the open list ---- */
@@ -382,26 +393,16 @@ static inline uint32_t pop(struct open *h, size_t *hn, uint32_t *hpos)
     return top;
 }
 
-/* Room for one more entry in the heap, or in the lane; 0 (the search ended) without memory. */
-static NBP_NOINLINE int grow_heap(struct search *s)
+/* Room for one more entry in the heap, or in the lane; 0 without memory.  They take the
+ * workspace, not the search: see load_arrays. */
+static NBP_NOINLINE int grow_heap(nb_aa *ws)
 {
-    nb_aa *ws = s->ws;
-    if (nbi_grow(ws->a, (void **)&ws->heap, &ws->hcap, ws->hcap + 1, sizeof *ws->heap))
-        return 1;
-    s->end = END_NOMEM;
-    return 0;
+    return nbi_grow(ws->a, (void **)&ws->heap, &ws->hcap, ws->hcap + 1, sizeof *ws->heap);
 }
 
-static NBP_NOINLINE int grow_lane(struct search *s)
+static NBP_NOINLINE int grow_lane(nb_aa *ws)
 {
-    nb_aa *ws = s->ws;
-    if (nbi_grow(ws->a, (void **)&ws->lane, &ws->lcap, ws->lcap + 1, sizeof *ws->lane)) {
-        s->lane = ws->lane;
-        s->lcap = ws->lcap;
-        return 1;
-    }
-    s->end = END_NOMEM;
-    return 0;
+    return nbi_grow(ws->a, (void **)&ws->lane, &ws->lcap, ws->lcap + 1, sizeof *ws->lane);
 }
 
 /* ---- the search ---- */
@@ -494,7 +495,8 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
 
 /* The next slot to expand, into *slot: the lane's first, for they tie with the best; else the
  * heap's best, whose f the lane then ties with.  0 when the open list is empty. */
-static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, const int generic)
+static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, const int generic,
+                                              const int flat)
 {
     nb_aa *ws = s->ws;
     if (s->ln) {
@@ -508,7 +510,7 @@ static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, 
         s->fmin = it.key;
         *slot = it.id;
     } else {
-        struct open *h = ws->flat ? ws->fheap : ws->heap;
+        struct open *h = flat ? ws->fheap : ws->heap;
         s->fmin = h[0].f;
         *slot = pop(h, &ws->hn, s->hpos);
     }
@@ -549,8 +551,14 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
     if (f <= s->fmin + s->eps && pos == NOT_SLOT) {
         /* As good as the best open cell: it is expanded next, so it
          * skips the heap (on open ground most cells do). */
-        if (s->ln == s->lcap && !grow_lane(s))
-            return;
+        if (s->ln == s->lcap) {
+            if (!grow_lane(ws)) {
+                s->end = END_NOMEM;
+                return;
+            }
+            s->lane = ws->lane;
+            s->lcap = ws->lcap;
+        }
         s->hpos[j] = IN_LANE;
         s->lane[s->ln++] = j;
         return;
@@ -561,8 +569,10 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
         return;
     }
     if (pos == NOT_SLOT) {
-        if (!flat && ws->hn == ws->hcap && !grow_heap(s))
+        if (!flat && ws->hn == ws->hcap && !grow_heap(ws)) {
+            s->end = END_NOMEM;
             return;
+        }
         pos = ws->hn++;
     }
     struct open e = {f, j};
@@ -589,29 +599,38 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
                      ? moves(s, mi, x, y, 1)
                      : moves(s, mi, x, y, 0);
     const int32_t *off = flat ? s->ws->moff : s->ws->soff;
-    /* All eight neighbours in the tile of id: slots at fixed offsets. */
-    const int inside = flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 &&
-                                ((uint32_t)y & TMASK) - 1u < TSIDE - 2);
+    /* All eight neighbours in the tile of id (most cells): slots at fixed offsets, in a loop of
+     * its own that tests nothing more for each. */
+    if (flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 && ((uint32_t)y & TMASK) - 1u < TSIDE - 2)) {
+        while (m) {
+            unsigned d = nbp_ctz32(m);
+            m &= m - 1;
+            /* Without costs the neighbour's coordinates are not written here: reach()
+             * works them out for the heuristic only when the cell is opened, where the
+             * compiler otherwise read them for every neighbour (and kept the move tables
+             * in registers the loop needs). */
+            const double ng = weighted ? g + move_cost(s, d, (uint32_t)(x + nbi_move_dx[d]),
+                                                       (uint32_t)(y + nbi_move_dy[d]), 1)
+                                       : g + nbi_move_cost(d);
+            reach(s, (uint32_t)((int32_t)id + off[d]), d, ng, x, y, generic, flat, weighted);
+            if (s->end)
+                return;
+        }
+        return;
+    }
     while (m) {
         unsigned d = nbp_ctz32(m);
         m &= m - 1;
+        /* Across the tile's edge: the neighbour tile's page, claimed when this search holds
+         * none there. */
+        const uint32_t nx = (uint32_t)(x + nbi_move_dx[d]), ny = (uint32_t)(y + nbi_move_dy[d]);
+        const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
         uint32_t j;
-        if (inside) {
-            j = (uint32_t)((int32_t)id + off[d]);
-        } else {
-            /* Across the tile's edge: the neighbour tile's page, claimed when this search
-             * holds none there. */
-            const uint32_t nx = (uint32_t)(x + nbi_move_dx[d]), ny = (uint32_t)(y + nbi_move_dy[d]);
-            const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
-            if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
-                j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
-            else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
-                return;
-        }
-        reach(s, j, d,
-              g + move_cost(s, d, (uint32_t)(x + nbi_move_dx[d]), (uint32_t)(y + nbi_move_dy[d]),
-                            weighted),
-              x, y, generic, flat, weighted);
+        if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
+            j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
+        else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
+            return;
+        reach(s, j, d, g + move_cost(s, d, nx, ny, weighted), x, y, generic, flat, weighted);
         if (s->end)
             return;
     }
@@ -640,7 +659,7 @@ static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int
                 s.end = END_LIMIT;
             break;
         }
-        take_next(&s, &id, generic);
+        take_next(&s, &id, generic, flat);
         s.stamp[id] |= CLOSED;
         s.expanded++;
         if (id == s.goal_slot) {
