@@ -114,7 +114,7 @@ struct search {
     uint8_t *const *otile; /* the overlay's tiles (overlay.h), or NULL */
     const uint8_t *ofull;  /* its tile of no blocks */
     uint32_t otw;          /* its tiles per row */
-    uint64_t bits, mask;
+    uint64_t bits, mask, rowbits; /* rowbits: a row's values, W * bits */
     uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
     int32_t x0, y0, x1, y1; /* the window */
     int32_t gx, gy;
@@ -426,10 +426,9 @@ void nbi_aa_force_sid(nb_aa *ws, uint32_t sid) { ws->sid = sid > SID_MAX ? SID_M
 #define octile nbi_octile_cells
 
 /* Whether the agent may stand on map cell j: one read of the packed layer. */
-static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint32_t j)
+static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint64_t at)
 {
-    const uint64_t at = (uint64_t)j * s->bits;
-    /* The value starts at bit at & 7 of byte at >> 3, so one 8-byte load holds it whole (at
+    /* at is the cell's first bit in the layer (its index times the bits of a value).  The value starts at bit at & 7 of byte at >> 3, so one 8-byte load holds it whole (at
      * most 32 bits after a shift of at most 7); the layer's 8 zero bytes past its last value
      * (NBI_LAYER_TAIL) keep the load inside the section. */
     return ((nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & s->mask) >= s->size;
@@ -451,22 +450,24 @@ static inline NBP_ALWAYS_INLINE int room(const struct search *s, int32_t x, int3
 }
 
 /* stands() with the overlay's room when over (a constant in each copy of the search). */
-#define STANDS(j, x_, y_) (stands(s, (j)) && (!over || room(s, (x_), (y_))))
+#define STANDS(at, x_, y_) (stands(s, (at)) && (!over || room(s, (x_), (y_))))
 
 /* The moves the agent may make from map cell mi at (x, y), as a mask of direction bits. */
 static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
                                                int32_t y, const int over)
 {
-    const uint32_t W = s->W;
+    /* The neighbours' first bits from the cell's by additions (a row is rowbits bits), where
+     * each read multiplied its index. */
+    const uint64_t at = (uint64_t)mi * s->bits, b = s->bits, r = s->rowbits;
     const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
     unsigned m = 0;
-    if (hn_ && STANDS(mi - W, x, y - 1))
+    if (hn_ && STANDS(at - r, x, y - 1))
         m |= 1u << DN;
-    if (he && STANDS(mi + 1, x + 1, y))
+    if (he && STANDS(at + b, x + 1, y))
         m |= 1u << DE;
-    if (hs && STANDS(mi + W, x, y + 1))
+    if (hs && STANDS(at + r, x, y + 1))
         m |= 1u << DS;
-    if (hw && STANDS(mi - 1, x - 1, y))
+    if (hw && STANDS(at - b, x - 1, y))
         m |= 1u << DW;
     /* A diagonal needs its cell, and both (strict) or either (weak)
      * of the cardinal cells beside it. */
@@ -482,13 +483,13 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
         sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
         nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
     }
-    if (ne && STANDS(mi - W + 1, x + 1, y - 1))
+    if (ne && STANDS(at - r + b, x + 1, y - 1))
         m |= 1u << DNE;
-    if (se && STANDS(mi + W + 1, x + 1, y + 1))
+    if (se && STANDS(at + r + b, x + 1, y + 1))
         m |= 1u << DSE;
-    if (sw && STANDS(mi + W - 1, x - 1, y + 1))
+    if (sw && STANDS(at + r - b, x - 1, y + 1))
         m |= 1u << DSW;
-    if (nw && STANDS(mi - W - 1, x - 1, y - 1))
+    if (nw && STANDS(at - r - b, x - 1, y - 1))
         m |= 1u << DNW;
     return m;
 }
@@ -692,6 +693,7 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     s->y1 = win ? win->y1 : (int32_t)ws->height;
     s->cv = clear->bits_at;
     s->bits = clear->bits;
+    s->rowbits = (uint64_t)W * clear->bits;
     s->mask = clear->mask;
     s->otile = ov && ov->blocked ? ov->tile : NULL;
     s->ofull = ov ? ov->full : NULL;
@@ -736,20 +738,31 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     }
 }
 
+/* Each copy a function of its own, so that the compiler gives each loop the registers alone. */
+static NBP_NOINLINE void slice_plain(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 0, 0, 0); }
+static NBP_NOINLINE void slice_over(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 0, 0, 1); }
+static NBP_NOINLINE void slice_costs(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 0, 1, 0); }
+static NBP_NOINLINE void slice_costs_over(nb_aa *ws, uint64_t budget)
+{
+    slice(ws, budget, 0, 0, 1, 1);
+}
+static NBP_NOINLINE void slice_flat(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 1, 0, 0); }
+static NBP_NOINLINE void slice_generic(nb_aa *ws, uint64_t budget) { slice(ws, budget, 1, 1, 0, 0); }
+
 static void run_slice(nb_aa *ws, uint64_t budget)
 {
     if (ws->generic)
-        slice(ws, budget, 1, 1, 0, 0);
+        slice_generic(ws, budget);
     else if (ws->flat)
-        slice(ws, budget, 0, 1, 0, 0);
+        slice_flat(ws, budget);
     else if (ws->s.weighted && ws->s.otile)
-        slice(ws, budget, 0, 0, 1, 1);
+        slice_costs_over(ws, budget);
     else if (ws->s.weighted)
-        slice(ws, budget, 0, 0, 1, 0);
+        slice_costs(ws, budget);
     else if (ws->s.otile)
-        slice(ws, budget, 0, 0, 0, 1);
+        slice_over(ws, budget);
     else
-        slice(ws, budget, 0, 0, 0, 0);
+        slice_plain(ws, budget);
 }
 
 /* The slot of the cell before slot j, cell (*x, *y), which was reached by direction d; the
