@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "navbake.h"
+#include "scen_pairs.h"
 
 #if NB_VERSION_MAJOR >= 1
 #define API_1 1
@@ -31,40 +32,11 @@
 #define API_1 0
 #endif
 
-typedef struct pair {
-    nb_cell s, g;
-} pair;
-
 static double now_us(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static size_t read_scen(const char *path, pair **out)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char line[512];
-    size_t n = 0, cap = 0;
-    *out = NULL;
-    while (fgets(line, sizeof line, f)) {
-        int b, w, h, sx, sy, gx, gy;
-        char map[256];
-        double opt;
-        if (sscanf(line, "%d %255s %d %d %d %d %d %d %lf", &b, map, &w, &h, &sx, &sy, &gx, &gy,
-                   &opt) != 9)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1024;
-            *out = realloc(*out, cap * sizeof **out);
-        }
-        (*out)[n++] = (pair){{sx, sy}, {gx, gy}};
-    }
-    fclose(f);
-    return n;
 }
 
 enum { AA, HAA, HAA_STRAIGHT, SG, NEAREST, LINE, RANDOM, FOREST, AA_OV, HAA_OV, SG_OV, NFAM };
@@ -228,7 +200,7 @@ int main(int argc, char **argv)
         return 1;
     }
     pair *p;
-    size_t n = read_scen(argv[a + 1], &p);
+    size_t n = read_scen_pairs(argv[a + 1], NULL, NULL, &p);
     if (limit && limit < n)
         n = limit;
     nb_aa *aa;

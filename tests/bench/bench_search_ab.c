@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "navbake.h"
+#include "scen_pairs.h"
 
 #if NB_VERSION_MAJOR >= 1
 #define API 10
@@ -48,11 +49,8 @@
 #define NOINLINE
 #endif
 
-typedef struct pair {
-    nb_cell s, g;
-} pair;
-
 typedef struct bench {
+    const nb_bundle *b;
     int haa;
     uint32_t size;
     nb_capability cap;
@@ -71,35 +69,24 @@ static double now_us(void)
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-/* The scenario lines both of whose ends stand and are joined for the agent. */
-static size_t read_scen(const char *path, const nb_bundle *b, const bench *k, pair **out)
+/* A scenario line both of whose ends stand and are joined for the agent (read_scen_pairs). */
+static int joined(const void *ctx, const pair *p)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char line[512];
-    size_t n = 0, cap = 0;
-    *out = NULL;
-    while (fgets(line, sizeof line, f)) {
-        int bk, w, h, sx, sy, gx, gy;
-        char map[256];
-        double opt;
-        if (sscanf(line, "%d %255s %d %d %d %d %d %d %lf", &bk, map, &w, &h, &sx, &sy, &gx, &gy,
-                   &opt) != 9)
-            continue;
-        nb_cell s = {sx, sy}, g = {gx, gy};
-        if (nb_can_stand(b, k->cap, k->size, sx, sy) != 1 ||
-            nb_can_stand(b, k->cap, k->size, gx, gy) != 1 || nb_reachable(b, k->cap, k->size, s, g) != 1)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1024;
-            *out = realloc(*out, cap * sizeof **out);
-        }
-        (*out)[n++] = (pair){s, g};
-    }
-    fclose(f);
-    return n;
+    const bench *k = ctx;
+    return nb_can_stand(k->b, k->cap, k->size, p->s.x, p->s.y) == 1 &&
+           nb_can_stand(k->b, k->cap, k->size, p->g.x, p->g.y) == 1 &&
+           nb_reachable(k->b, k->cap, k->size, p->s, p->g) == 1;
 }
+
+/* The fields both families' queries have. */
+#ifdef HAVE_COSTS
+#define SET_QUERY(q, k, p)                                                                      \
+    ((q).start = (p)->s, (q).goal = (p)->g, (q).size = (k)->size, (q).capability = (k)->cap,     \
+     (q).costs = (k)->weighted ? (k)->costs : NULL)
+#else
+#define SET_QUERY(q, k, p)                                                                      \
+    ((q).start = (p)->s, (q).goal = (p)->g, (q).size = (k)->size, (q).capability = (k)->cap)
+#endif
 
 /* One query: its length into *len and its expansions into *exp; 0 when it found no path. */
 static int query(const bench *k, const pair *p, double *len, uint64_t *exp)
@@ -114,10 +101,7 @@ static int query(const bench *k, const pair *p, double *len, uint64_t *exp)
 #else
         memset(&q, 0, sizeof q);
 #endif
-        q.start = p->s, q.goal = p->g, q.size = k->size, q.capability = k->cap;
-#ifdef HAVE_COSTS
-        q.costs = k->weighted ? k->costs : NULL;
-#endif
+        SET_QUERY(q, k, p);
         st = nb_aa_find(k->aa, &q, &r, &err);
         *len = r.length;
         *exp = r.expanded;
@@ -134,10 +118,7 @@ static int query(const bench *k, const pair *p, double *len, uint64_t *exp)
     nb_aa_query q;
     memset(&q, 0, sizeof q);
 #endif
-    q.start = p->s, q.goal = p->g, q.size = k->size, q.capability = k->cap;
-#ifdef HAVE_COSTS
-    q.costs = k->weighted ? k->costs : NULL;
-#endif
+    SET_QUERY(q, k, p);
 #if API == 10
     st = nb_haa_find(k->hw, &q, &r, &err);
 #elif API == 2
@@ -239,7 +220,8 @@ int main(int argc, char **argv)
         return 1;
     }
     pair *all;
-    size_t n = read_scen(argv[a + 1], b, &k, &all);
+    k.b = b;
+    size_t n = read_scen_pairs(argv[a + 1], joined, &k, &all);
     if (n == 0) {
         fprintf(stderr, "bench_search_ab: no scenario line of %s joins two cells this agent "
                         "stands on\n", argv[a + 1]);
