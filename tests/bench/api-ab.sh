@@ -7,7 +7,9 @@
 # beside it), baked once with this tree's tools (the bundle format is the
 # same for both).  Prints, per family, each build's least and median of
 # the rounds' means and the ratio of the medians; the sums of the answers
-# must agree.  With --instructions, valgrind's callgrind counts the
+# must agree.  The "overlay" families ask AA*, HAA* and the optimal layer
+# the same queries under an overlay of 4 x 4 blocks (bench_api_ab.c says
+# where).  With --instructions, valgrind's callgrind counts the
 # instructions each family spends a query instead (the difference between
 # runs of 200 and 100 queries, halved and over 100: the opens and the
 # bundle's checks left out), which do not move with the machine's load.
@@ -42,7 +44,8 @@ if [ $instr = yes ]; then
   echo
   echo "| family | old | new | new / old |"
   echo "|---|---:|---:|---:|"
-  for f in aa haa "haa straightened" optimal nearest line random forest; do
+  for f in aa haa "haa straightened" optimal nearest line random forest \
+           "aa overlay" "haa overlay" "optimal overlay"; do
     o=$(( ($(irs old "$f" 200) - $(irs old "$f" 100)) / 100 ))
     n=$(( ($(irs new "$f" 200) - $(irs new "$f" 100)) / 100 ))
     awk -v f="$f" -v o=$o -v n=$n 'BEGIN { printf "| %s | %d | %d | %.3f |\n", f, o, n, n / o }'

@@ -9,7 +9,10 @@
  * MovingAI scenario file (every line is a query: Annotated A*, HAA* with
  * and without straightening, the optimal layer); nearest, line and random
  * queries come from the scenario's cells; FOREST_BUNDLE holds a forest
- * with a graph baked for agent radius 0.5.  Prints, per family, the total
+ * with a graph baked for agent radius 0.5; "aa overlay", "haa overlay" and
+ * "optimal overlay" ask the scenario's queries again under an overlay of
+ * 4 x 4 blocks on the midpoints of every 16th line (the API has had
+ * overlays since 0.2).  Prints, per family, the total
  * of the path lengths (the same on both builds) and the least over the
  * repeats of the mean microseconds per query.  -f runs one family alone and
  * -q the first QUERIES queries of each (for valgrind --tool=callgrind,
@@ -21,16 +24,13 @@
 #include <time.h>
 
 #include "navbake.h"
+#include "scen_pairs.h"
 
 #if NB_VERSION_MAJOR >= 1
 #define API_1 1
 #else
 #define API_1 0
 #endif
-
-typedef struct pair {
-    nb_cell s, g;
-} pair;
 
 static double now_us(void)
 {
@@ -39,54 +39,39 @@ static double now_us(void)
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-static size_t read_scen(const char *path, pair **out)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char line[512];
-    size_t n = 0, cap = 0;
-    *out = NULL;
-    while (fgets(line, sizeof line, f)) {
-        int b, w, h, sx, sy, gx, gy;
-        char map[256];
-        double opt;
-        if (sscanf(line, "%d %255s %d %d %d %d %d %d %lf", &b, map, &w, &h, &sx, &sy, &gx, &gy,
-                   &opt) != 9)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1024;
-            *out = realloc(*out, cap * sizeof **out);
-        }
-        (*out)[n++] = (pair){{sx, sy}, {gx, gy}};
-    }
-    fclose(f);
-    return n;
-}
-
-enum { AA, HAA, HAA_STRAIGHT, SG, NEAREST, LINE, RANDOM, FOREST, NFAM };
+enum { AA, HAA, HAA_STRAIGHT, SG, NEAREST, LINE, RANDOM, FOREST, AA_OV, HAA_OV, SG_OV, NFAM };
 static const char *const names[NFAM] = {"aa", "haa", "haa straightened", "optimal",
-                                        "nearest", "line", "random", "forest"};
+                                        "nearest", "line", "random", "forest",
+                                        "aa overlay", "haa overlay", "optimal overlay"};
+
+/* The overlay of the "... overlay" families: 4 x 4 blocks on the midpoints of every 16th
+ * scenario line (so on or near many paths), the same cells on both builds. */
+#define OV_EVERY 16
+#define OV_SIDE 4
 
 /* One pass of family f over the pairs: the sum of what it found. */
 static double pass(int f, const nb_bundle *b, const pair *p, size_t n, nb_aa *aa, nb_haa *haa,
-                   nb_sg *sg, nb_place *pl, const nb_forest *fo, nb_forest_ws *fw)
+                   nb_sg *sg, nb_place *pl, const nb_forest *fo, nb_forest_ws *fw,
+                   const nb_overlay *ov)
 {
     nb_err err;
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
         switch (f) {
-        case AA: {
+        case AA:
+        case AA_OV: {
             nb_aa_query q;
             nb_aa_result r;
             nb_aa_query_init(&q);
             q.start = p[i].s, q.goal = p[i].g, q.capability = 3u, q.size = 1;
+            q.overlay = f == AA_OV ? ov : NULL;
             if (nb_aa_find(aa, &q, &r, &err) == NB_OK && r.status == NB_PATH_FOUND)
                 sum += r.length;
             break;
         }
         case HAA:
-        case HAA_STRAIGHT: {
+        case HAA_STRAIGHT:
+        case HAA_OV: {
             unsigned flags = f == HAA_STRAIGHT ? NB_HAA_STRAIGHTEN : 0;
             nb_haa_result r;
 #if API_1
@@ -98,6 +83,7 @@ static double pass(int f, const nb_bundle *b, const pair *p, size_t n, nb_aa *aa
             nb_aa_query_init(&q);
 #endif
             q.start = p[i].s, q.goal = p[i].g, q.capability = 3u, q.size = 1;
+            q.overlay = f == HAA_OV ? ov : NULL;
 #if API_1
             nb_status st = nb_haa_find(haa, &q, &r, &err);
 #else
@@ -107,11 +93,13 @@ static double pass(int f, const nb_bundle *b, const pair *p, size_t n, nb_aa *aa
                 sum += r.length;
             break;
         }
-        case SG: {
+        case SG:
+        case SG_OV: {
             nb_sg_query q;
             nb_sg_result r;
             nb_sg_query_init(&q);
             q.start = p[i].s, q.goal = p[i].g, q.capability = 3u, q.size = 1;
+            q.overlay = f == SG_OV ? ov : NULL;
             if (nb_sg_find(sg, &q, &r, &err) == NB_OK && r.status == NB_PATH_FOUND)
                 sum += r.length;
             break;
@@ -212,7 +200,7 @@ int main(int argc, char **argv)
         return 1;
     }
     pair *p;
-    size_t n = read_scen(argv[a + 1], &p);
+    size_t n = read_scen_pairs(argv[a + 1], NULL, NULL, &p);
     if (limit && limit < n)
         n = limit;
     nb_aa *aa;
@@ -231,6 +219,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_api_ab: %s\n", n ? err.msg : "no scenario lines");
         return 1;
     }
+    nb_overlay *ov;
+    if (nb_overlay_open(b, &ov, &err) != NB_OK) {
+        fprintf(stderr, "bench_api_ab: %s\n", err.msg);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i += OV_EVERY) {
+        long x = (p[i].s.x + p[i].g.x) / 2, y = (p[i].s.y + p[i].g.y) / 2;
+        if (nb_overlay_block(ov, x, y, OV_SIDE, OV_SIDE, &err) != NB_OK) {
+            fprintf(stderr, "bench_api_ab: %s\n", err.msg);
+            return 1;
+        }
+    }
     printf("| family | queries | sum of answers | least mean us |\n|---|---:|---:|---:|\n");
     for (int f = 0; f < NFAM; f++) {
         if (only >= 0 && f != only)
@@ -239,13 +239,14 @@ int main(int argc, char **argv)
         double best = INFINITY, sum = 0;
         for (int r = 0; r < repeats; r++) {
             double t0 = now_us();
-            sum = pass(f, b, p, m, aa, haa, sg, pl, fo, fw);
+            sum = pass(f, b, p, m, aa, haa, sg, pl, fo, fw, ov);
             double us = (now_us() - t0) / (double)m;
             if (us < best)
                 best = us;
         }
         printf("| %s | %zu | %.6f | %.3f |\n", names[f], m, sum, best);
     }
+    nb_overlay_close(ov);
     nb_forest_ws_close(fw);
     nb_forest_close(fo);
     nb_place_close(pl);

@@ -114,7 +114,7 @@ struct search {
     uint8_t *const *otile; /* the overlay's tiles (overlay.h), or NULL */
     const uint8_t *ofull;  /* its tile of no blocks */
     uint32_t otw;          /* its tiles per row */
-    uint64_t bits, mask;
+    uint64_t bits, mask, rowbits; /* rowbits: a row's values, W * bits */
     uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
     int32_t x0, y0, x1, y1; /* the window */
     int32_t gx, gy;
@@ -297,8 +297,11 @@ static inline NBP_ALWAYS_INLINE void slot_cell(const struct search *s, uint32_t 
     *y = (int32_t)(((k >> tb) << TSHIFT) | ((slot >> TSHIFT) & TMASK));
 }
 
-/* The arrays a search reads, again after the pool has grown. */
-static void load_arrays(struct search *s, const nb_aa *ws)
+/* The arrays a search reads, again after the pool has grown.  Inlined, as everything the
+ * slice's copy of the state is handed to: its address never leaves slice()'s frame, or the
+ * compiler would have to keep every field in memory and read it again after each store to a
+ * stamp, a cost or a heap position (which might alias it), in the inner loop. */
+static inline NBP_ALWAYS_INLINE void load_arrays(struct search *s, const nb_aa *ws)
 {
     if (ws->flat) {
         s->stamp = ws->fstamp;
@@ -320,21 +323,29 @@ static void load_arrays(struct search *s, const nb_aa *ws)
     s->lcap = ws->lcap;
 }
 
-/* The slot of cell (x, y), its tile's page claimed for this search when it has none:
- * NOT_SLOT, and the search ended, when none can be had. */
-static NBP_NOINLINE uint32_t slot_claim(struct search *s, int32_t x, int32_t y)
+/* The slot of cell (x, y), its tile's page claimed for this search when it has none;
+ * NOT_SLOT when none can be had. */
+static NBP_NOINLINE uint32_t page_claim(nb_aa *ws, int32_t x, int32_t y)
 {
-    /* s->dir etc. are the pool's, so this is nbi_pool_page's slow way. */
-    nb_aa *ws = s->ws;
     int fresh;
     uint32_t pg = nbi_pool_page(&ws->pool, ((uint32_t)y >> TSHIFT) << ws->tbits | (uint32_t)x >> TSHIFT,
                                 &fresh);
-    if (pg == NBI_POOL_NONE) {
+    return pg == NBI_POOL_NONE ? NOT_SLOT
+                               : pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
+}
+
+/* page_claim for the search s: NOT_SLOT, and the search ended, when no page can be had; else
+ * s reads the pool's arrays again (they may have moved). */
+static inline NBP_ALWAYS_INLINE uint32_t slot_claim(struct search *s, int32_t x, int32_t y)
+{
+    /* s->dir etc. are the pool's, so this is nbi_pool_page's slow way. */
+    nb_aa *ws = s->ws;
+    uint32_t j = page_claim(ws, x, y);
+    if (j == NOT_SLOT)
         s->end = ws->pool.failed ? END_NOMEM : END_LIMIT;
-        return NOT_SLOT;
-    }
-    load_arrays(s, ws);
-    return pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
+    else
+        load_arrays(s, ws);
+    return j;
 }
 
 /* ---- the open list ---- */
@@ -382,26 +393,16 @@ static inline uint32_t pop(struct open *h, size_t *hn, uint32_t *hpos)
     return top;
 }
 
-/* Room for one more entry in the heap, or in the lane; 0 (the search ended) without memory. */
-static NBP_NOINLINE int grow_heap(struct search *s)
+/* Room for one more entry in the heap, or in the lane; 0 without memory.  They take the
+ * workspace, not the search: see load_arrays. */
+static NBP_NOINLINE int grow_heap(nb_aa *ws)
 {
-    nb_aa *ws = s->ws;
-    if (nbi_grow(ws->a, (void **)&ws->heap, &ws->hcap, ws->hcap + 1, sizeof *ws->heap))
-        return 1;
-    s->end = END_NOMEM;
-    return 0;
+    return nbi_grow(ws->a, (void **)&ws->heap, &ws->hcap, ws->hcap + 1, sizeof *ws->heap);
 }
 
-static NBP_NOINLINE int grow_lane(struct search *s)
+static NBP_NOINLINE int grow_lane(nb_aa *ws)
 {
-    nb_aa *ws = s->ws;
-    if (nbi_grow(ws->a, (void **)&ws->lane, &ws->lcap, ws->lcap + 1, sizeof *ws->lane)) {
-        s->lane = ws->lane;
-        s->lcap = ws->lcap;
-        return 1;
-    }
-    s->end = END_NOMEM;
-    return 0;
+    return nbi_grow(ws->a, (void **)&ws->lane, &ws->lcap, ws->lcap + 1, sizeof *ws->lane);
 }
 
 /* ---- the search ---- */
@@ -425,10 +426,9 @@ void nbi_aa_force_sid(nb_aa *ws, uint32_t sid) { ws->sid = sid > SID_MAX ? SID_M
 #define octile nbi_octile_cells
 
 /* Whether the agent may stand on map cell j: one read of the packed layer. */
-static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint32_t j)
+static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint64_t at)
 {
-    const uint64_t at = (uint64_t)j * s->bits;
-    /* The value starts at bit at & 7 of byte at >> 3, so one 8-byte load holds it whole (at
+    /* at is the cell's first bit in the layer (its index times the bits of a value).  The value starts at bit at & 7 of byte at >> 3, so one 8-byte load holds it whole (at
      * most 32 bits after a shift of at most 7); the layer's 8 zero bytes past its last value
      * (NBI_LAYER_TAIL) keep the load inside the section. */
     return ((nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & s->mask) >= s->size;
@@ -450,22 +450,24 @@ static inline NBP_ALWAYS_INLINE int room(const struct search *s, int32_t x, int3
 }
 
 /* stands() with the overlay's room when over (a constant in each copy of the search). */
-#define STANDS(j, x_, y_) (stands(s, (j)) && (!over || room(s, (x_), (y_))))
+#define STANDS(at, x_, y_) (stands(s, (at)) && (!over || room(s, (x_), (y_))))
 
 /* The moves the agent may make from map cell mi at (x, y), as a mask of direction bits. */
 static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
                                                int32_t y, const int over)
 {
-    const uint32_t W = s->W;
+    /* The neighbours' first bits from the cell's by additions (a row is rowbits bits), where
+     * each read multiplied its index. */
+    const uint64_t at = (uint64_t)mi * s->bits, b = s->bits, r = s->rowbits;
     const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
     unsigned m = 0;
-    if (hn_ && STANDS(mi - W, x, y - 1))
+    if (hn_ && STANDS(at - r, x, y - 1))
         m |= 1u << DN;
-    if (he && STANDS(mi + 1, x + 1, y))
+    if (he && STANDS(at + b, x + 1, y))
         m |= 1u << DE;
-    if (hs && STANDS(mi + W, x, y + 1))
+    if (hs && STANDS(at + r, x, y + 1))
         m |= 1u << DS;
-    if (hw && STANDS(mi - 1, x - 1, y))
+    if (hw && STANDS(at - b, x - 1, y))
         m |= 1u << DW;
     /* A diagonal needs its cell, and both (strict) or either (weak)
      * of the cardinal cells beside it. */
@@ -481,20 +483,21 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
         sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
         nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
     }
-    if (ne && STANDS(mi - W + 1, x + 1, y - 1))
+    if (ne && STANDS(at - r + b, x + 1, y - 1))
         m |= 1u << DNE;
-    if (se && STANDS(mi + W + 1, x + 1, y + 1))
+    if (se && STANDS(at + r + b, x + 1, y + 1))
         m |= 1u << DSE;
-    if (sw && STANDS(mi + W - 1, x - 1, y + 1))
+    if (sw && STANDS(at + r - b, x - 1, y + 1))
         m |= 1u << DSW;
-    if (nw && STANDS(mi - W - 1, x - 1, y - 1))
+    if (nw && STANDS(at - r - b, x - 1, y - 1))
         m |= 1u << DNW;
     return m;
 }
 
 /* The next slot to expand, into *slot: the lane's first, for they tie with the best; else the
  * heap's best, whose f the lane then ties with.  0 when the open list is empty. */
-static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, const int generic)
+static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, const int generic,
+                                              const int flat)
 {
     nb_aa *ws = s->ws;
     if (s->ln) {
@@ -508,7 +511,7 @@ static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, 
         s->fmin = it.key;
         *slot = it.id;
     } else {
-        struct open *h = ws->flat ? ws->fheap : ws->heap;
+        struct open *h = flat ? ws->fheap : ws->heap;
         s->fmin = h[0].f;
         *slot = pop(h, &ws->hn, s->hpos);
     }
@@ -549,8 +552,14 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
     if (f <= s->fmin + s->eps && pos == NOT_SLOT) {
         /* As good as the best open cell: it is expanded next, so it
          * skips the heap (on open ground most cells do). */
-        if (s->ln == s->lcap && !grow_lane(s))
-            return;
+        if (s->ln == s->lcap) {
+            if (!grow_lane(ws)) {
+                s->end = END_NOMEM;
+                return;
+            }
+            s->lane = ws->lane;
+            s->lcap = ws->lcap;
+        }
         s->hpos[j] = IN_LANE;
         s->lane[s->ln++] = j;
         return;
@@ -561,8 +570,10 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
         return;
     }
     if (pos == NOT_SLOT) {
-        if (!flat && ws->hn == ws->hcap && !grow_heap(s))
+        if (!flat && ws->hn == ws->hcap && !grow_heap(ws)) {
+            s->end = END_NOMEM;
             return;
+        }
         pos = ws->hn++;
     }
     struct open e = {f, j};
@@ -589,29 +600,38 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
                      ? moves(s, mi, x, y, 1)
                      : moves(s, mi, x, y, 0);
     const int32_t *off = flat ? s->ws->moff : s->ws->soff;
-    /* All eight neighbours in the tile of id: slots at fixed offsets. */
-    const int inside = flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 &&
-                                ((uint32_t)y & TMASK) - 1u < TSIDE - 2);
+    /* All eight neighbours in the tile of id (most cells): slots at fixed offsets, in a loop of
+     * its own that tests nothing more for each. */
+    if (flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 && ((uint32_t)y & TMASK) - 1u < TSIDE - 2)) {
+        while (m) {
+            unsigned d = nbp_ctz32(m);
+            m &= m - 1;
+            /* Without costs the neighbour's coordinates are not written here: reach()
+             * works them out for the heuristic only when the cell is opened, where the
+             * compiler otherwise read them for every neighbour (and kept the move tables
+             * in registers the loop needs). */
+            const double ng = weighted ? g + move_cost(s, d, (uint32_t)(x + nbi_move_dx[d]),
+                                                       (uint32_t)(y + nbi_move_dy[d]), 1)
+                                       : g + nbi_move_cost(d);
+            reach(s, (uint32_t)((int32_t)id + off[d]), d, ng, x, y, generic, flat, weighted);
+            if (s->end)
+                return;
+        }
+        return;
+    }
     while (m) {
         unsigned d = nbp_ctz32(m);
         m &= m - 1;
+        /* Across the tile's edge: the neighbour tile's page, claimed when this search holds
+         * none there. */
+        const uint32_t nx = (uint32_t)(x + nbi_move_dx[d]), ny = (uint32_t)(y + nbi_move_dy[d]);
+        const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
         uint32_t j;
-        if (inside) {
-            j = (uint32_t)((int32_t)id + off[d]);
-        } else {
-            /* Across the tile's edge: the neighbour tile's page, claimed when this search
-             * holds none there. */
-            const uint32_t nx = (uint32_t)(x + nbi_move_dx[d]), ny = (uint32_t)(y + nbi_move_dy[d]);
-            const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
-            if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
-                j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
-            else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
-                return;
-        }
-        reach(s, j, d,
-              g + move_cost(s, d, (uint32_t)(x + nbi_move_dx[d]), (uint32_t)(y + nbi_move_dy[d]),
-                            weighted),
-              x, y, generic, flat, weighted);
+        if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
+            j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
+        else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
+            return;
+        reach(s, j, d, g + move_cost(s, d, nx, ny, weighted), x, y, generic, flat, weighted);
         if (s->end)
             return;
     }
@@ -640,7 +660,7 @@ static inline NBP_ALWAYS_INLINE void slice(nb_aa *ws, uint64_t budget, const int
                 s.end = END_LIMIT;
             break;
         }
-        take_next(&s, &id, generic);
+        take_next(&s, &id, generic, flat);
         s.stamp[id] |= CLOSED;
         s.expanded++;
         if (id == s.goal_slot) {
@@ -673,6 +693,7 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     s->y1 = win ? win->y1 : (int32_t)ws->height;
     s->cv = clear->bits_at;
     s->bits = clear->bits;
+    s->rowbits = (uint64_t)W * clear->bits;
     s->mask = clear->mask;
     s->otile = ov && ov->blocked ? ov->tile : NULL;
     s->ofull = ov ? ov->full : NULL;
@@ -717,20 +738,31 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     }
 }
 
+/* Each copy a function of its own, so that the compiler gives each loop the registers alone. */
+static NBP_NOINLINE void slice_plain(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 0, 0, 0); }
+static NBP_NOINLINE void slice_over(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 0, 0, 1); }
+static NBP_NOINLINE void slice_costs(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 0, 1, 0); }
+static NBP_NOINLINE void slice_costs_over(nb_aa *ws, uint64_t budget)
+{
+    slice(ws, budget, 0, 0, 1, 1);
+}
+static NBP_NOINLINE void slice_flat(nb_aa *ws, uint64_t budget) { slice(ws, budget, 0, 1, 0, 0); }
+static NBP_NOINLINE void slice_generic(nb_aa *ws, uint64_t budget) { slice(ws, budget, 1, 1, 0, 0); }
+
 static void run_slice(nb_aa *ws, uint64_t budget)
 {
     if (ws->generic)
-        slice(ws, budget, 1, 1, 0, 0);
+        slice_generic(ws, budget);
     else if (ws->flat)
-        slice(ws, budget, 0, 1, 0, 0);
+        slice_flat(ws, budget);
     else if (ws->s.weighted && ws->s.otile)
-        slice(ws, budget, 0, 0, 1, 1);
+        slice_costs_over(ws, budget);
     else if (ws->s.weighted)
-        slice(ws, budget, 0, 0, 1, 0);
+        slice_costs(ws, budget);
     else if (ws->s.otile)
-        slice(ws, budget, 0, 0, 0, 1);
+        slice_over(ws, budget);
     else
-        slice(ws, budget, 0, 0, 0, 0);
+        slice_plain(ws, budget);
 }
 
 /* The slot of the cell before slot j, cell (*x, *y), which was reached by direction d; the

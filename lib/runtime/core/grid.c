@@ -3,6 +3,7 @@
 
 const int8_t nbi_move_dx[NBI_MOVES] = {1, -1, 0, 0, 1, 1, -1, -1};
 const int8_t nbi_move_dy[NBI_MOVES] = {0, 0, 1, -1, 1, -1, 1, -1};
+const double nbi_move_len[NBI_MOVES] = {1, 1, 1, 1, NBI_SQRT2, NBI_SQRT2, NBI_SQRT2, NBI_SQRT2};
 
 int nbi_move_code(nb_cell a, nb_cell b)
 {

@@ -30,8 +30,10 @@ static inline unsigned nbi_move_opposite(unsigned d) { return d < 4 ? d ^ 1u : d
  * the vertical): its corner cells are the cells they reach. */
 static inline unsigned nbi_move_horizontal(unsigned d) { return (d - 4) >> 1; }
 static inline unsigned nbi_move_vertical(unsigned d) { return 2 + ((d - 4) & 1u); }
-/* The cost of a move: 1 or sqrt(2). */
-static inline double nbi_move_cost(unsigned d) { return d < 4 ? 1.0 : NBI_SQRT2; }
+/* The cost of a move: 1 or sqrt(2).  A table: one load in the searches' inner loops, where a
+ * compare and a choice of two constants took four or five instructions. */
+extern const double nbi_move_len[NBI_MOVES];
+static inline double nbi_move_cost(unsigned d) { return nbi_move_len[d]; }
 
 /* The move code from a to b, neighbours; -1 otherwise. */
 int nbi_move_code(nb_cell a, nb_cell b);
