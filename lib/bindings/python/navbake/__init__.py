@@ -44,7 +44,7 @@ from .planner import (PLAN_FORWARD, PLAN_LOCAL_BOUND, PLAN_ONTHEFLY, PLAN_SMOOTH
                       Planner, unit_lookup)
 from .forest import (FOREST_DEFERRED, FOREST_NO_PRUNE, FOREST_PLAIN, Forest,
                      ForestWorkspace)
-from .bake import bake
+from .baking import BakeError, bake, tool_path
 
 __version__ = "1.0.0"
 

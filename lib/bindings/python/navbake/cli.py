@@ -454,7 +454,9 @@ def parser():
 
 
 def main(argv=None):
+    global PROG
     args = parser().parse_args(argv)
+    PROG = "navbake " + args.command   # as navbake names its subcommands in messages
     try:
         return {"info": cmd_info, "query": cmd_query, "scen": cmd_scen}[args.command](args)
     except NavbakeError as e:
