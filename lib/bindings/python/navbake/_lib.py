@@ -3,7 +3,8 @@
 The library is looked for, in order: the file or directory named by the
 NAVBAKE_LIB environment variable; the build tree this package sits in
 (lib/.libs/ beside lib/bindings/python/); the libdir that `make install`
-wrote into _installed.py; and the system's search (ctypes.util.find_library).
+wrote into _installed.py (relative to the package first, so that a moved
+tree works); and the system's search (ctypes.util.find_library).
 
 PROTOTYPES declares every function of navbake.h: the binding's modules call
 them through `lib`, and tests/test_coverage.py checks the table against the
@@ -253,10 +254,12 @@ def candidates():
     found = _in_dir(tree)
     if found:
         out.append(("build tree", found))
-    if _installed.LIBDIR:
-        found = _in_dir(_installed.LIBDIR)
+    for d in (_installed.LIBDIR_FROM_PACKAGE and os.path.join(here, _installed.LIBDIR_FROM_PACKAGE),
+              _installed.LIBDIR):
+        found = d and _in_dir(d)
         if found:
             out.append(("installed libdir", found))
+            break
     system = ctypes.util.find_library("navbake")
     if system:
         out.append(("system", system))
