@@ -49,8 +49,10 @@ def py_mean(ws, pairs):
 
 
 def bare_mean(ws, pairs):
-    """nb_aa_find through ctypes with nothing of the binding around it."""
-    f = navbake._lib.nb_aa_find
+    """nb_aa_find through ctypes with nothing of the binding around it (the
+    binding's own function pointer, without argtypes: the floor of a ctypes
+    call)."""
+    f = ws._f._find
     h, q, r, e = ws._ptr, ctypes.byref(ws.query), ws._f._rref, ws._eref
     start, goal = ws.query.start, ws.query.goal
     clock = time.perf_counter

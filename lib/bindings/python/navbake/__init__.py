@@ -22,7 +22,7 @@ navbake's info, query and scen commands.
 import ctypes as _C
 
 from . import _types
-from ._lib import lib as _lib, path as library_path
+from ._lib import lib as _clib, path as library_path
 from .errors import (ArgumentError, BundleIOError, ClosedError, CRCError, FormatError,
                      InputSyntaxError, LimitError, NavbakeError, NoMemoryError, NotFoundError,
                      OutsideError, Status, UnsupportedError, VersionError, error_of)
@@ -53,7 +53,7 @@ def abi_check():
     """The ABI guard: this package's struct sizes against the library's
     (VersionError naming the first struct that differs)."""
     err = _types.Err()
-    st = _lib.nb_abi_check(_types.ABI_P, _C.byref(err))
+    st = _clib.nb_abi_check(_types.ABI_P, _C.byref(err))
     if st:
         raise error_of(st, err.msg.decode("utf-8", "replace"))
 
@@ -61,8 +61,8 @@ def abi_check():
 def abi_structs():
     """[(name, the library's size)] of the ABI guard's list (nb_abi_name, nb_abi_size)."""
     out, i = [], 0
-    while _lib.nb_abi_name(i) is not None:
-        out.append((_lib.nb_abi_name(i).decode(), _lib.nb_abi_size(i)))
+    while _clib.nb_abi_name(i) is not None:
+        out.append((_clib.nb_abi_name(i).decode(), _clib.nb_abi_size(i)))
         i += 1
     return out
 

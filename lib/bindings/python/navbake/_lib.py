@@ -292,3 +292,14 @@ def load():
 
 
 lib, path = load()
+
+
+def fast(name):
+    """Another function pointer to name, without argtypes: ctypes then passes the
+    arguments as they are, skipping a from_param per argument (about 3 us a
+    call on the benchmark's machine).  For the hot calls alone (a family's
+    find, begin and finish), whose callers pass ctypes objects of the right
+    types: a handle's c_void_p and byref()s made once; the result is nb_status."""
+    f = lib._FuncPtr((name, lib))
+    f.restype = C.c_int
+    return f

@@ -73,6 +73,9 @@ class GridSearch(Workspace):
         self._f = Family(self, self._fam, self._Q, self._R, self._Result)
         self.query = self._f.query
         self.result = self._f.result
+        # Views of the query's two ends, made once: q.start makes a new one
+        # at each access.
+        self._qs, self._qg = self.query.start, self.query.goal
         self._agent_fn = getattr(lib, "nb_%s_query_agent" % self._fam)
         if bundle.agents:
             self.configure(agent=bundle.agents[0])
@@ -119,9 +122,8 @@ class GridSearch(Workspace):
             raise TypeError("unknown query field(s): %s" % ", ".join(sorted(more)))
 
     def _ends(self, start, goal):
-        q = self.query
-        q.start.x, q.start.y = start
-        q.goal.x, q.goal.y = goal
+        self._qs.x, self._qs.y = start
+        self._qg.x, self._qg.y = goal
 
     def find(self, start, goal, **query):
         """Searches from start to goal (cells (x, y), the agent's top-left cell);
@@ -129,9 +131,8 @@ class GridSearch(Workspace):
         result, filled again by its next query."""
         if query:
             self.configure(**query)
-        q = self.query
-        q.start.x, q.start.y = start
-        q.goal.x, q.goal.y = goal
+        self._qs.x, self._qs.y = start
+        self._qg.x, self._qg.y = goal
         return self._f.find()
 
     def begin(self, start, goal, **query):

@@ -7,7 +7,7 @@ import ctypes as C
 
 from . import _types as T
 from ._handle import Handle, check
-from ._lib import lib
+from ._lib import fast, lib
 from .errors import ClosedError
 from .results import Buffer, View
 
@@ -24,10 +24,10 @@ class Family:
         self._r = rtype()
         self.result = result_cls(owner, self._r)
         self._qref, self._rref = C.byref(self.query), C.byref(self._r)
-        self._find = getattr(lib, "nb_%s_find" % fam)
-        self._begin = getattr(lib, "nb_%s_begin" % fam)
-        self._step = getattr(lib, "nb_%s_step" % fam)
-        self._finish = getattr(lib, "nb_%s_finish" % fam)
+        self._find = fast("nb_%s_find" % fam)
+        self._begin = fast("nb_%s_begin" % fam)
+        self._step = getattr(lib, "nb_%s_step" % fam)   # declared: expansions is a uint64_t
+        self._finish = fast("nb_%s_finish" % fam)
         self._done = C.c_int()
         self._doneref = C.byref(self._done)
         self.overlay = None   # the Overlay the query points to, kept alive and checked
@@ -45,9 +45,12 @@ class Family:
         return ws
 
     def find(self):
-        st = self._find(self._ready(), self._qref, self._rref, self.owner._eref)
+        o, ov = self.owner, self.overlay
+        if o._owned is None or (ov is not None and ov._owned is None):
+            self._ready()   # raises ClosedError
+        st = self._find(o._ptr, self._qref, self._rref, o._eref)
         if st:
-            self.owner._check(st)
+            o._check(st)
         return self.result
 
     def begin(self):
