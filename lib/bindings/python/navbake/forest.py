@@ -11,7 +11,7 @@ from . import _types as T
 from ._handle import Handle
 from ._lib import lib
 from .results import Result
-from .search import Family, PathOf, Workspace, open_on
+from .search import Family, PathOf, Searcher, open_on
 
 FOREST_NO_PRUNE, FOREST_PLAIN, FOREST_DEFERRED = 0x1, 0x2, 0x4
 
@@ -108,7 +108,7 @@ class ForestResult(Result):
     segments = PathOf("segments", "segment_len", T.Segment, _copy_seg)
 
 
-class ForestWorkspace(Workspace):
+class ForestWorkspace(Searcher):
     """nb_forest_ws: one thread's searches in a forest."""
 
     _fam = "forest_ws"
@@ -116,7 +116,7 @@ class ForestWorkspace(Workspace):
     _kind = "forest workspace"
 
     def __init__(self, forest):
-        Workspace.__init__(self, open_on(lib.nb_forest_ws_open, forest._h()), forest)
+        Searcher.__init__(self, open_on(lib.nb_forest_ws_open, forest._h()), forest)
         self.forest = forest
         self._f = Family(self, "forest", T.ForestQuery, T.ForestResult, ForestResult)
         self.query, self.result = self._f.query, self._f.result
@@ -129,24 +129,8 @@ class ForestWorkspace(Workspace):
                 setattr(q, name, v)
         return self
 
-    def _ends(self, start, goal, query):
-        if query:
-            self.configure(**query)
+    def _ends(self, start, goal):
+        """Two points (world units): the shortest path for the query's disc."""
         q = self._f.query
         q.start.x, q.start.y = start
         q.goal.x, q.goal.y = goal
-
-    def find(self, start, goal, **query):
-        """The shortest path between two points (world units) for the query's disc."""
-        self._ends(start, goal, query)
-        return self._f.find()
-
-    def begin(self, start, goal, **query):
-        self._ends(start, goal, query)
-        self._f.begin()
-
-    def step(self, expansions):
-        return self._f.step(expansions)
-
-    def finish(self):
-        return self._f.finish()

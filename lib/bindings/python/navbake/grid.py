@@ -18,7 +18,7 @@ from . import _types as T
 from ._lib import lib
 from .bundle import Agent
 from .results import PathStatus, Result, cell_xy
-from .search import Family, PathOf, Workspace, open_on
+from .search import Family, PathOf, Searcher, open_on
 
 
 class Corner(enum.IntEnum):
@@ -61,13 +61,13 @@ class HAAResult(Result):
     path = PathOf("path", "path_len", T.Cell, cell_xy)
 
 
-class GridSearch(Workspace):
+class GridSearch(Searcher):
     """What the three grid families share: the query's agent and ends."""
 
     _Q = _R = _Result = None
 
     def __init__(self, bundle):
-        Workspace.__init__(self, open_on(getattr(lib, "nb_%s_open" % self._fam), bundle._h()),
+        Searcher.__init__(self, open_on(getattr(lib, "nb_%s_open" % self._fam), bundle._h()),
                            bundle)
         self.bundle = bundle
         self._f = Family(self, self._fam, self._Q, self._R, self._Result)
@@ -128,27 +128,14 @@ class GridSearch(Workspace):
     def find(self, start, goal, **query):
         """Searches from start to goal (cells (x, y), the agent's top-left cell);
         keywords change the query first (configure).  Returns the workspace's
-        result, filled again by its next query."""
+        result, filled again by its next query.  (Searcher.find, inlined: the
+        hot call.)"""
         if query:
             self.configure(**query)
         self._qs.x, self._qs.y = start
         self._qg.x, self._qg.y = goal
         return self._f.find()
 
-    def begin(self, start, goal, **query):
-        """Starts a sliced query (its errors are find's)."""
-        if query:
-            self.configure(**query)
-        self._ends(start, goal)
-        self._f.begin()
-
-    def step(self, expansions):
-        """Expands at most that many nodes; True once the search has ended."""
-        return self._f.step(expansions)
-
-    def finish(self):
-        """The result: find's when done, else NB_PATH_LIMIT and the best partial path."""
-        return self._f.finish()
 
 
 class AA(GridSearch):

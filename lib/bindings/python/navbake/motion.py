@@ -14,7 +14,7 @@ from . import _types as T
 from ._handle import Handle, check, text
 from ._lib import SEGMENT_FN, lib
 from .results import Result, View
-from .search import Family, PathOf, Workspace, open_on
+from .search import Family, PathOf, Searcher, open_on
 
 HEADING_ANY = 0xffff
 SPEED_ANY = 0xffff
@@ -171,7 +171,7 @@ class MotionResult(Result):
         return state_tuple(self._r.end)
 
 
-class Motion(Workspace):
+class Motion(Searcher):
     """nb_motion: searches of one model by one agent on the bundle's map."""
 
     _fam = "motion"
@@ -188,7 +188,7 @@ class Motion(Workspace):
         ptr = open_on(lib.nb_motion_open, bundle._h(), model._h(),
                       perimeter._h() if perimeter else None, bundle.capability(capability),
                       size)
-        Workspace.__init__(self, ptr, model)
+        Searcher.__init__(self, ptr, model)
         if perimeter:
             perimeter._children.add(self)
         self.model, self.bundle = model, bundle
@@ -215,27 +215,11 @@ class Motion(Workspace):
             self._f.set_overlay(overlay)
         return self
 
-    def _ends(self, start, goal, query):
-        if query:
-            self.configure(**query)
+    def _ends(self, start, goal):
+        """States (x, y, heading, speed) at each end."""
         q = self._f.query
         q.start = state(start)
         q.goal = state(goal)
-
-    def find(self, start, goal, **query):
-        """A path of states from start to goal ((x, y, heading, speed) each)."""
-        self._ends(start, goal, query)
-        return self._f.find()
-
-    def begin(self, start, goal, **query):
-        self._ends(start, goal, query)
-        self._f.begin()
-
-    def step(self, expansions):
-        return self._f.step(expansions)
-
-    def finish(self):
-        return self._f.finish()
 
     def standable(self, x, y):
         return bool(lib.nb_motion_standable(self._h(), x, y))
@@ -257,7 +241,9 @@ class Motion(Workspace):
         """A long path through the abstraction (configure(abstraction=...)),
         refined segment by segment: (result, segments).  each(segment_copy),
         when given, is called with each segment's result as a Snapshot."""
-        self._ends(start, goal, query)
+        if query:
+            self.configure(**query)
+        self._ends(start, goal)
         f = self._f
         if each is not None:
             def relay(ctx, seg):

@@ -137,7 +137,6 @@ class Place(Workspace):
             self._set(self._n, **query)
         self._n.query.point.x, self._n.query.point.y = point
         self._n.begin()
-        self._sliced = self._n
 
     def line_begin(self, start, goal, **query):
         if query:
@@ -146,13 +145,11 @@ class Place(Workspace):
         q.start.x, q.start.y = start
         q.goal.x, q.goal.y = goal
         self._l.begin()
-        self._sliced = self._l
 
     def random_begin(self, **query):
         if query:
             self._set(self._r, **query)
         self._r.begin()
-        self._sliced = self._r
 
     def nearest_step(self, expansions):
         return self._n.step(expansions)

@@ -13,7 +13,7 @@ from ._handle import check, text
 from ._lib import lib
 from .geometry import pose, segments_array
 from .results import Result
-from .search import Family, PathOf, Workspace, open_on
+from .search import Family, PathOf, Searcher, open_on
 
 PLAN_ONTHEFLY, PLAN_SMOOTH, PLAN_FORWARD, PLAN_LOCAL_BOUND = 0x1, 0x2, 0x4, 0x8
 
@@ -61,7 +61,7 @@ class PlannerResult(Result):
         return text(self._r.reason)
 
 
-class Planner(Workspace):
+class Planner(Searcher):
     """nb_planner: the workspace of one unit on one bundle's map."""
 
     _fam = "planner"
@@ -69,7 +69,7 @@ class Planner(Workspace):
     _kind = "planner"
 
     def __init__(self, bundle, unit):
-        Workspace.__init__(self, open_on(lib.nb_planner_open, bundle._h(), unit.encode()), bundle)
+        Searcher.__init__(self, open_on(lib.nb_planner_open, bundle._h(), unit.encode()), bundle)
         self.bundle = bundle
         self._f = Family(self, "planner", T.PlannerQuery, T.PlannerResult, PlannerResult)
         self.query, self.result = self._f.query, self._f.result
@@ -92,27 +92,11 @@ class Planner(Workspace):
             self._f.set_overlay(overlay)
         return self
 
-    def _ends(self, start, goal, query):
-        if query:
-            self.configure(**query)
+    def _ends(self, start, goal):
+        """A pose (x, y, heading) to the centre of a goal cell (x, y)."""
         q = self._f.query
         q.start = pose(start)
         q.goal.x, q.goal.y = goal
-
-    def find(self, start, goal, **query):
-        """A path from a pose (x, y, heading) to the centre of a goal cell (x, y)."""
-        self._ends(start, goal, query)
-        return self._f.find()
-
-    def begin(self, start, goal, **query):
-        self._ends(start, goal, query)
-        self._f.begin()
-
-    def step(self, expansions):
-        return self._f.step(expansions)
-
-    def finish(self):
-        return self._f.finish()
 
     def walkable(self, segments):
         """True when the unit driving these segments touches no blocked cell."""

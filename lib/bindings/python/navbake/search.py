@@ -114,3 +114,32 @@ def open_on(fn, *args):
     out, err = C.c_void_p(), T.Err()
     check(fn(*args, C.byref(out), C.byref(err)), err)
     return out.value
+
+
+class Searcher(Workspace):
+    """A workspace of one family (self._f): find and the sliced form, each
+    taking keywords that change the query first (the subclass's configure)
+    and the two ends (its _ends)."""
+
+    def find(self, start, goal, **query):
+        """Searches from start to goal; returns the workspace's result, filled
+        again by its next query (result.copy() keeps one)."""
+        if query:
+            self.configure(**query)
+        self._ends(start, goal)
+        return self._f.find()
+
+    def begin(self, start, goal, **query):
+        """Starts a sliced query (its errors are find's)."""
+        if query:
+            self.configure(**query)
+        self._ends(start, goal)
+        self._f.begin()
+
+    def step(self, expansions):
+        """Expands at most that many nodes; True once the search has ended."""
+        return self._f.step(expansions)
+
+    def finish(self):
+        """The result: find's when done, else NB_PATH_LIMIT and the best partial path."""
+        return self._f.finish()
