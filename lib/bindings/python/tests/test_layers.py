@@ -63,3 +63,16 @@ def test_path_buffer_reused(sample):
     r2 = ws.find((2, 2), (21, 3))
     assert r2 is r1 and r2.path._arr is buf
     assert r2.path[-1] == (21, 3)
+
+
+def test_path_buffer_grows_for_a_longer_path(work):
+    """A path longer than the buffer's first size (256) grows it, once."""
+    m = work / "corridor.map"
+    m.write_text("type octile\nheight 3\nwidth 400\nmap\n" + ("." * 400 + "\n") * 3)
+    with navbake.Bundle(navbake.bake(m, work / "corridor.nbk")) as b:
+        ws = b.aa()
+        assert len(ws.find((0, 1), (10, 1)).path) == 11
+        r = ws.find((0, 1), (399, 1))
+        path = r.path
+        assert len(path) == 400 and path[-1] == (399, 1) and path[200] == (200, 1)
+        assert path.tolist() == [(x, 1) for x in range(400)]
