@@ -17,13 +17,17 @@ from .errors import ClosedError, error_of
 class Owned:
     """A native pointer freed when the last Python reference to it goes: a
     bundle's mapping stays while a layer view exported from it lives, even
-    after the bundle handle itself was closed."""
+    after the bundle handle itself was closed.  It holds the Owned of the
+    handles it was made from (parents), so that, however the garbage
+    collector orders finalizers, a workspace is freed before its bundle
+    (whose allocator its close uses)."""
 
-    __slots__ = ("ptr", "free")
+    __slots__ = ("ptr", "free", "parents")
 
-    def __init__(self, ptr, free):
+    def __init__(self, ptr, free, parents=()):
         self.ptr = ptr
         self.free = free
+        self.parents = list(parents)
 
     def __del__(self):
         p, self.ptr = self.ptr, None
@@ -52,7 +56,8 @@ class Handle:
     _kind = "handle"
 
     def __init__(self, ptr, parent=None):
-        self._owned = Owned(ptr, self._free)
+        self._owned = Owned(ptr, self._free,
+                            (parent._owned,) if parent is not None else ())
         self._ptr = C.c_void_p(ptr)   # passed to every call as is
         self._parent = parent
         self._children = weakref.WeakSet()
@@ -71,6 +76,12 @@ class Handle:
         if self._owned is None:
             raise ClosedError("navbake: this %s is closed" % self._kind)
         return self._ptr
+
+    def _depends_on(self, other):
+        """This handle reads other too (a motion workspace its perimeter table):
+        other's close() closes it first, and other is freed after it."""
+        other._children.add(self)
+        self._owned.parents.append(other._h() and other._owned)
 
     def close(self):
         """Releases the handle and every handle made from it; a second call does nothing."""

@@ -179,7 +179,8 @@ class Bundle(Handle):
     nb_bundle_verify's checks; private=True reads the file into memory
     instead of mapping it.  The library's allocator is the C library's.
     Close it (or use `with`) to unmap it: every workspace, overlay, model or
-    forest made from it is closed first."""
+    forest made from it is closed first.  Its calls fill an nb_err of their
+    own (not the handle's), as threads share a bundle."""
 
     _free = lib.nb_bundle_close
     _kind = "bundle"
@@ -231,7 +232,8 @@ class Bundle(Handle):
     # -- the file and its sections ------------------------------------------
     def verify(self):
         """Every CRC and every section's structure (nb_bundle_verify); raises."""
-        check(lib.nb_bundle_verify(self._h(), self._eref), self._err)
+        err = T.Err()
+        check(lib.nb_bundle_verify(self._h(), C.byref(err)), err)
 
     @property
     def format_version(self):
@@ -270,9 +272,10 @@ class Bundle(Handle):
             type_ = section_type_parse(type_)
         ps = (C.c_uint32 * max(1, len(params)))(*params)
         idx = C.c_size_t()
+        err = T.Err()
         check(lib.nb_bundle_section_lookup(self._h(), int(type_),
                                            name.encode() if name is not None else None, ps,
-                                           len(params), C.byref(idx), self._eref), self._err)
+                                           len(params), C.byref(idx), C.byref(err)), err)
         return idx.value
 
     def payload(self, index):
@@ -280,8 +283,9 @@ class Bundle(Handle):
         memory (no copy).  The mapping stays while the view lives, even once the
         bundle is closed."""
         data, n = C.c_void_p(), C.c_size_t()
-        check(lib.nb_bundle_payload(self._h(), index, C.byref(data), C.byref(n), self._eref),
-              self._err)
+        err = T.Err()
+        check(lib.nb_bundle_payload(self._h(), index, C.byref(data), C.byref(n), C.byref(err)),
+              err)
         arr = (C.c_uint8 * n.value).from_address(data.value) if n.value else (C.c_uint8 * 0)()
         arr.owner = self._owned   # keeps the mapping
         return memoryview(arr).cast("B").toreadonly()
@@ -294,8 +298,9 @@ class Bundle(Handle):
         if not isinstance(spec, str):
             spec = ",".join(spec)
         out = C.c_uint32()
-        check(lib.nb_capability_parse(self._h(), spec.encode(), C.byref(out), self._eref),
-              self._err)
+        err = T.Err()
+        check(lib.nb_capability_parse(self._h(), spec.encode(), C.byref(out), C.byref(err)),
+              err)
         return out.value
 
     def capability_names(self, cap):
@@ -308,8 +313,9 @@ class Bundle(Handle):
     def agent(self, name):
         """The agent type called name (NotFoundError naming those there are)."""
         idx = C.c_size_t()
-        check(lib.nb_agent_lookup(self._h(), name.encode(), C.byref(idx), self._eref),
-              self._err)
+        err = T.Err()
+        check(lib.nb_agent_lookup(self._h(), name.encode(), C.byref(idx), C.byref(err)),
+              err)
         return self.agents[idx.value]
 
     def terrain(self, x, y):

@@ -190,7 +190,7 @@ class Motion(Searcher):
                       size)
         Searcher.__init__(self, ptr, model)
         if perimeter:
-            perimeter._children.add(self)
+            self._depends_on(perimeter)
         self.model, self.bundle = model, bundle
         self._f = Family(self, "motion", T.MotionQuery, T.MotionResult, MotionResult)
         self.query, self.result = self._f.query, self._f.result

@@ -144,3 +144,17 @@ def test_abi_guard_names_the_struct(monkeypatch):
     assert lib.nb_abi_check(ctypes.byref(abi), ctypes.byref(err)) == navbake.Status.ERR_VERSION
     assert b"nb_aa_query" in err.msg
     assert navbake.abi_structs() == [(n, ctypes.sizeof(c)) for n, c in T.ABI_STRUCTS]
+
+
+def test_garbage_collected_in_any_order(sample_path):
+    """A bundle, its workspaces and a result (which holds its workspace: a
+    cycle) dropped together: the collector may finalize them in any order,
+    and each workspace is still freed before the bundle."""
+    import gc
+    for _ in range(30):
+        b = navbake.Bundle(sample_path)
+        ws, place, ov = b.aa(), b.place(), b.overlay()
+        r = ws.find((2, 2), (60, 36), overlay=ov)
+        place.nearest((0, 0))
+        del b, ws, place, ov, r
+        gc.collect()

@@ -146,3 +146,22 @@ def test_curves():
     assert math.isclose(x, 5.0) and math.isclose(y, 0.0, abs_tol=1e-12)
     seg = navbake.segment_line(0, 0, 3, 4)
     assert seg.length == 5.0
+
+
+def test_threads_share_a_bundle(sample):
+    """One workspace per thread on one bundle: the same answers as alone
+    (ctypes lets go of the GIL during each call)."""
+    import threading
+    want = sample.aa().find(S, G).length
+    got = []
+
+    def work():
+        ws = sample.aa()
+        got.extend(ws.find(S, G).length for _ in range(200))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == [want] * 800
