@@ -45,6 +45,7 @@ from .planner import (PLAN_FORWARD, PLAN_LOCAL_BOUND, PLAN_ONTHEFLY, PLAN_SMOOTH
 from .forest import (FOREST_DEFERRED, FOREST_NO_PRUNE, FOREST_PLAIN, Forest,
                      ForestWorkspace)
 from .baking import BakeError, bake, tool_path
+from .world import World, world_check, world_cut
 
 __version__ = "1.0.0"
 
