@@ -29,6 +29,8 @@ class PathStatus(enum.IntEnum):
         """nb_path_status_str: "found", "no path", ..."""
         return text(lib.nb_path_status_str(int(self)))
 
+    __str__ = describe   # print(result.status): "found", not 0
+
 
 _STATUSES = list(PathStatus)
 
