@@ -30,7 +30,8 @@ else
   ok "installed: the Python package navbake" test -f "$pyinit"
   like "... with the libdir it was installed with" "$(cat "$(dirname "$pyinit")/_installed.py")" \
     "LIBDIR_FROM_PACKAGE = '"
-  status env -i PATH="$PATH" PYTHONPATH="$(dirname "$(dirname "$pyinit")")" PYTHONDONTWRITEBYTECODE=1 \
+  status env -i $(py_env) PATH="$PATH" PYTHONPATH="$(dirname "$(dirname "$pyinit")")" \
+    PYTHONDONTWRITEBYTECODE=1 \
     python3 -c 'import navbake; print(navbake.library_path, navbake.version())'
   like "... and imports, finding the installed library" "$out$err" "$dest"
 fi

@@ -15,8 +15,8 @@ if [ -z "$py" ]; then
 fi
 pkg=$top_srcdir/lib/bindings/python
 # A read-only source tree (make distcheck) gets no caches.
-NAVBAKE_LIB=$top_builddir/lib/.libs NAVBAKE_TOOLS=$top_builddir/tools PYTHONPATH=$pkg \
-PYTHONDONTWRITEBYTECODE=1 TMPDIR=$tmp \
+env $(py_env) NAVBAKE_LIB="$top_builddir/lib/.libs" NAVBAKE_TOOLS="$top_builddir/tools" \
+  PYTHONPATH="$pkg" PYTHONDONTWRITEBYTECODE=1 TMPDIR="$tmp" \
   "$py" -m pytest -p no:cacheprovider -q -rA "$pkg/tests" >"$tmp/pytest.log" 2>&1
 rc=$?
 # Each test's outcome from pytest's summary (-rA): one TAP line each.
@@ -39,7 +39,7 @@ if "$py" -c 'import setuptools' >/dev/null 2>&1 && "$py" -m pip --version >/dev/
   ok "pip install --no-build-isolation --no-index" "$py" -m pip install -q \
     --no-build-isolation --no-index --no-deps --target "$tmp/site" "$tmp/src"
   mkclear -q "$top_srcdir/data/sample.map" -o "$tmp/s.nbk"
-  status env NAVBAKE_LIB="$top_builddir/lib/.libs" PYTHONPATH="$tmp/site" \
+  status env $(py_env) NAVBAKE_LIB="$top_builddir/lib/.libs" PYTHONPATH="$tmp/site" \
     PYTHONDONTWRITEBYTECODE=1 "$py" -c '
 import sys, navbake
 assert navbake.__file__.startswith(sys.argv[2]), navbake.__file__
