@@ -52,6 +52,14 @@ have_pc() { have_cmd pkg-config && pkg-config --exists "$1"; }
   have_cmd sqlite3 || need="$need sqlite3"
   have_cmd file || need="$need file"
   have_cmd python3 || need="$need python3"
+  # The Python binding's tests (tests/cli/python.sh): pytest, numpy for its
+  # array views, pip and setuptools for its offline install; Debian's
+  # python3 has them, whichever python3 comes first on PATH.
+  have_py() { for p in python3 /usr/bin/python3; do "$p" -c "import $1" 2>/dev/null && return; done; false; }
+  have_py pytest || need="$need python3-pytest"
+  have_py numpy || need="$need python3-numpy"
+  have_py setuptools || need="$need python3-setuptools"
+  have_py pip || need="$need python3-pip"  # imported alone: pip before setuptools trips Debian's distutils shim
   have_cmd script || need="$need bsdutils"
   # Ninja runs a world's plan (world-plan.sh); Slurm with munge, a one-node
   # cluster of them (make check-cluster, tests/cluster/one-node.sh).

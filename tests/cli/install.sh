@@ -20,6 +20,21 @@ for f in bin/navbake include/navbake.h share/man/man1/navbake.1 share/man/man3/n
   ok "installed: $f" test -f "$root/$f"
 done
 ok "installed: navbake.pc" test -f "$pcfile"
+# The Python binding, where configure's Python keeps packages: it finds the
+# installed library from its own place (under DESTDIR too), with no
+# environment variable.
+pyinit=$(find "$dest" -path '*/navbake/__init__.py' | head -1)
+if [ "$(sed -n 's/^PYTHON = //p' "$top_builddir/Makefile")" = : ]; then
+  skip "configure found no Python 3: the binding is not installed"
+else
+  ok "installed: the Python package navbake" test -f "$pyinit"
+  like "... with the libdir it was installed with" "$(cat "$(dirname "$pyinit")/_installed.py")" \
+    "LIBDIR_FROM_PACKAGE = '"
+  status env -i $(py_env) PATH="$PATH" PYTHONPATH="$(dirname "$(dirname "$pyinit")")" \
+    PYTHONDONTWRITEBYTECODE=1 \
+    python3 -c 'import navbake; print(navbake.library_path, navbake.version())'
+  like "... and imports, finding the installed library" "$out$err" "$dest"
+fi
 # README.md's Windows install lists where 'make install DESTDIR=$PWD/win'
 # puts the files: under win/ and configure's default prefix.  A native
 # install with that prefix puts the same names (the DLLs apart) there.

@@ -35,3 +35,13 @@ status() {
 }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 finish() { echo "1..$n"; [ "$failed" -eq 0 ]; }
+# py_env: what a Python that loads this build's libnavbake needs in its
+# environment, as VAR=VALUE words for env(1): under AddressSanitizer its
+# runtime preloaded (the interpreter is not built with it, and ASan must come
+# first) and leak checks off (the interpreter keeps memory to its exit).
+py_env() {
+  case ${NB_SAN_CFLAGS:-} in
+    *address*) echo "LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so)" \
+      "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" ;;
+  esac
+}
