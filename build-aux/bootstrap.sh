@@ -48,6 +48,10 @@ have_pc() { have_cmd pkg-config && pkg-config --exists "$1"; }
   have_cmd file || need="$need file"
   have_cmd python3 || need="$need python3"
   have_cmd script || need="$need bsdutils"
+  # The C# binding's test (lib/bindings/csharp): Mono's compiler and runtime.
+  have_cmd mcs || need="$need mono-mcs"
+  have_cmd mono || need="$need mono-runtime"
+  [ -f /usr/lib/mono/4.5/System.Core.dll ] || need="$need libmono-system-core4.0-cil"
 }
 if [ -n "$need" ]; then
   if have_cmd apt-get && [ "$(id -u)" = 0 ]; then

@@ -71,8 +71,8 @@ namespace Navbake
             return new Bundle(h);
         }
 
-        public void Dispose() { Handle.Dispose(); }
-        public bool IsClosed { get { return Handle.IsClosed; } }
+        public void Dispose() { Handle.Shut(); }
+        public bool IsClosed { get { return Handle.IsShut; } }
         internal BundleHandle H { get { Handle.Live("Bundle"); return Handle; } }
 
         public static string Version { get { return Text.FromUtf8(Native.nb_version()); } }

@@ -30,7 +30,7 @@ namespace Navbake
             if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
             return new Forest(h);
         }
-        public void Dispose() { Handle.Dispose(); err.Dispose(); }
+        public void Dispose() { Handle.Shut(); err.Dispose(); }
         internal ForestHandle H { get { Handle.Live("Forest"); return Handle; } }
 
         public int CircleCount { get { return (int)Native.nb_forest_circle_count(H); } }

@@ -38,10 +38,16 @@ namespace Navbake
             return true;
         }
 
-        /// <summary>Throws ObjectDisposedException once the handle is closed.</summary>
+        // Set by the owner's Dispose: the native close may wait for the
+        // handles made from this one, but the owner may not use it again.
+        volatile bool shut;
+        internal void Shut() { shut = true; Dispose(); }
+        internal bool IsShut { get { return shut || IsClosed; } }
+
+        /// <summary>Throws ObjectDisposedException once the owner has disposed the handle.</summary>
         internal void Live(string what)
         {
-            if (IsClosed || IsInvalid) throw new ObjectDisposedException(what);
+            if (shut || IsClosed || IsInvalid) throw new ObjectDisposedException(what);
         }
     }
 

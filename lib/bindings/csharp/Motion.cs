@@ -16,7 +16,7 @@ namespace Navbake
             h.HoldParent(bundle.Handle);
             Handle = h;
         }
-        public void Dispose() { Handle.Dispose(); }
+        public void Dispose() { Handle.Shut(); }
         internal ModelHandle H { get { Handle.Live("Model"); return Handle; } }
         public string Name { get { var s = Text.FromUtf8(Native.nb_model_name(H)); GC.KeepAlive(this); return s; } }
         public int Headings { get { return (int)Native.nb_model_headings(H); } }
@@ -75,7 +75,7 @@ namespace Navbake
             h.HoldParent(model.Handle);
             Handle = h;
         }
-        public void Dispose() { Handle.Dispose(); }
+        public void Dispose() { Handle.Shut(); }
         internal PerimeterHandle H { get { Handle.Live("Perimeter"); return Handle; } }
         public int Radius { get { return (int)Native.nb_perimeter_radius(H); } }
         public PerimeterLayout Layout { get { return Native.nb_perimeter_layout_of(H); } }

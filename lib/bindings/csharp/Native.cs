@@ -97,7 +97,6 @@ namespace Navbake
 
         // Annotated A*
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_aa_query_init_abi(out AaQuery q, ref Abi abi);
-        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_aa_query_agent(ref AaQuery q, IntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_aa_open(BundleHandle b, out WorkspaceHandle ws, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern void nb_aa_close(IntPtr ws);
         [DllImport(Lib, CallingConvention = C)] internal static extern void nb_aa_set_max_nodes(WorkspaceHandle ws, ulong n);
@@ -109,7 +108,6 @@ namespace Navbake
 
         // The optimal layer
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_sg_query_init_abi(out SgQuery q, ref Abi abi);
-        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_sg_query_agent(ref SgQuery q, IntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_sg_open(BundleHandle b, out WorkspaceHandle ws, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern void nb_sg_close(IntPtr ws);
         [DllImport(Lib, CallingConvention = C)] internal static extern void nb_sg_set_max_nodes(WorkspaceHandle ws, ulong n);
@@ -121,7 +119,6 @@ namespace Navbake
 
         // HAA*
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_haa_query_init_abi(out HaaQuery q, ref Abi abi);
-        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_haa_query_agent(ref HaaQuery q, IntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_haa_open(BundleHandle b, out WorkspaceHandle ws, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern void nb_haa_close(IntPtr ws);
         [DllImport(Lib, CallingConvention = C)] internal static extern void nb_haa_set_max_nodes(WorkspaceHandle ws, ulong n);
@@ -237,19 +234,16 @@ namespace Navbake
         [DllImport(Lib, CallingConvention = C)] internal static extern void nb_place_close(IntPtr p);
         [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_place_bytes(WorkspaceHandle p);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_nearest_query_init_abi(out NearestQuery q, ref Abi abi);
-        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_nearest_query_agent(ref NearestQuery q, IntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_nearest_find(WorkspaceHandle p, ref NearestQuery q, out NearestResult r, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_nearest_begin(WorkspaceHandle p, ref NearestQuery q, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_nearest_step(WorkspaceHandle p, ulong expansions, out int done, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_nearest_finish(WorkspaceHandle p, out NearestResult r, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_line_query_init_abi(out LineQuery q, ref Abi abi);
-        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_line_query_agent(ref LineQuery q, IntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_line_find(WorkspaceHandle p, ref LineQuery q, out LineResult r, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_line_begin(WorkspaceHandle p, ref LineQuery q, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_line_step(WorkspaceHandle p, ulong expansions, out int done, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_line_finish(WorkspaceHandle p, out LineResult r, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_random_query_init_abi(out RandomQuery q, ref Abi abi);
-        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_random_query_agent(ref RandomQuery q, IntPtr agent);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_random_find(WorkspaceHandle p, ref RandomQuery q, out RandomResult r, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_random_begin(WorkspaceHandle p, ref RandomQuery q, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_random_step(WorkspaceHandle p, ulong expansions, out int done, IntPtr err);

@@ -196,6 +196,8 @@ namespace Navbake
         internal IntPtr Costs, Overlay;
         public int Partial;
         /// <summary>The defaults of nb_aa_query_init: size 1, strict corners, no limit.</summary>
+        /// <summary>The agent's size and capability (nb_aa_query_agent; its terrain costs go to Find).</summary>
+        public void SetAgent(Agent a) { Size = a.Size; Capability = a.Capability; }
         public static AaQuery Init() { AaQuery q; Abi.Check(Native.nb_aa_query_init_abi(out q, ref Abi.This)); return q; }
     }
 
@@ -220,6 +222,8 @@ namespace Navbake
         public ulong MaxExpansions;
         internal IntPtr Costs, Overlay;
         public int Partial;
+        /// <summary>The agent's size and capability (nb_sg_query_agent; its terrain costs go to Find).</summary>
+        public void SetAgent(Agent a) { Size = a.Size; Capability = a.Capability; }
         public static SgQuery Init() { SgQuery q; Abi.Check(Native.nb_sg_query_init_abi(out q, ref Abi.This)); return q; }
     }
 
@@ -249,6 +253,8 @@ namespace Navbake
         internal IntPtr Costs, Overlay;
         public uint Flags;
         public int Partial;
+        /// <summary>The agent's size and capability (nb_haa_query_agent; its terrain costs go to Find).</summary>
+        public void SetAgent(Agent a) { Size = a.Size; Capability = a.Capability; }
         public static HaaQuery Init() { HaaQuery q; Abi.Check(Native.nb_haa_query_init_abi(out q, ref Abi.This)); return q; }
     }
 
@@ -383,6 +389,8 @@ namespace Navbake
         public uint Size, Capability;
         public ulong MaxExpansions;
         internal IntPtr Overlay;
+        /// <summary>The agent's size and capability (nb_nearest_query_agent; its terrain costs go to Find).</summary>
+        public void SetAgent(Agent a) { Size = a.Size; Capability = a.Capability; }
         public static NearestQuery Init() { NearestQuery q; Abi.Check(Native.nb_nearest_query_init_abi(out q, ref Abi.This)); return q; }
     }
 
@@ -402,6 +410,8 @@ namespace Navbake
         public uint Size, Capability;
         public ulong MaxExpansions;
         internal IntPtr Overlay;
+        /// <summary>The agent's size and capability (nb_line_query_agent; its terrain costs go to Find).</summary>
+        public void SetAgent(Agent a) { Size = a.Size; Capability = a.Capability; }
         public static LineQuery Init() { LineQuery q; Abi.Check(Native.nb_line_query_init_abi(out q, ref Abi.This)); return q; }
     }
 
@@ -424,6 +434,8 @@ namespace Navbake
         public uint Size, Capability;
         public ulong MaxExpansions;
         internal IntPtr Overlay;
+        /// <summary>The agent's size and capability (nb_random_query_agent; its terrain costs go to Find).</summary>
+        public void SetAgent(Agent a) { Size = a.Size; Capability = a.Capability; }
         public static RandomQuery Init() { RandomQuery q; Abi.Check(Native.nb_random_query_init_abi(out q, ref Abi.This)); return q; }
     }
 

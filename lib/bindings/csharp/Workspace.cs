@@ -25,12 +25,12 @@ namespace Navbake
         }
 
         internal WorkspaceHandle H { get { Handle.Live(name); return Handle; } }
-        public bool IsClosed { get { return Handle.IsClosed; } }
+        public bool IsClosed { get { return Handle.IsShut; } }
 
         public void Dispose()
         {
             Release();
-            Handle.Dispose();
+            Handle.Shut();
             if (costs != IntPtr.Zero) { Marshal.FreeHGlobal(costs); costs = IntPtr.Zero; }
             Err.Dispose();
             GC.SuppressFinalize(this);
@@ -127,8 +127,8 @@ namespace Navbake
             return o;
         }
 
-        public void Dispose() { Handle.Dispose(); err.Dispose(); }
-        public bool IsClosed { get { return Handle.IsClosed; } }
+        public void Dispose() { Handle.Shut(); err.Dispose(); }
+        public bool IsClosed { get { return Handle.IsShut; } }
         OverlayHandle H { get { Handle.Live("Overlay"); return Handle; } }
 
         public void Block(long x, long y, long w, long h) { err.Check(Native.nb_overlay_block(H, x, y, w, h, err.Ptr)); }

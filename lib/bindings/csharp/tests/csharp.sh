@@ -18,6 +18,16 @@ ok "the test program compiles" mcs -nologo -langversion:7 -r:"$tmp/Navbake.dll" 
 ok "layout.c compiles" ${CC:-cc} -I"$top_srcdir/lib/include" "$cs/tests/layout.c" -o "$tmp/layout"
 "$tmp/layout" > "$tmp/layout.txt"
 
+# Every public function of navbake.h is called by the binding's classes,
+# or README.md's "Left out" section names it and says why.
+grep -E '^[a-z][a-z0-9_ ]*[ *]nb_[a-z0-9_]+\(' "$top_srcdir/lib/include/navbake.h" | grep -v '^typedef' |
+  sed -E 's/^[a-z][a-z0-9_ ]*[ *](nb_[a-z0-9_]+)\(.*/\1/' | sort -u > "$tmp/funcs"
+missing=
+for f in $(cat "$tmp/funcs"); do
+  cat "$cs"/*.cs | grep -v 'extern' | grep -q "Native\.$f(" || grep -q "^- \`$f\`" "$cs/README.md" || missing="$missing $f"
+done
+is "every function of navbake.h ($(wc -l < "$tmp/funcs" | tr -d ' ')) is called by the binding or listed as left out" "$missing" ""
+
 # Every family's sections in one bundle.
 s=$tmp/s.nbk
 ok "the sample bundle bakes" sh -c "mkclear -q --optimal '$data/sample.map' -l '$data/legend.yaml' -a '$data/sample-agents.yaml' -o '$s' &&
