@@ -134,7 +134,7 @@ static class Tests
             var a = b.Agent(0);
             q.Size = a.Size; q.Capability = a.Capability;
             int run = 0, differ = 0, fileDiffer = 0; var first = new List<string>();
-            Cell[] path = null; int steps = 0;
+            Cell[] path = null; int steps = 0, grown = 0;
             for (int i = 1; i < lines.Length; i++)
             {
                 var f = lines[i].Split('\t');
@@ -151,12 +151,16 @@ static class Tests
                     if (first.Count < 5) first.Add("line " + (i + 1) + ": " + r.Status + " " + r.Length + ", navbake scen " + w);
                 }
                 if (Math.Abs(r.Length - file) > tol) fileDiffer++;
+                var before = path;
                 int k = aa.CopyPath(ref path);
+                if (!ReferenceEquals(before, path)) grown++;
                 if (k == 0 || path[0].X != q.Start.X || path[k - 1].Y != q.Goal.Y) differ++;
                 steps += k;
                 run++;
             }
             Ok(run == 1000, "1,000 scenario lines run (" + run + ")");
+            // Grown by doubling from 16: a new array only for a path longer than any before.
+            Ok(grown >= 1 && grown <= 1 + (int)Math.Ceiling(Math.Log(path.Length / 16.0, 2)), "CopyPath reused the caller's array: " + grown + " arrays for 1,000 paths (" + path.Length + " cells)");
             Ok(differ == 0, "every length is navbake scen's", string.Join("\n", first));
             Ok(fileDiffer == 0, "and the scenario file's optimal length (" + fileDiffer + " differ)");
         }
