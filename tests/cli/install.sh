@@ -20,6 +20,15 @@ for f in bin/navbake include/navbake.h share/man/man1/navbake.1 share/man/man3/n
   ok "installed: $f" test -f "$root/$f"
 done
 ok "installed: navbake.pc" test -f "$pcfile"
+# The C# binding: its sources always, Navbake.dll where configure found mcs.
+for f in Native.cs Bundle.cs README.md; do
+  ok "installed: share/navbake/csharp/$f" test -f "$root/share/navbake/csharp/$f"
+done
+if grep -q '^MCS = ..*' "$top_builddir/Makefile"; then
+  ok "installed: lib/navbake/Navbake.dll" test -f "$libdir/navbake/Navbake.dll"
+else
+  skip "configure found no mcs: no Navbake.dll"
+fi
 # README.md's Windows install lists where 'make install DESTDIR=$PWD/win'
 # puts the files: under win/ and configure's default prefix.  A native
 # install with that prefix puts the same names (the DLLs apart) there.
