@@ -37,6 +37,13 @@ namespace Navbake
             }
         }
 
+        /// <summary>The handle a _open call made, or (its status not NB_OK) the exception.</summary>
+        internal T Opened<T>(Status st, T h) where T : SafeHandle
+        {
+            if (st != Status.Ok) { h.Dispose(); Throw(st); }
+            return h;
+        }
+
         /// <summary>Throws for a status other than NB_OK, with the message the call wrote.</summary>
         internal void Check(Status st) { if (st != Status.Ok) Throw(st); }
 

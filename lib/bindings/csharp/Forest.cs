@@ -15,8 +15,7 @@ namespace Navbake
         public static Forest Open(Bundle bundle)
         {
             var e = Errs.Local; ForestHandle h;
-            Status st = Native.nb_forest_open(bundle.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
+            h = e.Opened(Native.nb_forest_open(bundle.H, out h, e.Ptr), h);
             h.HoldParent(bundle.Handle);
             return new Forest(h);
         }
@@ -26,8 +25,7 @@ namespace Navbake
             if (circles == null) throw new ArgumentNullException("circles");
             if (bounds != null && bounds.Length != 4) throw new ArgumentException("bounds are xmin, ymin, xmax, ymax");
             var e = Errs.Local; ForestHandle h;
-            Status st = Native.nb_forest_open_circles_abi(circles, (UIntPtr)circles.Length, bounds, IntPtr.Zero, out h, e.Ptr, ref Abi.This);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
+            h = e.Opened(Native.nb_forest_open_circles_abi(circles, (UIntPtr)circles.Length, bounds, IntPtr.Zero, out h, e.Ptr, ref Abi.This), h);
             return new Forest(h);
         }
         public void Dispose() { Handle.Shut(); err.Dispose(); }
@@ -74,9 +72,7 @@ namespace Navbake
         static WorkspaceHandle Open(Forest f)
         {
             var e = Errs.Local; WorkspaceHandle h;
-            Status st = Native.nb_forest_ws_open(f.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
-            return h;
+            return e.Opened(Native.nb_forest_ws_open(f.H, out h, e.Ptr), h);
         }
         public void SetMaxNodes(ulong n) { Native.nb_forest_ws_set_max_nodes(H, n); }
         public ulong Bytes { get { return (ulong)Native.nb_forest_ws_bytes(H); } }

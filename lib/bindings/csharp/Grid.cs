@@ -14,9 +14,7 @@ namespace Navbake
         static WorkspaceHandle Open(Bundle b)
         {
             var e = Errs.Local; WorkspaceHandle h;
-            Status st = Native.nb_aa_open(b.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
-            return h;
+            return e.Opened(Native.nb_aa_open(b.H, out h, e.Ptr), h);
         }
         public void SetMaxNodes(ulong n) { Native.nb_aa_set_max_nodes(H, n); }
         public ulong Bytes { get { return (ulong)Native.nb_aa_bytes(H); } }
@@ -58,9 +56,7 @@ namespace Navbake
         static WorkspaceHandle Open(Bundle b)
         {
             var e = Errs.Local; WorkspaceHandle h;
-            Status st = Native.nb_sg_open(b.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
-            return h;
+            return e.Opened(Native.nb_sg_open(b.H, out h, e.Ptr), h);
         }
         public void SetMaxNodes(ulong n) { Native.nb_sg_set_max_nodes(H, n); }
         public ulong Bytes { get { return (ulong)Native.nb_sg_bytes(H); } }
@@ -100,9 +96,7 @@ namespace Navbake
         static WorkspaceHandle Open(Bundle b)
         {
             var e = Errs.Local; WorkspaceHandle h;
-            Status st = Native.nb_haa_open(b.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
-            return h;
+            return e.Opened(Native.nb_haa_open(b.H, out h, e.Ptr), h);
         }
         public void SetMaxNodes(ulong n) { Native.nb_haa_set_max_nodes(H, n); }
         public void SetLevels(uint levels) { Native.nb_haa_set_levels(H, levels); }

@@ -11,8 +11,7 @@ namespace Navbake
         public Model(Bundle bundle, string name)
         {
             var e = Errs.Local; ModelHandle h;
-            Status st = Native.nb_model_open(bundle.H, Text.ToUtf8(name), out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
+            h = e.Opened(Native.nb_model_open(bundle.H, Text.ToUtf8(name), out h, e.Ptr), h);
             h.HoldParent(bundle.Handle);
             Handle = h;
         }
@@ -70,8 +69,7 @@ namespace Navbake
         public Perimeter(Bundle bundle, Model model)
         {
             var e = Errs.Local; PerimeterHandle h;
-            Status st = Native.nb_perimeter_open(bundle.H, model.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
+            h = e.Opened(Native.nb_perimeter_open(bundle.H, model.H, out h, e.Ptr), h);
             h.HoldParent(model.Handle);
             Handle = h;
         }

@@ -10,9 +10,7 @@ namespace Navbake
         static WorkspaceHandle Open(Bundle b)
         {
             var e = Errs.Local; WorkspaceHandle h;
-            Status st = Native.nb_place_open(b.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
-            return h;
+            return e.Opened(Native.nb_place_open(b.H, out h, e.Ptr), h);
         }
         public ulong Bytes { get { return (ulong)Native.nb_place_bytes(H); } }
 

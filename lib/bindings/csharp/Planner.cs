@@ -12,9 +12,7 @@ namespace Navbake
         static WorkspaceHandle Open(Bundle b, string unit)
         {
             var e = Errs.Local; WorkspaceHandle h;
-            Status st = Native.nb_planner_open(b.H, Text.ToUtf8(unit), out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
-            return h;
+            return e.Opened(Native.nb_planner_open(b.H, Text.ToUtf8(unit), out h, e.Ptr), h);
         }
         public unsafe Unit Unit
         {

@@ -69,32 +69,17 @@ namespace Navbake
         internal bool Done(Status st, int done) { Check(st); return done != 0; }
 
         // ---- copies of paths into the caller's arrays ----
-        internal static unsafe int Copy(IntPtr src, UIntPtr len, ref Cell[] dst)
+        internal static unsafe int Copy<T>(IntPtr src, UIntPtr len, ref T[] dst) where T : struct
         {
             int n = (int)len;
-            if (dst == null || dst.Length < n) dst = new Cell[Grow(n)];
-            if (n > 0) fixed (Cell* d = dst) Buffer.MemoryCopy((void*)src, d, (long)n * 8, (long)n * 8);
-            return n;
-        }
-        internal static unsafe int Copy(IntPtr src, UIntPtr len, ref Pose[] dst)
-        {
-            int n = (int)len;
-            if (dst == null || dst.Length < n) dst = new Pose[Grow(n)];
-            if (n > 0) fixed (Pose* d = dst) Buffer.MemoryCopy((void*)src, d, (long)n * sizeof(Pose), (long)n * sizeof(Pose));
-            return n;
-        }
-        internal static unsafe int Copy(IntPtr src, UIntPtr len, ref Segment[] dst)
-        {
-            int n = (int)len;
-            if (dst == null || dst.Length < n) dst = new Segment[Grow(n)];
-            if (n > 0) fixed (Segment* d = dst) Buffer.MemoryCopy((void*)src, d, (long)n * sizeof(Segment), (long)n * sizeof(Segment));
-            return n;
-        }
-        internal static unsafe int Copy(IntPtr src, UIntPtr len, ref MotionState[] dst)
-        {
-            int n = (int)len;
-            if (dst == null || dst.Length < n) dst = new MotionState[Grow(n)];
-            if (n > 0) fixed (MotionState* d = dst) Buffer.MemoryCopy((void*)src, d, (long)n * sizeof(MotionState), (long)n * sizeof(MotionState));
+            if (dst == null || dst.Length < n) dst = new T[Grow(n)];
+            if (n > 0)
+            {
+                long bytes = (long)n * Marshal.SizeOf(typeof(T));
+                var pin = GCHandle.Alloc(dst, GCHandleType.Pinned);
+                try { Buffer.MemoryCopy((void*)src, (void*)pin.AddrOfPinnedObject(), bytes, bytes); }
+                finally { pin.Free(); }
+            }
             return n;
         }
         static int Grow(int n) { int c = 16; while (c < n) c *= 2; return c; }
@@ -112,9 +97,7 @@ namespace Navbake
         static OverlayHandle Open(Bundle b)
         {
             var e = Errs.Local; OverlayHandle h;
-            Status st = Native.nb_overlay_open(b.H, out h, e.Ptr);
-            if (st != Status.Ok) { h.Dispose(); e.Throw(st); }
-            return h;
+            return e.Opened(Native.nb_overlay_open(b.H, out h, e.Ptr), h);
         }
         /// <summary>nb_overlay_clone: a copy for a writer to change while readers use this one.</summary>
         public Overlay Clone()
