@@ -274,6 +274,14 @@ static class Tests
             int k = mo.CopyPath(ref states);
             Ok(k == r.PathLength && states[k - 1].X == 20 && states[k - 1].Y == 20, "motion: the path ends at the goal");
             Ok(model.Name == "tank" && Model.HeuristicName(MotionHeuristic.Grid) == "grid", "model and heuristic names");
+            // A route over sectors of 6 cells, 3 a segment, as navbake plan --route.
+            mo.UseSectors(6);
+            q.Goal = new MotionState(60, 36, 0, (ushort)model.Stop);
+            int seen = 0, segs;
+            var rr = mo.RouteFind(q, 3, seg => seen++, out segs);
+            var rj = Cli("plan --model tank --route -j -f 2,2 -t 60,36 " + file);
+            Near(rr.Cost, Num(rj, "cost"), "motion route: navbake plan --route's cost", 1e-5);
+            Ok(segs == (int)Num(rj, "segments") && seen == segs, "motion route: its segments, each seen by the callback (" + seen + ")");
         }
         // Planner: the jeep, as navbake plan --unit.
         using (var pl = new Planner(b, "jeep"))
