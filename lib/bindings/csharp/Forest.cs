@@ -64,11 +64,11 @@ namespace Navbake
     public sealed class ForestSearch : Workspace
     {
         // The result in unmanaged memory, laid out for the platform's C long.
-        readonly IntPtr res = Marshal.AllocHGlobal(Marshal.SizeOf(Abi.TypeOf("nb_forest_result")));
+        IntPtr res = Marshal.AllocHGlobal(Marshal.SizeOf(Abi.TypeOf("nb_forest_result")));
         IntPtr segs; UIntPtr segLen;
 
         public ForestSearch(Forest forest) : base(Open(forest), WorkspaceKind.ForestWs, forest.Handle, "ForestSearch") { }
-        ~ForestSearch() { Marshal.FreeHGlobal(res); }
+        internal override void Freed() { if (res != IntPtr.Zero) { Marshal.FreeHGlobal(res); res = IntPtr.Zero; } }
         static WorkspaceHandle Open(Forest f)
         {
             var e = Errs.Local; WorkspaceHandle h;

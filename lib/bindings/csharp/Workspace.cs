@@ -33,9 +33,12 @@ namespace Navbake
             Handle.Shut();
             if (costs != IntPtr.Zero) { Marshal.FreeHGlobal(costs); costs = IntPtr.Zero; }
             Err.Dispose();
+            Freed();
             GC.SuppressFinalize(this);
         }
-        ~Workspace() { if (costs != IntPtr.Zero) Marshal.FreeHGlobal(costs); }
+        /// <summary>Frees what a family keeps beside the handle (its result in unmanaged memory).</summary>
+        internal virtual void Freed() { }
+        ~Workspace() { if (costs != IntPtr.Zero) Marshal.FreeHGlobal(costs); Freed(); }
 
         /// <summary>The terrain costs in the workspace's buffer, or NULL.</summary>
         internal IntPtr Costs(double[] c)
