@@ -159,6 +159,29 @@ static class Tests
                 run++;
             }
             Ok(run == 1000, "1,000 scenario lines run (" + run + ")");
+            // One read-only bundle, a workspace for each of two threads: the same lengths.
+            var starts = new List<AaQuery>();
+            for (int i = 1; i < lines.Length; i++)
+            {
+                var f = lines[i].Split('\t');
+                var t = q; t.Start = new Cell(int.Parse(f[4]), int.Parse(f[5])); t.Goal = new Cell(int.Parse(f[6]), int.Parse(f[7]));
+                starts.Add(t);
+            }
+            var sums = new double[2];
+            var threads = new System.Threading.Thread[2];
+            for (int k = 0; k < 2; k++)
+            {
+                int kk = k;
+                threads[k] = new System.Threading.Thread(() =>
+                {
+                    using (var mine = new Aa(b))
+                        for (int i = kk; i < starts.Count; i += 2)
+                            if (Math.Abs(mine.Find(starts[i]).Length - double.Parse(want[i], Inv)) > 1e-6) sums[kk] += 1;
+                });
+                threads[k].Start();
+            }
+            foreach (var t in threads) t.Join();
+            Ok(sums[0] == 0 && sums[1] == 0, "two threads, a workspace each on one bundle: navbake scen's lengths");
             // Grown by doubling from 16: a new array only for a path longer than any before.
             Ok(grown >= 1 && grown <= 1 + (int)Math.Ceiling(Math.Log(path.Length / 16.0, 2)), "CopyPath reused the caller's array: " + grown + " arrays for 1,000 paths (" + path.Length + " cells)");
             Ok(differ == 0, "every length is navbake scen's", string.Join("\n", first));
@@ -380,5 +403,15 @@ static class Tests
         Ok(fs.Find(fq).Status == PathStatus.Found, "a forest search keeps its forest and bundle open");
         fs.Dispose();
         Throws<ObjectDisposedException>(() => fs.Find(fq), "a closed forest search: ObjectDisposedException");
+        // Handles left to the collector, in any order: their finalizers close them.
+        for (int i = 0; i < 20; i++)
+        {
+            var lb = Bundle.Open(file);
+            var la = new Aa(lb); var lo = new Overlay(lb); var lp = new Place(lb);
+            var lq = AaQuery.Init(); lq.Capability = lb.Agent(0).Capability; lq.Goal = new Cell(9, 9);
+            la.Find(lq, lo);
+        }
+        GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
+        Ok(true, "bundles, workspaces and overlays left to the collector are finalized without a crash");
     }
 }
