@@ -66,6 +66,10 @@ have_pc() { have_cmd pkg-config && pkg-config --exists "$1"; }
   have_cmd ninja || need="$need ninja-build"
   { have_cmd sbatch && have_sbin slurmctld && have_sbin slurmd; } || need="$need slurm-wlm"
   have_sbin munged || need="$need munge"
+  # The C# binding's test (lib/bindings/csharp): Mono's compiler and runtime.
+  have_cmd mcs || need="$need mono-mcs"
+  have_cmd mono || need="$need mono-runtime"
+  [ -f /usr/lib/mono/4.5/System.Core.dll ] || need="$need libmono-system-core4.0-cil"
 }
 if [ -n "$need" ]; then
   if have_cmd apt-get && [ "$(id -u)" = 0 ]; then

@@ -34,6 +34,14 @@ else
     PYTHONDONTWRITEBYTECODE=1 \
     python3 -c 'import navbake; print(navbake.library_path, navbake.version())'
   like "... and imports, finding the installed library" "$out$err" "$dest"
+# The C# binding: its sources always, Navbake.dll where configure found mcs.
+for f in Native.cs Bundle.cs README.md; do
+  ok "installed: share/navbake/csharp/$f" test -f "$root/share/navbake/csharp/$f"
+done
+if grep -q '^MCS = ..*' "$top_builddir/Makefile"; then
+  ok "installed: lib/navbake/Navbake.dll" test -f "$libdir/navbake/Navbake.dll"
+else
+  skip "configure found no mcs: no Navbake.dll"
 fi
 # README.md's Windows install lists where 'make install DESTDIR=$PWD/win'
 # puts the files: under win/ and configure's default prefix.  A native

@@ -1,0 +1,417 @@
+// Tests.cs: the C# binding against the C library's own answers, as TAP.
+//   mono tests.exe SAMPLE.nbk SCEN.nbk SCEN.scen LENGTHS LAYOUT
+// SAMPLE.nbk holds every family's sections (mkclear --optimal, mkabstract,
+// mkperim, mkhitcheck, mkabstract --forest); SCEN.scen holds the 1,000
+// scenario lines and LENGTHS the length navbake scen found for each;
+// LAYOUT is what layout.c printed.  The families are compared with the
+// answers of the navbake command (its --json output), found on PATH.
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.IO;
+using System.Reflection;
+using System.Runtime.InteropServices;
+using System.Text.RegularExpressions;
+using Navbake;
+
+static class Tests
+{
+    static int n, failed;
+    static readonly CultureInfo Inv = CultureInfo.InvariantCulture;
+
+    static void Ok(bool cond, string what, string detail = null)
+    {
+        n++;
+        Console.WriteLine((cond ? "ok " : "not ok ") + n + " - " + what);
+        if (!cond) { failed++; if (detail != null) Console.WriteLine("#   " + detail.Replace("\n", "\n#   ")); }
+    }
+    static void Near(double got, double want, string what, double tol = 1e-6)
+    {
+        Ok(Math.Abs(got - want) <= tol, what, "got " + got.ToString("R", Inv) + ", want " + want.ToString("R", Inv));
+    }
+    static void Throws<T>(Action a, string what, Func<T, bool> check = null) where T : Exception
+    {
+        try { a(); Ok(false, what, "nothing was thrown"); }
+        catch (T e) { Ok(check == null || check(e), what, e.GetType().Name + ": " + e.Message); }
+        catch (Exception e) { Ok(false, what, "threw " + e.GetType().Name + ": " + e.Message); }
+    }
+
+    // The navbake command's answer: its standard output and error.
+    static string Cli(string args, out string stderr)
+    {
+        var p = new Process();
+        p.StartInfo = new ProcessStartInfo("navbake", args) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
+        p.Start();
+        var errTask = p.StandardError.ReadToEndAsync();
+        string o = p.StandardOutput.ReadToEnd();
+        p.WaitForExit();
+        stderr = errTask.Result;
+        return o;
+    }
+    static string Cli(string args) { string e; return Cli(args, out e); }
+    static double Num(string json, string key)
+    {
+        var m = Regex.Match(json, "\"" + key + "\": *(-?[0-9.eE+-]+)");
+        if (!m.Success) throw new Exception("no \"" + key + "\" in " + json);
+        return double.Parse(m.Groups[1].Value, Inv);
+    }
+
+    static int Main(string[] args)
+    {
+        string sample = args[0], scenBundle = args[1], scen = args[2], lengths = args[3], layout = args[4];
+        Layout(layout);
+        Scenario(scenBundle, scen, lengths);
+        using (var b = Bundle.Open(sample, Flags.OpenVerify))
+        {
+            Families(b, sample);
+            Errors(b, sample);
+        }
+        Disposed(sample);
+        Console.WriteLine("1.." + n);
+        return failed == 0 ? 0 : 1;
+    }
+
+    // Every struct's size and every field's offset as the C compiler lays them out.
+    static void Layout(string file)
+    {
+        var asm = typeof(Bundle).Assembly;
+        var abiType = asm.GetType("Navbake.Abi");
+        var typeOf = abiType.GetMethod("TypeOf", BindingFlags.Static | BindingFlags.NonPublic);
+        var sizeOf = abiType.GetMethod("SizeOf", BindingFlags.Static | BindingFlags.NonPublic);
+        var alias = new Dictionary<string, string> { { "reason", "ReasonPtr" }, { "word", "Word0" }, { "seg", "Seg0" } };
+        int checkedFields = 0, bad = 0;
+        var msgs = new List<string>();
+        foreach (var line in File.ReadAllLines(file))
+        {
+            var parts = line.Split(' ');
+            string name = parts[0]; long want = long.Parse(parts[1]);
+            int dot = name.IndexOf('.');
+            string st = dot < 0 ? name : name.Substring(0, dot);
+            long got;
+            if (dot < 0) got = (uint)sizeOf.Invoke(null, new object[] { st });
+            else
+            {
+                var t = (Type)typeOf.Invoke(null, new object[] { st });
+                if (t == null) { if (st == "nb_err") got = name == "nb_err.code" ? 0 : 4; else { msgs.Add(name + ": no type"); bad++; continue; } }
+                else
+                {
+                    string f = name.Substring(dot + 1), cs;
+                    if (!alias.TryGetValue(f, out cs)) cs = Pascal(f);
+                    try { got = Marshal.OffsetOf(t, cs).ToInt64(); }
+                    catch (ArgumentException) { msgs.Add(name + ": " + t.Name + " has no field " + cs); bad++; continue; }
+                }
+            }
+            checkedFields++;
+            if (got != want) { bad++; msgs.Add(name + ": C says " + want + ", C# " + got); }
+        }
+        Ok(bad == 0 && checkedFields > 200, "every size and offset of navbake.h's structs matches the binding's (" + checkedFields + " checked)", string.Join("\n", msgs));
+        uint i = 0; var sizeMsgs = new List<string>();
+        var names = (string[])abiType.GetField("Names", BindingFlags.Static | BindingFlags.NonPublic).GetValue(null);
+        for (; Bundle.AbiName(i) != null; i++)
+            if (i >= names.Length || Bundle.AbiName(i) != names[i] || Bundle.AbiSize(i) != (uint)sizeOf.Invoke(null, new object[] { names[i] }))
+                sizeMsgs.Add(Bundle.AbiName(i) + " " + Bundle.AbiSize(i));
+        Ok(sizeMsgs.Count == 0 && i == names.Length, "the library's NB_ABI_STRUCTS are the binding's, size for size (" + i + ")", string.Join("\n", sizeMsgs));
+        try { Bundle.CheckAbi(); Ok(true, "nb_abi_check accepts the binding"); }
+        catch (NavbakeException e) { Ok(false, "nb_abi_check accepts the binding", e.Message); }
+    }
+    static string Pascal(string s)
+    {
+        var sb = new System.Text.StringBuilder();
+        foreach (var w in s.Split('_')) if (w.Length > 0) sb.Append(char.ToUpperInvariant(w[0])).Append(w.Substring(1));
+        return sb.ToString();
+    }
+
+    // 1,000 scenario lines: the lengths navbake scen found, and the file's.
+    static void Scenario(string bundle, string scen, string lengthsFile)
+    {
+        var want = File.ReadAllLines(lengthsFile);
+        var lines = File.ReadAllLines(scen);
+        using (var b = Bundle.Open(bundle))
+        using (var aa = new Aa(b))
+        {
+            var q = AaQuery.Init();
+            var a = b.Agent(0);
+            q.Size = a.Size; q.Capability = a.Capability;
+            int run = 0, differ = 0, fileDiffer = 0; var first = new List<string>();
+            Cell[] path = null; int steps = 0, grown = 0;
+            for (int i = 1; i < lines.Length; i++)
+            {
+                var f = lines[i].Split('\t');
+                q.Start = new Cell(int.Parse(f[4]), int.Parse(f[5]));
+                q.Goal = new Cell(int.Parse(f[6]), int.Parse(f[7]));
+                var r = aa.Find(q);
+                double w = double.Parse(want[run], Inv), file = double.Parse(f[8], Inv);
+                // navbake scen's tolerance: 1e-4, or a unit of the last decimal of a shorter length
+                int dot = f[8].IndexOf('.'), decimals = dot < 0 ? 0 : f[8].Length - dot - 1;
+                double tol = decimals >= 4 ? 1e-4 : Math.Pow(10, -decimals) + 1e-9;
+                if (r.Status != PathStatus.Found || Math.Abs(r.Length - w) > 1e-6)
+                {
+                    differ++;
+                    if (first.Count < 5) first.Add("line " + (i + 1) + ": " + r.Status + " " + r.Length + ", navbake scen " + w);
+                }
+                if (Math.Abs(r.Length - file) > tol) fileDiffer++;
+                var before = path;
+                int k = aa.CopyPath(ref path);
+                if (!ReferenceEquals(before, path)) grown++;
+                if (k == 0 || path[0].X != q.Start.X || path[k - 1].Y != q.Goal.Y) differ++;
+                steps += k;
+                run++;
+            }
+            Ok(run == 1000, "1,000 scenario lines run (" + run + ")");
+            // One read-only bundle, a workspace for each of two threads: the same lengths.
+            var starts = new List<AaQuery>();
+            for (int i = 1; i < lines.Length; i++)
+            {
+                var f = lines[i].Split('\t');
+                var t = q; t.Start = new Cell(int.Parse(f[4]), int.Parse(f[5])); t.Goal = new Cell(int.Parse(f[6]), int.Parse(f[7]));
+                starts.Add(t);
+            }
+            var sums = new double[2];
+            var threads = new System.Threading.Thread[2];
+            for (int k = 0; k < 2; k++)
+            {
+                int kk = k;
+                threads[k] = new System.Threading.Thread(() =>
+                {
+                    using (var mine = new Aa(b))
+                        for (int i = kk; i < starts.Count; i += 2)
+                            if (Math.Abs(mine.Find(starts[i]).Length - double.Parse(want[i], Inv)) > 1e-6) sums[kk] += 1;
+                });
+                threads[k].Start();
+            }
+            foreach (var t in threads) t.Join();
+            Ok(sums[0] == 0 && sums[1] == 0, "two threads, a workspace each on one bundle: navbake scen's lengths");
+            // Grown by doubling from 16: a new array only for a path longer than any before.
+            Ok(grown >= 1 && grown <= 1 + (int)Math.Ceiling(Math.Log(path.Length / 16.0, 2)), "CopyPath reused the caller's array: " + grown + " arrays for 1,000 paths (" + path.Length + " cells)");
+            Ok(differ == 0, "every length is navbake scen's", string.Join("\n", first));
+            Ok(fileDiffer == 0, "and the scenario file's optimal length (" + fileDiffer + " differ)");
+        }
+    }
+
+    static void Families(Bundle b, string file)
+    {
+        var scout = b.Agent("scout");
+        Ok(scout.Size == 1 && b.CapabilityFormat(scout.Capability) == "ground,swamp", "agents and capabilities read as navbake info shows them");
+        Ok(b.Width == 64 && b.Height == 40 && b.HasMap, "the map's size");
+        var pairs = new[] { new[] { 2, 2, 60, 36 }, new[] { 30, 5, 5, 35 }, new[] { 10, 3, 3, 38 }, new[] { 60, 2, 2, 38 }, new[] { 40, 20, 62, 2 } };
+        Cell[] path = null;
+        using (var aa = new Aa(b))
+        using (var sg = new Sg(b))
+        using (var haa = new Haa(b))
+        using (var ov = new Overlay(b))
+        {
+            foreach (var p in pairs)
+            {
+                string ft = string.Format("-f {0},{1} -t {2},{3}", p[0], p[1], p[2], p[3]);
+                var q = AaQuery.Init(); q.Size = scout.Size; q.Capability = scout.Capability;
+                q.Start = new Cell(p[0], p[1]); q.Goal = new Cell(p[2], p[3]);
+                var r = aa.Find(q);
+                Near(r.Length, Num(Cli("query -j " + file + " " + ft), "length"), "AA* " + ft + ": navbake query's length", 1e-7);
+                Ok((ulong)r.Expanded == (ulong)Num(Cli("query -j " + file + " " + ft), "expanded"), "AA* " + ft + ": and its expansions");
+                aa.Begin(q); while (!aa.Step(7)) { }
+                var rs = aa.Finish();
+                Ok(rs.Length == r.Length && rs.PathLength == r.PathLength, "AA* " + ft + ": sliced in steps of 7, the same path");
+                var sq = SgQuery.Init(); sq.Size = 1; sq.Capability = scout.Capability; sq.Start = q.Start; sq.Goal = q.Goal;
+                var sr = sg.Find(sq);
+                Near(sr.Length, Num(Cli("query -j -m optimal " + file + " " + ft), "length"), "optimal layer " + ft + ": navbake query -m optimal", 1e-7);
+                var hq = HaaQuery.Init(); hq.Size = 1; hq.Capability = scout.Capability; hq.Start = q.Start; hq.Goal = q.Goal; hq.Flags = Flags.HaaStraighten;
+                var hr = haa.Find(hq);
+                Near(hr.Length, Num(Cli("query -j -m haa " + file + " " + ft), "length"), "HAA* " + ft + ": navbake query -m haa", 1e-7);
+                hq.Flags = 0;
+                Near(haa.Find(hq).Length, Num(Cli("query -j -m haa-refined " + file + " " + ft), "length"), "HAA* refined " + ft + ": navbake query -m haa-refined", 1e-7);
+                int k = haa.CopyPath(ref path);
+                Ok(k == haa.Find(hq).PathLength && path[0].X == p[0] && path[k - 1].Y == p[3], "HAA*: its path copied whole");
+            }
+            var nq0 = AaQuery.Init(); nq0.SetAgent(scout); nq0.Start = new Cell(5, 30); nq0.Goal = new Cell(50, 4);
+            var none = aa.Find(nq0);
+            Ok(none.Status == PathStatus.None && none.PathLength == 0 && Cli("query -j " + file + " -f 5,30 -t 50,4").Contains("\"status\": \"no path\""),
+                "AA* 5,30 -> 50,4: no path, as navbake query says");
+            // An overlay: a block on the way, as navbake query --block.
+            ov.Block(20, 10, 4, 20);
+            Ok(ov.BlockedCount == 80 && ov.Blocked(21, 15) && !ov.Blocked(24, 15), "an overlay blocks the cells asked");
+            foreach (var m in new[] { "aa", "optimal", "haa" })
+            {
+                string ft = "-f 2,2 -t 60,36 --block 20,10,4,20";
+                double want = Num(Cli("query -j -m " + m + " " + file + " " + ft), "length"), got;
+                if (m == "aa") { var q = AaQuery.Init(); q.Capability = scout.Capability; q.Start = new Cell(2, 2); q.Goal = new Cell(60, 36); got = aa.Find(q, ov).Length; }
+                else if (m == "optimal") { var q = SgQuery.Init(); q.Capability = scout.Capability; q.Start = new Cell(2, 2); q.Goal = new Cell(60, 36); got = sg.Find(q, ov).Length; }
+                else { var q = HaaQuery.Init(); q.Capability = scout.Capability; q.Start = new Cell(2, 2); q.Goal = new Cell(60, 36); q.Flags = Flags.HaaStraighten; got = haa.Find(q, ov).Length; }
+                Near(got, want, m + " under an overlay: navbake query --block", 1e-7);
+            }
+            var hq2 = HaaQuery.Init(); hq2.Capability = scout.Capability; hq2.Start = new Cell(2, 2); hq2.Goal = new Cell(60, 36);
+            Ok(haa.Reachable(hq2, ov), "HAA* reachable under the overlay");
+            Ok(haa.Describe().Cluster > 0 && haa.Describe().Quality != null, "HAA*'s graph described");
+            using (var c = ov.Clone()) { c.Unblock(20, 10, 4, 20); Ok(c.BlockedCount == 0 && ov.BlockedCount == 80, "a clone changes apart from its source"); }
+        }
+
+        using (var place = new Place(b))
+        {
+            // nearest from an obstacle cell
+            int ox = -1, oy = -1;
+            for (int y = 0; y < b.Height && ox < 0; y++) for (int x = 8; x < b.Width; x++) if (b.Terrain(x, y) < 0 && y > 3) { ox = x; oy = y; break; }
+            var nq = NearestQuery.Init(); nq.Capability = scout.Capability; nq.Point = new Cell(ox, oy);
+            var nr = place.Nearest(nq);
+            var nj = Cli("nearest -j " + file + " " + ox + "," + oy);
+            Ok(nr.Cell.X == (int)Num(nj, "x") && nr.Cell.Y == (int)Num(nj, "y"), "nearest from the wall at " + ox + "," + oy + ": navbake nearest's cell", nr.Cell + " / " + nj);
+            Near(nr.Distance, Num(nj, "distance"), "nearest: its distance");
+            var lq = LineQuery.Init(); lq.Capability = scout.Capability; lq.Start = new Vec2(2, 2); lq.Goal = new Vec2(30.5, 20);
+            var lr = place.Line(lq);
+            var lj = Cli("line -j " + file + " -f 2,2 -t 30.5,20");
+            Near(lr.T, Num(lj, "t"), "line: navbake line's t", 1e-12);
+            Ok(lr.Blocking.X == (int)Num(lj, "x") && lr.Blocking.Y == (int)Num(lj, "y"), "line: its blocking cell");
+            var rq = RandomQuery.Init(); rq.Capability = scout.Capability; rq.Seed = 7;
+            var rj = Cli("random -j -n 3 --seed 7 " + file);
+            var picks = Regex.Matches(rj, "\\[(\\d+), (\\d+)\\]");
+            bool same = picks.Count == 3;
+            for (int i = 0; i < 3 && same; i++)
+            {
+                var rr = place.Random(rq);
+                same = rr.Cell.X == int.Parse(picks[i].Groups[1].Value) && rr.Cell.Y == int.Parse(picks[i].Groups[2].Value);
+                rq.Seed = rr.State;
+            }
+            Ok(same, "random: navbake random's three cells from seed 7", rj);
+            place.LineBegin(lq); while (!place.LineStep(2)) { }
+            Ok(place.LineFinish().T == lr.T, "line sliced: the same answer");
+            using (var ov = new Overlay(b))
+            {
+                ov.Block(ox - 3 < 0 ? 0 : ox - 3, oy - 3 < 0 ? 0 : oy - 3, 7, 7);
+                var no = place.Nearest(nq, ov);
+                Ok(no.Status == PathStatus.Found && !ov.Blocked(no.Cell.X, no.Cell.Y) && no.Distance > nr.Distance, "nearest under an overlay: a cell it leaves free, farther");
+            }
+        }
+
+        // Motion: the tank model with its perimeter table, as navbake plan --model.
+        using (var model = new Model(b, "tank"))
+        using (var perim = new Perimeter(b, model))
+        using (var mo = new Motion(b, model, perim, scout.Capability, scout.Size))
+        {
+            var q = MotionQuery.Init();
+            q.Heuristic = Model.HeuristicParse("extended+heading");
+            q.Start = new MotionState(2, 2, 0, (ushort)model.Stop); q.Goal = new MotionState(20, 20, 0, (ushort)model.Stop);
+            var r = mo.Find(q);
+            var j = Cli("plan --model tank -j -f 2,2 -t 20,20 " + file);
+            Near(r.Cost, Num(j, "cost"), "motion: navbake plan --model's cost", 1e-5);
+            Ok(r.Expanded == (ulong)Num(j, "expanded"), "motion: and its expansions");
+            MotionState[] states = null;
+            int k = mo.CopyPath(ref states);
+            Ok(k == r.PathLength && states[k - 1].X == 20 && states[k - 1].Y == 20, "motion: the path ends at the goal");
+            Ok(model.Name == "tank" && Model.HeuristicName(MotionHeuristic.Grid) == "grid", "model and heuristic names");
+            // A route over sectors of 6 cells, 3 a segment, as navbake plan --route.
+            mo.UseSectors(6);
+            q.Goal = new MotionState(60, 36, 0, (ushort)model.Stop);
+            int seen = 0, segs;
+            var rr = mo.RouteFind(q, 3, seg => seen++, out segs);
+            var rj = Cli("plan --model tank --route -j -f 2,2 -t 60,36 " + file);
+            Near(rr.Cost, Num(rj, "cost"), "motion route: navbake plan --route's cost", 1e-5);
+            Ok(segs == (int)Num(rj, "segments") && seen == segs, "motion route: its segments, each seen by the callback (" + seen + ")");
+        }
+        // Planner: the jeep, as navbake plan --unit.
+        using (var pl = new Planner(b, "jeep"))
+        {
+            var q = PlannerQuery.Init();
+            q.Start = new Pose(2.5, 2.5, 0); q.Goal = new Cell(60, 36);
+            var r = pl.Find(q);
+            var j = Cli("plan --unit jeep -j -f 2,2 -t 60,36 " + file);
+            Near(r.Length, Num(j, "length"), "planner: navbake plan --unit's length", 1e-5);
+            Segment[] segs = null;
+            int k = pl.CopySegments(ref segs);
+            Near(Geometry.Length(segs, k), r.Length, "planner: its segments' lengths add up", 1e-6);
+            Ok(pl.Walkable(segs, k) && pl.Unit.Name == "jeep", "planner: the path is walkable for the jeep");
+        }
+        // Forest: as navbake query --forest.
+        using (var f = Forest.Open(b))
+        using (var fs = new ForestSearch(f))
+        {
+            var q = ForestQuery.Init(); q.Start = new Vec2(1, 1); q.Goal = new Vec2(90, 50); q.AgentRadius = 1.5;
+            var r = fs.Find(q);
+            Near(r.Length, Num(Cli("query --forest -j -s 1,1 -t 90,50 -r 1.5 " + file), "length"), "forest: navbake query --forest's length", 1e-9);
+            Segment[] segs = null;
+            int k = fs.CopySegments(ref segs);
+            Near(Geometry.Length(segs, k), r.Length, "forest: its segments' lengths add up", 1e-9);
+            Ok(f.RadiusCount == 2 && f.Radius(1) == 1.5 && f.Graph(1).Nodes > 0, "forest: its baked radii and graphs");
+        }
+        using (var f = Forest.OpenCircles(new[] { new Circle(5, 0, 2) }))
+        using (var fs = new ForestSearch(f))
+        {
+            var q = ForestQuery.Init(); q.Start = new Vec2(0, 0); q.Goal = new Vec2(10, 0);
+            double around = fs.Find(q).Length;
+            f.RemoveCircle(0);
+            Near(fs.Find(q).Length, 10, "a program's forest: straight once its circle is gone");
+            Ok(around > 10 && around < 10 + 2 * Math.PI, "... and round it before");
+        }
+        var curves = new Curve[Geometry.MaxCandidates];
+        int nc = Geometry.CurveToPose(new Pose(0, 0, 0), new Pose(10, 0, 0), 2, curves);
+        Ok(nc > 0 && Math.Abs(curves[0].Length - 10) < 1e-9 && curves[0].Word.Length > 0, "curves: a straight Dubins curve is the shortest");
+    }
+
+    static void Errors(Bundle b, string file)
+    {
+        string cliErr;
+        Cli("query " + file + " -f 1,1 -t 1,1 -c ground,lava", out cliErr);
+        Throws<NavbakeException>(() => b.CapabilityParse("ground,lava"), "an unknown terrain: NavbakeException with the library's message",
+            e => e.Status == Status.NotFound && e.Message.Length > 0 && cliErr.Contains(e.Message));
+        Throws<NavbakeException>(() => Bundle.Open("/nonexistent/x.nbk"), "a missing bundle: NB_ERR_IO naming the file",
+            e => e.Status == Status.Io && e.Message.Contains("/nonexistent/x.nbk"));
+        Throws<NavbakeException>(() => Bundle.OpenMemory(new byte[100]), "bytes that are no bundle: NB_ERR_FORMAT",
+            e => e.Status == Status.Format && e.Message.Length > 0);
+        using (var aa = new Aa(b))
+        {
+            var q = AaQuery.Init(); q.Capability = b.Agent(0).Capability; q.Start = new Cell(100, 100);
+            Throws<NavbakeException>(() => aa.Find(q), "a start off the map: NB_ERR_OUTSIDE", e => e.Status == Status.Outside && e.Message.Contains("100"));
+            q.Start = new Cell(1, 1); q.Size = 0;
+            Throws<NavbakeException>(() => aa.Find(q), "size 0: NB_ERR_ARG", e => e.Status == Status.Arg);
+            q.Size = 1; q.Capability = 0;
+            Throws<NavbakeException>(() => aa.Find(q), "a capability not baked: NB_ERR_NOTFOUND", e => e.Status == Status.NotFound);
+            Throws<NavbakeException>(() => aa.Step(1), "step with no query begun: NB_ERR_ARG", e => e.Status == Status.Arg);
+            Throws<NavbakeException>(() => aa.Find(q, null, new double[] { 0.5, 1, 1, 1 }), "a terrain cost below 1: refused", e => e.Status == Status.Arg || e.Status == Status.NotFound);
+        }
+        Throws<NavbakeException>(() => new Planner(b, "bicycle"), "an unknown unit: NB_ERR_NOTFOUND naming the units", e => e.Status == Status.NotFound && e.Message.Contains("jeep"));
+        using (var other = Bundle.Open(file))
+        using (var ov = new Overlay(other))
+        using (var aa = new Aa(b))
+        {
+            var q = AaQuery.Init(); q.Capability = b.Agent(0).Capability; q.Goal = new Cell(5, 5); q.Start = new Cell(2, 2);
+            Throws<NavbakeException>(() => aa.Find(q, ov), "an overlay of another bundle: NB_ERR_ARG", e => e.Status == Status.Arg);
+            Ok(aa.Find(q).Status == PathStatus.Found, "the workspace answers after its errors");
+        }
+    }
+
+    static void Disposed(string file)
+    {
+        var b = Bundle.Open(file);
+        var aa = new Aa(b);
+        var ov = new Overlay(b);
+        var q = AaQuery.Init(); q.Capability = b.Agent(0).Capability; q.Start = new Cell(2, 2); q.Goal = new Cell(60, 36);
+        b.Dispose();
+        Throws<ObjectDisposedException>(() => { var w = b.Width; }, "a closed bundle used again: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => new Aa(b), "... and a workspace opened on it");
+        Ok(aa.Find(q, ov).Status == PathStatus.Found, "a workspace keeps its bundle open until it is closed");
+        ov.Dispose();
+        Throws<ObjectDisposedException>(() => aa.Find(q, ov), "a closed overlay given to a query: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => ov.Block(1, 1, 1, 1), "a closed overlay changed: ObjectDisposedException");
+        aa.Dispose();
+        Throws<ObjectDisposedException>(() => aa.Find(q), "a closed workspace used again: ObjectDisposedException");
+        Cell[] path = null;
+        Throws<ObjectDisposedException>(() => aa.CopyPath(ref path), "... its last path too");
+        aa.Dispose();
+        Ok(true, "closing twice is allowed");
+        var b2 = Bundle.Open(file);
+        var f = Forest.Open(b2); var fs = new ForestSearch(f);
+        f.Dispose(); b2.Dispose();
+        var fq = ForestQuery.Init(); fq.Start = new Vec2(1, 1); fq.Goal = new Vec2(90, 50);
+        Ok(fs.Find(fq).Status == PathStatus.Found, "a forest search keeps its forest and bundle open");
+        fs.Dispose();
+        Throws<ObjectDisposedException>(() => fs.Find(fq), "a closed forest search: ObjectDisposedException");
+        // Handles left to the collector, in any order: their finalizers close them.
+        for (int i = 0; i < 20; i++)
+        {
+            var lb = Bundle.Open(file);
+            var la = new Aa(lb); var lo = new Overlay(lb); var lp = new Place(lb);
+            var lq = AaQuery.Init(); lq.Capability = lb.Agent(0).Capability; lq.Goal = new Cell(9, 9);
+            la.Find(lq, lo);
+        }
+        GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
+        Ok(true, "bundles, workspaces and overlays left to the collector are finalized without a crash");
+    }
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# csharp.sh: the C# binding (lib/bindings/csharp) compiled by mcs and its
+# test program run under mono against the build tree's libnavbake: struct
+# layouts against the C compiler's (layout.c), 1,000 scenario lines against
+# navbake scen's lengths (lak303d of ../shared/maps, or, without it, 1,000
+# pairs of cells navbake random draws on data/sample.map), every family
+# against the navbake command's answers, errors and closed handles.
+# bootstrap.sh installs mono-mcs and mono-runtime, so this does not skip.
+. "$top_srcdir/tests/support/lib.sh"
+cs=$top_srcdir/lib/bindings/csharp
+data=$top_srcdir/data
+command -v mcs >/dev/null 2>&1 && command -v mono >/dev/null 2>&1 || {
+  echo "not ok 1 - mcs and mono: run build-aux/bootstrap.sh"; echo "1..1"; exit 1; }
+
+ok "Navbake.dll compiles" sh -c "mcs -nologo -target:library -unsafe -langversion:7 -warnaserror \
+  -out:'$tmp/Navbake.dll' '$cs'/*.cs"
+ok "the test program compiles" mcs -nologo -langversion:7 -r:"$tmp/Navbake.dll" -out:"$tmp/tests.exe" "$cs/tests/Tests.cs"
+ok "layout.c compiles" ${CC:-cc} -I"$top_srcdir/lib/include" "$cs/tests/layout.c" -o "$tmp/layout"
+"$tmp/layout" > "$tmp/layout.txt"
+
+# Every public function of navbake.h is called by the binding's classes,
+# or README.md's "Left out" section names it and says why.
+grep -E '^[a-z][a-z0-9_ ]*[ *]nb_[a-z0-9_]+\(' "$top_srcdir/lib/include/navbake.h" | grep -v '^typedef' |
+  sed -E 's/^[a-z][a-z0-9_ ]*[ *](nb_[a-z0-9_]+)\(.*/\1/' | sort -u > "$tmp/funcs"
+missing=
+for f in $(cat "$tmp/funcs"); do
+  cat "$cs"/*.cs | grep -v 'extern' | grep -q "Native\.$f(" || grep -q "^- \`$f\`" "$cs/README.md" || missing="$missing $f"
+done
+is "every function of navbake.h ($(wc -l < "$tmp/funcs" | tr -d ' ')) is called by the binding or listed as left out" "$missing" ""
+
+# Every family's sections in one bundle.
+s=$tmp/s.nbk
+ok "the sample bundle bakes" sh -c "mkclear -q --optimal '$data/sample.map' -l '$data/legend.yaml' -a '$data/sample-agents.yaml' -o '$s' &&
+  mkabstract -q '$s' && mkperim -q -m '$data/models/tank.yaml' -r 8 -o '$s' &&
+  mkhitcheck -q -u '$data/units/jeep.yaml' -o '$s' && mkabstract -q --forest '$data/forest.yaml' -r 0,1.5 -o '$s'"
+
+# 1,000 scenario lines, with the lengths navbake scen finds for them: the
+# file's lengths set to 0 and -v, so that it lists each line's length.
+lak=${NB_SHARED:+$NB_SHARED/maps/dao/lak303d.map}
+if [ -n "$lak" ] && [ -f "$lak" ]; then
+  head -1001 "$lak.scen" > "$tmp/l.scen"
+  ok "lak303d bakes" mkclear -q "$lak" -o "$tmp/l.nbk"
+  status navbake scen "$tmp/l.nbk" "$tmp/l.scen"
+  like "navbake scen: the 1,000 lines match the file" "$out" "1000 run, 0 differ"
+else
+  # No ../shared: pairs of cells of one component of the sample map.
+  ok "the sample map bakes for MovingAI's agent" mkclear -q "$data/sample.map" -o "$tmp/l.nbk"
+  navbake random -j -n 2000 --seed 34 -f 2,2 "$tmp/l.nbk" | tr -d '\n ' | sed 's/.*"picks":\[//; s/\]\]}.*//; s/\],\[/\n/g; s/\[//g' |
+    awk -F, 'NR % 2 == 1 {x = $1; y = $2; next} {printf "0\tsample.map\t64\t40\t%d\t%d\t%d\t%d\t1\n", x, y, $1, $2}' > "$tmp/pairs"
+  { echo "version 1"; cat "$tmp/pairs"; } > "$tmp/l.scen"
+fi
+awk -F'\t' 'NR == 1 {print; next} {OFS = "\t"; $9 = "0"; print}' "$tmp/l.scen" > "$tmp/z.scen"
+navbake scen -v -T 0 "$tmp/l.nbk" "$tmp/z.scen" | sed -n 's/^differs .*: length \([0-9.]*\), the file says.*/\1/p' > "$tmp/lengths"
+is "navbake scen gives 1,000 lengths" "$(wc -l < "$tmp/lengths" | tr -d ' ')" 1000
+if [ ! -f "${lak:-/nonexistent}" ]; then cp "$tmp/l.scen" "$tmp/l.keep"
+  paste "$tmp/pairs" "$tmp/lengths" | awk -F'\t' '{OFS = "\t"; $9 = $10; NF = 9; print}' > "$tmp/pairs2"
+  { echo "version 1"; cat "$tmp/pairs2"; } > "$tmp/l.scen"
+fi
+
+# The C# tests: TAP, numbered after these.
+LD_LIBRARY_PATH=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+MONO_PATH=$tmp
+export LD_LIBRARY_PATH MONO_PATH
+mono "$tmp/tests.exe" "$s" "$tmp/l.nbk" "$tmp/l.scen" "$tmp/lengths" "$tmp/layout.txt" > "$tmp/cs.out" 2>&1
+rc=$?
+sed -n 's/^\(not \)\{0,1\}ok [0-9]* - /&/p; s/^#/#/p' "$tmp/cs.out" | while IFS= read -r line; do
+  case $line in ok*|"not ok"*) echo "$line" | sed 's/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 C#: /' ;; *) echo "$line" ;; esac
+done > "$tmp/cs.tap"
+while IFS= read -r line; do
+  case $line in
+    ok*) n=$((n + 1)); echo "ok $n - ${line#ok C#: }" ;;
+    "not ok"*) n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - ${line#not ok C#: }" ;;
+    *) echo "$line" ;;
+  esac
+done < "$tmp/cs.tap"
+grep -q '^1\.\.' "$tmp/cs.out" || { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - the C# tests ran to the end"; sed 's/^/#   /' "$tmp/cs.out" | tail -20; }
+is "the C# test program's exit status" "$rc" 0
+finish
