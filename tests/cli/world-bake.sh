@@ -129,6 +129,18 @@ like "names a tile to bake again" "$(cat "$tmp/.out")" "was baked from another v
 for t in $tiles; do navbake world tile w/world.yaml "${t%,*}" "${t#*,}" -o out -q || echo FAIL "$t"; done >"$tmp/.fails" 2>&1
 is "every tile baked again" "$(cat "$tmp/.fails")" ""
 ok "linked" navbake world link w/world.yaml -o out
+# An edit away from tile (1, 1)'s edges (its middle, farther than the
+# halo from every edge): its neighbours read none of those cells, so only
+# its own files change.
+awk 'NR == 4 + 72 { $0 = substr($0, 1, 70) (substr($0, 71, 1) == "@" ? "." : "@") substr($0, 72) } { print }' edit.map >mid.map
+ok "an edit in the middle of a tile cut" navbake world cut mid.map --tile 48 -c 8 -a "$agents" -o w
+for t in $tiles; do navbake world tile w/world.yaml "${t%,*}" "${t#*,}" -o out || echo FAIL "$t"; done >"$tmp/.wrote" 2>&1
+is "every tile baked again rewrites only that tile's bundle and border" "$(cat "$tmp/.wrote")" "wrote out/tiles/1_1.nbb
+wrote out/tiles/1_1.border"
+ok "linked" navbake world link w/world.yaml -o out
+ok "and a middle edit undone" navbake world cut edit.map --tile 48 -c 8 -a "$agents" -o w
+for t in $tiles; do navbake world tile w/world.yaml "${t%,*}" "${t#*,}" -o out -q || echo FAIL "$t"; done
+ok "linked" navbake world link w/world.yaml -o out
 ok "the edited whole map baked" mkclear edit.map -a "$agents" -o whole.nbb -q
 for pair in "3 3 180 110" "20 30 150 20" "60 5 60 115" "80 60 110 60"; do
   # shellcheck disable=SC2086

@@ -9,10 +9,11 @@
  * rule (clearance/components_build.c), so the cells of the outer ring
  * are all the joins there are.
  *
- * The borders also check each other: a tile records the digest of every
- * neighbour's map it read for its halo, and a neighbour its own; tiles
- * baked from other versions of one map, or disagreeing about a cell they
- * share, are refused, naming the tile to bake again. */
+ * The borders also check each other: a tile records the digest of the
+ * cells of each neighbour its halo holds, and the neighbour the digest of
+ * the cells it lends; tiles baked from other versions of one map, or
+ * disagreeing about a cell they share, are refused, naming the tile to
+ * bake again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,8 +300,9 @@ done:
     return st;
 }
 
-/* The checks between neighbours: each tile read its neighbours' maps as
- * their own border files say they are. */
+/* The checks between neighbours: the cells of each neighbour a tile's
+ * halo held are the ones that neighbour was baked from (its record of the
+ * cells it lends that tile). */
 static nb_status check_neighbours(const link_state *s, const char *dir, nb_err *err)
 {
     const nbb_world *w = s->w;
@@ -309,15 +311,15 @@ static nb_status check_neighbours(const link_state *s, const char *dir, nb_err *
             const tile_border *tb = &s->tiles[ty * w->columns + tx];
             for (uint32_t i = 0; i < tb->t.ninputs; i++) {
                 uint32_t role = tb->in[i].role;
-                if (role < NBI_ROLE_MAP || role == NBI_ROLE_MAP + 4)
+                if (role < NBI_ROLE_MAP || role >= NBI_ROLE_MAP + 9 || role == NBI_ROLE_MAP + 4)
                     continue;
-                int dx = (int)((role - NBI_ROLE_MAP) % 3) - 1, dy = (int)((role - NBI_ROLE_MAP) / 3) - 1;
-                long nx = (long)tx + dx, ny = (long)ty + dy;
-                const nbb_world_input *own =
+                uint32_t k = role - NBI_ROLE_MAP;
+                long nx = (long)tx + (long)(k % 3) - 1, ny = (long)ty + (long)(k / 3) - 1;
+                const nbb_world_input *lent =
                     nx >= 0 && ny >= 0 && nx < (long)w->columns && ny < (long)w->rows
-                        ? input_of(&s->tiles[ny * w->columns + nx], NBI_ROLE_MAP + 4)
+                        ? input_of(&s->tiles[ny * w->columns + nx], NBI_ROLE_LENT + 8 - k)
                         : NULL;
-                if (!own || own->crc != tb->in[i].crc || own->length != tb->in[i].length)
+                if (!lent || lent->crc != tb->in[i].crc || lent->length != tb->in[i].length)
                     return nbi_fail(err, NB_ERR_FORMAT,
                                     "%stiles/%u_%u.border: tile (%u, %u) was baked from another "
                                     "version of tile (%ld, %ld)'s map than that tile was: bake "

@@ -13,6 +13,7 @@
  * alone: whatever machine bakes it, in whatever order. */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "bake_int.h"
 #include "world/world.h"
@@ -37,9 +38,27 @@ void nbb_world_extent(const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t hal
     *eh = (uint32_t)((y1 < w->height ? y1 : w->height) - *ey0);
 }
 
+/* The CRC-32 of the w x h cells at (x, y) of a grid of the given width,
+ * row by row: the digest of a halo's part of a neighbour, which the
+ * neighbour works out from its own cells too. */
+static void crc_rect(const uint8_t *cells, uint32_t width, uint32_t x, uint32_t y, uint32_t w,
+                     uint32_t h, nbb_world_input *rec)
+{
+    uLong c = crc32(0, Z_NULL, 0);
+    for (uint32_t r = 0; r < h; r++)
+        c = crc32(c, cells + (size_t)(y + r) * width + x, w);
+    rec->crc = (uint32_t)c;
+    rec->length = (uint64_t)w * h;
+}
+
 /* The tile's level: the cells of the tile and its halo, read from the
- * maps of the tile and its neighbours; in[] gets their digests in role
- * order after those of the legend and agents. */
+ * maps of the tile and its neighbours; in[] gets the digests in role
+ * order after those of the legend and agents: its own map file's, those of
+ * the cells its halo holds of each neighbour, and those of its own cells
+ * each neighbour's halo holds.  A tile's bytes so depend on the cells of
+ * a neighbour that its halo holds, not on the rest of the neighbour's map:
+ * an edit away from a tile's edges leaves its neighbours' bytes as they
+ * were, and the link still finds a neighbour baked from other cells. */
 static nb_status tile_level(const nbb_world *w, uint32_t tx, uint32_t ty, unsigned threads,
                             nbb_level *l, uint32_t *halo, nbb_world_input *in, uint32_t *nin,
                             nb_err *err)
@@ -90,7 +109,28 @@ static nb_status tile_level(const nbb_world *w, uint32_t tx, uint32_t ty, unsign
             for (uint32_t y = ay; y < by; y++)
                 memcpy(l->grid.cells + (size_t)(y - ey0) * ew + (ax - ex0),
                        g.cells + (size_t)(y - y0) * nw + (ax - x0), bx - ax);
+            if (dx || dy)
+                crc_rect(g.cells, nw, ax - x0, ay - y0, bx - ax, by - ay, rec);
             nbb_grid_free(&g);
+        }
+    /* The tile's own cells each neighbour's halo holds. */
+    uint32_t x0, y0, tw, th;
+    nbb_world_tile_rect(w, tx, ty, &x0, &y0, &tw, &th);
+    for (int dy = -1; dy <= 1 && st == NB_OK; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            long nx = (long)tx + dx, ny = (long)ty + dy;
+            if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= (long)w->columns || ny >= (long)w->rows)
+                continue;
+            uint32_t nx0, ny0, nw, nh;
+            nbb_world_extent(w, (uint32_t)nx, (uint32_t)ny, *halo, &nx0, &ny0, &nw, &nh);
+            uint32_t ax = x0 > nx0 ? x0 : nx0, ay = y0 > ny0 ? y0 : ny0;
+            uint32_t bx = x0 + tw < nx0 + nw ? x0 + tw : nx0 + nw;
+            uint32_t by = y0 + th < ny0 + nh ? y0 + th : ny0 + nh;
+            if (ax >= bx || ay >= by)
+                continue;
+            nbb_world_input *rec = &in[(*nin)++];
+            rec->role = NBI_ROLE_LENT + (uint32_t)(3 * (dy + 1) + (dx + 1));
+            crc_rect(l->grid.cells, ew, ax - ex0, ay - ey0, bx - ax, by - ay, rec);
         }
     return st;
 }

@@ -365,8 +365,15 @@ enum nbi_placement {
 #define NBI_TILE_INPUT_LENGTH 8  /* u64: its length */
 #define NBI_ROLE_LEGEND 1
 #define NBI_ROLE_AGENTS 2
-#define NBI_ROLE_MAP 16 /* + 3 (dy + 1) + (dx + 1): the map of the tile at (dx, dy) from this one */
-#define NBI_TILE_MAX_INPUTS 11
+/* + 3 (dy + 1) + (dx + 1): the tile's own map (dx = dy = 0, the file's
+ * bytes), or the cells of the neighbour at (dx, dy) that the halo holds
+ * (their map characters row by row; the length counts cells) */
+#define NBI_ROLE_MAP 16
+/* + 3 (dy + 1) + (dx + 1), never 4: the tile's own cells that the halo of
+ * the neighbour at (dx, dy) holds, as that neighbour's NBI_ROLE_MAP record
+ * of this tile must give them */
+#define NBI_ROLE_LENT 32
+#define NBI_TILE_MAX_INPUTS 19
 
 /* A tile's border for one (capability, size) (NB_SEC_BORDER, version 1):
  * a header of 6 u32 words, the component numbers of the inner ring (the

@@ -99,7 +99,8 @@ nb_status nbi_wtile_at(const nb_bundle *b, size_t idx, nbi_wtile *out, nb_err *e
     for (uint32_t i = 0, last = 0; i < t.ninputs; i++) {
         uint32_t role = nbi_get32(t.inputs + (size_t)i * NBI_TILE_INPUT + NBI_TILE_INPUT_ROLE);
         int known = role == NBI_ROLE_LEGEND || role == NBI_ROLE_AGENTS ||
-                    (role >= NBI_ROLE_MAP && role < NBI_ROLE_MAP + 9);
+                    (role >= NBI_ROLE_MAP && role < NBI_ROLE_MAP + 9) ||
+                    (role >= NBI_ROLE_LENT && role < NBI_ROLE_LENT + 9 && role != NBI_ROLE_LENT + 4);
         if (!known || role <= last)
             return FAIL("%s: section %zu (tile): input %u has role %u, %s", f, idx, i, role,
                         known ? "not after the one before" : "not a role formats/world.md names");
