@@ -1,5 +1,6 @@
 #!/bin/sh
-# configure.sh: configure refuses to go on without zlib, libyaml or SQLite
+# configure.sh: configure refuses to go on without zlib, libyaml, SQLite,
+# expat, jansson or libzstd
 # and names the Debian packages that provide them (pkg-config is pointed
 # at an empty directory, so it finds none).
 . "$top_srcdir/tests/support/lib.sh"
@@ -15,6 +16,6 @@ PKG_CONFIG_LIBDIR=$tmp/empty PKG_CONFIG_PATH= ./configure -q >"$tmp/out" 2>&1
 rc=$?
 msg=$(cat "$tmp/out")
 ok "configure fails when the libraries are missing" test "$rc" -ne 0
-like "it names the Debian packages to install" "$msg" "apt-get install zlib1g-dev libyaml-dev libsqlite3-dev"
+like "it names the Debian packages to install" "$msg" "apt-get install zlib1g-dev libyaml-dev libexpat1-dev libjansson-dev libzstd-dev libsqlite3-dev"
 like "it says what is missing" "$msg" "missing libraries"
 finish

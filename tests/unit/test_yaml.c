@@ -116,7 +116,7 @@ int main(void)
                "YAML syntax error");
     bad_legend("- a\n- b\n", NB_ERR_SYNTAX, "l.yaml:1:1: expected a terrain legend", "root is a list");
     bad_legend("terrains: []\nobstacle: \"@\"\n", NB_ERR_SYNTAX,
-               "l.yaml:2:1: legend: unknown key 'obstacle' (expected terrains, obstacles)", "unknown key");
+               "l.yaml:2:1: legend: unknown key 'obstacle' (expected terrains, obstacles, obstacle_tiles, obstacle_values, obstacle_colours, empty, unnamed, obstacle_heights, max_step, height_bits)", "unknown key");
     bad_legend("obstacles: \"@\"\n", NB_ERR_SYNTAX, "l.yaml:1:1: legend: missing key 'terrains'",
                "no terrains");
     bad_legend("terrains: []\n", NB_ERR_SYNTAX, "l.yaml:1:11: terrains: the list is empty", "empty terrains");
@@ -137,7 +137,7 @@ int main(void)
     bad_legend("terrains:\n  - name: a\n", NB_ERR_SYNTAX, "l.yaml:2:5: terrain 1: missing key 'chars'",
                "terrain without chars");
     bad_legend("terrains:\n  - name: a\n    chars: x\n    speed: 2\n", NB_ERR_SYNTAX,
-               "l.yaml:4:5: terrain 1: unknown key 'speed' (expected name, chars)", "unknown terrain key");
+               "l.yaml:4:5: terrain 1: unknown key 'speed' (expected name, chars, tiles, values, colours, heights)", "unknown terrain key");
     bad_legend("terrains:\n  - name: a\n    name: b\n    chars: x\n", NB_ERR_SYNTAX,
                "l.yaml:3:5: terrain 1: key 'name' appears twice", "duplicate key");
     bad_legend("terrains:\n  - name: [a]\n    chars: x\n", NB_ERR_SYNTAX,

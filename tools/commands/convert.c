@@ -98,8 +98,14 @@ int nbc_cmd_convert(int argc, char **argv)
         return nbc_usage(argc - optind < 2 ? "give a bundle to read and one to write"
                                            : "one bundle at a time: IN OUT");
     const char *in = argv[optind], *out = argv[optind + 1];
-    if (to_map || ends_with_map(out) || nbb_level_path(in))
+    /* A MovingAI map given as IN with a bundle's OUT is refused below as
+     * not a bundle; an editor's level has only the one output form. */
+    if (to_map || ends_with_map(out) ||
+        (nbb_level_path(in) && !ends_with_map(in) && strcmp(out, "-") == 0))
         return level_to_map(in, out, legend);
+    if (nbb_level_path(in) && !ends_with_map(in))
+        return nbc_usage("a level is written as a MovingAI map: give OUT ending in .map, '-' or "
+                         "--format map");
     if (legend)
         return nbc_usage("--legend is for a level written as a map (OUT ending in .map)");
     nb_bundle *b;
