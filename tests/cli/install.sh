@@ -34,6 +34,7 @@ else
     PYTHONDONTWRITEBYTECODE=1 \
     python3 -c 'import navbake; print(navbake.library_path, navbake.version())'
   like "... and imports, finding the installed library" "$out$err" "$dest"
+fi
 # The C# binding: its sources always, Navbake.dll where configure found mcs.
 for f in Native.cs Bundle.cs README.md; do
   ok "installed: share/navbake/csharp/$f" test -f "$root/share/navbake/csharp/$f"
