@@ -115,12 +115,17 @@ def info_text(path, b):
         w[0], "#", w[1], "type", w[2], "ver", w[3], "encoding", w[4], "stored", w[5],
         "unpacked", "crc32", "parameters"))
     cells = float(b.width) * b.height
+
+    def per_cell(t):
+        # The map and what is baked from it (info.c's per_cell).
+        return t == 3 or 16 <= t <= 19 or 32 <= t <= 34
+
     for s in secs:
         line = "  %-*d %-*s %-*d %-*s %*d %*d %08x  " % (
             w[0], s.index, w[1], s.type_name or "type-%d" % s.type, w[2], s.version, w[3],
             s.encoding_name, w[4], s.size, w[5], s.usize, s.crc)
         line += _params(b, s, False)
-        if s.type in (16, 17) and b.has_map:
+        if per_cell(s.type) and s.type != 32 and b.has_map:
             line += " (%.3f bytes/cell)" % (s.size / cells)
         if s.type == 32 and b.has_map:
             line += " (%.3f bytes/cell" % (s.size / cells)
@@ -133,6 +138,9 @@ def info_text(path, b):
         if not s.type_name:
             line += " (unknown to this reader; kept as is)"
         print(line)
+    if b.has_map:
+        print("bytes/cell %.3f (the map and what is baked from it, over its %d cells)"
+              % (sum(s.size for s in secs if per_cell(s.type)) / cells, b.width * b.height))
     if forest is not None:
         forest.close()
 
