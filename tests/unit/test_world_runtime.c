@@ -331,6 +331,25 @@ static void check_refused(void)
     const char *swapped = tiles_with("swapped", other, len);
     refused("tile (1, 0)'s bundle as tile (0, 0)", swapped, NB_ERR_MISMATCH);
     free(other);
+    /* The same with an index that gives tile (0, 0) tile (1, 0)'s digest:
+     * the tile section tells them apart. */
+    nb_world *w;
+    nb_err err;
+    if (nb_world_open(tu_path(dir, "world.nbw"), swapped, 0, NULL, &w, &err) == NB_OK) {
+        size_t bytes = (size_t)w->x.columns * w->x.rows * NBI_DIGEST_SIZE;
+        uint8_t *d = malloc(bytes);
+        memcpy(d, w->x.digests, bytes);
+        memcpy(d, d + NBI_DIGEST_SIZE, NBI_DIGEST_SIZE);
+        w->x.digests = d;
+        nb_world_tile t = {0, 0};
+        ok(nb_world_load(w, t, &err) == NB_ERR_MISMATCH && strstr(err.msg, "is tile (1, 0)") &&
+               !nb_world_loaded(w, t),
+           "a tile bundle of the digest the index gives, but another tile's: refused by its tile "
+           "section: %s",
+           err.msg);
+        nb_world_close(w);
+        free(d);
+    }
     /* Tile (0, 0) baked again from an edited map after the link. */
     char *map = tu_read(tu_path(dir, "tiles/0_0.map"), &len);
     char *edit = malloc(len);
@@ -339,7 +358,6 @@ static void check_refused(void)
     *row = *row == '@' ? '.' : '@';
     tu_write(tu_path(dir, "tiles/0_0.map"), edit, len);
     nbb_world_tile_out o;
-    nb_err err;
     const char *rebaked = NULL;
     if (ok(nbb_world_tile_bake(&wd.w, 0, 0, NULL, 1, &o, &err) == NB_OK, "tile (0, 0) rebaked: %s",
            err.msg)) {
@@ -352,7 +370,6 @@ static void check_refused(void)
     free(edit);
     char *mine = tu_read(tu_path(dir, "tiles/0_0.nbb"), &len);
     const char *cut = tiles_with("truncated", mine, len / 2);
-    nb_world *w;
     nb_world_tile t = {0, 0};
     if (nb_world_open(tu_path(dir, "world.nbw"), cut, 0, NULL, &w, &err) == NB_OK) {
         nb_status st = nb_world_load(w, t, &err);
