@@ -91,7 +91,7 @@ cp out/tiles/1_0.nbb swapped/1_0.nbb
 cp out/tiles/0_0.nbb swapped/1_0.nbb
 status navbake world reach out/world.nbw --from 3,3 --to 60,3 --tiles swapped
 is "world reach: another tile's bundle in a tile's place is refused (exit 1)" "$rc" 1
-like "naming the tile and its file" "$err" "swapped/1_0.nbb: tile (1, 0): a bundle of"
+like "naming the tile and its file" "$err" "tile (1, 0): swapped/1_0.nbb: a bundle of"
 
 # What tile refuses.
 refuses() {

@@ -194,25 +194,25 @@ static nb_status tile_matches(const nb_world *w, const nb_bundle *b, nb_world_ti
     uint32_t have = nbi_get32(b->data + NBI_HDR_TABLE_CRC);
     if (b->size != bytes || have != crc)
         return nbi_fail(err, NB_ERR_MISMATCH,
-                        "%s: tile (%u, %u): a bundle of %llu bytes with table CRC %08x, where the "
-                        "world %s was linked from one of %llu bytes with table CRC %08x: bake the "
-                        "tile and link the world again, or restore the tile it was linked with",
-                        b->path, tile.column, tile.row, (unsigned long long)b->size, have,
+                        "%s: a bundle of %llu bytes with table CRC %08x, where the world %s was "
+                        "linked from one of %llu bytes with table CRC %08x: bake the tile and "
+                        "link the world again, or restore the tile it was linked with",
+                        b->path, (unsigned long long)b->size, have,
                         w->index->path, (unsigned long long)bytes, crc);
     nb_status st = nbi_wtile_find(b, tag, err);
     if (st == NB_ERR_NOTFOUND)
-        return nbi_fail(err, NB_ERR_MISMATCH, "%s: tile (%u, %u): not a tile bundle (no tile "
-                        "section)", b->path, tile.column, tile.row);
+        return nbi_fail(err, NB_ERR_MISMATCH, "%s: not a tile bundle (no tile section)",
+                        b->path);
     if (st != NB_OK)
         return st;
     if (tag->column != tile.column || tag->row != tile.row || tag->width != w->x.width ||
         tag->height != w->x.height || tag->side != w->x.side || tag->cluster != w->x.cluster ||
         tag->halo != w->x.halo)
         return nbi_fail(err, NB_ERR_MISMATCH,
-                        "%s: tile (%u, %u): the bundle is tile (%u, %u) of a world of %u x %u "
-                        "cells in tiles of %u (clusters %u, halo %u); the world %s is %u x %u in "
-                        "tiles of %u (clusters %u, halo %u)",
-                        b->path, tile.column, tile.row, tag->column, tag->row, tag->width,
+                        "%s: the bundle is tile (%u, %u) of a world of %u x %u cells in tiles of "
+                        "%u (clusters %u, halo %u); the world %s is %u x %u in tiles of %u "
+                        "(clusters %u, halo %u)",
+                        b->path, tag->column, tag->row, tag->width,
                         tag->height, tag->side, tag->cluster, tag->halo, w->index->path,
                         w->x.width, w->x.height, w->x.side, w->x.cluster, w->x.halo);
     return NB_OK;
@@ -229,9 +229,9 @@ static nb_status tile_views(const nb_world *w, nbi_stile *t, nb_err *err)
         uint32_t n = nbi_u32at(c->first, t->index + 1) - nbi_u32at(c->first, t->index);
         if (t->components[i].maxval != n)
             return nbi_fail(err, NB_ERR_MISMATCH,
-                            "%s: tile (%u, %u): %u components for capability %#x and size %u, "
-                            "where the world numbers %u",
-                            t->b->path, t->tag.column, t->tag.row, t->components[i].maxval,
+                            "%s: %u components for capability %#x and size %u, where the world "
+                            "numbers %u",
+                            t->b->path, t->components[i].maxval,
                             c->capability, c->size, n);
     }
     return NB_OK;
@@ -245,8 +245,8 @@ static nb_status tile_open(nb_world *w, nb_world_tile tile, nb_bundle **b, nb_er
         char path[4096];
         int n = snprintf(path, sizeof path, "%s/%u_%u.nbb", w->folder, tile.column, tile.row);
         if (n < 0 || (size_t)n >= sizeof path)
-            return nbi_fail(err, NB_ERR_LIMIT, "%s: tile (%u, %u): the tile folder's path is too "
-                            "long", w->index->path, tile.column, tile.row);
+            return nbi_fail(err, NB_ERR_LIMIT, "%s: the tile folder's path is too long",
+                            w->index->path);
         return nbi_open_path(&nbi_sections, path, w->flags, a, b, err);
     }
     const char *path = NULL;
@@ -289,8 +289,8 @@ static nb_status load(nb_world *w, nb_world_tile tile, nb_err *err)
     if (st == NB_OK && (st = tile_matches(w, t->b, tile, &t->tag, err)) == NB_OK)
         st = tile_views(w, t, err);
     if (st != NB_OK) {
-        if (err && !strstr(err->msg, "tile ("))
-            nbi_err_prefix(err, "tile (%u, %u)", tile.column, tile.row);
+        /* Every refusal names the tile first, then its file. */
+        nbi_err_prefix(err, "tile (%u, %u)", tile.column, tile.row);
         if (t->b)
             tile_free(w, t);
         else {
