@@ -13,6 +13,8 @@
  *   released once copied.
  * - A tile swapped for another tile's, rebaked after the link, or
  *   truncated is refused, naming the tile and its file.
+ * - An allocation that fails, each in turn, is NB_ERR_NOMEM from the open
+ *   or the load, and leaks nothing; a query allocates nothing.
  * - One thread loads and unloads while two query (make check-tsan runs
  *   this under ThreadSanitizer): every answer is the whole bake's or the
  *   needed-tiles status naming tiles of the query's cells. */
@@ -384,6 +386,89 @@ static void check_refused(void)
     free((char *)cut);
 }
 
+/* ---- memory: every allocation failed in turn, none per query ---- */
+
+typedef struct failer {
+    size_t calls, fail_at; /* the fail_at-th allocation fails (0: none) */
+    long live;             /* blocks not freed */
+} failer;
+
+static void *f_alloc(void *opaque, size_t size)
+{
+    failer *f = opaque;
+    if (++f->calls == f->fail_at)
+        return NULL;
+    void *p = malloc(size);
+    f->live += p != NULL;
+    return p;
+}
+
+static void *f_realloc(void *opaque, void *ptr, size_t size)
+{
+    failer *f = opaque;
+    if (++f->calls == f->fail_at)
+        return NULL;
+    void *p = realloc(ptr, size);
+    f->live += p && !ptr;
+    return p;
+}
+
+static void f_free(void *opaque, void *ptr)
+{
+    ((failer *)opaque)->live--;
+    free(ptr);
+}
+
+static void check_memory(void)
+{
+    failer f = {0, 0, 0};
+    nb_allocator a = {f_alloc, f_realloc, f_free, &f};
+    size_t n = 0;
+    int bad = 0;
+    for (size_t k = 1;; k++) {
+        f.calls = 0, f.fail_at = k, f.live = 0;
+        nb_world *w;
+        nb_err err;
+        nb_world_tile t = {1, 1};
+        nb_status st = nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, &a, &w, &err);
+        if (st == NB_OK)
+            st = nb_world_load(w, t, &err);
+        if (st != NB_OK && st != NB_ERR_NOMEM && !bad++)
+            diag("allocation %zu failed: status %d (%s)", k, st, err.msg);
+        int loaded = st == NB_OK && nb_world_loaded(w, t);
+        nb_world_close(w); /* NULL after a failed open */
+        if (f.live != 0 && !bad++)
+            diag("allocation %zu failed: %ld blocks left after the close", k, f.live);
+        if (loaded && f.calls < k) {
+            n = k - 1;
+            break;
+        }
+    }
+    ok(n > 3 && !bad, "each of the %zu allocations of an open and a load failed in turn: "
+                      "NB_ERR_NOMEM, nothing left behind",
+       n);
+    /* Queries allocate nothing. */
+    f.fail_at = 0;
+    nb_world *w;
+    if (nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, &a, &w, NULL) != NB_OK)
+        return;
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    nb_world_load_cells(w, 0, 0, 20, 20, NULL);
+    size_t before = f.calls;
+    tu_rng r = {5};
+    for (int i = 0; i < 2000; i++) {
+        int reach;
+        size_t need;
+        nb_world_tile got[2];
+        nb_world_reachable(w, w->comp[i % w->ncomp].capability, w->comp[i % w->ncomp].size,
+                           random_cell(&r, &in), random_cell(&r, &in), &reach, got, 2, &need, NULL);
+    }
+    is_int((long)(f.calls - before), 0, "2000 queries, answered or needing tiles, allocate nothing");
+    nb_world_close(w);
+    is_int(f.live, 0, "the world's allocator gets back every block");
+}
+
 /* ---- threads: one loads and unloads, two query ---- */
 
 typedef struct shared {
@@ -496,6 +581,7 @@ int main(void)
     check_loader(w);
     check_threads(w);
     nb_world_close(w);
+    check_memory();
     nb_world_close(NULL);
     check_refused();
     nb_bundle_close(whole);

@@ -106,7 +106,8 @@ static nb_status open_world(const char *path, const char *tiles, unsigned flags,
         w->ncomp += b->sections[i].info.type == NB_SEC_WORLD_COMPONENTS;
     uint64_t ntiles = (uint64_t)w->x.columns * w->x.rows;
     w->comp = nbi_alloc_array(a, w->ncomp ? w->ncomp : 1, sizeof *w->comp);
-    w->slots = nbi_alloc_array(a, (size_t)ntiles, sizeof *w->slots);
+    /* Zeroed: a close after a failure below reads every slot. */
+    w->slots = nbi_zalloc_array(a, (size_t)ntiles, sizeof *w->slots);
     w->folder = tiles ? nbi_strdup(a, tiles) : tiles_beside(a, path);
     if (!w->comp || !w->slots || !w->folder) {
         nb_world_close(w);
