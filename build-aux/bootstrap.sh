@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.."
 
 need=
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
+# A daemon: in /usr/sbin, which a user's PATH may lack.
+have_sbin() { have_cmd "$1" || [ -x "/usr/sbin/$1" ]; }
 windows=no
 case ${1-} in
   --windows) windows=yes ;;
@@ -48,6 +50,11 @@ have_pc() { have_cmd pkg-config && pkg-config --exists "$1"; }
   have_cmd file || need="$need file"
   have_cmd python3 || need="$need python3"
   have_cmd script || need="$need bsdutils"
+  # Ninja runs a world's plan (world-plan.sh); Slurm with munge, a one-node
+  # cluster of them (make check-cluster, tests/cluster/one-node.sh).
+  have_cmd ninja || need="$need ninja-build"
+  { have_cmd sbatch && have_sbin slurmctld && have_sbin slurmd; } || need="$need slurm-wlm"
+  have_sbin munged || need="$need munge"
 }
 if [ -n "$need" ]; then
   if have_cmd apt-get && [ "$(id -u)" = 0 ]; then

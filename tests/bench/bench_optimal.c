@@ -51,7 +51,7 @@ typedef struct tally {
 static const char *const default_maps[] = {
     "dao/brc202d", "dao/orz900d", "dao/ost003d", "mazes/maze512-4-0", "rooms/8room_000",
     "random/random512-40-5", "bg/AR0042SR", "sc1/AcrosstheCape", "wc3/battleground",
-    "random/random512-10-0"};
+    "random/random512-10-0", "street/Paris_0_512"};
 
 struct agent {
     const char *name;

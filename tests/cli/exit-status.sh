@@ -132,7 +132,7 @@ for p in "$top_srcdir"/man/*.1; do
     sh -c 'for k in 0 1 2 3 4; do printf "%s\n" "$1" | grep -q "^\.IP $k\$\|^\.B $k\$\|^$k\$" || exit 1; done' - "$s"
 done
 for c in info verify dump convert query "query --forest" scen nearest line random render \
-         "plan --model tank" "plan --unit jeep" "world cut" "world check"; do
+         "plan --model tank" "plan --unit jeep" "world cut" "world check" "world plan"; do
   status navbake $c --help
   like "navbake $c --help: its exit status" "$out" "Exit status: 0"
 done

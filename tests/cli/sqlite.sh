@@ -207,7 +207,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     "$(sed -n 's/.* components  .* \(capability=.*\)/\1/p' "$tmp/info.bin")"
   is "component_runs: each runs section as navbake info shows it" \
     "$(f "SELECT 'capability=' || terrains || ' size=' || size || ' components=' || components || ' runs=' || runs || ' cells=' || cells FROM component_runs ORDER BY section")" \
-    "$(sed -n 's/.* runs  .* \(capability=.*\)/\1/p' "$tmp/info.bin")"
+    "$(sed -n 's/.* runs  .* \(capability=.*\) (.* bytes\/cell)$/\1/p' "$tmp/info.bin")"
   is "agent_layers: each agent's layers" \
     "$(f "SELECT count(*) FROM agent_layers WHERE clearance_section IS NOT NULL AND components > 0")" 4
   # The unit tables against what mkhitcheck said it baked.

@@ -13,7 +13,8 @@
  * verify), naming the section; and a section no query could read without
  * another (costs or levels without their graph, a perimeter table without
  * its model, a unit's tables without the unit, bitangent graphs without
- * their forest) fails it too. */
+ * their forest, borders without their tile, world components without
+ * their world) fails it too. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,8 @@ static void orphans(nb_bundle *const *bundles, size_t nb)
         {NB_SEC_UNIT, NB_SEC_HITCHECK},
         {NB_SEC_UNIT, NB_SEC_CURVES},
         {NB_SEC_FOREST, NB_SEC_BITANGENT},
+        {NB_SEC_TILE, NB_SEC_BORDER},
+        {NB_SEC_WORLD, NB_SEC_WORLD_COMPONENTS},
     };
     nb_err err;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -250,7 +253,7 @@ int main(void)
           "    costs: {swamp: 5}\n  - name: wagon\n    size: 2\n    capability: [ground]\n",
           f);
     fclose(f);
-    nb_bundle *bundles[2];
+    nb_bundle *bundles[5];
     bundles[0] = bake(dir, "all.nbk",
                       "$T/mkclear -q --optimal --agents costs.yaml $D/sample.map -o $B && "
                       "$T/mkabstract -q --levels 2 $B && "
@@ -258,11 +261,24 @@ int main(void)
                       "$T/mkhitcheck -q -u $D/units/jeep.yaml -u $D/units/tank.yaml -o $B");
     bundles[1] = bake(dir, "forest.nbk",
                       "$T/mkabstract -q --forest $D/forest.yaml --agent-radius 0,0.5 -o $B");
-    if (bundles[0] && bundles[1]) {
-        emptied(bundles, 2);
-        orphans(bundles, 2);
+    /* A world of tiles: a tile bundle, its border file, the world bundle. */
+    const char *world = "$T/navbake world cut -q $D/sample.map --tile 32 -c 8 -o w && "
+                        "for y in 0 1; do for x in 0 1; do "
+                        "$T/navbake world tile -q w/world.yaml $x $y -o o; done; done && "
+                        "$T/navbake world link -q w/world.yaml -o o && ";
+    char script[1024];
+    snprintf(script, sizeof script, "%scp o/tiles/1_0.nbb $B", world);
+    bundles[2] = bake(dir, "tile.nbb", script);
+    bundles[3] = bake(dir, "tile.border", "cp o/tiles/1_0.border $B");
+    bundles[4] = bake(dir, "world.nbw", "cp o/world.nbw $B");
+    int all = 1;
+    for (int i = 0; i < 5; i++)
+        all &= bundles[i] != NULL;
+    if (all) {
+        emptied(bundles, 5);
+        orphans(bundles, 5);
     }
-    nb_bundle_close(bundles[0]);
-    nb_bundle_close(bundles[1]);
+    for (int i = 0; i < 5; i++)
+        nb_bundle_close(bundles[i]);
     return done_testing();
 }

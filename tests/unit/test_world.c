@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "brute.h"
 #include "worldbake.h"
 
 static int every;
@@ -110,76 +111,9 @@ static void compare_layers(const char *what, const tw_world *wd, const nb_bundle
     }
 }
 
-/* ---- a plain Dijkstra over the tiles ---- */
-
-typedef struct heap_item { double d; uint32_t v; } heap_item;
-
-static void push(heap_item *h, size_t *n, double d, uint32_t v)
-{
-    size_t i = (*n)++;
-    while (i && h[(i - 1) / 2].d > d) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i].d = d, h[i].v = v;
-}
-
-static heap_item pop(heap_item *h, size_t *n)
-{
-    heap_item top = h[0], last = h[--*n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= *n)
-            break;
-        if (c + 1 < *n && h[c + 1].d < h[c].d)
-            c++;
-        if (h[c].d >= last.d)
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = last;
-    return top;
-}
-
-/* Octile distance from s to g over the cells free[] marks, no corner
- * cutting (the scenario files' rule); -1 when unreachable. */
-static double dijkstra(const uint8_t *free_, uint32_t W, uint32_t H, uint32_t s, uint32_t g,
-                       double *dist, heap_item *heap)
-{
-    static const int dx[8] = {1, -1, 0, 0, 1, 1, -1, -1}, dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-    for (size_t i = 0; i < (size_t)W * H; i++)
-        dist[i] = -1;
-    size_t n = 0;
-    dist[s] = 0;
-    push(heap, &n, 0, s);
-    while (n) {
-        heap_item it = pop(heap, &n);
-        if (it.d > dist[it.v])
-            continue;
-        if (it.v == g)
-            return it.d;
-        long x = it.v % W, y = it.v / W;
-        for (int k = 0; k < 8; k++) {
-            long nx = x + dx[k], ny = y + dy[k];
-            if (nx < 0 || ny < 0 || nx >= (long)W || ny >= (long)H || !free_[ny * W + nx])
-                continue;
-            if (k >= 4 && (!free_[y * W + nx] || !free_[ny * W + x]))
-                continue;
-            double nd = it.d + (k >= 4 ? 1.4142135623730951 : 1.0);
-            uint32_t v = (uint32_t)(ny * W + nx);
-            if (dist[v] < 0 || nd < dist[v] - 1e-12) {
-                dist[v] = nd;
-                push(heap, &n, nd, v);
-            }
-        }
-    }
-    return -1;
-}
-
-/* The scenario file's lengths by Dijkstra over the standable cells of the
- * first agent's capability at size 1, read from the tiles. */
+/* The scenario file's lengths by a textbook Dijkstra (brute.c) over the
+ * standable cells of the first agent's capability at size 1, read from the
+ * tiles: a map of '.' where a tile says the agent stands, '@' elsewhere. */
 static void check_scen(const char *what, const tw_world *wd, const char *scen_path)
 {
     nbb_scen scen;
@@ -188,22 +122,23 @@ static void check_scen(const char *what, const tw_world *wd, const char *scen_pa
         return;
     uint32_t W = wd->w.width, H = wd->w.height;
     nb_agent a = *nb_agent_get(wd->tiles[0], 0);
-    uint8_t *free_ = malloc((size_t)W * H);
+    nbi_legend legend;
+    nbi_legend_default(&legend);
+    nbb_grid free_ = {W, H, malloc((size_t)W * H)};
     nbb_layer **tl = calloc((size_t)wd->w.columns * wd->w.rows, sizeof *tl);
     for (uint32_t t = 0; t < wd->w.columns * wd->w.rows; t++)
         nbb_layer_open_clearance(wd->tiles[t], a.capability, &tl[t], &err);
     for (uint32_t y = 0; y < H; y++)
         for (uint32_t x = 0; x < W; x++) {
             uint32_t bx, by, t = owner(wd, x, y, &bx, &by);
-            free_[(size_t)y * W + x] = nbb_layer_value(tl[t], bx, by) >= 1;
+            free_.cells[(size_t)y * W + x] = nbb_layer_value(tl[t], bx, by) >= 1 ? '.' : '@';
         }
-    double *dist = malloc((size_t)W * H * sizeof *dist);
-    heap_item *heap = malloc((size_t)W * H * 8 * sizeof *heap);
+    nb_capability ground = 1u << 0;
     size_t step = every ? 1 : scen.count / 40 + 1, checked = 0, wrong = 0, first = 0;
     for (size_t i = 0; i < scen.count; i += step) {
         const nbb_scen_line *q = &scen.lines[i];
-        double d = dijkstra(free_, W, H, q->start.y * W + q->start.x, q->goal.y * W + q->goal.x,
-                            dist, heap);
+        double d = brute_dijkstra(&legend, &free_, ground, 1, BRUTE_STRICT, q->start.x,
+                                  q->start.y, q->goal.x, q->goal.y, NULL, NULL);
         /* navbake scen's default tolerance, or a unit of the last decimal of
          * a length written with fewer than 4. */
         double tol = q->decimals < 4 ? pow(10, -(double)q->decimals) : 1e-4;
@@ -220,9 +155,7 @@ static void check_scen(const char *what, const tw_world *wd, const char *scen_pa
     for (uint32_t t = 0; t < wd->w.columns * wd->w.rows; t++)
         nbb_layer_close(tl[t]);
     free(tl);
-    free(free_);
-    free(dist);
-    free(heap);
+    nbb_grid_free(&free_);
     nbb_scen_free(&scen);
 }
 

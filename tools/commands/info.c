@@ -115,6 +115,14 @@ static columns section_columns(const nb_bundle *b)
     return w;
 }
 
+/* Sections that grow with the map's cells, whose size info gives per cell:
+ * the map and what is baked from it. */
+static int per_cell(uint32_t type)
+{
+    return type == NB_SEC_MAP || (type >= NB_SEC_CLEARANCE && type <= NB_SEC_SUBGOAL) ||
+           (type >= NB_SEC_ABSTRACT && type <= NB_SEC_ABSTRACT_LEVELS);
+}
+
 static void print_text(const char *path, const nb_bundle *b)
 {
     unsigned major, minor;
@@ -192,7 +200,7 @@ static void print_text(const char *path, const nb_bundle *b)
                type_name(in, tbuf, sizeof tbuf), w.version, in->version, w.encoding,
                nb_encoding_name(in->encoding), w.stored, in->size, w.unpacked, in->usize, in->crc);
         print_params(b, in, 0);
-        if ((in->type == NB_SEC_CLEARANCE || in->type == NB_SEC_COMPONENTS) && nb_has_map(b))
+        if (per_cell(in->type) && in->type != NB_SEC_ABSTRACT && nb_has_map(b))
             printf(" (%.3f bytes/cell)", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
         if (in->type == NB_SEC_ABSTRACT && nb_has_map(b)) {
             printf(" (%.3f bytes/cell", (double)in->size / ((double)nb_map_width(b) * nb_map_height(b)));
@@ -206,6 +214,14 @@ static void print_text(const char *path, const nb_bundle *b)
         if (!nb_section_type_name(in->type))
             printf(" (unknown to this reader; kept as is)");
         putchar('\n');
+    }
+    if (nb_has_map(b)) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < nb_bundle_section_count(b); i++)
+            sum += per_cell(nb_bundle_section_get(b, i)->type) ? nb_bundle_section_get(b, i)->size : 0;
+        printf("bytes/cell %.3f (the map and what is baked from it, over its %" PRIu64 " cells)\n",
+               (double)sum / ((double)nb_map_width(b) * nb_map_height(b)),
+               (uint64_t)nb_map_width(b) * nb_map_height(b));
     }
     nb_forest_close(forest);
 }

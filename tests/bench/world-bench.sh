@@ -1,0 +1,88 @@
+#!/bin/sh
+# world-bench.sh [SIZE:TILE...]: worlds of tiles baked through Ninja
+# (issue 30; tests/bench/results/world-bench.md).  Each world is a shared map
+# tiled with mirroring to SIZE x SIZE cells in tiles of TILE
+# (tests/bench/world-gen.py writes the tile maps and the manifest, as a game's
+# chunks would be), planned with navbake world plan --ninja and baked from
+# nothing with ninja -j1 (up to 8192 cells a side) and -j2; the two bakes'
+# files must be byte-identical.  Every action runs under /usr/bin/time, for
+# its peak memory.  Then, on each world of 16384 cells or more, edits of 1 x 1,
+# 10 x 10 and 100 x 100 cells inside one tile, each rebaked by ninja -j2: its
+# wall time against the full bake's, and the files it rewrote.
+# Default: 4096:512 4096:1024 16384:1024 32768:1024.  Run from a built tree:
+#   make bench-world    (or sh tests/bench/world-bench.sh 4096:512)
+# NB_WORLD_MAP chooses the map (default dao/brc202d of the shared maps);
+# the 32768^2 world takes about 3 GB of disk in $TMPDIR.
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+shared=${NB_SHARED:-$top/../shared}
+map=${NB_WORLD_MAP:-$shared/maps/dao/brc202d.map}
+navbake=$(cd "${NB_TOOLS:-tools}" && pwd)/navbake
+[ -f "$map" ] || { echo "world-bench.sh: $map: no such map" >&2; exit 2; }
+command -v ninja >/dev/null || { echo "world-bench.sh: ninja is not installed" >&2; exit 2; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/world-bench.XXXXXX")
+trap 'rm -rf "$dir"' EXIT INT TERM
+sizes=${*:-4096:512 4096:1024 16384:1024 32768:1024}
+
+# The actions run through this, which logs each one's peak RSS (KiB),
+# wall seconds and command line.
+cat >"$dir/nb" <<WRAP
+#!/bin/sh
+exec /usr/bin/time -a -o "\$NB_ACTIONS_LOG" -f "%M %e %C" "$navbake" "\$@"
+WRAP
+chmod +x "$dir/nb"
+
+now() { date +%s.%N; }
+secs() { echo "$1 $2" | awk '{ printf "%.2f", $2 - $1 }'; }
+# peak KIND LOG: the largest peak RSS in MiB of the actions of KIND (tile or link).
+peak() { awk -v k="world $1" 'index($0, k) { if ($1 > m) m = $1 } END { printf "%.0f", m / 1024 }' "$2"; }
+# bake W J OUT: ninja -jJ from nothing into OUT (its plan in W/OUT.ninja); prints seconds.
+bake() {
+  rm -rf "$1/$3"
+  "$navbake" world plan "$1/world.yaml" -o "$1/$3" --ninja "$1/$3.ninja" --navbake "$dir/nb" -q
+  t0=$(now)
+  NB_ACTIONS_LOG="$1/$3.log" ninja -f "$1/$3.ninja" -j "$2" >"$1/$3.out"
+  secs "$t0" "$(now)"
+}
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "map: $map"
+echo
+echo "| world | tile | tiles | ninja -j1 | ninja -j2 | tile action peak | link | link peak | tile bundles | bytes a cell | world bundle |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+edits=
+for st in $sizes; do
+  side=${st%:*} tile=${st#*:}
+  w=$dir/w$side-$tile
+  python3 "$top/tests/bench/world-gen.py" "$map" "$side" "$tile" "$w"
+  j1=-
+  if [ "$side" -le 8192 ]; then j1=$(bake "$w" 1 one); fi
+  j2=$(bake "$w" 2 two)
+  if [ "$j1" != - ] && ! diff -r "$w/one" "$w/two" >/dev/null; then
+    echo "world-bench.sh: ninja -j1 and -j2 baked different bytes for $side:$tile" >&2; exit 1
+  fi
+  link=$(awk '/world link/ { print $2 }' "$w/two.log")
+  tiles=$(ls "$w/two/tiles" | grep -c '\.nbb$')
+  bytes=$(cat "$w"/two/tiles/*.nbb | wc -c)
+  echo "| $side^2 | $tile | $tiles | $j1 s | $j2 s | $(peak tile "$w/two.log") MiB | $link s | $(peak link "$w/two.log") MiB | $(echo "$bytes" | awk '{ printf "%.0f MiB", $1 / 1048576 }') | $(echo "$bytes $side" | awk '{ printf "%.2f", $1 / ($2 * $2) }') | $(wc -c <"$w/two/world.nbw" | awk '{ printf "%.1f KiB", $1 / 1024 }') |"
+  [ "$side" -ge 16384 ] && edits="$edits $w:$j2"
+done
+
+echo
+echo "Edits, each rebaked with ninja -j2 over the world baked before it (inside tile (3, 5), away from its edges):"
+echo
+echo "| world | tile | edit | rebake | of the full bake | tile maps edited | files rewritten |"
+echo "|---|---:|---|---:|---:|---:|---:|"
+for e in $edits; do
+  w=${e%:*} full=${e##*:}
+  side=$(awk '/^width/ { print $2 }' "$w/world.yaml") tile=$(awk '/^tile/ { print $2 }' "$w/world.yaml")
+  for k in 1 10 100; do
+    x0=$((3 * tile + tile / 2)) y0=$((5 * tile + tile / 2))
+    maps=$(python3 "$top/tests/bench/world-gen.py" --edit "$w" "$x0" "$y0" "$k" "$k" | wc -l)
+    t0=$(now)
+    NB_ACTIONS_LOG="$w/edit.log" ninja -f "$w/two.ninja" -j 2 >"$w/edit.out"
+    t=$(secs "$t0" "$(now)")
+    rewrote=$(grep -c '^wrote ' "$w/edit.out" || true)
+    echo "| $side^2 | $tile | $k x $k | $t s | $(echo "$t $full" | awk '{ printf "%.2f%%", 100 * $1 / $2 }') | $maps | $rewrote |"
+  done
+done

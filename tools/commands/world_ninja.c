@@ -1,0 +1,108 @@
+/* world_ninja.c: a world's plan as a Ninja file.  Each action is restat:
+ * the tile and link actions write a file only when its bytes change, so
+ * after an edit Ninja runs the tiles whose map or halo changed, and the
+ * link only when a border summary changed. */
+#include "world_plan.h"
+
+/* Text of a path in a build line: '$', ' ' and ':' escaped with '$'. */
+static void escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '$' || *s == ' ' || *s == ':')
+            fputc('$', f);
+        fputc(*s, f);
+    }
+}
+
+/* A path in a build line, after a space. */
+static void path(FILE *f, const char *s)
+{
+    fputc(' ', f);
+    escaped(f, s);
+}
+
+/* An output of the actions: the output folder, then the name. */
+static void output(FILE *f, const nbc_world_plan *p, const char *name)
+{
+    path(f, p->out);
+    fputc('/', f);
+    escaped(f, name);
+}
+
+static void tile_output(FILE *f, const nbc_world_plan *p, uint32_t tx, uint32_t ty, const char *ext)
+{
+    char name[64];
+    snprintf(name, sizeof name, NBC_WORLD_TILES_DIR "/%u_%u.%s", tx, ty, ext);
+    output(f, p, name);
+}
+
+/* A variable holding one shell word ('$' escaped for Ninja). */
+static void variable(FILE *f, const char *name, const char *value)
+{
+    fprintf(f, "%s = ", name);
+    nbc_shell_word(f, value, 1);
+    fputc('\n', f);
+}
+
+/* The inputs every action reads: the manifest, the legend and the agent
+ * set it names. */
+static void level(FILE *f, const nbc_world_plan *p)
+{
+    path(f, p->manifest);
+    if (p->legend)
+        path(f, p->legend);
+    if (p->agents)
+        path(f, p->agents);
+}
+
+void nbc_world_ninja(FILE *f, const nbc_world_plan *p)
+{
+    const nbb_world *w = &p->w;
+    fputs("# A navbake world's bake (navbake world plan, formats/world.md): each tile\n"
+          "# from its map and its neighbours' maps, then the link.  Run: ninja -f FILE.\n"
+          "# Plan again after the manifest changes.\n"
+          "ninja_required_version = 1.3\n",
+          f);
+    /* Ninja's log (with what restat learnt) beside the outputs, wherever
+     * ninja runs from. */
+    fputs("builddir =", f);
+    path(f, p->out);
+    fputc('\n', f);
+    variable(f, "navbake", p->navbake);
+    variable(f, "manifest", p->manifest);
+    variable(f, "dir", p->out);
+    fputs("\nrule tile\n"
+          "  command = $navbake world tile $manifest $x $y -o $dir\n"
+          "  description = tile ${x}_$y\n"
+          "  restat = 1\n"
+          "\nrule link\n"
+          "  command = $navbake world link $manifest -o $dir\n"
+          "  description = link\n"
+          "  restat = 1\n",
+          f);
+    for (uint32_t ty = 0; ty < w->rows; ty++)
+        for (uint32_t tx = 0; tx < w->columns; tx++) {
+            fputs("\nbuild", f);
+            tile_output(f, p, tx, ty, "nbb");
+            tile_output(f, p, tx, ty, "border");
+            fputs(": tile", f);
+            level(f, p);
+            /* The tile's map first, then the halo's, row by row. */
+            path(f, p->maps[(size_t)ty * w->columns + tx]);
+            for (uint32_t ny = ty ? ty - 1 : 0; ny <= ty + 1 && ny < w->rows; ny++)
+                for (uint32_t nx = tx ? tx - 1 : 0; nx <= tx + 1 && nx < w->columns; nx++)
+                    if (nx != tx || ny != ty)
+                        path(f, p->maps[(size_t)ny * w->columns + nx]);
+            fprintf(f, "\n  x = %u\n  y = %u\n", tx, ty);
+        }
+    fputs("\nbuild", f);
+    output(f, p, NBC_WORLD_BUNDLE);
+    fputs(": link", f);
+    level(f, p);
+    for (uint32_t ty = 0; ty < w->rows; ty++)
+        for (uint32_t tx = 0; tx < w->columns; tx++)
+            tile_output(f, p, tx, ty, "border");
+    fputs("\n\ndefault", f);
+    output(f, p, NBC_WORLD_BUNDLE);
+    fputc('\n', f);
+}
