@@ -106,7 +106,10 @@ typedef enum nb_status {
     NB_ERR_UNSUPPORTED, /* valid, but this build or this family cannot do it (an overlay
                            given to a family that does not read one; SQLite left out) */
     NB_ERR_LIMIT,       /* beyond a documented limit of the library (NB_MAP_MAX_SIDE...) */
-    NB_ERR_OUTSIDE      /* a position outside the map (or a forest's bounds or range) */
+    NB_ERR_OUTSIDE,     /* a position outside the map (or a forest's bounds or range) */
+    NB_ERR_UNLOADED,    /* a world's query needs a tile that is not loaded (nb_world_load) */
+    NB_ERR_MISMATCH     /* a tile bundle that is not the one its world was linked from: its
+                           digest or its tile section differs from the world's index */
 } nb_status;
 
 #define NB_ERR_MSG_MAX 512
@@ -146,7 +149,7 @@ const char *nb_version(void);
  *  - The shared library's soname changes with the major version alone.
  * As zlib's inflateInit passes ZLIB_VERSION and sizeof(z_stream), the
  * calls that make the first handle of any program (nb_bundle_open,
- * nb_bundle_open_memory, nb_forest_open_circles) and every query _init are
+ * nb_bundle_open_memory, nb_forest_open_circles, nb_world_open) and every query _init are
  * macros that pass the version and the sizes of the public structs this
  * header declares; the library refuses a mismatch with NB_ERR_VERSION and
  * a message naming the struct, rather than read or write past a struct of
@@ -1750,6 +1753,107 @@ nb_status nb_random_step(nb_place *place, uint64_t expansions, int *done, nb_err
 nb_status nb_random_finish(nb_place *place, nb_random_result *res, nb_err *err);
 
 /* ------------------------------------------------------------------ */
+/* Worlds of tiles, streamed (lib/runtime/stream/)                     */
+
+/* A world too large for one bundle is baked as tile bundles and a world
+ * bundle (navbake world tile, link; formats/world.md).  An nb_world holds
+ * the world bundle (its index of tiles and world-wide components) and maps
+ * the tiles the game asks for: no query ever loads a tile.  A query that
+ * needs a tile that is not loaded says so (NB_ERR_UNLOADED) with the list
+ * of tiles it needs, so that the game loads them on its own I/O thread
+ * and asks again.
+ *
+ * Threads: any number of threads may query a world while one thread (one
+ * at a time) loads and unloads its tiles.  A query pins the tiles it reads
+ * (a count per tile, two atomic operations) and an unload never waits:
+ * the tile leaves the index at once, and is unmapped when no query holds
+ * it any more, by that unload or a later load or unload (nb_world_open(3)
+ * says why). */
+
+typedef struct nb_world nb_world;
+
+/* A tile's place in the world's grid of tiles: column and row, from 0. */
+typedef struct nb_world_tile {
+    uint32_t column, row;
+} nb_world_tile;
+
+/* What a world is (the world bundle's index) and what it holds now. */
+typedef struct nb_world_info {
+    uint32_t width, height;  /* cells */
+    uint32_t tile;           /* a tile's side, in cells */
+    uint32_t cluster, halo;  /* the side of HAA*'s clusters; the halo of each tile bundle */
+    uint32_t columns, rows;  /* tiles */
+    uint32_t loaded;         /* tiles loaded now */
+    uint64_t retired;        /* tiles unloaded but still mapped for a query reading them */
+} nb_world_info;
+
+/* Opens the world bundle at path (written by navbake world link) and
+ * checks its index and components.  tiles is the folder of the tile
+ * bundles X_Y.nbb (NULL: the folder "tiles" beside the world bundle), read
+ * only when a tile is loaded without a loader.  flags (NB_OPEN_VERIFY,
+ * NB_OPEN_PRIVATE) apply to the world bundle and to every tile bundle
+ * loaded; alloc (NULL: the C library's) serves the world and its tiles.
+ * No tile is loaded.  A macro (the ABI guard), as nb_bundle_open. */
+nb_status nb_world_open_abi(const char *path, const char *tiles, unsigned flags,
+                            const nb_allocator *alloc, nb_world **out, nb_err *err,
+                            const nb_abi *abi);
+/* Unmaps every tile and the world bundle; NULL is allowed.  No query may
+ * be running. */
+void nb_world_close(nb_world *world);
+/* The world bundle: its legend and agent set (nb_agent_get), its sections. */
+const nb_bundle *nb_world_bundle(const nb_world *world);
+/* The world's shape and the tiles it holds now. */
+void nb_world_describe(const nb_world *world, nb_world_info *info);
+
+/* A game's own source of tile bundles (its archive, its file system):
+ * called by nb_world_load for each tile it loads, it sets *path to a file
+ * to map, or *data and *len to the tile bundle's bytes (copied before the
+ * load returns, then handed to release when it is not NULL).  An error it
+ * returns (with its message in err) fails the load. */
+typedef nb_status (*nb_world_loader)(void *opaque, nb_world_tile tile, const char **path,
+                                     const void **data, size_t *len, nb_err *err);
+typedef void (*nb_world_release)(void *opaque, nb_world_tile tile, const void *data);
+/* Sets the loader (NULL: the files of the tile folder) for later loads. */
+void nb_world_set_loader(nb_world *world, nb_world_loader loader, nb_world_release release,
+                         void *opaque);
+
+/* Loads a tile: maps its bundle, refuses it (NB_ERR_MISMATCH) when its
+ * digest (file size and table CRC) or its tile section is not what the
+ * world's index says, and publishes it to the queries.  A tile already
+ * loaded is left as it is.  NB_ERR_OUTSIDE for a tile outside the grid;
+ * the open's errors (NB_ERR_IO, NB_ERR_FORMAT...) with the tile named. */
+nb_status nb_world_load(nb_world *world, nb_world_tile tile, nb_err *err);
+/* Takes a tile out of the queries' sight; it is unmapped once no query
+ * reads it.  A tile not loaded is left as it is.  NB_ERR_OUTSIDE as above. */
+nb_status nb_world_unload(nb_world *world, nb_world_tile tile, nb_err *err);
+/* The same for every tile that the w x h cells from (x, y) meet, the
+ * rectangle clipped to the world (NB_ERR_ARG when w or h is below 1).
+ * Loading stops at the first tile that fails, those before it loaded. */
+nb_status nb_world_load_cells(nb_world *world, long x, long y, long w, long h, nb_err *err);
+nb_status nb_world_unload_cells(nb_world *world, long x, long y, long w, long h, nb_err *err);
+/* 1 when the tile is loaded, 0 when not or outside the grid. */
+int nb_world_loaded(const nb_world *world, nb_world_tile tile);
+
+/* Whether a path joins world cells from and to for an agent of (cap,
+ * size), in *reachable (1 or 0: 0 also where the agent cannot stand), in
+ * O(1): each cell's component in its tile bundle, mapped to the world's by
+ * the world bundle.  NB_ERR_ARG for size 0 or a NULL world or reachable;
+ * NB_ERR_OUTSIDE for a cell off the world; NB_ERR_NOTFOUND when the world
+ * has no components for (cap, size); NB_ERR_UNLOADED when a cell's tile is
+ * not loaded: *needed_count is then how many tiles the query needs that
+ * are not loaded (1 or 2; 0 otherwise), the first needed_max of them in
+ * needed (from's before to's). */
+nb_status nb_world_reachable(const nb_world *world, nb_capability cap, unsigned size, nb_cell from,
+                             nb_cell to, int *reachable, nb_world_tile *needed, size_t needed_max,
+                             size_t *needed_count, nb_err *err);
+
+/* The bytes the world holds: the world bundle's file and the handle's
+ * arrays (a slot of 16 bytes a tile), and each tile bundle mapped (loaded,
+ * or unloaded but still read by a query) with its views.  Mapped files
+ * count whole: an upper bound of what is resident. */
+size_t nb_world_bytes(const nb_world *world);
+
+/* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */
 
 /* The public structs in the order of nb_abi's sizes: entries are only ever
@@ -1761,7 +1865,7 @@ nb_status nb_random_finish(nb_place *place, nb_random_result *res, nb_err *err);
     X(nb_pose) X(nb_segment) X(nb_curve) X(nb_unit) X(nb_planner_query) X(nb_planner_result)   \
     X(nb_circle) X(nb_forest_graph_info) X(nb_forest_query) X(nb_forest_result)                \
     X(nb_nearest_query) X(nb_nearest_result) X(nb_line_query) X(nb_line_result)                \
-    X(nb_random_query) X(nb_random_result)
+    X(nb_random_query) X(nb_random_result) X(nb_world_tile) X(nb_world_info)
 
 /* This header's nb_abi, one copy per translation unit (static const
  * objects, which C89 and C++98 accept and no compiler warns about when a
@@ -1790,6 +1894,7 @@ static const nb_abi nb_abi_this_ = {NB_VERSION_MAJOR, NB_VERSION_MINOR,
 #define nb_nearest_query_init(...) nb_nearest_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 #define nb_line_query_init(...) nb_line_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
 #define nb_random_query_init(...) nb_random_query_init_abi(__VA_ARGS__, NB_ABI_THIS)
+#define nb_world_open(...) nb_world_open_abi(__VA_ARGS__, NB_ABI_THIS)
 #else
 #define nb_bundle_open(path, flags, alloc, out, err) \
     nb_bundle_open_abi(path, flags, alloc, out, err, NB_ABI_THIS)
@@ -1806,6 +1911,8 @@ static const nb_abi nb_abi_this_ = {NB_VERSION_MAJOR, NB_VERSION_MINOR,
 #define nb_nearest_query_init(q) nb_nearest_query_init_abi(q, NB_ABI_THIS)
 #define nb_line_query_init(q) nb_line_query_init_abi(q, NB_ABI_THIS)
 #define nb_random_query_init(q) nb_random_query_init_abi(q, NB_ABI_THIS)
+#define nb_world_open(path, tiles, flags, alloc, out, err) \
+    nb_world_open_abi(path, tiles, flags, alloc, out, err, NB_ABI_THIS)
 #endif
 
 #ifdef __cplusplus

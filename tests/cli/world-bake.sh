@@ -76,7 +76,22 @@ for pair in "3 3 180 110" "3 3 100 60" "20 30 150 20" "60 5 60 115"; do
   # shellcheck disable=SC2086
   is "cells $pair: the world bundle's components say what a search over the whole map does" \
      "$(world_says $pair)" "$(whole_says $pair)"
+  # shellcheck disable=SC2086
+  set -- $pair
+  navbake world reach out/world.nbw --from "$1,$2" --to "$3,$4" --agent scout >/dev/null 2>&1
+  case $? in 0) said=joined ;; 3) said=apart ;; *) said=error ;; esac
+  is "cells $pair: navbake world reach says so too" "$said" "$(whole_says $pair)"
 done
+status navbake world reach out/world.nbw --from 3,3 --to 180,110 --json
+is "world reach --json: answered (exit 0 or 3)" "$((rc == 0 || rc == 3))" 1
+like "loads the two tiles it needs, and says so" "$out" '"tiles_loaded": 2, '
+mkdir -p swapped
+cp out/tiles/0_0.nbb swapped/0_0.nbb
+cp out/tiles/1_0.nbb swapped/1_0.nbb
+cp out/tiles/0_0.nbb swapped/1_0.nbb
+status navbake world reach out/world.nbw --from 3,3 --to 60,3 --tiles swapped
+is "world reach: another tile's bundle in a tile's place is refused (exit 1)" "$rc" 1
+like "naming the tile and its file" "$err" "tile (1, 0): swapped/1_0.nbb: a bundle of"
 
 # What tile refuses.
 refuses() {

@@ -22,29 +22,9 @@
 #include <sys/stat.h>
 
 #include "brute.h"
-#include "testutil.h"
-#include "world/world.h"
+#include "worldbake.h"
 
 static int every;
-
-/* A world baked in dir: its manifest, tile bundles and world bundle. */
-typedef struct world {
-    nbb_world w;
-    nb_bundle **tiles; /* columns x rows, row by row */
-    nbi_wtile *tag;
-    nb_bundle *index;
-} world;
-
-static void world_close(world *wd)
-{
-    for (uint32_t t = 0; wd->tiles && t < wd->w.columns * wd->w.rows; t++)
-        nb_bundle_close(wd->tiles[t]);
-    free(wd->tiles);
-    free(wd->tag);
-    nb_bundle_close(wd->index);
-    nbb_world_free(&wd->w);
-    memset(wd, 0, sizeof *wd);
-}
 
 static void write_map(const char *path, const nbb_grid *g)
 {
@@ -55,65 +35,8 @@ static void write_map(const char *path, const nbb_grid *g)
     fclose(f);
 }
 
-/* Bakes every tile of dir's world (updating what is there when update)
- * and links it; 0 with a diagnostic on failure. */
-static int bake_world(const char *dir, int update, world *wd, nb_err *err)
-{
-    memset(wd, 0, sizeof *wd);
-    if (nbb_world_read(tu_path(dir, "world.yaml"), &wd->w, err) != NB_OK)
-        return 0;
-    uint32_t n = wd->w.columns * wd->w.rows;
-    wd->tiles = calloc(n, sizeof *wd->tiles);
-    wd->tag = calloc(n, sizeof *wd->tag);
-    for (uint32_t ty = 0; ty < wd->w.rows; ty++)
-        for (uint32_t tx = 0; tx < wd->w.columns; tx++) {
-            char name[64], border[64];
-            snprintf(name, sizeof name, "tiles/%u_%u.nbb", tx, ty);
-            snprintf(border, sizeof border, "tiles/%u_%u.border", tx, ty);
-            nbb_world_tile_out o;
-            if (nbb_world_tile_bake(&wd->w, tx, ty, update ? tu_path(dir, name) : NULL, 2, &o,
-                                    err) != NB_OK ||
-                nbb_world_put(dir, name, o.tile, o.tile_len, NULL, NULL, NULL, err) != NB_OK ||
-                nbb_world_put(dir, border, o.border, o.border_len, NULL, NULL, NULL, err) != NB_OK)
-                return 0;
-            nbb_world_tile_out_free(&o);
-            nb_bundle **tb = &wd->tiles[ty * wd->w.columns + tx];
-            if (nb_bundle_open(tu_path(dir, name), NB_OPEN_VERIFY, NULL, tb, err) != NB_OK ||
-                nbi_wtile_find(*tb, &wd->tag[ty * wd->w.columns + tx], err) != NB_OK)
-                return 0;
-        }
-    uint8_t *img;
-    size_t len;
-    if (nbb_world_link(&wd->w, dir, NULL, NULL, &img, &len, NULL, err) != NB_OK)
-        return 0;
-    int ok = nbb_world_put(dir, "world.nbw", img, len, NULL, NULL, NULL, err) == NB_OK &&
-             nb_bundle_open(tu_path(dir, "world.nbw"), NB_OPEN_VERIFY, NULL, &wd->index, err) ==
-                 NB_OK;
-    free(img);
-    return ok;
-}
-
-/* The whole bake of the level (mkclear's). */
-static nb_bundle *whole_bake(const char *map, const char *legend, const char *agents)
-{
-    nbb_level *l;
-    nbb_builder *b;
-    nb_err err;
-    nb_bundle *out = NULL;
-    uint8_t *img;
-    size_t len;
-    nbb_rebake_opts ro = {0, 2, 0, NULL, NULL};
-    nbb_rebake_stats s;
-    if (nbb_level_read(legend, agents, map, 2, &l, &err) != NB_OK ||
-        nbb_builder_new(&b, &err) != NB_OK || nbb_level_rebake(b, l, NULL, &ro, &s, &err) != NB_OK ||
-        nbb_builder_image(b, &img, &len, &err) != NB_OK ||
-        nbi_bundle_open_image(img, len, "(whole)", NB_OPEN_VERIFY, &out, &err) != NB_OK)
-        diag("whole bake of %s: %s", map, err.msg);
-    return out;
-}
-
 /* The tile of world cell (x, y), and the cell in its bundle's map. */
-static uint32_t owner(const world *wd, uint32_t x, uint32_t y, uint32_t *bx, uint32_t *by)
+static uint32_t owner(const tw_world *wd, uint32_t x, uint32_t y, uint32_t *bx, uint32_t *by)
 {
     uint32_t t = (y / wd->w.tile) * wd->w.columns + x / wd->w.tile;
     *bx = x - wd->tag[t].origin_x;
@@ -123,7 +46,7 @@ static uint32_t owner(const world *wd, uint32_t x, uint32_t y, uint32_t *bx, uin
 
 /* Every cell's clearance from its tile against the whole bake's, every
  * capability; and the world's components against the whole bake's. */
-static void compare_layers(const char *what, const world *wd, const nb_bundle *whole)
+static void compare_layers(const char *what, const tw_world *wd, const nb_bundle *whole)
 {
     uint32_t W = wd->w.width, H = wd->w.height, tiles = wd->w.columns * wd->w.rows;
     for (size_t i = 0; i < nb_bundle_section_count(whole); i++) {
@@ -191,7 +114,7 @@ static void compare_layers(const char *what, const world *wd, const nb_bundle *w
 /* The scenario file's lengths by a textbook Dijkstra (brute.c) over the
  * standable cells of the first agent's capability at size 1, read from the
  * tiles: a map of '.' where a tile says the agent stands, '@' elsewhere. */
-static void check_scen(const char *what, const world *wd, const char *scen_path)
+static void check_scen(const char *what, const tw_world *wd, const char *scen_path)
 {
     nbb_scen scen;
     nb_err err;
@@ -245,16 +168,16 @@ static void check_world(const char *what, const char *map_, const char *legend, 
     /* Copies: tu_path's and tu_src's buffers rotate under the calls below. */
     char *map = strdup(map_), *agents = agents_ ? strdup(agents_) : NULL;
     char *scen = scen_ ? strdup(scen_) : NULL;
-    world wd;
+    tw_world wd;
     if (!ok(nbb_world_cut(map, legend, agents, tile, cluster, dir, 2, NULL, NULL, NULL, &err) ==
                 NB_OK,
             "%s: cut into tiles of %u", what, tile) ||
-        !ok(bake_world(dir, 0, &wd, &err), "%s: every tile baked and linked: %s", what,
+        !ok(tw_bake_world(dir, 0, &wd, &err), "%s: every tile baked and linked: %s", what,
             err.msg)) {
         free(map), free(agents), free(scen);
         return;
     }
-    nb_bundle *whole = whole_bake(map, legend, agents);
+    nb_bundle *whole = tw_whole_bake(map, legend, agents);
     if (whole)
         compare_layers(what, &wd, whole);
     if (scen)
@@ -267,7 +190,7 @@ static void check_world(const char *what, const char *map_, const char *legend, 
     ok(nbb_verify_deep(wd.tiles[t], &o, NULL, &err) == NB_OK, "%s: tile %u passes verify --deep%s%s",
        what, t, err.msg[0] ? ": " : "", err.msg);
     nb_bundle_close(whole);
-    world_close(&wd);
+    tw_world_close(&wd);
     free(map), free(agents), free(scen);
 }
 
@@ -298,12 +221,12 @@ static void check_edit(const char *dir, const char *fresh)
     tu_tile_grid(&tile, 96, 1, &big);
     char *map = strdup(tu_path(dir, "big.map")), *agents_path = strdup(tu_src("data/sample-agents.yaml"));
     write_map(map, &big);
-    world wd;
+    tw_world wd;
     if (!ok(nbb_world_cut(map, NULL, agents_path, 32, 8, dir, 1, NULL, NULL, NULL, &err) == NB_OK &&
-                bake_world(dir, 0, &wd, &err),
+                tw_bake_world(dir, 0, &wd, &err),
             "edit: the world before the edit baked: %s", err.msg))
         return;
-    world_close(&wd);
+    tw_world_close(&wd);
     /* The edit, across the corner of tiles (0, 0), (1, 0), (0, 1), (1, 1). */
     for (uint32_t y = 28; y < 38; y++)
         for (uint32_t x = 28; x < 38; x++)
@@ -335,15 +258,15 @@ static void check_edit(const char *dir, const char *fresh)
     /* Every tile again, over the old bundles: the tiles the edit did not
      * reach come out the same bytes; each is a whole bake's bytes (a
      * fresh world from the same maps, baked from nothing). */
-    ok(bake_world(dir, 1, &wd, &err), "edit: the edited world baked over the old one: %s", err.msg);
-    nb_bundle *whole = whole_bake(map, NULL, agents_path);
+    ok(tw_bake_world(dir, 1, &wd, &err), "edit: the edited world baked over the old one: %s", err.msg);
+    nb_bundle *whole = tw_whole_bake(map, NULL, agents_path);
     if (whole)
         compare_layers("edit", &wd, whole);
     nb_bundle_close(whole);
-    world_close(&wd);
-    world fw;
+    tw_world_close(&wd);
+    tw_world fw;
     ok(nbb_world_cut(map, NULL, agents_path, 32, 8, fresh, 1, NULL, NULL, NULL, &err) == NB_OK &&
-           bake_world(fresh, 0, &fw, &err),
+           tw_bake_world(fresh, 0, &fw, &err),
        "edit: the edited map baked from nothing: %s", err.msg);
     int same = 1;
     for (uint32_t ty = 0; ty < fw.w.rows; ty++)
@@ -358,7 +281,7 @@ static void check_edit(const char *dir, const char *fresh)
              "from nothing");
     ok(same_file(tu_path(dir, "world.nbw"), tu_path(fresh, "world.nbw")),
        "edit: and so is the world bundle");
-    world_close(&fw);
+    tw_world_close(&fw);
     /* Another agent set than the tiles were baked with. */
     {
         nbb_world w;

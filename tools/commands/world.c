@@ -1,7 +1,8 @@
 /* navbake world: worlds of tiles (formats/world.md).  "cut" makes one from
  * a large map; "check" reads a world's every file against its manifest;
  * "tile" and "link" are the bake's two actions (world_bake.c); "plan"
- * writes the bake for Ninja or Slurm (world_plan.c). */
+ * writes the bake for Ninja or Slurm (world_plan.c); "reach" asks the
+ * world bundle whether two cells are joined (world_reach.c). */
 #include <getopt.h>
 #include <string.h>
 
@@ -160,23 +161,25 @@ int nbc_cmd_world(int argc, char **argv)
                 {"check", check},
                 {"tile", nbc_world_tile},
                 {"link", nbc_world_link},
-                {"plan", nbc_world_plan_cmd}};
+                {"plan", nbc_world_plan_cmd},
+                {"reach", nbc_world_reach}};
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-            printf("Usage: navbake world cut|check|tile|link|plan [OPTION]...\n"
+            printf("Usage: navbake world cut|check|tile|link|plan|reach [OPTION]...\n"
                    "Worlds of tiles (formats/world.md).\n\n"
                    "  cut    cut a large map into a world of tiles (navbake world cut --help)\n"
                    "  check  check a world's files against its manifest\n"
                    "  tile   bake one tile of a world: its tile bundle and border file\n"
                    "  link   link the tiles' border files into the world bundle\n"
                    "  plan   write the world's bake for Ninja or Slurm (navbake world plan --help)\n"
+                   "  reach  whether two cells of a world are joined, across its tiles\n"
                    "  -h, --help     show this help and exit\n"
                    "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
         }
         if (argc >= 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0))
             return nbc_version();
-        return nbc_usage("give what to do with a world: cut, check, tile, link or plan");
+        return nbc_usage("give what to do with a world: cut, check, tile, link, plan or reach");
     }
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(argv[1], subs[i].name) == 0) {
@@ -186,5 +189,5 @@ int nbc_cmd_world(int argc, char **argv)
             argv[1] = prog;
             return subs[i].run(argc - 1, argv + 1);
         }
-    return nbc_usage("unknown world command '%s' (cut, check, tile, link or plan)", argv[1]);
+    return nbc_usage("unknown world command '%s' (cut, check, tile, link, plan or reach)", argv[1]);
 }

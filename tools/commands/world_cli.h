@@ -22,5 +22,7 @@ int nbc_world_tile(int argc, char **argv);
 int nbc_world_link(int argc, char **argv);
 /* Their plan for Ninja or Slurm (world_plan.c). */
 int nbc_world_plan_cmd(int argc, char **argv);
+/* Reachability across a world's tiles (world_reach.c). */
+int nbc_world_reach(int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@ const char *nb_status_str(nb_status status)
     case NB_ERR_UNSUPPORTED: return "not supported";
     case NB_ERR_LIMIT: return "beyond a limit";
     case NB_ERR_OUTSIDE: return "off the map";
+    case NB_ERR_UNLOADED: return "a tile is not loaded";
+    case NB_ERR_MISMATCH: return "not the world's tile";
     }
     return "unknown status";
 }

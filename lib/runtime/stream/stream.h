@@ -1,0 +1,52 @@
+/* stream.h: an open world of tiles (nb_world, navbake.h): the world
+ * bundle's index and components, and a slot per tile that the loading
+ * thread publishes a mapped tile bundle in and the queries read
+ * (world_handle.c loads and unloads, world_reach.c answers).  Internal.
+ *
+ * A query pins a slot by its count of readers before it reads the tile in
+ * it; an unload takes the tile out of the slot first and unmaps it only
+ * when the slot's count is 0 (else it keeps it on the retired list, for
+ * the next load or unload to try again), so a query never reads an
+ * unmapped tile and the loading thread never waits for a query. */
+#ifndef NB_STREAM_H
+#define NB_STREAM_H
+
+#include <stdatomic.h>
+
+#include "clearance/clearance.h"
+#include "world/world.h"
+
+/* A tile bundle loaded, with the views the queries read. */
+typedef struct nbi_stile {
+    nb_bundle *b;
+    nbi_wtile tag;
+    uint32_t index;          /* row * columns + column */
+    nbi_layer *components;   /* one per world_components section, in its order */
+    size_t bytes;            /* what it holds: its file and these views */
+    struct nbi_stile *next;  /* on the retired list */
+} nbi_stile;
+
+typedef struct nbi_slot {
+    _Atomic(nbi_stile *) tile; /* NULL: not loaded */
+    atomic_uint readers;       /* queries reading this slot now */
+} nbi_slot;
+
+struct nb_world {
+    nb_bundle *index;  /* the world bundle; its allocator serves everything */
+    nbi_windex x;
+    size_t ncomp;
+    nbi_wcomp *comp;   /* each world_components section, in table order */
+    char *folder;      /* of the tile bundles */
+    unsigned flags;    /* for each tile's open */
+    nb_world_loader loader;
+    nb_world_release release;
+    void *opaque;
+    nbi_slot *slots;   /* columns x rows, row by row */
+    nbi_stile *retired;
+    atomic_uint loaded;
+    atomic_uint nretired;
+    atomic_size_t tile_bytes; /* of the tiles loaded or retired */
+    size_t own_bytes;         /* the world bundle and these arrays */
+};
+
+#endif

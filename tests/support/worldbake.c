@@ -1,0 +1,72 @@
+/* worldbake.c: see worldbake.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sections/sections.h"
+#include "worldbake.h"
+
+void tw_world_close(tw_world *wd)
+{
+    for (uint32_t t = 0; wd->tiles && t < wd->w.columns * wd->w.rows; t++)
+        nb_bundle_close(wd->tiles[t]);
+    free(wd->tiles);
+    free(wd->tag);
+    nb_bundle_close(wd->index);
+    nbb_world_free(&wd->w);
+    memset(wd, 0, sizeof *wd);
+}
+
+int tw_bake_world(const char *dir, int update, tw_world *wd, nb_err *err)
+{
+    memset(wd, 0, sizeof *wd);
+    if (nbb_world_read(tu_path(dir, "world.yaml"), &wd->w, err) != NB_OK)
+        return 0;
+    uint32_t n = wd->w.columns * wd->w.rows;
+    wd->tiles = calloc(n, sizeof *wd->tiles);
+    wd->tag = calloc(n, sizeof *wd->tag);
+    for (uint32_t ty = 0; ty < wd->w.rows; ty++)
+        for (uint32_t tx = 0; tx < wd->w.columns; tx++) {
+            char name[64], border[64];
+            snprintf(name, sizeof name, "tiles/%u_%u.nbb", tx, ty);
+            snprintf(border, sizeof border, "tiles/%u_%u.border", tx, ty);
+            nbb_world_tile_out o;
+            if (nbb_world_tile_bake(&wd->w, tx, ty, update ? tu_path(dir, name) : NULL, 2, &o,
+                                    err) != NB_OK ||
+                nbb_world_put(dir, name, o.tile, o.tile_len, NULL, NULL, NULL, err) != NB_OK ||
+                nbb_world_put(dir, border, o.border, o.border_len, NULL, NULL, NULL, err) != NB_OK)
+                return 0;
+            nbb_world_tile_out_free(&o);
+            nb_bundle **tb = &wd->tiles[ty * wd->w.columns + tx];
+            if (nb_bundle_open(tu_path(dir, name), NB_OPEN_VERIFY, NULL, tb, err) != NB_OK ||
+                nbi_wtile_find(*tb, &wd->tag[ty * wd->w.columns + tx], err) != NB_OK)
+                return 0;
+        }
+    uint8_t *img;
+    size_t len;
+    if (nbb_world_link(&wd->w, dir, NULL, NULL, &img, &len, NULL, err) != NB_OK)
+        return 0;
+    int ok = nbb_world_put(dir, "world.nbw", img, len, NULL, NULL, NULL, err) == NB_OK &&
+             nb_bundle_open(tu_path(dir, "world.nbw"), NB_OPEN_VERIFY, NULL, &wd->index, err) ==
+                 NB_OK;
+    free(img);
+    return ok;
+}
+
+nb_bundle *tw_whole_bake(const char *map, const char *legend, const char *agents)
+{
+    nbb_level *l;
+    nbb_builder *b;
+    nb_err err;
+    nb_bundle *out = NULL;
+    uint8_t *img;
+    size_t len;
+    nbb_rebake_opts ro = {0, 2, 0, NULL, NULL};
+    nbb_rebake_stats s;
+    if (nbb_level_read(legend, agents, map, 2, &l, &err) != NB_OK ||
+        nbb_builder_new(&b, &err) != NB_OK || nbb_level_rebake(b, l, NULL, &ro, &s, &err) != NB_OK ||
+        nbb_builder_image(b, &img, &len, &err) != NB_OK ||
+        nbi_bundle_open_image(img, len, "(whole)", NB_OPEN_VERIFY, &out, &err) != NB_OK)
+        diag("whole bake of %s: %s", map, err.msg);
+    return out;
+}

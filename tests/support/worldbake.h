@@ -1,0 +1,25 @@
+/* worldbake.h: a world baked in a test's folder (tiles, then the link) and
+ * the same level baked whole, for the tests of worlds (test_world.c,
+ * test_world_runtime.c). */
+#ifndef NB_WORLDBAKE_H
+#define NB_WORLDBAKE_H
+
+#include "testutil.h"
+#include "world/world.h"
+
+/* A world baked in dir: its manifest, tile bundles and world bundle. */
+typedef struct tw_world {
+    nbb_world w;
+    nb_bundle **tiles; /* columns x rows, row by row */
+    nbi_wtile *tag;
+    nb_bundle *index;
+} tw_world;
+
+void tw_world_close(tw_world *wd);
+/* Bakes every tile of dir's world (updating what is there when update)
+ * and links it; 0 with a diagnostic in err on failure. */
+int tw_bake_world(const char *dir, int update, tw_world *wd, nb_err *err);
+/* The whole bake of the level (mkclear's); NULL with a diagnostic. */
+nb_bundle *tw_whole_bake(const char *map, const char *legend, const char *agents);
+
+#endif
