@@ -21,7 +21,7 @@ namespace Navbake
             "nb_pose", "nb_segment", "nb_curve", "nb_unit", "nb_planner_query", "nb_planner_result",
             "nb_circle", "nb_forest_graph_info", "nb_forest_query", "nb_forest_result",
             "nb_nearest_query", "nb_nearest_result", "nb_line_query", "nb_line_result",
-            "nb_random_query", "nb_random_result" };
+            "nb_random_query", "nb_random_result", "nb_world_tile", "nb_world_info" };
 
         /// <summary>The binding's type for a struct of navbake.h, or null (nb_err, nb_allocator).</summary>
         internal static Type TypeOf(string name)
@@ -59,6 +59,8 @@ namespace Navbake
                 case "nb_line_result": return typeof(LineResult);
                 case "nb_random_query": return typeof(RandomQuery);
                 case "nb_random_result": return typeof(RandomResult);
+                case "nb_world_tile": return typeof(WorldTile);
+                case "nb_world_info": return typeof(WorldInfo);
             }
             return null;
         }

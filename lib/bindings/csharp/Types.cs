@@ -447,4 +447,19 @@ namespace Navbake
         public uint Component;
         public ulong Cells, State, Draws, Expanded;
     }
+
+    /// <summary>A tile's place in a world's grid of tiles (nb_world_tile).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct WorldTile
+    {
+        public uint Column, Row;
+    }
+
+    /// <summary>What a world is and holds now (nb_world_info).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct WorldInfo
+    {
+        public uint Width, Height, Tile, Cluster, Halo, Columns, Rows, Loaded;
+        public ulong Retired;
+    }
 }

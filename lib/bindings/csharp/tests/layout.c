@@ -80,5 +80,9 @@ int main(void)
     F(nb_random_query, size) F(nb_random_query, capability) F(nb_random_query, max_expansions) F(nb_random_query, overlay)
     S(nb_random_result) F(nb_random_result, status) F(nb_random_result, cell) F(nb_random_result, component)
     F(nb_random_result, cells) F(nb_random_result, state) F(nb_random_result, draws) F(nb_random_result, expanded)
+    S(nb_world_tile) F(nb_world_tile, column) F(nb_world_tile, row)
+    S(nb_world_info) F(nb_world_info, width) F(nb_world_info, height) F(nb_world_info, tile)
+    F(nb_world_info, cluster) F(nb_world_info, halo) F(nb_world_info, columns) F(nb_world_info, rows)
+    F(nb_world_info, loaded) F(nb_world_info, retired)
     return 0;
 }

@@ -210,6 +210,16 @@ class RandomResult(C.Structure):
                 ("expanded", C.c_uint64)]
 
 
+class WorldTile(C.Structure):
+    _fields_ = [("column", C.c_uint32), ("row", C.c_uint32)]
+
+
+class WorldInfo(C.Structure):
+    _fields_ = [("width", C.c_uint32), ("height", C.c_uint32), ("tile", C.c_uint32),
+                ("cluster", C.c_uint32), ("halo", C.c_uint32), ("columns", C.c_uint32),
+                ("rows", C.c_uint32), ("loaded", C.c_uint32), ("retired", C.c_uint64)]
+
+
 class Abi(C.Structure):
     _fields_ = [("major", C.c_uint32), ("minor", C.c_uint32), ("count", C.c_uint32),
                 ("sizes", C.POINTER(C.c_uint32))]
@@ -231,6 +241,7 @@ ABI_STRUCTS = [
     ("nb_nearest_query", NearestQuery), ("nb_nearest_result", NearestResult),
     ("nb_line_query", LineQuery), ("nb_line_result", LineResult),
     ("nb_random_query", RandomQuery), ("nb_random_result", RandomResult),
+    ("nb_world_tile", WorldTile), ("nb_world_info", WorldInfo),
 ]
 
 # The version of navbake.h these declarations follow.
