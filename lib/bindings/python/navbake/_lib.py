@@ -214,6 +214,20 @@ PROTOTYPES = {
     "nb_place_open": (_S, [_P, C.POINTER(_P), _E]),
     "nb_place_close": (None, [_P]),
     "nb_place_bytes": (_SZ, [_P]),
+    # The world handle (issue 31): declared, not wrapped yet (README, "Left out").
+    "nb_world_open_abi": (_S, [_STR, _STR, _U, C.POINTER(T.Allocator), C.POINTER(_P), _E, _ABI]),
+    "nb_world_close": (None, [_P]),
+    "nb_world_bundle": (_P, [_P]),
+    "nb_world_describe": (None, [_P, C.POINTER(T.WorldInfo)]),
+    "nb_world_set_loader": (None, [_P, C.c_void_p, C.c_void_p, C.c_void_p]),
+    "nb_world_load": (_S, [_P, T.WorldTile, _E]),
+    "nb_world_unload": (_S, [_P, T.WorldTile, _E]),
+    "nb_world_load_cells": (_S, [_P, _L, _L, _L, _L, _E]),
+    "nb_world_unload_cells": (_S, [_P, _L, _L, _L, _L, _E]),
+    "nb_world_loaded": (C.c_int, [_P, T.WorldTile]),
+    "nb_world_reachable": (_S, [_P, _U32, _U, T.Cell, T.Cell, C.POINTER(C.c_int),
+                                C.POINTER(T.WorldTile), _SZ, C.POINTER(_SZ), _E]),
+    "nb_world_bytes": (_SZ, [_P]),
 }
 PROTOTYPES.update(_workspace("aa"))
 PROTOTYPES.update(_workspace("sg"))

@@ -15,7 +15,8 @@ def header_functions():
     text = open(os.path.join(TOP, "lib", "include", "navbake.h")).read()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     text = re.sub(r"^\s*#.*?(?<!\\)$", "", text, flags=re.M | re.S)
-    return set(re.findall(r"\b(nb_\w+)\s*\(", text)) - {"nb_motion_segment_fn"}
+    # A name before "(*" is a callback type's return type, not a function.
+    return set(re.findall(r"\b(nb_\w+)\s*\((?!\*)", text)) - {"nb_motion_segment_fn"}
 
 
 def left_out():
