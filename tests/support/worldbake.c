@@ -55,18 +55,21 @@ int tw_bake_world(const char *dir, int update, tw_world *wd, nb_err *err)
 
 nb_bundle *tw_whole_bake(const char *map, const char *legend, const char *agents)
 {
-    nbb_level *l;
-    nbb_builder *b;
+    nbb_level *l = NULL;
+    nbb_builder *b = NULL;
     nb_err err;
     nb_bundle *out = NULL;
     uint8_t *img;
     size_t len;
     nbb_rebake_opts ro = {0, 2, 0, NULL, NULL};
     nbb_rebake_stats s;
+    /* The bundle takes the image over. */
     if (nbb_level_read(legend, agents, map, 2, &l, &err) != NB_OK ||
         nbb_builder_new(&b, &err) != NB_OK || nbb_level_rebake(b, l, NULL, &ro, &s, &err) != NB_OK ||
         nbb_builder_image(b, &img, &len, &err) != NB_OK ||
         nbi_bundle_open_image(img, len, "(whole)", NB_OPEN_VERIFY, &out, &err) != NB_OK)
         diag("whole bake of %s: %s", map, err.msg);
+    nbb_builder_free(b);
+    nbb_level_free(l);
     return out;
 }

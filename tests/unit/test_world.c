@@ -303,12 +303,13 @@ static void check_edit(const char *dir, const char *fresh)
     free(agents_path);
 }
 
-/* A new folder in tmp (a copy of its path: tu_path's buffers rotate). */
+/* A new folder in tmp (its path in a buffer of its own: tu_path's
+ * buffers rotate). */
 static const char *fresh_dir(const char *tmp, int *k)
 {
-    char sub[32];
-    snprintf(sub, sizeof sub, "w%d", (*k)++);
-    char *d = strdup(tu_path(tmp, sub));
+    static char dirs[16][4096];
+    char *d = dirs[*k % 16];
+    snprintf(d, sizeof dirs[0], "%s/w%d", tmp, (*k)++);
     mkdir(d, 0777);
     return d;
 }
