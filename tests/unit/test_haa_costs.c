@@ -6,11 +6,15 @@
  *    qualities under both corner rules: HAA* finds a path exactly when a
  *    plain Dijkstra with the same costs (tests/support/brute.c) does; the
  *    path is legal step by step, ends where asked, and costs what the
- *    result says when its cost is recomputed here; the cost is never below
- *    Dijkstra's and at most BOUND times it; with one cluster over the
+ *    result says when its cost is recomputed here, and no more than its
+ *    abstract path weighs; the cost is never below Dijkstra's and at most
+ *    BOUND times it; with one cluster over the
  *    whole map (a graph that is exact) it is Dijkstra's;
  *  - the same under an overlay that blocks random rectangles, against
- *    Dijkstra on the map with the blocks as walls;
+ *    Dijkstra on the map with the blocks as walls; on a graph the overlay
+ *    repairs (quality initial or high), every path comes from the repaired
+ *    clusters weighed with the agent's costs, none from Annotated A* after
+ *    meeting a block;
  *  - slices of any size give the unsliced path; multipliers of 1 give the
  *    answers of no costs; an agent whose costs no profile has is refused
  *    naming why; a costs section that lies (a cost below the heuristic,
@@ -36,7 +40,7 @@
 static nbi_legend legend;
 
 struct tally {
-    int queries, found, none, bad, exact;
+    int queries, found, none, bad, exact, by_aa;
     double worst; /* the largest cost / Dijkstra's */
 };
 
@@ -88,15 +92,18 @@ static void one_query(nb_haa *ws, const nbb_grid *g, const nb_aa_query *q, enum 
     double tol = 1e-9 * (1 + want);
     int right = found == (want >= 0) &&
                 (!found || (path_ok(g, q, rule, q->costs, &r) && r.cost >= want - tol &&
+                            /* each abstract step weighs what its refinement costs, or more */
+                            (r.abstract_len < 2 || r.cost <= r.abstract_length + tol) &&
                             r.cost <= BOUND * want + tol &&
                             (!exact || fabs(r.cost - want) <= tol)));
     if (!right && t->bad++ < 4)
-        diag("(%d,%d)->(%d,%d) size %u cap %#x: %s cost %.9f, Dijkstra %.9f", q->start.x,
-             q->start.y, q->goal.x, q->goal.y, q->size, q->capability,
-             nb_path_status_str(r.status), r.cost, want);
+        diag("(%d,%d)->(%d,%d) size %u cap %#x: %s cost %.9f (abstract path %.9f), Dijkstra "
+             "%.9f", q->start.x, q->start.y, q->goal.x, q->goal.y, q->size, q->capability,
+             nb_path_status_str(r.status), r.cost, r.abstract_length, want);
     if (found && want > 0 && r.cost / want > t->worst)
         t->worst = r.cost / want;
     t->exact += found && fabs(r.cost - want) <= tol;
+    t->by_aa += found && r.abstract_len == 0; /* Annotated A* over the overlay answered */
     t->found += found;
     t->none += !found;
 }
@@ -176,6 +183,15 @@ static void overlaid(tu_rng *rng, nb_bundle *b, nb_haa *ws, const nbb_grid *g,
        "found, %d none; %d found before the blocks)",
        g->width, g->height, rule ? "weak" : "strict", o->cluster, t.queries, t.found, t.none,
        found);
+    /* A graph the overlay repairs (any quality but low) answers from the repaired clusters,
+     * costs included: no path by Annotated A* after meeting a block. */
+    int repairs = o->quality != NBI_QUALITY_LOW;
+    ok(!repairs || t.by_aa == 0,
+       "overlaid: %ux%u, %s corners, clusters of %u, %s quality: %d of %d paths by Annotated A* "
+       "after a block%s",
+       g->width, g->height, rule ? "weak" : "strict", o->cluster,
+       nbb_abstract_quality_name(o->quality), t.by_aa, t.found,
+       repairs ? " (the repair serves: none)" : " (low quality: not repaired)");
     nb_overlay_close(ov);
     free(e.cells);
 }

@@ -711,10 +711,8 @@ static nb_status use_repair(nb_haa *ws, nb_err *err)
     for (size_t i = 0; ov && i < ov->nrep; i++)
         if (ov->rep[i].ok && ws->g.section >= 0 && ov->rep[i].g.section == ws->g.section)
             ws->rep = &ov->rep[i];
-    /* A repaired cluster's arcs carry lengths, not an agent's terrain costs: under costs the
-     * baked graph serves and its path is checked against the overlay. */
-    if (ws->pc)
-        ws->rep = NULL;
+    /* A repaired cluster's arcs carry lengths: under terrain costs the abstract search weighs
+     * them by the agent's own searches in the cluster (haa_search.c). */
     /* Without a repair the searches in clusters follow the baked graph, whose arcs they refine
      * (an arc the overlay cuts would find no path): the refined path is checked instead. */
     const nb_overlay *cov = ws->rep ? ov : NULL;

@@ -165,6 +165,30 @@ static uint32_t key_at(const nb_haa *ws, uint32_t cell)
     return rc ? ws->g.nnodes + 2 + ws->rep->slot[k] * ws->rep->per + (uint32_t)i : (uint32_t)i;
 }
 
+/* Under terrain costs, the costs of the intra-arcs of repaired node i of cluster record c
+ * (a repair holds lengths alone: repair.h): the agent's own least-cost paths inside the
+ * cluster under the overlay, by one Dijkstra from the node to the far ends of its arcs that
+ * admit the agent.  They are what refinement's A* in the cluster finds for the same step
+ * (step_cells in haa.c: the same layer, size, corner rule, costs and overlay), so the
+ * abstract path's cost is the refined path's.  The search is ws->ref, idle while the
+ * abstract search runs (refinement begins after it). */
+static void weigh_repaired(nb_haa *ws, const nbi_rcluster *c, uint32_t i)
+{
+    const nbi_agraph *g = &ws->g;
+    size_t nt = 0;
+    for (uint32_t a = c->first[i]; a < c->first[i + 1]; a++) {
+        const nbi_rarc *e = &c->arc[a];
+        if (!e->inter && ws->capok[e->cap] && e->cv >= ws->q.size)
+            ws->targets[nt++] = (nb_cell){(int32_t)(c->cell[e->to] % g->width),
+                                          (int32_t)(c->cell[e->to] / g->width)};
+    }
+    nb_cell from = {(int32_t)(c->cell[i] % g->width), (int32_t)(c->cell[i] / g->width)};
+    nbi_box box = nbi_cluster_box(c->k, g->ncx, g->cluster, g->width, g->height);
+    if (nt)
+        nbi_csearch_run(&ws->ref, ws->l, ws->q.size, (int)ws->q.corner, &box, from, NULL,
+                        ws->targets, nt);
+}
+
 /* The arcs of repaired node key u, reached at cost gu; 0 when the search has ended. */
 static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
 {
@@ -172,12 +196,26 @@ static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
     uint32_t r = u - ws->g.nnodes - 2, base = u - r % rep->per;
     const nbi_rcluster *c = &rep->rec[r / rep->per];
     uint32_t i = r % rep->per;
+    if (ws->pc)
+        weigh_repaired(ws, c, i);
     for (uint32_t a = c->first[i]; a < c->first[i + 1]; a++) {
         const nbi_rarc *e = &c->arc[a];
         if (!ws->capok[e->cap] || e->cv < ws->q.size)
             continue;
         uint32_t v = e->inter ? key_at(ws, e->to) : base + e->to;
-        if (v != UINT32_MAX && !relax(ws, v, gu + nbi_steps_length(e->card, e->diag), u, NBI_VIA_REPAIR))
+        if (v == UINT32_MAX)
+            continue;
+        double w = nbi_steps_length(e->card, e->diag);
+        if (ws->pc) { /* an inter-arc: one cardinal step into the far cell */
+            nb_cell to = e->inter ? (nb_cell){(int32_t)(e->to % ws->g.width), (int32_t)(e->to / ws->g.width)}
+                                  : (nb_cell){(int32_t)(c->cell[e->to] % ws->g.width),
+                                              (int32_t)(c->cell[e->to] / ws->g.width)};
+            w = e->inter ? nbi_costs_cell(&ws->wc, (uint32_t)to.x, (uint32_t)to.y)
+                         : nbi_csearch_cost(&ws->ref, to, NULL);
+            if (w < 0)
+                continue; /* not within the cluster for this agent's corner rule */
+        }
+        if (!relax(ws, v, gu + w, u, NBI_VIA_REPAIR))
             return 0;
     }
     return 1;
@@ -261,7 +299,7 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
                 return done;
             continue;
         }
-        if (u > G) { /* a repaired cluster's node (never under costs: haa.c) */
+        if (u > G) { /* a repaired cluster's node */
             if (!expand_repaired(ws, u, gu))
                 return done;
         } else {
