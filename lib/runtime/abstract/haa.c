@@ -711,8 +711,14 @@ static nb_status use_repair(nb_haa *ws, nb_err *err)
     for (size_t i = 0; ov && i < ov->nrep; i++)
         if (ov->rep[i].ok && ws->g.section >= 0 && ov->rep[i].g.section == ws->g.section)
             ws->rep = &ov->rep[i];
-    /* A repaired cluster's arcs carry lengths: under terrain costs the abstract search weighs
-     * them by the agent's own searches in the cluster (haa_search.c). */
+    /* Under terrain costs, the repaired arcs' costs for the query's profile, when the repair
+     * holds them for its corner rule (the graph's); else the abstract search weighs them by
+     * the agent's own searches in the cluster (haa_search.c). */
+    ws->rep_prof = -1;
+    for (size_t i = 0; ws->rep && ws->pc && i < ws->rep->nprof; i++)
+        if (ws->rep->prof[i].section == ws->pc->section &&
+            (int)ws->q.corner == (int)ws->g.corner)
+            ws->rep_prof = (long)i;
     /* Without a repair the searches in clusters follow the baked graph, whose arcs they refine
      * (an arc the overlay cuts would find no path): the refined path is checked instead. */
     const nb_overlay *cov = ws->rep ? ov : NULL;

@@ -175,12 +175,15 @@ static uint32_t key_at(const nb_haa *ws, uint32_t cell)
 static void weigh_repaired(nb_haa *ws, const nbi_rcluster *c, uint32_t i)
 {
     const nbi_agraph *g = &ws->g;
+    uint8_t aimed[4 * NBI_CLUSTER_MAX] = {0}; /* arcs of several combos share an end */
     size_t nt = 0;
     for (uint32_t a = c->first[i]; a < c->first[i + 1]; a++) {
         const nbi_rarc *e = &c->arc[a];
-        if (!e->inter && ws->capok[e->cap] && e->cv >= ws->q.size)
+        if (!e->inter && ws->capok[e->cap] && e->cv >= ws->q.size && !aimed[e->to]) {
+            aimed[e->to] = 1;
             ws->targets[nt++] = (nb_cell){(int32_t)(c->cell[e->to] % g->width),
                                           (int32_t)(c->cell[e->to] / g->width)};
+        }
     }
     nb_cell from = {(int32_t)(c->cell[i] % g->width), (int32_t)(c->cell[i] / g->width)};
     nbi_box box = nbi_cluster_box(c->k, g->ncx, g->cluster, g->width, g->height);
@@ -196,7 +199,8 @@ static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
     uint32_t r = u - ws->g.nnodes - 2, base = u - r % rep->per;
     const nbi_rcluster *c = &rep->rec[r / rep->per];
     uint32_t i = r % rep->per;
-    if (ws->pc)
+    const double *pw = ws->rep_prof >= 0 ? c->pcost + (size_t)ws->rep_prof * c->first[c->nn] : NULL;
+    if (ws->pc && !pw)
         weigh_repaired(ws, c, i);
     for (uint32_t a = c->first[i]; a < c->first[i + 1]; a++) {
         const nbi_rarc *e = &c->arc[a];
@@ -206,7 +210,10 @@ static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
         if (v == UINT32_MAX)
             continue;
         double w = nbi_steps_length(e->card, e->diag);
-        if (ws->pc) { /* an inter-arc: one cardinal step into the far cell */
+        if (pw) { /* the repair's cost for the query's profile */
+            if ((w = pw[a]) < 0)
+                continue;
+        } else if (ws->pc) { /* an inter-arc: one cardinal step into the far cell */
             nb_cell to = e->inter ? (nb_cell){(int32_t)(e->to % ws->g.width), (int32_t)(e->to / ws->g.width)}
                                   : (nb_cell){(int32_t)(c->cell[e->to] % ws->g.width),
                                               (int32_t)(c->cell[e->to] / ws->g.width)};

@@ -144,6 +144,8 @@ struct nb_haa {
     nbi_partial part; /* the goals of partial paths (clearance/partial.c) */
     int part_on;      /* the query searches to the reachable cell nearest its goal */
     const nbi_repair *rep; /* the query's graph repaired under its overlay, or NULL */
+    long rep_prof;     /* under costs: the repair's profile of the query's costs and corner
+                          rule, whose arc costs it holds (-1: the search weighs them) */
     uint64_t as_keys;  /* keys the abstract search has room for */
     int reach_only;    /* nb_haa_reachable: the query ends when the abstract search does */
     /* Terrain costs: the graph's cost profiles (checked at open), the one

@@ -46,6 +46,34 @@ long nbi_rcluster_node(const nbi_rcluster *c, uint32_t cell)
     return -1;
 }
 
+/* The graph's cost profiles (abstract_costs sections naming it) whose capability it serves,
+ * with their agents' costs on the map; 0 when out of memory. */
+static int find_profiles(nbi_repair *r, const nb_bundle *b, const nbi_agraph *g)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->nsections; i++)
+        n += b->sections[i].info.type == NB_SEC_ABSTRACT_COSTS;
+    if (n == 0)
+        return 1;
+    r->prof = nbi_alloc_array(r->a, n, sizeof *r->prof);
+    if (!r->prof)
+        return 0;
+    for (size_t i = 0; i < b->nsections; i++) {
+        nbi_acosts p;
+        if (b->sections[i].info.type != NB_SEC_ABSTRACT_COSTS || nbi_acosts_at(b, i, g, &p, NULL) != NB_OK)
+            continue;
+        nbi_rprof *rp = &r->prof[r->nprof];
+        for (rp->ci = 0; rp->ci < g->ncaps && nbi_u32at(g->caps, rp->ci) != p.cap; rp->ci++)
+            ;
+        if (rp->ci == g->ncaps || nbi_costs_make(&rp->costs, b, p.cap, p.size, p.cost, NULL) != NB_OK)
+            continue; /* a query with it is refused, or weighs the repair itself (haa_search.c) */
+        rp->section = p.section;
+        rp->size = p.size;
+        r->nprof++;
+    }
+    return 1;
+}
+
 int nbi_repair_init(nbi_repair *r, const nb_bundle *b, const nbi_agraph *g)
 {
     memset(r, 0, sizeof *r);
@@ -70,7 +98,7 @@ int nbi_repair_init(nbi_repair *r, const nb_bundle *b, const nbi_agraph *g)
     if ((uint64_t)g->nnodes + 2 + (uint64_t)r->ncl * r->per > UINT32_MAX)
         r->ok = 0;
     r->serves = r->ok;
-    return 1;
+    return r->ok ? find_profiles(r, b, g) : 1;
 }
 
 static void rec_free(nbi_repair *r, nbi_rcluster *c)
@@ -78,6 +106,7 @@ static void rec_free(nbi_repair *r, nbi_rcluster *c)
     nbi_free(r->a, c->cell);
     nbi_free(r->a, c->first);
     nbi_free(r->a, c->arc);
+    nbi_free(r->a, c->pcost);
     memset(c, 0, sizeof *c);
     c->k = UINT32_MAX;
 }
@@ -133,6 +162,7 @@ void nbi_repair_free(nbi_repair *r)
     nbi_free(r->a, r->todo);
     nbi_free(r->a, r->layer);
     nbi_free(r->a, r->sizes);
+    nbi_free(r->a, r->prof);
     memset(r, 0, sizeof *r);
 }
 
@@ -160,16 +190,19 @@ static int rec_copy(nbi_repair *r, nbi_rcluster *d, const nbi_rcluster *s)
     *d = *s;
     d->cell = d->first = NULL;
     d->arc = NULL;
+    d->pcost = NULL;
     if (s->k == UINT32_MAX)
         return 1;
-    size_t arcs = s->first[s->nn];
+    size_t arcs = s->first[s->nn], costs = r->nprof * arcs;
     d->cell = nbi_alloc_array(r->a, s->nn ? s->nn : 1, sizeof *d->cell);
     d->first = nbi_alloc_array(r->a, (size_t)s->nn + 1, sizeof *d->first);
     d->arc = nbi_alloc_array(r->a, arcs ? arcs : 1, sizeof *d->arc);
-    if (!d->cell || !d->first || !d->arc) {
+    d->pcost = nbi_alloc_array(r->a, costs ? costs : 1, sizeof *d->pcost);
+    if (!d->cell || !d->first || !d->arc || !d->pcost) {
         rec_free(r, d);
         return 0;
     }
+    memcpy(d->pcost, s->pcost, costs * sizeof *d->pcost);
     memcpy(d->cell, s->cell, s->nn * sizeof *d->cell);
     memcpy(d->first, s->first, ((size_t)s->nn + 1) * sizeof *d->first);
     memcpy(d->arc, s->arc, arcs * sizeof *d->arc);
@@ -192,6 +225,13 @@ int nbi_repair_copy(nbi_repair *dst, const nbi_repair *src)
         return 0;
     memcpy(dst->layer, src->layer, src->g.ncaps * sizeof *dst->layer);
     memcpy(dst->sizes, src->sizes, src->g.nsizes * sizeof *dst->sizes);
+    if (src->nprof) {
+        dst->prof = nbi_alloc_array(dst->a, src->nprof, sizeof *dst->prof);
+        if (!dst->prof)
+            return 0;
+        memcpy(dst->prof, src->prof, src->nprof * sizeof *dst->prof);
+        dst->nprof = src->nprof;
+    }
     if (!src->slot)
         return 1;
     if (!have_slots(dst))
@@ -442,8 +482,56 @@ static int intra(nbi_repair *r, const nb_overlay *ov, const nbi_box *b, uint32_t
     return 1;
 }
 
+/* The costs of c's arcs for each of the repair's profiles (c->pcost): an intra-arc's, the
+ * profile agent's least-cost path in the cluster under the overlay (one Dijkstra from each
+ * node, under the graph's corner rule: what HAA*'s refinement finds for the step); an
+ * inter-arc's, one step into the far cell; -1 for an arc that does not admit the agent. */
+static void weigh(nbi_repair *r, const nb_overlay *ov, nbi_rcluster *c)
+{
+    const nbi_agraph *g = &r->g;
+    const size_t na = c->first[c->nn];
+    nbi_box b = nbi_cluster_box(c->k, g->ncx, g->cluster, g->width, g->height);
+    r->cs.ov = ov;
+    for (size_t p = 0; p < r->nprof; p++) {
+        const nbi_rprof *rp = &r->prof[p];
+        const nb_capability cap = nbi_u32at(g->caps, rp->ci);
+        double *w = c->pcost + p * na;
+        nbi_csearch_costs(&r->cs, &rp->costs, 0);
+        for (uint32_t i = 0; i < c->nn; i++) {
+            uint8_t aimed[4 * NBI_CLUSTER_MAX] = {0}; /* arcs of several combos share an end */
+            size_t nt = 0;
+            for (uint32_t a = c->first[i]; a < c->first[i + 1]; a++) {
+                const nbi_rarc *e = &c->arc[a];
+                int admits = (nbi_u32at(g->caps, e->cap) & ~cap) == 0 && e->cv >= rp->size;
+                uint32_t to = e->inter ? e->to : c->cell[e->to];
+                w[a] = -1;
+                if (admits && e->inter)
+                    w[a] = nbi_costs_cell(&rp->costs, to % g->width, to / g->width);
+                else if (admits && !aimed[e->to]) {
+                    aimed[e->to] = 1;
+                    r->targets[nt++] = (nb_cell){(int32_t)(to % g->width), (int32_t)(to / g->width)};
+                }
+            }
+            if (nt == 0)
+                continue;
+            nb_cell from = {(int32_t)(c->cell[i] % g->width), (int32_t)(c->cell[i] / g->width)};
+            nbi_csearch_run(&r->cs, &r->layer[rp->ci], rp->size, (int)g->corner, &b, from, NULL,
+                            r->targets, nt);
+            for (uint32_t a = c->first[i]; a < c->first[i + 1]; a++) {
+                const nbi_rarc *e = &c->arc[a];
+                if (!e->inter && (nbi_u32at(g->caps, e->cap) & ~cap) == 0 && e->cv >= rp->size)
+                    w[a] = nbi_csearch_cost(&r->cs, (nb_cell){(int32_t)(c->cell[e->to] % g->width),
+                                                              (int32_t)(c->cell[e->to] / g->width)},
+                                            NULL);
+            }
+        }
+    }
+    nbi_csearch_costs(&r->cs, NULL, 0);
+    r->cs.ov = NULL;
+}
+
 /* Cluster k's record made from the scratch: nodes sorted by cell, arcs by node. */
-static int keep(nbi_repair *r, uint32_t k, uint32_t nn, size_t na)
+static int keep(nbi_repair *r, const nb_overlay *ov, uint32_t k, uint32_t nn, size_t na)
 {
     uint32_t order[4 * NBI_CLUSTER_MAX], rank[4 * NBI_CLUSTER_MAX];
     for (uint32_t i = 0; i < nn; i++)
@@ -465,7 +553,8 @@ static int keep(nbi_repair *r, uint32_t k, uint32_t nn, size_t na)
     c.cell = nbi_alloc_array(r->a, nn ? nn : 1, sizeof *c.cell);
     c.first = nbi_zalloc_array(r->a, (size_t)nn + 1, sizeof *c.first);
     c.arc = nbi_alloc_array(r->a, na ? na : 1, sizeof *c.arc);
-    if (!c.cell || !c.first || !c.arc) {
+    c.pcost = nbi_alloc_array(r->a, r->nprof && na ? r->nprof * na : 1, sizeof *c.pcost);
+    if (!c.cell || !c.first || !c.arc || !c.pcost) {
         rec_free(r, &c);
         return 0;
     }
@@ -485,6 +574,7 @@ static int keep(nbi_repair *r, uint32_t k, uint32_t nn, size_t na)
     for (uint32_t i = nn; i > 0; i--) /* back to the starts */
         c.first[i] = c.first[i - 1];
     c.first[0] = 0;
+    weigh(r, ov, &c);
     /* Into the cluster's record, or a free one. */
     uint32_t at = r->slot[k];
     if (at == UINT32_MAX) {
@@ -527,7 +617,7 @@ static int repair_cluster(nbi_repair *r, const nb_overlay *ov, uint32_t k)
         uint32_t x = r->node[i] % g->width - (uint32_t)b.x0, y = r->node[i] / g->width - (uint32_t)b.y0;
         r->local[y * (uint32_t)(b.x1 - b.x0) + x] = 0;
     }
-    return ok && intra(r, ov, &b, nn, &na) && keep(r, k, nn, na);
+    return ok && intra(r, ov, &b, nn, &na) && keep(r, ov, k, nn, na);
 }
 
 void nbi_repair_flush(nbi_repair *r, const nb_overlay *ov)
@@ -545,6 +635,7 @@ size_t nbi_repair_bytes(const nbi_repair *r)
 {
     const uint32_t n = r->g.cluster, ncombo = r->g.ncaps * r->g.nsizes;
     size_t bytes = r->g.ncaps * sizeof *r->layer + r->g.nsizes * sizeof *r->sizes +
+                   r->nprof * sizeof *r->prof +
                    r->todo_cap * sizeof *r->todo + r->rcap * sizeof *r->rec;
     if (r->slot)
         bytes += (size_t)r->ncl * (sizeof *r->slot + 1);
@@ -552,7 +643,7 @@ size_t nbi_repair_bytes(const nbi_repair *r)
         const nbi_rcluster *c = &r->rec[i];
         if (c->k != UINT32_MAX)
             bytes += c->nn * sizeof *c->cell + ((size_t)c->nn + 1) * sizeof *c->first +
-                     c->first[c->nn] * sizeof *c->arc;
+                     c->first[c->nn] * (sizeof *c->arc + r->nprof * sizeof *c->pcost);
     }
     if (r->cs_ok) { /* the scratch of a flush */
         nbi_tr_opts o = {r->g.placement, r->g.spread, r->g.ncaps, r->g.nsizes, r->sizes};

@@ -8,11 +8,16 @@
  * bake of that quality gives there; a high-quality graph's repaired
  * clusters hold the edges its dominance would drop as well.  Every other
  * cluster is the baked one: its cells and its borders' facing lines are
- * unchanged, so its nodes and edges are what a fresh bake would make. */
+ * unchanged, so its nodes and edges are what a fresh bake would make.
+ * A repaired cluster's arcs hold lengths, and costs for each of the
+ * graph's cost profiles (the agent's least-cost paths in the cluster), so
+ * that HAA* for an agent with terrain costs searches it as it searches the
+ * baked graph with that profile's costs. */
 #ifndef NB_REPAIR_H
 #define NB_REPAIR_H
 
 #include "abstract/abstract.h"
+#include "clearance/costs.h"
 
 struct nb_overlay;
 
@@ -31,7 +36,18 @@ typedef struct nbi_rcluster {
     uint32_t *cell; /* their cells (y * width + x), ascending */
     uint32_t *first; /* nn + 1: the arcs of node i */
     nbi_rarc *arc;
+    /* Per cost profile of the repair (nbi_repair's prof), per arc: its cost to the profile's
+     * agent under the graph's corner rule, or -1 where it does not admit the agent. */
+    double *pcost;
 } nbi_rcluster;
+
+/* A cost profile of the graph (an abstract_costs section), as the repair weighs arcs for it. */
+typedef struct nbi_rprof {
+    long section;   /* the costs section: how a query names its profile */
+    uint32_t ci;    /* the profile's capability, as an index of the graph's */
+    uint32_t size;
+    nbi_costs costs;
+} nbi_rprof;
 
 typedef struct nbi_repair {
     const nb_allocator *a;
@@ -41,6 +57,8 @@ typedef struct nbi_repair {
     uint32_t top;       /* the largest: clearances are seen capped there */
     uint32_t per;       /* room for a repaired cluster's nodes: search keys per record */
     uint32_t ncl;       /* clusters */
+    nbi_rprof *prof;    /* the graph's cost profiles whose capability it serves */
+    size_t nprof;
     int serves;         /* 0: a graph it does not repair (low quality, layers missing) */
     int ok;             /* 0: HAA* may not use it (it does not serve, or memory ran out) */
     uint32_t *slot;     /* per cluster: its record, or UINT32_MAX (NULL until a change) */
