@@ -11,6 +11,11 @@
  * there is a path, HAA*'s error against the least cost (mean, 95th
  * percentile, largest) and the share of exact answers, the microseconds
  * per query of each, and what the profile's costs add to the bundle.
+ * Each row is run twice: without an overlay, and under one that blocks
+ * BLOCKS random rectangles of 1 x 1 to 20 x 20 cells (issue 32 item 3),
+ * where it also counts HAA*'s paths that Annotated A* over the overlay
+ * found after the graph's path met a block: none where the overlay
+ * repairs the graph's clusters (every quality but low, abstract/repair.c).
  * Not part of make check: 'make bench-haa-costs' (tests/bench/results/haa-bench.md
  * has its output). */
 #include <math.h>
@@ -19,6 +24,8 @@
 #include <time.h>
 
 #include "testutil.h"
+
+#define BLOCKS 100 /* rectangles blocked by the overlay */
 
 static double now_us(void)
 {
@@ -39,6 +46,80 @@ static void die(const char *what, const nb_err *err)
     exit(1);
 }
 
+/* One table row: every scenario line through Annotated A* and HAA* for agent a under
+ * overlay ov (NULL: none). */
+typedef struct row {
+    size_t n, same, by_aa;
+    double exact_pct, mean, p95, max, us_haa, us_aa;
+    char by_aa_s[32];
+} row;
+
+static row run(nb_aa *aw, nb_haa *hw, const nb_agent *a, const nbb_scen *scen,
+               const nb_overlay *ov, double *err_pct)
+{
+    row r;
+    memset(&r, 0, sizeof r);
+    nb_err err;
+    nb_aa_query q;
+    nb_aa_query_init(&q);
+    nb_aa_query_agent(&q, a);
+    q.overlay = ov;
+    size_t exact = 0, both = 0, found = 0;
+    double sum = 0;
+    for (size_t i = 0; i < scen->count; i++) {
+        q.start = scen->lines[i].start;
+        q.goal = scen->lines[i].goal;
+        nb_aa_result ar;
+        nb_haa_result hr;
+        double t0 = now_us();
+        if (nb_aa_find(aw, &q, &ar, &err) != NB_OK)
+            die("nb_aa_find", &err);
+        double t1 = now_us();
+        if (tu_haa_find(hw, &q, 0, &hr, &err) != NB_OK)
+            die("nb_haa_find", &err);
+        double t2 = now_us();
+        r.us_aa += t1 - t0;
+        r.us_haa += t2 - t1;
+        r.n++;
+        int af = ar.status == NB_PATH_FOUND, hf = hr.status == NB_PATH_FOUND;
+        r.same += af == hf;
+        found += hf;
+        /* Annotated A* over the overlay answered for HAA* (haa.c: the path met a block). */
+        r.by_aa += hf && hr.abstract_len == 0;
+        if (af && hf && ar.cost > 0) {
+            double e = (hr.cost - ar.cost) / ar.cost * 100;
+            err_pct[both++] = e;
+            sum += e;
+            exact += fabs(hr.cost - ar.cost) <= 1e-9 * ar.cost;
+        }
+    }
+    qsort(err_pct, both, sizeof *err_pct, by_value);
+    r.exact_pct = both ? 100.0 * (double)exact / (double)both : 0;
+    r.mean = both ? sum / (double)both : 0;
+    r.p95 = both ? err_pct[(size_t)(0.95 * (double)(both - 1))] : 0;
+    r.max = both ? err_pct[both - 1] : 0;
+    r.us_haa = r.n ? r.us_haa / (double)r.n : 0;
+    r.us_aa = r.n ? r.us_aa / (double)r.n : 0;
+    snprintf(r.by_aa_s, sizeof r.by_aa_s, "%zu of %zu", r.by_aa, found);
+    return r;
+}
+
+/* Blocks n rectangles of 1 x 1 to 20 x 20 cells at random places of a w x h map. */
+static void random_blocks(nb_overlay *ov, uint32_t w, uint32_t h, int n, tu_rng *rng)
+{
+    for (int i = 0; i < n; i++) {
+        long bw = 1 + (long)tu_below(rng, 20), bh = 1 + (long)tu_below(rng, 20);
+        long x = (long)tu_below(rng, w), y = (long)tu_below(rng, h);
+        if (x + bw > (long)w)
+            bw = (long)w - x;
+        if (y + bh > (long)h)
+            bh = (long)h - y;
+        nb_err err;
+        if (nb_overlay_block(ov, x, y, bw, bh, &err) != NB_OK)
+            die("nb_overlay_block", &err);
+    }
+}
+
 int main(void)
 {
     static const char *const maps[] = {"maps/wc3/bloodvenomfalls.map", "maps/wc3/battleground.map"};
@@ -55,9 +136,14 @@ int main(void)
            "line, HAA*'s refined path (flags 0). Error: (HAA*'s cost - AA*'s) / AA*'s, in %%. "
            "\"same\": both find a path, or neither. Microseconds per query, AA* and HAA* in the "
            "same run, each query once.\n\n");
-    printf("| map | quality | swamp | lines | same | exact | mean error %% | p95 %% | max %% | "
-           "HAA* us | AA* us | graph bytes | costs bytes |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("Overlay \"blocks\": %d rectangles of 1 x 1 to 20 x 20 cells at random places "
+           "(the same for every agent and quality of a map), asked of both; \"by AA*\": HAA*'s "
+           "paths that came from Annotated A* over the overlay after the graph's path met a "
+           "block (the fallback a repair of the clusters makes unneeded).\n\n",
+           BLOCKS);
+    printf("| map | quality | swamp | overlay | lines | same | exact | mean error %% | p95 %% | "
+           "max %% | HAA* us | AA* us | by AA* | graph bytes | costs bytes |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
         static nbi_agentset agents;
         nbb_grid g;
@@ -92,6 +178,12 @@ int main(void)
                 if (in->type == NB_SEC_ABSTRACT)
                     graph_bytes += in->usize;
             }
+            /* The same random blocks for every agent and quality of a map. */
+            nb_overlay *ov = NULL;
+            tu_rng rng = {0x5eed0032u + m};
+            if (nb_overlay_open(b, &ov, &err) != NB_OK)
+                die("nb_overlay_open", &err);
+            random_blocks(ov, g.width, g.height, BLOCKS, &rng);
             for (size_t k = 0; k < 3; k++) {
                 costs_bytes = 0;
                 for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
@@ -99,47 +191,18 @@ int main(void)
                     if (in->type == NB_SEC_ABSTRACT_COSTS && in->param[4] + 1 == k)
                         costs_bytes = in->usize; /* profiles 0, 1: swamp 2 and 5 */
                 }
-                nb_aa_query q;
-                nb_aa_query_init(&q);
-                nb_aa_query_agent(&q, &agents.agent[k]);
-                size_t n = 0, same = 0, exact = 0, both = 0;
-                double sum = 0, t_h = 0, t_a = 0;
-                for (size_t i = 0; i < scen.count; i++) {
-                    q.start = scen.lines[i].start;
-                    q.goal = scen.lines[i].goal;
-                    nb_aa_result ar;
-                    nb_haa_result hr;
-                    double t0 = now_us();
-                    if (nb_aa_find(aw, &q, &ar, &err) != NB_OK)
-                        die("nb_aa_find", &err);
-                    double t1 = now_us();
-                    if (tu_haa_find(hw, &q, 0, &hr, &err) != NB_OK)
-                        die("nb_haa_find", &err);
-                    double t2 = now_us();
-                    t_a += t1 - t0;
-                    t_h += t2 - t1;
-                    n++;
-                    int af = ar.status == NB_PATH_FOUND, hf = hr.status == NB_PATH_FOUND;
-                    same += af == hf;
-                    if (af && hf && ar.cost > 0) {
-                        double e = (hr.cost - ar.cost) / ar.cost * 100;
-                        err_pct[both++] = e;
-                        sum += e;
-                        exact += fabs(hr.cost - ar.cost) <= 1e-9 * ar.cost;
-                    }
+                for (int with = 0; with < 2; with++) {
+                    row r = run(aw, hw, &agents.agent[k], &scen, with ? ov : NULL, err_pct);
+                    printf("| %s | %s | %g | %s | %zu | %zu | %.1f%% | %.2f | %.2f | %.2f | "
+                           "%.0f | %.0f | %s | %llu | %llu |\n",
+                           strrchr(maps[m], '/') + 1, nbi_quality_name(qualities[qi]), swamp[k],
+                           with ? "blocks" : "none", r.n, r.same, r.exact_pct, r.mean, r.p95,
+                           r.max, r.us_haa, r.us_aa, with ? r.by_aa_s : "",
+                           (unsigned long long)graph_bytes, (unsigned long long)costs_bytes);
+                    fflush(stdout);
                 }
-                qsort(err_pct, both, sizeof *err_pct, by_value);
-                printf("| %s | %s | %g | %zu | %zu | %.1f%% | %.2f | %.2f | %.2f | %.0f | %.0f | "
-                       "%llu | %llu |\n",
-                       strrchr(maps[m], '/') + 1, nbi_quality_name(qualities[qi]), swamp[k], n,
-                       same, both ? 100.0 * (double)exact / (double)both : 0,
-                       both ? sum / (double)both : 0,
-                       both ? err_pct[(size_t)(0.95 * (double)(both - 1))] : 0,
-                       both ? err_pct[both - 1] : 0, n ? t_h / (double)n : 0,
-                       n ? t_a / (double)n : 0, (unsigned long long)graph_bytes,
-                       (unsigned long long)costs_bytes);
-                fflush(stdout);
             }
+            nb_overlay_close(ov);
             nb_aa_close(aw);
             nb_haa_close(hw);
             nb_bundle_close(b);
