@@ -89,6 +89,12 @@ enum {
     DSE = NBI_MOVE_SE, DNE = NBI_MOVE_NE, DSW = NBI_MOVE_SW, DNW = NBI_MOVE_NW
 };
 
+/* The moves that leave a tile by its west, east, north or south side, as direction bits. */
+#define OUT_W (1u << DW | 1u << DNW | 1u << DSW)
+#define OUT_E (1u << DE | 1u << DNE | 1u << DSE)
+#define OUT_N (1u << DN | 1u << DNE | 1u << DNW)
+#define OUT_S (1u << DS | 1u << DSE | 1u << DSW)
+
 /* Why a search ended. */
 enum { RUNNING = 0, END_FOUND, END_EXHAUSTED, END_LIMIT, END_NOMEM };
 
@@ -614,9 +620,16 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
                      ? moves(s, mi, x, y, 1)
                      : moves(s, mi, x, y, 0);
     const int32_t *off = flat ? s->ws->moff : s->ws->soff;
-    /* All eight neighbours in the tile of id (most cells): slots at fixed offsets, in a loop of
-     * its own that tests nothing more for each. */
-    if (flat || ((id & TMASK) - 1u < TSIDE - 2 && ((id >> TSHIFT) & TMASK) - 1u < TSIDE - 2)) {
+    /* The moves that leave the tile of id (none for most cells): a cell on the tile's first or
+     * last column or row has three each way. */
+    const uint32_t sx = id & TMASK, sy = (id >> TSHIFT) & TMASK;
+    const unsigned out =
+        flat ? 0
+             : (sx - 1u >= TSIDE - 2 ? (sx ? OUT_E : OUT_W) : 0) |
+                   (sy - 1u >= TSIDE - 2 ? (sy ? OUT_S : OUT_N) : 0);
+    /* All the agent's neighbours in the tile of id (most cells): slots at fixed offsets, in a
+     * loop of its own that tests nothing more for each. */
+    if (!(m & out)) {
         while (m) {
             unsigned d = nbp_ctz32(m);
             m &= m - 1;
@@ -633,18 +646,24 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
         }
         return;
     }
+    /* In the same order of moves: those inside the tile by their offsets, the others through
+     * the directory. */
     while (m) {
         unsigned d = nbp_ctz32(m);
         m &= m - 1;
-        /* Across the tile's edge: the neighbour tile's page, claimed when this search holds
-         * none there. */
         const uint32_t nx = (uint32_t)(x + nbi_move_dx[d]), ny = (uint32_t)(y + nbi_move_dy[d]);
-        const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
         uint32_t j;
-        if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
-            j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
-        else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
-            return;
+        if (!((out >> d) & 1u)) {
+            j = (uint32_t)((int32_t)id + off[d]);
+        } else {
+            /* Across the tile's edge: the neighbour tile's page, claimed when this search
+             * holds none there. */
+            const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
+            if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
+                j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
+            else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
+                return;
+        }
         reach(s, j, d, g + move_cost(s, d, nx, ny, weighted), x, y, generic, flat, weighted);
         if (s->end)
             return;
