@@ -131,7 +131,7 @@ uint32_t nbi_pool_claim(nbi_pool *p, uint32_t k, int *fresh)
 
 int nbi_pool_flat(nbi_pool *p)
 {
-    if (p->ndir == 0 || p->cap < p->ndir)
+    if (p->ndir == 0 || p->cap < p->ndir || p->no_flat)
         return 0;
     if (!p->flat) {
         /* Pages no search used yet start zeroed, as a claim would have them; the others keep

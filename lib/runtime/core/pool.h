@@ -41,6 +41,7 @@ typedef struct nbi_pool {
     uint32_t cursor;      /* where the search looks for a page to steal next */
     int failed;           /* the last claim ran out of memory (not the cap) */
     int flat;             /* page k is page key k's, for every key (nbi_pool_flat) */
+    int no_flat;          /* tests: nbi_pool_flat declines, so that the paged code runs */
     unsigned narrays;
     void **array[NBI_POOL_MAX_ARRAYS];
     size_t esize[NBI_POOL_MAX_ARRAYS];
