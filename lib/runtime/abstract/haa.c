@@ -344,9 +344,9 @@ size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *ou
     return n;
 }
 
-/* Appends c to the path; when c is already on it, the loop back to it
- * is cut instead.  0 without memory. */
-static int append(nb_haa *ws, nb_cell c)
+/* Appends c to the path, which has room for it (path_room); when c is already on it, the loop
+ * back to it is cut instead.  0 without memory. */
+static inline int append(nb_haa *ws, nb_cell c)
 {
     /* Keyed by 4 x 4 tiles, the tile's 16 cells in one block of slots (where's keep_low):
      * consecutive cells of a path mostly share a tile, so their entries share cache lines. */
@@ -362,11 +362,16 @@ static int append(nb_haa *ws, nb_cell c)
         ws->len = (size_t)*at + 1;
         return 1;
     }
-    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + 1, sizeof *ws->path))
-        return 0;
     *at = (uint32_t)ws->len;
     ws->path[ws->len++] = c;
     return 1;
+}
+
+/* Room on the path for n more cells, once for a segment rather than for each cell; 0 without
+ * memory. */
+static int path_room(nb_haa *ws, size_t n)
+{
+    return nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + n, sizeof *ws->path);
 }
 
 /* The path found, ws->path[0..len): straightened and smoothed as asked,
@@ -691,6 +696,8 @@ static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
         }
         if (n == 0)
             return damaged(ws, err);
+        if (!path_room(ws, n))
+            return no_memory(ws, err);
         for (size_t i = 0; i < n; i++)
             if (!append(ws, ws->seg[reverse ? n - 1 - i : i]))
                 return no_memory(ws, err);
@@ -851,6 +858,8 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
                 res->abstract_len = 2;
                 res->abstract_length = ws->near_cost;
                 size_t n = nbi_csearch_path(&ws->near, q->goal, ws->seg);
+                if (!path_room(ws, n))
+                    return no_memory(ws, err);
                 for (size_t i = 0; i < n; i++)
                     if (!append(ws, ws->seg[i]))
                         return no_memory(ws, err);
@@ -1053,7 +1062,7 @@ static nb_status partial(nb_haa *ws, nb_err *err)
 {
     nb_haa_result *res = &ws->res;
     if (ws->phase == NBI_HAA_REFINE) {
-        if (ws->len == 0 && !append(ws, ws->q.start))
+        if (ws->len == 0 && (!path_room(ws, 1) || !append(ws, ws->q.start)))
             return no_memory(ws, err);
         return NB_OK;
     }
@@ -1070,7 +1079,7 @@ static nb_status partial(nb_haa *ws, nb_err *err)
         if (st != NB_OK)
             return st;
     }
-    if (ws->len == 0 && !append(ws, ws->q.start))
+    if (ws->len == 0 && (!path_room(ws, 1) || !append(ws, ws->q.start)))
         return no_memory(ws, err);
     return NB_OK;
 }

@@ -66,18 +66,22 @@ static NBP_NOINLINE uint32_t page_claim(nbi_asearch *as, uint32_t key)
 static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
 
 /* nbi_asearch_reach, inlined into the abstract search's loop, where most arcs lead to a node
- * already closed or reached as cheaply: the page and the stamp tell, with no call. */
+ * already closed or reached as cheaply: the page and the stamp tell, with no call.  flat (a
+ * constant in each copy): the pool is nbi_pool_flat's, a key is its own slot. */
 static inline NBP_ALWAYS_INLINE uint32_t reach(nbi_asearch *as, uint32_t v, double ng,
-                                               uint32_t from, uint32_t how)
+                                               uint32_t from, uint32_t how, const int flat)
 {
-    const nbi_pool *p = &as->pool;
-    uint32_t pg = p->dir[v >> NBI_ASEARCH_SHIFT];
-    if (pg == NBI_POOL_NONE || p->gen[pg] != p->cur) {
-        pg = page_claim(as, v);
-        if (pg == NBI_POOL_NONE)
-            return NBI_POOL_NONE;
+    uint32_t sl = v;
+    if (!flat) {
+        const nbi_pool *p = &as->pool;
+        uint32_t pg = p->dir[v >> NBI_ASEARCH_SHIFT];
+        if (pg == NBI_POOL_NONE || p->gen[pg] != p->cur) {
+            pg = page_claim(as, v);
+            if (pg == NBI_POOL_NONE)
+                return NBI_POOL_NONE;
+        }
+        sl = pg << NBI_ASEARCH_SHIFT | (v & AMASK);
     }
-    uint32_t sl = pg << NBI_ASEARCH_SHIFT | (v & AMASK);
     uint32_t sv = as->stamp[sl];
     if ((sv >> 1) != as->sid) {
         if (as->nodes == as->max_nodes) {
@@ -98,10 +102,10 @@ static inline NBP_ALWAYS_INLINE uint32_t reach(nbi_asearch *as, uint32_t v, doub
 
 uint32_t nbi_asearch_reach(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how)
 {
-    return reach(as, v, ng, from, how);
+    return as->pool.flat ? reach(as, v, ng, from, how, 1) : reach(as, v, ng, from, how, 0);
 }
 
-int nbi_asearch_queue(nbi_asearch *as, uint32_t sl, double h)
+static inline NBP_ALWAYS_INLINE int queue(nbi_asearch *as, uint32_t sl, double h)
 {
     double ng = as->gv[sl];
     if (!nbi_heap_push(&as->heap, ng + h, -ng, sl)) {
@@ -110,6 +114,8 @@ int nbi_asearch_queue(nbi_asearch *as, uint32_t sl, double h)
     }
     return 1;
 }
+
+int nbi_asearch_queue(nbi_asearch *as, uint32_t sl, double h) { return queue(as, sl, h); }
 
 int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how,
                       double h)
@@ -125,10 +131,10 @@ int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uin
  * heuristic is worked out only for a node whose cost changes (a third of the arcs a query
  * reads, on brc202d). */
 static inline NBP_ALWAYS_INLINE int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from,
-                                          uint32_t how)
+                                          uint32_t how, const int flat)
 {
     nbi_asearch *as = &ws->as;
-    uint32_t sl = reach(as, v, ng, from, how);
+    uint32_t sl = reach(as, v, ng, from, how, flat);
     if (sl == NBI_POOL_NONE)
         return as->end == NBI_AS_RUNNING;
     const uint32_t G = ws->g.nnodes + 1;
@@ -136,7 +142,7 @@ static inline NBP_ALWAYS_INLINE int relax(nb_haa *ws, uint32_t v, double ng, uin
                 : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
                              : octile(nbi_haa_key_cell(ws, v), ws->q.goal)) *
                ws->hmul;
-    return nbi_asearch_queue(as, sl, h);
+    return queue(as, sl, h);
 }
 
 /* Node v of the graph, or the node at its cell in its cluster's repair when the overlay
@@ -193,7 +199,8 @@ static void weigh_repaired(nb_haa *ws, const nbi_rcluster *c, uint32_t i)
 }
 
 /* The arcs of repaired node key u, reached at cost gu; 0 when the search has ended. */
-static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
+static inline NBP_ALWAYS_INLINE int expand_repaired(nb_haa *ws, uint32_t u, double gu,
+                                                    const int flat)
 {
     const nbi_repair *rep = ws->rep;
     uint32_t r = u - ws->g.nnodes - 2, base = u - r % rep->per;
@@ -222,7 +229,7 @@ static int expand_repaired(nb_haa *ws, uint32_t u, double gu)
             if (w < 0)
                 continue; /* not within the cluster for this agent's corner rule */
         }
-        if (!relax(ws, v, gu + w, u, NBI_VIA_REPAIR))
+        if (!relax(ws, v, gu + w, u, NBI_VIA_REPAIR, flat))
             return 0;
     }
     return 1;
@@ -238,6 +245,7 @@ void nbi_asearch_begin(nbi_asearch *as, uint64_t max_nodes)
         as->sid = 1;
     }
     nbi_pool_begin(&as->pool);
+    nbi_pool_flat(&as->pool); /* a graph whose keys all fit in the pages held: no look-ups */
     as->nodes = as->expanded = 0;
     as->max_nodes = max_nodes ? max_nodes : UINT64_MAX;
     as->end = NBI_AS_RUNNING;
@@ -253,10 +261,13 @@ void nbi_haa_abstract_begin(nb_haa *ws)
     as->best = g->nnodes;
     as->best_h = octile(ws->q.start, ws->q.goal) * ws->hmul;
     as->best_g = 0;
-    relax(ws, g->nnodes, 0, g->nnodes, NBI_VIA_START);
+    relax(ws, g->nnodes, 0, g->nnodes, NBI_VIA_START, as->pool.flat);
 }
 
-uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
+/* The search's loop; flat (a constant in each copy) as for reach(); plain (another): the
+ * query has no repair and no cost profile, so the arc loop tests neither. */
+static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const int flat,
+                                              const int plain)
 {
     nbi_asearch *as = &ws->as;
     const nbi_agraph *g = &ws->g;
@@ -271,19 +282,27 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
             as->end = NBI_AS_EXHAUSTED;
             break;
         }
-        uint32_t us = nbi_heap_pop(&as->heap).id;
-        uint32_t u = as->pool.owner[us >> NBI_ASEARCH_SHIFT] << NBI_ASEARCH_SHIFT | (us & AMASK);
+        nbi_heap_item top = nbi_heap_pop(&as->heap);
+        uint32_t us = top.id;
+        uint32_t u = flat ? us
+                          : as->pool.owner[us >> NBI_ASEARCH_SHIFT] << NBI_ASEARCH_SHIFT |
+                                (us & AMASK);
         as->stamp[us] |= 1u;
         as->expanded++;
         done++;
         double gu = as->gv[us];
-        double hu = (u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
-                                         : octile(nbi_haa_key_cell(ws, u), ws->q.goal)) *
-                    ws->hmul;
-        if (hu < as->best_h || (hu == as->best_h && gu < as->best_g)) {
-            as->best = u;
-            as->best_h = hu;
-            as->best_g = gu;
+        /* The best partial path so far: the node of least heuristic.  Its key less its cost
+         * is its heuristic but for rounding, so the heuristic is worked out again (for the
+         * exact compare) only for a node that may be as near as the best. */
+        if (top.key + top.tie <= as->best_h + 1e-9 * (1 + top.key)) {
+            double hu = (u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
+                                             : octile(nbi_haa_key_cell(ws, u), ws->q.goal)) *
+                        ws->hmul;
+            if (hu < as->best_h || (hu == as->best_h && gu < as->best_g)) {
+                as->best = u;
+                as->best_h = hu;
+                as->best_g = gu;
+            }
         }
         if (u == G) {
             as->end = NBI_AS_FOUND;
@@ -294,20 +313,20 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
             z += a;
             for (uint32_t v = a; v < z; v++) {
                 double c = nbi_csearch_cost(&ws->ins[0], nbi_haa_key_cell(ws, v), NULL);
-                if (c >= 0 && !relax(ws, v, c, S, NBI_VIA_START))
+                if (c >= 0 && !relax(ws, v, c, S, NBI_VIA_START, flat))
                     return done;
             }
             if (ks == kg) {
                 double c = nbi_csearch_cost(&ws->ins[0], ws->q.goal, NULL);
-                if (c >= 0 && !relax(ws, G, c, S, NBI_VIA_DIRECT))
+                if (c >= 0 && !relax(ws, G, c, S, NBI_VIA_DIRECT, flat))
                     return done;
             }
-            if (ws->near_cost >= 0 && !relax(ws, G, ws->near_cost, S, NBI_VIA_NEAR))
+            if (ws->near_cost >= 0 && !relax(ws, G, ws->near_cost, S, NBI_VIA_NEAR, flat))
                 return done;
             continue;
         }
         if (u > G) { /* a repaired cluster's node */
-            if (!expand_repaired(ws, u, gu))
+            if (!expand_repaired(ws, u, gu, flat))
                 return done;
         } else {
             uint32_t a0 = nbi_u32at(g->node_first, u), a1 = nbi_u32at(g->node_first, u + 1);
@@ -316,10 +335,12 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
              * a relax (claiming a page, growing the heap) can make stale: through ws, every
              * store of the search would have the compiler read them again for each arc. */
             const uint8_t *capok = ws->capok;
-            const nbi_repair *rep = ws->rep;
-            const uint32_t *dir = as->pool.dir, *gen = as->pool.gen, *stamp = as->stamp;
+            const nbi_repair *rep = plain ? NULL : ws->rep;
+            const nbi_acosts *pa = plain ? NULL : pc;
+            const uint32_t *dir = as->pool.dir, *stamp = as->stamp;
             const double *gv = as->gv;
-            const uint32_t cur = as->pool.cur, sid = as->sid;
+            /* A stamp of this search: open, or closed. */
+            const uint32_t open = as->sid << 1, closed = open | 1u;
             for (uint32_t a = a0; a < a1; a++) {
                 const uint8_t *ann = g->arc_ann + 2 * (size_t)a;
                 if (!capok[ann[0]] || ann[1] < size)
@@ -327,32 +348,53 @@ uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
                 uint32_t v = nbi_u32at(g->arc_to, a);
                 if (rep && (v = repaired_key(ws, v)) == UINT32_MAX)
                     continue;
-                /* Closed (three arcs in four on brc202d) is told before the arc's weight. */
+                /* Closed (three arcs in four on brc202d) is told before the arc's weight.  A
+                 * page the directory gives holds this search's stamps only if it claimed the
+                 * page, so the stamp alone tells (reach() claims it when the node opens). */
                 double ng;
-                uint32_t pg = dir[v >> NBI_ASEARCH_SHIFT];
-                if (pg != NBI_POOL_NONE && gen[pg] == cur) {
-                    uint32_t sl = pg << NBI_ASEARCH_SHIFT | (v & AMASK), sv = stamp[sl];
-                    if ((sv >> 1) == sid && (sv & 1u))
+                uint32_t pg = flat ? 0 : dir[v >> NBI_ASEARCH_SHIFT];
+                if (pg != NBI_POOL_NONE) {
+                    uint32_t sl = flat ? v : pg << NBI_ASEARCH_SHIFT | (v & AMASK), sv = stamp[sl];
+                    if (sv == closed)
                         continue;
-                    ng = gu + (pc ? nbi_acosts_arc(pc, a) : nbi_arc_weight(g, a));
-                    if ((sv >> 1) == sid && ng >= gv[sl])
+                    ng = gu + (pa ? nbi_acosts_arc(pa, a) : nbi_arc_weight(g, a));
+                    if (sv == open && ng >= gv[sl])
                         continue;
                 } else {
-                    ng = gu + (pc ? nbi_acosts_arc(pc, a) : nbi_arc_weight(g, a));
+                    ng = gu + (pa ? nbi_acosts_arc(pa, a) : nbi_arc_weight(g, a));
                 }
-                if (!relax(ws, v, ng, u, a))
+                if (!relax(ws, v, ng, u, a, flat))
                     return done;
                 dir = as->pool.dir;
-                gen = as->pool.gen;
                 stamp = as->stamp;
                 gv = as->gv;
             }
         }
         if (u >= g0 && u < g1) {
             double c = nbi_csearch_cost(&ws->ins[1], nbi_haa_key_cell(ws, u), NULL);
-            if (c >= 0 && !relax(ws, G, gu + c, u, NBI_VIA_GOAL))
+            if (c >= 0 && !relax(ws, G, gu + c, u, NBI_VIA_GOAL, flat))
                 return done;
         }
     }
     return done;
+}
+
+/* Each copy a function of its own, so that each loop has the registers alone. */
+static NBP_NOINLINE uint64_t step_flat_plain(nb_haa *ws, uint64_t budget)
+{
+    return step(ws, budget, 1, 1);
+}
+static NBP_NOINLINE uint64_t step_flat(nb_haa *ws, uint64_t budget) { return step(ws, budget, 1, 0); }
+static NBP_NOINLINE uint64_t step_paged_plain(nb_haa *ws, uint64_t budget)
+{
+    return step(ws, budget, 0, 1);
+}
+static NBP_NOINLINE uint64_t step_paged(nb_haa *ws, uint64_t budget) { return step(ws, budget, 0, 0); }
+
+uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
+{
+    int plain = !ws->rep && !ws->pc;
+    if (ws->as.pool.flat)
+        return plain ? step_flat_plain(ws, budget) : step_flat(ws, budget);
+    return plain ? step_paged_plain(ws, budget) : step_paged(ws, budget);
 }

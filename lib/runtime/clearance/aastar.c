@@ -89,6 +89,12 @@ enum {
     DSE = NBI_MOVE_SE, DNE = NBI_MOVE_NE, DSW = NBI_MOVE_SW, DNW = NBI_MOVE_NW
 };
 
+/* The moves that leave a tile by its west, east, north or south side, as direction bits. */
+#define OUT_W (1u << DW | 1u << DNW | 1u << DSW)
+#define OUT_E (1u << DE | 1u << DNE | 1u << DSE)
+#define OUT_N (1u << DN | 1u << DNE | 1u << DNW)
+#define OUT_S (1u << DS | 1u << DSE | 1u << DSW)
+
 /* Why a search ended. */
 enum { RUNNING = 0, END_FOUND, END_EXHAUSTED, END_LIMIT, END_NOMEM };
 
@@ -106,7 +112,7 @@ struct search {
     nb_aa *ws;
     uint32_t *stamp, *hpos, *lane;
     double *gv;
-    const uint32_t *owner; /* the pool's page keys, to place a slot on the map */
+    const nb_cell *porg;   /* per page: its tile's first cell, to place a slot on the map */
     const uint32_t *dir, *pgen; /* the pool's directory and its pages' searches */
     uint32_t cur;               /* the pool's current search */
     unsigned tbits;
@@ -138,6 +144,8 @@ struct nb_aa {
     uint32_t *stamp; /* per slot: search id << 4 | CLOSED | direction it was reached by */
     double *g;       /* per slot: cost from the start, valid when stamped by this search */
     uint32_t *hpos;  /* per slot: index in the heap while open, or IN_LANE */
+    nb_cell *porg;   /* per page: its tile's first cell (set when a search claims the page) */
+    size_t porg_cap;
     unsigned tbits;  /* tiles per row: 1 << tbits (a power of two, for shifts) */
     uint64_t max_nodes;
     uint32_t *lane;  /* open slots whose f is the open list's minimum */
@@ -219,6 +227,7 @@ nb_status nb_aa_open(const nb_bundle *b, nb_aa **out, nb_err *err)
     nbi_pool_array(&ws->pool, (void **)&ws->g, sizeof *ws->g, 0);
     nbi_pool_array(&ws->pool, (void **)&ws->hpos, sizeof *ws->hpos, 0);
     ok = ok && nbi_pool_reserve(&ws->pool, FIRST_PAGES) &&
+         nbi_grow(ws->a, (void **)&ws->porg, &ws->porg_cap, FIRST_PAGES, sizeof *ws->porg) &&
          nbi_grow(ws->a, (void **)&ws->heap, &ws->hcap, FIRST_OPEN, sizeof *ws->heap) &&
          nbi_grow(ws->a, (void **)&ws->lane, &ws->lcap, FIRST_OPEN, sizeof *ws->lane) &&
          nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, FIRST_OPEN, sizeof *ws->path);
@@ -241,6 +250,7 @@ void nb_aa_close(nb_aa *ws)
     if (!ws)
         return;
     nbi_pool_free(&ws->pool);
+    nbi_free(ws->a, ws->porg);
     nbi_free(ws->a, ws->lane);
     nbi_free(ws->a, ws->heap);
     nbi_free(ws->a, ws->path);
@@ -259,7 +269,8 @@ void nb_aa_set_max_nodes(nb_aa *ws, uint64_t max_nodes) { ws->max_nodes = max_no
 
 size_t nb_aa_bytes(const nb_aa *ws)
 {
-    size_t n = sizeof *ws + nbi_pool_bytes(&ws->pool) + ws->lcap * sizeof *ws->lane +
+    size_t n = sizeof *ws + nbi_pool_bytes(&ws->pool) + ws->porg_cap * sizeof *ws->porg +
+               ws->lcap * sizeof *ws->lane +
                ws->hcap * sizeof *ws->heap + ws->pcap * sizeof *ws->path;
     if (ws->fstamp)
         n += ws->cells * (sizeof *ws->fstamp + sizeof *ws->fg + sizeof *ws->fhpos +
@@ -292,9 +303,11 @@ static inline NBP_ALWAYS_INLINE void slot_cell(const struct search *s, uint32_t 
         *x = (int32_t)(slot - (uint32_t)*y * s->W);
         return;
     }
-    uint32_t k = s->owner[slot >> PSHIFT], tb = s->tbits;
-    *x = (int32_t)(((k & ((1u << tb) - 1)) << TSHIFT) | (slot & TMASK));
-    *y = (int32_t)(((k >> tb) << TSHIFT) | ((slot >> TSHIFT) & TMASK));
+    /* The page's origin, read where working it out from the page's key took twice the
+     * instructions (shifts by the workspace's tbits), once an expansion. */
+    const nb_cell o = s->porg[slot >> PSHIFT];
+    *x = o.x | (int32_t)(slot & TMASK);
+    *y = o.y | (int32_t)((slot >> TSHIFT) & TMASK);
 }
 
 /* The arrays a search reads, again after the pool has grown.  Inlined, as everything the
@@ -314,7 +327,7 @@ static inline NBP_ALWAYS_INLINE void load_arrays(struct search *s, const nb_aa *
     s->stamp = ws->stamp;
     s->gv = ws->g;
     s->hpos = ws->hpos;
-    s->owner = ws->pool.owner;
+    s->porg = ws->porg;
     s->dir = ws->pool.dir;
     s->pgen = ws->pool.gen;
     s->cur = ws->pool.cur;
@@ -330,8 +343,15 @@ static NBP_NOINLINE uint32_t page_claim(nb_aa *ws, int32_t x, int32_t y)
     int fresh;
     uint32_t pg = nbi_pool_page(&ws->pool, ((uint32_t)y >> TSHIFT) << ws->tbits | (uint32_t)x >> TSHIFT,
                                 &fresh);
-    return pg == NBI_POOL_NONE ? NOT_SLOT
-                               : pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
+    if (pg == NBI_POOL_NONE)
+        return NOT_SLOT;
+    if (!nbi_grow(ws->a, (void **)&ws->porg, &ws->porg_cap, ws->pool.cap, sizeof *ws->porg)) {
+        ws->pool.failed = 1; /* no memory, as the pool's own growth would say */
+        return NOT_SLOT;
+    }
+    ws->porg[pg].x = (int32_t)((uint32_t)x & ~TMASK);
+    ws->porg[pg].y = (int32_t)((uint32_t)y & ~TMASK);
+    return pg << PSHIFT | ((uint32_t)y & TMASK) << TSHIFT | ((uint32_t)x & TMASK);
 }
 
 /* page_claim for the search s: NOT_SLOT, and the search ended, when no page can be had; else
@@ -600,9 +620,16 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
                      ? moves(s, mi, x, y, 1)
                      : moves(s, mi, x, y, 0);
     const int32_t *off = flat ? s->ws->moff : s->ws->soff;
-    /* All eight neighbours in the tile of id (most cells): slots at fixed offsets, in a loop of
-     * its own that tests nothing more for each. */
-    if (flat || (((uint32_t)x & TMASK) - 1u < TSIDE - 2 && ((uint32_t)y & TMASK) - 1u < TSIDE - 2)) {
+    /* The moves that leave the tile of id (none for most cells): a cell on the tile's first or
+     * last column or row has three each way. */
+    const uint32_t sx = id & TMASK, sy = (id >> TSHIFT) & TMASK;
+    const unsigned out =
+        flat ? 0
+             : (sx - 1u >= TSIDE - 2 ? (sx ? OUT_E : OUT_W) : 0) |
+                   (sy - 1u >= TSIDE - 2 ? (sy ? OUT_S : OUT_N) : 0);
+    /* All the agent's neighbours in the tile of id (most cells): slots at fixed offsets, in a
+     * loop of its own that tests nothing more for each. */
+    if (!(m & out)) {
         while (m) {
             unsigned d = nbp_ctz32(m);
             m &= m - 1;
@@ -619,18 +646,24 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
         }
         return;
     }
+    /* In the same order of moves: those inside the tile by their offsets, the others through
+     * the directory. */
     while (m) {
         unsigned d = nbp_ctz32(m);
         m &= m - 1;
-        /* Across the tile's edge: the neighbour tile's page, claimed when this search holds
-         * none there. */
         const uint32_t nx = (uint32_t)(x + nbi_move_dx[d]), ny = (uint32_t)(y + nbi_move_dy[d]);
-        const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
         uint32_t j;
-        if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
-            j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
-        else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
-            return;
+        if (!((out >> d) & 1u)) {
+            j = (uint32_t)((int32_t)id + off[d]);
+        } else {
+            /* Across the tile's edge: the neighbour tile's page, claimed when this search
+             * holds none there. */
+            const uint32_t pg = s->dir[(ny >> TSHIFT) << s->tbits | nx >> TSHIFT];
+            if (pg != NBI_POOL_NONE && s->pgen[pg] == s->cur)
+                j = pg << PSHIFT | (ny & TMASK) << TSHIFT | (nx & TMASK);
+            else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
+                return;
+        }
         reach(s, j, d, g + move_cost(s, d, nx, ny, weighted), x, y, generic, flat, weighted);
         if (s->end)
             return;

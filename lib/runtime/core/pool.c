@@ -129,6 +129,30 @@ uint32_t nbi_pool_claim(nbi_pool *p, uint32_t k, int *fresh)
     return take(p, pg, k, fresh);
 }
 
+int nbi_pool_flat(nbi_pool *p)
+{
+    if (p->ndir == 0 || p->cap < p->ndir || p->no_flat)
+        return 0;
+    if (!p->flat) {
+        /* Pages no search used yet start zeroed, as a claim would have them; the others keep
+         * what they held, which callers that stamp their slots with a search id ignore (the
+         * contract of a reused or stolen page). */
+        for (uint32_t pg = p->npages; pg < p->ndir; pg++)
+            for (unsigned i = 0; i < p->narrays; i++)
+                if (p->zero[i])
+                    memset((char *)*p->array[i] + ((size_t)pg << p->shift) * p->esize[i], 0,
+                           ((size_t)1 << p->shift) * p->esize[i]);
+        for (uint32_t k = 0; k < p->ndir; k++)
+            p->dir[k] = p->owner[k] = k;
+        if (p->npages < p->ndir)
+            p->npages = (uint32_t)p->ndir;
+        p->flat = 1;
+    }
+    for (uint32_t k = 0; k < p->ndir; k++)
+        p->gen[k] = p->cur;
+    return 1;
+}
+
 size_t nbi_pool_bytes(const nbi_pool *p)
 {
     size_t n = p->ndir * sizeof *p->dir + (size_t)p->cap * (sizeof *p->owner + sizeof *p->gen);

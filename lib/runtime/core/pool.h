@@ -40,6 +40,8 @@ typedef struct nbi_pool {
     uint32_t cur;         /* the current search */
     uint32_t cursor;      /* where the search looks for a page to steal next */
     int failed;           /* the last claim ran out of memory (not the cap) */
+    int flat;             /* page k is page key k's, for every key (nbi_pool_flat) */
+    int no_flat;          /* tests: nbi_pool_flat declines, so that the paged code runs */
     unsigned narrays;
     void **array[NBI_POOL_MAX_ARRAYS];
     size_t esize[NBI_POOL_MAX_ARRAYS];
@@ -84,6 +86,13 @@ static inline uint32_t nbi_pool_find(const nbi_pool *p, uint32_t k)
     uint32_t pg = k < p->ndir ? p->dir[k] : NBI_POOL_NONE;
     return pg != NBI_POOL_NONE && p->gen[pg] == p->cur ? pg : NBI_POOL_NONE;
 }
+
+/* When the pool already has room for every page key's page (cap >= ndir: a small graph),
+ * gives page k to page key k, for every key, claimed for the current search, and returns 1:
+ * slot and key are then the same number, and the caller may index its arrays by key with no
+ * look-up (the pool never claims or steals again).  Else 0, nothing done.  It takes no memory
+ * the pool did not hold already.  Call it after nbi_pool_begin. */
+int nbi_pool_flat(nbi_pool *p);
 
 /* Bytes held: the directory, the page tables and the arrays. */
 size_t nbi_pool_bytes(const nbi_pool *p);

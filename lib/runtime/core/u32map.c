@@ -86,23 +86,4 @@ int nbi_u32map_put(nbi_u32map *m, uint32_t key, uint32_t value)
     return 1;
 }
 
-uint32_t *nbi_u32map_slot(nbi_u32map *m, uint32_t key, int *found)
-{
-    if (2 * (m->count + 1) > m->cap && !resize(m, m->cap ? 2 * m->cap : 1024))
-        return NULL;
-    for (size_t i = nbi_u32map_slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
-        nbi_u32map_entry *e = &m->e[i];
-        if (e->gen != m->gen) {
-            e->key = key;
-            e->value = 0;
-            e->gen = m->gen;
-            m->count++;
-            *found = 0;
-            return &e->value;
-        }
-        if (e->key == key) {
-            *found = 1;
-            return &e->value;
-        }
-    }
-}
+int nbi_u32map_grow(nbi_u32map *m) { return resize(m, m->cap ? 2 * m->cap : 1024); }

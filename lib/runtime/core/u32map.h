@@ -57,9 +57,31 @@ static inline uint32_t nbi_u32map_get(const nbi_u32map *m, uint32_t key, int *fo
 }
 /* Makes room for n keys now; 0 when out of memory. */
 int nbi_u32map_reserve(nbi_u32map *m, size_t n);
+/* Doubles the map's room (for nbi_u32map_slot); 0 when out of memory. */
+int nbi_u32map_grow(nbi_u32map *m);
 /* The value of key, made (0, *found 0) when it has none, for a caller that sets it: one probe
- * where a get and a put take two; NULL when out of memory. */
-uint32_t *nbi_u32map_slot(nbi_u32map *m, uint32_t key, int *found);
+ * where a get and a put take two; NULL when out of memory.  Inline: HAA* asks it for every
+ * cell of a path. */
+static inline uint32_t *nbi_u32map_slot(nbi_u32map *m, uint32_t key, int *found)
+{
+    if (2 * (m->count + 1) > m->cap && !nbi_u32map_grow(m))
+        return NULL;
+    for (size_t i = nbi_u32map_slot_of(m, key);; i = (i + 1) & (m->cap - 1)) {
+        nbi_u32map_entry *e = &m->e[i];
+        if (e->gen != m->gen) {
+            e->key = key;
+            e->value = 0;
+            e->gen = m->gen;
+            m->count++;
+            *found = 0;
+            return &e->value;
+        }
+        if (e->key == key) {
+            *found = 1;
+            return &e->value;
+        }
+    }
+}
 /* Sets the value of key; 0 when out of memory. */
 int nbi_u32map_put(nbi_u32map *m, uint32_t key, uint32_t value);
 static inline size_t nbi_u32map_bytes(const nbi_u32map *m) { return m->cap * sizeof *m->e; }
