@@ -761,6 +761,38 @@ nb_status nbb_world_join(const char *dir, const char *name, char **out, nb_err *
 nb_status nbb_world_put(const char *dir, const char *name, const void *buf, size_t len,
                         nbb_world_file_fn fn, void *arg, size_t *written, nb_err *err);
 
+/* dir and dir/sub made when missing. */
+nb_status nbb_world_subfolder(const char *dir, const char *sub, nb_err *err);
+
+/* A tile's halo strips (world/strips.c, formats/world.md): the cells of
+ * the tile that each neighbour's halo holds, as small map files in the
+ * output folder's strips/, so that a build graph makes a tile depend on
+ * those cells of its neighbours, not on their whole maps. */
+#define NBB_WORLD_STRIPS "strips"
+/* The neighbour of tile (tx, ty) at (dx, dy) (each -1 to 1, not both 0):
+ * 1 and its column and row when the world has it, else 0. */
+int nbb_world_neighbour(const nbb_world *w, uint32_t tx, uint32_t ty, int dx, int dy, uint32_t *nx,
+                        uint32_t *ny);
+/* "strips/X_Y.D.map" into buf: the strip tile (tx, ty) lends its neighbour
+ * at (dx, dy), D that neighbour's direction (n, ne, e, se, s, sw, w, nw). */
+void nbb_world_strip_name(char *buf, size_t len, uint32_t tx, uint32_t ty, int dx, int dy);
+/* The world cells of tile (tx, ty) that the halo of its neighbour at (dx,
+ * dy) holds: from (x, y), w x h; 0 when it has no such neighbour. */
+int nbb_world_lent(const nbb_world *w, uint32_t tx, uint32_t ty, int dx, int dy, uint32_t halo,
+                   uint32_t *x, uint32_t *y, uint32_t *rw, uint32_t *rh);
+/* Writes tile (tx, ty)'s strips into dir/strips/ (navbake world strips),
+ * each only when its bytes change; it reads the manifest's legend and
+ * agent set (the halo) and the tile's map, nothing else. */
+nb_status nbb_world_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                           unsigned threads, nbb_world_file_fn fn, void *arg, size_t *written,
+                           nb_err *err);
+/* nbb_world_tile_bake with the neighbours' cells read from their strips in
+ * strips/ of the folder dir rather than from their maps (dir NULL: the
+ * maps); the bytes are the same either way. */
+nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                                     const char *old_path, unsigned threads,
+                                     nbb_world_tile_out *out, nb_err *err);
+
 /* Writes len bytes to path atomically, unless path holds those bytes
  * already; *changed (may be NULL) says whether it wrote (output/write_changed.c). */
 nb_status nbb_write_changed(const char *path, const void *buf, size_t len, int *changed, nb_err *err);

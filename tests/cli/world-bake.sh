@@ -3,13 +3,23 @@
 # command line.  A world cut from a map of the sample level's characters is
 # baked tile by tile and linked; each tile bundle opens alone and passes
 # verify --deep; a tile baked by --index is the same bytes as by X Y; an
-# action run again writes nothing; whether two cells of different tiles
-# are joined, read from the world bundle, is what navbake query over the
-# whole map says (a path or none).  Then what tile and link refuse: a tile
-# outside the world, a missing neighbour map, a missing or damaged border
-# file, another tile's border, a tile left stale by an edit, naming each.
+# action run again writes nothing; each tile's strips hold the big map's
+# cells its neighbours' halos hold, and a tile baked from them (--strips,
+# with every other tile's map gone) is the bytes baked from the maps;
+# whether two cells of different tiles are joined, read from the world
+# bundle, is what navbake query over the whole map says (a path or none).  Then what tile and link refuse: a tile
+# outside the world, a missing neighbour map, a missing strip or one of
+# another size, a missing or damaged border file, another tile's border, a
+# tile left stale by an edit, naming each.
 . "$top_srcdir/tests/support/lib.sh"
 cd "$tmp" || exit 1
+# refuses STATUS DESCRIPTION COMMAND...: the command exits with STATUS; its
+# output (both streams) is in $tmp/.out.
+refuses() {
+  want=$1 d=$2; shift 2
+  "$@" >"$tmp/.out" 2>&1
+  is "$d (exit $want)" "$?" "$want"
+}
 
 # The sample level tiled 3 x 3 (192 x 120 cells) by awk, mirrored, so
 # that walls and water cross the tile borders.
@@ -62,6 +72,56 @@ is "and border file" "$(cmp byindex/tiles/2_1.border out/tiles/2_1.border && ech
 ok "--full bakes it whole" navbake world tile w/world.yaml 2 1 -o out --full
 is "to the same bytes" "$(cat "$tmp/.out")" ""
 
+# Strips: the cells of each tile its neighbours' halos hold (a halo of 8:
+# the cluster, the largest agent's size being 3), one file a neighbour.
+for t in $tiles; do navbake world strips w/world.yaml "${t%,*}" "${t#*,}" -o st -q || echo FAIL "$t"; done >"$tmp/.fails" 2>&1
+is "every tile's strips written" "$(cat "$tmp/.fails")" ""
+is "one a neighbour: 3 a corner tile, 5 an edge tile, 8 an inner one (58)" "$(ls st/strips | wc -l | tr -d ' ')" 58
+is "tile (1, 1)'s" "$(ls st/strips | grep '^1_1\.' | tr '\n' ' ')" \
+   "1_1.e.map 1_1.n.map 1_1.ne.map 1_1.nw.map 1_1.s.map 1_1.se.map 1_1.sw.map 1_1.w.map "
+# cells X0 Y0 W H: the big map's cells as a map of their own.
+cells() {
+  awk -v x="$1" -v y="$2" -v w="$3" -v h="$4" 'NR == 1 { print "type octile"; print "height " h; print "width " w; print "map" }
+    NR > 4 + y && NR <= 4 + y + h { print substr($0, x + 1, w) }' big.map
+}
+is "the strip tile (1, 1) lends its east neighbour: its 8 rightmost columns" \
+   "$(cat st/strips/1_1.e.map)" "$(cells 88 48 8 48)"
+is "its south-west neighbour: its bottom left 8 x 8 cells" "$(cat st/strips/1_1.sw.map)" "$(cells 48 88 8 8)"
+is "tile (3, 2) lends its north neighbour its top 8 rows (it is 48 wide)" \
+   "$(cat st/strips/3_2.n.map)" "$(cells 144 96 48 8)"
+ok "strips again" navbake world strips w/world.yaml 1 1 -o st
+is "write nothing" "$(cat "$tmp/.out")" ""
+ok "--index 5 is tile (1, 1)" navbake world strips w/world.yaml --index 5 -o st -v
+like "the same files" "$(cat "$tmp/.out")" "same  st/strips/1_1.nw.map"
+cp -R w lone
+for t in $tiles; do [ "$t" = 1,1 ] || rm "lone/tiles/${t%,*}_${t#*,}.map"; done
+ok "tile (1, 1) baked with --strips from a world missing every other tile's map" \
+   navbake world tile lone/world.yaml 1 1 -o st --strips
+is "the same tile bundle as from the maps" "$(cmp st/tiles/1_1.nbb out/tiles/1_1.nbb && echo same)" same
+is "and border file" "$(cmp st/tiles/1_1.border out/tiles/1_1.border && echo same)" same
+refuses 1 "strips: a tile outside the world" navbake world strips w/world.yaml 0 3 -o st
+like "says so" "$(cat "$tmp/.out")" "tile (0, 3) is not in the world's 4 x 3 tiles"
+refuses 2 "strips: no output folder" navbake world strips w/world.yaml 1 1
+refuses 1 "strips: the tile's map missing" navbake world strips lone/world.yaml 2 1 -o st
+like "names the tile and the file" "$(cat "$tmp/.out")" "the strips of tile (2, 1): tile (2, 1), cells (96, 48) to (143, 95): "
+mv st/strips/2_1.w.map st/2_1.w.map
+refuses 1 "tile --strips: a strip missing" navbake world tile w/world.yaml 1 1 -o st --strips
+like "names it" "$(cat "$tmp/.out")" "st/strips/2_1.w.map"
+cp st/strips/2_2.n.map st/strips/2_1.w.map
+refuses 1 "tile --strips: a strip of another size in its place" navbake world tile w/world.yaml 1 1 -o st --strips
+like "says what it holds and what it should" "$(cat "$tmp/.out")" \
+   "st/strips/2_1.w.map: a strip of 48 x 8 cells, where the halo of tile (1, 1) holds 8 x 48 of tile (2, 1)"
+mv st/2_1.w.map st/strips/2_1.w.map
+# A strip of the right size that is not the neighbour's cells (made
+# before an edit of its map, say): the tile bakes, the link names it.
+cp -R out stale
+cp -R st/strips stale/strips
+awk 'NR == 5 { $0 = (substr($0, 1, 1) == "@" ? "." : "@") substr($0, 2) } { print }' st/strips/2_1.w.map >stale/strips/2_1.w.map
+ok "tile --strips: a strip of other cells" navbake world tile w/world.yaml 1 1 -o stale --strips
+refuses 1 "is refused by the link" navbake world link w/world.yaml -o stale
+like "naming the tile and the neighbour" "$(cat "$tmp/.out")" \
+   "stale/tiles/1_1.border: tile (1, 1) was baked from another version of tile (2, 1)'s map"
+
 # Reachability across tiles from the world bundle against a query over the
 # whole map: a cell of tile (0, 0) and one of tile (3, 2), for the scout.
 ok "the whole map baked" mkclear big.map -a "$agents" -o whole.nbb -q
@@ -94,11 +154,6 @@ is "world reach: another tile's bundle in a tile's place is refused (exit 1)" "$
 like "naming the tile and its file" "$err" "tile (1, 0): swapped/1_0.nbb: a bundle of"
 
 # What tile refuses.
-refuses() {
-  want=$1 d=$2; shift 2
-  "$@" >"$tmp/.out" 2>&1
-  is "$d (exit $want)" "$?" "$want"
-}
 refuses 1 "tile: a tile outside the world" navbake world tile w/world.yaml 4 0 -o out
 like "says so" "$(cat "$tmp/.out")" "tile (4, 0) is not in the world's 4 x 3 tiles"
 refuses 2 "tile: --index past the last tile" navbake world tile w/world.yaml --index 12 -o out
