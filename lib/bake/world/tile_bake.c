@@ -8,9 +8,10 @@
  * what the link step joins components through.  So it is the smallest
  * multiple of the cluster at least the largest agent's size.
  *
- * The action reads only the manifest's legend and agents and the maps of
- * the tile and its eight neighbours, so its bytes depend on those files
- * alone: whatever machine bakes it, in whatever order. */
+ * The action reads only the manifest's legend and agents, the tile's map
+ * and the cells of its eight neighbours that the halo holds (from their
+ * maps, or from the strips they lend it, strips.c), so its bytes depend on
+ * those alone: whatever machine bakes it, in whatever order. */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
