@@ -793,6 +793,28 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
                                      const char *old_path, unsigned threads,
                                      nbb_world_tile_out *out, nb_err *err);
 
+/* The shape of the world whose world bundle is world (its world section;
+ * NB_ERR_NOTFOUND when it is not one). */
+typedef struct nbb_world_shape_info {
+    uint32_t width, height, tile, cluster, columns, rows, halo;
+} nbb_world_shape_info;
+nb_status nbb_world_index_shape(const nb_bundle *world, nbb_world_shape_info *out, nb_err *err);
+/* The tiles of the world bundle world (in dir/tiles) against the manifest
+ * w (world/sources_check.c): the world's shape is the manifest's, every
+ * tile is the index's (nbb_world_index_tile), and each was baked from the
+ * legend, agent set and tile map the manifest names now.  The first
+ * difference names the tile and the file; fn (may be NULL) is told each
+ * map read. */
+nb_status nbb_world_sources_check(const nbb_world *w, const nb_bundle *world, const char *dir,
+                                  unsigned threads, nbb_world_file_fn fn, void *arg, nb_err *err);
+/* A world's map whole as MovingAI map text (malloc'ed; world/world_map.c):
+ * from the manifest's tile maps, or from the tile bundles of the world
+ * bundle in dir/tiles, each checked against the index. */
+nb_status nbb_world_map_from_maps(const nbb_world *w, unsigned threads, char **text, size_t *len,
+                                  nb_err *err);
+nb_status nbb_world_map_from_tiles(const nb_bundle *world, const char *dir, char **text,
+                                   size_t *len, nb_err *err);
+
 /* Writes len bytes to path atomically, unless path holds those bytes
  * already; *changed (may be NULL) says whether it wrote (output/write_changed.c). */
 nb_status nbb_write_changed(const char *path, const void *buf, size_t len, int *changed, nb_err *err);

@@ -61,6 +61,80 @@ ok "info names the world's" navbake info out/world.nbw
 like "its index" "$(cat "$tmp/.out")" "columns=4 rows=3"
 like "and its components" "$(cat "$tmp/.out")" "world_components"
 
+# A world given whole to info, verify and convert: by its world bundle or
+# its manifest (--baked: where it was baked), every tile checked against
+# the index, and against the manifest's files when given it.
+tile_bytes=$(cat out/tiles/*.nbb | wc -c | tr -d ' ')
+ok "info of the world bundle" navbake info out/world.nbw
+like "says the world's grid" "$(cat "$tmp/.out")" "world      192 x 120 cells in 4 x 3 tiles of 48 (clusters of 8, a halo of 8)"
+like "and the tile bundles' bytes, a cell of the world's" "$(cat "$tmp/.out")" \
+   "tiles      12, each the one the index names: $tile_bytes bytes, $(echo "$tile_bytes" | awk '{ printf "%.3f", $1 / (192 * 120) }') bytes/cell"
+map_bytes=$(for f in out/tiles/*.nbb; do navbake info --json "$f"; done |
+  python3 -c 'import json, sys
+d = json.JSONDecoder(); s = sys.stdin.read(); i = 0; n = 0
+while i < len(s):
+    while i < len(s) and s[i].isspace(): i += 1
+    if i == len(s): break
+    o, i = d.raw_decode(s, i); n += sum(x["stored"] for x in o["sections"] if x["type_name"] == "map")
+print(n)')
+is "and each section type's, summed over the tiles" "$(sed -n 's/^  map  *\([0-9]*\) bytes.*/\1/p' "$tmp/.out")" "$map_bytes"
+ok "info --json of the world bundle" navbake info --json out/world.nbw
+is "has the world: its tiles and their bytes" \
+   "$(python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["world"]; print(w["tiles"], w["tile_bytes"], w["sections"]["map"]["stored"])' "$tmp/.out")" \
+   "12 $tile_bytes $map_bytes"
+ok "info of the manifest, baked in out" navbake info w/world.yaml --baked out
+like "names the world bundle, checked against the manifest's files" "$(cat "$tmp/.out")" "baked      out/world.nbw, from the files the manifest names"
+like "and the tiles" "$(cat "$tmp/.out")" "tiles      12, each the one the index names: $tile_bytes bytes"
+ok "info of the manifest, not baked where it looks" navbake info w/world.yaml
+like "says so" "$(cat "$tmp/.out")" "baked      not yet: no w/world.nbw"
+ok "verify of the manifest, baked in out" navbake verify w/world.yaml --baked out
+like "verifies the world bundle and its tiles, then says the files are the manifest's" \
+   "$(cat "$tmp/.out")" "w/world.yaml: ok, the world baked in out from the files it names, 4 x 3 tiles"
+is "each tile verified" "$(grep -c '^out/tiles/.*: ok' "$tmp/.out")" 12
+ok "verify --deep of the manifest" navbake verify --deep -q w/world.yaml --baked out
+ok "convert of the manifest to a map" navbake convert w/world.yaml whole-from-maps.map
+is "gives back the map the world was cut from" "$(cmp whole-from-maps.map big.map && echo same)" same
+ok "convert of the world bundle to a map" navbake convert out/world.nbw whole-from-tiles.map
+is "gives it back from the tile bundles" "$(cmp whole-from-tiles.map big.map && echo same)" same
+ok "convert of the world bundle to SQLite" navbake convert out/world.nbw world.sqlite
+# What they refuse, naming the file.
+cp -R out nt
+rm nt/tiles/2_1.nbb
+for cmd in "info nt/world.nbw" "verify nt/world.nbw" "convert nt/world.nbw x.map" "convert nt/world.nbw x.nbw" \
+           "info w/world.yaml --baked nt" "verify w/world.yaml --baked nt"; do
+  # shellcheck disable=SC2086
+  refuses 1 "$cmd: a tile missing" navbake $cmd
+  like "names it" "$(cat "$tmp/.out")" "nt/tiles/2_1.nbb"
+done
+is "and convert wrote no map" "$(ls x.map x.nbw 2>/dev/null)" ""
+cp out/tiles/0_0.nbb nt/tiles/2_1.nbb
+for cmd in "info nt/world.nbw" "verify nt/world.nbw" "convert nt/world.nbw x.map" "verify w/world.yaml --baked nt"; do
+  # shellcheck disable=SC2086
+  refuses 1 "$cmd: a tile of another digest" navbake $cmd
+  like "names it" "$(cat "$tmp/.out")" "nt/tiles/2_1.nbb: tile (2, 1) is not the one the world was linked from"
+done
+cp -R w wl
+printf 'legend: "legend.yaml"\n' >>wl/world.yaml
+cp "$top_srcdir/data/legend.yaml" wl/legend.yaml
+for cmd in info verify; do
+  refuses 1 "$cmd: a manifest naming another legend than the tiles were baked with" navbake $cmd wl/world.yaml --baked out
+  like "names the tile and says so" "$(cat "$tmp/.out")" "out/tiles/0_0.nbb: tile (0, 0) was baked with another legend than the manifest names"
+done
+cp -R w wa
+sed 's/size: 3/size: 2/' "$agents" >wa/agents.yaml
+refuses 1 "verify: a manifest whose agent set differs" navbake verify wa/world.yaml --baked out
+like "names the tile and says so" "$(cat "$tmp/.out")" "out/tiles/0_0.nbb: tile (0, 0) was baked with another agent set than the manifest names"
+cp -R w wm
+awk 'NR == 10 { $0 = (substr($0, 1, 1) == "@" ? "." : "@") substr($0, 2) } { print }' w/tiles/3_2.map >wm/tiles/3_2.map
+refuses 1 "verify: a tile map edited since the bake" navbake verify wm/world.yaml --baked out
+like "names the tile and its map" "$(cat "$tmp/.out")" "out/tiles/3_2.nbb: tile (3, 2) was baked from another version of its map wm/tiles/3_2.map"
+mkdir notw
+cp out/tiles/2_1.nbb notw/world.nbw
+refuses 1 "info: a bundle in the world bundle's place" navbake info w/world.yaml --baked notw
+like "says so" "$(cat "$tmp/.out")" "notw/world.nbw: not a world bundle"
+refuses 1 "verify too" navbake verify w/world.yaml --baked notw
+like "says so" "$(cat "$tmp/.out")" "notw/world.nbw: not a world bundle"
+
 # Run again: nothing is written.
 ok "a tile baked again" navbake world tile w/world.yaml 2 1 -o out
 is "writes nothing" "$(cat "$tmp/.out")" ""
