@@ -20,34 +20,6 @@ void nbb_world_strip_name(char *buf, size_t len, uint32_t tx, uint32_t ty, int d
     snprintf(buf, len, NBB_WORLD_STRIPS "/%u_%u.%s.map", tx, ty, compass[3 * (dy + 1) + (dx + 1)]);
 }
 
-int nbb_world_neighbour(const nbb_world *w, uint32_t tx, uint32_t ty, int dx, int dy, uint32_t *nx,
-                        uint32_t *ny)
-{
-    long x = (long)tx + dx, y = (long)ty + dy;
-    if ((!dx && !dy) || x < 0 || y < 0 || x >= (long)w->columns || y >= (long)w->rows)
-        return 0;
-    *nx = (uint32_t)x;
-    *ny = (uint32_t)y;
-    return 1;
-}
-
-int nbb_world_lent(const nbb_world *w, uint32_t tx, uint32_t ty, int dx, int dy, uint32_t halo,
-                   uint32_t *x, uint32_t *y, uint32_t *rw, uint32_t *rh)
-{
-    uint32_t nx, ny, x0, y0, tw, th, ex0, ey0, ew, eh;
-    if (!nbb_world_neighbour(w, tx, ty, dx, dy, &nx, &ny))
-        return 0;
-    nbb_world_tile_rect(w, tx, ty, &x0, &y0, &tw, &th);
-    nbb_world_extent(w, nx, ny, halo, &ex0, &ey0, &ew, &eh);
-    uint32_t ax = x0 > ex0 ? x0 : ex0, ay = y0 > ey0 ? y0 : ey0;
-    uint32_t bx = x0 + tw < ex0 + ew ? x0 + tw : ex0 + ew;
-    uint32_t by = y0 + th < ey0 + eh ? y0 + th : ey0 + eh;
-    if (ax >= bx || ay >= by)
-        return 0;
-    *x = ax, *y = ay, *rw = bx - ax, *rh = by - ay;
-    return 1;
-}
-
 size_t nbb_world_map_text(const uint8_t *cells, uint32_t stride, uint32_t x, uint32_t y, uint32_t w,
                           uint32_t h, char *text)
 {

@@ -19,26 +19,6 @@
 #include "bake_int.h"
 #include "world/world.h"
 
-uint32_t nbb_world_halo(const nbb_world *w, const nbi_agentset *agents)
-{
-    uint32_t size = 1;
-    for (unsigned i = 0; i < agents->count; i++)
-        size = agents->agent[i].size > size ? agents->agent[i].size : size;
-    return (size + w->cluster - 1) / w->cluster * w->cluster;
-}
-
-void nbb_world_extent(const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t halo, uint32_t *ex0,
-                      uint32_t *ey0, uint32_t *ew, uint32_t *eh)
-{
-    uint32_t x0, y0, tw, th;
-    nbb_world_tile_rect(w, tx, ty, &x0, &y0, &tw, &th);
-    *ex0 = x0 > halo ? x0 - halo : 0;
-    *ey0 = y0 > halo ? y0 - halo : 0;
-    uint64_t x1 = (uint64_t)x0 + tw + halo, y1 = (uint64_t)y0 + th + halo;
-    *ew = (uint32_t)((x1 < w->width ? x1 : w->width) - *ex0);
-    *eh = (uint32_t)((y1 < w->height ? y1 : w->height) - *ey0);
-}
-
 /* The CRC-32 of the w x h cells at (x, y) of a grid of the given width,
  * row by row: the digest of a halo's part of a neighbour, which the
  * neighbour works out from its own cells too. */
