@@ -83,9 +83,13 @@ typedef struct tile_args {
     int have_index, full, strips;
 } tile_args;
 
-/* Reads the options into a: -1 when they are all right, else the exit
- * status. */
-static int tile_options(int argc, char **argv, int tile, tile_args *a)
+static int pick_tile(int argc, char **argv, const tile_args *a, nbb_world *w, unsigned long *tx,
+                     unsigned long *ty);
+
+/* Reads the options into a and the tile (pick_tile): -1 when they are
+ * all right, else the exit status. */
+static int tile_options(int argc, char **argv, int tile, tile_args *a, nbb_world *w,
+                        unsigned long *tx, unsigned long *ty)
 {
     enum { OPT_FULL = 256, OPT_STRIPS };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -124,7 +128,7 @@ static int tile_options(int argc, char **argv, int tile, tile_args *a)
         default: return nbc_bad_option();
         }
     }
-    return -1;
+    return pick_tile(argc, argv, a, w, tx, ty);
 }
 
 /* The tile an action is given, "MANIFEST X Y" or "MANIFEST" with --index,
@@ -162,15 +166,12 @@ static int pick_tile(int argc, char **argv, const tile_args *a, nbb_world *w, un
 int nbc_world_tile(int argc, char **argv)
 {
     tile_args a;
-    int rc = tile_options(argc, argv, 1, &a);
-    if (rc >= 0)
-        return rc;
     unsigned long tx, ty;
     nbb_world w;
-    nb_err err;
-    rc = pick_tile(argc, argv, &a, &w, &tx, &ty);
+    int rc = tile_options(argc, argv, 1, &a, &w, &tx, &ty);
     if (rc >= 0)
         return rc;
+    nb_err err;
     char name[64], border[64], *old = NULL;
     tile_name(name, sizeof name, (uint32_t)tx, (uint32_t)ty, "nbb");
     tile_name(border, sizeof border, (uint32_t)tx, (uint32_t)ty, "border");
@@ -201,15 +202,12 @@ int nbc_world_tile(int argc, char **argv)
 int nbc_world_strips(int argc, char **argv)
 {
     tile_args a;
-    int rc = tile_options(argc, argv, 0, &a);
-    if (rc >= 0)
-        return rc;
     unsigned long tx, ty;
     nbb_world w;
-    nb_err err;
-    rc = pick_tile(argc, argv, &a, &w, &tx, &ty);
+    int rc = tile_options(argc, argv, 0, &a, &w, &tx, &ty);
     if (rc >= 0)
         return rc;
+    nb_err err;
     nb_status st = nbb_world_strips(&w, (uint32_t)tx, (uint32_t)ty, a.out, a.l.threads,
                                     nbc_world_list, &a.l, NULL, &err);
     nbb_world_free(&w);
