@@ -120,7 +120,7 @@ static int tile_options(int argc, char **argv, int tile, tile_args *a, nbb_world
         case OPT_FULL:
         case OPT_STRIPS:
             if (!tile)
-                return nbc_bad_option();
+                return nbc_usage("--full and --strips are navbake world tile's");
             *(c == OPT_FULL ? &a->full : &a->strips) = 1;
             break;
         case 'h': tile ? tile_help() : strips_help(); return NBC_EXIT_OK;
