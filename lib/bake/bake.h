@@ -761,6 +761,60 @@ nb_status nbb_world_join(const char *dir, const char *name, char **out, nb_err *
 nb_status nbb_world_put(const char *dir, const char *name, const void *buf, size_t len,
                         nbb_world_file_fn fn, void *arg, size_t *written, nb_err *err);
 
+/* dir and dir/sub made when missing. */
+nb_status nbb_world_subfolder(const char *dir, const char *sub, nb_err *err);
+
+/* A tile's halo strips (world/strips.c, formats/world.md): the cells of
+ * the tile that each neighbour's halo holds, as small map files in the
+ * output folder's strips/, so that a build graph makes a tile depend on
+ * those cells of its neighbours, not on their whole maps. */
+#define NBB_WORLD_STRIPS "strips"
+/* The neighbour of tile (tx, ty) at (dx, dy) (each -1 to 1, not both 0):
+ * 1 and its column and row when the world has it, else 0. */
+int nbb_world_neighbour(const nbb_world *w, uint32_t tx, uint32_t ty, int dx, int dy, uint32_t *nx,
+                        uint32_t *ny);
+/* "strips/X_Y.D.map" into buf: the strip tile (tx, ty) lends its neighbour
+ * at (dx, dy), D that neighbour's direction (n, ne, e, se, s, sw, w, nw). */
+void nbb_world_strip_name(char *buf, size_t len, uint32_t tx, uint32_t ty, int dx, int dy);
+/* The world cells of tile (tx, ty) that the halo of its neighbour at (dx,
+ * dy) holds: from (x, y), w x h; 0 when it has no such neighbour. */
+int nbb_world_lent(const nbb_world *w, uint32_t tx, uint32_t ty, int dx, int dy, uint32_t halo,
+                   uint32_t *x, uint32_t *y, uint32_t *rw, uint32_t *rh);
+/* Writes tile (tx, ty)'s strips into dir/strips/ (navbake world strips),
+ * each only when its bytes change; it reads the manifest's legend and
+ * agent set (the halo) and the tile's map, nothing else. */
+nb_status nbb_world_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                           unsigned threads, nbb_world_file_fn fn, void *arg, size_t *written,
+                           nb_err *err);
+/* nbb_world_tile_bake with the neighbours' cells read from their strips in
+ * strips/ of the folder dir rather than from their maps (dir NULL: the
+ * maps); the bytes are the same either way. */
+nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                                     const char *old_path, unsigned threads,
+                                     nbb_world_tile_out *out, nb_err *err);
+
+/* The shape of the world whose world bundle is world (its world section;
+ * NB_ERR_NOTFOUND when it is not one). */
+typedef struct nbb_world_shape_info {
+    uint32_t width, height, tile, cluster, columns, rows, halo;
+} nbb_world_shape_info;
+nb_status nbb_world_index_shape(const nb_bundle *world, nbb_world_shape_info *out, nb_err *err);
+/* The tiles of the world bundle world (in dir/tiles) against the manifest
+ * w (world/sources_check.c): the world's shape is the manifest's, every
+ * tile is the index's (nbb_world_index_tile), and each was baked from the
+ * legend, agent set and tile map the manifest names now.  The first
+ * difference names the tile and the file; fn (may be NULL) is told each
+ * map read. */
+nb_status nbb_world_sources_check(const nbb_world *w, const nb_bundle *world, const char *dir,
+                                  unsigned threads, nbb_world_file_fn fn, void *arg, nb_err *err);
+/* A world's map whole as MovingAI map text (malloc'ed; world/world_map.c):
+ * from the manifest's tile maps, or from the tile bundles of the world
+ * bundle in dir/tiles, each checked against the index. */
+nb_status nbb_world_map_from_maps(const nbb_world *w, unsigned threads, char **text, size_t *len,
+                                  nb_err *err);
+nb_status nbb_world_map_from_tiles(const nb_bundle *world, const char *dir, char **text,
+                                   size_t *len, nb_err *err);
+
 /* Writes len bytes to path atomically, unless path holds those bytes
  * already; *changed (may be NULL) says whether it wrote (output/write_changed.c). */
 nb_status nbb_write_changed(const char *path, const void *buf, size_t len, int *changed, nb_err *err);

@@ -304,4 +304,15 @@ nb_status nbb_world_read_tile(const nbb_world *w, const nbi_legend *legend, uint
  * of the cluster at least the largest agent's size. */
 uint32_t nbb_world_halo(const nbb_world *w, const nbi_agentset *agents);
 
+/* The w x h cells from (x, y) of a grid stride cells wide as a MovingAI
+ * map into text (room for 64 bytes and h rows of w + 1); its length. */
+size_t nbb_world_map_text(const uint8_t *cells, uint32_t stride, uint32_t x, uint32_t y, uint32_t w,
+                          uint32_t h, char *text);
+/* The strip tile (nx, ny) lends its neighbour at (dx, dy), read from
+ * dir/strips/ with legend and checked against the cells that neighbour's
+ * halo holds; an error names the file. */
+nb_status nbb_world_read_strip(const nbb_world *w, const nbi_legend *legend, const char *dir,
+                               uint32_t nx, uint32_t ny, int dx, int dy, uint32_t halo,
+                               unsigned threads, nbb_grid *g, nb_err *err);
+
 #endif /* NB_BAKE_INT_H */

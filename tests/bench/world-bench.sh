@@ -8,7 +8,9 @@
 # files must be byte-identical.  Every action runs under /usr/bin/time, for
 # its peak memory.  Then, on each world of 16384 cells or more, edits of 1 x 1,
 # 10 x 10 and 100 x 100 cells inside one tile, each rebaked by ninja -j2: its
-# wall time against the full bake's, and the files it rewrote.
+# wall time against the full bake's, the files it rewrote and the actions
+# Ninja ran (the edited tile's strips and tile actions and the link, when
+# the edit is farther than the halo from the tile's edges).
 # Default: 4096:512 4096:1024 16384:1024 32768:1024.  Run from a built tree:
 #   make bench-world    (or sh tests/bench/world-bench.sh 4096:512)
 # NB_WORLD_MAP chooses the map (default dao/brc202d of the shared maps);
@@ -71,8 +73,8 @@ done
 echo
 echo "Edits, each rebaked with ninja -j2 over the world baked before it (inside tile (3, 5), away from its edges):"
 echo
-echo "| world | tile | edit | rebake | of the full bake | tile maps edited | files rewritten |"
-echo "|---|---:|---|---:|---:|---:|---:|"
+echo "| world | tile | edit | rebake | of the full bake | tile maps edited | files rewritten | actions run |"
+echo "|---|---:|---|---:|---:|---:|---:|---|"
 for e in $edits; do
   w=${e%:*} full=${e##*:}
   side=$(awk '/^width/ { print $2 }' "$w/world.yaml") tile=$(awk '/^tile/ { print $2 }' "$w/world.yaml")
@@ -83,6 +85,9 @@ for e in $edits; do
     NB_ACTIONS_LOG="$w/edit.log" ninja -f "$w/two.ninja" -j 2 >"$w/edit.out"
     t=$(secs "$t0" "$(now)")
     rewrote=$(grep -c '^wrote ' "$w/edit.out" || true)
-    echo "| $side^2 | $tile | $k x $k | $t s | $(echo "$t $full" | awk '{ printf "%.2f%%", 100 * $1 / $2 }') | $maps | $rewrote |"
+    actions=$(sed -n 's/^\[[0-9]*\/[0-9]*\] //p' "$w/edit.out" | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+    echo "| $side^2 | $tile | $k x $k | $t s | $(echo "$t $full" | awk '{ printf "%.2f%%", 100 * $1 / $2 }') | $maps | $rewrote | $actions |"
   done
 done
+echo
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,7 +1,8 @@
 /* navbake convert: a bundle from one form to the other, binary
  * (formats/bundle.md) or SQLite (formats/sqlite.md), every section kept as
- * stored; or a level (a Tiled map, an LDtk project, a MovingAI map) written
- * as a MovingAI map for the research tools. */
+ * stored; or a level (a Tiled map, an LDtk project, a MovingAI map) or a
+ * world (its manifest or its world bundle) written as a MovingAI map for
+ * the research tools. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -11,11 +12,65 @@
 #include "cli.h"
 #include "commands.h"
 #include "progress.h"
+#include "world_input.h"
 
 static int ends_with_map(const char *s)
 {
     size_t n = strlen(s);
     return n >= 4 && strcmp(s + n - 4, ".map") == 0;
+}
+
+/* text (len bytes) to out, '-' being standard output; frees it. */
+static int put_text(char *text, size_t len, const char *out)
+{
+    nb_err err;
+    nb_status st = NB_OK;
+    if (strcmp(out, "-") == 0) {
+        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+            free(text);
+            return nbc_fail("standard output: %s", strerror(errno));
+        }
+    } else
+        st = nbb_write_changed(out, text, len, NULL, &err);
+    free(text);
+    return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+}
+
+/* The world at in (its manifest: from the tile maps; its world bundle:
+ * from the tile bundles, each checked against the index) as one map. */
+static int world_to_map(const char *in, const char *out)
+{
+    nbc_world_in w;
+    nb_bundle *b = NULL;
+    nb_err err;
+    char *text = NULL;
+    size_t len = 0;
+    if (!nbc_world_in_read(in, NULL, &w))
+        return NBC_EXIT_FAIL;
+    nb_status st = NB_OK;
+    if (w.manifest)
+        st = nbb_world_map_from_maps(&w.w, 0, &text, &len, &err);
+    else if (nbc_world_in_open(&w, &b))
+        st = nbb_world_map_from_tiles(b, w.dir, &text, &len, &err);
+    else
+        st = NB_ERR_FORMAT, err.msg[0] = '\0';
+    nb_bundle_close(b);
+    nbc_world_in_free(&w);
+    if (st != NB_OK)
+        return err.msg[0] ? nbc_fail_err(&err) : NBC_EXIT_FAIL;
+    return put_text(text, len, out);
+}
+
+/* 1 when the bundle at path is a world bundle. */
+static int world_bundle(const char *path)
+{
+    nb_bundle *b;
+    uint32_t tiles;
+    if (strcmp(path, "-") == 0 || nb_bundle_open(path, 0, NULL, &b, NULL) != NB_OK)
+        return 0;
+    int is = nbb_world_index_tiles(b, &tiles, NULL) == NB_OK;
+    nb_bundle_close(b);
+    return is;
 }
 
 /* The level at in, read with legend, as a MovingAI map at out. */
@@ -30,15 +85,9 @@ static int level_to_map(const char *in, const char *out, const char *legend)
         return nbc_fail_err(&err);
     st = nbb_level_map_text(level, &text, &len, &err);
     nbb_level_free(level);
-    if (st == NB_OK && strcmp(out, "-") == 0) {
-        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
-            free(text);
-            return nbc_fail("standard output: %s", strerror(errno));
-        }
-    } else if (st == NB_OK)
-        st = nbb_write_changed(out, text, len, NULL, &err);
-    free(text);
-    return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
+    if (st != NB_OK)
+        return nbc_fail_err(&err);
+    return put_text(text, len, out);
 }
 
 int nbc_cmd_convert(int argc, char **argv)
@@ -79,12 +128,17 @@ int nbc_cmd_convert(int argc, char **argv)
                    "or FILE.ldtk#LEVEL, a .png or .pgm image or heightmap, a MovingAI .map),\n"
                    "OUT ends in .map or --format map\n"
                    "is given, LEVEL is read as the bakers read it and OUT is its map in the\n"
-                   "MovingAI form (formats/map.md), in the legend's characters.\n\n"
+                   "MovingAI form (formats/map.md), in the legend's characters.\n"
+                   "When IN is a world, its manifest (a .yaml file, formats/world.md) or its\n"
+                   "world bundle, OUT is the world's whole map: from the tiles' maps, or from\n"
+                   "the tile bundles beside the world bundle, each checked against its index.\n"
+                   "A world bundle written in another form is checked so first too.\n\n"
                    "  -f, --format FORM  'binary', 'sqlite' or 'map' (default: map for a\n"
                    "                     level or when OUT ends in .map, sqlite when OUT\n"
                    "                     ends in .sqlite, .sqlite3 or .db, else binary)\n"
                    "  -l, --legend FILE  the terrain legend a level is read with (default:\n"
                    "                     the MovingAI one; formats/legend.md)\n"
+
                    "      --progress WHEN  auto (default: a line on standard error when it is\n"
                    "                     a terminal), none, or json (a JSON object a line)\n"
                    "  -h, --help         show this help and exit\n"
@@ -98,6 +152,21 @@ int nbc_cmd_convert(int argc, char **argv)
         return nbc_usage(argc - optind < 2 ? "give a bundle to read and one to write"
                                            : "one bundle at a time: IN OUT");
     const char *in = argv[optind], *out = argv[optind + 1];
+    int manifest = nbc_world_manifest_path(in), wbundle = !manifest && world_bundle(in);
+    if (manifest && legend)
+        return nbc_usage("--legend: a world is read with the legend its manifest names");
+    if (manifest || (wbundle && (to_map || ends_with_map(out))))
+        return world_to_map(in, out);
+    if (wbundle) {
+        /* Its tiles checked before the world bundle is written again. */
+        nbc_world_in w;
+        nb_bundle *wb = NULL;
+        int ok = nbc_world_in_read(in, NULL, &w) && nbc_world_in_open(&w, &wb);
+        nb_bundle_close(wb);
+        nbc_world_in_free(&w);
+        if (!ok)
+            return NBC_EXIT_FAIL;
+    }
     /* A MovingAI map given as IN with a bundle's OUT is refused below as
      * not a bundle; an editor's level has only the one output form. */
     if (to_map || ends_with_map(out) ||

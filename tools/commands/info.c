@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "world_input.h"
 
 /* Cells per terrain (index nterrains counts obstacles). */
 static void count_cells(const nb_bundle *b, uint64_t *count)
@@ -226,7 +227,7 @@ static void print_text(const char *path, const nb_bundle *b)
     nb_forest_close(forest);
 }
 
-static void print_json(const char *path, const nb_bundle *b)
+static void print_json(const char *path, const nb_bundle *b, const nbc_world_sum *world)
 {
     unsigned major, minor;
     nb_bundle_format_version(b, &major, &minor);
@@ -293,25 +294,42 @@ static void print_json(const char *path, const nb_bundle *b)
         print_params(b, in, 1);
         printf("}}");
     }
-    printf("%s]\n}\n", nb_bundle_section_count(b) ? "\n  " : "");
+    printf("%s]", nb_bundle_section_count(b) ? "\n  " : "");
+    if (world) {
+        printf(",\n");
+        nbc_world_sum_print(world, 1);
+    }
+    printf("\n}\n");
 }
 
 int nbc_cmd_info(int argc, char **argv)
 {
+    enum { OPT_BAKED = 256 };
     static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+                                         {"baked", required_argument, NULL, OPT_BAKED},
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     int json = 0, c;
+    const char *baked = NULL;
     while ((c = getopt_long(argc, argv, "jhV", opts, NULL)) != -1) {
         switch (c) {
         case 'j': json = 1; break;
+        case OPT_BAKED: baked = optarg; break;
         case 'h':
             printf("Usage: navbake info [--json] BUNDLE\n"
+                   "       navbake info [--json] [--baked FOLDER] MANIFEST.yaml\n"
                    "Describe a bundle: format version, map size, terrains with their cell\n"
                    "counts, agent types, and each section with its encoding, stored and\n"
-                   "unpacked sizes, CRC-32 and build parameters.\n\n"
+                   "unpacked sizes, CRC-32 and build parameters.  Of a world bundle, also\n"
+                   "the world: its grid of tiles, each tile bundle (DIR/tiles/X_Y.nbb beside\n"
+                   "it) checked against the index, their bytes and each section type's bytes\n"
+                   "a cell of the world.  Of a world's manifest (formats/world.md), the world\n"
+                   "it names and, when baked, the same, each tile checked against the files\n"
+                   "the manifest names too.\n\n"
                    "  -j, --json     print JSON for programs\n"
+                   "      --baked FOLDER  where a manifest's world was baked (navbake world\n"
+                   "                 plan -o; default: the manifest's folder)\n"
                    "  -h, --help     show this help and exit\n"
                    "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
@@ -321,14 +339,32 @@ int nbc_cmd_info(int argc, char **argv)
     }
     if (optind + 1 != argc)
         return nbc_usage(optind == argc ? "no bundle given" : "one bundle at a time");
+    if (nbc_world_manifest_path(argv[optind]))
+        return nbc_info_manifest(argv[optind], baked, json) ? NBC_EXIT_OK : NBC_EXIT_FAIL;
     nb_bundle *b;
     nb_err err;
     if (nb_bundle_open(argv[optind], 0, NULL, &b, &err) != NB_OK)
         return nbc_fail_err(&err);
+    /* A world bundle: its tiles checked against the index before a word. */
+    nbc_world_sum world;
+    uint32_t tiles;
+    int is_world = nbb_world_index_tiles(b, &tiles, NULL) == NB_OK;
+    if (is_world) {
+        nbc_world_in in;
+        int ok = nbc_world_in_read(argv[optind], NULL, &in) && nbc_world_sum_make(b, in.dir, &world);
+        nbc_world_in_free(&in);
+        if (!ok) {
+            nb_bundle_close(b);
+            return NBC_EXIT_FAIL;
+        }
+    }
     if (json)
-        print_json(argv[optind], b);
-    else
+        print_json(argv[optind], b, is_world ? &world : NULL);
+    else {
         print_text(argv[optind], b);
+        if (is_world)
+            nbc_world_sum_print(&world, 0);
+    }
     nb_bundle_close(b);
     return NBC_EXIT_OK;
 }

@@ -9,11 +9,13 @@
 #include "cli.h"
 #include "commands.h"
 #include "progress.h"
+#include "world_input.h"
 
 static int usage(void)
 {
     printf("Usage: navbake verify [-q] [--deep [--seed N] [--perimeter-tables N|all] [-v]] "
            "BUNDLE...\n"
+           "       navbake verify [OPTION]... [--baked FOLDER] MANIFEST.yaml...\n"
            "Check each bundle whole: header, section table (in order, each section\n"
            "once), the CRC-32 of every section, zero padding between sections, that\n"
            "the map uses only characters of its legend, and the structure of every\n"
@@ -27,14 +29,19 @@ static int usage(void)
            "(their model); the first disagreement is reported with its section and\n"
            "position.  A world bundle (navbake world link) is checked with its tiles,\n"
            "DIR/tiles/X_Y.nbb beside it: each has the digest the world's index gives\n"
-           "it, says it is that tile, and is verified as a bundle (--deep too).  Exit 0\n"
-           "only when every bundle is intact.\n\n"
+           "it, says it is that tile, and is verified as a bundle (--deep too).  A\n"
+           "world's manifest (formats/world.md) is checked with its world bundle,\n"
+           "FOLDER/world.nbw (--baked; default: the manifest's folder), as above, and\n"
+           "each tile was baked from the legend, agent set and tile map the manifest\n"
+           "names now.  Exit 0 only when every bundle is intact.\n\n"
            "  -q, --quiet                print nothing for intact bundles\n"
            "      --deep                 recompute what can be recomputed (see above)\n"
            "      --seed N               choose the perimeter tables checked with N\n"
            "                             (0 to 4294967295; default %d)\n"
            "      --perimeter-tables N   tables checked per perimeter section, or 'all'\n"
            "                             (default %d)\n"
+           "      --baked FOLDER         where a manifest's world was baked (navbake world\n"
+           "                             plan -o; default: the manifest's folder)\n"
            "  -v, --verbose              with --deep, the time each section took, on\n"
            "                             standard error\n"
            "      --progress WHEN        with --deep: auto (default: a line on standard\n"
@@ -141,19 +148,39 @@ static int verify_one(const char *path, int quiet, int deep, int verbose,
     return intact;
 }
 
+/* A world's manifest: its world bundle and tiles verified, then each tile
+ * against the files the manifest names.  1 when intact. */
+static int verify_manifest(const char *path, const char *baked, int quiet, int deep, int verbose,
+                           nbc_progress_mode pmode, nbb_deep_opts *o)
+{
+    nbc_world_in in;
+    nb_bundle *b = NULL;
+    if (!nbc_world_in_read(path, baked, &in))
+        return 0;
+    int intact = verify_one(in.bundle, quiet, deep, verbose, pmode, o) && nbc_world_in_open(&in, &b);
+    if (intact && !quiet)
+        printf("%s: ok, the world baked in %s from the files it names, %u x %u tiles\n", path,
+               in.dir, in.w.columns, in.w.rows);
+    nb_bundle_close(b);
+    nbc_world_in_free(&in);
+    return intact;
+}
+
 int nbc_cmd_verify(int argc, char **argv)
 {
-    enum { OPT_DEEP = 256, OPT_SEED, OPT_TABLES };
+    enum { OPT_DEEP = 256, OPT_SEED, OPT_TABLES, OPT_BAKED };
     static const struct option opts[] = {{"quiet", no_argument, NULL, 'q'},
                                          {"deep", no_argument, NULL, OPT_DEEP},
                                          {"seed", required_argument, NULL, OPT_SEED},
                                          {"perimeter-tables", required_argument, NULL, OPT_TABLES},
                                          {"verbose", no_argument, NULL, 'v'},
+                                         {"baked", required_argument, NULL, OPT_BAKED},
                                          NBC_PROGRESS_OPTION,
                                          {"help", no_argument, NULL, 'h'},
                                          {"version", no_argument, NULL, 'V'},
                                          {NULL, 0, NULL, 0}};
     int quiet = 0, deep = 0, verbose = 0, c;
+    const char *baked = NULL;
     nbc_progress_mode pmode = NBC_PROGRESS_AUTO;
     nbb_deep_opts o;
     nbb_deep_defaults(&o);
@@ -176,6 +203,7 @@ int nbc_cmd_verify(int argc, char **argv)
                 o.perimeter_tables = (unsigned)v;
             break;
         case 'v': verbose = 1; break;
+        case OPT_BAKED: baked = optarg; break;
         case NBC_OPT_PROGRESS:
             if (!nbc_progress_mode_parse(optarg, &pmode))
                 return NBC_EXIT_USAGE;
@@ -189,7 +217,9 @@ int nbc_cmd_verify(int argc, char **argv)
         return nbc_usage("no bundle given");
     int rc = NBC_EXIT_OK;
     for (int i = optind; i < argc; i++)
-        if (!verify_one(argv[i], quiet, deep, verbose, pmode, &o))
+        if (!(nbc_world_manifest_path(argv[i])
+                  ? verify_manifest(argv[i], baked, quiet, deep, verbose, pmode, &o)
+                  : verify_one(argv[i], quiet, deep, verbose, pmode, &o)))
             rc = NBC_EXIT_FAIL;
     return rc;
 }

@@ -20,6 +20,8 @@ void nbc_world_list(void *arg, const char *path, int changed);
 /* The tile and link actions (world_bake.c). */
 int nbc_world_tile(int argc, char **argv);
 int nbc_world_link(int argc, char **argv);
+/* The strips a tile lends its neighbours' halos (world_bake.c). */
+int nbc_world_strips(int argc, char **argv);
 /* Their plan for Ninja or Slurm (world_plan.c). */
 int nbc_world_plan_cmd(int argc, char **argv);
 /* Reachability across a world's tiles (world_reach.c). */

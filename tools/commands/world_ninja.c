@@ -1,6 +1,7 @@
 /* world_ninja.c: a world's plan as a Ninja file.  Each action is restat:
- * the tile and link actions write a file only when its bytes change, so
- * after an edit Ninja runs the tiles whose map or halo changed, and the
+ * the strips, tile and link actions write a file only when its bytes
+ * change, so after an edit Ninja runs the edited tile's strips and tile
+ * actions, its neighbours' only when a strip they read changed, and the
  * link only when a border summary changed. */
 #include "world_plan.h"
 
@@ -55,11 +56,41 @@ static void level(FILE *f, const nbc_world_plan *p)
         path(f, p->agents);
 }
 
+/* The strip tile (tx, ty) lends its neighbour at (dx, dy). */
+static void strip_output(FILE *f, const nbc_world_plan *p, uint32_t tx, uint32_t ty, int dx, int dy)
+{
+    char name[64];
+    nbb_world_strip_name(name, sizeof name, tx, ty, dx, dy);
+    output(f, p, name);
+}
+
+/* The strips action of tile (tx, ty): its map in, a strip for each
+ * neighbour out (none in a world of one tile: no edge). */
+static void strips_edge(FILE *f, const nbc_world_plan *p, uint32_t tx, uint32_t ty)
+{
+    int any = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            uint32_t nx, ny;
+            if (!nbb_world_neighbour(&p->w, tx, ty, dx, dy, &nx, &ny))
+                continue;
+            fputs(any++ ? "" : "\nbuild", f);
+            strip_output(f, p, tx, ty, dx, dy);
+        }
+    if (!any)
+        return;
+    fputs(": strips", f);
+    level(f, p);
+    path(f, p->maps[(size_t)ty * p->w.columns + tx]);
+    fprintf(f, "\n  x = %u\n  y = %u\n", tx, ty);
+}
+
 void nbc_world_ninja(FILE *f, const nbc_world_plan *p)
 {
     const nbb_world *w = &p->w;
-    fputs("# A navbake world's bake (navbake world plan, formats/world.md): each tile\n"
-          "# from its map and its neighbours' maps, then the link.  Run: ninja -f FILE.\n"
+    fputs("# A navbake world's bake (navbake world plan, formats/world.md): each tile's\n"
+          "# strips from its map, each tile from its map and the strips its neighbours\n"
+          "# lend it, then the link.  Run: ninja -f FILE.\n"
           "# Plan again after the manifest changes.\n"
           "ninja_required_version = 1.3\n",
           f);
@@ -71,8 +102,12 @@ void nbc_world_ninja(FILE *f, const nbc_world_plan *p)
     variable(f, "navbake", p->navbake);
     variable(f, "manifest", p->manifest);
     variable(f, "dir", p->out);
-    fputs("\nrule tile\n"
-          "  command = $navbake world tile $manifest $x $y -o $dir\n"
+    fputs("\nrule strips\n"
+          "  command = $navbake world strips $manifest $x $y -o $dir\n"
+          "  description = strips ${x}_$y\n"
+          "  restat = 1\n"
+          "\nrule tile\n"
+          "  command = $navbake world tile $manifest $x $y -o $dir --strips\n"
           "  description = tile ${x}_$y\n"
           "  restat = 1\n"
           "\nrule link\n"
@@ -81,18 +116,24 @@ void nbc_world_ninja(FILE *f, const nbc_world_plan *p)
           "  restat = 1\n",
           f);
     for (uint32_t ty = 0; ty < w->rows; ty++)
+        for (uint32_t tx = 0; tx < w->columns; tx++)
+            strips_edge(f, p, tx, ty);
+    for (uint32_t ty = 0; ty < w->rows; ty++)
         for (uint32_t tx = 0; tx < w->columns; tx++) {
             fputs("\nbuild", f);
             tile_output(f, p, tx, ty, "nbb");
             tile_output(f, p, tx, ty, "border");
             fputs(": tile", f);
             level(f, p);
-            /* The tile's map first, then the halo's, row by row. */
+            /* The tile's map first, then the strips its neighbours lend
+             * it, row by row. */
             path(f, p->maps[(size_t)ty * w->columns + tx]);
-            for (uint32_t ny = ty ? ty - 1 : 0; ny <= ty + 1 && ny < w->rows; ny++)
-                for (uint32_t nx = tx ? tx - 1 : 0; nx <= tx + 1 && nx < w->columns; nx++)
-                    if (nx != tx || ny != ty)
-                        path(f, p->maps[(size_t)ny * w->columns + nx]);
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    uint32_t nx, ny;
+                    if (nbb_world_neighbour(w, tx, ty, dx, dy, &nx, &ny))
+                        strip_output(f, p, nx, ny, -dx, -dy);
+                }
             fprintf(f, "\n  x = %u\n  y = %u\n", tx, ty);
         }
     fputs("\nbuild", f);

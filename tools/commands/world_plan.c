@@ -1,6 +1,7 @@
 /* world_plan.c: navbake world plan, a world's action graph for an engine
  * that runs it (never a scheduler of our own): each tile baked from its
- * map and its neighbours' (navbake world tile), then the link (navbake
+ * map and its neighbours' cells (navbake world tile; for Ninja, from the
+ * strips they lend it, navbake world strips), then the link (navbake
  * world link).  The file is written only when its bytes change, so that
  * planning again leaves a build that reads it (Ninja) as it was. */
 #include <errno.h>
@@ -185,10 +186,13 @@ static void help(void)
     printf("Usage: navbake world plan MANIFEST -o FOLDER --ninja FILE|--slurm FILE [OPTION]...\n"
            "Write the actions that bake the world MANIFEST (formats/world.md) into FOLDER,\n"
            "for Ninja or Slurm to run: one 'navbake world tile' a tile, reading the\n"
-           "tile's map, its neighbours' maps, the manifest, the legend and the agent\n"
+           "tile's map, its neighbours' cells, the manifest, the legend and the agent\n"
            "set, and writing FOLDER/tiles/X_Y.nbb and X_Y.border; then 'navbake world\n"
            "link', reading the manifest, the legend, the agent set and every .border,\n"
-           "writing FOLDER/world.nbw.\n"
+           "writing FOLDER/world.nbw.  For Ninja, the neighbours' cells are the\n"
+           "strips they lend the tile, each tile's written from its map alone by a\n"
+           "'navbake world strips' before ('tile --strips'), so that an edit in a\n"
+           "tile's middle runs that tile alone; for Slurm, their maps.\n"
            "Every path written is absolute.  FILE is written only when its bytes\n"
            "change; FOLDER is made if it is not there.  Plan again after the manifest\n"
            "changes.\n\n"

@@ -64,12 +64,7 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
         for (uint32_t tx = 0; tx < w.columns && st == NB_OK; tx++) {
             uint32_t x0, y0, tw, th;
             nbb_world_tile_rect(&w, tx, ty, &x0, &y0, &tw, &th);
-            size_t len = (size_t)sprintf(text, "type octile\nheight %u\nwidth %u\nmap\n", th, tw);
-            for (uint32_t y = 0; y < th; y++) {
-                memcpy(text + len, grid.cells + (size_t)(y0 + y) * grid.width + x0, tw);
-                len += tw;
-                text[len++] = '\n';
-            }
+            size_t len = nbb_world_map_text(grid.cells, grid.width, x0, y0, tw, th, text);
             char name[64];
             snprintf(name, sizeof name, "tiles/%u_%u.map", tx, ty);
             st = nbb_world_put(dir, name, text, len, fn, arg, &count, err);

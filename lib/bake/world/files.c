@@ -1,6 +1,6 @@
-/* files.c: a world's folder: its tiles/ folder made when missing, and
- * files written only when their bytes change (so that a build graph sees
- * only what changed), each atomically. */
+/* files.c: a world's folder: its tiles/ and strips/ folders made when
+ * missing, and files written only when their bytes change (so that a
+ * build graph sees only what changed), each atomically. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +32,20 @@ nb_status nbb_world_join(const char *dir, const char *name, char **out, nb_err *
     return NB_OK;
 }
 
-nb_status nbb_world_folders(const char *dir, nb_err *err)
+nb_status nbb_world_subfolder(const char *dir, const char *sub, nb_err *err)
 {
-    char *tiles;
+    char *path;
     nb_status st = folder(dir, err);
-    if (st == NB_OK && (st = nbb_world_join(dir, "tiles", &tiles, err)) == NB_OK) {
-        st = folder(tiles, err);
-        free(tiles);
+    if (st == NB_OK && (st = nbb_world_join(dir, sub, &path, err)) == NB_OK) {
+        st = folder(path, err);
+        free(path);
     }
     return st;
+}
+
+nb_status nbb_world_folders(const char *dir, nb_err *err)
+{
+    return nbb_world_subfolder(dir, "tiles", err);
 }
 
 nb_status nbb_world_put(const char *dir, const char *name, const void *buf, size_t len,

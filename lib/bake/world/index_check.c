@@ -64,3 +64,15 @@ nb_status nbb_world_index_tile(const nb_bundle *world, const char *dir, uint32_t
     nb_bundle_close(tb);
     return st;
 }
+
+nb_status nbb_world_index_shape(const nb_bundle *world, nbb_world_shape_info *out, nb_err *err)
+{
+    nbi_windex x;
+    nb_status st = nbi_windex_find(world, &x, err);
+    if (st == NB_OK) {
+        out->width = x.width, out->height = x.height, out->tile = x.side;
+        out->cluster = x.cluster, out->columns = x.columns, out->rows = x.rows;
+        out->halo = x.halo;
+    }
+    return st;
+}

@@ -8,35 +8,16 @@
  * what the link step joins components through.  So it is the smallest
  * multiple of the cluster at least the largest agent's size.
  *
- * The action reads only the manifest's legend and agents and the maps of
- * the tile and its eight neighbours, so its bytes depend on those files
- * alone: whatever machine bakes it, in whatever order. */
+ * The action reads only the manifest's legend and agents, the tile's map
+ * and the cells of its eight neighbours that the halo holds (from their
+ * maps, or from the strips they lend it, strips.c), so its bytes depend on
+ * those alone: whatever machine bakes it, in whatever order. */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "bake_int.h"
 #include "world/world.h"
-
-uint32_t nbb_world_halo(const nbb_world *w, const nbi_agentset *agents)
-{
-    uint32_t size = 1;
-    for (unsigned i = 0; i < agents->count; i++)
-        size = agents->agent[i].size > size ? agents->agent[i].size : size;
-    return (size + w->cluster - 1) / w->cluster * w->cluster;
-}
-
-void nbb_world_extent(const nbb_world *w, uint32_t tx, uint32_t ty, uint32_t halo, uint32_t *ex0,
-                      uint32_t *ey0, uint32_t *ew, uint32_t *eh)
-{
-    uint32_t x0, y0, tw, th;
-    nbb_world_tile_rect(w, tx, ty, &x0, &y0, &tw, &th);
-    *ex0 = x0 > halo ? x0 - halo : 0;
-    *ey0 = y0 > halo ? y0 - halo : 0;
-    uint64_t x1 = (uint64_t)x0 + tw + halo, y1 = (uint64_t)y0 + th + halo;
-    *ew = (uint32_t)((x1 < w->width ? x1 : w->width) - *ex0);
-    *eh = (uint32_t)((y1 < w->height ? y1 : w->height) - *ey0);
-}
 
 /* The CRC-32 of the w x h cells at (x, y) of a grid of the given width,
  * row by row: the digest of a halo's part of a neighbour, which the
@@ -52,16 +33,18 @@ static void crc_rect(const uint8_t *cells, uint32_t width, uint32_t x, uint32_t 
 }
 
 /* The tile's level: the cells of the tile and its halo, read from the
- * maps of the tile and its neighbours; in[] gets the digests in role
- * order after those of the legend and agents: its own map file's, those of
- * the cells its halo holds of each neighbour, and those of its own cells
- * each neighbour's halo holds.  A tile's bytes so depend on the cells of
- * a neighbour that its halo holds, not on the rest of the neighbour's map:
- * an edit away from a tile's edges leaves its neighbours' bytes as they
- * were, and the link still finds a neighbour baked from other cells. */
-static nb_status tile_level(const nbb_world *w, uint32_t tx, uint32_t ty, unsigned threads,
-                            nbb_level *l, uint32_t *halo, nbb_world_input *in, uint32_t *nin,
-                            nb_err *err)
+ * tile's map and from its neighbours' maps, or from their strips in
+ * strips/ of the folder dir when dir is not NULL (the same cells); in[]
+ * gets the digests in role order after those of the legend and agents:
+ * its own map file's, those of the cells its halo holds of each
+ * neighbour, and those of its own cells each neighbour's halo holds.  A
+ * tile's bytes so depend on the cells of a neighbour that its halo holds,
+ * not on the rest of the neighbour's map: an edit away from a tile's edges
+ * leaves its neighbours' bytes as they were, and the link still finds a
+ * neighbour baked from other cells. */
+static nb_status tile_level(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                            unsigned threads, nbb_level *l, uint32_t *halo, nbb_world_input *in,
+                            uint32_t *nin, nb_err *err)
 {
     nbb_world_input lin, ain;
     nb_status st = nbb_world_read_defs(w, &l->legend, &l->agents, &lin, &ain, err);
@@ -87,50 +70,46 @@ static nb_status tile_level(const nbb_world *w, uint32_t tx, uint32_t ty, unsign
                         ew, eh);
     for (int dy = -1; dy <= 1 && st == NB_OK; dy++)
         for (int dx = -1; dx <= 1 && st == NB_OK; dx++) {
-            long nx = (long)tx + dx, ny = (long)ty + dy;
-            if (nx < 0 || ny < 0 || nx >= (long)w->columns || ny >= (long)w->rows)
-                continue;
-            uint32_t x0, y0, nw, nh;
-            nbb_world_tile_rect(w, (uint32_t)nx, (uint32_t)ny, &x0, &y0, &nw, &nh);
-            /* The part of the neighbour inside the tile's extent. */
-            uint32_t ax = x0 > ex0 ? x0 : ex0, ay = y0 > ey0 ? y0 : ey0;
-            uint32_t bx = x0 + nw < ex0 + ew ? x0 + nw : ex0 + ew;
-            uint32_t by = y0 + nh < ey0 + eh ? y0 + nh : ey0 + eh;
-            if (ax >= bx || ay >= by)
+            /* The cells of tile (nx, ny) inside the extent: from (ax, ay),
+             * rw x rh, at (sx, sy) of the grid read. */
+            uint32_t nx = tx, ny = ty, ax, ay, rw, rh, sx = 0, sy = 0;
+            int own = !dx && !dy, strip = dir && !own;
+            if (own)
+                nbb_world_tile_rect(w, tx, ty, &ax, &ay, &rw, &rh);
+            else if (!nbb_world_neighbour(w, tx, ty, dx, dy, &nx, &ny) ||
+                     !nbb_world_lent(w, nx, ny, -dx, -dy, *halo, &ax, &ay, &rw, &rh))
                 continue;
             nbb_grid g;
             nbb_world_input *rec = &in[*nin];
-            st = nbb_world_read_tile(w, &l->legend, (uint32_t)nx, (uint32_t)ny, threads, &g, rec,
-                                     NULL, err);
+            if (strip)
+                st = nbb_world_read_strip(w, &l->legend, dir, nx, ny, -dx, -dy, *halo, threads, &g,
+                                          err);
+            else {
+                uint32_t x0, y0, nw, nh;
+                nbb_world_tile_rect(w, nx, ny, &x0, &y0, &nw, &nh);
+                st = nbb_world_read_tile(w, &l->legend, nx, ny, threads, &g, rec, NULL, err);
+                sx = ax - x0, sy = ay - y0;
+            }
             if (st != NB_OK)
                 break;
             rec->role = NBI_ROLE_MAP + (uint32_t)(3 * (dy + 1) + (dx + 1));
             (*nin)++;
-            for (uint32_t y = ay; y < by; y++)
-                memcpy(l->grid.cells + (size_t)(y - ey0) * ew + (ax - ex0),
-                       g.cells + (size_t)(y - y0) * nw + (ax - x0), bx - ax);
-            if (dx || dy)
-                crc_rect(g.cells, nw, ax - x0, ay - y0, bx - ax, by - ay, rec);
+            for (uint32_t y = 0; y < rh; y++)
+                memcpy(l->grid.cells + (size_t)(ay - ey0 + y) * ew + (ax - ex0),
+                       g.cells + (size_t)(sy + y) * g.width + sx, rw);
+            if (!own)
+                crc_rect(g.cells, g.width, sx, sy, rw, rh, rec);
             nbb_grid_free(&g);
         }
     /* The tile's own cells each neighbour's halo holds. */
-    uint32_t x0, y0, tw, th;
-    nbb_world_tile_rect(w, tx, ty, &x0, &y0, &tw, &th);
     for (int dy = -1; dy <= 1 && st == NB_OK; dy++)
         for (int dx = -1; dx <= 1; dx++) {
-            long nx = (long)tx + dx, ny = (long)ty + dy;
-            if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= (long)w->columns || ny >= (long)w->rows)
-                continue;
-            uint32_t nx0, ny0, nw, nh;
-            nbb_world_extent(w, (uint32_t)nx, (uint32_t)ny, *halo, &nx0, &ny0, &nw, &nh);
-            uint32_t ax = x0 > nx0 ? x0 : nx0, ay = y0 > ny0 ? y0 : ny0;
-            uint32_t bx = x0 + tw < nx0 + nw ? x0 + tw : nx0 + nw;
-            uint32_t by = y0 + th < ny0 + nh ? y0 + th : ny0 + nh;
-            if (ax >= bx || ay >= by)
+            uint32_t ax, ay, rw, rh;
+            if (!nbb_world_lent(w, tx, ty, dx, dy, *halo, &ax, &ay, &rw, &rh))
                 continue;
             nbb_world_input *rec = &in[(*nin)++];
             rec->role = NBI_ROLE_LENT + (uint32_t)(3 * (dy + 1) + (dx + 1));
-            crc_rect(l->grid.cells, ew, ax - ex0, ay - ey0, bx - ax, by - ay, rec);
+            crc_rect(l->grid.cells, ew, ax - ex0, ay - ey0, rw, rh, rec);
         }
     return st;
 }
@@ -321,6 +300,13 @@ static int old_usable(const char *path, const uint8_t *want, const nbb_world *w)
 nb_status nbb_world_tile_bake(const nbb_world *w, uint32_t tx, uint32_t ty, const char *old_path,
                               unsigned threads, nbb_world_tile_out *out, nb_err *err)
 {
+    return nbb_world_tile_bake_strips(w, tx, ty, NULL, old_path, threads, out, err);
+}
+
+nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                                     const char *old_path, unsigned threads,
+                                     nbb_world_tile_out *out, nb_err *err)
+{
     memset(out, 0, sizeof *out);
     if (tx >= w->columns || ty >= w->rows)
         return nbi_fail(err, NB_ERR_ARG, "tile (%u, %u) is not in the world's %u x %u tiles", tx,
@@ -331,7 +317,7 @@ nb_status nbb_world_tile_bake(const nbb_world *w, uint32_t tx, uint32_t ty, cons
     uint32_t nin = 0, halo = 0;
     nbb_builder *b = NULL;
     nb_bundle *old = NULL;
-    nb_status st = tile_level(w, tx, ty, threads, &l, &halo, in, &nin, err);
+    nb_status st = tile_level(w, tx, ty, dir, threads, &l, &halo, in, &nin, err);
     if (st == NB_OK && old_path) {
         size_t len;
         uint8_t *want = tile_payload(w, tx, ty, halo, in, nin, NULL, &len);
