@@ -13,20 +13,29 @@ N = 1000
 
 
 def _queries(work):
-    """The map and (start, goal) of 1,000 queries: the first lines of a MovingAI
-    scenario of ../shared when it is there, else pairs drawn on data/sample.map."""
+    """The map and (start, goal, the file's length) of 1,000 queries: the first
+    lines of a MovingAI scenario of ../shared when it is there, else pairs
+    drawn on data/sample.map (no length of their own)."""
     m = shared_map("dao/lak303d.map")
     if m:
         with open(m + ".scen") as f:
             lines = read_scen(m + ".scen", f.read())[:N]
         return m, [(l.start, l.goal, (l.optimal, l.decimals)) for l in lines]
+    # No ../shared: pairs of cells of the sample map's largest component (a
+    # path joins each), drawn from a fixed seed; navbake scen gives their
+    # lengths below.
     m = os.path.join(DATA, "sample.map")
     rng = random.Random(34)
     pairs = []
     with navbake.Bundle(navbake.bake(m, work / "draw.nbk")) as b:
         cap = b.agents[0].capability
-        cells = [(x, y) for y in range(b.height) for x in range(b.width)
-                 if b.can_stand(cap, 1, x, y) == 1]
+        by_component = {}
+        for y in range(b.height):
+            for x in range(b.width):
+                if b.can_stand(cap, 1, x, y) == 1:
+                    by_component.setdefault(b.component(cap, 1, x, y), []).append((x, y))
+    cells = max(by_component.values(), key=len)
+    assert len(by_component) > 1 and len(cells) > 500   # a choice was made
     while len(pairs) < N:
         pairs.append((rng.choice(cells), rng.choice(cells), None))
     return m, pairs
