@@ -4,7 +4,8 @@
 # layouts against the C compiler's (layout.c), 1,000 scenario lines against
 # navbake scen's lengths (lak303d of ../shared/maps, or, without it, 1,000
 # pairs of cells navbake random draws on data/sample.map), every family
-# against the navbake command's answers, errors and closed handles.
+# against the navbake command's answers, errors and closed handles, and a
+# world of tiles baked here against the same map baked whole.
 # bootstrap.sh installs mono-mcs and mono-runtime, so this does not skip.
 . "$top_srcdir/tests/support/lib.sh"
 cs=$top_srcdir/lib/bindings/csharp
@@ -57,6 +58,17 @@ if [ ! -f "${lak:-/nonexistent}" ]; then cp "$tmp/l.scen" "$tmp/l.keep"
   { echo "version 1"; cat "$tmp/pairs2"; } > "$tmp/l.scen"
 fi
 
+# A world of 2 x 2 tiles cut from the sample map, each tile baked and the
+# whole linked; and the map baked whole with the same agents, whose
+# nb_reachable is the independent answer to the world's.
+w=$tmp/w
+ok "a world of the sample map is cut, baked and linked" sh -c "
+  navbake world cut -q '$data/sample.map' --tile 32 --cluster-size 8 --legend '$data/legend.yaml' \
+    --agents '$data/sample-agents.yaml' -o '$w' &&
+  for t in '0 0' '1 0' '0 1' '1 1'; do navbake world tile -q '$w/world.yaml' \$t -o '$w/out' || exit 1; done &&
+  navbake world link -q '$w/world.yaml' -o '$w/out' &&
+  mkclear -q '$data/sample.map' -l '$data/legend.yaml' -a '$data/sample-agents.yaml' -o '$w/whole.nbk'"
+
 # The C# tests: TAP, numbered after these.
 LD_LIBRARY_PATH=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 MONO_PATH=$tmp
@@ -72,7 +84,8 @@ if [ -n "${NB_SAN_CFLAGS:-}" ]; then
   done
   san="LD_PRELOAD=${pre#:} ASAN_OPTIONS=detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:abort_on_error=1"
 fi
-env $san mono "$tmp/tests.exe" "$s" "$tmp/l.nbk" "$tmp/l.scen" "$tmp/lengths" "$tmp/layout.txt" > "$tmp/cs.out" 2>&1
+env $san mono "$tmp/tests.exe" "$s" "$tmp/l.nbk" "$tmp/l.scen" "$tmp/lengths" "$tmp/layout.txt" \
+  "$w/out/world.nbw" "$w/whole.nbk" > "$tmp/cs.out" 2>&1
 rc=$?
 sed -n 's/^\(not \)\{0,1\}ok [0-9]* - /&/p; s/^#/#/p' "$tmp/cs.out" | while IFS= read -r line; do
   case $line in ok*|"not ok"*) echo "$line" | sed 's/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 C#: /' ;; *) echo "$line" ;; esac
