@@ -412,6 +412,7 @@ static class Tests
             var la = new Aa(lb); var lo = new Overlay(lb); var lp = new Place(lb);
             var lq = AaQuery.Init(); lq.Capability = lb.Agent(0).Capability; lq.Goal = new Cell(9, 9);
             la.Find(lq, lo);
+            new Aa(lb).Begin(lq, lo);   // a sliced query left unfinished holds the overlay
         }
         GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
         Ok(true, "bundles, workspaces and overlays left to the collector are finalized without a crash");
