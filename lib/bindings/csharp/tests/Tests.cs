@@ -62,7 +62,8 @@ static class Tests
     {
         string sample = args[0], scenBundle = args[1], scen = args[2], lengths = args[3], layout = args[4];
         Layout(layout);
-        Scenario(scenBundle, scen, lengths);
+        Scenario(scenBundle, scen, lengths, "");
+        Scenario(args[7], args[8], args[9], "a Tiled level: ");
         using (var b = Bundle.Open(sample, Flags.OpenVerify))
         {
             Families(b, sample);
@@ -125,7 +126,7 @@ static class Tests
     }
 
     // 1,000 scenario lines: the lengths navbake scen found, and the file's.
-    static void Scenario(string bundle, string scen, string lengthsFile)
+    static void Scenario(string bundle, string scen, string lengthsFile, string what)
     {
         var want = File.ReadAllLines(lengthsFile);
         var lines = File.ReadAllLines(scen);
@@ -160,7 +161,7 @@ static class Tests
                 steps += k;
                 run++;
             }
-            Ok(run == 1000, "1,000 scenario lines run (" + run + ")");
+            Ok(run == 1000, what + "1,000 scenario lines run (" + run + ")");
             // One read-only bundle, a workspace for each of two threads: the same lengths.
             var starts = new List<AaQuery>();
             for (int i = 1; i < lines.Length; i++)
@@ -183,11 +184,11 @@ static class Tests
                 threads[k].Start();
             }
             foreach (var t in threads) t.Join();
-            Ok(sums[0] == 0 && sums[1] == 0, "two threads, a workspace each on one bundle: navbake scen's lengths");
+            Ok(sums[0] == 0 && sums[1] == 0, what + "two threads, a workspace each on one bundle: navbake scen's lengths");
             // Grown by doubling from 16: a new array only for a path longer than any before.
-            Ok(grown >= 1 && grown <= 1 + (int)Math.Ceiling(Math.Log(path.Length / 16.0, 2)), "CopyPath reused the caller's array: " + grown + " arrays for 1,000 paths (" + path.Length + " cells)");
-            Ok(differ == 0, "every length is navbake scen's", string.Join("\n", first));
-            Ok(fileDiffer == 0, "and the scenario file's optimal length (" + fileDiffer + " differ)");
+            Ok(grown >= 1 && grown <= 1 + (int)Math.Ceiling(Math.Log(path.Length / 16.0, 2)), what + "CopyPath reused the caller's array: " + grown + " arrays for 1,000 paths (" + path.Length + " cells)");
+            Ok(differ == 0, what + "every length is navbake scen's", string.Join("\n", first));
+            Ok(fileDiffer == 0, what + "and the scenario file's optimal length (" + fileDiffer + " differ)");
         }
     }
 
