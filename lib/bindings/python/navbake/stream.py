@@ -43,7 +43,7 @@ class _PerThread(threading.local):
         self.reach = C.c_int()
         self.needed = (T.WorldTile * 2)()
         self.count = C.c_size_t()
-        self.refs = tuple(C.byref(o) for o in (self.reach, self.needed, self.count, self.err))
+        self.refs = tuple(C.byref(o) for o in (self.reach, self.count, self.err))
 
 
 def _tile(column, row):
@@ -190,7 +190,7 @@ class StreamWorld(Handle):
         if not isinstance(cap, int):
             cap = self.bundle.capability(cap)
         t = self._local
-        reach, needed, count, err = t.refs
+        reach, count, err = t.refs
         st = lib.nb_world_reachable(h, cap, size, T.Cell(*start), T.Cell(*goal), reach, t.needed,
                                     2, count, err)
         if st:

@@ -51,6 +51,7 @@ def test_a_query_names_the_tiles_it_needs(world):
         world.reachable("ground,swamp", 1, (2, 2), (60, 36))
     assert e.value.status == navbake.Status.ERR_UNLOADED and e.value.message
     assert e.value.needed == [(0, 0), (1, 1)]
+    assert [world.tile_of(2, 2), world.tile_of(60, 36)] == e.value.needed
     world.load(0, 0)
     with pytest.raises(navbake.UnloadedError) as e:
         world.reachable("ground,swamp", 1, (2, 2), (60, 36))
