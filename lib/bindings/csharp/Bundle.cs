@@ -49,6 +49,16 @@ namespace Navbake
 
         Bundle(BundleHandle h) { Handle = h; }
 
+        /// <summary>A bundle another handle owns (a world's), kept until this one is released.</summary>
+        internal static Bundle Borrow(IntPtr p, SafeHandle owner)
+        {
+            var h = new BundleHandle();
+            h.Borrowed = true;
+            h.Adopt(p);
+            h.HoldParent(owner);
+            return new Bundle(h);
+        }
+
         /// <summary>nb_bundle_open: maps a bundle file (flags: Flags.OpenVerify, Flags.OpenPrivate).</summary>
         public static Bundle Open(string path, uint flags = 0)
         {

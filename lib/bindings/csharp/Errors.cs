@@ -12,9 +12,17 @@ namespace Navbake
     {
         public Status Status { get; private set; }
         public NavbakeException(Status status, string message) : base(message) { Status = status; }
+        public NavbakeException(Status status, string message, Exception inner) : base(message, inner) { Status = status; }
 
         /// <summary>nb_status_str: a short constant description of a status.</summary>
         public static string Describe(Status status) { return Text.FromUtf8(Native.nb_status_str(status)); }
+    }
+
+    /// <summary>A world's query needs tiles that are not loaded (NB_ERR_UNLOADED): Needed lists them.</summary>
+    public sealed class UnloadedException : NavbakeException
+    {
+        public WorldTile[] Needed { get; private set; }
+        public UnloadedException(string message, WorldTile[] needed) : base(Status.Unloaded, message) { Needed = needed; }
     }
 
     /// <summary>An nb_err in unmanaged memory.</summary>
@@ -47,11 +55,22 @@ namespace Navbake
         /// <summary>Throws for a status other than NB_OK, with the message the call wrote.</summary>
         internal void Check(Status st) { if (st != Status.Ok) Throw(st); }
 
-        internal void Throw(Status st)
+        internal void Throw(Status st, Exception inner = null)
         {
             string m = Message;
             if (m.Length == 0) m = NavbakeException.Describe(st);
-            throw new NavbakeException(st, m);
+            throw new NavbakeException(st, m, inner);
+        }
+
+        /// <summary>Writes a status and message, as the library does (a loader's error).</summary>
+        internal static void Write(IntPtr err, Status st, string message)
+        {
+            if (err == IntPtr.Zero) return;
+            var b = System.Text.Encoding.UTF8.GetBytes(message);
+            int n = Math.Min(b.Length, Native.ErrMsgMax - 1);
+            Marshal.WriteInt32(err, (int)st);
+            Marshal.Copy(b, 0, new IntPtr(err.ToInt64() + 4), n);
+            Marshal.WriteByte(err, 4 + n, 0);
         }
     }
 

@@ -29,6 +29,9 @@ namespace Navbake
 
         protected abstract void Close(IntPtr h);
 
+        /// <summary>Takes a pointer the library returned (not through an out parameter).</summary>
+        internal void Adopt(IntPtr h) { SetHandle(h); }
+
         protected override bool ReleaseHandle()
         {
             Close(handle);
@@ -53,7 +56,14 @@ namespace Navbake
 
     public sealed class BundleHandle : NavbakeHandle
     {
-        protected override void Close(IntPtr h) { Native.nb_bundle_close(h); }
+        // A world's own bundle (nb_world_bundle): its world closes it.
+        internal bool Borrowed;
+        protected override void Close(IntPtr h) { if (!Borrowed) Native.nb_bundle_close(h); }
+    }
+
+    public sealed class WorldHandle : NavbakeHandle
+    {
+        protected override void Close(IntPtr h) { Native.nb_world_close(h); }
     }
 
     public sealed class OverlayHandle : NavbakeHandle

@@ -248,5 +248,21 @@ namespace Navbake
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_random_begin(WorkspaceHandle p, ref RandomQuery q, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_random_step(WorkspaceHandle p, ulong expansions, out int done, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_random_finish(WorkspaceHandle p, out RandomResult r, IntPtr err);
+
+        // Worlds of tiles (World.cs)
+        [UnmanagedFunctionPointer(C)] internal delegate Status WorldLoader(IntPtr opaque, WorldTile tile, IntPtr path, IntPtr data, IntPtr len, IntPtr err);
+        [UnmanagedFunctionPointer(C)] internal delegate void WorldRelease(IntPtr opaque, WorldTile tile, IntPtr data);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_open_abi(byte[] path, byte[] tiles, uint flags, IntPtr alloc, out WorldHandle world, IntPtr err, ref Abi abi);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_close(IntPtr world);
+        [DllImport(Lib, CallingConvention = C)] internal static extern IntPtr nb_world_bundle(WorldHandle w);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_describe(WorldHandle w, out WorldInfo info);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_set_loader(WorldHandle w, WorldLoader loader, WorldRelease release, IntPtr opaque);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_load(WorldHandle w, WorldTile tile, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_unload(WorldHandle w, WorldTile tile, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_load_cells(WorldHandle w, long x, long y, long width, long height, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_unload_cells(WorldHandle w, long x, long y, long width, long height, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int nb_world_loaded(WorldHandle w, WorldTile tile);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_reachable(WorldHandle w, uint cap, uint size, Cell from, Cell to, out int reachable, [Out] WorldTile[] needed, UIntPtr neededMax, out UIntPtr neededCount, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_world_bytes(WorldHandle w);
     }
 }

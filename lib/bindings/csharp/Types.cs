@@ -10,7 +10,8 @@ namespace Navbake
 {
     public enum Status
     {
-        Ok = 0, Arg, Io, NoMem, Syntax, Format, Version, Crc, NotFound, Unsupported, Limit, Outside
+        Ok = 0, Arg, Io, NoMem, Syntax, Format, Version, Crc, NotFound, Unsupported, Limit, Outside,
+        Unloaded, Mismatch
     }
 
     public enum PathStatus
@@ -453,6 +454,8 @@ namespace Navbake
     public struct WorldTile
     {
         public uint Column, Row;
+        public WorldTile(uint column, uint row) { Column = column; Row = row; }
+        public override string ToString() { return Column + "_" + Row; }
     }
 
     /// <summary>What a world is and holds now (nb_world_info).</summary>

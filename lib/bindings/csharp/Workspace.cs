@@ -38,7 +38,10 @@ namespace Navbake
         }
         /// <summary>Frees what a family keeps beside the handle (its result in unmanaged memory).</summary>
         internal virtual void Freed() { }
-        ~Workspace() { if (costs != IntPtr.Zero) Marshal.FreeHGlobal(costs); Freed(); }
+        // A sliced query left unfinished still holds its overlay: let it go, or
+        // the overlay (and its bundle) would never be released.  Ordinary
+        // finalizers run before the SafeHandles' critical ones.
+        ~Workspace() { Release(); if (costs != IntPtr.Zero) Marshal.FreeHGlobal(costs); Freed(); }
 
         /// <summary>The terrain costs in the workspace's buffer, or NULL.</summary>
         internal IntPtr Costs(double[] c)

@@ -30,11 +30,12 @@ static class Tests
     {
         Ok(Math.Abs(got - want) <= tol, what, "got " + got.ToString("R", Inv) + ", want " + want.ToString("R", Inv));
     }
-    static void Throws<T>(Action a, string what, Func<T, bool> check = null) where T : Exception
+    static T Throws<T>(Action a, string what, Func<T, bool> check = null) where T : Exception
     {
         try { a(); Ok(false, what, "nothing was thrown"); }
-        catch (T e) { Ok(check == null || check(e), what, e.GetType().Name + ": " + e.Message); }
+        catch (T e) { Ok(check == null || check(e), what, e.GetType().Name + ": " + e.Message); return e; }
         catch (Exception e) { Ok(false, what, "threw " + e.GetType().Name + ": " + e.Message); }
+        return null;
     }
 
     // The navbake command's answer: its standard output and error.
@@ -61,13 +62,15 @@ static class Tests
     {
         string sample = args[0], scenBundle = args[1], scen = args[2], lengths = args[3], layout = args[4];
         Layout(layout);
-        Scenario(scenBundle, scen, lengths);
+        Scenario(scenBundle, scen, lengths, "");
+        Scenario(args[7], args[8], args[9], "a Tiled level: ");
         using (var b = Bundle.Open(sample, Flags.OpenVerify))
         {
             Families(b, sample);
             Errors(b, sample);
         }
         Disposed(sample);
+        Worlds(args[5], args[6]);
         Console.WriteLine("1.." + n);
         return failed == 0 ? 0 : 1;
     }
@@ -123,7 +126,7 @@ static class Tests
     }
 
     // 1,000 scenario lines: the lengths navbake scen found, and the file's.
-    static void Scenario(string bundle, string scen, string lengthsFile)
+    static void Scenario(string bundle, string scen, string lengthsFile, string what)
     {
         var want = File.ReadAllLines(lengthsFile);
         var lines = File.ReadAllLines(scen);
@@ -158,7 +161,7 @@ static class Tests
                 steps += k;
                 run++;
             }
-            Ok(run == 1000, "1,000 scenario lines run (" + run + ")");
+            Ok(run == 1000, what + "1,000 scenario lines run (" + run + ")");
             // One read-only bundle, a workspace for each of two threads: the same lengths.
             var starts = new List<AaQuery>();
             for (int i = 1; i < lines.Length; i++)
@@ -181,11 +184,11 @@ static class Tests
                 threads[k].Start();
             }
             foreach (var t in threads) t.Join();
-            Ok(sums[0] == 0 && sums[1] == 0, "two threads, a workspace each on one bundle: navbake scen's lengths");
+            Ok(sums[0] == 0 && sums[1] == 0, what + "two threads, a workspace each on one bundle: navbake scen's lengths");
             // Grown by doubling from 16: a new array only for a path longer than any before.
-            Ok(grown >= 1 && grown <= 1 + (int)Math.Ceiling(Math.Log(path.Length / 16.0, 2)), "CopyPath reused the caller's array: " + grown + " arrays for 1,000 paths (" + path.Length + " cells)");
-            Ok(differ == 0, "every length is navbake scen's", string.Join("\n", first));
-            Ok(fileDiffer == 0, "and the scenario file's optimal length (" + fileDiffer + " differ)");
+            Ok(grown >= 1 && grown <= 1 + (int)Math.Ceiling(Math.Log(path.Length / 16.0, 2)), what + "CopyPath reused the caller's array: " + grown + " arrays for 1,000 paths (" + path.Length + " cells)");
+            Ok(differ == 0, what + "every length is navbake scen's", string.Join("\n", first));
+            Ok(fileDiffer == 0, what + "and the scenario file's optimal length (" + fileDiffer + " differ)");
         }
     }
 
@@ -410,8 +413,90 @@ static class Tests
             var la = new Aa(lb); var lo = new Overlay(lb); var lp = new Place(lb);
             var lq = AaQuery.Init(); lq.Capability = lb.Agent(0).Capability; lq.Goal = new Cell(9, 9);
             la.Find(lq, lo);
+            new Aa(lb).Begin(lq, lo);   // a sliced query left unfinished holds the overlay
         }
         GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
         Ok(true, "bundles, workspaces and overlays left to the collector are finalized without a crash");
+    }
+
+    // A world of 2 x 2 tiles (csharp.sh bakes it from data/sample.map with
+    // navbake world cut, tile and link) against the same map baked whole.
+    static void Worlds(string file, string wholeFile)
+    {
+        string tiles = System.IO.Path.Combine(System.IO.Path.GetDirectoryName(file), "tiles");
+        Func<uint, uint, string> tileFile = (c, r) => System.IO.Path.Combine(tiles, c + "_" + r + ".nbb");
+        using (var whole = Bundle.Open(wholeFile))
+        using (var w = World.Open(file))
+        {
+            var i = w.Info;
+            Ok(i.Width == 64 && i.Height == 40 && i.Tile == 32 && i.Columns == 2 && i.Rows == 2 && i.Loaded == 0,
+               "a world opens with its shape and no tile loaded");
+            Ok(w.Bundle.AgentCount == whole.AgentCount && w.Bundle.Agent(1).Name == whole.Agent(1).Name,
+               "its bundle holds the agent set");
+            uint cap = whole.Agent(0).Capability;
+            var ue = Throws<UnloadedException>(() => w.Reachable(cap, 1, new Cell(2, 2), new Cell(60, 36)),
+                "a query on tiles not loaded: UnloadedException");
+            Ok(ue != null && ue.Status == Status.Unloaded && ue.Needed.Length == 2 && ue.Needed[0].Column == 0 && ue.Needed[0].Row == 0
+               && ue.Needed[1].Column == 1 && ue.Needed[1].Row == 1, "... naming the two tiles it needs");
+            ulong empty = w.Bytes;
+            w.Load(1, 0);
+            Ok(w.IsLoaded(1, 0) && w.Info.Loaded == 1 && w.Bytes - empty >= (ulong)new System.IO.FileInfo(tileFile(1, 0)).Length,
+               "a tile loads, its file counted in Bytes");
+            w.Unload(1, 0);
+            Ok(!w.IsLoaded(1, 0) && w.Bytes == empty, "and unloads");
+            w.LoadCells(0, 0, 64, 40);
+            Ok(w.Info.Loaded == 4, "LoadCells loads the tiles the rectangle meets");
+            var rng = new Random(31);
+            int bad = 0, yes = 0, checks = 0;
+            for (int a = 0; a < whole.AgentCount; a++)
+            {
+                var ag = whole.Agent(a);
+                for (int k = 0; k < 300; k++)
+                {
+                    var s = new Cell(rng.Next(64), rng.Next(40)); var g = new Cell(rng.Next(64), rng.Next(40));
+                    int want = whole.Reachable(ag.Capability, ag.Size, s, g);
+                    bool got = w.Reachable(ag.Capability, ag.Size, s, g);
+                    if (want != (got ? 1 : 0)) bad++;
+                    if (got) yes++;
+                    checks++;
+                }
+            }
+            Ok(bad == 0 && yes > 0 && yes < checks, "Reachable is nb_reachable's on the map baked whole (" + checks + " pairs)", bad + " differ");
+            Throws<NavbakeException>(() => w.Load(2, 0), "a tile off the grid: NavbakeException", x => x.Status == Status.Outside);
+            Throws<NavbakeException>(() => w.Reachable(cap, 1, new Cell(2, 2), new Cell(64, 2)), "a cell off the world", x => x.Status == Status.Outside);
+            w.UnloadCells(0, 0, 64, 40);
+            int asked = 0;
+            w.SetByteLoader(t => { asked++; return System.IO.File.ReadAllBytes(tileFile(t.Column, t.Row)); });
+            w.Load(0, 0);
+            w.SetPathLoader(t => { asked++; return tileFile(t.Column, t.Row); });
+            w.Load(1, 1);
+            Ok(asked == 2 && w.IsLoaded(0, 0) && w.IsLoaded(1, 1) && w.Reachable(cap, 1, new Cell(2, 2), new Cell(60, 36)) == (whole.Reachable(cap, 1, new Cell(2, 2), new Cell(60, 36)) == 1),
+               "tiles from a loader's bytes and paths answer");
+            w.SetPathLoader(t => { throw new System.IO.FileNotFoundException("no tile " + t + " in the archive"); });
+            var le = Throws<NavbakeException>(() => w.Load(1, 0), "a loader that throws fails the load");
+            Ok(le != null && le.Status == Status.Io && le.Message.Contains("no tile 1_0 in the archive") && le.InnerException is System.IO.FileNotFoundException,
+               "... with its message and its exception inside", le == null ? null : le.Message);
+            w.SetPathLoader(t => tileFile(0, 0));
+            Throws<NavbakeException>(() => w.Load(1, 0), "another tile's bundle: NB_ERR_MISMATCH", x => x.Status == Status.Mismatch && x.Message.Length > 0);
+            w.ClearLoader();
+            w.Load(1, 0);
+            Ok(w.IsLoaded(1, 0), "ClearLoader: the tile folder again");
+        }
+        var wd = World.Open(file);
+        var wb = wd.Bundle;
+        wd.Load(0, 0);
+        wd.Dispose();
+        Throws<ObjectDisposedException>(() => wd.Load(0, 0), "a closed world used again: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => wd.Reachable(1, 1, new Cell(2, 2), new Cell(3, 3)), "... a query on it too");
+        Throws<ObjectDisposedException>(() => { var c = wb.AgentCount; }, "... and its bundle");
+        Throws<NavbakeException>(() => World.Open(file + ".missing"), "a missing world: NavbakeException", x => x.Status == Status.Io && x.Message.Contains(".missing"));
+        for (int k = 0; k < 10; k++)
+        {
+            var lw = World.Open(file);
+            var lb = lw.Bundle;
+            lw.Load(0, 0);
+        }
+        GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
+        Ok(true, "worlds and their bundles left to the collector are finalized without a crash");
     }
 }

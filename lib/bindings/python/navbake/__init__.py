@@ -7,7 +7,7 @@
         print(r.status, r.length, r.path.tolist())
 
 Handles (Bundle, Overlay, AA, SG, HAA, Place, Model, Perimeter, Motion,
-Planner, Forest, ForestWorkspace) are context managers; close() releases
+Planner, Forest, ForestWorkspace, StreamWorld) are context managers; close() releases
 a handle and every handle made from it, and a closed handle raises
 ClosedError.  A failed call raises a NavbakeError subclass carrying the
 library's status and message.  A workspace reuses its query, result and
@@ -25,7 +25,8 @@ from . import _types
 from ._lib import lib as _clib, path as library_path
 from .errors import (ArgumentError, BundleIOError, ClosedError, CRCError, FormatError,
                      InputSyntaxError, LimitError, NavbakeError, NoMemoryError, NotFoundError,
-                     OutsideError, Status, UnsupportedError, VersionError, error_of)
+                     OutsideError, Status, UnsupportedError, VersionError, error_of,
+                     UnloadedError, MismatchError)
 from .bundle import (OPEN_PRIVATE, OPEN_VERIFY, Agent, Bundle, Layer, Section, SectionType,
                      Terrain, section_type_name, section_type_parse, sqlite_supported,
                      status_str, version)
@@ -45,7 +46,8 @@ from .planner import (PLAN_FORWARD, PLAN_LOCAL_BOUND, PLAN_ONTHEFLY, PLAN_SMOOTH
 from .forest import (FOREST_DEFERRED, FOREST_NO_PRUNE, FOREST_PLAIN, Forest,
                      ForestWorkspace)
 from .baking import BakeError, bake, tool_path
-from .world import World, world_check, world_cut
+from .world import World, world_check, world_cut, world_link, world_tile
+from .stream import StreamWorld, WorldInfo
 
 __version__ = "1.0.0"
 

@@ -15,27 +15,67 @@ from .errors import ClosedError, error_of
 
 
 class Owned:
-    """A native pointer freed when the last Python reference to it goes: a
-    bundle's mapping stays while a layer view exported from it lives, even
-    after the bundle handle itself was closed.  It holds the Owned of the
-    handles it was made from (parents), so that, however the garbage
-    collector orders finalizers, a workspace is freed before its bundle
-    (whose allocator its close uses)."""
+    """A native pointer freed once nothing needs it: not while a Python
+    reference to it lives (a bundle's mapping stays while a layer view
+    exported from it lives, even after the bundle handle was closed), and
+    not while a pointer made from it is still unfreed (a workspace's close
+    uses its bundle's allocator).
 
-    __slots__ = ("ptr", "free", "parents")
+    The second rule does not rest on the order finalizers run in: the
+    cyclic collector, and the interpreter at exit, call the finalizers of
+    everything unreachable together in any order, so a bundle's may run
+    before its workspace's.  Each Owned counts its unfreed children
+    (`live`); its own release only marks it released, and the pointer is
+    freed by whichever comes last, the release or the last child's free.
+    The steps are single operations on builtins (set.add, set.discard,
+    list.pop), atomic under the GIL, so threads dropping handles at once
+    free each pointer exactly once."""
+
+    __slots__ = ("box", "free", "parents", "live", "released")
 
     def __init__(self, ptr, free, parents=()):
-        self.ptr = ptr
+        self.box = [ptr]                  # popped by the one free
         self.free = free
-        self.parents = list(parents)
+        self.released = False
+        self.live = set()                 # id() of each unfreed child
+        self.parents = []
+        for p in parents:
+            self.add_parent(p)
 
-    def __del__(self):
-        p, self.ptr = self.ptr, None
+    @property
+    def ptr(self):
+        return self.box[0] if self.box else None   # None once freed
+
+    def add_parent(self, parent):
+        """parent is freed after this one."""
+        parent.live.add(id(self))
+        self.parents.append(parent)
+
+    def release(self):
+        """Nothing in Python needs the pointer any more: freed now, or by its last child's free."""
+        self.released = True
+        self._try_free()
+
+    def _try_free(self):
+        # Both conditions are read after each is set, so at least one of
+        # release() and the last child's free sees both; pop() lets one free.
+        if not self.released or self.live:
+            return
+        try:
+            p = self.box.pop()
+        except IndexError:
+            return
         if p and self.free is not None:
             try:
                 self.free(p)
             except Exception:  # interpreter shutdown: the library may be gone
                 pass
+        for parent in self.parents:
+            parent.live.discard(id(self))
+            parent._try_free()
+
+    def __del__(self):
+        self.release()
 
 
 def check(status, err):
@@ -80,8 +120,9 @@ class Handle:
     def _depends_on(self, other):
         """This handle reads other too (a motion workspace its perimeter table):
         other's close() closes it first, and other is freed after it."""
+        other._h()
         other._children.add(self)
-        self._owned.parents.append(other._h() and other._owned)
+        self._owned.add_parent(other._owned)
 
     def close(self):
         """Releases the handle and every handle made from it; a second call does nothing."""

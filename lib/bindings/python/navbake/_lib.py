@@ -214,12 +214,12 @@ PROTOTYPES = {
     "nb_place_open": (_S, [_P, C.POINTER(_P), _E]),
     "nb_place_close": (None, [_P]),
     "nb_place_bytes": (_SZ, [_P]),
-    # The world handle (issue 31): declared, not wrapped yet (README, "Left out").
+    # The world handle (issue 31): stream.py.
     "nb_world_open_abi": (_S, [_STR, _STR, _U, C.POINTER(T.Allocator), C.POINTER(_P), _E, _ABI]),
     "nb_world_close": (None, [_P]),
     "nb_world_bundle": (_P, [_P]),
     "nb_world_describe": (None, [_P, C.POINTER(T.WorldInfo)]),
-    "nb_world_set_loader": (None, [_P, C.c_void_p, C.c_void_p, C.c_void_p]),
+    "nb_world_set_loader": (None, [_P, T.WorldLoader, T.WorldRelease, C.c_void_p]),
     "nb_world_load": (_S, [_P, T.WorldTile, _E]),
     "nb_world_unload": (_S, [_P, T.WorldTile, _E]),
     "nb_world_load_cells": (_S, [_P, _L, _L, _L, _L, _E]),

@@ -220,6 +220,12 @@ class WorldInfo(C.Structure):
                 ("rows", C.c_uint32), ("loaded", C.c_uint32), ("retired", C.c_uint64)]
 
 
+# nb_world_loader and nb_world_release (a NULL one: the type called with None).
+WorldLoader = C.CFUNCTYPE(C.c_int, C.c_void_p, WorldTile, C.POINTER(C.c_void_p),
+                          C.POINTER(C.c_void_p), C.POINTER(C.c_size_t), C.POINTER(Err))
+WorldRelease = C.CFUNCTYPE(None, C.c_void_p, WorldTile, C.c_void_p)
+
+
 class Abi(C.Structure):
     _fields_ = [("major", C.c_uint32), ("minor", C.c_uint32), ("count", C.c_uint32),
                 ("sizes", C.POINTER(C.c_uint32))]

@@ -23,6 +23,8 @@ class Status(enum.IntEnum):
     ERR_UNSUPPORTED = 9
     ERR_LIMIT = 10
     ERR_OUTSIDE = 11
+    ERR_UNLOADED = 12
+    ERR_MISMATCH = 13
 
 
 class NavbakeError(Exception):
@@ -92,6 +94,18 @@ class OutsideError(NavbakeError, IndexError):
     status = Status.ERR_OUTSIDE
 
 
+class UnloadedError(NavbakeError, LookupError):
+    """NB_ERR_UNLOADED: a world's query needs tiles that are not loaded;
+    `needed` lists them, [(column, row)...], for the game to load and ask again."""
+    status = Status.ERR_UNLOADED
+    needed = ()
+
+
+class MismatchError(NavbakeError):
+    """NB_ERR_MISMATCH: a tile bundle that is not the one its world was linked from."""
+    status = Status.ERR_MISMATCH
+
+
 class ClosedError(NavbakeError, ValueError):
     """A handle used after close() (or after the bundle it was made from closed)."""
 
@@ -103,7 +117,7 @@ InputSyntaxError = SyntaxError_
 
 BY_STATUS = {cls.status: cls for cls in (
     ArgumentError, IOError_, NoMemoryError, SyntaxError_, FormatError, VersionError, CRCError,
-    NotFoundError, UnsupportedError, LimitError, OutsideError)}
+    NotFoundError, UnsupportedError, LimitError, OutsideError, UnloadedError, MismatchError)}
 
 
 def error_of(status, message):

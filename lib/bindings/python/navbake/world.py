@@ -41,6 +41,20 @@ def world_check(manifest):
     _run("navbake", ["world", "check", "-q", os.fspath(manifest)])
 
 
+def world_tile(manifest, column, row, out):
+    """Bakes tile (column, row) of a world into out/tiles/X_Y.nbb with its
+    border file (navbake world tile): what world_link() reads."""
+    _run("navbake", ["world", "tile", "-q", os.fspath(manifest), str(column), str(row),
+                     "-o", os.fspath(out)])
+
+
+def world_link(manifest, out):
+    """Links a world's baked tiles into out/world.nbw (navbake world link),
+    which StreamWorld opens; returns its path."""
+    _run("navbake", ["world", "link", "-q", os.fspath(manifest), "-o", os.fspath(out)])
+    return os.path.join(os.fspath(out), "world.nbw")
+
+
 def _scalar(text):
     text = text.split(" #", 1)[0].strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
@@ -105,6 +119,14 @@ class World:
             bake(self.tile_map(tx, ty), out, legend=self.legend, agents=self.agents, **options)
             self.bundles[tx, ty] = out
         return dict(self.bundles)
+
+    def link(self, out):
+        """Bakes every tile for the streaming runtime (world_tile) and links
+        them (world_link) into out; returns the world bundle's path, for
+        StreamWorld."""
+        for tx, ty in self.tiles():
+            world_tile(self.manifest, tx, ty, out)
+        return world_link(self.manifest, out)
 
     def open_tile(self, tx, ty, **open_options):
         """The Bundle of a tile bake_tiles() baked."""

@@ -158,3 +158,56 @@ def test_garbage_collected_in_any_order(sample_path):
         place.nearest((0, 0))
         del b, ws, place, ov, r
         gc.collect()
+
+
+def _record_frees(order, *handles):
+    """Makes each handle's native free also append its kind to order."""
+    for h in handles:
+        own = h._owned
+        free = own.free
+        own.free = lambda p, free=free, kind=h._kind: (order.append(kind), free(p))
+
+
+def test_collector_frees_children_before_parents(sample_path):
+    """The cyclic collector calls the finalizers of what it collects together
+    in an order of its own (here the bundle's first, as it was made first):
+    the native frees still come children first, the bundle last."""
+    import gc
+    gc.collect()
+    order = []
+    b = navbake.Bundle(sample_path)
+    ws, ov = b.aa(), b.overlay()
+    model = b.model("tank")
+    motion = model.search(perimeter=True)
+    _record_frees(order, b, ws, ov, model, motion, motion.perimeter)
+    r = ws.find((2, 2), (60, 36), overlay=ov)   # r holds ws, ws holds r: a cycle
+    b._cycle = b                                  # and the bundle in one of its own
+    del b, ws, ov, model, motion, r
+    gc.collect()
+    assert sorted(order) == sorted(["bundle", "AA* workspace", "overlay", "model",
+                                    "motion workspace", "perimeter table"]), order
+    assert order[-1] == "bundle", order
+    assert order.index("model") > max(order.index("motion workspace"),
+                                      order.index("perimeter table")), order
+
+
+def test_finalizers_in_any_order_free_children_first():
+    """Owned's rule alone, every order of finalizers of a chain and a sibling:
+    a parent's native free waits for its children's."""
+    import itertools
+    from navbake._handle import Owned
+    for perm in itertools.permutations(range(4)):
+        freed = []
+        bundle = Owned(1, freed.append)
+        model = Owned(2, freed.append, (bundle,))
+        motion = Owned(3, freed.append, (model,))
+        ws = Owned(4, freed.append, (bundle,))
+        objs = [bundle, model, motion, ws]
+        for i in perm:
+            objs[i].release()
+        assert sorted(freed) == [1, 2, 3, 4], (perm, freed)
+        assert freed.index(1) > max(freed.index(2), freed.index(4)), (perm, freed)
+        assert freed.index(2) > freed.index(3), (perm, freed)
+        for o in objs:   # a second release (the finalizer after close) frees nothing
+            o.release()
+        assert len(freed) == 4

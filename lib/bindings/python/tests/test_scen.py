@@ -13,23 +13,50 @@ N = 1000
 
 
 def _queries(work):
-    """The map and (start, goal) of 1,000 queries: the first lines of a MovingAI
-    scenario of ../shared when it is there, else pairs drawn on data/sample.map."""
+    """The map and (start, goal, the file's length) of 1,000 queries: the first
+    lines of a MovingAI scenario of ../shared when it is there, else pairs
+    drawn on data/sample.map (no length of their own)."""
     m = shared_map("dao/lak303d.map")
     if m:
         with open(m + ".scen") as f:
             lines = read_scen(m + ".scen", f.read())[:N]
         return m, [(l.start, l.goal, (l.optimal, l.decimals)) for l in lines]
+    # No ../shared: pairs on data/sample.map (whose components are several:
+    # pairs of any standable cells would not all be joined).
     m = os.path.join(DATA, "sample.map")
+    return m, _pairs(navbake.bake(m, work / "draw.nbk"))
+
+
+def _pairs(bundle, n=N):
+    """n pairs of cells of the bundle's largest component for its first agent
+    (a path joins each), drawn from a fixed seed, with no length of their
+    own: navbake scen gives theirs."""
     rng = random.Random(34)
-    pairs = []
-    with navbake.Bundle(navbake.bake(m, work / "draw.nbk")) as b:
+    with navbake.Bundle(bundle) as b:
         cap = b.agents[0].capability
-        cells = [(x, y) for y in range(b.height) for x in range(b.width)
-                 if b.can_stand(cap, 1, x, y) == 1]
-    while len(pairs) < N:
-        pairs.append((rng.choice(cells), rng.choice(cells), None))
-    return m, pairs
+        by_component = {}
+        for y in range(b.height):
+            for x in range(b.width):
+                if b.can_stand(cap, 1, x, y) == 1:
+                    by_component.setdefault(b.component(cap, 1, x, y), []).append((x, y))
+    cells = max(by_component.values(), key=len)
+    assert len(cells) > 20
+    return [(rng.choice(cells), rng.choice(cells), None) for _ in range(n)]
+
+
+def _same_as_navbake_scen(work, b, bundle, method, rows):
+    """The binding's lengths, written as a scenario, are navbake scen's to 1e-8
+    (and a length off by 1e-6 is seen: the check can fail)."""
+    ours = work / ("ours-%s-%s.scen" % (os.path.basename(str(bundle)), method))
+    _scen_file(ours, b, rows)
+    rc, out, err = run("navbake", "scen", "-m", method, "-T", "1e-8", bundle, ours)
+    assert rc == 0, out + err
+    assert "lines      %d run, 0 differ" % len(rows) in out
+    s, g, length = rows[len(rows) // 2]
+    rows[len(rows) // 2] = (s, g, length + 1e-6)
+    _scen_file(ours, b, rows)
+    rc, out, err = run("navbake", "scen", "-m", method, "-T", "1e-8", bundle, ours)
+    assert rc == 3 and "1 differ" in out, out + err
 
 
 def _scen_file(path, b, rows):
@@ -59,15 +86,23 @@ def test_thousand_queries_match_navbake_scen(work, method):
             if opt is not None:
                 length, decimals = opt
                 assert abs(got - length) <= max(1e-4, 10.0 ** -decimals), (s, g, got, opt)
-        # The binding's lengths, written as a scenario, are navbake scen's to 1e-8.
-        ours = work / ("ours-%s.scen" % method)
-        _scen_file(ours, b, rows)
-        rc, out, err = run("navbake", "scen", "-m", method, "-T", "1e-8", bundle, ours)
-        assert rc == 0, out + err
-        assert "lines      %d run, 0 differ" % N in out
-        # ... and a length off by 1e-6 is seen: the check can fail.
-        s, g, length = rows[N // 2]
-        rows[N // 2] = (s, g, length + 1e-6)
-        _scen_file(ours, b, rows)
-        rc, out, err = run("navbake", "scen", "-m", method, "-T", "1e-8", bundle, ours)
-        assert rc == 3 and "1 differ" in out, out + err
+        _same_as_navbake_scen(work, b, bundle, method, rows)
+
+
+def test_a_tiled_level_matches_navbake_scen(work):
+    """The issue's script on a level from an editor: a Tiled map (the bakers
+    read .tmx by its extension) baked, opened, 1,000 queries answered."""
+    level = os.path.join(DATA, "levels", "room-csv.tmx")
+    bundle = navbake.bake(level, work / "room.nbk",
+                          legend=os.path.join(DATA, "levels", "room-legend.yaml"))
+    queries = _pairs(bundle)
+    with navbake.Bundle(bundle) as b:
+        assert (b.width, b.height) == (12, 8)
+        ws = b.aa()
+        rows = []
+        for s, g, _ in queries:
+            r = ws.find(s, g)
+            assert r.status == navbake.PathStatus.FOUND, (s, g, r.status)
+            rows.append((s, g, r.length))
+        assert len({round(l, 6) for _, _, l in rows}) > 10   # lengths of many kinds
+        _same_as_navbake_scen(work, b, bundle, "aa", rows)
