@@ -1,0 +1,524 @@
+/* sgoverlay.c: the optimal layer under an overlay that blocks cells
+ * (subgoal.h, "under an overlay"; nb_sg_find(3)).
+ *
+ * The blocks take cells from the agent's grid; the grid that is left has
+ * the layer's subgoals (kept as nodes: a subgoal too many only splits an
+ * h-path in two) and new ones at the corners the blocks make, which a
+ * cell's 3 x 3 block says (formats/subgoal.md's rule for each corner
+ * rule).  Only the overlay's tiles that hold a blocked cell differ from
+ * the layer: a line of a scan that keeps a cell away from them is the
+ * layer's own run, read a word at a time; one that comes near is read
+ * cell by cell.  The search is A* over that subgoal graph, each node's
+ * edges found by its scan when it is expanded (so nothing is built for
+ * the whole map and nothing stored at bake time is trusted near a
+ * block), joined at the goal by the goal's own scan as the layer's query
+ * joins it.  sgsearch.c runs it only when the hierarchy's answer on the
+ * layer meets a block: blocks off the optimal path cost a check of the
+ * path's cells. */
+#include <math.h>
+
+#include "blocked/blocked.h"
+#include "core/u32map.h"
+#include "subgoal/subgoal.h"
+
+#define NONE UINT32_MAX
+
+struct ovnode {
+    int32_t x, y;
+    uint32_t parent; /* slot, or NONE at the start */
+    uint32_t heap;   /* position in the heap, or NONE */
+    double g;
+    uint8_t closed;
+};
+
+struct ovopen {
+    double key;
+    uint32_t slot;
+};
+
+struct nbi_sgov {
+    const nb_allocator *a;
+    const nbi_sggrid *g;
+    const nb_overlay *ov;
+    uint32_t size;
+    nb_cell start, goal;
+    size_t max_nodes;
+    uint64_t max_exp;
+
+    struct ovnode *node;
+    size_t nused, ncap;
+    struct ovopen *heap;
+    size_t hn, hcap;
+    nbi_u32map map;  /* cell -> slot */
+    nbi_u32map gmap; /* cell -> index in gd: what the goal's scan reached */
+    double *gd;
+    size_t gn, gcap;
+    nb_cell *way;
+    size_t way_cap, way_len;
+
+    uint64_t expanded, scanned;
+    int ended, limit, oom;
+    nb_path_status status;
+    uint32_t goal_slot, best;
+    double best_h, best_g;
+};
+
+/* ---- the grid less the overlay's cells ---- */
+
+/* The overlay's tile of cell (x, y) holds no cell below its cap: no block near. */
+static inline int tile_clear(const nb_overlay *ov, uint32_t x, uint32_t y)
+{
+    return ov->tile[(y >> NBI_OV_SHIFT) * ov->tw + (x >> NBI_OV_SHIFT)] == ov->full;
+}
+
+/* No tile over the cells x0..x1, y0..y1 (clipped to the map) holds a block. */
+static int rect_clear(const nb_overlay *ov, int64_t x0, int64_t y0, int64_t x1, int64_t y1)
+{
+    if (x0 < 0)
+        x0 = 0;
+    if (y0 < 0)
+        y0 = 0;
+    if (x1 >= (int64_t)ov->width)
+        x1 = (int64_t)ov->width - 1;
+    if (y1 >= (int64_t)ov->height)
+        y1 = (int64_t)ov->height - 1;
+    for (int64_t ty = y0 >> NBI_OV_SHIFT; ty <= y1 >> NBI_OV_SHIFT; ty++)
+        for (int64_t tx = x0 >> NBI_OV_SHIFT; tx <= x1 >> NBI_OV_SHIFT; tx++)
+            if (ov->tile[(size_t)ty * ov->tw + (size_t)tx] != ov->full)
+                return 0;
+    return 1;
+}
+
+static inline int ofree(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, int32_t x,
+                        int32_t y)
+{
+    return nbi_sg_free(g, x, y) && nbi_overlay_lim(ov, (uint32_t)x, (uint32_t)y) >= size;
+}
+
+int nbi_sgov_free_at(const nbi_sglayer *l, const nb_overlay *ov, int32_t x, int32_t y)
+{
+    return ofree(&l->grid, ov, l->size, x, y);
+}
+
+static int ostep_ok(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, int32_t x,
+                    int32_t y, unsigned d)
+{
+    int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+    if (!ofree(g, ov, size, x + dx, y + dy))
+        return 0;
+    if (!NBI_MOVE_IS_DIAGONAL(d))
+        return 1;
+    int h = ofree(g, ov, size, x + dx, y), v = ofree(g, ov, size, x, y + dy);
+    return g->strict ? h && v : h || v;
+}
+
+/* A subgoal of the grid the overlay leaves: the layer's (still free), or a
+ * cell the rule of formats/subgoal.md makes one there, which needs a cell
+ * of its 3 x 3 block in a tile that holds a block. */
+static int osub(const nbi_sgov *o, int32_t x, int32_t y)
+{
+    const nbi_sggrid *g = o->g;
+    if (!ofree(g, o->ov, o->size, x, y))
+        return 0;
+    if (nbi_sg_is_subgoal(g, x, y))
+        return 1;
+    if (rect_clear(o->ov, (int64_t)x - 1, (int64_t)y - 1, (int64_t)x + 1, (int64_t)y + 1))
+        return 0;
+    for (unsigned d = 4; d < 8; d++) {
+        int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+        int t = ofree(g, o->ov, o->size, x + dx, y + dy);
+        int h = ofree(g, o->ov, o->size, x + dx, y), v = ofree(g, o->ov, o->size, x, y + dy);
+        if (g->strict ? !t && h && v : t && h != v)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the scan, as nbi_sg_scan's on that grid ---- */
+
+typedef int (*visit_fn)(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag,
+                        void *ctx);
+
+static uint32_t target_on(int32_t x, int32_t y, unsigned c, int32_t tx, int32_t ty)
+{
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    int64_t m = dx ? (int64_t)(tx - x) * dx : (int64_t)(ty - y) * dy;
+    if (m <= 0 || (dx ? ty != y : tx != x))
+        return 0;
+    return (uint32_t)m;
+}
+
+/* Free cells that are not subgoals along c from (x, y), at most limit: the
+ * layer's run when no block comes within a cell of it (it can only stop
+ * sooner here), else cell by cell up to where the layer's run stops. */
+static uint32_t orun(const nbi_sgov *o, int32_t x, int32_t y, unsigned c, uint32_t limit)
+{
+    uint32_t e = nbi_sg_run(o->g, x, y, c, limit);
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    int64_t ex = (int64_t)x + (int64_t)dx * (e + 1), ey = (int64_t)y + (int64_t)dy * (e + 1);
+    if (rect_clear(o->ov, (x < ex ? x : ex) - 1, (y < ey ? y : ey) - 1, (x > ex ? x : ex) + 1,
+                   (y > ey ? y : ey) + 1))
+        return e;
+    for (uint32_t i = 1; i <= e; i++)
+        if (osub(o, x + dx * (int32_t)i, y + dy * (int32_t)i) ||
+            !ofree(o->g, o->ov, o->size, x + dx * (int32_t)i, y + dy * (int32_t)i))
+            return i - 1;
+    return e;
+}
+
+static int oline(nbi_sgov *o, int32_t x, int32_t y, unsigned c, uint32_t k, uint32_t *limit,
+                 int32_t tx, int32_t ty, visit_fn visit, void *ctx)
+{
+    uint32_t e = orun(o, x, y, c, *limit);
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    uint32_t m = tx >= 0 ? target_on(x, y, c, tx, ty) : 0;
+    if (m && m <= e + 1 && m <= *limit) {
+        if (!visit(o, tx, ty, m, k, ctx))
+            return 0;
+        e = m - 1;
+    } else if (e < *limit) {
+        int32_t zx = x + dx * (int32_t)(e + 1), zy = y + dy * (int32_t)(e + 1);
+        if (osub(o, zx, zy) && !visit(o, zx, zy, e + 1, k, ctx))
+            return 0;
+    }
+    if (e < *limit)
+        *limit = e;
+    return 1;
+}
+
+static int oscan(nbi_sgov *o, int32_t x, int32_t y, int32_t tx, int32_t ty, visit_fn visit,
+                 void *ctx)
+{
+    uint32_t ext[4];
+    for (unsigned c = 0; c < 4; c++) {
+        ext[c] = UINT32_MAX;
+        if (!oline(o, x, y, c, 0, &ext[c], tx, ty, visit, ctx))
+            return -1;
+    }
+    for (unsigned d = 4; d < 8; d++) {
+        unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
+        uint32_t lim_h = ext[h], lim_v = ext[v];
+        int32_t cx = x, cy = y;
+        for (uint32_t k = 1; ostep_ok(o->g, o->ov, o->size, cx, cy, d); k++) {
+            cx += nbi_move_dx[d];
+            cy += nbi_move_dy[d];
+            if ((cx == tx && cy == ty) || osub(o, cx, cy)) {
+                if (!visit(o, cx, cy, 0, k, ctx))
+                    return -1;
+                break;
+            }
+            if (!oline(o, cx, cy, h, k, &lim_h, tx, ty, visit, ctx) ||
+                !oline(o, cx, cy, v, k, &lim_v, tx, ty, visit, ctx))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int walk_shape(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, nb_cell a,
+                      unsigned d1, uint32_t n1, unsigned d2, uint32_t n2, nb_cell *out)
+{
+    int32_t x = a.x, y = a.y;
+    for (uint32_t i = 0; i < n1 + n2; i++) {
+        unsigned d = i < n1 ? d1 : d2;
+        if (!ostep_ok(g, ov, size, x, y, d))
+            return 0;
+        x += nbi_move_dx[d];
+        y += nbi_move_dy[d];
+        out[i].x = x;
+        out[i].y = y;
+    }
+    return 1;
+}
+
+size_t nbi_sgov_walk(const nbi_sglayer *l, const nb_overlay *ov, nb_cell a, nb_cell b,
+                     nb_cell *out)
+{
+    const nbi_sggrid *g = &l->grid;
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    uint32_t diag = ax < ay ? ax : ay, card = (ax > ay ? ax : ay) - diag;
+    unsigned d = dx >= 0 ? (dy >= 0 ? NBI_MOVE_SE : NBI_MOVE_NE)
+                         : (dy >= 0 ? NBI_MOVE_SW : NBI_MOVE_NW);
+    unsigned c = ax > ay ? (dx > 0 ? NBI_MOVE_E : NBI_MOVE_W) : (dy > 0 ? NBI_MOVE_S : NBI_MOVE_N);
+    if (!ofree(g, ov, l->size, a.x, a.y))
+        return 0;
+    if (walk_shape(g, ov, l->size, a, d, diag, c, card, out) ||
+        walk_shape(g, ov, l->size, a, c, card, d, diag, out))
+        return diag + card;
+    return 0;
+}
+
+int nbi_sgov_path_ok(const nbi_sglayer *l, const nb_overlay *ov, const nb_cell *path, size_t n)
+{
+    if (n && !ofree(&l->grid, ov, l->size, path[0].x, path[0].y))
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        int d = nbi_move_code(path[i - 1], path[i]);
+        if (d < 0 || !ostep_ok(&l->grid, ov, l->size, path[i - 1].x, path[i - 1].y, (unsigned)d))
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- the search ---- */
+
+nbi_sgov *nbi_sgov_new(const nb_allocator *a)
+{
+    nbi_sgov *o = nbi_zalloc_array(a, 1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->a = a;
+    nbi_u32map_init(&o->map, a);
+    nbi_u32map_init(&o->gmap, a);
+    return o;
+}
+
+void nbi_sgov_free(nbi_sgov *o)
+{
+    if (!o)
+        return;
+    nbi_free(o->a, o->node);
+    nbi_free(o->a, o->heap);
+    nbi_free(o->a, o->gd);
+    nbi_free(o->a, o->way);
+    nbi_u32map_free(&o->map);
+    nbi_u32map_free(&o->gmap);
+    nbi_free(o->a, o);
+}
+
+size_t nbi_sgov_bytes(const nbi_sgov *o)
+{
+    return o ? sizeof *o + o->ncap * sizeof *o->node + o->hcap * sizeof *o->heap +
+                   o->gcap * sizeof *o->gd + o->way_cap * sizeof *o->way +
+                   nbi_u32map_bytes(&o->map) + nbi_u32map_bytes(&o->gmap)
+             : 0;
+}
+
+static inline uint32_t cell_key(const nbi_sgov *o, int32_t x, int32_t y)
+{
+    return (uint32_t)y * o->g->width + (uint32_t)x;
+}
+
+static void sift_up(nbi_sgov *o, size_t i, struct ovopen e)
+{
+    struct ovopen *h = o->heap;
+    while (i > 0) {
+        size_t p = (i - 1) >> 1;
+        if (h[p].key <= e.key)
+            break;
+        h[i] = h[p];
+        o->node[h[i].slot].heap = (uint32_t)i;
+        i = p;
+    }
+    h[i] = e;
+    o->node[e.slot].heap = (uint32_t)i;
+}
+
+static uint32_t pop(nbi_sgov *o)
+{
+    struct ovopen *h = o->heap;
+    uint32_t top = h[0].slot;
+    o->node[top].heap = NONE;
+    size_t n = --o->hn;
+    if (n == 0)
+        return top;
+    struct ovopen e = h[n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1].key < h[c].key)
+            c++;
+        if (h[c].key >= e.key)
+            break;
+        h[i] = h[c];
+        o->node[h[i].slot].heap = (uint32_t)i;
+        i = c;
+    }
+    h[i] = e;
+    o->node[e.slot].heap = (uint32_t)i;
+    return top;
+}
+
+/* The slot of cell (x, y), made when new; NONE at the node cap (o->limit)
+ * or without memory (o->oom). */
+static uint32_t slot_of(nbi_sgov *o, int32_t x, int32_t y)
+{
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->map, cell_key(o, x, y), &found);
+    if (!v) {
+        o->oom = 1;
+        return NONE;
+    }
+    if (found)
+        return *v;
+    if (o->max_nodes && o->nused >= o->max_nodes) {
+        o->limit = 1;
+        return NONE;
+    }
+    if (o->nused >= o->ncap &&
+        (!nbi_grow(o->a, (void **)&o->node, &o->ncap, o->nused + 1, sizeof *o->node) ||
+         !nbi_grow(o->a, (void **)&o->heap, &o->hcap, o->ncap, sizeof *o->heap))) {
+        o->oom = 1;
+        return NONE;
+    }
+    /* The map's entry is kept: a key without its node is never read (the next query clears). */
+    *v = (uint32_t)o->nused;
+    struct ovnode *n = &o->node[o->nused];
+    n->x = x;
+    n->y = y;
+    n->parent = n->heap = NONE;
+    n->g = INFINITY;
+    n->closed = 0;
+    return (uint32_t)o->nused++;
+}
+
+static void relax(nbi_sgov *o, int32_t x, int32_t y, double g, uint32_t parent)
+{
+    uint32_t s = slot_of(o, x, y);
+    if (s == NONE)
+        return;
+    struct ovnode *n = &o->node[s];
+    if (n->closed || g >= n->g)
+        return;
+    n->g = g;
+    n->parent = parent;
+    struct ovopen e = {g + nbi_octile_cells(x, y, o->goal.x, o->goal.y), s};
+    sift_up(o, n->heap == NONE ? o->hn++ : n->heap, e);
+}
+
+static int goal_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    (void)ctx;
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->gmap, cell_key(o, x, y), &found);
+    if (!v || !nbi_grow(o->a, (void **)&o->gd, &o->gcap, o->gn + 1, sizeof *o->gd)) {
+        o->oom = 1;
+        return 0;
+    }
+    double len = nbi_steps_length(card, diag);
+    if (found) {
+        if (len < o->gd[*v])
+            o->gd[*v] = len;
+        return 1;
+    }
+    *v = (uint32_t)o->gn;
+    o->gd[o->gn++] = len;
+    return 1;
+}
+
+static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    uint32_t from = *(const uint32_t *)ctx;
+    o->scanned++;
+    relax(o, x, y, o->node[from].g + nbi_steps_length(card, diag), from);
+    return !o->oom && !o->limit;
+}
+
+void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
+                    nb_cell goal, size_t max_nodes, uint64_t max_expansions)
+{
+    o->g = &l->grid;
+    o->ov = ov;
+    o->size = l->size;
+    o->start = start;
+    o->goal = goal;
+    o->max_nodes = max_nodes;
+    o->max_exp = max_expansions;
+    o->nused = o->hn = o->gn = o->way_len = 0;
+    o->expanded = o->scanned = 0;
+    o->ended = o->limit = o->oom = 0;
+    o->status = NB_PATH_NONE;
+    o->goal_slot = o->best = NONE;
+    o->best_h = o->best_g = INFINITY;
+    nbi_u32map_clear(&o->map);
+    nbi_u32map_clear(&o->gmap);
+    /* The goal joins the graph by its own scan, as the layer's query joins it: a subgoal
+     * whose scan does not report the goal may still be one the goal's scan reports. */
+    oscan(o, goal.x, goal.y, start.x, start.y, goal_visit, NULL);
+    if (!o->oom)
+        relax(o, start.x, start.y, 0, NONE);
+    if (o->oom || o->limit)
+        o->ended = 1;
+}
+
+int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
+{
+    *st = NB_OK;
+    for (uint64_t k = 0; !o->ended && k < expansions; k++) {
+        if (o->max_exp && o->expanded >= o->max_exp) {
+            o->limit = 1;
+            break;
+        }
+        if (!o->hn) {
+            o->status = NB_PATH_NONE;
+            o->ended = 1;
+            break;
+        }
+        uint32_t s = pop(o);
+        struct ovnode *n = &o->node[s];
+        n->closed = 1;
+        if (n->x == o->goal.x && n->y == o->goal.y) {
+            o->goal_slot = s;
+            o->status = NB_PATH_FOUND;
+            o->ended = 1;
+            break;
+        }
+        o->expanded++;
+        double h = nbi_octile_cells(n->x, n->y, o->goal.x, o->goal.y);
+        if (h < o->best_h || (h == o->best_h && n->g < o->best_g)) {
+            o->best = s;
+            o->best_h = h;
+            o->best_g = n->g;
+        }
+        int found;
+        uint32_t gi = nbi_u32map_get(&o->gmap, cell_key(o, n->x, n->y), &found);
+        if (found)
+            relax(o, o->goal.x, o->goal.y, n->g + o->gd[gi], s);
+        if (!o->oom && !o->limit)
+            oscan(o, o->node[s].x, o->node[s].y, o->goal.x, o->goal.y, fwd_visit, &s);
+        if (o->oom || o->limit)
+            break;
+    }
+    if (o->oom) {
+        o->ended = 1;
+        *st = NB_ERR_NOMEM;
+    } else if (o->limit) {
+        o->status = NB_PATH_LIMIT;
+        o->ended = 1;
+    }
+    return o->ended;
+}
+
+int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r)
+{
+    if (!o->ended)
+        o->status = NB_PATH_LIMIT;
+    uint32_t end = o->status == NB_PATH_FOUND ? o->goal_slot
+                   : o->status == NB_PATH_LIMIT ? o->best
+                                                : NONE;
+    size_t n = 0;
+    for (uint32_t s = end; s != NONE; s = o->node[s].parent)
+        n++;
+    if (o->status == NB_PATH_LIMIT && n == 0)
+        n = 1; /* nothing expanded: the start alone */
+    o->way_len = 0;
+    if (n && !nbi_grow(o->a, (void **)&o->way, &o->way_cap, n, sizeof *o->way))
+        return 0;
+    if (end == NONE && n) {
+        o->way[0] = o->start;
+    } else {
+        size_t k = n;
+        for (uint32_t s = end; s != NONE; s = o->node[s].parent)
+            o->way[--k] = (nb_cell){o->node[s].x, o->node[s].y};
+    }
+    o->way_len = n;
+    r->status = o->status;
+    r->way = o->way;
+    r->way_len = n;
+    r->expanded = o->expanded;
+    r->scanned = o->scanned;
+    return 1;
+}
