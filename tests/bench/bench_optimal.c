@@ -14,7 +14,9 @@
  * per cell, then per agent the mean microseconds and expansions per query
  * of each method and their ratio, by path length bucket (<64, 64-127,
  * 128-255, 256-511, 512+) and overall; each query's time is the fastest
- * of three runs.  Not part of make check:
+ * of three runs.  With -o, also the layer under random overlays against
+ * itself without them, on the same lines in the same run (run_overlays).
+ * Not part of make check:
  * 'make bench-optimal' (tests/bench/results/optimal-bench.md). */
 #include <getopt.h>
 #include <math.h>
@@ -75,6 +77,116 @@ static const struct agent agents_run[] = {
 static int weak_too; /* -w */
 
 static long wrong; /* lengths that disagree, over the run */
+static int overlays; /* -o */
+
+/* A rectangle of 1 x 1 to 20 x 20 cells round (cx, cy), clipped to the map. */
+static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long cx, long cy)
+{
+    long bw = 1 + (long)tu_below(r, 20), bh = 1 + (long)tu_below(r, 20);
+    long x = cx - (long)tu_below(r, (uint32_t)bw), y = cy - (long)tu_below(r, (uint32_t)bh);
+    x = x < 0 ? 0 : x;
+    y = y < 0 ? 0 : y;
+    bw = x + bw > (long)w ? (long)w - x : bw;
+    bh = y + bh > (long)h ? (long)h - y : bh;
+    nb_overlay_block(ov, x, y, bw, bh, NULL);
+}
+
+/* -o: the layer on the same lines without an overlay and under one of its own per query (1
+ * to 100 rectangles of 1 x 1 to 20 x 20 cells, none to three over the unblocked path's cells
+ * away from its ends, the rest anywhere), size 1 on ground and swamp, strict corners; each
+ * time the fastest of three, lengths checked against Annotated A* under the same overlay. */
+static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg *sg,
+                         const nbb_scen *scen, size_t stride)
+{
+    nb_overlay *ov = NULL;
+    nb_err err;
+    if (nb_overlay_open(nb, &ov, &err) != NB_OK) {
+        printf("%s: no overlay: %s\n\n", name, err.msg);
+        return;
+    }
+    tu_rng r = {0x0ff1ce};
+    double n = 0, plain_us = 0, ov_us = 0, aa_us_sum = 0, onpath = 0, on_us = 0, fallback = 0, none = 0, none_us = 0, none_aa = 0, on_aa = 0;
+    for (size_t li = 0; li < scen->count; li += stride) {
+        const nbb_scen_line *l = &scen->lines[li];
+        nb_sg_query sq;
+        nb_sg_query_init(&sq);
+        sq.size = 1;
+        sq.capability = 3;
+        sq.start = l->start;
+        sq.goal = l->goal;
+        nb_sg_result sr;
+        double t_plain = INFINITY, t_ov = INFINITY, t_aa = INFINITY;
+        for (int rep = 0; rep < 3; rep++) {
+            double a0 = now_us();
+            nb_sg_find(sg, &sq, &sr, &err);
+            t_plain = fmin(t_plain, now_us() - a0);
+        }
+        if (sr.status != NB_PATH_FOUND || sr.path_len < 3)
+            continue;
+        double base_len = sr.length;
+        nb_overlay_clear(ov);
+        unsigned rects = 1 + tu_below(&r, 100), on = tu_below(&r, 4);
+        for (unsigned i = 0; i < rects; i++) {
+            if (i < on) {
+                const nb_cell *c = &sr.path[1 + tu_below(&r, (uint32_t)(sr.path_len - 2))];
+                block_near(ov, &r, nb_map_width(nb), nb_map_height(nb), c->x, c->y);
+            } else {
+                block_near(ov, &r, nb_map_width(nb), nb_map_height(nb), (long)tu_below(&r, nb_map_width(nb)),
+                           (long)tu_below(&r, nb_map_height(nb)));
+            }
+        }
+        sq.overlay = ov;
+        nb_aa_query aq;
+        nb_aa_query_init(&aq);
+        aq.size = 1;
+        aq.capability = 3;
+        aq.start = l->start;
+        aq.goal = l->goal;
+        aq.overlay = ov;
+        nb_aa_result ar;
+        nb_status s1 = NB_OK, s2 = NB_OK;
+        for (int rep = 0; rep < 3; rep++) {
+            double a0 = now_us();
+            s1 = nb_sg_find(sg, &sq, &sr, &err);
+            double a1 = now_us();
+            s2 = nb_aa_find(aa, &aq, &ar, &err);
+            t_ov = fmin(t_ov, a1 - a0);
+            t_aa = fmin(t_aa, now_us() - a1);
+        }
+        if (s1 != NB_OK || s2 != NB_OK || ar.status != sr.status ||
+            (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-6)) {
+            if (wrong++ < 10)
+                fprintf(stderr, "%s line %u under an overlay: AA* %s %.6f, optimal %s %.6f\n",
+                        name, l->line, nb_path_status_str(ar.status), ar.length,
+                        nb_path_status_str(sr.status), sr.length);
+            continue;
+        }
+        n++;
+        plain_us += t_plain;
+        ov_us += t_ov;
+        aa_us_sum += t_aa;
+        fallback += sr.fallback != 0;
+        if (sr.status != NB_PATH_FOUND) {
+            none++;
+            none_us += t_ov;
+            none_aa += t_aa;
+        } else if (sr.length > base_len + 1e-9) {
+            onpath++;
+            on_us += t_ov;
+            on_aa += t_aa;
+        }
+    }
+    if (n)
+        printf("Under overlays (size 1, ground and swamp, strict): %.0f queries, %.0f of them "
+               "made longer by the blocks and %.0f cut off; optimal %.1f us/query without an "
+               "overlay, %.1f with (%.2fx; %.1f us on the longer ones, where Annotated A* takes "
+               "%.1f; %.1f on the cut off, AA* %.1f), Annotated A* with the overlay %.1f; "
+               "answered by Annotated A*: %.0f.\n\n",
+               n, onpath, none, plain_us / n, ov_us / n, ov_us / plain_us,
+               onpath ? on_us / onpath : 0, onpath ? on_aa / onpath : 0, none ? none_us / none : 0,
+               none ? none_aa / none : 0, aa_us_sum / n, fallback);
+    nb_overlay_close(ov);
+}
 
 static void run_map(const char *shared, const char *name, size_t max_lines)
 {
@@ -211,6 +323,8 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
         fflush(stdout);
     }
     printf("\n");
+    if (overlays)
+        run_overlays(name, nb, aa, sg, &scen, stride);
 out:
     nb_sg_close(sg);
     nb_aa_close(aa);
@@ -224,15 +338,17 @@ int main(int argc, char **argv)
     size_t max_lines = 150;
     const char *only = NULL;
     int c;
-    while ((c = getopt(argc, argv, "n:m:w")) != -1) {
+    while ((c = getopt(argc, argv, "n:m:wo")) != -1) {
         if (c == 'w')
             weak_too = 1;
+        else if (c == 'o')
+            overlays = 1;
         else if (c == 'n')
             max_lines = (size_t)strtoul(optarg, NULL, 10);
         else if (c == 'm')
             only = optarg;
         else {
-            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w]\n");
+            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w] [-o]\n");
             return 2;
         }
     }

@@ -65,27 +65,25 @@ struct nbi_sgov {
 
 /* ---- the grid less the overlay's cells ---- */
 
-/* The overlay's tile of cell (x, y) holds no cell below its cap: no block near. */
-static inline int tile_clear(const nb_overlay *ov, uint32_t x, uint32_t y)
+/* No cell of x0..x1, y0..y1 (clipped to the map) has less room than size: the overlay takes
+ * nothing there from the agent.  A tile that holds no block is passed whole. */
+static int cells_clear(const nb_overlay *ov, uint32_t size, int64_t x0, int64_t y0, int64_t x1,
+                       int64_t y1)
 {
-    return ov->tile[(y >> NBI_OV_SHIFT) * ov->tw + (x >> NBI_OV_SHIFT)] == ov->full;
-}
-
-/* No tile over the cells x0..x1, y0..y1 (clipped to the map) holds a block. */
-static int rect_clear(const nb_overlay *ov, int64_t x0, int64_t y0, int64_t x1, int64_t y1)
-{
-    if (x0 < 0)
-        x0 = 0;
-    if (y0 < 0)
-        y0 = 0;
-    if (x1 >= (int64_t)ov->width)
-        x1 = (int64_t)ov->width - 1;
-    if (y1 >= (int64_t)ov->height)
-        y1 = (int64_t)ov->height - 1;
-    for (int64_t ty = y0 >> NBI_OV_SHIFT; ty <= y1 >> NBI_OV_SHIFT; ty++)
-        for (int64_t tx = x0 >> NBI_OV_SHIFT; tx <= x1 >> NBI_OV_SHIFT; tx++)
-            if (ov->tile[(size_t)ty * ov->tw + (size_t)tx] != ov->full)
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 >= (int64_t)ov->width ? (int64_t)ov->width - 1 : x1;
+    y1 = y1 >= (int64_t)ov->height ? (int64_t)ov->height - 1 : y1;
+    for (int64_t y = y0; y <= y1; y++)
+        for (int64_t x = x0; x <= x1; x++) {
+            const uint8_t *t = ov->tile[(size_t)(y >> NBI_OV_SHIFT) * ov->tw + (size_t)(x >> NBI_OV_SHIFT)];
+            if (t == ov->full) { /* to the tile's last column */
+                x |= NBI_OV_MASK;
+                continue;
+            }
+            if (t[(y & NBI_OV_MASK) << NBI_OV_SHIFT | (x & NBI_OV_MASK)] < size)
                 return 0;
+        }
     return 1;
 }
 
@@ -122,7 +120,7 @@ static int osub(const nbi_sgov *o, int32_t x, int32_t y)
         return 0;
     if (nbi_sg_is_subgoal(g, x, y))
         return 1;
-    if (rect_clear(o->ov, (int64_t)x - 1, (int64_t)y - 1, (int64_t)x + 1, (int64_t)y + 1))
+    if (cells_clear(o->ov, o->size, (int64_t)x - 1, (int64_t)y - 1, (int64_t)x + 1, (int64_t)y + 1))
         return 0;
     for (unsigned d = 4; d < 8; d++) {
         int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
@@ -156,8 +154,8 @@ static uint32_t orun(const nbi_sgov *o, int32_t x, int32_t y, unsigned c, uint32
     uint32_t e = nbi_sg_run(o->g, x, y, c, limit);
     int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
     int64_t ex = (int64_t)x + (int64_t)dx * (e + 1), ey = (int64_t)y + (int64_t)dy * (e + 1);
-    if (rect_clear(o->ov, (x < ex ? x : ex) - 1, (y < ey ? y : ey) - 1, (x > ex ? x : ex) + 1,
-                   (y > ey ? y : ey) + 1))
+    if (cells_clear(o->ov, o->size, (x < ex ? x : ex) - 1, (y < ey ? y : ey) - 1,
+                    (x > ex ? x : ex) + 1, (y > ey ? y : ey) + 1))
         return e;
     for (uint32_t i = 1; i <= e; i++)
         if (osub(o, x + dx * (int32_t)i, y + dy * (int32_t)i) ||
