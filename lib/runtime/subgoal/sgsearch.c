@@ -35,6 +35,11 @@
 #include "subgoal/subgoal.h"
 
 #define NONE UINT32_MAX
+/* 1: a query whose hierarchy's path the blocks cut is answered by the search of the grid they
+ * leave (sgoverlay.c); 0: by Annotated A* over the overlay, which measured faster. */
+#ifndef ENABLE_SGOV_SEARCH
+#define ENABLE_SGOV_SEARCH 0
+#endif
 #define FWD 0
 #define BWD 1
 
@@ -714,6 +719,15 @@ nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
                 *done = 1;
             return st;
         }
+        if (ws->state == OVERLAID) {
+            int d = 1;
+            st = nb_aa_step(ws->aa, expansions - k, &d, err);
+            if (st != NB_OK)
+                ws->state = IDLE;
+            if (done)
+                *done = d;
+            return st;
+        }
     }
     if (ws->state == OVSEARCH) {
         nb_status st;
@@ -920,15 +934,23 @@ static nb_status settle_overlay(nb_sg *ws, nb_err *err)
         ws->status = NB_PATH_LIMIT;
         return limit_at_start(ws);
     }
-    if (!ws->sgov && !(ws->sgov = nbi_sgov_new(ws->a))) {
-        ws->state = IDLE;
-        return nbi_fail_nomem(err, "a subgoal search under an overlay");
+    /* The blocks cut the path: Annotated A* over the overlay answers (fallback 1).  The search
+     * of the grid the blocks leave (sgoverlay.c) is exact too, but measured slower than it
+     * (tests/bench/results/optimal-bench.md, "Under overlays"). */
+    nb_sg_query q = ws->q;
+    if (ENABLE_SGOV_SEARCH) {
+        if (!ws->sgov && !(ws->sgov = nbi_sgov_new(ws->a))) {
+            ws->state = IDLE;
+            return nbi_fail_nomem(err, "a subgoal search under an overlay");
+        }
+        ws->built = 0;
+        nbi_sgov_begin(ws->sgov, ws->L, ws->ov, ws->q.start, ws->q.goal, ws->max_nodes,
+                       ws->q.max_expansions ? ws->q.max_expansions - ws->expanded : 0);
+        ws->state = OVSEARCH;
+        return nbi_done(err, NB_OK);
     }
     ws->built = 0;
-    nbi_sgov_begin(ws->sgov, ws->L, ws->ov, ws->q.start, ws->q.goal, ws->max_nodes,
-                   ws->q.max_expansions ? ws->q.max_expansions - ws->expanded : 0);
-    ws->state = OVSEARCH;
-    return nbi_done(err, NB_OK);
+    return begin_overlaid(ws, &q, err);
 }
 
 /* The result of the search around the blocks: its waypoints walked on the grid they leave. */
