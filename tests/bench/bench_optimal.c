@@ -171,6 +171,9 @@ static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg
             none_us += t_ov;
             none_aa += t_aa;
         } else if (sr.length > base_len + 1e-9) {
+            if (getenv("NB_BENCH_DEBUG"))
+                fprintf(stderr, "longer: sg %.0f us %llu expanded %llu scanned; AA* %.0f us %llu expanded\n", t_ov,
+                        (unsigned long long)sr.expanded, (unsigned long long)sr.scanned, t_aa, (unsigned long long)ar.expanded);
             onpath++;
             on_us += t_ov;
             on_aa += t_aa;

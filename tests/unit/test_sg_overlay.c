@@ -22,12 +22,13 @@
 #include "brute.h"
 #include "testutil.h"
 #include "shapes.h"
+#include "subgoal/subgoal.h"
 
 static nbi_legend legend;
 static unsigned max_rects = 100; /* the sample level of 64 x 40 cells takes a few */
 
 struct tally {
-    long runs, found, onpath, bad, bad_path, fallback, sliced_bad, off, off_fallback;
+    long runs, found, onpath, bad, bad_path, fallback, sliced_bad, off, off_fallback, x_bad, x_fallback;
 };
 
 static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
@@ -97,7 +98,7 @@ static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long c
 }
 
 /* One query under a random overlay made for it. */
-static void one(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, tu_rng *r,
+static void one(nb_sg *sg, nb_sg *sgx, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, tu_rng *r,
                 nb_sg_query *sq, struct tally *t, const char *name, int slice)
 {
     nb_err err;
@@ -152,6 +153,20 @@ static void one(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, tu_rng 
                  sr.length);
         return;
     }
+    /* The search of the grid the blocks leave, without a budget: never Annotated A*. */
+    nb_sg_result xr;
+    if ((nb_sg_find(sgx, sq, &xr, &err) != NB_OK || xr.status != ar.status || xr.fallback ||
+         (ar.status == NB_PATH_FOUND &&
+          (fabs(ar.length - xr.length) > 1e-9 || !path_ok(g, ov, sq, xr.path, xr.path_len, xr.length)))) &&
+        t->x_bad++ < 4)
+        diag("%s (%d,%d)->(%d,%d) size %u %s: the search round the blocks alone: %s %.6f "
+             "(fallback %d), AA* %s %.6f", name, sq->start.x, sq->start.y, sq->goal.x,
+             sq->goal.y, sq->size, sq->corner == NB_CORNER_WEAK ? "weak" : "strict",
+             nb_path_status_str(xr.status), xr.length, xr.fallback,
+             nb_path_status_str(ar.status), ar.length);
+    t->x_fallback += xr.fallback != 0;
+    if (nb_sg_find(sg, sq, &sr, &err) != NB_OK) /* again: the path checked below is sg's */
+        return;
     t->fallback += sr.fallback != 0;
     t->off += off;
     t->off_fallback += off && sr.fallback;
@@ -191,7 +206,7 @@ static const struct {
 
 /* Opens the bake of g; 0 (and a failed test) when it does not. */
 static int open_level(const nbb_grid *g, const char *name, nb_bundle **nb, nb_aa **aa, nb_sg **sg,
-                      nb_overlay **ov)
+                      nb_sg **sgx, nb_overlay **ov)
 {
     static nbi_agentset agents;
     memset(&agents, 0, sizeof agents);
@@ -205,9 +220,12 @@ static int open_level(const nbb_grid *g, const char *name, nb_bundle **nb, nb_aa
     const char *path = tu_path(tu_tmpdir(), "sgov.nbk");
     if (ok(bake(path, &agents, g, &err) == NB_OK && nb_bundle_open(path, 0, NULL, nb, &err) == NB_OK &&
                nb_aa_open(*nb, aa, &err) == NB_OK && tu_sg_open(*nb, 0, sg, &err) == NB_OK &&
+               tu_sg_open(*nb, 0, sgx, &err) == NB_OK &&
                nb_overlay_open(*nb, ov, &err) == NB_OK,
-           "%s: both corner rules' layers baked and opened", name))
+           "%s: both corner rules' layers baked and opened", name)) {
+        nbi_sg_set_overlay_budget(*sgx, UINT64_MAX);
         return 1;
+    }
     diag("%s", err.msg);
     return 0;
 }
@@ -222,11 +240,15 @@ static void report(const struct tally *t, const char *name)
        "%s: the %ld queries whose unblocked path no block touches answered by the layer itself "
        "(%ld of all answered by Annotated A* over the overlay)", name, t->off, t->fallback);
     ok(t->sliced_bad == 0, "%s: sliced, the same paths", name);
+    ok(t->x_bad == 0 && t->x_fallback == 0,
+       "%s: the search round the blocks without a budget: Annotated A*'s answers, legal paths, "
+       "never Annotated A* itself", name);
 }
 
-static void close_all(nb_bundle *nb, nb_aa *aa, nb_sg *sg, nb_overlay *ov)
+static void close_all(nb_bundle *nb, nb_aa *aa, nb_sg *sg, nb_sg *sgx, nb_overlay *ov)
 {
     nb_overlay_close(ov);
+    nb_sg_close(sgx);
     nb_sg_close(sg);
     nb_aa_close(aa);
     nb_bundle_close(nb);
@@ -243,9 +265,9 @@ static void run_map(const char *rel, int all, tu_rng *r)
     }
     nb_bundle *nb = NULL;
     nb_aa *aa = NULL;
-    nb_sg *sg = NULL;
+    nb_sg *sg = NULL, *sgx = NULL;
     nb_overlay *ov = NULL;
-    if (open_level(&g, rel, &nb, &aa, &sg, &ov)) {
+    if (open_level(&g, rel, &nb, &aa, &sg, &sgx, &ov)) {
         size_t every = all ? 1 : (scen.count + 23) / 24;
         struct tally t = {0};
         for (size_t a = 0; a < sizeof agent / sizeof *agent; a++)
@@ -258,11 +280,11 @@ static void run_map(const char *rel, int all, tu_rng *r)
                     sq.corner = corner ? NB_CORNER_WEAK : NB_CORNER_STRICT;
                     sq.start = scen.lines[i].start;
                     sq.goal = scen.lines[i].goal;
-                    one(sg, aa, ov, &g, r, &sq, &t, rel, i % (7 * every) == 0);
+                    one(sg, sgx, aa, ov, &g, r, &sq, &t, rel, i % (7 * every) == 0);
                 }
         report(&t, rel);
     }
-    close_all(nb, aa, sg, ov);
+    close_all(nb, aa, sg, sgx, ov);
     nbb_scen_free(&scen);
     nbb_grid_free(&g);
 }
@@ -275,9 +297,9 @@ static void run_sample(tu_rng *r)
     tu_read_sample(&legend, &agents, &g);
     nb_bundle *nb = NULL;
     nb_aa *aa = NULL;
-    nb_sg *sg = NULL;
+    nb_sg *sg = NULL, *sgx = NULL;
     nb_overlay *ov = NULL;
-    if (open_level(&g, "data/sample.map", &nb, &aa, &sg, &ov)) {
+    if (open_level(&g, "data/sample.map", &nb, &aa, &sg, &sgx, &ov)) {
         struct tally t = {0};
         for (size_t a = 0; a < sizeof agent / sizeof *agent; a++)
             for (int corner = 0; corner < 2; corner++)
@@ -289,11 +311,11 @@ static void run_sample(tu_rng *r)
                     sq.corner = corner ? NB_CORNER_WEAK : NB_CORNER_STRICT;
                     sq.start = (nb_cell){(int32_t)tu_below(r, g.width), (int32_t)tu_below(r, g.height)};
                     sq.goal = (nb_cell){(int32_t)tu_below(r, g.width), (int32_t)tu_below(r, g.height)};
-                    one(sg, aa, ov, &g, r, &sq, &t, "data/sample.map", i % 10 == 0);
+                    one(sg, sgx, aa, ov, &g, r, &sq, &t, "data/sample.map", i % 10 == 0);
                 }
         report(&t, "data/sample.map");
     }
-    close_all(nb, aa, sg, ov);
+    close_all(nb, aa, sg, sgx, ov);
     nbb_grid_free(&g);
 }
 

@@ -12,9 +12,8 @@
  * edges found by its scan when it is expanded (so nothing is built for
  * the whole map and nothing stored at bake time is trusted near a
  * block), joined at the goal by the goal's own scan as the layer's query
- * joins it.  sgsearch.c runs it only when the hierarchy's answer on the
- * layer meets a block: blocks off the optimal path cost a check of the
- * path's cells. */
+ * joins it.  sgsearch.c runs it for a few nodes when the hierarchy's path
+ * meets a block (SGOV_BUDGET there says why not more). */
 #include <math.h>
 
 #include "blocked/blocked.h"
@@ -27,6 +26,13 @@ struct ovnode {
     int32_t x, y;
     uint32_t parent; /* slot, or NONE at the start */
     uint32_t heap;   /* position in the heap, or NONE */
+    double g, h;     /* h: the distance to the goal on the layer without the overlay */
+    uint8_t closed;
+};
+
+/* A node of the hierarchy reached by the backward search from the goal. */
+struct bwnode {
+    uint32_t id, heap;
     double g;
     uint8_t closed;
 };
@@ -56,6 +62,26 @@ struct nbi_sgov {
     nb_cell *way;
     size_t way_cap, way_len;
 
+    /* The heuristic: distances to the goal on the layer without the overlay, from the
+     * hierarchy (the goal's upward search in full, then each node's upward edges). */
+    const nbi_sglayer *L;
+    struct bwnode *bw;
+    size_t bwn, bwcap;
+    struct ovopen *bwh;
+    size_t bwhn, bwhcap;
+    nbi_u32map bwmap; /* node -> index in bw */
+    nbi_u32map dmap;  /* node -> index in dv */
+    double *dv;
+    size_t dvn, dvcap;
+    uint32_t *stack;
+    size_t stack_cap;
+    /* Where the overlay takes room from the agent, a tile at a time as the scans come near:
+     * 64 row masks then 64 column masks a tile (bit i: cell i of the row or column has less
+     * room than size), so that a scan's line tests 64 cells at once. */
+    nbi_u32map tmap; /* overlay tile -> index of its masks */
+    uint64_t *tmask;
+    size_t tn, tcap;
+
     uint64_t expanded, scanned;
     int ended, limit, oom;
     nb_path_status status;
@@ -64,28 +90,6 @@ struct nbi_sgov {
 };
 
 /* ---- the grid less the overlay's cells ---- */
-
-/* No cell of x0..x1, y0..y1 (clipped to the map) has less room than size: the overlay takes
- * nothing there from the agent.  A tile that holds no block is passed whole. */
-static int cells_clear(const nb_overlay *ov, uint32_t size, int64_t x0, int64_t y0, int64_t x1,
-                       int64_t y1)
-{
-    x0 = x0 < 0 ? 0 : x0;
-    y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 >= (int64_t)ov->width ? (int64_t)ov->width - 1 : x1;
-    y1 = y1 >= (int64_t)ov->height ? (int64_t)ov->height - 1 : y1;
-    for (int64_t y = y0; y <= y1; y++)
-        for (int64_t x = x0; x <= x1; x++) {
-            const uint8_t *t = ov->tile[(size_t)(y >> NBI_OV_SHIFT) * ov->tw + (size_t)(x >> NBI_OV_SHIFT)];
-            if (t == ov->full) { /* to the tile's last column */
-                x |= NBI_OV_MASK;
-                continue;
-            }
-            if (t[(y & NBI_OV_MASK) << NBI_OV_SHIFT | (x & NBI_OV_MASK)] < size)
-                return 0;
-        }
-    return 1;
-}
 
 static inline int ofree(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, int32_t x,
                         int32_t y)
@@ -110,17 +114,90 @@ static int ostep_ok(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, in
     return g->strict ? h && v : h || v;
 }
 
+/* The masks of overlay tile (tx, ty), made when first asked for; NULL when the tile holds no
+ * block (or without memory: o->oom, and the caller's answer no longer matters). */
+static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
+{
+    const nb_overlay *ov = o->ov;
+    const uint8_t *t = ov->tile[(size_t)ty * ov->tw + tx];
+    if (t == ov->full)
+        return NULL;
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->tmap, ty * ov->tw + tx, &found);
+    if (!v) {
+        o->oom = 1;
+        return NULL;
+    }
+    if (found)
+        return o->tmask + (size_t)*v * 128;
+    if (!nbi_grow(o->a, (void **)&o->tmask, &o->tcap, (o->tn + 1) * 128, sizeof *o->tmask)) {
+        o->oom = 1;
+        return NULL;
+    }
+    *v = (uint32_t)o->tn;
+    uint64_t *m = o->tmask + o->tn++ * 128;
+    memset(m, 0, 128 * sizeof *m);
+    for (unsigned r = 0; r < NBI_OV_SIDE; r++)
+        for (unsigned c = 0; c < NBI_OV_SIDE; c++)
+            if (t[r << NBI_OV_SHIFT | c] < o->size) {
+                m[r] |= (uint64_t)1 << c;
+                m[64 + c] |= (uint64_t)1 << r;
+            }
+    return m;
+}
+
+/* Bits lo..hi (0 <= lo <= hi < 64). */
+static inline uint64_t bits(unsigned lo, unsigned hi)
+{
+    return (hi == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (hi + 1)) - 1)) & ~(((uint64_t)1 << lo) - 1);
+}
+
+/* No cell of x0..x1, y0..y1 (clipped to the map) has less room than size: the overlay takes
+ * nothing there from the agent.  Read by rows or columns of the tiles' masks, whichever the
+ * rectangle has fewer of. */
+static int cells_clear(nbi_sgov *o, int64_t x0, int64_t y0, int64_t x1, int64_t y1)
+{
+    const nb_overlay *ov = o->ov;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 >= (int64_t)ov->width ? (int64_t)ov->width - 1 : x1;
+    y1 = y1 >= (int64_t)ov->height ? (int64_t)ov->height - 1 : y1;
+    for (int64_t ty = y0 >> NBI_OV_SHIFT; ty <= y1 >> NBI_OV_SHIFT; ty++)
+        for (int64_t tx = x0 >> NBI_OV_SHIFT; tx <= x1 >> NBI_OV_SHIFT; tx++) {
+            const uint64_t *m = tile_masks(o, (uint32_t)tx, (uint32_t)ty);
+            if (!m)
+                continue;
+            int64_t bx = tx << NBI_OV_SHIFT, by = ty << NBI_OV_SHIFT;
+            unsigned cx0 = (unsigned)((x0 > bx ? x0 : bx) - bx);
+            unsigned cx1 = (unsigned)((x1 < bx + NBI_OV_MASK ? x1 : bx + NBI_OV_MASK) - bx);
+            unsigned cy0 = (unsigned)((y0 > by ? y0 : by) - by);
+            unsigned cy1 = (unsigned)((y1 < by + NBI_OV_MASK ? y1 : by + NBI_OV_MASK) - by);
+            if (cy1 - cy0 <= cx1 - cx0) {
+                uint64_t want = bits(cx0, cx1);
+                for (unsigned r = cy0; r <= cy1; r++)
+                    if (m[r] & want)
+                        return 0;
+            } else {
+                uint64_t want = bits(cy0, cy1);
+                for (unsigned c = cx0; c <= cx1; c++)
+                    if (m[64 + c] & want)
+                        return 0;
+            }
+        }
+    return 1;
+}
+
 /* A subgoal of the grid the overlay leaves: the layer's (still free), or a
  * cell the rule of formats/subgoal.md makes one there, which needs a cell
  * of its 3 x 3 block in a tile that holds a block. */
-static int osub(const nbi_sgov *o, int32_t x, int32_t y)
+static int osub(nbi_sgov *o, int32_t x, int32_t y)
 {
     const nbi_sggrid *g = o->g;
     if (!ofree(g, o->ov, o->size, x, y))
         return 0;
     if (nbi_sg_is_subgoal(g, x, y))
         return 1;
-    if (cells_clear(o->ov, o->size, (int64_t)x - 1, (int64_t)y - 1, (int64_t)x + 1, (int64_t)y + 1))
+    if (cells_clear(o, (int64_t)x - 1, (int64_t)y - 1, (int64_t)x + 1, (int64_t)y + 1))
         return 0;
     for (unsigned d = 4; d < 8; d++) {
         int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
@@ -146,21 +223,61 @@ static uint32_t target_on(int32_t x, int32_t y, unsigned c, int32_t tx, int32_t 
     return (uint32_t)m;
 }
 
-/* Free cells that are not subgoals along c from (x, y), at most limit: the
- * layer's run when no block comes within a cell of it (it can only stop
- * sooner here), else cell by cell up to where the layer's run stops. */
-static uint32_t orun(const nbi_sgov *o, int32_t x, int32_t y, unsigned c, uint32_t limit)
+/* The low-room cells of the 64 cells of a line from cell 64 k: row y (horizontal) or column
+ * x (vertical); 0 outside the map or where no block is near. */
+static uint64_t low_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
+{
+    const nb_overlay *ov = o->ov;
+    if (line < 0 || k < 0 || line >= (int64_t)(vertical ? ov->width : ov->height) ||
+        k >= (int64_t)(vertical ? ov->th : ov->tw))
+        return 0;
+    const uint64_t *m = vertical ? tile_masks(o, (uint32_t)(line >> NBI_OV_SHIFT), (uint32_t)k)
+                                 : tile_masks(o, (uint32_t)k, (uint32_t)(line >> NBI_OV_SHIFT));
+    return m ? m[(vertical ? 64 : 0) + (line & NBI_OV_MASK)] : 0;
+}
+
+/* The three lines round line's low cells in word k, spread one cell along: the cells whose 3 x 3
+ * block holds a low-room cell, the only ones the overlay can make blocked or a subgoal. */
+static uint64_t near_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
+{
+    uint64_t w = 0, before = 0, after = 0;
+    for (int64_t l = line - 1; l <= line + 1; l++) {
+        w |= low_word(o, vertical, l, k);
+        before |= low_word(o, vertical, l, k - 1) >> 63;
+        after |= low_word(o, vertical, l, k + 1) << 63;
+    }
+    return w | w << 1 | w >> 1 | before | after;
+}
+
+/* Free cells that are not subgoals along c from (x, y), at most limit: the layer's run, then,
+ * before where it stops, the first cell near a block (near_word, 64 at a time) that the
+ * overlay blocks or makes a subgoal. */
+static uint32_t orun(nbi_sgov *o, int32_t x, int32_t y, unsigned c, uint32_t limit)
 {
     uint32_t e = nbi_sg_run(o->g, x, y, c, limit);
+    if (e == 0)
+        return 0;
     int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
-    int64_t ex = (int64_t)x + (int64_t)dx * (e + 1), ey = (int64_t)y + (int64_t)dy * (e + 1);
-    if (cells_clear(o->ov, o->size, (x < ex ? x : ex) - 1, (y < ey ? y : ey) - 1,
-                    (x > ex ? x : ex) + 1, (y > ey ? y : ey) + 1))
-        return e;
-    for (uint32_t i = 1; i <= e; i++)
-        if (osub(o, x + dx * (int32_t)i, y + dy * (int32_t)i) ||
-            !ofree(o->g, o->ov, o->size, x + dx * (int32_t)i, y + dy * (int32_t)i))
-            return i - 1;
+    int vertical = dx == 0;
+    int64_t line = vertical ? x : y;
+    int64_t from = vertical ? y : x; /* the run covers from + step, ..., from + step * e */
+    int step = vertical ? dy : dx;
+    int64_t lo = step > 0 ? from + 1 : from - e, hi = step > 0 ? from + e : from - 1;
+    /* Words in the run's direction, bits in it too. */
+    for (int64_t k = step > 0 ? lo >> 6 : hi >> 6; step > 0 ? k <= hi >> 6 : k >= lo >> 6;
+         k += step) {
+        int64_t b0 = k << 6;
+        unsigned a = (unsigned)((lo > b0 ? lo : b0) - b0), z = (unsigned)((hi < b0 + 63 ? hi : b0 + 63) - b0);
+        uint64_t m = near_word(o, vertical, line, k) & bits(a, z);
+        while (m) {
+            unsigned bit = step > 0 ? nbp_ctz64(m) : nbp_msb64(m);
+            m &= ~((uint64_t)1 << bit);
+            int64_t p = b0 + bit;
+            int32_t cx = vertical ? x : (int32_t)p, cy = vertical ? (int32_t)p : y;
+            if (!ofree(o->g, o->ov, o->size, cx, cy) || osub(o, cx, cy))
+                return (uint32_t)((p - from) * step - 1);
+        }
+    }
     return e;
 }
 
@@ -269,6 +386,9 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a)
     o->a = a;
     nbi_u32map_init(&o->map, a);
     nbi_u32map_init(&o->gmap, a);
+    nbi_u32map_init(&o->bwmap, a);
+    nbi_u32map_init(&o->dmap, a);
+    nbi_u32map_init(&o->tmap, a);
     return o;
 }
 
@@ -282,6 +402,14 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_free(o->a, o->way);
     nbi_u32map_free(&o->map);
     nbi_u32map_free(&o->gmap);
+    nbi_free(o->a, o->bw);
+    nbi_free(o->a, o->bwh);
+    nbi_free(o->a, o->dv);
+    nbi_free(o->a, o->stack);
+    nbi_u32map_free(&o->bwmap);
+    nbi_u32map_free(&o->dmap);
+    nbi_u32map_free(&o->tmap);
+    nbi_free(o->a, o->tmask);
     nbi_free(o->a, o);
 }
 
@@ -289,7 +417,11 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
 {
     return o ? sizeof *o + o->ncap * sizeof *o->node + o->hcap * sizeof *o->heap +
                    o->gcap * sizeof *o->gd + o->way_cap * sizeof *o->way +
-                   nbi_u32map_bytes(&o->map) + nbi_u32map_bytes(&o->gmap)
+                   nbi_u32map_bytes(&o->map) + nbi_u32map_bytes(&o->gmap) +
+                   o->bwcap * sizeof *o->bw + o->bwhcap * sizeof *o->bwh +
+                   o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
+                   nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
+                   nbi_u32map_bytes(&o->tmap) + o->tcap * sizeof *o->tmask
              : 0;
 }
 
@@ -340,6 +472,191 @@ static uint32_t pop(nbi_sgov *o)
     return top;
 }
 
+/* ---- the heuristic: the distance to the goal without the overlay ---- */
+
+static inline double edge_len(const uint8_t *r)
+{
+    return nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
+}
+
+static void bw_sift_up(nbi_sgov *o, size_t i, struct ovopen e)
+{
+    struct ovopen *h = o->bwh;
+    while (i > 0) {
+        size_t p = (i - 1) >> 1;
+        if (h[p].key <= e.key)
+            break;
+        h[i] = h[p];
+        o->bw[h[i].slot].heap = (uint32_t)i;
+        i = p;
+    }
+    h[i] = e;
+    o->bw[e.slot].heap = (uint32_t)i;
+}
+
+static uint32_t bw_pop(nbi_sgov *o)
+{
+    struct ovopen *h = o->bwh;
+    uint32_t top = h[0].slot;
+    o->bw[top].heap = NONE;
+    size_t n = --o->bwhn;
+    if (n == 0)
+        return top;
+    struct ovopen e = h[n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1].key < h[c].key)
+            c++;
+        if (h[c].key >= e.key)
+            break;
+        h[i] = h[c];
+        o->bw[h[i].slot].heap = (uint32_t)i;
+        i = c;
+    }
+    h[i] = e;
+    o->bw[e.slot].heap = (uint32_t)i;
+    return top;
+}
+
+static void bw_reach(nbi_sgov *o, uint32_t id, double g)
+{
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->bwmap, id, &found);
+    if (!v) {
+        o->oom = 1;
+        return;
+    }
+    if (!found) {
+        if (o->bwn >= o->bwcap &&
+            (!nbi_grow(o->a, (void **)&o->bw, &o->bwcap, o->bwn + 1, sizeof *o->bw) ||
+             !nbi_grow(o->a, (void **)&o->bwh, &o->bwhcap, o->bwcap, sizeof *o->bwh))) {
+            o->oom = 1;
+            return;
+        }
+        *v = (uint32_t)o->bwn;
+        o->bw[o->bwn++] = (struct bwnode){id, NONE, INFINITY, 0};
+    }
+    struct bwnode *n = &o->bw[*v];
+    if (n->closed || g >= n->g)
+        return;
+    n->g = g;
+    bw_sift_up(o, n->heap == NONE ? o->bwhn++ : n->heap, (struct ovopen){g, *v});
+}
+
+static int bw_seed(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    nbi_sgov *o = ctx;
+    bw_reach(o, nbi_sg_node_at(o->L, x, y), nbi_steps_length(card, diag));
+    return !o->oom;
+}
+
+/* The goal's side of the hierarchy's query, in full: every node above the subgoals the goal's
+ * scan reaches, labelled with its least upward distance from the goal. */
+static void bw_search(nbi_sgov *o)
+{
+    const nbi_sglayer *L = o->L;
+    if (nbi_sg_is_subgoal(&L->grid, o->goal.x, o->goal.y))
+        bw_reach(o, nbi_sg_node_at(L, o->goal.x, o->goal.y), 0);
+    nbi_sg_scan(&L->grid, o->goal.x, o->goal.y, -1, -1, bw_seed, o);
+    while (o->bwhn && !o->oom) {
+        uint32_t s = bw_pop(o);
+        o->bw[s].closed = 1;
+        uint32_t id = o->bw[s].id;
+        double g = o->bw[s].g;
+        for (uint32_t e = nbi_u32at(L->first, id), e1 = nbi_u32at(L->first, id + 1); e < e1; e++) {
+            const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
+            bw_reach(o, nbi_get32(r + NBI_SG_E_TARGET), g + edge_len(r));
+        }
+    }
+}
+
+static double bw_of(const nbi_sgov *o, uint32_t id)
+{
+    int found;
+    uint32_t i = nbi_u32map_get(&o->bwmap, id, &found);
+    return found ? o->bw[i].g : INFINITY;
+}
+
+static int d_known(const nbi_sgov *o, uint32_t id, double *d)
+{
+    int found;
+    uint32_t i = nbi_u32map_get(&o->dmap, id, &found);
+    if (found)
+        *d = o->dv[i];
+    return found;
+}
+
+static int d_keep(nbi_sgov *o, uint32_t id, double d)
+{
+    if (!nbi_grow(o->a, (void **)&o->dv, &o->dvcap, o->dvn + 1, sizeof *o->dv) ||
+        !nbi_u32map_put(&o->dmap, id, (uint32_t)o->dvn)) {
+        o->oom = 1;
+        return 0;
+    }
+    o->dv[o->dvn++] = d;
+    return 1;
+}
+
+/* The distance from node v to the goal on the layer: the least, over the nodes m above v, of
+ * v's upward distance to m and the goal's (bw), as the hierarchy's query meets them; by
+ * d(v) = min(bw(v), min over v's upward edges of the edge and d of its target), each node's
+ * once.  A node of the core (its edges at its own level, each both ways, which the goal's
+ * search has read) has d = bw. */
+static double dist_node(nbi_sgov *o, uint32_t v)
+{
+    const nbi_sglayer *L = o->L;
+    double d;
+    if (d_known(o, v, &d))
+        return d;
+    size_t sp = 0;
+    if (!nbi_grow(o->a, (void **)&o->stack, &o->stack_cap, 1, sizeof *o->stack)) {
+        o->oom = 1;
+        return INFINITY;
+    }
+    o->stack[sp++] = v;
+    while (sp && !o->oom) {
+        uint32_t t = o->stack[sp - 1];
+        if (d_known(o, t, &d)) {
+            sp--;
+            continue;
+        }
+        uint32_t e0 = nbi_u32at(L->first, t), e1 = nbi_u32at(L->first, t + 1);
+        uint32_t lt = nbi_u32at(L->level, t);
+        int pending = 0;
+        d = bw_of(o, t);
+        if (e0 < e1 && nbi_u32at(L->level, nbi_get32(L->edges + (size_t)e0 * NBI_SG_EDGE_RECORD +
+                                                     NBI_SG_E_TARGET)) == lt) {
+            sp--; /* the core */
+            d_keep(o, t, d);
+            continue;
+        }
+        for (uint32_t e = e0; e < e1; e++) {
+            const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
+            uint32_t x = nbi_get32(r + NBI_SG_E_TARGET);
+            double dx;
+            if (d_known(o, x, &dx)) {
+                if (edge_len(r) + dx < d)
+                    d = edge_len(r) + dx;
+                continue;
+            }
+            if (!nbi_grow(o->a, (void **)&o->stack, &o->stack_cap, sp + 1, sizeof *o->stack)) {
+                o->oom = 1;
+                return INFINITY;
+            }
+            o->stack[sp++] = x;
+            pending = 1;
+        }
+        if (!pending) {
+            sp--;
+            d_keep(o, t, d);
+        }
+    }
+    return d_known(o, v, &d) ? d : INFINITY;
+}
+
 /* The slot of cell (x, y), made when new; NONE at the node cap (o->limit)
  * or without memory (o->oom). */
 static uint32_t slot_of(nbi_sgov *o, int32_t x, int32_t y)
@@ -370,6 +687,13 @@ static uint32_t slot_of(nbi_sgov *o, int32_t x, int32_t y)
     n->parent = n->heap = NONE;
     n->g = INFINITY;
     n->closed = 0;
+    /* A layer's subgoal: its distance on the layer (exact there); another cell (a corner a
+     * block makes, the ends): the octile distance, as a scan for the first costs more than the
+     * search saves.  Both never overestimate, so a node reached more briefly after it was
+     * expanded is opened again (relax). */
+    n->h = x == o->goal.x && y == o->goal.y ? 0
+           : nbi_sg_is_subgoal(o->g, x, y) ? dist_node(o, nbi_sg_node_at(o->L, x, y))
+                                            : nbi_octile_cells(x, y, o->goal.x, o->goal.y);
     return (uint32_t)o->nused++;
 }
 
@@ -379,11 +703,12 @@ static void relax(nbi_sgov *o, int32_t x, int32_t y, double g, uint32_t parent)
     if (s == NONE)
         return;
     struct ovnode *n = &o->node[s];
-    if (n->closed || g >= n->g)
+    if (g >= n->g || n->h == INFINITY) /* INFINITY: cut off without the overlay */
         return;
+    n->closed = 0;
     n->g = g;
     n->parent = parent;
-    struct ovopen e = {g + nbi_octile_cells(x, y, o->goal.x, o->goal.y), s};
+    struct ovopen e = {g + n->h, s};
     sift_up(o, n->heap == NONE ? o->hn++ : n->heap, e);
 }
 
@@ -415,24 +740,25 @@ static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t 
     return !o->oom && !o->limit;
 }
 
-void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
-                    nb_cell goal, size_t max_nodes, uint64_t max_expansions)
+/* A search from start to goal. */
+static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_exp)
 {
-    o->g = &l->grid;
-    o->ov = ov;
-    o->size = l->size;
     o->start = start;
     o->goal = goal;
     o->max_nodes = max_nodes;
-    o->max_exp = max_expansions;
+    o->max_exp = max_exp;
     o->nused = o->hn = o->gn = o->way_len = 0;
     o->expanded = o->scanned = 0;
-    o->ended = o->limit = o->oom = 0;
+    o->ended = o->limit = 0;
     o->status = NB_PATH_NONE;
     o->goal_slot = o->best = NONE;
     o->best_h = o->best_g = INFINITY;
     nbi_u32map_clear(&o->map);
     nbi_u32map_clear(&o->gmap);
+    nbi_u32map_clear(&o->bwmap);
+    nbi_u32map_clear(&o->dmap);
+    o->bwn = o->bwhn = o->dvn = 0;
+    bw_search(o);
     /* The goal joins the graph by its own scan, as the layer's query joins it: a subgoal
      * whose scan does not report the goal may still be one the goal's scan reports. */
     oscan(o, goal.x, goal.y, start.x, start.y, goal_visit, NULL);
@@ -440,6 +766,19 @@ void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_
         relax(o, start.x, start.y, 0, NONE);
     if (o->oom || o->limit)
         o->ended = 1;
+}
+
+void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
+                    nb_cell goal, size_t max_nodes, uint64_t max_expansions)
+{
+    o->g = &l->grid;
+    o->L = l;
+    o->ov = ov;
+    o->size = l->size;
+    o->oom = 0;
+    nbi_u32map_clear(&o->tmap);
+    o->tn = 0;
+    reset(o, start, goal, max_nodes, max_expansions);
 }
 
 int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
@@ -488,6 +827,11 @@ int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
         o->ended = 1;
     }
     return o->ended;
+}
+
+nb_path_status nbi_sgov_status(const nbi_sgov *o)
+{
+    return o->status;
 }
 
 int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r)

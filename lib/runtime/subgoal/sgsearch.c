@@ -13,10 +13,12 @@
  * grow with the nodes a query touches; two binary heaps with positions in
  * the records give decrease-key.  Nothing is sized by the map.
  *
- * With an overlay that blocks cells, the layer's subgoals and edges may
- * cross them anywhere on the map, so the query is answered by Annotated
- * A* over the overlay (a workspace of its own, opened by the first such
- * query): the same optimal lengths, its path's turns as the waypoints.
+ * With an overlay that blocks cells, the query runs on the layer as
+ * without it and its path is walked on the grid the blocks leave: a path
+ * they leave free is still shortest (blocks only lengthen paths) and is
+ * the answer.  One a block cuts is answered by Annotated A* over the
+ * overlay (a workspace of its own, opened by the first such query): the
+ * same optimal lengths, its path's turns as the waypoints.
  *
  * What bounds the work (formats/subgoal.md): a step of B settles at most B
  * nodes, each reading its own edges; the ends' scans read the bitmaps
@@ -35,10 +37,14 @@
 #include "subgoal/subgoal.h"
 
 #define NONE UINT32_MAX
-/* 1: a query whose hierarchy's path the blocks cut is answered by the search of the grid they
- * leave (sgoverlay.c); 0: by Annotated A* over the overlay, which measured faster. */
-#ifndef ENABLE_SGOV_SEARCH
-#define ENABLE_SGOV_SEARCH 0
+/* A query whose hierarchy's path the blocks cut is searched on the grid they leave
+ * (sgoverlay.c) for at most SGOV_BUDGET nodes, then by Annotated A* over the overlay: the
+ * first answers a detour round a few blocks in a few nodes, where Annotated A* reads the
+ * cells of the whole ellipse; the second is faster where the blocks cut a region off or make
+ * a long detour (each node of the first costs a scan; tests/bench/results/optimal-bench.md,
+ * "Under overlays").  0: Annotated A* at once. */
+#ifndef SGOV_BUDGET
+#define SGOV_BUDGET 32
 #endif
 #define FWD 0
 #define BWD 1
@@ -113,6 +119,8 @@ struct nb_sg {
     nbi_sgov *sgov;       /* the search under it (sgoverlay.c), made by the first that needs it */
     int built;            /* the answer's path is built (under an overlay, when checked) */
     int walk_blocked;     /* under ov, a hop of the path has no walk the overlay leaves */
+    int sgov_capped;      /* the search under it stops at sgov_budget, not the query's budget */
+    uint64_t sgov_budget; /* SGOV_BUDGET, or nbi_sg_set_overlay_budget's */
     nbi_partial part; /* the goals of partial paths (clearance/partial.c) */
     int part_on;      /* the query searches to the reachable cell nearest its goal */
     nb_cell *path;
@@ -134,6 +142,11 @@ void nb_sg_query_agent(nb_sg_query *q, const nb_agent *agent)
     q->size = agent->size;
     q->capability = agent->capability;
     q->costs = agent->weighted ? agent->cost : NULL;
+}
+
+void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes)
+{
+    ws->sgov_budget = nodes;
 }
 
 void nb_sg_set_max_nodes(nb_sg *ws, uint64_t max_nodes)
@@ -162,6 +175,7 @@ nb_status nb_sg_open(const nb_bundle *b, nb_sg **out, nb_err *err)
         return nbi_fail_nomem(err, "a subgoal search workspace");
     ws->bundle = b;
     ws->a = b->a;
+    ws->sgov_budget = SGOV_BUDGET;
     nbi_partial_init(&ws->part, b);
     nbi_u32map_init(&ws->map, ws->a);
     ws->layers = nbi_alloc_array(ws->a, n, sizeof *ws->layers);
@@ -738,6 +752,18 @@ nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
                 *done = 1;
             return nbi_fail_nomem(err, "a subgoal search's nodes under an overlay");
         }
+        if (ended && ws->sgov_capped && nbi_sgov_status(ws->sgov) == NB_PATH_LIMIT) {
+            nb_sg_query q = ws->q;
+            st = begin_overlaid(ws, &q, err);
+            int d = 1;
+            if (st == NB_OK)
+                st = nb_aa_step(ws->aa, expansions - k, &d, err);
+            if (st != NB_OK)
+                ws->state = IDLE;
+            if (done)
+                *done = d;
+            return st;
+        }
         if (done)
             *done = ended;
         return nbi_done(err, NB_OK);
@@ -938,14 +964,16 @@ static nb_status settle_overlay(nb_sg *ws, nb_err *err)
      * of the grid the blocks leave (sgoverlay.c) is exact too, but measured slower than it
      * (tests/bench/results/optimal-bench.md, "Under overlays"). */
     nb_sg_query q = ws->q;
-    if (ENABLE_SGOV_SEARCH) {
+    if (ws->sgov_budget) {
         if (!ws->sgov && !(ws->sgov = nbi_sgov_new(ws->a))) {
             ws->state = IDLE;
             return nbi_fail_nomem(err, "a subgoal search under an overlay");
         }
         ws->built = 0;
+        uint64_t left = ws->q.max_expansions ? ws->q.max_expansions - ws->expanded : UINT64_MAX;
+        ws->sgov_capped = left > ws->sgov_budget;
         nbi_sgov_begin(ws->sgov, ws->L, ws->ov, ws->q.start, ws->q.goal, ws->max_nodes,
-                       ws->q.max_expansions ? ws->q.max_expansions - ws->expanded : 0);
+                       left > ws->sgov_budget ? ws->sgov_budget : left);
         ws->state = OVSEARCH;
         return nbi_done(err, NB_OK);
     }

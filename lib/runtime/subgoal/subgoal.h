@@ -162,6 +162,8 @@ void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const struct nb_overlay *
 /* At most expansions nodes; 1 when the search has ended.  NB_ERR_NOMEM
  * ends it too. */
 int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st);
+/* The status the search ended with (NB_PATH_LIMIT: at its budget or node cap). */
+nb_path_status nbi_sgov_status(const nbi_sgov *o);
 /* The result: its status (NB_PATH_FOUND, _NONE or _LIMIT with the best
  * partial path), the waypoints (start first) in *way, counts; 0 without
  * memory. */
@@ -172,6 +174,9 @@ typedef struct nbi_sgov_result {
     uint64_t expanded, scanned;
 } nbi_sgov_result;
 int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r);
+/* The nodes the search under an overlay may expand before Annotated A* answers instead
+ * (sgsearch.c's SGOV_BUDGET; UINT64_MAX: never; 0: at once), for tests and benchmarks. */
+void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes);
 /* 1 when the agent may stand at (x, y) under the overlay and the layer. */
 int nbi_sgov_free_at(const nbi_sglayer *l, const struct nb_overlay *ov, int32_t x, int32_t y);
 /* The cells of an h-path from a to b under the overlay, as nbi_sg_walk. */
