@@ -27,6 +27,7 @@
 #include "bake_int.h"
 #include "clearance/clearance_build.h"
 #include "subgoal/subgoal_build.h"
+#include "subgoal/subgoal.h"
 #include "testutil.h"
 
 #define NB_BUCKETS 6 /* five length buckets, then all */
@@ -78,6 +79,9 @@ static int weak_too; /* -w */
 
 static long wrong; /* lengths that disagree, over the run */
 static int overlays; /* -o */
+#define SGOV_DEFAULT UINT64_MAX /* sgsearch.c's SGOV_BUDGET */
+#define NVARIANT 3
+static const uint64_t variant_budget[NVARIANT] = {0, 256, SGOV_DEFAULT};
 
 /* A rectangle of 1 x 1 to 20 x 20 cells round (cx, cy), clipped to the map. */
 static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long cx, long cy)
@@ -93,8 +97,11 @@ static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long c
 
 /* -o: the layer on the same lines without an overlay and under one of its own per query (1
  * to 100 rectangles of 1 x 1 to 20 x 20 cells, none to three over the unblocked path's cells
- * away from its ends, the rest anywhere), size 1 on ground and swamp, strict corners; each
- * time the fastest of three, lengths checked against Annotated A* under the same overlay. */
+ * away from its ends, the rest anywhere), size 1 on ground and swamp, strict corners: with
+ * its search round the blocks given no node (Annotated A* answers where a block cuts the
+ * layer's path), 256 nodes, or no budget (the default), and Annotated A* alone; each time the
+ * fastest of three, lengths checked against Annotated A*'s under the same overlay, queries
+ * counted by what the blocks did to their answer. */
 static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg *sg,
                          const nbb_scen *scen, size_t stride)
 {
@@ -105,7 +112,7 @@ static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg
         return;
     }
     tu_rng r = {0x0ff1ce};
-    double n = 0, plain_us = 0, ov_us = 0, aa_us_sum = 0, onpath = 0, on_us = 0, fallback = 0, none = 0, none_us = 0, none_aa = 0, on_aa = 0;
+    double cnt[3] = {0}, plain[3] = {0}, aa_t[3] = {0}, vt[3][NVARIANT] = {{0}}, vfall[NVARIANT] = {0};
     for (size_t li = 0; li < scen->count; li += stride) {
         const nbb_scen_line *l = &scen->lines[li];
         nb_sg_query sq;
@@ -115,7 +122,7 @@ static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg
         sq.start = l->start;
         sq.goal = l->goal;
         nb_sg_result sr;
-        double t_plain = INFINITY, t_ov = INFINITY, t_aa = INFINITY;
+        double t_plain = INFINITY, t_aa = INFINITY;
         for (int rep = 0; rep < 3; rep++) {
             double a0 = now_us();
             nb_sg_find(sg, &sq, &sr, &err);
@@ -144,16 +151,28 @@ static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg
         aq.goal = l->goal;
         aq.overlay = ov;
         nb_aa_result ar;
-        nb_status s1 = NB_OK, s2 = NB_OK;
-        for (int rep = 0; rep < 3; rep++) {
-            double a0 = now_us();
-            s1 = nb_sg_find(sg, &sq, &sr, &err);
-            double a1 = now_us();
-            s2 = nb_aa_find(aa, &aq, &ar, &err);
-            t_ov = fmin(t_ov, a1 - a0);
-            t_aa = fmin(t_aa, now_us() - a1);
+        /* The layer with each budget of its search round the blocks, then Annotated A*. */
+        double tv[NVARIANT];
+        int bad = 0;
+        for (int v = 0; v < NVARIANT; v++) {
+            nbi_sg_set_overlay_budget(sg, variant_budget[v]);
+            tv[v] = INFINITY;
+            for (int rep = 0; rep < 3; rep++) {
+                double a0 = now_us();
+                bad |= nb_sg_find(sg, &sq, &sr, &err) != NB_OK;
+                tv[v] = fmin(tv[v], now_us() - a0);
+            }
+            vfall[v] += sr.fallback != 0;
+            if (v < NVARIANT - 1)
+                continue;
+            for (int rep = 0; rep < 3; rep++) {
+                double a0 = now_us();
+                bad |= nb_aa_find(aa, &aq, &ar, &err) != NB_OK;
+                t_aa = fmin(t_aa, now_us() - a0);
+            }
         }
-        if (s1 != NB_OK || s2 != NB_OK || ar.status != sr.status ||
+        nbi_sg_set_overlay_budget(sg, SGOV_DEFAULT);
+        if (bad || ar.status != sr.status ||
             (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-6)) {
             if (wrong++ < 10)
                 fprintf(stderr, "%s line %u under an overlay: AA* %s %.6f, optimal %s %.6f\n",
@@ -161,33 +180,38 @@ static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg
                         nb_path_status_str(sr.status), sr.length);
             continue;
         }
-        n++;
-        plain_us += t_plain;
-        ov_us += t_ov;
-        aa_us_sum += t_aa;
-        fallback += sr.fallback != 0;
-        if (sr.status != NB_PATH_FOUND) {
-            none++;
-            none_us += t_ov;
-            none_aa += t_aa;
-        } else if (sr.length > base_len + 1e-9) {
-            if (getenv("NB_BENCH_DEBUG"))
-                fprintf(stderr, "longer: sg %.0f us %llu expanded %llu scanned; AA* %.0f us %llu expanded\n", t_ov,
-                        (unsigned long long)sr.expanded, (unsigned long long)sr.scanned, t_aa, (unsigned long long)ar.expanded);
-            onpath++;
-            on_us += t_ov;
-            on_aa += t_aa;
-        }
+        int kind = sr.status != NB_PATH_FOUND ? 2 : sr.length > base_len + 1e-9 ? 1 : 0;
+        cnt[kind]++;
+        plain[kind] += t_plain;
+        aa_t[kind] += t_aa;
+        for (int v = 0; v < NVARIANT; v++)
+            vt[kind][v] += tv[v];
     }
-    if (n)
-        printf("Under overlays (size 1, ground and swamp, strict): %.0f queries, %.0f of them "
-               "made longer by the blocks and %.0f cut off; optimal %.1f us/query without an "
-               "overlay, %.1f with (%.2fx; %.1f us on the longer ones, where Annotated A* takes "
-               "%.1f; %.1f on the cut off, AA* %.1f), Annotated A* with the overlay %.1f; "
-               "answered by Annotated A*: %.0f.\n\n",
-               n, onpath, none, plain_us / n, ov_us / n, ov_us / plain_us,
-               onpath ? on_us / onpath : 0, onpath ? on_aa / onpath : 0, none ? none_us / none : 0,
-               none ? none_aa / none : 0, aa_us_sum / n, fallback);
+    double n = cnt[0] + cnt[1] + cnt[2];
+    if (!n) {
+        nb_overlay_close(ov);
+        return;
+    }
+    printf("Under overlays (size 1, ground and swamp, strict; mean us per query, each the fastest "
+           "of three; the budget is the nodes the search round the blocks may expand before "
+           "Annotated A* answers):\n\n"
+           "| queries | n | without overlay | budget 0 | budget 256 | no budget (default) | "
+           "Annotated A* |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    static const char *const kname[3] = {"the same length", "made longer", "cut off"};
+    for (int k = 0; k < 4; k++) {
+        double c = k < 3 ? cnt[k] : n;
+        if (!c)
+            continue;
+        double p = k < 3 ? plain[k] : plain[0] + plain[1] + plain[2];
+        double a = k < 3 ? aa_t[k] : aa_t[0] + aa_t[1] + aa_t[2];
+        printf("| %s | %.0f | %.1f |", k < 3 ? kname[k] : "**all**", c, p / c);
+        for (int v = 0; v < NVARIANT; v++)
+            printf(" %.1f (%.2fx) |", (k < 3 ? vt[k][v] : vt[0][v] + vt[1][v] + vt[2][v]) / c,
+                   (k < 3 ? vt[k][v] : vt[0][v] + vt[1][v] + vt[2][v]) / p);
+        printf(" %.1f |\n", a / c);
+    }
+    printf("\nAnswered by Annotated A*: %.0f, %.0f and %.0f of %.0f.\n\n", vfall[0], vfall[1],
+           vfall[2], n);
     nb_overlay_close(ov);
 }
 
