@@ -78,6 +78,7 @@ struct nbi_sgov {
     /* Where the overlay takes room from the agent, a tile at a time as the scans come near:
      * 64 row masks then 64 column masks a tile (bit i: cell i of the row or column has less
      * room than size), so that a scan's line tests 64 cells at once. */
+    double bound; /* the goal's search stops there: distances beyond it are known as at least it */
     nbi_u32map tmap; /* overlay tile -> index of its masks */
     uint64_t *tmask;
     size_t tn, tcap;
@@ -430,27 +431,32 @@ static inline uint32_t cell_key(const nbi_sgov *o, int32_t x, int32_t y)
     return (uint32_t)y * o->g->width + (uint32_t)x;
 }
 
-static void sift_up(nbi_sgov *o, size_t i, struct ovopen e)
+/* The two binary heaps of (key, slot) (the search's and the goal's upward search's), each
+ * slot's position kept in its record: the u32 at pos + slot * stride. */
+static inline void set_pos(uint8_t *pos, size_t stride, uint32_t slot, size_t i)
 {
-    struct ovopen *h = o->heap;
+    *(uint32_t *)(void *)(pos + (size_t)slot * stride) = (uint32_t)i;
+}
+
+static void heap_up(struct ovopen *h, uint8_t *pos, size_t stride, size_t i, struct ovopen e)
+{
     while (i > 0) {
         size_t p = (i - 1) >> 1;
         if (h[p].key <= e.key)
             break;
         h[i] = h[p];
-        o->node[h[i].slot].heap = (uint32_t)i;
+        set_pos(pos, stride, h[i].slot, i);
         i = p;
     }
     h[i] = e;
-    o->node[e.slot].heap = (uint32_t)i;
+    set_pos(pos, stride, e.slot, i);
 }
 
-static uint32_t pop(nbi_sgov *o)
+static uint32_t heap_pop(struct ovopen *h, size_t *hn, uint8_t *pos, size_t stride)
 {
-    struct ovopen *h = o->heap;
     uint32_t top = h[0].slot;
-    o->node[top].heap = NONE;
-    size_t n = --o->hn;
+    set_pos(pos, stride, top, NONE);
+    size_t n = --*hn;
     if (n == 0)
         return top;
     struct ovopen e = h[n];
@@ -464,61 +470,22 @@ static uint32_t pop(nbi_sgov *o)
         if (h[c].key >= e.key)
             break;
         h[i] = h[c];
-        o->node[h[i].slot].heap = (uint32_t)i;
+        set_pos(pos, stride, h[i].slot, i);
         i = c;
     }
     h[i] = e;
-    o->node[e.slot].heap = (uint32_t)i;
+    set_pos(pos, stride, e.slot, i);
     return top;
 }
+
+#define NODE_POS(o) (uint8_t *)&(o)->node[0].heap, sizeof *(o)->node
+#define BW_POS(o) (uint8_t *)&(o)->bw[0].heap, sizeof *(o)->bw
 
 /* ---- the heuristic: the distance to the goal without the overlay ---- */
 
 static inline double edge_len(const uint8_t *r)
 {
     return nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
-}
-
-static void bw_sift_up(nbi_sgov *o, size_t i, struct ovopen e)
-{
-    struct ovopen *h = o->bwh;
-    while (i > 0) {
-        size_t p = (i - 1) >> 1;
-        if (h[p].key <= e.key)
-            break;
-        h[i] = h[p];
-        o->bw[h[i].slot].heap = (uint32_t)i;
-        i = p;
-    }
-    h[i] = e;
-    o->bw[e.slot].heap = (uint32_t)i;
-}
-
-static uint32_t bw_pop(nbi_sgov *o)
-{
-    struct ovopen *h = o->bwh;
-    uint32_t top = h[0].slot;
-    o->bw[top].heap = NONE;
-    size_t n = --o->bwhn;
-    if (n == 0)
-        return top;
-    struct ovopen e = h[n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && h[c + 1].key < h[c].key)
-            c++;
-        if (h[c].key >= e.key)
-            break;
-        h[i] = h[c];
-        o->bw[h[i].slot].heap = (uint32_t)i;
-        i = c;
-    }
-    h[i] = e;
-    o->bw[e.slot].heap = (uint32_t)i;
-    return top;
 }
 
 static void bw_reach(nbi_sgov *o, uint32_t id, double g)
@@ -543,7 +510,7 @@ static void bw_reach(nbi_sgov *o, uint32_t id, double g)
     if (n->closed || g >= n->g)
         return;
     n->g = g;
-    bw_sift_up(o, n->heap == NONE ? o->bwhn++ : n->heap, (struct ovopen){g, *v});
+    heap_up(o->bwh, BW_POS(o), n->heap == NONE ? o->bwhn++ : n->heap, (struct ovopen){g, *v});
 }
 
 static int bw_seed(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
@@ -561,8 +528,8 @@ static void bw_search(nbi_sgov *o)
     if (nbi_sg_is_subgoal(&L->grid, o->goal.x, o->goal.y))
         bw_reach(o, nbi_sg_node_at(L, o->goal.x, o->goal.y), 0);
     nbi_sg_scan(&L->grid, o->goal.x, o->goal.y, -1, -1, bw_seed, o);
-    while (o->bwhn && !o->oom) {
-        uint32_t s = bw_pop(o);
+    while (o->bwhn && !o->oom && o->bwh[0].key <= o->bound) {
+        uint32_t s = heap_pop(o->bwh, &o->bwhn, BW_POS(o));
         o->bw[s].closed = 1;
         uint32_t id = o->bw[s].id;
         double g = o->bw[s].g;
@@ -573,11 +540,13 @@ static void bw_search(nbi_sgov *o)
     }
 }
 
+/* bw of node id when the goal's search settled it; else the bound it stopped at, which bw is
+ * no less than (every node nearer was settled). */
 static double bw_of(const nbi_sgov *o, uint32_t id)
 {
     int found;
     uint32_t i = nbi_u32map_get(&o->bwmap, id, &found);
-    return found ? o->bw[i].g : INFINITY;
+    return found && o->bw[i].closed ? o->bw[i].g : o->bound;
 }
 
 static int d_known(const nbi_sgov *o, uint32_t id, double *d)
@@ -692,8 +661,10 @@ static uint32_t slot_of(nbi_sgov *o, int32_t x, int32_t y)
      * search saves.  Both never overestimate, so a node reached more briefly after it was
      * expanded is opened again (relax). */
     n->h = x == o->goal.x && y == o->goal.y ? 0
-           : nbi_sg_is_subgoal(o->g, x, y) ? dist_node(o, nbi_sg_node_at(o->L, x, y))
-                                            : nbi_octile_cells(x, y, o->goal.x, o->goal.y);
+           : nbi_sg_is_subgoal(o->g, x, y)
+               ? fmax(dist_node(o, nbi_sg_node_at(o->L, x, y)),
+                      nbi_octile_cells(x, y, o->goal.x, o->goal.y))
+               : nbi_octile_cells(x, y, o->goal.x, o->goal.y);
     return (uint32_t)o->nused++;
 }
 
@@ -709,7 +680,7 @@ static void relax(nbi_sgov *o, int32_t x, int32_t y, double g, uint32_t parent)
     n->g = g;
     n->parent = parent;
     struct ovopen e = {g + n->h, s};
-    sift_up(o, n->heap == NONE ? o->hn++ : n->heap, e);
+    heap_up(o->heap, NODE_POS(o), n->heap == NONE ? o->hn++ : n->heap, e);
 }
 
 static int goal_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
@@ -769,8 +740,9 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
 }
 
 void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
-                    nb_cell goal, size_t max_nodes, uint64_t max_expansions)
+                    nb_cell goal, double bound, size_t max_nodes, uint64_t max_expansions)
 {
+    o->bound = bound;
     o->g = &l->grid;
     o->L = l;
     o->ov = ov;
@@ -794,7 +766,7 @@ int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
             o->ended = 1;
             break;
         }
-        uint32_t s = pop(o);
+        uint32_t s = heap_pop(o->heap, &o->hn, NODE_POS(o));
         struct ovnode *n = &o->node[s];
         n->closed = 1;
         if (n->x == o->goal.x && n->y == o->goal.y) {

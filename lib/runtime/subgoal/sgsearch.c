@@ -47,6 +47,12 @@
 #ifndef SGOV_BUDGET
 #define SGOV_BUDGET UINT64_MAX
 #endif
+#ifndef SGOV_REACH
+#define SGOV_REACH 1.5
+#endif
+#ifndef SGOV_REACH_MIN
+#define SGOV_REACH_MIN 32.0
+#endif
 #define FWD 0
 #define BWD 1
 
@@ -973,13 +979,35 @@ static nb_status settle_overlay(nb_sg *ws, nb_err *err)
         ws->built = 0;
         uint64_t left = ws->q.max_expansions ? ws->q.max_expansions - ws->expanded : UINT64_MAX;
         ws->sgov_capped = left > ws->sgov_budget;
-        nbi_sgov_begin(ws->sgov, ws->L, ws->ov, ws->q.start, ws->q.goal, ws->max_nodes,
+        /* The goal's upward search reads as far as detours half as long again as the
+         * unblocked path (and a little more for short ones): its distances there make the
+         * search's heuristic, and beyond only a bound, which keeps it admissible. */
+        double d0 = ws->direct ? nbi_octile_cells(ws->q.start.x, ws->q.start.y, ws->q.goal.x,
+                                                  ws->q.goal.y)
+                               : ws->best;
+        nbi_sgov_begin(ws->sgov, ws->L, ws->ov, ws->q.start, ws->q.goal,
+                       SGOV_REACH * d0 + SGOV_REACH_MIN, ws->max_nodes,
                        left > ws->sgov_budget ? ws->sgov_budget : left);
         ws->state = OVSEARCH;
         return nbi_done(err, NB_OK);
     }
     ws->built = 0;
     return begin_overlaid(ws, &q, err);
+}
+
+/* The path built (st: how that went) into the result. */
+static nb_status put_path(nb_sg *ws, nb_status st, nb_sg_result *res, nb_err *err)
+{
+    if (st != NB_OK) {
+        ws->path_len = ws->way_len = 0;
+        return st;
+    }
+    res->length = ws->length;
+    res->path_len = ws->path_len;
+    res->path = ws->path;
+    res->waypoint_len = ws->way_len;
+    res->waypoints = ws->way;
+    return nbi_done(err, NB_OK);
 }
 
 /* The result of the search around the blocks: its waypoints walked on the grid they leave. */
@@ -1003,16 +1031,7 @@ static nb_status finish_ovsearch(nb_sg *ws, nb_sg_result *res, nb_err *err)
     if (st == NB_OK && ws->walk_blocked)
         st = nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (subgoal): a hop of the search under "
                       "an overlay cannot be walked", ws->bundle->path, ws->L->section);
-    if (st != NB_OK) {
-        ws->path_len = ws->way_len = 0;
-        return st;
-    }
-    res->length = ws->length;
-    res->path_len = ws->path_len;
-    res->path = ws->path;
-    res->waypoint_len = ws->way_len;
-    res->waypoints = ws->way;
-    return nbi_done(err, NB_OK);
+    return put_path(ws, st, res, err);
 }
 
 nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
@@ -1038,15 +1057,7 @@ nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
         nb_status st = ws->built ? NB_OK : build_answer(ws, err);
         if (st == NB_OK && ws->walk_blocked)
             st = limit_at_start(ws); /* a partial path the blocks cut: the start alone */
-        if (st != NB_OK) {
-            ws->path_len = ws->way_len = 0;
-            return st;
-        }
-        res->length = ws->length;
-        res->path_len = ws->path_len;
-        res->path = ws->path;
-        res->waypoint_len = ws->way_len;
-        res->waypoints = ws->way;
+        return put_path(ws, st, res, err);
     }
     return nbi_done(err, NB_OK);
 }

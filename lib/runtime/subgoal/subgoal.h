@@ -155,10 +155,12 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a);
 void nbi_sgov_free(nbi_sgov *o);
 size_t nbi_sgov_bytes(const nbi_sgov *o);
 /* Starts the search from start to goal, both standable under the
- * overlay, on layer l; max_nodes and max_expansions as the query's (0:
- * none). */
+ * overlay, on layer l; the heuristic's distances are read up to bound
+ * (INFINITY: all), a lower bound beyond; max_nodes and max_expansions as
+ * the query's (0: none). */
 void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const struct nb_overlay *ov,
-                    nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_expansions);
+                    nb_cell start, nb_cell goal, double bound, size_t max_nodes,
+                    uint64_t max_expansions);
 /* At most expansions nodes; 1 when the search has ended.  NB_ERR_NOMEM
  * ends it too. */
 int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st);
