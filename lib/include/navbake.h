@@ -722,7 +722,8 @@ typedef struct nb_sg_result {
     size_t waypoint_len;    /* the path's turning points: start, subgoals, goal */
     const nb_cell *waypoints; /* each joined to the next by a straight octile walk */
     int fallback;           /* 1 when the layer could not serve the query and Annotated A*
-                               over the map answered it (an overlay that blocks cells) */
+                               over the map answered it (a partial path under an overlay
+                               that blocks cells) */
 } nb_sg_result;
 
 /* A workspace for queries on this bundle (which must stay open while it is

@@ -14,7 +14,9 @@
  * per cell, then per agent the mean microseconds and expansions per query
  * of each method and their ratio, by path length bucket (<64, 64-127,
  * 128-255, 256-511, 512+) and overall; each query's time is the fastest
- * of three runs.  Not part of make check:
+ * of three runs.  With -o, also the layer under random overlays against
+ * itself without them, on the same lines in the same run (run_overlays).
+ * Not part of make check:
  * 'make bench-optimal' (tests/bench/results/optimal-bench.md). */
 #include <getopt.h>
 #include <math.h>
@@ -25,6 +27,7 @@
 #include "bake_int.h"
 #include "clearance/clearance_build.h"
 #include "subgoal/subgoal_build.h"
+#include "subgoal/subgoal.h"
 #include "testutil.h"
 
 #define NB_BUCKETS 6 /* five length buckets, then all */
@@ -75,6 +78,142 @@ static const struct agent agents_run[] = {
 static int weak_too; /* -w */
 
 static long wrong; /* lengths that disagree, over the run */
+static int overlays; /* -o */
+#define SGOV_DEFAULT UINT64_MAX /* sgsearch.c's SGOV_BUDGET */
+#define NVARIANT 3
+static const uint64_t variant_budget[NVARIANT] = {0, 256, SGOV_DEFAULT};
+
+/* A rectangle of 1 x 1 to 20 x 20 cells round (cx, cy), clipped to the map. */
+static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long cx, long cy)
+{
+    long bw = 1 + (long)tu_below(r, 20), bh = 1 + (long)tu_below(r, 20);
+    long x = cx - (long)tu_below(r, (uint32_t)bw), y = cy - (long)tu_below(r, (uint32_t)bh);
+    x = x < 0 ? 0 : x;
+    y = y < 0 ? 0 : y;
+    bw = x + bw > (long)w ? (long)w - x : bw;
+    bh = y + bh > (long)h ? (long)h - y : bh;
+    nb_overlay_block(ov, x, y, bw, bh, NULL);
+}
+
+/* -o: the layer on the same lines without an overlay and under one of its own per query (1
+ * to 100 rectangles of 1 x 1 to 20 x 20 cells, none to three over the unblocked path's cells
+ * away from its ends, the rest anywhere), size 1 on ground and swamp, strict corners: with
+ * its search round the blocks given no node (Annotated A* answers where a block cuts the
+ * layer's path), 256 nodes, or no budget (the default), and Annotated A* alone; each time the
+ * fastest of three, lengths checked against Annotated A*'s under the same overlay, queries
+ * counted by what the blocks did to their answer. */
+static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg *sg,
+                         const nbb_scen *scen, size_t stride)
+{
+    nb_overlay *ov = NULL;
+    nb_err err;
+    if (nb_overlay_open(nb, &ov, &err) != NB_OK) {
+        printf("%s: no overlay: %s\n\n", name, err.msg);
+        return;
+    }
+    tu_rng r = {0x0ff1ce};
+    double cnt[3] = {0}, plain[3] = {0}, aa_t[3] = {0}, vt[3][NVARIANT] = {{0}}, vfall[NVARIANT] = {0};
+    for (size_t li = 0; li < scen->count; li += stride) {
+        const nbb_scen_line *l = &scen->lines[li];
+        nb_sg_query sq;
+        nb_sg_query_init(&sq);
+        sq.size = 1;
+        sq.capability = 3;
+        sq.start = l->start;
+        sq.goal = l->goal;
+        nb_sg_result sr;
+        double t_plain = INFINITY, t_aa = INFINITY;
+        for (int rep = 0; rep < 3; rep++) {
+            double a0 = now_us();
+            nb_sg_find(sg, &sq, &sr, &err);
+            t_plain = fmin(t_plain, now_us() - a0);
+        }
+        if (sr.status != NB_PATH_FOUND || sr.path_len < 3)
+            continue;
+        double base_len = sr.length;
+        nb_overlay_clear(ov);
+        unsigned rects = 1 + tu_below(&r, 100), on = tu_below(&r, 4);
+        for (unsigned i = 0; i < rects; i++) {
+            if (i < on) {
+                const nb_cell *c = &sr.path[1 + tu_below(&r, (uint32_t)(sr.path_len - 2))];
+                block_near(ov, &r, nb_map_width(nb), nb_map_height(nb), c->x, c->y);
+            } else {
+                block_near(ov, &r, nb_map_width(nb), nb_map_height(nb), (long)tu_below(&r, nb_map_width(nb)),
+                           (long)tu_below(&r, nb_map_height(nb)));
+            }
+        }
+        sq.overlay = ov;
+        nb_aa_query aq;
+        nb_aa_query_init(&aq);
+        aq.size = 1;
+        aq.capability = 3;
+        aq.start = l->start;
+        aq.goal = l->goal;
+        aq.overlay = ov;
+        nb_aa_result ar;
+        /* The layer with each budget of its search round the blocks, then Annotated A*. */
+        double tv[NVARIANT];
+        int bad = 0;
+        for (int v = 0; v < NVARIANT; v++) {
+            nbi_sg_set_overlay_budget(sg, variant_budget[v]);
+            tv[v] = INFINITY;
+            for (int rep = 0; rep < 3; rep++) {
+                double a0 = now_us();
+                bad |= nb_sg_find(sg, &sq, &sr, &err) != NB_OK;
+                tv[v] = fmin(tv[v], now_us() - a0);
+            }
+            vfall[v] += sr.fallback != 0;
+            if (v < NVARIANT - 1)
+                continue;
+            for (int rep = 0; rep < 3; rep++) {
+                double a0 = now_us();
+                bad |= nb_aa_find(aa, &aq, &ar, &err) != NB_OK;
+                t_aa = fmin(t_aa, now_us() - a0);
+            }
+        }
+        nbi_sg_set_overlay_budget(sg, SGOV_DEFAULT);
+        if (bad || ar.status != sr.status ||
+            (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-6)) {
+            if (wrong++ < 10)
+                fprintf(stderr, "%s line %u under an overlay: AA* %s %.6f, optimal %s %.6f\n",
+                        name, l->line, nb_path_status_str(ar.status), ar.length,
+                        nb_path_status_str(sr.status), sr.length);
+            continue;
+        }
+        int kind = sr.status != NB_PATH_FOUND ? 2 : sr.length > base_len + 1e-9 ? 1 : 0;
+        cnt[kind]++;
+        plain[kind] += t_plain;
+        aa_t[kind] += t_aa;
+        for (int v = 0; v < NVARIANT; v++)
+            vt[kind][v] += tv[v];
+    }
+    double n = cnt[0] + cnt[1] + cnt[2];
+    if (!n) {
+        nb_overlay_close(ov);
+        return;
+    }
+    printf("Under overlays (size 1, ground and swamp, strict; mean us per query, each the fastest "
+           "of three; the budget is the nodes the search round the blocks may expand before "
+           "Annotated A* answers):\n\n"
+           "| queries | n | without overlay | budget 0 | budget 256 | no budget (default) | "
+           "Annotated A* |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    static const char *const kname[3] = {"the same length", "made longer", "cut off"};
+    for (int k = 0; k < 4; k++) {
+        double c = k < 3 ? cnt[k] : n;
+        if (!c)
+            continue;
+        double p = k < 3 ? plain[k] : plain[0] + plain[1] + plain[2];
+        double a = k < 3 ? aa_t[k] : aa_t[0] + aa_t[1] + aa_t[2];
+        printf("| %s | %.0f | %.1f |", k < 3 ? kname[k] : "**all**", c, p / c);
+        for (int v = 0; v < NVARIANT; v++)
+            printf(" %.1f (%.2fx) |", (k < 3 ? vt[k][v] : vt[0][v] + vt[1][v] + vt[2][v]) / c,
+                   (k < 3 ? vt[k][v] : vt[0][v] + vt[1][v] + vt[2][v]) / p);
+        printf(" %.1f |\n", a / c);
+    }
+    printf("\nAnswered by Annotated A*: %.0f, %.0f and %.0f of %.0f.\n\n", vfall[0], vfall[1],
+           vfall[2], n);
+    nb_overlay_close(ov);
+}
 
 static void run_map(const char *shared, const char *name, size_t max_lines)
 {
@@ -211,6 +350,8 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
         fflush(stdout);
     }
     printf("\n");
+    if (overlays)
+        run_overlays(name, nb, aa, sg, &scen, stride);
 out:
     nb_sg_close(sg);
     nb_aa_close(aa);
@@ -224,15 +365,17 @@ int main(int argc, char **argv)
     size_t max_lines = 150;
     const char *only = NULL;
     int c;
-    while ((c = getopt(argc, argv, "n:m:w")) != -1) {
+    while ((c = getopt(argc, argv, "n:m:wo")) != -1) {
         if (c == 'w')
             weak_too = 1;
+        else if (c == 'o')
+            overlays = 1;
         else if (c == 'n')
             max_lines = (size_t)strtoul(optarg, NULL, 10);
         else if (c == 'm')
             only = optarg;
         else {
-            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w]\n");
+            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w] [-o]\n");
             return 2;
         }
     }

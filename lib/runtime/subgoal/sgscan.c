@@ -90,6 +90,11 @@ static uint32_t run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint3
     }
 }
 
+uint32_t nbi_sg_run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit)
+{
+    return run(g, x, y, c, limit);
+}
+
 /* How far the target lies from (x, y) along cardinal move c: 0 when it
  * is not on that ray. */
 static uint32_t target_on(int32_t x, int32_t y, unsigned c, int32_t tx, int32_t ty)

@@ -13,10 +13,13 @@
  * grow with the nodes a query touches; two binary heaps with positions in
  * the records give decrease-key.  Nothing is sized by the map.
  *
- * With an overlay that blocks cells, the layer's subgoals and edges may
- * cross them anywhere on the map, so the query is answered by Annotated
- * A* over the overlay (a workspace of its own, opened by the first such
- * query): the same optimal lengths, its path's turns as the waypoints.
+ * With an overlay that blocks cells, the query runs on the layer as
+ * without it and its path is walked on the grid the blocks leave: a path
+ * they leave free is still shortest (blocks only lengthen paths) and is
+ * the answer.  One a block cuts is answered by the search of the grid the
+ * blocks leave (sgoverlay.c), A* over its subgoals with the hierarchy's
+ * distances as heuristic.  Partial paths under an overlay are Annotated
+ * A*'s (a workspace of its own, opened by the first such query).
  *
  * What bounds the work (formats/subgoal.md): a step of B settles at most B
  * nodes, each reading its own edges; the ends' scans read the bitmaps
@@ -35,6 +38,21 @@
 #include "subgoal/subgoal.h"
 
 #define NONE UINT32_MAX
+/* A query whose hierarchy's path the blocks cut is answered by the search of the grid they
+ * leave (sgoverlay.c), which may expand this many nodes before Annotated A* over the overlay
+ * answers instead: none (UINT64_MAX), as measured (tests/bench/results/optimal-bench.md,
+ * "Under overlays": faster than Annotated A* where the blocks leave a path, 4 to 11 times on
+ * mazes, slower where they cut the goal off, which both learn by reading all the start
+ * reaches; a budget pays both there). */
+#ifndef SGOV_BUDGET
+#define SGOV_BUDGET UINT64_MAX
+#endif
+#ifndef SGOV_REACH
+#define SGOV_REACH 1.5
+#endif
+#ifndef SGOV_REACH_MIN
+#define SGOV_REACH_MIN 32.0
+#endif
 #define FWD 0
 #define BWD 1
 
@@ -59,7 +77,7 @@ struct adjslot {
     uint32_t slot;
 };
 
-enum { IDLE, RUNNING, DONE, OVERLAID };
+enum { IDLE, RUNNING, DONE, OVERLAID, OVSEARCH };
 
 struct nb_sg {
     const nb_bundle *bundle;
@@ -103,7 +121,13 @@ struct nb_sg {
     size_t chain_cap;
     nb_cell *way;
     size_t way_cap, way_len;
-    nb_aa *aa; /* queries with an overlay that blocks cells */
+    nb_aa *aa; /* partial queries with an overlay that blocks cells */
+    const nb_overlay *ov; /* the query's overlay when it blocks cells, else NULL */
+    nbi_sgov *sgov;       /* the search under it (sgoverlay.c), made by the first that needs it */
+    int built;            /* the answer's path is built (under an overlay, when checked) */
+    int walk_blocked;     /* under ov, a hop of the path has no walk the overlay leaves */
+    int sgov_capped;      /* the search under it stops at sgov_budget, not the query's budget */
+    uint64_t sgov_budget; /* SGOV_BUDGET, or nbi_sg_set_overlay_budget's */
     nbi_partial part; /* the goals of partial paths (clearance/partial.c) */
     int part_on;      /* the query searches to the reachable cell nearest its goal */
     nb_cell *path;
@@ -125,6 +149,11 @@ void nb_sg_query_agent(nb_sg_query *q, const nb_agent *agent)
     q->size = agent->size;
     q->capability = agent->capability;
     q->costs = agent->weighted ? agent->cost : NULL;
+}
+
+void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes)
+{
+    ws->sgov_budget = nodes;
 }
 
 void nb_sg_set_max_nodes(nb_sg *ws, uint64_t max_nodes)
@@ -153,6 +182,7 @@ nb_status nb_sg_open(const nb_bundle *b, nb_sg **out, nb_err *err)
         return nbi_fail_nomem(err, "a subgoal search workspace");
     ws->bundle = b;
     ws->a = b->a;
+    ws->sgov_budget = SGOV_BUDGET;
     nbi_partial_init(&ws->part, b);
     nbi_u32map_init(&ws->map, ws->a);
     ws->layers = nbi_alloc_array(ws->a, n, sizeof *ws->layers);
@@ -192,6 +222,7 @@ void nb_sg_close(nb_sg *ws)
     nbi_free(a, ws->way);
     nbi_free(a, ws->path);
     nb_aa_close(ws->aa);
+    nbi_sgov_free(ws->sgov);
     nbi_partial_free(&ws->part);
     nbi_free(a, ws);
 }
@@ -202,7 +233,8 @@ size_t nb_sg_bytes(const nb_sg *ws)
            nbi_u32map_bytes(&ws->map) + ws->adj_cap * sizeof *ws->adj + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
            ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path +
-           (ws->aa ? nb_aa_bytes(ws->aa) : 0) + nbi_partial_bytes(&ws->part);
+           (ws->aa ? nb_aa_bytes(ws->aa) : 0) + nbi_partial_bytes(&ws->part) +
+           nbi_sgov_bytes(ws->sgov);
 }
 
 /* ---- the heaps ---- */
@@ -445,6 +477,7 @@ static uint64_t path_steps(const nb_sg *ws, uint32_t m, int bwd)
 }
 
 static int push_way(nb_sg *ws, nb_cell c);
+static nb_status settle_overlay(nb_sg *ws, nb_err *err);
 
 /* The query under an overlay that blocks cells, as Annotated A*. */
 static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
@@ -531,8 +564,12 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
                         "A* (nb_aa_find) or HAA* for least-cost paths",
                         family, b->path, caps, q->size);
     }
-    if (q->overlay && q->overlay->blocked)
+    /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
+     * the reachable cell nearest the goal, which the layer's components cannot say there). */
+    if (q->overlay && q->overlay->blocked && q->partial)
         return begin_overlaid(ws, q, err);
+    ws->ov = q->overlay && q->overlay->blocked ? q->overlay : NULL;
+    ws->built = 0;
     ws->q = *q;
     /* A partial path is the path to the reachable cell nearest the goal: searched as a goal. */
     if (q->partial &&
@@ -552,11 +589,13 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     ws->length = 0;
     nbi_u32map_clear(&ws->map);
     ws->state = RUNNING;
-    if (!nbi_sg_free(&L->grid, q->start.x, q->start.y)) {
+    if (!nbi_sg_free(&L->grid, q->start.x, q->start.y) ||
+        (ws->ov && !nbi_sgov_free_at(L, ws->ov, q->start.x, q->start.y))) {
         answer(ws, NB_PATH_START_BLOCKED);
         return nbi_done(err, NB_OK);
     }
-    if (!nbi_sg_free(&L->grid, q->goal.x, q->goal.y)) {
+    if (!nbi_sg_free(&L->grid, q->goal.x, q->goal.y) ||
+        (ws->ov && !nbi_sgov_free_at(L, ws->ov, q->goal.x, q->goal.y))) {
         answer(ws, NB_PATH_GOAL_BLOCKED);
         return nbi_done(err, NB_OK);
     }
@@ -576,17 +615,11 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return nbi_done(err, NB_OK);
     }
     ws->searched = 1;
-    if (join(ws, FWD, q->start, &q->goal)) {
+    if (join(ws, FWD, q->start, &q->goal) || (!ws->oom && join(ws, BWD, q->goal, &q->start))) {
         ws->searched = 0;
         ws->direct = 1;
         answer(ws, NB_PATH_FOUND);
-        return nbi_done(err, NB_OK);
-    }
-    if (!ws->oom && join(ws, BWD, q->goal, &q->start)) {
-        ws->searched = 0;
-        ws->direct = 1;
-        answer(ws, NB_PATH_FOUND);
-        return nbi_done(err, NB_OK);
+        return settle_overlay(ws, err);
     }
     if (ws->oom) {
         ws->state = IDLE;
@@ -679,7 +712,8 @@ nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
             *done = d;
         return st;
     }
-    for (uint64_t k = 0; ws->state == RUNNING && !ws->limit && k < expansions; k++) {
+    uint64_t k = 0;
+    for (; ws->state == RUNNING && !ws->limit && k < expansions; k++) {
         if (ws->q.max_expansions && ws->expanded >= ws->q.max_expansions) {
             ws->limit = 1;
             break;
@@ -699,6 +733,48 @@ nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
     }
     if (ws->state == RUNNING && ws->limit)
         answer(ws, NB_PATH_LIMIT);
+    if (ws->state == DONE && ws->ov && !ws->built) {
+        nb_status st = settle_overlay(ws, err);
+        if (st != NB_OK) {
+            if (done)
+                *done = 1;
+            return st;
+        }
+        if (ws->state == OVERLAID) {
+            int d = 1;
+            st = nb_aa_step(ws->aa, expansions - k, &d, err);
+            if (st != NB_OK)
+                ws->state = IDLE;
+            if (done)
+                *done = d;
+            return st;
+        }
+    }
+    if (ws->state == OVSEARCH) {
+        nb_status st;
+        int ended = nbi_sgov_step(ws->sgov, expansions - k, &st);
+        if (st != NB_OK) {
+            ws->state = IDLE;
+            if (done)
+                *done = 1;
+            return nbi_fail_nomem(err, "a subgoal search's nodes under an overlay");
+        }
+        if (ended && ws->sgov_capped && nbi_sgov_status(ws->sgov) == NB_PATH_LIMIT) {
+            nb_sg_query q = ws->q;
+            st = begin_overlaid(ws, &q, err);
+            int d = 1;
+            if (st == NB_OK)
+                st = nb_aa_step(ws->aa, expansions - k, &d, err);
+            if (st != NB_OK)
+                ws->state = IDLE;
+            if (done)
+                *done = d;
+            return st;
+        }
+        if (done)
+            *done = ended;
+        return nbi_done(err, NB_OK);
+    }
     if (done)
         *done = ws->state == DONE;
     return nbi_done(err, NB_OK);
@@ -806,11 +882,17 @@ static nb_status walk_path(nb_sg *ws, nb_err *err)
                               (unsigned long long)total)
                    : nbi_fail_nomem(err, "a path");
     ws->path[0] = ws->way[0];
+    ws->walk_blocked = 0;
     size_t at = 1;
     uint64_t diag = 0;
     for (size_t i = 1; i < ws->way_len; i++) {
         nb_cell a = ws->way[i - 1], b = ws->way[i];
-        size_t k = nbi_sg_walk(&ws->L->grid, a, b, ws->path + at);
+        size_t k = ws->ov ? nbi_sgov_walk(ws->L, ws->ov, a, b, ws->path + at)
+                          : nbi_sg_walk(&ws->L->grid, a, b, ws->path + at);
+        if (k == 0 && ws->ov) {
+            ws->walk_blocked = 1; /* the blocks cut this hop: the caller searches around them */
+            return NB_OK;
+        }
         if (k == 0)
             return nbi_fail(err, NB_ERR_FORMAT,
                             "%s: section %ld (subgoal): no free octile walk from (%d, %d) to (%d, "
@@ -852,6 +934,106 @@ static nb_status build_answer(nb_sg *ws, nb_err *err)
     return walk_path(ws, err);
 }
 
+/* The partial path of a query under an overlay whose hierarchy's partial path meets a block:
+ * the start alone. */
+static nb_status limit_at_start(nb_sg *ws)
+{
+    ws->walk_blocked = 0;
+    ws->way_len = ws->path_len = 1;
+    ws->way[0] = ws->path[0] = ws->q.start;
+    ws->length = 0;
+    return NB_OK;
+}
+
+/* Under an overlay, once the hierarchy has answered on the layer: its path, walked on the
+ * grid the blocks leave, is the answer when every hop can be walked there (blocks only
+ * lengthen paths, so a shortest path they leave free stays shortest); otherwise the search
+ * around the blocks (sgoverlay.c) answers.  A partial path that meets a block is cut to the
+ * start. */
+static nb_status settle_overlay(nb_sg *ws, nb_err *err)
+{
+    if (!ws->ov || (ws->status != NB_PATH_FOUND && ws->status != NB_PATH_LIMIT))
+        return nbi_done(err, NB_OK);
+    nb_status st = build_answer(ws, err);
+    if (st != NB_OK) {
+        ws->state = IDLE;
+        ws->path_len = ws->way_len = 0;
+        return st;
+    }
+    ws->built = 1;
+    if (!ws->walk_blocked)
+        return nbi_done(err, NB_OK);
+    if (ws->status == NB_PATH_LIMIT || (ws->q.max_expansions && ws->expanded >= ws->q.max_expansions)) {
+        ws->status = NB_PATH_LIMIT;
+        return limit_at_start(ws);
+    }
+    /* The blocks cut the path: Annotated A* over the overlay answers (fallback 1).  The search
+     * of the grid the blocks leave (sgoverlay.c) is exact too, but measured slower than it
+     * (tests/bench/results/optimal-bench.md, "Under overlays"). */
+    nb_sg_query q = ws->q;
+    if (ws->sgov_budget) {
+        if (!ws->sgov && !(ws->sgov = nbi_sgov_new(ws->a))) {
+            ws->state = IDLE;
+            return nbi_fail_nomem(err, "a subgoal search under an overlay");
+        }
+        ws->built = 0;
+        uint64_t left = ws->q.max_expansions ? ws->q.max_expansions - ws->expanded : UINT64_MAX;
+        ws->sgov_capped = left > ws->sgov_budget;
+        /* The goal's upward search reads as far as detours half as long again as the
+         * unblocked path (and a little more for short ones): its distances there make the
+         * search's heuristic, and beyond only a bound, which keeps it admissible. */
+        double d0 = ws->direct ? nbi_octile_cells(ws->q.start.x, ws->q.start.y, ws->q.goal.x,
+                                                  ws->q.goal.y)
+                               : ws->best;
+        nbi_sgov_begin(ws->sgov, ws->L, ws->ov, ws->q.start, ws->q.goal,
+                       SGOV_REACH * d0 + SGOV_REACH_MIN, ws->max_nodes,
+                       left > ws->sgov_budget ? ws->sgov_budget : left);
+        ws->state = OVSEARCH;
+        return nbi_done(err, NB_OK);
+    }
+    ws->built = 0;
+    return begin_overlaid(ws, &q, err);
+}
+
+/* The path built (st: how that went) into the result. */
+static nb_status put_path(nb_sg *ws, nb_status st, nb_sg_result *res, nb_err *err)
+{
+    if (st != NB_OK) {
+        ws->path_len = ws->way_len = 0;
+        return st;
+    }
+    res->length = ws->length;
+    res->path_len = ws->path_len;
+    res->path = ws->path;
+    res->waypoint_len = ws->way_len;
+    res->waypoints = ws->way;
+    return nbi_done(err, NB_OK);
+}
+
+/* The result of the search around the blocks: its waypoints walked on the grid they leave. */
+static nb_status finish_ovsearch(nb_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    nbi_sgov_result r;
+    ws->state = IDLE;
+    ws->path_len = ws->way_len = 0;
+    if (!nbi_sgov_finish(ws->sgov, &r))
+        return nbi_fail_nomem(err, "a path");
+    res->status = r.status;
+    res->expanded = ws->expanded + r.expanded;
+    res->scanned = ws->scanned + r.scanned;
+    res->searched = 1;
+    if (r.status != NB_PATH_FOUND && r.status != NB_PATH_LIMIT)
+        return nbi_done(err, NB_OK);
+    for (size_t i = 0; i < r.way_len; i++)
+        if (!push_way(ws, r.way[i]))
+            return nbi_fail_nomem(err, "a path");
+    nb_status st = walk_path(ws, err);
+    if (st == NB_OK && ws->walk_blocked)
+        st = nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (subgoal): a hop of the search under "
+                      "an overlay cannot be walked", ws->bundle->path, ws->L->section);
+    return put_path(ws, st, res, err);
+}
+
 nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
 {
     memset(res, 0, sizeof *res);
@@ -860,6 +1042,8 @@ nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
         return nbi_fail(err, NB_ERR_ARG, "nb_sg_finish: no query in progress (call nb_sg_begin)");
     if (ws->state == OVERLAID)
         return finish_overlaid(ws, res, err);
+    if (ws->state == OVSEARCH)
+        return finish_ovsearch(ws, res, err);
     if (ws->state == RUNNING)
         ws->status = NB_PATH_LIMIT; /* ended early: the partial path */
     ws->state = IDLE;
@@ -867,18 +1051,13 @@ nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
     res->expanded = ws->expanded;
     res->scanned = ws->scanned;
     res->searched = ws->searched;
-    ws->path_len = ws->way_len = 0;
+    if (!ws->built)
+        ws->path_len = ws->way_len = 0;
     if (ws->status == NB_PATH_FOUND || ws->status == NB_PATH_LIMIT) {
-        nb_status st = build_answer(ws, err);
-        if (st != NB_OK) {
-            ws->path_len = ws->way_len = 0;
-            return st;
-        }
-        res->length = ws->length;
-        res->path_len = ws->path_len;
-        res->path = ws->path;
-        res->waypoint_len = ws->way_len;
-        res->waypoints = ws->way;
+        nb_status st = ws->built ? NB_OK : build_answer(ws, err);
+        if (st == NB_OK && ws->walk_blocked)
+            st = limit_at_start(ws); /* a partial path the blocks cut: the start alone */
+        return put_path(ws, st, res, err);
     }
     return nbi_done(err, NB_OK);
 }

@@ -138,4 +138,55 @@ int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t t
  * or 0 when neither shape is free (a layer that disagrees with itself). */
 size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out);
 
+/* Free cells that are not subgoals from (x, y) by cardinal move c, not
+ * counting (x, y), at most limit: the scan's line, a word at a time. */
+uint32_t nbi_sg_run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit);
+
+/* ---- under an overlay (sgoverlay.c) ---- */
+
+/* The search of the layer's grid less the cells an overlay takes from
+ * (capability, size): the subgoals of that grid (the layer's, and the
+ * corners the blocks make) found by scans as the query goes, with the
+ * layer's hierarchy for what the blocks leave as it was.  Opaque. */
+typedef struct nbi_sgov nbi_sgov;
+struct nb_overlay;
+
+nbi_sgov *nbi_sgov_new(const nb_allocator *a);
+void nbi_sgov_free(nbi_sgov *o);
+size_t nbi_sgov_bytes(const nbi_sgov *o);
+/* Starts the search from start to goal, both standable under the
+ * overlay, on layer l; the heuristic's distances are read up to bound
+ * (INFINITY: all), a lower bound beyond; max_nodes and max_expansions as
+ * the query's (0: none). */
+void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const struct nb_overlay *ov,
+                    nb_cell start, nb_cell goal, double bound, size_t max_nodes,
+                    uint64_t max_expansions);
+/* At most expansions nodes; 1 when the search has ended.  NB_ERR_NOMEM
+ * ends it too. */
+int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st);
+/* The status the search ended with (NB_PATH_LIMIT: at its budget or node cap). */
+nb_path_status nbi_sgov_status(const nbi_sgov *o);
+/* The result: its status (NB_PATH_FOUND, _NONE or _LIMIT with the best
+ * partial path), the waypoints (start first) in *way, counts; 0 without
+ * memory. */
+typedef struct nbi_sgov_result {
+    nb_path_status status;
+    const nb_cell *way;
+    size_t way_len;
+    uint64_t expanded, scanned;
+} nbi_sgov_result;
+int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r);
+/* The nodes the search under an overlay may expand before Annotated A* answers instead
+ * (sgsearch.c's SGOV_BUDGET; UINT64_MAX: never; 0: at once), for tests and benchmarks. */
+void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes);
+/* 1 when the agent may stand at (x, y) under the overlay and the layer. */
+int nbi_sgov_free_at(const nbi_sglayer *l, const struct nb_overlay *ov, int32_t x, int32_t y);
+/* The cells of an h-path from a to b under the overlay, as nbi_sg_walk. */
+size_t nbi_sgov_walk(const nbi_sglayer *l, const struct nb_overlay *ov, nb_cell a, nb_cell b,
+                     nb_cell *out);
+/* 1 when every cell of path (n cells) and every step between them is
+ * allowed under the overlay. */
+int nbi_sgov_path_ok(const nbi_sglayer *l, const struct nb_overlay *ov, const nb_cell *path,
+                     size_t n);
+
 #endif

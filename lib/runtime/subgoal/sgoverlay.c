@@ -1,0 +1,838 @@
+/* sgoverlay.c: the optimal layer under an overlay that blocks cells
+ * (subgoal.h, "under an overlay"; nb_sg_find(3)).
+ *
+ * The blocks take cells from the agent's grid; the grid that is left has
+ * the layer's subgoals (kept as nodes: a subgoal too many only splits an
+ * h-path in two) and new ones at the corners the blocks make, which a
+ * cell's 3 x 3 block says (formats/subgoal.md's rule for each corner
+ * rule).  Only the overlay's tiles that hold a blocked cell differ from
+ * the layer: a line of a scan that keeps a cell away from them is the
+ * layer's own run, read a word at a time; one that comes near is read
+ * cell by cell.  The search is A* over that subgoal graph, each node's
+ * edges found by its scan when it is expanded (so nothing is built for
+ * the whole map and nothing stored at bake time is trusted near a
+ * block), joined at the goal by the goal's own scan as the layer's query
+ * joins it.  sgsearch.c runs it for a few nodes when the hierarchy's path
+ * meets a block (SGOV_BUDGET there says why not more). */
+#include <math.h>
+
+#include "blocked/blocked.h"
+#include "core/u32map.h"
+#include "subgoal/subgoal.h"
+
+#define NONE UINT32_MAX
+
+struct ovnode {
+    int32_t x, y;
+    uint32_t parent; /* slot, or NONE at the start */
+    uint32_t heap;   /* position in the heap, or NONE */
+    double g, h;     /* h: the distance to the goal on the layer without the overlay */
+    uint8_t closed;
+};
+
+/* A node of the hierarchy reached by the backward search from the goal. */
+struct bwnode {
+    uint32_t id, heap;
+    double g;
+    uint8_t closed;
+};
+
+struct ovopen {
+    double key;
+    uint32_t slot;
+};
+
+struct nbi_sgov {
+    const nb_allocator *a;
+    const nbi_sggrid *g;
+    const nb_overlay *ov;
+    uint32_t size;
+    nb_cell start, goal;
+    size_t max_nodes;
+    uint64_t max_exp;
+
+    struct ovnode *node;
+    size_t nused, ncap;
+    struct ovopen *heap;
+    size_t hn, hcap;
+    nbi_u32map map;  /* cell -> slot */
+    nbi_u32map gmap; /* cell -> index in gd: what the goal's scan reached */
+    double *gd;
+    size_t gn, gcap;
+    nb_cell *way;
+    size_t way_cap, way_len;
+
+    /* The heuristic: distances to the goal on the layer without the overlay, from the
+     * hierarchy (the goal's upward search in full, then each node's upward edges). */
+    const nbi_sglayer *L;
+    struct bwnode *bw;
+    size_t bwn, bwcap;
+    struct ovopen *bwh;
+    size_t bwhn, bwhcap;
+    nbi_u32map bwmap; /* node -> index in bw */
+    nbi_u32map dmap;  /* node -> index in dv */
+    double *dv;
+    size_t dvn, dvcap;
+    uint32_t *stack;
+    size_t stack_cap;
+    /* Where the overlay takes room from the agent, a tile at a time as the scans come near:
+     * 64 row masks then 64 column masks a tile (bit i: cell i of the row or column has less
+     * room than size), so that a scan's line tests 64 cells at once. */
+    double bound; /* the goal's search stops there: distances beyond it are known as at least it */
+    nbi_u32map tmap; /* overlay tile -> index of its masks */
+    uint64_t *tmask;
+    size_t tn, tcap;
+
+    uint64_t expanded, scanned;
+    int ended, limit, oom;
+    nb_path_status status;
+    uint32_t goal_slot, best;
+    double best_h, best_g;
+};
+
+/* ---- the grid less the overlay's cells ---- */
+
+static inline int ofree(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, int32_t x,
+                        int32_t y)
+{
+    return nbi_sg_free(g, x, y) && nbi_overlay_lim(ov, (uint32_t)x, (uint32_t)y) >= size;
+}
+
+int nbi_sgov_free_at(const nbi_sglayer *l, const nb_overlay *ov, int32_t x, int32_t y)
+{
+    return ofree(&l->grid, ov, l->size, x, y);
+}
+
+static int ostep_ok(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, int32_t x,
+                    int32_t y, unsigned d)
+{
+    int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+    if (!ofree(g, ov, size, x + dx, y + dy))
+        return 0;
+    if (!NBI_MOVE_IS_DIAGONAL(d))
+        return 1;
+    int h = ofree(g, ov, size, x + dx, y), v = ofree(g, ov, size, x, y + dy);
+    return g->strict ? h && v : h || v;
+}
+
+/* The masks of overlay tile (tx, ty), made when first asked for; NULL when the tile holds no
+ * block (or without memory: o->oom, and the caller's answer no longer matters). */
+static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
+{
+    const nb_overlay *ov = o->ov;
+    const uint8_t *t = ov->tile[(size_t)ty * ov->tw + tx];
+    if (t == ov->full)
+        return NULL;
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->tmap, ty * ov->tw + tx, &found);
+    if (!v) {
+        o->oom = 1;
+        return NULL;
+    }
+    if (found)
+        return o->tmask + (size_t)*v * 128;
+    if (!nbi_grow(o->a, (void **)&o->tmask, &o->tcap, (o->tn + 1) * 128, sizeof *o->tmask)) {
+        o->oom = 1;
+        return NULL;
+    }
+    *v = (uint32_t)o->tn;
+    uint64_t *m = o->tmask + o->tn++ * 128;
+    memset(m, 0, 128 * sizeof *m);
+    for (unsigned r = 0; r < NBI_OV_SIDE; r++)
+        for (unsigned c = 0; c < NBI_OV_SIDE; c++)
+            if (t[r << NBI_OV_SHIFT | c] < o->size) {
+                m[r] |= (uint64_t)1 << c;
+                m[64 + c] |= (uint64_t)1 << r;
+            }
+    return m;
+}
+
+/* Bits lo..hi (0 <= lo <= hi < 64). */
+static inline uint64_t bits(unsigned lo, unsigned hi)
+{
+    return (hi == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (hi + 1)) - 1)) & ~(((uint64_t)1 << lo) - 1);
+}
+
+/* No cell of x0..x1, y0..y1 (clipped to the map) has less room than size: the overlay takes
+ * nothing there from the agent.  Read by rows or columns of the tiles' masks, whichever the
+ * rectangle has fewer of. */
+static int cells_clear(nbi_sgov *o, int64_t x0, int64_t y0, int64_t x1, int64_t y1)
+{
+    const nb_overlay *ov = o->ov;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 >= (int64_t)ov->width ? (int64_t)ov->width - 1 : x1;
+    y1 = y1 >= (int64_t)ov->height ? (int64_t)ov->height - 1 : y1;
+    for (int64_t ty = y0 >> NBI_OV_SHIFT; ty <= y1 >> NBI_OV_SHIFT; ty++)
+        for (int64_t tx = x0 >> NBI_OV_SHIFT; tx <= x1 >> NBI_OV_SHIFT; tx++) {
+            const uint64_t *m = tile_masks(o, (uint32_t)tx, (uint32_t)ty);
+            if (!m)
+                continue;
+            int64_t bx = tx << NBI_OV_SHIFT, by = ty << NBI_OV_SHIFT;
+            unsigned cx0 = (unsigned)((x0 > bx ? x0 : bx) - bx);
+            unsigned cx1 = (unsigned)((x1 < bx + NBI_OV_MASK ? x1 : bx + NBI_OV_MASK) - bx);
+            unsigned cy0 = (unsigned)((y0 > by ? y0 : by) - by);
+            unsigned cy1 = (unsigned)((y1 < by + NBI_OV_MASK ? y1 : by + NBI_OV_MASK) - by);
+            if (cy1 - cy0 <= cx1 - cx0) {
+                uint64_t want = bits(cx0, cx1);
+                for (unsigned r = cy0; r <= cy1; r++)
+                    if (m[r] & want)
+                        return 0;
+            } else {
+                uint64_t want = bits(cy0, cy1);
+                for (unsigned c = cx0; c <= cx1; c++)
+                    if (m[64 + c] & want)
+                        return 0;
+            }
+        }
+    return 1;
+}
+
+/* A subgoal of the grid the overlay leaves: the layer's (still free), or a
+ * cell the rule of formats/subgoal.md makes one there, which needs a cell
+ * of its 3 x 3 block in a tile that holds a block. */
+static int osub(nbi_sgov *o, int32_t x, int32_t y)
+{
+    const nbi_sggrid *g = o->g;
+    if (!ofree(g, o->ov, o->size, x, y))
+        return 0;
+    if (nbi_sg_is_subgoal(g, x, y))
+        return 1;
+    if (cells_clear(o, (int64_t)x - 1, (int64_t)y - 1, (int64_t)x + 1, (int64_t)y + 1))
+        return 0;
+    for (unsigned d = 4; d < 8; d++) {
+        int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+        int t = ofree(g, o->ov, o->size, x + dx, y + dy);
+        int h = ofree(g, o->ov, o->size, x + dx, y), v = ofree(g, o->ov, o->size, x, y + dy);
+        if (g->strict ? !t && h && v : t && h != v)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the scan, as nbi_sg_scan's on that grid ---- */
+
+typedef int (*visit_fn)(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag,
+                        void *ctx);
+
+static uint32_t target_on(int32_t x, int32_t y, unsigned c, int32_t tx, int32_t ty)
+{
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    int64_t m = dx ? (int64_t)(tx - x) * dx : (int64_t)(ty - y) * dy;
+    if (m <= 0 || (dx ? ty != y : tx != x))
+        return 0;
+    return (uint32_t)m;
+}
+
+/* The low-room cells of the 64 cells of a line from cell 64 k: row y (horizontal) or column
+ * x (vertical); 0 outside the map or where no block is near. */
+static uint64_t low_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
+{
+    const nb_overlay *ov = o->ov;
+    if (line < 0 || k < 0 || line >= (int64_t)(vertical ? ov->width : ov->height) ||
+        k >= (int64_t)(vertical ? ov->th : ov->tw))
+        return 0;
+    const uint64_t *m = vertical ? tile_masks(o, (uint32_t)(line >> NBI_OV_SHIFT), (uint32_t)k)
+                                 : tile_masks(o, (uint32_t)k, (uint32_t)(line >> NBI_OV_SHIFT));
+    return m ? m[(vertical ? 64 : 0) + (line & NBI_OV_MASK)] : 0;
+}
+
+/* The three lines round line's low cells in word k, spread one cell along: the cells whose 3 x 3
+ * block holds a low-room cell, the only ones the overlay can make blocked or a subgoal. */
+static uint64_t near_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
+{
+    uint64_t w = 0, before = 0, after = 0;
+    for (int64_t l = line - 1; l <= line + 1; l++) {
+        w |= low_word(o, vertical, l, k);
+        before |= low_word(o, vertical, l, k - 1) >> 63;
+        after |= low_word(o, vertical, l, k + 1) << 63;
+    }
+    return w | w << 1 | w >> 1 | before | after;
+}
+
+/* Free cells that are not subgoals along c from (x, y), at most limit: the layer's run, then,
+ * before where it stops, the first cell near a block (near_word, 64 at a time) that the
+ * overlay blocks or makes a subgoal. */
+static uint32_t orun(nbi_sgov *o, int32_t x, int32_t y, unsigned c, uint32_t limit)
+{
+    uint32_t e = nbi_sg_run(o->g, x, y, c, limit);
+    if (e == 0)
+        return 0;
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    int vertical = dx == 0;
+    int64_t line = vertical ? x : y;
+    int64_t from = vertical ? y : x; /* the run covers from + step, ..., from + step * e */
+    int step = vertical ? dy : dx;
+    int64_t lo = step > 0 ? from + 1 : from - e, hi = step > 0 ? from + e : from - 1;
+    /* Words in the run's direction, bits in it too. */
+    for (int64_t k = step > 0 ? lo >> 6 : hi >> 6; step > 0 ? k <= hi >> 6 : k >= lo >> 6;
+         k += step) {
+        int64_t b0 = k << 6;
+        unsigned a = (unsigned)((lo > b0 ? lo : b0) - b0), z = (unsigned)((hi < b0 + 63 ? hi : b0 + 63) - b0);
+        uint64_t m = near_word(o, vertical, line, k) & bits(a, z);
+        while (m) {
+            unsigned bit = step > 0 ? nbp_ctz64(m) : nbp_msb64(m);
+            m &= ~((uint64_t)1 << bit);
+            int64_t p = b0 + bit;
+            int32_t cx = vertical ? x : (int32_t)p, cy = vertical ? (int32_t)p : y;
+            if (!ofree(o->g, o->ov, o->size, cx, cy) || osub(o, cx, cy))
+                return (uint32_t)((p - from) * step - 1);
+        }
+    }
+    return e;
+}
+
+static int oline(nbi_sgov *o, int32_t x, int32_t y, unsigned c, uint32_t k, uint32_t *limit,
+                 int32_t tx, int32_t ty, visit_fn visit, void *ctx)
+{
+    uint32_t e = orun(o, x, y, c, *limit);
+    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    uint32_t m = tx >= 0 ? target_on(x, y, c, tx, ty) : 0;
+    if (m && m <= e + 1 && m <= *limit) {
+        if (!visit(o, tx, ty, m, k, ctx))
+            return 0;
+        e = m - 1;
+    } else if (e < *limit) {
+        int32_t zx = x + dx * (int32_t)(e + 1), zy = y + dy * (int32_t)(e + 1);
+        if (osub(o, zx, zy) && !visit(o, zx, zy, e + 1, k, ctx))
+            return 0;
+    }
+    if (e < *limit)
+        *limit = e;
+    return 1;
+}
+
+static int oscan(nbi_sgov *o, int32_t x, int32_t y, int32_t tx, int32_t ty, visit_fn visit,
+                 void *ctx)
+{
+    uint32_t ext[4];
+    for (unsigned c = 0; c < 4; c++) {
+        ext[c] = UINT32_MAX;
+        if (!oline(o, x, y, c, 0, &ext[c], tx, ty, visit, ctx))
+            return -1;
+    }
+    for (unsigned d = 4; d < 8; d++) {
+        unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
+        uint32_t lim_h = ext[h], lim_v = ext[v];
+        int32_t cx = x, cy = y;
+        for (uint32_t k = 1; ostep_ok(o->g, o->ov, o->size, cx, cy, d); k++) {
+            cx += nbi_move_dx[d];
+            cy += nbi_move_dy[d];
+            if ((cx == tx && cy == ty) || osub(o, cx, cy)) {
+                if (!visit(o, cx, cy, 0, k, ctx))
+                    return -1;
+                break;
+            }
+            if (!oline(o, cx, cy, h, k, &lim_h, tx, ty, visit, ctx) ||
+                !oline(o, cx, cy, v, k, &lim_v, tx, ty, visit, ctx))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int walk_shape(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, nb_cell a,
+                      unsigned d1, uint32_t n1, unsigned d2, uint32_t n2, nb_cell *out)
+{
+    int32_t x = a.x, y = a.y;
+    for (uint32_t i = 0; i < n1 + n2; i++) {
+        unsigned d = i < n1 ? d1 : d2;
+        if (!ostep_ok(g, ov, size, x, y, d))
+            return 0;
+        x += nbi_move_dx[d];
+        y += nbi_move_dy[d];
+        out[i].x = x;
+        out[i].y = y;
+    }
+    return 1;
+}
+
+size_t nbi_sgov_walk(const nbi_sglayer *l, const nb_overlay *ov, nb_cell a, nb_cell b,
+                     nb_cell *out)
+{
+    const nbi_sggrid *g = &l->grid;
+    int32_t dx = b.x - a.x, dy = b.y - a.y;
+    uint32_t ax = (uint32_t)(dx < 0 ? -dx : dx), ay = (uint32_t)(dy < 0 ? -dy : dy);
+    uint32_t diag = ax < ay ? ax : ay, card = (ax > ay ? ax : ay) - diag;
+    unsigned d = dx >= 0 ? (dy >= 0 ? NBI_MOVE_SE : NBI_MOVE_NE)
+                         : (dy >= 0 ? NBI_MOVE_SW : NBI_MOVE_NW);
+    unsigned c = ax > ay ? (dx > 0 ? NBI_MOVE_E : NBI_MOVE_W) : (dy > 0 ? NBI_MOVE_S : NBI_MOVE_N);
+    if (!ofree(g, ov, l->size, a.x, a.y))
+        return 0;
+    if (walk_shape(g, ov, l->size, a, d, diag, c, card, out) ||
+        walk_shape(g, ov, l->size, a, c, card, d, diag, out))
+        return diag + card;
+    return 0;
+}
+
+int nbi_sgov_path_ok(const nbi_sglayer *l, const nb_overlay *ov, const nb_cell *path, size_t n)
+{
+    if (n && !ofree(&l->grid, ov, l->size, path[0].x, path[0].y))
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        int d = nbi_move_code(path[i - 1], path[i]);
+        if (d < 0 || !ostep_ok(&l->grid, ov, l->size, path[i - 1].x, path[i - 1].y, (unsigned)d))
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- the search ---- */
+
+nbi_sgov *nbi_sgov_new(const nb_allocator *a)
+{
+    nbi_sgov *o = nbi_zalloc_array(a, 1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->a = a;
+    nbi_u32map_init(&o->map, a);
+    nbi_u32map_init(&o->gmap, a);
+    nbi_u32map_init(&o->bwmap, a);
+    nbi_u32map_init(&o->dmap, a);
+    nbi_u32map_init(&o->tmap, a);
+    return o;
+}
+
+void nbi_sgov_free(nbi_sgov *o)
+{
+    if (!o)
+        return;
+    nbi_free(o->a, o->node);
+    nbi_free(o->a, o->heap);
+    nbi_free(o->a, o->gd);
+    nbi_free(o->a, o->way);
+    nbi_u32map_free(&o->map);
+    nbi_u32map_free(&o->gmap);
+    nbi_free(o->a, o->bw);
+    nbi_free(o->a, o->bwh);
+    nbi_free(o->a, o->dv);
+    nbi_free(o->a, o->stack);
+    nbi_u32map_free(&o->bwmap);
+    nbi_u32map_free(&o->dmap);
+    nbi_u32map_free(&o->tmap);
+    nbi_free(o->a, o->tmask);
+    nbi_free(o->a, o);
+}
+
+size_t nbi_sgov_bytes(const nbi_sgov *o)
+{
+    return o ? sizeof *o + o->ncap * sizeof *o->node + o->hcap * sizeof *o->heap +
+                   o->gcap * sizeof *o->gd + o->way_cap * sizeof *o->way +
+                   nbi_u32map_bytes(&o->map) + nbi_u32map_bytes(&o->gmap) +
+                   o->bwcap * sizeof *o->bw + o->bwhcap * sizeof *o->bwh +
+                   o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
+                   nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
+                   nbi_u32map_bytes(&o->tmap) + o->tcap * sizeof *o->tmask
+             : 0;
+}
+
+static inline uint32_t cell_key(const nbi_sgov *o, int32_t x, int32_t y)
+{
+    return (uint32_t)y * o->g->width + (uint32_t)x;
+}
+
+/* The two binary heaps of (key, slot) (the search's and the goal's upward search's), each
+ * slot's position kept in its record: the u32 at pos + slot * stride. */
+static inline void set_pos(uint8_t *pos, size_t stride, uint32_t slot, size_t i)
+{
+    *(uint32_t *)(void *)(pos + (size_t)slot * stride) = (uint32_t)i;
+}
+
+static void heap_up(struct ovopen *h, uint8_t *pos, size_t stride, size_t i, struct ovopen e)
+{
+    while (i > 0) {
+        size_t p = (i - 1) >> 1;
+        if (h[p].key <= e.key)
+            break;
+        h[i] = h[p];
+        set_pos(pos, stride, h[i].slot, i);
+        i = p;
+    }
+    h[i] = e;
+    set_pos(pos, stride, e.slot, i);
+}
+
+static uint32_t heap_pop(struct ovopen *h, size_t *hn, uint8_t *pos, size_t stride)
+{
+    uint32_t top = h[0].slot;
+    set_pos(pos, stride, top, NONE);
+    size_t n = --*hn;
+    if (n == 0)
+        return top;
+    struct ovopen e = h[n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1].key < h[c].key)
+            c++;
+        if (h[c].key >= e.key)
+            break;
+        h[i] = h[c];
+        set_pos(pos, stride, h[i].slot, i);
+        i = c;
+    }
+    h[i] = e;
+    set_pos(pos, stride, e.slot, i);
+    return top;
+}
+
+#define NODE_POS(o) (uint8_t *)&(o)->node[0].heap, sizeof *(o)->node
+#define BW_POS(o) (uint8_t *)&(o)->bw[0].heap, sizeof *(o)->bw
+
+/* ---- the heuristic: the distance to the goal without the overlay ---- */
+
+static inline double edge_len(const uint8_t *r)
+{
+    return nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
+}
+
+static void bw_reach(nbi_sgov *o, uint32_t id, double g)
+{
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->bwmap, id, &found);
+    if (!v) {
+        o->oom = 1;
+        return;
+    }
+    if (!found) {
+        if (o->bwn >= o->bwcap &&
+            (!nbi_grow(o->a, (void **)&o->bw, &o->bwcap, o->bwn + 1, sizeof *o->bw) ||
+             !nbi_grow(o->a, (void **)&o->bwh, &o->bwhcap, o->bwcap, sizeof *o->bwh))) {
+            o->oom = 1;
+            return;
+        }
+        *v = (uint32_t)o->bwn;
+        o->bw[o->bwn++] = (struct bwnode){id, NONE, INFINITY, 0};
+    }
+    struct bwnode *n = &o->bw[*v];
+    if (n->closed || g >= n->g)
+        return;
+    n->g = g;
+    heap_up(o->bwh, BW_POS(o), n->heap == NONE ? o->bwhn++ : n->heap, (struct ovopen){g, *v});
+}
+
+static int bw_seed(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    nbi_sgov *o = ctx;
+    bw_reach(o, nbi_sg_node_at(o->L, x, y), nbi_steps_length(card, diag));
+    return !o->oom;
+}
+
+/* The goal's side of the hierarchy's query, in full: every node above the subgoals the goal's
+ * scan reaches, labelled with its least upward distance from the goal. */
+static void bw_search(nbi_sgov *o)
+{
+    const nbi_sglayer *L = o->L;
+    if (nbi_sg_is_subgoal(&L->grid, o->goal.x, o->goal.y))
+        bw_reach(o, nbi_sg_node_at(L, o->goal.x, o->goal.y), 0);
+    nbi_sg_scan(&L->grid, o->goal.x, o->goal.y, -1, -1, bw_seed, o);
+    while (o->bwhn && !o->oom && o->bwh[0].key <= o->bound) {
+        uint32_t s = heap_pop(o->bwh, &o->bwhn, BW_POS(o));
+        o->bw[s].closed = 1;
+        uint32_t id = o->bw[s].id;
+        double g = o->bw[s].g;
+        for (uint32_t e = nbi_u32at(L->first, id), e1 = nbi_u32at(L->first, id + 1); e < e1; e++) {
+            const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
+            bw_reach(o, nbi_get32(r + NBI_SG_E_TARGET), g + edge_len(r));
+        }
+    }
+}
+
+/* bw of node id when the goal's search settled it; else the bound it stopped at, which bw is
+ * no less than (every node nearer was settled). */
+static double bw_of(const nbi_sgov *o, uint32_t id)
+{
+    int found;
+    uint32_t i = nbi_u32map_get(&o->bwmap, id, &found);
+    return found && o->bw[i].closed ? o->bw[i].g : o->bound;
+}
+
+static int d_known(const nbi_sgov *o, uint32_t id, double *d)
+{
+    int found;
+    uint32_t i = nbi_u32map_get(&o->dmap, id, &found);
+    if (found)
+        *d = o->dv[i];
+    return found;
+}
+
+static int d_keep(nbi_sgov *o, uint32_t id, double d)
+{
+    if (!nbi_grow(o->a, (void **)&o->dv, &o->dvcap, o->dvn + 1, sizeof *o->dv) ||
+        !nbi_u32map_put(&o->dmap, id, (uint32_t)o->dvn)) {
+        o->oom = 1;
+        return 0;
+    }
+    o->dv[o->dvn++] = d;
+    return 1;
+}
+
+/* The distance from node v to the goal on the layer: the least, over the nodes m above v, of
+ * v's upward distance to m and the goal's (bw), as the hierarchy's query meets them; by
+ * d(v) = min(bw(v), min over v's upward edges of the edge and d of its target), each node's
+ * once.  A node of the core (its edges at its own level, each both ways, which the goal's
+ * search has read) has d = bw. */
+static double dist_node(nbi_sgov *o, uint32_t v)
+{
+    const nbi_sglayer *L = o->L;
+    double d;
+    if (d_known(o, v, &d))
+        return d;
+    size_t sp = 0;
+    if (!nbi_grow(o->a, (void **)&o->stack, &o->stack_cap, 1, sizeof *o->stack)) {
+        o->oom = 1;
+        return INFINITY;
+    }
+    o->stack[sp++] = v;
+    while (sp && !o->oom) {
+        uint32_t t = o->stack[sp - 1];
+        if (d_known(o, t, &d)) {
+            sp--;
+            continue;
+        }
+        uint32_t e0 = nbi_u32at(L->first, t), e1 = nbi_u32at(L->first, t + 1);
+        uint32_t lt = nbi_u32at(L->level, t);
+        int pending = 0;
+        d = bw_of(o, t);
+        if (e0 < e1 && nbi_u32at(L->level, nbi_get32(L->edges + (size_t)e0 * NBI_SG_EDGE_RECORD +
+                                                     NBI_SG_E_TARGET)) == lt) {
+            sp--; /* the core */
+            d_keep(o, t, d);
+            continue;
+        }
+        for (uint32_t e = e0; e < e1; e++) {
+            const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
+            uint32_t x = nbi_get32(r + NBI_SG_E_TARGET);
+            double dx;
+            if (d_known(o, x, &dx)) {
+                if (edge_len(r) + dx < d)
+                    d = edge_len(r) + dx;
+                continue;
+            }
+            if (!nbi_grow(o->a, (void **)&o->stack, &o->stack_cap, sp + 1, sizeof *o->stack)) {
+                o->oom = 1;
+                return INFINITY;
+            }
+            o->stack[sp++] = x;
+            pending = 1;
+        }
+        if (!pending) {
+            sp--;
+            d_keep(o, t, d);
+        }
+    }
+    return d_known(o, v, &d) ? d : INFINITY;
+}
+
+/* The slot of cell (x, y), made when new; NONE at the node cap (o->limit)
+ * or without memory (o->oom). */
+static uint32_t slot_of(nbi_sgov *o, int32_t x, int32_t y)
+{
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->map, cell_key(o, x, y), &found);
+    if (!v) {
+        o->oom = 1;
+        return NONE;
+    }
+    if (found)
+        return *v;
+    if (o->max_nodes && o->nused >= o->max_nodes) {
+        o->limit = 1;
+        return NONE;
+    }
+    if (o->nused >= o->ncap &&
+        (!nbi_grow(o->a, (void **)&o->node, &o->ncap, o->nused + 1, sizeof *o->node) ||
+         !nbi_grow(o->a, (void **)&o->heap, &o->hcap, o->ncap, sizeof *o->heap))) {
+        o->oom = 1;
+        return NONE;
+    }
+    /* The map's entry is kept: a key without its node is never read (the next query clears). */
+    *v = (uint32_t)o->nused;
+    struct ovnode *n = &o->node[o->nused];
+    n->x = x;
+    n->y = y;
+    n->parent = n->heap = NONE;
+    n->g = INFINITY;
+    n->closed = 0;
+    /* A layer's subgoal: its distance on the layer (exact there); another cell (a corner a
+     * block makes, the ends): the octile distance, as a scan for the first costs more than the
+     * search saves.  Both never overestimate, so a node reached more briefly after it was
+     * expanded is opened again (relax). */
+    n->h = x == o->goal.x && y == o->goal.y ? 0
+           : nbi_sg_is_subgoal(o->g, x, y)
+               ? fmax(dist_node(o, nbi_sg_node_at(o->L, x, y)),
+                      nbi_octile_cells(x, y, o->goal.x, o->goal.y))
+               : nbi_octile_cells(x, y, o->goal.x, o->goal.y);
+    return (uint32_t)o->nused++;
+}
+
+static void relax(nbi_sgov *o, int32_t x, int32_t y, double g, uint32_t parent)
+{
+    uint32_t s = slot_of(o, x, y);
+    if (s == NONE)
+        return;
+    struct ovnode *n = &o->node[s];
+    if (g >= n->g || n->h == INFINITY) /* INFINITY: cut off without the overlay */
+        return;
+    n->closed = 0;
+    n->g = g;
+    n->parent = parent;
+    struct ovopen e = {g + n->h, s};
+    heap_up(o->heap, NODE_POS(o), n->heap == NONE ? o->hn++ : n->heap, e);
+}
+
+static int goal_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    (void)ctx;
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->gmap, cell_key(o, x, y), &found);
+    if (!v || !nbi_grow(o->a, (void **)&o->gd, &o->gcap, o->gn + 1, sizeof *o->gd)) {
+        o->oom = 1;
+        return 0;
+    }
+    double len = nbi_steps_length(card, diag);
+    if (found) {
+        if (len < o->gd[*v])
+            o->gd[*v] = len;
+        return 1;
+    }
+    *v = (uint32_t)o->gn;
+    o->gd[o->gn++] = len;
+    return 1;
+}
+
+static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    uint32_t from = *(const uint32_t *)ctx;
+    o->scanned++;
+    relax(o, x, y, o->node[from].g + nbi_steps_length(card, diag), from);
+    return !o->oom && !o->limit;
+}
+
+/* A search from start to goal. */
+static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_exp)
+{
+    o->start = start;
+    o->goal = goal;
+    o->max_nodes = max_nodes;
+    o->max_exp = max_exp;
+    o->nused = o->hn = o->gn = o->way_len = 0;
+    o->expanded = o->scanned = 0;
+    o->ended = o->limit = 0;
+    o->status = NB_PATH_NONE;
+    o->goal_slot = o->best = NONE;
+    o->best_h = o->best_g = INFINITY;
+    nbi_u32map_clear(&o->map);
+    nbi_u32map_clear(&o->gmap);
+    nbi_u32map_clear(&o->bwmap);
+    nbi_u32map_clear(&o->dmap);
+    o->bwn = o->bwhn = o->dvn = 0;
+    bw_search(o);
+    /* The goal joins the graph by its own scan, as the layer's query joins it: a subgoal
+     * whose scan does not report the goal may still be one the goal's scan reports. */
+    oscan(o, goal.x, goal.y, start.x, start.y, goal_visit, NULL);
+    if (!o->oom)
+        relax(o, start.x, start.y, 0, NONE);
+    if (o->oom || o->limit)
+        o->ended = 1;
+}
+
+void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
+                    nb_cell goal, double bound, size_t max_nodes, uint64_t max_expansions)
+{
+    o->bound = bound;
+    o->g = &l->grid;
+    o->L = l;
+    o->ov = ov;
+    o->size = l->size;
+    o->oom = 0;
+    nbi_u32map_clear(&o->tmap);
+    o->tn = 0;
+    reset(o, start, goal, max_nodes, max_expansions);
+}
+
+int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
+{
+    *st = NB_OK;
+    for (uint64_t k = 0; !o->ended && k < expansions; k++) {
+        if (o->max_exp && o->expanded >= o->max_exp) {
+            o->limit = 1;
+            break;
+        }
+        if (!o->hn) {
+            o->status = NB_PATH_NONE;
+            o->ended = 1;
+            break;
+        }
+        uint32_t s = heap_pop(o->heap, &o->hn, NODE_POS(o));
+        struct ovnode *n = &o->node[s];
+        n->closed = 1;
+        if (n->x == o->goal.x && n->y == o->goal.y) {
+            o->goal_slot = s;
+            o->status = NB_PATH_FOUND;
+            o->ended = 1;
+            break;
+        }
+        o->expanded++;
+        double h = nbi_octile_cells(n->x, n->y, o->goal.x, o->goal.y);
+        if (h < o->best_h || (h == o->best_h && n->g < o->best_g)) {
+            o->best = s;
+            o->best_h = h;
+            o->best_g = n->g;
+        }
+        int found;
+        uint32_t gi = nbi_u32map_get(&o->gmap, cell_key(o, n->x, n->y), &found);
+        if (found)
+            relax(o, o->goal.x, o->goal.y, n->g + o->gd[gi], s);
+        if (!o->oom && !o->limit)
+            oscan(o, o->node[s].x, o->node[s].y, o->goal.x, o->goal.y, fwd_visit, &s);
+        if (o->oom || o->limit)
+            break;
+    }
+    if (o->oom) {
+        o->ended = 1;
+        *st = NB_ERR_NOMEM;
+    } else if (o->limit) {
+        o->status = NB_PATH_LIMIT;
+        o->ended = 1;
+    }
+    return o->ended;
+}
+
+nb_path_status nbi_sgov_status(const nbi_sgov *o)
+{
+    return o->status;
+}
+
+int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r)
+{
+    if (!o->ended)
+        o->status = NB_PATH_LIMIT;
+    uint32_t end = o->status == NB_PATH_FOUND ? o->goal_slot
+                   : o->status == NB_PATH_LIMIT ? o->best
+                                                : NONE;
+    size_t n = 0;
+    for (uint32_t s = end; s != NONE; s = o->node[s].parent)
+        n++;
+    if (o->status == NB_PATH_LIMIT && n == 0)
+        n = 1; /* nothing expanded: the start alone */
+    o->way_len = 0;
+    if (n && !nbi_grow(o->a, (void **)&o->way, &o->way_cap, n, sizeof *o->way))
+        return 0;
+    if (end == NONE && n) {
+        o->way[0] = o->start;
+    } else {
+        size_t k = n;
+        for (uint32_t s = end; s != NONE; s = o->node[s].parent)
+            o->way[--k] = (nb_cell){o->node[s].x, o->node[s].y};
+    }
+    o->way_len = n;
+    r->status = o->status;
+    r->way = o->way;
+    r->way_len = n;
+    r->expanded = o->expanded;
+    r->scanned = o->scanned;
+    return 1;
+}

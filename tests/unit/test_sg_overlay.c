@@ -1,0 +1,370 @@
+/* test_sg_overlay.c: the optimal layer under overlays (nb_sg_find with an
+ * overlay that blocks cells) against Annotated A* with the same overlay.
+ *
+ * On scenario lines of three maps of ../shared/maps (every line of every
+ * map there with NB_SGOV_EVERY=1, which make check-scen sets), each query
+ * gets an overlay of its own: 1 to 100 rectangles of 1 x 1 to 20 x 20
+ * cells, none to three of them over cells of the unblocked optimal path,
+ * the rest anywhere.  For both corner rules and sizes 1 and 2: the
+ * layer's status and length are Annotated A*'s under the overlay, its
+ * path is legal on the edited map step by step and as long as it says,
+ * and no query is answered by Annotated A* (fallback 0: the hierarchy's
+ * path where no block cuts it, else the search round the blocks).  A
+ * sample is also run sliced, in steps of a few nodes: the same path.  A
+ * workspace whose search round the blocks may expand no node hands a
+ * query to Annotated A* only where a block touches the unblocked path,
+ * with the same answers.  Without ../shared the sample level of data/ is
+ * used the same way, with random pairs of cells. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clearance/clearance_build.h"
+#include "subgoal/subgoal_build.h"
+#include "brute.h"
+#include "testutil.h"
+#include "shapes.h"
+#include "subgoal/subgoal.h"
+
+static nbi_legend legend;
+static unsigned max_rects = 100; /* the sample level of 64 x 40 cells takes a few */
+
+struct tally {
+    long runs, found, onpath, bad, bad_path, fallback, sliced_bad, off, off_fallback, x_bad, x_fallback;
+};
+
+static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
+                      nb_err *err)
+{
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, &legend, agents, grid, 0, err);
+    if (st == NB_OK)
+        st = nbb_bake_clearance(b, &legend, agents, grid, 0, NULL, err);
+    if (st == NB_OK)
+        st = nbb_bake_subgoal(b, &legend, agents, grid, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, 0,
+                              NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    return st;
+}
+
+/* The length of p when every cell and step of it is legal under the overlay; -1 otherwise. */
+static double steps_ok(const nbb_grid *g, const nb_overlay *ov, const nb_sg_query *q,
+                       const nb_cell *p, size_t n)
+{
+    enum brute_corner rule = q->corner == NB_CORNER_WEAK ? BRUTE_WEAK : BRUTE_STRICT;
+    double len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (nb_overlay_can_stand(ov, q->capability, q->size, p[i].x, p[i].y) != 1)
+            return -1;
+        if (i == 0)
+            continue;
+        if (!brute_step_ok(&legend, g, q->capability, q->size, rule, p[i - 1].x, p[i - 1].y,
+                           p[i].x, p[i].y))
+            return -1;
+        int diag = p[i - 1].x != p[i].x && p[i - 1].y != p[i].y;
+        if (diag) {
+            int h = nb_overlay_can_stand(ov, q->capability, q->size, p[i].x, p[i - 1].y) == 1;
+            int v = nb_overlay_can_stand(ov, q->capability, q->size, p[i - 1].x, p[i].y) == 1;
+            if (rule == BRUTE_STRICT ? !(h && v) : !(h || v))
+                return -1;
+        }
+        len += diag ? sqrt(2.0) : 1.0;
+    }
+    return len;
+}
+
+/* 1 when p goes from the query's start to its goal by steps legal under the overlay and is as
+ * long as it says. */
+static int path_ok(const nbb_grid *g, const nb_overlay *ov, const nb_sg_query *q,
+                   const nb_cell *p, size_t n, double length)
+{
+    if (n < 1 || p[0].x != q->start.x || p[0].y != q->start.y || p[n - 1].x != q->goal.x ||
+        p[n - 1].y != q->goal.y)
+        return 0;
+    double len = steps_ok(g, ov, q, p, n);
+    return len >= 0 && fabs(len - length) < 1e-9;
+}
+
+/* A rectangle of 1 x 1 to 20 x 20 cells round (cx, cy), clipped to the map. */
+static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long cx, long cy)
+{
+    long bw = 1 + (long)tu_below(r, 20), bh = 1 + (long)tu_below(r, 20);
+    long x = cx - (long)tu_below(r, (uint32_t)bw), y = cy - (long)tu_below(r, (uint32_t)bh);
+    if (x < 0)
+        x = 0;
+    if (y < 0)
+        y = 0;
+    if (x + bw > (long)w)
+        bw = (long)w - x;
+    if (y + bh > (long)h)
+        bh = (long)h - y;
+    nb_err err;
+    if (nb_overlay_block(ov, x, y, bw, bh, &err) != NB_OK)
+        diag("block %ld,%ld,%ld,%ld: %s", x, y, bw, bh, err.msg);
+}
+
+/* One query under a random overlay made for it. */
+static void one(nb_sg *sg, nb_sg *sgx, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, tu_rng *r,
+                nb_sg_query *sq, struct tally *t, const char *name, int slice)
+{
+    nb_err err;
+    nb_sg_result sr;
+    nb_aa_result ar;
+    nb_overlay_clear(ov);
+    /* The unblocked path, to put blocks on. */
+    sq->overlay = NULL;
+    size_t n = 0;
+    nb_cell *base = NULL;
+    double base_len = 0;
+    if (nb_sg_find(sg, sq, &sr, &err) == NB_OK && sr.status == NB_PATH_FOUND) {
+        n = sr.path_len;
+        base_len = sr.length;
+        base = malloc(n * sizeof *base);
+        memcpy(base, sr.path, n * sizeof *base);
+    }
+    unsigned rects = 1 + tu_below(r, max_rects), on = tu_below(r, 4);
+    for (unsigned i = 0; i < rects; i++) {
+        if (n && i < on) {
+            /* On the path, away from its ends most of the time (an end blocked is a quick
+             * answer; a few are kept to see it). */
+            size_t k = n > 2 && tu_below(r, 10) ? 1 + tu_below(r, (uint32_t)(n - 2)) : tu_below(r, (uint32_t)n);
+            block_near(ov, r, g->width, g->height, base[k].x, base[k].y);
+        } else {
+            block_near(ov, r, g->width, g->height, (long)tu_below(r, g->width),
+                       (long)tu_below(r, g->height));
+        }
+    }
+    /* Blocks off the unblocked path leave it shortest: the layer answers with it itself. */
+    int off = n > 0 && steps_ok(g, ov, sq, base, n) >= 0;
+    free(base);
+    sq->overlay = ov;
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = sq->start;
+    aq.goal = sq->goal;
+    aq.size = sq->size;
+    aq.capability = sq->capability;
+    aq.corner = sq->corner;
+    aq.overlay = ov;
+    t->runs++;
+    if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK || nb_sg_find(sg, sq, &sr, &err) != NB_OK ||
+        ar.status != sr.status || (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-9)) {
+        if (t->bad++ < 4)
+            diag("%s (%d,%d)->(%d,%d) size %u %s, %u rectangles: AA* %s %.6f, layer %s %.6f",
+                 name, sq->start.x, sq->start.y, sq->goal.x, sq->goal.y, sq->size,
+                 sq->corner == NB_CORNER_WEAK ? "weak" : "strict", rects,
+                 nb_path_status_str(ar.status), ar.length, nb_path_status_str(sr.status),
+                 sr.length);
+        return;
+    }
+    /* The layer whose search round the blocks has no node to spend: Annotated A* answers
+     * where a block cuts the layer's path, and only there. */
+    nb_sg_result xr;
+    if ((nb_sg_find(sgx, sq, &xr, &err) != NB_OK || xr.status != ar.status ||
+         (ar.status == NB_PATH_FOUND &&
+          (fabs(ar.length - xr.length) > 1e-9 || !path_ok(g, ov, sq, xr.path, xr.path_len, xr.length)))) &&
+        t->x_bad++ < 4)
+        diag("%s (%d,%d)->(%d,%d) size %u %s: handed to Annotated A*: %s %.6f "
+             "(fallback %d), AA* %s %.6f", name, sq->start.x, sq->start.y, sq->goal.x,
+             sq->goal.y, sq->size, sq->corner == NB_CORNER_WEAK ? "weak" : "strict",
+             nb_path_status_str(xr.status), xr.length, xr.fallback,
+             nb_path_status_str(ar.status), ar.length);
+    t->x_fallback += xr.fallback != 0;
+    t->off += off;
+    t->off_fallback += off && xr.fallback;
+    if (nb_sg_find(sg, sq, &sr, &err) != NB_OK) /* again: the path checked below is sg's */
+        return;
+    t->fallback += sr.fallback != 0;
+    if (sr.status != NB_PATH_FOUND)
+        return;
+    t->found++;
+    t->onpath += sr.length > base_len + 1e-9;
+    if (!path_ok(g, ov, sq, sr.path, sr.path_len, sr.length)) {
+        if (t->bad_path++ < 4)
+            diag("%s (%d,%d)->(%d,%d): the path under the overlay is not legal", name,
+                 sq->start.x, sq->start.y, sq->goal.x, sq->goal.y);
+        return;
+    }
+    if (!slice)
+        return;
+    size_t len = sr.path_len;
+    nb_cell *keep = malloc(len * sizeof *keep);
+    memcpy(keep, sr.path, len * sizeof *keep);
+    int done = 0;
+    nb_status st = nb_sg_begin(sg, sq, &err);
+    for (uint64_t k = 1; st == NB_OK && !done; k++)
+        st = nb_sg_step(sg, 1 + k % 5, &done, &err);
+    if (st == NB_OK)
+        st = nb_sg_finish(sg, &sr, &err);
+    if ((st != NB_OK || sr.status != NB_PATH_FOUND || sr.path_len != len ||
+         memcmp(sr.path, keep, len * sizeof *keep) != 0) &&
+        t->sliced_bad++ < 3)
+        diag("%s: sliced under the overlay: %s, %zu cells (find: %zu)", name,
+             nb_path_status_str(sr.status), sr.path_len, len);
+    free(keep);
+}
+
+static const struct {
+    nb_capability cap;
+    unsigned size;
+} agent[] = {{3, 1}, {3, 2}};
+
+/* Opens the bake of g; 0 (and a failed test) when it does not. */
+static int open_level(const nbb_grid *g, const char *name, nb_bundle **nb, nb_aa **aa, nb_sg **sg,
+                      nb_sg **sgx, nb_overlay **ov)
+{
+    static nbi_agentset agents;
+    memset(&agents, 0, sizeof agents);
+    for (size_t a = 0; a < sizeof agent / sizeof *agent; a++) {
+        nb_agent *ag = &agents.agent[agents.count++];
+        snprintf(ag->name, sizeof ag->name, "a%zu", a);
+        ag->capability = agent[a].cap;
+        ag->size = agent[a].size;
+    }
+    nb_err err;
+    const char *path = tu_path(tu_tmpdir(), "sgov.nbk");
+    if (ok(bake(path, &agents, g, &err) == NB_OK && nb_bundle_open(path, 0, NULL, nb, &err) == NB_OK &&
+               nb_aa_open(*nb, aa, &err) == NB_OK && tu_sg_open(*nb, 0, sg, &err) == NB_OK &&
+               tu_sg_open(*nb, 0, sgx, &err) == NB_OK &&
+               nb_overlay_open(*nb, ov, &err) == NB_OK,
+           "%s: both corner rules' layers baked and opened", name)) {
+        nbi_sg_set_overlay_budget(*sgx, 0);
+        return 1;
+    }
+    diag("%s", err.msg);
+    return 0;
+}
+
+static void report(const struct tally *t, const char *name)
+{
+    ok(t->bad == 0 && t->bad_path == 0 && t->found > 0 && t->onpath > 0,
+       "%s: %ld queries under random overlays (%ld found, %ld longer than without the "
+       "overlay): Annotated A*'s statuses and lengths, legal paths", name, t->runs, t->found,
+       t->onpath);
+    ok(t->fallback == 0, "%s: no query answered by Annotated A* over the map (%ld)", name,
+       t->fallback);
+    ok(t->sliced_bad == 0, "%s: sliced, the same paths", name);
+    ok(t->x_bad == 0 && t->off_fallback == 0 && t->off > 0 && t->x_fallback > 0,
+       "%s: with no node for the search round the blocks, Annotated A*'s answers, handed to it "
+       "for %ld queries, none of the %ld whose unblocked path no block touches", name,
+       t->x_fallback, t->off);
+}
+
+static void close_all(nb_bundle *nb, nb_aa *aa, nb_sg *sg, nb_sg *sgx, nb_overlay *ov)
+{
+    nb_overlay_close(ov);
+    nb_sg_close(sgx);
+    nb_sg_close(sg);
+    nb_aa_close(aa);
+    nb_bundle_close(nb);
+}
+
+static void run_map(const char *rel, int all, tu_rng *r)
+{
+    nbb_grid g;
+    nbb_scen scen;
+    nb_err err;
+    if (tu_scen_level(rel, &legend, &g, &scen, &err) != NB_OK) {
+        ok(0, "%s: read (%s)", rel, err.msg);
+        return;
+    }
+    nb_bundle *nb = NULL;
+    nb_aa *aa = NULL;
+    nb_sg *sg = NULL, *sgx = NULL;
+    nb_overlay *ov = NULL;
+    if (open_level(&g, rel, &nb, &aa, &sg, &sgx, &ov)) {
+        size_t every = all ? 1 : (scen.count + 23) / 24;
+        struct tally t = {0};
+        for (size_t a = 0; a < sizeof agent / sizeof *agent; a++)
+            for (int corner = 0; corner < 2; corner++)
+                for (size_t i = 0; i < scen.count; i += every) {
+                    nb_sg_query sq;
+                    nb_sg_query_init(&sq);
+                    sq.capability = agent[a].cap;
+                    sq.size = agent[a].size;
+                    sq.corner = corner ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+                    sq.start = scen.lines[i].start;
+                    sq.goal = scen.lines[i].goal;
+                    one(sg, sgx, aa, ov, &g, r, &sq, &t, rel, i % (7 * every) == 0);
+                }
+        report(&t, rel);
+    }
+    close_all(nb, aa, sg, sgx, ov);
+    nbb_scen_free(&scen);
+    nbb_grid_free(&g);
+}
+
+/* Without ../shared: the sample level, random pairs. */
+static void run_sample(tu_rng *r)
+{
+    nbi_agentset agents;
+    nbb_grid g;
+    tu_read_sample(&legend, &agents, &g);
+    nb_bundle *nb = NULL;
+    nb_aa *aa = NULL;
+    nb_sg *sg = NULL, *sgx = NULL;
+    nb_overlay *ov = NULL;
+    if (open_level(&g, "data/sample.map", &nb, &aa, &sg, &sgx, &ov)) {
+        struct tally t = {0};
+        for (size_t a = 0; a < sizeof agent / sizeof *agent; a++)
+            for (int corner = 0; corner < 2; corner++)
+                for (int i = 0; i < 300; i++) {
+                    nb_sg_query sq;
+                    nb_sg_query_init(&sq);
+                    sq.capability = agent[a].cap;
+                    sq.size = agent[a].size;
+                    sq.corner = corner ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+                    sq.start = (nb_cell){(int32_t)tu_below(r, g.width), (int32_t)tu_below(r, g.height)};
+                    sq.goal = (nb_cell){(int32_t)tu_below(r, g.width), (int32_t)tu_below(r, g.height)};
+                    one(sg, sgx, aa, ov, &g, r, &sq, &t, "data/sample.map", i % 10 == 0);
+                }
+        report(&t, "data/sample.map");
+    }
+    close_all(nb, aa, sg, sgx, ov);
+    nbb_grid_free(&g);
+}
+
+int main(void)
+{
+    static const char *const three[] = {"maps/dao/brc202d.map", "maps/bg/AR0042SR.map",
+                                        "maps/mazes/maze512-32-9.map"};
+    static const char *const every[] = {
+        "maps/bg/AR0011SR.map", "maps/bg/AR0042SR.map", "maps/dao/arena.map",
+        "maps/dao/brc202d.map", "maps/dao/den312d.map", "maps/dao/lak303d.map",
+        "maps/dao/orz900d.map", "maps/dao/ost003d.map", "maps/mazes/maze512-32-9.map",
+        "maps/mazes/maze512-4-0.map", "maps/random/random512-10-0.map",
+        "maps/random/random512-40-5.map", "maps/rooms/64room_005.map", "maps/rooms/8room_000.map",
+        "maps/sc1/AcrosstheCape.map", "maps/sc1/Aftershock.map", "maps/sc1/CatwalkAlley.map",
+        "maps/street/Paris_0_512.map", "maps/wc3/battleground.map", "maps/wc3/blastedlands.map",
+        "maps/wc3/bloodvenomfalls.map", "maps/wc3/darkforest.map",
+    };
+    tu_rng r = {0x0b5ac1e5};
+    nbi_legend_default(&legend);
+    const char *all_s = getenv("NB_SGOV_EVERY");
+    int all = all_s && atoi(all_s) == 1;
+    if (!tu_shared("maps")) {
+        max_rects = 6;
+        run_sample(&r);
+        return done_testing();
+    }
+    if (!all) {
+        for (size_t m = 0; m < sizeof three / sizeof *three; m++)
+            run_map(three[m], 0, &r);
+        return done_testing();
+    }
+    for (size_t m = 0; m < sizeof every / sizeof *every; m++) {
+        char scen[256];
+        snprintf(scen, sizeof scen, "%s.scen", every[m]);
+        if (tu_shared(scen))
+            run_map(every[m], 1, &r);
+        else
+            skip(1, "../shared/%s is absent", scen);
+    }
+    return done_testing();
+}
