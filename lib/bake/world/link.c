@@ -28,6 +28,8 @@ typedef struct tile_border {
     nbb_world_input in[NBI_TILE_MAX_INPUTS];
     uint32_t *n;                  /* per class: the tile's components */
     uint32_t **inner, **outer, **core; /* per class: rings and component bits */
+    nbi_bgraph *hg;               /* per class: its HAA* border graph (count 0 when none) */
+    uint8_t **hbytes;             /* per class: a copy of its payload */
 } tile_border;
 
 typedef struct link_state {
@@ -44,6 +46,10 @@ static void free_tile(tile_border *tb, uint32_t classes)
         free(tb->outer[c]);
         free(tb->core[c]);
     }
+    for (uint32_t c = 0; c < classes && tb->hbytes; c++)
+        free(tb->hbytes[c]);
+    free(tb->hg);
+    free(tb->hbytes);
     free(tb->n);
     free(tb->inner);
     free(tb->outer);
@@ -141,7 +147,9 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
     tb->inner = calloc(count + 1, sizeof *tb->inner);
     tb->outer = calloc(count + 1, sizeof *tb->outer);
     tb->core = calloc(count + 1, sizeof *tb->core);
-    if (!tb->n || !tb->inner || !tb->outer || !tb->core) {
+    tb->hg = calloc(count + 1, sizeof *tb->hg);
+    tb->hbytes = calloc(count + 1, sizeof *tb->hbytes);
+    if (!tb->n || !tb->inner || !tb->outer || !tb->core || !tb->hg || !tb->hbytes) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         goto done;
     }
@@ -167,6 +175,32 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
             goto done;
         }
+        c++;
+    }
+    /* HAA*'s border graphs: one per class in the same order, or none (a
+     * tile baked without them: the world then has no HAA* graph). */
+    for (size_t i = 0, c = 0; i < nb_bundle_section_count(b); i++) {
+        if (nb_bundle_section_get(b, i)->type != NB_SEC_BORDER_GRAPH)
+            continue;
+        nbi_bgraph r;
+        if ((st = nbi_bgraph_at(b, i, &r, err)) != NB_OK)
+            goto done;
+        if (c >= count || r.capability != s->cls[c][0] || r.size != s->cls[c][1]) {
+            FAIL("%s: its border graph %zu is not for its border %zu's capability and size", path,
+                 c, c);
+            goto done;
+        }
+        size_t len = nb_bundle_section_get(b, i)->usize - NBI_BGRAPH_HEADER;
+        if (!(tb->hbytes[c] = malloc(len ? len : 1))) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+            goto done;
+        }
+        memcpy(tb->hbytes[c], r.portal, len);
+        ptrdiff_t dl = r.link - r.portal, dd = r.dist - r.portal;
+        r.portal = tb->hbytes[c];
+        r.link = r.portal + dl;
+        r.dist = r.portal + dd;
+        tb->hg[c] = r;
         c++;
     }
 #undef FAIL
@@ -300,6 +334,98 @@ done:
     return st;
 }
 
+/* The portal of tile tb (class c) at world cell (x, y), or UINT32_MAX. */
+static uint32_t portal_at(const tile_border *tb, uint32_t c, uint32_t x, uint32_t y)
+{
+    const nbi_bgraph *r = &tb->hg[c];
+    for (uint32_t i = 0; i < r->portals; i++) {
+        const uint8_t *q = r->portal + (size_t)i * NBI_BGRAPH_PORTAL;
+        if (nbi_get32(q + 4) == x && nbi_get32(q + 8) == y)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+/* The world's HAA* graph of class c (formats/world.md): every tile's
+ * portals, tile by tile; from each, arcs to the portals of its tile it
+ * reaches inside it, then across the tile's edges to the neighbours'
+ * portals its links end on. */
+static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_t *len,
+                           uint32_t *nodes, uint32_t *arcs, uint64_t *unmatched, nb_err *err)
+{
+    const nbb_world *w = s->w;
+    uint32_t tiles = w->columns * w->rows;
+    uint64_t n = 0, a = 0;
+    for (uint32_t t = 0; t < tiles; t++) {
+        const nbi_bgraph *r = &s->tiles[t].hg[c];
+        n += r->portals;
+        for (uint64_t k = 0; k < (uint64_t)r->portals * r->portals; k++)
+            a += nbi_get32(r->dist + 8 * k) != NBI_BGRAPH_NONE && k % (r->portals + 1u);
+        a += r->links;
+    }
+    if (n >= UINT32_MAX - 2 || a >= UINT32_MAX)
+        return nbi_fail(err, NB_ERR_LIMIT, "a world HAA* graph of %llu nodes and %llu arcs",
+                        (unsigned long long)n, (unsigned long long)a);
+    size_t plen = NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + (size_t)n * NBI_WGRAPH_NODE +
+                  4 * ((size_t)n + 1) + (size_t)a * NBI_WGRAPH_ARC;
+    uint8_t *p = calloc(1, plen);
+    if (!p)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph of %llu nodes",
+                        (unsigned long long)n);
+    uint8_t *tf = p + NBI_WGRAPH_HEADER, *nd = tf + 4 * ((size_t)tiles + 1),
+            *af = nd + (size_t)n * NBI_WGRAPH_NODE, *ar = af + 4 * ((size_t)n + 1);
+    uint32_t u = 0, k = 0;
+    for (uint32_t t = 0; t < tiles; t++)
+        nbi_put32at(tf, t + 1, nbi_u32at(tf, t) + s->tiles[t].hg[c].portals);
+    uint64_t lost = 0;
+    for (uint32_t t = 0; t < tiles; t++) {
+        const nbi_bgraph *r = &s->tiles[t].hg[c];
+        uint32_t base = nbi_u32at(tf, t);
+        for (uint32_t i = 0; i < r->portals; i++, u++) {
+            memcpy(nd + (size_t)u * NBI_WGRAPH_NODE, r->portal + (size_t)i * NBI_BGRAPH_PORTAL,
+                   NBI_WGRAPH_NODE);
+            nbi_put32at(af, u, k);
+            for (uint32_t j = 0; j < r->portals; j++) {
+                const uint8_t *d = r->dist + 8 * ((size_t)i * r->portals + j);
+                if (j == i || nbi_get32(d) == NBI_BGRAPH_NONE)
+                    continue;
+                uint8_t *q = ar + (size_t)k++ * NBI_WGRAPH_ARC;
+                nbi_put32(q, base + j);
+                nbi_put32(q + 4, nbi_get32(d));
+                nbi_put32(q + 8, nbi_get32(d + 4));
+            }
+            for (uint32_t l = 0; l < r->links; l++) {
+                const uint8_t *q = r->link + (size_t)l * NBI_BGRAPH_LINK;
+                if (nbi_get32(q) != i)
+                    continue;
+                uint32_t x = nbi_get32(q + 4), y = nbi_get32(q + 8);
+                uint32_t ut = (y / w->tile) * w->columns + x / w->tile;
+                uint32_t j = portal_at(&s->tiles[ut], c, x, y);
+                if (j == UINT32_MAX) {
+                    lost++;
+                    continue;
+                }
+                uint8_t *o = ar + (size_t)k++ * NBI_WGRAPH_ARC;
+                nbi_put32(o, nbi_u32at(tf, ut) + j);
+                nbi_put32(o + 4, nbi_get32(q + 12));
+                nbi_put32(o + 8, nbi_get32(q + 16));
+            }
+        }
+    }
+    nbi_put32at(af, u, k);
+    /* Links no neighbour's portal ends on were counted but not written. */
+    size_t used = plen - (size_t)(a - k) * NBI_WGRAPH_ARC;
+    uint32_t head[6] = {s->cls[c][0], s->cls[c][1], (uint32_t)n, k, tiles, 0};
+    for (int i = 0; i < 6; i++)
+        nbi_put32(p + 4 * i, head[i]);
+    *out = p;
+    *len = used;
+    *nodes = (uint32_t)n;
+    *arcs = k;
+    *unmatched = lost;
+    return NB_OK;
+}
+
 /* The checks between neighbours: the cells of each neighbour a tile's
  * halo held are the ones that neighbour was baked from (its record of the
  * cells it lends that tile). */
@@ -404,6 +530,31 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
         info.param[2] = n;
         st = nbb_builder_add_owned(b, &info, p, plen, 0, err);
         ls.world_components += n;
+    }
+    /* HAA*'s graphs above the tiles, when every tile has its border graphs. */
+    int haa = s.classes > 0;
+    for (uint32_t t = 0; st == NB_OK && t < tiles; t++)
+        for (uint32_t c = 0; c < s.classes; c++)
+            haa &= s.tiles[t].hbytes[c] != NULL;
+    for (uint32_t c = 0; haa && st == NB_OK && c < s.classes; c++) {
+        uint8_t *p = NULL;
+        size_t plen = 0;
+        uint32_t n = 0, na = 0;
+        uint64_t lost = 0;
+        if ((st = haa_class(&s, c, &p, &plen, &n, &na, &lost, err)) != NB_OK)
+            break;
+        nb_section_info info;
+        memset(&info, 0, sizeof info);
+        info.type = NB_SEC_WORLD_GRAPH;
+        info.version = NBI_WGRAPH_VERSION;
+        info.param[0] = s.cls[c][0];
+        info.param[1] = s.cls[c][1];
+        info.param[2] = n;
+        info.param[3] = na;
+        st = nbb_builder_add_owned(b, &info, p, plen, 0, err);
+        ls.haa_nodes += n;
+        ls.haa_arcs += na;
+        ls.haa_unmatched += lost;
     }
     if (st == NB_OK)
         st = nbb_builder_image(b, image, len, err);
