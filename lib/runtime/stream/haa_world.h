@@ -29,4 +29,29 @@ static inline int nbi_tdijk_reached(const nbi_tdijk *t, uint32_t u)
     return (t->stamp[u] >> 1) == t->sid;
 }
 
+/* HAA* across a world's tiles for one (capability, size): its world
+ * graph, and what a query keeps from one to the next. */
+typedef struct nbi_whaa nbi_whaa;
+typedef struct nbi_whaa_result {
+    int found;
+    double length;          /* of the cell path, octile steps */
+    double abstract_length; /* of the world graph's path */
+    size_t path_len;        /* cells, both ends included */
+    const nb_cell *path;    /* world cells, in the workspace */
+    uint64_t expanded;      /* world graph nodes taken off the open list */
+    size_t abstract_len;    /* its path's nodes, start and goal included */
+    size_t tiles;           /* tiles its refinement read */
+} nbi_whaa_result;
+
+/* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */
+nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_whaa **out,
+                       nb_err *err);
+void nbi_whaa_free(nbi_whaa *q);
+/* The path from start to goal (world cells): NB_ERR_UNLOADED, with the tiles
+ * needed (as nb_world_reachable), when the ends' tiles or those the path
+ * crosses are not loaded; the abstract search reads no tile. */
+nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_result *res,
+                        nb_world_tile *needed, size_t needed_max, size_t *needed_count,
+                        nb_err *err);
+
 #endif
