@@ -10,8 +10,11 @@
  *   most 10 %, the low-quality graphs' worst), most pairs crossing tiles.
  * - A query whose tiles are not loaded: NB_ERR_UNLOADED naming them; the
  *   world graph's search needs none but the ends'.
- * - The world graph refused when an arc is made shorter than its cells lie
- *   apart (the check the search's heuristic relies on). */
+ * - The world graph and a tile's border graph refused when damaged: an arc
+ *   or a distance shorter than its cells lie apart (the search's heuristic
+ *   relies on it), an arc to no node, a node outside its tile, a portal
+ *   off the tile's edge, a link from no portal, counts the table does not
+ *   say. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +137,73 @@ out:
     free(map), free(agents);
 }
 
+/* A section of type from the bundle at path, with the u32 at offset set
+ * to v (and the next u32 too when both), written to out: 1 when nb_bundle_open with NB_OPEN_VERIFY refuses
+ * it with a message holding want. */
+static int refuses(const char *path, const char *out, uint32_t type, size_t offset, uint32_t v,
+                   int both, const char *want, const char *what)
+{
+    size_t len;
+    nb_section_info info;
+    uint8_t *p = tu_section_take(path, type, &len, &info);
+    if (!ok(p && offset + 4 + 4 * (both != 0) <= len, "%s: the section is there", what))
+        return free(p), 0;
+    nbi_put32(p + offset, v);
+    if (both)
+        nbi_put32(p + offset + 4, v);
+    nb_bundle *b = NULL;
+    nb_err err;
+    int r = tu_section_put(path, out, &info, p, len) &&
+            nb_bundle_open(out, NB_OPEN_VERIFY, NULL, &b, &err) == NB_ERR_FORMAT &&
+            strstr(err.msg, want) != NULL;
+    ok(r, "%s: refused (%s)", what, b ? "opened" : err.msg);
+    nb_bundle_close(b);
+    free(p);
+    return r;
+}
+
+/* The checks the world search relies on, each planted in a baked world. */
+static void damaged(const char *dir)
+{
+    const char *tmp = tu_tmpdir();
+    char world[4096], border[4096], out[4096];
+    snprintf(world, sizeof world, "%s/world.nbw", dir);
+    snprintf(border, sizeof border, "%s/tiles/1_1.border", dir);
+    snprintf(out, sizeof out, "%s/damaged.nbb", tmp);
+    size_t len;
+    nb_section_info info;
+    uint8_t *p = tu_section_take(world, NB_SEC_WORLD_GRAPH, &len, &info);
+    uint32_t tiles = p ? nbi_get32(p + NBI_WGRAPH_TILES) : 0, n = p ? nbi_get32(p + NBI_WGRAPH_NODES) : 0;
+    free(p);
+    size_t arcs = NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + (size_t)n * NBI_WGRAPH_NODE +
+                  4 * ((size_t)n + 1);
+    /* The first arc made 0 steps long, then sent to a node that is not there. */
+    refuses(world, out, NB_SEC_WORLD_GRAPH, arcs + 4, 0, 1, "shorter than the cells lie apart",
+            "world graph: an arc of no steps");
+    refuses(world, out, NB_SEC_WORLD_GRAPH, arcs + 4, UINT32_MAX, 1, "shorter than the cells",
+            "world graph: an arc of steps past the format's bound");
+    refuses(world, out, NB_SEC_WORLD_GRAPH, arcs, n, 0, "leaves its tile's neighbours",
+            "world graph: an arc to a node that is not there");
+    /* A node moved out of its tile. */
+    refuses(world, out, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + 4,
+            1u << 19, 0, "is not in its tile", "world graph: a node outside its tile");
+    refuses(world, out, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_NODES, n + 1, 0, "disagree",
+            "world graph: a node count the table does not say");
+    /* A portal moved off the tile's edge, and a distance made too short. */
+    p = tu_section_take(border, NB_SEC_BORDER_GRAPH, &len, &info);
+    uint32_t np = p ? nbi_get32(p + NBI_BGRAPH_PORTALS) : 0, nl = p ? nbi_get32(p + NBI_BGRAPH_LINKS) : 0;
+    free(p);
+    if (!ok(np >= 2, "border graph: tile (1, 1) has %u portals", np))
+        return;
+    refuses(border, out, NB_SEC_BORDER_GRAPH, NBI_BGRAPH_HEADER + 4, 1u << 19, 0,
+            "is not on the edge", "border graph: a portal off the tile's edge");
+    size_t d01 = NBI_BGRAPH_HEADER + (size_t)np * NBI_BGRAPH_PORTAL + (size_t)nl * NBI_BGRAPH_LINK + 8;
+    refuses(border, out, NB_SEC_BORDER_GRAPH, d01, 0, 1, "shorter than the cells lie apart",
+            "border graph: a distance shorter than its portals lie apart");
+    refuses(border, out, NB_SEC_BORDER_GRAPH, NBI_BGRAPH_HEADER + (size_t)np * NBI_BGRAPH_PORTAL,
+            np, 0, "does not leave the tile", "border graph: a link from a portal that is not there");
+}
+
 int main(void)
 {
     const char *tmp = tu_tmpdir();
@@ -155,5 +225,6 @@ int main(void)
         check("data/sample.map", tu_src("data/sample.map"), 16, 8,
               tu_src("data/sample-agents.yaml"), dir, 200);
     }
+    damaged(dir);
     return done_testing();
 }
