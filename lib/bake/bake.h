@@ -732,6 +732,12 @@ void nbb_world_tile_out_free(nbb_world_tile_out *out);
  * bundle's abstract graph is g, for (cap, size) (border_graph.c). */
 struct nbi_wtile;
 struct nbi_agraph;
+struct nbi_bgraph;
+/* Marks in kept[i * P + j] (P x P bytes) the pairs of portals of the
+ * border graph r the world graph keeps as arcs: a greedy spanner within
+ * stretch (spanner.c). */
+nb_status nbb_world_spanner(const struct nbi_bgraph *r, double stretch, uint8_t *kept,
+                            nb_err *err);
 nb_status nbb_world_border_graph(nbb_builder *out, const struct nbi_agraph *g,
                                  const struct nbi_wtile *t, nb_capability cap, uint32_t size,
                                  nb_err *err);

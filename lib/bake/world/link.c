@@ -346,55 +346,83 @@ static uint32_t portal_at(const tile_border *tb, uint32_t c, uint32_t x, uint32_
     return UINT32_MAX;
 }
 
+/* The stretch the world graph's arcs inside a tile keep within
+ * (spanner.c): a path above the tiles costs at most this much more than
+ * through every portal pair. */
+#define HAA_STRETCH (1.0 + 1.0 / 128)
+
+/* Appends an arc (target, card, diag) to the growing buffer. */
+static int put_arc(uint8_t **buf, size_t *cap, uint32_t k, uint32_t to, uint32_t card,
+                   uint32_t diag)
+{
+    if ((size_t)(k + 1) * NBI_WGRAPH_ARC > *cap) {
+        size_t n = *cap ? 2 * *cap : 4096 * NBI_WGRAPH_ARC;
+        uint8_t *b = realloc(*buf, n);
+        if (!b)
+            return 0;
+        *buf = b;
+        *cap = n;
+    }
+    uint8_t *q = *buf + (size_t)k * NBI_WGRAPH_ARC;
+    nbi_put32(q, to);
+    nbi_put32(q + 4, card);
+    nbi_put32(q + 8, diag);
+    return 1;
+}
+
 /* The world's HAA* graph of class c (formats/world.md): every tile's
- * portals, tile by tile; from each, arcs to the portals of its tile it
- * reaches inside it, then across the tile's edges to the neighbours'
+ * portals, tile by tile; from each, arcs to the portals of its tile that
+ * the spanner keeps, then across the tile's edges to the neighbours'
  * portals its links end on. */
 static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_t *len,
                            uint32_t *nodes, uint32_t *arcs, uint64_t *unmatched, nb_err *err)
 {
     const nbb_world *w = s->w;
     uint32_t tiles = w->columns * w->rows;
-    uint64_t n = 0, a = 0;
+    uint64_t n = 0;
+    uint32_t maxp = 0;
     for (uint32_t t = 0; t < tiles; t++) {
-        const nbi_bgraph *r = &s->tiles[t].hg[c];
-        n += r->portals;
-        for (uint64_t k = 0; k < (uint64_t)r->portals * r->portals; k++)
-            a += nbi_get32(r->dist + 8 * k) != NBI_BGRAPH_NONE && k % (r->portals + 1u);
-        a += r->links;
+        n += s->tiles[t].hg[c].portals;
+        maxp = s->tiles[t].hg[c].portals > maxp ? s->tiles[t].hg[c].portals : maxp;
     }
-    if (n >= UINT32_MAX - 2 || a >= UINT32_MAX)
-        return nbi_fail(err, NB_ERR_LIMIT, "a world HAA* graph of %llu nodes and %llu arcs",
-                        (unsigned long long)n, (unsigned long long)a);
-    size_t plen = NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + (size_t)n * NBI_WGRAPH_NODE +
-                  4 * ((size_t)n + 1) + (size_t)a * NBI_WGRAPH_ARC;
-    uint8_t *p = calloc(1, plen);
-    if (!p)
+    if (n >= UINT32_MAX - 2)
+        return nbi_fail(err, NB_ERR_LIMIT, "a world HAA* graph of %llu nodes",
+                        (unsigned long long)n);
+    size_t head = NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + (size_t)n * NBI_WGRAPH_NODE +
+                  4 * ((size_t)n + 1);
+    uint8_t *p = calloc(1, head), *ab = NULL, *kept = malloc((size_t)maxp * maxp + 1);
+    size_t acap = 0;
+    nb_status st = NB_OK;
+    if (!p || !kept) {
+        free(p), free(kept);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph of %llu nodes",
                         (unsigned long long)n);
+    }
     uint8_t *tf = p + NBI_WGRAPH_HEADER, *nd = tf + 4 * ((size_t)tiles + 1),
-            *af = nd + (size_t)n * NBI_WGRAPH_NODE, *ar = af + 4 * ((size_t)n + 1);
+            *af = nd + (size_t)n * NBI_WGRAPH_NODE;
     uint32_t u = 0, k = 0;
     for (uint32_t t = 0; t < tiles; t++)
         nbi_put32at(tf, t + 1, nbi_u32at(tf, t) + s->tiles[t].hg[c].portals);
     uint64_t lost = 0;
-    for (uint32_t t = 0; t < tiles; t++) {
+    for (uint32_t t = 0; t < tiles && st == NB_OK; t++) {
         const nbi_bgraph *r = &s->tiles[t].hg[c];
         uint32_t base = nbi_u32at(tf, t);
-        for (uint32_t i = 0; i < r->portals; i++, u++) {
+        if ((st = nbb_world_spanner(r, HAA_STRETCH, kept, err)) != NB_OK)
+            break;
+        for (uint32_t i = 0; i < r->portals && st == NB_OK; i++, u++) {
             memcpy(nd + (size_t)u * NBI_WGRAPH_NODE, r->portal + (size_t)i * NBI_BGRAPH_PORTAL,
                    NBI_WGRAPH_NODE);
             nbi_put32at(af, u, k);
             for (uint32_t j = 0; j < r->portals; j++) {
                 const uint8_t *d = r->dist + 8 * ((size_t)i * r->portals + j);
-                if (j == i || nbi_get32(d) == NBI_BGRAPH_NONE)
+                if (!kept[(size_t)i * r->portals + j])
                     continue;
-                uint8_t *q = ar + (size_t)k++ * NBI_WGRAPH_ARC;
-                nbi_put32(q, base + j);
-                nbi_put32(q + 4, nbi_get32(d));
-                nbi_put32(q + 8, nbi_get32(d + 4));
+                if (!put_arc(&ab, &acap, k++, base + j, nbi_get32(d), nbi_get32(d + 4))) {
+                    st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
+                    break;
+                }
             }
-            for (uint32_t l = 0; l < r->links; l++) {
+            for (uint32_t l = 0; l < r->links && st == NB_OK; l++) {
                 const uint8_t *q = r->link + (size_t)l * NBI_BGRAPH_LINK;
                 if (nbi_get32(q) != i)
                     continue;
@@ -405,21 +433,31 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
                     lost++;
                     continue;
                 }
-                uint8_t *o = ar + (size_t)k++ * NBI_WGRAPH_ARC;
-                nbi_put32(o, nbi_u32at(tf, ut) + j);
-                nbi_put32(o + 4, nbi_get32(q + 12));
-                nbi_put32(o + 8, nbi_get32(q + 16));
+                if (!put_arc(&ab, &acap, k++, nbi_u32at(tf, ut) + j, nbi_get32(q + 12),
+                             nbi_get32(q + 16)))
+                    st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
             }
         }
     }
     nbi_put32at(af, u, k);
-    /* Links no neighbour's portal ends on were counted but not written. */
-    size_t used = plen - (size_t)(a - k) * NBI_WGRAPH_ARC;
-    uint32_t head[6] = {s->cls[c][0], s->cls[c][1], (uint32_t)n, k, tiles, 0};
+    uint8_t *all = st == NB_OK ? realloc(p, head + (size_t)k * NBI_WGRAPH_ARC) : NULL;
+    if (st == NB_OK && !all)
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
+    free(kept);
+    if (st != NB_OK) {
+        free(ab);
+        free(p);
+        return st;
+    }
+    p = all;
+    if (k)
+        memcpy(p + head, ab, (size_t)k * NBI_WGRAPH_ARC);
+    free(ab);
+    uint32_t hd[6] = {s->cls[c][0], s->cls[c][1], (uint32_t)n, k, tiles, 0};
     for (int i = 0; i < 6; i++)
-        nbi_put32(p + 4 * i, head[i]);
+        nbi_put32(p + 4 * i, hd[i]);
     *out = p;
-    *len = used;
+    *len = head + (size_t)k * NBI_WGRAPH_ARC;
     *nodes = (uint32_t)n;
     *arcs = k;
     *unmatched = lost;
