@@ -243,6 +243,7 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
     hq.size = q->size;
     hq.capability = q->cap;
     hq.corner = (nb_corner)h->g.corner;
+    hq.flags = NB_HAA_STRAIGHTEN; /* each stretch inside a tile as straight as the tile allows */
     nb_haa_result r;
     st = nb_haa_find(h, &hq, &r, err);
     if (st == NB_OK && r.status != NB_PATH_FOUND)
@@ -324,6 +325,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         hq.size = q->size;
         hq.capability = q->cap;
         hq.corner = (nb_corner)hs->g.corner;
+        hq.flags = NB_HAA_STRAIGHTEN;
         nb_haa_result r;
         if (nb_haa_find(hs, &hq, &r, NULL) == NB_OK && r.status == NB_PATH_FOUND)
             relax(q, G, r.cell_length, S, goal, goal);
