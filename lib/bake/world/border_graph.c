@@ -107,20 +107,37 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
         nbi_put32(q + 12, nbi_u16at(g->arc_w, 2 * (size_t)a));
         nbi_put32(q + 16, nbi_u16at(g->arc_w, 2 * (size_t)a + 1));
     }
+    /* From each portal to those after it: the graph is undirected, so the
+     * distance back is the same (one length, one count of each step). */
     uint32_t zero = 0;
+    uint8_t *want = calloc(g->nnodes ? g->nnodes : 1, 1);
+    if (!want) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
+        goto done;
+    }
+    for (uint32_t i = 0; i < np; i++)
+        want[portal[i]] = 1;
+    dj.target = want;
     for (uint32_t i = 0; i < np; i++) {
+        want[portal[i]] = 0;
+        dj.left = np - i - 1;
+        if (!dj.left)
+            break;
         if (!nbi_tdijk_run(&dj, g, cap, size, t->core_x, t->core_y, t->core_x + t->core_w,
                            t->core_y + t->core_h, &portal[i], &zero, &zero, 1)) {
+            free(want);
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
             goto done;
         }
-        for (uint32_t j = 0; j < np; j++) {
-            uint8_t *d = pd + 8 * ((size_t)i * np + j);
+        for (uint32_t j = i + 1; j < np; j++) {
+            uint8_t *d = pd + 8 * ((size_t)i * np + j), *b = pd + 8 * ((size_t)j * np + i);
             int r = nbi_tdijk_reached(&dj, portal[j]);
             nbi_put32(d, r ? dj.card[portal[j]] : NBI_BGRAPH_NONE);
             nbi_put32(d + 4, r ? dj.diag[portal[j]] : NBI_BGRAPH_NONE);
+            memcpy(b, d, 8);
         }
     }
+    free(want);
     nb_section_info info;
     memset(&info, 0, sizeof info);
     info.type = NB_SEC_BORDER_GRAPH;

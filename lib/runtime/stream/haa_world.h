@@ -15,7 +15,12 @@ typedef struct nbi_tdijk {
     const nb_allocator *a;
     uint32_t n, sid;
     uint32_t *card, *diag, *stamp; /* stamp == sid << 1 | settled */
+    uint32_t *pos;                 /* the heap's positions: one entry a node */
     struct nbi_heap *heap;
+    /* When not NULL: the search ends once it has settled `left` nodes
+     * marked here (the ones its caller wants). */
+    const uint8_t *target;
+    uint32_t left;
 } nbi_tdijk;
 
 int nbi_tdijk_init(nbi_tdijk *t, const nb_allocator *a, uint32_t nodes);

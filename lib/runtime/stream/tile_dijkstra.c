@@ -13,12 +13,17 @@ int nbi_tdijk_init(nbi_tdijk *t, const nb_allocator *a, uint32_t nodes)
     t->a = a;
     t->n = nodes;
     t->sid = 0;
+    t->target = NULL;
+    t->left = 0;
     t->card = nbi_alloc_array(a, nodes ? nodes : 1, sizeof *t->card);
     t->diag = nbi_alloc_array(a, nodes ? nodes : 1, sizeof *t->diag);
     t->stamp = nbi_zalloc_array(a, nodes ? nodes : 1, sizeof *t->stamp);
     t->heap = nbi_zalloc_array(a, 1, sizeof *t->heap);
-    if (!t->card || !t->diag || !t->stamp || !t->heap ||
-        !nbi_heap_init(t->heap, a, 64, NULL)) {
+    t->pos = nbi_alloc_array(a, nodes ? nodes : 1, sizeof *t->pos);
+    for (uint32_t u = 0; t->pos && u < nodes; u++)
+        t->pos[u] = NBI_HEAP_NONE;
+    if (!t->card || !t->diag || !t->stamp || !t->heap || !t->pos ||
+        !nbi_heap_init(t->heap, a, 64, t->pos)) {
         nbi_tdijk_free(t);
         return 0;
     }
@@ -33,6 +38,8 @@ void nbi_tdijk_free(nbi_tdijk *t)
     nbi_free(t->a, t->card);
     nbi_free(t->a, t->diag);
     nbi_free(t->a, t->stamp);
+    nbi_free(t->a, t->pos);
+    t->pos = NULL;
     t->heap = NULL;
     t->card = t->diag = t->stamp = NULL;
 }
@@ -55,7 +62,8 @@ static int reach(nbi_tdijk *t, uint32_t u, uint32_t card, uint32_t diag)
     t->stamp[u] = t->sid << 1;
     t->card[u] = card;
     t->diag[u] = diag;
-    /* Ties by node number: the same order, so the same steps, on any machine. */
+    /* Ties by node number: the same order, so the same steps, on any machine;
+     * a node in the heap has its key lowered (one entry a node). */
     return nbi_heap_push(t->heap, c, (double)u, u);
 }
 
@@ -76,9 +84,11 @@ int nbi_tdijk_run(nbi_tdijk *t, const nbi_agraph *g, nb_capability cap, uint32_t
     while (!nbi_heap_empty(t->heap)) {
         nbi_heap_item it = nbi_heap_pop(t->heap);
         uint32_t u = it.id;
-        if (t->stamp[u] & 1 || it.key > nbi_steps_length(t->card[u], t->diag[u]))
-            continue; /* settled, or a stale entry */
+        if (t->stamp[u] & 1)
+            continue; /* settled (a seed given twice) */
         t->stamp[u] |= 1;
+        if (t->target && t->target[u] && --t->left == 0)
+            break;
         for (uint32_t a = nbi_u32at(g->node_first, u); a < nbi_u32at(g->node_first, u + 1); a++) {
             uint32_t v = nbi_u32at(g->arc_to, a);
             if (!nbi_agraph_admits(g, a, cap, size) || !inside(g, v, x0, y0, x1, y1))
