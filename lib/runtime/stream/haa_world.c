@@ -27,6 +27,7 @@ struct nbi_whaa {
     uint32_t size, maxp;     /* the most portals a tile has */
     double *gv;              /* per key: nodes, then start, goal */
     uint32_t *parent, *stamp, sid;
+    uint32_t *pos;           /* the heap's positions: one entry a key */
     double *gcost;           /* per portal of the goal's tile: its cost to the goal, or -1 */
     nbi_heap heap;
     uint32_t *keys;          /* the path's keys, goal first */
@@ -53,6 +54,7 @@ void nbi_whaa_free(nbi_whaa *q)
     nbi_free(q->a, q->gv);
     nbi_free(q->a, q->parent);
     nbi_free(q->a, q->stamp);
+    nbi_free(q->a, q->pos);
     nbi_free(q->a, q->gcost);
     nbi_free(q->a, q->keys);
     nbi_free(q->a, q->path);
@@ -95,8 +97,11 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     q->stamp = nbi_zalloc_array(q->a, nk, sizeof *q->stamp);
     q->keys = nbi_alloc_array(q->a, nk, sizeof *q->keys);
     q->gcost = nbi_alloc_array(q->a, (size_t)q->maxp + 1, sizeof *q->gcost);
-    if (!q->gv || !q->parent || !q->stamp || !q->keys || !q->gcost ||
-        !nbi_heap_init(&q->heap, q->a, 1024, NULL)) {
+    q->pos = nbi_alloc_array(q->a, nk, sizeof *q->pos);
+    for (size_t k = 0; q->pos && k < nk; k++)
+        q->pos[k] = NBI_HEAP_NONE;
+    if (!q->gv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
+        !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s workspace", FAMILY);
     }
@@ -346,10 +351,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     while (!nbi_heap_empty(&q->heap)) {
         nbi_heap_item it = nbi_heap_pop(&q->heap);
         uint32_t u = it.id;
-        if (q->stamp[u] & 1 || it.key - q->gv[u] >
-                                   nbi_octile_cells(u == G ? goal.x : node_cell(&q->g, u).x,
-                                                    u == G ? goal.y : node_cell(&q->g, u).y,
-                                                    goal.x, goal.y) + 1e-9)
+        if (q->stamp[u] & 1)
             continue;
         q->stamp[u] |= 1;
         res->expanded++;
