@@ -160,6 +160,21 @@ int main(int argc, char **argv)
     printf("first query (loading %u tiles as named) %.1f ms; median of 15 after it %.2f ms "
            "(min %.2f, max %.2f), CPU %.2f ms (min %.2f)\n",
            loaded, 1e3 * first, 1e3 * t[7], 1e3 * t[0], 1e3 * t[14], 1e3 * c[7], 1e3 * c[0]);
+    /* The search above the tiles alone: the ends inserted, no refinement. */
+    nbi_whaa_result ra;
+    nbi_whaa_set_refine(q, 0);
+    for (int i = 0; i < 15; i++) {
+        double a = now(), b = cpu();
+        query(w, q, s, g, &ra, &err);
+        t[i] = now() - a;
+        c[i] = cpu() - b;
+    }
+    nbi_whaa_set_refine(q, 1);
+    qsort(t, 15, sizeof *t, cmp);
+    qsort(c, 15, sizeof *c, cmp);
+    printf("without refinement (the ends' insertion and the search above the tiles): median "
+           "%.2f ms, CPU %.2f ms\n",
+           1e3 * t[7], 1e3 * c[7]);
     printf("found %d: length %.2f, abstract %.2f; %zu world nodes on the path, %llu expanded; "
            "%zu tiles refined, %u loaded of %u; %zu cells\n",
            res.found, res.length, res.abstract_length, res.abstract_len,

@@ -33,7 +33,10 @@ struct nbi_whaa {
     uint32_t *keys;          /* the path's keys, goal first */
     nb_cell *path;
     size_t pcap;
+    int abstract_only;
 };
+
+void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
 
 static uint32_t node_local(const nbi_wgraph *g, uint32_t u)
 {
@@ -379,6 +382,8 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
             break;
     }
     res->abstract_len = na;
+    if (q->abstract_only)
+        return nbi_done(err, NB_OK);
     /* Refinement: the tiles of every stretch inside one, pinned first. */
     for (size_t i = na - 1; i > 0; i--) {
         uint32_t u = q->keys[i], v = q->keys[i - 1];

@@ -52,6 +52,11 @@ typedef struct nbi_whaa_result {
 nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_whaa **out,
                        nb_err *err);
 void nbi_whaa_free(nbi_whaa *q);
+/* 0: the queries to come end with the world graph's path (res->found and
+ * abstract_length; no cell path, no tile read but the ends'): what the
+ * search above the tiles costs alone (bench_world_haa).  1 (the default):
+ * refined. */
+void nbi_whaa_set_refine(nbi_whaa *q, int refine);
 /* The path from start to goal (world cells): NB_ERR_UNLOADED, with the tiles
  * needed (as nb_world_reachable), when the ends' tiles or those the path
  * crosses are not loaded; the abstract search reads no tile. */
