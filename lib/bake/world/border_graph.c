@@ -81,7 +81,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
         portal[np++] = u;
     }
     size_t len = NBI_BGRAPH_HEADER + (size_t)np * NBI_BGRAPH_PORTAL + (size_t)nl * NBI_BGRAPH_LINK +
-                 8 * (size_t)np * np;
+                 NBI_BGRAPH_DIST * (size_t)np * np;
     if (!(p = calloc(1, len))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph of %u portals", np);
         goto done;
@@ -93,19 +93,19 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
             *pd = pl + (size_t)nl * NBI_BGRAPH_LINK;
     for (uint32_t i = 0; i < np; i++) {
         nb_cell c = node_cell(g, portal[i]);
-        nbi_put32(pp + (size_t)i * NBI_BGRAPH_PORTAL, portal[i]);
-        nbi_put32(pp + (size_t)i * NBI_BGRAPH_PORTAL + 4, t->origin_x + (uint32_t)c.x);
-        nbi_put32(pp + (size_t)i * NBI_BGRAPH_PORTAL + 8, t->origin_y + (uint32_t)c.y);
+        nbi_put32(pp + (size_t)i * NBI_BGRAPH_PORTAL + NBI_BGRAPH_P_NODE, portal[i]);
+        nbi_put32(pp + (size_t)i * NBI_BGRAPH_PORTAL + NBI_BGRAPH_P_X, t->origin_x + (uint32_t)c.x);
+        nbi_put32(pp + (size_t)i * NBI_BGRAPH_PORTAL + NBI_BGRAPH_P_Y, t->origin_y + (uint32_t)c.y);
     }
     for (uint32_t k = 0; k < nl; k++) {
         uint32_t a = lk[2 * k + 1];
         nb_cell v = node_cell(g, nbi_u32at(g->arc_to, a));
         uint8_t *q = pl + (size_t)k * NBI_BGRAPH_LINK;
-        nbi_put32(q, lk[2 * k]);
-        nbi_put32(q + 4, t->origin_x + (uint32_t)v.x);
-        nbi_put32(q + 8, t->origin_y + (uint32_t)v.y);
-        nbi_put32(q + 12, nbi_u16at(g->arc_w, 2 * (size_t)a));
-        nbi_put32(q + 16, nbi_u16at(g->arc_w, 2 * (size_t)a + 1));
+        nbi_put32(q + NBI_BGRAPH_L_PORTAL, lk[2 * k]);
+        nbi_put32(q + NBI_BGRAPH_L_X, t->origin_x + (uint32_t)v.x);
+        nbi_put32(q + NBI_BGRAPH_L_Y, t->origin_y + (uint32_t)v.y);
+        nbi_put32(q + NBI_BGRAPH_L_CARD, nbi_u16at(g->arc_w, 2 * (size_t)a));
+        nbi_put32(q + NBI_BGRAPH_L_DIAG, nbi_u16at(g->arc_w, 2 * (size_t)a + 1));
     }
     /* From each portal to those after it: the graph is undirected, so the
      * distance back is the same (one length, one count of each step). */
@@ -130,11 +130,12 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
             goto done;
         }
         for (uint32_t j = i + 1; j < np; j++) {
-            uint8_t *d = pd + 8 * ((size_t)i * np + j), *b = pd + 8 * ((size_t)j * np + i);
+            uint8_t *d = pd + NBI_BGRAPH_DIST * ((size_t)i * np + j);
+            uint8_t *b = pd + NBI_BGRAPH_DIST * ((size_t)j * np + i);
             int r = nbi_tdijk_reached(&dj, portal[j]);
-            nbi_put32(d, r ? dj.card[portal[j]] : NBI_BGRAPH_NONE);
-            nbi_put32(d + 4, r ? dj.diag[portal[j]] : NBI_BGRAPH_NONE);
-            memcpy(b, d, 8);
+            nbi_put32(d + NBI_BGRAPH_D_CARD, r ? dj.card[portal[j]] : NBI_BGRAPH_NONE);
+            nbi_put32(d + NBI_BGRAPH_D_DIAG, r ? dj.diag[portal[j]] : NBI_BGRAPH_NONE);
+            memcpy(b, d, NBI_BGRAPH_DIST);
         }
     }
     free(want);

@@ -340,7 +340,7 @@ static uint32_t portal_at(const tile_border *tb, uint32_t c, uint32_t x, uint32_
     const nbi_bgraph *r = &tb->hg[c];
     for (uint32_t i = 0; i < r->portals; i++) {
         const uint8_t *q = r->portal + (size_t)i * NBI_BGRAPH_PORTAL;
-        if (nbi_get32(q + 4) == x && nbi_get32(q + 8) == y)
+        if (nbi_get32(q + NBI_BGRAPH_P_X) == x && nbi_get32(q + NBI_BGRAPH_P_Y) == y)
             return i;
     }
     return UINT32_MAX;
@@ -364,9 +364,9 @@ static int put_arc(uint8_t **buf, size_t *cap, uint32_t k, uint32_t to, uint32_t
         *cap = n;
     }
     uint8_t *q = *buf + (size_t)k * NBI_WGRAPH_ARC;
-    nbi_put32(q, to);
-    nbi_put32(q + 4, card);
-    nbi_put32(q + 8, diag);
+    nbi_put32(q + NBI_WGRAPH_A_TO, to);
+    nbi_put32(q + NBI_WGRAPH_A_CARD, card);
+    nbi_put32(q + NBI_WGRAPH_A_DIAG, diag);
     return 1;
 }
 
@@ -414,27 +414,28 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
                    NBI_WGRAPH_NODE);
             nbi_put32at(af, u, k);
             for (uint32_t j = 0; j < r->portals; j++) {
-                const uint8_t *d = r->dist + 8 * ((size_t)i * r->portals + j);
+                const uint8_t *d = r->dist + NBI_BGRAPH_DIST * ((size_t)i * r->portals + j);
                 if (!kept[(size_t)i * r->portals + j])
                     continue;
-                if (!put_arc(&ab, &acap, k++, base + j, nbi_get32(d), nbi_get32(d + 4))) {
+                if (!put_arc(&ab, &acap, k++, base + j, nbi_get32(d + NBI_BGRAPH_D_CARD),
+                             nbi_get32(d + NBI_BGRAPH_D_DIAG))) {
                     st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
                     break;
                 }
             }
             for (uint32_t l = 0; l < r->links && st == NB_OK; l++) {
                 const uint8_t *q = r->link + (size_t)l * NBI_BGRAPH_LINK;
-                if (nbi_get32(q) != i)
+                if (nbi_get32(q + NBI_BGRAPH_L_PORTAL) != i)
                     continue;
-                uint32_t x = nbi_get32(q + 4), y = nbi_get32(q + 8);
+                uint32_t x = nbi_get32(q + NBI_BGRAPH_L_X), y = nbi_get32(q + NBI_BGRAPH_L_Y);
                 uint32_t ut = (y / w->tile) * w->columns + x / w->tile;
                 uint32_t j = portal_at(&s->tiles[ut], c, x, y);
                 if (j == UINT32_MAX) {
                     lost++;
                     continue;
                 }
-                if (!put_arc(&ab, &acap, k++, nbi_u32at(tf, ut) + j, nbi_get32(q + 12),
-                             nbi_get32(q + 16)))
+                if (!put_arc(&ab, &acap, k++, nbi_u32at(tf, ut) + j, nbi_get32(q + NBI_BGRAPH_L_CARD),
+                             nbi_get32(q + NBI_BGRAPH_L_DIAG)))
                     st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
             }
         }
@@ -462,6 +463,22 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
     *arcs = k;
     *unmatched = lost;
     return NB_OK;
+}
+
+/* Adds a section of one (capability, size) pair cls, its parameters
+ * cls, p2 and p3, taking the payload p over. */
+static nb_status add_class(nbb_builder *b, uint32_t type, uint32_t version, const uint32_t cls[2],
+                           uint32_t p2, uint32_t p3, uint8_t *p, size_t len, nb_err *err)
+{
+    nb_section_info info;
+    memset(&info, 0, sizeof info);
+    info.type = type;
+    info.version = version;
+    info.param[0] = cls[0];
+    info.param[1] = cls[1];
+    info.param[2] = p2;
+    info.param[3] = p3;
+    return nbb_builder_add_owned(b, &info, p, len, 0, err);
 }
 
 /* The checks between neighbours: the cells of each neighbour a tile's
@@ -559,14 +576,7 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
         uint32_t n = 0;
         if ((st = link_class(&s, c, &p, &plen, &n, err)) != NB_OK)
             break;
-        nb_section_info info;
-        memset(&info, 0, sizeof info);
-        info.type = NB_SEC_WORLD_COMPONENTS;
-        info.version = NBI_WCOMP_VERSION;
-        info.param[0] = s.cls[c][0];
-        info.param[1] = s.cls[c][1];
-        info.param[2] = n;
-        st = nbb_builder_add_owned(b, &info, p, plen, 0, err);
+        st = add_class(b, NB_SEC_WORLD_COMPONENTS, NBI_WCOMP_VERSION, s.cls[c], n, 0, p, plen, err);
         ls.world_components += n;
     }
     /* HAA*'s graphs above the tiles, when every tile has its border graphs. */
@@ -581,15 +591,7 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
         uint64_t lost = 0;
         if ((st = haa_class(&s, c, &p, &plen, &n, &na, &lost, err)) != NB_OK)
             break;
-        nb_section_info info;
-        memset(&info, 0, sizeof info);
-        info.type = NB_SEC_WORLD_GRAPH;
-        info.version = NBI_WGRAPH_VERSION;
-        info.param[0] = s.cls[c][0];
-        info.param[1] = s.cls[c][1];
-        info.param[2] = n;
-        info.param[3] = na;
-        st = nbb_builder_add_owned(b, &info, p, plen, 0, err);
+        st = add_class(b, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_VERSION, s.cls[c], n, na, p, plen, err);
         ls.haa_nodes += n;
         ls.haa_arcs += na;
         ls.haa_unmatched += lost;

@@ -34,8 +34,8 @@ static int by_length(const void *a, const void *b)
 
 static double dist(const nbi_bgraph *r, uint32_t i, uint32_t j)
 {
-    const uint8_t *d = r->dist + 8 * ((size_t)i * r->portals + j);
-    return nbi_steps_length(nbi_get32(d), nbi_get32(d + 4));
+    const uint8_t *d = r->dist + NBI_BGRAPH_DIST * ((size_t)i * r->portals + j);
+    return nbi_steps_length(nbi_get32(d + NBI_BGRAPH_D_CARD), nbi_get32(d + NBI_BGRAPH_D_DIAG));
 }
 
 nb_status nbb_world_spanner(const nbi_bgraph *r, double stretch, uint8_t *kept, nb_err *err)
@@ -45,7 +45,7 @@ nb_status nbb_world_spanner(const nbi_bgraph *r, double stretch, uint8_t *kept, 
     size_t np = 0;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = i + 1; j < P; j++)
-            np += nbi_get32(r->dist + 8 * ((size_t)i * P + j)) != NBI_BGRAPH_NONE;
+            np += nbi_get32(r->dist + NBI_BGRAPH_DIST * ((size_t)i * P + j)) != NBI_BGRAPH_NONE;
     pair *pr = malloc((np ? np : 1) * sizeof *pr);
     uint32_t *adj = malloc(((size_t)P * P + 1) * sizeof *adj), *deg = calloc(P + 1, sizeof *deg);
     if (!pr || !adj || !deg) {
@@ -55,7 +55,7 @@ nb_status nbb_world_spanner(const nbi_bgraph *r, double stretch, uint8_t *kept, 
     np = 0;
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = i + 1; j < P; j++)
-            if (nbi_get32(r->dist + 8 * ((size_t)i * P + j)) != NBI_BGRAPH_NONE)
+            if (nbi_get32(r->dist + NBI_BGRAPH_DIST * ((size_t)i * P + j)) != NBI_BGRAPH_NONE)
                 pr[np++] = (pair){dist(r, i, j), i, j};
     qsort(pr, np, sizeof *pr, by_length);
     for (size_t k = 0; k < np; k++) {

@@ -40,12 +40,12 @@ void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; 
 
 static uint32_t node_local(const nbi_wgraph *g, uint32_t u)
 {
-    return nbi_get32(g->node + (size_t)u * NBI_WGRAPH_NODE);
+    return nbi_get32(g->node + (size_t)u * NBI_WGRAPH_NODE + NBI_WGRAPH_N_LOCAL);
 }
 static nb_cell node_cell(const nbi_wgraph *g, uint32_t u)
 {
     const uint8_t *q = g->node + (size_t)u * NBI_WGRAPH_NODE;
-    nb_cell c = {(int32_t)nbi_get32(q + 4), (int32_t)nbi_get32(q + 8)};
+    nb_cell c = {(int32_t)nbi_get32(q + NBI_WGRAPH_N_X), (int32_t)nbi_get32(q + NBI_WGRAPH_N_Y)};
     return c;
 }
 
@@ -364,8 +364,9 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         }
         for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
-            uint32_t v = nbi_get32(a);
-            relax(q, v, q->gv[u] + nbi_steps_length(nbi_get32(a + 4), nbi_get32(a + 8)), u, goal,
+            uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
+            relax(q, v, q->gv[u] + nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
+                                                     nbi_get32(a + NBI_WGRAPH_A_DIAG)), u, goal,
                   node_cell(&q->g, v));
         }
         if (u >= fg && u < fg + ng && q->gcost[u - fg] >= 0)

@@ -44,7 +44,7 @@ nb_status nbi_bgraph_at(const nb_bundle *b, size_t idx, nbi_bgraph *out, nb_err 
                     "its capability, size, portals or links",
                     b->path, idx);
     uint64_t want = NBI_BGRAPH_HEADER + (uint64_t)r.portals * NBI_BGRAPH_PORTAL +
-                    (uint64_t)r.links * NBI_BGRAPH_LINK + 8 * (uint64_t)r.portals * r.portals;
+                    (uint64_t)r.links * NBI_BGRAPH_LINK + NBI_BGRAPH_DIST * (uint64_t)r.portals * r.portals;
     if (r.portals > nbi_ring_inner(t.core_w, t.core_h) * 4u || in->usize != want)
         return FAIL("%s: section %zu (border_graph): %llu bytes for %u portals and %u links, "
                     "expected %llu",
@@ -57,8 +57,9 @@ nb_status nbi_bgraph_at(const nb_bundle *b, size_t idx, nbi_bgraph *out, nb_err 
              y1 = y0 + t.core_h;
     for (uint32_t i = 0; i < r.portals; i++) {
         const uint8_t *q = r.portal + (size_t)i * NBI_BGRAPH_PORTAL;
-        uint32_t node = nbi_get32(q), x = nbi_get32(q + 4), y = nbi_get32(q + 8);
-        if (i && node <= nbi_get32(q - NBI_BGRAPH_PORTAL))
+        uint32_t node = nbi_get32(q + NBI_BGRAPH_P_NODE), x = nbi_get32(q + NBI_BGRAPH_P_X),
+                 y = nbi_get32(q + NBI_BGRAPH_P_Y);
+        if (i && node <= nbi_get32(q - NBI_BGRAPH_PORTAL + NBI_BGRAPH_P_NODE))
             return FAIL("%s: section %zu (border_graph): portal %u's node %u does not follow the "
                         "one before",
                         b->path, idx, i, node);
@@ -70,27 +71,29 @@ nb_status nbi_bgraph_at(const nb_bundle *b, size_t idx, nbi_bgraph *out, nb_err 
     }
     for (uint32_t k = 0; k < r.links; k++) {
         const uint8_t *q = r.link + (size_t)k * NBI_BGRAPH_LINK;
-        uint32_t i = nbi_get32(q), x = nbi_get32(q + 4), y = nbi_get32(q + 8);
-        uint32_t card = nbi_get32(q + 12), diag = nbi_get32(q + 16);
+        uint32_t i = nbi_get32(q + NBI_BGRAPH_L_PORTAL), x = nbi_get32(q + NBI_BGRAPH_L_X),
+                 y = nbi_get32(q + NBI_BGRAPH_L_Y);
+        uint32_t card = nbi_get32(q + NBI_BGRAPH_L_CARD), diag = nbi_get32(q + NBI_BGRAPH_L_DIAG);
         const uint8_t *pi = r.portal + (size_t)(i < r.portals ? i : 0) * NBI_BGRAPH_PORTAL;
         if (i >= r.portals || (x >= x0 && y >= y0 && x < x1 && y < y1) || x >= t.width ||
             y >= t.height || card > t.side || diag > t.side ||
-            too_short(card, diag, nbi_get32(pi + 4), nbi_get32(pi + 8), x, y))
+            too_short(card, diag, nbi_get32(pi + NBI_BGRAPH_P_X), nbi_get32(pi + NBI_BGRAPH_P_Y), x, y))
             return FAIL("%s: section %zu (border_graph): link %u (portal %u to (%u, %u), %u and "
                         "%u steps) does not leave the tile from a portal",
                         b->path, idx, k, i, x, y, card, diag);
     }
     for (uint32_t i = 0; i < r.portals; i++)
         for (uint32_t j = 0; j < r.portals; j++) {
-            const uint8_t *d = r.dist + 8 * ((size_t)i * r.portals + j);
-            uint32_t card = nbi_get32(d), diag = nbi_get32(d + 4);
+            const uint8_t *d = r.dist + NBI_BGRAPH_DIST * ((size_t)i * r.portals + j);
+            uint32_t card = nbi_get32(d + NBI_BGRAPH_D_CARD), diag = nbi_get32(d + NBI_BGRAPH_D_DIAG);
             const uint8_t *pi = r.portal + (size_t)i * NBI_BGRAPH_PORTAL;
             const uint8_t *pj = r.portal + (size_t)j * NBI_BGRAPH_PORTAL;
             int none = card == NBI_BGRAPH_NONE && diag == NBI_BGRAPH_NONE;
             if (i == j ? card || diag
                        : !none && (card == NBI_BGRAPH_NONE || diag == NBI_BGRAPH_NONE ||
-                                   too_short(card, diag, nbi_get32(pi + 4), nbi_get32(pi + 8),
-                                             nbi_get32(pj + 4), nbi_get32(pj + 8))))
+                                   too_short(card, diag, nbi_get32(pi + NBI_BGRAPH_P_X),
+                                             nbi_get32(pi + NBI_BGRAPH_P_Y), nbi_get32(pj + NBI_BGRAPH_P_X),
+                                             nbi_get32(pj + NBI_BGRAPH_P_Y))))
                 return FAIL("%s: section %zu (border_graph): the distance from portal %u to %u "
                             "(%u and %u steps) is shorter than the cells lie apart",
                             b->path, idx, i, j, card, diag);
@@ -154,7 +157,7 @@ nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err 
         uint32_t tx0 = (t % x.columns) * x.side, ty0 = (t / x.columns) * x.side;
         for (uint32_t u = a; u < e; u++) {
             const uint8_t *q = r.node + (size_t)u * NBI_WGRAPH_NODE;
-            uint32_t cx = nbi_get32(q + 4), cy = nbi_get32(q + 8);
+            uint32_t cx = nbi_get32(q + NBI_WGRAPH_N_X), cy = nbi_get32(q + NBI_WGRAPH_N_Y);
             if (cx < tx0 || cy < ty0 || cx - tx0 >= x.side || cy - ty0 >= x.side ||
                 cx >= x.width || cy >= x.height)
                 return FAIL("%s: section %zu (world_graph): node %u at (%u, %u) is not in its tile "
@@ -168,12 +171,13 @@ nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err 
             return FAIL("%s: section %zu (world_graph): node %u's arcs %u to %u are out of order",
                         b->path, idx, u, a, e);
         const uint8_t *qu = r.node + (size_t)u * NBI_WGRAPH_NODE;
-        uint32_t ux = nbi_get32(qu + 4), uy = nbi_get32(qu + 8);
+        uint32_t ux = nbi_get32(qu + NBI_WGRAPH_N_X), uy = nbi_get32(qu + NBI_WGRAPH_N_Y);
         for (uint32_t k = a; k < e; k++) {
             const uint8_t *q = r.arc + (size_t)k * NBI_WGRAPH_ARC;
-            uint32_t v = nbi_get32(q), card = nbi_get32(q + 4), diag = nbi_get32(q + 8);
+            uint32_t v = nbi_get32(q + NBI_WGRAPH_A_TO), card = nbi_get32(q + NBI_WGRAPH_A_CARD),
+                     diag = nbi_get32(q + NBI_WGRAPH_A_DIAG);
             const uint8_t *qv = r.node + (size_t)(v < r.nodes ? v : u) * NBI_WGRAPH_NODE;
-            uint32_t vx = nbi_get32(qv + 4), vy = nbi_get32(qv + 8);
+            uint32_t vx = nbi_get32(qv + NBI_WGRAPH_N_X), vy = nbi_get32(qv + NBI_WGRAPH_N_Y);
             long dtx = (long)(vx / x.side) - (long)(ux / x.side),
                  dty = (long)(vy / x.side) - (long)(uy / x.side);
             if (v >= r.nodes || v == u || dtx < -1 || dtx > 1 || dty < -1 || dty > 1 ||
