@@ -728,6 +728,19 @@ typedef struct nbb_world_tile_out {
 nb_status nbb_world_tile_bake(const nbb_world *w, uint32_t tx, uint32_t ty, const char *old_path,
                               unsigned threads, nbb_world_tile_out *out, nb_err *err);
 void nbb_world_tile_out_free(nbb_world_tile_out *out);
+/* Adds to out the border graph (NB_SEC_BORDER_GRAPH) of the tile t whose
+ * bundle's abstract graph is g, for (cap, size) (border_graph.c). */
+struct nbi_wtile;
+struct nbi_agraph;
+struct nbi_bgraph;
+/* Marks in kept[i * P + j] (P x P bytes) the pairs of portals of the
+ * border graph r the world graph keeps as arcs: a greedy spanner within
+ * stretch (spanner.c). */
+nb_status nbb_world_spanner(const struct nbi_bgraph *r, double stretch, uint8_t *kept,
+                            nb_err *err);
+nb_status nbb_world_border_graph(nbb_builder *out, const struct nbi_agraph *g,
+                                 const struct nbi_wtile *t, nb_capability cap, uint32_t size,
+                                 nb_err *err);
 
 /* The world bundle (navbake world link): read from the border files
  * dir/tiles/X_Y.border and the manifest's legend and agents alone (malloc'ed
@@ -739,6 +752,8 @@ typedef struct nbb_world_link_stats {
     uint32_t tiles, classes;     /* border files read; (capability, size) pairs */
     uint64_t local_components;   /* the tiles' components, summed */
     uint64_t world_components;   /* the world's, summed over the pairs */
+    uint64_t haa_nodes, haa_arcs; /* of the world's HAA* graphs, summed over the pairs */
+    uint64_t haa_unmatched;      /* tiles' links whose far end no neighbour's portal is */
 } nbb_world_link_stats;
 nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn fn, void *arg,
                          uint8_t **image, size_t *len, nbb_world_link_stats *stats, nb_err *err);

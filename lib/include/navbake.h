@@ -230,8 +230,12 @@ typedef enum nb_section_type {
     NB_SEC_BORDER = 97,    /* a tile's border for one (capability, size): the components
                               of the cells on both sides of its edges */
     NB_SEC_WORLD = 98,     /* a world's index of tiles, with each tile bundle's digest */
-    NB_SEC_WORLD_COMPONENTS = 99 /* world-wide components for one (capability, size):
+    NB_SEC_WORLD_COMPONENTS = 99, /* world-wide components for one (capability, size):
                               each tile's component numbers to the world's */
+    NB_SEC_BORDER_GRAPH = 100, /* a tile's HAA* nodes on its edges for one (capability,
+                              size), with their distances inside the tile */
+    NB_SEC_WORLD_GRAPH = 101 /* the HAA* graph above a world's tiles for one (capability,
+                              size): the tiles' edge nodes, joined */
 } nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the

@@ -13,8 +13,8 @@
  * verify), naming the section; and a section no query could read without
  * another (costs or levels without their graph, a perimeter table without
  * its model, a unit's tables without the unit, bitangent graphs without
- * their forest, borders without their tile, world components without
- * their world) fails it too. */
+ * their forest, borders and border graphs without their tile, world
+ * components and world graphs without their world) fails it too. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +195,8 @@ static void orphans(nb_bundle *const *bundles, size_t nb)
         {NB_SEC_FOREST, NB_SEC_BITANGENT},
         {NB_SEC_TILE, NB_SEC_BORDER},
         {NB_SEC_WORLD, NB_SEC_WORLD_COMPONENTS},
+        {NB_SEC_TILE, NB_SEC_BORDER_GRAPH},
+        {NB_SEC_WORLD, NB_SEC_WORLD_GRAPH},
     };
     nb_err err;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

@@ -45,6 +45,10 @@ static const nbb_section_rules rules[] = {
     {NB_SEC_WORLD_COMPONENTS, NULL, "computed from the tiles' border files by navbake world "
                                     "link, which a world bundle does not hold",
      NBB_RULE_NOT_LEVEL},
+    {NB_SEC_BORDER_GRAPH, NULL, "computed from a tile bundle's abstract graph, which a border "
+                                "file does not hold", NBB_RULE_NOT_LEVEL},
+    {NB_SEC_WORLD_GRAPH, NULL, "computed from the tiles' border files by navbake world link, "
+                               "which a world bundle does not hold", NBB_RULE_NOT_LEVEL},
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

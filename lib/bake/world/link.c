@@ -28,6 +28,8 @@ typedef struct tile_border {
     nbb_world_input in[NBI_TILE_MAX_INPUTS];
     uint32_t *n;                  /* per class: the tile's components */
     uint32_t **inner, **outer, **core; /* per class: rings and component bits */
+    nbi_bgraph *hg;               /* per class: its HAA* border graph (count 0 when none) */
+    uint8_t **hbytes;             /* per class: a copy of its payload */
 } tile_border;
 
 typedef struct link_state {
@@ -44,6 +46,10 @@ static void free_tile(tile_border *tb, uint32_t classes)
         free(tb->outer[c]);
         free(tb->core[c]);
     }
+    for (uint32_t c = 0; c < classes && tb->hbytes; c++)
+        free(tb->hbytes[c]);
+    free(tb->hg);
+    free(tb->hbytes);
     free(tb->n);
     free(tb->inner);
     free(tb->outer);
@@ -141,7 +147,9 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
     tb->inner = calloc(count + 1, sizeof *tb->inner);
     tb->outer = calloc(count + 1, sizeof *tb->outer);
     tb->core = calloc(count + 1, sizeof *tb->core);
-    if (!tb->n || !tb->inner || !tb->outer || !tb->core) {
+    tb->hg = calloc(count + 1, sizeof *tb->hg);
+    tb->hbytes = calloc(count + 1, sizeof *tb->hbytes);
+    if (!tb->n || !tb->inner || !tb->outer || !tb->core || !tb->hg || !tb->hbytes) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         goto done;
     }
@@ -167,6 +175,32 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
             goto done;
         }
+        c++;
+    }
+    /* HAA*'s border graphs: one per class in the same order, or none (a
+     * tile baked without them: the world then has no HAA* graph). */
+    for (size_t i = 0, c = 0; i < nb_bundle_section_count(b); i++) {
+        if (nb_bundle_section_get(b, i)->type != NB_SEC_BORDER_GRAPH)
+            continue;
+        nbi_bgraph r;
+        if ((st = nbi_bgraph_at(b, i, &r, err)) != NB_OK)
+            goto done;
+        if (c >= count || r.capability != s->cls[c][0] || r.size != s->cls[c][1]) {
+            FAIL("%s: its border graph %zu is not for its border %zu's capability and size", path,
+                 c, c);
+            goto done;
+        }
+        size_t len = nb_bundle_section_get(b, i)->usize - NBI_BGRAPH_HEADER;
+        if (!(tb->hbytes[c] = malloc(len ? len : 1))) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+            goto done;
+        }
+        memcpy(tb->hbytes[c], r.portal, len);
+        ptrdiff_t dl = r.link - r.portal, dd = r.dist - r.portal;
+        r.portal = tb->hbytes[c];
+        r.link = r.portal + dl;
+        r.dist = r.portal + dd;
+        tb->hg[c] = r;
         c++;
     }
 #undef FAIL
@@ -300,6 +334,153 @@ done:
     return st;
 }
 
+/* The portal of tile tb (class c) at world cell (x, y), or UINT32_MAX. */
+static uint32_t portal_at(const tile_border *tb, uint32_t c, uint32_t x, uint32_t y)
+{
+    const nbi_bgraph *r = &tb->hg[c];
+    for (uint32_t i = 0; i < r->portals; i++) {
+        const uint8_t *q = r->portal + (size_t)i * NBI_BGRAPH_PORTAL;
+        if (nbi_get32(q + NBI_BGRAPH_P_X) == x && nbi_get32(q + NBI_BGRAPH_P_Y) == y)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+/* The stretch the world graph's arcs inside a tile keep within
+ * (spanner.c): a path above the tiles costs at most this much more than
+ * through every portal pair. */
+#define HAA_STRETCH (1.0 + 1.0 / 128)
+
+/* Appends an arc (target, card, diag) to the growing buffer. */
+static int put_arc(uint8_t **buf, size_t *cap, uint32_t k, uint32_t to, uint32_t card,
+                   uint32_t diag)
+{
+    if ((size_t)(k + 1) * NBI_WGRAPH_ARC > *cap) {
+        size_t n = *cap ? 2 * *cap : 4096 * NBI_WGRAPH_ARC;
+        uint8_t *b = realloc(*buf, n);
+        if (!b)
+            return 0;
+        *buf = b;
+        *cap = n;
+    }
+    uint8_t *q = *buf + (size_t)k * NBI_WGRAPH_ARC;
+    nbi_put32(q + NBI_WGRAPH_A_TO, to);
+    nbi_put32(q + NBI_WGRAPH_A_CARD, card);
+    nbi_put32(q + NBI_WGRAPH_A_DIAG, diag);
+    return 1;
+}
+
+/* The world's HAA* graph of class c (formats/world.md): every tile's
+ * portals, tile by tile; from each, arcs to the portals of its tile that
+ * the spanner keeps, then across the tile's edges to the neighbours'
+ * portals its links end on. */
+static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_t *len,
+                           uint32_t *nodes, uint32_t *arcs, uint64_t *unmatched, nb_err *err)
+{
+    const nbb_world *w = s->w;
+    uint32_t tiles = w->columns * w->rows;
+    uint64_t n = 0;
+    uint32_t maxp = 0;
+    for (uint32_t t = 0; t < tiles; t++) {
+        n += s->tiles[t].hg[c].portals;
+        maxp = s->tiles[t].hg[c].portals > maxp ? s->tiles[t].hg[c].portals : maxp;
+    }
+    if (n >= UINT32_MAX - 2)
+        return nbi_fail(err, NB_ERR_LIMIT, "a world HAA* graph of %llu nodes",
+                        (unsigned long long)n);
+    size_t head = NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + (size_t)n * NBI_WGRAPH_NODE +
+                  4 * ((size_t)n + 1);
+    uint8_t *p = calloc(1, head), *ab = NULL, *kept = malloc((size_t)maxp * maxp + 1);
+    size_t acap = 0;
+    nb_status st = NB_OK;
+    if (!p || !kept) {
+        free(p), free(kept);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph of %llu nodes",
+                        (unsigned long long)n);
+    }
+    uint8_t *tf = p + NBI_WGRAPH_HEADER, *nd = tf + 4 * ((size_t)tiles + 1),
+            *af = nd + (size_t)n * NBI_WGRAPH_NODE;
+    uint32_t u = 0, k = 0;
+    for (uint32_t t = 0; t < tiles; t++)
+        nbi_put32at(tf, t + 1, nbi_u32at(tf, t) + s->tiles[t].hg[c].portals);
+    uint64_t lost = 0;
+    for (uint32_t t = 0; t < tiles && st == NB_OK; t++) {
+        const nbi_bgraph *r = &s->tiles[t].hg[c];
+        uint32_t base = nbi_u32at(tf, t);
+        if ((st = nbb_world_spanner(r, HAA_STRETCH, kept, err)) != NB_OK)
+            break;
+        for (uint32_t i = 0; i < r->portals && st == NB_OK; i++, u++) {
+            memcpy(nd + (size_t)u * NBI_WGRAPH_NODE, r->portal + (size_t)i * NBI_BGRAPH_PORTAL,
+                   NBI_WGRAPH_NODE);
+            nbi_put32at(af, u, k);
+            for (uint32_t j = 0; j < r->portals; j++) {
+                const uint8_t *d = r->dist + NBI_BGRAPH_DIST * ((size_t)i * r->portals + j);
+                if (!kept[(size_t)i * r->portals + j])
+                    continue;
+                if (!put_arc(&ab, &acap, k++, base + j, nbi_get32(d + NBI_BGRAPH_D_CARD),
+                             nbi_get32(d + NBI_BGRAPH_D_DIAG))) {
+                    st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
+                    break;
+                }
+            }
+            for (uint32_t l = 0; l < r->links && st == NB_OK; l++) {
+                const uint8_t *q = r->link + (size_t)l * NBI_BGRAPH_LINK;
+                if (nbi_get32(q + NBI_BGRAPH_L_PORTAL) != i)
+                    continue;
+                uint32_t x = nbi_get32(q + NBI_BGRAPH_L_X), y = nbi_get32(q + NBI_BGRAPH_L_Y);
+                uint32_t ut = (y / w->tile) * w->columns + x / w->tile;
+                uint32_t j = portal_at(&s->tiles[ut], c, x, y);
+                if (j == UINT32_MAX) {
+                    lost++;
+                    continue;
+                }
+                if (!put_arc(&ab, &acap, k++, nbi_u32at(tf, ut) + j, nbi_get32(q + NBI_BGRAPH_L_CARD),
+                             nbi_get32(q + NBI_BGRAPH_L_DIAG)))
+                    st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
+            }
+        }
+    }
+    nbi_put32at(af, u, k);
+    uint8_t *all = st == NB_OK ? realloc(p, head + (size_t)k * NBI_WGRAPH_ARC) : NULL;
+    if (st == NB_OK && !all)
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
+    free(kept);
+    if (st != NB_OK) {
+        free(ab);
+        free(p);
+        return st;
+    }
+    p = all;
+    if (k)
+        memcpy(p + head, ab, (size_t)k * NBI_WGRAPH_ARC);
+    free(ab);
+    uint32_t hd[6] = {s->cls[c][0], s->cls[c][1], (uint32_t)n, k, tiles, 0};
+    for (int i = 0; i < 6; i++)
+        nbi_put32(p + 4 * i, hd[i]);
+    *out = p;
+    *len = head + (size_t)k * NBI_WGRAPH_ARC;
+    *nodes = (uint32_t)n;
+    *arcs = k;
+    *unmatched = lost;
+    return NB_OK;
+}
+
+/* Adds a section of one (capability, size) pair cls, its parameters
+ * cls, p2 and p3, taking the payload p over. */
+static nb_status add_class(nbb_builder *b, uint32_t type, uint32_t version, const uint32_t cls[2],
+                           uint32_t p2, uint32_t p3, uint8_t *p, size_t len, nb_err *err)
+{
+    nb_section_info info;
+    memset(&info, 0, sizeof info);
+    info.type = type;
+    info.version = version;
+    info.param[0] = cls[0];
+    info.param[1] = cls[1];
+    info.param[2] = p2;
+    info.param[3] = p3;
+    return nbb_builder_add_owned(b, &info, p, len, 0, err);
+}
+
 /* The checks between neighbours: the cells of each neighbour a tile's
  * halo held are the ones that neighbour was baked from (its record of the
  * cells it lends that tile). */
@@ -395,15 +576,25 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
         uint32_t n = 0;
         if ((st = link_class(&s, c, &p, &plen, &n, err)) != NB_OK)
             break;
-        nb_section_info info;
-        memset(&info, 0, sizeof info);
-        info.type = NB_SEC_WORLD_COMPONENTS;
-        info.version = NBI_WCOMP_VERSION;
-        info.param[0] = s.cls[c][0];
-        info.param[1] = s.cls[c][1];
-        info.param[2] = n;
-        st = nbb_builder_add_owned(b, &info, p, plen, 0, err);
+        st = add_class(b, NB_SEC_WORLD_COMPONENTS, NBI_WCOMP_VERSION, s.cls[c], n, 0, p, plen, err);
         ls.world_components += n;
+    }
+    /* HAA*'s graphs above the tiles, when every tile has its border graphs. */
+    int haa = s.classes > 0;
+    for (uint32_t t = 0; st == NB_OK && t < tiles; t++)
+        for (uint32_t c = 0; c < s.classes; c++)
+            haa &= s.tiles[t].hbytes[c] != NULL;
+    for (uint32_t c = 0; haa && st == NB_OK && c < s.classes; c++) {
+        uint8_t *p = NULL;
+        size_t plen = 0;
+        uint32_t n = 0, na = 0;
+        uint64_t lost = 0;
+        if ((st = haa_class(&s, c, &p, &plen, &n, &na, &lost, err)) != NB_OK)
+            break;
+        st = add_class(b, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_VERSION, s.cls[c], n, na, p, plen, err);
+        ls.haa_nodes += n;
+        ls.haa_arcs += na;
+        ls.haa_unmatched += lost;
     }
     if (st == NB_OK)
         st = nbb_builder_image(b, image, len, err);

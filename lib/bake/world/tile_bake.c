@@ -239,6 +239,14 @@ static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agent
             nbb_layer_close(l);
         }
     }
+    /* HAA*'s border graphs, in the same order, after the components'. */
+    nbi_agraph g;
+    int has_graph = st == NB_OK && nbi_agraph_find(tb, &g, NULL) == NB_OK;
+    for (size_t i = 0; has_graph && st == NB_OK && i < nb_bundle_section_count(tb); i++) {
+        const nb_section_info *si = nb_bundle_section_get(tb, i);
+        if (si->type == NB_SEC_COMPONENTS)
+            st = nbb_world_border_graph(bb, &g, &t, si->param[0], si->param[1], err);
+    }
     if (st == NB_OK)
         st = nbb_builder_image(bb, out, out_len, err);
     nbb_builder_free(bb);

@@ -413,4 +413,54 @@ enum nbi_placement {
 #define NBI_WCOMP_COMPONENTS 8 /* u32: N, the world's */
 #define NBI_WCOMP_TILES 12     /* u32 */
 
+/* A tile's HAA* border graph for one (capability, size)
+ * (NB_SEC_BORDER_GRAPH, version 1): a header of 4 u32 words; P portals
+ * (u32 node of the tile bundle's abstract graph, world x, world y), by
+ * increasing node; L links (u32 portal, world x and y of the node across
+ * the tile's edge, u32 cardinal and diagonal steps of the arc); then the
+ * P x P distances inside the tile's own cells, row by row, each u32
+ * cardinal and diagonal steps (NBI_BGRAPH_NONE twice: no path). */
+#define NBI_BGRAPH_VERSION 1
+#define NBI_BGRAPH_HEADER 16
+#define NBI_BGRAPH_CAPABILITY 0 /* u32 */
+#define NBI_BGRAPH_SIZE 4       /* u32 */
+#define NBI_BGRAPH_PORTALS 8    /* u32: P */
+#define NBI_BGRAPH_LINKS 12     /* u32: L */
+#define NBI_BGRAPH_PORTAL 12    /* bytes a portal: */
+#define NBI_BGRAPH_P_NODE 0     /* u32: its node in the tile bundle's graph */
+#define NBI_BGRAPH_P_X 4        /* u32: its world cell */
+#define NBI_BGRAPH_P_Y 8        /* u32 */
+#define NBI_BGRAPH_LINK 20      /* bytes a link: */
+#define NBI_BGRAPH_L_PORTAL 0   /* u32: the portal it leaves from */
+#define NBI_BGRAPH_L_X 4        /* u32: the world cell of the node across */
+#define NBI_BGRAPH_L_Y 8        /* u32 */
+#define NBI_BGRAPH_L_CARD 12    /* u32: the arc's cardinal steps */
+#define NBI_BGRAPH_L_DIAG 16    /* u32: and diagonal steps */
+#define NBI_BGRAPH_DIST 8       /* bytes a distance: */
+#define NBI_BGRAPH_D_CARD 0     /* u32: cardinal steps */
+#define NBI_BGRAPH_D_DIAG 4     /* u32: diagonal steps */
+#define NBI_BGRAPH_NONE UINT32_MAX
+
+/* The HAA* graph above a world's tiles for one (capability, size)
+ * (NB_SEC_WORLD_GRAPH, version 1): a header of 6 u32 words; u32
+ * tile_first[T + 1]; N nodes (u32 node in its tile bundle's graph, world
+ * x, world y), tile by tile; u32 arc_first[N + 1]; A arcs (u32 target,
+ * cardinal steps, diagonal steps). */
+#define NBI_WGRAPH_VERSION 1
+#define NBI_WGRAPH_HEADER 24
+#define NBI_WGRAPH_CAPABILITY 0 /* u32 */
+#define NBI_WGRAPH_SIZE 4       /* u32 */
+#define NBI_WGRAPH_NODES 8      /* u32: N */
+#define NBI_WGRAPH_ARCS 12      /* u32: A */
+#define NBI_WGRAPH_TILES 16     /* u32: T */
+#define NBI_WGRAPH_ZERO 20      /* u32 zero */
+#define NBI_WGRAPH_NODE 12      /* bytes a node: */
+#define NBI_WGRAPH_N_LOCAL 0    /* u32: its node in its tile bundle's graph */
+#define NBI_WGRAPH_N_X 4        /* u32: its world cell */
+#define NBI_WGRAPH_N_Y 8        /* u32 */
+#define NBI_WGRAPH_ARC 12       /* bytes an arc: */
+#define NBI_WGRAPH_A_TO 0       /* u32: its target node */
+#define NBI_WGRAPH_A_CARD 4     /* u32: cardinal steps */
+#define NBI_WGRAPH_A_DIAG 8     /* u32: diagonal steps */
+
 #endif

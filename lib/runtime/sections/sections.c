@@ -141,6 +141,10 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_WORLD, "world", {"columns", "rows"}, nbi_windex_section_check, NULL},
     {NB_SEC_WORLD_COMPONENTS, "world_components", {"capability", "size", "components"},
      nbi_wcomp_section_check, NULL},
+    {NB_SEC_BORDER_GRAPH, "border_graph", {"capability", "size", "portals", "links"},
+     nbi_bgraph_section_check, NULL},
+    {NB_SEC_WORLD_GRAPH, "world_graph", {"capability", "size", "nodes", "arcs"},
+     nbi_wgraph_section_check, NULL},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};

@@ -82,4 +82,35 @@ static inline uint32_t nbi_wcomp_of(const nbi_wcomp *c, uint32_t t, uint32_t k)
     return k && k <= e - a ? nbi_u32at(c->ids, a + k - 1) : 0;
 }
 
+/* ---- HAA* across tiles (haa_border.c, haa_world.c; formats/world.md) ---- */
+
+/* A tile's edge nodes for one (capability, size) with their distances
+ * inside it (NB_SEC_BORDER_GRAPH), checked with the bundle's tile section:
+ * every portal on the tile's inner ring, every link to a cell just outside
+ * it, every distance at least the octile distance of its ends. */
+typedef struct nbi_bgraph {
+    uint32_t capability, size, portals, links;
+    const uint8_t *portal; /* NBI_BGRAPH_PORTAL bytes each */
+    const uint8_t *link;   /* NBI_BGRAPH_LINK bytes each */
+    const uint8_t *dist;   /* portals^2 pairs of u32 */
+    long section;
+} nbi_bgraph;
+
+nb_status nbi_bgraph_at(const nb_bundle *b, size_t idx, nbi_bgraph *out, nb_err *err);
+nb_status nbi_bgraph_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+
+/* The HAA* graph above a world's tiles for one (capability, size)
+ * (NB_SEC_WORLD_GRAPH), checked with the bundle's world section: nodes in
+ * their tiles' cells, arcs to the same tile or a neighbour, no arc
+ * shorter than the octile distance of its ends (so the search's heuristic
+ * holds). */
+typedef struct nbi_wgraph {
+    uint32_t capability, size, nodes, arcs, tiles;
+    const uint8_t *tile_first, *node, *arc_first, *arc;
+    long section;
+} nbi_wgraph;
+
+nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err *err);
+nb_status nbi_wgraph_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+
 #endif

@@ -1,0 +1,208 @@
+/* bench_world_haa.c: HAA* across a world's tiles, corner to corner
+ * (issue 31's goal: at most 5 ms, median of 15 after the first, error at
+ * most 1 %, mapping only the tiles the refined path crosses).
+ *
+ *   bench_world_haa OUT [WORLD]
+ *
+ * OUT is where navbake world link wrote world.nbw (its tiles in
+ * OUT/tiles); with WORLD, the folder of the world's manifest and tile maps,
+ * the world's map is put together from its tiles, baked whole (clearance
+ * only) and Annotated A* on it gives the optimal length the error is
+ * measured against (sizes up to 8192^2 or so: the whole bake is held in
+ * memory).  The ends: the standable cells nearest the world's top-left and
+ * bottom-right corners along the diagonal, joined.  Tiles are loaded only
+ * as queries name them (NB_ERR_UNLOADED). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stream/haa_world.h"
+#include "worldbake.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The world's map, from its tile maps, written to path. */
+static int whole_map(const char *world, const nb_world_info *in, const char *path)
+{
+    FILE *o = fopen(path, "w");
+    if (!o)
+        return 0;
+    fprintf(o, "type octile\nheight %u\nwidth %u\nmap\n", in->height, in->width);
+    char *line = malloc((size_t)in->tile + 16), name[4096];
+    FILE **f = calloc(in->columns, sizeof *f);
+    for (uint32_t ty = 0; ty < in->rows; ty++) {
+        for (uint32_t tx = 0; tx < in->columns; tx++) {
+            snprintf(name, sizeof name, "%s/tiles/%u_%u.map", world, tx, ty);
+            if (!(f[tx] = fopen(name, "r")))
+                return 0;
+            for (int k = 0; k < 4; k++)
+                if (!fgets(line, (int)in->tile + 16, f[tx]))
+                    return 0;
+        }
+        uint32_t h = ty + 1 < in->rows ? in->tile : in->height - ty * in->tile;
+        for (uint32_t y = 0; y < h; y++) {
+            for (uint32_t tx = 0; tx < in->columns; tx++) {
+                if (!fgets(line, (int)in->tile + 16, f[tx]))
+                    return 0;
+                line[strcspn(line, "\r\n")] = 0;
+                fputs(line, o);
+            }
+            fputc('\n', o);
+        }
+        for (uint32_t tx = 0; tx < in->columns; tx++)
+            fclose(f[tx]);
+    }
+    free(line);
+    free(f);
+    return fclose(o) == 0;
+}
+
+/* Runs the query until it needs no tile more, loading those it names. */
+static nb_status query(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g, nbi_whaa_result *res,
+                       nb_err *err)
+{
+    static nb_world_tile need[4096];
+    for (;;) {
+        size_t n = 0;
+        nb_status st = nbi_whaa_find(q, s, g, res, need, 4096, &n, err);
+        if (st != NB_ERR_UNLOADED)
+            return st;
+        for (size_t i = 0; i < n && i < 4096; i++)
+            if ((st = nb_world_load(w, need[i], err)) != NB_OK)
+                return st;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_world_haa OUT [WORLD]\n");
+        return 2;
+    }
+    char path[4096];
+    nb_err err;
+    nb_world *w;
+    snprintf(path, sizeof path, "%s/world.nbw", argv[1]);
+    if (nb_world_open(path, NULL, 0, NULL, &w, &err) != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    nb_agent ag = *nb_agent_get(nb_world_bundle(w), 0);
+    nbi_whaa *q;
+    if (nbi_whaa_new(w, ag.capability, 1, &q, &err) != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    /* The ends: standable along the diagonal from each corner, and joined. */
+    nb_world_tile c0 = {0, 0}, c1 = {in.columns - 1, in.rows - 1};
+    nb_world_load(w, c0, NULL);
+    nb_world_load(w, c1, NULL);
+    nb_cell s = {0, 0}, g = {0, 0};
+    int joined = 0;
+    for (int32_t k = 0; k < 2000 && !joined; k++) {
+        s = (nb_cell){k, k};
+        int a = 0, b = 0;
+        nb_world_reachable(w, ag.capability, 1, s, s, &a, NULL, 0, NULL, NULL);
+        if (!a)
+            continue;
+        for (int32_t m = 0; m < 2000 && !joined; m++) {
+            g = (nb_cell){(int32_t)in.width - 1 - m, (int32_t)in.height - 1 - m};
+            nb_world_reachable(w, ag.capability, 1, s, g, &b, NULL, 0, NULL, NULL);
+            joined = b;
+        }
+    }
+    nb_world_unload(w, c0, NULL);
+    nb_world_unload(w, c1, NULL);
+    printf("world %u x %u, tiles of %u (%u x %u); from (%d, %d) to (%d, %d)\n", in.width,
+           in.height, in.tile, in.columns, in.rows, s.x, s.y, g.x, g.y);
+    nbi_whaa_result res;
+    double t0 = now();
+    if (query(w, q, s, g, &res, &err) != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    double first = now() - t0;
+    unsigned loaded = 0;
+    for (uint32_t ty = 0; ty < in.rows; ty++)
+        for (uint32_t tx = 0; tx < in.columns; tx++)
+            loaded += nb_world_loaded(w, (nb_world_tile){tx, ty});
+    double t[15], c[15];
+    for (int i = 0; i < 15; i++) {
+        double a = now(), b = cpu();
+        query(w, q, s, g, &res, &err);
+        t[i] = now() - a;
+        c[i] = cpu() - b;
+    }
+    qsort(t, 15, sizeof *t, cmp);
+    qsort(c, 15, sizeof *c, cmp);
+    /* The CPU time too: on a loaded machine the wall time is mostly waiting. */
+    printf("first query (loading %u tiles as named) %.1f ms; median of 15 after it %.2f ms "
+           "(min %.2f, max %.2f), CPU %.2f ms (min %.2f)\n",
+           loaded, 1e3 * first, 1e3 * t[7], 1e3 * t[0], 1e3 * t[14], 1e3 * c[7], 1e3 * c[0]);
+    /* The search above the tiles alone: the ends inserted, no refinement. */
+    nbi_whaa_result ra;
+    nbi_whaa_set_refine(q, 0);
+    for (int i = 0; i < 15; i++) {
+        double a = now(), b = cpu();
+        query(w, q, s, g, &ra, &err);
+        t[i] = now() - a;
+        c[i] = cpu() - b;
+    }
+    nbi_whaa_set_refine(q, 1);
+    qsort(t, 15, sizeof *t, cmp);
+    qsort(c, 15, sizeof *c, cmp);
+    printf("without refinement (the ends' insertion and the search above the tiles): median "
+           "%.2f ms, CPU %.2f ms\n",
+           1e3 * t[7], 1e3 * c[7]);
+    printf("found %d: length %.2f, abstract %.2f; %zu world nodes on the path, %llu expanded; "
+           "%zu tiles refined, %u loaded of %u; %zu cells\n",
+           res.found, res.length, res.abstract_length, res.abstract_len,
+           (unsigned long long)res.expanded, res.tiles, loaded, in.columns * in.rows,
+           res.path_len);
+    if (argc > 2) {
+        snprintf(path, sizeof path, "%s/whole.map", argv[1]);
+        if (!whole_map(argv[2], &in, path)) {
+            fprintf(stderr, "cannot put the world's map together\n");
+            return 1;
+        }
+        nb_bundle *whole = tw_whole_bake(path, NULL, NULL);
+        nb_aa *aa;
+        nb_aa_query aq;
+        nb_aa_result ar;
+        nb_aa_query_init(&aq);
+        aq.start = s, aq.goal = g, aq.size = 1, aq.capability = ag.capability;
+        if (!whole || nb_aa_open(whole, &aa, &err) != NB_OK || nb_aa_find(aa, &aq, &ar, &err) != NB_OK) {
+            fprintf(stderr, "whole bake: %s\n", err.msg);
+            return 1;
+        }
+        printf("Annotated A* on the whole map: %.2f; error %.3f %%\n", ar.length,
+               100 * (res.length - ar.length) / ar.length);
+        nb_aa_close(aa);
+        nb_bundle_close(whole);
+        remove(path);
+    }
+    nbi_whaa_free(q);
+    nb_world_close(w);
+    return 0;
+}
