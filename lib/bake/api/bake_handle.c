@@ -137,20 +137,35 @@ const nbb_level *nbb_bake_level(const nb_bake *b)
             return nbi_fail(err, NB_ERR_ARG, "%s: no bake handle (NULL)", fn);           \
     } while (0)
 
+/* An agent set is some 80 KB: made on the heap, not on a game thread's
+ * small stack. */
+static nbi_agentset *new_agents(nb_err *err)
+{
+    nbi_agentset *a = malloc(sizeof *a);
+    if (!a)
+        nbi_fail(err, NB_ERR_NOMEM, "no memory for an agent set");
+    return a;
+}
+
 nb_status nb_bake_set_legend(nb_bake *b, const char *yaml, size_t len, const char *name,
                              nb_err *err)
 {
     NEED_HANDLE(b, "nb_bake_set_legend");
     nbi_legend legend;
-    nbi_agentset agents;
     nb_status st = yaml ? nbb_legend_parse(yaml, len, name ? name : "legend", &legend, err)
                         : (nbi_legend_default(&legend), NB_OK);
-    if (st == NB_OK)
-        st = nbb_agents_default(&legend, &agents, err);
     if (st != NB_OK)
         return st;
+    nbi_agentset *agents = new_agents(err);
+    if (!agents)
+        return NB_ERR_NOMEM;
+    /* The default agent set needs ground and swamp: a legend without them
+     * leaves none, until nb_bake_set_agents gives one. */
+    if (nbb_agents_default(&legend, agents, NULL) != NB_OK)
+        agents->count = 0;
     b->level.legend = legend;
-    b->level.agents = agents;
+    memcpy(&b->level.agents, agents, sizeof *agents);
+    free(agents);
     nbb_grid_free(&b->level.grid);
     nbi_ok(err);
     return NB_OK;
@@ -160,15 +175,18 @@ nb_status nb_bake_set_agents(nb_bake *b, const char *yaml, size_t len, const cha
                              nb_err *err)
 {
     NEED_HANDLE(b, "nb_bake_set_agents");
-    nbi_agentset agents;
+    nbi_agentset *agents = new_agents(err);
+    if (!agents)
+        return NB_ERR_NOMEM;
     nb_status st = yaml ? nbb_agents_parse(yaml, len, name ? name : "agents", &b->level.legend,
-                                           &agents, err)
-                        : nbb_agents_default(&b->level.legend, &agents, err);
-    if (st != NB_OK)
-        return st;
-    b->level.agents = agents;
-    nbi_ok(err);
-    return NB_OK;
+                                           agents, err)
+                        : nbb_agents_default(&b->level.legend, agents, err);
+    if (st == NB_OK) {
+        memcpy(&b->level.agents, agents, sizeof *agents);
+        nbi_ok(err);
+    }
+    free(agents);
+    return st;
 }
 
 nb_status nb_bake_set_grid(nb_bake *b, uint32_t width, uint32_t height, const uint8_t *terrain,
@@ -245,18 +263,19 @@ nb_status nbb_bake_read(nb_bake *b, const char *legend_path, const char *agents_
     NEED_HANDLE(b, "nb_bake_read_level");
     if (!level_path)
         return nbi_fail(err, NB_ERR_ARG, "nb_bake_read_level: no level file (NULL)");
-    nbb_level l;
-    memset(&l, 0, sizeof l);
-    nb_status st = nbb_read_level(legend_path, agents_path, level_path, threads, &l.legend,
-                                  &l.agents, &l.grid, err);
-    if (st != NB_OK) {
-        nbb_grid_free(&l.grid);
-        return st;
-    }
-    nbb_grid_free(&b->level.grid);
-    b->level = l;
-    nbi_ok(err);
-    return NB_OK;
+    nbb_level *l = calloc(1, sizeof *l);
+    if (!l)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
+    nb_status st = nbb_read_level(legend_path, agents_path, level_path, threads, &l->legend,
+                                  &l->agents, &l->grid, err);
+    if (st == NB_OK) {
+        nbb_grid_free(&b->level.grid);
+        memcpy(&b->level, l, sizeof *l);
+        nbi_ok(err);
+    } else
+        nbb_grid_free(&l->grid);
+    free(l);
+    return st;
 }
 
 nb_status nb_bake_read_level(nb_bake *b, const char *legend_path, const char *agents_path,

@@ -94,16 +94,20 @@ static nb_status put_abstract(nbb_builder *b, const nb_bake_options *o, int comp
     return st;
 }
 
+/* o, or the defaults in d. */
+static const nb_bake_options *or_defaults(const nb_bake_options *o, nb_bake_options *d)
+{
+    if (o)
+        return o;
+    nb_bake_options_init(d);
+    return d;
+}
+
 /* The bundle's sections, baked into a new builder. */
 static nb_status bake(nb_bake *bk, const nb_bake_options *o, nbb_builder **out, run *r,
                       nb_err *err)
 {
     *out = NULL;
-    nb_bake_options defaults;
-    if (!o) {
-        nb_bake_options_init(&defaults);
-        o = &defaults;
-    }
     r->o = o;
     nb_status st = check_options(o, err);
     if (st != NB_OK)
@@ -113,6 +117,10 @@ static nb_status bake(nb_bake *bk, const nb_bake_options *o, nbb_builder **out, 
         return nbi_fail(err, NB_ERR_ARG,
                         "no level to bake: set a grid (nb_bake_set_grid, nb_bake_set_map or "
                         "nb_bake_read_level) first");
+    if (level->agents.count == 0)
+        return nbi_fail(err, NB_ERR_ARG,
+                        "no agent set: the legend lacks the default agents' terrains (ground "
+                        "and swamp); give one (nb_bake_set_agents)");
     int compress = (o->flags & NB_BAKE_ZLIB) != 0;
     unsigned corners = (o->flags & NB_BAKE_OPTIMAL ? NBB_CORNERS_STRICT : 0) |
                        (o->flags & NB_BAKE_OPTIMAL_WEAK ? NBB_CORNERS_WEAK : 0);
@@ -163,11 +171,12 @@ nb_status nb_bake_memory(nb_bake *bk, const nb_bake_options *o, void **data, siz
         return nbi_fail(err, NB_ERR_ARG, "nb_bake_memory: the handle, data or len is NULL");
     *data = NULL;
     *len = 0;
-    run r = {NULL, 0, 0};
+    nb_bake_options d;
+    run r = {or_defaults(o, &d), 0, 0};
     nbb_builder *b;
     uint8_t *image = NULL;
     size_t n = 0;
-    nb_status st = bake(bk, o, &b, &r, err);
+    nb_status st = bake(bk, r.o, &b, &r, err);
     if (st == NB_OK)
         st = nbb_builder_image(b, &image, &n, err);
     nbb_builder_free(b);
@@ -198,9 +207,10 @@ nb_status nb_bake_write(nb_bake *bk, const nb_bake_options *o, const char *path,
 {
     if (!bk || !path)
         return nbi_fail(err, NB_ERR_ARG, "nb_bake_write: the handle or path is NULL");
-    run r = {NULL, 0, 0};
+    nb_bake_options d;
+    run r = {or_defaults(o, &d), 0, 0};
     nbb_builder *b;
-    nb_status st = bake(bk, o, &b, &r, err);
+    nb_status st = bake(bk, r.o, &b, &r, err);
     if (st == NB_OK)
         st = nbb_builder_write(b, path, err);
     nbb_builder_free(b);
