@@ -9,7 +9,9 @@
  * graph (mkabstract's defaults: the goal), with the optimal layer as
  * well, on 1 and 2 threads, and with the sample's four agent types.
  * Prints the minimum and median of --runs bakes (default 30), in ms.
- *   bench_bake [--runs N]
+ *   bench_bake [--runs N] [--config I] [--chunk cave|MAP]
+ * (--config: only the I-th bake of the list, from 0; --chunk: only that
+ * chunk: for a profiler).
  * make bench-bake runs it; results: tests/bench/results/bake-bench.md. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,12 +151,17 @@ static void bench(const char *chunk, const uint8_t *ids, const config *c, const 
 
 int main(int argc, char **argv)
 {
-    int runs = 30;
+    int runs = 30, only = -1;
+    const char *chunk = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--config") == 0 && i + 1 < argc)
+            only = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc)
+            chunk = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_bake [--runs N]\n");
+            fprintf(stderr, "usage: bench_bake [--runs N] [--config I] [--chunk cave|MAP]\n");
             return 2;
         }
     }
@@ -180,14 +187,17 @@ int main(int argc, char **argv)
     uint8_t *ids = malloc(SIDE * SIDE);
     cave(ids, 1);
     for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++)
-        bench("cave", ids, &configs[c], agents, runs);
+        if ((only < 0 || (size_t)only == c) && (!chunk || strcmp(chunk, "cave") == 0))
+            bench("cave", ids, &configs[c], agents, runs);
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
+        if (chunk && strcmp(chunk, maps[m]) != 0)
+            continue;
         if (!crop(shared, maps[m], ids)) {
             printf("| %s | (not in %s/maps) | | | | |\n", maps[m], shared);
             continue;
         }
         for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++)
-            if (configs[c].threads == 1)
+            if (configs[c].threads == 1 && (only < 0 || (size_t)only == c))
                 bench(maps[m], ids, &configs[c], agents, runs);
     }
     free(ids);
