@@ -41,6 +41,19 @@ typedef struct nb_bake nb_bake;
 #define NB_BAKE_OPTIMAL_WEAK 0x4u /* optimal-search layers, weak corners */
 #define NB_BAKE_ZLIB 0x8u         /* sections stored as zlib streams (-z) */
 
+/* The HAA* graph's quality and its transitions' placement (formats/abstract.md,
+ * mkabstract --quality, --placement): nb_bake_options.quality, .placement.
+ * A low-quality graph with the first placement bakes in about a third of
+ * the time of the default (tests/bench/results/bake-bench.md). */
+#define NB_BAKE_QUALITY_INITIAL 0u /* drop no edge */
+#define NB_BAKE_QUALITY_HIGH 1u    /* drop strongly dominated edges (the default) */
+#define NB_BAKE_QUALITY_LOW 2u     /* also weakly dominated ones: smaller, longer paths */
+#define NB_BAKE_PLACE_FIRST 0u
+#define NB_BAKE_PLACE_MIDDLE 1u
+#define NB_BAKE_PLACE_SPREAD 2u
+#define NB_BAKE_PLACE_ENDS 3u
+#define NB_BAKE_PLACE_AUTO 255u /* ends for high quality, first for the others */
+
 /* Told the fraction done (0 to 1) now and then, on the baking thread;
  * returning nonzero cancels the bake: it stops at its next step and
  * returns NB_ERR_CANCELLED, having written nothing. */
@@ -54,6 +67,8 @@ typedef struct nb_bake_options {
     uint32_t landmarks; /* landmarks on the top level, 0 to 16 (default 8) */
     uint32_t threads;   /* threads to bake on; 0: the online CPUs (default 1); the bytes
                            are the same for any number */
+    uint32_t quality;   /* of the HAA* graph: NB_BAKE_QUALITY_* (default HIGH) */
+    uint32_t placement; /* of its transitions: NB_BAKE_PLACE_* (default AUTO) */
     uint32_t reserved;  /* 0 */
     nb_bake_progress_fn progress; /* or NULL (the default) */
     void *progress_arg;

@@ -113,6 +113,7 @@ typedef struct config {
     const char *name;
     uint32_t flags, threads;
     int agents; /* 1: the sample's four agent types */
+    int low;    /* 1: a low-quality graph, the first placement */
 } config;
 
 static void bench(const char *chunk, const uint8_t *ids, const config *c, const char *agents,
@@ -131,6 +132,10 @@ static void bench(const char *chunk, const uint8_t *ids, const config *c, const 
     nb_bake_options_init(&o);
     o.flags = c->flags;
     o.threads = c->threads;
+    if (c->low) {
+        o.quality = NB_BAKE_QUALITY_LOW;
+        o.placement = NB_BAKE_PLACE_FIRST;
+    }
     double *t = malloc(sizeof *t * (size_t)runs);
     size_t len = 0;
     for (int i = 0; i < runs; i++) {
@@ -172,12 +177,14 @@ int main(int argc, char **argv)
     if (!agents)
         die("cannot read data/sample-agents.yaml", NULL);
     static const config configs[] = {
-        {"layers (clearance, components, runs)", 0, 1, 0},
-        {"layers + HAA* graph", NB_BAKE_ABSTRACT, 1, 0},
-        {"layers + HAA* graph", NB_BAKE_ABSTRACT, 2, 0},
-        {"layers + HAA* graph + optimal layer", NB_BAKE_ABSTRACT | NB_BAKE_OPTIMAL, 1, 0},
-        {"layers + HAA* graph, 4 agent types", NB_BAKE_ABSTRACT, 1, 1},
-        {"layers + HAA* graph + optimal, 4 agent types", NB_BAKE_ABSTRACT | NB_BAKE_OPTIMAL, 1, 1},
+        {"layers (clearance, components, runs)", 0, 1, 0, 0},
+        {"layers + HAA* graph", NB_BAKE_ABSTRACT, 1, 0, 0},
+        {"layers + HAA* graph", NB_BAKE_ABSTRACT, 2, 0, 0},
+        {"layers + HAA* graph + optimal layer", NB_BAKE_ABSTRACT | NB_BAKE_OPTIMAL, 1, 0, 0},
+        {"layers + HAA* graph, 4 agent types", NB_BAKE_ABSTRACT, 1, 1, 0},
+        {"layers + HAA* graph + optimal, 4 agent types", NB_BAKE_ABSTRACT | NB_BAKE_OPTIMAL, 1, 1,
+         0},
+        {"layers + low-quality HAA* graph, first placement", NB_BAKE_ABSTRACT, 1, 0, 1},
     };
     static const char *const maps[] = {"dao/brc202d.map", "sc1/AcrosstheCape.map",
                                        "street/Paris_0_512.map"};

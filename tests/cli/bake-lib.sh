@@ -57,6 +57,7 @@ tools_bake() { # LEVEL OUT LEGEND AGENTS FLAGS
   mkclear -q $z $opts "$1" -o "$2" || return 1
   levels=
   case $5 in *l*) levels="--levels 3" ;; esac
+  case $5 in *q*) levels="$levels --quality low --placement first" ;; esac
   case $5 in *a*) mkabstract -q $z $levels "$2" ;; esac
 }
 same() { # LEVEL LEGEND AGENTS FLAGS [EXTENSION]
@@ -64,7 +65,7 @@ same() { # LEVEL LEGEND AGENTS FLAGS [EXTENSION]
   rm -f tools.$e lib.$e  # mkclear would update a bundle there, keeping its other sections
   tools_bake "$1" tools.$e "$2" "$3" "$4" && use "$1" lib.$e "$2" "$3" "$4" && cmp tools.$e lib.$e
 }
-for flags in a '' z ao aw az al; do
+for flags in a '' z ao aw az al aq; do
   ok "sample.map, sample agents, flags '$flags': the library's bytes are the tools'" \
     same "$D/sample.map" - "$D/sample-agents.yaml" "$flags"
 done

@@ -3,8 +3,8 @@
  * linked with libnavbake_bake and libnavbake.
  *   bake_use LEVEL OUT [LEGEND|- [AGENTS|- [FLAGS]]]
  * bakes the level's files into OUT as nb_bake_write does (FLAGS: letters
- * a abstract, l with 3 levels of clusters, o optimal strict, w optimal weak,
- * z zlib; default "a");
+ * a abstract, l with 3 levels of clusters, q low quality and the first
+ * placement, o optimal strict, w optimal weak, z zlib; default "a");
  *   bake_use --chunk
  * bakes a room with a wall in memory, opens it with libnavbake and prints
  * an Annotated A* path's length around the wall. */
@@ -78,6 +78,10 @@ int main(int argc, char **argv)
               (strchr(flags, 'w') ? NB_BAKE_OPTIMAL_WEAK : 0u) | (strchr(flags, 'z') ? NB_BAKE_ZLIB : 0u);
     if (strchr(flags, 'l'))
         o.levels = 3;
+    if (strchr(flags, 'q')) {
+        o.quality = NB_BAKE_QUALITY_LOW;
+        o.placement = NB_BAKE_PLACE_FIRST;
+    }
     if (nb_bake_read_level(bake, argc > 3 && strcmp(argv[3], "-") ? argv[3] : NULL,
                            argc > 4 && strcmp(argv[4], "-") ? argv[4] : NULL, argv[1],
                            &err) != NB_OK ||

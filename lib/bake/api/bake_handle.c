@@ -57,6 +57,8 @@ nb_status nb_bake_options_init_abi(nb_bake_options *o, const nb_abi *abi, const 
     o->cluster = 10;
     o->landmarks = NBB_LEVEL_LANDMARKS;
     o->threads = 1;
+    o->quality = NB_BAKE_QUALITY_HIGH;
+    o->placement = NB_BAKE_PLACE_AUTO;
     return NB_OK;
 }
 

@@ -10,6 +10,14 @@
 
 #include "api/bake_api.h"
 
+/* The public codes are formats/abstract.md's, as the graph's header stores them. */
+_Static_assert(NB_BAKE_QUALITY_INITIAL == NBI_QUALITY_INITIAL && NB_BAKE_QUALITY_HIGH ==
+                   NBI_QUALITY_HIGH && NB_BAKE_QUALITY_LOW == NBI_QUALITY_LOW,
+               "qualities");
+_Static_assert(NB_BAKE_PLACE_FIRST == NBI_PLACE_FIRST && NB_BAKE_PLACE_MIDDLE == NBI_PLACE_MIDDLE &&
+                   NB_BAKE_PLACE_SPREAD == NBI_PLACE_SPREAD && NB_BAKE_PLACE_ENDS == NBI_PLACE_ENDS,
+               "placements");
+
 /* A bake's progress: the caller's callback, and whether it cancelled. */
 typedef struct run {
     const nb_bake_options *o;
@@ -51,6 +59,12 @@ static nb_status check_options(const nb_bake_options *o, nb_err *err)
     if (o->threads > NBB_MAX_THREADS)
         return nbi_fail(err, NB_ERR_ARG, "nb_bake_options: threads %u is not 0 to %u",
                         (unsigned)o->threads, (unsigned)NBB_MAX_THREADS);
+    if (o->quality > NB_BAKE_QUALITY_LOW)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bake_options: quality %u is not one of "
+                        "NB_BAKE_QUALITY_INITIAL, _HIGH or _LOW", (unsigned)o->quality);
+    if (o->placement > NB_BAKE_PLACE_ENDS && o->placement != NB_BAKE_PLACE_AUTO)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bake_options: placement %u is not one of "
+                        "NB_BAKE_PLACE_*", (unsigned)o->placement);
     if (o->reserved)
         return nbi_fail(err, NB_ERR_ARG, "nb_bake_options: reserved is not 0");
     return NB_OK;
@@ -68,6 +82,8 @@ static nb_status put_abstract(nbb_builder *b, const nb_bake_options *o, int comp
     nbb_abstract_defaults(&ao);
     ao.cluster = o->cluster;
     ao.threads = o->threads;
+    ao.quality = o->quality;
+    ao.placement = o->placement == NB_BAKE_PLACE_AUTO ? NBB_PLACE_AUTO : o->placement;
     ao.progress = nbb_progress_part_fn;
     ao.progress_arg = part;
     nbb_abstract_resolve(&ao);
