@@ -43,8 +43,8 @@ typedef struct nb_bake nb_bake;
 
 /* The HAA* graph's quality and its transitions' placement (formats/abstract.md,
  * mkabstract --quality, --placement): nb_bake_options.quality, .placement.
- * A low-quality graph with the first placement bakes in about a third of
- * the time of the default (tests/bench/results/bake-bench.md). */
+ * A low-quality graph with the first placement takes a quarter to a third
+ * fewer instructions to bake (tests/bench/results/bake-bench.md). */
 #define NB_BAKE_QUALITY_INITIAL 0u /* drop no edge */
 #define NB_BAKE_QUALITY_HIGH 1u    /* drop strongly dominated edges (the default) */
 #define NB_BAKE_QUALITY_LOW 2u     /* also weakly dominated ones: smaller, longer paths */

@@ -21,24 +21,10 @@ const char *nb_bake_abi_name(unsigned i) { return i < NSTRUCTS ? names[i] : NULL
 
 nb_status nb_bake_abi_check(const nb_abi *abi, nb_err *err)
 {
-    if (!abi || !abi->sizes)
-        return nbi_fail(err, NB_ERR_ARG, "no nb_abi given (call through navbake_bake.h's macros)");
-    if (abi->major != NB_VERSION_MAJOR || abi->count != NSTRUCTS)
-        return nbi_fail(err, NB_ERR_VERSION,
-                        "the program was compiled with navbake_bake.h %u.%u declaring %u public "
-                        "structs, this library is %s with %u: rebuild the program against this "
-                        "library's navbake_bake.h",
-                        abi->major, abi->minor, abi->count, NB_VERSION_STRING, (unsigned)NSTRUCTS);
-    for (size_t i = 0; i < NSTRUCTS; i++)
-        if (abi->sizes[i] != sizes[i])
-            return nbi_fail(err, NB_ERR_VERSION,
-                            "the program's navbake_bake.h %u.%u has %s of %u bytes, this library "
-                            "(%s) of %u: rebuild the program against this library's "
-                            "navbake_bake.h",
-                            abi->major, abi->minor, names[i], abi->sizes[i], NB_VERSION_STRING,
-                            sizes[i]);
-    nbi_ok(err);
-    return NB_OK;
+    nb_status st = nbi_abi_check_list(abi, "navbake_bake.h", names, sizes, NSTRUCTS, err);
+    if (st == NB_OK)
+        nbi_ok(err);
+    return st;
 }
 
 /* Both headers' guards: navbake.h's (nb_err, nb_allocator) and this one's. */
