@@ -834,4 +834,23 @@ nb_status nbb_world_map_from_tiles(const nb_bundle *world, const char *dir, char
  * already; *changed (may be NULL) says whether it wrote (output/write_changed.c). */
 nb_status nbb_write_changed(const char *path, const void *buf, size_t len, int *changed, nb_err *err);
 
+/* ---- the bake library (navbake_bake.h; api/, abstract/abstract_put.c) ---- */
+
+/* A new abstract graph's derived sections: its terrain-cost profiles and
+ * higher levels (lo: levels 0 is none), for the graph payload graph
+ * (glen bytes) built on b; mkabstract's and the library's. */
+nb_status nbb_abstract_put_derived(nbb_builder *w, const nb_bundle *b, const void *graph,
+                                   size_t glen, const nbb_levels_opts *lo, int compress,
+                                   nb_err *err);
+/* The graph itself, taken over (freed in every case), replacing any. */
+nb_status nbb_abstract_put_graph(nbb_builder *w, uint8_t *graph, size_t glen, int compress,
+                                 nb_err *err);
+/* The level a bake handle holds (NULL before a grid is set): mkclear reads
+ * its level through the library, then brings its bundle up to date by it. */
+struct nb_bake;
+const nbb_level *nbb_bake_level(const struct nb_bake *bake);
+/* nb_bake_read_level reading on threads (0: the online CPUs). */
+nb_status nbb_bake_read(struct nb_bake *bake, const char *legend_path, const char *agents_path,
+                        const char *level_path, unsigned threads, nb_err *err);
+
 #endif /* NB_BAKE_H */

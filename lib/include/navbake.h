@@ -108,8 +108,10 @@ typedef enum nb_status {
     NB_ERR_LIMIT,       /* beyond a documented limit of the library (NB_MAP_MAX_SIDE...) */
     NB_ERR_OUTSIDE,     /* a position outside the map (or a forest's bounds or range) */
     NB_ERR_UNLOADED,    /* a world's query needs a tile that is not loaded (nb_world_load) */
-    NB_ERR_MISMATCH     /* a tile bundle that is not the one its world was linked from: its
+    NB_ERR_MISMATCH,    /* a tile bundle that is not the one its world was linked from: its
                            digest or its tile section differs from the world's index */
+    NB_ERR_CANCELLED    /* the caller cancelled it (a bake's progress callback:
+                           navbake_bake.h) */
 } nb_status;
 
 #define NB_ERR_MSG_MAX 512

@@ -96,6 +96,19 @@ C
   ok "a program builds against the installed library (DESTDIR)" pc_build "$libdir/pkgconfig" "$tmp/prog"
   status env -i "$tmp/prog" "$tmp/s.nbk"
   is "and runs with no environment variables" "$out" "$NB_VERSION 64x40"
+  # The bake library: its header, library and pages, and a program of it
+  # built against the installed tree (navbake.pc's flags and -lnavbake_bake)
+  # that bakes a chunk in memory and queries it.
+  for f in include/navbake_bake.h share/man/man3/nb_bake.3 share/man/man3/nb_bake_memory.3; do
+    ok "installed: $f" test -f "$root/$f"
+  done
+  ok "installed: libnavbake_bake.so" test -f "$libdir/libnavbake_bake.so"
+  ok "a program of the bake library builds against the installed tree" sh -c \
+    "${CC:-cc} $NB_SAN_CFLAGS -o '$tmp/bake_use' '$top_srcdir/tests/support/bake_use.c' \
+       \$(env -i PATH='$PATH' PKG_CONFIG_PATH='$libdir/pkgconfig' pkg-config --cflags --libs navbake) \
+       -lnavbake_bake"
+  status env -i "$tmp/bake_use" --chunk
+  like "and bakes a chunk in memory and queries it, with no environment variables" "$rc $out" "0 found"
   # make install prefix=DIR: the same, and again once the tree is moved.
   ${MAKE:-make} -C "$top_builddir" install prefix="$tmp/pfx" >"$tmp/install2.log" 2>&1
   is "make install prefix=DIR succeeds" "$?" 0
@@ -122,6 +135,6 @@ C
     ok "and does not link SQLite ($needs)" sh -c "! echo '$needs' | grep -q sqlite"
   fi
 else
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "shared library not built (configure --disable-shared)"; done
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do skip "shared library not built (configure --disable-shared)"; done
 fi
 finish

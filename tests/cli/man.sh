@@ -9,6 +9,9 @@
 . "$top_srcdir/tests/support/lib.sh"
 man=$top_srcdir/man
 header=$top_srcdir/lib/include/navbake.h
+# The bake library's header and library (navbake_bake.h, libnavbake_bake)
+# are held to the same rules.
+bake_header=$top_srcdir/lib/include/navbake_bake.h
 version=$(sed -n 's/^#define NB_VERSION_STRING "\(.*\)"/\1/p' "$header")
 
 # The functions the built library exports (T symbols named nb_*).
@@ -19,6 +22,11 @@ if [ -f "$libs/libnavbake.so" ]; then
 else
   ok "nm lists the symbols of lib/.libs/libnavbake.a (no shared library)" \
     sh -c "nm --defined-only '$libs/libnavbake.a' >'$tmp/nm'"
+fi
+if [ -f "$libs/libnavbake_bake.so" ]; then
+  nm -D --defined-only "$libs/libnavbake_bake.so" >>"$tmp/nm"
+elif [ -f "$libs/libnavbake_bake.a" ]; then
+  nm --defined-only "$libs/libnavbake_bake.a" | grep ' T nb_bake_' >>"$tmp/nm"
 fi
 awk '$2 == "T" && $3 ~ /^nb_/ { print $3 }' "$tmp/nm" | sort -u >"$tmp/symbols"
 ok "libnavbake exports nb_ functions ($(wc -l <"$tmp/symbols"))" test -s "$tmp/symbols"
@@ -112,8 +120,8 @@ awk '
       if (s ~ /^typedef/ || s ~ /[{}]/ || s !~ /^[A-Za-z_][A-Za-z0-9_ *]*[ *]nb_[a-z0-9_]+\(/) continue
       print s ";"
     }
-  }' "$header" >"$tmp/prototypes"
-ok "navbake.h declares as many nb_ functions as libnavbake exports" \
+  }' "$header" "$bake_header" >"$tmp/prototypes"
+ok "navbake.h and navbake_bake.h declare as many nb_ functions as their libraries export" \
   test "$(wc -l <"$tmp/prototypes")" -eq "$(wc -l <"$tmp/symbols")"
 grep ' synopsis ' "$tmp/pages" | cut -d' ' -f3- >"$tmp/synopses"
 missing() {
@@ -123,14 +131,14 @@ missing() {
   cat "$tmp/missing"
   [ ! -s "$tmp/missing" ]
 }
-ok "every prototype of navbake.h is in a SYNOPSIS as navbake.h declares it" missing
+ok "every prototype of navbake.h and navbake_bake.h is in a SYNOPSIS as declared" missing
 
 # No page outlives its function: every nb_ name of a NAME section, and
 # every '.so' link's name, is a function or a function-like macro that
 # navbake.h declares (a name taken out of the API takes its page and its
 # link with it; a page may be named for its family, as nb_level(3) is).
 { sed -n 's/^[^(]*[ *]\(nb_[a-z0-9_]*\)(.*/\1/p' "$tmp/prototypes"
-  sed -n 's/^#define \(nb_[a-z0-9_]*\)(.*/\1/p' "$header"; } | sort -u >"$tmp/declared"
+  sed -n 's/^#define \(nb_[a-z0-9_]*\)(.*/\1/p' "$header" "$bake_header"; } | sort -u >"$tmp/declared"
 stale() {
   { awk '$2 == "name" && $3 ~ /^nb_/ { print $3, "named in man/" $1 ".3" }' "$tmp/pages"
     for p in "$man"/nb_*.3; do

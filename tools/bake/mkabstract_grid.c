@@ -344,10 +344,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
         if (st == NB_OK && kept >= 0)
             st = nb_bundle_payload(old, (size_t)kept, &graph, &glen, &err);
         if (st == NB_OK)
-            st = nbb_put_abstract_costs(w, b, graph, glen, compress, NULL, &err);
-        if (st == NB_OK)
-            st = nbb_levels_put(w, graph, glen, nb_map_width(b), nb_map_height(b), &lo, compress,
-                                &err);
+            st = nbb_abstract_put_derived(w, b, graph, glen, &lo, compress, &err);
         if (st == NB_OK && kept >= 0 && same_encoding)
             st = nbb_builder_borrow(w, old, (size_t)kept, &err);
         else if (st == NB_OK && kept >= 0) {
@@ -355,9 +352,7 @@ int nbc_mkabstract_grid(int argc, char **argv)
             info.encoding = NB_ENC_RAW;
             st = nbb_builder_add(w, &info, graph, glen, compress, &err);
         } else if (st == NB_OK) {
-            nb_section_info info;
-            nbb_abstract_info(payload, &info);
-            st = nbb_builder_add_owned(w, &info, payload, len, compress, &err);
+            st = nbb_abstract_put_graph(w, payload, len, compress, &err);
             payload = NULL;
         }
         if (st == NB_OK)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "navbake_bake.h"
 #include "progress.h"
 
 static int usage(FILE *f)
@@ -180,11 +181,18 @@ int main(int argc, char **argv)
         return nbc_usage("no output bundle given (-o BUNDLE)");
     const char *map_path = argv[optind];
 
-    nbb_level *level;
+    /* The level is read through the bake library (navbake_bake.h), as a
+     * program that bakes in-process reads it. */
+    nb_bake *bake;
     nb_err err;
-    nb_status st = nbb_level_read(legend_path, agents_path, map_path, ro.threads, &level, &err);
-    if (st != NB_OK)
+    nb_status st = nb_bake_open(NULL, &bake, &err);
+    if (st == NB_OK)
+        st = nbb_bake_read(bake, legend_path, agents_path, map_path, ro.threads, &err);
+    if (st != NB_OK) {
+        nb_bake_close(bake);
         return nbc_fail_err(&err);
+    }
+    const nbb_level *level = nbb_bake_level(bake);
 
     nbb_builder *b = NULL;
     nb_bundle *old = NULL;
@@ -250,6 +258,6 @@ int main(int argc, char **argv)
         report(strcmp(out, "-") == 0 ? "(standard output)" : out, &stats);
     nbb_builder_free(b);
     nb_bundle_close(old);
-    nbb_level_free(level);
+    nb_bake_close(bake);
     return rc;
 }

@@ -18,32 +18,38 @@ uint32_t nb_abi_size(unsigned i) { return i < NSTRUCTS ? sizes[i] : 0; }
 
 const char *nb_abi_name(unsigned i) { return i < NSTRUCTS ? names[i] : NULL; }
 
-nb_status nb_abi_check(const nb_abi *abi, nb_err *err)
+nb_status nbi_abi_check_list(const nb_abi *abi, const char *header, const char *const *lnames,
+                             const uint32_t *lsizes, size_t n, nb_err *err)
 {
     if (!abi || !abi->sizes)
-        return nbi_fail(err, NB_ERR_ARG, "no nb_abi given (call through navbake.h's macros)");
+        return nbi_fail(err, NB_ERR_ARG, "no nb_abi given (call through %s's macros)", header);
     if (abi->major != NB_VERSION_MAJOR)
         return nbi_fail(err, NB_ERR_VERSION,
-                        "the program was compiled with navbake.h %u.%u, this library is %s: "
-                        "rebuild the program against this library's navbake.h",
-                        abi->major, abi->minor, NB_VERSION_STRING);
+                        "the program was compiled with %s %u.%u, this library is %s: "
+                        "rebuild the program against this library's %s",
+                        header, abi->major, abi->minor, NB_VERSION_STRING, header);
     /* 1.0 is the first of its major version: every struct must be as it
      * is here.  A later minor version accepts the smaller sizes of the
      * minors before it (structs grow only at the end). */
-    if (abi->count != NSTRUCTS)
+    if (abi->count != n)
         return nbi_fail(err, NB_ERR_VERSION,
-                        "the program's navbake.h %u.%u declares %u public structs, this library "
-                        "(%s) %u: rebuild the program against this library's navbake.h",
-                        abi->major, abi->minor, abi->count, NB_VERSION_STRING,
-                        (unsigned)NSTRUCTS);
-    for (size_t i = 0; i < NSTRUCTS; i++)
-        if (abi->sizes[i] != sizes[i])
+                        "the program's %s %u.%u declares %u public structs, this library "
+                        "(%s) %u: rebuild the program against this library's %s",
+                        header, abi->major, abi->minor, abi->count, NB_VERSION_STRING,
+                        (unsigned)n, header);
+    for (size_t i = 0; i < n; i++)
+        if (abi->sizes[i] != lsizes[i])
             return nbi_fail(err, NB_ERR_VERSION,
-                            "the program's navbake.h %u.%u has %s of %u bytes, this library (%s) "
-                            "of %u: rebuild the program against this library's navbake.h",
-                            abi->major, abi->minor, names[i], abi->sizes[i], NB_VERSION_STRING,
-                            sizes[i]);
+                            "the program's %s %u.%u has %s of %u bytes, this library (%s) "
+                            "of %u: rebuild the program against this library's %s",
+                            header, abi->major, abi->minor, lnames[i], abi->sizes[i],
+                            NB_VERSION_STRING, lsizes[i], header);
     return NB_OK;
+}
+
+nb_status nb_abi_check(const nb_abi *abi, nb_err *err)
+{
+    return nbi_abi_check_list(abi, "navbake.h", names, sizes, NSTRUCTS, err);
 }
 
 nb_status nbi_abi_ok(const nb_abi *abi, unsigned i)

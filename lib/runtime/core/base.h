@@ -49,6 +49,10 @@ enum { NB_ABI_STRUCTS(NBI_ABI_ENUM_) NBI_ABI_COUNT };
  * before it writes one (it has no nb_err to fill; the calls that open a
  * handle check every struct, with a message). */
 nb_status nbi_abi_ok(const nb_abi *abi, unsigned i);
+/* nb_abi_check of the n structs of a header's list (lnames, lsizes): the
+ * bake library's guard (navbake_bake.h) is this one. */
+nb_status nbi_abi_check_list(const nb_abi *abi, const char *header, const char *const *lnames,
+                             const uint32_t *lsizes, size_t n, nb_err *err);
 
 /* ---- what every query checks (query.c) ----
  * The same cause gets the same status from every family (navbake(3),

@@ -21,6 +21,7 @@ const char *nb_status_str(nb_status status)
     case NB_ERR_OUTSIDE: return "off the map";
     case NB_ERR_UNLOADED: return "a tile is not loaded";
     case NB_ERR_MISMATCH: return "not the world's tile";
+    case NB_ERR_CANCELLED: return "cancelled";
     }
     return "unknown status";
 }
