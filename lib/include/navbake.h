@@ -1894,6 +1894,19 @@ nb_status nb_world_aa_find(nb_world_aa *ws, const nb_aa_query *query,
  * the first max of them in needed (in the order the search met them). */
 size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t max);
 
+/* nb_nearest_find across a world's tiles, in a world workspace: the same
+ * query, answer and order of rings, each cell read in the tile that owns
+ * it, ov (NULL: none; the query's overlay must be NULL) blocking cells in
+ * world coordinates, reach from the world's components.  A cell in a tile
+ * not loaded is not read; the answer stands when no such cell is nearer
+ * (or as near), else NB_ERR_UNLOADED and nb_world_aa_needed lists their
+ * tiles.  reachable under an overlay that blocks cells is NB_ERR_ARG (not
+ * answered across tiles yet); reachable needs the world's components of
+ * the agent (NB_ERR_NOTFOUND without). */
+nb_status nb_world_nearest_find(nb_world_aa *ws, const nb_nearest_query *query,
+                                const nb_world_overlay *overlay, nb_nearest_result *res,
+                                nb_err *err);
+
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */
 

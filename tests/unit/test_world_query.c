@@ -469,6 +469,116 @@ static void check_no_alloc(const char *dir)
     nb_world_close(w);
 }
 
+/* ---- nearest: the whole bake's nb_nearest_find and a brute force ---- */
+
+/* The nearest cell by a scan of the whole map (nearer, then row-major). */
+static int brute_nearest(const level *l, const nb_nearest_query *q, const nb_overlay *ov,
+                         nb_cell *out)
+{
+    const nb_bundle *b = l->whole;
+    double best = INFINITY;
+    int found = 0;
+    for (int32_t y = 0; y < (int32_t)nb_map_height(b); y++)
+        for (int32_t x = 0; x < (int32_t)nb_map_width(b); x++) {
+            double dx = fabs((double)x - q->point.x), dy = fabs((double)y - q->point.y);
+            double d = dx > dy ? dx + (sqrt(2.0) - 1) * dy : dy + (sqrt(2.0) - 1) * dx;
+            if (d > q->radius || d >= best - 1e-12)
+                continue;
+            int s = ov ? nb_overlay_can_stand(ov, q->capability, q->size, x, y)
+                       : nb_can_stand(b, q->capability, q->size, x, y);
+            if (s == 1 && q->reachable)
+                s = nb_reachable(b, q->capability, q->size, q->start, (nb_cell){x, y});
+            if (s == 1)
+                best = d, *out = (nb_cell){x, y}, found = 1;
+        }
+    return found;
+}
+
+static void check_nearest(level *l, uint64_t seed)
+{
+    nb_world_aa *ws;
+    nb_place *pl;
+    nb_world_overlay *wov;
+    nb_overlay *ov;
+    nb_err err;
+    if (!ok(nb_world_aa_open(l->w, &ws, &err) == NB_OK && nb_place_open(l->whole, &pl, &err) == NB_OK &&
+                nb_world_overlay_open(l->w, &wov, &err) == NB_OK &&
+                nb_overlay_open(l->whole, &ov, &err) == NB_OK,
+            "%s: nearest: workspaces open: %s", l->what, err.msg))
+        return;
+    nb_world_info in;
+    nb_world_describe(l->w, &in);
+    size_t ntiles = (size_t)in.columns * in.rows;
+    nb_world_tile *need = calloc(ntiles, sizeof *need);
+    tu_rng r = {seed};
+    for (int blocked = 0; blocked < 2; blocked++) {
+        if (blocked)
+            straddling_blocks(&r, l, wov, ov, 80);
+        unsigned wrong = 0, n = 0, found = 0, missing_ok = 0;
+        for (int i = 0; i < 120; i++) {
+            nb_nearest_query q;
+            nb_nearest_query_init(&q);
+            const nb_agent *ag = nb_agent_get(l->whole, (size_t)i % nb_agent_count(l->whole));
+            nb_nearest_query_agent(&q, ag);
+            q.point = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
+            q.radius = i % 3 == 0 ? INFINITY : (double)(1 + tu_below(&r, 24));
+            q.reachable = !blocked && i % 2;
+            if (q.reachable) {
+                nb_aa_query aq;
+                nb_aa_query_init(&aq);
+                nb_aa_query_agent(&aq, ag);
+                q.start = standable_cell(&r, l->whole, &aq);
+            }
+            /* Half the queries with a random half of the tiles loaded. */
+            nb_world_unload_cells(l->w, 0, 0, in.width, in.height, NULL);
+            for (size_t t = 0; t < ntiles; t++)
+                if (i % 2 == 0 || tu_below(&r, 2))
+                    nb_world_load(l->w, (nb_world_tile){(uint32_t)(t % in.columns), (uint32_t)(t / in.columns)}, NULL);
+            nb_nearest_result a, b;
+            nb_status s1;
+            int rounds = 0, bad = 0;
+            while ((s1 = nb_world_nearest_find(ws, &q, blocked ? wov : NULL, &a, &err)) ==
+                       NB_ERR_UNLOADED && rounds++ < 64) {
+                size_t k = nb_world_aa_needed(ws, need, ntiles);
+                bad |= k == 0;
+                for (size_t j = 0; j < k; j++) {
+                    bad |= nb_world_loaded(l->w, need[j]);
+                    nb_world_load(l->w, need[j], NULL);
+                }
+            }
+            nb_world_describe(l->w, &in);
+            missing_ok += s1 == NB_OK && in.loaded < ntiles;
+            nb_nearest_query wq = q;
+            wq.overlay = blocked ? ov : NULL;
+            nb_status s2 = nb_nearest_find(pl, &wq, &b, NULL);
+            nb_cell bc = {-1, -1};
+            int bf = brute_nearest(l, &q, blocked ? ov : NULL, &bc);
+            bad |= s1 != s2 || a.status != b.status ||
+                   (a.status == NB_PATH_FOUND &&
+                    (a.cell.x != b.cell.x || a.cell.y != b.cell.y || a.cell.x != bc.x ||
+                     a.cell.y != bc.y || fabs(a.distance - b.distance) > 1e-12)) ||
+                   (a.status != NB_PATH_FOUND && bf);
+            if (bad && !wrong++)
+                diag("%s: nearest (%d, %d) radius %g size %u reachable %d: world %d/%d (%d, %d) "
+                     "(%s), whole %d/%d (%d, %d), brute %d (%d, %d)",
+                     l->what, q.point.x, q.point.y, q.radius, q.size, q.reachable, s1, a.status,
+                     a.cell.x, a.cell.y, err.msg, s2, b.status, b.cell.x, b.cell.y, bf, bc.x, bc.y);
+            found += a.status == NB_PATH_FOUND;
+            n++;
+        }
+        is_int(wrong, 0, "%s: %u nearest queries %s, tiles missing or not: the whole bake's "
+                         "answer and the brute force's (%u found, %u exact with tiles missing)",
+               l->what, n, blocked ? "with blocks straddling borders" : "(half reachable)", found,
+               missing_ok);
+    }
+    nb_world_unload_cells(l->w, 0, 0, in.width, in.height, NULL);
+    free(need);
+    nb_world_overlay_close(wov);
+    nb_overlay_close(ov);
+    nb_place_close(pl);
+    nb_world_aa_close(ws);
+}
+
 static const char *fresh_dir(const char *tmp, int *k)
 {
     static char dirs[16][4096];
@@ -500,6 +610,7 @@ int main(void)
                    d0, 12)) {
         check_pairs(&l, 150, 1);
         check_unloaded(&l, 2);
+        check_nearest(&l, 6);
         check_threads(&l);
         close_level(&l);
         check_no_alloc(d0);
@@ -515,6 +626,7 @@ int main(void)
                    fresh_dir(tmp, &k), 16)) {
         check_pairs(&l, 80, 3);
         check_unloaded(&l, 4);
+        check_nearest(&l, 7);
         close_level(&l);
     }
     /* Three shared maps, their scenario lines across tile borders. */
@@ -534,6 +646,7 @@ int main(void)
             check_scen(&l, scen);
             check_pairs(&l, 20, 10 + i);
             check_unloaded(&l, 20 + i);
+            check_nearest(&l, 30 + i);
             close_level(&l);
         }
     }

@@ -25,7 +25,7 @@
 
 #include "core/grid.h"
 #include "core/pool.h"
-#include "stream/wquery.h"
+#include "stream/world_aa.h"
 
 #define FAMILY "world Annotated A*"
 #define CLOSED 8u
@@ -126,6 +126,20 @@ size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t m
         }
     }
     return n;
+}
+
+const nb_world *nbi_world_aa_world(const nb_world_aa *ws) { return ws->w; }
+
+nbi_wpins *nbi_world_aa_pins(nb_world_aa *ws) { return &ws->pins; }
+
+void nbi_world_aa_mark_needed(nb_world_aa *ws, double limit, size_t n)
+{
+    /* A bound of -INFINITY marks a tile needed, for nb_world_aa_needed. */
+    nbi_wpins *p = &ws->pins;
+    for (size_t i = 0; n && i < p->nmissing; i++)
+        if (p->v[p->missing[i]].miss < limit)
+            p->v[p->missing[i]].miss = -INFINITY;
+    ws->nneeded = n;
 }
 
 /* ---- the open list: a binary heap by f, ties the deeper first ---- */
@@ -495,13 +509,9 @@ done:
     nbi_wpins_end(p);
     return NB_OK;
 unloaded:;
-    /* Mark the tiles needed (a bound of -INFINITY) for nb_world_aa_needed. */
     size_t n = nbi_wpins_needed(p, limit, NULL, 0);
     st = nbi_wpins_unloaded(p, limit, n, err);
-    for (size_t i = 0; i < p->nmissing; i++)
-        if (p->v[p->missing[i]].miss < limit)
-            p->v[p->missing[i]].miss = -INFINITY;
-    ws->nneeded = n;
+    nbi_world_aa_mark_needed(ws, limit, n);
     nbi_wpins_end(p);
     memset(res, 0, sizeof *res);
     res->status = NB_PATH_NONE;
