@@ -162,10 +162,11 @@ int nbc_cmd_world(int argc, char **argv)
                 {"tile", nbc_world_tile},
                 {"link", nbc_world_link},
                 {"plan", nbc_world_plan_cmd},
-                {"reach", nbc_world_reach}};
+                {"reach", nbc_world_reach},
+                {"path", nbc_world_path}};
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-            printf("Usage: navbake world cut|check|tile|link|plan|reach [OPTION]...\n"
+            printf("Usage: navbake world cut|check|tile|link|plan|reach|path [OPTION]...\n"
                    "Worlds of tiles (formats/world.md).\n\n"
                    "  cut    cut a large map into a world of tiles (navbake world cut --help)\n"
                    "  check  check a world's files against its manifest\n"
@@ -173,13 +174,14 @@ int nbc_cmd_world(int argc, char **argv)
                    "  link   link the tiles' border files into the world bundle\n"
                    "  plan   write the world's bake for Ninja or Slurm (navbake world plan --help)\n"
                    "  reach  whether two cells of a world are joined, across its tiles\n"
+                   "  path   a path of least cost between two cells, across its tiles\n"
                    "  -h, --help     show this help and exit\n"
                    "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
         }
         if (argc >= 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0))
             return nbc_version();
-        return nbc_usage("give what to do with a world: cut, check, tile, link, plan or reach");
+        return nbc_usage("give what to do with a world: cut, check, tile, link, plan, reach or path");
     }
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(argv[1], subs[i].name) == 0) {
