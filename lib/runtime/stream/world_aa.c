@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/grid.h"
+#include "clearance/costs.h"
 #include "core/pool.h"
 #include "stream/world_aa.h"
 
@@ -51,8 +52,7 @@ struct nb_world_aa {
     nb_cell *path;
     size_t cappath;
     uint32_t bcols, sid;
-    double least, of_char[256];
-    int weighted;
+    nbi_costs costs; /* of_char, least and weighted: the map is each tile's */
     uint64_t max_nodes;
     size_t nneeded;
 };
@@ -225,47 +225,26 @@ static double mult(nb_world_aa *ws, int32_t x, int32_t y)
     double m = 1;
     for (uint32_t j = 0; j < h; j++, row += b->width)
         for (uint32_t i = 0; i < wd; i++)
-            if (ws->of_char[row[i]] > m)
-                m = ws->of_char[row[i]];
+            if (ws->costs.of_char[row[i]] > m)
+                m = ws->costs.of_char[row[i]];
     return m;
 }
 
 /* ---- the query ---- */
 
-/* The costs of the query's agent, from the world bundle's legend. */
+/* The costs of the query's agent, from the world bundle's legend (every tile's). */
 static nb_status costs(nb_world_aa *ws, const nb_aa_query *q, nb_err *err)
 {
-    const nbi_legend *lg = &ws->w->index->legend;
-    ws->weighted = 0;
-    ws->least = 1;
-    if (!q->costs)
-        return NB_OK;
-    double least = NB_MAX_COST;
-    for (unsigned t = 0; t < lg->nterrains; t++) {
-        if (!(q->capability >> t & 1u))
-            continue;
-        double v = q->costs[t];
-        if (!(v >= 1 && v <= NB_MAX_COST))
-            return nbi_fail(err, NB_ERR_ARG,
-                            "%s: cost %g for terrain '%s': a multiplier is a number from 1 to 1e6",
-                            FAMILY, v, lg->names[t]);
-        ws->weighted |= v != 1;
-        if (v < least)
-            least = v;
-    }
-    if (!ws->weighted)
-        return NB_OK;
-    ws->least = least;
-    for (unsigned ch = 0; ch < 256; ch++) {
-        unsigned t = lg->code[ch];
-        ws->of_char[ch] = t < lg->nterrains && (q->capability >> t & 1u) ? q->costs[t] : 1;
-    }
-    return NB_OK;
+    nb_status st = nbi_costs_of_map(&ws->costs, &ws->w->index->legend, NULL, 0, 0, q->capability,
+                                    q->size, q->costs, err);
+    if (st != NB_OK)
+        nbi_err_prefix(err, "%s", FAMILY);
+    return st;
 }
 
 static double heur(const nb_world_aa *ws, int32_t x, int32_t y, nb_cell goal)
 {
-    return ws->least * nbi_octile_cells(x, y, goal.x, goal.y);
+    return ws->costs.least * nbi_octile_cells(x, y, goal.x, goal.y);
 }
 
 /* The path from the start to slot j, by the directions the cells were reached by. */
@@ -305,7 +284,7 @@ static int walk_back(nb_world_aa *ws, uint32_t j, uint32_t start, nb_aa_result *
     res->path = ws->path;
     res->path_len = len;
     res->length = nbi_steps_length(len - 1 - diagonals, diagonals);
-    res->cost = ws->weighted ? ws->g[j] : res->length;
+    res->cost = ws->costs.weighted ? ws->g[j] : res->length;
     return 1;
 }
 
@@ -385,11 +364,11 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
         int sc[4];
         for (unsigned d = 0; d < 4; d++) {
             int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
-            sc[d] = nbi_wpins_stands(p, ov, nx, ny, g + ws->least + heur(ws, nx, ny, goal));
+            sc[d] = nbi_wpins_stands(p, ov, nx, ny, g + ws->costs.least + heur(ws, nx, ny, goal));
         }
         for (unsigned d = 0; d < NBI_MOVES; d++) {
             int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
-            double len = nbi_move_cost(d), bound = g + len * ws->least + heur(ws, nx, ny, goal);
+            double len = nbi_move_cost(d), bound = g + len * ws->costs.least + heur(ws, nx, ny, goal);
             int here;
             if (d < 4)
                 here = sc[d];
@@ -412,7 +391,7 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
             }
             if (here != 1)
                 continue;
-            double ng = g + len * (ws->weighted ? mult(ws, nx, ny) : 1);
+            double ng = g + len * (ws->costs.weighted ? mult(ws, nx, ny) : 1);
             uint32_t k = slot_at(ws, (uint32_t)nx, (uint32_t)ny, &seen);
             if (k == NBI_POOL_NONE) {
                 *end = ws->pool.failed ? END_NOMEM : END_LIMIT;
