@@ -1860,6 +1860,60 @@ nb_status nb_world_reachable(const nb_world *world, nb_capability cap, unsigned 
  * count whole: an upper bound of what is resident. */
 size_t nb_world_bytes(const nb_world *world);
 
+/* Cells blocked at run time in a world's coordinates, whatever tiles they
+ * fall in (lib/runtime/stream/world_overlay.c): the queries across a world
+ * take one (NULL: none) and answer as on the world with those cells made
+ * hard obstacles.  It costs a page of 128 bytes for each 32 x 32 block of
+ * cells that holds a blocked cell.  Change it only while no query reads it. */
+typedef struct nb_world_overlay nb_world_overlay;
+nb_status nb_world_overlay_open(const nb_world *world, nb_world_overlay **out, nb_err *err);
+void nb_world_overlay_close(nb_world_overlay *overlay);
+/* Blocks (unblocks) the w x h cells from (x, y), which must lie inside
+ * the world (NB_ERR_ARG otherwise), as nb_overlay_block. */
+nb_status nb_world_overlay_block(nb_world_overlay *overlay, long x, long y, long w, long h,
+                                 nb_err *err);
+nb_status nb_world_overlay_unblock(nb_world_overlay *overlay, long x, long y, long w, long h,
+                                   nb_err *err);
+/* 1 when world cell (x, y) is blocked, 0 when not or off the world. */
+int nb_world_overlay_blocked(const nb_world_overlay *overlay, long x, long y);
+
+/* Annotated A* across a world's tiles (lib/runtime/stream/world_aa.c):
+ * nb_aa_find's query and result on world cells, each cell answered by the
+ * tile that owns it, exact across tile borders (terrain costs too).  A
+ * workspace per world and thread; its nodes follow the searches (pages of
+ * 32 x 32 cells the searches reach), and a query allocates only to grow
+ * it past anything asked before.  The query's overlay must be NULL: ov
+ * blocks cells.  A tile that is not loaded is never entered: when the
+ * search ends at a cost that no path through such a tile could beat, the
+ * answer is the world's; else the status is NB_ERR_UNLOADED and
+ * nb_world_aa_needed lists the tiles (those whose cells the search would
+ * have entered below the cost it ended at), so that the game loads them
+ * and asks again.  Other statuses and path statuses as nb_aa_find's. */
+typedef struct nb_world_aa nb_world_aa;
+nb_status nb_world_aa_open(const nb_world *world, nb_world_aa **out, nb_err *err);
+void nb_world_aa_close(nb_world_aa *ws);
+size_t nb_world_aa_bytes(const nb_world_aa *ws);
+/* As nb_aa_set_max_nodes. */
+void nb_world_aa_set_max_nodes(nb_world_aa *ws, uint64_t max_nodes);
+nb_status nb_world_aa_find(nb_world_aa *ws, const nb_aa_query *query,
+                           const nb_world_overlay *overlay, nb_aa_result *res, nb_err *err);
+/* After a find that returned NB_ERR_UNLOADED: how many tiles it needs,
+ * the first max of them in needed (in the order the search met them). */
+size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t max);
+
+/* nb_nearest_find across a world's tiles, in a world workspace: the same
+ * query, answer and order of rings, each cell read in the tile that owns
+ * it, ov (NULL: none; the query's overlay must be NULL) blocking cells in
+ * world coordinates, reach from the world's components.  A cell in a tile
+ * not loaded is not read; the answer stands when no such cell is nearer
+ * (or as near), else NB_ERR_UNLOADED and nb_world_aa_needed lists their
+ * tiles.  reachable under an overlay that blocks cells is NB_ERR_ARG (not
+ * answered across tiles yet); reachable needs the world's components of
+ * the agent (NB_ERR_NOTFOUND without). */
+nb_status nb_world_nearest_find(nb_world_aa *ws, const nb_nearest_query *query,
+                                const nb_world_overlay *overlay, nb_nearest_result *res,
+                                nb_err *err);
+
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */
 

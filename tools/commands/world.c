@@ -163,10 +163,11 @@ int nbc_cmd_world(int argc, char **argv)
                 {"link", nbc_world_link},
                 {"plan", nbc_world_plan_cmd},
                 {"reach", nbc_world_reach},
-                {"strips", nbc_world_strips}};
+                {"strips", nbc_world_strips},
+                {"path", nbc_world_path}};
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-            printf("Usage: navbake world cut|check|tile|link|plan|reach|strips [OPTION]...\n"
+            printf("Usage: navbake world cut|check|tile|link|plan|reach|strips|path [OPTION]...\n"
                    "Worlds of tiles (formats/world.md).\n\n"
                    "  cut    cut a large map into a world of tiles (navbake world cut --help)\n"
                    "  check  check a world's files against its manifest\n"
@@ -175,13 +176,14 @@ int nbc_cmd_world(int argc, char **argv)
                    "  plan   write the world's bake for Ninja or Slurm (navbake world plan --help)\n"
                    "  reach  whether two cells of a world are joined, across its tiles\n"
                    "  strips write the cells of a tile its neighbours' halos hold\n"
+                   "  path   a path of least cost between two cells, across its tiles\n"
                    "  -h, --help     show this help and exit\n"
                    "  -V, --version  show the version and exit\n" NBC_EXIT_HELP);
             return NBC_EXIT_OK;
         }
         if (argc >= 2 && (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0))
             return nbc_version();
-        return nbc_usage("give what to do with a world: cut, check, tile, link, plan, reach or strips");
+        return nbc_usage("give what to do with a world: cut, check, tile, link, plan, reach, strips or path");
     }
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(argv[1], subs[i].name) == 0) {
@@ -191,5 +193,5 @@ int nbc_cmd_world(int argc, char **argv)
             argv[1] = prog;
             return subs[i].run(argc - 1, argv + 1);
         }
-    return nbc_usage("unknown world command '%s' (cut, check, tile, link, plan, reach or strips)", argv[1]);
+    return nbc_usage("unknown world command '%s' (cut, check, tile, link, plan, reach, strips or path)", argv[1]);
 }

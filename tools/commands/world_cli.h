@@ -26,5 +26,7 @@ int nbc_world_strips(int argc, char **argv);
 int nbc_world_plan_cmd(int argc, char **argv);
 /* Reachability across a world's tiles (world_reach.c). */
 int nbc_world_reach(int argc, char **argv);
+/* Annotated A* across a world's tiles (world_path.c). */
+int nbc_world_path(int argc, char **argv);
 
 #endif

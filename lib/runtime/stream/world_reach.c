@@ -5,12 +5,12 @@
  * allocates nothing; a tile that is not loaded is named, never loaded. */
 #include <stdio.h>
 
-#include "stream/stream.h"
+#include "stream/wquery.h"
 
 #define FAMILY "world reachability"
 
 /* The world components of (cap, size), or NULL. */
-static const nbi_wcomp *comp_of(const nb_world *w, nb_capability cap, unsigned size, size_t *at)
+const nbi_wcomp *nbi_world_comp_of(const nb_world *w, nb_capability cap, unsigned size, size_t *at)
 {
     for (size_t i = 0; i < w->ncomp; i++)
         if (w->comp[i].capability == cap && w->comp[i].size == size) {
@@ -38,7 +38,7 @@ static uint32_t tile_of(const nb_world *w, nb_cell c)
 }
 
 /* The world component of cell c in the tile pinned in t, for view i. */
-static uint32_t world_component(const nb_world *w, const nbi_stile *t, size_t i, nb_cell c)
+uint32_t nbi_world_component(const nb_world *w, const nbi_stile *t, size_t i, nb_cell c)
 {
     const nbi_layer *l = &t->components[i];
     uint64_t bx = (uint64_t)c.x - t->tag.origin_x, by = (uint64_t)c.y - t->tag.origin_y;
@@ -58,7 +58,7 @@ static nb_status reachable(const nb_world *w, nb_capability cap, unsigned size, 
             return nbi_query_cell_fail(err, FAMILY, e ? "goal" : "start", ends[e], w->x.width,
                                        w->x.height);
     size_t i;
-    if (!comp_of(w, cap, size, &i))
+    if (!nbi_world_comp_of(w, cap, size, &i))
         return not_served(w, cap, size, err);
     uint32_t slot[2] = {tile_of(w, from), tile_of(w, to)};
     int n = slot[0] == slot[1] ? 1 : 2;
@@ -79,8 +79,8 @@ static nb_status reachable(const nb_world *w, nb_capability cap, unsigned size, 
     }
     nb_status st = NB_OK;
     if (!missing) {
-        uint32_t a = world_component(w, t[0], i, from);
-        uint32_t b = world_component(w, t[n - 1], i, to);
+        uint32_t a = nbi_world_component(w, t[0], i, from);
+        uint32_t b = nbi_world_component(w, t[n - 1], i, to);
         *out = a != 0 && a == b;
     }
     for (int k = 0; k < n; k++)

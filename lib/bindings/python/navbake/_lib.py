@@ -228,6 +228,19 @@ PROTOTYPES = {
     "nb_world_reachable": (_S, [_P, _U32, _U, T.Cell, T.Cell, C.POINTER(C.c_int),
                                 C.POINTER(T.WorldTile), _SZ, C.POINTER(_SZ), _E]),
     "nb_world_bytes": (_SZ, [_P]),
+    "nb_world_overlay_open": (_S, [_P, C.POINTER(_P), _E]),
+    "nb_world_overlay_close": (None, [_P]),
+    "nb_world_overlay_block": (_S, [_P, _L, _L, _L, _L, _E]),
+    "nb_world_overlay_unblock": (_S, [_P, _L, _L, _L, _L, _E]),
+    "nb_world_overlay_blocked": (C.c_int, [_P, _L, _L]),
+    "nb_world_aa_open": (_S, [_P, C.POINTER(_P), _E]),
+    "nb_world_aa_close": (None, [_P]),
+    "nb_world_aa_bytes": (_SZ, [_P]),
+    "nb_world_aa_set_max_nodes": (None, [_P, _U64]),
+    "nb_world_aa_find": (_S, [_P, C.POINTER(T.AAQuery), _P, C.POINTER(T.AAResult), _E]),
+    "nb_world_aa_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
+    "nb_world_nearest_find": (_S, [_P, C.POINTER(T.NearestQuery), _P,
+                                   C.POINTER(T.NearestResult), _E]),
 }
 PROTOTYPES.update(_workspace("aa"))
 PROTOTYPES.update(_workspace("sg"))

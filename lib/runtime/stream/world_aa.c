@@ -1,0 +1,517 @@
+/* world_aa.c: Annotated A* across a world's tiles (nb_world_aa_find,
+ * navbake.h): the search of clearance/aastar.c, each cell answered by the
+ * tile that owns it (its clearance, and its map under the agent's square
+ * for terrain costs: the tile's halo holds the square), the cells an
+ * overlay blocks read in world coordinates.
+ *
+ * Why a workspace of its own rather than nb_aa on a world: nb_aa reads one
+ * bundle's layer by fixed offsets in its hot loop; a world's cells live in
+ * as many layers as tiles, each pinned while the query reads it, and a
+ * query may end with the tiles it needs instead of an answer.
+ *
+ * Exact with tiles missing: a cell in a tile not loaded is not entered but
+ * remembered with a bound on any path through it (g plus the move at the
+ * least multiplier plus the heuristic, which is consistent); a search that
+ * finds the goal at a cost no such bound is below has the least cost of
+ * the world as if every tile were loaded, and one that does not answers
+ * NB_ERR_UNLOADED with the tiles whose bound is below its cost (every
+ * tile it met when it found no path).
+ *
+ * Nodes: pages of 32 x 32 cells of the world (core/pool.h), claimed as the
+ * search reaches them, so the workspace follows the searches, not the
+ * world; slots stamped with the search's id, so nothing is cleared between
+ * queries; an open list with lazy deletion that keeps what it grew. */
+#include <string.h>
+
+#include "core/grid.h"
+#include "clearance/costs.h"
+#include "core/pool.h"
+#include "stream/world_aa.h"
+
+#define FAMILY "world Annotated A*"
+#define CLOSED 8u
+#define DIR_MASK 7u
+#define SID_SHIFT 4
+#define SID_MAX ((1u << (32 - SID_SHIFT)) - 1)
+#define PSHIFT (2 * NBI_WB_SHIFT)
+
+struct wopen {
+    double f, g;
+    uint32_t slot;
+};
+
+struct nb_world_aa {
+    const nb_world *w;
+    const nb_allocator *a;
+    nbi_wpins pins;
+    nbi_pool pool;
+    uint32_t *stamp;
+    double *g;
+    struct wopen *open;
+    size_t nopen, capopen;
+    nb_cell *path;
+    size_t cappath;
+    uint32_t bcols, sid;
+    nbi_costs costs; /* of_char, least and weighted: the map is each tile's */
+    uint64_t max_nodes;
+    size_t nneeded;
+};
+
+nb_status nb_world_aa_open(const nb_world *w, nb_world_aa **out, nb_err *err)
+{
+    if (out)
+        *out = NULL;
+    if (!w || !out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_aa_open: a NULL world or out");
+    const nb_allocator *a = w->index->a;
+    nb_world_aa *ws = nbi_alloc(a, sizeof *ws);
+    if (!ws)
+        return nbi_fail_nomem(err, "a world search's workspace");
+    memset(ws, 0, sizeof *ws);
+    ws->w = w;
+    ws->a = a;
+    ws->bcols = (w->x.width + NBI_WB_MASK) >> NBI_WB_SHIFT;
+    size_t brows = (w->x.height + NBI_WB_MASK) >> NBI_WB_SHIFT;
+    int okp = nbi_wpins_init(&ws->pins, w);
+    int okq = nbi_pool_init(&ws->pool, a, (size_t)ws->bcols * brows, PSHIFT);
+    if (okq) {
+        nbi_pool_array(&ws->pool, (void **)&ws->stamp, sizeof *ws->stamp, 1);
+        nbi_pool_array(&ws->pool, (void **)&ws->g, sizeof *ws->g, 0);
+    }
+    if (!okp || !okq) {
+        nb_world_aa_close(ws);
+        return nbi_fail_nomem(err, "a world search's workspace");
+    }
+    *out = ws;
+    return nbi_done(err, NB_OK);
+}
+
+void nb_world_aa_close(nb_world_aa *ws)
+{
+    if (!ws)
+        return;
+    nbi_wpins_free(&ws->pins);
+    nbi_pool_free(&ws->pool);
+    nbi_free(ws->a, ws->open);
+    nbi_free(ws->a, ws->path);
+    nbi_free(ws->a, ws);
+}
+
+size_t nb_world_aa_bytes(const nb_world_aa *ws)
+{
+    return ws ? sizeof *ws + nbi_wpins_bytes(&ws->pins) + nbi_pool_bytes(&ws->pool) +
+                    ws->capopen * sizeof *ws->open + ws->cappath * sizeof *ws->path
+              : 0;
+}
+
+void nb_world_aa_set_max_nodes(nb_world_aa *ws, uint64_t max_nodes)
+{
+    if (ws)
+        ws->max_nodes = max_nodes;
+}
+
+size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t max)
+{
+    if (!ws)
+        return 0;
+    /* The list of the last query, kept in the pins until the next. */
+    size_t n = 0;
+    uint32_t c = ws->w->x.columns;
+    for (size_t i = 0; i < ws->pins.nmissing && n < ws->nneeded; i++) {
+        uint32_t ti = ws->pins.missing[i];
+        if (ws->pins.v[ti].miss == -INFINITY) {
+            if (needed && n < max)
+                needed[n] = (nb_world_tile){ti % c, ti / c};
+            n++;
+        }
+    }
+    return n;
+}
+
+const nb_world *nbi_world_aa_world(const nb_world_aa *ws) { return ws->w; }
+
+nbi_wpins *nbi_world_aa_pins(nb_world_aa *ws) { return &ws->pins; }
+
+void nbi_world_aa_mark_needed(nb_world_aa *ws, double limit, size_t n)
+{
+    /* A bound of -INFINITY marks a tile needed, for nb_world_aa_needed. */
+    nbi_wpins *p = &ws->pins;
+    for (size_t i = 0; n && i < p->nmissing; i++)
+        if (p->v[p->missing[i]].miss < limit)
+            p->v[p->missing[i]].miss = -INFINITY;
+    ws->nneeded = n;
+}
+
+/* ---- the open list: a binary heap by f, ties the deeper first ---- */
+
+static int before(const struct wopen *a, const struct wopen *b)
+{
+    return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+static int push(nb_world_aa *ws, double f, double g, uint32_t slot)
+{
+    if (ws->nopen == ws->capopen) {
+        size_t cap = ws->capopen ? 2 * ws->capopen : 1024;
+        struct wopen *o = nbi_realloc_array(ws->a, ws->open, cap, sizeof *o);
+        if (!o)
+            return 0;
+        ws->open = o;
+        ws->capopen = cap;
+    }
+    struct wopen e = {f, g, slot}, *h = ws->open;
+    size_t i = ws->nopen++;
+    while (i > 0 && before(&e, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = e;
+    return 1;
+}
+
+static struct wopen pop(nb_world_aa *ws)
+{
+    struct wopen *h = ws->open, top = h[0], last = h[--ws->nopen];
+    size_t i = 0, n = ws->nopen;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && before(&h[c + 1], &h[c]))
+            c++;
+        if (!before(&h[c], &last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (n)
+        h[i] = last;
+    return top;
+}
+
+/* ---- slots ---- */
+
+/* The slot of cell (x, y) for this search, claiming its page; NBI_POOL_NONE when none can be
+ * had.  *seen: the slot holds this search's node. */
+static uint32_t slot_at(nb_world_aa *ws, uint32_t x, uint32_t y, int *seen)
+{
+    uint32_t key = (y >> NBI_WB_SHIFT) * ws->bcols + (x >> NBI_WB_SHIFT);
+    int fresh;
+    uint32_t pg = nbi_pool_page(&ws->pool, key, &fresh);
+    if (pg == NBI_POOL_NONE)
+        return pg;
+    uint32_t j = pg << PSHIFT | (y & NBI_WB_MASK) << NBI_WB_SHIFT | (x & NBI_WB_MASK);
+    *seen = (ws->stamp[j] >> SID_SHIFT) == ws->sid;
+    return j;
+}
+
+static void slot_cell(const nb_world_aa *ws, uint32_t j, int32_t *x, int32_t *y)
+{
+    uint32_t key = ws->pool.owner[j >> PSHIFT];
+    *x = (int32_t)((key % ws->bcols) << NBI_WB_SHIFT | (j & NBI_WB_MASK));
+    *y = (int32_t)((key / ws->bcols) << NBI_WB_SHIFT | (j >> NBI_WB_SHIFT & NBI_WB_MASK));
+}
+
+/* The multiplier of entering (x, y): the largest under the agent's square, read in the tile
+ * that owns the cell (its halo holds the square), clipped to the tile bundle's map. */
+static double mult(nb_world_aa *ws, int32_t x, int32_t y)
+{
+    const nbi_wview *v = nbi_wpins_view(&ws->pins, nbi_wtile_index(ws->w, (uint32_t)x, (uint32_t)y));
+    const nb_bundle *b = v->t->b;
+    uint32_t bx = (uint32_t)x - v->t->tag.origin_x, by = (uint32_t)y - v->t->tag.origin_y;
+    uint32_t s = ws->pins.size;
+    uint32_t h = b->height - by < s ? b->height - by : s, wd = b->width - bx < s ? b->width - bx : s;
+    const uint8_t *row = b->cells + (size_t)by * b->width + bx;
+    double m = 1;
+    for (uint32_t j = 0; j < h; j++, row += b->width)
+        for (uint32_t i = 0; i < wd; i++)
+            if (ws->costs.of_char[row[i]] > m)
+                m = ws->costs.of_char[row[i]];
+    return m;
+}
+
+/* ---- the query ---- */
+
+/* The costs of the query's agent, from the world bundle's legend (every tile's). */
+static nb_status costs(nb_world_aa *ws, const nb_aa_query *q, nb_err *err)
+{
+    nb_status st = nbi_costs_of_map(&ws->costs, &ws->w->index->legend, NULL, 0, 0, q->capability,
+                                    q->size, q->costs, err);
+    if (st != NB_OK)
+        nbi_err_prefix(err, "%s", FAMILY);
+    return st;
+}
+
+static double heur(const nb_world_aa *ws, int32_t x, int32_t y, nb_cell goal)
+{
+    return ws->costs.least * nbi_octile_cells(x, y, goal.x, goal.y);
+}
+
+/* The path from the start to slot j, by the directions the cells were reached by. */
+static int walk_back(nb_world_aa *ws, uint32_t j, uint32_t start, nb_aa_result *res)
+{
+    size_t len = 1;
+    int32_t x, y;
+    slot_cell(ws, j, &x, &y);
+    for (uint32_t k = j; k != start;) {
+        unsigned d = ws->stamp[k] & DIR_MASK;
+        int32_t px, py;
+        slot_cell(ws, k, &px, &py);
+        px -= nbi_move_dx[d], py -= nbi_move_dy[d];
+        int seen;
+        k = slot_at(ws, (uint32_t)px, (uint32_t)py, &seen);
+        len++;
+    }
+    if (len > ws->cappath) {
+        nb_cell *p = nbi_realloc_array(ws->a, ws->path, len, sizeof *p);
+        if (!p)
+            return 0;
+        ws->path = p;
+        ws->cappath = len;
+    }
+    uint64_t diagonals = 0;
+    size_t i = len;
+    for (uint32_t k = j;;) {
+        slot_cell(ws, k, &x, &y);
+        ws->path[--i] = (nb_cell){x, y};
+        if (k == start)
+            break;
+        unsigned d = ws->stamp[k] & DIR_MASK;
+        diagonals += NBI_MOVE_IS_DIAGONAL(d);
+        int seen;
+        k = slot_at(ws, (uint32_t)(x - nbi_move_dx[d]), (uint32_t)(y - nbi_move_dy[d]), &seen);
+    }
+    res->path = ws->path;
+    res->path_len = len;
+    res->length = nbi_steps_length(len - 1 - diagonals, diagonals);
+    res->cost = ws->costs.weighted ? ws->g[j] : res->length;
+    return 1;
+}
+
+enum { END_FOUND = 1, END_EXHAUSTED, END_LIMIT, END_NOMEM };
+
+/* The search from start; *end says how it ended, *at the slot it ended at (the goal, or the
+ * expanded cell nearest it), *stop the f it stopped below (the goal's cost, or the open
+ * list's least f at a limit; INFINITY when exhausted). */
+static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
+                   nb_aa_result *res, int *end, uint32_t *at, uint32_t *start_slot, double *stop)
+{
+    nbi_wpins *p = &ws->pins;
+    nb_cell goal = q->goal;
+    const int strict = q->corner == NB_CORNER_STRICT;
+    if (ws->sid == SID_MAX) {
+        size_t n = nbi_pool_slots(&ws->pool);
+        for (size_t i = 0; i < n; i++)
+            ws->stamp[i] = 0;
+        ws->sid = 0;
+    }
+    ws->sid++;
+    nbi_pool_begin(&ws->pool);
+    ws->pool.max_pages = ws->max_nodes
+                             ? (uint32_t)((ws->max_nodes + (1u << PSHIFT) - 1) >> PSHIFT)
+                             : 0;
+    ws->nopen = 0;
+    *stop = INFINITY;
+    int seen;
+    uint32_t s0 = slot_at(ws, (uint32_t)q->start.x, (uint32_t)q->start.y, &seen);
+    *start_slot = s0;
+    *at = s0;
+    if (s0 == NBI_POOL_NONE) {
+        *end = ws->pool.failed ? END_NOMEM : END_LIMIT;
+        return;
+    }
+    ws->stamp[s0] = ws->sid << SID_SHIFT;
+    ws->g[s0] = 0;
+    if (!push(ws, heur(ws, q->start.x, q->start.y, goal), 0, s0)) {
+        *end = END_NOMEM;
+        return;
+    }
+    /* The expanded cell nearest the goal: by h, then g (a limit's), or then y and x (an
+     * exhausted search's, as aastar.c chooses). */
+    double best_h = INFINITY, best_g = 0;
+    uint32_t best_limit = s0, best_exh = s0;
+    double bh2 = INFINITY;
+    int32_t bx2 = 0, by2 = 0;
+    uint64_t expanded = 0;
+    *end = END_EXHAUSTED;
+    while (ws->nopen) {
+        if (q->max_expansions && expanded >= q->max_expansions) {
+            *end = END_LIMIT;
+            *stop = ws->open[0].f;
+            break;
+        }
+        struct wopen e = pop(ws);
+        uint32_t j = e.slot;
+        if ((ws->stamp[j] & CLOSED) || e.g > ws->g[j])
+            continue;
+        ws->stamp[j] |= CLOSED;
+        expanded++;
+        int32_t x, y;
+        slot_cell(ws, j, &x, &y);
+        double g = ws->g[j], h = heur(ws, x, y, goal);
+        if (h < best_h || (h == best_h && g < best_g)) {
+            best_h = h, best_g = g, best_limit = j;
+        }
+        if (h < bh2 || (h == bh2 && (y < by2 || (y == by2 && x < bx2))))
+            bh2 = h, bx2 = x, by2 = y, best_exh = j;
+        if (x == goal.x && y == goal.y) {
+            *end = END_FOUND;
+            *at = j;
+            *stop = g;
+            res->expanded = expanded;
+            return;
+        }
+        int sc[4];
+        for (unsigned d = 0; d < 4; d++) {
+            int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+            sc[d] = nbi_wpins_stands(p, ov, nx, ny, g + ws->costs.least + heur(ws, nx, ny, goal));
+        }
+        for (unsigned d = 0; d < NBI_MOVES; d++) {
+            int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+            double len = nbi_move_cost(d), bound = g + len * ws->costs.least + heur(ws, nx, ny, goal);
+            int here;
+            if (d < 4)
+                here = sc[d];
+            else {
+                int a = sc[nbi_move_horizontal(d)], b = sc[nbi_move_vertical(d)];
+                here = nbi_wpins_stands(p, ov, nx, ny, bound);
+                int sure = here == 1 && (strict ? a == 1 && b == 1 : a == 1 || b == 1);
+                int maybe = here != 0 && (strict ? a != 0 && b != 0 : a != 0 || b != 0);
+                if (!sure) {
+                    if (maybe) { /* a corner in a missing tile may allow the move */
+                        int32_t hx = x + nbi_move_dx[nbi_move_horizontal(d)];
+                        int32_t vy = y + nbi_move_dy[nbi_move_vertical(d)];
+                        if (a < 0)
+                            nbi_wpins_stands(p, ov, hx, y, bound);
+                        if (b < 0)
+                            nbi_wpins_stands(p, ov, x, vy, bound);
+                    }
+                    continue;
+                }
+            }
+            if (here != 1)
+                continue;
+            double ng = g + len * (ws->costs.weighted ? mult(ws, nx, ny) : 1);
+            uint32_t k = slot_at(ws, (uint32_t)nx, (uint32_t)ny, &seen);
+            if (k == NBI_POOL_NONE) {
+                *end = ws->pool.failed ? END_NOMEM : END_LIMIT;
+                *stop = e.f;
+                goto out;
+            }
+            if (seen) {
+                if ((ws->stamp[k] & CLOSED) || ng >= ws->g[k])
+                    continue;
+            }
+            ws->stamp[k] = ws->sid << SID_SHIFT | d;
+            ws->g[k] = ng;
+            if (!push(ws, ng + heur(ws, nx, ny, goal), ng, k)) {
+                *end = END_NOMEM;
+                goto out;
+            }
+        }
+    }
+out:
+    res->expanded = expanded;
+    *at = *end == END_EXHAUSTED ? best_exh : best_limit;
+}
+
+static nb_status find(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
+                      nb_aa_result *res, nb_err *err)
+{
+    const nb_world *w = ws->w;
+    nb_status st;
+    if ((st = nbi_query_size(err, FAMILY, q->size)) != NB_OK)
+        return st;
+    if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", FAMILY, (int)q->corner);
+    if (q->overlay)
+        return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
+                        "a world's cells: give an nb_world_overlay", FAMILY);
+    if ((st = costs(ws, q, err)) != NB_OK || (st = nbi_wov_check(ov, w, FAMILY, err)) != NB_OK ||
+        (st = nbi_query_cell(err, FAMILY, "start", q->start, w->x.width, w->x.height)) != NB_OK ||
+        (st = nbi_query_cell(err, FAMILY, "goal", q->goal, w->x.width, w->x.height)) != NB_OK)
+        return st;
+    nbi_wpins *p = &ws->pins;
+    nbi_wpins_begin(p, FAMILY, q->capability, q->size);
+    /* The ends first: each is read whatever the bound. */
+    int s = nbi_wpins_stands(p, ov, q->start.x, q->start.y, -INFINITY);
+    int g = nbi_wpins_stands(p, ov, q->goal.x, q->goal.y, -INFINITY);
+    double limit = INFINITY;
+    if (p->st != NB_OK)
+        goto failed;
+    if (s < 0 || (g < 0 && !q->partial))
+        goto unloaded;
+    if (s == 0) {
+        res->status = NB_PATH_START_BLOCKED;
+        goto done;
+    }
+    if (g == 0 && !q->partial) {
+        res->status = NB_PATH_GOAL_BLOCKED;
+        goto done;
+    }
+    /* Blocks only take cells away: the world's components still prove "no path". */
+    size_t ci;
+    if (!q->partial && nbi_world_comp_of(w, q->capability, q->size, &ci)) {
+        const nbi_stile *ts = p->v[nbi_wtile_index(w, (uint32_t)q->start.x, (uint32_t)q->start.y)].t;
+        const nbi_stile *tg = p->v[nbi_wtile_index(w, (uint32_t)q->goal.x, (uint32_t)q->goal.y)].t;
+        if (nbi_world_component(w, ts, ci, q->start) != nbi_world_component(w, tg, ci, q->goal))
+            goto done;
+    }
+    int end;
+    uint32_t at, start;
+    search(ws, q, ov, res, &end, &at, &start, &limit);
+    res->searched = 1;
+    if (p->st != NB_OK)
+        goto failed;
+    if (end == END_NOMEM) {
+        nbi_wpins_end(p);
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the search's nodes", FAMILY);
+    }
+    /* The goal's tile missing for a partial query: the search ran out without it. */
+    if (nbi_wpins_needed(p, limit, NULL, 0))
+        goto unloaded;
+    if (end == END_EXHAUSTED && !q->partial)
+        goto done;
+    if (end == END_LIMIT && (start == NBI_POOL_NONE || res->expanded == 0)) {
+        res->status = NB_PATH_LIMIT;
+        goto done;
+    }
+    res->status = end == END_FOUND ? NB_PATH_FOUND : end == END_LIMIT ? NB_PATH_LIMIT
+                                                                      : NB_PATH_PARTIAL;
+    if (!walk_back(ws, at, start, res)) {
+        res->status = NB_PATH_NONE;
+        nbi_wpins_end(p);
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for a path", FAMILY);
+    }
+done:
+    ws->nneeded = 0;
+    nbi_wpins_end(p);
+    return NB_OK;
+unloaded:;
+    size_t n = nbi_wpins_needed(p, limit, NULL, 0);
+    st = nbi_wpins_unloaded(p, limit, n, err);
+    nbi_world_aa_mark_needed(ws, limit, n);
+    nbi_wpins_end(p);
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    return st;
+failed:
+    ws->nneeded = 0;
+    nbi_wpins_end(p);
+    if (err)
+        *err = p->err;
+    return p->st;
+}
+
+nb_status nb_world_aa_find(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
+                           nb_aa_result *res, nb_err *err)
+{
+    if (res) {
+        memset(res, 0, sizeof *res);
+        res->status = NB_PATH_NONE;
+    }
+    if (!ws || !q || !res)
+        return nbi_fail(err, NB_ERR_ARG, "%s: a NULL workspace, query or result", FAMILY);
+    ws->nneeded = 0;
+    return nbi_done(err, find(ws, q, ov, res, err));
+}
