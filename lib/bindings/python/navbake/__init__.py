@@ -15,8 +15,9 @@ path buffers: nothing is allocated per query in a steady loop, and a result
 is valid until the workspace's next query (copy() keeps one).  One
 workspace per thread; a bundle is read-only and shared.
 
-bake() makes a bundle from a map with the installed bakers (mkclear,
-mkabstract) until the bake library is public.  `python3 -m navbake` mirrors
+bake() makes a bundle from a level file and Baker (bake_grid) from a grid in
+memory, through the bake library (libnavbake_bake), as mkclear and
+mkabstract would.  `python3 -m navbake` mirrors
 navbake's info, query and scen commands.
 """
 import ctypes as _C
@@ -26,7 +27,7 @@ from ._lib import lib as _clib, path as library_path
 from .errors import (ArgumentError, BundleIOError, ClosedError, CRCError, FormatError,
                      InputSyntaxError, LimitError, NavbakeError, NoMemoryError, NotFoundError,
                      OutsideError, Status, UnsupportedError, VersionError, error_of,
-                     UnloadedError, MismatchError)
+                     UnloadedError, MismatchError, CancelledError)
 from .bundle import (OPEN_PRIVATE, OPEN_VERIFY, Agent, Bundle, Layer, Section, SectionType,
                      Terrain, section_type_name, section_type_parse, sqlite_supported,
                      status_str, version)
@@ -46,6 +47,7 @@ from .planner import (PLAN_FORWARD, PLAN_LOCAL_BOUND, PLAN_ONTHEFLY, PLAN_SMOOTH
 from .forest import (FOREST_DEFERRED, FOREST_NO_PRUNE, FOREST_PLAIN, Forest,
                      ForestWorkspace)
 from .baking import BakeError, bake, tool_path
+from .bakelib import NB_BAKE_OBSTACLE, BakeOptions, Baker, bake_grid
 from .world import World, world_check, world_cut, world_link, world_tile
 from .stream import StreamWorld, WorldInfo
 

@@ -1,9 +1,8 @@
-"""Baking a bundle from a map.
+"""Baking a bundle from a level file, and running navbake's commands.
 
-The bake library is not public yet (issue 33): until it is, bake() runs the
-installed bakers, mkclear and mkabstract, as programs.  bake() is the one
-function the bake library will replace; its arguments and its result (the
-bundle's path) stay.
+bake() bakes through the bake library (bakelib.Baker); _run() runs a command
+(navbake world ...) for what has no library call, raising BakeError with its
+message.
 """
 import os
 import shutil
@@ -49,31 +48,19 @@ def _run(tool, args):
 
 
 def bake(map_path, output, legend=None, agents=None, optimal=False, abstract=False,
-         cluster_size=None, zlib=False, threads=None):
-    """Bakes a MovingAI map into the bundle file output and returns its path.
+         cluster_size=None, zlib=False, threads=None, progress=None):
+    """Bakes a level file (a MovingAI map, or a Tiled, LDtk, image or heightmap
+    level by its extension) into the bundle file output and returns its path,
+    through the bake library: the bytes mkclear (then mkabstract) would write.
 
     legend and agents are YAML files (formats/legend.md, formats/agents.md;
     defaults: MovingAI's characters, one agent of size 1).  optimal bakes the
     optimal-search layer (True or "strict", "weak", "both"); abstract bakes
-    HAA*'s abstract graph (mkabstract, with cluster_size).  Raises BakeError
-    with the baker's message."""
-    args = [os.fspath(map_path), "-o", os.fspath(output), "-q"]
-    if legend:
-        args += ["--legend", os.fspath(legend)]
-    if agents:
-        args += ["--agents", os.fspath(agents)]
-    if optimal:
-        args.append("--optimal" if optimal is True else "--optimal=" + optimal)
-    if zlib:
-        args.append("--zlib")
-    if threads:
-        args += ["--threads", str(threads)]
-    _run("mkclear", args)
-    if abstract:
-        args = [os.fspath(output), "-q"]
-        if cluster_size:
-            args += ["--cluster-size", str(cluster_size)]
-        if threads:
-            args += ["--threads", str(threads)]
-        _run("mkabstract", args)
-    return os.fspath(output)
+    HAA*'s abstract graph (as mkabstract, with cluster_size).  progress, a
+    callable taking the fraction done, cancels the bake by returning true
+    (CancelledError; nothing written).  Raises the library's NavbakeError."""
+    from .bakelib import Baker
+    with Baker() as b:
+        b.read_level(map_path, legend, agents)
+        return b.write(os.fspath(output), abstract=abstract, optimal=optimal, zlib=zlib,
+                       cluster_size=cluster_size, threads=threads, progress=progress)

@@ -25,6 +25,7 @@ class Status(enum.IntEnum):
     ERR_OUTSIDE = 11
     ERR_UNLOADED = 12
     ERR_MISMATCH = 13
+    ERR_CANCELLED = 14
 
 
 class NavbakeError(Exception):
@@ -106,6 +107,11 @@ class MismatchError(NavbakeError):
     status = Status.ERR_MISMATCH
 
 
+class CancelledError(NavbakeError):
+    """NB_ERR_CANCELLED: the caller cancelled it (a bake's progress callback)."""
+    status = Status.ERR_CANCELLED
+
+
 class ClosedError(NavbakeError, ValueError):
     """A handle used after close() (or after the bundle it was made from closed)."""
 
@@ -117,7 +123,8 @@ InputSyntaxError = SyntaxError_
 
 BY_STATUS = {cls.status: cls for cls in (
     ArgumentError, IOError_, NoMemoryError, SyntaxError_, FormatError, VersionError, CRCError,
-    NotFoundError, UnsupportedError, LimitError, OutsideError, UnloadedError, MismatchError)}
+    NotFoundError, UnsupportedError, LimitError, OutsideError, UnloadedError, MismatchError,
+    CancelledError)}
 
 
 def error_of(status, message):
