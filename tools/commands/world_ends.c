@@ -5,8 +5,8 @@
 #include "cli.h"
 #include "world_ends.h"
 
-int nbc_world_ends_parse(int argc, char **argv, int weak_ok, void (*help)(void),
-                         nbc_world_ends *e)
+/* The options: -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, int weak_ok, void (*help)(void), nbc_world_ends *e)
 {
     struct option opts[] = {{"from", required_argument, NULL, 'F'},
                             {"to", required_argument, NULL, 'T'},
@@ -57,14 +57,18 @@ int nbc_world_ends_parse(int argc, char **argv, int weak_ok, void (*help)(void),
     return -1;
 }
 
-int nbc_world_ends_open(const nbc_world_ends *e, nb_world **w, nb_world_info *in,
-                        nbc_agent_choice *a)
+int nbc_world_ends_begin(int argc, char **argv, int weak_ok, void (*help)(void),
+                         nbc_world_ends *e, nb_world **w, nb_world_info *in,
+                         nbc_agent_choice *a)
 {
+    int rc = parse(argc, argv, weak_ok, help, e);
+    if (rc >= 0)
+        return rc;
     nb_err err;
     if (nb_world_open(e->path, e->tiles, 0, NULL, w, &err) != NB_OK)
         return nbc_fail_err(&err);
     nb_world_describe(*w, in);
-    int rc = nbc_agent_pick(nb_world_bundle(*w), e->path, &e->ao, a);
+    rc = nbc_agent_pick(nb_world_bundle(*w), e->path, &e->ao, a);
     if (rc == NBC_EXIT_OK &&
         (!nbc_cell_on_map("--from", e->fx, e->fy, in->width, in->height) ||
          !nbc_cell_on_map("--to", e->tx, e->ty, in->width, in->height)))
@@ -72,6 +76,7 @@ int nbc_world_ends_open(const nbc_world_ends *e, nb_world **w, nb_world_info *in
     if (rc != NBC_EXIT_OK) {
         nb_world_close(*w);
         *w = NULL;
+        return rc;
     }
-    return rc;
+    return -1;
 }

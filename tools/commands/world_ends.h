@@ -16,14 +16,12 @@ typedef struct nbc_world_ends {
 } nbc_world_ends;
 
 /* Parses --from, --to, the agent, --tiles, --json, --help, --version and,
- * when weak_ok, --weak, and the one world.  -1 to go on; otherwise the exit
- * status to return (help printed, or a usage message). */
-int nbc_world_ends_parse(int argc, char **argv, int weak_ok, void (*help)(void),
-                         nbc_world_ends *e);
-/* Opens the world, picks the agent and checks both cells lie on the map.
- * NBC_EXIT_OK with *w open, *in described and *a chosen; otherwise the
- * exit status after a message, *w closed. */
-int nbc_world_ends_open(const nbc_world_ends *e, nb_world **w, nb_world_info *in,
-                        nbc_agent_choice *a);
+ * when weak_ok, --weak, and the one world; opens the world, picks the
+ * agent and checks both cells lie on the map.  -1 to go on, with *w open,
+ * *in described and *a chosen; otherwise the exit status to return (help
+ * printed, or a message), the world closed. */
+int nbc_world_ends_begin(int argc, char **argv, int weak_ok, void (*help)(void),
+                         nbc_world_ends *e, nb_world **w, nb_world_info *in,
+                         nbc_agent_choice *a);
 
 #endif

@@ -29,20 +29,18 @@ static void help(void)
 int nbc_world_path(int argc, char **argv)
 {
     nbc_world_ends e;
-    int rc = nbc_world_ends_parse(argc, argv, 1, help, &e);
-    if (rc >= 0)
-        return rc;
     nb_world *w;
     nb_world_info in;
     nbc_agent_choice a;
-    if ((rc = nbc_world_ends_open(&e, &w, &in, &a)) != NBC_EXIT_OK)
+    int rc = nbc_world_ends_begin(argc, argv, 1, help, &e, &w, &in, &a);
+    if (rc >= 0)
         return rc;
+    rc = NBC_EXIT_OK;
     nb_err err;
     nb_world_aa *ws = NULL;
     nb_world_tile *need = NULL;
     size_t ntiles = (size_t)in.columns * in.rows;
-    if (rc == NBC_EXIT_OK && (nb_world_aa_open(w, &ws, &err) != NB_OK ||
-                              !(need = calloc(ntiles, sizeof *need))))
+    if (nb_world_aa_open(w, &ws, &err) != NB_OK || !(need = calloc(ntiles, sizeof *need)))
         rc = nbc_fail_err(&err);
     nb_aa_query q;
     nb_aa_query_init(&q);

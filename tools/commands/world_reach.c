@@ -44,13 +44,11 @@ static nb_status ask(nb_world *w, const nbc_agent_choice *a, nb_cell from, nb_ce
 int nbc_world_reach(int argc, char **argv)
 {
     nbc_world_ends e;
-    int rc = nbc_world_ends_parse(argc, argv, 0, help, &e);
-    if (rc >= 0)
-        return rc;
     nb_world *w;
     nb_world_info in;
     nbc_agent_choice a;
-    if ((rc = nbc_world_ends_open(&e, &w, &in, &a)) != NBC_EXIT_OK)
+    int rc = nbc_world_ends_begin(argc, argv, 0, help, &e, &w, &in, &a);
+    if (rc >= 0)
         return rc;
     nb_err err;
     nb_cell from = {(int32_t)e.fx, (int32_t)e.fy}, to = {(int32_t)e.tx, (int32_t)e.ty};
