@@ -845,6 +845,11 @@ nb_status nbb_abstract_put_derived(nbb_builder *w, const nb_bundle *b, const voi
 /* The graph itself, taken over (freed in every case), replacing any. */
 nb_status nbb_abstract_put_graph(nbb_builder *w, uint8_t *graph, size_t glen, int compress,
                                  nb_err *err);
+/* The abstract graph of what w holds so far (built with ao, resolved
+ * here), put with its costs and levels lo (NULL: none; levels 0: the
+ * default for the map): the bake library's and a world tile's step. */
+nb_status nbb_abstract_put_built(nbb_builder *w, const nbb_abstract_opts *ao,
+                                 const nbb_levels_opts *lo, int compress, nb_err *err);
 /* The level a bake handle holds (NULL before a grid is set): mkclear reads
  * its level through the library, then brings its bundle up to date by it. */
 struct nb_bake;

@@ -7,19 +7,7 @@
 . "$top_srcdir/tests/support/lib.sh"
 cd "$tmp" || exit 1
 
-# The sample level tiled 3 x 3 (192 x 120 cells), mirrored.
-awk 'FNR > 4 { row[n++] = $0 } END {
-  print "type octile"; print "height " 3 * n; print "width " 3 * length(row[0]); print "map"
-  for (r = 0; r < 3 * n; r++) {
-    y = int(r / n) % 2 ? n - 1 - r % n : r % n; line = ""
-    for (c = 0; c < 3; c++) {
-      s = row[y]
-      if (c % 2) { t = ""; for (i = length(s); i > 0; i--) t = t substr(s, i, 1); s = t }
-      line = line s
-    }
-    print line
-  }
-}' "$top_srcdir/data/sample.map" >big.map
+tiled_sample >big.map
 agents=$top_srcdir/data/cost-agents.yaml
 ok "cut into tiles of 48" navbake world cut big.map --tile 48 -c 8 -a "$agents" -o w
 bad=0

@@ -45,3 +45,20 @@ py_env() {
       "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" ;;
   esac
 }
+# tiled_sample: the sample level tiled 3 x 3 (192 x 120 cells) as a map
+# on standard output, mirrored so that walls and water cross the tile
+# borders (the world tests cut it into tiles).
+tiled_sample() {
+  awk 'FNR > 4 { row[n++] = $0 } END {
+    print "type octile"; print "height " 3 * n; print "width " 3 * length(row[0]); print "map"
+    for (r = 0; r < 3 * n; r++) {
+      y = int(r / n) % 2 ? n - 1 - r % n : r % n; line = ""
+      for (c = 0; c < 3; c++) {
+        s = row[y]
+        if (c % 2) { t = ""; for (i = length(s); i > 0; i--) t = t substr(s, i, 1); s = t }
+        line = line s
+      }
+      print line
+    }
+  }' "$top_srcdir/data/sample.map"
+}

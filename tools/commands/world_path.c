@@ -1,13 +1,11 @@
 /* navbake world path: Annotated A* across a world's tiles
  * (nb_world_aa_find), loading the tiles the query says it needs and asking
  * again, as a game's I/O thread would. */
-#include <getopt.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "agent_pick.h"
 #include "cli.h"
 #include "world_cli.h"
+#include "world_ends.h"
 
 static void help(void)
 {
@@ -30,77 +28,28 @@ static void help(void)
 
 int nbc_world_path(int argc, char **argv)
 {
-    static const struct option opts[] = {{"from", required_argument, NULL, 'F'},
-                                         {"to", required_argument, NULL, 'T'},
-                                         {"agent", required_argument, NULL, 'a'},
-                                         {"size", required_argument, NULL, 's'},
-                                         {"capability", required_argument, NULL, 'c'},
-                                         {"tiles", required_argument, NULL, 't'},
-                                         {"weak", no_argument, NULL, 'W'},
-                                         {"json", no_argument, NULL, 'J'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"version", no_argument, NULL, 'V'},
-                                         {NULL, 0, NULL, 0}};
-    long fx = -1, fy = -1, tx = -1, ty = -1;
-    int have_from = 0, have_to = 0, json = 0, weak = 0, c;
-    const char *tiles = NULL;
-    nbc_agent_opts ao = {NULL, NULL, 0};
-    while ((c = getopt_long(argc, argv, "a:s:c:t:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'F':
-            if (!nbc_point("--from", optarg, &fx, &fy))
-                return NBC_EXIT_USAGE;
-            have_from = 1;
-            break;
-        case 'T':
-            if (!nbc_point("--to", optarg, &tx, &ty))
-                return NBC_EXIT_USAGE;
-            have_to = 1;
-            break;
-        case 'a': ao.name = optarg; break;
-        case 'c': ao.capability = optarg; break;
-        case 's':
-            if (!nbc_uint("--size", optarg, 1, NB_MAX_AGENT_SIZE, &ao.size))
-                return NBC_EXIT_USAGE;
-            break;
-        case 't': tiles = optarg; break;
-        case 'W': weak = 1; break;
-        case 'J': json = 1; break;
-        case 'h': help(); return NBC_EXIT_OK;
-        case 'V': return nbc_version();
-        default: return nbc_bad_option();
-        }
-    }
-    if (argc - optind != 1)
-        return nbc_usage(argc - optind < 1 ? "give a world bundle" : "one world at a time");
-    if (!have_from || !have_to)
-        return nbc_usage("give both cells (--from X,Y --to X,Y)");
-    const char *path = argv[optind];
+    nbc_world_ends e;
     nb_world *w;
-    nb_err err;
-    if (nb_world_open(path, tiles, 0, NULL, &w, &err) != NB_OK)
-        return nbc_fail_err(&err);
     nb_world_info in;
-    nb_world_describe(w, &in);
     nbc_agent_choice a;
-    int rc = nbc_agent_pick(nb_world_bundle(w), path, &ao, &a);
-    if (rc == NBC_EXIT_OK && (!nbc_cell_on_map("--from", fx, fy, in.width, in.height) ||
-                              !nbc_cell_on_map("--to", tx, ty, in.width, in.height)))
-        rc = NBC_EXIT_USAGE;
+    int rc = nbc_world_ends_begin(argc, argv, 1, help, &e, &w, &in, &a);
+    if (rc >= 0)
+        return rc;
+    rc = NBC_EXIT_OK;
+    nb_err err;
     nb_world_aa *ws = NULL;
     nb_world_tile *need = NULL;
     size_t ntiles = (size_t)in.columns * in.rows;
-    if (rc == NBC_EXIT_OK && (nb_world_aa_open(w, &ws, &err) != NB_OK ||
-                              !(need = calloc(ntiles, sizeof *need))))
+    if (nb_world_aa_open(w, &ws, &err) != NB_OK || !(need = calloc(ntiles, sizeof *need)))
         rc = nbc_fail_err(&err);
     nb_aa_query q;
     nb_aa_query_init(&q);
-    q.start = (nb_cell){(int32_t)fx, (int32_t)fy};
-    q.goal = (nb_cell){(int32_t)tx, (int32_t)ty};
+    q.start = (nb_cell){(int32_t)e.fx, (int32_t)e.fy};
+    q.goal = (nb_cell){(int32_t)e.tx, (int32_t)e.ty};
     q.size = a.size;
     q.capability = a.capability;
     q.costs = a.costs;
-    q.corner = weak ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+    q.corner = e.weak ? NB_CORNER_WEAK : NB_CORNER_STRICT;
     nb_aa_result res;
     unsigned rounds = 0;
     /* Each round loads every tile the search named; a search that names none is answered. */
@@ -121,7 +70,7 @@ int nbc_world_path(int argc, char **argv)
     if (rc == NBC_EXIT_OK) {
         nb_world_describe(w, &in);
         int found = res.status == NB_PATH_FOUND;
-        if (json)
+        if (e.json)
             printf("{\"status\": \"%s\", \"length\": %.6f, \"cost\": %.6f, \"expanded\": %llu, "
                    "\"rounds\": %u, \"tiles_loaded\": %u, \"tiles\": %u, \"bytes\": %zu}\n",
                    nb_path_status_str(res.status), res.length, res.cost,

@@ -1,12 +1,9 @@
 /* navbake world reach: whether two cells of a world of tiles are joined,
  * from the world's components (nb_world_reachable), loading the tiles the
  * query says it needs, as a game's I/O thread would. */
-#include <getopt.h>
-#include <string.h>
-
-#include "agent_pick.h"
 #include "cli.h"
 #include "world_cli.h"
+#include "world_ends.h"
 
 static void help(void)
 {
@@ -46,73 +43,22 @@ static nb_status ask(nb_world *w, const nbc_agent_choice *a, nb_cell from, nb_ce
 
 int nbc_world_reach(int argc, char **argv)
 {
-    static const struct option opts[] = {{"from", required_argument, NULL, 'F'},
-                                         {"to", required_argument, NULL, 'T'},
-                                         {"agent", required_argument, NULL, 'a'},
-                                         {"size", required_argument, NULL, 's'},
-                                         {"capability", required_argument, NULL, 'c'},
-                                         {"tiles", required_argument, NULL, 't'},
-                                         {"json", no_argument, NULL, 'J'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"version", no_argument, NULL, 'V'},
-                                         {NULL, 0, NULL, 0}};
-    long fx = -1, fy = -1, tx = -1, ty = -1;
-    int have_from = 0, have_to = 0, json = 0, c;
-    const char *tiles = NULL;
-    nbc_agent_opts ao = {NULL, NULL, 0};
-    while ((c = getopt_long(argc, argv, "a:s:c:t:hV", opts, NULL)) != -1) {
-        switch (c) {
-        case 'F':
-            if (!nbc_point("--from", optarg, &fx, &fy))
-                return NBC_EXIT_USAGE;
-            have_from = 1;
-            break;
-        case 'T':
-            if (!nbc_point("--to", optarg, &tx, &ty))
-                return NBC_EXIT_USAGE;
-            have_to = 1;
-            break;
-        case 'a': ao.name = optarg; break;
-        case 'c': ao.capability = optarg; break;
-        case 's':
-            if (!nbc_uint("--size", optarg, 1, NB_MAX_AGENT_SIZE, &ao.size))
-                return NBC_EXIT_USAGE;
-            break;
-        case 't': tiles = optarg; break;
-        case 'J': json = 1; break;
-        case 'h': help(); return NBC_EXIT_OK;
-        case 'V': return nbc_version();
-        default: return nbc_bad_option();
-        }
-    }
-    if (argc - optind != 1)
-        return nbc_usage(argc - optind < 1 ? "give a world bundle" : "one world at a time");
-    if (!have_from || !have_to)
-        return nbc_usage("give both cells (--from X,Y --to X,Y)");
-    const char *path = argv[optind];
+    nbc_world_ends e;
     nb_world *w;
-    nb_err err;
-    if (nb_world_open(path, tiles, 0, NULL, &w, &err) != NB_OK)
-        return nbc_fail_err(&err);
     nb_world_info in;
-    nb_world_describe(w, &in);
     nbc_agent_choice a;
-    int rc = nbc_agent_pick(nb_world_bundle(w), path, &ao, &a);
-    if (rc == NBC_EXIT_OK && (!nbc_cell_on_map("--from", fx, fy, in.width, in.height) ||
-                              !nbc_cell_on_map("--to", tx, ty, in.width, in.height)))
-        rc = NBC_EXIT_USAGE;
-    if (rc != NBC_EXIT_OK) {
-        nb_world_close(w);
+    int rc = nbc_world_ends_begin(argc, argv, 0, help, &e, &w, &in, &a);
+    if (rc >= 0)
         return rc;
-    }
-    nb_cell from = {(int32_t)fx, (int32_t)fy}, to = {(int32_t)tx, (int32_t)ty};
+    nb_err err;
+    nb_cell from = {(int32_t)e.fx, (int32_t)e.fy}, to = {(int32_t)e.tx, (int32_t)e.ty};
     int reachable = 0;
     if (ask(w, &a, from, to, &reachable, &err) != NB_OK) {
         nb_world_close(w);
         return nbc_fail_err(&err);
     }
     nb_world_describe(w, &in);
-    if (json)
+    if (e.json)
         printf("{\"reachable\": %s, \"tiles_loaded\": %u, \"bytes\": %zu}\n",
                reachable ? "true" : "false", in.loaded, nb_world_bytes(w));
     else

@@ -75,9 +75,6 @@ static nb_status check_options(const nb_bake_options *o, nb_err *err)
 static nb_status put_abstract(nbb_builder *b, const nb_bake_options *o, int compress,
                               nbb_progress_part *part, nb_err *err)
 {
-    uint8_t *image = NULL, *graph = NULL;
-    size_t len = 0, glen = 0;
-    nb_bundle *cb = NULL;
     nbb_abstract_opts ao;
     nbb_abstract_defaults(&ao);
     ao.cluster = o->cluster;
@@ -86,28 +83,9 @@ static nb_status put_abstract(nbb_builder *b, const nb_bake_options *o, int comp
     ao.placement = o->placement == NB_BAKE_PLACE_AUTO ? NBB_PLACE_AUTO : o->placement;
     ao.progress = nbb_progress_part_fn;
     ao.progress_arg = part;
-    nbb_abstract_resolve(&ao);
-    nb_status st = nbb_builder_image(b, &image, &len, err);
-    if (st == NB_OK)
-        st = nb_bundle_open_memory(image, len, 0, NULL, &cb, err);
-    if (st == NB_OK)
-        st = nbb_abstract_build(cb, &ao, &graph, &glen, NULL, err);
-    if (st == NB_OK) {
-        nbb_levels_opts lo = {o->levels, NBB_LEVEL_FACTOR, NBB_LEVEL_SPACING, o->threads,
-                              NBB_LEVEL_SHARE, o->landmarks};
-        if (lo.levels == 0)
-            lo.levels = nbb_levels_default(nb_map_width(cb), nb_map_height(cb), o->cluster,
-                                           lo.factor);
-        st = nbb_abstract_put_derived(b, cb, graph, glen, &lo, compress, err);
-    }
-    if (st == NB_OK) {
-        st = nbb_abstract_put_graph(b, graph, glen, compress, err);
-        graph = NULL;
-    }
-    free(graph);
-    nb_bundle_close(cb);
-    free(image);
-    return st;
+    nbb_levels_opts lo = {o->levels, NBB_LEVEL_FACTOR, NBB_LEVEL_SPACING, o->threads,
+                          NBB_LEVEL_SHARE, o->landmarks};
+    return nbb_abstract_put_built(b, &ao, &lo, compress, err);
 }
 
 /* o, or the defaults in d. */

@@ -261,31 +261,11 @@ static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threa
 {
     if (nbb_builder_has(b, NB_SEC_ABSTRACT))
         return NB_OK;
-    uint8_t *image = NULL, *graph = NULL;
-    size_t len = 0, glen = 0;
-    nb_bundle *cb = NULL;
     nbb_abstract_opts o;
     nbb_abstract_defaults(&o);
     o.cluster = w->cluster;
     o.threads = threads;
-    nbb_abstract_resolve(&o);
-    nb_status st = nbb_builder_image(b, &image, &len, err);
-    if (st == NB_OK)
-        st = nb_bundle_open_memory(image, len, 0, NULL, &cb, err);
-    if (st == NB_OK)
-        st = nbb_abstract_build(cb, &o, &graph, &glen, NULL, err);
-    if (st == NB_OK)
-        st = nbb_put_abstract_costs(b, cb, graph, glen, 0, NULL, err);
-    if (st == NB_OK) {
-        nb_section_info info;
-        nbb_abstract_info(graph, &info);
-        st = nbb_builder_add_owned(b, &info, graph, glen, 0, err);
-        graph = NULL;
-    }
-    free(graph);
-    nb_bundle_close(cb);
-    free(image);
-    return st;
+    return nbb_abstract_put_built(b, &o, NULL, 0, err);
 }
 
 /* 1 when the bundle at path is this tile of this world, baked with this
