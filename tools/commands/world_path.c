@@ -40,8 +40,10 @@ int nbc_world_path(int argc, char **argv)
     nb_world_aa *ws = NULL;
     nb_world_tile *need = NULL;
     size_t ntiles = (size_t)in.columns * in.rows;
-    if (nb_world_aa_open(w, &ws, &err) != NB_OK || !(need = calloc(ntiles, sizeof *need)))
+    if (nb_world_aa_open(w, &ws, &err) != NB_OK)
         rc = nbc_fail_err(&err);
+    else if (!(need = calloc(ntiles, sizeof *need)))
+        rc = nbc_fail("out of memory for the list of %zu tiles", ntiles);
     nb_aa_query q;
     nb_aa_query_init(&q);
     q.start = (nb_cell){(int32_t)e.fx, (int32_t)e.fy};
