@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/grid.h"
+#include "core/heap.h"
 #include "clearance/costs.h"
 #include "core/pool.h"
 #include "stream/world_aa.h"
@@ -35,11 +36,6 @@
 #define SID_MAX ((1u << (32 - SID_SHIFT)) - 1)
 #define PSHIFT (2 * NBI_WB_SHIFT)
 
-struct wopen {
-    double f, g;
-    uint32_t slot;
-};
-
 struct nb_world_aa {
     const nb_world *w;
     const nb_allocator *a;
@@ -47,8 +43,7 @@ struct nb_world_aa {
     nbi_pool pool;
     uint32_t *stamp;
     double *g;
-    struct wopen *open;
-    size_t nopen, capopen;
+    nbi_heap open; /* by f, ties the deeper first (tie = -g); duplicates, stale ones skipped */
     nb_cell *path;
     size_t cappath;
     uint32_t bcols, sid;
@@ -74,11 +69,12 @@ nb_status nb_world_aa_open(const nb_world *w, nb_world_aa **out, nb_err *err)
     size_t brows = (w->x.height + NBI_WB_MASK) >> NBI_WB_SHIFT;
     int okp = nbi_wpins_init(&ws->pins, w);
     int okq = nbi_pool_init(&ws->pool, a, (size_t)ws->bcols * brows, PSHIFT);
+    int okh = nbi_heap_init(&ws->open, a, 1024, NULL);
     if (okq) {
         nbi_pool_array(&ws->pool, (void **)&ws->stamp, sizeof *ws->stamp, 1);
         nbi_pool_array(&ws->pool, (void **)&ws->g, sizeof *ws->g, 0);
     }
-    if (!okp || !okq) {
+    if (!okp || !okq || !okh) {
         nb_world_aa_close(ws);
         return nbi_fail_nomem(err, "a world search's workspace");
     }
@@ -92,7 +88,8 @@ void nb_world_aa_close(nb_world_aa *ws)
         return;
     nbi_wpins_free(&ws->pins);
     nbi_pool_free(&ws->pool);
-    nbi_free(ws->a, ws->open);
+    if (ws->open.a)
+        nbi_heap_free(&ws->open);
     nbi_free(ws->a, ws->path);
     nbi_free(ws->a, ws);
 }
@@ -100,7 +97,7 @@ void nb_world_aa_close(nb_world_aa *ws)
 size_t nb_world_aa_bytes(const nb_world_aa *ws)
 {
     return ws ? sizeof *ws + nbi_wpins_bytes(&ws->pins) + nbi_pool_bytes(&ws->pool) +
-                    ws->capopen * sizeof *ws->open + ws->cappath * sizeof *ws->path
+                    nbi_heap_bytes(&ws->open) + ws->cappath * sizeof *ws->path
               : 0;
 }
 
@@ -142,51 +139,10 @@ void nbi_world_aa_mark_needed(nb_world_aa *ws, double limit, size_t n)
     ws->nneeded = n;
 }
 
-/* ---- the open list: a binary heap by f, ties the deeper first ---- */
-
-static int before(const struct wopen *a, const struct wopen *b)
-{
-    return a->f < b->f || (a->f == b->f && a->g > b->g);
-}
-
+/* The open list: f first, then the deeper (tie = -g). */
 static int push(nb_world_aa *ws, double f, double g, uint32_t slot)
 {
-    if (ws->nopen == ws->capopen) {
-        size_t cap = ws->capopen ? 2 * ws->capopen : 1024;
-        struct wopen *o = nbi_realloc_array(ws->a, ws->open, cap, sizeof *o);
-        if (!o)
-            return 0;
-        ws->open = o;
-        ws->capopen = cap;
-    }
-    struct wopen e = {f, g, slot}, *h = ws->open;
-    size_t i = ws->nopen++;
-    while (i > 0 && before(&e, &h[(i - 1) / 2])) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = e;
-    return 1;
-}
-
-static struct wopen pop(nb_world_aa *ws)
-{
-    struct wopen *h = ws->open, top = h[0], last = h[--ws->nopen];
-    size_t i = 0, n = ws->nopen;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && before(&h[c + 1], &h[c]))
-            c++;
-        if (!before(&h[c], &last))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (n)
-        h[i] = last;
-    return top;
+    return nbi_heap_push(&ws->open, f, -g, slot);
 }
 
 /* ---- slots ---- */
@@ -310,7 +266,7 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
     ws->pool.max_pages = ws->max_nodes
                              ? (uint32_t)((ws->max_nodes + (1u << PSHIFT) - 1) >> PSHIFT)
                              : 0;
-    ws->nopen = 0;
+    nbi_heap_clear(&ws->open);
     *stop = INFINITY;
     int seen;
     uint32_t s0 = slot_at(ws, (uint32_t)q->start.x, (uint32_t)q->start.y, &seen);
@@ -334,15 +290,15 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
     int32_t bx2 = 0, by2 = 0;
     uint64_t expanded = 0;
     *end = END_EXHAUSTED;
-    while (ws->nopen) {
+    while (!nbi_heap_empty(&ws->open)) {
         if (q->max_expansions && expanded >= q->max_expansions) {
             *end = END_LIMIT;
-            *stop = ws->open[0].f;
+            *stop = nbi_heap_top(&ws->open)->key;
             break;
         }
-        struct wopen e = pop(ws);
-        uint32_t j = e.slot;
-        if ((ws->stamp[j] & CLOSED) || e.g > ws->g[j])
+        nbi_heap_item e = nbi_heap_pop(&ws->open);
+        uint32_t j = e.id;
+        if ((ws->stamp[j] & CLOSED) || -e.tie > ws->g[j])
             continue;
         ws->stamp[j] |= CLOSED;
         expanded++;
@@ -395,7 +351,7 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
             uint32_t k = slot_at(ws, (uint32_t)nx, (uint32_t)ny, &seen);
             if (k == NBI_POOL_NONE) {
                 *end = ws->pool.failed ? END_NOMEM : END_LIMIT;
-                *stop = e.f;
+                *stop = e.key;
                 goto out;
             }
             if (seen) {
