@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sections/sections.h"
 #include "worldbake.h"
@@ -72,4 +73,24 @@ nb_bundle *tw_whole_bake(const char *map, const char *legend, const char *agents
     nbb_builder_free(b);
     nbb_level_free(l);
     return out;
+}
+
+void tw_write_map(const char *path, const nbb_grid *g)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "type octile\nheight %u\nwidth %u\nmap\n", g->height, g->width);
+    for (uint32_t y = 0; y < g->height; y++)
+        fprintf(f, "%.*s\n", (int)g->width, (const char *)g->cells + (size_t)y * g->width);
+    fclose(f);
+}
+
+const char *tw_fresh_dir(const char *tmp, const char *prefix, int *k)
+{
+    static char dirs[16][4096];
+    char *d = dirs[*k % 16];
+    snprintf(d, sizeof dirs[0], "%s/%s%d", tmp, prefix, (*k)++);
+    mkdir(d, 0777);
+    return d;
 }

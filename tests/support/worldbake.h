@@ -22,4 +22,10 @@ int tw_bake_world(const char *dir, int update, tw_world *wd, nb_err *err);
 /* The whole bake of the level (mkclear's); NULL with a diagnostic. */
 nb_bundle *tw_whole_bake(const char *map, const char *legend, const char *agents);
 
+/* A grid's cells written as a MovingAI map at path. */
+void tw_write_map(const char *path, const nbb_grid *g);
+/* A new folder tmp/PREFIXk (k counted up), its path in a buffer of its own
+ * (tu_path's buffers rotate; 16 of these do). */
+const char *tw_fresh_dir(const char *tmp, const char *prefix, int *k);
+
 #endif

@@ -26,15 +26,6 @@
 
 static int every;
 
-static void write_map(const char *path, const nbb_grid *g)
-{
-    FILE *f = fopen(path, "w");
-    fprintf(f, "type octile\nheight %u\nwidth %u\nmap\n", g->height, g->width);
-    for (uint32_t y = 0; y < g->height; y++)
-        fprintf(f, "%.*s\n", (int)g->width, (const char *)g->cells + (size_t)y * g->width);
-    fclose(f);
-}
-
 /* The tile of world cell (x, y), and the cell in its bundle's map. */
 static uint32_t owner(const tw_world *wd, uint32_t x, uint32_t y, uint32_t *bx, uint32_t *by)
 {
@@ -220,7 +211,7 @@ static void check_edit(const char *dir, const char *fresh)
     tu_read_sample(&legend, &agents, &tile);
     tu_tile_grid(&tile, 96, 1, &big);
     char *map = strdup(tu_path(dir, "big.map")), *agents_path = strdup(tu_src("data/sample-agents.yaml"));
-    write_map(map, &big);
+    tw_write_map(map, &big);
     tw_world wd;
     if (!ok(nbb_world_cut(map, NULL, agents_path, 32, 8, dir, 1, NULL, NULL, NULL, &err) == NB_OK &&
                 tw_bake_world(dir, 0, &wd, &err),
@@ -231,7 +222,7 @@ static void check_edit(const char *dir, const char *fresh)
     for (uint32_t y = 28; y < 38; y++)
         for (uint32_t x = 28; x < 38; x++)
             big.cells[y * 96 + x] = '@';
-    write_map(map, &big);
+    tw_write_map(map, &big);
     size_t written = 0;
     ok(nbb_world_cut(map, NULL, agents_path, 32, 8, dir, 1, NULL, NULL, &written, &err) == NB_OK,
        "edit: cut again");
@@ -303,24 +294,13 @@ static void check_edit(const char *dir, const char *fresh)
     free(agents_path);
 }
 
-/* A new folder in tmp (its path in a buffer of its own: tu_path's
- * buffers rotate). */
-static const char *fresh_dir(const char *tmp, int *k)
-{
-    static char dirs[16][4096];
-    char *d = dirs[*k % 16];
-    snprintf(d, sizeof dirs[0], "%s/w%d", tmp, (*k)++);
-    mkdir(d, 0777);
-    return d;
-}
-
 int main(void)
 {
     const char *e = getenv("NB_WORLD_EVERY");
     every = e && *e && strcmp(e, "0") != 0;
     const char *tmp = tu_tmpdir();
     int k = 0;
-#define DIR() fresh_dir(tmp, &k)
+#define DIR() tw_fresh_dir(tmp, "w", &k)
     /* The sample level: four capabilities, sizes 1 to 3, tiles of 16 in
      * clusters of 8 (halo 8), the last column and row narrower. */
     check_world("sample", tu_src("data/sample.map"), NULL, tu_src("data/sample-agents.yaml"), 16, 8,
@@ -334,7 +314,7 @@ int main(void)
         const char *d = DIR(), *map = tu_path(tmp, "random.map");
         char what[64];
         snprintf(what, sizeof what, "random %u x %u", w, h);
-        write_map(map, &g);
+        tw_write_map(map, &g);
         check_world(what, map, NULL, tu_src("data/sample-agents.yaml"), 16u << i, 8, NULL, d);
         nbb_grid_free(&g);
     }

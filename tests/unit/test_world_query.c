@@ -579,24 +579,6 @@ static void check_nearest(level *l, uint64_t seed)
     nb_world_aa_close(ws);
 }
 
-static const char *fresh_dir(const char *tmp, int *k)
-{
-    static char dirs[16][4096];
-    char *d = dirs[*k % 16];
-    snprintf(d, sizeof dirs[0], "%s/q%d", tmp, (*k)++);
-    mkdir(d, 0777);
-    return d;
-}
-
-static void write_map(const char *path, const nbb_grid *g)
-{
-    FILE *f = fopen(path, "w");
-    fprintf(f, "type octile\nheight %u\nwidth %u\nmap\n", g->height, g->width);
-    for (uint32_t y = 0; y < g->height; y++)
-        fprintf(f, "%.*s\n", (int)g->width, (const char *)g->cells + (size_t)y * g->width);
-    fclose(f);
-}
-
 int main(void)
 {
     const char *e = getenv("NB_WORLD_EVERY");
@@ -605,7 +587,7 @@ int main(void)
     int k = 0;
     level l;
     /* The sample level with terrain costs, in tiles of 16 (4 x 3 tiles). */
-    const char *d0 = fresh_dir(tmp, &k);
+    const char *d0 = tw_fresh_dir(tmp, "q", &k);
     if (open_level(&l, "sample, costs", tu_src("data/sample.map"), tu_src("data/cost-agents.yaml"), 16, 8,
                    d0, 12)) {
         check_pairs(&l, 150, 1);
@@ -620,10 +602,10 @@ int main(void)
     nbb_grid g;
     tu_random_grid(&r, 120, 100, 10, 2, &g);
     const char *map = tu_path(tmp, "random.map");
-    write_map(map, &g);
+    tw_write_map(map, &g);
     nbb_grid_free(&g);
     if (open_level(&l, "random 120 x 100", map, tu_src("data/sample-agents.yaml"), 16, 8,
-                   fresh_dir(tmp, &k), 16)) {
+                   tw_fresh_dir(tmp, "q", &k), 16)) {
         check_pairs(&l, 80, 3);
         check_unloaded(&l, 4);
         check_nearest(&l, 7);
@@ -642,7 +624,7 @@ int main(void)
         char scen[512];
         snprintf(scen, sizeof scen, "%s.scen", m);
         if (open_level(&l, maps[i].map, m, tu_src("data/haa-agents.yaml"), maps[i].tile, 16,
-                       fresh_dir(tmp, &k), 16)) {
+                       tw_fresh_dir(tmp, "q", &k), 16)) {
             check_scen(&l, scen);
             check_pairs(&l, 20, 10 + i);
             check_unloaded(&l, 20 + i);
