@@ -52,7 +52,8 @@ class WorldOverlay(Handle):
 
 class _WorldFamily:
     """A query struct, its result and the world call that answers it (the
-    call takes the overlay as an argument: the query's own stays NULL)."""
+    call, a _lib.fast pointer, takes the overlay as an argument: the query's
+    own stays NULL)."""
 
     def __init__(self, owner, fam, qtype, rtype, result_cls, call):
         self.owner = owner
@@ -63,7 +64,7 @@ class _WorldFamily:
         self._r = rtype()
         self.result = result_cls(owner, self._r)
         self._qref, self._rref = C.byref(self.query), C.byref(self._r)
-        self._call = fast(call)
+        self._call = call
         self.overlay = None
         self.keep = {}
 
@@ -101,9 +102,10 @@ class WorldAA(GridSearch):
         self._buffers = {}
         self.world = world
         self.bundle = world.bundle
-        self._f = _WorldFamily(self, "aa", T.AAQuery, T.AAResult, AAResult, "nb_world_aa_find")
+        self._f = _WorldFamily(self, "aa", T.AAQuery, T.AAResult, AAResult,
+                               fast("nb_world_aa_find"))
         self._n = _WorldFamily(self, "nearest", T.NearestQuery, T.NearestResult, NearestResult,
-                               "nb_world_nearest_find")
+                               fast("nb_world_nearest_find"))
         self.query, self.result = self._f.query, self._f.result
         self.nearest_query = self._n.query
         self._qs, self._qg = self.query.start, self.query.goal
