@@ -614,7 +614,8 @@ static class Tests
                 Ok(wa.Bytes == bytes && ReferenceEquals(arr, path), "the same 200 queries again: the workspace and the path array do not grow");
             }
             wa.SetMaxNodes(5);
-            Ok(wa.Find(q, null, a0.Costs).Status == PathStatus.Limit, "SetMaxNodes: NB_PATH_LIMIT past the cap");
+            var lim = wa.Find(q, null, a0.Costs);
+            Ok(lim.Status == PathStatus.Limit, "SetMaxNodes: NB_PATH_LIMIT past the cap", lim.Status + " " + lim.Expanded + " " + q.Start + " " + q.Goal);
             wa.SetMaxNodes(0);
         }
         var wd = World.Open(file);
