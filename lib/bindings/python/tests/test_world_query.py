@@ -4,34 +4,13 @@ on a world baked here: data/sample.map cut into 2 x 2 tiles, each baked by
 answer is the C library's on the same map baked whole (AA.find, Place.nearest),
 under the same blocked cells."""
 import gc
-import os
 import random
 
 import pytest
 
 import navbake
-from conftest import DATA
 
-LEGEND = os.path.join(DATA, "legend.yaml")
-AGENTS = os.path.join(DATA, "sample-agents.yaml")
-W, H = 64, 40
-
-
-@pytest.fixture(scope="module")
-def linked(work):
-    """(the world bundle's path, the whole map's bundle's path)."""
-    manifest = navbake.world_cut(os.path.join(DATA, "sample.map"), work / "wq", tile=32,
-                                 cluster=8, legend=LEGEND, agents=AGENTS)
-    path = navbake.World(manifest).link(work / "wq-out")
-    whole = navbake.bake(os.path.join(DATA, "sample.map"), work / "wq-whole.nbk",
-                         legend=LEGEND, agents=AGENTS)
-    return path, whole
-
-
-@pytest.fixture
-def world(linked):
-    with navbake.StreamWorld(linked[0]) as w:
-        yield w
+W, H = 64, 40  # data/sample.map, the world the fixture `linked` (conftest.py) bakes
 
 
 def pairs(seed, n):
