@@ -215,6 +215,28 @@ static void check_pairs(level *l, int pairs, uint64_t seed)
     q.goal.x = -1;
     is_int(nb_world_aa_find(ws, &q, NULL, &res, &err), NB_ERR_OUTSIDE,
            "%s: a goal off the world: NB_ERR_OUTSIDE (%s)", l->what, err.msg);
+    /* The node cap on a workspace the searches above grew: a cap of one page
+     * (1024 nodes) stops a path whose ends are in two pages of 32 x 32 cells
+     * (the pages a search claims are counted, not those the pool holds). */
+    nb_aa_query_init(&q);
+    nb_aa_query_agent(&q, nb_agent_get(l->whole, 0));
+    int capped = 0;
+    for (int i = 0; i < 400 && !capped; i++) {
+        q.start = standable_cell(&r, l->whole, &q);
+        q.goal = standable_cell(&r, l->whole, &q);
+        if (q.start.x / 32 == q.goal.x / 32 ||
+            nb_world_aa_find(ws, &q, NULL, &res, NULL) != NB_OK || res.status != NB_PATH_FOUND)
+            continue;
+        capped = 1;
+        nb_world_aa_set_max_nodes(ws, 1);
+        nb_status st = nb_world_aa_find(ws, &q, NULL, &res, &err);
+        is_int(st == NB_OK ? (int)res.status : -(int)st, NB_PATH_LIMIT,
+               "%s: a node cap of one page on a grown workspace: NB_PATH_LIMIT", l->what);
+        nb_world_aa_set_max_nodes(ws, 0);
+        is_int(nb_world_aa_find(ws, &q, NULL, &res, &err) == NB_OK ? (int)res.status : -1,
+               NB_PATH_FOUND, "%s: no cap: found again", l->what);
+    }
+    ok(capped, "%s: a path across two pages found to cap", l->what);
     nb_world_overlay_close(wov);
     nb_overlay_close(ov);
     nb_aa_close(aa);

@@ -11,7 +11,7 @@ namespace Navbake
     public enum Status
     {
         Ok = 0, Arg, Io, NoMem, Syntax, Format, Version, Crc, NotFound, Unsupported, Limit, Outside,
-        Unloaded, Mismatch
+        Unloaded, Mismatch, Cancelled
     }
 
     public enum PathStatus

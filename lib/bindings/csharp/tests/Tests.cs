@@ -1,9 +1,11 @@
 // Tests.cs: the C# binding against the C library's own answers, as TAP.
-//   mono tests.exe SAMPLE.nbk SCEN.nbk SCEN.scen LENGTHS LAYOUT
+//   mono tests.exe SAMPLE.nbk SCEN.nbk SCEN.scen LENGTHS LAYOUT WORLD.nbw WHOLE.nbk
+//                  ROOM.nbk ROOM.scen ROOM.LENGTHS SCEN.map
 // SAMPLE.nbk holds every family's sections (mkclear --optimal, mkabstract,
 // mkperim, mkhitcheck, mkabstract --forest); SCEN.scen holds the 1,000
 // scenario lines and LENGTHS the length navbake scen found for each;
-// LAYOUT is what layout.c printed.  The families are compared with the
+// LAYOUT is what layout.c printed; SCEN.map is the map SCEN.nbk was baked
+// from (mkclear, its default legend and agents), which Baking bakes again.  The families are compared with the
 // answers of the navbake command (its --json output), found on PATH.
 using System;
 using System.Collections.Generic;
@@ -71,6 +73,8 @@ static class Tests
         }
         Disposed(sample);
         Worlds(args[5], args[6]);
+        WorldQueries(args[5], args[6]);
+        Baking(args[10], scenBundle, scen, lengths);
         Console.WriteLine("1.." + n);
         return failed == 0 ? 0 : 1;
     }
@@ -128,9 +132,12 @@ static class Tests
     // 1,000 scenario lines: the lengths navbake scen found, and the file's.
     static void Scenario(string bundle, string scen, string lengthsFile, string what)
     {
+        using (var b = Bundle.Open(bundle)) Scenario(b, scen, lengthsFile, what);
+    }
+    static void Scenario(Bundle b, string scen, string lengthsFile, string what)
+    {
         var want = File.ReadAllLines(lengthsFile);
         var lines = File.ReadAllLines(scen);
-        using (var b = Bundle.Open(bundle))
         using (var aa = new Aa(b))
         {
             var q = AaQuery.Init();
@@ -498,5 +505,211 @@ static class Tests
         }
         GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
         Ok(true, "worlds and their bundles left to the collector are finalized without a crash");
+    }
+
+    // Annotated A* and nearest across the tiles of the same world (WorldAa,
+    // WorldOverlay) against the same queries on the map baked whole (Aa,
+    // Place, Overlay), with and without blocked cells.
+    static void WorldQueries(string file, string wholeFile)
+    {
+        using (var whole = Bundle.Open(wholeFile))
+        using (var w = World.Open(file))
+        using (var wa = new WorldAa(w))
+        using (var aa = new Aa(whole))
+        {
+            var a0 = whole.Agent(0);
+            var q = AaQuery.Init(); q.SetAgent(a0); q.Start = new Cell(2, 2); q.Goal = new Cell(60, 36);
+            var ue = Throws<UnloadedException>(() => wa.Find(q, null, a0.Costs), "world AA*, no tile loaded: UnloadedException");
+            Ok(ue != null && ue.Status == Status.Unloaded && ue.Message.Length > 0 && ue.Needed.Length == 2
+               && Array.Exists(ue.Needed, t => t.Column == 0 && t.Row == 0) && Array.Exists(ue.Needed, t => t.Column == 1 && t.Row == 1),
+               "... naming the two end tiles", ue == null ? null : string.Join(" ", Array.ConvertAll(ue.Needed, t => t.ToString())));
+            // Load what each answer names until the query is answered.
+            AaResult got = default(AaResult); int rounds = 0; bool named = true;
+            for (; rounds < 5; rounds++)
+            {
+                try { got = wa.Find(q, null, a0.Costs); break; }
+                catch (UnloadedException e) { foreach (var t in e.Needed) { named &= !w.IsLoaded(t.Column, t.Row); w.Load(t.Column, t.Row); } }
+            }
+            var wantR = aa.Find(q, null, a0.Costs);
+            Ok(named && got.Status == PathStatus.Found && Math.Abs(got.Length - wantR.Length) < 1e-9,
+               "loading the tiles it names answers with the whole bake's length (" + rounds + " rounds)", got.Length + " against " + wantR.Length);
+            w.LoadCells(0, 0, 64, 40);
+            var rects = new[] { new[] { 30, 10, 4, 12 }, new[] { 20, 30, 16, 3 }, new[] { 31, 31, 2, 2 }, new[] { 50, 5, 3, 30 } };
+            using (var wov = new WorldOverlay(w))
+            using (var ov = new Overlay(whole))
+            {
+                for (int pass = 0; pass < 2; pass++)
+                {
+                    var rng = new Random(34 + pass);
+                    int bad = 0, found = 0, checks = 0; var first = new List<string>();
+                    Cell[] path = null;
+                    for (int ai = 0; ai < whole.AgentCount; ai++)
+                    {
+                        var ag = whole.Agent(ai);
+                        foreach (var corner in new[] { Corner.Strict, Corner.Weak })
+                        {
+                            var t = AaQuery.Init(); t.SetAgent(ag); t.Corner = corner;
+                            for (int k = 0; k < 80; k++)
+                            {
+                                t.Start = new Cell(rng.Next(64), rng.Next(40)); t.Goal = new Cell(rng.Next(64), rng.Next(40));
+                                var want = aa.Find(t, pass == 1 ? ov : null, ag.Costs);
+                                var r = wa.Find(t, pass == 1 ? wov : null, ag.Costs);
+                                checks++;
+                                if (r.Status != want.Status || Math.Abs(r.Length - want.Length) > 1e-9 || Math.Abs(r.Cost - want.Cost) > 1e-9)
+                                {
+                                    bad++;
+                                    if (first.Count < 5) first.Add(ag.Name + " " + corner + " " + t.Start + " -> " + t.Goal + ": " + r.Status + " " + r.Length + ", whole " + want.Status + " " + want.Length);
+                                }
+                                else if (r.Status == PathStatus.Found)
+                                {
+                                    found++;
+                                    int n = wa.CopyPath(ref path);
+                                    if (n == 0 || path[0].X != t.Start.X || path[0].Y != t.Start.Y || path[n - 1].X != t.Goal.X || path[n - 1].Y != t.Goal.Y) bad++;
+                                }
+                            }
+                        }
+                    }
+                    Ok(bad == 0 && found > checks / 3, (pass == 1 ? "under blocked rectangles (WorldOverlay / Overlay): " : "") +
+                       "world AA* is Aa's on the map baked whole: status, length, cost (" + checks + " pairs, every agent, both corners)", string.Join("\n", first));
+                    foreach (var rc in rects) { wov.Block(rc[0], rc[1], rc[2], rc[3]); ov.Block(rc[0], rc[1], rc[2], rc[3]); }
+                }
+                Ok(wov.Blocked(31, 31) && wov.Blocked(51, 34) && !wov.Blocked(29, 10) && !wov.Blocked(64, 0) && !wov.Blocked(-1, 0), "WorldOverlay.Blocked");
+                wov.Unblock(30, 10, 4, 12);
+                Ok(!wov.Blocked(31, 15), "WorldOverlay.Unblock");
+                Throws<NavbakeException>(() => wov.Block(60, 0, 10, 1), "a block past the world's edge: NavbakeException", x => x.Status == Status.Arg && x.Message.Length > 0);
+                wov.Dispose();
+                Throws<ObjectDisposedException>(() => wa.Find(q, wov), "a closed WorldOverlay given to a query: ObjectDisposedException");
+                Throws<ObjectDisposedException>(() => wov.Block(1, 1, 1, 1), "a closed WorldOverlay changed: ObjectDisposedException");
+            }
+            using (var place = new Place(whole))
+            {
+                var rng = new Random(36); int bad = 0, checks = 0;
+                for (int ai = 0; ai < whole.AgentCount; ai++)
+                {
+                    var nq = NearestQuery.Init(); nq.SetAgent(whole.Agent(ai));
+                    for (int k = 0; k < 60; k++)
+                    {
+                        nq.Point = new Cell(rng.Next(64), rng.Next(40));
+                        var want = place.Nearest(nq); var r = wa.Nearest(nq);
+                        checks++;
+                        if (r.Status != want.Status || r.Cell.X != want.Cell.X || r.Cell.Y != want.Cell.Y || r.Distance != want.Distance) bad++;
+                    }
+                }
+                Ok(bad == 0, "world nearest is Place.Nearest's on the map baked whole (" + checks + " points)", bad + " differ");
+                w.Unload(1, 1);
+                var nq2 = NearestQuery.Init(); nq2.SetAgent(whole.Agent(0)); nq2.Point = new Cell(62, 38);
+                var ne = Throws<UnloadedException>(() => wa.Nearest(nq2), "world nearest in a tile unloaded: UnloadedException");
+                Ok(ne != null && Array.Exists(ne.Needed, t => t.Column == 1 && t.Row == 1), "... naming it");
+                w.Load(1, 1);
+            }
+            Throws<NavbakeException>(() => { var t = q; t.Goal = new Cell(64, 2); wa.Find(t, null, a0.Costs); }, "a cell off the world: NavbakeException", x => x.Status == Status.Outside && x.Message.Length > 0);
+            // A steady loop: the workspace and the caller's path array do not grow the second time.
+            {
+                var rng = new Random(37); var qs = new AaQuery[200];
+                for (int k = 0; k < qs.Length; k++) { qs[k] = q; qs[k].Start = new Cell(rng.Next(64), rng.Next(40)); qs[k].Goal = new Cell(rng.Next(64), rng.Next(40)); }
+                Cell[] path = null;
+                foreach (var t in qs) { wa.Find(t, null, a0.Costs); wa.CopyPath(ref path); }
+                ulong bytes = wa.Bytes; var arr = path;
+                foreach (var t in qs) { wa.Find(t, null, a0.Costs); wa.CopyPath(ref path); }
+                Ok(wa.Bytes == bytes && ReferenceEquals(arr, path), "the same 200 queries again: the workspace and the path array do not grow");
+            }
+            wa.SetMaxNodes(5);
+            var lim = wa.Find(q, null, a0.Costs);
+            Ok(lim.Status == PathStatus.Limit, "SetMaxNodes: NB_PATH_LIMIT past the cap", lim.Status + " " + lim.Expanded + " " + q.Start + " " + q.Goal);
+            wa.SetMaxNodes(0);
+        }
+        var wd = World.Open(file);
+        wd.LoadCells(0, 0, 64, 40);
+        var ws = new WorldAa(wd);
+        var ws2 = new WorldAa(wd);
+        var wq = AaQuery.Init(); wq.Capability = wd.Bundle.Agent(0).Capability; wq.Start = new Cell(2, 2); wq.Goal = new Cell(60, 36);
+        ws2.Dispose();
+        Throws<ObjectDisposedException>(() => ws2.Find(wq), "a closed WorldAa used again: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => ws2.Nearest(NearestQuery.Init()), "... nearest too");
+        Throws<ObjectDisposedException>(() => ws2.SetMaxNodes(1), "... and SetMaxNodes");
+        ws2.Dispose();
+        wd.Dispose();
+        Throws<ObjectDisposedException>(() => new WorldAa(wd), "a WorldAa on a closed world: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => new WorldOverlay(wd), "... a WorldOverlay too");
+        Ok(ws.Find(wq).Status == PathStatus.Found, "a WorldAa keeps its world open until it is closed");
+        ws.Dispose();
+        for (int k = 0; k < 10; k++)
+        {
+            var lw = World.Open(file);
+            lw.Load(0, 0);
+            var la = new WorldAa(lw); var lo = new WorldOverlay(lw);
+            lo.Block(3, 3, 1, 1);
+            var lq = AaQuery.Init(); lq.Capability = lw.Bundle.Agent(0).Capability; lq.Start = new Cell(2, 2); lq.Goal = new Cell(3, 2);
+            la.Find(lq, lo);
+        }
+        GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
+        Ok(true, "worlds, world workspaces and overlays left to the collector are finalized without a crash");
+    }
+
+    static bool Same(byte[] a, byte[] b)
+    {
+        if (a.Length != b.Length) return false;
+        for (int i = 0; i < a.Length; i++) if (a[i] != b[i]) return false;
+        return true;
+    }
+
+    // The bake library (Baker): the map of the 1,000 scenario lines baked
+    // in-process gives mkclear's bytes, its bundle answers the lines with
+    // navbake scen's lengths; written with the HAA* graph, navbake scen run
+    // on the file agrees with the lines; cancels, callbacks that throw and
+    // bad input throw with the library's status and message.
+    static void Baking(string map, string mkclearFile, string scen, string lengths)
+    {
+        string dir = Path.GetDirectoryName(mkclearFile);
+        try { Baker.CheckAbi(); Ok(true, "nb_bake_abi_check accepts the binding's nb_bake_options"); }
+        catch (NavbakeException e) { Ok(false, "nb_bake_abi_check accepts the binding's nb_bake_options", e.Message); }
+        using (var b = new Baker())
+        {
+            b.ReadLevel(map);
+            var bytes = b.Bake(new BakeSettings { Abstract = false });
+            var want = File.ReadAllBytes(mkclearFile);
+            Ok(Same(bytes, want), "Baker.Bake of " + Path.GetFileName(map) + ": mkclear's bytes (" + bytes.Length + ")");
+            using (var baked = Bundle.OpenMemory(bytes)) Scenario(baked, scen, lengths, "baked by Baker: ");
+            string outFile = Path.Combine(dir, "csharp-baked.nbk");
+            var seen = new List<double>();
+            b.Write(outFile, new BakeSettings { Progress = f => { seen.Add(f); return false; } });
+            bool sorted = seen.Count > 0;
+            for (int i = 1; i < seen.Count; i++) sorted &= seen[i] >= seen[i - 1];
+            Ok(sorted && seen[seen.Count - 1] <= 1 && seen[0] >= 0, "Progress is told the fraction done, rising (" + seen.Count + " reports)");
+            string err;
+            string o = Cli("scen " + outFile + " " + scen, out err);
+            Ok(o.Contains("1000 run, 0 differ"), "navbake scen on the bundle Baker wrote: the 1,000 lines", o + err);
+            using (var baked = Bundle.Open(outFile))
+            using (var haa = new Haa(baked))
+                Ok(haa.Bytes > 0, "... which holds the HAA* graph (default settings)");
+            string cancelled = Path.Combine(dir, "csharp-cancelled.nbk");
+            Throws<NavbakeException>(() => b.Write(cancelled, new BakeSettings { Progress = f => true }),
+                "a Progress returning true cancels: Status.Cancelled", x => x.Status == Status.Cancelled && x.Message.Length > 0);
+            Ok(!File.Exists(cancelled), "... and writes nothing");
+            Throws<NavbakeException>(() => b.Bake(new BakeSettings { Progress = f => { throw new InvalidOperationException("from the callback"); } }),
+                "a Progress that throws cancels the bake", x => x.Status == Status.Cancelled && x.InnerException is InvalidOperationException && x.InnerException.Message == "from the callback");
+            GC.Collect(); GC.WaitForPendingFinalizers();
+            int calls = 0;
+            b.Bake(new BakeSettings { Abstract = false, Progress = f => { calls++; GC.Collect(); return false; } });
+            Ok(calls > 0, "the callback outlives collections during the bake (" + calls + " calls)");
+            Throws<NavbakeException>(() => b.SetMap("type octile\nheight 2\nwidth 3\nmap\n...\n", "short.map"),
+                "a short map: NavbakeException naming it", x => x.Message.Contains("short.map") && x.Status != Status.Ok);
+            Throws<NavbakeException>(() => b.ReadLevel(Path.Combine(dir, "no-such.map")), "a missing level: its name in the message", x => x.Message.Contains("no-such.map"));
+            Throws<NavbakeException>(() => b.Terrain("no-such-terrain"), "an unknown terrain: Status.NotFound", x => x.Status == Status.NotFound && x.Message.Contains("no-such-terrain"));
+            Throws<ArgumentException>(() => b.SetGrid(new byte[3], 2, 2), "a grid of the wrong size: ArgumentException");
+            Throws<NavbakeException>(() => b.SetGrid(new byte[] { 0, 0, 0, 77 }, 2, 2), "a terrain id past the legend's: NavbakeException", x => x.Message.Length > 0);
+            b.SetGrid(new byte[] { 0, 0, 0, 0, 0, 0, Baker.Obstacle, 0, 0 }, 3, 3);
+            using (var g = Bundle.OpenMemory(b.Bake(new BakeSettings { Abstract = false })))
+            using (var ga = new Aa(g))
+            {
+                var q = AaQuery.Init(); q.SetAgent(g.Agent(0)); q.Start = new Cell(0, 0); q.Goal = new Cell(2, 2);
+                var r = ga.Find(q);
+                Ok(g.Width == 3 && g.Height == 3 && r.Status == PathStatus.Found && Math.Abs(r.Length - 2 * Math.Sqrt(2)) < 1e-9,
+                   "a grid of ids bakes and answers (" + r.Length + ")");
+            }
+            Ok(b.TerrainCount >= 1, "TerrainCount");
+            b.Dispose();
+            Throws<ObjectDisposedException>(() => b.Bake(), "a closed Baker used again: ObjectDisposedException");
+        }
     }
 }

@@ -181,6 +181,16 @@ class StreamWorld(Handle):
                 raise e from exc
 
     # -- queries ---------------------------------------------------------------
+    def aa(self):
+        """A WorldAA: Annotated A* and nearest across the tiles (closed with the world)."""
+        from .worldquery import WorldAA
+        return WorldAA(self)
+
+    def overlay(self):
+        """A WorldOverlay: cells blocked in world coordinates (closed with the world)."""
+        from .worldquery import WorldOverlay
+        return WorldOverlay(self)
+
     def reachable(self, cap, size, start, goal):
         """True when a path joins world cells start and goal for an agent of
         (cap, size) (False also where it cannot stand), in O(1).  UnloadedError

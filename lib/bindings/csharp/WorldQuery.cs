@@ -1,0 +1,102 @@
+// WorldQuery.cs: queries across a world's tiles (nb_world_aa_open(3)):
+// Annotated A* and the nearest standable cell on world cells, each cell
+// answered by the tile that owns it, and cells blocked at run time in world
+// coordinates.  No query loads a tile: one that a tile not loaded could
+// change throws UnloadedException, whose Needed lists the tiles to load.
+// Both hold their world open (SafeHandle parent) until they are released.
+using System;
+
+namespace Navbake
+{
+    /// <summary>Cells blocked at run time in a world's coordinates, whatever
+    /// tiles they fall in (nb_world_overlay).  Change it only while no query reads it.</summary>
+    public sealed class WorldOverlay : IDisposable
+    {
+        internal readonly WorldOverlayHandle Handle;
+        readonly ErrBuffer err = new ErrBuffer();
+
+        public WorldOverlay(World world)
+        {
+            var e = Errs.Local; WorldOverlayHandle h;
+            Handle = e.Opened(Native.nb_world_overlay_open(world.H, out h, e.Ptr), h);
+            Handle.HoldParent(world.Handle);
+        }
+
+        public void Dispose() { Handle.Shut(); err.Dispose(); }
+        public bool IsClosed { get { return Handle.IsShut; } }
+        WorldOverlayHandle H { get { Handle.Live("WorldOverlay"); return Handle; } }
+
+        /// <summary>Blocks the w x h cells from (x, y), which lie inside the world (NavbakeException otherwise).</summary>
+        public void Block(long x, long y, long w, long h) { err.Check(Native.nb_world_overlay_block(H, x, y, w, h, err.Ptr)); }
+        public void Unblock(long x, long y, long w, long h) { err.Check(Native.nb_world_overlay_unblock(H, x, y, w, h, err.Ptr)); }
+        /// <summary>Whether world cell (x, y) is blocked (false off the world).</summary>
+        public bool Blocked(long x, long y) { return Native.nb_world_overlay_blocked(H, x, y) != 0; }
+    }
+
+    /// <summary>nb_world_aa: a workspace for Annotated A* and nearest across a
+    /// world's tiles, one per world and thread.  The queries are Aa's and
+    /// Place's; the query's own overlay stays null, a WorldOverlay blocks cells.</summary>
+    public sealed class WorldAa : Workspace
+    {
+        AaResult last;
+        WorldTile[] needed = new WorldTile[8];
+
+        public WorldAa(World world) : base(Open(world), WorkspaceKind.WorldAa, world.Handle, "WorldAa") { }
+        static WorkspaceHandle Open(World w)
+        {
+            var e = Errs.Local; WorkspaceHandle h;
+            return e.Opened(Native.nb_world_aa_open(w.H, out h, e.Ptr), h);
+        }
+        public void SetMaxNodes(ulong n) { Native.nb_world_aa_set_max_nodes(H, n); }
+        public ulong Bytes { get { return (ulong)Native.nb_world_aa_bytes(H); } }
+
+        /// <summary>nb_world_aa_find; costs (one per terrain) and overlay may be null.</summary>
+        public AaResult Find(AaQuery q, WorldOverlay overlay = null, double[] costs = null)
+        {
+            var h = H;
+            q.Costs = Costs(costs);
+            q.Overlay = IntPtr.Zero;
+            IntPtr ov = Hold(overlay == null ? null : overlay.Handle, "WorldOverlay");
+            Status st = Native.nb_world_aa_find(h, ref q, ov, out last, Err.Ptr);
+            Release();
+            Checked(st);
+            return last;
+        }
+
+        /// <summary>nb_world_nearest_find: the standable cell nearest q.Point on the world.</summary>
+        public NearestResult Nearest(NearestQuery q, WorldOverlay overlay = null)
+        {
+            var h = H; NearestResult r;
+            q.Overlay = IntPtr.Zero;
+            IntPtr ov = Hold(overlay == null ? null : overlay.Handle, "WorldOverlay");
+            Status st = Native.nb_world_nearest_find(h, ref q, ov, out r, Err.Ptr);
+            Release();
+            Checked(st);
+            return r;
+        }
+
+        /// <summary>The last result's path into cells (grown when too small); returns its length.</summary>
+        public int CopyPath(ref Cell[] cells) { H.Live("WorldAa"); return Copy(last.Path, last.PathLen, ref cells); }
+
+        /// <summary>The tiles the last query that threw UnloadedException needs (nb_world_aa_needed).</summary>
+        public WorldTile[] Needed()
+        {
+            var h = H;
+            int n = (int)Native.nb_world_aa_needed(h, needed, (UIntPtr)needed.Length);
+            if (n > needed.Length)
+            {
+                needed = new WorldTile[n];
+                n = (int)Native.nb_world_aa_needed(h, needed, (UIntPtr)n);
+            }
+            var list = new WorldTile[n];
+            Array.Copy(needed, list, n);
+            return list;
+        }
+
+        void Checked(Status st)
+        {
+            if (st == Status.Unloaded) throw new UnloadedException(Err.Message, Needed());
+            Check(st);
+        }
+    }
+}
