@@ -638,11 +638,13 @@ int main(void)
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         const char *m = tu_shared(maps[i].map);
         uint32_t tile = maps[i].tile;
+        const char *what = maps[i].map;
         if (!m) {
+            what = "sample in 32";
             diag("%s: ../shared is not there: data/sample.map in tiles of 32 stands in", maps[i].map);
             m = tu_src("data/sample.map"), tile = 32;
         }
-        if (open_level(&l, m == tu_src("data/sample.map") ? "sample in 32" : maps[i].map, m,
+        if (open_level(&l, what, m,
                        tu_src("data/haa-agents.yaml"), tile, 16, tw_fresh_dir(tmp, "p", &k))) {
             check_lines(&l, 120, 10 + i);
             check_random(&l, 20 + i);
