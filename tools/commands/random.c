@@ -86,8 +86,9 @@ static void print_head(const nbc_agent *agent, const nbc_place_world *w, const n
                    r->component, from->x, from->y, (unsigned long long)r->cells,
                    (unsigned long long)seed);
         else
-            printf("drawn from every standable cell: %llu cells, seed %llu\n",
-                   (unsigned long long)r->cells, (unsigned long long)seed);
+            printf("drawn from every standable cell%s: %llu cells, seed %llu\n",
+                   w ? " of the area" : "", (unsigned long long)r->cells,
+                   (unsigned long long)seed);
         return;
     }
     printf("{");
