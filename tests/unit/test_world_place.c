@@ -607,17 +607,77 @@ static void check_random(level *l, uint64_t seed)
     nb_world_aa_close(ws);
 }
 
+
+/* Lines and draws allocate nothing: a counting allocator sees no call after the first round. */
+static size_t allocs;
+static void *count_alloc(void *o, size_t n) { (void)o; allocs++; return malloc(n); }
+static void *count_realloc(void *o, void *p, size_t n) { (void)o; allocs++; return realloc(p, n); }
+static void count_free(void *o, void *p) { (void)o; free(p); }
+
+static void check_no_alloc(const char *dir)
+{
+    nb_allocator al = {count_alloc, count_realloc, count_free, NULL};
+    nb_world *w;
+    nb_world_aa *ws;
+    nb_world_overlay *ov;
+    nb_err err;
+    if (!ok(nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, &al, &w, &err) == NB_OK &&
+                nb_world_aa_open(w, &ws, &err) == NB_OK && nb_world_overlay_open(w, &ov, &err) == NB_OK,
+            "the world opens with a counting allocator: %s", err.msg))
+        return;
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    nb_world_overlay_block(ov, in.tile - 2, 0, 4, in.height, NULL);
+    size_t before = 0;
+    for (int round = 0; round < 2; round++) {
+        tu_rng r = {9};
+        before = allocs;
+        for (int i = 0; i < 200; i++) {
+            if (i % 50 == 0) { /* tiles come and go between queries, not within them */
+                nb_world_unload_cells(w, 0, 0, in.width, in.height, NULL);
+                nb_world_load_cells(w, 0, 0, in.width, in.height, NULL);
+            }
+            nb_line_query lq;
+            nb_line_query_init(&lq);
+            nb_line_query_agent(&lq, nb_agent_get(nb_world_bundle(w), (size_t)i % 2));
+            lq.start = (nb_vec2){tu_below(&r, in.width - 2), tu_below(&r, in.height - 2)};
+            lq.goal = (nb_vec2){tu_below(&r, in.width - 2) + 0.5, tu_below(&r, in.height - 2)};
+            nb_line_result lr;
+            nb_world_line_find(ws, &lq, i % 3 ? ov : NULL, &lr, NULL);
+            nb_random_query rq;
+            nb_random_query_init(&rq);
+            nb_random_query_agent(&rq, nb_agent_get(nb_world_bundle(w), (size_t)i % 2));
+            rq.seed = (uint64_t)i;
+            nb_random_result rr;
+            nb_world_random_find(ws, &rq, i % 3 ? ov : NULL, 0, 0, in.width, in.height, &rr, NULL);
+        }
+    }
+    /* Loading maps tiles (the loader's allocations); what is counted here is the queries'. */
+    size_t loads = allocs - before;
+    allocs = before;
+    nb_world_unload_cells(w, 0, 0, in.width, in.height, NULL);
+    nb_world_load_cells(w, 0, 0, in.width, in.height, NULL);
+    size_t one_load = allocs - before;
+    is_int(loads, 4 * one_load, "200 lines and 200 draws again allocate nothing but the 4 reloads' "
+           "%zu calls", one_load);
+    nb_world_overlay_close(ov);
+    nb_world_aa_close(ws);
+    nb_world_close(w);
+}
+
 int main(void)
 {
     const char *tmp = tu_tmpdir();
     int k = 0;
     level l;
     /* The sample level with terrain-cost agents, in tiles of 16 (4 x 3 tiles). */
+    const char *d0 = tw_fresh_dir(tmp, "p", &k);
     if (open_level(&l, "sample", tu_src("data/sample.map"), tu_src("data/sample-agents.yaml"), 16, 8,
-                   tw_fresh_dir(tmp, "p", &k))) {
+                   d0)) {
         check_lines(&l, 300, 1);
         check_random(&l, 2);
         close_level(&l);
+        check_no_alloc(d0);
     }
     /* A random level of four terrains, 120 x 100 in tiles of 16. */
     tu_rng r = {0x31bbULL};
