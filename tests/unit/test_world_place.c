@@ -23,45 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "countalloc.h"
 #include "worldbake.h"
 
-typedef struct level {
-    const char *what;
-    tw_world wd;
-    nb_bundle *whole;
-    nb_world *w;
-    nb_world_info in;
-} level;
-
-static int open_level(level *l, const char *what, const char *map_, const char *agents_,
-                      uint32_t tile, uint32_t cluster, const char *dir)
-{
-    nb_err err;
-    char *map = strdup(map_), *agents = strdup(agents_);
-    memset(l, 0, sizeof *l);
-    l->what = what;
-    int good = ok(nbb_world_cut(map, NULL, agents, tile, cluster, dir, 2, NULL, NULL, NULL, &err) ==
-                          NB_OK &&
-                      tw_bake_world(dir, 0, &l->wd, &err),
-                  "%s: cut into tiles of %u, baked and linked: %s", what, tile, err.msg);
-    if (good) {
-        l->whole = tw_whole_bake(map, NULL, agents);
-        good = ok(l->whole && nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, NULL, &l->w,
-                                            &err) == NB_OK,
-                  "%s: the world opens: %s", what, err.msg);
-    }
-    free(map), free(agents);
-    if (good)
-        nb_world_describe(l->w, &l->in);
-    return good;
-}
-
-static void close_level(level *l)
-{
-    nb_world_close(l->w);
-    nb_bundle_close(l->whole);
-    tw_world_close(&l->wd);
-}
+typedef tw_level level;
 
 static void load_all(level *l) { nb_world_load_cells(l->w, 0, 0, l->in.width, l->in.height, NULL); }
 static void unload_all(level *l) { nb_world_unload_cells(l->w, 0, 0, l->in.width, l->in.height, NULL); }
@@ -74,30 +39,16 @@ static void load_half(level *l, tu_rng *r)
             nb_world_load(l->w, (nb_world_tile){t % l->in.columns, t / l->in.columns}, NULL);
 }
 
-/* Rectangles of 1 to 6 cells a side centred on tile corners and borders. */
-static void straddling_blocks(tu_rng *r, const level *l, nb_world_overlay *wov, nb_overlay *ov,
-                              int n)
+/* A world workspace and overlay, and a place and overlay of the whole bake. */
+static int open_both(const level *l, const char *what, nb_world_aa **ws, nb_place **pl,
+                     nb_world_overlay **wov, nb_overlay **ov)
 {
-    const nb_world_info *in = &l->in;
-    for (int i = 0; i < n; i++) {
-        long bw = 1 + tu_below(r, 6), bh = 1 + tu_below(r, 6);
-        long x = (long)(tu_below(r, in->columns) * in->tile) - bw / 2;
-        long y = (long)(tu_below(r, in->rows) * in->tile) - bh / 2;
-        if (i % 3 == 1)
-            x += tu_below(r, in->tile);
-        if (i % 3 == 2)
-            y += tu_below(r, in->tile);
-        if (x < 0)
-            bw += x, x = 0;
-        if (y < 0)
-            bh += y, y = 0;
-        bw = x + bw > (long)in->width ? (long)in->width - x : bw;
-        bh = y + bh > (long)in->height ? (long)in->height - y : bh;
-        if (bw > 0 && bh > 0) {
-            nb_world_overlay_block(wov, x, y, bw, bh, NULL);
-            nb_overlay_block(ov, x, y, bw, bh, NULL);
-        }
-    }
+    nb_err err;
+    return ok(nb_world_aa_open(l->w, ws, &err) == NB_OK &&
+                  nb_place_open(l->whole, pl, &err) == NB_OK &&
+                  nb_world_overlay_open(l->w, wov, &err) == NB_OK &&
+                  nb_overlay_open(l->whole, ov, &err) == NB_OK,
+              "%s: %s: workspaces open: %s", l->what, what, err.msg);
 }
 
 /* ---- lines: a brute force over the cells near the segment ---- */
@@ -292,10 +243,7 @@ static void check_lines(level *l, int n, uint64_t seed)
     nb_world_overlay *wov;
     nb_overlay *ov;
     nb_err err;
-    if (!ok(nb_world_aa_open(l->w, &ws, &err) == NB_OK && nb_place_open(l->whole, &pl, &err) == NB_OK &&
-                nb_world_overlay_open(l->w, &wov, &err) == NB_OK &&
-                nb_overlay_open(l->whole, &ov, &err) == NB_OK,
-            "%s: lines: workspaces open: %s", l->what, err.msg))
+    if (!open_both(l, "lines", &ws, &pl, &wov, &ov))
         return;
     size_t ntiles = (size_t)l->in.columns * l->in.rows;
     unsigned char *strict = malloc(ntiles), *loose = malloc(ntiles);
@@ -303,7 +251,7 @@ static void check_lines(level *l, int n, uint64_t seed)
     tu_rng r = {seed};
     for (int blocked = 0; blocked < 2; blocked++) {
         if (blocked)
-            straddling_blocks(&r, l, wov, ov, 8 * (int)ntiles);
+            tw_straddling_blocks(&r, l, wov, ov, 8 * (int)ntiles);
         const nb_world_overlay *wo = blocked ? wov : NULL;
         const nb_overlay *bo = blocked ? ov : NULL;
         unsigned wrong = 0, wrong_needed = 0, count[4] = {0, 0, 0, 0}, unloaded = 0, exact_missing = 0;
@@ -419,10 +367,7 @@ static void check_random(level *l, uint64_t seed)
     nb_world_overlay *wov;
     nb_overlay *ov;
     nb_err err;
-    if (!ok(nb_world_aa_open(l->w, &ws, &err) == NB_OK && nb_place_open(l->whole, &pl, &err) == NB_OK &&
-                nb_world_overlay_open(l->w, &wov, &err) == NB_OK &&
-                nb_overlay_open(l->whole, &ov, &err) == NB_OK,
-            "%s: random: workspaces open: %s", l->what, err.msg))
+    if (!open_both(l, "random", &ws, &pl, &wov, &ov))
         return;
     size_t ntiles = (size_t)l->in.columns * l->in.rows;
     nb_world_tile *need = calloc(ntiles, sizeof *need);
@@ -473,7 +418,7 @@ static void check_random(level *l, uint64_t seed)
      * drawn about equally often. */
     for (int blocked = 0; blocked < 2; blocked++) {
         if (blocked)
-            straddling_blocks(&r, l, wov, ov, 6 * (int)ntiles);
+            tw_straddling_blocks(&r, l, wov, ov, 6 * (int)ntiles);
         unsigned wrong_cells = 0, wrong_chi = 0, rects = 0;
         for (int i = 0; i < 12; i++) {
             nb_random_query q;
@@ -609,14 +554,11 @@ static void check_random(level *l, uint64_t seed)
 
 
 /* Lines and draws allocate nothing: a counting allocator sees no call after the first round. */
-static size_t allocs;
-static void *count_alloc(void *o, size_t n) { (void)o; allocs++; return malloc(n); }
-static void *count_realloc(void *o, void *p, size_t n) { (void)o; allocs++; return realloc(p, n); }
-static void count_free(void *o, void *p) { (void)o; free(p); }
-
 static void check_no_alloc(const char *dir)
 {
-    nb_allocator al = {count_alloc, count_realloc, count_free, NULL};
+    tc_count count;
+    nb_allocator al;
+    tc_init(&count, &al);
     nb_world *w;
     nb_world_aa *ws;
     nb_world_overlay *ov;
@@ -628,10 +570,9 @@ static void check_no_alloc(const char *dir)
     nb_world_info in;
     nb_world_describe(w, &in);
     nb_world_overlay_block(ov, in.tile - 2, 0, 4, in.height, NULL);
-    size_t before = 0;
     for (int round = 0; round < 2; round++) {
         tu_rng r = {9};
-        before = allocs;
+        tc_mark(&count);
         for (int i = 0; i < 200; i++) {
             if (i % 50 == 0) { /* tiles come and go between queries, not within them */
                 nb_world_unload_cells(w, 0, 0, in.width, in.height, NULL);
@@ -653,11 +594,11 @@ static void check_no_alloc(const char *dir)
         }
     }
     /* Loading maps tiles (the loader's allocations); what is counted here is the queries'. */
-    size_t loads = allocs - before;
-    allocs = before;
+    size_t loads = count.allocs;
+    tc_mark(&count);
     nb_world_unload_cells(w, 0, 0, in.width, in.height, NULL);
     nb_world_load_cells(w, 0, 0, in.width, in.height, NULL);
-    size_t one_load = allocs - before;
+    size_t one_load = count.allocs;
     is_int(loads, 4 * one_load, "200 lines and 200 draws again allocate nothing but the 4 reloads' "
            "%zu calls", one_load);
     nb_world_overlay_close(ov);
@@ -672,11 +613,11 @@ int main(void)
     level l;
     /* The sample level with terrain-cost agents, in tiles of 16 (4 x 3 tiles). */
     const char *d0 = tw_fresh_dir(tmp, "p", &k);
-    if (open_level(&l, "sample", tu_src("data/sample.map"), tu_src("data/sample-agents.yaml"), 16, 8,
+    if (tw_level_open(&l, "sample", tu_src("data/sample.map"), tu_src("data/sample-agents.yaml"), 16, 8,
                    d0)) {
         check_lines(&l, 300, 1);
         check_random(&l, 2);
-        close_level(&l);
+        tw_level_close(&l);
         check_no_alloc(d0);
     }
     /* A random level of four terrains, 120 x 100 in tiles of 16. */
@@ -686,11 +627,11 @@ int main(void)
     const char *map = tu_path(tmp, "random.map");
     tw_write_map(map, &g);
     nbb_grid_free(&g);
-    if (open_level(&l, "random 120 x 100", map, tu_src("data/sample-agents.yaml"), 16, 8,
+    if (tw_level_open(&l, "random 120 x 100", map, tu_src("data/sample-agents.yaml"), 16, 8,
                    tw_fresh_dir(tmp, "p", &k))) {
         check_lines(&l, 200, 3);
         check_random(&l, 4);
-        close_level(&l);
+        tw_level_close(&l);
     }
     /* Two shared maps; without ../shared, the sample level in tiles of 32 stands in. */
     static const struct { const char *map; uint32_t tile; } maps[] = {
@@ -704,11 +645,11 @@ int main(void)
             diag("%s: ../shared is not there: data/sample.map in tiles of 32 stands in", maps[i].map);
             m = tu_src("data/sample.map"), tile = 32;
         }
-        if (open_level(&l, what, m,
+        if (tw_level_open(&l, what, m,
                        tu_src("data/haa-agents.yaml"), tile, 16, tw_fresh_dir(tmp, "p", &k))) {
             check_lines(&l, 120, 10 + i);
             check_random(&l, 20 + i);
-            close_level(&l);
+            tw_level_close(&l);
         }
     }
     return done_testing();
