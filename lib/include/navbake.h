@@ -1914,6 +1914,36 @@ nb_status nb_world_nearest_find(nb_world_aa *ws, const nb_nearest_query *query,
                                 const nb_world_overlay *overlay, nb_nearest_result *res,
                                 nb_err *err);
 
+/* nb_line_find across a world's tiles, in a world workspace
+ * (lib/runtime/stream/world_line.c): the same query, sweep and answer as
+ * on the map baked whole, each cell read in the tile that owns it, ov
+ * (NULL: none; the query's overlay must be NULL) blocking cells in world
+ * coordinates.  A cell in a tile not loaded is not read: the answer stands
+ * when the square enters no such cell before the point the answer gives
+ * (at it too, when blocked), else NB_ERR_UNLOADED and nb_world_aa_needed
+ * lists their tiles.  NB_ERR_LIMIT on a world of more than 32768 cells a
+ * side; other errors as nb_line_find's. */
+nb_status nb_world_line_find(nb_world_aa *ws, const nb_line_query *query,
+                             const nb_world_overlay *overlay, nb_line_result *res, nb_err *err);
+
+/* nb_random_find across a world's tiles, in a world workspace
+ * (lib/runtime/stream/world_random.c): a cell drawn uniformly from the
+ * cells of the w x h rectangle from world cell (x, y) (clipped to the
+ * world; NB_ERR_ARG when w or h is below 1) where the agent stands, and
+ * with query->reachable that the world's components join to
+ * query->start, with the generator and seed of nb_random_find.  Every tile
+ * the rectangle meets must be loaded (else NB_ERR_UNLOADED and
+ * nb_world_aa_needed lists those that are not), and the start's tile with
+ * reachable.  ov (NULL: none; the query's overlay must be NULL) refuses
+ * the cells it leaves the agent no room on, by drawing again, as
+ * nb_random_find; reachable under an ov that blocks cells is NB_ERR_ARG
+ * (not answered across tiles yet).  res->cells counts the cells of the
+ * rectangle drawn from; a draw reads the runs of the tiles it meets
+ * (nb_world_random_find(3)). */
+nb_status nb_world_random_find(nb_world_aa *ws, const nb_random_query *query,
+                               const nb_world_overlay *overlay, long x, long y, long w, long h,
+                               nb_random_result *res, nb_err *err);
+
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */
 

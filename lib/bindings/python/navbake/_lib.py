@@ -241,6 +241,9 @@ PROTOTYPES = {
     "nb_world_aa_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
     "nb_world_nearest_find": (_S, [_P, C.POINTER(T.NearestQuery), _P,
                                    C.POINTER(T.NearestResult), _E]),
+    "nb_world_line_find": (_S, [_P, C.POINTER(T.LineQuery), _P, C.POINTER(T.LineResult), _E]),
+    "nb_world_random_find": (_S, [_P, C.POINTER(T.RandomQuery), _P, _L, _L, _L, _L,
+                                  C.POINTER(T.RandomResult), _E]),
 }
 PROTOTYPES.update(_workspace("aa"))
 PROTOTYPES.update(_workspace("sg"))
