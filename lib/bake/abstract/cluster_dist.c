@@ -60,23 +60,29 @@ void nbb_cdist_box(nbb_cdist *cd, const nbi_layer *l, uint32_t size, int corner,
                 (uint8_t)nbi_standable(l, size, box->x0 + (int32_t)x, box->y0 + (int32_t)y);
     /* A diagonal move needs both cardinal neighbours standable (strict) or
      * one (weak).  Only standable cells get moves: a search starts on one. */
-    int strict = corner == NBI_CORNER_STRICT;
     int32_t off[NBI_MOVES];
     for (unsigned d = 0; d < NBI_MOVES; d++)
         off[d] = move_off(cd, d);
+    /* The diagonal moves (bits 4 to 7) the cardinal ones (bits 0 to 3) allow. */
+    uint8_t corners[16];
+    for (unsigned card = 0; card < 16; card++) {
+        corners[card] = 0;
+        for (unsigned d = 4; d < NBI_MOVES; d++) {
+            unsigned cx = (card >> nbi_move_horizontal(d)) & 1u;
+            unsigned cy = (card >> nbi_move_vertical(d)) & 1u;
+            if (corner == NBI_CORNER_STRICT ? cx & cy : cx | cy)
+                corners[card] |= (uint8_t)(1u << d);
+        }
+    }
     for (uint32_t y = 1; y <= h; y++)
         for (uint32_t x = 1; x <= w; x++) {
             uint32_t i = y * cd->w2 + x;
             const uint8_t *at = cd->stand + i;
             unsigned m = 0;
             if (*at) {
-                for (unsigned d = 0; d < 4; d++)
+                for (unsigned d = 0; d < NBI_MOVES; d++)
                     m |= (unsigned)at[off[d]] << d;
-                for (unsigned d = 4; d < NBI_MOVES; d++) {
-                    unsigned cx = (m >> nbi_move_horizontal(d)) & 1u;
-                    unsigned cy = (m >> nbi_move_vertical(d)) & 1u;
-                    m |= ((strict ? cx & cy : cx | cy) & at[off[d]]) << d;
-                }
+                m &= 0x0fu | corners[m & 0x0fu];
             }
             cd->move[i] = (uint8_t)m;
         }
