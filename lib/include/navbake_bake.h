@@ -55,7 +55,8 @@ typedef struct nb_bake nb_bake;
 #define NB_BAKE_PLACE_AUTO 255u /* ends for high quality, first for the others */
 
 /* Told the fraction done (0 to 1) now and then, on the baking thread;
- * returning nonzero cancels the bake: it stops at its next step and
+ * returning nonzero cancels the bake: it stops inside the step it is in,
+ * where that step next checks (rows, clusters, nodes: nb_bake(3)), and
  * returns NB_ERR_CANCELLED, having written nothing. */
 typedef int (*nb_bake_progress_fn)(void *arg, double fraction);
 

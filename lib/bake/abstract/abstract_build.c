@@ -355,7 +355,7 @@ static nb_status run_phase(nbb_ab *ab, const uint32_t *list, size_t n,
                            double base, double span, nb_err *err)
 {
     phase p = {ab, list, fn};
-    nbb_progress_part part = {ab->opt->progress, ab->opt->progress_arg, base, span};
+    nbb_progress_part part = {ab->opt->progress, ab->opt->progress_arg, base, span, NULL};
     return nbb_par_for_progress(ab->threads, n, run_unit, &p, &part, err);
 }
 
@@ -399,7 +399,7 @@ nb_status nbb_ab_run(nbb_ab *ab, const nbb_ab_plan *plan, uint8_t **payload, siz
         if (st == NB_OK)
             st = run_phase(ab, plan->build, plan->nbuild, free_unit, 0.93, 0.02, err);
     }
-    nbb_progress_part whole = {ab->opt->progress, ab->opt->progress_arg, 0, 1};
+    nbb_progress_part whole = {ab->opt->progress, ab->opt->progress_arg, 0, 1, NULL};
     nbb_progress_part_report(&whole, 0.95);
     if (st == NB_OK)
         st = nbb_ab_write(ab, payload, len, err);
