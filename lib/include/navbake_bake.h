@@ -43,7 +43,7 @@ typedef struct nb_bake nb_bake;
 
 /* The HAA* graph's quality and its transitions' placement (formats/abstract.md,
  * mkabstract --quality, --placement): nb_bake_options.quality, .placement.
- * A low-quality graph with the first placement takes a quarter to a third
+ * A low-quality graph with the first placement takes a sixth to a quarter
  * fewer instructions to bake (tests/bench/results/bake-bench.md). */
 #define NB_BAKE_QUALITY_INITIAL 0u /* drop no edge */
 #define NB_BAKE_QUALITY_HIGH 1u    /* drop strongly dominated edges (the default) */
