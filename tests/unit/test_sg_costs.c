@@ -7,14 +7,16 @@
  * and refuses the others with NB_ERR_NOTFOUND (lib/runtime/subgoal/
  * sgcosts.c).  On scenario lines of three maps of ../shared/maps with
  * several terrains (every line with NB_SGC_EVERY=1, which make check-scen
- * sets), for an agent of {ground, swamp, water}, sizes 1 and 2, both
- * corner rules and two cost profiles:
+ * sets: two with swamp and water, one with water at the sea's edge, where
+ * costs seldom matter), for an agent of {ground, swamp, water}, sizes 1
+ * and 2, both corner rules and two cost profiles:
  *  - an answer has Annotated A*'s status and cost (never a cost above it),
  *    a path legal step by step from start to goal that costs what it
  *    says, recomputed here, and the shortest length;
  *  - a refusal happens exactly when the layer's shortest path (asked
  *    without costs) costs more than that bound, worked out here from the
- *    map's cells; some queries are answered and some refused;
+ *    map's cells; on every map some queries are answered, and some are
+ *    refused in the run;
  *  - sliced in steps of a few nodes, the same answer or refusal.
  * Without ../shared the sample level of data/ is used the same way with
  * random pairs, against a plain Dijkstra with the costs. */
@@ -30,6 +32,7 @@
 #include "shapes.h"
 
 static nbi_legend legend;
+static long refusals; /* over the whole run: the refusal is seen */
 
 #define CAP 7u /* ground, swamp, water in the default legend */
 static const unsigned sizes[] = {1, 2};
@@ -191,9 +194,10 @@ static void report(const struct tally *t, const char *name)
     ok(t->bad == 0 && t->bad_path == 0 && t->found > 0,
        "%s: %ld queries with terrain costs, %ld answered (%ld found): Annotated A*'s statuses "
        "and costs, legal paths costing what they say", name, t->runs, t->answered, t->found);
-    ok(t->bad_refuse == 0 && t->refused > 0 && t->answered > 0,
+    ok(t->bad_refuse == 0 && t->answered > 0,
        "%s: refused (%ld) exactly where the shortest path costs more than the least any path "
        "could", name, t->refused);
+    refusals += t->refused;
     ok(t->sliced_bad == 0, "%s: sliced, the same answers", name);
 }
 
@@ -312,9 +316,10 @@ int main(void)
     if (!tu_shared("maps")) {
         tu_rng r = {0x5c057ed};
         run_sample(&r);
-        return done_testing();
+    } else {
+        for (size_t m = 0; m < sizeof three / sizeof *three; m++)
+            run_map(three[m], all);
     }
-    for (size_t m = 0; m < sizeof three / sizeof *three; m++)
-        run_map(three[m], all);
+    ok(refusals > 0, "some queries refused (%ld)", refusals);
     return done_testing();
 }
