@@ -17,7 +17,9 @@
  *    without costs) costs more than that bound, worked out here from the
  *    map's cells; on every map some queries are answered, and some are
  *    refused in the run;
- *  - sliced in steps of a few nodes, the same answer or refusal.
+ *  - sliced in steps of a few nodes, the same answer or refusal;
+ *  - the same on pairs of random cells of each map, half of them ending in
+ *    swamp or water (scenario lines end on ground).
  * Without ../shared the sample level of data/ is used the same way with
  * random pairs, against a plain Dijkstra with the costs. */
 #include <math.h>
@@ -229,7 +231,20 @@ static void query_init(nb_sg_query *sq, size_t a, int corner)
     sq->corner = corner ? NB_CORNER_WEAK : NB_CORNER_STRICT;
 }
 
-static void run_map(const char *rel, int all)
+/* A cell where the agent may stand, in water or swamp half the time when the map has them. */
+static void random_end(tu_rng *r, const nbb_grid *g, unsigned size, nb_cell *c)
+{
+    int wet = tu_below(r, 2);
+    for (int k = 0; k < 10000; k++) {
+        c->x = (int32_t)tu_below(r, g->width), c->y = (int32_t)tu_below(r, g->height);
+        if (!brute_can_stand(&legend, g, CAP, size, c->x, c->y))
+            continue;
+        if (!wet || k > 5000 || brute_square_cost(&legend, g, profile[0], size, c->x, c->y) > 1)
+            return;
+    }
+}
+
+static void run_map(const char *rel, int all, tu_rng *r)
 {
     nbb_grid g;
     nbb_scen scen;
@@ -256,6 +271,16 @@ static void run_map(const char *rel, int all)
                         sq.goal = scen.lines[i].goal;
                         one(sg, aa, &g, &sq, profile[p], &t, name, i % (7 * every) == 0, -1);
                     }
+            /* Scenario lines end on ground: pairs of any standable cells end in swamp and
+             * water too, where entering the goal counts. */
+            for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+                for (int i = 0; i < 40; i++) {
+                    nb_sg_query sq;
+                    query_init(&sq, a, i & 1);
+                    random_end(r, &g, sizes[a], &sq.start);
+                    random_end(r, &g, sizes[a], &sq.goal);
+                    one(sg, aa, &g, &sq, profile[p], &t, name, i % 8 == 0, -1);
+                }
             report(&t, name);
         }
     }
@@ -313,12 +338,12 @@ int main(void)
     profile[1][1] = 5, profile[1][2] = 1.5;
     const char *all_s = getenv("NB_SGC_EVERY");
     int all = all_s && atoi(all_s) == 1;
+    tu_rng r = {0x5c057ed};
     if (!tu_shared("maps")) {
-        tu_rng r = {0x5c057ed};
         run_sample(&r);
     } else {
         for (size_t m = 0; m < sizeof three / sizeof *three; m++)
-            run_map(three[m], all);
+            run_map(three[m], all, &r);
     }
     ok(refusals > 0, "some queries refused (%ld)", refusals);
     return done_testing();
