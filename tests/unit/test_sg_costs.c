@@ -231,15 +231,29 @@ static void query_init(nb_sg_query *sq, size_t a, int corner)
     sq->corner = corner ? NB_CORNER_WEAK : NB_CORNER_STRICT;
 }
 
-/* A cell where the agent may stand, in water or swamp half the time when the map has them. */
+/* 1 when the agent stands at (x, y) in swamp or water beside a cell of ground. */
+static int wet_shore(const nbb_grid *g, unsigned size, long x, long y)
+{
+    if (brute_square_cost(&legend, g, profile[0], size, x, y) == 1)
+        return 0;
+    for (long dy = -1; dy <= 1; dy++)
+        for (long dx = -1; dx <= 1; dx++)
+            if (brute_can_stand(&legend, g, CAP, size, x + dx, y + dy) &&
+                brute_square_cost(&legend, g, profile[0], size, x + dx, y + dy) == 1)
+                return 1;
+    return 0;
+}
+
+/* A cell where the agent may stand, half the time (when the map has one) in swamp or water
+ * beside ground, where the goal's own cost decides. */
 static void random_end(tu_rng *r, const nbb_grid *g, unsigned size, nb_cell *c)
 {
     int wet = tu_below(r, 2);
-    for (int k = 0; k < 10000; k++) {
+    for (int k = 0; k < 100000; k++) {
         c->x = (int32_t)tu_below(r, g->width), c->y = (int32_t)tu_below(r, g->height);
         if (!brute_can_stand(&legend, g, CAP, size, c->x, c->y))
             continue;
-        if (!wet || k > 5000 || brute_square_cost(&legend, g, profile[0], size, c->x, c->y) > 1)
+        if (!wet || k > 50000 || wet_shore(g, size, c->x, c->y))
             return;
     }
 }
