@@ -730,6 +730,8 @@ typedef struct nb_sg_result {
     int fallback;           /* 1 when the layer could not serve the query and Annotated A*
                                over the map answered it (a partial path under an overlay
                                that blocks cells) */
+    double cost;            /* of the path under the query's terrain costs, as nb_aa_result's
+                               (equal to length when every multiplier is 1) */
 } nb_sg_result;
 
 /* A workspace for queries on this bundle (which must stay open while it is

@@ -34,25 +34,6 @@ struct tally {
     long runs, found, onpath, bad, bad_path, fallback, sliced_bad, off, off_fallback, x_bad, x_fallback;
 };
 
-static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
-                      nb_err *err)
-{
-    nbb_builder *b;
-    nb_status st = nbb_builder_new(&b, err);
-    if (st != NB_OK)
-        return st;
-    st = nbb_put_level(b, &legend, agents, grid, 0, err);
-    if (st == NB_OK)
-        st = nbb_bake_clearance(b, &legend, agents, grid, 0, NULL, err);
-    if (st == NB_OK)
-        st = nbb_bake_subgoal(b, &legend, agents, grid, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, 0,
-                              NULL, err);
-    if (st == NB_OK)
-        st = nbb_builder_write(b, path, err);
-    nbb_builder_free(b);
-    return st;
-}
-
 /* The length of p when every cell and step of it is legal under the overlay; -1 otherwise. */
 static double steps_ok(const nbb_grid *g, const nb_overlay *ov, const nb_sg_query *q,
                        const nb_cell *p, size_t n)
@@ -229,7 +210,9 @@ static int open_level(const nbb_grid *g, const char *name, nb_bundle **nb, nb_aa
     }
     nb_err err;
     const char *path = tu_path(tu_tmpdir(), "sgov.nbk");
-    if (ok(bake(path, &agents, g, &err) == NB_OK && nb_bundle_open(path, 0, NULL, nb, &err) == NB_OK &&
+    const unsigned both = NBB_CORNERS_STRICT | NBB_CORNERS_WEAK;
+    if (ok(tu_bake_optimal(path, &legend, &agents, g, both, &err) == NB_OK &&
+               nb_bundle_open(path, 0, NULL, nb, &err) == NB_OK &&
                nb_aa_open(*nb, aa, &err) == NB_OK && tu_sg_open(*nb, 0, sg, &err) == NB_OK &&
                tu_sg_open(*nb, 0, sgx, &err) == NB_OK &&
                nb_overlay_open(*nb, ov, &err) == NB_OK,

@@ -240,6 +240,7 @@ namespace Navbake
         internal UIntPtr WaypointLen;
         internal IntPtr Waypoints;
         public int Fallback;
+        public double Cost;
         public int PathLength { get { return (int)PathLen; } }
         public int WaypointLength { get { return (int)WaypointLen; } }
     }

@@ -130,6 +130,8 @@ struct nb_sg {
     uint64_t sgov_budget; /* SGOV_BUDGET, or nbi_sg_set_overlay_budget's */
     nbi_partial part; /* the goals of partial paths (clearance/partial.c) */
     int part_on;      /* the query searches to the reachable cell nearest its goal */
+    int weighted;     /* the query's terrain costs are not all 1: costs holds them */
+    nbi_costs costs;
     nb_cell *path;
     size_t path_cap, path_len;
     double length;
@@ -525,6 +527,7 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     res->expanded = r.expanded;
     res->searched = r.searched;
     res->length = r.length;
+    res->cost = r.cost;
     res->path_len = r.path_len;
     res->path = r.path;
     ws->way_len = 0;
@@ -564,17 +567,11 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
-    /* The layers are for shortest paths: terrain costs that are not all 1
-     * ask for a layer no bake made, and get no shortest path instead. */
-    if (c.weighted) {
-        char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-        nb_capability_format(b, q->capability, caps, sizeof caps);
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "%s: %s: no layer for capability {%s}, size %u with these terrain costs: "
-                        "mkclear --optimal bakes layers for shortest paths only; use Annotated "
-                        "A* (nb_aa_find) or HAA* for least-cost paths",
-                        family, b->path, caps, q->size);
-    }
+    /* Terrain costs: the layer's shortest path is answered when no path could cost less
+     * (sgcosts.c), and refused at the end otherwise. */
+    ws->weighted = c.weighted;
+    if (c.weighted)
+        ws->costs = c;
     /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
      * the reachable cell nearest the goal, which the layer's components cannot say there). */
     if (q->overlay && q->overlay->blocked && q->partial)
@@ -1015,6 +1012,31 @@ static nb_status settle_overlay(nb_sg *ws, nb_err *err)
     return begin_overlaid(ws, &q, err);
 }
 
+/* The path's cost under the query's terrain costs; a found path that some other path might
+ * undercut is refused (the layer knows shortest paths only), NB_ERR_NOTFOUND sending the
+ * caller to Annotated A*.  A partial path at a limit is its cost, as Annotated A*'s is. */
+static nb_status put_cost(nb_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    res->cost = nbi_sg_path_cost(&ws->costs, ws->path, ws->path_len);
+    if (res->status == NB_PATH_LIMIT ||
+        nbi_sg_cost_least(&ws->costs, ws->path, ws->path_len, ws->length, res->cost))
+        return nbi_done(err, NB_OK);
+    const nb_bundle *b = ws->bundle;
+    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    nb_capability_format(b, ws->q.capability, caps, sizeof caps);
+    nb_cell s = ws->path[0], g = ws->path[ws->path_len - 1];
+    double cost = res->cost;
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    ws->path_len = ws->way_len = 0;
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "optimal layer: %s: capability {%s}, size %u: the shortest path from (%d, %d) "
+                    "to (%d, %d) costs %g with these terrain costs, and a longer one over "
+                    "cheaper terrain may cost less: the layer holds shortest paths only; use "
+                    "Annotated A* (nb_aa_find) for the least-cost path",
+                    b->path, caps, ws->q.size, s.x, s.y, g.x, g.y, cost);
+}
+
 /* The path built (st: how that went) into the result. */
 static nb_status put_path(nb_sg *ws, nb_status st, nb_sg_result *res, nb_err *err)
 {
@@ -1023,12 +1045,16 @@ static nb_status put_path(nb_sg *ws, nb_status st, nb_sg_result *res, nb_err *er
         return st;
     }
     res->length = ws->length;
+    res->cost = ws->length;
     res->path_len = ws->path_len;
     res->path = ws->path;
     res->waypoint_len = ws->way_len;
     res->waypoints = ws->way;
+    if (ws->weighted)
+        return put_cost(ws, res, err);
     return nbi_done(err, NB_OK);
 }
+
 
 /* The result of the search around the blocks: its waypoints walked on the grid they leave. */
 static nb_status finish_ovsearch(nb_sg *ws, nb_sg_result *res, nb_err *err)
