@@ -1,14 +1,15 @@
 #!/bin/sh
-# world-query.sh: navbake query, scen and nearest on a world of tiles
-# (nb_world_aa_find, nb_world_haa_find, nb_world_nearest_find) against the
-# same map baked whole.  The map is ../shared's den312d (65 x 81) in tiles
+# world-query.sh: navbake query, scen, nearest and render on a world of
+# tiles (nb_world_aa_find, nb_world_haa_find, nb_world_nearest_find, the
+# tile bundles drawn one by one) against the same map baked whole.  The map is ../shared's den312d (65 x 81) in tiles
 # of 24 with its MovingAI scenario file (lengths navbake did not compute)
 # when ../shared is there; else the sample level tiled 3 x 3 in tiles of 48,
 # with a scenario of cells across tiles whose lengths are the whole bake's
 # (navbake random and query).  Checked: every scenario length on the world equals the
 # file's, as on the whole bake; HAA* on the world is complete and never
-# shorter than Annotated A* on it; --json counts the tiles loaded; a world
-# with a tile missing or damaged names the tile.
+# shorter than Annotated A* on it; --json counts the tiles loaded; the
+# world's picture is the whole bake's; a world with a tile missing or
+# damaged names the tile.
 . "$top_srcdir/tests/support/lib.sh"
 cd "$tmp" || exit 1
 
@@ -143,4 +144,30 @@ status navbake nearest torn/world.nbw "$from" --size 1
 is "nearest in that tile: a failure" "$rc" 1
 like "... naming the tile" "$err" "$t.nbb"
 ok "query --help names a world" sh -c 'navbake query --help | grep -q WORLD'
+
+# render of a world, tile by tile: the whole bake's picture, pixel for pixel.
+if navbake render --help | grep -q 'yes (libpng)'; then
+  for layers in terrain "clearance --size 1"; do
+    # shellcheck disable=SC2086
+    navbake render whole.nbb -o whole.png -q $layers
+    # shellcheck disable=SC2086
+    status navbake render out/world.nbw -o world.png -q $layers
+    is "render $layers of the world: exit 0" "$rc" 0
+    ok "... the whole bake's picture, legend and all" cmp whole.png world.png
+  done
+  win="$((tile / 2)),$((tile / 2)),$((tile + 5)),$((tile + 3))"
+  navbake render whole.nbb -o whole.png -q --no-legend --window "$win" --scale 3
+  ok "a window across four tiles" navbake render out/world.nbw -o world.png -q --no-legend \
+     --window "$win" --scale 3
+  ok "... the whole bake's" cmp whole.png world.png
+else
+  skip "navbake built without libpng: the pictures are not compared"
+fi
+navbake query out/world.nbw --size 1 --from "$from" --to "$to" --method haa --path --json >p.json
+ok "render of a world with a path of haa over it" navbake render out/world.nbw -o p.svg -q -p p.json
+status navbake render out/world.nbw -o c.svg components
+is "render of a world's components: a usage error" "$rc" 2
+status navbake render torn/world.nbw -o t.svg
+is "render of a world with a tile truncated: a failure" "$rc" 1
+like "... naming the tile" "$err" "$t.nbb"
 finish
