@@ -53,6 +53,13 @@ typedef struct nbc_answer {
     ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path, \
                   0, 0})
 
+/* Sets the agent's fields of a query (nb_aa_query and nb_haa_query name them alike): its size,
+ * capability, corner rule, terrain costs, budget, overlay and partial. */
+#define NBC_QUERY_AGENT(q, a)                                                                    \
+    ((q).size = (a)->size, (q).capability = (a)->capability, (q).corner = (a)->corner,           \
+     (q).costs = (a)->costs, (q).max_expansions = (a)->max_expansions, (q).overlay = (a)->overlay, \
+     (q).partial = (a)->partial)
+
 typedef struct nbc_method {
     const char *name;    /* for --method */
     const char *summary; /* a line for --help */

@@ -44,20 +44,11 @@ static int world_open(nbc_world_session *ws, const nbc_agent *a, void **state, n
         free(s);
         return NBC_EXIT_FAIL;
     }
+    /* The agent's overlay is NULL on a world: its blocked cells are the session's overlay. */
     nb_aa_query_init(&s->aq);
-    s->aq.size = a->size;
-    s->aq.capability = a->capability;
-    s->aq.corner = a->corner;
-    s->aq.costs = a->costs;
-    s->aq.max_expansions = a->max_expansions;
-    s->aq.partial = a->partial;
+    NBC_QUERY_AGENT(s->aq, a);
     nb_haa_query_init(&s->hq);
-    s->hq.size = a->size;
-    s->hq.capability = a->capability;
-    s->hq.corner = a->corner;
-    s->hq.costs = a->costs;
-    s->hq.max_expansions = a->max_expansions;
-    s->hq.partial = a->partial;
+    NBC_QUERY_AGENT(s->hq, a);
     s->hq.flags = flags;
     *state = s;
     return NBC_EXIT_OK;

@@ -148,12 +148,7 @@ static nb_status check(const nb_world_haa *ws, const nb_haa_query *q, const nb_w
 nb_status nb_world_haa_find(nb_world_haa *ws, const nb_haa_query *q, const nb_world_overlay *ov,
                             nb_haa_result *res, nb_err *err)
 {
-    if (res) {
-        memset(res, 0, sizeof *res);
-        res->status = NB_PATH_NONE;
-    }
-    if (!ws || !q || !res)
-        return nbi_fail(err, NB_ERR_ARG, "%s: a NULL workspace, query or result", FAMILY);
+    NBI_WQUERY_BEGIN(ws, q, res, FAMILY, err);
     ws->nneeded = 0;
     nbi_whaa *s = NULL;
     nb_status st = check(ws, q, ov, err);
