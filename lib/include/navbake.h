@@ -1920,7 +1920,8 @@ nb_status nb_world_nearest_find(nb_world_aa *ws, const nb_nearest_query *query,
  * and reads no tile; the ends' tiles are read to insert them, and the
  * tiles the path crosses to refine each stretch inside one by that tile's
  * own HAA* (NB_HAA_STRAIGHTEN straightens each stretch).  Complete, never
- * shorter than nb_world_aa_find; the corner rule is the tiles' graphs'.
+ * shorter than nb_world_aa_find; the corner rule is the tiles' graphs';
+ * ends in different world components answered without a search.
  * A workspace per world and thread, holding one search a (capability,
  * size) its queries name.  max_expansions caps the search above the
  * tiles (NB_PATH_LIMIT, the path the start alone); res->level is 1 and

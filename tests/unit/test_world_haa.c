@@ -33,7 +33,7 @@ static int adjacent(nb_cell a, nb_cell b)
 
 /* What nb_world_haa_find refuses or answers without a path, all tiles loaded; hq's ends are
  * the world's corners. */
-static void refused(const char *what, nb_world_haa *q, const nb_haa_query *hq0,
+static void refused(const char *what, const nb_world *w, nb_world_haa *q, const nb_haa_query *hq0,
                     nb_world_overlay *ov, const nb_bundle *whole, const nb_agent *ag)
 {
     nb_err err;
@@ -86,13 +86,33 @@ static void refused(const char *what, nb_world_haa *q, const nb_haa_query *hq0,
     hq.start = open, hq.goal = wall;
     nb_world_haa_find(q, &hq, NULL, &res, &err);
     is_int(res.status, NB_PATH_GOAL_BLOCKED, "%s: a blocked goal: NB_PATH_GOAL_BLOCKED", what);
-    /* A budget of one node stops a search across the world, with the start alone. */
+    /* A budget of one node stops a search across the world, with the start alone; ends in
+     * different components are answered without a search. */
     hq = *hq0;
     hq.start = hq.goal = open;
+    nb_cell apart = {-1, -1};
     for (int32_t y = 0; y < (int32_t)nb_map_height(whole); y++)
-        for (int32_t x = 0; x < (int32_t)nb_map_width(whole); x++)
-            if (nb_can_stand(whole, ag->capability, 1, x, y) == 1)
+        for (int32_t x = 0; x < (int32_t)nb_map_width(whole); x++) {
+            int joined = 0;
+            if (nb_can_stand(whole, ag->capability, 1, x, y) != 1 ||
+                nb_world_reachable(w, ag->capability, 1, open, (nb_cell){x, y}, &joined,
+                                   NULL, 0, NULL, NULL) != NB_OK)
+                continue;
+            if (joined)
                 hq.goal = (nb_cell){x, y}; /* the last in row order: far from the first */
+            else if (apart.x < 0)
+                apart = (nb_cell){x, y};
+        }
+    if (apart.x < 0) {
+        diag("%s: one component: no ends apart to ask", what);
+    } else {
+        nb_haa_query hn = hq;
+        hn.goal = apart;
+        is_int(nb_world_haa_find(q, &hn, NULL, &res, &err), NB_OK, "%s: ends apart: NB_OK", what);
+        ok(res.status == NB_PATH_NONE && !res.searched && res.expanded == 0,
+           "%s: ... no path, answered without a search (%s, %llu expanded)", what,
+           nb_path_status_str(res.status), (unsigned long long)res.expanded);
+    }
     hq.max_expansions = 1;
     is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_OK, "%s: a budget of one node: NB_OK",
            what);
@@ -151,7 +171,7 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
     for (uint32_t y = 0; y < in.rows; y++)
         for (uint32_t x = 0; x < in.columns; x++)
             nb_world_load(w, (nb_world_tile){x, y}, NULL);
-    refused(what, q, &hq, ov, whole, &ag);
+    refused(what, w, q, &hq, ov, whole, &ag);
     unsigned wrong_found = 0, bad_walk = 0, shorter = 0, found = 0, crossing = 0;
     double err_sum = 0;
     for (int i = 0; i < pairs; i++) {

@@ -16,6 +16,7 @@
 #include "abstract/haa_ws.h"
 #include "core/heap.h"
 #include "stream/haa_world.h"
+#include "stream/wquery.h"
 
 #define FAMILY "world HAA*"
 
@@ -337,6 +338,12 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
     res->start_blocked = ins == 2;
     res->goal_blocked = ing == 2;
+    /* Ends in different world components: no path, and no search above the tiles. */
+    size_t ci;
+    int apart = st == NB_OK && ins == 1 && ing == 1 &&
+                nbi_world_comp_of(w, q->cap, q->size, &ci) &&
+                nbi_world_component(w, st_s, ci, start) != nbi_world_component(w, st_g, ci, goal);
+    res->apart = apart;
     if (++q->sid >= (1u << 31)) {
         memset(q->stamp, 0, ((size_t)N + 2) * sizeof *q->stamp);
         q->sid = 1;
@@ -344,7 +351,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     nbi_heap_clear(&q->heap);
     q->stamp[S] = q->sid << 1;
     q->gv[S] = 0;
-    if (st == NB_OK && ts == tg) {
+    if (st == NB_OK && ts == tg && !apart) {
         /* Inside the one tile: its own HAA*, as a candidate. */
         nb_haa_query hq;
         nb_haa_query_init(&hq);
@@ -368,8 +375,8 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     nb_haa_close(hg);
     nbi_free(q->a, scost);
     unpin(w, &p);
-    if (st != NB_OK)
-        return st;
+    if (st != NB_OK || apart)
+        return st == NB_OK ? nbi_done(err, NB_OK) : st;
     /* A* over the world graph: no tile read. */
     int found = 0;
     while (!nbi_heap_empty(&q->heap)) {

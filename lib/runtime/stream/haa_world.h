@@ -48,6 +48,7 @@ typedef struct nbi_whaa_result {
     size_t tiles;           /* tiles its refinement read */
     int start_blocked, goal_blocked; /* the agent cannot stand at that end */
     int limit;              /* the search above the tiles stopped at max_expansions */
+    int apart;              /* the ends in different world components: no search ran */
 } nbi_whaa_result;
 
 /* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */

@@ -177,8 +177,10 @@ nb_status nb_world_haa_find(nb_world_haa *ws, const nb_haa_query *q, const nb_wo
         res->path_len = 1;
         return nbi_done(err, NB_OK);
     }
-    if (!r.found)
+    if (!r.found) {
+        res->searched = !r.apart;
         return nbi_done(err, NB_OK);
+    }
     res->status = NB_PATH_FOUND;
     res->length = res->cost = res->cell_length = r.length;
     res->abstract_length = r.abstract_length;
