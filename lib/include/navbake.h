@@ -1945,6 +1945,33 @@ nb_status nb_world_line_find(nb_world_aa *ws, const nb_line_query *query,
 nb_status nb_world_random_find(nb_world_aa *ws, const nb_random_query *query,
                                const nb_world_overlay *overlay, long x, long y, long w, long h,
                                nb_random_result *res, nb_err *err);
+/* HAA* across a world's tiles (lib/runtime/stream/world_haa.c):
+ * nb_haa_find's query and result on world cells.  The abstract search
+ * runs over the world bundle's graph above the tiles (navbake world link)
+ * and reads no tile; the ends' tiles are read to insert them, and the
+ * tiles the path crosses to refine each stretch inside one by that tile's
+ * own HAA* (NB_HAA_STRAIGHTEN straightens each stretch).  Complete, never
+ * shorter than nb_world_aa_find; the corner rule is the tiles' graphs';
+ * ends in different world components answered without a search.
+ * A workspace per world and thread, holding one search a (capability,
+ * size) its queries name.  max_expansions caps the search above the
+ * tiles (NB_PATH_LIMIT, the path the start alone); res->level is 1 and
+ * expanded counts that search's nodes (expanded_search).  Not answered
+ * across tiles yet: an overlay that blocks cells, NB_HAA_SMOOTH, partial
+ * (NB_ERR_ARG); terrain costs (NB_ERR_NOTFOUND, as a graph without their
+ * profile).  A query never loads a tile: when the ends' tiles or those
+ * its path crosses are not loaded the status is NB_ERR_UNLOADED and
+ * nb_world_haa_needed lists them.  NB_ERR_NOTFOUND when the world bundle
+ * holds no graph for the agent. */
+typedef struct nb_world_haa nb_world_haa;
+nb_status nb_world_haa_open(const nb_world *world, nb_world_haa **out, nb_err *err);
+void nb_world_haa_close(nb_world_haa *ws);
+size_t nb_world_haa_bytes(const nb_world_haa *ws);
+nb_status nb_world_haa_find(nb_world_haa *ws, const nb_haa_query *query,
+                            const nb_world_overlay *overlay, nb_haa_result *res, nb_err *err);
+/* After a find that returned NB_ERR_UNLOADED: how many tiles it needs,
+ * the first max of them in needed. */
+size_t nb_world_haa_needed(const nb_world_haa *ws, nb_world_tile *needed, size_t max);
 
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */

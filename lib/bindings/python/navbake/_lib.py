@@ -244,6 +244,11 @@ PROTOTYPES = {
     "nb_world_line_find": (_S, [_P, C.POINTER(T.LineQuery), _P, C.POINTER(T.LineResult), _E]),
     "nb_world_random_find": (_S, [_P, C.POINTER(T.RandomQuery), _P, _L, _L, _L, _L,
                                   C.POINTER(T.RandomResult), _E]),
+    "nb_world_haa_open": (_S, [_P, C.POINTER(_P), _E]),
+    "nb_world_haa_close": (None, [_P]),
+    "nb_world_haa_bytes": (_SZ, [_P]),
+    "nb_world_haa_find": (_S, [_P, C.POINTER(T.HAAQuery), _P, C.POINTER(T.HAAResult), _E]),
+    "nb_world_haa_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
 }
 PROTOTYPES.update(_workspace("aa"))
 PROTOTYPES.update(_workspace("sg"))
