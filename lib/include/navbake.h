@@ -1860,10 +1860,11 @@ nb_status nb_world_reachable(const nb_world *world, nb_capability cap, unsigned 
  * count whole: an upper bound of what is resident. */
 size_t nb_world_bytes(const nb_world *world);
 /* What of nb_world_bytes is in memory now: of each file mapped (the world
- * bundle, the tile bundles) the pages the system holds (mincore; the whole
- * file where the system cannot say), and whole what is in the allocator's
- * memory (a tile from the loader's bytes, a bundle read rather than
- * mapped, the tables, views and arrays). */
+ * bundle, the tile bundles) the pages the system holds in its page cache,
+ * whoever read them (mincore; the whole file where the system cannot
+ * say), and whole what is in the allocator's memory (a tile from the
+ * loader's bytes, a bundle read rather than mapped, the tables, views and
+ * arrays). */
 size_t nb_world_resident(const nb_world *world);
 /* Automatic loading under a budget of bytes: with bytes above 0 and a
  * loader set (nb_world_set_loader), a query that needs a tile that is not
