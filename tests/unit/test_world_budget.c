@@ -79,6 +79,18 @@ typedef struct level {
     nb_world_info in;
 } level;
 
+/* A loader's log that hands every tile as it is, and the world opened
+ * again with nothing loaded; 0 when it does not open. */
+static int open_logged(const level *l, loader_log *log, nb_world **w)
+{
+    *log = (loader_log){.tiles = l->tiles, .fail = -1, .wrong = -1, .truncated = -1,
+                        .columns = l->in.columns};
+    atomic_init(&log->calls, 0);
+    nb_err err;
+    return ok(nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, w, &err) == NB_OK,
+              "the world opens again: %s", err.msg);
+}
+
 static nb_cell standable(tu_rng *r, const level *l, const nb_aa_query *q)
 {
     nb_cell c = {0, 0};
@@ -144,12 +156,10 @@ static void check_budget(level *l, int from_bytes, uint64_t seed)
 {
     nb_err err;
     nb_world *w;
-    loader_log log = {.tiles = l->tiles, .from_bytes = from_bytes, .fail = -1,
-                      .wrong = -1, .truncated = -1, .columns = l->in.columns};
-    atomic_init(&log.calls, 0);
-    if (!ok(nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, &w, &err) == NB_OK,
-            "the world opens again: %s", err.msg))
+    loader_log log;
+    if (!open_logged(l, &log, &w))
         return;
+    log.from_bytes = from_bytes;
     const char *how = from_bytes ? "tiles from the loader's bytes" : "tiles from the loader's paths";
     size_t own = nb_world_bytes(w), largest = 0;
     /* The largest tile, for a budget of a few tiles. */
@@ -245,10 +255,8 @@ static void check_no_loader(level *l)
 {
     nb_err err;
     nb_world *w;
-    loader_log log = {.tiles = l->tiles, .fail = -1, .wrong = -1, .truncated = -1,
-                      .columns = l->in.columns};
-    atomic_init(&log.calls, 0);
-    if (nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, &w, &err) != NB_OK)
+    loader_log log;
+    if (!open_logged(l, &log, &w))
         return;
     nb_world_aa *ws;
     nb_world_aa_open(w, &ws, &err);
@@ -334,15 +342,12 @@ static void check_refusals(level *l)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         nb_err err;
         nb_world *w;
-        if (nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, &w, &err) != NB_OK)
+        loader_log log;
+        if (!open_logged(l, &log, &w))
             return;
-        /* The tile of a cell in the middle of the world, which every far
-         * query from its corner to the opposite one crosses or starts in. */
+        /* A tile in the middle of the world: the query starts in it. */
         nb_world_tile bad = {l->in.columns / 2, l->in.rows / 2};
         long bi = (long)(bad.row * l->in.columns + bad.column);
-        loader_log log = {.tiles = l->tiles, .fail = -1, .wrong = -1, .truncated = -1,
-                          .columns = l->in.columns};
-        atomic_init(&log.calls, 0);
         if (cases[c].field == 0)
             log.fail = bi;
         else if (cases[c].field == 1)
@@ -421,12 +426,9 @@ static void *querier(void *arg)
 
 static void check_threads(level *l)
 {
-    nb_err err;
     nb_world *w;
-    loader_log log = {.tiles = l->tiles, .fail = -1, .wrong = -1, .truncated = -1,
-                      .columns = l->in.columns};
-    atomic_init(&log.calls, 0);
-    if (nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, &w, &err) != NB_OK)
+    loader_log log;
+    if (!open_logged(l, &log, &w))
         return;
     size_t own = nb_world_bytes(w);
     nb_world_load(w, (nb_world_tile){0, 0}, NULL);
