@@ -241,6 +241,8 @@ PROTOTYPES = {
     "nb_world_aa_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
     "nb_world_nearest_find": (_S, [_P, C.POINTER(T.NearestQuery), _P,
                                    C.POINTER(T.NearestResult), _E]),
+    "nb_world_resident": (_SZ, [_P]),
+    "nb_world_set_budget": (None, [_P, C.c_size_t]),
 }
 PROTOTYPES.update(_workspace("aa"))
 PROTOTYPES.update(_workspace("sg"))
