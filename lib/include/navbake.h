@@ -1767,10 +1767,10 @@ nb_status nb_random_finish(nb_place *place, nb_random_result *res, nb_err *err);
 /* A world too large for one bundle is baked as tile bundles and a world
  * bundle (navbake world tile, link; formats/world.md).  An nb_world holds
  * the world bundle (its index of tiles and world-wide components) and maps
- * the tiles the game asks for: no query ever loads a tile.  A query that
- * needs a tile that is not loaded says so (NB_ERR_UNLOADED) with the list
- * of tiles it needs, so that the game loads them on its own I/O thread
- * and asks again.
+ * the tiles the game asks for: no query loads a tile unless the game asked
+ * for it (nb_world_set_budget).  A query that needs a tile that is not
+ * loaded says so (NB_ERR_UNLOADED) with the list of tiles it needs, so that
+ * the game loads them on its own I/O thread and asks again.
  *
  * Threads: any number of threads may query a world while one thread (one
  * at a time) loads and unloads its tiles.  A query pins the tiles it reads
@@ -1857,10 +1857,31 @@ nb_status nb_world_reachable(const nb_world *world, nb_capability cap, unsigned 
                              size_t *needed_count, nb_err *err);
 
 /* The bytes the world holds: the world bundle's file and the handle's
- * arrays (a slot of 16 bytes a tile), and each tile bundle mapped (loaded,
+ * arrays (a slot of 24 bytes a tile), and each tile bundle mapped (loaded,
  * or unloaded but still read by a query) with its views.  Mapped files
  * count whole: an upper bound of what is resident. */
 size_t nb_world_bytes(const nb_world *world);
+/* What of nb_world_bytes is in memory now: of each file mapped (the world
+ * bundle, the tile bundles) the pages the system holds in its page cache,
+ * whoever read them (mincore; the whole file where the system cannot
+ * say), and whole what is in the allocator's memory (a tile from the
+ * loader's bytes, a bundle read rather than mapped, the tables, views and
+ * arrays). */
+size_t nb_world_resident(const nb_world *world);
+/* Automatic loading under a budget of bytes: with bytes above 0 and a
+ * loader set (nb_world_set_loader), a query that needs a tile that is not
+ * loaded (nb_world_aa_find, nb_world_nearest_find, nb_world_reachable)
+ * loads it through the loader, on the query's thread, and goes on; a tile
+ * it cannot load (the loader's error, a refusal as nb_world_load's) is the
+ * query's error, with the tile named.  Without a loader queries never load
+ * (NB_ERR_UNLOADED as above).  Every load, the game's or a query's, then
+ * unloads the least recently used tiles that no query pins until
+ * nb_world_bytes is at most bytes (SIZE_MAX: no limit); a query keeps
+ * the tiles it reads pinned to its end, so while it runs the world may
+ * hold more, and it is back within the budget when the query returns
+ * (when no other query pins more).  Loads and unloads take a lock, so any
+ * thread may then load.  0 (the default) turns both off. */
+void nb_world_set_budget(nb_world *world, size_t bytes);
 
 /* Cells blocked at run time in a world's coordinates, whatever tiles they
  * fall in (lib/runtime/stream/world_overlay.c): the queries across a world

@@ -249,6 +249,8 @@ PROTOTYPES = {
     "nb_world_haa_bytes": (_SZ, [_P]),
     "nb_world_haa_find": (_S, [_P, C.POINTER(T.HAAQuery), _P, C.POINTER(T.HAAResult), _E]),
     "nb_world_haa_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
+    "nb_world_resident": (_SZ, [_P]),
+    "nb_world_set_budget": (None, [_P, C.c_size_t]),
 }
 PROTOTYPES.update(_workspace("aa"))
 PROTOTYPES.update(_workspace("sg"))
