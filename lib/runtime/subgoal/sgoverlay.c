@@ -82,6 +82,11 @@ struct nbi_sgov {
     nbi_u32map tmap; /* overlay tile -> index of its masks */
     uint64_t *tmask;
     size_t tn, tcap;
+    /* The ends' floods (cut_off): cell -> the end (1 start, 2 goal) whose flood reached it, and
+     * each flood's cells in the order reached. */
+    nbi_u32map fmap;
+    uint32_t *fq[2];
+    size_t fn[2], fcap[2];
 
     uint64_t expanded, scanned;
     int ended, limit, oom;
@@ -390,6 +395,7 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a)
     nbi_u32map_init(&o->bwmap, a);
     nbi_u32map_init(&o->dmap, a);
     nbi_u32map_init(&o->tmap, a);
+    nbi_u32map_init(&o->fmap, a);
     return o;
 }
 
@@ -411,6 +417,9 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_u32map_free(&o->dmap);
     nbi_u32map_free(&o->tmap);
     nbi_free(o->a, o->tmask);
+    nbi_u32map_free(&o->fmap);
+    nbi_free(o->a, o->fq[0]);
+    nbi_free(o->a, o->fq[1]);
     nbi_free(o->a, o);
 }
 
@@ -422,7 +431,8 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->bwcap * sizeof *o->bw + o->bwhcap * sizeof *o->bwh +
                    o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
                    nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
-                   nbi_u32map_bytes(&o->tmap) + o->tcap * sizeof *o->tmask
+                   nbi_u32map_bytes(&o->tmap) + o->tcap * sizeof *o->tmask +
+                   nbi_u32map_bytes(&o->fmap) + (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0]
              : 0;
 }
 
@@ -711,6 +721,66 @@ static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t 
     return !o->oom && !o->limit;
 }
 
+
+/* ---- an end the blocks cut off ---- */
+
+/* The cells each end's flood may take before the search is left to find out. */
+#ifndef SGOV_CUT_CELLS
+#define SGOV_CUT_CELLS 4096
+#endif
+
+/* Adds cell (x, y) to end s's flood (s 0: start, 1: goal); -1 when the other end's flood holds
+ * it (the ends are joined), 0 otherwise (o->oom without memory). */
+static int flood_add(nbi_sgov *o, int s, int32_t x, int32_t y)
+{
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->fmap, cell_key(o, x, y), &found);
+    if (!v || !nbi_grow(o->a, (void **)&o->fq[s], &o->fcap[s], o->fn[s] + 1, sizeof *o->fq[s])) {
+        o->oom = 1;
+        return 0;
+    }
+    if (found)
+        return *v == (uint32_t)s + 1 ? 0 : -1;
+    *v = (uint32_t)s + 1;
+    o->fq[s][o->fn[s]++] = cell_key(o, x, y);
+    return 0;
+}
+
+/* 1 when the blocks cut the goal off from the start: one end's region of the grid they leave
+ * is closed within SGOV_CUT_CELLS cells, which the search would learn only by reading all the
+ * other end reaches.  Any corner rule joins the same cells as cardinal steps do (a diagonal
+ * step either rule allows has a free cell beside it on a cardinal step), so each end floods by
+ * cardinal steps, in turns; where the floods meet, or both reach the limit, 0. */
+static int cut_off(nbi_sgov *o)
+{
+    nbi_u32map_clear(&o->fmap);
+    o->fn[0] = o->fn[1] = 0;
+    size_t head[2] = {0, 0};
+    if (flood_add(o, 0, o->start.x, o->start.y) || flood_add(o, 1, o->goal.x, o->goal.y))
+        return 0;
+    for (;;) {
+        int busy = 0;
+        for (int s = 0; s < 2; s++) {
+            if (head[s] == o->fn[s])
+                return !o->oom;
+            if (head[s] >= SGOV_CUT_CELLS)
+                continue;
+            busy = 1;
+            uint32_t c = o->fq[s][head[s]++];
+            int32_t x = (int32_t)(c % o->g->width), y = (int32_t)(c / o->g->width);
+            for (unsigned d = 0; d < 4; d++) {
+                int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+                if (ofree(o->g, o->ov, o->size, nx, ny) && flood_add(o, s, nx, ny))
+                    return 0;
+            }
+            if (o->oom)
+                return 0;
+        }
+        if (!busy)
+            return 0;
+    }
+}
+
 /* A search from start to goal. */
 static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_exp)
 {
@@ -729,6 +799,10 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     nbi_u32map_clear(&o->bwmap);
     nbi_u32map_clear(&o->dmap);
     o->bwn = o->bwhn = o->dvn = 0;
+    if (cut_off(o)) {
+        o->ended = 1;
+        return;
+    }
     bw_search(o);
     /* The goal joins the graph by its own scan, as the layer's query joins it: a subgoal
      * whose scan does not report the goal may still be one the goal's scan reports. */
