@@ -79,7 +79,9 @@ struct nbi_sgov {
      * 64 row masks then 64 column masks a tile (bit i: cell i of the row or column has less
      * room than size), so that a scan's line tests 64 cells at once. */
     double bound; /* the goal's search stops there: distances beyond it are known as at least it */
-    nbi_u32map tmap; /* overlay tile -> index of its masks */
+    struct { uint32_t gen, idx; } *tix; /* per overlay tile: 0 no block, else its masks + 1 */
+    size_t tixcap;
+    uint32_t tgen;
     uint64_t *tmask;
     size_t tn, tcap;
     /* The ends' floods (cut_off): cell -> the end (1 start, 2 goal) whose flood reached it, and
@@ -121,27 +123,26 @@ static int ostep_ok(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, in
 }
 
 /* The masks of overlay tile (tx, ty), made when first asked for; NULL when the tile holds no
- * block (or without memory: o->oom, and the caller's answer no longer matters). */
+ * block (or without memory: o->oom, and the caller's answer no longer matters).  Each tile's
+ * entry in tix says which, stamped with the query's generation (no clearing between queries):
+ * the scans ask this for every word they read, where a hash look-up cost a third of the search. */
 static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
 {
     const nb_overlay *ov = o->ov;
-    const uint8_t *t = ov->tile[(size_t)ty * ov->tw + tx];
+    size_t i = (size_t)ty * ov->tw + tx;
+    if (o->tix[i].gen == o->tgen)
+        return o->tix[i].idx ? o->tmask + (size_t)(o->tix[i].idx - 1) * 128 : NULL;
+    const uint8_t *t = ov->tile[i];
+    o->tix[i].gen = o->tgen;
+    o->tix[i].idx = 0;
     if (t == ov->full)
         return NULL;
-    int found;
-    uint32_t *v = nbi_u32map_slot(&o->tmap, ty * ov->tw + tx, &found);
-    if (!v) {
-        o->oom = 1;
-        return NULL;
-    }
-    if (found)
-        return o->tmask + (size_t)*v * 128;
     if (!nbi_grow(o->a, (void **)&o->tmask, &o->tcap, (o->tn + 1) * 128, sizeof *o->tmask)) {
         o->oom = 1;
         return NULL;
     }
-    *v = (uint32_t)o->tn;
-    uint64_t *m = o->tmask + o->tn++ * 128;
+    o->tix[i].idx = (uint32_t)++o->tn;
+    uint64_t *m = o->tmask + (o->tn - 1) * 128;
     memset(m, 0, 128 * sizeof *m);
     for (unsigned r = 0; r < NBI_OV_SIDE; r++)
         for (unsigned c = 0; c < NBI_OV_SIDE; c++)
@@ -394,7 +395,6 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a)
     nbi_u32map_init(&o->gmap, a);
     nbi_u32map_init(&o->bwmap, a);
     nbi_u32map_init(&o->dmap, a);
-    nbi_u32map_init(&o->tmap, a);
     nbi_u32map_init(&o->fmap, a);
     return o;
 }
@@ -415,7 +415,7 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_free(o->a, o->stack);
     nbi_u32map_free(&o->bwmap);
     nbi_u32map_free(&o->dmap);
-    nbi_u32map_free(&o->tmap);
+    nbi_free(o->a, o->tix);
     nbi_free(o->a, o->tmask);
     nbi_u32map_free(&o->fmap);
     nbi_free(o->a, o->fq[0]);
@@ -431,7 +431,7 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->bwcap * sizeof *o->bw + o->bwhcap * sizeof *o->bwh +
                    o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
                    nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
-                   nbi_u32map_bytes(&o->tmap) + o->tcap * sizeof *o->tmask +
+                   o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
                    nbi_u32map_bytes(&o->fmap) + (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0]
              : 0;
 }
@@ -799,7 +799,7 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     nbi_u32map_clear(&o->bwmap);
     nbi_u32map_clear(&o->dmap);
     o->bwn = o->bwhn = o->dvn = 0;
-    if (cut_off(o)) {
+    if (o->oom || cut_off(o)) {
         o->ended = 1;
         return;
     }
@@ -822,8 +822,15 @@ void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_
     o->ov = ov;
     o->size = l->size;
     o->oom = 0;
-    nbi_u32map_clear(&o->tmap);
     o->tn = 0;
+    size_t tiles = (size_t)ov->tw * ov->th;
+    if (tiles > o->tixcap || ++o->tgen == 0) {
+        if (nbi_grow(o->a, (void **)&o->tix, &o->tixcap, tiles, sizeof *o->tix))
+            memset(o->tix, 0, o->tixcap * sizeof *o->tix);
+        else
+            o->oom = 1;
+        o->tgen = 1;
+    }
     reset(o, start, goal, max_nodes, max_expansions);
 }
 
