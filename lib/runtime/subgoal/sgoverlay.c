@@ -37,6 +37,13 @@ struct bwnode {
     uint8_t closed;
 };
 
+/* A word of a row as the floods hold it: its free cells under the overlay, the cells each end's
+ * flood reached, and those not yet spread from. */
+struct fword {
+    uint64_t free, v[2], pend[2];
+    uint32_t key; /* y * row_words + k */
+};
+
 struct ovopen {
     double key;
     uint32_t slot;
@@ -86,8 +93,10 @@ struct nbi_sgov {
     size_t tn, tcap;
     /* The ends' floods (cut_off): cell -> the end (1 start, 2 goal) whose flood reached it, and
      * each flood's cells in the order reached. */
-    nbi_u32map fmap;
-    uint32_t *fq[2];
+    nbi_u32map fmap; /* word key -> index in fw */
+    struct fword *fw;
+    size_t fwn, fwcap;
+    uint32_t *fq[2]; /* indices in fw */
     size_t fn[2], fcap[2];
 
     uint64_t expanded, scanned;
@@ -418,6 +427,7 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_free(o->a, o->tix);
     nbi_free(o->a, o->tmask);
     nbi_u32map_free(&o->fmap);
+    nbi_free(o->a, o->fw);
     nbi_free(o->a, o->fq[0]);
     nbi_free(o->a, o->fq[1]);
     nbi_free(o->a, o);
@@ -432,7 +442,8 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
                    nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
                    o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
-                   nbi_u32map_bytes(&o->fmap) + (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0]
+                   nbi_u32map_bytes(&o->fmap) + o->fwcap * sizeof *o->fw +
+                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0]
              : 0;
 }
 
@@ -724,59 +735,104 @@ static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t 
 
 /* ---- an end the blocks cut off ---- */
 
-/* The cells each end's flood may take before the search is left to find out. */
-#ifndef SGOV_CUT_CELLS
-#define SGOV_CUT_CELLS 4096
+/* The words (64 cells of a row) each end's flood may spread from before the search is left to
+ * find out. */
+#ifndef SGOV_CUT_WORDS
+#define SGOV_CUT_WORDS 2048
 #endif
 
-/* Adds cell (x, y) to end s's flood (s 0: start, 1: goal); -1 when the other end's flood holds
- * it (the ends are joined), 0 otherwise (o->oom without memory). */
-static int flood_add(nbi_sgov *o, int s, int32_t x, int32_t y)
+/* The cells of x's runs of 1s in free that hold a cell of x (x within free): a fill along the
+ * word both ways in six doubling steps. */
+static inline uint64_t fill_runs(uint64_t x, uint64_t free)
 {
+    uint64_t up = free, dn = free, xu = x, xd = x;
+    for (unsigned sh = 1; sh < 64; sh <<= 1) {
+        xu |= up & (xu << sh);
+        up &= up << sh;
+        xd |= dn & (xd >> sh);
+        dn &= dn >> sh;
+    }
+    return xu | xd;
+}
+
+/* Adds seeds (cells of word k of row y) to end s's flood, spreading along the row's free runs
+ * within the word; -1 when they meet the other end's flood (the ends are joined), else 0
+ * (o->oom without memory). */
+static int flood_add(nbi_sgov *o, int s, int64_t y, int64_t k, uint64_t seeds)
+{
+    const nbi_sggrid *g = o->g;
+    if (!seeds || y < 0 || k < 0 || y >= (int64_t)g->height || k >= (int64_t)g->row_words)
+        return 0;
+    uint32_t key = (uint32_t)y * g->row_words + (uint32_t)k;
     int found;
-    uint32_t *v = nbi_u32map_slot(&o->fmap, cell_key(o, x, y), &found);
-    if (!v || !nbi_grow(o->a, (void **)&o->fq[s], &o->fcap[s], o->fn[s] + 1, sizeof *o->fq[s])) {
+    uint32_t *v = nbi_u32map_slot(&o->fmap, key, &found);
+    if (!v) {
         o->oom = 1;
         return 0;
     }
-    if (found)
-        return *v == (uint32_t)s + 1 ? 0 : -1;
-    *v = (uint32_t)s + 1;
-    o->fq[s][o->fn[s]++] = cell_key(o, x, y);
+    if (!found) {
+        if (!nbi_grow(o->a, (void **)&o->fw, &o->fwcap, o->fwn + 1, sizeof *o->fw)) {
+            o->oom = 1;
+            return 0;
+        }
+        *v = (uint32_t)o->fwn;
+        struct fword *w = &o->fw[o->fwn++];
+        w->free = nbi_sg_word(g->free_rows, key) & ~low_word(o, 0, y, k);
+        w->v[0] = w->v[1] = w->pend[0] = w->pend[1] = 0;
+        w->key = key;
+    }
+    struct fword *w = &o->fw[*v];
+    seeds &= w->free & ~w->v[s];
+    if (!seeds)
+        return 0;
+    uint64_t got = fill_runs(seeds, w->free) & ~w->v[s];
+    w->v[s] |= got;
+    if (got & w->v[!s])
+        return -1;
+    if (!w->pend[s]) {
+        if (!nbi_grow(o->a, (void **)&o->fq[s], &o->fcap[s], o->fn[s] + 1, sizeof *o->fq[s])) {
+            o->oom = 1;
+            return 0;
+        }
+        o->fq[s][o->fn[s]++] = *v;
+    }
+    w->pend[s] |= got;
     return 0;
 }
 
 /* 1 when the blocks cut the goal off from the start: one end's region of the grid they leave
- * is closed within SGOV_CUT_CELLS cells, which the search would learn only by reading all the
- * other end reaches.  Any corner rule joins the same cells as cardinal steps do (a diagonal
- * step either rule allows has a free cell beside it on a cardinal step), so each end floods by
- * cardinal steps, in turns; where the floods meet, or both reach the limit, 0. */
+ * is closed within SGOV_CUT_WORDS words, which the search would learn only by reading all the
+ * other end reaches (Annotated A* as well).  Any corner rule joins the same cells as cardinal
+ * steps do (a diagonal step either rule allows has a free cell beside it a cardinal step
+ * away), so each end floods by cardinal steps, a word of a row at a time, the two in turns;
+ * where the floods meet, or both reach the limit, 0. */
 static int cut_off(nbi_sgov *o)
 {
     nbi_u32map_clear(&o->fmap);
-    o->fn[0] = o->fn[1] = 0;
+    o->fwn = o->fn[0] = o->fn[1] = 0;
     size_t head[2] = {0, 0};
-    if (flood_add(o, 0, o->start.x, o->start.y) || flood_add(o, 1, o->goal.x, o->goal.y))
-        return 0;
+    nb_cell end[2] = {o->start, o->goal};
+    for (int s = 0; s < 2; s++)
+        if (flood_add(o, s, end[s].y, end[s].x >> 6, (uint64_t)1 << (end[s].x & 63)))
+            return 0;
     for (;;) {
         int busy = 0;
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < 2 && !o->oom; s++) {
             if (head[s] == o->fn[s])
-                return !o->oom;
-            if (head[s] >= SGOV_CUT_CELLS)
+                return 1;
+            if (head[s] >= SGOV_CUT_WORDS)
                 continue;
             busy = 1;
-            uint32_t c = o->fq[s][head[s]++];
-            int32_t x = (int32_t)(c % o->g->width), y = (int32_t)(c / o->g->width);
-            for (unsigned d = 0; d < 4; d++) {
-                int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
-                if (ofree(o->g, o->ov, o->size, nx, ny) && flood_add(o, s, nx, ny))
-                    return 0;
-            }
-            if (o->oom)
+            struct fword *w = &o->fw[o->fq[s][head[s]++]];
+            uint64_t b = w->pend[s];
+            int64_t y = w->key / o->g->row_words, k = w->key % o->g->row_words;
+            w->pend[s] = 0; /* w is not read past here: flood_add may move the array */
+            if (flood_add(o, s, y - 1, k, b) || flood_add(o, s, y + 1, k, b) ||
+                ((b >> 63) && flood_add(o, s, y, k + 1, 1)) ||
+                ((b & 1) && flood_add(o, s, y, k - 1, (uint64_t)1 << 63)))
                 return 0;
         }
-        if (!busy)
+        if (!busy || o->oom)
             return 0;
     }
 }
