@@ -131,6 +131,35 @@ static int ostep_ok(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, in
     return g->strict ? h && v : h || v;
 }
 
+/* Bit c: byte c of the 64 at row is below size (1 to 128), eight bytes at a time: a byte's high
+ * bit is clear in (x | 0x80) - size exactly when x < size (x < 128; no borrow between bytes), and
+ * the eight high bits are gathered by one multiply.  A tile's masks are made for each query that
+ * reads it, which cell by cell cost as much as the scans that read them. */
+static inline uint64_t row_low(const uint8_t *row, uint32_t size)
+{
+    const uint64_t hi = 0x8080808080808080u, lo = 0x0101010101010101u;
+    uint64_t m = 0;
+    for (unsigned j = 0; j < 8; j++) {
+        uint64_t x = nbi_load64le(row + 8 * j);
+        uint64_t lt = ~(((x | hi) - size * lo) | x) & hi;
+        m |= (((lt >> 7) * 0x0102040810204080u) >> 56) << (8 * j);
+    }
+    return m;
+}
+
+/* a[i] bit j becomes a[j] bit i (a 64 x 64 bit matrix transposed in six rounds of swaps of
+ * ever smaller blocks): the columns' masks from the rows'. */
+static void transpose64(uint64_t a[64])
+{
+    uint64_t mask = 0x00000000FFFFFFFFu;
+    for (unsigned j = 32; j; j >>= 1, mask ^= mask << j)
+        for (unsigned k = 0; k < 64; k = (k + j + 1) & ~j) {
+            uint64_t t = ((a[k] >> j) ^ a[k + j]) & mask;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+        }
+}
+
 /* The masks of overlay tile (tx, ty), made when first asked for; NULL when the tile holds no
  * block (or without memory: o->oom, and the caller's answer no longer matters).  Each tile's
  * entry in tix says which, stamped with the query's generation (no clearing between queries):
@@ -152,13 +181,18 @@ static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
     }
     o->tix[i].idx = (uint32_t)++o->tn;
     uint64_t *m = o->tmask + (o->tn - 1) * 128;
-    memset(m, 0, 128 * sizeof *m);
-    for (unsigned r = 0; r < NBI_OV_SIDE; r++)
-        for (unsigned c = 0; c < NBI_OV_SIDE; c++)
-            if (t[r << NBI_OV_SHIFT | c] < o->size) {
-                m[r] |= (uint64_t)1 << c;
-                m[64 + c] |= (uint64_t)1 << r;
-            }
+    if (o->size > 128) {
+        memset(m, 0, 128 * sizeof *m);
+        for (unsigned r = 0; r < NBI_OV_SIDE; r++)
+            for (unsigned c = 0; c < NBI_OV_SIDE; c++)
+                if (t[r << NBI_OV_SHIFT | c] < o->size)
+                    m[r] |= (uint64_t)1 << c;
+    } else {
+        for (unsigned r = 0; r < NBI_OV_SIDE; r++)
+            m[r] = row_low(t + (r << NBI_OV_SHIFT), o->size);
+    }
+    memcpy(m + 64, m, 64 * sizeof *m);
+    transpose64(m + 64);
     return m;
 }
 
