@@ -13,7 +13,13 @@
  * the whole map and nothing stored at bake time is trusted near a
  * block), joined at the goal by the goal's own scan as the layer's query
  * joins it.  sgsearch.c runs it for a few nodes when the hierarchy's path
- * meets a block (SGOV_BUDGET there says why not more). */
+ * meets a block (SGOV_BUDGET there says why not more).
+ *
+ * Before it, a flood from each end, a row's word at a time and bounded
+ * (cut_off), answers "no path" where the blocks close one end's region:
+ * the search (and Annotated A*) would learn it only by reading all the
+ * other end reaches, which was most of the time under random blocks on
+ * the DAO maps. */
 #include <math.h>
 
 #include "blocked/blocked.h"
