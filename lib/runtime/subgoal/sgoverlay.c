@@ -197,8 +197,9 @@ static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
         for (unsigned r = 0; r < NBI_OV_SIDE; r++)
             m[r] = row_low(t + (r << NBI_OV_SHIFT), o->size);
     }
-    memcpy(m + 64, m, 64 * sizeof *m);
-    transpose64(m + 64);
+    uint64_t *cols = m + NBI_OV_SIDE; /* the column masks follow the row masks */
+    memcpy(cols, m, NBI_OV_SIDE * sizeof *m);
+    transpose64(cols);
     return m;
 }
 
