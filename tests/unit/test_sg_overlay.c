@@ -6,8 +6,8 @@
  * gets an overlay of its own: 1 to 100 rectangles of 1 x 1 to 20 x 20
  * cells, none to three of them over cells of the unblocked optimal path,
  * the rest anywhere.  For both corner rules and sizes 1 and 2: the
- * layer's status and length are Annotated A*'s under the overlay (some
- * queries with both ends free cut off among them), its
+ * layer's status and length are Annotated A*'s under the overlay (queries
+ * with both ends free cut off among them, on some map), its
  * path is legal on the edited map step by step and as long as it says,
  * and no query is answered by Annotated A* (fallback 0: the hierarchy's
  * path where no block cuts it, else the search round the blocks).  A
@@ -30,6 +30,14 @@
 
 static nbi_legend legend;
 static unsigned max_rects = 100; /* the sample level of 64 x 40 cells takes a few */
+static long cut_total; /* queries cut off with both ends free, over the maps */
+
+/* The case the ends' floods answer was met (not on every map: open ones have few). */
+static int cut_met(void)
+{
+    ok(cut_total > 0, "%ld queries with both ends free cut off, among them", cut_total);
+    return done_testing();
+}
 
 struct tally {
     long runs, found, onpath, cut, bad, bad_path, fallback, sliced_bad, off, off_fallback, x_bad,
@@ -250,7 +258,8 @@ static int open_level(const nbb_grid *g, const char *name, nb_bundle **nb, nb_aa
 
 static void report(const struct tally *t, const char *name)
 {
-    ok(t->bad == 0 && t->bad_path == 0 && t->found > 0 && t->onpath > 0 && t->cut > 0,
+    cut_total += t->cut;
+    ok(t->bad == 0 && t->bad_path == 0 && t->found > 0 && t->onpath > 0,
        "%s: %ld queries under random overlays (%ld found, %ld longer than without the "
        "overlay, %ld with both ends free cut off): Annotated A*'s statuses and lengths, legal "
        "paths", name, t->runs, t->found, t->onpath, t->cut);
@@ -358,12 +367,12 @@ int main(void)
     if (!tu_shared("maps")) {
         max_rects = 6;
         run_sample(&r);
-        return done_testing();
+        return cut_met();
     }
     if (!all) {
         for (size_t m = 0; m < sizeof three / sizeof *three; m++)
             run_map(three[m], 0, &r);
-        return done_testing();
+        return cut_met();
     }
     for (size_t m = 0; m < sizeof every / sizeof *every; m++) {
         char scen[256];
@@ -373,5 +382,5 @@ int main(void)
         else
             skip(1, "../shared/%s is absent", scen);
     }
-    return done_testing();
+    return cut_met();
 }
