@@ -4,6 +4,7 @@ on a world baked here: data/sample.map cut into 2 x 2 tiles, each baked by
 answer is the C library's on the same map baked whole (AA.find, Place.nearest),
 under the same blocked cells."""
 import gc
+import os
 import random
 
 import pytest
@@ -186,3 +187,207 @@ def test_a_steady_loop_allocates_nothing(world, linked):
         for s, g in qs:
             ws.find(s, g).path
         assert ws.bytes == b and ws._buffers["_buf_path"].arr is buf
+
+
+# -- HAA* across the tiles (WorldHAA; nb_world_haa_open(3)) ----------------------
+
+def test_world_haa_is_complete_and_never_shorter_than_world_aa(world, linked):
+    """Random pairs for every agent without terrain costs, with and without
+    straightening: a path exactly when world AA* finds one, never shorter,
+    its ends the query's."""
+    world.load_cells(0, 0, W, H)
+    checked = found = 0
+    with navbake.Bundle(linked[1]) as whole, world.aa() as aa, world.haa() as hs:
+        for agent in whole.agents:
+            for straighten in (False, True):
+                aa.configure(agent=agent.name, costs=None)
+                hs.configure(agent=agent.name, costs=None, straighten=straighten)
+                for s, g in pairs(38, 80):
+                    want = aa.find(s, g).copy()
+                    got = hs.find(s, g)
+                    checked += 1
+                    assert got.status == want.status, (agent.name, s, g, want.status, got.status)
+                    if got.status == navbake.PathStatus.FOUND:
+                        found += 1
+                        assert got.length >= want.length - 1e-9, (agent.name, s, g)
+                        path = got.path.tolist()
+                        assert path[0] == s and path[-1] == g
+        assert hs.bytes > 0
+    assert found > 200 and checked > found   # some pairs have no path
+
+
+def test_world_haa_with_a_tile_unloaded_raises_with_the_tiles_needed(world, linked):
+    with world.haa() as hs:
+        hs.configure(agent="scout", costs=None)
+        with pytest.raises(navbake.UnloadedError) as e:
+            hs.find((2, 2), (60, 36))
+        assert e.value.status == navbake.Status.ERR_UNLOADED and e.value.message
+        assert e.value.needed and set(e.value.needed) <= {(0, 0), (1, 0), (0, 1), (1, 1)}
+        assert hs.needed() == e.value.needed
+        for _ in range(5):
+            try:
+                got = hs.find((2, 2), (60, 36))
+                break
+            except navbake.UnloadedError as e2:
+                assert e2.needed
+                for t in e2.needed:
+                    assert not world.loaded(*t)
+                    world.load(*t)
+        assert got.found
+        with world.aa() as aa:
+            assert got.length >= aa.find((2, 2), (60, 36), agent="scout", costs=None).length
+
+
+def test_world_haa_refuses_what_it_does_not_answer_across_tiles(world):
+    world.load_cells(0, 0, W, H)
+    with world.haa() as hs, world.overlay() as ov:
+        hs.configure(agent="scout", costs=None)
+        assert hs.find((2, 2), (60, 36), overlay=ov).found   # an overlay blocking nothing
+        ov.block(30, 10)
+        with pytest.raises(navbake.ArgumentError) as e:
+            hs.find((2, 2), (60, 36))
+        assert e.value.message
+        hs.configure(overlay=None, smooth=True)
+        with pytest.raises(navbake.ArgumentError):
+            hs.find((2, 2), (60, 36))
+        hs.configure(smooth=False)
+        with pytest.raises(navbake.OutsideError):
+            hs.find((2, 2), (W, 2))
+        with pytest.raises(AttributeError):
+            hs.set_max_nodes(5)
+
+
+# -- line and random across the tiles (nb_world_line_find(3)) ----------------------
+
+def test_world_line_is_the_whole_bakes(world, linked):
+    """Random segments, most across tile borders, for every agent: the
+    status and the last free point of Place.line on the map baked whole."""
+    world.load_cells(0, 0, W, H)
+    rng = random.Random(39)
+    with navbake.Bundle(linked[1]) as whole, whole.place() as p, world.aa() as ws:
+        bad, statuses = [], set()
+        for agent in whole.agents:
+            ws.configure(agent=agent.name)
+            for _ in range(80):
+                s = (rng.uniform(0, W - 1), rng.uniform(0, H - 1))
+                g = (rng.uniform(0, W - 1), rng.uniform(0, H - 1))
+                want = p.line(s, g, agent=agent.name).copy()
+                got = ws.line(s, g)
+                if (got.status, got.last) != (want.status, want.last):
+                    bad.append((agent.name, s, g, want.status, want.last, got.status, got.last))
+                elif got.blocking != want.blocking or abs(got.t - want.t) > 1e-12:
+                    bad.append((agent.name, s, g, "blocking/t", want.blocking, got.blocking))
+                statuses.add(got.status)
+        assert not bad, bad[:5]
+        assert len(statuses) > 1   # segments clear and segments blocked
+
+
+def test_world_line_under_a_world_overlay(world, linked):
+    world.load_cells(0, 0, W, H)
+    with navbake.Bundle(linked[1]) as whole, whole.place() as p, world.aa() as ws, \
+            world.overlay() as wov, whole.overlay() as ov:
+        assert ws.line((36.0, 2.0), (36.0, 37.0)).status == navbake.PathStatus.FOUND
+        wov.block(30, 20, 10, 2)   # across the clear segment, in tiles (0, 0) and (1, 0)
+        ov.block(30, 20, 10, 2)
+        want = p.line((36.0, 2.0), (36.0, 37.0), agent="scout", overlay=ov).copy()
+        got = ws.line((36.0, 2.0), (36.0, 37.0), overlay=wov)
+        assert got.status == want.status != navbake.PathStatus.FOUND
+        assert got.last == want.last and got.blocking == want.blocking
+        assert got.last[1] < 20
+
+
+def test_world_random_is_the_whole_bakes(world, linked):
+    """The whole world as the rectangle: the count of standable cells is the
+    whole bake's for each agent, the drawn cell is standable there (the
+    whole bake's nearest is itself), and the seed chain is repeatable."""
+    world.load_cells(0, 0, W, H)
+    with navbake.Bundle(linked[1]) as whole, whole.place() as p, world.aa() as ws:
+        for agent in whole.agents:
+            ws.configure(agent=agent.name)
+            seed = 7
+            for _ in range(20):
+                want = p.random(agent=agent.name, seed=seed).copy()
+                got = ws.random(seed=seed).copy()
+                assert got.cells == want.cells > 0, agent.name
+                x, y = got.cell
+                assert 0 <= x < W and 0 <= y < H
+                near = p.nearest((x, y), agent=agent.name, radius=0)
+                assert near.found and near.cell == (x, y), (agent.name, got.cell)
+                assert ws.random(seed=seed).cell == got.cell
+                seed = got.state
+        ws.configure(agent="scout")
+        part = ws.random(rect=(0, 0, 32, 20), seed=3).copy()
+        assert 0 < part.cells < want.cells and part.cell[0] < 32 and part.cell[1] < 20
+        with world.overlay() as wov:
+            wov.block(0, 0, 32, 10)   # a cell drawn there is drawn again (draws > 1)
+            redrawn = 0
+            for seed in range(20):
+                r = ws.random(rect=(0, 0, 32, 20), seed=seed, overlay=wov)
+                assert r.cell[1] >= 10 and r.cells == part.cells, r.cell
+                redrawn += r.draws > 1
+            assert redrawn > 0
+
+
+def test_world_line_and_random_with_a_tile_unloaded_raise(world):
+    world.load(0, 0)
+    with world.aa() as ws:
+        ws.configure(agent="scout")
+        with pytest.raises(navbake.UnloadedError) as e:
+            ws.line((2.0, 20.0), (2.0, 37.0))   # clear, from tile (0, 0) into (0, 1)
+        assert e.value.needed == [(0, 1)]
+        assert ws.needed() == [(0, 1)]
+        with pytest.raises(navbake.UnloadedError) as e:
+            ws.random(seed=1)
+        assert sorted(e.value.needed) == [(0, 1), (1, 0), (1, 1)]
+        assert ws.random(rect=(0, 0, 32, 32), seed=1).cells > 0
+
+
+# -- the budget and what is resident (nb_world_open(3)) ----------------------------
+
+def test_budget_and_resident(world, linked):
+    assert world.resident >= 0
+    world.load_cells(0, 0, W, H)
+    assert 0 < world.resident
+    assert world.bytes >= world.resident or world.resident > 0
+    world.set_budget(None)
+    world.set_budget(0)
+    with pytest.raises(ValueError):
+        world.set_budget(-1)
+    # A loader and a budget: a query loads the tiles it needs.
+    world.unload_cells(0, 0, W, H)
+    tiles = os.path.join(os.path.dirname(linked[0]), "tiles")
+    asked = []
+
+    def loader(c, r):
+        asked.append((c, r))
+        return os.path.join(tiles, "%d_%d.nbb" % (c, r))
+    world.set_loader(loader)
+    world.set_budget(None)
+    with world.aa() as ws:
+        assert ws.find((2, 2), (60, 36), agent="scout").found
+    assert (0, 0) in asked and (1, 1) in asked and world.resident > 0
+    world.set_budget(0)
+    world.unload_cells(0, 0, W, H)
+    with world.aa() as ws, pytest.raises(navbake.UnloadedError):
+        ws.find((2, 2), (60, 36), agent="scout")
+
+
+def test_closed_world_handles_raise_for_the_new_calls(world):
+    world.load_cells(0, 0, W, H)
+    hs, ws = world.haa(), world.aa()
+    hs.close()
+    hs.close()
+    for call in (lambda: hs.find((2, 2), (60, 36)), hs.needed, lambda: hs.bytes):
+        with pytest.raises(navbake.ClosedError):
+            call()
+    ws.close()
+    for call in (lambda: ws.line((2.0, 2.0), (3.0, 3.0)), lambda: ws.random(seed=1)):
+        with pytest.raises(navbake.ClosedError):
+            call()
+    hs2 = world.haa()
+    world.close()
+    assert hs2.closed
+    for call in (lambda: hs2.find((2, 2), (60, 36)), lambda: world.resident,
+                 lambda: world.set_budget(1 << 20), world.haa):
+        with pytest.raises(navbake.ClosedError):
+            call()
