@@ -91,7 +91,7 @@ namespace Navbake
         protected override void Close(IntPtr h) { Native.nb_forest_close(h); }
     }
 
-    internal enum WorkspaceKind { Aa, Sg, Haa, Motion, Planner, ForestWs, Place, WorldAa }
+    internal enum WorkspaceKind { Aa, Sg, Haa, Motion, Planner, ForestWs, Place, WorldAa, WorldHaa }
 
     /// <summary>A workspace of any family; its kind says which close it takes.</summary>
     public sealed class WorkspaceHandle : NavbakeHandle
@@ -109,6 +109,7 @@ namespace Navbake
                 case WorkspaceKind.ForestWs: Native.nb_forest_ws_close(h); break;
                 case WorkspaceKind.Place: Native.nb_place_close(h); break;
                 case WorkspaceKind.WorldAa: Native.nb_world_aa_close(h); break;
+                case WorkspaceKind.WorldHaa: Native.nb_world_haa_close(h); break;
             }
         }
     }

@@ -74,6 +74,7 @@ static class Tests
         Disposed(sample);
         Worlds(args[5], args[6]);
         WorldQueries(args[5], args[6]);
+        WorldMore(args[5], args[6]);
         Baking(args[10], scenBundle, scen, lengths);
         Console.WriteLine("1.." + n);
         return failed == 0 ? 0 : 1;
@@ -510,6 +511,173 @@ static class Tests
     // Annotated A* and nearest across the tiles of the same world (WorldAa,
     // WorldOverlay) against the same queries on the map baked whole (Aa,
     // Place, Overlay), with and without blocked cells.
+    // HAA*, line and random across the tiles, the budget and what is resident
+    // (nb_world_haa_open(3), nb_world_line_find(3), nb_world_open(3)): against
+    // world AA* and the place queries on the map baked whole.
+    static void WorldMore(string file, string wholeFile)
+    {
+        using (var whole = Bundle.Open(wholeFile))
+        using (var place = new Place(whole))
+        using (var w = World.Open(file))
+        using (var wa = new WorldAa(w))
+        using (var wh = new WorldHaa(w))
+        {
+            var hq = HaaQuery.Init(); hq.SetAgent(whole.Agent(0)); hq.Start = new Cell(2, 2); hq.Goal = new Cell(60, 36);
+            var ue = Throws<UnloadedException>(() => wh.Find(hq), "world HAA*, no tile loaded: UnloadedException");
+            Ok(ue != null && ue.Needed.Length > 0 && ue.Needed.Length == wh.Needed().Length, "... naming the tiles it needs",
+               ue == null ? null : string.Join(" ", Array.ConvertAll(ue.Needed, t => t.ToString())));
+            HaaResult hr = default(HaaResult); bool named = true;
+            for (int rounds = 0; rounds < 5; rounds++)
+            {
+                try { hr = wh.Find(hq); break; }
+                catch (UnloadedException e) { named &= e.Needed.Length > 0; foreach (var t in e.Needed) { named &= !w.IsLoaded(t.Column, t.Row); w.Load(t.Column, t.Row); } }
+            }
+            Ok(named && hr.Status == PathStatus.Found, "loading the tiles world HAA* names answers it", hr.Status.ToString());
+            w.LoadCells(0, 0, 64, 40);
+            var rng = new Random(38);
+            int bad = 0, found = 0, checks = 0; var first = new List<string>(); Cell[] path = null;
+            for (int ai = 0; ai < whole.AgentCount; ai++)
+            {
+                var ag = whole.Agent(ai);
+                foreach (var flags in new[] { 0u, Flags.HaaStraighten })
+                {
+                    var aq = AaQuery.Init(); aq.SetAgent(ag);
+                    var q = HaaQuery.Init(); q.SetAgent(ag); q.Flags = flags;
+                    for (int k = 0; k < 60; k++)
+                    {
+                        q.Start = aq.Start = new Cell(rng.Next(64), rng.Next(40)); q.Goal = aq.Goal = new Cell(rng.Next(64), rng.Next(40));
+                        var want = wa.Find(aq); var r = wh.Find(q);
+                        checks++;
+                        if (r.Status != want.Status || (r.Status == PathStatus.Found && r.Length < want.Length - 1e-9))
+                        {
+                            bad++;
+                            if (first.Count < 5) first.Add(ag.Name + " " + q.Start + " -> " + q.Goal + ": " + r.Status + " " + r.Length + ", AA* " + want.Status + " " + want.Length);
+                        }
+                        else if (r.Status == PathStatus.Found)
+                        {
+                            found++;
+                            int n = wh.CopyPath(ref path);
+                            if (n == 0 || path[0].X != q.Start.X || path[0].Y != q.Start.Y || path[n - 1].X != q.Goal.X || path[n - 1].Y != q.Goal.Y) bad++;
+                        }
+                    }
+                }
+            }
+            Ok(bad == 0 && found > checks / 3 && found < checks, "world HAA* is complete and never shorter than world AA* (" + checks + " pairs, " + found + " found)", string.Join("\n", first));
+            Ok(wh.Bytes > 0, "WorldHaa.Bytes");
+            using (var wov = new WorldOverlay(w))
+            {
+                Ok(wh.Find(hq, wov).Status == PathStatus.Found, "world HAA* under an overlay blocking nothing");
+                wov.Block(30, 10, 1, 1);
+                Throws<NavbakeException>(() => wh.Find(hq, wov), "world HAA* under an overlay that blocks cells: refused", x => x.Status == Status.Arg && x.Message.Length > 0);
+            }
+
+            // The line of walk: Place.Line's status, end point and blocking cell.
+            int lbad = 0, lchecks = 0, lfound = 0; var lfirst = new List<string>();
+            for (int ai = 0; ai < whole.AgentCount; ai++)
+            {
+                var lq = LineQuery.Init(); lq.SetAgent(whole.Agent(ai));
+                for (int k = 0; k < 80; k++)
+                {
+                    lq.Start = new Vec2(rng.NextDouble() * 63, rng.NextDouble() * 39); lq.Goal = new Vec2(rng.NextDouble() * 63, rng.NextDouble() * 39);
+                    var want = place.Line(lq); var r = wa.Line(lq);
+                    lchecks++; lfound += r.Status == PathStatus.Found ? 1 : 0;
+                    if (r.Status != want.Status || r.Last.X != want.Last.X || r.Last.Y != want.Last.Y || r.Blocking.X != want.Blocking.X || r.Blocking.Y != want.Blocking.Y)
+                    {
+                        lbad++;
+                        if (lfirst.Count < 5) lfirst.Add(lq.Start.X + "," + lq.Start.Y + " -> " + lq.Goal.X + "," + lq.Goal.Y + ": " + r.Status + ", whole " + want.Status);
+                    }
+                }
+            }
+            Ok(lbad == 0 && lfound > 0 && lfound < lchecks, "world line is Place.Line's on the map baked whole (" + lchecks + " segments)", string.Join("\n", lfirst));
+            using (var wov = new WorldOverlay(w))
+            using (var ov = new Overlay(whole))
+            {
+                var lq = LineQuery.Init(); lq.SetAgent(whole.Agent(0)); lq.Start = new Vec2(36, 2); lq.Goal = new Vec2(36, 37);
+                Ok(wa.Line(lq).Status == PathStatus.Found, "a clear segment across tiles (0, 0) and (0, 1)");
+                wov.Block(30, 20, 10, 2); ov.Block(30, 20, 10, 2);
+                var want = place.Line(lq, ov); var r = wa.Line(lq, wov);
+                Ok(r.Status == want.Status && r.Status != PathStatus.Found && r.Last.Y == want.Last.Y && r.Blocking.Y == want.Blocking.Y,
+                   "world line under a WorldOverlay: Place.Line's under the same Overlay", r.Status + " " + r.Last.Y + ", whole " + want.Status + " " + want.Last.Y);
+            }
+
+            // Random cells: the whole bake's count, a cell standable there.
+            int rbad = 0;
+            for (int ai = 0; ai < whole.AgentCount; ai++)
+            {
+                var ag = whole.Agent(ai);
+                var rq = RandomQuery.Init(); rq.SetAgent(ag); rq.Seed = 7;
+                var nq = NearestQuery.Init(); nq.SetAgent(ag); nq.Radius = 0;
+                for (int k = 0; k < 20; k++)
+                {
+                    var want = place.Random(rq); var r = wa.Random(rq, 0, 0, 64, 40);
+                    nq.Point = r.Cell;
+                    var near = place.Nearest(nq);
+                    if (r.Status != PathStatus.Found || r.Cells != want.Cells || r.Cells == 0 || near.Status != PathStatus.Found
+                        || near.Cell.X != r.Cell.X || near.Cell.Y != r.Cell.Y) rbad++;
+                    rq.Seed = r.State;
+                }
+            }
+            Ok(rbad == 0, "world random on the whole world: the whole bake's count of cells, the cell standable there", rbad + " draws differ");
+            using (var wov = new WorldOverlay(w))
+            {
+                var rq = RandomQuery.Init(); rq.SetAgent(whole.Agent(0));
+                var part = wa.Random(rq, 0, 0, 32, 20);
+                wov.Block(0, 0, 32, 10);
+                int wrong = 0, redrawn = 0;
+                for (ulong seed = 0; seed < 20; seed++)
+                {
+                    rq.Seed = seed;
+                    var r = wa.Random(rq, 0, 0, 32, 20, wov);
+                    if (r.Cell.X >= 32 || r.Cell.Y < 10 || r.Cell.Y >= 20 || r.Cells != part.Cells) wrong++;
+                    if (r.Draws > 1) redrawn++;
+                }
+                Ok(part.Cells > 0 && wrong == 0 && redrawn > 0, "world random in a rectangle under a WorldOverlay: cells in it, the blocked ones drawn again", wrong + " " + redrawn);
+            }
+            w.UnloadCells(0, 0, 64, 40);
+            w.Load(0, 0);
+            {
+                var lq = LineQuery.Init(); lq.SetAgent(whole.Agent(0)); lq.Start = new Vec2(2, 20); lq.Goal = new Vec2(2, 37);
+                var le = Throws<UnloadedException>(() => wa.Line(lq), "world line into a tile unloaded: UnloadedException");
+                Ok(le != null && le.Needed.Length == 1 && le.Needed[0].Column == 0 && le.Needed[0].Row == 1, "... naming it");
+                var rq = RandomQuery.Init(); rq.SetAgent(whole.Agent(0));
+                var re = Throws<UnloadedException>(() => wa.Random(rq, 0, 0, 64, 40), "world random over tiles unloaded: UnloadedException");
+                Ok(re != null && re.Needed.Length == 3 && !Array.Exists(re.Needed, t => t.Column == 0 && t.Row == 0), "... naming the three");
+            }
+
+            // The budget and what is resident.
+            Ok(w.Resident > 0, "World.Resident > 0 with a tile loaded", w.Resident.ToString());
+            w.UnloadCells(0, 0, 64, 40);
+            string tiles = Path.Combine(Path.GetDirectoryName(file), "tiles");
+            int asked = 0;
+            w.SetPathLoader(t => { asked++; return Path.Combine(tiles, t.Column + "_" + t.Row + ".nbb"); });
+            w.SetBudget(ulong.MaxValue);
+            var bq = AaQuery.Init(); bq.SetAgent(whole.Agent(0)); bq.Start = new Cell(2, 2); bq.Goal = new Cell(60, 36);
+            Ok(wa.Find(bq, null, whole.Agent(0).Costs).Status == PathStatus.Found && asked >= 2 && w.Resident > 0,
+               "SetBudget with a loader: a query loads the tiles it needs", asked + " loads, " + w.Resident + " resident");
+            w.SetBudget(0);
+            w.UnloadCells(0, 0, 64, 40);
+            Throws<UnloadedException>(() => wa.Find(bq, null, whole.Agent(0).Costs), "SetBudget(0): queries load no more");
+        }
+        var wd = World.Open(file);
+        wd.LoadCells(0, 0, 64, 40);
+        var h1 = new WorldHaa(wd); var a1 = new WorldAa(wd);
+        var h2 = new WorldHaa(wd);
+        h1.Dispose(); h1.Dispose(); a1.Dispose();
+        Throws<ObjectDisposedException>(() => h1.Find(HaaQuery.Init()), "a closed WorldHaa used again: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => h1.Needed(), "... its Needed");
+        Throws<ObjectDisposedException>(() => { var b = h1.Bytes; }, "... its Bytes");
+        Throws<ObjectDisposedException>(() => a1.Line(LineQuery.Init()), "a closed WorldAa's Line");
+        Throws<ObjectDisposedException>(() => a1.Random(RandomQuery.Init(), 0, 0, 8, 8), "... and Random");
+        wd.Dispose();
+        Throws<ObjectDisposedException>(() => new WorldHaa(wd), "a WorldHaa on a closed world: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => { var r = wd.Resident; }, "a closed world's Resident");
+        Throws<ObjectDisposedException>(() => wd.SetBudget(1), "... and SetBudget");
+        var hq2 = HaaQuery.Init(); using (var b2 = Bundle.Open(wholeFile)) hq2.SetAgent(b2.Agent(0));
+        hq2.Start = new Cell(2, 2); hq2.Goal = new Cell(60, 36);
+        Ok(h2.Find(hq2).Status == PathStatus.Found, "a WorldHaa keeps its world open until it is closed");
+        h2.Dispose();
+    }
+
     static void WorldQueries(string file, string wholeFile)
     {
         using (var whole = Bundle.Open(wholeFile))
