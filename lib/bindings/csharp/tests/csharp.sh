@@ -7,7 +7,8 @@
 # Tiled level, every family
 # against the navbake command's answers, errors and closed handles, a
 # world of tiles baked here against the same map baked whole (its
-# reachability, Annotated A* and nearest across the tiles), and the bake
+# reachability, Annotated A*, nearest, line, random and HAA* across the
+# tiles, the budget and resident bytes), and the bake
 # library: the scenario map baked in-process answering navbake scen's lengths.
 # bootstrap.sh installs mono-mcs and mono-runtime, so this does not skip.
 . "$top_srcdir/tests/support/lib.sh"
