@@ -20,6 +20,20 @@ def pairs(seed, n):
             for _ in range(n)]
 
 
+def answered(world, query):
+    """query() asked again after loading the tiles each UnloadedError names
+    (each named tile not loaded yet), until it answers."""
+    for _ in range(5):
+        try:
+            return query()
+        except navbake.UnloadedError as e:
+            assert e.needed
+            for t in e.needed:
+                assert not world.loaded(*t)
+                world.load(*t)
+    raise AssertionError("still unloaded after 5 rounds of loading what it names")
+
+
 def same_answers(world, whole, wov=None, ov=None, seed=34, n=120):
     """[(agent, corner, start, goal, whole's, world's)] where they differ, and
     how many pairs were found."""
@@ -98,15 +112,7 @@ def test_a_tile_unloaded_raises_with_the_tiles_needed(world, linked):
         assert sorted(e.value.needed) == [(0, 0), (1, 1)]
         assert ws.needed() == e.value.needed
         # Load what each answer names until the query is answered: the whole bake's length.
-        for _ in range(5):
-            try:
-                got = ws.find((2, 2), (60, 36)).length
-                break
-            except navbake.UnloadedError as e2:
-                assert e2.needed
-                for t in e2.needed:
-                    assert not world.loaded(*t)
-                    world.load(*t)
+        got = answered(world, lambda: ws.find((2, 2), (60, 36))).length
         with navbake.Bundle(linked[1]) as whole:
             assert got == pytest.approx(whole.aa().find((2, 2), (60, 36), agent="scout").length,
                                         abs=1e-9)
@@ -224,15 +230,7 @@ def test_world_haa_with_a_tile_unloaded_raises_with_the_tiles_needed(world, link
         assert e.value.status == navbake.Status.ERR_UNLOADED and e.value.message
         assert e.value.needed and set(e.value.needed) <= {(0, 0), (1, 0), (0, 1), (1, 1)}
         assert hs.needed() == e.value.needed
-        for _ in range(5):
-            try:
-                got = hs.find((2, 2), (60, 36))
-                break
-            except navbake.UnloadedError as e2:
-                assert e2.needed
-                for t in e2.needed:
-                    assert not world.loaded(*t)
-                    world.load(*t)
+        got = answered(world, lambda: hs.find((2, 2), (60, 36)))
         assert got.found
         with world.aa() as aa:
             assert got.length >= aa.find((2, 2), (60, 36), agent="scout", costs=None).length
