@@ -149,7 +149,8 @@ class WorldAA(_WorldSearch):
                                self._random_call(fast("nb_world_random_find")))
         self.nearest_query, self.line_query, self.random_query = \
             self._n.query, self._l.query, self._r.query
-        self._rect = (0, 0, 0, 0)
+        i = world.info   # the world's shape is fixed: read once, not at each draw
+        self._rect = self._whole = (0, 0, i.width, i.height)
         self._agent_fn = lib.nb_aa_query_agent
         self._ready(_WorldFamily(self, "aa", T.AAQuery, T.AAResult, AAResult,
                                  fast("nb_world_aa_find")))
@@ -221,10 +222,7 @@ class WorldAA(_WorldSearch):
         clipped to it); seed= (the result's state is the next seed);
         reachable=True, start=(x, y): from start's world component.
         UnloadedError when a tile of the rectangle is not loaded."""
-        if rect is None:
-            i = self.world.info
-            rect = (0, 0, i.width, i.height)
-        self._rect = tuple(rect)
+        self._rect = self._whole if rect is None else tuple(rect)
         return self._place_query(self._r, size, capability, overlay, max_expansions,
                                  seed=seed, reachable=reachable, start=start)
 
