@@ -751,6 +751,11 @@ nb_status nbb_world_spanner(const struct nbi_bgraph *r, double stretch, uint8_t 
 nb_status nbb_world_border_graph(nbb_builder *out, const struct nbi_agraph *g,
                                  const struct nbi_wtile *t, nb_capability cap, uint32_t size,
                                  nb_err *err);
+/* The landmarks (NB_SEC_WORLD_LANDMARKS payload, malloc'ed) on the world
+ * graph payload wg of a world of width x height cells (landmarks_link.c);
+ * NB_ERR_NOTFOUND for a graph without nodes. */
+nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height, uint8_t **out,
+                              size_t *len, uint32_t *count, nb_err *err);
 
 /* The world bundle (navbake world link): read from the border files
  * dir/tiles/X_Y.border and the manifest's legend and agents alone (malloc'ed

@@ -236,8 +236,10 @@ typedef enum nb_section_type {
                               each tile's component numbers to the world's */
     NB_SEC_BORDER_GRAPH = 100, /* a tile's HAA* nodes on its edges for one (capability,
                               size), with their distances inside the tile */
-    NB_SEC_WORLD_GRAPH = 101 /* the HAA* graph above a world's tiles for one (capability,
+    NB_SEC_WORLD_GRAPH = 101, /* the HAA* graph above a world's tiles for one (capability,
                               size): the tiles' edge nodes, joined */
+    NB_SEC_WORLD_LANDMARKS = 102 /* landmarks on a world's HAA* graph for one (capability,
+                              size): each node's distance to a few of them (ALT) */
 } nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the

@@ -160,21 +160,38 @@ int main(int argc, char **argv)
     printf("first query (loading %u tiles as named) %.1f ms; median of 15 after it %.2f ms "
            "(min %.2f, max %.2f), CPU %.2f ms (min %.2f)\n",
            loaded, 1e3 * first, 1e3 * t[7], 1e3 * t[0], 1e3 * t[14], 1e3 * c[7], 1e3 * c[0]);
-    /* The search above the tiles alone: the ends inserted, no refinement. */
+    /* The search above the tiles alone: the ends inserted, no refinement;
+     * then the insertion alone (a budget of one node), each with and
+     * without the world graph's landmarks. */
     nbi_whaa_result ra;
     nbi_whaa_set_refine(q, 0);
-    for (int i = 0; i < 15; i++) {
-        double a = now(), b = cpu();
-        query(w, q, s, g, &ra, &err);
-        t[i] = now() - a;
-        c[i] = cpu() - b;
+    for (int lm = nbi_whaa_has_landmarks(q); lm >= 0; lm--) {
+        nbi_whaa_set_landmarks(q, lm);
+        for (int mode = 0; mode < 3; mode++) {
+            uint64_t cap = mode == 2;
+            nbi_whaa_set_refine(q, mode == 0);
+            nbi_whaa_set_query(q, NB_HAA_STRAIGHTEN, cap);
+            for (int i = 0; i < 15; i++) {
+                double a = now(), b = cpu();
+                query(w, q, s, g, &ra, &err);
+                t[i] = now() - a;
+                c[i] = cpu() - b;
+            }
+            qsort(t, 15, sizeof *t, cmp);
+            qsort(c, 15, sizeof *c, cmp);
+            printf("%s, %s: median %.2f ms, CPU %.2f ms; %llu world nodes expanded\n",
+                   mode == 0 ? "the whole query, refined"
+                   : cap     ? "the ends' insertion alone"
+                             : "without refinement (the ends' insertion and the search above "
+                               "the tiles)",
+                   lm ? "landmarks" : "octile heuristic alone", 1e3 * t[7], 1e3 * c[7],
+                   (unsigned long long)ra.expanded);
+        }
     }
+    nbi_whaa_set_query(q, NB_HAA_STRAIGHTEN, 0);
+    nbi_whaa_set_landmarks(q, 1);
     nbi_whaa_set_refine(q, 1);
-    qsort(t, 15, sizeof *t, cmp);
-    qsort(c, 15, sizeof *c, cmp);
-    printf("without refinement (the ends' insertion and the search above the tiles): median "
-           "%.2f ms, CPU %.2f ms\n",
-           1e3 * t[7], 1e3 * c[7]);
+    printf("landmarks: %s\n", nbi_whaa_has_landmarks(q) ? "used" : "none in the world bundle");
     printf("found %d: length %.2f, abstract %.2f; %zu world nodes on the path, %llu expanded; "
            "%zu tiles refined, %u loaded of %u; %zu cells\n",
            res.found, res.length, res.abstract_length, res.abstract_len,

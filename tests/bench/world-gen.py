@@ -9,7 +9,12 @@ not change is left as it is.
 
 world-gen.py --edit FOLDER X0 Y0 W H: turns the cells of the rectangle into
 walls where they are free and free where they are walls (the tile maps it
-covers rewritten), and prints the tile maps it changed."""
+covers rewritten), and prints the tile maps it changed.
+
+--crop X0,Y0,W,H before MAP tiles that rectangle of MAP instead of the whole
+map: a DAO map's edges are walls, so its mirrored copies never meet; a
+rectangle whose edges cut through the map's open ground makes a world whose
+copies join (bench_world_haa's DAO world: brc202d at 50,20,430,291)."""
 import os
 import sys
 
@@ -35,8 +40,11 @@ def put(path, text):
     os.replace(tmp, path)
 
 
-def generate(src, side, tile, folder, cluster):
+def generate(src, side, tile, folder, cluster, crop=None):
     w, h, rows = read_map(src)
+    if crop:
+        x0, y0, w, h = crop
+        rows = [r[x0:x0 + w] for r in rows[y0:y0 + h]]
     # A row of the world: the source row mirrored across the copies, built
     # once per source row and orientation.
     cache = {}
@@ -90,9 +98,13 @@ def edit(folder, x0, y0, ew, eh):
 
 if __name__ == '__main__':
     a = sys.argv[1:]
+    crop = None
+    if len(a) > 1 and a[0] == '--crop':
+        crop = tuple(map(int, a[1].split(',')))
+        a = a[2:]
     if a and a[0] == '--edit' and len(a) == 6:
         edit(a[1], *map(int, a[2:]))
     elif len(a) in (4, 5):
-        generate(a[0], int(a[1]), int(a[2]), a[3], int(a[4]) if len(a) == 5 else 16)
+        generate(a[0], int(a[1]), int(a[2]), a[3], int(a[4]) if len(a) == 5 else 16, crop)
     else:
         sys.exit(__doc__)

@@ -17,7 +17,14 @@
  *   or a distance shorter than its cells lie apart (the search's heuristic
  *   relies on it), an arc to no node, a node outside its tile, a portal
  *   off the tile's edge, a link from no portal, counts the table does not
- *   say. */
+ *   say.
+ * - The world graph's landmarks (world_landmarks, the link's): the search
+ *   above the tiles finds the same world graph length with them as with
+ *   the octile distance alone (both A* with bounds that never overestimate,
+ *   so both optimal on that graph), expanding fewer nodes in all; the
+ *   section refused when damaged: a distance that some arc cannot span, a
+ *   landmark that is no node, a count the table does not say, a distance
+ *   past the format's bound. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +230,43 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
         if (ar.length > 0)
             err_sum += (res.length - ar.length) / ar.length;
     }
+    /* The landmarks: the same optimum over the world graph, found by expanding less. */
+    nbi_whaa *iq = NULL;
+    if (ok(nbi_whaa_new(w, ag.capability, 1, &iq, &err) == NB_OK && nbi_whaa_has_landmarks(iq),
+           "%s: the world bundle has landmarks on its HAA* graph (%s)", what, err.msg)) {
+        nbi_whaa_set_refine(iq, 0);
+        unsigned differ = 0, asked = 0;
+        uint64_t with = 0, without = 0;
+        for (int i = 0; i < pairs; i++) {
+            nb_cell e[2];
+            for (int k = 0; k < 2; k++)
+                for (int tries = 0; tries < 500; tries++) {
+                    e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
+                    if (nb_can_stand(whole, ag.capability, 1, e[k].x, e[k].y) == 1)
+                        break;
+                }
+            nbi_whaa_result ra, rb;
+            nbi_whaa_set_landmarks(iq, 1);
+            nb_status sa = nbi_whaa_find(iq, e[0], e[1], &ra, NULL, 0, NULL, &err);
+            nbi_whaa_set_landmarks(iq, 0);
+            nb_status sb = nbi_whaa_find(iq, e[0], e[1], &rb, NULL, 0, NULL, &err);
+            if (sa != NB_OK || sb != NB_OK || ra.found != rb.found ||
+                fabs(ra.abstract_length - rb.abstract_length) > 1e-6 * (1 + rb.abstract_length)) {
+                if (!differ++)
+                    diag("(%d, %d) to (%d, %d): with landmarks %d %.4f, without %d %.4f", e[0].x,
+                         e[0].y, e[1].x, e[1].y, ra.found, ra.abstract_length, rb.found,
+                         rb.abstract_length);
+                continue;
+            }
+            asked += ra.found;
+            with += ra.expanded, without += rb.expanded;
+        }
+        is_int(differ, 0, "%s: landmarks: the same world graph length as the octile bound alone "
+               "(%u paths)", what, asked);
+        ok(with < without, "%s: landmarks: %llu nodes expanded against %llu", what,
+           (unsigned long long)with, (unsigned long long)without);
+    }
+    nbi_whaa_free(iq);
     is_int(wrong_found, 0, "%s: complete: a path exactly when AA* finds one (%d pairs)", what,
            pairs);
     is_int(bad_walk, 0, "%s: every path is a walk of the whole map from start to goal", what);
@@ -304,6 +348,31 @@ static void damaged(const char *dir)
             1u << 19, 0, "is not in its tile", "world graph: a node outside its tile");
     refuses(world, out, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_NODES, n + 1, 0, "disagree",
             "world graph: a node count the table does not say");
+    /* The landmarks: a distance no arc allows, a landmark that is no node, counts. */
+    p = tu_section_take(world, NB_SEC_WORLD_LANDMARKS, &len, &info);
+    uint32_t nlm = p ? nbi_get32(p + NBI_WLMK_COUNT) : 0, lm0 = p ? nbi_get32(p + NBI_WLMK_HEADER) : 0;
+    free(p);
+    if (ok(nlm >= 1 && lm0 < n, "world landmarks: %u of them", nlm)) {
+        size_t dist = NBI_WLMK_HEADER + 4 * (size_t)nlm;
+        /* Landmark 0's node's distance to the last landmark (all lie in one component, so
+         * joined, and a landmark has arcs) made far too long, then landmark 0's own distance
+         * made not 0. */
+        size_t far = dist + NBI_WLMK_DIST * ((size_t)lm0 * nlm + nlm - 1);
+        if (nlm >= 2)
+            refuses(world, out, NB_SEC_WORLD_LANDMARKS, far, 100000, 1,
+                    "which no arc of that length allows",
+                    "world landmarks: a distance that an arc cannot span");
+        refuses(world, out, NB_SEC_WORLD_LANDMARKS, NBI_WLMK_HEADER, n, 0, "is not a node",
+                "world landmarks: a landmark that is no node");
+        refuses(world, out, NB_SEC_WORLD_LANDMARKS, dist + NBI_WLMK_DIST * (size_t)lm0 * nlm, 3,
+                0, "at distance 0 from itself", "world landmarks: a landmark away from itself");
+        refuses(world, out, NB_SEC_WORLD_LANDMARKS, NBI_WLMK_COUNT, nlm + 1, 0, "disagree",
+                "world landmarks: a count the table does not say");
+        refuses(world, out, NB_SEC_WORLD_LANDMARKS, NBI_WLMK_NODES, n + 1, 0, "expected",
+                "world landmarks: a node count that is not the graph's");
+        refuses(world, out, NB_SEC_WORLD_LANDMARKS, far, 1u << 30, 0, "past the format's bound",
+                "world landmarks: a distance past the bound");
+    }
     /* A portal moved off the tile's edge, and a distance made too short. */
     p = tu_section_take(border, NB_SEC_BORDER_GRAPH, &len, &info);
     uint32_t np = p ? nbi_get32(p + NBI_BGRAPH_PORTALS) : 0, nl = p ? nbi_get32(p + NBI_BGRAPH_LINKS) : 0;

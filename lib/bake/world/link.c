@@ -591,7 +591,19 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
         uint64_t lost = 0;
         if ((st = haa_class(&s, c, &p, &plen, &n, &na, &lost, err)) != NB_OK)
             break;
+        /* Its landmarks (landmarks_link.c), from the graph before it is handed over. */
+        uint8_t *lp = NULL;
+        size_t ll = 0;
+        uint32_t nl = 0;
+        nb_status lst = nbb_world_landmarks(p, w->width, w->height, &lp, &ll, &nl, err);
         st = add_class(b, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_VERSION, s.cls[c], n, na, p, plen, err);
+        if (lst == NB_OK && st == NB_OK)
+            st = add_class(b, NB_SEC_WORLD_LANDMARKS, NBI_WLMK_VERSION, s.cls[c], nl, 0, lp, ll,
+                           err);
+        else if (lst == NB_OK)
+            free(lp);
+        else if (lst != NB_ERR_NOTFOUND && st == NB_OK)
+            st = lst;
         ls.haa_nodes += n;
         ls.haa_arcs += na;
         ls.haa_unmatched += lost;

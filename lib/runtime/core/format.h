@@ -463,4 +463,25 @@ enum nbi_placement {
 #define NBI_WGRAPH_A_CARD 4     /* u32: cardinal steps */
 #define NBI_WGRAPH_A_DIAG 8     /* u32: diagonal steps */
 
+/* Landmarks on a world's HAA* graph for one (capability, size)
+ * (NB_SEC_WORLD_LANDMARKS, version 1): a header of 6 u32 words; u32 the
+ * landmarks' nodes[L]; then N x L distances, node by node, each u32
+ * cardinal and diagonal steps of a shortest path between the node and the
+ * landmark over the world graph's arcs taken both ways (NBI_WLMK_NONE
+ * twice: not joined).  Whatever the bytes hold, the reader accepts them
+ * only when no arc u -> v of cost c has |d(u) - d(v)| > c (so the bound
+ * A* takes from them never overestimates: ALT, Goldberg and Harrelson). */
+#define NBI_WLMK_VERSION 1
+#define NBI_WLMK_HEADER 24
+#define NBI_WLMK_CAPABILITY 0 /* u32 */
+#define NBI_WLMK_SIZE 4       /* u32 */
+#define NBI_WLMK_NODES 8      /* u32: N, the world graph's */
+#define NBI_WLMK_COUNT 12     /* u32: L */
+#define NBI_WLMK_ZERO 16      /* two u32 zeros */
+#define NBI_WLMK_DIST 8       /* bytes a distance: */
+#define NBI_WLMK_D_CARD 0     /* u32: cardinal steps */
+#define NBI_WLMK_D_DIAG 4     /* u32: diagonal steps */
+#define NBI_WLMK_NONE UINT32_MAX
+#define NBI_WLMK_MAX 32       /* the most landmarks a section may hold */
+
 #endif

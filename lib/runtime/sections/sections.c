@@ -145,6 +145,8 @@ static const struct nbi_section_kind kinds[] = {
      nbi_bgraph_section_check, NULL},
     {NB_SEC_WORLD_GRAPH, "world_graph", {"capability", "size", "nodes", "arcs"},
      nbi_wgraph_section_check, NULL},
+    {NB_SEC_WORLD_LANDMARKS, "world_landmarks", {"capability", "size", "landmarks"},
+     nbi_wlmk_section_check, NULL},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};

@@ -37,9 +37,22 @@ struct nbi_whaa {
     int abstract_only;
     unsigned flags;          /* of each tile's HAA* refining a stretch */
     uint64_t max_expansions; /* of the search above the tiles; 0: none */
+    /* The world graph's landmarks (world/landmarks.c), when it has them:
+     * per query, each landmark's bound terms at the goal (lt: the largest
+     * d(p) - cost(p, goal), lf: the smallest d(p) + cost(p, goal) over the
+     * goal tile's portals p), and which landmarks bound this query. */
+    nbi_wlmk lm;
+    int has_lm, use_lm;
+    uint32_t nlm;
+    uint32_t lmk[NBI_WLMK_MAX];
+    double lt[NBI_WLMK_MAX], lf[NBI_WLMK_MAX];
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
+
+void nbi_whaa_set_landmarks(nbi_whaa *q, int use) { q->use_lm = use; }
+
+int nbi_whaa_has_landmarks(const nbi_whaa *q) { return q->has_lm; }
 
 void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
 {
@@ -105,6 +118,11 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     q->size = size;
     q->flags = NB_HAA_STRAIGHTEN; /* each stretch inside a tile as straight as the tile allows */
     nb_status st = nbi_wgraph_at(b, (size_t)at, &q->g, err);
+    for (size_t i = 0; st == NB_OK && i < b->nsections; i++)
+        if (b->sections[i].info.type == NB_SEC_WORLD_LANDMARKS &&
+            b->sections[i].info.param[0] == cap && b->sections[i].info.param[1] == size &&
+            (st = nbi_wlmk_at(b, i, &q->lm, err)) == NB_OK)
+            q->has_lm = q->use_lm = 1;
     if (st != NB_OK) {
         nbi_free(q->a, q);
         return st;
@@ -225,6 +243,53 @@ static int insert(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_
 
 /* ---- the search above the tiles ---- */
 
+/* The landmarks that bound this query, with their terms at the goal: the
+ * path from a node u to the goal leaves through some portal p of the goal's
+ * tile, and |d(u) - d(p)| <= the distance from u to p for landmark
+ * distances d (the section's check), so the rest from u costs at least
+ * d(u) - max_p (d(p) - cost(p)) and min_p (d(p) + cost(p)) - d(u).  A
+ * landmark not joined to one of those portals bounds nothing. */
+static void landmarks_at_goal(nbi_whaa *q, uint32_t fg, uint32_t ng)
+{
+    q->nlm = 0;
+    if (!q->has_lm || !q->use_lm)
+        return;
+    for (uint32_t k = 0; k < q->lm.count; k++) {
+        double t = -1e300, f = 1e300;
+        int any = 0, joined = 1;
+        for (uint32_t i = 0; i < ng && joined; i++) {
+            if (q->gcost[i] < 0)
+                continue;
+            double d = nbi_wlmk_dist(&q->lm, fg + i, k);
+            joined = d >= 0;
+            any = 1;
+            t = d - q->gcost[i] > t ? d - q->gcost[i] : t;
+            f = d + q->gcost[i] < f ? d + q->gcost[i] : f;
+        }
+        if (!any || !joined)
+            continue;
+        q->lmk[q->nlm] = k;
+        q->lt[q->nlm] = t;
+        q->lf[q->nlm++] = f;
+    }
+}
+
+/* A lower bound on the cost from key v (at cell at) to the goal. */
+static double heuristic(const nbi_whaa *q, uint32_t v, nb_cell at, nb_cell goal)
+{
+    double h = nbi_octile_cells(at.x, at.y, goal.x, goal.y);
+    if (v >= q->g.nodes)
+        return h;
+    for (uint32_t i = 0; i < q->nlm; i++) {
+        double d = nbi_wlmk_dist(&q->lm, v, q->lmk[i]);
+        if (d < 0)
+            continue;
+        double b = d - q->lt[i] > q->lf[i] - d ? d - q->lt[i] : q->lf[i] - d;
+        h = b > h ? b : h;
+    }
+    return h;
+}
+
 static void relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goal, nb_cell at)
 {
     if (q->stamp[v] >> 1 == q->sid && (q->stamp[v] & 1 || q->gv[v] <= gv))
@@ -232,7 +297,7 @@ static void relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goa
     q->stamp[v] = q->sid << 1;
     q->gv[v] = gv;
     q->parent[v] = from;
-    nbi_heap_push(&q->heap, gv + nbi_octile_cells(at.x, at.y, goal.x, goal.y), -gv, v);
+    nbi_heap_push(&q->heap, gv + heuristic(q, v, at, goal), -gv, v);
 }
 
 static int grow_path(nbi_whaa *q, size_t need)
@@ -368,6 +433,8 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     }
     uint32_t fs = nbi_u32at(q->g.tile_first, ts), fg = nbi_u32at(q->g.tile_first, tg);
     uint32_t ns = nbi_u32at(q->g.tile_first, ts + 1) - fs, ng = nbi_u32at(q->g.tile_first, tg + 1) - fg;
+    if (st == NB_OK && !apart)
+        landmarks_at_goal(q, fg, ng);
     for (uint32_t i = 0; st == NB_OK && i < ns; i++)
         if (scost[i] >= 0)
             relax(q, fs + i, scost[i], S, goal, node_cell(&q->g, fs + i));

@@ -6,6 +6,7 @@
 
 #include "abstract/abstract.h"
 #include "stream/stream.h"
+#include "world/world.h"
 
 /* Dijkstra over an abstract graph's nodes inside a rectangle of its map
  * (a tile's own cells: clusters lie whole in it), through the arcs that
@@ -60,6 +61,12 @@ void nbi_whaa_free(nbi_whaa *q);
  * search above the tiles costs alone (bench_world_haa).  1 (the default):
  * refined. */
 void nbi_whaa_set_refine(nbi_whaa *q, int refine);
+/* 1 (the default when the world bundle has them): the search above the
+ * tiles bounds its nodes' distance to the goal by the world graph's
+ * landmarks as well as by the octile distance; 0: the octile distance
+ * alone (bench_world_haa compares the two). */
+void nbi_whaa_set_landmarks(nbi_whaa *q, int use);
+int nbi_whaa_has_landmarks(const nbi_whaa *q);
 /* The flags of each tile's HAA* refining a stretch (NB_HAA_STRAIGHTEN, the
  * default, or 0), and the most nodes the search above the tiles may
  * expand (0, the default: no limit). */

@@ -6,6 +6,7 @@
 #define NB_WORLD_H
 
 #include "bundle/bundle.h"
+#include "core/grid.h"
 
 /* The payload of section idx, which must be of type and version, raw and
  * at least head bytes long; name names the type in messages. */
@@ -112,5 +113,28 @@ typedef struct nbi_wgraph {
 
 nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err *err);
 nb_status nbi_wgraph_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+
+/* Landmarks on a world's HAA* graph for one (capability, size)
+ * (NB_SEC_WORLD_LANDMARKS, landmarks.c), checked with that graph: one
+ * distance a node and landmark, and on every arc u -> v of cost c,
+ * |d(u) - d(v)| <= c, with d(u) and d(v) both joined or both not. */
+typedef struct nbi_wlmk {
+    uint32_t capability, size, nodes, count;
+    const uint8_t *landmark; /* u32 nodes[count] */
+    const uint8_t *dist;     /* nodes x count of NBI_WLMK_DIST bytes */
+    long section;
+} nbi_wlmk;
+
+nb_status nbi_wlmk_at(const nb_bundle *b, size_t idx, nbi_wlmk *out, nb_err *err);
+nb_status nbi_wlmk_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+/* The world graph section of (capability, size), or -1. */
+long nbi_wgraph_index(const nb_bundle *b, uint32_t capability, uint32_t size);
+/* Node u's distance to landmark k in steps, or -1 when not joined. */
+static inline double nbi_wlmk_dist(const nbi_wlmk *m, uint32_t u, uint32_t k)
+{
+    const uint8_t *d = m->dist + NBI_WLMK_DIST * ((size_t)u * m->count + k);
+    uint32_t card = nbi_get32(d + NBI_WLMK_D_CARD);
+    return card == NBI_WLMK_NONE ? -1 : nbi_steps_length(card, nbi_get32(d + NBI_WLMK_D_DIAG));
+}
 
 #endif
