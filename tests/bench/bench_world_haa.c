@@ -191,6 +191,20 @@ int main(int argc, char **argv)
     nbi_whaa_set_query(q, NB_HAA_STRAIGHTEN, 0);
     nbi_whaa_set_landmarks(q, 1);
     nbi_whaa_set_refine(q, 1);
+    /* What the link's landmarks cost (landmarks_link.c), from the graph alone. */
+    long gi = nbi_wgraph_index(w->index, ag.capability, 1);
+    if (gi >= 0) {
+        uint8_t *lp = NULL;
+        size_t ll = 0;
+        uint32_t nl = 0;
+        double b = cpu();
+        nb_status ls = nbb_world_landmarks(w->index->sections[gi].payload, in.width, in.height,
+                                           &lp, &ll, &nl, &err);
+        printf("the link's landmarks: %u, %zu bytes (%.3f bytes a cell), %.0f ms CPU (%s)\n", nl,
+               ll, (double)ll / ((double)in.width * in.height), 1e3 * (cpu() - b),
+               ls == NB_OK ? "ok" : err.msg);
+        free(lp);
+    }
     printf("landmarks: %s\n", nbi_whaa_has_landmarks(q) ? "used" : "none in the world bundle");
     printf("found %d: length %.2f, abstract %.2f; %zu world nodes on the path, %llu expanded; "
            "%zu tiles refined, %u loaded of %u; %zu cells\n",
