@@ -92,6 +92,21 @@ static nb_status query(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g, nbi_whaa_
     }
 }
 
+/* 15 queries: their wall and CPU times, sorted (t[7] and c[7] the medians). */
+static void fifteen(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g, nbi_whaa_result *res,
+                    double *t, double *c)
+{
+    nb_err err;
+    for (int i = 0; i < 15; i++) {
+        double a = now(), b = cpu();
+        query(w, q, s, g, res, &err);
+        t[i] = now() - a;
+        c[i] = cpu() - b;
+    }
+    qsort(t, 15, sizeof *t, cmp);
+    qsort(c, 15, sizeof *c, cmp);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -148,14 +163,7 @@ int main(int argc, char **argv)
         for (uint32_t tx = 0; tx < in.columns; tx++)
             loaded += nb_world_loaded(w, (nb_world_tile){tx, ty});
     double t[15], c[15];
-    for (int i = 0; i < 15; i++) {
-        double a = now(), b = cpu();
-        query(w, q, s, g, &res, &err);
-        t[i] = now() - a;
-        c[i] = cpu() - b;
-    }
-    qsort(t, 15, sizeof *t, cmp);
-    qsort(c, 15, sizeof *c, cmp);
+    fifteen(w, q, s, g, &res, t, c);
     /* The CPU time too: on a loaded machine the wall time is mostly waiting. */
     printf("first query (loading %u tiles as named) %.1f ms; median of 15 after it %.2f ms "
            "(min %.2f, max %.2f), CPU %.2f ms (min %.2f)\n",
@@ -171,14 +179,7 @@ int main(int argc, char **argv)
             uint64_t cap = mode == 2;
             nbi_whaa_set_refine(q, mode == 0);
             nbi_whaa_set_query(q, NB_HAA_STRAIGHTEN, cap);
-            for (int i = 0; i < 15; i++) {
-                double a = now(), b = cpu();
-                query(w, q, s, g, &ra, &err);
-                t[i] = now() - a;
-                c[i] = cpu() - b;
-            }
-            qsort(t, 15, sizeof *t, cmp);
-            qsort(c, 15, sizeof *c, cmp);
+            fifteen(w, q, s, g, &ra, t, c);
             printf("%s, %s: median %.2f ms, CPU %.2f ms; %llu world nodes expanded\n",
                    mode == 0 ? "the whole query, refined"
                    : cap     ? "the ends' insertion alone"

@@ -197,6 +197,7 @@ static void orphans(nb_bundle *const *bundles, size_t nb)
         {NB_SEC_WORLD, NB_SEC_WORLD_COMPONENTS},
         {NB_SEC_TILE, NB_SEC_BORDER_GRAPH},
         {NB_SEC_WORLD, NB_SEC_WORLD_GRAPH},
+        {NB_SEC_WORLD_GRAPH, NB_SEC_WORLD_LANDMARKS},
     };
     nb_err err;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
