@@ -477,7 +477,8 @@ enum nbi_placement {
 #define NBI_WLMK_SIZE 4       /* u32 */
 #define NBI_WLMK_NODES 8      /* u32: N, the world graph's */
 #define NBI_WLMK_COUNT 12     /* u32: L */
-#define NBI_WLMK_ZERO 16      /* two u32 zeros */
+#define NBI_WLMK_ZERO 16      /* u32 zero */
+#define NBI_WLMK_ZERO_2 20    /* u32 zero */
 #define NBI_WLMK_DIST 8       /* bytes a distance: */
 #define NBI_WLMK_D_CARD 0     /* u32: cardinal steps */
 #define NBI_WLMK_D_DIAG 4     /* u32: diagonal steps */

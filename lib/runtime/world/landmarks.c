@@ -34,7 +34,7 @@ nb_status nbi_wlmk_at(const nb_bundle *b, size_t idx, nbi_wlmk *out, nb_err *err
     r.nodes = nbi_get32(p + NBI_WLMK_NODES);
     r.count = nbi_get32(p + NBI_WLMK_COUNT);
     if (r.capability != in->param[0] || r.size != in->param[1] || r.count != in->param[2] ||
-        nbi_get32(p + NBI_WLMK_ZERO) || nbi_get32(p + NBI_WLMK_ZERO + 4))
+        nbi_get32(p + NBI_WLMK_ZERO) || nbi_get32(p + NBI_WLMK_ZERO_2))
         return FAIL("%s: section %zu (world_landmarks): the section table and the payload "
                     "disagree on its capability, size or landmarks",
                     b->path, idx);
