@@ -37,11 +37,11 @@ static int move_ok(const nbi_layer *l, uint32_t size, int corner, int32_t x, int
 
 void nbi_optb_free(nbi_optb *b)
 {
-    free(b->cell);
-    free(b->dist);
-    free(b->link_from);
-    free(b->link_to);
-    free(b->link_move);
+    nbi_free(NULL, b->cell);
+    nbi_free(NULL, b->dist);
+    nbi_free(NULL, b->link_from);
+    nbi_free(NULL, b->link_to);
+    nbi_free(NULL, b->link_move);
     memset(b, 0, sizeof *b);
 }
 
@@ -51,13 +51,13 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
     memset(out, 0, sizeof *out);
     nbi_box box = core_box(t);
     size_t ring = nbi_ring_inner(t->core_w, t->core_h);
-    nb_cell *local = malloc(ring * sizeof *local);
-    out->cell = malloc(ring * sizeof *out->cell);
-    out->link_from = malloc(ring * NBI_MOVES * sizeof *out->link_from);
-    out->link_to = malloc(ring * NBI_MOVES * sizeof *out->link_to);
-    out->link_move = malloc(ring * NBI_MOVES);
+    nb_cell *local = nbi_alloc_array(NULL, ring, sizeof *local);
+    out->cell = nbi_alloc_array(NULL, ring, sizeof *out->cell);
+    out->link_from = nbi_alloc_array(NULL, ring * NBI_MOVES, sizeof *out->link_from);
+    out->link_to = nbi_alloc_array(NULL, ring * NBI_MOVES, sizeof *out->link_to);
+    out->link_move = nbi_alloc_array(NULL, ring, NBI_MOVES);
     if (!local || !out->cell || !out->link_from || !out->link_to || !out->link_move) {
-        free(local);
+        nbi_free(NULL, local);
         nbi_optb_free(out);
         return FAIL_MEM("a tile's border data");
     }
@@ -86,9 +86,9 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
         }
     }
     size_t n = out->n;
-    out->dist = malloc((n ? n * n : 1) * sizeof *out->dist);
+    out->dist = nbi_alloc_array(NULL, n ? n * n : 1, sizeof *out->dist);
     if (!out->dist) {
-        free(local);
+        nbi_free(NULL, local);
         nbi_optb_free(out);
         return FAIL_MEM("a tile's border distances");
     }
@@ -101,7 +101,7 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
         for (size_t j = i + 1; j < n; j++)
             out->dist[i * n + j] = out->dist[j * n + i] = nbi_csearch_cost(cs, local[j], NULL);
     }
-    free(local);
+    nbi_free(NULL, local);
     return NB_OK;
 }
 
@@ -113,17 +113,17 @@ uint64_t nbi_optb_stored_bytes(const nbi_optb *b)
 
 void nbi_optw_free(nbi_optw *w)
 {
-    free(w->tile_first);
-    free(w->cell);
-    free(w->arc_first);
-    free(w->arc_to);
-    free(w->arc_w);
-    free(w->g);
-    free(w->seen);
-    free(w->closed);
-    free(w->pos);
-    free(w->scratch);
-    free(w->to_goal);
+    nbi_free(NULL, w->tile_first);
+    nbi_free(NULL, w->cell);
+    nbi_free(NULL, w->arc_first);
+    nbi_free(NULL, w->arc_to);
+    nbi_free(NULL, w->arc_w);
+    nbi_free(NULL, w->g);
+    nbi_free(NULL, w->seen);
+    nbi_free(NULL, w->closed);
+    nbi_free(NULL, w->pos);
+    nbi_free(NULL, w->scratch);
+    nbi_free(NULL, w->to_goal);
     nbi_heap_free(&w->heap);
     memset(w, 0, sizeof *w);
 }
@@ -164,17 +164,17 @@ nb_status nbi_optw_link(nbi_optw *w, const nbi_optb *tiles, uint32_t columns, ui
         most = tiles[k].n > most ? tiles[k].n : most;
     }
     w->nodes = (uint32_t)nodes;
-    w->tile_first = malloc((nt + 1) * sizeof *w->tile_first);
-    w->cell = malloc((nodes + 1) * sizeof *w->cell);
-    w->arc_first = calloc(nodes + 1, sizeof *w->arc_first);
-    w->arc_to = malloc((arcs + 1) * sizeof *w->arc_to);
-    w->arc_w = malloc((arcs + 1) * sizeof *w->arc_w);
-    w->g = malloc((nodes + 1) * sizeof *w->g);
-    w->seen = calloc(nodes + 1, sizeof *w->seen);
-    w->closed = calloc(nodes + 1, sizeof *w->closed);
-    w->pos = malloc((nodes + 1) * sizeof *w->pos);
-    w->scratch = malloc((most + 1) * sizeof *w->scratch);
-    w->to_goal = malloc((most + 1) * sizeof *w->to_goal);
+    w->tile_first = nbi_alloc_array(NULL, nt + 1, sizeof *w->tile_first);
+    w->cell = nbi_alloc_array(NULL, nodes + 1, sizeof *w->cell);
+    w->arc_first = nbi_zalloc_array(NULL, nodes + 1, sizeof *w->arc_first);
+    w->arc_to = nbi_alloc_array(NULL, arcs + 1, sizeof *w->arc_to);
+    w->arc_w = nbi_alloc_array(NULL, arcs + 1, sizeof *w->arc_w);
+    w->g = nbi_alloc_array(NULL, nodes + 1, sizeof *w->g);
+    w->seen = nbi_zalloc_array(NULL, nodes + 1, sizeof *w->seen);
+    w->closed = nbi_zalloc_array(NULL, nodes + 1, sizeof *w->closed);
+    w->pos = nbi_alloc_array(NULL, nodes + 1, sizeof *w->pos);
+    w->scratch = nbi_alloc_array(NULL, most + 1, sizeof *w->scratch);
+    w->to_goal = nbi_alloc_array(NULL, most + 1, sizeof *w->to_goal);
     if (!w->tile_first || !w->cell || !w->arc_first || !w->arc_to || !w->arc_w || !w->g ||
         !w->seen || !w->closed || !w->pos || !w->scratch || !w->to_goal ||
         !nbi_heap_init(&w->heap, NULL, nodes + 1, w->pos)) {
