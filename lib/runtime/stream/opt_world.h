@@ -1,0 +1,83 @@
+/* opt_world.h: exact shortest paths across a world's tiles through an
+ * overlay of the tiles' border cells (issues 30 and 31: "the optimal layer
+ * across tiles, exact"), after the multi-level overlays of road planners
+ * (CRP/MLD: each cell's boundary vertices joined by a clique of their
+ * distances inside the cell).  Internal; not in a format yet (the border
+ * data is built in memory from each tile's bundle, as the tile action
+ * would write it; BUGS says so).
+ *
+ * Why it is exact: cut any world path where it changes tiles.  Each piece
+ * stays in one tile, so it is no shorter than the distance inside that tile
+ * between its first and last cells, and those are portals (a tile's own
+ * cells with a legal move out of the tile), except the start and goal.  A
+ * move between tiles is one step from a portal to a portal (the move
+ * reversed is legal under either corner rule).  So the overlay of the
+ * portals, each tile's clique of distances inside it (Dijkstra kept to the
+ * tile's own cells) and the moves between tiles, with the start and goal
+ * joined to their tiles' portals by the same in-tile distances, holds a
+ * path of every world path's length or less, and each of its arcs is a
+ * real walk: its shortest path is the world's. */
+#ifndef NB_OPT_WORLD_H
+#define NB_OPT_WORLD_H
+
+#include "abstract/abstract.h"
+#include "core/heap.h"
+#include "world/world.h"
+
+/* A tile's border data for one (capability, size, corner rule). */
+typedef struct nbi_optb {
+    uint32_t n;        /* portals, in row-major order of their cells */
+    nb_cell *cell;     /* their world cells */
+    double *dist;      /* n x n distances inside the tile, -1: not joined there */
+    uint32_t nlinks;   /* moves out of the tile */
+    uint32_t *link_from; /* portal */
+    nb_cell *link_to;    /* world cell in a neighbour tile */
+    uint8_t *link_move;  /* the move (core/grid.h's numbering) */
+} nbi_optb;
+
+/* The border data of tile t from its bundle's layer l (the tile's cells and
+ * its halo), with the search cs (room for the tile's box).  The halo says
+ * which moves leave the tile; the distances are kept to the tile's cells. */
+nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, int corner,
+                         nbi_csearch *cs, nbi_optb *out, nb_err *err);
+void nbi_optb_free(nbi_optb *b);
+/* The bytes it would take stored: the cells as 2 u16 each, the distances
+ * of each pair once as a u32 (cardinal and diagonal steps of 16 bits), the
+ * links as a u16 portal and a byte of move. */
+uint64_t nbi_optb_stored_bytes(const nbi_optb *b);
+
+/* The world overlay: every tile's portals, joined. */
+typedef struct nbi_optw {
+    uint32_t columns, rows, side, width, height;
+    uint32_t nodes;
+    uint32_t *tile_first;   /* columns * rows + 1: a tile's nodes */
+    nb_cell *cell;          /* per node */
+    uint32_t *arc_first;    /* nodes + 1 */
+    uint32_t *arc_to;
+    double *arc_w;
+    /* The search's state, sized once. */
+    double *g;
+    uint32_t *seen, *closed, stamp; /* == stamp: g is this search's; settled */
+    uint32_t *pos;
+    nb_cell *scratch;  /* a tile's portals in its bundle's frame, and the goal */
+    nbi_heap heap;
+    double *to_goal; /* per node of the goal's tile: its distance to the goal, -1 none */
+} nbi_optw;
+
+/* Joins the tiles' border data (columns x rows, row by row); side is the
+ * tile's side in cells. */
+nb_status nbi_optw_link(nbi_optw *w, const nbi_optb *tiles, uint32_t columns, uint32_t rows,
+                        uint32_t side, uint32_t width, uint32_t height, nb_err *err);
+void nbi_optw_free(nbi_optw *w);
+
+/* The shortest length from s to g (world cells, both standable) through
+ * the overlay; ls and lg are the layers of the start's and goal's tile
+ * bundles (ts, tg their tags; the same when the ends share a tile), cs a
+ * search with room for a tile.  -1 when no path joins them; -2 out of
+ * memory.  *expanded gets the overlay nodes settled. */
+double nbi_optw_length(nbi_optw *w, const nbi_optb *tiles, const nbi_layer *ls,
+                       const nbi_wtile *ts, const nbi_layer *lg, const nbi_wtile *tg,
+                       uint32_t size, int corner, nbi_csearch *cs, nb_cell s, nb_cell g,
+                       uint64_t *expanded);
+
+#endif
