@@ -299,7 +299,7 @@ static nb_status worker_init(const nbb_ab *ab, ab_worker *w, nb_err *err)
 {
     uint32_t n = ab->opt->cluster;
     memset(w, 0, sizeof *w);
-    w->cs_ok = nbi_csearch_init(&w->cs, NULL, n, n);
+    w->cs_ok = nbi_csearch_init(&w->cs, nbb_mem(), n, n);
     w->cd_ok = nbb_cdist_init(&w->cd, n);
     w->cb = nbb_malloc((size_t)ab->ncaps * ab->nsizes * sizeof *w->cb);
     w->cells = nbb_malloc((size_t)n * n * sizeof *w->cells);

@@ -85,7 +85,7 @@ static nb_status bake_profile(const nbb_acosts_source *src, const nbi_agraph *g,
     uint8_t *out = nbb_calloc(1, (size_t)bytes);
     nbi_csearch cs;
     nb_cell *targets = nbb_malloc(((size_t)4 * g->cluster + 1) * sizeof *targets);
-    if (!out || !targets || !nbi_csearch_init(&cs, NULL, g->cluster, g->cluster)) {
+    if (!out || !targets || !nbi_csearch_init(&cs, nbb_mem(), g->cluster, g->cluster)) {
         nbb_free(out);
         nbb_free(targets);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph's costs");

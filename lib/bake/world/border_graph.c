@@ -39,7 +39,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
     size_t cap_p = 64, cap_l = 64;
     portal = nbb_malloc(cap_p * sizeof *portal);
     lk = nbb_malloc(cap_l * 2 * sizeof *lk); /* (portal, arc) */
-    if (!portal || !lk || !nbi_tdijk_init(&dj, NULL, g->nnodes)) {
+    if (!portal || !lk || !nbi_tdijk_init(&dj, nbb_mem(), g->nnodes)) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
         goto done;
     }
