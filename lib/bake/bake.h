@@ -873,4 +873,33 @@ const nbb_level *nbb_bake_level(const struct nb_bake *bake);
 nb_status nbb_bake_read(struct nb_bake *bake, const char *legend_path, const char *agents_path,
                         const char *level_path, unsigned threads, nb_err *err);
 
+/* ---- memory (mem.c) ---- */
+
+/* The bake side allocates through these alone: the allocator of the bake
+ * running on this thread (the bake library sets its caller's for the
+ * length of a call, and parallel.c the caller's in each worker), else the
+ * C library's, so outside the library free() takes what they give.  Sizes
+ * of 0 are 1; calloc's product is checked. */
+const nb_allocator *nbb_mem(void);
+/* Sets this thread's allocator (NULL: the C library's), returning the one
+ * to put back with nbb_mem_leave. */
+const nb_allocator *nbb_mem_enter(const nb_allocator *a);
+void nbb_mem_leave(const nb_allocator *prev);
+void *nbb_malloc(size_t size);
+void *nbb_calloc(size_t count, size_t size);
+void *nbb_realloc(void *p, size_t size);
+void nbb_free(void *p);
+char *nbb_strdup(const char *s);
+/* The n bytes at s (which has them) and a NUL. */
+char *nbb_strndup(const char *s, size_t n);
+/* A z_stream (zlib.h; passed as void * to keep zlib out of this header)
+ * zeroed, its states from nbb_malloc. */
+void nbb_zstream_init(void *zs);
+/* compress2 (the same bytes) with its state from nbb_malloc. */
+int nbb_compress(uint8_t *dest, unsigned long *dest_len, const uint8_t *src, size_t len,
+                 int level);
+/* qsort's order (stable, as glibc's merge sort), its buffer from
+ * nbb_malloc (sort.c): 0 when there is no memory for it, the array as it was. */
+int nbb_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 #endif /* NB_BAKE_H */

@@ -336,10 +336,11 @@ static void allocator(void)
     void *data;
     size_t len;
     ok(nb_bake_open(&a, &bk, &err) == NB_OK && c.live > 0, "the handle from the allocator");
+    size_t bare = c.live;
+    ok(nb_bake_set_grid(bk, 64, 64, ids, &err) == NB_OK && c.live == bare + 64 * 64,
+       "its grid from the allocator");
     size_t handle = c.live;
-    ok(nb_bake_set_grid(bk, 64, 64, ids, &err) == NB_OK &&
-           nb_bake_memory(bk, NULL, &data, &len, &err) == NB_OK,
-       "baked with the defaults");
+    ok(nb_bake_memory(bk, NULL, &data, &len, &err) == NB_OK, "baked with the defaults");
     ok(c.live == handle + len, "the image (%zu bytes) from the allocator too", len);
     nb_bake_free(bk, data);
     nb_bake_close(bk);
@@ -349,13 +350,13 @@ static void allocator(void)
     fail_after = 0;
     bk = (nb_bake *)1;
     ok(nb_bake_open(&f, &bk, &err) == NB_ERR_NOMEM && bk == NULL, "no memory for the handle");
-    fail_after = 1;
+    fail_after = 2;
     ok(nb_bake_open(&f, &bk, &err) == NB_OK && nb_bake_set_grid(bk, 64, 64, ids, &err) == NB_OK,
-       "a handle with nothing more to give");
+       "a handle and its grid with nothing more to give");
     data = (void *)1;
     ok(nb_bake_memory(bk, NULL, &data, &len, &err) == NB_ERR_NOMEM && data == NULL &&
-           strstr(err.msg, "no memory for a bundle"),
-       "no memory for the image: %s", err.msg);
+           strstr(err.msg, "no memory"),
+       "no memory for the bake's working memory: %s", err.msg);
     nb_bake_close(bk);
     free(ids);
 }

@@ -299,12 +299,12 @@ static nb_status worker_init(const nbb_ab *ab, ab_worker *w, nb_err *err)
 {
     uint32_t n = ab->opt->cluster;
     memset(w, 0, sizeof *w);
-    w->cs_ok = nbi_csearch_init(&w->cs, NULL, n, n);
+    w->cs_ok = nbi_csearch_init(&w->cs, nbb_mem(), n, n);
     w->cd_ok = nbb_cdist_init(&w->cd, n);
-    w->cb = malloc((size_t)ab->ncaps * ab->nsizes * sizeof *w->cb);
-    w->cells = malloc((size_t)n * n * sizeof *w->cells);
-    w->targets = malloc((size_t)4 * n * sizeof *w->targets);
-    w->local = calloc((size_t)n * n, sizeof *w->local);
+    w->cb = nbb_malloc((size_t)ab->ncaps * ab->nsizes * sizeof *w->cb);
+    w->cells = nbb_malloc((size_t)n * n * sizeof *w->cells);
+    w->targets = nbb_malloc((size_t)4 * n * sizeof *w->targets);
+    w->local = nbb_calloc((size_t)n * n, sizeof *w->local);
     if (!w->cs_ok || !w->cd_ok || !w->cb || !w->cells || !w->targets || !w->local)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to build the abstract graph");
     return NB_OK;
@@ -316,23 +316,23 @@ static void worker_free(ab_worker *w)
         nbi_csearch_free(&w->cs);
     if (w->cd_ok)
         nbb_cdist_free(&w->cd);
-    free(w->cb);
-    free(w->found);
-    free(w->cells);
-    free(w->targets);
-    free(w->local);
-    free(w->num);
-    free(w->e);
-    free(w->path);
-    free(w->moves);
-    free(w->slot);
-    free(w->order);
-    free(w->key);
-    free(w->runs);
-    free(w->tr);
-    free(w->lines);
-    free(w->arcs);
-    free(w->pmap);
+    nbb_free(w->cb);
+    nbb_free(w->found);
+    nbb_free(w->cells);
+    nbb_free(w->targets);
+    nbb_free(w->local);
+    nbb_free(w->num);
+    nbb_free(w->e);
+    nbb_free(w->path);
+    nbb_free(w->moves);
+    nbb_free(w->slot);
+    nbb_free(w->order);
+    nbb_free(w->key);
+    nbb_free(w->runs);
+    nbb_free(w->tr);
+    nbb_free(w->lines);
+    nbb_free(w->arcs);
+    nbb_free(w->pmap);
     nbb_arena_free(&w->arena);
 }
 
@@ -480,9 +480,9 @@ nb_status nbb_ab_bake(const nbb_abstract_source *src, const nbi_agraph *old,
     ab.layer = src->layer;
     ab.threads = nbb_threads_resolve(o->threads);
     ab.old = old;
-    ab.border = calloc(2 * (size_t)ab.ncl + 1, sizeof *ab.border);
-    ab.cl = calloc((size_t)ab.ncl + 1, sizeof *ab.cl);
-    ab.w = calloc(ab.threads, sizeof *ab.w);
+    ab.border = nbb_calloc(2 * (size_t)ab.ncl + 1, sizeof *ab.border);
+    ab.cl = nbb_calloc((size_t)ab.ncl + 1, sizeof *ab.cl);
+    ab.w = nbb_calloc(ab.threads, sizeof *ab.w);
     if (!ab.border || !ab.cl || !ab.w)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a %u x %u map", ab.width,
                       ab.height);
@@ -501,9 +501,9 @@ nb_status nbb_ab_bake(const nbb_abstract_source *src, const nbi_agraph *old,
     nbb_ab_plan_free(&plan);
     for (unsigned i = 0; ab.w && i < made; i++)
         worker_free(&ab.w[i]);
-    free(ab.w);
-    free(ab.border);
-    free(ab.cl);
+    nbb_free(ab.w);
+    nbb_free(ab.border);
+    nbb_free(ab.cl);
     return nbi_done(err, st);
 }
 

@@ -17,6 +17,7 @@
 #include "abstract/abstract_build.h"
 #include "bake_int.h"
 #include "clearance/costs.h"
+#include "core/heap.h"
 #include "core/crc32.h"
 
 typedef nbb_cost_profile profile;
@@ -53,7 +54,8 @@ size_t nbb_cost_profiles(const nbi_agentset *set, nbb_cost_profile *out)
         if (k == n)
             out[n++] = p;
     }
-    qsort(out, n, sizeof *out, profile_cmp);
+    /* In place (no two compare equal, so any sort gives this order). */
+    nbi_sort(out, n, sizeof *out, profile_cmp);
     return n;
 }
 
@@ -80,12 +82,12 @@ static nb_status bake_profile(const nbb_acosts_source *src, const nbi_agraph *g,
         return st;
     unsigned nt = src->legend->nterrains;
     uint64_t narcs = 2 * (uint64_t)g->nedges, bytes = nbi_acosts_bytes(nt, narcs);
-    uint8_t *out = calloc(1, (size_t)bytes);
+    uint8_t *out = nbb_calloc(1, (size_t)bytes);
     nbi_csearch cs;
-    nb_cell *targets = malloc(((size_t)4 * g->cluster + 1) * sizeof *targets);
-    if (!out || !targets || !nbi_csearch_init(&cs, NULL, g->cluster, g->cluster)) {
-        free(out);
-        free(targets);
+    nb_cell *targets = nbb_malloc(((size_t)4 * g->cluster + 1) * sizeof *targets);
+    if (!out || !targets || !nbi_csearch_init(&cs, nbb_mem(), g->cluster, g->cluster)) {
+        nbb_free(out);
+        nbb_free(targets);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph's costs");
     }
     nbi_csearch_costs(&cs, &wc, 0);
@@ -140,9 +142,9 @@ static nb_status bake_profile(const nbb_acosts_source *src, const nbi_agraph *g,
         }
     }
     nbi_csearch_free(&cs);
-    free(targets);
+    nbb_free(targets);
     if (st != NB_OK) {
-        free(out);
+        nbb_free(out);
         return st;
     }
     *payload = out;
@@ -169,7 +171,7 @@ nb_status nbb_acosts_put(nbb_builder *w, const nbb_acosts_source *src, const uin
     nbb_builder_remove(w, NB_SEC_ABSTRACT_COSTS);
     if (count)
         *count = 0;
-    profile *prof = malloc(NB_MAX_AGENTS * sizeof *prof);
+    profile *prof = nbb_malloc(NB_MAX_AGENTS * sizeof *prof);
     if (!prof)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph's costs");
     size_t n = nbb_cost_profiles(src->agents, prof);
@@ -190,7 +192,7 @@ nb_status nbb_acosts_put(nbb_builder *w, const nbb_acosts_source *src, const uin
     }
     if (st == NB_OK && count)
         *count = n;
-    free(prof);
+    nbb_free(prof);
     return st;
 }
 
@@ -233,12 +235,12 @@ nb_status nbb_acosts_bake(const nbb_acosts_source *src, const uint8_t *graph, si
 nb_status nbb_put_abstract_costs(nbb_builder *w, const nb_bundle *b, const void *graph,
                                  size_t glen, int compress, size_t *count, nb_err *err)
 {
-    nbb_acosts_source *src = malloc(sizeof *src);
+    nbb_acosts_source *src = nbb_malloc(sizeof *src);
     if (!src)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the abstract graph's costs");
     nb_status st = nbb_acosts_source_of(b, src, err);
     if (st == NB_OK)
         st = nbb_acosts_put(w, src, graph, glen, compress, count, err);
-    free(src);
+    nbb_free(src);
     return st;
 }

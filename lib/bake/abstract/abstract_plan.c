@@ -22,9 +22,9 @@
 
 void nbb_ab_plan_free(nbb_ab_plan *plan)
 {
-    free(plan->scan);
-    free(plan->build);
-    free(plan->circuit);
+    nbb_free(plan->scan);
+    nbb_free(plan->build);
+    nbb_free(plan->circuit);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -32,7 +32,7 @@ void nbb_ab_plan_free(nbb_ab_plan *plan)
 static nb_status plan_of(nbb_ab *ab, const uint8_t *build, nbb_ab_plan *plan, nb_err *err)
 {
     size_t nb = 2 * (size_t)ab->ncl;
-    uint8_t *bflag = calloc(nb + 1, 1); /* 1: scanned, 2: and decided here */
+    uint8_t *bflag = nbb_calloc(nb + 1, 1); /* 1: scanned, 2: and decided here */
     if (!bflag)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to plan the abstract graph");
     size_t nbuild = 0;
@@ -55,11 +55,11 @@ static nb_status plan_of(nbb_ab *ab, const uint8_t *build, nbb_ab_plan *plan, nb
         nscan += bflag[bi] != 0;
         ncirc += bflag[bi] == 2;
     }
-    plan->scan = malloc((nscan + 1) * sizeof *plan->scan);
-    plan->build = malloc((nbuild + 1) * sizeof *plan->build);
-    plan->circuit = malloc((ncirc + 1) * sizeof *plan->circuit);
+    plan->scan = nbb_malloc((nscan + 1) * sizeof *plan->scan);
+    plan->build = nbb_malloc((nbuild + 1) * sizeof *plan->build);
+    plan->circuit = nbb_malloc((ncirc + 1) * sizeof *plan->circuit);
     if (!plan->scan || !plan->build || !plan->circuit) {
-        free(bflag);
+        nbb_free(bflag);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to plan the abstract graph");
     }
     for (size_t bi = 0; bi < nb; bi++) {
@@ -72,25 +72,25 @@ static nb_status plan_of(nbb_ab *ab, const uint8_t *build, nbb_ab_plan *plan, nb
     for (uint32_t k = 0; k < ab->ncl; k++)
         if (build[k])
             plan->build[plan->nbuild++] = k;
-    free(bflag);
+    nbb_free(bflag);
     return NB_OK;
 }
 
 nb_status nbb_ab_plan_all(nbb_ab *ab, nbb_ab_plan *plan, nb_err *err)
 {
-    uint8_t *build = malloc((size_t)ab->ncl + 1);
+    uint8_t *build = nbb_malloc((size_t)ab->ncl + 1);
     if (!build)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to plan the abstract graph");
     memset(build, 1, (size_t)ab->ncl + 1);
     nb_status st = plan_of(ab, build, plan, err);
-    free(build);
+    nbb_free(build);
     return st;
 }
 
 nb_status nbb_ab_plan_changes(nbb_ab *ab, const uint32_t *changed, size_t n, nbb_ab_plan *plan,
                               nb_err *err)
 {
-    uint8_t *build = calloc((size_t)ab->ncl + 1, 1);
+    uint8_t *build = nbb_calloc((size_t)ab->ncl + 1, 1);
     if (!build)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to plan the abstract graph");
     uint32_t cn = ab->opt->cluster;
@@ -123,7 +123,7 @@ nb_status nbb_ab_plan_changes(nbb_ab *ab, const uint32_t *changed, size_t n, nbb
                 build[k + ab->ncx] = 2;
         }
     nb_status st = plan_of(ab, build, plan, err);
-    free(build);
+    nbb_free(build);
     return st;
 }
 

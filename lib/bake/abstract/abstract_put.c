@@ -35,7 +35,7 @@ nb_status nbb_abstract_put_built(nbb_builder *w, const nbb_abstract_opts *ao,
     nbb_abstract_resolve(&o);
     nb_status st = nbb_builder_image(w, &image, &len, err);
     if (st == NB_OK)
-        st = nb_bundle_open_memory(image, len, 0, NULL, &cb, err);
+        st = nb_bundle_open_memory(image, len, 0, nbb_mem(), &cb, err);
     if (st == NB_OK)
         st = nbb_abstract_build(cb, &o, &graph, &glen, NULL, err);
     if (st == NB_OK) {
@@ -52,8 +52,8 @@ nb_status nbb_abstract_put_built(nbb_builder *w, const nbb_abstract_opts *ao,
         st = nbb_abstract_put_graph(w, graph, glen, compress, err);
         graph = NULL;
     }
-    free(graph);
+    nbb_free(graph);
     nb_bundle_close(cb);
-    free(image);
+    nbb_free(image);
     return st;
 }

@@ -66,7 +66,7 @@ static int layer_changes(const nbi_layer *a, const nbi_layer *b, uint32_t **cell
         uint64_t c0 = at * 8 / a->bits, c1 = ((at + len) * 8 + a->bits - 1) / a->bits;
         for (uint64_t c = c0; c < c1 && c < total; c++)
             if (nbi_layer_get(a, c) != nbi_layer_get(b, c)) {
-                if (!nbi_grow(NULL, (void **)cells, cap, *n + 1, sizeof **cells))
+                if (!nbi_grow(nbb_mem(), (void **)cells, cap, *n + 1, sizeof **cells))
                     return 0;
                 (*cells)[(*n)++] = (uint32_t)c;
             }
@@ -86,10 +86,10 @@ nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
     nb_status st = nbb_ab_check_opts(o, &want, err);
     if (st != NB_OK)
         return st;
-    nbb_abstract_source *src = malloc(sizeof *src), *osrc = malloc(sizeof *osrc);
+    nbb_abstract_source *src = nbb_malloc(sizeof *src), *osrc = nbb_malloc(sizeof *osrc);
     if (!src || !osrc) {
-        free(src);
-        free(osrc);
+        nbb_free(src);
+        nbb_free(osrc);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a map");
     }
     st = nbb_abstract_source_of(b, src, err);
@@ -134,9 +134,9 @@ nb_status nbb_abstract_update(const nb_bundle *b, const nb_bundle *old,
             stats->changed_cells = nchanged;
         }
     }
-    free(changed);
-    free(src);
-    free(osrc);
+    nbb_free(changed);
+    nbb_free(src);
+    nbb_free(osrc);
     return nbi_done(err, st);
 }
 

@@ -266,8 +266,8 @@ static nb_status write_new(nbb_ab *ab, uint32_t k, ab_worker *w, const layout *l
     }
     if (na != c->narcs)
         return mismatch(ab, k, err);
-    if (na > 1)
-        qsort(arcs, na, sizeof *arcs, arc_cmp);
+    if (!nbb_sort(arcs, na, sizeof *arcs, arc_cmp))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory to write the abstract graph");
     /* Nodes: their cells and first arcs. */
     uint8_t *xy = p + off[3], *nfirst = p + off[4];
     for (size_t r = 0, a = 0; r < c->nalive; r++) {
@@ -476,7 +476,7 @@ nb_status nbb_ab_write(nbb_ab *ab, uint8_t **payload, size_t *len, nb_err *err)
                         (unsigned long long)nn, (unsigned long long)ne);
     write_job wj;
     wj.ab = ab;
-    wj.ly.p = calloc((size_t)total, 1);
+    wj.ly.p = nbb_calloc((size_t)total, 1);
     if (!wj.ly.p)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %llu-byte abstract graph",
                         (unsigned long long)total);
@@ -494,7 +494,7 @@ nb_status nbb_ab_write(nbb_ab *ab, uint8_t **payload, size_t *len, nb_err *err)
     nbi_put32(p + off[4] + 4 * nn, (uint32_t)na);
     st = nbb_par_for(ab->threads, ab->ncl, write_unit, &wj, err);
     if (st != NB_OK) {
-        free(p);
+        nbb_free(p);
         return st;
     }
     for (uint32_t k = 0; paths && k < ab->ncl; k++) {

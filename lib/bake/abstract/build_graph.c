@@ -10,7 +10,7 @@
 
 int nbb_ab_room(void **array, size_t *cap, size_t need, size_t size)
 {
-    return nbi_grow(NULL, array, cap, need, size);
+    return nbi_grow(nbb_mem(), array, cap, need, size);
 }
 
 long nbb_ab_node_at(const ab_cluster *c, uint32_t cell)

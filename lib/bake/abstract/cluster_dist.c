@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "abstract/cluster_dist.h"
+#include "bake.h"
 #include "port.h"
 
 int nbb_cdist_init(nbb_cdist *cd, uint32_t side)
@@ -11,16 +12,16 @@ int nbb_cdist_init(nbb_cdist *cd, uint32_t side)
     memset(cd, 0, sizeof *cd);
     size_t n = ((size_t)side + 2) * ((size_t)side + 2);
     cd->maxcells = (uint32_t)n;
-    cd->stand = calloc(n, sizeof *cd->stand);
-    cd->move = calloc(n, sizeof *cd->move);
-    cd->g = malloc(n * sizeof *cd->g);
-    cd->diag = malloc(n * sizeof *cd->diag);
-    cd->seen = calloc(n, sizeof *cd->seen);
-    cd->closed = calloc(n, sizeof *cd->closed);
-    cd->target = calloc(n, sizeof *cd->target);
+    cd->stand = nbb_calloc(n, sizeof *cd->stand);
+    cd->move = nbb_calloc(n, sizeof *cd->move);
+    cd->g = nbb_malloc(n * sizeof *cd->g);
+    cd->diag = nbb_malloc(n * sizeof *cd->diag);
+    cd->seen = nbb_calloc(n, sizeof *cd->seen);
+    cd->closed = nbb_calloc(n, sizeof *cd->closed);
+    cd->target = nbb_calloc(n, sizeof *cd->target);
     /* A cell enters a queue at most once for each of the 4 moves of its kind into it. */
     cd->qcap = (uint32_t)(4 * n);
-    cd->open = malloc(2 * (size_t)cd->qcap * sizeof *cd->open);
+    cd->open = nbb_malloc(2 * (size_t)cd->qcap * sizeof *cd->open);
     if (!cd->stand || !cd->move || !cd->g || !cd->diag || !cd->seen || !cd->closed ||
         !cd->target || !cd->open) {
         nbb_cdist_free(cd);
@@ -31,14 +32,14 @@ int nbb_cdist_init(nbb_cdist *cd, uint32_t side)
 
 void nbb_cdist_free(nbb_cdist *cd)
 {
-    free(cd->stand);
-    free(cd->move);
-    free(cd->g);
-    free(cd->diag);
-    free(cd->seen);
-    free(cd->closed);
-    free(cd->target);
-    free(cd->open);
+    nbb_free(cd->stand);
+    nbb_free(cd->move);
+    nbb_free(cd->g);
+    nbb_free(cd->diag);
+    nbb_free(cd->seen);
+    nbb_free(cd->closed);
+    nbb_free(cd->target);
+    nbb_free(cd->open);
     memset(cd, 0, sizeof *cd);
 }
 

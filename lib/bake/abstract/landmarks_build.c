@@ -100,15 +100,15 @@ nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, unsigned versio
     const uint32_t n = L->lv[L->nlevels].nnodes;
     if (nl == 0 || n == 0)
         return NB_OK;
-    uint32_t *pos = malloc((size_t)n * sizeof *pos), *card = malloc((size_t)n * sizeof *card),
-             *diag = malloc((size_t)n * sizeof *diag);
-    double *d = malloc((size_t)n * sizeof *d), *min = malloc((size_t)n * sizeof *min);
+    uint32_t *pos = nbb_malloc((size_t)n * sizeof *pos), *card = nbb_malloc((size_t)n * sizeof *card),
+             *diag = nbb_malloc((size_t)n * sizeof *diag);
+    double *d = nbb_malloc((size_t)n * sizeof *d), *min = nbb_malloc((size_t)n * sizeof *min);
     nbi_heap h;
     int heap = 0, ok = pos && card && diag && d && min;
     if (ok) {
         for (uint32_t v = 0; v < n; v++)
             pos[v] = NBI_HEAP_NONE;
-        ok = heap = nbi_heap_init(&h, NULL, 64, pos);
+        ok = heap = nbi_heap_init(&h, nbb_mem(), 64, pos);
     }
     /* The map's four corners first (a long query's ends are often near one, where the top
      * level has no node), then each next node farthest from those chosen; with fewer than
@@ -134,11 +134,11 @@ nb_status nbb_landmarks_build(const nbi_alevels *L, uint32_t nl, unsigned versio
     }
     if (heap)
         nbi_heap_free(&h);
-    free(pos);
-    free(card);
-    free(diag);
-    free(d);
-    free(min);
+    nbb_free(pos);
+    nbb_free(card);
+    nbb_free(diag);
+    nbb_free(d);
+    nbb_free(min);
     if (ok < 0)
         return nbi_fail(err, NB_ERR_LIMIT,
                         "abstract levels: a landmark's distance on level %u has more than 2^32 - 2 "

@@ -146,8 +146,8 @@ static int subclusters(const lb_ctx *x, uint32_t k, lb_worker *w, uint32_t *nloc
     uint32_t x0 = kx * m, y0 = ky * m;
     uint32_t x1 = x0 + m < lo->ncx ? x0 + m : lo->ncx, y1 = y0 + m < lo->ncy ? y0 + m : lo->ncy;
     size_t ns = (size_t)(x1 - x0) * (y1 - y0);
-    if (!nbi_grow(NULL, (void **)&w->subfirst, &w->sub_cap, ns + 1, sizeof *w->subfirst) ||
-        !nbi_grow(NULL, (void **)&w->subbase, &w->sub_cap2, ns + 1, sizeof *w->subbase))
+    if (!nbi_grow(nbb_mem(), (void **)&w->subfirst, &w->sub_cap, ns + 1, sizeof *w->subfirst) ||
+        !nbi_grow(nbb_mem(), (void **)&w->subbase, &w->sub_cap2, ns + 1, sizeof *w->subbase))
         return 0;
     uint32_t n = 0, s = 0;
     for (uint32_t cy = y0; cy < y1; cy++)
@@ -190,8 +190,8 @@ static int local_graph(const lb_ctx *x, uint32_t k, lb_worker *w, uint32_t *nloc
     uint32_t n, nsx, sx0, sy0;
     if (!subclusters(x, k, w, &n, &nsx, &sx0, &sy0))
         return 0;
-    if (!nbi_grow(NULL, (void **)&w->loc, &w->loc_cap, (size_t)n + 1, sizeof *w->loc) ||
-        !nbi_grow(NULL, (void **)&w->afirst, &w->afirst_cap, (size_t)n + 1, sizeof *w->afirst))
+    if (!nbi_grow(nbb_mem(), (void **)&w->loc, &w->loc_cap, (size_t)n + 1, sizeof *w->loc) ||
+        !nbi_grow(nbb_mem(), (void **)&w->afirst, &w->afirst_cap, (size_t)n + 1, sizeof *w->afirst))
         return 0;
     nbi_box box = nbi_lv_box(L, x->j, k);
     uint32_t i = 0, na = 0;
@@ -201,7 +201,7 @@ static int local_graph(const lb_ctx *x, uint32_t k, lb_worker *w, uint32_t *nloc
     for (i = 0; i < n; i++) {
         uint32_t a0, a1 = nbi_lv_arcs(L, lj, w->loc[i], &a0);
         w->afirst[i] = na;
-        if (!nbi_grow(NULL, (void **)&w->arc, &w->arc_cap, (size_t)na + (a1 - a0), sizeof *w->arc))
+        if (!nbi_grow(nbb_mem(), (void **)&w->arc, &w->arc_cap, (size_t)na + (a1 - a0), sizeof *w->arc))
             return 0;
         for (uint32_t a = a0; a < a1; a++) {
             lb_arc *r = &w->arc[na++];
@@ -243,7 +243,7 @@ static nb_status components(void *ctx, size_t k, unsigned wi, nb_err *err)
         return NOMEM("a cluster's graph");
     c->nloc = n;
     c->comp = n ? nbb_arena_alloc(&w->arena, (size_t)x->nclass * n * sizeof *c->comp) : NULL;
-    if (n && (!c->comp || !nbi_grow(NULL, (void **)&w->uf, &w->uf_cap, n, sizeof *w->uf)))
+    if (n && (!c->comp || !nbi_grow(nbb_mem(), (void **)&w->uf, &w->uf_cap, n, sizeof *w->uf)))
         return NOMEM("components");
     for (uint32_t cl = 0; cl < x->nclass; cl++) {
         for (uint32_t i = 0; i < n; i++)
@@ -309,7 +309,7 @@ static nb_status border(void *ctx, size_t bi, unsigned wi, nb_err *err)
             nb_cell t = nbi_lv_cell(L, nbi_lv_id(L, x->j - 1, r->to));
             if (t.x < box2.x0 || t.y < box2.y0 || t.x >= box2.x1 || t.y >= box2.y1)
                 continue;
-            if (!nbi_grow(NULL, (void **)&w->cand, &w->cand_cap, nc + 1, sizeof *w->cand))
+            if (!nbi_grow(nbb_mem(), (void **)&w->cand, &w->cand_cap, nc + 1, sizeof *w->cand))
                 return NOMEM("a border");
             lb_cand *cd = &w->cand[nc++];
             cd->pos = below ? (uint32_t)(c.x - box.x0) : (uint32_t)(c.y - box.y0);
@@ -399,7 +399,7 @@ static const lb_border *side_border(const lb_ctx *x, uint32_t k, int s)
 /* *p reallocated to n elements of size bytes; 0 (and *p as it was) without memory. */
 static int resize(void **p, size_t n, size_t size)
 {
-    void *q = realloc(*p, n * size);
+    void *q = nbb_realloc(*p, n * size);
     if (q)
         *p = q;
     return q != NULL;
@@ -408,7 +408,7 @@ static int resize(void **p, size_t n, size_t size)
 /* Room for searches over n local nodes; the stamps of new room are 0. */
 static int search_room(lb_worker *w, uint32_t n)
 {
-    if (!w->heap_ok && !(w->heap_ok = nbi_heap_init(&w->heap, NULL, 256, NULL)))
+    if (!w->heap_ok && !(w->heap_ok = nbi_heap_init(&w->heap, nbb_mem(), 256, NULL)))
         return 0;
     if (n <= w->d_cap)
         return 1;
@@ -508,7 +508,7 @@ static nb_status cluster(void *ctx, size_t k, unsigned wi, nb_err *err)
         const lb_border *bd = side_border(x, (uint32_t)k, s);
         room += bd ? bd->n : 0;
     }
-    if (!nbi_grow(NULL, (void **)&w->ids, &w->ids_cap, room + 1, sizeof *w->ids))
+    if (!nbi_grow(nbb_mem(), (void **)&w->ids, &w->ids_cap, room + 1, sizeof *w->ids))
         return NOMEM("a cluster's nodes");
     for (int s = 0; s < 4; s++)
         add_ids(w, side_border(x, (uint32_t)k, s), s >= 2, &nid);
@@ -555,7 +555,7 @@ static nb_status cluster(void *ctx, size_t k, unsigned wi, nb_err *err)
                 uint32_t v = lnode[q];
                 if (w->done[v] != w->stamp * 2 + 1)
                     continue;
-                if (!nbi_grow(NULL, (void **)&w->e, &w->e_cap, ne + 1, sizeof *w->e))
+                if (!nbi_grow(nbb_mem(), (void **)&w->e, &w->e_cap, ne + 1, sizeof *w->e))
                     return NOMEM("a cluster's edges");
                 lb_edge *e = &w->e[ne++];
                 e->i = i;
@@ -567,7 +567,7 @@ static nb_status cluster(void *ctx, size_t k, unsigned wi, nb_err *err)
                     uint32_t steps = 0;
                     for (uint32_t z = v; z != lnode[i]; z = w->pnode[z])
                         steps++;
-                    if (!nbi_grow(NULL, (void **)&w->pw, &w->pw_cap, npw + 1 + steps,
+                    if (!nbi_grow(nbb_mem(), (void **)&w->pw, &w->pw_cap, npw + 1 + steps,
                                   sizeof *w->pw))
                         return NOMEM("a cluster's paths");
                     e->poff = (uint32_t)npw;
@@ -674,7 +674,7 @@ static nb_status assemble_cluster(void *ctx, size_t k, unsigned worker, nb_err *
         const lb_border *bd = side_border(x, (uint32_t)k, s);
         room += bd ? bd->n : 0;
     }
-    if (!nbi_grow(NULL, (void **)&w->wa, &w->wa_cap, room + 1, sizeof *w->wa))
+    if (!nbi_grow(nbb_mem(), (void **)&w->wa, &w->wa_cap, room + 1, sizeof *w->wa))
         return NOMEM("a level");
     lb_warc *wa = w->wa;
     for (uint32_t i = 0; i < c->ne; i++) {
@@ -745,7 +745,7 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
                         (unsigned long long)nodes, (unsigned long long)narcs);
     uint64_t off[10];
     nbi_alevel_layout(ncl, nodes, narcs, x->paths, words, 0, off);
-    uint8_t *p = calloc(1, off[9] ? off[9] : 1);
+    uint8_t *p = nbb_calloc(1, off[9] ? off[9] : 1);
     if (!p)
         return NOMEM("a level");
     for (uint64_t k = 0; k < ncl; k++)
@@ -758,7 +758,7 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
     x->out = NULL;
     x->off = NULL;
     if (st != NB_OK) {
-        free(p);
+        nbb_free(p);
         return st;
     }
     v->nnodes = (uint32_t)nodes;
@@ -774,26 +774,26 @@ static nb_status assemble(lb_ctx *x, uint8_t **out, uint64_t *len, nb_err *err)
 static void worker_free(lb_worker *w)
 {
     nbb_arena_free(&w->arena);
-    free(w->loc);
-    free(w->subfirst);
-    free(w->subbase);
-    free(w->afirst);
-    free(w->arc);
-    free(w->uf);
-    free(w->dist);
-    free(w->dcard);
-    free(w->ddiag);
-    free(w->done);
-    free(w->target);
+    nbb_free(w->loc);
+    nbb_free(w->subfirst);
+    nbb_free(w->subbase);
+    nbb_free(w->afirst);
+    nbb_free(w->arc);
+    nbb_free(w->uf);
+    nbb_free(w->dist);
+    nbb_free(w->dcard);
+    nbb_free(w->ddiag);
+    nbb_free(w->done);
+    nbb_free(w->target);
     if (w->heap_ok)
         nbi_heap_free(&w->heap);
-    free(w->cand);
-    free(w->ids);
-    free(w->e);
-    free(w->pw);
-    free(w->wa);
-    free(w->parc);
-    free(w->pnode);
+    nbb_free(w->cand);
+    nbb_free(w->ids);
+    nbb_free(w->e);
+    nbb_free(w->pw);
+    nbb_free(w->wa);
+    nbb_free(w->parc);
+    nbb_free(w->pnode);
 }
 
 /* Builds level j of L from level j - 1 into *out. */
@@ -814,10 +814,10 @@ static nb_status build_level(nbi_alevels *L, uint32_t j, unsigned threads, uint8
     x.paths = (L->flags & NBI_ALEVELS_PATHS) != 0;
     x.threads = threads;
     size_t ncl = (size_t)v->ncx * v->ncy;
-    x.sub = malloc((size_t)g->ncaps * g->ncaps);
-    x.cl = calloc(ncl, sizeof *x.cl);
-    x.bd = calloc(2 * ncl, sizeof *x.bd);
-    x.w = calloc(threads, sizeof *x.w);
+    x.sub = nbb_malloc((size_t)g->ncaps * g->ncaps);
+    x.cl = nbb_calloc(ncl, sizeof *x.cl);
+    x.bd = nbb_calloc(2 * ncl, sizeof *x.bd);
+    x.w = nbb_calloc(threads, sizeof *x.w);
     nb_status st = NB_OK;
     if (!x.sub || !x.cl || !x.bd || !x.w)
         st = NOMEM("a level");
@@ -835,10 +835,10 @@ static nb_status build_level(nbi_alevels *L, uint32_t j, unsigned threads, uint8
     if (x.w)
         for (unsigned t = 0; t < threads; t++)
             worker_free(&x.w[t]);
-    free(x.w);
-    free(x.cl);
-    free(x.bd);
-    free(x.sub);
+    nbb_free(x.w);
+    nbb_free(x.cl);
+    nbb_free(x.bd);
+    nbb_free(x.sub);
     return st;
 }
 
@@ -871,7 +871,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
     nb_status st = nbi_agraph_view(graph, glen, width, height, &g, err);
     if (st != NB_OK)
         return st;
-    nbi_alevels *L = calloc(1, sizeof *L);
+    nbi_alevels *L = nbb_calloc(1, sizeof *L);
     uint8_t *block[NBI_LEVELS_MAX + 1] = {0};
     uint64_t blen[NBI_LEVELS_MAX + 1] = {0};
     if (!L)
@@ -895,7 +895,7 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
     nbi_landmarks_layout(nl, top_nodes, total, lm);
     if (nl)
         total = lm[2];
-    uint8_t *p = st == NB_OK ? calloc(1, total) : NULL;
+    uint8_t *p = st == NB_OK ? nbb_calloc(1, total) : NULL;
     if (st == NB_OK && !p)
         st = NOMEM("the levels");
     if (st == NB_OK) {
@@ -933,11 +933,11 @@ nb_status nbb_levels_bake(const uint8_t *graph, size_t glen, uint32_t width, uin
         *payload = p;
         *len = (size_t)total;
     } else {
-        free(p);
+        nbb_free(p);
     }
     for (uint32_t j = 0; j <= NBI_LEVELS_MAX; j++)
-        free(block[j]);
-    free(L);
+        nbb_free(block[j]);
+    nbb_free(L);
     return st;
 }
 

@@ -48,6 +48,8 @@ nb_status nb_bake_options_init_abi(nb_bake_options *o, const nb_abi *abi, const 
     return NB_OK;
 }
 
+/* The C library's allocator, for a handle opened without one: these are
+ * what nbb_malloc and the rest call in its bakes. */
 static void *c_alloc(void *opaque, size_t size)
 {
     (void)opaque;
@@ -97,7 +99,10 @@ nb_status nb_bake_open_abi(const nb_allocator *alloc, nb_bake **out, nb_err *err
     memset(b, 0, sizeof *b);
     b->alloc = a;
     nbi_legend_default(&b->level.legend);
-    if ((st = nbb_agents_default(&b->level.legend, &b->level.agents, err)) != NB_OK) {
+    const nb_allocator *prev = nbb_mem_enter(&b->alloc);
+    st = nbb_agents_default(&b->level.legend, &b->level.agents, err);
+    nbb_mem_leave(prev);
+    if (st != NB_OK) {
         nbb_bake_dealloc(b, b);
         return st;
     }
@@ -110,7 +115,9 @@ void nb_bake_close(nb_bake *b)
 {
     if (!b)
         return;
+    const nb_allocator *prev = nbb_mem_enter(&b->alloc);
     nbb_grid_free(&b->level.grid);
+    nbb_mem_leave(prev);
     nbb_bake_dealloc(b, b);
 }
 
@@ -129,13 +136,13 @@ const nbb_level *nbb_bake_level(const nb_bake *b)
  * small stack. */
 static nbi_agentset *new_agents(nb_err *err)
 {
-    nbi_agentset *a = malloc(sizeof *a);
+    nbi_agentset *a = nbb_malloc(sizeof *a);
     if (!a)
         nbi_fail(err, NB_ERR_NOMEM, "no memory for an agent set");
     return a;
 }
 
-nb_status nb_bake_set_legend(nb_bake *b, const char *yaml, size_t len, const char *name,
+static nb_status nb_bake_set_legend_in(nb_bake *b, const char *yaml, size_t len, const char *name,
                              nb_err *err)
 {
     NEED_HANDLE(b, "nb_bake_set_legend");
@@ -153,13 +160,13 @@ nb_status nb_bake_set_legend(nb_bake *b, const char *yaml, size_t len, const cha
         agents->count = 0;
     b->level.legend = legend;
     memcpy(&b->level.agents, agents, sizeof *agents);
-    free(agents);
+    nbb_free(agents);
     nbb_grid_free(&b->level.grid);
     nbi_ok(err);
     return NB_OK;
 }
 
-nb_status nb_bake_set_agents(nb_bake *b, const char *yaml, size_t len, const char *name,
+static nb_status nb_bake_set_agents_in(nb_bake *b, const char *yaml, size_t len, const char *name,
                              nb_err *err)
 {
     NEED_HANDLE(b, "nb_bake_set_agents");
@@ -173,11 +180,11 @@ nb_status nb_bake_set_agents(nb_bake *b, const char *yaml, size_t len, const cha
         memcpy(&b->level.agents, agents, sizeof *agents);
         nbi_ok(err);
     }
-    free(agents);
+    nbb_free(agents);
     return st;
 }
 
-nb_status nb_bake_set_grid(nb_bake *b, uint32_t width, uint32_t height, const uint8_t *terrain,
+static nb_status nb_bake_set_grid_in(nb_bake *b, uint32_t width, uint32_t height, const uint8_t *terrain,
                            nb_err *err)
 {
     NEED_HANDLE(b, "nb_bake_set_grid");
@@ -192,7 +199,7 @@ nb_status nb_bake_set_grid(nb_bake *b, uint32_t width, uint32_t height, const ui
     uint8_t chars[256];
     int have[256] = {0};
     size_t n = (size_t)width * height;
-    uint8_t *cells = malloc(n);
+    uint8_t *cells = nbb_malloc(n);
     if (!cells)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a grid of %u x %u cells", width,
                         height);
@@ -215,7 +222,7 @@ nb_status nb_bake_set_grid(nb_bake *b, uint32_t width, uint32_t height, const ui
                 st = nbb_legend_cell_char(legend, id == NB_BAKE_OBSTACLE ? NBI_CELL_OBSTACLE : id,
                                           &chars[id], err);
             if (st != NB_OK) {
-                free(cells);
+                nbb_free(cells);
                 return st;
             }
             have[id] = 1;
@@ -230,7 +237,7 @@ nb_status nb_bake_set_grid(nb_bake *b, uint32_t width, uint32_t height, const ui
     return NB_OK;
 }
 
-nb_status nb_bake_set_map(nb_bake *b, const char *text, size_t len, const char *name, nb_err *err)
+static nb_status nb_bake_set_map_in(nb_bake *b, const char *text, size_t len, const char *name, nb_err *err)
 {
     NEED_HANDLE(b, "nb_bake_set_map");
     if (!text)
@@ -245,13 +252,13 @@ nb_status nb_bake_set_map(nb_bake *b, const char *text, size_t len, const char *
     return NB_OK;
 }
 
-nb_status nbb_bake_read(nb_bake *b, const char *legend_path, const char *agents_path,
+static nb_status nbb_bake_read_in(nb_bake *b, const char *legend_path, const char *agents_path,
                         const char *level_path, unsigned threads, nb_err *err)
 {
     NEED_HANDLE(b, "nb_bake_read_level");
     if (!level_path)
         return nbi_fail(err, NB_ERR_ARG, "nb_bake_read_level: no level file (NULL)");
-    nbb_level *l = calloc(1, sizeof *l);
+    nbb_level *l = nbb_calloc(1, sizeof *l);
     if (!l)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
     nb_status st = nbb_read_level(legend_path, agents_path, level_path, threads, &l->legend,
@@ -262,8 +269,49 @@ nb_status nbb_bake_read(nb_bake *b, const char *legend_path, const char *agents_
         nbi_ok(err);
     } else
         nbb_grid_free(&l->grid);
-    free(l);
+    nbb_free(l);
     return st;
+}
+
+/* The calls below run with the handle's allocator as the bake side's
+ * (mem.c), so everything they make is the caller's. */
+#define IN_SCOPE(b, call)                                                       \
+    do {                                                                         \
+        if (!(b))                                                                \
+            return call;                                                         \
+        const nb_allocator *prev_ = nbb_mem_enter(&(b)->alloc);                  \
+        nb_status st_ = call;                                                    \
+        nbb_mem_leave(prev_);                                                    \
+        return st_;                                                              \
+    } while (0)
+
+nb_status nb_bake_set_legend(nb_bake *b, const char *yaml, size_t len, const char *name,
+                             nb_err *err)
+{
+    IN_SCOPE(b, nb_bake_set_legend_in(b, yaml, len, name, err));
+}
+
+nb_status nb_bake_set_agents(nb_bake *b, const char *yaml, size_t len, const char *name,
+                             nb_err *err)
+{
+    IN_SCOPE(b, nb_bake_set_agents_in(b, yaml, len, name, err));
+}
+
+nb_status nb_bake_set_grid(nb_bake *b, uint32_t width, uint32_t height, const uint8_t *terrain,
+                           nb_err *err)
+{
+    IN_SCOPE(b, nb_bake_set_grid_in(b, width, height, terrain, err));
+}
+
+nb_status nb_bake_set_map(nb_bake *b, const char *text, size_t len, const char *name, nb_err *err)
+{
+    IN_SCOPE(b, nb_bake_set_map_in(b, text, len, name, err));
+}
+
+nb_status nbb_bake_read(nb_bake *b, const char *legend_path, const char *agents_path,
+                        const char *level_path, unsigned threads, nb_err *err)
+{
+    IN_SCOPE(b, nbb_bake_read_in(b, legend_path, agents_path, level_path, threads, err));
 }
 
 nb_status nb_bake_read_level(nb_bake *b, const char *legend_path, const char *agents_path,

@@ -158,13 +158,11 @@ static nb_status bake(nb_bake *bk, const nb_bake_options *o, nbb_builder **out, 
     return NB_OK;
 }
 
-nb_status nb_bake_memory(nb_bake *bk, const nb_bake_options *o, void **data, size_t *len,
-                         nb_err *err)
+/* The bake runs with the handle's allocator as the bake side's (mem.c):
+ * its working memory, its threads' and the image are the caller's. */
+static nb_status bake_memory(nb_bake *bk, const nb_bake_options *o, void **data, size_t *len,
+                             nb_err *err)
 {
-    if (!bk || !data || !len)
-        return nbi_fail(err, NB_ERR_ARG, "nb_bake_memory: the handle, data or len is NULL");
-    *data = NULL;
-    *len = 0;
     nb_bake_options d;
     run r = {or_defaults(o, &d), 0, 0};
     nbb_builder *b;
@@ -176,19 +174,24 @@ nb_status nb_bake_memory(nb_bake *bk, const nb_bake_options *o, void **data, siz
     nbb_builder_free(b);
     if (st != NB_OK)
         return st;
-    /* The image in the caller's memory. */
-    void *copy = nbb_bake_alloc(bk, n);
-    if (!copy) {
-        free(image);
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a bundle of %zu bytes", n);
-    }
-    memcpy(copy, image, n);
-    free(image);
     tell(&r, 1);
-    *data = copy;
+    *data = image;
     *len = n;
     nbi_ok(err);
     return NB_OK;
+}
+
+nb_status nb_bake_memory(nb_bake *bk, const nb_bake_options *o, void **data, size_t *len,
+                         nb_err *err)
+{
+    if (!bk || !data || !len)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bake_memory: the handle, data or len is NULL");
+    *data = NULL;
+    *len = 0;
+    const nb_allocator *prev = nbb_mem_enter(&bk->alloc);
+    nb_status st = bake_memory(bk, o, data, len, err);
+    nbb_mem_leave(prev);
+    return st;
 }
 
 void nb_bake_free(nb_bake *bk, void *data)
@@ -197,10 +200,8 @@ void nb_bake_free(nb_bake *bk, void *data)
         nbb_bake_dealloc(bk, data);
 }
 
-nb_status nb_bake_write(nb_bake *bk, const nb_bake_options *o, const char *path, nb_err *err)
+static nb_status bake_write(nb_bake *bk, const nb_bake_options *o, const char *path, nb_err *err)
 {
-    if (!bk || !path)
-        return nbi_fail(err, NB_ERR_ARG, "nb_bake_write: the handle or path is NULL");
     nb_bake_options d;
     run r = {or_defaults(o, &d), 0, 0};
     nbb_builder *b;
@@ -212,5 +213,15 @@ nb_status nb_bake_write(nb_bake *bk, const nb_bake_options *o, const char *path,
         tell(&r, 1);
         nbi_ok(err);
     }
+    return st;
+}
+
+nb_status nb_bake_write(nb_bake *bk, const nb_bake_options *o, const char *path, nb_err *err)
+{
+    if (!bk || !path)
+        return nbi_fail(err, NB_ERR_ARG, "nb_bake_write: the handle or path is NULL");
+    const nb_allocator *prev = nbb_mem_enter(&bk->alloc);
+    nb_status st = bake_write(bk, o, path, err);
+    nbb_mem_leave(prev);
     return st;
 }

@@ -37,7 +37,7 @@ struct nbb_builder {
 
 nb_status nbb_builder_new(nbb_builder **out, nb_err *err)
 {
-    *out = calloc(1, sizeof **out);
+    *out = nbb_calloc(1, sizeof **out);
     if (!*out)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a bundle builder");
     (*out)->minor = NB_FORMAT_MINOR;
@@ -53,9 +53,9 @@ void nbb_builder_free(nbb_builder *b)
         return;
     for (size_t i = 0; i < b->n; i++)
         if (!b->sec[i].borrowed)
-            free(b->sec[i].stored);
-    free(b->sec);
-    free(b);
+            nbb_free(b->sec[i].stored);
+    nbb_free(b->sec);
+    nbb_free(b);
 }
 
 static int cmp_sec(const void *a, const void *b)
@@ -70,7 +70,7 @@ static nb_status put_section(nbb_builder *b, const nb_section_info *info, uint8_
     for (size_t i = 0; i < b->n; i++)
         if (nbi_section_key_cmp(&b->sec[i].info, info) == 0) {
             if (!b->sec[i].borrowed)
-                free(b->sec[i].stored);
+                nbb_free(b->sec[i].stored);
             b->sec[i].info = *info;
             b->sec[i].stored = stored;
             b->sec[i].borrowed = borrowed;
@@ -78,15 +78,15 @@ static nb_status put_section(nbb_builder *b, const nb_section_info *info, uint8_
         }
     if (b->n == NBI_MAX_SECTIONS) {
         if (!borrowed)
-            free(stored);
+            nbb_free(stored);
         return nbi_fail(err, NB_ERR_LIMIT, "a bundle holds at most %d sections", NBI_MAX_SECTIONS);
     }
     if (b->n == b->cap) {
         size_t ncap = b->cap ? 2 * b->cap : 16;
-        struct bsec *s = realloc(b->sec, ncap * sizeof *s);
+        struct bsec *s = nbb_realloc(b->sec, ncap * sizeof *s);
         if (!s) {
             if (!borrowed)
-                free(stored);
+                nbb_free(stored);
             return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu sections", ncap);
         }
         b->sec = s;
@@ -119,7 +119,7 @@ nb_status nbb_builder_take(nbb_builder *b, const nb_bundle *old, nb_err *err)
         b->minor = old->minor;
     for (size_t i = 0; i < old->nsections && st == NB_OK; i++) {
         const struct nbi_section *s = &old->sections[i];
-        uint8_t *copy = malloc(s->info.size ? (size_t)s->info.size : 1);
+        uint8_t *copy = nbb_malloc(s->info.size ? (size_t)s->info.size : 1);
         if (!copy)
             return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory to copy section %zu", old->path, i);
         memcpy(copy, s->stored, (size_t)s->info.size);
@@ -139,7 +139,7 @@ nb_status nbb_builder_load(nbb_builder *b, const char *path, int may_be_missing,
     if (may_be_missing && strcmp(path, "-") != 0 && (st = nbb_output_check(path, err)) != NB_OK)
         return st;
     nb_bundle *old;
-    st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &old, err);
+    st = nb_bundle_open(path, NB_OPEN_VERIFY, nbb_mem(), &old, err);
     if (st != NB_OK) {
         nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
         return st;
@@ -157,21 +157,21 @@ static nb_status add(nbb_builder *b, const nb_section_info *info, uint8_t *paylo
     uint8_t *stored;
     if (!nbi_section_kind(in.type) || NB_ENC_COMPRESSION(in.encoding) ||
         NB_ENC_LAYOUT(in.encoding) > NB_ENC_PACKED || memchr(in.name, 0, sizeof in.name) == NULL) {
-        free(payload);
+        nbb_free(payload);
         return nbi_fail(err, NB_ERR_ARG, "nbb_builder_add: bad section type, encoding or name");
     }
     in.usize = len;
     if (compress && len > 0) {
         uLongf zlen = compressBound((uLong)len);
-        stored = malloc(zlen);
+        stored = nbb_malloc(zlen);
         if (!stored) {
-            free(payload);
+            nbb_free(payload);
             return nbi_fail(err, NB_ERR_NOMEM, "no memory to compress %zu bytes", len);
         }
-        int zst = compress2(stored, &zlen, payload, (uLong)len, Z_BEST_COMPRESSION);
-        free(payload);
+        int zst = nbb_compress(stored, &zlen, payload, len, Z_BEST_COMPRESSION);
+        nbb_free(payload);
         if (zst != Z_OK) {
-            free(stored);
+            nbb_free(stored);
             return nbi_fail(err, NB_ERR_NOMEM, "zlib could not compress a %s section",
                             nb_section_type_name(in.type));
         }
@@ -200,7 +200,7 @@ nb_status nbb_builder_open_update(nbb_builder *b, const char *path, nb_bundle **
     nb_status st = nbb_output_check(path, err);
     if (st != NB_OK)
         return st;
-    if ((st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, old, err)) != NB_OK) {
+    if ((st = nb_bundle_open(path, NB_OPEN_VERIFY, nbb_mem(), old, err)) != NB_OK) {
         nbi_err_prefix(err, "cannot update the existing bundle (remove it to start afresh)");
         return st;
     }
@@ -212,7 +212,7 @@ nb_status nbb_builder_open_update(nbb_builder *b, const char *path, nb_bundle **
 nb_status nbb_builder_add(nbb_builder *b, const nb_section_info *info, const void *payload,
                           size_t len, int compress, nb_err *err)
 {
-    uint8_t *copy = malloc(len ? len : 1);
+    uint8_t *copy = nbb_malloc(len ? len : 1);
     if (!copy)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte section", len);
     if (len)
@@ -237,7 +237,7 @@ size_t nbb_builder_remove_named(nbb_builder *b, uint32_t type, const char *name)
     for (size_t i = 0; i < b->n; i++) {
         if (b->sec[i].info.type == type && (!name || strcmp(b->sec[i].info.name, name) == 0)) {
             if (!b->sec[i].borrowed)
-                free(b->sec[i].stored);
+                nbb_free(b->sec[i].stored);
             removed++;
         } else {
             b->sec[kept++] = b->sec[i];
@@ -271,13 +271,13 @@ static nb_status write_zeros(int fd, uint64_t n, const char *path, nb_err *err)
  * and section table (head, NBI_HEADER_SIZE + n * NBI_ENTRY_SIZE bytes). */
 static nb_status lay_out(nbb_builder *b, uint8_t **head, uint64_t *file_size, nb_err *err)
 {
-    if (b->n) /* (qsort wants a non-NULL base even for no elements) */
-        qsort(b->sec, b->n, sizeof *b->sec, cmp_sec);
-    nb_section_info *infos = malloc((b->n ? b->n : 1) * sizeof *infos);
-    *head = calloc(1, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
+    if (!nbb_sort(b->sec, b->n, sizeof *b->sec, cmp_sec))
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory to sort the section table");
+    nb_section_info *infos = nbb_malloc((b->n ? b->n : 1) * sizeof *infos);
+    *head = nbb_calloc(1, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
     if (!infos || !*head) {
-        free(infos);
-        free(*head);
+        nbb_free(infos);
+        nbb_free(*head);
         *head = NULL;
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the section table");
     }
@@ -287,7 +287,7 @@ static nb_status lay_out(nbb_builder *b, uint8_t **head, uint64_t *file_size, nb
     for (size_t i = 0; i < b->n; i++)
         b->sec[i].info.offset = infos[i].offset;
     nbi_layout_head(infos, b->n, NB_FORMAT_MAJOR, b->minor, 0, *file_size, *head);
-    free(infos);
+    nbb_free(infos);
     return NB_OK;
 }
 
@@ -302,7 +302,7 @@ static nb_status write_bundle(nbb_builder *b, int fd, int mapped, const char *pa
         return st;
     uint64_t at = NBI_HEADER_SIZE + (uint64_t)b->n * NBI_ENTRY_SIZE;
     nbb_span *span = mapped && nbb_threads_resolve(b->threads) > 1
-                         ? malloc((b->n + 1) * sizeof *span)
+                         ? nbb_malloc((b->n + 1) * sizeof *span)
                          : NULL;
     if (span) {
         span[0] = (nbb_span){0, head, (size_t)at};
@@ -311,14 +311,14 @@ static nb_status write_bundle(nbb_builder *b, int fd, int mapped, const char *pa
                                      (size_t)b->sec[i].info.size};
         int done;
         st = nbb_write_mapped(fd, file_size, span, b->n + 1, b->threads, path, &done, err);
-        free(span);
+        nbb_free(span);
         if (st != NB_OK || done) {
-            free(head);
+            nbb_free(head);
             return st;
         }
     }
     st = nbb_write_all(fd, head, (size_t)at, path, err);
-    free(head);
+    nbb_free(head);
     for (size_t i = 0; i < b->n && st == NB_OK; i++) {
         const nb_section_info *in = &b->sec[i].info;
         st = write_zeros(fd, in->offset - at, path, err);
@@ -336,14 +336,14 @@ nb_status nbb_builder_image(nbb_builder *b, uint8_t **image, size_t *len, nb_err
     nb_status st = lay_out(b, &head, &file_size, err);
     if (st != NB_OK)
         return st;
-    uint8_t *p = file_size <= SIZE_MAX ? calloc(1, (size_t)file_size) : NULL;
+    uint8_t *p = file_size <= SIZE_MAX ? nbb_calloc(1, (size_t)file_size) : NULL;
     if (!p) {
-        free(head);
+        nbb_free(head);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %llu-byte bundle",
                         (unsigned long long)file_size);
     }
     memcpy(p, head, NBI_HEADER_SIZE + b->n * NBI_ENTRY_SIZE);
-    free(head);
+    nbb_free(head);
     for (size_t i = 0; i < b->n; i++)
         if (b->sec[i].info.size)
             memcpy(p + b->sec[i].info.offset, b->sec[i].stored, (size_t)b->sec[i].info.size);
@@ -387,8 +387,9 @@ static nb_status write_sqlite(nbb_builder *b, const char *path, nbb_progress_fn 
     /* Opened (and checked) as any bundle, so that the database's tables
      * come from the same decoding the runtime does. */
     nb_bundle *bundle;
-    st = nbi_bundle_open_image(image, len, strcmp(path, "-") == 0 ? "(standard output)" : path,
-                               NB_OPEN_VERIFY, &bundle, err);
+    st = nbi_bundle_open_image_alloc(image, len,
+                                     strcmp(path, "-") == 0 ? "(standard output)" : path,
+                                     NB_OPEN_VERIFY, nbb_mem(), &bundle, err);
     if (st != NB_OK)
         return st;
     st = nbb_sqlite_write_progress(bundle, path, progress, arg, err);
@@ -430,7 +431,7 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
         return st;
     size_t n = nbi_legend_encoded_size(legend);
     size_t m = agents ? nbi_agents_encoded_size(agents, legend->nterrains) : 0;
-    uint8_t *buf = malloc(n > m ? n : m);
+    uint8_t *buf = nbb_malloc(n > m ? n : m);
     if (!buf)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu bytes", n > m ? n : m);
 
@@ -450,12 +451,12 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
         nbb_builder_remove(b, NB_SEC_AGENTS);
         st = nbb_builder_add(b, &in, buf, m, 0, err);
     }
-    free(buf);
+    nbb_free(buf);
     if (st == NB_OK && grid) {
         /* The map is the biggest input: made in place and handed over, not
          * copied again (a copy of 64 MB at 8192^2). */
         size_t cells = (size_t)grid->width * grid->height;
-        uint8_t *map = malloc(NBI_MAP_HEADER + cells);
+        uint8_t *map = nbb_malloc(NBI_MAP_HEADER + cells);
         if (!map)
             return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %u x %u map", grid->width,
                             grid->height);

@@ -90,7 +90,7 @@ static nb_status clear_band(void *ctx, size_t band, unsigned worker, nb_err *err
     const nbb_grid *g = j->grid;
     uint32_t y0, y1;
     nbb_band_rows((uint32_t)band, g->height, &y0, &y1);
-    if (!j->halo[worker] && !(j->halo[worker] = malloc(2 * (size_t)g->width)))
+    if (!j->halo[worker] && !(j->halo[worker] = nbb_malloc(2 * (size_t)g->width)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                         g->width, g->height);
     uint8_t *cv = j->cv + (size_t)y0 * g->width;
@@ -108,7 +108,7 @@ nb_status nbb_bake_clearance_layer(const nbb_grid *grid, const uint8_t in_cap[25
     unsigned bits = nbi_bits_for(cap_size);
     uint64_t cells = (uint64_t)grid->width * grid->height;
     *len = (size_t)nbi_layer_bytes(cells, bits);
-    *payload = malloc(*len);
+    *payload = nbb_malloc(*len);
     uint8_t *halo[NBB_MAX_THREADS] = {NULL};
     if (!*payload)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
@@ -118,9 +118,9 @@ nb_status nbb_bake_clearance_layer(const nbb_grid *grid, const uint8_t in_cap[25
     nb_status st = nbb_par_for_progress(threads, nbb_band_count(grid->height), clear_band, &j,
                                         progress, err);
     for (unsigned i = 0; i < NBB_MAX_THREADS; i++)
-        free(halo[i]);
+        nbb_free(halo[i]);
     if (st != NB_OK) {
-        free(*payload);
+        nbb_free(*payload);
         *payload = NULL;
     }
     return st;
@@ -145,8 +145,8 @@ nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
         return nbi_fail(err, NB_ERR_LIMIT, "a %u x %u map is too large for this machine",
                         grid->width, grid->height);
     size_t n = (size_t)cells;
-    uint8_t *cv = malloc(n ? n : 1);
-    uint32_t *label = malloc((n ? n : 1) * sizeof *label);
+    uint8_t *cv = nbb_malloc(n ? n : 1);
+    uint32_t *label = nbb_malloc((n ? n : 1) * sizeof *label);
     nb_status st = NB_OK;
     if (!cv || !label)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
@@ -190,8 +190,8 @@ nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
                                   threads, compress, err);
         }
     }
-    free(cv);
-    free(label);
+    nbb_free(cv);
+    nbb_free(label);
     return st;
 }
 

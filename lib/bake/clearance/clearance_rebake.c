@@ -48,7 +48,7 @@ static nb_status rebake_band(void *ctx, size_t band, unsigned worker, nb_err *er
     size_t w = g->width, cells = (size_t)NBB_BAND_ROWS * w;
     nbb_band_rows((uint32_t)band, g->height, &y0, &y1);
     uint8_t *s = j->scratch[worker];
-    if (!s && !(s = j->scratch[worker] = malloc(2 * cells + 2 * w)))
+    if (!s && !(s = j->scratch[worker] = nbb_malloc(2 * cells + 2 * w)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                         g->width, g->height);
     uint8_t *now = j->cv ? j->cv + (size_t)y0 * w : s, *before = s + cells, *halo = s + 2 * cells;
@@ -67,7 +67,7 @@ static nb_status rebake_band(void *ctx, size_t band, unsigned worker, nb_err *er
         o->lie = (nbb_cv_change){(uint32_t)((size_t)y0 * w + first), before[first], now[first]};
         return NB_OK;
     }
-    if (!(o->ch = malloc(nch * sizeof *o->ch)))
+    if (!(o->ch = nbb_malloc(nch * sizeof *o->ch)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                         g->width, g->height);
     for (size_t k = first; k < n; k++)
@@ -86,13 +86,13 @@ nb_status nbb_clearance_rebake(const nbb_grid *grid, const uint8_t *changed_rows
     memset(r, 0, sizeof *r);
     uint32_t nb = nbb_band_count(grid->height);
     /* A band is dirty when a changed row lies in it or in the cap - 1 rows below. */
-    uint8_t *dirty = calloc((size_t)nb + 1, 1);
-    band_out *out = calloc((size_t)nb + 1, sizeof *out);
+    uint8_t *dirty = nbb_calloc((size_t)nb + 1, 1);
+    band_out *out = nbb_calloc((size_t)nb + 1, sizeof *out);
     uint8_t *scratch[NBB_MAX_THREADS] = {NULL};
     nb_status st = NB_OK;
-    if (!dirty || !out || (write && !(r->payload = malloc(old_len)))) {
-        free(dirty);
-        free(out);
+    if (!dirty || !out || (write && !(r->payload = nbb_malloc(old_len)))) {
+        nbb_free(dirty);
+        nbb_free(out);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                         grid->width, grid->height);
     }
@@ -116,7 +116,7 @@ nb_status nbb_clearance_rebake(const nbb_grid *grid, const uint8_t *changed_rows
             r->lie = out[i].lie;
         r->lies += out[i].lies;
     }
-    if (st == NB_OK && total && !(r->changes = malloc(total * sizeof *r->changes)))
+    if (st == NB_OK && total && !(r->changes = nbb_malloc(total * sizeof *r->changes)))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                       grid->width, grid->height);
     for (uint32_t i = 0; st == NB_OK && i < nb; i++) {
@@ -125,14 +125,14 @@ nb_status nbb_clearance_rebake(const nbb_grid *grid, const uint8_t *changed_rows
         r->nchanges += out[i].n;
     }
     for (uint32_t i = 0; i < nb; i++)
-        free(out[i].ch);
+        nbb_free(out[i].ch);
     for (unsigned i = 0; i < NBB_MAX_THREADS; i++)
-        free(scratch[i]);
-    free(out);
-    free(dirty);
+        nbb_free(scratch[i]);
+    nbb_free(out);
+    nbb_free(dirty);
     if (st != NB_OK) {
-        free(r->payload);
-        free(r->changes);
+        nbb_free(r->payload);
+        nbb_free(r->changes);
         memset(r, 0, sizeof *r);
     }
     return st;

@@ -132,7 +132,7 @@ static nb_status label_band(void *ctx, size_t band, unsigned worker, nb_err *err
     nbb_band_rows((uint32_t)band, j->height, &y0, &y1);
     uint32_t *parent = j->scratch[worker];
     if (!parent &&
-        !(parent = j->scratch[worker] = malloc(((size_t)NBB_BAND_ROWS * w / 2 + 2) * sizeof *parent)))
+        !(parent = j->scratch[worker] = nbb_malloc(((size_t)NBB_BAND_ROWS * w / 2 + 2) * sizeof *parent)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the components of a %u x %u map",
                         j->width, j->height);
     const uint8_t *cv = j->cv;
@@ -203,8 +203,8 @@ nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t 
     j.label = label;
     uint32_t *scratch[NBB_MAX_THREADS] = {NULL};
     j.scratch = scratch;
-    j.pieces = malloc(((size_t)nb + 1) * sizeof *j.pieces);
-    j.base = malloc(((size_t)nb + 1) * sizeof *j.base);
+    j.pieces = nbb_malloc(((size_t)nb + 1) * sizeof *j.pieces);
+    j.base = nbb_malloc(((size_t)nb + 1) * sizeof *j.base);
     *payload = NULL;
     nb_status st = NB_OK;
     if (!j.pieces || !j.base)
@@ -213,14 +213,14 @@ nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t 
     if (st == NB_OK)
         st = nbb_par_for_progress(threads, nb, label_band, &j, &labelling, err);
     for (unsigned i = 0; i < NBB_MAX_THREADS; i++)
-        free(scratch[i]);
+        nbb_free(scratch[i]);
     /* Pass 2: the pieces that meet across band lines, then the numbering. */
     uint64_t total = 0;
     for (uint32_t b = 0; st == NB_OK && b < nb; b++) {
         j.base[b] = (uint32_t)total;
         total += j.pieces[b];
     }
-    if (st == NB_OK && !(j.final = malloc(((size_t)total + 1) * sizeof *j.final)))
+    if (st == NB_OK && !(j.final = nbb_malloc(((size_t)total + 1) * sizeof *j.final)))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the components of a %u x %u map", width,
                       height);
     uint32_t count = 0;
@@ -240,7 +240,7 @@ nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t 
         count = number_roots(parent, total);
         j.bits = nbi_bits_for(count);
         *len = (size_t)nbi_layer_bytes((uint64_t)width * height, j.bits);
-        if (!(*payload = j.payload = malloc(*len)))
+        if (!(*payload = j.payload = nbb_malloc(*len)))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the components of a %u x %u map",
                           width, height);
     }
@@ -249,11 +249,11 @@ nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t 
         st = nbb_par_for_progress(threads, nb, number_band, &j, &numbering, err);
     }
     if (st != NB_OK) {
-        free(*payload);
+        nbb_free(*payload);
         *payload = NULL;
     }
-    free(j.pieces);
-    free(j.base);
-    free(j.final);
+    nbb_free(j.pieces);
+    nbb_free(j.base);
+    nbb_free(j.final);
     return st;
 }

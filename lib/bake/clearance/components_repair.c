@@ -57,17 +57,17 @@ static int map_put(cellmap *m, uint32_t cell, uint32_t val)
 {
     if (2 * (m->n + 1) > m->cap) {
         size_t ncap = m->cap ? 2 * m->cap : 1024;
-        cellmap g = {calloc(ncap, sizeof *g.key), malloc(ncap * sizeof *g.val), ncap, 0};
+        cellmap g = {nbb_calloc(ncap, sizeof *g.key), nbb_malloc(ncap * sizeof *g.val), ncap, 0};
         if (!g.key || !g.val) {
-            free(g.key);
-            free(g.val);
+            nbb_free(g.key);
+            nbb_free(g.val);
             return 0;
         }
         for (size_t i = 0; i < m->cap; i++)
             if (m->key[i])
                 map_put(&g, m->key[i] - 1, m->val[i]);
-        free(m->key);
-        free(m->val);
+        nbb_free(m->key);
+        nbb_free(m->val);
         *m = g;
     }
     size_t mask = m->cap - 1;
@@ -121,14 +121,14 @@ static int standable(const repair *r, uint64_t cell)
 static int visit(repair *r, uint32_t cell, uint32_t set_id)
 {
     if (set_id == UINT32_MAX) {
-        if (!nbi_grow(NULL, (void **)&r->s.s, &r->s.cap, r->s.n + 1, sizeof *r->s.s))
+        if (!nbi_grow(nbb_mem(), (void **)&r->s.s, &r->s.cap, r->s.n + 1, sizeof *r->s.s))
             return 0;
         set_id = (uint32_t)r->s.n++;
         r->s.s[set_id] = (set){set_id, 0};
         r->s.active++;
     }
     if (!map_put(&r->seen, cell, set_id) ||
-        !nbi_grow(NULL, (void **)&r->queue, &r->qcap, r->qn + 1, sizeof *r->queue))
+        !nbi_grow(nbb_mem(), (void **)&r->queue, &r->qcap, r->qn + 1, sizeof *r->queue))
         return 0;
     r->queue[r->qn++] = cell;
     r->s.s[set_find(&r->s, set_id)].queued++;
@@ -224,7 +224,7 @@ static nb_status relabel_band(void *ctx, size_t band, unsigned worker, nb_err *e
     uint32_t y0, y1;
     nbb_band_rows((uint32_t)band, j->height, &y0, &y1);
     uint32_t *v = j->scratch[worker];
-    if (!v && !(v = j->scratch[worker] = malloc((size_t)NBB_BAND_ROWS * j->width * sizeof *v)))
+    if (!v && !(v = j->scratch[worker] = nbb_malloc((size_t)NBB_BAND_ROWS * j->width * sizeof *v)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the components of a %u x %u map",
                         j->width, j->height);
     uint64_t c0 = (uint64_t)y0 * j->width, n = (uint64_t)(y1 - y0) * j->width;
@@ -262,10 +262,10 @@ static void put_value(uint8_t *payload, unsigned bits, uint64_t i, uint32_t v)
 
 static void free_repair(repair *r)
 {
-    free(r->seen.key);
-    free(r->seen.val);
-    free(r->s.s);
-    free(r->queue);
+    nbb_free(r->seen.key);
+    nbb_free(r->seen.val);
+    nbb_free(r->s.s);
+    nbb_free(r->queue);
 }
 
 /* The first cells of old components 1 .. upto, in one pass from the
@@ -297,7 +297,7 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
     r.height = cv->height;
     nbb_layer_of_payload(old, &r.old);
     /* Only cells whose standing changed matter. */
-    nbb_cv_change *d = malloc((nch ? nch : 1) * sizeof *d);
+    nbb_cv_change *d = nbb_malloc((nch ? nch : 1) * sizeof *d);
     size_t nd = 0;
     if (!d)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to repair the components");
@@ -306,7 +306,7 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
             d[nd++] = ch[i];
     stats->changed = nd;
     if (nd == 0) {
-        free(d);
+        nbb_free(d);
         return NB_OK; /* the old layer stands */
     }
     nb_status st = NB_OK;
@@ -317,9 +317,9 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
     uint32_t K0 = r.old.maxval, K1 = 0, rest = UINT32_MAX; /* the set still growing */
     uint64_t cells = (uint64_t)r.width * r.height;
     size_t nf = 0;
-    if (!grow(&r, d, nd) || !(f = malloc((r.s.n + 1) * sizeof *f)) ||
-        !(fidx = malloc((r.s.n + 1) * sizeof *fidx)) || !(gone = calloc((size_t)K0 + 1, 1)) ||
-        !(firsts = malloc(((size_t)K0 + 2) * sizeof *firsts))) {
+    if (!grow(&r, d, nd) || !(f = nbb_malloc((r.s.n + 1) * sizeof *f)) ||
+        !(fidx = nbb_malloc((r.s.n + 1) * sizeof *fidx)) || !(gone = nbb_calloc((size_t)K0 + 1, 1)) ||
+        !(firsts = nbb_malloc(((size_t)K0 + 2) * sizeof *firsts))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to repair the components");
         goto done;
     }
@@ -374,7 +374,7 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
         }
     }
     if (same && f[0].first == firsts[only]) {
-        if (!(*payload = malloc(old_len))) {
+        if (!(*payload = nbb_malloc(old_len))) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory to repair the components");
             goto done;
         }
@@ -389,8 +389,8 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
         first_cells(&r.old, K0, firsts);
     /* Number again: the old components that stand keep their first cells,
      * the found ones come in at theirs. */
-    if (!(map = malloc(((size_t)K0 + 1) * sizeof *map)) ||
-        !(ex = malloc((r.qn + nd + 1) * sizeof *ex))) {
+    if (!(map = nbb_malloc(((size_t)K0 + 1) * sizeof *map)) ||
+        !(ex = nbb_malloc((r.qn + nd + 1) * sizeof *ex))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to repair the components");
         goto done;
     }
@@ -423,11 +423,13 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
     for (size_t i = 0; i < nd; i++)
         if (d[i].after < size)
             ex[nex++] = (except){d[i].cell, 0};
-    if (nex > 1)
-        qsort(ex, nex, sizeof *ex, by_cell);
+    if (!nbb_sort(ex, nex, sizeof *ex, by_cell)) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to repair the components");
+        goto done;
+    }
     unsigned bits = nbi_bits_for(K1);
     *len = (size_t)nbi_layer_bytes(cells, bits);
-    if (!(*payload = malloc(*len))) {
+    if (!(*payload = nbb_malloc(*len))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to repair the components");
         goto done;
     }
@@ -436,21 +438,21 @@ nb_status nbb_components_repair(const nbi_layer *cv, const uint8_t *old, size_t 
     relabel_job j = {&r.old, map, ex, nex, *payload, bits, r.width, r.height, scratch};
     st = nbb_par_for(threads, nbb_band_count(r.height), relabel_band, &j, err);
     for (unsigned i = 0; i < NBB_MAX_THREADS; i++)
-        free(scratch[i]);
+        nbb_free(scratch[i]);
     stats->renumbered = 1;
 done:
     if (st != NB_OK) {
-        free(*payload);
+        nbb_free(*payload);
         *payload = NULL;
         *len = 0;
     }
-    free(d);
-    free(f);
-    free(fidx);
-    free(gone);
-    free(firsts);
-    free(map);
-    free(ex);
+    nbb_free(d);
+    nbb_free(f);
+    nbb_free(fidx);
+    nbb_free(gone);
+    nbb_free(firsts);
+    nbb_free(map);
+    nbb_free(ex);
     free_repair(&r);
     return st;
 }

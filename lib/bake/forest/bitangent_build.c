@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "bake_int.h"
+#include "core/heap.h"
 #include "forest/forest.h"
 
 typedef struct bnode {
@@ -28,7 +29,7 @@ typedef struct bnode {
 nb_status nbb_forest_encode(const nbb_forest *f, uint8_t **payload, size_t *len, nb_err *err)
 {
     size_t size = NBI_FOREST_HEADER + f->n * NBI_FOREST_CIRCLE;
-    uint8_t *p = calloc(1, size);
+    uint8_t *p = nbb_calloc(1, size);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a forest of %zu circles", f->n);
     nbi_put32(p + NBI_FOREST_COUNT, (uint32_t)f->n);
@@ -104,7 +105,8 @@ static uint64_t count_arcs(const bnode *nd, size_t k, const nbi_free_arc *arcs, 
             for (size_t i = 0; i < k; i++)
                 if (comp[i] == (long)a && nd[i].sense == sense)
                     sorted[m++] = off[i];
-            qsort(sorted, m, sizeof *sorted, cmp_double);
+            /* In place: only counted, so equal values may go in any order. */
+            nbi_sort(sorted, m, sizeof *sorted, cmp_double);
             for (size_t i = 0; i < k; i++) {
                 if (comp[i] != (long)a || nd[i].sense == sense)
                     continue; /* arrives in the other sense */
@@ -126,7 +128,7 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
 {
     size_t n = f->n;
     nb_status st = NB_OK;
-    nb_circle *c = calloc(n + 1, sizeof *c);
+    nb_circle *c = nbb_calloc(n + 1, sizeof *c);
     nbi_cgrid grid = {0};
     bnode *nd = NULL;
     size_t m = 0, cap = 0;
@@ -173,7 +175,7 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
                                   radius, INT32_MAX);
                     goto done;
                 }
-                if (!nbi_grow(NULL, (void **)&nd, &cap, m + 2, sizeof *nd)) {
+                if (!nbi_grow(nbb_mem(), (void **)&nd, &cap, m + 2, sizeof *nd)) {
                     st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu tangent points", m + 2);
                     goto done;
                 }
@@ -191,14 +193,16 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
         st = nbi_fail(err, NB_ERR_LIMIT, "agent radius %g: more than 2^32 bitangents", radius);
         goto done;
     }
-    if (m)
-        qsort(nd, m, sizeof *nd, cmp_node);
-    remap = malloc((m ? m : 1) * sizeof *remap);
-    first = calloc(n + 1, sizeof *first);
-    afirst = calloc(n + 1, sizeof *afirst);
-    near = malloc((n + 1) * sizeof *near);
-    seen = calloc(n + 1, 1);
-    iv = malloc(2 * (n + 1) * sizeof *iv);
+    if (!nbb_sort(nd, m, sizeof *nd, cmp_node)) {
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to sort %zu bitangent nodes", m);
+        goto done;
+    }
+    remap = nbb_malloc((m ? m : 1) * sizeof *remap);
+    first = nbb_calloc(n + 1, sizeof *first);
+    afirst = nbb_calloc(n + 1, sizeof *afirst);
+    near = nbb_malloc((n + 1) * sizeof *near);
+    seen = nbb_calloc(n + 1, 1);
+    iv = nbb_malloc(2 * (n + 1) * sizeof *iv);
     if (!remap || !first || !afirst || !near || !seen || !iv) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu tangent points", m);
         goto done;
@@ -216,15 +220,15 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
     for (size_t i = 0; i < n; i++)
         if (first[i + 1] - first[i] > kmax)
             kmax = first[i + 1] - first[i];
-    off = malloc((kmax + 1) * sizeof *off);
-    sorted = malloc((kmax + 1) * sizeof *sorted);
-    comp = malloc((kmax + 1) * sizeof *comp);
+    off = nbb_malloc((kmax + 1) * sizeof *off);
+    sorted = nbb_malloc((kmax + 1) * sizeof *sorted);
+    comp = nbb_malloc((kmax + 1) * sizeof *comp);
     if (!off || !sorted || !comp) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu tangent points", kmax);
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        if (!nbi_grow(NULL, (void **)&arcs, &arcs_cap, narcs + n + 1, sizeof *arcs)) {
+        if (!nbi_grow(nbb_mem(), (void **)&arcs, &arcs_cap, narcs + n + 1, sizeof *arcs)) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %zu free arcs", narcs + n + 1);
             goto done;
         }
@@ -242,7 +246,7 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
     /* The section. */
     size_t size = NBI_BITANGENT_HEADER + m * NBI_BITANGENT_NODE + narcs * NBI_BITANGENT_ARC +
                   8 * (n + 1);
-    uint8_t *p = calloc(1, size);
+    uint8_t *p = nbb_calloc(1, size);
     if (!p) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte bitangent section", size);
         goto done;
@@ -284,19 +288,19 @@ nb_status nbb_bitangent_bake(const nbb_forest *f, double radius, uint32_t forest
     if (progress)
         progress(arg, 1);
 done:
-    free(c);
+    nbb_free(c);
     nbi_cgrid_free(&grid);
-    free(nd);
-    free(remap);
-    free(first);
-    free(afirst);
-    free(near);
-    free(seen);
-    free(iv);
-    free(arcs);
-    free(off);
-    free(sorted);
-    free(comp);
+    nbb_free(nd);
+    nbb_free(remap);
+    nbb_free(first);
+    nbb_free(afirst);
+    nbb_free(near);
+    nbb_free(seen);
+    nbb_free(iv);
+    nbb_free(arcs);
+    nbb_free(off);
+    nbb_free(sorted);
+    nbb_free(comp);
     return st;
 }
 
@@ -333,7 +337,7 @@ nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radi
     nbb_builder_remove(b, NB_SEC_FOREST);
     nbb_builder_remove(b, NB_SEC_BITANGENT);
     st = nbb_builder_add(b, &in, p, len, compress, err);
-    free(p);
+    nbb_free(p);
     struct progress_share ps = {progress, arg, 0, nradii};
     for (unsigned k = 0; k < nradii && st == NB_OK; k++) {
         nb_forest_graph_info gi;
@@ -350,7 +354,7 @@ nb_status nbb_put_forest(nbb_builder *b, const nbb_forest *f, const double *radi
         in.param[3] = gi.candidates;
         in.param[4] = gi.arcs > UINT32_MAX ? UINT32_MAX : (uint32_t)gi.arcs;
         st = nbb_builder_add(b, &in, p, len, compress, err);
-        free(p);
+        nbb_free(p);
         if (info)
             info[k] = gi;
     }

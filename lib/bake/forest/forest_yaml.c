@@ -70,7 +70,7 @@ nb_status nbb_forest_parse(const char *buf, size_t len, const char *name, nbb_fo
         (st = nbb_yaml_need(&y, root, "circles", "forest", &list, err)) ||
         (st = nbb_yaml_sequence(&y, list, "circles", NB_FOREST_MAX_CIRCLES, &n, err)))
         goto done;
-    f->circles = malloc((n ? n : 1) * sizeof *f->circles);
+    f->circles = nbb_malloc((n ? n : 1) * sizeof *f->circles);
     if (!f->circles) {
         st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu circles", name, n);
         goto done;
@@ -113,13 +113,13 @@ nb_status nbb_forest_read(const char *path, nbb_forest *f, nb_err *err)
     if (st != NB_OK)
         return st;
     st = nbb_forest_parse(buf, len, nbb_input_name(path), f, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }
 
 void nbb_forest_free(nbb_forest *f)
 {
-    free(f->circles);
+    nbb_free(f->circles);
     memset(f, 0, sizeof *f);
 }
 

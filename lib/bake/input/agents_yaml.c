@@ -163,7 +163,7 @@ nb_status nbb_agents_read(const char *path, const nbi_legend *legend, nbi_agents
     if (st != NB_OK)
         return st;
     st = nbb_agents_parse(buf, len, nbb_input_name(path), legend, set, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }
 

@@ -56,7 +56,7 @@ nb_status nbb_pgm_read(const char *path, nbb_heights *hm, nb_err *err)
         st = pgm_number(file, b, len, &pos, 1, NB_MAP_MAX_SIDE, "height", &h, err);
     if (st == NB_OK)
         st = pgm_number(file, b, len, &pos, 1, 65535, "largest value", &maxval, err);
-    uint16_t *v = st == NB_OK ? malloc((size_t)w * h * sizeof *v) : NULL;
+    uint16_t *v = st == NB_OK ? nbb_malloc((size_t)w * h * sizeof *v) : NULL;
     if (st == NB_OK && !v)
         st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", file, w, h);
     size_t n = (size_t)w * h, bytes = maxval > 255 ? 2 : 1;
@@ -79,9 +79,9 @@ nb_status nbb_pgm_read(const char *path, nbb_heights *hm, nb_err *err)
         if (v[i] > maxval)
             st = nbi_fail(err, NB_ERR_FORMAT, "%s: cell (%zu, %zu): %u is above the largest value %u",
                           file, i % w, i / w, v[i], maxval);
-    free(buf);
+    nbb_free(buf);
     if (st != NB_OK) {
-        free(v);
+        nbb_free(v);
         return st;
     }
     hm->w = w, hm->h = h, hm->bits = maxval > 255 ? 16 : 8, hm->v = v;
@@ -97,7 +97,7 @@ nb_status nbb_heightmap_grid(const char *file, const nbb_heights *hm, nbi_legend
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: heights of %u bits; the legend reads heights of %u bits (height_bits)",
                         file, hm->bits, ext->height_bits);
-    uint8_t *cells = malloc((size_t)w * h), ch[256];
+    uint8_t *cells = nbb_malloc((size_t)w * h), ch[256];
     int known[256] = {0};
     if (!cells)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", file, w, h);
@@ -120,7 +120,7 @@ nb_status nbb_heightmap_grid(const char *file, const nbb_heights *hm, nbi_legend
             if (!known[code]) {
                 nb_status st = nbb_legend_cell_char(legend, code, &ch[code], err);
                 if (st != NB_OK) {
-                    free(cells);
+                    nbb_free(cells);
                     return st;
                 }
                 known[code] = 1;

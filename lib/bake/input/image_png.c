@@ -77,7 +77,7 @@ nb_status nbb_png_read(const char *path, int heightmap, nbi_legend *legend,
     volatile nb_status vst = NB_OK;
     if (!info) {
         png_destroy_read_struct(p ? &p : NULL, NULL, NULL);
-        free(buf);
+        nbb_free(buf);
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the PNG reader", file);
     }
     if (setjmp(png_jmpbuf(p))) {
@@ -127,11 +127,11 @@ nb_status nbb_png_read(const char *path, int heightmap, nbi_legend *legend,
     }
     png_read_update_info(p, info);
     size_t rowbytes = png_get_rowbytes(p, info);
-    vrow = row = malloc(rowbytes);
+    vrow = row = nbb_malloc(rowbytes);
     if (heightmap)
-        vv = v = malloc((size_t)w * h * sizeof *v);
+        vv = v = nbb_malloc((size_t)w * h * sizeof *v);
     else
-        vcells = cells = malloc((size_t)w * h);
+        vcells = cells = nbb_malloc((size_t)w * h);
     if (!row || (heightmap ? !v : !cells)) {
         vst = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", file, w, h);
         goto done;
@@ -179,10 +179,10 @@ nb_status nbb_png_read(const char *path, int heightmap, nbi_legend *legend,
     }
 done:
     png_destroy_read_struct(&p, &info, NULL);
-    free(vrow);
-    free(vcells);
-    free(vv);
-    free(buf);
+    nbb_free(vrow);
+    nbb_free(vcells);
+    nbb_free(vv);
+    nbb_free(buf);
     return vst;
 }
 

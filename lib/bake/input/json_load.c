@@ -18,7 +18,7 @@ nb_status nbb_json_load(const char *path, size_t limit, json_t **out, nb_err *er
     json_error_t je;
     /* Duplicate keys are refused: which one a reader took would be a guess. */
     *out = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-    free(buf);
+    nbb_free(buf);
     if (!*out)
         return nbi_fail(err, NB_ERR_SYNTAX, "%s:%d:%d: %s", nbb_input_name(path), je.line,
                         je.column, je.text);

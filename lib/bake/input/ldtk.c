@@ -93,7 +93,7 @@ static nb_status load_level(ldtk *d, json_t *obj, size_t i, level *lv)
             else
                 st = nbb_json_array(p, "the level", lv->own, "layerInstances", 1, &lv->layers, d->err);
         }
-        free(p);
+        nbb_free(p);
     }
     return st;
 }
@@ -197,8 +197,8 @@ static nb_status place_level(ldtk *d, const level *lv, int64_t cell, int64_t ox,
                              uint32_t w, int *world)
 {
     uint32_t lw = (uint32_t)((lv->pw + cell - 1) / cell), lh = (uint32_t)((lv->ph + cell - 1) / cell);
-    int *code = malloc((size_t)lw * lh * sizeof *code);
-    uint8_t *named = calloc((size_t)lw * lh, 1);
+    int *code = nbb_malloc((size_t)lw * lh * sizeof *code);
+    uint8_t *named = nbb_calloc((size_t)lw * lh, 1);
     nb_status st = code && named ? NB_OK : nbi_fail(d->err, NB_ERR_NOMEM, "no memory");
     for (size_t i = 0; st == NB_OK && i < (size_t)lw * lh; i++)
         code[i] = d->empty;
@@ -215,8 +215,8 @@ static nb_status place_level(ldtk *d, const level *lv, int64_t cell, int64_t ox,
         for (uint32_t x = 0; x < lw; x++)
             world[(size_t)(lv->y / cell - oy + y) * w + (size_t)(lv->x / cell - ox + x)] =
                 code[(size_t)y * lw + x];
-    free(code);
-    free(named);
+    nbb_free(code);
+    nbb_free(named);
     return st;
 }
 
@@ -246,7 +246,7 @@ static nb_status read_project(ldtk *d, const char *only, nbi_legend *legend, nbb
                                  "%zu worlds: name a level (FILE.ldtk#LEVEL)", json_array_size(worlds));
     }
     size_t n = json_array_size(list);
-    level *lv = calloc(n ? n : 1, sizeof *lv);
+    level *lv = nbb_calloc(n ? n : 1, sizeof *lv);
     if (!lv)
         return nbi_fail(d->err, NB_ERR_NOMEM, "no memory");
     size_t used = 0;
@@ -297,8 +297,8 @@ static nb_status read_project(ldtk *d, const char *only, nbi_legend *legend, nbb
         st = nbi_fail(d->err, NB_ERR_LIMIT, "%s: a world of %lld x %lld cells is beyond the limit of %d",
                       d->file, (long long)(x1 - x0), (long long)(y1 - y0), NB_MAP_MAX_SIDE);
     uint32_t w = (uint32_t)(x1 - x0), h = (uint32_t)(y1 - y0);
-    int *world = st == NB_OK ? malloc((size_t)w * h * sizeof *world) : NULL;
-    uint8_t *chars = st == NB_OK ? malloc((size_t)w * h) : NULL;
+    int *world = st == NB_OK ? nbb_malloc((size_t)w * h * sizeof *world) : NULL;
+    uint8_t *chars = st == NB_OK ? nbb_malloc((size_t)w * h) : NULL;
     if (st == NB_OK && (!world || !chars))
         st = nbi_fail(d->err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", d->file, w, h);
     for (size_t i = 0; st == NB_OK && i < (size_t)w * h; i++)
@@ -309,10 +309,10 @@ static nb_status read_project(ldtk *d, const char *only, nbi_legend *legend, nbb
         st = nbb_legend_cell_char(legend, world[i] == NO_CELL ? OBST : world[i], &chars[i], d->err);
     for (size_t i = 0; i < used; i++)
         json_decref(lv[i].own);
-    free(lv);
-    free(world);
+    nbb_free(lv);
+    nbb_free(world);
     if (st != NB_OK) {
-        free(chars);
+        nbb_free(chars);
         return st;
     }
     grid->width = w, grid->height = h, grid->cells = chars;
@@ -340,6 +340,6 @@ nb_status nbb_ldtk_read(const char *path, nbi_legend *legend, const nbb_legend_e
     if (st == NB_OK)
         st = read_project(&d, only, legend, grid);
     json_decref(d.root);
-    free(file);
+    nbb_free(file);
     return st;
 }

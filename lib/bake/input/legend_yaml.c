@@ -40,7 +40,7 @@ static nb_status add_matches(nbb_yaml *y, yaml_node_t *node, const char *what, n
                                what, NBB_MATCH_MAX);
             break;
         }
-        nbb_match *m = realloc(ext->match, (ext->nmatch + 1) * sizeof *m);
+        nbb_match *m = nbb_realloc(ext->match, (ext->nmatch + 1) * sizeof *m);
         if (!m) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a legend");
             break;
@@ -148,7 +148,7 @@ static nb_status claim(nbb_yaml *y, const yaml_node_t *node, const char *what, c
 
 void nbb_legend_ext_free(nbb_legend_ext *ext)
 {
-    free(ext->match);
+    nbb_free(ext->match);
     ext->match = NULL;
     ext->nmatch = 0;
 }
@@ -277,7 +277,7 @@ nb_status nbb_legend_read_ext(const char *path, nbi_legend *legend, nbb_legend_e
     if (st != NB_OK)
         return st;
     st = nbb_legend_parse_ext(buf, len, nbb_input_name(path), legend, ext, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }
 

@@ -29,7 +29,7 @@ nb_status nbb_level_read(const char *legend_path, const char *agents_path, const
                          unsigned threads, nbb_level **out, nb_err *err)
 {
     *out = NULL;
-    nbb_level *l = calloc(1, sizeof *l);
+    nbb_level *l = nbb_calloc(1, sizeof *l);
     if (!l)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
     nb_status st = nbb_read_level(legend_path, agents_path, map_path, threads, &l->legend,
@@ -47,7 +47,7 @@ nb_status nbb_level_map_text(const nbb_level *l, char **text, size_t *len, nb_er
 {
     const nbb_grid *g = &l->grid;
     size_t n = 64 + ((size_t)g->width + 1) * g->height;
-    char *t = malloc(n);
+    char *t = nbb_malloc(n);
     if (!t)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %u x %u map", g->width, g->height);
     size_t at = (size_t)snprintf(t, 64, "type octile\nheight %u\nwidth %u\nmap\n", g->height, g->width);
@@ -66,7 +66,7 @@ nb_status nbb_level_read_map(const char *legend_path, const char *map_path, nbb_
                              nb_err *err)
 {
     *out = NULL;
-    nbb_level *l = calloc(1, sizeof *l);
+    nbb_level *l = nbb_calloc(1, sizeof *l);
     if (!l)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a level");
     nb_status st = nbb_read_level(legend_path, NULL, map_path, 1, &l->legend, NULL, &l->grid, err);
@@ -86,7 +86,7 @@ void nbb_level_free(nbb_level *l)
     if (!l)
         return;
     nbb_grid_free(&l->grid);
-    free(l);
+    nbb_free(l);
 }
 
 /* buf, holding the message. */
@@ -134,14 +134,14 @@ nbb_level_change nbb_level_compare(const nbb_level *l, const nb_bundle *old, cha
     if (old->agents) {
         unsigned nt = l->legend.nterrains;
         size_t na = nbi_agents_encoded_size(old->agents, nt), nb = nbi_agents_encoded_size(&l->agents, nt);
-        uint8_t *x = malloc(na ? na : 1), *y = malloc(nb ? nb : 1);
+        uint8_t *x = nbb_malloc(na ? na : 1), *y = nbb_malloc(nb ? nb : 1);
         if (x && y) {
             nbi_agents_encode(old->agents, nt, x);
             nbi_agents_encode(&l->agents, nt, y);
             same = same_encoding(na, nb, x, y);
         }
-        free(x);
-        free(y);
+        nbb_free(x);
+        nbb_free(y);
     }
     if (!same)
         return say(buf, len, "%s with a different agent set",

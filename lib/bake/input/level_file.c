@@ -54,7 +54,7 @@ static nb_status tileset_read(const char *map_path, const char *source, nbb_tile
         st = nbb_tsj_read(path, ts, err);
     else
         st = nbi_fail(err, NB_ERR_UNSUPPORTED, "expected a .tsx or .tsj file");
-    free(path);
+    nbb_free(path);
     return st;
 }
 
@@ -103,7 +103,7 @@ static nb_status image_read(const char *path, nbi_legend *legend, const nbb_lege
                        : nbb_png_read(path, heights, legend, ext, grid, &hm, err);
     if (st == NB_OK && heights)
         st = nbb_heightmap_grid(nbb_input_name(path), &hm, legend, ext, grid, err);
-    free(hm.v);
+    nbb_free(hm.v);
     return st;
 }
 

@@ -137,8 +137,7 @@ nbb_tiled_chunk *nbb_tiled_add_chunk(nbb_tiled_layer *l);
 nbb_tiled_object *nbb_tiled_add_object(nbb_tiled_map *m);
 nbb_tiled_tile *nbb_tiled_add_tile(nbb_tiled_tileset *ts);
 void nbb_tiled_tileset_free(nbb_tiled_tileset *ts);
-char *nbb_strndup(const char *s, size_t n);
-/* The path of a file named by another (relative to its folder); malloc'ed. */
+/* The path of a file named by another (relative to its folder); nbb_malloc'ed. */
 char *nbb_path_beside(const char *from, const char *rel);
 
 /* A chunk's gids from a layer's data: encoding "csv", "base64" or NULL

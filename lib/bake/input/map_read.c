@@ -245,11 +245,11 @@ nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi
         (st = size_line(&c, &h, &w, err)) != NB_OK || (st = size_line(&c, &h, &w, err)) != NB_OK ||
         (st = header_line(&c, "map", NULL, err)) != NB_OK)
         return st;
-    uint8_t *cells = malloc((size_t)w * h);
-    size_t *start = malloc(((size_t)h + 1) * sizeof *start);
+    uint8_t *cells = nbb_malloc((size_t)w * h);
+    size_t *start = nbb_malloc(((size_t)h + 1) * sizeof *start);
     if (!cells || !start) {
-        free(cells);
-        free(start);
+        nbb_free(cells);
+        nbb_free(start);
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", name, w, h);
     }
     /* Where each row starts; the text after the rows found. */
@@ -265,7 +265,7 @@ nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi
     start[rows] = after.pos;
     rows_job j = {&c, start, legend, w, rows, cells};
     st = nbb_par_for(threads, (rows + ROWS_PER_BAND - 1) / ROWS_PER_BAND, read_band, &j, err);
-    free(start);
+    nbb_free(start);
     if (st == NB_OK && rows < h)
         st = nbi_fail(err, NB_ERR_SYNTAX, "%s:%lu: the map ends after %u of its %u rows", name,
                       after.line, rows, h);
@@ -278,7 +278,7 @@ nb_status nbb_map_parse(const char *buf, size_t len, const char *name, const nbi
         next_line(&after);
     }
     if (st != NB_OK) {
-        free(cells);
+        nbb_free(cells);
         return st;
     }
     grid->width = w;
@@ -296,12 +296,12 @@ nb_status nbb_map_read(const char *path, const nbi_legend *legend, unsigned thre
     if (st != NB_OK)
         return st;
     st = nbb_map_parse(buf, len, nbb_input_name(path), legend, threads, grid, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }
 
 void nbb_grid_free(nbb_grid *grid)
 {
-    free(grid->cells);
+    nbb_free(grid->cells);
     grid->cells = NULL;
 }

@@ -80,7 +80,7 @@ static nb_status read_chunks(int fd, const char *name, char *p, size_t size, uns
                              size_t *n, nb_err *err)
 {
     size_t chunks = (size + CHUNK - 1) / CHUNK;
-    read_job j = {fd, name, p, size, calloc(chunks ? chunks : 1, sizeof *j.got)};
+    read_job j = {fd, name, p, size, nbb_calloc(chunks ? chunks : 1, sizeof *j.got)};
     if (!j.got)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", name);
     nb_status st = nbb_par_for(threads, chunks, read_chunk, &j, err);
@@ -90,7 +90,7 @@ static nb_status read_chunks(int fd, const char *name, char *p, size_t size, uns
         if (j.got[k] < CHUNK)
             break;
     }
-    free(j.got);
+    nbb_free(j.got);
     if (st == NB_OK && lseek(fd, (off_t)*n, SEEK_SET) < 0)
         st = nbi_fail_errno(err, "read error", name);
     return st;
@@ -129,7 +129,7 @@ nb_status nbb_read_file_threads(const char *path, size_t limit, unsigned threads
     size_t cap = limit < ((size_t)1 << 14) ? limit : (size_t)1 << 14, n = 0;
     if (size >= cap)
         cap = size < limit ? size + 1 : limit;
-    char *p = malloc(cap + 1);
+    char *p = nbb_malloc(cap + 1);
     if (!p)
         st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", name);
     else if (size)
@@ -147,7 +147,7 @@ nb_status nbb_read_file_threads(const char *path, size_t limit, unsigned threads
         }
         if (n == cap) {
             size_t ncap = cap > limit / 2 ? limit : cap * 2;
-            char *q = realloc(p, ncap + 1);
+            char *q = nbb_realloc(p, ncap + 1);
             if (!q) {
                 st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu bytes", name, ncap);
                 break;
@@ -166,7 +166,7 @@ nb_status nbb_read_file_threads(const char *path, size_t limit, unsigned threads
     if (!is_stdin)
         close(fd);
     if (st != NB_OK) {
-        free(p);
+        nbb_free(p);
         return st;
     }
     p[n] = '\0';

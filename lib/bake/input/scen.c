@@ -49,7 +49,7 @@ nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen
             at += *p == '\n';
         return nbi_fail(err, NB_ERR_SYNTAX, "%s:%u: a NUL byte: not a scenario file", name, at);
     }
-    char *text = malloc(len + 1);
+    char *text = nbb_malloc(len + 1);
     if (!text)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory", name);
     memcpy(text, buf, len);
@@ -135,7 +135,7 @@ nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen
         }
         if (scen->count == cap) {
             size_t ncap = cap ? 2 * cap : 256;
-            nbb_scen_line *p = realloc(scen->lines, ncap * sizeof *p);
+            nbb_scen_line *p = nbb_realloc(scen->lines, ncap * sizeof *p);
             if (!p) {
                 st = nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %zu lines", name, ncap);
                 break;
@@ -148,7 +148,7 @@ nb_status nbb_scen_parse(const char *buf, size_t len, const char *name, nbb_scen
     if (st == NB_OK && !have_version)
         st = nbi_fail(err, NB_ERR_SYNTAX, "%s: empty, expected 'version 1' and scenario lines",
                       name);
-    free(text);
+    nbb_free(text);
     if (st != NB_OK)
         nbb_scen_free(scen);
     return st;
@@ -162,13 +162,13 @@ nb_status nbb_scen_read(const char *path, nbb_scen *scen, nb_err *err)
     if (st != NB_OK)
         return st;
     st = nbb_scen_parse(buf, len, nbb_input_name(path), scen, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }
 
 void nbb_scen_free(nbb_scen *scen)
 {
-    free(scen->lines);
+    nbb_free(scen->lines);
     scen->lines = NULL;
     scen->count = 0;
 }

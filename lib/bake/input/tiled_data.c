@@ -27,7 +27,7 @@ static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n'
 static nb_status b64_decode(const char *text, size_t len, uint8_t **out, size_t *olen,
                             const char *where, nb_err *err)
 {
-    uint8_t *p = malloc(len / 4 * 3 + 3);
+    uint8_t *p = nbb_malloc(len / 4 * 3 + 3);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for its data", where);
     uint32_t acc = 0;
@@ -42,7 +42,7 @@ static nb_status b64_decode(const char *text, size_t len, uint8_t **out, size_t 
         }
         int v = b64_value(c);
         if (v < 0 || pad) {
-            free(p);
+            nbb_free(p);
             return nbi_fail(err, NB_ERR_SYNTAX, "%s: base64 data: %s at character %zu", where,
                             pad ? "text after the padding" : "a character outside base64", i + 1);
         }
@@ -54,7 +54,7 @@ static nb_status b64_decode(const char *text, size_t len, uint8_t **out, size_t 
         }
     }
     if (pad > 2 || bits >= 6) {
-        free(p);
+        nbb_free(p);
         return nbi_fail(err, NB_ERR_SYNTAX, "%s: base64 data ends in the middle of a byte", where);
     }
     *out = p;
@@ -69,7 +69,7 @@ static nb_status inflate_to(const uint8_t *in, size_t inlen, int gzip, uint8_t *
 {
     const char *what = gzip ? "gzip" : "zlib";
     z_stream z;
-    memset(&z, 0, sizeof z);
+    nbb_zstream_init(&z);
     if (inlen > UINT32_MAX || want >= UINT32_MAX)
         return nbi_fail(err, NB_ERR_LIMIT, "%s: the %s data is too large", where, what);
     if (inflateInit2(&z, gzip ? 15 + 16 : 15) != Z_OK)
@@ -207,9 +207,9 @@ nb_status nbb_tiled_decode(const char *text, size_t len, const char *encoding,
     if (st != NB_OK)
         return st;
     size_t want = count * 4;
-    uint8_t *bytes = malloc(want + 1);
+    uint8_t *bytes = nbb_malloc(want + 1);
     if (!bytes) {
-        free(raw);
+        nbb_free(raw);
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for its data", where);
     }
     if (method == 0) {
@@ -222,11 +222,11 @@ nb_status nbb_tiled_decode(const char *text, size_t len, const char *encoding,
         st = unzstd_to(raw, rawlen, bytes, want, where, err);
     else
         st = inflate_to(raw, rawlen, method == 2, bytes, want, where, err);
-    free(raw);
+    nbb_free(raw);
     for (size_t i = 0; st == NB_OK && i < count; i++) {
         const uint8_t *b = bytes + 4 * i;
         gids[i] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
     }
-    free(bytes);
+    nbb_free(bytes);
     return st;
 }

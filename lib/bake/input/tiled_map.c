@@ -10,21 +10,11 @@
 
 #define OBST ((int)NBI_CELL_OBSTACLE)
 
-char *nbb_strndup(const char *s, size_t n)
-{
-    char *p = malloc(n + 1);
-    if (p) {
-        memcpy(p, s, n);
-        p[n] = '\0';
-    }
-    return p;
-}
-
 char *nbb_path_beside(const char *from, const char *rel)
 {
     const char *slash = strrchr(from, '/');
     size_t dir = rel[0] == '/' || !slash ? 0 : (size_t)(slash - from) + 1;
-    char *p = malloc(dir + strlen(rel) + 1);
+    char *p = nbb_malloc(dir + strlen(rel) + 1);
     if (p) {
         memcpy(p, from, dir);
         strcpy(p + dir, rel);
@@ -35,7 +25,7 @@ char *nbb_path_beside(const char *from, const char *rel)
 /* One more element of an array of n (zeroed), or NULL. */
 static void *grow(void **array, size_t *n, size_t size)
 {
-    void *p = realloc(*array, (*n + 1) * size);
+    void *p = nbb_realloc(*array, (*n + 1) * size);
     if (!p)
         return NULL;
     *array = p;
@@ -60,7 +50,7 @@ nbb_tiled_layer *nbb_tiled_add_layer(nbb_tiled_map *m, const char *name)
     char *copy = nbb_strndup(name, strlen(name));
     nbb_tiled_layer *l = copy ? grow((void **)&m->layers, &m->nlayers, sizeof *m->layers) : NULL;
     if (!l)
-        free(copy);
+        nbb_free(copy);
     else
         l->name = copy;
     return l;
@@ -79,10 +69,10 @@ nbb_tiled_object *nbb_tiled_add_object(nbb_tiled_map *m)
 void nbb_tiled_tileset_free(nbb_tiled_tileset *ts)
 {
     for (size_t i = 0; i < ts->ntiles; i++)
-        free(ts->tiles[i].name);
-    free(ts->tiles);
-    free(ts->name);
-    free(ts->source);
+        nbb_free(ts->tiles[i].name);
+    nbb_free(ts->tiles);
+    nbb_free(ts->name);
+    nbb_free(ts->source);
     memset(ts, 0, sizeof *ts);
 }
 
@@ -92,18 +82,18 @@ void nbb_tiled_map_free(nbb_tiled_map *m)
         nbb_tiled_tileset_free(&m->tilesets[i]);
     for (size_t i = 0; i < m->nlayers; i++) {
         for (size_t c = 0; c < m->layers[i].nchunks; c++)
-            free(m->layers[i].chunks[c].gids);
-        free(m->layers[i].chunks);
-        free(m->layers[i].name);
+            nbb_free(m->layers[i].chunks[c].gids);
+        nbb_free(m->layers[i].chunks);
+        nbb_free(m->layers[i].name);
     }
     for (size_t i = 0; i < m->nobjects; i++) {
-        free(m->objects[i].name);
-        free(m->objects[i].layer);
-        free(m->objects[i].points);
+        nbb_free(m->objects[i].name);
+        nbb_free(m->objects[i].layer);
+        nbb_free(m->objects[i].points);
     }
-    free(m->tilesets);
-    free(m->layers);
-    free(m->objects);
+    nbb_free(m->tilesets);
+    nbb_free(m->layers);
+    nbb_free(m->objects);
     memset(m, 0, sizeof *m);
 }
 
@@ -200,7 +190,7 @@ static nb_status make_codes(const nbb_tiled_map *m, const nbi_legend *legend,
                                 m->file, m->objects[o].id, m->objects[o].layer, m->objects[o].gid);
         }
     for (size_t t = 0; t < m->ntilesets; t++) {
-        cs[t].code = malloc((cs[t].n ? cs[t].n : 1) * sizeof *cs[t].code);
+        cs[t].code = nbb_malloc((cs[t].n ? cs[t].n : 1) * sizeof *cs[t].code);
         if (!cs[t].code)
             return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the tilesets", m->file);
         /* A tile that names nothing is an obstacle on any layer when the
@@ -335,9 +325,9 @@ nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_
         return nbi_fail(err, NB_ERR_LIMIT, "%s: a map of %lld x %lld cells is outside the limits 1 to %d",
                         m->file, (long long)(x1 - x0), (long long)(y1 - y0), NB_MAP_MAX_SIDE);
     uint32_t w = (uint32_t)(x1 - x0), h = (uint32_t)(y1 - y0);
-    codes *cs = calloc(m->ntilesets ? m->ntilesets : 1, sizeof *cs);
-    int16_t *cell = malloc((size_t)w * h * sizeof *cell);
-    uint8_t *any = calloc((size_t)w * h, 1), *chars = malloc((size_t)w * h);
+    codes *cs = nbb_calloc(m->ntilesets ? m->ntilesets : 1, sizeof *cs);
+    int16_t *cell = nbb_malloc((size_t)w * h * sizeof *cell);
+    uint8_t *any = nbb_calloc((size_t)w * h, 1), *chars = nbb_malloc((size_t)w * h);
     nb_status st = cs && cell && any && chars
                        ? NB_OK
                        : nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", m->file, w, h);
@@ -380,12 +370,12 @@ nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_
         }
     }
     for (size_t t = 0; cs && t < m->ntilesets; t++)
-        free(cs[t].code);
-    free(cs);
-    free(cell);
-    free(any);
+        nbb_free(cs[t].code);
+    nbb_free(cs);
+    nbb_free(cell);
+    nbb_free(any);
     if (st != NB_OK) {
-        free(chars);
+        nbb_free(chars);
         return st;
     }
     grid->width = w;

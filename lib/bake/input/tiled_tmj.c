@@ -142,7 +142,7 @@ static nb_status gids(tmj *j, const char *where, const json_t *o, const json_t *
     if ((st = nbb_json_str(j->file, where, layer, "encoding", 0, &enc, j->err)) ||
         (st = nbb_json_str(j->file, where, layer, "compression", 0, &comp, j->err)))
         return st;
-    k->gids = calloc(n, sizeof *k->gids);
+    k->gids = nbb_calloc(n, sizeof *k->gids);
     if (!k->gids)
         return nbi_fail(j->err, NB_ERR_NOMEM, "%s: no memory for %s", j->file, where);
     if (json_is_array(data)) {
@@ -266,7 +266,7 @@ static nb_status object_layer(tmj *j, const char *where, const json_t *o)
                 st = nbb_json_fail(j->file, w, j->err, NB_ERR_FORMAT, "a polygon of %zu points", n);
                 break;
             }
-            ob->points = malloc(2 * n * sizeof *ob->points);
+            ob->points = nbb_malloc(2 * n * sizeof *ob->points);
             if (!ob->points) {
                 st = nbi_fail(j->err, NB_ERR_NOMEM, "no memory");
                 break;
@@ -288,7 +288,7 @@ static nb_status object_layer(tmj *j, const char *where, const json_t *o)
             ob->shape = NBB_SHAPE_POLYGON;
         }
     }
-    free(group);
+    nbb_free(group);
     return st;
 }
 

@@ -177,7 +177,7 @@ static nbb_tiled_chunk *new_chunk(tmx *t, int64_t x, int64_t y, uint32_t w, uint
     nbb_tiled_chunk *k = nbb_tiled_add_chunk(t->layer);
     if (k) {
         k->x = x, k->y = y, k->w = w, k->h = h;
-        k->gids = calloc((size_t)w * h, sizeof *k->gids);
+        k->gids = nbb_calloc((size_t)w * h, sizeof *k->gids);
     }
     if (!k || !k->gids)
         stop(t, NB_ERR_NOMEM, "no memory for layer '%s'", t->layer->name);
@@ -186,8 +186,8 @@ static nbb_tiled_chunk *new_chunk(tmx *t, int64_t x, int64_t y, uint32_t w, uint
 
 static void data_start(tmx *t, const char **a)
 {
-    free(t->encoding);
-    free(t->compression);
+    nbb_free(t->encoding);
+    nbb_free(t->compression);
     t->encoding = dup_attr(t, a, "encoding");
     t->compression = dup_attr(t, a, "compression");
     t->xml_tiles = 0;
@@ -252,9 +252,9 @@ static void gids_end(tmx *t)
 
 static void objects_start(tmx *t, const char **a)
 {
-    free(t->group_name);
-    free(t->group_class);
-    free(t->group_terrain);
+    nbb_free(t->group_name);
+    nbb_free(t->group_class);
+    nbb_free(t->group_terrain);
     t->group_terrain = NULL;
     const char *name = attr(a, "name");
     t->group_name = nbb_strndup(name ? name : "", name ? strlen(name) : 0);
@@ -286,7 +286,7 @@ static void polygon(tmx *t, const char **a)
     size_t n = 1;
     for (const char *q = s; *q; q++)
         n += *q == ' ';
-    o->points = malloc(2 * n * sizeof *o->points);
+    o->points = nbb_malloc(2 * n * sizeof *o->points);
     if (!o->points)
         return stop(t, NB_ERR_NOMEM, "no memory");
     o->npoints = 0;
@@ -321,7 +321,7 @@ static void property_start(tmx *t, const char **a)
         t->tlen = 0;
         size_t n = strlen(v);
         if (n + 1 > t->tcap) {
-            char *p = realloc(t->text, n + 1);
+            char *p = nbb_realloc(t->text, n + 1);
             if (!p)
                 return stop(t, NB_ERR_NOMEM, "no memory");
             t->text = p, t->tcap = n + 1;
@@ -341,10 +341,10 @@ static void property_end(tmx *t)
                   : t->prop_of == C_OBJECT ? &t->object_terrain
                   : t->prop_of == C_OBJECTS ? &t->group_terrain : NULL;
     if (slot) {
-        free(*slot);
+        nbb_free(*slot);
         *slot = v;
     } else
-        free(v);
+        nbb_free(v);
 }
 
 /* A tile's or an object's name: its terrain property, else its class. */
@@ -352,9 +352,9 @@ static char *pick(char **terrain, char **cls)
 {
     char *n = *terrain ? *terrain : *cls;
     if (n == *terrain)
-        free(*cls);
+        nbb_free(*cls);
     else
-        free(*terrain);
+        nbb_free(*terrain);
     *terrain = *cls = NULL;
     return n;
 }
@@ -473,7 +473,7 @@ static void XMLCALL on_text(void *ud, const char *s, int len)
         return;
     if (t->tlen + (size_t)len + 1 > t->tcap) {
         size_t cap = (t->tlen + (size_t)len + 1) * 2;
-        char *p = realloc(t->text, cap);
+        char *p = nbb_realloc(t->text, cap);
         if (!p)
             return stop(t, NB_ERR_NOMEM, "no memory for a layer's data");
         t->text = p, t->tcap = cap;
@@ -501,7 +501,7 @@ static nb_status parse(const char *path, nbb_tiled_map *m, nbb_tiled_tileset *ts
     t.path = path, t.file = nbb_input_name(path), t.m = m, t.ts = ts, t.err = err;
     t.p = XML_ParserCreate(NULL);
     if (!t.p) {
-        free(buf);
+        nbb_free(buf);
         return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the XML parser", t.file);
     }
     XML_SetUserData(t.p, &t);
@@ -518,17 +518,17 @@ static nb_status parse(const char *path, nbb_tiled_map *m, nbb_tiled_tileset *ts
     if (t.st == NB_OK && m && !m->nlayers)
         t.st = nbi_fail(err, NB_ERR_FORMAT, "%s: a map with no tile layer", t.file);
     XML_ParserFree(t.p);
-    free(buf);
-    free(t.text);
-    free(t.encoding);
-    free(t.compression);
-    free(t.group_name);
-    free(t.group_class);
-    free(t.group_terrain);
-    free(t.object_class);
-    free(t.object_terrain);
-    free(t.tile_class);
-    free(t.tile_terrain);
+    nbb_free(buf);
+    nbb_free(t.text);
+    nbb_free(t.encoding);
+    nbb_free(t.compression);
+    nbb_free(t.group_name);
+    nbb_free(t.group_class);
+    nbb_free(t.group_terrain);
+    nbb_free(t.object_class);
+    nbb_free(t.object_terrain);
+    nbb_free(t.tile_class);
+    nbb_free(t.tile_terrain);
     return t.st;
 }
 

@@ -194,18 +194,18 @@ nb_status nbb_model_read(const char *path, nb_model *m, nb_err *err)
     if (st != NB_OK)
         return st;
     st = nbb_model_parse(buf, len, nbb_input_name(path), m, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }
 
 nb_status nbb_model_load(const char *path, nb_model **out, nb_err *err)
 {
-    *out = malloc(sizeof **out);
+    *out = nbb_malloc(sizeof **out);
     if (!*out)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a motion model");
     nb_status st = nbb_model_read(path, *out, err);
     if (st != NB_OK) {
-        free(*out);
+        nbb_free(*out);
         *out = NULL;
     }
     return st;
@@ -214,7 +214,7 @@ nb_status nbb_model_load(const char *path, nb_model **out, nb_err *err)
 nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err)
 {
     size_t len = nbi_model_encoded_size(m);
-    uint8_t *buf = malloc(len);
+    uint8_t *buf = nbb_malloc(len);
     if (!buf)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a model section");
     nbi_model_encode(m, buf);
@@ -228,6 +228,6 @@ nb_status nbb_put_model(nbb_builder *b, const nb_model *m, nb_err *err)
     snprintf(in.name, sizeof in.name, "%s", m->name);
     nbb_builder_remove_named(b, NB_SEC_MODEL, m->name);
     nb_status st = nbb_builder_add(b, &in, buf, len, 0, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }

@@ -32,8 +32,8 @@ typedef struct nbb_pvalues back;
 
 static void back_release(back *b)
 {
-    free(b->dist);
-    free(b->pos);
+    nbb_free(b->dist);
+    nbb_free(b->pos);
     nbi_heap_free(&b->heap);
     b->dist = NULL;
     b->pos = NULL;
@@ -48,9 +48,9 @@ static nb_status back_alloc(back *b, long rb, nb_err *err)
     b->n = (size_t)b->wb * b->wb * b->sh;
     if (b->n > UINT32_MAX - 1)
         return nbi_fail(err, NB_ERR_LIMIT, "perimeter search of %zu states is too large", b->n);
-    b->dist = malloc(b->n * sizeof *b->dist);
-    b->pos = malloc(b->n * sizeof *b->pos);
-    if (!b->dist || !b->pos || !nbi_heap_init(&b->heap, NULL, 1024, b->pos)) {
+    b->dist = nbb_malloc(b->n * sizeof *b->dist);
+    b->pos = nbb_malloc(b->n * sizeof *b->pos);
+    if (!b->dist || !b->pos || !nbi_heap_init(&b->heap, nbb_mem(), 1024, b->pos)) {
         back_release(b);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter search of %zu states", b->n);
     }
@@ -132,7 +132,7 @@ static int back_run(back *b, unsigned gh, unsigned gl)
 
 nb_status nbb_pvalues_new(const nb_model *m, unsigned radius, nbb_pvalues **out, nb_err *err)
 {
-    back *b = calloc(1, sizeof *b);
+    back *b = nbb_calloc(1, sizeof *b);
     *out = NULL;
     if (!b)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a perimeter search");
@@ -140,7 +140,7 @@ nb_status nbb_pvalues_new(const nb_model *m, unsigned radius, nbb_pvalues **out,
     b->r = radius;
     nb_status st = back_alloc(b, (long)radius + 4, err);
     if (st != NB_OK) {
-        free(b);
+        nbb_free(b);
         return st;
     }
     *out = b;
@@ -151,7 +151,7 @@ void nbb_pvalues_free(nbb_pvalues *b)
 {
     if (b) {
         back_release(b);
-        free(b);
+        nbb_free(b);
     }
 }
 
@@ -217,13 +217,13 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
         return nbi_fail(err, NB_ERR_ARG, "perimeter entries of %u bits, expected 16 or 32",
                         o->entry_bits);
     unsigned sym = nbi_perimeter_symmetries(m, o->layout, o->paper);
-    nbi_ptable *tabs = malloc(((size_t)H * S + 2) * sizeof *tabs);
+    nbi_ptable *tabs = nbb_malloc(((size_t)H * S + 2) * sizeof *tabs);
     if (!tabs)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     unsigned ntabs;
     nb_status st = nbi_perimeter_goals(m, o->layout, sym, tabs, &ntabs, err);
     if (st != NB_OK) {
-        free(tabs);
+        nbb_free(tabs);
         return st;
     }
     uint8_t cls[NB_MODEL_MAX_SPEEDS], krev[NB_MODEL_MAX_SPEEDS];
@@ -231,8 +231,8 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     nbi_pgeom geom[8];
     unsigned ngeom = 0;
     memset(geom, 0, sizeof geom);
-    uint32_t *first = malloc(ntabs * sizeof *first);
-    uint8_t *tg = malloc(ntabs);
+    uint32_t *first = nbb_malloc(ntabs * sizeof *first);
+    uint8_t *tg = nbb_malloc(ntabs);
     uint64_t total = 0;
     if (!first || !tg)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
@@ -248,7 +248,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     double *vals = NULL;
     back *b = NULL;
     if (st == NB_OK && (!first || total > UINT32_MAX ||
-                        !(vals = malloc((size_t)total * sizeof *vals))))
+                        !(vals = nbb_malloc((size_t)total * sizeof *vals))))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu perimeter entries",
                       (unsigned long long)total);
     if (st == NB_OK)
@@ -287,7 +287,7 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     size_t esize = o->entry_bits / 8;
     size_t off = NBI_PERIM_HEADER + (size_t)ntabs * NBI_PERIM_TABLE_RECORD;
     size_t plen = off + (size_t)total * esize;
-    uint8_t *p = st == NB_OK ? calloc(1, plen) : NULL;
+    uint8_t *p = st == NB_OK ? nbb_calloc(1, plen) : NULL;
     if (st == NB_OK && !p)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %zu-byte perimeter section", plen);
     if (st == NB_OK) {
@@ -334,10 +334,10 @@ nb_status nbb_perimeter_encode(const nb_model *m, const nbb_perimeter_opts *o, u
     nbb_pvalues_free(b);
     for (int i = 0; i < 8; i++)
         nbi_pgeom_free(&geom[i]);
-    free(vals);
-    free(first);
-    free(tg);
-    free(tabs);
+    nbb_free(vals);
+    nbb_free(first);
+    nbb_free(tg);
+    nbb_free(tabs);
     return st;
 }
 
@@ -363,13 +363,13 @@ nb_status nbb_put_perimeter(nbb_builder *bl, const nb_model *m, const nbb_perime
     snprintf(in.name, sizeof in.name, "%s", m->name);
     if (o->compress) {
         uLongf zlen = compressBound((uLong)len);
-        uint8_t *z = malloc(zlen);
-        if (z && compress2(z, &zlen, p, (uLong)len, Z_BEST_COMPRESSION) == Z_OK)
+        uint8_t *z = nbb_malloc(zlen);
+        if (z && nbb_compress(z, &zlen, p, len, Z_BEST_COMPRESSION) == Z_OK)
             info->stored = zlen;
-        free(z);
+        nbb_free(z);
     }
     nbb_builder_remove_named(bl, NB_SEC_PERIMETER, m->name);
     st = nbb_builder_add(bl, &in, p, len, o->compress, err);
-    free(p);
+    nbb_free(p);
     return st;
 }

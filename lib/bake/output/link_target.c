@@ -22,19 +22,19 @@ static char *read_link(const char *path, size_t size_hint)
 {
     size_t cap = size_hint + 1 < 256 ? 256 : size_hint + 1;
     for (;;) {
-        char *buf = malloc(cap);
+        char *buf = nbb_malloc(cap);
         if (!buf)
             return NULL;
         ssize_t n = readlink(path, buf, cap);
         if (n < 0) {
-            free(buf);
+            nbb_free(buf);
             return NULL;
         }
         if ((size_t)n < cap) {
             buf[n] = '\0';
             return buf;
         }
-        free(buf); /* it may have grown since lstat: try again, larger */
+        nbb_free(buf); /* it may have grown since lstat: try again, larger */
         if (cap > ((size_t)1 << 20)) {
             errno = ENAMETOOLONG;
             return NULL;
@@ -46,7 +46,7 @@ static char *read_link(const char *path, size_t size_hint)
 nb_status nbb_link_target(const char *path, char **target, nb_err *err)
 {
     *target = NULL;
-    char *cur = strdup(path);
+    char *cur = nbb_strdup(path);
     if (!cur)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     for (int links = 0;; links++) {
@@ -58,28 +58,28 @@ nb_status nbb_link_target(const char *path, char **target, nb_err *err)
             return NB_OK;
         }
         if (links == MAX_LINKS) {
-            free(cur);
+            nbb_free(cur);
             return nbi_fail(err, NB_ERR_IO, "%s: too many levels of symbolic links", path);
         }
         char *link = read_link(cur, (size_t)sb.st_size);
         if (!link) {
             nb_status st = nbi_fail_errno(err, "cannot read the symbolic link", cur);
-            free(cur);
+            nbb_free(cur);
             return st;
         }
         /* A relative link is read from the link's own directory. */
         const char *slash = link[0] == '/' ? NULL : strrchr(cur, '/');
         size_t dirlen = slash ? (size_t)(slash - cur) + 1 : 0;
-        char *next = malloc(dirlen + strlen(link) + 1);
+        char *next = nbb_malloc(dirlen + strlen(link) + 1);
         if (!next) {
-            free(link);
-            free(cur);
+            nbb_free(link);
+            nbb_free(cur);
             return nbi_fail(err, NB_ERR_NOMEM, "no memory");
         }
         memcpy(next, cur, dirlen);
         strcpy(next + dirlen, link);
-        free(link);
-        free(cur);
+        nbb_free(link);
+        nbb_free(cur);
         cur = next;
     }
 }

@@ -40,13 +40,13 @@ void nbb_tempfile_sweep(const char *path)
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     size_t blen = strlen(base);
-    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    char *dir = slash ? nbb_strndup(path, slash == path ? 1 : (size_t)(slash - path)) : nbb_strdup(".");
     if (!dir || blen == 0) {
-        free(dir);
+        nbb_free(dir);
         return;
     }
     DIR *d = opendir(dir);
-    free(dir);
+    nbb_free(dir);
     if (!d)
         return; /* best effort: the write itself says what is wrong */
     uid_t me = geteuid();

@@ -33,9 +33,9 @@ static nb_status create(nbb_tempfile *t, nb_err *err)
      * dead writers' files hold may be what this write needs. */
     nbb_tempfile_sweep(t->target);
     size_t plen = strlen(t->target);
-    t->tmp = malloc(plen + 48);
+    t->tmp = nbb_malloc(plen + 48);
     if (!t->tmp) {
-        free(t->target);
+        nbb_free(t->target);
         t->target = NULL;
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     }
@@ -56,8 +56,8 @@ static nb_status create(nbb_tempfile *t, nb_err *err)
     }
     if (t->fd < 0) {
         nb_status st = nbi_fail_errno(err, "cannot create a temporary file beside", t->target);
-        free(t->tmp);
-        free(t->target);
+        nbb_free(t->tmp);
+        nbb_free(t->target);
         t->tmp = t->target = NULL;
         sigprocmask(SIG_SETMASK, &t->saved, NULL);
         return st;
@@ -76,7 +76,7 @@ nb_status nbb_tempfile_create(nbb_tempfile *t, const char *path, nb_err *err)
     t->scratch = 0;
     nb_status st = nbb_link_target(path, &t->target, err);
     if (st == NB_OK && (st = nbb_output_check(t->target, err)) != NB_OK) {
-        free(t->target);
+        nbb_free(t->target);
         t->target = NULL;
     }
     return st == NB_OK ? create(t, err) : st;
@@ -89,7 +89,7 @@ nb_status nbb_tempfile_scratch(nbb_tempfile *t, const char *base, nb_err *err)
     t->scratch = 1;
     /* base is not resolved: in a shared directory (/tmp) a link there is
      * anyone's, and must not choose where this file goes. */
-    t->target = strdup(base);
+    t->target = nbb_strdup(base);
     if (!t->target)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     return create(t, err);
@@ -112,8 +112,8 @@ nb_status nbb_tempfile_finish(nbb_tempfile *t, nb_status st, nb_err *err)
         if (st != NB_OK)
             unlink(t->tmp);
     }
-    free(t->tmp);
-    free(t->target);
+    nbb_free(t->tmp);
+    nbb_free(t->target);
     t->tmp = t->target = NULL;
     t->fd = -1;
     sigprocmask(SIG_SETMASK, &t->saved, NULL);

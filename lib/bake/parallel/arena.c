@@ -16,7 +16,7 @@ void *nbb_arena_alloc(nbb_arena *a, size_t n)
     n = (n + 7) & ~(size_t)7;
     if (n > a->room - a->used || !a->chunk) {
         size_t size = n > CHUNK / 4 ? n : CHUNK;
-        struct nbb_chunk *c = malloc(sizeof *c + size);
+        struct nbb_chunk *c = nbb_malloc(sizeof *c + size);
         if (!c)
             return NULL;
         c->prev = a->chunk;
@@ -43,7 +43,7 @@ void nbb_arena_free(nbb_arena *a)
     while (a->chunk) {
         struct nbb_chunk *c = a->chunk;
         a->chunk = c->prev;
-        free(c);
+        nbb_free(c);
     }
     a->used = a->room = 0;
 }

@@ -36,13 +36,13 @@ uint32_t nbb_crc32_threads(uint32_t crc, const void *p, size_t len, unsigned thr
     crc_job j = {p, len, NULL};
     /* One chunk, one thread, or no memory for the chunks' CRCs: in one go. */
     if (chunks < 2 || nbb_threads_resolve(threads) < 2 ||
-        !(j.crc = malloc(chunks * sizeof *j.crc)))
+        !(j.crc = nbb_malloc(chunks * sizeof *j.crc)))
         return nbi_crc32(crc, p, len);
     nbb_par_for(threads, chunks, chunk_crc, &j, NULL);
     for (size_t k = 0; k < chunks; k++) {
         size_t n = len - k * CHUNK < CHUNK ? len - k * CHUNK : CHUNK;
         crc = (uint32_t)crc32_combine(crc, j.crc[k], (z_off_t)n);
     }
-    free(j.crc);
+    nbb_free(j.crc);
     return crc;
 }

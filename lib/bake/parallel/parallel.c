@@ -44,6 +44,7 @@ typedef struct pool {
     atomic_size_t next;
     atomic_size_t failed; /* the lowest failing unit, or n */
     pthread_mutex_t lock;
+    const nb_allocator *mem; /* the caller's bake's allocator (mem.c), the workers' too */
     nb_err err;           /* its message */
     nb_status st;
 } pool;
@@ -106,6 +107,7 @@ static void run(pool *p, unsigned id)
 static void *thread_main(void *arg)
 {
     worker *w = arg;
+    nbb_mem_enter(w->p->mem); /* a new thread's own is the C library's: nothing to put back */
     run(w->p, w->id);
     return NULL;
 }
@@ -145,6 +147,7 @@ nb_status nbb_par_for_progress(unsigned threads, size_t n, nbb_unit_fn fn, void 
     atomic_init(&p.next, 0);
     atomic_init(&p.failed, n);
     p.st = NB_OK;
+    p.mem = nbb_mem();
     if (pthread_mutex_init(&p.lock, NULL) != 0)
         return nbi_fail(err, NB_ERR_NOMEM, "cannot make a mutex for %u threads", threads);
     pthread_t tid[NBB_MAX_THREADS];

@@ -108,8 +108,8 @@ nb_status nbb_runs_build_threads(const uint32_t *label, uint32_t width, uint32_t
         j.bands--;
     if (j.bands > height)
         j.bands = height ? height : 1;
-    j.cursor = calloc(((size_t)n + 1) * j.bands, sizeof *j.cursor);
-    j.stand = calloc(j.bands, sizeof *j.stand);
+    j.cursor = nbb_calloc(((size_t)n + 1) * j.bands, sizeof *j.cursor);
+    j.stand = nbb_calloc(j.bands, sizeof *j.stand);
     uint8_t *p = NULL;
     nb_status st = NB_OK;
     if (!j.cursor || !j.stand) {
@@ -130,7 +130,7 @@ nb_status nbb_runs_build_threads(const uint32_t *label, uint32_t width, uint32_t
             nruns += m;
         }
     size_t len = NBI_RUNS_HEADER + 4 * ((size_t)n + 1) + NBI_RUNS_RECORD * (size_t)nruns;
-    if (!(p = calloc(len, 1))) {
+    if (!(p = nbb_calloc(len, 1))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu runs", (unsigned long long)nruns);
         goto done;
     }
@@ -158,9 +158,9 @@ nb_status nbb_runs_build_threads(const uint32_t *label, uint32_t width, uint32_t
     out->count = (uint32_t)nruns;
     out->cells = (uint32_t)nstand;
 done:
-    free(p);
-    free(j.cursor);
-    free(j.stand);
+    nbb_free(p);
+    nbb_free(j.cursor);
+    nbb_free(j.stand);
     return st;
 }
 
@@ -270,7 +270,7 @@ int nbb_runs_check(const uint8_t *have, size_t len, const uint32_t *label, uint3
 
 void nbb_runs_free(nbb_runs *r)
 {
-    free(r->payload);
+    nbb_free(r->payload);
     memset(r, 0, sizeof *r);
 }
 

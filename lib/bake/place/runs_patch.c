@@ -43,8 +43,8 @@ nb_status nbb_runs_patch(const nbi_runs *old, const nbi_layer *layer, uint32_t y
         while (end % w != 0 && nbi_layer_value(layer, end) == c)
             end++;
         if (c) {
-            if (!nbi_grow(NULL, (void **)&band, &cap, nband + 1, sizeof *band)) {
-                free(band);
+            if (!nbi_grow(nbb_mem(), (void **)&band, &cap, nband + 1, sizeof *band)) {
+                nbb_free(band);
                 return nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of rows %u to %u", y0,
                                 y1);
             }
@@ -53,8 +53,8 @@ nb_status nbb_runs_patch(const nbi_runs *old, const nbi_layer *layer, uint32_t y
         i = end;
     }
     /* Per component: its runs before the band, in it, after it. */
-    uint32_t *cnt = calloc((size_t)n + 1, sizeof *cnt);
-    uint32_t *cur = calloc((size_t)n + 1, sizeof *cur);
+    uint32_t *cnt = nbb_calloc((size_t)n + 1, sizeof *cnt);
+    uint32_t *cur = nbb_calloc((size_t)n + 1, sizeof *cur);
     nb_status st = NB_OK;
     if (!cnt || !cur)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the runs of %u components", n);
@@ -77,14 +77,14 @@ nb_status nbb_runs_patch(const nbi_runs *old, const nbi_layer *layer, uint32_t y
     for (uint32_t c = 1; st == NB_OK && c <= n; c++)
         nruns += cnt[c];
     size_t len = NBI_RUNS_HEADER + 4 * ((size_t)n + 1) + NBI_RUNS_RECORD * (size_t)nruns;
-    uint8_t *p = st == NB_OK ? calloc(len, 1) : NULL;
+    uint8_t *p = st == NB_OK ? nbb_calloc(len, 1) : NULL;
     if (st == NB_OK && !p)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu runs", (unsigned long long)nruns);
     if (st != NB_OK) {
-        free(band);
-        free(cnt);
-        free(cur);
-        free(p);
+        nbb_free(band);
+        nbb_free(cnt);
+        nbb_free(cur);
+        nbb_free(p);
         return st;
     }
     uint8_t *first = p + NBI_RUNS_HEADER, *runs = first + 4 * ((size_t)n + 1);
@@ -119,9 +119,9 @@ nb_status nbb_runs_patch(const nbi_runs *old, const nbi_layer *layer, uint32_t y
     nbi_put32(p + NBI_RUNS_COMPONENTS, n);
     nbi_put32(p + NBI_RUNS_COUNT, (uint32_t)nruns);
     nbi_put32(p + NBI_RUNS_CELLS, (uint32_t)before);
-    free(band);
-    free(cnt);
-    free(cur);
+    nbb_free(band);
+    nbb_free(cnt);
+    nbb_free(cur);
     out->payload = p;
     out->len = len;
     out->n = n;

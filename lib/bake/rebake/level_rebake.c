@@ -180,7 +180,7 @@ static nb_status layer_runs(const nb_bundle *old, layer_out *lo, nb_capability c
 {
     const nbi_layer *v = &lo->view;
     nbi_runs or;
-    uint32_t y0, y1;
+    uint32_t y0 = 0, y1 = 0; /* (set when used; gcc cannot tell) */
     lo->runs_keep = -1;
     if (!old || nbi_runs_find(old, cap, size, &or, NULL) != NB_OK ||
         (lo->keep < 0 && !layer_rows_changed(old, v, cap, size, &y0, &y1)))
@@ -284,7 +284,7 @@ static nb_status check_components(const nb_bundle *old, const struct nbi_section
                           old->path, idx, name, o->payload ? "brought up to date" : "kept",
                           a.maxval, a.bits, b.maxval, b.bits, NBB_TRUST_FULL);
     }
-    free(whole);
+    nbb_free(whole);
     return st;
 }
 
@@ -323,8 +323,8 @@ static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capa
         return st;
     if (r.lies) {
         st = nbb_clearance_lie(old, &l, cap, &r, NBB_TRUST_FULL, err);
-        free(r.payload);
-        free(r.changes);
+        nbb_free(r.payload);
+        nbb_free(r.changes);
         return st;
     }
     *changes = r.changes;
@@ -337,7 +337,7 @@ static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capa
         out[0].len = (size_t)sec->info.usize;
         made(&out[0], cap, 0, 0);
     } else {
-        free(r.payload);
+        nbb_free(r.payload);
         out[0].view = l;
     }
     for (size_t s = 0; st == NB_OK && s < nsizes; s++) {
@@ -395,7 +395,7 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
         return NB_OK;
     }
     /* The graph's costs follow the new cells even where the graph stays. */
-    nbb_acosts_source *cs = malloc(sizeof *cs);
+    nbb_acosts_source *cs = nbb_malloc(sizeof *cs);
     if (!cs)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a map");
     memset(cs, 0, sizeof *cs);
@@ -410,7 +410,7 @@ static nb_status update_abstract(nbb_builder *b, const nbb_level *lv, const nb_b
         cs->layer[c] = clear[c]->view;
     nb_status st = update_graph(b, old, idx, cs, caps, ncaps, sizes, nsizes, changed, nchanged,
                                 full, threads, ro, stats, err);
-    free(cs);
+    nbb_free(cs);
     return st;
 }
 
@@ -456,7 +456,7 @@ static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
         nb_status st = nb_bundle_payload(old, (size_t)idx, &gp, &glen, err);
         return st == NB_OK ? nbb_acosts_put(b, cs, gp, glen, compress, NULL, err) : st;
     }
-    nbb_abstract_source *src = malloc(sizeof *src);
+    nbb_abstract_source *src = nbb_malloc(sizeof *src);
     if (!src)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to abstract a map");
     memset(src, 0, sizeof *src);
@@ -502,7 +502,7 @@ static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
             nbb_builder_remove(b, NB_SEC_ABSTRACT_LEVELS);
         }
         if (st != NB_OK)
-            free(payload);
+            nbb_free(payload);
         if (st == NB_OK) {
             nb_section_info in;
             nbb_abstract_info(payload, &in);
@@ -511,7 +511,7 @@ static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
             stats->abstract = full ? NBB_REBAKE_REBUILT : NBB_REBAKE_UPDATED;
         }
     }
-    free(src);
+    nbb_free(src);
     return st;
 }
 
@@ -558,14 +558,14 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
     }
     /* The same level, or some of its cells changed. */
     remove_derived(b, old, stats);
-    uint8_t *rows = malloc(g->height ? g->height : 1);
-    layer_out *out = calloc(ncaps * (1 + nsizes) + 1, sizeof *out);
-    const layer_out **clear = malloc((ncaps + 1) * sizeof *clear);
+    uint8_t *rows = nbb_malloc(g->height ? g->height : 1);
+    layer_out *out = nbb_calloc(ncaps * (1 + nsizes) + 1, sizeof *out);
+    const layer_out **clear = nbb_malloc((ncaps + 1) * sizeof *clear);
     uint32_t *changed = NULL;
     size_t nchanged = 0, cap = 0, ncells = (size_t)g->width * g->height;
     /* Every cell's clearance and component: what the layers are checked against. */
-    uint8_t *cv = malloc(ncells ? ncells : 1);
-    uint32_t *label = malloc((ncells ? ncells : 1) * sizeof *label);
+    uint8_t *cv = nbb_malloc(ncells ? ncells : 1);
+    uint32_t *label = nbb_malloc((ncells ? ncells : 1) * sizeof *label);
     if (!rows || !out || !clear || !cv || !label) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the levels");
         goto done;
@@ -598,15 +598,15 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
             full = 1; /* the abstract graph cannot know what changed either */
         }
         for (size_t i = 0; st == NB_OK && i < nch; i++) {
-            if (!nbi_grow(NULL, (void **)&changed, &cap, nchanged + 1, sizeof *changed))
+            if (!nbi_grow(nbb_mem(), (void **)&changed, &cap, nchanged + 1, sizeof *changed))
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the levels");
             else
                 changed[nchanged++] = ch[i].cell;
         }
-        free(ch);
+        nbb_free(ch);
     }
-    if (st == NB_OK && nchanged > 1)
-        qsort(changed, nchanged, sizeof *changed, by_cell);
+    if (st == NB_OK && !nbb_sort(changed, nchanged, sizeof *changed, by_cell))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the levels");
     /* The same level: whatever was built on it stands, even when its layers
      * were missing and were baked whole. */
     if (stats->change == NBB_LEVEL_SAME && !o->full)
@@ -637,14 +637,14 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
         st = add_layer(b, old, &out[c * (1 + nsizes)], NB_SEC_CLEARANCE, o->compress, err);
 done:
     for (size_t i = 0; out && i < ncaps * (1 + nsizes); i++) {
-        free(out[i].payload);
+        nbb_free(out[i].payload);
         nbb_runs_free(&out[i].runs);
     }
-    free(out);
-    free(cv);
-    free(label);
-    free(clear);
-    free(rows);
-    free(changed);
+    nbb_free(out);
+    nbb_free(cv);
+    nbb_free(label);
+    nbb_free(clear);
+    nbb_free(rows);
+    nbb_free(changed);
     return st;
 }

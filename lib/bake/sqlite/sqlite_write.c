@@ -265,7 +265,7 @@ static nb_status put_capabilities(writer *w)
 {
     const nb_bundle *b = w->b;
     size_t cap = (b->agents ? b->agents->count : 0) + b->nsections + 1, n = 0;
-    nb_capability *caps = malloc(cap * sizeof *caps);
+    nb_capability *caps = nbb_malloc(cap * sizeof *caps);
     if (!caps)
         return nbi_fail(w->err, NB_ERR_NOMEM, "no memory");
     for (size_t i = 0; b->agents && i < b->agents->count; i++)
@@ -278,17 +278,20 @@ static nb_status put_capabilities(writer *w)
                 break;
             }
         }
-    qsort(caps, n, sizeof *caps, cmp_cap);
+    if (!nbb_sort(caps, n, sizeof *caps, cmp_cap)) {
+        nbb_free(caps);
+        return nbi_fail(w->err, NB_ERR_NOMEM, "no memory");
+    }
     ins c, t;
     nb_status st = ins_prepare(w, &c, "INSERT INTO capabilities VALUES (?1, ?2)", "capabilities");
     if (st != NB_OK) {
-        free(caps);
+        nbb_free(caps);
         return st;
     }
     if ((st = ins_prepare(w, &t, "INSERT INTO capability_terrains VALUES (?1, ?2)",
                           "capabilities")) != NB_OK) {
         ins_done(&c);
-        free(caps);
+        nbb_free(caps);
         return st;
     }
     char names[NB_MAX_TERRAINS * (NB_NAME_MAX + 1) + 1];
@@ -309,7 +312,7 @@ static nb_status put_capabilities(writer *w)
     }
     ins_done(&c);
     ins_done(&t);
-    free(caps);
+    nbb_free(caps);
     return st;
 }
 

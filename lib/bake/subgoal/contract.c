@@ -52,7 +52,7 @@ static int arc_put(struct adj *d, struct arc a)
 {
     if (d->n == d->cap) {
         uint32_t nc = d->cap ? 2 * d->cap : 8;
-        struct arc *na = realloc(d->a, nc * sizeof *na);
+        struct arc *na = nbb_realloc(d->a, nc * sizeof *na);
         if (!na)
             return 0;
         d->a = na;
@@ -193,7 +193,7 @@ static int emit(nbb_sg_edge **out, size_t *nout, size_t *capout, uint32_t v, con
         size_t nc = *capout ? 2 * *capout : 1024;
         while (nc < *nout + d->n)
             nc *= 2;
-        nbb_sg_edge *no = realloc(*out, nc * sizeof *no);
+        nbb_sg_edge *no = nbb_realloc(*out, nc * sizeof *no);
         if (!no)
             return 0;
         *out = no;
@@ -224,20 +224,20 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     memset(&c, 0, sizeof c);
     c.n = n;
     size_t m = n ? n : 1;
-    c.adj = calloc(m, sizeof *c.adj);
-    c.gone = calloc(m, 1);
-    c.deleted = calloc(m, sizeof *c.deleted);
-    c.stamp = calloc(m, sizeof *c.stamp);
-    c.dcard = malloc(m * sizeof *c.dcard);
-    c.ddiag = malloc(m * sizeof *c.ddiag);
-    double *prio = malloc(m * sizeof *prio);
+    c.adj = nbb_calloc(m, sizeof *c.adj);
+    c.gone = nbb_calloc(m, 1);
+    c.deleted = nbb_calloc(m, sizeof *c.deleted);
+    c.stamp = nbb_calloc(m, sizeof *c.stamp);
+    c.dcard = nbb_malloc(m * sizeof *c.dcard);
+    c.ddiag = nbb_malloc(m * sizeof *c.ddiag);
+    double *prio = nbb_malloc(m * sizeof *prio);
     nbb_sg_edge *out = NULL;
     size_t nout = 0, capout = 0;
     nbi_heap order;
     int have_order = 0;
     nb_status st = NB_OK;
     if (!c.adj || !c.gone || !c.deleted || !c.stamp || !c.dcard || !c.ddiag || !prio ||
-        !nbi_heap_init(&c.heap, NULL, 64, NULL) || !(have_order = nbi_heap_init(&order, NULL, m, NULL)))
+        !nbi_heap_init(&c.heap, nbb_mem(), 64, NULL) || !(have_order = nbi_heap_init(&order, nbb_mem(), m, NULL)))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
     for (size_t i = 0; st == NB_OK && i < nedges; i++) {
         struct arc a = {edges[i].v, NBI_SG_NO_MID, edges[i].card, edges[i].diag};
@@ -299,7 +299,7 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
             arc_remove(&c.adj[u], v);
             c.deleted[u]++;
         }
-        free(d->a);
+        nbb_free(d->a);
         d->a = NULL;
         d->n = d->cap = 0;
     }
@@ -317,9 +317,9 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
         }
         c.stats.core++;
     }
+    if (st == NB_OK && !nbb_sort(out, nout, sizeof *out, up_cmp))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
     if (st == NB_OK) {
-        if (nout) /* out is NULL when there are no edges */
-            qsort(out, nout, sizeof *out, up_cmp);
         size_t k = 0;
         for (uint32_t v = 0; v < n; v++) {
             first[v] = (uint32_t)k;
@@ -334,15 +334,15 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
             *stats = c.stats;
     }
     for (uint32_t v = 0; c.adj && v < n; v++)
-        free(c.adj[v].a);
-    free(c.adj);
-    free(c.gone);
-    free(c.deleted);
-    free(c.stamp);
-    free(c.dcard);
-    free(c.ddiag);
-    free(prio);
-    free(out);
+        nbb_free(c.adj[v].a);
+    nbb_free(c.adj);
+    nbb_free(c.gone);
+    nbb_free(c.deleted);
+    nbb_free(c.stamp);
+    nbb_free(c.dcard);
+    nbb_free(c.ddiag);
+    nbb_free(prio);
+    nbb_free(out);
     if (c.heap.a)
         nbi_heap_free(&c.heap);
     if (have_order)

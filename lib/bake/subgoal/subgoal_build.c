@@ -146,7 +146,7 @@ static int add_edge(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t dia
         return 1;
     if (E->n == E->cap) {
         size_t nc = E->cap ? 2 * E->cap : 1024;
-        nbb_sg_edge *ne = realloc(E->e, nc * sizeof *ne);
+        nbb_sg_edge *ne = nbb_realloc(E->e, nc * sizeof *ne);
         if (!ne) {
             E->oom = 1;
             return 0;
@@ -194,7 +194,7 @@ nb_status nbb_subgoal_encode_progress(const uint8_t *cv, uint32_t w, uint32_t h,
     nbi_sg_layout lay;
     nbi_sg_layout_of(w, h, 0, 0, &lay);
     /* The grid first, in a payload without nodes or edges: the scan reads it. */
-    uint8_t *grid = calloc(1, (size_t)lay.total);
+    uint8_t *grid = nbb_calloc(1, (size_t)lay.total);
     if (!grid)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the subgoal layer of a %u x %u map", w,
                         h);
@@ -212,7 +212,7 @@ nb_status nbb_subgoal_encode_progress(const uint8_t *cv, uint32_t w, uint32_t h,
     l.rank = grid + lay.rank;
     l.nodes = n;
 
-    uint32_t *cells = malloc(((size_t)n + 1) * sizeof *cells);
+    uint32_t *cells = nbb_malloc(((size_t)n + 1) * sizeof *cells);
     struct edges E = {NULL, 0, 0, &l, 0, 0};
     nb_status st = NB_OK;
     if (!cells)
@@ -235,15 +235,16 @@ nb_status nbb_subgoal_encode_progress(const uint8_t *cv, uint32_t w, uint32_t h,
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the subgoal graph's edges");
     }
     size_t ne = 0;
+    if (st == NB_OK && !nbb_sort(E.e, E.n, sizeof *E.e, edge_cmp))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the subgoal graph's edges");
     if (st == NB_OK && E.n) {
         /* Each pair once: the scans of both ends usually find it. */
-        qsort(E.e, E.n, sizeof *E.e, edge_cmp);
         for (size_t i = 0; i < E.n; i++)
             if (ne == 0 || edge_cmp(&E.e[ne - 1], &E.e[i]) != 0)
                 E.e[ne++] = E.e[i];
     }
-    uint32_t *level = st == NB_OK ? malloc(((size_t)n + 1) * sizeof *level) : NULL;
-    uint32_t *first = st == NB_OK ? malloc(((size_t)n + 1) * sizeof *first) : NULL;
+    uint32_t *level = st == NB_OK ? nbb_malloc(((size_t)n + 1) * sizeof *level) : NULL;
+    uint32_t *first = st == NB_OK ? nbb_malloc(((size_t)n + 1) * sizeof *first) : NULL;
     nbb_sg_edge *up = NULL;
     size_t nup = 0;
     nbb_ch_stats chs;
@@ -263,7 +264,7 @@ nb_status nbb_subgoal_encode_progress(const uint8_t *cv, uint32_t w, uint32_t h,
     if (st == NB_OK) {
         nbi_sg_layout full;
         nbi_sg_layout_of(w, h, n, (uint32_t)nup, &full);
-        p = calloc(1, (size_t)full.total);
+        p = nbb_calloc(1, (size_t)full.total);
         if (!p)
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the subgoal layer of a %u x %u map",
                           w, h);
@@ -307,11 +308,11 @@ nb_status nbb_subgoal_encode_progress(const uint8_t *cv, uint32_t w, uint32_t h,
             }
         }
     }
-    free(grid);
-    free(cells);
-    free(E.e);
-    free(level);
-    free(first);
-    free(up);
+    nbb_free(grid);
+    nbb_free(cells);
+    nbb_free(E.e);
+    nbb_free(level);
+    nbb_free(first);
+    nbb_free(up);
     return st;
 }

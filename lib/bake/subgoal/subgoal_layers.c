@@ -35,7 +35,7 @@ static nb_status bake_layers(nbb_builder *b, const nbi_legend *legend, const nbi
     if (ncaps == 0 || corners == 0)
         return NB_OK;
     size_t n = (size_t)grid->width * grid->height;
-    uint8_t *cv = malloc(n ? n : 1);
+    uint8_t *cv = nbb_malloc(n ? n : 1);
     if (!cv)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                         grid->width, grid->height);
@@ -73,7 +73,7 @@ static nb_status bake_layers(nbb_builder *b, const nbi_legend *legend, const nbi
                 in.param[3] = ss.nodes;
                 in.param[4] = ss.edges;
                 st = nbb_builder_add(b, &in, payload, len, compress, err);
-                free(payload);
+                nbb_free(payload);
                 if (st == NB_OK && stats) {
                     stats->layers++;
                     stats->nodes += ss.nodes;
@@ -83,7 +83,7 @@ static nb_status bake_layers(nbb_builder *b, const nbi_legend *legend, const nbi
                 }
             }
     }
-    free(cv);
+    nbb_free(cv);
     return st;
 }
 

@@ -42,11 +42,11 @@ nb_status nbb_curvetab_build(double r, unsigned distance, unsigned steps, unsign
     unsigned cols = angles / 2 + 1;
     size_t rows = (size_t)distance * steps;
     size_t total = NBI_CT_HEADER + (rows + 1) * cols * 2;
-    uint8_t *p = calloc(total, 1);
-    double *ring = malloc(2 * cols * sizeof *ring); /* bin minima at two ring radii */
+    uint8_t *p = nbb_calloc(total, 1);
+    double *ring = nbb_malloc(2 * cols * sizeof *ring); /* bin minima at two ring radii */
     if (!p || !ring) {
-        free(p);
-        free(ring);
+        nbb_free(p);
+        nbb_free(ring);
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory for the curve table");
     }
     nbi_put32(p + NBI_CT_DISTANCE, distance);
@@ -97,7 +97,7 @@ nb_status nbb_curvetab_build(double r, unsigned distance, unsigned steps, unsign
     }
     for (unsigned j = 0; j < cols; j++)
         nbi_put16(far + 2 * j, units(fmax(ring[j], 0), steps));
-    free(ring);
+    nbb_free(ring);
     *payload = p;
     *len = total;
     return NB_OK;

@@ -26,7 +26,7 @@ static int grow(void *ptr, size_t *cap, size_t need, size_t size)
     size_t n = *cap ? *cap : 256;
     while (n < need)
         n *= 2;
-    void *q = realloc(*(void **)ptr, n * size);
+    void *q = nbb_realloc(*(void **)ptr, n * size);
     if (!q)
         return 0;
     *(void **)ptr = q;
@@ -119,10 +119,10 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, int all, 
         return st;
     /* The first quarter of the start headings; the runtime turns them. */
     size_t nstored = (size_t)K / 4 * K * n;
-    uint32_t *first = calloc(nstored + 1, sizeof *first);
+    uint32_t *first = nbb_calloc(nstored + 1, sizeof *first);
     struct touched tc = {0};
     struct table t = {0};
-    tc.mark = calloc((size_t)SIDE * SIDE, 1);
+    tc.mark = nbb_calloc((size_t)SIDE * SIDE, 1);
     if (!first || !tc.mark) {
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for the hit-check table");
         goto done;
@@ -186,7 +186,7 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, int all, 
     size_t cells = (size_t)window * window, m = t.ncurves;
     size_t offs = pad8(2 * (size_t)n), index = all ? pad8(4 * (nstored + 1)) : 0;
     size_t total = NBI_HC_HEADER + offs + index + 8 * m + pad8(m) + pad8((m * cells + 7) / 8);
-    uint8_t *p = calloc(total, 1);
+    uint8_t *p = nbb_calloc(total, 1);
     if (!p) {
         st = nbi_fail(err, NB_ERR_NOMEM, "out of memory for a %zu-byte hit-check table", total);
         goto done;
@@ -221,11 +221,11 @@ nb_status nbb_hitcheck_build(const nb_unit *u, unsigned neighbourhood, int all, 
     *payload = p;
     *len = total;
 done:
-    free(first);
-    free(tc.mark);
-    free(tc.cell);
-    free(t.curve);
-    free(t.cell);
+    nbb_free(first);
+    nbb_free(tc.mark);
+    nbb_free(tc.cell);
+    nbb_free(t.curve);
+    nbb_free(t.cell);
     return st;
 }
 
@@ -285,7 +285,7 @@ nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, unsigned flags
         stats->curves_bytes = ctlen;
     }
 done:
-    free(hc);
-    free(ct);
+    nbb_free(hc);
+    nbb_free(ct);
     return st;
 }

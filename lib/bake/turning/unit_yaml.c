@@ -102,7 +102,7 @@ nb_status nbb_unit_read(const char *path, const nb_bundle *legend_from, nb_unit 
     if (st != NB_OK)
         return st;
     st = nbb_unit_parse(buf, len, nbb_input_name(path), legend, u, err);
-    free(buf);
+    nbb_free(buf);
     return st;
 }
 

@@ -188,7 +188,7 @@ nb_status nbb_deep_abstract(nbb_deep *d, nb_err *err)
     else
         st = compare(d, &g, &r, b->sections[d->index].payload,
                      (size_t)b->sections[d->index].info.usize, p, len, err);
-    free(p);
+    nbb_free(p);
     /* The costs HAA* reads with the graph (the first: the one HAA* searches). */
     if (st == NB_OK && nbi_section_index(b, NB_SEC_ABSTRACT, NULL, NULL, 0) == (long)d->index)
         st = nbb_deep_profiles(d, &g, err);

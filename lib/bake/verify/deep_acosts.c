@@ -23,7 +23,7 @@ nb_status nbb_deep_acosts(nbb_deep *d, nb_err *err)
         st = nbi_acosts_at(b, d->index, &g, &c, err); /* its message names the section */
     if (st != NB_OK)
         return st;
-    nbb_acosts_source *src = malloc(sizeof *src);
+    nbb_acosts_source *src = nbb_malloc(sizeof *src);
     if (!src)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to check %s", d->what);
     const struct nbi_section *gs = &b->sections[g.section], *cs = &b->sections[d->index];
@@ -33,7 +33,7 @@ nb_status nbb_deep_acosts(nbb_deep *d, nb_err *err)
     if (st == NB_OK)
         st = nbb_acosts_bake(src, gs->payload, (size_t)gs->info.usize, c.cap, c.size, c.cost,
                              c.index, &p, &len, err);
-    free(src);
+    nbb_free(src);
     if (st != NB_OK)
         return nbb_deep_cannot(d, st, err, "from the map and the abstract graph");
     const uint8_t *rc = p + NBI_ACOSTS_HEADER + 8 * (size_t)b->legend.nterrains;
@@ -56,7 +56,7 @@ nb_status nbb_deep_acosts(nbb_deep *d, nb_err *err)
     }
     if (st == NB_OK)
         st = nbb_deep_bytes(d, cs->payload, (size_t)cs->info.usize, p, len, err);
-    free(p);
+    nbb_free(p);
     return st;
 }
 
@@ -76,11 +76,11 @@ nb_status nbb_deep_profiles(nbb_deep *d, const nbi_agraph *g, nb_err *err)
     const nb_bundle *b = d->b;
     if (!b->agents)
         return NB_OK;
-    nbb_cost_profile *prof = malloc(NB_MAX_AGENTS * sizeof *prof);
-    uint8_t *have = calloc(NB_MAX_AGENTS, 1);
+    nbb_cost_profile *prof = nbb_malloc(NB_MAX_AGENTS * sizeof *prof);
+    uint8_t *have = nbb_calloc(NB_MAX_AGENTS, 1);
     if (!prof || !have) {
-        free(prof);
-        free(have);
+        nbb_free(prof);
+        nbb_free(have);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to check %s", d->what);
     }
     size_t n = nbb_cost_profiles(b->agents, prof);
@@ -132,7 +132,7 @@ nb_status nbb_deep_profiles(nbb_deep *d, const nbi_agraph *g, nb_err *err)
                                ag->name, words);
         }
     }
-    free(prof);
-    free(have);
+    nbb_free(prof);
+    nbb_free(have);
     return st;
 }

@@ -108,7 +108,7 @@ nb_status nbb_deep_bitangent(nbb_deep *d, nb_err *err)
     }
     if (st == NB_OK)
         st = compare(d, gp, glen, rp, rlen, f->n, err);
-    free(rp);
+    nbb_free(rp);
     nb_forest_close(f);
     return st;
 }

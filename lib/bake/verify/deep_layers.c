@@ -32,13 +32,13 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err)
     if ((st = nbb_deep_agent(d, cap, comp, size, err)) != NB_OK)
         return st;
     size_t n = (size_t)l.width * l.height;
-    uint8_t *cv = malloc(n ? n : 1);
-    uint32_t *label = comp ? malloc((n ? n : 1) * sizeof *label) : NULL;
-    uint32_t *queue = comp ? malloc((n ? n : 1) * sizeof *queue) : NULL;
+    uint8_t *cv = nbb_malloc(n ? n : 1);
+    uint32_t *label = comp ? nbb_malloc((n ? n : 1) * sizeof *label) : NULL;
+    uint32_t *queue = comp ? nbb_malloc((n ? n : 1) * sizeof *queue) : NULL;
     if (!cv || (comp && (!label || !queue))) {
-        free(cv);
-        free(label);
-        free(queue);
+        nbb_free(cv);
+        nbb_free(label);
+        nbb_free(queue);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to recompute a %u x %u layer", l.width,
                         l.height);
     }
@@ -55,8 +55,8 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err)
                            comp ? label[at] : cv[at]);
     } else if (comp && count != l.maxval)
         st = nbb_deep_fail(d, err, "%u components, recomputed from the map %u", l.maxval, count);
-    free(cv);
-    free(label);
-    free(queue);
+    nbb_free(cv);
+    nbb_free(label);
+    nbb_free(queue);
     return st;
 }

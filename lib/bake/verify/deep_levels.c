@@ -85,7 +85,7 @@ nb_status nbb_deep_levels(nbb_deep *d, nb_err *err)
         memset(p + lm, 0, len - lm);
         st = nbb_landmarks_build(&L, L.nlandmarks, 1, p + lm, p + (L.lm_dist - have), err);
         if (st != NB_OK) {
-            free(p);
+            nbb_free(p);
             return nbb_deep_cannot(d, st, err, "as version 1 chose them");
         }
         for (n = len; at < n && p[at] == have[at];)
@@ -98,6 +98,6 @@ nb_status nbb_deep_levels(nbb_deep *d, nb_err *err)
                                     at, where, have[at], p[at])
                     : nbb_deep_fail(d, err, "%zu bytes, recomputed %zu", hlen, len);
     }
-    free(p);
+    nbb_free(p);
     return st;
 }

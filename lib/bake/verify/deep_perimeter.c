@@ -26,7 +26,7 @@ static uint64_t next_random(uint64_t *s)
  * a seed picks the same tables of it whatever else the bundle holds. */
 static void choose(uint64_t seed, const char *name, unsigned n, unsigned k, unsigned *pick)
 {
-    unsigned *all = malloc(n * sizeof *all);
+    unsigned *all = nbb_malloc(n * sizeof *all);
     uint64_t s = seed;
     for (const char *c = name; *c; c++) /* FNV-1a */
         s = (s ^ (uint8_t)*c) * 0x100000001b3u;
@@ -48,7 +48,7 @@ static void choose(uint64_t seed, const char *name, unsigned n, unsigned k, unsi
             pick[j] = pick[j - 1];
         pick[j] = v;
     }
-    free(all);
+    nbb_free(all);
 }
 
 typedef struct ptab {
@@ -146,7 +146,7 @@ static nb_status check_tables(nbb_deep *d, ptab *t, nb_err *err)
 {
     const nbb_deep_opts *o = d->o;
     unsigned n = t->ntabs, k = o->perimeter_tables && o->perimeter_tables < n ? o->perimeter_tables : n;
-    unsigned *pick = malloc((n ? n : 1) * sizeof *pick);
+    unsigned *pick = nbb_malloc((n ? n : 1) * sizeof *pick);
     nbb_pvalues *pv = NULL;
     nbi_pgeom geom[8];
     unsigned ngeom = 0;
@@ -169,7 +169,7 @@ static nb_status check_tables(nbb_deep *d, ptab *t, nb_err *err)
     for (int i = 0; i < 8; i++)
         nbi_pgeom_free(&geom[i]);
     nbb_pvalues_free(pv);
-    free(pick);
+    nbb_free(pick);
     return st;
 }
 

@@ -24,8 +24,8 @@ nb_status nbb_deep_runs(nbb_deep *d, nb_err *err)
     if ((st = nbb_deep_agent(d, cap, 1, size, err)) != NB_OK)
         return st;
     size_t n = (size_t)r.width * r.height;
-    uint8_t *cv = malloc(n);
-    uint32_t *label = malloc(n * sizeof *label), *queue = malloc(n * sizeof *queue);
+    uint8_t *cv = nbb_malloc(n);
+    uint32_t *label = nbb_malloc(n * sizeof *label), *queue = nbb_malloc(n * sizeof *queue);
     nbb_runs want = {0};
     if (!cv || !label || !queue)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to recompute the runs of a %u x %u map",
@@ -46,8 +46,8 @@ nb_status nbb_deep_runs(nbb_deep *d, nb_err *err)
         nbb_runs_differ(data, len, &want, r.width, msg, sizeof msg))
         st = nbb_deep_fail(d, err, "%s", msg);
     nbb_runs_free(&want);
-    free(cv);
-    free(label);
-    free(queue);
+    nbb_free(cv);
+    nbb_free(label);
+    nbb_free(queue);
     return st;
 }

@@ -31,7 +31,7 @@ nb_status nbb_deep_subgoal(nbb_deep *d, nb_err *err)
                              (unsigned)l.cap);
     uint32_t w = l.grid.width, h = l.grid.height;
     size_t n = (size_t)w * h;
-    uint8_t *cv = malloc(n ? n : 1);
+    uint8_t *cv = nbb_malloc(n ? n : 1);
     if (!cv)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to recompute a %u x %u layer", w, h);
     uint8_t in_cap[256];
@@ -40,7 +40,7 @@ nb_status nbb_deep_subgoal(nbb_deep *d, nb_err *err)
     uint8_t *p = NULL;
     size_t len = 0;
     st = nbb_subgoal_encode(cv, w, h, l.cap, l.size, l.corner, &p, &len, NULL, err);
-    free(cv);
+    nbb_free(cv);
     if (st != NB_OK)
         return nbb_deep_cannot(d, st, err, "the map");
     nbi_sg_layout lay;
@@ -83,6 +83,6 @@ nb_status nbb_deep_subgoal(nbb_deep *d, nb_err *err)
         if (st == NB_OK)
             st = nbb_deep_bytes(d, mine, (size_t)b->sections[d->index].info.usize, p, len, err);
     }
-    free(p);
+    nbb_free(p);
     return st;
 }

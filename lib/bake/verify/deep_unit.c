@@ -182,7 +182,7 @@ static nb_status check_v1(nbb_deep *d, const nbi_hitcheck *g, const nb_unit *u, 
         return nbb_deep_fail(d, err, "made for turning radius %g and width %g; the unit has %g "
                              "and %g", g->radius, g->width, u->radius, u->width);
     unsigned K = g->headings, N = g->neighbourhood, S = g->window;
-    struct marks m = {malloc((size_t)S * S), (int)S / 2, 0, 0, 0};
+    struct marks m = {nbb_malloc((size_t)S * S), (int)S / 2, 0, 0, 0};
     if (!m.cell)
         return nbi_fail(err, NB_ERR_NOMEM, "out of memory");
     nb_status st = NB_OK;
@@ -212,7 +212,7 @@ static nb_status check_v1(nbb_deep *d, const nbi_hitcheck *g, const nb_unit *u, 
                 for (uint32_t j = 0; j < count && st == NB_OK; j++)
                     st = check_v1_curve(d, g, u, &m, entry, j, first + j, o, cand, nc, err);
             }
-    free(m.cell);
+    nbb_free(m.cell);
     return st;
 }
 
@@ -237,7 +237,7 @@ nb_status nbb_deep_hitcheck(nbb_deep *d, nb_err *err)
         st = compare_hitcheck(d, &g, &r, err);
     if (st == NB_OK)
         st = nbb_deep_bytes(d, p, len, rp, rlen, err);
-    free(rp);
+    nbb_free(rp);
     return st;
 }
 
@@ -287,6 +287,6 @@ nb_status nbb_deep_curves(nbb_deep *d, nb_err *err)
         st = compare_curves(d, &g, &r, err);
     if (st == NB_OK)
         st = nbb_deep_bytes(d, p, len, rp, rlen, err);
-    free(rp);
+    nbb_free(rp);
     return st;
 }

@@ -16,7 +16,7 @@ nb_status nbb_agraph_open(const nb_bundle *b, nbb_agraph **out, nb_err *err)
     nb_status st = nbi_agraph_find(b, &g, err);
     if (st != NB_OK)
         return st;
-    nbb_agraph *v = malloc(sizeof *v);
+    nbb_agraph *v = nbb_malloc(sizeof *v);
     if (!v)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for an abstract graph view");
     v->g = g;
@@ -24,7 +24,7 @@ nb_status nbb_agraph_open(const nb_bundle *b, nbb_agraph **out, nb_err *err)
     return NB_OK;
 }
 
-void nbb_agraph_close(nbb_agraph *v) { free(v); }
+void nbb_agraph_close(nbb_agraph *v) { nbb_free(v); }
 
 void nbb_agraph_describe(const nbb_agraph *v, nbb_agraph_info *info)
 {

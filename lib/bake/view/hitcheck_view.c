@@ -20,7 +20,7 @@ nb_status nbb_hitcheck_open(const nb_bundle *b, const char *name, nb_unit *u, nb
     nb_status st = nbi_unit_sections(b, name, &unit, &hc, NULL, err);
     if (st != NB_OK)
         return st;
-    nbb_hitcheck *v = malloc(sizeof *v);
+    nbb_hitcheck *v = nbb_malloc(sizeof *v);
     if (!v)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a hit-check view");
     v->hc = hc;
@@ -30,7 +30,7 @@ nb_status nbb_hitcheck_open(const nb_bundle *b, const char *name, nb_unit *u, nb
     return NB_OK;
 }
 
-void nbb_hitcheck_close(nbb_hitcheck *v) { free(v); }
+void nbb_hitcheck_close(nbb_hitcheck *v) { nbb_free(v); }
 
 void nbb_hitcheck_describe(const nbb_hitcheck *v, nbb_hitcheck_info *info)
 {

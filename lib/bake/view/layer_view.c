@@ -15,7 +15,7 @@ static nb_status wrap(nb_status st, const nbi_layer *l, nbb_layer **out, nb_err 
     *out = NULL;
     if (st != NB_OK)
         return st;
-    nbb_layer *v = malloc(sizeof *v);
+    nbb_layer *v = nbb_malloc(sizeof *v);
     if (!v)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a layer view");
     v->l = *l;
@@ -43,7 +43,7 @@ nb_status nbb_layer_open_components(const nb_bundle *b, nb_capability cap, unsig
     return wrap(nbi_components_layer(b, cap, size, &l, err), &l, out, err);
 }
 
-void nbb_layer_close(nbb_layer *v) { free(v); }
+void nbb_layer_close(nbb_layer *v) { nbb_free(v); }
 
 void nbb_layer_describe(const nbb_layer *v, nbb_layer_info *info)
 {

@@ -37,9 +37,9 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
     memset(&dj, 0, sizeof dj);
     nb_status st = NB_OK;
     size_t cap_p = 64, cap_l = 64;
-    portal = malloc(cap_p * sizeof *portal);
-    lk = malloc(cap_l * 2 * sizeof *lk); /* (portal, arc) */
-    if (!portal || !lk || !nbi_tdijk_init(&dj, NULL, g->nnodes)) {
+    portal = nbb_malloc(cap_p * sizeof *portal);
+    lk = nbb_malloc(cap_l * 2 * sizeof *lk); /* (portal, arc) */
+    if (!portal || !lk || !nbi_tdijk_init(&dj, nbb_mem(), g->nnodes)) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
         goto done;
     }
@@ -56,7 +56,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
             if (!nbi_agraph_admits(g, a, cap, size) || in_core(t, (uint32_t)v.x, (uint32_t)v.y))
                 continue;
             if (nl == cap_l) {
-                uint32_t *n2 = realloc(lk, (cap_l *= 2) * 2 * sizeof *lk);
+                uint32_t *n2 = nbb_realloc(lk, (cap_l *= 2) * 2 * sizeof *lk);
                 if (!n2) {
                     st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
                     goto done;
@@ -71,7 +71,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
         if (!is)
             continue;
         if (np == cap_p) {
-            uint32_t *n2 = realloc(portal, (cap_p *= 2) * sizeof *portal);
+            uint32_t *n2 = nbb_realloc(portal, (cap_p *= 2) * sizeof *portal);
             if (!n2) {
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
                 goto done;
@@ -82,7 +82,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
     }
     size_t len = NBI_BGRAPH_HEADER + (size_t)np * NBI_BGRAPH_PORTAL + (size_t)nl * NBI_BGRAPH_LINK +
                  NBI_BGRAPH_DIST * (size_t)np * np;
-    if (!(p = calloc(1, len))) {
+    if (!(p = nbb_calloc(1, len))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph of %u portals", np);
         goto done;
     }
@@ -110,7 +110,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
     /* From each portal to those after it: the graph is undirected, so the
      * distance back is the same (one length, one count of each step). */
     uint32_t zero = 0;
-    uint8_t *want = calloc(g->nnodes ? g->nnodes : 1, 1);
+    uint8_t *want = nbb_calloc(g->nnodes ? g->nnodes : 1, 1);
     if (!want) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
         goto done;
@@ -125,7 +125,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
             break;
         if (!nbi_tdijk_run(&dj, g, cap, size, t->core_x, t->core_y, t->core_x + t->core_w,
                            t->core_y + t->core_h, &portal[i], &zero, &zero, 1)) {
-            free(want);
+            nbb_free(want);
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
             goto done;
         }
@@ -138,7 +138,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
             memcpy(b, d, NBI_BGRAPH_DIST);
         }
     }
-    free(want);
+    nbb_free(want);
     nb_section_info info;
     memset(&info, 0, sizeof info);
     info.type = NB_SEC_BORDER_GRAPH;
@@ -150,9 +150,9 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
     st = nbb_builder_add_owned(out, &info, p, len, 0, err);
     p = NULL;
 done:
-    free(p);
-    free(portal);
-    free(lk);
+    nbb_free(p);
+    nbb_free(portal);
+    nbb_free(lk);
     nbi_tdijk_free(&dj);
     return st;
 }

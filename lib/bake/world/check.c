@@ -16,7 +16,7 @@ nb_status nbb_world_check(const nbb_world *w, unsigned threads, nbb_world_file_f
         for (int i = 0; i < 2 && st == NB_OK; i++)
             if (rel[i] && (st = nbb_world_path(w, rel[i], &path, err)) == NB_OK) {
                 fn(arg, path, 0);
-                free(path);
+                nbb_free(path);
             }
     }
     for (uint32_t ty = 0; ty < w->rows && st == NB_OK; ty++)
@@ -27,7 +27,7 @@ nb_status nbb_world_check(const nbb_world *w, unsigned threads, nbb_world_file_f
                 if (fn)
                     fn(arg, path, 0);
                 nbb_grid_free(&grid);
-                free(path);
+                nbb_free(path);
             }
         }
     if (st == NB_OK)

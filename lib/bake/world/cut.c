@@ -18,7 +18,7 @@ static nb_status copy_input(const char *src, const char *dir, const char *name, 
     nb_status st = nbb_read_file(src, (size_t)16 << 20, &buf, &len, err);
     if (st == NB_OK) {
         st = nbb_world_put(dir, name, buf, len, fn, arg, written, err);
-        free(buf);
+        nbb_free(buf);
     }
     return st;
 }
@@ -56,7 +56,7 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
     /* One buffer for every tile's text: the header, then rows of at most
      * tile characters and their LF. */
     size_t cap = 64 + (size_t)tile * (tile + 1);
-    if (!(text = malloc(cap))) {
+    if (!(text = nbb_malloc(cap))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a tile of %u x %u cells", tile, tile);
         goto done;
     }
@@ -72,13 +72,13 @@ nb_status nbb_world_cut(const char *map_path, const char *legend_path, const cha
     if (st == NB_OK) {
         /* The manifest last: a cut stopped before it leaves the old one,
          * which a check then finds at odds with the new tiles. */
-        free(text);
+        nbb_free(text);
         size_t len;
         if ((st = nbb_world_text(&w, &text, &len, err)) == NB_OK)
             st = nbb_world_put(dir, NBB_WORLD_MANIFEST, text, len, fn, arg, &count, err);
     }
 done:
-    free(text);
+    nbb_free(text);
     nbb_grid_free(&grid);
     if (written)
         *written = count;

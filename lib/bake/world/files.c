@@ -23,7 +23,7 @@ nb_status nbb_world_join(const char *dir, const char *name, char **out, nb_err *
 {
     size_t dl = strlen(dir), nl = strlen(name);
     int slash = dl > 0 && dir[dl - 1] != '/';
-    if (!(*out = malloc(dl + slash + nl + 1)))
+    if (!(*out = nbb_malloc(dl + slash + nl + 1)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     memcpy(*out, dir, dl);
     if (slash)
@@ -38,7 +38,7 @@ nb_status nbb_world_subfolder(const char *dir, const char *sub, nb_err *err)
     nb_status st = folder(dir, err);
     if (st == NB_OK && (st = nbb_world_join(dir, sub, &path, err)) == NB_OK) {
         st = folder(path, err);
-        free(path);
+        nbb_free(path);
     }
     return st;
 }
@@ -62,6 +62,6 @@ nb_status nbb_world_put(const char *dir, const char *name, const void *buf, size
         if (fn)
             fn(arg, path, changed);
     }
-    free(path);
+    nbb_free(path);
     return st;
 }

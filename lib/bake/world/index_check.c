@@ -54,7 +54,7 @@ nb_status nbb_world_index_tile(const nb_bundle *world, const char *dir, uint32_t
                         nbi_get32(d + NBI_DIGEST_TABLE_CRC));
     nb_bundle *tb;
     nbi_wtile tag;
-    if ((st = nb_bundle_open(*path, 0, NULL, &tb, err)) != NB_OK)
+    if ((st = nb_bundle_open(*path, 0, nbb_mem(), &tb, err)) != NB_OK)
         return st;
     if ((st = nbi_wtile_find(tb, &tag, err)) == NB_OK &&
         (tag.column != tx || tag.row != ty || tag.width != x.width || tag.height != x.height ||

@@ -42,23 +42,23 @@ typedef struct link_state {
 static void free_tile(tile_border *tb, uint32_t classes)
 {
     for (uint32_t c = 0; c < classes && tb->n; c++) {
-        free(tb->inner[c]);
-        free(tb->outer[c]);
-        free(tb->core[c]);
+        nbb_free(tb->inner[c]);
+        nbb_free(tb->outer[c]);
+        nbb_free(tb->core[c]);
     }
     for (uint32_t c = 0; c < classes && tb->hbytes; c++)
-        free(tb->hbytes[c]);
-    free(tb->hg);
-    free(tb->hbytes);
-    free(tb->n);
-    free(tb->inner);
-    free(tb->outer);
-    free(tb->core);
+        nbb_free(tb->hbytes[c]);
+    nbb_free(tb->hg);
+    nbb_free(tb->hbytes);
+    nbb_free(tb->n);
+    nbb_free(tb->inner);
+    nbb_free(tb->outer);
+    nbb_free(tb->core);
 }
 
 static uint32_t *copy_u32(const uint8_t *p, size_t n)
 {
-    uint32_t *a = malloc(n ? n * sizeof *a : 1);
+    uint32_t *a = nbb_malloc(n ? n * sizeof *a : 1);
     for (size_t i = 0; a && i < n; i++)
         a[i] = nbi_u32at(p, i);
     return a;
@@ -81,7 +81,7 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
 {
     const nbb_world *w = s->w;
     nb_bundle *b;
-    nb_status st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &b, err);
+    nb_status st = nb_bundle_open(path, NB_OPEN_VERIFY, nbb_mem(), &b, err);
     if (st != NB_OK)
         return st;
 #define FAIL(...) (st = nbi_fail(err, NB_ERR_FORMAT, __VA_ARGS__))
@@ -133,7 +133,7 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
         count += nb_bundle_section_get(b, i)->type == NB_SEC_BORDER;
     if (tx == 0 && ty == 0) {
         s->classes = count;
-        if (!(s->cls = malloc((count ? count : 1) * sizeof *s->cls))) {
+        if (!(s->cls = nbb_malloc((count ? count : 1) * sizeof *s->cls))) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
             goto done;
         }
@@ -143,12 +143,12 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
              s->classes);
         goto done;
     }
-    tb->n = calloc(count + 1, sizeof *tb->n);
-    tb->inner = calloc(count + 1, sizeof *tb->inner);
-    tb->outer = calloc(count + 1, sizeof *tb->outer);
-    tb->core = calloc(count + 1, sizeof *tb->core);
-    tb->hg = calloc(count + 1, sizeof *tb->hg);
-    tb->hbytes = calloc(count + 1, sizeof *tb->hbytes);
+    tb->n = nbb_calloc(count + 1, sizeof *tb->n);
+    tb->inner = nbb_calloc(count + 1, sizeof *tb->inner);
+    tb->outer = nbb_calloc(count + 1, sizeof *tb->outer);
+    tb->core = nbb_calloc(count + 1, sizeof *tb->core);
+    tb->hg = nbb_calloc(count + 1, sizeof *tb->hg);
+    tb->hbytes = nbb_calloc(count + 1, sizeof *tb->hbytes);
     if (!tb->n || !tb->inner || !tb->outer || !tb->core || !tb->hg || !tb->hbytes) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         goto done;
@@ -191,7 +191,7 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
             goto done;
         }
         size_t len = nb_bundle_section_get(b, i)->usize - NBI_BGRAPH_HEADER;
-        if (!(tb->hbytes[c] = malloc(len ? len : 1))) {
+        if (!(tb->hbytes[c] = nbb_malloc(len ? len : 1))) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
             goto done;
         }
@@ -240,7 +240,7 @@ static nb_status link_class(link_state *s, uint32_t c, uint8_t **out, size_t *le
     const nbb_world *w = s->w;
     uint32_t tiles = w->columns * w->rows;
     uint64_t total = 0;
-    uint32_t *base = malloc(((size_t)tiles + 1) * sizeof *base);
+    uint32_t *base = nbb_malloc(((size_t)tiles + 1) * sizeof *base);
     if (!base)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     for (uint32_t t = 0; t < tiles; t++) {
@@ -249,12 +249,12 @@ static nb_status link_class(link_state *s, uint32_t c, uint8_t **out, size_t *le
     }
     base[tiles] = (uint32_t)total;
     if (total > UINT32_MAX - 1) {
-        free(base);
+        nbb_free(base);
         return nbi_fail(err, NB_ERR_LIMIT, "more than %u components in the tiles", UINT32_MAX - 1);
     }
-    uint32_t *parent = malloc((total ? total : 1) * sizeof *parent);
+    uint32_t *parent = nbb_malloc((total ? total : 1) * sizeof *parent);
     size_t plen = NBI_WCOMP_HEADER + 4 * ((size_t)tiles + 1) + 4 * (size_t)total;
-    uint8_t *p = calloc(1, plen);
+    uint8_t *p = nbb_calloc(1, plen);
     nb_status st = NB_OK;
     if (!parent || !p) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %llu components",
@@ -300,7 +300,7 @@ static nb_status link_class(link_state *s, uint32_t c, uint8_t **out, size_t *le
         goto done;
     /* Number the sets that hold a cell of some tile's own, in the order of
      * their first such component; world[] maps a root to its number. */
-    uint32_t *world = calloc(total ? total : 1, sizeof *world), n = 0;
+    uint32_t *world = nbb_calloc(total ? total : 1, sizeof *world), n = 0;
     if (!world) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         goto done;
@@ -319,7 +319,7 @@ static nb_status link_class(link_state *s, uint32_t c, uint8_t **out, size_t *le
         }
     }
     nbi_put32at(first, tiles, base[tiles]);
-    free(world);
+    nbb_free(world);
     uint32_t head[4] = {s->cls[c][0], s->cls[c][1], n, tiles};
     for (int i = 0; i < 4; i++)
         nbi_put32(p + 4 * i, head[i]);
@@ -328,9 +328,9 @@ static nb_status link_class(link_state *s, uint32_t c, uint8_t **out, size_t *le
     *count = n;
     p = NULL;
 done:
-    free(p);
-    free(parent);
-    free(base);
+    nbb_free(p);
+    nbb_free(parent);
+    nbb_free(base);
     return st;
 }
 
@@ -357,7 +357,7 @@ static int put_arc(uint8_t **buf, size_t *cap, uint32_t k, uint32_t to, uint32_t
 {
     if ((size_t)(k + 1) * NBI_WGRAPH_ARC > *cap) {
         size_t n = *cap ? 2 * *cap : 4096 * NBI_WGRAPH_ARC;
-        uint8_t *b = realloc(*buf, n);
+        uint8_t *b = nbb_realloc(*buf, n);
         if (!b)
             return 0;
         *buf = b;
@@ -390,11 +390,11 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
                         (unsigned long long)n);
     size_t head = NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + (size_t)n * NBI_WGRAPH_NODE +
                   4 * ((size_t)n + 1);
-    uint8_t *p = calloc(1, head), *ab = NULL, *kept = malloc((size_t)maxp * maxp + 1);
+    uint8_t *p = nbb_calloc(1, head), *ab = NULL, *kept = nbb_malloc((size_t)maxp * maxp + 1);
     size_t acap = 0;
     nb_status st = NB_OK;
     if (!p || !kept) {
-        free(p), free(kept);
+        nbb_free(p), nbb_free(kept);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph of %llu nodes",
                         (unsigned long long)n);
     }
@@ -441,19 +441,19 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
         }
     }
     nbi_put32at(af, u, k);
-    uint8_t *all = st == NB_OK ? realloc(p, head + (size_t)k * NBI_WGRAPH_ARC) : NULL;
+    uint8_t *all = st == NB_OK ? nbb_realloc(p, head + (size_t)k * NBI_WGRAPH_ARC) : NULL;
     if (st == NB_OK && !all)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
-    free(kept);
+    nbb_free(kept);
     if (st != NB_OK) {
-        free(ab);
-        free(p);
+        nbb_free(ab);
+        nbb_free(p);
         return st;
     }
     p = all;
     if (k)
         memcpy(p + head, ab, (size_t)k * NBI_WGRAPH_ARC);
-    free(ab);
+    nbb_free(ab);
     uint32_t hd[6] = {s->cls[c][0], s->cls[c][1], (uint32_t)n, k, tiles, 0};
     for (int i = 0; i < 6; i++)
         nbi_put32(p + 4 * i, hd[i]);
@@ -525,9 +525,9 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
     uint32_t tiles = w->columns * w->rows;
     nbb_builder *b = NULL;
     size_t dl = strlen(dir);
-    char *d = malloc(dl + 2), *path = malloc(dl + 64);
+    char *d = nbb_malloc(dl + 2), *path = nbb_malloc(dl + 64);
     nb_status st = nbb_world_read_defs(w, &legend, &agents, &lin, &ain, err);
-    if (st == NB_OK && (!d || !path || !(s.tiles = calloc(tiles, sizeof *s.tiles))))
+    if (st == NB_OK && (!d || !path || !(s.tiles = nbb_calloc(tiles, sizeof *s.tiles))))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for %u tiles", tiles);
     if (st != NB_OK)
         goto done;
@@ -551,7 +551,7 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
         st = nbb_put_level(b, &legend, &agents, NULL, 0, err);
     if (st == NB_OK) {
         size_t ilen = NBI_WORLD_HEADER + (size_t)tiles * NBI_DIGEST_SIZE;
-        uint8_t *p = calloc(1, ilen);
+        uint8_t *p = nbb_calloc(1, ilen);
         if (!p)
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         else {
@@ -618,10 +618,10 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
 done:
     for (uint32_t t = 0; s.tiles && t < tiles; t++)
         free_tile(&s.tiles[t], s.classes);
-    free(s.tiles);
-    free(s.cls);
-    free(d);
-    free(path);
+    nbb_free(s.tiles);
+    nbb_free(s.cls);
+    nbb_free(d);
+    nbb_free(path);
     nbb_builder_free(b);
     if (stats)
         *stats = ls;

@@ -10,7 +10,7 @@
 
 static char *copy(const char *s, size_t len)
 {
-    char *c = malloc(len + 1);
+    char *c = nbb_malloc(len + 1);
     if (c) {
         memcpy(c, s, len);
         c[len] = '\0';
@@ -88,7 +88,7 @@ nb_status nbb_world_read(const char *path, nbb_world *w, nb_err *err)
     const char *name = nbb_input_name(path);
     nbb_yaml y;
     st = nbb_yaml_load(&y, buf, len, name, 64, err);
-    free(buf);
+    nbb_free(buf);
     if (st != NB_OK)
         return st;
     yaml_node_t *root, *n;
@@ -141,10 +141,10 @@ done:
 
 void nbb_world_free(nbb_world *w)
 {
-    free(w->dir);
-    free(w->maps);
-    free(w->legend);
-    free(w->agents);
+    nbb_free(w->dir);
+    nbb_free(w->maps);
+    nbb_free(w->legend);
+    nbb_free(w->agents);
     memset(w, 0, sizeof *w);
 }
 
@@ -166,7 +166,7 @@ nb_status nbb_world_text(const nbb_world *w, char **text, size_t *len, nb_err *e
     size_t cap = 256;
     for (int i = 0; i < 3; i++)
         cap += paths[i] ? 2 * strlen(paths[i]) + 16 : 0;
-    char *t = malloc(cap);
+    char *t = nbb_malloc(cap);
     if (!t)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the manifest");
     size_t at = (size_t)sprintf(t,
@@ -185,7 +185,7 @@ nb_status nbb_world_path(const nbb_world *w, const char *rel, char **out, nb_err
 {
     const char *dir = rel[0] == '/' || !w->dir ? "" : w->dir;
     size_t dl = strlen(dir), rl = strlen(rel);
-    if (!(*out = malloc(dl + rl + 1)))
+    if (!(*out = nbb_malloc(dl + rl + 1)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     memcpy(*out, dir, dl);
     memcpy(*out + dl, rel, rl + 1);
@@ -195,7 +195,7 @@ nb_status nbb_world_path(const nbb_world *w, const char *rel, char **out, nb_err
 nb_status nbb_world_tile_map(const nbb_world *w, uint32_t tx, uint32_t ty, char **out, nb_err *err)
 {
     size_t cap = strlen(w->maps) + 2 * 10 + 1, k = 0;
-    char *rel = malloc(cap);
+    char *rel = nbb_malloc(cap);
     if (!rel)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory");
     for (const char *s = w->maps; *s;) {
@@ -207,7 +207,7 @@ nb_status nbb_world_tile_map(const nbb_world *w, uint32_t tx, uint32_t ty, char 
     }
     rel[k] = '\0';
     nb_status st = nbb_world_path(w, rel, out, err);
-    free(rel);
+    nbb_free(rel);
     return st;
 }
 

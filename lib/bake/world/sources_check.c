@@ -38,7 +38,7 @@ static nb_status tile_sources(const nbb_world *w, const nbi_legend *lg, const nb
 {
     nb_bundle *tb;
     nbi_wtile t;
-    nb_status st = nb_bundle_open(path, 0, NULL, &tb, err);
+    nb_status st = nb_bundle_open(path, 0, nbb_mem(), &tb, err);
     if (st != NB_OK)
         return st;
     if ((st = nbi_wtile_find(tb, &t, err)) != NB_OK)
@@ -67,7 +67,7 @@ static nb_status tile_sources(const nbb_world *w, const nbi_legend *lg, const nb
                       "%s: tile (%u, %u) was baked from another version of its map %s: bake it "
                       "again and link",
                       path, tx, ty, map);
-    free(map);
+    nbb_free(map);
 done:
     nb_bundle_close(tb);
     return st;
@@ -98,7 +98,7 @@ nb_status nbb_world_sources_check(const nbb_world *w, const nb_bundle *world, co
         if ((st = nbb_world_index_tile(world, dir, k, &path, err)) == NB_OK)
             st = tile_sources(w, &lg, &lin, &ain, k % x.columns, k / x.columns, path, threads, fn,
                               arg, err);
-        free(path);
+        nbb_free(path);
     }
     if (st == NB_OK)
         nbi_ok(err);

@@ -46,10 +46,10 @@ nb_status nbb_world_spanner(const nbi_bgraph *r, double stretch, uint8_t *kept, 
     for (uint32_t i = 0; i < P; i++)
         for (uint32_t j = i + 1; j < P; j++)
             np += nbi_get32(r->dist + NBI_BGRAPH_DIST * ((size_t)i * P + j)) != NBI_BGRAPH_NONE;
-    pair *pr = malloc((np ? np : 1) * sizeof *pr);
-    uint32_t *adj = malloc(((size_t)P * P + 1) * sizeof *adj), *deg = calloc(P + 1, sizeof *deg);
+    pair *pr = nbb_malloc((np ? np : 1) * sizeof *pr);
+    uint32_t *adj = nbb_malloc(((size_t)P * P + 1) * sizeof *adj), *deg = nbb_calloc(P + 1, sizeof *deg);
     if (!pr || !adj || !deg) {
-        free(pr), free(adj), free(deg);
+        nbb_free(pr), nbb_free(adj), nbb_free(deg);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the spanner of %u portals", P);
     }
     np = 0;
@@ -57,7 +57,10 @@ nb_status nbb_world_spanner(const nbi_bgraph *r, double stretch, uint8_t *kept, 
         for (uint32_t j = i + 1; j < P; j++)
             if (nbi_get32(r->dist + NBI_BGRAPH_DIST * ((size_t)i * P + j)) != NBI_BGRAPH_NONE)
                 pr[np++] = (pair){dist(r, i, j), i, j};
-    qsort(pr, np, sizeof *pr, by_length);
+    if (!nbb_sort(pr, np, sizeof *pr, by_length)) {
+        nbb_free(pr), nbb_free(adj), nbb_free(deg);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for the spanner of %u portals", P);
+    }
     for (size_t k = 0; k < np; k++) {
         uint32_t i = pr[k].i, j = pr[k].j;
         double bound = stretch * pr[k].d;
@@ -74,6 +77,6 @@ nb_status nbb_world_spanner(const nbi_bgraph *r, double stretch, uint8_t *kept, 
         adj[(size_t)i * P + deg[i]++] = j;
         adj[(size_t)j * P + deg[j]++] = i;
     }
-    free(pr), free(adj), free(deg);
+    nbb_free(pr), nbb_free(adj), nbb_free(deg);
     return NB_OK;
 }

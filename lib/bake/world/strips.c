@@ -55,7 +55,7 @@ nb_status nbb_world_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const c
     /* The largest strip: a whole side of the tile, a halo deep. */
     uint32_t halo = nbb_world_halo(w, &agents);
     size_t side = tw > th ? tw : th;
-    if (st == NB_OK && !(text = malloc(64 + side * ((size_t)(halo < side ? halo : side) + 1))))
+    if (st == NB_OK && !(text = nbb_malloc(64 + side * ((size_t)(halo < side ? halo : side) + 1))))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the strips of a tile of %u x %u cells",
                       tw, th);
     for (int dy = -1; dy <= 1 && st == NB_OK; dy++)
@@ -68,7 +68,7 @@ nb_status nbb_world_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const c
             size_t len = nbb_world_map_text(g.cells, tw, x - x0, y - y0, sw, sh, text);
             st = nbb_world_put(dir, name, text, len, fn, arg, written, err);
         }
-    free(text);
+    nbb_free(text);
     nbb_grid_free(&g);
     if (st != NB_OK)
         nbi_err_prefix(err, "the strips of tile (%u, %u)", tx, ty);
@@ -99,7 +99,7 @@ nb_status nbb_world_read_strip(const nbb_world *w, const nbi_legend *legend, con
                       path, g->width, g->height, nx + dx, ny + dy, sw, sh, nx, ny);
     if (st != NB_OK)
         nbb_grid_free(g);
-    free(buf);
-    free(path);
+    nbb_free(buf);
+    nbb_free(path);
     return st;
 }

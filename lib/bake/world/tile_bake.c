@@ -65,7 +65,7 @@ static nb_status tile_level(const nbb_world *w, uint32_t tx, uint32_t ty, const 
     nbb_world_extent(w, tx, ty, *halo, &ex0, &ey0, &ew, &eh);
     l->grid.width = ew;
     l->grid.height = eh;
-    if (!(l->grid.cells = malloc((size_t)ew * eh)))
+    if (!(l->grid.cells = nbb_malloc((size_t)ew * eh)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a tile of %u x %u cells with its halo",
                         ew, eh);
     for (int dy = -1; dy <= 1 && st == NB_OK; dy++)
@@ -121,7 +121,7 @@ static uint8_t *tile_payload(const nbb_world *w, uint32_t tx, uint32_t ty, uint3
                              size_t *len)
 {
     *len = NBI_TILE_HEADER + (digest ? NBI_DIGEST_SIZE : 0) + (size_t)nin * NBI_TILE_INPUT;
-    uint8_t *p = calloc(1, *len);
+    uint8_t *p = nbb_calloc(1, *len);
     if (!p)
         return NULL;
     uint32_t x0, y0, tw, th, ex0, ey0, ew, eh;
@@ -172,7 +172,7 @@ static nb_status put_border(nbb_builder *out, const nbb_layer *l, const nb_secti
     uint32_t no = nbi_ring_outer(t->core_w, t->core_h);
     size_t words = ((size_t)n + 1 + 31) / 32;
     size_t len = NBI_BORDER_HEADER + 4 * ((size_t)ni + no + words);
-    uint8_t *p = calloc(1, len);
+    uint8_t *p = nbb_calloc(1, len);
     if (!p)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a border");
     uint32_t head[6] = {cin->param[0], cin->param[1], n, ni, no, 0};
@@ -220,7 +220,7 @@ static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agent
     nb_bundle *tb = NULL;
     nbb_builder *bb = NULL;
     nbi_wtile t;
-    nb_status st = nb_bundle_open_memory(image, len, 0, NULL, &tb, err);
+    nb_status st = nb_bundle_open_memory(image, len, 0, nbb_mem(), &tb, err);
     if (st == NB_OK)
         st = nbi_wtile_find(tb, &t, err);
     if (st == NB_OK)
@@ -274,7 +274,7 @@ static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threa
 static int old_usable(const char *path, const uint8_t *want, const nbb_world *w)
 {
     nb_bundle *ob;
-    if (nb_bundle_open(path, 0, NULL, &ob, NULL) != NB_OK)
+    if (nb_bundle_open(path, 0, nbb_mem(), &ob, NULL) != NB_OK)
         return 0;
     nbi_wtile t;
     long a = nbi_section_index(ob, NB_SEC_ABSTRACT, NULL, NULL, 0);
@@ -313,7 +313,7 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         else if (!old_usable(old_path, want, w))
             old_path = NULL;
-        free(want);
+        nbb_free(want);
     }
     if (st == NB_OK)
         st = nbb_builder_new(&b, err);
@@ -353,7 +353,7 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
 
 void nbb_world_tile_out_free(nbb_world_tile_out *out)
 {
-    free(out->tile);
-    free(out->border);
+    nbb_free(out->tile);
+    nbb_free(out->border);
     out->tile = out->border = NULL;
 }

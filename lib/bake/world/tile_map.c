@@ -46,7 +46,7 @@ nb_status nbb_world_read_defs(const nbb_world *w, nbi_legend *legend, nbi_agents
         if (lin)
             lin->role = NBI_ROLE_LEGEND;
     }
-    free(buf), free(path);
+    nbb_free(buf), nbb_free(path);
     buf = path = NULL;
     if (st != NB_OK)
         return st;
@@ -58,7 +58,7 @@ nb_status nbb_world_read_defs(const nbb_world *w, nbi_legend *legend, nbi_agents
         if (ain)
             ain->role = NBI_ROLE_AGENTS;
     }
-    free(buf), free(path);
+    nbb_free(buf), nbb_free(path);
     return st;
 }
 
@@ -84,10 +84,10 @@ nb_status nbb_world_read_tile(const nbb_world *w, const nbi_legend *legend, uint
         nbi_err_prefix(err, "tile (%u, %u), cells (%u, %u) to (%u, %u)", tx, ty, x0, y0,
                        x0 + tw - 1, y0 + th - 1);
     }
-    free(buf);
+    nbb_free(buf);
     if (st == NB_OK && path_out)
         *path_out = path;
     else
-        free(path);
+        nbb_free(path);
     return st;
 }

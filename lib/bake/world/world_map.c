@@ -11,7 +11,7 @@
 /* The cells of a w x h map (a world's: neither is 0), filled by the caller. */
 static nb_status map_buffer(uint32_t w, uint32_t h, uint8_t **cells, nb_err *err)
 {
-    if (!(*cells = malloc((size_t)w * h)))
+    if (!(*cells = nbb_malloc((size_t)w * h)))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a map of %u x %u cells", w, h);
     return NB_OK;
 }
@@ -19,7 +19,7 @@ static nb_status map_buffer(uint32_t w, uint32_t h, uint8_t **cells, nb_err *err
 static nb_status to_text(const uint8_t *cells, uint32_t w, uint32_t h, char **text, size_t *len,
                          nb_err *err)
 {
-    if (!(*text = malloc(64 + (size_t)h * ((size_t)w + 1))))
+    if (!(*text = nbb_malloc(64 + (size_t)h * ((size_t)w + 1))))
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a map of %u x %u cells", w, h);
     *len = nbb_world_map_text(cells, w, 0, 0, w, h, *text);
     return NB_OK;
@@ -48,7 +48,7 @@ nb_status nbb_world_map_from_maps(const nbb_world *w, unsigned threads, char **t
         }
     if (st == NB_OK)
         st = to_text(cells, w->width, w->height, text, len, err);
-    free(cells);
+    nbb_free(cells);
     return st;
 }
 
@@ -66,7 +66,7 @@ nb_status nbb_world_map_from_tiles(const nb_bundle *world, const char *dir, char
         nb_bundle *tb = NULL;
         nbi_wtile t;
         if ((st = nbb_world_index_tile(world, dir, k, &path, err)) == NB_OK &&
-            (st = nb_bundle_open(path, 0, NULL, &tb, err)) == NB_OK &&
+            (st = nb_bundle_open(path, 0, nbb_mem(), &tb, err)) == NB_OK &&
             (st = nbi_wtile_find(tb, &t, err)) == NB_OK) {
             uint32_t x0 = t.origin_x + t.core_x, y0 = t.origin_y + t.core_y;
             for (uint32_t y = 0; y < t.core_h; y++)
@@ -75,10 +75,10 @@ nb_status nbb_world_map_from_tiles(const nb_bundle *world, const char *dir, char
                         (uint8_t)nb_map_char(tb, t.core_x + c, t.core_y + y);
         }
         nb_bundle_close(tb);
-        free(path);
+        nbb_free(path);
     }
     if (st == NB_OK)
         st = to_text(cells, x.width, x.height, text, len, err);
-    free(cells);
+    nbb_free(cells);
     return st;
 }

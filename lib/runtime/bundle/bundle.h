@@ -157,7 +157,8 @@ nb_status nbi_open_path(const nbi_section_kinds *kinds, const char *path, unsign
 nb_status nbi_open_memory(const nbi_section_kinds *kinds, const void *data, size_t len,
                           unsigned flags, const nb_allocator *alloc, nb_bundle **out, nb_err *err);
 nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t len,
-                         const char *name, unsigned flags, nb_bundle **out, nb_err *err);
+                         const char *name, unsigned flags, const nb_allocator *alloc,
+                         nb_bundle **out, nb_err *err);
 
 /* ---- the sections' own checks (verify.c) ---- */
 

@@ -233,14 +233,15 @@ nb_status nbi_open_memory(const nbi_section_kinds *kinds, const void *data, size
 }
 
 nb_status nbi_open_image(const nbi_section_kinds *kinds, uint8_t *image, size_t len,
-                         const char *name, unsigned flags, nb_bundle **out, nb_err *err)
+                         const char *name, unsigned flags, const nb_allocator *alloc,
+                         nb_bundle **out, nb_err *err)
 {
     *out = NULL;
-    /* The image is the C library's, and so is the bundle's allocator (NULL):
-     * nb_bundle_close frees it with nbi_free(b->a, ...) as here. */
-    nb_bundle *b = nbi_bundle_new(name, NULL, kinds, err);
+    /* The image is alloc's, and so is the bundle's allocator: nb_bundle_close
+     * frees it with nbi_free(b->a, ...) as here. */
+    nb_bundle *b = nbi_bundle_new(name, alloc, kinds, err);
     if (!b) {
-        nbi_free(NULL, image);
+        nbi_free(alloc, image);
         return NB_ERR_NOMEM;
     }
     b->buffer = image;

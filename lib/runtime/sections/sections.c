@@ -242,5 +242,12 @@ nb_status nb_bundle_open_memory_abi(const void *data, size_t len, unsigned flags
 nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
                                 nb_bundle **out, nb_err *err)
 {
-    return nbi_open_image(&nbi_sections, image, len, name, flags, out, err);
+    return nbi_open_image(&nbi_sections, image, len, name, flags, NULL, out, err);
+}
+
+nb_status nbi_bundle_open_image_alloc(uint8_t *image, size_t len, const char *name,
+                                      unsigned flags, const nb_allocator *alloc, nb_bundle **out,
+                                      nb_err *err)
+{
+    return nbi_open_image(&nbi_sections, image, len, name, flags, alloc, out, err);
 }

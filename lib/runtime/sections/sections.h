@@ -21,5 +21,10 @@ const struct nbi_section_kind *nbi_section_kind_at(size_t i);
  * library's malloc); name is used in messages. */
 nb_status nbi_bundle_open_image(uint8_t *image, size_t len, const char *name, unsigned flags,
                                 nb_bundle **out, nb_err *err);
+/* The same with image from alloc (NULL: the C library's), which the
+ * bundle then allocates with too. */
+nb_status nbi_bundle_open_image_alloc(uint8_t *image, size_t len, const char *name,
+                                      unsigned flags, const nb_allocator *alloc, nb_bundle **out,
+                                      nb_err *err);
 
 #endif
