@@ -125,28 +125,6 @@ void tw_level_close(tw_level *l)
     tw_world_close(&l->wd);
 }
 
-void tw_straddling_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov,
-                          int n)
-{
-    nb_world_info in = l->in;
-    for (int i = 0; i < n; i++) {
-        long bw = 1 + tu_below(r, 6), bh = 1 + tu_below(r, 6);
-        long x = (long)(tu_below(r, in.columns) * in.tile) - bw / 2 + (i % 3 == 1 ? tu_below(r, in.tile) : 0);
-        long y = (long)(tu_below(r, in.rows) * in.tile) - bh / 2 + (i % 3 == 2 ? tu_below(r, in.tile) : 0);
-        if (x < 0)
-            bw += x, x = 0;
-        if (y < 0)
-            bh += y, y = 0;
-        bw = x + bw > (long)in.width ? (long)in.width - x : bw;
-        bh = y + bh > (long)in.height ? (long)in.height - y : bh;
-        nb_err e1, e2;
-        if (bw > 0 && bh > 0 &&
-            (nb_world_overlay_block(wov, x, y, bw, bh, &e1) != NB_OK ||
-             nb_overlay_block(ov, x, y, bw, bh, &e2) != NB_OK))
-            diag("a block (%ld, %ld) %ld x %ld: %s / %s", x, y, bw, bh, e1.msg, e2.msg);
-    }
-}
-
 /* One rectangle blocked in both overlays, clipped to the world. */
 static void block_both(const tw_level *l, nb_world_overlay *wov, nb_overlay *ov, long x, long y,
                        long bw, long bh)
@@ -157,9 +135,22 @@ static void block_both(const tw_level *l, nb_world_overlay *wov, nb_overlay *ov,
         bh += y, y = 0;
     bw = x + bw > (long)l->in.width ? (long)l->in.width - x : bw;
     bh = y + bh > (long)l->in.height ? (long)l->in.height - y : bh;
-    if (bw > 0 && bh > 0) {
-        nb_world_overlay_block(wov, x, y, bw, bh, NULL);
-        nb_overlay_block(ov, x, y, bw, bh, NULL);
+    nb_err e1, e2;
+    if (bw > 0 && bh > 0 &&
+        (nb_world_overlay_block(wov, x, y, bw, bh, &e1) != NB_OK ||
+         nb_overlay_block(ov, x, y, bw, bh, &e2) != NB_OK))
+        diag("a block (%ld, %ld) %ld x %ld: %s / %s", x, y, bw, bh, e1.msg, e2.msg);
+}
+
+void tw_straddling_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov,
+                          int n)
+{
+    nb_world_info in = l->in;
+    for (int i = 0; i < n; i++) {
+        long bw = 1 + tu_below(r, 6), bh = 1 + tu_below(r, 6);
+        long x = (long)(tu_below(r, in.columns) * in.tile) - bw / 2 + (i % 3 == 1 ? tu_below(r, in.tile) : 0);
+        long y = (long)(tu_below(r, in.rows) * in.tile) - bh / 2 + (i % 3 == 2 ? tu_below(r, in.tile) : 0);
+        block_both(l, wov, ov, x, y, bw, bh);
     }
 }
 
