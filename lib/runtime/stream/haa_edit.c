@@ -83,7 +83,7 @@ void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap
         const uint64_t *pg = ov->pages + (size_t)(m->e[i].value - 1) * 16;
         for (uint32_t wd = 0; wd < 16; wd++)
             for (uint64_t bits = pg[wd]; bits; bits &= bits - 1) {
-                uint32_t bit = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+                uint32_t bit = wd * 64 + nbp_ctz64(bits);
                 mark(e, (bx << NBI_WB_SHIFT) + (bit & NBI_WB_MASK),
                      (by << NBI_WB_SHIFT) + (bit >> NBI_WB_SHIFT), size);
             }
