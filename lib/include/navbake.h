@@ -1932,9 +1932,10 @@ size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t m
  * world coordinates, reach from the world's components.  A cell in a tile
  * not loaded is not read; the answer stands when no such cell is nearer
  * (or as near), else NB_ERR_UNLOADED and nb_world_aa_needed lists their
- * tiles.  reachable under an overlay that blocks cells is NB_ERR_ARG (not
- * answered across tiles yet); reachable needs the world's components of
- * the agent (NB_ERR_NOTFOUND without). */
+ * tiles.  reachable under an overlay that blocks cells asks a search on
+ * the edited grid whether the blocks cut the answer off from the start;
+ * reachable needs the world's components of the agent (NB_ERR_NOTFOUND
+ * without). */
 nb_status nb_world_nearest_find(nb_world_aa *ws, const nb_nearest_query *query,
                                 const nb_world_overlay *overlay, nb_nearest_result *res,
                                 nb_err *err);
@@ -1961,8 +1962,8 @@ nb_status nb_world_line_find(nb_world_aa *ws, const nb_line_query *query,
  * nb_world_aa_needed lists those that are not), and the start's tile with
  * reachable.  ov (NULL: none; the query's overlay must be NULL) refuses
  * the cells it leaves the agent no room on, by drawing again, as
- * nb_random_find; reachable under an ov that blocks cells is NB_ERR_ARG
- * (not answered across tiles yet).  res->cells counts the cells of the
+ * nb_random_find, and with reachable the cells a search on the edited
+ * grid does not join to the start.  res->cells counts the cells of the
  * rectangle drawn from; a draw reads the runs of the tiles it meets
  * (nb_world_random_find(3)). */
 nb_status nb_world_random_find(nb_world_aa *ws, const nb_random_query *query,
@@ -1979,11 +1980,15 @@ nb_status nb_world_random_find(nb_world_aa *ws, const nb_random_query *query,
  * A workspace per world and thread, holding one search a (capability,
  * size) its queries name.  max_expansions caps the search above the
  * tiles (NB_PATH_LIMIT, the path the start alone); res->level is 1 and
- * expanded counts that search's nodes (expanded_search).  Not answered
- * across tiles yet: an overlay that blocks cells, NB_HAA_SMOOTH, partial
- * (NB_ERR_ARG); terrain costs (NB_ERR_NOTFOUND, as a graph without their
- * profile).  A query never loads a tile: when the ends' tiles or those
- * its path crosses are not loaded the status is NB_ERR_UNLOADED and
+ * expanded counts that search's nodes (expanded_search).  Under an
+ * overlay that blocks cells, the tiles it edits are walked on the edited
+ * grid instead of through the world graph (the path a walk of the edited
+ * grid, complete against nb_world_aa_find under it).  Not answered across
+ * tiles yet: NB_HAA_SMOOTH, partial (NB_ERR_ARG); terrain costs
+ * (NB_ERR_NOTFOUND, as a graph without their profile).  With a loader
+ * and a budget (nb_world_set_budget) a query loads the tiles it needs;
+ * otherwise, when the ends' tiles, those its path crosses or the edited
+ * ones it walks are not loaded the status is NB_ERR_UNLOADED and
  * nb_world_haa_needed lists them.  NB_ERR_NOTFOUND when the world bundle
  * holds no graph for the agent. */
 typedef struct nb_world_haa nb_world_haa;

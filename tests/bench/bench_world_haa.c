@@ -83,7 +83,7 @@ static nb_status query(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g, nbi_whaa_
     static nb_world_tile need[4096];
     for (;;) {
         size_t n = 0;
-        nb_status st = nbi_whaa_find(q, s, g, res, need, 4096, &n, err);
+        nb_status st = nbi_whaa_find(q, s, g, NULL, res, need, 4096, &n, err);
         if (st != NB_ERR_UNLOADED)
             return st;
         for (size_t i = 0; i < n && i < 4096; i++)

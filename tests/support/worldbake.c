@@ -125,6 +125,23 @@ void tw_level_close(tw_level *l)
     tw_world_close(&l->wd);
 }
 
+/* One rectangle blocked in both overlays, clipped to the world. */
+static void block_both(const tw_level *l, nb_world_overlay *wov, nb_overlay *ov, long x, long y,
+                       long bw, long bh)
+{
+    if (x < 0)
+        bw += x, x = 0;
+    if (y < 0)
+        bh += y, y = 0;
+    bw = x + bw > (long)l->in.width ? (long)l->in.width - x : bw;
+    bh = y + bh > (long)l->in.height ? (long)l->in.height - y : bh;
+    nb_err e1, e2;
+    if (bw > 0 && bh > 0 &&
+        (nb_world_overlay_block(wov, x, y, bw, bh, &e1) != NB_OK ||
+         nb_overlay_block(ov, x, y, bw, bh, &e2) != NB_OK))
+        diag("a block (%ld, %ld) %ld x %ld: %s / %s", x, y, bw, bh, e1.msg, e2.msg);
+}
+
 void tw_straddling_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov,
                           int n)
 {
@@ -133,16 +150,54 @@ void tw_straddling_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, n
         long bw = 1 + tu_below(r, 6), bh = 1 + tu_below(r, 6);
         long x = (long)(tu_below(r, in.columns) * in.tile) - bw / 2 + (i % 3 == 1 ? tu_below(r, in.tile) : 0);
         long y = (long)(tu_below(r, in.rows) * in.tile) - bh / 2 + (i % 3 == 2 ? tu_below(r, in.tile) : 0);
-        if (x < 0)
-            bw += x, x = 0;
-        if (y < 0)
-            bh += y, y = 0;
-        bw = x + bw > (long)in.width ? (long)in.width - x : bw;
-        bh = y + bh > (long)in.height ? (long)in.height - y : bh;
-        nb_err e1, e2;
-        if (bw > 0 && bh > 0 &&
-            (nb_world_overlay_block(wov, x, y, bw, bh, &e1) != NB_OK ||
-             nb_overlay_block(ov, x, y, bw, bh, &e2) != NB_OK))
-            diag("a block (%ld, %ld) %ld x %ld: %s / %s", x, y, bw, bh, e1.msg, e2.msg);
+        block_both(l, wov, ov, x, y, bw, bh);
     }
+}
+
+void tw_ring_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov, int n,
+                    nb_cell *centre)
+{
+    nb_world_info in = l->in;
+    for (int i = 0; i < n; i++) {
+        long half = 3 + tu_below(r, 8);
+        long cx = (long)(tu_below(r, in.columns) * in.tile) + (i % 2 ? 0 : tu_below(r, in.tile));
+        long cy = (long)(tu_below(r, in.rows) * in.tile);
+        long x0 = cx - half, y0 = cy - half, side = 2 * half + 1;
+        block_both(l, wov, ov, x0, y0, side, 1);
+        block_both(l, wov, ov, x0, y0 + side - 1, side, 1);
+        block_both(l, wov, ov, x0, y0, 1, side);
+        block_both(l, wov, ov, x0 + side - 1, y0, 1, side);
+        if (centre)
+            centre[i] = (nb_cell){(int32_t)(cx < (long)in.width ? cx : (long)in.width - 1),
+                                  (int32_t)(cy < (long)in.height ? cy : (long)in.height - 1)};
+    }
+}
+
+uint8_t *tw_edited_reach(const nb_bundle *b, const nb_overlay *ov, nb_capability cap,
+                         uint32_t size, nb_cell start)
+{
+    uint32_t w = nb_map_width(b), h = nb_map_height(b);
+    uint8_t *seen = calloc((size_t)w * h, 1);
+    uint32_t *queue = malloc((size_t)w * h * sizeof *queue);
+    size_t head = 0, tail = 0;
+    if (nb_overlay_can_stand(ov, cap, size, start.x, start.y) == 1) {
+        seen[(size_t)start.y * w + (size_t)start.x] = 1;
+        queue[tail++] = (uint32_t)start.y * w + (uint32_t)start.x;
+    }
+    static const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    while (head < tail) {
+        uint32_t c = queue[head++];
+        int32_t x = (int32_t)(c % w), y = (int32_t)(c / w);
+        for (int d = 0; d < 4; d++) {
+            int32_t nx = x + dx[d], ny = y + dy[d];
+            if (nx < 0 || ny < 0 || (uint32_t)nx >= w || (uint32_t)ny >= h ||
+                seen[(size_t)ny * w + (size_t)nx] ||
+                nb_overlay_can_stand(ov, cap, size, nx, ny) != 1)
+                continue;
+            seen[(size_t)ny * w + (size_t)nx] = 1;
+            queue[tail++] = (uint32_t)ny * w + (uint32_t)nx;
+        }
+    }
+    free(queue);
+    return seen;
 }

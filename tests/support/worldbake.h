@@ -48,5 +48,15 @@ void tw_level_close(tw_level *l);
  * ov, the whole bake's. */
 void tw_straddling_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov,
                           int n);
+/* n hollow squares (a wall of one cell, 7 to 21 cells a side) centred on
+ * tile borders, blocked in both overlays: pockets the blocks cut off; their
+ * centres in centre[n] when not NULL. */
+void tw_ring_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov, int n,
+                    nb_cell *centre);
+/* The cells joined to start on the whole bake b as ov edits it (a flood by
+ * the four cardinal moves, which join what the diagonal ones do under
+ * either corner rule): a byte a cell, row by row, to free. */
+uint8_t *tw_edited_reach(const nb_bundle *b, const nb_overlay *ov, nb_capability cap,
+                         uint32_t size, nb_cell start);
 
 #endif

@@ -16,6 +16,8 @@
  * - nb_world_resident: the whole of what was copied from the loader's
  *   bytes, at most nb_world_bytes for mapped files, and the world's own
  *   when nothing is loaded.
+ * - World HAA* loads through the loader the same way (the ends' tiles,
+ *   then those its path crosses) and answers as the fully loaded handle.
  * - Four threads query with a budget that holds a few tiles, each loading
  *   what it needs (make check-tsan runs this under ThreadSanitizer): every
  *   answer is the fully loaded handle's. */
@@ -150,6 +152,48 @@ static int same_nearest(nb_world_aa *a, nb_world_aa *b, const nb_nearest_query *
     return good;
 }
 
+/* World HAA* through the loader under the budget: the answers of the
+ * handle with every tile loaded by hand, the budget held after each. */
+static void check_haa_budget(level *l, nb_world *w, size_t budget, tu_rng *r, const char *how)
+{
+    nb_err err;
+    nb_world_haa *hs, *hr;
+    if (!ok(nb_world_haa_open(w, &hs, &err) == NB_OK &&
+                nb_world_haa_open(l->ref, &hr, &err) == NB_OK,
+            "%s: world HAA* workspaces open: %s", how, err.msg))
+        return;
+    unsigned wrong = 0, found = 0, over = 0;
+    for (int i = 0; i < 60; i++) {
+        nb_aa_query a;
+        far_query(r, l, (size_t)i % nb_agent_count(l->whole), &a);
+        nb_haa_query q;
+        nb_haa_query_init(&q);
+        q.start = a.start, q.goal = a.goal, q.size = a.size, q.capability = a.capability;
+        q.flags = NB_HAA_STRAIGHTEN;
+        nb_haa_result x, y;
+        nb_err e2;
+        nb_status s1 = nb_world_haa_find(hs, &q, NULL, &x, &err);
+        over += nb_world_bytes(w) > budget;
+        nb_status s2 = nb_world_haa_find(hr, &q, NULL, &y, &e2);
+        int good = s1 == s2 && (s1 != NB_OK || (x.status == y.status && x.path_len == y.path_len &&
+                                                fabs(x.length - y.length) < 1e-9));
+        for (size_t k = 0; good && s1 == NB_OK && k < x.path_len; k++)
+            good = x.path[k].x == y.path[k].x && x.path[k].y == y.path[k].y;
+        if (!good && !wrong++)
+            diag("HAA* (%d, %d) to (%d, %d) size %u: loading %d/%d %s, by hand %d/%d %s",
+                 q.start.x, q.start.y, q.goal.x, q.goal.y, q.size, s1, x.status, err.msg, s2,
+                 y.status, e2.msg);
+        found += s1 == NB_OK && x.status == NB_PATH_FOUND;
+    }
+    is_int(wrong, 0, "%s: 60 world HAA* queries load what they need and answer as by hand (%u "
+                     "found)",
+           how, found);
+    ok(found > 15, "%s: ... many of them paths (%u)", how, found);
+    is_int(over, 0, "%s: ... and the budget holds after each", how);
+    nb_world_haa_close(hr);
+    nb_world_haa_close(hs);
+}
+
 /* Answers through the loader under a budget against the handle with every
  * tile loaded; the budget held after each query. */
 static void check_budget(level *l, int from_bytes, uint64_t seed)
@@ -231,6 +275,7 @@ static void check_budget(level *l, int from_bytes, uint64_t seed)
     is_int(rwrong, 0, "%s: 60 reachability queries load their ends' tiles and answer as by hand",
            how);
     is_int(over, 0, "%s: and the budget holds after each", how);
+    check_haa_budget(l, w, budget, &r, how);
     if (from_bytes)
         is_int((long)nb_world_resident(w), (long)nb_world_bytes(w),
                "%s: resident is all of it (copies in the allocator's memory)", how);

@@ -10,8 +10,12 @@
  *   most 10 %, the low-quality graphs' worst), most pairs crossing tiles.
  * - A query whose tiles are not loaded: NB_ERR_UNLOADED naming them; the
  *   world graph's search needs none but the ends'.
- * - What is not answered across tiles yet refused (an overlay that blocks
- *   cells, smoothing, partial, terrain costs), an end the agent cannot
+ * - Under overlays that block rectangles (many straddling tile borders):
+ *   complete against the world's Annotated A* under the same overlay, every
+ *   path a walk of the edited map (checked against the rectangles, not the
+ *   overlay), never shorter, the mean error in the same range.
+ * - What is not answered across tiles yet refused (smoothing, partial,
+ *   terrain costs), an end the agent cannot
  *   stand at answered as nb_haa_find does, a budget stopping the search.
  * - The world graph and a tile's border graph refused when damaged: an arc
  *   or a distance shorter than its cells lie apart (the search's heuristic
@@ -46,15 +50,9 @@ static void refused(const char *what, const nb_world *w, nb_world_haa *q, const 
     nb_err err;
     nb_haa_result res;
     nb_haa_query hq = *hq0;
-    /* Blocked cells: refused, however few; an overlay that blocks none is no overlay. */
+    /* An overlay that blocks none is no overlay (those that block cells: edited()). */
     is_int(nb_world_haa_find(q, &hq, ov, &res, &err), NB_OK,
            "%s: an overlay that blocks nothing is answered (%s)", what, err.msg);
-    nb_world_overlay_block(ov, 1, 1, 1, 1, NULL);
-    is_int(nb_world_haa_find(q, &hq, ov, &res, &err), NB_ERR_ARG,
-           "%s: an overlay that blocks cells: NB_ERR_ARG", what);
-    ok(strstr(err.msg, "not answered across tiles") != NULL, "%s: ... saying so (%s)", what,
-       err.msg);
-    nb_world_overlay_unblock(ov, 1, 1, 1, 1, NULL);
     hq.flags = NB_HAA_SMOOTH;
     is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_ERR_ARG, "%s: smoothing: NB_ERR_ARG",
            what);
@@ -131,6 +129,159 @@ static void refused(const char *what, const nb_world *w, nb_world_haa *q, const 
        nb_world_haa_bytes(q));
 }
 
+/* A rectangle of blocked cells. */
+typedef struct rect {
+    int32_t x, y, w, h;
+} rect;
+
+static int in_rects(const rect *rs, int n, int32_t x, int32_t y)
+{
+    for (int i = 0; i < n; i++)
+        if (x >= rs[i].x && x < rs[i].x + rs[i].w && y >= rs[i].y && y < rs[i].y + rs[i].h)
+            return 1;
+    return 0;
+}
+
+/* The agent (size 1) stands at c on the edited map: the whole bake's clearance, no rectangle. */
+static int stands_edited(const nb_bundle *whole, nb_capability cap, const rect *rs, int n,
+                         nb_cell c)
+{
+    return nb_can_stand(whole, cap, 1, c.x, c.y) == 1 && !in_rects(rs, n, c.x, c.y);
+}
+
+/* World HAA* under overlays of random rectangles, most across tile borders, against the
+ * world's Annotated A* under the same overlay. */
+static void edited(const char *what, nb_world *w, nb_world_haa *q, const nb_bundle *whole,
+                   const nb_agent *ag, uint32_t tile, int rounds, int pairs)
+{
+    nb_err err;
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    nb_world_aa *wa = NULL;
+    nb_world_overlay *ov = NULL;
+    if (!ok(nb_world_aa_open(w, &wa, &err) == NB_OK && nb_world_overlay_open(w, &ov, &err) == NB_OK,
+            "%s: world AA* and an overlay open: %s", what, err.msg))
+        return;
+    tu_rng r = {0xed17 + tile};
+    unsigned wrong_found = 0, bad_walk = 0, shorter = 0, found = 0, asked = 0, fails = 0;
+    unsigned straddle = 0, through = 0;
+    double err_sum = 0;
+    for (int round = 0; round < rounds; round++) {
+        rect rs[12];
+        int n = 2 + (int)tu_below(&r, 10);
+        for (int i = 0; i < n; i++) {
+            /* Most on a tile border (a vertical or a horizontal one), some anywhere. */
+            int32_t side = 1 + (int32_t)tu_below(&r, tile);
+            rect b = {(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height),
+                      side, 1 + (int32_t)tu_below(&r, tile / 4)};
+            if (tu_below(&r, 2))
+                b = (rect){b.x, b.y, b.h, b.w};
+            if (tu_below(&r, 4)) {
+                b.x = (int32_t)(tu_below(&r, in.columns) * tile) - b.w / 2;
+                b.y = (int32_t)(tu_below(&r, in.rows) * tile) - b.h / 2;
+            }
+            /* Clipped to the world (the overlay refuses cells off it). */
+            if (b.x < 0)
+                b.w += b.x, b.x = 0;
+            if (b.y < 0)
+                b.h += b.y, b.y = 0;
+            b.w = b.x + b.w > (int32_t)in.width ? (int32_t)in.width - b.x : b.w;
+            b.h = b.y + b.h > (int32_t)in.height ? (int32_t)in.height - b.y : b.h;
+            if (b.w < 1 || b.h < 1)
+                b = (rect){0, 0, 1, 1};
+            straddle += b.x / (int32_t)tile != (b.x + b.w - 1) / (int32_t)tile ||
+                        b.y / (int32_t)tile != (b.y + b.h - 1) / (int32_t)tile;
+            rs[i] = b;
+            if (nb_world_overlay_block(ov, b.x, b.y, b.w, b.h, &err) != NB_OK)
+                diag("%s: a block (%d, %d) %d x %d: %s", what, b.x, b.y, b.w, b.h, err.msg);
+        }
+        for (int i = 0; i < pairs; i++) {
+            nb_cell e[2] = {{0, 0}, {0, 0}};
+            for (int k = 0; k < 2; k++)
+                for (int tries = 0; tries < 500; tries++) {
+                    e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
+                    if (stands_edited(whole, ag->capability, rs, n, e[k]))
+                        break;
+                }
+            nb_aa_query aq;
+            nb_aa_query_init(&aq);
+            aq.start = e[0], aq.goal = e[1], aq.size = 1, aq.capability = ag->capability;
+            aq.corner = NB_CORNER_STRICT;
+            nb_haa_query hq;
+            nb_haa_query_init(&hq);
+            hq.start = e[0], hq.goal = e[1], hq.size = 1, hq.capability = ag->capability;
+            hq.flags = NB_HAA_STRAIGHTEN;
+            nb_aa_result ar;
+            nb_haa_result res;
+            asked++;
+            if (nb_world_aa_find(wa, &aq, ov, &ar, &err) != NB_OK ||
+                nb_world_haa_find(q, &hq, ov, &res, &err) != NB_OK) {
+                if (!fails++)
+                    diag("%s: (%d, %d) to (%d, %d): %s", what, e[0].x, e[0].y, e[1].x, e[1].y,
+                         err.msg);
+                continue;
+            }
+            int want = ar.status == NB_PATH_FOUND, got = res.status == NB_PATH_FOUND;
+            if (want != got || (!want && ar.status != res.status)) {
+                if (!wrong_found++)
+                    diag("%s: (%d, %d) to (%d, %d): world AA* %s, world HAA* %s", what, e[0].x,
+                         e[0].y, e[1].x, e[1].y, nb_path_status_str(ar.status),
+                         nb_path_status_str(res.status));
+                continue;
+            }
+            if (!want)
+                continue;
+            found++;
+            int walk = res.path_len >= 1 && res.path[0].x == e[0].x && res.path[0].y == e[0].y &&
+                       res.path[res.path_len - 1].x == e[1].x &&
+                       res.path[res.path_len - 1].y == e[1].y;
+            int crosses = 0;
+            for (size_t k = 0; walk && k < res.path_len; k++) {
+                nb_cell c = res.path[k];
+                walk = stands_edited(whole, ag->capability, rs, n, c) &&
+                       (k == 0 || adjacent(res.path[k - 1], c));
+                if (walk && k > 0 && res.path[k - 1].x != c.x && res.path[k - 1].y != c.y)
+                    /* strict corners: both corner cells standable */
+                    walk = stands_edited(whole, ag->capability, rs, n,
+                                         (nb_cell){c.x, res.path[k - 1].y}) &&
+                           stands_edited(whole, ag->capability, rs, n,
+                                         (nb_cell){res.path[k - 1].x, c.y});
+                for (int j = 0; j < n && !crosses; j++)
+                    crosses = abs(c.x - (rs[j].x + rs[j].w / 2)) <= rs[j].w / 2 + 2 &&
+                              abs(c.y - (rs[j].y + rs[j].h / 2)) <= rs[j].h / 2 + 2;
+            }
+            through += crosses;
+            if (!walk && !bad_walk++) {
+                diag("%s: (%d, %d) to (%d, %d): the path is not a walk of the edited map", what,
+                     e[0].x, e[0].y, e[1].x, e[1].y);
+                for (size_t k = 0; k < res.path_len && getenv("TWH_DEBUG"); k++)
+                    diag("  (%d, %d) %d", res.path[k].x, res.path[k].y,
+                         stands_edited(whole, ag->capability, rs, n, res.path[k]));
+            }
+            if (res.length < ar.length - 1e-6 && !shorter++)
+                diag("%s: (%d, %d) to (%d, %d): %.4f, shorter than AA*'s %.4f", what, e[0].x,
+                     e[0].y, e[1].x, e[1].y, res.length, ar.length);
+            if (ar.length > 0)
+                err_sum += (res.length - ar.length) / ar.length;
+        }
+        for (int i = 0; i < n; i++)
+            nb_world_overlay_unblock(ov, rs[i].x, rs[i].y, rs[i].w, rs[i].h, NULL);
+    }
+    is_int(fails, 0, "%s, edited: every query answers", what);
+    is_int(wrong_found, 0, "%s, edited: complete: a path exactly when world AA* under the same "
+                           "overlay finds one (%u pairs, %u rectangles across tile borders)",
+           what, asked, straddle);
+    is_int(bad_walk, 0, "%s, edited: every path a walk of the edited map", what);
+    is_int(shorter, 0, "%s, edited: no path shorter than AA*'s", what);
+    double mean = found ? 100 * err_sum / found : 0;
+    ok(found >= asked / 4 && through > 0 && straddle >= (unsigned)rounds,
+       "%s, edited: %u paths found, %u passing by a block", what, found, through);
+    ok(mean <= 10.0, "%s, edited: mean error %.2f %% (at most 10 %%)", what, mean);
+    diag("%s, edited: %u paths, mean error %.2f %%", what, found, mean);
+    nb_world_overlay_close(ov);
+    nb_world_aa_close(wa);
+}
+
 static void check(const char *what, const char *map_, uint32_t tile, uint32_t cluster,
                   const char *agents_, const char *dir, int pairs)
 {
@@ -179,6 +330,7 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
         for (uint32_t x = 0; x < in.columns; x++)
             nb_world_load(w, (nb_world_tile){x, y}, NULL);
     refused(what, w, q, &hq, ov, whole, &ag);
+    edited(what, w, q, whole, &ag, tile, 12, pairs / 6);
     unsigned wrong_found = 0, bad_walk = 0, shorter = 0, found = 0, crossing = 0;
     double err_sum = 0;
     for (int i = 0; i < pairs; i++) {

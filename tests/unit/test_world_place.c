@@ -16,7 +16,8 @@
  *   stands (and joined to start, by the whole bake's nb_reachable), counts
  *   the brute force's cells (nb_random_find's over the whole world), gives
  *   the same cell for the same seed, draws each cell about equally often
- *   (a chi-square bound), under an overlay too; a rectangle meeting tiles
+ *   (a chi-square bound), under an overlay too, with reachable by a flood
+ *   of the edited map (rings of blocks cut pockets off); a rectangle meeting tiles
  *   not loaded names exactly those tiles. */
 #include <math.h>
 #include <stdio.h>
@@ -351,13 +352,41 @@ static void check_lines(level *l, int n, uint64_t seed)
 
 /* 1 when world cell (x, y) is one a draw may give: the agent stands there (under ov), and
  * with reachable a path joins it to start on the whole bake. */
-static int drawable(const level *l, const nb_overlay *ov, const nb_random_query *q, long x, long y)
+/* reach: with ov and reachable, the cells joined to the start on the edited map. */
+static int drawable_in(const level *l, const nb_overlay *ov, const uint8_t *reach,
+                       const nb_random_query *q, long x, long y)
 {
     if (nb_can_stand(l->whole, q->capability, q->size, x, y) != 1)
         return 0;
     if (q->reachable && nb_reachable(l->whole, q->capability, q->size, q->start, (nb_cell){(int32_t)x, (int32_t)y}) != 1)
         return 0;
+    if (ov && q->reachable && reach && !reach[(size_t)y * l->in.width + (size_t)x])
+        return 0;
     return !ov || nb_overlay_can_stand(ov, q->capability, q->size, x, y) == 1;
+}
+
+static int drawable(const level *l, const nb_overlay *ov, const nb_random_query *q, long x, long y)
+{
+    return drawable_in(l, ov, NULL, q, x, y);
+}
+
+/* Over every level: cells a reachable draw under blocks had to pass over (the blocks cut
+ * them off from the start though the world's components join them). */
+static unsigned pocketed_all;
+
+/* The first cell at Chebyshev distance 0, 1, ... up to r from c where the agent stands under
+ * ov; c when none is. */
+static nb_cell near_standable(const level *l, const nb_overlay *ov, const nb_random_query *q,
+                              nb_cell c, long r)
+{
+    for (long d = 0; d <= r; d++)
+        for (long y = c.y - d; y <= c.y + d; y++)
+            for (long x = c.x - d; x <= c.x + d; x++)
+                if ((labs(x - c.x) == d || labs(y - c.y) == d) && x >= 0 && y >= 0 &&
+                    x < (long)l->in.width && y < (long)l->in.height &&
+                    nb_overlay_can_stand(ov, q->capability, q->size, x, y) == 1)
+                    return (nb_cell){(int32_t)x, (int32_t)y};
+    return c;
 }
 
 static void check_random(level *l, uint64_t seed)
@@ -417,14 +446,17 @@ static void check_random(level *l, uint64_t seed)
     /* Rectangles straddling tile borders, without and with blocks: every cell drawable,
      * drawn about equally often. */
     for (int blocked = 0; blocked < 2; blocked++) {
-        if (blocked)
+        nb_cell pocket[8];
+        if (blocked) {
             tw_straddling_blocks(&r, l, wov, ov, 6 * (int)ntiles);
-        unsigned wrong_cells = 0, wrong_chi = 0, rects = 0;
+            tw_ring_blocks(&r, l, wov, ov, 8, pocket);
+        }
+        unsigned wrong_cells = 0, wrong_chi = 0, rects = 0, cut_rects = 0, pocketed = 0;
         for (int i = 0; i < 12; i++) {
             nb_random_query q;
             nb_random_query_init(&q);
             nb_random_query_agent(&q, nb_agent_get(l->whole, (size_t)i % nb_agent_count(l->whole)));
-            q.reachable = !blocked && i % 2;
+            q.reachable = i % 2;
             q.seed = seed + (uint64_t)i;
             long side = 4 + tu_below(&r, 9);
             long x = (long)((1 + tu_below(&r, l->in.columns - 1)) * l->in.tile) - side / 2;
@@ -436,14 +468,35 @@ static void check_random(level *l, uint64_t seed)
                 q.start = (nb_cell){(int32_t)(sx < (long)l->in.width ? sx : (long)l->in.width - 1),
                                     (int32_t)(sy < (long)l->in.height ? sy : (long)l->in.height - 1)};
             }
+            if (blocked && i % 2 == 1) {
+                /* The rectangle on a pocket the blocks cut off, the start inside or out. */
+                nb_cell c = pocket[tu_below(&r, 8)];
+                x = c.x - side / 2, y = c.y - side / 2;
+                if (x < 0)
+                    x = 0;
+                if (y < 0)
+                    y = 0;
+                q.start = near_standable(l, ov, &q, i % 4 == 1 ? c : q.start,
+                                         i % 4 == 1 ? 2 : (long)l->in.tile);
+            }
             const nb_overlay *bo = blocked ? ov : NULL;
+            uint8_t *reach = blocked && q.reachable
+                                 ? tw_edited_reach(l->whole, ov, q.capability, q.size, q.start)
+                                 : NULL;
+            /* (A rectangle off the world is no cell, NONE, whatever the start.) */
+            int start_out = blocked && q.reachable && x < (long)l->in.width &&
+                            y < (long)l->in.height &&
+                            (nb_can_stand(l->whole, q.capability, q.size, q.start.x, q.start.y) != 1 ||
+                             nb_overlay_can_stand(ov, q.capability, q.size, q.start.x, q.start.y) != 1);
             uint64_t domain = 0, drawn_from = 0;
             unsigned *hits = calloc((size_t)(side * side), sizeof *hits);
             for (long yy = y; yy < y + side; yy++)
                 for (long xx = x; xx < x + side; xx++) {
                     if (xx >= (long)l->in.width || yy >= (long)l->in.height)
                         continue;
-                    domain += drawable(l, bo, &q, xx, yy);
+                    domain += drawable_in(l, bo, reach, &q, xx, yy);
+                    pocketed += reach && drawable(l, bo, &q, xx, yy) &&
+                                !drawable_in(l, bo, reach, &q, xx, yy);
                     drawn_from += drawable(l, NULL, &q, xx, yy);
                 }
             nb_random_result a;
@@ -451,6 +504,10 @@ static void check_random(level *l, uint64_t seed)
             int bad = 0;
             for (uint64_t d = 0; d < draws; d++) {
                 nb_status st = nb_world_random_find(ws, &q, blocked ? wov : NULL, x, y, side, side, &a, &err);
+                if (start_out) { /* the start blocked: said so */
+                    bad = st != NB_OK || a.status != NB_PATH_START_BLOCKED;
+                    break;
+                }
                 if (st != NB_OK || (domain && a.status != NB_PATH_FOUND) ||
                     (!domain && a.status == NB_PATH_FOUND) || a.cells != drawn_from) {
                     bad = 1;
@@ -461,7 +518,7 @@ static void check_random(level *l, uint64_t seed)
                 q.seed = a.state;
                 long cx = a.cell.x - x, cy = a.cell.y - y;
                 if (cx < 0 || cy < 0 || cx >= side || cy >= side ||
-                    !drawable(l, bo, &q, a.cell.x, a.cell.y)) {
+                    !drawable_in(l, bo, reach, &q, a.cell.x, a.cell.y)) {
                     bad = 1;
                     break;
                 }
@@ -478,7 +535,7 @@ static void check_random(level *l, uint64_t seed)
                 double chi = 0;
                 for (long yy = y; yy < y + side; yy++)
                     for (long xx = x; xx < x + side; xx++)
-                        if (xx < (long)l->in.width && yy < (long)l->in.height && drawable(l, bo, &q, xx, yy)) {
+                        if (xx < (long)l->in.width && yy < (long)l->in.height && drawable_in(l, bo, reach, &q, xx, yy)) {
                             double o = hits[(yy - y) * side + (xx - x)];
                             chi += (o - 60) * (o - 60) / 60;
                         }
@@ -488,12 +545,19 @@ static void check_random(level *l, uint64_t seed)
                          l->what, side, side, x, y, chi, df);
             }
             free(hits);
+            free(reach);
+            cut_rects += blocked && q.reachable && domain == 0 && drawn_from > 0 && !start_out;
             rects++;
         }
         is_int(wrong_cells, 0, "%s: %u rectangles across tile borders %s: every cell drawn is "
                                "the brute force's, of its count", l->what, rects,
-               blocked ? "under blocks straddling borders" : "(half reachable)");
+               blocked ? "under blocks straddling borders (half reachable)" : "(half reachable)");
         is_int(wrong_chi, 0, "%s: ... each cell drawn about equally often (chi-square)", l->what);
+        if (blocked) {
+            diag("%s: %u cells of the start's component the blocks cut off were never drawn "
+                 "(%u rectangles cut off whole)", l->what, pocketed, cut_rects);
+            pocketed_all += pocketed;
+        }
     }
     /* Tiles missing: exactly those the rectangle meets (and the start's) are named. */
     unsigned wrong_named = 0;
@@ -539,8 +603,6 @@ static void check_random(level *l, uint64_t seed)
     is_int(nb_world_random_find(ws, &q, NULL, 0, 0, 0, 5, &a, &err), NB_ERR_ARG,
            "%s: a rectangle of width 0: NB_ERR_ARG (%s)", l->what, err.msg);
     q.reachable = 1;
-    is_int(nb_world_random_find(ws, &q, wov, 0, 0, 5, 5, &a, &err), NB_ERR_ARG,
-           "%s: reachable under blocks: NB_ERR_ARG (%s)", l->what, err.msg);
     q.start.x = -1;
     is_int(nb_world_random_find(ws, &q, NULL, 0, 0, 5, 5, &a, &err), NB_ERR_OUTSIDE,
            "%s: a start off the world: NB_ERR_OUTSIDE (%s)", l->what, err.msg);
@@ -652,5 +714,7 @@ int main(void)
             tw_level_close(&l);
         }
     }
+    ok(pocketed_all > 0, "reachable under blocks: %u cells of the start's component that the "
+                         "blocks cut off were in the rectangles, never drawn", pocketed_all);
     return done_testing();
 }

@@ -117,8 +117,8 @@ namespace Navbake
 
     /// <summary>nb_world_haa: a workspace for HAA* across a world's tiles, over
     /// the graph navbake world link writes above them: a path exactly where
-    /// WorldAa finds one, never shorter.  Terrain costs, NB_HAA_SMOOTH, partial
-    /// and an overlay that blocks cells are refused (nb_world_haa_open(3)).
+    /// WorldAa finds one, never shorter, under a WorldOverlay too.  Terrain
+    /// costs, NB_HAA_SMOOTH and partial are refused (nb_world_haa_open(3)).
     /// One per world and thread.</summary>
     public sealed class WorldHaa : Workspace
     {

@@ -11,6 +11,7 @@
  * loaded is named (NB_ERR_UNLOADED), never loaded. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "abstract/haa_ws.h"
@@ -46,6 +47,12 @@ struct nbi_whaa {
     uint32_t nlm;
     uint32_t lmk[NBI_WLMK_MAX];
     double lt[NBI_WLMK_MAX], lf[NBI_WLMK_MAX];
+    /* Under an overlay that blocks cells (haa_edit.c): keys past N + 1 are
+     * R cells, the arrays above grown to kcap keys as the search meets them. */
+    nbi_wedit ed;
+    size_t kcap;
+    int strict;              /* the graph's corner rule, for the R cells' moves */
+    nb_world_aa *fix;        /* a tile's stretch that the overlay breaks, walked again */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -62,8 +69,8 @@ void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
 
 size_t nbi_whaa_bytes(const nbi_whaa *q)
 {
-    size_t nk = (size_t)q->g.nodes + 2;
-    return sizeof *q + nk * (sizeof *q->gv + sizeof *q->parent + sizeof *q->stamp +
+    size_t nk = q->kcap;
+    return sizeof *q + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) + nk * (sizeof *q->gv + sizeof *q->parent + sizeof *q->stamp +
                              sizeof *q->keys + sizeof *q->pos) +
            ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
            nbi_heap_bytes(&q->heap);
@@ -92,7 +99,37 @@ void nbi_whaa_free(nbi_whaa *q)
     nbi_free(q->a, q->gcost);
     nbi_free(q->a, q->keys);
     nbi_free(q->a, q->path);
+    nbi_wedit_free(&q->ed);
+    nb_world_aa_close(q->fix);
     nbi_free(q->a, q);
+}
+
+/* Room for nk keys (the R cells' past N + 1); 0 without memory. */
+static int grow_keys(nbi_whaa *q, size_t nk)
+{
+    if (nk <= q->kcap)
+        return 1;
+    size_t cap = 2 * q->kcap > nk ? 2 * q->kcap : nk;
+    double *gv = nbi_realloc_array(q->a, q->gv, cap, sizeof *gv);
+    if (gv)
+        q->gv = gv;
+    uint32_t *pa = gv ? nbi_realloc_array(q->a, q->parent, cap, sizeof *pa) : NULL;
+    if (pa)
+        q->parent = pa;
+    uint32_t *sp = pa ? nbi_realloc_array(q->a, q->stamp, cap, sizeof *sp) : NULL;
+    if (sp)
+        q->stamp = sp;
+    uint32_t *ps = sp ? nbi_realloc_array(q->a, q->pos, cap, sizeof *ps) : NULL;
+    if (ps)
+        q->pos = q->heap.pos = ps;
+    uint32_t *ks = ps ? nbi_realloc_array(q->a, q->keys, cap, sizeof *ks) : NULL;
+    if (!ks)
+        return 0;
+    q->keys = ks;
+    for (size_t k = q->kcap; k < cap; k++)
+        q->stamp[k] = 0, q->pos[k] = NBI_HEAP_NONE;
+    q->kcap = cap;
+    return 1;
 }
 
 nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_whaa **out,
@@ -140,7 +177,9 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     q->pos = nbi_alloc_array(q->a, nk, sizeof *q->pos);
     for (size_t k = 0; q->pos && k < nk; k++)
         q->pos[k] = NBI_HEAP_NONE;
-    if (!q->gv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
+    q->kcap = nk;
+    int edok = nbi_wedit_init(&q->ed, w);
+    if (!q->gv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos || !edok ||
         !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s workspace", FAMILY);
@@ -155,6 +194,8 @@ typedef struct pins {
     uint32_t slot[512];
     const nbi_stile *tile[512];
     size_t n, missing;
+    nb_status st; /* the loader's error or a tile's refusal (nb_world_set_budget) */
+    nb_err err;
 } pins;
 
 static const nbi_stile *pin(const nb_world *w, pins *p, uint32_t slot, nb_world_tile *needed,
@@ -168,6 +209,18 @@ static const nbi_stile *pin(const nb_world *w, pins *p, uint32_t slot, nb_world_
     nbi_slot *s = &w->slots[slot];
     atomic_fetch_add(&s->readers, 1);
     const nbi_stile *t = atomic_load(&s->tile);
+    /* The world's own, made non-const by nb_world_open: the game asked the
+     * queries to load (nb_world_set_budget), as world_pins.c does. */
+    nb_world *mw = (nb_world *)w;
+    if (!t && nbi_world_autoload(mw) && p->st == NB_OK) {
+        nb_status st = nbi_world_fetch(mw, slot, &p->err);
+        if (st != NB_OK)
+            p->st = st;
+        else
+            t = atomic_load(&s->tile);
+    }
+    if (t && atomic_load_explicit(&mw->budget, memory_order_relaxed))
+        nbi_world_touch(mw, slot);
     p->slot[p->n] = slot;
     p->tile[p->n++] = t;
     if (!t) {
@@ -183,6 +236,8 @@ static void unpin(const nb_world *w, pins *p)
     for (size_t i = 0; i < p->n; i++)
         atomic_fetch_sub(&w->slots[p->slot[i]].readers, 1);
     p->n = 0;
+    if (nbi_world_autoload(w))
+        nbi_world_trim((nb_world *)w);
 }
 
 /* ---- an end inserted into its tile ---- */
@@ -321,6 +376,55 @@ static uint32_t tile_of(const nb_world *w, nb_cell c)
 }
 
 /* The tile's HAA* from a to b (world cells, both in tile t), appended. */
+/* 1 when the cells path[from..len) (and the steps into them) are a walk of
+ * the edited grid: a tile's HAA* may walk its halo, the cells of a
+ * neighbour the overlay edits. */
+static int walk_stands(const nbi_whaa *q, size_t from, size_t len)
+{
+    const nb_world_overlay *ov = q->ed.ov;
+    for (size_t i = from; i < len; i++) {
+        nb_cell c = q->path[i];
+        if (!nbi_wov_room(ov, q->size, (uint32_t)c.x, (uint32_t)c.y))
+            return 0;
+        if (i == 0 || (c.x == q->path[i - 1].x || c.y == q->path[i - 1].y))
+            continue;
+        /* A diagonal step: its corner cells, by the corner rule. */
+        nb_cell p = q->path[i - 1];
+        int a = nbi_wov_room(ov, q->size, (uint32_t)c.x, (uint32_t)p.y);
+        int b = nbi_wov_room(ov, q->size, (uint32_t)p.x, (uint32_t)c.y);
+        if (q->strict ? !(a && b) : !(a || b))
+            return 0;
+    }
+    return 1;
+}
+
+/* The world's Annotated A* from a to b on the edited grid, appended: a
+ * stretch of an unedited tile whose HAA* path crossed its halo into an
+ * edited tile.  A stretch of the world graph joins a and b inside the
+ * tile's own cells, which the overlay leaves alone, so a path is there;
+ * the same-tile candidate's may not be (NB_ERR_NOTFOUND). */
+static nb_status walk_again(nbi_whaa *q, nb_cell a, nb_cell b, size_t *len, nb_err *err)
+{
+    nb_status st = NB_OK;
+    if (!q->fix && (st = nb_world_aa_open(q->w, &q->fix, err)) != NB_OK)
+        return st;
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = a, aq.goal = b, aq.size = q->size, aq.capability = q->cap;
+    aq.corner = q->strict ? NB_CORNER_STRICT : NB_CORNER_WEAK;
+    nb_aa_result r;
+    if ((st = nb_world_aa_find(q->fix, &aq, q->ed.ov, &r, err)) != NB_OK)
+        return st;
+    if (r.status != NB_PATH_FOUND) /* only the same-tile candidate may meet this */
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: %s: no path from (%d, %d) to (%d, %d) on the "
+                        "edited grid", q->w->index->path, FAMILY, a.x, a.y, b.x, b.y);
+    for (size_t i = 0; i < r.path_len; i++)
+        if (!append(q, len, r.path[i]))
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
+    return NB_OK;
+}
+
+/* The tile's HAA* from a to b (world cells, both in tile t), appended. */
 static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, size_t *len,
                         nb_err *err)
 {
@@ -337,6 +441,7 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
     hq.corner = (nb_corner)h->g.corner;
     hq.flags = q->flags;
     nb_haa_result r;
+    size_t from = *len;
     st = nb_haa_find(h, &hq, &r, err);
     if (st == NB_OK && r.status != NB_PATH_FOUND)
         st = nbi_fail(err, NB_ERR_FORMAT,
@@ -349,13 +454,21 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
     }
     nb_haa_close(h);
+    if (st == NB_OK && q->ed.ov && !walk_stands(q, from ? from - 1 : 0, *len)) {
+        *len = from;
+        st = walk_again(q, a, b, len, err);
+    }
     return st;
 }
 
 static nb_status unloaded(const nbi_whaa *q, const pins *p, nb_world_tile *needed,
                           size_t needed_max, nb_err *err)
 {
-    (void)needed_max;
+    if (p->st != NB_OK) { /* a load the query made failed: its error is the query's */
+        if (err)
+            *err = p->err;
+        return p->st;
+    }
     nb_world_tile t = needed && needed_max ? needed[0] : (nb_world_tile){0, 0};
     return nbi_fail(err, NB_ERR_UNLOADED,
                     "%s: %s: %zu tiles are not loaded (the first (%u, %u); nb_world_load, then "
@@ -363,9 +476,119 @@ static nb_status unloaded(const nbi_whaa *q, const pins *p, nb_world_tile *neede
                     q->w->index->path, FAMILY, p->missing, t.column, t.row);
 }
 
-nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_result *res,
-                        nb_world_tile *needed, size_t needed_max, size_t *needed_count,
-                        nb_err *err)
+/* The key of R cell c (the search's), -1 without memory. */
+static long r_key(nbi_whaa *q, nb_cell c)
+{
+    long r = nbi_wedit_key(&q->ed, c);
+    if (r < 0 || !grow_keys(q, (size_t)q->g.nodes + 2 + (size_t)r + 1))
+        return -1;
+    return (long)q->g.nodes + 2 + r;
+}
+
+/* The portals of unedited tiles that lie in R cells, for the search to
+ * step between the two (a portal and its cell are one place). */
+static int map_portals(nbi_whaa *q)
+{
+    const nb_world *w = q->w;
+    for (uint32_t t = 0; t < q->g.tiles; t++) {
+        if (nbi_wedit_dirty(&q->ed, t))
+            continue;
+        uint32_t f = nbi_u32at(q->g.tile_first, t), z = nbi_u32at(q->g.tile_first, t + 1);
+        for (uint32_t u = f; u < z; u++) {
+            nb_cell c = node_cell(&q->g, u);
+            if (nbi_wedit_in(&q->ed, c.x, c.y) &&
+                !nbi_u32map_put(&q->ed.portal, (uint32_t)c.y * w->x.width + (uint32_t)c.x, u + 1))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when the world graph's arc from cell a to cell b (nodes of unedited
+ * tiles) may be used: a diagonal step between tiles whose corner cells are
+ * in an edited tile is left to the R cells. */
+static int arc_clean(const nbi_whaa *q, nb_cell a, nb_cell b)
+{
+    const nb_world *w = q->w;
+    if (a.x == b.x || a.y == b.y || abs(a.x - b.x) > 1 || abs(a.y - b.y) > 1)
+        return 1;
+    return !nbi_wedit_dirty(&q->ed, tile_of(w, (nb_cell){a.x, b.y})) &&
+           !nbi_wedit_dirty(&q->ed, tile_of(w, (nb_cell){b.x, a.y}));
+}
+
+/* The search's expansion of R cell key u: the goal, the portal at its cell, the R cells it
+ * steps to on the edited grid.  0 without memory. */
+static int expand_r(nbi_whaa *q, uint32_t u, nb_cell goal)
+{
+    uint32_t N = q->g.nodes, G = N + 1;
+    nb_cell c = q->ed.rcell[u - N - 2];
+    double g = q->gv[u];
+    if (c.x == goal.x && c.y == goal.y)
+        relax(q, G, g, u, goal, goal);
+    int found;
+    uint32_t pn = nbi_u32map_get(&q->ed.portal, (uint32_t)c.y * q->w->x.width + (uint32_t)c.x,
+                                 &found);
+    if (found)
+        relax(q, pn - 1, g, u, goal, c);
+    for (unsigned d = 0; d < NBI_MOVES; d++) {
+        nb_cell n = {c.x + nbi_move_dx[d], c.y + nbi_move_dy[d]};
+        if (!nbi_wedit_in(&q->ed, n.x, n.y) ||
+            nbi_wedit_step(&q->ed, c, d, q->strict, g + nbi_octile_cells(n.x, n.y, goal.x, goal.y)) != 1)
+            continue;
+        long k = r_key(q, n);
+        if (k < 0)
+            return 0;
+        relax(q, (uint32_t)k, g + nbi_move_cost(d), u, goal, n);
+    }
+    return 1;
+}
+
+/* The tile's own path from start to goal (r, in tile t) as a way to the goal.  Under an
+ * overlay it may walk the tile's halo into an edited tile and out again: then the world's
+ * Annotated A* on the edited grid prices the way instead (or none is there), and the
+ * refinement's walk_again gives the same path. */
+static nb_status candidate(nbi_whaa *q, const nbi_stile *t, const nb_haa_result *r,
+                           nb_cell start, nb_cell goal, nb_err *err)
+{
+    uint32_t G = q->g.nodes + 1, S = q->g.nodes;
+    size_t len = 0;
+    int legal = 1;
+    if (q->ed.ov) {
+        for (size_t i = 0; i < r->path_len; i++) {
+            nb_cell c = {r->path[i].x + (int32_t)t->tag.origin_x,
+                         r->path[i].y + (int32_t)t->tag.origin_y};
+            if (!append(q, &len, c))
+                return nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
+        }
+        legal = walk_stands(q, 0, len);
+    }
+    if (legal) {
+        relax(q, G, r->cell_length, S, goal, goal);
+        return NB_OK;
+    }
+    len = 0;
+    nb_status st = walk_again(q, start, goal, &len, err);
+    if (st == NB_ERR_NOTFOUND)
+        return NB_OK; /* no way inside: the search above the tiles decides */
+    if (st != NB_OK)
+        return st;
+    double l = 0;
+    for (size_t i = 1; i < len; i++)
+        l += nbi_octile_cells(q->path[i - 1].x, q->path[i - 1].y, q->path[i].x, q->path[i].y);
+    relax(q, G, l, S, goal, goal);
+    return NB_OK;
+}
+
+static nb_cell key_cell(const nbi_whaa *q, uint32_t u, nb_cell start, nb_cell goal)
+{
+    uint32_t N = q->g.nodes;
+    return u == N ? start : u == N + 1 ? goal : u > N + 1 ? q->ed.rcell[u - N - 2]
+                                                          : node_cell(&q->g, u);
+}
+
+nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
+                        nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
+                        size_t *needed_count, nb_err *err)
 {
     const nb_world *w = q->w;
     memset(res, 0, sizeof *res);
@@ -379,7 +602,10 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
                                        w->x.height);
     uint32_t ts = tile_of(w, start), tg = tile_of(w, goal);
     uint32_t N = q->g.nodes, S = N, G = N + 1;
-    pins p = {{0}, {0}, 0, 0};
+    nbi_wedit *ed = &q->ed;
+    nbi_wedit_begin(ed, ov, q->cap, q->size);
+    int ds = nbi_wedit_dirty(ed, ts), dg = nbi_wedit_dirty(ed, tg);
+    pins p = {{0}, {0}, 0, 0, NB_OK, {0}};
     const nbi_stile *st_s = pin(w, &p, ts, needed, needed_max);
     const nbi_stile *st_g = pin(w, &p, tg, needed, needed_max);
     nb_status st = NB_OK;
@@ -388,6 +614,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
             *needed_count = p.missing;
         st = unloaded(q, &p, needed, needed_max, err);
         unpin(w, &p);
+        nbi_wedit_end(ed);
         return st;
     }
     /* The ends inserted, and the path inside one tile when they share it. */
@@ -397,10 +624,18 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         st = nb_haa_open(st_g->b, &hg, err);
     if (st == NB_OK && !(scost = nbi_alloc_array(q->a, (size_t)q->maxp + 1, sizeof *scost)))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    if (st == NB_OK)
+        q->strict = hs->g.corner == NB_CORNER_STRICT;
     int ins = st == NB_OK ? insert(q, hs, st_s, ts, start, scost) : 1;
     int ing = st == NB_OK && ins ? insert(q, hg, st_g, tg, goal, q->gcost) : 1;
     if (!ins || !ing)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    /* An end in an edited tile stands by the edited grid (its tile is loaded: pinned above). */
+    if (st == NB_OK && ins == 1 && ds &&
+        nbi_wpins_stands(&ed->pins, ed->ov, start.x, start.y, 0) != 1)
+        ins = 2;
+    if (st == NB_OK && ing == 1 && dg && nbi_wpins_stands(&ed->pins, ed->ov, goal.x, goal.y, 0) != 1)
+        ing = 2;
     res->start_blocked = ins == 2;
     res->goal_blocked = ing == 2;
     /* Ends in different world components: no path, and no search above the tiles. */
@@ -410,13 +645,13 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
                 nbi_world_component(w, st_s, ci, start) != nbi_world_component(w, st_g, ci, goal);
     res->apart = apart;
     if (++q->sid >= (1u << 31)) {
-        memset(q->stamp, 0, ((size_t)N + 2) * sizeof *q->stamp);
+        memset(q->stamp, 0, q->kcap * sizeof *q->stamp);
         q->sid = 1;
     }
     nbi_heap_clear(&q->heap);
     q->stamp[S] = q->sid << 1;
     q->gv[S] = 0;
-    if (st == NB_OK && ts == tg && !apart) {
+    if (st == NB_OK && ts == tg && !ds && !apart) {
         /* Inside the one tile: its own HAA*, as a candidate. */
         nb_haa_query hq;
         nb_haa_query_init(&hq);
@@ -429,24 +664,36 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         hq.flags = q->flags;
         nb_haa_result r;
         if (nb_haa_find(hs, &hq, &r, NULL) == NB_OK && r.status == NB_PATH_FOUND)
-            relax(q, G, r.cell_length, S, goal, goal);
+            st = candidate(q, st_s, &r, start, goal, err);
     }
     uint32_t fs = nbi_u32at(q->g.tile_first, ts), fg = nbi_u32at(q->g.tile_first, tg);
     uint32_t ns = nbi_u32at(q->g.tile_first, ts + 1) - fs, ng = nbi_u32at(q->g.tile_first, tg + 1) - fg;
-    if (st == NB_OK && !apart)
+    /* Under blocks a path may reach the goal through R cells, past every
+     * portal of its tile, so the landmarks' terms there bound nothing. */
+    q->nlm = 0;
+    if (st == NB_OK && !apart && !ed->ndirty)
         landmarks_at_goal(q, fg, ng);
-    for (uint32_t i = 0; st == NB_OK && i < ns; i++)
+    for (uint32_t i = 0; st == NB_OK && !ds && i < ns; i++)
         if (scost[i] >= 0)
             relax(q, fs + i, scost[i], S, goal, node_cell(&q->g, fs + i));
+    if (st == NB_OK && ed->ndirty && !apart && ins == 1 && ing == 1) {
+        long k = nbi_wedit_in(ed, start.x, start.y) ? r_key(q, start) : 0;
+        if (k < 0 || !map_portals(q))
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+        else if (k > 0)
+            relax(q, (uint32_t)k, 0, S, goal, start);
+    }
     nb_haa_close(hs);
     nb_haa_close(hg);
     nbi_free(q->a, scost);
     unpin(w, &p);
-    if (st != NB_OK || apart)
+    if (st != NB_OK || apart || ins != 1 || ing != 1) {
+        nbi_wedit_end(ed);
         return st == NB_OK ? nbi_done(err, NB_OK) : st;
-    /* A* over the world graph: no tile read. */
+    }
+    /* A* over the world graph (no tile read), and over the R cells when an overlay edits tiles. */
     int found = 0;
-    while (!nbi_heap_empty(&q->heap)) {
+    while (st == NB_OK && !nbi_heap_empty(&q->heap)) {
         nbi_heap_item it = nbi_heap_pop(&q->heap);
         uint32_t u = it.id;
         if (q->stamp[u] & 1)
@@ -461,15 +708,48 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
             res->limit = 1;
             break;
         }
+        if (u > G) {
+            if (!expand_r(q, u, goal))
+                st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
+            continue;
+        }
+        nb_cell uc = node_cell(&q->g, u);
         for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
+            nb_cell vc = node_cell(&q->g, v);
+            if (ed->ndirty && (nbi_wedit_dirty(ed, tile_of(w, vc)) || !arc_clean(q, uc, vc)))
+                continue;
             relax(q, v, q->gv[u] + nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
                                                      nbi_get32(a + NBI_WGRAPH_A_DIAG)), u, goal,
-                  node_cell(&q->g, v));
+                  vc);
         }
-        if (u >= fg && u < fg + ng && q->gcost[u - fg] >= 0)
+        if (u >= fg && u < fg + ng && !dg && q->gcost[u - fg] >= 0)
             relax(q, G, q->gv[u] + q->gcost[u - fg], u, goal, goal);
+        if (ed->ndirty && nbi_wedit_in(ed, uc.x, uc.y)) {
+            long r = r_key(q, uc);
+            if (r < 0)
+                st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
+            else
+                relax(q, (uint32_t)r, q->gv[u], u, goal, uc);
+        }
+    }
+    /* An R cell in a tile not loaded: the answer may lie through it. */
+    if (st == NB_OK && ed->pins.st != NB_OK) {
+        st = ed->pins.st;
+        if (err)
+            *err = ed->pins.err;
+    }
+    if (st == NB_OK && ed->pins.nmissing) {
+        size_t n = nbi_wpins_needed(&ed->pins, INFINITY, needed, needed_max);
+        if (needed_count)
+            *needed_count = n;
+        st = nbi_wpins_unloaded(&ed->pins, INFINITY, n, err);
+    }
+    nbi_wedit_end(ed);
+    if (st != NB_OK) {
+        res->limit = 0;
+        return st;
     }
     if (!found)
         return nbi_done(err, NB_OK);
@@ -484,10 +764,13 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     res->abstract_len = na;
     if (q->abstract_only)
         return nbi_done(err, NB_OK);
-    /* Refinement: the tiles of every stretch inside one, pinned first. */
+    /* Refinement: the tiles of every stretch inside one, pinned first; a step to or from
+     * an R cell is a move of the edited grid (or the same cell). */
     for (size_t i = na - 1; i > 0; i--) {
         uint32_t u = q->keys[i], v = q->keys[i - 1];
-        nb_cell a = u == S ? start : node_cell(&q->g, u), b = v == G ? goal : node_cell(&q->g, v);
+        if (u > G || v > G)
+            continue;
+        nb_cell a = key_cell(q, u, start, goal), b = key_cell(q, v, start, goal);
         if (tile_of(w, a) == tile_of(w, b) && !pin(w, &p, tile_of(w, a), needed, needed_max) &&
             p.n == sizeof p.slot / sizeof *p.slot) {
             unpin(w, &p);
@@ -510,9 +793,9 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
     for (size_t i = na - 1; st == NB_OK && i > 0; i--) {
         uint32_t u = q->keys[i], v = q->keys[i - 1];
-        nb_cell a = u == S ? start : node_cell(&q->g, u), b = v == G ? goal : node_cell(&q->g, v);
+        nb_cell a = key_cell(q, u, start, goal), b = key_cell(q, v, start, goal);
         uint32_t ta = tile_of(w, a);
-        if (ta != tile_of(w, b)) {
+        if (u > G || v > G || ta != tile_of(w, b)) {
             if (!append(q, &len, b))
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
             continue;

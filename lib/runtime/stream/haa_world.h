@@ -7,6 +7,7 @@
 #include "abstract/abstract.h"
 #include "stream/stream.h"
 #include "world/world.h"
+#include "stream/wquery.h"
 
 /* Dijkstra over an abstract graph's nodes inside a rectangle of its map
  * (a tile's own cells: clusters lie whole in it), through the arcs that
@@ -34,6 +35,44 @@ static inline int nbi_tdijk_reached(const nbi_tdijk *t, uint32_t u)
 {
     return (t->stamp[u] >> 1) == t->sid;
 }
+
+/* Under an overlay that blocks cells (haa_edit.c): the tiles whose
+ * standable cells it changes for the query's agent ("edited"), and the
+ * cells the search walks there and in the band of one cell around them
+ * (R cells), each given a key as the search reaches it. */
+typedef struct nbi_wedit {
+    const nb_world *w;
+    const nb_allocator *a;
+    const nb_world_overlay *ov; /* NULL: no cell blocked, nothing edited */
+    uint8_t *dirty;             /* per tile: edited */
+    size_t ntiles, ndirty;
+    nbi_u32map rkey;            /* world cell (y * width + x) -> its R key */
+    nbi_u32map portal;          /* the cell of an unedited tile's portal in R -> node + 1 */
+    nb_cell *rcell;             /* per R key: its cell */
+    size_t nr, rcap;
+    nbi_wpins pins;             /* the tiles of the R cells read */
+} nbi_wedit;
+
+int nbi_wedit_init(nbi_wedit *e, const nb_world *w);
+void nbi_wedit_free(nbi_wedit *e);
+size_t nbi_wedit_bytes(const nbi_wedit *e);
+/* A query's start: the edited tiles of ov for an agent of (cap, size), no
+ * R key, no tile pinned. */
+void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap, uint32_t size);
+/* Unpins the tiles the query read. */
+void nbi_wedit_end(nbi_wedit *e);
+static inline int nbi_wedit_dirty(const nbi_wedit *e, uint32_t tile)
+{
+    return e->ndirty && e->dirty[tile];
+}
+/* 1 when (x, y) is an R cell: in an edited tile or next to one. */
+int nbi_wedit_in(const nbi_wedit *e, int32_t x, int32_t y);
+/* The R key of cell c, made at the first ask; -1 without memory. */
+long nbi_wedit_key(nbi_wedit *e, nb_cell c);
+/* The move d from c on the edited grid under the corner rule: 1 legal, 0
+ * not, -1 a cell it needs is in a tile not loaded (remembered as missing
+ * with bound). */
+int nbi_wedit_step(nbi_wedit *e, nb_cell c, unsigned d, int strict, double bound);
 
 /* HAA* across a world's tiles for one (capability, size): its world
  * graph, and what a query keeps from one to the next. */
@@ -75,9 +114,12 @@ void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions);
 size_t nbi_whaa_bytes(const nbi_whaa *q);
 /* The path from start to goal (world cells): NB_ERR_UNLOADED, with the tiles
  * needed (as nb_world_reachable), when the ends' tiles or those the path
- * crosses are not loaded; the abstract search reads no tile. */
-nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_result *res,
-                        nb_world_tile *needed, size_t needed_max, size_t *needed_count,
-                        nb_err *err);
+ * crosses are not loaded and the world does not load them itself (a loader
+ * and a budget: then they are loaded, and a failed load is the error); the
+ * abstract search reads no tile. */
+/* ov (NULL: none): cells blocked; the path is one of the edited grid. */
+nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
+                        nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
+                        size_t *needed_count, nb_err *err);
 
 #endif

@@ -50,6 +50,11 @@ struct nb_world_aa {
     nbi_costs costs; /* of_char, least and weighted: the map is each tile's */
     uint64_t max_nodes;
     size_t nneeded;
+    /* The searches of world_joined.c (reach under an overlay, for nearest
+     * and random): made at the first; helper_needed: the last query's
+     * needed tiles are its. */
+    nb_world_aa *helper;
+    int helper_needed;
 };
 
 nb_status nb_world_aa_open(const nb_world *w, nb_world_aa **out, nb_err *err)
@@ -91,13 +96,15 @@ void nb_world_aa_close(nb_world_aa *ws)
     if (ws->open.a)
         nbi_heap_free(&ws->open);
     nbi_free(ws->a, ws->path);
+    nb_world_aa_close(ws->helper);
     nbi_free(ws->a, ws);
 }
 
 size_t nb_world_aa_bytes(const nb_world_aa *ws)
 {
     return ws ? sizeof *ws + nbi_wpins_bytes(&ws->pins) + nbi_pool_bytes(&ws->pool) +
-                    nbi_heap_bytes(&ws->open) + ws->cappath * sizeof *ws->path
+                    nbi_heap_bytes(&ws->open) + ws->cappath * sizeof *ws->path +
+                    nb_world_aa_bytes(ws->helper)
               : 0;
 }
 
@@ -111,6 +118,8 @@ size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t m
 {
     if (!ws)
         return 0;
+    if (ws->helper_needed)
+        return nb_world_aa_needed(ws->helper, needed, max);
     /* The list of the last query, kept in the pins until the next. */
     size_t n = 0;
     uint32_t c = ws->w->x.columns;
@@ -129,10 +138,15 @@ const nb_world *nbi_world_aa_world(const nb_world_aa *ws) { return ws->w; }
 
 nbi_wpins *nbi_world_aa_pins(nb_world_aa *ws) { return &ws->pins; }
 
+nb_world_aa **nbi_world_aa_helper(nb_world_aa *ws) { return &ws->helper; }
+
+void nbi_world_aa_helper_needed(nb_world_aa *ws) { ws->helper_needed = 1; }
+
 void nbi_world_aa_mark_needed(nb_world_aa *ws, double limit, size_t n)
 {
     /* A bound of -INFINITY marks a tile needed, for nb_world_aa_needed. */
     nbi_wpins *p = &ws->pins;
+    ws->helper_needed = 0;
     for (size_t i = 0; n && i < p->nmissing; i++)
         if (p->v[p->missing[i]].miss < limit)
             p->v[p->missing[i]].miss = -INFINITY;

@@ -3,11 +3,11 @@
  * cells, answered by haa_world.c's search above the tiles, one of its
  * workspaces a (capability, size) the queries name, made at the first.
  *
- * What it refuses rather than answers wrongly: an overlay that blocks
- * cells (the world graph's distances would need HAA*'s cluster repair at
- * tile borders, which is not written), terrain costs (the world graph
- * holds plain distances), smoothing and partial paths (neither is
- * written across tiles). */
+ * An overlay that blocks cells is answered on the edited grid: the tiles
+ * it edits are walked cell by cell instead of through the world graph
+ * (haa_edit.c).  What it refuses rather than answers wrongly: terrain
+ * costs (the world graph holds plain distances), smoothing and partial
+ * paths (neither is written across tiles). */
 #include <string.h>
 
 #include "stream/haa_world.h"
@@ -125,9 +125,6 @@ static nb_status check(const nb_world_haa *ws, const nb_haa_query *q, const nb_w
                         "a world's cells", FAMILY);
     if ((st = nbi_wov_check(ov, ws->w, FAMILY, err)) != NB_OK)
         return st;
-    if (ov && ov->blocked)
-        return nbi_fail(err, NB_ERR_ARG, "%s: an overlay that blocks cells is not answered "
-                        "across tiles yet (nb_world_aa_find answers it)", FAMILY);
     if (q->flags & NB_HAA_SMOOTH)
         return nbi_fail(err, NB_ERR_ARG, "%s: NB_HAA_SMOOTH is not answered across tiles yet",
                         FAMILY);
@@ -158,7 +155,7 @@ nb_status nb_world_haa_find(nb_world_haa *ws, const nb_haa_query *q, const nb_wo
         return st;
     nbi_whaa_set_query(s, q->flags & NB_HAA_STRAIGHTEN, q->max_expansions);
     nbi_whaa_result r;
-    st = nbi_whaa_find(s, q->start, q->goal, &r, ws->needed, ws->ntiles, &ws->nneeded, err);
+    st = nbi_whaa_find(s, q->start, q->goal, ov, &r, ws->needed, ws->ntiles, &ws->nneeded, err);
     if (st != NB_OK)
         return st;
     res->searched = 1;

@@ -1,7 +1,9 @@
 /* world_nearest.c: the standable cell nearest a point across a world's
  * tiles (nb_world_nearest_find, navbake.h): nb_nearest_find's rings around
  * the point, each cell read in the tile that owns it and the overlay in
- * world coordinates; reach from the world's components.  It runs in an
+ * world coordinates; reach from the world's components, and under an
+ * overlay that blocks cells by a search on the edited grid (world_joined.c)
+ * for each cell that would be the answer.  It runs in an
  * nb_world_aa workspace, whose pins it uses: a cell of a tile not loaded
  * is remembered with its distance, and the answer stands when no such
  * cell is nearer than it (or as near and first in row-major order), else
@@ -43,9 +45,6 @@ static nb_status nearest(nb_world_aa *ws, const nb_nearest_query *q, const nb_wo
     if (q->reachable && !nbi_world_comp_of(w, q->capability, q->size, &ci))
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the world has no components for capability "
                         "%#x and size %u, which reachable needs", FAMILY, q->capability, q->size);
-    if (q->reachable && ov && ov->blocked)
-        return nbi_fail(err, NB_ERR_ARG, "%s: reachable under an overlay that blocks cells is "
-                        "not answered across tiles yet", FAMILY);
     nbi_wpins_begin(p, FAMILY, q->capability, q->size);
     uint32_t want = 0;
     const nbi_stile *ts = NULL;
@@ -101,6 +100,15 @@ static nb_status nearest(nb_world_aa *ws, const nb_nearest_query *q, const nb_wo
                         if (s == 1 && q->reachable) {
                             const nbi_stile *t = p->v[nbi_wtile_index(w, (uint32_t)x, (uint32_t)y)].t;
                             s = nbi_world_component(w, t, ci, (nb_cell){x, y}) == want && want;
+                        }
+                        if (s == 1 && q->reachable && ov && ov->blocked) {
+                            /* The blocks may cut the component: a search tells. */
+                            st = nbi_world_joined(ws, q->capability, q->size, q->start,
+                                                  (nb_cell){x, y}, ov, &s, NULL, err);
+                            if (st != NB_OK) {
+                                nbi_wpins_end(p);
+                                return st;
+                            }
                         }
                         if (s == 1)
                             best = d, bx = x, by = y;

@@ -11,8 +11,10 @@
  * found by reading those runs, so a draw costs the runs of the tiles the
  * rectangle meets, a tile's runs section is checked each time it is read
  * (nbi_runs_find), and nothing is allocated.  Under an overlay that blocks
- * cells a cell so drawn is kept when the agent has room there, else drawn
- * again (uniform among those kept), as on one bundle. */
+ * cells a cell so drawn is kept when the agent has room there (and with
+ * reachable, when a search on the edited grid joins it to the start:
+ * world_joined.c), else drawn again (uniform among those kept), as on one
+ * bundle. */
 #include <string.h>
 
 #include "place/place.h"
@@ -145,6 +147,25 @@ static nb_status any_left(const draw *d, const nb_world_overlay *ov, uint64_t n,
     return NB_OK;
 }
 
+/* Whether any of the n cells drawn from is left to the agent and joined to
+ * the start on the edited grid, each asked in turn. */
+static nb_status any_joined(nb_world_aa *ws, const draw *d, const nb_world_overlay *ov,
+                            uint64_t n, int *left, nb_random_result *res, nb_err *err)
+{
+    *left = 0;
+    for (uint64_t i = 0; i < n && !*left; i++) {
+        uint64_t k = i, count;
+        nb_cell c;
+        nb_status st = walk(d, &k, &c, &count, err);
+        if (st == NB_OK && nbi_wov_room(ov, d->q->size, (uint32_t)c.x, (uint32_t)c.y))
+            st = nbi_world_joined(ws, d->q->capability, d->q->size, d->q->start, c, ov, left,
+                                  &res->expanded, err);
+        if (st != NB_OK)
+            return st;
+    }
+    return NB_OK;
+}
+
 /* The tiles the draw reads that are not loaded: NB_ERR_UNLOADED naming them all. */
 static nb_status needed(nb_world_aa *ws, const draw *d, nb_err *err)
 {
@@ -204,6 +225,7 @@ static nb_status random_draw(nb_world_aa *ws, draw *d, const nb_world_overlay *o
     if (!left)
         return NB_OK; /* NONE */
     res->status = NB_PATH_LIMIT; /* until a cell is kept */
+    unsigned cut = 0;
     for (;;) {
         if (q->max_expansions && res->draws >= q->max_expansions)
             return NB_OK;
@@ -213,6 +235,25 @@ static nb_status random_draw(nb_world_aa *ws, draw *d, const nb_world_overlay *o
         res->draws++;
         if (ov && !nbi_wov_room(ov, q->size, (uint32_t)c.x, (uint32_t)c.y))
             continue;
+        if (ov && q->reachable) {
+            int joined;
+            if ((st = nbi_world_joined(ws, q->capability, q->size, q->start, c, ov, &joined,
+                                       &res->expanded, err)) != NB_OK)
+                return st;
+            if (!joined) {
+                /* Cut off by the blocks; after many such draws in a row, whether any cell is
+                 * left is told by asking every one (the draw goes on if one is). */
+                if (++cut == 64) {
+                    if ((st = any_joined(ws, d, ov, cells, &left, res, err)) != NB_OK)
+                        return st;
+                    if (!left) {
+                        res->status = NB_PATH_NONE;
+                        return NB_OK;
+                    }
+                }
+                continue;
+            }
+        }
         res->cell = c;
         res->status = NB_PATH_FOUND;
         if (d->has_comp) {
@@ -251,9 +292,6 @@ static nb_status checked(nb_world_aa *ws, const nb_random_query *q, const nb_wor
     if (q->reachable && !d.has_comp)
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the world has no components for capability "
                         "%#x and size %u, which reachable needs", FAMILY, q->capability, q->size);
-    if (q->reachable && ov)
-        return nbi_fail(err, NB_ERR_ARG, "%s: reachable under an overlay that blocks cells is "
-                        "not answered across tiles yet", FAMILY);
     if (X0 >= X1 || Y0 >= Y1)
         return NB_OK; /* off the world: no cell, NONE */
     d.x0 = (uint32_t)X0, d.y0 = (uint32_t)Y0, d.x1 = (uint32_t)X1, d.y1 = (uint32_t)Y1;

@@ -231,9 +231,8 @@ class WorldHAA(_WorldSearch):
     """nb_world_haa: Hierarchical Annotated A* across a world's tiles, over
     the graph above the tiles `navbake world link` writes: complete, never
     shorter than WorldAA's paths.  Queries are HAA's (configure: agent,
-    size, capability, corner, straighten, max_expansions; costs, smooth,
-    partial and an overlay that blocks cells are refused across tiles:
-    nb_world_haa_open(3)).  One workspace per world and thread."""
+    size, capability, corner, straighten, max_expansions, overlay; costs,
+    smooth and partial are refused across tiles: nb_world_haa_open(3)).  One workspace per world and thread."""
 
     _fam, _kind = "world_haa", "world HAA* workspace"
     _free = lib.nb_world_haa_close

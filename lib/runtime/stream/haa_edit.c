@@ -1,0 +1,141 @@
+/* haa_edit.c: what world HAA* (haa_world.c) searches instead of the
+ * world graph where an overlay changes the cells (haa_world.h).
+ *
+ * The repair is at the tile level, as the bundle's HAA* repairs its
+ * clusters (abstract/repair.c) but without building a graph: a tile in
+ * which the overlay changes where the agent stands (a blocked cell, or
+ * one within size - 1 cells right of or below it) is "edited"; its world
+ * graph nodes and distances are not used, and the search walks its cells
+ * on the edited grid instead, together with the cells of the other tiles
+ * that touch it (a band of one cell), where it meets the portals of the
+ * tiles the overlay leaves alone.  So a path that crosses an edited tile
+ * anywhere is found (every cell of its border is an entrance), and every
+ * untouched tile is searched through the baked graph as before.  What it
+ * costs is the edited tiles' cells the search reaches, held by a map from
+ * cell to key, not by arrays the size of the world. */
+#include <string.h>
+
+#include "core/grid.h"
+#include "stream/haa_world.h"
+
+int nbi_wedit_init(nbi_wedit *e, const nb_world *w)
+{
+    memset(e, 0, sizeof *e);
+    e->w = w;
+    e->a = w->index->a;
+    e->ntiles = (size_t)w->x.columns * w->x.rows;
+    nbi_u32map_init(&e->rkey, e->a);
+    nbi_u32map_init(&e->portal, e->a);
+    e->dirty = nbi_zalloc_array(e->a, e->ntiles, 1);
+    return e->dirty && nbi_wpins_init(&e->pins, w);
+}
+
+void nbi_wedit_free(nbi_wedit *e)
+{
+    if (!e->w)
+        return;
+    nbi_u32map_free(&e->rkey);
+    nbi_u32map_free(&e->portal);
+    nbi_free(e->a, e->dirty);
+    nbi_free(e->a, e->rcell);
+    if (e->pins.v)
+        nbi_wpins_free(&e->pins);
+    memset(e, 0, sizeof *e);
+}
+
+size_t nbi_wedit_bytes(const nbi_wedit *e)
+{
+    return e->ntiles + nbi_u32map_bytes(&e->rkey) + nbi_u32map_bytes(&e->portal) +
+           e->rcap * sizeof *e->rcell + nbi_wpins_bytes(&e->pins);
+}
+
+/* Marks the tiles of the cells whose agent's square holds (x, y). */
+static void mark(nbi_wedit *e, uint32_t x, uint32_t y, uint32_t size)
+{
+    const nbi_windex *wx = &e->w->x;
+    uint32_t x0 = x + 1 >= size ? x + 1 - size : 0, y0 = y + 1 >= size ? y + 1 - size : 0;
+    for (uint32_t ty = y0 / wx->side; ty <= y / wx->side; ty++)
+        for (uint32_t tx = x0 / wx->side; tx <= x / wx->side; tx++)
+            if (!e->dirty[(size_t)ty * wx->columns + tx]) {
+                e->dirty[(size_t)ty * wx->columns + tx] = 1;
+                e->ndirty++;
+            }
+}
+
+void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap, uint32_t size)
+{
+    if (e->ndirty)
+        memset(e->dirty, 0, e->ntiles);
+    e->ndirty = 0;
+    e->nr = 0;
+    e->ov = ov && ov->blocked ? ov : NULL;
+    nbi_u32map_clear(&e->rkey);
+    nbi_u32map_clear(&e->portal);
+    nbi_wpins_begin(&e->pins, "world HAA*", cap, size);
+    if (!e->ov)
+        return;
+    /* Each blocked cell, page by page of the overlay (its map's live entries). */
+    const nbi_u32map *m = &ov->dir;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->e[i].gen != m->gen)
+            continue;
+        uint32_t bx = m->e[i].key % ov->bcols, by = m->e[i].key / ov->bcols;
+        const uint64_t *pg = ov->pages + (size_t)(m->e[i].value - 1) * 16;
+        for (uint32_t wd = 0; wd < 16; wd++)
+            for (uint64_t bits = pg[wd]; bits; bits &= bits - 1) {
+                uint32_t bit = wd * 64 + nbp_ctz64(bits);
+                mark(e, (bx << NBI_WB_SHIFT) + (bit & NBI_WB_MASK),
+                     (by << NBI_WB_SHIFT) + (bit >> NBI_WB_SHIFT), size);
+            }
+    }
+}
+
+void nbi_wedit_end(nbi_wedit *e)
+{
+    nbi_wpins_end(&e->pins);
+}
+
+int nbi_wedit_in(const nbi_wedit *e, int32_t x, int32_t y)
+{
+    const nbi_windex *wx = &e->w->x;
+    if (!e->ndirty || x < 0 || y < 0 || (uint32_t)x >= wx->width || (uint32_t)y >= wx->height)
+        return 0;
+    for (int32_t dy = -1; dy <= 1; dy++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            int32_t nx = x + dx, ny = y + dy;
+            if (nx >= 0 && ny >= 0 && (uint32_t)nx < wx->width && (uint32_t)ny < wx->height &&
+                e->dirty[nbi_wtile_index(e->w, (uint32_t)nx, (uint32_t)ny)])
+                return 1;
+        }
+    return 0;
+}
+
+long nbi_wedit_key(nbi_wedit *e, nb_cell c)
+{
+    int found;
+    uint32_t *v = nbi_u32map_slot(&e->rkey, (uint32_t)c.y * e->w->x.width + (uint32_t)c.x, &found);
+    if (!v)
+        return -1;
+    if (found)
+        return (long)*v;
+    if (!nbi_grow(e->a, (void **)&e->rcell, &e->rcap, e->nr + 1, sizeof *e->rcell))
+        return -1;
+    e->rcell[e->nr] = c;
+    *v = (uint32_t)e->nr;
+    return (long)e->nr++;
+}
+
+int nbi_wedit_step(nbi_wedit *e, nb_cell c, unsigned d, int strict, double bound)
+{
+    int32_t nx = c.x + nbi_move_dx[d], ny = c.y + nbi_move_dy[d];
+    int here = nbi_wpins_stands(&e->pins, e->ov, nx, ny, bound);
+    if (here != 1 || d < 4)
+        return here;
+    int32_t hx = c.x + nbi_move_dx[nbi_move_horizontal(d)];
+    int32_t vy = c.y + nbi_move_dy[nbi_move_vertical(d)];
+    int a = nbi_wpins_stands(&e->pins, e->ov, hx, c.y, bound);
+    int b = nbi_wpins_stands(&e->pins, e->ov, c.x, vy, bound);
+    if (strict ? a == 1 && b == 1 : a == 1 || b == 1)
+        return 1;
+    return (strict ? a != 0 && b != 0 : a != 0 || b != 0) ? -1 : 0;
+}
