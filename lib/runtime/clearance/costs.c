@@ -7,7 +7,11 @@
 nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, uint32_t size,
                          const double *costs, nb_err *err)
 {
-    return nbi_costs_of_map(c, &b->legend, b->cells, b->width, b->height, cap, size, costs, err);
+    nb_status st = nbi_costs_of_map(c, &b->legend, NULL, b->width, b->height, cap, size, costs, err);
+    c->map = b->map;
+    for (unsigned v = 0; st == NB_OK && c->weighted && v < 256; v++)
+        c->of_value[v] = c->of_char[b->map.palette[v]];
+    return st;
 }
 
 nb_status nbi_costs_of_map(nbi_costs *c, const nbi_legend *lg, const uint8_t *cells,
@@ -16,7 +20,7 @@ nb_status nbi_costs_of_map(nbi_costs *c, const nbi_legend *lg, const uint8_t *ce
 {
     c->weighted = 0;
     c->least = 1;
-    c->cells = cells;
+    nbi_map_of_chars(&c->map, cells);
     c->width = width;
     c->height = height;
     c->size = size;
@@ -41,6 +45,7 @@ nb_status nbi_costs_of_map(nbi_costs *c, const nbi_legend *lg, const uint8_t *ce
     for (unsigned ch = 0; ch < 256; ch++) {
         unsigned t = lg->code[ch];
         c->of_char[ch] = t < lg->nterrains && (cap >> t & 1u) ? costs[t] : 1;
+        c->of_value[ch] = c->of_char[ch]; /* the identity palette; the bundle's own replaces it */
     }
     return NB_OK;
 }

@@ -11,7 +11,8 @@ typedef struct nbi_costs {
     int weighted;       /* 0: every terrain the agent may enter costs 1 */
     double least;       /* the least multiplier among the capability's terrains */
     double of_char[256]; /* per map character: its terrain's multiplier (1 for the others) */
-    const uint8_t *cells; /* the map, row-major */
+    double of_value[256]; /* per stored value of map: its character's multiplier */
+    nbi_map map;          /* the map's cells, read in place */
     uint32_t width, height, size;
 } nbi_costs;
 
@@ -22,7 +23,8 @@ typedef struct nbi_costs {
 nb_status nbi_costs_make(nbi_costs *c, const nb_bundle *b, nb_capability cap, uint32_t size,
                          const double *costs, nb_err *err);
 
-/* The same on a map and legend of the bake's (the bundle's own above). */
+/* The same on a map of characters and a legend of the bake's (the bundle's
+ * own above). */
 nb_status nbi_costs_of_map(nbi_costs *c, const nbi_legend *lg, const uint8_t *cells,
                            uint32_t width, uint32_t height, nb_capability cap, uint32_t size,
                            const double *costs, nb_err *err);
@@ -34,16 +36,18 @@ nb_status nbi_costs_of_map(nbi_costs *c, const nbi_legend *lg, const uint8_t *ce
  * only be safe then. */
 static inline double nbi_costs_cell(const nbi_costs *c, uint32_t x, uint32_t y)
 {
-    const uint8_t *row = c->cells + (size_t)y * c->width + x;
+    size_t row = (size_t)y * c->width + x;
     if (c->size == 1)
-        return c->of_char[*row];
+        return c->of_value[nbi_map_value(&c->map, row)];
     uint32_t h = c->height - y < c->size ? c->height - y : c->size,
              w = c->width - x < c->size ? c->width - x : c->size;
     double m = 1;
     for (uint32_t j = 0; j < h; j++, row += c->width)
-        for (uint32_t i = 0; i < w; i++)
-            if (c->of_char[row[i]] > m)
-                m = c->of_char[row[i]];
+        for (uint32_t i = 0; i < w; i++) {
+            double v = c->of_value[nbi_map_value(&c->map, row + i)];
+            if (v > m)
+                m = v;
+        }
     return m;
 }
 
