@@ -252,6 +252,10 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
             nbi_err_prefix(err, "%s", b->path);
             return st;
         }
+        if (s->info.version == NBI_MAP_VERSION_PACKED && s->info.param[2] != b->map.bits)
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: map section: parameter bits %u, the payload's %u bits a cell",
+                            b->path, s->info.param[2], b->map.bits);
         b->has_map = 1;
     }
     return NB_OK;
