@@ -184,7 +184,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
   is "section_list" "$(q "SELECT type || ':' || params FROM section_list WHERE id = 2")" "map:width=64 height=40 bits=4"
   # A blob damaged in the shell (same length): verify names the section.
   cp "$tmp/s.sqlite" "$tmp/d.sqlite"
-  sqlite3 "$tmp/d.sqlite" "UPDATE sections SET data = CAST(substr(data, 1, 999) || '!' || substr(data, 1001) AS BLOB) WHERE id = 2"
+  sqlite3 "$tmp/d.sqlite" "UPDATE sections SET data = CAST(substr(data, 1, 99) || '!' || substr(data, 101) AS BLOB) WHERE id = 2"
   status navbake verify "$tmp/d.sqlite"; is "verify: a damaged blob exits 1" "$rc" 1
   like "and names the section and its row" "$err" "section 2 (map), row id 2 of the sections table"
   sqlite3 "$tmp/d.sqlite" "UPDATE sections SET p0 = 9 WHERE id = 2"

@@ -182,8 +182,11 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
 }
 
 /* Decodes the sections the runtime uses directly.  Sections of types it
- * does not know are skipped (a newer minor version may add them). */
-static nb_status decode_known(nb_bundle *b, nb_err *err)
+ * does not know are skipped (a newer minor version may add them).  With
+ * NB_OPEN_VERIFY the legend, agent set and map are checked against their
+ * CRCs before they are decoded, so that random damage is named as such
+ * rather than as the structural error it happens to make. */
+static nb_status decode_known(nb_bundle *b, unsigned flags, nb_err *err)
 {
     nb_status st;
     long legend_at = -1, agents_at = -1, map_at = -1;
@@ -214,6 +217,9 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
                 return nbi_fail(err, NB_ERR_VERSION, "%s: %s section version %u, this reader knows %s",
                                 b->path, nbi_type_name(b, s->info.type), s->info.version,
                                 s->info.type == NB_SEC_LEGEND ? "1" : "1 and 2");
+            if ((flags & NB_OPEN_VERIFY) && NB_ENC_COMPRESSION(s->info.encoding) != NB_ENC_ZLIB &&
+                (st = nbi_section_crc_check(b, i, err)) != NB_OK)
+                return st; /* a zlib section's stored bytes were checked as it was inflated */
             *slot = (long)i;
         }
     }
@@ -292,7 +298,7 @@ nb_status nbi_bundle_load(nb_bundle *b, unsigned flags, nb_err *err)
     if (st == NB_OK)
         st = parse_table(b, err);
     if (st == NB_OK)
-        st = decode_known(b, err);
+        st = decode_known(b, flags, err);
     return st;
 }
 
