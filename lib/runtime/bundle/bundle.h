@@ -47,6 +47,9 @@ typedef struct nbi_map {
     const uint8_t *palette; /* 256 bytes: each value's character (0 past the palette) */
     uint32_t bits;          /* 1, 2, 4 or 8 */
     uint32_t shift;         /* log2(8 / bits): cell i is in byte i >> shift */
+    uint32_t low;           /* 2^shift - 1: i & low is its place in the byte */
+    uint32_t lg;            /* log2(bits): that place's first bit is (i & low) << lg */
+    uint32_t mask;          /* 2^bits - 1 */
     uint32_t chars;         /* characters in the palette */
 } nbi_map;
 
@@ -54,11 +57,11 @@ typedef struct nbi_map {
 extern const uint8_t nbi_map_identity[256];
 
 /* Cell i's stored value: below 2^bits, so always an index of the palette.
- * One formula for every width (bits 8: shift 0, the byte itself). */
+ * One formula for every width (bits 8: shift 0, the byte itself), its
+ * constants kept in the view: costs read a cell per move. */
 static inline uint32_t nbi_map_value(const nbi_map *m, size_t i)
 {
-    unsigned sub = (unsigned)(i & ((1u << m->shift) - 1u)) * m->bits;
-    return (uint32_t)(m->values[i >> m->shift] >> sub) & ((1u << m->bits) - 1u);
+    return (uint32_t)(m->values[i >> m->shift] >> (((unsigned)i & m->low) << m->lg)) & m->mask;
 }
 
 /* Cell i's character: a value beyond the palette reads as 0, which no

@@ -18,6 +18,9 @@ void nbi_map_of_chars(nbi_map *m, const uint8_t *cells)
     m->palette = nbi_map_identity;
     m->bits = 8;
     m->shift = 0;
+    m->low = 0;
+    m->lg = 3;
+    m->mask = 0xff;
     m->chars = 256;
 }
 
@@ -97,6 +100,9 @@ nb_status nbi_map_decode(const uint8_t *p, uint64_t len, uint16_t version, uint3
         m->palette = p + NBI_MAP_PALETTE;
         m->bits = bits;
         m->shift = bits == 1 ? 3 : bits == 2 ? 2 : bits == 4 ? 1 : 0;
+        m->low = (1u << m->shift) - 1;
+        m->lg = 3 - m->shift;
+        m->mask = (1u << bits) - 1;
         m->chars = nbi_get32(p + NBI_MAP_CHARS);
     } else {
         nbi_map_of_chars(m, p + NBI_MAP_HEADER);
