@@ -36,10 +36,19 @@ typedef struct nbb_progress_part {
     nbb_progress_fn fn;
     void *arg;
     double base, span;
+    /* Or NULL: nonzero there asks the work to stop (the bake library's
+     * cancel), read on the reporting thread after each report. */
+    const int *stop;
 } nbb_progress_part;
 void nbb_progress_part_report(const nbb_progress_part *part, double f);
 /* The same as an nbb_progress_fn, part being an nbb_progress_part *. */
 void nbb_progress_part_fn(void *part, double f);
+/* 1 when the part, or any part it reports to through nbb_progress_part_fn,
+ * asks the work to stop: a long step checks it after each report and
+ * returns nbb_progress_cancelled's status. */
+int nbb_progress_stopped(const nbb_progress_part *part);
+int nbb_progress_fn_stopped(nbb_progress_fn fn, const void *arg);
+nb_status nbb_progress_cancelled(nb_err *err);
 
 /* ---- files (input/readfile.c) ---- */
 
@@ -188,7 +197,8 @@ typedef struct nbb_optimal_stats {
     double seconds;        /* baking them */
 } nbb_optimal_stats;
 nb_status nbb_level_bake_subgoal(nbb_builder *b, const nbb_level *level, unsigned corners,
-                                 int compress, nbb_optimal_stats *stats, nb_err *err);
+                                 int compress, nbb_optimal_stats *stats,
+                                 const nbb_progress_part *progress, nb_err *err);
 
 /* The legend and the agent set of a bundle as the YAML that reads them
  * back (formats/legend.md, formats/agents.md); NB_ERR_NOTFOUND when it has

@@ -730,6 +730,8 @@ typedef struct nb_sg_result {
     int fallback;           /* 1 when the layer could not serve the query and Annotated A*
                                over the map answered it (a partial path under an overlay
                                that blocks cells) */
+    double cost;            /* of the path under the query's terrain costs, as nb_aa_result's
+                               (equal to length when every multiplier is 1) */
 } nb_sg_result;
 
 /* A workspace for queries on this bundle (which must stay open while it is
@@ -1765,10 +1767,10 @@ nb_status nb_random_finish(nb_place *place, nb_random_result *res, nb_err *err);
 /* A world too large for one bundle is baked as tile bundles and a world
  * bundle (navbake world tile, link; formats/world.md).  An nb_world holds
  * the world bundle (its index of tiles and world-wide components) and maps
- * the tiles the game asks for: no query ever loads a tile.  A query that
- * needs a tile that is not loaded says so (NB_ERR_UNLOADED) with the list
- * of tiles it needs, so that the game loads them on its own I/O thread
- * and asks again.
+ * the tiles the game asks for: no query loads a tile unless the game asked
+ * for it (nb_world_set_budget).  A query that needs a tile that is not
+ * loaded says so (NB_ERR_UNLOADED) with the list of tiles it needs, so that
+ * the game loads them on its own I/O thread and asks again.
  *
  * Threads: any number of threads may query a world while one thread (one
  * at a time) loads and unloads its tiles.  A query pins the tiles it reads
@@ -1855,10 +1857,31 @@ nb_status nb_world_reachable(const nb_world *world, nb_capability cap, unsigned 
                              size_t *needed_count, nb_err *err);
 
 /* The bytes the world holds: the world bundle's file and the handle's
- * arrays (a slot of 16 bytes a tile), and each tile bundle mapped (loaded,
+ * arrays (a slot of 24 bytes a tile), and each tile bundle mapped (loaded,
  * or unloaded but still read by a query) with its views.  Mapped files
  * count whole: an upper bound of what is resident. */
 size_t nb_world_bytes(const nb_world *world);
+/* What of nb_world_bytes is in memory now: of each file mapped (the world
+ * bundle, the tile bundles) the pages the system holds in its page cache,
+ * whoever read them (mincore; the whole file where the system cannot
+ * say), and whole what is in the allocator's memory (a tile from the
+ * loader's bytes, a bundle read rather than mapped, the tables, views and
+ * arrays). */
+size_t nb_world_resident(const nb_world *world);
+/* Automatic loading under a budget of bytes: with bytes above 0 and a
+ * loader set (nb_world_set_loader), a query that needs a tile that is not
+ * loaded (nb_world_aa_find, nb_world_nearest_find, nb_world_reachable)
+ * loads it through the loader, on the query's thread, and goes on; a tile
+ * it cannot load (the loader's error, a refusal as nb_world_load's) is the
+ * query's error, with the tile named.  Without a loader queries never load
+ * (NB_ERR_UNLOADED as above).  Every load, the game's or a query's, then
+ * unloads the least recently used tiles that no query pins until
+ * nb_world_bytes is at most bytes (SIZE_MAX: no limit); a query keeps
+ * the tiles it reads pinned to its end, so while it runs the world may
+ * hold more, and it is back within the budget when the query returns
+ * (when no other query pins more).  Loads and unloads take a lock, so any
+ * thread may then load.  0 (the default) turns both off. */
+void nb_world_set_budget(nb_world *world, size_t bytes);
 
 /* Cells blocked at run time in a world's coordinates, whatever tiles they
  * fall in (lib/runtime/stream/world_overlay.c): the queries across a world
@@ -1913,6 +1936,63 @@ size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t m
 nb_status nb_world_nearest_find(nb_world_aa *ws, const nb_nearest_query *query,
                                 const nb_world_overlay *overlay, nb_nearest_result *res,
                                 nb_err *err);
+
+/* nb_line_find across a world's tiles, in a world workspace
+ * (lib/runtime/stream/world_line.c): the same query, sweep and answer as
+ * on the map baked whole, each cell read in the tile that owns it, ov
+ * (NULL: none; the query's overlay must be NULL) blocking cells in world
+ * coordinates.  A cell in a tile not loaded is not read: the answer stands
+ * when the square enters no such cell before the point the answer gives
+ * (at it too, when blocked), else NB_ERR_UNLOADED and nb_world_aa_needed
+ * lists their tiles.  NB_ERR_LIMIT on a world of more than 32768 cells a
+ * side; other errors as nb_line_find's. */
+nb_status nb_world_line_find(nb_world_aa *ws, const nb_line_query *query,
+                             const nb_world_overlay *overlay, nb_line_result *res, nb_err *err);
+
+/* nb_random_find across a world's tiles, in a world workspace
+ * (lib/runtime/stream/world_random.c): a cell drawn uniformly from the
+ * cells of the w x h rectangle from world cell (x, y) (clipped to the
+ * world; NB_ERR_ARG when w or h is below 1) where the agent stands, and
+ * with query->reachable that the world's components join to
+ * query->start, with the generator and seed of nb_random_find.  Every tile
+ * the rectangle meets must be loaded (else NB_ERR_UNLOADED and
+ * nb_world_aa_needed lists those that are not), and the start's tile with
+ * reachable.  ov (NULL: none; the query's overlay must be NULL) refuses
+ * the cells it leaves the agent no room on, by drawing again, as
+ * nb_random_find; reachable under an ov that blocks cells is NB_ERR_ARG
+ * (not answered across tiles yet).  res->cells counts the cells of the
+ * rectangle drawn from; a draw reads the runs of the tiles it meets
+ * (nb_world_random_find(3)). */
+nb_status nb_world_random_find(nb_world_aa *ws, const nb_random_query *query,
+                               const nb_world_overlay *overlay, long x, long y, long w, long h,
+                               nb_random_result *res, nb_err *err);
+/* HAA* across a world's tiles (lib/runtime/stream/world_haa.c):
+ * nb_haa_find's query and result on world cells.  The abstract search
+ * runs over the world bundle's graph above the tiles (navbake world link)
+ * and reads no tile; the ends' tiles are read to insert them, and the
+ * tiles the path crosses to refine each stretch inside one by that tile's
+ * own HAA* (NB_HAA_STRAIGHTEN straightens each stretch).  Complete, never
+ * shorter than nb_world_aa_find; the corner rule is the tiles' graphs';
+ * ends in different world components answered without a search.
+ * A workspace per world and thread, holding one search a (capability,
+ * size) its queries name.  max_expansions caps the search above the
+ * tiles (NB_PATH_LIMIT, the path the start alone); res->level is 1 and
+ * expanded counts that search's nodes (expanded_search).  Not answered
+ * across tiles yet: an overlay that blocks cells, NB_HAA_SMOOTH, partial
+ * (NB_ERR_ARG); terrain costs (NB_ERR_NOTFOUND, as a graph without their
+ * profile).  A query never loads a tile: when the ends' tiles or those
+ * its path crosses are not loaded the status is NB_ERR_UNLOADED and
+ * nb_world_haa_needed lists them.  NB_ERR_NOTFOUND when the world bundle
+ * holds no graph for the agent. */
+typedef struct nb_world_haa nb_world_haa;
+nb_status nb_world_haa_open(const nb_world *world, nb_world_haa **out, nb_err *err);
+void nb_world_haa_close(nb_world_haa *ws);
+size_t nb_world_haa_bytes(const nb_world_haa *ws);
+nb_status nb_world_haa_find(nb_world_haa *ws, const nb_haa_query *query,
+                            const nb_world_overlay *overlay, nb_haa_result *res, nb_err *err);
+/* After a find that returned NB_ERR_UNLOADED: how many tiles it needs,
+ * the first max of them in needed. */
+size_t nb_world_haa_needed(const nb_world_haa *ws, nb_world_tile *needed, size_t max);
 
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */

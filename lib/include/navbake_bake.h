@@ -43,7 +43,7 @@ typedef struct nb_bake nb_bake;
 
 /* The HAA* graph's quality and its transitions' placement (formats/abstract.md,
  * mkabstract --quality, --placement): nb_bake_options.quality, .placement.
- * A low-quality graph with the first placement takes a quarter to a third
+ * A low-quality graph with the first placement takes a sixth to a quarter
  * fewer instructions to bake (tests/bench/results/bake-bench.md). */
 #define NB_BAKE_QUALITY_INITIAL 0u /* drop no edge */
 #define NB_BAKE_QUALITY_HIGH 1u    /* drop strongly dominated edges (the default) */
@@ -55,7 +55,8 @@ typedef struct nb_bake nb_bake;
 #define NB_BAKE_PLACE_AUTO 255u /* ends for high quality, first for the others */
 
 /* Told the fraction done (0 to 1) now and then, on the baking thread;
- * returning nonzero cancels the bake: it stops at its next step and
+ * returning nonzero cancels the bake: it stops inside the step it is in,
+ * where that step next checks (rows, clusters, nodes: nb_bake(3)), and
  * returns NB_ERR_CANCELLED, having written nothing. */
 typedef int (*nb_bake_progress_fn)(void *arg, double fraction);
 

@@ -15,7 +15,8 @@
  * of each method and their ratio, by path length bucket (<64, 64-127,
  * 128-255, 256-511, 512+) and overall; each query's time is the fastest
  * of three runs.  With -o, also the layer under random overlays against
- * itself without them, on the same lines in the same run (run_overlays).
+ * itself without them, on the same lines in the same run (run_overlays);
+ * -O, that alone.  -c times by the thread's CPU time, not the wall clock.
  * Not part of make check:
  * 'make bench-optimal' (tests/bench/results/optimal-bench.md). */
 #include <getopt.h>
@@ -34,10 +35,12 @@
 static const char *const bucket_name[NB_BUCKETS] = {"<64", "64-127", "128-255", "256-511", "512+",
                                                     "all"};
 
+static int cpu_time; /* -c: the thread's CPU time, not the wall clock (a loaded machine) */
+
 static double now_us(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(cpu_time ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
@@ -78,7 +81,7 @@ static const struct agent agents_run[] = {
 static int weak_too; /* -w */
 
 static long wrong; /* lengths that disagree, over the run */
-static int overlays; /* -o */
+static int overlays; /* -o; -O: only that */
 #define SGOV_DEFAULT UINT64_MAX /* sgsearch.c's SGOV_BUDGET */
 #define NVARIANT 3
 static const uint64_t variant_budget[NVARIANT] = {0, 256, SGOV_DEFAULT};
@@ -277,9 +280,11 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
            os.layers, (t1 - t0) / 1e3, (t1 - t0) / 1e3 / (double)os.layers,
            (double)os.bytes / cells / (double)os.layers, (double)os.nodes / (double)os.layers,
            (double)os.edges / (double)os.layers);
+    size_t stride = scen.count > max_lines ? (scen.count + max_lines - 1) / max_lines : 1;
+    if (overlays > 1)
+        goto overlaid;
     printf("| agent | bucket | queries | AA* us/query | optimal us/query | AA* / optimal | AA* "
            "expanded | optimal expanded |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
-    size_t stride = scen.count > max_lines ? (scen.count + max_lines - 1) / max_lines : 1;
     for (size_t ai = 0; ai < (weak_too ? NRUN : NAGENTS); ai++) {
         const struct agent *ag = &agents_run[ai];
         tally t;
@@ -350,6 +355,7 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
         fflush(stdout);
     }
     printf("\n");
+overlaid:
     if (overlays)
         run_overlays(name, nb, aa, sg, &scen, stride);
 out:
@@ -365,17 +371,21 @@ int main(int argc, char **argv)
     size_t max_lines = 150;
     const char *only = NULL;
     int c;
-    while ((c = getopt(argc, argv, "n:m:wo")) != -1) {
+    while ((c = getopt(argc, argv, "n:m:woOc")) != -1) {
         if (c == 'w')
             weak_too = 1;
         else if (c == 'o')
             overlays = 1;
+        else if (c == 'O')
+            overlays = 2;
+        else if (c == 'c')
+            cpu_time = 1;
         else if (c == 'n')
             max_lines = (size_t)strtoul(optarg, NULL, 10);
         else if (c == 'm')
             only = optarg;
         else {
-            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w] [-o]\n");
+            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w] [-o | -O] [-c]\n");
             return 2;
         }
     }
@@ -383,8 +393,8 @@ int main(int argc, char **argv)
     printf("## bench_optimal: subgoal layers against Annotated A*, one run\n\n"
            "At most %zu scenario lines a map (an even sample), every length checked (AA* against "
            "the layer, and the file's for size 1 on ground and swamp). Times are means over the "
-           "queries of each query's fastest of three runs (wall clock, microseconds).\n\n",
-           max_lines);
+           "queries of each query's fastest of three runs (%s, microseconds).\n\n",
+           max_lines, cpu_time ? "the thread's CPU time" : "wall clock");
     if (only)
         run_map(shared, only, max_lines);
     else

@@ -131,8 +131,14 @@ like "query --json: the cost" "$out" "\"cost\": $scost"
 like "query --json: the costs" "$out" '"costs": "swamp 5"'
 status navbake query "$tmp/c.nbk" -a scout --method optimal --from 2,20 --to 40,30
 is "--method optimal with costs: exit 0" "$rc" 0
-like "... says it answers with Annotated A*" "$err" "mkclear --optimal bakes layers for shortest paths only; use Annotated A* (nb_aa_find) or HAA* for least-cost paths; answering with Annotated A* (aa)"
+like "... says Annotated A* answered the query the layer refused" "$err" "1 queries with terrain costs answered by Annotated A* (aa): their shortest paths may not be the cheapest"
 like "... with the least cost" "$out" "cost       $scost"
+# Over ground alone the shortest path is the cheapest: the layer answers it.
+status navbake query "$tmp/c.nbk" -a scout --from 2,20 --to 20,22
+acost=$(printf '%s\n' "$out" | awk '$1 == "cost" { print $2 }')
+status navbake query "$tmp/c.nbk" -a scout --method optimal --from 2,20 --to 20,22
+is "--method optimal with costs, a path over ground: the layer's answer, no note" "$rc:$err" "0:"
+like "... Annotated A*'s cost ($acost)" "$out" "cost       $acost"
 status navbake query "$tmp/c.nbk" -a walker --method optimal --from 2,20 --to 40,30
 is "--method optimal without costs: no note" "$err" ""
 # HAA* on the graph's costs for scout's profile (mkabstract baked one per

@@ -103,10 +103,15 @@ C
     ok "installed: $f" test -f "$root/$f"
   done
   ok "installed: libnavbake_bake.so" test -f "$libdir/libnavbake_bake.so"
-  ok "a program of the bake library builds against the installed tree" sh -c \
+  ok "installed: navbake-bake.pc" test -f "$libdir/pkgconfig/navbake-bake.pc"
+  # navbake-bake.pc alone gives both libraries (it requires navbake.pc).
+  bake_pc() { env -i PATH="$PATH" PKG_CONFIG_PATH="$1" pkg-config --cflags --libs navbake-bake; }
+  is "pkg-config's flags for navbake-bake name the bake library, then the runtime" \
+    "$(bake_pc "$libdir/pkgconfig" | tr ' ' '\n' | grep '^-lnavbake' | tr '\n' ' ')" \
+    "-lnavbake_bake -lnavbake "
+  ok "a program of the bake library builds with pkg-config navbake-bake alone" sh -c \
     "${CC:-cc} $NB_SAN_CFLAGS -o '$tmp/bake_use' '$top_srcdir/tests/support/bake_use.c' \
-       \$(env -i PATH='$PATH' PKG_CONFIG_PATH='$libdir/pkgconfig' pkg-config --cflags --libs navbake) \
-       -lnavbake_bake"
+       \$(env -i PATH='$PATH' PKG_CONFIG_PATH='$libdir/pkgconfig' pkg-config --cflags --libs navbake-bake)"
   status env -i "$tmp/bake_use" --chunk
   like "and bakes a chunk in memory and queries it, with no environment variables" "$rc $out" "0 found"
   # make install prefix=DIR: the same, and again once the tree is moved.
@@ -121,6 +126,12 @@ C
     pc_build "$(echo "$pfxpc" | sed "s|$tmp/pfx|$tmp/moved|")" "$tmp/prog3"
   status env -i "$tmp/prog3" "$tmp/s.nbk"
   is "which runs with no environment variables" "$out" "$NB_VERSION 64x40"
+  movedpc=$(echo "$pfxpc" | sed "s|$tmp/pfx|$tmp/moved|")
+  ok "and a program of the bake library with pkg-config navbake-bake" sh -c \
+    "${CC:-cc} $NB_SAN_CFLAGS -o '$tmp/bake_use2' '$top_srcdir/tests/support/bake_use.c' \
+       \$(env -i PATH='$PATH' PKG_CONFIG_PATH='$movedpc' pkg-config --cflags --libs navbake-bake)"
+  status env -i "$tmp/bake_use2" --chunk
+  like "which bakes and queries with no environment variables" "$rc $out" "0 found"
   # SQLite bundles through the same open call, unless configured out
   # (--disable-sqlite-runtime), when libnavbake does not even link SQLite.
   navbake convert "$tmp/s.nbk" "$tmp/s.sqlite"
@@ -135,6 +146,6 @@ C
     ok "and does not link SQLite ($needs)" sh -c "! echo '$needs' | grep -q sqlite"
   fi
 else
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do skip "shared library not built (configure --disable-shared)"; done
+  for i in $(seq 22); do skip "shared library not built (configure --disable-shared)"; done
 fi
 finish

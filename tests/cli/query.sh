@@ -9,7 +9,7 @@ map=$data/sample.map
 ok "the sample level bakes" mkclear --agents "$data/sample-agents.yaml" "$map" -o "$tmp/s.nbk"
 
 status navbake query --help; is "--help exits 0" "$rc" 0
-like "usage" "$out" "Usage: navbake query [OPTION]... BUNDLE --from X,Y --to X,Y"
+like "usage" "$out" "Usage: navbake query [OPTION]... BUNDLE|WORLD --from X,Y --to X,Y"
 like "methods listed" "$out" "aa: Annotated A*"
 status navbake query --version; is "--version exits 0" "$rc" 0
 status navbake query "$tmp/s.nbk" --from 2,2; is "no --to: exit 2" "$rc" 2

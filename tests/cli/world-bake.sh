@@ -65,6 +65,18 @@ while i < len(s):
     o, i = d.raw_decode(s, i); n += sum(x["stored"] for x in o["sections"] if x["type_name"] == "map")
 print(n)')
 is "and each section type's, summed over the tiles" "$(sed -n 's/^  map  *\([0-9]*\) bytes.*/\1/p' "$tmp/.out")" "$map_bytes"
+own=$(wc -c <out/world.nbw | tr -d ' ')
+like "and the world bundle's own bytes, a tile's share (what a game holds whatever it loads)" \
+   "$(cat "$tmp/.out")" \
+   "own        the world bundle: $own bytes, $(echo "$own" | awk '{ printf "%.1f", $1 / 12 }') bytes/tile"
+# Its sections' stored bytes as info of the world bundle alone lists them.
+own_secs=$(navbake info --json out/world.nbw | python3 -c 'import json, sys
+d = json.load(sys.stdin); t = {}
+for x in d["sections"]: t[x["type_name"]] = t.get(x["type_name"], 0) + x["stored"]
+print(" ".join("%s %d %.1f" % (k, t[k], t[k] / 12) for k in ("world", "world_components")))')
+is "and its index and components, each a tile's share" \
+   "$(awk '/^own / { on = 1; next } on && /bytes\/tile/ && ($1 == "world" || $1 == "world_components") { printf "%s%s %s %s", s, $1, $2, $4; s = " " }' "$tmp/.out")" \
+   "$own_secs"
 ok "info --json of the world bundle" navbake info --json out/world.nbw
 is "has the world: its tiles and their bytes" \
    "$(python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["world"]; print(w["tiles"], w["tile_bytes"], w["sections"]["map"]["stored"])' "$tmp/.out")" \

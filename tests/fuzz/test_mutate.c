@@ -46,7 +46,7 @@ static int bake(uint8_t **image, size_t *len)
                             &level, &err) == NB_OK &&
              nbb_level_put(w, level, 0, &err) == NB_OK &&
              nbb_level_bake_clearance(w, level, 1, NULL, NULL, NULL, &err) == NB_OK && /* zlib, for the inflation */
-             nbb_level_bake_subgoal(w, level, NBB_CORNERS_STRICT, 0, NULL, &err) == NB_OK &&
+             nbb_level_bake_subgoal(w, level, NBB_CORNERS_STRICT, 0, NULL, NULL, &err) == NB_OK &&
              nbb_builder_image(w, image, len, &err) == NB_OK &&
              nb_bundle_open_memory(*image, *len, 0, NULL, &b, &err) == NB_OK;
     free(*image);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "abstract/abstract.h" /* (with clearance.h) */
+#include "subgoal/subgoal_build.h"
 #include "testutil.h"
 
 static char tmpdir[256];
@@ -406,4 +407,22 @@ nb_status tu_add_levels(nb_bundle **b, const char *path, const nbb_levels_opts *
     nb_bundle_close(*b);
     *b = NULL;
     return st == NB_OK ? nb_bundle_open(path, 0, NULL, b, err) : st;
+}
+
+nb_status tu_bake_optimal(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                          const nbb_grid *grid, unsigned corners, nb_err *err)
+{
+    nbb_builder *b;
+    nb_status st = nbb_builder_new(&b, err);
+    if (st != NB_OK)
+        return st;
+    st = nbb_put_level(b, legend, agents, grid, 0, err);
+    if (st == NB_OK)
+        st = nbb_bake_clearance(b, legend, agents, grid, 0, NULL, err);
+    if (st == NB_OK)
+        st = nbb_bake_subgoal(b, legend, agents, grid, corners, 0, NULL, err);
+    if (st == NB_OK)
+        st = nbb_builder_write(b, path, err);
+    nbb_builder_free(b);
+    return st;
 }

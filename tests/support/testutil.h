@@ -106,4 +106,9 @@ int tu_count_entries(const char *dir);
 void tu_check_failed_write(const char *dir, const char *name, const nbi_legend *legend,
                            const nbi_agentset *agents, const nbb_grid *grid);
 
+/* A bundle at path of the level and agents with their clearance layers and the optimal
+ * layers for corners (NBB_CORNERS_STRICT, _WEAK or both), written and closed. */
+nb_status tu_bake_optimal(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
+                          const nbb_grid *grid, unsigned corners, nb_err *err);
+
 #endif

@@ -94,3 +94,55 @@ const char *tw_fresh_dir(const char *tmp, const char *prefix, int *k)
     mkdir(d, 0777);
     return d;
 }
+
+int tw_level_open(tw_level *l, const char *what, const char *map_, const char *agents_,
+                  uint32_t tile, uint32_t cluster, const char *dir)
+{
+    nb_err err;
+    char *map = strdup(map_), *agents = strdup(agents_);
+    memset(l, 0, sizeof *l);
+    l->what = what;
+    int good = ok(nbb_world_cut(map, NULL, agents, tile, cluster, dir, 2, NULL, NULL, NULL, &err) ==
+                          NB_OK &&
+                      tw_bake_world(dir, 0, &l->wd, &err),
+                  "%s: cut into tiles of %u, baked and linked: %s", what, tile, err.msg);
+    if (good) {
+        l->whole = tw_whole_bake(map, NULL, agents);
+        good = ok(l->whole && nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, NULL, &l->w,
+                                            &err) == NB_OK,
+                  "%s: the world opens: %s", what, err.msg);
+    }
+    free(map), free(agents);
+    if (good)
+        nb_world_describe(l->w, &l->in);
+    return good;
+}
+
+void tw_level_close(tw_level *l)
+{
+    nb_world_close(l->w);
+    nb_bundle_close(l->whole);
+    tw_world_close(&l->wd);
+}
+
+void tw_straddling_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov,
+                          int n)
+{
+    nb_world_info in = l->in;
+    for (int i = 0; i < n; i++) {
+        long bw = 1 + tu_below(r, 6), bh = 1 + tu_below(r, 6);
+        long x = (long)(tu_below(r, in.columns) * in.tile) - bw / 2 + (i % 3 == 1 ? tu_below(r, in.tile) : 0);
+        long y = (long)(tu_below(r, in.rows) * in.tile) - bh / 2 + (i % 3 == 2 ? tu_below(r, in.tile) : 0);
+        if (x < 0)
+            bw += x, x = 0;
+        if (y < 0)
+            bh += y, y = 0;
+        bw = x + bw > (long)in.width ? (long)in.width - x : bw;
+        bh = y + bh > (long)in.height ? (long)in.height - y : bh;
+        nb_err e1, e2;
+        if (bw > 0 && bh > 0 &&
+            (nb_world_overlay_block(wov, x, y, bw, bh, &e1) != NB_OK ||
+             nb_overlay_block(ov, x, y, bw, bh, &e2) != NB_OK))
+            diag("a block (%ld, %ld) %ld x %ld: %s / %s", x, y, bw, bh, e1.msg, e2.msg);
+    }
+}

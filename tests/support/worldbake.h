@@ -28,4 +28,25 @@ void tw_write_map(const char *path, const nbb_grid *g);
  * (tu_path's buffers rotate; 16 of these do). */
 const char *tw_fresh_dir(const char *tmp, const char *prefix, int *k);
 
+/* A level cut into a world (baked, linked and opened) and baked whole, for
+ * the tests of queries across tiles (test_world_query.c, test_world_place.c). */
+typedef struct tw_level {
+    const char *what;
+    tw_world wd;
+    nb_bundle *whole;
+    nb_world *w;
+    nb_world_info in; /* as opened */
+} tw_level;
+/* Cuts map (with agents) into tiles of tile cells and clusters of cluster
+ * in dir, bakes, links and opens it, and bakes it whole; 0 after a failed
+ * test line. */
+int tw_level_open(tw_level *l, const char *what, const char *map, const char *agents,
+                  uint32_t tile, uint32_t cluster, const char *dir);
+void tw_level_close(tw_level *l);
+/* n rectangles of 1 to 6 cells a side centred on tile corners and borders
+ * (and on borders at random places along them), blocked in both wov and
+ * ov, the whole bake's. */
+void tw_straddling_blocks(tu_rng *r, const tw_level *l, nb_world_overlay *wov, nb_overlay *ov,
+                          int n);
+
 #endif

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bake_int.h"
 #include "brute.h"
@@ -434,11 +435,105 @@ static void errors(void)
     is_str(nb_status_str(NB_ERR_CANCELLED), "cancelled", "NB_ERR_CANCELLED has its text");
 }
 
+/* ---- cancelling inside a step ---- */
+
+#define MAX_REPORTS 100000
+
+/* Each report's fraction and the thread's CPU time then, in ms. */
+typedef struct timeline {
+    int calls, cancel_at; /* cancels on call number cancel_at (from 1); 0: never */
+    double *at, *cpu;
+} timeline;
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int note(void *arg, double f)
+{
+    timeline *t = arg;
+    if (t->calls < MAX_REPORTS) {
+        t->at[t->calls] = f;
+        t->cpu[t->calls] = cpu_ms();
+    }
+    t->calls++;
+    return t->cancel_at && t->calls >= t->cancel_at;
+}
+
+/* A cancel in the middle of a long step stops the bake well before the
+ * step would end: what it goes on doing after the report that cancelled
+ * is less than half of what the same bake uncancelled did there to the
+ * step's end (CPU time on the baking thread, so a loaded machine does not
+ * count).  Stopping only between steps does the whole rest of the step. */
+static void cancel_inside(void)
+{
+    tu_rng r = {33};
+    uint8_t *ids = random_ids(&r, 800, 800, 20);
+    nb_bake *bk;
+    nb_err err;
+    nb_bake_open(NULL, &bk, &err);
+    nb_bake_set_grid(bk, 800, 800, ids, &err);
+    nb_bake_options o;
+    nb_bake_options_init(&o);
+    o.flags = NB_BAKE_ABSTRACT | NB_BAKE_OPTIMAL;
+    o.progress = note;
+    timeline full = {0, 0, calloc(MAX_REPORTS, sizeof(double)), calloc(MAX_REPORTS, sizeof(double))};
+    o.progress_arg = &full;
+    void *data = NULL;
+    size_t len;
+    nb_status fst = nb_bake_memory(bk, &o, &data, &len, &err);
+    ok(fst == NB_OK && full.calls < MAX_REPORTS, "a bake with the optimal layer and the graph, %d reports", full.calls);
+    double t_end = cpu_ms();
+    nb_bake_free(bk, data);
+    /* bake_run.c's shares: the layers to 0.28, the optimal layers to 0.58, the graph to 1. */
+    static const struct {
+        const char *name;
+        double lo, hi;
+    } steps[] = {{"the optimal layers", 0.28, 0.58}, {"the abstract graph", 0.58, 1.0}};
+    for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+        double mid = (steps[s].lo + steps[s].hi) / 2;
+        int k = 0, e = full.calls - 1;
+        while (k < full.calls && full.at[k] < mid)
+            k++;
+        while (e > k && full.at[e - 1] >= steps[s].hi - 1e-9)
+            e--; /* the first report at or past the step's end */
+        double rest = (e < full.calls && full.at[e] >= steps[s].hi - 1e-9 ? full.cpu[e] : t_end) -
+                      full.cpu[k];
+        if (!ok(k < full.calls && full.at[k] < steps[s].hi && rest > 5,
+                "%s: a report in its middle (%.3f) with %.1f ms of the step after it", steps[s].name,
+                k < full.calls ? full.at[k] : -1.0, rest)) {
+            skip(2, "no report inside the step");
+            continue;
+        }
+        timeline t = {0, k + 1, calloc(MAX_REPORTS, sizeof(double)), calloc(MAX_REPORTS, sizeof(double))};
+        o.progress_arg = &t;
+        data = (void *)1;
+        nb_status st = nb_bake_memory(bk, &o, &data, &len, &err);
+        double after = cpu_ms() - t.cpu[k];
+        char where[64];
+        snprintf(where, sizeof where, "at %.0f%%, in %s", 100 * full.at[k], steps[s].name);
+        ok(st == NB_ERR_CANCELLED && data == NULL && strstr(err.msg, where),
+           "cancelled there, %s: %s", where, err.msg);
+        ok(after < rest / 2, "and stopped within %.2f ms, the uncancelled bake going on %.1f ms "
+                             "to the step's end", after, rest);
+        free(t.at);
+        free(t.cpu);
+    }
+    free(full.at);
+    free(full.cpu);
+    free(ids);
+    nb_bake_close(bk);
+}
+
 int main(void)
 {
     bake_grid_and_text();
     two_threads();
     cancelling();
+    cancel_inside();
     allocator();
     errors();
     return done_testing();

@@ -28,24 +28,6 @@
 
 static nbi_legend legend;
 
-static nb_status bake(const char *path, const nbi_agentset *agents, const nbb_grid *grid,
-                      unsigned corners, nb_err *err)
-{
-    nbb_builder *b;
-    nb_status st = nbb_builder_new(&b, err);
-    if (st != NB_OK)
-        return st;
-    st = nbb_put_level(b, &legend, agents, grid, 0, err);
-    if (st == NB_OK)
-        st = nbb_bake_clearance(b, &legend, agents, grid, 0, NULL, err);
-    if (st == NB_OK)
-        st = nbb_bake_subgoal(b, &legend, agents, grid, corners, 0, NULL, err);
-    if (st == NB_OK)
-        st = nbb_builder_write(b, path, err);
-    nbb_builder_free(b);
-    return st;
-}
-
 /* 1 when the path starts and ends at the query's ends, takes legal steps
  * only and is as long as it says. */
 static int path_ok(const nbb_grid *g, const nb_sg_query *q, enum brute_corner rule,
@@ -173,7 +155,7 @@ static void test_random(tu_rng *rng)
             nb_err err;
             nb_bundle *nb = NULL;
             nb_sg *ws = NULL;
-            nb_status st = bake(path, &agents, &g, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, &err);
+            nb_status st = tu_bake_optimal(path, &legend, &agents, &g, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, &err);
             if (st == NB_OK)
                 st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
             if (st == NB_OK)
@@ -229,7 +211,7 @@ static void test_dense(tu_rng *rng)
     const char *path = tu_path(tu_tmpdir(), "sg-dense.nbk");
     nb_bundle *nb = NULL;
     nb_sg *ws = NULL;
-    if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, &err) == NB_OK &&
+    if (!ok(tu_bake_optimal(path, &legend, &agents, &g, NBB_CORNERS_STRICT | NBB_CORNERS_WEAK, &err) == NB_OK &&
                 nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
                 tu_sg_open(nb, 0, &ws, &err) == NB_OK,
             "dense: baked and opened")) {
@@ -706,7 +688,7 @@ static void test_wall(void)
     q.start = (nb_cell){1, 2};
     q.goal = (nb_cell){4, 2};
     double want = brute_dijkstra(&legend, &g, 1, 1, BRUTE_WEAK, 1, 2, 4, 2, NULL, NULL);
-    int found = bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
+    int found = tu_bake_optimal(path, &legend, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
                 nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
                 tu_sg_open(nb, 0, &ws, &err) == NB_OK && nb_sg_find(ws, &q, &r, &err) == NB_OK &&
                 r.status == NB_PATH_FOUND;
@@ -758,7 +740,7 @@ static void test_real_weak(void)
         if (!ok(nbb_map_read(map_path, &legend, 1, &g, &err) == NB_OK, "%s: read", names[m]))
             continue;
         if (!ok(nbb_scen_read(scen_path, &scen, &err) == NB_OK &&
-                    bake(path, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
+                    tu_bake_optimal(path, &legend, &agents, &g, NBB_CORNERS_WEAK, &err) == NB_OK &&
                     nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
                     nb_aa_open(nb, &aa, &err) == NB_OK && tu_sg_open(nb, 0, &sg, &err) == NB_OK,
                 "%s: weak layers baked and opened", names[m])) {
@@ -822,7 +804,7 @@ static void test_api(tu_rng *rng)
     nb_err err;
     nb_bundle *nb = NULL;
     nb_sg *ws = NULL;
-    if (!ok(bake(path, &agents, &g, NBB_CORNERS_STRICT, &err) == NB_OK &&
+    if (!ok(tu_bake_optimal(path, &legend, &agents, &g, NBB_CORNERS_STRICT, &err) == NB_OK &&
                 nb_bundle_open(path, 0, NULL, &nb, &err) == NB_OK &&
                 tu_sg_open(nb, 0, &ws, &err) == NB_OK,
             "api: a strict-only bundle baked and opened")) {
@@ -942,7 +924,7 @@ static void test_api(tu_rng *rng)
     nb_bundle_close(nb);
 
     /* A corner rule that does not exist is refused when baking. */
-    ok(bake(path, &agents, &g, 4, &err) == NB_ERR_ARG && strstr(err.msg, "corner rules 0x4"),
+    ok(tu_bake_optimal(path, &legend, &agents, &g, 4, &err) == NB_ERR_ARG && strstr(err.msg, "corner rules 0x4"),
        "baking for corner rules 0x4 is refused: %s", err.msg);
 
     /* A bundle without a layer. */

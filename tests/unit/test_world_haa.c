@@ -1,5 +1,5 @@
-/* test_world_haa.c: HAA* across a world's tiles (lib/runtime/stream/
- * haa_world.c) against Annotated A* on the same map baked whole, on three
+/* test_world_haa.c: HAA* across a world's tiles (nb_world_haa_find,
+ * lib/runtime/stream/world_haa.c over haa_world.c) against Annotated A* on the same map baked whole, on three
  * shared maps cut into 4 x 4 tiles or more (data/sample.map in 4 x 3
  * tiles of 16 when ../shared is not there: the same checks).
  *
@@ -10,6 +10,9 @@
  *   most 10 %, the low-quality graphs' worst), most pairs crossing tiles.
  * - A query whose tiles are not loaded: NB_ERR_UNLOADED naming them; the
  *   world graph's search needs none but the ends'.
+ * - What is not answered across tiles yet refused (an overlay that blocks
+ *   cells, smoothing, partial, terrain costs), an end the agent cannot
+ *   stand at answered as nb_haa_find does, a budget stopping the search.
  * - The world graph and a tile's border graph refused when damaged: an arc
  *   or a distance shorter than its cells lie apart (the search's heuristic
  *   relies on it), an arc to no node, a node outside its tile, a portal
@@ -26,6 +29,99 @@
 static int adjacent(nb_cell a, nb_cell b)
 {
     return abs(a.x - b.x) <= 1 && abs(a.y - b.y) <= 1 && (a.x != b.x || a.y != b.y);
+}
+
+/* What nb_world_haa_find refuses or answers without a path, all tiles loaded; hq's ends are
+ * the world's corners. */
+static void refused(const char *what, const nb_world *w, nb_world_haa *q, const nb_haa_query *hq0,
+                    nb_world_overlay *ov, const nb_bundle *whole, const nb_agent *ag)
+{
+    nb_err err;
+    nb_haa_result res;
+    nb_haa_query hq = *hq0;
+    /* Blocked cells: refused, however few; an overlay that blocks none is no overlay. */
+    is_int(nb_world_haa_find(q, &hq, ov, &res, &err), NB_OK,
+           "%s: an overlay that blocks nothing is answered (%s)", what, err.msg);
+    nb_world_overlay_block(ov, 1, 1, 1, 1, NULL);
+    is_int(nb_world_haa_find(q, &hq, ov, &res, &err), NB_ERR_ARG,
+           "%s: an overlay that blocks cells: NB_ERR_ARG", what);
+    ok(strstr(err.msg, "not answered across tiles") != NULL, "%s: ... saying so (%s)", what,
+       err.msg);
+    nb_world_overlay_unblock(ov, 1, 1, 1, 1, NULL);
+    hq.flags = NB_HAA_SMOOTH;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_ERR_ARG, "%s: smoothing: NB_ERR_ARG",
+           what);
+    hq.flags = NB_HAA_STRAIGHTEN;
+    hq.partial = 1;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_ERR_ARG, "%s: partial: NB_ERR_ARG",
+           what);
+    hq.partial = 0;
+    double costs[NB_MAX_TERRAINS];
+    for (int k = 0; k < NB_MAX_TERRAINS; k++)
+        costs[k] = 1;
+    hq.costs = costs;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_ERR_NOTFOUND,
+           "%s: terrain costs: NB_ERR_NOTFOUND", what);
+    hq.costs = NULL;
+    hq.size = 0;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_ERR_ARG, "%s: size 0: NB_ERR_ARG",
+           what);
+    hq.size = 1;
+    hq.goal.x = -1;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_ERR_OUTSIDE,
+           "%s: an end off the world: NB_ERR_OUTSIDE", what);
+    /* A blocked start and goal, as nb_haa_find answers them. */
+    nb_cell wall = {-1, -1}, open = {-1, -1};
+    for (int32_t y = 0; y < (int32_t)nb_map_height(whole) && (wall.x < 0 || open.x < 0); y++)
+        for (int32_t x = 0; x < (int32_t)nb_map_width(whole); x++) {
+            int st = nb_can_stand(whole, ag->capability, 1, x, y);
+            if (st == 0 && wall.x < 0)
+                wall = (nb_cell){x, y};
+            if (st == 1 && open.x < 0)
+                open = (nb_cell){x, y};
+        }
+    hq.start = wall, hq.goal = open;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_OK, "%s: a blocked start: NB_OK", what);
+    is_int(res.status, NB_PATH_START_BLOCKED, "%s: ... NB_PATH_START_BLOCKED", what);
+    hq.start = open, hq.goal = wall;
+    nb_world_haa_find(q, &hq, NULL, &res, &err);
+    is_int(res.status, NB_PATH_GOAL_BLOCKED, "%s: a blocked goal: NB_PATH_GOAL_BLOCKED", what);
+    /* A budget of one node stops a search across the world, with the start alone; ends in
+     * different components are answered without a search. */
+    hq = *hq0;
+    hq.start = hq.goal = open;
+    nb_cell apart = {-1, -1};
+    for (int32_t y = 0; y < (int32_t)nb_map_height(whole); y++)
+        for (int32_t x = 0; x < (int32_t)nb_map_width(whole); x++) {
+            int joined = 0;
+            if (nb_can_stand(whole, ag->capability, 1, x, y) != 1 ||
+                nb_world_reachable(w, ag->capability, 1, open, (nb_cell){x, y}, &joined,
+                                   NULL, 0, NULL, NULL) != NB_OK)
+                continue;
+            if (joined)
+                hq.goal = (nb_cell){x, y}; /* the last in row order: far from the first */
+            else if (apart.x < 0)
+                apart = (nb_cell){x, y};
+        }
+    if (apart.x < 0) {
+        diag("%s: one component: no ends apart to ask", what);
+    } else {
+        nb_haa_query hn = hq;
+        hn.goal = apart;
+        is_int(nb_world_haa_find(q, &hn, NULL, &res, &err), NB_OK, "%s: ends apart: NB_OK", what);
+        ok(res.status == NB_PATH_NONE && !res.searched && res.expanded == 0,
+           "%s: ... no path, answered without a search (%s, %llu expanded)", what,
+           nb_path_status_str(res.status), (unsigned long long)res.expanded);
+    }
+    hq.max_expansions = 1;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_OK, "%s: a budget of one node: NB_OK",
+           what);
+    ok(res.status == NB_PATH_LIMIT && res.path_len == 1 && res.path[0].x == open.x &&
+           res.path[0].y == open.y,
+       "%s: ... NB_PATH_LIMIT, the start alone (%s, %zu cells)", what,
+       nb_path_status_str(res.status), res.path_len);
+    ok(nb_world_haa_bytes(q) > 0, "%s: the workspace says what it holds (%zu bytes)", what,
+       nb_world_haa_bytes(q));
 }
 
 static void check(const char *what, const char *map_, uint32_t tile, uint32_t cluster,
@@ -45,11 +141,13 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
     ok(wd.w.columns * wd.w.rows >= 12, "%s: %u x %u tiles", what, wd.w.columns, wd.w.rows);
     nb_bundle *whole = tw_whole_bake(map, NULL, agents);
     nb_world *w = NULL;
-    nbi_whaa *q = NULL;
+    nb_world_haa *q = NULL;
+    nb_world_overlay *ov = NULL;
     nb_aa *aa = NULL;
     nb_agent ag = *nb_agent_get(whole, 0);
     if (!ok(nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, NULL, &w, &err) == NB_OK &&
-                nbi_whaa_new(w, ag.capability, 1, &q, &err) == NB_OK &&
+                nb_world_haa_open(w, &q, &err) == NB_OK &&
+                nb_world_overlay_open(w, &ov, &err) == NB_OK &&
                 nb_aa_open(whole, &aa, &err) == NB_OK,
             "%s: the world, its HAA* graph and AA* on the whole bake open: %s", what, err.msg))
         goto out;
@@ -59,16 +157,21 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
     tu_rng r = {0x5eed + tile};
     nb_cell a = {0, 0}, b = {(int32_t)in.width - 1, (int32_t)in.height - 1};
     nb_world_tile need[4];
-    size_t nneed = 0;
-    nbi_whaa_result res;
-    is_int(nbi_whaa_find(q, a, b, &res, need, 4, &nneed, &err), NB_ERR_UNLOADED,
+    nb_haa_query hq;
+    nb_haa_query_init(&hq);
+    hq.start = a, hq.goal = b, hq.size = 1, hq.capability = ag.capability;
+    hq.flags = NB_HAA_STRAIGHTEN;
+    nb_haa_result res;
+    is_int(nb_world_haa_find(q, &hq, NULL, &res, &err), NB_ERR_UNLOADED,
            "%s: nothing loaded: NB_ERR_UNLOADED (%s)", what, err.msg);
+    size_t nneed = nb_world_haa_needed(q, need, 4);
     ok(nneed == 2 && need[0].column == 0 && need[0].row == 0 &&
            need[1].column == in.columns - 1 && need[1].row == in.rows - 1,
        "%s: ... naming the two corner tiles (%zu)", what, nneed);
     for (uint32_t y = 0; y < in.rows; y++)
         for (uint32_t x = 0; x < in.columns; x++)
             nb_world_load(w, (nb_world_tile){x, y}, NULL);
+    refused(what, w, q, &hq, ov, whole, &ag);
     unsigned wrong_found = 0, bad_walk = 0, shorter = 0, found = 0, crossing = 0;
     double err_sum = 0;
     for (int i = 0; i < pairs; i++) {
@@ -88,16 +191,17 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
         aq.start = s, aq.goal = g, aq.size = 1, aq.capability = ag.capability;
         aq.corner = NB_CORNER_STRICT;
         nb_aa_result ar;
+        hq.start = s, hq.goal = g;
         if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK ||
-            nbi_whaa_find(q, s, g, &res, NULL, 0, NULL, &err) != NB_OK) {
+            nb_world_haa_find(q, &hq, NULL, &res, &err) != NB_OK) {
             ok(0, "%s: (%d, %d) to (%d, %d): %s", what, s.x, s.y, g.x, g.y, err.msg);
             break;
         }
-        int want = ar.status == NB_PATH_FOUND;
-        if (want != res.found) {
+        int want = ar.status == NB_PATH_FOUND, got = res.status == NB_PATH_FOUND;
+        if (want != got) {
             if (!wrong_found++)
                 diag("(%d, %d) to (%d, %d): AA* %s, world HAA* %s", s.x, s.y, g.x, g.y,
-                     want ? "found" : "none", res.found ? "found" : "none");
+                     want ? "found" : "none", nb_path_status_str(res.status));
             continue;
         }
         if (!want)
@@ -130,7 +234,8 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
     diag("%s: %u paths, mean error %.2f %%", what, found, mean);
 out:
     nb_aa_close(aa);
-    nbi_whaa_free(q);
+    nb_world_haa_close(q);
+    nb_world_overlay_close(ov);
     nb_world_close(w);
     nb_bundle_close(whole);
     tw_world_close(&wd);

@@ -31,44 +31,16 @@
 
 static int every;
 
-typedef struct level {
-    const char *what;
-    tw_world wd;
-    nb_bundle *whole;
-    nb_world *w;
-} level;
+typedef tw_level level;
 
-static int open_level(level *l, const char *what, const char *map_, const char *agents_,
+static int open_level(level *l, const char *what, const char *map, const char *agents,
                       uint32_t tile, uint32_t cluster, const char *dir, uint32_t least)
 {
-    nb_err err;
-    char *map = strdup(map_), *agents = strdup(agents_);
-    memset(l, 0, sizeof *l);
-    l->what = what;
-    int good = ok(nbb_world_cut(map, NULL, agents, tile, cluster, dir, 2, NULL, NULL, NULL, &err) ==
-                          NB_OK &&
-                      tw_bake_world(dir, 0, &l->wd, &err),
-                  "%s: cut into tiles of %u, baked and linked: %s", what, tile, err.msg);
-    if (good) {
-        l->whole = tw_whole_bake(map, NULL, agents);
-        good = ok(l->whole && nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, NULL, &l->w,
-                                            &err) == NB_OK,
-                  "%s: the world opens: %s", what, err.msg);
-    }
-    free(map), free(agents);
-    if (good) {
-        nb_world_info in;
-        nb_world_describe(l->w, &in);
-        ok(in.columns * in.rows >= least, "%s: %u x %u tiles", what, in.columns, in.rows);
-    }
+    int good = tw_level_open(l, what, map, agents, tile, cluster, dir);
+    if (good)
+        ok(l->in.columns * l->in.rows >= least, "%s: %u x %u tiles", what, l->in.columns,
+           l->in.rows);
     return good;
-}
-
-static void close_level(level *l)
-{
-    nb_world_close(l->w);
-    nb_bundle_close(l->whole);
-    tw_world_close(&l->wd);
 }
 
 /* 1 when path is a walk of the query's agent from start to goal on the
@@ -136,30 +108,6 @@ static nb_cell standable_cell(tu_rng *r, const nb_bundle *whole, const nb_aa_que
     return c;
 }
 
-/* Rectangles of 1 to 6 cells a side centred on tile corners and borders. */
-static void straddling_blocks(tu_rng *r, const level *l, nb_world_overlay *wov, nb_overlay *ov,
-                              int n)
-{
-    nb_world_info in;
-    nb_world_describe(l->w, &in);
-    for (int i = 0; i < n; i++) {
-        long bw = 1 + tu_below(r, 6), bh = 1 + tu_below(r, 6);
-        long x = (long)(tu_below(r, in.columns) * in.tile) - bw / 2 + (i % 3 == 1 ? tu_below(r, in.tile) : 0);
-        long y = (long)(tu_below(r, in.rows) * in.tile) - bh / 2 + (i % 3 == 2 ? tu_below(r, in.tile) : 0);
-        if (x < 0)
-            bw += x, x = 0;
-        if (y < 0)
-            bh += y, y = 0;
-        bw = x + bw > (long)in.width ? (long)in.width - x : bw;
-        bh = y + bh > (long)in.height ? (long)in.height - y : bh;
-        nb_err e1, e2;
-        if (bw > 0 && bh > 0 &&
-            (nb_world_overlay_block(wov, x, y, bw, bh, &e1) != NB_OK ||
-             nb_overlay_block(ov, x, y, bw, bh, &e2) != NB_OK))
-            diag("a block (%ld, %ld) %ld x %ld: %s / %s", x, y, bw, bh, e1.msg, e2.msg);
-    }
-}
-
 /* Random pairs for every agent, both corner rules, with and without blocks. */
 static void check_pairs(level *l, int pairs, uint64_t seed)
 {
@@ -178,7 +126,7 @@ static void check_pairs(level *l, int pairs, uint64_t seed)
     size_t nagents = nb_agent_count(l->whole);
     for (int blocked = 0; blocked < 2; blocked++) {
         if (blocked)
-            straddling_blocks(&r, l, wov, ov, 60);
+            tw_straddling_blocks(&r, l, wov, ov, 60);
         unsigned wrong = 0, found = 0, n = 0;
         for (size_t k = 0; k < nagents; k++)
             for (int i = 0; i < pairs; i++) {
@@ -215,6 +163,28 @@ static void check_pairs(level *l, int pairs, uint64_t seed)
     q.goal.x = -1;
     is_int(nb_world_aa_find(ws, &q, NULL, &res, &err), NB_ERR_OUTSIDE,
            "%s: a goal off the world: NB_ERR_OUTSIDE (%s)", l->what, err.msg);
+    /* The node cap on a workspace the searches above grew: a cap of one page
+     * (1024 nodes) stops a path whose ends are in two pages of 32 x 32 cells
+     * (the pages a search claims are counted, not those the pool holds). */
+    nb_aa_query_init(&q);
+    nb_aa_query_agent(&q, nb_agent_get(l->whole, 0));
+    int capped = 0;
+    for (int i = 0; i < 400 && !capped; i++) {
+        q.start = standable_cell(&r, l->whole, &q);
+        q.goal = standable_cell(&r, l->whole, &q);
+        if (q.start.x / 32 == q.goal.x / 32 ||
+            nb_world_aa_find(ws, &q, NULL, &res, NULL) != NB_OK || res.status != NB_PATH_FOUND)
+            continue;
+        capped = 1;
+        nb_world_aa_set_max_nodes(ws, 1);
+        nb_status st = nb_world_aa_find(ws, &q, NULL, &res, &err);
+        is_int(st == NB_OK ? (int)res.status : -(int)st, NB_PATH_LIMIT,
+               "%s: a node cap of one page on a grown workspace: NB_PATH_LIMIT", l->what);
+        nb_world_aa_set_max_nodes(ws, 0);
+        is_int(nb_world_aa_find(ws, &q, NULL, &res, &err) == NB_OK ? (int)res.status : -1,
+               NB_PATH_FOUND, "%s: no cap: found again", l->what);
+    }
+    ok(capped, "%s: a path across two pages found to cap", l->what);
     nb_world_overlay_close(wov);
     nb_overlay_close(ov);
     nb_aa_close(aa);
@@ -513,7 +483,7 @@ static void check_nearest(level *l, uint64_t seed)
     tu_rng r = {seed};
     for (int blocked = 0; blocked < 2; blocked++) {
         if (blocked)
-            straddling_blocks(&r, l, wov, ov, 80);
+            tw_straddling_blocks(&r, l, wov, ov, 80);
         unsigned wrong = 0, n = 0, found = 0, missing_ok = 0;
         for (int i = 0; i < 120; i++) {
             nb_nearest_query q;
@@ -594,7 +564,7 @@ int main(void)
         check_unloaded(&l, 2);
         check_nearest(&l, 6);
         check_threads(&l);
-        close_level(&l);
+        tw_level_close(&l);
         check_no_alloc(d0);
     }
     /* A random level of four terrains, 120 x 100 in tiles of 16. */
@@ -609,7 +579,7 @@ int main(void)
         check_pairs(&l, 80, 3);
         check_unloaded(&l, 4);
         check_nearest(&l, 7);
-        close_level(&l);
+        tw_level_close(&l);
     }
     /* Three shared maps, their scenario lines across tile borders. */
     static const struct { const char *map; uint32_t tile; } maps[] = {
@@ -629,7 +599,7 @@ int main(void)
             check_pairs(&l, 20, 10 + i);
             check_unloaded(&l, 20 + i);
             check_nearest(&l, 30 + i);
-            close_level(&l);
+            tw_level_close(&l);
         }
     }
     return done_testing();

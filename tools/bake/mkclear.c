@@ -226,7 +226,7 @@ int main(int argc, char **argv)
     optimal = optimal ? optimal : had;
     if (st == NB_OK && optimal) {
         nbb_builder_remove(b, NB_SEC_SUBGOAL);
-        st = nbb_level_bake_subgoal(b, level, optimal, ro.compress, NULL, &err);
+        st = nbb_level_bake_subgoal(b, level, optimal, ro.compress, NULL, NULL, &err);
     }
     /* Changed cells leave the old subgoal layers behind (baked again whole
      * with --optimal). */

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
         /* The table holds the first quarter of the start headings. */
         nbc_progress_start(&prog, pmode, quiet, u.name, (double)(u.headings / 4) * u.headings,
                            "heading pairs");
-        nbb_progress_part part = {nbc_progress_update, &prog, 0, 1};
+        nbb_progress_part part = {nbc_progress_update, &prog, 0, 1, NULL};
         nb_status st = nbb_put_unit_progress(
             b, &u, (zlib ? NBB_UNIT_ZLIB : 0) | (all ? NBB_UNIT_ALL_CURVES : 0),
             nbb_progress_part_fn, &part, &stats, &err);

@@ -5,10 +5,11 @@
 
 #include "commands.h"
 #include "place_common.h"
+#include "place_world.h"
 
 static int usage(FILE *f)
 {
-    fprintf(f, "Usage: navbake line [OPTION]... BUNDLE --from X,Y --to X,Y\n"
+    fprintf(f, "Usage: navbake line [OPTION]... BUNDLE|WORLD --from X,Y --to X,Y\n"
                "Test whether an agent can travel the straight segment between two points:\n"
                "its square, slid along it, may meet no cell it cannot enter (touching one is\n"
                "allowed).  A point is the agent's top-left corner in cells, any real from 0\n"
@@ -21,7 +22,10 @@ static int usage(FILE *f)
                "When blocked, the last free point (where the agent's square first touches\n"
                "a cell it cannot enter) and that cell are printed.\n"
                "Exit status: 0 the segment clear, 1 a failure, 2 a usage error, 3 the\n"
-               "segment blocked (or the agent does not fit at --from).\n");
+               "segment blocked (or the agent does not fit at --from).\n"
+               "Given a world of tiles (its world bundle or manifest), the segment is walked\n"
+               "across its tiles (nb_world_line_find), loading the tiles the walk names and\n"
+               "no others; the answer says how many were loaded.\n");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
 }
 
@@ -41,18 +45,40 @@ static const char *cell_kind(const nb_bundle *b, const nb_overlay *ov, nb_cell c
     return t < 0 ? "obstacle" : nb_terrain_name(b, (unsigned)t);
 }
 
+/* The same, on a world: no terrain is read (a tile's cells are the tile's). */
+static const char *world_kind(const nbc_place_world *w, nb_cell c)
+{
+    if (c.x < 0 || c.y < 0 || (uint32_t)c.x >= w->in.width || (uint32_t)c.y >= w->in.height)
+        return "outside the map";
+    if (w->ses.overlay && nb_world_overlay_blocked(w->ses.overlay, c.x, c.y))
+        return "blocked (--block)";
+    return "not walkable";
+}
+
 typedef struct answer {
-    const nbc_place_session *s;
+    const nbc_place_session *s; /* a bundle's, or NULL */
+    const nbc_place_world *w;   /* else a world's */
     nb_vec2 a, b;
     const nb_line_result *r;
 } answer;
+
+static const char *kind_of(const answer *x)
+{
+    return x->s ? cell_kind(x->s->bundle, x->s->overlay, x->r->blocking)
+                : world_kind(x->w, x->r->blocking);
+}
 
 static void print_text(const void *ctx, double us)
 {
     const answer *x = ctx;
     const nb_line_result *r = x->r;
-    nbc_agent_print(&x->s->agent);
-    nbc_place_overlay_print(&x->s->agent);
+    if (x->s) {
+        nbc_agent_print(&x->s->agent);
+        nbc_place_overlay_print(&x->s->agent);
+    } else {
+        nbc_agent_print(&x->w->agent);
+        nbc_place_world_print(x->w);
+    }
     double len = hypot(x->b.x - x->a.x, x->b.y - x->a.y);
     printf("segment    %g,%g -> %g,%g (length %.6f)\n", x->a.x, x->a.y, x->b.x, x->b.y, len);
     printf("status     %s\n", status_name(r->status));
@@ -60,8 +86,7 @@ static void print_text(const void *ctx, double us)
         if (r->status == NB_PATH_NONE)
             printf("travelled  %.6f of it (%.6f cells)\nlast       %.6f,%.6f\n", r->t, r->t * len,
                    r->last.x, r->last.y);
-        printf("blocking   %d,%d (%s)\n", r->blocking.x, r->blocking.y,
-               cell_kind(x->s->bundle, x->s->overlay, r->blocking));
+        printf("blocking   %d,%d (%s)\n", r->blocking.x, r->blocking.y, kind_of(x));
     }
     printf("examined   %llu cells\ntime       %.1f us\n", (unsigned long long)r->examined, us);
 }
@@ -71,8 +96,13 @@ static void print_json(const void *ctx, double us)
     const answer *x = ctx;
     const nb_line_result *r = x->r;
     printf("{");
-    nbc_agent_json(&x->s->agent);
-    nbc_place_overlay_json(&x->s->agent);
+    if (x->s) {
+        nbc_agent_json(&x->s->agent);
+        nbc_place_overlay_json(&x->s->agent);
+    } else {
+        nbc_agent_json(&x->w->agent);
+        nbc_place_world_json(x->w);
+    }
     printf(", \"from\": [%.17g, %.17g], \"to\": [%.17g, %.17g], \"status\": \"%s\", "
            "\"clear\": %s, \"t\": %.17g, \"last\": [%.17g, %.17g], \"blocking\": ",
            x->a.x, x->a.y, x->b.x, x->b.y, status_name(r->status),
@@ -81,7 +111,7 @@ static void print_json(const void *ctx, double us)
         printf("null");
     else {
         printf("{\"x\": %d, \"y\": %d, \"kind\": ", r->blocking.x, r->blocking.y);
-        nbc_json_string(cell_kind(x->s->bundle, x->s->overlay, r->blocking));
+        nbc_json_string(kind_of(x));
         printf("}");
     }
     printf(", \"examined\": %llu, \"microseconds\": %.1f}\n", (unsigned long long)r->examined, us);
@@ -99,6 +129,45 @@ static int take(int c, const char *arg, void *ctx)
     case 't': o->to = arg; return NBC_EXIT_OK;
     }
     return nbc_bad_option();
+}
+
+static void query_of(nb_line_query *q, const nbc_agent *agent, nb_vec2 a, nb_vec2 b)
+{
+    nb_line_query_init(q);
+    q->start = a;
+    q->goal = b;
+    q->size = agent->size;
+    q->capability = agent->capability;
+}
+
+/* The segment across a world's tiles, loading what the walk names until it answers. */
+static int on_world(const char *path, const nbc_query_opts *o, int json, const char *from,
+                    const char *to)
+{
+    nbc_place_world w;
+    double ax, ay, bx, by;
+    int rc = nbc_place_world_open(&w, path, o);
+    if (rc == NBC_EXIT_OK &&
+        (!nbc_real_point("--from", from, 0, w.in.width, 0, w.in.height, &ax, &ay) ||
+         !nbc_real_point("--to", to, 0, w.in.width, 0, w.in.height, &bx, &by)))
+        rc = NBC_EXIT_USAGE;
+    if (rc == NBC_EXIT_OK) {
+        nb_line_result r;
+        nb_err err;
+        answer x = {NULL, &w, {ax, ay}, {bx, by}, &r};
+        nb_line_query q;
+        query_of(&q, &w.agent, x.a, x.b);
+        double t0 = nbc_now_us();
+        nb_status st;
+        while ((rc = nbc_place_world_retry(&w, st = nb_world_line_find(w.ws, &q, w.ses.overlay, &r,
+                                                                       &err), &err)) < 0)
+            ;
+        if (rc == NBC_EXIT_OK)
+            rc = nbc_place_answer(st, &err, nbc_exit_of_path(r.status), json,
+                                  nbc_now_us() - t0, print_text, print_json, &x);
+    }
+    nbc_place_world_close(&w);
+    return rc;
 }
 
 int nbc_cmd_line(int argc, char **argv)
@@ -123,6 +192,8 @@ int nbc_cmd_line(int argc, char **argv)
     if (!nbc_real_point("--from", op.from, -INFINITY, INFINITY, -INFINITY, INFINITY, &ax, &ay) ||
         !nbc_real_point("--to", op.to, -INFINITY, INFINITY, -INFINITY, INFINITY, &bx, &by))
         return NBC_EXIT_USAGE;
+    if (nbc_place_is_world(argv[optind]))
+        return on_world(argv[optind], &o, json, op.from, op.to);
     nbc_place_session s;
     rc = nbc_place_open(&s, argv[optind], &o);
     if (rc == NBC_EXIT_OK) {
@@ -134,14 +205,10 @@ int nbc_cmd_line(int argc, char **argv)
     if (rc == NBC_EXIT_OK) {
         nb_line_result r;
         nb_err err;
-        answer x = {&s, {ax, ay}, {bx, by}, &r};
+        answer x = {&s, NULL, {ax, ay}, {bx, by}, &r};
         double t0 = nbc_now_us();
         nb_line_query q;
-        nb_line_query_init(&q);
-        q.start = x.a;
-        q.goal = x.b;
-        q.size = s.agent.size;
-        q.capability = s.agent.capability;
+        query_of(&q, &s.agent, x.a, x.b);
         q.overlay = s.overlay;
         nb_status st = nb_line_find(s.place, &q, &r, &err);
         rc = nbc_place_answer(st, &err, nbc_exit_of_path(r.status), json, nbc_now_us() - t0,

@@ -12,9 +12,11 @@
 
 static int usage(FILE *f)
 {
-    fprintf(f, "Usage: navbake nearest [OPTION]... BUNDLE X,Y\n"
+    fprintf(f, "Usage: navbake nearest [OPTION]... BUNDLE|WORLD X,Y\n"
                "Find the cell nearest cell X,Y (octile distance) where an agent may stand\n"
-               "with its top-left cell; ties go to the least row, then the least column.\n\n"
+               "with its top-left cell; ties go to the least row, then the least column.\n"
+               "WORLD, a world bundle (navbake world link), is searched across its tiles\n"
+               "(nb_world_nearest_find), loading the tiles the search names.\n\n"
                "  -r, --reachable-from X,Y  only cells a path joins to cell X,Y\n"
                "  -R, --radius R          look no farther than R cells (0 to 32768,\n"
                "                          default 64)\n");
@@ -41,6 +43,7 @@ typedef struct answer {
     const nbc_agent *agent;
     const nb_nearest_query *q;
     const nb_nearest_result *r;
+    const nbc_world_session *world; /* its world's, or NULL on a bundle */
 } answer;
 
 static void print_text(const void *ctx, double us)
@@ -68,6 +71,8 @@ static void print_text(const void *ctx, double us)
     printf("examined   %llu cells\n", (unsigned long long)r->examined);
     if (a->agent->overlay && q->reachable)
         printf("expanded   %llu cells (reach under the overlay)\n", (unsigned long long)r->expanded);
+    if (a->world)
+        nbc_world_session_print(a->world);
     printf("time       %.1f us\n", us);
 }
 
@@ -91,8 +96,11 @@ static void print_json(const void *ctx, double us)
         printf("\"x\": %d, \"y\": %d, \"distance\": %.8f", r->cell.x, r->cell.y, r->distance);
     else
         printf("\"x\": null, \"y\": null, \"distance\": null");
-    printf(", \"examined\": %llu, \"expanded\": %llu, \"microseconds\": %.1f}\n",
+    printf(", \"examined\": %llu, \"expanded\": %llu, \"microseconds\": %.1f",
            (unsigned long long)r->examined, (unsigned long long)r->expanded, us);
+    if (a->world)
+        nbc_world_session_json(a->world);
+    printf("}\n");
 }
 
 typedef struct options {
@@ -112,6 +120,22 @@ static int take(int c, const char *arg, void *ctx)
                                                                       : NBC_EXIT_USAGE;
     }
     return nbc_bad_option();
+}
+
+/* A world's session for the options' agent, its workspace and its size in cells. */
+static int world_open(nbc_world_session *ws, const char *path, const nbc_query_opts *o,
+                      nbc_agent *agent, nb_world_aa **waa, uint32_t *w, uint32_t *h)
+{
+    int rc = nbc_world_session_open(ws, path, o->edits);
+    if (rc == NBC_EXIT_OK)
+        rc = nbc_query_agent(nb_world_bundle(ws->world), path, o, agent);
+    nb_err err;
+    if (rc == NBC_EXIT_OK && nb_world_aa_open(ws->world, waa, &err) != NB_OK)
+        rc = nbc_fail_err(&err);
+    nb_world_info in = {0};
+    nb_world_describe(ws->world, &in); /* nothing when the world did not open */
+    *w = in.width, *h = in.height;
+    return rc;
 }
 
 int nbc_cmd_nearest(int argc, char **argv)
@@ -134,13 +158,20 @@ int nbc_cmd_nearest(int argc, char **argv)
     if (!nbc_point("the point", argv[optind + 1], &px, &py))
         return NBC_EXIT_USAGE;
     nbc_place_session s;
-    rc = nbc_place_open(&s, argv[optind], &o);
-    if (rc == NBC_EXIT_OK) {
-        uint32_t w = nb_map_width(s.bundle), h = nb_map_height(s.bundle);
-        if (!nbc_cell_on_map("the point", px, py, w, h) ||
-            (op.q.reachable && !nbc_cell_on_map("--reachable-from", op.fx, op.fy, w, h)))
-            rc = NBC_EXIT_USAGE;
-    }
+    nbc_world_session ws;
+    memset(&s, 0, sizeof s);
+    memset(&ws, 0, sizeof ws);
+    int world = nbc_path_is_world(argv[optind]);
+    nb_world_aa *waa = NULL;
+    uint32_t w = 0, h = 0;
+    rc = world ? world_open(&ws, argv[optind], &o, &s.agent, &waa, &w, &h)
+               : nbc_place_open(&s, argv[optind], &o);
+    if (rc == NBC_EXIT_OK && !world)
+        w = nb_map_width(s.bundle), h = nb_map_height(s.bundle);
+    if (rc == NBC_EXIT_OK &&
+        (!nbc_cell_on_map("the point", px, py, w, h) ||
+         (op.q.reachable && !nbc_cell_on_map("--reachable-from", op.fx, op.fy, w, h))))
+        rc = NBC_EXIT_USAGE;
     if (rc == NBC_EXIT_OK) {
         op.q.point = (nb_cell){(int32_t)px, (int32_t)py};
         op.q.start = (nb_cell){(int32_t)op.fx, (int32_t)op.fy};
@@ -150,11 +181,21 @@ int nbc_cmd_nearest(int argc, char **argv)
         nb_nearest_result r;
         nb_err err;
         double t0 = nbc_now_us();
-        nb_status st = nb_nearest_find(s.place, &op.q, &r, &err);
-        answer a = {&s.agent, &op.q, &r};
+        nb_status st;
+        if (!world)
+            st = nb_nearest_find(s.place, &op.q, &r, &err);
+        else /* as a game would: load what the search names, and ask again */
+            while ((st = nb_world_nearest_find(waa, &op.q, ws.overlay, &r, &err)) ==
+                       NB_ERR_UNLOADED &&
+                   (st = nbc_world_session_load(&ws, nb_world_aa_needed(waa, ws.need, ws.ntiles),
+                                                &err)) == NB_OK)
+                ;
+        answer a = {&s.agent, &op.q, &r, world ? &ws : NULL};
         rc = nbc_place_answer(st, &err, nbc_exit_of_path(r.status), json, nbc_now_us() - t0,
                               print_text, print_json, &a);
     }
+    nb_world_aa_close(waa);
+    nbc_world_session_close(&ws);
     nbc_place_close(&s);
     return rc;
 }

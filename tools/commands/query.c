@@ -9,9 +9,11 @@ enum { OPT_BLOCK = 0x2000, OPT_OPEN, OPT_LEVELS, OPT_COMPARE, OPT_PARTIAL };
 
 static int usage(FILE *f)
 {
-    fprintf(f, "Usage: navbake query [OPTION]... BUNDLE --from X,Y --to X,Y\n"
+    fprintf(f, "Usage: navbake query [OPTION]... BUNDLE|WORLD --from X,Y --to X,Y\n"
                "Find a shortest path for an agent between two cells (its top-left cell at\n"
-               "each end) and print its length, the nodes expanded and the time taken.\n\n"
+               "each end) and print its length, the nodes expanded and the time taken.\n"
+               "WORLD, a world bundle (navbake world link), is searched across its tiles\n"
+               "(methods aa, haa and haa-refined), loading the tiles a search names.\n\n"
                "  -f, --from X,Y          the start cell (column X, row Y; 0,0 top-left)\n"
                "  -t, --to X,Y            the goal cell\n");
     nbc_query_help(f);
@@ -75,7 +77,7 @@ typedef struct wsinfo {
 
 static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
                        const nbc_answer *r, double us, int with_path, const double *optimal,
-                       const wsinfo *w)
+                       const wsinfo *w, const nbc_world_session *world)
 {
     nbc_agent_print(a);
     printf("query      %d,%d -> %d,%d (%s, %s corners)\n", from.x, from.y, to.x, to.y, method,
@@ -108,6 +110,8 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
     printf("time       %.1f us\n", us);
     if (w->known)
         printf("workspace  %zu bytes, made in %.1f us\n", w->bytes, w->setup_us);
+    if (world->world)
+        nbc_world_session_print(world);
     if (with_path && has_path(r)) {
         printf("path      ");
         for (size_t i = 0; i < r->path_len; i++)
@@ -118,7 +122,7 @@ static void print_text(const nbc_agent *a, const char *method, nb_cell from, nb_
 
 static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_cell to,
                        const nbc_answer *r, double us, int with_path, const double *optimal,
-                       const wsinfo *w)
+                       const wsinfo *w, const nbc_world_session *world)
 {
     static const char *const names[] = {"found",         "no path", "start blocked",
                                         "goal blocked",  "limit",   "beyond radius",
@@ -148,6 +152,8 @@ static void print_json(const nbc_agent *a, const char *method, nb_cell from, nb_
     if (optimal && *optimal >= 0)
         printf(", \"optimal\": %.8f, \"error_pct\": %.4f", *optimal, error_pct(r, *optimal));
     printf(", \"path_of\": \"%s\"", r->waypoints ? "waypoints" : "cells");
+    if (world->world)
+        nbc_world_session_json(world);
     if (with_path) {
         printf(", \"path\": [");
         for (size_t i = 0; has_path(r) && i < r->path_len; i++)
@@ -229,9 +235,9 @@ int nbc_cmd_query(int argc, char **argv)
         }
     }
     if (optind == argc)
-        return nbc_usage("no bundle given");
+        return nbc_usage("no bundle or world given");
     if (argc - optind > 1)
-        return nbc_usage("one bundle at a time ('%s' is extra)", argv[optind + 1]);
+        return nbc_usage("one bundle or world at a time ('%s' is extra)", argv[optind + 1]);
     if (!have_from || !have_to)
         return nbc_usage("give both ends: --from X,Y --to X,Y");
     const nbc_method *m = o.method ? nbc_method_find(o.method) : nbc_methods[0];
@@ -244,8 +250,8 @@ int nbc_cmd_query(int argc, char **argv)
     nbc_session q;
     int rc = nbc_session_open(&q, argv[optind], &o);
     if (rc == NBC_EXIT_OK &&
-        (!nbc_cell_on_map("--from", fx, fy, nb_map_width(q.bundle), nb_map_height(q.bundle)) ||
-         !nbc_cell_on_map("--to", tx, ty, nb_map_width(q.bundle), nb_map_height(q.bundle))))
+        (!nbc_cell_on_map("--from", fx, fy, q.width, q.height) ||
+         !nbc_cell_on_map("--to", tx, ty, q.width, q.height)))
         rc = NBC_EXIT_USAGE;
     if (rc == NBC_EXIT_OK) {
         nb_cell from = {(int32_t)fx, (int32_t)fy}, to = {(int32_t)tx, (int32_t)ty};
@@ -271,9 +277,11 @@ int nbc_cmd_query(int argc, char **argv)
         if (st != NB_OK)
             rc = nbc_fail_err(&err);
         else if (json)
-            print_json(&q.agent, q.method->name, from, to, &r, us, with_path, optimal, &w);
+            print_json(&q.agent, q.method->name, from, to, &r, us, with_path, optimal, &w,
+                       &q.world);
         else
-            print_text(&q.agent, q.method->name, from, to, &r, us, with_path, optimal, &w);
+            print_text(&q.agent, q.method->name, from, to, &r, us, with_path, optimal, &w,
+                       &q.world);
         if (st == NB_OK)
             rc = nbc_exit_of_path(r.status); /* as grep without a match: the answer is printed */
         if (rc == NBC_EXIT_OK && es.mismatch)

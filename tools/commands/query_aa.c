@@ -22,13 +22,7 @@ static int aa_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     }
     s->setup_us = nbc_now_us() - t0;
     nb_aa_query_init(&s->q);
-    s->q.size = a->size;
-    s->q.capability = a->capability;
-    s->q.corner = a->corner;
-    s->q.costs = a->costs;
-    s->q.max_expansions = a->max_expansions;
-    s->q.overlay = a->overlay;
-    s->q.partial = a->partial;
+    NBC_QUERY_AGENT(s->q, a);
     *state = s;
     return NBC_EXIT_OK;
 }

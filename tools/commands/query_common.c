@@ -134,6 +134,24 @@ void nbc_agent_json(const nbc_agent *a)
     }
 }
 
+/* The session on a world: its agents are the world bundle's. */
+static int world_open(nbc_session *s, const char *path, const nbc_query_opts *o)
+{
+    int rc = nbc_world_session_open(&s->world, path, o->edits);
+    if (rc == NBC_EXIT_OK)
+        rc = nbc_query_agent(nb_world_bundle(s->world.world), path, o, &s->agent);
+    if (rc == NBC_EXIT_OK) {
+        nb_world_info in;
+        nb_world_describe(s->world.world, &in);
+        s->width = in.width;
+        s->height = in.height;
+        rc = nbc_world_method_open(o->method, &s->world, &s->agent, &s->method, &s->state);
+    }
+    if (rc != NBC_EXIT_OK)
+        s->state = NULL;
+    return rc;
+}
+
 int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o)
 {
     nb_err err;
@@ -141,6 +159,13 @@ int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o)
     s->method = o->method ? nbc_method_find(o->method) : nbc_methods[0];
     if (nb_bundle_open(path, 0, NULL, &s->bundle, &err) != NB_OK)
         return nbc_fail_err(&err);
+    if (nbc_bundle_is_world(s->bundle)) {
+        nb_bundle_close(s->bundle);
+        s->bundle = NULL;
+        return world_open(s, path, o);
+    }
+    s->width = nb_map_width(s->bundle);
+    s->height = nb_map_height(s->bundle);
     int rc = nbc_query_agent(s->bundle, path, o, &s->agent);
     if (rc == NBC_EXIT_OK && o->edits)
         rc = nbc_edits_overlay(o->edits, s->bundle, &s->overlay);
@@ -156,5 +181,6 @@ void nbc_session_close(nbc_session *s)
         s->method->close(s->state);
     nb_overlay_close(s->overlay);
     nb_bundle_close(s->bundle);
+    nbc_world_session_close(&s->world);
     memset(s, 0, sizeof *s);
 }

@@ -15,6 +15,7 @@
 #include "agent_pick.h"
 #include "cli.h"
 #include "overlay_opts.h"
+#include "world_session.h"
 
 /* The agent of a query. */
 typedef struct nbc_agent {
@@ -51,6 +52,13 @@ typedef struct nbc_answer {
 #define NBC_ANSWER_OF(r, c)                                                                      \
     ((nbc_answer){(r).status, (r).length, (c), (r).expanded, (r).searched, (r).path_len, (r).path, \
                   0, 0})
+
+/* Sets the agent's fields of a query (nb_aa_query and nb_haa_query name them alike): its size,
+ * capability, corner rule, terrain costs, budget, overlay and partial. */
+#define NBC_QUERY_AGENT(q, a)                                                                    \
+    ((q).size = (a)->size, (q).capability = (a)->capability, (q).corner = (a)->corner,           \
+     (q).costs = (a)->costs, (q).max_expansions = (a)->max_expansions, (q).overlay = (a)->overlay, \
+     (q).partial = (a)->partial)
 
 typedef struct nbc_method {
     const char *name;    /* for --method */
@@ -128,13 +136,25 @@ typedef struct nbc_session {
     const nbc_method *method;
     void *state;
     nb_overlay *overlay; /* of the options' edits, or NULL */
+    /* A world of tiles in place of the bundle (bundle NULL then): the
+     * method one of query_world.c's, the overlay the world's. */
+    nbc_world_session world;
+    uint32_t width, height; /* of the map, or of the world */
 } nbc_session;
 
-/* Opens the bundle, finds the agent the options name and opens the
- * method (--method, or the default); returns an exit status after a
- * message.  nbc_session_close is safe on a session that failed to open. */
+/* Opens the bundle, or the world when path is a world bundle (navbake
+ * world link's), finds the agent the options name and opens the method
+ * (--method, or the default); returns an exit status after a message.
+ * nbc_session_close is safe on a session that failed to open. */
 int nbc_session_open(nbc_session *s, const char *path, const nbc_query_opts *o);
 void nbc_session_close(nbc_session *s);
+
+/* The method of that name (NULL: aa) across the world's tiles, opened for
+ * the agent (query_world.c): NBC_EXIT_OK with *m and *state set, or an
+ * exit status after a message (a method that does not take a world is a
+ * usage error). */
+int nbc_world_method_open(const char *name, nbc_world_session *ws, const nbc_agent *a,
+                          const nbc_method **m, void **state);
 
 /* The error of a method with a reference against it, over many answers
  * (query_haa.c). */

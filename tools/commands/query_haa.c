@@ -35,13 +35,7 @@ static int haa_open_flags(const nb_bundle *b, const nbc_agent *a, void **state, 
     }
     s->b = b;
     nb_haa_query_init(&s->q);
-    s->q.size = a->size;
-    s->q.capability = a->capability;
-    s->q.corner = a->corner;
-    s->q.costs = a->costs;
-    s->q.max_expansions = a->max_expansions;
-    s->q.overlay = a->overlay;
-    s->q.partial = a->partial;
+    NBC_QUERY_AGENT(s->q, a);
     nb_haa_set_levels(s->ws, a->levels);
     s->q.flags = flags;
     *state = s;

@@ -12,14 +12,21 @@ struct sg_state {
     nb_sg_query q;
     void *aa; /* Annotated A*'s state when the bundle has no layer for the agent */
     double setup_us;
+    /* With terrain costs the layer refuses a query whose shortest path may not be the
+     * cheapest: Annotated A* answers that one, opened at the first. */
+    const nb_bundle *b;
+    const nbc_agent *agent;
+    void *costly;
+    unsigned long refused;
 };
 
 /* The layer for this agent, or Annotated A* in its place: a bundle holds
  * optimal-search layers for the corner rules mkclear --optimal was given
  * and the agent set's (capability, size) pairs only, and the library
  * refuses other agents (NB_ERR_NOTFOUND) for its caller to fall back, as
- * this one does, saying so on standard error.  Its paths are shortest, not cheapest: an agent with
- * terrain costs falls back in the same way. */
+ * this one does, saying so on standard error.  An agent with terrain costs gets the layer's
+ * answer where its shortest path is the cheapest, and Annotated A*'s for the queries the layer
+ * refuses (NB_ERR_NOTFOUND from the query), counted on standard error at the end. */
 static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
 {
     struct sg_state *s = calloc(1, sizeof *s);
@@ -32,6 +39,8 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.overlay = a->overlay;
     s->q.partial = a->partial;
     s->q.costs = a->costs;
+    s->b = b;
+    s->agent = a;
     double t0 = nbc_now_us();
     nb_status st = nb_sg_open(b, &s->ws, err);
     s->setup_us = nbc_now_us() - t0;
@@ -68,7 +77,13 @@ static nb_status sg_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     s->q.start = from;
     s->q.goal = to;
     nb_status st = nb_sg_find(s->ws, &s->q, &r, err);
-    *ans = NBC_ANSWER_OF(r, r.length);
+    if (st == NB_ERR_NOTFOUND && s->q.costs) {
+        if (!s->costly && nbc_method_aa.open(s->b, s->agent, &s->costly, err) != NBC_EXIT_OK)
+            return err->code != NB_OK ? err->code : NB_ERR_NOMEM;
+        s->refused++;
+        return nbc_method_aa.solve(s->costly, from, to, ans, err);
+    }
+    *ans = NBC_ANSWER_OF(r, r.cost);
     return st;
 }
 
@@ -90,6 +105,11 @@ static void sg_close(void *state)
         nb_sg_close(s->ws);
         if (s->aa)
             nbc_method_aa.close(s->aa);
+        if (s->costly) {
+            fprintf(stderr, "%s: note: %lu queries with terrain costs answered by Annotated A* "
+                    "(aa): their shortest paths may not be the cheapest\n", nbc_prog, s->refused);
+            nbc_method_aa.close(s->costly);
+        }
     }
     free(s);
 }

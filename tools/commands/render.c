@@ -14,6 +14,8 @@
 #include "overlay_opts.h"
 #include "progress.h"
 #include "render.h"
+#include "render_world.h"
+#include "world_session.h"
 
 enum layer {
     L_TERRAIN, L_CLEARANCE, L_COMPONENTS, L_GRID, L_PERIMETER, L_ABSTRACT,
@@ -48,7 +50,9 @@ static int usage(FILE *f)
     fprintf(f,
             "Usage: navbake render [OPTION]... BUNDLE -o OUT.svg|OUT.png [LAYER]...\n"
             "Draw what a bundle holds.  The LAYERs are drawn in the order given, each over\n"
-            "the last (default: terrain); paths given with --path are drawn over them all.\n\n"
+            "the last (default: terrain); paths given with --path are drawn over them all.\n"
+            "BUNDLE may be a world bundle (navbake world link): its terrain, clearance and\n"
+            "grid layers are drawn tile by tile from its tile bundles.\n\n"
             "Layers:\n"
             "  terrain     each terrain in its own colour, hard obstacles dark ('map' too)\n"
             "  clearance   the clearance layer of the capability as a heat map: dark purple\n"
@@ -113,6 +117,14 @@ static int usage(FILE *f)
             nbr_png_supported() ? "yes (libpng)"
                                 : "NO: this navbake was built without libpng; only SVG is written");
     return f == stdout ? NBC_EXIT_OK : NBC_EXIT_USAGE;
+}
+
+static const char *layer_name(enum layer l)
+{
+    for (size_t i = 0; i < NLAYER_NAMES; i++)
+        if (layer_names[i].layer == l)
+            return layer_names[i].name;
+    return "?";
 }
 
 static int parse_window(const char *text, long w[4])
@@ -180,7 +192,20 @@ typedef struct job {
     nbr_paths paths;
     nb_overlay *overlay; /* --block, --open */
     render_progress progress;
+    nbc_render_world *world; /* a world of tiles in place of a bundle's map, or NULL */
 } job;
+
+/* A layer of cells on one tile of a world (render_world.h). */
+typedef struct tile_layer {
+    enum layer layer;
+    nb_capability cap;
+} tile_layer;
+
+static nb_status draw_tile(nbr_view *v, void *ctx, nb_err *err)
+{
+    const tile_layer *t = ctx;
+    return t->layer == L_TERRAIN ? nbr_draw_terrain(v, err) : nbr_draw_clearance(v, t->cap, err);
+}
 
 /* One pass over every layer: the first (v->canvas NULL) checks and
  * gathers the legend, the second draws. */
@@ -190,6 +215,11 @@ static nb_status pass(nbr_view *v, job *j, nb_err *err)
     for (size_t i = 0; i < j->nlayers && st == NB_OK; i++) {
         if (v->canvas)
             j->progress.phase = (double)i;
+        if (j->world && j->layers[i] != L_GRID) { /* terrain or clearance: main() checked */
+            tile_layer t = {j->layers[i], j->cap};
+            st = nbc_render_world_tiles(j->world, v, draw_tile, &t, err);
+            continue;
+        }
         switch (j->layers[i]) {
         case L_TERRAIN: st = nbr_draw_terrain(v, err); break;
         case L_CLEARANCE: st = nbr_draw_clearance(v, j->cap, err); break;
@@ -542,15 +572,17 @@ static int fit_view(const nb_bundle *b, const request *r, const job *j, enum fra
         if (!v->row)
             return nbc_fail("out of memory");
     } else {
-        /* The window, within the map. */
-        uint32_t mw = nb_map_width(b), mh = nb_map_height(b);
+        /* The window, within the map (or the world). */
+        uint32_t mw = j->world ? j->world->in.width : nb_map_width(b);
+        uint32_t mh = j->world ? j->world->in.height : nb_map_height(b);
         long window[4] = {0, 0, mw, mh};
         if (r->have_window) {
             memcpy(window, r->window, sizeof window);
             if (window[0] >= (long)mw || window[1] >= (long)mh ||
                 window[0] + window[2] > (long)mw || window[1] + window[3] > (long)mh)
-                return nbc_usage("--window %ld,%ld,%ld,%ld is not inside the %u x %u map",
-                                 window[0], window[1], window[2], window[3], mw, mh);
+                return nbc_usage("--window %ld,%ld,%ld,%ld is not inside the %u x %u %s",
+                                 window[0], window[1], window[2], window[3], mw, mh,
+                                 j->world ? "world" : "map");
         }
         v->x0 = window[0];
         v->y0 = window[1];
@@ -636,6 +668,22 @@ static int draw(const request *r, job *j, enum frame frame, nbr_view *v, const d
     return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
 }
 
+/* The layers of a world (terrain, the default, clearance and grid: the others read a whole
+ * bundle, or component numbers that are each tile's own), and no edits: an exit status. */
+static int world_layers(const request *r, job *j)
+{
+    if (j->nlayers == 0)
+        j->layers[j->nlayers++] = L_TERRAIN;
+    for (size_t i = 0; i < j->nlayers; i++)
+        if (j->layers[i] != L_TERRAIN && j->layers[i] != L_CLEARANCE && j->layers[i] != L_GRID)
+            return nbc_usage("%s is a world of tiles: its terrain, clearance and grid layers are "
+                             "drawn, tile by tile, not its %s",
+                             r->bundle_path, layer_name(j->layers[i]));
+    if (r->edits.n)
+        return nbc_usage("--block and --open draw on a bundle's map, not on a world of tiles");
+    return NBC_EXIT_OK;
+}
+
 int nbc_cmd_render(int argc, char **argv)
 {
     request r;
@@ -660,7 +708,17 @@ int nbc_cmd_render(int argc, char **argv)
     enum frame frame = F_MAP;
     unsigned unit_side = 0;
     double span[2] = {0, 0};
-    rc = choose_frame(b, &r, &j, &frame);
+    nbc_render_world rw;
+    memset(&rw, 0, sizeof rw);
+    if (nbc_bundle_is_world(b)) {
+        rc = world_layers(&r, &j);
+        if (rc == NBC_EXIT_OK)
+            rc = nbc_render_world_open(&rw, r.bundle_path);
+        j.world = &rw;
+        v.map_w = rw.in.width, v.map_h = rw.in.height;
+    } else {
+        rc = choose_frame(b, &r, &j, &frame);
+    }
     v.world = frame == F_WORLD;
     if (rc == NBC_EXIT_OK)
         rc = open_frame(b, &r, &j, frame, &unit_side);
@@ -687,6 +745,7 @@ int nbc_cmd_render(int argc, char **argv)
     nbr_legend_free(&v.legend);
     nbr_paths_free(&j.paths);
     free(v.row);
+    nbc_render_world_close(&rw);
     nb_bundle_close(b);
     return rc;
 }

@@ -11,11 +11,14 @@
 
 static int usage(FILE *f)
 {
-    fprintf(f, "Usage: navbake scen [OPTION]... BUNDLE FILE.scen\n"
+    fprintf(f, "Usage: navbake scen [OPTION]... BUNDLE|WORLD FILE.scen\n"
                "Run every line of a MovingAI scenario file on the bundle's map and compare\n"
                "each path length with the optimal length the file gives.  Prints the lines\n"
                "run, those whose length differs by more than the tolerance, the mean and\n"
-               "median microseconds per query and the node expansions per second.\n\n");
+               "median microseconds per query and the node expansions per second.\n"
+               "WORLD, a world bundle (navbake world link), runs the lines across its\n"
+               "tiles, in world cells (methods aa, haa and haa-refined), loading the tiles\n"
+               "the queries name.\n\n");
     nbc_query_help(f);
     fprintf(f, "  -T, --tolerance T       a length differs when it is more than T from the\n"
                "                          file's.  Default: 0.0001, or one unit of the\n"
@@ -91,7 +94,6 @@ int nbc_cmd_scen(int argc, char **argv)
         return nbc_fail_err(&err);
     nbc_session q;
     int rc = nbc_session_open(&q, bpath, &o);
-    const nb_bundle *b = q.bundle;
     const nbc_method *m = q.method;
     const nbc_agent a = q.agent;
     if (a.costs)
@@ -99,10 +101,10 @@ int nbc_cmd_scen(int argc, char **argv)
                       "for an agent without: give one without costs, or --size and --capability",
                       a.name, a.costs_text);
     for (size_t i = 0; i < scen.count && rc == NBC_EXIT_OK; i++)
-        if (scen.lines[i].width != nb_map_width(b) || scen.lines[i].height != nb_map_height(b))
-            rc = nbc_fail("%s:%u: the line is for a %u x %u map, the bundle's map is %u x %u",
-                          spath, scen.lines[i].line, scen.lines[i].width, scen.lines[i].height,
-                          nb_map_width(b), nb_map_height(b));
+        if (scen.lines[i].width != q.width || scen.lines[i].height != q.height)
+            rc = nbc_fail("%s:%u: the line is for a %u x %u map, the %s is %u x %u", spath,
+                          scen.lines[i].line, scen.lines[i].width, scen.lines[i].height,
+                          q.world.world ? "world" : "bundle's map", q.width, q.height);
     double *us = rc == NBC_EXIT_OK ? malloc((scen.count ? scen.count : 1) * sizeof *us) : NULL;
     if (rc == NBC_EXIT_OK && !us)
         rc = nbc_fail("out of memory");
@@ -187,6 +189,8 @@ int nbc_cmd_scen(int argc, char **argv)
                    worst, mean, median, (unsigned long long)expanded, rate);
             if (m->reference)
                 nbc_error_print(&es, mean, 1);
+            if (q.world.world)
+                nbc_world_session_json(&q.world);
             printf("}\n");
         } else {
             if (differ > shown)
@@ -213,6 +217,8 @@ int nbc_cmd_scen(int argc, char **argv)
             printf("time       mean %.1f us, median %.1f us per query\n", mean, median);
             printf("expanded   %llu nodes, %.2f million per second\n", (unsigned long long)expanded,
                    rate / 1e6);
+            if (q.world.world)
+                nbc_world_session_print(&q.world);
         }
         if (differ || es.mismatch)
             rc = NBC_EXIT_NO; /* every line answered: the answer to "do they match?" is no */

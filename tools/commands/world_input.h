@@ -26,8 +26,9 @@ void nbc_world_in_free(nbc_world_in *in);
  * error printed. */
 int nbc_world_in_open(const nbc_world_in *in, nb_bundle **b);
 
-/* What navbake info says of a world (info_world.c): its shape, and over
- * its tile bundles their bytes and each section type's stored bytes. */
+/* What navbake info says of a world (info_world.c): its shape, over its
+ * tile bundles their bytes and each section type's stored bytes, and the
+ * world bundle's own bytes. */
 #define NBC_WORLD_TYPES 64
 typedef struct nbc_world_sum {
     nbb_world_shape_info shape;
@@ -36,6 +37,12 @@ typedef struct nbc_world_sum {
     size_t ntypes;
     uint32_t type[NBC_WORLD_TYPES];
     uint64_t bytes[NBC_WORLD_TYPES];
+    /* The world bundle's own: its file and each section (index,
+     * components, the graph above the tiles), stated a tile each. */
+    uint64_t own_bytes;
+    size_t nown;
+    uint32_t own_type[NBC_WORLD_TYPES];
+    uint64_t own[NBC_WORLD_TYPES];
 } nbc_world_sum;
 /* Sums the tiles of the world bundle b (in dir/tiles); 1, else 0 with the
  * error printed. */

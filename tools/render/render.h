@@ -96,6 +96,12 @@ typedef struct nbr_view {
     double wx0, wy0, ww, wh;
     nbr_legend legend;
     uint32_t *row;       /* scratch: w colours */
+    /* Where the window's top-left cell is drawn, in pixels (0, 0 but for a
+     * piece of a larger picture: a world's tile, navbake render of a world). */
+    double ox, oy;
+    /* The size in cells that paths must lie in when the bundle has no map
+     * of it (a world's); 0: the bundle's map's. */
+    uint32_t map_w, map_h;
 } nbr_view;
 
 /* The pixel of a point: in cell units ((x, y) a cell's top-left), or in

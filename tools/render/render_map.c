@@ -29,7 +29,7 @@ static void draw_layer(nbr_view *v, const nbb_layer *l, const char *id, const ch
     nbb_layer_info li;
     nbb_layer_describe(l, &li);
     nbr_group(v->canvas, id, title, NULL);
-    nbr_cells_begin(v->canvas, 0, 0, v->scale, v->w, v->h, 1);
+    nbr_cells_begin(v->canvas, v->ox, v->oy, v->scale, v->w, v->h, 1);
     for (uint32_t y = 0; y < v->h; y++) {
         long my = v->y0 + y;
         for (uint32_t x = 0; x < v->w; x++) {
@@ -63,7 +63,7 @@ nb_status nbr_draw_terrain(nbr_view *v, nb_err *err)
     }
     (void)err;
     nbr_group(v->canvas, "terrain", "terrain", NULL);
-    nbr_cells_begin(v->canvas, 0, 0, v->scale, v->w, v->h, 1);
+    nbr_cells_begin(v->canvas, v->ox, v->oy, v->scale, v->w, v->h, 1);
     for (uint32_t y = 0; y < v->h; y++) {
         for (uint32_t x = 0; x < v->w; x++) {
             int t = nb_map_terrain(b, v->x0 + x, v->y0 + y);

@@ -530,7 +530,8 @@ nb_status nbr_paths_read(nbr_paths *ps, const char *file, uint32_t size, nb_err 
 
 nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprint, nb_err *err)
 {
-    const nb_bundle *b = v->bundle;
+    uint32_t mw = v->map_w ? v->map_w : nb_map_width(v->bundle);
+    uint32_t mh = v->map_w ? v->map_h : nb_map_height(v->bundle);
     uint32_t colour = nbr_series_colour(i);
     if (p->world != v->world)
         return nbb_fail(err, NB_ERR_ARG,
@@ -539,17 +540,17 @@ nb_status nbr_draw_path(nbr_view *v, const nbr_path *p, unsigned i, int footprin
                                  : "%s: a path of cells cannot be drawn over a forest",
                         p->name);
     for (size_t k = 0; !v->world && k < p->ncells; k++)
-        if ((uint32_t)p->cells[k].x >= nb_map_width(b) || (uint32_t)p->cells[k].y >= nb_map_height(b))
+        if ((uint32_t)p->cells[k].x >= mw || (uint32_t)p->cells[k].y >= mh)
             return nbb_fail(err, NB_ERR_ARG, "%s: cell %zu (%d, %d) is outside the %u x %u map",
                             p->name, k + 1, (int)p->cells[k].x, (int)p->cells[k].y,
-                            nb_map_width(b), nb_map_height(b));
+                            mw, mh);
     double ends[2][2] = {{p->x0, p->y0}, {p->gx, p->gy}};
     for (int k = 0; p->ends_only && !v->world && k < 2; k++)
-        if (!(ends[k][0] >= 0 && ends[k][0] <= nb_map_width(b) && ends[k][1] >= 0 &&
-              ends[k][1] <= nb_map_height(b)))
+        if (!(ends[k][0] >= 0 && ends[k][0] <= mw && ends[k][1] >= 0 &&
+              ends[k][1] <= mh))
             return nbb_fail(err, NB_ERR_ARG, "%s: its %s (%g, %g) is outside the %u x %u map",
                             p->name, k ? "goal" : "start", ends[k][0], ends[k][1],
-                            nb_map_width(b), nb_map_height(b));
+                            mw, mh);
     char who[200];
     snprintf(who, sizeof who, p->unit[0] ? "%s (%s)" : "%s", p->name, p->unit);
     if (!v->canvas) {

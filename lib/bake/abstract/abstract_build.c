@@ -163,6 +163,10 @@ static nb_status search_edges(nbb_ab *ab, uint32_t k, ab_worker *w, size_t *ne, 
         const nbi_layer *l = &ab->layer[cb[c].ci];
         uint32_t s = ab->sizes[cb[c].si];
         size_t nf = 0;
+        /* Without paths the parents do not matter: the box's moves read once (cluster_dist.h). */
+        int paths = ab->opt->paths != 0;
+        if (!paths)
+            nbb_cdist_box(&w->cd, l, s, (int)ab->opt->corner, &box);
         for (uint32_t i = 0; i + 1 < x; i++) {
             nb_cell from = cell_xy(ab, cl->node[i]);
             if (!nbi_standable(l, s, from.x, from.y))
@@ -175,12 +179,17 @@ static nb_status search_edges(nbb_ab *ab, uint32_t k, ab_worker *w, size_t *ne, 
             }
             if (nt == 0)
                 continue;
-            nbi_csearch_run(&w->cs, l, s, (int)ab->opt->corner, &box, from, NULL, w->targets, nt);
+            if (paths)
+                nbi_csearch_run(&w->cs, l, s, (int)ab->opt->corner, &box, from, NULL, w->targets,
+                                nt);
+            else
+                nbb_cdist_run(&w->cd, from, w->targets, nt);
             cl->searches++;
             for (uint32_t j = i + 1; j < x; j++) {
                 nb_cell to = cell_xy(ab, cl->node[j]);
                 uint32_t diag;
-                double cost = nbi_csearch_cost(&w->cs, to, &diag);
+                double cost = paths ? nbi_csearch_cost(&w->cs, to, &diag)
+                                    : nbb_cdist_cost(&w->cd, to, &diag);
                 if (cost < 0)
                     continue;
                 if (!nbb_ab_room((void **)&w->found, &w->nfound_cap, nf + 1, sizeof *w->found))
@@ -291,11 +300,12 @@ static nb_status worker_init(const nbb_ab *ab, ab_worker *w, nb_err *err)
     uint32_t n = ab->opt->cluster;
     memset(w, 0, sizeof *w);
     w->cs_ok = nbi_csearch_init(&w->cs, NULL, n, n);
+    w->cd_ok = nbb_cdist_init(&w->cd, n);
     w->cb = malloc((size_t)ab->ncaps * ab->nsizes * sizeof *w->cb);
     w->cells = malloc((size_t)n * n * sizeof *w->cells);
     w->targets = malloc((size_t)4 * n * sizeof *w->targets);
     w->local = calloc((size_t)n * n, sizeof *w->local);
-    if (!w->cs_ok || !w->cb || !w->cells || !w->targets || !w->local)
+    if (!w->cs_ok || !w->cd_ok || !w->cb || !w->cells || !w->targets || !w->local)
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to build the abstract graph");
     return NB_OK;
 }
@@ -304,6 +314,8 @@ static void worker_free(ab_worker *w)
 {
     if (w->cs_ok)
         nbi_csearch_free(&w->cs);
+    if (w->cd_ok)
+        nbb_cdist_free(&w->cd);
     free(w->cb);
     free(w->found);
     free(w->cells);
@@ -343,7 +355,7 @@ static nb_status run_phase(nbb_ab *ab, const uint32_t *list, size_t n,
                            double base, double span, nb_err *err)
 {
     phase p = {ab, list, fn};
-    nbb_progress_part part = {ab->opt->progress, ab->opt->progress_arg, base, span};
+    nbb_progress_part part = {ab->opt->progress, ab->opt->progress_arg, base, span, NULL};
     return nbb_par_for_progress(ab->threads, n, run_unit, &p, &part, err);
 }
 
@@ -387,7 +399,7 @@ nb_status nbb_ab_run(nbb_ab *ab, const nbb_ab_plan *plan, uint8_t **payload, siz
         if (st == NB_OK)
             st = run_phase(ab, plan->build, plan->nbuild, free_unit, 0.93, 0.02, err);
     }
-    nbb_progress_part whole = {ab->opt->progress, ab->opt->progress_arg, 0, 1};
+    nbb_progress_part whole = {ab->opt->progress, ab->opt->progress_arg, 0, 1, NULL};
     nbb_progress_part_report(&whole, 0.95);
     if (st == NB_OK)
         st = nbb_ab_write(ab, payload, len, err);

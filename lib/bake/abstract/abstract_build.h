@@ -19,6 +19,7 @@
 
 #include "abstract/abstract.h"
 #include "abstract/alevels.h"
+#include "abstract/cluster_dist.h"
 #include "bake_int.h"
 #include "parallel/parallel.h"
 
@@ -89,6 +90,8 @@ typedef struct ab_worker {
     nbb_arena arena; /* the units it computes live here */
     nbi_csearch cs;
     int cs_ok;
+    nbb_cdist cd; /* the intra-edges' searches when no path is kept */
+    int cd_ok;
     struct ab_combo *cb;
     struct ab_found *found;
     size_t nfound_cap;

@@ -2,9 +2,10 @@
  * holds, through mkclear's code (the level, clearance, components, runs;
  * the optimal layers) and mkabstract's (the graph, its costs and levels),
  * into a bundle in memory or on disk.  The progress callback may cancel:
- * the bake stops at its next step, and nothing is handed out or written,
- * since the file is written only at the end, beside its target and
- * renamed into place. */
+ * each step checks after each report (a band of rows, some clusters, some
+ * nodes of the optimal layer's graph: bake.h's nbb_progress_part.stop),
+ * and nothing is handed out or written, since the file is written only at
+ * the end, beside its target and renamed into place. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,17 +29,20 @@ typedef struct run {
 static void tell(void *arg, double f)
 {
     run *r = arg;
+    if (r->cancelled)
+        return; /* r->at stays where it was cancelled */
     r->at = f;
-    if (!r->cancelled && r->o->progress && r->o->progress(r->o->progress_arg, f))
+    if (r->o->progress && r->o->progress(r->o->progress_arg, f))
         r->cancelled = 1;
 }
 
-static nb_status step_done(run *r, const char *next, nb_err *err)
+/* st, or NB_ERR_CANCELLED saying where when the callback cancelled. */
+static nb_status step_done(run *r, nb_status st, const char *step, nb_err *err)
 {
     if (!r->cancelled)
-        return NB_OK;
-    return nbi_fail(err, NB_ERR_CANCELLED, "the bake was cancelled at %.0f%%, before %s",
-                    100 * r->at, next);
+        return st;
+    return nbi_fail(err, NB_ERR_CANCELLED, "the bake was cancelled at %.0f%%, in %s", 100 * r->at,
+                    step);
 }
 
 static nb_status check_options(const nb_bake_options *o, nb_err *err)
@@ -121,35 +125,31 @@ static nb_status bake(nb_bake *bk, const nb_bake_options *o, nbb_builder **out, 
     int abstract = (o->flags & NB_BAKE_ABSTRACT) != 0;
     /* Shares of the whole, by what each step costs on a typical level. */
     double layers = abstract ? 0.4 : 1.0, optimal = corners ? 0.3 : 0.0;
-    nbb_progress_part part = {tell, r, 0, layers * (1 - optimal)};
+    nbb_progress_part part = {tell, r, 0, layers * (1 - optimal), &r->cancelled};
     nbb_builder *b = NULL;
     if ((st = nbb_builder_new(&b, err)) != NB_OK)
         return st;
     nbb_builder_threads(b, o->threads);
     nbb_rebake_opts ro = {compress, o->threads, 0, nbb_progress_part_fn, &part};
     nbb_rebake_stats stats;
+    const char *step = "the clearance layers";
     tell(r, 0);
+    st = step_done(r, NB_OK, step, err);
     if (st == NB_OK)
-        st = step_done(r, "the clearance layers", err);
-    if (st == NB_OK)
-        st = nbb_level_rebake(b, level, NULL, &ro, &stats, err);
-    if (st == NB_OK)
-        st = step_done(r, corners ? "the optimal layers" : "the abstract graph", err);
+        st = step_done(r, nbb_level_rebake(b, level, NULL, &ro, &stats, err), step, err);
     if (st == NB_OK && corners) {
-        st = nbb_level_bake_subgoal(b, level, corners, compress, NULL, err);
+        step = "the optimal layers";
         part.base = part.base + part.span;
         part.span = optimal;
-        tell(r, part.base);
-        if (st == NB_OK)
-            st = step_done(r, "the abstract graph", err);
+        st = step_done(r, nbb_level_bake_subgoal(b, level, corners, compress, NULL, &part, err),
+                       step, err);
     }
     if (st == NB_OK && abstract) {
+        step = "the abstract graph";
         part.base = part.base + part.span;
         part.span = 1 - part.base;
-        st = put_abstract(b, o, compress, &part, err);
+        st = step_done(r, put_abstract(b, o, compress, &part, err), step, err);
     }
-    if (st == NB_OK)
-        st = step_done(r, "the bundle was written", err);
     if (st != NB_OK) {
         nbb_builder_free(b);
         return st;

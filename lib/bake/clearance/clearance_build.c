@@ -153,7 +153,7 @@ nb_status nbb_bake_clearance_opts(nbb_builder *b, const nbi_legend *legend,
                       grid->width, grid->height);
     /* Progress by layers, the same share each: a clearance layer, then a
      * component layer per size, for each capability. */
-    nbb_progress_part part = {progress, arg, 0, 1.0 / (double)(ncaps * (1 + nsizes))};
+    nbb_progress_part part = {progress, arg, 0, 1.0 / (double)(ncaps * (1 + nsizes)), NULL};
     for (size_t c = 0; c < ncaps && st == NB_OK; c++) {
         uint8_t in_cap[256], *payload;
         size_t len;

@@ -185,7 +185,7 @@ nb_status nbb_bake_components_layer(const uint8_t *cv, uint32_t width, uint32_t 
                                     const nbb_progress_part *progress, nb_err *err)
 {
     /* Progress: the labelling is most of the work, the numbering the rest. */
-    nbb_progress_part labelling = {NULL, NULL, 0, 0}, numbering = labelling;
+    nbb_progress_part labelling = {NULL, NULL, 0, 0, NULL}, numbering = labelling;
     if (progress) {
         labelling = *progress;
         labelling.span = progress->span * 0.8;

@@ -80,10 +80,15 @@ static void run(pool *p, unsigned id)
             if (u >= atomic_load_explicit(&p->failed, memory_order_relaxed))
                 return;
             /* Batches are handed out in order: unit u begun means about u done. */
-            if (id == 0 && p->progress && u % PROGRESS_UNITS == 0)
-                nbb_progress_part_report(p->progress, (double)u / (double)p->n);
             nb_err e;
-            nb_status st = p->fn(p->ctx, u, id, &e);
+            nb_status st = NB_OK;
+            if (id == 0 && p->progress && u % PROGRESS_UNITS == 0) {
+                nbb_progress_part_report(p->progress, (double)u / (double)p->n);
+                if (nbb_progress_stopped(p->progress))
+                    st = nbb_progress_cancelled(&e);
+            }
+            if (st == NB_OK)
+                st = p->fn(p->ctx, u, id, &e);
             if (st != NB_OK) {
                 pthread_mutex_lock(&p->lock);
                 if (u < atomic_load(&p->failed)) {
@@ -120,8 +125,11 @@ nb_status nbb_par_for_progress(unsigned threads, size_t n, nbb_unit_fn fn, void 
         progress = NULL;
     if (threads == 1) {
         for (size_t u = 0; u < n; u++) {
-            if (progress && u % PROGRESS_UNITS == 0)
+            if (progress && u % PROGRESS_UNITS == 0) {
                 nbb_progress_part_report(progress, (double)u / (double)n);
+                if (nbb_progress_stopped(progress))
+                    return nbb_progress_cancelled(err);
+            }
             nb_status st = fn(ctx, u, 0, err);
             if (st != NB_OK)
                 return st;

@@ -484,7 +484,7 @@ static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
         uint8_t *payload;
         size_t len;
         o.threads = threads;
-        nbb_progress_part part = {ro->progress, ro->progress_arg, 0.5, 0.5};
+        nbb_progress_part part = {ro->progress, ro->progress_arg, 0.5, 0.5, NULL};
         o.progress = ro->progress ? nbb_progress_part_fn : NULL;
         o.progress_arg = &part;
         st = nbb_ab_bake(src, full ? NULL : &g, changed, nchanged, &o, &payload, &len,
@@ -578,7 +578,8 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
     /* A change of most of the map is baked whole: no faster otherwise. */
     int full = o->full || stats->changed_cells > (uint64_t)g->width * g->height / 4;
     /* Progress: the layers by capability, then the abstract graph. */
-    nbb_progress_part part = {o->progress, o->progress_arg, 0, 0.5 / (double)(ncaps ? ncaps : 1)};
+    nbb_progress_part part = {o->progress, o->progress_arg, 0, 0.5 / (double)(ncaps ? ncaps : 1),
+                              NULL};
     for (size_t c = 0; st == NB_OK && c < ncaps; c++) {
         layer_out *lo = &out[c * (1 + nsizes)];
         part.base = (double)c * part.span;

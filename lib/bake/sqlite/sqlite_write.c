@@ -750,7 +750,7 @@ static nb_status put_abstract(writer *w, long idx)
     uint64_t k = 0, clusters = (uint64_t)v.ncx * v.ncy;
     int64_t edge = 0;
     nbb_progress_part part = {w->progress.fn ? nbb_progress_part_fn : NULL, &w->progress,
-                              SHARE_BEFORE_ABSTRACT, 1 - SHARE_BEFORE_ABSTRACT};
+                              SHARE_BEFORE_ABSTRACT, 1 - SHARE_BEFORE_ABSTRACT, NULL};
     for (uint32_t u = 0; u < v.nnodes && st == NB_OK; u++) {
         if ((u & 4095) == 0)
             nbb_progress_part_report(&part, (double)u / v.nnodes);
@@ -842,7 +842,7 @@ static nb_status fill(writer *w)
 static nb_status write_db(const nb_bundle *b, const char *file, const char *path,
                           nbb_progress_fn progress, void *arg, nb_err *err)
 {
-    writer w = {b, NULL, path, err, {progress, arg, 0, 1}};
+    writer w = {b, NULL, path, err, {progress, arg, 0, 1, NULL}};
     int rc = sqlite3_open_v2(file, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
     nb_status st = rc == SQLITE_OK ? fill(&w) : db_fail(&w, rc, "cannot open a new database");
     rc = sqlite3_close(w.db);

@@ -216,7 +216,7 @@ static int up_cmp(const void *a, const void *b)
 
 nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint64_t budget,
                        uint32_t *level, uint32_t *first, nbb_sg_edge **up, size_t *nup,
-                       nbb_ch_stats *stats, nb_err *err)
+                       nbb_ch_stats *stats, const nbb_progress_part *progress, nb_err *err)
 {
     *up = NULL;
     *nup = 0;
@@ -256,7 +256,14 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
         nbi_heap_push(&order, prio[v], v, v);
     }
     uint32_t next = 0;
-    while (st == NB_OK && !nbi_heap_empty(&order)) {
+    for (uint64_t pops = 0; st == NB_OK && !nbi_heap_empty(&order); pops++) {
+        if (progress && (pops & 1023) == 0) {
+            nbb_progress_part_report(progress, n ? (double)next / n : 1);
+            if (nbb_progress_stopped(progress)) {
+                st = nbb_progress_cancelled(err);
+                break;
+            }
+        }
         nbi_heap_item it = nbi_heap_pop(&order);
         uint32_t v = it.id;
         if (c.gone[v] || it.key != prio[v])

@@ -175,6 +175,20 @@ nb_status nbb_subgoal_encode(const uint8_t *cv, uint32_t w, uint32_t h, nb_capab
                              uint32_t size, nb_corner corner, uint8_t **payload, size_t *len,
                              nbb_subgoal_stats *stats, nb_err *err)
 {
+    return nbb_subgoal_encode_progress(cv, w, h, cap, size, corner, payload, len, stats, NULL,
+                                       err);
+}
+
+/* The shares of a layer's bake: the scans for edges, then the contraction. */
+#define SHARE_SCAN 0.2
+
+nb_status nbb_subgoal_encode_progress(const uint8_t *cv, uint32_t w, uint32_t h,
+                                      nb_capability cap, uint32_t size, nb_corner corner,
+                                      uint8_t **payload, size_t *len, nbb_subgoal_stats *stats,
+                                      const nbb_progress_part *progress, nb_err *err)
+{
+    nbb_progress_part contracting = {nbb_progress_part_fn, (void *)progress, SHARE_SCAN,
+                                     1 - SHARE_SCAN, NULL};
     *payload = NULL;
     *len = 0;
     nbi_sg_layout lay;
@@ -208,6 +222,13 @@ nb_status nbb_subgoal_encode(const uint8_t *cv, uint32_t w, uint32_t h, nb_capab
             if (nbi_sg_is_subgoal(&l.grid, (int32_t)x, (int32_t)y))
                 cells[i++] = y * w + x;
     for (uint32_t u = 0; st == NB_OK && u < n; u++) {
+        if (progress && (u & 1023) == 0) {
+            nbb_progress_part_report(progress, SHARE_SCAN * u / n);
+            if (nbb_progress_stopped(progress)) {
+                st = nbb_progress_cancelled(err);
+                break;
+            }
+        }
         E.from = u;
         if (nbi_sg_scan(&l.grid, (int32_t)(cells[u] % w), (int32_t)(cells[u] / w), -1, -1, add_edge,
                         &E) != 0)
@@ -233,7 +254,8 @@ nb_status nbb_subgoal_encode(const uint8_t *cv, uint32_t w, uint32_t h, nb_capab
     if (budget < NBB_CH_BUDGET_MIN)
         budget = NBB_CH_BUDGET_MIN;
     if (st == NB_OK)
-        st = nbb_contract(n, E.e, ne, budget, level, first, &up, &nup, &chs, err);
+        st = nbb_contract(n, E.e, ne, budget, level, first, &up, &nup, &chs,
+                          progress ? &contracting : NULL, err);
     if (st == NB_OK && nup > UINT32_MAX)
         st = nbi_fail(err, NB_ERR_LIMIT, "%zu edges in a subgoal graph, more than a layer holds",
                       nup);

@@ -54,9 +54,11 @@ typedef struct nbb_ch_stats {
     uint64_t shortcuts, witness_searches, settled, pushes, arcs;
     uint64_t core; /* nodes left uncontracted, at the top level */
 } nbb_ch_stats;
+/* progress (or NULL) is told the share of nodes contracted, and may stop it
+ * (NB_ERR_CANCELLED). */
 nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint64_t budget,
                        uint32_t *level, uint32_t *first, nbb_sg_edge **up, size_t *nup,
-                       nbb_ch_stats *stats, nb_err *err);
+                       nbb_ch_stats *stats, const nbb_progress_part *progress, nb_err *err);
 
 /* Witness-search pushes contraction may spend per map cell, and at least
  * in all: about 0.2 s per 256 x 256 cells on a 2-core Xeon VM, so that a
@@ -76,6 +78,12 @@ typedef struct nbb_subgoal_stats {
 /* The subgoal layer of one agent (size, corner rule) from the clearance of
  * its capability (one byte per cell, capped at size or more), as a
  * section payload (malloc'ed, *len bytes). */
+/* The same, telling progress (or NULL) the share done; it may stop it
+ * (NB_ERR_CANCELLED). */
+nb_status nbb_subgoal_encode_progress(const uint8_t *cv, uint32_t width, uint32_t height,
+                                      nb_capability cap, uint32_t size, nb_corner corner,
+                                      uint8_t **payload, size_t *len, nbb_subgoal_stats *stats,
+                                      const nbb_progress_part *progress, nb_err *err);
 nb_status nbb_subgoal_encode(const uint8_t *cv, uint32_t width, uint32_t height, nb_capability cap,
                              uint32_t size, nb_corner corner, uint8_t **payload, size_t *len,
                              nbb_subgoal_stats *stats, nb_err *err);

@@ -15,9 +15,12 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-nb_status nbb_bake_subgoal(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
-                           const nbb_grid *grid, unsigned corners, int compress,
-                           nbb_optimal_stats *stats, nb_err *err)
+/* nbb_bake_subgoal, telling progress (or NULL) the share done, layer by
+ * layer; it may stop the bake (NB_ERR_CANCELLED). */
+static nb_status bake_layers(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
+                             const nbb_grid *grid, unsigned corners, int compress,
+                             nbb_optimal_stats *stats, const nbb_progress_part *progress,
+                             nb_err *err)
 {
     nb_capability caps[NB_MAX_AGENTS];
     uint32_t sizes[NB_MAX_AGENTS];
@@ -37,6 +40,8 @@ nb_status nbb_bake_subgoal(nbb_builder *b, const nbi_legend *legend, const nbi_a
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for the clearance of a %u x %u map",
                         grid->width, grid->height);
     nb_status st = NB_OK;
+    unsigned rules = (corners & NBB_CORNERS_STRICT ? 1u : 0u) + (corners & NBB_CORNERS_WEAK ? 1u : 0u);
+    double layers = (double)ncaps * (double)nsizes * rules, done = 0;
     for (size_t c = 0; c < ncaps && st == NB_OK; c++) {
         uint8_t in_cap[256];
         nbb_terrain_mask(legend, caps[c], in_cap);
@@ -49,8 +54,12 @@ nb_status nbb_bake_subgoal(nbb_builder *b, const nbi_legend *legend, const nbi_a
                 uint8_t *payload;
                 size_t len;
                 nbb_subgoal_stats ss;
-                st = nbb_subgoal_encode(cv, grid->width, grid->height, caps[c], sizes[s],
-                                        (nb_corner)rule, &payload, &len, &ss, err);
+                nbb_progress_part part = {nbb_progress_part_fn, (void *)progress,
+                                          done / layers, 1 / layers, NULL};
+                done++;
+                st = nbb_subgoal_encode_progress(cv, grid->width, grid->height, caps[c], sizes[s],
+                                                 (nb_corner)rule, &payload, &len, &ss,
+                                                 progress ? &part : NULL, err);
                 if (st != NB_OK)
                     break;
                 nb_section_info in;
@@ -78,9 +87,17 @@ nb_status nbb_bake_subgoal(nbb_builder *b, const nbi_legend *legend, const nbi_a
     return st;
 }
 
-nb_status nbb_level_bake_subgoal(nbb_builder *b, const nbb_level *level, unsigned corners,
-                                 int compress, nbb_optimal_stats *stats, nb_err *err)
+nb_status nbb_bake_subgoal(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
+                           const nbb_grid *grid, unsigned corners, int compress,
+                           nbb_optimal_stats *stats, nb_err *err)
 {
-    return nbb_bake_subgoal(b, &level->legend, &level->agents, &level->grid, corners, compress,
-                            stats, err);
+    return bake_layers(b, legend, agents, grid, corners, compress, stats, NULL, err);
+}
+
+nb_status nbb_level_bake_subgoal(nbb_builder *b, const nbb_level *level, unsigned corners,
+                                 int compress, nbb_optimal_stats *stats,
+                                 const nbb_progress_part *progress, nb_err *err)
+{
+    return bake_layers(b, &level->legend, &level->agents, &level->grid, corners, compress, stats,
+                       progress, err);
 }

@@ -240,7 +240,7 @@ nb_status nbb_put_unit_progress(nbb_builder *b, const nb_unit *u, unsigned flags
                                 nb_err *err)
 {
     /* The hit-check table is nearly all the work; the curve table follows. */
-    nbb_progress_part part = {progress, arg, 0, 0.95};
+    nbb_progress_part part = {progress, arg, 0, 0.95, NULL};
     uint8_t rec[NBI_UNIT_SIZE], *hc = NULL, *ct = NULL;
     size_t hclen, ctlen;
     nb_status st = nbi_unit_check(u, err);

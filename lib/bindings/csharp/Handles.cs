@@ -71,6 +71,11 @@ namespace Navbake
         protected override void Close(IntPtr h) { Native.nb_overlay_close(h); }
     }
 
+    public sealed class WorldOverlayHandle : NavbakeHandle
+    {
+        protected override void Close(IntPtr h) { Native.nb_world_overlay_close(h); }
+    }
+
     public sealed class ModelHandle : NavbakeHandle
     {
         protected override void Close(IntPtr h) { Native.nb_model_close(h); }
@@ -86,7 +91,7 @@ namespace Navbake
         protected override void Close(IntPtr h) { Native.nb_forest_close(h); }
     }
 
-    internal enum WorkspaceKind { Aa, Sg, Haa, Motion, Planner, ForestWs, Place }
+    internal enum WorkspaceKind { Aa, Sg, Haa, Motion, Planner, ForestWs, Place, WorldAa, WorldHaa }
 
     /// <summary>A workspace of any family; its kind says which close it takes.</summary>
     public sealed class WorkspaceHandle : NavbakeHandle
@@ -103,6 +108,8 @@ namespace Navbake
                 case WorkspaceKind.Planner: Native.nb_planner_close(h); break;
                 case WorkspaceKind.ForestWs: Native.nb_forest_ws_close(h); break;
                 case WorkspaceKind.Place: Native.nb_place_close(h); break;
+                case WorkspaceKind.WorldAa: Native.nb_world_aa_close(h); break;
+                case WorkspaceKind.WorldHaa: Native.nb_world_haa_close(h); break;
             }
         }
     }

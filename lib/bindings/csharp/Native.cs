@@ -264,5 +264,28 @@ namespace Navbake
         [DllImport(Lib, CallingConvention = C)] internal static extern int nb_world_loaded(WorldHandle w, WorldTile tile);
         [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_reachable(WorldHandle w, uint cap, uint size, Cell from, Cell to, out int reachable, [Out] WorldTile[] needed, UIntPtr neededMax, out UIntPtr neededCount, IntPtr err);
         [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_world_bytes(WorldHandle w);
+        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_world_resident(WorldHandle w);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_set_budget(WorldHandle w, UIntPtr bytes);
+
+        // Queries across a world's tiles (WorldQuery.cs)
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_overlay_open(WorldHandle w, out WorldOverlayHandle o, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_overlay_close(IntPtr o);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_overlay_block(WorldOverlayHandle o, long x, long y, long w, long h, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_overlay_unblock(WorldOverlayHandle o, long x, long y, long w, long h, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern int nb_world_overlay_blocked(WorldOverlayHandle o, long x, long y);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_aa_open(WorldHandle w, out WorkspaceHandle ws, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_aa_close(IntPtr ws);
+        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_world_aa_bytes(WorkspaceHandle ws);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_aa_set_max_nodes(WorkspaceHandle ws, ulong n);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_aa_find(WorkspaceHandle ws, ref AaQuery q, IntPtr overlay, out AaResult r, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_world_aa_needed(WorkspaceHandle ws, [Out] WorldTile[] needed, UIntPtr max);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_nearest_find(WorkspaceHandle ws, ref NearestQuery q, IntPtr overlay, out NearestResult r, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_line_find(WorkspaceHandle ws, ref LineQuery q, IntPtr overlay, out LineResult r, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_random_find(WorkspaceHandle ws, ref RandomQuery q, IntPtr overlay, long x, long y, long w, long h, out RandomResult r, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_haa_open(WorldHandle w, out WorkspaceHandle ws, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern void nb_world_haa_close(IntPtr ws);
+        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_world_haa_bytes(WorkspaceHandle ws);
+        [DllImport(Lib, CallingConvention = C)] internal static extern Status nb_world_haa_find(WorkspaceHandle ws, ref HaaQuery q, IntPtr overlay, out HaaResult r, IntPtr err);
+        [DllImport(Lib, CallingConvention = C)] internal static extern UIntPtr nb_world_haa_needed(WorkspaceHandle ws, [Out] WorldTile[] needed, UIntPtr max);
     }
 }

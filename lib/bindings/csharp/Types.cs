@@ -11,7 +11,7 @@ namespace Navbake
     public enum Status
     {
         Ok = 0, Arg, Io, NoMem, Syntax, Format, Version, Crc, NotFound, Unsupported, Limit, Outside,
-        Unloaded, Mismatch
+        Unloaded, Mismatch, Cancelled
     }
 
     public enum PathStatus
@@ -240,6 +240,7 @@ namespace Navbake
         internal UIntPtr WaypointLen;
         internal IntPtr Waypoints;
         public int Fallback;
+        public double Cost;
         public int PathLength { get { return (int)PathLen; } }
         public int WaypointLength { get { return (int)WaypointLen; } }
     }

@@ -14,7 +14,7 @@ namespace Navbake
         internal readonly ErrBuffer Err = new ErrBuffer();
         readonly string name;
         IntPtr costs;
-        OverlayHandle held;
+        NavbakeHandle held;
 
         internal Workspace(WorkspaceHandle h, WorkspaceKind kind, SafeHandle parent, string name)
         {
@@ -54,15 +54,16 @@ namespace Navbake
         }
 
         /// <summary>Holds the overlay for a query (until Release) and gives its pointer.</summary>
-        internal IntPtr Hold(Overlay o)
+        internal IntPtr Hold(Overlay o) { return Hold(o == null ? null : o.Handle, "Overlay"); }
+        internal IntPtr Hold(NavbakeHandle o, string what)
         {
             Release();
             if (o == null) return IntPtr.Zero;
-            o.Handle.Live("Overlay");
+            o.Live(what);
             bool ok = false;
-            o.Handle.DangerousAddRef(ref ok);
-            held = o.Handle;
-            return o.Handle.DangerousGetHandle();
+            o.DangerousAddRef(ref ok);
+            held = o;
+            return o.DangerousGetHandle();
         }
         internal void Release()
         {

@@ -69,6 +69,19 @@ namespace Navbake
         public WorldInfo Info { get { WorldInfo i; Native.nb_world_describe(H, out i); return i; } }
         /// <summary>The bytes the world holds: its bundle, its arrays, each tile mapped.</summary>
         public ulong Bytes { get { return (ulong)Native.nb_world_bytes(H); } }
+        /// <summary>nb_world_resident: what of Bytes is in memory now (the pages of
+        /// each mapped file the system holds, and what lives in the heap).</summary>
+        public ulong Resident { get { return (ulong)Native.nb_world_resident(H); } }
+        /// <summary>nb_world_set_budget: with a loader set and bytes above 0, a query
+        /// that needs a tile not loaded loads it, and each load unloads the tiles
+        /// least recently used until Bytes is at most bytes (ulong.MaxValue: no
+        /// limit; 0: off, queries never load).  The loading thread's, as Load.</summary>
+        public void SetBudget(ulong bytes)
+        {
+            var h = H;
+            // SIZE_MAX on a 32-bit process too
+            Native.nb_world_set_budget(h, UIntPtr.Size == 4 && bytes > uint.MaxValue ? new UIntPtr(uint.MaxValue) : new UIntPtr(bytes));
+        }
 
         public void Load(uint column, uint row) { Done(Native.nb_world_load(H, new WorldTile(column, row), err.Ptr)); }
         public void Unload(uint column, uint row) { Done(Native.nb_world_unload(H, new WorldTile(column, row), err.Ptr)); }

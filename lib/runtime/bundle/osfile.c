@@ -134,9 +134,18 @@ void nbi_file_close(nbi_file *f)
         CloseHandle(f->handle);
 }
 
+size_t nbi_file_resident(const void *p, size_t size)
+{
+    (void)p;
+    return size;
+}
+
+void nbi_os_yield(void) { SwitchToThread(); }
+
 #else /* POSIX */
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -196,5 +205,28 @@ void nbi_file_close(nbi_file *f)
     if (!f->is_stdin)
         close(f->fd);
 }
+
+size_t nbi_file_resident(const void *p, size_t size)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    if (!p || ps <= 0)
+        return size;
+    /* A page a byte, asked in chunks so that nothing is allocated. */
+    unsigned char v[4096];
+    size_t page = (size_t)ps, in = 0, pages = (size + page - 1) / page;
+    for (size_t at = 0; at < pages; at += sizeof v) {
+        size_t n = pages - at < sizeof v ? pages - at : sizeof v;
+        size_t len = n * page;
+        if (at * page + len > size)
+            len = size - at * page;
+        if (mincore((void *)((uintptr_t)p + at * page), len, v) != 0)
+            return size;
+        for (size_t i = 0; i < n; i++)
+            in += v[i] & 1u;
+    }
+    return in * page < size ? in * page : size;
+}
+
+void nbi_os_yield(void) { sched_yield(); }
 
 #endif

@@ -34,5 +34,11 @@ nb_status nbi_file_read(nbi_file *f, void *p, size_t n, uint64_t off, size_t *go
 nb_status nbi_file_map(nbi_file *f, size_t size, void **out, const char *name, nb_err *err);
 void nbi_file_unmap(void *p, size_t size);
 void nbi_file_close(nbi_file *f);
+/* How many of the size bytes mapped at p are in memory now (mincore on
+ * POSIX); where the system cannot say (Windows), size: an upper bound. */
+size_t nbi_file_resident(const void *p, size_t size);
+/* Gives the processor to another thread: a wait on a lock that a thread
+ * holds while it maps a tile (stream/world_handle.c). */
+void nbi_os_yield(void);
 
 #endif

@@ -83,11 +83,14 @@ void nbi_pool_begin(nbi_pool *p)
     }
     p->cursor = 0;
     p->failed = 0;
+    p->claimed = 0;
 }
 
 /* Page pg, taken for page key k by the current search. */
 static uint32_t take(nbi_pool *p, uint32_t pg, uint32_t k, int *fresh)
 {
+    if (p->gen[pg] != p->cur)
+        p->claimed++;
     p->dir[k] = pg;
     p->owner[pg] = k;
     p->gen[pg] = p->cur;
@@ -98,6 +101,9 @@ static uint32_t take(nbi_pool *p, uint32_t pg, uint32_t k, int *fresh)
 uint32_t nbi_pool_claim(nbi_pool *p, uint32_t k, int *fresh)
 {
     uint32_t pg = p->dir[k];
+    if (p->max_pages && p->claimed >= p->max_pages &&
+        (pg == NBI_POOL_NONE || p->gen[pg] != p->cur))
+        return NBI_POOL_NONE;
     if (pg != NBI_POOL_NONE) /* an earlier search's page for the same key */
         return take(p, pg, k, fresh);
     if (p->npages == p->cap) {

@@ -36,7 +36,7 @@ typedef struct nbi_pool {
     uint32_t *gen;        /* per page: the search that claimed it last */
     uint32_t npages;      /* pages in use (0 .. npages-1 have an owner) */
     uint32_t cap;         /* pages the arrays have room for */
-    uint32_t max_pages;   /* 0: no cap */
+    uint32_t max_pages;   /* 0: no cap; else the pages one search may claim */
     uint32_t cur;         /* the current search */
     uint32_t cursor;      /* where the search looks for a page to steal next */
     int failed;           /* the last claim ran out of memory (not the cap) */
@@ -46,6 +46,8 @@ typedef struct nbi_pool {
     void **array[NBI_POOL_MAX_ARRAYS];
     size_t esize[NBI_POOL_MAX_ARRAYS];
     int zero[NBI_POOL_MAX_ARRAYS];
+    uint32_t claimed;     /* pages the current search holds (the cap counts these, not the
+                             pages earlier searches left in the pool) */
 } nbi_pool;
 
 /* An empty pool for ndir page keys, pages of 2^shift slots, allocating

@@ -16,6 +16,7 @@
 #include "abstract/haa_ws.h"
 #include "core/heap.h"
 #include "stream/haa_world.h"
+#include "stream/wquery.h"
 
 #define FAMILY "world HAA*"
 
@@ -34,9 +35,26 @@ struct nbi_whaa {
     nb_cell *path;
     size_t pcap;
     int abstract_only;
+    unsigned flags;          /* of each tile's HAA* refining a stretch */
+    uint64_t max_expansions; /* of the search above the tiles; 0: none */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
+
+void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
+{
+    q->flags = flags;
+    q->max_expansions = max_expansions;
+}
+
+size_t nbi_whaa_bytes(const nbi_whaa *q)
+{
+    size_t nk = (size_t)q->g.nodes + 2;
+    return sizeof *q + nk * (sizeof *q->gv + sizeof *q->parent + sizeof *q->stamp +
+                             sizeof *q->keys + sizeof *q->pos) +
+           ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
+           nbi_heap_bytes(&q->heap);
+}
 
 static uint32_t node_local(const nbi_wgraph *g, uint32_t u)
 {
@@ -85,6 +103,7 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     q->a = b->a;
     q->cap = cap;
     q->size = size;
+    q->flags = NB_HAA_STRAIGHTEN; /* each stretch inside a tile as straight as the tile allows */
     nb_status st = nbi_wgraph_at(b, (size_t)at, &q->g, err);
     if (st != NB_OK) {
         nbi_free(q->a, q);
@@ -152,7 +171,7 @@ static void unpin(const nb_world *w, pins *p)
 
 /* The cost from end c (world cell, in tile t whose HAA* workspace is h) to
  * each portal of t in the world graph, into cost[] (-1: none).  0 without
- * memory. */
+ * memory, 2 when the agent cannot stand at c. */
 static int insert(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_cell c,
                   double *cost)
 {
@@ -163,7 +182,7 @@ static int insert(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_
     long ci = nbi_agraph_cap_index(g, q->cap);
     nb_cell lc = {c.x - (int32_t)t->tag.origin_x, c.y - (int32_t)t->tag.origin_y};
     if (ci < 0 || !nbi_standable(&h->layer[ci], q->size, lc.x, lc.y))
-        return 1;
+        return 2;
     uint32_t k = nbi_node_cluster(g, (uint32_t)lc.x, (uint32_t)lc.y);
     nbi_box box = nbi_cluster_box(k, g->ncx, g->cluster, g->width, g->height);
     uint32_t a = nbi_u32at(g->cluster_first, k), z = nbi_u32at(g->cluster_first, k + 1);
@@ -251,7 +270,7 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
     hq.size = q->size;
     hq.capability = q->cap;
     hq.corner = (nb_corner)h->g.corner;
-    hq.flags = NB_HAA_STRAIGHTEN; /* each stretch inside a tile as straight as the tile allows */
+    hq.flags = q->flags;
     nb_haa_result r;
     st = nb_haa_find(h, &hq, &r, err);
     if (st == NB_OK && r.status != NB_PATH_FOUND)
@@ -313,9 +332,18 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         st = nb_haa_open(st_g->b, &hg, err);
     if (st == NB_OK && !(scost = nbi_alloc_array(q->a, (size_t)q->maxp + 1, sizeof *scost)))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
-    if (st == NB_OK && (!insert(q, hs, st_s, ts, start, scost) ||
-                        !insert(q, hg, st_g, tg, goal, q->gcost)))
+    int ins = st == NB_OK ? insert(q, hs, st_s, ts, start, scost) : 1;
+    int ing = st == NB_OK && ins ? insert(q, hg, st_g, tg, goal, q->gcost) : 1;
+    if (!ins || !ing)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    res->start_blocked = ins == 2;
+    res->goal_blocked = ing == 2;
+    /* Ends in different world components: no path, and no search above the tiles. */
+    size_t ci;
+    int apart = st == NB_OK && ins == 1 && ing == 1 &&
+                nbi_world_comp_of(w, q->cap, q->size, &ci) &&
+                nbi_world_component(w, st_s, ci, start) != nbi_world_component(w, st_g, ci, goal);
+    res->apart = apart;
     if (++q->sid >= (1u << 31)) {
         memset(q->stamp, 0, ((size_t)N + 2) * sizeof *q->stamp);
         q->sid = 1;
@@ -323,7 +351,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     nbi_heap_clear(&q->heap);
     q->stamp[S] = q->sid << 1;
     q->gv[S] = 0;
-    if (st == NB_OK && ts == tg) {
+    if (st == NB_OK && ts == tg && !apart) {
         /* Inside the one tile: its own HAA*, as a candidate. */
         nb_haa_query hq;
         nb_haa_query_init(&hq);
@@ -333,7 +361,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         hq.size = q->size;
         hq.capability = q->cap;
         hq.corner = (nb_corner)hs->g.corner;
-        hq.flags = NB_HAA_STRAIGHTEN;
+        hq.flags = q->flags;
         nb_haa_result r;
         if (nb_haa_find(hs, &hq, &r, NULL) == NB_OK && r.status == NB_PATH_FOUND)
             relax(q, G, r.cell_length, S, goal, goal);
@@ -347,8 +375,8 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     nb_haa_close(hg);
     nbi_free(q->a, scost);
     unpin(w, &p);
-    if (st != NB_OK)
-        return st;
+    if (st != NB_OK || apart)
+        return st == NB_OK ? nbi_done(err, NB_OK) : st;
     /* A* over the world graph: no tile read. */
     int found = 0;
     while (!nbi_heap_empty(&q->heap)) {
@@ -360,6 +388,10 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
         res->expanded++;
         if (u == G) {
             found = 1;
+            break;
+        }
+        if (q->max_expansions && res->expanded >= q->max_expansions) {
+            res->limit = 1;
             break;
         }
         for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
@@ -389,8 +421,13 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, nbi_whaa_resul
     for (size_t i = na - 1; i > 0; i--) {
         uint32_t u = q->keys[i], v = q->keys[i - 1];
         nb_cell a = u == S ? start : node_cell(&q->g, u), b = v == G ? goal : node_cell(&q->g, v);
-        if (tile_of(w, a) == tile_of(w, b))
-            pin(w, &p, tile_of(w, a), needed, needed_max);
+        if (tile_of(w, a) == tile_of(w, b) && !pin(w, &p, tile_of(w, a), needed, needed_max) &&
+            p.n == sizeof p.slot / sizeof *p.slot) {
+            unpin(w, &p);
+            res->found = 0;
+            return nbi_fail(err, NB_ERR_NOMEM, "%s: %s: the path crosses more than %zu tiles",
+                            w->index->path, FAMILY, sizeof p.slot / sizeof *p.slot);
+        }
     }
     res->tiles = p.n;
     if (p.missing) {

@@ -46,6 +46,9 @@ typedef struct nbi_whaa_result {
     uint64_t expanded;      /* world graph nodes taken off the open list */
     size_t abstract_len;    /* its path's nodes, start and goal included */
     size_t tiles;           /* tiles its refinement read */
+    int start_blocked, goal_blocked; /* the agent cannot stand at that end */
+    int limit;              /* the search above the tiles stopped at max_expansions */
+    int apart;              /* the ends in different world components: no search ran */
 } nbi_whaa_result;
 
 /* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */
@@ -57,6 +60,12 @@ void nbi_whaa_free(nbi_whaa *q);
  * search above the tiles costs alone (bench_world_haa).  1 (the default):
  * refined. */
 void nbi_whaa_set_refine(nbi_whaa *q, int refine);
+/* The flags of each tile's HAA* refining a stretch (NB_HAA_STRAIGHTEN, the
+ * default, or 0), and the most nodes the search above the tiles may
+ * expand (0, the default: no limit). */
+void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions);
+/* What it holds now. */
+size_t nbi_whaa_bytes(const nbi_whaa *q);
 /* The path from start to goal (world cells): NB_ERR_UNLOADED, with the tiles
  * needed (as nb_world_reachable), when the ends' tiles or those the path
  * crosses are not loaded; the abstract search reads no tile. */

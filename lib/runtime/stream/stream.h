@@ -29,6 +29,8 @@ typedef struct nbi_stile {
 typedef struct nbi_slot {
     _Atomic(nbi_stile *) tile; /* NULL: not loaded */
     atomic_uint readers;       /* queries reading this slot now */
+    atomic_uint_fast64_t used; /* the world's clock when last loaded or pinned: the
+                                  budget unloads the least recently used first */
 } nbi_slot;
 
 struct nb_world {
@@ -47,6 +49,35 @@ struct nb_world {
     atomic_uint nretired;
     atomic_size_t tile_bytes; /* of the tiles loaded or retired */
     size_t own_bytes;         /* the world bundle and these arrays */
+    /* Automatic loading (nb_world_set_budget): with a budget and a loader,
+     * a query loads a tile it needs itself, and every load unloads the
+     * least recently used tiles no query pins until nb_world_bytes is
+     * within the budget again.  Loads, unloads and sweeps then come from
+     * any thread, so they take the lock, one at a time (the queries' pins
+     * stay as above: a query waits only when it needs a tile loaded). */
+    atomic_size_t budget;     /* 0: no budget, queries never load */
+    atomic_uint_fast64_t clock;
+    atomic_flag lock;
 };
+
+/* With a budget and a loader: queries load what they need. */
+static inline int nbi_world_autoload(const nb_world *w)
+{
+    return w->loader && atomic_load_explicit(&w->budget, memory_order_relaxed) != 0;
+}
+/* Marks tile ti used now (the budget's order of unloading). */
+static inline void nbi_world_touch(nb_world *w, uint32_t ti)
+{
+    atomic_store_explicit(&w->slots[ti].used,
+                          atomic_fetch_add_explicit(&w->clock, 1, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+/* A query's load of tile ti through the loader, then the budget's
+ * unloading of other tiles that no query pins (world_handle.c); the tile's
+ * refusals name it. */
+nb_status nbi_world_fetch(nb_world *w, uint32_t ti, nb_err *err);
+/* At a query's end, after its pins are released: the budget's unloading
+ * (and the unmapping of retired tiles no query reads), when over it. */
+void nbi_world_trim(nb_world *w);
 
 #endif

@@ -465,12 +465,7 @@ failed:
 nb_status nb_world_aa_find(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
                            nb_aa_result *res, nb_err *err)
 {
-    if (res) {
-        memset(res, 0, sizeof *res);
-        res->status = NB_PATH_NONE;
-    }
-    if (!ws || !q || !res)
-        return nbi_fail(err, NB_ERR_ARG, "%s: a NULL workspace, query or result", FAMILY);
+    NBI_WQUERY_BEGIN(ws, q, res, FAMILY, err);
     ws->nneeded = 0;
     return nbi_done(err, find(ws, q, ov, res, err));
 }

@@ -7,8 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bundle/osfile.h"
 #include "sections/sections.h"
 #include "stream/stream.h"
+
+/* The loading lock (stream.h): held for a load or an unload and its sweep,
+ * so a wait is as long as one tile's mapping. */
+static void lock(nb_world *w)
+{
+    while (atomic_flag_test_and_set_explicit(&w->lock, memory_order_acquire))
+        nbi_os_yield();
+}
+
+static void unlock(nb_world *w) { atomic_flag_clear_explicit(&w->lock, memory_order_release); }
 
 /* What a bundle holds, for nb_world_bytes: its file (mapped or read) and
  * its section table. */
@@ -98,6 +109,9 @@ static nb_status open_world(const char *path, const char *tiles, unsigned flags,
     atomic_init(&w->loaded, 0);
     atomic_init(&w->nretired, 0);
     atomic_init(&w->tile_bytes, 0);
+    atomic_init(&w->budget, 0);
+    atomic_init(&w->clock, 0);
+    atomic_flag_clear(&w->lock);
     if ((st = nbi_windex_find(b, &w->x, err)) != NB_OK) {
         nb_world_close(w);
         return st;
@@ -116,6 +130,7 @@ static nb_status open_world(const char *path, const char *tiles, unsigned flags,
     for (uint64_t t = 0; t < ntiles; t++) {
         atomic_init(&w->slots[t].tile, NULL);
         atomic_init(&w->slots[t].readers, 0);
+        atomic_init(&w->slots[t].used, 0);
     }
     for (size_t i = 0, k = 0; i < b->nsections; i++)
         if (b->sections[i].info.type == NB_SEC_WORLD_COMPONENTS &&
@@ -303,6 +318,7 @@ static nb_status load(nb_world *w, nb_world_tile tile, nb_err *err)
     t->bytes = sizeof *t + bundle_bytes(t->b) + w->ncomp * sizeof *views;
     atomic_fetch_add(&w->tile_bytes, t->bytes);
     atomic_fetch_add(&w->loaded, 1);
+    nbi_world_touch(w, index);
     atomic_store(&w->slots[index].tile, t);
     return NB_OK;
 }
@@ -325,18 +341,119 @@ static nb_status unload(nb_world *w, nb_world_tile tile, nb_err *err)
     return NB_OK;
 }
 
+/* Under the budget: unloads the least recently used tiles that no query
+ * pins, keep aside, until the world's bytes are within it (or no such tile
+ * is left: the tiles pinned hold more).  Under the lock. */
+static void evict(nb_world *w, uint32_t keep)
+{
+    size_t budget = atomic_load(&w->budget);
+    if (!budget)
+        return;
+    sweep(w);
+    uint32_t n = w->x.columns * w->x.rows;
+    while (w->own_bytes + atomic_load(&w->tile_bytes) > budget) {
+        uint32_t best = n;
+        uint_fast64_t least = UINT_FAST64_MAX;
+        for (uint32_t i = 0; i < n; i++) {
+            nbi_slot *s = &w->slots[i];
+            uint_fast64_t used = atomic_load_explicit(&s->used, memory_order_relaxed);
+            if (i != keep && used < least && atomic_load(&s->tile) &&
+                atomic_load(&s->readers) == 0)
+                best = i, least = used;
+        }
+        if (best == n)
+            return;
+        /* A query that pins it meanwhile keeps it mapped (retired) to its end. */
+        unload(w, (nb_world_tile){best % w->x.columns, best / w->x.columns}, NULL);
+    }
+}
+
+static nb_status load_locked(nb_world *w, nb_world_tile tile, nb_err *err)
+{
+    lock(w);
+    nb_status st = load(w, tile, err);
+    if (st == NB_OK)
+        evict(w, tile.row * w->x.columns + tile.column);
+    unlock(w);
+    return st;
+}
+
+static nb_status unload_locked(nb_world *w, nb_world_tile tile, nb_err *err)
+{
+    lock(w);
+    nb_status st = unload(w, tile, err);
+    unlock(w);
+    return st;
+}
+
 nb_status nb_world_load(nb_world *w, nb_world_tile tile, nb_err *err)
 {
     if (!w)
         return nbi_fail(err, NB_ERR_ARG, "nb_world_load: no world");
-    return nbi_done(err, load(w, tile, err));
+    return nbi_done(err, load_locked(w, tile, err));
 }
 
 nb_status nb_world_unload(nb_world *w, nb_world_tile tile, nb_err *err)
 {
     if (!w)
         return nbi_fail(err, NB_ERR_ARG, "nb_world_unload: no world");
-    return nbi_done(err, unload(w, tile, err));
+    return nbi_done(err, unload_locked(w, tile, err));
+}
+
+nb_status nbi_world_fetch(nb_world *w, uint32_t ti, nb_err *err)
+{
+    return load_locked(w, (nb_world_tile){ti % w->x.columns, ti / w->x.columns}, err);
+}
+
+void nbi_world_trim(nb_world *w)
+{
+    size_t budget = atomic_load(&w->budget);
+    if (!budget || (w->own_bytes + atomic_load(&w->tile_bytes) <= budget &&
+                    atomic_load(&w->nretired) == 0))
+        return;
+    lock(w);
+    evict(w, UINT32_MAX);
+    sweep(w);
+    unlock(w);
+}
+
+void nb_world_set_budget(nb_world *w, size_t bytes)
+{
+    if (!w)
+        return;
+    atomic_store(&w->budget, bytes);
+    lock(w);
+    evict(w, UINT32_MAX);
+    unlock(w);
+}
+
+/* What of a bundle is in memory: a mapped file's pages the system holds
+ * (mincore), and whole what was read or copied into the allocator's
+ * memory; its table and the handle's views are the allocator's too. */
+static size_t bundle_resident(const nb_bundle *b, size_t bytes)
+{
+    if (!b->mapping)
+        return bytes;
+    return bytes - (size_t)b->size + nbi_file_resident(b->mapping, b->mapping_len);
+}
+
+size_t nb_world_resident(const nb_world *cw)
+{
+    if (!cw)
+        return 0;
+    /* The lock keeps every tile mapped while its pages are counted. */
+    nb_world *w = (nb_world *)cw;
+    lock(w);
+    size_t in = bundle_resident(w->index, w->own_bytes);
+    for (uint64_t i = 0; i < (uint64_t)w->x.columns * w->x.rows; i++) {
+        const nbi_stile *t = atomic_load(&w->slots[i].tile);
+        if (t)
+            in += bundle_resident(t->b, t->bytes);
+    }
+    for (const nbi_stile *t = w->retired; t; t = t->next)
+        in += bundle_resident(t->b, t->bytes);
+    unlock(w);
+    return in;
 }
 
 /* Each tile the rectangle meets, clipped to the world, through f. */
@@ -364,10 +481,10 @@ static nb_status each_tile(nb_world *w, long x, long y, long cw, long ch,
 
 nb_status nb_world_load_cells(nb_world *w, long x, long y, long cw, long ch, nb_err *err)
 {
-    return each_tile(w, x, y, cw, ch, load, "nb_world_load_cells", err);
+    return each_tile(w, x, y, cw, ch, load_locked, "nb_world_load_cells", err);
 }
 
 nb_status nb_world_unload_cells(nb_world *w, long x, long y, long cw, long ch, nb_err *err)
 {
-    return each_tile(w, x, y, cw, ch, unload, "nb_world_unload_cells", err);
+    return each_tile(w, x, y, cw, ch, unload_locked, "nb_world_unload_cells", err);
 }

@@ -52,6 +52,8 @@ void nbi_wpins_end(nbi_wpins *p)
     for (size_t i = 0; i < p->npinned; i++)
         atomic_fetch_sub(&p->w->slots[p->pinned[i]].readers, 1);
     p->npinned = 0;
+    if (nbi_world_autoload(p->w))
+        nbi_world_trim((nb_world *)p->w);
 }
 
 nbi_wview *nbi_wpins_see(nbi_wpins *p, uint32_t ti)
@@ -63,7 +65,25 @@ nbi_wview *nbi_wpins_see(nbi_wpins *p, uint32_t ti)
     /* The count first, then the tile (stream.h). */
     atomic_fetch_add(&s->readers, 1);
     v->t = atomic_load(&s->tile);
+    /* The world's own, made non-const by nb_world_open: the game asked
+     * the queries to load (nb_world_set_budget). */
+    nb_world *w = (nb_world *)p->w;
+    if (!v->t && nbi_world_autoload(w) && p->st == NB_OK) {
+        nb_err err;
+        nb_status st = nbi_world_fetch(w, ti, &err);
+        if (st != NB_OK) {
+            /* The loader's error or the tile's refusal is the query's. */
+            p->st = st;
+            p->err = err;
+            atomic_fetch_sub(&s->readers, 1);
+            v->state = NBI_WV_MISSING + 1;
+            return v;
+        }
+        v->t = atomic_load(&s->tile);
+    }
     if (v->t) {
+        if (atomic_load_explicit(&w->budget, memory_order_relaxed))
+            nbi_world_touch(w, ti);
         nb_err err;
         nb_status st = nbi_agent_layer(v->t->b, p->family, p->cap, p->size, &v->clear, &err);
         if (st == NB_OK) {

@@ -71,6 +71,16 @@ static nb_status reachable(const nb_world *w, nb_capability cap, unsigned size, 
         s[k] = &w->slots[slot[k]];
         atomic_fetch_add(&s[k]->readers, 1);
         t[k] = atomic_load(&s[k]->tile);
+        if (!t[k] && nbi_world_autoload(w)) {
+            /* The game asked the queries to load (nb_world_set_budget). */
+            nb_status st = nbi_world_fetch((nb_world *)w, slot[k], err);
+            if (st != NB_OK) {
+                for (int j = 0; j <= k; j++)
+                    atomic_fetch_sub(&s[j]->readers, 1);
+                return st;
+            }
+            t[k] = atomic_load(&s[k]->tile);
+        }
         if (!t[k]) {
             if (missing < needed_max && needed)
                 needed[missing] = (nb_world_tile){slot[k] % w->x.columns, slot[k] / w->x.columns};
@@ -85,6 +95,8 @@ static nb_status reachable(const nb_world *w, nb_capability cap, unsigned size, 
     }
     for (int k = 0; k < n; k++)
         atomic_fetch_sub(&s[k]->readers, 1);
+    if (nbi_world_autoload(w))
+        nbi_world_trim((nb_world *)w);
     if (needed_count)
         *needed_count = missing;
     if (missing) {

@@ -31,6 +31,20 @@ struct nb_world_overlay {
     uint64_t blocked; /* cells blocked now */
 };
 
+/* The start of a path query across a world (nb_world_aa_find,
+ * nb_world_haa_find): the result cleared to "no path" when there is one,
+ * and NB_ERR_ARG naming family, returned, when the workspace, the query or
+ * the result is NULL. */
+#define NBI_WQUERY_BEGIN(ws, q, res, family, err)                                                \
+    do {                                                                                         \
+        if (res) {                                                                               \
+            memset(res, 0, sizeof *(res));                                                       \
+            (res)->status = NB_PATH_NONE;                                                        \
+        }                                                                                        \
+        if (!(ws) || !(q) || !(res))                                                             \
+            return nbi_fail(err, NB_ERR_ARG, "%s: a NULL workspace, query or result", family);   \
+    } while (0)
+
 /* 1 when cell (x, y), inside the world, is blocked. */
 static inline int nbi_wov_blocked(const nb_world_overlay *ov, uint32_t x, uint32_t y)
 {

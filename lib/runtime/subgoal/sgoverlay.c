@@ -13,7 +13,13 @@
  * the whole map and nothing stored at bake time is trusted near a
  * block), joined at the goal by the goal's own scan as the layer's query
  * joins it.  sgsearch.c runs it for a few nodes when the hierarchy's path
- * meets a block (SGOV_BUDGET there says why not more). */
+ * meets a block (SGOV_BUDGET there says why not more).
+ *
+ * Before it, a flood from each end, a row's word at a time and bounded
+ * (cut_off), answers "no path" where the blocks close one end's region:
+ * the search (and Annotated A*) would learn it only by reading all the
+ * other end reaches, which was most of the time under random blocks on
+ * the DAO maps. */
 #include <math.h>
 
 #include "blocked/blocked.h"
@@ -35,6 +41,13 @@ struct bwnode {
     uint32_t id, heap;
     double g;
     uint8_t closed;
+};
+
+/* A word of a row as the floods hold it: its free cells under the overlay, the cells each end's
+ * flood reached, and those not yet spread from. */
+struct fword {
+    uint64_t free, v[2], pend[2];
+    uint32_t key; /* y * row_words + k */
 };
 
 struct ovopen {
@@ -79,9 +92,18 @@ struct nbi_sgov {
      * 64 row masks then 64 column masks a tile (bit i: cell i of the row or column has less
      * room than size), so that a scan's line tests 64 cells at once. */
     double bound; /* the goal's search stops there: distances beyond it are known as at least it */
-    nbi_u32map tmap; /* overlay tile -> index of its masks */
+    struct { uint32_t gen, idx; } *tix; /* per overlay tile: 0 no block, else its masks + 1 */
+    size_t tixcap;
+    uint32_t tgen;
     uint64_t *tmask;
     size_t tn, tcap;
+    /* The ends' floods (cut_off): cell -> the end (1 start, 2 goal) whose flood reached it, and
+     * each flood's cells in the order reached. */
+    nbi_u32map fmap; /* word key -> index in fw */
+    struct fword *fw;
+    size_t fwn, fwcap;
+    uint32_t *fq[2]; /* indices in fw */
+    size_t fn[2], fcap[2];
 
     uint64_t expanded, scanned;
     int ended, limit, oom;
@@ -115,35 +137,69 @@ static int ostep_ok(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, in
     return g->strict ? h && v : h || v;
 }
 
+/* Bit c: byte c of the 64 at row is below size (1 to 128), eight bytes at a time: a byte's high
+ * bit is clear in (x | 0x80) - size exactly when x < size (x < 128; no borrow between bytes), and
+ * the eight high bits are gathered by one multiply.  A tile's masks are made for each query that
+ * reads it, which cell by cell cost as much as the scans that read them. */
+static inline uint64_t row_low(const uint8_t *row, uint32_t size)
+{
+    const uint64_t hi = 0x8080808080808080u, lo = 0x0101010101010101u;
+    uint64_t m = 0;
+    for (unsigned j = 0; j < 8; j++) {
+        uint64_t x = nbi_load64le(row + 8 * j);
+        uint64_t lt = ~(((x | hi) - size * lo) | x) & hi;
+        m |= (((lt >> 7) * 0x0102040810204080u) >> 56) << (8 * j);
+    }
+    return m;
+}
+
+/* a[i] bit j becomes a[j] bit i (a 64 x 64 bit matrix transposed in six rounds of swaps of
+ * ever smaller blocks): the columns' masks from the rows'. */
+static void transpose64(uint64_t a[64])
+{
+    uint64_t mask = 0x00000000FFFFFFFFu;
+    for (unsigned j = 32; j; j >>= 1, mask ^= mask << j)
+        for (unsigned k = 0; k < 64; k = (k + j + 1) & ~j) {
+            uint64_t t = ((a[k] >> j) ^ a[k + j]) & mask;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+        }
+}
+
 /* The masks of overlay tile (tx, ty), made when first asked for; NULL when the tile holds no
- * block (or without memory: o->oom, and the caller's answer no longer matters). */
+ * block (or without memory: o->oom, and the caller's answer no longer matters).  Each tile's
+ * entry in tix says which, stamped with the query's generation (no clearing between queries):
+ * the scans ask this for every word they read, where a hash look-up cost a third of the search. */
 static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
 {
     const nb_overlay *ov = o->ov;
-    const uint8_t *t = ov->tile[(size_t)ty * ov->tw + tx];
+    size_t i = (size_t)ty * ov->tw + tx;
+    if (o->tix[i].gen == o->tgen)
+        return o->tix[i].idx ? o->tmask + (size_t)(o->tix[i].idx - 1) * 128 : NULL;
+    const uint8_t *t = ov->tile[i];
+    o->tix[i].gen = o->tgen;
+    o->tix[i].idx = 0;
     if (t == ov->full)
         return NULL;
-    int found;
-    uint32_t *v = nbi_u32map_slot(&o->tmap, ty * ov->tw + tx, &found);
-    if (!v) {
-        o->oom = 1;
-        return NULL;
-    }
-    if (found)
-        return o->tmask + (size_t)*v * 128;
     if (!nbi_grow(o->a, (void **)&o->tmask, &o->tcap, (o->tn + 1) * 128, sizeof *o->tmask)) {
         o->oom = 1;
         return NULL;
     }
-    *v = (uint32_t)o->tn;
-    uint64_t *m = o->tmask + o->tn++ * 128;
-    memset(m, 0, 128 * sizeof *m);
-    for (unsigned r = 0; r < NBI_OV_SIDE; r++)
-        for (unsigned c = 0; c < NBI_OV_SIDE; c++)
-            if (t[r << NBI_OV_SHIFT | c] < o->size) {
-                m[r] |= (uint64_t)1 << c;
-                m[64 + c] |= (uint64_t)1 << r;
-            }
+    o->tix[i].idx = (uint32_t)++o->tn;
+    uint64_t *m = o->tmask + (o->tn - 1) * 128;
+    if (o->size > 128) {
+        memset(m, 0, 128 * sizeof *m);
+        for (unsigned r = 0; r < NBI_OV_SIDE; r++)
+            for (unsigned c = 0; c < NBI_OV_SIDE; c++)
+                if (t[r << NBI_OV_SHIFT | c] < o->size)
+                    m[r] |= (uint64_t)1 << c;
+    } else {
+        for (unsigned r = 0; r < NBI_OV_SIDE; r++)
+            m[r] = row_low(t + (r << NBI_OV_SHIFT), o->size);
+    }
+    uint64_t *cols = m + NBI_OV_SIDE; /* the column masks follow the row masks */
+    memcpy(cols, m, NBI_OV_SIDE * sizeof *m);
+    transpose64(cols);
     return m;
 }
 
@@ -389,7 +445,7 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a)
     nbi_u32map_init(&o->gmap, a);
     nbi_u32map_init(&o->bwmap, a);
     nbi_u32map_init(&o->dmap, a);
-    nbi_u32map_init(&o->tmap, a);
+    nbi_u32map_init(&o->fmap, a);
     return o;
 }
 
@@ -409,8 +465,12 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_free(o->a, o->stack);
     nbi_u32map_free(&o->bwmap);
     nbi_u32map_free(&o->dmap);
-    nbi_u32map_free(&o->tmap);
+    nbi_free(o->a, o->tix);
     nbi_free(o->a, o->tmask);
+    nbi_u32map_free(&o->fmap);
+    nbi_free(o->a, o->fw);
+    nbi_free(o->a, o->fq[0]);
+    nbi_free(o->a, o->fq[1]);
     nbi_free(o->a, o);
 }
 
@@ -422,7 +482,9 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->bwcap * sizeof *o->bw + o->bwhcap * sizeof *o->bwh +
                    o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
                    nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
-                   nbi_u32map_bytes(&o->tmap) + o->tcap * sizeof *o->tmask
+                   o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
+                   nbi_u32map_bytes(&o->fmap) + o->fwcap * sizeof *o->fw +
+                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0]
              : 0;
 }
 
@@ -711,6 +773,111 @@ static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t 
     return !o->oom && !o->limit;
 }
 
+
+/* ---- an end the blocks cut off ---- */
+
+/* The words (64 cells of a row) each end's flood may spread from before the search is left to
+ * find out. */
+#ifndef SGOV_CUT_WORDS
+#define SGOV_CUT_WORDS 2048
+#endif
+
+/* The cells of x's runs of 1s in free that hold a cell of x (x within free): a fill along the
+ * word both ways in six doubling steps. */
+static inline uint64_t fill_runs(uint64_t x, uint64_t free)
+{
+    uint64_t up = free, dn = free, xu = x, xd = x;
+    for (unsigned sh = 1; sh < 64; sh <<= 1) {
+        xu |= up & (xu << sh);
+        up &= up << sh;
+        xd |= dn & (xd >> sh);
+        dn &= dn >> sh;
+    }
+    return xu | xd;
+}
+
+/* Adds seeds (cells of word k of row y) to end s's flood, spreading along the row's free runs
+ * within the word; -1 when they meet the other end's flood (the ends are joined), else 0
+ * (o->oom without memory). */
+static int flood_add(nbi_sgov *o, int s, int64_t y, int64_t k, uint64_t seeds)
+{
+    const nbi_sggrid *g = o->g;
+    if (!seeds || y < 0 || k < 0 || y >= (int64_t)g->height || k >= (int64_t)g->row_words)
+        return 0;
+    uint32_t key = (uint32_t)y * g->row_words + (uint32_t)k;
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->fmap, key, &found);
+    if (!v) {
+        o->oom = 1;
+        return 0;
+    }
+    if (!found) {
+        if (!nbi_grow(o->a, (void **)&o->fw, &o->fwcap, o->fwn + 1, sizeof *o->fw)) {
+            o->oom = 1;
+            return 0;
+        }
+        *v = (uint32_t)o->fwn;
+        struct fword *w = &o->fw[o->fwn++];
+        w->free = nbi_sg_word(g->free_rows, key) & ~low_word(o, 0, y, k);
+        w->v[0] = w->v[1] = w->pend[0] = w->pend[1] = 0;
+        w->key = key;
+    }
+    struct fword *w = &o->fw[*v];
+    seeds &= w->free & ~w->v[s];
+    if (!seeds)
+        return 0;
+    uint64_t got = fill_runs(seeds, w->free) & ~w->v[s];
+    w->v[s] |= got;
+    if (got & w->v[!s])
+        return -1;
+    if (!w->pend[s]) {
+        if (!nbi_grow(o->a, (void **)&o->fq[s], &o->fcap[s], o->fn[s] + 1, sizeof *o->fq[s])) {
+            o->oom = 1;
+            return 0;
+        }
+        o->fq[s][o->fn[s]++] = *v;
+    }
+    w->pend[s] |= got;
+    return 0;
+}
+
+/* 1 when the blocks cut the goal off from the start: one end's region of the grid they leave
+ * is closed within SGOV_CUT_WORDS words, which the search would learn only by reading all the
+ * other end reaches (Annotated A* as well).  Any corner rule joins the same cells as cardinal
+ * steps do (a diagonal step either rule allows has a free cell beside it a cardinal step
+ * away), so each end floods by cardinal steps, a word of a row at a time, the two in turns;
+ * where the floods meet, or both reach the limit, 0. */
+static int cut_off(nbi_sgov *o)
+{
+    nbi_u32map_clear(&o->fmap);
+    o->fwn = o->fn[0] = o->fn[1] = 0;
+    size_t head[2] = {0, 0};
+    nb_cell end[2] = {o->start, o->goal};
+    for (int s = 0; s < 2; s++)
+        if (flood_add(o, s, end[s].y, end[s].x >> 6, (uint64_t)1 << (end[s].x & 63)))
+            return 0;
+    for (;;) {
+        int busy = 0;
+        for (int s = 0; s < 2 && !o->oom; s++) {
+            if (head[s] == o->fn[s])
+                return 1;
+            if (head[s] >= SGOV_CUT_WORDS)
+                continue;
+            busy = 1;
+            struct fword *w = &o->fw[o->fq[s][head[s]++]];
+            uint64_t b = w->pend[s];
+            int64_t y = w->key / o->g->row_words, k = w->key % o->g->row_words;
+            w->pend[s] = 0; /* w is not read past here: flood_add may move the array */
+            if (flood_add(o, s, y - 1, k, b) || flood_add(o, s, y + 1, k, b) ||
+                ((b >> 63) && flood_add(o, s, y, k + 1, 1)) ||
+                ((b & 1) && flood_add(o, s, y, k - 1, (uint64_t)1 << 63)))
+                return 0;
+        }
+        if (!busy || o->oom)
+            return 0;
+    }
+}
+
 /* A search from start to goal. */
 static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_exp)
 {
@@ -729,6 +896,10 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     nbi_u32map_clear(&o->bwmap);
     nbi_u32map_clear(&o->dmap);
     o->bwn = o->bwhn = o->dvn = 0;
+    if (o->oom || cut_off(o)) {
+        o->ended = 1;
+        return;
+    }
     bw_search(o);
     /* The goal joins the graph by its own scan, as the layer's query joins it: a subgoal
      * whose scan does not report the goal may still be one the goal's scan reports. */
@@ -748,8 +919,15 @@ void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_
     o->ov = ov;
     o->size = l->size;
     o->oom = 0;
-    nbi_u32map_clear(&o->tmap);
     o->tn = 0;
+    size_t tiles = (size_t)ov->tw * ov->th;
+    if (tiles > o->tixcap || ++o->tgen == 0) {
+        if (nbi_grow(o->a, (void **)&o->tix, &o->tixcap, tiles, sizeof *o->tix))
+            memset(o->tix, 0, o->tixcap * sizeof *o->tix);
+        else
+            o->oom = 1;
+        o->tgen = 1;
+    }
     reset(o, start, goal, max_nodes, max_expansions);
 }
 

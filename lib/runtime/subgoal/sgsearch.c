@@ -130,6 +130,8 @@ struct nb_sg {
     uint64_t sgov_budget; /* SGOV_BUDGET, or nbi_sg_set_overlay_budget's */
     nbi_partial part; /* the goals of partial paths (clearance/partial.c) */
     int part_on;      /* the query searches to the reachable cell nearest its goal */
+    int weighted;     /* the query's terrain costs are not all 1: costs holds them */
+    nbi_costs costs;
     nb_cell *path;
     size_t path_cap, path_len;
     double length;
@@ -399,6 +401,17 @@ static int join(nb_sg *ws, int dir, nb_cell c, const nb_cell *other)
     return j.hit_target;
 }
 
+/* 1 when a free octile walk joins a and b (either shape, as nbi_sg_walk); the walk is
+ * written into the path's room, which the answer's walk reuses. */
+static int direct_walk(nb_sg *ws, nb_cell a, nb_cell b)
+{
+    uint32_t ax = (uint32_t)abs(b.x - a.x), ay = (uint32_t)abs(b.y - a.y);
+    size_t n = (size_t)(ax > ay ? ax : ay) + 1;
+    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->path_cap, n, sizeof *ws->path))
+        return 0; /* the scans decide; the answer's walk reports the memory */
+    return nbi_sg_walk(&ws->L->grid, a, b, ws->path + 1) != 0;
+}
+
 /* ---- the query ---- */
 
 
@@ -514,6 +527,7 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     res->expanded = r.expanded;
     res->searched = r.searched;
     res->length = r.length;
+    res->cost = r.cost;
     res->path_len = r.path_len;
     res->path = r.path;
     ws->way_len = 0;
@@ -553,17 +567,11 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
-    /* The layers are for shortest paths: terrain costs that are not all 1
-     * ask for a layer no bake made, and get no shortest path instead. */
-    if (c.weighted) {
-        char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-        nb_capability_format(b, q->capability, caps, sizeof caps);
-        return nbi_fail(err, NB_ERR_NOTFOUND,
-                        "%s: %s: no layer for capability {%s}, size %u with these terrain costs: "
-                        "mkclear --optimal bakes layers for shortest paths only; use Annotated "
-                        "A* (nb_aa_find) or HAA* for least-cost paths",
-                        family, b->path, caps, q->size);
-    }
+    /* Terrain costs: the layer's shortest path is answered when no path could cost less
+     * (sgcosts.c), and refused at the end otherwise. */
+    ws->weighted = c.weighted;
+    if (c.weighted)
+        ws->costs = c;
     /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
      * the reachable cell nearest the goal, which the layer's components cannot say there). */
     if (q->overlay && q->overlay->blocked && q->partial)
@@ -613,6 +621,15 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         ws->direct = 1;
         answer(ws, NB_PATH_FOUND);
         return nbi_done(err, NB_OK);
+    }
+    /* Ends joined by a free octile walk need no scan: no path is shorter than the octile
+     * distance.  The scans would find the same walk after reaching every subgoal in sight of
+     * either end (a hundred and more on open maps), which is most of a short query's time.
+     * Under an overlay the walk is then checked against the blocks, as a scan's would be. */
+    if (direct_walk(ws, q->start, q->goal)) {
+        ws->direct = 1;
+        answer(ws, NB_PATH_FOUND);
+        return settle_overlay(ws, err);
     }
     ws->searched = 1;
     if (join(ws, FWD, q->start, &q->goal) || (!ws->oom && join(ws, BWD, q->goal, &q->start))) {
@@ -995,6 +1012,31 @@ static nb_status settle_overlay(nb_sg *ws, nb_err *err)
     return begin_overlaid(ws, &q, err);
 }
 
+/* The path's cost under the query's terrain costs; a found path that some other path might
+ * undercut is refused (the layer knows shortest paths only), NB_ERR_NOTFOUND sending the
+ * caller to Annotated A*.  A partial path at a limit is its cost, as Annotated A*'s is. */
+static nb_status put_cost(nb_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    res->cost = nbi_sg_path_cost(&ws->costs, ws->path, ws->path_len);
+    if (res->status == NB_PATH_LIMIT ||
+        nbi_sg_cost_least(&ws->costs, ws->path, ws->path_len, ws->length, res->cost))
+        return nbi_done(err, NB_OK);
+    const nb_bundle *b = ws->bundle;
+    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
+    nb_capability_format(b, ws->q.capability, caps, sizeof caps);
+    nb_cell s = ws->path[0], g = ws->path[ws->path_len - 1];
+    double cost = res->cost;
+    memset(res, 0, sizeof *res);
+    res->status = NB_PATH_NONE;
+    ws->path_len = ws->way_len = 0;
+    return nbi_fail(err, NB_ERR_NOTFOUND,
+                    "optimal layer: %s: capability {%s}, size %u: the shortest path from (%d, %d) "
+                    "to (%d, %d) costs %g with these terrain costs, and a longer one over "
+                    "cheaper terrain may cost less: the layer holds shortest paths only; use "
+                    "Annotated A* (nb_aa_find) for the least-cost path",
+                    b->path, caps, ws->q.size, s.x, s.y, g.x, g.y, cost);
+}
+
 /* The path built (st: how that went) into the result. */
 static nb_status put_path(nb_sg *ws, nb_status st, nb_sg_result *res, nb_err *err)
 {
@@ -1003,12 +1045,16 @@ static nb_status put_path(nb_sg *ws, nb_status st, nb_sg_result *res, nb_err *er
         return st;
     }
     res->length = ws->length;
+    res->cost = ws->length;
     res->path_len = ws->path_len;
     res->path = ws->path;
     res->waypoint_len = ws->way_len;
     res->waypoints = ws->way;
+    if (ws->weighted)
+        return put_cost(ws, res, err);
     return nbi_done(err, NB_OK);
 }
+
 
 /* The result of the search around the blocks: its waypoints walked on the grid they leave. */
 static nb_status finish_ovsearch(nb_sg *ws, nb_sg_result *res, nb_err *err)

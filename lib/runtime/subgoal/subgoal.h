@@ -14,6 +14,7 @@
 #define NB_SUBGOAL_H
 
 #include "bundle/bundle.h"
+#include "clearance/costs.h"
 #include "core/grid.h"
 
 /* The grid of one agent as bitmaps of little-endian u64 words, read in
@@ -188,5 +189,17 @@ size_t nbi_sgov_walk(const nbi_sglayer *l, const struct nb_overlay *ov, nb_cell 
  * allowed under the overlay. */
 int nbi_sgov_path_ok(const nbi_sglayer *l, const struct nb_overlay *ov, const nb_cell *path,
                      size_t n);
+
+/* ---- terrain costs (sgcosts.c) ---- */
+
+/* What path (n cells) costs under c: each move's length times the
+ * multiplier of the cell it enters, as Annotated A* weighs it. */
+double nbi_sg_path_cost(const nbi_costs *c, const nb_cell *path, size_t n);
+/* 1 when a path of this length, a shortest one, costs (cost) no more than
+ * any path between its ends could under c, so that it is a least-cost
+ * path: the least multiplier times the length, plus what entering its
+ * last cell costs above the least. */
+int nbi_sg_cost_least(const nbi_costs *c, const nb_cell *path, size_t n, double length,
+                      double cost);
 
 #endif

@@ -1,9 +1,11 @@
 // Tests.cs: the C# binding against the C library's own answers, as TAP.
-//   mono tests.exe SAMPLE.nbk SCEN.nbk SCEN.scen LENGTHS LAYOUT
+//   mono tests.exe SAMPLE.nbk SCEN.nbk SCEN.scen LENGTHS LAYOUT WORLD.nbw WHOLE.nbk
+//                  ROOM.nbk ROOM.scen ROOM.LENGTHS SCEN.map
 // SAMPLE.nbk holds every family's sections (mkclear --optimal, mkabstract,
 // mkperim, mkhitcheck, mkabstract --forest); SCEN.scen holds the 1,000
 // scenario lines and LENGTHS the length navbake scen found for each;
-// LAYOUT is what layout.c printed.  The families are compared with the
+// LAYOUT is what layout.c printed; SCEN.map is the map SCEN.nbk was baked
+// from (mkclear, its default legend and agents), which Baking bakes again.  The families are compared with the
 // answers of the navbake command (its --json output), found on PATH.
 using System;
 using System.Collections.Generic;
@@ -71,6 +73,9 @@ static class Tests
         }
         Disposed(sample);
         Worlds(args[5], args[6]);
+        WorldQueries(args[5], args[6]);
+        WorldMore(args[5], args[6]);
+        Baking(args[10], scenBundle, scen, lengths);
         Console.WriteLine("1.." + n);
         return failed == 0 ? 0 : 1;
     }
@@ -128,9 +133,12 @@ static class Tests
     // 1,000 scenario lines: the lengths navbake scen found, and the file's.
     static void Scenario(string bundle, string scen, string lengthsFile, string what)
     {
+        using (var b = Bundle.Open(bundle)) Scenario(b, scen, lengthsFile, what);
+    }
+    static void Scenario(Bundle b, string scen, string lengthsFile, string what)
+    {
         var want = File.ReadAllLines(lengthsFile);
         var lines = File.ReadAllLines(scen);
-        using (var b = Bundle.Open(bundle))
         using (var aa = new Aa(b))
         {
             var q = AaQuery.Init();
@@ -498,5 +506,381 @@ static class Tests
         }
         GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
         Ok(true, "worlds and their bundles left to the collector are finalized without a crash");
+    }
+
+    // Annotated A* and nearest across the tiles of the same world (WorldAa,
+    // WorldOverlay) against the same queries on the map baked whole (Aa,
+    // Place, Overlay), with and without blocked cells.
+    // HAA*, line and random across the tiles, the budget and what is resident
+    // (nb_world_haa_open(3), nb_world_line_find(3), nb_world_open(3)): against
+    // world AA* and the place queries on the map baked whole.
+    static void WorldMore(string file, string wholeFile)
+    {
+        using (var whole = Bundle.Open(wholeFile))
+        using (var place = new Place(whole))
+        using (var w = World.Open(file))
+        using (var wa = new WorldAa(w))
+        using (var wh = new WorldHaa(w))
+        {
+            var hq = HaaQuery.Init(); hq.SetAgent(whole.Agent(0)); hq.Start = new Cell(2, 2); hq.Goal = new Cell(60, 36);
+            var ue = Throws<UnloadedException>(() => wh.Find(hq), "world HAA*, no tile loaded: UnloadedException");
+            Ok(ue != null && ue.Needed.Length > 0 && ue.Needed.Length == wh.Needed().Length, "... naming the tiles it needs",
+               ue == null ? null : string.Join(" ", Array.ConvertAll(ue.Needed, t => t.ToString())));
+            HaaResult hr = default(HaaResult); bool named = true;
+            for (int rounds = 0; rounds < 5; rounds++)
+            {
+                try { hr = wh.Find(hq); break; }
+                catch (UnloadedException e) { named &= e.Needed.Length > 0; foreach (var t in e.Needed) { named &= !w.IsLoaded(t.Column, t.Row); w.Load(t.Column, t.Row); } }
+            }
+            Ok(named && hr.Status == PathStatus.Found, "loading the tiles world HAA* names answers it", hr.Status.ToString());
+            w.LoadCells(0, 0, 64, 40);
+            var rng = new Random(38);
+            int bad = 0, found = 0, checks = 0; var first = new List<string>(); Cell[] path = null;
+            for (int ai = 0; ai < whole.AgentCount; ai++)
+            {
+                var ag = whole.Agent(ai);
+                foreach (var flags in new[] { 0u, Flags.HaaStraighten })
+                {
+                    var aq = AaQuery.Init(); aq.SetAgent(ag);
+                    var q = HaaQuery.Init(); q.SetAgent(ag); q.Flags = flags;
+                    for (int k = 0; k < 60; k++)
+                    {
+                        q.Start = aq.Start = new Cell(rng.Next(64), rng.Next(40)); q.Goal = aq.Goal = new Cell(rng.Next(64), rng.Next(40));
+                        var want = wa.Find(aq); var r = wh.Find(q);
+                        checks++;
+                        if (r.Status != want.Status || (r.Status == PathStatus.Found && r.Length < want.Length - 1e-9))
+                        {
+                            bad++;
+                            if (first.Count < 5) first.Add(ag.Name + " " + q.Start + " -> " + q.Goal + ": " + r.Status + " " + r.Length + ", AA* " + want.Status + " " + want.Length);
+                        }
+                        else if (r.Status == PathStatus.Found)
+                        {
+                            found++;
+                            int n = wh.CopyPath(ref path);
+                            if (n == 0 || path[0].X != q.Start.X || path[0].Y != q.Start.Y || path[n - 1].X != q.Goal.X || path[n - 1].Y != q.Goal.Y) bad++;
+                        }
+                    }
+                }
+            }
+            Ok(bad == 0 && found > checks / 3 && found < checks, "world HAA* is complete and never shorter than world AA* (" + checks + " pairs, " + found + " found)", string.Join("\n", first));
+            Ok(wh.Bytes > 0, "WorldHaa.Bytes");
+            using (var wov = new WorldOverlay(w))
+            {
+                Ok(wh.Find(hq, wov).Status == PathStatus.Found, "world HAA* under an overlay blocking nothing");
+                wov.Block(30, 10, 1, 1);
+                Throws<NavbakeException>(() => wh.Find(hq, wov), "world HAA* under an overlay that blocks cells: refused", x => x.Status == Status.Arg && x.Message.Length > 0);
+            }
+
+            // The line of walk: Place.Line's status, end point and blocking cell.
+            int lbad = 0, lchecks = 0, lfound = 0; var lfirst = new List<string>();
+            for (int ai = 0; ai < whole.AgentCount; ai++)
+            {
+                var lq = LineQuery.Init(); lq.SetAgent(whole.Agent(ai));
+                for (int k = 0; k < 80; k++)
+                {
+                    lq.Start = new Vec2(rng.NextDouble() * 63, rng.NextDouble() * 39); lq.Goal = new Vec2(rng.NextDouble() * 63, rng.NextDouble() * 39);
+                    var want = place.Line(lq); var r = wa.Line(lq);
+                    lchecks++; lfound += r.Status == PathStatus.Found ? 1 : 0;
+                    if (r.Status != want.Status || r.Last.X != want.Last.X || r.Last.Y != want.Last.Y || r.Blocking.X != want.Blocking.X || r.Blocking.Y != want.Blocking.Y)
+                    {
+                        lbad++;
+                        if (lfirst.Count < 5) lfirst.Add(lq.Start.X + "," + lq.Start.Y + " -> " + lq.Goal.X + "," + lq.Goal.Y + ": " + r.Status + ", whole " + want.Status);
+                    }
+                }
+            }
+            Ok(lbad == 0 && lfound > 0 && lfound < lchecks, "world line is Place.Line's on the map baked whole (" + lchecks + " segments)", string.Join("\n", lfirst));
+            using (var wov = new WorldOverlay(w))
+            using (var ov = new Overlay(whole))
+            {
+                var lq = LineQuery.Init(); lq.SetAgent(whole.Agent(0)); lq.Start = new Vec2(36, 2); lq.Goal = new Vec2(36, 37);
+                Ok(wa.Line(lq).Status == PathStatus.Found, "a clear segment across tiles (0, 0) and (0, 1)");
+                wov.Block(30, 20, 10, 2); ov.Block(30, 20, 10, 2);
+                var want = place.Line(lq, ov); var r = wa.Line(lq, wov);
+                Ok(r.Status == want.Status && r.Status != PathStatus.Found && r.Last.Y == want.Last.Y && r.Blocking.Y == want.Blocking.Y,
+                   "world line under a WorldOverlay: Place.Line's under the same Overlay", r.Status + " " + r.Last.Y + ", whole " + want.Status + " " + want.Last.Y);
+            }
+
+            // Random cells: the whole bake's count, a cell standable there.
+            int rbad = 0;
+            for (int ai = 0; ai < whole.AgentCount; ai++)
+            {
+                var ag = whole.Agent(ai);
+                var rq = RandomQuery.Init(); rq.SetAgent(ag); rq.Seed = 7;
+                var nq = NearestQuery.Init(); nq.SetAgent(ag); nq.Radius = 0;
+                for (int k = 0; k < 20; k++)
+                {
+                    var want = place.Random(rq); var r = wa.Random(rq, 0, 0, 64, 40);
+                    nq.Point = r.Cell;
+                    var near = place.Nearest(nq);
+                    if (r.Status != PathStatus.Found || r.Cells != want.Cells || r.Cells == 0 || near.Status != PathStatus.Found
+                        || near.Cell.X != r.Cell.X || near.Cell.Y != r.Cell.Y) rbad++;
+                    rq.Seed = r.State;
+                }
+            }
+            Ok(rbad == 0, "world random on the whole world: the whole bake's count of cells, the cell standable there", rbad + " draws differ");
+            using (var wov = new WorldOverlay(w))
+            {
+                var rq = RandomQuery.Init(); rq.SetAgent(whole.Agent(0));
+                var part = wa.Random(rq, 0, 0, 32, 20);
+                wov.Block(0, 0, 32, 10);
+                int wrong = 0, redrawn = 0;
+                for (ulong seed = 0; seed < 20; seed++)
+                {
+                    rq.Seed = seed;
+                    var r = wa.Random(rq, 0, 0, 32, 20, wov);
+                    if (r.Cell.X >= 32 || r.Cell.Y < 10 || r.Cell.Y >= 20 || r.Cells != part.Cells) wrong++;
+                    if (r.Draws > 1) redrawn++;
+                }
+                Ok(part.Cells > 0 && wrong == 0 && redrawn > 0, "world random in a rectangle under a WorldOverlay: cells in it, the blocked ones drawn again", wrong + " " + redrawn);
+            }
+            w.UnloadCells(0, 0, 64, 40);
+            w.Load(0, 0);
+            {
+                var lq = LineQuery.Init(); lq.SetAgent(whole.Agent(0)); lq.Start = new Vec2(2, 20); lq.Goal = new Vec2(2, 37);
+                var le = Throws<UnloadedException>(() => wa.Line(lq), "world line into a tile unloaded: UnloadedException");
+                Ok(le != null && le.Needed.Length == 1 && le.Needed[0].Column == 0 && le.Needed[0].Row == 1, "... naming it");
+                var rq = RandomQuery.Init(); rq.SetAgent(whole.Agent(0));
+                var re = Throws<UnloadedException>(() => wa.Random(rq, 0, 0, 64, 40), "world random over tiles unloaded: UnloadedException");
+                Ok(re != null && re.Needed.Length == 3 && !Array.Exists(re.Needed, t => t.Column == 0 && t.Row == 0), "... naming the three");
+            }
+
+            // The budget and what is resident.
+            Ok(w.Resident > 0, "World.Resident > 0 with a tile loaded", w.Resident.ToString());
+            w.UnloadCells(0, 0, 64, 40);
+            string tiles = Path.Combine(Path.GetDirectoryName(file), "tiles");
+            int asked = 0;
+            w.SetPathLoader(t => { asked++; return Path.Combine(tiles, t.Column + "_" + t.Row + ".nbb"); });
+            w.SetBudget(ulong.MaxValue);
+            var bq = AaQuery.Init(); bq.SetAgent(whole.Agent(0)); bq.Start = new Cell(2, 2); bq.Goal = new Cell(60, 36);
+            PathStatus bs;
+            try { bs = wa.Find(bq, null, whole.Agent(0).Costs).Status; }
+            catch (UnloadedException) { bs = PathStatus.None; }
+            Ok(bs == PathStatus.Found && asked >= 2 && w.Resident > 0,
+               "SetBudget with a loader: a query loads the tiles it needs", bs + ", " + asked + " loads, " + w.Resident + " resident");
+            w.SetBudget(0);
+            w.UnloadCells(0, 0, 64, 40);
+            Throws<UnloadedException>(() => wa.Find(bq, null, whole.Agent(0).Costs), "SetBudget(0): queries load no more");
+        }
+        var wd = World.Open(file);
+        wd.LoadCells(0, 0, 64, 40);
+        var h1 = new WorldHaa(wd); var a1 = new WorldAa(wd);
+        var h2 = new WorldHaa(wd);
+        h1.Dispose(); h1.Dispose(); a1.Dispose();
+        Throws<ObjectDisposedException>(() => h1.Find(HaaQuery.Init()), "a closed WorldHaa used again: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => h1.Needed(), "... its Needed");
+        Throws<ObjectDisposedException>(() => { var b = h1.Bytes; }, "... its Bytes");
+        Throws<ObjectDisposedException>(() => a1.Line(LineQuery.Init()), "a closed WorldAa's Line");
+        Throws<ObjectDisposedException>(() => a1.Random(RandomQuery.Init(), 0, 0, 8, 8), "... and Random");
+        wd.Dispose();
+        Throws<ObjectDisposedException>(() => new WorldHaa(wd), "a WorldHaa on a closed world: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => { var r = wd.Resident; }, "a closed world's Resident");
+        Throws<ObjectDisposedException>(() => wd.SetBudget(1), "... and SetBudget");
+        var hq2 = HaaQuery.Init(); using (var b2 = Bundle.Open(wholeFile)) hq2.SetAgent(b2.Agent(0));
+        hq2.Start = new Cell(2, 2); hq2.Goal = new Cell(60, 36);
+        Ok(h2.Find(hq2).Status == PathStatus.Found, "a WorldHaa keeps its world open until it is closed");
+        h2.Dispose();
+    }
+
+    static void WorldQueries(string file, string wholeFile)
+    {
+        using (var whole = Bundle.Open(wholeFile))
+        using (var w = World.Open(file))
+        using (var wa = new WorldAa(w))
+        using (var aa = new Aa(whole))
+        {
+            var a0 = whole.Agent(0);
+            var q = AaQuery.Init(); q.SetAgent(a0); q.Start = new Cell(2, 2); q.Goal = new Cell(60, 36);
+            var ue = Throws<UnloadedException>(() => wa.Find(q, null, a0.Costs), "world AA*, no tile loaded: UnloadedException");
+            Ok(ue != null && ue.Status == Status.Unloaded && ue.Message.Length > 0 && ue.Needed.Length == 2
+               && Array.Exists(ue.Needed, t => t.Column == 0 && t.Row == 0) && Array.Exists(ue.Needed, t => t.Column == 1 && t.Row == 1),
+               "... naming the two end tiles", ue == null ? null : string.Join(" ", Array.ConvertAll(ue.Needed, t => t.ToString())));
+            // Load what each answer names until the query is answered.
+            AaResult got = default(AaResult); int rounds = 0; bool named = true;
+            for (; rounds < 5; rounds++)
+            {
+                try { got = wa.Find(q, null, a0.Costs); break; }
+                catch (UnloadedException e) { foreach (var t in e.Needed) { named &= !w.IsLoaded(t.Column, t.Row); w.Load(t.Column, t.Row); } }
+            }
+            var wantR = aa.Find(q, null, a0.Costs);
+            Ok(named && got.Status == PathStatus.Found && Math.Abs(got.Length - wantR.Length) < 1e-9,
+               "loading the tiles it names answers with the whole bake's length (" + rounds + " rounds)", got.Length + " against " + wantR.Length);
+            w.LoadCells(0, 0, 64, 40);
+            var rects = new[] { new[] { 30, 10, 4, 12 }, new[] { 20, 30, 16, 3 }, new[] { 31, 31, 2, 2 }, new[] { 50, 5, 3, 30 } };
+            using (var wov = new WorldOverlay(w))
+            using (var ov = new Overlay(whole))
+            {
+                for (int pass = 0; pass < 2; pass++)
+                {
+                    var rng = new Random(34 + pass);
+                    int bad = 0, found = 0, checks = 0; var first = new List<string>();
+                    Cell[] path = null;
+                    for (int ai = 0; ai < whole.AgentCount; ai++)
+                    {
+                        var ag = whole.Agent(ai);
+                        foreach (var corner in new[] { Corner.Strict, Corner.Weak })
+                        {
+                            var t = AaQuery.Init(); t.SetAgent(ag); t.Corner = corner;
+                            for (int k = 0; k < 80; k++)
+                            {
+                                t.Start = new Cell(rng.Next(64), rng.Next(40)); t.Goal = new Cell(rng.Next(64), rng.Next(40));
+                                var want = aa.Find(t, pass == 1 ? ov : null, ag.Costs);
+                                var r = wa.Find(t, pass == 1 ? wov : null, ag.Costs);
+                                checks++;
+                                if (r.Status != want.Status || Math.Abs(r.Length - want.Length) > 1e-9 || Math.Abs(r.Cost - want.Cost) > 1e-9)
+                                {
+                                    bad++;
+                                    if (first.Count < 5) first.Add(ag.Name + " " + corner + " " + t.Start + " -> " + t.Goal + ": " + r.Status + " " + r.Length + ", whole " + want.Status + " " + want.Length);
+                                }
+                                else if (r.Status == PathStatus.Found)
+                                {
+                                    found++;
+                                    int n = wa.CopyPath(ref path);
+                                    if (n == 0 || path[0].X != t.Start.X || path[0].Y != t.Start.Y || path[n - 1].X != t.Goal.X || path[n - 1].Y != t.Goal.Y) bad++;
+                                }
+                            }
+                        }
+                    }
+                    Ok(bad == 0 && found > checks / 3, (pass == 1 ? "under blocked rectangles (WorldOverlay / Overlay): " : "") +
+                       "world AA* is Aa's on the map baked whole: status, length, cost (" + checks + " pairs, every agent, both corners)", string.Join("\n", first));
+                    foreach (var rc in rects) { wov.Block(rc[0], rc[1], rc[2], rc[3]); ov.Block(rc[0], rc[1], rc[2], rc[3]); }
+                }
+                Ok(wov.Blocked(31, 31) && wov.Blocked(51, 34) && !wov.Blocked(29, 10) && !wov.Blocked(64, 0) && !wov.Blocked(-1, 0), "WorldOverlay.Blocked");
+                wov.Unblock(30, 10, 4, 12);
+                Ok(!wov.Blocked(31, 15), "WorldOverlay.Unblock");
+                Throws<NavbakeException>(() => wov.Block(60, 0, 10, 1), "a block past the world's edge: NavbakeException", x => x.Status == Status.Arg && x.Message.Length > 0);
+                wov.Dispose();
+                Throws<ObjectDisposedException>(() => wa.Find(q, wov), "a closed WorldOverlay given to a query: ObjectDisposedException");
+                Throws<ObjectDisposedException>(() => wov.Block(1, 1, 1, 1), "a closed WorldOverlay changed: ObjectDisposedException");
+            }
+            using (var place = new Place(whole))
+            {
+                var rng = new Random(36); int bad = 0, checks = 0;
+                for (int ai = 0; ai < whole.AgentCount; ai++)
+                {
+                    var nq = NearestQuery.Init(); nq.SetAgent(whole.Agent(ai));
+                    for (int k = 0; k < 60; k++)
+                    {
+                        nq.Point = new Cell(rng.Next(64), rng.Next(40));
+                        var want = place.Nearest(nq); var r = wa.Nearest(nq);
+                        checks++;
+                        if (r.Status != want.Status || r.Cell.X != want.Cell.X || r.Cell.Y != want.Cell.Y || r.Distance != want.Distance) bad++;
+                    }
+                }
+                Ok(bad == 0, "world nearest is Place.Nearest's on the map baked whole (" + checks + " points)", bad + " differ");
+                w.Unload(1, 1);
+                var nq2 = NearestQuery.Init(); nq2.SetAgent(whole.Agent(0)); nq2.Point = new Cell(62, 38);
+                var ne = Throws<UnloadedException>(() => wa.Nearest(nq2), "world nearest in a tile unloaded: UnloadedException");
+                Ok(ne != null && Array.Exists(ne.Needed, t => t.Column == 1 && t.Row == 1), "... naming it");
+                w.Load(1, 1);
+            }
+            Throws<NavbakeException>(() => { var t = q; t.Goal = new Cell(64, 2); wa.Find(t, null, a0.Costs); }, "a cell off the world: NavbakeException", x => x.Status == Status.Outside && x.Message.Length > 0);
+            // A steady loop: the workspace and the caller's path array do not grow the second time.
+            {
+                var rng = new Random(37); var qs = new AaQuery[200];
+                for (int k = 0; k < qs.Length; k++) { qs[k] = q; qs[k].Start = new Cell(rng.Next(64), rng.Next(40)); qs[k].Goal = new Cell(rng.Next(64), rng.Next(40)); }
+                Cell[] path = null;
+                foreach (var t in qs) { wa.Find(t, null, a0.Costs); wa.CopyPath(ref path); }
+                ulong bytes = wa.Bytes; var arr = path;
+                foreach (var t in qs) { wa.Find(t, null, a0.Costs); wa.CopyPath(ref path); }
+                Ok(wa.Bytes == bytes && ReferenceEquals(arr, path), "the same 200 queries again: the workspace and the path array do not grow");
+            }
+            wa.SetMaxNodes(5);
+            var lim = wa.Find(q, null, a0.Costs);
+            Ok(lim.Status == PathStatus.Limit, "SetMaxNodes: NB_PATH_LIMIT past the cap", lim.Status + " " + lim.Expanded + " " + q.Start + " " + q.Goal);
+            wa.SetMaxNodes(0);
+        }
+        var wd = World.Open(file);
+        wd.LoadCells(0, 0, 64, 40);
+        var ws = new WorldAa(wd);
+        var ws2 = new WorldAa(wd);
+        var wq = AaQuery.Init(); wq.Capability = wd.Bundle.Agent(0).Capability; wq.Start = new Cell(2, 2); wq.Goal = new Cell(60, 36);
+        ws2.Dispose();
+        Throws<ObjectDisposedException>(() => ws2.Find(wq), "a closed WorldAa used again: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => ws2.Nearest(NearestQuery.Init()), "... nearest too");
+        Throws<ObjectDisposedException>(() => ws2.SetMaxNodes(1), "... and SetMaxNodes");
+        ws2.Dispose();
+        wd.Dispose();
+        Throws<ObjectDisposedException>(() => new WorldAa(wd), "a WorldAa on a closed world: ObjectDisposedException");
+        Throws<ObjectDisposedException>(() => new WorldOverlay(wd), "... a WorldOverlay too");
+        Ok(ws.Find(wq).Status == PathStatus.Found, "a WorldAa keeps its world open until it is closed");
+        ws.Dispose();
+        for (int k = 0; k < 10; k++)
+        {
+            var lw = World.Open(file);
+            lw.Load(0, 0);
+            var la = new WorldAa(lw); var lo = new WorldOverlay(lw);
+            lo.Block(3, 3, 1, 1);
+            var lq = AaQuery.Init(); lq.Capability = lw.Bundle.Agent(0).Capability; lq.Start = new Cell(2, 2); lq.Goal = new Cell(3, 2);
+            la.Find(lq, lo);
+        }
+        GC.Collect(); GC.WaitForPendingFinalizers(); GC.Collect();
+        Ok(true, "worlds, world workspaces and overlays left to the collector are finalized without a crash");
+    }
+
+    static bool Same(byte[] a, byte[] b)
+    {
+        if (a.Length != b.Length) return false;
+        for (int i = 0; i < a.Length; i++) if (a[i] != b[i]) return false;
+        return true;
+    }
+
+    // The bake library (Baker): the map of the 1,000 scenario lines baked
+    // in-process gives mkclear's bytes, its bundle answers the lines with
+    // navbake scen's lengths; written with the HAA* graph, navbake scen run
+    // on the file agrees with the lines; cancels, callbacks that throw and
+    // bad input throw with the library's status and message.
+    static void Baking(string map, string mkclearFile, string scen, string lengths)
+    {
+        string dir = Path.GetDirectoryName(mkclearFile);
+        try { Baker.CheckAbi(); Ok(true, "nb_bake_abi_check accepts the binding's nb_bake_options"); }
+        catch (NavbakeException e) { Ok(false, "nb_bake_abi_check accepts the binding's nb_bake_options", e.Message); }
+        using (var b = new Baker())
+        {
+            b.ReadLevel(map);
+            var bytes = b.Bake(new BakeSettings { Abstract = false });
+            var want = File.ReadAllBytes(mkclearFile);
+            Ok(Same(bytes, want), "Baker.Bake of " + Path.GetFileName(map) + ": mkclear's bytes (" + bytes.Length + ")");
+            using (var baked = Bundle.OpenMemory(bytes)) Scenario(baked, scen, lengths, "baked by Baker: ");
+            string outFile = Path.Combine(dir, "csharp-baked.nbk");
+            var seen = new List<double>();
+            b.Write(outFile, new BakeSettings { Progress = f => { seen.Add(f); return false; } });
+            bool sorted = seen.Count > 0;
+            for (int i = 1; i < seen.Count; i++) sorted &= seen[i] >= seen[i - 1];
+            Ok(sorted && seen[seen.Count - 1] <= 1 && seen[0] >= 0, "Progress is told the fraction done, rising (" + seen.Count + " reports)");
+            string err;
+            string o = Cli("scen " + outFile + " " + scen, out err);
+            Ok(o.Contains("1000 run, 0 differ"), "navbake scen on the bundle Baker wrote: the 1,000 lines", o + err);
+            using (var baked = Bundle.Open(outFile))
+            using (var haa = new Haa(baked))
+                Ok(haa.Bytes > 0, "... which holds the HAA* graph (default settings)");
+            string cancelled = Path.Combine(dir, "csharp-cancelled.nbk");
+            Throws<NavbakeException>(() => b.Write(cancelled, new BakeSettings { Progress = f => true }),
+                "a Progress returning true cancels: Status.Cancelled", x => x.Status == Status.Cancelled && x.Message.Length > 0);
+            Ok(!File.Exists(cancelled), "... and writes nothing");
+            Throws<NavbakeException>(() => b.Bake(new BakeSettings { Progress = f => { throw new InvalidOperationException("from the callback"); } }),
+                "a Progress that throws cancels the bake", x => x.Status == Status.Cancelled && x.InnerException is InvalidOperationException && x.InnerException.Message == "from the callback");
+            GC.Collect(); GC.WaitForPendingFinalizers();
+            int calls = 0;
+            b.Bake(new BakeSettings { Abstract = false, Progress = f => { calls++; GC.Collect(); return false; } });
+            Ok(calls > 0, "the callback outlives collections during the bake (" + calls + " calls)");
+            Throws<NavbakeException>(() => b.SetMap("type octile\nheight 2\nwidth 3\nmap\n...\n", "short.map"),
+                "a short map: NavbakeException naming it", x => x.Message.Contains("short.map") && x.Status != Status.Ok);
+            Throws<NavbakeException>(() => b.ReadLevel(Path.Combine(dir, "no-such.map")), "a missing level: its name in the message", x => x.Message.Contains("no-such.map"));
+            Throws<NavbakeException>(() => b.Terrain("no-such-terrain"), "an unknown terrain: Status.NotFound", x => x.Status == Status.NotFound && x.Message.Contains("no-such-terrain"));
+            Throws<ArgumentException>(() => b.SetGrid(new byte[3], 2, 2), "a grid of the wrong size: ArgumentException");
+            Throws<NavbakeException>(() => b.SetGrid(new byte[] { 0, 0, 0, 77 }, 2, 2), "a terrain id past the legend's: NavbakeException", x => x.Message.Length > 0);
+            b.SetGrid(new byte[] { 0, 0, 0, 0, 0, 0, Baker.Obstacle, 0, 0 }, 3, 3);
+            using (var g = Bundle.OpenMemory(b.Bake(new BakeSettings { Abstract = false })))
+            using (var ga = new Aa(g))
+            {
+                var q = AaQuery.Init(); q.SetAgent(g.Agent(0)); q.Start = new Cell(0, 0); q.Goal = new Cell(2, 2);
+                var r = ga.Find(q);
+                Ok(g.Width == 3 && g.Height == 3 && r.Status == PathStatus.Found && Math.Abs(r.Length - 2 * Math.Sqrt(2)) < 1e-9,
+                   "a grid of ids bakes and answers (" + r.Length + ")");
+            }
+            Ok(b.TerrainCount >= 1, "TerrainCount");
+            b.Dispose();
+            Throws<ObjectDisposedException>(() => b.Bake(), "a closed Baker used again: ObjectDisposedException");
+        }
     }
 }

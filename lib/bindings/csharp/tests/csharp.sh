@@ -5,8 +5,11 @@
 # navbake scen's lengths (lak303d of ../shared/maps, or, without it, 1,000
 # pairs of cells navbake random draws on data/sample.map) and 1,000 on a
 # Tiled level, every family
-# against the navbake command's answers, errors and closed handles, and a
-# world of tiles baked here against the same map baked whole.
+# against the navbake command's answers, errors and closed handles, a
+# world of tiles baked here against the same map baked whole (its
+# reachability, Annotated A*, nearest, line, random and HAA* across the
+# tiles, the budget and resident bytes), and the bake
+# library: the scenario map baked in-process answering navbake scen's lengths.
 # bootstrap.sh installs mono-mcs and mono-runtime, so this does not skip.
 . "$top_srcdir/tests/support/lib.sh"
 cs=$top_srcdir/lib/bindings/csharp
@@ -56,6 +59,7 @@ pairs_scen() {
 lak=${NB_SHARED:+$NB_SHARED/maps/dao/lak303d.map}
 if [ -n "$lak" ] && [ -f "$lak" ]; then
   head -1001 "$lak.scen" > "$tmp/l.scen"
+  scenmap=$lak
   ok "lak303d bakes" mkclear -q "$lak" -o "$tmp/l.nbk"
   status navbake scen "$tmp/l.nbk" "$tmp/l.scen"
   like "navbake scen: the 1,000 lines match the file" "$out" "1000 run, 0 differ"
@@ -64,7 +68,8 @@ if [ -n "$lak" ] && [ -f "$lak" ]; then
     sed -n 's/^differs .*: length \([0-9.]*\), the file says.*/\1/p' > "$tmp/l.scen.lengths"
 else
   # No ../shared: pairs of cells of one component of the sample map.
-  ok "the sample map bakes for MovingAI's agent" mkclear -q "$data/sample.map" -o "$tmp/l.nbk"
+  scenmap=$data/sample.map
+  ok "the sample map bakes for MovingAI's agent" mkclear -q "$scenmap" -o "$tmp/l.nbk"
   pairs_scen "$tmp/l.nbk" 2,2 sample.map 64 40 "$tmp/l.scen"
 fi
 is "navbake scen gives 1,000 lengths" "$(wc -l < "$tmp/l.scen.lengths" | tr -d ' ')" 1000
@@ -101,7 +106,8 @@ if [ -n "${NB_SAN_CFLAGS:-}" ]; then
   san="LD_PRELOAD=${pre#:} ASAN_OPTIONS=detect_leaks=0:handle_segv=0:allow_user_segv_handler=1:abort_on_error=1"
 fi
 env $san mono "$tmp/tests.exe" "$s" "$tmp/l.nbk" "$tmp/l.scen" "$tmp/l.scen.lengths" "$tmp/layout.txt" \
-  "$w/out/world.nbw" "$w/whole.nbk" "$tmp/room.nbk" "$tmp/room.scen" "$tmp/room.scen.lengths" > "$tmp/cs.out" 2>&1
+  "$w/out/world.nbw" "$w/whole.nbk" "$tmp/room.nbk" "$tmp/room.scen" "$tmp/room.scen.lengths" \
+  "$scenmap" > "$tmp/cs.out" 2>&1
 rc=$?
 sed -n 's/^\(not \)\{0,1\}ok [0-9]* - /&/p; s/^#/#/p' "$tmp/cs.out" | while IFS= read -r line; do
   case $line in ok*|"not ok"*) echo "$line" | sed 's/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 C#: /' ;; *) echo "$line" ;; esac

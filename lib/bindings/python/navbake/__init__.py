@@ -50,6 +50,7 @@ from .baking import BakeError, bake, tool_path
 from .bakelib import NB_BAKE_OBSTACLE, BakeOptions, Baker, bake_grid
 from .world import World, world_check, world_cut, world_link, world_tile
 from .stream import StreamWorld, WorldInfo
+from .worldquery import WorldAA, WorldHAA, WorldOverlay
 
 __version__ = "1.0.0"
 

@@ -241,6 +241,16 @@ PROTOTYPES = {
     "nb_world_aa_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
     "nb_world_nearest_find": (_S, [_P, C.POINTER(T.NearestQuery), _P,
                                    C.POINTER(T.NearestResult), _E]),
+    "nb_world_line_find": (_S, [_P, C.POINTER(T.LineQuery), _P, C.POINTER(T.LineResult), _E]),
+    "nb_world_random_find": (_S, [_P, C.POINTER(T.RandomQuery), _P, _L, _L, _L, _L,
+                                  C.POINTER(T.RandomResult), _E]),
+    "nb_world_haa_open": (_S, [_P, C.POINTER(_P), _E]),
+    "nb_world_haa_close": (None, [_P]),
+    "nb_world_haa_bytes": (_SZ, [_P]),
+    "nb_world_haa_find": (_S, [_P, C.POINTER(T.HAAQuery), _P, C.POINTER(T.HAAResult), _E]),
+    "nb_world_haa_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
+    "nb_world_resident": (_SZ, [_P]),
+    "nb_world_set_budget": (None, [_P, C.c_size_t]),
 }
 PROTOTYPES.update(_workspace("aa"))
 PROTOTYPES.update(_workspace("sg"))

@@ -74,7 +74,8 @@ class SGResult(C.Structure):
     _fields_ = [("status", _enum), ("length", C.c_double), ("expanded", C.c_uint64),
                 ("scanned", C.c_uint64), ("searched", C.c_int), ("path_len", C.c_size_t),
                 ("path", C.POINTER(Cell)), ("waypoint_len", C.c_size_t),
-                ("waypoints", C.POINTER(Cell)), ("fallback", C.c_int)]
+                ("waypoints", C.POINTER(Cell)), ("fallback", C.c_int),
+                ("cost", C.c_double)]
 
 
 class HAAQuery(C.Structure):

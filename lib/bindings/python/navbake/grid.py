@@ -48,7 +48,8 @@ class AAResult(Result):
 
 class SGResult(Result):
     __slots__ = ()
-    _fields = ("length", "expanded", "scanned", "searched", "fallback", "path", "waypoints")
+    _fields = ("length", "expanded", "scanned", "searched", "fallback", "path", "waypoints",
+               "cost")
     path = PathOf("path", "path_len", T.Cell, cell_xy)
     waypoints = PathOf("waypoints", "waypoint_len", T.Cell, cell_xy)
 

@@ -105,6 +105,22 @@ class StreamWorld(Handle):
         """The bytes the world holds: its bundle, its arrays, each tile mapped."""
         return lib.nb_world_bytes(self._h())
 
+    @property
+    def resident(self):
+        """What of bytes is in memory now (nb_world_resident): the pages of
+        each mapped file the system holds, and what lives in the heap."""
+        return lib.nb_world_resident(self._h())
+
+    def set_budget(self, nbytes):
+        """nb_world_set_budget: with a loader set (set_loader) and nbytes above
+        0, a query that needs a tile not loaded loads it on its own thread,
+        and every load is followed by unloading the tiles least recently used
+        until bytes is at most nbytes (None: no limit; 0: off, queries never
+        load).  Like load(), one thread's at a time."""
+        if nbytes is not None and nbytes < 0:
+            raise ValueError("budget: bytes >= 0 or None, not %r" % (nbytes,))
+        lib.nb_world_set_budget(self._h(), C.c_size_t(-1).value if nbytes is None else nbytes)
+
     def tile_of(self, x, y):
         """The tile (column, row) holding world cell (x, y)."""
         side = self.info.tile
@@ -181,6 +197,21 @@ class StreamWorld(Handle):
                 raise e from exc
 
     # -- queries ---------------------------------------------------------------
+    def aa(self):
+        """A WorldAA: Annotated A* and nearest across the tiles (closed with the world)."""
+        from .worldquery import WorldAA
+        return WorldAA(self)
+
+    def haa(self):
+        """A WorldHAA: HAA* across the tiles, over the world's graph (closed with the world)."""
+        from .worldquery import WorldHAA
+        return WorldHAA(self)
+
+    def overlay(self):
+        """A WorldOverlay: cells blocked in world coordinates (closed with the world)."""
+        from .worldquery import WorldOverlay
+        return WorldOverlay(self)
+
     def reachable(self, cap, size, start, goal):
         """True when a path joins world cells start and goal for an agent of
         (cap, size) (False also where it cannot stand), in O(1).  UnloadedError

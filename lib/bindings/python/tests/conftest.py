@@ -70,3 +70,26 @@ def forest_path(work):
                        "--agent-radius", "1,2", "-o", p)
     assert rc == 0, err
     return p
+
+
+@pytest.fixture(scope="session")
+def linked(work):
+    """A world baked here: data/sample.map cut into 2 x 2 tiles of 32 (clusters
+    of 8), each baked by `navbake world tile`, linked by `navbake world link`;
+    and the same map baked whole with the same legend and agents, whose
+    answers are the world's independent ones.  (The world bundle's path, the
+    whole map's bundle's path.)"""
+    legend, agents = os.path.join(DATA, "legend.yaml"), os.path.join(DATA, "sample-agents.yaml")
+    manifest = navbake.world_cut(os.path.join(DATA, "sample.map"), work / "sw", tile=32,
+                                 cluster=8, legend=legend, agents=agents)
+    path = navbake.World(manifest).link(work / "sw-out")
+    whole = navbake.bake(os.path.join(DATA, "sample.map"), work / "sw-whole.nbk",
+                         legend=legend, agents=agents)
+    return path, whole
+
+
+@pytest.fixture
+def world(linked):
+    """The linked world opened (StreamWorld), no tile loaded."""
+    with navbake.StreamWorld(linked[0]) as w:
+        yield w

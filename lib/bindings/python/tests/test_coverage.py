@@ -31,6 +31,7 @@ def package_calls():
         if name.endswith(".py") and name != "_lib.py":
             src = open(os.path.join(PKG, name)).read()
             calls |= set(re.findall(r"lib\.(nb_\w+)", src))
+            calls |= set(re.findall(r'fast\("(nb_\w+)"\)', src))   # the hot calls' pointers
             # the families' calls made by name: "nb_%s_find" % fam
             for fam in re.findall(r'Family\(self, "(\w+)"', src):
                 calls |= {"nb_%s_%s" % (fam, op)

@@ -9,27 +9,6 @@ import random
 import pytest
 
 import navbake
-from conftest import DATA
-
-LEGEND = os.path.join(DATA, "legend.yaml")
-AGENTS = os.path.join(DATA, "sample-agents.yaml")
-
-
-@pytest.fixture(scope="module")
-def linked(work):
-    """(the world bundle's path, the whole map's bundle)."""
-    manifest = navbake.world_cut(os.path.join(DATA, "sample.map"), work / "sw", tile=32,
-                                 cluster=8, legend=LEGEND, agents=AGENTS)
-    path = navbake.World(manifest).link(work / "sw-out")
-    whole = navbake.bake(os.path.join(DATA, "sample.map"), work / "sw-whole.nbk",
-                         legend=LEGEND, agents=AGENTS)
-    return path, whole
-
-
-@pytest.fixture
-def world(linked):
-    with navbake.StreamWorld(linked[0]) as w:
-        yield w
 
 
 def tile_file(linked, column, row):

@@ -1,0 +1,347 @@
+/* test_sg_costs.c: the optimal layer with terrain costs (nb_sg_find with
+ * an agent's costs) against Annotated A* with the same costs.
+ *
+ * The layer holds shortest paths; with costs it answers a query whose
+ * shortest path costs no more than any path could (the least multiplier
+ * times the shortest length, plus what entering the goal costs above it)
+ * and refuses the others with NB_ERR_NOTFOUND (lib/runtime/subgoal/
+ * sgcosts.c).  On scenario lines of three maps of ../shared/maps with
+ * several terrains (every line with NB_SGC_EVERY=1, which make check-scen
+ * sets: two with swamp and water, one with water at the sea's edge, where
+ * costs seldom matter), for an agent of {ground, swamp, water}, sizes 1
+ * and 2, both corner rules and two cost profiles:
+ *  - an answer has Annotated A*'s status and cost (never a cost above it),
+ *    a path legal step by step from start to goal that costs what it
+ *    says, recomputed here, and the shortest length;
+ *  - a refusal happens exactly when the layer's shortest path (asked
+ *    without costs) costs more than that bound, worked out here from the
+ *    map's cells; on every map some queries are answered, and some are
+ *    refused in the run;
+ *  - sliced in steps of a few nodes, the same answer or refusal;
+ *  - the same on pairs of random cells of each map, half of them ending in
+ *    swamp or water (scenario lines end on ground).
+ * Without ../shared the sample level of data/ is used the same way with
+ * random pairs, against a plain Dijkstra with the costs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clearance/clearance_build.h"
+#include "subgoal/subgoal_build.h"
+#include "brute.h"
+#include "testutil.h"
+#include "shapes.h"
+
+static nbi_legend legend;
+static long refusals; /* over the whole run: the refusal is seen */
+
+#define CAP 7u /* ground, swamp, water in the default legend */
+static const unsigned sizes[] = {1, 2};
+/* Two profiles: swamp and water dear; swamp very dear and water a little. */
+static double profile[2][NB_MAX_TERRAINS];
+
+struct tally {
+    long runs, answered, refused, found, bad, bad_refuse, bad_path, sliced_bad;
+};
+
+/* What p costs under cost when every step is legal for the query's agent, -1 otherwise. */
+static double path_cost(const nbb_grid *g, const nb_sg_query *q, const double *cost,
+                        const nb_cell *p, size_t n)
+{
+    enum brute_corner rule = q->corner == NB_CORNER_WEAK ? BRUTE_WEAK : BRUTE_STRICT;
+    double c = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (!brute_step_ok(&legend, g, q->capability, q->size, rule, p[i - 1].x, p[i - 1].y,
+                           p[i].x, p[i].y))
+            return -1;
+        c += (p[i - 1].x != p[i].x && p[i - 1].y != p[i].y ? sqrt(2.0) : 1.0) *
+             brute_square_cost(&legend, g, cost, q->size, p[i].x, p[i].y);
+    }
+    return c;
+}
+
+static int same_cost(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * (1 + fabs(b));
+}
+
+/* 1 when the layer must refuse: its shortest path (asked without costs) costs more under
+ * cost than the least multiplier times its length plus what entering the goal costs above
+ * the least. */
+static int must_refuse(nb_sg *sg, const nbb_grid *g, const nb_sg_query *q, const double *cost)
+{
+    nb_sg_query plain = *q;
+    plain.costs = NULL;
+    nb_sg_result r;
+    nb_err err;
+    if (nb_sg_find(sg, &plain, &r, &err) != NB_OK || r.status != NB_PATH_FOUND || r.path_len < 2)
+        return 0;
+    double least = NB_MAX_COST;
+    for (unsigned t = 0; t < legend.nterrains; t++)
+        if (q->capability >> t & 1u && cost[t] < least)
+            least = cost[t];
+    nb_cell e = r.path[r.path_len - 1];
+    double bound = least * r.length + brute_square_cost(&legend, g, cost, q->size, e.x, e.y) - least;
+    return path_cost(g, q, cost, r.path, r.path_len) > bound + 1e-9 * (1 + bound);
+}
+
+/* The answer of a sliced query: its status and result. */
+static nb_status sliced(nb_sg *sg, const nb_sg_query *q, nb_sg_result *r)
+{
+    nb_err err;
+    int done = 0;
+    nb_status st = nb_sg_begin(sg, q, &err);
+    for (uint64_t k = 1; st == NB_OK && !done; k++)
+        st = nb_sg_step(sg, 1 + k % 5, &done, &err);
+    if (st == NB_OK)
+        st = nb_sg_finish(sg, r, &err);
+    return st;
+}
+
+/* One query with costs; want_cost < 0: Annotated A*'s answer is the reference. */
+static void one(nb_sg *sg, nb_aa *aa, const nbb_grid *g, nb_sg_query *sq, const double *cost,
+                struct tally *t, const char *name, int slice, double want_cost)
+{
+    nb_err err;
+    nb_sg_result sr;
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = sq->start;
+    aq.goal = sq->goal;
+    aq.size = sq->size;
+    aq.capability = sq->capability;
+    aq.corner = sq->corner;
+    aq.costs = cost;
+    nb_aa_result ar;
+    if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK) {
+        if (t->bad++ < 3)
+            diag("%s: Annotated A*: %s", name, err.msg);
+        return;
+    }
+    nb_path_status want = ar.status;
+    /* On the sample level a plain Dijkstra's cost (want_cost; -2: none) checks A* first. */
+    if ((want_cost >= 0 ? ar.status != NB_PATH_FOUND || !same_cost(ar.cost, want_cost)
+                        : want_cost < -1.5 && ar.status == NB_PATH_FOUND) &&
+        t->bad++ < 3)
+        diag("%s: Annotated A* %s cost %g, Dijkstra %g", name, nb_path_status_str(ar.status),
+             ar.cost, want_cost);
+    double ref = want == NB_PATH_FOUND ? ar.cost : 0;
+    sq->costs = cost;
+    t->runs++;
+    int refuse = must_refuse(sg, g, sq, cost);
+    nb_status st = nb_sg_find(sg, sq, &sr, &err);
+    if (st == NB_ERR_NOTFOUND) {
+        t->refused++;
+        if ((!refuse || !strstr(err.msg, "nb_aa_find")) && t->bad_refuse++ < 3)
+            diag("%s: (%d, %d) -> (%d, %d) size %u: refused (%s), want an answer", name,
+                 sq->start.x, sq->start.y, sq->goal.x, sq->goal.y, sq->size, err.msg);
+    } else if (st != NB_OK) {
+        if (t->bad++ < 3)
+            diag("%s: %s", name, err.msg);
+        return;
+    } else {
+        t->answered++;
+        if (refuse && t->bad_refuse++ < 3)
+            diag("%s: (%d, %d) -> (%d, %d) size %u: answered at cost %g, want a refusal", name,
+                 sq->start.x, sq->start.y, sq->goal.x, sq->goal.y, sq->size, sr.cost);
+        if (sr.status != want || (want == NB_PATH_FOUND && !same_cost(sr.cost, ref))) {
+            if (t->bad++ < 3)
+                diag("%s: (%d, %d) -> (%d, %d) size %u corner %d: %s cost %.9g, Annotated A* "
+                     "%s cost %.9g", name, sq->start.x, sq->start.y, sq->goal.x, sq->goal.y,
+                     sq->size, (int)sq->corner, nb_path_status_str(sr.status), sr.cost,
+                     nb_path_status_str(want), ref);
+        } else if (want == NB_PATH_FOUND) {
+            t->found++;
+            double c = path_cost(g, sq, cost, sr.path, sr.path_len);
+            int ends = sr.path_len >= 1 && sr.path[0].x == sq->start.x &&
+                       sr.path[0].y == sq->start.y && sr.path[sr.path_len - 1].x == sq->goal.x &&
+                       sr.path[sr.path_len - 1].y == sq->goal.y;
+            if ((!ends || c < 0 || !same_cost(c, sr.cost)) && t->bad_path++ < 3)
+                diag("%s: a path of %zu cells, recomputed cost %g, said %g", name, sr.path_len,
+                     c, sr.cost);
+        }
+    }
+    if (slice) {
+        nb_sg_result r2;
+        nb_status st2 = sliced(sg, sq, &r2);
+        if ((st2 != st || (st == NB_OK && (r2.status != sr.status || r2.cost != sr.cost))) &&
+            t->sliced_bad++ < 3)
+            diag("%s: sliced: status %d, cost %g (find: %d, %g)", name, (int)st2, r2.cost,
+                 (int)st, sr.cost);
+    }
+}
+
+static void report(const struct tally *t, const char *name)
+{
+    ok(t->bad == 0 && t->bad_path == 0 && t->found > 0,
+       "%s: %ld queries with terrain costs, %ld answered (%ld found): Annotated A*'s statuses "
+       "and costs, legal paths costing what they say", name, t->runs, t->answered, t->found);
+    ok(t->bad_refuse == 0 && t->answered > 0,
+       "%s: refused (%ld) exactly where the shortest path costs more than the least any path "
+       "could", name, t->refused);
+    refusals += t->refused;
+    ok(t->sliced_bad == 0, "%s: sliced, the same answers", name);
+}
+
+static int open_level(const nbb_grid *g, const char *name, nb_bundle **nb, nb_aa **aa, nb_sg **sg)
+{
+    static nbi_agentset agents;
+    memset(&agents, 0, sizeof agents);
+    for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++) {
+        nb_agent *ag = &agents.agent[agents.count++];
+        snprintf(ag->name, sizeof ag->name, "a%zu", a);
+        ag->capability = CAP;
+        ag->size = sizes[a];
+    }
+    nb_err err;
+    const char *path = tu_path(tu_tmpdir(), "sgc.nbk");
+    const unsigned both = NBB_CORNERS_STRICT | NBB_CORNERS_WEAK;
+    if (ok(tu_bake_optimal(path, &legend, &agents, g, both, &err) == NB_OK &&
+               nb_bundle_open(path, 0, NULL, nb, &err) == NB_OK &&
+               nb_aa_open(*nb, aa, &err) == NB_OK && tu_sg_open(*nb, 0, sg, &err) == NB_OK,
+           "%s: both corner rules' layers baked and opened", name))
+        return 1;
+    diag("%s", err.msg);
+    return 0;
+}
+
+static void query_init(nb_sg_query *sq, size_t a, int corner)
+{
+    nb_sg_query_init(sq);
+    sq->capability = CAP;
+    sq->size = sizes[a];
+    sq->corner = corner ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+}
+
+/* 1 when the agent stands at (x, y) in swamp or water beside a cell of ground. */
+static int wet_shore(const nbb_grid *g, unsigned size, long x, long y)
+{
+    if (brute_square_cost(&legend, g, profile[0], size, x, y) == 1)
+        return 0;
+    for (long dy = -1; dy <= 1; dy++)
+        for (long dx = -1; dx <= 1; dx++)
+            if (brute_can_stand(&legend, g, CAP, size, x + dx, y + dy) &&
+                brute_square_cost(&legend, g, profile[0], size, x + dx, y + dy) == 1)
+                return 1;
+    return 0;
+}
+
+/* A cell where the agent may stand, half the time (when the map has one) in swamp or water
+ * beside ground, where the goal's own cost decides. */
+static void random_end(tu_rng *r, const nbb_grid *g, unsigned size, nb_cell *c)
+{
+    int wet = tu_below(r, 2);
+    for (int k = 0; k < 100000; k++) {
+        c->x = (int32_t)tu_below(r, g->width), c->y = (int32_t)tu_below(r, g->height);
+        if (!brute_can_stand(&legend, g, CAP, size, c->x, c->y))
+            continue;
+        if (!wet || k > 50000 || wet_shore(g, size, c->x, c->y))
+            return;
+    }
+}
+
+static void run_map(const char *rel, int all, tu_rng *r)
+{
+    nbb_grid g;
+    nbb_scen scen;
+    nb_err err;
+    if (tu_scen_level(rel, &legend, &g, &scen, &err) != NB_OK) {
+        ok(0, "%s: read (%s)", rel, err.msg);
+        return;
+    }
+    nb_bundle *nb = NULL;
+    nb_aa *aa = NULL;
+    nb_sg *sg = NULL;
+    if (open_level(&g, rel, &nb, &aa, &sg)) {
+        size_t every = all ? 1 : (scen.count + 39) / 40;
+        for (int p = 0; p < 2; p++) {
+            char name[300];
+            snprintf(name, sizeof name, "%s, profile %d", rel, p + 1);
+            struct tally t = {0};
+            for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+                for (int corner = 0; corner < 2; corner++)
+                    for (size_t i = 0; i < scen.count; i += every) {
+                        nb_sg_query sq;
+                        query_init(&sq, a, corner);
+                        sq.start = scen.lines[i].start;
+                        sq.goal = scen.lines[i].goal;
+                        one(sg, aa, &g, &sq, profile[p], &t, name, i % (7 * every) == 0, -1);
+                    }
+            /* Scenario lines end on ground: pairs of any standable cells end in swamp and
+             * water too, where entering the goal counts. */
+            for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+                for (int i = 0; i < 40; i++) {
+                    nb_sg_query sq;
+                    query_init(&sq, a, i & 1);
+                    random_end(r, &g, sizes[a], &sq.start);
+                    random_end(r, &g, sizes[a], &sq.goal);
+                    one(sg, aa, &g, &sq, profile[p], &t, name, i % 8 == 0, -1);
+                }
+            report(&t, name);
+        }
+    }
+    nb_sg_close(sg);
+    nb_aa_close(aa);
+    nb_bundle_close(nb);
+    nbb_scen_free(&scen);
+    nbb_grid_free(&g);
+}
+
+/* Without ../shared: the sample level, random pairs, against a plain Dijkstra. */
+static void run_sample(tu_rng *r)
+{
+    nbi_agentset unused;
+    nbb_grid g;
+    tu_read_sample(&legend, &unused, &g);
+    nb_bundle *nb = NULL;
+    nb_aa *aa = NULL;
+    nb_sg *sg = NULL;
+    if (open_level(&g, "data/sample.map", &nb, &aa, &sg)) {
+        for (int p = 0; p < 2; p++) {
+            char name[64];
+            snprintf(name, sizeof name, "data/sample.map, profile %d", p + 1);
+            struct tally t = {0};
+            for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+                for (int corner = 0; corner < 2; corner++)
+                    for (int i = 0; i < 150; i++) {
+                        nb_sg_query sq;
+                        query_init(&sq, a, corner);
+                        sq.start = (nb_cell){(int32_t)tu_below(r, g.width), (int32_t)tu_below(r, g.height)};
+                        sq.goal = (nb_cell){(int32_t)tu_below(r, g.width), (int32_t)tu_below(r, g.height)};
+                        double d = brute_cost_dijkstra(
+                            &legend, &g, CAP, sizes[a], corner ? BRUTE_WEAK : BRUTE_STRICT,
+                            profile[p], sq.start.x, sq.start.y, sq.goal.x, sq.goal.y);
+                        one(sg, aa, &g, &sq, profile[p], &t, name, i % 10 == 0, d < 0 ? -2 : d);
+                    }
+            report(&t, name);
+        }
+    }
+    nb_sg_close(sg);
+    nb_aa_close(aa);
+    nb_bundle_close(nb);
+    nbb_grid_free(&g);
+}
+
+int main(void)
+{
+    static const char *const three[] = {"maps/wc3/battleground.map", "maps/wc3/bloodvenomfalls.map",
+                                        "maps/wc3/blastedlands.map"};
+    nbi_legend_default(&legend);
+    for (int p = 0; p < 2; p++)
+        for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
+            profile[p][t] = 1;
+    profile[0][1] = 2.5, profile[0][2] = 3;   /* swamp, water */
+    profile[1][1] = 5, profile[1][2] = 1.5;
+    const char *all_s = getenv("NB_SGC_EVERY");
+    int all = all_s && atoi(all_s) == 1;
+    tu_rng r = {0x5c057ed};
+    if (!tu_shared("maps")) {
+        run_sample(&r);
+    } else {
+        for (size_t m = 0; m < sizeof three / sizeof *three; m++)
+            run_map(three[m], all, &r);
+    }
+    ok(refusals > 0, "some queries refused (%ld)", refusals);
+    return done_testing();
+}
