@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clearance/costs.h"
 #include "testutil.h"
 
 static const char *dir;
@@ -41,6 +42,54 @@ static long map_index(const nb_bundle *b)
         if (nb_bundle_section_get(b, i)->type == NB_SEC_MAP)
             return (long)i;
     return -1;
+}
+
+/* The multiplier of the size x size square at (x, y), clipped to the grid,
+ * from the grid's own characters (costs.h's rule spelled out again). */
+static double brute_square(const nbi_legend *lg, const nbb_grid *g, const double *cost,
+                           uint32_t size, uint32_t x, uint32_t y)
+{
+    double m = 1;
+    for (uint32_t j = y; j < y + size && j < g->height; j++)
+        for (uint32_t i = x; i < x + size && i < g->width; i++) {
+            unsigned t = lg->code[g->cells[(size_t)j * g->width + i]];
+            if (t < lg->nterrains && cost[t] > m)
+                m = cost[t];
+        }
+    return m;
+}
+
+/* Terrain costs read from the packed map (a row of a square a load at a
+ * time, through tables of each byte's largest multiplier): every cell's
+ * square equal to the brute force from the grid, at agent sizes whose rows
+ * take part of a byte, a byte and more, and larger than the map; a kept
+ * profile's tables follow the query's multipliers when they change. */
+static void check_costs(const nb_bundle *b, const nbi_legend *lg, const nbb_grid *g, unsigned k,
+                        tu_rng *r)
+{
+    static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 17, 64};
+    static nbi_costs c; /* kept between the sizes and profiles, as a workspace keeps it */
+    memset(&c, 0, sizeof c); /* a workspace's is zeroed when made, for its bundle alone */
+    nb_capability cap = (1u << lg->nterrains) - 1;
+    double cost[2][NB_MAX_TERRAINS];
+    for (int p = 0; p < 2; p++)
+        for (unsigned t = 0; t < NB_MAX_TERRAINS; t++)
+            cost[p][t] = 1 + tu_below(r, 40) / 4.0;
+    size_t wrong = 0, cells = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+        for (int p = 0; p < 3; p++) { /* the first profile, the second, the first again */
+            const double *cp = cost[p & 1];
+            nb_err err;
+            if (nbi_costs_keep(&c, b, cap, sizes[si], cp, &err) != NB_OK) {
+                ok(0, "%u characters, size %u: costs made (%s)", k, sizes[si], err.msg);
+                return;
+            }
+            for (uint32_t y = 0; y < g->height; y++)
+                for (uint32_t x = 0; x < g->width; x++, cells++)
+                    wrong += nbi_costs_cell(&c, x, y) != brute_square(lg, g, cp, sizes[si], x, y);
+        }
+    ok(wrong == 0, "%u characters: %zu squares' multipliers at sizes 1 to 64 as the grid's (%zu wrong)",
+       k, cells, wrong);
 }
 
 /* Maps of 1 to 40 characters, of sides that leave the last byte part used:
@@ -90,6 +139,7 @@ static void test_widths(void)
            wrong);
         ok(nb_bundle_verify(b, &err) == NB_OK, "%u characters: verify passes (%s)", k,
            wrong ? "" : err.msg);
+        check_costs(b, &lg, &g, k, &r);
         nb_bundle_close(b);
         free(g.cells);
     }
