@@ -121,6 +121,10 @@ nb_status nbb_read_level(const char *legend_path, const char *agents_path, const
  * step); agents and grid may be NULL (bundle/bundle_write.c). */
 nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agentset *agents,
                         const nbb_grid *grid, int compress, nb_err *err);
+/* The map section's payload (version 2: the cells packed through a palette
+ * of the characters used) and its bits a cell; NULL without memory
+ * (bundle/map_pack.c). */
+uint8_t *nbb_map_pack(const nbb_grid *g, size_t *len, uint32_t *bits);
 
 /* ---- the HAA* abstract graph (abstract/) ---- */
 

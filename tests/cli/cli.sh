@@ -41,9 +41,9 @@ like "info: water cells" "$out" "water        chars \"W\", $(count W) cells"
 like "info: trees cells" "$out" "trees        chars \"T\", $(count T) cells"
 like "info: obstacle cells" "$out" "obstacles       chars \"@O\", $(count '@O') cells"
 like "info: agents" "$out" "amphibian      size 2   capability ground,swamp,water"
-like "info: map section" "$out" "map         1   raw"
+like "info: map section" "$out" "map         2   packed"
 like "info: map parameters" "$out" "width=64 height=40"
-status navbake info "$tmp/z.nbk"; like "info: a zlib map" "$out" "zlib+raw"
+status navbake info "$tmp/z.nbk"; like "info: a zlib map" "$(printf '%s\n' "$out" | grep ' map ')" "zlib+packed"
 status navbake info --json "$tmp/s.nbk"; is "info --json exits 0" "$rc" 0
 if command -v python3 >/dev/null 2>&1; then
   ok "info --json is valid JSON with the map size" sh -c \

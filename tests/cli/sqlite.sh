@@ -181,7 +181,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
   is "map_rows are the map's lines" "$(q 'SELECT cells FROM map_rows ORDER BY y')" "$(sed 1,4d "$map" | tr -d '\r')"
   names=$(sed -n 's/^ *- *name: *\([A-Za-z0-9_-]*\).*/\1/p; s/^ *name: *\([A-Za-z0-9_-]*\).*/\1/p' "$data/sample-agents.yaml" | tr '\n' ' ')
   is "agents, in the YAML's order" "$(q 'SELECT name FROM agents ORDER BY id' | tr '\n' ' ')" "$names"
-  is "section_list" "$(q "SELECT type || ':' || params FROM section_list WHERE id = 2")" "map:width=64 height=40"
+  is "section_list" "$(q "SELECT type || ':' || params FROM section_list WHERE id = 2")" "map:width=64 height=40 bits=4"
   # A blob damaged in the shell (same length): verify names the section.
   cp "$tmp/s.sqlite" "$tmp/d.sqlite"
   sqlite3 "$tmp/d.sqlite" "UPDATE sections SET data = CAST(substr(data, 1, 99) || '!' || substr(data, 101) AS BLOB) WHERE id = 2"

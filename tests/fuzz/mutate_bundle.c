@@ -583,8 +583,31 @@ static int mut_agents(nbf_bundle *b, nbf_section *s, nbf_rng *r)
 static int relay_cells(nbf_section *s, size_t head, unsigned bits, uint32_t nw, uint32_t nh,
                        uint32_t fill, size_t tail);
 
+/* A packed map (version 2): its bits, palette count, a palette entry, or
+ * the values' bytes, each read in place by the runtime. */
+static int mut_packed_map(nbf_bundle *b, nbf_section *s, nbf_rng *r)
+{
+    uint32_t w = nbi_get32(s->data), h = nbi_get32(s->data + 4);
+    field f = {NBI_MAP_BITS, K_U32, 8};
+    switch (nbf_below(r, 6)) {
+    case 0: break;
+    case 1: f.off = NBI_MAP_CHARS; f.n = 256; break;
+    case 2: f.off = 4 * nbf_below(r, 2); f.n = f.off ? h : w; break;
+    case 3: s->data[NBI_MAP_PALETTE + nbf_below(r, NBI_MAP_PALETTE_SIZE)] = pick_char(r, b); return 1;
+    default:
+        if (s->len > NBI_MAP_PACKED_HEADER)
+            s->data[NBI_MAP_PACKED_HEADER + nbf_below(r, s->len - NBI_MAP_PACKED_HEADER)] =
+                (uint8_t)nbf_below(r, 256);
+        return 1;
+    }
+    set_field(r, b, s, &f);
+    return 1;
+}
+
 static int mut_map(nbf_bundle *b, nbf_section *s, nbf_rng *r)
 {
+    if (s->info.version == NBI_MAP_VERSION_PACKED && s->len >= NBI_MAP_PACKED_HEADER)
+        return mut_packed_map(b, s, r);
     if (s->len < NBI_MAP_HEADER)
         return 0;
     uint32_t w = nbi_get32(s->data), h = nbi_get32(s->data + 4);

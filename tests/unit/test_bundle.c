@@ -108,8 +108,9 @@ static void test_round_trip(const char *dir)
         long m = nbi_section_index(b, NB_SEC_MAP, NULL, NULL, 0);
         const nb_section_info *in = m >= 0 ? nb_bundle_section_get(b, (size_t)m) : NULL;
         ok(in && in->param[0] == grid.width && in->param[1] == grid.height &&
-               in->encoding == (z ? (NB_ENC_ZLIB | NB_ENC_RAW) : NB_ENC_RAW) && in->offset % 64 == 0,
-           "the map section: parameters, encoding, alignment");
+               in->param[2] == 4 && in->version == 2 &&
+               in->encoding == (z ? (NB_ENC_ZLIB | NB_ENC_PACKED) : NB_ENC_PACKED) && in->offset % 64 == 0,
+           "the map section: parameters (4 bits a cell), version 2, packed, alignment");
         if (z)
             ok(in && in->size < in->usize, "zlib stores the map smaller (%llu < %llu)",
                in ? (unsigned long long)in->size : 0ULL, in ? (unsigned long long)in->usize : 0ULL);

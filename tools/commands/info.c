@@ -124,6 +124,20 @@ static int per_cell(uint32_t type)
            (type >= NB_SEC_ABSTRACT && type <= NB_SEC_ABSTRACT_LEVELS);
 }
 
+static double map_cells(const nb_bundle *b)
+{
+    return (double)nb_map_width(b) * nb_map_height(b);
+}
+
+/* Stored bytes of the map and what is baked from it. */
+static uint64_t per_cell_bytes(const nb_bundle *b)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < nb_bundle_section_count(b); i++)
+        sum += per_cell(nb_bundle_section_get(b, i)->type) ? nb_bundle_section_get(b, i)->size : 0;
+    return sum;
+}
+
 static void print_text(const char *path, const nb_bundle *b)
 {
     unsigned major, minor;
@@ -216,14 +230,9 @@ static void print_text(const char *path, const nb_bundle *b)
             printf(" (unknown to this reader; kept as is)");
         putchar('\n');
     }
-    if (nb_has_map(b)) {
-        uint64_t sum = 0;
-        for (size_t i = 0; i < nb_bundle_section_count(b); i++)
-            sum += per_cell(nb_bundle_section_get(b, i)->type) ? nb_bundle_section_get(b, i)->size : 0;
+    if (nb_has_map(b))
         printf("bytes/cell %.3f (the map and what is baked from it, over its %" PRIu64 " cells)\n",
-               (double)sum / ((double)nb_map_width(b) * nb_map_height(b)),
-               (uint64_t)nb_map_width(b) * nb_map_height(b));
-    }
+               (double)per_cell_bytes(b) / map_cells(b), (uint64_t)nb_map_width(b) * nb_map_height(b));
     nb_forest_close(forest);
 }
 
@@ -292,9 +301,14 @@ static void print_json(const char *path, const nb_bundle *b, const nbc_world_sum
                "\", \"params\": {",
                in->version, nb_encoding_name(in->encoding), in->offset, in->size, in->usize, in->crc);
         print_params(b, in, 1);
-        printf("}}");
+        printf("}");
+        if (per_cell(in->type) && nb_has_map(b))
+            printf(", \"bytes_per_cell\": %.6f", (double)in->size / map_cells(b));
+        printf("}");
     }
     printf("%s]", nb_bundle_section_count(b) ? "\n  " : "");
+    if (nb_has_map(b))
+        printf(",\n  \"bytes_per_cell\": %.6f", (double)per_cell_bytes(b) / map_cells(b));
     if (world) {
         printf(",\n");
         nbc_world_sum_print(world, 1);

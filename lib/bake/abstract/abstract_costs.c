@@ -203,7 +203,9 @@ nb_status nbb_acosts_source_of(const nb_bundle *b, nbb_acosts_source *src, nb_er
         return nbi_fail(err, NB_ERR_NOTFOUND, "%s: no map or agent set", b->path);
     src->width = b->width;
     src->height = b->height;
-    src->cells = b->cells;
+    src->cells = nbi_map_bytes(b);
+    if (!src->cells)
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the map's cells", b->path);
     src->legend = &b->legend;
     src->agents = b->agents;
     src->ncaps = (uint32_t)nbi_agents_capabilities(b->agents, src->caps);

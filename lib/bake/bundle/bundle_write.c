@@ -454,22 +454,22 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
     nbb_free(buf);
     if (st == NB_OK && grid) {
         /* The map is the biggest input: made in place and handed over, not
-         * copied again (a copy of 64 MB at 8192^2). */
-        size_t cells = (size_t)grid->width * grid->height;
-        uint8_t *map = nbb_malloc(NBI_MAP_HEADER + cells);
+         * copied again. */
+        size_t len;
+        uint32_t bits;
+        uint8_t *map = nbb_map_pack(grid, &len, &bits);
         if (!map)
             return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %u x %u map", grid->width,
                             grid->height);
         memset(&in, 0, sizeof in);
         in.type = NB_SEC_MAP;
-        in.version = NBI_MAP_VERSION;
+        in.version = NBI_MAP_VERSION_PACKED;
+        in.encoding = NB_ENC_PACKED;
         in.param[0] = grid->width;
         in.param[1] = grid->height;
-        nbi_put32(map + NBI_MAP_WIDTH, grid->width);
-        nbi_put32(map + NBI_MAP_HEIGHT, grid->height);
-        memcpy(map + NBI_MAP_HEADER, grid->cells, cells);
+        in.param[2] = bits;
         nbb_builder_remove(b, NB_SEC_MAP);
-        st = nbb_builder_add_owned(b, &in, map, NBI_MAP_HEADER + cells, compress, err);
+        st = nbb_builder_add_owned(b, &in, map, len, compress, err);
     }
     return st;
 }

@@ -156,7 +156,9 @@ nb_status nbb_clearance_check(const nb_bundle *b, unsigned threads, const char *
 {
     nb_capability caps[NB_MAX_AGENTS];
     size_t ncaps = b->agents ? nbi_agents_capabilities(b->agents, caps) : 0;
-    nbb_grid g = {b->width, b->height, (uint8_t *)b->cells};
+    nbb_grid g = {b->width, b->height, (uint8_t *)nbi_map_bytes(b)};
+    if (b->has_map && !g.cells)
+        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the map's cells", b->path);
     for (size_t c = 0; b->has_map && c < ncaps; c++) {
         nbi_layer l;
         const void *p;

@@ -106,6 +106,18 @@ static int same_encoding(size_t la, size_t lb, const uint8_t *a, const uint8_t *
     return la == lb && memcmp(a, b, la) == 0;
 }
 
+/* 1 when the bundle's map holds the grid's characters (the same size). */
+static int same_cells(const nb_bundle *old, const nbb_grid *grid)
+{
+    uint8_t row[NB_MAP_MAX_SIDE];
+    for (uint32_t y = 0; y < grid->height; y++) {
+        nbi_map_chars(&old->map, (size_t)y * grid->width, grid->width, row);
+        if (memcmp(row, grid->cells + (size_t)y * grid->width, grid->width) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 nbb_level_change nbb_level_compare(const nbb_level *l, const nb_bundle *old, char *buf,
                                    size_t len)
 {
@@ -126,7 +138,7 @@ nbb_level_change nbb_level_compare(const nbb_level *l, const nb_bundle *old, cha
         !same_encoding(nbi_legend_encoded_size(&old->legend), nbi_legend_encoded_size(&l->legend),
                        a, b))
         return say(buf, len, "%s with a different terrain legend",
-                   memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height)
+                   !same_cells(old, grid)
                        ? "a map of the same size"
                        : "the same map"),
                NBB_LEVEL_OTHER;
@@ -145,11 +157,11 @@ nbb_level_change nbb_level_compare(const nbb_level *l, const nb_bundle *old, cha
     }
     if (!same)
         return say(buf, len, "%s with a different agent set",
-                   memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height)
+                   !same_cells(old, grid)
                        ? "a map of the same size"
                        : "the same map"),
                NBB_LEVEL_OTHER;
-    if (memcmp(old->cells, grid->cells, (size_t)grid->width * grid->height) != 0)
+    if (!same_cells(old, grid))
         return say(buf, len, "a different map of the same size"), NBB_LEVEL_CELLS;
     return say(buf, len, "this level"), NBB_LEVEL_SAME;
 }

@@ -516,12 +516,14 @@ static nb_status update_graph(nbb_builder *b, const nb_bundle *old, long idx,
 }
 
 /* Flags the rows where the two maps differ; returns how many cells do. */
-static uint64_t changed_rows(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h,
+static uint64_t changed_rows(const nbi_map *a, const uint8_t *b, uint32_t w, uint32_t h,
                              uint8_t *rows)
 {
     uint64_t n = 0;
+    uint8_t ra[NB_MAP_MAX_SIDE]; /* a row of the old map, unpacked */
     for (size_t y = 0; y < h; y++) {
-        const uint8_t *ra = a + y * w, *rb = b + y * w;
+        const uint8_t *rb = b + y * w;
+        nbi_map_chars(a, y * w, w, ra);
         rows[y] = memcmp(ra, rb, w) != 0;
         for (size_t x = 0; rows[y] && x < w; x++)
             n += ra[x] != rb[x];
@@ -570,7 +572,7 @@ nb_status nbb_level_rebake(nbb_builder *b, const nbb_level *lv, const nb_bundle 
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to compare the levels");
         goto done;
     }
-    stats->changed_cells = changed_rows(old->cells, g->cells, g->width, g->height, rows);
+    stats->changed_cells = changed_rows(&old->map, g->cells, g->width, g->height, rows);
     if (stats->change == NBB_LEVEL_CELLS)
         st = nbb_level_put(b, lv, o->compress, err);
     /* A change of most of the map is baked whole: no faster otherwise. */

@@ -360,11 +360,16 @@ static nb_status put_map(writer *w)
                                          "the map's rows")) != NB_OK)
         return st;
     /* The characters are printable ASCII (verified against the legend). */
+    char *row = nbb_malloc(b->width);
+    if (!row)
+        st = nbi_fail(w->err, NB_ERR_NOMEM, "no memory for a row of the map");
     for (uint32_t y = 0; y < b->height && st == NB_OK; y++) {
+        nbi_map_chars(&b->map, (size_t)y * b->width, b->width, (uint8_t *)row);
         bind_int(&q, 1, y);
-        bind_text(&q, 2, (const char *)b->cells + (size_t)y * b->width, (int)b->width);
+        bind_text(&q, 2, row, (int)b->width);
         st = insert_row(&q);
     }
+    nbb_free(row);
     ins_done(&q);
     return st;
 }

@@ -35,7 +35,8 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err)
     uint8_t *cv = nbb_malloc(n ? n : 1);
     uint32_t *label = comp ? nbb_malloc((n ? n : 1) * sizeof *label) : NULL;
     uint32_t *queue = comp ? nbb_malloc((n ? n : 1) * sizeof *queue) : NULL;
-    if (!cv || (comp && (!label || !queue))) {
+    const uint8_t *cells = nbi_map_bytes(b);
+    if (!cv || !cells || (comp && (!label || !queue))) {
         nbb_free(cv);
         nbb_free(label);
         nbb_free(queue);
@@ -45,7 +46,7 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err)
     uint8_t in_cap[256];
     nbb_terrain_mask(&b->legend, cap, in_cap);
     /* Components need only whether clearance reaches the size. */
-    nbb_clearance_compute(b->cells, l.width, l.height, in_cap, comp ? size : l.maxval, cv);
+    nbb_clearance_compute(cells, l.width, l.height, in_cap, comp ? size : l.maxval, cv);
     uint32_t count = comp ? nbb_components_compute(cv, l.width, l.height, size, label, queue, NULL) : 0;
     long long at = first_difference(&l, comp ? NULL : cv, label);
     if (at >= 0) {

@@ -27,13 +27,14 @@ nb_status nbb_deep_runs(nbb_deep *d, nb_err *err)
     uint8_t *cv = nbb_malloc(n);
     uint32_t *label = nbb_malloc(n * sizeof *label), *queue = nbb_malloc(n * sizeof *queue);
     nbb_runs want = {0};
-    if (!cv || !label || !queue)
+    const uint8_t *cells = nbi_map_bytes(b);
+    if (!cv || !label || !queue || !cells)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to recompute the runs of a %u x %u map",
                       r.width, r.height);
     if (st == NB_OK) {
         uint8_t in_cap[256];
         nbb_terrain_mask(&b->legend, cap, in_cap);
-        nbb_clearance_compute(b->cells, r.width, r.height, in_cap, size, cv);
+        nbb_clearance_compute(cells, r.width, r.height, in_cap, size, cv);
         uint32_t count = nbb_components_compute(cv, r.width, r.height, size, label, queue, NULL);
         st = nbb_runs_build(label, r.width, r.height, count, &want, err);
         if (st != NB_OK)

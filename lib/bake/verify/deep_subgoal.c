@@ -32,11 +32,14 @@ nb_status nbb_deep_subgoal(nbb_deep *d, nb_err *err)
     uint32_t w = l.grid.width, h = l.grid.height;
     size_t n = (size_t)w * h;
     uint8_t *cv = nbb_malloc(n ? n : 1);
-    if (!cv)
+    const uint8_t *cells = nbi_map_bytes(b);
+    if (!cv || !cells) {
+        nbb_free(cv);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory to recompute a %u x %u layer", w, h);
+    }
     uint8_t in_cap[256];
     nbb_terrain_mask(&b->legend, l.cap, in_cap);
-    nbb_clearance_compute(b->cells, w, h, in_cap, l.size, cv);
+    nbb_clearance_compute(cells, w, h, in_cap, l.size, cv);
     uint8_t *p = NULL;
     size_t len = 0;
     st = nbb_subgoal_encode(cv, w, h, l.cap, l.size, l.corner, &p, &len, NULL, err);

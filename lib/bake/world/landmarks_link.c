@@ -67,11 +67,11 @@ nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height
              tiles = nbi_get32(wg + NBI_WGRAPH_TILES);
     const uint8_t *node = wg + NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1);
     const uint8_t *af = node + (size_t)n * NBI_WGRAPH_NODE, *arc = af + 4 * ((size_t)n + 1);
-    uint32_t *first = calloc((size_t)n + 2, sizeof *first), *card = malloc((n + 1) * sizeof *card),
-             *diag = malloc((n + 1) * sizeof *diag), *pos = malloc((n + 1) * sizeof *pos),
-             *comp = malloc((n + 1) * sizeof *comp);
-    edge *e = malloc(2 * ((size_t)arcs + 1) * sizeof *e);
-    uint8_t *done = malloc(n + 1), *p = NULL;
+    uint32_t *first = nbb_calloc((size_t)n + 2, sizeof *first), *card = nbb_malloc((n + 1) * sizeof *card),
+             *diag = nbb_malloc((n + 1) * sizeof *diag), *pos = nbb_malloc((n + 1) * sizeof *pos),
+             *comp = nbb_malloc((n + 1) * sizeof *comp);
+    edge *e = nbb_malloc(2 * ((size_t)arcs + 1) * sizeof *e);
+    uint8_t *done = nbb_malloc(n + 1), *p = NULL;
     nbi_heap h;
     memset(&h, 0, sizeof h);
     nb_status st = NB_OK;
@@ -141,7 +141,7 @@ nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height
             lm[L++] = pick;
     }
     *len = NBI_WLMK_HEADER + 4 * (size_t)L + NBI_WLMK_DIST * (size_t)n * L;
-    if (!L || !(p = calloc(1, *len))) {
+    if (!L || !(p = nbb_calloc(1, *len))) {
         st = L ? nbi_fail(err, NB_ERR_NOMEM, "no memory for the landmarks of %u nodes", n)
                : NB_ERR_NOTFOUND; /* a graph without nodes: no landmarks */
         goto out;
@@ -169,6 +169,6 @@ nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height
 out:
     if (h.a)
         nbi_heap_free(&h);
-    free(first), free(card), free(diag), free(pos), free(comp), free(e), free(done), free(p);
+    nbb_free(first), nbb_free(card), nbb_free(diag), nbb_free(pos), nbb_free(comp), nbb_free(e), nbb_free(done), nbb_free(p);
     return st;
 }

@@ -601,7 +601,7 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
             st = add_class(b, NB_SEC_WORLD_LANDMARKS, NBI_WLMK_VERSION, s.cls[c], nl, 0, lp, ll,
                            err);
         else if (lst == NB_OK)
-            free(lp);
+            nbb_free(lp);
         else if (lst != NB_ERR_NOTFOUND && st == NB_OK)
             st = lst;
         ls.haa_nodes += n;

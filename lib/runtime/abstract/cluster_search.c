@@ -245,8 +245,9 @@ static inline NBP_ALWAYS_INLINE int step_loop(nbi_csearch *cs, uint64_t budget, 
         double gi = cs->g[i];
         uint16_t di = cs->diag[i];
         /* From the goal, a move toward the start costs the multiplier of
-         * the cell it enters when walked the other way: this one. */
-        double mi = weighted && rev ? nbi_costs_cell(costs, (uint32_t)x, (uint32_t)y) : 1;
+         * the cell it enters when walked the other way: this one (read at
+         * the first move that needs it; 0 until then). */
+        double mi = 0;
         /* Cardinal neighbours first: the diagonal ones need them. */
         int fr[4];
         for (int d = 0; d < 4; d++)
@@ -268,11 +269,18 @@ static inline NBP_ALWAYS_INLINE int step_loop(nbi_csearch *cs, uint64_t budget, 
             if (cs->closed[j] == st)
                 continue;
             double ng = gi + nbi_move_cost((unsigned)d);
-            if (weighted)
+            if (weighted) {
+                /* No move costs less than its length times the least multiplier: the
+                 * multiplier is read only when the move may lower j's cost. */
+                if (cs->seen[j] == st && gi + nbi_move_cost((unsigned)d) * hmul >= cs->g[j])
+                    continue;
+                if (rev && mi == 0)
+                    mi = nbi_costs_cell(costs, (uint32_t)x, (uint32_t)y);
                 ng = gi + nbi_move_cost((unsigned)d) *
                               (rev ? mi
                                    : nbi_costs_cell(costs, (uint32_t)(x + nbi_move_dx[d]),
                                                     (uint32_t)(y + nbi_move_dy[d])));
+            }
             if (cs->seen[j] != st || ng < cs->g[j]) {
                 cs->seen[j] = st;
                 cs->g[j] = ng;

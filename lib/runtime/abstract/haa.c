@@ -419,7 +419,7 @@ static nb_status check_query(const nb_haa *ws, const nb_haa_query *q, nbi_costs 
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown flags %#x", family, q->flags & ~known);
     if ((unsigned)q->corner > NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
-    if ((st = nbi_costs_make(c, ws->b, q->capability, q->size, q->costs, err)) != NB_OK) {
+    if ((st = nbi_costs_keep(c, ws->b, q->capability, q->size, q->costs, err)) != NB_OK) {
         nbi_err_prefix(err, "%s", family);
         return st;
     }
@@ -1165,8 +1165,7 @@ nb_status nb_haa_reachable(nb_haa *ws, const nb_haa_query *q, int *reachable, nb
     hq.max_expansions = 0;
     hq.partial = 0;
     q = &hq;
-    nbi_costs c;
-    nb_status st = check_query(ws, q, &c, err);
+    nb_status st = check_query(ws, q, &ws->wc, err); /* nb_haa_begin below makes it again */
     if (st != NB_OK)
         return st;
     nbi_layer clear;

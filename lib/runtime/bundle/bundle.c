@@ -182,8 +182,11 @@ static nb_status parse_table(nb_bundle *b, nb_err *err)
 }
 
 /* Decodes the sections the runtime uses directly.  Sections of types it
- * does not know are skipped (a newer minor version may add them). */
-static nb_status decode_known(nb_bundle *b, nb_err *err)
+ * does not know are skipped (a newer minor version may add them).  With
+ * NB_OPEN_VERIFY the legend, agent set and map are checked against their
+ * CRCs before they are decoded, so that random damage is named as such
+ * rather than as the structural error it happens to make. */
+static nb_status decode_known(nb_bundle *b, unsigned flags, nb_err *err)
 {
     nb_status st;
     long legend_at = -1, agents_at = -1, map_at = -1;
@@ -206,12 +209,17 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
             if (*slot >= 0)
                 return nbi_fail(err, NB_ERR_FORMAT, "%s: two %s sections (%ld and %zu)", b->path,
                                 nbi_type_name(b, s->info.type), *slot, i);
-            /* NBI_LEGEND_VERSION, NBI_MAP_VERSION; the agent set's two in agents.c */
-            if (s->info.version != 1 && !(s->info.type == NB_SEC_AGENTS &&
-                                          s->info.version == NBI_AGENTS_VERSION_COSTS))
+            /* NBI_LEGEND_VERSION; the agent set's two in agents.c, the map's in map_cells.c */
+            int two = s->info.type == NB_SEC_AGENTS ? s->info.version == NBI_AGENTS_VERSION_COSTS
+                      : s->info.type == NB_SEC_MAP  ? s->info.version == NBI_MAP_VERSION_PACKED
+                                                    : 0;
+            if (s->info.version != 1 && !two)
                 return nbi_fail(err, NB_ERR_VERSION, "%s: %s section version %u, this reader knows %s",
                                 b->path, nbi_type_name(b, s->info.type), s->info.version,
-                                s->info.type == NB_SEC_AGENTS ? "1 and 2" : "1");
+                                s->info.type == NB_SEC_LEGEND ? "1" : "1 and 2");
+            if ((flags & NB_OPEN_VERIFY) && NB_ENC_COMPRESSION(s->info.encoding) != NB_ENC_ZLIB &&
+                (st = nbi_section_crc_check(b, i, err)) != NB_OK)
+                return st; /* a zlib section's stored bytes were checked as it was inflated */
             *slot = (long)i;
         }
     }
@@ -245,23 +253,16 @@ static nb_status decode_known(nb_bundle *b, nb_err *err)
     }
     if (map_at >= 0) {
         struct nbi_section *s = &b->sections[map_at];
-        uint64_t len = s->info.usize;
-        if (len < NBI_MAP_HEADER)
-            return nbi_fail(err, NB_ERR_FORMAT, "%s: map section: %llu bytes, expected at least %d",
-                            b->path, (unsigned long long)len, NBI_MAP_HEADER);
-        uint32_t w = nbi_get32(s->payload + NBI_MAP_WIDTH), h = nbi_get32(s->payload + NBI_MAP_HEIGHT);
-        if (w < 1 || h < 1 || w > NB_MAP_MAX_SIDE || h > NB_MAP_MAX_SIDE)
-            return nbi_fail(err, NB_ERR_FORMAT, "%s: map section: %u x %u cells, expected 1 to %d a side",
-                            b->path, w, h, NB_MAP_MAX_SIDE);
-        if (len != NBI_MAP_HEADER + (uint64_t)w * h)
+        if ((st = nbi_map_decode(s->payload, s->info.usize, s->info.version, &b->width, &b->height,
+                                 &b->map, err)) != NB_OK) {
+            nbi_err_prefix(err, "%s", b->path);
+            return st;
+        }
+        if (s->info.version == NBI_MAP_VERSION_PACKED && s->info.param[2] != b->map.bits)
             return nbi_fail(err, NB_ERR_FORMAT,
-                            "%s: map section: %llu bytes, expected %llu for %u x %u cells", b->path,
-                            (unsigned long long)len, (unsigned long long)(NBI_MAP_HEADER + (uint64_t)w * h),
-                            w, h);
+                            "%s: map section: parameter bits %u, the payload's %u bits a cell",
+                            b->path, s->info.param[2], b->map.bits);
         b->has_map = 1;
-        b->width = w;
-        b->height = h;
-        b->cells = s->payload + NBI_MAP_HEADER;
     }
     return NB_OK;
 }
@@ -297,7 +298,7 @@ nb_status nbi_bundle_load(nb_bundle *b, unsigned flags, nb_err *err)
     if (st == NB_OK)
         st = parse_table(b, err);
     if (st == NB_OK)
-        st = decode_known(b, err);
+        st = decode_known(b, flags, err);
     return st;
 }
 
@@ -309,6 +310,7 @@ void nb_bundle_close(nb_bundle *b)
         nbi_free(b->a, b->sections[i].owned);
     nbi_free(b->a, b->sections);
     nbi_free(b->a, b->agents);
+    nbi_free(b->a, b->map_bytes);
     if (b->mapping)
         nbi_file_unmap(b->mapping, b->mapping_len);
     nbi_free(b->a, b->buffer);

@@ -36,6 +36,54 @@ nb_status nbi_capability_parse(const nbi_legend *legend, const char *list, nb_ca
                                nb_err *err);
 size_t nbi_capability_format(const nbi_legend *legend, nb_capability cap, char *buf, size_t len);
 
+/* ---- the map's cells, read in place (map_cells.c; formats/bundle.md) ----
+ * Version 1 stores a character a cell (bits 8, the palette the identity);
+ * version 2 packs each cell to 1, 2, 4 or 8 bits, a value indexing the
+ * palette of the characters the map uses.  Every reader of a bundle's cells
+ * goes through nbi_map_value / nbi_map_char_at (or, on the bake side,
+ * nbi_map_bytes). */
+typedef struct nbi_map {
+    const uint8_t *values;  /* the packed values, row-major, cell i = y W + x */
+    const uint8_t *palette; /* 256 bytes: each value's character (0 past the palette) */
+    uint32_t bits;          /* 1, 2, 4 or 8 */
+    uint32_t shift;         /* log2(8 / bits): cell i is in byte i >> shift */
+    uint32_t low;           /* 2^shift - 1: i & low is its place in the byte */
+    uint32_t lg;            /* log2(bits): that place's first bit is (i & low) << lg */
+    uint32_t mask;          /* 2^bits - 1 */
+    uint32_t chars;         /* characters in the palette */
+} nbi_map;
+
+/* The identity palette (a version 1 map, the bake's grid of characters). */
+extern const uint8_t nbi_map_identity[256];
+
+/* Cell i's stored value: below 2^bits, so always an index of the palette.
+ * One formula for every width (bits 8: shift 0, the byte itself), its
+ * constants kept in the view: costs read a cell per move. */
+static inline uint32_t nbi_map_value(const nbi_map *m, size_t i)
+{
+    return (uint32_t)(m->values[i >> m->shift] >> (((unsigned)i & m->low) << m->lg)) & m->mask;
+}
+
+/* Cell i's character: a value beyond the palette reads as 0, which no
+ * legend defines (so an obstacle to every query; verify names it). */
+static inline uint8_t nbi_map_char_at(const nbi_map *m, size_t i)
+{
+    return m->palette[nbi_map_value(m, i)];
+}
+
+/* A view of raw characters (bits 8, the identity palette). */
+void nbi_map_of_chars(nbi_map *m, const uint8_t *cells);
+/* The n characters from cell first into out. */
+void nbi_map_chars(const nbi_map *m, size_t first, size_t n, uint8_t *out);
+/* Checks a map section's payload (version 1 or 2) and makes its view:
+ * width and height 1 to NB_MAP_MAX_SIDE, the exact length, and for version
+ * 2 the bits, the palette (1 to 2^bits characters, increasing, zeros after
+ * them) and the last byte's unused bits zero.  Messages start "map section:". */
+nb_status nbi_map_decode(const uint8_t *p, uint64_t len, uint16_t version, uint32_t *width,
+                         uint32_t *height, nbi_map *m, nb_err *err);
+/* Bytes of a version 2 payload of w x h cells at bits a cell. */
+uint64_t nbi_map_packed_size(uint32_t w, uint32_t h, uint32_t bits);
+
 /* ---- the agent set (agents.c) ---- */
 
 /* An open bundle's set is allocated for its count of agents alone: never
@@ -125,7 +173,8 @@ struct nb_bundle {
     nbi_agentset *agents; /* NULL when the bundle has no agent set */
     int has_map;
     uint32_t width, height;
-    const uint8_t *cells; /* width * height map characters, row-major */
+    nbi_map map;          /* the cells, in the mapped section */
+    uint8_t *map_bytes;   /* nbi_map_bytes' copy of a packed map, or NULL */
 };
 
 /* An empty bundle named name (for messages), allocating with a (NULL: the
@@ -147,6 +196,12 @@ nb_status nbi_section_crc_check(const nb_bundle *bundle, size_t index, nb_err *e
  * none (nb_bundle_section_lookup without a message, for readers). */
 long nbi_section_index(const nb_bundle *b, uint32_t type, const char *name, const uint32_t *params,
                        size_t nparams);
+/* The map's width x height characters, row-major, for the bake side and the
+ * tools, which read whole maps: a version 1 map's own bytes, else a copy
+ * unpacked at the first call and kept until the bundle closes (not safe to
+ * call first from two threads at once).  NULL without a map or memory.
+ * Queries never call it: they read the cells in place. */
+const uint8_t *nbi_map_bytes(const nb_bundle *b);
 
 /* ---- opening (open.c), with the table of section types to know ---- */
 

@@ -67,7 +67,7 @@ int nb_map_terrain(const nb_bundle *b, long x, long y)
 {
     if (!b->has_map || x < 0 || y < 0 || x >= (long)b->width || y >= (long)b->height)
         return NB_OBSTACLE;
-    uint8_t code = b->legend.code[b->cells[(size_t)y * b->width + (size_t)x]];
+    uint8_t code = b->legend.code[nbi_map_char_at(&b->map, (size_t)y * b->width + (size_t)x)];
     return code < b->legend.nterrains ? code : NB_OBSTACLE;
 }
 
@@ -75,5 +75,5 @@ char nb_map_char(const nb_bundle *b, long x, long y)
 {
     if (!b->has_map || x < 0 || y < 0 || x >= (long)b->width || y >= (long)b->height)
         return 0;
-    return (char)b->cells[(size_t)y * b->width + (size_t)x];
+    return (char)nbi_map_char_at(&b->map, (size_t)y * b->width + (size_t)x);
 }

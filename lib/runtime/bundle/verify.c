@@ -23,17 +23,26 @@ static nb_status zero_gap(const nb_bundle *b, uint64_t from, uint64_t to, nb_err
 }
 
 /* Content checks that a CRC cannot make: the map's characters are all in
- * the legend. */
+ * the legend (a packed map's values all within its palette). */
 static nb_status check_map_chars(const nb_bundle *b, nb_err *err)
 {
     uint64_t n = (uint64_t)b->width * b->height;
-    for (uint64_t i = 0; i < n; i++)
-        if (b->legend.code[b->cells[i]] == NBI_CELL_INVALID)
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t v = nbi_map_value(&b->map, (size_t)i);
+        if (v >= b->map.chars)
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: map cell (%llu, %llu) holds value %u, beyond the palette's %u "
+                            "characters",
+                            b->path, (unsigned long long)(i % b->width),
+                            (unsigned long long)(i / b->width), v, b->map.chars);
+        uint8_t ch = b->map.palette[v];
+        if (b->legend.code[ch] == NBI_CELL_INVALID)
             return nbi_fail(err, NB_ERR_FORMAT,
                             "%s: map cell (%llu, %llu) holds character 0x%02x, which the legend "
                             "does not define",
                             b->path, (unsigned long long)(i % b->width),
-                            (unsigned long long)(i / b->width), b->cells[i]);
+                            (unsigned long long)(i / b->width), ch);
+    }
     return NB_OK;
 }
 

@@ -454,13 +454,6 @@ static inline NBP_ALWAYS_INLINE int stands(const struct search *s, uint64_t at)
     return ((nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & s->mask) >= s->size;
 }
 
-/* The cost of move d into (nx, ny): its length, times the cell's multiplier when weighted. */
-static inline NBP_ALWAYS_INLINE double move_cost(const struct search *s, unsigned d, uint32_t nx,
-                                                 uint32_t ny, const int weighted)
-{
-    return weighted ? nbi_move_cost(d) * nbi_costs_cell(s->costs, nx, ny) : nbi_move_cost(d);
-}
-
 /* Whether the overlay leaves the agent room at (x, y): its min(cap, D) (overlay.h). */
 static inline NBP_ALWAYS_INLINE int room(const struct search *s, int32_t x, int32_t y)
 {
@@ -541,7 +534,10 @@ static inline NBP_ALWAYS_INLINE int take_next(struct search *s, uint32_t *slot, 
 }
 
 /* Slot j, the cell (x + dx, y + dy) reached by direction d from (x, y) at cost ng: opened, or
- * its cost lowered, and put in the lane or the heap; left alone when closed or no better. */
+ * its cost lowered, and put in the lane or the heap; left alone when closed or no better.
+ * Weighted, ng is the cost of (x, y) and the move's is added here: the cell's multiplier is
+ * read only when the move may lower the cell's cost, for no move costs less than its length
+ * times the least multiplier (the heuristic's factor). */
 static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigned d, double ng,
                                            int32_t x, int32_t y, const int generic, const int flat,
                                            const int weighted)
@@ -549,6 +545,13 @@ static inline NBP_ALWAYS_INLINE void reach(struct search *s, uint32_t j, unsigne
     nb_aa *ws = s->ws;
     uint32_t sj = s->stamp[j];
     size_t pos;
+    if (weighted) {
+        if ((sj >> SID_SHIFT) == s->sid &&
+            ((sj & CLOSED) || ng + nbi_move_cost(d) * s->hscale >= s->gv[j]))
+            return;
+        ng += nbi_move_cost(d) * nbi_costs_cell(s->costs, (uint32_t)(x + nbi_move_dx[d]),
+                                                (uint32_t)(y + nbi_move_dy[d]));
+    }
     if ((sj >> SID_SHIFT) == s->sid) {
         if ((sj & CLOSED) || ng >= s->gv[j])
             return;
@@ -633,13 +636,11 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
         while (m) {
             unsigned d = nbp_ctz32(m);
             m &= m - 1;
-            /* Without costs the neighbour's coordinates are not written here: reach()
-             * works them out for the heuristic only when the cell is opened, where the
-             * compiler otherwise read them for every neighbour (and kept the move tables
-             * in registers the loop needs). */
-            const double ng = weighted ? g + move_cost(s, d, (uint32_t)(x + nbi_move_dx[d]),
-                                                       (uint32_t)(y + nbi_move_dy[d]), 1)
-                                       : g + nbi_move_cost(d);
+            /* The neighbour's coordinates are not written here: reach() works them out
+             * for the heuristic only when the cell is opened (and for its multiplier),
+             * where the compiler otherwise read them for every neighbour (and kept the
+             * move tables in registers the loop needs). */
+            const double ng = weighted ? g : g + nbi_move_cost(d);
             reach(s, (uint32_t)((int32_t)id + off[d]), d, ng, x, y, generic, flat, weighted);
             if (s->end)
                 return;
@@ -664,7 +665,7 @@ static inline NBP_ALWAYS_INLINE void expand(struct search *s, uint32_t id, const
             else if ((j = slot_claim(s, (int32_t)nx, (int32_t)ny)) == NOT_SLOT)
                 return;
         }
-        reach(s, j, d, g + move_cost(s, d, nx, ny, weighted), x, y, generic, flat, weighted);
+        reach(s, j, d, weighted ? g : g + nbi_move_cost(d), x, y, generic, flat, weighted);
         if (s->end)
             return;
     }
@@ -1032,7 +1033,7 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
         return st;
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
-    if ((st = nbi_costs_make(&ws->costs, b, q->capability, q->size, q->costs, err)) != NB_OK) {
+    if ((st = nbi_costs_keep(&ws->costs, b, q->capability, q->size, q->costs, err)) != NB_OK) {
         nbi_err_prefix(err, "%s", family);
         return st;
     }

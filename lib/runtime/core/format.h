@@ -81,11 +81,19 @@
 #define NBI_AGENT_SIZE 32       /* u32 */
 #define NBI_AGENT_CAPABILITY 36 /* u32 */
 
-/* ---- map (NB_SEC_MAP, version 1): u32 width, u32 height, the cells ---- */
+/* ---- map (NB_SEC_MAP): version 1, u32 width, u32 height, a character a
+ * cell; version 2 (what the bake writes), the cells packed to 1, 2, 4 or 8
+ * bits, each value an index into a palette of the characters used ---- */
 #define NBI_MAP_VERSION 1
 #define NBI_MAP_HEADER 8
 #define NBI_MAP_WIDTH 0
 #define NBI_MAP_HEIGHT 4
+#define NBI_MAP_VERSION_PACKED 2
+#define NBI_MAP_BITS 8            /* u32: bits a cell, 1, 2, 4 or 8 */
+#define NBI_MAP_CHARS 12          /* u32: characters in the palette k, 1 to 2^bits */
+#define NBI_MAP_PALETTE 16        /* 256 bytes: the characters, increasing, then zeros */
+#define NBI_MAP_PALETTE_SIZE 256
+#define NBI_MAP_PACKED_HEADER 272 /* then ceil(W H bits / 8) bytes of values */
 
 /* ---- clearance and component layers (formats/clearance.md) ---- */
 #define NBI_CLEARANCE_VERSION 1

@@ -109,7 +109,7 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_LEGEND, "legend", {"terrains"}, NULL, READ_AT_OPEN},
     {NB_SEC_AGENTS, "agents", {"agents"}, NULL, READ_AT_OPEN},
     /* nb_bundle_verify checks its characters against the legend too. */
-    {NB_SEC_MAP, "map", {"width", "height"}, NULL, READ_AT_OPEN},
+    {NB_SEC_MAP, "map", {"width", "height", "bits"}, NULL, READ_AT_OPEN},
     {NB_SEC_CLEARANCE, "clearance", {"capability", "cap", "bits"}, nbi_layer_section_check, NULL},
     {NB_SEC_COMPONENTS, "components", {"capability", "size", "components", "bits"},
      nbi_layer_section_check, NULL},

@@ -191,12 +191,15 @@ static double mult(nb_world_aa *ws, int32_t x, int32_t y)
     uint32_t bx = (uint32_t)x - v->t->tag.origin_x, by = (uint32_t)y - v->t->tag.origin_y;
     uint32_t s = ws->pins.size;
     uint32_t h = b->height - by < s ? b->height - by : s, wd = b->width - bx < s ? b->width - bx : s;
-    const uint8_t *row = b->cells + (size_t)by * b->width + bx;
+    size_t row = (size_t)by * b->width + bx;
     double m = 1;
+    /* Each tile's map has a palette of its own: read characters, not values. */
     for (uint32_t j = 0; j < h; j++, row += b->width)
-        for (uint32_t i = 0; i < wd; i++)
-            if (ws->costs.of_char[row[i]] > m)
-                m = ws->costs.of_char[row[i]];
+        for (uint32_t i = 0; i < wd; i++) {
+            double k = ws->costs.of_char[nbi_map_char_at(&b->map, row + i)];
+            if (k > m)
+                m = k;
+        }
     return m;
 }
 

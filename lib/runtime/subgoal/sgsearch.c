@@ -555,8 +555,7 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return qst;
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
         return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", family, (int)q->corner);
-    nbi_costs c;
-    if ((qst = nbi_costs_make(&c, b, q->capability, q->size, q->costs, err)) != NB_OK) {
+    if ((qst = nbi_costs_keep(&ws->costs, b, q->capability, q->size, q->costs, err)) != NB_OK) {
         nbi_err_prefix(err, "%s", family);
         return qst;
     }
@@ -569,9 +568,7 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return no_layer(ws, q, err);
     /* Terrain costs: the layer's shortest path is answered when no path could cost less
      * (sgcosts.c), and refused at the end otherwise. */
-    ws->weighted = c.weighted;
-    if (c.weighted)
-        ws->costs = c;
+    ws->weighted = ws->costs.weighted;
     /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
      * the reachable cell nearest the goal, which the layer's components cannot say there). */
     if (q->overlay && q->overlay->blocked && q->partial)

@@ -328,11 +328,23 @@ class Bundle(Handle):
         return "" if c == b"\0" else c.decode("latin-1")
 
     def map_view(self):
-        """The map's characters, row by row, as a read-only memoryview (no copy):
-        cell (x, y) is byte y * width + x; a height x width numpy uint8 array
-        with map_array()."""
-        view = self.payload(self.section_lookup(SectionType.MAP))
-        return view[8:8 + self.width * self.height]
+        """The map's characters, row by row, as a read-only memoryview: cell
+        (x, y) is byte y * width + x; a height x width numpy uint8 array with
+        map_array().  A version 1 map's own bytes (no copy); a packed map
+        (version 2, formats/bundle.md: 1, 2, 4 or 8 bits a cell through a
+        palette of its characters) unpacked into new bytes."""
+        i = self.section_lookup(SectionType.MAP)
+        view = self.payload(i)
+        n = self.width * self.height
+        if self.section(i).version == 1:
+            return view[8:8 + n]
+        bits = int.from_bytes(view[8:12], "little")
+        palette, per = bytes(view[16:16 + 256]), 8 // bits
+        mask = (1 << bits) - 1
+        # Each byte's cells, as characters, once for the 256 bytes.
+        table = [bytes(palette[b >> (j * bits) & mask] for j in range(per)) for b in range(256)]
+        cells = b"".join(table[b] for b in view[272:272 + (n * bits + 7) // 8])[:n]
+        return memoryview(cells).toreadonly()
 
     def map_array(self):
         import numpy

@@ -116,16 +116,12 @@ def info_text(path, b):
         "unpacked", "crc32", "parameters"))
     cells = float(b.width) * b.height
 
-    def per_cell(t):
-        # The map and what is baked from it (info.c's per_cell).
-        return t == 3 or 16 <= t <= 19 or 32 <= t <= 34
-
     for s in secs:
         line = "  %-*d %-*s %-*d %-*s %*d %*d %08x  " % (
             w[0], s.index, w[1], s.type_name or "type-%d" % s.type, w[2], s.version, w[3],
             s.encoding_name, w[4], s.size, w[5], s.usize, s.crc)
         line += _params(b, s, False)
-        if per_cell(s.type) and s.type != 32 and b.has_map:
+        if _per_cell(s.type) and s.type != 32 and b.has_map:
             line += " (%.3f bytes/cell)" % (s.size / cells)
         if s.type == 32 and b.has_map:
             line += " (%.3f bytes/cell" % (s.size / cells)
@@ -140,9 +136,14 @@ def info_text(path, b):
         print(line)
     if b.has_map:
         print("bytes/cell %.3f (the map and what is baked from it, over its %d cells)"
-              % (sum(s.size for s in secs if per_cell(s.type)) / cells, b.width * b.height))
+              % (sum(s.size for s in secs if _per_cell(s.type)) / cells, b.width * b.height))
     if forest is not None:
         forest.close()
+
+
+def _per_cell(t):
+    # The map and what is baked from it (info.c's per_cell).
+    return t == 3 or 16 <= t <= 19 or 32 <= t <= 34
 
 
 def info_json(path, b):
@@ -172,15 +173,22 @@ def info_json(path, b):
                 for t in range(nt) if a.capability >> t & 1))
         out.append("}")
     out.append('%s],\n  "sections": [' % ("\n  " if b.agents else ""))
+    cells = b.width * b.height if b.has_map else 0
     for s in b.sections:
         out.append('%s\n    {"index": %d, "type": %d, "type_name": %s, "version": %d, '
                    '"encoding": "%s", "offset": %d, "stored": %d, "unpacked": %d, '
-                   '"crc32": "%08x", "params": {%s}}' % (
+                   '"crc32": "%08x", "params": {%s}%s}' % (
                        "," if s.index else "", s.index, s.type,
                        jstr(s.type_name) if s.type_name else "null", s.version,
                        s.encoding_name, s.offset, s.size, s.usize, s.crc,
-                       _params(b, s, True)))
-    out.append('%s]\n}' % ("\n  " if b.section_count else ""))
+                       _params(b, s, True),
+                       ', "bytes_per_cell": %.6f' % (s.size / cells)
+                       if cells and _per_cell(s.type) else ""))
+    out.append('%s]' % ("\n  " if b.section_count else ""))
+    if cells:
+        out.append(',\n  "bytes_per_cell": %.6f'
+                   % (sum(s.size for s in b.sections if _per_cell(s.type)) / cells))
+    out.append('\n}')
     print("".join(out))
 
 
