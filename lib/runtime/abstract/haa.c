@@ -378,9 +378,10 @@ static inline int append(nb_haa *ws, nb_cell c)
 
 /* Room on the path for n more cells, once for a segment rather than for each cell; 0 without
  * memory. */
-static int path_room(nb_haa *ws, size_t n)
+static inline int path_room(nb_haa *ws, size_t n)
 {
-    return nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + n, sizeof *ws->path);
+    return ws->len + n <= ws->pcap ||
+           nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + n, sizeof *ws->path);
 }
 
 /* The path found, ws->path[0..len): straightened and smoothed as asked,
@@ -555,8 +556,11 @@ static int abstract_path(nb_haa *ws, uint32_t to)
     const uint32_t S = ws->g.nnodes;
     ws->na = 0;
     for (uint32_t v = to;;) {
-        if (!nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, ws->na + 1, sizeof *ws->anodes) ||
-            !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, ws->na + 1, sizeof *ws->avia))
+        /* Grown when full only: a call for each node cost as much as the rest of the walk. */
+        if ((ws->na == ws->acap &&
+             !nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, ws->na + 1, sizeof *ws->anodes)) ||
+            (ws->na == ws->avcap &&
+             !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, ws->na + 1, sizeof *ws->avia)))
             return 0;
         uint32_t sl = nbi_asearch_find(&ws->as, v);
         ws->avia[ws->na] = ws->as.via[sl];
