@@ -32,23 +32,6 @@ typedef struct tally {
 } tally;
 
 /* One query on every workspace of ws[0..nws) against the Dijkstra. */
-/* 1 when no cell comes twice on path p[0..n): HAA*'s append cuts a loop as soon as a cell
- * comes back (haa.c), and the refined path stays so unless smoothed. */
-static int cells_once(const nb_cell *p, size_t n, const nbb_grid *g)
-{
-    size_t cells = (size_t)g->width * g->height;
-    unsigned char *seen = calloc(cells, 1);
-    int ok = seen != NULL;
-    for (size_t i = 0; ok && i < n; i++) {
-        size_t at = (size_t)p[i].y * g->width + (size_t)p[i].x;
-        ok = at < cells && !seen[at];
-        if (ok)
-            seen[at] = 1;
-    }
-    free(seen);
-    return ok;
-}
-
 static void check_query(nb_haa **ws, size_t nws, const char *const *names, const nbb_grid *g,
                         const nb_agent *a, nb_corner corner, nb_cell s, nb_cell t, unsigned flags,
                         int graph_weak, tally *tl)
@@ -93,10 +76,6 @@ static void check_query(nb_haa **ws, size_t nws, const char *const *names, const
                            res.length <= res.cell_length + 1e-9
                      : hu_path_ok(&legend, g, a->capability, a->size, rule, res.path, res.path_len,
                                   s, t, res.length, why, sizeof why);
-        if (ok && !(flags & NB_HAA_SMOOTH) && !cells_once(res.path, res.path_len, g)) {
-            snprintf(why, sizeof why, "a cell comes twice (a loop left uncut)");
-            ok = 0;
-        }
         if (!ok) {
             if (tl->bad++ < 5)
                 diag("%s: (%d,%d)->(%d,%d) size %u: bad path: %s", names[k], s.x, s.y, t.x, t.y,
