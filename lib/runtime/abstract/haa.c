@@ -54,6 +54,10 @@
 
 /* Room made at open for a path's cells (grown by a longer one). */
 #define FIRST_PATH 4096
+/* Where a path's cells are (append): tiles of 16 x 16 cells, and pages made at open. */
+#define WSHIFT 4
+#define WMASK ((1u << WSHIFT) - 1)
+#define FIRST_WPAGES 64
 
 void nb_haa_close(nb_haa *ws)
 {
@@ -71,7 +75,7 @@ void nb_haa_close(nb_haa *ws)
     nbi_free(ws->a, ws->seg);
     nbi_asearch_free(&ws->as);
     nbi_free(ws->a, ws->path);
-    nbi_u32map_free(&ws->where);
+    nbi_pool_free(&ws->where);
     nbi_free(ws->a, ws->anodes);
     nbi_free(ws->a, ws->avia);
     nbi_levels_ws_free(ws->lq);
@@ -94,14 +98,18 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     ws->bytes = bytes;
     ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
     ws->max_levels = NBI_LEVELS_MAX;
-    nbi_u32map_init(&ws->where, ws->a);
-    nbi_u32map_keep_low(&ws->where, 4);
+    ws->wtw = (g->width + WMASK) >> WSHIFT;
+    /* A page is zeroed once, when made, and never cleared again: append trusts a place only
+     * where the path holds the cell. */
+    int wok = nbi_pool_init(&ws->where, ws->a,
+                            (size_t)ws->wtw * ((g->height + WMASK) >> WSHIFT), 2 * WSHIFT);
+    nbi_pool_array(&ws->where, (void **)&ws->wat, sizeof *ws->wat, 1);
     size_t ncombo = (size_t)g->ncaps * g->nsizes;
     ws->layer = nbi_zalloc_array(ws->a, g->ncaps, sizeof *ws->layer);
     ws->comp = nbi_zalloc_array(ws->a, ncombo, sizeof *ws->comp);
     ws->has_comp = nbi_zalloc_array(ws->a, ncombo, 1);
     nb_status st = NB_OK;
-    if (!ws->layer || !ws->comp || !ws->has_comp)
+    if (!wok || !ws->layer || !ws->comp || !ws->has_comp)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
     for (uint32_t i = 0; i < g->ncaps && st == NB_OK; i++) {
         nb_capability cap = nbi_u32at(g->caps, i);
@@ -135,7 +143,7 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
         ws->seg = nbi_alloc_array(ws->a, (size_t)16 * nn, sizeof *ws->seg);
         if (!ok || !ws->targets || !ws->seg ||
             !nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, FIRST_PATH, sizeof *ws->path) ||
-            !nbi_u32map_reserve(&ws->where, FIRST_PATH) ||
+            !nbi_pool_reserve(&ws->where, FIRST_WPAGES) ||
             !nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, 256, sizeof *ws->anodes) ||
             !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, 256, sizeof *ws->avia))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace (clusters of %u)",
@@ -234,7 +242,7 @@ size_t nb_haa_bytes(const nb_haa *ws)
            nbi_asearch_bytes(&ws->as) + ws->pcap * sizeof *ws->path +
            nbi_partial_bytes(&ws->part) +
            (ws->aa ? nb_aa_bytes(ws->aa) : 0) +
-           nbi_u32map_bytes(&ws->where) + ws->acap * sizeof *ws->anodes +
+           nbi_pool_bytes(&ws->where) + ws->acap * sizeof *ws->anodes +
            ws->avcap * sizeof *ws->avia + ws->nprof * sizeof *ws->prof +
            nbi_levels_ws_bytes(ws->lq);
 }
@@ -348,18 +356,19 @@ size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *ou
  * back to it is cut instead.  0 without memory. */
 static inline int append(nb_haa *ws, nb_cell c)
 {
-    /* Keyed by 4 x 4 tiles, the tile's 16 cells in one block of slots (where's keep_low):
-     * consecutive cells of a path mostly share a tile, so their entries share cache lines. */
-    uint32_t tw = (ws->g.width + 3) / 4;
-    uint32_t key = (((uint32_t)c.y >> 2) * tw + ((uint32_t)c.x >> 2)) << 4 |
-                   ((uint32_t)c.y & 3) << 2 | ((uint32_t)c.x & 3);
-    int found;
-    uint32_t *at = nbi_u32map_slot(&ws->where, key, &found);
-    if (!at)
+    /* The cell's place from its tile's page: a page claimed by this query, or one an earlier
+     * query or tile left, holds stale places, which the test against the path itself tells
+     * (the path holds each cell once).  Where a hash of the cells took three times the
+     * instructions (tests/bench/results/search-bench.md). */
+    const uint32_t ux = (uint32_t)c.x, uy = (uint32_t)c.y;
+    int fresh;
+    uint32_t pg = nbi_pool_page(&ws->where, (uy >> WSHIFT) * ws->wtw + (ux >> WSHIFT), &fresh);
+    if (pg == NBI_POOL_NONE)
         return 0;
-    /* A place of a cut loop is stale: only one on the path now counts. */
-    if (found && *at < ws->len && ws->path[*at].x == c.x && ws->path[*at].y == c.y) {
-        ws->len = (size_t)*at + 1;
+    uint32_t *at = &ws->wat[pg << (2 * WSHIFT) | (uy & WMASK) << WSHIFT | (ux & WMASK)];
+    const uint32_t i = *at;
+    if (i < ws->len && ws->path[i].x == c.x && ws->path[i].y == c.y) {
+        ws->len = (size_t)i + 1;
         return 1;
     }
     *at = (uint32_t)ws->len;
@@ -369,9 +378,10 @@ static inline int append(nb_haa *ws, nb_cell c)
 
 /* Room on the path for n more cells, once for a segment rather than for each cell; 0 without
  * memory. */
-static int path_room(nb_haa *ws, size_t n)
+static inline int path_room(nb_haa *ws, size_t n)
 {
-    return nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + n, sizeof *ws->path);
+    return ws->len + n <= ws->pcap ||
+           nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, ws->len + n, sizeof *ws->path);
 }
 
 /* The path found, ws->path[0..len): straightened and smoothed as asked,
@@ -546,8 +556,11 @@ static int abstract_path(nb_haa *ws, uint32_t to)
     const uint32_t S = ws->g.nnodes;
     ws->na = 0;
     for (uint32_t v = to;;) {
-        if (!nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, ws->na + 1, sizeof *ws->anodes) ||
-            !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, ws->na + 1, sizeof *ws->avia))
+        /* Grown when full only: a call for each node cost as much as the rest of the walk. */
+        if ((ws->na == ws->acap &&
+             !nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, ws->na + 1, sizeof *ws->anodes)) ||
+            (ws->na == ws->avcap &&
+             !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, ws->na + 1, sizeof *ws->avia)))
             return 0;
         uint32_t sl = nbi_asearch_find(&ws->as, v);
         ws->avia[ws->na] = ws->as.via[sl];
@@ -793,7 +806,7 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *q, nb_err *err)
     ws->na = 0;
     ws->ref_started = 0;
     ws->near_cost = -1;
-    nbi_u32map_clear(&ws->where);
+    nbi_pool_begin(&ws->where);
     if (answered_at_once(ws, ci, si)) {
         ws->phase = NBI_HAA_DONE;
         return nbi_done(err, NB_OK);
@@ -1067,7 +1080,7 @@ static nb_status partial(nb_haa *ws, nb_err *err)
         return NB_OK;
     }
     ws->len = 0;
-    nbi_u32map_clear(&ws->where);
+    nbi_pool_begin(&ws->where);
     if (ws->phase == NBI_HAA_ABSTRACT && ws->as.best != ws->g.nnodes) {
         if (!abstract_path(ws, ws->as.best))
             return no_memory(ws, err);

@@ -65,6 +65,27 @@ static NBP_NOINLINE uint32_t page_claim(nbi_asearch *as, uint32_t key)
 
 static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x, a.y, b.x, b.y); }
 
+/* Slot sl, of a node this search has not reached (fresh) or has reached at more than ng:
+ * opened, or its cost lowered, from key `from` by `how`; NBI_POOL_NONE (the search ended) at
+ * the node cap. */
+static inline NBP_ALWAYS_INLINE uint32_t settle(nbi_asearch *as, uint32_t sl, int fresh, double ng,
+                                                uint32_t from, uint32_t how)
+{
+    if (fresh) {
+        if (as->nodes == as->max_nodes) {
+            as->end = NBI_AS_LIMIT;
+            return NBI_POOL_NONE;
+        }
+        as->nodes++;
+        as->stamp[sl] = as->sid << 1;
+        as->hpos[sl] = NBI_HEAP_NONE;
+    }
+    as->gv[sl] = ng;
+    as->parent[sl] = from;
+    as->via[sl] = how;
+    return sl;
+}
+
 /* nbi_asearch_reach, inlined into the abstract search's loop, where most arcs lead to a node
  * already closed or reached as cheaply: the page and the stamp tell, with no call.  flat (a
  * constant in each copy): the pool is nbi_pool_flat's, a key is its own slot. */
@@ -83,21 +104,9 @@ static inline NBP_ALWAYS_INLINE uint32_t reach(nbi_asearch *as, uint32_t v, doub
         sl = pg << NBI_ASEARCH_SHIFT | (v & AMASK);
     }
     uint32_t sv = as->stamp[sl];
-    if ((sv >> 1) != as->sid) {
-        if (as->nodes == as->max_nodes) {
-            as->end = NBI_AS_LIMIT;
-            return NBI_POOL_NONE;
-        }
-        as->nodes++;
-        as->stamp[sl] = as->sid << 1;
-        as->hpos[sl] = NBI_HEAP_NONE;
-    } else if ((sv & 1u) || ng >= as->gv[sl]) {
+    if ((sv >> 1) == as->sid && ((sv & 1u) || ng >= as->gv[sl]))
         return NBI_POOL_NONE;
-    }
-    as->gv[sl] = ng;
-    as->parent[sl] = from;
-    as->via[sl] = how;
-    return sl;
+    return settle(as, sl, (sv >> 1) != as->sid, ng, from, how);
 }
 
 uint32_t nbi_asearch_reach(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how)
@@ -129,20 +138,34 @@ int nbi_asearch_relax(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uin
 /* Node v reached at cost ng from key `from` by `how`: opened, or its cost lowered; left alone
  * when closed or no better.  0 when the search has ended (the node cap, or no memory).  The
  * heuristic is worked out only for a node whose cost changes (a third of the arcs a query
- * reads, on brc202d). */
-static inline NBP_ALWAYS_INLINE int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from,
-                                          uint32_t how, const int flat)
+ * reads, on brc202d).  node (a constant in each caller): v is a node of the graph (an arc's
+ * end: agraph.c checks each) and the query has no cost profile (hmul 1), so the heuristic is
+ * the octile distance from its cell, with no test of which kind of key v is. */
+static inline NBP_ALWAYS_INLINE int queue_key(nb_haa *ws, uint32_t v, uint32_t sl, const int node)
+{
+    const uint32_t G = ws->g.nnodes + 1;
+    double h = node         ? octile(nbi_agraph_node_cell(&ws->g, v), ws->q.goal)
+               : (v == G       ? 0
+                  : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
+                               : octile(nbi_haa_key_cell(ws, v), ws->q.goal)) *
+                     ws->hmul;
+    return queue(&ws->as, sl, h);
+}
+
+static inline NBP_ALWAYS_INLINE int relax_as(nb_haa *ws, uint32_t v, double ng, uint32_t from,
+                                             uint32_t how, const int flat, const int node)
 {
     nbi_asearch *as = &ws->as;
     uint32_t sl = reach(as, v, ng, from, how, flat);
     if (sl == NBI_POOL_NONE)
         return as->end == NBI_AS_RUNNING;
-    const uint32_t G = ws->g.nnodes + 1;
-    double h = (v == G       ? 0
-                : v == G - 1 ? octile(ws->q.start, ws->q.goal) /* the start */
-                             : octile(nbi_haa_key_cell(ws, v), ws->q.goal)) *
-               ws->hmul;
-    return queue(as, sl, h);
+    return queue_key(ws, v, sl, node);
+}
+
+static inline NBP_ALWAYS_INLINE int relax(nb_haa *ws, uint32_t v, double ng, uint32_t from,
+                                          uint32_t how, const int flat)
+{
+    return relax_as(ws, v, ng, from, how, flat, 0);
 }
 
 /* Node v of the graph, or the node at its cell in its cluster's repair when the overlay
@@ -277,7 +300,10 @@ static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const
     uint32_t g0, g1 = nbi_haa_cluster_keys(ws, kg, &g0);
     g1 += g0;
     uint64_t done = 0;
-    while (as->end == NBI_AS_RUNNING && done < budget) {
+    /* Whatever ends the search inside the loop leaves it at once: its state is tested once. */
+    if (as->end != NBI_AS_RUNNING)
+        return 0;
+    while (done < budget) {
         if (nbi_heap_empty(&as->heap)) {
             as->end = NBI_AS_EXHAUSTED;
             break;
@@ -363,8 +389,15 @@ static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const
                 } else {
                     ng = gu + (pa ? nbi_acosts_arc(pa, a) : nbi_arc_weight(g, a));
                 }
-                if (!relax(ws, v, ng, u, a, flat))
+                if (flat) {
+                    /* The stamp read above tells a fresh node from one reached at more. */
+                    const uint32_t sv = stamp[v];
+                    if (settle(as, v, sv != open, ng, u, a) == NBI_POOL_NONE ||
+                        !queue_key(ws, v, v, plain))
+                        return done;
+                } else if (!relax_as(ws, v, ng, u, a, flat, plain)) {
                     return done;
+                }
                 dir = as->pool.dir;
                 stamp = as->stamp;
                 gv = as->gv;

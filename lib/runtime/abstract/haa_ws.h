@@ -113,10 +113,13 @@ struct nb_haa {
     nbi_asearch as;   /* the abstract search over the graph's one level */
     uint8_t capok[256];
     uint64_t max_nodes;
-    /* The cell path, and where each of its cells is in it (to cut loops). */
+    /* The cell path, and where each of its cells is in it (to cut loops): per 16 x 16 tile of
+     * cells the path enters, a page of the pool (haa.c's append), wat[slot] the cell's place. */
     nb_cell *path;
     size_t pcap;
-    nbi_u32map where;
+    nbi_pool where;
+    uint32_t *wat;
+    uint32_t wtw; /* tiles per row */
     /* The abstract path's keys, goal first, start last (anodes[0 .. na)), and how each
      * was reached from the next (an arc, or NBI_VIA_*). */
     uint32_t *anodes, *avia;

@@ -817,24 +817,27 @@ static int walk_back(nb_aa *ws, uint32_t to, nb_aa_result *res)
 {
     const struct search *s = &ws->s;
     const uint32_t *stamp = ws->flat ? ws->fstamp : ws->stamp;
-    size_t len = 1, diagonals = 0;
+    size_t len = 0, diagonals = 0;
     int32_t x, y;
     slot_cell(s, to, ws->flat, &x, &y);
-    for (uint32_t j = to; j != s->start_slot; len++)
-        j = slot_back(ws, j, stamp[j] & DIR_MASK, &x, &y);
-    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, len, sizeof *ws->path))
-        return 0;
-    nb_cell *p = ws->path + len;
-    slot_cell(s, to, ws->flat, &x, &y);
+    /* One walk, goal first (the array grown when full), then turned round: where a walk to
+     * count the cells and a second to write them read every parent twice. */
     for (uint32_t j = to;;) {
-        --p;
-        p->x = x;
-        p->y = y;
+        if (len == ws->pcap &&
+            !nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, len + 1, sizeof *ws->path))
+            return 0;
+        ws->path[len].x = x;
+        ws->path[len++].y = y;
         if (j == s->start_slot)
             break;
         unsigned d = stamp[j] & DIR_MASK;
         diagonals += NBI_MOVE_IS_DIAGONAL(d);
         j = slot_back(ws, j, d, &x, &y);
+    }
+    for (size_t i = 0, k = len - 1; i < k; i++, k--) {
+        nb_cell t = ws->path[i];
+        ws->path[i] = ws->path[k];
+        ws->path[k] = t;
     }
     res->path = ws->path;
     res->path_len = len;
