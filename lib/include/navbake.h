@@ -708,6 +708,14 @@ typedef struct nb_sg_query {
     const double *costs;
     const nb_overlay *overlay; /* cells blocked at run time (NULL: none); see nb_sg_find */
     int partial;               /* as nb_aa_query's: NB_PATH_PARTIAL */
+    /* 1: the answer is its turning points alone (res->waypoints, start and
+     * goal included) and its length, without the cells between them
+     * (path_len 0, path NULL), which skips walking the path into cells.
+     * Each turning point is joined to the next by a straight octile walk:
+     * the diagonal moves first where the grid allows, else the cardinal
+     * moves first; walking them so gives the path nb_sg_find returns
+     * without the flag. */
+    int waypoints_only;
 } nb_sg_query;
 
 /* Sets a query's defaults: size 1, the strict corner rule, no limit,

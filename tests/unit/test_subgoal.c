@@ -13,6 +13,9 @@
  *  - a query for an agent or corner rule the bundle has no layer for is
  *    refused, naming the layers it has (the caller falls back to Annotated
  *    A*);
+ *  - turning points alone (waypoints_only): no cells, the same length and
+ *    turning points, and walking them (diagonal moves first where legal)
+ *    gives the full answer's cells;
  *  - the sliced form gives find's path in steps of any size; a budget and
  *    a node cap end with NB_PATH_LIMIT and a legal partial path;
  *  - bad queries are errors; blocked ends and separate components are
@@ -48,8 +51,65 @@ static int path_ok(const nbb_grid *g, const nb_sg_query *q, enum brute_corner ru
 }
 
 struct tally {
-    long queries, found, none, bad_status, bad_len, bad_path, searched_none;
+    long queries, found, none, bad_status, bad_len, bad_path, searched_none, bad_turns;
 };
+
+/* The cells of the octile walk from a to b (b included, a not) into out: its diagonal moves
+ * first when every step of that is legal, else its cardinal moves first, as the header
+ * describes turning points; 0 when neither is legal. */
+static size_t walk_hop(const nbb_grid *g, const nb_sg_query *q, enum brute_corner rule, nb_cell a,
+                       nb_cell b, nb_cell *out)
+{
+    int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
+    int ax = abs(b.x - a.x), ay = abs(b.y - a.y);
+    int nd = ax < ay ? ax : ay, n = ax > ay ? ax : ay;
+    for (int diag_first = 1; diag_first >= 0; diag_first--) {
+        nb_cell c = a;
+        int ok = 1;
+        for (int k = 0; k < n && ok; k++) {
+            int diag = diag_first ? k < nd : k >= n - nd;
+            nb_cell next = {c.x + (diag || ax > ay ? dx : 0), c.y + (diag || ay > ax ? dy : 0)};
+            ok = brute_step_ok(&legend, g, q->capability, q->size, rule, c.x, c.y, next.x, next.y);
+            out[k] = c = next;
+        }
+        if (ok)
+            return (size_t)n;
+    }
+    return 0;
+}
+
+/* A query for turning points alone (waypoints_only) answers with the turning points and
+ * length of the full answer r and no cells, and walking its turning points gives r's cells. */
+static int turns_ok(nb_sg *ws, const nbb_grid *g, const nb_sg_query *q, enum brute_corner rule,
+                    const nb_sg_result *r)
+{
+    size_t n = r->path_len, nw = r->waypoint_len;
+    nb_cell *full = malloc((n + nw) * sizeof *full), *walked = malloc((n + 1) * sizeof *walked);
+    int ok = full && walked;
+    if (ok) {
+        memcpy(full, r->path, n * sizeof *full);
+        memcpy(full + n, r->waypoints, nw * sizeof *full);
+    }
+    nb_sg_query tq = *q;
+    tq.waypoints_only = 1;
+    nb_sg_result t;
+    nb_err err;
+    ok = ok && nb_sg_find(ws, &tq, &t, &err) == NB_OK && t.status == r->status &&
+         t.path_len == 0 && t.path == NULL && t.waypoint_len == nw && fabs(t.length - r->length) < 1e-9;
+    ok = ok && memcmp(t.waypoints, full + n, nw * sizeof *full) == 0;
+    size_t at = 1;
+    for (size_t i = 1; ok && i < nw; i++) {
+        size_t k = walk_hop(g, q, rule, t.waypoints[i - 1], t.waypoints[i], walked + at);
+        ok = k > 0 && at + k <= n;
+        at += k;
+    }
+    if (ok)
+        walked[0] = t.waypoints[0];
+    ok = ok && at == n && memcmp(walked, full, n * sizeof *full) == 0;
+    free(full);
+    free(walked);
+    return ok;
+}
 
 /* The map of the first failure, for reproducing it. */
 static void dump_once(const nbb_grid *g)
@@ -122,6 +182,10 @@ static void all_goals(tu_rng *rng, nb_sg *ws, const nbb_grid *g, nb_capability c
                 t->bad_path++ < 4)
                 diag("(%d,%d)->(%d,%d) size %u: the path is not legal or not as long as it says",
                      q.start.x, q.start.y, q.goal.x, q.goal.y, size);
+            /* Turning points alone, on another sample (after: the query reuses r's room). */
+            if ((i % 5) == 0 && !turns_ok(ws, g, &q, rule, &r) && t->bad_turns++ < 4)
+                diag("(%d,%d)->(%d,%d) size %u %s: turning points alone differ from the path's",
+                     q.start.x, q.start.y, q.goal.x, q.goal.y, size, rule ? "weak" : "strict");
         }
     }
 }
@@ -176,6 +240,8 @@ static void test_random(tu_rng *rng)
                    "%ux%u, %u terrains, %s corners, sizes 1-3, 3 capabilities: %ld queries (%ld "
                    "found, %ld none), Dijkstra's lengths, legal paths",
                    g.width, g.height, nt, rule ? "weak" : "strict", t.queries, t.found, t.none);
+                ok(t.bad_turns == 0, "%ux%u, %s corners: turning points alone, walked, give the "
+                   "path and length of the full answer", g.width, g.height, rule ? "weak" : "strict");
             }
             nb_sg_close(ws);
             nb_bundle_close(nb);
@@ -227,6 +293,8 @@ static void test_dense(tu_rng *rng)
     ok(t.bad_status == 0 && t.bad_len == 0 && t.bad_path == 0,
        "dense, both corner rules: %ld queries (%ld found), Dijkstra's lengths, legal paths",
        t.queries, t.found);
+    ok(t.bad_turns == 0, "dense, both corner rules: turning points alone, walked, give the path "
+       "and length of the full answer");
     free(dist);
     nb_sg_close(ws);
     nb_bundle_close(nb);

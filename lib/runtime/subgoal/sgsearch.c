@@ -492,6 +492,13 @@ static uint64_t path_steps(const nb_sg *ws, uint32_t m, int bwd)
 static int push_way(nb_sg *ws, nb_cell c);
 static nb_status settle_overlay(nb_sg *ws, nb_err *err);
 
+/* A query for turning points alone answers without the cells, however they were found. */
+static void drop_cells(nb_sg_result *res)
+{
+    res->path_len = 0;
+    res->path = NULL;
+}
+
 /* The query under an overlay that blocks cells, as Annotated A*. */
 static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
 {
@@ -540,6 +547,8 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     }
     res->waypoint_len = ws->way_len;
     res->waypoints = ws->way_len ? ws->way : NULL;
+    if (ws->q.waypoints_only)
+        drop_cells(res);
     return nbi_done(err, NB_OK);
 }
 
@@ -921,6 +930,23 @@ static nb_status walk_path(nb_sg *ws, nb_err *err)
     return NB_OK;
 }
 
+/* The length of the waypoints' octile walks, without walking them: no cells. */
+static nb_status waypoints_length(nb_sg *ws)
+{
+    uint64_t card = 0, diag = 0;
+    for (size_t i = 1; i < ws->way_len; i++) {
+        uint32_t ax = (uint32_t)abs(ws->way[i].x - ws->way[i - 1].x);
+        uint32_t ay = (uint32_t)abs(ws->way[i].y - ws->way[i - 1].y);
+        uint32_t d = ax < ay ? ax : ay;
+        diag += d;
+        card += (ax > ay ? ax : ay) - d;
+    }
+    ws->walk_blocked = 0;
+    ws->path_len = 0;
+    ws->length = nbi_steps_length(card, diag);
+    return NB_OK;
+}
+
 static nb_status build_answer(nb_sg *ws, nb_err *err)
 {
     const nbi_sglayer *L = ws->L;
@@ -945,6 +971,10 @@ static nb_status build_answer(nb_sg *ws, nb_err *err)
     }
     if (ws->status == NB_PATH_FOUND && !push_way(ws, ws->q.goal))
         return nbi_fail_nomem(err, "a path");
+    /* Turning points alone: the length is the hops' octile distances.  Under blocks (each hop
+     * checked by its walk) or terrain costs (priced cell by cell) the cells are walked still. */
+    if (ws->q.waypoints_only && !ws->ov && !ws->weighted)
+        return waypoints_length(ws);
     return walk_path(ws, err);
 }
 
@@ -1047,9 +1077,10 @@ static nb_status put_path(nb_sg *ws, nb_status st, nb_sg_result *res, nb_err *er
     res->path = ws->path;
     res->waypoint_len = ws->way_len;
     res->waypoints = ws->way;
-    if (ws->weighted)
-        return put_cost(ws, res, err);
-    return nbi_done(err, NB_OK);
+    st = ws->weighted ? put_cost(ws, res, err) : nbi_done(err, NB_OK);
+    if (ws->q.waypoints_only)
+        drop_cells(res);
+    return st;
 }
 
 
