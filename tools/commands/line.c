@@ -50,7 +50,7 @@ static const char *world_kind(const nbc_place_world *w, nb_cell c)
 {
     if (c.x < 0 || c.y < 0 || (uint32_t)c.x >= w->in.width || (uint32_t)c.y >= w->in.height)
         return "outside the map";
-    if (w->overlay && nb_world_overlay_blocked(w->overlay, c.x, c.y))
+    if (w->ses.overlay && nb_world_overlay_blocked(w->ses.overlay, c.x, c.y))
         return "blocked (--block)";
     return "not walkable";
 }
@@ -159,7 +159,7 @@ static int on_world(const char *path, const nbc_query_opts *o, int json, const c
         query_of(&q, &w.agent, x.a, x.b);
         double t0 = nbc_now_us();
         nb_status st;
-        while ((rc = nbc_place_world_retry(&w, st = nb_world_line_find(w.ws, &q, w.overlay, &r,
+        while ((rc = nbc_place_world_retry(&w, st = nb_world_line_find(w.ws, &q, w.ses.overlay, &r,
                                                                        &err), &err)) < 0)
             ;
         if (rc == NBC_EXIT_OK)

@@ -145,7 +145,7 @@ static int draw_world(void *ctx, const nb_random_query *q, nb_random_result *r)
     world_draw *d = ctx;
     nb_err err;
     int rc;
-    while ((rc = nbc_place_world_retry(d->w, nb_world_random_find(d->w->ws, q, d->w->overlay,
+    while ((rc = nbc_place_world_retry(d->w, nb_world_random_find(d->w->ws, q, d->w->ses.overlay,
                                                                   d->area[0], d->area[1],
                                                                   d->area[2], d->area[3], r, &err),
                                        &err)) < 0)
