@@ -148,6 +148,20 @@ char *nbb_path_beside(const char *from, const char *rel);
 nb_status nbb_tiled_decode(const char *text, size_t len, const char *encoding,
                            const char *compression, uint32_t *gids, size_t count,
                            const char *where, nb_err *err);
+/* The terrain codes of the distinct gids a map's layers and objects hold
+ * (tiled_codes.c), every layer's gid checked against its tileset: work
+ * bounded by the gids stored, never by their values. */
+typedef struct nbb_tiled_codes {
+    size_t n;
+    uint32_t *gid;  /* ascending, flags cleared */
+    int16_t *code;  /* each one's code; -1: the tile names nothing */
+    size_t lookups; /* tiles looked up in the legend (test_tiled_codes counts them) */
+} nbb_tiled_codes;
+nb_status nbb_tiled_codes_make(const nbb_tiled_map *m, const nbi_legend *legend,
+                               const nbb_legend_ext *ext, nbb_tiled_codes *cs, nb_err *err);
+/* The code of a gid (flags cleared) the map uses; -1 for any other. */
+int nbb_tiled_code(const nbb_tiled_codes *cs, uint32_t gid);
+void nbb_tiled_codes_free(nbb_tiled_codes *cs);
 /* The grid of map characters: tile layers combined, objects over them. */
 nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_legend_ext *ext,
                           nbb_grid *grid, nb_err *err);
