@@ -43,6 +43,10 @@ size_t nbi_capability_format(const nbi_legend *legend, nb_capability cap, char *
 typedef struct nbi_agentset {
     size_t count;
     nb_agent agent[NB_MAX_AGENTS];
+    /* Bake side: the heightmap step limit an agent states (formats/agents.md);
+     * none (has_step 0) follows the legend's.  Not stored in a bundle. */
+    uint8_t has_step[NB_MAX_AGENTS];
+    uint32_t max_step[NB_MAX_AGENTS];
 } nbi_agentset;
 
 /* 1 when the agent has a terrain cost other than 1 within its capability. */
