@@ -120,6 +120,20 @@ imgfault cut.pgm "cut.pgm: 145 bytes of samples, the header's 20 x 14 at 1 bytes
 printf 'P5 20 0 255\n' > flat.pgm
 imgfault flat.pgm "flat.pgm: byte 6: expected the height, a whole number from 1 to 16384" hills-legend.yaml
 
+# Step limits per agent (formats/agents.md): the bake holds a terrain for
+# the cells only the steeper agent stands on (test_heightmap_agents checks
+# every cell against a brute force); a bad limit is named by file, line
+# and agent.
+printf 'agents:\n  - name: goat\n    size: 1\n    capability: [ground, water]\n    max_step: 40\n  - name: cart\n    size: 1\n    capability: ground\n    max_step: 2\n' > steps.yaml
+ok "hills.pgm bakes for agents with their own step limits" \
+  mkclear --legend hills-legend.yaml --agents steps.yaml hills.pgm -o steps.nbk
+status navbake info --json steps.nbk
+like "hills.pgm: the goat's steeper cells are a terrain of their own" "$out" "ground-step40"
+sed 's/max_step: 2$/max_step: 65536/' steps.yaml > badstep.yaml
+status mkclear --legend hills-legend.yaml --agents badstep.yaml hills.pgm -o bad.nbk
+is "an agent's max_step of 65536: refused (exit 1)" "$rc" 1
+like "an agent's max_step of 65536: named by file, line and agent" "$err" "badstep.yaml:9:15: agent 'cart': max_step: "
+
 # LDtk: a layer of the wrong size, a level that is not there.
 if command -v python3 >/dev/null 2>&1; then
   cat > mk.py <<'PY'

@@ -94,7 +94,8 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
                            nbi_agentset *set, nb_err *err)
 {
     static const char *const top_keys[] = {"agents", NULL};
-    static const char *const agent_keys[] = {"name", "size", "capability", "costs", NULL};
+    static const char *const agent_keys[] = {"name", "size", "capability", "costs", "max_step",
+                                             NULL};
     nbb_yaml y;
     yaml_node_t *root, *agents;
     size_t n = 0;
@@ -148,6 +149,16 @@ nb_status nbb_agents_parse(const char *buf, size_t len, const char *name, const 
         yaml_node_t *costs = nbb_yaml_get(&y, item, "costs");
         if (costs && (st = parse_costs(&y, costs, what, legend, a, err)))
             goto done;
+        /* A heightmap's step limit for this agent, in the legend's height units. */
+        yaml_node_t *step = nbb_yaml_get(&y, item, "max_step");
+        uint64_t limit;
+        char swhat[96];
+        snprintf(swhat, sizeof swhat, "%s: max_step", what);
+        set->has_step[i] = 0;
+        if (step && (st = nbb_yaml_uint(&y, step, swhat, 0, 65535, &limit, err)))
+            goto done;
+        if (step)
+            set->has_step[i] = 1, set->max_step[i] = (uint32_t)limit;
         set->count = i + 1;
     }
 done:

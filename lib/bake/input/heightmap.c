@@ -2,7 +2,8 @@
  * (image_png.c) or PGMs: bands of heights are terrains, and a cell more
  * than the legend's max_step above one of its eight neighbours is an
  * obstacle, so that no move between two cells that stand climbs or drops
- * more than max_step. */
+ * more than max_step; agents that state their own limits get terrains of
+ * their own for the cells between (heightmap_steps.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -91,42 +92,62 @@ nb_status nbb_pgm_read(const char *path, nbb_heights *hm, nb_err *err)
 nb_status nbb_heightmap_grid(const char *file, const nbb_heights *hm, nbi_legend *legend,
                              const nbb_legend_ext *ext, nbb_grid *grid, nb_err *err)
 {
-    uint32_t w = hm->w, h = hm->h, step = ext ? ext->max_step : UINT32_MAX;
+    uint32_t w = hm->w, h = hm->h, limit[NB_MAX_AGENTS];
+    unsigned k = nbb_step_limits(ext, limit); /* heightmap_steps.c */
     memset(grid, 0, sizeof *grid);
     if (ext && ext->height_bits && ext->height_bits != hm->bits)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: heights of %u bits; the legend reads heights of %u bits (height_bits)",
                         file, hm->bits, ext->height_bits);
     uint8_t *cells = nbb_malloc((size_t)w * h), ch[256];
+    /* The terrain of band b where j limits are below the drop: step[b][j]. */
+    int16_t(*step)[NB_MAX_AGENTS] = nbb_calloc(NB_MAX_TERRAINS, sizeof *step);
     int known[256] = {0};
-    if (!cells)
-        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", file, w, h);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            uint32_t z = hm->v[(size_t)y * w + x];
+    nb_status st = cells && step ? NB_OK
+                                 : nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells",
+                                            file, w, h);
+    for (uint32_t y = 0; st == NB_OK && y < h; y++)
+        for (uint32_t x = 0; st == NB_OK && x < w; x++) {
+            uint32_t z = hm->v[(size_t)y * w + x], drop = 0;
             int code = 0;
             for (size_t b = 0; ext && b < ext->nbands; b++)
                 if (z >= ext->band[b].lo && z <= ext->band[b].hi)
                     code = ext->band[b].code;
-            for (int dy = -1; dy <= 1 && step != UINT32_MAX; dy++)
+            for (int dy = -1; dy <= 1 && limit[0] != UINT32_MAX; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int64_t nx = (int64_t)x + dx, ny = (int64_t)y + dy;
                     if (nx < 0 || ny < 0 || nx >= w || ny >= h)
                         continue;
                     uint32_t nz = hm->v[(size_t)ny * w + (size_t)nx];
-                    if (z > nz && z - nz > step)
-                        code = NBI_CELL_OBSTACLE;
+                    if (z > nz && z - nz > drop)
+                        drop = z - nz;
                 }
-            if (!known[code]) {
-                nb_status st = nbb_legend_cell_char(legend, code, &ch[code], err);
-                if (st != NB_OK) {
-                    nbb_free(cells);
-                    return st;
-                }
+            unsigned j = 0;
+            while (j < k && limit[j] < drop)
+                j++;
+            if (j == k)
+                code = NBI_CELL_OBSTACLE;
+            else if (j > 0 && code != NBI_CELL_OBSTACLE) {
+                int16_t *t = &step[code][j]; /* the terrain + 1, or 0: not made yet */
+                int made = 0;
+                if (!*t && (st = nbb_step_terrain(file, legend, ext, code, limit[j], &made, err)) == NB_OK)
+                    *t = (int16_t)(made + 1);
+                if (st != NB_OK)
+                    break;
+                code = *t - 1;
+            }
+            if (st == NB_OK && !known[code]) {
+                st = nbb_legend_cell_char(legend, code, &ch[code], err);
                 known[code] = 1;
             }
-            cells[(size_t)y * w + x] = ch[code];
+            if (st == NB_OK)
+                cells[(size_t)y * w + x] = ch[code];
         }
+    nbb_free(step);
+    if (st != NB_OK) {
+        nbb_free(cells);
+        return st;
+    }
     grid->width = w, grid->height = h, grid->cells = cells;
     return NB_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "json_load.h"
 #include "levels.h"
+#include "core/u32map.h"
 
 #define OBST ((int)NBI_CELL_OBSTACLE)
 #define NO_CELL (-2) /* outside every level */
@@ -154,31 +155,32 @@ static nb_status int_grid(ldtk *d, const level *lv, json_t *li, size_t k, int64_
                              json_array_size(csv), (long long)cw, (long long)ch);
     json_t *def = layer_def(d, uid);
     int64_t f = gs / cell;
-    /* A few values, each named once. */
-    int64_t seen_v[64];
-    int seen_c[64];
-    size_t nseen = 0;
-    for (size_t i = 0; i < json_array_size(csv); i++) {
+    /* Each value named once: a look-up per distinct value, however many
+     * (the layer's values are numbers in the file, not bounded by it). */
+    nbi_u32map seen;
+    nbi_u32map_init(&seen, nbb_mem());
+    st = NB_OK;
+    for (size_t i = 0; st == NB_OK && i < json_array_size(csv); i++) {
         json_t *e = json_array_get(csv, i);
-        if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > INT32_MAX)
-            return nbb_json_fail(d->file, w, d->err, NB_ERR_FORMAT,
-                                 "intGridCsv[%zu] is not a value (a whole number from 0)", i);
+        if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > INT32_MAX) {
+            st = nbb_json_fail(d->file, w, d->err, NB_ERR_FORMAT,
+                               "intGridCsv[%zu] is not a value (a whole number from 0)", i);
+            break;
+        }
         int64_t v = json_integer_value(e);
         if (v == 0)
             continue;
-        int c = -1;
-        size_t s;
-        for (s = 0; s < nseen && seen_v[s] != v; s++)
-            ;
-        if (s < nseen)
-            c = seen_c[s];
-        else {
-            c = value_code(d, name, def, v);
-            if (c < 0)
-                c = d->unnamed >= 0 ? d->unnamed : OBST;
-            if (nseen < 64)
-                seen_v[nseen] = v, seen_c[nseen++] = c;
+        int found;
+        uint32_t *slot = nbi_u32map_slot(&seen, (uint32_t)v, &found);
+        if (!slot) {
+            st = nbi_fail(d->err, NB_ERR_NOMEM, "%s: %s: no memory for its values", d->file, w);
+            break;
         }
+        if (!found) {
+            int named_c = value_code(d, name, def, v);
+            *slot = (uint32_t)(named_c >= 0 ? named_c : d->unnamed >= 0 ? d->unnamed : OBST);
+        }
+        int c = (int)*slot;
         int64_t x0 = (int64_t)(i % (size_t)cw) * f, y0 = (int64_t)(i / (size_t)cw) * f;
         for (int64_t y = y0; y < y0 + f && y < lh; y++)
             for (int64_t x = x0; x < x0 + f && x < lw; x++) {
@@ -190,7 +192,8 @@ static nb_status int_grid(ldtk *d, const level *lv, json_t *li, size_t k, int64_
                     code[at] = c, named[at] = 1;
             }
     }
-    return NB_OK;
+    nbi_u32map_free(&seen);
+    return st;
 }
 
 static nb_status place_level(ldtk *d, const level *lv, int64_t cell, int64_t ox, int64_t oy,

@@ -19,6 +19,7 @@ nb_status nbb_read_level(const char *legend_path, const char *agents_path, const
     if (st == NB_OK && agents)
         st = agents_path ? nbb_agents_read(agents_path, legend, agents, err)
                          : nbb_agents_default(legend, agents, err);
+    ext.agents = agents; /* a heightmap's step limits per agent */
     if (st == NB_OK && map_path)
         st = nbb_level_file_read(map_path, legend, &ext, threads, grid, err);
     nbb_legend_ext_free(&ext);

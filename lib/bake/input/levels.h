@@ -44,6 +44,10 @@ typedef struct nbb_legend_ext {
     unsigned height_bits; /* 8 or 16, or 0: the image's own */
     size_t nbands;
     nbb_height_band band[NB_MAX_TERRAINS + 1];
+    /* The agent set read with the level, or NULL: a heightmap follows the
+     * limits its agents state and adds terrains to their capabilities
+     * (heightmap_steps.c). */
+    nbi_agentset *agents;
 } nbb_legend_ext;
 
 nb_status nbb_legend_parse_ext(const char *buf, size_t len, const char *name, nbi_legend *legend,
@@ -147,6 +151,20 @@ char *nbb_path_beside(const char *from, const char *rel);
 nb_status nbb_tiled_decode(const char *text, size_t len, const char *encoding,
                            const char *compression, uint32_t *gids, size_t count,
                            const char *where, nb_err *err);
+/* The terrain codes of the distinct gids a map's layers and objects hold
+ * (tiled_codes.c), every layer's gid checked against its tileset: work
+ * bounded by the gids stored, never by their values. */
+typedef struct nbb_tiled_codes {
+    size_t n;
+    uint32_t *gid;  /* ascending, flags cleared */
+    int16_t *code;  /* each one's code; -1: the tile names nothing */
+    size_t lookups; /* tiles looked up in the legend (test_tiled_codes counts them) */
+} nbb_tiled_codes;
+nb_status nbb_tiled_codes_make(const nbb_tiled_map *m, const nbi_legend *legend,
+                               const nbb_legend_ext *ext, nbb_tiled_codes *cs, nb_err *err);
+/* The code of a gid (flags cleared) the map uses; -1 for any other. */
+int nbb_tiled_code(const nbb_tiled_codes *cs, uint32_t gid);
+void nbb_tiled_codes_free(nbb_tiled_codes *cs);
 /* The grid of map characters: tile layers combined, objects over them. */
 nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_legend_ext *ext,
                           nbb_grid *grid, nb_err *err);
@@ -182,6 +200,14 @@ nb_status nbb_png_read(const char *path, int heightmap, nbi_legend *legend,
                        const nbb_legend_ext *ext, nbb_grid *grid, nbb_heights *hm, nb_err *err);
 /* A PGM (P5 or P2) into *hm. */
 nb_status nbb_pgm_read(const char *path, nbb_heights *hm, nb_err *err);
+/* The distinct step limits, ascending, into limit[NB_MAX_AGENTS]: the
+ * agents' (the legend's for an agent that states none) when any states
+ * one, else the legend's alone; returns how many. */
+unsigned nbb_step_limits(const nbb_legend_ext *ext, uint32_t *limit);
+/* A terrain for band's cells that only agents of limit need and above
+ * stand on, added to the legend and to those agents' capabilities. */
+nb_status nbb_step_terrain(const char *file, nbi_legend *legend, const nbb_legend_ext *ext,
+                           int band, uint32_t need, int *code, nb_err *err);
 /* Heights into the grid: bands to terrains, steps above max_step blocked. */
 nb_status nbb_heightmap_grid(const char *file, const nbb_heights *hm, nbi_legend *legend,
                              const nbb_legend_ext *ext, nbb_grid *grid, nb_err *err);

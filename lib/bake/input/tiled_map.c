@@ -97,113 +97,6 @@ void nbb_tiled_map_free(nbb_tiled_map *m)
     memset(m, 0, sizeof *m);
 }
 
-/* ---- from gids to codes ---- */
-
-/* A code per local id of each tileset, made for the ids the map uses. */
-typedef struct codes {
-    size_t n;
-    int16_t *code; /* -1: the tile names nothing */
-} codes;
-
-/* The tileset of gid (flags cleared) and its local id; -1 when none. */
-static int tileset_of(const nbb_tiled_map *m, uint32_t gid, uint32_t *id)
-{
-    int found = -1;
-    for (size_t i = 0; i < m->ntilesets; i++)
-        if (m->tilesets[i].firstgid <= gid &&
-            (found < 0 || m->tilesets[i].firstgid > m->tilesets[found].firstgid))
-            found = (int)i;
-    if (found >= 0)
-        *id = gid - m->tilesets[found].firstgid;
-    return found;
-}
-
-static nb_status check_gid(const nbb_tiled_map *m, uint32_t raw, const char *layer, int64_t x,
-                           int64_t y, int *ts, uint32_t *id, nb_err *err)
-{
-    uint32_t gid = raw & NBB_TILED_GID_MASK;
-    *ts = tileset_of(m, gid, id);
-    if (*ts < 0)
-        return nbi_fail(err, NB_ERR_FORMAT, "%s: layer '%s', cell (%lld, %lld): gid %u belongs to no tileset",
-                        m->file, layer, (long long)x, (long long)y, gid);
-    const nbb_tiled_tileset *t = &m->tilesets[*ts];
-    if (t->collection) {
-        for (size_t i = 0; i < t->ntiles; i++)
-            if (t->tiles[i].id == *id)
-                return NB_OK;
-        return nbi_fail(err, NB_ERR_FORMAT,
-                        "%s: layer '%s', cell (%lld, %lld): gid %u is tile %u of tileset '%s', "
-                        "a collection without that tile (firstgid %u)",
-                        m->file, layer, (long long)x, (long long)y, gid, *id,
-                        t->name ? t->name : "", t->firstgid);
-    }
-    if (t->count && *id >= t->count)
-        return nbi_fail(err, NB_ERR_FORMAT,
-                        "%s: layer '%s', cell (%lld, %lld): gid %u is tile %u of tileset '%s', "
-                        "which has %u tiles (firstgid %u)",
-                        m->file, layer, (long long)x, (long long)y, gid, *id,
-                        t->name ? t->name : "", t->count, t->firstgid);
-    return NB_OK;
-}
-
-/* What tile id of tileset t names: "TILESET:ID" in the legend, its own name. */
-static int tile_code(const nbb_tiled_tileset *t, uint32_t id, const nbi_legend *legend,
-                     const nbb_legend_ext *ext)
-{
-    char key[NBB_MATCH_KEY_MAX + 16];
-    snprintf(key, sizeof key, "%s:%u", t->name ? t->name : "", id);
-    /* No terrain's name holds ':', so only the legend's entry matches. */
-    int c = nbb_legend_name_code(legend, ext, NBB_MATCH_TILE, key);
-    if (c >= 0)
-        return c;
-    for (size_t i = 0; i < t->ntiles; i++)
-        if (t->tiles[i].id == id)
-            return nbb_legend_name_code(legend, ext, NBB_MATCH_TILE, t->tiles[i].name);
-    return -1;
-}
-
-/* Every gid checked; each tileset's codes for ids up to the largest used. */
-static nb_status make_codes(const nbb_tiled_map *m, const nbi_legend *legend,
-                            const nbb_legend_ext *ext, codes *cs, nb_err *err)
-{
-    nb_status st;
-    int ts;
-    uint32_t id;
-    for (size_t l = 0; l < m->nlayers; l++)
-        for (size_t c = 0; c < m->layers[l].nchunks; c++) {
-            const nbb_tiled_chunk *k = &m->layers[l].chunks[c];
-            for (size_t i = 0; i < (size_t)k->w * k->h; i++) {
-                if (!(k->gids[i] & NBB_TILED_GID_MASK))
-                    continue;
-                if ((st = check_gid(m, k->gids[i], m->layers[l].name, k->x + (int64_t)(i % k->w),
-                                    k->y + (int64_t)(i / k->w), &ts, &id, err)) != NB_OK)
-                    return st;
-                if (id >= cs[ts].n)
-                    cs[ts].n = (size_t)id + 1;
-            }
-        }
-    for (size_t o = 0; o < m->nobjects; o++)
-        if (m->objects[o].gid) {
-            if (tileset_of(m, m->objects[o].gid, &id) < 0)
-                return nbi_fail(err, NB_ERR_FORMAT,
-                                "%s: object %u of layer '%s': gid %u belongs to no tileset",
-                                m->file, m->objects[o].id, m->objects[o].layer, m->objects[o].gid);
-        }
-    for (size_t t = 0; t < m->ntilesets; t++) {
-        cs[t].code = nbb_malloc((cs[t].n ? cs[t].n : 1) * sizeof *cs[t].code);
-        if (!cs[t].code)
-            return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the tilesets", m->file);
-        /* A tile that names nothing is an obstacle on any layer when the
-         * legend says so; otherwise it gives way to a named terrain. */
-        int unnamed = ext && ext->unnamed == OBST ? OBST : -1;
-        for (size_t i = 0; i < cs[t].n; i++) {
-            int c = tile_code(&m->tilesets[t], (uint32_t)i, legend, ext);
-            cs[t].code[i] = (int16_t)(c >= 0 ? c : unnamed);
-        }
-    }
-    return NB_OK;
-}
-
 /* ---- objects ---- */
 
 static int inside(const nbb_tiled_object *o, double px, double py)
@@ -262,20 +155,16 @@ static void cover(const nbb_tiled_map *m, const nbb_tiled_object *o, int64_t ox,
 }
 
 static nb_status apply_objects(const nbb_tiled_map *m, const nbi_legend *legend,
-                               const nbb_legend_ext *ext, const codes *cs, int64_t ox, int64_t oy,
-                               uint32_t w, uint32_t h, int16_t *cell, nb_err *err)
+                               const nbb_legend_ext *ext, const nbb_tiled_codes *cs, int64_t ox,
+                               int64_t oy, uint32_t w, uint32_t h, int16_t *cell, nb_err *err)
 {
     /* Terrains first, then obstacles, so that an obstacle wins wherever it is. */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < m->nobjects; i++) {
             const nbb_tiled_object *o = &m->objects[i];
             int code = nbb_legend_name_code(legend, ext, NBB_MATCH_TILE, o->name);
-            if (code < 0 && !o->name && o->gid) {
-                uint32_t id;
-                int ts = tileset_of(m, o->gid, &id);
-                code = id < cs[ts].n ? cs[ts].code[id]
-                                     : tile_code(&m->tilesets[ts], id, legend, ext);
-            }
+            if (code < 0 && !o->name && o->gid)
+                code = nbb_tiled_code(cs, o->gid);
             if (code < 0 || (pass == 0) != (code != OBST))
                 continue;
             if (!isfinite(o->x) || !isfinite(o->y) || !isfinite(o->w) || !isfinite(o->h) ||
@@ -325,14 +214,14 @@ nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_
         return nbi_fail(err, NB_ERR_LIMIT, "%s: a map of %lld x %lld cells is outside the limits 1 to %d",
                         m->file, (long long)(x1 - x0), (long long)(y1 - y0), NB_MAP_MAX_SIDE);
     uint32_t w = (uint32_t)(x1 - x0), h = (uint32_t)(y1 - y0);
-    codes *cs = nbb_calloc(m->ntilesets ? m->ntilesets : 1, sizeof *cs);
+    nbb_tiled_codes cs = {0};
     int16_t *cell = nbb_malloc((size_t)w * h * sizeof *cell);
     uint8_t *any = nbb_calloc((size_t)w * h, 1), *chars = nbb_malloc((size_t)w * h);
-    nb_status st = cs && cell && any && chars
+    nb_status st = cell && any && chars
                        ? NB_OK
                        : nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for %u x %u cells", m->file, w, h);
     if (st == NB_OK)
-        st = make_codes(m, legend, ext, cs, err);
+        st = nbb_tiled_codes_make(m, legend, ext, &cs, err);
     if (st == NB_OK) {
         for (size_t i = 0; i < (size_t)w * h; i++)
             cell[i] = -1;
@@ -341,11 +230,11 @@ nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_
                 const nbb_tiled_chunk *k = &m->layers[l].chunks[c];
                 for (uint32_t y = 0; y < k->h; y++)
                     for (uint32_t x = 0; x < k->w; x++) {
-                        uint32_t gid = k->gids[(size_t)y * k->w + x] & NBB_TILED_GID_MASK, id;
+                        uint32_t gid = k->gids[(size_t)y * k->w + x] & NBB_TILED_GID_MASK;
                         if (!gid)
                             continue;
                         size_t at = (size_t)(k->y + y - y0) * w + (size_t)(k->x + x - x0);
-                        int ts = tileset_of(m, gid, &id), code = cs[ts].code[id];
+                        int code = nbb_tiled_code(&cs, gid);
                         any[at] = 1;
                         if (code >= 0 && cell[at] != OBST)
                             cell[at] = (int16_t)code;
@@ -356,7 +245,7 @@ nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_
         for (size_t i = 0; i < (size_t)w * h; i++)
             if (cell[i] < 0)
                 cell[i] = (int16_t)(any[i] ? unnamed : empty);
-        st = apply_objects(m, legend, ext, cs, x0, y0, w, h, cell, err);
+        st = apply_objects(m, legend, ext, &cs, x0, y0, w, h, cell, err);
     }
     if (st == NB_OK) {
         /* The character of each code, looked up once. */
@@ -369,9 +258,7 @@ nb_status nbb_tiled_build(const nbb_tiled_map *m, nbi_legend *legend, const nbb_
             chars[i] = ch[code];
         }
     }
-    for (size_t t = 0; cs && t < m->ntilesets; t++)
-        nbb_free(cs[t].code);
-    nbb_free(cs);
+    nbb_tiled_codes_free(&cs);
     nbb_free(cell);
     nbb_free(any);
     if (st != NB_OK) {

@@ -91,6 +91,10 @@ uint64_t nbi_map_packed_size(uint32_t w, uint32_t h, uint32_t bits);
 typedef struct nbi_agentset {
     size_t count;
     nb_agent agent[NB_MAX_AGENTS];
+    /* Bake side: the heightmap step limit an agent states (formats/agents.md);
+     * none (has_step 0) follows the legend's.  Not stored in a bundle. */
+    uint8_t has_step[NB_MAX_AGENTS];
+    uint32_t max_step[NB_MAX_AGENTS];
 } nbi_agentset;
 
 /* 1 when the agent has a terrain cost other than 1 within its capability. */
