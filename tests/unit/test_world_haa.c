@@ -399,9 +399,9 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
                 }
             nbi_whaa_result ra, rb;
             nbi_whaa_set_landmarks(iq, 1);
-            nb_status sa = nbi_whaa_find(iq, e[0], e[1], &ra, NULL, 0, NULL, &err);
+            nb_status sa = nbi_whaa_find(iq, e[0], e[1], NULL, &ra, NULL, 0, NULL, &err);
             nbi_whaa_set_landmarks(iq, 0);
-            nb_status sb = nbi_whaa_find(iq, e[0], e[1], &rb, NULL, 0, NULL, &err);
+            nb_status sb = nbi_whaa_find(iq, e[0], e[1], NULL, &rb, NULL, 0, NULL, &err);
             if (sa != NB_OK || sb != NB_OK || ra.found != rb.found ||
                 fabs(ra.abstract_length - rb.abstract_length) > 1e-6 * (1 + rb.abstract_length)) {
                 if (!differ++)
