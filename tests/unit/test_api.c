@@ -29,25 +29,13 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "wrap_libc.h"
 
 /* ---- the C library's allocations, counted while watched ----
  * The runtime is linked into this program statically, and the link wraps
  * these symbols (Makefile.am: tests_unit_test_api_LDFLAGS), so every call
  * the runtime's objects make to them comes here first.  (Calls made inside
  * shared libraries, zlib's and SQLite's own, do not.) */
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-char *__real_strdup(const char *s);
-void __real_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
-char *__wrap_strdup(const char *s);
-void __wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
-
 static int watching;          /* set around the runtime's calls */
 static unsigned long libc_calls; /* calls to the wrapped functions while set */
 static const void *libc_caller[4]; /* where the first of them came from */
@@ -58,38 +46,7 @@ static const void *libc_caller[4]; /* where the first of them came from */
             libc_caller[libc_calls - 1] = NBP_RETURN_ADDRESS();                                    \
     } while (0)
 
-void *__wrap_malloc(size_t n)
-{
-    SEEN();
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t n, size_t size)
-{
-    SEEN();
-    return __real_calloc(n, size);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    SEEN();
-    return __real_realloc(p, n);
-}
-void __wrap_free(void *p)
-{
-    SEEN();
-    __real_free(p);
-}
-char *__wrap_strdup(const char *s)
-{
-    SEEN();
-    return __real_strdup(s);
-}
-/* glibc's qsort takes a buffer from malloc for arrays of 1 KiB or more:
- * memory the caller's allocator never sees. */
-void __wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-    SEEN();
-    __real_qsort(base, n, size, cmp);
-}
+NB_TEST_WRAP_LIBC(SEEN())
 
 /* ---- a counting allocator that can fail on demand ---- */
 

@@ -24,21 +24,9 @@
 #include "navbake_bake.h"
 #include "tap.h"
 #include "testutil.h"
+#include "wrap_libc.h"
 
 /* ---- the C library's allocator, watched ---- */
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-void __real_free(void *p);
-char *__real_strdup(const char *s);
-void __real_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-void __wrap_free(void *p);
-char *__wrap_strdup(const char *s);
-void __wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
-
 extern const char __executable_start[]; /* (GNU ld's) for addr2line */
 
 /* Set around the library's calls; the workers read it too. */
@@ -52,36 +40,7 @@ static void seen(const void *from)
         libc_caller = from;
 }
 
-void *__wrap_malloc(size_t n)
-{
-    seen(NBP_RETURN_ADDRESS());
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t n, size_t size)
-{
-    seen(NBP_RETURN_ADDRESS());
-    return __real_calloc(n, size);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    seen(NBP_RETURN_ADDRESS());
-    return __real_realloc(p, n);
-}
-void __wrap_free(void *p)
-{
-    seen(NBP_RETURN_ADDRESS());
-    __real_free(p);
-}
-char *__wrap_strdup(const char *s)
-{
-    seen(NBP_RETURN_ADDRESS());
-    return __real_strdup(s);
-}
-void __wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-    seen(NBP_RETURN_ADDRESS());
-    __real_qsort(base, n, size, cmp);
-}
+NB_TEST_WRAP_LIBC(seen(NBP_RETURN_ADDRESS()))
 
 /* ---- a counting allocator, safe on the bake's threads, failing on demand ---- */
 
