@@ -73,6 +73,7 @@ fault csvlen.tmx "layer 'ground': CSV data holds 95 gids, the layer has 96 cells
 fault size.tmx "layer 'ground' is 11 x 8, the map 12 x 8" room-csv.tmx 's/name="ground" width="12"/name="ground" width="11"/'
 fault enc.tmx "unknown data encoding 'base32'" room-base64.tmx 's/encoding="base64"/encoding="base32"/'
 fault comp.tmx "unknown compression 'lzma'" room-zlib.tmx 's/compression="zlib"/compression="lzma"/'
+fault poly2.tmx "poly2.tmx:47:40: object 2: a second <polygon>" room-csv.tmx 's|^\(.*\)<polygon points="0,0 48,0 0,48"/>|&\1<polygon points="0,0 8,0 0,8"/>|'
 fault inflate.tmx "inflate.tmx:11:3: layer 'ground': the zlib data does not inflate" room-zlib.tmx 's/^   eJ/   eK/'
 fault nozstd.tmx "the zstd data" room-zstd.tmx '0,/^   KLUv/s/^   KLUv/   KLUw/'
 fault tileset.tmx "missing.tsx" room-csv.tmx 's/source="room.tsx"/source="missing.tsx"/'

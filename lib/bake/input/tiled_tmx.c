@@ -283,6 +283,9 @@ static void polygon(tmx *t, const char **a)
     const char *s = attr(a, "points");
     if (!s)
         return stop(t, NB_ERR_FORMAT, "a <polygon> without points");
+    /* Tiled writes one; a second would drop the first's points. */
+    if (o->points)
+        return stop(t, NB_ERR_FORMAT, "object %u: a second <polygon>", o->id);
     size_t n = 1;
     for (const char *q = s; *q; q++)
         n += *q == ' ';
