@@ -13,7 +13,10 @@
  * - Each tile's border data built from the tile bundle alone (its layer
  *   with the halo); the link refuses a move to a cell that is no border
  *   cell of the tile there.
- * The sizes of the border data and the query times are printed (diag). */
+ * - The packed rows (opt_pack.c) give back every distance the tile's
+ *   search found; a row a byte short or long is refused by the link.
+ * The sizes of the border data (packed, and as a u32 a pair) and the query
+ * times are printed (diag); NB_WORLD_OPT_MAP=REL:TILE runs one other map. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +42,27 @@ typedef struct opt_level {
     nbi_csearch cs;
 } opt_level;
 
+/* The pairs of b whose packed row does not give back the distance the
+ * tile's search found (a row refused counts its every pair). */
+static size_t unpack_wrong(const nbi_optb *b)
+{
+    double *row = malloc(((size_t)b->n + 1) * sizeof *row);
+    size_t wrong = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        if (!nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell, b->n,
+                                 i, row)) {
+            wrong += b->n;
+            continue;
+        }
+        for (uint32_t j = 0; j < b->n; j++) {
+            double want = b->dist[(size_t)i * b->n + j];
+            wrong += want < 0 ? row[j] != -1 : fabs(row[j] - want) > 1e-9;
+        }
+    }
+    free(row);
+    return wrong;
+}
+
 /* Every tile's border data and the overlay for (capability of agent, size,
  * corner); 0 after a failed test line. */
 static int build(opt_level *o, nb_capability cap, uint32_t size, int corner)
@@ -52,26 +76,31 @@ static int build(opt_level *o, nb_capability cap, uint32_t size, int corner)
     if (!nbi_csearch_init(&o->cs, NULL, side, side))
         return ok(0, "%s: a search for a tile", o->l.what);
     double t0 = now();
-    uint64_t bytes = 0, portals = 0, most = 0;
+    uint64_t bytes = 0, plain = 0, portals = 0, most = 0;
+    size_t unpacked_wrong = 0;
     for (size_t k = 0; k < o->nt; k++) {
         if (nbi_clearance_layer(wd->tiles[k], cap, &o->lay[k], &err) != NB_OK ||
             nbi_optb_build(&o->lay[k], &wd->tag[k], size, corner, &o->cs, &o->b[k], &err) != NB_OK)
             return ok(0, "%s: tile %zu's border data: %s", o->l.what, k, err.msg);
         bytes += nbi_optb_stored_bytes(&o->b[k]);
+        plain += nbi_optb_plain_bytes(&o->b[k]);
+        unpacked_wrong += unpack_wrong(&o->b[k]);
         portals += o->b[k].n;
         most = o->b[k].n > most ? o->b[k].n : most;
     }
     double t1 = now();
+    is_int(unpacked_wrong, 0, "%s: size %u, corner %d: every tile's packed rows give back its "
+                              "distances", o->l.what, size, corner);
     if (!ok(nbi_optw_link(&o->w, o->b, wd->w.columns, wd->w.rows, side, wd->w.width,
                           wd->w.height, &err) == NB_OK,
             "%s: size %u, corner %d: the overlay links: %s", o->l.what, size, corner, err.msg))
         return 0;
+    double cells = (double)wd->w.width * wd->w.height;
     diag("%s (tiles of %u, size %u, corner %d): %.1f portals a tile (most %llu), %.0f bytes a "
-         "tile stored (%.3f a cell), tiles' data %.1f ms each, link %.1f ms",
+         "tile stored (%.3f a cell; a u32 a pair: %.3f), tiles' data %.1f ms each, link %.1f ms",
          o->l.what, side, size, corner, (double)portals / (double)o->nt,
-         (unsigned long long)most, (double)bytes / (double)o->nt,
-         (double)bytes / ((double)wd->w.width * wd->w.height), 1e3 * (t1 - t0) / (double)o->nt,
-         1e3 * (now() - t1));
+         (unsigned long long)most, (double)bytes / (double)o->nt, (double)bytes / cells,
+         (double)plain / cells, 1e3 * (t1 - t0) / (double)o->nt, 1e3 * (now() - t1));
     return 1;
 }
 
@@ -228,6 +257,22 @@ static void check_link_refuses(opt_level *o)
     ok(strstr(err.msg, "reaches no border cell") != NULL, "%s: ... saying so (%s)", o->l.what,
        err.msg);
     b->link_to[0] = keep;
+    /* A packed row one byte short, and one a byte long: refused, naming the portal. */
+    for (int grow = -1; grow <= 1; grow += 2) {
+        uint32_t i = 0;
+        while (i < b->n && b->row[i + 1] == b->row[i])
+            i++;
+        if (i == b->n)
+            break;
+        b->row[i + 1] = (uint32_t)((int64_t)b->row[i + 1] + grow);
+        is_int(nbi_optw_link(&w, o->b, o->l.wd.w.columns, o->l.wd.w.rows, o->l.wd.w.tile,
+                             o->l.wd.w.width, o->l.wd.w.height, &err),
+               NB_ERR_FORMAT, "%s: a packed row %s: refused", o->l.what,
+               grow < 0 ? "a byte short" : "a byte long");
+        ok(strstr(err.msg, "packed distances of its portal") != NULL, "%s: ... saying so (%s)",
+           o->l.what, err.msg);
+        b->row[i + 1] = (uint32_t)((int64_t)b->row[i + 1] - grow);
+    }
 }
 
 static void check(const char *what, const char *map, uint32_t tile, const char *agents,
@@ -274,6 +319,22 @@ int main(void)
         {"maps/dao/brc202d.map", 128}, {"maps/mazes/maze512-4-0.map", 128},
         {"maps/bg/AR0042SR.map", 64}};
     int any = 0, k = 0;
+    /* NB_WORLD_OPT_MAP=REL:TILE measures one more map of ../shared (the
+     * bench page's street map), its scenario file too. */
+    const char *extra = getenv("NB_WORLD_OPT_MAP");
+    if (extra && *extra) {
+        char rel[1024], scen[4096];
+        unsigned tile = 0;
+        if (sscanf(extra, "%1023[^:]:%u", rel, &tile) == 2 && tu_shared(rel)) {
+            char *m = strdup(tu_shared(rel));
+            snprintf(scen, sizeof scen, "%s.scen", m);
+            check(rel, m, tile, tu_src("data/haa-agents.yaml"), tw_fresh_dir(tmp, "o", &k), scen,
+                  200);
+            free(m);
+            return done_testing();
+        }
+        return ok(0, "NB_WORLD_OPT_MAP=%s: REL:TILE of a map in ../shared", extra), done_testing();
+    }
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         const char *map = tu_shared(maps[i].map);
         if (!map)

@@ -39,6 +39,10 @@ void nbi_optb_free(nbi_optb *b)
 {
     nbi_free(NULL, b->cell);
     nbi_free(NULL, b->dist);
+    nbi_free(NULL, b->card);
+    nbi_free(NULL, b->diag);
+    nbi_free(NULL, b->row);
+    nbi_free(NULL, b->packed);
     nbi_free(NULL, b->link_from);
     nbi_free(NULL, b->link_to);
     nbi_free(NULL, b->link_move);
@@ -87,7 +91,9 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
     }
     size_t n = out->n;
     out->dist = nbi_alloc_array(NULL, n ? n * n : 1, sizeof *out->dist);
-    if (!out->dist) {
+    out->card = nbi_zalloc_array(NULL, n ? n * n : 1, sizeof *out->card);
+    out->diag = nbi_zalloc_array(NULL, n ? n * n : 1, sizeof *out->diag);
+    if (!out->dist || !out->card || !out->diag) {
         nbi_free(NULL, local);
         nbi_optb_free(out);
         return FAIL_MEM("a tile's border distances");
@@ -98,14 +104,26 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
         out->dist[i * n + i] = 0;
         if (i + 1 < n)
             nbi_csearch_run(cs, l, size, corner, &box, local[i], NULL, local + i + 1, n - i - 1);
-        for (size_t j = i + 1; j < n; j++)
-            out->dist[i * n + j] = out->dist[j * n + i] = nbi_csearch_cost(cs, local[j], NULL);
+        for (size_t j = i + 1; j < n; j++) {
+            uint32_t dg = 0;
+            double d = nbi_csearch_cost(cs, local[j], &dg);
+            out->dist[i * n + j] = out->dist[j * n + i] = d;
+            out->diag[i * n + j] = out->diag[j * n + i] = dg;
+            out->card[i * n + j] = out->card[j * n + i] =
+                d < 0 ? 0 : (uint32_t)lround(d - NBI_SQRT2 * dg);
+        }
     }
     nbi_free(NULL, local);
-    return NB_OK;
+    return nbi_optb_pack(out, err);
 }
 
 uint64_t nbi_optb_stored_bytes(const nbi_optb *b)
+{
+    return 16 + 4 * (uint64_t)b->n + 4 * ((uint64_t)b->n + 1) + b->packed_len +
+           3 * (uint64_t)b->nlinks;
+}
+
+uint64_t nbi_optb_plain_bytes(const nbi_optb *b)
 {
     uint64_t pairs = (uint64_t)b->n * (b->n ? b->n - 1 : 0) / 2;
     return 16 + 4 * (uint64_t)b->n + 4 * pairs + 3 * (uint64_t)b->nlinks;
@@ -197,8 +215,17 @@ nb_status nbi_optw_link(nbi_optw *w, const nbi_optb *tiles, uint32_t columns, ui
         uint32_t base = w->tile_first[k], li = 0;
         for (uint32_t i = 0; i < b->n; i++) {
             w->arc_first[base + i] = (uint32_t)a;
+            /* The row as stored: what the overlay reads is the packed clique. */
+            if (!nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell,
+                                     b->n, i, w->to_goal)) {
+                nbi_optw_free(w);
+                return nbi_fail(err, NB_ERR_FORMAT,
+                                "tile (%zu, %zu): the packed distances of its portal %u "
+                                "(%d, %d) are not a row of %u",
+                                k % columns, k / columns, i, b->cell[i].x, b->cell[i].y, b->n);
+            }
             for (uint32_t j = 0; j < b->n; j++) {
-                double d = b->dist[(size_t)i * b->n + j];
+                double d = w->to_goal[j];
                 if (j == i || d < 0)
                     continue;
                 w->arc_to[a] = base + j;

@@ -16,7 +16,20 @@
  * tile's own cells) and the moves between tiles, with the start and goal
  * joined to their tiles' portals by the same in-tile distances, holds a
  * path of every world path's length or less, and each of its arcs is a
- * real walk: its shortest path is the world's. */
+ * real walk: its shortest path is the world's.
+ *
+ * Why the portals cannot be fewer (measured and argued on branch wopt,
+ * tests/bench/results/world-opt-bench.md): on an open run of a tile's
+ * edge every cell is some shortest path's only crossing.  From (x, y0) to
+ * (x, y1) on open ground the straight line is the only path of octile
+ * length (any sideways step costs a diagonal more), and likewise a 45
+ * degree line; so dropping cell x of the run lengthens that query, and an
+ * overlay whose nodes are cells joined by real walks must keep every edge
+ * cell with a move out.  What does shrink is the clique: most pairs of an
+ * open tile's portals are joined by the octile distance, and neighbouring
+ * portals' rows differ by a step: opt_pack.c stores each pair as its
+ * excess over the octile distance, row by row (bytes a cell 0.02-0.5
+ * where the u32 a pair took 0.4-14). */
 #ifndef NB_OPT_WORLD_H
 #define NB_OPT_WORLD_H
 
@@ -29,6 +42,10 @@ typedef struct nbi_optb {
     uint32_t n;        /* portals, in row-major order of their cells */
     nb_cell *cell;     /* their world cells */
     double *dist;      /* n x n distances inside the tile, -1: not joined there */
+    uint32_t *card, *diag; /* n x n: their cardinal and diagonal steps */
+    uint32_t *row;     /* n + 1: row i's first byte in packed */
+    uint8_t *packed;   /* the rows packed (opt_pack.c), what the overlay reads */
+    size_t packed_len;
     uint32_t nlinks;   /* moves out of the tile */
     uint32_t *link_from; /* portal */
     nb_cell *link_to;    /* world cell in a neighbour tile */
@@ -41,10 +58,22 @@ typedef struct nbi_optb {
 nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, int corner,
                          nbi_csearch *cs, nbi_optb *out, nb_err *err);
 void nbi_optb_free(nbi_optb *b);
-/* The bytes it would take stored: the cells as 2 u16 each, the distances
- * of each pair once as a u32 (cardinal and diagonal steps of 16 bits), the
- * links as a u16 portal and a byte of move. */
+/* The bytes it takes stored: a header of 16, the cells as 2 u16 each, the
+ * rows' offsets as u32, the packed rows, the links as a u16 portal and a
+ * byte of move. */
 uint64_t nbi_optb_stored_bytes(const nbi_optb *b);
+/* The bytes the clique took as a u32 a pair, each pair once (cardinal and
+ * diagonal steps of 16 bits): the figure before packing. */
+uint64_t nbi_optb_plain_bytes(const nbi_optb *b);
+
+/* Packs the clique (card, diag, dist) into row and packed (opt_pack.c). */
+nb_status nbi_optb_pack(nbi_optb *b, nb_err *err);
+/* Row i of a packed clique (len bytes at p; cell: the n portals' cells)
+ * into out[0..n): distances, -1 not joined.  0 when the bytes are not a
+ * row of n pairs (ended early, a run past the row, bytes left over, fewer
+ * than no steps). */
+int nbi_optb_unpack_row(const uint8_t *p, size_t len, const nb_cell *cell, uint32_t n, uint32_t i,
+                        double *out);
 
 /* The world overlay: every tile's portals, joined. */
 typedef struct nbi_optw {
