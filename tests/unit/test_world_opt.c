@@ -269,8 +269,9 @@ static void check_link_refuses(opt_level *o)
                              o->l.wd.w.width, o->l.wd.w.height, &err),
                NB_ERR_FORMAT, "%s: a packed row %s: refused", o->l.what,
                grow < 0 ? "a byte short" : "a byte long");
-        ok(strstr(err.msg, "packed distances of its portal") != NULL, "%s: ... saying so (%s)",
-           o->l.what, err.msg);
+        char want[64];
+        snprintf(want, sizeof want, "packed distances of its portal %u ", i);
+        ok(strstr(err.msg, want) != NULL, "%s: ... naming that portal (%s)", o->l.what, err.msg);
         b->row[i + 1] = (uint32_t)((int64_t)b->row[i + 1] - grow);
     }
 }
