@@ -238,8 +238,11 @@ typedef enum nb_section_type {
                               size), with their distances inside the tile */
     NB_SEC_WORLD_GRAPH = 101, /* the HAA* graph above a world's tiles for one (capability,
                               size): the tiles' edge nodes, joined */
-    NB_SEC_WORLD_LANDMARKS = 102 /* landmarks on a world's HAA* graph for one (capability,
+    NB_SEC_WORLD_LANDMARKS = 102, /* landmarks on a world's HAA* graph for one (capability,
                               size): each node's distance to a few of them (ALT) */
+    NB_SEC_BORDER_OPT = 103 /* a tile's cells on its edges for the optimal layer across
+                              tiles, one (capability, size, corner rule): their distances
+                              inside the tile, packed */
 } nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the

@@ -63,6 +63,35 @@ static size_t unpack_wrong(const nbi_optb *b)
     return wrong;
 }
 
+/* b written as its section and read back (the same portals, links and
+ * rows, else 0), b then being the one read. */
+static int through_section(nbi_optb *b, const nbi_wtile *t, nb_capability cap, uint32_t size,
+                           int corner)
+{
+    uint8_t *p = NULL;
+    size_t len = 0;
+    nb_err err;
+    nbi_optb r;
+    uint32_t param[4] = {cap, size, (uint32_t)corner, b->n};
+    if (nbi_oborder_put(b, t, cap, size, corner, NULL, &p, &len, &err) != NB_OK ||
+        nbi_oborder_read(p, len, param, t, "tile", NULL, &r, &err) != NB_OK) {
+        diag("%s", err.msg);
+        free(p);
+        return 0;
+    }
+    free(p);
+    int same = len == nbi_optb_stored_bytes(b) && r.n == b->n && r.nlinks == b->nlinks && r.packed_len == b->packed_len &&
+               !memcmp(r.cell, b->cell, b->n * sizeof *r.cell) &&
+               !memcmp(r.row, b->row, (b->n + 1) * sizeof *r.row) &&
+               !memcmp(r.packed, b->packed, b->packed_len) &&
+               (!b->nlinks || (!memcmp(r.link_from, b->link_from, b->nlinks * sizeof *r.link_from) &&
+                               !memcmp(r.link_to, b->link_to, b->nlinks * sizeof *r.link_to) &&
+                               !memcmp(r.link_move, b->link_move, b->nlinks)));
+    nbi_optb_free(b);
+    *b = r;
+    return same;
+}
+
 /* Every tile's border data and the overlay for (capability of agent, size,
  * corner); 0 after a failed test line. */
 static int build(opt_level *o, nb_capability cap, uint32_t size, int corner)
@@ -80,11 +109,14 @@ static int build(opt_level *o, nb_capability cap, uint32_t size, int corner)
     size_t unpacked_wrong = 0;
     for (size_t k = 0; k < o->nt; k++) {
         if (nbi_clearance_layer(wd->tiles[k], cap, &o->lay[k], &err) != NB_OK ||
-            nbi_optb_build(&o->lay[k], &wd->tag[k], size, corner, &o->cs, &o->b[k], &err) != NB_OK)
+            nbi_optb_build(&o->lay[k], &wd->tag[k], size, corner, &o->cs, NULL, &o->b[k], &err) != NB_OK)
             return ok(0, "%s: tile %zu's border data: %s", o->l.what, k, err.msg);
-        bytes += nbi_optb_stored_bytes(&o->b[k]);
-        plain += nbi_optb_plain_bytes(&o->b[k]);
         unpacked_wrong += unpack_wrong(&o->b[k]);
+        plain += nbi_optb_plain_bytes(&o->b[k]);
+        /* What the overlay reads is the section the tile action writes, read back. */
+        if (!through_section(&o->b[k], &wd->tag[k], cap, size, corner))
+            return ok(0, "%s: tile %zu's border data through its section", o->l.what, k);
+        bytes += nbi_optb_stored_bytes(&o->b[k]);
         portals += o->b[k].n;
         most = o->b[k].n > most ? o->b[k].n : most;
     }
@@ -276,6 +308,80 @@ static void check_link_refuses(opt_level *o)
     }
 }
 
+/* Damaged copies of one tile's section: each refused, naming what. */
+static void check_section_damage(opt_level *o, nb_capability cap)
+{
+    size_t k = 0;
+    while (k < o->nt && (o->b[k].n < 2 || o->b[k].nlinks < 2 || o->b[k].row[1] == 0))
+        k++;
+    if (!ok(k < o->nt, "%s: a tile with two portals, two links and a packed row", o->l.what))
+        return;
+    const nbi_optb *b = &o->b[k];
+    const nbi_wtile *t = &o->l.wd.tag[k];
+    uint8_t *p = NULL, *q;
+    size_t len = 0;
+    nb_err err;
+    if (!ok(nbi_oborder_put(b, t, cap, 1, NBI_CORNER_STRICT, NULL, &p, &len, &err) == NB_OK,
+            "%s: tile %zu's section", o->l.what, k))
+        return;
+    q = malloc(len);
+    size_t cells = NBI_OBORDER_HEADER, rows = cells + (size_t)b->n * NBI_OBORDER_PORTAL,
+           links = rows + 4 * ((size_t)b->n + 1);
+    static const struct { const char *what, *says; } dmg[] = {
+        {"a byte short", "bytes for"},
+        {"the section table's portals one more", "disagree on"},
+        {"another tile width", "its tile section says"},
+        {"portal 0 in the middle of the tile", "is not on the edge"},
+        {"portal 1 on portal 0", "does not follow portal 0"},
+        {"a link's zero byte set", "is not a move of a portal"},
+        {"portal 0's row a byte longer", "packed distances of its portal 0 "},
+        {"the rows' last offset past the bytes", "its rows span"},
+        {"link 0's move one that stays in the tile", "stays in the tile"},
+        {"link 1 on link 0", "does not follow the one before"},
+    };
+    for (size_t d = 0; d < sizeof dmg / sizeof dmg[0]; d++) {
+        memcpy(q, p, len);
+        size_t l = len;
+        uint32_t param[4] = {cap, 1, NBI_CORNER_STRICT, b->n};
+        switch (d) {
+        case 0: l--; break;
+        case 1: param[3]++; break;
+        case 2: nbi_put32(q + NBI_OBORDER_WIDTH, t->core_w + 1); break;
+        case 3:
+            nbi_put16(q + cells + NBI_OBORDER_P_X, (uint16_t)(t->core_w / 2));
+            nbi_put16(q + cells + NBI_OBORDER_P_Y, (uint16_t)(t->core_h / 2));
+            break;
+        case 4: memcpy(q + cells + NBI_OBORDER_PORTAL, q + cells, NBI_OBORDER_PORTAL); break;
+        case 5: q[links + NBI_OBORDER_L_ZERO] = 1; break;
+        case 6: nbi_put32(q + rows + 4, nbi_get32(q + rows + 4) + 1); break;
+        case 7: nbi_put32(q + rows + 4 * (size_t)b->n, nbi_get32(q + rows + 4 * (size_t)b->n) + 1); break;
+        case 8: {
+            nb_cell c = b->cell[b->link_from[0]];
+            int32_t x0 = (int32_t)(t->origin_x + t->core_x), y0 = (int32_t)(t->origin_y + t->core_y);
+            for (unsigned m = 0; m < NBI_MOVES; m++) {
+                int32_t x = c.x - x0 + nbi_move_dx[m], y = c.y - y0 + nbi_move_dy[m];
+                if (x >= 0 && y >= 0 && (uint32_t)x < t->core_w && (uint32_t)y < t->core_h)
+                    q[links + NBI_OBORDER_L_MOVE] = (uint8_t)m;
+            }
+            break;
+        }
+        case 9:
+            if (b->nlinks > 1)
+                memcpy(q + links + NBI_OBORDER_LINK, q + links, NBI_OBORDER_LINK);
+            break;
+        }
+        nbi_optb r;
+        nb_status st = nbi_oborder_read(q, l, param, t, "the section", NULL, &r, &err);
+        if (st == NB_OK)
+            nbi_optb_free(&r);
+        is_int(st, NB_ERR_FORMAT, "%s: %s: refused", o->l.what, dmg[d].what);
+        ok(st != NB_OK && strstr(err.msg, dmg[d].says) != NULL, "%s: ... saying \"%s\" (%s)",
+           o->l.what, dmg[d].says, st != NB_OK ? err.msg : "");
+    }
+    free(q);
+    free(p);
+}
+
 static void check(const char *what, const char *map, uint32_t tile, const char *agents,
                   const char *dir, const char *scen, int pairs)
 {
@@ -304,6 +410,7 @@ static void check(const char *what, const char *map, uint32_t tile, const char *
                 if (scen)
                     check_scen(&o, aa, cap, scen);
                 check_link_refuses(&o);
+                check_section_damage(&o, cap);
             }
             check_pairs(&o, aa, cap, size, corner, pairs, 0x0b7 + tile + size * 7 + (unsigned)corner);
             unbuild(&o);

@@ -493,4 +493,32 @@ enum nbi_placement {
 #define NBI_WLMK_NONE UINT32_MAX
 #define NBI_WLMK_MAX 32       /* the most landmarks a section may hold */
 
+/* A tile's border for the optimal layer across tiles, one (capability,
+ * size, corner rule) (NB_SEC_BORDER_OPT, version 1; formats/world.md): a
+ * header of 8 u32 words; P portals (u16 x, u16 y: the cell from the
+ * tile's first own cell, each on the tile's edge with a legal move out,
+ * row by row); u32 row[P + 1] (row i's first byte in the packed rows,
+ * row[0] = 0, row[P] = B); L links (u16 portal, u8 move, u8 zero: the
+ * move leaves the tile, by portal then move); then the B bytes of the
+ * packed rows (lib/runtime/stream/opt_pack.c: each portal's distances
+ * inside the tile to the others, as their excess over the octile
+ * distance). */
+#define NBI_OBORDER_VERSION 1
+#define NBI_OBORDER_HEADER 32
+#define NBI_OBORDER_CAPABILITY 0 /* u32 */
+#define NBI_OBORDER_SIZE 4       /* u32 */
+#define NBI_OBORDER_CORNER 8     /* u32: 0 strict, 1 weak */
+#define NBI_OBORDER_PORTALS 12   /* u32: P */
+#define NBI_OBORDER_LINKS 16     /* u32: L */
+#define NBI_OBORDER_BYTES 20     /* u32: B */
+#define NBI_OBORDER_WIDTH 24     /* u32: the tile's own cells: columns */
+#define NBI_OBORDER_HEIGHT 28    /* u32: rows */
+#define NBI_OBORDER_PORTAL 4     /* bytes a portal: */
+#define NBI_OBORDER_P_X 0        /* u16 */
+#define NBI_OBORDER_P_Y 2        /* u16 */
+#define NBI_OBORDER_LINK 4       /* bytes a link: */
+#define NBI_OBORDER_L_PORTAL 0   /* u16 */
+#define NBI_OBORDER_L_MOVE 2     /* u8: core/grid.h's numbering */
+#define NBI_OBORDER_L_ZERO 3     /* u8 zero */
+
 #endif

@@ -100,9 +100,9 @@ static size_t pack_row(const nbi_optb *b, uint32_t i, uint8_t *out)
 
 nb_status nbi_optb_pack(nbi_optb *b, nb_err *err)
 {
-    nbi_free(NULL, b->row);
-    nbi_free(NULL, b->packed);
-    b->row = nbi_alloc_array(NULL, (size_t)b->n + 1, sizeof *b->row);
+    nbi_free(b->a, b->row);
+    nbi_free(b->a, b->packed);
+    b->row = nbi_alloc_array(b->a, (size_t)b->n + 1, sizeof *b->row);
     size_t total = 0;
     for (uint32_t i = 0; b->row && i < b->n; i++) {
         b->row[i] = (uint32_t)total;
@@ -111,7 +111,7 @@ nb_status nbi_optb_pack(nbi_optb *b, nb_err *err)
             return nbi_fail(err, NB_ERR_LIMIT, "a tile's packed border distances: %zu bytes, "
                                                "above 4 GiB", total);
     }
-    b->packed = nbi_alloc_array(NULL, total ? total : 1, 1);
+    b->packed = nbi_alloc_array(b->a, total ? total : 1, 1);
     if (!b->row || !b->packed)
         return nbi_fail_nomem(err, "a tile's packed border distances");
     b->row[b->n] = (uint32_t)total;
@@ -142,7 +142,8 @@ int nbi_optb_unpack_row(const uint8_t *p, size_t len, const nb_cell *cell, uint3
     const uint8_t *end = p + len;
     int64_t pa = 0, pb = 0;
     uint32_t j = i == 0 ? 1 : 0;
-    out[i] = 0;
+    if (out)
+        out[i] = 0;
     while (j < n) {
         if (p >= end)
             return 0; /* the row ends before its last pair */
@@ -152,7 +153,8 @@ int nbi_optb_unpack_row(const uint8_t *p, size_t len, const nb_cell *cell, uint3
             if (j >= n)
                 return 0; /* a run past the row's last pair */
             if (kind == K_NONE) {
-                out[j] = -1;
+                if (out)
+                    out[j] = -1;
             } else {
                 if (kind == K_NEAR) {
                     if (p >= end)
@@ -168,7 +170,8 @@ int nbi_optb_unpack_row(const uint8_t *p, size_t len, const nb_cell *cell, uint3
                 octile_steps(cell[i], cell[j], &oc, &od);
                 if (oc + pa < 0 || od + pb < 0)
                     return 0; /* fewer than no steps */
-                out[j] = nbi_steps_length((uint64_t)(oc + pa), (uint64_t)(od + pb));
+                if (out)
+                    out[j] = nbi_steps_length((uint64_t)(oc + pa), (uint64_t)(od + pb));
             }
             j += 1 + (j + 1 == i);
         }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/format.h"
 #include "core/grid.h"
 #include "stream/opt_world.h"
 
@@ -37,31 +38,33 @@ static int move_ok(const nbi_layer *l, uint32_t size, int corner, int32_t x, int
 
 void nbi_optb_free(nbi_optb *b)
 {
-    nbi_free(NULL, b->cell);
-    nbi_free(NULL, b->dist);
-    nbi_free(NULL, b->card);
-    nbi_free(NULL, b->diag);
-    nbi_free(NULL, b->row);
-    nbi_free(NULL, b->packed);
-    nbi_free(NULL, b->link_from);
-    nbi_free(NULL, b->link_to);
-    nbi_free(NULL, b->link_move);
+    const nb_allocator *a = b->a;
+    nbi_free(a, b->cell);
+    nbi_free(a, b->dist);
+    nbi_free(a, b->card);
+    nbi_free(a, b->diag);
+    nbi_free(a, b->row);
+    nbi_free(a, b->packed);
+    nbi_free(a, b->link_from);
+    nbi_free(a, b->link_to);
+    nbi_free(a, b->link_move);
     memset(b, 0, sizeof *b);
 }
 
 nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, int corner,
-                         nbi_csearch *cs, nbi_optb *out, nb_err *err)
+                         nbi_csearch *cs, const nb_allocator *a, nbi_optb *out, nb_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->a = a;
     nbi_box box = core_box(t);
     size_t ring = nbi_ring_inner(t->core_w, t->core_h);
-    nb_cell *local = nbi_alloc_array(NULL, ring, sizeof *local);
-    out->cell = nbi_alloc_array(NULL, ring, sizeof *out->cell);
-    out->link_from = nbi_alloc_array(NULL, ring * NBI_MOVES, sizeof *out->link_from);
-    out->link_to = nbi_alloc_array(NULL, ring * NBI_MOVES, sizeof *out->link_to);
-    out->link_move = nbi_alloc_array(NULL, ring, NBI_MOVES);
+    nb_cell *local = nbi_alloc_array(a, ring, sizeof *local);
+    out->cell = nbi_alloc_array(a, ring, sizeof *out->cell);
+    out->link_from = nbi_alloc_array(a, ring * NBI_MOVES, sizeof *out->link_from);
+    out->link_to = nbi_alloc_array(a, ring * NBI_MOVES, sizeof *out->link_to);
+    out->link_move = nbi_alloc_array(a, ring, NBI_MOVES);
     if (!local || !out->cell || !out->link_from || !out->link_to || !out->link_move) {
-        nbi_free(NULL, local);
+        nbi_free(a, local);
         nbi_optb_free(out);
         return FAIL_MEM("a tile's border data");
     }
@@ -90,11 +93,11 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
         }
     }
     size_t n = out->n;
-    out->dist = nbi_alloc_array(NULL, n ? n * n : 1, sizeof *out->dist);
-    out->card = nbi_zalloc_array(NULL, n ? n * n : 1, sizeof *out->card);
-    out->diag = nbi_zalloc_array(NULL, n ? n * n : 1, sizeof *out->diag);
+    out->dist = nbi_alloc_array(a, n ? n * n : 1, sizeof *out->dist);
+    out->card = nbi_zalloc_array(a, n ? n * n : 1, sizeof *out->card);
+    out->diag = nbi_zalloc_array(a, n ? n * n : 1, sizeof *out->diag);
     if (!out->dist || !out->card || !out->diag) {
-        nbi_free(NULL, local);
+        nbi_free(a, local);
         nbi_optb_free(out);
         return FAIL_MEM("a tile's border distances");
     }
@@ -113,14 +116,14 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
                 d < 0 ? 0 : (uint32_t)lround(d - NBI_SQRT2 * dg);
         }
     }
-    nbi_free(NULL, local);
+    nbi_free(a, local);
     return nbi_optb_pack(out, err);
 }
 
 uint64_t nbi_optb_stored_bytes(const nbi_optb *b)
 {
-    return 16 + 4 * (uint64_t)b->n + 4 * ((uint64_t)b->n + 1) + b->packed_len +
-           3 * (uint64_t)b->nlinks;
+    return NBI_OBORDER_HEADER + NBI_OBORDER_PORTAL * (uint64_t)b->n + 4 * ((uint64_t)b->n + 1) +
+           NBI_OBORDER_LINK * (uint64_t)b->nlinks + b->packed_len;
 }
 
 uint64_t nbi_optb_plain_bytes(const nbi_optb *b)

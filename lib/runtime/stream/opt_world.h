@@ -39,6 +39,7 @@
 
 /* A tile's border data for one (capability, size, corner rule). */
 typedef struct nbi_optb {
+    const nb_allocator *a; /* its arrays' (NULL: the C library's) */
     uint32_t n;        /* portals, in row-major order of their cells */
     nb_cell *cell;     /* their world cells */
     double *dist;      /* n x n distances inside the tile, -1: not joined there */
@@ -56,11 +57,9 @@ typedef struct nbi_optb {
  * its halo), with the search cs (room for the tile's box).  The halo says
  * which moves leave the tile; the distances are kept to the tile's cells. */
 nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, int corner,
-                         nbi_csearch *cs, nbi_optb *out, nb_err *err);
+                         nbi_csearch *cs, const nb_allocator *a, nbi_optb *out, nb_err *err);
 void nbi_optb_free(nbi_optb *b);
-/* The bytes it takes stored: a header of 16, the cells as 2 u16 each, the
- * rows' offsets as u32, the packed rows, the links as a u16 portal and a
- * byte of move. */
+/* The bytes of its section (NB_SEC_BORDER_OPT, nbi_oborder_put). */
 uint64_t nbi_optb_stored_bytes(const nbi_optb *b);
 /* The bytes the clique took as a u32 a pair, each pair once (cardinal and
  * diagonal steps of 16 bits): the figure before packing. */
@@ -69,11 +68,24 @@ uint64_t nbi_optb_plain_bytes(const nbi_optb *b);
 /* Packs the clique (card, diag, dist) into row and packed (opt_pack.c). */
 nb_status nbi_optb_pack(nbi_optb *b, nb_err *err);
 /* Row i of a packed clique (len bytes at p; cell: the n portals' cells)
- * into out[0..n): distances, -1 not joined.  0 when the bytes are not a
+ * into out[0..n) (NULL: only checked): distances, -1 not joined.  0 when the bytes are not a
  * row of n pairs (ended early, a run past the row, bytes left over, fewer
  * than no steps). */
 int nbi_optb_unpack_row(const uint8_t *p, size_t len, const nb_cell *cell, uint32_t n, uint32_t i,
                         double *out);
+
+/* A tile's NB_SEC_BORDER_OPT section (format.h, formats/world.md) of
+ * the border data b of tile t, allocated with a into *out. */
+nb_status nbi_oborder_put(const nbi_optb *b, const nbi_wtile *t, nb_capability cap, uint32_t size,
+                          int corner, const nb_allocator *a, uint8_t **out, size_t *len,
+                          nb_err *err);
+/* That section read back (payload p of len bytes, the section table's
+ * params param[4], tile t; where names it in messages) into a tile's
+ * border data allocated with a: every count, cell, offset, link and
+ * packed row checked, NB_ERR_FORMAT naming what is wrong. */
+nb_status nbi_oborder_read(const uint8_t *p, size_t len, const uint32_t *param,
+                           const nbi_wtile *t, const char *where, const nb_allocator *a,
+                           nbi_optb *out, nb_err *err);
 
 /* The world overlay: every tile's portals, joined. */
 typedef struct nbi_optw {
