@@ -147,6 +147,9 @@ static const struct nbi_section_kind kinds[] = {
      nbi_wgraph_section_check, NULL},
     {NB_SEC_WORLD_LANDMARKS, "world_landmarks", {"capability", "size", "landmarks"},
      nbi_wlmk_section_check, NULL},
+    {NB_SEC_BORDER_OPT, "border_opt", {"capability", "size", "corner", "portals"}, NULL,
+     "no tool writes it yet; nbi_oborder_read checks it where it is read "
+     "(lib/runtime/stream/opt_border.c)"},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};
