@@ -13,6 +13,7 @@
  *    A*'s status and cost, and a path legal step by step from start to
  *    goal that costs what it says, recomputed here;
  *  - sliced in steps of a few nodes, the same answer;
+ *  - asked for a partial path, Annotated A*'s status, cost and end;
  *  - the same on pairs of random cells of each map, half of them ending in
  *    swamp or water (scenario lines end on ground).
  * Without ../shared the sample level of data/ is used the same way with
@@ -36,7 +37,7 @@ static const unsigned sizes[] = {1, 2};
 static double profile[2][NB_MAX_TERRAINS];
 
 struct tally {
-    long runs, answered, refused, found, bad, bad_refuse, bad_path, sliced_bad;
+    long runs, answered, refused, found, bad, bad_refuse, bad_path, sliced_bad, bad_partial, partials;
 };
 
 /* What p costs under cost when every step is legal for the query's agent, -1 otherwise. */
@@ -134,6 +135,24 @@ static void one(nb_sg *sg, nb_aa *aa, const nbb_grid *g, nb_sg_query *sq, const 
         }
     }
     if (slice) {
+        /* A partial path: Annotated A*'s status, cost and end (the goal when it is reached). */
+        nb_sg_query pq = *sq;
+        pq.partial = 1;
+        aq.partial = 1;
+        nb_sg_result pr;
+        if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK || nb_sg_find(sg, &pq, &pr, &err) != NB_OK ||
+            pr.fallback || pr.status != ar.status ||
+            ((ar.status == NB_PATH_FOUND || ar.status == NB_PATH_PARTIAL) &&
+             (!same_cost(pr.cost, ar.cost) || pr.path_len < 1 ||
+              pr.path[pr.path_len - 1].x != ar.path[ar.path_len - 1].x ||
+              pr.path[pr.path_len - 1].y != ar.path[ar.path_len - 1].y))) {
+            if (t->bad_partial++ < 3)
+                diag("%s: (%d, %d) -> (%d, %d) partial: %s cost %g, Annotated A* %s cost %g", name,
+                     sq->start.x, sq->start.y, sq->goal.x, sq->goal.y,
+                     nb_path_status_str(pr.status), pr.cost, nb_path_status_str(ar.status),
+                     ar.cost);
+        }
+        t->partials += ar.status == NB_PATH_PARTIAL;
         nb_sg_result r2;
         nb_status st2 = sliced(sg, sq, &r2);
         if ((st2 != st || (st == NB_OK && (r2.status != sr.status || r2.cost != sr.cost))) &&
@@ -151,6 +170,8 @@ static void report(const struct tally *t, const char *name)
     ok(t->bad_refuse == 0 && t->answered == t->runs,
        "%s: every query answered by the layer (%ld refused or handed on)", name, t->refused);
     ok(t->sliced_bad == 0, "%s: sliced, the same answers", name);
+    ok(t->bad_partial == 0, "%s: partial paths as Annotated A*'s (%ld ended short of the goal)",
+       name, t->partials);
 }
 
 static int open_level(const nbb_grid *g, const char *name, nb_bundle **nb, nb_aa **aa, nb_sg **sg)

@@ -597,9 +597,10 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
-    /* Terrain costs: the layer customized to the profile answers (sgcsearch.c); under an
-     * overlay that blocks cells, or for a partial path, the layer's shortest path is answered
-     * when no path could cost less (sgcosts.c), and refused at the end otherwise. */
+    /* Terrain costs: the layer customized to the profile answers (sgcsearch.c), a partial
+     * path too (to the reachable cell nearest the goal); under an overlay that blocks cells
+     * the layer's shortest path is answered when no path could cost less (sgcosts.c), and
+     * refused at the end otherwise. */
     ws->weighted = ws->costs.weighted;
     /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
      * the reachable cell nearest the goal, which the layer's components cannot say there). */
@@ -651,7 +652,7 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         answer(ws, NB_PATH_FOUND);
         return nbi_done(err, NB_OK);
     }
-    if (ws->weighted && !ws->ov && !ws->part_on)
+    if (ws->weighted && !ws->ov)
         return begin_costed(ws, err);
     /* Ends joined by a free octile walk need no scan: no path is shorter than the octile
      * distance.  The scans would find the same walk after reaching every subgoal in sight of
@@ -1149,7 +1150,7 @@ static nb_status finish_costed(nb_sg *ws, nb_sg_result *res, nb_err *err)
     nb_status st = nbi_sgc_finish(ws->sgc, &r, err);
     if (st != NB_OK)
         return st;
-    res->status = r.status;
+    res->status = r.status == NB_PATH_FOUND && ws->part_on ? NB_PATH_PARTIAL : r.status;
     res->expanded = r.expanded;
     res->scanned = r.scanned;
     res->searched = 1;
