@@ -163,12 +163,17 @@ size_t nbi_sgc_bytes(const nbi_sgc *c)
 {
     if (!c)
         return 0;
-    size_t cells = (size_t)c->width * c->height, n = c->nodes;
-    return sizeof *c + (c->built ? cells + c->nclass * (c->class_bytes + sizeof(nbi_sggrid)) +
-                                       (size_t)c->height * c->rw * 12 + n * 4 * 4 + 4 +
-                                       c->ecap * 12 + n * (2 * 8 + 4 * 4 + sizeof(struct sgc_open))
-                                 : 0) +
-           c->path_cap * sizeof *c->path + c->way_cap * sizeof *c->way;
+    size_t bytes = sizeof *c + c->path_cap * sizeof *c->path + c->way_cap * sizeof *c->way;
+    if (!c->built)
+        return bytes;
+    size_t n = (size_t)c->nodes + 1;
+    return bytes + (size_t)c->width * c->height +
+           c->nclass * (c->class_bytes + sizeof *c->grid) +
+           (size_t)c->height * c->rw * 8 + 8 + ((size_t)c->height * c->rw + 1) * sizeof *c->rank +
+           n * (sizeof *c->cell + sizeof *c->first) +
+           c->ecap * (sizeof *c->target + sizeof *c->card + sizeof *c->diag) +
+           n * (sizeof *c->g + sizeof *c->to_goal + sizeof *c->parent + sizeof *c->heap_pos +
+                sizeof *c->stamp + sizeof *c->gstamp + sizeof *c->heap);
 }
 
 /* ---- customizing the layer to a profile ---- */
@@ -200,6 +205,8 @@ static int is_node(const nbi_sgc *c, int32_t x, int32_t y)
 
 static int add_edge(nbi_sgc *c, uint32_t to, uint32_t card, uint32_t diag)
 {
+    if (c->nedges >= UINT32_MAX)
+        return 0; /* first[] holds u32 edge numbers */
     if (c->nedges == c->ecap) {
         size_t cap = c->ecap;
         if (!nbi_grow(c->a, (void **)&c->target, &cap, c->nedges + 1, sizeof *c->target))
