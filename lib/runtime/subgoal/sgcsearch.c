@@ -55,6 +55,7 @@
 #define NONE UINT32_MAX
 #define NOCLASS 0xffu
 #define MAXCLASS 64u
+#define LANDMARKS 8u
 
 struct sgc_open {
     double key;
@@ -86,6 +87,9 @@ struct nbi_sgc {
     uint32_t *target;   /* per edge */
     size_t nedges, ecap;
     uint32_t *card, *diag; /* per edge: the hop's steps */
+    double *land;          /* per landmark, per node: its least cost from the landmark */
+    uint32_t nland;
+    double land_t[LANDMARKS]; /* the query's goal's least cost from each landmark */
 
     /* The query. */
     nb_cell s, t;
@@ -138,6 +142,9 @@ static void drop_graph(nbi_sgc *c)
     nbi_free(a, c->stamp);
     nbi_free(a, c->gstamp);
     nbi_free(a, c->heap);
+    nbi_free(a, c->land);
+    c->land = NULL;
+    c->nland = 0;
     c->cls = c->bits = c->node_rows = NULL;
     c->grid = NULL;
     c->rank = c->cell = c->first = c->target = c->card = c->diag = NULL;
@@ -173,7 +180,7 @@ size_t nbi_sgc_bytes(const nbi_sgc *c)
            n * (sizeof *c->cell + sizeof *c->first) +
            c->ecap * (sizeof *c->target + sizeof *c->card + sizeof *c->diag) +
            n * (sizeof *c->g + sizeof *c->to_goal + sizeof *c->parent + sizeof *c->heap_pos +
-                sizeof *c->stamp + sizeof *c->gstamp + sizeof *c->heap);
+                sizeof *c->stamp + sizeof *c->gstamp + sizeof *c->heap + c->nland * sizeof *c->land);
 }
 
 /* ---- customizing the layer to a profile ---- */
@@ -240,6 +247,72 @@ static unsigned class_of(nbi_sgc *c, double m)
         return NOCLASS;
     c->mult[c->nclass] = m;
     return c->nclass++;
+}
+
+static double edge_cost(const nbi_sgc *c, size_t e);
+static void sift_up(nbi_sgc *c, size_t i, struct sgc_open e);
+static uint32_t pop(nbi_sgc *c);
+
+/* d: the least cost from node src to every node (INFINITY: none), over the graph's edges. */
+static void dijkstra(nbi_sgc *c, uint32_t src, double *d)
+{
+    for (uint32_t v = 0; v < c->nodes; v++) {
+        d[v] = INFINITY;
+        c->heap_pos[v] = NONE;
+    }
+    c->hn = 0;
+    d[src] = 0;
+    sift_up(c, c->hn++, (struct sgc_open){0, src});
+    while (c->hn) {
+        uint32_t v = pop(c);
+        for (uint32_t e = c->first[v]; e < c->first[v + 1]; e++) {
+            uint32_t t = c->target[e];
+            double nd = d[v] + edge_cost(c, e);
+            if (nd < d[t]) {
+                d[t] = nd;
+                size_t pos = c->heap_pos[t] == NONE ? c->hn++ : c->heap_pos[t];
+                sift_up(c, pos, (struct sgc_open){nd, t});
+            }
+        }
+    }
+    c->hn = 0;
+}
+
+/* Landmarks for the search's heuristic (ALT: Goldberg and Harrelson, 2005): a least cost d(l, v)
+ * from landmark l to every node, so that no path from v to the goal t costs less than
+ * d(l, t) - d(l, v) (else l would reach t for less than d(l, t) through v).  The first is the
+ * node farthest from the map's centre, each next the node farthest from those chosen. */
+static int landmarks(nbi_sgc *c)
+{
+    uint32_t n = c->nodes, k = n < LANDMARKS ? n : LANDMARKS;
+    if (!(c->land = nbi_alloc_array(c->a, (size_t)k * n, sizeof *c->land)))
+        return 0;
+    uint32_t pick = 0;
+    double far = -1;
+    for (uint32_t v = 0; v < n; v++) {
+        double h = nbi_octile_cells((int32_t)(c->cell[v] % c->width), (int32_t)(c->cell[v] / c->width),
+                                    (int32_t)c->width / 2, (int32_t)c->height / 2);
+        if (h > far)
+            far = h, pick = v;
+    }
+    for (c->nland = 0; c->nland < k;) {
+        double *d = c->land + (size_t)c->nland * n;
+        dijkstra(c, pick, d);
+        c->nland++;
+        far = -1;
+        for (uint32_t v = 0; v < n; v++) {
+            double m = INFINITY;
+            for (uint32_t l = 0; l < c->nland; l++) {
+                double x = c->land[(size_t)l * n + v];
+                m = x < m ? x : m;
+            }
+            if (m < INFINITY && m > far)
+                far = m, pick = v;
+        }
+        if (far <= 0)
+            break; /* every node is a landmark's own */
+    }
+    return 1;
 }
 
 static nb_status build(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs, nb_err *err)
@@ -356,6 +429,8 @@ static nb_status build(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
         !(c->heap = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->heap)))
         return nbi_fail_nomem(err, "the layer customized to terrain costs");
     c->epoch = 0;
+    if (n && !landmarks(c))
+        return nbi_fail_nomem(err, "the layer customized to terrain costs");
     c->built = 1;
     return NB_OK;
 }
@@ -370,7 +445,15 @@ static double edge_cost(const nbi_sgc *c, size_t e)
 static double heur(const nbi_sgc *c, uint32_t v)
 {
     int32_t x = (int32_t)(c->cell[v] % c->width), y = (int32_t)(c->cell[v] / c->width);
-    return c->least * nbi_octile_cells(x, y, c->t.x, c->t.y);
+    double h = c->least * nbi_octile_cells(x, y, c->t.x, c->t.y);
+    for (uint32_t l = 0; l < c->nland; l++) {
+        double dv = c->land[(size_t)l * c->nodes + v], b = c->land_t[l] - dv;
+        /* A landmark that reaches neither is no bound; the margin keeps two sums of the same
+         * costs in other orders from overestimating in their last bits. */
+        if (dv < INFINITY && c->land_t[l] < INFINITY && b > h)
+            h = b;
+    }
+    return h - 1e-12 * h;
 }
 
 static void sift_up(nbi_sgc *c, size_t i, struct sgc_open e)
@@ -466,6 +549,10 @@ static int end_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t di
         if (c->gstamp[v] != c->epoch || cost < c->to_goal[v])
             c->to_goal[v] = cost;
         c->gstamp[v] = c->epoch;
+        for (uint32_t l = 0; l < c->nland; l++) {
+            double d = c->land[(size_t)l * c->nodes + v] + cost;
+            c->land_t[l] = d < c->land_t[l] ? d : c->land_t[l];
+        }
     } else {
         reach(c, v, cost, NONE);
     }
@@ -511,11 +598,17 @@ nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs
     c->oom = NB_OK;
     c->path_len = c->way_len = 0;
     int ks = cls_at(c, s.x, s.y), kt = cls_at(c, t.x, t.y);
-    /* The goal's side first, so that the start's reach sees it. */
+    /* The goal's side first, so that the start's reach sees it, and the goal's cost from each
+     * landmark: its node's, or the least over the nodes its scan reaches (the last hop of every
+     * path to it, as the file's comment says). */
+    for (uint32_t l = 0; l < c->nland; l++)
+        c->land_t[l] = INFINITY;
     if (is_node(c, t.x, t.y)) {
         uint32_t v = node_at(c, t.x, t.y);
         c->to_goal[v] = 0;
         c->gstamp[v] = c->epoch;
+        for (uint32_t l = 0; l < c->nland; l++)
+            c->land_t[l] = c->land[(size_t)l * c->nodes + v];
     } else {
         struct end_scan j = {c, 1, c->mult[kt], -1, -1, 0};
         nbi_sg_scan(&c->grid[kt], t.x, t.y, -1, -1, end_visit, &j);
@@ -572,12 +665,7 @@ static nb_cell cell_of(const nbi_sgc *c, uint32_t v)
 /* The hops' cells: each on the grid of its end's class (a single move is its end). */
 static nb_status walk(nbi_sgc *c, nb_err *err)
 {
-    uint64_t total = 1;
-    for (size_t i = 1; i < c->way_len; i++) {
-        uint32_t ax = (uint32_t)abs(c->way[i].x - c->way[i - 1].x);
-        uint32_t ay = (uint32_t)abs(c->way[i].y - c->way[i - 1].y);
-        total += ax > ay ? ax : ay;
-    }
+    uint64_t total = nbi_sg_way_cells(c->way, c->way_len);
     if (!nbi_grow(c->a, (void **)&c->path, &c->path_cap, (size_t)total, sizeof *c->path))
         return nbi_fail_nomem(err, "a path");
     c->path[0] = c->way[0];

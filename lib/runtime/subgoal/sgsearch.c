@@ -923,12 +923,7 @@ static int push_way(nb_sg *ws, nb_cell c)
  * (a layer whose graph and bitmaps disagree). */
 static nb_status walk_path(nb_sg *ws, nb_err *err)
 {
-    uint64_t total = 1;
-    for (size_t i = 1; i < ws->way_len; i++) {
-        uint32_t ax = (uint32_t)abs(ws->way[i].x - ws->way[i - 1].x);
-        uint32_t ay = (uint32_t)abs(ws->way[i].y - ws->way[i - 1].y);
-        total += ax > ay ? ax : ay;
-    }
+    uint64_t total = nbi_sg_way_cells(ws->way, ws->way_len);
     if (total > (uint64_t)ws->bundle->width * ws->bundle->height + 1 ||
         !nbi_grow(ws->a, (void **)&ws->path, &ws->path_cap, (size_t)total, sizeof *ws->path))
         return total > (uint64_t)ws->bundle->width * ws->bundle->height + 1

@@ -139,6 +139,19 @@ int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t t
  * or 0 when neither shape is free (a layer that disagrees with itself). */
 size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out);
 
+/* The cells of the octile walks through waypoints way[0 .. n - 1], the first included: the
+ * room their walks need. */
+static inline uint64_t nbi_sg_way_cells(const nb_cell *way, size_t n)
+{
+    uint64_t total = 1;
+    for (size_t i = 1; i < n; i++) {
+        uint32_t ax = (uint32_t)(way[i].x > way[i - 1].x ? way[i].x - way[i - 1].x : way[i - 1].x - way[i].x);
+        uint32_t ay = (uint32_t)(way[i].y > way[i - 1].y ? way[i].y - way[i - 1].y : way[i - 1].y - way[i].y);
+        total += ax > ay ? ax : ay;
+    }
+    return total;
+}
+
 /* Free cells that are not subgoals from (x, y) by cardinal move c, not
  * counting (x, y), at most limit: the scan's line, a word at a time. */
 uint32_t nbi_sg_run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit);
