@@ -12,8 +12,8 @@ struct sg_state {
     nb_sg_query q;
     void *aa; /* Annotated A*'s state when the bundle has no layer for the agent */
     double setup_us;
-    /* With terrain costs the layer refuses a query whose shortest path may not be the
-     * cheapest: Annotated A* answers that one, opened at the first. */
+    /* With terrain costs under an overlay the layer refuses a query whose shortest path may
+     * not be the cheapest: Annotated A* answers that one, opened at the first. */
     const nb_bundle *b;
     const nbc_agent *agent;
     void *costly;
@@ -24,9 +24,9 @@ struct sg_state {
  * optimal-search layers for the corner rules mkclear --optimal was given
  * and the agent set's (capability, size) pairs only, and the library
  * refuses other agents (NB_ERR_NOTFOUND) for its caller to fall back, as
- * this one does, saying so on standard error.  An agent with terrain costs gets the layer's
- * answer where its shortest path is the cheapest, and Annotated A*'s for the queries the layer
- * refuses (NB_ERR_NOTFOUND from the query), counted on standard error at the end. */
+ * this one does, saying so on standard error.  An agent with terrain costs gets the least-cost
+ * path of the layer customized to its costs; under an overlay, Annotated A*'s for the queries
+ * the layer refuses (NB_ERR_NOTFOUND from the query), counted on standard error at the end. */
 static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
 {
     struct sg_state *s = calloc(1, sizeof *s);

@@ -77,7 +77,7 @@ struct adjslot {
     uint32_t slot;
 };
 
-enum { IDLE, RUNNING, DONE, OVERLAID, OVSEARCH };
+enum { IDLE, RUNNING, DONE, OVERLAID, OVSEARCH, COSTED };
 
 struct nb_sg {
     const nb_bundle *bundle;
@@ -132,6 +132,7 @@ struct nb_sg {
     int part_on;      /* the query searches to the reachable cell nearest its goal */
     int weighted;     /* the query's terrain costs are not all 1: costs holds them */
     nbi_costs costs;
+    nbi_sgc *sgc;     /* the layer customized to terrain costs (sgcsearch.c), made by the first */
     nb_cell *path;
     size_t path_cap, path_len;
     double length;
@@ -225,6 +226,7 @@ void nb_sg_close(nb_sg *ws)
     nbi_free(a, ws->path);
     nb_aa_close(ws->aa);
     nbi_sgov_free(ws->sgov);
+    nbi_sgc_free(ws->sgc);
     nbi_partial_free(&ws->part);
     nbi_free(a, ws);
 }
@@ -236,7 +238,7 @@ size_t nb_sg_bytes(const nb_sg *ws)
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
            ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path +
            (ws->aa ? nb_aa_bytes(ws->aa) : 0) + nbi_partial_bytes(&ws->part) +
-           nbi_sgov_bytes(ws->sgov);
+           nbi_sgov_bytes(ws->sgov) + nbi_sgc_bytes(ws->sgc);
 }
 
 /* ---- the heaps ---- */
@@ -552,6 +554,26 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     return nbi_done(err, NB_OK);
 }
 
+/* A query with terrain costs, no blocks and no partial path: the least-cost search of the
+ * layer customized to its profile. */
+static nb_status begin_costed(nb_sg *ws, nb_err *err)
+{
+    if (!ws->sgc && !(ws->sgc = nbi_sgc_new(ws->a))) {
+        ws->state = IDLE;
+        return nbi_fail_nomem(err, "a least-cost search of the optimal layer");
+    }
+    ws->searched = 1;
+    nb_status st = nbi_sgc_begin(ws->sgc, ws->L, &ws->costs, ws->q.costs, ws->q.start,
+                                 ws->q.goal, ws->max_nodes, ws->q.max_expansions, err);
+    if (st != NB_OK) {
+        ws->state = IDLE;
+        nbi_err_prefix(err, "optimal layer with terrain costs: %s", ws->bundle->path);
+        return st;
+    }
+    ws->state = COSTED;
+    return NB_OK;
+}
+
 nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
 {
     static const char family[] = "optimal layer";
@@ -575,8 +597,10 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
-    /* Terrain costs: the layer's shortest path is answered when no path could cost less
-     * (sgcosts.c), and refused at the end otherwise. */
+    /* Terrain costs: the layer customized to the profile answers (sgcsearch.c), a partial
+     * path too (to the reachable cell nearest the goal); under an overlay that blocks cells
+     * the layer's shortest path is answered when no path could cost less (sgcosts.c), and
+     * refused at the end otherwise. */
     ws->weighted = ws->costs.weighted;
     /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
      * the reachable cell nearest the goal, which the layer's components cannot say there). */
@@ -628,6 +652,8 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         answer(ws, NB_PATH_FOUND);
         return nbi_done(err, NB_OK);
     }
+    if (ws->weighted && !ws->ov)
+        return begin_costed(ws, err);
     /* Ends joined by a free octile walk need no scan: no path is shorter than the octile
      * distance.  The scans would find the same walk after reaching every subgoal in sight of
      * either end (a hundred and more on open maps), which is most of a short query's time.
@@ -734,6 +760,12 @@ nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
         if (done)
             *done = d;
         return st;
+    }
+    if (ws->state == COSTED) {
+        int d = nbi_sgc_step(ws->sgc, expansions);
+        if (done)
+            *done = d;
+        return nbi_done(err, NB_OK);
     }
     uint64_t k = 0;
     for (; ws->state == RUNNING && !ws->limit && k < expansions; k++) {
@@ -891,12 +923,7 @@ static int push_way(nb_sg *ws, nb_cell c)
  * (a layer whose graph and bitmaps disagree). */
 static nb_status walk_path(nb_sg *ws, nb_err *err)
 {
-    uint64_t total = 1;
-    for (size_t i = 1; i < ws->way_len; i++) {
-        uint32_t ax = (uint32_t)abs(ws->way[i].x - ws->way[i - 1].x);
-        uint32_t ay = (uint32_t)abs(ws->way[i].y - ws->way[i - 1].y);
-        total += ax > ay ? ax : ay;
-    }
+    uint64_t total = nbi_sg_way_cells(ws->way, ws->way_len);
     if (total > (uint64_t)ws->bundle->width * ws->bundle->height + 1 ||
         !nbi_grow(ws->a, (void **)&ws->path, &ws->path_cap, (size_t)total, sizeof *ws->path))
         return total > (uint64_t)ws->bundle->width * ws->bundle->height + 1
@@ -1108,6 +1135,43 @@ static nb_status finish_ovsearch(nb_sg *ws, nb_sg_result *res, nb_err *err)
     return put_path(ws, st, res, err);
 }
 
+/* The result of the least-cost search: its path (copied, as the workspace owns the answer's)
+ * and what it costs, priced cell by cell as Annotated A* prices it. */
+static nb_status finish_costed(nb_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    nbi_sgc_result r;
+    ws->state = IDLE;
+    ws->path_len = ws->way_len = 0;
+    nb_status st = nbi_sgc_finish(ws->sgc, &r, err);
+    if (st != NB_OK)
+        return st;
+    res->status = r.status == NB_PATH_FOUND && ws->part_on ? NB_PATH_PARTIAL : r.status;
+    res->expanded = r.expanded;
+    res->scanned = r.scanned;
+    res->searched = 1;
+    if (r.status != NB_PATH_FOUND && r.status != NB_PATH_LIMIT)
+        return nbi_done(err, NB_OK);
+    if (!nbi_grow(ws->a, (void **)&ws->path, &ws->path_cap, r.path_len, sizeof *ws->path) ||
+        !nbi_grow(ws->a, (void **)&ws->way, &ws->way_cap, r.way_len, sizeof *ws->way))
+        return nbi_fail_nomem(err, "a path");
+    memcpy(ws->path, r.path, r.path_len * sizeof *ws->path);
+    memcpy(ws->way, r.way, r.way_len * sizeof *ws->way);
+    ws->path_len = r.path_len;
+    ws->way_len = r.way_len;
+    uint64_t diag = 0;
+    for (size_t i = 1; i < r.path_len; i++)
+        diag += r.path[i].x != r.path[i - 1].x && r.path[i].y != r.path[i - 1].y;
+    res->length = nbi_steps_length(r.path_len - 1 - diag, diag);
+    res->cost = nbi_sg_path_cost(&ws->costs, ws->path, ws->path_len);
+    res->path_len = ws->path_len;
+    res->path = ws->path;
+    res->waypoint_len = ws->way_len;
+    res->waypoints = ws->way;
+    if (ws->q.waypoints_only)
+        drop_cells(res);
+    return nbi_done(err, NB_OK);
+}
+
 nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
 {
     memset(res, 0, sizeof *res);
@@ -1118,6 +1182,8 @@ nb_status nb_sg_finish(nb_sg *ws, nb_sg_result *res, nb_err *err)
         return finish_overlaid(ws, res, err);
     if (ws->state == OVSEARCH)
         return finish_ovsearch(ws, res, err);
+    if (ws->state == COSTED)
+        return finish_costed(ws, res, err);
     if (ws->state == RUNNING)
         ws->status = NB_PATH_LIMIT; /* ended early: the partial path */
     ws->state = IDLE;

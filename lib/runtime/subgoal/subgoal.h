@@ -139,6 +139,19 @@ int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t t
  * or 0 when neither shape is free (a layer that disagrees with itself). */
 size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out);
 
+/* The cells of the octile walks through waypoints way[0 .. n - 1], the first included: the
+ * room their walks need. */
+static inline uint64_t nbi_sg_way_cells(const nb_cell *way, size_t n)
+{
+    uint64_t total = 1;
+    for (size_t i = 1; i < n; i++) {
+        uint32_t ax = (uint32_t)(way[i].x > way[i - 1].x ? way[i].x - way[i - 1].x : way[i - 1].x - way[i].x);
+        uint32_t ay = (uint32_t)(way[i].y > way[i - 1].y ? way[i].y - way[i - 1].y : way[i - 1].y - way[i].y);
+        total += ax > ay ? ax : ay;
+    }
+    return total;
+}
+
 /* Free cells that are not subgoals from (x, y) by cardinal move c, not
  * counting (x, y), at most limit: the scan's line, a word at a time. */
 uint32_t nbi_sg_run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit);
@@ -201,5 +214,32 @@ double nbi_sg_path_cost(const nbi_costs *c, const nb_cell *path, size_t n);
  * last cell costs above the least. */
 int nbi_sg_cost_least(const nbi_costs *c, const nb_cell *path, size_t n, double length,
                       double cost);
+
+/* ---- least-cost paths under terrain costs (sgcsearch.c) ---- */
+
+/* The layer customized to a cost profile (its border cells joined to the
+ * subgoals, edges priced) and its search; kept while the profile is the
+ * same.  Opaque. */
+typedef struct nbi_sgc nbi_sgc;
+nbi_sgc *nbi_sgc_new(const nb_allocator *a);
+void nbi_sgc_free(nbi_sgc *c);
+size_t nbi_sgc_bytes(const nbi_sgc *c);
+/* Starts the least-cost search from s to t (both free, s != t) on layer L
+ * under costs (made from profile, the query's multipliers or NULL),
+ * customizing the layer first when the profile is not the last one's. */
+nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
+                        const double *profile, nb_cell s, nb_cell t, size_t max_nodes,
+                        uint64_t max_expansions, nb_err *err);
+/* At most expansions nodes; 1 when the search has ended. */
+int nbi_sgc_step(nbi_sgc *c, uint64_t expansions);
+typedef struct nbi_sgc_result {
+    nb_path_status status; /* NB_PATH_FOUND, _NONE, or _LIMIT with a partial path */
+    const nb_cell *way, *path;
+    size_t way_len, path_len;
+    uint64_t expanded, scanned;
+} nbi_sgc_result;
+nb_status nbi_sgc_finish(nbi_sgc *c, nbi_sgc_result *r, nb_err *err);
+/* The customized graph's nodes (and *edges). */
+uint32_t nbi_sgc_nodes(const nbi_sgc *c, size_t *edges);
 
 #endif

@@ -1,0 +1,733 @@
+/* sgcsearch.c: least-cost paths from the optimal layer under an agent's
+ * terrain costs (subgoal.h: nbi_sgc_*), for every query.
+ *
+ * A move costs its length times the multiplier of the cell it enters
+ * (clearance/costs.h).  The layer is customized to a cost profile the
+ * first time a query uses it (and kept while the profile is the same):
+ *
+ *  - each free cell gets its multiplier's class k; G_k is the grid whose
+ *    free cells are those of class k, the others blocked;
+ *  - the border B: free cells with a free neighbour (of the eight) of
+ *    another class; the nodes N: B and the layer's subgoals;
+ *  - edges: from each node u of class k, the nodes a scan of G_k from u
+ *    reaches (nbi_sg_scan with G_k's bitmaps and N as its subgoals), each
+ *    costing k's multiplier times its octile length; and from each node
+ *    of B, each legal single move to a neighbour in B, costing its length
+ *    times the multiplier of the cell it enters.
+ *
+ * Why that is exact.  Cut a least-cost path P where the class of the
+ * entered cell changes: each piece enters cells of one class k only, and
+ * each cut cell (the last of a piece) has a neighbour, the next cell, of
+ * another class, so it is in B, and so is that neighbour.  A piece from
+ * cell a enters class-k cells only and costs k's multiplier times its
+ * length.  If a is not of class k, its first move goes from a cell of B
+ * to a neighbour of another class, in B: a single-move edge.  What is
+ * left runs in G_k but for its diagonal moves that pass a free cell of
+ * another class (legal on the grid, not in G_k): both ends of such a move
+ * are beside that cell, so in B, and the move is a single-move edge too.
+ * Each remaining stretch is a path of G_k between two cells of N (or the
+ * query's ends), and as a part of a least-cost path it is a shortest path
+ * of G_k (a shorter one would cost less at the same multiplier).  N holds
+ * every subgoal of G_k: a cell of class k whose diagonal neighbour is
+ * blocked in G_k is in B when that neighbour is free (of another class),
+ * and a subgoal of the layer when it is blocked (its two cardinal cells
+ * free in G_k are free on the grid, under either corner rule's test of
+ * formats/subgoal.md).  So, as in the layer (Uras, Koenig and Hernandez,
+ * 2013; extra subgoals keep that true), a shortest path of G_k between
+ * those ends is a chain of direct-h-reachable hops between nodes, each a
+ * scan edge.  So P's cost is a path's cost in the graph, and each edge is
+ * a walk on the grid that costs what the edge says: the graph's least
+ * cost is the grid's.  The ends join it as the layer's do: an end in N is
+ * its node; an end e outside B has every neighbour of its own class, so
+ * the piece at e runs in G_class(e), and a scan from e reaches the nodes
+ * of its first (last) hop, the start's scan finding the goal too when it
+ * is of the start's class.
+ *
+ * The search is A* with the least multiplier times the octile distance,
+ * which no move's cost undercuts (consistent).  The graph is sized by
+ * its nodes (the border is most of them): it is measured against the
+ * layer and Annotated A* in tests/bench/results/optimal-bench.md. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "subgoal/subgoal.h"
+
+#define NONE UINT32_MAX
+#define NOCLASS 0xffu
+#define MAXCLASS 64u
+#define LANDMARKS 8u
+
+struct sgc_open {
+    double key;
+    uint32_t node;
+};
+
+struct nbi_sgc {
+    const nb_allocator *a;
+    /* The profile the graph is customized for. */
+    const nbi_sglayer *L;
+    nb_capability cap;
+    uint32_t size;
+    double cost[NB_MAX_TERRAINS];
+    int built;
+
+    uint32_t width, height, rw, cw;
+    uint8_t *cls;     /* class per cell, NOCLASS where the agent may not stand */
+    uint32_t nclass;
+    double mult[MAXCLASS];
+    double least;
+    uint8_t *bits;    /* per class: free rows, node rows, free-and-not-node columns */
+    size_t class_bytes;
+    nbi_sggrid *grid; /* per class, over bits */
+    uint8_t *node_rows; /* N as a row bitmap */
+    uint32_t *rank;     /* per row word: nodes in the words before it */
+    uint32_t nodes;
+    uint32_t *cell;     /* per node: y W + x */
+    uint32_t *first;    /* per node + 1 */
+    uint32_t *target;   /* per edge */
+    size_t nedges, ecap;
+    uint32_t *card, *diag; /* per edge: the hop's steps */
+    double *land;          /* per landmark, per node: its least cost from the landmark */
+    uint32_t nland;
+    double land_t[LANDMARKS]; /* the query's goal's least cost from each landmark */
+
+    /* The query. */
+    nb_cell s, t;
+    size_t max_nodes;
+    uint64_t max_expansions, expanded, scanned;
+    int limit, ended;
+    nb_path_status status;
+    double best;      /* the least cost to the goal found so far */
+    uint32_t best_at; /* its last node (NONE: the start's scan reached the goal) */
+    double *g, *to_goal;
+    uint32_t *parent, *heap_pos, *stamp, *gstamp;
+    uint32_t epoch;
+    size_t reached;
+    struct sgc_open *heap;
+    size_t hn;
+    uint32_t near;    /* the settled node nearest the goal: a limit's partial path */
+    double near_h;
+    nb_cell *path;
+    size_t path_cap, path_len;
+    nb_cell *way;
+    size_t way_cap, way_len;
+    nb_status oom;
+};
+
+nbi_sgc *nbi_sgc_new(const nb_allocator *a)
+{
+    nbi_sgc *c = nbi_zalloc_array(a, 1, sizeof *c);
+    if (c)
+        c->a = a;
+    return c;
+}
+
+static void drop_graph(nbi_sgc *c)
+{
+    const nb_allocator *a = c->a;
+    nbi_free(a, c->cls);
+    nbi_free(a, c->bits);
+    nbi_free(a, c->grid);
+    nbi_free(a, c->node_rows);
+    nbi_free(a, c->rank);
+    nbi_free(a, c->cell);
+    nbi_free(a, c->first);
+    nbi_free(a, c->target);
+    nbi_free(a, c->card);
+    nbi_free(a, c->diag);
+    nbi_free(a, c->g);
+    nbi_free(a, c->to_goal);
+    nbi_free(a, c->parent);
+    nbi_free(a, c->heap_pos);
+    nbi_free(a, c->stamp);
+    nbi_free(a, c->gstamp);
+    nbi_free(a, c->heap);
+    nbi_free(a, c->land);
+    c->land = NULL;
+    c->nland = 0;
+    c->cls = c->bits = c->node_rows = NULL;
+    c->grid = NULL;
+    c->rank = c->cell = c->first = c->target = c->card = c->diag = NULL;
+    c->g = c->to_goal = NULL;
+    c->parent = c->heap_pos = c->stamp = c->gstamp = NULL;
+    c->heap = NULL;
+    c->nedges = c->ecap = 0;
+    c->nodes = 0;
+    c->built = 0;
+}
+
+void nbi_sgc_free(nbi_sgc *c)
+{
+    if (!c)
+        return;
+    drop_graph(c);
+    nbi_free(c->a, c->path);
+    nbi_free(c->a, c->way);
+    nbi_free(c->a, c);
+}
+
+size_t nbi_sgc_bytes(const nbi_sgc *c)
+{
+    if (!c)
+        return 0;
+    size_t bytes = sizeof *c + c->path_cap * sizeof *c->path + c->way_cap * sizeof *c->way;
+    if (!c->built)
+        return bytes;
+    size_t n = (size_t)c->nodes + 1;
+    return bytes + (size_t)c->width * c->height +
+           c->nclass * (c->class_bytes + sizeof *c->grid) +
+           (size_t)c->height * c->rw * 8 + 8 + ((size_t)c->height * c->rw + 1) * sizeof *c->rank +
+           n * (sizeof *c->cell + sizeof *c->first) +
+           c->ecap * (sizeof *c->target + sizeof *c->card + sizeof *c->diag) +
+           n * (sizeof *c->g + sizeof *c->to_goal + sizeof *c->parent + sizeof *c->heap_pos +
+                sizeof *c->stamp + sizeof *c->gstamp + sizeof *c->heap + c->nland * sizeof *c->land);
+}
+
+/* ---- customizing the layer to a profile ---- */
+
+static inline void set_bit(uint8_t *bytes, size_t line_bytes, uint32_t line, uint32_t at)
+{
+    bytes[(size_t)line * line_bytes + (at >> 3)] |= (uint8_t)(1u << (at & 7));
+}
+static inline int cls_at(const nbi_sgc *c, int32_t x, int32_t y)
+{
+    if (x < 0 || y < 0 || (uint32_t)x >= c->width || (uint32_t)y >= c->height)
+        return NOCLASS;
+    return c->cls[(size_t)y * c->width + (uint32_t)x];
+}
+
+/* The node of (x, y), which must be one. */
+static uint32_t node_at(const nbi_sgc *c, int32_t x, int32_t y)
+{
+    size_t k = (size_t)y * c->rw + ((uint32_t)x >> 6);
+    uint64_t w = nbi_sg_word(c->node_rows, k) & ((((uint64_t)1) << (x & 63)) - 1);
+    return c->rank[k] + nbp_popcount64(w);
+}
+static int is_node(const nbi_sgc *c, int32_t x, int32_t y)
+{
+    if (x < 0 || y < 0 || (uint32_t)x >= c->width || (uint32_t)y >= c->height)
+        return 0;
+    return (int)((nbi_sg_word(c->node_rows, (size_t)y * c->rw + ((uint32_t)x >> 6)) >> (x & 63)) & 1u);
+}
+
+static int add_edge(nbi_sgc *c, uint32_t to, uint32_t card, uint32_t diag)
+{
+    if (c->nedges >= UINT32_MAX)
+        return 0; /* first[] holds u32 edge numbers */
+    if (c->nedges == c->ecap) {
+        size_t cap = c->ecap;
+        if (!nbi_grow(c->a, (void **)&c->target, &cap, c->nedges + 1, sizeof *c->target))
+            return 0;
+        size_t cap2 = c->ecap, cap3 = c->ecap;
+        if (!nbi_grow(c->a, (void **)&c->card, &cap2, cap, sizeof *c->card) ||
+            !nbi_grow(c->a, (void **)&c->diag, &cap3, cap, sizeof *c->diag))
+            return 0;
+        c->ecap = cap;
+    }
+    c->target[c->nedges] = to;
+    c->card[c->nedges] = card;
+    c->diag[c->nedges] = diag;
+    c->nedges++;
+    return 1;
+}
+
+static int edge_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    nbi_sgc *c = ctx;
+    return add_edge(c, node_at(c, x, y), card, diag);
+}
+
+/* The class of multiplier m, made when new; NOCLASS past MAXCLASS. */
+static unsigned class_of(nbi_sgc *c, double m)
+{
+    for (unsigned k = 0; k < c->nclass; k++)
+        if (c->mult[k] == m)
+            return k;
+    if (c->nclass == MAXCLASS)
+        return NOCLASS;
+    c->mult[c->nclass] = m;
+    return c->nclass++;
+}
+
+static double edge_cost(const nbi_sgc *c, size_t e);
+static void sift_up(nbi_sgc *c, size_t i, struct sgc_open e);
+static uint32_t pop(nbi_sgc *c);
+
+/* d: the least cost from node src to every node (INFINITY: none), over the graph's edges. */
+static void dijkstra(nbi_sgc *c, uint32_t src, double *d)
+{
+    for (uint32_t v = 0; v < c->nodes; v++) {
+        d[v] = INFINITY;
+        c->heap_pos[v] = NONE;
+    }
+    c->hn = 0;
+    d[src] = 0;
+    sift_up(c, c->hn++, (struct sgc_open){0, src});
+    while (c->hn) {
+        uint32_t v = pop(c);
+        for (uint32_t e = c->first[v]; e < c->first[v + 1]; e++) {
+            uint32_t t = c->target[e];
+            double nd = d[v] + edge_cost(c, e);
+            if (nd < d[t]) {
+                d[t] = nd;
+                size_t pos = c->heap_pos[t] == NONE ? c->hn++ : c->heap_pos[t];
+                sift_up(c, pos, (struct sgc_open){nd, t});
+            }
+        }
+    }
+    c->hn = 0;
+}
+
+/* Landmarks for the search's heuristic (ALT: Goldberg and Harrelson, 2005): a least cost d(l, v)
+ * from landmark l to every node, so that no path from v to the goal t costs less than
+ * d(l, t) - d(l, v) (else l would reach t for less than d(l, t) through v).  The first is the
+ * node farthest from the map's centre, each next the node farthest from those chosen. */
+static int landmarks(nbi_sgc *c)
+{
+    uint32_t n = c->nodes, k = n < LANDMARKS ? n : LANDMARKS;
+    if (!(c->land = nbi_alloc_array(c->a, (size_t)k * n, sizeof *c->land)))
+        return 0;
+    uint32_t pick = 0;
+    double far = -1;
+    for (uint32_t v = 0; v < n; v++) {
+        double h = nbi_octile_cells((int32_t)(c->cell[v] % c->width), (int32_t)(c->cell[v] / c->width),
+                                    (int32_t)c->width / 2, (int32_t)c->height / 2);
+        if (h > far)
+            far = h, pick = v;
+    }
+    for (c->nland = 0; c->nland < k;) {
+        double *d = c->land + (size_t)c->nland * n;
+        dijkstra(c, pick, d);
+        c->nland++;
+        far = -1;
+        for (uint32_t v = 0; v < n; v++) {
+            double m = INFINITY;
+            for (uint32_t l = 0; l < c->nland; l++) {
+                double x = c->land[(size_t)l * n + v];
+                m = x < m ? x : m;
+            }
+            if (m < INFINITY && m > far)
+                far = m, pick = v;
+        }
+        if (far <= 0)
+            break; /* every node is a landmark's own */
+    }
+    return 1;
+}
+
+static nb_status build(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs, nb_err *err)
+{
+    drop_graph(c);
+    const nbi_sggrid *lg = &L->grid;
+    const nb_allocator *a = c->a;
+    uint32_t W = lg->width, H = lg->height;
+    c->width = W;
+    c->height = H;
+    c->rw = lg->row_words;
+    c->cw = lg->col_words;
+    c->nclass = 0;
+    size_t cells = (size_t)W * H, rowb = (size_t)c->rw * 8, colb = (size_t)c->cw * 8;
+    if (!(c->cls = nbi_alloc_array(a, cells ? cells : 1, 1)))
+        return nbi_fail_nomem(err, "the layer customized to terrain costs");
+    c->least = INFINITY;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            unsigned k = NOCLASS;
+            if (nbi_sg_free(lg, (int32_t)x, (int32_t)y)) {
+                double m = nbi_costs_cell(costs, x, y);
+                k = class_of(c, m);
+                if (k == NOCLASS)
+                    return nbi_fail(err, NB_ERR_ARG, "optimal layer: more than %u distinct terrain "
+                                    "multipliers under the agent's square", MAXCLASS);
+                c->least = m < c->least ? m : c->least;
+            }
+            c->cls[(size_t)y * W + x] = (uint8_t)k;
+        }
+    /* N: the border and the layer's subgoals. */
+    if (!(c->node_rows = nbi_zalloc_array(a, (size_t)H * rowb + 8, 1)) ||
+        !(c->rank = nbi_alloc_array(a, (size_t)H * c->rw + 1, sizeof *c->rank)))
+        return nbi_fail_nomem(err, "the layer customized to terrain costs");
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            int k = c->cls[(size_t)y * W + x];
+            if (k == NOCLASS)
+                continue;
+            int node = nbi_sg_is_subgoal(lg, (int32_t)x, (int32_t)y);
+            for (unsigned d = 0; d < 8 && !node; d++) {
+                int n = cls_at(c, (int32_t)x + nbi_move_dx[d], (int32_t)y + nbi_move_dy[d]);
+                node = n != NOCLASS && n != k;
+            }
+            if (node)
+                set_bit(c->node_rows, rowb, y, x);
+        }
+    uint32_t n = 0;
+    for (size_t k = 0; k < (size_t)H * c->rw; k++) {
+        c->rank[k] = n;
+        n += (uint32_t)nbp_popcount64(nbi_sg_word(c->node_rows, k));
+    }
+    c->nodes = n;
+    /* Each class's grid: its free cells, its nodes, its free cells that are not nodes. */
+    c->class_bytes = 2 * (size_t)H * rowb + (size_t)W * colb + 8;
+    if (!(c->bits = nbi_zalloc_array(a, c->nclass ? c->nclass : 1, c->class_bytes)) ||
+        !(c->grid = nbi_zalloc_array(a, c->nclass ? c->nclass : 1, sizeof *c->grid)) ||
+        !(c->cell = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->cell)) ||
+        !(c->first = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->first)))
+        return nbi_fail_nomem(err, "the layer customized to terrain costs");
+    for (uint32_t k = 0; k < c->nclass; k++) {
+        uint8_t *base = c->bits + k * c->class_bytes;
+        nbi_sggrid *g = &c->grid[k];
+        g->free_rows = base;
+        g->sub_rows = base + (size_t)H * rowb;
+        g->pass_cols = base + 2 * (size_t)H * rowb;
+        g->width = W;
+        g->height = H;
+        g->row_words = c->rw;
+        g->col_words = c->cw;
+        g->strict = lg->strict;
+    }
+    uint32_t u = 0;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            int k = c->cls[(size_t)y * W + x];
+            if (k == NOCLASS)
+                continue;
+            uint8_t *base = c->bits + (size_t)k * c->class_bytes;
+            set_bit(base, rowb, y, x);
+            if (is_node(c, (int32_t)x, (int32_t)y)) {
+                set_bit(base + (size_t)H * rowb, rowb, y, x);
+                c->cell[u++] = y * W + x;
+            } else {
+                set_bit(base + 2 * (size_t)H * rowb, colb, x, y);
+            }
+        }
+    /* The edges, node by node. */
+    for (u = 0; u < n; u++) {
+        c->first[u] = (uint32_t)c->nedges;
+        int32_t x = (int32_t)(c->cell[u] % W), y = (int32_t)(c->cell[u] / W);
+        int k = c->cls[c->cell[u]];
+        if (nbi_sg_scan(&c->grid[k], x, y, -1, -1, edge_visit, c) < 0)
+            return nbi_fail_nomem(err, "the layer customized to terrain costs");
+        for (unsigned d = 0; d < 8; d++) {
+            int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+            if (!is_node(c, nx, ny) || !nbi_sg_step_ok(lg, x, y, d))
+                continue;
+            /* Moves inside G_k the scan found; the others cross classes or pass one. */
+            if (cls_at(c, nx, ny) == k && nbi_sg_step_ok(&c->grid[k], x, y, d))
+                continue;
+            int diagonal = NBI_MOVE_IS_DIAGONAL(d) != 0;
+            if (!add_edge(c, node_at(c, nx, ny), (uint32_t)!diagonal, (uint32_t)diagonal))
+                return nbi_fail_nomem(err, "the layer customized to terrain costs");
+        }
+    }
+    c->first[n] = (uint32_t)c->nedges;
+    if (!(c->g = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->g)) ||
+        !(c->to_goal = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->to_goal)) ||
+        !(c->parent = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->parent)) ||
+        !(c->heap_pos = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->heap_pos)) ||
+        !(c->stamp = nbi_zalloc_array(a, (size_t)n + 1, sizeof *c->stamp)) ||
+        !(c->gstamp = nbi_zalloc_array(a, (size_t)n + 1, sizeof *c->gstamp)) ||
+        !(c->heap = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->heap)))
+        return nbi_fail_nomem(err, "the layer customized to terrain costs");
+    c->epoch = 0;
+    if (n && !landmarks(c))
+        return nbi_fail_nomem(err, "the layer customized to terrain costs");
+    c->built = 1;
+    return NB_OK;
+}
+
+/* ---- the search ---- */
+
+static double edge_cost(const nbi_sgc *c, size_t e)
+{
+    return c->mult[c->cls[c->cell[c->target[e]]]] * nbi_steps_length(c->card[e], c->diag[e]);
+}
+
+static double heur(const nbi_sgc *c, uint32_t v)
+{
+    int32_t x = (int32_t)(c->cell[v] % c->width), y = (int32_t)(c->cell[v] / c->width);
+    double h = c->least * nbi_octile_cells(x, y, c->t.x, c->t.y);
+    for (uint32_t l = 0; l < c->nland; l++) {
+        double dv = c->land[(size_t)l * c->nodes + v], b = c->land_t[l] - dv;
+        /* A landmark that reaches neither is no bound; the margin keeps two sums of the same
+         * costs in other orders from overestimating in their last bits. */
+        if (dv < INFINITY && c->land_t[l] < INFINITY && b > h)
+            h = b;
+    }
+    return h - 1e-12 * h;
+}
+
+static void sift_up(nbi_sgc *c, size_t i, struct sgc_open e)
+{
+    while (i > 0) {
+        size_t p = (i - 1) >> 1;
+        if (c->heap[p].key <= e.key)
+            break;
+        c->heap[i] = c->heap[p];
+        c->heap_pos[c->heap[i].node] = (uint32_t)i;
+        i = p;
+    }
+    c->heap[i] = e;
+    c->heap_pos[e.node] = (uint32_t)i;
+}
+
+static uint32_t pop(nbi_sgc *c)
+{
+    uint32_t top = c->heap[0].node;
+    c->heap_pos[top] = NONE;
+    size_t n = --c->hn;
+    if (n == 0)
+        return top;
+    struct sgc_open e = c->heap[n];
+    size_t i = 0;
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= n)
+            break;
+        if (k + 1 < n && c->heap[k + 1].key < c->heap[k].key)
+            k++;
+        if (c->heap[k].key >= e.key)
+            break;
+        c->heap[i] = c->heap[k];
+        c->heap_pos[c->heap[i].node] = (uint32_t)i;
+        i = k;
+    }
+    c->heap[i] = e;
+    c->heap_pos[e.node] = (uint32_t)i;
+    return top;
+}
+
+/* Node v reached at cost g from parent p (NONE: the start). */
+static void reach(nbi_sgc *c, uint32_t v, double g, uint32_t p)
+{
+    if (c->stamp[v] != c->epoch) {
+        if (c->max_nodes && c->reached >= c->max_nodes) {
+            c->limit = 1;
+            return;
+        }
+        c->reached++;
+        c->stamp[v] = c->epoch;
+        c->g[v] = INFINITY;
+        c->heap_pos[v] = NONE;
+    } else if (g >= c->g[v]) {
+        return;
+    }
+    c->g[v] = g;
+    c->parent[v] = p;
+    if (c->gstamp[v] == c->epoch && g + c->to_goal[v] < c->best) {
+        c->best = g + c->to_goal[v];
+        c->best_at = v;
+    }
+    struct sgc_open o = {g + heur(c, v), v};
+    size_t pos = c->heap_pos[v] == NONE ? c->hn++ : c->heap_pos[v];
+    sift_up(c, pos, o);
+}
+
+struct end_scan {
+    nbi_sgc *c;
+    int goal_side;
+    double mult;
+    int32_t tx, ty;
+    int hit;
+};
+
+static int end_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    struct end_scan *j = ctx;
+    nbi_sgc *c = j->c;
+    double cost = j->mult * nbi_steps_length(card, diag);
+    if (x == j->tx && y == j->ty) {
+        if (cost < c->best) {
+            c->best = cost;
+            c->best_at = NONE;
+        }
+        j->hit = 1;
+        return 1;
+    }
+    c->scanned++;
+    uint32_t v = node_at(c, x, y);
+    if (j->goal_side) {
+        if (c->gstamp[v] != c->epoch || cost < c->to_goal[v])
+            c->to_goal[v] = cost;
+        c->gstamp[v] = c->epoch;
+        for (uint32_t l = 0; l < c->nland; l++) {
+            double d = c->land[(size_t)l * c->nodes + v] + cost;
+            c->land_t[l] = d < c->land_t[l] ? d : c->land_t[l];
+        }
+    } else {
+        reach(c, v, cost, NONE);
+    }
+    return 1;
+}
+
+nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
+                        const double *profile, nb_cell s, nb_cell t, size_t max_nodes,
+                        uint64_t max_expansions, nb_err *err)
+{
+    double cost[NB_MAX_TERRAINS];
+    for (unsigned k = 0; k < NB_MAX_TERRAINS; k++)
+        cost[k] = profile ? profile[k] : 1;
+    if (!c->built || c->L != L || c->cap != L->cap || c->size != L->size ||
+        !nbi_costs_equal(c->cost, cost, L->cap)) {
+        nb_status st = build(c, L, costs, err);
+        if (st != NB_OK) {
+            drop_graph(c);
+            return st;
+        }
+        c->L = L;
+        c->cap = L->cap;
+        c->size = L->size;
+        memcpy(c->cost, cost, sizeof cost);
+    }
+    if (++c->epoch == 0) { /* the stamps wrapped: clear them */
+        memset(c->stamp, 0, ((size_t)c->nodes + 1) * sizeof *c->stamp);
+        memset(c->gstamp, 0, ((size_t)c->nodes + 1) * sizeof *c->gstamp);
+        c->epoch = 1;
+    }
+    c->s = s;
+    c->t = t;
+    c->max_nodes = max_nodes;
+    c->max_expansions = max_expansions;
+    c->expanded = c->scanned = 0;
+    c->reached = 0;
+    c->limit = c->ended = 0;
+    c->best = INFINITY;
+    c->best_at = NONE;
+    c->hn = 0;
+    c->near = NONE;
+    c->near_h = INFINITY;
+    c->oom = NB_OK;
+    c->path_len = c->way_len = 0;
+    int ks = cls_at(c, s.x, s.y), kt = cls_at(c, t.x, t.y);
+    /* The goal's side first, so that the start's reach sees it, and the goal's cost from each
+     * landmark: its node's, or the least over the nodes its scan reaches (the last hop of every
+     * path to it, as the file's comment says). */
+    for (uint32_t l = 0; l < c->nland; l++)
+        c->land_t[l] = INFINITY;
+    if (is_node(c, t.x, t.y)) {
+        uint32_t v = node_at(c, t.x, t.y);
+        c->to_goal[v] = 0;
+        c->gstamp[v] = c->epoch;
+        for (uint32_t l = 0; l < c->nland; l++)
+            c->land_t[l] = c->land[(size_t)l * c->nodes + v];
+    } else {
+        struct end_scan j = {c, 1, c->mult[kt], -1, -1, 0};
+        nbi_sg_scan(&c->grid[kt], t.x, t.y, -1, -1, end_visit, &j);
+    }
+    if (is_node(c, s.x, s.y)) {
+        reach(c, node_at(c, s.x, s.y), 0, NONE);
+    } else {
+        struct end_scan j = {c, 0, c->mult[ks], ks == kt ? t.x : -1, ks == kt ? t.y : -1, 0};
+        nbi_sg_scan(&c->grid[ks], s.x, s.y, j.tx, j.ty, end_visit, &j);
+    }
+    return nbi_done(err, NB_OK);
+}
+
+int nbi_sgc_step(nbi_sgc *c, uint64_t expansions)
+{
+    for (uint64_t k = 0; !c->ended && k < expansions; k++) {
+        if (c->limit || (c->max_expansions && c->expanded >= c->max_expansions)) {
+            c->status = NB_PATH_LIMIT;
+            c->ended = 1;
+            break;
+        }
+        if (c->hn == 0 || c->heap[0].key >= c->best) {
+            c->status = c->best < INFINITY ? NB_PATH_FOUND : NB_PATH_NONE;
+            c->ended = 1;
+            break;
+        }
+        uint32_t v = pop(c);
+        c->expanded++;
+        double h = heur(c, v);
+        if (h < c->near_h) {
+            c->near = v;
+            c->near_h = h;
+        }
+        double g = c->g[v];
+        for (uint32_t e = c->first[v]; e < c->first[v + 1]; e++)
+            reach(c, c->target[e], g + edge_cost(c, e), v);
+    }
+    return c->ended;
+}
+
+static int push_way(nbi_sgc *c, nb_cell p)
+{
+    if (!nbi_grow(c->a, (void **)&c->way, &c->way_cap, c->way_len + 1, sizeof *c->way))
+        return 0;
+    c->way[c->way_len++] = p;
+    return 1;
+}
+static nb_cell cell_of(const nbi_sgc *c, uint32_t v)
+{
+    nb_cell p = {(int32_t)(c->cell[v] % c->width), (int32_t)(c->cell[v] / c->width)};
+    return p;
+}
+
+/* The hops' cells: each on the grid of its end's class (a single move is its end). */
+static nb_status walk(nbi_sgc *c, nb_err *err)
+{
+    uint64_t total = nbi_sg_way_cells(c->way, c->way_len);
+    if (!nbi_grow(c->a, (void **)&c->path, &c->path_cap, (size_t)total, sizeof *c->path))
+        return nbi_fail_nomem(err, "a path");
+    c->path[0] = c->way[0];
+    size_t at = 1;
+    for (size_t i = 1; i < c->way_len; i++) {
+        nb_cell p = c->way[i - 1], q = c->way[i];
+        size_t k;
+        if (abs(q.x - p.x) <= 1 && abs(q.y - p.y) <= 1) {
+            c->path[at] = q;
+            k = 1;
+        } else {
+            k = nbi_sg_walk(&c->grid[cls_at(c, q.x, q.y)], p, q, c->path + at);
+        }
+        if (k == 0)
+            return nbi_fail(err, NB_ERR_FORMAT, "optimal layer with terrain costs: no walk from "
+                            "(%d, %d) to (%d, %d), which its graph joins", p.x, p.y, q.x, q.y);
+        at += k;
+    }
+    c->path_len = at;
+    return NB_OK;
+}
+
+nb_status nbi_sgc_finish(nbi_sgc *c, nbi_sgc_result *r, nb_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->status = c->ended ? c->status : NB_PATH_LIMIT;
+    r->expanded = c->expanded;
+    r->scanned = c->scanned;
+    c->way_len = c->path_len = 0;
+    if (r->status != NB_PATH_FOUND && r->status != NB_PATH_LIMIT)
+        return nbi_done(err, NB_OK);
+    uint32_t end = r->status == NB_PATH_FOUND ? c->best_at : c->near;
+    size_t n = 0;
+    for (uint32_t v = end; v != NONE; v = c->parent[v])
+        n++;
+    if (!nbi_grow(c->a, (void **)&c->way, &c->way_cap, n + 2, sizeof *c->way))
+        return nbi_fail_nomem(err, "a path");
+    c->way_len = n + 1;
+    c->way[0] = c->s;
+    for (uint32_t v = end; v != NONE; v = c->parent[v])
+        c->way[n--] = cell_of(c, v);
+    if (r->status == NB_PATH_FOUND && !push_way(c, c->t))
+        return nbi_fail_nomem(err, "a path");
+    /* An end that is a node appears twice: once as the end, once as its node. */
+    size_t w = 0;
+    for (size_t i = 0; i < c->way_len; i++)
+        if (!w || c->way[i].x != c->way[w - 1].x || c->way[i].y != c->way[w - 1].y)
+            c->way[w++] = c->way[i];
+    c->way_len = w;
+    nb_status st = walk(c, err);
+    if (st != NB_OK)
+        return st;
+    r->way = c->way;
+    r->way_len = c->way_len;
+    r->path = c->path;
+    r->path_len = c->path_len;
+    return nbi_done(err, NB_OK);
+}
+
+uint32_t nbi_sgc_nodes(const nbi_sgc *c, size_t *edges)
+{
+    if (edges)
+        *edges = c->nedges;
+    return c->nodes;
+}
