@@ -29,44 +29,6 @@ static int write_runs(const char *path, const char *out)
     return r;
 }
 
-/* The components of (cap, size) by a 4-connected flood of the cells where
- * the agent stands, numbered in the row-major order of their first cells
- * (formats/clearance.md): an answer made without the bake's code. */
-static void flood(const nbi_legend *lg, const nbb_grid *g, nb_capability cap, uint32_t size,
-                  uint32_t *label)
-{
-    size_t n = (size_t)g->width * g->height;
-    uint32_t *queue = malloc(n * sizeof *queue), next = 0;
-    uint8_t *stand = calloc(n, 1);
-    for (uint32_t y = 0; y < g->height; y++)
-        for (uint32_t x = 0; x < g->width; x++)
-            stand[(size_t)y * g->width + x] =
-                (uint8_t)brute_can_stand(lg, g, cap, size, (long)x, (long)y);
-    memset(label, 0, n * sizeof *label);
-    for (size_t i = 0; i < n; i++) {
-        if (!stand[i] || label[i])
-            continue;
-        size_t head = 0, tail = 0;
-        label[i] = ++next;
-        queue[tail++] = (uint32_t)i;
-        while (head < tail) {
-            uint32_t c = queue[head++];
-            long x = c % g->width, y = c / g->width;
-            const long d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-            for (int k = 0; k < 4; k++) {
-                long nx = x + d[k][0], ny = y + d[k][1];
-                if (nx < 0 || ny < 0 || nx >= (long)g->width || ny >= (long)g->height)
-                    continue;
-                size_t m = (size_t)ny * g->width + (size_t)nx;
-                if (stand[m] && !label[m])
-                    label[m] = next, queue[tail++] = (uint32_t)m;
-            }
-        }
-    }
-    free(queue);
-    free(stand);
-}
-
 /* One level: baked packed, then by runs; every cell's component from both
  * equal to the flood's, for every (capability, size); reachability of
  * random pairs as the flood says; the runs smaller. */
@@ -95,7 +57,7 @@ static void check_level(const char *name, const nbi_legend *lg, const nbi_agents
         bytes2 += in->usize;
         nb_capability cap = in->param[0];
         uint32_t size = in->param[1];
-        flood(lg, g, cap, size, label);
+        brute_components_numbered(lg, g, cap, size, label); /* a flood, without the bake's code */
         for (uint32_t y = 0; y < g->height; y++)
             for (uint32_t x = 0; x < g->width; x++) {
                 long want = label[(size_t)y * g->width + x];

@@ -299,56 +299,10 @@ static int runs_usable(const nb_bundle *old, const nbi_layer *l, const nbb_grid 
            nbi_comp_runs_check(old, (size_t)l->section, l, NULL) == NB_OK;
 }
 
-static nb_status bake_changes_of(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
-                                 const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
-                                 const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
-                                 uint32_t *label, layer_out *out, nbb_cv_change **changes,
-                                 size_t *nchanges, nbb_rebake_stats *stats, const nbi_layer *lp,
-                                 const nbi_layer *cl, const long *comp,
-                                 const uint8_t *const *unpacked, const size_t *unpacked_len,
-                                 nb_err *err);
-
-/* Capability c's layers brought up to date from the old ones, each
- * checked against the map (cv and label: scratch of a map's cells): 0
- * (and nothing done) when the old bundle lacks one of them. */
-static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
-                              const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
-                              const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
-                              uint32_t *label, layer_out *out, nbb_cv_change **changes,
-                              size_t *nchanges, int *done, nbb_rebake_stats *stats, nb_err *err)
-{
-    const nbb_grid *g = &lv->grid;
-    nbi_layer l;
-    *done = 0;
-    if (nbi_clearance_layer(old, cap, &l, NULL) != NB_OK || !usable(old, l.section, &l, g, 0) ||
-        l.maxval != cap_size)
-        return NB_OK;
-    long comp[NB_MAX_AGENTS];
-    nbi_layer cl[NB_MAX_AGENTS];
-    for (size_t s = 0; s < nsizes; s++)
-        if (nbi_components_layer(old, cap, sizes[s], &cl[s], NULL) != NB_OK ||
-            !(cl[s].rows ? runs_usable(old, &cl[s], g) : usable(old, cl[s].section, &cl[s], g, 0)))
-            return NB_OK;
-        else
-            comp[s] = cl[s].section;
-    /* Layers stored by runs (a tile's) are repaired as packed ones. */
-    uint8_t *unpacked[NB_MAX_AGENTS] = {NULL};
-    size_t unpacked_len[NB_MAX_AGENTS] = {0};
-    for (size_t s = 0; s < nsizes; s++)
-        if (cl[s].rows && !(unpacked[s] = nbb_comp_runs_unpack(&cl[s], &unpacked_len[s]))) {
-            for (size_t k = 0; k < s; k++)
-                nbb_free(unpacked[k]);
-            return nbi_fail(err, NB_ERR_NOMEM, "no memory to unpack a component layer");
-        }
-    nb_status st = bake_changes_of(lv, old, cap, sizes, nsizes, cap_size, changed_rows, threads,
-                                   cv, label, out, changes, nchanges, stats, &l, cl, comp,
-                                   (const uint8_t *const *)unpacked, unpacked_len, err);
-    *done = 1;
-    for (size_t s = 0; s < nsizes; s++)
-        nbb_free(unpacked[s]);
-    return st;
-}
-
+/* bake_changes' work once the old layers are found usable: lp the old
+ * clearance layer, cl and comp the old component layers and their
+ * sections, unpacked[s] the packed payload of a layer stored by runs
+ * (NULL: the section's own). */
 static nb_status bake_changes_of(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
                                  const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
                                  const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
@@ -410,6 +364,47 @@ static nb_status bake_changes_of(const nbb_level *lv, const nb_bundle *old, nb_c
             made(o, cap, sizes[s], 1);
         st = layer_runs(old, o, cap, sizes[s], label, threads, err);
     }
+    return st;
+}
+
+/* Capability c's layers brought up to date from the old ones, each
+ * checked against the map (cv and label: scratch of a map's cells): 0
+ * (and nothing done) when the old bundle lacks one of them. */
+static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
+                              const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
+                              const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
+                              uint32_t *label, layer_out *out, nbb_cv_change **changes,
+                              size_t *nchanges, int *done, nbb_rebake_stats *stats, nb_err *err)
+{
+    const nbb_grid *g = &lv->grid;
+    nbi_layer l;
+    *done = 0;
+    if (nbi_clearance_layer(old, cap, &l, NULL) != NB_OK || !usable(old, l.section, &l, g, 0) ||
+        l.maxval != cap_size)
+        return NB_OK;
+    long comp[NB_MAX_AGENTS];
+    nbi_layer cl[NB_MAX_AGENTS];
+    for (size_t s = 0; s < nsizes; s++)
+        if (nbi_components_layer(old, cap, sizes[s], &cl[s], NULL) != NB_OK ||
+            !(cl[s].rows ? runs_usable(old, &cl[s], g) : usable(old, cl[s].section, &cl[s], g, 0)))
+            return NB_OK;
+        else
+            comp[s] = cl[s].section;
+    /* Layers stored by runs (a tile's) are repaired as packed ones. */
+    uint8_t *unpacked[NB_MAX_AGENTS] = {NULL};
+    size_t unpacked_len[NB_MAX_AGENTS] = {0};
+    for (size_t s = 0; s < nsizes; s++)
+        if (cl[s].rows && !(unpacked[s] = nbb_comp_runs_unpack(&cl[s], &unpacked_len[s]))) {
+            for (size_t k = 0; k < s; k++)
+                nbb_free(unpacked[k]);
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory to unpack a component layer");
+        }
+    nb_status st = bake_changes_of(lv, old, cap, sizes, nsizes, cap_size, changed_rows, threads,
+                                   cv, label, out, changes, nchanges, stats, &l, cl, comp,
+                                   (const uint8_t *const *)unpacked, unpacked_len, err);
+    *done = 1;
+    for (size_t s = 0; s < nsizes; s++)
+        nbb_free(unpacked[s]);
     return st;
 }
 
