@@ -46,7 +46,9 @@ uint32_t nbi_comp_runs_get(const nbi_layer *l, uint64_t i)
 nb_status nbi_comp_runs_at(const nb_bundle *b, size_t idx, const uint8_t *p, uint64_t len,
                            nbi_layer *out, nb_err *err)
 {
-    const char *what = nbi_type_name(b, NB_SEC_COMPONENTS);
+    /* Its type's name for a refusal, looked up only then: this runs on
+     * every look-up (nb_reachable's too). */
+#define what nbi_type_name(b, NB_SEC_COMPONENTS)
     if (len < NBI_CRUNS_HEADER)
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s): %llu bytes, shorter than its header", b->path, idx,
@@ -89,6 +91,7 @@ nb_status nbi_comp_runs_at(const nb_bundle *b, size_t idx, const uint8_t *p, uin
     out->over = 0;
     out->section = (long)idx;
     return NB_OK;
+#undef what
 }
 
 nb_status nbi_comp_runs_check(const nb_bundle *b, size_t idx, const nbi_layer *l, nb_err *err)
