@@ -13,7 +13,7 @@
 #include "testutil.h"
 
 /* Distinct bodies, so that no two are folded into one. */
-#define NOINLINE __attribute__((noinline))
+#define NOINLINE NBP_NOINLINE
 
 static nb_cell *from, *to;
 static size_t nq;
