@@ -125,6 +125,20 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
  * of the characters used) and its bits a cell; NULL without memory
  * (bundle/map_pack.c). */
 uint8_t *nbb_map_pack(const nbb_grid *g, size_t *len, uint32_t *bits);
+/* Section i of what b holds, as stored (*stored: the zlib stream when its
+ * encoding says so); NULL past the last (bundle/bundle_write.c). */
+const nb_section_info *nbb_builder_section(const nbb_builder *b, size_t i, const uint8_t **stored);
+/* A component layer's version 1 payload (packed, checked by the caller)
+ * as version 2, by runs along rows; NULL without memory
+ * (clearance/comp_runs_pack.c). */
+uint8_t *nbb_comp_runs_pack(const uint8_t *packed, size_t *len);
+/* The reverse: a checked layer by runs as a version 1 payload, for an
+ * update that repairs it; NULL without memory. */
+uint8_t *nbb_comp_runs_unpack(const nbi_layer *l, size_t *len);
+/* Every uncompressed version 1 component layer in b stored by runs
+ * instead, when that is smaller or always: the tile action's, whose tiles
+ * have few components. */
+nb_status nbb_builder_comp_runs(nbb_builder *b, int always, nb_err *err);
 
 /* ---- the HAA* abstract graph (abstract/) ---- */
 

@@ -14,7 +14,8 @@
 # Default: 4096:512 4096:1024 16384:1024 32768:1024.  Run from a built tree:
 #   make bench-world    (or sh tests/bench/world-bench.sh 4096:512)
 # NB_WORLD_MAP chooses the map (default dao/brc202d of the shared maps);
-# the 32768^2 world takes about 3 GB of disk in $TMPDIR.
+# the 32768^2 world takes about 3 GB of disk in $TMPDIR.  NB_WORLD_KEEP=1
+# keeps the worlds (their folder is printed) to measure an action again.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${NB_SHARED:-$top/../shared}
@@ -23,7 +24,7 @@ navbake=$(cd "${NB_TOOLS:-tools}" && pwd)/navbake
 [ -f "$map" ] || { echo "world-bench.sh: $map: no such map" >&2; exit 2; }
 command -v ninja >/dev/null || { echo "world-bench.sh: ninja is not installed" >&2; exit 2; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/world-bench.XXXXXX")
-trap 'rm -rf "$dir"' EXIT INT TERM
+if [ "${NB_WORLD_KEEP:-0}" = 1 ]; then echo "worlds kept in $dir" >&2; else trap 'rm -rf "$dir"' EXIT INT TERM; fi
 sizes=${*:-4096:512 4096:1024 16384:1024 32768:1024}
 
 # The actions run through this, which logs each one's peak RSS (KiB),

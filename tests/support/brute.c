@@ -3,6 +3,7 @@
  * packed layers, no shared heap). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "brute.h"
 
@@ -252,4 +253,34 @@ double brute_cost_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capab
     free(d);
     free(done);
     return answer;
+}
+
+uint32_t brute_components_numbered(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                                   unsigned size, uint32_t *label)
+{
+    size_t n = (size_t)g->width * g->height;
+    uint32_t *queue = malloc((n ? n : 1) * sizeof *queue), next = 0;
+    memset(label, 0, n * sizeof *label);
+    for (size_t i = 0; i < n; i++) {
+        if (label[i] || !brute_can_stand(legend, g, cap, size, (long)(i % g->width),
+                                         (long)(i / g->width)))
+            continue;
+        size_t head = 0, tail = 0;
+        label[i] = ++next;
+        queue[tail++] = (uint32_t)i;
+        while (head < tail) {
+            uint32_t c = queue[head++];
+            long x = (long)(c % g->width), y = (long)(c / g->width);
+            for (int k = 0; k < 4; k++) {
+                long nx = x + DX[k], ny = y + DY[k];
+                if (nx < 0 || ny < 0 || nx >= (long)g->width || ny >= (long)g->height)
+                    continue;
+                size_t m = (size_t)ny * g->width + (size_t)nx;
+                if (!label[m] && brute_can_stand(legend, g, cap, size, nx, ny))
+                    label[m] = next, queue[tail++] = (uint32_t)m;
+            }
+        }
+    }
+    free(queue);
+    return next;
 }

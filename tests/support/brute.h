@@ -58,4 +58,10 @@ double brute_cost_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capab
                            unsigned size, enum brute_corner rule, const double *cost, long sx,
                            long sy, long gx, long gy);
 
+/* The components as formats/clearance.md numbers them: the cells where the
+ * agent stands joined 4-connected, numbered 1, 2, ... in the row-major
+ * order of each one's first cell (0: cannot stand); returns the count. */
+uint32_t brute_components_numbered(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                                   unsigned size, uint32_t *label);
+
 #endif

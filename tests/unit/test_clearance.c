@@ -44,6 +44,12 @@ static void test_packing(tu_rng *r)
                        maxval,
                        bits == 32 ? 0xffffffffu : ((uint64_t)1 << bits) - 1,
                        maxval,
+                       0,
+                       NULL,
+                       0,
+                       0,
+                       0,
+                       0,
                        0};
         size_t bad = 0;
         for (size_t i = 0; i < n; i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clearance/costs.h"
+#include "brute.h"
 #include "testutil.h"
 
 static const char *dir;
@@ -184,51 +185,6 @@ static int write_v1(const char *path, const char *out, const nbb_grid *g)
     return r;
 }
 
-/* Brute force: the components of the cells where an agent of cap and size
- * stands (its square inside the map, every cell's terrain in cap), joined
- * 4-connected (formats/clearance.md), as labels (0: cannot stand). */
-static void brute_components(const nbi_legend *lg, const nbb_grid *g, nb_capability cap,
-                             uint32_t size, uint32_t *label)
-{
-    size_t n = (size_t)g->width * g->height;
-    uint8_t *stand = calloc(n, 1);
-    for (uint32_t y = 0; y + size <= g->height; y++)
-        for (uint32_t x = 0; x + size <= g->width; x++) {
-            int s = 1;
-            for (uint32_t j = 0; j < size && s; j++)
-                for (uint32_t i = 0; i < size && s; i++) {
-                    unsigned t = lg->code[g->cells[(size_t)(y + j) * g->width + x + i]];
-                    s = t < lg->nterrains && (cap >> t & 1u);
-                }
-            stand[(size_t)y * g->width + x] = (uint8_t)s;
-        }
-    memset(label, 0, n * sizeof *label);
-    uint32_t *queue = malloc(n * sizeof *queue), next = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!stand[i] || label[i])
-            continue;
-        size_t head = 0, tail = 0;
-        label[i] = ++next;
-        queue[tail++] = (uint32_t)i;
-        while (head < tail) {
-            uint32_t c = queue[head++], x = c % g->width, y = c / g->width;
-            const long d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-            for (int k = 0; k < 4; k++) {
-                long nx = (long)x + d[k][0], ny = (long)y + d[k][1];
-                if (nx < 0 || ny < 0 || nx >= (long)g->width || ny >= (long)g->height)
-                    continue;
-                size_t m = (size_t)ny * g->width + (size_t)nx;
-                if (stand[m] && !label[m]) {
-                    label[m] = next;
-                    queue[tail++] = (uint32_t)m;
-                }
-            }
-        }
-    }
-    free(queue);
-    free(stand);
-}
-
 /* The sample level with terrain-cost agents, baked with the packed map and
  * again with a version 1 map: the same Annotated A* answers (costs read the
  * map), the same reachability as a brute-force flood, for every agent. */
@@ -298,7 +254,7 @@ static void test_same_answers(void)
     size_t pairs = 0, agree = 0;
     for (size_t a = 0; a < agents.count; a++) {
         const nb_agent *ag = &agents.agent[a];
-        brute_components(&lg, &g, ag->capability, ag->size, label);
+        brute_components_numbered(&lg, &g, ag->capability, ag->size, label);
         for (int k = 0; k < 400; k++, pairs++) {
             nb_cell f = {(int32_t)tu_below(&r, 64), (int32_t)tu_below(&r, 40)},
                     t = {(int32_t)tu_below(&r, 64), (int32_t)tu_below(&r, 40)};

@@ -473,3 +473,11 @@ nb_status nbb_put_level(nbb_builder *b, const nbi_legend *legend, const nbi_agen
     }
     return st;
 }
+
+const nb_section_info *nbb_builder_section(const nbb_builder *b, size_t i, const uint8_t **stored)
+{
+    if (i >= b->n)
+        return NULL;
+    *stored = b->sec[i].stored;
+    return &b->sec[i].info;
+}

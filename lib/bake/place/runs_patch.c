@@ -38,9 +38,9 @@ nb_status nbb_runs_patch(const nbi_runs *old, const nbi_layer *layer, uint32_t y
     band_run *band = NULL;
     size_t nband = 0, cap = 0;
     for (uint64_t i = a; i < z;) {
-        uint32_t c = nbi_layer_value(layer, i);
+        uint32_t c = nbi_comp_value(layer, i);
         uint64_t end = i + 1;
-        while (end % w != 0 && nbi_layer_value(layer, end) == c)
+        while (end % w != 0 && nbi_comp_value(layer, end) == c)
             end++;
         if (c) {
             if (!nbi_grow(nbb_mem(), (void **)&band, &cap, nband + 1, sizeof *band)) {

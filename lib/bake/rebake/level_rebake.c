@@ -94,7 +94,7 @@ static void remove_derived(nbb_builder *b, const nb_bundle *old, nbb_rebake_stat
 static int usable(const nb_bundle *old, long idx, const nbi_layer *l, const nbb_grid *g,
                   uint32_t maxval_min)
 {
-    return idx >= 0 && l->width == g->width && l->height == g->height && l->maxval >= maxval_min &&
+    return idx >= 0 && !l->rows && l->width == g->width && l->height == g->height && l->maxval >= maxval_min &&
            (uint64_t)l->maxval <= (uint64_t)g->width * g->height &&
            l->bits == nbi_bits_for(l->maxval) &&
            old->sections[idx].info.usize == nbi_layer_bytes((uint64_t)g->width * g->height, l->bits);
@@ -138,7 +138,7 @@ static int layer_rows_changed(const nb_bundle *old, const nbi_layer *v, nb_capab
                         uint32_t *y0, uint32_t *y1)
 {
     nbi_layer ol;
-    if (nbi_components_layer(old, cap, size, &ol, NULL) != NB_OK || ol.bits != v->bits ||
+    if (nbi_components_layer(old, cap, size, &ol, NULL) != NB_OK || ol.rows || ol.bits != v->bits ||
         ol.width != v->width || ol.height != v->height)
         return 0;
     uint64_t cells = (uint64_t)v->width * v->height, len = (cells * v->bits + 7) / 8, i = 0,
@@ -249,9 +249,10 @@ static nb_status bake_whole(const nbb_level *lv, nb_capability cap, const uint32
  * repaired from the old one, cs) against a whole bake from the checked
  * clearance cv, which leaves its values in label: a difference refuses the
  * old bundle. */
-static nb_status check_components(const nb_bundle *old, const struct nbi_section *cs,
-                                  long idx, const layer_out *o, nb_capability cap, uint32_t size,
-                                  const uint8_t *cv, uint32_t *label, unsigned threads, nb_err *err)
+static nb_status check_components(const nb_bundle *old, const uint8_t *old_payload,
+                                  size_t old_len, long idx, const layer_out *o, nb_capability cap,
+                                  uint32_t size, const uint8_t *cv, uint32_t *label,
+                                  unsigned threads, nb_err *err)
 {
     uint32_t w = old->width, h = old->height;
     uint8_t *whole;
@@ -259,8 +260,8 @@ static nb_status check_components(const nb_bundle *old, const struct nbi_section
     nb_status st = nbb_bake_components_layer(cv, w, h, size, threads, label, &whole, &len, NULL, err);
     if (st != NB_OK)
         return st;
-    const uint8_t *have = o->payload ? o->payload : cs->payload;
-    size_t hlen = o->payload ? o->len : (size_t)cs->info.usize;
+    const uint8_t *have = o->payload ? o->payload : old_payload;
+    size_t hlen = o->payload ? o->len : old_len;
     if (hlen != len || memcmp(have, whole, len) != 0) {
         nbi_layer a, b;
         nbb_layer_of_payload(have, &a);
@@ -288,30 +289,31 @@ static nb_status check_components(const nb_bundle *old, const struct nbi_section
     return st;
 }
 
-/* Capability c's layers brought up to date from the old ones, each
- * checked against the map (cv and label: scratch of a map's cells): 0
- * (and nothing done) when the old bundle lacks one of them. */
-static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
-                              const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
-                              const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
-                              uint32_t *label, layer_out *out, nbb_cv_change **changes,
-                              size_t *nchanges, int *done, nbb_rebake_stats *stats, nb_err *err)
+/* An old component layer stored by runs that an update may repair: of
+ * this map, its count within the cells, every run in order (verify's check). */
+static int runs_usable(const nb_bundle *old, const nbi_layer *l, const nbb_grid *g)
+{
+    return l->width == g->width && l->height == g->height &&
+           (uint64_t)l->maxval <= (uint64_t)g->width * g->height &&
+           l->bits == nbi_bits_for(l->maxval) &&
+           nbi_comp_runs_check(old, (size_t)l->section, l, NULL) == NB_OK;
+}
+
+/* bake_changes' work once the old layers are found usable: lp the old
+ * clearance layer, cl and comp the old component layers and their
+ * sections, unpacked[s] the packed payload of a layer stored by runs
+ * (NULL: the section's own). */
+static nb_status bake_changes_of(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
+                                 const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
+                                 const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
+                                 uint32_t *label, layer_out *out, nbb_cv_change **changes,
+                                 size_t *nchanges, nbb_rebake_stats *stats, const nbi_layer *lp,
+                                 const nbi_layer *cl, const long *comp,
+                                 const uint8_t *const *unpacked, const size_t *unpacked_len,
+                                 nb_err *err)
 {
     const nbb_grid *g = &lv->grid;
-    nbi_layer l;
-    *done = 0;
-    if (nbi_clearance_layer(old, cap, &l, NULL) != NB_OK || !usable(old, l.section, &l, g, 0) ||
-        l.maxval != cap_size)
-        return NB_OK;
-    long comp[NB_MAX_AGENTS];
-    nbi_layer cl[NB_MAX_AGENTS];
-    for (size_t s = 0; s < nsizes; s++)
-        if (nbi_components_layer(old, cap, sizes[s], &cl[s], NULL) != NB_OK ||
-            !usable(old, cl[s].section, &cl[s], g, 0))
-            return NB_OK;
-        else
-            comp[s] = cl[s].section;
-    *done = 1;
+    nbi_layer l = *lp;
     const struct nbi_section *sec = &old->sections[l.section];
     uint8_t in_cap[256];
     nbb_terrain_mask(&lv->legend, cap, in_cap);
@@ -343,11 +345,14 @@ static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capa
     for (size_t s = 0; st == NB_OK && s < nsizes; s++) {
         layer_out *o = &out[1 + s];
         const struct nbi_section *cs = &old->sections[comp[s]];
+        const uint8_t *op = unpacked[s] ? unpacked[s] : cs->payload;
+        size_t olen = unpacked[s] ? unpacked_len[s] : (size_t)cs->info.usize;
         nbb_repair_stats rs;
-        st = nbb_components_repair(&out[0].view, cs->payload, (size_t)cs->info.usize, sizes[s],
-                                   r.changes, r.nchanges, threads, &o->payload, &o->len, &rs, err);
+        st = nbb_components_repair(&out[0].view, op, olen, sizes[s], r.changes, r.nchanges,
+                                   threads, &o->payload, &o->len, &rs, err);
         if (st == NB_OK)
-            st = check_components(old, cs, comp[s], o, cap, sizes[s], cv, label, threads, err);
+            st = check_components(old, op, olen, comp[s], o, cap, sizes[s], cv, label, threads,
+                                  err);
         if (st != NB_OK)
             break;
         stats->components_searched += rs.searched;
@@ -359,6 +364,47 @@ static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capa
             made(o, cap, sizes[s], 1);
         st = layer_runs(old, o, cap, sizes[s], label, threads, err);
     }
+    return st;
+}
+
+/* Capability c's layers brought up to date from the old ones, each
+ * checked against the map (cv and label: scratch of a map's cells): 0
+ * (and nothing done) when the old bundle lacks one of them. */
+static nb_status bake_changes(const nbb_level *lv, const nb_bundle *old, nb_capability cap,
+                              const uint32_t *sizes, size_t nsizes, uint32_t cap_size,
+                              const uint8_t *changed_rows, unsigned threads, uint8_t *cv,
+                              uint32_t *label, layer_out *out, nbb_cv_change **changes,
+                              size_t *nchanges, int *done, nbb_rebake_stats *stats, nb_err *err)
+{
+    const nbb_grid *g = &lv->grid;
+    nbi_layer l;
+    *done = 0;
+    if (nbi_clearance_layer(old, cap, &l, NULL) != NB_OK || !usable(old, l.section, &l, g, 0) ||
+        l.maxval != cap_size)
+        return NB_OK;
+    long comp[NB_MAX_AGENTS];
+    nbi_layer cl[NB_MAX_AGENTS];
+    for (size_t s = 0; s < nsizes; s++)
+        if (nbi_components_layer(old, cap, sizes[s], &cl[s], NULL) != NB_OK ||
+            !(cl[s].rows ? runs_usable(old, &cl[s], g) : usable(old, cl[s].section, &cl[s], g, 0)))
+            return NB_OK;
+        else
+            comp[s] = cl[s].section;
+    /* Layers stored by runs (a tile's) are repaired as packed ones. */
+    uint8_t *unpacked[NB_MAX_AGENTS] = {NULL};
+    size_t unpacked_len[NB_MAX_AGENTS] = {0};
+    for (size_t s = 0; s < nsizes; s++)
+        if (cl[s].rows && !(unpacked[s] = nbb_comp_runs_unpack(&cl[s], &unpacked_len[s]))) {
+            for (size_t k = 0; k < s; k++)
+                nbb_free(unpacked[k]);
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory to unpack a component layer");
+        }
+    nb_status st = bake_changes_of(lv, old, cap, sizes, nsizes, cap_size, changed_rows, threads,
+                                   cv, label, out, changes, nchanges, stats, &l, cl, comp,
+                                   (const uint8_t *const *)unpacked, unpacked_len, err);
+    *done = 1;
+    for (size_t s = 0; s < nsizes; s++)
+        nbb_free(unpacked[s]);
     return st;
 }
 

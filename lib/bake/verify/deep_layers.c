@@ -13,7 +13,7 @@ static long long first_difference(const nbi_layer *l, const uint8_t *v8, const u
 {
     uint64_t n = (uint64_t)l->width * l->height;
     for (uint64_t i = 0; i < n; i++)
-        if (nbi_layer_get(l, i) != (v8 ? v8[i] : v32[i]))
+        if (nbi_comp_get(l, i) != (v8 ? v8[i] : v32[i])) /* a clearance layer's rows are NULL */
             return (long long)i;
     return -1;
 }
@@ -52,7 +52,7 @@ nb_status nbb_deep_layer(nbb_deep *d, nb_err *err)
     if (at >= 0) {
         uint32_t x = (uint32_t)((uint64_t)at % l.width), y = (uint32_t)((uint64_t)at / l.width);
         st = nbb_deep_fail(d, err, "cell (%u, %u): %s %u, recomputed from the map %u", x, y,
-                           comp ? "component" : "clearance", nbi_layer_get(&l, (uint64_t)at),
+                           comp ? "component" : "clearance", nbi_comp_get(&l, (uint64_t)at),
                            comp ? label[at] : cv[at]);
     } else if (comp && count != l.maxval)
         st = nbb_deep_fail(d, err, "%u components, recomputed from the map %u", l.maxval, count);

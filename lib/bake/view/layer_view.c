@@ -56,5 +56,5 @@ void nbb_layer_describe(const nbb_layer *v, nbb_layer_info *info)
 
 uint32_t nbb_layer_value(const nbb_layer *v, uint32_t x, uint32_t y)
 {
-    return nbi_layer_value(&v->l, (uint64_t)y * v->l.width + x);
+    return nbi_comp_value(&v->l, (uint64_t)y * v->l.width + x); /* a clearance layer's too */
 }

@@ -335,6 +335,10 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
         st = put_abstract(b, w, threads, err);
     if (st == NB_OK)
         st = put_tile(b, w, tx, ty, halo, in, nin, NULL, err);
+    /* A tile has few components: stored by runs, a few bits a run (when
+     * that is smaller, as on any tile but a maze's or noise's). */
+    if (st == NB_OK)
+        st = nbb_builder_comp_runs(b, 0, err);
     if (st == NB_OK)
         st = nbb_builder_image(b, &out->tile, &out->tile_len, err);
     if (st == NB_OK)

@@ -486,8 +486,8 @@ static int answered_at_once(nb_haa *ws, uint32_t ci, uint32_t si)
     }
     if (ws->has_comp[(size_t)ci * g->nsizes + si]) {
         const nbi_layer *c = &ws->comp[(size_t)ci * g->nsizes + si];
-        if (nbi_layer_get(c, (uint64_t)q->start.y * g->width + (uint32_t)q->start.x) !=
-            nbi_layer_get(c, (uint64_t)q->goal.y * g->width + (uint32_t)q->goal.x))
+        if (nbi_comp_get(c, (uint64_t)q->start.y * g->width + (uint32_t)q->start.x) !=
+            nbi_comp_get(c, (uint64_t)q->goal.y * g->width + (uint32_t)q->goal.x))
             return 1; /* no path, known without a search */
     }
     if (q->start.x == q->goal.x && q->start.y == q->goal.y) {

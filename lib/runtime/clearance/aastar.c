@@ -1087,7 +1087,7 @@ static nb_status begin(nb_aa *ws, const nb_aa_query *q, nb_err *err)
     }
     /* Blocks only take cells away: the bundle's components still prove "no path". */
     if (!partial && ws->comp_state == 1 &&
-        nbi_layer_get(&ws->comp, si) != nbi_layer_get(&ws->comp, gi))
+        nbi_comp_get(&ws->comp, si) != nbi_comp_get(&ws->comp, gi))
         return NB_OK; /* no path, and no search */
     ws->flat = ws->generic = 0;
     begin_search(ws, cl, q->size, q->corner, q->start, &q->goal, NULL, q->overlay,

@@ -5,6 +5,7 @@
  * link to follow: a look-up reads one value, whatever the layer holds, so
  * a search's work is its own expansions' (aastar.c). */
 #include <stdio.h>
+#include <string.h>
 
 #include "clearance/clearance.h"
 
@@ -43,10 +44,12 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
     const struct nbi_section *s = &b->sections[idx];
     const nb_section_info *in = &s->info;
     uint16_t version = type == NB_SEC_CLEARANCE ? NBI_CLEARANCE_VERSION : NBI_COMPONENTS_VERSION;
-    if (in->version != version)
+    int runs = type == NB_SEC_COMPONENTS && in->version == NBI_COMPONENTS_VERSION_RUNS;
+    if (in->version != version && !runs)
         return nbi_fail(err, NB_ERR_VERSION,
-                        "%s: section %zu (%s) has version %u; this reader knows version %u",
-                        b->path, idx, nbi_type_name(b, type), in->version, version);
+                        "%s: section %zu (%s) has version %u; this reader knows version %u%s",
+                        b->path, idx, nbi_type_name(b, type), in->version, version,
+                        type == NB_SEC_COMPONENTS ? " and 2" : "");
     if (NB_ENC_LAYOUT(in->encoding) != NB_ENC_PACKED || s->payload == NULL ||
         (NB_ENC_COMPRESSION(in->encoding) && s->payload == s->stored))
         return nbi_fail(err, NB_ERR_FORMAT, "%s: section %zu (%s): encoding %s, expected packed",
@@ -68,6 +71,14 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: section %zu (%s): %u bits per cell cannot hold values to %u", b->path,
                         idx, nbi_type_name(b, type), bits, maxval);
+    if (runs && (in->param[2] != maxval || in->param[3] != bits))
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %zu (%s): the section table and the payload disagree on its "
+                        "component count and bits",
+                        b->path, idx, nbi_type_name(b, type));
+    memset(out, 0, sizeof *out);
+    if (runs)
+        return nbi_comp_runs_at(b, idx, p, len, out, err);
     if (len != nbi_layer_bytes(cells, bits))
         return nbi_fail(
             err, NB_ERR_FORMAT,
@@ -100,7 +111,8 @@ nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *e
 nb_status nbi_layer_section_check(const nb_bundle *b, size_t idx, nb_err *err)
 {
     nbi_layer l;
-    return nbi_layer_at(b, idx, &l, err);
+    nb_status st = nbi_layer_at(b, idx, &l, err);
+    return st == NB_OK && l.rows ? nbi_comp_runs_check(b, idx, &l, err) : st;
 }
 
 static nb_status find_layer(const nb_bundle *b, uint32_t type, nb_capability cap, uint32_t size,
@@ -196,7 +208,7 @@ long nb_component(const nb_bundle *b, nb_capability cap, unsigned size, long x, 
         return -1;
     if (!inside(&l, x, y))
         return 0;
-    return (long)nbi_layer_value(&l, (uint64_t)y * l.width + (uint64_t)x);
+    return (long)nbi_comp_value(&l, (uint64_t)y * l.width + (uint64_t)x);
 }
 
 int nb_reachable(const nb_bundle *b, nb_capability cap, unsigned size, nb_cell from, nb_cell to)
@@ -206,7 +218,7 @@ int nb_reachable(const nb_bundle *b, nb_capability cap, unsigned size, nb_cell f
         return -1;
     if (!inside(&l, from.x, from.y) || !inside(&l, to.x, to.y))
         return 0;
-    uint32_t a = nbi_layer_value(&l, (uint64_t)from.y * l.width + (uint64_t)from.x);
-    uint32_t c = nbi_layer_value(&l, (uint64_t)to.y * l.width + (uint64_t)to.x);
+    uint32_t a = nbi_comp_value(&l, (uint64_t)from.y * l.width + (uint64_t)from.x);
+    uint32_t c = nbi_comp_value(&l, (uint64_t)to.y * l.width + (uint64_t)to.x);
     return a != 0 && a == c;
 }

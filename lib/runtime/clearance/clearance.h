@@ -24,6 +24,12 @@ typedef struct nbi_layer {
     uint32_t over;   /* what a stored value beyond maxval reads as: the cap, or 0
                         (no component) */
     long section;    /* its index in the bundle */
+    /* Components by runs (version 2): rows is first[H + 1], bits_at the
+     * records of rbits bits (xbits of start, then bits of component);
+     * NULL for a packed layer, whose cells nbi_layer_get reads. */
+    const uint8_t *rows;
+    uint32_t xbits, rbits, runs;
+    uint64_t xmask, rmask;
 } nbi_layer;
 
 /* The value of cell i (no bounds check: the caller checks i < cells). */
@@ -40,6 +46,20 @@ static inline uint32_t nbi_layer_get(const nbi_layer *l, uint64_t i)
 static inline uint32_t nbi_layer_value(const nbi_layer *l, uint64_t i)
 {
     uint32_t v = nbi_layer_get(l, i);
+    return v <= l->maxval ? v : l->over;
+}
+
+/* A component layer's cell i in either form: the packed layer's value, or
+ * the runs' (comp_runs.c: a binary search of the cell's row).  Only the
+ * component layers' readers call these; clearance stays nbi_layer_get. */
+uint32_t nbi_comp_runs_get(const nbi_layer *l, uint64_t i);
+static inline uint32_t nbi_comp_get(const nbi_layer *l, uint64_t i)
+{
+    return l->rows ? nbi_comp_runs_get(l, i) : nbi_layer_get(l, i);
+}
+static inline uint32_t nbi_comp_value(const nbi_layer *l, uint64_t i)
+{
+    uint32_t v = nbi_comp_get(l, i);
     return v <= l->maxval ? v : l->over;
 }
 
@@ -75,7 +95,19 @@ nb_status nbi_components_layer(const nb_bundle *b, nb_capability cap, uint32_t s
 /* The same for the layer in section idx. */
 nb_status nbi_layer_at(const nb_bundle *b, size_t idx, nbi_layer *out, nb_err *err);
 /* nbi_layer_at's checks alone: the registry's structural check of both
- * types (sections/sections.c). */
+ * types (sections/sections.c); for components by runs, every run too. */
 nb_status nbi_layer_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+
+/* ---- components by runs (comp_runs.c) ---- */
+/* Bytes of a version 2 payload of R runs. */
+uint64_t nbi_comp_runs_bytes(uint32_t height, uint32_t xbits, uint32_t bits, uint64_t runs);
+/* Checks the version 2 payload p (len bytes) of section idx against the
+ * map w x h, in O(1): its header, length and the ends of first[]; fills
+ * out.  A run read later never leaves the payload whatever first[] holds. */
+nb_status nbi_comp_runs_at(const nb_bundle *b, size_t idx, const uint8_t *p, uint64_t len,
+                           nbi_layer *out, nb_err *err);
+/* Every row's runs: in order, inside the row, no two alike side by side,
+ * none beyond the count; O(runs + rows), for nb_bundle_verify. */
+nb_status nbi_comp_runs_check(const nb_bundle *b, size_t idx, const nbi_layer *l, nb_err *err);
 
 #endif

@@ -22,10 +22,10 @@ nb_status nbi_partial_goal(nbi_reach *reach, const nbi_layer *comp, nb_cell star
     *target = goal;
     *partial = 0;
     if (comp)
-        want = nbi_layer_get(comp, (uint64_t)start.y * w + (uint64_t)start.x);
+        want = nbi_comp_get(comp, (uint64_t)start.y * w + (uint64_t)start.x);
     /* The goal itself, when it stands, the components leave it joined, and reach says so. */
     if (nbi_stands_under(clear, reach->size, reach->ov, (uint32_t)goal.x, (uint32_t)goal.y) &&
-        (!comp || nbi_layer_get(comp, (uint64_t)goal.y * w + (uint64_t)goal.x) == want)) {
+        (!comp || nbi_comp_get(comp, (uint64_t)goal.y * w + (uint64_t)goal.x) == want)) {
         int joined = 1;
         nb_status st = comp && !reach->ov ? NB_OK : nbi_reach_joined(reach, start, goal, &joined, err);
         if (st != NB_OK || joined)

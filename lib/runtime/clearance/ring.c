@@ -21,7 +21,7 @@
  * loops, which call it for a few cells of a ring. */
 static NBP_NOINLINE void consider(nbi_ring *s, long x, long y)
 {
-    if (s->comp && nbi_layer_get(s->comp, (uint64_t)y * s->comp->width + (uint64_t)x) != s->comp_want)
+    if (s->comp && nbi_comp_get(s->comp, (uint64_t)y * s->comp->width + (uint64_t)x) != s->comp_want)
         return;
     /* Under an overlay a cell of the start's component may be cut off from it; the start
      * itself qualifies, so one that qualifies but for the radius is there all the same. */

@@ -105,6 +105,16 @@
 #define NBI_LAYER_MAXVAL 12 /* u32: the cap, or the component count */
 #define NBI_LAYER_TAIL 8
 #define NBI_LAYER_MAX_BITS 32
+/* Components version 2, by runs along rows (formats/clearance.md): the
+ * header's first four words as version 1's, then the bits of a run's
+ * start and the number of runs R; then first[H + 1] (u32: each row's
+ * first run), then R records of xbits + bits bits (the run's first x,
+ * then its component; a row's leading cells of component 0 have none),
+ * bit-packed, then NBI_LAYER_TAIL zero bytes. */
+#define NBI_COMPONENTS_VERSION_RUNS 2
+#define NBI_CRUNS_XBITS 16  /* u32: bits of a run's first x, nbi_bits_for(W - 1) */
+#define NBI_CRUNS_COUNT 20  /* u32: runs R */
+#define NBI_CRUNS_HEADER 24 /* then first[H + 1], then the records */
 
 /* ---- component runs (NB_SEC_RUNS; formats/runs.md) ----
  * A header, then first[n + 1] (u32: each component's first run), then a

@@ -71,7 +71,7 @@ nb_status nb_nearest_begin(nb_place *p, const nb_nearest_query *q, nb_err *err)
                             family, b->path, caps, p->size);
         }
         g->comp = &p->comp;
-        g->comp_want = nbi_layer_value(&p->comp, (uint64_t)q->start.y * b->width + (uint64_t)q->start.x);
+        g->comp_want = nbi_comp_value(&p->comp, (uint64_t)q->start.y * b->width + (uint64_t)q->start.x);
         g->start = q->start;
         g->tell = p->ov != NULL;
         if (g->comp_want == 0 || !nbi_place_stands(p, (uint32_t)q->start.x, (uint32_t)q->start.y)) {

@@ -114,7 +114,7 @@ static inline NBP_ALWAYS_INLINE nb_status denied(const nb_place *p, uint32_t i, 
                                                  nb_err *err)
 {
     uint32_t v = nbi_layer_value(&p->clear, i);
-    uint32_t c = p->has_comp ? nbi_layer_value(&p->comp, i) : comp;
+    uint32_t c = p->has_comp ? nbi_comp_value(&p->comp, i) : comp;
     return v >= p->size && c == comp ? NB_OK : denied_why(p, i, comp, v, c, err);
 }
 
@@ -145,7 +145,7 @@ static inline NBP_ALWAYS_INLINE int draw_begin(nb_place *p, const nb_random_quer
     no_draw(res, q->seed);
     p->rcomp = 0;
     if (q->reachable) {
-        p->rcomp = nbi_layer_value(&p->comp, (uint64_t)q->start.y * w + (uint64_t)q->start.x);
+        p->rcomp = nbi_comp_value(&p->comp, (uint64_t)q->start.y * w + (uint64_t)q->start.x);
         if (p->rcomp == 0 || !nbi_place_stands(p, (uint32_t)q->start.x, (uint32_t)q->start.y)) {
             res->status = NB_PATH_START_BLOCKED;
             return 0;

@@ -42,7 +42,7 @@ uint32_t nbi_world_component(const nb_world *w, const nbi_stile *t, size_t i, nb
 {
     const nbi_layer *l = &t->components[i];
     uint64_t bx = (uint64_t)c.x - t->tag.origin_x, by = (uint64_t)c.y - t->tag.origin_y;
-    return nbi_wcomp_of(&w->comp[i], t->index, nbi_layer_value(l, by * l->width + bx));
+    return nbi_wcomp_of(&w->comp[i], t->index, nbi_comp_value(l, by * l->width + bx));
 }
 
 static nb_status reachable(const nb_world *w, nb_capability cap, unsigned size, nb_cell from,

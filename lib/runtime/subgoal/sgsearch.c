@@ -472,8 +472,8 @@ static nb_status same_component(nb_sg *ws, const nb_sg_query *q, int *same, nb_e
     }
     *same = 1;
     if (ws->comp_state == 1)
-        *same = nbi_layer_get(&ws->comp, (uint64_t)q->start.y * b->width + (uint64_t)q->start.x) ==
-                nbi_layer_get(&ws->comp, (uint64_t)q->goal.y * b->width + (uint64_t)q->goal.x);
+        *same = nbi_comp_get(&ws->comp, (uint64_t)q->start.y * b->width + (uint64_t)q->start.x) ==
+                nbi_comp_get(&ws->comp, (uint64_t)q->goal.y * b->width + (uint64_t)q->goal.x);
     return NB_OK;
 }
 
