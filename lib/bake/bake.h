@@ -670,6 +670,7 @@ typedef struct nbb_world {
     char *dir;              /* the manifest's folder ("" for the current one): paths are from it */
     char *maps;             /* the tiles' maps: a path with {x} and {y} for the tile's column and row */
     char *legend, *agents;  /* paths, or NULL for the defaults */
+    uint32_t paths;         /* 1: each tile's HAA* graph stores its intra-edges' cell paths */
 } nbb_world;
 
 /* Reads and checks a manifest (not the files it names); an error names

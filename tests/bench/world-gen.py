@@ -14,7 +14,10 @@ covers rewritten), and prints the tile maps it changed.
 --crop X0,Y0,W,H before MAP tiles that rectangle of MAP instead of the whole
 map: a DAO map's edges are walls, so its mirrored copies never meet; a
 rectangle whose edges cut through the map's open ground makes a world whose
-copies join (bench_world_haa's DAO world: brc202d at 50,20,430,291)."""
+copies join (bench_world_haa's DAO world: brc202d at 50,20,430,291).
+
+--paths first: the manifest says `paths: 1` (each tile's HAA* graph stores
+its intra-edges' cell paths, which world HAA*'s refinement copies)."""
 import os
 import sys
 
@@ -40,7 +43,7 @@ def put(path, text):
     os.replace(tmp, path)
 
 
-def generate(src, side, tile, folder, cluster, crop=None):
+def generate(src, side, tile, folder, cluster, crop=None, paths=False):
     w, h, rows = read_map(src)
     if crop:
         x0, y0, w, h = crop
@@ -75,7 +78,8 @@ def generate(src, side, tile, folder, cluster, crop=None):
             put(os.path.join(folder, 'tiles', '%d_%d.map' % (tx, ty)), text)
     put(os.path.join(folder, 'world.yaml'),
         '# A navbake world (formats/world.md).\nworld: 1\nwidth: %d\nheight: %d\n'
-        'tile: %d\ncluster: %d\nmaps: "tiles/{x}_{y}.map"\n' % (side, side, tile, cluster))
+        'tile: %d\ncluster: %d\n%smaps: "tiles/{x}_{y}.map"\n'
+        % (side, side, tile, cluster, 'paths: 1\n' if paths else ''))
 
 
 def edit(folder, x0, y0, ew, eh):
@@ -99,12 +103,16 @@ def edit(folder, x0, y0, ew, eh):
 if __name__ == '__main__':
     a = sys.argv[1:]
     crop = None
+    paths = bool(a) and a[0] == '--paths'
+    if paths:
+        a = a[1:]
     if len(a) > 1 and a[0] == '--crop':
         crop = tuple(map(int, a[1].split(',')))
         a = a[2:]
     if a and a[0] == '--edit' and len(a) == 6:
         edit(a[1], *map(int, a[2:]))
     elif len(a) in (4, 5):
-        generate(a[0], int(a[1]), int(a[2]), a[3], int(a[4]) if len(a) == 5 else 16, crop)
+        generate(a[0], int(a[1]), int(a[2]), a[3], int(a[4]) if len(a) == 5 else 16, crop,
+                 paths)
     else:
         sys.exit(__doc__)

@@ -125,6 +125,11 @@ maps: "t/{x}_{y}.map"
 tiles: 3'
 refuses 1 "an unknown key" navbake world check m.yaml
 like "is named" "$(cat "$tmp/.out")" "tiles"
+manifest 'tile: 32
+maps: "t/{x}_{y}.map"
+paths: 2'
+refuses 1 "paths other than 0 or 1" navbake world check m.yaml
+like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:8: paths: 2 is not a whole number from 0 to 1"
 printf 'world: 2\nwidth: 100\nheight: 70\ntile: 32\nmaps: "{x}{y}"\n' >m.yaml
 refuses 1 "another version" navbake world check m.yaml
 like "is refused" "$(cat "$tmp/.out")" "world: 2 is not a whole number from 1 to 1"

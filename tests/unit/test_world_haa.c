@@ -282,21 +282,40 @@ static void edited(const char *what, nb_world *w, nb_world_haa *q, const nb_bund
     nb_world_aa_close(wa);
 }
 
+/* Appends `paths: 1` to dir's manifest: each tile's graph stores its
+ * intra-edges' cell paths, which the refinement copies. */
+static int with_paths(const char *dir)
+{
+    FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
+    return f && fputs("paths: 1\n", f) >= 0 && fclose(f) == 0;
+}
+
+/* paths: the manifest says `paths: 1` (with_paths). */
 static void check(const char *what, const char *map_, uint32_t tile, uint32_t cluster,
-                  const char *agents_, const char *dir, int pairs)
+                  const char *agents_, const char *dir, int pairs, int paths)
 {
     nb_err err;
     /* Copies: tu_path's and tu_src's buffers rotate under the calls below. */
     char *map = strdup(map_), *agents = strdup(agents_);
     tw_world wd;
+    snprintf(err.msg, sizeof err.msg, "the manifest not written");
     if (!ok(nbb_world_cut(map, NULL, agents, tile, cluster, dir, 2, NULL, NULL, NULL, &err) ==
                     NB_OK &&
-                tw_bake_world(dir, 0, &wd, &err),
+                (!paths || with_paths(dir)) && tw_bake_world(dir, 0, &wd, &err),
             "%s: cut into tiles of %u, baked and linked: %s", what, tile, err.msg)) {
         free(map), free(agents);
         return;
     }
     ok(wd.w.columns * wd.w.rows >= 12, "%s: %u x %u tiles", what, wd.w.columns, wd.w.rows);
+    /* Each tile's graph stores its intra-edges' paths exactly when the manifest asks. */
+    size_t stored = 0, ntiles = (size_t)wd.w.columns * wd.w.rows;
+    for (size_t t = 0; t < ntiles; t++) {
+        nbi_agraph tg;
+        stored += nbi_agraph_find(wd.tiles[t], &tg, NULL) == NB_OK &&
+                  (tg.flags & NBI_AGRAPH_PATHS) && tg.arc_path;
+    }
+    ok(stored == (paths ? ntiles : 0), "%s: %zu of %zu tiles' graphs store their paths (%s)", what,
+       stored, ntiles, paths ? "paths: 1" : "the default");
     nb_bundle *whole = tw_whole_bake(map, NULL, agents);
     nb_world *w = NULL;
     nb_world_haa *q = NULL;
@@ -547,19 +566,31 @@ int main(void)
         {"maps/dao/brc202d.map", 128}, {"maps/mazes/maze512-4-0.map", 128},
         {"maps/bg/AR0042SR.map", 64}};
     int any = 0;
-    char dir[4096];
+    char dir[4096], pdir[4096];
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         const char *map = tu_shared(maps[i].map);
         if (!map)
             continue;
         any = 1;
         snprintf(dir, sizeof dir, "%s/w%zu", tmp, i);
-        check(maps[i].map, map, maps[i].tile, 16, tu_src("data/haa-agents.yaml"), dir, 200);
+        check(maps[i].map, map, maps[i].tile, 16, tu_src("data/haa-agents.yaml"), dir, 200, 0);
+    }
+    /* The same queries with each tile's intra-edges' paths stored (the
+     * refinement copies them, each checked against the map and the
+     * overlay as it is used). */
+    const char *pmap = tu_shared(maps[0].map);
+    if (pmap) {
+        snprintf(pdir, sizeof pdir, "%s/wpaths", tmp);
+        check("brc202d, paths: 1", pmap, maps[0].tile, 16, tu_src("data/haa-agents.yaml"), pdir,
+              200, 1);
     }
     if (!any) {
         snprintf(dir, sizeof dir, "%s/sample", tmp);
         check("data/sample.map", tu_src("data/sample.map"), 16, 8,
-              tu_src("data/sample-agents.yaml"), dir, 200);
+              tu_src("data/sample-agents.yaml"), dir, 200, 0);
+        snprintf(pdir, sizeof pdir, "%s/sample-paths", tmp);
+        check("data/sample.map, paths: 1", tu_src("data/sample.map"), 16, 8,
+              tu_src("data/sample-agents.yaml"), pdir, 200, 1);
     }
     damaged(dir);
     return done_testing();

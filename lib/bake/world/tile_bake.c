@@ -256,7 +256,8 @@ static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agent
 
 /* The abstract graph of the tile's level (and its costs), built whole
  * into b when b has none: a tile bundle's graph is mkabstract's default
- * with the world's cluster, and no levels (the world's are the link's). */
+ * with the world's cluster (and its intra-edges' paths when the manifest
+ * says `paths: 1`), and no levels (the world's are the link's). */
 static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threads, nb_err *err)
 {
     if (nbb_builder_has(b, NB_SEC_ABSTRACT))
@@ -265,6 +266,7 @@ static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threa
     nbb_abstract_defaults(&o);
     o.cluster = w->cluster;
     o.threads = threads;
+    o.paths = w->paths != 0; /* world HAA*'s refinement copies them (manifest `paths`) */
     return nbb_abstract_put_built(b, &o, NULL, 0, err);
 }
 
