@@ -232,6 +232,7 @@ static void check(tw_level *l, int pairs, uint64_t seed)
 
     /* Nothing loaded: the game loads what each step names and steps again. */
     nb_world_overlay_unblock(ov, 0, 0, l->in.width, l->in.height, &err);
+    unsigned sliced_loads = 0, find_loads = 0, more = 0;
     unsigned wrong = 0, hwrong = 0, mids = 0, hmids = 0, paused = 0, hpaused = 0, listed_bad = 0;
     int m = pairs / 4 > 10 ? pairs / 4 : 10;
     for (int i = 0; i < m; i++) {
@@ -246,9 +247,27 @@ static void check(tw_level *l, int pairs, uint64_t seed)
         double flen = f.length;
         nb_path_status fst = f.status;
         unload_all(w, &l->in);
+        /* find in rounds: load what it names, ask again. */
+        unsigned frounds_loaded = 0;
+        for (int round = 0; round < 1000; round++) {
+            if (nb_world_aa_find(aa, &q, NULL, &f, &err) != NB_ERR_UNLOADED)
+                break;
+            nb_world_tile t[256];
+            size_t k = nb_world_aa_needed(aa, t, 256);
+            for (size_t j = 0; j < k && j < 256; j++)
+                frounds_loaded += nb_world_load(w, t[j], NULL) == NB_OK;
+        }
+        unload_all(w, &l->in);
+        nb_world_info before;
+        nb_world_describe(w, &before);
         int pauses, mid;
         nb_status ss = aa_sliced(aa, w, &q, NULL, i % 2 ? 7 : UINT64_MAX, 1, &s, &pauses, &mid,
                                  &err);
+        nb_world_info after;
+        nb_world_describe(w, &after);
+        sliced_loads += after.loaded - before.loaded;
+        find_loads += frounds_loaded;
+        more += after.loaded - before.loaded > frounds_loaded;
         if (ss != sf || s.status != fst || fabs(s.length - flen) > 1e-9) {
             if (wrong++ < 3)
                 diag("%s: AA* loading as asked (%d,%d)-(%d,%d): find %d %d %.4f, sliced %d %d "
@@ -306,6 +325,9 @@ static void check(tw_level *l, int pairs, uint64_t seed)
     ok(wrong == 0 && paused > 0 && mids > 0,
        "%s: world AA* from no tile loaded, loading what each step names: find's length on %d "
        "pairs (%u differ; %u paused, %u pauses mid-search)", l->what, m, wrong, paused, mids);
+    ok(more == 0, "%s: the sliced search loads no more tiles than find asked for in rounds "
+                  "(%u tiles against %u; more on %u queries)", l->what, sliced_loads, find_loads,
+       more);
     ok(listed_bad == 0, "%s: a step's needed tiles are tiles not loaded (%u not)", l->what,
        listed_bad);
     ok(hwrong == 0 && hpaused > 0 && hmids > 0,
