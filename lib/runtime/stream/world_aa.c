@@ -336,7 +336,8 @@ static void search_begin(nb_world_aa *ws)
 }
 
 /* The move d from slot j at cost g to (nx, ny) made: 0, or how the search ends. */
-static inline int relax(nb_world_aa *ws, double g, unsigned d, int32_t nx, int32_t ny)
+static inline NBP_ALWAYS_INLINE int relax(nb_world_aa *ws, double g, unsigned d, int32_t nx,
+                                         int32_t ny, nb_cell goal)
 {
     int seen;
     double ng = g + nbi_move_cost(d) * (ws->costs.weighted ? mult(ws, nx, ny) : 1);
@@ -347,7 +348,7 @@ static inline int relax(nb_world_aa *ws, double g, unsigned d, int32_t nx, int32
         return 0;
     ws->stamp[k] = ws->sid << SID_SHIFT | d;
     ws->g[k] = ng;
-    return push(ws, ng + heur(ws, nx, ny, ws->q.goal), ng, k) ? 0 : END_NOMEM;
+    return push(ws, ng + heur(ws, nx, ny, goal), ng, k) ? 0 : END_NOMEM;
 }
 
 /* A move that waits for a tile, in the open list of waiting moves by its bound. */
@@ -414,7 +415,7 @@ static int waited(nb_world_aa *ws)
         return END_PAUSED;
     }
     nbi_heap_pop(&ws->wait);
-    return ok ? relax(ws, ws->g[m.slot], d, nx, ny) : 0;
+    return ok ? relax(ws, ws->g[m.slot], d, nx, ny, ws->q.goal) : 0;
 }
 
 /* Up to budget expansions of the search; ws->end says how it ended (END_RUNNING: the
@@ -518,7 +519,7 @@ static void run(nb_world_aa *ws, uint64_t budget)
                 }
                 continue;
             }
-            int r = relax(ws, g, d, nx, ny);
+            int r = relax(ws, g, d, nx, ny, goal);
             if (r) {
                 end = r;
                 if (r == END_LIMIT)
