@@ -58,68 +58,80 @@ static int same_cells(const nb_cell *a, size_t na, const nb_cell *b, size_t nb)
     return 1;
 }
 
-/* The sliced world AA* in steps of `slice` (the game loading what a step names when load):
- * its result in *res, its pauses in *pauses (mid: after expansions).  0 on a failure. */
-static nb_status aa_sliced(nb_world_aa *ws, nb_world *w, const nb_aa_query *q,
-                           const nb_world_overlay *ov, uint64_t slice, int load, nb_aa_result *res,
-                           int *pauses, int *mid, nb_err *err)
+/* A workspace's steps and needed list, for the one loop below. */
+typedef struct stepper {
+    void *ws;
+    nb_status (*step)(void *ws, uint64_t n, int *done, nb_err *err);
+    size_t (*needed)(const void *ws, nb_world_tile *t, size_t max);
+} stepper;
+
+static nb_status aa_step(void *ws, uint64_t n, int *done, nb_err *err)
 {
-    nb_status st = nb_world_aa_begin(ws, q, ov, err);
-    if (st != NB_OK)
-        return st;
-    int done = 0, steps = 0;
+    return nb_world_aa_step(ws, n, done, err);
+}
+static size_t aa_needed(const void *ws, nb_world_tile *t, size_t max)
+{
+    return nb_world_aa_needed(ws, t, max);
+}
+static nb_status haa_step(void *ws, uint64_t n, int *done, nb_err *err)
+{
+    return nb_world_haa_step(ws, n, done, err);
+}
+static size_t haa_needed(const void *ws, nb_world_tile *t, size_t max)
+{
+    return nb_world_haa_needed(ws, t, max);
+}
+
+/* Steps of `slice` until done, the game loading what a step names when load: its pauses in
+ * *pauses (*mid: after the first step). */
+static nb_status steps(const stepper *sp, nb_world *w, uint64_t slice, int load, int *pauses,
+                       int *mid, nb_err *err)
+{
+    int done = 0, nsteps = 0;
     *pauses = *mid = 0;
     while (!done) {
-        if (++steps > 50000000)
+        if (++nsteps > 50000000)
             return NB_ERR_LIMIT;
-        st = nb_world_aa_step(ws, slice, &done, err);
+        nb_status st = sp->step(sp->ws, slice, &done, err);
         if (st == NB_ERR_UNLOADED && load) {
-            nb_world_tile t[8];
-            size_t n = nb_world_aa_needed(ws, t, 8);
-            if (n == 0 || n > 3 || ++*pauses > 10000)
+            nb_world_tile t[4096];
+            size_t n = sp->needed(sp->ws, t, 4096);
+            if (n == 0 || n > 4096 || ++*pauses > 10000)
                 return NB_ERR_LIMIT;
             for (size_t i = 0; i < n; i++)
                 if (nb_world_load(w, t[i], err) != NB_OK)
                     return NB_ERR_LIMIT;
-            if (steps > 1)
+            if (nsteps > 1)
                 (*mid)++;
             continue;
         }
         if (st != NB_OK)
             return st;
     }
-    return nb_world_aa_finish(ws, res, err);
+    return NB_OK;
+}
+
+/* The sliced world AA*: its result in *res. */
+static nb_status aa_sliced(nb_world_aa *ws, nb_world *w, const nb_aa_query *q,
+                           const nb_world_overlay *ov, uint64_t slice, int load, nb_aa_result *res,
+                           int *pauses, int *mid, nb_err *err)
+{
+    stepper sp = {ws, aa_step, aa_needed};
+    nb_status st = nb_world_aa_begin(ws, q, ov, err);
+    if (st == NB_OK)
+        st = steps(&sp, w, slice, load, pauses, mid, err);
+    return st == NB_OK ? nb_world_aa_finish(ws, res, err) : st;
 }
 
 static nb_status haa_sliced(nb_world_haa *ws, nb_world *w, const nb_haa_query *q,
                             const nb_world_overlay *ov, uint64_t slice, int load,
                             nb_haa_result *res, int *pauses, int *mid, nb_err *err)
 {
+    stepper sp = {ws, haa_step, haa_needed};
     nb_status st = nb_world_haa_begin(ws, q, ov, err);
-    if (st != NB_OK)
-        return st;
-    int done = 0, steps = 0;
-    *pauses = *mid = 0;
-    while (!done) {
-        if (++steps > 50000000)
-            return NB_ERR_LIMIT;
-        st = nb_world_haa_step(ws, slice, &done, err);
-        if (st == NB_ERR_UNLOADED && load) {
-            nb_world_tile t[4096];
-            size_t n = nb_world_haa_needed(ws, t, 4096);
-            if (n == 0 || n > 4096 || ++*pauses > 10000)
-                return NB_ERR_LIMIT;
-            for (size_t i = 0; i < n; i++)
-                if (nb_world_load(w, t[i], err) != NB_OK)
-                    return NB_ERR_LIMIT;
-            if (steps > 1)
-                (*mid)++;
-            continue;
-        }
-        if (st != NB_OK)
-            return st;
-    }
-    return nb_world_haa_finish(ws, res, err);
+    if (st == NB_OK)
+        st = steps(&sp, w, slice, load, pauses, mid, err);
+    return st == NB_OK ? nb_world_haa_finish(ws, res, err) : st;
 }
 
 static int aa_same(const nb_aa_result *a, const nb_aa_result *b)
@@ -292,7 +304,7 @@ static void check(tw_level *l, int pairs, uint64_t seed)
                     size_t k = nb_world_aa_needed(aa, t, 4);
                     for (size_t j = 0; j < k && j < 4; j++)
                         listed_bad += nb_world_loaded(w, t[j]) != 0;
-                    listed_bad += k == 0;
+                    listed_bad += k == 0 || k > 3;
                     break;
                 }
                 if (st != NB_OK)
@@ -328,7 +340,7 @@ static void check(tw_level *l, int pairs, uint64_t seed)
     ok(more == 0, "%s: the sliced search loads no more tiles than find asked for in rounds "
                   "(%u tiles against %u; more on %u queries)", l->what, sliced_loads, find_loads,
        more);
-    ok(listed_bad == 0, "%s: a step's needed tiles are tiles not loaded (%u not)", l->what,
+    ok(listed_bad == 0, "%s: a step's needed tiles are 1 to 3 tiles not loaded (%u not)", l->what,
        listed_bad);
     ok(hwrong == 0 && hpaused > 0 && hmids > 0,
        "%s: world HAA* from no tile loaded, loading what each step names: find's length (%u "
