@@ -432,15 +432,20 @@ static void run(nb_world_aa *ws, uint64_t budget)
     double best_h = ws->best_h, best_g = ws->best_g, bh2 = ws->bh2;
     uint32_t best_limit = ws->best_limit, best_exh = ws->best_exh;
     int32_t bx2 = ws->bx2, by2 = ws->by2;
-    uint64_t expanded = ws->expanded, left = budget;
+    uint64_t expanded = ws->expanded;
+    /* One test a node for both the query's max_expansions and the slice's budget. */
+    uint64_t cap = q->max_expansions ? q->max_expansions : UINT64_MAX;
+    uint64_t stop_at = budget > UINT64_MAX - expanded ? UINT64_MAX : expanded + budget;
+    stop_at = cap < stop_at ? cap : stop_at;
     int end = END_EXHAUSTED;
     if (ws->end != END_RUNNING && ws->end != END_PAUSED)
         return; /* ended at its start (search_begin) */
     for (;;) {
         /* A waiting move whose bound is below every node's comes first (at a tie, the
          * node: find's answer stands when no missing tile's bound is below its cost). */
-        while (ws->wait.n && (nbi_heap_empty(&ws->open) ||
-                              nbi_heap_top(&ws->wait)->key < nbi_heap_top(&ws->open)->key)) {
+        while (lazy && ws->wait.n &&
+               (nbi_heap_empty(&ws->open) ||
+                nbi_heap_top(&ws->wait)->key < nbi_heap_top(&ws->open)->key)) {
             int r = waited(ws);
             if (r) {
                 end = r;
@@ -449,21 +454,18 @@ static void run(nb_world_aa *ws, uint64_t budget)
         }
         if (nbi_heap_empty(&ws->open))
             break;
-        if (q->max_expansions && expanded >= q->max_expansions) {
-            end = END_LIMIT;
-            ws->stop = nbi_heap_top(&ws->open)->key;
-            break;
-        }
-        if (!left--) {
-            end = END_RUNNING;
+        if (expanded >= stop_at) {
+            if (expanded >= cap) {
+                end = END_LIMIT;
+                ws->stop = nbi_heap_top(&ws->open)->key;
+            } else
+                end = END_RUNNING;
             break;
         }
         nbi_heap_item e = nbi_heap_pop(&ws->open);
         uint32_t j = e.id;
-        if ((ws->stamp[j] & CLOSED) || -e.tie > ws->g[j]) {
-            left++;
+        if ((ws->stamp[j] & CLOSED) || -e.tie > ws->g[j])
             continue;
-        }
         ws->stamp[j] |= CLOSED;
         expanded++;
         int32_t x, y;
