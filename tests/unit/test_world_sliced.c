@@ -369,6 +369,30 @@ static void check(tw_level *l, int pairs, uint64_t seed)
                "%s: a step after a nearest query on the workspace: NB_ERR_ARG (%s)", l->what,
                err.msg);
     }
+    /* A workspace closed in the middle of a sliced query lets its tiles go. */
+    {
+        nb_world_aa *mid_ws = NULL;
+        nb_aa_query q;
+        nb_aa_query_init(&q);
+        q.size = 1, q.capability = ag.capability;
+        q.start = standable(&r, l->whole, ag.capability);
+        q.goal = standable(&r, l->whole, ag.capability);
+        /* Ends a long way apart, joined: the search is still running after 3 nodes. */
+        nb_aa_result f;
+        for (int tries = 0; tries < 200; tries++) {
+            q.start = standable(&r, l->whole, ag.capability);
+            q.goal = standable(&r, l->whole, ag.capability);
+            if (nb_world_aa_find(aa, &q, NULL, &f, &err) == NB_OK && f.status == NB_PATH_FOUND &&
+                f.expanded > 10)
+                break;
+        }
+        done = 1;
+        if (nb_world_aa_open(w, &mid_ws, &err) == NB_OK &&
+            nb_world_aa_begin(mid_ws, &q, NULL, &err) == NB_OK)
+            nb_world_aa_step(mid_ws, 3, &done, &err);
+        ok(!done, "%s: a sliced query 3 nodes in (closed then)", l->what);
+        nb_world_aa_close(mid_ws);
+    }
     /* No tile held once the queries end: every tile unloads and unmaps. */
     unload_all(w, &l->in);
     nb_world_info in;

@@ -113,6 +113,8 @@ void nb_world_aa_close(nb_world_aa *ws)
 {
     if (!ws)
         return;
+    if (ws->phase != 0 && ws->pins.qid == ws->qid) /* a sliced query's tiles let go */
+        nbi_wpins_end(&ws->pins);
     nbi_wpins_free(&ws->pins);
     nbi_pool_free(&ws->pool);
     if (ws->open.a)
