@@ -1936,6 +1936,24 @@ nb_status nb_world_aa_find(nb_world_aa *ws, const nb_aa_query *query,
 /* After a find that returned NB_ERR_UNLOADED: how many tiles it needs,
  * the first max of them in needed (in the order the search met them). */
 size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t max);
+/* The same query in slices (the convention at the top of this header):
+ * begin checks it (find's errors) and pins the tiles it reads from then
+ * to finish; overlay must stay unchanged until finish.  A step that needs
+ * a tile that is not loaded returns NB_ERR_UNLOADED and
+ * nb_world_aa_needed lists the tiles it needs to go on (at most 3; the
+ * ends' tiles at the first step); the query keeps its place, and the
+ * next step, once the game has loaded them (on any thread), resumes the
+ * same search.  A move into a tile not loaded waits until the bound of
+ * any path through it comes first, so a step asks only for tiles that
+ * find, with them missing, would have named, and the answer is find's on
+ * the tiles loaded at the end.  With a loader and a budget
+ * (nb_world_set_budget) the tiles are loaded through it instead.  Any
+ * other query on the workspace (nearest, line, random) abandons a sliced
+ * one (NB_ERR_ARG at its next step). */
+nb_status nb_world_aa_begin(nb_world_aa *ws, const nb_aa_query *query,
+                            const nb_world_overlay *overlay, nb_err *err);
+nb_status nb_world_aa_step(nb_world_aa *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_world_aa_finish(nb_world_aa *ws, nb_aa_result *res, nb_err *err);
 
 /* nb_nearest_find across a world's tiles, in a world workspace: the same
  * query, answer and order of rings, each cell read in the tile that owns
@@ -2011,6 +2029,23 @@ nb_status nb_world_haa_find(nb_world_haa *ws, const nb_haa_query *query,
 /* After a find that returned NB_ERR_UNLOADED: how many tiles it needs,
  * the first max of them in needed. */
 size_t nb_world_haa_needed(const nb_world_haa *ws, nb_world_tile *needed, size_t max);
+/* The same query in slices (the convention at the top of this header;
+ * expansions count the search above the tiles' nodes).  The first step
+ * reads the ends' tiles and inserts the ends; the step that ends the
+ * search refines its path through the tiles it crosses.  A step that
+ * needs a tile that is not loaded returns NB_ERR_UNLOADED and
+ * nb_world_haa_needed lists them; the query keeps its place (the
+ * insertion, or the abstract path awaiting refinement), and the next step
+ * after the game has loaded them resumes it.  Under an overlay that blocks
+ * cells, an edited tile the search walks that is not loaded is named when
+ * the search ends, and the next step searches again.  With a loader and a
+ * budget the tiles are loaded through it instead.  overlay must stay
+ * unchanged until finish; before the end finish answers NB_PATH_LIMIT with
+ * the start alone, as find stopped by max_expansions. */
+nb_status nb_world_haa_begin(nb_world_haa *ws, const nb_haa_query *query,
+                             const nb_world_overlay *overlay, nb_err *err);
+nb_status nb_world_haa_step(nb_world_haa *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_world_haa_finish(nb_world_haa *ws, nb_haa_result *res, nb_err *err);
 
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */

@@ -10,7 +10,7 @@
  * unloads, and the largest of each memory figure against the goal (64 MB
  * resident with a 3 x 3 window of 1024^2 tiles).
  *
- *   bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] [-f FPS] [-w]
+ *   bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] [-f FPS] [-w] [-H]
  *
  * OUT is where navbake world link wrote world.nbw (its tiles in
  * OUT/tiles).  -s: the walker's speed in cells a frame (8); -r: the short
@@ -23,7 +23,16 @@
  * the files' pages in memory) counts what the walk read; -w keeps them
  * (warm: a file just baked is in memory whole).  The walker goes along the world's diagonal from its first tile's centre
  * to its last's; every query's ends are the standable cells nearest the
- * points chosen (nb_world_nearest_find). */
+ * points chosen (nb_world_nearest_find).  -H: the long query is HAA*
+ * across tiles (nb_world_haa_find, straightened) instead of Annotated A*.
+ *
+ * After the walk: HAA* from the world's first corner to its last, from no
+ * tile loaded (the loader maps what it needs, no budget), then 15 times
+ * more with those tiles mapped: the median wall and thread CPU time, the
+ * tiles it mapped, the nodes its search above the tiles expanded; then
+ * the same under an overlay that blocks 8 x 8 cells at the middle of that
+ * path (the tile it falls in is "edited" and searched cell by cell:
+ * lib/runtime/stream/haa_edit.c), to show what an edit costs. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,8 +120,39 @@ typedef struct walker {
     nb_world *w;
     nb_world_info in;
     nb_world_aa *ws;
+    nb_world_haa *hs;
     const nb_agent *agent;
 } walker;
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* HAA* across the world from s to g (straightened), timed: wall and thread CPU seconds. */
+static nb_status timed_haa(walker *k, nb_cell s, nb_cell g, const nb_world_overlay *ov,
+                           nb_haa_result *r, double *secs, double *cpu, nb_err *err)
+{
+    nb_haa_query q;
+    nb_haa_query_init(&q);
+    nb_haa_query_agent(&q, k->agent);
+    q.start = s, q.goal = g;
+    q.flags = NB_HAA_STRAIGHTEN;
+    double t = now(), c = cpu_now();
+    nb_status st = nb_world_haa_find(k->hs, &q, ov, r, err);
+    *secs = now() - t;
+    if (cpu)
+        *cpu = cpu_now() - c;
+    return st;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp);
+    return v[(n - 1) / 2];
+}
 
 /* Drops a file's clean pages from the page cache (advice). */
 static void drop_cache(const char *path)
@@ -162,14 +202,84 @@ static int in_window(long tx, long ty, long cx, long cy)
     return labs(tx - cx) <= 1 && labs(ty - cy) <= 1;
 }
 
+/* HAA* corner to corner, from no tile loaded (the loader, no budget), then 15 times with its
+ * tiles mapped; then under an overlay blocking 8 x 8 cells at its path's middle. */
+static void corners(walker *k, loader_ctx *lc)
+{
+    nb_err err;
+    for (uint32_t i = 0; i < k->in.columns * k->in.rows; i++)
+        nb_world_unload(k->w, (nb_world_tile){i % k->in.columns, i / k->in.columns}, NULL);
+    nb_world_set_budget(k->w, SIZE_MAX);
+    nb_cell s, g;
+    if (!snap(k, 0, 0, &s) || !snap(k, (long)k->in.width - 1, (long)k->in.height - 1, &g)) {
+        printf("\nHAA* corner to corner: no standable cell near a corner\n");
+        return;
+    }
+    unsigned calls0 = lc->calls;
+    nb_haa_result r;
+    double wall[16], cpu[16], first_wall, first_cpu;
+    nb_status st = timed_haa(k, s, g, NULL, &r, &first_wall, &first_cpu, &err);
+    if (st != NB_OK) {
+        printf("\nHAA* corner to corner: %s\n", err.msg);
+        return;
+    }
+    unsigned mapped = lc->calls - calls0;
+    nb_world_info in;
+    nb_world_describe(k->w, &in);
+    for (int i = 0; i < 15; i++)
+        timed_haa(k, s, g, NULL, &r, &wall[i], &cpu[i], &err);
+    double len = r.length;
+    uint64_t exp = r.expanded;
+    size_t plen = r.path_len;
+    nb_cell mid = plen ? r.path[plen / 2] : s;
+    printf("\nHAA* corner to corner, (%d, %d) to (%d, %d): %s, length %.1f, %zu cells, %llu nodes "
+           "expanded above the tiles; the first from no tile loaded %.1f ms wall (%.1f ms CPU), "
+           "mapping %u tiles (%u loaded after it, the ends' nearest-cell queries' included); "
+           "then with them mapped, median of 15: %.2f ms wall, %.2f ms thread CPU; "
+           "nb_world_resident %.1f MiB\n",
+           s.x, s.y, g.x, g.y, r.status == NB_PATH_FOUND ? "found" : "NO PATH", len, plen,
+           (unsigned long long)exp, 1e3 * first_wall, 1e3 * first_cpu, mapped, in.loaded,
+           1e3 * median(wall, 15), 1e3 * median(cpu, 15), nb_world_resident(k->w) / 1048576.0);
+    /* An edit: 8 x 8 cells blocked at the path's middle, in one tile. */
+    nb_world_overlay *ov = NULL;
+    if (r.status != NB_PATH_FOUND || nb_world_overlay_open(k->w, &ov, &err) != NB_OK)
+        return;
+    long bx = mid.x - 4, by = mid.y - 4;
+    long t0x = mid.x / (long)k->in.tile * (long)k->in.tile;
+    long t0y = mid.y / (long)k->in.tile * (long)k->in.tile;
+    bx = clampl(bx, t0x, t0x + (long)k->in.tile - 8);
+    by = clampl(by, t0y, t0y + (long)k->in.tile - 8);
+    nb_world_overlay_block(ov, bx, by, 8, 8, &err);
+    calls0 = lc->calls;
+    st = timed_haa(k, s, g, ov, &r, &first_wall, &first_cpu, &err);
+    unsigned mapped2 = lc->calls - calls0;
+    for (int i = 0; st == NB_OK && i < 5; i++)
+        timed_haa(k, s, g, ov, &r, &wall[i], &cpu[i], &err);
+    if (st != NB_OK)
+        printf("HAA* corner to corner under 8 x 8 cells blocked at (%ld, %ld): %s\n", bx, by,
+               err.msg);
+    else
+        printf("HAA* corner to corner under 8 x 8 cells blocked at (%ld, %ld) (tile (%ld, %ld) "
+               "edited): %s, length %.1f (%+.2f%%), %llu nodes expanded (world graph and the "
+               "edited tile's cells); first %.1f ms wall (%.1f ms CPU, %u more tiles mapped), "
+               "median of 5 after it: %.2f ms wall, %.2f ms thread CPU\n",
+               bx, by, bx / (long)k->in.tile, by / (long)k->in.tile,
+               r.status == NB_PATH_FOUND ? "found" : "NO PATH", r.length,
+               100 * (r.length - len) / len, (unsigned long long)r.expanded, 1e3 * first_wall,
+               1e3 * first_cpu, mapped2, 1e3 * median(wall, 5), 1e3 * median(cpu, 5));
+    nb_world_overlay_close(ov);
+}
+
 int main(int argc, char **argv)
 {
     double speed = 8, reach = 256, ahead = 1536, budget_tiles = 12, fps = 60;
     const char *out = NULL;
-    int warm = 0;
+    int warm = 0, long_haa = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-w"))
             warm = 1;
+        else if (!strcmp(argv[i], "-H"))
+            long_haa = 1;
         else if (i + 1 < argc && argv[i][0] == '-' && strchr("srlbf", argv[i][1]) && !argv[i][2]) {
             double v = atof(argv[i + 1]);
             switch (argv[i][1]) {
@@ -184,13 +294,13 @@ int main(int argc, char **argv)
             out = argv[i];
         else {
             fprintf(stderr, "usage: bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] "
-                            "[-f FPS] [-w]\n");
+                            "[-f FPS] [-w] [-H]\n");
             return 2;
         }
     }
     if (!out || speed <= 0 || fps <= 0) {
         fprintf(stderr, "usage: bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] "
-                        "[-f FPS]\n");
+                        "[-f FPS] [-w] [-H]\n");
         return 2;
     }
     double rss0 = rss();
@@ -203,7 +313,8 @@ int main(int argc, char **argv)
     nb_err err;
     double t0 = now();
     if (nb_world_open(path, tiles, 0, NULL, &k.w, &err) != NB_OK ||
-        nb_world_aa_open(k.w, &k.ws, &err) != NB_OK) {
+        nb_world_aa_open(k.w, &k.ws, &err) != NB_OK ||
+        nb_world_haa_open(k.w, &k.hs, &err) != NB_OK) {
         fprintf(stderr, "bench_stream: %s\n", err.msg);
         return 1;
     }
@@ -315,15 +426,17 @@ int main(int argc, char **argv)
         int found = 0;
         if (snap(&k, x, y, &s) && snap(&k, x + (long)ahead, y + (long)ahead, &g)) {
             nb_aa_result r;
-            nb_status st = timed_aa(&k, s, g, &r, &lt, &err);
+            nb_haa_result hr;
+            nb_status st = long_haa ? timed_haa(&k, s, g, NULL, &hr, &lt, NULL, &err)
+                                    : timed_aa(&k, s, g, &r, &lt, &err);
             add(&tlong, lt);
             if (st != NB_OK) {
                 fprintf(stderr, "bench_stream: the long query: %s\n", err.msg);
                 return 1;
             }
-            found = r.status == NB_PATH_FOUND;
+            found = (long_haa ? hr.status : r.status) == NB_PATH_FOUND;
             long_found += found;
-            expanded = r.expanded;
+            expanded = long_haa ? hr.expanded : r.expanded;
         }
         nb_world_info in;
         nb_world_describe(k.w, &in);
@@ -349,7 +462,8 @@ int main(int argc, char **argv)
     printf("| what | count | median ms | 95th ms | largest ms |\n|---|---:|---:|---:|---:|\n");
     report("short query (world AA*)", &tshort);
     report("its two ends (world nearest)", &tsnap);
-    report("long query (world AA*, loading)", &tlong);
+    report(long_haa ? "long query (world HAA*, loading)" : "long query (world AA*, loading)",
+           &tlong);
     report("tile load (nb_world_load)", &tload);
     report("tile unload (nb_world_unload)", &tunload);
     printf("\nlargest: nb_world_bytes %.1f MiB, nb_world_resident %.1f MiB (after a frame's short "
@@ -362,6 +476,8 @@ int main(int argc, char **argv)
            max_res <= 64e6 && max_rss - rss0 <= 64e6 ? "met" : "NOT met", max_res / 1e6,
            (max_rss - rss0) / 1e6);
     free(tshort.v), free(tlong.v), free(tload.v), free(tunload.v), free(tsnap.v);
+    corners(&k, &lc);
+    nb_world_haa_close(k.hs);
     nb_world_aa_close(k.ws);
     nb_world_close(k.w);
     return 0;

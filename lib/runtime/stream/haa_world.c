@@ -53,6 +53,10 @@ struct nbi_whaa {
     size_t kcap;
     int strict;              /* the graph's corner rule, for the R cells' moves */
     nb_world_aa *fix;        /* a tile's stretch that the overlay breaks, walked again */
+    /* The query in progress between nbi_whaa_begin and nbi_whaa_end. */
+    nb_cell qs, qg;
+    uint32_t fg, ng;         /* the goal's tile's first node and its count */
+    int dg, running, found;
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -586,12 +590,13 @@ static nb_cell key_cell(const nbi_whaa *q, uint32_t u, nb_cell start, nb_cell go
                                                           : node_cell(&q->g, u);
 }
 
-nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
-                        nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
-                        size_t *needed_count, nb_err *err)
+nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
+                         nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
+                         size_t *needed_count, nb_err *err)
 {
     const nb_world *w = q->w;
     memset(res, 0, sizeof *res);
+    q->running = 0;
     if (needed_count)
         *needed_count = 0;
     nb_cell ends[2] = {start, goal};
@@ -601,7 +606,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world
             return nbi_query_cell_fail(err, FAMILY, e ? "goal" : "start", ends[e], w->x.width,
                                        w->x.height);
     uint32_t ts = tile_of(w, start), tg = tile_of(w, goal);
-    uint32_t N = q->g.nodes, S = N, G = N + 1;
+    uint32_t N = q->g.nodes, S = N;
     nbi_wedit *ed = &q->ed;
     nbi_wedit_begin(ed, ov, q->cap, q->size);
     int ds = nbi_wedit_dirty(ed, ts), dg = nbi_wedit_dirty(ed, tg);
@@ -691,9 +696,35 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world
         nbi_wedit_end(ed);
         return st == NB_OK ? nbi_done(err, NB_OK) : st;
     }
+    q->qs = start, q->qg = goal;
+    q->found = 0;
+    q->fg = fg, q->ng = ng, q->dg = dg;
+    q->running = 1;
+    res->found = 0;
+    return nbi_done(err, NB_OK);
+}
+
+int nbi_whaa_running(const nbi_whaa *q) { return q->running; }
+
+void nbi_whaa_abandon(nbi_whaa *q)
+{
+    if (q->running)
+        nbi_wedit_end(&q->ed);
+    q->running = 0;
+}
+
+nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb_err *err)
+{
+    const nb_world *w = q->w;
+    nbi_wedit *ed = &q->ed;
+    nb_cell goal = q->qg;
+    uint32_t N = q->g.nodes, G = N + 1, fg = q->fg, ng = q->ng;
+    int dg = q->dg;
+    nb_status st = NB_OK;
     /* A* over the world graph (no tile read), and over the R cells when an overlay edits tiles. */
-    int found = 0;
-    while (st == NB_OK && !nbi_heap_empty(&q->heap)) {
+    while (st == NB_OK && q->running && !nbi_heap_empty(&q->heap)) {
+        if (!budget--)
+            return nbi_done(err, NB_OK);
         nbi_heap_item it = nbi_heap_pop(&q->heap);
         uint32_t u = it.id;
         if (q->stamp[u] & 1)
@@ -701,7 +732,7 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world
         q->stamp[u] |= 1;
         res->expanded++;
         if (u == G) {
-            found = 1;
+            q->found = 1;
             break;
         }
         if (q->max_expansions && res->expanded >= q->max_expansions) {
@@ -734,7 +765,27 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world
                 relax(q, (uint32_t)r, q->gv[u], u, goal, uc);
         }
     }
-    /* An R cell in a tile not loaded: the answer may lie through it. */
+    q->running = 0;
+    if (st != NB_OK)
+        nbi_wedit_end(ed);
+    return st;
+}
+
+nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
+                       size_t needed_max, size_t *needed_count, int *redo, nb_err *err)
+{
+    const nb_world *w = q->w;
+    nbi_wedit *ed = &q->ed;
+    nb_cell start = q->qs, goal = q->qg;
+    uint32_t N = q->g.nodes, S = N, G = N + 1;
+    pins p = {{0}, {0}, 0, 0, NB_OK, {0}};
+    nb_status st = NB_OK;
+    int found = q->found;
+    if (needed_count)
+        *needed_count = 0;
+    /* An R cell in a tile not loaded: the answer may lie through it (the search runs
+     * again once it is loaded). */
+    int redo_ = 0;
     if (st == NB_OK && ed->pins.st != NB_OK) {
         st = ed->pins.st;
         if (err)
@@ -745,10 +796,14 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world
         if (needed_count)
             *needed_count = n;
         st = nbi_wpins_unloaded(&ed->pins, INFINITY, n, err);
+        redo_ = 1;
     }
     nbi_wedit_end(ed);
+    ed->pins.nmissing = 0;
+    *redo = redo_;
     if (st != NB_OK) {
         res->limit = 0;
+        res->found = 0;
         return st;
     }
     if (!found)
@@ -814,4 +869,17 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world
     res->path = q->path;
     res->path_len = len;
     return nbi_done(err, NB_OK);
+}
+
+nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
+                        nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
+                        size_t *needed_count, nb_err *err)
+{
+    nb_status st = nbi_whaa_begin(q, start, goal, ov, res, needed, needed_max, needed_count, err);
+    if (st != NB_OK || !q->running)
+        return st;
+    if ((st = nbi_whaa_search(q, UINT64_MAX, res, err)) != NB_OK)
+        return st;
+    int redo;
+    return nbi_whaa_end(q, res, needed, needed_max, needed_count, &redo, err);
 }

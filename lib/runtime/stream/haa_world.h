@@ -121,5 +121,22 @@ size_t nbi_whaa_bytes(const nbi_whaa *q);
 nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
                         nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
                         size_t *needed_count, nb_err *err);
+/* The same in three parts (nb_world_haa_begin/step/finish): begin reads
+ * the ends' tiles and inserts the ends (NB_ERR_UNLOADED as find; nothing
+ * kept: begin again), and leaves the search running when there is one to
+ * run (nbi_whaa_running); search expands at most budget nodes of the
+ * search above the tiles (res->expanded counts them all), reading no
+ * tile but under an overlay the edited ones; end, once it has ended,
+ * refines its path (NB_ERR_UNLOADED as find: end again once they are
+ * loaded, or, when *redo, the search needs an edited tile: begin again).
+ * abandon lets go of a search begun and not ended. */
+nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
+                         nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
+                         size_t *needed_count, nb_err *err);
+int nbi_whaa_running(const nbi_whaa *q);
+nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb_err *err);
+nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
+                       size_t needed_max, size_t *needed_count, int *redo, nb_err *err);
+void nbi_whaa_abandon(nbi_whaa *q);
 
 #endif

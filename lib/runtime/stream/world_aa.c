@@ -55,6 +55,28 @@ struct nb_world_aa {
      * needed tiles are its. */
     nb_world_aa *helper;
     int helper_needed;
+    /* The query in progress (begin, step, finish; find is the three). */
+    int phase, lazy;
+    uint32_t qid;              /* the pins' query it began as: another query on the
+                                  workspace abandons it */
+    nb_aa_query q;
+    const nb_world_overlay *ov;
+    nb_aa_result res;          /* the answer, once PH_DONE */
+    int end;
+    uint32_t at, start_slot;
+    double stop, best_h, best_g, bh2;
+    uint32_t best_limit, best_exh;
+    int32_t bx2, by2;
+    uint64_t expanded;
+    /* Sliced (lazy): a move into a tile not loaded waits in its own open
+     * list by the bound of any path through it, and is made when that
+     * bound comes first; then a tile still missing pauses the step
+     * (NB_ERR_UNLOADED naming the move's tiles, pneed). */
+    nbi_heap wait;
+    struct wmove { uint32_t slot, d; } *moves;
+    size_t nmoves, capmoves;
+    nb_world_tile pneed[3];
+    size_t npneed;
 };
 
 nb_status nb_world_aa_open(const nb_world *w, nb_world_aa **out, nb_err *err)
@@ -74,7 +96,7 @@ nb_status nb_world_aa_open(const nb_world *w, nb_world_aa **out, nb_err *err)
     size_t brows = (w->x.height + NBI_WB_MASK) >> NBI_WB_SHIFT;
     int okp = nbi_wpins_init(&ws->pins, w);
     int okq = nbi_pool_init(&ws->pool, a, (size_t)ws->bcols * brows, PSHIFT);
-    int okh = nbi_heap_init(&ws->open, a, 1024, NULL);
+    int okh = nbi_heap_init(&ws->open, a, 1024, NULL) && nbi_heap_init(&ws->wait, a, 0, NULL);
     if (okq) {
         nbi_pool_array(&ws->pool, (void **)&ws->stamp, sizeof *ws->stamp, 1);
         nbi_pool_array(&ws->pool, (void **)&ws->g, sizeof *ws->g, 0);
@@ -91,10 +113,15 @@ void nb_world_aa_close(nb_world_aa *ws)
 {
     if (!ws)
         return;
+    if (ws->phase != 0 && ws->pins.qid == ws->qid) /* a sliced query's tiles let go */
+        nbi_wpins_end(&ws->pins);
     nbi_wpins_free(&ws->pins);
     nbi_pool_free(&ws->pool);
     if (ws->open.a)
         nbi_heap_free(&ws->open);
+    if (ws->wait.a)
+        nbi_heap_free(&ws->wait);
+    nbi_free(ws->a, ws->moves);
     nbi_free(ws->a, ws->path);
     nb_world_aa_close(ws->helper);
     nbi_free(ws->a, ws);
@@ -103,7 +130,8 @@ void nb_world_aa_close(nb_world_aa *ws)
 size_t nb_world_aa_bytes(const nb_world_aa *ws)
 {
     return ws ? sizeof *ws + nbi_wpins_bytes(&ws->pins) + nbi_pool_bytes(&ws->pool) +
-                    nbi_heap_bytes(&ws->open) + ws->cappath * sizeof *ws->path +
+                    nbi_heap_bytes(&ws->open) + nbi_heap_bytes(&ws->wait) +
+                    ws->capmoves * sizeof *ws->moves + ws->cappath * sizeof *ws->path +
                     nb_world_aa_bytes(ws->helper)
               : 0;
 }
@@ -120,6 +148,11 @@ size_t nb_world_aa_needed(const nb_world_aa *ws, nb_world_tile *needed, size_t m
         return 0;
     if (ws->helper_needed)
         return nb_world_aa_needed(ws->helper, needed, max);
+    if (ws->npneed) { /* a sliced step's pause */
+        for (size_t i = 0; needed && i < ws->npneed && i < max; i++)
+            needed[i] = ws->pneed[i];
+        return ws->npneed;
+    }
     /* The list of the last query, kept in the pins until the next. */
     size_t n = 0;
     uint32_t c = ws->w->x.columns;
@@ -147,6 +180,7 @@ void nbi_world_aa_mark_needed(nb_world_aa *ws, double limit, size_t n)
     /* A bound of -INFINITY marks a tile needed, for nb_world_aa_needed. */
     nbi_wpins *p = &ws->pins;
     ws->helper_needed = 0;
+    ws->npneed = 0;
     for (size_t i = 0; n && i < p->nmissing; i++)
         if (p->v[p->missing[i]].miss < limit)
             p->v[p->missing[i]].miss = -INFINITY;
@@ -261,17 +295,13 @@ static int walk_back(nb_world_aa *ws, uint32_t j, uint32_t start, nb_aa_result *
     return 1;
 }
 
-enum { END_FOUND = 1, END_EXHAUSTED, END_LIMIT, END_NOMEM };
+enum { END_RUNNING = 0, END_FOUND, END_EXHAUSTED, END_LIMIT, END_NOMEM, END_PAUSED };
+enum { PH_IDLE = 0, PH_ENDS, PH_SEARCH, PH_DONE };
 
-/* The search from start; *end says how it ended, *at the slot it ended at (the goal, or the
- * expanded cell nearest it), *stop the f it stopped below (the goal's cost, or the open
- * list's least f at a limit; INFINITY when exhausted). */
-static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
-                   nb_aa_result *res, int *end, uint32_t *at, uint32_t *start_slot, double *stop)
+/* The search's start: the start's node alone in the open list. */
+static void search_begin(nb_world_aa *ws)
 {
-    nbi_wpins *p = &ws->pins;
-    nb_cell goal = q->goal;
-    const int strict = q->corner == NB_CORNER_STRICT;
+    const nb_aa_query *q = &ws->q;
     if (ws->sid == SID_MAX) {
         size_t n = nbi_pool_slots(&ws->pool);
         for (size_t i = 0; i < n; i++)
@@ -284,33 +314,154 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
                              ? (uint32_t)((ws->max_nodes + (1u << PSHIFT) - 1) >> PSHIFT)
                              : 0;
     nbi_heap_clear(&ws->open);
-    *stop = INFINITY;
+    nbi_heap_clear(&ws->wait);
+    ws->nmoves = 0;
+    ws->stop = INFINITY;
+    ws->expanded = 0;
+    ws->end = END_RUNNING;
+    /* The expanded cell nearest the goal: by h, then g (a limit's), or then y and x (an
+     * exhausted search's, as aastar.c chooses). */
+    ws->best_h = ws->bh2 = INFINITY;
+    ws->best_g = 0;
+    ws->bx2 = ws->by2 = 0;
     int seen;
     uint32_t s0 = slot_at(ws, (uint32_t)q->start.x, (uint32_t)q->start.y, &seen);
-    *start_slot = s0;
-    *at = s0;
+    ws->start_slot = ws->at = ws->best_limit = ws->best_exh = s0;
     if (s0 == NBI_POOL_NONE) {
-        *end = ws->pool.failed ? END_NOMEM : END_LIMIT;
+        ws->end = ws->pool.failed ? END_NOMEM : END_LIMIT;
         return;
     }
     ws->stamp[s0] = ws->sid << SID_SHIFT;
     ws->g[s0] = 0;
-    if (!push(ws, heur(ws, q->start.x, q->start.y, goal), 0, s0)) {
-        *end = END_NOMEM;
-        return;
+    if (!push(ws, heur(ws, q->start.x, q->start.y, q->goal), 0, s0))
+        ws->end = END_NOMEM;
+}
+
+/* The move d from slot j at cost g to (nx, ny) made: 0, or how the search ends. */
+static inline NBP_ALWAYS_INLINE int relax(nb_world_aa *ws, double g, unsigned d, int32_t nx,
+                                         int32_t ny, nb_cell goal)
+{
+    int seen;
+    double ng = g + nbi_move_cost(d) * (ws->costs.weighted ? mult(ws, nx, ny) : 1);
+    uint32_t k = slot_at(ws, (uint32_t)nx, (uint32_t)ny, &seen);
+    if (k == NBI_POOL_NONE)
+        return ws->pool.failed ? END_NOMEM : END_LIMIT;
+    if (seen && ((ws->stamp[k] & CLOSED) || ng >= ws->g[k]))
+        return 0;
+    ws->stamp[k] = ws->sid << SID_SHIFT | d;
+    ws->g[k] = ng;
+    return push(ws, ng + heur(ws, nx, ny, goal), ng, k) ? 0 : END_NOMEM;
+}
+
+/* A move that waits for a tile, in the open list of waiting moves by its bound. */
+static int wait_move(nb_world_aa *ws, uint32_t j, unsigned d, double bound)
+{
+    if (ws->nmoves == ws->capmoves) {
+        size_t cap = ws->capmoves ? 2 * ws->capmoves : 64;
+        struct wmove *m = nbi_realloc_array(ws->a, ws->moves, cap, sizeof *m);
+        if (!m)
+            return 0;
+        ws->moves = m;
+        ws->capmoves = cap;
     }
-    /* The expanded cell nearest the goal: by h, then g (a limit's), or then y and x (an
-     * exhausted search's, as aastar.c chooses). */
-    double best_h = INFINITY, best_g = 0;
-    uint32_t best_limit = s0, best_exh = s0;
-    double bh2 = INFINITY;
-    int32_t bx2 = 0, by2 = 0;
-    uint64_t expanded = 0;
-    *end = END_EXHAUSTED;
-    while (!nbi_heap_empty(&ws->open)) {
-        if (q->max_expansions && expanded >= q->max_expansions) {
-            *end = END_LIMIT;
-            *stop = nbi_heap_top(&ws->open)->key;
+    ws->moves[ws->nmoves] = (struct wmove){j, d};
+    return nbi_heap_push(&ws->wait, bound, 0, (uint32_t)ws->nmoves++);
+}
+
+/* The first waiting move, whose bound comes before every node's: made when its tiles are
+ * loaded now (0, or how the search ends), or END_PAUSED with the missing ones in pneed. */
+static int waited(nb_world_aa *ws)
+{
+    nbi_wpins *p = &ws->pins;
+    const nbi_heap_item *top = nbi_heap_top(&ws->wait);
+    struct wmove m = ws->moves[top->id];
+    double bound = top->key;
+    int32_t x, y;
+    slot_cell(ws, m.slot, &x, &y);
+    unsigned d = m.d;
+    int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+    int here = nbi_wpins_stands(p, ws->ov, nx, ny, bound), ok = here;
+    int32_t cx[3] = {nx, 0, 0}, cy[3] = {ny, 0, 0};
+    int nc = 1;
+    if (d >= 4) {
+        int32_t hx = x + nbi_move_dx[nbi_move_horizontal(d)];
+        int32_t vy = y + nbi_move_dy[nbi_move_vertical(d)];
+        int a = nbi_wpins_stands(p, ws->ov, hx, y, bound);
+        int b = nbi_wpins_stands(p, ws->ov, x, vy, bound);
+        int strict = ws->q.corner == NB_CORNER_STRICT;
+        int sure = here == 1 && (strict ? a == 1 && b == 1 : a == 1 || b == 1);
+        int maybe = here != 0 && (strict ? a != 0 && b != 0 : a != 0 || b != 0);
+        ok = sure ? 1 : maybe ? -1 : 0;
+        cx[1] = hx, cy[1] = y, cx[2] = x, cy[2] = vy;
+        nc = 3;
+    }
+    if (p->st != NB_OK)
+        return END_NOMEM; /* the caller reads p->st first */
+    if (ok < 0) {
+        const nb_world *w = ws->w;
+        ws->npneed = 0;
+        for (int i = 0; i < nc; i++) {
+            if (cx[i] < 0 || cy[i] < 0 || (uint32_t)cx[i] >= w->x.width ||
+                (uint32_t)cy[i] >= w->x.height)
+                continue;
+            uint32_t ti = nbi_wtile_index(w, (uint32_t)cx[i], (uint32_t)cy[i]);
+            if (p->v[ti].state == NBI_WV_LOADED)
+                continue;
+            nb_world_tile t = {ti % w->x.columns, ti / w->x.columns};
+            int dup = 0;
+            for (size_t k = 0; k < ws->npneed; k++)
+                dup |= ws->pneed[k].column == t.column && ws->pneed[k].row == t.row;
+            if (!dup)
+                ws->pneed[ws->npneed++] = t;
+        }
+        return END_PAUSED;
+    }
+    nbi_heap_pop(&ws->wait);
+    return ok ? relax(ws, ws->g[m.slot], d, nx, ny, ws->q.goal) : 0;
+}
+
+/* Up to budget expansions of the search; ws->end says how it ended (END_RUNNING: the
+ * budget ran out first; END_PAUSED: a waiting move needs a tile), ws->at the slot it ended
+ * at (the goal, or the expanded cell nearest it), ws->stop the f it stopped below (the
+ * goal's cost, or the open list's least f at a limit; INFINITY when exhausted). */
+static void run(nb_world_aa *ws, uint64_t budget)
+{
+    nbi_wpins *p = &ws->pins;
+    const nb_aa_query *q = &ws->q;
+    const nb_world_overlay *ov = ws->ov;
+    nb_cell goal = q->goal;
+    const int strict = q->corner == NB_CORNER_STRICT, lazy = ws->lazy;
+    double best_h = ws->best_h, best_g = ws->best_g, bh2 = ws->bh2;
+    uint32_t best_limit = ws->best_limit, best_exh = ws->best_exh;
+    int32_t bx2 = ws->bx2, by2 = ws->by2;
+    uint64_t expanded = ws->expanded;
+    /* One test a node for both the query's max_expansions and the slice's budget. */
+    uint64_t cap = q->max_expansions ? q->max_expansions : UINT64_MAX;
+    uint64_t stop_at = budget > UINT64_MAX - expanded ? UINT64_MAX : expanded + budget;
+    stop_at = cap < stop_at ? cap : stop_at;
+    int end = END_EXHAUSTED;
+    if (ws->end != END_RUNNING && ws->end != END_PAUSED)
+        return; /* ended at its start (search_begin) */
+    for (;;) {
+        /* A waiting move whose bound is below every node's comes first (at a tie, the
+         * node: find's answer stands when no missing tile's bound is below its cost). */
+        while (lazy && ws->wait.n &&
+               (nbi_heap_empty(&ws->open) ||
+                nbi_heap_top(&ws->wait)->key < nbi_heap_top(&ws->open)->key)) {
+            int r = waited(ws);
+            if (r) {
+                end = r;
+                goto out;
+            }
+        }
+        if (nbi_heap_empty(&ws->open))
+            break;
+        if (expanded >= stop_at) {
+            if (expanded >= cap) {
+                end = END_LIMIT;
+                ws->stop = nbi_heap_top(&ws->open)->key;
+            } else
+                end = END_RUNNING;
             break;
         }
         nbi_heap_item e = nbi_heap_pop(&ws->open);
@@ -328,11 +479,10 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
         if (h < bh2 || (h == bh2 && (y < by2 || (y == by2 && x < bx2))))
             bh2 = h, bx2 = x, by2 = y, best_exh = j;
         if (x == goal.x && y == goal.y) {
-            *end = END_FOUND;
-            *at = j;
-            *stop = g;
-            res->expanded = expanded;
-            return;
+            end = END_FOUND;
+            ws->at = j;
+            ws->stop = g;
+            goto found;
         }
         int sc[4];
         for (unsigned d = 0; d < 4; d++) {
@@ -358,41 +508,53 @@ static void search(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay
                             nbi_wpins_stands(p, ov, hx, y, bound);
                         if (b < 0)
                             nbi_wpins_stands(p, ov, x, vy, bound);
+                        if (lazy && !wait_move(ws, j, d, bound)) {
+                            end = END_NOMEM;
+                            goto out;
+                        }
                     }
                     continue;
                 }
             }
-            if (here != 1)
+            if (here != 1) {
+                if (here < 0 && lazy && !wait_move(ws, j, d, bound)) {
+                    end = END_NOMEM;
+                    goto out;
+                }
                 continue;
-            double ng = g + len * (ws->costs.weighted ? mult(ws, nx, ny) : 1);
-            uint32_t k = slot_at(ws, (uint32_t)nx, (uint32_t)ny, &seen);
-            if (k == NBI_POOL_NONE) {
-                *end = ws->pool.failed ? END_NOMEM : END_LIMIT;
-                *stop = e.key;
-                goto out;
             }
-            if (seen) {
-                if ((ws->stamp[k] & CLOSED) || ng >= ws->g[k])
-                    continue;
-            }
-            ws->stamp[k] = ws->sid << SID_SHIFT | d;
-            ws->g[k] = ng;
-            if (!push(ws, ng + heur(ws, nx, ny, goal), ng, k)) {
-                *end = END_NOMEM;
+            int r = relax(ws, g, d, nx, ny, goal);
+            if (r) {
+                end = r;
+                if (r == END_LIMIT)
+                    ws->stop = e.key;
                 goto out;
             }
         }
     }
 out:
-    res->expanded = expanded;
-    *at = *end == END_EXHAUSTED ? best_exh : best_limit;
+    ws->at = end == END_EXHAUSTED ? best_exh : best_limit;
+found:
+    ws->end = end;
+    ws->expanded = expanded;
+    ws->best_h = best_h, ws->best_g = best_g, ws->bh2 = bh2;
+    ws->best_limit = best_limit, ws->best_exh = best_exh;
+    ws->bx2 = bx2, ws->by2 = by2;
 }
 
-static nb_status find(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
-                      nb_aa_result *res, nb_err *err)
+/* The query's checks (find's errors), then its start: the tiles pinned from here to its
+ * end. */
+static nb_status begin(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
+                       int lazy, nb_err *err)
 {
     const nb_world *w = ws->w;
     nb_status st;
+    if (ws->phase != PH_IDLE) { /* begin abandons a query in progress */
+        nbi_wpins_end(&ws->pins);
+        ws->phase = PH_IDLE;
+    }
+    ws->nneeded = ws->npneed = 0;
+    ws->helper_needed = 0;
     if ((st = nbi_query_size(err, FAMILY, q->size)) != NB_OK)
         return st;
     if (q->corner != NB_CORNER_STRICT && q->corner != NB_CORNER_WEAK)
@@ -404,23 +566,57 @@ static nb_status find(nb_world_aa *ws, const nb_aa_query *q, const nb_world_over
         (st = nbi_query_cell(err, FAMILY, "start", q->start, w->x.width, w->x.height)) != NB_OK ||
         (st = nbi_query_cell(err, FAMILY, "goal", q->goal, w->x.width, w->x.height)) != NB_OK)
         return st;
+    ws->q = *q;
+    ws->ov = ov;
+    ws->lazy = lazy;
+    memset(&ws->res, 0, sizeof ws->res);
+    ws->res.status = NB_PATH_NONE;
+    nbi_wpins_begin(&ws->pins, FAMILY, q->capability, q->size);
+    ws->qid = ws->pins.qid;
+    ws->phase = PH_ENDS;
+    return NB_OK;
+}
+
+/* The query ends: its answer (NB_OK, in ws->res) or an error; the tiles let go. */
+static nb_status conclude(nb_world_aa *ws, nb_status st)
+{
+    if (st != NB_ERR_UNLOADED)
+        ws->nneeded = 0;
+    nbi_wpins_end(&ws->pins);
+    ws->phase = st == NB_OK ? PH_DONE : PH_IDLE;
+    return st;
+}
+
+/* NB_ERR_UNLOADED naming the missing tiles whose bound is below limit.  A sliced query
+ * keeps its place (the game loads them and steps again); find's ends. */
+static nb_status unloaded(nb_world_aa *ws, double limit, nb_err *err)
+{
     nbi_wpins *p = &ws->pins;
-    nbi_wpins_begin(p, FAMILY, q->capability, q->size);
-    /* The ends first: each is read whatever the bound. */
-    int s = nbi_wpins_stands(p, ov, q->start.x, q->start.y, -INFINITY);
-    int g = nbi_wpins_stands(p, ov, q->goal.x, q->goal.y, -INFINITY);
-    double limit = INFINITY;
+    size_t n = nbi_wpins_needed(p, limit, NULL, 0);
+    nb_status st = nbi_wpins_unloaded(p, limit, n, err);
+    nbi_world_aa_mark_needed(ws, limit, n);
+    return ws->lazy ? st : conclude(ws, st);
+}
+
+/* The ends: read whatever the bound; blocked ends and ends apart answered here. */
+static nb_status ends(nb_world_aa *ws, nb_err *err)
+{
+    const nb_world *w = ws->w;
+    const nb_aa_query *q = &ws->q;
+    nbi_wpins *p = &ws->pins;
+    int s = nbi_wpins_stands(p, ws->ov, q->start.x, q->start.y, -INFINITY);
+    int g = nbi_wpins_stands(p, ws->ov, q->goal.x, q->goal.y, -INFINITY);
     if (p->st != NB_OK)
-        goto failed;
+        return p->st; /* the caller ends the query with it */
     if (s < 0 || (g < 0 && !q->partial))
-        goto unloaded;
+        return unloaded(ws, INFINITY, err);
     if (s == 0) {
-        res->status = NB_PATH_START_BLOCKED;
-        goto done;
+        ws->res.status = NB_PATH_START_BLOCKED;
+        return conclude(ws, NB_OK);
     }
     if (g == 0 && !q->partial) {
-        res->status = NB_PATH_GOAL_BLOCKED;
-        goto done;
+        ws->res.status = NB_PATH_GOAL_BLOCKED;
+        return conclude(ws, NB_OK);
     }
     /* Blocks only take cells away: the world's components still prove "no path". */
     size_t ci;
@@ -428,58 +624,142 @@ static nb_status find(nb_world_aa *ws, const nb_aa_query *q, const nb_world_over
         const nbi_stile *ts = p->v[nbi_wtile_index(w, (uint32_t)q->start.x, (uint32_t)q->start.y)].t;
         const nbi_stile *tg = p->v[nbi_wtile_index(w, (uint32_t)q->goal.x, (uint32_t)q->goal.y)].t;
         if (nbi_world_component(w, ts, ci, q->start) != nbi_world_component(w, tg, ci, q->goal))
-            goto done;
+            return conclude(ws, NB_OK);
     }
-    int end;
-    uint32_t at, start;
-    search(ws, q, ov, res, &end, &at, &start, &limit);
-    res->searched = 1;
-    if (p->st != NB_OK)
-        goto failed;
-    if (end == END_NOMEM) {
-        nbi_wpins_end(p);
-        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the search's nodes", FAMILY);
-    }
-    /* The goal's tile missing for a partial query: the search ran out without it. */
-    if (nbi_wpins_needed(p, limit, NULL, 0))
-        goto unloaded;
-    if (end == END_EXHAUSTED && !q->partial)
-        goto done;
-    if (end == END_LIMIT && (start == NBI_POOL_NONE || res->expanded == 0)) {
-        res->status = NB_PATH_LIMIT;
-        goto done;
-    }
-    res->status = end == END_FOUND ? NB_PATH_FOUND : end == END_LIMIT ? NB_PATH_LIMIT
-                                                                      : NB_PATH_PARTIAL;
-    if (!walk_back(ws, at, start, res)) {
-        res->status = NB_PATH_NONE;
-        nbi_wpins_end(p);
-        return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for a path", FAMILY);
-    }
-done:
-    ws->nneeded = 0;
-    nbi_wpins_end(p);
+    search_begin(ws);
+    ws->res.searched = 1;
+    ws->phase = PH_SEARCH;
     return NB_OK;
-unloaded:;
-    size_t n = nbi_wpins_needed(p, limit, NULL, 0);
-    st = nbi_wpins_unloaded(p, limit, n, err);
-    nbi_world_aa_mark_needed(ws, limit, n);
-    nbi_wpins_end(p);
-    memset(res, 0, sizeof *res);
-    res->status = NB_PATH_NONE;
+}
+
+/* The search has ended (ws->end): its answer. */
+static nb_status answer(nb_world_aa *ws, nb_err *err)
+{
+    const nb_aa_query *q = &ws->q;
+    nb_aa_result *res = &ws->res;
+    res->expanded = ws->expanded;
+    if (ws->end == END_NOMEM)
+        return conclude(ws, nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for the search's nodes",
+                                     FAMILY));
+    /* The goal's tile missing for a partial query: the search ran out without it. */
+    if (!ws->lazy && nbi_wpins_needed(&ws->pins, ws->stop, NULL, 0))
+        return unloaded(ws, ws->stop, err);
+    if (ws->end == END_EXHAUSTED && !q->partial)
+        return conclude(ws, NB_OK);
+    if (ws->end == END_LIMIT && (ws->start_slot == NBI_POOL_NONE || ws->expanded == 0)) {
+        res->status = NB_PATH_LIMIT;
+        return conclude(ws, NB_OK);
+    }
+    res->status = ws->end == END_FOUND ? NB_PATH_FOUND : ws->end == END_LIMIT ? NB_PATH_LIMIT
+                                                                              : NB_PATH_PARTIAL;
+    if (!walk_back(ws, ws->at, ws->start_slot, res)) {
+        res->status = NB_PATH_NONE;
+        return conclude(ws, nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for a path", FAMILY));
+    }
+    return conclude(ws, NB_OK);
+}
+
+static nb_status step(nb_world_aa *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    nbi_wpins *p = &ws->pins;
+    nb_status st = NB_OK;
+    *done = 0;
+    if (ws->phase == PH_IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_aa_step: no query begun (nb_world_aa_begin)");
+    if (ws->phase != PH_DONE && p->qid != ws->qid) {
+        ws->phase = PH_IDLE;
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_aa_step: another query on this workspace "
+                        "abandoned the one begun");
+    }
+    /* After a pause the game may have loaded tiles: the missing ones are read again. */
+    if (ws->lazy && p->nmissing) {
+        for (size_t i = 0; i < p->nmissing; i++)
+            p->v[p->missing[i]].qid = 0;
+        p->nmissing = 0;
+    }
+    ws->nneeded = ws->npneed = 0;
+    if (ws->phase == PH_ENDS)
+        st = ends(ws, err);
+    if (st == NB_OK && ws->phase == PH_SEARCH) {
+        run(ws, expansions);
+        if (p->st == NB_OK && ws->end == END_PAUSED)
+            st = nbi_fail(err, NB_ERR_UNLOADED, "%s: %s: %zu tile%s not loaded, (%u, %u) first "
+                          "(nb_world_load, then step again)", ws->w->index->path, FAMILY,
+                          ws->npneed, ws->npneed == 1 ? " is" : "s are", ws->pneed[0].column,
+                          ws->pneed[0].row);
+        else if (p->st == NB_OK && ws->end != END_RUNNING)
+            st = answer(ws, err);
+    }
+    if (p->st != NB_OK && ws->phase != PH_IDLE) {
+        if (err)
+            *err = p->err;
+        st = conclude(ws, p->st);
+    }
+    *done = ws->phase == PH_DONE || ws->phase == PH_IDLE;
     return st;
-failed:
-    ws->nneeded = 0;
-    nbi_wpins_end(p);
-    if (err)
-        *err = p->err;
-    return p->st;
+}
+
+static nb_status finish(nb_world_aa *ws, nb_aa_result *res, nb_err *err)
+{
+    if (ws->phase == PH_IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_aa_finish: no query begun (nb_world_aa_begin)");
+    if (ws->phase != PH_DONE) {
+        /* Before the end: the best partial path so far. */
+        ws->res.status = NB_PATH_LIMIT;
+        ws->res.expanded = ws->expanded;
+        if (ws->phase == PH_SEARCH && ws->expanded > 0 && ws->start_slot != NBI_POOL_NONE &&
+            ws->pins.qid == ws->qid && !walk_back(ws, ws->best_limit, ws->start_slot, &ws->res)) {
+            conclude(ws, NB_OK);
+            ws->phase = PH_IDLE;
+            return nbi_fail(err, NB_ERR_NOMEM, "%s: no memory for a path", FAMILY);
+        }
+        if (ws->pins.qid == ws->qid)
+            nbi_wpins_end(&ws->pins);
+    }
+    ws->phase = PH_IDLE;
+    *res = ws->res;
+    return nbi_done(err, NB_OK);
+}
+
+nb_status nb_world_aa_begin(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
+                            nb_err *err)
+{
+    if (!ws || !q)
+        return nbi_fail(err, NB_ERR_ARG, "%s: a NULL workspace or query", FAMILY);
+    return nbi_done(err, begin(ws, q, ov, 1, err));
+}
+
+nb_status nb_world_aa_step(nb_world_aa *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    int d;
+    if (!done)
+        done = &d;
+    *done = 0;
+    if (!ws)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_aa_step: a NULL workspace");
+    return nbi_done(err, step(ws, expansions, done, err));
+}
+
+nb_status nb_world_aa_finish(nb_world_aa *ws, nb_aa_result *res, nb_err *err)
+{
+    if (res) {
+        memset(res, 0, sizeof *res);
+        res->status = NB_PATH_NONE;
+    }
+    if (!ws || !res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_aa_finish: a NULL workspace or result");
+    return finish(ws, res, err);
 }
 
 nb_status nb_world_aa_find(nb_world_aa *ws, const nb_aa_query *q, const nb_world_overlay *ov,
                            nb_aa_result *res, nb_err *err)
 {
     NBI_WQUERY_BEGIN(ws, q, res, FAMILY, err);
-    ws->nneeded = 0;
-    return nbi_done(err, find(ws, q, ov, res, err));
+    int done;
+    nb_status st = begin(ws, q, ov, 0, err);
+    if (st == NB_OK)
+        st = step(ws, UINT64_MAX, &done, err);
+    if (st == NB_OK)
+        return finish(ws, res, err);
+    return st;
 }

@@ -34,6 +34,9 @@ size_t nbi_wpins_bytes(const nbi_wpins *p)
 
 void nbi_wpins_begin(nbi_wpins *p, const char *family, nb_capability cap, uint32_t size)
 {
+    /* A sliced query that another abandoned still holds its tiles. */
+    for (size_t i = 0; i < p->npinned; i++)
+        atomic_fetch_sub(&p->w->slots[p->pinned[i]].readers, 1);
     if (++p->qid == 0) { /* a wrap: no view may look seen */
         size_t n = (size_t)p->w->x.columns * p->w->x.rows;
         for (size_t i = 0; i < n; i++)
