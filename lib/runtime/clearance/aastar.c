@@ -120,7 +120,9 @@ struct search {
     uint8_t *const *otile; /* the overlay's tiles (overlay.h), or NULL */
     const uint8_t *ofull;  /* its tile of no blocks */
     uint32_t otw;          /* its tiles per row */
-    uint64_t bits, mask, rowbits; /* rowbits: a row's values, W * bits */
+    uint64_t bits, mask;
+    int64_t nbit[8]; /* per move: its cell's first bit in the layer less the first bit of the
+                        cell it leaves (moves()) */
     uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
     int32_t x0, y0, x1, y1; /* the window */
     int32_t gx, gy;
@@ -469,18 +471,22 @@ static inline NBP_ALWAYS_INLINE int room(const struct search *s, int32_t x, int3
 static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
                                                int32_t y, const int over)
 {
-    /* The neighbours' first bits from the cell's by additions (a row is rowbits bits), where
-     * each read multiplied its index. */
-    const uint64_t at = (uint64_t)mi * s->bits, b = s->bits, r = s->rowbits;
+    /* The neighbours' first bits from the cell's by one addition each, of the search's
+     * constant for the move: where each read multiplied its index, and then where each added
+     * or took the row's and the value's bits, which the loop could not keep in registers and
+     * read from the stack (two or three more instructions a read, eight reads an
+     * expansion). */
+    const uint64_t at = (uint64_t)mi * s->bits;
     const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
     unsigned m = 0;
-    if (hn_ && STANDS(at - r, x, y - 1))
+#define NEAR(d) (at + (uint64_t)s->nbit[d])
+    if (hn_ && STANDS(NEAR(DN), x, y - 1))
         m |= 1u << DN;
-    if (he && STANDS(at + b, x + 1, y))
+    if (he && STANDS(NEAR(DE), x + 1, y))
         m |= 1u << DE;
-    if (hs && STANDS(at + r, x, y + 1))
+    if (hs && STANDS(NEAR(DS), x, y + 1))
         m |= 1u << DS;
-    if (hw && STANDS(at - b, x - 1, y))
+    if (hw && STANDS(NEAR(DW), x - 1, y))
         m |= 1u << DW;
     /* A diagonal needs its cell, and both (strict) or either (weak)
      * of the cardinal cells beside it. */
@@ -496,14 +502,15 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
         sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
         nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
     }
-    if (ne && STANDS(at - r + b, x + 1, y - 1))
+    if (ne && STANDS(NEAR(DNE), x + 1, y - 1))
         m |= 1u << DNE;
-    if (se && STANDS(at + r + b, x + 1, y + 1))
+    if (se && STANDS(NEAR(DSE), x + 1, y + 1))
         m |= 1u << DSE;
-    if (sw && STANDS(at + r - b, x - 1, y + 1))
+    if (sw && STANDS(NEAR(DSW), x - 1, y + 1))
         m |= 1u << DSW;
-    if (nw && STANDS(at - r - b, x - 1, y - 1))
+    if (nw && STANDS(NEAR(DNW), x - 1, y - 1))
         m |= 1u << DNW;
+#undef NEAR
     return m;
 }
 
@@ -727,7 +734,8 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     s->y1 = win ? win->y1 : (int32_t)ws->height;
     s->cv = clear->bits_at;
     s->bits = clear->bits;
-    s->rowbits = (uint64_t)W * clear->bits;
+    for (int d = 0; d < 8; d++)
+        s->nbit[d] = ((int64_t)nbi_move_dy[d] * (int64_t)W + nbi_move_dx[d]) * (int64_t)clear->bits;
     s->mask = clear->mask;
     s->otile = ov && ov->blocked ? ov->tile : NULL;
     s->ofull = ov ? ov->full : NULL;
