@@ -120,7 +120,9 @@ struct search {
     uint8_t *const *otile; /* the overlay's tiles (overlay.h), or NULL */
     const uint8_t *ofull;  /* its tile of no blocks */
     uint32_t otw;          /* its tiles per row */
-    uint64_t bits, mask, rowbits; /* rowbits: a row's values, W * bits */
+    uint64_t bits, mask;
+    int64_t nbit[8]; /* per move: its cell's first bit in the layer less the first bit of the
+                        cell it leaves (moves()) */
     uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
     int32_t x0, y0, x1, y1; /* the window */
     int32_t gx, gy;
@@ -469,18 +471,22 @@ static inline NBP_ALWAYS_INLINE int room(const struct search *s, int32_t x, int3
 static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
                                                int32_t y, const int over)
 {
-    /* The neighbours' first bits from the cell's by additions (a row is rowbits bits), where
-     * each read multiplied its index. */
-    const uint64_t at = (uint64_t)mi * s->bits, b = s->bits, r = s->rowbits;
+    /* The neighbours' first bits from the cell's by one addition each, of the search's
+     * constant for the move: where each read multiplied its index, and then where each added
+     * or took the row's and the value's bits, which the loop could not keep in registers and
+     * read from the stack (two or three more instructions a read, eight reads an
+     * expansion). */
+    const uint64_t at = (uint64_t)mi * s->bits;
     const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
     unsigned m = 0;
-    if (hn_ && STANDS(at - r, x, y - 1))
+#define NEAR(d) (at + (uint64_t)s->nbit[d])
+    if (hn_ && STANDS(NEAR(DN), x, y - 1))
         m |= 1u << DN;
-    if (he && STANDS(at + b, x + 1, y))
+    if (he && STANDS(NEAR(DE), x + 1, y))
         m |= 1u << DE;
-    if (hs && STANDS(at + r, x, y + 1))
+    if (hs && STANDS(NEAR(DS), x, y + 1))
         m |= 1u << DS;
-    if (hw && STANDS(at - b, x - 1, y))
+    if (hw && STANDS(NEAR(DW), x - 1, y))
         m |= 1u << DW;
     /* A diagonal needs its cell, and both (strict) or either (weak)
      * of the cardinal cells beside it. */
@@ -496,14 +502,15 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
         sw = hs && hw && (m & ((1u << DS) | (1u << DW)));
         nw = hn_ && hw && (m & ((1u << DN) | (1u << DW)));
     }
-    if (ne && STANDS(at - r + b, x + 1, y - 1))
+    if (ne && STANDS(NEAR(DNE), x + 1, y - 1))
         m |= 1u << DNE;
-    if (se && STANDS(at + r + b, x + 1, y + 1))
+    if (se && STANDS(NEAR(DSE), x + 1, y + 1))
         m |= 1u << DSE;
-    if (sw && STANDS(at + r - b, x - 1, y + 1))
+    if (sw && STANDS(NEAR(DSW), x - 1, y + 1))
         m |= 1u << DSW;
-    if (nw && STANDS(at - r - b, x - 1, y - 1))
+    if (nw && STANDS(NEAR(DNW), x - 1, y - 1))
         m |= 1u << DNW;
+#undef NEAR
     return m;
 }
 
@@ -727,7 +734,8 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     s->y1 = win ? win->y1 : (int32_t)ws->height;
     s->cv = clear->bits_at;
     s->bits = clear->bits;
-    s->rowbits = (uint64_t)W * clear->bits;
+    for (int d = 0; d < 8; d++)
+        s->nbit[d] = ((int64_t)nbi_move_dy[d] * (int64_t)W + nbi_move_dx[d]) * (int64_t)clear->bits;
     s->mask = clear->mask;
     s->otile = ov && ov->blocked ? ov->tile : NULL;
     s->ofull = ov ? ov->full : NULL;
@@ -799,51 +807,53 @@ static void run_slice(nb_aa *ws, uint64_t budget)
         slice_plain(ws, budget);
 }
 
-/* The slot of the cell before slot j, cell (*x, *y), which was reached by direction d; the
- * cell into (*x, *y). */
-static inline uint32_t slot_back(const nb_aa *ws, uint32_t j, unsigned d, int32_t *x, int32_t *y)
-{
-    int32_t px = *x - nbi_move_dx[d], py = *y - nbi_move_dy[d];
-    /* The same tile when the coordinates agree above their low TSHIFT bits. */
-    int same = ws->flat || ((px ^ *x) >> TSHIFT == 0 && (py ^ *y) >> TSHIFT == 0);
-    *x = px;
-    *y = py;
-    return same ? (uint32_t)((int32_t)j - (ws->flat ? ws->moff : ws->soff)[d]) : slot_find(ws, px, py);
-}
-
 /* The path from the start to the slot `to`, walked back by the directions cells were reached
  * by, into ws->path and res; 0 without memory for it. */
 static int walk_back(nb_aa *ws, uint32_t to, nb_aa_result *res)
 {
     const struct search *s = &ws->s;
-    const uint32_t *stamp = ws->flat ? ws->fstamp : ws->stamp;
-    size_t len = 0, diagonals = 0;
+    const int flat = ws->flat;
+    const uint32_t *stamp = flat ? ws->fstamp : ws->stamp;
+    const int32_t *off = flat ? ws->moff : ws->soff;
+    const uint32_t start = s->start_slot;
+    /* Room for the path before the walk: every move costs at least the heuristic's factor
+     * (1 without terrain costs), so it has at most g / factor moves, and no more cells than
+     * the search expanded (each but the last, and that one too, was).  The walk writes it
+     * goal last from the end of the array, with no test of room for each cell nor a second
+     * pass to turn it round, and the answer starts where the walk stopped. */
+    double moves = (s->weighted ? (flat ? ws->fg : ws->g)[to] / s->hscale : (flat ? ws->fg : ws->g)[to]);
+    size_t room = s->expanded + 1;
+    if (moves == moves && moves + 2 < (double)room)
+        room = (size_t)moves + 2;
+    if (room > ws->pcap && !nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, room, sizeof *ws->path))
+        return 0;
+    nb_cell *const end = ws->path + room, *p = end;
+    size_t diagonals = 0;
     int32_t x, y;
-    slot_cell(s, to, ws->flat, &x, &y);
-    /* One walk, goal first (the array grown when full), then turned round: where a walk to
-     * count the cells and a second to write them read every parent twice. */
+    slot_cell(s, to, flat, &x, &y);
     for (uint32_t j = to;;) {
-        if (len == ws->pcap &&
-            !nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, len + 1, sizeof *ws->path))
-            return 0;
-        ws->path[len].x = x;
-        ws->path[len++].y = y;
-        if (j == s->start_slot)
+        if (p == ws->path)
+            return 0; /* more cells than the bound: a defect; say no memory rather than write past */
+        --p;
+        p->x = x;
+        p->y = y;
+        if (j == start)
             break;
         unsigned d = stamp[j] & DIR_MASK;
         diagonals += NBI_MOVE_IS_DIAGONAL(d);
-        j = slot_back(ws, j, d, &x, &y);
+        const int32_t px = x - nbi_move_dx[d], py = y - nbi_move_dy[d];
+        /* The same tile when the coordinates agree above their low TSHIFT bits. */
+        j = flat || ((px ^ x) | (py ^ y)) >> TSHIFT == 0 ? (uint32_t)((int32_t)j - off[d])
+                                                        : slot_find(ws, px, py);
+        x = px;
+        y = py;
     }
-    for (size_t i = 0, k = len - 1; i < k; i++, k--) {
-        nb_cell t = ws->path[i];
-        ws->path[i] = ws->path[k];
-        ws->path[k] = t;
-    }
-    res->path = ws->path;
+    const size_t len = (size_t)(end - p);
+    res->path = p;
     res->path_len = len;
     /* Exact from the step counts rather than summed along the way. */
     res->length = nbi_steps_length(len - 1 - diagonals, diagonals);
-    res->cost = s->weighted ? (ws->flat ? ws->fg : ws->g)[to] : res->length;
+    res->cost = s->weighted ? (flat ? ws->fg : ws->g)[to] : res->length;
     return 1;
 }
 
