@@ -5,8 +5,10 @@
  * Nodes are contracted one by one, the cheapest first by a priority that
  * is the shortcuts its contraction would add, less the edges it removes,
  * plus its neighbours already contracted (to spread contractions over the
- * map).  Contracting v joins each two of its remaining neighbours u and w
- * by a shortcut through v unless a witness search from u that avoids v
+ * map), plus its depth: the longest chain of contracted nodes below it, so
+ * that the hierarchy stays shallow and an upward search climbs few levels.
+ * Contracting v joins each two of its remaining neighbours u and w by a
+ * shortcut through v unless a witness search from u that avoids v
  * finds a path no longer than u-v-w.  A witness search that gives up (its
  * limit of settled nodes) counts as none found: an extra shortcut costs
  * space, never a wrong length.  Lengths are counts of cardinal and
@@ -17,12 +19,27 @@
 #include "core/heap.h"
 #include "subgoal/subgoal_build.h"
 
-#define WITNESS_SETTLE 30 /* nodes a witness search settles before it gives up */
+/* Nodes a witness search settles before it gives up.  30 left a third
+ * more shortcuts on street and open maps (Paris_0_512 46,351 upward edges
+ * against 28,979), each relaxed by every query that climbs past it: 200
+ * costs about twice the bake there and saves a third of a query's
+ * instructions (tests/bench/results/optimal-bench.md, "Street maps, round
+ * 6"). */
+#define WITNESS_SETTLE 200
+/* Past 7/10 of the budget, witness searches settle this many: maps that
+ * cannot contract whole within it (many subgoals close together, such as
+ * random512-10-0) then contract more nodes before it runs out; at 200 to the
+ * end they left a larger core and queried 8% slower than at 30.  Street and
+ * open maps finish before it (about 200 pushes a cell of 320). */
+#define WITNESS_SETTLE_LATE 30
 /* A node with more edges than this when its turn comes is left in the
  * core: contracting it would cost its degree squared witness searches and
  * add about as many shortcuts, and on maps with many subgoals close
  * together (random obstacles) the degrees then grow without end. */
 #define CORE_DEGREE 100
+/* The depth's weight in the order's key: 1 saved 3% of Paris_0_512's query
+ * instructions, 4 another 2% for 14% more witness pushes. */
+#define DEPTH_W 1.0
 
 struct arc {
     uint32_t to, mid, card, diag;
@@ -38,9 +55,11 @@ struct ch {
     struct adj *adj;
     uint8_t *gone;       /* contracted */
     uint32_t *deleted;   /* neighbours contracted */
+    uint32_t *depth;     /* the longest chain of contracted nodes below */
     /* the witness search */
     nbi_heap heap;
     uint32_t *stamp, sid;
+    unsigned settle; /* WITNESS_SETTLE, or WITNESS_SETTLE_LATE late in the budget */
     uint64_t *dcard, *ddiag;
     uint32_t *touched;
     nbb_ch_stats stats;
@@ -111,7 +130,7 @@ static void witness(struct ch *c, uint32_t u, uint32_t skip, uint64_t max_card, 
     nbi_heap_push(&c->heap, 0, 0, u);
     double limit = len_of(max_card, max_diag) + 1e-9;
     unsigned settled = 0;
-    while (!nbi_heap_empty(&c->heap) && settled < WITNESS_SETTLE) {
+    while (!nbi_heap_empty(&c->heap) && settled < c->settle) {
         nbi_heap_item it = nbi_heap_pop(&c->heap);
         uint32_t v = it.id;
         if (it.key > len_of(c->dcard[v], c->ddiag[v]) + 1e-9)
@@ -183,7 +202,8 @@ static double priority(struct ch *c, uint32_t v, long *out)
 {
     long s = shortcuts(c, v, 0);
     *out = s;
-    return ((double)s - (double)c->adj[v].n) + (double)c->deleted[v];
+    return ((double)s - (double)c->adj[v].n) + (double)c->deleted[v] +
+           DEPTH_W * (double)c->depth[v];
 }
 
 /* Appends v's edges in d to the hierarchy's; 0 out of memory. */
@@ -223,10 +243,12 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     struct ch c;
     memset(&c, 0, sizeof c);
     c.n = n;
+    c.settle = WITNESS_SETTLE;
     size_t m = n ? n : 1;
     c.adj = nbb_calloc(m, sizeof *c.adj);
     c.gone = nbb_calloc(m, 1);
     c.deleted = nbb_calloc(m, sizeof *c.deleted);
+    c.depth = nbb_calloc(m, sizeof *c.depth);
     c.stamp = nbb_calloc(m, sizeof *c.stamp);
     c.dcard = nbb_malloc(m * sizeof *c.dcard);
     c.ddiag = nbb_malloc(m * sizeof *c.ddiag);
@@ -236,7 +258,8 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     nbi_heap order;
     int have_order = 0;
     nb_status st = NB_OK;
-    if (!c.adj || !c.gone || !c.deleted || !c.stamp || !c.dcard || !c.ddiag || !prio ||
+    if (!c.adj || !c.gone || !c.deleted || !c.depth || !c.stamp || !c.dcard || !c.ddiag ||
+        !prio ||
         !nbi_heap_init(&c.heap, nbb_mem(), 64, NULL) || !(have_order = nbi_heap_init(&order, nbb_mem(), m, NULL)))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory to contract a graph of %u nodes", n);
     for (size_t i = 0; st == NB_OK && i < nedges; i++) {
@@ -272,6 +295,8 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
             continue; /* left in the core */
         if (budget && c.stats.pushes > budget)
             break; /* the work is spent: every node left is the core */
+        if (budget && c.stats.pushes > budget / 10 * 7)
+            c.settle = WITNESS_SETTLE_LATE;
         /* Lazy update: contract v only if it is still the cheapest. */
         long s;
         double p = priority(&c, v, &s);
@@ -298,6 +323,8 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
             uint32_t u = d->a[i].to;
             arc_remove(&c.adj[u], v);
             c.deleted[u]++;
+            if (c.depth[u] < c.depth[v] + 1)
+                c.depth[u] = c.depth[v] + 1;
         }
         nbb_free(d->a);
         d->a = NULL;
@@ -338,6 +365,7 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
     nbb_free(c.adj);
     nbb_free(c.gone);
     nbb_free(c.deleted);
+    nbb_free(c.depth);
     nbb_free(c.stamp);
     nbb_free(c.dcard);
     nbb_free(c.ddiag);

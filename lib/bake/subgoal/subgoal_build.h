@@ -61,13 +61,16 @@ nb_status nbb_contract(uint32_t n, const nbb_sg_edge *edges, size_t nedges, uint
                        nbb_ch_stats *stats, const nbb_progress_part *progress, nb_err *err);
 
 /* Witness-search pushes contraction may spend per map cell, and at least
- * in all.  Street maps and large open maps need about 110-135 a cell to
- * contract whole (Paris_0_512 29M pushes, AcrosstheCape 79M); at 40 a
- * cell they stopped with 28-31% of their subgoals in the core, which the
- * query searches as a plain graph: 2.7x slower on AcrosstheCape.  The
- * budget still bounds maps of many close subgoals (random512-10-0)
- * (tests/bench/results/optimal-bench.md, "Street maps"). */
-#define NBB_CH_BUDGET_PER_CELL 160
+ * in all.  Street maps and large open maps need about 200 a cell to
+ * contract whole with witness searches of 200 settled nodes (Paris_0_512
+ * 53M pushes, AcrosstheCape 118M; contract.c shortens them past 7/10 of
+ * this); with less they stop with subgoals in
+ * the core, which the query searches as a plain graph (at 40 a cell,
+ * 28-31% of them: 2.7x slower on AcrosstheCape).  The budget still bounds
+ * maps of many close subgoals (random512-10-0)
+ * (tests/bench/results/optimal-bench.md, "Street maps" and "Street maps,
+ * round 6"). */
+#define NBB_CH_BUDGET_PER_CELL 320
 #define NBB_CH_BUDGET_MIN ((uint64_t)8 << 20)
 
 typedef struct nbb_subgoal_stats {

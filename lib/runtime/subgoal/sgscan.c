@@ -8,7 +8,9 @@
  * line, and the diagonal rays set the cost. */
 #include "subgoal/subgoal.h"
 
-int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
+/* Inline in the scan's diagonal rays and the walk, whose move is the same
+ * for a whole loop: a call a step was a tenth of a street map's query. */
+static inline int step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
 {
     int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
     if (!nbi_sg_free(g, x + dx, y + dy))
@@ -17,6 +19,11 @@ int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
         return 1;
     int h = nbi_sg_free(g, x + dx, y), v = nbi_sg_free(g, x, y + dy);
     return g->strict ? h && v : h || v;
+}
+
+int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
+{
+    return step_ok(g, x, y, d);
 }
 
 /* Ones of a line from bit pos upwards (pos, pos + 1, ... < n), at most
@@ -144,7 +151,7 @@ int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t t
         unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
         uint32_t lim_h = ext[h], lim_v = ext[v];
         int32_t cx = x, cy = y;
-        for (uint32_t k = 1; nbi_sg_step_ok(g, cx, cy, d); k++) {
+        for (uint32_t k = 1; step_ok(g, cx, cy, d); k++) {
             cx += nbi_move_dx[d];
             cy += nbi_move_dy[d];
             if (nbi_sg_is_subgoal(g, cx, cy) || (cx == tx && cy == ty)) {
@@ -168,7 +175,7 @@ static int walk_shape(const nbi_sggrid *g, nb_cell a, unsigned d1, uint32_t n1, 
     int32_t x = a.x, y = a.y;
     for (uint32_t i = 0; i < n1 + n2; i++) {
         unsigned d = i < n1 ? d1 : d2;
-        if (!nbi_sg_step_ok(g, x, y, d))
+        if (!step_ok(g, x, y, d))
             return 0;
         x += nbi_move_dx[d];
         y += nbi_move_dy[d];
