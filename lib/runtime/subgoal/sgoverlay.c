@@ -55,6 +55,27 @@ struct ovopen {
     uint32_t slot;
 };
 
+/* A layer's scans, each made on the layer (no overlay) when a search first expands its subgoal
+ * and kept for the workspace's later queries: under an overlay that takes nothing from the
+ * agent in the scan's box and the cells round it, the scan of the grid the overlay leaves
+ * finds the same subgoals by the same h-paths, so the stored hits stand for it (a bounded test
+ * of the overlay's tile masks in place of a scan of eight rays and their sweeps). */
+struct sghit {
+    int32_t x, y;
+    double len;
+};
+struct sgscanned {
+    uint32_t first, n; /* its hits in the cache's pool; first NONE: not scanned yet */
+    int32_t box[4];    /* x0, y0, x1, y1: the cells the scan read */
+};
+struct sgcache {
+    long section; /* the layer's */
+    uint32_t nodes;
+    struct sgscanned *node;
+    struct sghit *hit;
+    size_t hn, hcap;
+};
+
 struct nbi_sgov {
     const nb_allocator *a;
     const nbi_sggrid *g;
@@ -104,6 +125,11 @@ struct nbi_sgov {
     size_t fwn, fwcap;
     uint32_t *fq[2]; /* indices in fw */
     size_t fn[2], fcap[2];
+    /* The layers' scans (struct sgcache), one cache a layer the workspace has searched. */
+    struct sgcache *cache;
+    size_t ncache, cachecap;
+    struct sgcache *cur; /* this query's layer's */
+    uint64_t reused;     /* expansions that read stored hits, not a scan */
 
     uint64_t expanded, scanned;
     int ended, limit, oom;
@@ -471,7 +497,20 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_free(o->a, o->fw);
     nbi_free(o->a, o->fq[0]);
     nbi_free(o->a, o->fq[1]);
+    for (size_t i = 0; i < o->ncache; i++) {
+        nbi_free(o->a, o->cache[i].node);
+        nbi_free(o->a, o->cache[i].hit);
+    }
+    nbi_free(o->a, o->cache);
     nbi_free(o->a, o);
+}
+
+static size_t cache_bytes(const nbi_sgov *o)
+{
+    size_t n = o->cachecap * sizeof *o->cache;
+    for (size_t i = 0; i < o->ncache; i++)
+        n += o->cache[i].nodes * sizeof *o->cache[i].node + o->cache[i].hcap * sizeof *o->cache[i].hit;
+    return n;
 }
 
 size_t nbi_sgov_bytes(const nbi_sgov *o)
@@ -484,7 +523,7 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
                    o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
                    nbi_u32map_bytes(&o->fmap) + o->fwcap * sizeof *o->fw +
-                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0]
+                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o)
              : 0;
 }
 
@@ -774,6 +813,73 @@ static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t 
 }
 
 
+/* ---- the layers' scans, stored ---- */
+
+/* The cache of layer l, made (every node not scanned) when first asked for; NULL without
+ * memory, and the search scans as before. */
+static struct sgcache *cache_for(nbi_sgov *o, const nbi_sglayer *l)
+{
+    for (size_t i = 0; i < o->ncache; i++)
+        if (o->cache[i].section == l->section)
+            return &o->cache[i];
+    if (!nbi_grow(o->a, (void **)&o->cache, &o->cachecap, o->ncache + 1, sizeof *o->cache))
+        return NULL;
+    struct sgscanned *node = nbi_zalloc_array(o->a, l->nodes ? l->nodes : 1, sizeof *node);
+    if (!node)
+        return NULL;
+    for (uint32_t v = 0; v < l->nodes; v++)
+        node[v].first = NONE;
+    struct sgcache *c = &o->cache[o->ncache++];
+    *c = (struct sgcache){l->section, l->nodes, node, NULL, 0, 0};
+    return c;
+}
+
+static int keep_hit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    nbi_sgov *o = ctx;
+    struct sgcache *c = o->cur;
+    if (!nbi_grow(o->a, (void **)&c->hit, &c->hcap, c->hn + 1, sizeof *c->hit))
+        return 0;
+    c->hit[c->hn++] = (struct sghit){x, y, nbi_steps_length(card, diag)};
+    return 1;
+}
+
+/* Expands slot s by its subgoal's stored scan when the overlay leaves everything that scan read
+ * as the layer has it and the goal (which a scan under the overlay treats as a subgoal) lies
+ * outside; 0 when s must be scanned under the overlay (oscan). */
+static int stored_scan(nbi_sgov *o, uint32_t s)
+{
+    struct sgcache *c = o->cur;
+    int32_t x = o->node[s].x, y = o->node[s].y;
+    if (!c || !nbi_sg_is_subgoal(o->g, x, y))
+        return 0;
+    struct sgscanned *e = &c->node[nbi_sg_node_at(o->L, x, y)];
+    if (e->first == NONE) {
+        size_t at = c->hn;
+        if (nbi_sg_scan_box(o->g, x, y, keep_hit, o, e->box) != 0 || at > NONE - 1 ||
+            c->hn - at > NONE) {
+            c->hn = at; /* without memory: scanned under the overlay, as before */
+            return 0;
+        }
+        e->first = (uint32_t)at;
+        e->n = (uint32_t)(c->hn - at);
+    }
+    /* A cell whose 3 x 3 block the overlay touches may be blocked or a subgoal under it. */
+    int64_t x0 = (int64_t)e->box[0] - 1, y0 = (int64_t)e->box[1] - 1;
+    int64_t x1 = (int64_t)e->box[2] + 1, y1 = (int64_t)e->box[3] + 1;
+    if ((o->goal.x >= x0 && o->goal.x <= x1 && o->goal.y >= y0 && o->goal.y <= y1) ||
+        !cells_clear(o, x0, y0, x1, y1))
+        return 0;
+    o->reused++;
+    double g = o->node[s].g;
+    for (uint32_t i = 0; i < e->n && !o->oom && !o->limit; i++) {
+        const struct sghit *h = &c->hit[e->first + i];
+        o->scanned++;
+        relax(o, h->x, h->y, g + h->len, s);
+    }
+    return 1;
+}
+
 /* ---- an end the blocks cut off ---- */
 
 /* The words (64 cells of a row) each end's flood may spread from before the search is left to
@@ -886,7 +992,7 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     o->max_nodes = max_nodes;
     o->max_exp = max_exp;
     o->nused = o->hn = o->gn = o->way_len = 0;
-    o->expanded = o->scanned = 0;
+    o->expanded = o->scanned = o->reused = 0;
     o->ended = o->limit = 0;
     o->status = NB_PATH_NONE;
     o->goal_slot = o->best = NONE;
@@ -928,6 +1034,7 @@ void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_
             o->oom = 1;
         o->tgen = 1;
     }
+    o->cur = cache_for(o, l);
     reset(o, start, goal, max_nodes, max_expansions);
 }
 
@@ -964,7 +1071,7 @@ int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
         uint32_t gi = nbi_u32map_get(&o->gmap, cell_key(o, n->x, n->y), &found);
         if (found)
             relax(o, o->goal.x, o->goal.y, n->g + o->gd[gi], s);
-        if (!o->oom && !o->limit)
+        if (!o->oom && !o->limit && !stored_scan(o, s))
             oscan(o, o->node[s].x, o->node[s].y, o->goal.x, o->goal.y, fwd_visit, &s);
         if (o->oom || o->limit)
             break;

@@ -133,6 +133,13 @@ typedef int (*nbi_sg_visit)(void *ctx, int32_t x, int32_t y, uint32_t cardinal,
 int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
                 nbi_sg_visit visit, void *ctx);
 
+/* nbi_sg_scan with no target, setting box to the least rectangle (x0, y0,
+ * x1, y1) that holds every cell the scan read: a grid that differs from
+ * g nowhere in it (nor in the cells round it that say whether one is a
+ * subgoal) gives the same scan. */
+int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visit, void *ctx,
+                    int32_t box[4]);
+
 /* The cells of an h-path from a to b, b included and a not, into out
  * (room for max(|dx|, |dy|) cells): diagonal moves first, else cardinal
  * moves first, whichever the grid allows.  Returns the number of cells,
