@@ -844,38 +844,54 @@ static int keep_hit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t dia
     return 1;
 }
 
-/* Expands slot s by its subgoal's stored scan when the overlay leaves everything that scan read
- * as the layer has it and the goal (which a scan under the overlay treats as a subgoal) lies
- * outside; 0 when s must be scanned under the overlay (oscan). */
-static int stored_scan(nbi_sgov *o, uint32_t s)
+/* The stored scan of layer subgoal (x, y), made now when it is not yet; NULL without memory. */
+static const struct sgscanned *stored_entry(nbi_sgov *o, int32_t x, int32_t y)
 {
     struct sgcache *c = o->cur;
-    int32_t x = o->node[s].x, y = o->node[s].y;
-    if (!c || !nbi_sg_is_subgoal(o->g, x, y))
-        return 0;
+    if (!c)
+        return NULL;
     struct sgscanned *e = &c->node[nbi_sg_node_at(o->L, x, y)];
     if (e->first == NONE) {
         size_t at = c->hn;
         if (nbi_sg_scan_box(o->g, x, y, keep_hit, o, e->box) != 0 || at > NONE - 1 ||
             c->hn - at > NONE) {
-            c->hn = at; /* without memory: scanned under the overlay, as before */
-            return 0;
+            c->hn = at;
+            return NULL;
         }
         e->first = (uint32_t)at;
         e->n = (uint32_t)(c->hn - at);
     }
-    /* A cell whose 3 x 3 block the overlay touches may be blocked or a subgoal under it. */
+    return e;
+}
+
+/* 1 when stored scan e stands for a scan under the overlay toward the goal: the overlay takes
+ * nothing from the agent in its box or the cells round it (a cell whose 3 x 3 block the
+ * overlay touches may be blocked or a subgoal under it), and the goal, which a scan under the
+ * overlay treats as a subgoal, lies outside. */
+static int stands(nbi_sgov *o, const struct sgscanned *e)
+{
     int64_t x0 = (int64_t)e->box[0] - 1, y0 = (int64_t)e->box[1] - 1;
     int64_t x1 = (int64_t)e->box[2] + 1, y1 = (int64_t)e->box[3] + 1;
-    if ((o->goal.x >= x0 && o->goal.x <= x1 && o->goal.y >= y0 && o->goal.y <= y1) ||
-        !cells_clear(o, x0, y0, x1, y1))
+    return !(o->goal.x >= x0 && o->goal.x <= x1 && o->goal.y >= y0 && o->goal.y <= y1) &&
+           cells_clear(o, x0, y0, x1, y1);
+}
+
+/* Expands slot s by its subgoal's stored scan when it stands; 0 when s must be scanned under
+ * the overlay (oscan): not a layer's subgoal, or the overlay near what its scan read. */
+static int stored_scan(nbi_sgov *o, uint32_t s)
+{
+    int32_t x = o->node[s].x, y = o->node[s].y;
+    if (!nbi_sg_is_subgoal(o->g, x, y))
+        return 0;
+    const struct sgscanned *e = stored_entry(o, x, y);
+    if (!e || !stands(o, e))
         return 0;
     o->reused++;
     double g = o->node[s].g;
+    const struct sghit *h = o->cur->hit + e->first;
     for (uint32_t i = 0; i < e->n && !o->oom && !o->limit; i++) {
-        const struct sghit *h = &c->hit[e->first + i];
         o->scanned++;
-        relax(o, h->x, h->y, g + h->len, s);
+        relax(o, h[i].x, h[i].y, g + h[i].len, s);
     }
     return 1;
 }
@@ -1016,10 +1032,9 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
         o->ended = 1;
 }
 
-void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
-                    nb_cell goal, double bound, size_t max_nodes, uint64_t max_expansions)
+/* The layer and overlay of a search (or of nbi_sgov_scan_hits). */
+static void prepare(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
 {
-    o->bound = bound;
     o->g = &l->grid;
     o->L = l;
     o->ov = ov;
@@ -1035,7 +1050,58 @@ void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_
         o->tgen = 1;
     }
     o->cur = cache_for(o, l);
+}
+
+void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
+                    nb_cell goal, double bound, size_t max_nodes, uint64_t max_expansions)
+{
+    o->bound = bound;
+    prepare(o, l, ov);
     reset(o, start, goal, max_nodes, max_expansions);
+}
+
+struct hits {
+    nb_cell *cells;
+    double *len;
+    size_t n, cap;
+};
+
+static int hit_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    (void)o;
+    struct hits *h = ctx;
+    if (h->n < h->cap) {
+        h->cells[h->n] = (nb_cell){x, y};
+        h->len[h->n] = nbi_steps_length(card, diag);
+    }
+    h->n++;
+    return 1;
+}
+
+size_t nbi_sgov_scan_hits(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell at,
+                          nb_cell goal, int stored, nb_cell *cells, double *len, size_t cap,
+                          int32_t box[4])
+{
+    prepare(o, l, ov);
+    o->goal = goal;
+    struct hits h = {cells, len, 0, cap};
+    if (!stored) {
+        oscan(o, at.x, at.y, goal.x, goal.y, hit_visit, &h);
+        return o->oom ? SIZE_MAX : h.n;
+    }
+    const struct sgscanned *e = nbi_sg_is_subgoal(o->g, at.x, at.y) ? stored_entry(o, at.x, at.y)
+                                                                   : NULL;
+    if (!e)
+        return SIZE_MAX;
+    memcpy(box, e->box, sizeof e->box);
+    if (!stands(o, e))
+        return SIZE_MAX;
+    for (uint32_t i = 0; i < e->n && i < cap; i++) {
+        const struct sghit *p = o->cur->hit + e->first + i;
+        cells[i] = (nb_cell){p->x, p->y};
+        len[i] = p->len;
+    }
+    return e->n;
 }
 
 int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
