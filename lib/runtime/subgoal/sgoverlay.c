@@ -120,7 +120,10 @@ struct nbi_sgov {
     size_t tn, tcap;
     /* The ends' floods (cut_off): cell -> the end (1 start, 2 goal) whose flood reached it, and
      * each flood's cells in the order reached. */
-    nbi_u32map fmap; /* word key -> index in fw */
+    nbi_u32map fmap; /* word key -> index in fw, on maps of more than SGOV_FLOOD_INDEX words */
+    struct { uint32_t gen, idx; } *fidx; /* else per word: its index in fw when gen is fgen */
+    size_t fidxcap;
+    uint32_t fgen;
     struct fword *fw;
     size_t fwn, fwcap;
     uint32_t *fq[2]; /* indices in fw */
@@ -494,6 +497,7 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_free(o->a, o->tix);
     nbi_free(o->a, o->tmask);
     nbi_u32map_free(&o->fmap);
+    nbi_free(o->a, o->fidx);
     nbi_free(o->a, o->fw);
     nbi_free(o->a, o->fq[0]);
     nbi_free(o->a, o->fq[1]);
@@ -522,7 +526,8 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
                    nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
                    o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
-                   nbi_u32map_bytes(&o->fmap) + o->fwcap * sizeof *o->fw +
+                   nbi_u32map_bytes(&o->fmap) + o->fidxcap * sizeof *o->fidx +
+                   o->fwcap * sizeof *o->fw +
                    (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o)
              : 0;
 }
@@ -900,6 +905,11 @@ static int stored_scan(nbi_sgov *o, uint32_t s)
 
 /* The words (64 cells of a row) each end's flood may spread from before the search is left to
  * find out. */
+/* Maps of at most this many row words (8 MB of index at 8192 x 8192 cells) index the floods' words
+ * directly. */
+#ifndef SGOV_FLOOD_INDEX
+#define SGOV_FLOOD_INDEX ((size_t)1 << 20)
+#endif
 #ifndef SGOV_CUT_WORDS
 #define SGOV_CUT_WORDS 2048
 #endif
@@ -928,8 +938,13 @@ static int flood_add(nbi_sgov *o, int s, int64_t y, int64_t k, uint64_t seeds)
         return 0;
     uint32_t key = (uint32_t)y * g->row_words + (uint32_t)k;
     int found;
-    uint32_t *v = nbi_u32map_slot(&o->fmap, key, &found);
-    if (!v) {
+    uint32_t *v;
+    if (o->fidx) {
+        found = o->fidx[key].gen == o->fgen;
+        if (!found)
+            o->fidx[key].gen = o->fgen;
+        v = &o->fidx[key].idx;
+    } else if (!(v = nbi_u32map_slot(&o->fmap, key, &found))) {
         o->oom = 1;
         return 0;
     }
@@ -971,7 +986,24 @@ static int flood_add(nbi_sgov *o, int s, int64_t y, int64_t k, uint64_t seeds)
  * where the floods meet, or both reach the limit, 0. */
 static int cut_off(nbi_sgov *o)
 {
-    nbi_u32map_clear(&o->fmap);
+    /* Each flood's words found by an index over the map's words, stamped with the query (the
+     * floods' look-ups cost more than their work through a hash); on larger maps a hash. */
+    size_t words = (size_t)o->g->height * o->g->row_words;
+    if (words <= SGOV_FLOOD_INDEX) {
+        if (words > o->fidxcap || ++o->fgen == 0) {
+            if (!nbi_grow(o->a, (void **)&o->fidx, &o->fidxcap, words, sizeof *o->fidx)) {
+                o->oom = 1;
+                return 0;
+            }
+            memset(o->fidx, 0, o->fidxcap * sizeof *o->fidx);
+            o->fgen = 1;
+        }
+    } else {
+        nbi_free(o->a, o->fidx);
+        o->fidx = NULL;
+        o->fidxcap = 0;
+        nbi_u32map_clear(&o->fmap);
+    }
     o->fwn = o->fn[0] = o->fn[1] = 0;
     size_t head[2] = {0, 0};
     nb_cell end[2] = {o->start, o->goal};
