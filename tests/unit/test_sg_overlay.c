@@ -309,8 +309,8 @@ static void scans_stored(nb_bundle *nb, nb_overlay *ov, const nbb_grid *g, tu_rn
     const nb_cell none = {-1000, -1000}; /* no goal: far off the map */
     for (size_t i = 0; o && i < nb->nsections; i++) {
         nbi_sglayer l;
-        if (nb->sections[i].info.type != NB_SEC_SUBGOAL || nbi_sglayer_at(nb, i, &l, NULL) != NB_OK ||
-            !l.nodes)
+        if (nb->sections[i].info.type != NB_SEC_SUBGOAL ||
+            nbi_sglayer_at(nb, i, &l, NULL) != NB_OK || !l.nodes)
             continue;
         for (int k = 0; k < 150; k++) {
             nb_cell at = nbi_sg_node_cell(&l, tu_below(r, l.nodes));

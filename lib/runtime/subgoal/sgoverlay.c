@@ -513,7 +513,8 @@ static size_t cache_bytes(const nbi_sgov *o)
 {
     size_t n = o->cachecap * sizeof *o->cache;
     for (size_t i = 0; i < o->ncache; i++)
-        n += o->cache[i].nodes * sizeof *o->cache[i].node + o->cache[i].hcap * sizeof *o->cache[i].hit;
+        n += o->cache[i].nodes * sizeof *o->cache[i].node +
+             o->cache[i].hcap * sizeof *o->cache[i].hit;
     return n;
 }
 

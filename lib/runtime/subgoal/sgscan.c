@@ -142,9 +142,10 @@ static inline void box_add(int32_t *box, int32_t x, int32_t y)
 
 /* line, and when box is not NULL the last cell it read widens it: the limit before (lim0)
  * and after say how far the line looked (to the cell that stopped it, or to the limit). */
-static inline int line_box(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t k,
-                           uint32_t *limit, int32_t tx, int32_t ty, nbi_sg_visit visit,
-                           void *ctx, int32_t *box)
+static inline NBP_ALWAYS_INLINE int line_box(const nbi_sggrid *g, int32_t x, int32_t y,
+                                             unsigned c, uint32_t k, uint32_t *limit, int32_t tx,
+                                             int32_t ty, nbi_sg_visit visit, void *ctx,
+                                             int32_t *box)
 {
     uint32_t lim0 = *limit;
     if (!line(g, x, y, c, k, limit, tx, ty, visit, ctx))
@@ -157,8 +158,8 @@ static inline int line_box(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c
 }
 
 /* The scan; box (or NULL) is widened to every cell whose freedom or subgoal bit it read. */
-static inline int scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
-                       nbi_sg_visit visit, void *ctx, int32_t *box)
+static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx,
+                                         int32_t ty, nbi_sg_visit visit, void *ctx, int32_t *box)
 {
     uint32_t ext[4];
     for (unsigned c = 0; c < 4; c++) {
