@@ -13,7 +13,10 @@
  * the whole map and nothing stored at bake time is trusted near a
  * block), joined at the goal by the goal's own scan as the layer's query
  * joins it.  sgsearch.c runs it for a few nodes when the hierarchy's path
- * meets a block (SGOV_BUDGET there says why not more).
+ * meets a block (SGOV_BUDGET there says why not more).  A layer's
+ * subgoal far from every block has the same scan as on the layer: that
+ * scan is made once, kept with the rectangle of cells it read, and read
+ * back while the overlay leaves the rectangle alone (stored_scan).
  *
  * Before it, a flood from each end, a row's word at a time and bounded
  * (cut_off), answers "no path" where the blocks close one end's region:

@@ -171,13 +171,13 @@ static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t
         unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
         uint32_t lim_h = ext[h], lim_v = ext[v];
         int32_t cx = x, cy = y;
-        for (uint32_t k = 1;; k++) {
-            if (box) /* the step's test reads the cells of its 2 x 2 block */
-                box_add(box, cx + nbi_move_dx[d], cy + nbi_move_dy[d]);
-            if (!nbi_sg_step_ok(g, cx, cy, d))
-                break;
+        if (box) /* each step's test reads the cells of its 2 x 2 block */
+            box_add(box, cx + nbi_move_dx[d], cy + nbi_move_dy[d]);
+        for (uint32_t k = 1; nbi_sg_step_ok(g, cx, cy, d); k++) {
             cx += nbi_move_dx[d];
             cy += nbi_move_dy[d];
+            if (box)
+                box_add(box, cx + nbi_move_dx[d], cy + nbi_move_dy[d]);
             if (nbi_sg_is_subgoal(g, cx, cy) || (cx == tx && cy == ty)) {
                 if (!visit(ctx, cx, cy, 0, k))
                     return -1;
