@@ -131,6 +131,35 @@ static int line(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t 
     return 1;
 }
 
+int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
+                nbi_sg_visit visit, void *ctx)
+{
+    uint32_t ext[4];
+    for (unsigned c = 0; c < 4; c++) {
+        ext[c] = UINT32_MAX;
+        if (!line(g, x, y, c, 0, &ext[c], tx, ty, visit, ctx))
+            return -1;
+    }
+    for (unsigned d = 4; d < 8; d++) {
+        unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
+        uint32_t lim_h = ext[h], lim_v = ext[v];
+        int32_t cx = x, cy = y;
+        for (uint32_t k = 1; nbi_sg_step_ok(g, cx, cy, d); k++) {
+            cx += nbi_move_dx[d];
+            cy += nbi_move_dy[d];
+            if (nbi_sg_is_subgoal(g, cx, cy) || (cx == tx && cy == ty)) {
+                if (!visit(ctx, cx, cy, 0, k))
+                    return -1;
+                break;
+            }
+            if (!line(g, cx, cy, h, k, &lim_h, tx, ty, visit, ctx) ||
+                !line(g, cx, cy, v, k, &lim_v, tx, ty, visit, ctx))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* Widens box (x0, y0, x1, y1) to hold (x, y). */
 static inline void box_add(int32_t *box, int32_t x, int32_t y)
 {
@@ -140,69 +169,52 @@ static inline void box_add(int32_t *box, int32_t x, int32_t y)
     box[3] = y > box[3] ? y : box[3];
 }
 
-/* line, and when box is not NULL the last cell it read widens it: the limit before (lim0)
- * and after say how far the line looked (to the cell that stopped it, or to the limit). */
-static inline NBP_ALWAYS_INLINE int line_box(const nbi_sggrid *g, int32_t x, int32_t y,
-                                             unsigned c, uint32_t k, uint32_t *limit, int32_t tx,
-                                             int32_t ty, nbi_sg_visit visit, void *ctx,
-                                             int32_t *box)
+/* line with no target, widening box to the last cell it read: the limit before (lim0) and
+ * after say how far it looked (to the cell that stopped it, or to the limit). */
+static int line_box(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t k,
+                    uint32_t *limit, nbi_sg_visit visit, void *ctx, int32_t *box)
 {
     uint32_t lim0 = *limit;
-    if (!line(g, x, y, c, k, limit, tx, ty, visit, ctx))
+    if (!line(g, x, y, c, k, limit, -1, -1, visit, ctx))
         return 0;
-    if (box) {
-        int32_t n = (int32_t)(*limit < lim0 ? *limit + 1 : lim0);
-        box_add(box, x + nbi_move_dx[c] * n, y + nbi_move_dy[c] * n);
-    }
+    int32_t n = (int32_t)(*limit < lim0 ? *limit + 1 : lim0);
+    box_add(box, x + nbi_move_dx[c] * n, y + nbi_move_dy[c] * n);
     return 1;
 }
 
-/* The scan; box (or NULL) is widened to every cell whose freedom or subgoal bit it read. */
-static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx,
-                                         int32_t ty, nbi_sg_visit visit, void *ctx, int32_t *box)
-{
-    uint32_t ext[4];
-    for (unsigned c = 0; c < 4; c++) {
-        ext[c] = UINT32_MAX;
-        if (!line_box(g, x, y, c, 0, &ext[c], tx, ty, visit, ctx, box))
-            return -1;
-    }
-    for (unsigned d = 4; d < 8; d++) {
-        unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
-        uint32_t lim_h = ext[h], lim_v = ext[v];
-        int32_t cx = x, cy = y;
-        if (box) /* each step's test reads the cells of its 2 x 2 block */
-            box_add(box, cx + nbi_move_dx[d], cy + nbi_move_dy[d]);
-        for (uint32_t k = 1; nbi_sg_step_ok(g, cx, cy, d); k++) {
-            cx += nbi_move_dx[d];
-            cy += nbi_move_dy[d];
-            if (box)
-                box_add(box, cx + nbi_move_dx[d], cy + nbi_move_dy[d]);
-            if (nbi_sg_is_subgoal(g, cx, cy) || (cx == tx && cy == ty)) {
-                if (!visit(ctx, cx, cy, 0, k))
-                    return -1;
-                break;
-            }
-            if (!line_box(g, cx, cy, h, k, &lim_h, tx, ty, visit, ctx, box) ||
-                !line_box(g, cx, cy, v, k, &lim_v, tx, ty, visit, ctx, box))
-                return -1;
-        }
-    }
-    return 0;
-}
-
-int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
-                nbi_sg_visit visit, void *ctx)
-{
-    return scan(g, x, y, tx, ty, visit, ctx, NULL);
-}
-
+/* nbi_sg_scan's walk again, kept apart so that the query's scan (above) stays as it was: the
+ * lines through line_box, and each diagonal step's 2 x 2 block added to the box. */
 int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visit, void *ctx,
                     int32_t box[4])
 {
     box[0] = box[2] = x;
     box[1] = box[3] = y;
-    return scan(g, x, y, -1, -1, visit, ctx, box);
+    uint32_t ext[4];
+    for (unsigned c = 0; c < 4; c++) {
+        ext[c] = UINT32_MAX;
+        if (!line_box(g, x, y, c, 0, &ext[c], visit, ctx, box))
+            return -1;
+    }
+    for (unsigned d = 4; d < 8; d++) {
+        int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d], cx = x, cy = y;
+        uint32_t lim_h = ext[nbi_move_horizontal(d)], lim_v = ext[nbi_move_vertical(d)];
+        for (uint32_t k = 1;; k++) {
+            box_add(box, cx + dx, cy + dy);
+            if (!nbi_sg_step_ok(g, cx, cy, d))
+                break;
+            cx += dx;
+            cy += dy;
+            if (nbi_sg_is_subgoal(g, cx, cy)) {
+                if (!visit(ctx, cx, cy, 0, k))
+                    return -1;
+                break;
+            }
+            if (!line_box(g, cx, cy, nbi_move_horizontal(d), k, &lim_h, visit, ctx, box) ||
+                !line_box(g, cx, cy, nbi_move_vertical(d), k, &lim_v, visit, ctx, box))
+                return -1;
+        }
+    }
+    return 0;
 }
 
 /* The h-path from a of n1 moves d1 then n2 moves d2, into out; 0 when a
