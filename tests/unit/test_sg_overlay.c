@@ -14,8 +14,11 @@
  * sample is also run sliced, in steps of a few nodes: the same path.  A
  * workspace whose search round the blocks may expand no node hands a
  * query to Annotated A* only where a block touches the unblocked path,
- * with the same answers.  Without ../shared the sample level of data/ is
- * used the same way, with random pairs of cells. */
+ * with the same answers.  The search's stored scans (sgoverlay.c) are
+ * checked on their own too: where one is used under an overlay it finds
+ * what a scan under that overlay finds (scans_stored).  Without ../shared
+ * the sample level of data/ is used the same way, with random pairs of
+ * cells. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +258,110 @@ static void report(const struct tally *t, const char *name)
        t->x_fallback, t->off);
 }
 
+/* Sorts n hits by cell, then length. */
+static void sort_hits(nb_cell *c, double *len, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            nb_cell a = c[j - 1], b = c[j];
+            if (a.y < b.y || (a.y == b.y && (a.x < b.x || (a.x == b.x && len[j - 1] <= len[j]))))
+                break;
+            c[j - 1] = b;
+            c[j] = a;
+            double t = len[j - 1];
+            len[j - 1] = len[j];
+            len[j] = t;
+        }
+}
+
+/* A 1 x 1 block at a cell of the ring d cells outside box (x0, y0, x1, y1); 0 off the map. */
+static int block_ring(nb_overlay *ov, tu_rng *r, const nbb_grid *g, const int32_t *box, int32_t d)
+{
+    int64_t x0 = box[0] - d, y0 = box[1] - d, x1 = box[2] + d, y1 = box[3] + d;
+    int64_t w = x1 - x0 + 1, h = y1 - y0 + 1, k = (int64_t)tu_below(r, (uint32_t)(2 * (w + h)));
+    int64_t x, y;
+    if (k < w)
+        x = x0 + k, y = y0;
+    else if ((k -= w) < w)
+        x = x0 + k, y = y1;
+    else if ((k -= w) < h)
+        x = x0, y = y0 + k;
+    else
+        x = x1, y = y0 + (k - h);
+    nb_err err;
+    return x >= 0 && y >= 0 && x < (int64_t)g->width && y < (int64_t)g->height &&
+           nb_overlay_block(ov, (long)x, (long)y, 1, 1, &err) == NB_OK;
+}
+
+/* The stored scans of the search round the blocks (sgoverlay.c) against scans under the
+ * overlay: random subgoals of each layer, each with blocks one cell outside the box of what its
+ * scan read (which must make the stored scan not stand: such a block can make a cell inside a
+ * subgoal), two cells outside, or rectangles near it; wherever the stored scan stands it finds
+ * the subgoals a scan under the overlay finds, at the same lengths. */
+static void scans_stored(nb_bundle *nb, nb_overlay *ov, const nbb_grid *g, tu_rng *r,
+                         const char *name)
+{
+    enum { CAP = 1024 };
+    static nb_cell sc[CAP], oc[CAP];
+    static double sl[CAP], ol[CAP];
+    long compared = 0, refused = 0, bad = 0, ring1 = 0, ring1_stood = 0;
+    nbi_sgov *o = nbi_sgov_new(nb->a);
+    const nb_cell none = {-1000, -1000}; /* no goal: far off the map */
+    for (size_t i = 0; o && i < nb->nsections; i++) {
+        nbi_sglayer l;
+        if (nb->sections[i].info.type != NB_SEC_SUBGOAL ||
+            nbi_sglayer_at(nb, i, &l, NULL) != NB_OK || !l.nodes)
+            continue;
+        for (int k = 0; k < 150; k++) {
+            nb_cell at = nbi_sg_node_cell(&l, tu_below(r, l.nodes));
+            int32_t box[4];
+            nb_overlay_clear(ov);
+            if (nbi_sgov_scan_hits(o, &l, ov, at, none, 1, sc, sl, CAP, box) == SIZE_MAX) {
+                bad++;
+                continue;
+            }
+            unsigned mode = tu_below(r, 3);
+            if (mode == 0) {
+                if (!block_ring(ov, r, g, box, 1))
+                    continue;
+                ring1++;
+            } else if (mode == 1) {
+                block_ring(ov, r, g, box, 2);
+            } else {
+                for (unsigned b = 1 + tu_below(r, 4); b; b--)
+                    block_near(ov, r, g->width, g->height,
+                               box[0] - 10 + (long)tu_below(r, (uint32_t)(box[2] - box[0] + 21)),
+                               box[1] - 10 + (long)tu_below(r, (uint32_t)(box[3] - box[1] + 21)));
+            }
+            size_t ns = nbi_sgov_scan_hits(o, &l, ov, at, none, 1, sc, sl, CAP, box);
+            if (ns == SIZE_MAX) {
+                refused++;
+                continue;
+            }
+            ring1_stood += mode == 0;
+            size_t no = nbi_sgov_scan_hits(o, &l, ov, at, none, 0, oc, ol, CAP, box);
+            compared++;
+            if (ns > CAP || no != ns) {
+                bad++;
+                continue;
+            }
+            sort_hits(sc, sl, ns);
+            sort_hits(oc, ol, no);
+            for (size_t j = 0; j < ns; j++)
+                if (sc[j].x != oc[j].x || sc[j].y != oc[j].y || sl[j] != ol[j]) {
+                    bad++;
+                    break;
+                }
+        }
+    }
+    nbi_sgov_free(o);
+    nb_overlay_clear(ov);
+    ok(o && bad == 0 && compared > 0 && refused > 0 && ring1 > 0,
+       "%s: stored scans stand for scans under the overlay where they are used (%ld compared, "
+       "%ld not used, %ld differ; a block next to the box: %ld, used anyway %ld)",
+       name, compared, refused, bad, ring1, ring1_stood);
+}
+
 static void close_all(nb_bundle *nb, nb_aa *aa, nb_sg *sg, nb_sg *sgx, nb_overlay *ov)
 {
     nb_overlay_close(ov);
@@ -293,6 +400,7 @@ static void run_map(const char *rel, int all, tu_rng *r)
                     one(sg, sgx, aa, ov, &g, r, &sq, &t, rel, i % (7 * every) == 0);
                 }
         report(&t, rel);
+        scans_stored(nb, ov, &g, r, rel);
     }
     close_all(nb, aa, sg, sgx, ov);
     nbb_scen_free(&scen);
@@ -324,6 +432,7 @@ static void run_sample(tu_rng *r)
                     one(sg, sgx, aa, ov, &g, r, &sq, &t, "data/sample.map", i % 10 == 0);
                 }
         report(&t, "data/sample.map");
+        scans_stored(nb, ov, &g, r, "data/sample.map");
     }
     close_all(nb, aa, sg, sgx, ov);
     nbb_grid_free(&g);

@@ -13,7 +13,10 @@
  * the whole map and nothing stored at bake time is trusted near a
  * block), joined at the goal by the goal's own scan as the layer's query
  * joins it.  sgsearch.c runs it for a few nodes when the hierarchy's path
- * meets a block (SGOV_BUDGET there says why not more).
+ * meets a block (SGOV_BUDGET there says why not more).  A layer's
+ * subgoal far from every block has the same scan as on the layer: that
+ * scan is made once, kept with the rectangle of cells it read, and read
+ * back while the overlay leaves the rectangle alone (stored_scan).
  *
  * Before it, a flood from each end, a row's word at a time and bounded
  * (cut_off), answers "no path" where the blocks close one end's region:
@@ -53,6 +56,27 @@ struct fword {
 struct ovopen {
     double key;
     uint32_t slot;
+};
+
+/* A layer's scans, each made on the layer (no overlay) when a search first expands its subgoal
+ * and kept for the workspace's later queries: under an overlay that takes nothing from the
+ * agent in the scan's box and the cells round it, the scan of the grid the overlay leaves
+ * finds the same subgoals by the same h-paths, so the stored hits stand for it (a bounded test
+ * of the overlay's tile masks in place of a scan of eight rays and their sweeps). */
+struct sghit {
+    int32_t x, y;
+    double len;
+};
+struct sgscanned {
+    uint32_t first, n; /* its hits in the cache's pool; first NONE: not scanned yet */
+    int32_t box[4];    /* x0, y0, x1, y1: the cells the scan read */
+};
+struct sgcache {
+    long section; /* the layer's */
+    uint32_t nodes;
+    struct sgscanned *node;
+    struct sghit *hit;
+    size_t hn, hcap;
 };
 
 struct nbi_sgov {
@@ -99,11 +123,19 @@ struct nbi_sgov {
     size_t tn, tcap;
     /* The ends' floods (cut_off): cell -> the end (1 start, 2 goal) whose flood reached it, and
      * each flood's cells in the order reached. */
-    nbi_u32map fmap; /* word key -> index in fw */
+    nbi_u32map fmap; /* word key -> index in fw, on maps of more than SGOV_FLOOD_INDEX words */
+    struct { uint32_t gen, idx; } *fidx; /* else per word: its index in fw when gen is fgen */
+    size_t fidxcap;
+    uint32_t fgen;
     struct fword *fw;
     size_t fwn, fwcap;
     uint32_t *fq[2]; /* indices in fw */
     size_t fn[2], fcap[2];
+    /* The layers' scans (struct sgcache), one cache a layer the workspace has searched. */
+    struct sgcache *cache;
+    size_t ncache, cachecap;
+    struct sgcache *cur; /* this query's layer's */
+    uint64_t reused;     /* expansions that read stored hits, not a scan */
 
     uint64_t expanded, scanned;
     int ended, limit, oom;
@@ -468,10 +500,25 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_free(o->a, o->tix);
     nbi_free(o->a, o->tmask);
     nbi_u32map_free(&o->fmap);
+    nbi_free(o->a, o->fidx);
     nbi_free(o->a, o->fw);
     nbi_free(o->a, o->fq[0]);
     nbi_free(o->a, o->fq[1]);
+    for (size_t i = 0; i < o->ncache; i++) {
+        nbi_free(o->a, o->cache[i].node);
+        nbi_free(o->a, o->cache[i].hit);
+    }
+    nbi_free(o->a, o->cache);
     nbi_free(o->a, o);
+}
+
+static size_t cache_bytes(const nbi_sgov *o)
+{
+    size_t n = o->cachecap * sizeof *o->cache;
+    for (size_t i = 0; i < o->ncache; i++)
+        n += o->cache[i].nodes * sizeof *o->cache[i].node +
+             o->cache[i].hcap * sizeof *o->cache[i].hit;
+    return n;
 }
 
 size_t nbi_sgov_bytes(const nbi_sgov *o)
@@ -483,8 +530,9 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
                    nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
                    o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
-                   nbi_u32map_bytes(&o->fmap) + o->fwcap * sizeof *o->fw +
-                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0]
+                   nbi_u32map_bytes(&o->fmap) + o->fidxcap * sizeof *o->fidx +
+                   o->fwcap * sizeof *o->fw +
+                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o)
              : 0;
 }
 
@@ -774,10 +822,98 @@ static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t 
 }
 
 
+/* ---- the layers' scans, stored ---- */
+
+/* The cache of layer l, made (every node not scanned) when first asked for; NULL without
+ * memory, and the search scans as before. */
+static struct sgcache *cache_for(nbi_sgov *o, const nbi_sglayer *l)
+{
+    for (size_t i = 0; i < o->ncache; i++)
+        if (o->cache[i].section == l->section)
+            return &o->cache[i];
+    if (!nbi_grow(o->a, (void **)&o->cache, &o->cachecap, o->ncache + 1, sizeof *o->cache))
+        return NULL;
+    struct sgscanned *node = nbi_zalloc_array(o->a, l->nodes ? l->nodes : 1, sizeof *node);
+    if (!node)
+        return NULL;
+    for (uint32_t v = 0; v < l->nodes; v++)
+        node[v].first = NONE;
+    struct sgcache *c = &o->cache[o->ncache++];
+    *c = (struct sgcache){l->section, l->nodes, node, NULL, 0, 0};
+    return c;
+}
+
+static int keep_hit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    nbi_sgov *o = ctx;
+    struct sgcache *c = o->cur;
+    if (!nbi_grow(o->a, (void **)&c->hit, &c->hcap, c->hn + 1, sizeof *c->hit))
+        return 0;
+    c->hit[c->hn++] = (struct sghit){x, y, nbi_steps_length(card, diag)};
+    return 1;
+}
+
+/* The stored scan of layer subgoal (x, y), made now when it is not yet; NULL without memory. */
+static const struct sgscanned *stored_entry(nbi_sgov *o, int32_t x, int32_t y)
+{
+    struct sgcache *c = o->cur;
+    if (!c)
+        return NULL;
+    struct sgscanned *e = &c->node[nbi_sg_node_at(o->L, x, y)];
+    if (e->first == NONE) {
+        size_t at = c->hn;
+        if (nbi_sg_scan_box(o->g, x, y, keep_hit, o, e->box) != 0 || at > NONE - 1 ||
+            c->hn - at > NONE) {
+            c->hn = at;
+            return NULL;
+        }
+        e->first = (uint32_t)at;
+        e->n = (uint32_t)(c->hn - at);
+    }
+    return e;
+}
+
+/* 1 when stored scan e stands for a scan under the overlay toward the goal: the overlay takes
+ * nothing from the agent in its box or the cells round it (a cell whose 3 x 3 block the
+ * overlay touches may be blocked or a subgoal under it), and the goal, which a scan under the
+ * overlay treats as a subgoal, lies outside. */
+static int stands(nbi_sgov *o, const struct sgscanned *e)
+{
+    int64_t x0 = (int64_t)e->box[0] - 1, y0 = (int64_t)e->box[1] - 1;
+    int64_t x1 = (int64_t)e->box[2] + 1, y1 = (int64_t)e->box[3] + 1;
+    return !(o->goal.x >= x0 && o->goal.x <= x1 && o->goal.y >= y0 && o->goal.y <= y1) &&
+           cells_clear(o, x0, y0, x1, y1);
+}
+
+/* Expands slot s by its subgoal's stored scan when it stands; 0 when s must be scanned under
+ * the overlay (oscan): not a layer's subgoal, or the overlay near what its scan read. */
+static int stored_scan(nbi_sgov *o, uint32_t s)
+{
+    int32_t x = o->node[s].x, y = o->node[s].y;
+    if (!nbi_sg_is_subgoal(o->g, x, y))
+        return 0;
+    const struct sgscanned *e = stored_entry(o, x, y);
+    if (!e || !stands(o, e))
+        return 0;
+    o->reused++;
+    double g = o->node[s].g;
+    const struct sghit *h = o->cur->hit + e->first;
+    for (uint32_t i = 0; i < e->n && !o->oom && !o->limit; i++) {
+        o->scanned++;
+        relax(o, h[i].x, h[i].y, g + h[i].len, s);
+    }
+    return 1;
+}
+
 /* ---- an end the blocks cut off ---- */
 
 /* The words (64 cells of a row) each end's flood may spread from before the search is left to
  * find out. */
+/* Maps of at most this many row words (8 MB of index at 8192 x 8192 cells) index the floods' words
+ * directly. */
+#ifndef SGOV_FLOOD_INDEX
+#define SGOV_FLOOD_INDEX ((size_t)1 << 20)
+#endif
 #ifndef SGOV_CUT_WORDS
 #define SGOV_CUT_WORDS 2048
 #endif
@@ -806,8 +942,13 @@ static int flood_add(nbi_sgov *o, int s, int64_t y, int64_t k, uint64_t seeds)
         return 0;
     uint32_t key = (uint32_t)y * g->row_words + (uint32_t)k;
     int found;
-    uint32_t *v = nbi_u32map_slot(&o->fmap, key, &found);
-    if (!v) {
+    uint32_t *v;
+    if (o->fidx) {
+        found = o->fidx[key].gen == o->fgen;
+        if (!found)
+            o->fidx[key].gen = o->fgen;
+        v = &o->fidx[key].idx;
+    } else if (!(v = nbi_u32map_slot(&o->fmap, key, &found))) {
         o->oom = 1;
         return 0;
     }
@@ -849,7 +990,24 @@ static int flood_add(nbi_sgov *o, int s, int64_t y, int64_t k, uint64_t seeds)
  * where the floods meet, or both reach the limit, 0. */
 static int cut_off(nbi_sgov *o)
 {
-    nbi_u32map_clear(&o->fmap);
+    /* Each flood's words found by an index over the map's words, stamped with the query (the
+     * floods' look-ups cost more than their work through a hash); on larger maps a hash. */
+    size_t words = (size_t)o->g->height * o->g->row_words;
+    if (words <= SGOV_FLOOD_INDEX) {
+        if (words > o->fidxcap || ++o->fgen == 0) {
+            if (!nbi_grow(o->a, (void **)&o->fidx, &o->fidxcap, words, sizeof *o->fidx)) {
+                o->oom = 1;
+                return 0;
+            }
+            memset(o->fidx, 0, o->fidxcap * sizeof *o->fidx);
+            o->fgen = 1;
+        }
+    } else {
+        nbi_free(o->a, o->fidx);
+        o->fidx = NULL;
+        o->fidxcap = 0;
+        nbi_u32map_clear(&o->fmap);
+    }
     o->fwn = o->fn[0] = o->fn[1] = 0;
     size_t head[2] = {0, 0};
     nb_cell end[2] = {o->start, o->goal};
@@ -886,7 +1044,7 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     o->max_nodes = max_nodes;
     o->max_exp = max_exp;
     o->nused = o->hn = o->gn = o->way_len = 0;
-    o->expanded = o->scanned = 0;
+    o->expanded = o->scanned = o->reused = 0;
     o->ended = o->limit = 0;
     o->status = NB_PATH_NONE;
     o->goal_slot = o->best = NONE;
@@ -910,10 +1068,9 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
         o->ended = 1;
 }
 
-void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
-                    nb_cell goal, double bound, size_t max_nodes, uint64_t max_expansions)
+/* The layer and overlay of a search (or of nbi_sgov_scan_hits). */
+static void prepare(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
 {
-    o->bound = bound;
     o->g = &l->grid;
     o->L = l;
     o->ov = ov;
@@ -928,7 +1085,59 @@ void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_
             o->oom = 1;
         o->tgen = 1;
     }
+    o->cur = cache_for(o, l);
+}
+
+void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
+                    nb_cell goal, double bound, size_t max_nodes, uint64_t max_expansions)
+{
+    o->bound = bound;
+    prepare(o, l, ov);
     reset(o, start, goal, max_nodes, max_expansions);
+}
+
+struct hits {
+    nb_cell *cells;
+    double *len;
+    size_t n, cap;
+};
+
+static int hit_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    (void)o;
+    struct hits *h = ctx;
+    if (h->n < h->cap) {
+        h->cells[h->n] = (nb_cell){x, y};
+        h->len[h->n] = nbi_steps_length(card, diag);
+    }
+    h->n++;
+    return 1;
+}
+
+size_t nbi_sgov_scan_hits(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell at,
+                          nb_cell goal, int stored, nb_cell *cells, double *len, size_t cap,
+                          int32_t box[4])
+{
+    prepare(o, l, ov);
+    o->goal = goal;
+    struct hits h = {cells, len, 0, cap};
+    if (!stored) {
+        oscan(o, at.x, at.y, goal.x, goal.y, hit_visit, &h);
+        return o->oom ? SIZE_MAX : h.n;
+    }
+    const struct sgscanned *e = nbi_sg_is_subgoal(o->g, at.x, at.y) ? stored_entry(o, at.x, at.y)
+                                                                   : NULL;
+    if (!e)
+        return SIZE_MAX;
+    memcpy(box, e->box, sizeof e->box);
+    if (!stands(o, e))
+        return SIZE_MAX;
+    for (uint32_t i = 0; i < e->n && i < cap; i++) {
+        const struct sghit *p = o->cur->hit + e->first + i;
+        cells[i] = (nb_cell){p->x, p->y};
+        len[i] = p->len;
+    }
+    return e->n;
 }
 
 int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
@@ -964,7 +1173,7 @@ int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
         uint32_t gi = nbi_u32map_get(&o->gmap, cell_key(o, n->x, n->y), &found);
         if (found)
             relax(o, o->goal.x, o->goal.y, n->g + o->gd[gi], s);
-        if (!o->oom && !o->limit)
+        if (!o->oom && !o->limit && !stored_scan(o, s))
             oscan(o, o->node[s].x, o->node[s].y, o->goal.x, o->goal.y, fwd_visit, &s);
         if (o->oom || o->limit)
             break;

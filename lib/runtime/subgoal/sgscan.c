@@ -167,6 +167,63 @@ int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t t
     return 0;
 }
 
+/* Widens box (x0, y0, x1, y1) to hold (x, y). */
+static inline void box_add(int32_t *box, int32_t x, int32_t y)
+{
+    box[0] = x < box[0] ? x : box[0];
+    box[1] = y < box[1] ? y : box[1];
+    box[2] = x > box[2] ? x : box[2];
+    box[3] = y > box[3] ? y : box[3];
+}
+
+/* line with no target, widening box to the last cell it read: the limit before (lim0) and
+ * after say how far it looked (to the cell that stopped it, or to the limit). */
+static int line_box(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t k,
+                    uint32_t *limit, nbi_sg_visit visit, void *ctx, int32_t *box)
+{
+    uint32_t lim0 = *limit;
+    if (!line(g, x, y, c, k, limit, -1, -1, visit, ctx))
+        return 0;
+    int32_t n = (int32_t)(*limit < lim0 ? *limit + 1 : lim0);
+    box_add(box, x + nbi_move_dx[c] * n, y + nbi_move_dy[c] * n);
+    return 1;
+}
+
+/* nbi_sg_scan's walk again, kept apart so that the query's scan (above) stays as it was: the
+ * lines through line_box, and each diagonal step's 2 x 2 block added to the box. */
+int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visit, void *ctx,
+                    int32_t box[4])
+{
+    box[0] = box[2] = x;
+    box[1] = box[3] = y;
+    uint32_t ext[4];
+    for (unsigned c = 0; c < 4; c++) {
+        ext[c] = UINT32_MAX;
+        if (!line_box(g, x, y, c, 0, &ext[c], visit, ctx, box))
+            return -1;
+    }
+    for (unsigned d = 4; d < 8; d++) {
+        int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d], cx = x, cy = y;
+        uint32_t lim_h = ext[nbi_move_horizontal(d)], lim_v = ext[nbi_move_vertical(d)];
+        for (uint32_t k = 1;; k++) {
+            box_add(box, cx + dx, cy + dy);
+            if (!nbi_sg_step_ok(g, cx, cy, d))
+                break;
+            cx += dx;
+            cy += dy;
+            if (nbi_sg_is_subgoal(g, cx, cy)) {
+                if (!visit(ctx, cx, cy, 0, k))
+                    return -1;
+                break;
+            }
+            if (!line_box(g, cx, cy, nbi_move_horizontal(d), k, &lim_h, visit, ctx, box) ||
+                !line_box(g, cx, cy, nbi_move_vertical(d), k, &lim_v, visit, ctx, box))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* The h-path from a of n1 moves d1 then n2 moves d2, into out; 0 when a
  * step is not allowed. */
 static int walk_shape(const nbi_sggrid *g, nb_cell a, unsigned d1, uint32_t n1, unsigned d2,

@@ -133,6 +133,13 @@ typedef int (*nbi_sg_visit)(void *ctx, int32_t x, int32_t y, uint32_t cardinal,
 int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
                 nbi_sg_visit visit, void *ctx);
 
+/* nbi_sg_scan with no target, setting box to the least rectangle (x0, y0,
+ * x1, y1) that holds every cell the scan read: a grid that differs from
+ * g nowhere in it (nor in the cells round it that say whether one is a
+ * subgoal) gives the same scan. */
+int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visit, void *ctx,
+                    int32_t box[4]);
+
 /* The cells of an h-path from a to b, b included and a not, into out
  * (room for max(|dx|, |dy|) cells): diagonal moves first, else cardinal
  * moves first, whichever the grid allows.  Returns the number of cells,
@@ -193,6 +200,15 @@ int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r);
 /* The nodes the search under an overlay may expand before Annotated A* answers instead
  * (sgsearch.c's SGOV_BUDGET; UINT64_MAX: never; 0: at once), for tests and benchmarks. */
 void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes);
+/* For tests: the subgoals (cells, and the length of the h-path to each)
+ * that expanding layer subgoal at finds under ov with the search's goal
+ * at goal: by a scan under the overlay (stored 0), or read from its
+ * stored scan (stored 1: box set to the cells that scan read; SIZE_MAX
+ * when it does not stand for one under ov).  Their count; at most cap
+ * written. */
+size_t nbi_sgov_scan_hits(nbi_sgov *o, const nbi_sglayer *l, const struct nb_overlay *ov,
+                          nb_cell at, nb_cell goal, int stored, nb_cell *cells, double *len,
+                          size_t cap, int32_t box[4]);
 /* 1 when the agent may stand at (x, y) under the overlay and the layer. */
 int nbi_sgov_free_at(const nbi_sglayer *l, const struct nb_overlay *ov, int32_t x, int32_t y);
 /* The cells of an h-path from a to b under the overlay, as nbi_sg_walk. */
