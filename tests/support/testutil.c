@@ -426,3 +426,13 @@ nb_status tu_bake_optimal(const char *path, const nbi_legend *legend, const nbi_
     nbb_builder_free(b);
     return st;
 }
+
+int tu_same_cells(const nb_cell *a, size_t na, const nb_cell *b, size_t nb)
+{
+    if (na != nb)
+        return 0;
+    for (size_t i = 0; i < na; i++)
+        if (a[i].x != b[i].x || a[i].y != b[i].y)
+            return 0;
+    return 1;
+}

@@ -19,6 +19,8 @@ const char *tu_src(const char *rel);
 /* $NB_SHARED/rel when that file exists, else NULL (tests skip, saying so). */
 const char *tu_shared(const char *rel);
 
+/* 1 when the two paths hold the same cells in the same order. */
+int tu_same_cells(const nb_cell *a, size_t na, const nb_cell *b, size_t nb);
 int tu_write(const char *path, const void *data, size_t len);
 /* Whole file, NUL-terminated; NULL if it cannot be read. */
 char *tu_read(const char *path, size_t *len);

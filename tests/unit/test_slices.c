@@ -32,16 +32,6 @@ static nbi_legend legend;
 
 static enum brute_corner rule_of(nb_corner c) { return c == NB_CORNER_STRICT ? BRUTE_STRICT : BRUTE_WEAK; }
 
-static int same_path(const nb_cell *a, size_t na, const nb_cell *b, size_t nb)
-{
-    if (na != nb)
-        return 0;
-    for (size_t i = 0; i < na; i++)
-        if (a[i].x != b[i].x || a[i].y != b[i].y)
-            return 0;
-    return 1;
-}
-
 /* An AA* answer kept, since the workspace's path changes with its next query. */
 typedef struct kept {
     nb_status st;
@@ -67,7 +57,7 @@ static void keep(kept *k, nb_status st, const nb_aa_result *r)
 static int same_kept(const kept *k, nb_status st, const nb_aa_result *r)
 {
     return k->st == st && k->status == r->status && k->expanded == r->expanded &&
-           fabs(k->length - r->length) < 1e-9 && same_path(k->path, k->len, r->path, r->path_len);
+           fabs(k->length - r->length) < 1e-9 && tu_same_cells(k->path, k->len, r->path, r->path_len);
 }
 
 /* The query in slices of `step` expansions (0: a random few each time); the steps taken in
@@ -437,7 +427,7 @@ static int haa_same(const haa_kept *k, nb_status st, const nb_haa_result *r)
            w->searched == r->searched && fabs(w->length - r->length) < 1e-9 &&
            fabs(w->cell_length - r->cell_length) < 1e-9 &&
            fabs(w->abstract_length - r->abstract_length) < 1e-9 &&
-           same_path(k->path, w->path_len, r->path, r->path_len);
+           tu_same_cells(k->path, w->path_len, r->path, r->path_len);
 }
 
 /* The query begun, stepped to its end and finished. */

@@ -48,16 +48,6 @@ static void unload_all(nb_world *w, const nb_world_info *in)
             nb_world_unload(w, (nb_world_tile){x, y}, NULL);
 }
 
-static int same_cells(const nb_cell *a, size_t na, const nb_cell *b, size_t nb)
-{
-    if (na != nb)
-        return 0;
-    for (size_t i = 0; i < na; i++)
-        if (a[i].x != b[i].x || a[i].y != b[i].y)
-            return 0;
-    return 1;
-}
-
 /* A workspace's steps and needed list, for the one loop below. */
 typedef struct stepper {
     void *ws;
@@ -138,14 +128,14 @@ static int aa_same(const nb_aa_result *a, const nb_aa_result *b)
 {
     return a->status == b->status && a->length == b->length && a->cost == b->cost &&
            a->expanded == b->expanded && a->searched == b->searched &&
-           same_cells(a->path, a->path_len, b->path, b->path_len);
+           tu_same_cells(a->path, a->path_len, b->path, b->path_len);
 }
 
 static int haa_same(const nb_haa_result *a, const nb_haa_result *b)
 {
     return a->status == b->status && a->length == b->length &&
            a->expanded == b->expanded && a->abstract_length == b->abstract_length &&
-           same_cells(a->path, a->path_len, b->path, b->path_len);
+           tu_same_cells(a->path, a->path_len, b->path, b->path_len);
 }
 
 static void check(tw_level *l, int pairs, uint64_t seed)
