@@ -149,6 +149,23 @@ static int stands_edited(const nb_bundle *whole, nb_capability cap, const rect *
     return nb_can_stand(whole, cap, 1, c.x, c.y) == 1 && !in_rects(rs, n, c.x, c.y);
 }
 
+/* 1 when path[0..len) walks the edited map from a to b: each cell standable, each step to a
+ * neighbour, a diagonal's corner cells standable (strict corners). */
+static int is_walk(const nb_bundle *whole, nb_capability cap, const rect *rs, int n,
+                   const nb_cell *path, size_t len, nb_cell a, nb_cell b)
+{
+    int walk = len >= 1 && path[0].x == a.x && path[0].y == a.y && path[len - 1].x == b.x &&
+               path[len - 1].y == b.y;
+    for (size_t k = 0; walk && k < len; k++) {
+        nb_cell c = path[k];
+        walk = stands_edited(whole, cap, rs, n, c) && (k == 0 || adjacent(path[k - 1], c));
+        if (walk && k > 0 && path[k - 1].x != c.x && path[k - 1].y != c.y)
+            walk = stands_edited(whole, cap, rs, n, (nb_cell){c.x, path[k - 1].y}) &&
+                   stands_edited(whole, cap, rs, n, (nb_cell){path[k - 1].x, c.y});
+    }
+    return walk;
+}
+
 /* World HAA* under overlays of random rectangles, most across tile borders, against the
  * world's Annotated A* under the same overlay. */
 static void edited(const char *what, nb_world *w, nb_world_haa *q, const nb_bundle *whole,
@@ -232,20 +249,10 @@ static void edited(const char *what, nb_world *w, nb_world_haa *q, const nb_bund
             if (!want)
                 continue;
             found++;
-            int walk = res.path_len >= 1 && res.path[0].x == e[0].x && res.path[0].y == e[0].y &&
-                       res.path[res.path_len - 1].x == e[1].x &&
-                       res.path[res.path_len - 1].y == e[1].y;
+            int walk = is_walk(whole, ag->capability, rs, n, res.path, res.path_len, e[0], e[1]);
             int crosses = 0;
             for (size_t k = 0; walk && k < res.path_len; k++) {
                 nb_cell c = res.path[k];
-                walk = stands_edited(whole, ag->capability, rs, n, c) &&
-                       (k == 0 || adjacent(res.path[k - 1], c));
-                if (walk && k > 0 && res.path[k - 1].x != c.x && res.path[k - 1].y != c.y)
-                    /* strict corners: both corner cells standable */
-                    walk = stands_edited(whole, ag->capability, rs, n,
-                                         (nb_cell){c.x, res.path[k - 1].y}) &&
-                           stands_edited(whole, ag->capability, rs, n,
-                                         (nb_cell){res.path[k - 1].x, c.y});
                 for (int j = 0; j < n && !crosses; j++)
                     crosses = abs(c.x - (rs[j].x + rs[j].w / 2)) <= rs[j].w / 2 + 2 &&
                               abs(c.y - (rs[j].y + rs[j].h / 2)) <= rs[j].h / 2 + 2;
@@ -280,6 +287,205 @@ static void edited(const char *what, nb_world *w, nb_world_haa *q, const nb_bund
     diag("%s, edited: %u paths, mean error %.2f %%", what, found, mean);
     nb_world_overlay_close(ov);
     nb_world_aa_close(wa);
+}
+
+/* What repaired() counts over its queries. */
+typedef struct rstats {
+    unsigned asked, fails, wrong_found, bad_walk, shorter, above_abstract, found, repaired;
+    unsigned small, blowup;
+    double err_sum, worst_factor;
+} rstats;
+
+/* A block of side k on a cell of path[] at least margin cells inside its tile, away from the
+ * ends' tiles: 0 when there is none. */
+static int block_on_path(const nb_cell *path, size_t len, uint32_t tile, int32_t margin, int32_t k,
+                         uint32_t ts, uint32_t tg, uint32_t columns, rect *out)
+{
+    for (size_t i = len / 3; i < len; i++) {
+        nb_cell c = path[(i * 7) % len];
+        int32_t lx = c.x % (int32_t)tile, ly = c.y % (int32_t)tile;
+        uint32_t t = (uint32_t)(c.y / (int32_t)tile) * columns + (uint32_t)(c.x / (int32_t)tile);
+        if (t == ts || t == tg || lx < margin || ly < margin || lx + k > (int32_t)tile - margin ||
+            ly + k > (int32_t)tile - margin)
+            continue;
+        *out = (rect){c.x - k / 2, c.y - k / 2, k, k};
+        return 1;
+    }
+    return 0;
+}
+
+/* World HAA* with an overlay's edited tiles searched through their repaired graphs
+ * (tile_repair.c), faults planted as asked (nbi_whaa_set_faults), against world AA* under
+ * the same overlay: rounds of 1 to 20 rectangles of 1 x 1 to 20 x 20, a quarter across tile
+ * borders, some on the unblocked path of a pair; then one small block on the unblocked path
+ * of each pair, whose expansions are held to a small factor of the unblocked query's. */
+static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, uint32_t tile,
+                         uint32_t cluster, int rounds, int pairs, int stale, int no_join,
+                         int cell_walk, rstats *rs_)
+{
+    nb_err err;
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    memset(rs_, 0, sizeof *rs_);
+    nb_world_aa *wa = NULL;
+    nb_world_overlay *ov = NULL;
+    nbi_whaa *q = NULL;
+    if (nb_world_aa_open(w, &wa, &err) != NB_OK || nb_world_overlay_open(w, &ov, &err) != NB_OK ||
+        nbi_whaa_new(w, ag->capability, 1, &q, &err) != NB_OK) {
+        rs_->fails++;
+        diag("repaired: open: %s", err.msg);
+        goto out;
+    }
+    nbi_whaa_set_faults(q, cell_walk, stale, no_join);
+    tu_rng r = {0x7e9a + tile};
+    for (int round = 0; round < rounds + pairs; round++) {
+        /* The ends, standable on the map without blocks, in different tiles. */
+        nb_cell e[2] = {{0, 0}, {0, 0}};
+        for (int k = 0; k < 2; k++)
+            for (int tries = 0; tries < 500; tries++) {
+                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
+                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
+                    break;
+            }
+        uint32_t ts = (uint32_t)(e[0].y / (int32_t)tile) * in.columns + (uint32_t)(e[0].x / (int32_t)tile);
+        uint32_t tg = (uint32_t)(e[1].y / (int32_t)tile) * in.columns + (uint32_t)(e[1].x / (int32_t)tile);
+        nbi_whaa_result base;
+        nb_cell *bpath = NULL;
+        size_t blen = 0;
+        uint64_t e0 = 0;
+        if (nbi_whaa_find(q, e[0], e[1], NULL, &base, NULL, 0, NULL, &err) == NB_OK && base.found) {
+            bpath = malloc(base.path_len * sizeof *bpath);
+            memcpy(bpath, base.path, base.path_len * sizeof *bpath);
+            blen = base.path_len;
+            e0 = base.expanded;
+        }
+        rect rs[24];
+        int n = 0;
+        if (round < rounds) {
+            n = 1 + (int)tu_below(&r, 20);
+            for (int i = 0; i < n; i++) {
+                int32_t bw = 1 + (int32_t)tu_below(&r, 20), bh = 1 + (int32_t)tu_below(&r, 20);
+                rect b = {(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height), bw, bh};
+                if (tu_below(&r, 4) == 0) { /* across a tile border */
+                    b.x = (int32_t)(tu_below(&r, in.columns) * tile) - bw / 2;
+                    b.y = (int32_t)(tu_below(&r, in.rows) * tile) - bh / 2;
+                } else if (tu_below(&r, 3) == 0 && blen) { /* on the unblocked path */
+                    nb_cell c = bpath[tu_below(&r, blen)];
+                    b.x = c.x - bw / 2, b.y = c.y - bh / 2;
+                }
+                if (b.x < 0)
+                    b.w += b.x, b.x = 0;
+                if (b.y < 0)
+                    b.h += b.y, b.y = 0;
+                b.w = b.x + b.w > (int32_t)in.width ? (int32_t)in.width - b.x : b.w;
+                b.h = b.y + b.h > (int32_t)in.height ? (int32_t)in.height - b.y : b.h;
+                if (b.w < 1 || b.h < 1)
+                    b = (rect){0, 0, 1, 1};
+                rs[i] = b;
+            }
+        } else if (blen && ts != tg &&
+                   block_on_path(bpath, blen, tile, 2 * (int32_t)cluster + 1,
+                                 1 + (int32_t)tu_below(&r, 8), ts, tg, in.columns, &rs[0])) {
+            n = 1; /* one small block on the path, inside a tile */
+        } else {
+            free(bpath);
+            continue;
+        }
+        /* An end a block takes stays an end: the query is still asked (and must say so). */
+        for (int i = 0; i < n; i++)
+            if (nb_world_overlay_block(ov, rs[i].x, rs[i].y, rs[i].w, rs[i].h, &err) != NB_OK)
+                diag("repaired: a block (%d, %d) %d x %d: %s", rs[i].x, rs[i].y, rs[i].w, rs[i].h,
+                     err.msg);
+        nb_aa_query aq;
+        nb_aa_query_init(&aq);
+        aq.start = e[0], aq.goal = e[1], aq.size = 1, aq.capability = ag->capability;
+        aq.corner = NB_CORNER_STRICT;
+        nb_aa_result ar;
+        nbi_whaa_result res;
+        rs_->asked++;
+        if (nb_world_aa_find(wa, &aq, ov, &ar, &err) != NB_OK ||
+            nbi_whaa_find(q, e[0], e[1], ov, &res, NULL, 0, NULL, &err) != NB_OK) {
+            if (!rs_->fails++)
+                diag("repaired: (%d, %d) to (%d, %d): %s", e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+            goto next;
+        }
+        rs_->repaired += res.repaired > 0;
+        if ((ar.status == NB_PATH_FOUND) != res.found) {
+            if (!rs_->wrong_found++)
+                diag("repaired: (%d, %d) to (%d, %d): world AA* %s, world HAA* %s", e[0].x,
+                     e[0].y, e[1].x, e[1].y, nb_path_status_str(ar.status),
+                     res.found ? "found" : "none");
+            goto next;
+        }
+        if (!res.found)
+            goto next;
+        rs_->found++;
+        if (!is_walk(whole, ag->capability, rs, n, res.path, res.path_len, e[0], e[1]) &&
+            !rs_->bad_walk++)
+            diag("repaired: (%d, %d) to (%d, %d): not a walk of the edited map", e[0].x, e[0].y,
+                 e[1].x, e[1].y);
+        if (res.length < ar.length - 1e-6)
+            rs_->shorter++;
+        /* The refinement follows the world graph's path and only straightens it: a refined
+         * path longer than the path it refines priced that path below what it costs. */
+        if (res.length > res.abstract_length + 1e-6 && !rs_->above_abstract++)
+            diag("repaired: (%d, %d) to (%d, %d): refined %.3f above the world graph's %.3f",
+                 e[0].x, e[0].y, e[1].x, e[1].y, res.length, res.abstract_length);
+        if (ar.length > 0)
+            rs_->err_sum += (res.length - ar.length) / ar.length;
+        if (round >= rounds) {
+            double f = (double)res.expanded / (double)(e0 ? e0 : 1);
+            rs_->small++;
+            rs_->worst_factor = f > rs_->worst_factor ? f : rs_->worst_factor;
+            if (res.expanded > 3 * e0 + 64)
+                rs_->blowup++;
+        }
+    next:
+        for (int i = 0; i < n; i++)
+            nb_world_overlay_unblock(ov, rs[i].x, rs[i].y, rs[i].w, rs[i].h, NULL);
+        free(bpath);
+    }
+out:
+    nbi_whaa_free(q);
+    nb_world_overlay_close(ov);
+    nb_world_aa_close(wa);
+}
+
+static void repaired(const char *what, nb_world *w, const nb_bundle *whole, const nb_agent *ag,
+                     uint32_t tile, uint32_t cluster, int rounds, int pairs)
+{
+    rstats s, walk, stale, edges;
+    repaired_run(w, whole, ag, tile, cluster, rounds, pairs, 0, 0, 0, &s);
+    is_int(s.fails, 0, "%s, repaired: every query answers", what);
+    is_int(s.wrong_found, 0, "%s, repaired: complete against world AA* under the same overlay "
+                             "(%u queries)", what, s.asked);
+    is_int(s.bad_walk, 0, "%s, repaired: every path a walk of the edited map", what);
+    is_int(s.shorter, 0, "%s, repaired: none shorter than AA*'s", what);
+    is_int(s.above_abstract, 0, "%s, repaired: no refined path above the world graph's path", what);
+    double mean = s.found ? 100 * s.err_sum / s.found : 0;
+    ok(mean <= 10.0, "%s, repaired: mean error %.2f %% over %u paths (at most 10 %%)", what, mean,
+       s.found);
+    ok(s.repaired >= s.asked / 4, "%s, repaired: %u of %u queries searched a repaired tile", what,
+       s.repaired, s.asked);
+    ok(s.small >= 5 && s.blowup == 0,
+       "%s, repaired: a small block on the path: expansions at most 3x + 64 the unblocked "
+       "query's (%u queries, worst %.2fx)", what, s.small, s.worst_factor);
+    /* The same with every edited tile walked cell by cell (what the repairs replace): the
+     * expansions check is one that can fail. */
+    repaired_run(w, whole, ag, tile, cluster, 0, pairs, 0, 0, 1, &walk);
+    diag("%s, cell by cell: a small block on the path: worst %.2fx the unblocked expansions, "
+         "%u of %u above 3x + 64", what, walk.worst_factor, walk.blowup, walk.small);
+    ok(walk.blowup > 0, "%s, planted (cell by cell): the expansions check fails (%u of %u)", what,
+       walk.blowup, walk.small);
+    repaired_run(w, whole, ag, tile, cluster, rounds, pairs, 1, 0, 0, &stale);
+    ok(stale.above_abstract + stale.bad_walk + stale.wrong_found + stale.fails > 0,
+       "%s, planted (the repaired costs not used): seen failing (%u above the world graph's "
+       "path, %u errors)", what, stale.above_abstract, stale.fails);
+    repaired_run(w, whole, ag, tile, cluster, rounds, pairs, 0, 1, 0, &edges);
+    ok(edges.bad_walk + edges.wrong_found + edges.fails > 0,
+       "%s, planted (a border's portals not joined to the cells walked at a tile's edges): "
+       "seen failing (%u not walks, %u incomplete, %u errors)", what, edges.bad_walk,
+       edges.wrong_found, edges.fails);
 }
 
 /* Appends `paths: 1` to dir's manifest: each tile's graph stores its
@@ -350,6 +556,10 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
             nb_world_load(w, (nb_world_tile){x, y}, NULL);
     refused(what, w, q, &hq, ov, whole, &ag);
     edited(what, w, q, whole, &ag, tile, 12, pairs / 6);
+    /* A tile with clusters off its edges (the sample map's tiles of 16 in clusters of 8 have
+     * none: every edited tile there is walked cell by cell, as edited() checks). */
+    if (tile >= 6 * cluster)
+        repaired(what, w, whole, &ag, tile, cluster, 12, pairs / 5);
     unsigned wrong_found = 0, bad_walk = 0, shorter = 0, found = 0, crossing = 0;
     double err_sum = 0;
     for (int i = 0; i < pairs; i++) {

@@ -168,30 +168,14 @@ static inline NBP_ALWAYS_INLINE int relax(nb_haa *ws, uint32_t v, double ng, uin
     return relax_as(ws, v, ng, from, how, flat, 0);
 }
 
-/* Node v of the graph, or the node at its cell in its cluster's repair when the overlay
- * repaired that cluster (an inter-edge into it: the border stands as baked, so its cell is
- * a node there too); UINT32_MAX when there is none. */
-static uint32_t repaired_key(const nb_haa *ws, uint32_t v)
+/* The keys of a repaired graph (repair.h), past the start and the goal. */
+static inline uint32_t repaired_key(const nb_haa *ws, uint32_t v)
 {
-    nb_cell c = nbi_agraph_node_cell(&ws->g, v);
-    uint32_t k = nbi_node_cluster(&ws->g, (uint32_t)c.x, (uint32_t)c.y);
-    const nbi_rcluster *rc = nbi_repair_at(ws->rep, k);
-    if (!rc)
-        return v;
-    long i = nbi_rcluster_node(rc, (uint32_t)c.y * ws->g.width + (uint32_t)c.x);
-    return i < 0 ? UINT32_MAX : ws->g.nnodes + 2 + ws->rep->slot[k] * ws->rep->per + (uint32_t)i;
+    return nbi_repair_key(&ws->g, ws->rep, ws->g.nnodes + 2, v);
 }
-
-/* The node at cell (y * width + x), of the repair when it holds the cell's cluster, else of
- * the graph; UINT32_MAX when there is none. */
-static uint32_t key_at(const nb_haa *ws, uint32_t cell)
+static inline uint32_t key_at(const nb_haa *ws, uint32_t cell)
 {
-    uint32_t k = nbi_node_cluster(&ws->g, cell % ws->g.width, cell / ws->g.width);
-    const nbi_rcluster *rc = nbi_repair_at(ws->rep, k);
-    long i = rc ? nbi_rcluster_node(rc, cell) : nbi_agraph_node_at(&ws->g, k, cell);
-    if (i < 0)
-        return UINT32_MAX;
-    return rc ? ws->g.nnodes + 2 + ws->rep->slot[k] * ws->rep->per + (uint32_t)i : (uint32_t)i;
+    return nbi_repair_key_at(&ws->g, ws->rep, ws->g.nnodes + 2, cell);
 }
 
 /* Under terrain costs, the costs of the intra-arcs of repaired node i of cluster record c

@@ -111,4 +111,32 @@ long nbi_rcluster_node(const nbi_rcluster *c, uint32_t cell);
 /* The baked graph's node at cell in cluster k, or -1. */
 long nbi_agraph_node_at(const nbi_agraph *g, uint32_t k, uint32_t cell);
 
+/* Search keys over a repaired graph: a baked node is its number, repaired node i of record
+ * s is base + s * per + i (base: the baked nodes and whatever keys a search puts between).
+ * Baked node v, or the node at its cell in its cluster's repair when the overlay repaired
+ * that cluster (an inter-edge into it: the border stands as baked, so its cell is a node
+ * there too); UINT32_MAX when there is none. */
+static inline uint32_t nbi_repair_key(const nbi_agraph *g, const nbi_repair *rep, uint32_t base,
+                                      uint32_t v)
+{
+    uint32_t x = nbi_u16at(g->node_xy, 2 * (size_t)v), y = nbi_u16at(g->node_xy, 2 * (size_t)v + 1);
+    const nbi_rcluster *rc = nbi_repair_at(rep, nbi_node_cluster(g, x, y));
+    if (!rc)
+        return v;
+    long i = nbi_rcluster_node(rc, y * g->width + x);
+    return i < 0 ? UINT32_MAX : base + (uint32_t)(rc - rep->rec) * rep->per + (uint32_t)i;
+}
+/* The key of the node at cell (y * width + x), of the repair when it holds the cell's
+ * cluster, else of the graph; UINT32_MAX when there is none. */
+static inline uint32_t nbi_repair_key_at(const nbi_agraph *g, const nbi_repair *rep,
+                                         uint32_t base, uint32_t cell)
+{
+    uint32_t k = nbi_node_cluster(g, cell % g->width, cell / g->width);
+    const nbi_rcluster *rc = nbi_repair_at(rep, k);
+    long i = rc ? nbi_rcluster_node(rc, cell) : nbi_agraph_node_at(g, k, cell);
+    if (i < 0)
+        return UINT32_MAX;
+    return rc ? base + rep->slot[k] * rep->per + (uint32_t)i : (uint32_t)i;
+}
+
 #endif

@@ -38,15 +38,31 @@ void nbi_wedit_free(nbi_wedit *e)
     nbi_u32map_free(&e->portal);
     nbi_free(e->a, e->dirty);
     nbi_free(e->a, e->rcell);
+    for (size_t i = 0; i < e->trmade; i++)
+        nbi_trep_free(e->a, &e->trep[i]);
+    nbi_free(e->a, e->trep);
+    nbi_free(e->a, e->tslot);
+    if (e->dj.card)
+        nbi_tdijk_free(&e->dj);
+    nbi_trdijk_free(&e->rd);
     if (e->pins.v)
         nbi_wpins_free(&e->pins);
     memset(e, 0, sizeof *e);
 }
 
+static size_t trep_bytes(const nbi_wedit *e)
+{
+    size_t n = e->trcap * sizeof *e->trep + (e->tslot ? e->ntiles * sizeof *e->tslot : 0) +
+               nbi_trdijk_bytes(&e->rd) + (e->dj.card ? (size_t)e->dj.n * 16 : 0);
+    for (size_t i = 0; i < e->trmade; i++)
+        n += nbi_trep_bytes(&e->trep[i]);
+    return n;
+}
+
 size_t nbi_wedit_bytes(const nbi_wedit *e)
 {
     return e->ntiles + nbi_u32map_bytes(&e->rkey) + nbi_u32map_bytes(&e->portal) +
-           e->rcap * sizeof *e->rcell + nbi_wpins_bytes(&e->pins);
+           e->rcap * sizeof *e->rcell + nbi_wpins_bytes(&e->pins) + trep_bytes(e);
 }
 
 /* Marks the tiles of the cells whose agent's square holds (x, y). */
@@ -62,19 +78,9 @@ static void mark(nbi_wedit *e, uint32_t x, uint32_t y, uint32_t size)
             }
 }
 
-void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap, uint32_t size)
+void nbi_wov_each(const nb_world_overlay *ov, void (*fn)(void *, uint32_t, uint32_t), void *ctx)
 {
-    if (e->ndirty)
-        memset(e->dirty, 0, e->ntiles);
-    e->ndirty = 0;
-    e->nr = 0;
-    e->ov = ov && ov->blocked ? ov : NULL;
-    nbi_u32map_clear(&e->rkey);
-    nbi_u32map_clear(&e->portal);
-    nbi_wpins_begin(&e->pins, "world HAA*", cap, size);
-    if (!e->ov)
-        return;
-    /* Each blocked cell, page by page of the overlay (its map's live entries). */
+    /* The overlay's map's live entries, a page of 32 x 32 cells each. */
     const nbi_u32map *m = &ov->dir;
     for (size_t i = 0; i < m->cap; i++) {
         if (m->e[i].gen != m->gen)
@@ -84,14 +90,84 @@ void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap
         for (uint32_t wd = 0; wd < 16; wd++)
             for (uint64_t bits = pg[wd]; bits; bits &= bits - 1) {
                 uint32_t bit = wd * 64 + nbp_ctz64(bits);
-                mark(e, (bx << NBI_WB_SHIFT) + (bit & NBI_WB_MASK),
-                     (by << NBI_WB_SHIFT) + (bit >> NBI_WB_SHIFT), size);
+                fn(ctx, (bx << NBI_WB_SHIFT) + (bit & NBI_WB_MASK),
+                   (by << NBI_WB_SHIFT) + (bit >> NBI_WB_SHIFT));
             }
     }
 }
 
+typedef struct marking {
+    nbi_wedit *e;
+    uint32_t size;
+} marking;
+
+static void mark_cell(void *ctx, uint32_t x, uint32_t y)
+{
+    marking *m = ctx;
+    mark(m->e, x, y, m->size);
+}
+
+void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap, uint32_t size)
+{
+    if (e->ntrep) /* a query not ended: its repaired tiles let go */
+        nbi_wedit_end(e);
+    if (e->ndirty)
+        memset(e->dirty, 0, e->ntiles);
+    e->ndirty = 0;
+    e->nr = 0;
+    e->ov = ov && ov->blocked ? ov : NULL;
+    nbi_u32map_clear(&e->rkey);
+    nbi_u32map_clear(&e->portal);
+    nbi_wpins_begin(&e->pins, "world HAA*", cap, size);
+    e->cap = cap;
+    e->size = size;
+    e->repaired = 0;
+    if (!e->ov)
+        return;
+    marking m = {e, size};
+    nbi_wov_each(ov, mark_cell, &m);
+}
+
+int nbi_wedit_repair(nbi_wedit *e, const nbi_wgraph *wg, uint32_t ts, uint32_t tg)
+{
+    if (!e->ndirty || e->no_repair)
+        return 0;
+    if (!e->tslot && !(e->tslot = nbi_zalloc_array(e->a, e->ntiles, sizeof *e->tslot)))
+        return -1;
+    for (uint32_t t = 0; t < e->ntiles && e->ndirty; t++) {
+        /* A tile not loaded stays edited cell by cell: the search names it only if it goes
+         * there. */
+        if (!e->dirty[t] || t == ts || t == tg || !atomic_load(&e->w->slots[t].tile))
+            continue;
+        nbi_wview *v = nbi_wpins_view(&e->pins, t);
+        if (v->state != NBI_WV_LOADED)
+            continue;
+        if (!nbi_grow(e->a, (void **)&e->trep, &e->trcap, e->ntrep + 1, sizeof *e->trep))
+            return -1;
+        if (e->ntrep == e->trmade) {
+            memset(&e->trep[e->ntrep], 0, sizeof *e->trep);
+            e->trmade++;
+        }
+        int r = nbi_trep_make(&e->trep[e->ntrep], e->a, wg, v->t, e->ov, e->cap, e->size, &e->dj);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            continue;
+        e->tslot[t] = (uint32_t)++e->ntrep;
+        e->dirty[t] = 0;
+        e->ndirty--;
+    }
+    e->repaired = e->ntrep;
+    return 0;
+}
+
 void nbi_wedit_end(nbi_wedit *e)
 {
+    for (size_t i = 0; i < e->ntrep; i++) {
+        e->tslot[e->trep[i].tile] = 0;
+        nbi_trep_release(&e->trep[i]);
+    }
+    e->ntrep = 0;
     nbi_wpins_end(&e->pins);
 }
 

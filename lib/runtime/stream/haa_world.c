@@ -57,6 +57,7 @@ struct nbi_whaa {
     nb_cell qs, qg;
     uint32_t fg, ng;         /* the goal's tile's first node and its count */
     int dg, running, found;
+    int stale_rows;          /* a planted fault (tests): repaired rows not used */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -444,9 +445,17 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
     hq.capability = q->cap;
     hq.corner = (nb_corner)h->g.corner;
     hq.flags = q->flags;
+    /* A repaired tile: its own HAA* under the tile's overlay, on the graph the search used. */
+    const nbi_trep *tr = nbi_wedit_trep(&q->ed, t->index);
+    if (tr && tr->ov && tr->t == t)
+        hq.overlay = tr->ov;
     nb_haa_result r;
     size_t from = *len;
     st = nb_haa_find(h, &hq, &r, err);
+    if (st == NB_OK && r.status != NB_PATH_FOUND && hq.overlay) {
+        nb_haa_close(h);
+        return walk_again(q, a, b, len, err);
+    }
     if (st == NB_OK && r.status != NB_PATH_FOUND)
         st = nbi_fail(err, NB_ERR_FORMAT,
                       "%s: %s: tile (%u, %u) finds no path from (%d, %d) to (%d, %d), which the "
@@ -494,6 +503,8 @@ static long r_key(nbi_whaa *q, nb_cell c)
 static int map_portals(nbi_whaa *q)
 {
     const nb_world *w = q->w;
+    if (q->ed.no_join)
+        return 1;
     for (uint32_t t = 0; t < q->g.tiles; t++) {
         if (nbi_wedit_dirty(&q->ed, t))
             continue;
@@ -622,6 +633,12 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
         nbi_wedit_end(ed);
         return st;
     }
+    /* Edited tiles away from the ends searched through their repaired graphs. */
+    if (nbi_wedit_repair(ed, &q->g, ts, tg) < 0) {
+        unpin(w, &p);
+        nbi_wedit_end(ed);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
+    }
     /* The ends inserted, and the path inside one tile when they share it. */
     nb_haa *hs = NULL, *hg = NULL;
     double *scost = NULL;
@@ -745,15 +762,28 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
             continue;
         }
         nb_cell uc = node_cell(&q->g, u);
+        /* In a repaired tile, a portal whose costs the repair may change: its row. */
+        nbi_trep *tr = ed->ntrep ? nbi_wedit_trep(ed, tile_of(w, uc)) : NULL;
+        if (tr && (u < tr->first || u >= tr->first + tr->np))
+            tr = NULL;
+        const double *row = NULL;
+        if (tr && tr->row[u - tr->first] == NBI_TREP_STALE &&
+            !nbi_trep_row(tr, q->a, &q->g, q->cap, q->size, &ed->rd, u - tr->first)) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
+            continue;
+        }
+        if (tr && tr->row[u - tr->first] >= 0 && !q->stale_rows)
+            row = tr->d + (size_t)tr->row[u - tr->first] * tr->np;
         for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
             nb_cell vc = node_cell(&q->g, v);
             if (ed->ndirty && (nbi_wedit_dirty(ed, tile_of(w, vc)) || !arc_clean(q, uc, vc)))
                 continue;
-            relax(q, v, q->gv[u] + nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
-                                                     nbi_get32(a + NBI_WGRAPH_A_DIAG)), u, goal,
-                  vc);
+            double c = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD), nbi_get32(a + NBI_WGRAPH_A_DIAG));
+            if (row && v >= tr->first && v < tr->first + tr->np && (c = row[v - tr->first]) < 0)
+                continue;
+            relax(q, v, q->gv[u] + c, u, goal, vc);
         }
         if (u >= fg && u < fg + ng && !dg && q->gcost[u - fg] >= 0)
             relax(q, G, q->gv[u] + q->gcost[u - fg], u, goal, goal);
@@ -771,8 +801,9 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
     return st;
 }
 
-nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
-                       size_t needed_max, size_t *needed_count, int *redo, nb_err *err)
+/* The query's end, refinement included: the edited tiles let go after (nbi_whaa_end). */
+static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
+                           size_t needed_max, size_t *needed_count, int *redo, nb_err *err)
 {
     const nb_world *w = q->w;
     nbi_wedit *ed = &q->ed;
@@ -798,7 +829,6 @@ nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
         st = nbi_wpins_unloaded(&ed->pins, INFINITY, n, err);
         redo_ = 1;
     }
-    nbi_wedit_end(ed);
     ed->pins.nmissing = 0;
     *redo = redo_;
     if (st != NB_OK) {
@@ -869,6 +899,22 @@ nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
     res->path = q->path;
     res->path_len = len;
     return nbi_done(err, NB_OK);
+}
+
+nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
+                       size_t needed_max, size_t *needed_count, int *redo, nb_err *err)
+{
+    nb_status st = end_query(q, res, needed, needed_max, needed_count, redo, err);
+    res->repaired = q->ed.repaired;
+    nbi_wedit_end(&q->ed);
+    return st;
+}
+
+void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join)
+{
+    q->ed.no_join = no_join;
+    q->ed.no_repair = cell_walk;
+    q->stale_rows = stale_rows;
 }
 
 nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,

@@ -5,6 +5,7 @@
 #define NB_HAA_WORLD_H
 
 #include "abstract/abstract.h"
+#include "core/heap.h"
 #include "stream/stream.h"
 #include "world/world.h"
 #include "stream/wquery.h"
@@ -36,6 +37,51 @@ static inline int nbi_tdijk_reached(const nbi_tdijk *t, uint32_t u)
     return (t->stamp[u] >> 1) == t->sid;
 }
 
+/* Each blocked cell of ov, page by page (haa_edit.c). */
+void nbi_wov_each(const nb_world_overlay *ov, void (*fn)(void *, uint32_t, uint32_t), void *ctx);
+
+/* An edited tile whose repaired clusters keep off its edges (tile_repair.c): its portals'
+ * distances over its graph as the overlay repairs it, each portal's again only when a
+ * repaired cluster may change them, and only when the search first expands it. */
+#define NBI_TREP_STALE (-2)
+typedef struct nbi_trep {
+    uint32_t tile, first, np;  /* the world tile, its portals in the world graph */
+    const nbi_stile *t;        /* pinned by the query's nbi_wpins */
+    nb_overlay *ov;            /* the tile's own overlay: the world's blocks in its map */
+    const struct nbi_repair *rep; /* of the tile's graph, in ov */
+    int32_t *row;              /* per portal: its row of d, -1 as baked, NBI_TREP_STALE not yet made */
+    double *dk;                /* per portal: baked distance to a repaired cluster, -1 none */
+    double *d;                 /* rows * np: a remade portal's cost to each, -1 none */
+    size_t npcap, dcap;
+    uint32_t rows, clusters;
+} nbi_trep;
+
+/* Scratch of the Dijkstra over a repaired tile graph. */
+typedef struct nbi_trdijk {
+    const nb_allocator *a;
+    double *gv;
+    uint32_t *stamp, sid;
+    size_t cap;
+    struct nbi_heap heap;
+    int heap_ok;
+} nbi_trdijk;
+
+/* The tile's overlay: ov's blocked cells in t's map. */
+nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *ov, nb_overlay **out,
+                           nb_err *err);
+/* Tile t (pinned) under ov for (cap, size): 1 made, 0 not handled so (a repaired cluster on
+ * its edges, no repair of its graph), -1 without memory. */
+int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
+                  const nb_world_overlay *ov, nb_capability cap, uint32_t size, nbi_tdijk *dj);
+/* Portal i's row made; 0 without memory. */
+int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_capability cap,
+                 uint32_t size, nbi_trdijk *s, uint32_t i);
+void nbi_trep_release(nbi_trep *r);
+void nbi_trep_free(const nb_allocator *a, nbi_trep *r);
+size_t nbi_trep_bytes(const nbi_trep *r);
+void nbi_trdijk_free(nbi_trdijk *s);
+size_t nbi_trdijk_bytes(const nbi_trdijk *s);
+
 /* Under an overlay that blocks cells (haa_edit.c): the tiles whose
  * standable cells it changes for the query's agent ("edited"), and the
  * cells the search walks there and in the band of one cell around them
@@ -51,6 +97,18 @@ typedef struct nbi_wedit {
     nb_cell *rcell;             /* per R key: its cell */
     size_t nr, rcap;
     nbi_wpins pins;             /* the tiles of the R cells read */
+    /* Edited tiles searched through their repaired graphs (tile_repair.c), not cell by
+     * cell: not marked in dirty. */
+    nbi_trep *trep;
+    size_t ntrep, trcap, trmade; /* in use, room, made (their arrays kept for the next) */
+    uint32_t *tslot;            /* per tile: its trep + 1, or 0 */
+    nbi_tdijk dj;               /* the dK search */
+    nbi_trdijk rd;              /* the rows' search */
+    size_t repaired;            /* tiles handled so by the last query, for tests */
+    int no_repair;              /* 1: every edited tile cell by cell (tests compare the two) */
+    int no_join;                /* a planted fault: R cells not joined to the portals there */
+    nb_capability cap;
+    uint32_t size;
 } nbi_wedit;
 
 int nbi_wedit_init(nbi_wedit *e, const nb_world *w);
@@ -61,6 +119,14 @@ size_t nbi_wedit_bytes(const nbi_wedit *e);
 void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap, uint32_t size);
 /* Unpins the tiles the query read. */
 void nbi_wedit_end(nbi_wedit *e);
+/* The edited tiles other than the ends' whose repaired clusters keep off their edges, made
+ * repaired tiles and no longer dirty; -1 without memory. */
+int nbi_wedit_repair(nbi_wedit *e, const nbi_wgraph *wg, uint32_t ts, uint32_t tg);
+/* Tile t's repair, or NULL. */
+static inline nbi_trep *nbi_wedit_trep(const nbi_wedit *e, uint32_t t)
+{
+    return e->ntrep && e->tslot[t] ? &e->trep[e->tslot[t] - 1] : NULL;
+}
 static inline int nbi_wedit_dirty(const nbi_wedit *e, uint32_t tile)
 {
     return e->ndirty && e->dirty[tile];
@@ -89,6 +155,7 @@ typedef struct nbi_whaa_result {
     int start_blocked, goal_blocked; /* the agent cannot stand at that end */
     int limit;              /* the search above the tiles stopped at max_expansions */
     int apart;              /* the ends in different world components: no search ran */
+    size_t repaired;        /* edited tiles searched through their repaired graphs */
 } nbi_whaa_result;
 
 /* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */
@@ -138,5 +205,10 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
 nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
                        size_t needed_max, size_t *needed_count, int *redo, nb_err *err);
 void nbi_whaa_abandon(nbi_whaa *q);
+/* Tests: cell_walk 1 walks every edited tile cell by cell (as before the repairs);
+ * stale_rows 1 plants a fault, the baked costs used where the repair remade a portal's;
+ * no_join 1 another, the R cells of the tiles walked cell by cell (blocks at a tile's edges)
+ * not joined to the portals of their neighbours. */
+void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join);
 
 #endif

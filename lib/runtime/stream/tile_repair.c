@@ -1,0 +1,314 @@
+/* tile_repair.c: an edited tile's portal distances under an overlay,
+ * from the tile's own abstract graph as the overlay repairs it
+ * (abstract/repair.c, through an nb_overlay of the tile's bundle), for
+ * world HAA* (haa_world.c).
+ *
+ * Blocks only take cells away, so a distance between two of the tile's
+ * portals whose baked shortest path keeps out of every repaired cluster
+ * stands: the pair (p, q) may change only when dK(p) + dK(q) <= d(p, q),
+ * dK the baked distance to the nearest node of a repaired cluster (one
+ * Dijkstra from them all; a path in the repaired graph that enters a
+ * repaired cluster crosses a border the repair left as baked).  Only a
+ * portal of such a pair gets its distances again, by a Dijkstra over the
+ * repaired graph, and only when the search above the tiles first expands
+ * it.  A tile is handled so when its repaired clusters keep off the edges
+ * of its own cells: then its border cells, its portals and the world
+ * graph's arcs between tiles are as baked.  Any other edited tile is
+ * walked cell by cell (haa_edit.c). */
+#include <string.h>
+
+#include "abstract/repair.h"
+#include "blocked/blocked.h"
+#include "core/heap.h"
+#include "stream/haa_world.h"
+
+static uint32_t node_local(const nbi_wgraph *g, uint32_t u)
+{
+    return nbi_get32(g->node + (size_t)u * NBI_WGRAPH_NODE + NBI_WGRAPH_N_LOCAL);
+}
+
+/* World node u's key in the tile's repaired graph, UINT32_MAX when none. */
+static uint32_t portal_key(const nbi_agraph *g, const nbi_repair *rep, const nbi_wgraph *wg,
+                           uint32_t u)
+{
+    uint32_t v = node_local(wg, u);
+    return v < g->nnodes ? nbi_repair_key(g, rep, g->nnodes, v) : UINT32_MAX;
+}
+
+void nbi_trep_release(nbi_trep *r)
+{
+    nb_overlay_close(r->ov);
+    r->ov = NULL;
+}
+
+void nbi_trep_free(const nb_allocator *a, nbi_trep *r)
+{
+    nbi_trep_release(r);
+    nbi_free(a, r->row);
+    nbi_free(a, r->dk);
+    nbi_free(a, r->d);
+    memset(r, 0, sizeof *r);
+}
+
+size_t nbi_trep_bytes(const nbi_trep *r)
+{
+    return (size_t)r->npcap * (sizeof *r->row + sizeof *r->dk) + r->dcap * sizeof *r->d;
+}
+
+/* The blocked cells of the world overlay in the tile's map, into the tile's overlay. */
+typedef struct blocks {
+    const nbi_stile *t;
+    nb_overlay *ov;
+    nb_cell *c;
+    size_t n, cap;
+    int nomem;
+} blocks;
+
+static void take(void *ctx, uint32_t x, uint32_t y)
+{
+    blocks *b = ctx;
+    uint32_t ox = b->t->tag.origin_x, oy = b->t->tag.origin_y;
+    if (x < ox || y < oy || x - ox >= b->ov->width || y - oy >= b->ov->height || b->nomem)
+        return;
+    if (!nbi_grow(b->ov->a, (void **)&b->c, &b->cap, b->n + 1, sizeof *b->c)) {
+        b->nomem = 1;
+        return;
+    }
+    b->c[b->n++] = (nb_cell){(int32_t)(x - ox), (int32_t)(y - oy)};
+}
+
+nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *wov, nb_overlay **out,
+                           nb_err *err)
+{
+    nb_status st = nb_overlay_open(t->b, out, err);
+    if (st != NB_OK)
+        return st;
+    blocks b = {t, *out, NULL, 0, 0, 0};
+    nbi_wov_each(wov, take, &b);
+    if (b.nomem)
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a tile's overlay");
+    else if (b.n)
+        st = nb_overlay_block_cells(*out, b.c, b.n, err);
+    nbi_free(b.ov->a, b.c);
+    if (st != NB_OK) {
+        nb_overlay_close(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* The repair of the tile's graph for capability cap, or NULL. */
+static const nbi_repair *tile_repair(const nb_overlay *ov, nb_capability cap)
+{
+    for (size_t i = 0; i < ov->nrep; i++)
+        if (ov->rep[i].ok && nbi_agraph_cap_index(&ov->rep[i].g, cap) >= 0)
+            return &ov->rep[i];
+    return NULL;
+}
+
+static int grow(const nb_allocator *a, void **p, size_t *cap, size_t n, size_t size)
+{
+    return nbi_grow(a, p, cap, n, size);
+}
+
+int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
+                  const nb_world_overlay *wov, nb_capability cap, uint32_t size, nbi_tdijk *dj)
+{
+    const nbi_wtile *tg = &t->tag;
+    r->tile = t->index;
+    r->t = t;
+    r->first = nbi_u32at(wg->tile_first, t->index);
+    r->np = nbi_u32at(wg->tile_first, t->index + 1) - r->first;
+    r->rows = r->clusters = 0;
+    r->ov = NULL;
+    if (nbi_trep_overlay(t, wov, &r->ov, NULL) != NB_OK)
+        return -1;
+    const nbi_repair *rep = tile_repair(r->ov, cap);
+    if (!rep) {
+        nbi_trep_release(r);
+        return 0;
+    }
+    r->rep = rep;
+    const nbi_agraph *g = &rep->g;
+    /* Every repaired cluster inside the tile's own cells, off their edges. */
+    for (size_t i = 0; i < rep->nrec; i++) {
+        if (rep->rec[i].k == UINT32_MAX)
+            continue;
+        nbi_box bx = nbi_cluster_box(rep->rec[i].k, g->ncx, g->cluster, g->width, g->height);
+        if (bx.x0 <= (int32_t)tg->core_x || bx.y0 <= (int32_t)tg->core_y ||
+            bx.x1 >= (int32_t)(tg->core_x + tg->core_w) || bx.y1 >= (int32_t)(tg->core_y + tg->core_h)) {
+            nbi_trep_release(r);
+            return 0;
+        }
+        r->clusters++;
+    }
+    size_t npc = r->npcap;
+    if (!grow(a, (void **)&r->row, &npc, r->np ? r->np : 1, sizeof *r->row) ||
+        !grow(a, (void **)&r->dk, &r->npcap, r->np ? r->np : 1, sizeof *r->dk)) {
+        nbi_trep_release(r);
+        return -1;
+    }
+    /* dK: the baked distance from the repaired clusters' nodes to each portal. */
+    uint32_t *seed = NULL, *zero = NULL;
+    size_t ns = 0, scap = 0, zcap = 0;
+    for (size_t i = 0; i < rep->nrec; i++) {
+        uint32_t k = rep->rec[i].k;
+        if (k == UINT32_MAX)
+            continue;
+        for (uint32_t u = nbi_u32at(g->cluster_first, k); u < nbi_u32at(g->cluster_first, k + 1); u++) {
+            if (!grow(a, (void **)&seed, &scap, ns + 1, sizeof *seed)) {
+                nbi_free(a, seed);
+                nbi_trep_release(r);
+                return -1;
+            }
+            seed[ns++] = u;
+        }
+    }
+    int ok = grow(a, (void **)&zero, &zcap, ns ? ns : 1, sizeof *zero);
+    if (ok)
+        memset(zero, 0, (ns ? ns : 1) * sizeof *zero);
+    if (ok && dj->n != g->nnodes) {
+        nbi_tdijk_free(dj);
+        ok = nbi_tdijk_init(dj, a, g->nnodes);
+    }
+    ok = ok && nbi_tdijk_run(dj, g, cap, size, tg->core_x, tg->core_y, tg->core_x + tg->core_w,
+                             tg->core_y + tg->core_h, seed, zero, zero, ns);
+    nbi_free(a, seed);
+    nbi_free(a, zero);
+    if (!ok) {
+        nbi_trep_release(r);
+        return -1;
+    }
+    for (uint32_t i = 0; i < r->np; i++) {
+        uint32_t u = node_local(wg, r->first + i);
+        r->dk[i] = u < g->nnodes && nbi_tdijk_reached(dj, u) ? nbi_steps_length(dj->card[u], dj->diag[u])
+                                                             : -1;
+        r->row[i] = -1;
+    }
+    /* The portals of a pair the repair may change. */
+    for (uint32_t i = 0; i < r->np; i++) {
+        uint32_t u = r->first + i;
+        if (r->dk[i] < 0)
+            continue;
+        for (uint32_t k = nbi_u32at(wg->arc_first, u); k < nbi_u32at(wg->arc_first, u + 1); k++) {
+            const uint8_t *ap = wg->arc + (size_t)k * NBI_WGRAPH_ARC;
+            uint32_t v = nbi_get32(ap + NBI_WGRAPH_A_TO);
+            if (v < r->first || v >= r->first + r->np || r->dk[v - r->first] < 0)
+                continue;
+            double d = nbi_steps_length(nbi_get32(ap + NBI_WGRAPH_A_CARD), nbi_get32(ap + NBI_WGRAPH_A_DIAG));
+            if (r->dk[i] + r->dk[v - r->first] <= d + 1e-6) {
+                r->row[i] = NBI_TREP_STALE;
+                break;
+            }
+        }
+    }
+    return 1;
+}
+
+/* ---- the Dijkstra over the repaired graph ---- */
+
+void nbi_trdijk_free(nbi_trdijk *s)
+{
+    if (s->heap_ok)
+        nbi_heap_free(&s->heap);
+    nbi_free(s->a, s->gv);
+    nbi_free(s->a, s->stamp);
+    memset(s, 0, sizeof *s);
+}
+
+size_t nbi_trdijk_bytes(const nbi_trdijk *s)
+{
+    return s->cap * (sizeof *s->gv + sizeof *s->stamp) + (s->heap_ok ? nbi_heap_bytes(&s->heap) : 0);
+}
+
+static int inside(const nbi_agraph *g, uint32_t u, const nbi_wtile *tg)
+{
+    uint32_t x = nbi_u16at(g->node_xy, 2 * (size_t)u), y = nbi_u16at(g->node_xy, 2 * (size_t)u + 1);
+    return x >= tg->core_x && x < tg->core_x + tg->core_w && y >= tg->core_y &&
+           y < tg->core_y + tg->core_h;
+}
+
+static int reach(nbi_trdijk *s, uint32_t v, double gv)
+{
+    if (v == UINT32_MAX)
+        return 1;
+    if (s->stamp[v] >> 1 == s->sid && (s->stamp[v] & 1 || s->gv[v] <= gv))
+        return 1;
+    s->stamp[v] = s->sid << 1;
+    s->gv[v] = gv;
+    return nbi_heap_push(&s->heap, gv, (double)v, v);
+}
+
+/* Portal i's costs to every portal of the tile over the repaired graph, kept to the tile's
+ * own cells, into a row of r->d.  0 without memory. */
+int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_capability cap,
+                 uint32_t size, nbi_trdijk *s, uint32_t i)
+{
+    const nbi_repair *rep = r->rep;
+    const nbi_agraph *g = &rep->g;
+    const nbi_wtile *tg = &r->t->tag;
+    uint32_t base = g->nnodes;
+    size_t nk = (size_t)base + (size_t)rep->nrec * rep->per;
+    s->a = a;
+    if (nk > s->cap) {
+        size_t c = s->cap, c2 = s->cap;
+        if (!grow(a, (void **)&s->gv, &c, nk, sizeof *s->gv) ||
+            !grow(a, (void **)&s->stamp, &c2, nk, sizeof *s->stamp))
+            return 0;
+        memset(s->stamp + s->cap, 0, (c2 - s->cap) * sizeof *s->stamp);
+        s->cap = c < c2 ? c : c2;
+    }
+    if (!s->heap_ok && !(s->heap_ok = nbi_heap_init(&s->heap, a, 256, NULL)))
+        return 0;
+    if (++s->sid >= (1u << 31)) {
+        memset(s->stamp, 0, s->cap * sizeof *s->stamp);
+        s->sid = 1;
+    }
+    if (!grow(a, (void **)&r->d, &r->dcap, ((size_t)r->rows + 1) * r->np, sizeof *r->d))
+        return 0;
+    uint8_t capok[64] = {0};
+    for (uint32_t c = 0; c < g->ncaps && c < 64; c++)
+        capok[c] = (nbi_u32at(g->caps, c) & ~cap) == 0;
+    nbi_heap_clear(&s->heap);
+    if (!reach(s, portal_key(g, rep, wg, r->first + i), 0))
+        return 0;
+    while (!nbi_heap_empty(&s->heap)) {
+        nbi_heap_item it = nbi_heap_pop(&s->heap);
+        uint32_t u = it.id;
+        if (s->stamp[u] & 1)
+            continue;
+        s->stamp[u] |= 1;
+        double gu = s->gv[u];
+        if (u < base) { /* a baked node: its cluster is as baked */
+            for (uint32_t e = nbi_u32at(g->node_first, u); e < nbi_u32at(g->node_first, u + 1); e++) {
+                uint32_t v = nbi_u32at(g->arc_to, e);
+                if (!nbi_agraph_admits(g, e, cap, size) || !inside(g, v, tg))
+                    continue;
+                double w = nbi_steps_length(nbi_u16at(g->arc_w, 2 * (size_t)e),
+                                            nbi_u16at(g->arc_w, 2 * (size_t)e + 1));
+                if (!reach(s, nbi_repair_key(g, rep, base, v), gu + w))
+                    return 0;
+            }
+            continue;
+        }
+        uint32_t k = u - base, rec = k / rep->per, ni = k % rep->per;
+        const nbi_rcluster *c = &rep->rec[rec];
+        for (uint32_t e = c->first[ni]; e < c->first[ni + 1]; e++) {
+            const nbi_rarc *ra = &c->arc[e];
+            if (ra->cap >= 64 || !capok[ra->cap] || ra->cv < size)
+                continue;
+            uint32_t v = ra->inter ? nbi_repair_key_at(g, rep, base, ra->to) : base + rec * rep->per + ra->to;
+            if (v != UINT32_MAX && v < base && !inside(g, v, tg))
+                continue;
+            if (!reach(s, v, gu + nbi_steps_length(ra->card, ra->diag)))
+                return 0;
+        }
+    }
+    double *row = r->d + (size_t)r->rows * r->np;
+    for (uint32_t j = 0; j < r->np; j++) {
+        uint32_t v = portal_key(g, rep, wg, r->first + j);
+        row[j] = v != UINT32_MAX && s->stamp[v] >> 1 == s->sid ? s->gv[v] : -1;
+    }
+    r->row[i] = (int32_t)r->rows++;
+    return 1;
+}
