@@ -31,8 +31,10 @@
  * more with those tiles mapped: the median wall and thread CPU time, the
  * tiles it mapped, the nodes its search above the tiles expanded; then
  * the same under an overlay that blocks 8 x 8 cells at the middle of that
- * path (the tile it falls in is "edited" and searched cell by cell:
- * lib/runtime/stream/haa_edit.c), to show what an edit costs. */
+ * path (the tile it falls in is "edited": searched through its repaired
+ * graph, lib/runtime/stream/tile_repair.c, or cell by cell when the block
+ * is at its edges, haa_edit.c), to show what an edit costs: the first
+ * query under it and the median of 5 more under the same overlay. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -261,8 +263,8 @@ static void corners(walker *k, loader_ctx *lc)
     else
         printf("HAA* corner to corner under 8 x 8 cells blocked at (%ld, %ld) (tile (%ld, %ld) "
                "edited): %s, length %.1f (%+.2f%%), %llu nodes expanded (world graph and the "
-               "edited tile's cells); first %.1f ms wall (%.1f ms CPU, %u more tiles mapped), "
-               "median of 5 after it: %.2f ms wall, %.2f ms thread CPU\n",
+               "edited tile's nodes or cells); first %.1f ms wall (%.1f ms CPU, %u more tiles "
+               "mapped), median of 5 after it: %.2f ms wall, %.2f ms thread CPU\n",
                bx, by, bx / (long)k->in.tile, by / (long)k->in.tile,
                r.status == NB_PATH_FOUND ? "found" : "NO PATH", r.length,
                100 * (r.length - len) / len, (unsigned long long)r.expanded, 1e3 * first_wall,

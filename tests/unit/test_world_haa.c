@@ -292,7 +292,7 @@ static void edited(const char *what, nb_world *w, nb_world_haa *q, const nb_bund
 /* What repaired() counts over its queries. */
 typedef struct rstats {
     unsigned asked, fails, wrong_found, bad_walk, shorter, above_abstract, found, repaired;
-    unsigned small, blowup;
+    unsigned small, blowup, again;
     double err_sum, worst_factor;
 } rstats;
 
@@ -410,6 +410,20 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
             goto next;
         }
         rs_->repaired += res.repaired > 0;
+        /* Asked again under the same overlay (its repaired tiles and rows kept): the same. */
+        nbi_whaa_result res2;
+        int found1 = res.found;
+        double len1 = res.length;
+        uint64_t exp1 = res.expanded;
+        if (nbi_whaa_find(q, e[0], e[1], ov, &res2, NULL, 0, NULL, &err) != NB_OK ||
+            res2.found != found1 || fabs(res2.length - len1) > 1e-9 || res2.expanded != exp1) {
+            if (!rs_->again++)
+                diag("repaired: (%d, %d) to (%d, %d) asked again: %s, %.3f, %llu nodes against "
+                     "%s, %.3f, %llu", e[0].x, e[0].y, e[1].x, e[1].y, res2.found ? "found" : "none",
+                     res2.length, (unsigned long long)res2.expanded, found1 ? "found" : "none",
+                     len1, (unsigned long long)exp1);
+        }
+        res = res2;
         if ((ar.status == NB_PATH_FOUND) != res.found) {
             if (!rs_->wrong_found++)
                 diag("repaired: (%d, %d) to (%d, %d): world AA* %s, world HAA* %s", e[0].x,
@@ -462,6 +476,7 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
     is_int(s.bad_walk, 0, "%s, repaired: every path a walk of the edited map", what);
     is_int(s.shorter, 0, "%s, repaired: none shorter than AA*'s", what);
     is_int(s.above_abstract, 0, "%s, repaired: no refined path above the world graph's path", what);
+    is_int(s.again, 0, "%s, repaired: asked again under the same overlay, the same answer", what);
     double mean = s.found ? 100 * s.err_sum / s.found : 0;
     ok(mean <= 10.0, "%s, repaired: mean error %.2f %% over %u paths (at most 10 %%)", what, mean,
        s.found);

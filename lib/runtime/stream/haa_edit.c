@@ -12,7 +12,11 @@
  * anywhere is found (every cell of its border is an entrance), and every
  * untouched tile is searched through the baked graph as before.  What it
  * costs is the edited tiles' cells the search reaches, held by a map from
- * cell to key, not by arrays the size of the world. */
+ * cell to key, not by arrays the size of the world.  An edited tile whose
+ * blocks keep off its edges (the ends' tiles aside) is not walked so: its
+ * portals and the arcs between tiles stand, and the search reads its
+ * portals' distances over its graph as the overlay repairs it
+ * (tile_repair.c). */
 #include <string.h>
 
 #include "core/grid.h"
@@ -109,8 +113,11 @@ static void mark_cell(void *ctx, uint32_t x, uint32_t y)
 
 void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap, uint32_t size)
 {
-    if (e->ntrep) /* a query not ended: its repaired tiles let go */
-        nbi_wedit_end(e);
+    for (size_t i = 0; i < e->ntrep; i++)
+        if (e->trep[i].live) { /* a query not ended: its repaired tiles let go */
+            nbi_wedit_end(e);
+            break;
+        }
     if (e->ndirty)
         memset(e->dirty, 0, e->ntiles);
     e->ndirty = 0;
@@ -119,6 +126,17 @@ void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap
     nbi_u32map_clear(&e->rkey);
     nbi_u32map_clear(&e->portal);
     nbi_wpins_begin(&e->pins, "world HAA*", cap, size);
+    /* The repaired tiles and their rows kept only under the same cells blocked, for the
+     * same agent. */
+    if (!e->ov || !e->ov->version || e->ov->version != e->cver || cap != e->ccap ||
+        size != e->csize || e->no_repair) {
+        for (size_t i = 0; i < e->ntrep; i++)
+            e->tslot[e->trep[i].tile] = 0;
+        e->ntrep = 0;
+    }
+    e->cver = e->ov ? e->ov->version : 0;
+    e->ccap = cap;
+    e->csize = size;
     e->cap = cap;
     e->size = size;
     e->repaired = 0;
@@ -142,6 +160,19 @@ int nbi_wedit_repair(nbi_wedit *e, const nbi_wgraph *wg, uint32_t ts, uint32_t t
         nbi_wview *v = nbi_wpins_view(&e->pins, t);
         if (v->state != NBI_WV_LOADED)
             continue;
+        if (e->tslot[t]) { /* kept from a query under the same overlay */
+            nbi_trep *kept = &e->trep[e->tslot[t] - 1];
+            int r = nbi_trep_reopen(kept, v->t, e->ov, e->cap);
+            if (r < 0)
+                return -1;
+            if (r > 0) {
+                kept->live = 1;
+                e->dirty[t] = 0;
+                e->ndirty--;
+                e->repaired++;
+            }
+            continue;
+        }
         if (!nbi_grow(e->a, (void **)&e->trep, &e->trcap, e->ntrep + 1, sizeof *e->trep))
             return -1;
         if (e->ntrep == e->trmade) {
@@ -153,21 +184,22 @@ int nbi_wedit_repair(nbi_wedit *e, const nbi_wgraph *wg, uint32_t ts, uint32_t t
             return -1;
         if (r == 0)
             continue;
+        e->trep[e->ntrep].live = 1;
         e->tslot[t] = (uint32_t)++e->ntrep;
         e->dirty[t] = 0;
         e->ndirty--;
+        e->repaired++;
     }
-    e->repaired = e->ntrep;
     return 0;
 }
 
 void nbi_wedit_end(nbi_wedit *e)
 {
-    for (size_t i = 0; i < e->ntrep; i++) {
-        e->tslot[e->trep[i].tile] = 0;
+    for (size_t i = 0; i < e->ntrep; i++) { /* kept for the next query, their tiles let go */
         nbi_trep_release(&e->trep[i]);
+        e->trep[i].live = 0;
+        e->trep[i].t = NULL;
     }
-    e->ntrep = 0;
     nbi_wpins_end(&e->pins);
 }
 

@@ -781,8 +781,10 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
             if (ed->ndirty && (nbi_wedit_dirty(ed, tile_of(w, vc)) || !arc_clean(q, uc, vc)))
                 continue;
             double c = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD), nbi_get32(a + NBI_WGRAPH_A_DIAG));
-            if (row && v >= tr->first && v < tr->first + tr->np && (c = row[v - tr->first]) < 0)
-                continue;
+            if (row && v >= tr->first && v < tr->first + tr->np && row[v - tr->first] != NBI_TREP_BAKED) {
+                if ((c = row[v - tr->first]) < 0)
+                    continue;
+            }
             relax(q, v, q->gv[u] + c, u, goal, vc);
         }
         if (u >= fg && u < fg + ng && !dg && q->gcost[u - fg] >= 0)

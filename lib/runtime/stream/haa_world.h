@@ -44,6 +44,7 @@ void nbi_wov_each(const nb_world_overlay *ov, void (*fn)(void *, uint32_t, uint3
  * distances over its graph as the overlay repairs it, each portal's again only when a
  * repaired cluster may change them, and only when the search first expands it. */
 #define NBI_TREP_STALE (-2)
+#define NBI_TREP_BAKED (-2.0) /* in a row: the pair's baked cost stands */
 typedef struct nbi_trep {
     uint32_t tile, first, np;  /* the world tile, its portals in the world graph */
     const nbi_stile *t;        /* pinned by the query's nbi_wpins */
@@ -51,9 +52,11 @@ typedef struct nbi_trep {
     const struct nbi_repair *rep; /* of the tile's graph, in ov */
     int32_t *row;              /* per portal: its row of d, -1 as baked, NBI_TREP_STALE not yet made */
     double *dk;                /* per portal: baked distance to a repaired cluster, -1 none */
-    double *d;                 /* rows * np: a remade portal's cost to each, -1 none */
+    double *d;                 /* rows * np: a remade portal's cost to each, -1 none,
+                                  NBI_TREP_BAKED the baked one (a pair the repair leaves) */
     size_t npcap, dcap;
     uint32_t rows, clusters;
+    int live;                  /* made or opened again for the query in progress */
 } nbi_trep;
 
 /* Scratch of the Dijkstra over a repaired tile graph. */
@@ -61,6 +64,8 @@ typedef struct nbi_trdijk {
     const nb_allocator *a;
     double *gv;
     uint32_t *stamp, sid;
+    uint32_t *pos;             /* the heap's positions */
+    uint32_t *want;            /* == sid: a portal the row needs */
     size_t cap;
     struct nbi_heap heap;
     int heap_ok;
@@ -73,6 +78,10 @@ nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *ov, nb_ov
  * its edges, no repair of its graph), -1 without memory. */
 int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
                   const nb_world_overlay *ov, nb_capability cap, uint32_t size, nbi_tdijk *dj);
+/* r, kept from an earlier query under the same overlay's version, for this one: the tile
+ * (pinned) and its overlay again, its rows kept; 1, 0 (no repair), -1 without memory. */
+int nbi_trep_reopen(nbi_trep *r, const nbi_stile *t, const nb_world_overlay *ov,
+                    nb_capability cap);
 /* Portal i's row made; 0 without memory. */
 int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_capability cap,
                  uint32_t size, nbi_trdijk *s, uint32_t i);
@@ -105,6 +114,9 @@ typedef struct nbi_wedit {
     nbi_tdijk dj;               /* the dK search */
     nbi_trdijk rd;              /* the rows' search */
     size_t repaired;            /* tiles handled so by the last query, for tests */
+    uint64_t cver;              /* the overlay version the treps were made for (0: none) */
+    nb_capability ccap;
+    uint32_t csize;
     int no_repair;              /* 1: every edited tile cell by cell (tests compare the two) */
     int no_join;                /* a planted fault: R cells not joined to the portals there */
     nb_capability cap;
@@ -125,7 +137,8 @@ int nbi_wedit_repair(nbi_wedit *e, const nbi_wgraph *wg, uint32_t ts, uint32_t t
 /* Tile t's repair, or NULL. */
 static inline nbi_trep *nbi_wedit_trep(const nbi_wedit *e, uint32_t t)
 {
-    return e->ntrep && e->tslot[t] ? &e->trep[e->tslot[t] - 1] : NULL;
+    return e->ntrep && e->tslot[t] && e->trep[e->tslot[t] - 1].live ? &e->trep[e->tslot[t] - 1]
+                                                                     : NULL;
 }
 static inline int nbi_wedit_dirty(const nbi_wedit *e, uint32_t tile)
 {

@@ -111,6 +111,26 @@ static int grow(const nb_allocator *a, void **p, size_t *cap, size_t n, size_t s
     return nbi_grow(a, p, cap, n, size);
 }
 
+/* 1 when the pair (i, j) of the tile's portals may be changed by the repair (the arc's baked
+ * cost d). */
+static int changed(const nbi_trep *r, uint32_t i, uint32_t j, double d)
+{
+    return r->dk[i] >= 0 && r->dk[j] >= 0 && r->dk[i] + r->dk[j] <= d + 1e-6;
+}
+
+int nbi_trep_reopen(nbi_trep *r, const nbi_stile *t, const nb_world_overlay *wov,
+                    nb_capability cap)
+{
+    r->t = t;
+    if (nbi_trep_overlay(t, wov, &r->ov, NULL) != NB_OK)
+        return -1;
+    if (!(r->rep = tile_repair(r->ov, cap))) {
+        nbi_trep_release(r);
+        return 0;
+    }
+    return 1;
+}
+
 int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
                   const nb_world_overlay *wov, nb_capability cap, uint32_t size, nbi_tdijk *dj)
 {
@@ -193,10 +213,10 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
         for (uint32_t k = nbi_u32at(wg->arc_first, u); k < nbi_u32at(wg->arc_first, u + 1); k++) {
             const uint8_t *ap = wg->arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(ap + NBI_WGRAPH_A_TO);
-            if (v < r->first || v >= r->first + r->np || r->dk[v - r->first] < 0)
+            if (v < r->first || v >= r->first + r->np)
                 continue;
             double d = nbi_steps_length(nbi_get32(ap + NBI_WGRAPH_A_CARD), nbi_get32(ap + NBI_WGRAPH_A_DIAG));
-            if (r->dk[i] + r->dk[v - r->first] <= d + 1e-6) {
+            if (changed(r, i, v - r->first, d)) {
                 r->row[i] = NBI_TREP_STALE;
                 break;
             }
@@ -213,12 +233,14 @@ void nbi_trdijk_free(nbi_trdijk *s)
         nbi_heap_free(&s->heap);
     nbi_free(s->a, s->gv);
     nbi_free(s->a, s->stamp);
+    nbi_free(s->a, s->pos);
+    nbi_free(s->a, s->want);
     memset(s, 0, sizeof *s);
 }
 
 size_t nbi_trdijk_bytes(const nbi_trdijk *s)
 {
-    return s->cap * (sizeof *s->gv + sizeof *s->stamp) + (s->heap_ok ? nbi_heap_bytes(&s->heap) : 0);
+    return s->cap * (sizeof *s->gv + sizeof *s->stamp + sizeof *s->pos + sizeof *s->want) + (s->heap_ok ? nbi_heap_bytes(&s->heap) : 0);
 }
 
 static int inside(const nbi_agraph *g, uint32_t u, const nbi_wtile *tg)
@@ -236,8 +258,10 @@ static int reach(nbi_trdijk *s, uint32_t v, double gv)
         return 1;
     s->stamp[v] = s->sid << 1;
     s->gv[v] = gv;
+    /* One entry a key, its cost lowered in place (the heap's positions). */
     return nbi_heap_push(&s->heap, gv, (double)v, v);
 }
+
 
 /* Portal i's costs to every portal of the tile over the repaired graph, kept to the tile's
  * own cells, into a row of r->d.  0 without memory. */
@@ -251,17 +275,27 @@ int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_ca
     size_t nk = (size_t)base + (size_t)rep->nrec * rep->per;
     s->a = a;
     if (nk > s->cap) {
-        size_t c = s->cap, c2 = s->cap;
-        if (!grow(a, (void **)&s->gv, &c, nk, sizeof *s->gv) ||
-            !grow(a, (void **)&s->stamp, &c2, nk, sizeof *s->stamp))
+        size_t c[4] = {s->cap, s->cap, s->cap, s->cap};
+        if (!grow(a, (void **)&s->gv, &c[0], nk, sizeof *s->gv) ||
+            !grow(a, (void **)&s->stamp, &c[1], nk, sizeof *s->stamp) ||
+            !grow(a, (void **)&s->pos, &c[2], nk, sizeof *s->pos) ||
+            !grow(a, (void **)&s->want, &c[3], nk, sizeof *s->want))
             return 0;
-        memset(s->stamp + s->cap, 0, (c2 - s->cap) * sizeof *s->stamp);
-        s->cap = c < c2 ? c : c2;
+        size_t m = c[0];
+        for (int k = 1; k < 4; k++)
+            m = c[k] < m ? c[k] : m;
+        memset(s->stamp + s->cap, 0, (m - s->cap) * sizeof *s->stamp);
+        memset(s->want + s->cap, 0, (m - s->cap) * sizeof *s->want);
+        for (size_t k = s->cap; k < m; k++)
+            s->pos[k] = NBI_HEAP_NONE;
+        s->cap = m;
+        s->heap.pos = s->pos;
     }
-    if (!s->heap_ok && !(s->heap_ok = nbi_heap_init(&s->heap, a, 256, NULL)))
+    if (!s->heap_ok && !(s->heap_ok = nbi_heap_init(&s->heap, a, 256, s->pos)))
         return 0;
     if (++s->sid >= (1u << 31)) {
         memset(s->stamp, 0, s->cap * sizeof *s->stamp);
+        memset(s->want, 0, s->cap * sizeof *s->want);
         s->sid = 1;
     }
     if (!grow(a, (void **)&r->d, &r->dcap, ((size_t)r->rows + 1) * r->np, sizeof *r->d))
@@ -270,14 +304,34 @@ int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_ca
     for (uint32_t c = 0; c < g->ncaps && c < 64; c++)
         capok[c] = (nbi_u32at(g->caps, c) & ~cap) == 0;
     nbi_heap_clear(&s->heap);
-    if (!reach(s, portal_key(g, rep, wg, r->first + i), 0))
+    /* The portals of the pairs the repair may change: the search ends once it has them all
+     * (the others' costs are the baked ones). */
+    double *row = r->d + (size_t)r->rows * r->np;
+    uint32_t u0 = r->first + i, left = 0;
+    for (uint32_t j = 0; j < r->np; j++)
+        row[j] = NBI_TREP_BAKED;
+    for (uint32_t k = nbi_u32at(wg->arc_first, u0); k < nbi_u32at(wg->arc_first, u0 + 1); k++) {
+        const uint8_t *ap = wg->arc + (size_t)k * NBI_WGRAPH_ARC;
+        uint32_t v = nbi_get32(ap + NBI_WGRAPH_A_TO);
+        if (v < r->first || v >= r->first + r->np ||
+            !changed(r, i, v - r->first, nbi_steps_length(nbi_get32(ap + NBI_WGRAPH_A_CARD),
+                                                          nbi_get32(ap + NBI_WGRAPH_A_DIAG))))
+            continue;
+        row[v - r->first] = -1;
+        uint32_t key = portal_key(g, rep, wg, v);
+        if (key != UINT32_MAX && s->want[key] != s->sid)
+            s->want[key] = s->sid, left++;
+    }
+    if (left && !reach(s, portal_key(g, rep, wg, u0), 0))
         return 0;
-    while (!nbi_heap_empty(&s->heap)) {
+    while (left && !nbi_heap_empty(&s->heap)) {
         nbi_heap_item it = nbi_heap_pop(&s->heap);
         uint32_t u = it.id;
         if (s->stamp[u] & 1)
             continue;
         s->stamp[u] |= 1;
+        if (s->want[u] == s->sid && --left == 0)
+            break;
         double gu = s->gv[u];
         if (u < base) { /* a baked node: its cluster is as baked */
             for (uint32_t e = nbi_u32at(g->node_first, u); e < nbi_u32at(g->node_first, u + 1); e++) {
@@ -304,10 +358,10 @@ int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_ca
                 return 0;
         }
     }
-    double *row = r->d + (size_t)r->rows * r->np;
     for (uint32_t j = 0; j < r->np; j++) {
-        uint32_t v = portal_key(g, rep, wg, r->first + j);
-        row[j] = v != UINT32_MAX && s->stamp[v] >> 1 == s->sid ? s->gv[v] : -1;
+        uint32_t v = row[j] == -1 ? portal_key(g, rep, wg, r->first + j) : UINT32_MAX;
+        if (v != UINT32_MAX && s->stamp[v] == (s->sid << 1 | 1))
+            row[j] = s->gv[v];
     }
     r->row[i] = (int32_t)r->rows++;
     return 1;

@@ -8,6 +8,13 @@
 
 #define FAMILY "world overlay"
 
+static _Atomic uint64_t versions;
+
+uint64_t nbi_wov_next_version(void)
+{
+    return atomic_fetch_add(&versions, 1) + 1;
+}
+
 nb_status nb_world_overlay_open(const nb_world *w, nb_world_overlay **out, nb_err *err)
 {
     if (out)
@@ -23,6 +30,7 @@ nb_status nb_world_overlay_open(const nb_world *w, nb_world_overlay **out, nb_er
     ov->a = a;
     ov->bcols = (w->x.width + NBI_WB_MASK) >> NBI_WB_SHIFT;
     nbi_u32map_init(&ov->dir, a);
+    ov->version = nbi_wov_next_version();
     *out = ov;
     return nbi_done(err, NB_OK);
 }
@@ -86,7 +94,11 @@ static nb_status change(nb_world_overlay *ov, long x, long y, long cw, long ch, 
                 pg[bit / 64] |= m, ov->blocked++;
             else if (!block && was)
                 pg[bit / 64] &= ~m, ov->blocked--;
+            if (!was != !block)
+                ov->version = 0;
         }
+    if (!ov->version)
+        ov->version = nbi_wov_next_version();
     return nbi_done(err, NB_OK);
 }
 

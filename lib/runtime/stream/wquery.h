@@ -29,7 +29,11 @@ struct nb_world_overlay {
     uint64_t *pages;  /* 16 words (a bit a cell) a page */
     uint32_t npages, cap, bcols;
     uint64_t blocked; /* cells blocked now */
+    /* Its cells' version, unique among every overlay's: a new one at each open and each
+     * change (world HAA* keeps its repaired tiles for the next query under the same). */
+    uint64_t version;
 };
+uint64_t nbi_wov_next_version(void);
 
 /* The start of a path query across a world (nb_world_aa_find,
  * nb_world_haa_find): the result cleared to "no path" when there is one,
