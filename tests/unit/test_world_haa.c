@@ -14,6 +14,13 @@
  *   complete against the world's Annotated A* under the same overlay, every
  *   path a walk of the edited map (checked against the rectangles, not the
  *   overlay), never shorter, the mean error in the same range.
+ * - Edited tiles searched through their repaired graphs (tile_repair.c),
+ *   repaired(): 1 to 20 rectangles of 1 to 20 cells a side, some across
+ *   borders, some on the path, the same checks against world AA*, no
+ *   refined path above the world graph's, the same answer asked twice;
+ *   a small block on the path holds expansions to 3x + 64 the unblocked
+ *   query's; planted faults (cell by cell, the repaired costs unused,
+ *   the border's portals not joined) each seen failing.
  * - What is not answered across tiles yet refused (smoothing, partial,
  *   terrain costs), an end the agent cannot
  *   stand at answered as nb_haa_find does, a budget stopping the search.
