@@ -37,9 +37,6 @@ static inline int nbi_tdijk_reached(const nbi_tdijk *t, uint32_t u)
     return (t->stamp[u] >> 1) == t->sid;
 }
 
-/* Each blocked cell of ov, page by page (haa_edit.c). */
-void nbi_wov_each(const nb_world_overlay *ov, void (*fn)(void *, uint32_t, uint32_t), void *ctx);
-
 /* An edited tile whose repaired clusters keep off its edges (tile_repair.c): its portals'
  * distances over its graph as the overlay repairs it, each portal's again only when a
  * repaired cluster may change them, and only when the search first expands it. */

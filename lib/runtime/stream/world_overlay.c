@@ -139,3 +139,21 @@ nb_status nbi_wov_check(const nb_world_overlay *ov, const nb_world *w, const cha
         return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of another world", family);
     return NB_OK;
 }
+
+void nbi_wov_each(const nb_world_overlay *ov, void (*fn)(void *, uint32_t, uint32_t), void *ctx)
+{
+    /* The overlay's map's live entries, a page of 32 x 32 cells each. */
+    const nbi_u32map *m = &ov->dir;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->e[i].gen != m->gen)
+            continue;
+        uint32_t bx = m->e[i].key % ov->bcols, by = m->e[i].key / ov->bcols;
+        const uint64_t *pg = ov->pages + (size_t)(m->e[i].value - 1) * 16;
+        for (uint32_t wd = 0; wd < 16; wd++)
+            for (uint64_t bits = pg[wd]; bits; bits &= bits - 1) {
+                uint32_t bit = wd * 64 + nbp_ctz64(bits);
+                fn(ctx, (bx << NBI_WB_SHIFT) + (bit & NBI_WB_MASK),
+                   (by << NBI_WB_SHIFT) + (bit >> NBI_WB_SHIFT));
+            }
+    }
+}

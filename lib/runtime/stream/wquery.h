@@ -34,6 +34,8 @@ struct nb_world_overlay {
     uint64_t version;
 };
 uint64_t nbi_wov_next_version(void);
+/* fn(ctx, x, y) for each blocked cell of ov, page by page. */
+void nbi_wov_each(const nb_world_overlay *ov, void (*fn)(void *, uint32_t, uint32_t), void *ctx);
 
 /* The start of a path query across a world (nb_world_aa_find,
  * nb_world_haa_find): the result cleared to "no path" when there is one,
