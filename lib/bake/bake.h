@@ -571,6 +571,8 @@ void nbb_layer_close(nbb_layer *l);
 void nbb_layer_describe(const nbb_layer *l, nbb_layer_info *info);
 /* The value of a cell (x < width, y < height); at most maxval. */
 uint32_t nbb_layer_value(const nbb_layer *l, uint32_t x, uint32_t y);
+/* nbb_layer_value of every cell of row y (y < height) into out[width]. */
+void nbb_layer_row(const nbb_layer *l, uint32_t y, uint32_t *out);
 
 /* The HAA* abstract graph (formats/abstract.md). */
 typedef struct nbb_agraph nbb_agraph;

@@ -52,6 +52,28 @@ static const nbb_world_input *input_of(const tile_border *tb, uint32_t role)
  * through every portal pair.  (link_cache.c's version goes up with it.) */
 #define HAA_STRETCH (1.0 + 1.0 / 128)
 
+/* A portal's world cell as one key, to find a link's far end by. */
+typedef struct cell_key {
+    uint64_t key;
+    uint32_t portal;
+} cell_key;
+
+static int by_key(const void *a, const void *b)
+{
+    const cell_key *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->portal > y->portal) - (x->portal < y->portal);
+}
+
+static uint64_t key_of(uint32_t x, uint32_t y) { return (uint64_t)y << 32 | x; }
+
+static uint64_t node_key(const nbb_link_class *r, uint32_t i)
+{
+    const uint8_t *q = r->node + (size_t)i * NBI_WGRAPH_NODE;
+    return key_of(nbi_get32(q + NBI_WGRAPH_N_X), nbi_get32(q + NBI_WGRAPH_N_Y));
+}
+
 /* Class c's border graph r into tb: its portals, links, and the arcs the
  * spanner keeps (all the link needs of it, the distances dropped). */
 static nb_status take_graph(const nbi_bgraph *r, nbb_link_class *c, nb_err *err)
@@ -94,6 +116,17 @@ static nb_status take_graph(const nbi_bgraph *r, nbb_link_class *c, nb_err *err)
         c->first[P] = (uint32_t)k;
         c->arcs = (uint32_t)k;
     }
+    /* The portals in the order of their cells, for the links' far ends. */
+    cell_key *ck = st == NB_OK ? nbb_malloc(((size_t)P + 1) * sizeof *ck) : NULL;
+    if (st == NB_OK && (!ck || !(c->order = nbb_malloc(((size_t)P + 1) * sizeof *c->order))))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph of %u portals", P);
+    for (uint32_t i = 0; st == NB_OK && i < P; i++)
+        ck[i] = (cell_key){node_key(c, i), i};
+    if (st == NB_OK && !nbb_sort(ck, P, sizeof *ck, by_key))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph of %u portals", P);
+    for (uint32_t i = 0; st == NB_OK && i < P; i++)
+        c->order[i] = ck[i].portal;
+    nbb_free(ck);
     nbb_free(kept);
     return st;
 }
@@ -285,11 +318,20 @@ static nb_status link_class(link_state *s, uint32_t c, uint8_t **out, size_t *le
     for (uint32_t t = 0; t < tiles && st == NB_OK; t++) {
         const tile_border *tb = &s->tiles[t];
         const nbi_wtile *tt = &tb->t;
-        uint32_t no = nbi_ring_outer(tt->core_w, tt->core_h);
+        uint32_t no = nbi_ring_outer(tt->core_w, tt->core_h), h = tt->core_h;
+        /* The outer ring's cells in nbi_ring_cell's order, walked here
+         * (the top row, the bottom row, the left and right columns). */
+        long x0 = (long)(tt->origin_x + tt->core_x), y0 = (long)(tt->origin_y + tt->core_y);
+        uint32_t rw = tt->core_w + 2;
         for (uint32_t k = 0; k < no; k++) {
             long x, y;
-            nbi_ring_cell(1, (long)(tt->origin_x + tt->core_x), (long)(tt->origin_y + tt->core_y),
-                          tt->core_w, tt->core_h, k, &x, &y);
+            if (k < 2 * rw)
+                x = x0 - 1 + (long)(k < rw ? k : k - rw), y = k < rw ? y0 - 1 : y0 + (long)h;
+            else {
+                uint32_t j = k - 2 * rw;
+                x = j < h ? x0 - 1 : x0 + (long)tt->core_w;
+                y = y0 + (long)(j < h ? j : j - h);
+            }
             if (x < 0 || y < 0 || x >= (long)w->width || y >= (long)w->height)
                 continue;
             uint32_t u = (uint32_t)(y / w->tile) * w->columns + (uint32_t)(x / w->tile);
@@ -372,36 +414,21 @@ static int put_arc(uint8_t **buf, size_t *cap, uint32_t k, uint32_t to, uint32_t
     return 1;
 }
 
-/* A portal's world cell as one key, to find a link's far end by. */
-typedef struct cell_key {
-    uint64_t key;
-    uint32_t portal;
-} cell_key;
-
-static int by_key(const void *a, const void *b)
-{
-    const cell_key *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->portal > y->portal) - (x->portal < y->portal);
-}
-
-static uint64_t key_of(uint32_t x, uint32_t y) { return (uint64_t)y << 32 | x; }
-
-/* The first portal of the sorted keys k[0..n) at world cell (x, y), or
- * UINT32_MAX (the first, as a scan of the portals would find). */
-static uint32_t portal_at(const cell_key *k, uint32_t n, uint32_t x, uint32_t y)
+/* The first portal of class record r at world cell (x, y), or UINT32_MAX
+ * (the first, as a scan of the portals would find): a binary search of
+ * its portals in the order of their cells. */
+static uint32_t portal_at(const nbb_link_class *r, uint32_t x, uint32_t y)
 {
     uint64_t want = key_of(x, y);
-    uint32_t lo = 0, hi = n;
+    uint32_t lo = 0, hi = r->portals;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (k[mid].key < want)
+        if (node_key(r, r->order[mid]) < want)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < n && k[lo].key == want ? k[lo].portal : UINT32_MAX;
+    return lo < r->portals && node_key(r, r->order[lo]) == want ? r->order[lo] : UINT32_MAX;
 }
 
 /* The world's HAA* graph of class c (formats/world.md): every tile's
@@ -423,16 +450,14 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
                         (unsigned long long)n);
     size_t head = NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + (size_t)n * NBI_WGRAPH_NODE +
                   4 * ((size_t)n + 1);
-    /* keys: every tile's portals sorted by cell; by: each tile's links by
-     * portal, in their order (a counting sort). */
+    /* by: each tile's links by portal, in their order (a counting sort). */
     uint8_t *p = nbb_calloc(1, head), *ab = NULL;
-    cell_key *keys = nbb_malloc(((size_t)n + 1) * sizeof *keys);
     uint32_t *by = nbb_malloc(((size_t)nl + 1) * sizeof *by),
              *lfirst = nbb_malloc(((size_t)n + 2) * sizeof *lfirst);
     size_t acap = 0;
     nb_status st = NB_OK;
-    if (!p || !keys || !by || !lfirst) {
-        nbb_free(p), nbb_free(keys), nbb_free(by), nbb_free(lfirst);
+    if (!p || !by || !lfirst) {
+        nbb_free(p), nbb_free(by), nbb_free(lfirst);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph of %llu nodes",
                         (unsigned long long)n);
     }
@@ -440,16 +465,6 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
             *af = nd + (size_t)n * NBI_WGRAPH_NODE;
     for (uint32_t t = 0; t < tiles; t++)
         nbi_put32at(tf, t + 1, nbi_u32at(tf, t) + s->tiles[t].c[c].portals);
-    for (uint32_t t = 0; t < tiles && st == NB_OK; t++) {
-        const nbb_link_class *r = &s->tiles[t].c[c];
-        cell_key *k = keys + nbi_u32at(tf, t);
-        for (uint32_t i = 0; i < r->portals; i++) {
-            const uint8_t *q = r->node + (size_t)i * NBI_WGRAPH_NODE;
-            k[i] = (cell_key){key_of(nbi_get32(q + NBI_WGRAPH_N_X), nbi_get32(q + NBI_WGRAPH_N_Y)), i};
-        }
-        if (!nbb_sort(k, r->portals, sizeof *k, by_key))
-            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");
-    }
     uint32_t u = 0, k = 0;
     uint64_t lost = 0;
     for (uint32_t t = 0; t < tiles && st == NB_OK; t++) {
@@ -476,7 +491,8 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
                 const uint8_t *q = r->link + (size_t)by[m] * NBI_BGRAPH_LINK;
                 uint32_t x = nbi_get32(q + NBI_BGRAPH_L_X), y = nbi_get32(q + NBI_BGRAPH_L_Y);
                 uint32_t ut = (y / w->tile) * w->columns + x / w->tile;
-                uint32_t j = x >= w->width || y >= w->height ? UINT32_MAX : portal_at(keys + nbi_u32at(tf, ut), s->tiles[ut].c[c].portals, x, y);
+                uint32_t j = x >= w->width || y >= w->height ? UINT32_MAX
+                                                             : portal_at(&s->tiles[ut].c[c], x, y);
                 if (j == UINT32_MAX) {
                     lost++;
                     continue;
@@ -488,7 +504,7 @@ static nb_status haa_class(const link_state *s, uint32_t c, uint8_t **out, size_
         }
     }
     nbi_put32at(af, u, k);
-    nbb_free(keys), nbb_free(by), nbb_free(lfirst);
+    nbb_free(by), nbb_free(lfirst);
     uint8_t *all = st == NB_OK ? nbb_realloc(p, head + (size_t)k * NBI_WGRAPH_ARC) : NULL;
     if (st == NB_OK && !all)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a world HAA* graph");

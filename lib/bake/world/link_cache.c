@@ -17,7 +17,7 @@
 #define MAGIC "NBLCACHE"
 /* Bumped whenever what a record holds, or how the link derives it from a
  * border file (the spanner's stretch), changes. */
-#define CACHE_VERSION 1
+#define CACHE_VERSION 3
 #define CACHE_HEADER 20 /* magic, version, tiles; then an offset a tile */
 
 void nbb_link_tile_free(nbb_link_tile *tb)
@@ -26,6 +26,7 @@ void nbb_link_tile_free(nbb_link_tile *tb)
         nbb_link_class *c = &tb->c[k];
         nbb_free(c->inner), nbb_free(c->outer), nbb_free(c->core);
         nbb_free(c->node), nbb_free(c->first), nbb_free(c->arc), nbb_free(c->link);
+        nbb_free(c->order);
     }
     nbb_free(tb->c), nbb_free(tb->cls), nbb_free(tb->gcls);
     tb->c = NULL, tb->cls = tb->gcls = NULL;
@@ -95,6 +96,26 @@ static void put_bytes(out *o, const void *a, size_t n)
         memcpy(q, a, n);
 }
 
+/* A ring as runs (value, length) after their count: a ring's cells are
+ * long stretches of one component, so this keeps the cache small. */
+static void put_runs(out *o, const uint32_t *a, uint32_t n)
+{
+    size_t at = o->len;
+    uint32_t runs = 0;
+    put32(o, 0);
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i + 1;
+        while (j < n && a[j] == a[i])
+            j++;
+        uint32_t r[2] = {a[i], j - i};
+        put_u32s(o, r, 2);
+        runs++;
+        i = j;
+    }
+    if (o->ok)
+        nbi_put32(o->p + at, runs);
+}
+
 static void put_tile(out *o, const nbb_link_tile *tb)
 {
     const nbi_wtile *t = &tb->t;
@@ -117,8 +138,8 @@ static void put_tile(out *o, const nbb_link_tile *tb)
         uint32_t h[7] = {c->n, c->inner_count, c->outer_count, c->has_graph,
                          c->portals, c->links, c->arcs};
         put_u32s(o, h, 7);
-        put_u32s(o, c->inner, c->inner_count);
-        put_u32s(o, c->outer, c->outer_count);
+        put_runs(o, c->inner, c->inner_count);
+        put_runs(o, c->outer, c->outer_count);
         put_u32s(o, c->core, ((size_t)c->n + 1 + 31) / 32);
         if (!c->has_graph)
             continue;
@@ -126,6 +147,7 @@ static void put_tile(out *o, const nbb_link_tile *tb)
         put_u32s(o, c->first, (size_t)c->portals + 1);
         put_u32s(o, c->arc, 3 * (size_t)c->arcs);
         put_bytes(o, c->link, (size_t)c->links * NBI_BGRAPH_LINK);
+        put_u32s(o, c->order, c->portals);
     }
 }
 
@@ -204,6 +226,27 @@ static uint8_t *get_bytes(in *r, uint64_t n)
     return a;
 }
 
+/* n values from their runs (put_runs), into a new array. */
+static uint32_t *get_runs(in *r, uint32_t n)
+{
+    uint32_t runs = get32(r), *a = r->ok ? nbb_malloc(n ? 4 * (size_t)n : 1) : NULL;
+    uint32_t at = 0;
+    if (r->ok && !a)
+        r->ok = 0;
+    for (uint32_t i = 0; r->ok && i < runs; i++) {
+        uint32_t v = get32(r), len = get32(r);
+        if (!r->ok || len == 0 || len > n - at) {
+            r->ok = 0;
+            break;
+        }
+        for (uint32_t k = 0; k < len; k++)
+            a[at++] = v;
+    }
+    if (r->ok && at != n)
+        r->ok = 0;
+    return a;
+}
+
 static void get_tile(in *r, nbb_link_tile *tb)
 {
     const uint8_t *q = take(r, NBB_LINK_KEY + NBI_DIGEST_SIZE);
@@ -241,8 +284,8 @@ static void get_tile(in *r, nbb_link_tile *tb)
         nbb_link_class *c = &tb->c[k];
         c->n = get32(r), c->inner_count = get32(r), c->outer_count = get32(r);
         c->has_graph = get32(r), c->portals = get32(r), c->links = get32(r), c->arcs = get32(r);
-        c->inner = get_u32s(r, c->inner_count);
-        c->outer = get_u32s(r, c->outer_count);
+        c->inner = get_runs(r, c->inner_count);
+        c->outer = get_runs(r, c->outer_count);
         c->core = get_u32s(r, ((uint64_t)c->n + 1 + 31) / 32);
         if (!c->has_graph || !r->ok)
             continue;
@@ -250,6 +293,7 @@ static void get_tile(in *r, nbb_link_tile *tb)
         c->first = get_u32s(r, (uint64_t)c->portals + 1);
         c->arc = get_u32s(r, 3 * (uint64_t)c->arcs);
         c->link = get_bytes(r, (uint64_t)c->links * NBI_BGRAPH_LINK);
+        c->order = get_u32s(r, c->portals);
         /* What the world graph's assembly relies on: arcs in order, each
          * ending on a portal of the tile; links leaving from one. */
         for (uint32_t i = 0; r->ok && i < c->portals; i++)
@@ -257,6 +301,18 @@ static void get_tile(in *r, nbb_link_tile *tb)
         r->ok = r->ok && c->first[0] == 0 && c->first[c->portals] == c->arcs;
         for (uint32_t a = 0; r->ok && a < c->arcs; a++)
             r->ok = c->arc[3 * a] < c->portals;
+        /* The order a binary search relies on: by cell, then number. */
+        uint64_t last = 0;
+        for (uint32_t i = 0; r->ok && i < c->portals; i++) {
+            const uint8_t *nq = c->order[i] < c->portals
+                                    ? c->node + (size_t)c->order[i] * NBI_WGRAPH_NODE
+                                    : NULL;
+            uint64_t key = nq ? (uint64_t)nbi_get32(nq + NBI_WGRAPH_N_Y) << 32 |
+                                    nbi_get32(nq + NBI_WGRAPH_N_X)
+                              : 0;
+            r->ok = nq && (i == 0 || key > last || (key == last && c->order[i] > c->order[i - 1]));
+            last = key;
+        }
         for (uint32_t l = 0; r->ok && l < c->links; l++)
             r->ok = nbi_get32(c->link + (size_t)l * NBI_BGRAPH_LINK + NBI_BGRAPH_L_PORTAL) <
                     c->portals;

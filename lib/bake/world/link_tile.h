@@ -24,6 +24,7 @@ typedef struct nbb_link_class {
     uint32_t *first; /* portals + 1: each portal's first arc */
     uint32_t *arc;   /* 3 an arc the spanner keeps: the portal it ends on, card, diag */
     uint8_t *link;   /* links x NBI_BGRAPH_LINK, as in the border graph */
+    uint32_t *order; /* portals: the portals in the order of their cells (y, x, number) */
 } nbb_link_class;
 
 typedef struct nbb_link_tile {
