@@ -18,7 +18,9 @@
 /* Bumped whenever what a record holds, or how the link derives it from a
  * border file (the spanner's stretch), changes. */
 #define CACHE_VERSION 3
-#define CACHE_HEADER 20 /* magic, version, tiles; then an offset a tile */
+#define CACHE_HEADER 20 /* magic, version, tiles, 0; then an offset a tile: */
+#define CACHE_VERSION_AT 8 /* u32 */
+#define CACHE_TILES_AT 12  /* u32 */
 
 void nbb_link_tile_free(nbb_link_tile *tb)
 {
@@ -42,8 +44,8 @@ nb_status nbb_link_key(const char *path, uint8_t key[NBB_LINK_KEY], nb_err *err)
         fclose(f);
     if (!ok || size < 0)
         return nbi_fail(err, NB_ERR_IO, "%s: cannot read its header", path);
-    nbi_put64(key, (uint64_t)size);
-    nbi_put32(key + 8, nbi_get32(h + NBI_HDR_TABLE_CRC));
+    nbi_put64(key + NBB_LINK_KEY_BYTES, (uint64_t)size);
+    nbi_put32(key + NBB_LINK_KEY_CRC, nbi_get32(h + NBI_HDR_TABLE_CRC));
     return NB_OK;
 }
 
@@ -342,9 +344,9 @@ void nbb_link_cache_read(const char *path, uint32_t tiles, nbb_link_cache *c)
         c->why = "not a link cache";
     else if (nbi_crc32(0, buf, len - 4) != nbi_get32(buf + len - 4))
         c->why = "the cache is damaged (its CRC-32 does not match)";
-    else if (nbi_get32(buf + 8) != CACHE_VERSION)
+    else if (nbi_get32(buf + CACHE_VERSION_AT) != CACHE_VERSION)
         c->why = "the cache is of another version";
-    else if (nbi_get32(buf + 12) != tiles || (len - 4 - CACHE_HEADER) / 8 < tiles)
+    else if (nbi_get32(buf + CACHE_TILES_AT) != tiles || (len - 4 - CACHE_HEADER) / 8 < tiles)
         c->why = "the cache is of another world";
     if (c->why) {
         nbb_free(buf);

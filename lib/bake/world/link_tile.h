@@ -13,6 +13,8 @@
 /* The border file's own digest (its size and its header's table CRC,
  * which holds every section's CRC), the key of its cached record. */
 #define NBB_LINK_KEY 12
+#define NBB_LINK_KEY_BYTES 0 /* u64 */
+#define NBB_LINK_KEY_CRC 8   /* u32 */
 
 /* One (capability, size) pair of a tile. */
 typedef struct nbb_link_class {
