@@ -9,7 +9,8 @@
  * tiles, a wall across the world (the world's components split) and its
  * removal (joined again), a wall in the open (the landmarks' distances
  * change).  A cache stale (of an older state), damaged, cut short, of
- * another version or of another world is ignored with the same bytes. */
+ * another version or of another world is ignored with the same bytes; a
+ * border file damaged in place is refused as without the cache. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,31 @@ int main(void)
     same = both_links(&s, "good again", &ls, 0);
     ok(same && ls.borders_read == 0,
        "the good cache back: no border read (%u)", ls.borders_read);
+    {
+        /* A border file damaged in place, its table as it was: read again
+         * (its time changed) and refused, as by a link without the cache. */
+        size_t bl;
+        char *b = read_file(tu_path(s.dir, "tiles/1_1.border"), &bl), *b2 = malloc(bl);
+        memcpy(b2, b, bl);
+        b2[bl / 2] ^= 0x01;
+        tu_write(tu_path(s.dir, "tiles/1_1.border"), b2, bl);
+        nbb_world w;
+        uint8_t *img = NULL, *cache = NULL;
+        size_t il, cl;
+        nb_err e1, e2;
+        nbb_world_read(tu_path(s.dir, "world.yaml"), &w, &err);
+        nb_status s1 = nbb_world_link_cached(&w, s.dir, 1, NULL, NULL, &img, &il, &cache, &cl,
+                                             NULL, &e1);
+        nb_status s2 = nbb_world_link(&w, s.dir, NULL, NULL, &img, &il, NULL, &e2);
+        ok(s1 != NB_OK && s1 == s2 && strcmp(e1.msg, e2.msg) == 0 && strstr(e1.msg, "1_1.border"),
+           "a border file damaged in place: refused as without the cache (%s)", e1.msg);
+        tu_write(tu_path(s.dir, "tiles/1_1.border"), b, bl);
+        nbb_world_free(&w);
+        free(b), free(b2);
+    }
+    same = both_links(&s, "border restored", &ls, 0);
+    ok(same && ls.borders_read == 1,
+       "the border file restored (a new time): read again (%u), the same bytes", ls.borders_read);
     free(bad), free(good), free(old_cache);
     for (uint32_t t = 0; t < TILES; t++)
         free(s.border[t]);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/crc32.h"
 #include "world/link_tile.h"
@@ -17,7 +18,7 @@
 #define MAGIC "NBLCACHE"
 /* Bumped whenever what a record holds, or how the link derives it from a
  * border file (the spanner's stretch), changes. */
-#define CACHE_VERSION 3
+#define CACHE_VERSION 4
 #define CACHE_HEADER 20 /* magic, version, tiles, 0; then an offset a tile: */
 #define CACHE_VERSION_AT 8 /* u32 */
 #define CACHE_TILES_AT 12  /* u32 */
@@ -37,15 +38,19 @@ void nbb_link_tile_free(nbb_link_tile *tb)
 nb_status nbb_link_key(const char *path, uint8_t key[NBB_LINK_KEY], nb_err *err)
 {
     uint8_t h[NBI_HEADER_SIZE];
+    struct stat sb;
     FILE *f = fopen(path, "rb");
-    int ok = f && fread(h, 1, sizeof h, f) == sizeof h && fseek(f, 0, SEEK_END) == 0;
-    long size = ok ? ftell(f) : -1;
+    int ok = f && fstat(fileno(f), &sb) == 0 && fread(h, 1, sizeof h, f) == sizeof h;
     if (f)
         fclose(f);
-    if (!ok || size < 0)
+    if (!ok)
         return nbi_fail(err, NB_ERR_IO, "%s: cannot read its header", path);
-    nbi_put64(key + NBB_LINK_KEY_BYTES, (uint64_t)size);
+    memset(key, 0, NBB_LINK_KEY);
+    nbi_put64(key + NBB_LINK_KEY_BYTES, (uint64_t)sb.st_size);
     nbi_put32(key + NBB_LINK_KEY_CRC, nbi_get32(h + NBI_HDR_TABLE_CRC));
+    nbi_put64(key + NBB_LINK_KEY_MTIME, (uint64_t)sb.st_mtim.tv_sec);
+    nbi_put32(key + NBB_LINK_KEY_NSEC, (uint32_t)sb.st_mtim.tv_nsec);
+    nbi_put64(key + NBB_LINK_KEY_INODE, (uint64_t)sb.st_ino);
     return NB_OK;
 }
 

@@ -10,11 +10,16 @@
 #include "bake_int.h"
 #include "world/world.h"
 
-/* The border file's own digest (its size and its header's table CRC,
- * which holds every section's CRC), the key of its cached record. */
-#define NBB_LINK_KEY 12
-#define NBB_LINK_KEY_BYTES 0 /* u64 */
-#define NBB_LINK_KEY_CRC 8   /* u32 */
+/* The key of a border file's cached record: its digest (its size and its
+ * header's table CRC, which holds every section's CRC) and its file's
+ * identity and time (a file damaged in place keeps its table but not its
+ * time: it is then read, and refused, as a link without the cache would). */
+#define NBB_LINK_KEY 36
+#define NBB_LINK_KEY_BYTES 0  /* u64 */
+#define NBB_LINK_KEY_CRC 8    /* u32, then u32 0 */
+#define NBB_LINK_KEY_MTIME 16 /* u64 seconds, u32 nanoseconds */
+#define NBB_LINK_KEY_NSEC 24
+#define NBB_LINK_KEY_INODE 28 /* u64 */
 
 /* One (capability, size) pair of a tile. */
 typedef struct nbb_link_class {
