@@ -571,6 +571,8 @@ void nbb_layer_close(nbb_layer *l);
 void nbb_layer_describe(const nbb_layer *l, nbb_layer_info *info);
 /* The value of a cell (x < width, y < height); at most maxval. */
 uint32_t nbb_layer_value(const nbb_layer *l, uint32_t x, uint32_t y);
+/* nbb_layer_value of every cell of row y (y < height) into out[width]. */
+void nbb_layer_row(const nbb_layer *l, uint32_t y, uint32_t *out);
 
 /* The HAA* abstract graph (formats/abstract.md). */
 typedef struct nbb_agraph nbb_agraph;
@@ -770,9 +772,22 @@ typedef struct nbb_world_link_stats {
     uint64_t world_components;   /* the world's, summed over the pairs */
     uint64_t haa_nodes, haa_arcs; /* of the world's HAA* graphs, summed over the pairs */
     uint64_t haa_unmatched;      /* tiles' links whose far end no neighbour's portal is */
+    uint32_t borders_read;       /* border files read (the others from the cache) */
+    const char *cache_ignored;   /* with a cache asked for: why none was used, or NULL */
 } nbb_world_link_stats;
 nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn fn, void *arg,
                          uint8_t **image, size_t *len, nbb_world_link_stats *stats, nb_err *err);
+/* The link with its cache (link_cache.c, formats/world.md): with read,
+ * the records of the previous link in dir/link.cache are used for the
+ * tiles whose border file has the digest they were made from (the cache
+ * ignored when damaged or of another world); when cache is not NULL, the
+ * records of this link are put in *cache, *cache_len, for dir/link.cache.
+ * The world bundle's bytes are those of a link without it. */
+#define NBB_WORLD_LINK_CACHE "link.cache"
+nb_status nbb_world_link_cached(const nbb_world *w, const char *dir, int read,
+                                nbb_world_file_fn fn, void *arg, uint8_t **image, size_t *len,
+                                uint8_t **cache, size_t *cache_len, nbb_world_link_stats *stats,
+                                nb_err *err);
 
 /* The tiles of the world bundle world (NB_ERR_NOTFOUND: it is not one). */
 nb_status nbb_world_index_tiles(const nb_bundle *world, uint32_t *count, nb_err *err);

@@ -154,6 +154,19 @@ rm -r full
 ok "a full bake of this edited world" ninja -f full.ninja -j2
 is "is byte for byte the world the edit's rebake left" "$(world_outputs full)" "$(world_outputs one)"
 
+# The link's cache (FOLDER/link.cache): the edit's link above read only the
+# border files that changed and wrote the bytes of the full bake's, which
+# had no cache; a damaged cache is ignored, the same bytes.
+ok "the link again, verbose" navbake world link w/world.yaml -o one -v
+is "reads no border file: all from the cache" "$(grep 'border files read' "$tmp/.out")" "0 of 16 border files read"
+printf 'X' | dd of=one/link.cache bs=1 seek=100 conv=notrunc 2>/dev/null
+ok "the link with the cache damaged" navbake world link w/world.yaml -o one -v
+like "reads every border file, saying why" "$(cat "$tmp/.out")" \
+  "16 of 16 border files read, the cache ignored: the cache is damaged"
+is "and writes the same world bundle" "$(world_outputs full)" "$(world_outputs one)"
+ok "the link once more" navbake world link w/world.yaml -o one -v
+is "the cache made again" "$(grep 'border files read' "$tmp/.out")" "0 of 16 border files read"
+
 # Slurm's script, run by stand-ins that run each job here at once: sbatch
 # (each array task with its SLURM_ARRAY_TASK_ID, as Slurm would) and
 # scontrol, which says that arrays hold 6 tasks at most.

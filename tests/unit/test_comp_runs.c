@@ -45,7 +45,8 @@ static void check_level(const char *name, const nbi_legend *lg, const nbi_agents
         nb_bundle_close(b1);
         return;
     }
-    size_t n = (size_t)g->width * g->height, layers = 0, wrong = 0, pairs = 0, bad_pairs = 0;
+    size_t n = (size_t)g->width * g->height, layers = 0, wrong = 0, pairs = 0, bad_pairs = 0,
+           row_wrong = 0;
     uint64_t bytes1 = 0, bytes2 = 0;
     uint32_t *label = malloc(n * sizeof *label);
     for (size_t i = 0; i < nb_bundle_section_count(b2); i++) {
@@ -64,6 +65,21 @@ static void check_level(const char *name, const nbi_legend *lg, const nbi_agents
                 wrong += nb_component(b2, cap, size, x, y) != want ||
                          nb_component(b1, cap, size, x, y) != want;
             }
+        /* A row at a time (nbi_comp_row, as the tile action reads a layer
+         * it updates), both forms, against the flood. */
+        nbi_layer l1, l2;
+        uint32_t *row = malloc(((size_t)g->width + 1) * sizeof *row);
+        if (nbi_components_layer(b1, cap, size, &l1, &err) != NB_OK ||
+            nbi_components_layer(b2, cap, size, &l2, &err) != NB_OK)
+            row_wrong++;
+        else
+            for (uint32_t y = 0; y < g->height; y++)
+                for (int f = 0; f < 2; f++) {
+                    nbi_comp_row(f ? &l2 : &l1, y, row);
+                    for (uint32_t x = 0; x < g->width; x++)
+                        row_wrong += row[x] != label[(size_t)y * g->width + x];
+                }
+        free(row);
         for (int k = 0; k < 2000; k++, pairs++) {
             nb_cell f = {(int32_t)tu_below(r, g->width), (int32_t)tu_below(r, g->height)},
                     t = {(int32_t)tu_below(r, g->width), (int32_t)tu_below(r, g->height)};
@@ -93,6 +109,9 @@ static void check_level(const char *name, const nbi_legend *lg, const nbi_agents
        name, layers, wrong);
     ok(bad_pairs == 0, "%s: reachability of %zu pairs from the runs as the flood says (%zu wrong)",
        name, pairs, bad_pairs);
+    ok(row_wrong == 0, "%s: every row read at once, by runs and packed, as the flood says (%zu "
+                       "wrong)",
+       name, row_wrong);
     if (g->width >= 64 && g->height >= 40 && lg->code['.'] == 0) /* not the random thin ones */
         ok(bytes2 < bytes1, "%s: %llu bytes by runs against %llu packed", name,
            (unsigned long long)bytes2, (unsigned long long)bytes1);

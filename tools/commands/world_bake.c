@@ -218,6 +218,7 @@ int nbc_world_link(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"threads", required_argument, NULL, 'j'},
+                                         {"full", no_argument, NULL, 'f'},
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
@@ -225,7 +226,7 @@ int nbc_world_link(int argc, char **argv)
                                          {NULL, 0, NULL, 0}};
     nbc_world_listing l = {0, 0, 0, 0};
     const char *out = NULL;
-    int c;
+    int c, full = 0;
     while ((c = getopt_long(argc, argv, "o:j:vqhV", opts, NULL)) != -1) {
         int shared = nbc_world_option(c, &l);
         if (shared < 0)
@@ -234,6 +235,7 @@ int nbc_world_link(int argc, char **argv)
             continue;
         switch (c) {
         case 'o': out = optarg; break;
+        case 'f': full = 1; break;
         case 'h':
             printf("Usage: navbake world link MANIFEST -o FOLDER [OPTION]...\n"
                    "Link the world MANIFEST's tiles (formats/world.md) into the world bundle\n"
@@ -244,9 +246,14 @@ int nbc_world_link(int argc, char **argv)
                    "navbake world tile wrote, never a tile bundle.  Tiles baked with another\n"
                    "legend or agent set, or from another version of a neighbour's map, are\n"
                    "refused, naming the tile to bake again.  The file is written only when\n"
-                   "its bytes change.\n\n"
+                   "its bytes change.  What it made of each border file is kept in\n"
+                   "FOLDER/link.cache, by the file's digest, so that a link after an edit\n"
+                   "reads only the border files that changed; the world bundle's bytes are\n"
+                   "the same with or without it (a cache damaged or of another world is\n"
+                   "ignored).\n\n"
                    "  -o, --output FOLDER  the world's output folder\n"
                    "  -j, --threads N      accepted for symmetry with tile (the link runs on one)\n"
+                   "      --full           read every border file, ignoring FOLDER/link.cache\n"
                    "  -v, --verbose        also print each file read and the counts\n"
                    "  -q, --quiet          print nothing\n"
                    "  -h, --help           show this help and exit\n"
@@ -268,15 +275,28 @@ int nbc_world_link(int argc, char **argv)
     nb_status st = nbb_world_read(argv[optind], &w, &err);
     if (st != NB_OK)
         return nbc_fail_err(&err);
-    st = nbb_world_link(&w, out, l.verbose ? nbc_world_list : NULL, &l, &image, &len, &s, &err);
+    uint8_t *cache = NULL;
+    size_t cache_len = 0;
+    st = nbb_world_link_cached(&w, out, !full, l.verbose ? nbc_world_list : NULL, &l, &image,
+                               &len, &cache, &cache_len, &s, &err);
     if (st == NB_OK)
         st = nbb_world_put(out, "world.nbw", image, len, nbc_world_list, &l, NULL, &err);
+    /* The cache after the world bundle: a link stopped between the two
+     * leaves an older cache, whose records still match their digests. */
+    if (st == NB_OK)
+        st = nbb_world_put(out, NBB_WORLD_LINK_CACHE, cache, cache_len,
+                           l.verbose ? nbc_world_list : NULL, &l, NULL, &err);
+    if (st == NB_OK && l.verbose)
+        printf("%u of %u border files read%s%s\n", s.borders_read, s.tiles,
+               s.cache_ignored && !full ? ", the cache ignored: " : "",
+               s.cache_ignored && !full ? s.cache_ignored : "");
     if (st == NB_OK && l.verbose)
         printf("%u tiles, %u (capability, size) pairs: %llu components in the tiles, %llu in the "
                "world\n",
                s.tiles, s.classes, (unsigned long long)s.local_components,
                (unsigned long long)s.world_components);
     free(image);
+    free(cache);
     nbb_world_free(&w);
     return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
 }

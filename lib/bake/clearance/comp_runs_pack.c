@@ -94,8 +94,8 @@ uint8_t *nbb_comp_runs_unpack(const nbi_layer *l, size_t *len)
     uint32_t *v = nbb_malloc((cells ? cells : 1) * sizeof *v);
     uint8_t *p = v ? nbb_calloc(1, (size_t)size) : NULL;
     if (p) {
-        for (uint64_t i = 0; i < cells; i++)
-            v[i] = nbi_comp_value(l, i);
+        for (uint32_t y = 0; y < l->height; y++)
+            nbi_comp_row(l, y, v + (size_t)y * l->width);
         nbb_layer_header(p, l->width, l->height, l->bits, l->maxval);
         nbb_layer_pack_rows(p, l->width, l->bits, 0, l->height, NULL, v);
         *len = (size_t)size;

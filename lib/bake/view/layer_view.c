@@ -58,3 +58,8 @@ uint32_t nbb_layer_value(const nbb_layer *v, uint32_t x, uint32_t y)
 {
     return nbi_comp_value(&v->l, (uint64_t)y * v->l.width + x); /* a clearance layer's too */
 }
+
+void nbb_layer_row(const nbb_layer *v, uint32_t y, uint32_t *out)
+{
+    nbi_comp_row(&v->l, y, out);
+}

@@ -190,12 +190,22 @@ static nb_status put_border(nbb_builder *out, const nbb_layer *l, const nb_secti
                          : 0;
         nbi_put32at(ring, k, c);
     }
-    for (uint32_t y = 0; y < t->core_h; y++)
+    /* The core's cells a row at a time (a look-up a cell is a search of
+     * the row's runs). */
+    uint32_t *row = nbb_malloc(((size_t)li.width + 1) * sizeof *row);
+    if (!row) {
+        nbb_free(p);
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a border");
+    }
+    for (uint32_t y = 0; y < t->core_h; y++) {
+        nbb_layer_row(l, t->core_y + y, row);
         for (uint32_t x = 0; x < t->core_w; x++) {
-            uint32_t c = nbb_layer_value(l, t->core_x + x, t->core_y + y);
+            uint32_t c = row[t->core_x + x];
             if (c)
                 nbi_put32at(core, c / 32, nbi_u32at(core, c / 32) | 1u << (c % 32));
         }
+    }
+    nbb_free(row);
     nb_section_info info;
     memset(&info, 0, sizeof info);
     info.type = NB_SEC_BORDER;

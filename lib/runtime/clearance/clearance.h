@@ -63,6 +63,10 @@ static inline uint32_t nbi_comp_value(const nbi_layer *l, uint64_t i)
     return v <= l->maxval ? v : l->over;
 }
 
+/* nbi_comp_value of every cell of row y into out[width], in one pass of
+ * the row's runs (comp_runs.c). */
+void nbi_comp_row(const nbi_layer *l, uint32_t y, uint32_t *out);
+
 /* Bits needed for values 0..maxval (at least 1). */
 static inline unsigned nbi_bits_for(uint64_t maxval)
 {

@@ -43,6 +43,39 @@ uint32_t nbi_comp_runs_get(const nbi_layer *l, uint64_t i)
     return (uint32_t)(record(l, lo) >> l->xbits);
 }
 
+void nbi_comp_row(const nbi_layer *l, uint32_t y, uint32_t *out)
+{
+    uint32_t w = l->width, x = 0;
+    if (l->rows) {
+        /* The row's runs walked in order: when their first x rise (as
+         * verify checks), run k holds the cells from its first x to the
+         * next's; any other row is read cell by cell, as a look-up would. */
+        uint32_t lo = nbi_u32at(l->rows, y), hi = nbi_u32at(l->rows, y + 1);
+        if (hi > l->runs)
+            hi = l->runs;
+        int sorted = 1;
+        for (uint32_t k = lo; k + 1 < hi && sorted; k++)
+            sorted = (record(l, k) & l->xmask) < (record(l, k + 1) & l->xmask);
+        for (uint32_t k = lo; sorted && k < hi && x < w; k++) {
+            uint64_t r = record(l, k), first = r & l->xmask;
+            uint64_t end = k + 1 < hi ? record(l, k + 1) & l->xmask : w;
+            uint32_t v = (uint32_t)(r >> l->xbits);
+            v = v <= l->maxval ? v : l->over;
+            while (x < first && x < w)
+                out[x++] = 0;
+            while (x < end && x < w)
+                out[x++] = v;
+        }
+        if (sorted) {
+            while (x < w)
+                out[x++] = 0;
+            return;
+        }
+    }
+    for (x = 0; x < w; x++)
+        out[x] = nbi_comp_value(l, (uint64_t)y * w + x);
+}
+
 nb_status nbi_comp_runs_at(const nb_bundle *b, size_t idx, const uint8_t *p, uint64_t len,
                            nbi_layer *out, nb_err *err)
 {
