@@ -90,10 +90,10 @@ static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long c
 {
     long bw = 1 + (long)tu_below(r, 20), bh = 1 + (long)tu_below(r, 20);
     long x = cx - (long)tu_below(r, (uint32_t)bw), y = cy - (long)tu_below(r, (uint32_t)bh);
-    if (x < 0)
-        x = 0;
-    if (y < 0)
-        y = 0;
+    /* A centre past the map's edge (scans_stored's, round a scan's box) keeps its rectangle's
+     * cells on the map: before, its sides went negative and it blocked nothing. */
+    x = x < 0 ? 0 : x >= (long)w ? (long)w - 1 : x;
+    y = y < 0 ? 0 : y >= (long)h ? (long)h - 1 : y;
     if (x + bw > (long)w)
         bw = (long)w - x;
     if (y + bh > (long)h)
