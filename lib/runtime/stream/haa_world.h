@@ -138,5 +138,13 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
 nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
                        size_t needed_max, size_t *needed_count, int *redo, nb_err *err);
 void nbi_whaa_abandon(nbi_whaa *q);
+/* An end's insertion alone (its tile loaded): the cost from c to each of
+ * its tile's portals in the world graph's order into cost[] (-1: none),
+ * *count of them.  full: the Dijkstra run to the last node rather than
+ * ended at the last portal settled (what the tests compare the queries'
+ * against).  NB_ERR_UNLOADED when the tile is not loaded, NB_ERR_NOTFOUND
+ * when the agent cannot stand at c. */
+nb_status nbi_whaa_insertion(nbi_whaa *q, nb_cell c, int full, double *cost, size_t max,
+                             size_t *count, nb_err *err);
 
 #endif
