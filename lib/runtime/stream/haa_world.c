@@ -85,7 +85,8 @@ size_t nbi_whaa_bytes(const nbi_whaa *q)
                              sizeof *q->keys + sizeof *q->pos) +
            ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
            nbi_heap_bytes(&q->heap) +
-           (q->djcap ? (size_t)q->djcap * (4 * sizeof(uint32_t) + 1) + nbi_heap_bytes(q->dj.heap)
+           (q->djcap ? (size_t)q->djcap * (4 * sizeof(uint32_t) + 1) + nbi_heap_bytes(q->dj.heap) +
+                           q->dj.bcap * sizeof(uint32_t) + 2 * q->dj.ecap * sizeof(uint32_t)
                      : 0);
 }
 
@@ -337,9 +338,16 @@ static int insert_to(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, 
     dj->target = full ? NULL : q->want;
     dj->left = left;
     const nbi_wtile *tg = &t->tag;
-    int ok = !left || nbi_tdijk_run(dj, g, q->cap, q->size, tg->core_x, tg->core_y,
-                                    tg->core_x + tg->core_w, tg->core_y + tg->core_h, seed, sc,
-                                    sd, ns);
+    uint32_t x1 = tg->core_x + tg->core_w, y1 = tg->core_y + tg->core_h;
+    int ok = 1;
+    if (left && !full)
+        ok = nbi_tdijk_run_buckets(dj, g, q->cap, q->size, tg->core_x, tg->core_y, x1, y1, seed,
+                                   sc, sd, ns);
+    if (left && (full || ok < 0)) {
+        dj->left = left;
+        ok = nbi_tdijk_run(dj, g, q->cap, q->size, tg->core_x, tg->core_y, x1, y1, seed, sc, sd,
+                           ns);
+    }
     for (uint32_t i = 0; i < np; i++) {
         uint32_t u = node_local(&q->g, first + i);
         if (u >= g->nnodes)
