@@ -81,8 +81,9 @@ void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
 size_t nbi_whaa_bytes(const nbi_whaa *q)
 {
     size_t nk = q->kcap;
-    return sizeof *q + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) + nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
-                             sizeof *q->keys + sizeof *q->pos) +
+    return sizeof *q + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
+           nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
+                 sizeof *q->keys + sizeof *q->pos) +
            ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
            nbi_heap_bytes(&q->heap) +
            (q->djcap ? (size_t)q->djcap * (4 * sizeof(uint32_t) + 1) + nbi_heap_bytes(q->dj.heap) +
@@ -201,8 +202,8 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
         q->pos[k] = NBI_HEAP_NONE;
     q->kcap = nk;
     int edok = nbi_wedit_init(&q->ed, w);
-    if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos || !edok ||
-        !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
+    if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
+        !edok || !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s workspace", FAMILY);
     }

@@ -155,8 +155,9 @@ void nbi_whaa_abandon(nbi_whaa *q);
  * its tile's portals in the world graph's order into cost[] (-1: none),
  * *count of them.  full: the Dijkstra run to the last node by its heap
  * (nbi_tdijk_run) rather than by buckets and ended at the last portal
- * settled (what the tests compare the queries' against).  NB_ERR_UNLOADED when the tile is not loaded, NB_ERR_NOTFOUND
- * when the agent cannot stand at c. */
+ * settled (what the tests compare the queries' against).  NB_ERR_UNLOADED
+ * when the tile is not loaded, NB_ERR_NOTFOUND when the agent cannot
+ * stand at c. */
 nb_status nbi_whaa_insertion(nbi_whaa *q, nb_cell c, int full, double *cost, size_t max,
                              size_t *count, nb_err *err);
 

@@ -179,6 +179,8 @@ int nbi_tdijk_run_buckets(nbi_tdijk *t, const nbi_agraph *g, nb_capability cap, 
             for (uint32_t a = nbi_u32at(g->node_first, u); a < nbi_u32at(g->node_first, u + 1);
                  a++) {
                 uint32_t v = nbi_u32at(g->arc_to, a);
+                if (t->stamp[v] == (t->sid << 1 | 1))
+                    continue; /* settled: no arc improves it (its checks spared) */
                 uint32_t dc = nbi_u16at(g->arc_w, 2 * (size_t)a),
                          dd = nbi_u16at(g->arc_w, 2 * (size_t)a + 1);
                 if (!nbi_agraph_admits(g, a, cap, size) || !inside(g, v, x0, y0, x1, y1))
