@@ -173,7 +173,11 @@ int main(int argc, char **argv)
      * without the world graph's landmarks. */
     nbi_whaa_result ra;
     nbi_whaa_set_refine(q, 0);
-    for (int lm = nbi_whaa_has_landmarks(q); lm >= 0; lm--) {
+    /* NB_BENCH_REFINED_ONLY=1: the refined queries alone (16: what
+     * callgrind counts a query from). */
+    const char *only = getenv("NB_BENCH_REFINED_ONLY");
+    int modes = only && *only == '1' ? -1 : nbi_whaa_has_landmarks(q);
+    for (int lm = modes; lm >= 0; lm--) {
         nbi_whaa_set_landmarks(q, lm);
         for (int mode = 0; mode < 3; mode++) {
             uint64_t cap = mode == 2;
@@ -194,7 +198,7 @@ int main(int argc, char **argv)
     nbi_whaa_set_refine(q, 1);
     /* What the link's landmarks cost (landmarks_link.c), from the graph alone. */
     long gi = nbi_wgraph_index(w->index, ag.capability, 1);
-    if (gi >= 0) {
+    if (gi >= 0 && modes >= 0) {
         uint8_t *lp = NULL;
         size_t ll = 0;
         uint32_t nl = 0;

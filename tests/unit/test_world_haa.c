@@ -518,6 +518,54 @@ static int with_paths(const char *dir)
     return f && fputs("paths: 1\n", f) >= 0 && fclose(f) == 0;
 }
 
+/* An end's insertion into its tile, as queries make it (its Dijkstra
+ * ended once the tile's portals are settled, on one workspace whose arrays
+ * serve every tile in turn), gives the costs to every portal that the
+ * Dijkstra run to its last node gives, ends drawn anywhere on the map
+ * (each tile loaded). */
+static void insertion(const char *what, nb_world *w, const nb_bundle *whole, const nb_agent *ag,
+                      tu_rng *r, nb_world_info in, int pairs)
+{
+    static double c0[1 << 14], c1[1 << 14];
+    nb_err err;
+    nbi_whaa *q = NULL;
+    unsigned ends = 0, differ = 0;
+    size_t costs = 0;
+    if (!ok(nbi_whaa_new(w, ag->capability, 1, &q, &err) == NB_OK,
+            "%s: insertion: a workspace (%s)", what, err.msg))
+        return;
+    for (int i = 0; i < pairs; i++) {
+        nb_cell e = {0, 0};
+        for (int tries = 0; tries < 500; tries++) {
+            e = (nb_cell){(int32_t)tu_below(r, in.width), (int32_t)tu_below(r, in.height)};
+            if (nb_can_stand(whole, ag->capability, 1, e.x, e.y) == 1)
+                break;
+        }
+        size_t n0 = 0, n1 = 0;
+        nb_status s0 = nbi_whaa_insertion(q, e, 0, c0, 1 << 14, &n0, &err);
+        nb_status s1 = nbi_whaa_insertion(q, e, 1, c1, 1 << 14, &n1, &err);
+        if (s0 != s1 || n0 != n1 || n0 > 1 << 14) {
+            if (!differ++)
+                diag("(%d, %d): insertion %d (%zu portals), full %d (%zu)", e.x, e.y, s0, n0, s1,
+                     n1);
+            continue;
+        }
+        if (s0 != NB_OK)
+            continue;
+        ends++;
+        for (size_t k = 0; k < n0; k++) {
+            costs += c1[k] >= 0;
+            if (fabs(c0[k] - c1[k]) > 1e-9 && !differ++)
+                diag("(%d, %d): portal %zu of its tile: %.4f, the full Dijkstra %.4f", e.x, e.y,
+                     k, c0[k], c1[k]);
+        }
+    }
+    nbi_whaa_free(q);
+    is_int(differ, 0, "%s: insertion: the costs of the Dijkstra run to its last node (%u ends, "
+           "%zu costs)", what, ends, costs);
+    ok(ends >= (unsigned)pairs / 2 && costs >= ends, "%s: insertion: %u ends inserted", what, ends);
+}
+
 /* paths: the manifest says `paths: 1` (with_paths). */
 static void check(const char *what, const char *map_, uint32_t tile, uint32_t cluster,
                   const char *agents_, const char *dir, int pairs, int paths)
@@ -670,6 +718,7 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
            (unsigned long long)with, (unsigned long long)without);
     }
     nbi_whaa_free(iq);
+    insertion(what, w, whole, &ag, &r, in, pairs);
     is_int(wrong_found, 0, "%s: complete: a path exactly when AA* finds one (%d pairs)", what,
            pairs);
     is_int(bad_walk, 0, "%s: every path is a walk of the whole map from start to goal", what);

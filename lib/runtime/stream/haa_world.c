@@ -28,6 +28,7 @@ struct nbi_whaa {
     nb_capability cap;
     uint32_t size, maxp;     /* the most portals a tile has */
     double *gv;              /* per key: nodes, then start, goal */
+    double *hv;              /* per key reached this query: its bound to the goal, made once */
     uint32_t *parent, *stamp, sid;
     uint32_t *pos;           /* the heap's positions: one entry a key */
     double *gcost;           /* per portal of the goal's tile: its cost to the goal, or -1 */
@@ -53,6 +54,12 @@ struct nbi_whaa {
     size_t kcap;
     int strict;              /* the graph's corner rule, for the R cells' moves */
     nb_world_aa *fix;        /* a tile's stretch that the overlay breaks, walked again */
+    /* The ends' insertion: one Dijkstra kept for every query, its arrays
+     * sized for the largest tile graph met, and the tile's portals marked
+     * (want) so that it ends once they are settled. */
+    nbi_tdijk dj;
+    uint8_t *want;
+    uint32_t djcap;
     /* The query in progress between nbi_whaa_begin and nbi_whaa_end. */
     nb_cell qs, qg;
     uint32_t fg, ng;         /* the goal's tile's first node and its count */
@@ -75,10 +82,14 @@ void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
 size_t nbi_whaa_bytes(const nbi_whaa *q)
 {
     size_t nk = q->kcap;
-    return sizeof *q + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) + nk * (sizeof *q->gv + sizeof *q->parent + sizeof *q->stamp +
-                             sizeof *q->keys + sizeof *q->pos) +
+    return sizeof *q + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
+           nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
+                 sizeof *q->keys + sizeof *q->pos) +
            ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
-           nbi_heap_bytes(&q->heap);
+           nbi_heap_bytes(&q->heap) +
+           (q->djcap ? (size_t)q->djcap * (4 * sizeof(uint32_t) + 1) + nbi_heap_bytes(q->dj.heap) +
+                           q->dj.bcap * sizeof(uint32_t) + 2 * q->dj.ecap * sizeof(uint32_t)
+                     : 0);
 }
 
 static uint32_t node_local(const nbi_wgraph *g, uint32_t u)
@@ -98,6 +109,7 @@ void nbi_whaa_free(nbi_whaa *q)
         return;
     nbi_heap_free(&q->heap);
     nbi_free(q->a, q->gv);
+    nbi_free(q->a, q->hv);
     nbi_free(q->a, q->parent);
     nbi_free(q->a, q->stamp);
     nbi_free(q->a, q->pos);
@@ -106,6 +118,9 @@ void nbi_whaa_free(nbi_whaa *q)
     nbi_free(q->a, q->path);
     nbi_wedit_free(&q->ed);
     nb_world_aa_close(q->fix);
+    if (q->djcap)
+        nbi_tdijk_free(&q->dj);
+    nbi_free(q->a, q->want);
     nbi_free(q->a, q);
 }
 
@@ -118,7 +133,10 @@ static int grow_keys(nbi_whaa *q, size_t nk)
     double *gv = nbi_realloc_array(q->a, q->gv, cap, sizeof *gv);
     if (gv)
         q->gv = gv;
-    uint32_t *pa = gv ? nbi_realloc_array(q->a, q->parent, cap, sizeof *pa) : NULL;
+    double *hv = gv ? nbi_realloc_array(q->a, q->hv, cap, sizeof *hv) : NULL;
+    if (hv)
+        q->hv = hv;
+    uint32_t *pa = hv ? nbi_realloc_array(q->a, q->parent, cap, sizeof *pa) : NULL;
     if (pa)
         q->parent = pa;
     uint32_t *sp = pa ? nbi_realloc_array(q->a, q->stamp, cap, sizeof *sp) : NULL;
@@ -175,6 +193,7 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     }
     size_t nk = (size_t)q->g.nodes + 2;
     q->gv = nbi_alloc_array(q->a, nk, sizeof *q->gv);
+    q->hv = nbi_alloc_array(q->a, nk, sizeof *q->hv);
     q->parent = nbi_alloc_array(q->a, nk, sizeof *q->parent);
     q->stamp = nbi_zalloc_array(q->a, nk, sizeof *q->stamp);
     q->keys = nbi_alloc_array(q->a, nk, sizeof *q->keys);
@@ -184,8 +203,8 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
         q->pos[k] = NBI_HEAP_NONE;
     q->kcap = nk;
     int edok = nbi_wedit_init(&q->ed, w);
-    if (!q->gv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos || !edok ||
-        !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
+    if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
+        !edok || !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s workspace", FAMILY);
     }
@@ -247,11 +266,32 @@ static void unpin(const nb_world *w, pins *p)
 
 /* ---- an end inserted into its tile ---- */
 
+/* The insertion's Dijkstra for a tile graph of n nodes: kept from one
+ * query to the next, grown only for a larger graph.  0 without memory. */
+static int fit_dijk(nbi_whaa *q, uint32_t n)
+{
+    if (q->djcap && n <= q->djcap)
+        return 1;
+    uint8_t *want = nbi_zalloc_array(q->a, n ? n : 1, 1);
+    nbi_tdijk dj;
+    if (!want || !nbi_tdijk_init(&dj, q->a, n)) {
+        nbi_free(q->a, want);
+        return 0;
+    }
+    if (q->djcap)
+        nbi_tdijk_free(&q->dj);
+    nbi_free(q->a, q->want);
+    q->dj = dj;
+    q->want = want;
+    q->djcap = n;
+    return 1;
+}
+
 /* The cost from end c (world cell, in tile t whose HAA* workspace is h) to
  * each portal of t in the world graph, into cost[] (-1: none).  0 without
  * memory, 2 when the agent cannot stand at c. */
-static int insert(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_cell c,
-                  double *cost)
+static int insert_to(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_cell c,
+                     double *cost, int full)
 {
     const nbi_agraph *g = &h->g;
     uint32_t first = nbi_u32at(q->g.tile_first, slot), np = nbi_u32at(q->g.tile_first, slot + 1) - first;
@@ -286,19 +326,46 @@ static int insert(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_
         sd[ns] = diag;
         sc[ns++] = (uint32_t)llround(cc - NBI_SQRT2 * diag);
     }
-    nbi_tdijk dj;
-    if (!nbi_tdijk_init(&dj, q->a, g->nnodes))
+    if (!fit_dijk(q, g->nnodes))
         return 0;
-    const nbi_wtile *tg = &t->tag;
-    int ok = nbi_tdijk_run(&dj, g, q->cap, q->size, tg->core_x, tg->core_y,
-                           tg->core_x + tg->core_w, tg->core_y + tg->core_h, seed, sc, sd, ns);
-    for (uint32_t i = 0; ok && i < np; i++) {
+    /* Ended once the tile's portals are settled: the nodes past the last
+     * of them are no portal's way (a settled node's cost is final). */
+    nbi_tdijk *dj = &q->dj;
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < np; i++) {
         uint32_t u = node_local(&q->g, first + i);
-        if (u < g->nnodes && nbi_tdijk_reached(&dj, u))
-            cost[i] = nbi_steps_length(dj.card[u], dj.diag[u]);
+        if (u < g->nnodes && !q->want[u])
+            q->want[u] = 1, left++;
     }
-    nbi_tdijk_free(&dj);
+    dj->target = full ? NULL : q->want;
+    dj->left = left;
+    const nbi_wtile *tg = &t->tag;
+    uint32_t x1 = tg->core_x + tg->core_w, y1 = tg->core_y + tg->core_h;
+    int ok = 1;
+    if (left && !full)
+        ok = nbi_tdijk_run_buckets(dj, g, q->cap, q->size, tg->core_x, tg->core_y, x1, y1, seed,
+                                   sc, sd, ns);
+    if (left && (full || ok < 0)) {
+        dj->left = left;
+        ok = nbi_tdijk_run(dj, g, q->cap, q->size, tg->core_x, tg->core_y, x1, y1, seed, sc, sd,
+                           ns);
+    }
+    for (uint32_t i = 0; i < np; i++) {
+        uint32_t u = node_local(&q->g, first + i);
+        if (u >= g->nnodes)
+            continue;
+        q->want[u] = 0;
+        if (ok && left && nbi_tdijk_reached(dj, u) && dj->stamp[u] & 1)
+            cost[i] = nbi_steps_length(dj->card[u], dj->diag[u]);
+    }
+    dj->target = NULL;
     return ok;
+}
+
+static int insert(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_cell c,
+                  double *cost)
+{
+    return insert_to(q, h, t, slot, c, cost, 0);
 }
 
 /* ---- the search above the tiles ---- */
@@ -352,12 +419,17 @@ static double heuristic(const nbi_whaa *q, uint32_t v, nb_cell at, nb_cell goal)
 
 static void relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goal, nb_cell at)
 {
-    if (q->stamp[v] >> 1 == q->sid && (q->stamp[v] & 1 || q->gv[v] <= gv))
+    int seen = q->stamp[v] >> 1 == q->sid;
+    if (seen && (q->stamp[v] & 1 || q->gv[v] <= gv))
         return;
+    /* A node's bound depends on it and the goal alone: made at its first
+     * reach this query (the landmarks' terms), kept for the later ones. */
+    if (!seen)
+        q->hv[v] = heuristic(q, v, at, goal);
     q->stamp[v] = q->sid << 1;
     q->gv[v] = gv;
     q->parent[v] = from;
-    nbi_heap_push(&q->heap, gv + heuristic(q, v, at, goal), -gv, v);
+    nbi_heap_push(&q->heap, gv + q->hv[v], -gv, v);
 }
 
 static int grow_path(nbi_whaa *q, size_t need)
@@ -774,18 +846,27 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
         }
         if (tr && tr->row[u - tr->first] >= 0 && !q->stale_rows)
             row = tr->d + (size_t)tr->row[u - tr->first] * tr->np;
+        double gu = q->gv[u];
+        uint32_t seen = q->sid << 1;
         for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
+            double gn = gu + nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
+                                              nbi_get32(a + NBI_WGRAPH_A_DIAG));
+            /* A portal whose costs the repair remade: its row's, not the baked arc's. */
+            if (row && v >= tr->first && v < tr->first + tr->np && row[v - tr->first] != NBI_TREP_BAKED) {
+                if (row[v - tr->first] < 0)
+                    continue;
+                gn = gu + row[v - tr->first];
+            }
+            /* relax's own test first: most arcs reach a node no better,
+             * and its cell (another record) is read only when one does. */
+            if ((q->stamp[v] | 1) == (seen | 1) && (q->stamp[v] & 1 || q->gv[v] <= gn))
+                continue;
             nb_cell vc = node_cell(&q->g, v);
             if (ed->ndirty && (nbi_wedit_dirty(ed, tile_of(w, vc)) || !arc_clean(q, uc, vc)))
                 continue;
-            double c = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD), nbi_get32(a + NBI_WGRAPH_A_DIAG));
-            if (row && v >= tr->first && v < tr->first + tr->np && row[v - tr->first] != NBI_TREP_BAKED) {
-                if ((c = row[v - tr->first]) < 0)
-                    continue;
-            }
-            relax(q, v, q->gv[u] + c, u, goal, vc);
+            relax(q, v, gn, u, goal, vc);
         }
         if (u >= fg && u < fg + ng && !dg && q->gcost[u - fg] >= 0)
             relax(q, G, q->gv[u] + q->gcost[u - fg], u, goal, goal);
@@ -930,4 +1011,39 @@ nb_status nbi_whaa_find(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world
         return st;
     int redo;
     return nbi_whaa_end(q, res, needed, needed_max, needed_count, &redo, err);
+}
+
+nb_status nbi_whaa_insertion(nbi_whaa *q, nb_cell c, int full, double *cost, size_t max,
+                             size_t *count, nb_err *err)
+{
+    const nb_world *w = q->w;
+    *count = 0;
+    if (c.x < 0 || c.y < 0 || (uint32_t)c.x >= w->x.width || (uint32_t)c.y >= w->x.height)
+        return nbi_query_cell_fail(err, FAMILY, "end", c, w->x.width, w->x.height);
+    uint32_t slot = tile_of(w, c);
+    uint32_t np = nbi_u32at(q->g.tile_first, slot + 1) - nbi_u32at(q->g.tile_first, slot);
+    pins p = {{0}, {0}, 0, 0, NB_OK, {0}};
+    const nbi_stile *t = pin(w, &p, slot, NULL, 0);
+    nb_status st = NB_OK;
+    nb_haa *h = NULL;
+    double *all = NULL;
+    if (!t)
+        st = unloaded(q, &p, NULL, 0, err);
+    else if ((st = nb_haa_open(t->b, &h, err)) == NB_OK &&
+             !(all = nbi_alloc_array(q->a, (size_t)np + 1, sizeof *all)))
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    int r = st == NB_OK ? insert_to(q, h, t, slot, c, all, full) : 1;
+    if (st == NB_OK && !r)
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+    else if (st == NB_OK && r == 2)
+        st = nbi_fail(err, NB_ERR_NOTFOUND, "%s: the agent cannot stand at (%d, %d)", FAMILY,
+                      c.x, c.y);
+    for (uint32_t i = 0; st == NB_OK && i < np && i < max; i++)
+        cost[i] = all[i];
+    if (st == NB_OK)
+        *count = np;
+    nbi_free(q->a, all);
+    nb_haa_close(h);
+    unpin(w, &p);
+    return st == NB_OK ? nbi_done(err, NB_OK) : st;
 }

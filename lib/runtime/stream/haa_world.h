@@ -24,6 +24,10 @@ typedef struct nbi_tdijk {
      * marked here (the ones its caller wants). */
     const uint8_t *target;
     uint32_t left;
+    /* nbi_tdijk_run_buckets' queue: bucket b (head[b], a list through
+     * enext) holds the nodes reached at a length in [b, b + 1). */
+    uint32_t *bhead, *enode, *enext;
+    size_t bcap, ecap;
 } nbi_tdijk;
 
 int nbi_tdijk_init(nbi_tdijk *t, const nb_allocator *a, uint32_t nodes);
@@ -32,6 +36,15 @@ void nbi_tdijk_free(nbi_tdijk *t);
 int nbi_tdijk_run(nbi_tdijk *t, const nbi_agraph *g, nb_capability cap, uint32_t size,
                   uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, const uint32_t *seed,
                   const uint32_t *seed_card, const uint32_t *seed_diag, size_t nseed);
+/* The same costs by buckets of unit width in place of the heap: an arc
+ * spans at least one step, so no node of a bucket improves another of it
+ * and a bucket's nodes are settled in any order (queries' insertion; the
+ * tile action keeps the heap).  The same return, or -1 (nothing kept)
+ * at an arc of no steps, where the rule fails: then nbi_tdijk_run. */
+int nbi_tdijk_run_buckets(nbi_tdijk *t, const nbi_agraph *g, nb_capability cap, uint32_t size,
+                          uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                          const uint32_t *seed, const uint32_t *seed_card,
+                          const uint32_t *seed_diag, size_t nseed);
 static inline int nbi_tdijk_reached(const nbi_tdijk *t, uint32_t u)
 {
     return (t->stamp[u] >> 1) == t->sid;
@@ -220,5 +233,14 @@ void nbi_whaa_abandon(nbi_whaa *q);
  * no_join 1 another, the R cells of the tiles walked cell by cell (blocks at a tile's edges)
  * not joined to the portals of their neighbours. */
 void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join);
+/* An end's insertion alone (its tile loaded): the cost from c to each of
+ * its tile's portals in the world graph's order into cost[] (-1: none),
+ * *count of them.  full: the Dijkstra run to the last node by its heap
+ * (nbi_tdijk_run) rather than by buckets and ended at the last portal
+ * settled (what the tests compare the queries' against).  NB_ERR_UNLOADED
+ * when the tile is not loaded, NB_ERR_NOTFOUND when the agent cannot
+ * stand at c. */
+nb_status nbi_whaa_insertion(nbi_whaa *q, nb_cell c, int full, double *cost, size_t max,
+                             size_t *count, nb_err *err);
 
 #endif
