@@ -30,6 +30,9 @@ typedef struct tile_border {
     uint32_t **inner, **outer, **core; /* per class: rings and component bits */
     nbi_bgraph *hg;               /* per class: its HAA* border graph (count 0 when none) */
     uint8_t **hbytes;             /* per class: a copy of its payload */
+    uint8_t **obytes;             /* per class: a copy of its border_opt payload, or NULL */
+    size_t *olen;
+    uint32_t *ocorner;
 } tile_border;
 
 typedef struct link_state {
@@ -48,6 +51,11 @@ static void free_tile(tile_border *tb, uint32_t classes)
     }
     for (uint32_t c = 0; c < classes && tb->hbytes; c++)
         nbb_free(tb->hbytes[c]);
+    for (uint32_t c = 0; c < classes && tb->obytes; c++)
+        nbb_free(tb->obytes[c]);
+    nbb_free(tb->obytes);
+    nbb_free(tb->olen);
+    nbb_free(tb->ocorner);
     nbb_free(tb->hg);
     nbb_free(tb->hbytes);
     nbb_free(tb->n);
@@ -149,7 +157,11 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
     tb->core = nbb_calloc(count + 1, sizeof *tb->core);
     tb->hg = nbb_calloc(count + 1, sizeof *tb->hg);
     tb->hbytes = nbb_calloc(count + 1, sizeof *tb->hbytes);
-    if (!tb->n || !tb->inner || !tb->outer || !tb->core || !tb->hg || !tb->hbytes) {
+    tb->obytes = nbb_calloc(count + 1, sizeof *tb->obytes);
+    tb->olen = nbb_calloc(count + 1, sizeof *tb->olen);
+    tb->ocorner = nbb_calloc(count + 1, sizeof *tb->ocorner);
+    if (!tb->n || !tb->inner || !tb->outer || !tb->core || !tb->hg || !tb->hbytes || !tb->obytes ||
+        !tb->olen || !tb->ocorner) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         goto done;
     }
@@ -201,6 +213,29 @@ static nb_status read_border(link_state *s, uint32_t tx, uint32_t ty, const char
         r.link = r.portal + dl;
         r.dist = r.portal + dd;
         tb->hg[c] = r;
+        c++;
+    }
+    /* The optimal layer's borders (manifest `optimal: 1`): one per class in
+     * the same order, or none; opt_link.c reads them checked. */
+    for (size_t i = 0, c = 0; i < nb_bundle_section_count(b); i++) {
+        const nb_section_info *si = nb_bundle_section_get(b, i);
+        if (si->type != NB_SEC_BORDER_OPT)
+            continue;
+        if ((st = nbi_world_payload(b, i, NB_SEC_BORDER_OPT, NBI_OBORDER_VERSION,
+                                    NBI_OBORDER_HEADER, "border_opt", err)) != NB_OK)
+            goto done;
+        if (c >= count || si->param[0] != s->cls[c][0] || si->param[1] != s->cls[c][1]) {
+            FAIL("%s: its border_opt %zu is not for its border %zu's capability and size", path,
+                 c, c);
+            goto done;
+        }
+        if (!(tb->obytes[c] = nbb_malloc(si->usize))) {
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+            goto done;
+        }
+        memcpy(tb->obytes[c], b->sections[i].payload, si->usize);
+        tb->olen[c] = si->usize;
+        tb->ocorner[c] = si->param[2];
         c++;
     }
 #undef FAIL
@@ -607,6 +642,34 @@ nb_status nbb_world_link(const nbb_world *w, const char *dir, nbb_world_file_fn 
         ls.haa_nodes += n;
         ls.haa_arcs += na;
         ls.haa_unmatched += lost;
+    }
+    /* The optimal layer across tiles, when every tile has its border for
+     * the class (opt_link.c). */
+    for (uint32_t c = 0; st == NB_OK && c < s.classes; c++) {
+        int all = 1;
+        for (uint32_t t = 0; t < tiles; t++)
+            all &= s.tiles[t].obytes[c] != NULL && s.tiles[t].ocorner[c] == s.tiles[0].ocorner[c];
+        if (!all)
+            continue;
+        const uint8_t **pl = nbb_malloc(tiles * sizeof *pl);
+        size_t *ln = nbb_malloc(tiles * sizeof *ln);
+        nbi_wtile *tags = nbb_malloc(tiles * sizeof *tags);
+        uint8_t *p = NULL;
+        size_t plen = 0;
+        uint32_t nodes = 0;
+        if (!pl || !ln || !tags)
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+        for (uint32_t t = 0; st == NB_OK && t < tiles; t++)
+            pl[t] = s.tiles[t].obytes[c], ln[t] = s.tiles[t].olen[c], tags[t] = s.tiles[t].t;
+        uint32_t param[4] = {s.cls[c][0], s.cls[c][1], s.tiles[0].ocorner[c], 0};
+        if (st == NB_OK)
+            st = nbb_world_opt_join(w, tags, pl, ln, param, &p, &plen, &nodes, err);
+        if (st == NB_OK)
+            st = add_class(b, NB_SEC_WORLD_OPT, NBI_WOPT_VERSION, s.cls[c], param[2], nodes, p,
+                           plen, err);
+        nbb_free((void *)pl);
+        nbb_free(ln);
+        nbb_free(tags);
     }
     if (st == NB_OK)
         st = nbb_builder_image(b, image, len, err);
