@@ -374,6 +374,18 @@ static void check_statuses(const lvl *l, nb_world_sg *ws)
                "%s: an overlay that blocks cells: NB_ERR_UNSUPPORTED (%s)", l->what, err.msg);
         nb_world_overlay_close(ov);
     }
+    /* max_expansions: a far pair stopped after one portal, the start alone. */
+    nb_cell far = s;
+    for (int i = 0; i < 50 && tile_no(l, far) == tile_no(l, s); i++)
+        far = standing(&rng, l, 1);
+    q = query(l, 1, s, far);
+    nb_status st = nb_world_sg_find(ws, &q, NULL, &r, &err);
+    int found = st == NB_OK && r.status == NB_PATH_FOUND && r.expanded > 1;
+    q.max_expansions = 1;
+    ok(!found || (nb_world_sg_find(ws, &q, NULL, &r, &err) == NB_OK &&
+                  r.status == NB_PATH_LIMIT && r.path_len == 1 && r.expanded == 1),
+       "%s: max_expansions 1: NB_PATH_LIMIT, the start alone (a search of %s)", l->what,
+       found ? "more portals" : "none");
     q = query(l, 1, s, s);
     r.status = NB_PATH_NONE;
     ok(nb_world_sg_find(ws, &q, NULL, &r, &err) == NB_OK && r.status == NB_PATH_FOUND &&
