@@ -22,17 +22,21 @@ else
   tiled_sample >big.map
   tile=48 cols=4 rows=3 width=192 height=120
 fi
-ok "cut into tiles of $tile" navbake world cut big.map --tile "$tile" -c 8 -o w
-bad=0 y=0
-while [ "$y" -lt "$rows" ]; do
-  x=0
-  while [ "$x" -lt "$cols" ]; do
-    navbake world tile w/world.yaml "$x" "$y" -o out -q >/dev/null 2>&1 || bad=$((bad + 1))
-    x=$((x + 1))
+# Every tile of manifest $1 baked into folder $2: how many failed.
+bake_tiles() {
+  bad=0 y=0
+  while [ "$y" -lt "$rows" ]; do
+    x=0
+    while [ "$x" -lt "$cols" ]; do
+      navbake world tile "$1" "$x" "$y" -o "$2" -q >/dev/null 2>&1 || bad=$((bad + 1))
+      x=$((x + 1))
+    done
+    y=$((y + 1))
   done
-  y=$((y + 1))
-done
-is "every tile baked" "$bad" 0
+  echo "$bad"
+}
+ok "cut into tiles of $tile" navbake world cut big.map --tile "$tile" -c 8 -o w
+is "every tile baked" "$(bake_tiles w/world.yaml out)" 0
 ok "linked" navbake world link w/world.yaml -o out
 ok "the whole map baked" mkclear big.map -o whole.nbb -q
 
@@ -123,16 +127,7 @@ like "... saying the layer is not there" "$err" "no optimal layer across tiles"
 # the tiles gives every scenario length (nb_world_sg_find).
 ok "cut again" navbake world cut big.map --tile "$tile" -c 8 -o wo
 echo "optimal: 1" >>wo/world.yaml
-bad=0 y=0
-while [ "$y" -lt "$rows" ]; do
-  x=0
-  while [ "$x" -lt "$cols" ]; do
-    navbake world tile wo/world.yaml "$x" "$y" -o outo -q >/dev/null 2>&1 || bad=$((bad + 1))
-    x=$((x + 1))
-  done
-  y=$((y + 1))
-done
-is "every tile baked with optimal: 1" "$bad" 0
+is "every tile baked with optimal: 1" "$(bake_tiles wo/world.yaml outo)" 0
 ok "linked" navbake world link wo/world.yaml -o outo
 status navbake scen outo/world.nbw s.scen --size 1 --method optimal --json --progress none
 is "scen --method optimal on the world: exit 0" "$rc" 0

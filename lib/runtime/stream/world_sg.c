@@ -333,6 +333,17 @@ typedef struct search_out {
     int limit;
 } search_out;
 
+/* Node v reached from u at cost ng; 0 without memory. */
+static int relax(agent_ws *g, uint32_t u, uint32_t v, double ng, nb_cell goal)
+{
+    const uint32_t st = g->stamp;
+    if (g->closed[v] == st || (g->seen[v] == st && ng >= g->g[v]))
+        return 1;
+    g->seen[v] = st, g->g[v] = ng, g->parent[v] = u;
+    const nb_cell c = g->o.cell[v];
+    return nbi_heap_push(&g->heap, ng + nbi_octile_cells(c.x, c.y, goal.x, goal.y), 0, v);
+}
+
 /* A* over the overlay from the start's tile's portals (g set, seen
  * stamped) to the goal (to_goal over its tile's portals from g0). */
 static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, search_out *r)
@@ -368,30 +379,12 @@ static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, search_o
         }
         nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell, b->n, i,
                             g->row);
-        for (uint32_t j = 0; j < b->n; j++) {
-            if (j == i || g->row[j] < 0)
-                continue;
-            uint32_t v = base + j;
-            double ng = gu + g->row[j];
-            if (g->closed[v] == st || (g->seen[v] == st && ng >= g->g[v]))
-                continue;
-            g->seen[v] = st, g->g[v] = ng, g->parent[v] = u;
-            if (!nbi_heap_push(&g->heap, ng + nbi_octile_cells(o->cell[v].x, o->cell[v].y, goal.x,
-                                                               goal.y),
-                               0, v))
+        for (uint32_t j = 0; j < b->n; j++)
+            if (j != i && g->row[j] >= 0 && !relax(g, u, base + j, gu + g->row[j], goal))
                 return 0;
-        }
-        for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++) {
-            uint32_t v = o->lto[l];
-            double ng = gu + nbi_move_cost(o->lmove[l]);
-            if (g->closed[v] == st || (g->seen[v] == st && ng >= g->g[v]))
-                continue;
-            g->seen[v] = st, g->g[v] = ng, g->parent[v] = u;
-            if (!nbi_heap_push(&g->heap, ng + nbi_octile_cells(o->cell[v].x, o->cell[v].y, goal.x,
-                                                               goal.y),
-                               0, v))
+        for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++)
+            if (!relax(g, u, o->lto[l], gu + nbi_move_cost(o->lmove[l]), goal))
                 return 0;
-        }
     }
     return 1;
 }
