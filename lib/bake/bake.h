@@ -673,6 +673,8 @@ typedef struct nbb_world {
     char *maps;             /* the tiles' maps: a path with {x} and {y} for the tile's column and row */
     char *legend, *agents;  /* paths, or NULL for the defaults */
     uint32_t paths;         /* 1: each tile's HAA* graph stores its intra-edges' cell paths */
+    uint32_t optimal;       /* 1: each border file holds the optimal layer's border (border_opt)
+                               and the link joins them (world_opt): Dijkstra a portal, dear */
 } nbb_world;
 
 /* Reads and checks a manifest (not the files it names); an error names
@@ -754,6 +756,18 @@ nb_status nbb_world_spanner(const struct nbi_bgraph *r, double stretch, uint8_t 
 nb_status nbb_world_border_graph(nbb_builder *out, const struct nbi_agraph *g,
                                  const struct nbi_wtile *t, nb_capability cap, uint32_t size,
                                  nb_err *err);
+/* The optimal layer's border of tile t (bundle tb) for (cap, size, corner)
+ * (NB_SEC_BORDER_OPT, border_opt.c), added to out. */
+nb_status nbb_world_border_opt(nbb_builder *out, const nb_bundle *tb, const struct nbi_wtile *t,
+                               nb_capability cap, uint32_t size, int corner, nb_err *err);
+/* The link's world_opt payload (opt_link.c; malloc'ed into *out) from the
+ * tiles' border_opt payloads payload[t] (plen[t] bytes) of the tiles
+ * tagged tags[t], for param (capability, size, corner): each read back
+ * checked, each move out joined to the portal it reaches. */
+nb_status nbb_world_opt_join(const nbb_world *w, const struct nbi_wtile *tags,
+                             const uint8_t *const *payload, const size_t *plen,
+                             const uint32_t param[4], uint8_t **out, size_t *out_len,
+                             uint32_t *nodes_out, nb_err *err);
 /* The landmarks (NB_SEC_WORLD_LANDMARKS payload, malloc'ed) on the world
  * graph payload wg of a world of width x height cells (landmarks_link.c);
  * NB_ERR_NOTFOUND for a graph without nodes. */

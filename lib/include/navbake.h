@@ -240,9 +240,11 @@ typedef enum nb_section_type {
                               size): the tiles' edge nodes, joined */
     NB_SEC_WORLD_LANDMARKS = 102, /* landmarks on a world's HAA* graph for one (capability,
                               size): each node's distance to a few of them (ALT) */
-    NB_SEC_BORDER_OPT = 103 /* a tile's cells on its edges for the optimal layer across
+    NB_SEC_BORDER_OPT = 103, /* a tile's cells on its edges for the optimal layer across
                               tiles, one (capability, size, corner rule): their distances
                               inside the tile, packed */
+    NB_SEC_WORLD_OPT = 104  /* a world bundle's: every tile's border_opt, joined by the
+                              moves between tiles (navbake world link) */
 } nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the
@@ -2046,6 +2048,32 @@ nb_status nb_world_haa_begin(nb_world_haa *ws, const nb_haa_query *query,
                              const nb_world_overlay *overlay, nb_err *err);
 nb_status nb_world_haa_step(nb_world_haa *ws, uint64_t expansions, int *done, nb_err *err);
 nb_status nb_world_haa_finish(nb_world_haa *ws, nb_haa_result *res, nb_err *err);
+
+/* The optimal layer across a world's tiles, exact
+ * (lib/runtime/stream/world_sg.c): nb_sg_find's query and result on world
+ * cells, for a world whose manifest says `optimal: 1` (navbake world link
+ * then joins each tile's border into the world bundle: the strict corner
+ * rule, every (capability, size) of the agent set).  The search runs over
+ * the tiles' portals and their distances inside each tile, reading no
+ * tile; the ends' tiles are read to join the ends, and the tiles the path
+ * crosses to walk it into cells.  res->expanded counts the portals
+ * settled; scanned is 0.  max_expansions caps them (NB_PATH_LIMIT, the
+ * start alone).  Not answered (refused): terrain costs (NB_ERR_NOTFOUND,
+ * as a layer without their profile); partial paths and a world overlay
+ * that blocks cells (NB_ERR_UNSUPPORTED: nb_world_aa_find answers both).
+ * With a loader and a budget (nb_world_set_budget) a query loads the
+ * tiles it needs; otherwise NB_ERR_UNLOADED and nb_world_sg_needed lists
+ * them.  NB_ERR_NOTFOUND when the world bundle holds no layer for the
+ * agent and corner rule.  A workspace per world and thread. */
+typedef struct nb_world_sg nb_world_sg;
+nb_status nb_world_sg_open(const nb_world *world, nb_world_sg **out, nb_err *err);
+void nb_world_sg_close(nb_world_sg *ws);
+size_t nb_world_sg_bytes(const nb_world_sg *ws);
+nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *query,
+                           const nb_world_overlay *overlay, nb_sg_result *res, nb_err *err);
+/* After a find that returned NB_ERR_UNLOADED: how many tiles it needs,
+ * the first max of them in needed. */
+size_t nb_world_sg_needed(const nb_world_sg *ws, nb_world_tile *needed, size_t max);
 
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */

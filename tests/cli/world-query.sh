@@ -22,17 +22,21 @@ else
   tiled_sample >big.map
   tile=48 cols=4 rows=3 width=192 height=120
 fi
-ok "cut into tiles of $tile" navbake world cut big.map --tile "$tile" -c 8 -o w
-bad=0 y=0
-while [ "$y" -lt "$rows" ]; do
-  x=0
-  while [ "$x" -lt "$cols" ]; do
-    navbake world tile w/world.yaml "$x" "$y" -o out -q >/dev/null 2>&1 || bad=$((bad + 1))
-    x=$((x + 1))
+# Every tile of manifest $1 baked into folder $2: how many failed.
+bake_tiles() {
+  bad=0 y=0
+  while [ "$y" -lt "$rows" ]; do
+    x=0
+    while [ "$x" -lt "$cols" ]; do
+      navbake world tile "$1" "$x" "$y" -o "$2" -q >/dev/null 2>&1 || bad=$((bad + 1))
+      x=$((x + 1))
+    done
+    y=$((y + 1))
   done
-  y=$((y + 1))
-done
-is "every tile baked" "$bad" 0
+  echo "$bad"
+}
+ok "cut into tiles of $tile" navbake world cut big.map --tile "$tile" -c 8 -o w
+is "every tile baked" "$(bake_tiles w/world.yaml out)" 0
 ok "linked" navbake world link w/world.yaml -o out
 ok "the whole map baked" mkclear big.map -o whole.nbb -q
 
@@ -113,9 +117,24 @@ is "--block across a border: the whole bake's status" "$(printf '%s' "$out" | me
 status navbake query out/world.nbw --size 1 --from "$from" --to "$to" --block "$blk" --method haa --json
 is "haa with --block on a world: answered" "$rc" 0
 is "... with the whole bake's status" "$(printf '%s' "$out" | member status)" "$whole"
-status navbake query out/world.nbw --size 1 --from "$from" --to "$to" --method optimal
+status navbake query out/world.nbw --size 1 --from "$from" --to "$to" --method haa-smooth
 is "a method that does not take a world: a usage error" "$rc" 2
-like "... naming the ones that do" "$err" "aa, haa and haa-refined do"
+like "... naming the ones that do" "$err" "aa, haa, haa-refined and optimal do"
+status navbake query out/world.nbw --size 1 --from "$from" --to "$to" --method optimal
+is "optimal on a world baked without optimal: 1: refused" "$rc" 1
+like "... saying the layer is not there" "$err" "no optimal layer across tiles"
+# The same world with the manifest's optimal: 1: the optimal layer across
+# the tiles gives every scenario length (nb_world_sg_find).
+ok "cut again" navbake world cut big.map --tile "$tile" -c 8 -o wo
+echo "optimal: 1" >>wo/world.yaml
+is "every tile baked with optimal: 1" "$(bake_tiles wo/world.yaml outo)" 0
+ok "linked" navbake world link wo/world.yaml -o outo
+status navbake scen outo/world.nbw s.scen --size 1 --method optimal --json --progress none
+is "scen --method optimal on the world: exit 0" "$rc" 0
+is "... none differs from the file" "$(printf '%s' "$out" | member differ)" 0
+wlen=$(navbake query whole.nbb --size 1 --from "$from" --to "$to" --json | member length)
+status navbake query outo/world.nbw --size 1 --from "$from" --to "$to" --method optimal --json
+is "query --method optimal: the whole bake's length" "$(printf '%s' "$out" | member length)" "$wlen"
 status navbake query out/world.nbw --size 1 --from 0,0 --to "$width,0"
 is "a cell off the world: a usage error" "$rc" 2
 

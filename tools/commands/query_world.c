@@ -1,6 +1,7 @@
 /* query_world.c: the methods of 'navbake query' and 'navbake scen' on a
  * world of tiles (world_session.h): aa (nb_world_aa_find), haa and
- * haa-refined (nb_world_haa_find, with and without NB_HAA_STRAIGHTEN), each
+ * haa-refined (nb_world_haa_find, with and without NB_HAA_STRAIGHTEN) and
+ * optimal (nb_world_sg_find, a world baked with `optimal: 1`), each
  * asking again after loading the tiles a query names.  They answer as
  * their bundle methods do (query_aa.c, query_haa.c), so both commands run,
  * print and time them alike; haa's reference is aa across the same world. */
@@ -14,6 +15,8 @@ struct world_state {
     nb_aa_query aq;
     nb_world_haa *haa;
     nb_haa_query hq;
+    nb_world_sg *sg;
+    nb_sg_query sq;
     double setup_us;
 };
 
@@ -30,15 +33,16 @@ static nb_status aa_find(struct world_state *s, nb_aa_result *r, nb_err *err)
 }
 
 static int world_open(nbc_world_session *ws, const nbc_agent *a, void **state, nb_err *err,
-                      int haa, unsigned flags)
+                      int haa, int sg, unsigned flags)
 {
     struct world_state *s = calloc(1, sizeof *s);
     if (!s)
         return nbb_fail(err, NB_ERR_NOMEM, "no memory"), NBC_EXIT_FAIL;
     s->ws = ws;
     double t0 = nbc_now_us();
-    nb_status st = haa ? nb_world_haa_open(ws->world, &s->haa, err)
-                       : nb_world_aa_open(ws->world, &s->aa, err);
+    nb_status st = sg    ? nb_world_sg_open(ws->world, &s->sg, err)
+                   : haa ? nb_world_haa_open(ws->world, &s->haa, err)
+                         : nb_world_aa_open(ws->world, &s->aa, err);
     s->setup_us = nbc_now_us() - t0;
     if (st != NB_OK) {
         free(s);
@@ -50,6 +54,8 @@ static int world_open(nbc_world_session *ws, const nbc_agent *a, void **state, n
     nb_haa_query_init(&s->hq);
     NBC_QUERY_AGENT(s->hq, a);
     s->hq.flags = flags;
+    nb_sg_query_init(&s->sq);
+    NBC_QUERY_AGENT(s->sq, a);
     *state = s;
     return NBC_EXIT_OK;
 }
@@ -81,6 +87,21 @@ static nb_status haa_solve(void *state, nb_cell from, nb_cell to, nbc_answer *an
     return st;
 }
 
+static nb_status sg_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans, nb_err *err)
+{
+    struct world_state *s = state;
+    nb_sg_result r;
+    s->sq.start = from;
+    s->sq.goal = to;
+    nb_status st;
+    while ((st = nb_world_sg_find(s->sg, &s->sq, s->ws->overlay, &r, err)) == NB_ERR_UNLOADED &&
+           (st = nbc_world_session_load(
+                s->ws, nb_world_sg_needed(s->sg, s->ws->need, s->ws->ntiles), err)) == NB_OK)
+        ;
+    *ans = NBC_ANSWER_OF(r, r.cost);
+    return st;
+}
+
 /* Annotated A*'s optimal cost across the world, -1 when there is no path (query_haa.c's
  * reference on a bundle). */
 static nb_status haa_reference(void *state, nb_cell from, nb_cell to, double *length, nb_err *err)
@@ -98,7 +119,9 @@ static nb_status haa_reference(void *state, nb_cell from, nb_cell to, double *le
 static void workspace(void *state, size_t *bytes, double *setup_us)
 {
     struct world_state *s = state;
-    *bytes = s->haa ? nb_world_haa_bytes(s->haa) : nb_world_aa_bytes(s->aa);
+    *bytes = s->sg    ? nb_world_sg_bytes(s->sg)
+             : s->haa ? nb_world_haa_bytes(s->haa)
+                      : nb_world_aa_bytes(s->aa);
     *setup_us = s->setup_us;
 }
 
@@ -108,6 +131,7 @@ static void world_close(void *state)
     if (s) {
         nb_world_aa_close(s->aa);
         nb_world_haa_close(s->haa);
+        nb_world_sg_close(s->sg);
     }
     free(s);
 }
@@ -125,19 +149,27 @@ static const nbc_method world_haa_refined = {
     world_close, NULL, NULL, haa_reference, workspace,
 };
 
+static const nbc_method world_optimal = {
+    "optimal", "the optimal layer across the tiles, exact (nb_world_sg_find)", NULL, sg_solve,
+    world_close, NULL, NULL, NULL, workspace,
+};
+
 int nbc_world_method_open(const char *name, nbc_world_session *ws, const nbc_agent *a,
                           const nbc_method **m, void **state)
 {
-    static const nbc_method *const all[] = {&world_aa, &world_haa, &world_haa_refined};
+    static const nbc_method *const all[] = {&world_aa, &world_haa, &world_haa_refined,
+                                            &world_optimal};
     nb_err err;
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         if (strcmp(all[i]->name, name ? name : "aa") == 0) {
             *m = all[i];
-            int haa = all[i] != &world_aa;
+            int sg = all[i] == &world_optimal, haa = !sg && all[i] != &world_aa;
             unsigned flags = all[i] == &world_haa ? NB_HAA_STRAIGHTEN : 0;
-            return world_open(ws, a, state, &err, haa, flags) == NBC_EXIT_OK ? NBC_EXIT_OK
-                                                                             : nbc_fail_err(&err);
+            return world_open(ws, a, state, &err, haa, sg, flags) == NBC_EXIT_OK
+                       ? NBC_EXIT_OK
+                       : nbc_fail_err(&err);
         }
-    return nbc_usage("--method %s does not take a world of tiles (aa, haa and haa-refined do)",
+    return nbc_usage("--method %s does not take a world of tiles (aa, haa, haa-refined and "
+                     "optimal do)",
                      name);
 }

@@ -53,6 +53,8 @@ static const nbb_section_rules rules[] = {
      NBB_RULE_NOT_LEVEL},
     {NB_SEC_BORDER_OPT, NULL, "computed from a tile bundle's clearance layer, which a border "
                               "file does not hold", NBB_RULE_NOT_LEVEL},
+    {NB_SEC_WORLD_OPT, NULL, "computed from the tiles' border files by navbake world link, "
+                             "which a world bundle does not hold", NBB_RULE_NOT_LEVEL},
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

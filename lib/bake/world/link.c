@@ -156,13 +156,15 @@ static nb_status read_border(const char *path, tile_border *tb, nb_err *err)
         tb->in[i].length = nbi_get64(r + NBI_TILE_INPUT_LENGTH);
     }
     t->inputs = NULL;
-    uint32_t count = 0, graphs = 0;
+    uint32_t count = 0, graphs = 0, opts = 0;
     for (size_t i = 0; i < nb_bundle_section_count(b); i++) {
         count += nb_bundle_section_get(b, i)->type == NB_SEC_BORDER;
         graphs += nb_bundle_section_get(b, i)->type == NB_SEC_BORDER_GRAPH;
+        opts += nb_bundle_section_get(b, i)->type == NB_SEC_BORDER_OPT;
     }
     tb->classes = count;
     tb->graphs = graphs;
+    tb->opts = opts;
     tb->cls = nbb_calloc(count + 1, sizeof *tb->cls);
     tb->gcls = nbb_calloc(graphs + 1, sizeof *tb->gcls);
     tb->c = nbb_calloc(count + 1, sizeof *tb->c);
@@ -170,7 +172,7 @@ static nb_status read_border(const char *path, tile_border *tb, nb_err *err)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
         goto done;
     }
-    for (size_t i = 0, c = 0, g = 0; i < nb_bundle_section_count(b) && st == NB_OK; i++) {
+    for (size_t i = 0, c = 0, g = 0, o = 0; i < nb_bundle_section_count(b) && st == NB_OK; i++) {
         uint32_t type = nb_bundle_section_get(b, i)->type;
         if (type == NB_SEC_BORDER) {
             nbi_border r;
@@ -198,6 +200,24 @@ static nb_status read_border(const char *path, tile_border *tb, nb_err *err)
             if (g < count && (st = take_graph(&r, &tb->c[g], err)) != NB_OK)
                 break;
             g++;
+        } else if (type == NB_SEC_BORDER_OPT) {
+            /* The optimal layer's borders (manifest `optimal: 1`): one per
+             * class in the same order, or none; opt_link.c reads them checked. */
+            const nb_section_info *si = nb_bundle_section_get(b, i);
+            if ((st = nbi_world_payload(b, i, NB_SEC_BORDER_OPT, NBI_OBORDER_VERSION,
+                                        NBI_OBORDER_HEADER, "border_opt", err)) != NB_OK)
+                break;
+            if (o < count) {
+                nbb_link_class *k = &tb->c[o];
+                k->has_opt = 1;
+                k->ocap = si->param[0], k->osize = si->param[1], k->ocorner = si->param[2];
+                k->olen = (uint32_t)si->usize;
+                if (!(k->obytes = nbb_malloc(si->usize ? si->usize : 1)))
+                    st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+                else
+                    memcpy(k->obytes, b->sections[i].payload, si->usize);
+            }
+            o++;
         }
     }
 done:
@@ -256,6 +276,13 @@ static nb_status check_tile(link_state *s, uint32_t tx, uint32_t ty, const char 
     for (uint32_t c = 0; c < tb->graphs; c++)
         if (c >= count || tb->gcls[c][0] != s->cls[c][0] || tb->gcls[c][1] != s->cls[c][1])
             return FAIL("%s: its border graph %u is not for its border %u's capability and size",
+                        path, c, c);
+    if (tb->opts > count)
+        return FAIL("%s: its border_opt %u is not for its border %u's capability and size", path,
+                    count, count);
+    for (uint32_t c = 0; c < tb->opts; c++)
+        if (tb->c[c].ocap != s->cls[c][0] || tb->c[c].osize != s->cls[c][1])
+            return FAIL("%s: its border_opt %u is not for its border %u's capability and size",
                         path, c, c);
 #undef FAIL
     return NB_OK;
@@ -716,6 +743,34 @@ nb_status nbb_world_link_cached(const nbb_world *w, const char *dir, int read,
         ls.haa_nodes += n;
         ls.haa_arcs += na;
         ls.haa_unmatched += lost;
+    }
+    /* The optimal layer across tiles, when every tile has its border for
+     * the class (opt_link.c). */
+    for (uint32_t c = 0; st == NB_OK && c < s.classes; c++) {
+        int all = 1;
+        for (uint32_t t = 0; t < tiles; t++)
+            all &= s.tiles[t].c[c].has_opt && s.tiles[t].c[c].ocorner == s.tiles[0].c[c].ocorner;
+        if (!all)
+            continue;
+        const uint8_t **pl = nbb_malloc(tiles * sizeof *pl);
+        size_t *ln = nbb_malloc(tiles * sizeof *ln);
+        nbi_wtile *tags = nbb_malloc(tiles * sizeof *tags);
+        uint8_t *p = NULL;
+        size_t plen = 0;
+        uint32_t nodes = 0;
+        if (!pl || !ln || !tags)
+            st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
+        for (uint32_t t = 0; st == NB_OK && t < tiles; t++)
+            pl[t] = s.tiles[t].c[c].obytes, ln[t] = s.tiles[t].c[c].olen, tags[t] = s.tiles[t].t;
+        uint32_t param[4] = {s.cls[c][0], s.cls[c][1], s.tiles[0].c[c].ocorner, 0};
+        if (st == NB_OK)
+            st = nbb_world_opt_join(w, tags, pl, ln, param, &p, &plen, &nodes, err);
+        if (st == NB_OK)
+            st = add_class(b, NB_SEC_WORLD_OPT, NBI_WOPT_VERSION, s.cls[c], param[2], nodes, p,
+                           plen, err);
+        nbb_free((void *)pl);
+        nbb_free(ln);
+        nbb_free(tags);
     }
     if (st == NB_OK)
         st = nbb_builder_image(b, image, len, err);

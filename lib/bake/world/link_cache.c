@@ -18,7 +18,7 @@
 #define MAGIC "NBLCACHE"
 /* Bumped whenever what a record holds, or how the link derives it from a
  * border file (the spanner's stretch), changes. */
-#define CACHE_VERSION 4
+#define CACHE_VERSION 5
 #define CACHE_HEADER 20 /* magic, version, tiles, 0; then an offset a tile: */
 #define CACHE_VERSION_AT 8 /* u32 */
 #define CACHE_TILES_AT 12  /* u32 */
@@ -29,7 +29,7 @@ void nbb_link_tile_free(nbb_link_tile *tb)
         nbb_link_class *c = &tb->c[k];
         nbb_free(c->inner), nbb_free(c->outer), nbb_free(c->core);
         nbb_free(c->node), nbb_free(c->first), nbb_free(c->arc), nbb_free(c->link);
-        nbb_free(c->order);
+        nbb_free(c->order), nbb_free(c->obytes);
     }
     nbb_free(tb->c), nbb_free(tb->cls), nbb_free(tb->gcls);
     tb->c = NULL, tb->cls = tb->gcls = NULL;
@@ -137,7 +137,7 @@ static void put_tile(out *o, const nbb_link_tile *tb)
                          (uint32_t)(tb->in[i].length >> 32)};
         put_u32s(o, r, 4);
     }
-    put32(o, tb->classes), put32(o, tb->graphs);
+    put32(o, tb->classes), put32(o, tb->graphs), put32(o, tb->opts);
     put_u32s(o, &tb->cls[0][0], 2 * (size_t)tb->classes);
     put_u32s(o, &tb->gcls[0][0], 2 * (size_t)tb->graphs);
     for (uint32_t k = 0; k < tb->classes; k++) {
@@ -148,6 +148,10 @@ static void put_tile(out *o, const nbb_link_tile *tb)
         put_runs(o, c->inner, c->inner_count);
         put_runs(o, c->outer, c->outer_count);
         put_u32s(o, c->core, ((size_t)c->n + 1 + 31) / 32);
+        uint32_t oh[5] = {c->has_opt, c->ocap, c->osize, c->ocorner, c->olen};
+        put_u32s(o, oh, 5);
+        if (c->has_opt)
+            put_bytes(o, c->obytes, c->olen);
         if (!c->has_graph)
             continue;
         put_bytes(o, c->node, (size_t)c->portals * NBI_WGRAPH_NODE);
@@ -281,6 +285,7 @@ static void get_tile(in *r, nbb_link_tile *tb)
     }
     tb->classes = get32(r);
     tb->graphs = get32(r);
+    tb->opts = get32(r);
     if (!r->ok)
         return;
     tb->cls = (uint32_t(*)[2])get_u32s(r, 2 * (uint64_t)tb->classes);
@@ -294,6 +299,10 @@ static void get_tile(in *r, nbb_link_tile *tb)
         c->inner = get_runs(r, c->inner_count);
         c->outer = get_runs(r, c->outer_count);
         c->core = get_u32s(r, ((uint64_t)c->n + 1 + 31) / 32);
+        c->has_opt = get32(r), c->ocap = get32(r), c->osize = get32(r);
+        c->ocorner = get32(r), c->olen = get32(r);
+        if (r->ok && c->has_opt)
+            c->obytes = get_bytes(r, c->olen);
         if (!c->has_graph || !r->ok)
             continue;
         c->node = get_bytes(r, (uint64_t)c->portals * NBI_WGRAPH_NODE);
@@ -324,6 +333,10 @@ static void get_tile(in *r, nbb_link_tile *tb)
             r->ok = nbi_get32(c->link + (size_t)l * NBI_BGRAPH_LINK + NBI_BGRAPH_L_PORTAL) <
                     c->portals;
     }
+    /* A border_opt section for each of the first opts classes, none after. */
+    r->ok = r->ok && tb->opts <= tb->classes;
+    for (uint32_t k = 0; r->ok && k < tb->classes; k++)
+        r->ok = tb->c[k].has_opt == (k < tb->opts);
     /* The rings' lengths are the tile's (link.c indexes them by its core). */
     for (uint32_t k = 0; r->ok && k < tb->classes; k++)
         r->ok = tb->c[k].inner_count == nbi_ring_inner(t->core_w, t->core_h) &&

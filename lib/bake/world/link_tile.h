@@ -32,6 +32,10 @@ typedef struct nbb_link_class {
     uint32_t *arc;   /* 3 an arc the spanner keeps: the portal it ends on, card, diag */
     uint8_t *link;   /* links x NBI_BGRAPH_LINK, as in the border graph */
     uint32_t *order; /* portals: the portals in the order of their cells (y, x, number) */
+    /* Its border_opt section (the manifest's `optimal: 1`): the payload as
+     * the border file holds it, checked by opt_link.c when joined. */
+    uint32_t has_opt, ocap, osize, ocorner, olen;
+    uint8_t *obytes;
 } nbb_link_class;
 
 typedef struct nbb_link_tile {
@@ -40,6 +44,7 @@ typedef struct nbb_link_tile {
     uint8_t digest[NBI_DIGEST_SIZE]; /* the tile bundle's */
     nbb_world_input in[NBI_TILE_MAX_INPUTS];
     uint32_t classes, graphs;        /* its border and border graph sections */
+    uint32_t opts;                   /* its border_opt sections (at most classes kept) */
     uint32_t (*cls)[2];              /* each border's (capability, size) */
     uint32_t (*gcls)[2];             /* each border graph's */
     nbb_link_class *c;               /* per border */

@@ -257,6 +257,14 @@ static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agent
         if (si->type == NB_SEC_COMPONENTS)
             st = nbb_world_border_graph(bb, &g, &t, si->param[0], si->param[1], err);
     }
+    /* The optimal layer's borders (manifest `optimal: 1`), strict corners,
+     * in the same order. */
+    for (size_t i = 0; w->optimal && st == NB_OK && i < nb_bundle_section_count(tb); i++) {
+        const nb_section_info *si = nb_bundle_section_get(tb, i);
+        if (si->type == NB_SEC_COMPONENTS)
+            st = nbb_world_border_opt(bb, tb, &t, si->param[0], si->param[1], NBI_CORNER_STRICT,
+                                      err);
+    }
     if (st == NB_OK)
         st = nbb_builder_image(bb, out, out_len, err);
     nbb_builder_free(bb);

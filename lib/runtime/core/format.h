@@ -531,4 +531,22 @@ enum nbi_placement {
 #define NBI_OBORDER_L_MOVE 2     /* u8: core/grid.h's numbering */
 #define NBI_OBORDER_L_ZERO 3     /* u8 zero */
 
+/* The optimal layer across a world's tiles, one (capability, size, corner
+ * rule) (NB_SEC_WORLD_OPT, version 1; formats/world.md), in the world
+ * bundle: a header of 8 u32 words; u32 off[T + 1] (tile t's border_opt
+ * payload is bytes off[t] to off[t + 1] - 1 of the tiles' bytes, off[0] =
+ * 0, off[T] = B); u32 target[L] (each link of each tile, tile by tile in
+ * its order: the world node it reaches, nodes numbered tile by tile in
+ * their portals' order); then the B bytes of the tiles' payloads. */
+#define NBI_WOPT_VERSION 1
+#define NBI_WOPT_HEADER 32
+#define NBI_WOPT_CAPABILITY 0 /* u32 */
+#define NBI_WOPT_SIZE 4       /* u32 */
+#define NBI_WOPT_CORNER 8     /* u32: 0 strict, 1 weak */
+#define NBI_WOPT_TILES 12     /* u32: T, columns x rows */
+#define NBI_WOPT_NODES 16     /* u32: N, the tiles' portals */
+#define NBI_WOPT_LINKS 20     /* u32: L, the tiles' links */
+#define NBI_WOPT_BYTES 24     /* u32: B */
+#define NBI_WOPT_ZERO 28      /* u32 zero */
+
 #endif

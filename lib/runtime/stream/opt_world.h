@@ -121,4 +121,35 @@ double nbi_optw_length(nbi_optw *w, const nbi_optb *tiles, const nbi_layer *ls,
                        uint32_t size, int corner, nbi_csearch *cs, nb_cell s, nb_cell g,
                        uint64_t *expanded);
 
+/* A world bundle's world_opt section (opt_wsec.c; NB_SEC_WORLD_OPT,
+ * formats/world.md), read back checked: every tile's border as
+ * nbi_oborder_read checks it, every move between tiles reaching the node
+ * at the cell the move ends on. */
+typedef struct nbi_wopt {
+    const nb_allocator *a;
+    uint32_t capability, size, corner, tiles, nodes, links, maxp;
+    nbi_optb *tile;    /* per tile */
+    uint32_t *first;   /* tiles + 1: a tile's first node */
+    nb_cell *cell;     /* per node: its world cell */
+    uint32_t *lfirst;  /* nodes + 1: a node's moves out in lto, lmove */
+    uint32_t *lto;     /* per move out: the node it reaches */
+    uint8_t *lmove;
+} nbi_wopt;
+
+/* Section idx of the world bundle b (its world section x) into out,
+ * allocated with a; NB_ERR_FORMAT naming what is wrong. */
+nb_status nbi_wopt_read(const nb_bundle *b, size_t idx, const nbi_windex *x,
+                        const nb_allocator *a, nbi_wopt *out, nb_err *err);
+/* The same from a payload p of len bytes, the section table's params
+ * param[4]; where names it in messages. */
+nb_status nbi_wopt_read_payload(const uint8_t *p, size_t len, const uint32_t *param,
+                                const nbi_windex *x, const char *where, const nb_allocator *a,
+                                nbi_wopt *out, nb_err *err);
+void nbi_wopt_free(nbi_wopt *o);
+/* The tile of world cell c. */
+static inline uint32_t nbi_wopt_tile(const nbi_windex *x, nb_cell c)
+{
+    return (uint32_t)c.y / x->side * x->columns + (uint32_t)c.x / x->side;
+}
+
 #endif

@@ -255,6 +255,11 @@ PROTOTYPES = {
     "nb_world_haa_begin": (_S, [_P, C.POINTER(T.HAAQuery), _P, _E]),
     "nb_world_haa_step": (_S, [_P, _U64, C.POINTER(C.c_int), _E]),
     "nb_world_haa_finish": (_S, [_P, C.POINTER(T.HAAResult), _E]),
+    "nb_world_sg_open": (_S, [_P, C.POINTER(_P), _E]),
+    "nb_world_sg_close": (None, [_P]),
+    "nb_world_sg_bytes": (_SZ, [_P]),
+    "nb_world_sg_find": (_S, [_P, C.POINTER(T.SGQuery), _P, C.POINTER(T.SGResult), _E]),
+    "nb_world_sg_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
     "nb_world_resident": (_SZ, [_P]),
     "nb_world_set_budget": (None, [_P, C.c_size_t]),
 }

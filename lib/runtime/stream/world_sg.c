@@ -1,0 +1,548 @@
+/* world_sg.c: the optimal layer across a world's tiles as the public query
+ * (nb_world_sg_find, navbake.h): nb_sg_find's query and result on world
+ * cells, exact.  The world bundle's world_opt section (navbake world link,
+ * opt_wsec.c) holds every tile's portals, their distances inside the tile
+ * and the moves between tiles (opt_world.h says why their overlay is
+ * exact).  A query joins its ends to their tiles' portals by a Dijkstra
+ * inside each end's tile, runs A* over the overlay reading no tile (a
+ * portal's row of distances unpacked as it is expanded), and walks the
+ * path back into cells: a stretch between two portals of one tile by an A*
+ * inside that tile, which finds a path of the stored distance, a move
+ * between tiles as it is.  So it reads the ends' tiles and those its path
+ * crosses, and names them when they are not loaded (NB_ERR_UNLOADED,
+ * nb_world_sg_needed) unless the game set a loader and a budget.
+ *
+ * Refused rather than answered wrongly: an overlay that blocks cells (the
+ * stored distances would be wrong; NB_ERR_UNSUPPORTED), partial paths,
+ * terrain costs (NB_ERR_NOTFOUND: the layer holds plain distances). */
+#include <math.h>
+#include <string.h>
+
+#include "core/grid.h"
+#include "stream/opt_world.h"
+#include "stream/wquery.h"
+
+#define FAMILY "world optimal layer"
+#define NONE UINT32_MAX
+
+/* One (capability, size, corner rule) the queries asked for. */
+typedef struct agent_ws {
+    nbi_wopt o;
+    double *g;
+    uint32_t *parent, *seen, *closed, *pos, stamp;
+    double *row, *to_goal; /* maxp + 1 each */
+    nbi_heap heap;
+} agent_ws;
+
+struct nb_world_sg {
+    const nb_world *w;
+    const nb_allocator *a;
+    agent_ws *ag;
+    size_t nag;
+    nb_world_tile *needed;
+    size_t nneeded, ntiles;
+    nbi_wpins pins;
+    nbi_csearch cs;     /* a tile's box; made at the first query */
+    int has_cs;
+    nb_cell *seg;       /* a stretch inside a tile (the box's cells) */
+    nb_cell *path, *way;
+    size_t pcap, wcap;
+    uint32_t *chain;    /* the overlay path's nodes, goal first */
+    size_t ccap;
+};
+
+nb_status nb_world_sg_open(const nb_world *w, nb_world_sg **out, nb_err *err)
+{
+    if (out)
+        *out = NULL;
+    if (!w || !out)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_sg_open: a NULL world or out");
+    const nb_allocator *a = w->index->a;
+    nb_world_sg *ws = nbi_zalloc_array(a, 1, sizeof *ws);
+    if (!ws)
+        return nbi_fail_nomem(err, "a world optimal workspace");
+    ws->w = w;
+    ws->a = a;
+    ws->ntiles = (size_t)w->x.columns * w->x.rows;
+    if (!(ws->needed = nbi_alloc_array(a, ws->ntiles, sizeof *ws->needed)) ||
+        !nbi_wpins_init(&ws->pins, w)) {
+        nb_world_sg_close(ws);
+        return nbi_fail_nomem(err, "a world optimal workspace");
+    }
+    *out = ws;
+    return nbi_done(err, NB_OK);
+}
+
+static void agent_free(const nb_allocator *a, agent_ws *g)
+{
+    nbi_wopt_free(&g->o);
+    nbi_free(a, g->g);
+    nbi_free(a, g->parent);
+    nbi_free(a, g->seen);
+    nbi_free(a, g->closed);
+    nbi_free(a, g->pos);
+    nbi_free(a, g->row);
+    nbi_free(a, g->to_goal);
+    nbi_heap_free(&g->heap);
+}
+
+void nb_world_sg_close(nb_world_sg *ws)
+{
+    if (!ws)
+        return;
+    nbi_wpins_end(&ws->pins);
+    for (size_t i = 0; i < ws->nag; i++)
+        agent_free(ws->a, &ws->ag[i]);
+    nbi_free(ws->a, ws->ag);
+    nbi_free(ws->a, ws->needed);
+    if (ws->pins.v)
+        nbi_wpins_free(&ws->pins);
+    if (ws->has_cs)
+        nbi_csearch_free(&ws->cs);
+    nbi_free(ws->a, ws->seg);
+    nbi_free(ws->a, ws->path);
+    nbi_free(ws->a, ws->way);
+    nbi_free(ws->a, ws->chain);
+    nbi_free(ws->a, ws);
+}
+
+size_t nb_world_sg_bytes(const nb_world_sg *ws)
+{
+    if (!ws)
+        return 0;
+    size_t n = sizeof *ws + ws->ntiles * sizeof *ws->needed + nbi_wpins_bytes(&ws->pins) +
+               (ws->has_cs ? nbi_csearch_bytes(&ws->cs) : 0) +
+               (ws->seg ? (size_t)ws->w->x.side * ws->w->x.side * sizeof *ws->seg : 0) +
+               (ws->pcap + ws->wcap) * sizeof *ws->path + ws->ccap * sizeof *ws->chain;
+    for (size_t i = 0; i < ws->nag; i++) {
+        const agent_ws *g = &ws->ag[i];
+        size_t nodes = (size_t)g->o.nodes + 1;
+        n += sizeof *g + nodes * (sizeof *g->g + 4 * sizeof(uint32_t) + sizeof *g->o.cell +
+                                  sizeof *g->o.lfirst) +
+             (size_t)g->o.links * 5 + 2 * ((size_t)g->o.maxp + 1) * sizeof *g->row +
+             nbi_heap_bytes(&g->heap);
+        for (uint32_t t = 0; t < g->o.tiles; t++)
+            n += nbi_optb_stored_bytes(&g->o.tile[t]);
+    }
+    return n;
+}
+
+size_t nb_world_sg_needed(const nb_world_sg *ws, nb_world_tile *needed, size_t max)
+{
+    if (!ws)
+        return 0;
+    for (size_t i = 0; needed && i < ws->nneeded && i < max; i++)
+        needed[i] = ws->needed[i];
+    return ws->nneeded;
+}
+
+/* The layer for (cap, size, corner), read and checked at its first query. */
+static nb_status agent_of(nb_world_sg *ws, nb_capability cap, uint32_t size, int corner,
+                          agent_ws **out, nb_err *err)
+{
+    for (size_t i = 0; i < ws->nag; i++)
+        if (ws->ag[i].o.capability == cap && ws->ag[i].o.size == size &&
+            ws->ag[i].o.corner == (uint32_t)corner) {
+            *out = &ws->ag[i];
+            return NB_OK;
+        }
+    const nb_bundle *b = ws->w->index;
+    long at = -1;
+    for (size_t i = 0; i < b->nsections && at < 0; i++)
+        if (b->sections[i].info.type == NB_SEC_WORLD_OPT && b->sections[i].info.param[0] == cap &&
+            b->sections[i].info.param[1] == size && b->sections[i].info.param[2] == (uint32_t)corner)
+            at = (long)i;
+    if (at < 0)
+        return nbi_fail(err, NB_ERR_NOTFOUND,
+                        "%s: %s: no optimal layer across tiles for capability %#x, size %u and "
+                        "the %s corner rule (the manifest's `optimal: 1` bakes the strict one)",
+                        b->path, FAMILY, cap, size, corner ? "weak" : "strict");
+    agent_ws *grown = nbi_realloc_array(ws->a, ws->ag, ws->nag + 1, sizeof *grown);
+    if (!grown)
+        return nbi_fail_nomem(err, "a world optimal workspace");
+    ws->ag = grown;
+    agent_ws *g = &ws->ag[ws->nag];
+    memset(g, 0, sizeof *g);
+    nb_status st = nbi_wopt_read(b, (size_t)at, &ws->w->x, ws->a, &g->o, err);
+    if (st != NB_OK)
+        return st;
+    size_t n = (size_t)g->o.nodes + 1, m = (size_t)g->o.maxp + 1;
+    g->g = nbi_alloc_array(ws->a, n, sizeof *g->g);
+    g->parent = nbi_alloc_array(ws->a, n, sizeof *g->parent);
+    g->seen = nbi_zalloc_array(ws->a, n, sizeof *g->seen);
+    g->closed = nbi_zalloc_array(ws->a, n, sizeof *g->closed);
+    g->pos = nbi_alloc_array(ws->a, n, sizeof *g->pos);
+    g->row = nbi_alloc_array(ws->a, m, sizeof *g->row);
+    g->to_goal = nbi_alloc_array(ws->a, m, sizeof *g->to_goal);
+    for (size_t i = 0; g->pos && i < n; i++)
+        g->pos[i] = NBI_HEAP_NONE;
+    if (!g->g || !g->parent || !g->seen || !g->closed || !g->pos || !g->row || !g->to_goal ||
+        !nbi_heap_init(&g->heap, ws->a, 1024, g->pos)) {
+        agent_free(ws->a, g);
+        return nbi_fail_nomem(err, "a world optimal workspace");
+    }
+    ws->nag++;
+    *out = g;
+    return NB_OK;
+}
+
+/* The query's own faults, in the order of nb_sg_find's, then what is not
+ * answered across tiles. */
+static nb_status check(const nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                       nb_err *err)
+{
+    nb_status st;
+    if ((st = nbi_query_size(err, FAMILY, q->size)) != NB_OK)
+        return st;
+    if ((unsigned)q->corner > NB_CORNER_WEAK)
+        return nbi_fail(err, NB_ERR_ARG, "%s: unknown corner rule %d", FAMILY, (int)q->corner);
+    if (q->overlay)
+        return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
+                        "a world's cells", FAMILY);
+    if ((st = nbi_wov_check(ov, ws->w, FAMILY, err)) != NB_OK)
+        return st;
+    if ((st = nbi_query_cell(err, FAMILY, "start", q->start, ws->w->x.width, ws->w->x.height)) !=
+            NB_OK ||
+        (st = nbi_query_cell(err, FAMILY, "goal", q->goal, ws->w->x.width, ws->w->x.height)) !=
+            NB_OK)
+        return st;
+    if (q->costs)
+        return nbi_fail(err, NB_ERR_NOTFOUND, "%s: the layer across tiles holds no terrain "
+                        "costs (nb_world_aa_find answers agents with costs)", FAMILY);
+    return NB_OK;
+}
+
+/* What the layer cannot honour, once it is known to be baked. */
+static nb_status check_unsupported(const nb_sg_query *q, const nb_world_overlay *ov, nb_err *err)
+{
+    if (ov && ov->blocked)
+        return nbi_query_unsupported(err, FAMILY, "an overlay that blocks cells (the tiles' "
+                                                  "stored distances would not hold; "
+                                                  "nb_world_aa_find answers it exactly)");
+    if (q->partial)
+        return nbi_query_unsupported(err, FAMILY, "partial paths (nb_world_aa_find answers them)");
+    return NB_OK;
+}
+
+/* The view of tile ti, pinned; missing ones are remembered as needed. */
+static nbi_wview *view(nb_world_sg *ws, uint32_t ti)
+{
+    nbi_wview *v = nbi_wpins_view(&ws->pins, ti);
+    if (v->state == NBI_WV_MISSING)
+        v->miss = 0;
+    return v;
+}
+
+/* NB_ERR_UNLOADED with the needed list, or the error a tile's view met. */
+static nb_status missing(nb_world_sg *ws, nb_err *err)
+{
+    if (ws->pins.st != NB_OK) {
+        if (err)
+            *err = ws->pins.err;
+        return ws->pins.st;
+    }
+    ws->nneeded = nbi_wpins_needed(&ws->pins, INFINITY, ws->needed, ws->ntiles);
+    return nbi_wpins_unloaded(&ws->pins, INFINITY, ws->nneeded, err);
+}
+
+static nbi_box core_box(const nbi_wtile *t)
+{
+    nbi_box b = {(int32_t)t->core_x, (int32_t)t->core_y, (int32_t)(t->core_x + t->core_w),
+                 (int32_t)(t->core_y + t->core_h)};
+    return b;
+}
+
+/* Distances inside tile v from world cell c to the n portals (world cells
+ * cell[]) into out (-1: not reached), and to other when not NULL. */
+static double from_cell(nb_world_sg *ws, const nbi_wview *v, uint32_t size, int corner, nb_cell c,
+                        const nb_cell *cell, uint32_t n, double *out, const nb_cell *other)
+{
+    const nbi_wtile *t = &v->t->tag;
+    nb_cell o = {(int32_t)t->origin_x, (int32_t)t->origin_y};
+    for (uint32_t i = 0; i < n; i++)
+        ws->seg[i] = (nb_cell){cell[i].x - o.x, cell[i].y - o.y};
+    uint32_t nt = n;
+    if (other)
+        ws->seg[nt++] = (nb_cell){other->x - o.x, other->y - o.y};
+    nbi_box box = core_box(t);
+    nbi_csearch_run(&ws->cs, &v->clear, size, corner, &box, (nb_cell){c.x - o.x, c.y - o.y}, NULL,
+                    ws->seg, nt);
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = nbi_csearch_cost(&ws->cs, ws->seg[i], NULL);
+    return other ? nbi_csearch_cost(&ws->cs, ws->seg[n], NULL) : -1;
+}
+
+static int grow(nb_world_sg *ws, nb_cell **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 1;
+    size_t n = *cap * 2 > need ? *cap * 2 : need + 64;
+    nb_cell *p = nbi_realloc_array(ws->a, *buf, n, sizeof *p);
+    if (!p)
+        return 0;
+    *buf = p;
+    *cap = n;
+    return 1;
+}
+
+/* Appends the path inside tile v from a to b (world cells; a is the last
+ * cell of the path so far). */
+static nb_status stretch(nb_world_sg *ws, const nbi_wview *v, uint32_t size, int corner, nb_cell a,
+                         nb_cell b, size_t *len, nb_err *err)
+{
+    const nbi_wtile *t = &v->t->tag;
+    nb_cell o = {(int32_t)t->origin_x, (int32_t)t->origin_y};
+    nb_cell la = {a.x - o.x, a.y - o.y}, lb = {b.x - o.x, b.y - o.y};
+    nbi_box box = core_box(t);
+    if (!nbi_csearch_run(&ws->cs, &v->clear, size, corner, &box, la, &lb, NULL, 0))
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: tile (%u, %u): no path inside it from (%d, %d) to (%d, %d), which "
+                        "the world bundle's optimal layer joins: a tile of another bake",
+                        FAMILY, t->column, t->row, a.x, a.y, b.x, b.y);
+    size_t n = nbi_csearch_path(&ws->cs, lb, ws->seg);
+    if (!grow(ws, &ws->path, &ws->pcap, *len + n))
+        return nbi_fail_nomem(err, "a world optimal path");
+    for (size_t i = 1; i < n; i++)
+        ws->path[(*len)++] = (nb_cell){ws->seg[i].x + o.x, ws->seg[i].y + o.y};
+    return NB_OK;
+}
+
+/* The turning points of the cell path: where its move changes. */
+static nb_status turning_points(nb_world_sg *ws, size_t len, size_t *out, nb_err *err)
+{
+    size_t n = 0;
+    if (!grow(ws, &ws->way, &ws->wcap, len + 1))
+        return nbi_fail_nomem(err, "a world optimal path");
+    for (size_t i = 0; i < len; i++) {
+        if (i > 0 && i + 1 < len) {
+            int dx0 = ws->path[i].x - ws->path[i - 1].x, dy0 = ws->path[i].y - ws->path[i - 1].y;
+            int dx1 = ws->path[i + 1].x - ws->path[i].x, dy1 = ws->path[i + 1].y - ws->path[i].y;
+            if (dx0 == dx1 && dy0 == dy1)
+                continue;
+        }
+        ws->way[n++] = ws->path[i];
+    }
+    *out = n;
+    return NB_OK;
+}
+
+typedef struct search_out {
+    double best;      /* INFINITY: none */
+    uint32_t last;    /* the goal tile's portal the path leaves by; NONE: start to goal inside */
+    uint64_t expanded;
+    int limit;
+} search_out;
+
+/* Node v reached from u at cost ng; 0 without memory. */
+static int relax(agent_ws *g, uint32_t u, uint32_t v, double ng, nb_cell goal)
+{
+    const uint32_t st = g->stamp;
+    if (g->closed[v] == st || (g->seen[v] == st && ng >= g->g[v]))
+        return 1;
+    g->seen[v] = st, g->g[v] = ng, g->parent[v] = u;
+    const nb_cell c = g->o.cell[v];
+    return nbi_heap_push(&g->heap, ng + nbi_octile_cells(c.x, c.y, goal.x, goal.y), 0, v);
+}
+
+/* A* over the overlay from the start's tile's portals (g set, seen
+ * stamped) to the goal (to_goal over its tile's portals from g0). */
+static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, search_out *r)
+{
+    const nbi_wopt *o = &g->o;
+    const uint32_t st = g->stamp;
+    while (!nbi_heap_empty(&g->heap)) {
+        nbi_heap_item it = nbi_heap_pop(&g->heap);
+        if (it.key >= r->best - 1e-9)
+            break;
+        if (max && r->expanded >= max) {
+            r->limit = 1;
+            break;
+        }
+        uint32_t u = it.id;
+        double gu = g->g[u];
+        g->closed[u] = st;
+        r->expanded++;
+        /* Its tile: the one whose node range holds u. */
+        uint32_t lo = 0, hi = o->tiles;
+        while (hi - lo > 1) {
+            uint32_t mid = (lo + hi) / 2;
+            if (o->first[mid] <= u)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        const nbi_optb *b = &o->tile[lo];
+        uint32_t base = o->first[lo], i = u - base;
+        if (base == g0 && g->to_goal[i] >= 0 && gu + g->to_goal[i] < r->best) {
+            r->best = gu + g->to_goal[i];
+            r->last = u;
+        }
+        nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell, b->n, i,
+                            g->row);
+        for (uint32_t j = 0; j < b->n; j++)
+            if (j != i && g->row[j] >= 0 && !relax(g, u, base + j, gu + g->row[j], goal))
+                return 0;
+        for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++)
+            if (!relax(g, u, o->lto[l], gu + nbi_move_cost(o->lmove[l]), goal))
+                return 0;
+    }
+    return 1;
+}
+
+/* The answer once both ends' tiles are pinned. */
+static nb_status answer(nb_world_sg *ws, agent_ws *g, const nb_sg_query *q, int corner,
+                        nb_sg_result *res, nb_err *err)
+{
+    const nbi_wopt *o = &g->o;
+    const nbi_windex *x = &ws->w->x;
+    nb_cell s = q->start, e = q->goal;
+    uint32_t ks = nbi_wopt_tile(x, s), kg = nbi_wopt_tile(x, e), size = q->size;
+    nbi_wview *vs = view(ws, ks), *vg = view(ws, kg);
+    if (vs->state != NBI_WV_LOADED || vg->state != NBI_WV_LOADED)
+        return missing(ws, err);
+    const nbi_wtile *ts = &vs->t->tag, *tg = &vg->t->tag;
+    if (!nbi_standable(&vs->clear, size, s.x - (int32_t)ts->origin_x, s.y - (int32_t)ts->origin_y)) {
+        res->status = NB_PATH_START_BLOCKED;
+        return NB_OK;
+    }
+    if (!nbi_standable(&vg->clear, size, e.x - (int32_t)tg->origin_x, e.y - (int32_t)tg->origin_y)) {
+        res->status = NB_PATH_GOAL_BLOCKED;
+        return NB_OK;
+    }
+    if (s.x == e.x && s.y == e.y) {
+        if (!grow(ws, &ws->path, &ws->pcap, 1))
+            return nbi_fail_nomem(err, "a world optimal path");
+        ws->path[0] = s;
+        res->status = NB_PATH_FOUND;
+        res->path = ws->path, res->path_len = 1;
+        return NB_OK;
+    }
+    /* Different world components: no path, without a search. */
+    size_t ci;
+    if (nbi_world_comp_of(ws->w, q->capability, size, &ci) &&
+        nbi_world_component(ws->w, vs->t, ci, s) != nbi_world_component(ws->w, vg->t, ci, e))
+        return NB_OK;
+    res->searched = 1;
+    if (++g->stamp == UINT32_MAX) {
+        memset(g->seen, 0, ((size_t)o->nodes + 1) * sizeof *g->seen);
+        memset(g->closed, 0, ((size_t)o->nodes + 1) * sizeof *g->closed);
+        g->stamp = 1;
+    }
+    nbi_heap_clear(&g->heap);
+    const nbi_optb *bs = &o->tile[ks], *bg = &o->tile[kg];
+    from_cell(ws, vg, size, corner, e, bg->cell, bg->n, g->to_goal, NULL);
+    double *first = g->g + o->first[ks];
+    double direct = from_cell(ws, vs, size, corner, s, bs->cell, bs->n, first, ks == kg ? &e : NULL);
+    search_out r = {direct < 0 ? INFINITY : direct, NONE, 0, 0};
+    for (uint32_t u = o->first[ks]; u < o->first[ks + 1]; u++)
+        if (g->g[u] >= 0) {
+            g->seen[u] = g->stamp;
+            g->parent[u] = NONE;
+            if (!nbi_heap_push(&g->heap, g->g[u] + nbi_octile_cells(o->cell[u].x, o->cell[u].y,
+                                                                    e.x, e.y),
+                               0, u))
+                return nbi_fail_nomem(err, "a world optimal search");
+        }
+    if (!search(g, e, o->first[kg], q->max_expansions, &r))
+        return nbi_fail_nomem(err, "a world optimal search");
+    res->expanded = r.expanded;
+    if (r.limit) {
+        /* As a search stopped at its limit: the start alone. */
+        if (!grow(ws, &ws->path, &ws->pcap, 1))
+            return nbi_fail_nomem(err, "a world optimal path");
+        ws->path[0] = s;
+        res->status = NB_PATH_LIMIT;
+        res->path = ws->path, res->path_len = 1;
+        return NB_OK;
+    }
+    if (isinf(r.best))
+        return NB_OK;
+    /* The overlay's path, goal first, then every tile it crosses pinned. */
+    size_t nc = 0;
+    for (uint32_t u = r.last; u != NONE; u = g->parent[u]) {
+        if (nc == ws->ccap) {
+            size_t cap = ws->ccap ? 2 * ws->ccap : 256;
+            uint32_t *c = nbi_realloc_array(ws->a, ws->chain, cap, sizeof *c);
+            if (!c)
+                return nbi_fail_nomem(err, "a world optimal path");
+            ws->chain = c, ws->ccap = cap;
+        }
+        ws->chain[nc++] = u;
+    }
+    for (size_t i = 0; i + 1 < nc; i++) {
+        uint32_t ta = nbi_wopt_tile(x, o->cell[ws->chain[i]]),
+                 tb = nbi_wopt_tile(x, o->cell[ws->chain[i + 1]]);
+        if (ta == tb)
+            view(ws, ta);
+    }
+    if (ws->pins.nmissing || ws->pins.st != NB_OK)
+        return missing(ws, err);
+    size_t len = 1;
+    if (!grow(ws, &ws->path, &ws->pcap, 1))
+        return nbi_fail_nomem(err, "a world optimal path");
+    ws->path[0] = s;
+    nb_status st = NB_OK;
+    if (r.last == NONE)
+        st = stretch(ws, vs, size, corner, s, e, &len, err);
+    else {
+        st = stretch(ws, vs, size, corner, s, o->cell[ws->chain[nc - 1]], &len, err);
+        for (size_t i = nc - 1; st == NB_OK && i > 0; i--) {
+            nb_cell a = o->cell[ws->chain[i]], b = o->cell[ws->chain[i - 1]];
+            uint32_t ta = nbi_wopt_tile(x, a), tb = nbi_wopt_tile(x, b);
+            if (ta == tb)
+                st = stretch(ws, view(ws, ta), size, corner, a, b, &len, err);
+            else if (!grow(ws, &ws->path, &ws->pcap, len + 1))
+                st = nbi_fail_nomem(err, "a world optimal path");
+            else
+                ws->path[len++] = b;
+        }
+        if (st == NB_OK)
+            st = stretch(ws, vg, size, corner, o->cell[ws->chain[0]], e, &len, err);
+    }
+    if (st != NB_OK)
+        return st;
+    size_t nw = 0;
+    if ((st = turning_points(ws, len, &nw, err)) != NB_OK)
+        return st;
+    res->status = NB_PATH_FOUND;
+    res->length = res->cost = r.best;
+    res->waypoints = ws->way, res->waypoint_len = nw;
+    if (!q->waypoints_only)
+        res->path = ws->path, res->path_len = len;
+    return NB_OK;
+}
+
+nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                           nb_sg_result *res, nb_err *err)
+{
+    NBI_WQUERY_BEGIN(ws, q, res, FAMILY, err);
+    ws->nneeded = 0;
+    agent_ws *g = NULL;
+    int corner = q->corner == NB_CORNER_WEAK ? NBI_CORNER_WEAK : NBI_CORNER_STRICT;
+    nb_status st = check(ws, q, ov, err);
+    if (st == NB_OK)
+        st = agent_of(ws, q->capability, q->size, corner, &g, err);
+    if (st == NB_OK)
+        st = check_unsupported(q, ov, err);
+    if (st != NB_OK)
+        return st;
+    if (!ws->has_cs) {
+        uint32_t side = ws->w->x.side;
+        if (!nbi_csearch_init(&ws->cs, ws->a, side, side))
+            return nbi_fail_nomem(err, "a world optimal workspace");
+        ws->has_cs = 1;
+    }
+    /* A tile's cells: a stretch inside it, or its portals (at most 4 x side). */
+    size_t room = (size_t)ws->w->x.side * ws->w->x.side + 1;
+    if (!ws->seg && !(ws->seg = nbi_alloc_array(ws->a, room, sizeof *ws->seg)))
+        return nbi_fail_nomem(err, "a world optimal workspace");
+    nbi_wpins_begin(&ws->pins, FAMILY, q->capability, q->size);
+    st = answer(ws, g, q, corner, res, err);
+    nbi_wpins_end(&ws->pins);
+    if (st != NB_OK) {
+        memset(res, 0, sizeof *res);
+        res->status = NB_PATH_NONE;
+        return st;
+    }
+    return nbi_done(err, NB_OK);
+}

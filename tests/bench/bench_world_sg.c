@@ -1,0 +1,113 @@
+/* bench_world_sg.c: the optimal layer across a world's tiles
+ * (nb_world_sg_find) against world HAA* (nb_world_haa_find) from one cell
+ * to another, on a world linked with `optimal: 1` (issue 31: the optimal
+ * layer within 10 times HAA*'s time).
+ *
+ *   bench_world_sg OUT SX,SY GX,GY [RUNS]
+ *
+ * OUT is where navbake world link wrote world.nbw (its tiles in
+ * OUT/tiles).  Every tile is loaded first; each method's first query (its
+ * layer read and checked) is timed apart, then RUNS (default 15) more,
+ * CPU time of the process, the median printed with the length, nodes and
+ * the workspace's bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "worldbake.h"
+
+static double cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    nb_cell s, g;
+    if (argc < 4 || sscanf(argv[2], "%d,%d", &s.x, &s.y) != 2 ||
+        sscanf(argv[3], "%d,%d", &g.x, &g.y) != 2) {
+        fprintf(stderr, "usage: bench_world_sg OUT SX,SY GX,GY [RUNS]\n");
+        return 2;
+    }
+    int runs = argc > 4 ? atoi(argv[4]) : 15;
+    if (runs < 1 || runs > 1000)
+        runs = 15;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/world.nbw", argv[1]);
+    nb_world *w;
+    nb_err err;
+    nb_world_info in;
+    if (nb_world_open(path, NULL, 0, NULL, &w, &err) != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    nb_world_describe(w, &in);
+    for (uint32_t r = 0; r < in.rows; r++)
+        for (uint32_t c = 0; c < in.columns; c++)
+            if (nb_world_load(w, (nb_world_tile){c, r}, &err) != NB_OK) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+    nb_world_sg *sg;
+    nb_world_haa *haa;
+    if (nb_world_sg_open(w, &sg, &err) != NB_OK || nb_world_haa_open(w, &haa, &err) != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    nb_sg_query sq;
+    nb_sg_query_init(&sq);
+    nb_haa_query hq;
+    nb_haa_query_init(&hq);
+    const nb_agent *ag = nb_agent_get(nb_world_bundle(w), 0);
+    sq.start = hq.start = s, sq.goal = hq.goal = g;
+    sq.capability = hq.capability = ag->capability;
+    hq.flags = NB_HAA_STRAIGHTEN;
+    double *t = malloc((size_t)runs * sizeof *t);
+    for (int m = 0; m < 2; m++) {
+        double first = 0, length = 0;
+        uint64_t nodes = 0;
+        size_t cells = 0, bytes = 0;
+        for (int i = -1; i < runs; i++) {
+            double t0 = cpu();
+            nb_status st;
+            if (m == 0) {
+                nb_sg_result r;
+                st = nb_world_sg_find(sg, &sq, NULL, &r, &err);
+                length = r.length, nodes = r.expanded, cells = r.path_len;
+            } else {
+                nb_haa_result r;
+                st = nb_world_haa_find(haa, &hq, NULL, &r, &err);
+                length = r.length, nodes = r.expanded, cells = r.path_len;
+            }
+            double dt = cpu() - t0;
+            if (st != NB_OK) {
+                fprintf(stderr, "%s\n", err.msg);
+                return 1;
+            }
+            if (i < 0)
+                first = dt;
+            else
+                t[i] = dt;
+        }
+        qsort(t, (size_t)runs, sizeof *t, cmp);
+        bytes = m == 0 ? nb_world_sg_bytes(sg) : nb_world_haa_bytes(haa);
+        printf("%-8s length %.6f, %zu cells, %llu nodes; first %.1f ms, median of %d %.2f ms; "
+               "workspace %zu bytes\n",
+               m == 0 ? "optimal" : "haa", length, cells, (unsigned long long)nodes, 1e3 * first,
+               runs, 1e3 * t[runs / 2], bytes);
+    }
+    free(t);
+    nb_world_sg_close(sg);
+    nb_world_haa_close(haa);
+    nb_world_close(w);
+    return 0;
+}

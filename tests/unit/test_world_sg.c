@@ -1,0 +1,519 @@
+/* test_world_sg.c: the optimal layer across a world's tiles as the bake
+ * and the public query make it: the manifest's `optimal: 1`, the tile
+ * action's border_opt, the link's world_opt, nb_world_sg_find; against
+ * Annotated A* on the same map baked whole (an independent search), on
+ * brc202d, maze512-4-0 and AR0042SR cut into 4 x 4 tiles or more
+ * (data/sample.map in 4 x 3 tiles of 16 when ../shared is not there).
+ *
+ * - Every scenario line (NB_WORLD_EVERY=1; else an even choice of at most
+ *   600 a map) and random pairs: the whole bake's length, or no path
+ *   exactly when it finds none; every path from start to goal, each step a
+ *   move the agent may make on the whole bake under the corner rule, its
+ *   moves' costs adding up to the length.
+ * - From no tile loaded: the first answer is NB_ERR_UNLOADED naming the
+ *   ends' tiles; loading what each answer names ends with the path of the
+ *   world with every tile loaded, every tile loaded holding a cell of it;
+ *   with a loader and a budget the query loads them itself.
+ * - The world_opt section damaged in crafted ways: each refused naming
+ *   what is wrong; a query the layer cannot honour refused by status. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stream/opt_world.h"
+#include "worldbake.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct lvl {
+    const char *what, *dir;
+    tw_world wd;
+    nb_bundle *whole;
+    nb_world *w; /* every tile loaded */
+    nb_world_info in;
+    nb_capability cap;
+} lvl;
+
+/* Cuts map into tiles with `optimal: 1`, bakes, links, opens with every tile loaded. */
+static int lvl_open(lvl *l, const char *what, const char *map_, const char *agents_,
+                    uint32_t tile, const char *dir)
+{
+    nb_err err;
+    memset(l, 0, sizeof *l);
+    /* tu_path's buffers rotate: the level's own copies. */
+    static char map[4096], agents[4096];
+    snprintf(map, sizeof map, "%s", map_);
+    snprintf(agents, sizeof agents, "%s", agents_);
+    l->what = what, l->dir = dir;
+    if (!ok(nbb_world_cut(map, NULL, agents, tile, tile >= 64 ? 16 : 8, dir, 2, NULL, NULL, NULL,
+                          &err) == NB_OK,
+            "%s: cut: %s", what, err.msg))
+        return 0;
+    FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
+    fputs("optimal: 1\n", f);
+    fclose(f);
+    double t0 = now();
+    if (!ok(tw_bake_world(dir, 0, &l->wd, &err), "%s: baked and linked with optimal: 1: %s", what,
+            err.msg))
+        return 0;
+    diag("%s: tiles and link %.2f s", what, now() - t0);
+    l->whole = tw_whole_bake(map, NULL, agents);
+    if (!ok(l->whole && nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, NULL, &l->w, &err) ==
+                            NB_OK,
+            "%s: the world opens: %s", what, err.msg))
+        return 0;
+    nb_world_describe(l->w, &l->in);
+    for (uint32_t r = 0; r < l->in.rows; r++)
+        for (uint32_t c = 0; c < l->in.columns; c++)
+            if (nb_world_load(l->w, (nb_world_tile){c, r}, &err) != NB_OK)
+                return ok(0, "%s: tile (%u, %u) loads: %s", what, c, r, err.msg);
+    l->cap = nb_agent_get(l->whole, 0)->capability;
+    size_t n = 0;
+    for (size_t i = 0; i < nb_bundle_section_count(l->wd.index); i++)
+        n += nb_bundle_section_get(l->wd.index, i)->type == NB_SEC_WORLD_OPT;
+    return ok(n > 0, "%s: the world bundle holds %zu world_opt sections", what, n);
+}
+
+static void lvl_close(lvl *l)
+{
+    nb_world_close(l->w);
+    nb_bundle_close(l->whole);
+    tw_world_close(&l->wd);
+}
+
+static uint32_t tile_no(const lvl *l, nb_cell c)
+{
+    return (uint32_t)c.y / l->in.tile * l->in.columns + (uint32_t)c.x / l->in.tile;
+}
+
+static double aa_length(nb_aa *aa, nb_capability cap, uint32_t size, nb_cell s, nb_cell g)
+{
+    nb_aa_query q;
+    nb_aa_query_init(&q);
+    q.start = s, q.goal = g, q.size = size, q.capability = cap;
+    nb_aa_result r;
+    nb_err err;
+    if (nb_aa_find(aa, &q, &r, &err) != NB_OK)
+        return -3;
+    return r.status == NB_PATH_FOUND ? r.length : -1;
+}
+
+/* 0 unless path[0..n) walks from s to g by legal strict moves of an agent
+ * of size on the whole bake, costing length. */
+static int legal(const lvl *l, uint32_t size, const nb_cell *p, size_t n, nb_cell s, nb_cell g,
+                 double length)
+{
+    if (!n || p[0].x != s.x || p[0].y != s.y || p[n - 1].x != g.x || p[n - 1].y != g.y)
+        return 0;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (nb_can_stand(l->whole, l->cap, size, p[i].x, p[i].y) != 1)
+            return 0;
+        if (!i)
+            continue;
+        int dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+        if (abs(dx) > 1 || abs(dy) > 1 || (!dx && !dy))
+            return 0;
+        if (dx && dy &&
+            (nb_can_stand(l->whole, l->cap, size, p[i - 1].x + dx, p[i - 1].y) != 1 ||
+             nb_can_stand(l->whole, l->cap, size, p[i - 1].x, p[i - 1].y + dy) != 1))
+            return 0;
+        sum += dx && dy ? M_SQRT2 : 1;
+    }
+    return fabs(sum - length) < 1e-6;
+}
+
+static nb_sg_query query(const lvl *l, uint32_t size, nb_cell s, nb_cell g)
+{
+    nb_sg_query q;
+    nb_sg_query_init(&q);
+    q.start = s, q.goal = g, q.size = size, q.capability = l->cap;
+    return q;
+}
+
+/* One pair: the world's answer against the whole bake's; 0 when wrong. */
+static int one(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t size, nb_cell s, nb_cell g,
+               double *t_sg, uint64_t *settled)
+{
+    nb_sg_query q = query(l, size, s, g);
+    nb_sg_result r;
+    nb_err err;
+    double t0 = now();
+    nb_status st = nb_world_sg_find(ws, &q, NULL, &r, &err);
+    *t_sg += now() - t0;
+    *settled += r.expanded;
+    double want = aa_length(aa, l->cap, size, s, g);
+    if (st != NB_OK) {
+        diag("%s: (%d, %d) to (%d, %d): %s", l->what, s.x, s.y, g.x, g.y, err.msg);
+        return 0;
+    }
+    if (want < 0)
+        return r.status == NB_PATH_NONE || want == -3;
+    return r.status == NB_PATH_FOUND && fabs(r.length - want) < 1e-6 &&
+           legal(l, size, r.path, r.path_len, s, g, r.length);
+}
+
+static void check_scen(const lvl *l, nb_world_sg *ws, nb_aa *aa, const char *scen_path)
+{
+    nbb_scen scen;
+    nb_err err;
+    if (!ok(nbb_scen_read(scen_path, &scen, &err) == NB_OK, "%s: scenarios read: %s", l->what,
+            err.msg))
+        return;
+    const char *e = getenv("NB_WORLD_EVERY");
+    size_t step = e && *e && strcmp(e, "0") != 0 ? 1 : scen.count / 600 + 1;
+    size_t checked = 0, crossing = 0, wrong = 0;
+    double t_sg = 0;
+    uint64_t settled = 0;
+    for (size_t i = 0; i < scen.count; i += step) {
+        const nbb_scen_line *sl = &scen.lines[i];
+        checked++;
+        crossing += tile_no(l, sl->start) != tile_no(l, sl->goal);
+        if (!one(l, ws, aa, 1, sl->start, sl->goal, &t_sg, &settled) && !wrong++)
+            diag("%s: scenario line %u, (%d, %d) to (%d, %d): not the whole bake's length or not "
+                 "a legal path of it",
+                 l->what, sl->line, sl->start.x, sl->start.y, sl->goal.x, sl->goal.y);
+    }
+    ok(crossing >= checked / 2, "%s: %zu of %zu scenario lines checked (of %zu) cross tile borders",
+       l->what, crossing, checked, scen.count);
+    is_int(wrong, 0, "%s: every scenario line: the whole bake's AA* length, a legal path of it",
+           l->what);
+    diag("%s: %.1f us a query, %.0f portals settled", l->what, 1e6 * t_sg / (double)checked,
+         (double)settled / (double)checked);
+    nbb_scen_free(&scen);
+}
+
+static nb_cell standing(tu_rng *r, const lvl *l, uint32_t size)
+{
+    nb_cell c = {0, 0};
+    for (int t = 0; t < 500; t++) {
+        c = (nb_cell){(int32_t)tu_below(r, l->in.width), (int32_t)tu_below(r, l->in.height)};
+        if (nb_can_stand(l->whole, l->cap, size, c.x, c.y) == 1)
+            break;
+    }
+    return c;
+}
+
+static void check_pairs(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t size, int pairs)
+{
+    tu_rng r = {0x5e9 + size};
+    int wrong = 0;
+    double t = 0;
+    uint64_t settled = 0;
+    for (int i = 0; i < pairs; i++) {
+        nb_cell s = standing(&r, l, size), g = standing(&r, l, size);
+        if (i % 4 == 0) /* in one tile, where the path may leave it */
+            for (int k = 0; k < 100; k++) {
+                nb_cell c = {(int32_t)(s.x / l->in.tile * l->in.tile + tu_below(&r, l->in.tile)),
+                             (int32_t)(s.y / l->in.tile * l->in.tile + tu_below(&r, l->in.tile))};
+                if ((uint32_t)c.x < l->in.width && (uint32_t)c.y < l->in.height &&
+                    nb_can_stand(l->whole, l->cap, size, c.x, c.y) == 1) {
+                    g = c;
+                    break;
+                }
+            }
+        if (!one(l, ws, aa, size, s, g, &t, &settled) && !wrong++)
+            diag("%s: size %u: (%d, %d) to (%d, %d) wrong", l->what, size, s.x, s.y, g.x, g.y);
+    }
+    is_int(wrong, 0, "%s: size %u: %d random pairs, each the whole bake's answer and a legal path",
+           l->what, size, pairs);
+}
+
+/* From no tile loaded: what each answer names, loaded, until the path. */
+static void check_unloaded(const lvl *l, nb_world_sg *full, uint64_t seed)
+{
+    tu_rng r = {seed};
+    nb_err err;
+    int rounds = 0, first_right = 0, same = 0, loaded_on_path = 0, tried = 0;
+    for (int i = 0; i < 12; i++) {
+        nb_cell s = standing(&r, l, 1), g = standing(&r, l, 1);
+        nb_sg_query q = query(l, 1, s, g);
+        nb_sg_result want, got;
+        if (nb_world_sg_find(full, &q, NULL, &want, &err) != NB_OK ||
+            want.status != NB_PATH_FOUND)
+            continue;
+        size_t wn = want.path_len;
+        nb_cell *wp = malloc(wn * sizeof *wp);
+        memcpy(wp, want.path, wn * sizeof *wp);
+        tried++;
+        nb_world *w;
+        nb_world_sg *ws;
+        if (nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, &w, &err) != NB_OK ||
+            nb_world_sg_open(w, &ws, &err) != NB_OK) {
+            free(wp);
+            break;
+        }
+        nb_status st;
+        int k = 0;
+        while ((st = nb_world_sg_find(ws, &q, NULL, &got, &err)) == NB_ERR_UNLOADED && k++ < 64) {
+            nb_world_tile need[64];
+            size_t n = nb_world_sg_needed(ws, need, 64);
+            if (k == 1) {
+                uint32_t a = tile_no(l, s), b = tile_no(l, g);
+                size_t want_n = a == b ? 1 : 2;
+                int has_a = 0, has_b = 0;
+                for (size_t j = 0; j < n; j++) {
+                    has_a |= need[j].row * l->in.columns + need[j].column == a;
+                    has_b |= need[j].row * l->in.columns + need[j].column == b;
+                }
+                first_right += n == want_n && has_a && has_b;
+            }
+            for (size_t j = 0; j < n && j < 64; j++)
+                nb_world_load(w, need[j], &err);
+        }
+        rounds += k;
+        if (st == NB_OK && got.status == NB_PATH_FOUND && got.path_len == wn &&
+            fabs(got.length - want.length) < 1e-9 && !memcmp(got.path, wp, wn * sizeof *wp))
+            same++;
+        /* Every tile loaded holds a cell of the path. */
+        int all_on = 1;
+        for (uint32_t t = 0; t < l->in.columns * l->in.rows; t++) {
+            if (!nb_world_loaded(w, (nb_world_tile){t % l->in.columns, t / l->in.columns}))
+                continue;
+            int on = 0;
+            for (size_t j = 0; j < wn && !on; j++)
+                on = tile_no(l, wp[j]) == t;
+            all_on &= on;
+        }
+        loaded_on_path += all_on;
+        nb_world_sg_close(ws);
+        nb_world_close(w);
+        free(wp);
+    }
+    ok(tried >= 6, "%s: %d pairs with paths from no tile loaded", l->what, tried);
+    is_int(first_right, tried, "%s: the first answer names the ends' tiles, no more", l->what);
+    is_int(same, tried, "%s: loading what each answer names ends with the path of the world "
+                        "with every tile loaded (%d rounds)", l->what, rounds);
+    is_int(loaded_on_path, tried, "%s: ... every tile it needed holding a cell of the path",
+           l->what);
+}
+
+typedef struct tiles_dir {
+    const char *dir;
+} tiles_dir;
+
+static nb_status loader(void *opaque, nb_world_tile t, const char **path, const void **data,
+                        size_t *len, nb_err *err)
+{
+    (void)err;
+    char name[64];
+    snprintf(name, sizeof name, "tiles/%u_%u.nbb", t.column, t.row);
+    *path = tu_path(((tiles_dir *)opaque)->dir, name);
+    *data = NULL;
+    *len = 0;
+    return NB_OK;
+}
+
+static void check_loader(const lvl *l, nb_world_sg *full)
+{
+    nb_world *w;
+    nb_world_sg *ws;
+    nb_err err;
+    tiles_dir td = {l->dir};
+    if (!ok(nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, &w, &err) == NB_OK &&
+                nb_world_sg_open(w, &ws, &err) == NB_OK,
+            "%s: a world with a loader: %s", l->what, err.msg))
+        return;
+    nb_world_set_loader(w, loader, NULL, &td);
+    nb_world_set_budget(w, SIZE_MAX);
+    tu_rng r = {77};
+    int same = 0, n = 0;
+    for (int i = 0; i < 10; i++) {
+        nb_cell s = standing(&r, l, 1), g = standing(&r, l, 1);
+        nb_sg_query q = query(l, 1, s, g);
+        nb_sg_result a, b;
+        if (nb_world_sg_find(full, &q, NULL, &a, &err) != NB_OK)
+            continue;
+        double la = a.length;
+        nb_path_status sa = a.status;
+        n++;
+        same += nb_world_sg_find(ws, &q, NULL, &b, &err) == NB_OK && b.status == sa &&
+                fabs(b.length - la) < 1e-9;
+    }
+    is_int(same, n, "%s: with a loader and a budget the query loads what it needs", l->what);
+    nb_world_sg_close(ws);
+    nb_world_close(w);
+}
+
+/* Refusals by status, in nb_sg_find's order. */
+static void check_statuses(const lvl *l, nb_world_sg *ws)
+{
+    nb_err err;
+    nb_sg_result r;
+    nb_cell s = {0, 0};
+    tu_rng rng = {5};
+    s = standing(&rng, l, 1);
+    nb_sg_query q = query(l, 1, s, s);
+    q.size = 0;
+    is_int(nb_world_sg_find(ws, &q, NULL, &r, &err), NB_ERR_ARG, "%s: size 0: NB_ERR_ARG", l->what);
+    q = query(l, 1, s, (nb_cell){(int32_t)l->in.width, 0});
+    is_int(nb_world_sg_find(ws, &q, NULL, &r, &err), NB_ERR_OUTSIDE, "%s: off the world",
+           l->what);
+    q = query(l, 1, s, s);
+    q.corner = NB_CORNER_WEAK;
+    is_int(nb_world_sg_find(ws, &q, NULL, &r, &err), NB_ERR_NOTFOUND,
+           "%s: the weak corner rule, not baked: NB_ERR_NOTFOUND (%s)", l->what, err.msg);
+    q = query(l, 1, s, s);
+    q.partial = 1;
+    is_int(nb_world_sg_find(ws, &q, NULL, &r, &err), NB_ERR_UNSUPPORTED,
+           "%s: partial: NB_ERR_UNSUPPORTED", l->what);
+    nb_world_overlay *ov;
+    if (nb_world_overlay_open(l->w, &ov, &err) == NB_OK) {
+        q = query(l, 1, s, s);
+        is_int(nb_world_sg_find(ws, &q, ov, &r, &err), NB_OK, "%s: an empty overlay: answered",
+               l->what);
+        nb_world_overlay_block(ov, 0, 0, 1, 1, &err);
+        is_int(nb_world_sg_find(ws, &q, ov, &r, &err), NB_ERR_UNSUPPORTED,
+               "%s: an overlay that blocks cells: NB_ERR_UNSUPPORTED (%s)", l->what, err.msg);
+        nb_world_overlay_close(ov);
+    }
+    /* max_expansions: a far pair stopped after one portal, the start alone. */
+    nb_cell far = s;
+    for (int i = 0; i < 50 && tile_no(l, far) == tile_no(l, s); i++)
+        far = standing(&rng, l, 1);
+    q = query(l, 1, s, far);
+    nb_status st = nb_world_sg_find(ws, &q, NULL, &r, &err);
+    int found = st == NB_OK && r.status == NB_PATH_FOUND && r.expanded > 1;
+    q.max_expansions = 1;
+    ok(!found || (nb_world_sg_find(ws, &q, NULL, &r, &err) == NB_OK &&
+                  r.status == NB_PATH_LIMIT && r.path_len == 1 && r.expanded == 1),
+       "%s: max_expansions 1: NB_PATH_LIMIT, the start alone (a search of %s)", l->what,
+       found ? "more portals" : "none");
+    q = query(l, 1, s, s);
+    r.status = NB_PATH_NONE;
+    ok(nb_world_sg_find(ws, &q, NULL, &r, &err) == NB_OK && r.status == NB_PATH_FOUND &&
+           r.path_len == 1 && r.length == 0,
+       "%s: start at the goal: the cell alone", l->what);
+}
+
+/* The world bundle's world_opt section damaged: each refused, naming what. */
+static void check_damage(const lvl *l)
+{
+    const nb_bundle *b = l->wd.index;
+    long at = -1;
+    for (size_t i = 0; i < nb_bundle_section_count(b) && at < 0; i++)
+        if (nb_bundle_section_get(b, i)->type == NB_SEC_WORLD_OPT)
+            at = (long)i;
+    nbi_windex x;
+    nb_err err;
+    if (!ok(at >= 0 && nbi_windex_find(b, &x, &err) == NB_OK, "%s: the world_opt section", l->what))
+        return;
+    const nb_section_info *in = nb_bundle_section_get(b, (size_t)at);
+    const uint8_t *p = b->sections[at].payload;
+    size_t len = (size_t)in->usize;
+    uint32_t tiles = nbi_get32(p + NBI_WOPT_TILES), links = nbi_get32(p + NBI_WOPT_LINKS);
+    size_t off = NBI_WOPT_HEADER, tgt = off + 4 * ((size_t)tiles + 1), bytes = tgt + 4 * (size_t)links;
+    nbi_wopt o;
+    is_int(nbi_wopt_read_payload(p, len, in->param, &x, "world_opt", NULL, &o, &err), NB_OK,
+           "%s: the section as linked reads back: %s", l->what, err.msg);
+    nbi_wopt_free(&o);
+    static const struct { const char *what, *says; } dmg[] = {
+        {"a byte short", "expected"},
+        {"the table's nodes one more", "disagree on"},
+        {"the reserved word set", "reserved word"},
+        {"a tile fewer", "tiles; the world has"},
+        {"the tiles' last offset past their bytes", "its tiles span"},
+        {"tile 1's border a byte later", "tile ("},
+        {"the first move's node one more", "names node"},
+        {"the first move's node past the nodes", "names node"},
+        {"the header's nodes and the table's one more", "its tiles hold"},
+        {"a tile's first portal moved off the edge", "not on the edge"},
+    };
+    uint8_t *q = malloc(len);
+    for (size_t d = 0; d < sizeof dmg / sizeof dmg[0]; d++) {
+        memcpy(q, p, len);
+        size_t ql = len;
+        uint32_t param[4] = {in->param[0], in->param[1], in->param[2], in->param[3]};
+        switch (d) {
+        case 0: ql--; break;
+        case 1: param[3]++; break;
+        case 2: nbi_put32(q + NBI_WOPT_ZERO, 1); break;
+        case 3: nbi_put32(q + NBI_WOPT_TILES, tiles - 1); break;
+        case 4: nbi_put32at(q + off, tiles, nbi_u32at(q + off, tiles) + 1); break;
+        case 5: nbi_put32at(q + off, 1, nbi_u32at(q + off, 1) + 1); break;
+        case 6: nbi_put32at(q + tgt, 0, nbi_u32at(q + tgt, 0) + 1); break;
+        case 7: nbi_put32at(q + tgt, 0, param[3] + 5); break;
+        case 8:
+            param[3]++;
+            nbi_put32(q + NBI_WOPT_NODES, param[3]);
+            break;
+        case 9: {
+            /* The first tile with a portal. */
+            uint32_t t = 0;
+            while (t + 1 < tiles && nbi_get32(q + bytes + nbi_u32at(q + off, t) +
+                                              NBI_OBORDER_PORTALS) == 0)
+                t++;
+            const uint8_t *t0 = q + bytes + nbi_u32at(q + off, t);
+            uint32_t w = nbi_get32(t0 + NBI_OBORDER_WIDTH), h = nbi_get32(t0 + NBI_OBORDER_HEIGHT);
+            nbi_put16((uint8_t *)t0 + NBI_OBORDER_HEADER + NBI_OBORDER_P_X, (uint16_t)(w / 2));
+            nbi_put16((uint8_t *)t0 + NBI_OBORDER_HEADER + NBI_OBORDER_P_Y, (uint16_t)(h / 2));
+            break;
+        }
+        }
+        nb_status st = nbi_wopt_read_payload(q, ql, param, &x, "world_opt", NULL, &o, &err);
+        if (st == NB_OK)
+            nbi_wopt_free(&o);
+        is_int(st, NB_ERR_FORMAT, "%s: %s: refused", l->what, dmg[d].what);
+        ok(st != NB_OK && strstr(err.msg, dmg[d].says) != NULL, "%s: ... saying \"%s\" (%s)",
+           l->what, dmg[d].says, st != NB_OK ? err.msg : "");
+    }
+    free(q);
+}
+
+static void check(const char *what, const char *map, uint32_t tile, const char *agents,
+                  const char *dir, const char *scen, int pairs)
+{
+    lvl l;
+    nb_aa *aa = NULL;
+    nb_world_sg *ws = NULL;
+    nb_err err;
+    if (!lvl_open(&l, what, map, agents, tile, dir))
+        goto out;
+    ok(l.in.columns >= 4 && l.in.rows >= 3, "%s: %u x %u tiles", what, l.in.columns, l.in.rows);
+    if (!ok(nb_aa_open(l.whole, &aa, &err) == NB_OK && nb_world_sg_open(l.w, &ws, &err) == NB_OK,
+            "%s: AA* on the whole bake and the world's optimal workspace: %s", what, err.msg))
+        goto out;
+    if (scen)
+        check_scen(&l, ws, aa, scen);
+    check_pairs(&l, ws, aa, 1, pairs);
+    check_pairs(&l, ws, aa, 2, pairs / 2);
+    check_unloaded(&l, ws, 0x1u + tile);
+    check_loader(&l, ws);
+    check_statuses(&l, ws);
+    check_damage(&l);
+out:
+    nb_world_sg_close(ws);
+    nb_aa_close(aa);
+    lvl_close(&l);
+}
+
+int main(void)
+{
+    const char *tmp = tu_tmpdir();
+    static const struct { const char *map; uint32_t tile; } maps[] = {
+        {"maps/dao/brc202d.map", 128}, {"maps/mazes/maze512-4-0.map", 128},
+        {"maps/bg/AR0042SR.map", 64}};
+    int any = 0, k = 0;
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        const char *map = tu_shared(maps[i].map);
+        if (!map)
+            continue;
+        any = 1;
+        char *m = strdup(map), scen[4096];
+        snprintf(scen, sizeof scen, "%s.scen", m);
+        check(maps[i].map, m, maps[i].tile, tu_src("data/haa-agents.yaml"),
+              tw_fresh_dir(tmp, "s", &k), scen, 200);
+        free(m);
+    }
+    if (!any)
+        check("data/sample.map", tu_src("data/sample.map"), 16, tu_src("data/sample-agents.yaml"),
+              tw_fresh_dir(tmp, "s", &k), NULL, 300);
+    return done_testing();
+}
