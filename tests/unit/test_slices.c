@@ -463,7 +463,7 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
                         int count, haa_tally *t)
 {
     nb_err err;
-    haa_kept want = {0};
+    haa_kept want = {0}, limited = {0};
     char why[256];
     for (int k = 0; k < count; k++) {
         const nb_agent *a = &agents->agent[tu_below(rng, (uint32_t)agents->count)];
@@ -519,6 +519,13 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
                      (unsigned long long)want.r.expanded,
                      st == NB_OK ? nb_path_status_str(r.status) : err.msg, why);
         }
+        /* The same budget in slices: find's partial path to every field (find follows the
+         * best partial path only when something may stop it, haa.c's ws->whole). */
+        haa_keep(&limited, st, &r);
+        if (!haa_same(&limited, haa_sliced(ws, &lq, 0, 13, &r), &r) && t->limit_bad++ < 3)
+            diag("HAA* budget %llu in steps of 13: %s, %zu cells; find: %s, %zu cells",
+                 (unsigned long long)lq.max_expansions, nb_path_status_str(r.status), r.path_len,
+                 nb_path_status_str(limited.r.status), limited.r.path_len);
         /* The whole budget: the same answer as without. */
         lq.max_expansions = want.r.expanded;
         st = tu_haa_find(ws, &lq, flags, &r, &err);
@@ -528,6 +535,11 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
          * valid partial path, unless the path needed no more. */
         nb_haa_set_max_nodes(ws, 3);
         st = tu_haa_find(ws, &q, 0, &r, &err);
+        haa_keep(&limited, st, &r);
+        if (!haa_same(&limited, haa_sliced(ws, &q, 0, 13, &r), &r) && t->cap_bad++ < 3)
+            diag("HAA* capped at 3 nodes in steps of 13: not find's answer");
+        r = limited.r;
+        r.path = limited.path;
         nb_haa_set_max_nodes(ws, 0);
         if (st == NB_OK && r.status == NB_PATH_LIMIT) {
             t->capped++;
@@ -557,6 +569,7 @@ static void haa_queries(nb_haa *ws, const nbb_grid *g, const nbi_agentset *agent
         }
     }
     free(want.path);
+    free(limited.path);
 }
 
 static void test_haa(tu_rng *rng)
@@ -596,7 +609,8 @@ static void test_haa(tu_rng *rng)
     ok(t.found >= 200, "HAA* found paths (%ld of %ld)", t.found, t.queries);
     is_int(t.sliced_bad, 0, "HAA* sliced in steps of 1, 13 and 1000: find's answer, to every field");
     ok(t.limit >= 180 && t.limit_bad == 0,
-       "HAA* budgets: NB_PATH_LIMIT and a valid partial path from the start (%ld)", t.limit);
+       "HAA* budgets: NB_PATH_LIMIT and a valid partial path from the start, find's in slices "
+       "too (%ld)", t.limit);
     is_int(t.early_bad, 0, "HAA* finished before its end: a valid partial path; a step of 0 "
                            "at the start: not done");
     ok(t.capped >= 50 && t.cap_bad == 0,

@@ -765,6 +765,7 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *q, nb_err *err)
 {
     ws->phase = NBI_HAA_IDLE;
     ws->part_on = 0;
+    ws->whole = 0;
     memset(&ws->res, 0, sizeof ws->res);
     ws->res.status = NB_PATH_NONE;
     nb_status st = check_query(ws, q, &ws->wc, err);
@@ -1155,6 +1156,9 @@ nb_status nb_haa_find(nb_haa *ws, const nb_haa_query *q, nb_haa_result *res, nb_
 {
     int done;
     nb_status st = nb_haa_begin(ws, q, err);
+    /* Nothing can stop this search before its end (only an error, which returns no path): the
+     * best partial path need not be followed. */
+    ws->whole = st == NB_OK && !q->max_expansions && !ws->max_nodes;
     if (st == NB_OK)
         st = nb_haa_step(ws, UINT64_MAX, &done, err);
     if (st == NB_OK)

@@ -272,9 +272,10 @@ void nbi_haa_abstract_begin(nb_haa *ws)
 }
 
 /* The search's loop; flat (a constant in each copy) as for reach(); plain (another): the
- * query has no repair and no cost profile, so the arc loop tests neither. */
+ * query has no repair and no cost profile, so the arc loop tests neither; best (another): the
+ * best partial path is followed (not in a find that nothing stops before its end, ws->whole). */
 static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const int flat,
-                                              const int plain)
+                                              const int plain, const int best)
 {
     nbi_asearch *as = &ws->as;
     const nbi_agraph *g = &ws->g;
@@ -304,7 +305,7 @@ static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const
         /* The best partial path so far: the node of least heuristic.  Its key less its cost
          * is its heuristic but for rounding, so the heuristic is worked out again (for the
          * exact compare) only for a node that may be as near as the best. */
-        if (top.key + top.tie <= as->best_h + 1e-9 * (1 + top.key)) {
+        if (best && top.key + top.tie <= as->best_h + 1e-9 * (1 + top.key)) {
             double hu = (u == G ? 0 : u == S ? octile(ws->q.start, ws->q.goal)
                                              : octile(nbi_haa_key_cell(ws, u), ws->q.goal)) *
                         ws->hmul;
@@ -399,19 +400,32 @@ static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const
 /* Each copy a function of its own, so that each loop has the registers alone. */
 static NBP_NOINLINE uint64_t step_flat_plain(nb_haa *ws, uint64_t budget)
 {
-    return step(ws, budget, 1, 1);
+    return step(ws, budget, 1, 1, 1);
 }
-static NBP_NOINLINE uint64_t step_flat(nb_haa *ws, uint64_t budget) { return step(ws, budget, 1, 0); }
+static NBP_NOINLINE uint64_t step_flat_whole(nb_haa *ws, uint64_t budget)
+{
+    return step(ws, budget, 1, 1, 0);
+}
+static NBP_NOINLINE uint64_t step_flat(nb_haa *ws, uint64_t budget) { return step(ws, budget, 1, 0, 1); }
 static NBP_NOINLINE uint64_t step_paged_plain(nb_haa *ws, uint64_t budget)
 {
-    return step(ws, budget, 0, 1);
+    return step(ws, budget, 0, 1, 1);
 }
-static NBP_NOINLINE uint64_t step_paged(nb_haa *ws, uint64_t budget) { return step(ws, budget, 0, 0); }
+static NBP_NOINLINE uint64_t step_paged_whole(nb_haa *ws, uint64_t budget)
+{
+    return step(ws, budget, 0, 1, 0);
+}
+static NBP_NOINLINE uint64_t step_paged(nb_haa *ws, uint64_t budget)
+{
+    return step(ws, budget, 0, 0, 1);
+}
 
 uint64_t nbi_haa_abstract_step(nb_haa *ws, uint64_t budget)
 {
     int plain = !ws->rep && !ws->pc;
     if (ws->as.pool.flat)
-        return plain ? step_flat_plain(ws, budget) : step_flat(ws, budget);
-    return plain ? step_paged_plain(ws, budget) : step_paged(ws, budget);
+        return !plain ? step_flat(ws, budget)
+               : ws->whole ? step_flat_whole(ws, budget) : step_flat_plain(ws, budget);
+    return !plain ? step_paged(ws, budget)
+           : ws->whole ? step_paged_whole(ws, budget) : step_paged_plain(ws, budget);
 }

@@ -151,6 +151,9 @@ struct nb_haa {
                           rule, whose arc costs it holds (-1: the search weighs them) */
     uint64_t as_keys;  /* keys the abstract search has room for */
     int reach_only;    /* nb_haa_reachable: the query ends when the abstract search does */
+    int whole;         /* nb_haa_find with no expansion budget and no node cap: the search runs
+                          to its end, so no partial path is asked of it, and the abstract search
+                          keeps no best node (as.best is then not kept up to date) */
     /* Terrain costs: the graph's cost profiles (checked at open), the one
      * the query under way uses (NULL: the graph's own weights) and its
      * multipliers on the map; hmul is the heuristic's factor (the least
