@@ -162,9 +162,10 @@ static int visit_within(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t
 /* The scan; with a bound (r < INFINITY, its visit visit_within's) each diagonal ray stops
  * where a cell's sum passes it: the sum never falls along the ray nor along the lines from
  * it (an octile distance drops by at most a step's length a step), so nothing past there is
- * kept. */
-static inline int scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
-                       double r, nbi_sg_visit visit, void *ctx)
+ * kept.  Inlined into each caller, so that the whole scan (r constant INFINITY) is the bake's
+ * and a long query's scan as it was, with no test of the bound a step. */
+static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx,
+                                         int32_t ty, double r, nbi_sg_visit visit, void *ctx)
 {
     uint32_t ext[4];
     for (unsigned c = 0; c < 4; c++) {
