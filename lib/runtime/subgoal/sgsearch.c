@@ -7,7 +7,9 @@
  * once, each side taking only edges to higher levels (Geisberger et al.,
  * 2008), until neither side's smallest key is below the best meeting
  * found.  The subgoal path is unpacked (each shortcut into the two edges
- * it replaces) and walked into cells.
+ * it replaces) and walked into cells.  A short query tries first within a
+ * bound on its length (join_ends), and again without one when that finds
+ * nothing.
  *
  * Node storage is a u32map (core/u32map.h) from node ids to records that
  * grow with the nodes a query touches; two binary heaps with positions in
