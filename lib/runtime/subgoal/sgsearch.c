@@ -438,9 +438,14 @@ static int join_ends(nb_sg *ws)
  * ends are less than SG_BOUND_SHORT apart try: on longer ones the ends' scans are a smaller
  * share and a miss (a detour longer than the bound, most lines of mazes and dungeons) costs
  * more than the try saves (optimal-bench.md, round 7: Paris's whole scenario file no
- * cheaper, brc202d's 43% dearer, with every query trying). */
+ * cheaper, brc202d's 43% dearer, with every query trying).  Nor do layers with a subgoal
+ * every SG_BOUND_OPEN cells or fewer (mazes, rooms), where short queries mostly go round
+ * walls longer than the bound: their short lines measured 21-33% dearer with the try. */
 #ifndef SG_BOUND_SHORT
 #define SG_BOUND_SHORT 64.0
+#endif
+#ifndef SG_BOUND_OPEN
+#define SG_BOUND_OPEN 64.0
 #endif
 #ifndef SG_BOUND_RATIO
 #define SG_BOUND_RATIO 1.1
@@ -714,7 +719,9 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     /* Under an overlay the unblocked path is walked on the blocks' grid, and the search
      * under the overlay reads the unbounded search's distances: no bound there. */
     double h = nbi_octile_cells(q->start.x, q->start.y, q->goal.x, q->goal.y);
-    ws->bound = ws->ov || h >= SG_BOUND_SHORT ? INFINITY : SG_BOUND_RATIO * h + SG_BOUND_ADD;
+    int open = (double)L->grid.width * L->grid.height >= SG_BOUND_OPEN * L->nodes;
+    ws->bound = ws->ov || h >= SG_BOUND_SHORT || !open ? INFINITY
+                                                       : SG_BOUND_RATIO * h + SG_BOUND_ADD;
     if (join_ends(ws)) {
         ws->searched = 0;
         ws->direct = 1;
