@@ -6,6 +6,8 @@
  * of a run of free cells that are not subgoals is a count of trailing (or
  * leading) ones, so a scan costs about one word per line however long the
  * line, and the diagonal rays set the cost. */
+#include <math.h>
+
 #include "subgoal/subgoal.h"
 
 /* Inline in the scan's diagonal rays and the walk, whose move is the same
@@ -138,8 +140,32 @@ static int line(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t 
     return 1;
 }
 
-int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
-                nbi_sg_visit visit, void *ctx)
+/* A bounded scan's visit: the hits whose h-path length plus octile distance to the target
+ * pass the bound are left out.  The lines themselves are read whole, so each line's length
+ * bounds the next as in the whole scan, and the hits kept are the whole scan's within the
+ * bound. */
+struct within {
+    int32_t tx, ty;
+    double r;
+    nbi_sg_visit visit;
+    void *ctx;
+};
+
+static int visit_within(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
+{
+    const struct within *w = ctx;
+    if (nbi_steps_length(card, diag) + nbi_octile_cells(x, y, w->tx, w->ty) > w->r)
+        return 1;
+    return w->visit(w->ctx, x, y, card, diag);
+}
+
+/* The scan; with a bound (r < INFINITY, its visit visit_within's) each diagonal ray stops
+ * where a cell's sum passes it: the sum never falls along the ray nor along the lines from
+ * it (an octile distance drops by at most a step's length a step), so nothing past there is
+ * kept.  Inlined into each caller, so that the whole scan (r constant INFINITY) is the bake's
+ * and a long query's scan as it was, with no test of the bound a step. */
+static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx,
+                                         int32_t ty, double r, nbi_sg_visit visit, void *ctx)
 {
     uint32_t ext[4];
     for (unsigned c = 0; c < 4; c++) {
@@ -154,6 +180,8 @@ int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t t
         for (uint32_t k = 1; step_ok(g, cx, cy, d); k++) {
             cx += nbi_move_dx[d];
             cy += nbi_move_dy[d];
+            if (r < INFINITY && NBI_SQRT2 * k + nbi_octile_cells(cx, cy, tx, ty) > r)
+                break;
             if (nbi_sg_is_subgoal(g, cx, cy) || (cx == tx && cy == ty)) {
                 if (!visit(ctx, cx, cy, 0, k))
                     return -1;
@@ -165,6 +193,20 @@ int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t t
         }
     }
     return 0;
+}
+
+int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
+                nbi_sg_visit visit, void *ctx)
+{
+    return scan(g, x, y, tx, ty, INFINITY, visit, ctx);
+}
+
+int nbi_sg_scan_within(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
+                       double bound, nbi_sg_visit visit, void *ctx)
+{
+    /* A margin: a hit whose sum is the bound in exact arithmetic is kept. */
+    struct within w = {tx, ty, bound + 1e-9 * (1.0 + bound), visit, ctx};
+    return scan(g, x, y, tx, ty, w.r, visit_within, &w);
 }
 
 /* Widens box (x0, y0, x1, y1) to hold (x, y). */

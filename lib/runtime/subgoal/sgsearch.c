@@ -7,7 +7,9 @@
  * once, each side taking only edges to higher levels (Geisberger et al.,
  * 2008), until neither side's smallest key is below the best meeting
  * found.  The subgoal path is unpacked (each shortcut into the two edges
- * it replaces) and walked into cells.
+ * it replaces) and walked into cells.  A short query tries first within a
+ * bound on its length (join_ends), and again without one when that finds
+ * nothing.
  *
  * Node storage is a u32map (core/u32map.h) from node ids to records that
  * grow with the nodes a query touches; two binary heaps with positions in
@@ -98,7 +100,9 @@ struct nb_sg {
     nb_path_status status;
     int searched, direct, limit;
     uint64_t expanded, scanned, stalled;
-    double best;   /* the shortest meeting so far */
+    double best;   /* the shortest meeting so far (or the bound, before one) */
+    double bound;  /* the first try's bound on the path's length; INFINITY: none */
+    int retried;   /* the query was searched again without its bound */
     uint32_t meet; /* its node's slot */
     uint32_t partial;        /* the forward-settled slot nearest the goal */
     double partial_h, partial_g;
@@ -152,6 +156,11 @@ void nb_sg_query_agent(nb_sg_query *q, const nb_agent *agent)
     q->size = agent->size;
     q->capability = agent->capability;
     q->costs = agent->weighted ? agent->cost : NULL;
+}
+
+int nbi_sg_retried(const nb_sg *ws)
+{
+    return ws->retried;
 }
 
 void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes)
@@ -399,9 +408,51 @@ static int join(nb_sg *ws, int dir, nb_cell c, const nb_cell *other)
         reach(ws, dir, s, 0, NONE, NONE);
     }
     struct join j = {ws, dir, other->x, other->y, 0, subgoal, 0, 0};
-    nbi_sg_scan(&L->grid, c.x, c.y, j.tx, j.ty, join_visit, &j);
+    if (ws->bound < INFINITY)
+        nbi_sg_scan_within(&L->grid, c.x, c.y, j.tx, j.ty, ws->bound, join_visit, &j);
+    else
+        nbi_sg_scan(&L->grid, c.x, c.y, j.tx, j.ty, join_visit, &j);
     return j.hit_target;
 }
+
+/* Both ends joined (ws->bound set): 1 when a scan found the other end on a straight walk. */
+static int join_ends(nb_sg *ws)
+{
+    ws->best = ws->bound;
+    ws->meet = ws->partial = NONE;
+    ws->partial_h = ws->partial_g = INFINITY;
+    ws->nused = 0;
+    ws->hn[0] = ws->hn[1] = 0;
+    nbi_u32map_clear(&ws->map);
+    return join(ws, FWD, ws->q.start, &ws->q.goal) ||
+           (!ws->oom && join(ws, BWD, ws->q.goal, &ws->q.start));
+}
+
+/* A short query's first try within a bound: a path at most this long needs only the subgoals
+ * whose h-path from one end plus octile distance to the other sum to no more, an ellipse
+ * round the ends in place of everything in sight of them (on open maps, hundreds of subgoals
+ * for a path of a few dozen cells).  A shortest path no longer than the bound goes through
+ * such subgoals alone (each of its cells is within its length of both ends), so the
+ * hierarchy's search from them, its keys below the bound too, finds it; when that search
+ * ends with no meeting, the query is searched again without a bound.  Only queries whose
+ * ends are less than SG_BOUND_SHORT apart try: on longer ones the ends' scans are a smaller
+ * share and a miss (a detour longer than the bound, most lines of mazes and dungeons) costs
+ * more than the try saves (optimal-bench.md, round 7: Paris's whole scenario file no
+ * cheaper, brc202d's 43% dearer, with every query trying).  Nor do layers with a subgoal
+ * every SG_BOUND_OPEN cells or fewer (mazes, rooms), where short queries mostly go round
+ * walls longer than the bound: their short lines measured 21-33% dearer with the try. */
+#ifndef SG_BOUND_SHORT
+#define SG_BOUND_SHORT 64.0
+#endif
+#ifndef SG_BOUND_OPEN
+#define SG_BOUND_OPEN 64.0
+#endif
+#ifndef SG_BOUND_RATIO
+#define SG_BOUND_RATIO 1.1
+#endif
+#ifndef SG_BOUND_ADD
+#define SG_BOUND_ADD 6.0
+#endif
 
 /* 1 when a free octile walk joins a and b (either shape, as nbi_sg_walk); the walk is
  * written into the path's room, which the answer's walk reuses. */
@@ -619,7 +670,8 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     ws->searched = ws->direct = ws->limit = 0;
     ws->oom = NB_OK;
     ws->expanded = ws->scanned = 0;
-    ws->best = INFINITY;
+    ws->best = ws->bound = INFINITY;
+    ws->retried = 0;
     ws->meet = ws->partial = NONE;
     ws->partial_h = ws->partial_g = INFINITY;
     ws->nused = 0;
@@ -664,7 +716,13 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return settle_overlay(ws, err);
     }
     ws->searched = 1;
-    if (join(ws, FWD, q->start, &q->goal) || (!ws->oom && join(ws, BWD, q->goal, &q->start))) {
+    /* Under an overlay the unblocked path is walked on the blocks' grid, and the search
+     * under the overlay reads the unbounded search's distances: no bound there. */
+    double h = nbi_octile_cells(q->start.x, q->start.y, q->goal.x, q->goal.y);
+    int open = (double)L->grid.width * L->grid.height >= SG_BOUND_OPEN * L->nodes;
+    ws->bound = ws->ov || h >= SG_BOUND_SHORT || !open ? INFINITY
+                                                       : SG_BOUND_RATIO * h + SG_BOUND_ADD;
+    if (join_ends(ws)) {
         ws->searched = 0;
         ws->direct = 1;
         answer(ws, NB_PATH_FOUND);
@@ -774,8 +832,26 @@ nb_status nb_sg_step(nb_sg *ws, uint64_t expansions, int *done, nb_err *err)
             break;
         }
         int dir = next_side(ws);
+        if (dir < 0 && ws->meet == NONE && ws->bound < INFINITY) {
+            /* No path within the bound: the query again without one. */
+            ws->bound = INFINITY;
+            ws->retried = 1;
+            if (join_ends(ws)) {
+                ws->searched = 0;
+                ws->direct = 1;
+                answer(ws, NB_PATH_FOUND);
+                break;
+            }
+            if (ws->oom) {
+                ws->state = IDLE;
+                if (done)
+                    *done = 1;
+                return nbi_fail_nomem(err, "a subgoal search's nodes");
+            }
+            dir = next_side(ws);
+        }
         if (dir < 0) {
-            answer(ws, ws->best < INFINITY ? NB_PATH_FOUND : NB_PATH_NONE);
+            answer(ws, ws->meet != NONE ? NB_PATH_FOUND : NB_PATH_NONE);
             break;
         }
         expand(ws, dir, pop(ws, dir));

@@ -133,6 +133,14 @@ typedef int (*nbi_sg_visit)(void *ctx, int32_t x, int32_t y, uint32_t cardinal,
 int nbi_sg_scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
                 nbi_sg_visit visit, void *ctx);
 
+/* nbi_sg_scan keeping only the subgoals (and target) whose h-path length
+ * from (x, y) plus octile distance to (tx, ty) is at most bound: no path
+ * from (x, y) to (tx, ty) through any other is shorter than the bound.
+ * Its diagonal rays stop at that ellipse's edge, so a query that knows its
+ * answer is no longer than the bound reads and joins that much. */
+int nbi_sg_scan_within(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx, int32_t ty,
+                       double bound, nbi_sg_visit visit, void *ctx);
+
 /* nbi_sg_scan with no target, setting box to the least rectangle (x0, y0,
  * x1, y1) that holds every cell the scan read: a grid that differs from
  * g nowhere in it (nor in the cells round it that say whether one is a
@@ -200,6 +208,9 @@ int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r);
 /* The nodes the search under an overlay may expand before Annotated A* answers instead
  * (sgsearch.c's SGOV_BUDGET; UINT64_MAX: never; 0: at once), for tests and benchmarks. */
 void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes);
+/* For tests: 1 when the last query found no path within its first try's bound
+ * (sgsearch.c, join_ends) and was searched again without one. */
+int nbi_sg_retried(const nb_sg *ws);
 /* For tests: the subgoals (cells, and the length of the h-path to each)
  * that expanding layer subgoal at finds under ov with the search's goal
  * at goal: by a scan under the overlay (stored 0), or read from its
