@@ -14,6 +14,8 @@
 # Default: 4096:512 4096:1024 16384:1024 32768:1024.  Run from a built tree:
 #   make bench-world    (or sh tests/bench/world-bench.sh 4096:512)
 # NB_WORLD_MAP chooses the map (default dao/brc202d of the shared maps);
+# NB_WORLD_CROP=X0,Y0,W,H tiles that rectangle of it (world-gen.py --crop:
+# copies that join, so that a query can cross the world);
 # the 32768^2 world takes about 3 GB of disk in $TMPDIR.  NB_WORLD_KEEP=1
 # keeps the worlds (their folder is printed) to measure an action again.
 set -e
@@ -49,7 +51,7 @@ bake() {
 }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "map: $map"
+echo "map: $map${NB_WORLD_CROP:+, cropped to $NB_WORLD_CROP}"
 echo
 echo "| world | tile | tiles | ninja -j1 | ninja -j2 | tile action peak | link | link peak | tile bundles | bytes a cell | world bundle |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -57,7 +59,7 @@ edits=
 for st in $sizes; do
   side=${st%:*} tile=${st#*:}
   w=$dir/w$side-$tile
-  python3 "$top/tests/bench/world-gen.py" "$map" "$side" "$tile" "$w"
+  python3 "$top/tests/bench/world-gen.py" ${NB_WORLD_CROP:+--crop "$NB_WORLD_CROP"} "$map" "$side" "$tile" "$w"
   j1=-
   if [ "$side" -le 8192 ]; then j1=$(bake "$w" 1 one); fi
   j2=$(bake "$w" 2 two)

@@ -36,10 +36,13 @@
  *   section refused when damaged: a distance that some arc cannot span, a
  *   landmark that is no node, a count the table does not say, a distance
  *   past the format's bound. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "stream/haa_world.h"
 #include "worldbake.h"
@@ -840,6 +843,178 @@ static void damaged(const char *dir)
             np, 0, "does not leave the tile", "border graph: a link from a portal that is not there");
 }
 
+/* A copy of the world bundle with the u32 at offset of its world graph set to v (and the next
+ * too when both), written to out. */
+static int world_damaged(const char *world, const char *out, size_t offset, uint32_t v, int both)
+{
+    size_t len;
+    nb_section_info info;
+    uint8_t *p = tu_section_take(world, NB_SEC_WORLD_GRAPH, &len, &info);
+    int r = p && offset + 4 + 4 * (both != 0) <= len;
+    if (r) {
+        nbi_put32(p + offset, v);
+        if (both)
+            nbi_put32(p + offset + 4, v);
+        r = tu_section_put(world, out, &info, p, len);
+    }
+    free(p);
+    return r;
+}
+
+/* The world graph checked a tile at a time as a search reaches it (haa_world.c's
+ * tile_checked): a world bundle damaged in one tile's part opens, answers a query that does
+ * not reach that tile as the sound bundle does, and refuses one that does, naming the tile;
+ * the first query reads only the pages of the tiles it reaches. */
+static void lazy(const char *dir)
+{
+    const char *tmp = tu_tmpdir();
+    char world[4096], tiles[4096], out[4096], want[64];
+    snprintf(world, sizeof world, "%s/world.nbw", dir);
+    snprintf(tiles, sizeof tiles, "%s/tiles", dir);
+    snprintf(out, sizeof out, "%s/lazy.nbw", tmp);
+    size_t len;
+    nb_section_info info;
+    uint8_t *p = tu_section_take(world, NB_SEC_WORLD_GRAPH, &len, &info);
+    if (!ok(p != NULL, "lazy: the world graph is there"))
+        return;
+    uint32_t tiles_n = nbi_get32(p + NBI_WGRAPH_TILES), n = nbi_get32(p + NBI_WGRAPH_NODES);
+    const uint8_t *tf = p + NBI_WGRAPH_HEADER, *node = tf + 4 * ((size_t)tiles_n + 1),
+                  *af = node + (size_t)n * NBI_WGRAPH_NODE;
+    size_t arcs_at = (size_t)(af - p) + 4 * ((size_t)n + 1);
+    nb_world *w = NULL;
+    nb_world_haa *q = NULL;
+    nb_err err;
+    if (!ok(nb_world_open(world, NULL, 0, NULL, &w, &err) == NB_OK &&
+                nb_world_haa_open(w, &q, &err) == NB_OK,
+            "lazy: the sound world opens: %s", err.msg)) {
+        nb_world_close(w);
+        free(p);
+        return;
+    }
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    for (uint32_t y = 0; y < in.rows; y++)
+        for (uint32_t x = 0; x < in.columns; x++)
+            nb_world_load(w, (nb_world_tile){x, y}, NULL);
+    /* The graph taken (the first of its type) is the one of this (capability, size). */
+    nb_haa_query hq;
+    nb_haa_query_init(&hq);
+    hq.size = nbi_get32(p + NBI_WGRAPH_SIZE);
+    hq.capability = (nb_capability)nbi_get32(p + NBI_WGRAPH_CAPABILITY);
+    hq.flags = NB_HAA_STRAIGHTEN;
+    nb_haa_result res, sound_near, sound_far;
+    /* The short query: two nodes of one tile (the first that has them) at most a quarter of
+     * a tile apart that the sound world joins. */
+    nb_cell near[2] = {{0, 0}, {0, 0}};
+    int nnear = 0;
+    uint32_t nt = 0;
+    for (uint32_t t = 0; t < tiles_n && nnear < 2; t++)
+        for (uint32_t u = nbi_u32at(tf, t); u < nbi_u32at(tf, t + 1) && nnear < 2; u++)
+            for (uint32_t v = u + 1; v < nbi_u32at(tf, t + 1) && nnear < 2; v++) {
+                const uint8_t *nu = node + (size_t)u * NBI_WGRAPH_NODE,
+                              *nv = node + (size_t)v * NBI_WGRAPH_NODE;
+                hq.start = (nb_cell){(int32_t)nbi_get32(nu + NBI_WGRAPH_N_X),
+                                     (int32_t)nbi_get32(nu + NBI_WGRAPH_N_Y)};
+                hq.goal = (nb_cell){(int32_t)nbi_get32(nv + NBI_WGRAPH_N_X),
+                                    (int32_t)nbi_get32(nv + NBI_WGRAPH_N_Y)};
+                if (abs(hq.start.x - hq.goal.x) + abs(hq.start.y - hq.goal.y) > (int)in.tile / 4)
+                    continue;
+                if (nb_world_haa_find(q, &hq, NULL, &sound_near, &err) == NB_OK &&
+                    sound_near.status == NB_PATH_FOUND)
+                    near[0] = hq.start, near[1] = hq.goal, nnear = 2, nt = t;
+            }
+    /* The tile to damage: the last at least two tiles away from it with a node that has an
+     * arc and that the sound world joins to the short query's start. */
+    uint32_t dt = tiles_n, du = 0;
+    nb_cell far = {0, 0};
+    for (uint32_t t = tiles_n; nnear == 2 && t-- > 0 && dt == tiles_n;) {
+        long dx = (long)(t % in.columns) - (long)(nt % in.columns),
+             dy = (long)(t / in.columns) - (long)(nt / in.columns);
+        if (labs(dx) < 2 && labs(dy) < 2)
+            continue;
+        for (uint32_t u = nbi_u32at(tf, t); u < nbi_u32at(tf, t + 1) && dt == tiles_n; u++) {
+            if (nbi_u32at(af, u + 1) == nbi_u32at(af, u))
+                continue;
+            hq.start = near[0];
+            hq.goal = far = (nb_cell){(int32_t)nbi_get32(node + (size_t)u * NBI_WGRAPH_NODE + NBI_WGRAPH_N_X),
+                                      (int32_t)nbi_get32(node + (size_t)u * NBI_WGRAPH_NODE + NBI_WGRAPH_N_Y)};
+            if (nb_world_haa_find(q, &hq, NULL, &sound_far, &err) == NB_OK &&
+                sound_far.status == NB_PATH_FOUND)
+                dt = t, du = u;
+        }
+    }
+    nb_world_haa_close(q);
+    nb_world_close(w);
+    w = NULL, q = NULL;
+    if (!ok(dt < tiles_n && nnear == 2,
+            "lazy: (%d, %d) to (%d, %d) in tile %u, and to tile %u's node %u at (%d, %d), found "
+            "on the sound world",
+            near[0].x, near[0].y, near[1].x, near[1].y, nt, dt, du, far.x, far.y)) {
+        free(p);
+        return;
+    }
+    snprintf(want, sizeof want, "tile (%u, %u)", dt % in.columns, dt / in.columns);
+    /* Damaged: the tile's first arc made 0 steps long, then its node moved out of it. */
+    static const char *what[] = {"an arc of no steps", "a node outside its tile"};
+    size_t at[] = {arcs_at + (size_t)nbi_u32at(af, du) * NBI_WGRAPH_ARC + NBI_WGRAPH_A_CARD,
+                   (size_t)(node - p) + (size_t)du * NBI_WGRAPH_NODE + NBI_WGRAPH_N_X};
+    for (int k = 0; k < 2; k++) {
+        if (!ok(world_damaged(world, out, at[k], k ? 1u << 30 : 0, !k) &&
+                    nb_world_open(out, tiles, 0, NULL, &w, &err) == NB_OK &&
+                    nb_world_haa_open(w, &q, &err) == NB_OK,
+                "lazy, %s in %s: the world opens (its check waits for a search): %s", what[k],
+                want, err.msg)) {
+            nb_world_close(w);
+            w = NULL;
+            continue;
+        }
+        for (uint32_t y = 0; y < in.rows; y++)
+            for (uint32_t x = 0; x < in.columns; x++)
+                nb_world_load(w, (nb_world_tile){x, y}, NULL);
+        hq.start = near[0], hq.goal = near[1];
+        ok(nb_world_haa_find(q, &hq, NULL, &res, &err) == NB_OK &&
+               res.status == NB_PATH_FOUND && fabs(res.length - sound_near.length) < 1e-9,
+           "lazy, %s: a query inside tile %u is answered as on the sound world (%s)", what[k], nt,
+           err.msg);
+        hq.goal = far;
+        nb_status st = nb_world_haa_find(q, &hq, NULL, &res, &err);
+        ok(st == NB_ERR_FORMAT && strstr(err.msg, want),
+           "lazy, %s: a query into %s is refused naming it (%s)", what[k], want,
+           st == NB_OK ? "answered" : err.msg);
+        /* Refused again by the next query (nothing cached as checked). */
+        st = nb_world_haa_find(q, &hq, NULL, &res, &err);
+        ok(st == NB_ERR_FORMAT && strstr(err.msg, want), "lazy, %s: ... and again", what[k]);
+        hq.goal = near[1];
+        ok(nb_world_haa_find(q, &hq, NULL, &res, &err) == NB_OK && res.status == NB_PATH_FOUND,
+           "lazy, %s: ... and the short query still answered after it", what[k]);
+        nb_world_haa_close(q);
+        nb_world_close(w);
+        w = NULL, q = NULL;
+    }
+    /* What a short query reads of the sound graph: the parts of the tiles it reaches
+     * (nbi_whaa_checked_bytes), far below the whole graph; and a long one more. */
+    nbi_whaa *iq = NULL;
+    size_t shortb = 0, longb = 0;
+    if (nb_world_open(world, NULL, 0, NULL, &w, &err) == NB_OK &&
+        nbi_whaa_new(w, hq.capability, hq.size, &iq, &err) == NB_OK) {
+        for (uint32_t y = 0; y < in.rows; y++)
+            for (uint32_t x = 0; x < in.columns; x++)
+                nb_world_load(w, (nb_world_tile){x, y}, NULL);
+        nbi_whaa_result wr;
+        if (nbi_whaa_find(iq, near[0], near[1], NULL, &wr, NULL, 0, NULL, &err) == NB_OK)
+            shortb = nbi_whaa_checked_bytes(iq);
+        if (nbi_whaa_find(iq, near[0], far, NULL, &wr, NULL, 0, NULL, &err) == NB_OK)
+            longb = nbi_whaa_checked_bytes(iq);
+    }
+    ok(shortb > 0 && shortb * 4 < len && longb > shortb,
+       "lazy: a short query read %zu bytes of the world graph's %zu, a long one %zu", shortb, len,
+       longb);
+    nbi_whaa_free(iq);
+    nb_world_haa_close(q);
+    nb_world_close(w);
+    free(p);
+}
+
 int main(void)
 {
     const char *tmp = tu_tmpdir();
@@ -874,5 +1049,6 @@ int main(void)
               tu_src("data/sample-agents.yaml"), pdir, 200, 1);
     }
     damaged(dir);
+    lazy(dir);
     return done_testing();
 }

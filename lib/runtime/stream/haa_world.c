@@ -45,6 +45,11 @@ struct nbi_whaa {
      * goal tile's portals p), and which landmarks bound this query. */
     nbi_wlmk lm;
     int has_lm, use_lm;
+    /* Per tile: how much of its part of the world graph (and landmarks) this
+     * workspace has checked (nbi_wgraph_tile_check): 0 none, 1 its nodes, 2
+     * their arcs too.  Checked as the search first reaches the tile, so a
+     * search reads the pages of the tiles it reaches, never the whole graph. */
+    uint8_t *tchk;
     uint32_t nlm;
     uint32_t lmk[NBI_WLMK_MAX];
     double lt[NBI_WLMK_MAX], lf[NBI_WLMK_MAX];
@@ -82,7 +87,7 @@ void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
 size_t nbi_whaa_bytes(const nbi_whaa *q)
 {
     size_t nk = q->kcap;
-    return sizeof *q + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
+    return sizeof *q + q->g.tiles + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
            nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
                  sizeof *q->keys + sizeof *q->pos) +
            ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
@@ -116,6 +121,7 @@ void nbi_whaa_free(nbi_whaa *q)
     nbi_free(q->a, q->gcost);
     nbi_free(q->a, q->keys);
     nbi_free(q->a, q->path);
+    nbi_free(q->a, q->tchk);
     nbi_wedit_free(&q->ed);
     nb_world_aa_close(q->fix);
     if (q->djcap)
@@ -198,18 +204,47 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     q->stamp = nbi_zalloc_array(q->a, nk, sizeof *q->stamp);
     q->keys = nbi_alloc_array(q->a, nk, sizeof *q->keys);
     q->gcost = nbi_alloc_array(q->a, (size_t)q->maxp + 1, sizeof *q->gcost);
+    q->tchk = nbi_zalloc_array(q->a, (size_t)q->g.tiles + 1, 1);
     q->pos = nbi_alloc_array(q->a, nk, sizeof *q->pos);
     for (size_t k = 0; q->pos && k < nk; k++)
         q->pos[k] = NBI_HEAP_NONE;
     q->kcap = nk;
     int edok = nbi_wedit_init(&q->ed, w);
     if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
-        !edok || !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
+        !q->tchk || !edok || !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s workspace", FAMILY);
     }
     *out = q;
     return NB_OK;
+}
+
+/* Tile t's part of the world graph checked to level (1: its nodes, 2: their
+ * arcs too) before the search reads it; a damaged part is refused, naming
+ * the tile, by every query that reaches it. */
+static nb_status tile_checked(nbi_whaa *q, uint32_t t, uint8_t level, nb_err *err)
+{
+    if (q->tchk[t] >= level)
+        return NB_OK;
+    nb_status st = nbi_wgraph_tile_check(q->w->index, &q->g, q->has_lm ? &q->lm : NULL, t,
+                                         level >= 2, err);
+    if (st == NB_OK)
+        q->tchk[t] = level;
+    return st;
+}
+
+size_t nbi_whaa_checked_bytes(const nbi_whaa *q)
+{
+    size_t sum = 0;
+    for (uint32_t t = 0; t < q->g.tiles; t++) {
+        if (!q->tchk[t])
+            continue;
+        uint32_t a = nbi_u32at(q->g.tile_first, t), e = nbi_u32at(q->g.tile_first, t + 1);
+        sum += (size_t)(e - a) * (NBI_WGRAPH_NODE + 4 + (q->has_lm ? NBI_WLMK_DIST * q->lm.count : 0));
+        if (q->tchk[t] >= 2)
+            sum += (size_t)(nbi_u32at(q->g.arc_first, e) - nbi_u32at(q->g.arc_first, a)) * NBI_WGRAPH_ARC;
+    }
+    return sum;
 }
 
 /* ---- the tiles a query reads, pinned (stream.h) ---- */
@@ -572,23 +607,36 @@ static long r_key(nbi_whaa *q, nb_cell c)
 
 /* The portals of unedited tiles that lie in R cells, for the search to
  * step between the two (a portal and its cell are one place). */
-static int map_portals(nbi_whaa *q)
+static nb_status map_portals(nbi_whaa *q, nb_err *err)
 {
     const nb_world *w = q->w;
     if (q->ed.no_join)
-        return 1;
+        return NB_OK;
+    uint32_t cols = w->x.columns, rows = w->x.rows;
     for (uint32_t t = 0; t < q->g.tiles; t++) {
         if (nbi_wedit_dirty(&q->ed, t))
             continue;
+        /* R cells lie in edited tiles and one cell around them: only an edited tile's
+         * neighbours can hold a portal in one (and only their nodes are read). */
+        uint32_t tc = t % cols, tr = t / cols;
+        int near = 0;
+        for (uint32_t y = tr ? tr - 1 : 0; y <= tr + 1 && y < rows && !near; y++)
+            for (uint32_t x = tc ? tc - 1 : 0; x <= tc + 1 && x < cols && !near; x++)
+                near = nbi_wedit_dirty(&q->ed, y * cols + x);
+        if (!near)
+            continue;
+        nb_status st = tile_checked(q, t, 1, err);
+        if (st != NB_OK)
+            return st;
         uint32_t f = nbi_u32at(q->g.tile_first, t), z = nbi_u32at(q->g.tile_first, t + 1);
         for (uint32_t u = f; u < z; u++) {
             nb_cell c = node_cell(&q->g, u);
             if (nbi_wedit_in(&q->ed, c.x, c.y) &&
                 !nbi_u32map_put(&q->ed.portal, (uint32_t)c.y * w->x.width + (uint32_t)c.x, u + 1))
-                return 0;
+                return nbi_fail(err, NB_ERR_NOMEM, "no memory");
         }
     }
-    return 1;
+    return NB_OK;
 }
 
 /* 1 when the world graph's arc from cell a to cell b (nodes of unedited
@@ -705,7 +753,20 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
         nbi_wedit_end(ed);
         return st;
     }
-    /* Edited tiles away from the ends searched through their repaired graphs. */
+    /* The ends' tiles' nodes, which the insertion and the search's start read. */
+    if ((st = tile_checked(q, ts, 1, err)) != NB_OK || (st = tile_checked(q, tg, 1, err)) != NB_OK) {
+        unpin(w, &p);
+        nbi_wedit_end(ed);
+        return st;
+    }
+    /* Edited tiles away from the ends searched through their repaired graphs
+     * (tile_repair.c reads their nodes and arcs: checked first). */
+    for (uint32_t t = 0; t < ed->ntiles && ed->ndirty && !ed->no_repair; t++)
+        if (ed->dirty[t] && t != ts && t != tg && (st = tile_checked(q, t, 2, err)) != NB_OK) {
+            unpin(w, &p);
+            nbi_wedit_end(ed);
+            return st;
+        }
     if (nbi_wedit_repair(ed, &q->g, ts, tg) < 0) {
         unpin(w, &p);
         nbi_wedit_end(ed);
@@ -772,9 +833,9 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
             relax(q, fs + i, scost[i], S, goal, node_cell(&q->g, fs + i));
     if (st == NB_OK && ed->ndirty && !apart && ins == 1 && ing == 1) {
         long k = nbi_wedit_in(ed, start.x, start.y) ? r_key(q, start) : 0;
-        if (k < 0 || !map_portals(q))
+        if (k < 0)
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
-        else if (k > 0)
+        else if ((st = map_portals(q, err)) == NB_OK && k > 0)
             relax(q, (uint32_t)k, 0, S, goal, start);
     }
     nb_haa_close(hs);
@@ -833,7 +894,11 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
             continue;
         }
+        /* u's record was checked before it was reached (its tile's nodes, or as an arc's
+         * target), so its cell names its tile. */
         nb_cell uc = node_cell(&q->g, u);
+        if ((st = tile_checked(q, tile_of(w, uc), 2, err)) != NB_OK)
+            break;
         /* In a repaired tile, a portal whose costs the repair may change: its row. */
         nbi_trep *tr = ed->ntrep ? nbi_wedit_trep(ed, tile_of(w, uc)) : NULL;
         if (tr && (u < tr->first || u >= tr->first + tr->np))

@@ -202,6 +202,9 @@ int nbi_whaa_has_landmarks(const nbi_whaa *q);
 void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions);
 /* What it holds now. */
 size_t nbi_whaa_bytes(const nbi_whaa *q);
+/* The bytes of the world graph and its landmarks that this workspace has
+ * checked, so read: its tiles' nodes, and the arcs of those it expanded. */
+size_t nbi_whaa_checked_bytes(const nbi_whaa *q);
 /* The path from start to goal (world cells): NB_ERR_UNLOADED, with the tiles
  * needed (as nb_world_reachable), when the ends' tiles or those the path
  * crosses are not loaded and the world does not load them itself (a loader

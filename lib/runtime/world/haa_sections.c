@@ -109,6 +109,10 @@ nb_status nbi_bgraph_section_check(const nb_bundle *b, size_t idx, nb_err *err)
     return nbi_bgraph_at(b, idx, &r, err);
 }
 
+/* What opening the graph checks: its counts and the index of its tiles'
+ * nodes (4 bytes a tile).  Its nodes and arcs are checked a tile at a time
+ * (nbi_wgraph_tile_check) before anything reads them, so that a search
+ * reads the pages of the tiles it reaches and no others. */
 nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err *err)
 {
     nb_status st = nbi_world_payload(b, idx, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_VERSION,
@@ -154,47 +158,120 @@ nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err 
         if (e < a || e > r.nodes)
             return FAIL("%s: section %zu (world_graph): tile %u's nodes %u to %u are out of order",
                         b->path, idx, t, a, e);
-        uint32_t tx0 = (t % x.columns) * x.side, ty0 = (t / x.columns) * x.side;
-        for (uint32_t u = a; u < e; u++) {
-            const uint8_t *q = r.node + (size_t)u * NBI_WGRAPH_NODE;
-            uint32_t cx = nbi_get32(q + NBI_WGRAPH_N_X), cy = nbi_get32(q + NBI_WGRAPH_N_Y);
-            if (cx < tx0 || cy < ty0 || cx - tx0 >= x.side || cy - ty0 >= x.side ||
-                cx >= x.width || cy >= x.height)
-                return FAIL("%s: section %zu (world_graph): node %u at (%u, %u) is not in its tile "
-                            "(%u, %u)",
-                            b->path, idx, u, cx, cy, t % x.columns, t / x.columns);
-        }
     }
-    for (uint32_t u = 0; u < r.nodes; u++) {
-        uint32_t a = nbi_u32at(r.arc_first, u), e = nbi_u32at(r.arc_first, u + 1);
-        if (e < a || e > r.arcs)
-            return FAIL("%s: section %zu (world_graph): node %u's arcs %u to %u are out of order",
-                        b->path, idx, u, a, e);
-        const uint8_t *qu = r.node + (size_t)u * NBI_WGRAPH_NODE;
-        uint32_t ux = nbi_get32(qu + NBI_WGRAPH_N_X), uy = nbi_get32(qu + NBI_WGRAPH_N_Y);
-        for (uint32_t k = a; k < e; k++) {
-            const uint8_t *q = r.arc + (size_t)k * NBI_WGRAPH_ARC;
-            uint32_t v = nbi_get32(q + NBI_WGRAPH_A_TO), card = nbi_get32(q + NBI_WGRAPH_A_CARD),
-                     diag = nbi_get32(q + NBI_WGRAPH_A_DIAG);
-            const uint8_t *qv = r.node + (size_t)(v < r.nodes ? v : u) * NBI_WGRAPH_NODE;
-            uint32_t vx = nbi_get32(qv + NBI_WGRAPH_N_X), vy = nbi_get32(qv + NBI_WGRAPH_N_Y);
-            long dtx = (long)(vx / x.side) - (long)(ux / x.side),
-                 dty = (long)(vy / x.side) - (long)(uy / x.side);
-            if (v >= r.nodes || v == u || dtx < -1 || dtx > 1 || dty < -1 || dty > 1 ||
-                card >= (1u << 30) || diag >= (1u << 30) || too_short(card, diag, ux, uy, vx, vy))
-                return FAIL("%s: section %zu (world_graph): arc %u from node %u to %u (%u and %u "
-                            "steps) leaves its tile's neighbours or is shorter than the cells lie "
-                            "apart",
-                            b->path, idx, k, u, v, card, diag);
-        }
-    }
+    r.columns = x.columns;
+    r.side = x.side;
+    r.width = x.width;
+    r.height = x.height;
     r.section = (long)idx;
     *out = r;
     return NB_OK;
 }
 
+uint32_t nbi_wgraph_node_tile(const nbi_wgraph *g, uint32_t u)
+{
+    uint32_t lo = 0, hi = g->tiles; /* the tile t with tile_first[t] <= u < tile_first[t + 1] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nbi_u32at(g->tile_first, mid) <= u)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+#define TFAIL(t, ...)                                                                             \
+    nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (world_graph), tile (%u, %u): " __VA_ARGS__)
+
+/* Node u (of tile t by the index) lies in t's cells, and its landmark
+ * distances within the format's bound. */
+static nb_status node_ok(const nb_bundle *b, const nbi_wgraph *g, const nbi_wlmk *lm, uint32_t t,
+                         uint32_t u, nb_err *err)
+{
+    const uint8_t *q = g->node + (size_t)u * NBI_WGRAPH_NODE;
+    uint32_t cx = nbi_get32(q + NBI_WGRAPH_N_X), cy = nbi_get32(q + NBI_WGRAPH_N_Y);
+    uint32_t tc = t % g->columns, tr = t / g->columns, tx0 = tc * g->side, ty0 = tr * g->side;
+    if (cx < tx0 || cy < ty0 || cx - tx0 >= g->side || cy - ty0 >= g->side || cx >= g->width ||
+        cy >= g->height)
+        return TFAIL(t, "node %u at (%u, %u) is not in its tile", b->path, g->section, tc, tr, u,
+                     cx, cy);
+    for (uint32_t k = 0; lm && k < lm->count; k++) {
+        const uint8_t *d = lm->dist + NBI_WLMK_DIST * ((size_t)u * lm->count + k);
+        uint32_t card = nbi_get32(d + NBI_WLMK_D_CARD), diag = nbi_get32(d + NBI_WLMK_D_DIAG);
+        if ((card == NBI_WLMK_NONE) != (diag == NBI_WLMK_NONE) ||
+            (card != NBI_WLMK_NONE && (card >= (1u << 30) || diag >= (1u << 30))))
+            return nbi_fail(err, NB_ERR_FORMAT,
+                            "%s: section %ld (world_landmarks), tile (%u, %u): node %u's distance "
+                            "to landmark %u (%u and %u steps) is past the format's bound",
+                            b->path, lm->section, tc, tr, u, k, card, diag);
+    }
+    return NB_OK;
+}
+
+nb_status nbi_wgraph_tile_check(const nb_bundle *b, const nbi_wgraph *g, const nbi_wlmk *lm,
+                                uint32_t t, int arcs, nb_err *err)
+{
+    uint32_t a = nbi_u32at(g->tile_first, t), e = nbi_u32at(g->tile_first, t + 1);
+    uint32_t tc = t % g->columns, tr = t / g->columns;
+    nb_status st;
+    for (uint32_t u = a; u < e; u++) {
+        uint32_t f = nbi_u32at(g->arc_first, u), z = nbi_u32at(g->arc_first, u + 1);
+        if (z < f || z > g->arcs)
+            return TFAIL(t, "node %u's arcs %u to %u are out of order", b->path, g->section, tc,
+                         tr, u, f, z);
+        if ((st = node_ok(b, g, lm, t, u, err)) != NB_OK)
+            return st;
+    }
+    for (uint32_t u = a; arcs && u < e; u++) {
+        const uint8_t *qu = g->node + (size_t)u * NBI_WGRAPH_NODE;
+        uint32_t ux = nbi_get32(qu + NBI_WGRAPH_N_X), uy = nbi_get32(qu + NBI_WGRAPH_N_Y);
+        for (uint32_t k = nbi_u32at(g->arc_first, u); k < nbi_u32at(g->arc_first, u + 1); k++) {
+            const uint8_t *q = g->arc + (size_t)k * NBI_WGRAPH_ARC;
+            uint32_t v = nbi_get32(q + NBI_WGRAPH_A_TO), card = nbi_get32(q + NBI_WGRAPH_A_CARD),
+                     diag = nbi_get32(q + NBI_WGRAPH_A_DIAG);
+            uint32_t vt = v < g->nodes ? nbi_wgraph_node_tile(g, v) : t;
+            long dtx = (long)(vt % g->columns) - (long)tc, dty = (long)(vt / g->columns) - (long)tr;
+            if (v >= g->nodes || v == u || dtx < -1 || dtx > 1 || dty < -1 || dty > 1)
+                return TFAIL(t, "arc %u from node %u to %u leaves its tile's neighbours", b->path,
+                             g->section, tc, tr, k, u, v);
+            /* The target's own record, which the search reads when it reaches it. */
+            if ((st = node_ok(b, g, lm, vt, v, err)) != NB_OK)
+                return st;
+            const uint8_t *qv = g->node + (size_t)v * NBI_WGRAPH_NODE;
+            uint32_t vx = nbi_get32(qv + NBI_WGRAPH_N_X), vy = nbi_get32(qv + NBI_WGRAPH_N_Y);
+            if (card >= (1u << 30) || diag >= (1u << 30) || too_short(card, diag, ux, uy, vx, vy))
+                return TFAIL(t, "arc %u from node %u to %u (%u and %u steps) is shorter than the "
+                             "cells lie apart",
+                             b->path, g->section, tc, tr, k, u, v, card, diag);
+            /* The landmarks' bound never overestimates across this arc. */
+            double c = nbi_steps_length(card, diag);
+            for (uint32_t m = 0; lm && m < lm->count; m++) {
+                double du = nbi_wlmk_dist(lm, u, m), dv = nbi_wlmk_dist(lm, v, m);
+                if ((du < 0) != (dv < 0) || du - dv > c + 1e-6 || dv - du > c + 1e-6)
+                    return nbi_fail(err, NB_ERR_FORMAT,
+                                    "%s: section %ld (world_landmarks), tile (%u, %u): arc %u from "
+                                    "node %u to %u (%.3f steps) and landmark %u: the nodes lie "
+                                    "%.3f and %.3f from it, which no arc of that length allows",
+                                    b->path, lm->section, tc, tr, k, u, v, c, m, du, dv);
+            }
+        }
+    }
+    return NB_OK;
+}
+
+nb_status nbi_wgraph_tiles_check(const nb_bundle *b, const nbi_wgraph *g, const nbi_wlmk *lm,
+                                 nb_err *err)
+{
+    nb_status st = NB_OK;
+    for (uint32_t t = 0; st == NB_OK && t < g->tiles; t++)
+        st = nbi_wgraph_tile_check(b, g, lm, t, 1, err);
+    return st;
+}
+
 nb_status nbi_wgraph_section_check(const nb_bundle *b, size_t idx, nb_err *err)
 {
     nbi_wgraph r;
-    return nbi_wgraph_at(b, idx, &r, err);
+    nb_status st = nbi_wgraph_at(b, idx, &r, err);
+    return st == NB_OK ? nbi_wgraph_tiles_check(b, &r, NULL, err) : st;
 }

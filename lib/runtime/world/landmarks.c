@@ -3,8 +3,9 @@
  * bound on a node's distance to the goal from them (ALT: Goldberg and
  * Harrelson 2005), which is only sound when no arc is shorter than the
  * difference of its ends' distances to a landmark: that is checked on
- * every arc of the world graph, so a damaged or crafted section can make
- * the search slower, never its bound too high. */
+ * every arc of the world graph, a tile at a time as a search first reaches
+ * it (haa_sections.c), so a damaged or crafted section can make the search
+ * slower, never its bound too high. */
 #include <stdio.h>
 
 #include "world/world.h"
@@ -63,31 +64,8 @@ nb_status nbi_wlmk_at(const nb_bundle *b, size_t idx, nbi_wlmk *out, nb_err *err
                         "at distance 0 from itself",
                         b->path, idx, k, u);
     }
-    for (size_t i = 0; i < (size_t)r.nodes * r.count; i++) {
-        const uint8_t *d = r.dist + NBI_WLMK_DIST * i;
-        uint32_t card = nbi_get32(d + NBI_WLMK_D_CARD), diag = nbi_get32(d + NBI_WLMK_D_DIAG);
-        if ((card == NBI_WLMK_NONE) != (diag == NBI_WLMK_NONE) ||
-            (card != NBI_WLMK_NONE && (card >= (1u << 30) || diag >= (1u << 30))))
-            return FAIL("%s: section %zu (world_landmarks): node %zu's distance to landmark %zu "
-                        "(%u and %u steps) is past the format's bound",
-                        b->path, idx, i / r.count, i % r.count, card, diag);
-    }
-    /* Every arc: the bound A* takes from these distances never overestimates. */
-    for (uint32_t u = 0; u < g.nodes; u++)
-        for (uint32_t a = nbi_u32at(g.arc_first, u); a < nbi_u32at(g.arc_first, u + 1); a++) {
-            const uint8_t *q = g.arc + (size_t)a * NBI_WGRAPH_ARC;
-            uint32_t v = nbi_get32(q + NBI_WGRAPH_A_TO);
-            double c = nbi_steps_length(nbi_get32(q + NBI_WGRAPH_A_CARD),
-                                        nbi_get32(q + NBI_WGRAPH_A_DIAG));
-            for (uint32_t k = 0; k < r.count; k++) {
-                double du = nbi_wlmk_dist(&r, u, k), dv = nbi_wlmk_dist(&r, v, k);
-                if ((du < 0) != (dv < 0) || du - dv > c + 1e-6 || dv - du > c + 1e-6)
-                    return FAIL("%s: section %zu (world_landmarks): arc %u from node %u to %u "
-                                "(%.3f steps) and landmark %u: the nodes lie %.3f and %.3f "
-                                "from it, which no arc of that length allows",
-                                b->path, idx, a, u, v, c, k, du, dv);
-            }
-        }
+    /* Each node's distances, and on every arc that the bound never overestimates, are
+     * checked with the graph's tile (nbi_wgraph_tile_check) before a search reads them. */
     r.section = (long)idx;
     *out = r;
     return NB_OK;
@@ -96,5 +74,9 @@ nb_status nbi_wlmk_at(const nb_bundle *b, size_t idx, nbi_wlmk *out, nb_err *err
 nb_status nbi_wlmk_section_check(const nb_bundle *b, size_t idx, nb_err *err)
 {
     nbi_wlmk r;
-    return nbi_wlmk_at(b, idx, &r, err);
+    nbi_wgraph g;
+    nb_status st = nbi_wlmk_at(b, idx, &r, err);
+    if (st == NB_OK)
+        st = nbi_wgraph_at(b, (size_t)nbi_wgraph_index(b, r.capability, r.size), &g, err);
+    return st == NB_OK ? nbi_wgraph_tiles_check(b, &g, &r, err) : st;
 }

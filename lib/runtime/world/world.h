@@ -104,11 +104,14 @@ nb_status nbi_bgraph_section_check(const nb_bundle *b, size_t idx, nb_err *err);
  * (NB_SEC_WORLD_GRAPH), checked with the bundle's world section: nodes in
  * their tiles' cells, arcs to the same tile or a neighbour, no arc
  * shorter than the octile distance of its ends (so the search's heuristic
- * holds). */
+ * holds).  nbi_wgraph_at checks the counts and the tiles' index only; a
+ * reader checks a tile's nodes and arcs with nbi_wgraph_tile_check before
+ * it reads them (the section's check: every tile). */
 typedef struct nbi_wgraph {
     uint32_t capability, size, nodes, arcs, tiles;
     const uint8_t *tile_first, *node, *arc_first, *arc;
     long section;
+    uint32_t columns, side, width, height; /* the world's, from its index */
 } nbi_wgraph;
 
 nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err *err);
@@ -127,6 +130,19 @@ typedef struct nbi_wlmk {
 
 nb_status nbi_wlmk_at(const nb_bundle *b, size_t idx, nbi_wlmk *out, nb_err *err);
 nb_status nbi_wlmk_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+/* The tile whose nodes hold node u (< g->nodes) by the graph's index. */
+uint32_t nbi_wgraph_node_tile(const nbi_wgraph *g, uint32_t u);
+/* Tile t's part of graph g: its nodes in its cells with their arcs' ranges
+ * and (lm not NULL) their landmark distances within the format's bound;
+ * with arcs, also each arc of theirs (to a node of t or a neighbour, whose
+ * own record is checked the same way, no shorter than its cells lie apart,
+ * and no landmark's difference across it above its length).  Messages
+ * name the tile. */
+nb_status nbi_wgraph_tile_check(const nb_bundle *b, const nbi_wgraph *g, const nbi_wlmk *lm,
+                                uint32_t t, int arcs, nb_err *err);
+/* Every tile's part, arcs included. */
+nb_status nbi_wgraph_tiles_check(const nb_bundle *b, const nbi_wgraph *g, const nbi_wlmk *lm,
+                                 nb_err *err);
 /* The world graph section of (capability, size), or -1. */
 long nbi_wgraph_index(const nb_bundle *b, uint32_t capability, uint32_t size);
 /* Node u's distance to landmark k in steps, or -1 when not joined. */
