@@ -135,6 +135,14 @@ is "... none differs from the file" "$(printf '%s' "$out" | member differ)" 0
 wlen=$(navbake query whole.nbb --size 1 --from "$from" --to "$to" --json | member length)
 status navbake query outo/world.nbw --size 1 --from "$from" --to "$to" --method optimal --json
 is "query --method optimal: the whole bake's length" "$(printf '%s' "$out" | member length)" "$wlen"
+# The link's cache keeps each tile's border_opt: a link reading every
+# border file from the cache writes the world_opt of one reading none.
+cp outo/world.nbw "$tmp/opt-first.nbw"
+ok "linked again, from the cache" navbake world link wo/world.yaml -o outo -v
+like "... reading no border file" "$(cat "$tmp/.out")" " 0 of "
+is "... the same bytes, world_opt included" "$(cmp -s outo/world.nbw "$tmp/opt-first.nbw" && echo same)" same
+ok "linked with --full" navbake world link wo/world.yaml -o outo --full
+is "... the same bytes" "$(cmp -s outo/world.nbw "$tmp/opt-first.nbw" && echo same)" same
 status navbake query out/world.nbw --size 1 --from 0,0 --to "$width,0"
 is "a cell off the world: a usage error" "$rc" 2
 
