@@ -138,8 +138,8 @@ if [ "$slurm" = 1 ]; then
   echo
   echo "Slurm against ninja -j2 (scontrol's times, to the second; the tile actions' wall times summed from /usr/bin/time; every Slurm bundle byte-identical to ninja -j2's):"
   echo
-  echo "| world | tile | ninja -j2 | Slurm | submission to the first tile's start | last tile's end to the link's start | link | tile actions, Slurm | tile actions + strips, ninja -j2 | tile action peak, Slurm | files compared |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| world | tile | ninja -j2 | Slurm | submission to the first tile's start | last tile's end to the link's start | link | tile actions, Slurm | tile actions + strips, ninja -j2 | tile action peak, Slurm | scheduling rounds | files compared |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for e in $slurms; do
     w=${e%%:*} r=${e#*:}
     j2=${r%:*} sl=${r#*:}
@@ -149,7 +149,11 @@ if [ "$slurm" = 1 ]; then
     first=$(epoch $(for i in $ids; do job "$i" StartTime; done) | head -n 1)
     last=$(epoch $(for i in $ids; do job "$i" EndTime; done) | tail -n 1)
     lstart=$(epoch "$(job "$link" StartTime)") lend=$(epoch "$(job "$link" EndTime)")
-    echo "| $side^2 | $tile | $j2 s | $sl s | $((first - submit)) s | $((lstart - last)) s | $((lend - lstart)) s | $(wall tile "$w/slurm.log") s | $(wall 'tile|strips' "$w/two.log") s | $(peak tile "$w/slurm.log") MiB | $(bundles "$w" slurm | wc -l | tr -d ' ') |"
+    # The times (to 0.1 s) at which slurmctld's log says its main or its backfill
+    # scheduler started some of these jobs.
+    rounds=$(for i in $ids $link; do grep -E "(sched: Allocate|_start_job: Started) JobId=$i[^0-9]" "$dir/cluster/log/slurmctld.log"; done |
+      sed 's/^\[\([^]]*\)[0-9][0-9]\].*/\1/' | sort -u | wc -l | tr -d ' ')
+    echo "| $side^2 | $tile | $j2 s | $sl s | $((first - submit)) s | $((lstart - last)) s | $((lend - lstart)) s | $(wall tile "$w/slurm.log") s | $(wall 'tile|strips' "$w/two.log") s | $(peak tile "$w/slurm.log") MiB | $rounds | $(bundles "$w" slurm | wc -l | tr -d ' ') |"
   done
 fi
 echo
