@@ -24,6 +24,8 @@
 # submission to the end of the link job (scontrol asked every 0.2 s), and
 # its tile bundles, borders and world bundle must be those of ninja -j2,
 # byte for byte.  Needs slurm-wlm, munge and root (as check-cluster).
+# NB_WORLD_SLURM_PARAMS=P sets that cluster's SchedulerParameters to P
+# (e.g. batch_sched_delay=0), by scontrol reconfigure once it has started.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${NB_SHARED:-$top/../shared}
@@ -104,7 +106,16 @@ if [ "$slurm" = 1 ]; then
   SLURM_CONF=$(sh "$one_node" start "$dir/cluster") ||
     { echo "world-bench.sh: the one-node Slurm cluster did not start" >&2; exit 1; }
   export SLURM_CONF
-  echo "slurm: a one-node cluster, $(sinfo -h -N -o '%c CPUs, %T'), $(sbatch --version)"
+  if [ -n "${NB_WORLD_SLURM_PARAMS-}" ]; then
+    echo "SchedulerParameters=$NB_WORLD_SLURM_PARAMS" >>"$SLURM_CONF"
+    scontrol reconfigure
+    i=0
+    until scontrol show config | grep -q "^SchedulerParameters *= *$NB_WORLD_SLURM_PARAMS\$"; do
+      [ $i -lt 50 ] || { echo "world-bench.sh: slurmctld did not take SchedulerParameters=$NB_WORLD_SLURM_PARAMS" >&2; exit 1; }
+      sleep 0.2; i=$((i + 1))
+    done
+  fi
+  echo "slurm: a one-node cluster, $(sinfo -h -N -o '%c CPUs, %T'), $(sbatch --version)${NB_WORLD_SLURM_PARAMS:+, SchedulerParameters=$NB_WORLD_SLURM_PARAMS}"
 fi
 echo
 echo "| world | tile | tiles | ninja -j1 | ninja -j2 | Slurm | tile action peak | link | link peak | tile bundles | bytes a cell | world bundle |"
