@@ -85,7 +85,7 @@ slurm_bake() {
     case $(job "$link" JobState) in
       COMPLETED) break ;;
       PENDING | CONFIGURING | RUNNING | COMPLETING | "") sleep 0.2 ;;
-      *) echo "world-bench.sh: the link job $link ended $(job "$link" JobState) (logs: $1/slurm/slurm)" >&2; return 1 ;;
+      *) echo "world-bench.sh: the link job $link ended $(job "$link" JobState) (logs: $1/slurm/slurm; NB_WORLD_KEEP=1 keeps them)" >&2; return 1 ;;
     esac
   done
   secs "$t0" "$(now)"
