@@ -99,6 +99,22 @@ same() {
 }
 # wall KINDS LOG: the wall seconds of the actions of KINDS (tile, or tile|strips), summed.
 wall() { awk -v k="world ($1) " '$0 ~ k { s += $2 } END { printf "%.1f", s }' "$2"; }
+# slurm_row W J2 SL: the row of the Slurm table for W's bake (J2 and SL
+# seconds), asked of scontrol at once: it forgets an ended job after
+# MinJobAge (600 s in one-node.sh's cluster).
+slurm_row() {
+  side=$(awk '/^width/ { print $2 }' "$1/world.yaml") tile=$(awk '/^tile/ { print $2 }' "$1/world.yaml")
+  ids=$(sed -n 's/^tiles //p' "$1/slurm.ids") link=$(sed -n 's/^link //p' "$1/slurm.ids")
+  submit=$(epoch $(for i in $ids; do job "$i" SubmitTime; done) | head -n 1)
+  first=$(epoch $(for i in $ids; do job "$i" StartTime; done) | head -n 1)
+  last=$(epoch $(for i in $ids; do job "$i" EndTime; done) | tail -n 1)
+  lstart=$(epoch "$(job "$link" StartTime)") lend=$(epoch "$(job "$link" EndTime)")
+  # The times (to 0.1 s) at which slurmctld's log says its main or its backfill
+  # scheduler started some of these jobs.
+  rounds=$(for i in $ids $link; do grep -E "(sched: Allocate|_start_job: Started) JobId=$i[^0-9]" "$dir/cluster/log/slurmctld.log"; done |
+    sed 's/^\[\([^]]*\)[0-9][0-9]\].*/\1/' | sort -u | wc -l | tr -d ' ')
+  echo "| $side^2 | $tile | $2 s | $3 s | $((first - submit)) s | $((lstart - last)) s | $((lend - lstart)) s | $(wall tile "$1/slurm.log") s | $(wall 'tile|strips' "$1/two.log") s | $(peak tile "$1/slurm.log") MiB | $rounds | $(bundles "$1" slurm | wc -l | tr -d ' ') |"
+}
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "map: $map${NB_WORLD_CROP:+, cropped to $NB_WORLD_CROP}"
@@ -120,7 +136,7 @@ fi
 echo
 echo "| world | tile | tiles | ninja -j1 | ninja -j2 | Slurm | tile action peak | link | link peak | tile bundles | bytes a cell | world bundle |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-edits= slurms=
+edits=
 for st in $sizes; do
   side=${st%:*} tile=${st#*:}
   w=$dir/w$side-$tile
@@ -136,7 +152,7 @@ for st in $sizes; do
     sl=$(slurm_bake "$w")
     same "$w" two slurm ||
       { echo "world-bench.sh: Slurm and ninja -j2 baked different bytes for $side:$tile" >&2; exit 1; }
-    slurms="$slurms $w:$j2:$sl"
+    slurm_row "$w" "$j2" "$sl" >>"$dir/slurm.rows"
   fi
   link=$(awk '/world link/ { print $2 }' "$w/two.log")
   tiles=$(ls "$w/two/tiles" | grep -c '\.nbb$')
@@ -151,21 +167,7 @@ if [ "$slurm" = 1 ]; then
   echo
   echo "| world | tile | ninja -j2 | Slurm | submission to the first tile's start | last tile's end to the link's start | link | tile actions, Slurm | tile actions + strips, ninja -j2 | tile action peak, Slurm | scheduling rounds | files compared |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  for e in $slurms; do
-    w=${e%%:*} r=${e#*:}
-    j2=${r%:*} sl=${r#*:}
-    side=$(awk '/^width/ { print $2 }' "$w/world.yaml") tile=$(awk '/^tile/ { print $2 }' "$w/world.yaml")
-    ids=$(sed -n 's/^tiles //p' "$w/slurm.ids") link=$(sed -n 's/^link //p' "$w/slurm.ids")
-    submit=$(epoch $(for i in $ids; do job "$i" SubmitTime; done) | head -n 1)
-    first=$(epoch $(for i in $ids; do job "$i" StartTime; done) | head -n 1)
-    last=$(epoch $(for i in $ids; do job "$i" EndTime; done) | tail -n 1)
-    lstart=$(epoch "$(job "$link" StartTime)") lend=$(epoch "$(job "$link" EndTime)")
-    # The times (to 0.1 s) at which slurmctld's log says its main or its backfill
-    # scheduler started some of these jobs.
-    rounds=$(for i in $ids $link; do grep -E "(sched: Allocate|_start_job: Started) JobId=$i[^0-9]" "$dir/cluster/log/slurmctld.log"; done |
-      sed 's/^\[\([^]]*\)[0-9][0-9]\].*/\1/' | sort -u | wc -l | tr -d ' ')
-    echo "| $side^2 | $tile | $j2 s | $sl s | $((first - submit)) s | $((lstart - last)) s | $((lend - lstart)) s | $(wall tile "$w/slurm.log") s | $(wall 'tile|strips' "$w/two.log") s | $(peak tile "$w/slurm.log") MiB | $rounds | $(bundles "$w" slurm | wc -l | tr -d ' ') |"
-  done
+  cat "$dir/slurm.rows"
 fi
 echo
 echo "Edits, each rebaked with ninja -j2 over the world baked before it (inside tile (3, 5), away from its edges):"
