@@ -207,6 +207,11 @@ static nb_status read_border(const char *path, tile_border *tb, nb_err *err)
             if ((st = nbi_world_payload(b, i, NB_SEC_BORDER_OPT, NBI_OBORDER_VERSION,
                                         NBI_OBORDER_HEADER, "border_opt", err)) != NB_OK)
                 break;
+            if (si->usize > UINT32_MAX) {
+                st = nbi_fail(err, NB_ERR_FORMAT, "%s: its border_opt %zu has %llu bytes, past 4 GiB",
+                              path, o, (unsigned long long)si->usize);
+                break;
+            }
             if (o < count) {
                 nbb_link_class *k = &tb->c[o];
                 k->has_opt = 1;
