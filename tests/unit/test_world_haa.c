@@ -17,10 +17,11 @@
  * - Edited tiles searched through their repaired graphs (tile_repair.c),
  *   repaired(): 1 to 20 rectangles of 1 to 20 cells a side, some across
  *   borders, some on the path, the same checks against world AA*, no
- *   refined path above the world graph's, the same answer asked twice;
+ *   refined path above the world graph's, the same answer asked twice,
+ *   the repaired graph's keys walked by the search above the tiles;
  *   a small block on the path holds expansions to 3x + 64 the unblocked
- *   query's; planted faults (cell by cell, the repaired costs unused,
- *   the border's portals not joined) each seen failing.
+ *   query's; planted faults (cell by cell, the repaired graphs not
+ *   joined, the border's portals not joined) each seen failing.
  * - What is not answered across tiles yet refused (smoothing, partial,
  *   terrain costs), an end the agent cannot
  *   stand at answered as nb_haa_find does, a budget stopping the search.
@@ -303,6 +304,8 @@ static void edited(const char *what, nb_world *w, nb_world_haa *q, const nb_bund
 typedef struct rstats {
     unsigned asked, fails, wrong_found, bad_walk, shorter, above_abstract, found, repaired;
     unsigned small, blowup, again;
+    unsigned joined;      /* queries that walked a repaired tile's graph */
+    uint64_t joined_keys; /* its keys they expanded */
     double err_sum, worst_factor;
 } rstats;
 
@@ -420,6 +423,8 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
             goto next;
         }
         rs_->repaired += res.repaired > 0;
+        rs_->joined += res.joined > 0;
+        rs_->joined_keys += res.joined;
         /* Asked again under the same overlay (its repaired tiles and rows kept): the same. */
         nbi_whaa_result res2;
         int found1 = res.found;
@@ -492,6 +497,10 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
        s.found);
     ok(s.repaired >= s.asked / 4, "%s, repaired: %u of %u queries searched a repaired tile", what,
        s.repaired, s.asked);
+    /* A pair the repair may change is walked through the repaired graph joined into the
+     * search above the tiles, not by a search a portal. */
+    ok(s.joined > 0, "%s, repaired: %u queries walked a repaired tile's graph (%llu of its keys)",
+       what, s.joined, (unsigned long long)s.joined_keys);
     ok(s.small >= 5 && s.blowup == 0,
        "%s, repaired: a small block on the path: expansions at most 3x + 64 the unblocked "
        "query's (%u queries, worst %.2fx)", what, s.small, s.worst_factor);
@@ -503,9 +512,10 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
     ok(walk.blowup > 0, "%s, planted (cell by cell): the expansions check fails (%u of %u)", what,
        walk.blowup, walk.small);
     repaired_run(w, whole, ag, tile, cluster, rounds, pairs, 1, 0, 0, &stale);
-    ok(stale.above_abstract + stale.bad_walk + stale.wrong_found + stale.fails > 0,
-       "%s, planted (the repaired costs not used): seen failing (%u above the world graph's "
-       "path, %u errors)", what, stale.above_abstract, stale.fails);
+    ok(stale.above_abstract + stale.bad_walk + stale.wrong_found + stale.fails > 0 &&
+           stale.joined == 0,
+       "%s, planted (the repaired graphs not joined, baked costs used): seen failing (%u above "
+       "the world graph's path, %u errors)", what, stale.above_abstract, stale.fails);
     repaired_run(w, whole, ag, tile, cluster, rounds, pairs, 0, 1, 0, &edges);
     ok(edges.bad_walk + edges.wrong_found + edges.fails > 0,
        "%s, planted (a border's portals not joined to the cells walked at a tile's edges): "

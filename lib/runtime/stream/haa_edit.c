@@ -14,8 +14,8 @@
  * costs is the edited tiles' cells the search reaches, held by a map from
  * cell to key, not by arrays the size of the world.  An edited tile whose
  * blocks keep off its edges (the ends' tiles aside) is not walked so: its
- * portals and the arcs between tiles stand, and the search reads its
- * portals' distances over its graph as the overlay repairs it
+ * portals and the arcs between tiles stand, and the search walks its
+ * graph as the overlay repairs it where the repair may change a distance
  * (tile_repair.c). */
 #include <string.h>
 
@@ -48,7 +48,6 @@ void nbi_wedit_free(nbi_wedit *e)
     nbi_free(e->a, e->tslot);
     if (e->dj.card)
         nbi_tdijk_free(&e->dj);
-    nbi_trdijk_free(&e->rd);
     if (e->pins.v)
         nbi_wpins_free(&e->pins);
     memset(e, 0, sizeof *e);
@@ -57,7 +56,7 @@ void nbi_wedit_free(nbi_wedit *e)
 static size_t trep_bytes(const nbi_wedit *e)
 {
     size_t n = e->trcap * sizeof *e->trep + (e->tslot ? e->ntiles * sizeof *e->tslot : 0) +
-               nbi_trdijk_bytes(&e->rd) + (e->dj.card ? (size_t)e->dj.n * 16 : 0);
+               (e->dj.card ? (size_t)e->dj.n * 16 : 0);
     for (size_t i = 0; i < e->trmade; i++)
         n += nbi_trep_bytes(&e->trep[i]);
     return n;

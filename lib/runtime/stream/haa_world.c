@@ -54,9 +54,12 @@ struct nbi_whaa {
     uint32_t lmk[NBI_WLMK_MAX];
     double lt[NBI_WLMK_MAX], lf[NBI_WLMK_MAX];
     /* Under an overlay that blocks cells (haa_edit.c): keys past N + 1 are
-     * R cells, the arrays above grown to kcap keys as the search meets them. */
+     * the repaired tiles' graphs' (tk of them, each tile's from its kbase),
+     * then R cells, the arrays above grown to kcap keys as the search meets
+     * them. */
     nbi_wedit ed;
     size_t kcap;
+    uint32_t tk;
     int strict;              /* the graph's corner rule, for the R cells' moves */
     nb_world_aa *fix;        /* a tile's stretch that the overlay breaks, walked again */
     /* The ends' insertion: one Dijkstra kept for every query, its arrays
@@ -69,7 +72,7 @@ struct nbi_whaa {
     nb_cell qs, qg;
     uint32_t fg, ng;         /* the goal's tile's first node and its count */
     int dg, running, found;
-    int stale_rows;          /* a planted fault (tests): repaired rows not used */
+    int stale_rows;          /* a planted fault (tests): repaired graphs not joined */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -600,9 +603,9 @@ static nb_status unloaded(const nbi_whaa *q, const pins *p, nb_world_tile *neede
 static long r_key(nbi_whaa *q, nb_cell c)
 {
     long r = nbi_wedit_key(&q->ed, c);
-    if (r < 0 || !grow_keys(q, (size_t)q->g.nodes + 2 + (size_t)r + 1))
+    if (r < 0 || !grow_keys(q, (size_t)q->g.nodes + 2 + q->tk + (size_t)r + 1))
         return -1;
-    return (long)q->g.nodes + 2 + r;
+    return (long)q->g.nodes + 2 + q->tk + r;
 }
 
 /* The portals of unedited tiles that lie in R cells, for the search to
@@ -656,7 +659,7 @@ static int arc_clean(const nbi_whaa *q, nb_cell a, nb_cell b)
 static int expand_r(nbi_whaa *q, uint32_t u, nb_cell goal)
 {
     uint32_t N = q->g.nodes, G = N + 1;
-    nb_cell c = q->ed.rcell[u - N - 2];
+    nb_cell c = q->ed.rcell[u - N - 2 - q->tk];
     double g = q->gv[u];
     if (c.x == goal.x && c.y == goal.y)
         relax(q, G, g, u, goal, goal);
@@ -714,10 +717,52 @@ static nb_status candidate(nbi_whaa *q, const nbi_stile *t, const nb_haa_result 
     return NB_OK;
 }
 
+/* The repaired tile whose graph holds search key u (N + 1 < u < N + 2 + tk). */
+static const nbi_trep *key_trep(const nbi_whaa *q, uint32_t u)
+{
+    for (size_t i = 0; i < q->ed.ntrep; i++) {
+        const nbi_trep *r = &q->ed.trep[i];
+        if (r->live && u >= r->kbase && u - r->kbase < r->nkeys)
+            return r;
+    }
+    return NULL;
+}
+
+/* The search's expansion of a repaired tile's key u: its arcs in the tile's repaired graph,
+ * and the portal at its node (the same place), by which the search leaves the tile. */
+typedef struct texp {
+    nbi_whaa *q;
+    const nbi_trep *r;
+    uint32_t u;
+    double g;
+    nb_cell goal;
+} texp;
+
+static int reach_t(void *ctx, uint32_t k, double cost, nb_cell at)
+{
+    texp *x = ctx;
+    relax(x->q, x->r->kbase + k, x->g + cost, x->u, x->goal, at);
+    return 1;
+}
+
+static void expand_t(nbi_whaa *q, uint32_t u, nb_cell goal)
+{
+    const nbi_trep *r = key_trep(q, u);
+    texp x = {q, r, u, q->gv[u], goal};
+    uint32_t k = u - r->kbase, p = nbi_trep_portal(r, k);
+    if (p != UINT32_MAX)
+        relax(q, r->first + p, x.g, u, goal, node_cell(&q->g, r->first + p));
+    nbi_trep_arcs(r, k, reach_t, &x);
+}
+
 static nb_cell key_cell(const nbi_whaa *q, uint32_t u, nb_cell start, nb_cell goal)
 {
     uint32_t N = q->g.nodes;
-    return u == N ? start : u == N + 1 ? goal : u > N + 1 ? q->ed.rcell[u - N - 2]
+    if (u > N + 1 && u < N + 2 + q->tk) {
+        const nbi_trep *r = key_trep(q, u);
+        return nbi_trep_cell(r, u - r->kbase);
+    }
+    return u == N ? start : u == N + 1 ? goal : u > N + 1 ? q->ed.rcell[u - N - 2 - q->tk]
                                                           : node_cell(&q->g, u);
 }
 
@@ -767,7 +812,15 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
             nbi_wedit_end(ed);
             return st;
         }
-    if (nbi_wedit_repair(ed, &q->g, ts, tg) < 0) {
+    /* The repaired tiles' graphs: keys of the search, after the ends'. */
+    q->tk = 0;
+    int rok = nbi_wedit_repair(ed, &q->g, ts, tg) == 0;
+    for (size_t i = 0; rok && i < ed->ntrep; i++)
+        if (ed->trep[i].live) {
+            ed->trep[i].kbase = N + 2 + q->tk;
+            q->tk += ed->trep[i].nkeys;
+        }
+    if (!rok || !grow_keys(q, (size_t)N + 2 + q->tk)) {
         unpin(w, &p);
         nbi_wedit_end(ed);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
@@ -889,6 +942,11 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
             res->limit = 1;
             break;
         }
+        if (u > G && u < G + 1 + q->tk) {
+            res->joined++;
+            expand_t(q, u, goal);
+            continue;
+        }
         if (u > G) {
             if (!expand_r(q, u, goal))
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
@@ -899,31 +957,23 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
         nb_cell uc = node_cell(&q->g, u);
         if ((st = tile_checked(q, tile_of(w, uc), 2, err)) != NB_OK)
             break;
-        /* In a repaired tile, a portal whose costs the repair may change: its row. */
+        /* In a repaired tile, a portal of a pair whose cost the repair may change: that
+         * pair's arc left to the tile's repaired graph, which the search enters here. */
         nbi_trep *tr = ed->ntrep ? nbi_wedit_trep(ed, tile_of(w, uc)) : NULL;
-        if (tr && (u < tr->first || u >= tr->first + tr->np))
+        if (tr && (u < tr->first || u >= tr->first + tr->np || !tr->join[u - tr->first] ||
+                   q->stale_rows))
             tr = NULL;
-        const double *row = NULL;
-        if (tr && tr->row[u - tr->first] == NBI_TREP_STALE &&
-            !nbi_trep_row(tr, q->a, &q->g, q->cap, q->size, &ed->rd, u - tr->first)) {
-            st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
-            continue;
-        }
-        if (tr && tr->row[u - tr->first] >= 0 && !q->stale_rows)
-            row = tr->d + (size_t)tr->row[u - tr->first] * tr->np;
         double gu = q->gv[u];
         uint32_t seen = q->sid << 1;
         for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
-            double gn = gu + nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
-                                              nbi_get32(a + NBI_WGRAPH_A_DIAG));
-            /* A portal whose costs the repair remade: its row's, not the baked arc's. */
-            if (row && v >= tr->first && v < tr->first + tr->np && row[v - tr->first] != NBI_TREP_BAKED) {
-                if (row[v - tr->first] < 0)
-                    continue;
-                gn = gu + row[v - tr->first];
-            }
+            double d = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
+                                        nbi_get32(a + NBI_WGRAPH_A_DIAG));
+            double gn = gu + d;
+            if (tr && v >= tr->first && v < tr->first + tr->np &&
+                nbi_trep_changed(tr, u - tr->first, v - tr->first, d))
+                continue;
             /* relax's own test first: most arcs reach a node no better,
              * and its cell (another record) is read only when one does. */
             if ((q->stamp[v] | 1) == (seen | 1) && (q->stamp[v] & 1 || q->gv[v] <= gn))
@@ -933,6 +983,8 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
                 continue;
             relax(q, v, gn, u, goal, vc);
         }
+        if (tr && tr->pkey[u - tr->first] != UINT32_MAX)
+            relax(q, tr->kbase + tr->pkey[u - tr->first], gu, u, goal, uc);
         if (u >= fg && u < fg + ng && !dg && q->gcost[u - fg] >= 0)
             relax(q, G, q->gv[u] + q->gcost[u - fg], u, goal, goal);
         if (ed->ndirty && nbi_wedit_in(ed, uc.x, uc.y)) {
@@ -988,9 +1040,12 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
         return nbi_done(err, NB_OK);
     res->found = 1;
     res->abstract_length = q->gv[G];
+    /* A stretch through a repaired tile's graph is one portal to another in that tile,
+     * refined by the tile's HAA* under its overlay: its keys are left out. */
     size_t na = 0;
     for (uint32_t u = G;; u = q->parent[u]) {
-        q->keys[na++] = u;
+        if (u <= G || u >= G + 1 + q->tk)
+            q->keys[na++] = u;
         if (u == S)
             break;
     }

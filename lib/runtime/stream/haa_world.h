@@ -50,36 +50,36 @@ static inline int nbi_tdijk_reached(const nbi_tdijk *t, uint32_t u)
     return (t->stamp[u] >> 1) == t->sid;
 }
 
-/* An edited tile whose repaired clusters keep off its edges (tile_repair.c): its portals'
- * distances over its graph as the overlay repairs it, each portal's again only when a
- * repaired cluster may change them, and only when the search first expands it. */
-#define NBI_TREP_STALE (-2)
-#define NBI_TREP_BAKED (-2.0) /* in a row: the pair's baked cost stands */
+/* An edited tile whose repaired clusters keep off its edges (tile_repair.c): its repaired
+ * graph joined into the search above the tiles.  A pair of its portals whose baked cost the
+ * repair may change (nbi_trep_changed) is not taken from the world graph's arc: the search
+ * enters the tile's graph at such a portal (join), walks its nodes as keys of its own
+ * (kbase + the repair's key) kept to the tile's cells, and leaves it at any portal. */
 typedef struct nbi_trep {
     uint32_t tile, first, np;  /* the world tile, its portals in the world graph */
     const nbi_stile *t;        /* pinned by the query's nbi_wpins */
     nb_overlay *ov;            /* the tile's own overlay: the world's blocks in its map */
     const struct nbi_repair *rep; /* of the tile's graph, in ov */
-    int32_t *row;              /* per portal: its row of d, -1 as baked, NBI_TREP_STALE not yet made */
+    uint8_t *join;             /* per portal: 1 when a pair of it may change (enter the graph) */
     double *dk;                /* per portal: baked distance to a repaired cluster, -1 none */
-    double *d;                 /* rows * np: a remade portal's cost to each, -1 none,
-                                  NBI_TREP_BAKED the baked one (a pair the repair leaves) */
-    size_t npcap, dcap;
-    uint32_t rows, clusters;
+    uint32_t *pkey;            /* per portal: its key in the repaired graph, UINT32_MAX none */
+    uint32_t *portal_of;       /* per baked node of the tile graph: its portal, or UINT32_MAX */
+    size_t npcap, pkcap, pocap;
+    uint32_t nbase, nkeys;     /* the repaired graph's keys: nbase baked nodes, then the repair's */
+    uint32_t kbase;            /* the query's search key of its key 0 */
+    uint32_t clusters;
+    nb_capability cap;
+    uint32_t size;
+    uint8_t capok[64];         /* per capability index of the graph: cap admits it */
     int live;                  /* made or opened again for the query in progress */
 } nbi_trep;
 
-/* Scratch of the Dijkstra over a repaired tile graph. */
-typedef struct nbi_trdijk {
-    const nb_allocator *a;
-    double *gv;
-    uint32_t *stamp, sid;
-    uint32_t *pos;             /* the heap's positions */
-    uint32_t *want;            /* == sid: a portal the row needs */
-    size_t cap;
-    struct nbi_heap heap;
-    int heap_ok;
-} nbi_trdijk;
+/* 1 when the pair (i, j) of r's portals (the world graph's arc between them of baked cost d)
+ * may be changed by the repair: dK(i) + dK(j) <= d. */
+static inline int nbi_trep_changed(const nbi_trep *r, uint32_t i, uint32_t j, double d)
+{
+    return r->dk[i] >= 0 && r->dk[j] >= 0 && r->dk[i] + r->dk[j] <= d + 1e-6;
+}
 
 /* The tile's overlay: ov's blocked cells in t's map. */
 nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *ov, nb_overlay **out,
@@ -89,17 +89,24 @@ nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *ov, nb_ov
 int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
                   const nb_world_overlay *ov, nb_capability cap, uint32_t size, nbi_tdijk *dj);
 /* r, kept from an earlier query under the same overlay's version, for this one: the tile
- * (pinned) and its overlay again, its rows kept; 1, 0 (no repair), -1 without memory. */
+ * (pinned) and its overlay again; 1, 0 (no repair), -1 without memory. */
 int nbi_trep_reopen(nbi_trep *r, const nbi_stile *t, const nb_world_overlay *ov,
                     nb_capability cap);
-/* Portal i's row made; 0 without memory. */
-int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_capability cap,
-                 uint32_t size, nbi_trdijk *s, uint32_t i);
+/* The world cell of r's key k. */
+nb_cell nbi_trep_cell(const nbi_trep *r, uint32_t k);
+/* Key k's arcs over the repaired graph, kept to the tile's own cells and to the agent:
+ * reach(ctx, key, the arc's cost, the key's world cell) for each; 0 when reach says so
+ * (no memory). */
+typedef int (*nbi_trep_reach)(void *ctx, uint32_t key, double cost, nb_cell at);
+int nbi_trep_arcs(const nbi_trep *r, uint32_t k, nbi_trep_reach reach, void *ctx);
+/* The portal (index in r) at key k, or UINT32_MAX. */
+static inline uint32_t nbi_trep_portal(const nbi_trep *r, uint32_t k)
+{
+    return k < r->nbase ? r->portal_of[k] : UINT32_MAX;
+}
 void nbi_trep_release(nbi_trep *r);
 void nbi_trep_free(const nb_allocator *a, nbi_trep *r);
 size_t nbi_trep_bytes(const nbi_trep *r);
-void nbi_trdijk_free(nbi_trdijk *s);
-size_t nbi_trdijk_bytes(const nbi_trdijk *s);
 
 /* Under an overlay that blocks cells (haa_edit.c): the tiles whose
  * standable cells it changes for the query's agent ("edited"), and the
@@ -122,7 +129,6 @@ typedef struct nbi_wedit {
     size_t ntrep, trcap, trmade; /* in use, room, made (their arrays kept for the next) */
     uint32_t *tslot;            /* per tile: its trep + 1, or 0 */
     nbi_tdijk dj;               /* the dK search */
-    nbi_trdijk rd;              /* the rows' search */
     size_t repaired;            /* tiles handled so by the last query, for tests */
     uint64_t cver;              /* the overlay version the treps were made for (0: none) */
     nb_capability ccap;
@@ -179,6 +185,7 @@ typedef struct nbi_whaa_result {
     int limit;              /* the search above the tiles stopped at max_expansions */
     int apart;              /* the ends in different world components: no search ran */
     size_t repaired;        /* edited tiles searched through their repaired graphs */
+    uint64_t joined;        /* of expanded: keys of those tiles' graphs (the rest world nodes and R cells) */
 } nbi_whaa_result;
 
 /* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */
@@ -232,7 +239,8 @@ nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
                        size_t needed_max, size_t *needed_count, int *redo, nb_err *err);
 void nbi_whaa_abandon(nbi_whaa *q);
 /* Tests: cell_walk 1 walks every edited tile cell by cell (as before the repairs);
- * stale_rows 1 plants a fault, the baked costs used where the repair remade a portal's;
+ * stale_rows 1 plants a fault, the repaired tiles' graphs not joined (the baked costs used
+ * where the repair may change them);
  * no_join 1 another, the R cells of the tiles walked cell by cell (blocks at a tile's edges)
  * not joined to the portals of their neighbours. */
 void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join);

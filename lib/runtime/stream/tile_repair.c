@@ -8,18 +8,18 @@
  * stands: the pair (p, q) may change only when dK(p) + dK(q) <= d(p, q),
  * dK the baked distance to the nearest node of a repaired cluster (one
  * Dijkstra from them all; a path in the repaired graph that enters a
- * repaired cluster crosses a border the repair left as baked).  Only a
- * portal of such a pair gets its distances again, by a Dijkstra over the
- * repaired graph, and only when the search above the tiles first expands
- * it.  A tile is handled so when its repaired clusters keep off the edges
- * of its own cells: then its border cells, its portals and the world
- * graph's arcs between tiles are as baked.  Any other edited tile is
- * walked cell by cell (haa_edit.c). */
+ * repaired cluster crosses a border the repair left as baked).  Such a
+ * pair's world arc is not used: the search above the tiles enters the
+ * repaired graph at the portal (its nodes are keys of that search, so
+ * the tile is walked once toward the goal rather than once a portal) and
+ * leaves it at a portal.  A tile is handled so when its repaired clusters
+ * keep off the edges of its own cells: then its border cells, its portals
+ * and the world graph's arcs between tiles are as baked.  Any other
+ * edited tile is walked cell by cell (haa_edit.c). */
 #include <string.h>
 
 #include "abstract/repair.h"
 #include "blocked/blocked.h"
-#include "core/heap.h"
 #include "stream/haa_world.h"
 
 static uint32_t node_local(const nbi_wgraph *g, uint32_t u)
@@ -44,15 +44,17 @@ void nbi_trep_release(nbi_trep *r)
 void nbi_trep_free(const nb_allocator *a, nbi_trep *r)
 {
     nbi_trep_release(r);
-    nbi_free(a, r->row);
+    nbi_free(a, r->join);
     nbi_free(a, r->dk);
-    nbi_free(a, r->d);
+    nbi_free(a, r->pkey);
+    nbi_free(a, r->portal_of);
     memset(r, 0, sizeof *r);
 }
 
 size_t nbi_trep_bytes(const nbi_trep *r)
 {
-    return (size_t)r->npcap * (sizeof *r->row + sizeof *r->dk) + r->dcap * sizeof *r->d;
+    return r->npcap * (sizeof *r->join + sizeof *r->dk) + r->pkcap * sizeof *r->pkey +
+           r->pocap * sizeof *r->portal_of;
 }
 
 /* The blocked cells of the world overlay in the tile's map, into the tile's overlay. */
@@ -111,11 +113,18 @@ static int grow(const nb_allocator *a, void **p, size_t *cap, size_t n, size_t s
     return nbi_grow(a, p, cap, n, size);
 }
 
-/* 1 when the pair (i, j) of the tile's portals may be changed by the repair (the arc's baked
- * cost d). */
-static int changed(const nbi_trep *r, uint32_t i, uint32_t j, double d)
+/* What the search over the repaired graph needs beside it: the agent's capabilities and
+ * the graph's size in keys. */
+static void set_agent(nbi_trep *r, nb_capability cap, uint32_t size)
 {
-    return r->dk[i] >= 0 && r->dk[j] >= 0 && r->dk[i] + r->dk[j] <= d + 1e-6;
+    const nbi_agraph *g = &r->rep->g;
+    r->cap = cap;
+    r->size = size;
+    memset(r->capok, 0, sizeof r->capok);
+    for (uint32_t c = 0; c < g->ncaps && c < 64; c++)
+        r->capok[c] = (nbi_u32at(g->caps, c) & ~cap) == 0;
+    r->nbase = g->nnodes;
+    r->nkeys = g->nnodes + (uint32_t)(r->rep->nrec * r->rep->per);
 }
 
 int nbi_trep_reopen(nbi_trep *r, const nbi_stile *t, const nb_world_overlay *wov,
@@ -128,6 +137,8 @@ int nbi_trep_reopen(nbi_trep *r, const nbi_stile *t, const nb_world_overlay *wov
         nbi_trep_release(r);
         return 0;
     }
+    /* The same overlay's cells give the same repair: the portals' keys stand. */
+    set_agent(r, cap, r->size);
     return 1;
 }
 
@@ -139,7 +150,7 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
     r->t = t;
     r->first = nbi_u32at(wg->tile_first, t->index);
     r->np = nbi_u32at(wg->tile_first, t->index + 1) - r->first;
-    r->rows = r->clusters = 0;
+    r->clusters = 0;
     r->ov = NULL;
     if (nbi_trep_overlay(t, wov, &r->ov, NULL) != NB_OK)
         return -1;
@@ -162,9 +173,13 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
         }
         r->clusters++;
     }
+    set_agent(r, cap, size);
     size_t npc = r->npcap;
-    if (!grow(a, (void **)&r->row, &npc, r->np ? r->np : 1, sizeof *r->row) ||
-        !grow(a, (void **)&r->dk, &r->npcap, r->np ? r->np : 1, sizeof *r->dk)) {
+    if (!grow(a, (void **)&r->join, &npc, r->np ? r->np : 1, sizeof *r->join) ||
+        !grow(a, (void **)&r->dk, &r->npcap, r->np ? r->np : 1, sizeof *r->dk) ||
+        !grow(a, (void **)&r->pkey, &r->pkcap, r->np ? r->np : 1, sizeof *r->pkey) ||
+        !grow(a, (void **)&r->portal_of, &r->pocap, g->nnodes ? g->nnodes : 1,
+              sizeof *r->portal_of)) {
         nbi_trep_release(r);
         return -1;
     }
@@ -203,8 +218,14 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
         uint32_t u = node_local(wg, r->first + i);
         r->dk[i] = u < g->nnodes && nbi_tdijk_reached(dj, u) ? nbi_steps_length(dj->card[u], dj->diag[u])
                                                              : -1;
-        r->row[i] = -1;
+        r->join[i] = 0;
+        r->pkey[i] = portal_key(g, rep, wg, r->first + i);
     }
+    for (uint32_t v = 0; v < g->nnodes; v++)
+        r->portal_of[v] = UINT32_MAX;
+    for (uint32_t i = 0; i < r->np; i++)
+        if (r->pkey[i] < g->nnodes) /* a portal's cluster keeps off the repair: a baked node */
+            r->portal_of[r->pkey[i]] = i;
     /* The portals of a pair the repair may change. */
     for (uint32_t i = 0; i < r->np; i++) {
         uint32_t u = r->first + i;
@@ -216,8 +237,8 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
             if (v < r->first || v >= r->first + r->np)
                 continue;
             double d = nbi_steps_length(nbi_get32(ap + NBI_WGRAPH_A_CARD), nbi_get32(ap + NBI_WGRAPH_A_DIAG));
-            if (changed(r, i, v - r->first, d)) {
-                r->row[i] = NBI_TREP_STALE;
+            if (nbi_trep_changed(r, i, v - r->first, d)) {
+                r->join[i] = 1;
                 break;
             }
         }
@@ -225,23 +246,7 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
     return 1;
 }
 
-/* ---- the Dijkstra over the repaired graph ---- */
-
-void nbi_trdijk_free(nbi_trdijk *s)
-{
-    if (s->heap_ok)
-        nbi_heap_free(&s->heap);
-    nbi_free(s->a, s->gv);
-    nbi_free(s->a, s->stamp);
-    nbi_free(s->a, s->pos);
-    nbi_free(s->a, s->want);
-    memset(s, 0, sizeof *s);
-}
-
-size_t nbi_trdijk_bytes(const nbi_trdijk *s)
-{
-    return s->cap * (sizeof *s->gv + sizeof *s->stamp + sizeof *s->pos + sizeof *s->want) + (s->heap_ok ? nbi_heap_bytes(&s->heap) : 0);
-}
+/* ---- the repaired graph as keys of the search above the tiles ---- */
 
 static int inside(const nbi_agraph *g, uint32_t u, const nbi_wtile *tg)
 {
@@ -250,119 +255,51 @@ static int inside(const nbi_agraph *g, uint32_t u, const nbi_wtile *tg)
            y < tg->core_y + tg->core_h;
 }
 
-static int reach(nbi_trdijk *s, uint32_t v, double gv)
+nb_cell nbi_trep_cell(const nbi_trep *r, uint32_t k)
 {
-    if (v == UINT32_MAX)
-        return 1;
-    if (s->stamp[v] >> 1 == s->sid && (s->stamp[v] & 1 || s->gv[v] <= gv))
-        return 1;
-    s->stamp[v] = s->sid << 1;
-    s->gv[v] = gv;
-    /* One entry a key, its cost lowered in place (the heap's positions). */
-    return nbi_heap_push(&s->heap, gv, (double)v, v);
+    const nbi_repair *rep = r->rep;
+    const nbi_agraph *g = &rep->g;
+    uint32_t x, y;
+    if (k < r->nbase) {
+        x = nbi_u16at(g->node_xy, 2 * (size_t)k), y = nbi_u16at(g->node_xy, 2 * (size_t)k + 1);
+    } else {
+        uint32_t c = rep->rec[(k - r->nbase) / rep->per].cell[(k - r->nbase) % rep->per];
+        x = c % g->width, y = c / g->width;
+    }
+    return (nb_cell){(int32_t)(x + r->t->tag.origin_x), (int32_t)(y + r->t->tag.origin_y)};
 }
 
-
-/* Portal i's costs to every portal of the tile over the repaired graph, kept to the tile's
- * own cells, into a row of r->d.  0 without memory. */
-int nbi_trep_row(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, nb_capability cap,
-                 uint32_t size, nbi_trdijk *s, uint32_t i)
+int nbi_trep_arcs(const nbi_trep *r, uint32_t u, nbi_trep_reach reach, void *ctx)
 {
     const nbi_repair *rep = r->rep;
     const nbi_agraph *g = &rep->g;
     const nbi_wtile *tg = &r->t->tag;
-    uint32_t base = g->nnodes;
-    size_t nk = (size_t)base + (size_t)rep->nrec * rep->per;
-    s->a = a;
-    if (nk > s->cap) {
-        size_t c[4] = {s->cap, s->cap, s->cap, s->cap};
-        if (!grow(a, (void **)&s->gv, &c[0], nk, sizeof *s->gv) ||
-            !grow(a, (void **)&s->stamp, &c[1], nk, sizeof *s->stamp) ||
-            !grow(a, (void **)&s->pos, &c[2], nk, sizeof *s->pos) ||
-            !grow(a, (void **)&s->want, &c[3], nk, sizeof *s->want))
-            return 0;
-        size_t m = c[0];
-        for (int k = 1; k < 4; k++)
-            m = c[k] < m ? c[k] : m;
-        memset(s->stamp + s->cap, 0, (m - s->cap) * sizeof *s->stamp);
-        memset(s->want + s->cap, 0, (m - s->cap) * sizeof *s->want);
-        for (size_t k = s->cap; k < m; k++)
-            s->pos[k] = NBI_HEAP_NONE;
-        s->cap = m;
-        s->heap.pos = s->pos;
-    }
-    if (!s->heap_ok && !(s->heap_ok = nbi_heap_init(&s->heap, a, 256, s->pos)))
-        return 0;
-    if (++s->sid >= (1u << 31)) {
-        memset(s->stamp, 0, s->cap * sizeof *s->stamp);
-        memset(s->want, 0, s->cap * sizeof *s->want);
-        s->sid = 1;
-    }
-    if (!grow(a, (void **)&r->d, &r->dcap, ((size_t)r->rows + 1) * r->np, sizeof *r->d))
-        return 0;
-    uint8_t capok[64] = {0};
-    for (uint32_t c = 0; c < g->ncaps && c < 64; c++)
-        capok[c] = (nbi_u32at(g->caps, c) & ~cap) == 0;
-    nbi_heap_clear(&s->heap);
-    /* The portals of the pairs the repair may change: the search ends once it has them all
-     * (the others' costs are the baked ones). */
-    double *row = r->d + (size_t)r->rows * r->np;
-    uint32_t u0 = r->first + i, left = 0;
-    for (uint32_t j = 0; j < r->np; j++)
-        row[j] = NBI_TREP_BAKED;
-    for (uint32_t k = nbi_u32at(wg->arc_first, u0); k < nbi_u32at(wg->arc_first, u0 + 1); k++) {
-        const uint8_t *ap = wg->arc + (size_t)k * NBI_WGRAPH_ARC;
-        uint32_t v = nbi_get32(ap + NBI_WGRAPH_A_TO);
-        if (v < r->first || v >= r->first + r->np ||
-            !changed(r, i, v - r->first, nbi_steps_length(nbi_get32(ap + NBI_WGRAPH_A_CARD),
-                                                          nbi_get32(ap + NBI_WGRAPH_A_DIAG))))
-            continue;
-        row[v - r->first] = -1;
-        uint32_t key = portal_key(g, rep, wg, v);
-        if (key != UINT32_MAX && s->want[key] != s->sid)
-            s->want[key] = s->sid, left++;
-    }
-    if (left && !reach(s, portal_key(g, rep, wg, u0), 0))
-        return 0;
-    while (left && !nbi_heap_empty(&s->heap)) {
-        nbi_heap_item it = nbi_heap_pop(&s->heap);
-        uint32_t u = it.id;
-        if (s->stamp[u] & 1)
-            continue;
-        s->stamp[u] |= 1;
-        if (s->want[u] == s->sid && --left == 0)
-            break;
-        double gu = s->gv[u];
-        if (u < base) { /* a baked node: its cluster is as baked */
-            for (uint32_t e = nbi_u32at(g->node_first, u); e < nbi_u32at(g->node_first, u + 1); e++) {
-                uint32_t v = nbi_u32at(g->arc_to, e);
-                if (!nbi_agraph_admits(g, e, cap, size) || !inside(g, v, tg))
-                    continue;
-                double w = nbi_steps_length(nbi_u16at(g->arc_w, 2 * (size_t)e),
-                                            nbi_u16at(g->arc_w, 2 * (size_t)e + 1));
-                if (!reach(s, nbi_repair_key(g, rep, base, v), gu + w))
-                    return 0;
-            }
-            continue;
-        }
-        uint32_t k = u - base, rec = k / rep->per, ni = k % rep->per;
-        const nbi_rcluster *c = &rep->rec[rec];
-        for (uint32_t e = c->first[ni]; e < c->first[ni + 1]; e++) {
-            const nbi_rarc *ra = &c->arc[e];
-            if (ra->cap >= 64 || !capok[ra->cap] || ra->cv < size)
+    uint32_t base = r->nbase;
+    if (u < base) { /* a baked node: its cluster is as baked */
+        for (uint32_t e = nbi_u32at(g->node_first, u); e < nbi_u32at(g->node_first, u + 1); e++) {
+            uint32_t v = nbi_u32at(g->arc_to, e);
+            if (!nbi_agraph_admits(g, e, r->cap, r->size) || !inside(g, v, tg))
                 continue;
-            uint32_t v = ra->inter ? nbi_repair_key_at(g, rep, base, ra->to) : base + rec * rep->per + ra->to;
-            if (v != UINT32_MAX && v < base && !inside(g, v, tg))
-                continue;
-            if (!reach(s, v, gu + nbi_steps_length(ra->card, ra->diag)))
+            uint32_t key = nbi_repair_key(g, rep, base, v);
+            if (key != UINT32_MAX &&
+                !reach(ctx, key, nbi_steps_length(nbi_u16at(g->arc_w, 2 * (size_t)e),
+                                                  nbi_u16at(g->arc_w, 2 * (size_t)e + 1)),
+                       nbi_trep_cell(r, key)))
                 return 0;
         }
+        return 1;
     }
-    for (uint32_t j = 0; j < r->np; j++) {
-        uint32_t v = row[j] == -1 ? portal_key(g, rep, wg, r->first + j) : UINT32_MAX;
-        if (v != UINT32_MAX && s->stamp[v] == (s->sid << 1 | 1))
-            row[j] = s->gv[v];
+    uint32_t k = u - base, rec = k / rep->per, ni = k % rep->per;
+    const nbi_rcluster *c = &rep->rec[rec];
+    for (uint32_t e = c->first[ni]; e < c->first[ni + 1]; e++) {
+        const nbi_rarc *ra = &c->arc[e];
+        if (ra->cap >= 64 || !r->capok[ra->cap] || ra->cv < r->size)
+            continue;
+        uint32_t v = ra->inter ? nbi_repair_key_at(g, rep, base, ra->to) : base + rec * rep->per + ra->to;
+        if (v == UINT32_MAX || (v < base && !inside(g, v, tg)))
+            continue;
+        if (!reach(ctx, v, nbi_steps_length(ra->card, ra->diag), nbi_trep_cell(r, v)))
+            return 0;
     }
-    r->row[i] = (int32_t)r->rows++;
     return 1;
 }
