@@ -34,7 +34,10 @@
  * path (the tile it falls in is "edited": searched through its repaired
  * graph, lib/runtime/stream/tile_repair.c, or cell by cell when the block
  * is at its edges, haa_edit.c), to show what an edit costs: the first
- * query under it and the median of 5 more under the same overlay. */
+ * query under it and the median of 5 more under the same overlay; then
+ * under 8 x 8 cells across the first tile border the path crosses after
+ * its middle (cell by cell on both sides: what is left of issue 31's
+ * overlays at tile edges). */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -204,6 +207,39 @@ static int in_window(long tx, long ty, long cx, long cy)
     return labs(tx - cx) <= 1 && labs(ty - cy) <= 1;
 }
 
+/* HAA* corner to corner (s to g, len unblocked) under 8 x 8 cells blocked at (bx, by): the
+ * first query under the new overlay and the median of 5 more under it. */
+static void edit(walker *k, loader_ctx *lc, nb_cell s, nb_cell g, double len, long bx, long by,
+                 const char *where)
+{
+    nb_err err;
+    nb_world_overlay *ov = NULL;
+    if (nb_world_overlay_open(k->w, &ov, &err) != NB_OK)
+        return;
+    nb_world_overlay_block(ov, bx, by, 8, 8, &err);
+    nb_haa_result r;
+    double wall[5], cpu[5], first_wall, first_cpu;
+    unsigned calls0 = lc->calls;
+    nb_status st = timed_haa(k, s, g, ov, &r, &first_wall, &first_cpu, &err);
+    unsigned mapped2 = lc->calls - calls0;
+    for (int i = 0; st == NB_OK && i < 5; i++)
+        timed_haa(k, s, g, ov, &r, &wall[i], &cpu[i], &err);
+    if (st != NB_OK)
+        printf("HAA* corner to corner under 8 x 8 cells blocked at (%ld, %ld), %s: %s\n", bx, by,
+               where, err.msg);
+    else
+        printf("HAA* corner to corner under 8 x 8 cells blocked at (%ld, %ld), %s (tiles (%ld, "
+               "%ld) to (%ld, %ld) edited): %s, length %.1f (%+.2f%%), %llu nodes expanded (world "
+               "graph and the edited tiles' nodes or cells); first %.1f ms wall (%.1f ms CPU, %u "
+               "more tiles mapped), median of 5 after it: %.2f ms wall, %.2f ms thread CPU\n",
+               bx, by, where, bx / (long)k->in.tile, by / (long)k->in.tile,
+               (bx + 7) / (long)k->in.tile, (by + 7) / (long)k->in.tile,
+               r.status == NB_PATH_FOUND ? "found" : "NO PATH", r.length,
+               100 * (r.length - len) / len, (unsigned long long)r.expanded, 1e3 * first_wall,
+               1e3 * first_cpu, mapped2, 1e3 * median(wall, 5), 1e3 * median(cpu, 5));
+    nb_world_overlay_close(ov);
+}
+
 /* HAA* corner to corner, from no tile loaded (the loader, no budget), then 15 times with its
  * tiles mapped; then under an overlay blocking 8 x 8 cells at its path's middle. */
 static void corners(walker *k, loader_ctx *lc)
@@ -242,34 +278,26 @@ static void corners(walker *k, loader_ctx *lc)
            s.x, s.y, g.x, g.y, r.status == NB_PATH_FOUND ? "found" : "NO PATH", len, plen,
            (unsigned long long)exp, 1e3 * first_wall, 1e3 * first_cpu, mapped, in.loaded,
            1e3 * median(wall, 15), 1e3 * median(cpu, 15), nb_world_resident(k->w) / 1048576.0);
-    /* An edit: 8 x 8 cells blocked at the path's middle, in one tile. */
-    nb_world_overlay *ov = NULL;
-    if (r.status != NB_PATH_FOUND || nb_world_overlay_open(k->w, &ov, &err) != NB_OK)
+    /* An edit: 8 x 8 cells blocked at the path's middle, in one tile; then 8 x 8 across the
+     * first tile border the path crosses after it. */
+    if (r.status != NB_PATH_FOUND)
         return;
     long bx = mid.x - 4, by = mid.y - 4;
     long t0x = mid.x / (long)k->in.tile * (long)k->in.tile;
     long t0y = mid.y / (long)k->in.tile * (long)k->in.tile;
     bx = clampl(bx, t0x, t0x + (long)k->in.tile - 8);
     by = clampl(by, t0y, t0y + (long)k->in.tile - 8);
-    nb_world_overlay_block(ov, bx, by, 8, 8, &err);
-    calls0 = lc->calls;
-    st = timed_haa(k, s, g, ov, &r, &first_wall, &first_cpu, &err);
-    unsigned mapped2 = lc->calls - calls0;
-    for (int i = 0; st == NB_OK && i < 5; i++)
-        timed_haa(k, s, g, ov, &r, &wall[i], &cpu[i], &err);
-    if (st != NB_OK)
-        printf("HAA* corner to corner under 8 x 8 cells blocked at (%ld, %ld): %s\n", bx, by,
-               err.msg);
-    else
-        printf("HAA* corner to corner under 8 x 8 cells blocked at (%ld, %ld) (tile (%ld, %ld) "
-               "edited): %s, length %.1f (%+.2f%%), %llu nodes expanded (world graph and the "
-               "edited tile's nodes or cells); first %.1f ms wall (%.1f ms CPU, %u more tiles "
-               "mapped), median of 5 after it: %.2f ms wall, %.2f ms thread CPU\n",
-               bx, by, bx / (long)k->in.tile, by / (long)k->in.tile,
-               r.status == NB_PATH_FOUND ? "found" : "NO PATH", r.length,
-               100 * (r.length - len) / len, (unsigned long long)r.expanded, 1e3 * first_wall,
-               1e3 * first_cpu, mapped2, 1e3 * median(wall, 5), 1e3 * median(cpu, 5));
-    nb_world_overlay_close(ov);
+    edit(k, lc, s, g, len, bx, by, "in one tile");
+    /* The first step of the path past its middle from one tile to another. */
+    long tile = (long)k->in.tile;
+    for (size_t i = plen / 2; i + 1 < plen; i++) {
+        nb_cell a = r.path[i], b = r.path[i + 1];
+        if (a.x / tile == b.x / tile && a.y / tile == b.y / tile)
+            continue;
+        edit(k, lc, s, g, len, clampl(b.x - 4, 0, (long)k->in.width - 8),
+             clampl(b.y - 4, 0, (long)k->in.height - 8), "across a tile border on the path");
+        break;
+    }
 }
 
 int main(int argc, char **argv)
