@@ -282,22 +282,24 @@ static void corners(walker *k, loader_ctx *lc)
      * first tile border the path crosses after it. */
     if (r.status != NB_PATH_FOUND)
         return;
+    /* The first step of the path past its middle from one tile to another (read before
+     * the edits' queries reuse the path's memory). */
+    long tile = (long)k->in.tile;
+    nb_cell cross = {-1, -1};
+    for (size_t i = plen / 2; i + 1 < plen && cross.x < 0; i++) {
+        nb_cell a = r.path[i], b = r.path[i + 1];
+        if (a.x / tile != b.x / tile || a.y / tile != b.y / tile)
+            cross = b;
+    }
     long bx = mid.x - 4, by = mid.y - 4;
     long t0x = mid.x / (long)k->in.tile * (long)k->in.tile;
     long t0y = mid.y / (long)k->in.tile * (long)k->in.tile;
     bx = clampl(bx, t0x, t0x + (long)k->in.tile - 8);
     by = clampl(by, t0y, t0y + (long)k->in.tile - 8);
     edit(k, lc, s, g, len, bx, by, "in one tile");
-    /* The first step of the path past its middle from one tile to another. */
-    long tile = (long)k->in.tile;
-    for (size_t i = plen / 2; i + 1 < plen; i++) {
-        nb_cell a = r.path[i], b = r.path[i + 1];
-        if (a.x / tile == b.x / tile && a.y / tile == b.y / tile)
-            continue;
-        edit(k, lc, s, g, len, clampl(b.x - 4, 0, (long)k->in.width - 8),
-             clampl(b.y - 4, 0, (long)k->in.height - 8), "across a tile border on the path");
-        break;
-    }
+    if (cross.x >= 0)
+        edit(k, lc, s, g, len, clampl(cross.x - 4, 0, (long)k->in.width - 8),
+             clampl(cross.y - 4, 0, (long)k->in.height - 8), "across a tile border on the path");
 }
 
 int main(int argc, char **argv)

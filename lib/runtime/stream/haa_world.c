@@ -439,10 +439,19 @@ static void landmarks_at_goal(nbi_whaa *q, uint32_t fg, uint32_t ng)
     }
 }
 
-/* A lower bound on the cost from key v (at cell at) to the goal. */
+static const nbi_trep *key_trep(const nbi_whaa *q, uint32_t u);
+
+/* A lower bound on the cost from key v (at cell at) to the goal.  A repaired tile's key
+ * reaches the goal (in another tile) only through one of the tile's portals, so the least
+ * of their bounds is one too: without it the tile's keys, bound by the octile distance
+ * alone, would be settled ahead of the world nodes the landmarks bound, by worse ways. */
 static double heuristic(const nbi_whaa *q, uint32_t v, nb_cell at, nb_cell goal)
 {
     double h = nbi_octile_cells(at.x, at.y, goal.x, goal.y);
+    if (v > q->g.nodes + 1 && v < q->g.nodes + 2 + q->tk) {
+        double m = key_trep(q, v)->hmin;
+        return m > h ? m : h;
+    }
     if (v >= q->g.nodes)
         return h;
     for (uint32_t i = 0; i < q->nlm; i++) {
@@ -881,6 +890,18 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
     q->nlm = 0;
     if (st == NB_OK && !apart && !ed->ndirty)
         landmarks_at_goal(q, fg, ng);
+    for (size_t i = 0; st == NB_OK && i < ed->ntrep; i++) {
+        nbi_trep *r = &ed->trep[i];
+        if (!r->live)
+            continue;
+        r->hmin = INFINITY;
+        for (uint32_t j = 0; j < r->np; j++) {
+            double h = heuristic(q, r->first + j, node_cell(&q->g, r->first + j), goal);
+            r->hmin = h < r->hmin ? h : r->hmin;
+        }
+        if (!r->np)
+            r->hmin = 0;
+    }
     for (uint32_t i = 0; st == NB_OK && !ds && i < ns; i++)
         if (scost[i] >= 0)
             relax(q, fs + i, scost[i], S, goal, node_cell(&q->g, fs + i));

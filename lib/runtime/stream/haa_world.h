@@ -67,6 +67,7 @@ typedef struct nbi_trep {
     size_t npcap, pkcap, pocap;
     uint32_t nbase, nkeys;     /* the repaired graph's keys: nbase baked nodes, then the repair's */
     uint32_t kbase;            /* the query's search key of its key 0 */
+    double hmin;               /* the query's: its portals' least bound to the goal */
     uint32_t clusters;
     nb_capability cap;
     uint32_t size;
