@@ -467,6 +467,12 @@ static double heuristic(const nbi_whaa *q, uint32_t v, nb_cell at, nb_cell goal)
 static void relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goal, nb_cell at)
 {
     int seen = q->stamp[v] >> 1 == q->sid;
+    /* A repaired tile's key settled by a worse way is opened again: its bound is weaker than
+     * the world nodes' (the landmarks), so the first portal the search enters the tile by
+     * may settle much of its graph before a better portal is reached. */
+    if (seen && q->stamp[v] & 1 && q->gv[v] > gv + 1e-9 && v > q->g.nodes + 1 &&
+        v < q->g.nodes + 2 + q->tk)
+        q->stamp[v] &= ~1u;
     if (seen && (q->stamp[v] & 1 || q->gv[v] <= gv))
         return;
     /* A node's bound depends on it and the goal alone: made at its first
