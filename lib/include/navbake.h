@@ -2074,6 +2074,19 @@ nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *query,
 /* After a find that returned NB_ERR_UNLOADED: how many tiles it needs,
  * the first max of them in needed. */
 size_t nb_world_sg_needed(const nb_world_sg *ws, nb_world_tile *needed, size_t max);
+/* The same query in slices (the convention at the top of this header;
+ * expansions count the portals settled).  The first step reads the ends'
+ * tiles and joins the ends to their portals; the step that ends the search
+ * walks its path into cells through the tiles it crosses.  A step that
+ * needs a tile that is not loaded returns NB_ERR_UNLOADED and
+ * nb_world_sg_needed lists them; the query keeps its place (the ends to
+ * join, or the path to walk), and the next step after the game has loaded
+ * them resumes it.  Before the end finish answers NB_PATH_LIMIT with the
+ * start alone, as find stopped by max_expansions. */
+nb_status nb_world_sg_begin(nb_world_sg *ws, const nb_sg_query *query,
+                            const nb_world_overlay *overlay, nb_err *err);
+nb_status nb_world_sg_step(nb_world_sg *ws, uint64_t expansions, int *done, nb_err *err);
+nb_status nb_world_sg_finish(nb_world_sg *ws, nb_sg_result *res, nb_err *err);
 
 /* ------------------------------------------------------------------ */
 /* The ABI guard's list                                                */

@@ -14,6 +14,13 @@
  *   ends' tiles; loading what each answer names ends with the path of the
  *   world with every tile loaded, every tile loaded holding a cell of it;
  *   with a loader and a budget the query loads them itself.
+ * - The sliced form (nb_world_sg_begin/step/finish): slices of 1, 7 and
+ *   no limit give find's answer exactly; finish before the end gives the
+ *   start alone; from no tile loaded, loading what each step names (some
+ *   pauses after the search began) gives find's path.
+ * - The landmarks the link stores: each portal's distance from each is a
+ *   plain Dijkstra's over the portal graph (rows unpacked, moves between
+ *   tiles).
  * - The world_opt section damaged in crafted ways: each refused naming
  *   what is wrong; a query the layer cannot honour refused by status. */
 #include <math.h>
@@ -295,6 +302,133 @@ static void check_unloaded(const lvl *l, nb_world_sg *full, uint64_t seed)
            l->what);
 }
 
+/* begin, steps of slice (the game loading what a step names when w is
+ * not NULL), finish; *pauses counts NB_ERR_UNLOADED steps, *mid those
+ * after the first step (the ends joined, the search begun). */
+static nb_status sliced(nb_world_sg *ws, nb_world *w, const nb_sg_query *q, uint64_t slice,
+                        nb_sg_result *res, int *pauses, int *mid, nb_err *err)
+{
+    nb_status st = nb_world_sg_begin(ws, q, NULL, err);
+    int done = 0, n = 0;
+    while (st == NB_OK && !done && n++ < 10000000) {
+        st = nb_world_sg_step(ws, slice, &done, err);
+        if (st == NB_ERR_UNLOADED && w) {
+            nb_world_tile need[64];
+            size_t k = nb_world_sg_needed(ws, need, 64);
+            for (size_t j = 0; j < k && j < 64; j++)
+                if (nb_world_loaded(w, need[j]) || nb_world_load(w, need[j], err) != NB_OK) {
+                    snprintf(err->msg, sizeof err->msg, "tile (%u, %u) named, loaded or not "
+                             "loading", need[j].column, need[j].row);
+                    return NB_ERR_MISMATCH;
+                }
+            ++*pauses;
+            *mid += n > 1;
+            st = NB_OK;
+        }
+    }
+    return st == NB_OK ? nb_world_sg_finish(ws, res, err) : st;
+}
+
+static int same_result(const nb_sg_result *a, const nb_sg_result *b)
+{
+    return a->status == b->status && a->length == b->length && a->cost == b->cost &&
+           a->expanded == b->expanded && a->path_len == b->path_len &&
+           a->waypoint_len == b->waypoint_len && a->searched == b->searched &&
+           (!a->path_len || !memcmp(a->path, b->path, a->path_len * sizeof *a->path)) &&
+           (!a->waypoint_len ||
+            !memcmp(a->waypoints, b->waypoints, a->waypoint_len * sizeof *a->waypoints));
+}
+
+/* The sliced form against find: slices of 1, 7 and no limit give find's
+ * answer exactly; finish before the end the start alone; from no tile
+ * loaded, loading what each step names gives find's path; steps with no
+ * query begun refused. */
+static void check_sliced(const lvl *l, nb_world_sg *ws, int pairs)
+{
+    tu_rng r = {0x511ced};
+    nb_err err;
+    static const uint64_t slices[] = {1, 7, UINT64_MAX};
+    int wrong[3] = {0, 0, 0}, early = 0, early_ok = 0, tried = 0, same = 0, pauses = 0, mid = 0;
+    nb_cell *keep = NULL;
+    size_t cap = 0;
+    for (int i = 0; i < pairs; i++) {
+        nb_cell s = standing(&r, l, 1), g = standing(&r, l, 1);
+        if (i % 5 == 0)
+            g = s; /* the same cell: answered without a search */
+        nb_sg_query q = query(l, 1, s, g);
+        if (i % 7 == 3)
+            q.max_expansions = 5; /* stopped by the query's own limit */
+        nb_sg_result want, got;
+        if (nb_world_sg_find(ws, &q, NULL, &want, &err) != NB_OK)
+            continue;
+        if (want.path_len > cap) {
+            cap = want.path_len;
+            keep = realloc(keep, cap * sizeof *keep);
+        }
+        nb_sg_result w0 = want;
+        if (want.path_len) {
+            memcpy(keep, want.path, want.path_len * sizeof *keep);
+            w0.path = keep;
+        }
+        w0.waypoints = NULL, w0.waypoint_len = 0; /* compared through the path */
+        for (int k = 0; k < 3; k++) {
+            int p = 0, m = 0;
+            nb_status st = sliced(ws, NULL, &q, slices[k], &got, &p, &m, &err);
+            got.waypoints = NULL, got.waypoint_len = 0;
+            if (st != NB_OK || !same_result(&got, &w0)) {
+                if (!wrong[k]++)
+                    diag("%s: (%d, %d) to (%d, %d) in slices of %llu: not find's answer (%s)",
+                         l->what, s.x, s.y, g.x, g.y, (unsigned long long)slices[k],
+                         st != NB_OK ? err.msg : "differs");
+            }
+        }
+        /* Finished after 3 settled portals, before the end. */
+        if (want.status == NB_PATH_FOUND && want.expanded > 3) {
+            int done = 0;
+            early++;
+            if (nb_world_sg_begin(ws, &q, NULL, &err) == NB_OK &&
+                nb_world_sg_step(ws, 3, &done, &err) == NB_OK && !done &&
+                nb_world_sg_finish(ws, &got, &err) == NB_OK && got.status == NB_PATH_LIMIT &&
+                got.path_len == 1 && got.path[0].x == s.x && got.path[0].y == s.y &&
+                got.expanded == 3)
+                early_ok++;
+        }
+        /* From no tile loaded, in slices of 5. */
+        if (want.status == NB_PATH_FOUND && i % 3 == 0 && q.max_expansions == 0) {
+            nb_world *w;
+            nb_world_sg *fresh;
+            if (nb_world_open(tu_path(l->dir, "world.nbw"), NULL, 0, NULL, &w, &err) != NB_OK)
+                continue;
+            if (nb_world_sg_open(w, &fresh, &err) == NB_OK) {
+                tried++;
+                if (sliced(fresh, w, &q, 5, &got, &pauses, &mid, &err) == NB_OK &&
+                    got.path_len == w0.path_len && got.length == w0.length &&
+                    !memcmp(got.path, keep, w0.path_len * sizeof *keep))
+                    same++;
+                nb_world_sg_close(fresh);
+            }
+            nb_world_close(w);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        is_int(wrong[k], 0, "%s: %d pairs in slices of %llu: find's answer exactly (status, length, "
+               "portals settled, every cell)", l->what, pairs, (unsigned long long)slices[k]);
+    ok(early > 0 && early_ok == early, "%s: finished after 3 portals: NB_PATH_LIMIT, the start "
+       "alone (%d of %d)", l->what, early_ok, early);
+    ok(tried > 0 && same == tried, "%s: from no tile loaded, loading what each step names: "
+       "find's path (%d of %d; %d pauses, %d after the search began)", l->what, same, tried,
+       pauses, mid);
+    ok(mid > 0, "%s: some steps paused for tiles after the search began (%d)", l->what, mid);
+    /* No query begun: step and finish refused. */
+    int done;
+    nb_sg_result res;
+    is_int(nb_world_sg_step(ws, 1, &done, &err), NB_ERR_ARG, "%s: a step with no query begun",
+           l->what);
+    is_int(nb_world_sg_finish(ws, &res, &err), NB_ERR_ARG, "%s: finish with no query begun",
+           l->what);
+    free(keep);
+}
+
 typedef struct tiles_dir {
     const char *dir;
 } tiles_dir;
@@ -394,6 +528,75 @@ static void check_statuses(const lvl *l, nb_world_sg *ws)
 }
 
 /* The world bundle's world_opt section damaged: each refused, naming what. */
+/* The landmarks the link stored against a plain Dijkstra over the portal
+ * graph (an array scanned for the least, each node's row of its tile
+ * unpacked, its moves between tiles): every node's distance from each. */
+static void check_landmarks(const lvl *l)
+{
+    const nb_bundle *b = l->wd.index;
+    nbi_windex x;
+    nb_err err;
+    long at = -1;
+    for (size_t i = 0; i < nb_bundle_section_count(b) && at < 0; i++)
+        if (nb_bundle_section_get(b, i)->type == NB_SEC_WORLD_OPT)
+            at = (long)i;
+    nbi_wopt o;
+    if (!ok(at >= 0 && nbi_windex_find(b, &x, &err) == NB_OK &&
+                nbi_wopt_read(b, (size_t)at, &x, NULL, &o, &err) == NB_OK,
+            "%s: the world_opt section reads: %s", l->what, err.msg))
+        return;
+    uint32_t n = o.nodes, *tile = malloc(((size_t)n + 1) * sizeof *tile);
+    double *d = malloc(((size_t)n + 1) * sizeof *d), *row = malloc(((size_t)o.maxp + 1) * sizeof *row);
+    char *done = malloc((size_t)n + 1);
+    for (uint32_t t = 0; t < o.tiles; t++)
+        for (uint32_t v = o.first[t]; v < o.first[t + 1]; v++)
+            tile[v] = t;
+    int wrong = 0, reached = 0;
+    for (uint32_t k = 0; k < o.nland; k++) {
+        for (uint32_t v = 0; v < n; v++)
+            d[v] = INFINITY, done[v] = 0;
+        d[o.land[k]] = 0;
+        for (;;) {
+            uint32_t u = UINT32_MAX;
+            for (uint32_t v = 0; v < n; v++)
+                if (!done[v] && !isinf(d[v]) && (u == UINT32_MAX || d[v] < d[u]))
+                    u = v;
+            if (u == UINT32_MAX)
+                break;
+            done[u] = 1;
+            const nbi_optb *tb = &o.tile[tile[u]];
+            uint32_t i = u - o.first[tile[u]];
+            nbi_optb_unpack_row(tb->packed + tb->row[i], tb->row[i + 1] - tb->row[i], tb->cell,
+                                tb->n, i, row);
+            for (uint32_t j = 0; j < tb->n; j++)
+                if (row[j] >= 0 && d[u] + row[j] < d[o.first[tile[u]] + j])
+                    d[o.first[tile[u]] + j] = d[u] + row[j];
+            for (uint32_t m = o.lfirst[u]; m < o.lfirst[u + 1]; m++) {
+                double c = d[u] + (o.lmove[m] >= 4 ? M_SQRT2 : 1); /* moves 4-7: diagonal */
+                if (c < d[o.lto[m]])
+                    d[o.lto[m]] = c;
+            }
+        }
+        for (uint32_t v = 0; v < n; v++) {
+            double got = o.ld[(size_t)v * o.nland + k];
+            reached += !isinf(d[v]);
+            if (isinf(d[v]) ? got != -1 : fabs(got - d[v]) > 1e-9) {
+                if (!wrong++)
+                    diag("%s: landmark %u (node %u) to node %u: stored %g, Dijkstra %g", l->what,
+                         k, o.land[k], v, got, d[v]);
+            }
+        }
+    }
+    ok(o.nland == 8 || o.nland == n, "%s: %u landmarks on %u portals", l->what, o.nland, n);
+    is_int(wrong, 0, "%s: every portal's distance from each landmark is a plain Dijkstra's over "
+           "the portal graph (%d reached of %u)", l->what, reached, o.nland * n);
+    free(tile);
+    free(d);
+    free(row);
+    free(done);
+    nbi_wopt_free(&o);
+}
+
 static void check_damage(const lvl *l)
 {
     const nb_bundle *b = l->wd.index;
@@ -417,7 +620,7 @@ static void check_damage(const lvl *l)
     static const struct { const char *what, *says; } dmg[] = {
         {"a byte short", "expected"},
         {"the table's nodes one more", "disagree on"},
-        {"the reserved word set", "reserved word"},
+        {"17 landmarks", "landmarks (at most"},
         {"a tile fewer", "tiles; the world has"},
         {"the tiles' last offset past their bytes", "its tiles span"},
         {"tile 1's border a byte later", "tile ("},
@@ -425,24 +628,35 @@ static void check_damage(const lvl *l)
         {"the first move's node past the nodes", "names node"},
         {"the header's nodes and the table's one more", "its tiles hold"},
         {"a tile's first portal moved off the edge", "not on the edge"},
+        {"the first landmark past the nodes", "landmark 0 is node"},
+        {"a landmark 1 from itself", "not 0 from itself"},
+        {"a distance below the octile distance", "below the octile"},
+        {"a distance infinite", "not finite"},
+        {"the first move's ends' distances 5 apart", "a move apart"},
     };
-    uint8_t *q = malloc(len);
+    uint32_t nland = nbi_get32(p + NBI_WOPT_LANDMARKS);
+    size_t lat = bytes + nbi_get32(p + NBI_WOPT_BYTES), ltab = lat + 4 * (size_t)nland;
+    ok(nland == 8 || nland == in->param[3], "%s: %u landmarks", l->what, nland);
+    uint8_t *q = malloc(len + 8 * NBI_WOPT_MAX_LANDMARKS);
     for (size_t d = 0; d < sizeof dmg / sizeof dmg[0]; d++) {
         memcpy(q, p, len);
+        memset(q + len, 0, 8 * NBI_WOPT_MAX_LANDMARKS);
         size_t ql = len;
         uint32_t param[4] = {in->param[0], in->param[1], in->param[2], in->param[3]};
         switch (d) {
         case 0: ql--; break;
         case 1: param[3]++; break;
-        case 2: nbi_put32(q + NBI_WOPT_ZERO, 1); break;
+        case 2: nbi_put32(q + NBI_WOPT_LANDMARKS, 17); break;
         case 3: nbi_put32(q + NBI_WOPT_TILES, tiles - 1); break;
         case 4: nbi_put32at(q + off, tiles, nbi_u32at(q + off, tiles) + 1); break;
         case 5: nbi_put32at(q + off, 1, nbi_u32at(q + off, 1) + 1); break;
         case 6: nbi_put32at(q + tgt, 0, nbi_u32at(q + tgt, 0) + 1); break;
         case 7: nbi_put32at(q + tgt, 0, param[3] + 5); break;
         case 8:
+            /* The landmarks' table a node longer too: the length holds. */
             param[3]++;
             nbi_put32(q + NBI_WOPT_NODES, param[3]);
+            ql += 8 * (size_t)nland;
             break;
         case 9: {
             /* The first tile with a portal. */
@@ -454,6 +668,23 @@ static void check_damage(const lvl *l)
             uint32_t w = nbi_get32(t0 + NBI_OBORDER_WIDTH), h = nbi_get32(t0 + NBI_OBORDER_HEIGHT);
             nbi_put16((uint8_t *)t0 + NBI_OBORDER_HEADER + NBI_OBORDER_P_X, (uint16_t)(w / 2));
             nbi_put16((uint8_t *)t0 + NBI_OBORDER_HEADER + NBI_OBORDER_P_Y, (uint16_t)(h / 2));
+            break;
+        }
+        case 10: nbi_put32at(q + lat, 0, param[3]); break;
+        case 11: nbi_putf64(q + ltab + 8 * ((size_t)nbi_u32at(q + lat, 0) * nland), 1); break;
+        case 12: {
+            /* A node the first landmark reaches, some way from it. */
+            uint32_t v = 0;
+            while (v + 1 < param[3] && nbi_getf64(q + ltab + 8 * ((size_t)v * nland)) < 4)
+                v++;
+            nbi_putf64(q + ltab + 8 * ((size_t)v * nland), 1);
+            break;
+        }
+        case 13: nbi_putf64(q + ltab + 8 * ((size_t)1 * nland), INFINITY); break;
+        case 14: {
+            /* The node the first move reaches: 5 farther from the first landmark. */
+            size_t at2 = ltab + 8 * ((size_t)nbi_u32at(q + tgt, 0) * nland);
+            nbi_putf64(q + at2, nbi_getf64(q + at2) + 5);
             break;
         }
         }
@@ -485,8 +716,10 @@ static void check(const char *what, const char *map, uint32_t tile, const char *
     check_pairs(&l, ws, aa, 1, pairs);
     check_pairs(&l, ws, aa, 2, pairs / 2);
     check_unloaded(&l, ws, 0x1u + tile);
+    check_sliced(&l, ws, pairs / 4);
     check_loader(&l, ws);
     check_statuses(&l, ws);
+    check_landmarks(&l);
     check_damage(&l);
 out:
     nb_world_sg_close(ws);

@@ -4,13 +4,18 @@
  * each move out of a tile reaches, found among the portals of the tile
  * there.  Each tile's section is read back checked first; a move that
  * reaches no portal of its neighbour means the two were baked from other
- * cells, and is refused naming both. */
+ * cells, and is refused naming both.  Then the landmarks on the joined
+ * graph and every node's distances from them (opt_landmarks.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "bake_int.h"
 #include "stream/opt_world.h"
+#include "world/opt_landmarks.h"
 #include "world/world.h"
+
+/* Landmarks the link stores: 8, as the world graph's (landmarks_link.c). */
+#define LANDMARKS 8
 
 static int cell_before(nb_cell a, nb_cell b) { return a.y != b.y ? a.y < b.y : a.x < b.x; }
 
@@ -38,6 +43,9 @@ nb_status nbb_world_opt_join(const nbb_world *w, const nbi_wtile *tags,
     uint32_t tiles = w->columns * w->rows;
     nbi_optb *b = nbb_calloc(tiles, sizeof *b);
     uint32_t *first = nbb_malloc(((size_t)tiles + 1) * sizeof *first);
+    uint32_t *lfirst = NULL, *lto = NULL, *lm = NULL;
+    uint8_t *lmove = NULL;
+    double *ld = NULL;
     nb_status st = NB_OK;
     uint8_t *p = NULL;
     if (!b || !first) {
@@ -68,8 +76,15 @@ nb_status nbb_world_opt_join(const nbb_world *w, const nbi_wtile *tags,
         goto done;
     }
     size_t head = NBI_WOPT_HEADER + 4 * ((size_t)tiles + 1), tgt = head + 4 * (size_t)links;
-    *out_len = tgt + (size_t)bytes;
-    if (!(p = nbb_calloc(1, *out_len))) {
+    lfirst = nbb_malloc(((size_t)nodes + 1) * sizeof *lfirst);
+    lto = nbb_malloc(((size_t)links + 1) * sizeof *lto);
+    lmove = nbb_malloc((size_t)links + 1);
+    lm = nbb_malloc(LANDMARKS * sizeof *lm);
+    ld = nbb_malloc(((size_t)nodes + 1) * LANDMARKS * sizeof *ld);
+    /* The landmarks' bytes come last: room for as many as are wanted. */
+    size_t lbytes = 4 * (size_t)LANDMARKS + 8 * (size_t)LANDMARKS * (size_t)nodes;
+    *out_len = tgt + (size_t)bytes + lbytes;
+    if (!lfirst || !lto || !lmove || !lm || !ld || !(p = nbb_calloc(1, *out_len))) {
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the optimal layer across tiles");
         goto done;
     }
@@ -82,6 +97,11 @@ nb_status nbb_world_opt_join(const nbb_world *w, const nbi_wtile *tags,
         nbi_put32at(p + NBI_WOPT_HEADER, t, off);
         memcpy(p + tgt + off, payload[t], plen[t]);
         off += (uint32_t)plen[t];
+        for (uint32_t i = 0, l = 0; i < b[t].n; i++) {
+            lfirst[first[t] + i] = k + l;
+            while (l < b[t].nlinks && b[t].link_from[l] == i)
+                l++;
+        }
         for (uint32_t l = 0; l < b[t].nlinks; l++, k++) {
             nb_cell c = b[t].link_to[l], from = b[t].cell[b[t].link_from[l]];
             uint32_t j = UINT32_MAX, u = 0;
@@ -98,9 +118,29 @@ nb_status nbb_world_opt_join(const nbb_world *w, const nbi_wtile *tags,
                 break;
             }
             nbi_put32at(p + head, k, first[u] + j);
+            lto[k] = first[u] + j;
+            lmove[k] = b[t].link_move[l];
         }
     }
     nbi_put32at(p + NBI_WOPT_HEADER, tiles, off);
+    lfirst[nodes] = k;
+    uint32_t nl = 0;
+    if (st == NB_OK) {
+        nbbo_graph g = {tiles, (uint32_t)nodes, b, first, lfirst, lto, lmove};
+        st = nbb_world_opt_landmarks(&g, LANDMARKS, lm, ld, &nl, err);
+    }
+    if (st == NB_OK) {
+        /* K, the landmarks, then each node's K distances (f64 bits). */
+        uint8_t *q = p + tgt + bytes;
+        nbi_put32(p + NBI_WOPT_LANDMARKS, nl);
+        for (uint32_t i = 0; i < nl; i++)
+            nbi_put32at(q, i, lm[i]);
+        q += 4 * (size_t)nl;
+        for (uint64_t v = 0; v < nodes; v++)
+            for (uint32_t i = 0; i < nl; i++, q += 8)
+                nbi_putf64(q, ld[v * LANDMARKS + i]);
+        *out_len = (size_t)(q - p);
+    }
     if (st == NB_OK) {
         *out = p;
         *nodes_out = (uint32_t)nodes;
@@ -111,6 +151,11 @@ done:
         nbi_optb_free(&b[t]);
     nbb_free(b);
     nbb_free(first);
+    nbb_free(lfirst);
+    nbb_free(lto);
+    nbb_free(lmove);
+    nbb_free(lm);
+    nbb_free(ld);
     nbb_free(p);
     return st;
 }

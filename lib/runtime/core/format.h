@@ -537,7 +537,9 @@ enum nbi_placement {
  * payload is bytes off[t] to off[t + 1] - 1 of the tiles' bytes, off[0] =
  * 0, off[T] = B); u32 target[L] (each link of each tile, tile by tile in
  * its order: the world node it reaches, nodes numbered tile by tile in
- * their portals' order); then the B bytes of the tiles' payloads. */
+ * their portals' order); then the B bytes of the tiles' payloads; then
+ * K landmarks: u32 node[K], and for each node its K distances over the
+ * portal graph from them (f64 each, node by node; -1: not reached). */
 #define NBI_WOPT_VERSION 1
 #define NBI_WOPT_HEADER 32
 #define NBI_WOPT_CAPABILITY 0 /* u32 */
@@ -547,6 +549,7 @@ enum nbi_placement {
 #define NBI_WOPT_NODES 16     /* u32: N, the tiles' portals */
 #define NBI_WOPT_LINKS 20     /* u32: L, the tiles' links */
 #define NBI_WOPT_BYTES 24     /* u32: B */
-#define NBI_WOPT_ZERO 28      /* u32 zero */
+#define NBI_WOPT_LANDMARKS 28 /* u32: K, at most NBI_WOPT_MAX_LANDMARKS */
+#define NBI_WOPT_MAX_LANDMARKS 16
 
 #endif

@@ -134,6 +134,10 @@ typedef struct nbi_wopt {
     uint32_t *lfirst;  /* nodes + 1: a node's moves out in lto, lmove */
     uint32_t *lto;     /* per move out: the node it reaches */
     uint8_t *lmove;
+    uint32_t nland;    /* landmarks (opt_landmarks.c in the bake) */
+    uint32_t *land;    /* their nodes */
+    double *ld;        /* nodes x nland: node v's distance from landmark k at
+                        * v * nland + k over the portal graph; -1 not reached */
 } nbi_wopt;
 
 /* Section idx of the world bundle b (its world section x) into out,

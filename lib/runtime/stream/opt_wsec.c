@@ -3,7 +3,9 @@
  * tiles' border_opt sections, read back checked for nb_world_sg_open:
  * the counts against the table and the payload's length, every tile's
  * border as nbi_oborder_read checks it (a tile's shape from the world
- * section), and every move between tiles ending on the node it names. */
+ * section), and every move between tiles ending on the node it names;
+ * then the landmarks' distances (read_landmarks says what is checked). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +26,8 @@ void nbi_wopt_free(nbi_wopt *o)
     nbi_free(a, o->lfirst);
     nbi_free(a, o->lto);
     nbi_free(a, o->lmove);
+    nbi_free(a, o->land);
+    nbi_free(a, o->ld);
     memset(o, 0, sizeof *o);
 }
 
@@ -108,6 +112,50 @@ static nb_status read_moves(nbi_wopt *o, const uint8_t *target, const nbi_windex
     return NB_OK;
 }
 
+/* The landmarks after the tiles' bytes (q): each a node, 0 from itself;
+ * every distance -1 (not reached) or finite and no less than the octile
+ * distance between the cells; both ends of every move between tiles
+ * reached or neither, their distances apart by no more than the move's
+ * cost.  Not checked: the same against the tiles' rows (as dear as every
+ * row unpacked once more a landmark): a distance wrong there can make
+ * the bound too large and the path longer than the shortest, never
+ * illegal. */
+static nb_status read_landmarks(nbi_wopt *o, const uint8_t *q, const char *where, nb_err *err)
+{
+    const uint32_t k = o->nland;
+    if (!k)
+        return NB_OK;
+    o->land = nbi_alloc_array(o->a, k, sizeof *o->land);
+    o->ld = nbi_alloc_array(o->a, (size_t)o->nodes * k + 1, sizeof *o->ld);
+    if (!o->land || !o->ld)
+        return nbi_fail_nomem(err, "the optimal layer's landmarks");
+    for (uint32_t i = 0; i < k; i++)
+        if ((o->land[i] = nbi_u32at(q, i)) >= o->nodes)
+            return FAIL("%s: landmark %u is node %u of %u", where, i, o->land[i], o->nodes);
+    q += 4 * (size_t)k;
+    for (size_t v = 0; v < o->nodes; v++)
+        for (uint32_t i = 0; i < k; i++) {
+            double d = nbi_getf64(q + 8 * (v * k + i));
+            nb_cell a = o->cell[o->land[i]], c = o->cell[v];
+            if (!(d == -1 || (isfinite(d) && d >= nbi_octile_cells(a.x, a.y, c.x, c.y) - 1e-9)) ||
+                (v == o->land[i] && d != 0))
+                return FAIL("%s: landmark %u (node %u)'s distance to node %zu (%d, %d) is %g, "
+                            "below the octile distance, not finite, or not 0 from itself",
+                            where, i, o->land[i], v, c.x, c.y, d);
+            o->ld[v * k + i] = d;
+        }
+    for (uint32_t u = 0; u < o->nodes; u++)
+        for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++)
+            for (uint32_t i = 0; i < k; i++) {
+                double du = o->ld[(size_t)u * k + i], dv = o->ld[(size_t)o->lto[l] * k + i];
+                if ((du < 0) != (dv < 0) || fabs(du - dv) > nbi_move_cost(o->lmove[l]) + 1e-9)
+                    return FAIL("%s: landmark %u's distances to nodes %u and %u, a move apart, "
+                                "are %g and %g",
+                                where, i, u, o->lto[l], du, dv);
+            }
+    return NB_OK;
+}
+
 nb_status nbi_wopt_read(const nb_bundle *b, size_t idx, const nbi_windex *x,
                         const nb_allocator *a, nbi_wopt *o, nb_err *err)
 {
@@ -145,16 +193,18 @@ nb_status nbi_wopt_read_payload(const uint8_t *p, size_t len, const uint32_t *pa
         return FAIL("%s: the section table and the payload disagree on its capability, size, "
                     "corner rule or nodes",
                     where);
-    if (o->corner > 1 || nbi_get32(p + NBI_WOPT_ZERO))
-        return FAIL("%s: corner rule %u (0 strict, 1 weak), reserved word %u (0)", where,
-                    o->corner, nbi_get32(p + NBI_WOPT_ZERO));
+    o->nland = nbi_get32(p + NBI_WOPT_LANDMARKS);
+    if (o->corner > 1 || o->nland > NBI_WOPT_MAX_LANDMARKS || o->nland > o->nodes)
+        return FAIL("%s: corner rule %u (0 strict, 1 weak), %u landmarks (at most %d and the "
+                    "nodes)", where, o->corner, o->nland, NBI_WOPT_MAX_LANDMARKS);
     if (o->tiles != x->columns * x->rows)
         return FAIL("%s: %u tiles; the world has %u x %u", where, o->tiles, x->columns, x->rows);
-    uint64_t want = NBI_WOPT_HEADER + 4 * ((uint64_t)o->tiles + 1) + 4 * (uint64_t)o->links + bytes;
+    uint64_t at = NBI_WOPT_HEADER + 4 * ((uint64_t)o->tiles + 1) + 4 * (uint64_t)o->links + bytes,
+             want = at + 4 * (uint64_t)o->nland + 8 * (uint64_t)o->nland * o->nodes;
     if (len != want)
-        return FAIL("%s: %zu bytes for %u tiles, %u moves between them and %u bytes of borders, "
-                    "expected %llu",
-                    where, len, o->tiles, o->links, bytes, (unsigned long long)want);
+        return FAIL("%s: %zu bytes for %u tiles, %u moves between them, %u bytes of borders and "
+                    "%u landmarks, expected %llu",
+                    where, len, o->tiles, o->links, bytes, o->nland, (unsigned long long)want);
     o->tile = nbi_zalloc_array(a, o->tiles, sizeof *o->tile);
     o->first = nbi_alloc_array(a, (size_t)o->tiles + 1, sizeof *o->first);
     if (!o->tile || !o->first) {
@@ -177,6 +227,8 @@ nb_status nbi_wopt_read_payload(const uint8_t *p, size_t len, const uint32_t *pa
         if (o->tile[t].n)
             memcpy(o->cell + o->first[t], o->tile[t].cell, o->tile[t].n * sizeof *o->cell);
     st = read_moves(o, p + NBI_WOPT_HEADER + 4 * ((size_t)o->tiles + 1), x, where, err);
+    if (st == NB_OK)
+        st = read_landmarks(o, p + at, where, err);
     if (st != NB_OK)
         nbi_wopt_free(o);
     return st;

@@ -25,12 +25,29 @@
 #define FAMILY "world optimal layer"
 #define NONE UINT32_MAX
 
+/* A query's place (the sliced form): its ends joined, the search over the
+ * portals, the path walked into cells. */
+enum { PH_IDLE, PH_ENDS, PH_SEARCH, PH_WALK, PH_DONE };
+
+typedef struct search_out {
+    double best;      /* INFINITY: none */
+    uint32_t last;    /* the goal tile's portal the path leaves by; NONE: start to goal inside */
+    uint64_t expanded;
+    int limit, ended;
+} search_out;
+
 /* One (capability, size, corner rule) the queries asked for. */
 typedef struct agent_ws {
     nbi_wopt o;
     double *g;
     uint32_t *parent, *seen, *closed, *pos, stamp;
     double *row, *to_goal; /* maxp + 1 each */
+    double *h;             /* per node: its bound to the goal, set when first seen */
+    /* This query's landmark bounds (ALT): from landmark k the goal lies at
+     * least lo[k] - d(k, v) and d(k, v) - hi[k] from node v; use[k] 0
+     * when the goal's tile has no portal the landmark reaches. */
+    double lo[NBI_WOPT_MAX_LANDMARKS], hi[NBI_WOPT_MAX_LANDMARKS];
+    uint8_t use[NBI_WOPT_MAX_LANDMARKS];
     nbi_heap heap;
 } agent_ws;
 
@@ -49,6 +66,13 @@ struct nb_world_sg {
     size_t pcap, wcap;
     uint32_t *chain;    /* the overlay path's nodes, goal first */
     size_t ccap;
+    /* The query begun (nb_world_sg_begin) and how far it went. */
+    int phase, corner;
+    nb_sg_query q;
+    const nb_world_overlay *ov;
+    agent_ws *g;
+    search_out r;
+    nb_sg_result res;
 };
 
 nb_status nb_world_sg_open(const nb_world *w, nb_world_sg **out, nb_err *err)
@@ -83,6 +107,7 @@ static void agent_free(const nb_allocator *a, agent_ws *g)
     nbi_free(a, g->pos);
     nbi_free(a, g->row);
     nbi_free(a, g->to_goal);
+    nbi_free(a, g->h);
     nbi_heap_free(&g->heap);
 }
 
@@ -117,8 +142,9 @@ size_t nb_world_sg_bytes(const nb_world_sg *ws)
     for (size_t i = 0; i < ws->nag; i++) {
         const agent_ws *g = &ws->ag[i];
         size_t nodes = (size_t)g->o.nodes + 1;
-        n += sizeof *g + nodes * (sizeof *g->g + 4 * sizeof(uint32_t) + sizeof *g->o.cell +
+        n += sizeof *g + nodes * (2 * sizeof *g->g + 4 * sizeof(uint32_t) + sizeof *g->o.cell +
                                   sizeof *g->o.lfirst) +
+             (size_t)g->o.nland * (sizeof *g->o.land + g->o.nodes * sizeof *g->o.ld) +
              (size_t)g->o.links * 5 + 2 * ((size_t)g->o.maxp + 1) * sizeof *g->row +
              nbi_heap_bytes(&g->heap);
         for (uint32_t t = 0; t < g->o.tiles; t++)
@@ -174,9 +200,10 @@ static nb_status agent_of(nb_world_sg *ws, nb_capability cap, uint32_t size, int
     g->pos = nbi_alloc_array(ws->a, n, sizeof *g->pos);
     g->row = nbi_alloc_array(ws->a, m, sizeof *g->row);
     g->to_goal = nbi_alloc_array(ws->a, m, sizeof *g->to_goal);
+    g->h = nbi_alloc_array(ws->a, n, sizeof *g->h);
     for (size_t i = 0; g->pos && i < n; i++)
         g->pos[i] = NBI_HEAP_NONE;
-    if (!g->g || !g->parent || !g->seen || !g->closed || !g->pos || !g->row || !g->to_goal ||
+    if (!g->g || !g->parent || !g->seen || !g->closed || !g->pos || !g->row || !g->to_goal || !g->h ||
         !nbi_heap_init(&g->heap, ws->a, 1024, g->pos)) {
         agent_free(ws->a, g);
         return nbi_fail_nomem(err, "a world optimal workspace");
@@ -326,31 +353,70 @@ static nb_status turning_points(nb_world_sg *ws, size_t len, size_t *out, nb_err
     return NB_OK;
 }
 
-typedef struct search_out {
-    double best;      /* INFINITY: none */
-    uint32_t last;    /* the goal tile's portal the path leaves by; NONE: start to goal inside */
-    uint64_t expanded;
-    int limit;
-} search_out;
+/* Node v's bound to the goal: the octile distance, or a landmark's
+ * triangle inequality (each a distance over the portal graph, so
+ * consistent; their maximum too). */
+static double bound(const agent_ws *g, uint32_t v, nb_cell goal)
+{
+    const nb_cell c = g->o.cell[v];
+    double b = nbi_octile_cells(c.x, c.y, goal.x, goal.y);
+    const uint32_t k = g->o.nland;
+    const double *d = g->o.ld + (size_t)v * k;
+    for (uint32_t i = 0; i < k; i++) {
+        if (!g->use[i] || d[i] < 0)
+            continue;
+        double x = g->lo[i] - d[i], y = d[i] - g->hi[i];
+        x = x > y ? x : y;
+        b = x > b ? x : b;
+    }
+    return b;
+}
+
+/* The landmark bounds of a goal whose tile's portals from g0 lie to_goal
+ * from it: the goal is a path from some portal q away, so from landmark k
+ * at least min_q (d(k, q) + to_goal(q)) - d(k, v) and
+ * d(k, v) - max_q (d(k, q) - to_goal(q)) from v. */
+static void goal_bounds(agent_ws *g, uint32_t g0, uint32_t n)
+{
+    const uint32_t k = g->o.nland;
+    for (uint32_t i = 0; i < k; i++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint32_t q = 0; q < n; q++) {
+            double d = g->o.ld[(size_t)(g0 + q) * k + i], t = g->to_goal[q];
+            if (d < 0 || t < 0)
+                continue;
+            lo = d + t < lo ? d + t : lo;
+            hi = d - t > hi ? d - t : hi;
+        }
+        g->use[i] = !isinf(lo);
+        g->lo[i] = lo, g->hi[i] = hi;
+    }
+}
 
 /* Node v reached from u at cost ng; 0 without memory. */
 static int relax(agent_ws *g, uint32_t u, uint32_t v, double ng, nb_cell goal)
 {
     const uint32_t st = g->stamp;
-    if (g->closed[v] == st || (g->seen[v] == st && ng >= g->g[v]))
+    if (g->seen[v] != st)
+        g->seen[v] = st, g->h[v] = bound(g, v, goal);
+    else if (g->closed[v] == st || ng >= g->g[v])
         return 1;
-    g->seen[v] = st, g->g[v] = ng, g->parent[v] = u;
-    const nb_cell c = g->o.cell[v];
-    return nbi_heap_push(&g->heap, ng + nbi_octile_cells(c.x, c.y, goal.x, goal.y), 0, v);
+    g->g[v] = ng, g->parent[v] = u;
+    return nbi_heap_push(&g->heap, ng + g->h[v], 0, v);
 }
 
 /* A* over the overlay from the start's tile's portals (g set, seen
- * stamped) to the goal (to_goal over its tile's portals from g0). */
-static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, search_out *r)
+ * stamped) to the goal (to_goal over its tile's portals from g0), at most
+ * budget portals settled now; r->ended once it has ended.  0 without
+ * memory. */
+static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t budget,
+                  search_out *r)
 {
     const nbi_wopt *o = &g->o;
     const uint32_t st = g->stamp;
-    while (!nbi_heap_empty(&g->heap)) {
+    for (uint64_t done = 0; !nbi_heap_empty(&g->heap); done++) {
+        if (done >= budget)
+            return 1;
         nbi_heap_item it = nbi_heap_pop(&g->heap);
         if (it.key >= r->best - 1e-9)
             break;
@@ -377,22 +443,47 @@ static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, search_o
             r->best = gu + g->to_goal[i];
             r->last = u;
         }
-        nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell, b->n, i,
-                            g->row);
-        for (uint32_t j = 0; j < b->n; j++)
-            if (j != i && g->row[j] >= 0 && !relax(g, u, base + j, gu + g->row[j], goal))
-                return 0;
+        /* Its row only when u entered its tile by a move from another:
+         * reached from the start or by its tile's row from p, every
+         * portal v of the tile already has g(v) <= g(p) + d(p, v) <=
+         * g(u) + d(u, v), the rows being distances inside the tile (a
+         * walk p to u to v is one). */
+        uint32_t p = g->parent[u];
+        if (p != NONE && (p < base || p - base >= b->n)) {
+            nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell, b->n,
+                                i, g->row);
+            for (uint32_t j = 0; j < b->n; j++)
+                if (j != i && g->row[j] >= 0 && !relax(g, u, base + j, gu + g->row[j], goal))
+                    return 0;
+        }
         for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++)
             if (!relax(g, u, o->lto[l], gu + nbi_move_cost(o->lmove[l]), goal))
                 return 0;
     }
+    r->ended = 1;
     return 1;
 }
 
-/* The answer once both ends' tiles are pinned. */
-static nb_status answer(nb_world_sg *ws, agent_ws *g, const nb_sg_query *q, int corner,
-                        nb_sg_result *res, nb_err *err)
+/* The path as it is before the search's end: the start alone, as a search
+ * stopped at its limit. */
+static nb_status start_alone(nb_world_sg *ws, nb_sg_result *res, nb_err *err)
 {
+    if (!grow(ws, &ws->path, &ws->pcap, 1))
+        return nbi_fail_nomem(err, "a world optimal path");
+    ws->path[0] = ws->q.start;
+    res->status = NB_PATH_LIMIT;
+    res->path = ws->path, res->path_len = 1;
+    return NB_OK;
+}
+
+/* The query's ends: each joined to its tile's portals (their tiles
+ * pinned), the search seeded; or the answer when no search is needed. */
+static nb_status ends(nb_world_sg *ws, nb_err *err)
+{
+    agent_ws *g = ws->g;
+    const nb_sg_query *q = &ws->q;
+    nb_sg_result *res = &ws->res;
+    int corner = ws->corner;
     const nbi_wopt *o = &g->o;
     const nbi_windex *x = &ws->w->x;
     nb_cell s = q->start, e = q->goal;
@@ -403,10 +494,12 @@ static nb_status answer(nb_world_sg *ws, agent_ws *g, const nb_sg_query *q, int 
     const nbi_wtile *ts = &vs->t->tag, *tg = &vg->t->tag;
     if (!nbi_standable(&vs->clear, size, s.x - (int32_t)ts->origin_x, s.y - (int32_t)ts->origin_y)) {
         res->status = NB_PATH_START_BLOCKED;
+        ws->phase = PH_DONE;
         return NB_OK;
     }
     if (!nbi_standable(&vg->clear, size, e.x - (int32_t)tg->origin_x, e.y - (int32_t)tg->origin_y)) {
         res->status = NB_PATH_GOAL_BLOCKED;
+        ws->phase = PH_DONE;
         return NB_OK;
     }
     if (s.x == e.x && s.y == e.y) {
@@ -415,13 +508,16 @@ static nb_status answer(nb_world_sg *ws, agent_ws *g, const nb_sg_query *q, int 
         ws->path[0] = s;
         res->status = NB_PATH_FOUND;
         res->path = ws->path, res->path_len = 1;
+        ws->phase = PH_DONE;
         return NB_OK;
     }
     /* Different world components: no path, without a search. */
     size_t ci;
     if (nbi_world_comp_of(ws->w, q->capability, size, &ci) &&
-        nbi_world_component(ws->w, vs->t, ci, s) != nbi_world_component(ws->w, vg->t, ci, e))
+        nbi_world_component(ws->w, vs->t, ci, s) != nbi_world_component(ws->w, vg->t, ci, e)) {
+        ws->phase = PH_DONE;
         return NB_OK;
+    }
     res->searched = 1;
     if (++g->stamp == UINT32_MAX) {
         memset(g->seen, 0, ((size_t)o->nodes + 1) * sizeof *g->seen);
@@ -431,32 +527,56 @@ static nb_status answer(nb_world_sg *ws, agent_ws *g, const nb_sg_query *q, int 
     nbi_heap_clear(&g->heap);
     const nbi_optb *bs = &o->tile[ks], *bg = &o->tile[kg];
     from_cell(ws, vg, size, corner, e, bg->cell, bg->n, g->to_goal, NULL);
+    goal_bounds(g, o->first[kg], bg->n);
     double *first = g->g + o->first[ks];
     double direct = from_cell(ws, vs, size, corner, s, bs->cell, bs->n, first, ks == kg ? &e : NULL);
-    search_out r = {direct < 0 ? INFINITY : direct, NONE, 0, 0};
+    search_out r = {direct < 0 ? INFINITY : direct, NONE, 0, 0, 0};
+    ws->r = r;
     for (uint32_t u = o->first[ks]; u < o->first[ks + 1]; u++)
         if (g->g[u] >= 0) {
             g->seen[u] = g->stamp;
             g->parent[u] = NONE;
-            if (!nbi_heap_push(&g->heap, g->g[u] + nbi_octile_cells(o->cell[u].x, o->cell[u].y,
-                                                                    e.x, e.y),
-                               0, u))
+            g->h[u] = bound(g, u, e);
+            if (!nbi_heap_push(&g->heap, g->g[u] + g->h[u], 0, u))
                 return nbi_fail_nomem(err, "a world optimal search");
         }
-    if (!search(g, e, o->first[kg], q->max_expansions, &r))
+    ws->phase = PH_SEARCH;
+    return NB_OK;
+}
+
+/* At most budget portals settled; at the search's end, the answer when
+ * there is no path to walk. */
+static nb_status search_some(nb_world_sg *ws, uint64_t budget, nb_err *err)
+{
+    agent_ws *g = ws->g;
+    if (!search(g, ws->q.goal, g->o.first[nbi_wopt_tile(&ws->w->x, ws->q.goal)],
+                ws->q.max_expansions, budget, &ws->r))
         return nbi_fail_nomem(err, "a world optimal search");
-    res->expanded = r.expanded;
-    if (r.limit) {
-        /* As a search stopped at its limit: the start alone. */
-        if (!grow(ws, &ws->path, &ws->pcap, 1))
-            return nbi_fail_nomem(err, "a world optimal path");
-        ws->path[0] = s;
-        res->status = NB_PATH_LIMIT;
-        res->path = ws->path, res->path_len = 1;
+    ws->res.expanded = ws->r.expanded;
+    if (!ws->r.ended)
         return NB_OK;
+    ws->phase = isinf(ws->r.best) ? PH_DONE : PH_WALK;
+    if (ws->r.limit) {
+        ws->phase = PH_DONE;
+        return start_alone(ws, &ws->res, err);
     }
-    if (isinf(r.best))
-        return NB_OK;
+    return NB_OK;
+}
+
+/* The search's path walked into cells: every tile it crosses pinned (the
+ * ends' too), else NB_ERR_UNLOADED naming them. */
+static nb_status walk(nb_world_sg *ws, nb_err *err)
+{
+    agent_ws *g = ws->g;
+    const nb_sg_query *q = &ws->q;
+    nb_sg_result *res = &ws->res;
+    const search_out r = ws->r;
+    int corner = ws->corner;
+    const nbi_wopt *o = &g->o;
+    const nbi_windex *x = &ws->w->x;
+    nb_cell s = q->start, e = q->goal;
+    uint32_t ks = nbi_wopt_tile(x, s), kg = nbi_wopt_tile(x, e), size = q->size;
+    nbi_wview *vs = view(ws, ks), *vg = view(ws, kg);
     /* The overlay's path, goal first, then every tile it crosses pinned. */
     size_t nc = 0;
     for (uint32_t u = r.last; u != NONE; u = g->parent[u]) {
@@ -509,13 +629,14 @@ static nb_status answer(nb_world_sg *ws, agent_ws *g, const nb_sg_query *q, int 
     res->waypoints = ws->way, res->waypoint_len = nw;
     if (!q->waypoints_only)
         res->path = ws->path, res->path_len = len;
+    ws->phase = PH_DONE;
     return NB_OK;
 }
 
-nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
-                           nb_sg_result *res, nb_err *err)
+static nb_status begin(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                       nb_err *err)
 {
-    NBI_WQUERY_BEGIN(ws, q, res, FAMILY, err);
+    ws->phase = PH_IDLE; /* begin abandons a query in progress */
     ws->nneeded = 0;
     agent_ws *g = NULL;
     int corner = q->corner == NB_CORNER_WEAK ? NBI_CORNER_WEAK : NBI_CORNER_STRICT;
@@ -536,13 +657,99 @@ nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *q, const nb_world
     size_t room = (size_t)ws->w->x.side * ws->w->x.side + 1;
     if (!ws->seg && !(ws->seg = nbi_alloc_array(ws->a, room, sizeof *ws->seg)))
         return nbi_fail_nomem(err, "a world optimal workspace");
-    nbi_wpins_begin(&ws->pins, FAMILY, q->capability, q->size);
-    st = answer(ws, g, q, corner, res, err);
+    ws->q = *q;
+    ws->ov = ov;
+    ws->g = g;
+    ws->corner = corner;
+    memset(&ws->res, 0, sizeof ws->res);
+    ws->res.status = NB_PATH_NONE;
+    ws->phase = PH_ENDS;
+    return NB_OK;
+}
+
+/* An error ends the query; NB_ERR_UNLOADED keeps its place (the ends to
+ * join, or the path to walk). */
+static nb_status step(nb_world_sg *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    *done = 0;
+    if (ws->phase == PH_IDLE)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_sg_step: no query begun (nb_world_sg_begin)");
+    ws->nneeded = 0;
+    nbi_wpins_begin(&ws->pins, FAMILY, ws->q.capability, ws->q.size);
+    nb_status st = NB_OK;
+    if (ws->phase == PH_ENDS)
+        st = ends(ws, err);
+    if (st == NB_OK && ws->phase == PH_SEARCH)
+        st = search_some(ws, expansions, err);
+    if (st == NB_OK && ws->phase == PH_WALK)
+        st = walk(ws, err);
     nbi_wpins_end(&ws->pins);
-    if (st != NB_OK) {
+    if (st != NB_OK && st != NB_ERR_UNLOADED)
+        ws->phase = PH_IDLE;
+    *done = ws->phase == PH_DONE || ws->phase == PH_IDLE;
+    return st;
+}
+
+static nb_status finish(nb_world_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    if (ws->phase == PH_IDLE)
+        return nbi_fail(err, NB_ERR_ARG,
+                        "nb_world_sg_finish: no query begun (nb_world_sg_begin)");
+    nb_status st = NB_OK;
+    if (ws->phase != PH_DONE) {
+        /* Before the end: as a search stopped at its limit. */
+        memset(&ws->res, 0, sizeof ws->res);
+        ws->res.searched = ws->phase != PH_ENDS;
+        ws->res.expanded = ws->phase != PH_ENDS ? ws->r.expanded : 0;
+        st = start_alone(ws, &ws->res, err);
+    }
+    ws->phase = PH_IDLE;
+    if (st != NB_OK)
+        return st;
+    *res = ws->res;
+    return nbi_done(err, NB_OK);
+}
+
+nb_status nb_world_sg_begin(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                            nb_err *err)
+{
+    if (!ws || !q)
+        return nbi_fail(err, NB_ERR_ARG, "%s: a NULL workspace or query", FAMILY);
+    return nbi_done(err, begin(ws, q, ov, err));
+}
+
+nb_status nb_world_sg_step(nb_world_sg *ws, uint64_t expansions, int *done, nb_err *err)
+{
+    int d;
+    if (!done)
+        done = &d;
+    *done = 0;
+    if (!ws)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_sg_step: a NULL workspace");
+    return nbi_done(err, step(ws, expansions, done, err));
+}
+
+nb_status nb_world_sg_finish(nb_world_sg *ws, nb_sg_result *res, nb_err *err)
+{
+    if (res) {
         memset(res, 0, sizeof *res);
         res->status = NB_PATH_NONE;
-        return st;
     }
-    return nbi_done(err, NB_OK);
+    if (!ws || !res)
+        return nbi_fail(err, NB_ERR_ARG, "nb_world_sg_finish: a NULL workspace or result");
+    return finish(ws, res, err);
+}
+
+nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                           nb_sg_result *res, nb_err *err)
+{
+    NBI_WQUERY_BEGIN(ws, q, res, FAMILY, err);
+    int done;
+    nb_status st = begin(ws, q, ov, err);
+    if (st == NB_OK)
+        st = step(ws, UINT64_MAX, &done, err);
+    if (st == NB_OK)
+        return finish(ws, res, err);
+    ws->phase = PH_IDLE; /* find's NB_ERR_UNLOADED ends it: the game asks again */
+    return st;
 }

@@ -260,6 +260,9 @@ PROTOTYPES = {
     "nb_world_sg_bytes": (_SZ, [_P]),
     "nb_world_sg_find": (_S, [_P, C.POINTER(T.SGQuery), _P, C.POINTER(T.SGResult), _E]),
     "nb_world_sg_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
+    "nb_world_sg_begin": (_S, [_P, C.POINTER(T.SGQuery), _P, _E]),
+    "nb_world_sg_step": (_S, [_P, _U64, C.POINTER(C.c_int), _E]),
+    "nb_world_sg_finish": (_S, [_P, C.POINTER(T.SGResult), _E]),
     "nb_world_resident": (_SZ, [_P]),
     "nb_world_set_budget": (None, [_P, C.c_size_t]),
 }
