@@ -261,6 +261,7 @@ PROTOTYPES = {
     "nb_world_sg_find": (_S, [_P, C.POINTER(T.SGQuery), _P, C.POINTER(T.SGResult), _E]),
     "nb_world_sg_needed": (_SZ, [_P, C.POINTER(T.WorldTile), _SZ]),
     "nb_world_resident": (_SZ, [_P]),
+    "nb_world_trim": (_SZ, [_P]),
     "nb_world_set_budget": (None, [_P, C.c_size_t]),
 }
 PROTOTYPES.update(_workspace("aa"))
