@@ -467,9 +467,9 @@ int main(int argc, char **argv)
             double r1 = (double)nb_world_resident(k.w), p1 = rss();
             max_res_pre = r1 > max_res_pre ? r1 : max_res_pre;
             max_rss_pre = p1 > max_rss_pre ? p1 : max_rss_pre;
-            double s = now();
+            double t1 = now();
             trimmed += (double)nb_world_trim(k.w);
-            add(&ttrim, now() - s);
+            add(&ttrim, now() - t1);
         }
         nb_world_info in;
         nb_world_describe(k.w, &in);

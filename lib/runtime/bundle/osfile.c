@@ -156,6 +156,8 @@ size_t nbi_file_release(const void *p, size_t size)
     return e - a;
 }
 
+void nbi_file_small_pages(const void *p, size_t size) { (void)p, (void)size; }
+
 void nbi_os_yield(void) { SwitchToThread(); }
 
 #else /* POSIX */
@@ -300,6 +302,21 @@ size_t nbi_file_release(const void *p, size_t size)
 #else
     (void)p, (void)size;
     return 0;
+#endif
+}
+
+/* A mapping advised MADV_HUGEPAGE is mapped a 2 MiB page at a time where
+ * the page cache holds the file so, both at a read fault and by
+ * khugepaged in the background (which maps a huge page over a range of
+ * which a single small page is mapped): pages given back come back
+ * without a read.  MADV_NOHUGEPAGE stops both for this mapping. */
+void nbi_file_small_pages(const void *p, size_t size)
+{
+#ifdef MADV_NOHUGEPAGE
+    if (p && size >= ((size_t)2 << 20))
+        (void)madvise((void *)p, size, MADV_NOHUGEPAGE);
+#else
+    (void)p, (void)size;
 #endif
 }
 

@@ -46,6 +46,10 @@ size_t nbi_file_resident(const void *p, size_t size);
  * reading them meanwhile stays correct: it only waits for a page fault).
  * Returns the bytes given back; 0 where the system has no such call. */
 size_t nbi_file_release(const void *p, size_t size);
+/* Asks that the size bytes mapped at p be mapped in small pages from now
+ * on (undoes nbi_file_map's huge page advice): memory then follows the
+ * pages read, not the 2 MiB around each.  Advice only. */
+void nbi_file_small_pages(const void *p, size_t size);
 /* Gives the processor to another thread: a wait on a lock that a thread
  * holds while it maps a tile (stream/world_handle.c). */
 void nbi_os_yield(void);
