@@ -19,9 +19,10 @@
  * (12: the window's 9 and 3 more; each tile counted at the tile bundles'
  * mean size, plus the world bundle's own bytes); -f: frames a second (60).
  * The world's files are first dropped from the system's page cache
- * (posix_fadvise), as after a reboot, so that nb_world_resident (mincore:
- * the files' pages in memory) counts what the walk read; -w keeps them
- * (warm: a file just baked is in memory whole).  The walker goes along the world's diagonal from its first tile's centre
+ * (posix_fadvise), as after a reboot, so that the loads read the disk;
+ * -w keeps them (warm).  nb_world_resident counts the pages the process
+ * maps on Linux (/proc/self/pagemap), so it counts what the walk read
+ * either way (elsewhere it is mincore's page cache: cold start then).  The walker goes along the world's diagonal from its first tile's centre
  * to its last's; every query's ends are the standable cells nearest the
  * points chosen (nb_world_nearest_find).  -H: the long query is HAA*
  * across tiles (nb_world_haa_find, straightened) instead of Annotated A*.
