@@ -1877,12 +1877,24 @@ nb_status nb_world_reachable(const nb_world *world, nb_capability cap, unsigned 
  * count whole: an upper bound of what is resident. */
 size_t nb_world_bytes(const nb_world *world);
 /* What of nb_world_bytes is in memory now: of each file mapped (the world
- * bundle, the tile bundles) the pages the system holds in its page cache,
- * whoever read them (mincore; the whole file where the system cannot
- * say), and whole what is in the allocator's memory (a tile from the
+ * bundle, the tile bundles) the pages this process maps in memory (Linux:
+ * its page table, /proc/self/pagemap; other POSIX systems: the file's pages
+ * in the system's page cache, mincore; the whole file where the system
+ * cannot say), and whole what is in the allocator's memory (a tile from the
  * loader's bytes, a bundle read rather than mapped, the tables, views and
  * arrays). */
 size_t nb_world_resident(const nb_world *world);
+/* Gives back to the system the world bundle's pages that belong to the
+ * tiles not loaded now (their nodes, arcs and landmark distances of the
+ * HAA* graph above the tiles), which long queries read and which would
+ * otherwise stay resident as the game's players move on.  The file is not
+ * unmapped: a later query that reads a page maps it again from the file,
+ * the same bytes, so a trim is safe while other threads query (they may
+ * only wait for a page fault).  The game calls it when it likes (after a
+ * long query, each second); nothing calls it for the game.  Returns the
+ * bytes given back (whole pages; 0 for a NULL world, a world bundle read
+ * into memory rather than mapped, or a system without the call). */
+size_t nb_world_trim(nb_world *world);
 /* Automatic loading under a budget of bytes: with bytes above 0 and a
  * loader set (nb_world_set_loader), a query that needs a tile that is not
  * loaded (nb_world_aa_find, nb_world_nearest_find, nb_world_reachable)

@@ -11,7 +11,9 @@
 # leave no path across the world).  NB_STREAM_DIR keeps the baked world
 # there and reuses it when its world.nbw is there already (a 8192^2 bake
 # takes many minutes on a loaded machine); else it is baked in $TMPDIR and
-# removed.
+# removed.  NB_STREAM_AB=N walks the world 2N times in turns, without and
+# with -t (nb_world_trim after each long query), so that the two are
+# compared in one run on one machine's load.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${NB_SHARED:-$top/../shared}
@@ -43,4 +45,15 @@ else
   echo "world: baked by ninja -j2 in $(( $(date +%s) - t0 )) s"
 fi
 echo
-"$bench" "$w/out" "$@"
+if [ -n "$NB_STREAM_AB" ]; then
+  i=0
+  while [ "$i" -lt "$NB_STREAM_AB" ]; do
+    i=$((i + 1))
+    echo "## turn $i, no trim (load $(cut -d' ' -f1-3 /proc/loadavg))"
+    "$bench" "$w/out" "$@"
+    echo "## turn $i, -t (load $(cut -d' ' -f1-3 /proc/loadavg))"
+    "$bench" "$w/out" "$@" -t
+  done
+else
+  "$bench" "$w/out" "$@"
+fi

@@ -140,6 +140,24 @@ size_t nbi_file_resident(const void *p, size_t size)
     return size;
 }
 
+/* VirtualUnlock on pages that are not locked takes them out of the
+ * working set (and fails with ERROR_NOT_LOCKED, which is the expected
+ * answer); a mapped view's pages are read again from the file when
+ * touched.  Not measured here (no Windows machine): advice, as on POSIX. */
+size_t nbi_file_release(const void *p, size_t size)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    size_t page = si.dwPageSize ? si.dwPageSize : 4096;
+    uintptr_t a = ((uintptr_t)p + page - 1) / page * page, e = ((uintptr_t)p + size) / page * page;
+    if (e <= a)
+        return 0;
+    (void)VirtualUnlock((void *)a, e - a);
+    return e - a;
+}
+
+void nbi_file_small_pages(const void *p, size_t size) { (void)p, (void)size; }
+
 void nbi_os_yield(void) { SwitchToThread(); }
 
 #else /* POSIX */
@@ -206,11 +224,48 @@ void nbi_file_close(nbi_file *f)
         close(f->fd);
 }
 
+#ifdef __linux__
+/* The pages of [p, p + size) that this process's page table maps now:
+ * bit 63 of each page's entry of /proc/self/pagemap (readable without
+ * privileges, which only hides the frame numbers).  -1 when the file
+ * cannot be read (no /proc). */
+static long long pagemap_resident(const void *p, size_t size, size_t page)
+{
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    uint64_t e[512];
+    size_t first = (uintptr_t)p / page, pages = ((uintptr_t)p + size + page - 1) / page - first;
+    long long in = 0;
+    for (size_t at = 0; at < pages;) {
+        size_t n = pages - at < 512 ? pages - at : 512;
+        ssize_t r = pread(fd, e, n * sizeof e[0], (off_t)((first + at) * sizeof e[0]));
+        if (r <= 0 || (size_t)r % sizeof e[0]) {
+            in = -1;
+            break;
+        }
+        n = (size_t)r / sizeof e[0];
+        for (size_t i = 0; i < n; i++)
+            in += (long long)(e[i] >> 63);
+        at += n;
+    }
+    close(fd);
+    return in;
+}
+#endif
+
 size_t nbi_file_resident(const void *p, size_t size)
 {
     long ps = sysconf(_SC_PAGESIZE);
     if (!p || ps <= 0)
         return size;
+#ifdef __linux__
+    /* mincore on Linux answers for the page cache: a page given back by
+     * nbi_file_release stays there and would still count. */
+    long long mapped = pagemap_resident(p, size, (size_t)ps);
+    if (mapped >= 0)
+        return (size_t)mapped * (size_t)ps < size ? (size_t)mapped * (size_t)ps : size;
+#endif
     /* A page a byte, asked in chunks so that nothing is allocated. */
     unsigned char v[4096];
     size_t page = (size_t)ps, in = 0, pages = (size + page - 1) / page;
@@ -225,6 +280,44 @@ size_t nbi_file_resident(const void *p, size_t size)
             in += v[i] & 1u;
     }
     return in * page < size ? in * page : size;
+}
+
+/* MADV_DONTNEED on a shared read-only file mapping drops the process's
+ * page table entries only: the file and the page cache are untouched, so
+ * the next read of a page faults it in again with the file's bytes (on a
+ * private anonymous mapping it would zero them, which is why only the
+ * file's mapping is ever given here).  A thread reading the range at the
+ * same moment sees the same bytes either way. */
+size_t nbi_file_release(const void *p, size_t size)
+{
+#ifdef MADV_DONTNEED
+    long ps = sysconf(_SC_PAGESIZE);
+    if (ps <= 0)
+        return 0;
+    size_t page = (size_t)ps;
+    uintptr_t a = ((uintptr_t)p + page - 1) / page * page, e = ((uintptr_t)p + size) / page * page;
+    if (e <= a || madvise((void *)a, e - a, MADV_DONTNEED) != 0)
+        return 0;
+    return e - a;
+#else
+    (void)p, (void)size;
+    return 0;
+#endif
+}
+
+/* A mapping advised MADV_HUGEPAGE is mapped a 2 MiB page at a time where
+ * the page cache holds the file so, both at a read fault and by
+ * khugepaged in the background (which maps a huge page over a range of
+ * which a single small page is mapped): pages given back come back
+ * without a read.  MADV_NOHUGEPAGE stops both for this mapping. */
+void nbi_file_small_pages(const void *p, size_t size)
+{
+#ifdef MADV_NOHUGEPAGE
+    if (p && size >= ((size_t)2 << 20))
+        (void)madvise((void *)p, size, MADV_NOHUGEPAGE);
+#else
+    (void)p, (void)size;
+#endif
 }
 
 void nbi_os_yield(void) { sched_yield(); }

@@ -34,9 +34,22 @@ nb_status nbi_file_read(nbi_file *f, void *p, size_t n, uint64_t off, size_t *go
 nb_status nbi_file_map(nbi_file *f, size_t size, void **out, const char *name, nb_err *err);
 void nbi_file_unmap(void *p, size_t size);
 void nbi_file_close(nbi_file *f);
-/* How many of the size bytes mapped at p are in memory now (mincore on
- * POSIX); where the system cannot say (Windows), size: an upper bound. */
+/* How many of the size bytes mapped at p this process has in memory now:
+ * on Linux the pages its page table maps (/proc/self/pagemap), elsewhere
+ * on POSIX the file's pages in memory (mincore, which counts the system's
+ * page cache whoever mapped it); where the system cannot say (Windows),
+ * size: an upper bound. */
 size_t nbi_file_resident(const void *p, size_t size);
+/* Gives back the whole pages within the size bytes at p of a read-only
+ * file mapping: the process stops holding them, and a later read maps
+ * them again from the file, the same bytes (so a reader on another thread
+ * reading them meanwhile stays correct: it only waits for a page fault).
+ * Returns the bytes given back; 0 where the system has no such call. */
+size_t nbi_file_release(const void *p, size_t size);
+/* Asks that the size bytes mapped at p be mapped in small pages from now
+ * on (undoes nbi_file_map's huge page advice): memory then follows the
+ * pages read, not the 2 MiB around each.  Advice only. */
+void nbi_file_small_pages(const void *p, size_t size);
 /* Gives the processor to another thread: a wait on a lock that a thread
  * holds while it maps a tile (stream/world_handle.c). */
 void nbi_os_yield(void);

@@ -264,6 +264,7 @@ PROTOTYPES = {
     "nb_world_sg_step": (_S, [_P, _U64, C.POINTER(C.c_int), _E]),
     "nb_world_sg_finish": (_S, [_P, C.POINTER(T.SGResult), _E]),
     "nb_world_resident": (_SZ, [_P]),
+    "nb_world_trim": (_SZ, [_P]),
     "nb_world_set_budget": (None, [_P, C.c_size_t]),
 }
 PROTOTYPES.update(_workspace("aa"))

@@ -108,8 +108,14 @@ class StreamWorld(Handle):
     @property
     def resident(self):
         """What of bytes is in memory now (nb_world_resident): the pages of
-        each mapped file the system holds, and what lives in the heap."""
+        each mapped file this process holds, and what lives in the heap."""
         return lib.nb_world_resident(self._h())
+
+    def trim(self):
+        """nb_world_trim: gives back the world bundle's pages of the tiles not
+        loaded (the graph above them, which long queries read); later queries
+        read them again from the file.  Returns the bytes given back."""
+        return lib.nb_world_trim(self._h())
 
     def set_budget(self, nbytes):
         """nb_world_set_budget: with a loader set (set_loader) and nbytes above

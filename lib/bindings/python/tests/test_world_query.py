@@ -387,3 +387,20 @@ def test_closed_world_handles_raise_for_the_new_calls(world):
                  lambda: world.set_budget(1 << 20), world.haa):
         with pytest.raises(navbake.ClosedError):
             call()
+
+
+# -- nb_world_trim: the world bundle's pages of the tiles not loaded given back --------
+
+def test_trim(world):
+    world.load_cells(0, 0, W, H)
+    with world.aa() as ws:
+        before = ws.find((2, 2), (60, 36), agent="scout")
+        path, length = before.path.tolist(), before.length
+        # Every tile loaded: nothing of theirs is given back.
+        assert world.trim() == 0
+        world.unload_cells(0, 0, W, H)
+        assert world.trim() >= 0
+        world.load_cells(0, 0, W, H)
+        after = ws.find((2, 2), (60, 36), agent="scout")
+        assert after.found and after.path.tolist() == path and after.length == length
+    world.unload_cells(0, 0, W, H)
