@@ -760,6 +760,86 @@ static void test_big_workspace(tu_rng *rng)
     nbb_grid_free(&grid);
 }
 
+/* ---- AA*: the count of reached nodes when memory runs out ---- */
+
+/* An allocator that fails every call once armed. */
+typedef struct {
+    int armed;
+} failing;
+static void *fail_alloc(void *o, size_t n) { return ((failing *)o)->armed ? NULL : malloc(n); }
+static void *fail_realloc(void *o, void *p, size_t n)
+{
+    return ((failing *)o)->armed ? NULL : realloc(p, n);
+}
+static void fail_free(void *o, void *p)
+{
+    (void)o;
+    free(p);
+}
+
+/* The nodes a failed query's message says it reached, or -1 when it names none. */
+static long long reached_of(const char *msg)
+{
+    const char *at = strrchr(msg, '(');
+    char *end;
+    long long n = at ? strtoll(at + 1, &end, 10) : -1;
+    return at && end != at + 1 && strncmp(end, " reached)", 9) == 0 ? n : -1;
+}
+
+/* A find that runs out of memory for its nodes (the workspace's first pages filled, no more to
+ * be had) names the nodes it reached: the find's loop, which does not count them, works the
+ * count out from its stamps; the same query in steps of 100, whose loop counts each node as it
+ * opens it, is the answer it must give. */
+static void test_aa_nomem_count(tu_rng *rng)
+{
+    nbb_grid grid;
+    nbi_agentset agents;
+    nb_err err;
+    tu_random_grid(rng, 600, 400, 0, 1, &grid); /* open ground: the search crosses every tile */
+    nbb_agents_default(&legend, &agents, &err);
+    const char *path = tu_path(tu_tmpdir(), "nomem.nbk");
+    failing f = {0};
+    nb_allocator a = {fail_alloc, fail_realloc, fail_free, &f};
+    nb_bundle *b = NULL;
+    if (tu_write_cleared(path, &legend, &agents, &grid, 0, &err) != NB_OK ||
+        nb_bundle_open(path, 0, &a, &b, &err) != NB_OK) {
+        ok(0, "an open level bakes: %s", err.msg);
+        nbb_grid_free(&grid);
+        return;
+    }
+    nb_aa_query q;
+    nb_aa_query_init(&q);
+    q.capability = agents.agent[0].capability;
+    q.size = 1;
+    q.start = (nb_cell){0, 0};
+    q.goal = (nb_cell){599, 399};
+    long long n[2] = {-1, -1};
+    nb_status st[2] = {NB_OK, NB_OK};
+    for (int k = 0; k < 2; k++) {
+        nb_aa *ws = NULL;
+        f.armed = 0;
+        if (nb_aa_open(b, &ws, &err) != NB_OK)
+            break;
+        f.armed = 1;
+        nb_aa_result r;
+        if (k == 0) {
+            st[k] = nb_aa_find(ws, &q, &r, &err);
+        } else if ((st[k] = nb_aa_begin(ws, &q, &err)) == NB_OK) {
+            int done = 0;
+            while (!done && (st[k] = nb_aa_step(ws, 100, &done, &err)) == NB_OK)
+                ;
+        }
+        n[k] = st[k] == NB_ERR_NOMEM ? reached_of(err.msg) : -1;
+        f.armed = 0;
+        nb_aa_close(ws);
+    }
+    ok(st[0] == NB_ERR_NOMEM && st[1] == NB_ERR_NOMEM && n[0] > 1 && n[0] == n[1],
+       "out of memory for nodes: the find names the nodes reached as the stepped query does "
+       "(%lld, %lld)", n[0], n[1]);
+    nb_bundle_close(b);
+    nbb_grid_free(&grid);
+}
+
 int main(void)
 {
     nbi_legend_default(&legend);
@@ -775,5 +855,7 @@ int main(void)
         test_big_workspace(&r);
     if (!only || strstr(only, "maps"))
         test_aa_maps(&r);
+    if (!only || strstr(only, "nomem"))
+        test_aa_nomem_count(&r); /* last: the maps above keep the random numbers they had */
     return done_testing();
 }

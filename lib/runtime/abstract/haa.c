@@ -361,10 +361,17 @@ static inline int append(nb_haa *ws, nb_cell c)
      * (the path holds each cell once).  Where a hash of the cells took three times the
      * instructions (tests/bench/results/search-bench.md). */
     const uint32_t ux = (uint32_t)c.x, uy = (uint32_t)c.y;
-    int fresh;
-    uint32_t pg = nbi_pool_page(&ws->where, (uy >> WSHIFT) * ws->wtw + (ux >> WSHIFT), &fresh);
-    if (pg == NBI_POOL_NONE)
-        return 0;
+    const uint32_t key = (uy >> WSHIFT) * ws->wtw + (ux >> WSHIFT);
+    uint32_t pg = ws->wpg;
+    if (key != ws->wkey) {
+        /* A page this query claimed stays its own until the pool begins anew. */
+        int fresh;
+        pg = nbi_pool_page(&ws->where, key, &fresh);
+        if (pg == NBI_POOL_NONE)
+            return 0;
+        ws->wkey = key;
+        ws->wpg = pg;
+    }
     uint32_t *at = &ws->wat[pg << (2 * WSHIFT) | (uy & WMASK) << WSHIFT | (ux & WMASK)];
     const uint32_t i = *at;
     if (i < ws->len && ws->path[i].x == c.x && ws->path[i].y == c.y) {
@@ -562,7 +569,9 @@ static int abstract_path(nb_haa *ws, uint32_t to)
             (ws->na == ws->avcap &&
              !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, ws->na + 1, sizeof *ws->avia)))
             return 0;
-        uint32_t sl = nbi_asearch_find(&ws->as, v);
+        /* On a flat pool a key is its own slot (nbi_pool_flat), and every key the walk meets
+         * was reached by this search: no look-up. */
+        uint32_t sl = ws->as.pool.flat ? v : nbi_asearch_find(&ws->as, v);
         ws->avia[ws->na] = ws->as.via[sl];
         ws->anodes[ws->na++] = v;
         if (v == S)
@@ -808,6 +817,7 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *q, nb_err *err)
     ws->ref_started = 0;
     ws->near_cost = -1;
     nbi_pool_begin(&ws->where);
+    ws->wkey = UINT32_MAX;
     if (answered_at_once(ws, ci, si)) {
         ws->phase = NBI_HAA_DONE;
         return nbi_done(err, NB_OK);
@@ -1082,6 +1092,7 @@ static nb_status partial(nb_haa *ws, nb_err *err)
     }
     ws->len = 0;
     nbi_pool_begin(&ws->where);
+    ws->wkey = UINT32_MAX;
     if (ws->phase == NBI_HAA_ABSTRACT && ws->as.best != ws->g.nnodes) {
         if (!abstract_path(ws, ws->as.best))
             return no_memory(ws, err);

@@ -67,12 +67,13 @@ static inline double octile(nb_cell a, nb_cell b) { return nbi_octile_cells(a.x,
 
 /* Slot sl, of a node this search has not reached (fresh) or has reached at more than ng:
  * opened, or its cost lowered, from key `from` by `how`; NBI_POOL_NONE (the search ended) at
- * the node cap. */
+ * the node cap.  capped (a constant in each caller) 0: the search has no cap (max_nodes is
+ * UINT64_MAX, which the count never reaches), so the test is left out of the loop. */
 static inline NBP_ALWAYS_INLINE uint32_t settle(nbi_asearch *as, uint32_t sl, int fresh, double ng,
-                                                uint32_t from, uint32_t how)
+                                                uint32_t from, uint32_t how, const int capped)
 {
     if (fresh) {
-        if (as->nodes == as->max_nodes) {
+        if (capped && as->nodes == as->max_nodes) {
             as->end = NBI_AS_LIMIT;
             return NBI_POOL_NONE;
         }
@@ -106,7 +107,7 @@ static inline NBP_ALWAYS_INLINE uint32_t reach(nbi_asearch *as, uint32_t v, doub
     uint32_t sv = as->stamp[sl];
     if ((sv >> 1) == as->sid && ((sv & 1u) || ng >= as->gv[sl]))
         return NBI_POOL_NONE;
-    return settle(as, sl, (sv >> 1) != as->sid, ng, from, how);
+    return settle(as, sl, (sv >> 1) != as->sid, ng, from, how, 1);
 }
 
 uint32_t nbi_asearch_reach(nbi_asearch *as, uint32_t v, double ng, uint32_t from, uint32_t how)
@@ -273,7 +274,8 @@ void nbi_haa_abstract_begin(nb_haa *ws)
 
 /* The search's loop; flat (a constant in each copy) as for reach(); plain (another): the
  * query has no repair and no cost profile, so the arc loop tests neither; best (another): the
- * best partial path is followed (not in a find that nothing stops before its end, ws->whole). */
+ * best partial path is followed (not in a find that nothing stops before its end, ws->whole,
+ * which has no node cap either: its arcs open nodes without the cap's test). */
 static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const int flat,
                                               const int plain, const int best)
 {
@@ -377,7 +379,7 @@ static inline NBP_ALWAYS_INLINE uint64_t step(nb_haa *ws, uint64_t budget, const
                 if (flat) {
                     /* The stamp read above tells a fresh node from one reached at more. */
                     const uint32_t sv = stamp[v];
-                    if (settle(as, v, sv != open, ng, u, a) == NBI_POOL_NONE ||
+                    if (settle(as, v, sv != open, ng, u, a, best) == NBI_POOL_NONE ||
                         !queue_key(ws, v, v, plain))
                         return done;
                 } else if (!relax_as(ws, v, ng, u, a, flat, plain)) {
