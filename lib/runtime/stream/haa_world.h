@@ -179,6 +179,10 @@ typedef struct nbi_whaa_result {
     int limit;              /* the search above the tiles stopped at max_expansions */
     int apart;              /* the ends in different world components: no search ran */
     size_t repaired;        /* edited tiles searched through their repaired graphs */
+    /* The refinement: stretches refined by their tile's HAA*, those it searched above its
+     * graph's own level (tiles baked with `levels`), the nodes its abstract searches expanded. */
+    size_t stretches, stretches_above;
+    uint64_t refine_expanded;
 } nbi_whaa_result;
 
 /* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */
