@@ -76,8 +76,8 @@ static nb_status path_field(nbb_yaml *y, yaml_node_t *root, const char *key, cha
 
 nb_status nbb_world_read(const char *path, nbb_world *w, nb_err *err)
 {
-    static const char *const keys[] = {"world", "width", "height", "tile", "cluster",
-                                       "maps", "legend", "agents", "paths", "optimal", "levels", NULL};
+    static const char *const keys[] = {"world", "width", "height", "tile", "cluster", "maps",
+                                       "legend", "agents", "paths", "optimal", "levels", NULL};
     memset(w, 0, sizeof *w);
     char *buf = NULL;
     size_t len = 0;
