@@ -673,6 +673,8 @@ typedef struct nbb_world {
     char *maps;             /* the tiles' maps: a path with {x} and {y} for the tile's column and row */
     char *legend, *agents;  /* paths, or NULL for the defaults */
     uint32_t paths;         /* 1: each tile's HAA* graph stores its intra-edges' cell paths */
+    uint32_t levels;        /* each tile's HAA* levels of clusters, its graph's own included:
+                               1 (none above it, the default) to 8 (mkabstract --levels) */
     uint32_t optimal;       /* 1: each border file holds the optimal layer's border (border_opt)
                                and the link joins them (world_opt): Dijkstra a portal, dear */
 } nbb_world;

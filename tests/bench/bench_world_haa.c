@@ -216,6 +216,9 @@ int main(int argc, char **argv)
            res.found, res.length, res.abstract_length, res.abstract_len,
            (unsigned long long)res.expanded, res.tiles, loaded, in.columns * in.rows,
            res.path_len);
+    printf("refinement: %zu stretches, %zu searched above their tile graph's own level "
+           "(levels), %llu nodes expanded by the tiles' searches\n",
+           res.stretches, res.stretches_above, (unsigned long long)res.refine_expanded);
     if (argc > 2) {
         snprintf(path, sizeof path, "%s/whole.map", argv[1]);
         if (!whole_map(argv[2], &in, path)) {

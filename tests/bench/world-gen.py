@@ -17,7 +17,9 @@ rectangle whose edges cut through the map's open ground makes a world whose
 copies join (bench_world_haa's DAO world: brc202d at 50,20,430,291).
 
 --paths first: the manifest says `paths: 1` (each tile's HAA* graph stores
-its intra-edges' cell paths, which world HAA*'s refinement copies)."""
+its intra-edges' cell paths, which world HAA*'s refinement copies).
+--levels N after it: the manifest says `levels: N` (each tile's HAA* graph
+gets N levels of clusters, its own included, which the refinement searches)."""
 import os
 import sys
 
@@ -43,7 +45,7 @@ def put(path, text):
     os.replace(tmp, path)
 
 
-def generate(src, side, tile, folder, cluster, crop=None, paths=False):
+def generate(src, side, tile, folder, cluster, crop=None, paths=False, levels=1):
     w, h, rows = read_map(src)
     if crop:
         x0, y0, w, h = crop
@@ -78,8 +80,9 @@ def generate(src, side, tile, folder, cluster, crop=None, paths=False):
             put(os.path.join(folder, 'tiles', '%d_%d.map' % (tx, ty)), text)
     put(os.path.join(folder, 'world.yaml'),
         '# A navbake world (formats/world.md).\nworld: 1\nwidth: %d\nheight: %d\n'
-        'tile: %d\ncluster: %d\n%smaps: "tiles/{x}_{y}.map"\n'
-        % (side, side, tile, cluster, 'paths: 1\n' if paths else ''))
+        'tile: %d\ncluster: %d\n%s%smaps: "tiles/{x}_{y}.map"\n'
+        % (side, side, tile, cluster, 'paths: 1\n' if paths else '',
+           'levels: %d\n' % levels if levels > 1 else ''))
 
 
 def edit(folder, x0, y0, ew, eh):
@@ -106,6 +109,10 @@ if __name__ == '__main__':
     paths = bool(a) and a[0] == '--paths'
     if paths:
         a = a[1:]
+    levels = 1
+    if len(a) > 1 and a[0] == '--levels':
+        levels = int(a[1])
+        a = a[2:]
     if len(a) > 1 and a[0] == '--crop':
         crop = tuple(map(int, a[1].split(',')))
         a = a[2:]
@@ -113,6 +120,6 @@ if __name__ == '__main__':
         edit(a[1], *map(int, a[2:]))
     elif len(a) in (4, 5):
         generate(a[0], int(a[1]), int(a[2]), a[3], int(a[4]) if len(a) == 5 else 16, crop,
-                 paths)
+                 paths, levels)
     else:
         sys.exit(__doc__)

@@ -135,6 +135,16 @@ maps: "t/{x}_{y}.map"
 optimal: 2'
 refuses 1 "optimal other than 0 or 1" navbake world check m.yaml
 like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:10: optimal: 2 is not a whole number from 0 to 1"
+manifest 'tile: 32
+maps: "t/{x}_{y}.map"
+levels: 9'
+refuses 1 "levels above 8" navbake world check m.yaml
+like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:9: levels: 9 is not a whole number from 1 to 8"
+manifest 'tile: 32
+maps: "t/{x}_{y}.map"
+levels: 0'
+refuses 1 "levels: 0" navbake world check m.yaml
+like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:9: levels: 0 is not a whole number from 1 to 8"
 printf 'world: 2\nwidth: 100\nheight: 70\ntile: 32\nmaps: "{x}{y}"\n' >m.yaml
 refuses 1 "another version" navbake world check m.yaml
 like "is refused" "$(cat "$tmp/.out")" "world: 2 is not a whole number from 1 to 1"

@@ -539,6 +539,14 @@ static int with_paths(const char *dir)
     return f && fputs("paths: 1\n", f) >= 0 && fclose(f) == 0;
 }
 
+/* Appends `levels: 2` to dir's manifest: each tile's graph gets a level of
+ * clusters above it, which the refinement searches. */
+static int with_levels(const char *dir)
+{
+    FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
+    return f && fputs("levels: 2\n", f) >= 0 && fclose(f) == 0;
+}
+
 /* An end's insertion into its tile, as queries make it (its Dijkstra
  * ended once the tile's portals are settled, on one workspace whose arrays
  * serve every tile in turn), gives the costs to every portal that the
@@ -587,10 +595,40 @@ static void insertion(const char *what, nb_world *w, const nb_bundle *whole, con
     ok(ends >= (unsigned)pairs / 2 && costs >= ends, "%s: insertion: %u ends inserted", what, ends);
 }
 
-/* paths: the manifest says `paths: 1` (with_paths). */
-static void check(const char *what, const char *map_, uint32_t tile, uint32_t cluster,
-                  const char *agents_, const char *dir, int pairs, int paths)
+/* What check's manifest says besides the cut's: `paths: 1` (with_paths), `levels: 2`
+ * (with_levels). */
+enum { WITH_PATHS = 1, WITH_LEVELS = 2 };
+
+/* The refinement, over pairs of ends drawn on the map (every tile loaded): the stretches
+ * refined, those searched above their tile graph's own level, the nodes expanded. */
+static void stretches(nb_world *w, const nb_bundle *whole, const nb_agent *ag, tu_rng *r,
+                      nb_world_info in, int pairs, size_t *n, size_t *above, uint64_t *expanded)
 {
+    nbi_whaa *q = NULL;
+    *n = *above = 0;
+    *expanded = 0;
+    if (nbi_whaa_new(w, ag->capability, 1, &q, NULL) != NB_OK)
+        return;
+    for (int i = 0; i < pairs; i++) {
+        nb_cell e[2];
+        for (int k = 0; k < 2; k++)
+            for (int tries = 0; tries < 500; tries++) {
+                e[k] = (nb_cell){(int32_t)tu_below(r, in.width), (int32_t)tu_below(r, in.height)};
+                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
+                    break;
+            }
+        nbi_whaa_result res;
+        if (nbi_whaa_find(q, e[0], e[1], NULL, &res, NULL, 0, NULL, NULL) != NB_OK || !res.found)
+            continue;
+        *n += res.stretches, *above += res.stretches_above, *expanded += res.refine_expanded;
+    }
+    nbi_whaa_free(q);
+}
+
+static void check(const char *what, const char *map_, uint32_t tile, uint32_t cluster,
+                  const char *agents_, const char *dir, int pairs, unsigned opts)
+{
+    int paths = (opts & WITH_PATHS) != 0, levels = (opts & WITH_LEVELS) != 0;
     nb_err err;
     /* Copies: tu_path's and tu_src's buffers rotate under the calls below. */
     char *map = strdup(map_), *agents = strdup(agents_);
@@ -598,7 +636,8 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
     snprintf(err.msg, sizeof err.msg, "the manifest not written");
     if (!ok(nbb_world_cut(map, NULL, agents, tile, cluster, dir, 2, NULL, NULL, NULL, &err) ==
                     NB_OK &&
-                (!paths || with_paths(dir)) && tw_bake_world(dir, 0, &wd, &err),
+                (!paths || with_paths(dir)) && (!levels || with_levels(dir)) &&
+                tw_bake_world(dir, 0, &wd, &err),
             "%s: cut into tiles of %u, baked and linked: %s", what, tile, err.msg)) {
         free(map), free(agents);
         return;
@@ -613,6 +652,19 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
     }
     ok(stored == (paths ? ntiles : 0), "%s: %zu of %zu tiles' graphs store their paths (%s)", what,
        stored, ntiles, paths ? "paths: 1" : "the default");
+    /* ... and a level of clusters above it exactly when the manifest asks. */
+    size_t leveled = 0;
+    for (size_t t = 0; t < ntiles; t++) {
+        nb_haa *h = NULL;
+        nb_haa_graph hg;
+        if (nb_haa_open(wd.tiles[t], &h, NULL) == NB_OK) {
+            nb_haa_describe(h, &hg);
+            leveled += hg.levels == 2;
+        }
+        nb_haa_close(h);
+    }
+    ok(leveled == (levels ? ntiles : 0), "%s: %zu of %zu tiles' graphs have 2 levels (%s)", what,
+       leveled, ntiles, levels ? "levels: 2" : "the default");
     nb_bundle *whole = tw_whole_bake(map, NULL, agents);
     nb_world *w = NULL;
     nb_world_haa *q = NULL;
@@ -739,6 +791,14 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
            (unsigned long long)with, (unsigned long long)without);
     }
     nbi_whaa_free(iq);
+    /* The refinement searches the tiles' levels exactly when they have them. */
+    size_t nst, above;
+    uint64_t rexp;
+    stretches(w, whole, &ag, &r, in, pairs / 4, &nst, &above, &rexp);
+    ok(nst > 0 && (levels ? above > 0 : above == 0),
+       "%s: refinement: %zu of %zu stretches searched above the tile graph's level (%s); %llu "
+       "nodes expanded", what, above, nst, levels ? "levels: 2" : "none baked",
+       (unsigned long long)rexp);
     insertion(what, w, whole, &ag, &r, in, pairs);
     is_int(wrong_found, 0, "%s: complete: a path exactly when AA* finds one (%d pairs)", what,
            pairs);
@@ -1052,11 +1112,20 @@ int main(void)
     /* The same queries with each tile's intra-edges' paths stored (the
      * refinement copies them, each checked against the map and the
      * overlay as it is used). */
-    const char *pmap = tu_shared(maps[0].map);
+    char *pmap = tu_shared(maps[0].map) ? strdup(tu_shared(maps[0].map)) : NULL;
     if (pmap) {
         snprintf(pdir, sizeof pdir, "%s/wpaths", tmp);
         check("brc202d, paths: 1", pmap, maps[0].tile, 16, tu_src("data/haa-agents.yaml"), pdir,
-              200, 1);
+              200, WITH_PATHS);
+        /* A level of clusters in each tile (clusters of 8, so that a stretch across a tile of
+         * 128 lies far enough apart for the tile's HAA* to search it), with and without. */
+        snprintf(pdir, sizeof pdir, "%s/wlevels", tmp);
+        check("brc202d, clusters of 8, levels: 2", pmap, maps[0].tile, 8,
+              tu_src("data/haa-agents.yaml"), pdir, 200, WITH_PATHS | WITH_LEVELS);
+        snprintf(pdir, sizeof pdir, "%s/wlevels0", tmp);
+        check("brc202d, clusters of 8", pmap, maps[0].tile, 8, tu_src("data/haa-agents.yaml"),
+              pdir, 200, WITH_PATHS);
+        free(pmap);
     }
     if (!any) {
         snprintf(dir, sizeof dir, "%s/sample", tmp);
@@ -1064,7 +1133,7 @@ int main(void)
               tu_src("data/sample-agents.yaml"), dir, 200, 0);
         snprintf(pdir, sizeof pdir, "%s/sample-paths", tmp);
         check("data/sample.map, paths: 1", tu_src("data/sample.map"), 16, 8,
-              tu_src("data/sample-agents.yaml"), pdir, 200, 1);
+              tu_src("data/sample-agents.yaml"), pdir, 200, WITH_PATHS);
     }
     damaged(dir);
     lazy(dir);

@@ -272,10 +272,25 @@ static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agent
     return st;
 }
 
+/* A level's border cut into shares of side / 8 cells (mkabstract's default cuts it in two):
+ * on a DAO world of 8192^2 (tests/bench/results/world-haa-bench.md) 2 kept the corner to corner
+ * error at 2.3 %, 8 at 0.93 %, for 2 times the nodes a stretch expands. */
+#define TILE_LEVEL_SPACING 8
+
+/* The levels a tile's graph gets: the manifest's (`levels`), else none. */
+static nbb_levels_opts tile_levels(const nbb_world *w)
+{
+    nbb_levels_opts lo = {w->levels > 1 ? w->levels : 1, NBB_LEVEL_FACTOR, TILE_LEVEL_SPACING, 0,
+                          NBB_LEVEL_SHARE, NBB_LEVEL_LANDMARKS};
+    return lo;
+}
+
 /* The abstract graph of the tile's level (and its costs), built whole
  * into b when b has none: a tile bundle's graph is mkabstract's default
  * with the world's cluster (and its intra-edges' paths when the manifest
- * says `paths: 1`), and no levels (the world's are the link's). */
+ * says `paths: 1`), and levels of clusters inside the tile only when the
+ * manifest says `levels` (world HAA*'s refinement searches them, so a
+ * stretch across a tile expands a few hundred nodes, not thousands). */
 static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threads, nb_err *err)
 {
     if (nbb_builder_has(b, NB_SEC_ABSTRACT))
@@ -285,12 +300,15 @@ static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threa
     o.cluster = w->cluster;
     o.threads = threads;
     o.paths = w->paths != 0; /* world HAA*'s refinement copies them (manifest `paths`) */
-    return nbb_abstract_put_built(b, &o, NULL, 0, err);
+    nbb_levels_opts lo = tile_levels(w);
+    lo.threads = threads;
+    return nbb_abstract_put_built(b, &o, w->levels > 1 ? &lo : NULL, 0, err);
 }
 
 /* 1 when the bundle at path is this tile of this world, baked with this
- * halo and cluster: then updating it gives a whole bake's bytes.  Any other
- * (another world's tile, damaged, missing) is baked over whole. */
+ * halo, cluster and levels: then updating it gives a whole bake's bytes.
+ * Any other (another world's tile, damaged, missing, levels the manifest
+ * no longer asks for) is baked over whole. */
 static int old_usable(const char *path, const uint8_t *want, const nbb_world *w)
 {
     nb_bundle *ob;
@@ -298,9 +316,15 @@ static int old_usable(const char *path, const uint8_t *want, const nbb_world *w)
         return 0;
     nbi_wtile t;
     long a = nbi_section_index(ob, NB_SEC_ABSTRACT, NULL, NULL, 0);
+    long lv = nbi_section_index(ob, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
+    nbb_levels_opts lo = tile_levels(w);
     int ok = nbi_wtile_find(ob, &t, NULL) == NB_OK && !t.has_digest &&
              memcmp(ob->sections[t.section].payload, want, NBI_TILE_INPUTS) == 0 &&
-             (a < 0 || ob->sections[a].info.param[0] == w->cluster);
+             (a < 0 || ob->sections[a].info.param[0] == w->cluster) &&
+             (w->levels > 1 ? a < 0 || (lv >= 0 && nbb_levels_baked_with(
+                                                      ob->sections[lv].payload,
+                                                      (size_t)ob->sections[lv].info.usize, &lo))
+                            : lv < 0);
     nb_bundle_close(ob);
     return ok;
 }

@@ -554,9 +554,9 @@ static nb_status walk_again(nbi_whaa *q, nb_cell a, nb_cell b, size_t *len, nb_e
     return NB_OK;
 }
 
-/* The tile's HAA* from a to b (world cells, both in tile t), appended. */
+/* The tile's HAA* from a to b (world cells, both in tile t), appended; counted in res. */
 static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, size_t *len,
-                        nb_err *err)
+                        nbi_whaa_result *res, nb_err *err)
 {
     nb_haa *h;
     nb_status st = nb_haa_open(t->b, &h, err);
@@ -577,6 +577,9 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
     nb_haa_result r;
     size_t from = *len;
     st = nb_haa_find(h, &hq, &r, err);
+    res->stretches++;
+    res->stretches_above += st == NB_OK && r.level >= 2;
+    res->refine_expanded += r.expanded_search;
     if (st == NB_OK && r.status != NB_PATH_FOUND && hq.overlay) {
         nb_haa_close(h);
         return walk_again(q, a, b, len, err);
@@ -1115,7 +1118,7 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
             continue;
         }
-        st = refine(q, pin(w, &p, ta, NULL, 0), a, b, &len, err);
+        st = refine(q, pin(w, &p, ta, NULL, 0), a, b, &len, res, err);
     }
     unpin(w, &p);
     if (st != NB_OK) {

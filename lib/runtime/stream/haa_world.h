@@ -187,6 +187,10 @@ typedef struct nbi_whaa_result {
     int apart;              /* the ends in different world components: no search ran */
     size_t repaired;        /* edited tiles searched through their repaired graphs */
     uint64_t joined;        /* of expanded: keys of those tiles' graphs (the rest world nodes and R cells) */
+    /* The refinement: stretches refined by their tile's HAA*, those it searched above its
+     * graph's own level (tiles baked with `levels`), the nodes its abstract searches expanded. */
+    size_t stretches, stretches_above;
+    uint64_t refine_expanded;
 } nbi_whaa_result;
 
 /* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */
