@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stream/haa_world.h"
 #include "worldbake.h"
 
 #define INF HUGE_VAL
@@ -147,6 +148,92 @@ static void against_dijkstra(const char *what, const nbi_wgraph *g, const nbi_wb
        what, side, r->arcs, wrong_arc, joined);
     free(blk), free(loc), free(border), free(nodes), free(first), free(to), free(len), free(d),
         free(done);
+}
+
+static int adjacent(nb_cell a, nb_cell b)
+{
+    return abs(a.x - b.x) <= 1 && abs(a.y - b.y) <= 1 && (a.x != b.x || a.y != b.y);
+}
+
+/* World HAA* on the level of blocks against the same search on the world
+ * graph alone: the same length above the tiles for every pair (the
+ * level's distances are exact), the refined path a walk of the whole map;
+ * the pairs far apart expand fewer nodes.  fault plants the level's arcs
+ * taken as world arcs (not walked again inside their blocks). */
+static void queries(const char *what, const char *dir, const char *map, const char *agents,
+                    int pairs, int fault)
+{
+    nb_err err;
+    nb_world *w = NULL;
+    nbi_whaa *q = NULL;
+    nb_bundle *whole = tw_whole_bake(map, NULL, agents);
+    if (!ok(whole && nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, NULL, &w, &err) == NB_OK &&
+                nbi_whaa_new(w, nb_agent_get(whole, 0)->capability, 1, &q, &err) == NB_OK &&
+                nbi_whaa_has_blocks(q),
+            "%s: world HAA* opens on the level of blocks (%s)", what, whole ? err.msg : "no bake"))
+        goto out;
+    nb_capability cap = nb_agent_get(whole, 0)->capability;
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    for (uint32_t y = 0; y < in.rows; y++)
+        for (uint32_t x = 0; x < in.columns; x++)
+            nb_world_load(w, (nb_world_tile){x, y}, NULL);
+    nbi_whaa_set_block_fault(q, fault);
+    tu_rng r = {0xb10c + (uint64_t)pairs};
+    unsigned differ = 0, bad_walk = 0, found = 0, far = 0;
+    uint64_t with = 0, without = 0;
+    for (int i = 0; i < pairs; i++) {
+        nb_cell e[2];
+        for (int k = 0; k < 2; k++)
+            for (int tries = 0; tries < 500; tries++) {
+                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
+                if (i == 0) /* the first pair: the corners' nearest standable cells */
+                    e[k] = k ? (nb_cell){(int32_t)in.width - 1 - tries % (int32_t)in.width,
+                                         (int32_t)in.height - 1 - tries / 2 % (int32_t)in.height}
+                             : (nb_cell){tries % (int32_t)in.width, tries / 2 % (int32_t)in.height};
+                if (nb_can_stand(whole, cap, 1, e[k].x, e[k].y) == 1)
+                    break;
+            }
+        nbi_whaa_result ra, rb;
+        nbi_whaa_set_blocks(q, 0);
+        nb_status sb = nbi_whaa_find(q, e[0], e[1], NULL, &rb, NULL, 0, NULL, &err);
+        nbi_whaa_set_blocks(q, 1);
+        nb_status sa = nbi_whaa_find(q, e[0], e[1], NULL, &ra, NULL, 0, NULL, &err);
+        if (sa != NB_OK || sb != NB_OK || ra.found != rb.found ||
+            fabs(ra.abstract_length - rb.abstract_length) > 1e-6 * (1 + rb.abstract_length)) {
+            if (!differ++)
+                diag("(%d, %d) to (%d, %d): on the level %d %.4f, on the world graph %d %.4f (%s)",
+                     e[0].x, e[0].y, e[1].x, e[1].y, ra.found, ra.abstract_length, rb.found,
+                     rb.abstract_length, sa != NB_OK || sb != NB_OK ? err.msg : "ok");
+            continue;
+        }
+        if (!ra.found)
+            continue;
+        found++;
+        int walk = ra.path_len >= 1 && ra.path[0].x == e[0].x && ra.path[0].y == e[0].y &&
+                   ra.path[ra.path_len - 1].x == e[1].x && ra.path[ra.path_len - 1].y == e[1].y;
+        for (size_t k = 0; walk && k < ra.path_len; k++)
+            walk = nb_can_stand(whole, cap, 1, ra.path[k].x, ra.path[k].y) == 1 &&
+                   (k == 0 || adjacent(ra.path[k - 1], ra.path[k]));
+        bad_walk += !walk;
+        if (nbi_octile_cells(e[0].x, e[0].y, e[1].x, e[1].y) > in.width / 2)
+            far++, with += ra.expanded, without += rb.expanded;
+    }
+    if (fault) {
+        ok(bad_walk > 0, "%s: planted, the level's arcs not walked again: %u of %u paths are "
+           "not walks", what, bad_walk, found);
+        goto out;
+    }
+    is_int(differ, 0, "%s: the same length above the tiles on the level as on the world graph "
+           "(%u paths)", what, found);
+    is_int(bad_walk, 0, "%s: every path on the level is a walk of the whole map", what);
+    ok(found >= (unsigned)pairs / 4 && far > 0 && with < without,
+       "%s: %u pairs far apart expand %llu nodes on the level, %llu on the world graph", what,
+       far, (unsigned long long)with, (unsigned long long)without);
+out:
+    nbi_whaa_free(q);
+    nb_world_close(w);
+    nb_bundle_close(whole);
 }
 
 static int with_blocks(const char *dir, uint32_t side)
@@ -288,15 +375,22 @@ int main(void)
         if (!map)
             continue;
         snprintf(dir, sizeof dir, "%s/w%zu", tmp, i);
-        if (check(maps[i].map, map, maps[i].tile, 16, tu_src("data/haa-agents.yaml"), dir,
-                  maps[i].side))
-            snprintf(last, sizeof last, "%s", dir);
+        if (!check(maps[i].map, map, maps[i].tile, 16, tu_src("data/haa-agents.yaml"), dir,
+                   maps[i].side))
+            continue;
+        snprintf(last, sizeof last, "%s", dir);
+        queries(maps[i].map, dir, map, tu_src("data/haa-agents.yaml"), 200, 0);
+        if (i == 0)
+            queries(maps[i].map, dir, map, tu_src("data/haa-agents.yaml"), 50, 1);
     }
     if (!*last) {
         snprintf(dir, sizeof dir, "%s/sample", tmp);
         if (check("data/sample.map", tu_src("data/sample.map"), 16, 8,
-                  tu_src("data/sample-agents.yaml"), dir, 2))
+                  tu_src("data/sample-agents.yaml"), dir, 2)) {
             snprintf(last, sizeof last, "%s", dir);
+            queries("data/sample.map", dir, tu_src("data/sample.map"),
+                    tu_src("data/sample-agents.yaml"), 200, 0);
+        }
     }
     if (*last)
         damaged(last);

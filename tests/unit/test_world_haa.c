@@ -515,10 +515,13 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
 
 /* Appends `paths: 1` to dir's manifest: each tile's graph stores its
  * intra-edges' cell paths, which the refinement copies. */
+/* The manifest's paths: 1, and blocks: 2 (the search above the tiles on
+ * the level of tile blocks, world_blocks: every check below holds there
+ * too). */
 static int with_paths(const char *dir)
 {
     FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
-    return f && fputs("paths: 1\n", f) >= 0 && fclose(f) == 0;
+    return f && fputs("paths: 1\nblocks: 2\n", f) >= 0 && fclose(f) == 0;
 }
 
 /* An end's insertion into its tile, as queries make it (its Dijkstra
@@ -1037,7 +1040,7 @@ int main(void)
     const char *pmap = tu_shared(maps[0].map);
     if (pmap) {
         snprintf(pdir, sizeof pdir, "%s/wpaths", tmp);
-        check("brc202d, paths: 1", pmap, maps[0].tile, 16, tu_src("data/haa-agents.yaml"), pdir,
+        check("brc202d, paths: 1, blocks: 2", pmap, maps[0].tile, 16, tu_src("data/haa-agents.yaml"), pdir,
               200, 1);
     }
     if (!any) {
@@ -1045,7 +1048,7 @@ int main(void)
         check("data/sample.map", tu_src("data/sample.map"), 16, 8,
               tu_src("data/sample-agents.yaml"), dir, 200, 0);
         snprintf(pdir, sizeof pdir, "%s/sample-paths", tmp);
-        check("data/sample.map, paths: 1", tu_src("data/sample.map"), 16, 8,
+        check("data/sample.map, paths: 1, blocks: 2", tu_src("data/sample.map"), 16, 8,
               tu_src("data/sample-agents.yaml"), pdir, 200, 1);
     }
     damaged(dir);
