@@ -84,6 +84,8 @@ struct nbi_whaa {
     uint8_t *viab;           /* per node key: reached last by one of the level's arcs */
     uint32_t *ekeys;         /* the path's keys, the level's arcs walked again */
     int bl_fault;            /* a planted fault (tests): the level's arcs taken as world arcs */
+    size_t walked;           /* the path's keys once its level arcs are walked (their walks
+                                overwrite the parents: an end made again reuses keys), or 0 */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -1028,6 +1030,7 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
     }
     q->qs = start, q->qg = goal;
     q->qbl = q->has_bl && q->use_bl && !ed->ndirty;
+    q->walked = 0;
     if (q->qbl)
         q->bs = block_of(q, ts), q->bgoal = block_of(q, tg);
     q->found = 0;
@@ -1180,16 +1183,14 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
         return nbi_done(err, NB_OK);
     res->found = 1;
     res->abstract_length = q->gv[G];
-    size_t na = 0;
-    for (uint32_t u = G;; u = q->parent[u]) {
+    size_t na = q->walked;
+    for (uint32_t u = G; !na || q->keys[na - 1] != S; u = q->parent[u])
         q->keys[na++] = u;
-        if (u == S)
-            break;
-    }
-    if (q->qbl && (st = level_path(q, &na, err)) != NB_OK) {
+    if (q->qbl && !q->walked && (st = level_path(q, &na, err)) != NB_OK) {
         res->found = 0;
         return st;
     }
+    q->walked = q->qbl ? na : 0;
     res->abstract_len = na;
     if (q->abstract_only)
         return nbi_done(err, NB_OK);
