@@ -138,11 +138,11 @@ static void against_dijkstra(const char *what, const nbi_wgraph *g, const nbi_wb
     ok(wrong_set == 0, "%s, blocks of %u: every block's entries are the nodes with an arc to or "
        "from another block (%u wrong, %u entries, at most %u a block)",
        what, side, wrong_set, r->entries, maxm);
-    ok(wrong_dist == 0 && pairs > 0,
+    ok(wrong_dist == 0,
        "%s, blocks of %u: every pair of a block's entries is as far over the level as a plain "
        "Dijkstra over the world graph in the block finds (%u of %u pairs differ, %u joined)",
        what, side, wrong_dist, pairs, joined);
-    ok(wrong_arc == 0 && r->arcs > 0,
+    ok(wrong_arc == 0,
        "%s, blocks of %u: each of the level's %u arcs is its ends' distance in the block (%u "
        "differ; %u joined pairs)",
        what, side, r->arcs, wrong_arc, joined);
@@ -262,6 +262,7 @@ static int check(const char *what, const char *map_, uint32_t tile, uint32_t clu
     if (ok(nb_bundle_open(tu_path(dir, "world.nbw"), NB_OPEN_VERIFY, NULL, &b, &err) == NB_OK,
            "%s: the world bundle verifies: %s", what, err.msg)) {
         unsigned levels = 0;
+        uint64_t arcs = 0;
         for (size_t i = 0; i < b->nsections; i++) {
             if (b->sections[i].info.type != NB_SEC_WORLD_GRAPH)
                 continue;
@@ -274,11 +275,13 @@ static int check(const char *what, const char *map_, uint32_t tile, uint32_t clu
                     "%s: capability %#x size %u: its world graph has its level of blocks", what,
                     in->param[0], in->param[1]))
                 continue;
+            arcs += r.arcs;
             against_dijkstra(what, &g, &r, tile, side);
             levels++;
         }
-        checked = levels > 0;
-        ok(checked, "%s: %u levels of blocks checked", what, levels);
+        checked = levels > 0 && arcs > 0;
+        ok(checked, "%s: %u levels of blocks checked, %llu arcs in all", what, levels,
+           (unsigned long long)arcs);
     }
     nb_bundle_close(b);
     tw_world_close(&wd);
@@ -371,26 +374,29 @@ int main(void)
                 {"maps/bg/AR0042SR.map", 64, 4}};
     char dir[4096], last[4096] = "";
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
-        const char *map = tu_shared(maps[i].map);
-        if (!map)
+        /* Copies: tu_path's, tu_src's and tu_shared's buffers rotate. */
+        const char *shared = tu_shared(maps[i].map);
+        if (!shared)
             continue;
+        char *map = strdup(shared), *agents = strdup(tu_src("data/haa-agents.yaml"));
         snprintf(dir, sizeof dir, "%s/w%zu", tmp, i);
-        if (!check(maps[i].map, map, maps[i].tile, 16, tu_src("data/haa-agents.yaml"), dir,
-                   maps[i].side))
-            continue;
-        snprintf(last, sizeof last, "%s", dir);
-        queries(maps[i].map, dir, map, tu_src("data/haa-agents.yaml"), 200, 0);
-        if (i == 0)
-            queries(maps[i].map, dir, map, tu_src("data/haa-agents.yaml"), 50, 1);
+        if (check(maps[i].map, map, maps[i].tile, 16, agents, dir, maps[i].side)) {
+            snprintf(last, sizeof last, "%s", dir);
+            queries(maps[i].map, dir, map, agents, 200, 0);
+            if (i == 0)
+                queries(maps[i].map, dir, map, agents, 50, 1);
+        }
+        free(map), free(agents);
     }
     if (!*last) {
         snprintf(dir, sizeof dir, "%s/sample", tmp);
-        if (check("data/sample.map", tu_src("data/sample.map"), 16, 8,
-                  tu_src("data/sample-agents.yaml"), dir, 2)) {
+        char *map = strdup(tu_src("data/sample.map")),
+             *agents = strdup(tu_src("data/sample-agents.yaml"));
+        if (check("data/sample.map", map, 16, 8, agents, dir, 2)) {
             snprintf(last, sizeof last, "%s", dir);
-            queries("data/sample.map", dir, tu_src("data/sample.map"),
-                    tu_src("data/sample-agents.yaml"), 200, 0);
+            queries("data/sample.map", dir, map, agents, 200, 0);
         }
+        free(map), free(agents);
     }
     if (*last)
         damaged(last);
