@@ -51,12 +51,12 @@ static const nbb_section_rules rules[] = {
                                "which a world bundle does not hold", NBB_RULE_NOT_LEVEL},
     {NB_SEC_WORLD_LANDMARKS, NULL, "computed from the world graph by navbake world link",
      NBB_RULE_NOT_LEVEL},
-    {NB_SEC_WORLD_BLOCKS, NULL, "computed from the world graph by navbake world link",
-     NBB_RULE_NOT_LEVEL},
     {NB_SEC_BORDER_OPT, NULL, "computed from a tile bundle's clearance layer, which a border "
                               "file does not hold", NBB_RULE_NOT_LEVEL},
     {NB_SEC_WORLD_OPT, NULL, "computed from the tiles' border files by navbake world link, "
                              "which a world bundle does not hold", NBB_RULE_NOT_LEVEL},
+    {NB_SEC_WORLD_BLOCKS, NULL, "computed from the world graph by navbake world link",
+     NBB_RULE_NOT_LEVEL},
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

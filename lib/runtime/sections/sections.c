@@ -147,14 +147,14 @@ static const struct nbi_section_kind kinds[] = {
      nbi_wgraph_section_check, NULL},
     {NB_SEC_WORLD_LANDMARKS, "world_landmarks", {"capability", "size", "landmarks"},
      nbi_wlmk_section_check, NULL},
-    {NB_SEC_WORLD_BLOCKS, "world_blocks", {"capability", "size", "side", "entries"},
-     nbi_wblocks_section_check, NULL},
     {NB_SEC_BORDER_OPT, "border_opt", {"capability", "size", "corner", "portals"}, NULL,
      "its reader is above the registry (lib/runtime/stream/opt_border.c): the link reads it "
      "checked (nbi_oborder_read), and the world bundle's world_opt holds it"},
     {NB_SEC_WORLD_OPT, "world_opt", {"capability", "size", "corner", "nodes"}, NULL,
      "its reader is above the registry (lib/runtime/stream/opt_wsec.c): nb_world_sg_open "
      "checks every tile's border in it and every move between tiles (nbi_wopt_read)"},
+    {NB_SEC_WORLD_BLOCKS, "world_blocks", {"capability", "size", "side", "entries"},
+     nbi_wblocks_section_check, NULL},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};
