@@ -76,7 +76,7 @@ struct nbi_whaa {
      * (their exact distances inside it) and the world graph's arcs between
      * blocks, and each of the level's arcs its path takes is walked again
      * over the world graph inside its block (block_walk) before the
-     * refinement.  Not under an overlay that edits tiles (the level's
+     * refinement.  Not under an overlay that blocks a cell (the level's
      * distances are the unedited world's). */
     nbi_wblocks bl;
     int has_bl, use_bl, qbl; /* qbl: the query in progress uses it */
@@ -1029,7 +1029,7 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
         return st == NB_OK ? nbi_done(err, NB_OK) : st;
     }
     q->qs = start, q->qg = goal;
-    q->qbl = q->has_bl && q->use_bl && !ed->ndirty;
+    q->qbl = q->has_bl && q->use_bl && !ed->ov; /* no cell blocked (repaired tiles are not dirty) */
     q->walked = 0;
     if (q->qbl)
         q->bs = block_of(q, ts), q->bgoal = block_of(q, tg);
