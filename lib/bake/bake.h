@@ -677,6 +677,8 @@ typedef struct nbb_world {
                                1 (none above it, the default) to 8 (mkabstract --levels) */
     uint32_t optimal;       /* 1: each border file holds the optimal layer's border (border_opt)
                                and the link joins them (world_opt): Dijkstra a portal, dear */
+    uint32_t blocks;        /* S > 0: the link writes a level of blocks of S x S tiles above
+                               the world graph (world_blocks); 0: none */
 } nbb_world;
 
 /* Reads and checks a manifest (not the files it names); an error names
@@ -775,6 +777,13 @@ nb_status nbb_world_opt_join(const nbb_world *w, const struct nbi_wtile *tags,
  * NB_ERR_NOTFOUND for a graph without nodes. */
 nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height, uint8_t **out,
                               size_t *len, uint32_t *count, nb_err *err);
+
+/* The level of blocks of side x side tiles above the world graph payload
+ * wg of a world of columns x rows tiles (NB_SEC_WORLD_BLOCKS payload,
+ * malloc'ed; blocks_link.c): each block's border nodes and their
+ * distances inside it, exact. */
+nb_status nbb_world_blocks(const uint8_t *wg, uint32_t columns, uint32_t rows, uint32_t side,
+                           uint8_t **out, size_t *len, uint32_t *entries, nb_err *err);
 
 /* The world bundle (navbake world link): read from the border files
  * dir/tiles/X_Y.border and the manifest's legend and agents alone (malloc'ed

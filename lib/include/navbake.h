@@ -243,8 +243,11 @@ typedef enum nb_section_type {
     NB_SEC_BORDER_OPT = 103, /* a tile's cells on its edges for the optimal layer across
                               tiles, one (capability, size, corner rule): their distances
                               inside the tile, packed */
-    NB_SEC_WORLD_OPT = 104  /* a world bundle's: every tile's border_opt, joined by the
+    NB_SEC_WORLD_OPT = 104, /* a world bundle's: every tile's border_opt, joined by the
                               moves between tiles (navbake world link) */
+    NB_SEC_WORLD_BLOCKS = 105 /* a level above a world's HAA* graph for one (capability,
+                              size): blocks of tiles, their border nodes and the distances
+                              between them inside each block */
 } nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the

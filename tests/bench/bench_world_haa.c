@@ -179,19 +179,26 @@ int main(int argc, char **argv)
     int modes = only && *only == '1' ? -1 : nbi_whaa_has_landmarks(q);
     for (int lm = modes; lm >= 0; lm--) {
         nbi_whaa_set_landmarks(q, lm);
-        for (int mode = 0; mode < 3; mode++) {
-            uint64_t cap = mode == 2;
-            nbi_whaa_set_refine(q, mode == 0);
-            nbi_whaa_set_query(q, NB_HAA_STRAIGHTEN, cap);
-            fifteen(w, q, s, g, &ra, t, c);
-            printf("%s, %s: median %.2f ms, CPU %.2f ms; %llu world nodes expanded\n",
-                   mode == 0 ? "the whole query, refined"
-                   : cap     ? "the ends' insertion alone"
-                             : "without refinement (the ends' insertion and the search above "
-                               "the tiles)",
-                   lm ? "landmarks" : "octile heuristic alone", 1e3 * t[7], 1e3 * c[7],
-                   (unsigned long long)ra.expanded);
-        }
+        /* With the level of tile blocks and without it, in turns. */
+        for (int mode = 0; mode < 3; mode++)
+            for (int bl = nbi_whaa_has_blocks(q); bl >= 0; bl--) {
+                uint64_t cap = mode == 2;
+                nbi_whaa_set_blocks(q, bl);
+                nbi_whaa_set_refine(q, mode == 0);
+                nbi_whaa_set_query(q, NB_HAA_STRAIGHTEN, cap);
+                fifteen(w, q, s, g, &ra, t, c);
+                printf("%s, %s%s: median %.2f ms, CPU %.2f ms; %llu world nodes expanded; "
+                       "length %.2f\n",
+                       mode == 0 ? "the whole query, refined"
+                       : cap     ? "the ends' insertion alone"
+                                 : "without refinement (the ends' insertion and the search "
+                                   "above the tiles)",
+                       lm ? "landmarks" : "octile heuristic alone",
+                       bl ? ", level of blocks" : nbi_whaa_has_blocks(q) ? ", world graph alone" : "",
+                       1e3 * t[7], 1e3 * c[7], (unsigned long long)ra.expanded,
+                       mode == 0 ? ra.length : ra.abstract_length);
+            }
+        nbi_whaa_set_blocks(q, 1);
     }
     nbi_whaa_set_query(q, NB_HAA_STRAIGHTEN, 0);
     nbi_whaa_set_landmarks(q, 1);
@@ -211,6 +218,7 @@ int main(int argc, char **argv)
         free(lp);
     }
     printf("landmarks: %s\n", nbi_whaa_has_landmarks(q) ? "used" : "none in the world bundle");
+    printf("level of blocks: %s\n", nbi_whaa_has_blocks(q) ? "used" : "none in the world bundle");
     printf("found %d: length %.2f, abstract %.2f; %zu world nodes on the path, %llu expanded; "
            "%zu tiles refined, %u loaded of %u; %zu cells\n",
            res.found, res.length, res.abstract_length, res.abstract_len,

@@ -533,10 +533,13 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
 
 /* Appends `paths: 1` to dir's manifest: each tile's graph stores its
  * intra-edges' cell paths, which the refinement copies. */
+/* The manifest's paths: 1, and blocks: 2 (the search above the tiles on
+ * the level of tile blocks, world_blocks: every check below holds there
+ * too). */
 static int with_paths(const char *dir)
 {
     FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
-    return f && fputs("paths: 1\n", f) >= 0 && fclose(f) == 0;
+    return f && fputs("paths: 1\nblocks: 2\n", f) >= 0 && fclose(f) == 0;
 }
 
 /* Appends `levels: 2` to dir's manifest: each tile's graph gets a level of

@@ -55,6 +55,8 @@ static const nbb_section_rules rules[] = {
                               "file does not hold", NBB_RULE_NOT_LEVEL},
     {NB_SEC_WORLD_OPT, NULL, "computed from the tiles' border files by navbake world link, "
                              "which a world bundle does not hold", NBB_RULE_NOT_LEVEL},
+    {NB_SEC_WORLD_BLOCKS, NULL, "computed from the world graph by navbake world link",
+     NBB_RULE_NOT_LEVEL},
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

@@ -737,7 +737,21 @@ nb_status nbb_world_link_cached(const nbb_world *w, const char *dir, int read,
         size_t ll = 0;
         uint32_t nl = 0;
         nb_status lst = nbb_world_landmarks(p, w->width, w->height, &lp, &ll, &nl, err);
+        /* The level of blocks above it (blocks_link.c), when the manifest asks. */
+        uint8_t *bp = NULL;
+        size_t bl = 0;
+        uint32_t nb = 0;
+        nb_status bst = w->blocks && lst != NB_ERR_NOMEM
+                            ? nbb_world_blocks(p, w->columns, w->rows, w->blocks, &bp, &bl, &nb, err)
+                            : NB_OK;
         st = add_class(b, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_VERSION, s.cls[c], n, na, p, plen, err);
+        if (st == NB_OK && bst != NB_OK)
+            st = bst;
+        if (st == NB_OK && bp)
+            st = add_class(b, NB_SEC_WORLD_BLOCKS, NBI_WBLK_VERSION, s.cls[c], w->blocks, nb, bp,
+                           bl, err);
+        else
+            nbb_free(bp);
         if (lst == NB_OK && st == NB_OK)
             st = add_class(b, NB_SEC_WORLD_LANDMARKS, NBI_WLMK_VERSION, s.cls[c], nl, 0, lp, ll,
                            err);

@@ -503,6 +503,31 @@ enum nbi_placement {
 #define NBI_WLMK_NONE UINT32_MAX
 #define NBI_WLMK_MAX 32       /* the most landmarks a section may hold */
 
+/* A level above a world's HAA* graph for one (capability, size)
+ * (NB_SEC_WORLD_BLOCKS, version 1; formats/world.md): the tiles grouped in
+ * blocks of S x S tiles (the last column and row of blocks may be
+ * narrower); a header of 8 u32 words; u32 block_first[K + 1] (K = BC x
+ * BR blocks, row by row: block k's border nodes are entries block_first[k]
+ * to block_first[k + 1] - 1); M u32 entries, each a world graph node, by
+ * block and increasing in each; u32 arc_first[M + 1]; A arcs: the entry
+ * (of the same block) it ends on, u32 cardinal and diagonal steps of a
+ * shortest path over the world graph's arcs kept to the block's tiles. */
+#define NBI_WBLK_VERSION 1
+#define NBI_WBLK_HEADER 32
+#define NBI_WBLK_CAPABILITY 0 /* u32 */
+#define NBI_WBLK_SIZE 4       /* u32 */
+#define NBI_WBLK_NODES 8      /* u32: N, the world graph's */
+#define NBI_WBLK_SIDE 12      /* u32: S, tiles a block's side */
+#define NBI_WBLK_COLUMNS 16   /* u32: BC, blocks a row */
+#define NBI_WBLK_ROWS 20      /* u32: BR */
+#define NBI_WBLK_ENTRIES 24   /* u32: M, border nodes */
+#define NBI_WBLK_ARCS 28      /* u32: A */
+#define NBI_WBLK_ARC 12       /* bytes an arc: */
+#define NBI_WBLK_A_TO 0       /* u32: the entry it ends on */
+#define NBI_WBLK_A_CARD 4     /* u32: cardinal steps */
+#define NBI_WBLK_A_DIAG 8     /* u32: diagonal steps */
+#define NBI_WBLK_MAX_SIDE 256 /* the manifest's `blocks` at most */
+
 /* A tile's border for the optimal layer across tiles, one (capability,
  * size, corner rule) (NB_SEC_BORDER_OPT, version 1; formats/world.md): a
  * header of 8 u32 words; P portals (u16 x, u16 y: the cell from the

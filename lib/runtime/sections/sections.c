@@ -153,6 +153,8 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_WORLD_OPT, "world_opt", {"capability", "size", "corner", "nodes"}, NULL,
      "its reader is above the registry (lib/runtime/stream/opt_wsec.c): nb_world_sg_open "
      "checks every tile's border in it and every move between tiles (nbi_wopt_read)"},
+    {NB_SEC_WORLD_BLOCKS, "world_blocks", {"capability", "size", "side", "entries"},
+     nbi_wblocks_section_check, NULL},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};

@@ -73,6 +73,22 @@ struct nbi_whaa {
     uint32_t fg, ng;         /* the goal's tile's first node and its count */
     int dg, running, found;
     int stale_rows;          /* a planted fault (tests): repaired graphs not joined */
+    /* The level of tile blocks above the world graph (world/blocks.c), when
+     * the world bundle has one: away from the blocks of the query's ends the
+     * search moves only along the level's arcs between a block's entries
+     * (their exact distances inside it) and the world graph's arcs between
+     * blocks, and each of the level's arcs its path takes is walked again
+     * over the world graph inside its block (block_walk) before the
+     * refinement.  Not under an overlay that blocks a cell (the level's
+     * distances are the unedited world's). */
+    nbi_wblocks bl;
+    int has_bl, use_bl, qbl; /* qbl: the query in progress uses it */
+    uint32_t bs, bgoal;      /* the blocks of the query's start and goal */
+    uint8_t *viab;           /* per node key: reached last by one of the level's arcs */
+    uint32_t *ekeys;         /* the path's keys, the level's arcs walked again */
+    int bl_fault;            /* a planted fault (tests): the level's arcs taken as world arcs */
+    size_t walked;           /* the path's keys once its level arcs are walked (their walks
+                                overwrite the parents: an end made again reuses keys), or 0 */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -80,6 +96,12 @@ void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; 
 void nbi_whaa_set_landmarks(nbi_whaa *q, int use) { q->use_lm = use; }
 
 int nbi_whaa_has_landmarks(const nbi_whaa *q) { return q->has_lm; }
+
+void nbi_whaa_set_blocks(nbi_whaa *q, int use) { q->use_bl = use; }
+
+int nbi_whaa_has_blocks(const nbi_whaa *q) { return q->has_bl; }
+
+void nbi_whaa_set_block_fault(nbi_whaa *q, int fault) { q->bl_fault = fault; }
 
 void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
 {
@@ -93,6 +115,7 @@ size_t nbi_whaa_bytes(const nbi_whaa *q)
     return sizeof *q + q->g.tiles + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
            nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
                  sizeof *q->keys + sizeof *q->pos) +
+           (q->viab ? ((size_t)q->g.nodes + 2) * (1 + sizeof *q->ekeys) : 0) +
            ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
            nbi_heap_bytes(&q->heap) +
            (q->djcap ? (size_t)q->djcap * (4 * sizeof(uint32_t) + 1) + nbi_heap_bytes(q->dj.heap) +
@@ -123,6 +146,8 @@ void nbi_whaa_free(nbi_whaa *q)
     nbi_free(q->a, q->pos);
     nbi_free(q->a, q->gcost);
     nbi_free(q->a, q->keys);
+    nbi_free(q->a, q->viab);
+    nbi_free(q->a, q->ekeys);
     nbi_free(q->a, q->path);
     nbi_free(q->a, q->tchk);
     nbi_wedit_free(&q->ed);
@@ -192,6 +217,9 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
             b->sections[i].info.param[0] == cap && b->sections[i].info.param[1] == size &&
             (st = nbi_wlmk_at(b, i, &q->lm, err)) == NB_OK)
             q->has_lm = q->use_lm = 1;
+    long bi = st == NB_OK ? nbi_wblocks_index(b, cap, size) : -1;
+    if (bi >= 0 && (st = nbi_wblocks_at(b, (size_t)bi, &q->bl, err)) == NB_OK)
+        q->has_bl = q->use_bl = 1;
     if (st != NB_OK) {
         nbi_free(q->a, q);
         return st;
@@ -212,7 +240,11 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     for (size_t k = 0; q->pos && k < nk; k++)
         q->pos[k] = NBI_HEAP_NONE;
     q->kcap = nk;
-    int edok = nbi_wedit_init(&q->ed, w);
+    if (q->has_bl) {
+        q->viab = nbi_zalloc_array(q->a, nk, 1);
+        q->ekeys = nbi_alloc_array(q->a, nk, sizeof *q->ekeys);
+    }
+    int edok = nbi_wedit_init(&q->ed, w) && (!q->has_bl || (q->viab && q->ekeys));
     if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
         !q->tchk || !edok || !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
@@ -464,7 +496,8 @@ static double heuristic(const nbi_whaa *q, uint32_t v, nb_cell at, nb_cell goal)
     return h;
 }
 
-static void relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goal, nb_cell at)
+/* 1 when v is reached better than before. */
+static int relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goal, nb_cell at)
 {
     int seen = q->stamp[v] >> 1 == q->sid;
     /* A repaired tile's key settled by a worse way is opened again: its bound is weaker than
@@ -474,7 +507,7 @@ static void relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goa
         v < q->g.nodes + 2 + q->tk)
         q->stamp[v] &= ~1u;
     if (seen && (q->stamp[v] & 1 || q->gv[v] <= gv))
-        return;
+        return 0;
     /* A node's bound depends on it and the goal alone: made at its first
      * reach this query (the landmarks' terms), kept for the later ones. */
     if (!seen)
@@ -482,7 +515,10 @@ static void relax(nbi_whaa *q, uint32_t v, double gv, uint32_t from, nb_cell goa
     q->stamp[v] = q->sid << 1;
     q->gv[v] = gv;
     q->parent[v] = from;
+    if (q->viab && v < q->g.nodes + 2)
+        q->viab[v] = 0;
     nbi_heap_push(&q->heap, gv + q->hv[v], -gv, v);
+    return 1;
 }
 
 static int grow_path(nbi_whaa *q, size_t need)
@@ -784,6 +820,152 @@ static nb_cell key_cell(const nbi_whaa *q, uint32_t u, nb_cell start, nb_cell go
                                                           : node_cell(&q->g, u);
 }
 
+/* ---- the level of tile blocks ---- */
+
+/* The block of tile t. */
+static uint32_t block_of(const nbi_whaa *q, uint32_t t)
+{
+    uint32_t c = t % q->g.columns, r = t / q->g.columns;
+    return (r / q->bl.side) * q->bl.columns + c / q->bl.side;
+}
+
+/* Node u's entry in block k, or -1 when it is none (the entries are
+ * increasing in a block). */
+static long entry_of(const nbi_whaa *q, uint32_t k, uint32_t u)
+{
+    uint32_t lo = nbi_u32at(q->bl.block_first, k), hi = nbi_u32at(q->bl.block_first, k + 1);
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, m = nbi_u32at(q->bl.entry, mid);
+        if (m == u)
+            return (long)mid;
+        if (m < u)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* The level's arcs from entry e of node u (gu from the start), each
+ * target's tile's nodes checked before its cell is read. */
+static nb_status level_arcs(nbi_whaa *q, uint32_t u, uint32_t e, double gu, nb_cell goal,
+                            nb_err *err)
+{
+    uint32_t seen = q->sid << 1;
+    for (uint32_t k = nbi_u32at(q->bl.arc_first, e); k < nbi_u32at(q->bl.arc_first, e + 1); k++) {
+        const uint8_t *a = q->bl.arc + (size_t)k * NBI_WBLK_ARC;
+        uint32_t v = nbi_u32at(q->bl.entry, nbi_get32(a + NBI_WBLK_A_TO));
+        double gn = gu + nbi_steps_length(nbi_get32(a + NBI_WBLK_A_CARD),
+                                          nbi_get32(a + NBI_WBLK_A_DIAG));
+        if ((q->stamp[v] | 1) == (seen | 1) && (q->stamp[v] & 1 || q->gv[v] <= gn))
+            continue;
+        nb_status st = tile_checked(q, nbi_wgraph_node_tile(&q->g, v), 1, err);
+        if (st != NB_OK)
+            return st;
+        if (relax(q, v, gn, u, goal, node_cell(&q->g, v)) && !q->bl_fault)
+            q->viab[v] = 1;
+    }
+    return NB_OK;
+}
+
+/* The shortest path from u to v over the world graph's arcs kept to block
+ * k (an A* by the octile distance to v), its nodes after u appended to
+ * ekeys[*n...]: what the level's arc u -> v of length len stands for.  The
+ * main search's arrays serve it (its path is kept in keys).  A level
+ * whose arc no such path matches is refused, naming the block. */
+static nb_status block_walk(nbi_whaa *q, uint32_t u, uint32_t v, uint32_t k, double len,
+                            size_t *n, nb_err *err)
+{
+    const nb_world *w = q->w;
+    if (++q->sid >= (1u << 31)) {
+        memset(q->stamp, 0, q->kcap * sizeof *q->stamp);
+        q->sid = 1;
+    }
+    uint32_t seen = q->sid << 1;
+    nb_cell vc = node_cell(&q->g, v);
+    nbi_heap_clear(&q->heap);
+    q->stamp[u] = seen;
+    q->gv[u] = 0;
+    nb_status st = NB_OK;
+    nbi_heap_push(&q->heap, 0, 0, u);
+    while (!nbi_heap_empty(&q->heap)) {
+        uint32_t x = nbi_heap_pop(&q->heap).id;
+        if (q->stamp[x] & 1)
+            continue;
+        q->stamp[x] |= 1;
+        if (x == v)
+            break;
+        nb_cell xc = node_cell(&q->g, x);
+        if ((st = tile_checked(q, tile_of(w, xc), 2, err)) != NB_OK)
+            return st;
+        for (uint32_t a = nbi_u32at(q->g.arc_first, x); a < nbi_u32at(q->g.arc_first, x + 1); a++) {
+            const uint8_t *r = q->g.arc + (size_t)a * NBI_WGRAPH_ARC;
+            uint32_t y = nbi_get32(r + NBI_WGRAPH_A_TO);
+            double gn = q->gv[x] + nbi_steps_length(nbi_get32(r + NBI_WGRAPH_A_CARD),
+                                                    nbi_get32(r + NBI_WGRAPH_A_DIAG));
+            if ((q->stamp[y] | 1) == (seen | 1) && (q->stamp[y] & 1 || q->gv[y] <= gn))
+                continue;
+            nb_cell yc = node_cell(&q->g, y);
+            if (block_of(q, tile_of(w, yc)) != k)
+                continue;
+            q->stamp[y] = seen;
+            q->gv[y] = gn;
+            q->parent[y] = x;
+            if (!nbi_heap_push(&q->heap, gn + nbi_octile_cells(yc.x, yc.y, vc.x, vc.y), -gn, y))
+                return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
+        }
+    }
+    if (q->stamp[v] != (seen | 1) || fabs(q->gv[v] - len) > 1e-6 * (1 + len))
+        return nbi_fail(err, NB_ERR_FORMAT,
+                        "%s: section %ld (world_blocks), block (%u, %u): the arc from node %u to "
+                        "%u (%.3f steps) is not the length of a path inside the block (%.3f)",
+                        w->index->path, q->bl.section, k % q->bl.columns, k / q->bl.columns, u,
+                        v, len, q->stamp[v] == (seen | 1) ? q->gv[v] : -1.0);
+    size_t steps = 0;
+    for (uint32_t x = v; x != u; x = q->parent[x])
+        steps++;
+    if (*n + steps > (size_t)q->g.nodes + 2)
+        return nbi_fail(err, NB_ERR_FORMAT, "%s: section %ld (world_blocks): a path of more "
+                        "nodes than the world graph has", w->index->path, q->bl.section);
+    size_t j = *n + steps;
+    for (uint32_t x = v; x != u; x = q->parent[x])
+        q->ekeys[--j] = x;
+    *n += steps;
+    return NB_OK;
+}
+
+/* The path's keys (goal first, na of them) with each of the level's arcs
+ * walked again inside its block, back into keys; *na their count. */
+static nb_status level_path(nbi_whaa *q, size_t *na, nb_err *err)
+{
+    size_t n = 0;
+    q->ekeys[n++] = q->keys[*na - 1];
+    for (size_t i = *na - 1; i > 0; i--) {
+        uint32_t u = q->keys[i], v = q->keys[i - 1];
+        if (v < q->g.nodes && q->viab[v]) {
+            /* The arc's length from the level (the search's g-values are the walks' now). */
+            uint32_t k = block_of(q, nbi_wgraph_node_tile(&q->g, v));
+            long e = entry_of(q, k, u), f = entry_of(q, k, v);
+            double len = -1;
+            for (uint32_t a = e < 0 ? 0 : nbi_u32at(q->bl.arc_first, (size_t)e);
+                 e >= 0 && f >= 0 && a < nbi_u32at(q->bl.arc_first, (size_t)e + 1); a++) {
+                const uint8_t *r = q->bl.arc + (size_t)a * NBI_WBLK_ARC;
+                if (nbi_get32(r + NBI_WBLK_A_TO) == (uint32_t)f)
+                    len = nbi_steps_length(nbi_get32(r + NBI_WBLK_A_CARD),
+                                           nbi_get32(r + NBI_WBLK_A_DIAG));
+            }
+            nb_status st = block_walk(q, u, v, k, len, &n, err);
+            if (st != NB_OK)
+                return st;
+        } else if (n < (size_t)q->g.nodes + 2)
+            q->ekeys[n++] = v;
+    }
+    for (size_t i = 0; i < n; i++)
+        q->keys[i] = q->ekeys[n - 1 - i];
+    *na = n;
+    return NB_OK;
+}
+
 nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_world_overlay *ov,
                          nbi_whaa_result *res, nb_world_tile *needed, size_t needed_max,
                          size_t *needed_count, nb_err *err)
@@ -930,6 +1112,10 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
         return st == NB_OK ? nbi_done(err, NB_OK) : st;
     }
     q->qs = start, q->qg = goal;
+    q->qbl = q->has_bl && q->use_bl && !ed->ov; /* no cell blocked (repaired tiles are not dirty) */
+    q->walked = 0;
+    if (q->qbl)
+        q->bs = block_of(q, ts), q->bgoal = block_of(q, tg);
     q->found = 0;
     q->fg = fg, q->ng = ng, q->dg = dg;
     q->running = 1;
@@ -995,9 +1181,18 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
             tr = NULL;
         double gu = q->gv[u];
         uint32_t seen = q->sid << 1;
+        /* With the level of blocks: an entry's arcs of the level, and away from the ends'
+         * blocks no world graph arc inside the block (the level's stand for them). */
+        uint32_t ub = q->qbl ? block_of(q, tile_of(w, uc)) : 0;
+        int coarse = q->qbl && ub != q->bs && ub != q->bgoal;
+        long ue = q->qbl ? entry_of(q, ub, u) : -1;
+        if (ue >= 0 && (st = level_arcs(q, u, (uint32_t)ue, gu, goal, err)) != NB_OK)
+            break;
         for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
+            if (coarse && block_of(q, nbi_wgraph_node_tile(&q->g, v)) == ub)
+                continue;
             double d = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
                                         nbi_get32(a + NBI_WGRAPH_A_DIAG));
             double gn = gu + d;
@@ -1071,14 +1266,20 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
     res->found = 1;
     res->abstract_length = q->gv[G];
     /* A stretch through a repaired tile's graph is one portal to another in that tile,
-     * refined by the tile's HAA* under its overlay: its keys are left out. */
-    size_t na = 0;
-    for (uint32_t u = G;; u = q->parent[u]) {
+     * refined by the tile's HAA* under its overlay: its keys are left out.  With the level
+     * of blocks the keys are kept once walked (q->walked). */
+    size_t na = q->walked;
+    for (uint32_t u = G; !q->walked; u = q->parent[u]) {
         if (u <= G || u >= G + 1 + q->tk)
             q->keys[na++] = u;
         if (u == S)
             break;
     }
+    if (q->qbl && !q->walked && (st = level_path(q, &na, err)) != NB_OK) {
+        res->found = 0;
+        return st;
+    }
+    q->walked = q->qbl ? na : 0;
     res->abstract_len = na;
     if (q->abstract_only)
         return nbi_done(err, NB_OK);

@@ -208,6 +208,15 @@ void nbi_whaa_set_refine(nbi_whaa *q, int refine);
  * alone (bench_world_haa compares the two). */
 void nbi_whaa_set_landmarks(nbi_whaa *q, int use);
 int nbi_whaa_has_landmarks(const nbi_whaa *q);
+/* 1 (the default when the world bundle has one): the search above the
+ * tiles runs on the level of tile blocks away from the ends' blocks
+ * (world_blocks); 0: on the world graph alone (tests and bench_world_haa
+ * compare the two). */
+void nbi_whaa_set_blocks(nbi_whaa *q, int use);
+int nbi_whaa_has_blocks(const nbi_whaa *q);
+/* A planted fault (tests): the level's arcs on the path taken as world
+ * graph arcs, not walked again inside their blocks. */
+void nbi_whaa_set_block_fault(nbi_whaa *q, int fault);
 /* The flags of each tile's HAA* refining a stretch (NB_HAA_STRAIGHTEN, the
  * default, or 0), and the most nodes the search above the tiles may
  * expand (0, the default: no limit). */

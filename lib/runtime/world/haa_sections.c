@@ -13,13 +13,7 @@
 
 #define FAIL(...) nbi_fail(err, NB_ERR_FORMAT, __VA_ARGS__)
 
-/* 1 when (card, diag) steps cannot join cells a and b. */
-static int too_short(uint32_t card, uint32_t diag, uint32_t ax, uint32_t ay, uint32_t bx,
-                     uint32_t by)
-{
-    return nbi_steps_length(card, diag) + 1e-9 <
-           nbi_octile_cells((int32_t)ax, (int32_t)ay, (int32_t)bx, (int32_t)by);
-}
+#define too_short nbi_wsteps_too_short
 
 nb_status nbi_bgraph_at(const nb_bundle *b, size_t idx, nbi_bgraph *out, nb_err *err)
 {

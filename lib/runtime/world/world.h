@@ -117,6 +117,32 @@ typedef struct nbi_wgraph {
 nb_status nbi_wgraph_at(const nb_bundle *b, size_t idx, nbi_wgraph *out, nb_err *err);
 nb_status nbi_wgraph_section_check(const nb_bundle *b, size_t idx, nb_err *err);
 
+/* 1 when (card, diag) steps cannot join cells a and b: a distance the
+ * search's octile heuristic would overestimate. */
+static inline int nbi_wsteps_too_short(uint32_t card, uint32_t diag, uint32_t ax, uint32_t ay,
+                                       uint32_t bx, uint32_t by)
+{
+    return nbi_steps_length(card, diag) + 1e-9 <
+           nbi_octile_cells((int32_t)ax, (int32_t)ay, (int32_t)bx, (int32_t)by);
+}
+
+/* The level of tile blocks above a world's HAA* graph for one (capability,
+ * size) (NB_SEC_WORLD_BLOCKS, blocks.c), checked whole with that graph's
+ * counts: each block's entries (its border nodes) nodes of its own tiles,
+ * increasing; each arc to another entry of the same block, its steps
+ * below 2^30 and no shorter than the entries' cells lie apart (so a
+ * search over it keeps the octile heuristic). */
+typedef struct nbi_wblocks {
+    uint32_t capability, size, nodes, side, columns, rows, entries, arcs; /* columns, rows: blocks */
+    const uint8_t *block_first, *entry, *arc_first, *arc;
+    long section;
+} nbi_wblocks;
+
+nb_status nbi_wblocks_at(const nb_bundle *b, size_t idx, nbi_wblocks *out, nb_err *err);
+nb_status nbi_wblocks_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+/* The world blocks section of (capability, size), or -1. */
+long nbi_wblocks_index(const nb_bundle *b, uint32_t capability, uint32_t size);
+
 /* Landmarks on a world's HAA* graph for one (capability, size)
  * (NB_SEC_WORLD_LANDMARKS, landmarks.c), checked with that graph: one
  * distance a node and landmark, and on every arc u -> v of cost c,
