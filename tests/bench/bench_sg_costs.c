@@ -82,7 +82,7 @@ static void run_map(const char *rel, const double profile[2][NB_MAX_TERRAINS])
                 nbi_costs_make(&c, b, CAP, 1, profile[p], &err) != NB_OK)
                 die("the layer", &err);
             t0 = cpu_us();
-            if (nbi_sgc_begin(sgc, &L, &c, profile[p], scen.lines[0].start, scen.lines[0].goal, 0,
+            if (nbi_sgc_begin(sgc, &L, &c, profile[p], NULL, scen.lines[0].start, scen.lines[0].goal, 0,
                               0, &err) != NB_OK)
                 die("customizing", &err);
             build_ms = (cpu_us() - t0) / 1e3;
