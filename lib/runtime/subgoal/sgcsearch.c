@@ -548,7 +548,7 @@ static int grow_nodes(nbi_sgc *c, size_t need)
 {
     if (need <= c->vcap)
         return 1;
-    size_t cap = 2 * c->vcap > need ? 2 * c->vcap : need;
+    size_t cap = need + need / 8 + 256; /* a few blocks' corners at a time, not the map's nodes again */
     void *p;
 #define GROW(f)                                                                                   \
     if (!(p = nbi_realloc_array(c->a, c->f, cap, sizeof *c->f)))                                  \
@@ -575,16 +575,18 @@ static int patch(nbi_sgc *c, const nb_overlay *ov, uint32_t size)
     size_t rowb = (size_t)c->rw * 8, colb = (size_t)c->cw * 8;
     c->overlaid = 1;
     c->nblocked = 0;
-    /* The cells the overlay takes, read in the tiles it holds of its own (the others block
-     * nothing). */
+    /* The cells the overlay takes, read in the tiles it holds of its own with a cell below
+     * its cap (the others block nothing). */
     for (uint32_t ty = 0; ty < ov->th; ty++)
         for (uint32_t tx = 0; tx < ov->tw; tx++) {
-            if (ov->tile[(size_t)ty * ov->tw + tx] == ov->full)
+            size_t ti = (size_t)ty * ov->tw + tx;
+            if (ov->tile[ti] == ov->full || (size <= ov->cap && ov->low[ti] == 0))
                 continue;
-            uint32_t y1 = (ty + 1) << NBI_OV_SHIFT, x1 = (tx + 1) << NBI_OV_SHIFT;
-            for (uint32_t y = ty << NBI_OV_SHIFT; y < y1 && y < H; y++)
-                for (uint32_t x = tx << NBI_OV_SHIFT; x < x1 && x < W; x++) {
-                    if (c->cls[(size_t)y * W + x] == NOCLASS || nbi_overlay_lim(ov, x, y) >= size)
+            for (uint32_t r = 0; r < NBI_OV_SIDE && (ty << NBI_OV_SHIFT) + r < H; r++)
+                for (uint64_t m = nbi_overlay_row_low(ov->tile[ti] + (r << NBI_OV_SHIFT), size); m;
+                     m &= m - 1) {
+                    uint32_t x = (tx << NBI_OV_SHIFT) + (uint32_t)nbp_ctz64(m), y = (ty << NBI_OV_SHIFT) + r;
+                    if (x >= W || c->cls[(size_t)y * W + x] == NOCLASS)
                         continue;
                     if (!nbi_grow(c->a, (void **)&c->blocked, &c->blocked_cap,
                                   2 * c->nblocked + 2, sizeof *c->blocked))
@@ -812,7 +814,6 @@ static void expand_overlaid(nbi_sgc *c, uint32_t v, double g)
     int32_t x = (int32_t)(c->cell[v] % c->width), y = (int32_t)(c->cell[v] / c->width);
     int k = c->cls[c->cell[v]];
     struct rescan r = {c, v, g, c->mult[k]};
-    c->scanned++;
     nbi_sg_scan(&c->grid[k], x, y, -1, -1, rescan_visit, &r);
     if (v >= c->nodes)
         return;
