@@ -10,12 +10,22 @@
  * sgcsearch.c; bytes as nb_sg_bytes grows), the customized graph's nodes
  * and edges, and the mean microseconds per query of each over every line
  * (the thread's CPU time, so that a loaded machine's waits do not count),
- * with the lines whose costs differ (0 expected).  Not part of make check:
- * 'make bench-sg-costs' (tests/bench/results/optimal-bench.md has its
- * output). */
+ * with the lines whose costs differ (0 expected).
+ *
+ * Under an overlay (issue 32 items 1 and 2; -o N, default 100, 0: none):
+ * one overlay a map of N random rectangles of 1 x 1 to 20 x 20 cells (a
+ * fixed seed), and each line asked in turn of the layer without it, the
+ * layer under it and Annotated A* under it (thread CPU time each): the
+ * mean microseconds of each, the layer's time under the overlay over its
+ * time without, the lines whose least cost the blocks raised, those whose
+ * costs differ from Annotated A*'s under the overlay (0 expected) and
+ * those the layer handed to Annotated A* (fallback, 0 expected).  Not part
+ * of make check: 'make bench-sg-costs' (tests/bench/results/optimal-bench.md
+ * has its output). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "subgoal/subgoal.h"
@@ -36,7 +46,69 @@ static void die(const char *what, const nb_err *err)
     exit(1);
 }
 
-static void run_map(const char *rel, const double profile[2][NB_MAX_TERRAINS])
+/* Each line in turn: the layer without the overlay, under it, and Annotated A* under it. */
+static void under_overlay(nb_bundle *b, nb_aa *aa, const nbb_grid *g, const nbb_scen *scen,
+                          const double *profile, int p, int blocks)
+{
+    nb_err err;
+    nb_overlay *ov;
+    nb_sg *sg;
+    if (nb_overlay_open(b, &ov, &err) != NB_OK || nb_sg_open(b, &sg, &err) != NB_OK)
+        die("open", &err);
+    tu_rng rng = {0xb10c5u + (uint64_t)p};
+    for (int i = 0; i < blocks; i++) {
+        long bw = 1 + (long)tu_below(&rng, 20), bh = 1 + (long)tu_below(&rng, 20);
+        long x = (long)tu_below(&rng, g->width), y = (long)tu_below(&rng, g->height);
+        bw = x + bw > (long)g->width ? (long)g->width - x : bw;
+        bh = y + bh > (long)g->height ? (long)g->height - y : bh;
+        if (nb_overlay_block(ov, x, y, bw, bh, &err) != NB_OK)
+            die("nb_overlay_block", &err);
+    }
+    nb_sg_query q;
+    nb_sg_query_init(&q);
+    q.capability = CAP;
+    q.costs = profile;
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.capability = CAP;
+    aq.costs = profile;
+    aq.overlay = ov;
+    double us_free = 0, us_ov = 0, us_aa = 0;
+    size_t raised = 0, differ = 0, fallback = 0;
+    for (size_t i = 0; i < scen->count; i++) {
+        q.start = aq.start = scen->lines[i].start;
+        q.goal = aq.goal = scen->lines[i].goal;
+        nb_sg_result r0, r1;
+        nb_aa_result ar;
+        q.overlay = NULL;
+        double t0 = cpu_us();
+        nb_status s0 = nb_sg_find(sg, &q, &r0, &err);
+        double t1 = cpu_us();
+        q.overlay = ov;
+        nb_status s1 = nb_sg_find(sg, &q, &r1, &err);
+        double t2 = cpu_us();
+        nb_status s2 = nb_aa_find(aa, &aq, &ar, &err);
+        double t3 = cpu_us();
+        us_free += t1 - t0;
+        us_ov += t2 - t1;
+        us_aa += t3 - t2;
+        fallback += s1 == NB_OK && r1.fallback;
+        differ += s1 != NB_OK || s2 != NB_OK || r1.status != ar.status ||
+                  fabs(r1.cost - ar.cost) > 1e-9 * (1 + ar.cost);
+        raised += s0 == NB_OK && r0.status == NB_PATH_FOUND &&
+                  (r1.status != NB_PATH_FOUND || r1.cost > r0.cost + 1e-9 * (1 + r0.cost));
+    }
+    double n = (double)scen->count;
+    printf("  profile %d under %d rectangles: layer %.1f us without the overlay, %.1f us under "
+           "it (%.2fx), Annotated A* under it %.1f us (%.1fx the layer); lines raised %zu, "
+           "differing %zu, fallback %zu\n",
+           p + 1, blocks, us_free / n, us_ov / n, us_ov / us_free, us_aa / n, us_aa / us_ov, raised,
+           differ, fallback);
+    nb_sg_close(sg);
+    nb_overlay_close(ov);
+}
+
+static void run_map(const char *rel, const double profile[2][NB_MAX_TERRAINS], int blocks)
 {
     nbi_legend legend;
     nbb_grid g;
@@ -82,7 +154,7 @@ static void run_map(const char *rel, const double profile[2][NB_MAX_TERRAINS])
                 nbi_costs_make(&c, b, CAP, 1, profile[p], &err) != NB_OK)
                 die("the layer", &err);
             t0 = cpu_us();
-            if (nbi_sgc_begin(sgc, &L, &c, profile[p], scen.lines[0].start, scen.lines[0].goal, 0,
+            if (nbi_sgc_begin(sgc, &L, &c, profile[p], NULL, scen.lines[0].start, scen.lines[0].goal, 0,
                               0, &err) != NB_OK)
                 die("customizing", &err);
             build_ms = (cpu_us() - t0) / 1e3;
@@ -138,6 +210,8 @@ static void run_map(const char *rel, const double profile[2][NB_MAX_TERRAINS])
                us_aa / (double)scen.count, us_aa / us_sg, (double)exp_sg / (double)scen.count,
                (double)exp_aa / (double)scen.count, differ);
         nb_sg_close(sg);
+        if (blocks > 0)
+            under_overlay(b, aa, &g, &scen, profile[p], p, blocks);
     }
     nb_aa_close(aa);
     nb_bundle_close(b);
@@ -145,8 +219,15 @@ static void run_map(const char *rel, const double profile[2][NB_MAX_TERRAINS])
     nbb_grid_free(&g);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int blocks = 100;
+    if (argc == 3 && strcmp(argv[1], "-o") == 0)
+        blocks = atoi(argv[2]);
+    else if (argc != 1) {
+        fprintf(stderr, "usage: bench_sg_costs [-o RECTANGLES]\n");
+        return 2;
+    }
     static const char *const maps[] = {"maps/wc3/battleground.map", "maps/wc3/bloodvenomfalls.map",
                                        "maps/wc3/blastedlands.map"};
     double profile[2][NB_MAX_TERRAINS];
@@ -160,6 +241,6 @@ int main(void)
         return 77;
     }
     for (size_t m = 0; m < sizeof maps / sizeof *maps; m++)
-        run_map(maps[m], profile);
+        run_map(maps[m], profile, blocks);
     return 0;
 }

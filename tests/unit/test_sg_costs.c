@@ -17,7 +17,17 @@
  *  - the same on pairs of random cells of each map, half of them ending in
  *    swamp or water (scenario lines end on ground).
  * The sample level of data/ is used the same way with random pairs (some
- * cut off, for partial paths), against a plain Dijkstra with the costs. */
+ * cut off, for partial paths), against a plain Dijkstra with the costs.
+ *
+ * Under overlays (covered): on the same three maps and two profiles, each
+ * query gets an overlay of its own, 1 to 100 rectangles of 1 x 1 to 20 x 20
+ * cells, up to three of them on the query's least-cost path without the
+ * overlay, the others anywhere: the layer answers (no refusal, fallback
+ * 0) with Annotated A*'s status and cost under the same overlay and
+ * costs, by a path legal under the overlay that costs what it says,
+ * recomputed here; one query in seven again in slices.  Every scenario
+ * line at size 1 under the strict rule with NB_SGC_EVERY=1, one line in
+ * eight otherwise; a sample of sizes 2 and the weak rule. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +172,142 @@ static void one(nb_sg *sg, nb_aa *aa, const nbb_grid *g, nb_sg_query *sq, const 
     }
 }
 
+/* A rectangle of 1 x 1 to 20 x 20 cells round (cx, cy), clipped to the map. */
+static void block_near(nb_overlay *ov, tu_rng *r, const nbb_grid *g, long cx, long cy)
+{
+    long bw = 1 + (long)tu_below(r, 20), bh = 1 + (long)tu_below(r, 20);
+    long x = cx - (long)tu_below(r, (uint32_t)bw), y = cy - (long)tu_below(r, (uint32_t)bh);
+    x = x < 0 ? 0 : x;
+    y = y < 0 ? 0 : y;
+    bw = x + bw > (long)g->width ? (long)g->width - x : bw;
+    bh = y + bh > (long)g->height ? (long)g->height - y : bh;
+    nb_err err;
+    if (nb_overlay_block(ov, x, y, bw, bh, &err) != NB_OK)
+        diag("block %ld,%ld,%ld,%ld: %s", x, y, bw, bh, err.msg);
+}
+
+/* 1 when every cell of p is one the agent may stand on under ov and each diagonal step's two
+ * cardinal cells are as the corner rule asks (the grid's own rules are path_cost's). */
+static int overlay_ok(const nb_overlay *ov, const nb_sg_query *q, const nb_cell *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (nb_overlay_can_stand(ov, q->capability, q->size, p[i].x, p[i].y) != 1)
+            return 0;
+        if (i && p[i].x != p[i - 1].x && p[i].y != p[i - 1].y) {
+            int h = nb_overlay_can_stand(ov, q->capability, q->size, p[i].x, p[i - 1].y) == 1;
+            int v = nb_overlay_can_stand(ov, q->capability, q->size, p[i - 1].x, p[i].y) == 1;
+            if (q->corner == NB_CORNER_WEAK ? !(h || v) : !(h && v))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+struct ctally {
+    long runs, found, cut, onpath, bad, refused, bad_path, sliced_bad;
+};
+
+/* One query with costs under a random overlay made for it, against Annotated A*. */
+static void one_covered(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, tu_rng *r,
+                        nb_sg_query *sq, const double *cost, struct ctally *t, const char *name,
+                        int slice)
+{
+    nb_err err;
+    nb_sg_result sr;
+    nb_aa_result ar;
+    nb_overlay_clear(ov);
+    sq->costs = cost;
+    sq->overlay = NULL;
+    size_t n = 0;
+    nb_cell *base = NULL;
+    double base_cost = 0;
+    if (nb_sg_find(sg, sq, &sr, &err) == NB_OK && sr.status == NB_PATH_FOUND) {
+        n = sr.path_len;
+        base_cost = sr.cost;
+        base = malloc(n * sizeof *base);
+        memcpy(base, sr.path, n * sizeof *base);
+    }
+    unsigned rects = 1 + tu_below(r, 100), on = tu_below(r, 4);
+    for (unsigned i = 0; i < rects; i++) {
+        if (n && i < on) {
+            size_t k = n > 2 && tu_below(r, 10) ? 1 + tu_below(r, (uint32_t)(n - 2))
+                                                 : tu_below(r, (uint32_t)n);
+            block_near(ov, r, g, base[k].x, base[k].y);
+        } else {
+            block_near(ov, r, g, (long)tu_below(r, g->width), (long)tu_below(r, g->height));
+        }
+    }
+    free(base);
+    sq->overlay = ov;
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = sq->start;
+    aq.goal = sq->goal;
+    aq.size = sq->size;
+    aq.capability = sq->capability;
+    aq.corner = sq->corner;
+    aq.costs = cost;
+    aq.overlay = ov;
+    t->runs++;
+    if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK) {
+        if (t->bad++ < 3)
+            diag("%s: Annotated A*: %s", name, err.msg);
+        return;
+    }
+    nb_status st = nb_sg_find(sg, sq, &sr, &err);
+    if (st != NB_OK || sr.fallback) {
+        if (t->refused++ < 3)
+            diag("%s: (%d, %d) -> (%d, %d) size %u, %u rectangles: %s", name, sq->start.x,
+                 sq->start.y, sq->goal.x, sq->goal.y, sq->size, rects,
+                 st == NB_OK ? "Annotated A* answered" : err.msg);
+        return;
+    }
+    if (sr.status != ar.status || (ar.status == NB_PATH_FOUND && !same_cost(sr.cost, ar.cost))) {
+        if (t->bad++ < 3)
+            diag("%s: (%d, %d) -> (%d, %d) size %u corner %d, %u rectangles: %s cost %.9g, "
+                 "Annotated A* %s cost %.9g", name, sq->start.x, sq->start.y, sq->goal.x,
+                 sq->goal.y, sq->size, (int)sq->corner, rects, nb_path_status_str(sr.status),
+                 sr.cost, nb_path_status_str(ar.status), ar.cost);
+        return;
+    }
+    t->cut += n && ar.status == NB_PATH_NONE;
+    if (ar.status != NB_PATH_FOUND)
+        return;
+    t->found++;
+    t->onpath += sr.cost > base_cost + 1e-9 * (1 + base_cost);
+    double c = path_cost(g, sq, cost, sr.path, sr.path_len);
+    int ends = sr.path_len >= 1 && sr.path[0].x == sq->start.x && sr.path[0].y == sq->start.y &&
+               sr.path[sr.path_len - 1].x == sq->goal.x && sr.path[sr.path_len - 1].y == sq->goal.y;
+    if (!ends || c < 0 || !same_cost(c, sr.cost) || !overlay_ok(ov, sq, sr.path, sr.path_len)) {
+        if (t->bad_path++ < 3)
+            diag("%s: (%d, %d) -> (%d, %d): a path of %zu cells, recomputed cost %g, said %g, "
+                 "%s under the overlay", name, sq->start.x, sq->start.y, sq->goal.x, sq->goal.y,
+                 sr.path_len, c, sr.cost,
+                 overlay_ok(ov, sq, sr.path, sr.path_len) ? "legal" : "not legal");
+        return;
+    }
+    if (!slice)
+        return;
+    double keep = sr.cost;
+    nb_sg_result r2;
+    nb_status st2 = sliced(sg, sq, &r2);
+    if ((st2 != NB_OK || r2.status != NB_PATH_FOUND || r2.fallback || r2.cost != keep) &&
+        t->sliced_bad++ < 3)
+        diag("%s: sliced under the overlay: %s cost %g (find: %g)", name,
+             nb_path_status_str(r2.status), r2.cost, keep);
+}
+
+static void report_covered(const struct ctally *t, const char *name)
+{
+    ok(t->bad == 0 && t->bad_path == 0 && t->found > 0 && t->onpath > 0,
+       "%s under random overlays: %ld queries (%ld found, %ld dearer than without the overlay, "
+       "%ld cut off): Annotated A*'s statuses and costs, legal paths costing what they say",
+       name, t->runs, t->found, t->onpath, t->cut);
+    ok(t->refused == 0, "%s under random overlays: every query answered by the layer, fallback 0 "
+       "(%ld refused or handed on)", name, t->refused);
+    ok(t->sliced_bad == 0, "%s under random overlays: sliced, the same costs", name);
+}
+
 static void report(const struct tally *t, const char *name)
 {
     ok(t->bad == 0 && t->bad_path == 0 && t->found > 0,
@@ -231,6 +377,35 @@ static void random_end(tu_rng *r, const nbb_grid *g, unsigned size, nb_cell *c)
     }
 }
 
+/* The layer with costs under random overlays on a map's scenario lines (the file's comment). */
+static void covered(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const nbb_scen *scen,
+                    int all, tu_rng *r, const char *rel)
+{
+    nb_overlay *ov = NULL;
+    nb_err err;
+    if (!ok(nb_overlay_open(nb, &ov, &err) == NB_OK, "%s: an overlay opened", rel))
+        return;
+    size_t every = all ? 1 : 8, sample = (scen->count + 19) / 20;
+    for (int p = 0; p < 2; p++) {
+        char name[300];
+        snprintf(name, sizeof name, "%s, profile %d", rel, p + 1);
+        struct ctally t = {0};
+        for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
+            for (int corner = 0; corner < 2; corner++) {
+                size_t step = a == 0 && corner == 0 ? every : sample;
+                for (size_t i = (size_t)p; i < scen->count; i += step) {
+                    nb_sg_query sq;
+                    query_init(&sq, a, corner);
+                    sq.start = scen->lines[i].start;
+                    sq.goal = scen->lines[i].goal;
+                    one_covered(sg, aa, ov, g, r, &sq, profile[p], &t, name, i % 7 == 0);
+                }
+            }
+        report_covered(&t, name);
+    }
+    nb_overlay_close(ov);
+}
+
 static void run_map(const char *rel, int all, tu_rng *r)
 {
     nbb_grid g;
@@ -272,6 +447,7 @@ static void run_map(const char *rel, int all, tu_rng *r)
                 }
             report(&t, name);
         }
+        covered(nb, sg, aa, &g, &scen, all, r, rel);
     }
     nb_sg_close(sg);
     nb_aa_close(aa);

@@ -15,7 +15,8 @@
  * Last, an agent with terrain costs never gets a path of another kind:
  * Annotated A* and HAA* answer with least-cost paths (their cost is the
  * path's cost under the agent's multipliers, checked cell by cell here),
- * and the optimal layer, which holds shortest paths only, refuses it. */
+ * and the optimal layer answers with the least cost from the layer
+ * customized to the agent's costs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,12 +12,6 @@ struct sg_state {
     nb_sg_query q;
     void *aa; /* Annotated A*'s state when the bundle has no layer for the agent */
     double setup_us;
-    /* With terrain costs under an overlay the layer refuses a query whose shortest path may
-     * not be the cheapest: Annotated A* answers that one, opened at the first. */
-    const nb_bundle *b;
-    const nbc_agent *agent;
-    void *costly;
-    unsigned long refused;
 };
 
 /* The layer for this agent, or Annotated A* in its place: a bundle holds
@@ -25,8 +19,7 @@ struct sg_state {
  * and the agent set's (capability, size) pairs only, and the library
  * refuses other agents (NB_ERR_NOTFOUND) for its caller to fall back, as
  * this one does, saying so on standard error.  An agent with terrain costs gets the least-cost
- * path of the layer customized to its costs; under an overlay, Annotated A*'s for the queries
- * the layer refuses (NB_ERR_NOTFOUND from the query), counted on standard error at the end. */
+ * path of the layer customized to its costs, under an overlay too. */
 static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err *err)
 {
     struct sg_state *s = calloc(1, sizeof *s);
@@ -39,8 +32,6 @@ static int sg_open(const nb_bundle *b, const nbc_agent *a, void **state, nb_err 
     s->q.overlay = a->overlay;
     s->q.partial = a->partial;
     s->q.costs = a->costs;
-    s->b = b;
-    s->agent = a;
     double t0 = nbc_now_us();
     nb_status st = nb_sg_open(b, &s->ws, err);
     s->setup_us = nbc_now_us() - t0;
@@ -77,12 +68,6 @@ static nb_status sg_solve(void *state, nb_cell from, nb_cell to, nbc_answer *ans
     s->q.start = from;
     s->q.goal = to;
     nb_status st = nb_sg_find(s->ws, &s->q, &r, err);
-    if (st == NB_ERR_NOTFOUND && s->q.costs) {
-        if (!s->costly && nbc_method_aa.open(s->b, s->agent, &s->costly, err) != NBC_EXIT_OK)
-            return err->code != NB_OK ? err->code : NB_ERR_NOMEM;
-        s->refused++;
-        return nbc_method_aa.solve(s->costly, from, to, ans, err);
-    }
     *ans = NBC_ANSWER_OF(r, r.cost);
     return st;
 }
@@ -105,11 +90,6 @@ static void sg_close(void *state)
         nb_sg_close(s->ws);
         if (s->aa)
             nbc_method_aa.close(s->aa);
-        if (s->costly) {
-            fprintf(stderr, "%s: note: %lu queries with terrain costs answered by Annotated A* "
-                    "(aa): their shortest paths may not be the cheapest\n", nbc_prog, s->refused);
-            nbc_method_aa.close(s->costly);
-        }
     }
     free(s);
 }

@@ -51,6 +51,22 @@ static inline uint32_t nbi_overlay_lim(const nb_overlay *ov, uint32_t x, uint32_
                    [(y & NBI_OV_MASK) << NBI_OV_SHIFT | (x & NBI_OV_MASK)];
 }
 
+/* Bit c: byte c of the 64 at row is below size (1 to 128), eight bytes at a time: a byte's high
+ * bit is clear in (x | 0x80) - size exactly when x < size (x < 128; no borrow between bytes), and
+ * the eight high bits are gathered by one multiply.  The optimal layer's searches
+ * under an overlay read a tile's rows so (cell by cell cost as much as their scans). */
+static inline uint64_t nbi_overlay_row_low(const uint8_t *row, uint32_t size)
+{
+    const uint64_t hi = 0x8080808080808080u, lo = 0x0101010101010101u;
+    uint64_t m = 0;
+    for (unsigned j = 0; j < 8; j++) {
+        uint64_t x = nbi_load64le(row + 8 * j);
+        uint64_t lt = ~(((x | hi) - size * lo) | x) & hi;
+        m |= (((lt >> 7) * 0x0102040810204080u) >> 56) << (8 * j);
+    }
+    return m;
+}
+
 /* 1 when the overlay leaves room for an agent of this size (at most its
  * cap) at (x, y), a cell of the map: no blocked cell in its square.  NULL
  * blocks nothing. */

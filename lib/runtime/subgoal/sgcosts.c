@@ -1,13 +1,7 @@
-/* sgcosts.c: terrain costs on the optimal layer's paths (subgoal.h).
- *
- * The layer holds shortest paths.  With terrain costs a move costs its
- * length times the multiplier of the cell it enters (clearance/costs.h),
- * never less than the least multiplier of the agent's terrains: so no
- * path costs less than the least multiplier times the shortest length,
- * plus what entering the goal costs above it (the last move enters the
- * goal and is at least one step long).  A shortest path that costs that
- * bound is a least-cost path; the query answers it, and refuses the
- * others rather than answer a shortest path for a cheapest. */
+/* sgcosts.c: terrain costs on the optimal layer's paths (subgoal.h): what
+ * a path costs, each move its length times the multiplier of the cell it
+ * enters (clearance/costs.h), as Annotated A* prices it.  The least-cost
+ * search itself is sgcsearch.c's. */
 #include "subgoal/subgoal.h"
 
 double nbi_sg_path_cost(const nbi_costs *c, const nb_cell *path, size_t n)
@@ -19,14 +13,4 @@ double nbi_sg_path_cost(const nbi_costs *c, const nb_cell *path, size_t n)
                 nbi_costs_cell(c, (uint32_t)path[i].x, (uint32_t)path[i].y);
     }
     return cost;
-}
-
-int nbi_sg_cost_least(const nbi_costs *c, const nb_cell *path, size_t n, double length, double cost)
-{
-    if (n < 2)
-        return 1;
-    double enter = nbi_costs_cell(c, (uint32_t)path[n - 1].x, (uint32_t)path[n - 1].y);
-    double bound = c->least * length + (enter - c->least);
-    /* The two sums add the same moves in another order: equal up to their last bits. */
-    return cost <= bound + 1e-9 * (1.0 + bound);
 }

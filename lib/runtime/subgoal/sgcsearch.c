@@ -50,12 +50,20 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "blocked/blocked.h"
+#include "core/u32map.h"
 #include "subgoal/subgoal.h"
 
 #define NONE UINT32_MAX
 #define NOCLASS 0xffu
 #define MAXCLASS 64u
 #define LANDMARKS 8u
+
+/* A byte of the customized graph changed under an overlay, with what it held. */
+struct sgc_patch {
+    uint8_t *at;
+    uint8_t old;
+};
 
 struct sgc_open {
     double key;
@@ -90,6 +98,22 @@ struct nbi_sgc {
     double *land;          /* per landmark, per node: its least cost from the landmark */
     uint32_t nland;
     double land_t[LANDMARKS]; /* the query's goal's least cost from each landmark */
+    int32_t *box;          /* per node: x0, y0, x1, y1 of the cells its stored scan read */
+
+    /* Under an overlay (the query's; see "Under an overlay" above): the bytes of cls and the
+     * class grids changed, the temporary nodes (ids nodes, nodes + 1, ...), the overlay's
+     * tiles that hold a changed cell, as sums over the tiles above and left. */
+    struct sgc_patch *patch;
+    size_t npatch, patch_cap;
+    uint32_t ntemp;
+    size_t vcap;              /* room of the per-node arrays below, temporary nodes included */
+    nbi_u32map temp;          /* cell -> temporary node */
+    int32_t *blocked;         /* x, y of each cell the overlay takes */
+    size_t nblocked, blocked_cap;
+    uint32_t *dirty;          /* (tw + 1) x (th + 1) sums of changed tiles */
+    size_t dirty_cap;
+    uint32_t tw, th;
+    int overlaid;
 
     /* The query. */
     nb_cell s, t;
@@ -117,8 +141,10 @@ struct nbi_sgc {
 nbi_sgc *nbi_sgc_new(const nb_allocator *a)
 {
     nbi_sgc *c = nbi_zalloc_array(a, 1, sizeof *c);
-    if (c)
+    if (c) {
         c->a = a;
+        nbi_u32map_init(&c->temp, a);
+    }
     return c;
 }
 
@@ -143,8 +169,14 @@ static void drop_graph(nbi_sgc *c)
     nbi_free(a, c->gstamp);
     nbi_free(a, c->heap);
     nbi_free(a, c->land);
+    nbi_free(a, c->box);
+    c->box = NULL;
     c->land = NULL;
     c->nland = 0;
+    c->npatch = 0; /* the bytes it names are gone */
+    c->ntemp = 0;
+    c->vcap = 0;
+    c->overlaid = 0;
     c->cls = c->bits = c->node_rows = NULL;
     c->grid = NULL;
     c->rank = c->cell = c->first = c->target = c->card = c->diag = NULL;
@@ -161,6 +193,10 @@ void nbi_sgc_free(nbi_sgc *c)
     if (!c)
         return;
     drop_graph(c);
+    nbi_free(c->a, c->patch);
+    nbi_free(c->a, c->blocked);
+    nbi_free(c->a, c->dirty);
+    nbi_u32map_free(&c->temp);
     nbi_free(c->a, c->path);
     nbi_free(c->a, c->way);
     nbi_free(c->a, c);
@@ -170,17 +206,20 @@ size_t nbi_sgc_bytes(const nbi_sgc *c)
 {
     if (!c)
         return 0;
-    size_t bytes = sizeof *c + c->path_cap * sizeof *c->path + c->way_cap * sizeof *c->way;
+    size_t bytes = sizeof *c + c->path_cap * sizeof *c->path + c->way_cap * sizeof *c->way +
+                   c->patch_cap * sizeof *c->patch + c->blocked_cap * sizeof *c->blocked +
+                   c->dirty_cap * sizeof *c->dirty + nbi_u32map_bytes(&c->temp);
     if (!c->built)
         return bytes;
-    size_t n = (size_t)c->nodes + 1;
+    size_t n = c->vcap;
     return bytes + (size_t)c->width * c->height +
            c->nclass * (c->class_bytes + sizeof *c->grid) +
            (size_t)c->height * c->rw * 8 + 8 + ((size_t)c->height * c->rw + 1) * sizeof *c->rank +
-           n * (sizeof *c->cell + sizeof *c->first) +
+           n * sizeof *c->cell + ((size_t)c->nodes + 1) * (sizeof *c->first + 4 * sizeof *c->box) +
            c->ecap * (sizeof *c->target + sizeof *c->card + sizeof *c->diag) +
            n * (sizeof *c->g + sizeof *c->to_goal + sizeof *c->parent + sizeof *c->heap_pos +
-                sizeof *c->stamp + sizeof *c->gstamp + sizeof *c->heap + c->nland * sizeof *c->land);
+                sizeof *c->stamp + sizeof *c->gstamp + sizeof *c->heap) +
+           ((size_t)c->nodes + 1) * c->nland * sizeof *c->land;
 }
 
 /* ---- customizing the layer to a profile ---- */
@@ -371,7 +410,8 @@ static nb_status build(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
     if (!(c->bits = nbi_zalloc_array(a, c->nclass ? c->nclass : 1, c->class_bytes)) ||
         !(c->grid = nbi_zalloc_array(a, c->nclass ? c->nclass : 1, sizeof *c->grid)) ||
         !(c->cell = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->cell)) ||
-        !(c->first = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->first)))
+        !(c->first = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->first)) ||
+        !(c->box = nbi_alloc_array(a, (size_t)n + 1, 4 * sizeof *c->box)))
         return nbi_fail_nomem(err, "the layer customized to terrain costs");
     for (uint32_t k = 0; k < c->nclass; k++) {
         uint8_t *base = c->bits + k * c->class_bytes;
@@ -405,7 +445,7 @@ static nb_status build(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
         c->first[u] = (uint32_t)c->nedges;
         int32_t x = (int32_t)(c->cell[u] % W), y = (int32_t)(c->cell[u] / W);
         int k = c->cls[c->cell[u]];
-        if (nbi_sg_scan(&c->grid[k], x, y, -1, -1, edge_visit, c) < 0)
+        if (nbi_sg_scan_box(&c->grid[k], x, y, edge_visit, c, c->box + 4 * (size_t)u) < 0)
             return nbi_fail_nomem(err, "the layer customized to terrain costs");
         for (unsigned d = 0; d < 8; d++) {
             int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
@@ -428,11 +468,203 @@ static nb_status build(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
         !(c->gstamp = nbi_zalloc_array(a, (size_t)n + 1, sizeof *c->gstamp)) ||
         !(c->heap = nbi_alloc_array(a, (size_t)n + 1, sizeof *c->heap)))
         return nbi_fail_nomem(err, "the layer customized to terrain costs");
+    c->vcap = (size_t)n + 1;
     c->epoch = 0;
     if (n && !landmarks(c))
         return nbi_fail_nomem(err, "the layer customized to terrain costs");
     c->built = 1;
     return NB_OK;
+}
+
+/* ---- under an overlay ----
+ *
+ * The blocks take cells from the classes' grids: G'_k is G_k less them.  The graph for G'_k
+ * is the customized one changed where the blocks are:
+ *
+ *  - each free cell next to a blocked one (of the eight) that is not a node becomes a
+ *    temporary node, so that N' (N and those) holds every subgoal of each G'_k, by the file's
+ *    argument: a cell of class k whose diagonal neighbour is blocked in G'_k is in B when the
+ *    neighbour is free of another class, a subgoal of the layer when the layer blocks it, and
+ *    a temporary node (or a node already) when the overlay does;
+ *  - a node is expanded by its scan of G'_k with N' as its subgoals, and its single moves
+ *    under the overlay, when the rectangle its stored scan read (one cell wider, for its
+ *    single moves) meets a tile that holds a blocked cell or a temporary node; else its
+ *    stored edges stand (the grid and the nodes are the same in that rectangle, so its scan
+ *    would find the same hops).  Temporary nodes are always scanned; they have no single-move
+ *    edges (not in B, every free neighbour is of their class).
+ *
+ * Blocks only take paths away, so d'(v, t) >= d(v, t) >= d(l, t) - d(l, v) for the unblocked
+ * graph's least costs d: the landmarks' bound, with d(l, t) read on the unblocked graph (the
+ * goal's scan before the blocks go in), stays admissible.  It is consistent over the edges
+ * between permanent nodes (each costs at least d(u, v)), not over an edge into a temporary
+ * node, whose bound is the octile one: the search reopens what it reaches again for less.
+ * The class grids and cls are changed in place, each byte's old value logged, and put back
+ * when the next query begins. */
+
+#define TILE_SHIFT 6 /* the changed tiles' side, as the overlay's (64 cells) */
+
+static uint32_t node_id(const nbi_sgc *c, int32_t x, int32_t y)
+{
+    if (is_node(c, x, y))
+        return node_at(c, x, y);
+    if (!c->ntemp)
+        return NONE;
+    int found;
+    uint32_t v = nbi_u32map_get(&c->temp, (uint32_t)y * c->width + (uint32_t)x, &found);
+    return found ? v : NONE;
+}
+
+static int log_byte(nbi_sgc *c, uint8_t *at, uint8_t val)
+{
+    if (*at == val)
+        return 1;
+    if (!nbi_grow(c->a, (void **)&c->patch, &c->patch_cap, c->npatch + 1, sizeof *c->patch))
+        return 0;
+    c->patch[c->npatch++] = (struct sgc_patch){at, *at};
+    *at = val;
+    return 1;
+}
+static int log_bit(nbi_sgc *c, uint8_t *bytes, size_t line_bytes, uint32_t line, uint32_t at,
+                   int on)
+{
+    uint8_t *b = bytes + (size_t)line * line_bytes + (at >> 3), bit = (uint8_t)(1u << (at & 7));
+    return log_byte(c, b, on ? (uint8_t)(*b | bit) : (uint8_t)(*b & ~bit));
+}
+
+/* The graph as customized: every logged byte back, in reverse order. */
+static void unpatch(nbi_sgc *c)
+{
+    while (c->npatch) {
+        c->npatch--;
+        *c->patch[c->npatch].at = c->patch[c->npatch].old;
+    }
+    c->ntemp = 0;
+    c->overlaid = 0;
+    nbi_u32map_clear(&c->temp);
+}
+
+/* Room for need nodes in the per-node arrays of the search. */
+static int grow_nodes(nbi_sgc *c, size_t need)
+{
+    if (need <= c->vcap)
+        return 1;
+    size_t cap = need + need / 8 + 256; /* a few blocks' corners at a time, not the map's nodes again */
+    void *p;
+#define GROW(f)                                                                                   \
+    if (!(p = nbi_realloc_array(c->a, c->f, cap, sizeof *c->f)))                                  \
+        return 0;                                                                                 \
+    c->f = p;
+    GROW(cell) GROW(g) GROW(to_goal) GROW(parent) GROW(heap_pos) GROW(stamp) GROW(gstamp)
+    GROW(heap)
+#undef GROW
+    memset(c->stamp + c->vcap, 0, (cap - c->vcap) * sizeof *c->stamp);
+    memset(c->gstamp + c->vcap, 0, (cap - c->vcap) * sizeof *c->gstamp);
+    c->vcap = cap;
+    return 1;
+}
+
+static void mark_tile(nbi_sgc *c, int32_t x, int32_t y)
+{
+    c->dirty[((size_t)((uint32_t)y >> TILE_SHIFT) + 1) * (c->tw + 1) + ((uint32_t)x >> TILE_SHIFT) + 1] = 1;
+}
+
+/* The blocks of ov for an agent of this size put into the class grids; 0 without memory. */
+static int patch(nbi_sgc *c, const nb_overlay *ov, uint32_t size)
+{
+    uint32_t W = c->width, H = c->height;
+    size_t rowb = (size_t)c->rw * 8, colb = (size_t)c->cw * 8;
+    c->overlaid = 1;
+    c->nblocked = 0;
+    /* The cells the overlay takes, read in the tiles it holds of its own with a cell below
+     * its cap (the others block nothing). */
+    for (uint32_t ty = 0; ty < ov->th; ty++)
+        for (uint32_t tx = 0; tx < ov->tw; tx++) {
+            size_t ti = (size_t)ty * ov->tw + tx;
+            if (ov->tile[ti] == ov->full || (size <= ov->cap && ov->low[ti] == 0))
+                continue;
+            for (uint32_t r = 0; r < NBI_OV_SIDE && (ty << NBI_OV_SHIFT) + r < H; r++)
+                for (uint64_t m = nbi_overlay_row_low(ov->tile[ti] + (r << NBI_OV_SHIFT), size); m;
+                     m &= m - 1) {
+                    uint32_t x = (tx << NBI_OV_SHIFT) + (uint32_t)nbp_ctz64(m), y = (ty << NBI_OV_SHIFT) + r;
+                    if (x >= W || c->cls[(size_t)y * W + x] == NOCLASS)
+                        continue;
+                    if (!nbi_grow(c->a, (void **)&c->blocked, &c->blocked_cap,
+                                  2 * c->nblocked + 2, sizeof *c->blocked))
+                        return 0;
+                    c->blocked[2 * c->nblocked] = (int32_t)x;
+                    c->blocked[2 * c->nblocked + 1] = (int32_t)y;
+                    c->nblocked++;
+                }
+        }
+    c->tw = (W >> TILE_SHIFT) + 1;
+    c->th = (H >> TILE_SHIFT) + 1;
+    size_t nd = (size_t)(c->tw + 1) * (c->th + 1);
+    if (!nbi_grow(c->a, (void **)&c->dirty, &c->dirty_cap, nd, sizeof *c->dirty))
+        return 0;
+    memset(c->dirty, 0, nd * sizeof *c->dirty);
+    for (size_t i = 0; i < c->nblocked; i++) {
+        uint32_t x = (uint32_t)c->blocked[2 * i], y = (uint32_t)c->blocked[2 * i + 1];
+        uint8_t *k = &c->cls[(size_t)y * W + x];
+        uint8_t *base = c->bits + (size_t)*k * c->class_bytes;
+        if (!log_bit(c, base, rowb, y, x, 0) || !log_bit(c, base + (size_t)H * rowb, rowb, y, x, 0) ||
+            !log_bit(c, base + 2 * (size_t)H * rowb, colb, x, y, 0) || !log_byte(c, k, NOCLASS))
+            return 0;
+        mark_tile(c, (int32_t)x, (int32_t)y);
+    }
+    for (size_t i = 0; i < c->nblocked; i++)
+        for (unsigned d = 0; d < 8; d++) {
+            int32_t x = c->blocked[2 * i] + nbi_move_dx[d], y = c->blocked[2 * i + 1] + nbi_move_dy[d];
+            int k = cls_at(c, x, y);
+            if (k == NOCLASS || node_id(c, x, y) != NONE)
+                continue;
+            uint32_t v = c->nodes + c->ntemp;
+            if (v == NONE || !grow_nodes(c, (size_t)v + 1) ||
+                !nbi_u32map_put(&c->temp, (uint32_t)y * W + (uint32_t)x, v))
+                return 0;
+            c->ntemp++;
+            c->cell[v] = (uint32_t)y * W + (uint32_t)x;
+            uint8_t *base = c->bits + (size_t)k * c->class_bytes;
+            if (!log_bit(c, base + (size_t)H * rowb, rowb, (uint32_t)y, (uint32_t)x, 1) ||
+                !log_bit(c, base + 2 * (size_t)H * rowb, colb, (uint32_t)x, (uint32_t)y, 0))
+                return 0;
+            mark_tile(c, x, y);
+        }
+    /* Sums: dirty[(j + 1)(tw + 1) + i + 1] counts the changed tiles (i', j') with i' <= i, j' <= j. */
+    for (uint32_t j = 1; j <= c->th; j++)
+        for (uint32_t i = 1; i <= c->tw; i++) {
+            size_t at = (size_t)j * (c->tw + 1) + i;
+            c->dirty[at] += c->dirty[at - 1] + c->dirty[at - c->tw - 1] - c->dirty[at - c->tw - 2];
+        }
+    return 1;
+}
+
+/* 1 when node v's stored edges may not be its edges under the overlay. */
+static int touched(const nbi_sgc *c, uint32_t v)
+{
+    if (v >= c->nodes)
+        return 1;
+    const int32_t *b = c->box + 4 * (size_t)v;
+    int32_t x0 = b[0] > 0 ? b[0] - 1 : 0, y0 = b[1] > 0 ? b[1] - 1 : 0;
+    int32_t x1 = b[2] + 1, y1 = b[3] + 1;
+    uint32_t i0 = (uint32_t)x0 >> TILE_SHIFT, j0 = (uint32_t)y0 >> TILE_SHIFT;
+    uint32_t i1 = (uint32_t)x1 >> TILE_SHIFT, j1 = (uint32_t)y1 >> TILE_SHIFT;
+    i1 = i1 < c->tw ? i1 : c->tw - 1;
+    j1 = j1 < c->th ? j1 : c->th - 1;
+    size_t s = c->tw + 1;
+    const uint32_t *d = c->dirty;
+    return d[(j1 + 1) * s + i1 + 1] - d[j0 * s + i1 + 1] - d[(j1 + 1) * s + i0] + d[j0 * s + i0] != 0;
+}
+
+/* 1 when the agent may move from (x, y) by d on the grid the overlay leaves. */
+static int step_left(const nbi_sgc *c, int32_t x, int32_t y, unsigned d)
+{
+    int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+    if (cls_at(c, x + dx, y + dy) == NOCLASS)
+        return 0;
+    if (!NBI_MOVE_IS_DIAGONAL(d))
+        return 1;
+    int h = cls_at(c, x + dx, y) != NOCLASS, w = cls_at(c, x, y + dy) != NOCLASS;
+    return c->grid[0].strict ? h && w : h || w;
 }
 
 /* ---- the search ---- */
@@ -446,7 +678,10 @@ static double heur(const nbi_sgc *c, uint32_t v)
 {
     int32_t x = (int32_t)(c->cell[v] % c->width), y = (int32_t)(c->cell[v] / c->width);
     double h = c->least * nbi_octile_cells(x, y, c->t.x, c->t.y);
-    for (uint32_t l = 0; l < c->nland; l++) {
+    /* A temporary node (under an overlay) has no landmark distances: the octile bound alone.
+     * The search reopens a node reached again for less, so a bound that is admissible but not
+     * consistent across its edges (below) still ends with the least cost. */
+    for (uint32_t l = 0; v < c->nodes && l < c->nland; l++) {
         double dv = c->land[(size_t)l * c->nodes + v], b = c->land_t[l] - dv;
         /* A landmark that reaches neither is no bound; the margin keeps two sums of the same
          * costs in other orders from overestimating in their last bits. */
@@ -524,7 +759,7 @@ static void reach(nbi_sgc *c, uint32_t v, double g, uint32_t p)
 
 struct end_scan {
     nbi_sgc *c;
-    int goal_side;
+    int goal_side; /* 1: the goal's costs to its nodes, 2: its landmarks' costs alone, 3: both */
     double mult;
     int32_t tx, ty;
     int hit;
@@ -544,25 +779,62 @@ static int end_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t di
         return 1;
     }
     c->scanned++;
-    uint32_t v = node_at(c, x, y);
-    if (j->goal_side) {
+    uint32_t v = node_id(c, x, y);
+    if (j->goal_side & 1) {
         if (c->gstamp[v] != c->epoch || cost < c->to_goal[v])
             c->to_goal[v] = cost;
         c->gstamp[v] = c->epoch;
+    }
+    if (j->goal_side & 2) {
         for (uint32_t l = 0; l < c->nland; l++) {
             double d = c->land[(size_t)l * c->nodes + v] + cost;
             c->land_t[l] = d < c->land_t[l] ? d : c->land_t[l];
         }
-    } else {
-        reach(c, v, cost, NONE);
     }
+    if (!j->goal_side)
+        reach(c, v, cost, NONE);
     return 1;
 }
 
-nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
-                        const double *profile, nb_cell s, nb_cell t, size_t max_nodes,
-                        uint64_t max_expansions, nb_err *err)
+/* A node's edges found again under the overlay: its scan of G'_k (and below, its single moves). */
+struct rescan {
+    nbi_sgc *c;
+    uint32_t from;
+    double g, mult;
+};
+static int rescan_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
 {
+    struct rescan *r = ctx;
+    reach(r->c, node_id(r->c, x, y), r->g + r->mult * nbi_steps_length(card, diag), r->from);
+    return 1;
+}
+
+static void expand_overlaid(nbi_sgc *c, uint32_t v, double g)
+{
+    int32_t x = (int32_t)(c->cell[v] % c->width), y = (int32_t)(c->cell[v] / c->width);
+    int k = c->cls[c->cell[v]];
+    struct rescan r = {c, v, g, c->mult[k]};
+    nbi_sg_scan(&c->grid[k], x, y, -1, -1, rescan_visit, &r);
+    if (v >= c->nodes)
+        return;
+    for (unsigned d = 0; d < 8; d++) {
+        int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+        int kn = cls_at(c, nx, ny);
+        if (kn == NOCLASS || !is_node(c, nx, ny) || !step_left(c, x, y, d))
+            continue;
+        /* Moves inside G'_k the scan found; the others cross classes or pass one. */
+        if (kn == k && nbi_sg_step_ok(&c->grid[k], x, y, d))
+            continue;
+        double len = NBI_MOVE_IS_DIAGONAL(d) ? NBI_SQRT2 : 1.0;
+        reach(c, node_at(c, nx, ny), g + c->mult[kn] * len, v);
+    }
+}
+
+nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
+                        const double *profile, const struct nb_overlay *ov, nb_cell s, nb_cell t,
+                        size_t max_nodes, uint64_t max_expansions, nb_err *err)
+{
+    unpatch(c);
     double cost[NB_MAX_TERRAINS];
     for (unsigned k = 0; k < NB_MAX_TERRAINS; k++)
         cost[k] = profile ? profile[k] : 1;
@@ -579,8 +851,8 @@ nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs
         memcpy(c->cost, cost, sizeof cost);
     }
     if (++c->epoch == 0) { /* the stamps wrapped: clear them */
-        memset(c->stamp, 0, ((size_t)c->nodes + 1) * sizeof *c->stamp);
-        memset(c->gstamp, 0, ((size_t)c->nodes + 1) * sizeof *c->gstamp);
+        memset(c->stamp, 0, c->vcap * sizeof *c->stamp);
+        memset(c->gstamp, 0, c->vcap * sizeof *c->gstamp);
         c->epoch = 1;
     }
     c->s = s;
@@ -603,18 +875,32 @@ nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs
      * path to it, as the file's comment says). */
     for (uint32_t l = 0; l < c->nland; l++)
         c->land_t[l] = INFINITY;
+    /* Under an overlay the landmarks' costs are the unblocked graph's, read before the
+     * blocks go in (see "Under an overlay"). */
+    int both = ov == NULL || !ov->blocked;
     if (is_node(c, t.x, t.y)) {
         uint32_t v = node_at(c, t.x, t.y);
-        c->to_goal[v] = 0;
-        c->gstamp[v] = c->epoch;
         for (uint32_t l = 0; l < c->nland; l++)
             c->land_t[l] = c->land[(size_t)l * c->nodes + v];
     } else {
+        struct end_scan j = {c, both ? 3 : 2, c->mult[kt], -1, -1, 0};
+        nbi_sg_scan(&c->grid[kt], t.x, t.y, -1, -1, end_visit, &j);
+    }
+    if (!both && !patch(c, ov, L->size)) {
+        unpatch(c);
+        return nbi_fail_nomem(err, "the layer customized to terrain costs under an overlay");
+    }
+    uint32_t vt = node_id(c, t.x, t.y);
+    if (vt != NONE) {
+        c->to_goal[vt] = 0;
+        c->gstamp[vt] = c->epoch;
+    } else if (!both) {
         struct end_scan j = {c, 1, c->mult[kt], -1, -1, 0};
         nbi_sg_scan(&c->grid[kt], t.x, t.y, -1, -1, end_visit, &j);
     }
-    if (is_node(c, s.x, s.y)) {
-        reach(c, node_at(c, s.x, s.y), 0, NONE);
+    uint32_t vs = node_id(c, s.x, s.y);
+    if (vs != NONE) {
+        reach(c, vs, 0, NONE);
     } else {
         struct end_scan j = {c, 0, c->mult[ks], ks == kt ? t.x : -1, ks == kt ? t.y : -1, 0};
         nbi_sg_scan(&c->grid[ks], s.x, s.y, j.tx, j.ty, end_visit, &j);
@@ -643,6 +929,10 @@ int nbi_sgc_step(nbi_sgc *c, uint64_t expansions)
             c->near_h = h;
         }
         double g = c->g[v];
+        if (c->overlaid && touched(c, v)) {
+            expand_overlaid(c, v, g);
+            continue;
+        }
         for (uint32_t e = c->first[v]; e < c->first[v + 1]; e++)
             reach(c, c->target[e], g + edge_cost(c, e), v);
     }

@@ -169,22 +169,6 @@ static int ostep_ok(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, in
     return g->strict ? h && v : h || v;
 }
 
-/* Bit c: byte c of the 64 at row is below size (1 to 128), eight bytes at a time: a byte's high
- * bit is clear in (x | 0x80) - size exactly when x < size (x < 128; no borrow between bytes), and
- * the eight high bits are gathered by one multiply.  A tile's masks are made for each query that
- * reads it, which cell by cell cost as much as the scans that read them. */
-static inline uint64_t row_low(const uint8_t *row, uint32_t size)
-{
-    const uint64_t hi = 0x8080808080808080u, lo = 0x0101010101010101u;
-    uint64_t m = 0;
-    for (unsigned j = 0; j < 8; j++) {
-        uint64_t x = nbi_load64le(row + 8 * j);
-        uint64_t lt = ~(((x | hi) - size * lo) | x) & hi;
-        m |= (((lt >> 7) * 0x0102040810204080u) >> 56) << (8 * j);
-    }
-    return m;
-}
-
 /* a[i] bit j becomes a[j] bit i (a 64 x 64 bit matrix transposed in six rounds of swaps of
  * ever smaller blocks): the columns' masks from the rows'. */
 static void transpose64(uint64_t a[64])
@@ -227,7 +211,7 @@ static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
                     m[r] |= (uint64_t)1 << c;
     } else {
         for (unsigned r = 0; r < NBI_OV_SIDE; r++)
-            m[r] = row_low(t + (r << NBI_OV_SHIFT), o->size);
+            m[r] = nbi_overlay_row_low(t + (r << NBI_OV_SHIFT), o->size);
     }
     uint64_t *cols = m + NBI_OV_SIDE; /* the column masks follow the row masks */
     memcpy(cols, m, NBI_OV_SIDE * sizeof *m);

@@ -605,8 +605,8 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     return nbi_done(err, NB_OK);
 }
 
-/* A query with terrain costs, no blocks and no partial path: the least-cost search of the
- * layer customized to its profile. */
+/* A query with terrain costs (and no partial path under blocks): the least-cost search of the
+ * layer customized to its profile, under the query's blocks. */
 static nb_status begin_costed(nb_sg *ws, nb_err *err)
 {
     if (!ws->sgc && !(ws->sgc = nbi_sgc_new(ws->a))) {
@@ -614,7 +614,7 @@ static nb_status begin_costed(nb_sg *ws, nb_err *err)
         return nbi_fail_nomem(err, "a least-cost search of the optimal layer");
     }
     ws->searched = 1;
-    nb_status st = nbi_sgc_begin(ws->sgc, ws->L, &ws->costs, ws->q.costs, ws->q.start,
+    nb_status st = nbi_sgc_begin(ws->sgc, ws->L, &ws->costs, ws->q.costs, ws->ov, ws->q.start,
                                  ws->q.goal, ws->max_nodes, ws->q.max_expansions, err);
     if (st != NB_OK) {
         ws->state = IDLE;
@@ -648,10 +648,9 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     const nbi_sglayer *L = layer_for(ws, q);
     if (!L)
         return no_layer(ws, q, err);
-    /* Terrain costs: the layer customized to the profile answers (sgcsearch.c), a partial
-     * path too (to the reachable cell nearest the goal); under an overlay that blocks cells
-     * the layer's shortest path is answered when no path could cost less (sgcosts.c), and
-     * refused at the end otherwise. */
+    /* Terrain costs: the layer customized to the profile answers (sgcsearch.c), under an
+     * overlay that blocks cells too (its graph changed where the blocks are), and a partial
+     * path without one (to the reachable cell nearest the goal). */
     ws->weighted = ws->costs.weighted;
     /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
      * the reachable cell nearest the goal, which the layer's components cannot say there). */
@@ -704,7 +703,7 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         answer(ws, NB_PATH_FOUND);
         return nbi_done(err, NB_OK);
     }
-    if (ws->weighted && !ws->ov)
+    if (ws->weighted)
         return begin_costed(ws, err);
     /* Ends joined by a free octile walk need no scan: no path is shorter than the octile
      * distance.  The scans would find the same walk after reaching every subgoal in sight of
@@ -1142,29 +1141,12 @@ static nb_status settle_overlay(nb_sg *ws, nb_err *err)
     return begin_overlaid(ws, &q, err);
 }
 
-/* The path's cost under the query's terrain costs; a found path that some other path might
- * undercut is refused (the layer knows shortest paths only), NB_ERR_NOTFOUND sending the
- * caller to Annotated A*.  A partial path at a limit is its cost, as Annotated A*'s is. */
+/* The path's cost under the query's terrain costs (a path of one cell, or a partial path at a
+ * limit, found here: the least-cost search answers every other). */
 static nb_status put_cost(nb_sg *ws, nb_sg_result *res, nb_err *err)
 {
     res->cost = nbi_sg_path_cost(&ws->costs, ws->path, ws->path_len);
-    if (res->status == NB_PATH_LIMIT ||
-        nbi_sg_cost_least(&ws->costs, ws->path, ws->path_len, ws->length, res->cost))
-        return nbi_done(err, NB_OK);
-    const nb_bundle *b = ws->bundle;
-    char caps[NB_MAX_TERRAINS * (NB_NAME_MAX + 2) + 1];
-    nb_capability_format(b, ws->q.capability, caps, sizeof caps);
-    nb_cell s = ws->path[0], g = ws->path[ws->path_len - 1];
-    double cost = res->cost;
-    memset(res, 0, sizeof *res);
-    res->status = NB_PATH_NONE;
-    ws->path_len = ws->way_len = 0;
-    return nbi_fail(err, NB_ERR_NOTFOUND,
-                    "optimal layer: %s: capability {%s}, size %u: the shortest path from (%d, %d) "
-                    "to (%d, %d) costs %g with these terrain costs, and a longer one over "
-                    "cheaper terrain may cost less: the layer holds shortest paths only; use "
-                    "Annotated A* (nb_aa_find) for the least-cost path",
-                    b->path, caps, ws->q.size, s.x, s.y, g.x, g.y, cost);
+    return nbi_done(err, NB_OK);
 }
 
 /* The path built (st: how that went) into the result. */

@@ -235,13 +235,6 @@ int nbi_sgov_path_ok(const nbi_sglayer *l, const struct nb_overlay *ov, const nb
 /* What path (n cells) costs under c: each move's length times the
  * multiplier of the cell it enters, as Annotated A* weighs it. */
 double nbi_sg_path_cost(const nbi_costs *c, const nb_cell *path, size_t n);
-/* 1 when a path of this length, a shortest one, costs (cost) no more than
- * any path between its ends could under c, so that it is a least-cost
- * path: the least multiplier times the length, plus what entering its
- * last cell costs above the least. */
-int nbi_sg_cost_least(const nbi_costs *c, const nb_cell *path, size_t n, double length,
-                      double cost);
-
 /* ---- least-cost paths under terrain costs (sgcsearch.c) ---- */
 
 /* The layer customized to a cost profile (its border cells joined to the
@@ -251,12 +244,14 @@ typedef struct nbi_sgc nbi_sgc;
 nbi_sgc *nbi_sgc_new(const nb_allocator *a);
 void nbi_sgc_free(nbi_sgc *c);
 size_t nbi_sgc_bytes(const nbi_sgc *c);
-/* Starts the least-cost search from s to t (both free, s != t) on layer L
- * under costs (made from profile, the query's multipliers or NULL),
- * customizing the layer first when the profile is not the last one's. */
+/* Starts the least-cost search from s to t (both free, s != t, and left
+ * free by ov) on layer L under costs (made from profile, the query's
+ * multipliers or NULL) and overlay ov (NULL: none), customizing the layer
+ * first when the profile is not the last one's.  The blocks change the
+ * customized graph in place until the next begin. */
 nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs,
-                        const double *profile, nb_cell s, nb_cell t, size_t max_nodes,
-                        uint64_t max_expansions, nb_err *err);
+                        const double *profile, const struct nb_overlay *ov, nb_cell s, nb_cell t,
+                        size_t max_nodes, uint64_t max_expansions, nb_err *err);
 /* At most expansions nodes; 1 when the search has ended. */
 int nbi_sgc_step(nbi_sgc *c, uint64_t expansions);
 typedef struct nbi_sgc_result {
