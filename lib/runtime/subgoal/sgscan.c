@@ -17,28 +17,28 @@ static inline int free_in(const nbi_sggrid *g, int32_t x, int32_t y)
     return (int)((w >> (x & 63)) & 1u);
 }
 
-/* The step rule, inline in the scan's diagonal rays and the walk, whose move is the same for
- * a whole loop (a call a step was a tenth of a street map's query).  With inside (a constant
- * at each use) the step's target is known to be inside the map, and with it the two cells
- * beside a diagonal: they are read without the bounds tests.  A walk between two cells of
- * the map reads only cells of the rectangle its ends span (walking was a seventh of a street
- * map's query); a diagonal ray counts the steps it has before the map's edge. */
-static inline NBP_ALWAYS_INLINE int step_rule(const nbi_sggrid *g, int32_t x, int32_t y,
-                                              unsigned d, int inside)
+/* The step rule for a step whose target is inside the map, and with it the two cells beside a
+ * diagonal: read without the bounds tests.  Inline in the scan's diagonal rays and the walk,
+ * whose move is the same for a whole loop (a call a step was a tenth of a street map's
+ * query).  A walk between two cells of the map reads only cells of the rectangle its ends
+ * span (walking was a seventh of a street map's query); a diagonal ray counts the steps it
+ * has before the map's edge. */
+static inline int in_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
 {
     int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
-    if (!(inside ? free_in(g, x + dx, y + dy) : nbi_sg_free(g, x + dx, y + dy)))
+    if (!free_in(g, x + dx, y + dy))
         return 0;
     if (!NBI_MOVE_IS_DIAGONAL(d))
         return 1;
-    int h = inside ? free_in(g, x + dx, y) : nbi_sg_free(g, x + dx, y);
-    int v = inside ? free_in(g, x, y + dy) : nbi_sg_free(g, x, y + dy);
+    int h = free_in(g, x + dx, y), v = free_in(g, x, y + dy);
     return g->strict ? h && v : h || v;
 }
 
+/* With (x, y) and the target inside the map, so are the cells beside a diagonal. */
 int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
 {
-    return step_rule(g, x, y, d, 0);
+    return nbi_sg_inside(g, x, y) && nbi_sg_inside(g, x + nbi_move_dx[d], y + nbi_move_dy[d]) &&
+           in_step_ok(g, x, y, d);
 }
 
 /* The subgoal bit of (x, y), inside the map, as free_in. */
@@ -201,7 +201,7 @@ static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t
         uint32_t ex = nbi_move_dx[d] > 0 ? g->width - 1 - (uint32_t)x : (uint32_t)x;
         uint32_t ey = nbi_move_dy[d] > 0 ? g->height - 1 - (uint32_t)y : (uint32_t)y;
         uint32_t kmax = ex < ey ? ex : ey;
-        for (uint32_t k = 1; k <= kmax && step_rule(g, cx, cy, d, 1); k++) {
+        for (uint32_t k = 1; k <= kmax && in_step_ok(g, cx, cy, d); k++) {
             cx += nbi_move_dx[d];
             cy += nbi_move_dy[d];
             if (r < INFINITY && NBI_SQRT2 * k + nbi_octile_cells(cx, cy, tx, ty) > r)
@@ -298,7 +298,7 @@ static int walk_shape(const nbi_sggrid *g, nb_cell a, unsigned d1, uint32_t n1, 
     int32_t x = a.x, y = a.y;
     for (uint32_t i = 0; i < n1 + n2; i++) {
         unsigned d = i < n1 ? d1 : d2;
-        if (!step_rule(g, x, y, d, 1))
+        if (!in_step_ok(g, x, y, d))
             return 0;
         x += nbi_move_dx[d];
         y += nbi_move_dy[d];
