@@ -221,7 +221,8 @@ static void scenario_lines(const char *rel, int shorts, int want_retries, tu_rng
         q.start = l->start;
         q.goal = l->goal;
         nb_sg_result r;
-        double tol = l->decimals < 4 ? pow(10, -(double)l->decimals) : 1e-5;
+        /* A unit of the file's last decimal (some lines give four), 1e-5 at least. */
+        double tol = fmax(1e-5, pow(10, -(double)l->decimals));
         if (nb_sg_find(sg, &q, &r, &err) != NB_OK || r.status != NB_PATH_FOUND ||
             fabs(r.length - l->optimal) > tol) {
             if (bad++ < 4)
