@@ -4,9 +4,10 @@
  *    exactly the whole scan's subgoals whose h-path length plus octile
  *    distance to the other end is within the bound, with the same steps,
  *    each reached by the h-path its steps say;
- *  - every line of three scenario files (a street map, an open map, a
- *    dungeon): found, at the file's optimal length (an answer computed
- *    outside navbake), and some lines searched again without the bound;
+ *  - every line of six scenario files (a street map, two open maps, a
+ *    dungeon, a maze, rooms): found, at the file's optimal length (an
+ *    answer computed outside navbake), and on three some lines searched
+ *    again without the bound;
  *  - short paths (octile distance under 64) between random cells of the
  *    open maps: Annotated A*'s status and length, legal paths;
  *  - a detour far longer than the bound: Annotated A*'s length through the
@@ -220,7 +221,8 @@ static void scenario_lines(const char *rel, int shorts, int want_retries, tu_rng
         q.start = l->start;
         q.goal = l->goal;
         nb_sg_result r;
-        double tol = l->decimals < 4 ? pow(10, -(double)l->decimals) : 1e-5;
+        /* A unit of the file's last decimal (some lines give four), 1e-5 at least. */
+        double tol = fmax(1e-5, pow(10, -(double)l->decimals));
         if (nb_sg_find(sg, &q, &r, &err) != NB_OK || r.status != NB_PATH_FOUND ||
             fabs(r.length - l->optimal) > tol) {
             if (bad++ < 4)
@@ -352,5 +354,8 @@ int main(void)
     scenario_lines("maps/street/Paris_0_512.map", 1, 1, &rng);
     scenario_lines("maps/bg/AR0042SR.map", 1, 0, &rng);
     scenario_lines("maps/dao/brc202d.map", 0, 1, &rng);
+    scenario_lines("maps/sc1/AcrosstheCape.map", 0, 0, &rng);
+    scenario_lines("maps/mazes/maze512-4-0.map", 0, 0, &rng);
+    scenario_lines("maps/rooms/8room_000.map", 0, 0, &rng);
     return done_testing();
 }

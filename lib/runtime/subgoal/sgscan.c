@@ -10,22 +10,42 @@
 
 #include "subgoal/subgoal.h"
 
-/* Inline in the scan's diagonal rays and the walk, whose move is the same
- * for a whole loop: a call a step was a tenth of a street map's query. */
-static inline int step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
+/* The free bit of (x, y), which must be inside the map: no bounds test. */
+static inline int free_in(const nbi_sggrid *g, int32_t x, int32_t y)
+{
+    uint64_t w = nbi_sg_word(g->free_rows, (size_t)y * g->row_words + ((uint32_t)x >> 6));
+    return (int)((w >> (x & 63)) & 1u);
+}
+
+/* The step rule for a step whose target is inside the map, and with it the two cells beside a
+ * diagonal: read without the bounds tests.  Inline in the scan's diagonal rays and the walk,
+ * whose move is the same for a whole loop (a call a step was a tenth of a street map's
+ * query).  A walk between two cells of the map reads only cells of the rectangle its ends
+ * span (walking was a seventh of a street map's query); a diagonal ray counts the steps it
+ * has before the map's edge. */
+static inline int in_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
 {
     int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
-    if (!nbi_sg_free(g, x + dx, y + dy))
+    if (!free_in(g, x + dx, y + dy))
         return 0;
     if (!NBI_MOVE_IS_DIAGONAL(d))
         return 1;
-    int h = nbi_sg_free(g, x + dx, y), v = nbi_sg_free(g, x, y + dy);
+    int h = free_in(g, x + dx, y), v = free_in(g, x, y + dy);
     return g->strict ? h && v : h || v;
 }
 
+/* With (x, y) and the target inside the map, so are the cells beside a diagonal. */
 int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
 {
-    return step_ok(g, x, y, d);
+    return nbi_sg_inside(g, x, y) && nbi_sg_inside(g, x + nbi_move_dx[d], y + nbi_move_dy[d]) &&
+           in_step_ok(g, x, y, d);
+}
+
+/* The subgoal bit of (x, y), inside the map, as free_in. */
+static inline int subgoal_in(const nbi_sggrid *g, int32_t x, int32_t y)
+{
+    uint64_t w = nbi_sg_word(g->sub_rows, (size_t)y * g->row_words + ((uint32_t)x >> 6));
+    return (int)((w >> (x & 63)) & 1u);
 }
 
 /* Ones of a line from bit pos upwards (pos, pos + 1, ... < n), at most
@@ -177,12 +197,16 @@ static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t
         unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
         uint32_t lim_h = ext[h], lim_v = ext[v];
         int32_t cx = x, cy = y;
-        for (uint32_t k = 1; step_ok(g, cx, cy, d); k++) {
+        /* The steps before the map's edge: each of them reads cells inside it only. */
+        uint32_t ex = nbi_move_dx[d] > 0 ? g->width - 1 - (uint32_t)x : (uint32_t)x;
+        uint32_t ey = nbi_move_dy[d] > 0 ? g->height - 1 - (uint32_t)y : (uint32_t)y;
+        uint32_t kmax = ex < ey ? ex : ey;
+        for (uint32_t k = 1; k <= kmax && in_step_ok(g, cx, cy, d); k++) {
             cx += nbi_move_dx[d];
             cy += nbi_move_dy[d];
             if (r < INFINITY && NBI_SQRT2 * k + nbi_octile_cells(cx, cy, tx, ty) > r)
                 break;
-            if (nbi_sg_is_subgoal(g, cx, cy) || (cx == tx && cy == ty)) {
+            if (subgoal_in(g, cx, cy) || (cx == tx && cy == ty)) {
                 if (!visit(ctx, cx, cy, 0, k))
                     return -1;
                 break;
@@ -266,15 +290,15 @@ int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visi
     return 0;
 }
 
-/* The h-path from a of n1 moves d1 then n2 moves d2, into out; 0 when a
- * step is not allowed. */
+/* The h-path from a of n1 moves d1 then n2 moves d2 (a and its end both in the map), into
+ * out; 0 when a step is not allowed. */
 static int walk_shape(const nbi_sggrid *g, nb_cell a, unsigned d1, uint32_t n1, unsigned d2,
                       uint32_t n2, nb_cell *out)
 {
     int32_t x = a.x, y = a.y;
     for (uint32_t i = 0; i < n1 + n2; i++) {
         unsigned d = i < n1 ? d1 : d2;
-        if (!step_ok(g, x, y, d))
+        if (!in_step_ok(g, x, y, d))
             return 0;
         x += nbi_move_dx[d];
         y += nbi_move_dy[d];
@@ -293,7 +317,7 @@ size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out)
     unsigned d = dx >= 0 ? (dy >= 0 ? NBI_MOVE_SE : NBI_MOVE_NE)
                          : (dy >= 0 ? NBI_MOVE_SW : NBI_MOVE_NW);
     unsigned c = ax > ay ? (dx > 0 ? NBI_MOVE_E : NBI_MOVE_W) : (dy > 0 ? NBI_MOVE_S : NBI_MOVE_N);
-    if (!nbi_sg_free(g, a.x, a.y))
+    if (!nbi_sg_free(g, a.x, a.y) || !nbi_sg_inside(g, b.x, b.y))
         return 0;
     if (walk_shape(g, a, d, diag, c, card, out) || walk_shape(g, a, c, card, d, diag, out))
         return diag + card;

@@ -11,9 +11,15 @@
  * bound on its length (join_ends), and again without one when that finds
  * nothing.
  *
- * Node storage is a u32map (core/u32map.h) from node ids to records that
- * grow with the nodes a query touches; two binary heaps with positions in
- * the records give decrease-key.  Nothing is sized by the map.
+ * Node records grow with the nodes a query touches; a node id finds its
+ * record through pages of SG_PAGE ids (each a u32 slot per id, made zeroed
+ * when a query first touches an id of the page, and kept), a slot that
+ * counts only when it is below the query's records in use and its record
+ * holds that id: no clearing between queries, no hashing (a u32map cost
+ * 8% of a Paris query).  The directory is a pointer per page of the
+ * largest layer's ids; the pages, 4 bytes per id at most, hold what the
+ * queries touched.  Two binary heaps with positions in the records give
+ * decrease-key.
  *
  * With an overlay that blocks cells, the query runs on the layer as
  * without it and its path is walked on the grid the blocks leave: a path
@@ -35,7 +41,6 @@
 #include "clearance/clearance.h"
 #include "clearance/costs.h"
 #include "clearance/reach.h"
-#include "core/u32map.h"
 #include "blocked/blocked.h"
 #include "subgoal/subgoal.h"
 
@@ -57,6 +62,9 @@
 #endif
 #define FWD 0
 #define BWD 1
+/* Node ids a page of the id-to-slot index: 4 KiB a page. */
+#define SG_PAGE_SHIFT 10
+#define SG_PAGE ((uint32_t)1 << SG_PAGE_SHIFT)
 
 struct sgnode {
     uint32_t id;
@@ -109,7 +117,8 @@ struct nb_sg {
 
     struct sgnode *node;
     size_t nused, ncap;
-    nbi_u32map map;
+    uint32_t **page;    /* per SG_PAGE node ids: their slots, or NULL until touched */
+    size_t npages;
     struct adjslot *adj; /* expand's edges */
     size_t adj_cap;
     struct open *heap[2];
@@ -196,7 +205,6 @@ nb_status nb_sg_open(const nb_bundle *b, nb_sg **out, nb_err *err)
     ws->a = b->a;
     ws->sgov_budget = SGOV_BUDGET;
     nbi_partial_init(&ws->part, b);
-    nbi_u32map_init(&ws->map, ws->a);
     ws->layers = nbi_alloc_array(ws->a, n, sizeof *ws->layers);
     if (!ws->layers) {
         nb_sg_close(ws);
@@ -212,6 +220,15 @@ nb_status nb_sg_open(const nb_bundle *b, nb_sg **out, nb_err *err)
         }
         ws->nlayers++;
     }
+    /* The directory of the index's pages, for the largest layer's node ids. */
+    uint32_t most = 0;
+    for (size_t i = 0; i < ws->nlayers; i++)
+        most = ws->layers[i].nodes > most ? ws->layers[i].nodes : most;
+    ws->npages = ((size_t)most + SG_PAGE - 1) >> SG_PAGE_SHIFT;
+    if (ws->npages && !(ws->page = nbi_zalloc_array(ws->a, ws->npages, sizeof *ws->page))) {
+        nb_sg_close(ws);
+        return nbi_fail_nomem(err, "a subgoal search workspace");
+    }
     *out = ws;
     nbi_ok(err);
     return NB_OK;
@@ -224,7 +241,9 @@ void nb_sg_close(nb_sg *ws)
     const nb_allocator *a = ws->a;
     nbi_free(a, ws->layers);
     nbi_free(a, ws->node);
-    nbi_u32map_free(&ws->map);
+    for (size_t i = 0; ws->page && i < ws->npages; i++)
+        nbi_free(a, ws->page[i]);
+    nbi_free(a, ws->page);
     nbi_free(a, ws->adj);
     nbi_free(a, ws->heap[0]);
     nbi_free(a, ws->heap[1]);
@@ -240,10 +259,18 @@ void nb_sg_close(nb_sg *ws)
     nbi_free(a, ws);
 }
 
+static size_t page_bytes(const nb_sg *ws)
+{
+    size_t n = ws->npages * sizeof *ws->page;
+    for (size_t i = 0; i < ws->npages; i++)
+        n += ws->page[i] ? SG_PAGE * sizeof **ws->page : 0;
+    return n;
+}
+
 size_t nb_sg_bytes(const nb_sg *ws)
 {
     return sizeof *ws + ws->nlayers * sizeof *ws->layers + ws->ncap * sizeof *ws->node +
-           nbi_u32map_bytes(&ws->map) + ws->adj_cap * sizeof *ws->adj + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
+           page_bytes(ws) + ws->adj_cap * sizeof *ws->adj + (ws->hcap[0] + ws->hcap[1]) * sizeof(struct open) +
            ws->ids_cap * sizeof *ws->ids + ws->stack_cap * sizeof *ws->stack + ws->chain_cap * sizeof *ws->chain +
            ws->way_cap * sizeof *ws->way + ws->path_cap * sizeof *ws->path +
            (ws->aa ? nb_aa_bytes(ws->aa) : 0) + nbi_partial_bytes(&ws->part) +
@@ -296,13 +323,24 @@ static uint32_t pop(nb_sg *ws, int dir)
 
 /* ---- nodes ---- */
 
+/* The slot of node id (below the layer's nodes) in this query, or NONE: what its page says,
+ * when that names a record of this query holding id (else it is an earlier query's, or
+ * another layer's). */
+static inline uint32_t slot_of(const nb_sg *ws, uint32_t id)
+{
+    const uint32_t *pg = ws->page[id >> SG_PAGE_SHIFT];
+    if (!pg)
+        return NONE;
+    uint32_t s = pg[id & (SG_PAGE - 1)];
+    return s < ws->nused && ws->node[s].id == id ? s : NONE;
+}
+
 /* The slot of node id, made when new; NONE at the node cap or out of
  * memory (ws->limit or ws->oom says which). */
 static uint32_t node_slot(nb_sg *ws, uint32_t id)
 {
-    int found;
-    uint32_t s = nbi_u32map_get(&ws->map, id, &found);
-    if (found)
+    uint32_t s = slot_of(ws, id);
+    if (s != NONE)
         return s;
     if (ws->max_nodes && ws->nused >= ws->max_nodes) {
         ws->limit = 1;
@@ -313,11 +351,13 @@ static uint32_t node_slot(nb_sg *ws, uint32_t id)
          (!nbi_grow(ws->a, (void **)&ws->node, &ws->ncap, ws->nused + 1, sizeof *ws->node) ||
           !nbi_grow(ws->a, (void **)&ws->heap[0], &ws->hcap[0], ws->ncap, sizeof(struct open)) ||
           !nbi_grow(ws->a, (void **)&ws->heap[1], &ws->hcap[1], ws->ncap, sizeof(struct open)))) ||
-        !nbi_u32map_put(&ws->map, id, (uint32_t)ws->nused)) {
+        (!ws->page[id >> SG_PAGE_SHIFT] &&
+         !(ws->page[id >> SG_PAGE_SHIFT] = nbi_zalloc_array(ws->a, SG_PAGE, sizeof **ws->page)))) {
         ws->oom = NB_ERR_NOMEM;
         return NONE;
     }
     s = (uint32_t)ws->nused++;
+    ws->page[id >> SG_PAGE_SHIFT][id & (SG_PAGE - 1)] = s;
     struct sgnode *n = &ws->node[s];
     n->id = id;
     n->parent[0] = n->parent[1] = NONE;
@@ -423,7 +463,6 @@ static int join_ends(nb_sg *ws)
     ws->partial_h = ws->partial_g = INFINITY;
     ws->nused = 0;
     ws->hn[0] = ws->hn[1] = 0;
-    nbi_u32map_clear(&ws->map);
     return join(ws, FWD, ws->q.start, &ws->q.goal) ||
            (!ws->oom && join(ws, BWD, ws->q.goal, &ws->q.start));
 }
@@ -676,7 +715,6 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     ws->nused = 0;
     ws->hn[0] = ws->hn[1] = 0;
     ws->length = 0;
-    nbi_u32map_clear(&ws->map);
     ws->state = RUNNING;
     if (!nbi_sg_free(&L->grid, q->start.x, q->start.y) ||
         (ws->ov && !nbi_sgov_free_at(L, ws->ov, q->start.x, q->start.y))) {
@@ -781,14 +819,13 @@ static void expand(nb_sg *ws, int dir, uint32_t s)
     struct adjslot *adj = ws->adj;
     for (uint32_t e = e0; e < e1; e++) {
         const uint8_t *r = L->edges + (size_t)e * NBI_SG_EDGE_RECORD;
-        int found;
-        uint32_t t = nbi_u32map_get(&ws->map, nbi_get32(r + NBI_SG_E_TARGET), &found);
+        uint32_t t = slot_of(ws, nbi_get32(r + NBI_SG_E_TARGET));
         double c = nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
-        if (found && ws->node[t].g[dir] + c < stall_below) {
+        if (t != NONE && ws->node[t].g[dir] + c < stall_below) {
             ws->stalled++;
             return;
         }
-        adj[e - e0].slot = found ? t : NONE;
+        adj[e - e0].slot = t;
         adj[e - e0].len = c;
     }
     for (uint32_t e = e0; e < e1; e++) {
