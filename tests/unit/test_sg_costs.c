@@ -84,12 +84,9 @@ static nb_status sliced(nb_sg *sg, const nb_sg_query *q, nb_sg_result *r)
     return st;
 }
 
-/* One query with costs; want_cost < 0: Annotated A*'s answer is the reference. */
-static void one(nb_sg *sg, nb_aa *aa, const nbb_grid *g, nb_sg_query *sq, const double *cost,
-                struct tally *t, const char *name, int slice, double want_cost)
+/* Annotated A*'s query for the layer's sq, with the costs and overlay given. */
+static nb_aa_query aa_of(const nb_sg_query *sq, const double *cost, const nb_overlay *ov)
 {
-    nb_err err;
-    nb_sg_result sr;
     nb_aa_query aq;
     nb_aa_query_init(&aq);
     aq.start = sq->start;
@@ -98,6 +95,17 @@ static void one(nb_sg *sg, nb_aa *aa, const nbb_grid *g, nb_sg_query *sq, const 
     aq.capability = sq->capability;
     aq.corner = sq->corner;
     aq.costs = cost;
+    aq.overlay = ov;
+    return aq;
+}
+
+/* One query with costs; want_cost < 0: Annotated A*'s answer is the reference. */
+static void one(nb_sg *sg, nb_aa *aa, const nbb_grid *g, nb_sg_query *sq, const double *cost,
+                struct tally *t, const char *name, int slice, double want_cost)
+{
+    nb_err err;
+    nb_sg_result sr;
+    nb_aa_query aq = aa_of(sq, cost, NULL);
     nb_aa_result ar;
     if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK) {
         if (t->bad++ < 3)
@@ -239,15 +247,7 @@ static void one_covered(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g,
     }
     free(base);
     sq->overlay = ov;
-    nb_aa_query aq;
-    nb_aa_query_init(&aq);
-    aq.start = sq->start;
-    aq.goal = sq->goal;
-    aq.size = sq->size;
-    aq.capability = sq->capability;
-    aq.corner = sq->corner;
-    aq.costs = cost;
-    aq.overlay = ov;
+    nb_aa_query aq = aa_of(sq, cost, ov);
     t->runs++;
     if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK) {
         if (t->bad++ < 3)
