@@ -11,10 +11,11 @@
  *    BOUND times it; with one cluster over the
  *    whole map (a graph that is exact) it is Dijkstra's;
  *  - the same under an overlay that blocks random rectangles, against
- *    Dijkstra on the map with the blocks as walls; on a graph the overlay
- *    repairs (quality initial or high), every path comes from the repaired
- *    clusters weighed with the agent's costs, none from Annotated A* after
- *    meeting a block;
+ *    Dijkstra on the map with the blocks as walls; on every quality (a
+ *    low-quality graph's repair with the ring of clusters beside the
+ *    touched ones, repair.c) every path comes from the repaired clusters
+ *    weighed with the agent's costs, none from Annotated A* after meeting
+ *    a block (the workspace's fallback counter stays 0);
  *  - slices of any size give the unsliced path; multipliers of 1 give the
  *    answers of no costs; an agent whose costs no profile has is refused
  *    naming why; a costs section that lies (a cost below the heuristic,
@@ -22,12 +23,19 @@
  *    at open;
  *  - wc3/bloodvenomfalls and wc3/battleground of ../shared/maps with swamp
  *    at 1, 2 and 5: on every 50th scenario line HAA* finds a path exactly
- *    when Annotated A* does, never of less cost. */
+ *    when Annotated A* does, never of less cost;
+ *  - the same two maps under random overlays of 1 to 100 rectangles of
+ *    1 x 1 to 20 x 20 cells, graphs of high and low quality, swamp at 2 and
+ *    5: HAA* finds a path exactly when Annotated A* under the same overlay
+ *    does, by a path legal on the map with the blocks as walls that costs
+ *    what it says (recomputed here), never below Annotated A*'s cost and at
+ *    most BOUND times it, with a mean within MEAN_BOUND; fallback counter 0. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "abstract/haa.h"
 #include "brute.h"
 #include "testutil.h"
 
@@ -36,6 +44,10 @@
  * was seen, with room (tests/bench/results/haa-bench.md has the error
  * on real maps). */
 #define BOUND 3.0
+/* The most the mean cost over Annotated A*'s may be on the shared maps under blocks: the
+ * worst mean of tests/bench/results/haa-bench.md's cost rows (18.4 %, low quality, no
+ * overlay), with room. */
+#define MEAN_BOUND 1.25
 
 static nbi_legend legend;
 
@@ -171,6 +183,7 @@ static void overlaid(tu_rng *rng, nb_bundle *b, nb_haa *ws, const nbb_grid *g,
                 e.cells[(size_t)j * g->width + (size_t)i] = '@';
     }
     struct tally t = {0};
+    uint64_t fell = nbi_haa_fallbacks(ws);
     /* Every 4th query under the other corner rule, whose repaired arcs' costs the search
      * weighs itself (the repair holds them for the graph's rule). */
     for (int k = 0; k < 40; k++) {
@@ -188,15 +201,14 @@ static void overlaid(tu_rng *rng, nb_bundle *b, nb_haa *ws, const nbb_grid *g,
        "found, %d none; %d found before the blocks)",
        g->width, g->height, rule ? "weak" : "strict", o->cluster, t.queries, t.found, t.none,
        found);
-    /* A graph the overlay repairs (any quality but low) answers from the repaired clusters,
-     * costs included: no path by Annotated A* after meeting a block. */
-    int repairs = o->quality != NBI_QUALITY_LOW;
-    ok(!repairs || t.by_aa == 0,
+    /* The overlay repairs every quality's graph (low: with the ring beside the touched
+     * clusters), costs included: no path by Annotated A* after meeting a block. */
+    fell = nbi_haa_fallbacks(ws) - fell;
+    ok(t.by_aa == 0 && fell == 0,
        "overlaid: %ux%u, %s corners, clusters of %u, %s quality: %d of %d paths by Annotated A* "
-       "after a block%s",
+       "after a block, fallback counter %llu (the repair serves: none)",
        g->width, g->height, rule ? "weak" : "strict", o->cluster,
-       nbb_abstract_quality_name(o->quality), t.by_aa, t.found,
-       repairs ? " (the repair serves: none)" : " (low quality: not repaired)");
+       nbb_abstract_quality_name(o->quality), t.by_aa, t.found, (unsigned long long)fell);
     nb_overlay_close(ov);
     free(e.cells);
 }
@@ -488,6 +500,137 @@ static void test_scenarios(void)
     }
 }
 
+/* n rectangles of 1 x 1 to 20 x 20 cells at random places, blocked by ov and made walls ('@')
+ * in the edited copy e of the map. */
+static void random_walls(tu_rng *rng, nb_overlay *ov, nbb_grid *e, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        long w = 1 + (long)tu_below(rng, 20), h = 1 + (long)tu_below(rng, 20);
+        long x = (long)tu_below(rng, e->width), y = (long)tu_below(rng, e->height);
+        w = x + w > (long)e->width ? (long)e->width - x : w;
+        h = y + h > (long)e->height ? (long)e->height - y : h;
+        nb_overlay_block(ov, x, y, w, h, NULL);
+        for (long j = y; j < y + h; j++)
+            for (long k = x; k < x + w; k++)
+                e->cells[(size_t)j * e->width + (size_t)k] = '@';
+    }
+}
+
+/* Swamp at 2 and 5 on the same maps under random overlays, high and low quality: HAA* against
+ * Annotated A* under the same overlay (the file's comment). */
+static void test_scen_blocks(tu_rng *rng)
+{
+    static const char *const maps[] = {"maps/wc3/bloodvenomfalls.map", "maps/wc3/battleground.map"};
+    static const double swamp[] = {2, 5};
+    static const uint32_t qualities[] = {NBI_QUALITY_HIGH, NBI_QUALITY_LOW};
+    const char *every = getenv("NB_HAA_COSTS_EVERY");
+    size_t step = every && atoi(every) > 0 ? (size_t)atoi(every) : 40;
+    for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
+        static nbi_agentset agents;
+        nbb_grid g;
+        nbb_scen scen = {NULL, 0};
+        nb_err err;
+        nb_status rd = tu_scen_level(maps[m], &legend, &g, &scen, &err);
+        if (rd == NB_ERR_NOTFOUND) {
+            skip(1, "%s", err.msg);
+            continue;
+        }
+        if (!ok(rd == NB_OK, "blocks: %s read", maps[m])) {
+            diag("%s", err.msg);
+            continue;
+        }
+        tu_swamp_agents(&agents, swamp, 2);
+        nbb_grid e = g;
+        e.cells = malloc((size_t)g.width * g.height);
+        for (size_t qi = 0; qi < sizeof qualities / sizeof qualities[0]; qi++) {
+            const char *path = tu_path(tu_tmpdir(), "blocks.nbk");
+            nb_bundle *b = NULL;
+            nb_haa *hw = NULL;
+            nb_aa *aw = NULL;
+            nb_overlay *ov = NULL;
+            nbb_abstract_opts o;
+            nbb_abstract_defaults(&o);
+            o.cluster = 10;
+            o.quality = qualities[qi];
+            nb_status st = tu_write_cleared(path, &legend, &agents, &g, 0, &err);
+            if (st == NB_OK)
+                st = nb_bundle_open(path, 0, NULL, &b, &err);
+            if (st == NB_OK)
+                st = tu_add_abstract_opts(&b, path, &o, &err);
+            if (st == NB_OK)
+                st = nb_haa_open(b, &hw, &err);
+            if (st == NB_OK)
+                st = nb_aa_open(b, &aw, &err);
+            if (st == NB_OK)
+                st = nb_overlay_open(b, &ov, &err);
+            if (!ok(st == NB_OK, "blocks: %s, %s quality: baked with its costs", maps[m],
+                    nbi_quality_name(o.quality)))
+                diag("%s", err.msg);
+            for (size_t k = 0; st == NB_OK && k < 2; k++) {
+                int n = 0, found = 0, bad = 0, illegal = 0;
+                double sum = 0, worst = 1;
+                uint64_t fell = nbi_haa_fallbacks(hw);
+                for (size_t i = k; i < scen.count; i += step) {
+                    /* A fresh overlay every fourth line, of 1 to 100 rectangles. */
+                    if ((i / step) % 4 == 0) {
+                        nb_overlay_clear(ov);
+                        memcpy(e.cells, g.cells, (size_t)g.width * g.height);
+                        random_walls(rng, ov, &e, 1 + tu_below(rng, 100));
+                    }
+                    nb_aa_query q;
+                    nb_aa_query_init(&q);
+                    nb_aa_query_agent(&q, &agents.agent[k]);
+                    q.start = scen.lines[i].start;
+                    q.goal = scen.lines[i].goal;
+                    q.overlay = ov;
+                    nb_aa_result ar;
+                    nb_haa_result hr;
+                    if (nb_aa_find(aw, &q, &ar, &err) != NB_OK ||
+                        tu_haa_find(hw, &q, 0, &hr, &err) != NB_OK) {
+                        if (bad++ < 3)
+                            diag("line %u: %s", scen.lines[i].line, err.msg);
+                        continue;
+                    }
+                    n++;
+                    int af = ar.status == NB_PATH_FOUND, hf = hr.status == NB_PATH_FOUND;
+                    double ratio = af && ar.cost > 0 ? hr.cost / ar.cost : 1;
+                    int right = af == hf && (!hf || (ratio >= 1 - 1e-9 && ratio <= BOUND + 1e-9));
+                    if (!right && bad++ < 3)
+                        diag("line %u: AA* %s %.6f, HAA* %s %.6f", scen.lines[i].line,
+                             nb_path_status_str(ar.status), ar.cost,
+                             nb_path_status_str(hr.status), hr.cost);
+                    if (hf && !path_ok(&e, &q, BRUTE_STRICT, agents.agent[k].cost, &hr) &&
+                        illegal++ < 3)
+                        diag("line %u: HAA*'s path of %zu cells is not legal on the edited map "
+                             "or does not cost %.6f", scen.lines[i].line, hr.path_len, hr.cost);
+                    if (af && hf) {
+                        found++;
+                        sum += ratio;
+                        worst = ratio > worst ? ratio : worst;
+                    }
+                }
+                fell = nbi_haa_fallbacks(hw) - fell;
+                double mean = found ? sum / found : 1;
+                ok(bad == 0 && illegal == 0 && found > 0 && mean <= MEAN_BOUND,
+                   "blocks: %s, %s quality, swamp %g: %d lines (every %zu-th) under random "
+                   "overlays, %d found: HAA* finds a path exactly when AA* does, legal on the "
+                   "edited map, cost %.3f mean (<= %.2f), %.3f worst (<= %.1f) x AA*'s",
+                   maps[m], nbi_quality_name(o.quality), swamp[k], n, step, found, mean,
+                   MEAN_BOUND, worst, BOUND);
+                ok(fell == 0, "blocks: %s, %s quality, swamp %g: fallback counter %llu (want 0)",
+                   maps[m], nbi_quality_name(o.quality), swamp[k], (unsigned long long)fell);
+            }
+            nb_overlay_close(ov);
+            nb_aa_close(aw);
+            nb_haa_close(hw);
+            nb_bundle_close(b);
+        }
+        free(e.cells);
+        nbb_scen_free(&scen);
+        nbb_grid_free(&g);
+    }
+}
+
 int main(void)
 {
     tu_rng rng = {0x4aac057ULL};
@@ -495,5 +638,6 @@ int main(void)
     test_random(&rng);
     test_edges(&rng);
     test_scenarios();
+    test_scen_blocks(&rng);
     return done_testing();
 }

@@ -27,7 +27,16 @@
  * costs, by a path legal under the overlay that costs what it says,
  * recomputed here; one query in seven again in slices.  Every scenario
  * line at size 1 under the strict rule with NB_SGC_EVERY=1, one line in
- * eight otherwise; a sample of sizes 2 and the weak rule. */
+ * eight otherwise; a sample of sizes 2 and the weak rule.
+ *
+ * Partial paths under overlays: on the same maps and profiles, the goal of
+ * a scenario line walled in by a square ring of blocks (and 0 to 99 more
+ * rectangles anywhere), asked for a partial path: the layer answers
+ * (fallback 0), ending at the cell a breadth-first search over the map
+ * with the blocks as walls finds reachable nearest the goal (octile; ties:
+ * the least y, then the least x), NB_PATH_PARTIAL unless that is the goal,
+ * by a legal path costing Annotated A*'s least cost to that cell under the
+ * same overlay and costs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +306,128 @@ static void one_covered(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g,
              nb_path_status_str(r2.status), r2.cost, keep);
 }
 
+/* The octile distance between two cells. */
+static double octile_of(long ax, long ay, long bx, long by)
+{
+    long dx = labs(ax - bx), dy = labs(ay - by);
+    return dx > dy ? (double)dx + (sqrt(2.0) - 1) * (double)dy : (double)dy + (sqrt(2.0) - 1) * (double)dx;
+}
+
+/* The cell nearest q's goal (octile; ties: the least y, then the least x) among those a
+ * breadth-first search over the agent's legal steps on the map e reaches from q's start. */
+static nb_cell brute_nearest(const nbb_grid *e, const nb_sg_query *q)
+{
+    enum brute_corner rule = q->corner == NB_CORNER_WEAK ? BRUTE_WEAK : BRUTE_STRICT;
+    size_t n = (size_t)e->width * e->height, head = 0, tail = 0;
+    uint8_t *seen = calloc(n, 1);
+    uint32_t *queue = malloc(n * sizeof *queue);
+    nb_cell best = q->start;
+    double bd = octile_of(q->start.x, q->start.y, q->goal.x, q->goal.y);
+    seen[(size_t)q->start.y * e->width + (size_t)q->start.x] = 1;
+    queue[tail++] = (uint32_t)q->start.y * e->width + (uint32_t)q->start.x;
+    while (head < tail) {
+        long x = (long)(queue[head] % e->width), y = (long)(queue[head] / e->width);
+        head++;
+        double d = octile_of(x, y, q->goal.x, q->goal.y);
+        if (d < bd || (d == bd && (y < best.y || (y == best.y && x < best.x)))) {
+            bd = d;
+            best = (nb_cell){(int32_t)x, (int32_t)y};
+        }
+        for (long dy = -1; dy <= 1; dy++)
+            for (long dx = -1; dx <= 1; dx++) {
+                long nx = x + dx, ny = y + dy;
+                if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= (long)e->width || ny >= (long)e->height ||
+                    seen[(size_t)ny * e->width + (size_t)nx] ||
+                    !brute_step_ok(&legend, e, q->capability, q->size, rule, x, y, nx, ny))
+                    continue;
+                seen[(size_t)ny * e->width + (size_t)nx] = 1;
+                queue[tail++] = (uint32_t)ny * e->width + (uint32_t)nx;
+            }
+    }
+    free(seen);
+    free(queue);
+    return best;
+}
+
+/* Blocks x, y, w, h (clipped to the map) in ov and makes those cells walls in e. */
+static void wall(nb_overlay *ov, nbb_grid *e, long x, long y, long w, long h)
+{
+    long x1 = x + w, y1 = y + h;
+    x = x < 0 ? 0 : x;
+    y = y < 0 ? 0 : y;
+    x1 = x1 > (long)e->width ? (long)e->width : x1;
+    y1 = y1 > (long)e->height ? (long)e->height : y1;
+    if (x >= x1 || y >= y1)
+        return;
+    nb_overlay_block(ov, x, y, x1 - x, y1 - y, NULL);
+    for (long j = y; j < y1; j++)
+        for (long i = x; i < x1; i++)
+            e->cells[(size_t)j * e->width + (size_t)i] = '@';
+}
+
+struct ptally {
+    long runs, partial, found, bad, fell;
+};
+
+/* One partial query with costs whose goal a ring of blocks walls in (the file's comment). */
+static void one_partial(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, nbb_grid *e,
+                        tu_rng *r, nb_sg_query *sq, const double *cost, struct ptally *t,
+                        const char *name)
+{
+    nb_err err;
+    nb_overlay_clear(ov);
+    memcpy(e->cells, g->cells, (size_t)g->width * g->height);
+    long gx = sq->goal.x, gy = sq->goal.y, d = 1 + (long)tu_below(r, 6), k = 1 + (long)tu_below(r, 2);
+    wall(ov, e, gx - d - k + 1, gy - d - k + 1, 2 * (d + k) - 1, k); /* above */
+    wall(ov, e, gx - d - k + 1, gy + d, 2 * (d + k) - 1, k);         /* below */
+    wall(ov, e, gx - d - k + 1, gy - d + 1, k, 2 * d - 1);           /* left */
+    wall(ov, e, gx + d, gy - d + 1, k, 2 * d - 1);                   /* right */
+    for (unsigned i = tu_below(r, 100); i > 0; i--)
+        wall(ov, e, (long)tu_below(r, g->width), (long)tu_below(r, g->height),
+             1 + (long)tu_below(r, 20), 1 + (long)tu_below(r, 20));
+    if (!brute_can_stand(&legend, e, sq->capability, sq->size, sq->start.x, sq->start.y))
+        return;
+    nb_cell want = brute_nearest(e, sq);
+    sq->costs = cost;
+    sq->overlay = ov;
+    sq->partial = 1;
+    nb_sg_result sr;
+    nb_aa_result ar;
+    nb_sg_query to = *sq;
+    to.goal = want;
+    to.partial = 0;
+    nb_aa_query aq = aa_of(&to, cost, ov);
+    t->runs++;
+    nb_status st = nb_sg_find(sg, sq, &sr, &err);
+    sq->partial = 0;
+    if (st != NB_OK || sr.fallback) {
+        if (t->fell++ < 3)
+            diag("%s: partial (%d, %d) -> (%d, %d): %s", name, sq->start.x, sq->start.y,
+                 sq->goal.x, sq->goal.y, st == NB_OK ? "Annotated A* answered" : err.msg);
+        return;
+    }
+    int at_goal = want.x == sq->goal.x && want.y == sq->goal.y;
+    nb_path_status ws = at_goal ? NB_PATH_FOUND : NB_PATH_PARTIAL;
+    int ends = sr.path_len >= 1 && sr.path[0].x == sq->start.x && sr.path[0].y == sq->start.y &&
+               sr.path[sr.path_len - 1].x == want.x && sr.path[sr.path_len - 1].y == want.y;
+    double c = ends ? path_cost(e, sq, cost, sr.path, sr.path_len) : -1;
+    int aok = nb_aa_find(aa, &aq, &ar, &err) == NB_OK && ar.status == NB_PATH_FOUND;
+    if (sr.status != ws || !ends || c < 0 || !same_cost(c, sr.cost) || !aok ||
+        !same_cost(sr.cost, ar.cost)) {
+        if (t->bad++ < 3)
+            diag("%s: partial (%d, %d) -> (%d, %d) size %u corner %d: %s ending at (%d, %d), "
+                 "cost %.9g (recomputed %.9g); want %s ending at (%d, %d), Annotated A*'s cost "
+                 "there %.9g", name, sq->start.x, sq->start.y, sq->goal.x, sq->goal.y, sq->size,
+                 (int)sq->corner, nb_path_status_str(sr.status),
+                 sr.path_len ? sr.path[sr.path_len - 1].x : -1,
+                 sr.path_len ? sr.path[sr.path_len - 1].y : -1, sr.cost, c,
+                 nb_path_status_str(ws), want.x, want.y, aok ? ar.cost : -1.0);
+        return;
+    }
+    t->partial += !at_goal;
+    t->found += at_goal;
+}
+
 static void report_covered(const struct ctally *t, const char *name)
 {
     ok(t->bad == 0 && t->bad_path == 0 && t->found > 0 && t->onpath > 0,
@@ -386,6 +517,28 @@ static void covered(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, cons
     if (!ok(nb_overlay_open(nb, &ov, &err) == NB_OK, "%s: an overlay opened", rel))
         return;
     size_t every = all ? 1 : 8, sample = (scen->count + 19) / 20;
+    nbb_grid e = *g;
+    e.cells = malloc((size_t)g->width * g->height);
+    for (int p = 0; p < 2; p++) {
+        char name[300];
+        snprintf(name, sizeof name, "%s, profile %d", rel, p + 1);
+        struct ptally t = {0};
+        for (size_t i = (size_t)p, n = 0; i < scen->count; i += 2 * every, n++) {
+            nb_sg_query sq;
+            query_init(&sq, n % 5 == 4, n % 3 == 2);
+            sq.start = scen->lines[i].start;
+            sq.goal = scen->lines[i].goal;
+            one_partial(sg, aa, ov, g, &e, r, &sq, profile[p], &t, name);
+        }
+        ok(t.bad == 0 && t.partial > 0,
+           "%s, partial paths under a ring of blocks round the goal: %ld queries (%ld partial, "
+           "%ld reached the goal): the breadth-first search's nearest cell, the status, legal "
+           "paths costing Annotated A*'s least cost to that cell", name, t.runs, t.partial,
+           t.found);
+        ok(t.fell == 0, "%s, partial paths under blocks: answered by the layer, fallback 0 "
+           "(%ld handed on)", name, t.fell);
+    }
+    free(e.cells);
     for (int p = 0; p < 2; p++) {
         char name[300];
         snprintf(name, sizeof name, "%s, profile %d", rel, p + 1);

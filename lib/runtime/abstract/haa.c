@@ -23,10 +23,10 @@
  * edited map and held by the overlay, and the query searches them in place
  * of the baked ones (haa_search.c), its searches inside clusters reading
  * the overlay too.  So it answers as HAA* on a graph baked from the edited
- * map (quality initial in the repaired clusters).  Where the overlay holds
- * no repair of the query's graph (a low-quality graph, whose dominance
- * removes nodes a repair of its borders would have to find again; a graph
- * built in memory; an overlay that ran out of memory while repairing),
+ * map (quality initial in the repaired clusters; a low-quality graph's
+ * repair holds the clusters beside them too, repair.h).  Where the overlay
+ * holds no repair of the query's graph (a graph built in memory; an
+ * overlay that ran out of memory while repairing),
  * the query runs on the baked graph and its cell path is checked against
  * the overlay once refined: blocks only take cells away, so "no path"
  * stays true, and only when the path meets a block does the query go on
@@ -1053,8 +1053,11 @@ static nb_status check_overlay(nb_haa *ws, nb_err *err)
         return st;
     }
     ws->phase = NBI_HAA_OVERLAID;
+    ws->fallbacks++;
     return NB_OK;
 }
+
+uint64_t nbi_haa_fallbacks(const nb_haa *ws) { return ws->fallbacks; }
 
 nb_status nb_haa_step(nb_haa *ws, uint64_t expansions, int *done, nb_err *err)
 {

@@ -15,4 +15,9 @@ nb_status nbi_haa_serves(const nb_haa *ws, nb_capability cap, uint32_t size, nb_
  * them as intermediate goals (motion_route.c). */
 size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *out);
 
+/* How many of the workspace's queries went on as Annotated A* over their overlay after
+ * the graph's path met a block (haa.c, check_overlay): 0 wherever the overlay's repair
+ * serves the graph.  For tests and benchmarks. */
+uint64_t nbi_haa_fallbacks(const nb_haa *ws);
+
 #endif

@@ -133,6 +133,9 @@ struct nb_haa {
     uint32_t max_levels; /* nb_haa_set_levels */
     int every_arc;       /* tests: the search above level 1 tries every arc (levels_query.c) */
     nbi_levels_ws *lq;
+    /* Queries handed to Annotated A* after the graph's path met a block (tests and benches:
+     * nbi_haa_fallbacks). */
+    uint64_t fallbacks;
     /* The query under way. */
     int phase;
     int stopped;      /* the budget or the node cap ended it in this phase */

@@ -88,9 +88,11 @@ int nbi_repair_init(nbi_repair *r, const nb_bundle *b, const nbi_agraph *g)
     for (uint32_t s = 0; s < g->nsizes; s++)
         r->sizes[s] = nbi_u32at(g->sizes, s);
     r->top = g->nsizes ? r->sizes[g->nsizes - 1] : 1;
-    /* Low quality drops nodes (Corollary 8), which a repair of the initial graph would not
-     * find across its borders: HAA* keeps answering by Annotated A* there. */
-    r->ok = g->quality != NBI_QUALITY_LOW && g->nsizes > 0;
+    /* Low quality drops inter-edges by the circuit condition, which reads both clusters'
+     * insides, and then the nodes left without one (Theorem 7, Corollary 8): a repair there
+     * remakes the ring of clusters beside the touched ones too (ring()). */
+    r->ring = g->quality == NBI_QUALITY_LOW;
+    r->ok = g->nsizes > 0;
     for (uint32_t i = 0; i < g->ncaps && r->ok; i++)
         r->ok = nbi_clearance_layer(b, nbi_u32at(g->caps, i), &r->layer[i], NULL) == NB_OK &&
                 r->layer[i].maxval >= r->top;
@@ -219,6 +221,7 @@ int nbi_repair_copy(nbi_repair *dst, const nbi_repair *src)
     dst->ncl = src->ncl;
     dst->ok = src->ok;
     dst->serves = src->serves;
+    dst->ring = src->ring;
     dst->layer = nbi_alloc_array(dst->a, src->g.ncaps ? src->g.ncaps : 1, sizeof *dst->layer);
     dst->sizes = nbi_alloc_array(dst->a, src->g.nsizes ? src->g.nsizes : 1, sizeof *dst->sizes);
     if (!dst->layer || !dst->sizes)
@@ -262,11 +265,13 @@ void nbi_repair_mark(nbi_repair *r, uint32_t x0, uint32_t y0, uint32_t x1, uint3
     }
     const nbi_agraph *g = &r->g;
     const uint32_t n = g->cluster;
-    /* A cell beyond a cluster is on the facing line of one of its borders. */
-    x0 = x0 ? x0 - 1 : 0;
-    y0 = y0 ? y0 - 1 : 0;
-    x1 = x1 + 1 < g->width ? x1 + 1 : g->width;
-    y1 = y1 + 1 < g->height ? y1 + 1 : g->height;
+    /* A cell beyond a cluster is on the facing line of one of its borders; with a ring, the
+     * clusters beside those are repaired or given back with them. */
+    const uint32_t m = r->ring ? n + 1 : 1;
+    x0 = x0 > m ? x0 - m : 0;
+    y0 = y0 > m ? y0 - m : 0;
+    x1 = x1 + m < g->width ? x1 + m : g->width;
+    y1 = y1 + m < g->height ? y1 + m : g->height;
     for (uint32_t cy = y0 / n; cy <= (y1 - 1) / n; cy++)
         for (uint32_t cx = x0 / n; cx <= (x1 - 1) / n; cx++) {
             uint32_t k = cy * g->ncx + cx;
@@ -596,11 +601,36 @@ static int keep(nbi_repair *r, const nb_overlay *ov, uint32_t k, uint32_t nn, si
     return 1;
 }
 
+/* 1 when cluster k of a low-quality graph must be made again though the overlay leaves its
+ * cells and facing lines as baked: a cluster beside it is touched.  The circuit condition
+ * dropped inter-edges of their common border, and Corollary 8 the nodes they left bare, on
+ * the strength of paths inside the touched cluster that a block may cut; the ring's own
+ * outer borders keep their decisions (both of their sides are as baked), so the ring's
+ * nodes meet the baked graph where its kept inter-edges land. */
+static int ring(const nbi_repair *r, const nb_overlay *ov, uint32_t k)
+{
+    const nbi_agraph *g = &r->g;
+    const uint32_t cx = k % g->ncx, cy = k / g->ncx;
+    const int32_t dx[4] = {-1, 1, 0, 0}, dy[4] = {0, 0, -1, 1};
+    if (!r->ring)
+        return 0;
+    for (int i = 0; i < 4; i++) {
+        int64_t x = (int64_t)cx + dx[i], y = (int64_t)cy + dy[i];
+        if (x < 0 || y < 0 || x >= g->ncx || y >= g->ncy)
+            continue;
+        nbi_box b = nbi_cluster_box((uint32_t)y * g->ncx + (uint32_t)x, g->ncx, g->cluster,
+                                    g->width, g->height);
+        if (touched(r, ov, &b))
+            return 1;
+    }
+    return 0;
+}
+
 static int repair_cluster(nbi_repair *r, const nb_overlay *ov, uint32_t k)
 {
     const nbi_agraph *g = &r->g;
     nbi_box b = nbi_cluster_box(k, g->ncx, g->cluster, g->width, g->height);
-    if (!ov || !touched(r, ov, &b)) { /* the baked cluster stands */
+    if (!ov || (!touched(r, ov, &b) && !ring(r, ov, k))) { /* the baked cluster stands */
         if (r->slot[k] != UINT32_MAX) {
             rec_free(r, &r->rec[r->slot[k]]);
             r->slot[k] = UINT32_MAX;

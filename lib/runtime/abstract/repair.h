@@ -6,7 +6,10 @@
  * A repair is the graph of quality "initial" for the clusters it holds
  * (every edge the construction finds; no dominance), which is what a fresh
  * bake of that quality gives there; a high-quality graph's repaired
- * clusters hold the edges its dominance would drop as well.  Every other
+ * clusters hold the edges its dominance would drop as well.  A low-quality
+ * graph's repair holds the clusters beside the touched ones too (repair.c,
+ * ring()): its circuit condition dropped inter-edges of their borders on
+ * the strength of the touched clusters' insides.  Every other
  * cluster is the baked one: its cells and its borders' facing lines are
  * unchanged, so its nodes and edges are what a fresh bake would make.
  * A repaired cluster's arcs hold lengths, and costs for each of the
@@ -59,7 +62,8 @@ typedef struct nbi_repair {
     uint32_t ncl;       /* clusters */
     nbi_rprof *prof;    /* the graph's cost profiles whose capability it serves */
     size_t nprof;
-    int serves;         /* 0: a graph it does not repair (low quality, layers missing) */
+    int serves;         /* 0: a graph it does not repair (layers missing) */
+    int ring;           /* low quality: the clusters beside a touched one are repaired too */
     int ok;             /* 0: HAA* may not use it (it does not serve, or memory ran out) */
     uint32_t *slot;     /* per cluster: its record, or UINT32_MAX (NULL until a change) */
     uint8_t *pending;   /* per cluster: marked for the next flush */

@@ -644,8 +644,8 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     return nbi_done(err, NB_OK);
 }
 
-/* A query with terrain costs (and no partial path under blocks): the least-cost search of the
- * layer customized to its profile, under the query's blocks. */
+/* A query with terrain costs: the least-cost search of the layer customized to its profile,
+ * under the query's blocks (to a partial path's end as to a goal). */
 static nb_status begin_costed(nb_sg *ws, nb_err *err)
 {
     if (!ws->sgc && !(ws->sgc = nbi_sgc_new(ws->a))) {
@@ -691,16 +691,18 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
      * overlay that blocks cells too (its graph changed where the blocks are), and a partial
      * path without one (to the reachable cell nearest the goal). */
     ws->weighted = ws->costs.weighted;
-    /* A partial path under an overlay is Annotated A*'s own (it ends its exhausted search at
-     * the reachable cell nearest the goal, which the layer's components cannot say there). */
-    if (q->overlay && q->overlay->blocked && q->partial)
+    /* A partial path under an overlay without costs is Annotated A*'s own (it ends its
+     * exhausted search at the reachable cell nearest the goal).  With costs the layer's
+     * least-cost search under the blocks answers it, to the cell the rings under the overlay
+     * find (clearance/partial.c): the search is exact there, and that cell is reachable. */
+    if (q->overlay && q->overlay->blocked && q->partial && !ws->weighted)
         return begin_overlaid(ws, q, err);
     ws->ov = q->overlay && q->overlay->blocked ? q->overlay : NULL;
     ws->built = 0;
     ws->q = *q;
     /* A partial path is the path to the reachable cell nearest the goal: searched as a goal. */
     if (q->partial &&
-        (qst = nbi_partial_target(&ws->part, family, q->capability, q->size, NULL, q->start,
+        (qst = nbi_partial_target(&ws->part, family, q->capability, q->size, ws->ov, q->start,
                                   q->goal, &ws->q.goal, &ws->part_on, err)) != NB_OK)
         return qst;
     q = &ws->q;
