@@ -500,6 +500,82 @@ static void test_scenarios(void)
     }
 }
 
+/* Five clusters of 8 in a row; the last two joined by two entrances of their border (rows 1
+ * and 6), which a low-quality graph's circuit condition makes one (the other's nodes go).
+ * Walls split the first three into a top and a bottom corridor; a block that cuts the fourth
+ * in two, leaving the fifth as baked, makes the only path from the first's bottom to the
+ * third's top run through both entrances.  Without the ring of the repair (the fifth made
+ * again beside the touched fourth) HAA* finds no path there. */
+static void test_ring(void)
+{
+    static const char rows[] = "...............................@........"
+                               "........................................"
+                               "...............................@........"
+                               "@@@@@@@@@@@@@@@@@@@@@@@@.......@........"
+                               "@@@@@@@@@@@@@@@@@@@@@@@@.......@........"
+                               "...............................@........"
+                               "........................................"
+                               "...............................@........";
+    static const double swamp[] = {2};
+    static nbi_agentset agents;
+    nbb_grid g = {40, 8, (uint8_t *)rows};
+    tu_swamp_agents(&agents, swamp, 1);
+    const char *path = tu_path(tu_tmpdir(), "ring.nbk");
+    nb_bundle *b = NULL;
+    nb_haa *hw = NULL;
+    nb_overlay *ov = NULL;
+    nb_err err;
+    nbb_abstract_opts o;
+    nbb_abstract_defaults(&o);
+    o.cluster = 8;
+    o.quality = NBI_QUALITY_LOW;
+    nb_status st = tu_write_cleared(path, &legend, &agents, &g, 0, &err);
+    if (st == NB_OK)
+        st = nb_bundle_open(path, 0, NULL, &b, &err);
+    if (st == NB_OK)
+        st = tu_add_abstract_opts(&b, path, &o, &err);
+    if (st == NB_OK)
+        st = nb_haa_open(b, &hw, &err);
+    if (st == NB_OK)
+        st = nb_overlay_open(b, &ov, &err);
+    if (st == NB_OK)
+        st = nb_overlay_block(ov, 24, 3, 7, 2, &err);
+    if (!ok(st == NB_OK, "ring: five clusters, low quality, a block across the fourth")) {
+        diag("%s", err.msg);
+    } else {
+        /* Dijkstra on the map with the block as walls is the answer. */
+        static char cut[sizeof rows];
+        memcpy(cut, rows, sizeof rows);
+        memset(cut + 3 * 40 + 24, '@', 7);
+        memset(cut + 4 * 40 + 24, '@', 7);
+        nbb_grid e = {40, 8, (uint8_t *)cut};
+        for (int costs = 0; costs < 2; costs++) {
+            nb_aa_query q;
+            nb_aa_query_init(&q);
+            nb_aa_query_agent(&q, &agents.agent[0]);
+            if (!costs)
+                q.costs = NULL;
+            q.start = (nb_cell){0, 7};
+            q.goal = (nb_cell){16, 0};
+            q.overlay = ov;
+            uint64_t fell = nbi_haa_fallbacks(hw);
+            nb_haa_result r;
+            double want = brute_cost_dijkstra(&legend, &e, q.capability, q.size, BRUTE_STRICT,
+                                              q.costs, 0, 7, 16, 0);
+            st = tu_haa_find(hw, &q, 0, &r, &err);
+            ok(st == NB_OK && want > 0 && r.status == NB_PATH_FOUND &&
+                   path_ok(&e, &q, BRUTE_STRICT, agents.agent[0].cost, &r) &&
+                   r.cost >= want - 1e-9 * want && nbi_haa_fallbacks(hw) == fell,
+               "ring: %s: HAA* goes round by the fifth cluster through both entrances (%s, cost "
+               "%.3f, Dijkstra %.3f), fallback counter unchanged",
+               costs ? "swamp 2" : "no costs", nb_path_status_str(r.status), r.cost, want);
+        }
+    }
+    nb_overlay_close(ov);
+    nb_haa_close(hw);
+    nb_bundle_close(b);
+}
+
 /* n rectangles of 1 x 1 to 20 x 20 cells at random places, blocked by ov and made walls ('@')
  * in the edited copy e of the map. */
 static void random_walls(tu_rng *rng, nb_overlay *ov, nbb_grid *e, unsigned n)
@@ -638,6 +714,7 @@ int main(void)
     test_random(&rng);
     test_edges(&rng);
     test_scenarios();
+    test_ring();
     test_scen_blocks(&rng);
     return done_testing();
 }
