@@ -417,6 +417,23 @@ static void test_edges(tu_rng *rng)
     nbb_grid_free(&g);
 }
 
+/* A map of ../shared and its scenario lines, into g and scen: 1 when read (skipped when
+ * ../shared is not there). */
+static int read_scen(const char *rel, const char *what, nbb_grid *g, nbb_scen *scen)
+{
+    nb_err err;
+    nb_status rd = tu_scen_level(rel, &legend, g, scen, &err);
+    if (rd == NB_ERR_NOTFOUND) {
+        skip(1, "%s", err.msg);
+        return 0;
+    }
+    if (!ok(rd == NB_OK, "%s: %s read", what, rel)) {
+        diag("%s", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
 /* Swamp at 1, 2 and 5 on two maps of ../shared/maps: HAA* against Annotated A*. */
 static void test_scenarios(void)
 {
@@ -429,15 +446,8 @@ static void test_scenarios(void)
         nbb_grid g;
         nbb_scen scen = {NULL, 0};
         nb_err err;
-        nb_status rd = tu_scen_level(maps[m], &legend, &g, &scen, &err);
-        if (rd == NB_ERR_NOTFOUND) {
-            skip(1, "%s", err.msg);
+        if (!read_scen(maps[m], "scenarios", &g, &scen))
             continue;
-        }
-        if (!ok(rd == NB_OK, "scenarios: %s read", maps[m])) {
-            diag("%s", err.msg);
-            continue;
-        }
         tu_swamp_agents(&agents, swamp, 3);
         const char *path = tu_path(tu_tmpdir(), "scen.nbk");
         nb_bundle *b = NULL;
@@ -606,15 +616,8 @@ static void test_scen_blocks(tu_rng *rng)
         nbb_grid g;
         nbb_scen scen = {NULL, 0};
         nb_err err;
-        nb_status rd = tu_scen_level(maps[m], &legend, &g, &scen, &err);
-        if (rd == NB_ERR_NOTFOUND) {
-            skip(1, "%s", err.msg);
+        if (!read_scen(maps[m], "blocks", &g, &scen))
             continue;
-        }
-        if (!ok(rd == NB_OK, "blocks: %s read", maps[m])) {
-            diag("%s", err.msg);
-            continue;
-        }
         tu_swamp_agents(&agents, swamp, 2);
         nbb_grid e = g;
         e.cells = malloc((size_t)g.width * g.height);
