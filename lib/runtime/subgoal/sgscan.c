@@ -349,7 +349,8 @@ static int walk_shape(const nbi_sggrid *g, nb_cell a, unsigned d1, uint32_t n1, 
                       uint32_t n2, nb_cell *out)
 {
     int32_t x = a.x, y = a.y;
-    return walk_moves(g, &x, &y, d1, n1, out) && walk_moves(g, &x, &y, d2, n2, out + n1);
+    return (!n1 || walk_moves(g, &x, &y, d1, n1, out)) &&
+           (!n2 || walk_moves(g, &x, &y, d2, n2, out + n1));
 }
 
 size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out)
