@@ -10,6 +10,11 @@
 
 #include "subgoal/subgoal.h"
 
+/* nbi_move_dx and _dy (core/grid.c) where this file can see them: a scan's moves are constants
+ * once its rays are inlined (ray, below), and their steps then fold into the code. */
+static const int8_t move_dx[NBI_MOVES] = {1, -1, 0, 0, 1, 1, -1, -1};
+static const int8_t move_dy[NBI_MOVES] = {0, 0, 1, -1, 1, -1, 1, -1};
+
 /* The free bit of (x, y), which must be inside the map: no bounds test. */
 static inline int free_in(const nbi_sggrid *g, int32_t x, int32_t y)
 {
@@ -25,7 +30,7 @@ static inline int free_in(const nbi_sggrid *g, int32_t x, int32_t y)
  * has before the map's edge. */
 static inline int in_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
 {
-    int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d];
+    int32_t dx = move_dx[d], dy = move_dy[d];
     if (!free_in(g, x + dx, y + dy))
         return 0;
     if (!NBI_MOVE_IS_DIAGONAL(d))
@@ -37,7 +42,7 @@ static inline int in_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned
 /* With (x, y) and the target inside the map, so are the cells beside a diagonal. */
 int nbi_sg_step_ok(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d)
 {
-    return nbi_sg_inside(g, x, y) && nbi_sg_inside(g, x + nbi_move_dx[d], y + nbi_move_dy[d]) &&
+    return nbi_sg_inside(g, x, y) && nbi_sg_inside(g, x + move_dx[d], y + move_dy[d]) &&
            in_step_ok(g, x, y, d);
 }
 
@@ -51,7 +56,7 @@ static inline int subgoal_in(const nbi_sggrid *g, int32_t x, int32_t y)
 /* Ones of a line from bit pos upwards (pos, pos + 1, ... < n), at most
  * limit.  The line's words start at word base of a (masked by ~s when s
  * is not NULL: free and not a subgoal). */
-static uint32_t ones_up(const uint8_t *a, const uint8_t *s, size_t base, uint32_t pos,
+static inline NBP_ALWAYS_INLINE uint32_t ones_up(const uint8_t *a, const uint8_t *s, size_t base, uint32_t pos,
                         uint32_t n, uint32_t limit)
 {
     uint32_t count = 0;
@@ -75,7 +80,7 @@ static uint32_t ones_up(const uint8_t *a, const uint8_t *s, size_t base, uint32_
 }
 
 /* The same from bit pos downwards (pos, pos - 1, ... >= 0). */
-static uint32_t ones_down(const uint8_t *a, const uint8_t *s, size_t base, int64_t pos,
+static inline NBP_ALWAYS_INLINE uint32_t ones_down(const uint8_t *a, const uint8_t *s, size_t base, int64_t pos,
                           uint32_t limit)
 {
     uint32_t count = 0;
@@ -100,7 +105,7 @@ static uint32_t ones_down(const uint8_t *a, const uint8_t *s, size_t base, int64
 
 /* Free cells that are not subgoals from (x, y) by cardinal move c, not
  * counting (x, y), at most limit. */
-static uint32_t run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit)
+static inline NBP_ALWAYS_INLINE uint32_t run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t limit)
 {
     /* A row is free_rows masked by its subgoals (sub_rows, which nbi_sg_is_subgoal reads as
      * well); a column has the two already combined in pass_cols, the only use of columns. */
@@ -128,7 +133,7 @@ uint32_t nbi_sg_run(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint3
  * is not on that ray. */
 static uint32_t target_on(int32_t x, int32_t y, unsigned c, int32_t tx, int32_t ty)
 {
-    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    int32_t dx = move_dx[c], dy = move_dy[c];
     int64_t m = dx ? (int64_t)(tx - x) * dx : (int64_t)(ty - y) * dy;
     if (m <= 0 || (dx ? ty != y : tx != x))
         return 0;
@@ -139,11 +144,14 @@ static uint32_t target_on(int32_t x, int32_t y, unsigned c, int32_t tx, int32_t 
  * cells: reports the subgoal (or target) that stops it within the limit,
  * and lowers the limit to the line's length.  Returns 0 when visit stops
  * the scan. */
-static int line(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint32_t k,
-                uint32_t *limit, int32_t tx, int32_t ty, nbi_sg_visit visit, void *ctx)
+static inline NBP_ALWAYS_INLINE int line(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c,
+                                         uint32_t k, uint32_t *limit, int32_t tx, int32_t ty,
+                                         nbi_sg_visit visit, void *ctx)
 {
+    if (*limit == 0)
+        return 1; /* nothing to read: a line no longer than an earlier one ended at its start */
     uint32_t e = run(g, x, y, c, *limit);
-    int32_t dx = nbi_move_dx[c], dy = nbi_move_dy[c];
+    int32_t dx = move_dx[c], dy = move_dy[c];
     uint32_t m = tx >= 0 ? target_on(x, y, c, tx, ty) : 0;
     if (m && m <= e + 1 && m <= *limit) {
         /* The target stops the line as a subgoal would. */
@@ -179,6 +187,34 @@ static int visit_within(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t
     return w->visit(w->ctx, x, y, card, diag);
 }
 
+/* One diagonal ray of the scan (d, made of h and v), with the lines from each of its cells.
+ * Inlined with d, h and v constant, so that each line's direction is known where it is read
+ * (a row's words, or a column's) with no dispatch a line: the lines are most of a scan's
+ * work, about 200 of them a query's end on a street map. */
+static inline NBP_ALWAYS_INLINE int ray(const nbi_sggrid *g, int32_t x, int32_t y, unsigned d,
+                                        unsigned h, unsigned v, const uint32_t *ext, int32_t tx,
+                                        int32_t ty, double r, nbi_sg_visit visit, void *ctx)
+{
+    uint32_t lim_h = ext[h], lim_v = ext[v];
+    int32_t cx = x, cy = y;
+    /* The steps before the map's edge: each of them reads cells inside it only. */
+    uint32_t ex = move_dx[d] > 0 ? g->width - 1 - (uint32_t)x : (uint32_t)x;
+    uint32_t ey = move_dy[d] > 0 ? g->height - 1 - (uint32_t)y : (uint32_t)y;
+    uint32_t kmax = ex < ey ? ex : ey;
+    for (uint32_t k = 1; k <= kmax && in_step_ok(g, cx, cy, d); k++) {
+        cx += move_dx[d];
+        cy += move_dy[d];
+        if (r < INFINITY && NBI_SQRT2 * k + nbi_octile_cells(cx, cy, tx, ty) > r)
+            break;
+        if (subgoal_in(g, cx, cy) || (cx == tx && cy == ty))
+            return visit(ctx, cx, cy, 0, k) ? 0 : -1;
+        if (!line(g, cx, cy, h, k, &lim_h, tx, ty, visit, ctx) ||
+            !line(g, cx, cy, v, k, &lim_v, tx, ty, visit, ctx))
+            return -1;
+    }
+    return 0;
+}
+
 /* The scan; with a bound (r < INFINITY, its visit visit_within's) each diagonal ray stops
  * where a cell's sum passes it: the sum never falls along the ray nor along the lines from
  * it (an octile distance drops by at most a step's length a step), so nothing past there is
@@ -187,35 +223,18 @@ static int visit_within(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t
 static inline NBP_ALWAYS_INLINE int scan(const nbi_sggrid *g, int32_t x, int32_t y, int32_t tx,
                                          int32_t ty, double r, nbi_sg_visit visit, void *ctx)
 {
-    uint32_t ext[4];
-    for (unsigned c = 0; c < 4; c++) {
-        ext[c] = UINT32_MAX;
-        if (!line(g, x, y, c, 0, &ext[c], tx, ty, visit, ctx))
-            return -1;
-    }
-    for (unsigned d = 4; d < 8; d++) {
-        unsigned h = nbi_move_horizontal(d), v = nbi_move_vertical(d);
-        uint32_t lim_h = ext[h], lim_v = ext[v];
-        int32_t cx = x, cy = y;
-        /* The steps before the map's edge: each of them reads cells inside it only. */
-        uint32_t ex = nbi_move_dx[d] > 0 ? g->width - 1 - (uint32_t)x : (uint32_t)x;
-        uint32_t ey = nbi_move_dy[d] > 0 ? g->height - 1 - (uint32_t)y : (uint32_t)y;
-        uint32_t kmax = ex < ey ? ex : ey;
-        for (uint32_t k = 1; k <= kmax && in_step_ok(g, cx, cy, d); k++) {
-            cx += nbi_move_dx[d];
-            cy += nbi_move_dy[d];
-            if (r < INFINITY && NBI_SQRT2 * k + nbi_octile_cells(cx, cy, tx, ty) > r)
-                break;
-            if (subgoal_in(g, cx, cy) || (cx == tx && cy == ty)) {
-                if (!visit(ctx, cx, cy, 0, k))
-                    return -1;
-                break;
-            }
-            if (!line(g, cx, cy, h, k, &lim_h, tx, ty, visit, ctx) ||
-                !line(g, cx, cy, v, k, &lim_v, tx, ty, visit, ctx))
-                return -1;
-        }
-    }
+    uint32_t ext[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    if (!line(g, x, y, NBI_MOVE_E, 0, &ext[NBI_MOVE_E], tx, ty, visit, ctx) ||
+        !line(g, x, y, NBI_MOVE_W, 0, &ext[NBI_MOVE_W], tx, ty, visit, ctx) ||
+        !line(g, x, y, NBI_MOVE_S, 0, &ext[NBI_MOVE_S], tx, ty, visit, ctx) ||
+        !line(g, x, y, NBI_MOVE_N, 0, &ext[NBI_MOVE_N], tx, ty, visit, ctx))
+        return -1;
+    /* The four rays in nbi_move's order (d = 4 .. 7), each with its two lines' moves. */
+    if (ray(g, x, y, 4, nbi_move_horizontal(4), nbi_move_vertical(4), ext, tx, ty, r, visit, ctx) ||
+        ray(g, x, y, 5, nbi_move_horizontal(5), nbi_move_vertical(5), ext, tx, ty, r, visit, ctx) ||
+        ray(g, x, y, 6, nbi_move_horizontal(6), nbi_move_vertical(6), ext, tx, ty, r, visit, ctx) ||
+        ray(g, x, y, 7, nbi_move_horizontal(7), nbi_move_vertical(7), ext, tx, ty, r, visit, ctx))
+        return -1;
     return 0;
 }
 
@@ -251,7 +270,7 @@ static int line_box(const nbi_sggrid *g, int32_t x, int32_t y, unsigned c, uint3
     if (!line(g, x, y, c, k, limit, -1, -1, visit, ctx))
         return 0;
     int32_t n = (int32_t)(*limit < lim0 ? *limit + 1 : lim0);
-    box_add(box, x + nbi_move_dx[c] * n, y + nbi_move_dy[c] * n);
+    box_add(box, x + move_dx[c] * n, y + move_dy[c] * n);
     return 1;
 }
 
@@ -269,7 +288,7 @@ int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visi
             return -1;
     }
     for (unsigned d = 4; d < 8; d++) {
-        int32_t dx = nbi_move_dx[d], dy = nbi_move_dy[d], cx = x, cy = y;
+        int32_t dx = move_dx[d], dy = move_dy[d], cx = x, cy = y;
         uint32_t lim_h = ext[nbi_move_horizontal(d)], lim_v = ext[nbi_move_vertical(d)];
         for (uint32_t k = 1;; k++) {
             box_add(box, cx + dx, cy + dy);
@@ -290,22 +309,48 @@ int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visi
     return 0;
 }
 
+/* n moves d from (*x, *y) (its end in the map), into out; 0 when a step is not allowed.  Made
+ * once for each move (walk_moves), whose steps then fold into the loop as the scan's rays'. */
+static inline NBP_ALWAYS_INLINE int walk_line(const nbi_sggrid *g, int32_t *x, int32_t *y,
+                                              unsigned d, uint32_t n, nb_cell *out)
+{
+    int32_t cx = *x, cy = *y;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!in_step_ok(g, cx, cy, d))
+            return 0;
+        cx += move_dx[d];
+        cy += move_dy[d];
+        out[i].x = cx;
+        out[i].y = cy;
+    }
+    *x = cx;
+    *y = cy;
+    return 1;
+}
+
+static int walk_moves(const nbi_sggrid *g, int32_t *x, int32_t *y, unsigned d, uint32_t n,
+                      nb_cell *out)
+{
+    switch (d) {
+    case 0: return walk_line(g, x, y, 0, n, out);
+    case 1: return walk_line(g, x, y, 1, n, out);
+    case 2: return walk_line(g, x, y, 2, n, out);
+    case 3: return walk_line(g, x, y, 3, n, out);
+    case 4: return walk_line(g, x, y, 4, n, out);
+    case 5: return walk_line(g, x, y, 5, n, out);
+    case 6: return walk_line(g, x, y, 6, n, out);
+    default: return walk_line(g, x, y, 7, n, out);
+    }
+}
+
 /* The h-path from a of n1 moves d1 then n2 moves d2 (a and its end both in the map), into
  * out; 0 when a step is not allowed. */
 static int walk_shape(const nbi_sggrid *g, nb_cell a, unsigned d1, uint32_t n1, unsigned d2,
                       uint32_t n2, nb_cell *out)
 {
     int32_t x = a.x, y = a.y;
-    for (uint32_t i = 0; i < n1 + n2; i++) {
-        unsigned d = i < n1 ? d1 : d2;
-        if (!in_step_ok(g, x, y, d))
-            return 0;
-        x += nbi_move_dx[d];
-        y += nbi_move_dy[d];
-        out[i].x = x;
-        out[i].y = y;
-    }
-    return 1;
+    return (!n1 || walk_moves(g, &x, &y, d1, n1, out)) &&
+           (!n2 || walk_moves(g, &x, &y, d2, n2, out + n1));
 }
 
 size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out)
