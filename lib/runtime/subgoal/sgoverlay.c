@@ -18,6 +18,13 @@
  * scan is made once, kept with the rectangle of cells it read, and read
  * back while the overlay leaves the rectangle alone (stored_scan).
  *
+ * What depends on the overlay alone is kept in the workspace while the
+ * overlay's cells keep their version (nb_overlay.version, unique in the
+ * process): the tiles' masks and every scan made under the overlay (its
+ * hits, found with no goal as target: the goal joins by its own scan, as
+ * on the layer).  So queries under an unchanged overlay pay the search,
+ * and the first after a change pays the scans it needs (keep_prep).
+ *
  * Before it, a flood from each end, a row's word at a time and bounded
  * (cut_off), answers "no path" where the blocks close one end's region:
  * the search (and Annotated A*) would learn it only by reading all the
@@ -136,6 +143,18 @@ struct nbi_sgov {
     size_t ncache, cachecap;
     struct sgcache *cur; /* this query's layer's */
     uint64_t reused;     /* expansions that read stored hits, not a scan */
+    /* What was made for one overlay's cells (keep_prep): the version and layer it holds, and
+     * each scan under the overlay by its cell: cell key -> index in pent, whose hits are in
+     * phit. */
+    uint64_t pver;
+    long psection;
+    uint32_t psize;
+    nbi_u32map pmap;
+    struct sgscanned *pent;
+    size_t pentn, pentcap;
+    struct sghit *phit;
+    size_t phn, phcap;
+    uint64_t made, prepped; /* scans kept under an overlay, and expansions that read one */
 
     uint64_t expanded, scanned;
     int ended, limit, oom;
@@ -199,6 +218,7 @@ static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
         return NULL;
     if (!nbi_grow(o->a, (void **)&o->tmask, &o->tcap, (o->tn + 1) * 128, sizeof *o->tmask)) {
         o->oom = 1;
+        o->pver = 0; /* the tile stamped as holding no block: made again next query */
         return NULL;
     }
     o->tix[i].idx = (uint32_t)++o->tn;
@@ -462,6 +482,7 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a)
     nbi_u32map_init(&o->bwmap, a);
     nbi_u32map_init(&o->dmap, a);
     nbi_u32map_init(&o->fmap, a);
+    nbi_u32map_init(&o->pmap, a);
     return o;
 }
 
@@ -493,6 +514,9 @@ void nbi_sgov_free(nbi_sgov *o)
         nbi_free(o->a, o->cache[i].hit);
     }
     nbi_free(o->a, o->cache);
+    nbi_u32map_free(&o->pmap);
+    nbi_free(o->a, o->pent);
+    nbi_free(o->a, o->phit);
     nbi_free(o->a, o);
 }
 
@@ -516,7 +540,9 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
                    nbi_u32map_bytes(&o->fmap) + o->fidxcap * sizeof *o->fidx +
                    o->fwcap * sizeof *o->fw +
-                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o)
+                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o) +
+                   nbi_u32map_bytes(&o->pmap) + o->pentcap * sizeof *o->pent +
+                   o->phcap * sizeof *o->phit
              : 0;
 }
 
@@ -889,6 +915,73 @@ static int stored_scan(nbi_sgov *o, uint32_t s)
     return 1;
 }
 
+/* ---- the scans under the overlay, kept while it is unchanged ---- */
+
+static int prep_hit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    (void)ctx;
+    if (!nbi_grow(o->a, (void **)&o->phit, &o->phcap, o->phn + 1, sizeof *o->phit)) {
+        o->oom = 1;
+        return 0;
+    }
+    o->phit[o->phn++] = (struct sghit){x, y, nbi_steps_length(card, diag)};
+    return 1;
+}
+
+/* Expands slot s by the scan of its cell under the overlay, made once for the overlay's
+ * version (keep_prep) with no target: a scan that does not stop at the goal reports valid
+ * h-paths all the same, and the goal is joined from its own scan (gmap), as the layer's query
+ * joins it. */
+static void kept_scan(nbi_sgov *o, uint32_t s)
+{
+    int32_t x = o->node[s].x, y = o->node[s].y;
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->pmap, cell_key(o, x, y), &found);
+    if (!v) {
+        o->oom = 1;
+        return;
+    }
+    if (!found) {
+        if (!nbi_grow(o->a, (void **)&o->pent, &o->pentcap, o->pentn + 1, sizeof *o->pent) ||
+            o->phn > NONE - 1) {
+            *v = NONE;
+            o->oom = 1;
+            o->pver = 0;
+            return;
+        }
+        size_t at = o->phn;
+        if (oscan(o, x, y, -1, -1, prep_hit, NULL) != 0 || o->phn - at > NONE) {
+            o->phn = at;
+            *v = NONE;
+            o->oom = 1;
+            o->pver = 0;
+            return;
+        }
+        *v = (uint32_t)o->pentn;
+        o->made++;
+        o->pent[o->pentn++] = (struct sgscanned){(uint32_t)at, (uint32_t)(o->phn - at), {0}};
+    } else if (*v != NONE) {
+        o->prepped++;
+    }
+    if (*v == NONE) {
+        oscan(o, x, y, o->goal.x, o->goal.y, fwd_visit, &s);
+        return;
+    }
+    const struct sgscanned *e = &o->pent[*v];
+    double g = o->node[s].g;
+    for (uint32_t i = 0; i < e->n && !o->oom && !o->limit; i++) {
+        const struct sghit *h = o->phit + e->first + i;
+        o->scanned++;
+        relax(o, h->x, h->y, g + h->len, s);
+    }
+}
+
+void nbi_sgov_kept(const nbi_sgov *o, uint64_t *made, uint64_t *kept)
+{
+    *made = o->made;
+    *kept = o->prepped;
+}
+
 /* ---- an end the blocks cut off ---- */
 
 /* The words (64 cells of a row) each end's flood may spread from before the search is left to
@@ -1052,6 +1145,32 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
         o->ended = 1;
 }
 
+/* What the workspace made for an overlay (the tiles' masks, the scans under it) is kept while
+ * the overlay's version and the layer are the ones it was made for, and dropped else: the
+ * masks by a new stamp, the scans by emptying their index. */
+static void keep_prep(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
+{
+    size_t tiles = (size_t)ov->tw * ov->th;
+    if (o->pver == ov->version && o->psection == l->section && o->psize == l->size &&
+        tiles <= o->tixcap)
+        return;
+    o->pver = ov->version;
+    o->psection = l->section;
+    o->psize = l->size;
+    o->tn = 0;
+    o->pentn = o->phn = 0;
+    nbi_u32map_clear(&o->pmap);
+    if (tiles > o->tixcap || ++o->tgen == 0) {
+        if (nbi_grow(o->a, (void **)&o->tix, &o->tixcap, tiles, sizeof *o->tix)) {
+            memset(o->tix, 0, o->tixcap * sizeof *o->tix);
+        } else {
+            o->oom = 1;
+            o->pver = 0;
+        }
+        o->tgen = 1;
+    }
+}
+
 /* The layer and overlay of a search (or of nbi_sgov_scan_hits). */
 static void prepare(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
 {
@@ -1060,15 +1179,7 @@ static void prepare(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
     o->ov = ov;
     o->size = l->size;
     o->oom = 0;
-    o->tn = 0;
-    size_t tiles = (size_t)ov->tw * ov->th;
-    if (tiles > o->tixcap || ++o->tgen == 0) {
-        if (nbi_grow(o->a, (void **)&o->tix, &o->tixcap, tiles, sizeof *o->tix))
-            memset(o->tix, 0, o->tixcap * sizeof *o->tix);
-        else
-            o->oom = 1;
-        o->tgen = 1;
-    }
+    keep_prep(o, l, ov);
     o->cur = cache_for(o, l);
 }
 
@@ -1158,7 +1269,7 @@ int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
         if (found)
             relax(o, o->goal.x, o->goal.y, n->g + o->gd[gi], s);
         if (!o->oom && !o->limit && !stored_scan(o, s))
-            oscan(o, o->node[s].x, o->node[s].y, o->goal.x, o->goal.y, fwd_visit, &s);
+            kept_scan(o, s);
         if (o->oom || o->limit)
             break;
     }
