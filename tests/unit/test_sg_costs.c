@@ -413,7 +413,7 @@ static void edited(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const
         q[i].overlay = ov;
         last[i] = -1;
     }
-    for (int k = 0; k < 10; k++)
+    for (int k = 0; k < (scen ? 10 : 1); k++) /* the sample level is 64 x 40 cells */
         block_near(ov, r, g, (long)tu_below(r, g->width), (long)tu_below(r, g->height));
     uint64_t made0, kept0, made1, kept1;
     nbi_sg_overlay_kept(sg, &made0, &kept0);
@@ -428,7 +428,7 @@ static void edited(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const
             nb_overlay_unblock(ov, lx, ly, lw, lh, NULL);
             lx = -1;
         } else if (what == 1 || pick.x < 0) {
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < (scen ? 3 : 1); k++)
                 block_near(ov, r, g, (long)tu_below(r, g->width), (long)tu_below(r, g->height));
         } else {
             lw = 1 + (long)tu_below(r, 4);

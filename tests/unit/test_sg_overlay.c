@@ -368,7 +368,7 @@ static void scans_stored(nb_bundle *nb, nb_overlay *ov, const nbb_grid *g, tu_rn
 /* One workspace, one overlay edited between rounds of the same queries: the search round the
  * blocks keeps the scans it made under the overlay while the overlay's version stays
  * (sgoverlay.c, keep_prep), so each answer is checked against Annotated A* under the overlay
- * as it stands after the edit.  Each edit either blocks a rectangle of 1 x 1 to 4 x 4 cells on
+ * as it stands after the edit.  Each edit either blocks a rectangle of 2 x 2 to 8 x 8 cells on
  * a cell of a path the last round found (away from its ends), or unblocks the last rectangle
  * blocked (the answers go back), or adds a few anywhere. */
 #define EDIT_PAIRS 8
@@ -395,7 +395,7 @@ static void edits(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, const
         last[i] = -1;
     }
     nb_overlay_clear(ov);
-    for (int k = 0; k < 10; k++)
+    for (int k = 0; k < (scen ? 10 : 1); k++) /* the sample level is 64 x 40 cells */
         block_near(ov, r, g->width, g->height, (long)tu_below(r, g->width),
                    (long)tu_below(r, g->height));
     uint64_t made0, kept0, made1, kept1;
@@ -405,17 +405,17 @@ static void edits(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, const
     nb_cell pick = {-1, -1};
     for (int round = 0; round < EDIT_ROUNDS; round++) {
         if (round > 0) {
-            unsigned what = tu_below(r, 4);
+            unsigned what = tu_below(r, 5);
             if (what == 0 && lx >= 0) {
                 nb_overlay_unblock(ov, lx, ly, lw, lh, NULL);
                 lx = -1;
             } else if (what == 1 || pick.x < 0) {
-                for (int k = 0; k < 3; k++)
+                for (int k = 0; k < (scen ? 3 : 1); k++)
                     block_near(ov, r, g->width, g->height, (long)tu_below(r, g->width),
                                (long)tu_below(r, g->height));
             } else {
-                lw = 1 + (long)tu_below(r, 4);
-                lh = 1 + (long)tu_below(r, 4);
+                lw = 2 + (long)tu_below(r, 7);
+                lh = 2 + (long)tu_below(r, 7);
                 lx = pick.x - (long)tu_below(r, (uint32_t)lw);
                 ly = pick.y - (long)tu_below(r, (uint32_t)lh);
                 lx = lx < 0 ? 0 : lx;

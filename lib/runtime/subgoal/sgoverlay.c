@@ -155,6 +155,14 @@ struct nbi_sgov {
     struct sghit *phit;
     size_t phn, phcap;
     uint64_t made, prepped; /* scans kept under an overlay, and expansions that read one */
+    /* The regions of the grid the overlay leaves (cardinal steps), for the overlay's version
+     * (regions_for): each row word's runs of free cells (seg), the runs of word i from
+     * wfirst[i] to wfirst[i + 1], joined by a union-find over them. */
+    struct rseg { uint64_t run; uint32_t up; } *seg;
+    size_t nseg, segcap;
+    uint32_t *wfirst;
+    size_t wfirstcap;
+    int labeled; /* 1 made for pver, -1 not made (no memory: the floods answer) */
 
     uint64_t expanded, scanned;
     int ended, limit, oom;
@@ -517,6 +525,8 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_u32map_free(&o->pmap);
     nbi_free(o->a, o->pent);
     nbi_free(o->a, o->phit);
+    nbi_free(o->a, o->seg);
+    nbi_free(o->a, o->wfirst);
     nbi_free(o->a, o);
 }
 
@@ -542,7 +552,8 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->fwcap * sizeof *o->fw +
                    (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o) +
                    nbi_u32map_bytes(&o->pmap) + o->pentcap * sizeof *o->pent +
-                   o->phcap * sizeof *o->phit
+                   o->phcap * sizeof *o->phit + o->segcap * sizeof *o->seg +
+                   o->wfirstcap * sizeof *o->wfirst
              : 0;
 }
 
@@ -1113,6 +1124,96 @@ static int cut_off(nbi_sgov *o)
     }
 }
 
+/* ---- the regions the blocks leave, kept while the overlay is unchanged ---- */
+
+/* Maps of at most this many row words (2048 x 2048 cells) have their regions labelled once an
+ * overlay version; larger ones keep the floods (cut_off), bounded a query. */
+#ifndef SGOV_LABEL_WORDS
+#define SGOV_LABEL_WORDS ((size_t)1 << 16)
+#endif
+
+static uint32_t seg_root(struct rseg *sg, uint32_t i)
+{
+    while (sg[i].up != i) {
+        sg[i].up = sg[sg[i].up].up;
+        i = sg[i].up;
+    }
+    return i;
+}
+
+static void seg_join(struct rseg *sg, uint32_t a, uint32_t b)
+{
+    a = seg_root(sg, a);
+    b = seg_root(sg, b);
+    if (a != b)
+        sg[a > b ? a : b].up = a < b ? a : b;
+}
+
+/* Labels the regions: every row word's runs of free cells under the overlay (the floods'
+ * words), each joined to the runs it touches in the word above and to the run it continues
+ * in the word before.  Cardinal steps join what either corner rule joins (cut_off says why).
+ * 0 without memory. */
+static int label_regions(nbi_sgov *o)
+{
+    const nbi_sggrid *g = o->g;
+    size_t W = g->row_words, words = (size_t)g->height * W;
+    if (!nbi_grow(o->a, (void **)&o->wfirst, &o->wfirstcap, words + 1, sizeof *o->wfirst))
+        return 0;
+    o->nseg = 0;
+    for (uint32_t y = 0; y < g->height; y++)
+        for (uint32_t k = 0; k < W; k++) {
+            size_t key = (size_t)y * W + k;
+            o->wfirst[key] = (uint32_t)o->nseg;
+            uint64_t f = nbi_sg_word(g->free_rows, key) & ~low_word(o, 0, y, k);
+            while (f) {
+                uint64_t run = f ^ (f & (f + (f & (~f + 1)))); /* the lowest run of ones */
+                f &= ~run;
+                if (o->nseg >= NONE ||
+                    !nbi_grow(o->a, (void **)&o->seg, &o->segcap, o->nseg + 1, sizeof *o->seg))
+                    return 0;
+                uint32_t i = (uint32_t)o->nseg++;
+                o->seg[i] = (struct rseg){run, i};
+                if ((run & 1) && k > 0 && o->wfirst[key - 1] < o->wfirst[key] &&
+                    (o->seg[o->wfirst[key] - 1].run >> 63)) /* continues the word before's last */
+                    seg_join(o->seg, i, o->wfirst[key] - 1);
+                if (y > 0)
+                    for (uint32_t j = o->wfirst[key - W]; j < o->wfirst[key - W + 1]; j++)
+                        if (o->seg[j].run & run)
+                            seg_join(o->seg, i, j);
+            }
+        }
+    o->wfirst[words] = (uint32_t)o->nseg;
+    return 1;
+}
+
+/* The region of free cell (x, y): its run's root; NONE when the cell is not free under the
+ * overlay. */
+static uint32_t region_of(nbi_sgov *o, nb_cell c)
+{
+    size_t key = (size_t)c.y * o->g->row_words + ((uint32_t)c.x >> 6);
+    uint64_t bit = (uint64_t)1 << (c.x & 63);
+    for (uint32_t i = o->wfirst[key]; i < o->wfirst[key + 1]; i++)
+        if (o->seg[i].run & bit)
+            return seg_root(o->seg, i);
+    return NONE;
+}
+
+/* 1 when the blocks cut the goal off from the start: by the regions where the map is small
+ * enough to label them once an overlay, else by the ends' floods. */
+static int cut_apart(nbi_sgov *o)
+{
+    if ((size_t)o->g->height * o->g->row_words <= SGOV_LABEL_WORDS) {
+        if (!o->labeled)
+            o->labeled = label_regions(o) ? 1 : -1;
+        if (o->labeled == 1) {
+            uint32_t a = region_of(o, o->start), b = region_of(o, o->goal);
+            if (a != NONE && b != NONE)
+                return a != b;
+        }
+    }
+    return cut_off(o);
+}
+
 /* A search from start to goal. */
 static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_exp)
 {
@@ -1131,7 +1232,7 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     nbi_u32map_clear(&o->bwmap);
     nbi_u32map_clear(&o->dmap);
     o->bwn = o->bwhn = o->dvn = 0;
-    if (o->oom || cut_off(o)) {
+    if (o->oom || cut_apart(o)) {
         o->ended = 1;
         return;
     }
@@ -1159,6 +1260,7 @@ static void keep_prep(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
     o->psize = l->size;
     o->tn = 0;
     o->pentn = o->phn = 0;
+    o->labeled = 0;
     nbi_u32map_clear(&o->pmap);
     if (tiles > o->tixcap || ++o->tgen == 0) {
         if (nbi_grow(o->a, (void **)&o->tix, &o->tixcap, tiles, sizeof *o->tix)) {
