@@ -446,7 +446,10 @@ static void edited(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const
         nb_sg_query plain = q[round % EDIT_PAIRS];
         plain.overlay = NULL;
         nb_sg_find(sg, &plain, &sr, &err);
-        for (int i = 0; i <= EDIT_PAIRS; i++) {
+        /* Each pair twice a round (the second reads what the first kept), then the other
+         * profile's query. */
+        for (int j = 0; j <= 2 * EDIT_PAIRS; j++) {
+            int i = j < 2 * EDIT_PAIRS ? j % EDIT_PAIRS : EDIT_PAIRS;
             nb_sg_query sq = q[i % EDIT_PAIRS];
             if (i == EDIT_PAIRS) {
                 if (round % 2 == 0)
@@ -472,7 +475,7 @@ static void edited(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const
                          sr.fallback, nb_path_status_str(ar.status), ar.cost);
                 continue;
             }
-            if (i == EDIT_PAIRS || sr.status != NB_PATH_FOUND)
+            if (i == EDIT_PAIRS || j >= EDIT_PAIRS || sr.status != NB_PATH_FOUND)
                 continue;
             found++;
             changed += round > 0 && !same_cost(sr.cost, last[i]);
