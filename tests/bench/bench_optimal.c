@@ -17,7 +17,8 @@
  * turning points alone (waypoints_only, no cells); each query's time is the fastest
  * of three runs.  With -o, also the layer under random overlays against
  * itself without them, on the same lines in the same run (run_overlays);
- * -O, that alone.  -c times by the thread's CPU time, not the wall clock.
+ * -O, that alone; -P, an overlay kept over groups of lines instead
+ * (run_prepared: the first pass under it and the queries after).  -c times by the thread's CPU time, not the wall clock.
  * Not part of make check:
  * 'make bench-optimal' (tests/bench/results/optimal-bench.md). */
 #include <getopt.h>
@@ -219,6 +220,135 @@ static void run_overlays(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg
     nb_overlay_close(ov);
 }
 
+/* -P: an overlay kept over a group of GROUP lines, as a game asks many queries between two
+ * changes: 1 to 100 rectangles of 1 x 1 to 20 x 20 cells, none to three over each line's
+ * unblocked path away from its ends, the rest anywhere (size 1, ground and swamp, strict).
+ * Each line is timed without the overlay (the fastest of three), then the group's lines once
+ * in order under the new overlay (the first pass: what the workspace keeps for the overlay is
+ * made as the queries need it, sgoverlay.c's keep_prep), then twice more (each line's faster
+ * of the two: the queries under an overlay already prepared).  The preparation an overlay is
+ * the group's first pass less its prepared time.  Lengths checked against Annotated A*'s under
+ * the same overlay; queries handed to Annotated A* counted. */
+#define GROUP 8
+static void run_prepared(const char *name, const nb_bundle *nb, nb_aa *aa, nb_sg *sg,
+                         const nbb_scen *scen, size_t stride)
+{
+    nb_overlay *ov = NULL;
+    nb_err err;
+    if (nb_overlay_open(nb, &ov, &err) != NB_OK) {
+        printf("%s: no overlay: %s\n\n", name, err.msg);
+        return;
+    }
+    tu_rng r = {0x0ff1ce};
+    double n = 0, groups = 0, plain = 0, first = 0, prepared = 0, aa_t = 0, fall = 0;
+    uint64_t made0, kept0, made1, kept1;
+    nbi_sg_overlay_kept(sg, &made0, &kept0);
+    size_t li = 0;
+    while (li < scen->count) {
+        nb_sg_query q[GROUP];
+        double t_plain[GROUP], len0[GROUP];
+        nb_cell on[GROUP][3];
+        unsigned non[GROUP];
+        int m = 0;
+        nb_sg_result sr;
+        for (; m < GROUP && li < scen->count; li += stride) {
+            nb_sg_query_init(&q[m]);
+            q[m].size = 1;
+            q[m].capability = 3;
+            q[m].start = scen->lines[li].start;
+            q[m].goal = scen->lines[li].goal;
+            t_plain[m] = INFINITY;
+            for (int rep = 0; rep < 3; rep++) {
+                double a0 = now_us();
+                nb_sg_find(sg, &q[m], &sr, &err);
+                t_plain[m] = fmin(t_plain[m], now_us() - a0);
+            }
+            if (sr.status != NB_PATH_FOUND || sr.path_len < 3)
+                continue;
+            len0[m] = sr.length;
+            non[m] = tu_below(&r, 4);
+            for (unsigned i = 0; i < non[m]; i++)
+                on[m][i] = sr.path[1 + tu_below(&r, (uint32_t)(sr.path_len - 2))];
+            m++;
+        }
+        if (!m)
+            break;
+        (void)len0;
+        nb_overlay_clear(ov);
+        unsigned rects = 1 + tu_below(&r, 100);
+        for (int k = 0; k < m; k++)
+            for (unsigned i = 0; i < non[k]; i++)
+                block_near(ov, &r, nb_map_width(nb), nb_map_height(nb), on[k][i].x, on[k][i].y);
+        for (unsigned i = 0; i < rects; i++)
+            block_near(ov, &r, nb_map_width(nb), nb_map_height(nb),
+                       (long)tu_below(&r, nb_map_width(nb)), (long)tu_below(&r, nb_map_height(nb)));
+        double t1[GROUP], t2[GROUP];
+        for (int k = 0; k < m; k++) {
+            q[k].overlay = ov;
+            double a0 = now_us();
+            nb_sg_find(sg, &q[k], &sr, &err);
+            t1[k] = now_us() - a0;
+            t2[k] = INFINITY;
+        }
+        for (int rep = 0; rep < 2; rep++)
+            for (int k = 0; k < m; k++) {
+                double a0 = now_us();
+                nb_sg_find(sg, &q[k], &sr, &err);
+                t2[k] = fmin(t2[k], now_us() - a0);
+            }
+        int gbad = 0;
+        double gaa = 0;
+        for (int k = 0; k < m; k++) {
+            nb_aa_query aq;
+            nb_aa_query_init(&aq);
+            aq.size = 1;
+            aq.capability = 3;
+            aq.start = q[k].start;
+            aq.goal = q[k].goal;
+            aq.overlay = ov;
+            nb_aa_result ar;
+            double a0 = now_us();
+            nb_status sa = nb_aa_find(aa, &aq, &ar, &err);
+            gaa += now_us() - a0;
+            nb_status ss = nb_sg_find(sg, &q[k], &sr, &err);
+            fall += sr.fallback != 0;
+            if (sa != NB_OK || ss != NB_OK || ar.status != sr.status ||
+                (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-6)) {
+                gbad = 1;
+                if (wrong++ < 10)
+                    fprintf(stderr, "%s (%d,%d)->(%d,%d) under a kept overlay: AA* %s %.6f, "
+                            "optimal %s %.6f\n", name, q[k].start.x, q[k].start.y, q[k].goal.x,
+                            q[k].goal.y, nb_path_status_str(ar.status), ar.length,
+                            nb_path_status_str(sr.status), sr.length);
+            }
+        }
+        if (gbad)
+            continue;
+        groups++;
+        aa_t += gaa;
+        for (int k = 0; k < m; k++) {
+            n++;
+            plain += t_plain[k];
+            first += t1[k];
+            prepared += t2[k];
+        }
+    }
+    nbi_sg_overlay_kept(sg, &made1, &kept1);
+    if (n) {
+        printf("Under an overlay kept for %d queries (size 1, ground and swamp, strict; mean us "
+               "a query; one overlay of 1 to 100 rectangles a group, up to 3 on each line's "
+               "path):\n\n| queries | overlays | without overlay | first pass under a new "
+               "overlay | prepared (fastest of 2) | prepared / without | first / without | "
+               "preparation an overlay (us) | Annotated A* | scans kept | read back | handed "
+               "to Annotated A* |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+               "\n| %.0f | %.0f | %.1f | %.1f | %.1f | %.2fx | %.2fx | %.0f | %.1f | %llu | %llu "
+               "| %.0f |\n\n", GROUP, n, groups, plain / n, first / n, prepared / n,
+               prepared / plain, first / plain, (first - prepared) / groups, aa_t / n,
+               (unsigned long long)(made1 - made0), (unsigned long long)(kept1 - kept0), fall);
+    }
+    nb_overlay_close(ov);
+}
+
 static void run_map(const char *shared, const char *name, size_t max_lines)
 {
     char map_path[4096], scen_path[4200];
@@ -371,7 +501,9 @@ static void run_map(const char *shared, const char *name, size_t max_lines)
     }
     printf("\n");
 overlaid:
-    if (overlays)
+    if (overlays == 3)
+        run_prepared(name, nb, aa, sg, &scen, stride);
+    else if (overlays)
         run_overlays(name, nb, aa, sg, &scen, stride);
 out:
     nb_sg_close(sg);
@@ -386,13 +518,15 @@ int main(int argc, char **argv)
     size_t max_lines = 150;
     const char *only = NULL;
     int c;
-    while ((c = getopt(argc, argv, "n:m:woOc")) != -1) {
+    while ((c = getopt(argc, argv, "n:m:woOPc")) != -1) {
         if (c == 'w')
             weak_too = 1;
         else if (c == 'o')
             overlays = 1;
         else if (c == 'O')
             overlays = 2;
+        else if (c == 'P')
+            overlays = 3;
         else if (c == 'c')
             cpu_time = 1;
         else if (c == 'n')
@@ -400,7 +534,7 @@ int main(int argc, char **argv)
         else if (c == 'm')
             only = optarg;
         else {
-            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w] [-o | -O] [-c]\n");
+            fprintf(stderr, "usage: bench_optimal [-n LINES] [-m MAP] [-w] [-o | -O | -P] [-c]\n");
             return 2;
         }
     }

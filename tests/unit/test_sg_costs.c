@@ -19,6 +19,10 @@
  * The sample level of data/ is used the same way with random pairs (some
  * cut off, for partial paths), against a plain Dijkstra with the costs.
  *
+ * Under an edited overlay (edited): the same queries again after each edit,
+ * each against Annotated A* under the overlay as it stands (the layer keeps
+ * what it made for an overlay while its version stays).
+ *
  * Under overlays (covered): on the same three maps and two profiles, each
  * query gets an overlay of its own, 1 to 100 rectangles of 1 x 1 to 20 x 20
  * cells, up to three of them on the query's least-cost path without the
@@ -508,6 +512,119 @@ static void random_end(tu_rng *r, const nbb_grid *g, unsigned size, nb_cell *c)
     }
 }
 
+/* One workspace, one overlay edited between rounds of the same queries with costs: the layer
+ * keeps its graph's changes and each node's hops under the overlay while the overlay's version
+ * stays (sgcsearch.c, "Under an overlay"), so each answer is checked against Annotated A*'s
+ * under the overlay as it stands.  An edit blocks a rectangle of 1 x 1 to 4 x 4 cells on a
+ * path the last round found, unblocks the last one so blocked, or adds a few anywhere; a
+ * query without the overlay comes before each round and one with the other profile (a new
+ * customization) after every other. */
+#define EDIT_PAIRS 8
+#define EDIT_ROUNDS 12
+static void edited(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const nbb_scen *scen,
+                   tu_rng *r, const char *rel)
+{
+    nb_overlay *ov = NULL;
+    nb_err err;
+    if (!ok(nb_overlay_open(nb, &ov, &err) == NB_OK, "%s: an overlay opened", rel))
+        return;
+    nb_sg_query q[EDIT_PAIRS];
+    double last[EDIT_PAIRS];
+    for (int i = 0; i < EDIT_PAIRS; i++) {
+        query_init(&q[i], tu_below(r, 2), (int)tu_below(r, 2));
+        if (scen) {
+            size_t k = tu_below(r, (uint32_t)scen->count);
+            q[i].start = scen->lines[k].start;
+            q[i].goal = scen->lines[k].goal;
+        } else {
+            random_end(r, g, q[i].size, &q[i].start);
+            random_end(r, g, q[i].size, &q[i].goal);
+        }
+        q[i].costs = profile[0];
+        q[i].overlay = ov;
+        last[i] = -1;
+    }
+    for (int k = 0; k < (scen ? 10 : 1); k++) /* the sample level is 64 x 40 cells */
+        block_near(ov, r, g, (long)tu_below(r, g->width), (long)tu_below(r, g->height));
+    uint64_t made0, kept0, made1, kept1;
+    nbi_sg_overlay_kept(sg, &made0, &kept0);
+    long runs = 0, bad = 0, found = 0, changed = 0;
+    long lx = -1, ly = -1, lw = 0, lh = 0;
+    nb_cell pick = {-1, -1};
+    for (int round = 0; round < EDIT_ROUNDS; round++) {
+        unsigned what = round == 0 ? 4 : tu_below(r, 4);
+        if (what == 4) {
+            /* the overlay as made */
+        } else if (what == 0 && lx >= 0) {
+            nb_overlay_unblock(ov, lx, ly, lw, lh, NULL);
+            lx = -1;
+        } else if (what == 1 || pick.x < 0) {
+            for (int k = 0; k < (scen ? 3 : 1); k++)
+                block_near(ov, r, g, (long)tu_below(r, g->width), (long)tu_below(r, g->height));
+        } else {
+            lw = 1 + (long)tu_below(r, 4);
+            lh = 1 + (long)tu_below(r, 4);
+            lx = pick.x - (long)tu_below(r, (uint32_t)lw);
+            ly = pick.y - (long)tu_below(r, (uint32_t)lh);
+            lx = lx < 0 ? 0 : lx;
+            ly = ly < 0 ? 0 : ly;
+            lw = lx + lw > (long)g->width ? (long)g->width - lx : lw;
+            lh = ly + lh > (long)g->height ? (long)g->height - ly : lh;
+            nb_overlay_block(ov, lx, ly, lw, lh, NULL);
+        }
+        pick = (nb_cell){-1, -1};
+        nb_sg_result sr;
+        nb_sg_query plain = q[round % EDIT_PAIRS];
+        plain.overlay = NULL;
+        nb_sg_find(sg, &plain, &sr, &err);
+        /* Each pair twice a round (the second reads what the first kept), then the other
+         * profile's query. */
+        for (int j = 0; j <= 2 * EDIT_PAIRS; j++) {
+            int i = j < 2 * EDIT_PAIRS ? j % EDIT_PAIRS : EDIT_PAIRS;
+            nb_sg_query sq = q[i % EDIT_PAIRS];
+            if (i == EDIT_PAIRS) {
+                if (round % 2 == 0)
+                    continue;
+                sq.costs = profile[1];
+            }
+            nb_aa_query aq = aa_of(&sq, sq.costs, ov);
+            nb_aa_result ar;
+            runs++;
+            nb_status st = nb_aa_find(aa, &aq, &ar, &err);
+            if (st == NB_OK)
+                st = nb_sg_find(sg, &sq, &sr, &err);
+            double c = st == NB_OK && sr.status == NB_PATH_FOUND
+                           ? path_cost(g, &sq, sq.costs, sr.path, sr.path_len) : -1;
+            if (st != NB_OK || sr.fallback || sr.status != ar.status ||
+                (ar.status == NB_PATH_FOUND &&
+                 (!same_cost(sr.cost, ar.cost) || c < 0 || !same_cost(c, sr.cost) ||
+                  !overlay_ok(ov, &sq, sr.path, sr.path_len)))) {
+                if (bad++ < 3)
+                    diag("%s round %d: (%d, %d) -> (%d, %d) size %u: %s cost %.9g (fallback %d), "
+                         "Annotated A* %s cost %.9g", rel, round, sq.start.x, sq.start.y,
+                         sq.goal.x, sq.goal.y, sq.size, nb_path_status_str(sr.status), sr.cost,
+                         sr.fallback, nb_path_status_str(ar.status), ar.cost);
+                continue;
+            }
+            if (i == EDIT_PAIRS || j >= EDIT_PAIRS || sr.status != NB_PATH_FOUND)
+                continue;
+            found++;
+            changed += round > 0 && !same_cost(sr.cost, last[i]);
+            last[i] = sr.cost;
+            if (sr.path_len > 2 && (pick.x < 0 || tu_below(r, 2)))
+                pick = sr.path[1 + tu_below(r, (uint32_t)(sr.path_len - 2))];
+        }
+    }
+    nbi_sg_overlay_kept(sg, &made1, &kept1);
+    ok(bad == 0 && found > 0 && changed > 0 && kept1 > kept0,
+       "%s: %ld queries with costs under an overlay edited %d times between rounds (%ld found, "
+       "%ld costs changed by an edit): Annotated A*'s statuses and costs, legal paths, no "
+       "fallback; hops kept under the overlay read back %llu times (%llu nodes)", rel, runs,
+       EDIT_ROUNDS - 1, found, changed, (unsigned long long)(kept1 - kept0),
+       (unsigned long long)(made1 - made0));
+    nb_overlay_close(ov);
+}
+
 /* The layer with costs under random overlays on a map's scenario lines (the file's comment). */
 static void covered(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const nbb_scen *scen,
                     int all, tu_rng *r, const char *rel)
@@ -601,6 +718,7 @@ static void run_map(const char *rel, int all, tu_rng *r)
             report(&t, name);
         }
         covered(nb, sg, aa, &g, &scen, all, r, rel);
+        edited(nb, sg, aa, &g, &scen, r, rel);
     }
     nb_sg_close(sg);
     nb_aa_close(aa);
@@ -637,6 +755,7 @@ static void run_sample(tu_rng *r)
                     }
             report(&t, name);
         }
+        edited(nb, sg, aa, &g, NULL, r, "data/sample.map");
     }
     nb_sg_close(sg);
     nb_aa_close(aa);

@@ -16,7 +16,10 @@
  * query to Annotated A* only where a block touches the unblocked path,
  * with the same answers.  The search's stored scans (sgoverlay.c) are
  * checked on their own too: where one is used under an overlay it finds
- * what a scan under that overlay finds (scans_stored).  Without ../shared
+ * what a scan under that overlay finds (scans_stored), and the scans it
+ * keeps while an overlay is unchanged are dropped when it changes: one
+ * overlay edited between rounds of the same queries, each answer against
+ * Annotated A*'s (edits).  Without ../shared
  * the sample level of data/ is used the same way, with random pairs of
  * cells. */
 #include <math.h>
@@ -362,6 +365,118 @@ static void scans_stored(nb_bundle *nb, nb_overlay *ov, const nbb_grid *g, tu_rn
        name, compared, refused, bad, ring1, ring1_stood);
 }
 
+/* One workspace, one overlay edited between rounds of the same queries: the search round the
+ * blocks keeps the scans it made under the overlay while the overlay's version stays
+ * (sgoverlay.c, keep_prep), so each answer is checked against Annotated A* under the overlay
+ * as it stands after the edit.  Each edit either blocks a rectangle of 2 x 2 to 8 x 8 cells on
+ * a cell of a path the last round found (away from its ends), or unblocks the last rectangle
+ * blocked (the answers go back), or adds a few anywhere. */
+#define EDIT_PAIRS 8
+#define EDIT_ROUNDS 16
+static void edits(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, const nbb_scen *scen,
+                  tu_rng *r, const char *name)
+{
+    nb_sg_query q[EDIT_PAIRS];
+    double last[EDIT_PAIRS];
+    for (int i = 0; i < EDIT_PAIRS; i++) {
+        nb_sg_query_init(&q[i]);
+        q[i].capability = 3;
+        q[i].size = 1 + tu_below(r, 2);
+        q[i].corner = tu_below(r, 2) ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+        if (scen) {
+            size_t k = tu_below(r, (uint32_t)scen->count);
+            q[i].start = scen->lines[k].start;
+            q[i].goal = scen->lines[k].goal;
+        } else {
+            q[i].start = (nb_cell){(int32_t)tu_below(r, g->width), (int32_t)tu_below(r, g->height)};
+            q[i].goal = (nb_cell){(int32_t)tu_below(r, g->width), (int32_t)tu_below(r, g->height)};
+        }
+        q[i].overlay = ov;
+        last[i] = -1;
+    }
+    nb_overlay_clear(ov);
+    for (int k = 0; k < (scen ? 10 : 1); k++) /* the sample level is 64 x 40 cells */
+        block_near(ov, r, g->width, g->height, (long)tu_below(r, g->width),
+                   (long)tu_below(r, g->height));
+    uint64_t made0, kept0, made1, kept1;
+    nbi_sg_overlay_kept(sg, &made0, &kept0);
+    long runs = 0, bad = 0, fallback = 0, found = 0, changed = 0;
+    long lx = -1, ly = -1, lw = 0, lh = 0; /* the last rectangle blocked on a path */
+    nb_cell pick = {-1, -1};
+    for (int round = 0; round < EDIT_ROUNDS; round++) {
+        if (round > 0) {
+            unsigned what = tu_below(r, 5);
+            if (what == 0 && lx >= 0) {
+                nb_overlay_unblock(ov, lx, ly, lw, lh, NULL);
+                lx = -1;
+            } else if (what == 1 || pick.x < 0) {
+                for (int k = 0; k < (scen ? 3 : 1); k++)
+                    block_near(ov, r, g->width, g->height, (long)tu_below(r, g->width),
+                               (long)tu_below(r, g->height));
+            } else {
+                lw = 2 + (long)tu_below(r, 7);
+                lh = 2 + (long)tu_below(r, 7);
+                lx = pick.x - (long)tu_below(r, (uint32_t)lw);
+                ly = pick.y - (long)tu_below(r, (uint32_t)lh);
+                lx = lx < 0 ? 0 : lx;
+                ly = ly < 0 ? 0 : ly;
+                lw = lx + lw > (long)g->width ? (long)g->width - lx : lw;
+                lh = ly + lh > (long)g->height ? (long)g->height - ly : lh;
+                nb_overlay_block(ov, lx, ly, lw, lh, NULL);
+            }
+        }
+        pick = (nb_cell){-1, -1};
+        /* Each pair twice a round: the second reads what the first kept. */
+        for (int j = 0; j < 2 * EDIT_PAIRS; j++) {
+            int i = j % EDIT_PAIRS;
+            nb_aa_query aq;
+            nb_aa_query_init(&aq);
+            aq.start = q[i].start;
+            aq.goal = q[i].goal;
+            aq.size = q[i].size;
+            aq.capability = q[i].capability;
+            aq.corner = q[i].corner;
+            aq.overlay = ov;
+            nb_aa_result ar;
+            nb_sg_result sr;
+            nb_err err;
+            runs++;
+            if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK || nb_sg_find(sg, &q[i], &sr, &err) != NB_OK ||
+                ar.status != sr.status ||
+                (ar.status == NB_PATH_FOUND &&
+                 (fabs(ar.length - sr.length) > 1e-9 ||
+                  !path_ok(g, ov, &q[i], sr.path, sr.path_len, sr.length)))) {
+                if (bad++ < 4)
+                    diag("%s round %d (%d,%d)->(%d,%d) size %u: AA* %s %.6f, layer %s %.6f", name,
+                         round, q[i].start.x, q[i].start.y, q[i].goal.x, q[i].goal.y, q[i].size,
+                         nb_path_status_str(ar.status), ar.length,
+                         nb_path_status_str(sr.status), sr.length);
+                continue;
+            }
+            fallback += sr.fallback != 0;
+            if (j >= EDIT_PAIRS)
+                continue;
+            double len = sr.status == NB_PATH_FOUND ? sr.length : -2;
+            changed += round > 0 && fabs(len - last[i]) > 1e-9;
+            last[i] = len;
+            if (sr.status != NB_PATH_FOUND)
+                continue;
+            found++;
+            if (sr.path_len > 2 && (pick.x < 0 || tu_below(r, 2)))
+                pick = sr.path[1 + tu_below(r, (uint32_t)(sr.path_len - 2))];
+        }
+    }
+    nbi_sg_overlay_kept(sg, &made1, &kept1);
+    ok(bad == 0 && found > 0 && changed > 0,
+       "%s: %ld queries under an overlay edited %d times between rounds of the same %d "
+       "pairs, each twice (%ld found, %ld answers changed by an edit): Annotated A*'s statuses and "
+       "lengths, legal paths", name, runs, EDIT_ROUNDS - 1, EDIT_PAIRS, found, changed);
+    ok(fallback == 0 && kept1 > kept0,
+       "%s: no fallback (%ld); scans kept under the overlay read back %llu times (%llu made)",
+       name, fallback, (unsigned long long)(kept1 - kept0),
+       (unsigned long long)(made1 - made0));
+}
+
 static void close_all(nb_bundle *nb, nb_aa *aa, nb_sg *sg, nb_sg *sgx, nb_overlay *ov)
 {
     nb_overlay_close(ov);
@@ -401,6 +516,7 @@ static void run_map(const char *rel, int all, tu_rng *r)
                 }
         report(&t, rel);
         scans_stored(nb, ov, &g, r, rel);
+        edits(sg, aa, ov, &g, &scen, r, rel);
     }
     close_all(nb, aa, sg, sgx, ov);
     nbb_scen_free(&scen);
@@ -433,6 +549,7 @@ static void run_sample(tu_rng *r)
                 }
         report(&t, "data/sample.map");
         scans_stored(nb, ov, &g, r, "data/sample.map");
+        edits(sg, aa, ov, &g, NULL, r, "data/sample.map");
     }
     close_all(nb, aa, sg, sgx, ov);
     nbb_grid_free(&g);

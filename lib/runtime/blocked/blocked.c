@@ -12,7 +12,18 @@
  * their values.  A change costs (w + cap - 1) (h + cap - 1) cells, whatever
  * the map's size.  Every tile a block may write is made before the first
  * cell changes, so a change that runs out of memory changes nothing. */
+#include <stdatomic.h>
+
 #include "blocked/blocked.h"
+
+/* The one count shared by every overlay of the process: versions never repeat, even for an
+ * overlay made where a closed one was (an address and a count of changes could). */
+static _Atomic uint64_t versions;
+
+uint64_t nbi_blocked_next_version(void)
+{
+    return atomic_fetch_add(&versions, 1) + 1;
+}
 
 nb_status nbi_overlay_check_fail(const nb_overlay *ov, const nb_bundle *b, const char *who,
                                  nb_err *err)
@@ -34,6 +45,7 @@ nb_overlay *nbi_blocked_new(const nb_bundle *b, uint32_t cap)
     ov->tw = (b->width + NBI_OV_MASK) >> NBI_OV_SHIFT;
     ov->th = (b->height + NBI_OV_MASK) >> NBI_OV_SHIFT;
     ov->cap = cap;
+    ov->version = nbi_blocked_next_version();
     size_t n = (size_t)ov->tw * ov->th;
     ov->tile = nbi_alloc_array(ov->a, n, sizeof *ov->tile);
     ov->low = nbi_zalloc_array(ov->a, n, sizeof *ov->low);
@@ -145,6 +157,7 @@ void nbi_blocked_change(nb_overlay *ov, nbi_rect r, int block)
 {
     nbi_rect k = nbi_blocked_band(ov, r);
     const uint32_t cap = ov->cap;
+    ov->version = nbi_blocked_next_version();
     for (uint32_t y = k.y1; y-- > k.y0;) {
         for (uint32_t x = k.x1; x-- > k.x0;) {
             size_t t = (size_t)(y >> NBI_OV_SHIFT) * ov->tw + (x >> NBI_OV_SHIFT);
@@ -202,6 +215,7 @@ void nbi_blocked_clear(nb_overlay *ov)
     }
     ov->held = 0;
     ov->blocked = 0;
+    ov->version = nbi_blocked_next_version();
 }
 
 size_t nbi_blocked_bytes(const nb_overlay *ov)

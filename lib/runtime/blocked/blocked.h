@@ -37,6 +37,10 @@ struct nb_overlay {
     uint16_t *low;     /* per tile: its cells that read less than cap */
     size_t held;       /* tiles of its own */
     uint64_t blocked;  /* cells blocked */
+    /* Its cells' version: unique in the process (every overlay's handle and every change of its
+     * cells takes the next), so a workspace keeps what it prepared for one overlay's cells
+     * (subgoal/sgoverlay.c) while this stays the same. */
+    uint64_t version;
     /* HAA*'s graphs repaired under the overlay (abstract/repair.h): one per abstract section
      * of the bundle that checks out, brought up to date by every change (overlay/overlay.c);
      * this layer only carries them. */
@@ -91,6 +95,8 @@ static inline nb_status nbi_overlay_check(const nb_overlay *ov, const nb_bundle 
  * NULL without memory.  Freed (its tiles and itself: the repairs go
  * first) by nbi_blocked_free, which accepts NULL. */
 nb_overlay *nbi_blocked_new(const nb_bundle *b, uint32_t cap);
+/* The next cells' version (nb_overlay.version). */
+uint64_t nbi_blocked_next_version(void);
 void nbi_blocked_free(nb_overlay *ov);
 /* A copy of src's cells (no repairs); NULL without memory. */
 nb_overlay *nbi_blocked_copy(const nb_overlay *src);

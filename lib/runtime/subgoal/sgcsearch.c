@@ -59,10 +59,20 @@
 #define MAXCLASS 64u
 #define LANDMARKS 8u
 
-/* A byte of the customized graph changed under an overlay, with what it held. */
+/* A byte of the customized graph changed under an overlay, with what it held and holds. */
 struct sgc_patch {
     uint8_t *at;
-    uint8_t old;
+    uint8_t old, val;
+};
+
+/* A hop a node's expansion under an overlay found (its scan of G'_k or a single move), kept
+ * while the overlay is unchanged: the node reached and what the hop costs. */
+struct sgc_hop {
+    uint32_t to;
+    double cost;
+};
+struct sgc_hops {
+    uint32_t first, n; /* a node's hops in the pool */
 };
 
 struct sgc_open {
@@ -114,6 +124,19 @@ struct nbi_sgc {
     size_t dirty_cap;
     uint32_t tw, th;
     int overlaid;
+    /* The changes above kept for the overlay's version (pver) while queries come: lifted (the
+     * bytes put back, the log and the temporary nodes kept, ntemp_kept of them) between
+     * queries, laid again by the next one under the same version.  And each node's hops
+     * under it (ohop, by node: index in oent, whose hops are in hop). */
+    uint64_t pver;
+    int lifted;
+    uint32_t ntemp_kept;
+    nbi_u32map ohop;
+    struct sgc_hops *oent;
+    size_t noent, oent_cap;
+    struct sgc_hop *hop;
+    size_t nhop, hop_cap;
+    uint64_t hops_made, hops_kept; /* for tests: expansions that scanned, and read back */
 
     /* The query. */
     nb_cell s, t;
@@ -144,6 +167,7 @@ nbi_sgc *nbi_sgc_new(const nb_allocator *a)
     if (c) {
         c->a = a;
         nbi_u32map_init(&c->temp, a);
+        nbi_u32map_init(&c->ohop, a);
     }
     return c;
 }
@@ -175,6 +199,8 @@ static void drop_graph(nbi_sgc *c)
     c->nland = 0;
     c->npatch = 0; /* the bytes it names are gone */
     c->ntemp = 0;
+    c->pver = 0;
+    c->lifted = 0;
     c->vcap = 0;
     c->overlaid = 0;
     c->cls = c->bits = c->node_rows = NULL;
@@ -197,6 +223,9 @@ void nbi_sgc_free(nbi_sgc *c)
     nbi_free(c->a, c->blocked);
     nbi_free(c->a, c->dirty);
     nbi_u32map_free(&c->temp);
+    nbi_u32map_free(&c->ohop);
+    nbi_free(c->a, c->oent);
+    nbi_free(c->a, c->hop);
     nbi_free(c->a, c->path);
     nbi_free(c->a, c->way);
     nbi_free(c->a, c);
@@ -208,7 +237,9 @@ size_t nbi_sgc_bytes(const nbi_sgc *c)
         return 0;
     size_t bytes = sizeof *c + c->path_cap * sizeof *c->path + c->way_cap * sizeof *c->way +
                    c->patch_cap * sizeof *c->patch + c->blocked_cap * sizeof *c->blocked +
-                   c->dirty_cap * sizeof *c->dirty + nbi_u32map_bytes(&c->temp);
+                   c->dirty_cap * sizeof *c->dirty + nbi_u32map_bytes(&c->temp) +
+                   nbi_u32map_bytes(&c->ohop) + c->oent_cap * sizeof *c->oent +
+                   c->hop_cap * sizeof *c->hop;
     if (!c->built)
         return bytes;
     size_t n = c->vcap;
@@ -520,7 +551,7 @@ static int log_byte(nbi_sgc *c, uint8_t *at, uint8_t val)
         return 1;
     if (!nbi_grow(c->a, (void **)&c->patch, &c->patch_cap, c->npatch + 1, sizeof *c->patch))
         return 0;
-    c->patch[c->npatch++] = (struct sgc_patch){at, *at};
+    c->patch[c->npatch++] = (struct sgc_patch){at, *at, val};
     *at = val;
     return 1;
 }
@@ -531,16 +562,41 @@ static int log_bit(nbi_sgc *c, uint8_t *bytes, size_t line_bytes, uint32_t line,
     return log_byte(c, b, on ? (uint8_t)(*b | bit) : (uint8_t)(*b & ~bit));
 }
 
-/* The graph as customized: every logged byte back, in reverse order. */
-static void unpatch(nbi_sgc *c)
+/* The graph as customized, every logged byte back in reverse order, the log and the
+ * temporary nodes kept for the next query under the same overlay (lay). */
+static void lift(nbi_sgc *c)
 {
-    while (c->npatch) {
-        c->npatch--;
-        *c->patch[c->npatch].at = c->patch[c->npatch].old;
-    }
+    if (!c->overlaid)
+        return;
+    for (size_t i = c->npatch; i-- > 0;)
+        *c->patch[i].at = c->patch[i].old;
+    c->ntemp_kept = c->ntemp;
     c->ntemp = 0;
     c->overlaid = 0;
+    c->lifted = 1;
+}
+
+/* The lifted changes laid again. */
+static void lay(nbi_sgc *c)
+{
+    for (size_t i = 0; i < c->npatch; i++)
+        *c->patch[i].at = c->patch[i].val;
+    c->ntemp = c->ntemp_kept;
+    c->overlaid = 1;
+    c->lifted = 0;
+}
+
+/* What was kept for an overlay dropped (the graph lifted first: its bytes are the
+ * customized ones). */
+static void forget(nbi_sgc *c)
+{
+    c->npatch = 0;
+    c->ntemp = c->ntemp_kept = 0;
+    c->overlaid = c->lifted = 0;
+    c->pver = 0;
     nbi_u32map_clear(&c->temp);
+    nbi_u32map_clear(&c->ohop);
+    c->noent = c->nhop = 0;
 }
 
 /* Room for need nodes in the per-node arrays of the search. */
@@ -796,24 +852,101 @@ static int end_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t di
     return 1;
 }
 
-/* A node's edges found again under the overlay: its scan of G'_k (and below, its single moves). */
+static void add_hop(nbi_sgc *c, uint32_t to, double cost)
+{
+    if (!nbi_grow(c->a, (void **)&c->hop, &c->hop_cap, c->nhop + 1, sizeof *c->hop)) {
+        c->oom = NB_ERR_NOMEM;
+        return;
+    }
+    c->hop[c->nhop++] = (struct sgc_hop){to, cost};
+}
+
+/* A node's edges found again under the overlay: its scan of G'_k (and below, its single moves),
+ * reached now or kept (keep: the scan made for kept_hops). */
 struct rescan {
     nbi_sgc *c;
     uint32_t from;
     double g, mult;
+    int keep;
 };
 static int rescan_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t diag)
 {
     struct rescan *r = ctx;
-    reach(r->c, node_id(r->c, x, y), r->g + r->mult * nbi_steps_length(card, diag), r->from);
+    double cost = r->mult * nbi_steps_length(card, diag);
+    if (r->keep)
+        add_hop(r->c, node_id(r->c, x, y), cost);
+    else
+        reach(r->c, node_id(r->c, x, y), r->g + cost, r->from);
+    return r->c->oom == NB_OK;
+}
+
+/* The hops of node v under the overlay, found once for its version and kept (the scan reads
+ * the changed grids, the same for every query under it); 0 without memory, and the caller
+ * scans as before. */
+static int kept_hops(nbi_sgc *c, uint32_t v, uint32_t *first, uint32_t *n)
+{
+    int found;
+    uint32_t *e = nbi_u32map_slot(&c->ohop, v, &found);
+    if (!e)
+        return 0;
+    if (found) {
+        if (*e == NONE)
+            return 0;
+        c->hops_kept++;
+        *first = c->oent[*e].first;
+        *n = c->oent[*e].n;
+        return 1;
+    }
+    *e = NONE; /* until made */
+    if (!nbi_grow(c->a, (void **)&c->oent, &c->oent_cap, c->noent + 1, sizeof *c->oent))
+        return 0;
+    size_t at = c->nhop;
+    int32_t x = (int32_t)(c->cell[v] % c->width), y = (int32_t)(c->cell[v] / c->width);
+    int k = c->cls[c->cell[v]];
+    struct rescan r = {c, v, 0, c->mult[k], 1};
+    nbi_sg_scan(&c->grid[k], x, y, -1, -1, rescan_visit, &r);
+    if (v < c->nodes)
+        for (unsigned d = 0; d < 8 && c->oom == NB_OK; d++) {
+            int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+            int kn = cls_at(c, nx, ny);
+            if (kn == NOCLASS || !is_node(c, nx, ny) || !step_left(c, x, y, d))
+                continue;
+            /* Moves inside G'_k the scan found; the others cross classes or pass one. */
+            if (kn == k && nbi_sg_step_ok(&c->grid[k], x, y, d))
+                continue;
+            double len = NBI_MOVE_IS_DIAGONAL(d) ? NBI_SQRT2 : 1.0;
+            add_hop(c, node_at(c, nx, ny), c->mult[kn] * len);
+        }
+    if (c->oom != NB_OK || c->nhop - at > NONE || at > NONE) {
+        c->oom = NB_OK; /* not kept (only kept_hops sets oom during a search): scanned again */
+        c->nhop = at;
+        return 0;
+    }
+    c->hops_made++;
+    *e = (uint32_t)c->noent;
+    c->oent[c->noent++] = (struct sgc_hops){(uint32_t)at, (uint32_t)(c->nhop - at)};
+    *first = (uint32_t)at;
+    *n = (uint32_t)(c->nhop - at);
     return 1;
+}
+
+void nbi_sgc_kept(const nbi_sgc *c, uint64_t *made, uint64_t *kept)
+{
+    *made = c->hops_made;
+    *kept = c->hops_kept;
 }
 
 static void expand_overlaid(nbi_sgc *c, uint32_t v, double g)
 {
+    uint32_t first, n;
+    if (kept_hops(c, v, &first, &n)) {
+        for (uint32_t i = 0; i < n; i++)
+            reach(c, c->hop[first + i].to, g + c->hop[first + i].cost, v);
+        return;
+    }
     int32_t x = (int32_t)(c->cell[v] % c->width), y = (int32_t)(c->cell[v] / c->width);
     int k = c->cls[c->cell[v]];
-    struct rescan r = {c, v, g, c->mult[k]};
+    struct rescan r = {c, v, g, c->mult[k], 0};
     nbi_sg_scan(&c->grid[k], x, y, -1, -1, rescan_visit, &r);
     if (v >= c->nodes)
         return;
@@ -822,7 +955,6 @@ static void expand_overlaid(nbi_sgc *c, uint32_t v, double g)
         int kn = cls_at(c, nx, ny);
         if (kn == NOCLASS || !is_node(c, nx, ny) || !step_left(c, x, y, d))
             continue;
-        /* Moves inside G'_k the scan found; the others cross classes or pass one. */
         if (kn == k && nbi_sg_step_ok(&c->grid[k], x, y, d))
             continue;
         double len = NBI_MOVE_IS_DIAGONAL(d) ? NBI_SQRT2 : 1.0;
@@ -834,12 +966,13 @@ nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs
                         const double *profile, const struct nb_overlay *ov, nb_cell s, nb_cell t,
                         size_t max_nodes, uint64_t max_expansions, nb_err *err)
 {
-    unpatch(c);
+    lift(c);
     double cost[NB_MAX_TERRAINS];
     for (unsigned k = 0; k < NB_MAX_TERRAINS; k++)
         cost[k] = profile ? profile[k] : 1;
     if (!c->built || c->L != L || c->cap != L->cap || c->size != L->size ||
         !nbi_costs_equal(c->cost, cost, L->cap)) {
+        forget(c);
         nb_status st = build(c, L, costs, err);
         if (st != NB_OK) {
             drop_graph(c);
@@ -886,9 +1019,16 @@ nb_status nbi_sgc_begin(nbi_sgc *c, const nbi_sglayer *L, const nbi_costs *costs
         struct end_scan j = {c, both ? 3 : 2, c->mult[kt], -1, -1, 0};
         nbi_sg_scan(&c->grid[kt], t.x, t.y, -1, -1, end_visit, &j);
     }
-    if (!both && !patch(c, ov, L->size)) {
-        unpatch(c);
-        return nbi_fail_nomem(err, "the layer customized to terrain costs under an overlay");
+    if (!both && c->lifted && c->pver == ov->version) {
+        lay(c);
+    } else if (!both) {
+        forget(c);
+        if (!patch(c, ov, L->size)) {
+            lift(c);
+            forget(c);
+            return nbi_fail_nomem(err, "the layer customized to terrain costs under an overlay");
+        }
+        c->pver = ov->version;
     }
     uint32_t vt = node_id(c, t.x, t.y);
     if (vt != NONE) {

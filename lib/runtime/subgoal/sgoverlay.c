@@ -18,6 +18,13 @@
  * scan is made once, kept with the rectangle of cells it read, and read
  * back while the overlay leaves the rectangle alone (stored_scan).
  *
+ * What depends on the overlay alone is kept in the workspace while the
+ * overlay's cells keep their version (nb_overlay.version, unique in the
+ * process): the tiles' masks and every scan made under the overlay (its
+ * hits, found with no goal as target: the goal joins by its own scan, as
+ * on the layer).  So queries under an unchanged overlay pay the search,
+ * and the first after a change pays the scans it needs (keep_prep).
+ *
  * Before it, a flood from each end, a row's word at a time and bounded
  * (cut_off), answers "no path" where the blocks close one end's region:
  * the search (and Annotated A*) would learn it only by reading all the
@@ -136,6 +143,26 @@ struct nbi_sgov {
     size_t ncache, cachecap;
     struct sgcache *cur; /* this query's layer's */
     uint64_t reused;     /* expansions that read stored hits, not a scan */
+    /* What was made for one overlay's cells (keep_prep): the version and layer it holds, and
+     * each scan under the overlay by its cell: cell key -> index in pent, whose hits are in
+     * phit. */
+    uint64_t pver;
+    long psection;
+    uint32_t psize;
+    nbi_u32map pmap;
+    struct sgscanned *pent;
+    size_t pentn, pentcap;
+    struct sghit *phit;
+    size_t phn, phcap;
+    uint64_t made, prepped; /* scans kept under an overlay, and expansions that read one */
+    /* The regions of the grid the overlay leaves (cardinal steps), for the overlay's version
+     * (regions_for): each row word's runs of free cells (seg), the runs of word i from
+     * wfirst[i] to wfirst[i + 1], joined by a union-find over them. */
+    struct rseg { uint64_t run; uint32_t up; } *seg;
+    size_t nseg, segcap;
+    uint32_t *wfirst;
+    size_t wfirstcap;
+    int labeled; /* 1 made for pver, -1 not made (no memory: the floods answer) */
 
     uint64_t expanded, scanned;
     int ended, limit, oom;
@@ -199,6 +226,7 @@ static const uint64_t *tile_masks(nbi_sgov *o, uint32_t tx, uint32_t ty)
         return NULL;
     if (!nbi_grow(o->a, (void **)&o->tmask, &o->tcap, (o->tn + 1) * 128, sizeof *o->tmask)) {
         o->oom = 1;
+        o->pver = 0; /* the tile stamped as holding no block: made again next query */
         return NULL;
     }
     o->tix[i].idx = (uint32_t)++o->tn;
@@ -462,6 +490,7 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a)
     nbi_u32map_init(&o->bwmap, a);
     nbi_u32map_init(&o->dmap, a);
     nbi_u32map_init(&o->fmap, a);
+    nbi_u32map_init(&o->pmap, a);
     return o;
 }
 
@@ -493,6 +522,11 @@ void nbi_sgov_free(nbi_sgov *o)
         nbi_free(o->a, o->cache[i].hit);
     }
     nbi_free(o->a, o->cache);
+    nbi_u32map_free(&o->pmap);
+    nbi_free(o->a, o->pent);
+    nbi_free(o->a, o->phit);
+    nbi_free(o->a, o->seg);
+    nbi_free(o->a, o->wfirst);
     nbi_free(o->a, o);
 }
 
@@ -516,7 +550,10 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
                    nbi_u32map_bytes(&o->fmap) + o->fidxcap * sizeof *o->fidx +
                    o->fwcap * sizeof *o->fw +
-                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o)
+                   (o->fcap[0] + o->fcap[1]) * sizeof *o->fq[0] + cache_bytes(o) +
+                   nbi_u32map_bytes(&o->pmap) + o->pentcap * sizeof *o->pent +
+                   o->phcap * sizeof *o->phit + o->segcap * sizeof *o->seg +
+                   o->wfirstcap * sizeof *o->wfirst
              : 0;
 }
 
@@ -889,6 +926,73 @@ static int stored_scan(nbi_sgov *o, uint32_t s)
     return 1;
 }
 
+/* ---- the scans under the overlay, kept while it is unchanged ---- */
+
+static int prep_hit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    (void)ctx;
+    if (!nbi_grow(o->a, (void **)&o->phit, &o->phcap, o->phn + 1, sizeof *o->phit)) {
+        o->oom = 1;
+        return 0;
+    }
+    o->phit[o->phn++] = (struct sghit){x, y, nbi_steps_length(card, diag)};
+    return 1;
+}
+
+/* Expands slot s by the scan of its cell under the overlay, made once for the overlay's
+ * version (keep_prep) with no target: a scan that does not stop at the goal reports valid
+ * h-paths all the same, and the goal is joined from its own scan (gmap), as the layer's query
+ * joins it. */
+static void kept_scan(nbi_sgov *o, uint32_t s)
+{
+    int32_t x = o->node[s].x, y = o->node[s].y;
+    int found;
+    uint32_t *v = nbi_u32map_slot(&o->pmap, cell_key(o, x, y), &found);
+    if (!v) {
+        o->oom = 1;
+        return;
+    }
+    if (!found) {
+        if (!nbi_grow(o->a, (void **)&o->pent, &o->pentcap, o->pentn + 1, sizeof *o->pent) ||
+            o->phn > NONE - 1) {
+            *v = NONE;
+            o->oom = 1;
+            o->pver = 0;
+            return;
+        }
+        size_t at = o->phn;
+        if (oscan(o, x, y, -1, -1, prep_hit, NULL) != 0 || o->phn - at > NONE) {
+            o->phn = at;
+            *v = NONE;
+            o->oom = 1;
+            o->pver = 0;
+            return;
+        }
+        *v = (uint32_t)o->pentn;
+        o->made++;
+        o->pent[o->pentn++] = (struct sgscanned){(uint32_t)at, (uint32_t)(o->phn - at), {0}};
+    } else if (*v != NONE) {
+        o->prepped++;
+    }
+    if (*v == NONE) {
+        oscan(o, x, y, o->goal.x, o->goal.y, fwd_visit, &s);
+        return;
+    }
+    const struct sgscanned *e = &o->pent[*v];
+    double g = o->node[s].g;
+    for (uint32_t i = 0; i < e->n && !o->oom && !o->limit; i++) {
+        const struct sghit *h = o->phit + e->first + i;
+        o->scanned++;
+        relax(o, h->x, h->y, g + h->len, s);
+    }
+}
+
+void nbi_sgov_kept(const nbi_sgov *o, uint64_t *made, uint64_t *kept)
+{
+    *made = o->made;
+    *kept = o->prepped;
+}
+
 /* ---- an end the blocks cut off ---- */
 
 /* The words (64 cells of a row) each end's flood may spread from before the search is left to
@@ -1020,6 +1124,96 @@ static int cut_off(nbi_sgov *o)
     }
 }
 
+/* ---- the regions the blocks leave, kept while the overlay is unchanged ---- */
+
+/* Maps of at most this many row words (2048 x 2048 cells) have their regions labelled once an
+ * overlay version; larger ones keep the floods (cut_off), bounded a query. */
+#ifndef SGOV_LABEL_WORDS
+#define SGOV_LABEL_WORDS ((size_t)1 << 16)
+#endif
+
+static uint32_t seg_root(struct rseg *sg, uint32_t i)
+{
+    while (sg[i].up != i) {
+        sg[i].up = sg[sg[i].up].up;
+        i = sg[i].up;
+    }
+    return i;
+}
+
+static void seg_join(struct rseg *sg, uint32_t a, uint32_t b)
+{
+    a = seg_root(sg, a);
+    b = seg_root(sg, b);
+    if (a != b)
+        sg[a > b ? a : b].up = a < b ? a : b;
+}
+
+/* Labels the regions: every row word's runs of free cells under the overlay (the floods'
+ * words), each joined to the runs it touches in the word above and to the run it continues
+ * in the word before.  Cardinal steps join what either corner rule joins (cut_off says why).
+ * 0 without memory. */
+static int label_regions(nbi_sgov *o)
+{
+    const nbi_sggrid *g = o->g;
+    size_t W = g->row_words, words = (size_t)g->height * W;
+    if (!nbi_grow(o->a, (void **)&o->wfirst, &o->wfirstcap, words + 1, sizeof *o->wfirst))
+        return 0;
+    o->nseg = 0;
+    for (uint32_t y = 0; y < g->height; y++)
+        for (uint32_t k = 0; k < W; k++) {
+            size_t key = (size_t)y * W + k;
+            o->wfirst[key] = (uint32_t)o->nseg;
+            uint64_t f = nbi_sg_word(g->free_rows, key) & ~low_word(o, 0, y, k);
+            while (f) {
+                uint64_t run = f ^ (f & (f + (f & (~f + 1)))); /* the lowest run of ones */
+                f &= ~run;
+                if (o->nseg >= NONE ||
+                    !nbi_grow(o->a, (void **)&o->seg, &o->segcap, o->nseg + 1, sizeof *o->seg))
+                    return 0;
+                uint32_t i = (uint32_t)o->nseg++;
+                o->seg[i] = (struct rseg){run, i};
+                if ((run & 1) && k > 0 && o->wfirst[key - 1] < o->wfirst[key] &&
+                    (o->seg[o->wfirst[key] - 1].run >> 63)) /* continues the word before's last */
+                    seg_join(o->seg, i, o->wfirst[key] - 1);
+                if (y > 0)
+                    for (uint32_t j = o->wfirst[key - W]; j < o->wfirst[key - W + 1]; j++)
+                        if (o->seg[j].run & run)
+                            seg_join(o->seg, i, j);
+            }
+        }
+    o->wfirst[words] = (uint32_t)o->nseg;
+    return 1;
+}
+
+/* The region of free cell (x, y): its run's root; NONE when the cell is not free under the
+ * overlay. */
+static uint32_t region_of(nbi_sgov *o, nb_cell c)
+{
+    size_t key = (size_t)c.y * o->g->row_words + ((uint32_t)c.x >> 6);
+    uint64_t bit = (uint64_t)1 << (c.x & 63);
+    for (uint32_t i = o->wfirst[key]; i < o->wfirst[key + 1]; i++)
+        if (o->seg[i].run & bit)
+            return seg_root(o->seg, i);
+    return NONE;
+}
+
+/* 1 when the blocks cut the goal off from the start: by the regions where the map is small
+ * enough to label them once an overlay, else by the ends' floods. */
+static int cut_apart(nbi_sgov *o)
+{
+    if ((size_t)o->g->height * o->g->row_words <= SGOV_LABEL_WORDS) {
+        if (!o->labeled)
+            o->labeled = label_regions(o) ? 1 : -1;
+        if (o->labeled == 1) {
+            uint32_t a = region_of(o, o->start), b = region_of(o, o->goal);
+            if (a != NONE && b != NONE)
+                return a != b;
+        }
+    }
+    return cut_off(o);
+}
+
 /* A search from start to goal. */
 static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_exp)
 {
@@ -1038,7 +1232,7 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     nbi_u32map_clear(&o->bwmap);
     nbi_u32map_clear(&o->dmap);
     o->bwn = o->bwhn = o->dvn = 0;
-    if (o->oom || cut_off(o)) {
+    if (o->oom || cut_apart(o)) {
         o->ended = 1;
         return;
     }
@@ -1052,6 +1246,33 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
         o->ended = 1;
 }
 
+/* What the workspace made for an overlay (the tiles' masks, the scans under it) is kept while
+ * the overlay's version and the layer are the ones it was made for, and dropped else: the
+ * masks by a new stamp, the scans by emptying their index. */
+static void keep_prep(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
+{
+    size_t tiles = (size_t)ov->tw * ov->th;
+    if (o->pver == ov->version && o->psection == l->section && o->psize == l->size &&
+        tiles <= o->tixcap)
+        return;
+    o->pver = ov->version;
+    o->psection = l->section;
+    o->psize = l->size;
+    o->tn = 0;
+    o->pentn = o->phn = 0;
+    o->labeled = 0;
+    nbi_u32map_clear(&o->pmap);
+    if (tiles > o->tixcap || ++o->tgen == 0) {
+        if (nbi_grow(o->a, (void **)&o->tix, &o->tixcap, tiles, sizeof *o->tix)) {
+            memset(o->tix, 0, o->tixcap * sizeof *o->tix);
+        } else {
+            o->oom = 1;
+            o->pver = 0;
+        }
+        o->tgen = 1;
+    }
+}
+
 /* The layer and overlay of a search (or of nbi_sgov_scan_hits). */
 static void prepare(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
 {
@@ -1060,15 +1281,7 @@ static void prepare(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
     o->ov = ov;
     o->size = l->size;
     o->oom = 0;
-    o->tn = 0;
-    size_t tiles = (size_t)ov->tw * ov->th;
-    if (tiles > o->tixcap || ++o->tgen == 0) {
-        if (nbi_grow(o->a, (void **)&o->tix, &o->tixcap, tiles, sizeof *o->tix))
-            memset(o->tix, 0, o->tixcap * sizeof *o->tix);
-        else
-            o->oom = 1;
-        o->tgen = 1;
-    }
+    keep_prep(o, l, ov);
     o->cur = cache_for(o, l);
 }
 
@@ -1158,7 +1371,7 @@ int nbi_sgov_step(nbi_sgov *o, uint64_t expansions, nb_status *st)
         if (found)
             relax(o, o->goal.x, o->goal.y, n->g + o->gd[gi], s);
         if (!o->oom && !o->limit && !stored_scan(o, s))
-            oscan(o, o->node[s].x, o->node[s].y, o->goal.x, o->goal.y, fwd_visit, &s);
+            kept_scan(o, s);
         if (o->oom || o->limit)
             break;
     }

@@ -172,6 +172,19 @@ int nbi_sg_retried(const nb_sg *ws)
     return ws->retried;
 }
 
+void nbi_sg_overlay_kept(const nb_sg *ws, uint64_t *made, uint64_t *kept)
+{
+    uint64_t m = 0, k = 0;
+    *made = *kept = 0;
+    if (ws->sgov)
+        nbi_sgov_kept(ws->sgov, made, kept);
+    if (ws->sgc) {
+        nbi_sgc_kept(ws->sgc, &m, &k);
+        *made += m;
+        *kept += k;
+    }
+}
+
 void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes)
 {
     ws->sgov_budget = nodes;

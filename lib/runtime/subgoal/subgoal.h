@@ -208,6 +208,11 @@ int nbi_sgov_finish(nbi_sgov *o, nbi_sgov_result *r);
 /* The nodes the search under an overlay may expand before Annotated A* answers instead
  * (sgsearch.c's SGOV_BUDGET; UINT64_MAX: never; 0: at once), for tests and benchmarks. */
 void nbi_sg_set_overlay_budget(nb_sg *ws, uint64_t nodes);
+/* For tests and benchmarks: the scans the workspace's searches under overlays made and kept
+ * for their overlay's version (made), and the expansions that read one back (kept), since
+ * the workspace was opened. */
+void nbi_sg_overlay_kept(const nb_sg *ws, uint64_t *made, uint64_t *kept);
+void nbi_sgov_kept(const nbi_sgov *o, uint64_t *made, uint64_t *kept);
 /* For tests: 1 when the last query found no path within its first try's bound
  * (sgsearch.c, join_ends) and was searched again without one. */
 int nbi_sg_retried(const nb_sg *ws);
@@ -263,5 +268,8 @@ typedef struct nbi_sgc_result {
 nb_status nbi_sgc_finish(nbi_sgc *c, nbi_sgc_result *r, nb_err *err);
 /* The customized graph's nodes (and *edges). */
 uint32_t nbi_sgc_nodes(const nbi_sgc *c, size_t *edges);
+/* For tests: the nodes whose hops under an overlay were found and kept, and the expansions
+ * that read them back, since c was made. */
+void nbi_sgc_kept(const nbi_sgc *c, uint64_t *made, uint64_t *kept);
 
 #endif
