@@ -107,6 +107,52 @@ static void fifteen(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g, nbi_whaa_res
     qsort(c, 15, sizeof *c, cmp);
 }
 
+/* NB_BENCH_ABOVE=1: the ends' insertion and the search above the tiles
+ * alone (no refinement), 16 queries after a first, with the level of
+ * blocks unless NB_BENCH_BLOCKS=0: what callgrind counts with
+ * --toggle-collect=nbi_whaa_find (a query: the count's sixteenth). */
+static int above(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g)
+{
+    const char *bl = getenv("NB_BENCH_BLOCKS");
+    nbi_whaa_set_refine(q, 0);
+    nbi_whaa_set_blocks(q, !(bl && *bl == '0'));
+    nbi_whaa_result r;
+    nb_err err;
+    double c[16];
+    /* The first query by begin, search and end (not nbi_whaa_find, which
+     * callgrind counts): it loads the ends' tiles and checks the graph's
+     * parts it reads, once. */
+    static nb_world_tile need[64];
+    size_t n = 0;
+    int redo = 0;
+    nb_status st;
+    while ((st = nbi_whaa_begin(q, s, g, NULL, &r, need, 64, &n, &err)) == NB_ERR_UNLOADED)
+        for (size_t i = 0; i < n && i < 64; i++)
+            nb_world_load(w, need[i], NULL);
+    if (st == NB_OK && nbi_whaa_running(q))
+        st = nbi_whaa_search(q, UINT64_MAX, &r, &err);
+    if (st == NB_OK)
+        st = nbi_whaa_end(q, &r, need, 64, &n, &redo, &err);
+    if (st != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    for (int i = 0; i < 16; i++) {
+        double b = cpu();
+        if (query(w, q, s, g, &r, &err) != NB_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        c[i] = cpu() - b;
+    }
+    qsort(c, 16, sizeof *c, cmp);
+    printf("above the tiles (%s): CPU median %.3f ms (min %.3f) of 16 after the first; %llu "
+           "world nodes expanded; length above the tiles %.2f\n",
+           nbi_whaa_has_blocks(q) && !(bl && *bl == '0') ? "level of blocks" : "world graph",
+           1e3 * c[8], 1e3 * c[0], (unsigned long long)r.expanded, r.abstract_length);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -151,6 +197,13 @@ int main(int argc, char **argv)
     nb_world_unload(w, c1, NULL);
     printf("world %u x %u, tiles of %u (%u x %u); from (%d, %d) to (%d, %d)\n", in.width,
            in.height, in.tile, in.columns, in.rows, s.x, s.y, g.x, g.y);
+    const char *ab = getenv("NB_BENCH_ABOVE");
+    if (ab && *ab == '1') {
+        int rc = above(w, q, s, g);
+        nbi_whaa_free(q);
+        nb_world_close(w);
+        return rc;
+    }
     nbi_whaa_result res;
     double t0 = now();
     if (query(w, q, s, g, &res, &err) != NB_OK) {

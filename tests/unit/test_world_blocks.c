@@ -41,9 +41,13 @@ static void plain_dijkstra(uint32_t n, const uint32_t *first, const uint32_t *to
     }
 }
 
+/* Both unreached, or both reached at lengths within 1e-6 (INF against a
+ * length is never close: INF - b is INF, which the tolerance would take). */
 static int close_to(double a, double b)
 {
-    return (a == INF && b == INF) || fabs(a - b) <= 1e-6 * (1 + fabs(a));
+    if (a == INF || b == INF)
+        return a == b;
+    return fabs(a - b) <= 1e-6 * (1 + fabs(a));
 }
 
 /* The checks against the independent answers, for one world graph and its level. */
@@ -155,6 +159,15 @@ static int adjacent(nb_cell a, nb_cell b)
     return abs(a.x - b.x) <= 1 && abs(a.y - b.y) <= 1 && (a.x != b.x || a.y != b.y);
 }
 
+/* w described into in, every tile of it loaded. */
+static void load_all(nb_world *w, nb_world_info *in)
+{
+    nb_world_describe(w, in);
+    for (uint32_t y = 0; y < in->rows; y++)
+        for (uint32_t x = 0; x < in->columns; x++)
+            nb_world_load(w, (nb_world_tile){x, y}, NULL);
+}
+
 /* World HAA* on the level of blocks against the same search on the world
  * graph alone: the same length above the tiles for every pair (the
  * level's distances are exact), the refined path a walk of the whole map;
@@ -174,10 +187,7 @@ static void queries(const char *what, const char *dir, const char *map, const ch
         goto out;
     nb_capability cap = nb_agent_get(whole, 0)->capability;
     nb_world_info in;
-    nb_world_describe(w, &in);
-    for (uint32_t y = 0; y < in.rows; y++)
-        for (uint32_t x = 0; x < in.columns; x++)
-            nb_world_load(w, (nb_world_tile){x, y}, NULL);
+    load_all(w, &in);
     nbi_whaa_set_block_fault(q, fault);
     tu_rng r = {0xb10c + (uint64_t)pairs};
     unsigned differ = 0, bad_walk = 0, found = 0, far = 0;
@@ -230,6 +240,107 @@ static void queries(const char *what, const char *dir, const char *map, const ch
     ok(found >= (unsigned)pairs / 4 && far > 0 && with < without,
        "%s: %u pairs far apart expand %llu nodes on the level, %llu on the world graph", what,
        far, (unsigned long long)with, (unsigned long long)without);
+out:
+    nbi_whaa_free(q);
+    nb_world_close(w);
+    nb_bundle_close(whole);
+}
+
+/* World HAA* on the level of blocks against the plainest answer: each
+ * end's costs to its tile's portals (the insertion run to its last node by
+ * a heap, nbi_whaa_insertion) joined to a plain Dijkstra over the whole
+ * world graph (every arc, both ways as stored; an extra node for the
+ * start); the length above the tiles is the least of the goal's portals'
+ * sums.  Ends in different tiles (one tile's own path is no world graph's).
+ * Corner pairs first (the longest searches), then random ones. */
+static void against_plain(const char *what, const char *dir, const char *map, const char *agents,
+                          int pairs)
+{
+    nb_err err;
+    nb_world *w = NULL;
+    nbi_whaa *q = NULL;
+    nb_bundle *whole = tw_whole_bake(map, NULL, agents);
+    nbi_wgraph g;
+    long gi = -1;
+    if (!ok(whole && nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, NULL, &w, &err) == NB_OK &&
+                nbi_whaa_new(w, nb_agent_get(whole, 0)->capability, 1, &q, &err) == NB_OK &&
+                nbi_whaa_has_blocks(q) &&
+                (gi = nbi_wgraph_index(w->index, nb_agent_get(whole, 0)->capability, 1)) >= 0 &&
+                nbi_wgraph_at(w->index, (size_t)gi, &g, &err) == NB_OK,
+            "%s: world HAA* and its graph open on the level of blocks (%s)", what,
+            whole ? err.msg : "no bake"))
+        goto out;
+    nb_capability cap = nb_agent_get(whole, 0)->capability;
+    nb_world_info in;
+    load_all(w, &in);
+    uint32_t n = g.nodes, maxp = 0;
+    for (uint32_t t = 0; t < g.tiles; t++) {
+        uint32_t c = nbi_u32at(g.tile_first, t + 1) - nbi_u32at(g.tile_first, t);
+        maxp = c > maxp ? c : maxp;
+    }
+    /* The graph as a CSR of n + 1 nodes: the world graph's arcs, then node n's (the start's). */
+    uint32_t *first = malloc(((size_t)n + 2) * sizeof *first);
+    uint32_t *to = malloc(((size_t)g.arcs + maxp + 1) * sizeof *to);
+    double *len = malloc(((size_t)g.arcs + maxp + 1) * sizeof *len);
+    double *d = malloc(((size_t)n + 1) * sizeof *d), *sc = malloc((maxp + 1) * sizeof *sc),
+           *gc = malloc((maxp + 1) * sizeof *gc);
+    uint8_t *done = malloc((size_t)n + 1);
+    if (!first || !to || !len || !d || !sc || !gc || !done)
+        goto out_free;
+    for (uint32_t u = 0; u <= n; u++)
+        first[u] = nbi_u32at(g.arc_first, u);
+    for (uint32_t k = 0; k < g.arcs; k++) {
+        const uint8_t *a = g.arc + (size_t)k * NBI_WGRAPH_ARC;
+        to[k] = nbi_get32(a + NBI_WGRAPH_A_TO);
+        len[k] = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD), nbi_get32(a + NBI_WGRAPH_A_DIAG));
+    }
+    tu_rng r = {0xab0e + (uint64_t)pairs};
+    unsigned differ = 0, compared = 0, found = 0;
+    for (int i = 0; i < pairs; i++) {
+        nb_cell e[2];
+        for (int k = 0; k < 2; k++)
+            for (int tries = 0; tries < 500; tries++) {
+                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
+                if (i < 2) /* two corner pairs: the corners' nearest standable cells */
+                    e[k] = (k ^ i) ? (nb_cell){(int32_t)in.width - 1 - tries % (int32_t)in.width,
+                                               (int32_t)in.height - 1 - tries / 2 % (int32_t)in.height}
+                                   : (nb_cell){tries % (int32_t)in.width, tries / 2 % (int32_t)in.height};
+                if (nb_can_stand(whole, cap, 1, e[k].x, e[k].y) == 1)
+                    break;
+            }
+        uint32_t ts = (uint32_t)e[0].y / in.tile * in.columns + (uint32_t)e[0].x / in.tile,
+                 tg = (uint32_t)e[1].y / in.tile * in.columns + (uint32_t)e[1].x / in.tile;
+        size_t ns = 0, ng = 0;
+        if (ts == tg || nbi_whaa_insertion(q, e[0], 1, sc, maxp + 1, &ns, &err) != NB_OK ||
+            nbi_whaa_insertion(q, e[1], 1, gc, maxp + 1, &ng, &err) != NB_OK)
+            continue;
+        uint32_t fs = nbi_u32at(g.tile_first, ts), fg = nbi_u32at(g.tile_first, tg), m = g.arcs;
+        for (size_t j = 0; j < ns; j++)
+            if (sc[j] >= 0)
+                to[m] = fs + (uint32_t)j, len[m++] = sc[j];
+        first[n + 1] = m;
+        plain_dijkstra(n + 1, first, to, len, n, d, done);
+        double want = INF;
+        for (size_t j = 0; j < ng; j++)
+            if (gc[j] >= 0 && d[fg + j] + gc[j] < want)
+                want = d[fg + j] + gc[j];
+        nbi_whaa_result res;
+        nbi_whaa_set_refine(q, 0);
+        nb_status st = nbi_whaa_find(q, e[0], e[1], NULL, &res, NULL, 0, NULL, &err);
+        double got = st == NB_OK && res.found ? res.abstract_length : INF;
+        compared++;
+        found += got < INF;
+        if (!close_to(got, want) && !differ++)
+            diag("(%d, %d) to (%d, %d): world HAA* on the level %.4f (%s), plain Dijkstra %.4f",
+                 e[0].x, e[0].y, e[1].x, e[1].y, got, st == NB_OK ? "ok" : err.msg, want);
+    }
+    nbi_whaa_set_refine(q, 1);
+    ok(differ == 0 && found > 0 && compared >= (unsigned)pairs / 2,
+       "%s: the length above the tiles on the level equals a plain Dijkstra over the whole world "
+       "graph (%u of %u pairs differ, %u joined)",
+       what, differ, compared, found);
+out_free:
+    free(first), free(to), free(len), free(d), free(sc), free(gc), free(done);
 out:
     nbi_whaa_free(q);
     nb_world_close(w);
@@ -383,6 +494,7 @@ int main(void)
         if (check(maps[i].map, map, maps[i].tile, 16, agents, dir, maps[i].side)) {
             snprintf(last, sizeof last, "%s", dir);
             queries(maps[i].map, dir, map, agents, 200, 0);
+            against_plain(maps[i].map, dir, map, agents, 120);
             if (i == 0)
                 queries(maps[i].map, dir, map, agents, 50, 1);
         }

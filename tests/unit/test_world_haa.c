@@ -879,6 +879,35 @@ static void damaged(const char *dir)
             "world graph: an arc of steps past the format's bound");
     refuses(world, out, NB_SEC_WORLD_GRAPH, arcs, n, 0, "leaves its tile's neighbours",
             "world graph: an arc to a node that is not there");
+    /* A node's arcs out of the format's order (its own tile's first): the first of a node
+     * with both kinds swapped with its last, an arc to another tile. */
+    p = tu_section_take(world, NB_SEC_WORLD_GRAPH, &len, &info);
+    const uint8_t *tf = p ? p + NBI_WGRAPH_HEADER : NULL;
+    size_t af = arcs - 4 * ((size_t)n + 1);
+    int swapped = 0;
+    for (uint32_t t = 0; p && t < tiles && !swapped; t++)
+        for (uint32_t u = nbi_u32at(tf, t); u < nbi_u32at(tf, t + 1) && !swapped; u++) {
+            uint32_t a0 = nbi_get32(p + af + 4 * (size_t)u), a1 = nbi_get32(p + af + 4 * (size_t)u + 4);
+            if (a1 < a0 + 2)
+                continue;
+            uint8_t *x = p + arcs + (size_t)a0 * NBI_WGRAPH_ARC, *y = p + arcs + (size_t)(a1 - 1) * NBI_WGRAPH_ARC;
+            uint32_t vx = nbi_get32(x + NBI_WGRAPH_A_TO), vy = nbi_get32(y + NBI_WGRAPH_A_TO);
+            if (vx < nbi_u32at(tf, t) || vx >= nbi_u32at(tf, t + 1) ||
+                (vy >= nbi_u32at(tf, t) && vy < nbi_u32at(tf, t + 1)))
+                continue;
+            uint8_t tmp_[NBI_WGRAPH_ARC];
+            memcpy(tmp_, x, NBI_WGRAPH_ARC), memcpy(x, y, NBI_WGRAPH_ARC), memcpy(y, tmp_, NBI_WGRAPH_ARC);
+            swapped = 1;
+        }
+    nb_bundle *ob = NULL;
+    nb_err oerr;
+    ok(swapped && tu_section_put(world, out, &info, p, len) &&
+           nb_bundle_open(out, NB_OPEN_VERIFY, NULL, &ob, &oerr) == NB_ERR_FORMAT &&
+           strstr(oerr.msg, "comes after an arc to another tile") != NULL,
+       "world graph: a node's arc to its own tile after one to another tile: refused (%s)",
+       !swapped ? "no node with both" : ob ? "opened" : oerr.msg);
+    nb_bundle_close(ob);
+    free(p);
     /* A node moved out of its tile. */
     refuses(world, out, NB_SEC_WORLD_GRAPH, NBI_WGRAPH_HEADER + 4 * ((size_t)tiles + 1) + 4,
             1u << 19, 0, "is not in its tile", "world graph: a node outside its tile");

@@ -85,6 +85,12 @@ struct nbi_whaa {
     int has_bl, use_bl, qbl; /* qbl: the query in progress uses it */
     uint32_t bs, bgoal;      /* the blocks of the query's start and goal */
     uint8_t *viab;           /* per node key: reached last by one of the level's arcs */
+    /* Per node: its block, and its entry in the level or UINT32_MAX, made
+     * once from the checked sections (no search over tile_first or a
+     * block's entries an arc); per block: its tiles' nodes checked (the
+     * level's arcs read their targets' cells). */
+    uint32_t *nblk, *nent;
+    uint8_t *bchk;
     uint32_t *ekeys;         /* the path's keys, the level's arcs walked again */
     int bl_fault;            /* a planted fault (tests): the level's arcs taken as world arcs */
     size_t walked;           /* the path's keys once its level arcs are walked (their walks
@@ -115,7 +121,9 @@ size_t nbi_whaa_bytes(const nbi_whaa *q)
     return sizeof *q + q->g.tiles + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
            nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
                  sizeof *q->keys + sizeof *q->pos) +
-           (q->viab ? ((size_t)q->g.nodes + 2) * (1 + sizeof *q->ekeys) : 0) +
+           (q->viab ? ((size_t)q->g.nodes + 2) * (1 + sizeof *q->ekeys + 2 * sizeof *q->nblk) +
+                          (size_t)q->bl.columns * q->bl.rows
+                    : 0) +
            ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
            nbi_heap_bytes(&q->heap) +
            (q->djcap ? (size_t)q->djcap * (4 * sizeof(uint32_t) + 1) + nbi_heap_bytes(q->dj.heap) +
@@ -147,6 +155,9 @@ void nbi_whaa_free(nbi_whaa *q)
     nbi_free(q->a, q->gcost);
     nbi_free(q->a, q->keys);
     nbi_free(q->a, q->viab);
+    nbi_free(q->a, q->nblk);
+    nbi_free(q->a, q->nent);
+    nbi_free(q->a, q->bchk);
     nbi_free(q->a, q->ekeys);
     nbi_free(q->a, q->path);
     nbi_free(q->a, q->tchk);
@@ -187,6 +198,29 @@ static int grow_keys(nbi_whaa *q, size_t nk)
         q->stamp[k] = 0, q->pos[k] = NBI_HEAP_NONE;
     q->kcap = cap;
     return 1;
+}
+
+/* The block of tile t. */
+static uint32_t block_of(const nbi_whaa *q, uint32_t t)
+{
+    uint32_t c = t % q->g.columns, r = t / q->g.columns;
+    return (r / q->bl.side) * q->bl.columns + c / q->bl.side;
+}
+
+/* nblk and nent from the world graph's tile_first and the level's entries
+ * (both checked at open: tile_first increasing to the node count, each
+ * block's entries increasing nodes of its own tiles). */
+static void block_index(nbi_whaa *q)
+{
+    for (uint32_t t = 0; t < q->g.tiles; t++) {
+        uint32_t k = block_of(q, t);
+        for (uint32_t u = nbi_u32at(q->g.tile_first, t); u < nbi_u32at(q->g.tile_first, t + 1); u++)
+            q->nblk[u] = k, q->nent[u] = UINT32_MAX;
+    }
+    for (uint32_t k = 0; k < 2; k++)
+        q->nblk[q->g.nodes + k] = UINT32_MAX, q->nent[q->g.nodes + k] = UINT32_MAX;
+    for (uint32_t e = 0; e < q->bl.entries; e++)
+        q->nent[nbi_u32at(q->bl.entry, e)] = e;
 }
 
 nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_whaa **out,
@@ -243,8 +277,14 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     if (q->has_bl) {
         q->viab = nbi_zalloc_array(q->a, nk, 1);
         q->ekeys = nbi_alloc_array(q->a, nk, sizeof *q->ekeys);
+        q->nblk = nbi_alloc_array(q->a, nk, sizeof *q->nblk);
+        q->nent = nbi_alloc_array(q->a, nk, sizeof *q->nent);
+        q->bchk = nbi_zalloc_array(q->a, (size_t)q->bl.columns * q->bl.rows, 1);
     }
-    int edok = nbi_wedit_init(&q->ed, w) && (!q->has_bl || (q->viab && q->ekeys));
+    int edok = nbi_wedit_init(&q->ed, w) &&
+               (!q->has_bl || (q->viab && q->ekeys && q->nblk && q->nent && q->bchk));
+    if (edok && q->has_bl)
+        block_index(q);
     if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
         !q->tchk || !edok || !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
@@ -822,36 +862,33 @@ static nb_cell key_cell(const nbi_whaa *q, uint32_t u, nb_cell start, nb_cell go
 
 /* ---- the level of tile blocks ---- */
 
-/* The block of tile t. */
-static uint32_t block_of(const nbi_whaa *q, uint32_t t)
+/* Block k's tiles' nodes checked, once a workspace: the level's arcs from
+ * an entry reach entries all over its block, whose cells they read. */
+static nb_status block_checked(nbi_whaa *q, uint32_t k, nb_err *err)
 {
-    uint32_t c = t % q->g.columns, r = t / q->g.columns;
-    return (r / q->bl.side) * q->bl.columns + c / q->bl.side;
+    if (q->bchk[k])
+        return NB_OK;
+    uint32_t bx = k % q->bl.columns * q->bl.side, by = k / q->bl.columns * q->bl.side;
+    uint32_t rows = q->g.tiles / q->g.columns;
+    for (uint32_t y = by; y < by + q->bl.side && y < rows; y++)
+        for (uint32_t x = bx; x < bx + q->bl.side && x < q->g.columns; x++) {
+            nb_status st = tile_checked(q, y * q->g.columns + x, 1, err);
+            if (st != NB_OK)
+                return st;
+        }
+    q->bchk[k] = 1;
+    return NB_OK;
 }
 
-/* Node u's entry in block k, or -1 when it is none (the entries are
- * increasing in a block). */
-static long entry_of(const nbi_whaa *q, uint32_t k, uint32_t u)
-{
-    uint32_t lo = nbi_u32at(q->bl.block_first, k), hi = nbi_u32at(q->bl.block_first, k + 1);
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2, m = nbi_u32at(q->bl.entry, mid);
-        if (m == u)
-            return (long)mid;
-        if (m < u)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return -1;
-}
-
-/* The level's arcs from entry e of node u (gu from the start), each
- * target's tile's nodes checked before its cell is read. */
+/* The level's arcs from entry e of node u (gu from the start), the
+ * block's tiles' nodes checked before their cells are read. */
 static nb_status level_arcs(nbi_whaa *q, uint32_t u, uint32_t e, double gu, nb_cell goal,
                             nb_err *err)
 {
     uint32_t seen = q->sid << 1;
+    nb_status st = block_checked(q, q->nblk[u], err);
+    if (st != NB_OK)
+        return st;
     for (uint32_t k = nbi_u32at(q->bl.arc_first, e); k < nbi_u32at(q->bl.arc_first, e + 1); k++) {
         const uint8_t *a = q->bl.arc + (size_t)k * NBI_WBLK_ARC;
         uint32_t v = nbi_u32at(q->bl.entry, nbi_get32(a + NBI_WBLK_A_TO));
@@ -859,20 +896,37 @@ static nb_status level_arcs(nbi_whaa *q, uint32_t u, uint32_t e, double gu, nb_c
                                           nbi_get32(a + NBI_WBLK_A_DIAG));
         if ((q->stamp[v] | 1) == (seen | 1) && (q->stamp[v] & 1 || q->gv[v] <= gn))
             continue;
-        nb_status st = tile_checked(q, nbi_wgraph_node_tile(&q->g, v), 1, err);
-        if (st != NB_OK)
-            return st;
         if (relax(q, v, gn, u, goal, node_cell(&q->g, v)) && !q->bl_fault)
             q->viab[v] = 1;
     }
     return NB_OK;
 }
 
+/* A lower bound on the world graph's distance from node y (at yc) to v (at
+ * vc; dv its landmark distances): the octile distance, and with the
+ * landmarks |d(y) - d(v)| for each landmark joined to both (the section's
+ * check keeps each arc no shorter than its ends' differences, so the bound
+ * is consistent and an A* by it settles nodes at their distances). */
+static double walk_bound(const nbi_whaa *q, uint32_t y, nb_cell yc, nb_cell vc, const double *dv,
+                         uint32_t nl)
+{
+    double h = nbi_octile_cells(yc.x, yc.y, vc.x, vc.y);
+    for (uint32_t i = 0; i < nl; i++) {
+        double d = nbi_wlmk_dist(&q->lm, y, i);
+        if (d < 0 || dv[i] < 0)
+            continue;
+        double b = d > dv[i] ? d - dv[i] : dv[i] - d;
+        h = b > h ? b : h;
+    }
+    return h;
+}
+
 /* The shortest path from u to v over the world graph's arcs kept to block
- * k (an A* by the octile distance to v), its nodes after u appended to
+ * k (an A* by walk_bound to v), its nodes after u appended to
  * ekeys[*n...]: what the level's arc u -> v of length len stands for.  The
- * main search's arrays serve it (its path is kept in keys).  A level
- * whose arc no such path matches is refused, naming the block. */
+ * main search's arrays serve it (its path is kept in keys; its bounds in
+ * hv, made at a node's first reach).  A level whose arc no such path
+ * matches is refused, naming the block. */
 static nb_status block_walk(nbi_whaa *q, uint32_t u, uint32_t v, uint32_t k, double len,
                             size_t *n, nb_err *err)
 {
@@ -883,6 +937,10 @@ static nb_status block_walk(nbi_whaa *q, uint32_t u, uint32_t v, uint32_t k, dou
     }
     uint32_t seen = q->sid << 1;
     nb_cell vc = node_cell(&q->g, v);
+    double dv[NBI_WLMK_MAX];
+    uint32_t nl = q->has_lm && q->use_lm ? q->lm.count : 0;
+    for (uint32_t i = 0; i < nl; i++)
+        dv[i] = nbi_wlmk_dist(&q->lm, v, i);
     nbi_heap_clear(&q->heap);
     q->stamp[u] = seen;
     q->gv[u] = 0;
@@ -903,15 +961,17 @@ static nb_status block_walk(nbi_whaa *q, uint32_t u, uint32_t v, uint32_t k, dou
             uint32_t y = nbi_get32(r + NBI_WGRAPH_A_TO);
             double gn = q->gv[x] + nbi_steps_length(nbi_get32(r + NBI_WGRAPH_A_CARD),
                                                     nbi_get32(r + NBI_WGRAPH_A_DIAG));
-            if ((q->stamp[y] | 1) == (seen | 1) && (q->stamp[y] & 1 || q->gv[y] <= gn))
+            int reached = (q->stamp[y] | 1) == (seen | 1);
+            if (reached && (q->stamp[y] & 1 || q->gv[y] <= gn))
                 continue;
-            nb_cell yc = node_cell(&q->g, y);
-            if (block_of(q, tile_of(w, yc)) != k)
+            if (q->nblk[y] != k)
                 continue;
+            if (!reached)
+                q->hv[y] = walk_bound(q, y, node_cell(&q->g, y), vc, dv, nl);
             q->stamp[y] = seen;
             q->gv[y] = gn;
             q->parent[y] = x;
-            if (!nbi_heap_push(&q->heap, gn + nbi_octile_cells(yc.x, yc.y, vc.x, vc.y), -gn, y))
+            if (!nbi_heap_push(&q->heap, gn + q->hv[y], -gn, y))
                 return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
         }
     }
@@ -944,8 +1004,9 @@ static nb_status level_path(nbi_whaa *q, size_t *na, nb_err *err)
         uint32_t u = q->keys[i], v = q->keys[i - 1];
         if (v < q->g.nodes && q->viab[v]) {
             /* The arc's length from the level (the search's g-values are the walks' now). */
-            uint32_t k = block_of(q, nbi_wgraph_node_tile(&q->g, v));
-            long e = entry_of(q, k, u), f = entry_of(q, k, v);
+            uint32_t k = q->nblk[v];
+            long e = q->nent[u] == UINT32_MAX || q->nblk[u] != k ? -1 : (long)q->nent[u];
+            long f = q->nent[v] == UINT32_MAX ? -1 : (long)q->nent[v];
             double len = -1;
             for (uint32_t a = e < 0 ? 0 : nbi_u32at(q->bl.arc_first, (size_t)e);
                  e >= 0 && f >= 0 && a < nbi_u32at(q->bl.arc_first, (size_t)e + 1); a++) {
@@ -1183,15 +1244,30 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
         uint32_t seen = q->sid << 1;
         /* With the level of blocks: an entry's arcs of the level, and away from the ends'
          * blocks no world graph arc inside the block (the level's stand for them). */
-        uint32_t ub = q->qbl ? block_of(q, tile_of(w, uc)) : 0;
+        uint32_t ub = q->qbl ? q->nblk[u] : 0;
         int coarse = q->qbl && ub != q->bs && ub != q->bgoal;
-        long ue = q->qbl ? entry_of(q, ub, u) : -1;
-        if (ue >= 0 && (st = level_arcs(q, u, (uint32_t)ue, gu, goal, err)) != NB_OK)
+        uint32_t ue = q->qbl ? q->nent[u] : UINT32_MAX;
+        if (ue != UINT32_MAX && (st = level_arcs(q, u, ue, gu, goal, err)) != NB_OK)
             break;
-        for (uint32_t k = nbi_u32at(q->g.arc_first, u); k < nbi_u32at(q->g.arc_first, u + 1); k++) {
+        uint32_t k0 = nbi_u32at(q->g.arc_first, u), k1 = nbi_u32at(q->g.arc_first, u + 1);
+        if (coarse) {
+            /* Only the arcs to other tiles may leave the block: they come last (the
+             * format's order, checked with the tile's arcs). */
+            uint32_t t = tile_of(w, uc), t0 = nbi_u32at(q->g.tile_first, t),
+                     t1 = nbi_u32at(q->g.tile_first, t + 1);
+            while (k0 < k1) {
+                uint32_t v = nbi_get32(q->g.arc + (size_t)(k1 - 1) * NBI_WGRAPH_ARC + NBI_WGRAPH_A_TO);
+                if (v >= t0 && v < t1)
+                    break;
+                k1--;
+            }
+            k0 = k1;
+            k1 = nbi_u32at(q->g.arc_first, u + 1);
+        }
+        for (uint32_t k = k0; k < k1; k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
-            if (coarse && block_of(q, nbi_wgraph_node_tile(&q->g, v)) == ub)
+            if (coarse && q->nblk[v] == ub)
                 continue;
             double d = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
                                         nbi_get32(a + NBI_WGRAPH_A_DIAG));

@@ -220,6 +220,7 @@ nb_status nbi_wgraph_tile_check(const nb_bundle *b, const nbi_wgraph *g, const n
     for (uint32_t u = a; arcs && u < e; u++) {
         const uint8_t *qu = g->node + (size_t)u * NBI_WGRAPH_NODE;
         uint32_t ux = nbi_get32(qu + NBI_WGRAPH_N_X), uy = nbi_get32(qu + NBI_WGRAPH_N_Y);
+        int out = 0; /* an arc to another tile seen: the own tile's come first (the format) */
         for (uint32_t k = nbi_u32at(g->arc_first, u); k < nbi_u32at(g->arc_first, u + 1); k++) {
             const uint8_t *q = g->arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(q + NBI_WGRAPH_A_TO), card = nbi_get32(q + NBI_WGRAPH_A_CARD),
@@ -229,6 +230,11 @@ nb_status nbi_wgraph_tile_check(const nb_bundle *b, const nbi_wgraph *g, const n
             if (v >= g->nodes || v == u || dtx < -1 || dtx > 1 || dty < -1 || dty > 1)
                 return TFAIL(t, "arc %u from node %u to %u leaves its tile's neighbours", b->path,
                              g->section, tc, tr, k, u, v);
+            if (out && vt == t)
+                return TFAIL(t, "arc %u from node %u to %u, in its own tile, comes after an arc "
+                             "to another tile",
+                             b->path, g->section, tc, tr, k, u, v);
+            out |= vt != t;
             /* The target's own record, which the search reads when it reaches it. */
             if ((st = node_ok(b, g, lm, vt, v, err)) != NB_OK)
                 return st;
