@@ -49,7 +49,7 @@ kind() {
 }
 # ran: the actions Ninja's last run (in $tmp/.out) ran, sorted, on one line.
 ran() { sed -n 's/^\[[0-9]*\/[0-9]*\] //p' "$tmp/.out" | sort | tr '\n' ' '; }
-inputs() { ninja -f "$2" -t query "$1" | sed -n '/input:/,/outputs:/p' | grep '^    ' | sed 's/^ *//' | sort; }
+inputs() { ninja -f "$2" -t query "$1" | sed -n '/input:/,/outputs:/p' | grep '^    ' | sed 's/^ *//; s/^| //' | sort; }
 
 ok "cut a 320 x 320 world of a repeated chunk into 5 x 5 tiles of 64" chunk_world w
 is "every tile map the same bytes" "$(cksum <w/tiles/0_0.map) $(cd w/tiles && cat *.map | cksum)" \
@@ -67,7 +67,7 @@ is "the plan's twin edges are those" \
      awk '/^(twin|tile|strips|link)$/ { e = $0; next } /^x/ { x = substr($0, 2); next }
           /^y/ { y = substr($0, 2); if (e != "twin") next; getline tx; getline ty; print x "_" y " of " tx "_" ty }' | sort)" \
    "$want"
-is "a twin's action reads its twin's bundle" \
+is "a twin's action reads its twin's bundle (an implicit input)" \
    "$(inputs "$tmp/twins/tiles/4_3.nbb" twins.ninja | grep '\.nbb$')" "$tmp/twins/tiles/4_1.nbb"
 ok "ninja bakes the world without twins" ninja -f whole.ninja -j2
 ok "and with" ninja -f twins.ninja -j2
