@@ -347,6 +347,12 @@ static int twin_border(const char *twin_path, const nb_bundle *twin, const nbb_w
                  t.bundle_bytes == twin->size &&
                  t.table_crc == nbi_get32(twin->data + NBI_HDR_TABLE_CRC);
     nbb_free(path);
+    /* The border file of the twin's manifest as it is now: the optimal
+     * layer's borders when it says `optimal: 1`, and none otherwise. */
+    size_t opt = 0;
+    for (size_t i = 0; usable && i < nb_bundle_section_count(ob); i++)
+        opt += nb_bundle_section_get(ob, i)->type == NB_SEC_BORDER_OPT;
+    usable = usable && (opt > 0) == (w->optimal != 0);
     if (usable) {
         uint8_t digest[NBI_DIGEST_SIZE];
         image_digest(image, len, digest);
