@@ -736,6 +736,7 @@ typedef struct nbb_world_tile_out {
     uint8_t *tile, *border;
     size_t tile_len, border_len;
     nbb_rebake_stats stats;
+    int twin; /* 1: updated from the twin's bundle (nbb_world_tile_bake_twin) */
 } nbb_world_tile_out;
 
 /* Bakes tile (tx, ty) of the world (navbake world tile): the level of the
@@ -863,6 +864,17 @@ nb_status nbb_world_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const c
 nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
                                      const char *old_path, unsigned threads,
                                      nbb_world_tile_out *out, nb_err *err);
+/* nbb_world_tile_bake_strips, given twin_path (NULL: none), the bundle of
+ * another tile of the world that may have been baked from the same cells:
+ * the tile's map, the cells its halo holds and their shape all the same
+ * (the tile section's input records and header, but for the tile's place).
+ * When it was, that bundle is updated in place of old_path's, which
+ * changes no cell: only the tile section is new (out->twin 1).  Otherwise
+ * it is as without it.  The bytes are those of a whole bake either way
+ * (navbake world plan's twins, formats/world.md "Repeated tiles"). */
+nb_status nbb_world_tile_bake_twin(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                                   const char *old_path, const char *twin_path, unsigned threads,
+                                   nbb_world_tile_out *out, nb_err *err);
 
 /* The shape of the world whose world bundle is world (its world section;
  * NB_ERR_NOTFOUND when it is not one). */

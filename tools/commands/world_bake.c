@@ -42,6 +42,12 @@ static void tile_help(void)
            "      --strips         read the neighbours' cells from the strips they lend\n"
            "                       it, FOLDER/strips/X_Y.D.map (navbake world strips),\n"
            "                       not from their maps: the same bytes\n"
+           "      --twin X,Y       tile (X, Y) of the world may have been baked from the\n"
+           "                       same cells (navbake world plan's twins): when it was,\n"
+           "                       its bundle FOLDER/tiles/X_Y.nbb is updated in place\n"
+           "                       of this tile's, which changes only the tile's place;\n"
+           "                       when it was not, the option does nothing.  The same\n"
+           "                       bytes either way\n"
            "  -j, --threads N      threads to bake on, 1 to 256 (default: the online\n"
            "                       CPUs); the bytes are the same for any number\n"
            "  -v, --verbose        also print the files left as they were, and what\n"
@@ -80,7 +86,8 @@ typedef struct tile_args {
     nbc_world_listing l;
     const char *out;
     unsigned long index;
-    int have_index, full, strips;
+    unsigned long twin_x, twin_y; /* --twin X,Y */
+    int have_index, full, strips, twin;
 } tile_args;
 
 static int pick_tile(int argc, char **argv, const tile_args *a, nbb_world *w, unsigned long *tx,
@@ -91,11 +98,12 @@ static int pick_tile(int argc, char **argv, const tile_args *a, nbb_world *w, un
 static int tile_options(int argc, char **argv, int tile, tile_args *a, nbb_world *w,
                         unsigned long *tx, unsigned long *ty)
 {
-    enum { OPT_FULL = 256, OPT_STRIPS };
+    enum { OPT_FULL = 256, OPT_STRIPS, OPT_TWIN };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"index", required_argument, NULL, 'i'},
                                          {"full", no_argument, NULL, OPT_FULL},
                                          {"strips", no_argument, NULL, OPT_STRIPS},
+                                         {"twin", required_argument, NULL, OPT_TWIN},
                                          {"threads", required_argument, NULL, 'j'},
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
@@ -123,6 +131,21 @@ static int tile_options(int argc, char **argv, int tile, tile_args *a, nbb_world
                 return nbc_usage("--full and --strips are navbake world tile's");
             *(c == OPT_FULL ? &a->full : &a->strips) = 1;
             break;
+        case OPT_TWIN: {
+            char *comma = strchr(optarg, ',');
+            if (!tile)
+                return nbc_usage("--twin is navbake world tile's");
+            if (!comma)
+                return nbc_usage("--twin: '%s' is not a tile's X,Y", optarg);
+            *comma = '\0';
+            int good = nbc_uint("--twin's X", optarg, 0, NBB_WORLD_MAX_SIDE - 1, &a->twin_x) &&
+                       nbc_uint("--twin's Y", comma + 1, 0, NBB_WORLD_MAX_SIDE - 1, &a->twin_y);
+            *comma = ',';
+            if (!good)
+                return NBC_EXIT_USAGE;
+            a->twin = 1;
+            break;
+        }
         case 'h': tile ? tile_help() : strips_help(); return NBC_EXIT_OK;
         case 'V': return nbc_version();
         default: return nbc_bad_option();
@@ -172,17 +195,21 @@ int nbc_world_tile(int argc, char **argv)
     if (rc >= 0)
         return rc;
     nb_err err;
-    char name[64], border[64], *old = NULL;
+    char name[64], border[64], twin[64], *old = NULL, *twin_path = NULL;
     tile_name(name, sizeof name, (uint32_t)tx, (uint32_t)ty, "nbb");
+    tile_name(twin, sizeof twin, (uint32_t)a.twin_x, (uint32_t)a.twin_y, "nbb");
     tile_name(border, sizeof border, (uint32_t)tx, (uint32_t)ty, "border");
     nbb_world_tile_out o;
     memset(&o, 0, sizeof o);
     nb_status st = nbb_world_folders(a.out, &err);
     if (st == NB_OK && !a.full)
         st = nbb_world_join(a.out, name, &old, &err);
+    /* A twin of itself is no twin: the tile's own bundle is the old one. */
+    if (st == NB_OK && a.twin && (a.twin_x != tx || a.twin_y != ty))
+        st = nbb_world_join(a.out, twin, &twin_path, &err);
     if (st == NB_OK)
-        st = nbb_world_tile_bake_strips(&w, (uint32_t)tx, (uint32_t)ty, a.strips ? a.out : NULL,
-                                        old, a.l.threads, &o, &err);
+        st = nbb_world_tile_bake_twin(&w, (uint32_t)tx, (uint32_t)ty, a.strips ? a.out : NULL, old,
+                                      twin_path, a.l.threads, &o, &err);
     /* The bundle first: the border file holds its digest, and the link
      * reads the border. */
     if (st == NB_OK)
@@ -191,10 +218,13 @@ int nbc_world_tile(int argc, char **argv)
         st = nbb_world_put(a.out, border, o.border, o.border_len, nbc_world_list, &a.l, NULL, &err);
     if (st == NB_OK && a.l.verbose)
         printf("tile (%lu, %lu): %s, %llu cells changed, %u of %u layers written anew\n", tx, ty,
-               o.stats.change == NBB_LEVEL_OTHER ? "baked whole" : "updated",
+               o.stats.change == NBB_LEVEL_OTHER ? "baked whole"
+               : o.twin                          ? "updated from its twin"
+                                                 : "updated",
                (unsigned long long)o.stats.changed_cells, o.stats.layers_rebuilt, o.stats.layers);
     nbb_world_tile_out_free(&o);
     free(old);
+    free(twin_path);
     nbb_world_free(&w);
     return st == NB_OK ? NBC_EXIT_OK : nbc_fail_err(&err);
 }

@@ -115,15 +115,24 @@ void nbc_world_ninja(FILE *f, const nbc_world_plan *p)
           "  description = link\n"
           "  restat = 1\n",
           f);
+    /* A twin's tile action: the tile updated from its twin's bundle
+     * (world_twins.c), only in a plan that has twins. */
+    if (p->twin && p->twins)
+        fputs("\nrule twin\n"
+              "  command = $navbake world tile $manifest $x $y -o $dir --strips --twin $tx,$ty\n"
+              "  description = twin ${x}_$y of ${tx}_$ty\n"
+              "  restat = 1\n",
+              f);
     for (uint32_t ty = 0; ty < w->rows; ty++)
         for (uint32_t tx = 0; tx < w->columns; tx++)
             strips_edge(f, p, tx, ty);
     for (uint32_t ty = 0; ty < w->rows; ty++)
         for (uint32_t tx = 0; tx < w->columns; tx++) {
+            uint32_t i = ty * w->columns + tx, twin = p->twin ? p->twin[i] : i;
             fputs("\nbuild", f);
             tile_output(f, p, tx, ty, "nbb");
             tile_output(f, p, tx, ty, "border");
-            fputs(": tile", f);
+            fputs(twin != i ? ": twin" : ": tile", f);
             level(f, p);
             /* The tile's map first, then the strips its neighbours lend
              * it, row by row. */
@@ -134,7 +143,14 @@ void nbc_world_ninja(FILE *f, const nbc_world_plan *p)
                     if (nbb_world_neighbour(w, tx, ty, dx, dy, &nx, &ny))
                         strip_output(f, p, nx, ny, -dx, -dy);
                 }
+            /* The twin's bundle, which the action reads. */
+            if (twin != i) {
+                fputs(" |", f);
+                tile_output(f, p, twin % w->columns, twin / w->columns, "nbb");
+            }
             fprintf(f, "\n  x = %u\n  y = %u\n", tx, ty);
+            if (twin != i)
+                fprintf(f, "  tx = %u\n  ty = %u\n", twin % w->columns, twin / w->columns);
         }
     fputs("\nbuild", f);
     output(f, p, NBC_WORLD_BUNDLE);

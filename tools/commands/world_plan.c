@@ -82,6 +82,7 @@ static void plan_free(nbc_world_plan *p)
         for (size_t i = 0; i < (size_t)p->w.columns * p->w.rows; i++)
             free(p->maps[i]);
     free(p->maps);
+    free(p->twin);
     free(p->manifest);
     free(p->legend);
     free(p->agents);
@@ -170,7 +171,16 @@ static int put(const char *path, const nbc_world_plan *p, const nbc_slurm_opts *
     return NBC_EXIT_OK;
 }
 
-enum { OPT_NINJA = 256, OPT_SLURM, OPT_NAVBAKE, OPT_PARTITION, OPT_TIME, OPT_MEM, OPT_THROTTLE };
+enum {
+    OPT_NINJA = 256,
+    OPT_SLURM,
+    OPT_NAVBAKE,
+    OPT_PARTITION,
+    OPT_TIME,
+    OPT_MEM,
+    OPT_THROTTLE,
+    OPT_NO_TWINS
+};
 
 /* A value Slurm reads: not empty, and only characters from allowed. */
 static int slurm_value(const char *opt, const char *v, const char *allowed, const char *what)
@@ -203,6 +213,11 @@ static void help(void)
            "                       and the link as a job depending on it (run: sh FILE\n"
            "                       [SBATCH OPTION]...; it prints the jobs' ids)\n"
            "      --navbake PATH   the navbake the actions run (default: this one)\n"
+           "      --no-twins       bake every tile: for Ninja, a tile baked from the same\n"
+           "                       cells as an earlier one (its map and its neighbours'\n"
+           "                       maps the same bytes) is otherwise updated from that\n"
+           "                       twin's bundle once it is baked ('tile --twin X,Y'),\n"
+           "                       the same bytes at the cost of a copy\n"
            "  Slurm's requests for each action (default: the cluster's):\n"
            "      --partition P    the partition (or a comma-separated list of them)\n"
            "      --time T         the time limit (MINUTES, H:MM:SS, D-HH...)\n"
@@ -224,6 +239,7 @@ int nbc_world_plan_cmd(int argc, char **argv)
                                          {"time", required_argument, NULL, OPT_TIME},
                                          {"mem", required_argument, NULL, OPT_MEM},
                                          {"throttle", required_argument, NULL, OPT_THROTTLE},
+                                         {"no-twins", no_argument, NULL, OPT_NO_TWINS},
                                          {"verbose", no_argument, NULL, 'v'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
@@ -232,7 +248,7 @@ int nbc_world_plan_cmd(int argc, char **argv)
     const char *out = NULL, *ninja = NULL, *slurm = NULL, *navbake = NULL;
     nbc_slurm_opts so = {NULL, NULL, NULL, 0};
     nbc_world_listing l = {0, 0, 0, 0};
-    int c, asked_slurm = 0;
+    int c, asked_slurm = 0, twins = 1;
     while ((c = getopt_long(argc, argv, "o:vqhV", opts, NULL)) != -1) {
         if (nbc_world_option(c, &l) > 0) /* -v, -q */
             continue;
@@ -241,6 +257,7 @@ int nbc_world_plan_cmd(int argc, char **argv)
         case OPT_NINJA: ninja = optarg; break;
         case OPT_SLURM: slurm = optarg; break;
         case OPT_NAVBAKE: navbake = optarg; break;
+        case OPT_NO_TWINS: twins = 0; break;
         case OPT_PARTITION:
             if (!slurm_value("--partition", optarg,
                              "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-,",
@@ -280,7 +297,7 @@ int nbc_world_plan_cmd(int argc, char **argv)
         return nbc_usage("--partition, --time, --mem and --throttle are Slurm's: give --slurm FILE");
     nbc_world_plan p;
     int rc = NBC_EXIT_FAIL;
-    if (plan_read(&p, argv[optind], out, navbake)) {
+    if (plan_read(&p, argv[optind], out, navbake) && (!twins || !ninja || nbc_world_twins(&p))) {
         rc = NBC_EXIT_OK;
         if (ninja)
             rc = put(ninja, &p, NULL, &l);

@@ -24,6 +24,10 @@ typedef struct nbc_world_plan {
     char *navbake;        /* the navbake the actions run */
     char *out;            /* the folder the actions write to */
     char **maps;          /* each tile's map, row by row (columns x rows) */
+    uint32_t *twin;       /* each tile's twin (world_twins.c): the first tile, row by
+                             row, baked from the same cells; itself when none is.
+                             NULL: none looked for (--no-twins) */
+    size_t twins;         /* tiles whose twin is another */
 } nbc_world_plan;
 
 /* The Slurm job's requests; NULL or 0 when the cluster's defaults hold. */
@@ -31,6 +35,9 @@ typedef struct nbc_slurm_opts {
     const char *partition, *time, *mem;
     unsigned long throttle; /* tasks of an array running at once */
 } nbc_slurm_opts;
+
+/* Finds each tile's twin (p->twin): 1, else 0 with the error printed. */
+int nbc_world_twins(nbc_world_plan *p);
 
 /* The Ninja file: one edge a tile, then the link. */
 void nbc_world_ninja(FILE *f, const nbc_world_plan *p);

@@ -216,6 +216,14 @@ static nb_status put_border(nbb_builder *out, const nbb_layer *l, const nb_secti
     return nbb_builder_add_owned(out, &info, p, len, 0, err);
 }
 
+/* The digest a border file holds of the tile bundle image (len bytes). */
+static void image_digest(const uint8_t *image, size_t len, uint8_t *digest)
+{
+    memset(digest, 0, NBI_DIGEST_SIZE);
+    nbi_put64(digest + NBI_DIGEST_BYTES, len);
+    nbi_put32(digest + NBI_DIGEST_TABLE_CRC, nbi_get32(image + NBI_HDR_TABLE_CRC));
+}
+
 /* The border file of the tile bundle image (len bytes): its legend and
  * agents, its tile section with the image's digest, and a border for each
  * component layer. */
@@ -224,9 +232,8 @@ static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agent
                              const nbb_world_input *in, uint32_t nin, const uint8_t *image,
                              size_t len, uint8_t **out, size_t *out_len, nb_err *err)
 {
-    uint8_t digest[NBI_DIGEST_SIZE] = {0};
-    nbi_put64(digest + NBI_DIGEST_BYTES, len);
-    nbi_put32(digest + NBI_DIGEST_TABLE_CRC, nbi_get32(image + NBI_HDR_TABLE_CRC));
+    uint8_t digest[NBI_DIGEST_SIZE];
+    image_digest(image, len, digest);
     nb_bundle *tb = NULL;
     nbb_builder *bb = NULL;
     nbi_wtile t;
@@ -272,6 +279,104 @@ static nb_status border_file(const nbi_legend *legend, const nbi_agentset *agent
     return st;
 }
 
+/* The border graph section idx of the twin's border file ob, moved by
+ * (dx, dy) cells into b: its portals and the nodes its links reach are
+ * world cells (formats/world.md), everything else is in the bundle's own
+ * frame.  0 when the section is not as its header says (then the border
+ * file is built whole). */
+static int moved_graph(nbb_builder *b, const nb_bundle *ob, size_t idx, uint32_t dx, uint32_t dy,
+                       nb_status *st, nb_err *err)
+{
+    const void *src;
+    size_t len;
+    if (nb_bundle_payload(ob, idx, &src, &len, NULL) != NB_OK || len < NBI_BGRAPH_HEADER)
+        return 0;
+    const uint8_t *q = src;
+    uint64_t np = nbi_get32(q + NBI_BGRAPH_PORTALS), nl = nbi_get32(q + NBI_BGRAPH_LINKS);
+    if (len < NBI_BGRAPH_HEADER + np * NBI_BGRAPH_PORTAL + nl * NBI_BGRAPH_LINK)
+        return 0;
+    uint8_t *p = nbb_malloc(len);
+    if (!p) {
+        *st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a border graph");
+        return 1;
+    }
+    memcpy(p, src, len);
+    uint8_t *pp = p + NBI_BGRAPH_HEADER, *pl = pp + np * NBI_BGRAPH_PORTAL;
+    for (uint64_t i = 0; i < np; i++) {
+        uint8_t *c = pp + i * NBI_BGRAPH_PORTAL;
+        nbi_put32(c + NBI_BGRAPH_P_X, nbi_get32(c + NBI_BGRAPH_P_X) + dx);
+        nbi_put32(c + NBI_BGRAPH_P_Y, nbi_get32(c + NBI_BGRAPH_P_Y) + dy);
+    }
+    for (uint64_t k = 0; k < nl; k++) {
+        uint8_t *c = pl + k * NBI_BGRAPH_LINK;
+        nbi_put32(c + NBI_BGRAPH_L_X, nbi_get32(c + NBI_BGRAPH_L_X) + dx);
+        nbi_put32(c + NBI_BGRAPH_L_Y, nbi_get32(c + NBI_BGRAPH_L_Y) + dy);
+    }
+    nb_section_info info = *nb_bundle_section_get(ob, idx);
+    *st = nbb_builder_add_owned(b, &info, p, len, 0, err);
+    return 1;
+}
+
+/* A twin's border file: the twin's own, whose borders, border graphs and
+ * optimal borders depend on the bundle's cells alone (in the bundle's
+ * frame, but for the border graphs' world cells, moved), its tile section
+ * replaced by this tile's with the digest of the new tile bundle image
+ * (len bytes).  The border graphs are most of a
+ * tile action's time (a Dijkstra a portal), so this is what makes a twin
+ * cheap.  0 when the twin's border file is not there or is not the one of
+ * the twin bundle twin (then it is built whole); 1 when out holds it, or
+ * on an error (in *st). */
+static int twin_border(const char *twin_path, const nb_bundle *twin, const nbb_world *w,
+                       uint32_t tx, uint32_t ty, uint32_t halo, const nbb_world_input *in,
+                       uint32_t nin, const uint8_t *image, size_t len, uint8_t **out,
+                       size_t *out_len, nb_status *st, nb_err *err)
+{
+    size_t n = strlen(twin_path);
+    static const char ext[] = ".nbb";
+    if (n < sizeof ext - 1 || strcmp(twin_path + n - (sizeof ext - 1), ext) != 0)
+        return 0;
+    char *path = nbb_malloc(n + 8);
+    if (!path)
+        return 0;
+    memcpy(path, twin_path, n - (sizeof ext - 1));
+    strcpy(path + n - (sizeof ext - 1), ".border");
+    nb_bundle *ob = NULL;
+    nbi_wtile t;
+    int usable = nb_bundle_open(path, 0, nbb_mem(), &ob, NULL) == NB_OK &&
+                 nbi_wtile_find(ob, &t, NULL) == NB_OK && t.has_digest &&
+                 t.bundle_bytes == twin->size &&
+                 t.table_crc == nbi_get32(twin->data + NBI_HDR_TABLE_CRC);
+    nbb_free(path);
+    /* The border file of the twin's manifest as it is now: the optimal
+     * layer's borders when it says `optimal: 1`, and none otherwise. */
+    size_t opt = 0;
+    for (size_t i = 0; usable && i < nb_bundle_section_count(ob); i++)
+        opt += nb_bundle_section_get(ob, i)->type == NB_SEC_BORDER_OPT;
+    usable = usable && (opt > 0) == (w->optimal != 0);
+    if (usable) {
+        uint8_t digest[NBI_DIGEST_SIZE];
+        image_digest(image, len, digest);
+        nbb_builder *bb = NULL;
+        *st = nbb_builder_new(&bb, err);
+        if (*st == NB_OK)
+            *st = nbb_builder_take(bb, ob, err);
+        /* The border graphs' world cells moved from the twin's place to
+         * this tile's (unsigned: the move wraps as a difference should). */
+        uint32_t ex0, ey0, ew, eh;
+        nbb_world_extent(w, tx, ty, halo, &ex0, &ey0, &ew, &eh);
+        for (size_t i = 0; usable && *st == NB_OK && i < nb_bundle_section_count(ob); i++)
+            if (nb_bundle_section_get(ob, i)->type == NB_SEC_BORDER_GRAPH)
+                usable = moved_graph(bb, ob, i, ex0 - t.origin_x, ey0 - t.origin_y, st, err);
+        if (*st == NB_OK)
+            *st = put_tile(bb, w, tx, ty, halo, in, nin, digest, err);
+        if (*st == NB_OK && usable)
+            *st = nbb_builder_image(bb, out, out_len, err);
+        nbb_builder_free(bb);
+    }
+    nb_bundle_close(ob);
+    return usable;
+}
+
 /* A level's border cut into shares of side / 8 cells (mkabstract's default cuts it in two):
  * on a DAO world of 8192^2 (tests/bench/results/world-haa-bench.md) 2 kept the corner to corner
  * error at 2.3 %, 8 at 0.93 %, for 2 times the nodes a stretch expands. */
@@ -305,11 +410,40 @@ static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threa
     return nbb_abstract_put_built(b, &o, w->levels > 1 ? &lo : NULL, 0, err);
 }
 
-/* 1 when the bundle at path is this tile of this world, baked with this
- * halo, cluster and levels: then updating it gives a whole bake's bytes.
- * Any other (another world's tile, damaged, missing, levels the manifest
- * no longer asks for) is baked over whole. */
-static int old_usable(const char *path, const uint8_t *want, const nbb_world *w)
+/* The header words a twin may differ in: the tile's column and row and
+ * the world cell its map starts at.  Every other word (the world's and
+ * the tile's shape, the halo, the inputs' count) and every input record
+ * (the CRCs of the tile's map and of the cells its halo holds) must be
+ * the same, or the tile is not a twin. */
+static int placed_word(size_t at)
+{
+    return at == NBI_TILE_COLUMN || at == NBI_TILE_ROW || at == NBI_TILE_ORIGIN_X ||
+           at == NBI_TILE_ORIGIN_Y;
+}
+
+/* 1 when the tile section payload have (of have_len bytes) is want's
+ * (want_len bytes): the same tile when twin is 0; a twin, the same but
+ * for where it lies (placed_word), when twin is 1. */
+static int same_tile(const uint8_t *have, size_t have_len, const uint8_t *want, size_t want_len,
+                     int twin)
+{
+    if (!twin)
+        return have_len >= NBI_TILE_INPUTS && memcmp(have, want, NBI_TILE_INPUTS) == 0;
+    if (have_len != want_len)
+        return 0;
+    for (size_t at = 0; at < NBI_TILE_HEADER; at += 4)
+        if (!placed_word(at) && memcmp(have + at, want + at, 4) != 0)
+            return 0;
+    return memcmp(have + NBI_TILE_HEADER, want + NBI_TILE_HEADER, want_len - NBI_TILE_HEADER) == 0;
+}
+
+/* 1 when the bundle at path is this tile of this world (twin 0), or a
+ * twin of it (twin 1: another tile baked from the same cells, same_tile),
+ * baked with this halo, cluster and levels: then updating it gives a
+ * whole bake's bytes.  Any other (another world's tile, damaged, missing,
+ * levels the manifest no longer asks for) is baked over whole. */
+static int old_usable(const char *path, const uint8_t *want, size_t want_len, const nbb_world *w,
+                      int twin)
 {
     nb_bundle *ob;
     if (nb_bundle_open(path, 0, nbb_mem(), &ob, NULL) != NB_OK)
@@ -319,7 +453,8 @@ static int old_usable(const char *path, const uint8_t *want, const nbb_world *w)
     long lv = nbi_section_index(ob, NB_SEC_ABSTRACT_LEVELS, NULL, NULL, 0);
     nbb_levels_opts lo = tile_levels(w);
     int ok = nbi_wtile_find(ob, &t, NULL) == NB_OK && !t.has_digest &&
-             memcmp(ob->sections[t.section].payload, want, NBI_TILE_INPUTS) == 0 &&
+             same_tile(ob->sections[t.section].payload, (size_t)ob->sections[t.section].info.usize,
+                       want, want_len, twin) &&
              (a < 0 || ob->sections[a].info.param[0] == w->cluster) &&
              (w->levels > 1 ? a < 0 || (lv >= 0 && nbb_levels_baked_with(
                                                       ob->sections[lv].payload,
@@ -339,6 +474,13 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
                                      const char *old_path, unsigned threads,
                                      nbb_world_tile_out *out, nb_err *err)
 {
+    return nbb_world_tile_bake_twin(w, tx, ty, dir, old_path, NULL, threads, out, err);
+}
+
+nb_status nbb_world_tile_bake_twin(const nbb_world *w, uint32_t tx, uint32_t ty, const char *dir,
+                                   const char *old_path, const char *twin_path, unsigned threads,
+                                   nbb_world_tile_out *out, nb_err *err)
+{
     memset(out, 0, sizeof *out);
     if (tx >= w->columns || ty >= w->rows)
         return nbi_fail(err, NB_ERR_ARG, "tile (%u, %u) is not in the world's %u x %u tiles", tx,
@@ -350,12 +492,17 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
     nbb_builder *b = NULL;
     nb_bundle *old = NULL;
     nb_status st = tile_level(w, tx, ty, dir, threads, &l, &halo, in, &nin, err);
-    if (st == NB_OK && old_path) {
+    /* A twin's bundle, when it is one, stands for the old one: updating
+     * it changes no cell, so only the tile section is written anew (the
+     * rest kept as stored, the bytes a whole bake's). */
+    if (st == NB_OK && (old_path || twin_path)) {
         size_t len;
         uint8_t *want = tile_payload(w, tx, ty, halo, in, nin, NULL, &len);
         if (!want)
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
-        else if (!old_usable(old_path, want, w))
+        else if (twin_path && old_usable(twin_path, want, len, w, 1))
+            old_path = twin_path, out->twin = 1;
+        else if (old_path && !old_usable(old_path, want, len, w, 0))
             old_path = NULL;
         nbb_free(want);
     }
@@ -368,6 +515,7 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
         if (old_path && nbb_builder_open_update(b, old_path, &old, NULL) != NB_OK) {
             nbb_builder_free(b);
             old = NULL;
+            out->twin = 0;
             if ((st = nbb_builder_new(&b, err)) == NB_OK)
                 nbb_builder_threads(b, threads);
         }
@@ -385,7 +533,9 @@ nb_status nbb_world_tile_bake_strips(const nbb_world *w, uint32_t tx, uint32_t t
         st = nbb_builder_comp_runs(b, 0, err);
     if (st == NB_OK)
         st = nbb_builder_image(b, &out->tile, &out->tile_len, err);
-    if (st == NB_OK)
+    if (st == NB_OK &&
+        !(out->twin && old && twin_border(twin_path, old, w, tx, ty, halo, in, nin, out->tile,
+                                   out->tile_len, &out->border, &out->border_len, &st, err)))
         st = border_file(&l.legend, &l.agents, w, tx, ty, halo, in, nin, out->tile, out->tile_len,
                          &out->border, &out->border_len, err);
     nbb_builder_free(b);
