@@ -530,8 +530,12 @@ static void edited(nb_bundle *nb, nb_sg *sg, nb_aa *aa, const nbb_grid *g, const
         return;
     nb_sg_query q[EDIT_PAIRS];
     double last[EDIT_PAIRS];
+    /* One agent and corner rule for all: one customized graph, which a new layer would
+     * make again (and drop what was kept). */
+    size_t agent = tu_below(r, 2);
+    int rule = (int)tu_below(r, 2);
     for (int i = 0; i < EDIT_PAIRS; i++) {
-        query_init(&q[i], tu_below(r, 2), (int)tu_below(r, 2));
+        query_init(&q[i], agent, rule);
         if (scen) {
             size_t k = tu_below(r, (uint32_t)scen->count);
             q[i].start = scen->lines[k].start;
