@@ -4,7 +4,9 @@
  * the counts against the table and the payload's length, every tile's
  * border as nbi_oborder_read checks it (a tile's shape from the world
  * section), and every move between tiles ending on the node it names;
- * then the landmarks' distances (read_landmarks says what is checked). */
+ * then the landmarks' distances (read_landmarks says what is checked).
+ * The query reads the section in place (opt_wview.c, the same checks a
+ * tile at a time); this copy is what the tests hold it against. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
