@@ -41,22 +41,37 @@ typedef struct search_out {
     int limit, ended;
 } search_out;
 
+/* A node's record in this workspace's search. */
+typedef struct node_rec {
+    double g, h;  /* h: its bound to the goal, set when first seen */
+    uint32_t parent, seen, closed, pad; /* seen, closed: == stamp this query */
+} node_rec;
+
+/* Node records by pages of 1 << REC_BITS ids, each zeroed at its first
+ * touch and kept: the records follow the nodes searches reach, not the
+ * world's portals (32 bytes a portal over the world: tens of MB at
+ * 32768^2, past a walker's 64 MB). */
+enum { REC_BITS = 10, REC_PAGE = 1 << REC_BITS };
+
 /* One (capability, size, corner rule) the queries asked for. */
 typedef struct agent_ws {
     nbi_wov o;       /* the section read in place */
     nb_cell *tc;     /* maxp + 1: tile tc_tile's portals' cells */
     uint32_t tc_tile;
-    double *g;
-    uint32_t *parent, *seen, *closed, *pos, stamp;
+    node_rec **page; /* (nodes >> REC_BITS) + 1 pages, NULL until touched */
+    size_t npages, touched;
+    uint32_t stamp;
     double *row, *to_goal; /* maxp + 1 each */
-    double *h;             /* per node: its bound to the goal, set when first seen */
     /* This query's landmark bounds (ALT): from landmark k the goal lies at
      * least lo[k] - d(k, v) and d(k, v) - hi[k] from node v; use[k] 0
      * when the goal's tile has no portal the landmark reaches. */
     double lo[NBI_WOPT_MAX_LANDMARKS], hi[NBI_WOPT_MAX_LANDMARKS];
     uint8_t use[NBI_WOPT_MAX_LANDMARKS];
-    nbi_heap heap;
+    nbi_heap heap; /* no positions: a node pushed again, its stale items skipped */
 } agent_ws;
+
+/* Node v's record, known touched. */
+#define REC(g, v) (&(g)->page[(v) >> REC_BITS][(v) & (REC_PAGE - 1)])
 
 struct nb_world_sg {
     const nb_world *w;
@@ -108,14 +123,11 @@ static void agent_free(const nb_allocator *a, agent_ws *g)
 {
     nbi_wov_free(&g->o);
     nbi_free(a, g->tc);
-    nbi_free(a, g->g);
-    nbi_free(a, g->parent);
-    nbi_free(a, g->seen);
-    nbi_free(a, g->closed);
-    nbi_free(a, g->pos);
+    for (size_t i = 0; g->page && i < g->npages; i++)
+        nbi_free(a, g->page[i]);
+    nbi_free(a, g->page);
     nbi_free(a, g->row);
     nbi_free(a, g->to_goal);
-    nbi_free(a, g->h);
     nbi_heap_free(&g->heap);
 }
 
@@ -149,9 +161,9 @@ size_t nb_world_sg_bytes(const nb_world_sg *ws)
                (ws->pcap + ws->wcap) * sizeof *ws->path + ws->ccap * sizeof *ws->chain;
     for (size_t i = 0; i < ws->nag; i++) {
         const agent_ws *g = &ws->ag[i];
-        size_t nodes = (size_t)g->o.nodes + 1, m = (size_t)g->o.maxp + 1;
+        size_t m = (size_t)g->o.maxp + 1;
         /* The section itself is the mapping's (nb_world_bytes). */
-        n += sizeof *g + nodes * (2 * sizeof *g->g + 4 * sizeof(uint32_t)) +
+        n += sizeof *g + g->npages * sizeof *g->page + g->touched * REC_PAGE * sizeof(node_rec) +
              ((size_t)g->o.tiles + 1) * (sizeof *g->o.first + sizeof *g->o.lbase + 1) +
              m * (2 * sizeof *g->row + sizeof *g->tc) + nbi_heap_bytes(&g->heap);
     }
@@ -198,20 +210,14 @@ static nb_status agent_of(nb_world_sg *ws, nb_capability cap, uint32_t size, int
     if (st != NB_OK)
         return st;
     size_t n = (size_t)g->o.nodes + 1, m = (size_t)g->o.maxp + 1;
-    g->g = nbi_alloc_array(ws->a, n, sizeof *g->g);
-    g->parent = nbi_alloc_array(ws->a, n, sizeof *g->parent);
-    g->seen = nbi_zalloc_array(ws->a, n, sizeof *g->seen);
-    g->closed = nbi_zalloc_array(ws->a, n, sizeof *g->closed);
-    g->pos = nbi_alloc_array(ws->a, n, sizeof *g->pos);
+    g->npages = (n >> REC_BITS) + 1;
+    g->page = nbi_zalloc_array(ws->a, g->npages, sizeof *g->page);
     g->row = nbi_alloc_array(ws->a, m, sizeof *g->row);
     g->to_goal = nbi_alloc_array(ws->a, m, sizeof *g->to_goal);
-    g->h = nbi_alloc_array(ws->a, n, sizeof *g->h);
     g->tc = nbi_alloc_array(ws->a, m, sizeof *g->tc);
     g->tc_tile = NONE;
-    for (size_t i = 0; g->pos && i < n; i++)
-        g->pos[i] = NBI_HEAP_NONE;
-    if (!g->g || !g->parent || !g->seen || !g->closed || !g->pos || !g->row || !g->to_goal || !g->h || !g->tc ||
-        !nbi_heap_init(&g->heap, ws->a, 1024, g->pos)) {
+    if (!g->page || !g->row || !g->to_goal || !g->tc ||
+        !nbi_heap_init(&g->heap, ws->a, 1024, NULL)) {
         agent_free(ws->a, g);
         return nbi_fail_nomem(err, "a world optimal workspace");
     }
@@ -401,17 +407,33 @@ static void goal_bounds(agent_ws *g, uint32_t g0, uint32_t n)
     }
 }
 
+/* Node v's record, its page zeroed at its first touch; NULL without
+ * memory. */
+static node_rec *rec_of(agent_ws *g, uint32_t v)
+{
+    node_rec **p = &g->page[v >> REC_BITS];
+    if (!*p) {
+        if (!(*p = nbi_zalloc_array(g->o.a, REC_PAGE, sizeof **p)))
+            return NULL;
+        g->touched++;
+    }
+    return &(*p)[v & (REC_PAGE - 1)];
+}
+
 /* Node v (at cell c, its tile checked) reached from u at cost ng; 0
  * without memory. */
 static int relax(agent_ws *g, uint32_t u, uint32_t v, nb_cell c, double ng, nb_cell goal)
 {
     const uint32_t st = g->stamp;
-    if (g->seen[v] != st)
-        g->seen[v] = st, g->h[v] = bound(g, v, c, goal);
-    else if (g->closed[v] == st || ng >= g->g[v])
+    node_rec *r = rec_of(g, v);
+    if (!r)
+        return 0;
+    if (r->seen != st)
+        r->seen = st, r->h = bound(g, v, c, goal);
+    else if (r->closed == st || ng >= r->g)
         return 1;
-    g->g[v] = ng, g->parent[v] = u;
-    return nbi_heap_push(&g->heap, ng + g->h[v], 0, v);
+    r->g = ng, r->parent = u;
+    return nbi_heap_push(&g->heap, ng + r->h, 0, v);
 }
 
 /* Tile t's portals' cells in g->tc (t checked). */
@@ -475,8 +497,11 @@ static nb_status search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, ui
             break;
         }
         uint32_t u = it.id;
-        double gu = g->g[u];
-        g->closed[u] = st;
+        node_rec *ru = REC(g, u);
+        if (ru->closed == st)
+            continue; /* a stale item: u was pushed again with less */
+        double gu = ru->g;
+        ru->closed = st;
         r->expanded++;
         uint32_t t = nbi_wov_tile_of(o, u), base = o->first[t], i = u - base,
                  n = o->first[t + 1] - base;
@@ -490,7 +515,7 @@ static nb_status search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, ui
          * portal v of the tile already has g(v) <= g(p) + d(p, v) <=
          * g(u) + d(u, v), the rows being distances inside the tile (a
          * walk p to u to v is one). */
-        uint32_t p = g->parent[u];
+        uint32_t p = ru->parent;
         if (p != NONE && (p < base || p - base >= n)) {
             const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
                           *packed = rows + 4 * ((size_t)n + 1) +
@@ -572,8 +597,9 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     }
     res->searched = 1;
     if (++g->stamp == UINT32_MAX) {
-        memset(g->seen, 0, ((size_t)o->nodes + 1) * sizeof *g->seen);
-        memset(g->closed, 0, ((size_t)o->nodes + 1) * sizeof *g->closed);
+        for (size_t i = 0; i < g->npages; i++)
+            if (g->page[i])
+                memset(g->page[i], 0, REC_PAGE * sizeof *g->page[i]);
         g->stamp = 1;
     }
     nbi_heap_clear(&g->heap);
@@ -584,17 +610,21 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     uint32_t ng = o->first[kg + 1] - o->first[kg], ns = o->first[ks + 1] - o->first[ks];
     from_cell(ws, vg, size, corner, e, g->tc, ng, g->to_goal, NULL);
     goal_bounds(g, o->first[kg], ng);
-    double *first = g->g + o->first[ks];
+    double *first = g->row; /* free until the search */
     tile_cells(g, ks);
     double direct = from_cell(ws, vs, size, corner, s, g->tc, ns, first, ks == kg ? &e : NULL);
     search_out r = {direct < 0 ? INFINITY : direct, NONE, 0, 0, 0};
     ws->r = r;
     for (uint32_t u = o->first[ks]; u < o->first[ks + 1]; u++)
-        if (g->g[u] >= 0) {
-            g->seen[u] = g->stamp;
-            g->parent[u] = NONE;
-            g->h[u] = bound(g, u, g->tc[u - o->first[ks]], e);
-            if (!nbi_heap_push(&g->heap, g->g[u] + g->h[u], 0, u))
+        if (first[u - o->first[ks]] >= 0) {
+            node_rec *r = rec_of(g, u);
+            if (!r)
+                return nbi_fail_nomem(err, "a world optimal search");
+            r->seen = g->stamp;
+            r->g = first[u - o->first[ks]];
+            r->parent = NONE;
+            r->h = bound(g, u, g->tc[u - o->first[ks]], e);
+            if (!nbi_heap_push(&g->heap, r->g + r->h, 0, u))
                 return nbi_fail_nomem(err, "a world optimal search");
         }
     ws->phase = PH_SEARCH;
@@ -644,7 +674,7 @@ static nb_status walk(nb_world_sg *ws, nb_err *err)
     nbi_wview *vs = view(ws, ks), *vg = view(ws, kg);
     /* The overlay's path, goal first, then every tile it crosses pinned. */
     size_t nc = 0;
-    for (uint32_t u = r.last; u != NONE; u = g->parent[u]) {
+    for (uint32_t u = r.last; u != NONE; u = REC(g, u)->parent) {
         if (nc == ws->ccap) {
             size_t cap = ws->ccap ? 2 * ws->ccap : 256;
             uint32_t *c = nbi_realloc_array(ws->a, ws->chain, cap, sizeof *c);
