@@ -617,14 +617,14 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     ws->r = r;
     for (uint32_t u = o->first[ks]; u < o->first[ks + 1]; u++)
         if (first[u - o->first[ks]] >= 0) {
-            node_rec *r = rec_of(g, u);
-            if (!r)
+            node_rec *ru = rec_of(g, u);
+            if (!ru)
                 return nbi_fail_nomem(err, "a world optimal search");
-            r->seen = g->stamp;
-            r->g = first[u - o->first[ks]];
-            r->parent = NONE;
-            r->h = bound(g, u, g->tc[u - o->first[ks]], e);
-            if (!nbi_heap_push(&g->heap, r->g + r->h, 0, u))
+            ru->seen = g->stamp;
+            ru->g = first[u - o->first[ks]];
+            ru->parent = NONE;
+            ru->h = bound(g, u, g->tc[u - o->first[ks]], e);
+            if (!nbi_heap_push(&g->heap, ru->g + ru->h, 0, u))
                 return nbi_fail_nomem(err, "a world optimal search");
         }
     ws->phase = PH_SEARCH;
