@@ -167,8 +167,8 @@ nb_status nbi_wov_open(const nb_bundle *b, size_t idx, const nbi_windex *x, cons
 }
 
 /* The tiles' extents and counts: each tile's bytes inside the borders,
- * after the one before, long enough for its header; its portals and
- * moves adding up to the header's N and L. */
+ * after the one before, as long as its header's counts say; its portals
+ * and moves adding up to the header's N and L. */
 static nb_status read_extents(nbi_wov *o, uint32_t b, nb_err *err)
 {
     if (nbi_u32at(o->off, 0) != 0 || nbi_u32at(o->off, o->tiles) != b)
@@ -181,11 +181,19 @@ static nb_status read_extents(nbi_wov *o, uint32_t b, nb_err *err)
             return FAIL("%s: tile (%u, %u)'s border: bytes %u to %u, shorter than its header",
                         o->where, t % o->x->columns, t / o->x->columns, s, e);
         const uint8_t *p = o->bytes + s;
-        uint32_t n = nbi_get32(p + NBI_OBORDER_PORTALS);
+        uint32_t n = nbi_get32(p + NBI_OBORDER_PORTALS), nl = nbi_get32(p + NBI_OBORDER_LINKS),
+                 nb = nbi_get32(p + NBI_OBORDER_BYTES);
+        uint64_t want = NBI_OBORDER_HEADER + (uint64_t)n * NBI_OBORDER_PORTAL +
+                        4 * ((uint64_t)n + 1) + (uint64_t)nl * NBI_OBORDER_LINK + nb;
+        if (e - s != want)
+            return FAIL("%s: tile (%u, %u)'s border: %u bytes for %u portals, %u links and %u "
+                        "packed bytes, expected %llu",
+                        o->where, t % o->x->columns, t / o->x->columns, e - s, n, nl, nb,
+                        (unsigned long long)want);
         o->first[t] = (uint32_t)(nodes < UINT32_MAX ? nodes : UINT32_MAX);
         o->lbase[t] = (uint32_t)(links < UINT32_MAX ? links : UINT32_MAX);
         nodes += n;
-        links += nbi_get32(p + NBI_OBORDER_LINKS);
+        links += nl;
         o->maxp = n > o->maxp ? n : o->maxp;
     }
     if (nodes != o->nodes || links != o->links)
