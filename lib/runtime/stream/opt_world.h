@@ -33,6 +33,8 @@
 #ifndef NB_OPT_WORLD_H
 #define NB_OPT_WORLD_H
 
+#include <string.h>
+
 #include "abstract/abstract.h"
 #include "core/format.h"
 #include "core/heap.h"
@@ -206,6 +208,19 @@ uint32_t nbi_wov_cells(const nbi_wov *o, uint32_t t, nb_cell *out);
 static inline double nbi_wov_ld(const nbi_wov *o, uint32_t v, uint32_t k)
 {
     return nbi_getf64(o->ld + 8 * ((size_t)v * o->nland + k));
+}
+
+/* Tile t's tag as its bundle would have it: its own cells from (0, 0). */
+static inline nbi_wtile nbi_wopt_tag(const nbi_windex *x, uint32_t t)
+{
+    nbi_wtile g;
+    memset(&g, 0, sizeof g);
+    g.column = t % x->columns, g.row = t / x->columns;
+    g.origin_x = g.column * x->side, g.origin_y = g.row * x->side;
+    g.core_w = x->width - g.origin_x < x->side ? x->width - g.origin_x : x->side;
+    g.core_h = x->height - g.origin_y < x->side ? x->height - g.origin_y : x->side;
+    g.width = x->width, g.height = x->height, g.side = x->side;
+    return g;
 }
 
 /* The tile of world cell c. */

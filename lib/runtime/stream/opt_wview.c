@@ -30,19 +30,6 @@ void nbi_wov_free(nbi_wov *o)
     memset(o, 0, sizeof *o);
 }
 
-/* Tile t's tag as its bundle would have it: its own cells from (0, 0). */
-static nbi_wtile tag_of(const nbi_windex *x, uint32_t t)
-{
-    nbi_wtile g;
-    memset(&g, 0, sizeof g);
-    g.column = t % x->columns, g.row = t / x->columns;
-    g.origin_x = g.column * x->side, g.origin_y = g.row * x->side;
-    g.core_w = x->width - g.origin_x < x->side ? x->width - g.origin_x : x->side;
-    g.core_h = x->height - g.origin_y < x->side ? x->height - g.origin_y : x->side;
-    g.width = x->width, g.height = x->height, g.side = x->side;
-    return g;
-}
-
 nb_cell nbi_wov_cell(const nbi_wov *o, uint32_t t, uint32_t i)
 {
     const uint8_t *c = nbi_wov_border(o, t) + NBI_OBORDER_HEADER + (size_t)i * NBI_OBORDER_PORTAL;
@@ -77,7 +64,7 @@ static nb_status check_border(nbi_wov *o, uint32_t t, nb_err *err)
         return NB_OK;
     char tw[192];
     snprintf(tw, sizeof tw, "%s: tile (%u, %u)", o->where, t % o->x->columns, t / o->x->columns);
-    nbi_wtile g = tag_of(o->x, t);
+    nbi_wtile g = nbi_wopt_tag(o->x, t);
     uint32_t a = nbi_u32at(o->off, t), e = nbi_u32at(o->off, t + 1);
     uint32_t param[4] = {o->capability, o->size, o->corner, o->first[t + 1] - o->first[t]};
     nb_status st = nbi_oborder_check(o->bytes + a, e - a, param, &g, tw, err);
