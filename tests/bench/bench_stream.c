@@ -10,7 +10,7 @@
  * unloads, and the largest of each memory figure against the goal (64 MB
  * resident with a 3 x 3 window of 1024^2 tiles).
  *
- *   bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] [-f FPS] [-w] [-H] [-t]
+ *   bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] [-f FPS] [-w] [-H|-O] [-t]
  *
  * OUT is where navbake world link wrote world.nbw (its tiles in
  * OUT/tiles).  -s: the walker's speed in cells a frame (8); -r: the short
@@ -25,7 +25,9 @@
  * either way (elsewhere it is mincore's page cache: cold start then).  The walker goes along the world's diagonal from its first tile's centre
  * to its last's; every query's ends are the standable cells nearest the
  * points chosen (nb_world_nearest_find).  -H: the long query is HAA*
- * across tiles (nb_world_haa_find, straightened) instead of Annotated A*.
+ * across tiles (nb_world_haa_find, straightened) instead of Annotated A*;
+ * -O: the world optimal layer (nb_world_sg_find, on a world linked with
+ * `optimal: 1`), its workspace counted in the workspace column.
  * -t: after each long query the game calls nb_world_trim (the world
  * bundle's pages of the tiles not loaded given back); the memory figures
  * of that second are then taken after the trim, and the largest before
@@ -145,6 +147,7 @@ typedef struct walker {
     nb_world_info in;
     nb_world_aa *ws;
     nb_world_haa *hs;
+    nb_world_sg *sg; /* -O */
     const nb_agent *agent;
 } walker;
 
@@ -205,6 +208,20 @@ static int snap(walker *k, long x, long y, nb_cell *out)
         return 0;
     *out = r.cell;
     return 1;
+}
+
+/* The world optimal layer from s to g, timed (seconds in *secs). */
+static nb_status timed_sg(walker *k, nb_cell s, nb_cell g, nb_sg_result *r, double *secs,
+                          nb_err *err)
+{
+    nb_sg_query q;
+    nb_sg_query_init(&q);
+    q.capability = k->agent->capability;
+    q.start = s, q.goal = g;
+    double t = now();
+    nb_status st = nb_world_sg_find(k->sg, &q, NULL, r, err);
+    *secs = now() - t;
+    return st;
 }
 
 /* Annotated A* across the world from s to g, timed (seconds in *secs). */
@@ -325,7 +342,7 @@ int main(int argc, char **argv)
 {
     double speed = 8, reach = 256, ahead = 1536, budget_tiles = 12, fps = 60;
     const char *out = NULL;
-    int warm = 0, long_haa = 0, trim = 0;
+    int warm = 0, long_haa = 0, long_opt = 0, trim = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-w"))
             warm = 1;
@@ -333,6 +350,8 @@ int main(int argc, char **argv)
             trim = 1;
         else if (!strcmp(argv[i], "-H"))
             long_haa = 1;
+        else if (!strcmp(argv[i], "-O"))
+            long_opt = 1;
         else if (i + 1 < argc && argv[i][0] == '-' && strchr("srlbf", argv[i][1]) && !argv[i][2]) {
             double v = atof(argv[i + 1]);
             switch (argv[i][1]) {
@@ -347,13 +366,13 @@ int main(int argc, char **argv)
             out = argv[i];
         else {
             fprintf(stderr, "usage: bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] "
-                            "[-f FPS] [-w] [-H] [-t]\n");
+                            "[-f FPS] [-w] [-H|-O] [-t]\n");
             return 2;
         }
     }
-    if (!out || speed <= 0 || fps <= 0) {
+    if (!out || speed <= 0 || fps <= 0 || (long_haa && long_opt)) {
         fprintf(stderr, "usage: bench_stream OUT [-s CELLS] [-r CELLS] [-l CELLS] [-b TILES] "
-                        "[-f FPS] [-w] [-H] [-t]\n");
+                        "[-f FPS] [-w] [-H|-O] [-t]\n");
         return 2;
     }
     double rss0 = rss();
@@ -363,11 +382,13 @@ int main(int argc, char **argv)
     if (!warm)
         drop_cache(path);
     walker k;
+    k.sg = NULL;
     nb_err err;
     double t0 = now();
     if (nb_world_open(path, tiles, 0, NULL, &k.w, &err) != NB_OK ||
         nb_world_aa_open(k.w, &k.ws, &err) != NB_OK ||
-        nb_world_haa_open(k.w, &k.hs, &err) != NB_OK) {
+        nb_world_haa_open(k.w, &k.hs, &err) != NB_OK ||
+        (long_opt && nb_world_sg_open(k.w, &k.sg, &err) != NB_OK)) {
         fprintf(stderr, "bench_stream: %s\n", err.msg);
         return 1;
     }
@@ -482,16 +503,18 @@ int main(int argc, char **argv)
         if (snap(&k, x, y, &s) && snap(&k, x + (long)ahead, y + (long)ahead, &g)) {
             nb_aa_result r;
             nb_haa_result hr;
+            nb_sg_result sr;
             nb_status st = long_haa ? timed_haa(&k, s, g, NULL, &hr, &lt, NULL, &err)
-                                    : timed_aa(&k, s, g, &r, &lt, &err);
+                           : long_opt ? timed_sg(&k, s, g, &sr, &lt, &err)
+                                      : timed_aa(&k, s, g, &r, &lt, &err);
             add(&tlong, lt);
             if (st != NB_OK) {
                 fprintf(stderr, "bench_stream: the long query: %s\n", err.msg);
                 return 1;
             }
-            found = (long_haa ? hr.status : r.status) == NB_PATH_FOUND;
+            found = (long_haa ? hr.status : long_opt ? sr.status : r.status) == NB_PATH_FOUND;
             long_found += found;
-            expanded = long_haa ? hr.expanded : r.expanded;
+            expanded = long_haa ? hr.expanded : long_opt ? sr.expanded : r.expanded;
         }
         if (trim) {
             /* The figures before the trim: what the long query left. */
@@ -509,7 +532,7 @@ int main(int argc, char **argv)
         max_bytes = bytes > max_bytes ? bytes : max_bytes;
         max_res = r2 > max_res ? r2 : max_res;
         max_rss = p > max_rss ? p : max_rss;
-        double wsb = (double)nb_world_aa_bytes(k.ws);
+        double wsb = (double)nb_world_aa_bytes(k.ws) + (double)nb_world_sg_bytes(k.sg);
         max_ws = wsb > max_ws ? wsb : max_ws;
         printf("| %ld | (%ld, %ld) | %u | %.1f MiB | %.1f MiB | %.1f MiB | %.1f MiB | %.1f ms%s | %u "
                "| %llu |\n",
@@ -526,15 +549,17 @@ int main(int argc, char **argv)
     printf("| what | count | median ms | 95th ms | largest ms |\n|---|---:|---:|---:|---:|\n");
     report("short query (world AA*)", &tshort);
     report("its two ends (world nearest)", &tsnap);
-    report(long_haa ? "long query (world HAA*, loading)" : "long query (world AA*, loading)",
+    report(long_haa   ? "long query (world HAA*, loading)"
+           : long_opt ? "long query (world optimal layer, loading)"
+                      : "long query (world AA*, loading)",
            &tlong);
     report("tile load (nb_world_load)", &tload);
     report("tile unload (nb_world_unload)", &tunload);
     if (trim)
         report("trim (nb_world_trim)", &ttrim);
     printf("\nlargest: nb_world_bytes %.1f MiB, nb_world_resident %.1f MiB (after a frame's short "
-           "query: %.1f MiB), the query workspace %.1f MiB (nb_world_aa_bytes: the long queries' "
-           "nodes), process RSS %.1f MiB (%.1f MiB above the process before the world)\n",
+           "query: %.1f MiB), the query workspace %.1f MiB (nb_world_aa_bytes, and "
+           "nb_world_sg_bytes with -O: the long queries' nodes), process RSS %.1f MiB (%.1f MiB above the process before the world)\n",
            max_bytes / 1048576, max_res / 1048576, max_res_window / 1048576, max_ws / 1048576,
            max_rss / 1048576, (max_rss - rss0) / 1048576);
     if (trim)
@@ -555,6 +580,7 @@ int main(int argc, char **argv)
            max_res / 1e6, (max_rss - rss0) / 1e6, (hwm - rss0) / 1e6);
     free(tshort.v), free(tlong.v), free(tload.v), free(tunload.v), free(tsnap.v), free(ttrim.v);
     corners(&k, &lc);
+    nb_world_sg_close(k.sg);
     nb_world_haa_close(k.hs);
     nb_world_aa_close(k.ws);
     nb_world_close(k.w);

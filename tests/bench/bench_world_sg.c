@@ -9,7 +9,10 @@
  * OUT/tiles).  Every tile is loaded first; each method's first query (its
  * layer read and checked) is timed apart, then RUNS (default 15) more,
  * CPU time of the process, the median printed with the length, nodes and
- * the workspace's bytes. */
+ * the workspace's bytes; then world Annotated A* once (an independent
+ * search over the cells: the exact length the optimal layer must give),
+ * and the process's peak resident set. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +62,9 @@ int main(int argc, char **argv)
             }
     nb_world_sg *sg;
     nb_world_haa *haa;
-    if (nb_world_sg_open(w, &sg, &err) != NB_OK || nb_world_haa_open(w, &haa, &err) != NB_OK) {
+    nb_world_aa *aa;
+    if (nb_world_sg_open(w, &sg, &err) != NB_OK || nb_world_haa_open(w, &haa, &err) != NB_OK ||
+        nb_world_aa_open(w, &aa, &err) != NB_OK) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
@@ -71,7 +76,7 @@ int main(int argc, char **argv)
     sq.start = hq.start = s, sq.goal = hq.goal = g;
     sq.capability = hq.capability = ag->capability;
     hq.flags = NB_HAA_STRAIGHTEN;
-    double *t = malloc((size_t)runs * sizeof *t);
+    double *t = malloc((size_t)runs * sizeof *t), opt_length = 0;
     for (int m = 0; m < 2; m++) {
         double first = 0, length = 0;
         uint64_t nodes = 0;
@@ -98,6 +103,8 @@ int main(int argc, char **argv)
             else
                 t[i] = dt;
         }
+        if (m == 0)
+            opt_length = length;
         qsort(t, (size_t)runs, sizeof *t, cmp);
         bytes = m == 0 ? nb_world_sg_bytes(sg) : nb_world_haa_bytes(haa);
         printf("%-8s length %.6f, %zu cells, %llu nodes; first %.1f ms, median of %d %.2f ms; "
@@ -105,7 +112,31 @@ int main(int argc, char **argv)
                m == 0 ? "optimal" : "haa", length, cells, (unsigned long long)nodes, 1e3 * first,
                runs, 1e3 * t[runs / 2], bytes);
     }
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    nb_aa_query_agent(&aq, ag);
+    aq.start = s, aq.goal = g;
+    nb_aa_result ar;
+    double t0 = cpu();
+    if (nb_world_aa_find(aa, &aq, NULL, &ar, &err) != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    printf("aa       length %.6f, %zu cells, %llu nodes; once %.1f ms; the optimal layer's "
+           "length %s\n",
+           ar.length, ar.path_len, (unsigned long long)ar.expanded, 1e3 * (cpu() - t0),
+           ar.status == NB_PATH_FOUND && fabs(ar.length - opt_length) <= 1e-6 * ar.length
+               ? "the same"
+               : "DIFFERS");
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6))
+            printf("process peak RSS %s", line + 6);
+    if (f)
+        fclose(f);
     free(t);
+    nb_world_aa_close(aa);
     nb_world_sg_close(sg);
     nb_world_haa_close(haa);
     nb_world_close(w);

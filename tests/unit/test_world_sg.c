@@ -597,6 +597,103 @@ static void check_landmarks(const lvl *l)
     nbi_wopt_free(&o);
 }
 
+/* The section read in place (nbi_wov) against the copy (nbi_wopt_read),
+ * field for field: the counts, every tile's first node, every node's
+ * cell, moves (the node each reaches and its move), landmark distances
+ * and unpacked row; every tile checked without a fault. */
+static void check_in_place(const lvl *l)
+{
+    const nb_bundle *b = l->wd.index;
+    nbi_windex x;
+    nb_err err;
+    long at = -1;
+    for (size_t i = 0; i < nb_bundle_section_count(b) && at < 0; i++)
+        if (nb_bundle_section_get(b, i)->type == NB_SEC_WORLD_OPT)
+            at = (long)i;
+    nbi_wopt o;
+    nbi_wov v;
+    if (!ok(at >= 0 && nbi_windex_find(b, &x, &err) == NB_OK &&
+                nbi_wopt_read(b, (size_t)at, &x, NULL, &o, &err) == NB_OK,
+            "%s: the world_opt section reads: %s", l->what, err.msg))
+        return;
+    if (!ok(nbi_wov_open(b, (size_t)at, &x, NULL, &v, &err) == NB_OK,
+            "%s: ... and opens in place: %s", l->what, err.msg)) {
+        nbi_wopt_free(&o);
+        return;
+    }
+    is_int(v.nodes == o.nodes && v.tiles == o.tiles && v.links == o.links && v.maxp == o.maxp &&
+               v.nland == o.nland && v.capability == o.capability && v.size == o.size &&
+               v.corner == o.corner,
+           1, "%s: the same counts (%u nodes, %u tiles, %u moves, %u landmarks)", l->what, v.nodes,
+           v.tiles, v.links, v.nland);
+    int wrong = 0, faults = 0;
+    uint64_t fields = 0;
+    double *r0 = malloc(((size_t)o.maxp + 1) * sizeof *r0), *r1 = malloc(((size_t)o.maxp + 1) * sizeof *r1);
+    nb_cell *tc = malloc(((size_t)o.maxp + 1) * sizeof *tc);
+    for (uint32_t k = 0; k < o.nland; k++)
+        wrong += v.land[k] != o.land[k];
+    for (uint32_t t = 0; t < o.tiles && !faults; t++) {
+        if (nbi_wov_tile(&v, t, &err) != NB_OK) {
+            faults++;
+            diag("%s: tile %u: %s", l->what, t, err.msg);
+            break;
+        }
+        wrong += v.first[t] != o.first[t] || v.first[t + 1] != o.first[t + 1];
+        const uint8_t *bp = nbi_wov_border(&v, t);
+        uint32_t n = nbi_wov_cells(&v, t, tc), nl = nbi_get32(bp + NBI_OBORDER_LINKS);
+        const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
+                      *links = rows + 4 * ((size_t)n + 1),
+                      *packed = links + (size_t)nl * NBI_OBORDER_LINK;
+        const nbi_optb *tb = &o.tile[t];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t u = o.first[t] + i;
+            wrong += tc[i].x != o.cell[u].x || tc[i].y != o.cell[u].y;
+            for (uint32_t k = 0; k < o.nland; k++)
+                wrong += nbi_wov_ld(&v, u, k) != o.ld[(size_t)u * o.nland + k];
+            nbi_optb_unpack_row(tb->packed + tb->row[i], tb->row[i + 1] - tb->row[i], tb->cell,
+                                tb->n, i, r0);
+            uint32_t a = nbi_u32at(rows, i), e = nbi_u32at(rows, i + 1);
+            if (!nbi_optb_unpack_row(packed + a, e - a, tc, n, i, r1))
+                wrong++;
+            for (uint32_t j = 0; j < n; j++)
+                wrong += r0[j] != r1[j];
+            fields += 3 + o.nland + n;
+        }
+        uint32_t m = o.lfirst[o.first[t]];
+        for (uint32_t li = 0; li < nl; li++, m++) {
+            const uint8_t *q = links + (size_t)li * NBI_OBORDER_LINK;
+            uint32_t i = nbi_get16(q + NBI_OBORDER_L_PORTAL), u = o.first[t] + i;
+            wrong += m < o.lfirst[u] || m >= o.lfirst[u + 1] ||
+                     nbi_u32at(v.target, (size_t)v.lbase[t] + li) != o.lto[m] ||
+                     q[NBI_OBORDER_L_MOVE] != o.lmove[m];
+            fields += 2;
+        }
+        wrong += m != o.lfirst[o.first[t + 1]];
+    }
+    is_int(faults, 0, "%s: every tile checked in place", l->what);
+    is_int(wrong, 0, "%s: the view in place equals the copy field for field (%llu fields)",
+           l->what, (unsigned long long)fields);
+    free(r0);
+    free(r1);
+    free(tc);
+    nbi_wov_free(&v);
+    nbi_wopt_free(&o);
+}
+
+/* A damaged payload through the reader in place: opened, then every tile
+ * checked as queries would; the first refusal. */
+static nb_status view_all(const uint8_t *q, size_t ql, const uint32_t *param, const nbi_windex *x,
+                          nb_err *err)
+{
+    nbi_wov v;
+    nb_status st = nbi_wov_open_payload(q, ql, param, x, "world_opt", NULL, &v, err);
+    for (uint32_t t = 0; st == NB_OK && t < v.tiles; t++)
+        st = nbi_wov_tile(&v, t, err);
+    if (v.first)
+        nbi_wov_free(&v);
+    return st;
+}
+
 static void check_damage(const lvl *l)
 {
     const nb_bundle *b = l->wd.index;
@@ -694,6 +791,10 @@ static void check_damage(const lvl *l)
         is_int(st, NB_ERR_FORMAT, "%s: %s: refused", l->what, dmg[d].what);
         ok(st != NB_OK && strstr(err.msg, dmg[d].says) != NULL, "%s: ... saying \"%s\" (%s)",
            l->what, dmg[d].says, st != NB_OK ? err.msg : "");
+        st = view_all(q, ql, param, &x, &err);
+        is_int(st, NB_ERR_FORMAT, "%s: %s: refused in place", l->what, dmg[d].what);
+        ok(st != NB_OK && strstr(err.msg, dmg[d].says) != NULL, "%s: ... saying \"%s\" (%s)",
+           l->what, dmg[d].says, st != NB_OK ? err.msg : "");
     }
     free(q);
 }
@@ -720,6 +821,7 @@ static void check(const char *what, const char *map, uint32_t tile, const char *
     check_loader(&l, ws);
     check_statuses(&l, ws);
     check_landmarks(&l);
+    check_in_place(&l);
     check_damage(&l);
 out:
     nb_world_sg_close(ws);

@@ -151,8 +151,9 @@ static const struct nbi_section_kind kinds[] = {
      "its reader is above the registry (lib/runtime/stream/opt_border.c): the link reads it "
      "checked (nbi_oborder_read), and the world bundle's world_opt holds it"},
     {NB_SEC_WORLD_OPT, "world_opt", {"capability", "size", "corner", "nodes"}, NULL,
-     "its reader is above the registry (lib/runtime/stream/opt_wsec.c): nb_world_sg_open "
-     "checks every tile's border in it and every move between tiles (nbi_wopt_read)"},
+     "its reader is above the registry (lib/runtime/stream/opt_wview.c): nb_world_sg_find "
+     "reads it in place, its header at the layer's first query, each tile's border, moves "
+     "and landmark distances at the tile's first use, each row as it is unpacked (nbi_wov)"},
     {NB_SEC_WORLD_BLOCKS, "world_blocks", {"capability", "size", "side", "entries"},
      nbi_wblocks_section_check, NULL},
 };

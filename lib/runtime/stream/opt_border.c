@@ -88,20 +88,16 @@ static nb_status check_header(const uint8_t *p, size_t len, const uint32_t *para
     return NB_OK;
 }
 
-nb_status nbi_oborder_read(const uint8_t *p, size_t len, const uint32_t *param,
-                           const nbi_wtile *t, const char *where, const nb_allocator *a,
-                           nbi_optb *out, nb_err *err)
+nb_status nbi_oborder_check(const uint8_t *p, size_t len, const uint32_t *param,
+                            const nbi_wtile *t, const char *where, nb_err *err)
 {
-    memset(out, 0, sizeof *out);
-    out->a = a;
     nb_status st = check_header(p, len, param, t, where, err);
     if (st != NB_OK)
         return st;
     uint32_t n = nbi_get32(p + NBI_OBORDER_PORTALS), nl = nbi_get32(p + NBI_OBORDER_LINKS);
     uint32_t bytes = nbi_get32(p + NBI_OBORDER_BYTES), w = t->core_w, h = t->core_h;
     const uint8_t *cells = p + NBI_OBORDER_HEADER, *rows = cells + (size_t)n * NBI_OBORDER_PORTAL,
-                  *links = rows + 4 * ((size_t)n + 1), *packed = links + (size_t)nl * NBI_OBORDER_LINK;
-    int32_t x0 = (int32_t)(t->origin_x + t->core_x), y0 = (int32_t)(t->origin_y + t->core_y);
+                  *links = rows + 4 * ((size_t)n + 1);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t x = nbi_get16(cells + (size_t)i * NBI_OBORDER_PORTAL + NBI_OBORDER_P_X),
                  y = nbi_get16(cells + (size_t)i * NBI_OBORDER_PORTAL + NBI_OBORDER_P_Y);
@@ -144,6 +140,23 @@ nb_status nbi_oborder_read(const uint8_t *p, size_t len, const uint32_t *param,
                         where, k, i, d);
         last = key;
     }
+    return NB_OK;
+}
+
+nb_status nbi_oborder_read(const uint8_t *p, size_t len, const uint32_t *param,
+                           const nbi_wtile *t, const char *where, const nb_allocator *a,
+                           nbi_optb *out, nb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->a = a;
+    nb_status st = nbi_oborder_check(p, len, param, t, where, err);
+    if (st != NB_OK)
+        return st;
+    uint32_t n = nbi_get32(p + NBI_OBORDER_PORTALS), nl = nbi_get32(p + NBI_OBORDER_LINKS);
+    uint32_t bytes = nbi_get32(p + NBI_OBORDER_BYTES);
+    const uint8_t *cells = p + NBI_OBORDER_HEADER, *rows = cells + (size_t)n * NBI_OBORDER_PORTAL,
+                  *links = rows + 4 * ((size_t)n + 1), *packed = links + (size_t)nl * NBI_OBORDER_LINK;
+    int32_t x0 = (int32_t)(t->origin_x + t->core_x), y0 = (int32_t)(t->origin_y + t->core_y);
     out->cell = nbi_alloc_array(a, (size_t)n + 1, sizeof *out->cell);
     out->row = nbi_alloc_array(a, (size_t)n + 1, sizeof *out->row);
     out->packed = nbi_alloc_array(a, (size_t)bytes + 1, 1);

@@ -33,7 +33,10 @@
 #ifndef NB_OPT_WORLD_H
 #define NB_OPT_WORLD_H
 
+#include <string.h>
+
 #include "abstract/abstract.h"
+#include "core/format.h"
 #include "core/heap.h"
 #include "world/world.h"
 
@@ -79,6 +82,11 @@ int nbi_optb_unpack_row(const uint8_t *p, size_t len, const nb_cell *cell, uint3
 nb_status nbi_oborder_put(const nbi_optb *b, const nbi_wtile *t, nb_capability cap, uint32_t size,
                           int corner, const nb_allocator *a, uint8_t **out, size_t *len,
                           nb_err *err);
+/* That section's counts, portals, row offsets and links checked in place
+ * (not its packed rows: each is checked as it is unpacked), NB_ERR_FORMAT
+ * naming what is wrong; what nbi_oborder_read checks before it copies. */
+nb_status nbi_oborder_check(const uint8_t *p, size_t len, const uint32_t *param,
+                            const nbi_wtile *t, const char *where, nb_err *err);
 /* That section read back (payload p of len bytes, the section table's
  * params param[4], tile t; where names it in messages) into a tile's
  * border data allocated with a: every count, cell, offset, link and
@@ -150,6 +158,71 @@ nb_status nbi_wopt_read_payload(const uint8_t *p, size_t len, const uint32_t *pa
                                 const nbi_windex *x, const char *where, const nb_allocator *a,
                                 nbi_wopt *out, nb_err *err);
 void nbi_wopt_free(nbi_wopt *o);
+/* The same section read in place (opt_wview.c): nothing copied but a
+ * tile's first node and first move (so memory follows the tiles a query
+ * touches in the mapping), the header, the tiles' extents and the
+ * landmarks checked at open, each tile's border, its moves between tiles
+ * and its nodes' landmark distances the first time a query reads the tile
+ * (nbi_wov_tile), each packed row as it is unpacked. */
+typedef struct nbi_wov {
+    const nb_allocator *a;
+    const nbi_windex *x;
+    uint32_t capability, size, corner, tiles, nodes, links, maxp, nland;
+    const uint8_t *off, *target, *bytes, *ld; /* in the payload */
+    uint32_t land[NBI_WOPT_MAX_LANDMARKS];
+    uint32_t *first;  /* tiles + 1: a tile's first node */
+    uint32_t *lbase;  /* tiles + 1: a tile's first move in target */
+    uint8_t *checked; /* per tile: NBI_WOV_BORDER, then NBI_WOV_ALL */
+    char where[160];
+} nbi_wov;
+enum { NBI_WOV_BORDER = 1, NBI_WOV_ALL = 2 };
+
+/* Section idx of the world bundle b read in place (its world section x,
+ * which must outlive it); the arrays allocated with a. */
+nb_status nbi_wov_open(const nb_bundle *b, size_t idx, const nbi_windex *x, const nb_allocator *a,
+                       nbi_wov *out, nb_err *err);
+/* The same from a payload p of len bytes (which must outlive it). */
+nb_status nbi_wov_open_payload(const uint8_t *p, size_t len, const uint32_t *param,
+                               const nbi_windex *x, const char *where, const nb_allocator *a,
+                               nbi_wov *out, nb_err *err);
+void nbi_wov_free(nbi_wov *o);
+/* Tile t checked (its border, its moves' nodes, its nodes' landmark
+ * distances), once; before any of its bytes is read. */
+nb_status nbi_wov_tile_slow(nbi_wov *o, uint32_t t, nb_err *err);
+static inline nb_status nbi_wov_tile(nbi_wov *o, uint32_t t, nb_err *err)
+{
+    return o->checked[t] == NBI_WOV_ALL ? NB_OK : nbi_wov_tile_slow(o, t, err);
+}
+/* Tile t's border payload (checked: nbi_wov_tile), its portals P and moves L. */
+static inline const uint8_t *nbi_wov_border(const nbi_wov *o, uint32_t t)
+{
+    return o->bytes + nbi_u32at(o->off, t);
+}
+/* Portal i of a checked tile t as a world cell. */
+nb_cell nbi_wov_cell(const nbi_wov *o, uint32_t t, uint32_t i);
+/* The tile whose nodes hold node v. */
+uint32_t nbi_wov_tile_of(const nbi_wov *o, uint32_t v);
+/* Checked tile t's portals as world cells into out[0..P); returns P. */
+uint32_t nbi_wov_cells(const nbi_wov *o, uint32_t t, nb_cell *out);
+/* Node v's distance from landmark k (its tile checked). */
+static inline double nbi_wov_ld(const nbi_wov *o, uint32_t v, uint32_t k)
+{
+    return nbi_getf64(o->ld + 8 * ((size_t)v * o->nland + k));
+}
+
+/* Tile t's tag as its bundle would have it: its own cells from (0, 0). */
+static inline nbi_wtile nbi_wopt_tag(const nbi_windex *x, uint32_t t)
+{
+    nbi_wtile g;
+    memset(&g, 0, sizeof g);
+    g.column = t % x->columns, g.row = t / x->columns;
+    g.origin_x = g.column * x->side, g.origin_y = g.row * x->side;
+    g.core_w = x->width - g.origin_x < x->side ? x->width - g.origin_x : x->side;
+    g.core_h = x->height - g.origin_y < x->side ? x->height - g.origin_y : x->side;
+    g.width = x->width, g.height = x->height, g.side = x->side;
+    return g;
+}
+
 /* The tile of world cell c. */
 static inline uint32_t nbi_wopt_tile(const nbi_windex *x, nb_cell c)
 {

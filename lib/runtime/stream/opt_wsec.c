@@ -4,7 +4,9 @@
  * the counts against the table and the payload's length, every tile's
  * border as nbi_oborder_read checks it (a tile's shape from the world
  * section), and every move between tiles ending on the node it names;
- * then the landmarks' distances (read_landmarks says what is checked). */
+ * then the landmarks' distances (read_landmarks says what is checked).
+ * The query reads the section in place (opt_wview.c, the same checks a
+ * tile at a time); this copy is what the tests hold it against. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,19 +33,6 @@ void nbi_wopt_free(nbi_wopt *o)
     memset(o, 0, sizeof *o);
 }
 
-/* Tile t's tag as its bundle would have it: its own cells from (0, 0). */
-static nbi_wtile tile_tag(const nbi_windex *x, uint32_t t)
-{
-    nbi_wtile g;
-    memset(&g, 0, sizeof g);
-    g.column = t % x->columns, g.row = t / x->columns;
-    g.origin_x = g.column * x->side, g.origin_y = g.row * x->side;
-    g.core_w = x->width - g.origin_x < x->side ? x->width - g.origin_x : x->side;
-    g.core_h = x->height - g.origin_y < x->side ? x->height - g.origin_y : x->side;
-    g.width = x->width, g.height = x->height, g.side = x->side;
-    return g;
-}
-
 static nb_status read_tiles(nbi_wopt *o, const uint8_t *p, const nbi_windex *x,
                             const char *where, nb_err *err)
 {
@@ -62,7 +51,7 @@ static nb_status read_tiles(nbi_wopt *o, const uint8_t *p, const nbi_windex *x,
             return FAIL("%s's border ends (byte %u) before it begins (byte %u)", tw, e, a);
         if (e - a < NBI_OBORDER_HEADER)
             return FAIL("%s's border: %u bytes, shorter than its header", tw, e - a);
-        nbi_wtile g = tile_tag(x, t);
+        nbi_wtile g = nbi_wopt_tag(x, t);
         uint32_t param[4] = {o->capability, o->size, o->corner,
                              nbi_get32(bytes + a + NBI_OBORDER_PORTALS)};
         nb_status st = nbi_oborder_read(bytes + a, e - a, param, &g, tw, o->a, &o->tile[t], err);

@@ -14,7 +14,12 @@
  *
  * Refused rather than answered wrongly: an overlay that blocks cells (the
  * stored distances would be wrong; NB_ERR_UNSUPPORTED), partial paths,
- * terrain costs (NB_ERR_NOTFOUND: the layer holds plain distances). */
+ * terrain costs (NB_ERR_NOTFOUND: the layer holds plain distances).
+ *
+ * The section is read in place from the world bundle's mapping
+ * (opt_wview.c): the workspace holds a word or two per tile and the
+ * search's per-node records, the pages of world_opt a query reads stay
+ * in the mapping (nb_world_trim gives the borders back). */
 #include <math.h>
 #include <string.h>
 
@@ -36,20 +41,37 @@ typedef struct search_out {
     int limit, ended;
 } search_out;
 
+/* A node's record in this workspace's search. */
+typedef struct node_rec {
+    double g, h;  /* h: its bound to the goal, set when first seen */
+    uint32_t parent, seen, closed, pad; /* seen, closed: == stamp this query */
+} node_rec;
+
+/* Node records by pages of 1 << REC_BITS ids, each zeroed at its first
+ * touch and kept: the records follow the nodes searches reach, not the
+ * world's portals (32 bytes a portal over the world: tens of MB at
+ * 32768^2, past a walker's 64 MB). */
+enum { REC_BITS = 10, REC_PAGE = 1 << REC_BITS };
+
 /* One (capability, size, corner rule) the queries asked for. */
 typedef struct agent_ws {
-    nbi_wopt o;
-    double *g;
-    uint32_t *parent, *seen, *closed, *pos, stamp;
+    nbi_wov o;       /* the section read in place */
+    nb_cell *tc;     /* maxp + 1: tile tc_tile's portals' cells */
+    uint32_t tc_tile;
+    node_rec **page; /* (nodes >> REC_BITS) + 1 pages, NULL until touched */
+    size_t npages, touched;
+    uint32_t stamp;
     double *row, *to_goal; /* maxp + 1 each */
-    double *h;             /* per node: its bound to the goal, set when first seen */
     /* This query's landmark bounds (ALT): from landmark k the goal lies at
      * least lo[k] - d(k, v) and d(k, v) - hi[k] from node v; use[k] 0
      * when the goal's tile has no portal the landmark reaches. */
     double lo[NBI_WOPT_MAX_LANDMARKS], hi[NBI_WOPT_MAX_LANDMARKS];
     uint8_t use[NBI_WOPT_MAX_LANDMARKS];
-    nbi_heap heap;
+    nbi_heap heap; /* no positions: a node pushed again, its stale items skipped */
 } agent_ws;
+
+/* Node v's record, known touched. */
+#define REC(g, v) (&(g)->page[(v) >> REC_BITS][(v) & (REC_PAGE - 1)])
 
 struct nb_world_sg {
     const nb_world *w;
@@ -99,15 +121,13 @@ nb_status nb_world_sg_open(const nb_world *w, nb_world_sg **out, nb_err *err)
 
 static void agent_free(const nb_allocator *a, agent_ws *g)
 {
-    nbi_wopt_free(&g->o);
-    nbi_free(a, g->g);
-    nbi_free(a, g->parent);
-    nbi_free(a, g->seen);
-    nbi_free(a, g->closed);
-    nbi_free(a, g->pos);
+    nbi_wov_free(&g->o);
+    nbi_free(a, g->tc);
+    for (size_t i = 0; g->page && i < g->npages; i++)
+        nbi_free(a, g->page[i]);
+    nbi_free(a, g->page);
     nbi_free(a, g->row);
     nbi_free(a, g->to_goal);
-    nbi_free(a, g->h);
     nbi_heap_free(&g->heap);
 }
 
@@ -141,14 +161,11 @@ size_t nb_world_sg_bytes(const nb_world_sg *ws)
                (ws->pcap + ws->wcap) * sizeof *ws->path + ws->ccap * sizeof *ws->chain;
     for (size_t i = 0; i < ws->nag; i++) {
         const agent_ws *g = &ws->ag[i];
-        size_t nodes = (size_t)g->o.nodes + 1;
-        n += sizeof *g + nodes * (2 * sizeof *g->g + 4 * sizeof(uint32_t) + sizeof *g->o.cell +
-                                  sizeof *g->o.lfirst) +
-             (size_t)g->o.nland * (sizeof *g->o.land + g->o.nodes * sizeof *g->o.ld) +
-             (size_t)g->o.links * 5 + 2 * ((size_t)g->o.maxp + 1) * sizeof *g->row +
-             nbi_heap_bytes(&g->heap);
-        for (uint32_t t = 0; t < g->o.tiles; t++)
-            n += nbi_optb_stored_bytes(&g->o.tile[t]);
+        size_t m = (size_t)g->o.maxp + 1;
+        /* The section itself is the mapping's (nb_world_bytes). */
+        n += sizeof *g + g->npages * sizeof *g->page + g->touched * REC_PAGE * sizeof(node_rec) +
+             ((size_t)g->o.tiles + 1) * (sizeof *g->o.first + sizeof *g->o.lbase + 1) +
+             m * (2 * sizeof *g->row + sizeof *g->tc) + nbi_heap_bytes(&g->heap);
     }
     return n;
 }
@@ -189,22 +206,18 @@ static nb_status agent_of(nb_world_sg *ws, nb_capability cap, uint32_t size, int
     ws->ag = grown;
     agent_ws *g = &ws->ag[ws->nag];
     memset(g, 0, sizeof *g);
-    nb_status st = nbi_wopt_read(b, (size_t)at, &ws->w->x, ws->a, &g->o, err);
+    nb_status st = nbi_wov_open(b, (size_t)at, &ws->w->x, ws->a, &g->o, err);
     if (st != NB_OK)
         return st;
     size_t n = (size_t)g->o.nodes + 1, m = (size_t)g->o.maxp + 1;
-    g->g = nbi_alloc_array(ws->a, n, sizeof *g->g);
-    g->parent = nbi_alloc_array(ws->a, n, sizeof *g->parent);
-    g->seen = nbi_zalloc_array(ws->a, n, sizeof *g->seen);
-    g->closed = nbi_zalloc_array(ws->a, n, sizeof *g->closed);
-    g->pos = nbi_alloc_array(ws->a, n, sizeof *g->pos);
+    g->npages = (n >> REC_BITS) + 1;
+    g->page = nbi_zalloc_array(ws->a, g->npages, sizeof *g->page);
     g->row = nbi_alloc_array(ws->a, m, sizeof *g->row);
     g->to_goal = nbi_alloc_array(ws->a, m, sizeof *g->to_goal);
-    g->h = nbi_alloc_array(ws->a, n, sizeof *g->h);
-    for (size_t i = 0; g->pos && i < n; i++)
-        g->pos[i] = NBI_HEAP_NONE;
-    if (!g->g || !g->parent || !g->seen || !g->closed || !g->pos || !g->row || !g->to_goal || !g->h ||
-        !nbi_heap_init(&g->heap, ws->a, 1024, g->pos)) {
+    g->tc = nbi_alloc_array(ws->a, m, sizeof *g->tc);
+    g->tc_tile = NONE;
+    if (!g->page || !g->row || !g->to_goal || !g->tc ||
+        !nbi_heap_init(&g->heap, ws->a, 1024, NULL)) {
         agent_free(ws->a, g);
         return nbi_fail_nomem(err, "a world optimal workspace");
     }
@@ -356,16 +369,17 @@ static nb_status turning_points(nb_world_sg *ws, size_t len, size_t *out, nb_err
 /* Node v's bound to the goal: the octile distance, or a landmark's
  * triangle inequality (each a distance over the portal graph, so
  * consistent; their maximum too). */
-static double bound(const agent_ws *g, uint32_t v, nb_cell goal)
+static double bound(const agent_ws *g, uint32_t v, nb_cell c, nb_cell goal)
 {
-    const nb_cell c = g->o.cell[v];
     double b = nbi_octile_cells(c.x, c.y, goal.x, goal.y);
     const uint32_t k = g->o.nland;
-    const double *d = g->o.ld + (size_t)v * k;
     for (uint32_t i = 0; i < k; i++) {
-        if (!g->use[i] || d[i] < 0)
+        if (!g->use[i])
             continue;
-        double x = g->lo[i] - d[i], y = d[i] - g->hi[i];
+        double d = nbi_wov_ld(&g->o, v, i);
+        if (d < 0)
+            continue;
+        double x = g->lo[i] - d, y = d - g->hi[i];
         x = x > y ? x : y;
         b = x > b ? x : b;
     }
@@ -382,7 +396,7 @@ static void goal_bounds(agent_ws *g, uint32_t g0, uint32_t n)
     for (uint32_t i = 0; i < k; i++) {
         double lo = INFINITY, hi = -INFINITY;
         for (uint32_t q = 0; q < n; q++) {
-            double d = g->o.ld[(size_t)(g0 + q) * k + i], t = g->to_goal[q];
+            double d = nbi_wov_ld(&g->o, g0 + q, i), t = g->to_goal[q];
             if (d < 0 || t < 0)
                 continue;
             lo = d + t < lo ? d + t : lo;
@@ -393,30 +407,88 @@ static void goal_bounds(agent_ws *g, uint32_t g0, uint32_t n)
     }
 }
 
-/* Node v reached from u at cost ng; 0 without memory. */
-static int relax(agent_ws *g, uint32_t u, uint32_t v, double ng, nb_cell goal)
+/* Node v's record, its page zeroed at its first touch; NULL without
+ * memory. */
+static node_rec *rec_of(agent_ws *g, uint32_t v)
+{
+    node_rec **p = &g->page[v >> REC_BITS];
+    if (!*p) {
+        if (!(*p = nbi_zalloc_array(g->o.a, REC_PAGE, sizeof **p)))
+            return NULL;
+        g->touched++;
+    }
+    return &(*p)[v & (REC_PAGE - 1)];
+}
+
+/* Node v (at cell c, its tile checked) reached from u at cost ng; 0
+ * without memory. */
+static int relax(agent_ws *g, uint32_t u, uint32_t v, nb_cell c, double ng, nb_cell goal)
 {
     const uint32_t st = g->stamp;
-    if (g->seen[v] != st)
-        g->seen[v] = st, g->h[v] = bound(g, v, goal);
-    else if (g->closed[v] == st || ng >= g->g[v])
+    node_rec *r = rec_of(g, v);
+    if (!r)
+        return 0;
+    if (r->seen != st)
+        r->seen = st, r->h = bound(g, v, c, goal);
+    else if (r->closed == st || ng >= r->g)
         return 1;
-    g->g[v] = ng, g->parent[v] = u;
-    return nbi_heap_push(&g->heap, ng + g->h[v], 0, v);
+    r->g = ng, r->parent = u;
+    return nbi_heap_push(&g->heap, ng + r->h, 0, v);
+}
+
+/* Tile t's portals' cells in g->tc (t checked). */
+static void tile_cells(agent_ws *g, uint32_t t)
+{
+    if (g->tc_tile != t)
+        nbi_wov_cells(&g->o, t, g->tc), g->tc_tile = t;
+}
+
+/* u's moves to other tiles (u portal i of tile t at cell c, bp its
+ * border): links are by portal, so its own are found by halving; each
+ * move's tile checked before its node is read. */
+static nb_status moves_out(agent_ws *g, uint32_t u, uint32_t t, const uint8_t *bp, uint32_t n,
+                           uint32_t i, nb_cell c, double gu, nb_cell goal, nb_err *err)
+{
+    nbi_wov *o = &g->o;
+    uint32_t nl = nbi_get32(bp + NBI_OBORDER_LINKS), lo = 0, hi = nl;
+    const uint8_t *links =
+        bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL + 4 * ((size_t)n + 1);
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nbi_get16(links + (size_t)mid * NBI_OBORDER_LINK + NBI_OBORDER_L_PORTAL) < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (uint32_t l = lo; l < nl; l++) {
+        const uint8_t *q = links + (size_t)l * NBI_OBORDER_LINK;
+        if (nbi_get16(q + NBI_OBORDER_L_PORTAL) != i)
+            break;
+        unsigned m = q[NBI_OBORDER_L_MOVE];
+        nb_cell to = {c.x + nbi_move_dx[m], c.y + nbi_move_dy[m]};
+        nb_status st = nbi_wov_tile(o, nbi_wopt_tile(o->x, to), err);
+        if (st != NB_OK)
+            return st;
+        if (!relax(g, u, nbi_u32at(o->target, (size_t)o->lbase[t] + l), to,
+                   gu + nbi_move_cost(m), goal))
+            return nbi_fail_nomem(err, "a world optimal search");
+    }
+    return NB_OK;
 }
 
 /* A* over the overlay from the start's tile's portals (g set, seen
  * stamped) to the goal (to_goal over its tile's portals from g0), at most
- * budget portals settled now; r->ended once it has ended.  0 without
- * memory. */
-static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t budget,
-                  search_out *r)
+ * budget portals settled now; r->ended once it has ended.  Every node
+ * seen has its tile checked (nbi_wov_tile); a row that does not decode is
+ * refused. */
+static nb_status search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t budget,
+                        search_out *r, nb_err *err)
 {
-    const nbi_wopt *o = &g->o;
+    nbi_wov *o = &g->o;
     const uint32_t st = g->stamp;
     for (uint64_t done = 0; !nbi_heap_empty(&g->heap); done++) {
         if (done >= budget)
-            return 1;
+            return NB_OK;
         nbi_heap_item it = nbi_heap_pop(&g->heap);
         if (it.key >= r->best - 1e-9)
             break;
@@ -425,20 +497,15 @@ static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t
             break;
         }
         uint32_t u = it.id;
-        double gu = g->g[u];
-        g->closed[u] = st;
+        node_rec *ru = REC(g, u);
+        if (ru->closed == st)
+            continue; /* a stale item: u was pushed again with less */
+        double gu = ru->g;
+        ru->closed = st;
         r->expanded++;
-        /* Its tile: the one whose node range holds u. */
-        uint32_t lo = 0, hi = o->tiles;
-        while (hi - lo > 1) {
-            uint32_t mid = (lo + hi) / 2;
-            if (o->first[mid] <= u)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        const nbi_optb *b = &o->tile[lo];
-        uint32_t base = o->first[lo], i = u - base;
+        uint32_t t = nbi_wov_tile_of(o, u), base = o->first[t], i = u - base,
+                 n = o->first[t + 1] - base;
+        const uint8_t *bp = nbi_wov_border(o, t);
         if (base == g0 && g->to_goal[i] >= 0 && gu + g->to_goal[i] < r->best) {
             r->best = gu + g->to_goal[i];
             r->last = u;
@@ -448,20 +515,30 @@ static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t
          * portal v of the tile already has g(v) <= g(p) + d(p, v) <=
          * g(u) + d(u, v), the rows being distances inside the tile (a
          * walk p to u to v is one). */
-        uint32_t p = g->parent[u];
-        if (p != NONE && (p < base || p - base >= b->n)) {
-            nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell, b->n,
-                                i, g->row);
-            for (uint32_t j = 0; j < b->n; j++)
-                if (j != i && g->row[j] >= 0 && !relax(g, u, base + j, gu + g->row[j], goal))
-                    return 0;
+        uint32_t p = ru->parent;
+        if (p != NONE && (p < base || p - base >= n)) {
+            const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
+                          *packed = rows + 4 * ((size_t)n + 1) +
+                                    (size_t)nbi_get32(bp + NBI_OBORDER_LINKS) * NBI_OBORDER_LINK;
+            uint32_t r0 = nbi_u32at(rows, i), r1 = nbi_u32at(rows, i + 1);
+            tile_cells(g, t);
+            if (!nbi_optb_unpack_row(packed + r0, r1 - r0, g->tc, n, i, g->row))
+                return nbi_fail(err, NB_ERR_FORMAT,
+                                "%s: tile (%u, %u): the packed distances of its portal %u (%d, "
+                                "%d) are not a row of %u",
+                                o->where, t % o->x->columns, t / o->x->columns, i, g->tc[i].x,
+                                g->tc[i].y, n);
+            for (uint32_t j = 0; j < n; j++)
+                if (j != i && g->row[j] >= 0 &&
+                    !relax(g, u, base + j, g->tc[j], gu + g->row[j], goal))
+                    return nbi_fail_nomem(err, "a world optimal search");
         }
-        for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++)
-            if (!relax(g, u, o->lto[l], gu + nbi_move_cost(o->lmove[l]), goal))
-                return 0;
+        nb_status s = moves_out(g, u, t, bp, n, i, nbi_wov_cell(o, t, i), gu, goal, err);
+        if (s != NB_OK)
+            return s;
     }
     r->ended = 1;
-    return 1;
+    return NB_OK;
 }
 
 /* The path as it is before the search's end: the start alone, as a search
@@ -484,7 +561,7 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     const nb_sg_query *q = &ws->q;
     nb_sg_result *res = &ws->res;
     int corner = ws->corner;
-    const nbi_wopt *o = &g->o;
+    nbi_wov *o = &g->o;
     const nbi_windex *x = &ws->w->x;
     nb_cell s = q->start, e = q->goal;
     uint32_t ks = nbi_wopt_tile(x, s), kg = nbi_wopt_tile(x, e), size = q->size;
@@ -520,24 +597,34 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     }
     res->searched = 1;
     if (++g->stamp == UINT32_MAX) {
-        memset(g->seen, 0, ((size_t)o->nodes + 1) * sizeof *g->seen);
-        memset(g->closed, 0, ((size_t)o->nodes + 1) * sizeof *g->closed);
+        for (size_t i = 0; i < g->npages; i++)
+            if (g->page[i])
+                memset(g->page[i], 0, REC_PAGE * sizeof *g->page[i]);
         g->stamp = 1;
     }
     nbi_heap_clear(&g->heap);
-    const nbi_optb *bs = &o->tile[ks], *bg = &o->tile[kg];
-    from_cell(ws, vg, size, corner, e, bg->cell, bg->n, g->to_goal, NULL);
-    goal_bounds(g, o->first[kg], bg->n);
-    double *first = g->g + o->first[ks];
-    double direct = from_cell(ws, vs, size, corner, s, bs->cell, bs->n, first, ks == kg ? &e : NULL);
+    nb_status st;
+    if ((st = nbi_wov_tile(o, kg, err)) != NB_OK || (st = nbi_wov_tile(o, ks, err)) != NB_OK)
+        return st;
+    tile_cells(g, kg);
+    uint32_t ng = o->first[kg + 1] - o->first[kg], ns = o->first[ks + 1] - o->first[ks];
+    from_cell(ws, vg, size, corner, e, g->tc, ng, g->to_goal, NULL);
+    goal_bounds(g, o->first[kg], ng);
+    double *first = g->row; /* free until the search */
+    tile_cells(g, ks);
+    double direct = from_cell(ws, vs, size, corner, s, g->tc, ns, first, ks == kg ? &e : NULL);
     search_out r = {direct < 0 ? INFINITY : direct, NONE, 0, 0, 0};
     ws->r = r;
     for (uint32_t u = o->first[ks]; u < o->first[ks + 1]; u++)
-        if (g->g[u] >= 0) {
-            g->seen[u] = g->stamp;
-            g->parent[u] = NONE;
-            g->h[u] = bound(g, u, e);
-            if (!nbi_heap_push(&g->heap, g->g[u] + g->h[u], 0, u))
+        if (first[u - o->first[ks]] >= 0) {
+            node_rec *ru = rec_of(g, u);
+            if (!ru)
+                return nbi_fail_nomem(err, "a world optimal search");
+            ru->seen = g->stamp;
+            ru->g = first[u - o->first[ks]];
+            ru->parent = NONE;
+            ru->h = bound(g, u, g->tc[u - o->first[ks]], e);
+            if (!nbi_heap_push(&g->heap, ru->g + ru->h, 0, u))
                 return nbi_fail_nomem(err, "a world optimal search");
         }
     ws->phase = PH_SEARCH;
@@ -549,9 +636,10 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
 static nb_status search_some(nb_world_sg *ws, uint64_t budget, nb_err *err)
 {
     agent_ws *g = ws->g;
-    if (!search(g, ws->q.goal, g->o.first[nbi_wopt_tile(&ws->w->x, ws->q.goal)],
-                ws->q.max_expansions, budget, &ws->r))
-        return nbi_fail_nomem(err, "a world optimal search");
+    nb_status st = search(g, ws->q.goal, g->o.first[nbi_wopt_tile(&ws->w->x, ws->q.goal)],
+                          ws->q.max_expansions, budget, &ws->r, err);
+    if (st != NB_OK)
+        return st;
     ws->res.expanded = ws->r.expanded;
     if (!ws->r.ended)
         return NB_OK;
@@ -563,6 +651,13 @@ static nb_status search_some(nb_world_sg *ws, uint64_t budget, nb_err *err)
     return NB_OK;
 }
 
+/* Node v's world cell (its tile checked when it was seen). */
+static nb_cell node_cell(const nbi_wov *o, uint32_t v)
+{
+    uint32_t t = nbi_wov_tile_of(o, v);
+    return nbi_wov_cell(o, t, v - o->first[t]);
+}
+
 /* The search's path walked into cells: every tile it crosses pinned (the
  * ends' too), else NB_ERR_UNLOADED naming them. */
 static nb_status walk(nb_world_sg *ws, nb_err *err)
@@ -572,14 +667,14 @@ static nb_status walk(nb_world_sg *ws, nb_err *err)
     nb_sg_result *res = &ws->res;
     const search_out r = ws->r;
     int corner = ws->corner;
-    const nbi_wopt *o = &g->o;
+    const nbi_wov *o = &g->o;
     const nbi_windex *x = &ws->w->x;
     nb_cell s = q->start, e = q->goal;
     uint32_t ks = nbi_wopt_tile(x, s), kg = nbi_wopt_tile(x, e), size = q->size;
     nbi_wview *vs = view(ws, ks), *vg = view(ws, kg);
     /* The overlay's path, goal first, then every tile it crosses pinned. */
     size_t nc = 0;
-    for (uint32_t u = r.last; u != NONE; u = g->parent[u]) {
+    for (uint32_t u = r.last; u != NONE; u = REC(g, u)->parent) {
         if (nc == ws->ccap) {
             size_t cap = ws->ccap ? 2 * ws->ccap : 256;
             uint32_t *c = nbi_realloc_array(ws->a, ws->chain, cap, sizeof *c);
@@ -590,8 +685,8 @@ static nb_status walk(nb_world_sg *ws, nb_err *err)
         ws->chain[nc++] = u;
     }
     for (size_t i = 0; i + 1 < nc; i++) {
-        uint32_t ta = nbi_wopt_tile(x, o->cell[ws->chain[i]]),
-                 tb = nbi_wopt_tile(x, o->cell[ws->chain[i + 1]]);
+        uint32_t ta = nbi_wopt_tile(x, node_cell(o, ws->chain[i])),
+                 tb = nbi_wopt_tile(x, node_cell(o, ws->chain[i + 1]));
         if (ta == tb)
             view(ws, ta);
     }
@@ -605,9 +700,9 @@ static nb_status walk(nb_world_sg *ws, nb_err *err)
     if (r.last == NONE)
         st = stretch(ws, vs, size, corner, s, e, &len, err);
     else {
-        st = stretch(ws, vs, size, corner, s, o->cell[ws->chain[nc - 1]], &len, err);
+        st = stretch(ws, vs, size, corner, s, node_cell(o, ws->chain[nc - 1]), &len, err);
         for (size_t i = nc - 1; st == NB_OK && i > 0; i--) {
-            nb_cell a = o->cell[ws->chain[i]], b = o->cell[ws->chain[i - 1]];
+            nb_cell a = node_cell(o, ws->chain[i]), b = node_cell(o, ws->chain[i - 1]);
             uint32_t ta = nbi_wopt_tile(x, a), tb = nbi_wopt_tile(x, b);
             if (ta == tb)
                 st = stretch(ws, view(ws, ta), size, corner, a, b, &len, err);
@@ -617,7 +712,7 @@ static nb_status walk(nb_world_sg *ws, nb_err *err)
                 ws->path[len++] = b;
         }
         if (st == NB_OK)
-            st = stretch(ws, vg, size, corner, o->cell[ws->chain[0]], e, &len, err);
+            st = stretch(ws, vg, size, corner, node_cell(o, ws->chain[0]), e, &len, err);
     }
     if (st != NB_OK)
         return st;

@@ -19,7 +19,11 @@
  * the payload's length (checked against each other here, as the readers
  * do); the tile index and the arc index are read unchecked (the queries
  * check them, a tile at a time) and clamped to their arrays, so damaged
- * bytes only move which of the section's own pages are given back. */
+ * bytes only move which of the section's own pages are given back.
+ * The optimal layer's world_opt (read in place by nb_world_sg_find) gives
+ * back its tiles' borders the same way; its landmark distances are kept
+ * (a tile's nodes' place needs every tile's count, which is in the pages
+ * given back). */
 #include <string.h>
 
 #include "bundle/osfile.h"
@@ -135,6 +139,40 @@ static uint32_t trim_graph(span *s, const nb_world *w, const lay *g, int give_ba
     return seen;
 }
 
+/* The optimal layer's borders (world_opt, read in place by opt_wview.c):
+ * tile by tile, so a run of tiles not loaded is a run of bytes, found
+ * from the tiles' offsets alone (clamped to the borders; the reader
+ * checks them).  With give 0 only those offsets are read. */
+static uint32_t trim_opt(span *s, const nb_world *w, size_t i, uint32_t tiles, int give_back)
+{
+    const nb_section_info *in = &s->b->sections[i].info;
+    const uint8_t *p = s->b->sections[i].payload;
+    if (in->usize < NBI_WOPT_HEADER || nbi_get32(p + NBI_WOPT_TILES) != tiles)
+        return 0;
+    uint32_t links = nbi_get32(p + NBI_WOPT_LINKS), bytes = nbi_get32(p + NBI_WOPT_BYTES);
+    const uint8_t *off = p + NBI_WOPT_HEADER, *at = off + 4 * ((size_t)tiles + 1) + 4 * (size_t)links;
+    if ((uint64_t)(at - p) + bytes > in->usize)
+        return 0;
+    uint32_t seen = 0;
+    for (uint32_t t = 0; t < tiles;) {
+        if (atomic_load(&w->slots[t].tile)) {
+            t++;
+            continue;
+        }
+        uint32_t t1 = t + 1;
+        while (t1 < tiles && !atomic_load(&w->slots[t1].tile))
+            t1++;
+        uint32_t b0 = nbi_u32at(off, t), b1 = nbi_u32at(off, t1);
+        b0 = b0 < bytes ? b0 : bytes;
+        b1 = b1 < bytes ? b1 : bytes;
+        seen ^= b0 ^ b1;
+        if (give_back)
+            give(s, at + b0, at + b1);
+        t = t1;
+    }
+    return seen;
+}
+
 size_t nb_world_trim(nb_world *w)
 {
     if (!w || !w->index->mapping)
@@ -159,5 +197,11 @@ size_t nb_world_trim(nb_world *w)
         (void)sink;
         trim_graph(&s, w, &g, 1);
     }
+    for (size_t i = 0; i < b->nsections; i++)
+        if (b->sections[i].info.type == NB_SEC_WORLD_OPT && in_file(b, i)) {
+            volatile uint32_t sink = trim_opt(&s, w, i, tiles, 0);
+            (void)sink;
+            trim_opt(&s, w, i, tiles, 1);
+        }
     return s.bytes;
 }
