@@ -12,15 +12,22 @@
  * crosses, and names them when they are not loaded (NB_ERR_UNLOADED,
  * nb_world_sg_needed) unless the game set a loader and a budget.
  *
- * Refused rather than answered wrongly: an overlay that blocks cells (the
- * stored distances would be wrong; NB_ERR_UNSUPPORTED), partial paths,
- * terrain costs (NB_ERR_NOTFOUND: the layer holds plain distances). */
+ * Under a world overlay that blocks cells the answer stays exact: the
+ * tiles it edits (opt_edit.h) are searched cell by cell under it wherever
+ * the query reads them (its ends joined, a portal's row when it is
+ * expanded, the path walked), every other tile keeps its stored rows, a
+ * move between tiles is taken only where the overlay leaves it legal, and
+ * the bounds, made without the overlay, stay admissible (blocks only
+ * lengthen paths).
+ *
+ * Refused rather than answered wrongly: partial paths, terrain costs
+ * (NB_ERR_NOTFOUND: the layer holds plain distances). */
 #include <math.h>
 #include <string.h>
 
 #include "core/grid.h"
+#include "stream/opt_edit.h"
 #include "stream/opt_world.h"
-#include "stream/wquery.h"
 
 #define FAMILY "world optimal layer"
 #define NONE UINT32_MAX
@@ -49,6 +56,7 @@ typedef struct agent_ws {
     double lo[NBI_WOPT_MAX_LANDMARKS], hi[NBI_WOPT_MAX_LANDMARKS];
     uint8_t use[NBI_WOPT_MAX_LANDMARKS];
     nbi_heap heap;
+    nbi_oedit ed; /* the tiles the query's overlay edits, with the rows read under it */
 } agent_ws;
 
 struct nb_world_sg {
@@ -109,6 +117,7 @@ static void agent_free(const nb_allocator *a, agent_ws *g)
     nbi_free(a, g->to_goal);
     nbi_free(a, g->h);
     nbi_heap_free(&g->heap);
+    nbi_oedit_free(&g->ed);
 }
 
 void nb_world_sg_close(nb_world_sg *ws)
@@ -146,7 +155,7 @@ size_t nb_world_sg_bytes(const nb_world_sg *ws)
                                   sizeof *g->o.lfirst) +
              (size_t)g->o.nland * (sizeof *g->o.land + g->o.nodes * sizeof *g->o.ld) +
              (size_t)g->o.links * 5 + 2 * ((size_t)g->o.maxp + 1) * sizeof *g->row +
-             nbi_heap_bytes(&g->heap);
+             nbi_heap_bytes(&g->heap) + nbi_oedit_bytes(&g->ed);
         for (uint32_t t = 0; t < g->o.tiles; t++)
             n += nbi_optb_stored_bytes(&g->o.tile[t]);
     }
@@ -204,7 +213,7 @@ static nb_status agent_of(nb_world_sg *ws, nb_capability cap, uint32_t size, int
     for (size_t i = 0; g->pos && i < n; i++)
         g->pos[i] = NBI_HEAP_NONE;
     if (!g->g || !g->parent || !g->seen || !g->closed || !g->pos || !g->row || !g->to_goal || !g->h ||
-        !nbi_heap_init(&g->heap, ws->a, 1024, g->pos)) {
+        !nbi_heap_init(&g->heap, ws->a, 1024, g->pos) || !nbi_oedit_init(&g->ed, ws->w, size)) {
         agent_free(ws->a, g);
         return nbi_fail_nomem(err, "a world optimal workspace");
     }
@@ -240,12 +249,8 @@ static nb_status check(const nb_world_sg *ws, const nb_sg_query *q, const nb_wor
 }
 
 /* What the layer cannot honour, once it is known to be baked. */
-static nb_status check_unsupported(const nb_sg_query *q, const nb_world_overlay *ov, nb_err *err)
+static nb_status check_unsupported(const nb_sg_query *q, nb_err *err)
 {
-    if (ov && ov->blocked)
-        return nbi_query_unsupported(err, FAMILY, "an overlay that blocks cells (the tiles' "
-                                                  "stored distances would not hold; "
-                                                  "nb_world_aa_find answers it exactly)");
     if (q->partial)
         return nbi_query_unsupported(err, FAMILY, "partial paths (nb_world_aa_find answers them)");
     return NB_OK;
@@ -299,6 +304,62 @@ static double from_cell(nb_world_sg *ws, const nbi_wview *v, uint32_t size, int 
     return other ? nbi_csearch_cost(&ws->cs, ws->seg[n], NULL) : -1;
 }
 
+/* Sets the search inside tile v to read the overlay's cells there when the
+ * overlay edits it (none else); 0 without memory. */
+static int tile_overlay(nb_world_sg *ws, const nbi_wview *v)
+{
+    agent_ws *g = ws->g;
+    nbi_oedit_tile *e = nbi_oedit_of(&g->ed, v->t->index);
+    ws->cs.ov = NULL;
+    if (!e)
+        return 1;
+    ws->cs.ov = nbi_oedit_overlay(&g->ed, e, v->t, g->o.tile[v->t->index].n);
+    return ws->cs.ov != NULL;
+}
+
+/* Row i of edited tile ti: the distances inside it under the overlay from
+ * its portal i to each of its portals (-1: not joined), searched at its
+ * first read under this overlay and kept.  NULL without memory, or when
+ * the tile is not loaded (its view says). */
+static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti, uint32_t i)
+{
+    agent_ws *g = ws->g;
+    const nbi_optb *b = &g->o.tile[ti];
+    nbi_wview *v = view(ws, ti);
+    if (v->state != NBI_WV_LOADED || !tile_overlay(ws, v))
+        return NULL;
+    double *row = e->rows + (size_t)i * b->n;
+    if (!e->have[i]) {
+        from_cell(ws, v, g->o.size, ws->corner, b->cell[i], b->cell, b->n, row, NULL);
+        e->have[i] = 1;
+    }
+    return row;
+}
+
+/* 1 when the overlay leaves the baked move m from world cell c legal: the
+ * cell it enters has room, and a diagonal's corner cells as the rule needs
+ * them (the bake found both standable under the strict rule; under the
+ * weak one the other may be a wall, so a corner left alone is read); -1
+ * when that needs a tile that is not loaded. */
+static int move_open(nb_world_sg *ws, nb_cell c, unsigned m)
+{
+    const nb_world_overlay *ov = ws->ov;
+    uint32_t s = ws->q.size;
+    int32_t dx = nbi_move_dx[m], dy = nbi_move_dy[m];
+    if (!nbi_wov_room(ov, s, (uint32_t)(c.x + dx), (uint32_t)(c.y + dy)))
+        return 0;
+    if (!NBI_MOVE_IS_DIAGONAL(m))
+        return 1;
+    int a = nbi_wov_room(ov, s, (uint32_t)(c.x + dx), (uint32_t)c.y),
+        b = nbi_wov_room(ov, s, (uint32_t)c.x, (uint32_t)(c.y + dy));
+    if (a && b)
+        return 1;
+    if (ws->corner == NBI_CORNER_STRICT || (!a && !b))
+        return 0;
+    return a ? nbi_wpins_stands(&ws->pins, NULL, c.x + dx, c.y, 0)
+             : nbi_wpins_stands(&ws->pins, NULL, c.x, c.y + dy, 0);
+}
+
 static int grow(nb_world_sg *ws, nb_cell **buf, size_t *cap, size_t need)
 {
     if (need <= *cap)
@@ -321,6 +382,8 @@ static nb_status stretch(nb_world_sg *ws, const nbi_wview *v, uint32_t size, int
     nb_cell o = {(int32_t)t->origin_x, (int32_t)t->origin_y};
     nb_cell la = {a.x - o.x, a.y - o.y}, lb = {b.x - o.x, b.y - o.y};
     nbi_box box = core_box(t);
+    if (!tile_overlay(ws, v))
+        return nbi_fail_nomem(err, "a world overlay's cells in a tile");
     if (!nbi_csearch_run(&ws->cs, &v->clear, size, corner, &box, la, &lb, NULL, 0))
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: tile (%u, %u): no path inside it from (%d, %d) to (%d, %d), which "
@@ -408,10 +471,13 @@ static int relax(agent_ws *g, uint32_t u, uint32_t v, double ng, nb_cell goal)
 /* A* over the overlay from the start's tile's portals (g set, seen
  * stamped) to the goal (to_goal over its tile's portals from g0), at most
  * budget portals settled now; r->ended once it has ended.  0 without
- * memory. */
-static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t budget,
+ * memory, -1 when a tile the world overlay edits is needed and not loaded
+ * (ws->pins names it). */
+static int search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max, uint64_t budget,
                   search_out *r)
 {
+    agent_ws *g = ws->g;
+    const int edits = ws->ov && ws->ov->blocked;
     const nbi_wopt *o = &g->o;
     const uint32_t st = g->stamp;
     for (uint64_t done = 0; !nbi_heap_empty(&g->heap); done++) {
@@ -450,15 +516,25 @@ static int search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t
          * walk p to u to v is one). */
         uint32_t p = g->parent[u];
         if (p != NONE && (p < base || p - base >= b->n)) {
-            nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell, b->n,
-                                i, g->row);
+            /* An edited tile's row under the overlay, the stored one else. */
+            nbi_oedit_tile *e = edits ? nbi_oedit_of(&g->ed, lo) : NULL;
+            const double *row = g->row;
+            if (e && !(row = edited_row(ws, e, lo, i)))
+                return ws->pins.nmissing || ws->pins.st != NB_OK ? -1 : 0;
+            if (!e)
+                nbi_optb_unpack_row(b->packed + b->row[i], b->row[i + 1] - b->row[i], b->cell,
+                                    b->n, i, g->row);
             for (uint32_t j = 0; j < b->n; j++)
-                if (j != i && g->row[j] >= 0 && !relax(g, u, base + j, gu + g->row[j], goal))
+                if (j != i && row[j] >= 0 && !relax(g, u, base + j, gu + row[j], goal))
                     return 0;
         }
-        for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++)
-            if (!relax(g, u, o->lto[l], gu + nbi_move_cost(o->lmove[l]), goal))
+        for (uint32_t l = o->lfirst[u]; l < o->lfirst[u + 1]; l++) {
+            int open = edits ? move_open(ws, o->cell[u], o->lmove[l]) : 1;
+            if (open < 0)
+                return -1;
+            if (open && !relax(g, u, o->lto[l], gu + nbi_move_cost(o->lmove[l]), goal))
                 return 0;
+        }
     }
     r->ended = 1;
     return 1;
@@ -492,12 +568,14 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     if (vs->state != NBI_WV_LOADED || vg->state != NBI_WV_LOADED)
         return missing(ws, err);
     const nbi_wtile *ts = &vs->t->tag, *tg = &vg->t->tag;
-    if (!nbi_standable(&vs->clear, size, s.x - (int32_t)ts->origin_x, s.y - (int32_t)ts->origin_y)) {
+    if (!nbi_standable(&vs->clear, size, s.x - (int32_t)ts->origin_x, s.y - (int32_t)ts->origin_y) ||
+        !nbi_wov_room(ws->ov, size, (uint32_t)s.x, (uint32_t)s.y)) {
         res->status = NB_PATH_START_BLOCKED;
         ws->phase = PH_DONE;
         return NB_OK;
     }
-    if (!nbi_standable(&vg->clear, size, e.x - (int32_t)tg->origin_x, e.y - (int32_t)tg->origin_y)) {
+    if (!nbi_standable(&vg->clear, size, e.x - (int32_t)tg->origin_x, e.y - (int32_t)tg->origin_y) ||
+        !nbi_wov_room(ws->ov, size, (uint32_t)e.x, (uint32_t)e.y)) {
         res->status = NB_PATH_GOAL_BLOCKED;
         ws->phase = PH_DONE;
         return NB_OK;
@@ -526,9 +604,13 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     }
     nbi_heap_clear(&g->heap);
     const nbi_optb *bs = &o->tile[ks], *bg = &o->tile[kg];
+    if (!tile_overlay(ws, vg))
+        return nbi_fail_nomem(err, "a world overlay's cells in a tile");
     from_cell(ws, vg, size, corner, e, bg->cell, bg->n, g->to_goal, NULL);
     goal_bounds(g, o->first[kg], bg->n);
     double *first = g->g + o->first[ks];
+    if (!tile_overlay(ws, vs))
+        return nbi_fail_nomem(err, "a world overlay's cells in a tile");
     double direct = from_cell(ws, vs, size, corner, s, bs->cell, bs->n, first, ks == kg ? &e : NULL);
     search_out r = {direct < 0 ? INFINITY : direct, NONE, 0, 0, 0};
     ws->r = r;
@@ -549,8 +631,14 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
 static nb_status search_some(nb_world_sg *ws, uint64_t budget, nb_err *err)
 {
     agent_ws *g = ws->g;
-    if (!search(g, ws->q.goal, g->o.first[nbi_wopt_tile(&ws->w->x, ws->q.goal)],
-                ws->q.max_expansions, budget, &ws->r))
+    int ran = search(ws, ws->q.goal, g->o.first[nbi_wopt_tile(&ws->w->x, ws->q.goal)],
+                     ws->q.max_expansions, budget, &ws->r);
+    if (ran < 0) {
+        /* An edited tile not loaded: the search begins again once it is. */
+        ws->phase = PH_ENDS;
+        return missing(ws, err);
+    }
+    if (!ran)
         return nbi_fail_nomem(err, "a world optimal search");
     ws->res.expanded = ws->r.expanded;
     if (!ws->r.ended)
@@ -644,7 +732,9 @@ static nb_status begin(nb_world_sg *ws, const nb_sg_query *q, const nb_world_ove
     if (st == NB_OK)
         st = agent_of(ws, q->capability, q->size, corner, &g, err);
     if (st == NB_OK)
-        st = check_unsupported(q, ov, err);
+        st = check_unsupported(q, err);
+    if (st == NB_OK && !nbi_oedit_sync(&g->ed, ws->w, ov))
+        st = nbi_fail_nomem(err, "the tiles a world overlay edits");
     if (st != NB_OK)
         return st;
     if (!ws->has_cs) {
