@@ -12,8 +12,9 @@
  * the workspace's bytes.
  *
  * With RECTS (1 or more), then in the same run under a world overlay of
- * RECTS rectangles of 20 x 20 cells, each over the tile border nearest a
- * point spaced evenly on the line from start to goal: each method's first
+ * RECTS rectangles of 20 x 20 cells, centred where the optimal path found
+ * without the overlay crosses a tile border (RECTS of its crossings, spaced
+ * evenly), so that the overlay cuts that path: each method's first
  * query under an overlay (the overlay's version changed before each of
  * RUNS queries by unblocking and blocking one of its cells again, so
  * nothing is kept from the last) and the same query repeated under one
@@ -91,12 +92,24 @@ int main(int argc, char **argv)
             return 1;
         }
         long T = in.tile;
-        for (int k = 1; k <= rects; k++) {
-            double f = (double)k / (rects + 1);
-            long px = s.x + (long)(f * (g.x - s.x)), py = s.y + (long)(f * (g.y - s.y));
-            /* The border nearest the point, vertical or horizontal in turn, 10 cells each side. */
-            long x = k % 2 ? (px + T / 2) / T * T - 10 : px - 10;
-            long y = k % 2 ? py - 10 : (py + T / 2) / T * T - 10;
+        nb_sg_result r0;
+        if (nb_world_sg_find(sg, &sq, NULL, &r0, &err) != NB_OK || r0.status != NB_PATH_FOUND) {
+            fprintf(stderr, "no path without the overlay: %s\n", err.msg);
+            return 1;
+        }
+        size_t ncross = 0;
+        for (size_t i = 1; i < r0.path_len; i++)
+            ncross += r0.path[i].x / T != r0.path[i - 1].x / T ||
+                      r0.path[i].y / T != r0.path[i - 1].y / T;
+        for (int k = 1; k <= rects && ncross; k++) {
+            /* The crossing k * ncross / (rects + 1), 10 cells each side of it. */
+            size_t want = (size_t)k * ncross / (size_t)(rects + 1), c = 0, at = 0;
+            for (size_t i = 1; i < r0.path_len && !at; i++)
+                if ((r0.path[i].x / T != r0.path[i - 1].x / T ||
+                     r0.path[i].y / T != r0.path[i - 1].y / T) &&
+                    c++ == want)
+                    at = i;
+            long x = r0.path[at].x - 10, y = r0.path[at].y - 10;
             x = x < 0 ? 0 : x + 20 > (long)in.width ? (long)in.width - 20 : x;
             y = y < 0 ? 0 : y + 20 > (long)in.height ? (long)in.height - 20 : y;
             if (k == 1)
