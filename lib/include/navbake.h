@@ -2073,9 +2073,12 @@ nb_status nb_world_haa_finish(nb_world_haa *ws, nb_haa_result *res, nb_err *err)
  * tile; the ends' tiles are read to join the ends, and the tiles the path
  * crosses to walk it into cells.  res->expanded counts the portals
  * settled; scanned is 0.  max_expansions caps them (NB_PATH_LIMIT, the
- * start alone).  Not answered (refused): terrain costs (NB_ERR_NOTFOUND,
- * as a layer without their profile); partial paths and a world overlay
- * that blocks cells (NB_ERR_UNSUPPORTED: nb_world_aa_find answers both).
+ * start alone).  Under a world overlay that blocks cells the answer stays
+ * exact: the tiles it edits are searched under it where the query reads
+ * them (their rows kept for the next query under the same overlay).  Not
+ * answered (refused): terrain costs (NB_ERR_NOTFOUND, as a layer without
+ * their profile); partial paths (NB_ERR_UNSUPPORTED: nb_world_aa_find
+ * answers them).
  * With a loader and a budget (nb_world_set_budget) a query loads the
  * tiles it needs; otherwise NB_ERR_UNLOADED and nb_world_sg_needed lists
  * them.  NB_ERR_NOTFOUND when the world bundle holds no layer for the

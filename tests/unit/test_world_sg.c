@@ -21,6 +21,12 @@
  * - The landmarks the link stores: each portal's distance from each is a
  *   plain Dijkstra's over the portal graph (rows unpacked, moves between
  *   tiles).
+ * - Under world overlays of 1 to 20 rectangles (1 x 1 to 20 x 20 cells,
+ *   each over a tile border or a corner of four tiles): every pair's
+ *   status and length those of Annotated A* on the whole bake under an
+ *   nb_overlay of the same rectangles, every path legal on the map as that
+ *   overlay leaves it; the same query again (the edited tiles' rows kept)
+ *   and in slices of 7 give the same answer.
  * - The world_opt section damaged in crafted ways: each refused naming
  *   what is wrong; a query the layer cannot honour refused by status. */
 #include <math.h>
@@ -100,28 +106,46 @@ static uint32_t tile_no(const lvl *l, nb_cell c)
     return (uint32_t)c.y / l->in.tile * l->in.columns + (uint32_t)c.x / l->in.tile;
 }
 
-static double aa_length(nb_aa *aa, nb_capability cap, uint32_t size, nb_cell s, nb_cell g)
+/* Annotated A*'s status on the whole bake under ov (NULL: none), its length in *len. */
+static nb_path_status aa_of(nb_aa *aa, nb_capability cap, uint32_t size, nb_cell s, nb_cell g,
+                            const nb_overlay *ov, double *len)
 {
     nb_aa_query q;
     nb_aa_query_init(&q);
-    q.start = s, q.goal = g, q.size = size, q.capability = cap;
+    q.start = s, q.goal = g, q.size = size, q.capability = cap, q.overlay = ov;
     nb_aa_result r;
     nb_err err;
+    *len = -1;
     if (nb_aa_find(aa, &q, &r, &err) != NB_OK)
-        return -3;
-    return r.status == NB_PATH_FOUND ? r.length : -1;
+        return (nb_path_status)-3;
+    if (r.status == NB_PATH_FOUND)
+        *len = r.length;
+    return r.status;
+}
+
+static double aa_length(nb_aa *aa, nb_capability cap, uint32_t size, nb_cell s, nb_cell g)
+{
+    double len;
+    return aa_of(aa, cap, size, s, g, NULL, &len) == (nb_path_status)-3 ? -3 : len;
+}
+
+/* 1 when the agent stands at (x, y) on the whole bake as ov leaves it (NULL: none). */
+static int stands(const lvl *l, const nb_overlay *ov, uint32_t size, long x, long y)
+{
+    return ov ? nb_overlay_can_stand(ov, l->cap, size, x, y) == 1
+              : nb_can_stand(l->whole, l->cap, size, x, y) == 1;
 }
 
 /* 0 unless path[0..n) walks from s to g by legal strict moves of an agent
- * of size on the whole bake, costing length. */
-static int legal(const lvl *l, uint32_t size, const nb_cell *p, size_t n, nb_cell s, nb_cell g,
-                 double length)
+ * of size on the whole bake as ov leaves it, costing length. */
+static int legal_under(const lvl *l, const nb_overlay *ov, uint32_t size, const nb_cell *p,
+                       size_t n, nb_cell s, nb_cell g, double length)
 {
     if (!n || p[0].x != s.x || p[0].y != s.y || p[n - 1].x != g.x || p[n - 1].y != g.y)
         return 0;
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
-        if (nb_can_stand(l->whole, l->cap, size, p[i].x, p[i].y) != 1)
+        if (!stands(l, ov, size, p[i].x, p[i].y))
             return 0;
         if (!i)
             continue;
@@ -129,12 +153,18 @@ static int legal(const lvl *l, uint32_t size, const nb_cell *p, size_t n, nb_cel
         if (abs(dx) > 1 || abs(dy) > 1 || (!dx && !dy))
             return 0;
         if (dx && dy &&
-            (nb_can_stand(l->whole, l->cap, size, p[i - 1].x + dx, p[i - 1].y) != 1 ||
-             nb_can_stand(l->whole, l->cap, size, p[i - 1].x, p[i - 1].y + dy) != 1))
+            (!stands(l, ov, size, p[i - 1].x + dx, p[i - 1].y) ||
+             !stands(l, ov, size, p[i - 1].x, p[i - 1].y + dy)))
             return 0;
         sum += dx && dy ? M_SQRT2 : 1;
     }
     return fabs(sum - length) < 1e-6;
+}
+
+static int legal(const lvl *l, uint32_t size, const nb_cell *p, size_t n, nb_cell s, nb_cell g,
+                 double length)
+{
+    return legal_under(l, NULL, size, p, n, s, g, length);
 }
 
 static nb_sg_query query(const lvl *l, uint32_t size, nb_cell s, nb_cell g)
@@ -305,10 +335,11 @@ static void check_unloaded(const lvl *l, nb_world_sg *full, uint64_t seed)
 /* begin, steps of slice (the game loading what a step names when w is
  * not NULL), finish; *pauses counts NB_ERR_UNLOADED steps, *mid those
  * after the first step (the ends joined, the search begun). */
-static nb_status sliced(nb_world_sg *ws, nb_world *w, const nb_sg_query *q, uint64_t slice,
-                        nb_sg_result *res, int *pauses, int *mid, nb_err *err)
+static nb_status sliced_under(nb_world_sg *ws, nb_world *w, const nb_sg_query *q,
+                              const nb_world_overlay *ov, uint64_t slice, nb_sg_result *res,
+                              int *pauses, int *mid, nb_err *err)
 {
-    nb_status st = nb_world_sg_begin(ws, q, NULL, err);
+    nb_status st = nb_world_sg_begin(ws, q, ov, err);
     int done = 0, n = 0;
     while (st == NB_OK && !done && n++ < 10000000) {
         st = nb_world_sg_step(ws, slice, &done, err);
@@ -327,6 +358,12 @@ static nb_status sliced(nb_world_sg *ws, nb_world *w, const nb_sg_query *q, uint
         }
     }
     return st == NB_OK ? nb_world_sg_finish(ws, res, err) : st;
+}
+
+static nb_status sliced(nb_world_sg *ws, nb_world *w, const nb_sg_query *q, uint64_t slice,
+                        nb_sg_result *res, int *pauses, int *mid, nb_err *err)
+{
+    return sliced_under(ws, w, q, NULL, slice, res, pauses, mid, err);
 }
 
 static int same_result(const nb_sg_result *a, const nb_sg_result *b)
@@ -429,6 +466,120 @@ static void check_sliced(const lvl *l, nb_world_sg *ws, int pairs)
     free(keep);
 }
 
+/* n rectangles of 1 x 1 to 20 x 20 cells over tile borders (a vertical
+ * one, a horizontal one, or a corner of four tiles, in turn), blocked in
+ * wov and ov alike; a cell beside each in near[]. */
+static void block_rects(const lvl *l, tu_rng *r, int n, nb_world_overlay *wov, nb_overlay *ov,
+                        nb_cell *near)
+{
+    nb_err err;
+    long W = l->in.width, H = l->in.height, T = l->in.tile;
+    for (int i = 0; i < n; i++) {
+        long w = 1 + (long)tu_below(r, 20), h = 1 + (long)tu_below(r, 20);
+        long x = (long)tu_below(r, (uint32_t)(W - w)), y = (long)tu_below(r, (uint32_t)(H - h));
+        /* Over a border at b: from b - w + 1 to b - 1 (a 1-cell side touches it). */
+        if (i % 3 != 1)
+            x = T * (1 + (long)tu_below(r, l->in.columns - 1)) - 1 -
+                (long)tu_below(r, w > 1 ? (uint32_t)(w - 1) : 1u);
+        if (i % 3 != 0)
+            y = T * (1 + (long)tu_below(r, l->in.rows - 1)) - 1 -
+                (long)tu_below(r, h > 1 ? (uint32_t)(h - 1) : 1u);
+        x = x < 0 ? 0 : x + w > W ? W - w : x;
+        y = y < 0 ? 0 : y + h > H ? H - h : y;
+        nb_world_overlay_block(wov, x, y, w, h, &err);
+        nb_overlay_block(ov, x, y, w, h, &err);
+        near[i] = (nb_cell){(int32_t)(x + (long)tu_below(r, (uint32_t)w)),
+                            (int32_t)(y + (long)tu_below(r, (uint32_t)h))};
+    }
+}
+
+/* A cell the agent stands on (without the overlay) within 24 cells of c,
+ * or a random one. */
+static nb_cell standing_near(tu_rng *r, const lvl *l, uint32_t size, nb_cell c)
+{
+    for (int k = 0; k < 200; k++) {
+        nb_cell d = {c.x - 24 + (int32_t)tu_below(r, 49), c.y - 24 + (int32_t)tu_below(r, 49)};
+        if (d.x >= 0 && d.y >= 0 && nb_can_stand(l->whole, l->cap, size, d.x, d.y) == 1)
+            return d;
+    }
+    return standing(r, l, size);
+}
+
+/* Under world overlays: each pair against Annotated A* on the whole bake
+ * under the same cells (status, length, a legal path on the map the overlay
+ * leaves), again from the kept rows, and in slices of 7. */
+static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t size, int rounds,
+                           int pairs)
+{
+    tu_rng r = {0x0e5 + size};
+    nb_err err;
+    int asked = 0, wrong = 0, again_wrong = 0, slice_wrong = 0, longer = 0, blocked_end = 0,
+        found = 0;
+    for (int round = 0; round < rounds; round++) {
+        nb_world_overlay *wov = NULL;
+        nb_overlay *ov = NULL;
+        if (nb_world_overlay_open(l->w, &wov, &err) != NB_OK ||
+            nb_overlay_open(l->whole, &ov, &err) != NB_OK) {
+            ok(0, "%s: overlays open: %s", l->what, err.msg);
+            nb_world_overlay_close(wov);
+            return;
+        }
+        nb_cell near[20];
+        int n = 1 + (int)tu_below(&r, 20);
+        block_rects(l, &r, n, wov, ov, near);
+        for (int i = 0; i < pairs; i++) {
+            nb_cell s, g;
+            if (i % 2) {
+                s = standing_near(&r, l, size, near[tu_below(&r, (uint32_t)n)]);
+                g = i % 4 == 1 ? standing_near(&r, l, size, near[tu_below(&r, (uint32_t)n)])
+                               : standing(&r, l, size);
+            } else {
+                s = standing(&r, l, size), g = standing(&r, l, size);
+            }
+            nb_sg_query q = query(l, size, s, g);
+            nb_sg_result res, again, cut;
+            double want, plain;
+            nb_path_status ws_ = aa_of(aa, l->cap, size, s, g, ov, &want);
+            aa_of(aa, l->cap, size, s, g, NULL, &plain);
+            asked++;
+            nb_status st = nb_world_sg_find(ws, &q, wov, &res, &err);
+            int right = st == NB_OK && res.status == ws_ &&
+                        (ws_ != NB_PATH_FOUND ||
+                         (fabs(res.length - want) < 1e-6 &&
+                          legal_under(l, ov, size, res.path, res.path_len, s, g, res.length)));
+            if (!right && !wrong++)
+                diag("%s: size %u, %d rectangles: (%d, %d) to (%d, %d): status %d length %g, "
+                     "whole AA* status %d length %g (%s)",
+                     l->what, size, n, s.x, s.y, g.x, g.y, (int)res.status, res.length, (int)ws_,
+                     want, st != NB_OK ? err.msg : "");
+            found += ws_ == NB_PATH_FOUND;
+            longer += ws_ == NB_PATH_FOUND && plain >= 0 && want > plain + 1e-6;
+            longer += ws_ == NB_PATH_NONE && plain >= 0;
+            blocked_end += ws_ == NB_PATH_START_BLOCKED || ws_ == NB_PATH_GOAL_BLOCKED;
+            double len0 = res.length;
+            nb_path_status st0 = res.status;
+            if (nb_world_sg_find(ws, &q, wov, &again, &err) != NB_OK || again.status != st0 ||
+                again.length != len0)
+                again_wrong++;
+            int p = 0, m = 0;
+            if (sliced_under(ws, NULL, &q, wov, 7, &cut, &p, &m, &err) != NB_OK ||
+                cut.status != st0 || cut.length != len0)
+                slice_wrong++;
+        }
+        nb_overlay_close(ov);
+        nb_world_overlay_close(wov);
+    }
+    is_int(wrong, 0, "%s: size %u, %d overlays of 1-20 rectangles over tile borders: %d pairs, "
+           "each Annotated A*'s status and length on the whole bake under the same cells, a legal "
+           "path there", l->what, size, rounds, asked);
+    ok(found > 0 && longer > 0, "%s: size %u: ... %d paths found, %d made longer or cut "
+       "off by the overlay, %d with an end blocked", l->what, size, found, longer, blocked_end);
+    is_int(again_wrong, 0, "%s: size %u: the same queries again (the edited rows kept): the same "
+           "answers", l->what, size);
+    is_int(slice_wrong, 0, "%s: size %u: in slices of 7 under the overlay: find's answers", l->what,
+           size);
+}
+
 typedef struct tiles_dir {
     const char *dir;
 } tiles_dir;
@@ -503,9 +654,9 @@ static void check_statuses(const lvl *l, nb_world_sg *ws)
         q = query(l, 1, s, s);
         is_int(nb_world_sg_find(ws, &q, ov, &r, &err), NB_OK, "%s: an empty overlay: answered",
                l->what);
-        nb_world_overlay_block(ov, 0, 0, 1, 1, &err);
-        is_int(nb_world_sg_find(ws, &q, ov, &r, &err), NB_ERR_UNSUPPORTED,
-               "%s: an overlay that blocks cells: NB_ERR_UNSUPPORTED (%s)", l->what, err.msg);
+        nb_world_overlay_block(ov, s.x, s.y, 1, 1, &err);
+        ok(nb_world_sg_find(ws, &q, ov, &r, &err) == NB_OK && r.status == NB_PATH_START_BLOCKED,
+           "%s: an overlay that blocks the start: NB_PATH_START_BLOCKED", l->what);
         nb_world_overlay_close(ov);
     }
     /* max_expansions: a far pair stopped after one portal, the start alone. */
@@ -820,6 +971,8 @@ static void check(const char *what, const char *map, uint32_t tile, const char *
     check_sliced(&l, ws, pairs / 4);
     check_loader(&l, ws);
     check_statuses(&l, ws);
+    check_overlays(&l, ws, aa, 1, 8, pairs / 4);
+    check_overlays(&l, ws, aa, 2, 4, pairs / 8);
     check_landmarks(&l);
     check_in_place(&l);
     check_damage(&l);

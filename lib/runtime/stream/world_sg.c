@@ -12,9 +12,16 @@
  * crosses, and names them when they are not loaded (NB_ERR_UNLOADED,
  * nb_world_sg_needed) unless the game set a loader and a budget.
  *
- * Refused rather than answered wrongly: an overlay that blocks cells (the
- * stored distances would be wrong; NB_ERR_UNSUPPORTED), partial paths,
- * terrain costs (NB_ERR_NOTFOUND: the layer holds plain distances).
+ * Under a world overlay that blocks cells the answer stays exact: the
+ * tiles it edits (opt_edit.h) are searched cell by cell under it wherever
+ * the query reads them (its ends joined, a portal's row when it is
+ * expanded, the path walked), every other tile keeps its stored rows, a
+ * move between tiles is taken only where the overlay leaves it legal, and
+ * the bounds, made without the overlay, stay admissible (blocks only
+ * lengthen paths).
+ *
+ * Refused rather than answered wrongly: partial paths, terrain costs
+ * (NB_ERR_NOTFOUND: the layer holds plain distances).
  *
  * The section is read in place from the world bundle's mapping
  * (opt_wview.c): the workspace holds a word or two per tile and the
@@ -24,6 +31,7 @@
 #include <string.h>
 
 #include "core/grid.h"
+#include "stream/opt_edit.h"
 #include "stream/opt_world.h"
 #include "stream/wquery.h"
 
@@ -68,6 +76,7 @@ typedef struct agent_ws {
     double lo[NBI_WOPT_MAX_LANDMARKS], hi[NBI_WOPT_MAX_LANDMARKS];
     uint8_t use[NBI_WOPT_MAX_LANDMARKS];
     nbi_heap heap; /* no positions: a node pushed again, its stale items skipped */
+    nbi_oedit ed; /* the tiles the query's overlay edits, with the rows read under it */
 } agent_ws;
 
 /* Node v's record, known touched. */
@@ -129,6 +138,7 @@ static void agent_free(const nb_allocator *a, agent_ws *g)
     nbi_free(a, g->row);
     nbi_free(a, g->to_goal);
     nbi_heap_free(&g->heap);
+    nbi_oedit_free(&g->ed);
 }
 
 void nb_world_sg_close(nb_world_sg *ws)
@@ -165,7 +175,8 @@ size_t nb_world_sg_bytes(const nb_world_sg *ws)
         /* The section itself is the mapping's (nb_world_bytes). */
         n += sizeof *g + g->npages * sizeof *g->page + g->touched * REC_PAGE * sizeof(node_rec) +
              ((size_t)g->o.tiles + 1) * (sizeof *g->o.first + sizeof *g->o.lbase + 1) +
-             m * (2 * sizeof *g->row + sizeof *g->tc) + nbi_heap_bytes(&g->heap);
+             m * (2 * sizeof *g->row + sizeof *g->tc) + nbi_heap_bytes(&g->heap) +
+             nbi_oedit_bytes(&g->ed);
     }
     return n;
 }
@@ -217,7 +228,7 @@ static nb_status agent_of(nb_world_sg *ws, nb_capability cap, uint32_t size, int
     g->tc = nbi_alloc_array(ws->a, m, sizeof *g->tc);
     g->tc_tile = NONE;
     if (!g->page || !g->row || !g->to_goal || !g->tc ||
-        !nbi_heap_init(&g->heap, ws->a, 1024, NULL)) {
+        !nbi_heap_init(&g->heap, ws->a, 1024, NULL) || !nbi_oedit_init(&g->ed, ws->w, size)) {
         agent_free(ws->a, g);
         return nbi_fail_nomem(err, "a world optimal workspace");
     }
@@ -253,12 +264,8 @@ static nb_status check(const nb_world_sg *ws, const nb_sg_query *q, const nb_wor
 }
 
 /* What the layer cannot honour, once it is known to be baked. */
-static nb_status check_unsupported(const nb_sg_query *q, const nb_world_overlay *ov, nb_err *err)
+static nb_status check_unsupported(const nb_sg_query *q, nb_err *err)
 {
-    if (ov && ov->blocked)
-        return nbi_query_unsupported(err, FAMILY, "an overlay that blocks cells (the tiles' "
-                                                  "stored distances would not hold; "
-                                                  "nb_world_aa_find answers it exactly)");
     if (q->partial)
         return nbi_query_unsupported(err, FAMILY, "partial paths (nb_world_aa_find answers them)");
     return NB_OK;
@@ -283,6 +290,14 @@ static nb_status missing(nb_world_sg *ws, nb_err *err)
     }
     ws->nneeded = nbi_wpins_needed(&ws->pins, INFINITY, ws->needed, ws->ntiles);
     return nbi_wpins_unloaded(&ws->pins, INFINITY, ws->nneeded, err);
+}
+
+/* An edited tile the search reads is not loaded: NB_ERR_UNLOADED naming
+ * it, and the query begins again from its ends once it is. */
+static nb_status restart(nb_world_sg *ws, nb_err *err)
+{
+    ws->phase = PH_ENDS;
+    return missing(ws, err);
 }
 
 static nbi_box core_box(const nbi_wtile *t)
@@ -312,6 +327,66 @@ static double from_cell(nb_world_sg *ws, const nbi_wview *v, uint32_t size, int 
     return other ? nbi_csearch_cost(&ws->cs, ws->seg[n], NULL) : -1;
 }
 
+/* Sets the search inside tile v to read the overlay's cells there when the
+ * overlay edits it (none else); 0 without memory. */
+static int tile_overlay(nb_world_sg *ws, const nbi_wview *v)
+{
+    agent_ws *g = ws->g;
+    uint32_t ti = v->t->index;
+    nbi_oedit_tile *e = nbi_oedit_of(&g->ed, ti);
+    ws->cs.ov = NULL;
+    if (!e)
+        return 1;
+    ws->cs.ov = nbi_oedit_overlay(&g->ed, e, v->t, g->o.first[ti + 1] - g->o.first[ti]);
+    return ws->cs.ov != NULL;
+}
+
+static void tile_cells(agent_ws *g, uint32_t t);
+
+/* Row i of edited tile ti: the distances inside it under the overlay from
+ * its portal i to each of its portals (-1: not joined), searched at its
+ * first read under this overlay and kept.  NULL without memory, or when
+ * the tile is not loaded (its view says). */
+static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti, uint32_t i)
+{
+    agent_ws *g = ws->g;
+    uint32_t n = g->o.first[ti + 1] - g->o.first[ti];
+    nbi_wview *v = view(ws, ti);
+    if (v->state != NBI_WV_LOADED || !tile_overlay(ws, v))
+        return NULL;
+    double *row = e->rows + (size_t)i * n;
+    if (!e->have[i]) {
+        tile_cells(g, ti);
+        from_cell(ws, v, g->o.size, ws->corner, g->tc[i], g->tc, n, row, NULL);
+        e->have[i] = 1;
+    }
+    return row;
+}
+
+/* 1 when the overlay leaves the baked move m from world cell c legal: the
+ * cell it enters has room, and a diagonal's corner cells as the rule needs
+ * them (the bake found both standable under the strict rule; under the
+ * weak one the other may be a wall, so a corner left alone is read); -1
+ * when that needs a tile that is not loaded. */
+static int move_open(nb_world_sg *ws, nb_cell c, unsigned m)
+{
+    const nb_world_overlay *ov = ws->ov;
+    uint32_t s = ws->q.size;
+    int32_t dx = nbi_move_dx[m], dy = nbi_move_dy[m];
+    if (!nbi_wov_room(ov, s, (uint32_t)(c.x + dx), (uint32_t)(c.y + dy)))
+        return 0;
+    if (!NBI_MOVE_IS_DIAGONAL(m))
+        return 1;
+    int a = nbi_wov_room(ov, s, (uint32_t)(c.x + dx), (uint32_t)c.y),
+        b = nbi_wov_room(ov, s, (uint32_t)c.x, (uint32_t)(c.y + dy));
+    if (a && b)
+        return 1;
+    if (ws->corner == NBI_CORNER_STRICT || (!a && !b))
+        return 0;
+    return a ? nbi_wpins_stands(&ws->pins, NULL, c.x + dx, c.y, 0)
+             : nbi_wpins_stands(&ws->pins, NULL, c.x, c.y + dy, 0);
+}
+
 static int grow(nb_world_sg *ws, nb_cell **buf, size_t *cap, size_t need)
 {
     if (need <= *cap)
@@ -334,6 +409,8 @@ static nb_status stretch(nb_world_sg *ws, const nbi_wview *v, uint32_t size, int
     nb_cell o = {(int32_t)t->origin_x, (int32_t)t->origin_y};
     nb_cell la = {a.x - o.x, a.y - o.y}, lb = {b.x - o.x, b.y - o.y};
     nbi_box box = core_box(t);
+    if (!tile_overlay(ws, v))
+        return nbi_fail_nomem(err, "a world overlay's cells in a tile");
     if (!nbi_csearch_run(&ws->cs, &v->clear, size, corner, &box, la, &lb, NULL, 0))
         return nbi_fail(err, NB_ERR_FORMAT,
                         "%s: tile (%u, %u): no path inside it from (%d, %d) to (%d, %d), which "
@@ -446,10 +523,12 @@ static void tile_cells(agent_ws *g, uint32_t t)
 /* u's moves to other tiles (u portal i of tile t at cell c, bp its
  * border): links are by portal, so its own are found by halving; each
  * move's tile checked before its node is read. */
-static nb_status moves_out(agent_ws *g, uint32_t u, uint32_t t, const uint8_t *bp, uint32_t n,
-                           uint32_t i, nb_cell c, double gu, nb_cell goal, nb_err *err)
+static nb_status moves_out(nb_world_sg *ws, uint32_t u, uint32_t t, const uint8_t *bp,
+                           uint32_t n, uint32_t i, nb_cell c, double gu, nb_cell goal, nb_err *err)
 {
+    agent_ws *g = ws->g;
     nbi_wov *o = &g->o;
+    const int edits = ws->ov && ws->ov->blocked;
     uint32_t nl = nbi_get32(bp + NBI_OBORDER_LINKS), lo = 0, hi = nl;
     const uint8_t *links =
         bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL + 4 * ((size_t)n + 1);
@@ -469,7 +548,10 @@ static nb_status moves_out(agent_ws *g, uint32_t u, uint32_t t, const uint8_t *b
         nb_status st = nbi_wov_tile(o, nbi_wopt_tile(o->x, to), err);
         if (st != NB_OK)
             return st;
-        if (!relax(g, u, nbi_u32at(o->target, (size_t)o->lbase[t] + l), to,
+        int open = edits ? move_open(ws, c, m) : 1;
+        if (open < 0)
+            return restart(ws, err);
+        if (open && !relax(g, u, nbi_u32at(o->target, (size_t)o->lbase[t] + l), to,
                    gu + nbi_move_cost(m), goal))
             return nbi_fail_nomem(err, "a world optimal search");
     }
@@ -481,9 +563,11 @@ static nb_status moves_out(agent_ws *g, uint32_t u, uint32_t t, const uint8_t *b
  * budget portals settled now; r->ended once it has ended.  Every node
  * seen has its tile checked (nbi_wov_tile); a row that does not decode is
  * refused. */
-static nb_status search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, uint64_t budget,
-                        search_out *r, nb_err *err)
+static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max,
+                        uint64_t budget, search_out *r, nb_err *err)
 {
+    agent_ws *g = ws->g;
+    const int edits = ws->ov && ws->ov->blocked;
     nbi_wov *o = &g->o;
     const uint32_t st = g->stamp;
     for (uint64_t done = 0; !nbi_heap_empty(&g->heap); done++) {
@@ -516,7 +600,21 @@ static nb_status search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, ui
          * g(u) + d(u, v), the rows being distances inside the tile (a
          * walk p to u to v is one). */
         uint32_t p = ru->parent;
-        if (p != NONE && (p < base || p - base >= n)) {
+        nbi_oedit_tile *ed = edits && p != NONE && (p < base || p - base >= n)
+                                 ? nbi_oedit_of(&g->ed, t)
+                                 : NULL;
+        if (ed) {
+            /* An edited tile's row under the overlay. */
+            const double *row = edited_row(ws, ed, t, i);
+            if (!row)
+                return ws->pins.nmissing || ws->pins.st != NB_OK
+                           ? restart(ws, err)
+                           : nbi_fail_nomem(err, "a world optimal search");
+            tile_cells(g, t);
+            for (uint32_t j = 0; j < n; j++)
+                if (j != i && row[j] >= 0 && !relax(g, u, base + j, g->tc[j], gu + row[j], goal))
+                    return nbi_fail_nomem(err, "a world optimal search");
+        } else if (p != NONE && (p < base || p - base >= n)) {
             const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
                           *packed = rows + 4 * ((size_t)n + 1) +
                                     (size_t)nbi_get32(bp + NBI_OBORDER_LINKS) * NBI_OBORDER_LINK;
@@ -533,7 +631,7 @@ static nb_status search(agent_ws *g, nb_cell goal, uint32_t g0, uint64_t max, ui
                     !relax(g, u, base + j, g->tc[j], gu + g->row[j], goal))
                     return nbi_fail_nomem(err, "a world optimal search");
         }
-        nb_status s = moves_out(g, u, t, bp, n, i, nbi_wov_cell(o, t, i), gu, goal, err);
+        nb_status s = moves_out(ws, u, t, bp, n, i, nbi_wov_cell(o, t, i), gu, goal, err);
         if (s != NB_OK)
             return s;
     }
@@ -569,12 +667,14 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     if (vs->state != NBI_WV_LOADED || vg->state != NBI_WV_LOADED)
         return missing(ws, err);
     const nbi_wtile *ts = &vs->t->tag, *tg = &vg->t->tag;
-    if (!nbi_standable(&vs->clear, size, s.x - (int32_t)ts->origin_x, s.y - (int32_t)ts->origin_y)) {
+    if (!nbi_standable(&vs->clear, size, s.x - (int32_t)ts->origin_x, s.y - (int32_t)ts->origin_y) ||
+        !nbi_wov_room(ws->ov, size, (uint32_t)s.x, (uint32_t)s.y)) {
         res->status = NB_PATH_START_BLOCKED;
         ws->phase = PH_DONE;
         return NB_OK;
     }
-    if (!nbi_standable(&vg->clear, size, e.x - (int32_t)tg->origin_x, e.y - (int32_t)tg->origin_y)) {
+    if (!nbi_standable(&vg->clear, size, e.x - (int32_t)tg->origin_x, e.y - (int32_t)tg->origin_y) ||
+        !nbi_wov_room(ws->ov, size, (uint32_t)e.x, (uint32_t)e.y)) {
         res->status = NB_PATH_GOAL_BLOCKED;
         ws->phase = PH_DONE;
         return NB_OK;
@@ -608,10 +708,14 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
         return st;
     tile_cells(g, kg);
     uint32_t ng = o->first[kg + 1] - o->first[kg], ns = o->first[ks + 1] - o->first[ks];
+    if (!tile_overlay(ws, vg))
+        return nbi_fail_nomem(err, "a world overlay's cells in a tile");
     from_cell(ws, vg, size, corner, e, g->tc, ng, g->to_goal, NULL);
     goal_bounds(g, o->first[kg], ng);
     double *first = g->row; /* free until the search */
     tile_cells(g, ks);
+    if (!tile_overlay(ws, vs))
+        return nbi_fail_nomem(err, "a world overlay's cells in a tile");
     double direct = from_cell(ws, vs, size, corner, s, g->tc, ns, first, ks == kg ? &e : NULL);
     search_out r = {direct < 0 ? INFINITY : direct, NONE, 0, 0, 0};
     ws->r = r;
@@ -636,7 +740,7 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
 static nb_status search_some(nb_world_sg *ws, uint64_t budget, nb_err *err)
 {
     agent_ws *g = ws->g;
-    nb_status st = search(g, ws->q.goal, g->o.first[nbi_wopt_tile(&ws->w->x, ws->q.goal)],
+    nb_status st = search(ws, ws->q.goal, g->o.first[nbi_wopt_tile(&ws->w->x, ws->q.goal)],
                           ws->q.max_expansions, budget, &ws->r, err);
     if (st != NB_OK)
         return st;
@@ -739,7 +843,9 @@ static nb_status begin(nb_world_sg *ws, const nb_sg_query *q, const nb_world_ove
     if (st == NB_OK)
         st = agent_of(ws, q->capability, q->size, corner, &g, err);
     if (st == NB_OK)
-        st = check_unsupported(q, ov, err);
+        st = check_unsupported(q, err);
+    if (st == NB_OK && !nbi_oedit_sync(&g->ed, ws->w, ov))
+        st = nbi_fail_nomem(err, "the tiles a world overlay edits");
     if (st != NB_OK)
         return st;
     if (!ws->has_cs) {

@@ -1,0 +1,60 @@
+/* opt_edit.h: the tiles a world overlay edits, as the world optimal query
+ * (world_sg.c) reads them (opt_edit.c).  Internal.
+ *
+ * A tile is edited for an agent of size s when a blocked cell lies in the
+ * s x s square of one of its own cells: then where the agent stands
+ * inside it may differ from the bake, so its stored rows (the distances
+ * between its portals inside it) may be too short, and the query
+ * recomputes what it reads of them under the overlay.  Every other tile
+ * keeps the bake's cells, portals and rows exactly: blocks only take
+ * cells away, so bounds made without the overlay stay admissible. */
+#ifndef NB_OPT_EDIT_H
+#define NB_OPT_EDIT_H
+
+#include "stream/wquery.h"
+
+/* One edited tile. */
+typedef struct nbi_oedit_tile {
+    uint32_t tile;        /* its index, row * columns + column */
+    nb_cell *cell;        /* the overlay's cells in its cells' squares, in world cells */
+    size_t ncell, ccap;
+    nb_overlay *ov;       /* those cells on the tile's map (no repairs), once read */
+    const nbi_stile *t;   /* the tile ov was made on; NULL: not made for this overlay */
+    uint32_t n;           /* the tile's portals */
+    double *rows;         /* n x n: the row of portal i under the overlay, once have[i] */
+    uint8_t *have;
+    size_t rcap, hcap;
+} nbi_oedit_tile;
+
+/* The edited tiles of one overlay version for one agent size; kept from
+ * query to query (a repeated query under the same overlay reuses its rows)
+ * and grown, never shrunk, so queries do not allocate once it has grown. */
+typedef struct nbi_oedit {
+    const nb_allocator *a;
+    uint64_t version;     /* the overlay's cells it holds; 0: none */
+    uint32_t size;
+    uint32_t *slot;       /* per world tile: its edited tile + 1; 0: untouched */
+    size_t ntiles;
+    nbi_oedit_tile *e;
+    size_t n, cap;
+    int nomem;            /* set by a sync that ran out of memory */
+} nbi_oedit;
+
+int nbi_oedit_init(nbi_oedit *x, const nb_world *w, uint32_t size);
+void nbi_oedit_free(nbi_oedit *x);
+size_t nbi_oedit_bytes(const nbi_oedit *x);
+/* The edited tiles of ov (NULL or blocking nothing: none), made again only
+ * when its version changed; 0 without memory (then none). */
+int nbi_oedit_sync(nbi_oedit *x, const nb_world *w, const nb_world_overlay *ov);
+/* Tile ti's edit, NULL when the overlay leaves it as baked. */
+static inline nbi_oedit_tile *nbi_oedit_of(const nbi_oedit *x, uint32_t ti)
+{
+    return x->slot[ti] ? &x->e[x->slot[ti] - 1] : NULL;
+}
+/* The overlay on tile t's map of edit e (made at its first read on this
+ * tile), for a search inside it; n its portals (sizes the row cache).
+ * NULL without memory. */
+const nb_overlay *nbi_oedit_overlay(nbi_oedit *x, nbi_oedit_tile *e, const nbi_stile *t,
+                                    uint32_t n);
+
+#endif
