@@ -665,21 +665,23 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
     nb_allocator al;
     tc_init(&cnt, &al);
     nb_world *w = NULL;
-    nbi_whaa *q = NULL, *f = NULL;
+    nbi_whaa *q = NULL, *f = NULL, *se = NULL;
     nb_err err;
     if (!ok(nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, &al, &w, &err) == NB_OK &&
                 nbi_whaa_new(w, ag->capability, 1, &q, &err) == NB_OK &&
-                nbi_whaa_new(w, ag->capability, 1, &f, &err) == NB_OK,
-            "%s: refiner: the world with a counting allocator and two workspaces: %s", what,
+                nbi_whaa_new(w, ag->capability, 1, &f, &err) == NB_OK &&
+                nbi_whaa_new(w, ag->capability, 1, &se, &err) == NB_OK,
+            "%s: refiner: the world with a counting allocator and three workspaces: %s", what,
             err.msg))
         goto out;
-    nbi_whaa_set_fresh_refiner(f, 1);
+    nbi_whaa_set_fresh_refiner(f, 1, 0);
+    nbi_whaa_set_fresh_refiner(se, 0, 1);
     nb_world_info in;
     nb_world_describe(w, &in);
     nb_world_load_cells(w, 0, 0, in.width, in.height, NULL);
     unsigned found = 0, differ = 0, bad = 0, shorter = 0, failed = 0;
     size_t stretches = 0, grown = 0;
-    double err_sum = 0, worst = 0;
+    double err_sum = 0, worst = 0, se_sum = 0;
     for (int round = 0; round < 2; round++) {
         tu_rng r = {0xc0de};
         for (int i = 0; i < pairs; i++) {
@@ -693,7 +695,7 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
                     if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
                         break;
                 }
-            nbi_whaa_result res, ref;
+            nbi_whaa_result res, ref, rse;
             int redo;
             nb_status st = nbi_whaa_begin(q, e[0], e[1], NULL, &res, NULL, 0, NULL, &err);
             if (st == NB_OK)
@@ -706,7 +708,9 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
                 continue;
             }
             if (st != NB_OK ||
-                nbi_whaa_find(f, e[0], e[1], NULL, &ref, NULL, 0, NULL, &err) != NB_OK) {
+                nbi_whaa_find(f, e[0], e[1], NULL, &ref, NULL, 0, NULL, &err) != NB_OK ||
+                nbi_whaa_find(se, e[0], e[1], NULL, &rse, NULL, 0, NULL, &err) != NB_OK ||
+                rse.found != ref.found) {
                 if (!failed++)
                     diag("(%d, %d) to (%d, %d): %s", e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
                 continue;
@@ -739,6 +743,7 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
                      e[1].x, e[1].y, res.length, ar.length);
             double e1 = ar.length > 0 ? 100 * (res.length - ar.length) / ar.length : 0;
             err_sum += e1;
+            se_sum += 100 * (rse.length - ar.length) / ar.length;
             worst = e1 > worst ? e1 : worst;
         }
     }
@@ -751,11 +756,17 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
     is_int(shorter, 0, "%s: refiner: none shorter than Annotated A* on the whole map", what);
     ok(mean <= max_err, "%s: refiner: mean error %.3f %% (at most %.1f %%), worst %.3f %%", what,
        mean, max_err, worst);
+    /* Ends on nodes joined there alone: no worse than their clusters' searches by more than a
+     * tenth of a point. */
+    double se_mean = found ? se_sum / found : 0;
+    ok(mean <= se_mean + 0.1, "%s: refiner: mean error %.3f %% with the ends joined at their "
+       "nodes, %.3f %% with their clusters searched", what, mean, se_mean);
     is_int(grown, 0, "%s: refiner: asked again, the refinement allocates nothing (%zu bytes held)",
            what, nbi_whaa_bytes(q));
 out:
     nbi_whaa_free(q);
     nbi_whaa_free(f);
+    nbi_whaa_free(se);
     nb_world_close(w);
 }
 

@@ -93,6 +93,7 @@ struct nbi_whaa {
      * back its tile's loans at the end of each query's refinement, while the tiles are pinned. */
     nb_haa *rh;
     int fresh_rh;            /* tests: rh closed after each stretch (nbi_whaa_set_fresh_refiner) */
+    int search_ends;         /* tests: the stretches' ends inserted by their clusters' searches */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -618,6 +619,9 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
     if (st != NB_OK)
         return st;
     nb_haa *h = q->rh;
+    /* A stretch's ends are its tile graph's nodes (portals, or an end inserted into the tile):
+     * joined to them alone, not by a search over their clusters. */
+    h->node_ends = !q->search_ends;
     nb_haa_query hq;
     nb_haa_query_init(&hq);
     hq.start = (nb_cell){a.x - (int32_t)t->tag.origin_x, a.y - (int32_t)t->tag.origin_y};
@@ -1367,7 +1371,11 @@ nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
     return st;
 }
 
-void nbi_whaa_set_fresh_refiner(nbi_whaa *q, int fresh) { q->fresh_rh = fresh; }
+void nbi_whaa_set_fresh_refiner(nbi_whaa *q, int fresh, int search_ends)
+{
+    q->fresh_rh = fresh;
+    q->search_ends = search_ends;
+}
 
 void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join)
 {
