@@ -653,7 +653,7 @@ static int legal_walk(const nb_bundle *whole, nb_capability cap, const nb_cell *
 }
 
 /* The refinement's one HAA* workspace, re-bound to each stretch's tile: over pairs of ends
- * far apart (the corners' quarters, every tile loaded), its cell paths are those of a
+ * far apart (the corners' thirds, joined, every tile loaded), its cell paths are those of a
  * workspace opened for each stretch (the way before, nbi_whaa_set_fresh_refiner), each a legal
  * walk of the whole map, none shorter than Annotated A*'s on the whole map and their mean
  * error within max_err %; the same queries asked again, the refinement (nbi_whaa_end)
@@ -688,11 +688,12 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
             nb_cell e[2];
             for (int k = 0; k < 2; k++)
                 for (int tries = 0; tries < 500; tries++) {
-                    /* the start in the top left quarter, the goal in the bottom right */
-                    uint32_t x = tu_below(&r, in.width / 4), y = tu_below(&r, in.height / 4);
+                    /* the start in the top left third, the goal in the bottom right (joined) */
+                    uint32_t x = tu_below(&r, in.width / 3), y = tu_below(&r, in.height / 3);
                     e[k] = k ? (nb_cell){(int32_t)(in.width - 1 - x), (int32_t)(in.height - 1 - y)}
                              : (nb_cell){(int32_t)x, (int32_t)y};
-                    if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
+                    if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1 &&
+                        (!k || nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1))
                         break;
                 }
             nbi_whaa_result res, ref, rse;

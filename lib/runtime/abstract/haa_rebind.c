@@ -13,6 +13,20 @@
  * holds the cell (haa.c). */
 #include "abstract/haa_ws.h"
 
+/* What the last bundle lent given back (its Annotated A* for queries under an overlay, the
+ * partial paths' searches: opened again by the first query that needs them), no query under
+ * way, and the workspace's bundle b. */
+static void bind_to(nb_haa *ws, const nb_bundle *b)
+{
+    nb_aa_close(ws->aa);
+    ws->aa = NULL;
+    nbi_partial_free(&ws->part);
+    nbi_partial_init(&ws->part, b);
+    ws->b = b;
+    ws->rep = NULL;
+    ws->phase = NBI_HAA_IDLE;
+}
+
 nb_status nbi_haa_rebind(nb_haa *ws, const nb_bundle *b, nb_err *err)
 {
     if (ws->b == b)
@@ -28,18 +42,10 @@ nb_status nbi_haa_rebind(nb_haa *ws, const nb_bundle *b, nb_err *err)
                         "cannot serve this graph (clusters of %u, %u, %u): open one",
                         b->path, ws->g.cluster, ws->g.ncaps, ws->g.nsizes, g.cluster, g.ncaps,
                         g.nsizes);
-    /* What the last bundle lent: its Annotated A* (queries under an overlay) and the partial
-     * paths' searches, opened again by the first query that needs them. */
-    nb_aa_close(ws->aa);
-    ws->aa = NULL;
-    nbi_partial_free(&ws->part);
-    nbi_partial_init(&ws->part, b);
-    ws->b = b;
+    bind_to(ws, b);
     ws->g = g;
     ws->bytes = (size_t)b->sections[g.section].info.usize;
     ws->top = nbi_u32at(g.sizes, g.nsizes - 1);
-    ws->rep = NULL;
-    ws->phase = NBI_HAA_IDLE;
     if (!nbi_haa_room_cells(ws))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace (%u x %u cells)",
                       g.width, g.height);
@@ -63,13 +69,4 @@ nb_status nbi_haa_rebind(nb_haa *ws, const nb_bundle *b, nb_err *err)
     return st;
 }
 
-void nbi_haa_unbind(nb_haa *ws)
-{
-    nb_aa_close(ws->aa);
-    ws->aa = NULL;
-    nbi_partial_free(&ws->part);
-    nbi_partial_init(&ws->part, NULL);
-    ws->b = NULL;
-    ws->rep = NULL;
-    ws->phase = NBI_HAA_IDLE;
-}
+void nbi_haa_unbind(nb_haa *ws) { bind_to(ws, NULL); }
