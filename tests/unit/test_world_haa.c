@@ -46,6 +46,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "countalloc.h"
 #include "stream/haa_world.h"
 #include "worldbake.h"
 
@@ -628,6 +629,150 @@ static void stretches(nb_world *w, const nb_bundle *whole, const nb_agent *ag, t
     nbi_whaa_free(q);
 }
 
+/* 1 when path[0 .. n) is a walk of the whole map from s to g: every cell one the agent stands
+ * on, every step to a neighbour, a diagonal step only past two cells it stands on (strict). */
+static int legal_walk(const nb_bundle *whole, nb_capability cap, const nb_cell *path, size_t n,
+                      nb_cell s, nb_cell g)
+{
+    if (n == 0 || path[0].x != s.x || path[0].y != s.y || path[n - 1].x != g.x ||
+        path[n - 1].y != g.y)
+        return 0;
+    for (size_t k = 0; k < n; k++) {
+        if (nb_can_stand(whole, cap, 1, path[k].x, path[k].y) != 1)
+            return 0;
+        if (k == 0)
+            continue;
+        nb_cell a = path[k - 1], b = path[k];
+        if (!adjacent(a, b))
+            return 0;
+        if (a.x != b.x && a.y != b.y &&
+            (nb_can_stand(whole, cap, 1, b.x, a.y) != 1 || nb_can_stand(whole, cap, 1, a.x, b.y) != 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* The refinement's one HAA* workspace, re-bound to each stretch's tile: over pairs of ends
+ * far apart (the corners' thirds, joined, every tile loaded), its cell paths are those of a
+ * workspace opened for each stretch (the way before, nbi_whaa_set_fresh_refiner), each a legal
+ * walk of the whole map, none shorter than Annotated A*'s on the whole map and their mean
+ * error within max_err %; the same queries asked again, the refinement (nbi_whaa_end)
+ * allocates nothing. */
+static void refined(const char *what, const char *dir, const nb_bundle *whole, const nb_agent *ag,
+                    nb_aa *aa, int pairs, double max_err)
+{
+    tc_count cnt;
+    nb_allocator al;
+    tc_init(&cnt, &al);
+    nb_world *w = NULL;
+    nbi_whaa *q = NULL, *f = NULL, *se = NULL;
+    nb_err err;
+    if (!ok(nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, &al, &w, &err) == NB_OK &&
+                nbi_whaa_new(w, ag->capability, 1, &q, &err) == NB_OK &&
+                nbi_whaa_new(w, ag->capability, 1, &f, &err) == NB_OK &&
+                nbi_whaa_new(w, ag->capability, 1, &se, &err) == NB_OK,
+            "%s: refiner: the world with a counting allocator and three workspaces: %s", what,
+            err.msg))
+        goto out;
+    nbi_whaa_set_fresh_refiner(f, 1, 0);
+    nbi_whaa_set_fresh_refiner(se, 0, 1);
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    nb_world_load_cells(w, 0, 0, in.width, in.height, NULL);
+    unsigned found = 0, joined = 0, differ = 0, bad = 0, shorter = 0, failed = 0;
+    size_t stretches = 0, grown = 0;
+    double err_sum = 0, worst = 0, se_sum = 0;
+    for (int round = 0; round < 2; round++) {
+        tu_rng r = {0xc0de};
+        for (int i = 0; i < pairs; i++) {
+            nb_cell e[2];
+            for (int k = 0; k < 2; k++)
+                for (int tries = 0; tries < 500; tries++) {
+                    /* the start in the top left third, the goal in the bottom right (joined) */
+                    uint32_t x = tu_below(&r, in.width / 3), y = tu_below(&r, in.height / 3);
+                    e[k] = k ? (nb_cell){(int32_t)(in.width - 1 - x), (int32_t)(in.height - 1 - y)}
+                             : (nb_cell){(int32_t)x, (int32_t)y};
+                    if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1 &&
+                        (!k || nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1))
+                        break;
+                }
+            joined += round == 0 && nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1;
+            nbi_whaa_result res, ref, rse;
+            int redo;
+            nb_status st = nbi_whaa_begin(q, e[0], e[1], NULL, &res, NULL, 0, NULL, &err);
+            if (st == NB_OK)
+                st = nbi_whaa_search(q, UINT64_MAX, &res, &err);
+            tc_mark(&cnt);
+            if (st == NB_OK)
+                st = nbi_whaa_end(q, &res, NULL, 0, NULL, &redo, &err);
+            if (round == 1) {
+                grown += cnt.allocs;
+                continue;
+            }
+            if (st != NB_OK ||
+                nbi_whaa_find(f, e[0], e[1], NULL, &ref, NULL, 0, NULL, &err) != NB_OK ||
+                nbi_whaa_find(se, e[0], e[1], NULL, &rse, NULL, 0, NULL, &err) != NB_OK ||
+                rse.found != ref.found) {
+                if (!failed++)
+                    diag("(%d, %d) to (%d, %d): %s", e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+                continue;
+            }
+            if (res.found != ref.found || res.path_len != ref.path_len ||
+                (res.found && memcmp(res.path, ref.path, res.path_len * sizeof *res.path))) {
+                if (!differ++)
+                    diag("(%d, %d) to (%d, %d): re-bound %d, %zu cells; opened a stretch %d, %zu "
+                         "cells", e[0].x, e[0].y, e[1].x, e[1].y, res.found, res.path_len,
+                         ref.found, ref.path_len);
+                continue;
+            }
+            if (!res.found)
+                continue;
+            found++;
+            stretches += res.stretches;
+            if (!legal_walk(whole, ag->capability, res.path, res.path_len, e[0], e[1]) && !bad++)
+                diag("(%d, %d) to (%d, %d): not a legal walk", e[0].x, e[0].y, e[1].x, e[1].y);
+            nb_aa_query aq;
+            nb_aa_query_init(&aq);
+            aq.start = e[0], aq.goal = e[1], aq.size = 1, aq.capability = ag->capability;
+            aq.corner = NB_CORNER_STRICT;
+            nb_aa_result ar;
+            if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK || ar.status != NB_PATH_FOUND) {
+                failed++;
+                continue;
+            }
+            if (res.length < ar.length - 1e-6 && !shorter++)
+                diag("(%d, %d) to (%d, %d): %.4f, shorter than AA*'s %.4f", e[0].x, e[0].y,
+                     e[1].x, e[1].y, res.length, ar.length);
+            double e1 = ar.length > 0 ? 100 * (res.length - ar.length) / ar.length : 0;
+            err_sum += e1;
+            se_sum += 100 * (rse.length - ar.length) / ar.length;
+            worst = e1 > worst ? e1 : worst;
+        }
+    }
+    double mean = found ? err_sum / found : 0;
+    /* (AR0042SR's corners' thirds are never joined: none there.) */
+    ok(found == joined && failed == 0,
+       "%s: refiner: %u far paths found, one for each pair joined on the whole map (%u; %zu "
+       "stretches refined), none failed", what, found, joined, stretches);
+    is_int(differ, 0, "%s: refiner: the paths of a workspace opened for each stretch", what);
+    is_int(bad, 0, "%s: refiner: every path a legal walk of the whole map", what);
+    is_int(shorter, 0, "%s: refiner: none shorter than Annotated A* on the whole map", what);
+    ok(mean <= max_err, "%s: refiner: mean error %.3f %% (at most %.1f %%), worst %.3f %%", what,
+       mean, max_err, worst);
+    /* Ends on nodes joined there alone: no worse than their clusters' searches by more than a
+     * tenth of a point. */
+    double se_mean = found ? se_sum / found : 0;
+    ok(mean <= se_mean + 0.1, "%s: refiner: mean error %.3f %% with the ends joined at their "
+       "nodes, %.3f %% with their clusters searched", what, mean, se_mean);
+    is_int(grown, 0, "%s: refiner: asked again, the refinement allocates nothing (%zu bytes held)",
+           what, nbi_whaa_bytes(q));
+out:
+    nbi_whaa_free(q);
+    nbi_whaa_free(f);
+    nbi_whaa_free(se);
+    nb_world_close(w);
+}
+
 static void check(const char *what, const char *map_, uint32_t tile, uint32_t cluster,
                   const char *agents_, const char *dir, int pairs, unsigned opts)
 {
@@ -803,6 +948,7 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
        "nodes expanded", what, above, nst, levels ? "levels: 2" : "none baked",
        (unsigned long long)rexp);
     insertion(what, w, whole, &ag, &r, in, pairs);
+    refined(what, dir, whole, &ag, aa, pairs / 4, 5.0);
     is_int(wrong_found, 0, "%s: complete: a path exactly when AA* finds one (%d pairs)", what,
            pairs);
     is_int(bad_walk, 0, "%s: every path is a walk of the whole map from start to goal", what);

@@ -229,6 +229,19 @@ static inline int nbi_standable(const nbi_layer *l, uint32_t size, int32_t x, in
  * in memory); bytes is its payload's length. */
 nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t bytes, nb_haa **out,
                             nb_err *err);
+/* nb_haa_open allocating with a, which outlives the workspace (b's own may not: a world's
+ * tile, haa_rebind.c). */
+nb_status nbi_haa_open_alloc(const nb_bundle *b, const nb_allocator *a, nb_haa **out, nb_err *err);
+/* The workspace moved to bundle b (haa_rebind.c), keeping what it holds for queries: NB_OK
+ * (nothing done when it is bound to b already); NB_ERR_ARG, the workspace left as it was, when
+ * b's graph differs in shape (clusters, capabilities, sizes: open another); b's own
+ * errors as nb_haa_open gives them, after which the workspace serves no query until re-bound
+ * (close it).  A bundle freed and another made at its address is another bundle: a caller that
+ * cannot tell re-binds to NULL first (nbi_haa_unbind). */
+nb_status nbi_haa_rebind(nb_haa *ws, const nb_bundle *b, nb_err *err);
+/* What the workspace borrowed from its bundle given back (while the bundle still lives), and
+ * the workspace bound to none: the next nbi_haa_rebind reads its bundle whatever its address. */
+void nbi_haa_unbind(nb_haa *ws);
 
 /* ---- smoothing for a square agent (square_smooth.c) ---- */
 

@@ -84,33 +84,29 @@ void nb_haa_close(nb_haa *ws)
     nbi_free(ws->a, ws);
 }
 
-nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t bytes, nb_haa **out,
-                            nb_err *err)
+int nbi_haa_room_cells(nb_haa *ws)
 {
-    *out = NULL;
-    nb_haa *ws = nbi_zalloc_array(b->a, 1, sizeof *ws);
-    if (!ws)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
-    ws->b = b;
-    ws->a = b->a;
-    nbi_partial_init(&ws->part, b);
-    ws->g = *g;
-    ws->bytes = bytes;
-    ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
-    ws->max_levels = NBI_LEVELS_MAX;
+    const nbi_agraph *g = &ws->g;
     ws->wtw = (g->width + WMASK) >> WSHIFT;
+    size_t ndir = (size_t)ws->wtw * ((g->height + WMASK) >> WSHIFT);
+    if (ws->where.dir && ndir <= ws->where.ndir)
+        return 1;
+    nbi_pool_free(&ws->where);
     /* A page is zeroed once, when made, and never cleared again: append trusts a place only
-     * where the path holds the cell. */
-    int wok = nbi_pool_init(&ws->where, ws->a,
-                            (size_t)ws->wtw * ((g->height + WMASK) >> WSHIFT), 2 * WSHIFT);
+     * where the path holds the cell (so a page may serve another map's cells). */
+    int ok = nbi_pool_init(&ws->where, ws->a, ndir, 2 * WSHIFT);
     nbi_pool_array(&ws->where, (void **)&ws->wat, sizeof *ws->wat, 1);
-    size_t ncombo = (size_t)g->ncaps * g->nsizes;
-    ws->layer = nbi_zalloc_array(ws->a, g->ncaps, sizeof *ws->layer);
-    ws->comp = nbi_zalloc_array(ws->a, ncombo, sizeof *ws->comp);
-    ws->has_comp = nbi_zalloc_array(ws->a, ncombo, 1);
+    return ok && nbi_pool_reserve(&ws->where, FIRST_WPAGES);
+}
+
+static nb_status new_graph(const nb_bundle *b, const nb_allocator *a, const nbi_agraph *g,
+                           size_t bytes, nb_haa **out, nb_err *err);
+
+nb_status nbi_haa_bind_layers(nb_haa *ws, nb_err *err)
+{
+    const nb_bundle *b = ws->b;
+    const nbi_agraph *g = &ws->g;
     nb_status st = NB_OK;
-    if (!wok || !ws->layer || !ws->comp || !ws->has_comp)
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
     for (uint32_t i = 0; i < g->ncaps && st == NB_OK; i++) {
         nb_capability cap = nbi_u32at(g->caps, i);
         st = nbi_clearance_layer(b, cap, &ws->layer[i], err);
@@ -128,6 +124,40 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
             ws->has_comp[k] = cs == NB_OK;
         }
     }
+    return st;
+}
+
+nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t bytes, nb_haa **out,
+                            nb_err *err)
+{
+    return new_graph(b, b->a, g, bytes, out, err);
+}
+
+/* The same allocating with a (which outlives the workspace). */
+static nb_status new_graph(const nb_bundle *b, const nb_allocator *a, const nbi_agraph *g,
+                           size_t bytes, nb_haa **out, nb_err *err)
+{
+    *out = NULL;
+    nb_haa *ws = nbi_zalloc_array(a, 1, sizeof *ws);
+    if (!ws)
+        return nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
+    ws->b = b;
+    ws->a = a;
+    nbi_partial_init(&ws->part, b);
+    ws->g = *g;
+    ws->bytes = bytes;
+    ws->top = nbi_u32at(g->sizes, g->nsizes - 1);
+    ws->max_levels = NBI_LEVELS_MAX;
+    int wok = nbi_haa_room_cells(ws);
+    size_t ncombo = (size_t)g->ncaps * g->nsizes;
+    ws->layer = nbi_zalloc_array(ws->a, g->ncaps, sizeof *ws->layer);
+    ws->comp = nbi_zalloc_array(ws->a, ncombo, sizeof *ws->comp);
+    ws->has_comp = nbi_zalloc_array(ws->a, ncombo, 1);
+    nb_status st = NB_OK;
+    if (!wok || !ws->layer || !ws->comp || !ws->has_comp)
+        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
+    if (st == NB_OK)
+        st = nbi_haa_bind_layers(ws, err);
     uint32_t c = g->cluster, nn = c * c;
     if (st == NB_OK) {
         int ok = nbi_csearch_init(&ws->ins[0], ws->a, c, c) &
@@ -143,7 +173,6 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
         ws->seg = nbi_alloc_array(ws->a, (size_t)16 * nn, sizeof *ws->seg);
         if (!ok || !ws->targets || !ws->seg ||
             !nbi_grow(ws->a, (void **)&ws->path, &ws->pcap, FIRST_PATH, sizeof *ws->path) ||
-            !nbi_pool_reserve(&ws->where, FIRST_WPAGES) ||
             !nbi_grow(ws->a, (void **)&ws->anodes, &ws->acap, 256, sizeof *ws->anodes) ||
             !nbi_grow(ws->a, (void **)&ws->avia, &ws->avcap, 256, sizeof *ws->avia))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace (clusters of %u)",
@@ -158,18 +187,24 @@ nb_status nbi_haa_new_graph(const nb_bundle *b, const nbi_agraph *g, size_t byte
     return NB_OK;
 }
 
-/* The graph's cost profiles, each checked against it (once per bundle), into ws->prof. */
-static nb_status load_profiles(nb_haa *ws, nb_err *err)
+/* The graph's cost profiles, each checked against it (once per bundle), into ws->prof (kept
+ * when it has room: a workspace re-bound to another bundle, haa_rebind.c). */
+nb_status nbi_haa_load_profiles(nb_haa *ws, nb_err *err)
 {
     const nb_bundle *b = ws->b;
     size_t n = 0;
+    ws->nprof = 0;
     for (size_t i = 0; i < b->nsections; i++)
         n += b->sections[i].info.type == NB_SEC_ABSTRACT_COSTS;
     if (n == 0)
         return NB_OK;
-    ws->prof = nbi_alloc_array(ws->a, n, sizeof *ws->prof);
-    if (!ws->prof)
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
+    if (n > ws->prof_cap) {
+        nbi_free(ws->a, ws->prof);
+        ws->prof_cap = 0;
+        if (!(ws->prof = nbi_alloc_array(ws->a, n, sizeof *ws->prof)))
+            return nbi_fail(err, NB_ERR_NOMEM, "no memory for an HAA* workspace");
+        ws->prof_cap = n;
+    }
     for (size_t i = 0; i < b->nsections; i++) {
         if (b->sections[i].info.type != NB_SEC_ABSTRACT_COSTS)
             continue;
@@ -197,26 +232,36 @@ void nb_haa_query_agent(nb_haa_query *q, const nb_agent *agent)
     q->costs = agent->weighted ? agent->cost : NULL;
 }
 
+nb_status nbi_haa_find_levels(nb_haa *ws, nb_err *err)
+{
+    /* the levels above the graph, checked once per bundle */
+    nb_status st = nbi_alevels_find(ws->b, &ws->g, &ws->lv, err);
+    ws->has_levels = st == NB_OK;
+    if (st == NB_ERR_NOTFOUND) {
+        nbi_ok(err);
+        st = NB_OK;
+    }
+    return st;
+}
+
 nb_status nb_haa_open(const nb_bundle *b, nb_haa **out, nb_err *err)
 {
     if (!out)
         return nbi_fail(err, NB_ERR_ARG, "nb_haa_open: no place for the workspace");
+    return nbi_haa_open_alloc(b, b->a, out, err);
+}
+
+nb_status nbi_haa_open_alloc(const nb_bundle *b, const nb_allocator *a, nb_haa **out, nb_err *err)
+{
     *out = NULL;
     nbi_agraph g;
     nb_status st = nbi_agraph_find(b, &g, err); /* checked once per bundle */
     if (st == NB_OK)
-        st = nbi_haa_new_graph(b, &g, (size_t)b->sections[g.section].info.usize, out, err);
+        st = new_graph(b, a, &g, (size_t)b->sections[g.section].info.usize, out, err);
     if (st == NB_OK)
-        st = load_profiles(*out, err);
-    if (st == NB_OK) { /* the levels above the graph, checked once per bundle */
-        nb_haa *ws = *out;
-        st = nbi_alevels_find(b, &ws->g, &ws->lv, err);
-        ws->has_levels = st == NB_OK;
-        if (st == NB_ERR_NOTFOUND) {
-            nbi_ok(err);
-            st = NB_OK;
-        }
-    }
+        st = nbi_haa_load_profiles(*out, err);
+    if (st == NB_OK)
+        st = nbi_haa_find_levels(*out, err);
     if (st != NB_OK) {
         nb_haa_close(*out);
         *out = NULL;
@@ -243,7 +288,7 @@ size_t nb_haa_bytes(const nb_haa *ws)
            nbi_partial_bytes(&ws->part) +
            (ws->aa ? nb_aa_bytes(ws->aa) : 0) +
            nbi_pool_bytes(&ws->where) + ws->acap * sizeof *ws->anodes +
-           ws->avcap * sizeof *ws->avia + ws->nprof * sizeof *ws->prof +
+           ws->avcap * sizeof *ws->avia + ws->prof_cap * sizeof *ws->prof +
            nbi_levels_ws_bytes(ws->lq);
 }
 
@@ -540,16 +585,21 @@ static void start_insert(nb_haa *ws, int e)
     uint32_t a, z = nbi_haa_cluster_keys(ws, k, &a);
     z += a;
     size_t nt = 0;
+    int at_node = 0; /* the end is a node's cell */
     for (uint32_t u = a; u < z; u++) {
         nb_cell c = nbi_haa_key_cell(ws, u);
-        if (on_graph(ws, c.x, c.y))
+        if (on_graph(ws, c.x, c.y)) {
             ws->targets[nt++] = c;
+            at_node |= c.x == end.x && c.y == end.y;
+        }
     }
     if (e == 0 && ws->ks == ws->kg)
-        ws->targets[nt++] = q->goal;
+        ws->targets[nt++] = q->goal, at_node = 0;
     nbi_box box = nbi_cluster_box(k, g->ncx, g->cluster, g->width, g->height);
     ws->ins_e = e;
-    if (nt)
+    /* With node_ends an end on a node joins the graph there alone, at no cost: the node's own
+     * arcs reach its cluster's other nodes (haa_ws.h). */
+    if (nt && !(at_node && ws->node_ends))
         nbi_csearch_start(&ws->ins[e], ws->l, q->size, (int)q->corner, &box, end, NULL,
                           ws->targets, nt);
     else /* nothing to reach: a search that settles the end alone */
@@ -755,18 +805,23 @@ static nb_status use_repair(nb_haa *ws, nb_err *err)
     if (!ws->rep)
         return NB_OK;
     /* Room in the abstract search for the repaired nodes' keys (haa_ws.h). */
-    uint64_t keys = (uint64_t)ws->g.nnodes + 2 + (uint64_t)ws->rep->nrec * ws->rep->per;
-    if (keys > ws->as_keys) {
+    return nbi_haa_room_keys(ws, (uint64_t)ws->g.nnodes + 2 + (uint64_t)ws->rep->nrec * ws->rep->per,
+                             err);
+}
+
+nb_status nbi_haa_room_keys(nb_haa *ws, uint64_t keys, nb_err *err)
+{
+    if (keys <= ws->as_keys)
+        return NB_OK;
+    nbi_asearch_free(&ws->as);
+    if (!nbi_asearch_init(&ws->as, ws->a, (uint32_t)keys)) {
         nbi_asearch_free(&ws->as);
-        if (!nbi_asearch_init(&ws->as, ws->a, (uint32_t)keys)) {
-            nbi_asearch_free(&ws->as);
-            nbi_asearch_init(&ws->as, ws->a, 0);
-            ws->as_keys = 0;
-            return nbi_fail(err, NB_ERR_NOMEM, "HAA*: no memory for the abstract search under "
-                            "the overlay (%llu keys)", (unsigned long long)keys);
-        }
-        ws->as_keys = keys;
+        nbi_asearch_init(&ws->as, ws->a, 0);
+        ws->as_keys = 0;
+        return nbi_fail(err, NB_ERR_NOMEM, "HAA*: no memory for the abstract search (%llu keys)",
+                        (unsigned long long)keys);
     }
+    ws->as_keys = keys;
     return NB_OK;
 }
 

@@ -113,6 +113,12 @@ struct nb_haa {
     nbi_asearch as;   /* the abstract search over the graph's one level */
     uint8_t capok[256];
     uint64_t max_nodes;
+    /* Set by a caller whose ends are the graph's nodes (a world's refinement, stream/haa_world.c):
+     * an end on a node's cell is joined to that node alone, at cost 0, not by a Dijkstra over its
+     * cluster; the node's arcs inside the cluster stand for the Dijkstra's costs (the same on a
+     * graph whose arcs are its clusters' shortest paths for each annotation, as mkabstract's
+     * are at quality high). */
+    int node_ends;
     /* The cell path, and where each of its cells is in it (to cut loops): per 16 x 16 tile of
      * cells the path enters, a page of the pool (haa.c's append), wat[slot] the cell's place. */
     nb_cell *path;
@@ -165,11 +171,23 @@ struct nb_haa {
      * multipliers on the map; hmul is the heuristic's factor (the least
      * multiplier, or 1). */
     nbi_acosts *prof;
-    size_t nprof;
+    size_t nprof, prof_cap;
     const nbi_acosts *pc;
     nbi_costs wc;
     double hmul;
 };
+
+/* The parts of a workspace read from its bundle (haa.c), each checked once per bundle: the
+ * clearance and components layers of the graph's capabilities and sizes (into arrays already
+ * sized for them), its cost profiles (ws->prof kept when it has room), its higher levels. */
+nb_status nbi_haa_bind_layers(nb_haa *ws, nb_err *err);
+nb_status nbi_haa_load_profiles(nb_haa *ws, nb_err *err);
+nb_status nbi_haa_find_levels(nb_haa *ws, nb_err *err);
+/* Room in the set of the path's cells (append) for ws->g's map, made again only when it needs
+ * more page keys than the set has; 0 without memory. */
+int nbi_haa_room_cells(nb_haa *ws);
+/* Room in the abstract search for keys 0 .. keys-1 (grown, never shrunk). */
+nb_status nbi_haa_room_keys(nb_haa *ws, uint64_t keys, nb_err *err);
 
 /* The abstract search (haa_search.c). */
 int nbi_asearch_init(nbi_asearch *as, const nb_allocator *a, uint32_t nkeys);

@@ -95,6 +95,11 @@ struct nbi_whaa {
     int bl_fault;            /* a planted fault (tests): the level's arcs taken as world arcs */
     size_t walked;           /* the path's keys once its level arcs are walked (their walks
                                 overwrite the parents: an end made again reuses keys), or 0 */
+    /* The refinement's HAA*: one workspace re-bound to each stretch's tile (refiner), given
+     * back its tile's loans at the end of each query's refinement, while the tiles are pinned. */
+    nb_haa *rh;
+    int fresh_rh;            /* tests: rh closed after each stretch (nbi_whaa_set_fresh_refiner) */
+    int search_ends;         /* tests: the stretches' ends inserted by their clusters' searches */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -119,6 +124,7 @@ size_t nbi_whaa_bytes(const nbi_whaa *q)
 {
     size_t nk = q->kcap;
     return sizeof *q + q->g.tiles + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
+           (q->rh ? nb_haa_bytes(q->rh) : 0) +
            nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
                  sizeof *q->keys + sizeof *q->pos) +
            (q->viab ? ((size_t)q->g.nodes + 2) * (1 + sizeof *q->ekeys + 2 * sizeof *q->nblk) +
@@ -166,6 +172,7 @@ void nbi_whaa_free(nbi_whaa *q)
     if (q->djcap)
         nbi_tdijk_free(&q->dj);
     nbi_free(q->a, q->want);
+    nb_haa_close(q->rh);
     nbi_free(q->a, q);
 }
 
@@ -631,13 +638,30 @@ static nb_status walk_again(nbi_whaa *q, nb_cell a, nb_cell b, size_t *len, nb_e
 }
 
 /* The tile's HAA* from a to b (world cells, both in tile t), appended; counted in res. */
+/* The refinement's workspace bound to tile bundle b: re-bound (no allocation), or opened when
+ * there is none yet or b's graph has another shape. */
+static nb_status refiner(nbi_whaa *q, const nb_bundle *b, nb_err *err)
+{
+    if (q->rh) {
+        nb_status st = nbi_haa_rebind(q->rh, b, err);
+        if (st != NB_ERR_ARG)
+            return st;
+        nb_haa_close(q->rh);
+        q->rh = NULL;
+    }
+    return nbi_haa_open_alloc(b, q->a, &q->rh, err); /* the world's allocator: b's goes with b */
+}
+
 static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, size_t *len,
                         nbi_whaa_result *res, nb_err *err)
 {
-    nb_haa *h;
-    nb_status st = nb_haa_open(t->b, &h, err);
+    nb_status st = refiner(q, t->b, err);
     if (st != NB_OK)
         return st;
+    nb_haa *h = q->rh;
+    /* A stretch's ends are its tile graph's nodes (portals, or an end inserted into the tile):
+     * joined to them alone, not by a search over their clusters. */
+    h->node_ends = !q->search_ends;
     nb_haa_query hq;
     nb_haa_query_init(&hq);
     hq.start = (nb_cell){a.x - (int32_t)t->tag.origin_x, a.y - (int32_t)t->tag.origin_y};
@@ -656,10 +680,8 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
     res->stretches++;
     res->stretches_above += st == NB_OK && r.level >= 2;
     res->refine_expanded += r.expanded_search;
-    if (st == NB_OK && r.status != NB_PATH_FOUND && hq.overlay) {
-        nb_haa_close(h);
+    if (st == NB_OK && r.status != NB_PATH_FOUND && hq.overlay)
         return walk_again(q, a, b, len, err);
-    }
     if (st == NB_OK && r.status != NB_PATH_FOUND)
         st = nbi_fail(err, NB_ERR_FORMAT,
                       "%s: %s: tile (%u, %u) finds no path from (%d, %d) to (%d, %d), which the "
@@ -670,7 +692,10 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
         if (!append(q, len, c))
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
     }
-    nb_haa_close(h);
+    if (q->fresh_rh) {
+        nb_haa_close(q->rh);
+        q->rh = NULL;
+    }
     if (st == NB_OK && q->ed.ov && !walk_stands(q, from ? from - 1 : 0, *len)) {
         *len = from;
         st = walk_again(q, a, b, len, err);
@@ -1397,6 +1422,8 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
         }
         st = refine(q, pin(w, &p, ta, NULL, 0), a, b, &len, res, err);
     }
+    if (q->rh) /* before the tiles may go */
+        nbi_haa_unbind(q->rh);
     unpin(w, &p);
     if (st != NB_OK) {
         res->found = 0;
@@ -1418,6 +1445,12 @@ nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
     res->repaired = q->ed.repaired;
     nbi_wedit_end(&q->ed);
     return st;
+}
+
+void nbi_whaa_set_fresh_refiner(nbi_whaa *q, int fresh, int search_ends)
+{
+    q->fresh_rh = fresh;
+    q->search_ends = search_ends;
 }
 
 void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join)

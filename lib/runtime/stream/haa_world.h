@@ -258,6 +258,11 @@ void nbi_whaa_abandon(nbi_whaa *q);
  * no_join 1 another, the R cells of the tiles walked cell by cell (blocks at a tile's edges)
  * not joined to the portals of their neighbours. */
 void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join);
+/* Tests: fresh 1 refines each stretch with a workspace opened for it and closed after (the way
+ * before one workspace was re-bound to each tile), the reference the re-bound one is compared
+ * with; search_ends 1 inserts a stretch's ends by a search over each one's cluster even where
+ * the end is a node of the tile's graph (the way before node_ends, haa_ws.h). */
+void nbi_whaa_set_fresh_refiner(nbi_whaa *q, int fresh, int search_ends);
 /* An end's insertion alone (its tile loaded): the cost from c to each of
  * its tile's portals in the world graph's order into cost[] (-1: none),
  * *count of them.  full: the Dijkstra run to the last node by its heap
