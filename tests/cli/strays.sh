@@ -1,6 +1,6 @@
 #!/bin/sh
 # strays.sh: one home for each shared fact (HACKING.md).  The eight moves
-# are core/grid.c's table: no other literal table of them in lib/ or
+# are core/grid.h's table: no other literal table of them in lib/ or
 # tools/ (tests keep their own on purpose: an independent answer).  Every
 # byte offset of the bundle is named in core/format.h: no reader or writer
 # in lib/ or tools/ adds a bare number to a pointer it reads or writes a
@@ -86,9 +86,9 @@ planted.c:10:     if (memcmp(g + NBI_BT_ZERO, r + 28, 4) != 0)"
 
 cd "$top_srcdir" || exit 1
 files=$(find lib tools -name '*.[ch]' ! -path '*/_*' | sort)
-ok "the sources are found" test -n "$files" -a -f lib/runtime/core/grid.c -a -f lib/runtime/core/format.h
-status move_tables $(echo "$files" | grep -v '^lib/runtime/core/grid\.c$')
-is "the eight moves are core/grid.c's table only" "$out" ""
+ok "the sources are found" test -n "$files" -a -f lib/runtime/core/grid.h -a -f lib/runtime/core/format.h
+status move_tables $(echo "$files" | grep -v '^lib/runtime/core/grid\.h$')
+is "the eight moves are core/grid.h's table only" "$out" ""
 # base.h builds the 64-bit fields of two 32-bit ones.
 status raw_offsets $(echo "$files" | grep -v '^lib/runtime/core/base\.h$')
 is "every field offset of the bundle is named (core/format.h)" "$out" ""

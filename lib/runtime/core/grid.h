@@ -23,6 +23,11 @@ enum nbi_move {
 #define NBI_MOVES 8
 #define NBI_MOVE_IS_DIAGONAL(d) ((d) >= 4)
 
+/* The moves' steps, in the order of enum nbi_move: their one home.  A file
+ * whose moves are constants (subgoal/sgscan.c's inlined rays) makes its own
+ * static copy of them, so that the steps fold into its code. */
+#define NBI_MOVE_DX_INIT {1, -1, 0, 0, 1, 1, -1, -1}
+#define NBI_MOVE_DY_INIT {0, 0, 1, -1, 1, -1, 1, -1}
 extern const int8_t nbi_move_dx[NBI_MOVES], nbi_move_dy[NBI_MOVES];
 /* The move back: E and W, S and N, SE and NW, NE and SW. */
 static inline unsigned nbi_move_opposite(unsigned d) { return d < 4 ? d ^ 1u : d ^ 3u; }

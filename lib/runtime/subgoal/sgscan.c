@@ -10,10 +10,10 @@
 
 #include "subgoal/subgoal.h"
 
-/* nbi_move_dx and _dy (core/grid.c) where this file can see them: a scan's moves are constants
+/* nbi_move_dx and _dy (core/grid.h) where this file can see them: a scan's moves are constants
  * once its rays are inlined (ray, below), and their steps then fold into the code. */
-static const int8_t move_dx[NBI_MOVES] = {1, -1, 0, 0, 1, 1, -1, -1};
-static const int8_t move_dy[NBI_MOVES] = {0, 0, 1, -1, 1, -1, 1, -1};
+static const int8_t move_dx[NBI_MOVES] = NBI_MOVE_DX_INIT;
+static const int8_t move_dy[NBI_MOVES] = NBI_MOVE_DY_INIT;
 
 /* The free bit of (x, y), which must be inside the map: no bounds test. */
 static inline int free_in(const nbi_sggrid *g, int32_t x, int32_t y)
