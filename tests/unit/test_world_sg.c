@@ -484,6 +484,12 @@ static void block_rects(const lvl *l, tu_rng *r, int n, nb_world_overlay *wov, n
         if (i % 3 != 0)
             y = T * (1 + (long)tu_below(r, l->in.rows - 1)) - 1 -
                 (long)tu_below(r, h > 1 ? (uint32_t)(h - 1) : 1u);
+        /* Every fourth starts on a border's far side, all in the next tile:
+         * only an agent's square from the tile before reaches it. */
+        if (i % 4 == 3 && i % 3 != 1)
+            x = T * (1 + (long)tu_below(r, l->in.columns - 1));
+        if (i % 4 == 3 && i % 3 != 0)
+            y = T * (1 + (long)tu_below(r, l->in.rows - 1));
         x = x < 0 ? 0 : x + w > W ? W - w : x;
         y = y < 0 ? 0 : y + h > H ? H - h : y;
         nb_world_overlay_block(wov, x, y, w, h, &err);
@@ -578,6 +584,72 @@ static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
            "answers", l->what, size);
     is_int(slice_wrong, 0, "%s: size %u: in slices of 7 under the overlay: find's answers", l->what,
            size);
+}
+
+/* An agent's square reaching over a tile border: an unblocked size-2 path
+ * that runs along a tile's last column (row) inside the tile, and one cell
+ * blocked just over the border beside it, in the next tile alone.  Only
+ * the square of the cells before the border covers it, so the tile the
+ * path runs in is the one the overlay edits (opt_edit.c's take). */
+static void check_square_edge(const lvl *l, nb_world_sg *ws, nb_aa *aa, int pairs)
+{
+    tu_rng r = {0x5ed9e};
+    const uint32_t size = 2;
+    long T = l->in.tile;
+    nb_err err;
+    int made = 0, wrong = 0, longer = 0;
+    for (int i = 0; i < pairs * 8 && made < pairs; i++) {
+        nb_cell s = standing(&r, l, size), g = standing(&r, l, size);
+        nb_sg_query q = query(l, size, s, g);
+        nb_sg_result res;
+        if (nb_world_sg_find(ws, &q, NULL, &res, &err) != NB_OK || res.status != NB_PATH_FOUND)
+            continue;
+        nb_cell b = {-1, -1};
+        for (size_t k = 1; k + 1 < res.path_len && b.x < 0; k++) {
+            nb_cell c = res.path[k], a = res.path[k - 1], d = res.path[k + 1];
+            int vert = c.x % T == T - 1 && a.x / T == c.x / T && d.x / T == c.x / T &&
+                       c.x + 1 < (int32_t)l->in.width;
+            int horiz = c.y % T == T - 1 && a.y / T == c.y / T && d.y / T == c.y / T &&
+                        c.y + 1 < (int32_t)l->in.height;
+            if (vert)
+                b = (nb_cell){c.x + 1, c.y};
+            else if (horiz)
+                b = (nb_cell){c.x, c.y + 1};
+        }
+        if (b.x < 0)
+            continue;
+        nb_world_overlay *wov = NULL;
+        nb_overlay *ov = NULL;
+        if (nb_world_overlay_open(l->w, &wov, &err) != NB_OK ||
+            nb_overlay_open(l->whole, &ov, &err) != NB_OK) {
+            ok(0, "%s: overlays open: %s", l->what, err.msg);
+            nb_world_overlay_close(wov);
+            return;
+        }
+        nb_world_overlay_block(wov, b.x, b.y, 1, 1, &err);
+        nb_overlay_block(ov, b.x, b.y, 1, 1, &err);
+        double want, plain = res.length;
+        nb_path_status st_ = aa_of(aa, l->cap, size, s, g, ov, &want);
+        nb_sg_result under;
+        nb_status st = nb_world_sg_find(ws, &q, wov, &under, &err);
+        int right = st == NB_OK && under.status == st_ &&
+                    (st_ != NB_PATH_FOUND ||
+                     (fabs(under.length - want) < 1e-6 &&
+                      legal_under(l, ov, size, under.path, under.path_len, s, g, under.length)));
+        if (!right && !wrong++)
+            diag("%s: size 2, (%d, %d) blocked beside the path: (%d, %d) to (%d, %d): status %d "
+                 "length %g, whole AA* status %d length %g (%s)",
+                 l->what, b.x, b.y, s.x, s.y, g.x, g.y, (int)under.status, under.length,
+                 (int)st_, want, st != NB_OK ? err.msg : "");
+        longer += st_ != NB_PATH_FOUND || want > plain + 1e-6;
+        made++;
+        nb_overlay_close(ov);
+        nb_world_overlay_close(wov);
+    }
+    is_int(wrong, 0, "%s: size 2, one cell blocked over a tile border beside a path along the "
+           "tile's edge: %d queries, each Annotated A*'s status and length under it, a legal path "
+           "(%d made longer)", l->what, made, longer);
+    ok(made > 0, "%s: ... such paths found (%d)", l->what, made);
 }
 
 typedef struct tiles_dir {
@@ -973,6 +1045,7 @@ static void check(const char *what, const char *map, uint32_t tile, const char *
     check_statuses(&l, ws);
     check_overlays(&l, ws, aa, 1, 8, pairs / 4);
     check_overlays(&l, ws, aa, 2, 4, pairs / 8);
+    check_square_edge(&l, ws, aa, pairs / 8);
     check_landmarks(&l);
     check_in_place(&l);
     check_damage(&l);
