@@ -880,6 +880,23 @@ static int rescan_visit(void *ctx, int32_t x, int32_t y, uint32_t card, uint32_t
     return r->c->oom == NB_OK;
 }
 
+/* Node (x, y) of class k's single move d to a node, when it is one the
+ * scan under the overlay does not find: moves inside G'_k the scan found;
+ * the others cross classes or pass one.  Its target and cost. */
+static inline int single_move(nbi_sgc *c, int32_t x, int32_t y, int k, unsigned d, uint32_t *to,
+                              double *cost)
+{
+    int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
+    int kn = cls_at(c, nx, ny);
+    if (kn == NOCLASS || !is_node(c, nx, ny) || !step_left(c, x, y, d))
+        return 0;
+    if (kn == k && nbi_sg_step_ok(&c->grid[k], x, y, d))
+        return 0;
+    *to = node_at(c, nx, ny);
+    *cost = c->mult[kn] * (NBI_MOVE_IS_DIAGONAL(d) ? NBI_SQRT2 : 1.0);
+    return 1;
+}
+
 /* The hops of node v under the overlay, found once for its version and kept (the scan reads
  * the changed grids, the same for every query under it); 0 without memory, and the caller
  * scans as before. */
@@ -907,15 +924,10 @@ static int kept_hops(nbi_sgc *c, uint32_t v, uint32_t *first, uint32_t *n)
     nbi_sg_scan(&c->grid[k], x, y, -1, -1, rescan_visit, &r);
     if (v < c->nodes)
         for (unsigned d = 0; d < 8 && c->oom == NB_OK; d++) {
-            int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
-            int kn = cls_at(c, nx, ny);
-            if (kn == NOCLASS || !is_node(c, nx, ny) || !step_left(c, x, y, d))
-                continue;
-            /* Moves inside G'_k the scan found; the others cross classes or pass one. */
-            if (kn == k && nbi_sg_step_ok(&c->grid[k], x, y, d))
-                continue;
-            double len = NBI_MOVE_IS_DIAGONAL(d) ? NBI_SQRT2 : 1.0;
-            add_hop(c, node_at(c, nx, ny), c->mult[kn] * len);
+            uint32_t to;
+            double cost;
+            if (single_move(c, x, y, k, d, &to, &cost))
+                add_hop(c, to, cost);
         }
     if (c->oom != NB_OK || c->nhop - at > NONE || at > NONE) {
         c->oom = NB_OK; /* not kept (only kept_hops sets oom during a search): scanned again */
@@ -951,14 +963,10 @@ static void expand_overlaid(nbi_sgc *c, uint32_t v, double g)
     if (v >= c->nodes)
         return;
     for (unsigned d = 0; d < 8; d++) {
-        int32_t nx = x + nbi_move_dx[d], ny = y + nbi_move_dy[d];
-        int kn = cls_at(c, nx, ny);
-        if (kn == NOCLASS || !is_node(c, nx, ny) || !step_left(c, x, y, d))
-            continue;
-        if (kn == k && nbi_sg_step_ok(&c->grid[k], x, y, d))
-            continue;
-        double len = NBI_MOVE_IS_DIAGONAL(d) ? NBI_SQRT2 : 1.0;
-        reach(c, node_at(c, nx, ny), g + c->mult[kn] * len, v);
+        uint32_t to;
+        double cost;
+        if (single_move(c, x, y, k, d, &to, &cost))
+            reach(c, to, g + cost, v);
     }
 }
 
