@@ -751,6 +751,15 @@ static void check_statuses(const lvl *l, nb_world_sg *ws)
 }
 
 /* The world bundle's world_opt section damaged: each refused, naming what. */
+/* The index of the world bundle's first world_opt section, -1 if none. */
+static long world_opt_at(const nb_bundle *b)
+{
+    for (size_t i = 0; i < nb_bundle_section_count(b); i++)
+        if (nb_bundle_section_get(b, i)->type == NB_SEC_WORLD_OPT)
+            return (long)i;
+    return -1;
+}
+
 /* The landmarks the link stored against a plain Dijkstra over the portal
  * graph (an array scanned for the least, each node's row of its tile
  * unpacked, its moves between tiles): every node's distance from each. */
@@ -759,10 +768,7 @@ static void check_landmarks(const lvl *l)
     const nb_bundle *b = l->wd.index;
     nbi_windex x;
     nb_err err;
-    long at = -1;
-    for (size_t i = 0; i < nb_bundle_section_count(b) && at < 0; i++)
-        if (nb_bundle_section_get(b, i)->type == NB_SEC_WORLD_OPT)
-            at = (long)i;
+    long at = world_opt_at(b);
     nbi_wopt o;
     if (!ok(at >= 0 && nbi_windex_find(b, &x, &err) == NB_OK &&
                 nbi_wopt_read(b, (size_t)at, &x, NULL, &o, &err) == NB_OK,
@@ -829,10 +835,7 @@ static void check_in_place(const lvl *l)
     const nb_bundle *b = l->wd.index;
     nbi_windex x;
     nb_err err;
-    long at = -1;
-    for (size_t i = 0; i < nb_bundle_section_count(b) && at < 0; i++)
-        if (nb_bundle_section_get(b, i)->type == NB_SEC_WORLD_OPT)
-            at = (long)i;
+    long at = world_opt_at(b);
     nbi_wopt o;
     nbi_wov v;
     if (!ok(at >= 0 && nbi_windex_find(b, &x, &err) == NB_OK &&
@@ -920,10 +923,7 @@ static nb_status view_all(const uint8_t *q, size_t ql, const uint32_t *param, co
 static void check_damage(const lvl *l)
 {
     const nb_bundle *b = l->wd.index;
-    long at = -1;
-    for (size_t i = 0; i < nb_bundle_section_count(b) && at < 0; i++)
-        if (nb_bundle_section_get(b, i)->type == NB_SEC_WORLD_OPT)
-            at = (long)i;
+    long at = world_opt_at(b);
     nbi_windex x;
     nb_err err;
     if (!ok(at >= 0 && nbi_windex_find(b, &x, &err) == NB_OK, "%s: the world_opt section", l->what))
