@@ -826,7 +826,7 @@ static void check_landmarks(const lvl *l)
     nbi_wopt_free(&o);
 }
 
-/* The section read in place (nbi_wov) against the copy (nbi_wopt_read),
+/* The section read in place (nbi_wopv) against the copy (nbi_wopt_read),
  * field for field: the counts, every tile's first node, every node's
  * cell, moves (the node each reaches and its move), landmark distances
  * and unpacked row; every tile checked without a fault. */
@@ -837,12 +837,12 @@ static void check_in_place(const lvl *l)
     nb_err err;
     long at = world_opt_at(b);
     nbi_wopt o;
-    nbi_wov v;
+    nbi_wopv v;
     if (!ok(at >= 0 && nbi_windex_find(b, &x, &err) == NB_OK &&
                 nbi_wopt_read(b, (size_t)at, &x, NULL, &o, &err) == NB_OK,
             "%s: the world_opt section reads: %s", l->what, err.msg))
         return;
-    if (!ok(nbi_wov_open(b, (size_t)at, &x, NULL, &v, &err) == NB_OK,
+    if (!ok(nbi_wopv_open(b, (size_t)at, &x, NULL, &v, &err) == NB_OK,
             "%s: ... and opens in place: %s", l->what, err.msg)) {
         nbi_wopt_free(&o);
         return;
@@ -859,14 +859,14 @@ static void check_in_place(const lvl *l)
     for (uint32_t k = 0; k < o.nland; k++)
         wrong += v.land[k] != o.land[k];
     for (uint32_t t = 0; t < o.tiles && !faults; t++) {
-        if (nbi_wov_tile(&v, t, &err) != NB_OK) {
+        if (nbi_wopv_tile(&v, t, &err) != NB_OK) {
             faults++;
             diag("%s: tile %u: %s", l->what, t, err.msg);
             break;
         }
         wrong += v.first[t] != o.first[t] || v.first[t + 1] != o.first[t + 1];
-        const uint8_t *bp = nbi_wov_border(&v, t);
-        uint32_t n = nbi_wov_cells(&v, t, tc), nl = nbi_get32(bp + NBI_OBORDER_LINKS);
+        const uint8_t *bp = nbi_wopv_border(&v, t);
+        uint32_t n = nbi_wopv_cells(&v, t, tc), nl = nbi_get32(bp + NBI_OBORDER_LINKS);
         const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
                       *links = rows + 4 * ((size_t)n + 1),
                       *packed = links + (size_t)nl * NBI_OBORDER_LINK;
@@ -875,7 +875,7 @@ static void check_in_place(const lvl *l)
             uint32_t u = o.first[t] + i;
             wrong += tc[i].x != o.cell[u].x || tc[i].y != o.cell[u].y;
             for (uint32_t k = 0; k < o.nland; k++)
-                wrong += nbi_wov_ld(&v, u, k) != o.ld[(size_t)u * o.nland + k];
+                wrong += nbi_wopv_ld(&v, u, k) != o.ld[(size_t)u * o.nland + k];
             nbi_optb_unpack_row(tb->packed + tb->row[i], tb->row[i + 1] - tb->row[i], tb->cell,
                                 tb->n, i, r0);
             uint32_t a = nbi_u32at(rows, i), e = nbi_u32at(rows, i + 1);
@@ -902,7 +902,7 @@ static void check_in_place(const lvl *l)
     free(r0);
     free(r1);
     free(tc);
-    nbi_wov_free(&v);
+    nbi_wopv_free(&v);
     nbi_wopt_free(&o);
 }
 
@@ -911,12 +911,12 @@ static void check_in_place(const lvl *l)
 static nb_status view_all(const uint8_t *q, size_t ql, const uint32_t *param, const nbi_windex *x,
                           nb_err *err)
 {
-    nbi_wov v;
-    nb_status st = nbi_wov_open_payload(q, ql, param, x, "world_opt", NULL, &v, err);
+    nbi_wopv v;
+    nb_status st = nbi_wopv_open_payload(q, ql, param, x, "world_opt", NULL, &v, err);
     for (uint32_t t = 0; st == NB_OK && t < v.tiles; t++)
-        st = nbi_wov_tile(&v, t, err);
+        st = nbi_wopv_tile(&v, t, err);
     if (v.first)
-        nbi_wov_free(&v);
+        nbi_wopv_free(&v);
     return st;
 }
 

@@ -153,7 +153,7 @@ static const struct nbi_section_kind kinds[] = {
     {NB_SEC_WORLD_OPT, "world_opt", {"capability", "size", "corner", "nodes"}, NULL,
      "its reader is above the registry (lib/runtime/stream/opt_wview.c): nb_world_sg_find "
      "reads it in place, its header at the layer's first query, each tile's border, moves "
-     "and landmark distances at the tile's first use, each row as it is unpacked (nbi_wov)"},
+     "and landmark distances at the tile's first use, each row as it is unpacked (nbi_wopv)"},
     {NB_SEC_WORLD_BLOCKS, "world_blocks", {"capability", "size", "side", "entries"},
      nbi_wblocks_section_check, NULL},
 };

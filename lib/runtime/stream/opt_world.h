@@ -163,8 +163,8 @@ void nbi_wopt_free(nbi_wopt *o);
  * touches in the mapping), the header, the tiles' extents and the
  * landmarks checked at open, each tile's border, its moves between tiles
  * and its nodes' landmark distances the first time a query reads the tile
- * (nbi_wov_tile), each packed row as it is unpacked. */
-typedef struct nbi_wov {
+ * (nbi_wopv_tile), each packed row as it is unpacked. */
+typedef struct nbi_wopv {
     const nb_allocator *a;
     const nbi_windex *x;
     uint32_t capability, size, corner, tiles, nodes, links, maxp, nland;
@@ -174,38 +174,38 @@ typedef struct nbi_wov {
     uint32_t *lbase;  /* tiles + 1: a tile's first move in target */
     uint8_t *checked; /* per tile: NBI_WOV_BORDER, then NBI_WOV_ALL */
     char where[160];
-} nbi_wov;
+} nbi_wopv;
 enum { NBI_WOV_BORDER = 1, NBI_WOV_ALL = 2 };
 
 /* Section idx of the world bundle b read in place (its world section x,
  * which must outlive it); the arrays allocated with a. */
-nb_status nbi_wov_open(const nb_bundle *b, size_t idx, const nbi_windex *x, const nb_allocator *a,
-                       nbi_wov *out, nb_err *err);
+nb_status nbi_wopv_open(const nb_bundle *b, size_t idx, const nbi_windex *x, const nb_allocator *a,
+                       nbi_wopv *out, nb_err *err);
 /* The same from a payload p of len bytes (which must outlive it). */
-nb_status nbi_wov_open_payload(const uint8_t *p, size_t len, const uint32_t *param,
+nb_status nbi_wopv_open_payload(const uint8_t *p, size_t len, const uint32_t *param,
                                const nbi_windex *x, const char *where, const nb_allocator *a,
-                               nbi_wov *out, nb_err *err);
-void nbi_wov_free(nbi_wov *o);
+                               nbi_wopv *out, nb_err *err);
+void nbi_wopv_free(nbi_wopv *o);
 /* Tile t checked (its border, its moves' nodes, its nodes' landmark
  * distances), once; before any of its bytes is read. */
-nb_status nbi_wov_tile_slow(nbi_wov *o, uint32_t t, nb_err *err);
-static inline nb_status nbi_wov_tile(nbi_wov *o, uint32_t t, nb_err *err)
+nb_status nbi_wopv_tile_slow(nbi_wopv *o, uint32_t t, nb_err *err);
+static inline nb_status nbi_wopv_tile(nbi_wopv *o, uint32_t t, nb_err *err)
 {
-    return o->checked[t] == NBI_WOV_ALL ? NB_OK : nbi_wov_tile_slow(o, t, err);
+    return o->checked[t] == NBI_WOV_ALL ? NB_OK : nbi_wopv_tile_slow(o, t, err);
 }
-/* Tile t's border payload (checked: nbi_wov_tile), its portals P and moves L. */
-static inline const uint8_t *nbi_wov_border(const nbi_wov *o, uint32_t t)
+/* Tile t's border payload (checked: nbi_wopv_tile), its portals P and moves L. */
+static inline const uint8_t *nbi_wopv_border(const nbi_wopv *o, uint32_t t)
 {
     return o->bytes + nbi_u32at(o->off, t);
 }
 /* Portal i of a checked tile t as a world cell. */
-nb_cell nbi_wov_cell(const nbi_wov *o, uint32_t t, uint32_t i);
+nb_cell nbi_wopv_cell(const nbi_wopv *o, uint32_t t, uint32_t i);
 /* The tile whose nodes hold node v. */
-uint32_t nbi_wov_tile_of(const nbi_wov *o, uint32_t v);
+uint32_t nbi_wopv_tile_of(const nbi_wopv *o, uint32_t v);
 /* Checked tile t's portals as world cells into out[0..P); returns P. */
-uint32_t nbi_wov_cells(const nbi_wov *o, uint32_t t, nb_cell *out);
+uint32_t nbi_wopv_cells(const nbi_wopv *o, uint32_t t, nb_cell *out);
 /* Node v's distance from landmark k (its tile checked). */
-static inline double nbi_wov_ld(const nbi_wov *o, uint32_t v, uint32_t k)
+static inline double nbi_wopv_ld(const nbi_wopv *o, uint32_t v, uint32_t k)
 {
     return nbi_getf64(o->ld + 8 * ((size_t)v * o->nland + k));
 }

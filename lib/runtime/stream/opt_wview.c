@@ -22,7 +22,7 @@
 
 #define FAIL(...) nbi_fail(err, NB_ERR_FORMAT, __VA_ARGS__)
 
-void nbi_wov_free(nbi_wov *o)
+void nbi_wopv_free(nbi_wopv *o)
 {
     nbi_free(o->a, o->first);
     nbi_free(o->a, o->lbase);
@@ -30,22 +30,22 @@ void nbi_wov_free(nbi_wov *o)
     memset(o, 0, sizeof *o);
 }
 
-nb_cell nbi_wov_cell(const nbi_wov *o, uint32_t t, uint32_t i)
+nb_cell nbi_wopv_cell(const nbi_wopv *o, uint32_t t, uint32_t i)
 {
-    const uint8_t *c = nbi_wov_border(o, t) + NBI_OBORDER_HEADER + (size_t)i * NBI_OBORDER_PORTAL;
+    const uint8_t *c = nbi_wopv_border(o, t) + NBI_OBORDER_HEADER + (size_t)i * NBI_OBORDER_PORTAL;
     return (nb_cell){(int32_t)(t % o->x->columns * o->x->side + nbi_get16(c + NBI_OBORDER_P_X)),
                      (int32_t)(t / o->x->columns * o->x->side + nbi_get16(c + NBI_OBORDER_P_Y))};
 }
 
-uint32_t nbi_wov_cells(const nbi_wov *o, uint32_t t, nb_cell *out)
+uint32_t nbi_wopv_cells(const nbi_wopv *o, uint32_t t, nb_cell *out)
 {
     uint32_t n = o->first[t + 1] - o->first[t];
     for (uint32_t i = 0; i < n; i++)
-        out[i] = nbi_wov_cell(o, t, i);
+        out[i] = nbi_wopv_cell(o, t, i);
     return n;
 }
 
-uint32_t nbi_wov_tile_of(const nbi_wov *o, uint32_t v)
+uint32_t nbi_wopv_tile_of(const nbi_wopv *o, uint32_t v)
 {
     uint32_t lo = 0, hi = o->tiles;
     while (hi - lo > 1) {
@@ -58,7 +58,7 @@ uint32_t nbi_wov_tile_of(const nbi_wov *o, uint32_t v)
     return lo;
 }
 
-static nb_status check_border(nbi_wov *o, uint32_t t, nb_err *err)
+static nb_status check_border(nbi_wopv *o, uint32_t t, nb_err *err)
 {
     if (o->checked[t])
         return NB_OK;
@@ -78,21 +78,21 @@ static nb_status check_border(nbi_wov *o, uint32_t t, nb_err *err)
  * landmark distances -1 or finite, no less than the octile distance, 0
  * at the landmark; the two ends of each move both reached or neither, no
  * farther apart than the move's cost. */
-static nb_status check_moves(nbi_wov *o, uint32_t t, nb_err *err)
+static nb_status check_moves(nbi_wopv *o, uint32_t t, nb_err *err)
 {
     const nbi_windex *x = o->x;
-    const uint8_t *p = nbi_wov_border(o, t);
+    const uint8_t *p = nbi_wopv_border(o, t);
     uint32_t n = nbi_get32(p + NBI_OBORDER_PORTALS), nl = nbi_get32(p + NBI_OBORDER_LINKS);
     const uint8_t *links = p + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL + 4 * ((size_t)n + 1);
     const uint32_t k = o->nland;
     nb_cell lc[NBI_WOPT_MAX_LANDMARKS];
     for (uint32_t i = 0; i < k; i++)
-        lc[i] = nbi_wov_cell(o, nbi_wov_tile_of(o, o->land[i]), o->land[i] - o->first[nbi_wov_tile_of(o, o->land[i])]);
+        lc[i] = nbi_wopv_cell(o, nbi_wopv_tile_of(o, o->land[i]), o->land[i] - o->first[nbi_wopv_tile_of(o, o->land[i])]);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v = o->first[t] + i;
-        nb_cell c = nbi_wov_cell(o, t, i);
+        nb_cell c = nbi_wopv_cell(o, t, i);
         for (uint32_t j = 0; j < k; j++) {
-            double d = nbi_wov_ld(o, v, j);
+            double d = nbi_wopv_ld(o, v, j);
             if (!(d == -1 || (isfinite(d) && d >= nbi_octile_cells(lc[j].x, lc[j].y, c.x, c.y) - 1e-9)) ||
                 (v == o->land[j] && d != 0))
                 return FAIL("%s: landmark %u (node %u)'s distance to node %u (%d, %d) is %g, "
@@ -103,7 +103,7 @@ static nb_status check_moves(nbi_wov *o, uint32_t t, nb_err *err)
     for (uint32_t l = 0; l < nl; l++) {
         const uint8_t *q = links + (size_t)l * NBI_OBORDER_LINK;
         uint32_t i = nbi_get16(q + NBI_OBORDER_L_PORTAL), m = q[NBI_OBORDER_L_MOVE];
-        nb_cell from = nbi_wov_cell(o, t, i),
+        nb_cell from = nbi_wopv_cell(o, t, i),
                 c = {from.x + nbi_move_dx[m], from.y + nbi_move_dy[m]};
         uint32_t v = nbi_u32at(o->target, (size_t)o->lbase[t] + l);
         int inside = c.x >= 0 && c.y >= 0 && (uint32_t)c.x < x->width && (uint32_t)c.y < x->height;
@@ -112,7 +112,7 @@ static nb_status check_moves(nbi_wov *o, uint32_t t, nb_err *err)
         if (st != NB_OK)
             return st;
         nb_cell at = inside && v >= o->first[u] && v < o->first[u + 1]
-                         ? nbi_wov_cell(o, u, v - o->first[u])
+                         ? nbi_wopv_cell(o, u, v - o->first[u])
                          : (nb_cell){-1, -1};
         if (!inside || at.x != c.x || at.y != c.y)
             return FAIL("%s: tile (%u, %u)'s move %u, from (%d, %d) to (%d, %d), names node %u, "
@@ -120,7 +120,7 @@ static nb_status check_moves(nbi_wov *o, uint32_t t, nb_err *err)
                         o->where, t % x->columns, t / x->columns, l, from.x, from.y, c.x, c.y, v);
         uint32_t w = o->first[t] + i;
         for (uint32_t j = 0; j < k; j++) {
-            double du = nbi_wov_ld(o, w, j), dv = nbi_wov_ld(o, v, j);
+            double du = nbi_wopv_ld(o, w, j), dv = nbi_wopv_ld(o, v, j);
             if ((du < 0) != (dv < 0) || fabs(du - dv) > nbi_move_cost(m) + 1e-9)
                 return FAIL("%s: landmark %u's distances to nodes %u and %u, a move apart, "
                             "are %g and %g",
@@ -130,7 +130,7 @@ static nb_status check_moves(nbi_wov *o, uint32_t t, nb_err *err)
     return NB_OK;
 }
 
-nb_status nbi_wov_tile_slow(nbi_wov *o, uint32_t t, nb_err *err)
+nb_status nbi_wopv_tile_slow(nbi_wopv *o, uint32_t t, nb_err *err)
 {
     nb_status st = check_border(o, t, err);
     if (st == NB_OK && (st = check_moves(o, t, err)) == NB_OK)
@@ -138,8 +138,8 @@ nb_status nbi_wov_tile_slow(nbi_wov *o, uint32_t t, nb_err *err)
     return st;
 }
 
-nb_status nbi_wov_open(const nb_bundle *b, size_t idx, const nbi_windex *x, const nb_allocator *a,
-                       nbi_wov *o, nb_err *err)
+nb_status nbi_wopv_open(const nb_bundle *b, size_t idx, const nbi_windex *x, const nb_allocator *a,
+                       nbi_wopv *o, nb_err *err)
 {
     memset(o, 0, sizeof *o);
     nb_status st = nbi_world_payload(b, idx, NB_SEC_WORLD_OPT, NBI_WOPT_VERSION, NBI_WOPT_HEADER,
@@ -149,14 +149,14 @@ nb_status nbi_wov_open(const nb_bundle *b, size_t idx, const nbi_windex *x, cons
     const nb_section_info *in = &b->sections[idx].info;
     char where[160];
     snprintf(where, sizeof where, "%s: section %zu (world_opt)", b->path, idx);
-    return nbi_wov_open_payload(b->sections[idx].payload, (size_t)in->usize, in->param, x, where,
+    return nbi_wopv_open_payload(b->sections[idx].payload, (size_t)in->usize, in->param, x, where,
                                 a, o, err);
 }
 
 /* The tiles' extents and counts: each tile's bytes inside the borders,
  * after the one before, as long as its header's counts say; its portals
  * and moves adding up to the header's N and L. */
-static nb_status read_extents(nbi_wov *o, uint32_t b, nb_err *err)
+static nb_status read_extents(nbi_wopv *o, uint32_t b, nb_err *err)
 {
     if (nbi_u32at(o->off, 0) != 0 || nbi_u32at(o->off, o->tiles) != b)
         return FAIL("%s: its tiles span bytes %u to %u of %u", o->where, nbi_u32at(o->off, 0),
@@ -192,9 +192,9 @@ static nb_status read_extents(nbi_wov *o, uint32_t b, nb_err *err)
     return NB_OK;
 }
 
-nb_status nbi_wov_open_payload(const uint8_t *p, size_t len, const uint32_t *param,
+nb_status nbi_wopv_open_payload(const uint8_t *p, size_t len, const uint32_t *param,
                                const nbi_windex *x, const char *where, const nb_allocator *a,
-                               nbi_wov *o, nb_err *err)
+                               nbi_wopv *o, nb_err *err)
 {
     memset(o, 0, sizeof *o);
     o->a = a, o->x = x;
@@ -233,7 +233,7 @@ nb_status nbi_wov_open_payload(const uint8_t *p, size_t len, const uint32_t *par
     o->lbase = nbi_alloc_array(a, (size_t)o->tiles + 1, sizeof *o->lbase);
     o->checked = nbi_zalloc_array(a, (size_t)o->tiles + 1, 1);
     if (!o->first || !o->lbase || !o->checked) {
-        nbi_wov_free(o);
+        nbi_wopv_free(o);
         return nbi_fail_nomem(err, "the optimal layer across tiles");
     }
     nb_status st = read_extents(o, bytes, err);
@@ -243,8 +243,8 @@ nb_status nbi_wov_open_payload(const uint8_t *p, size_t len, const uint32_t *par
         if ((o->land[i] = nbi_u32at(p + at, i)) >= o->nodes)
             st = FAIL("%s: landmark %u is node %u of %u", where, i, o->land[i], o->nodes);
         else
-            st = check_border(o, nbi_wov_tile_of(o, o->land[i]), err);
+            st = check_border(o, nbi_wopv_tile_of(o, o->land[i]), err);
     if (st != NB_OK)
-        nbi_wov_free(o);
+        nbi_wopv_free(o);
     return st;
 }

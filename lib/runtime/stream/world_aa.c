@@ -562,7 +562,7 @@ static nb_status begin(nb_world_aa *ws, const nb_aa_query *q, const nb_world_ove
     if (q->overlay)
         return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
                         "a world's cells: give an nb_world_overlay", FAMILY);
-    if ((st = costs(ws, q, err)) != NB_OK || (st = nbi_wov_check(ov, w, FAMILY, err)) != NB_OK ||
+    if ((st = costs(ws, q, err)) != NB_OK || (st = nbi_wopv_check(ov, w, FAMILY, err)) != NB_OK ||
         (st = nbi_query_cell(err, FAMILY, "start", q->start, w->x.width, w->x.height)) != NB_OK ||
         (st = nbi_query_cell(err, FAMILY, "goal", q->goal, w->x.width, w->x.height)) != NB_OK)
         return st;

@@ -134,7 +134,7 @@ static nb_status check(const nb_world_haa *ws, const nb_haa_query *q, const nb_w
     if (q->overlay)
         return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
                         "a world's cells", FAMILY);
-    if ((st = nbi_wov_check(ov, ws->w, FAMILY, err)) != NB_OK)
+    if ((st = nbi_wopv_check(ov, ws->w, FAMILY, err)) != NB_OK)
         return st;
     if (q->flags & NB_HAA_SMOOTH)
         return nbi_fail(err, NB_ERR_ARG, "%s: NB_HAA_SMOOTH is not answered across tiles yet",

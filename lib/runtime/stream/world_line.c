@@ -60,7 +60,7 @@ static nb_status line(nb_world_aa *ws, const nb_line_query *q, const nb_world_ov
     if (q->overlay)
         return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
                         "a world's cells: give an nb_world_overlay", FAMILY);
-    if ((st = nbi_wov_check(ov, w, FAMILY, err)) != NB_OK ||
+    if ((st = nbi_wopv_check(ov, w, FAMILY, err)) != NB_OK ||
         (st = nbi_line_ends(FAMILY, q, w->x.width, w->x.height, e, err)) != NB_OK)
         return st;
     if (w->x.width > MAX_SIDE || w->x.height > MAX_SIDE)

@@ -35,7 +35,7 @@ static nb_status nearest(nb_world_aa *ws, const nb_nearest_query *q, const nb_wo
     if (q->overlay)
         return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
                         "a world's cells: give an nb_world_overlay", FAMILY);
-    if ((st = nbi_wov_check(ov, w, FAMILY, err)) != NB_OK ||
+    if ((st = nbi_wopv_check(ov, w, FAMILY, err)) != NB_OK ||
         (st = nbi_query_cell(err, FAMILY, "point", q->point, w->x.width, w->x.height)) != NB_OK)
         return st;
     if (q->reachable &&

@@ -132,7 +132,7 @@ int nbi_wov_room(const nb_world_overlay *ov, uint32_t size, uint32_t x, uint32_t
     return 1;
 }
 
-nb_status nbi_wov_check(const nb_world_overlay *ov, const nb_world *w, const char *family,
+nb_status nbi_wopv_check(const nb_world_overlay *ov, const nb_world *w, const char *family,
                         nb_err *err)
 {
     if (ov && ov->w != w)

@@ -274,7 +274,7 @@ static nb_status checked(nb_world_aa *ws, const nb_random_query *q, const nb_wor
     if (q->overlay)
         return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
                         "a world's cells: give an nb_world_overlay", FAMILY);
-    if ((st = nbi_wov_check(ov, w, FAMILY, err)) != NB_OK)
+    if ((st = nbi_wopv_check(ov, w, FAMILY, err)) != NB_OK)
         return st;
     if (wd < 1 || ht < 1)
         return nbi_fail(err, NB_ERR_ARG, "%s: a rectangle of %ld x %ld cells: each side must be "

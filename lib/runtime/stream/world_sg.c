@@ -63,7 +63,7 @@ enum { REC_BITS = 10, REC_PAGE = 1 << REC_BITS };
 
 /* One (capability, size, corner rule) the queries asked for. */
 typedef struct agent_ws {
-    nbi_wov o;       /* the section read in place */
+    nbi_wopv o;       /* the section read in place */
     nb_cell *tc;     /* maxp + 1: tile tc_tile's portals' cells */
     uint32_t tc_tile;
     node_rec **page; /* (nodes >> REC_BITS) + 1 pages, NULL until touched */
@@ -130,7 +130,7 @@ nb_status nb_world_sg_open(const nb_world *w, nb_world_sg **out, nb_err *err)
 
 static void agent_free(const nb_allocator *a, agent_ws *g)
 {
-    nbi_wov_free(&g->o);
+    nbi_wopv_free(&g->o);
     nbi_free(a, g->tc);
     for (size_t i = 0; g->page && i < g->npages; i++)
         nbi_free(a, g->page[i]);
@@ -217,7 +217,7 @@ static nb_status agent_of(nb_world_sg *ws, nb_capability cap, uint32_t size, int
     ws->ag = grown;
     agent_ws *g = &ws->ag[ws->nag];
     memset(g, 0, sizeof *g);
-    nb_status st = nbi_wov_open(b, (size_t)at, &ws->w->x, ws->a, &g->o, err);
+    nb_status st = nbi_wopv_open(b, (size_t)at, &ws->w->x, ws->a, &g->o, err);
     if (st != NB_OK)
         return st;
     size_t n = (size_t)g->o.nodes + 1, m = (size_t)g->o.maxp + 1;
@@ -250,7 +250,7 @@ static nb_status check(const nb_world_sg *ws, const nb_sg_query *q, const nb_wor
     if (q->overlay)
         return nbi_fail(err, NB_ERR_ARG, "%s: an overlay of one bundle (nb_overlay) cannot block "
                         "a world's cells", FAMILY);
-    if ((st = nbi_wov_check(ov, ws->w, FAMILY, err)) != NB_OK)
+    if ((st = nbi_wopv_check(ov, ws->w, FAMILY, err)) != NB_OK)
         return st;
     if ((st = nbi_query_cell(err, FAMILY, "start", q->start, ws->w->x.width, ws->w->x.height)) !=
             NB_OK ||
@@ -453,7 +453,7 @@ static double bound(const agent_ws *g, uint32_t v, nb_cell c, nb_cell goal)
     for (uint32_t i = 0; i < k; i++) {
         if (!g->use[i])
             continue;
-        double d = nbi_wov_ld(&g->o, v, i);
+        double d = nbi_wopv_ld(&g->o, v, i);
         if (d < 0)
             continue;
         double x = g->lo[i] - d, y = d - g->hi[i];
@@ -473,7 +473,7 @@ static void goal_bounds(agent_ws *g, uint32_t g0, uint32_t n)
     for (uint32_t i = 0; i < k; i++) {
         double lo = INFINITY, hi = -INFINITY;
         for (uint32_t q = 0; q < n; q++) {
-            double d = nbi_wov_ld(&g->o, g0 + q, i), t = g->to_goal[q];
+            double d = nbi_wopv_ld(&g->o, g0 + q, i), t = g->to_goal[q];
             if (d < 0 || t < 0)
                 continue;
             lo = d + t < lo ? d + t : lo;
@@ -517,7 +517,7 @@ static int relax(agent_ws *g, uint32_t u, uint32_t v, nb_cell c, double ng, nb_c
 static void tile_cells(agent_ws *g, uint32_t t)
 {
     if (g->tc_tile != t)
-        nbi_wov_cells(&g->o, t, g->tc), g->tc_tile = t;
+        nbi_wopv_cells(&g->o, t, g->tc), g->tc_tile = t;
 }
 
 /* u's moves to other tiles (u portal i of tile t at cell c, bp its
@@ -527,7 +527,7 @@ static nb_status moves_out(nb_world_sg *ws, uint32_t u, uint32_t t, const uint8_
                            uint32_t n, uint32_t i, nb_cell c, double gu, nb_cell goal, nb_err *err)
 {
     agent_ws *g = ws->g;
-    nbi_wov *o = &g->o;
+    nbi_wopv *o = &g->o;
     const int edits = ws->ov && ws->ov->blocked;
     uint32_t nl = nbi_get32(bp + NBI_OBORDER_LINKS), lo = 0, hi = nl;
     const uint8_t *links =
@@ -545,7 +545,7 @@ static nb_status moves_out(nb_world_sg *ws, uint32_t u, uint32_t t, const uint8_
             break;
         unsigned m = q[NBI_OBORDER_L_MOVE];
         nb_cell to = {c.x + nbi_move_dx[m], c.y + nbi_move_dy[m]};
-        nb_status st = nbi_wov_tile(o, nbi_wopt_tile(o->x, to), err);
+        nb_status st = nbi_wopv_tile(o, nbi_wopt_tile(o->x, to), err);
         if (st != NB_OK)
             return st;
         int open = edits ? move_open(ws, c, m) : 1;
@@ -561,14 +561,14 @@ static nb_status moves_out(nb_world_sg *ws, uint32_t u, uint32_t t, const uint8_
 /* A* over the overlay from the start's tile's portals (g set, seen
  * stamped) to the goal (to_goal over its tile's portals from g0), at most
  * budget portals settled now; r->ended once it has ended.  Every node
- * seen has its tile checked (nbi_wov_tile); a row that does not decode is
+ * seen has its tile checked (nbi_wopv_tile); a row that does not decode is
  * refused. */
 static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max,
                         uint64_t budget, search_out *r, nb_err *err)
 {
     agent_ws *g = ws->g;
     const int edits = ws->ov && ws->ov->blocked;
-    nbi_wov *o = &g->o;
+    nbi_wopv *o = &g->o;
     const uint32_t st = g->stamp;
     for (uint64_t done = 0; !nbi_heap_empty(&g->heap); done++) {
         if (done >= budget)
@@ -587,9 +587,9 @@ static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max
         double gu = ru->g;
         ru->closed = st;
         r->expanded++;
-        uint32_t t = nbi_wov_tile_of(o, u), base = o->first[t], i = u - base,
+        uint32_t t = nbi_wopv_tile_of(o, u), base = o->first[t], i = u - base,
                  n = o->first[t + 1] - base;
-        const uint8_t *bp = nbi_wov_border(o, t);
+        const uint8_t *bp = nbi_wopv_border(o, t);
         if (base == g0 && g->to_goal[i] >= 0 && gu + g->to_goal[i] < r->best) {
             r->best = gu + g->to_goal[i];
             r->last = u;
@@ -631,7 +631,7 @@ static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max
                     !relax(g, u, base + j, g->tc[j], gu + g->row[j], goal))
                     return nbi_fail_nomem(err, "a world optimal search");
         }
-        nb_status s = moves_out(ws, u, t, bp, n, i, nbi_wov_cell(o, t, i), gu, goal, err);
+        nb_status s = moves_out(ws, u, t, bp, n, i, nbi_wopv_cell(o, t, i), gu, goal, err);
         if (s != NB_OK)
             return s;
     }
@@ -659,7 +659,7 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     const nb_sg_query *q = &ws->q;
     nb_sg_result *res = &ws->res;
     int corner = ws->corner;
-    nbi_wov *o = &g->o;
+    nbi_wopv *o = &g->o;
     const nbi_windex *x = &ws->w->x;
     nb_cell s = q->start, e = q->goal;
     uint32_t ks = nbi_wopt_tile(x, s), kg = nbi_wopt_tile(x, e), size = q->size;
@@ -704,7 +704,7 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
     }
     nbi_heap_clear(&g->heap);
     nb_status st;
-    if ((st = nbi_wov_tile(o, kg, err)) != NB_OK || (st = nbi_wov_tile(o, ks, err)) != NB_OK)
+    if ((st = nbi_wopv_tile(o, kg, err)) != NB_OK || (st = nbi_wopv_tile(o, ks, err)) != NB_OK)
         return st;
     tile_cells(g, kg);
     uint32_t ng = o->first[kg + 1] - o->first[kg], ns = o->first[ks + 1] - o->first[ks];
@@ -756,10 +756,10 @@ static nb_status search_some(nb_world_sg *ws, uint64_t budget, nb_err *err)
 }
 
 /* Node v's world cell (its tile checked when it was seen). */
-static nb_cell node_cell(const nbi_wov *o, uint32_t v)
+static nb_cell node_cell(const nbi_wopv *o, uint32_t v)
 {
-    uint32_t t = nbi_wov_tile_of(o, v);
-    return nbi_wov_cell(o, t, v - o->first[t]);
+    uint32_t t = nbi_wopv_tile_of(o, v);
+    return nbi_wopv_cell(o, t, v - o->first[t]);
 }
 
 /* The search's path walked into cells: every tile it crosses pinned (the
@@ -771,7 +771,7 @@ static nb_status walk(nb_world_sg *ws, nb_err *err)
     nb_sg_result *res = &ws->res;
     const search_out r = ws->r;
     int corner = ws->corner;
-    const nbi_wov *o = &g->o;
+    const nbi_wopv *o = &g->o;
     const nbi_windex *x = &ws->w->x;
     nb_cell s = q->start, e = q->goal;
     uint32_t ks = nbi_wopt_tile(x, s), kg = nbi_wopt_tile(x, e), size = q->size;

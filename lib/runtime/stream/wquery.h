@@ -66,7 +66,7 @@ static inline int nbi_wov_blocked(const nb_world_overlay *ov, uint32_t x, uint32
  * world) is blocked; ov NULL: none is. */
 int nbi_wov_room(const nb_world_overlay *ov, uint32_t size, uint32_t x, uint32_t y);
 /* NB_ERR_ARG when ov is not an overlay of w. */
-nb_status nbi_wov_check(const nb_world_overlay *ov, const nb_world *w, const char *family,
+nb_status nbi_wopv_check(const nb_world_overlay *ov, const nb_world *w, const char *family,
                         nb_err *err);
 
 /* The world components of (cap, size) (at *at among w->comp), or NULL
