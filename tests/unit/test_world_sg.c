@@ -511,6 +511,23 @@ static nb_cell standing_near(tu_rng *r, const lvl *l, uint32_t size, nb_cell c)
     return standing(r, l, size);
 }
 
+/* The world optimal query q under wov against Annotated A* on the whole
+ * bake under ov (the same cells): the same status, and when found the same
+ * length and a path legal on the map ov leaves.  A*'s status and length,
+ * and the query's own status, for the caller's message. */
+static int agrees_under(const lvl *l, nb_world_sg *ws, nb_aa *aa, const nb_sg_query *q,
+                        const nb_world_overlay *wov, const nb_overlay *ov, nb_sg_result *res,
+                        nb_path_status *want_st, double *want, nb_status *st, nb_err *err)
+{
+    *want_st = aa_of(aa, l->cap, q->size, q->start, q->goal, ov, want);
+    *st = nb_world_sg_find(ws, q, wov, res, err);
+    return *st == NB_OK && res->status == *want_st &&
+           (*want_st != NB_PATH_FOUND ||
+            (fabs(res->length - *want) < 1e-6 &&
+             legal_under(l, ov, q->size, res->path, res->path_len, q->start, q->goal,
+                         res->length)));
+}
+
 /* Under world overlays: each pair against Annotated A* on the whole bake
  * under the same cells (status, length, a legal path on the map the overlay
  * leaves), again from the kept rows, and in slices of 7. */
@@ -545,14 +562,11 @@ static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
             nb_sg_query q = query(l, size, s, g);
             nb_sg_result res, again, cut;
             double want, plain;
-            nb_path_status ws_ = aa_of(aa, l->cap, size, s, g, ov, &want);
+            nb_path_status ws_;
+            nb_status st;
+            int right = agrees_under(l, ws, aa, &q, wov, ov, &res, &ws_, &want, &st, &err);
             aa_of(aa, l->cap, size, s, g, NULL, &plain);
             asked++;
-            nb_status st = nb_world_sg_find(ws, &q, wov, &res, &err);
-            int right = st == NB_OK && res.status == ws_ &&
-                        (ws_ != NB_PATH_FOUND ||
-                         (fabs(res.length - want) < 1e-6 &&
-                          legal_under(l, ov, size, res.path, res.path_len, s, g, res.length)));
             if (!right && !wrong++)
                 diag("%s: size %u, %d rectangles: (%d, %d) to (%d, %d): status %d length %g, "
                      "whole AA* status %d length %g (%s)",
@@ -629,13 +643,10 @@ static void check_square_edge(const lvl *l, nb_world_sg *ws, nb_aa *aa, int pair
         nb_world_overlay_block(wov, b.x, b.y, 1, 1, &err);
         nb_overlay_block(ov, b.x, b.y, 1, 1, &err);
         double want, plain = res.length;
-        nb_path_status st_ = aa_of(aa, l->cap, size, s, g, ov, &want);
+        nb_path_status st_;
         nb_sg_result under;
-        nb_status st = nb_world_sg_find(ws, &q, wov, &under, &err);
-        int right = st == NB_OK && under.status == st_ &&
-                    (st_ != NB_PATH_FOUND ||
-                     (fabs(under.length - want) < 1e-6 &&
-                      legal_under(l, ov, size, under.path, under.path_len, s, g, under.length)));
+        nb_status st;
+        int right = agrees_under(l, ws, aa, &q, wov, ov, &under, &st_, &want, &st, &err);
         if (!right && !wrong++)
             diag("%s: size 2, (%d, %d) blocked beside the path: (%d, %d) to (%d, %d): status %d "
                  "length %g, whole AA* status %d length %g (%s)",
