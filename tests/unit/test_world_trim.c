@@ -19,12 +19,19 @@
  *   W answers within its window.
  * - Four threads ask HAA* queries of W while the main thread loads,
  *   unloads and trims (make check-tsan runs this under ThreadSanitizer):
- *   every answer is R's. */
+ *   every answer is R's.
+ * - The optimal layer's borders (world_opt, read in place): a level of
+ *   256 x 256 in tiles of 32 linked with `optimal: 1`; after world
+ *   optimal queries, a trim with a 3 x 3 window held leaves no page of a
+ *   tile outside the window resident in world_opt's tile bytes, and keeps
+ *   the window's (/proc/self/pagemap, the kernel's own count of the
+ *   mapping's pages); then every tile loaded again, the queries give R's answers. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stream/stream.h"
 #include "worldbake.h"
@@ -350,6 +357,179 @@ static void check_threads(world2 *k, const char *tiles)
     nb_world_set_loader(k->w, NULL, NULL, NULL);
 }
 
+/* Pages of [p, e) wholly inside it that this process's page table maps:
+ * bit 63 of each page's entry in /proc/self/pagemap (the kernel's answer;
+ * mincore(2) would count the page cache, which keeps a page given back);
+ * -1 when it cannot be read. */
+static long resident_inside(const uint8_t *p, const uint8_t *e)
+{
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)p + pg - 1) / pg, b = (uintptr_t)e / pg;
+    if (b <= a)
+        return 0;
+    FILE *f = fopen("/proc/self/pagemap", "rb");
+    long count = 0;
+    if (!f || fseek(f, (long)(a * 8), SEEK_SET) != 0)
+        count = -1;
+    for (uintptr_t i = a; count >= 0 && i < b; i++) {
+        uint64_t v;
+        if (fread(&v, 8, 1, f) != 1)
+            count = -1;
+        else
+            count += (long)(v >> 63);
+    }
+    if (f)
+        fclose(f);
+    return count;
+}
+
+/* One world_opt section's tile bytes: tile t's are at + off[t] to at + off[t + 1]. */
+typedef struct optsec {
+    const uint8_t *off, *at;
+    uint32_t tiles;
+} optsec;
+
+static size_t opt_sections(const nb_world *w, optsec *o, size_t max)
+{
+    const nb_bundle *b = w->index;
+    size_t n = 0;
+    for (size_t i = 0; i < b->nsections && n < max; i++) {
+        if (b->sections[i].info.type != NB_SEC_WORLD_OPT)
+            continue;
+        const uint8_t *p = b->sections[i].payload;
+        uint32_t tiles = nbi_get32(p + NBI_WOPT_TILES), links = nbi_get32(p + NBI_WOPT_LINKS);
+        o[n].off = p + NBI_WOPT_HEADER;
+        o[n].at = o[n].off + 4 * ((size_t)tiles + 1) + 4 * (size_t)links;
+        o[n].tiles = tiles;
+        n++;
+    }
+    return n;
+}
+
+/* The resident whole pages of world_opt's tile bytes: n[0] of the 3 x 3
+ * tiles round (cx, cy), n[1] of the others. */
+static void opt_resident(const optsec *o, size_t ns, const nb_world_info *in, long cx, long cy,
+                         long n[2])
+{
+    n[0] = n[1] = 0;
+    for (size_t k = 0; k < ns; k++)
+        for (uint32_t t = 0; t < o[k].tiles && t < in->columns * in->rows; t++) {
+            long tx = t % in->columns, ty = t / in->columns;
+            long c = resident_inside(o[k].at + nbi_u32at(o[k].off, t),
+                                     o[k].at + nbi_u32at(o[k].off, t + 1));
+            if (c < 0) {
+                n[0] = n[1] = -1;
+                return;
+            }
+            n[!(labs(tx - cx) <= 1 && labs(ty - cy) <= 1)] += c;
+        }
+}
+
+/* World optimal queries of ws (W) and wr (R) between random cells: the
+ * same status, length and cells.  *found: paths. */
+static unsigned opt_wrong(nb_world_sg *ws, nb_world_sg *wr, const nb_world_info *in,
+                          const nb_agent *agent, tu_rng *r, int n, unsigned *found)
+{
+    unsigned wrong = 0;
+    for (int i = 0; i < n; i++) {
+        nb_sg_query q;
+        nb_sg_query_init(&q);
+        q.start = (nb_cell){(int32_t)tu_below(r, in->width), (int32_t)tu_below(r, in->height)};
+        q.goal = (nb_cell){(int32_t)tu_below(r, in->width), (int32_t)tu_below(r, in->height)};
+        q.size = agent->size, q.capability = agent->capability;
+        nb_sg_result x, y;
+        nb_err e1, e2;
+        nb_status s1 = nb_world_sg_find(ws, &q, NULL, &x, &e1);
+        nb_status s2 = nb_world_sg_find(wr, &q, NULL, &y, &e2);
+        int good = s1 == s2 && (s1 != NB_OK || (x.status == y.status && x.path_len == y.path_len &&
+                                                x.length == y.length));
+        for (size_t j = 0; good && s1 == NB_OK && j < x.path_len; j++)
+            good = x.path[j].x == y.path[j].x && x.path[j].y == y.path[j].y;
+        if (!good)
+            diag("optimal (%d, %d) to (%d, %d): trimmed %d, by hand %d", q.start.x, q.start.y,
+                 q.goal.x, q.goal.y, s1, s2);
+        wrong += !good;
+        *found += s1 == NB_OK && x.status == NB_PATH_FOUND;
+    }
+    return wrong;
+}
+
+/* nb_world_trim and world_opt (opt_wview.c reads it in place). */
+static void check_opt(const char *tmp)
+{
+    tu_rng r = {0x0b7ULL};
+    nbb_grid g;
+    tu_random_grid(&r, 256, 256, 20, 1, &g);
+    const char *map = tu_path(tmp, "trim-opt.map");
+    tw_write_map(map, &g);
+    nbb_grid_free(&g);
+    int n = 0;
+    const char *dir = tw_fresh_dir(tmp, "o", &n);
+    nb_err err;
+    char *agents = strdup(tu_src("data/sample-agents.yaml")), *m = strdup(map);
+    int cut = nbb_world_cut(m, NULL, agents, 32, 8, dir, 2, NULL, NULL, NULL, &err) == NB_OK;
+    free(m), free(agents);
+    if (cut) {
+        FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
+        fputs("optimal: 1\n", f);
+        fclose(f);
+    }
+    tw_world wd;
+    memset(&wd, 0, sizeof wd);
+    if (!ok(cut && tw_bake_world(dir, 0, &wd, &err),
+            "a random level of 256 x 256 in tiles of 32 linked with optimal: 1: %s", err.msg))
+        return;
+    nb_world *w = NULL, *ref = NULL;
+    nb_world_sg *ws = NULL, *wr = NULL;
+    const char *path = tu_path(dir, "world.nbw");
+    nb_world_info in;
+    if (!ok(nb_world_open(path, NULL, 0, NULL, &w, &err) == NB_OK &&
+                nb_world_open(path, NULL, 0, NULL, &ref, &err) == NB_OK &&
+                nb_world_load_cells(ref, 0, 0, 256, 256, &err) == NB_OK &&
+                nb_world_load_cells(w, 0, 0, 256, 256, &err) == NB_OK &&
+                nb_world_sg_open(w, &ws, &err) == NB_OK && nb_world_sg_open(ref, &wr, &err) == NB_OK,
+            "it opens twice, every tile loaded, world optimal workspaces: %s", err.msg))
+        goto out;
+    nb_world_describe(w, &in);
+    const nb_agent *agent = nb_agent_get(nb_world_bundle(w), 0);
+    optsec o[8];
+    size_t ns = opt_sections(w, o, 8);
+    ok(ns > 0, "the world bundle has %zu world_opt sections", ns);
+    unsigned found = 0, wrong = opt_wrong(ws, wr, &in, agent, &r, 40, &found);
+    is_int(wrong, 0, "40 world optimal queries before any trim: R's answers (%u paths)", found);
+    nb_world_trim(w); /* small pages from here on */
+    /* Every tile's bytes read once more (the first trim split huge pages). */
+    found = 0;
+    wrong += opt_wrong(ws, wr, &in, agent, &r, 40, &found);
+    long cx = in.columns / 2, cy = in.rows / 2;
+    window(w, &in, cx, cy);
+    long before[2], after[2];
+    opt_resident(o, ns, &in, cx, cy, before);
+    size_t given = nb_world_trim(w);
+    opt_resident(o, ns, &in, cx, cy, after);
+    if (before[0] < 0 || after[0] < 0)
+        diag("no /proc/self/pagemap: world_opt's residency not compared");
+    else {
+        ok(given > 0 && before[1] > 0,
+           "a trim with a 3 x 3 window held gives back %zu bytes (%ld pages of world_opt's bytes "
+           "of tiles outside it were resident)",
+           given, before[1]);
+        is_int(after[1], 0, "none of them is resident after it");
+        is_int(after[0], before[0], "the window's tiles' resident pages stay (%ld)", before[0]);
+    }
+    nb_world_load_cells(w, 0, 0, 256, 256, NULL);
+    found = 0;
+    wrong = opt_wrong(ws, wr, &in, agent, &r, 40, &found);
+    is_int(wrong, 0, "40 world optimal queries after it, every tile loaded again: R's answers (%u "
+                     "paths)", found);
+out:
+    nb_world_sg_close(wr);
+    nb_world_sg_close(ws);
+    nb_world_close(ref);
+    nb_world_close(w);
+    tw_world_close(&wd);
+}
+
 int main(void)
 {
     const char *tmp = tu_tmpdir();
@@ -387,6 +567,7 @@ int main(void)
     char *tiles = strdup(tu_path(dir, "tiles"));
     check_threads(&k, tiles);
     free(tiles);
+    check_opt(tmp);
     nb_world_close(k.ref);
     nb_world_close(k.w);
     tw_world_close(&wd);
