@@ -167,41 +167,10 @@ is "and writes the same world bundle" "$(world_outputs full)" "$(world_outputs o
 ok "the link once more" navbake world link w/world.yaml -o one -v
 is "the cache made again" "$(grep 'border files read' "$tmp/.out")" "0 of 16 border files read"
 
-# Slurm's script, run by stand-ins that run each job here at once: sbatch
-# (each array task with its SLURM_ARRAY_TASK_ID, as Slurm would) and
-# scontrol, which says that arrays hold 6 tasks at most.
-mkdir bin
-cat >bin/scontrol <<'SH'
-#!/bin/sh
-[ "$*" = "show config" ] && echo "MaxArraySize            = 6"
-SH
-cat >bin/sbatch <<'SH'
-#!/bin/sh
-# Records its options; runs the batch script from standard input, its
-# output to a log as Slurm's would be.
-n=$(($(cat "$tmp/jobs" 2>/dev/null || echo 0) + 1)); echo $n >"$tmp/jobs"
-cat >"$tmp/job$n"
-echo "$*" >>"$tmp/sbatch.log"
-array= chdir= first=
-for a; do
-  case $a in
-    --array=*) array=${a#--array=}; array=${array%%%*} ;;
-    --chdir=*) chdir=${a#--chdir=} ;;
-    --export=ALL,NAVBAKE_FIRST_TILE=*) first=${a#*NAVBAKE_FIRST_TILE=} ;;
-  esac
-done
-cd "$chdir" || exit 1
-if [ -n "$array" ]; then
-  for i in $(seq ${array%-*} ${array#*-}); do
-    SLURM_ARRAY_TASK_ID=$i NAVBAKE_FIRST_TILE=$first sh "$tmp/job$n" >>"$tmp/job.log" 2>&1 || exit 1
-  done
-else
-  sh "$tmp/job$n" >>"$tmp/job.log" 2>&1 || exit 1
-fi
-echo "$((n + 100));stand-in"
-SH
-chmod +x bin/sbatch bin/scontrol
-export tmp
+# Slurm's script, run by stand-ins that run each job here at once
+# (tests/support/slurm-standins.sh), arrays of 6 tasks at most.
+. "$top_srcdir/tests/support/slurm-standins.sh"
+slurm_standins 6
 ok "plan the edited world for Slurm" \
    plan w/world.yaml -o slurm --slurm submit.sh --partition debug --time 10:00 --mem 900 --throttle 2
 ok "the script is shell" sh -n submit.sh

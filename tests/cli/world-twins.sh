@@ -15,30 +15,6 @@
 . "$top_srcdir/tests/support/sample-world.sh"
 cd "$tmp" || exit 1
 
-# chunk_map [X Y]: the 320 x 320 map, its cell (X, Y) flipped between a
-# wall and ground when given.
-chunk_map() {
-  awk -v ex="${1--1}" -v ey="${2--1}" 'NR > 4 { row[n++] = $0 }
-    END {
-      print "type octile"; print "height 320"; print "width 320"; print "map"
-      for (y = 0; y < 320; y++) {
-        r = y % 64; if (r >= 32) r = 63 - r
-        line = ""
-        for (x = 0; x < 320; x++) {
-          c = x % 64; if (c >= 32) c = 63 - c
-          ch = substr(row[r + 1], c + 2, 1)
-          if (x == ex && y == ey) ch = (ch == "@" ? "." : "@")
-          line = line ch
-        }
-        print line
-      }
-    }' "$top_srcdir/data/sample.map"
-}
-chunk_world() {
-  chunk_map ${2+"$2"} ${3+"$3"} >"$1.map" &&
-    navbake world cut "$1.map" --tile 64 -l "$top_srcdir/data/legend.yaml" \
-      -a "$top_srcdir/data/sample-agents.yaml" -o "$1"
-}
 # kind X Y: which of the 9 kinds tile (X, Y) of the 5 x 5 grid is: which
 # sides of the world it touches.
 kind() {
@@ -75,6 +51,38 @@ is "9 tile actions and 16 twins" \
    "$(grep -c '^\[.*\] tile ' "$tmp/.out") $(grep -c '^\[.*\] twin ' "$tmp/.out")" "9 16"
 is "byte for byte the world baked without twins" "$(world_outputs twins)" "$(world_outputs whole)"
 is "25 tile bundles, 25 borders and the world bundle" "$(world_outputs twins | wc -l | tr -d ' ')" 51
+
+# Slurm: the twins as arrays of their own after the other tiles' (run by
+# stand-ins, tests/support/slurm-standins.sh; arrays of 6 tasks at most),
+# each action logged by a navbake that records its arguments.
+. "$top_srcdir/tests/support/slurm-standins.sh"
+slurm_standins 6
+cat >logging <<SH
+#!/bin/sh
+echo "\$*" >>"$tmp/actions.log"
+exec "$top_builddir/tools/navbake" "\$@"
+SH
+chmod +x logging
+ok "plan it for Slurm" navbake world plan w/world.yaml -o slurm --slurm submit.sh --navbake ./logging
+ok "the script is shell" sh -n submit.sh
+ok "submitted (to the stand-ins)" env PATH="$tmp/bin:$PATH" sh submit.sh
+is "it prints two arrays of tiles, three of twins and the link" "$(cat "$tmp/.out" | tr '\n' ' ')" \
+   "tiles 101 tiles 102 twins 103 twins 104 twins 105 link 106 "
+is "arrays of 6 and 3 tiles, then 6, 6 and 4 twins" \
+   "$(sed -n 's/.*--job-name=navbake-\([a-z]*\).*--array=\([^ ]*\) --export=ALL,NAVBAKE_FIRST_TILE=\([0-9]*\) .*/\1 \2 \3/p' sbatch.log | tr '\n' ' ')" \
+   "tiles 0-5 0 tiles 0-2 6 twins 0-5 0 twins 0-5 6 twins 0-3 12 "
+is "the twins' arrays wait for the tiles' to end well" \
+   "$(grep -c -- '--job-name=navbake-twins --dependency=afterok:101:102 --kill-on-invalid-dep=yes' sbatch.log)" 3
+like "the link for all five" "$(sed -n 6p sbatch.log)" "--dependency=afterok:101:102:103:104:105 "
+# The tile actions run, as "X_Y of TX_TY" for a twin's, from the --index
+# each was given.
+acted=$(sed -n 's/^world tile .* --index \([0-9]*\)\( --twin \([0-9]*\),\([0-9]*\)\)\{0,1\} -j .*/\1 \3 \4/p' actions.log |
+  awk '{ x = $1 % 5; y = int($1 / 5); if ($2 != "") print x "_" y " of " $2 "_" $3; else print x "_" y }' | sort)
+is "9 tiles baked: the first of each kind" "$(echo "$acted" | grep -vc ' of ')" 9
+is "the 16 others each updated from the first tile of its kind" "$(echo "$acted" | grep ' of ')" "$want"
+is "byte for byte the world baked without twins" "$(world_outputs slurm)" "$(world_outputs whole)"
+ok "planned with --no-twins" navbake world plan w/world.yaml -o slurm2 --slurm whole.sh --no-twins
+is "the script has no twins' arrays" "$(grep -c 'twins' whole.sh)" 0
 ok "a twin's action again, verbose" \
    navbake world tile w/world.yaml 2 3 -o twins --strips --twin 1,1 --full -v
 like "is updated from its twin" "$(cat "$tmp/.out")" "tile (2, 3): updated from its twin, 0 cells changed"

@@ -4,7 +4,9 @@
 # planned for Slurm and submitted with the plan's script; its jobs end well
 # and leave every tile bundle, border and the world bundle byte for byte
 # those ninja bakes.  A tile action that fails keeps the link from running
-# (afterok): the link job is cancelled and writes nothing.  A cluster that
+# (afterok): the link job is cancelled and writes nothing.  A world of a
+# repeated chunk is baked with twins (formats/world.md "Repeated tiles"),
+# the twins' arrays after the tiles', byte for byte a bake of every tile.  A cluster that
 # does not start fails the test, with the daemons' log tails.
 . "$top_srcdir/tests/support/lib.sh"
 . "$top_srcdir/tests/support/sample-world.sh"
@@ -69,6 +71,24 @@ is "the link started once the last tile action had ended" \
 is "the tile actions' logs are in the output folder" "$(ls baked/slurm | grep -c '^tiles-')" 16
 is "16 tile bundles, 16 borders and the world bundle" "$(world_outputs baked | wc -l | tr -d ' ')" 33
 is "byte for byte those ninja baked" "$(world_outputs baked)" "$(world_outputs ninja)"
+
+# A world of a repeated chunk (world-twins.sh's): 9 tiles baked, then the
+# 16 twins updated from them by arrays that wait for the tiles' arrays.
+ok "cut a world of a repeated chunk" chunk_world c
+ok "bake it with ninja, every tile whole" navbake world plan c/world.yaml -o cwhole --ninja c.ninja --no-twins
+ok "(ninja)" ninja -f c.ninja -j2
+ok "plan it for Slurm with twins" navbake world plan c/world.yaml -o ctwins --slurm twins.sh
+ok "submit it" sh twins.sh
+tiles=$(job_id tiles) twins=$(job_id twins) link=$(job_id link)
+states=$(wait_jobs $tiles $twins $link)
+is "9 tile actions, 16 twins and the link completed" \
+   "$(count COMPLETED "$states") $(echo "$states" | wc -l | tr -d ' ')" "26 26"
+[ "$(count COMPLETED "$states")" -eq 26 ] || diag_cluster
+last_end=$(scontrol show job -o "$tiles" | sed -n 's/.* EndTime=\([^ ]*\).*/\1/p' | sort | tail -n 1)
+first_twin=$(scontrol show job -o "$twins" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p' | sort | head -n 1)
+is "the first twin started once the last tile action had ended" \
+   "$(printf '%s\n' "$last_end" "$first_twin" | sort | tail -n 1)" "$first_twin"
+is "byte for byte the bake of every tile whole" "$(world_outputs ctwins)" "$(world_outputs cwhole)"
 
 # A tile action that fails: the link is never run.
 cat >failing <<SH

@@ -213,11 +213,12 @@ static void help(void)
            "                       and the link as a job depending on it (run: sh FILE\n"
            "                       [SBATCH OPTION]...; it prints the jobs' ids)\n"
            "      --navbake PATH   the navbake the actions run (default: this one)\n"
-           "      --no-twins       bake every tile: for Ninja, a tile baked from the same\n"
-           "                       cells as an earlier one (its map and its neighbours'\n"
-           "                       maps the same bytes) is otherwise updated from that\n"
-           "                       twin's bundle once it is baked ('tile --twin X,Y'),\n"
-           "                       the same bytes at the cost of a copy\n"
+           "      --no-twins       bake every tile: a tile baked from the same cells as\n"
+           "                       an earlier one (its map and its neighbours' maps the\n"
+           "                       same bytes) is otherwise updated from that twin's\n"
+           "                       bundle once it is baked ('tile --twin X,Y'), the\n"
+           "                       same bytes at the cost of a copy (for Slurm, by\n"
+           "                       arrays that start after the other tiles')\n"
            "  Slurm's requests for each action (default: the cluster's):\n"
            "      --partition P    the partition (or a comma-separated list of them)\n"
            "      --time T         the time limit (MINUTES, H:MM:SS, D-HH...)\n"
@@ -297,7 +298,7 @@ int nbc_world_plan_cmd(int argc, char **argv)
         return nbc_usage("--partition, --time, --mem and --throttle are Slurm's: give --slurm FILE");
     nbc_world_plan p;
     int rc = NBC_EXIT_FAIL;
-    if (plan_read(&p, argv[optind], out, navbake) && (!twins || !ninja || nbc_world_twins(&p))) {
+    if (plan_read(&p, argv[optind], out, navbake) && (!twins || nbc_world_twins(&p))) {
         rc = NBC_EXIT_OK;
         if (ninja)
             rc = put(ninja, &p, NULL, &l);
