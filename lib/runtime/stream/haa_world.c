@@ -677,8 +677,11 @@ static int copied(nbi_whaa *q, uint32_t u, uint32_t v, size_t *len, int *nomem)
         *nomem = 1;
         return 1;
     }
-    for (size_t i = 0; i < n; i++)
-        append(q, len, c[i]); /* room made above: never fails */
+    /* Kept as append wrote them (no cell twice in a row), so append's test is for the first
+     * alone, against the path's last. */
+    size_t i = *len && q->path[*len - 1].x == c[0].x && q->path[*len - 1].y == c[0].y;
+    memcpy(q->path + *len, c + i, (n - i) * sizeof *c);
+    *len += n - i;
     return 1;
 }
 

@@ -175,9 +175,9 @@ int nbi_wedit_step(nbi_wedit *e, nb_cell c, unsigned d, int strict, double bound
 typedef struct nbi_whaa nbi_whaa;
 /* The refined cells of stretches between two world graph nodes u -> v
  * (stretch_walks.c), kept by a world HAA* workspace: a table of (u, v) to
- * a run of cells.  At most NBI_WALKS_MAX_CELLS cells are held (8 MB); past
+ * a run of cells.  At most NBI_WALKS_MAX_CELLS cells are held (4 MB); past
  * that the table is emptied and filled again in its memory. */
-#define NBI_WALKS_MAX_CELLS ((size_t)1 << 20)
+#define NBI_WALKS_MAX_CELLS ((size_t)1 << 19)
 typedef struct nbi_walks {
     const nb_allocator *a;
     uint64_t *key;           /* per slot: (u << 32 | v) + 1, 0 when empty */
