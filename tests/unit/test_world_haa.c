@@ -652,6 +652,22 @@ static int legal_walk(const nb_bundle *whole, nb_capability cap, const nb_cell *
     return 1;
 }
 
+/* Ends far apart: the start in the top left third, the goal in the bottom right, joined on
+ * the whole map (the last tried when none is). */
+static void far_pair(tu_rng *r, nb_world_info in, const nb_bundle *whole, const nb_agent *ag,
+                     nb_cell e[2])
+{
+    for (int k = 0; k < 2; k++)
+        for (int tries = 0; tries < 500; tries++) {
+            uint32_t x = tu_below(r, in.width / 3), y = tu_below(r, in.height / 3);
+            e[k] = k ? (nb_cell){(int32_t)(in.width - 1 - x), (int32_t)(in.height - 1 - y)}
+                     : (nb_cell){(int32_t)x, (int32_t)y};
+            if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1 &&
+                (!k || nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1))
+                break;
+        }
+}
+
 /* The refinement's one HAA* workspace, re-bound to each stretch's tile: over pairs of ends
  * far apart (the corners' thirds, joined, every tile loaded), its cell paths are those of a
  * workspace opened for each stretch (the way before, nbi_whaa_set_fresh_refiner), each a legal
@@ -690,16 +706,7 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
         tu_rng r = {0xc0de};
         for (int i = 0; i < pairs; i++) {
             nb_cell e[2];
-            for (int k = 0; k < 2; k++)
-                for (int tries = 0; tries < 500; tries++) {
-                    /* the start in the top left third, the goal in the bottom right (joined) */
-                    uint32_t x = tu_below(&r, in.width / 3), y = tu_below(&r, in.height / 3);
-                    e[k] = k ? (nb_cell){(int32_t)(in.width - 1 - x), (int32_t)(in.height - 1 - y)}
-                             : (nb_cell){(int32_t)x, (int32_t)y};
-                    if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1 &&
-                        (!k || nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1))
-                        break;
-                }
+            far_pair(&r, in, whole, ag, e);
             joined += round == 0 && nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1;
             nbi_whaa_result res, ref, rse;
             int redo;
@@ -804,15 +811,7 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
     tu_rng r2 = {0xc0de};
     for (int i = 0; i < pairs && flag_asked < 5; i++) {
         nb_cell e[2];
-        for (int k = 0; k < 2; k++)
-            for (int tries = 0; tries < 500; tries++) {
-                uint32_t x = tu_below(&r2, in.width / 3), y = tu_below(&r2, in.height / 3);
-                e[k] = k ? (nb_cell){(int32_t)(in.width - 1 - x), (int32_t)(in.height - 1 - y)}
-                         : (nb_cell){(int32_t)x, (int32_t)y};
-                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1 &&
-                    (!k || nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1))
-                    break;
-            }
+        far_pair(&r2, in, whole, ag, e);
         nbi_whaa_result res, ref;
         if (nbi_whaa_find(q, e[0], e[1], NULL, &res, NULL, 0, NULL, &err) != NB_OK ||
             nbi_whaa_find(f, e[0], e[1], NULL, &ref, NULL, 0, NULL, &err) != NB_OK || !ref.found)
