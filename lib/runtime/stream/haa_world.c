@@ -760,8 +760,9 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, uint32_t u, uint32_t v,
         *len = from;
         st = walk_again(q, a, b, len, err);
     }
-    if (st == NB_OK && keep && !keep_walk(q, u, v, a, from, *len))
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the kept walks");
+    /* Without memory to keep it the stretch is refined again when met: the query stands. */
+    if (st == NB_OK && keep)
+        (void)keep_walk(q, u, v, a, from, *len);
     return st;
 }
 
