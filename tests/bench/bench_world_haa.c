@@ -4,6 +4,8 @@
  *
  *   bench_world_haa OUT [WORLD]
  *
+ * NB_BENCH_WALKS=0: no stretch copied from the walks the workspace keeps.
+ *
  * OUT is where navbake world link wrote world.nbw (its tiles in
  * OUT/tiles); with WORLD, the folder of the world's manifest and tile maps,
  * the world's map is put together from its tiles, baked whole (clearance
@@ -175,6 +177,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
+    /* NB_BENCH_WALKS=0: every stretch refined by its tile's HAA*, none copied from the walks
+     * the workspace keeps (the way before stretch_walks.c). */
+    const char *wk = getenv("NB_BENCH_WALKS");
+    if (wk && *wk == '0')
+        nbi_whaa_set_walks(q, 0);
     /* The ends: standable along the diagonal from each corner, and joined. */
     nb_world_tile c0 = {0, 0}, c1 = {in.columns - 1, in.rows - 1};
     nb_world_load(w, c0, NULL);
@@ -277,9 +284,10 @@ int main(int argc, char **argv)
            res.found, res.length, res.abstract_length, res.abstract_len,
            (unsigned long long)res.expanded, res.tiles, loaded, in.columns * in.rows,
            res.path_len);
-    printf("refinement: %zu stretches, %zu searched above their tile graph's own level "
-           "(levels), %llu nodes expanded by the tiles' searches\n",
-           res.stretches, res.stretches_above, (unsigned long long)res.refine_expanded);
+    printf("refinement: %zu stretches (%zu copied from the walks kept), %zu searched above their "
+           "tile graph's own level (levels), %llu nodes expanded by the tiles' searches\n",
+           res.stretches, res.stretches_copied, res.stretches_above,
+           (unsigned long long)res.refine_expanded);
     if (argc > 2) {
         snprintf(path, sizeof path, "%s/whole.map", argv[1]);
         if (!whole_map(argv[2], &in, path)) {

@@ -652,12 +652,30 @@ static int legal_walk(const nb_bundle *whole, nb_capability cap, const nb_cell *
     return 1;
 }
 
+/* Ends far apart: the start in the top left third, the goal in the bottom right, joined on
+ * the whole map (the last tried when none is). */
+static void far_pair(tu_rng *r, nb_world_info in, const nb_bundle *whole, const nb_agent *ag,
+                     nb_cell e[2])
+{
+    for (int k = 0; k < 2; k++)
+        for (int tries = 0; tries < 500; tries++) {
+            uint32_t x = tu_below(r, in.width / 3), y = tu_below(r, in.height / 3);
+            e[k] = k ? (nb_cell){(int32_t)(in.width - 1 - x), (int32_t)(in.height - 1 - y)}
+                     : (nb_cell){(int32_t)x, (int32_t)y};
+            if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1 &&
+                (!k || nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1))
+                break;
+        }
+}
+
 /* The refinement's one HAA* workspace, re-bound to each stretch's tile: over pairs of ends
  * far apart (the corners' thirds, joined, every tile loaded), its cell paths are those of a
  * workspace opened for each stretch (the way before, nbi_whaa_set_fresh_refiner), each a legal
  * walk of the whole map, none shorter than Annotated A*'s on the whole map and their mean
  * error within max_err %; the same queries asked again, the refinement (nbi_whaa_end)
- * allocates nothing. */
+ * allocates nothing, and every stretch between two world graph nodes is copied from the walks
+ * the workspace kept (stretch_walks.c), the paths byte for byte those of the first round (so
+ * again those of a workspace opened for each stretch, which keeps none). */
 static void refined(const char *what, const char *dir, const nb_bundle *whole, const nb_agent *ag,
                     nb_aa *aa, int pairs, double max_err)
 {
@@ -667,7 +685,8 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
     nb_world *w = NULL;
     nbi_whaa *q = NULL, *f = NULL, *se = NULL;
     nb_err err;
-    if (!ok(nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, &al, &w, &err) == NB_OK &&
+    uint64_t *hash = calloc((size_t)pairs, sizeof *hash);
+    if (!ok(hash && nb_world_open(tu_path(dir, "world.nbw"), NULL, 0, &al, &w, &err) == NB_OK &&
                 nbi_whaa_new(w, ag->capability, 1, &q, &err) == NB_OK &&
                 nbi_whaa_new(w, ag->capability, 1, &f, &err) == NB_OK &&
                 nbi_whaa_new(w, ag->capability, 1, &se, &err) == NB_OK,
@@ -680,22 +699,14 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
     nb_world_describe(w, &in);
     nb_world_load_cells(w, 0, 0, in.width, in.height, NULL);
     unsigned found = 0, joined = 0, differ = 0, bad = 0, shorter = 0, failed = 0;
-    size_t stretches = 0, grown = 0;
+    size_t stretches = 0, grown = 0, copied[2] = {0, 0}, again = 0, ends = 0;
+    unsigned again_differ = 0, again_bad = 0;
     double err_sum = 0, worst = 0, se_sum = 0;
     for (int round = 0; round < 2; round++) {
         tu_rng r = {0xc0de};
         for (int i = 0; i < pairs; i++) {
             nb_cell e[2];
-            for (int k = 0; k < 2; k++)
-                for (int tries = 0; tries < 500; tries++) {
-                    /* the start in the top left third, the goal in the bottom right (joined) */
-                    uint32_t x = tu_below(&r, in.width / 3), y = tu_below(&r, in.height / 3);
-                    e[k] = k ? (nb_cell){(int32_t)(in.width - 1 - x), (int32_t)(in.height - 1 - y)}
-                             : (nb_cell){(int32_t)x, (int32_t)y};
-                    if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1 &&
-                        (!k || nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1))
-                        break;
-                }
+            far_pair(&r, in, whole, ag, e);
             joined += round == 0 && nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1;
             nbi_whaa_result res, ref, rse;
             int redo;
@@ -705,10 +716,29 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
             tc_mark(&cnt);
             if (st == NB_OK)
                 st = nbi_whaa_end(q, &res, NULL, 0, NULL, &redo, &err);
+            /* The path's cells and length, hashed (FNV-1a over the bytes). */
+            uint64_t hv = 1469598103934665603ull;
+            for (size_t j = 0; st == NB_OK && res.found && j < res.path_len * sizeof *res.path; j++)
+                hv = (hv ^ ((const unsigned char *)res.path)[j]) * 1099511628211ull;
+            hv ^= st == NB_OK && res.found ? res.path_len : 0;
+            copied[round] += st == NB_OK ? res.stretches_copied : 0;
             if (round == 1) {
                 grown += cnt.allocs;
+                if (st != NB_OK || !res.found)
+                    continue;
+                again += res.stretches;
+                ends += 2; /* the stretches from the start and to the goal: refined each time */
+                if (hv != hash[i] && !again_differ++)
+                    diag("(%d, %d) to (%d, %d): asked again, %zu cells (%zu stretches copied), "
+                         "not the first round's path", e[0].x, e[0].y, e[1].x, e[1].y,
+                         res.path_len, res.stretches_copied);
+                if (!legal_walk(whole, ag->capability, res.path, res.path_len, e[0], e[1]) &&
+                    !again_bad++)
+                    diag("(%d, %d) to (%d, %d): asked again, not a legal walk", e[0].x, e[0].y,
+                         e[1].x, e[1].y);
                 continue;
             }
+            hash[i] = hv;
             if (st != NB_OK ||
                 nbi_whaa_find(f, e[0], e[1], NULL, &ref, NULL, 0, NULL, &err) != NB_OK ||
                 nbi_whaa_find(se, e[0], e[1], NULL, &rse, NULL, 0, NULL, &err) != NB_OK ||
@@ -766,7 +796,36 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
        "nodes, %.3f %% with their clusters searched", what, mean, se_mean);
     is_int(grown, 0, "%s: refiner: asked again, the refinement allocates nothing (%zu bytes held)",
            what, nbi_whaa_bytes(q));
+    /* Kept walks: the second round copies every stretch but the ends' (the first copies those
+     * an earlier pair refined); its paths are the first round's, byte for byte, and legal. */
+    ok(found == 0 || (copied[1] > 0 && copied[1] + ends >= again && copied[1] >= copied[0]),
+       "%s: walks: asked again, %zu of %zu stretches copied (the ends' %zu refined; %zu copied "
+       "the first time)", what, copied[1], again, ends, copied[0]);
+    is_int(again_differ, 0, "%s: walks: asked again, the paths of the first round byte for byte",
+           what);
+    is_int(again_bad, 0, "%s: walks: asked again, every path a legal walk of the whole map", what);
+    /* Other flags (not straightened): the walks kept under the old ones are not copied. */
+    nbi_whaa_set_query(q, 0, 0);
+    nbi_whaa_set_query(f, 0, 0);
+    unsigned flag_differ = 0, flag_asked = 0;
+    tu_rng r2 = {0xc0de};
+    for (int i = 0; i < pairs && flag_asked < 5; i++) {
+        nb_cell e[2];
+        far_pair(&r2, in, whole, ag, e);
+        nbi_whaa_result res, ref;
+        if (nbi_whaa_find(q, e[0], e[1], NULL, &res, NULL, 0, NULL, &err) != NB_OK ||
+            nbi_whaa_find(f, e[0], e[1], NULL, &ref, NULL, 0, NULL, &err) != NB_OK || !ref.found)
+            continue;
+        flag_asked++;
+        flag_differ += res.found != ref.found || res.path_len != ref.path_len ||
+                       memcmp(res.path, ref.path, res.path_len * sizeof *res.path) != 0;
+    }
+    ok(found == 0 || (flag_asked > 0 && flag_differ == 0),
+       "%s: walks: not straightened, %u of %u paths those of a workspace opened for each "
+       "stretch (nothing kept under the other flags copied)", what, flag_asked - flag_differ,
+       flag_asked);
 out:
+    free(hash);
     nbi_whaa_free(q);
     nbi_whaa_free(f);
     nbi_whaa_free(se);

@@ -100,6 +100,11 @@ struct nbi_whaa {
     nb_haa *rh;
     int fresh_rh;            /* tests: rh closed after each stretch (nbi_whaa_set_fresh_refiner) */
     int search_ends;         /* tests: the stretches' ends inserted by their clusters' searches */
+    /* The stretches between two world graph nodes already refined, kept (stretch_walks.c)
+     * under the refinement flags walks_flags: the same stretch met again is a copy. */
+    nbi_walks walks;
+    unsigned walks_flags;
+    int no_walks;            /* tests and bench: every stretch refined by its tile's HAA* */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -114,6 +119,12 @@ int nbi_whaa_has_blocks(const nbi_whaa *q) { return q->has_bl; }
 
 void nbi_whaa_set_block_fault(nbi_whaa *q, int fault) { q->bl_fault = fault; }
 
+void nbi_whaa_set_walks(nbi_whaa *q, int keep)
+{
+    q->no_walks = !keep;
+    nbi_walks_clear(&q->walks);
+}
+
 void nbi_whaa_set_query(nbi_whaa *q, unsigned flags, uint64_t max_expansions)
 {
     q->flags = flags;
@@ -124,7 +135,7 @@ size_t nbi_whaa_bytes(const nbi_whaa *q)
 {
     size_t nk = q->kcap;
     return sizeof *q + q->g.tiles + nbi_wedit_bytes(&q->ed) + nb_world_aa_bytes(q->fix) +
-           (q->rh ? nb_haa_bytes(q->rh) : 0) +
+           (q->rh ? nb_haa_bytes(q->rh) : 0) + nbi_walks_bytes(&q->walks) +
            nk * (sizeof *q->gv + sizeof *q->hv + sizeof *q->parent + sizeof *q->stamp +
                  sizeof *q->keys + sizeof *q->pos) +
            (q->viab ? ((size_t)q->g.nodes + 2) * (1 + sizeof *q->ekeys + 2 * sizeof *q->nblk) +
@@ -173,6 +184,7 @@ void nbi_whaa_free(nbi_whaa *q)
         nbi_tdijk_free(&q->dj);
     nbi_free(q->a, q->want);
     nb_haa_close(q->rh);
+    nbi_walks_free(&q->walks);
     nbi_free(q->a, q);
 }
 
@@ -252,6 +264,8 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     q->cap = cap;
     q->size = size;
     q->flags = NB_HAA_STRAIGHTEN; /* each stretch inside a tile as straight as the tile allows */
+    q->walks.a = q->a;
+    q->walks_flags = q->flags;
     nb_status st = nbi_wgraph_at(b, (size_t)at, &q->g, err);
     for (size_t i = 0; st == NB_OK && i < b->nsections; i++)
         if (b->sections[i].info.type == NB_SEC_WORLD_LANDMARKS &&
@@ -652,9 +666,55 @@ static nb_status refiner(nbi_whaa *q, const nb_bundle *b, nb_err *err)
     return nbi_haa_open_alloc(b, q->a, &q->rh, err); /* the world's allocator: b's goes with b */
 }
 
-static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, size_t *len,
-                        nbi_whaa_result *res, nb_err *err)
+/* The stretch u -> v (keys) from the kept walks, appended: 1 when one was kept. */
+static int copied(nbi_whaa *q, uint32_t u, uint32_t v, size_t *len, int *nomem)
 {
+    size_t n;
+    const nb_cell *c = nbi_walks_find(&q->walks, u, v, &n);
+    if (!c)
+        return 0;
+    if (!grow_path(q, *len + n)) {
+        *nomem = 1;
+        return 1;
+    }
+    /* Kept as append wrote them (no cell twice in a row), so append's test is for the first
+     * alone, against the path's last. */
+    size_t i = *len && q->path[*len - 1].x == c[0].x && q->path[*len - 1].y == c[0].y;
+    memcpy(q->path + *len, c + i, (n - i) * sizeof *c);
+    *len += n - i;
+    return 1;
+}
+
+/* The cells path[from..len) just appended for the stretch from a (u -> v), kept with a
+ * first (where append found it on the path already). */
+static int keep_walk(nbi_whaa *q, uint32_t u, uint32_t v, nb_cell a, size_t from, size_t len)
+{
+    const nb_cell *p = q->path;
+    if (from < len && p[from].x == a.x && p[from].y == a.y)
+        return nbi_walks_put(&q->walks, u, v, p + from, len - from);
+    if (from > 0 && p[from - 1].x == a.x && p[from - 1].y == a.y)
+        return nbi_walks_put(&q->walks, u, v, p + from - 1, len - from + 1);
+    return 1; /* not a walk from a: left to the tile's HAA* every time */
+}
+
+static nb_status refine(nbi_whaa *q, const nbi_stile *t, uint32_t u, uint32_t v, nb_cell a,
+                        nb_cell b, size_t *len, nbi_whaa_result *res, nb_err *err)
+{
+    /* A stretch between two world graph nodes, no overlay: its walk is the tile's, fixed by
+     * the world's index, refined once and then copied.  The tests' other refiners refine
+     * every time (their paths are the reference). */
+    int keep = !q->no_walks && !q->fresh_rh && !q->search_ends && !q->ed.ov &&
+               u < q->g.nodes && v < q->g.nodes && !nbi_wedit_trep(&q->ed, t->index);
+    if (keep && q->walks_flags != q->flags) {
+        nbi_walks_clear(&q->walks);
+        q->walks_flags = q->flags;
+    }
+    int nomem = 0;
+    if (keep && copied(q, u, v, len, &nomem)) {
+        res->stretches++;
+        res->stretches_copied++;
+        return nomem ? nbi_fail(err, NB_ERR_NOMEM, "no memory for a path") : NB_OK;
+    }
     nb_status st = refiner(q, t->b, err);
     if (st != NB_OK)
         return st;
@@ -700,6 +760,9 @@ static nb_status refine(nbi_whaa *q, const nbi_stile *t, nb_cell a, nb_cell b, s
         *len = from;
         st = walk_again(q, a, b, len, err);
     }
+    /* Without memory to keep it the stretch is refined again when met: the query stands. */
+    if (st == NB_OK && keep)
+        (void)keep_walk(q, u, v, a, from, *len);
     return st;
 }
 
@@ -1420,7 +1483,7 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
             continue;
         }
-        st = refine(q, pin(w, &p, ta, NULL, 0), a, b, &len, res, err);
+        st = refine(q, pin(w, &p, ta, NULL, 0), u, v, a, b, &len, res, err);
     }
     if (q->rh) /* before the tiles may go */
         nbi_haa_unbind(q->rh);

@@ -173,6 +173,28 @@ int nbi_wedit_step(nbi_wedit *e, nb_cell c, unsigned d, int strict, double bound
 /* HAA* across a world's tiles for one (capability, size): its world
  * graph, and what a query keeps from one to the next. */
 typedef struct nbi_whaa nbi_whaa;
+/* The refined cells of stretches between two world graph nodes u -> v
+ * (stretch_walks.c), kept by a world HAA* workspace: a table of (u, v) to
+ * a run of cells.  At most NBI_WALKS_MAX_CELLS cells are held (4 MB); past
+ * that the table is emptied and filled again in its memory. */
+#define NBI_WALKS_MAX_CELLS ((size_t)1 << 19)
+typedef struct nbi_walks {
+    const nb_allocator *a;
+    uint64_t *key;           /* per slot: (u << 32 | v) + 1, 0 when empty */
+    uint32_t *off, *len;     /* per slot: its cells in cell[] */
+    size_t slots, used;      /* slots a power of two, at most half used */
+    nb_cell *cell;
+    size_t cells, ccap;
+} nbi_walks;
+
+void nbi_walks_free(nbi_walks *k);
+size_t nbi_walks_bytes(const nbi_walks *k);
+void nbi_walks_clear(nbi_walks *k);
+/* The cells kept for u -> v (*n of them), or NULL. */
+const nb_cell *nbi_walks_find(const nbi_walks *k, uint32_t u, uint32_t v, size_t *n);
+/* Keeps a copy of c[0..n) for u -> v (replacing one kept); 0 without memory. */
+int nbi_walks_put(nbi_walks *k, uint32_t u, uint32_t v, const nb_cell *c, size_t n);
+
 typedef struct nbi_whaa_result {
     int found;
     double length;          /* of the cell path, octile steps */
@@ -191,6 +213,7 @@ typedef struct nbi_whaa_result {
      * graph's own level (tiles baked with `levels`), the nodes its abstract searches expanded. */
     size_t stretches, stretches_above;
     uint64_t refine_expanded;
+    size_t stretches_copied; /* of stretches: copied from the workspace's kept walks */
 } nbi_whaa_result;
 
 /* NB_ERR_NOTFOUND when the world bundle has no HAA* graph for (cap, size). */
@@ -262,6 +285,11 @@ void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join
  * before one workspace was re-bound to each tile), the reference the re-bound one is compared
  * with; search_ends 1 inserts a stretch's ends by a search over each one's cluster even where
  * the end is a node of the tile's graph (the way before node_ends, haa_ws.h). */
+/* 1 (the default): a stretch between two world graph nodes refined once is
+ * kept by the workspace and copied when met again (stretch_walks.c); 0:
+ * every stretch refined by its tile's HAA*, the walks kept let go (tests,
+ * bench_world_haa's NB_BENCH_WALKS=0). */
+void nbi_whaa_set_walks(nbi_whaa *q, int keep);
 void nbi_whaa_set_fresh_refiner(nbi_whaa *q, int fresh, int search_ends);
 /* An end's insertion alone (its tile loaded): the cost from c to each of
  * its tile's portals in the world graph's order into cost[] (-1: none),
