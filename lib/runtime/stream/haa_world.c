@@ -980,9 +980,13 @@ static nb_status level_arcs(nbi_whaa *q, uint32_t u, uint32_t e, double gu, nb_c
     for (uint32_t k = nbi_u32at(q->bl.arc_first, e); k < nbi_u32at(q->bl.arc_first, e + 1); k++) {
         const uint8_t *a = q->bl.arc + (size_t)k * NBI_WBLK_ARC;
         uint32_t v = nbi_u32at(q->bl.entry, nbi_get32(a + NBI_WBLK_A_TO));
+        /* Most of a block's entries are settled by the time another of
+         * them is: their arcs' lengths are not worth making. */
+        if (q->stamp[v] == (seen | 1))
+            continue;
         double gn = gu + nbi_steps_length(nbi_get32(a + NBI_WBLK_A_CARD),
                                           nbi_get32(a + NBI_WBLK_A_DIAG));
-        if ((q->stamp[v] | 1) == (seen | 1) && (q->stamp[v] & 1 || q->gv[v] <= gn))
+        if (q->stamp[v] == seen && q->gv[v] <= gn)
             continue;
         if (relax(q, v, gn, u, goal, node_cell(&q->g, v)) && !q->bl_fault)
             q->viab[v] = 1;
@@ -1355,7 +1359,7 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
         for (uint32_t k = k0; k < k1; k++) {
             const uint8_t *a = q->g.arc + (size_t)k * NBI_WGRAPH_ARC;
             uint32_t v = nbi_get32(a + NBI_WGRAPH_A_TO);
-            if (coarse && q->nblk[v] == ub)
+            if ((coarse && q->nblk[v] == ub) || q->stamp[v] == (seen | 1))
                 continue;
             double d = nbi_steps_length(nbi_get32(a + NBI_WGRAPH_A_CARD),
                                         nbi_get32(a + NBI_WGRAPH_A_DIAG));
