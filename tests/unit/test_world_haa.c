@@ -37,7 +37,11 @@
  *   so both optimal on that graph), expanding fewer nodes in all; the
  *   section refused when damaged: a distance that some arc cannot span, a
  *   landmark that is no node, a count the table does not say, a distance
- *   past the format's bound. */
+ *   past the format's bound.
+ * - An end's insertion (its costs to its tile's portals, as queries make
+ *   them on the re-bound workspace) equal to a plain Dijkstra made here
+ *   over the end's cluster's cells, then over the tile graph's nodes in the
+ *   tile; the same queries asked again, nbi_whaa_begin allocates nothing. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
