@@ -37,7 +37,11 @@
  *   so both optimal on that graph), expanding fewer nodes in all; the
  *   section refused when damaged: a distance that some arc cannot span, a
  *   landmark that is no node, a count the table does not say, a distance
- *   past the format's bound. */
+ *   past the format's bound.
+ * - An end's insertion (its costs to its tile's portals, as queries make
+ *   them on the re-bound workspace) equal to a plain Dijkstra made here
+ *   over the end's cluster's cells, then over the tile graph's nodes in the
+ *   tile; the same queries asked again, nbi_whaa_begin allocates nothing. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -599,6 +603,174 @@ static void insertion(const char *what, nb_world *w, const nb_bundle *whole, con
     ok(ends >= (unsigned)pairs / 2 && costs >= ends, "%s: insertion: %u ends inserted", what, ends);
 }
 
+/* The cell steps' length from (x, y) inside box [x0, x1) x [y0, y1) of tile bundle b to every
+ * cell of the box (d, row by row; INFINITY: not reached): a plain O(m^2) Dijkstra over the
+ * cells the agent stands at, a diagonal step by the graph's corner rule. */
+static void box_dijkstra(const nb_bundle *b, nb_capability cap, int strict, int32_t x, int32_t y,
+                         int32_t x0, int32_t y0, int32_t x1, int32_t y1, double *d, uint8_t *done)
+{
+    int32_t bw = x1 - x0, m = bw * (y1 - y0);
+    for (int32_t i = 0; i < m; i++)
+        d[i] = INFINITY, done[i] = 0;
+    d[(y - y0) * bw + (x - x0)] = 0;
+    for (;;) {
+        int32_t u = -1;
+        for (int32_t i = 0; i < m; i++)
+            if (!done[i] && d[i] < INFINITY && (u < 0 || d[i] < d[u]))
+                u = i;
+        if (u < 0)
+            return;
+        done[u] = 1;
+        int32_t ux = x0 + u % bw, uy = y0 + u / bw;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int32_t vx = ux + dx, vy = uy + dy;
+                if ((!dx && !dy) || vx < x0 || vy < y0 || vx >= x1 || vy >= y1 ||
+                    nb_can_stand(b, cap, 1, vx, vy) != 1)
+                    continue;
+                if (dx && dy) {
+                    int a = nb_can_stand(b, cap, 1, ux + dx, uy) == 1,
+                        c = nb_can_stand(b, cap, 1, ux, uy + dy) == 1;
+                    if (strict ? !(a && c) : !(a || c))
+                        continue;
+                }
+                double len = d[u] + (dx && dy ? sqrt(2.0) : 1.0);
+                int32_t v = (vy - y0) * bw + (vx - x0);
+                if (len < d[v])
+                    d[v] = len;
+            }
+    }
+}
+
+/* An end's costs to its tile's portals as queries make them (nbi_whaa_insertion: its
+ * cluster's search, then the tile graph's Dijkstra by buckets, ended once the portals are
+ * settled, on the workspace re-bound to each tile) against an answer made here from the tile
+ * bundle alone: a plain Dijkstra over its cluster's cells to the cluster's nodes, then a plain
+ * O(n^2) Dijkstra over the tile graph's nodes in the tile's own cells, by the arcs the agent
+ * may take, to each portal the world graph lists for the tile. */
+static void insertion_plain(const char *what, nb_world *w, const tw_world *wd, const nb_agent *ag,
+                            tu_rng *r, nb_world_info in, int ends)
+{
+    static double got[1 << 14];
+    nb_err err;
+    nbi_whaa *q = NULL;
+    nbi_wgraph wg;
+    long gi = nbi_wgraph_index(w->index, ag->capability, 1);
+    if (!ok(gi >= 0 && nbi_wgraph_at(w->index, (size_t)gi, &wg, &err) == NB_OK &&
+                nbi_whaa_new(w, ag->capability, 1, &q, &err) == NB_OK,
+            "%s: insertion against a plain Dijkstra: a workspace (%s)", what, err.msg)) {
+        nbi_whaa_free(q);
+        return;
+    }
+    unsigned asked = 0, differ = 0, failed = 0;
+    size_t costs = 0, dcap = 0, ccap = 0;
+    double *d = NULL, *cd = NULL;
+    uint8_t *done = NULL, *cdone = NULL;
+    for (int i = 0; i < ends; i++) {
+        uint32_t t = tu_below(r, in.columns * in.rows);
+        const nb_bundle *b = wd->tiles[t];
+        nbi_wtile tag;
+        nbi_agraph g;
+        if (nbi_wtile_find(b, &tag, &err) != NB_OK || nbi_agraph_find(b, &g, &err) != NB_OK ||
+            tag.row * in.columns + tag.column != t) {
+            failed++;
+            continue;
+        }
+        int32_t lx = 0, ly = 0;
+        int stands = 0;
+        for (int tries = 0; tries < 500 && !stands; tries++) {
+            lx = (int32_t)(tag.core_x + tu_below(r, tag.core_w));
+            ly = (int32_t)(tag.core_y + tu_below(r, tag.core_h));
+            stands = nb_can_stand(b, ag->capability, 1, lx, ly) == 1;
+        }
+        if (!stands)
+            continue;
+        nb_cell e = {lx + (int32_t)tag.origin_x, ly + (int32_t)tag.origin_y};
+        size_t n = 0;
+        if (nbi_whaa_insertion(q, e, 0, got, 1 << 14, &n, &err) != NB_OK) {
+            if (!failed++)
+                diag("(%d, %d): %s", e.x, e.y, err.msg);
+            continue;
+        }
+        asked++;
+        /* The end's cluster, by its cells. */
+        uint32_t c = g.cluster;
+        int32_t x0 = lx / (int32_t)c * (int32_t)c, y0 = ly / (int32_t)c * (int32_t)c;
+        int32_t x1 = x0 + (int32_t)c > (int32_t)g.width ? (int32_t)g.width : x0 + (int32_t)c;
+        int32_t y1 = y0 + (int32_t)c > (int32_t)g.height ? (int32_t)g.height : y0 + (int32_t)c;
+        if ((size_t)c * c > ccap) {
+            ccap = (size_t)c * c;
+            cd = realloc(cd, ccap * sizeof *cd);
+            cdone = realloc(cdone, ccap);
+        }
+        if (g.nnodes > dcap) {
+            dcap = g.nnodes;
+            d = realloc(d, dcap * sizeof *d);
+            done = realloc(done, dcap);
+        }
+        if (!cd || !cdone || !d || !done)
+            break;
+        box_dijkstra(b, ag->capability, g.corner == NB_CORNER_STRICT, lx, ly, x0, y0, x1, y1, cd,
+                     cdone);
+        /* The tile graph from the cluster's nodes, kept to the tile's own cells. */
+        uint32_t cx1 = tag.core_x + tag.core_w, cy1 = tag.core_y + tag.core_h;
+#define IN_CORE(u)                                                                                 \
+    (nbi_u16at(g.node_xy, 2 * (size_t)(u)) >= tag.core_x &&                                        \
+     nbi_u16at(g.node_xy, 2 * (size_t)(u)) < cx1 &&                                                \
+     nbi_u16at(g.node_xy, 2 * (size_t)(u) + 1) >= tag.core_y &&                                    \
+     nbi_u16at(g.node_xy, 2 * (size_t)(u) + 1) < cy1)
+        for (uint32_t u = 0; u < g.nnodes; u++)
+            d[u] = INFINITY, done[u] = 0;
+        uint32_t k = (uint32_t)(ly / (int32_t)c) * g.ncx + (uint32_t)(lx / (int32_t)c);
+        for (uint32_t u = nbi_u32at(g.cluster_first, k); u < nbi_u32at(g.cluster_first, k + 1); u++) {
+            int32_t ux = nbi_u16at(g.node_xy, 2 * (size_t)u), uy = nbi_u16at(g.node_xy, 2 * (size_t)u + 1);
+            if (IN_CORE(u) && ux >= x0 && ux < x1 && uy >= y0 && uy < y1)
+                d[u] = cd[(uy - y0) * (x1 - x0) + (ux - x0)];
+        }
+        for (;;) {
+            uint32_t u = g.nnodes;
+            for (uint32_t v = 0; v < g.nnodes; v++)
+                if (!done[v] && d[v] < INFINITY && (u == g.nnodes || d[v] < d[u]))
+                    u = v;
+            if (u == g.nnodes)
+                break;
+            done[u] = 1;
+            for (uint32_t a = nbi_u32at(g.node_first, u); a < nbi_u32at(g.node_first, u + 1); a++) {
+                uint32_t v = nbi_u32at(g.arc_to, a);
+                if (!nbi_agraph_admits(&g, a, ag->capability, 1) || !IN_CORE(v))
+                    continue;
+                double len = d[u] + nbi_steps_length(nbi_u16at(g.arc_w, 2 * (size_t)a),
+                                                     nbi_u16at(g.arc_w, 2 * (size_t)a + 1));
+                if (len < d[v])
+                    d[v] = len;
+            }
+        }
+#undef IN_CORE
+        uint32_t first = nbi_u32at(wg.tile_first, t), np = nbi_u32at(wg.tile_first, t + 1) - first;
+        if (n != np) {
+            if (!differ++)
+                diag("(%d, %d): %zu costs for the %u portals of tile %u", e.x, e.y, n, np, t);
+            continue;
+        }
+        for (uint32_t j = 0; j < np; j++) {
+            uint32_t u = nbi_get32(wg.node + (size_t)(first + j) * NBI_WGRAPH_NODE + NBI_WGRAPH_N_LOCAL);
+            double want = u < g.nnodes && d[u] < INFINITY ? d[u] : -1;
+            costs += want >= 0;
+            if ((want < 0) != (got[j] < 0) || fabs(want - got[j]) > 1e-6 * (1 + want)) {
+                if (!differ++)
+                    diag("(%d, %d): portal %u of tile %u: inserted %.4f, the plain Dijkstra %.4f",
+                         e.x, e.y, j, t, got[j], want);
+            }
+        }
+    }
+    free(d), free(done), free(cd), free(cdone);
+    nbi_whaa_free(q);
+    is_int(differ, 0, "%s: insertion: the costs to the portals of a plain Dijkstra over the "
+           "cluster's cells and the tile graph (%u ends, %zu costs)", what, asked, costs);
+    ok(failed == 0 && asked >= (unsigned)ends / 2 && costs >= asked,
+       "%s: insertion: %u ends inserted, none failed (%u)", what, asked, failed);
+}
+
 /* What check's manifest says besides the cut's: `paths: 1` (with_paths), `levels: 2`
  * (with_levels). */
 enum { WITH_PATHS = 1, WITH_LEVELS = 2 };
@@ -699,7 +871,8 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
     nb_world_describe(w, &in);
     nb_world_load_cells(w, 0, 0, in.width, in.height, NULL);
     unsigned found = 0, joined = 0, differ = 0, bad = 0, shorter = 0, failed = 0;
-    size_t stretches = 0, grown = 0, copied[2] = {0, 0}, again = 0, ends = 0;
+    size_t stretches = 0, grown = 0, copied[2] = {0, 0}, again = 0, ends = 0,
+           grown_begin = 0;
     unsigned again_differ = 0, again_bad = 0;
     double err_sum = 0, worst = 0, se_sum = 0;
     for (int round = 0; round < 2; round++) {
@@ -710,7 +883,9 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
             joined += round == 0 && nb_reachable(whole, ag->capability, 1, e[0], e[1]) == 1;
             nbi_whaa_result res, ref, rse;
             int redo;
+            tc_mark(&cnt);
             nb_status st = nbi_whaa_begin(q, e[0], e[1], NULL, &res, NULL, 0, NULL, &err);
+            size_t begun = cnt.allocs;
             if (st == NB_OK)
                 st = nbi_whaa_search(q, UINT64_MAX, &res, &err);
             tc_mark(&cnt);
@@ -724,6 +899,7 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
             copied[round] += st == NB_OK ? res.stretches_copied : 0;
             if (round == 1) {
                 grown += cnt.allocs;
+                grown_begin += begun;
                 if (st != NB_OK || !res.found)
                     continue;
                 again += res.stretches;
@@ -824,6 +1000,8 @@ static void refined(const char *what, const char *dir, const nb_bundle *whole, c
        "%s: walks: not straightened, %u of %u paths those of a workspace opened for each "
        "stretch (nothing kept under the other flags copied)", what, flag_asked - flag_differ,
        flag_asked);
+    is_int(grown_begin, 0, "%s: asked again, the ends' insertion (nbi_whaa_begin) allocates nothing",
+           what);
 out:
     free(hash);
     nbi_whaa_free(q);
@@ -1007,6 +1185,7 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
        "nodes expanded", what, above, nst, levels ? "levels: 2" : "none baked",
        (unsigned long long)rexp);
     insertion(what, w, whole, &ag, &r, in, pairs);
+    insertion_plain(what, w, &wd, &ag, &r, in, pairs / 5);
     refined(what, dir, whole, &ag, aa, pairs / 4, 5.0);
     is_int(wrong_found, 0, "%s: complete: a path exactly when AA* finds one (%d pairs)", what,
            pairs);

@@ -32,6 +32,7 @@ struct nbi_whaa {
     uint32_t *parent, *stamp, sid;
     uint32_t *pos;           /* the heap's positions: one entry a key */
     double *gcost;           /* per portal of the goal's tile: its cost to the goal, or -1 */
+    double *scost;           /* per portal of the start's tile: its cost from the start, or -1 */
     nbi_heap heap;
     uint32_t *keys;          /* the path's keys, goal first */
     nb_cell *path;
@@ -141,7 +142,7 @@ size_t nbi_whaa_bytes(const nbi_whaa *q)
            (q->viab ? ((size_t)q->g.nodes + 2) * (1 + sizeof *q->ekeys + 2 * sizeof *q->nblk) +
                           (size_t)q->bl.columns * q->bl.rows
                     : 0) +
-           ((size_t)q->maxp + 1) * sizeof *q->gcost + q->pcap * sizeof *q->path +
+           ((size_t)q->maxp + 1) * (sizeof *q->gcost + sizeof *q->scost) + q->pcap * sizeof *q->path +
            nbi_heap_bytes(&q->heap) +
            (q->djcap ? (size_t)q->djcap * (4 * sizeof(uint32_t) + 1) + nbi_heap_bytes(q->dj.heap) +
                            q->dj.bcap * sizeof(uint32_t) + 2 * q->dj.ecap * sizeof(uint32_t)
@@ -170,6 +171,7 @@ void nbi_whaa_free(nbi_whaa *q)
     nbi_free(q->a, q->stamp);
     nbi_free(q->a, q->pos);
     nbi_free(q->a, q->gcost);
+    nbi_free(q->a, q->scost);
     nbi_free(q->a, q->keys);
     nbi_free(q->a, q->viab);
     nbi_free(q->a, q->nblk);
@@ -290,6 +292,7 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
     q->stamp = nbi_zalloc_array(q->a, nk, sizeof *q->stamp);
     q->keys = nbi_alloc_array(q->a, nk, sizeof *q->keys);
     q->gcost = nbi_alloc_array(q->a, (size_t)q->maxp + 1, sizeof *q->gcost);
+    q->scost = nbi_alloc_array(q->a, (size_t)q->maxp + 1, sizeof *q->scost);
     q->tchk = nbi_zalloc_array(q->a, (size_t)q->g.tiles + 1, 1);
     q->pos = nbi_alloc_array(q->a, nk, sizeof *q->pos);
     for (size_t k = 0; q->pos && k < nk; k++)
@@ -306,7 +309,7 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
                (!q->has_bl || (q->viab && q->ekeys && q->nblk && q->nent && q->bchk));
     if (edok && q->has_bl)
         block_index(q);
-    if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->pos ||
+    if (!q->gv || !q->hv || !q->parent || !q->stamp || !q->keys || !q->gcost || !q->scost || !q->pos ||
         !q->tchk || !edok || !nbi_heap_init(&q->heap, q->a, 1024, q->pos)) {
         nbi_whaa_free(q);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s workspace", FAMILY);
@@ -445,6 +448,7 @@ static int insert_to(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, 
     if (!nt)
         return 1;
     nbi_csearch_costs(&h->ins[0], NULL, 0);
+    h->ins[0].ov = NULL; /* the workspace is re-bound: its last query's overlay may be gone */
     nbi_csearch_run(&h->ins[0], &h->layer[ci], q->size, (int)g->corner, &box, lc, NULL, h->targets,
                     nt);
     size_t ns = 0;
@@ -1178,18 +1182,18 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
         nbi_wedit_end(ed);
         return nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
     }
-    /* The ends inserted, and the path inside one tile when they share it. */
-    nb_haa *hs = NULL, *hg = NULL;
-    double *scost = NULL;
-    if ((st = nb_haa_open(st_s->b, &hs, err)) == NB_OK)
-        st = nb_haa_open(st_g->b, &hg, err);
-    if (st == NB_OK && !(scost = nbi_alloc_array(q->a, (size_t)q->maxp + 1, sizeof *scost)))
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
-    if (st == NB_OK)
-        q->strict = hs->g.corner == NB_CORNER_STRICT;
-    int ins = st == NB_OK ? insert(q, hs, st_s, ts, start, scost) : 1;
-    int ing = st == NB_OK && ins ? insert(q, hg, st_g, tg, goal, q->gcost) : 1;
-    if (!ins || !ing)
+    /* The ends inserted, and the path inside one tile when they share it: the refinement's
+     * workspace re-bound to the start's tile, then the goal's (no workspace opened a query),
+     * and given back before the tiles are unpinned below. */
+    double *scost = q->scost;
+    int ins = 1, ing = 1;
+    if ((st = refiner(q, st_s->b, err)) == NB_OK) {
+        q->strict = q->rh->g.corner == NB_CORNER_STRICT;
+        ins = insert(q, q->rh, st_s, ts, start, scost);
+    }
+    if (st == NB_OK && ins && (st = refiner(q, st_g->b, err)) == NB_OK)
+        ing = insert(q, q->rh, st_g, tg, goal, q->gcost);
+    if (st == NB_OK && (!ins || !ing))
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
     /* An end in an edited tile stands by the edited grid (its tile is loaded: pinned above). */
     if (st == NB_OK && ins == 1 && ds &&
@@ -1214,6 +1218,8 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
     q->gv[S] = 0;
     if (st == NB_OK && ts == tg && !ds && !apart) {
         /* Inside the one tile: its own HAA*, as a candidate. */
+        nb_haa *hs = q->rh; /* bound to the goal's tile, which is the start's */
+        hs->node_ends = 0;  /* the query's own ends: searched in their clusters */
         nb_haa_query hq;
         nb_haa_query_init(&hq);
         hq.start = (nb_cell){start.x - (int32_t)st_s->tag.origin_x,
@@ -1256,9 +1262,8 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
         else if ((st = map_portals(q, err)) == NB_OK && k > 0)
             relax(q, (uint32_t)k, 0, S, goal, start);
     }
-    nb_haa_close(hs);
-    nb_haa_close(hg);
-    nbi_free(q->a, scost);
+    if (q->rh) /* before the tiles may go */
+        nbi_haa_unbind(q->rh);
     unpin(w, &p);
     if (st != NB_OK || apart || ins != 1 || ing != 1) {
         nbi_wedit_end(ed);
@@ -1552,14 +1557,12 @@ nb_status nbi_whaa_insertion(nbi_whaa *q, nb_cell c, int full, double *cost, siz
     pins p = {{0}, {0}, 0, 0, NB_OK, {0}};
     const nbi_stile *t = pin(w, &p, slot, NULL, 0);
     nb_status st = NB_OK;
-    nb_haa *h = NULL;
-    double *all = NULL;
+    double *all = q->scost; /* np <= maxp: room for every tile's portals */
     if (!t)
         st = unloaded(q, &p, NULL, 0, err);
-    else if ((st = nb_haa_open(t->b, &h, err)) == NB_OK &&
-             !(all = nbi_alloc_array(q->a, (size_t)np + 1, sizeof *all)))
-        st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
-    int r = st == NB_OK ? insert_to(q, h, t, slot, c, all, full) : 1;
+    else
+        st = refiner(q, t->b, err);
+    int r = st == NB_OK ? insert_to(q, q->rh, t, slot, c, all, full) : 1;
     if (st == NB_OK && !r)
         st = nbi_fail(err, NB_ERR_NOMEM, "no memory");
     else if (st == NB_OK && r == 2)
@@ -1569,8 +1572,8 @@ nb_status nbi_whaa_insertion(nbi_whaa *q, nb_cell c, int full, double *cost, siz
         cost[i] = all[i];
     if (st == NB_OK)
         *count = np;
-    nbi_free(q->a, all);
-    nb_haa_close(h);
+    if (q->rh)
+        nbi_haa_unbind(q->rh);
     unpin(w, &p);
     return st == NB_OK ? nbi_done(err, NB_OK) : st;
 }

@@ -114,7 +114,7 @@ int nbi_tdijk_run(nbi_tdijk *t, const nbi_agraph *g, nb_capability cap, uint32_t
 
 /* Reaches u at (card, diag) when that is better, an entry in its bucket
  * (the older ones left behind and skipped); 0 without memory. */
-static int reach_b(nbi_tdijk *t, uint32_t u, uint32_t card, uint32_t diag, size_t *top)
+static inline int reach_b(nbi_tdijk *t, uint32_t u, uint32_t card, uint32_t diag, size_t *top)
 {
     double c = nbi_steps_length(card, diag);
     if ((t->stamp[u] >> 1) == t->sid &&
@@ -178,11 +178,17 @@ int nbi_tdijk_run_buckets(nbi_tdijk *t, const nbi_agraph *g, nb_capability cap, 
             }
             for (uint32_t a = nbi_u32at(g->node_first, u); a < nbi_u32at(g->node_first, u + 1);
                  a++) {
-                uint32_t v = nbi_u32at(g->arc_to, a);
-                if (t->stamp[v] == (t->sid << 1 | 1))
+                uint32_t v = nbi_u32at(g->arc_to, a), sv = t->stamp[v];
+                if (sv == (t->sid << 1 | 1))
                     continue; /* settled: no arc improves it (its checks spared) */
                 uint32_t dc = nbi_u16at(g->arc_w, 2 * (size_t)a),
                          dd = nbi_u16at(g->arc_w, 2 * (size_t)a + 1);
+                /* Reached already no longer: nothing to do, whether the arc admits the agent
+                 * or not (reach_b's own test, made before the arc's checks). */
+                if ((sv >> 1) == t->sid && (dc || dd) &&
+                    nbi_steps_length(t->card[v], t->diag[v]) <=
+                        nbi_steps_length(t->card[u] + dc, t->diag[u] + dd))
+                    continue;
                 if (!nbi_agraph_admits(g, a, cap, size) || !inside(g, v, x0, y0, x1, y1))
                     continue;
                 if (!dc && !dd)
