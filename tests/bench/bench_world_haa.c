@@ -113,16 +113,28 @@ static void fifteen(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g, nbi_whaa_res
     qsort(c, 15, sizeof *c, cmp);
 }
 
-/* The tiles the cell path crosses (each counted once). */
-static unsigned crossed(const nb_world_info *in, const nb_cell *p, size_t n)
+/* The tiles the cell path crosses (each counted once); those of them not
+ * loaded are printed with the path's first cell in each (a path may step
+ * on a border cell of a tile its refinement never read: a world node),
+ * and *off is set to the loaded tiles the path does not cross. */
+static unsigned crossed(const nb_world *w, const nb_world_info *in, const nb_cell *p, size_t n,
+                        unsigned *off)
 {
     unsigned char *seen = calloc((size_t)in->columns * in->rows, 1);
     unsigned k = 0;
     for (size_t i = 0; seen && i < n; i++) {
-        size_t t = (size_t)((uint32_t)p[i].y / in->tile) * in->columns + (uint32_t)p[i].x / in->tile;
+        nb_world_tile c = {(uint32_t)p[i].x / in->tile, (uint32_t)p[i].y / in->tile};
+        size_t t = (size_t)c.row * in->columns + c.column;
+        if (!seen[t] && !nb_world_loaded(w, c))
+            printf("  the path's cell %zu (%d, %d) is in tile (%u, %u), not loaded\n", i, p[i].x,
+                   p[i].y, c.column, c.row);
         k += !seen[t];
         seen[t] = 1;
     }
+    *off = 0;
+    for (uint32_t ty = 0; seen && ty < in->rows; ty++)
+        for (uint32_t tx = 0; tx < in->columns; tx++)
+            *off += nb_world_loaded(w, (nb_world_tile){tx, ty}) && !seen[(size_t)ty * in->columns + tx];
     free(seen);
     return k;
 }
@@ -191,13 +203,14 @@ static int pairs(nb_world *w, const nb_world_info *in, nbi_whaa *q, nb_capabilit
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        unsigned loaded = loaded_now(w, in);
+        unsigned loaded = loaded_now(w, in), off, cross = crossed(w, in, res.path, res.path_len, &off);
         double t[15], c[15];
         fifteen(w, q, s, g, &res, t, c);
         printf("pair %d,%d,%d,%d: found %d, length %.4f; tiles loaded %u, crossed by the refined "
-               "path %u; %llu world nodes expanded; CPU median of 15 after the first %.2f ms\n",
-               s.x, s.y, g.x, g.y, res.found, res.length, loaded,
-               crossed(in, res.path, res.path_len), (unsigned long long)res.expanded, 1e3 * c[7]);
+               "path %u, loaded but not crossed %u; %llu world nodes expanded; CPU median of 15 "
+               "after the first %.2f ms\n",
+               s.x, s.y, g.x, g.y, res.found, res.length, loaded, cross, off,
+               (unsigned long long)res.expanded, 1e3 * c[7]);
         fflush(stdout);
     }
     return 0;
@@ -297,7 +310,8 @@ int main(int argc, char **argv)
         return 1;
     }
     double first = now() - t0;
-    unsigned loaded = loaded_now(w, &in), cross = crossed(&in, res.path, res.path_len);
+    unsigned loaded = loaded_now(w, &in), off,
+             cross = crossed(w, &in, res.path, res.path_len, &off);
     double t[15], c[15];
     fifteen(w, q, s, g, &res, t, c);
     /* The CPU time too: on a loaded machine the wall time is mostly waiting. */
@@ -356,10 +370,11 @@ int main(int argc, char **argv)
     printf("landmarks: %s\n", nbi_whaa_has_landmarks(q) ? "used" : "none in the world bundle");
     printf("level of blocks: %s\n", nbi_whaa_has_blocks(q) ? "used" : "none in the world bundle");
     printf("found %d: length %.2f, abstract %.2f; %zu world nodes on the path, %llu expanded; "
-           "%zu tiles refined, %u loaded of %u, %u crossed by the refined path; %zu cells\n",
+           "%zu tiles refined, %u loaded of %u, %u crossed by the refined path (%u loaded and "
+           "not crossed); %zu cells\n",
            res.found, res.length, res.abstract_length, res.abstract_len,
            (unsigned long long)res.expanded, res.tiles, loaded, in.columns * in.rows, cross,
-           res.path_len);
+           off, res.path_len);
     printf("refinement: %zu stretches, %zu searched above their tile graph's own level "
            "(levels), %llu nodes expanded by the tiles' searches\n",
            res.stretches, res.stretches_above, (unsigned long long)res.refine_expanded);
