@@ -36,6 +36,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "port.h" /* nbp_msb64 only: a header of inline helpers */
+
 #define CARD 13860u
 #define DIAG 19601u
 
@@ -117,6 +119,10 @@ static int read_tile(grid *m, const char *path, uint32_t x0, uint32_t y0, uint32
 
 static int grid_alloc(grid *m, uint32_t w, uint32_t h)
 {
+    if ((uint64_t)w * h > UINT32_MAX) {
+        fprintf(stderr, "%u x %u cells: more than a 32-bit cell number holds\n", w, h);
+        return 0;
+    }
     m->w = w, m->h = h;
     m->bw = ((uint64_t)w + 7) / 8;
     m->free = calloc(m->bw * (((uint64_t)h + 7) / 8), 8);
@@ -214,7 +220,7 @@ typedef struct rheap {
 
 static int bucket(uint32_t last, uint32_t key)
 {
-    return key == last ? 0 : 32 - __builtin_clz(key ^ last);
+    return key == last ? 0 : 1 + (int)nbp_msb64(key ^ last);
 }
 
 static void vpush(vec *v, uint64_t x)
@@ -345,7 +351,8 @@ static double exact(search *s, int64_t sx, int64_t sy, int64_t gx, int64_t gy,
     if (!found)
         return -1;
     /* Back from the goal through any cell whose g + the step is the
-     * cell's g: its g is then exact too. */
+     * cell's g: its g is then exact too.  Each step is checked again by
+     * step_ok, so a search that took an illegal step finds no way back. */
     int64_t x = gx, y = gy;
     while (x != sx || y != sy) {
         uint32_t g = *gat(s, x, y) - 1;
