@@ -13,7 +13,13 @@
  * measured against (sizes up to 8192^2 or so: the whole bake is held in
  * memory).  The ends: the standable cells nearest the world's top-left and
  * bottom-right corners along the diagonal, joined.  Tiles are loaded only
- * as queries name them (NB_ERR_UNLOADED). */
+ * as queries name them (NB_ERR_UNLOADED).
+ *
+ * NB_BENCH_PAIRS="X0,Y0,X1,Y1 ...": those pairs instead, each end moved
+ * along the diagonal towards the other to a standable cell, the two
+ * joined; for each, every tile unloaded first, the query's length, the
+ * tiles it loaded and the tiles its refined path crosses (the exact
+ * lengths to compare with: bench_world_exact on the same ends). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +115,109 @@ static void fifteen(nb_world *w, nbi_whaa *q, nb_cell s, nb_cell g, nbi_whaa_res
     qsort(c, 15, sizeof *c, cmp);
 }
 
+/* The tiles the cell path crosses (each counted once); those of them not
+ * loaded are printed with the path's first cell in each (a path may step
+ * on a border cell of a tile its refinement never read: a world node),
+ * and *off is set to the loaded tiles the path does not cross. */
+static unsigned crossed(const nb_world *w, const nb_world_info *in, const nb_cell *p, size_t n,
+                        unsigned *off)
+{
+    unsigned char *seen = calloc((size_t)in->columns * in->rows, 1);
+    unsigned k = 0;
+    for (size_t i = 0; seen && i < n; i++) {
+        nb_world_tile c = {(uint32_t)p[i].x / in->tile, (uint32_t)p[i].y / in->tile};
+        size_t t = (size_t)c.row * in->columns + c.column;
+        if (!seen[t] && !nb_world_loaded(w, c))
+            printf("  the path's cell %zu (%d, %d) is in tile (%u, %u), not loaded\n", i, p[i].x,
+                   p[i].y, c.column, c.row);
+        k += !seen[t];
+        seen[t] = 1;
+    }
+    *off = 0;
+    for (uint32_t ty = 0; seen && ty < in->rows; ty++)
+        for (uint32_t tx = 0; tx < in->columns; tx++)
+            *off += nb_world_loaded(w, (nb_world_tile){tx, ty}) && !seen[(size_t)ty * in->columns + tx];
+    free(seen);
+    return k;
+}
+
+static unsigned loaded_now(nb_world *w, const nb_world_info *in)
+{
+    unsigned n = 0;
+    for (uint32_t ty = 0; ty < in->rows; ty++)
+        for (uint32_t tx = 0; tx < in->columns; tx++)
+            n += nb_world_loaded(w, (nb_world_tile){tx, ty});
+    return n;
+}
+
+/* The standable cells nearest a and b along the diagonal from each towards
+ * the other (up to 2000 steps), joined: 0 when none is found. */
+static int joined_ends(nb_world *w, const nb_world_info *in, nb_capability cap, nb_cell *a,
+                       nb_cell *b)
+{
+    nb_world_tile ta = {(uint32_t)a->x / in->tile, (uint32_t)a->y / in->tile};
+    nb_world_tile tb = {(uint32_t)b->x / in->tile, (uint32_t)b->y / in->tile};
+    nb_world_load(w, ta, NULL);
+    nb_world_load(w, tb, NULL);
+    int32_t sx = b->x >= a->x ? 1 : -1, sy = b->y >= a->y ? 1 : -1, joined = 0;
+    nb_cell s = *a, g = *b;
+    for (int32_t k = 0; k < 2000 && !joined; k++) {
+        s = (nb_cell){a->x + sx * k, a->y + sy * k};
+        int r = 0;
+        nb_world_reachable(w, cap, 1, s, s, &r, NULL, 0, NULL, NULL);
+        if (!r)
+            continue;
+        for (int32_t m = 0; m < 2000 && !joined; m++) {
+            g = (nb_cell){b->x - sx * m, b->y - sy * m};
+            nb_world_reachable(w, cap, 1, s, g, &joined, NULL, 0, NULL, NULL);
+        }
+    }
+    nb_world_unload(w, ta, NULL);
+    nb_world_unload(w, tb, NULL);
+    *a = s, *b = g;
+    return joined;
+}
+
+/* NB_BENCH_PAIRS: each pair's length, tiles loaded and crossed, and CPU. */
+static int pairs(nb_world *w, const nb_world_info *in, nbi_whaa *q, nb_capability cap,
+                 const char *list)
+{
+    nb_err err;
+    for (const char *p = list; *p;) {
+        long v[4];
+        int used = 0;
+        if (sscanf(p, " %ld,%ld,%ld,%ld%n", &v[0], &v[1], &v[2], &v[3], &used) != 4) {
+            fprintf(stderr, "NB_BENCH_PAIRS: expected X0,Y0,X1,Y1 at \"%s\"\n", p);
+            return 2;
+        }
+        p += used;
+        p += strspn(p, " ;");
+        nb_cell s = {(int32_t)v[0], (int32_t)v[1]}, g = {(int32_t)v[2], (int32_t)v[3]};
+        for (uint32_t ty = 0; ty < in->rows; ty++)
+            for (uint32_t tx = 0; tx < in->columns; tx++)
+                nb_world_unload(w, (nb_world_tile){tx, ty}, NULL);
+        if (!joined_ends(w, in, cap, &s, &g)) {
+            printf("pair %ld,%ld,%ld,%ld: no joined ends near them\n", v[0], v[1], v[2], v[3]);
+            continue;
+        }
+        nbi_whaa_result res;
+        if (query(w, q, s, g, &res, &err) != NB_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        unsigned loaded = loaded_now(w, in), off, cross = crossed(w, in, res.path, res.path_len, &off);
+        double t[15], c[15];
+        fifteen(w, q, s, g, &res, t, c);
+        printf("pair %d,%d,%d,%d: found %d, length %.4f; tiles loaded %u, crossed by the refined "
+               "path %u, loaded but not crossed %u; %llu world nodes expanded; CPU median of 15 "
+               "after the first %.2f ms\n",
+               s.x, s.y, g.x, g.y, res.found, res.length, loaded, cross, off,
+               (unsigned long long)res.expanded, 1e3 * c[7]);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 /* NB_BENCH_ABOVE=1: the ends' insertion and the search above the tiles
  * alone (no refinement), 16 queries after a first, with the level of
  * blocks unless NB_BENCH_BLOCKS=0: what callgrind counts with
@@ -182,26 +291,16 @@ int main(int argc, char **argv)
     const char *wk = getenv("NB_BENCH_WALKS");
     if (wk && *wk == '0')
         nbi_whaa_set_walks(q, 0);
-    /* The ends: standable along the diagonal from each corner, and joined. */
-    nb_world_tile c0 = {0, 0}, c1 = {in.columns - 1, in.rows - 1};
-    nb_world_load(w, c0, NULL);
-    nb_world_load(w, c1, NULL);
-    nb_cell s = {0, 0}, g = {0, 0};
-    int joined = 0;
-    for (int32_t k = 0; k < 2000 && !joined; k++) {
-        s = (nb_cell){k, k};
-        int a = 0, b = 0;
-        nb_world_reachable(w, ag.capability, 1, s, s, &a, NULL, 0, NULL, NULL);
-        if (!a)
-            continue;
-        for (int32_t m = 0; m < 2000 && !joined; m++) {
-            g = (nb_cell){(int32_t)in.width - 1 - m, (int32_t)in.height - 1 - m};
-            nb_world_reachable(w, ag.capability, 1, s, g, &b, NULL, 0, NULL, NULL);
-            joined = b;
-        }
+    const char *pl = getenv("NB_BENCH_PAIRS");
+    if (pl && *pl) {
+        int rc = pairs(w, &in, q, ag.capability, pl);
+        nbi_whaa_free(q);
+        nb_world_close(w);
+        return rc;
     }
-    nb_world_unload(w, c0, NULL);
-    nb_world_unload(w, c1, NULL);
+    /* The ends: standable along the diagonal from each corner, and joined. */
+    nb_cell s = {0, 0}, g = {(int32_t)in.width - 1, (int32_t)in.height - 1};
+    joined_ends(w, &in, ag.capability, &s, &g);
     printf("world %u x %u, tiles of %u (%u x %u); from (%d, %d) to (%d, %d)\n", in.width,
            in.height, in.tile, in.columns, in.rows, s.x, s.y, g.x, g.y);
     const char *ab = getenv("NB_BENCH_ABOVE");
@@ -218,10 +317,8 @@ int main(int argc, char **argv)
         return 1;
     }
     double first = now() - t0;
-    unsigned loaded = 0;
-    for (uint32_t ty = 0; ty < in.rows; ty++)
-        for (uint32_t tx = 0; tx < in.columns; tx++)
-            loaded += nb_world_loaded(w, (nb_world_tile){tx, ty});
+    unsigned loaded = loaded_now(w, &in), off,
+             cross = crossed(w, &in, res.path, res.path_len, &off);
     double t[15], c[15];
     fifteen(w, q, s, g, &res, t, c);
     /* The CPU time too: on a loaded machine the wall time is mostly waiting. */
@@ -280,10 +377,11 @@ int main(int argc, char **argv)
     printf("landmarks: %s\n", nbi_whaa_has_landmarks(q) ? "used" : "none in the world bundle");
     printf("level of blocks: %s\n", nbi_whaa_has_blocks(q) ? "used" : "none in the world bundle");
     printf("found %d: length %.2f, abstract %.2f; %zu world nodes on the path, %llu expanded; "
-           "%zu tiles refined, %u loaded of %u; %zu cells\n",
+           "%zu tiles refined, %u loaded of %u, %u crossed by the refined path (%u loaded and "
+           "not crossed); %zu cells\n",
            res.found, res.length, res.abstract_length, res.abstract_len,
-           (unsigned long long)res.expanded, res.tiles, loaded, in.columns * in.rows,
-           res.path_len);
+           (unsigned long long)res.expanded, res.tiles, loaded, in.columns * in.rows, cross,
+           off, res.path_len);
     printf("refinement: %zu stretches (%zu copied from the walks kept), %zu searched above their "
            "tile graph's own level (levels), %llu nodes expanded by the tiles' searches\n",
            res.stretches, res.stretches_copied, res.stretches_above,
