@@ -13,12 +13,13 @@
  * nb_world_sg_needed) unless the game set a loader and a budget.
  *
  * Under a world overlay that blocks cells the answer stays exact: the
- * tiles it edits (opt_edit.h) are searched cell by cell under it wherever
- * the query reads them (its ends joined, a portal's row when it is
- * expanded, the path walked), every other tile keeps its stored rows, a
- * move between tiles is taken only where the overlay leaves it legal, and
- * the bounds, made without the overlay, stay admissible (blocks only
- * lengthen paths).
+ * tiles it edits (opt_edit.h) are searched cell by cell under it where
+ * the query reads them (its ends joined, the path walked), and of a
+ * portal's row when it is expanded only the distances the overlay may
+ * change (edited_row: one search toward those portals; the others as
+ * stored); every other tile keeps its stored rows, a move between tiles
+ * is taken only where the overlay leaves it legal, and the bounds, made
+ * without the overlay, stay admissible (blocks only lengthen paths).
  *
  * Refused rather than answered wrongly: partial paths, terrain costs
  * (NB_ERR_NOTFOUND: the layer holds plain distances).
@@ -30,6 +31,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "blocked/blocked.h"
 #include "core/grid.h"
 #include "stream/opt_edit.h"
 #include "stream/opt_world.h"
@@ -104,6 +106,7 @@ struct nb_world_sg {
     agent_ws *g;
     search_out r;
     nb_sg_result res;
+    uint64_t kept, searched; /* edited tiles' distances kept as stored, searched again */
 };
 
 nb_status nb_world_sg_open(const nb_world *w, nb_world_sg **out, nb_err *err)
@@ -343,10 +346,57 @@ static int tile_overlay(nb_world_sg *ws, const nbi_wview *v)
 
 static void tile_cells(agent_ws *g, uint32_t t);
 
-/* Row i of edited tile ti: the distances inside it under the overlay from
- * its portal i to each of its portals (-1: not joined), searched at its
- * first read under this overlay and kept.  NULL without memory, or when
- * the tile is not loaded (its view says). */
+/* A stored distance d(p, q) of an edited tile stands under the overlay
+ * unless a shortest path between them meets a cell the overlay takes from
+ * the agent (then dk(p) + dk(q) <= d, dk the baked distance to the
+ * nearest such cell) or a diagonal whose corner it takes (that corner is a
+ * cardinal step from both ends: dk(p) + dk(q) <= d + 2 - sqrt 2).  Blocks
+ * only take cells away, so a path the overlay leaves whole is still a
+ * shortest one.  The margin rounds toward a search. */
+#define KEEP_MARGIN (2.0 - NBI_SQRT2 + 1e-6)
+
+/* e->dk for the tile of view v (n portals, cells in g->tc): one Dijkstra
+ * inside it, without the overlay, from every cell where the agent stood
+ * at the bake and the overlay's cells now leave no room. */
+static void block_distances(nb_world_sg *ws, nbi_oedit_tile *e, const nbi_wview *v, uint32_t n)
+{
+    agent_ws *g = ws->g;
+    const nbi_wtile *t = &v->t->tag;
+    uint32_t s = g->o.size;
+    nbi_box box = core_box(t);
+    int seeded = 0;
+    const nb_overlay *ov = ws->cs.ov;
+    for (uint32_t j = 0; j < n; j++)
+        ws->seg[j] = (nb_cell){g->tc[j].x - (int32_t)t->origin_x, g->tc[j].y - (int32_t)t->origin_y};
+    ws->cs.ov = NULL;
+    for (size_t k = 0; k < e->ncell; k++) {
+        int32_t bx = e->cell[k].x - (int32_t)t->origin_x, by = e->cell[k].y - (int32_t)t->origin_y;
+        /* The cells whose square holds it, in the box, standing at the bake. */
+        for (int32_t y = by - (int32_t)s + 1; y <= by; y++)
+            for (int32_t x = bx - (int32_t)s + 1; x <= bx; x++) {
+                if (x < box.x0 || y < box.y0 || x >= box.x1 || y >= box.y1 ||
+                    !nbi_standable(&v->clear, s, x, y))
+                    continue;
+                if (!seeded++)
+                    nbi_csearch_start(&ws->cs, &v->clear, s, ws->corner, &box, (nb_cell){x, y},
+                                      NULL, ws->seg, n);
+                else
+                    nbi_csearch_also(&ws->cs, (nb_cell){x, y});
+            }
+    }
+    if (seeded)
+        nbi_csearch_step(&ws->cs, UINT64_MAX);
+    for (uint32_t j = 0; j < n; j++)
+        e->dk[j] = seeded ? nbi_csearch_cost(&ws->cs, ws->seg[j], NULL) : -1;
+    ws->cs.ov = ov;
+    e->dk_ok = 1;
+}
+
+/* Row i of edited tile ti under the overlay, from its stored row (in
+ * g->row): each distance the overlay may change searched again inside the
+ * tile (one search from portal i to those portals alone), the others kept;
+ * made at its first read under this overlay and kept.  NULL without
+ * memory, or when the tile is not loaded (its view says). */
 static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti, uint32_t i)
 {
     agent_ws *g = ws->g;
@@ -355,11 +405,39 @@ static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti,
     if (v->state != NBI_WV_LOADED || !tile_overlay(ws, v))
         return NULL;
     double *row = e->rows + (size_t)i * n;
-    if (!e->have[i]) {
-        tile_cells(g, ti);
-        from_cell(ws, v, g->o.size, ws->corner, g->tc[i], g->tc, n, row, NULL);
-        e->have[i] = 1;
+    if (e->have[i])
+        return row;
+    tile_cells(g, ti);
+    if (!e->dk_ok)
+        block_distances(ws, e, v, n);
+    const nbi_wtile *t = &v->t->tag;
+    const double *dk = e->dk;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        double d = g->row[j];
+        row[j] = d;
+        if (j == i || d < 0 || dk[i] < 0 || dk[j] < 0 || dk[i] + dk[j] > d + KEEP_MARGIN)
+            continue;
+        row[j] = -2; /* searched below */
+        ws->searched++;
+        ws->seg[m++] = (nb_cell){g->tc[j].x - (int32_t)t->origin_x,
+                                 g->tc[j].y - (int32_t)t->origin_y};
     }
+    ws->kept += n - 1 - m;
+    if (m) {
+        nbi_box box = core_box(t);
+        nbi_csearch_run(&ws->cs, &v->clear, g->o.size, ws->corner, &box,
+                        (nb_cell){g->tc[i].x - (int32_t)t->origin_x,
+                                  g->tc[i].y - (int32_t)t->origin_y},
+                        NULL, ws->seg, m);
+        for (uint32_t j = 0; j < n; j++)
+            if (row[j] == -2)
+                row[j] = nbi_csearch_cost(&ws->cs,
+                                          (nb_cell){g->tc[j].x - (int32_t)t->origin_x,
+                                                    g->tc[j].y - (int32_t)t->origin_y},
+                                          NULL);
+    }
+    e->have[i] = 1;
     return row;
 }
 
@@ -520,6 +598,27 @@ static void tile_cells(agent_ws *g, uint32_t t)
         nbi_wopv_cells(&g->o, t, g->tc), g->tc_tile = t;
 }
 
+/* Portal i's stored row of tile t (n portals, bp its border) into g->row,
+ * its portals' cells in g->tc; 0 when it does not decode. */
+static int stored_row(agent_ws *g, uint32_t t, const uint8_t *bp, uint32_t n, uint32_t i)
+{
+    const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
+                  *packed = rows + 4 * ((size_t)n + 1) +
+                            (size_t)nbi_get32(bp + NBI_OBORDER_LINKS) * NBI_OBORDER_LINK;
+    uint32_t r0 = nbi_u32at(rows, i), r1 = nbi_u32at(rows, i + 1);
+    tile_cells(g, t);
+    return nbi_optb_unpack_row(packed + r0, r1 - r0, g->tc, n, i, g->row);
+}
+
+static nb_status bad_row(const agent_ws *g, uint32_t t, uint32_t i, uint32_t n, nb_err *err)
+{
+    const nbi_wopv *o = &g->o;
+    return nbi_fail(err, NB_ERR_FORMAT,
+                    "%s: tile (%u, %u): the packed distances of its portal %u (%d, %d) are not a "
+                    "row of %u",
+                    o->where, t % o->x->columns, t / o->x->columns, i, g->tc[i].x, g->tc[i].y, n);
+}
+
 /* u's moves to other tiles (u portal i of tile t at cell c, bp its
  * border): links are by portal, so its own are found by halving; each
  * move's tile checked before its node is read. */
@@ -600,35 +699,18 @@ static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max
          * g(u) + d(u, v), the rows being distances inside the tile (a
          * walk p to u to v is one). */
         uint32_t p = ru->parent;
-        nbi_oedit_tile *ed = edits && p != NONE && (p < base || p - base >= n)
-                                 ? nbi_oedit_of(&g->ed, t)
-                                 : NULL;
-        if (ed) {
-            /* An edited tile's row under the overlay. */
-            const double *row = edited_row(ws, ed, t, i);
-            if (!row)
+        if (p != NONE && (p < base || p - base >= n)) {
+            if (!stored_row(g, t, bp, n, i))
+                return bad_row(g, t, i, n, err);
+            const double *row = g->row;
+            nbi_oedit_tile *ed = edits ? nbi_oedit_of(&g->ed, t) : NULL;
+            if (ed && !(row = edited_row(ws, ed, t, i)))
                 return ws->pins.nmissing || ws->pins.st != NB_OK
                            ? restart(ws, err)
                            : nbi_fail_nomem(err, "a world optimal search");
             tile_cells(g, t);
             for (uint32_t j = 0; j < n; j++)
                 if (j != i && row[j] >= 0 && !relax(g, u, base + j, g->tc[j], gu + row[j], goal))
-                    return nbi_fail_nomem(err, "a world optimal search");
-        } else if (p != NONE && (p < base || p - base >= n)) {
-            const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
-                          *packed = rows + 4 * ((size_t)n + 1) +
-                                    (size_t)nbi_get32(bp + NBI_OBORDER_LINKS) * NBI_OBORDER_LINK;
-            uint32_t r0 = nbi_u32at(rows, i), r1 = nbi_u32at(rows, i + 1);
-            tile_cells(g, t);
-            if (!nbi_optb_unpack_row(packed + r0, r1 - r0, g->tc, n, i, g->row))
-                return nbi_fail(err, NB_ERR_FORMAT,
-                                "%s: tile (%u, %u): the packed distances of its portal %u (%d, "
-                                "%d) are not a row of %u",
-                                o->where, t % o->x->columns, t / o->x->columns, i, g->tc[i].x,
-                                g->tc[i].y, n);
-            for (uint32_t j = 0; j < n; j++)
-                if (j != i && g->row[j] >= 0 &&
-                    !relax(g, u, base + j, g->tc[j], gu + g->row[j], goal))
                     return nbi_fail_nomem(err, "a world optimal search");
         }
         nb_status s = moves_out(ws, u, t, bp, n, i, nbi_wopv_cell(o, t, i), gu, goal, err);
@@ -952,5 +1034,59 @@ nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *q, const nb_world
     if (st == NB_OK)
         return finish(ws, res, err);
     ws->phase = PH_IDLE; /* find's NB_ERR_UNLOADED ends it: the game asks again */
+    return st;
+}
+
+nb_status nbi_wsg_rows_check(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                             nbi_wsg_rows *out, nb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    nb_status st = begin(ws, q, ov, err);
+    if (st != NB_OK)
+        return st;
+    ws->phase = PH_IDLE;
+    agent_ws *g = ws->g;
+    nbi_wopv *o = &g->o;
+    nbi_wpins_begin(&ws->pins, FAMILY, q->capability, q->size);
+    for (size_t k = 0; k < g->ed.n && st == NB_OK; k++) {
+        nbi_oedit_tile *e = &g->ed.e[k];
+        uint32_t ti = e->tile;
+        nbi_wview *v = view(ws, ti);
+        if (v->state != NBI_WV_LOADED || (st = nbi_wopv_tile(o, ti, err)) != NB_OK)
+            continue;
+        uint32_t n = o->first[ti + 1] - o->first[ti];
+        const uint8_t *bp = nbi_wopv_border(o, ti);
+        if (!tile_overlay(ws, v)) {
+            st = nbi_fail_nomem(err, "a world overlay's cells in a tile");
+            break;
+        }
+        memset(e->have, 0, n); /* each row made again from the stored one */
+        out->tiles++;
+        const nbi_wtile *t = &v->t->tag;
+        for (uint32_t i = 0; i < n && st == NB_OK; i++) {
+            if (!stored_row(g, ti, bp, n, i)) {
+                st = bad_row(g, ti, i, n, err);
+                break;
+            }
+            int32_t lx = g->tc[i].x - (int32_t)t->origin_x, ly = g->tc[i].y - (int32_t)t->origin_y;
+            if (!nbi_overlay_room(ws->cs.ov, q->size, (uint32_t)lx, (uint32_t)ly))
+                continue; /* never reached under the overlay */
+            uint64_t kept = ws->kept, searched = ws->searched;
+            const double *row = edited_row(ws, e, ti, i);
+            if (!row) {
+                st = nbi_fail_nomem(err, "a world optimal search");
+                break;
+            }
+            out->kept += ws->kept - kept;
+            out->searched += ws->searched - searched;
+            tile_cells(g, ti);
+            from_cell(ws, v, q->size, ws->corner, g->tc[i], g->tc, n, g->to_goal, NULL);
+            for (uint32_t j = 0; j < n; j++)
+                if (j != i && fabs(row[j] - g->to_goal[j]) > 1e-9)
+                    out->wrong++;
+            out->rows++;
+        }
+    }
+    nbi_wpins_end(&ws->pins);
     return st;
 }
