@@ -541,7 +541,7 @@ static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
     tu_rng r = {0x0e5 + size};
     nb_err err;
     int asked = 0, wrong = 0, again_wrong = 0, slice_wrong = 0, longer = 0, blocked_end = 0,
-        found = 0, rows_failed = 0;
+        found = 0, rows_failed = 0, rounded = 0;
     nbi_wsg_rows rows = {0, 0, 0, 0, 0};
     for (int round = 0; round < rounds; round++) {
         nb_world_overlay *wov = NULL;
@@ -583,13 +583,19 @@ static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
             blocked_end += ws_ == NB_PATH_START_BLOCKED || ws_ == NB_PATH_GOAL_BLOCKED;
             double len0 = res.length;
             nb_path_status st0 = res.status;
+            /* The same length up to rounding: the lazy rows (world_sg.c)
+             * may settle another path of it, summed in another order. */
             if (nb_world_sg_find(ws, &q, wov, &again, &err) != NB_OK || again.status != st0 ||
-                again.length != len0)
+                fabs(again.length - len0) > 1e-9)
                 again_wrong++;
+            else if (again.length != len0 && !rounded++)
+                diag("%s: size %u: again %.17g, first %.17g", l->what, size, again.length, len0);
             int p = 0, m = 0;
             if (sliced_under(ws, NULL, &q, wov, 7, &cut, &p, &m, &err) != NB_OK ||
-                cut.status != st0 || cut.length != len0)
+                cut.status != st0 || fabs(cut.length - len0) > 1e-9)
                 slice_wrong++;
+            else if (cut.length != len0 && !rounded++)
+                diag("%s: size %u: in slices %.17g, first %.17g", l->what, size, cut.length, len0);
         }
         /* Every row of the edited tiles against a search of the whole tile. */
         nb_sg_query q = query(l, size, near[0], near[0]);

@@ -3,9 +3,11 @@
  *
  * A tile is edited for an agent of size s when a blocked cell lies in the
  * s x s square of one of its own cells: then where the agent stands
- * inside it may differ from the bake, so its stored rows (the distances
- * between its portals inside it) may be too short, and the query
- * recomputes what it reads of them under the overlay.  Every other tile
+ * inside it may differ from the bake, so some of its stored rows' entries
+ * (the distances between its portals inside it) may be too short: the
+ * query keeps those whose shortest paths keep clear of the cells the
+ * overlay takes (dk below) and searches the others under the overlay,
+ * lazily, when the search needs them (world_sg.c).  Every other tile
  * keeps the bake's cells, portals and rows exactly: blocks only take
  * cells away, so bounds made without the overlay stay admissible. */
 #ifndef NB_OPT_EDIT_H
@@ -21,7 +23,8 @@ typedef struct nbi_oedit_tile {
     nb_overlay *ov;       /* those cells on the tile's map (no repairs), once read */
     const nbi_stile *t;   /* the tile ov was made on; NULL: not made for this overlay */
     uint32_t n;           /* the tile's portals */
-    double *rows;         /* n x n: the row of portal i under the overlay, once have[i] */
+    double *rows;         /* n x n: the row of portal i under the overlay, once have[i]
+                           * (an entry still to search: world_sg.c's PENDING) */
     uint8_t *have;
     size_t rcap, hcap;
     /* Each portal's baked distance inside the tile to the nearest cell the

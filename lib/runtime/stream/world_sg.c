@@ -16,8 +16,10 @@
  * tiles it edits (opt_edit.h) are searched cell by cell under it where
  * the query reads them (its ends joined, the path walked), and of a
  * portal's row when it is expanded only the distances the overlay may
- * change (edited_row: one search toward those portals; the others as
- * stored); every other tile keeps its stored rows, a move between tiles
+ * change (edited_row; the others as stored), and those lazily: pushed at
+ * their stored length, a bound, and searched (with the rest of their row
+ * still pending) only when one comes first; every other tile keeps its
+ * stored rows, a move between tiles
  * is taken only where the overlay leaves it legal, and the bounds, made
  * without the overlay, stay admissible (blocks only lengthen paths).
  *
@@ -51,6 +53,12 @@ typedef struct search_out {
     int limit, ended;
 } search_out;
 
+/* Portal j of tile t reached from node u (portal i there, g its cost). */
+struct pend {
+    double g;
+    uint32_t u, t, i, j;
+};
+
 /* A node's record in this workspace's search. */
 typedef struct node_rec {
     double g, h;  /* h: its bound to the goal, set when first seen */
@@ -79,6 +87,11 @@ typedef struct agent_ws {
     uint8_t use[NBI_WOPT_MAX_LANDMARKS];
     nbi_heap heap; /* no positions: a node pushed again, its stale items skipped */
     nbi_oedit ed; /* the tiles the query's overlay edits, with the rows read under it */
+    /* Distances inside an edited tile the overlay may lengthen, each met at
+     * its stored length (a bound: blocks only lengthen paths) and pushed so,
+     * as heap id nodes + k: searched only when it comes first (lazy). */
+    struct pend *pend;
+    size_t npend, pendcap;
 } agent_ws;
 
 /* Node v's record, known touched. */
@@ -142,6 +155,7 @@ static void agent_free(const nb_allocator *a, agent_ws *g)
     nbi_free(a, g->to_goal);
     nbi_heap_free(&g->heap);
     nbi_oedit_free(&g->ed);
+    nbi_free(a, g->pend);
 }
 
 void nb_world_sg_close(nb_world_sg *ws)
@@ -179,7 +193,7 @@ size_t nb_world_sg_bytes(const nb_world_sg *ws)
         n += sizeof *g + g->npages * sizeof *g->page + g->touched * REC_PAGE * sizeof(node_rec) +
              ((size_t)g->o.tiles + 1) * (sizeof *g->o.first + sizeof *g->o.lbase + 1) +
              m * (2 * sizeof *g->row + sizeof *g->tc) + nbi_heap_bytes(&g->heap) +
-             nbi_oedit_bytes(&g->ed);
+             nbi_oedit_bytes(&g->ed) + g->pendcap * sizeof *g->pend;
     }
     return n;
 }
@@ -393,10 +407,11 @@ static void block_distances(nb_world_sg *ws, nbi_oedit_tile *e, const nbi_wview 
 }
 
 /* Row i of edited tile ti under the overlay, from its stored row (in
- * g->row): each distance the overlay may change searched again inside the
- * tile (one search from portal i to those portals alone), the others kept;
- * made at its first read under this overlay and kept.  NULL without
- * memory, or when the tile is not loaded (its view says). */
+ * g->row): each distance the overlay may change marked PENDING (searched
+ * by pair_distance when the search needs it), the others kept; made at its
+ * first read under this overlay and kept.  NULL without memory, or when
+ * the tile is not loaded (its view says). */
+#define PENDING (-2.0)
 static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti, uint32_t i)
 {
     agent_ws *g = ws->g;
@@ -410,7 +425,6 @@ static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti,
     tile_cells(g, ti);
     if (!e->dk_ok)
         block_distances(ws, e, v, n);
-    const nbi_wtile *t = &v->t->tag;
     const double *dk = e->dk;
     uint32_t m = 0;
     for (uint32_t j = 0; j < n; j++) {
@@ -418,27 +432,56 @@ static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti,
         row[j] = d;
         if (j == i || d < 0 || dk[i] < 0 || dk[j] < 0 || dk[i] + dk[j] > d + KEEP_MARGIN)
             continue;
-        row[j] = -2; /* searched below */
-        ws->searched++;
-        ws->seg[m++] = (nb_cell){g->tc[j].x - (int32_t)t->origin_x,
-                                 g->tc[j].y - (int32_t)t->origin_y};
+        row[j] = PENDING;
+        m++;
     }
     ws->kept += n - 1 - m;
-    if (m) {
-        nbi_box box = core_box(t);
-        nbi_csearch_run(&ws->cs, &v->clear, g->o.size, ws->corner, &box,
-                        (nb_cell){g->tc[i].x - (int32_t)t->origin_x,
-                                  g->tc[i].y - (int32_t)t->origin_y},
-                        NULL, ws->seg, m);
-        for (uint32_t j = 0; j < n; j++)
-            if (row[j] == -2)
-                row[j] = nbi_csearch_cost(&ws->cs,
-                                          (nb_cell){g->tc[j].x - (int32_t)t->origin_x,
-                                                    g->tc[j].y - (int32_t)t->origin_y},
-                                          NULL);
-    }
     e->have[i] = 1;
     return row;
+}
+
+/* The distance inside edited tile ti under the overlay from its portal i
+ * to its portal j: its row's entry, or when PENDING every pending entry of
+ * the row searched now (one Dijkstra toward them) and kept; an A* to j
+ * alone when the row was dropped since (the tile loaded again).  -1 when
+ * not joined, -3 when the tile is not loaded or without memory. */
+static double pair_distance(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti, uint32_t i,
+                            uint32_t j)
+{
+    agent_ws *g = ws->g;
+    uint32_t n = g->o.first[ti + 1] - g->o.first[ti];
+    double *row = e->rows + (size_t)i * n;
+    if (e->have[i] && row[j] != PENDING)
+        return row[j];
+    nbi_wview *v = view(ws, ti);
+    if (v->state != NBI_WV_LOADED || !tile_overlay(ws, v))
+        return -3;
+    const nbi_wtile *t = &v->t->tag;
+    nbi_box box = core_box(t);
+    tile_cells(g, ti);
+    nb_cell a = {g->tc[i].x - (int32_t)t->origin_x, g->tc[i].y - (int32_t)t->origin_y};
+    if (!e->have[i]) {
+        nb_cell b = {g->tc[j].x - (int32_t)t->origin_x, g->tc[j].y - (int32_t)t->origin_y};
+        ws->searched++;
+        return nbi_csearch_run(&ws->cs, &v->clear, g->o.size, ws->corner, &box, a, &b, NULL, 0)
+                   ? nbi_csearch_cost(&ws->cs, b, NULL)
+                   : -1;
+    }
+    /* Every distance of the row still pending, by one search toward them. */
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (row[k] == PENDING)
+            ws->seg[m++] = (nb_cell){g->tc[k].x - (int32_t)t->origin_x,
+                                     g->tc[k].y - (int32_t)t->origin_y};
+    nbi_csearch_run(&ws->cs, &v->clear, g->o.size, ws->corner, &box, a, NULL, ws->seg, m);
+    for (uint32_t k = 0; k < n; k++)
+        if (row[k] == PENDING)
+            row[k] = nbi_csearch_cost(&ws->cs,
+                                      (nb_cell){g->tc[k].x - (int32_t)t->origin_x,
+                                                g->tc[k].y - (int32_t)t->origin_y},
+                                      NULL);
+    ws->searched += m;
+    return row[j];
 }
 
 /* 1 when the overlay leaves the baked move m from world cell c legal: the
@@ -657,6 +700,56 @@ static nb_status moves_out(nb_world_sg *ws, uint32_t u, uint32_t t, const uint8_
     return NB_OK;
 }
 
+/* Portal j of edited tile t (cell g->tc[j]) met from u (its portal i, at
+ * cost gu) at the stored distance d, which the overlay may lengthen:
+ * pushed at gu + d as a pending item, searched only if it comes first
+ * (settle_pending); 0 without memory. */
+static int later(agent_ws *g, uint32_t u, double gu, uint32_t t, uint32_t i, uint32_t j, double d,
+                 nb_cell goal)
+{
+    const double lb = gu + d;
+    const uint32_t st = g->stamp, v = g->o.first[t] + j;
+    node_rec *r = rec_of(g, v);
+    if (!r)
+        return 0;
+    if (r->seen != st) /* seen with no path yet: its bound set */
+        r->seen = st, r->h = bound(g, v, g->tc[j], goal), r->g = INFINITY, r->parent = NONE;
+    else if (r->closed == st || lb >= r->g)
+        return 1;
+    if (g->npend == g->pendcap) {
+        size_t cap = g->pendcap;
+        if ((uint64_t)g->o.nodes + cap * 2 + 64 >= UINT32_MAX ||
+            !nbi_grow(g->o.a, (void **)&g->pend, &cap, g->npend + 1, sizeof *g->pend))
+            return 0;
+        g->pendcap = cap;
+    }
+    g->pend[g->npend] = (struct pend){gu, u, t, i, j};
+    return nbi_heap_push(&g->heap, lb + r->h, 0, g->o.nodes + (uint32_t)g->npend++);
+}
+
+/* Pending item k come first: its distance searched, then its portal
+ * relaxed as any other (pushed at its true length, never less than the
+ * bound it came at). */
+static nb_status settle_pending(nb_world_sg *ws, size_t k, nb_cell goal, nb_err *err)
+{
+    agent_ws *g = ws->g;
+    const struct pend p = g->pend[k];
+    uint32_t v = g->o.first[p.t] + p.j;
+    node_rec *r = REC(g, v);
+    if (r->closed == g->stamp)
+        return NB_OK;
+    double d = pair_distance(ws, nbi_oedit_of(&g->ed, p.t), p.t, p.i, p.j);
+    if (d < -2)
+        return ws->pins.nmissing || ws->pins.st != NB_OK
+                   ? restart(ws, err)
+                   : nbi_fail_nomem(err, "a world optimal search");
+    if (d < 0)
+        return NB_OK;
+    tile_cells(g, p.t);
+    return relax(g, p.u, v, g->tc[p.j], p.g + d, goal) ? NB_OK
+                                                      : nbi_fail_nomem(err, "a world optimal search");
+}
+
 /* A* over the overlay from the start's tile's portals (g set, seen
  * stamped) to the goal (to_goal over its tile's portals from g0), at most
  * budget portals settled now; r->ended once it has ended.  Every node
@@ -680,6 +773,12 @@ static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max
             break;
         }
         uint32_t u = it.id;
+        if (u >= o->nodes) { /* a distance met at its stored length */
+            nb_status s = settle_pending(ws, u - o->nodes, goal, err);
+            if (s != NB_OK)
+                return s;
+            continue;
+        }
         node_rec *ru = REC(g, u);
         if (ru->closed == st)
             continue; /* a stale item: u was pushed again with less */
@@ -709,9 +808,15 @@ static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max
                            ? restart(ws, err)
                            : nbi_fail_nomem(err, "a world optimal search");
             tile_cells(g, t);
-            for (uint32_t j = 0; j < n; j++)
-                if (j != i && row[j] >= 0 && !relax(g, u, base + j, g->tc[j], gu + row[j], goal))
+            for (uint32_t j = 0; j < n; j++) {
+                if (j == i)
+                    continue;
+                int ok = row[j] == PENDING
+                             ? later(g, u, gu, t, i, j, g->row[j], goal)
+                             : row[j] < 0 || relax(g, u, base + j, g->tc[j], gu + row[j], goal);
+                if (!ok)
                     return nbi_fail_nomem(err, "a world optimal search");
+            }
         }
         nb_status s = moves_out(ws, u, t, bp, n, i, nbi_wopv_cell(o, t, i), gu, goal, err);
         if (s != NB_OK)
@@ -785,6 +890,7 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
         g->stamp = 1;
     }
     nbi_heap_clear(&g->heap);
+    g->npend = 0;
     nb_status st;
     if ((st = nbi_wopv_tile(o, kg, err)) != NB_OK || (st = nbi_wopv_tile(o, ks, err)) != NB_OK)
         return st;
@@ -1077,6 +1183,11 @@ nb_status nbi_wsg_rows_check(nb_world_sg *ws, const nb_sg_query *q, const nb_wor
                 st = nbi_fail_nomem(err, "a world optimal search");
                 break;
             }
+            for (uint32_t j = 0; j < n; j++)
+                if (j != i && row[j] == PENDING && pair_distance(ws, e, ti, i, j) < -2) {
+                    st = nbi_fail_nomem(err, "a world optimal search");
+                    break;
+                }
             out->kept += ws->kept - kept;
             out->searched += ws->searched - searched;
             tile_cells(g, ti);
