@@ -207,6 +207,10 @@ void nbi_csearch_start(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int c
                        const nbi_box *box, nb_cell start, const nb_cell *goal,
                        const nb_cell *targets, size_t ntargets);
 int nbi_csearch_step(nbi_csearch *cs, uint64_t budget);
+/* Another start at cost 0 for a search begun without a goal (a Dijkstra
+ * from several cells: the distance to the nearest of them), before its
+ * first step; c standable and in the box. */
+void nbi_csearch_also(nbi_csearch *cs, nb_cell c);
 /* The bytes of its arrays. */
 size_t nbi_csearch_bytes(const nbi_csearch *cs);
 /* The cost from start to c (in the box), or -1 when the last search did

@@ -206,6 +206,18 @@ void nbi_csearch_start(nbi_csearch *cs, const nbi_layer *l, uint32_t size, int c
     open_push(cs, goal ? octile(goal->x - start.x, goal->y - start.y) * hmul : 0, 0, s);
 }
 
+void nbi_csearch_also(nbi_csearch *cs, nb_cell c)
+{
+    uint32_t s = cell_no(cs, c.x, c.y);
+    if (cs->seen[s] == cs->stamp)
+        return;
+    cs->g[s] = 0;
+    cs->parent[s] = s;
+    cs->diag[s] = 0;
+    cs->seen[s] = cs->stamp;
+    open_push(cs, 0, 0, s);
+}
+
 /* The search loop, made twice by the compiler: weighted is a constant in each, so a search
  * without terrain costs runs the loop it ran before costs existed. */
 static inline NBP_ALWAYS_INLINE int step_loop(nbi_csearch *cs, uint64_t budget, const int weighted)

@@ -5,7 +5,9 @@
  * squares, an nb_overlay of its bundle holding them (no HAA* repair: the
  * query searches cells, through abstract/cluster_search.c, which reads
  * it), and the rows the query computed under it, so the same overlay's
- * next query reads them again instead of searching the tile. */
+ * next query reads them again instead of searching the tile; and how far
+ * each portal lies from the cells the overlay takes, which says which of
+ * its stored distances stand (world_sg.c). */
 #include <string.h>
 
 #include "blocked/blocked.h"
@@ -28,6 +30,7 @@ void nbi_oedit_free(nbi_oedit *x)
         nbi_free(x->a, e->cell);
         nbi_free(x->a, e->rows);
         nbi_free(x->a, e->have);
+        nbi_free(x->a, e->dk);
         nbi_blocked_free(e->ov);
     }
     nbi_free(x->a, x->e);
@@ -40,7 +43,7 @@ size_t nbi_oedit_bytes(const nbi_oedit *x)
     size_t n = x->ntiles * sizeof *x->slot + x->cap * sizeof *x->e;
     for (size_t i = 0; i < x->cap; i++) {
         const nbi_oedit_tile *e = &x->e[i];
-        n += e->ccap * sizeof *e->cell + e->rcap * sizeof *e->rows + e->hcap +
+        n += e->ccap * sizeof *e->cell + e->rcap * sizeof *e->rows + e->hcap + e->dcap * sizeof *e->dk +
              (e->ov ? nbi_blocked_bytes(e->ov) : 0);
     }
     return n;
@@ -140,9 +143,11 @@ const nb_overlay *nbi_oedit_overlay(nbi_oedit *x, nbi_oedit_tile *e, const nbi_s
         return NULL;
     size_t nn = (size_t)n * n;
     if (!nbi_grow(x->a, (void **)&e->rows, &e->rcap, nn ? nn : 1, sizeof *e->rows) ||
-        !nbi_grow(x->a, (void **)&e->have, &e->hcap, n ? n : 1, 1))
+        !nbi_grow(x->a, (void **)&e->have, &e->hcap, n ? n : 1, 1) ||
+        !nbi_grow(x->a, (void **)&e->dk, &e->dcap, n ? n : 1, sizeof *e->dk))
         return NULL;
     memset(e->have, 0, n);
+    e->dk_ok = 0;
     e->n = n;
     for (size_t i = 0; i < e->ncell; i++) {
         long lx = (long)e->cell[i].x - (long)t->tag.origin_x,

@@ -3,9 +3,11 @@
  *
  * A tile is edited for an agent of size s when a blocked cell lies in the
  * s x s square of one of its own cells: then where the agent stands
- * inside it may differ from the bake, so its stored rows (the distances
- * between its portals inside it) may be too short, and the query
- * recomputes what it reads of them under the overlay.  Every other tile
+ * inside it may differ from the bake, so some of its stored rows' entries
+ * (the distances between its portals inside it) may be too short: the
+ * query keeps those whose shortest paths keep clear of the cells the
+ * overlay takes (dk below) and searches the others under the overlay,
+ * lazily, when the search needs them (world_sg.c).  Every other tile
  * keeps the bake's cells, portals and rows exactly: blocks only take
  * cells away, so bounds made without the overlay stay admissible. */
 #ifndef NB_OPT_EDIT_H
@@ -21,9 +23,17 @@ typedef struct nbi_oedit_tile {
     nb_overlay *ov;       /* those cells on the tile's map (no repairs), once read */
     const nbi_stile *t;   /* the tile ov was made on; NULL: not made for this overlay */
     uint32_t n;           /* the tile's portals */
-    double *rows;         /* n x n: the row of portal i under the overlay, once have[i] */
+    double *rows;         /* n x n: the row of portal i under the overlay, once have[i]
+                           * (an entry still to search: world_sg.c's PENDING) */
     uint8_t *have;
     size_t rcap, hcap;
+    /* Each portal's baked distance inside the tile to the nearest cell the
+     * overlay takes from the agent (-1: none reached), once dk_ok: a
+     * stored distance d(p, q) stands unless dk[p] + dk[q] <= d(p, q)
+     * (plus a diagonal's corner; world_sg.c's edited_row). */
+    double *dk;
+    size_t dcap;
+    int dk_ok;
 } nbi_oedit_tile;
 
 /* The edited tiles of one overlay version for one agent size; kept from
@@ -56,5 +66,16 @@ static inline nbi_oedit_tile *nbi_oedit_of(const nbi_oedit *x, uint32_t ti)
  * NULL without memory. */
 const nb_overlay *nbi_oedit_overlay(nbi_oedit *x, nbi_oedit_tile *e, const nbi_stile *t,
                                     uint32_t n);
+
+/* For the tests: every row of every edited tile of overlay ov for q's
+ * agent, each made from its stored row as the query makes it
+ * (world_sg.c's edited_row) and compared with a search of the whole tile
+ * under the overlay: the tiles and rows made, the distances kept and
+ * searched again, and those unlike the whole search (0 when exact). */
+typedef struct nbi_wsg_rows {
+    uint64_t tiles, rows, kept, searched, wrong;
+} nbi_wsg_rows;
+nb_status nbi_wsg_rows_check(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                             nbi_wsg_rows *out, nb_err *err);
 
 #endif

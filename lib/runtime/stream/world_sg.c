@@ -13,12 +13,15 @@
  * nb_world_sg_needed) unless the game set a loader and a budget.
  *
  * Under a world overlay that blocks cells the answer stays exact: the
- * tiles it edits (opt_edit.h) are searched cell by cell under it wherever
- * the query reads them (its ends joined, a portal's row when it is
- * expanded, the path walked), every other tile keeps its stored rows, a
- * move between tiles is taken only where the overlay leaves it legal, and
- * the bounds, made without the overlay, stay admissible (blocks only
- * lengthen paths).
+ * tiles it edits (opt_edit.h) are searched cell by cell under it where
+ * the query reads them (its ends joined, the path walked), and of a
+ * portal's row when it is expanded only the distances the overlay may
+ * change (edited_row; the others as stored), and those lazily: pushed at
+ * their stored length, a bound, and searched (with the rest of their row
+ * still pending) only when one comes first; every other tile keeps its
+ * stored rows, a move between tiles
+ * is taken only where the overlay leaves it legal, and the bounds, made
+ * without the overlay, stay admissible (blocks only lengthen paths).
  *
  * Refused rather than answered wrongly: partial paths, terrain costs
  * (NB_ERR_NOTFOUND: the layer holds plain distances).
@@ -30,6 +33,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "blocked/blocked.h"
 #include "core/grid.h"
 #include "stream/opt_edit.h"
 #include "stream/opt_world.h"
@@ -48,6 +52,12 @@ typedef struct search_out {
     uint64_t expanded;
     int limit, ended;
 } search_out;
+
+/* Portal j of tile t reached from node u (portal i there, g its cost). */
+struct pend {
+    double g;
+    uint32_t u, t, i, j;
+};
 
 /* A node's record in this workspace's search. */
 typedef struct node_rec {
@@ -77,6 +87,11 @@ typedef struct agent_ws {
     uint8_t use[NBI_WOPT_MAX_LANDMARKS];
     nbi_heap heap; /* no positions: a node pushed again, its stale items skipped */
     nbi_oedit ed; /* the tiles the query's overlay edits, with the rows read under it */
+    /* Distances inside an edited tile the overlay may lengthen, each met at
+     * its stored length (a bound: blocks only lengthen paths) and pushed so,
+     * as heap id nodes + k: searched only when it comes first (lazy). */
+    struct pend *pend;
+    size_t npend, pendcap;
 } agent_ws;
 
 /* Node v's record, known touched. */
@@ -104,6 +119,7 @@ struct nb_world_sg {
     agent_ws *g;
     search_out r;
     nb_sg_result res;
+    uint64_t kept, searched; /* edited tiles' distances kept as stored, searched again */
 };
 
 nb_status nb_world_sg_open(const nb_world *w, nb_world_sg **out, nb_err *err)
@@ -139,6 +155,7 @@ static void agent_free(const nb_allocator *a, agent_ws *g)
     nbi_free(a, g->to_goal);
     nbi_heap_free(&g->heap);
     nbi_oedit_free(&g->ed);
+    nbi_free(a, g->pend);
 }
 
 void nb_world_sg_close(nb_world_sg *ws)
@@ -176,7 +193,7 @@ size_t nb_world_sg_bytes(const nb_world_sg *ws)
         n += sizeof *g + g->npages * sizeof *g->page + g->touched * REC_PAGE * sizeof(node_rec) +
              ((size_t)g->o.tiles + 1) * (sizeof *g->o.first + sizeof *g->o.lbase + 1) +
              m * (2 * sizeof *g->row + sizeof *g->tc) + nbi_heap_bytes(&g->heap) +
-             nbi_oedit_bytes(&g->ed);
+             nbi_oedit_bytes(&g->ed) + g->pendcap * sizeof *g->pend;
     }
     return n;
 }
@@ -343,10 +360,58 @@ static int tile_overlay(nb_world_sg *ws, const nbi_wview *v)
 
 static void tile_cells(agent_ws *g, uint32_t t);
 
-/* Row i of edited tile ti: the distances inside it under the overlay from
- * its portal i to each of its portals (-1: not joined), searched at its
+/* A stored distance d(p, q) of an edited tile stands under the overlay
+ * unless a shortest path between them meets a cell the overlay takes from
+ * the agent (then dk(p) + dk(q) <= d, dk the baked distance to the
+ * nearest such cell) or a diagonal whose corner it takes (that corner is a
+ * cardinal step from both ends: dk(p) + dk(q) <= d + 2 - sqrt 2).  Blocks
+ * only take cells away, so a path the overlay leaves whole is still a
+ * shortest one.  The margin rounds toward a search. */
+#define KEEP_MARGIN (2.0 - NBI_SQRT2 + 1e-6)
+
+/* e->dk for the tile of view v (n portals, cells in g->tc): one Dijkstra
+ * inside it, without the overlay, from every cell where the agent stood
+ * at the bake and the overlay's cells now leave no room. */
+static void block_distances(nb_world_sg *ws, nbi_oedit_tile *e, const nbi_wview *v, uint32_t n)
+{
+    agent_ws *g = ws->g;
+    const nbi_wtile *t = &v->t->tag;
+    uint32_t s = g->o.size;
+    nbi_box box = core_box(t);
+    int seeded = 0;
+    const nb_overlay *ov = ws->cs.ov;
+    for (uint32_t j = 0; j < n; j++)
+        ws->seg[j] = (nb_cell){g->tc[j].x - (int32_t)t->origin_x, g->tc[j].y - (int32_t)t->origin_y};
+    ws->cs.ov = NULL;
+    for (size_t k = 0; k < e->ncell; k++) {
+        int32_t bx = e->cell[k].x - (int32_t)t->origin_x, by = e->cell[k].y - (int32_t)t->origin_y;
+        /* The cells whose square holds it, in the box, standing at the bake. */
+        for (int32_t y = by - (int32_t)s + 1; y <= by; y++)
+            for (int32_t x = bx - (int32_t)s + 1; x <= bx; x++) {
+                if (x < box.x0 || y < box.y0 || x >= box.x1 || y >= box.y1 ||
+                    !nbi_standable(&v->clear, s, x, y))
+                    continue;
+                if (!seeded++)
+                    nbi_csearch_start(&ws->cs, &v->clear, s, ws->corner, &box, (nb_cell){x, y},
+                                      NULL, ws->seg, n);
+                else
+                    nbi_csearch_also(&ws->cs, (nb_cell){x, y});
+            }
+    }
+    if (seeded)
+        nbi_csearch_step(&ws->cs, UINT64_MAX);
+    for (uint32_t j = 0; j < n; j++)
+        e->dk[j] = seeded ? nbi_csearch_cost(&ws->cs, ws->seg[j], NULL) : -1;
+    ws->cs.ov = ov;
+    e->dk_ok = 1;
+}
+
+/* Row i of edited tile ti under the overlay, from its stored row (in
+ * g->row): each distance the overlay may change marked PENDING (searched
+ * by pair_distance when the search needs it), the others kept; made at its
  * first read under this overlay and kept.  NULL without memory, or when
  * the tile is not loaded (its view says). */
+#define PENDING (-2.0)
 static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti, uint32_t i)
 {
     agent_ws *g = ws->g;
@@ -355,12 +420,68 @@ static const double *edited_row(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti,
     if (v->state != NBI_WV_LOADED || !tile_overlay(ws, v))
         return NULL;
     double *row = e->rows + (size_t)i * n;
-    if (!e->have[i]) {
-        tile_cells(g, ti);
-        from_cell(ws, v, g->o.size, ws->corner, g->tc[i], g->tc, n, row, NULL);
-        e->have[i] = 1;
+    if (e->have[i])
+        return row;
+    tile_cells(g, ti);
+    if (!e->dk_ok)
+        block_distances(ws, e, v, n);
+    const double *dk = e->dk;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        double d = g->row[j];
+        row[j] = d;
+        if (j == i || d < 0 || dk[i] < 0 || dk[j] < 0 || dk[i] + dk[j] > d + KEEP_MARGIN)
+            continue;
+        row[j] = PENDING;
+        m++;
     }
+    ws->kept += n - 1 - m;
+    e->have[i] = 1;
     return row;
+}
+
+/* The distance inside edited tile ti under the overlay from its portal i
+ * to its portal j: its row's entry, or when PENDING every pending entry of
+ * the row searched now (one Dijkstra toward them) and kept; an A* to j
+ * alone when the row was dropped since (the tile loaded again).  -1 when
+ * not joined, -3 when the tile is not loaded or without memory. */
+static double pair_distance(nb_world_sg *ws, nbi_oedit_tile *e, uint32_t ti, uint32_t i,
+                            uint32_t j)
+{
+    agent_ws *g = ws->g;
+    uint32_t n = g->o.first[ti + 1] - g->o.first[ti];
+    double *row = e->rows + (size_t)i * n;
+    if (e->have[i] && row[j] != PENDING)
+        return row[j];
+    nbi_wview *v = view(ws, ti);
+    if (v->state != NBI_WV_LOADED || !tile_overlay(ws, v))
+        return -3;
+    const nbi_wtile *t = &v->t->tag;
+    nbi_box box = core_box(t);
+    tile_cells(g, ti);
+    nb_cell a = {g->tc[i].x - (int32_t)t->origin_x, g->tc[i].y - (int32_t)t->origin_y};
+    if (!e->have[i]) {
+        nb_cell b = {g->tc[j].x - (int32_t)t->origin_x, g->tc[j].y - (int32_t)t->origin_y};
+        ws->searched++;
+        return nbi_csearch_run(&ws->cs, &v->clear, g->o.size, ws->corner, &box, a, &b, NULL, 0)
+                   ? nbi_csearch_cost(&ws->cs, b, NULL)
+                   : -1;
+    }
+    /* Every distance of the row still pending, by one search toward them. */
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (row[k] == PENDING)
+            ws->seg[m++] = (nb_cell){g->tc[k].x - (int32_t)t->origin_x,
+                                     g->tc[k].y - (int32_t)t->origin_y};
+    nbi_csearch_run(&ws->cs, &v->clear, g->o.size, ws->corner, &box, a, NULL, ws->seg, m);
+    for (uint32_t k = 0; k < n; k++)
+        if (row[k] == PENDING)
+            row[k] = nbi_csearch_cost(&ws->cs,
+                                      (nb_cell){g->tc[k].x - (int32_t)t->origin_x,
+                                                g->tc[k].y - (int32_t)t->origin_y},
+                                      NULL);
+    ws->searched += m;
+    return row[j];
 }
 
 /* 1 when the overlay leaves the baked move m from world cell c legal: the
@@ -520,6 +641,27 @@ static void tile_cells(agent_ws *g, uint32_t t)
         nbi_wopv_cells(&g->o, t, g->tc), g->tc_tile = t;
 }
 
+/* Portal i's stored row of tile t (n portals, bp its border) into g->row,
+ * its portals' cells in g->tc; 0 when it does not decode. */
+static int stored_row(agent_ws *g, uint32_t t, const uint8_t *bp, uint32_t n, uint32_t i)
+{
+    const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
+                  *packed = rows + 4 * ((size_t)n + 1) +
+                            (size_t)nbi_get32(bp + NBI_OBORDER_LINKS) * NBI_OBORDER_LINK;
+    uint32_t r0 = nbi_u32at(rows, i), r1 = nbi_u32at(rows, i + 1);
+    tile_cells(g, t);
+    return nbi_optb_unpack_row(packed + r0, r1 - r0, g->tc, n, i, g->row);
+}
+
+static nb_status bad_row(const agent_ws *g, uint32_t t, uint32_t i, uint32_t n, nb_err *err)
+{
+    const nbi_wopv *o = &g->o;
+    return nbi_fail(err, NB_ERR_FORMAT,
+                    "%s: tile (%u, %u): the packed distances of its portal %u (%d, %d) are not a "
+                    "row of %u",
+                    o->where, t % o->x->columns, t / o->x->columns, i, g->tc[i].x, g->tc[i].y, n);
+}
+
 /* u's moves to other tiles (u portal i of tile t at cell c, bp its
  * border): links are by portal, so its own are found by halving; each
  * move's tile checked before its node is read. */
@@ -558,6 +700,56 @@ static nb_status moves_out(nb_world_sg *ws, uint32_t u, uint32_t t, const uint8_
     return NB_OK;
 }
 
+/* Portal j of edited tile t (cell g->tc[j]) met from u (its portal i, at
+ * cost gu) at the stored distance d, which the overlay may lengthen:
+ * pushed at gu + d as a pending item, searched only if it comes first
+ * (settle_pending); 0 without memory. */
+static int later(agent_ws *g, uint32_t u, double gu, uint32_t t, uint32_t i, uint32_t j, double d,
+                 nb_cell goal)
+{
+    const double lb = gu + d;
+    const uint32_t st = g->stamp, v = g->o.first[t] + j;
+    node_rec *r = rec_of(g, v);
+    if (!r)
+        return 0;
+    if (r->seen != st) /* seen with no path yet: its bound set */
+        r->seen = st, r->h = bound(g, v, g->tc[j], goal), r->g = INFINITY, r->parent = NONE;
+    else if (r->closed == st || lb >= r->g)
+        return 1;
+    if (g->npend == g->pendcap) {
+        size_t cap = g->pendcap;
+        if ((uint64_t)g->o.nodes + cap * 2 + 64 >= UINT32_MAX ||
+            !nbi_grow(g->o.a, (void **)&g->pend, &cap, g->npend + 1, sizeof *g->pend))
+            return 0;
+        g->pendcap = cap;
+    }
+    g->pend[g->npend] = (struct pend){gu, u, t, i, j};
+    return nbi_heap_push(&g->heap, lb + r->h, 0, g->o.nodes + (uint32_t)g->npend++);
+}
+
+/* Pending item k come first: its distance searched, then its portal
+ * relaxed as any other (pushed at its true length, never less than the
+ * bound it came at). */
+static nb_status settle_pending(nb_world_sg *ws, size_t k, nb_cell goal, nb_err *err)
+{
+    agent_ws *g = ws->g;
+    const struct pend p = g->pend[k];
+    uint32_t v = g->o.first[p.t] + p.j;
+    node_rec *r = REC(g, v);
+    if (r->closed == g->stamp)
+        return NB_OK;
+    double d = pair_distance(ws, nbi_oedit_of(&g->ed, p.t), p.t, p.i, p.j);
+    if (d < -2)
+        return ws->pins.nmissing || ws->pins.st != NB_OK
+                   ? restart(ws, err)
+                   : nbi_fail_nomem(err, "a world optimal search");
+    if (d < 0)
+        return NB_OK;
+    tile_cells(g, p.t);
+    return relax(g, p.u, v, g->tc[p.j], p.g + d, goal) ? NB_OK
+                                                      : nbi_fail_nomem(err, "a world optimal search");
+}
+
 /* A* over the overlay from the start's tile's portals (g set, seen
  * stamped) to the goal (to_goal over its tile's portals from g0), at most
  * budget portals settled now; r->ended once it has ended.  Every node
@@ -581,6 +773,12 @@ static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max
             break;
         }
         uint32_t u = it.id;
+        if (u >= o->nodes) { /* a distance met at its stored length */
+            nb_status s = settle_pending(ws, u - o->nodes, goal, err);
+            if (s != NB_OK)
+                return s;
+            continue;
+        }
         node_rec *ru = REC(g, u);
         if (ru->closed == st)
             continue; /* a stale item: u was pushed again with less */
@@ -600,36 +798,25 @@ static nb_status search(nb_world_sg *ws, nb_cell goal, uint32_t g0, uint64_t max
          * g(u) + d(u, v), the rows being distances inside the tile (a
          * walk p to u to v is one). */
         uint32_t p = ru->parent;
-        nbi_oedit_tile *ed = edits && p != NONE && (p < base || p - base >= n)
-                                 ? nbi_oedit_of(&g->ed, t)
-                                 : NULL;
-        if (ed) {
-            /* An edited tile's row under the overlay. */
-            const double *row = edited_row(ws, ed, t, i);
-            if (!row)
+        if (p != NONE && (p < base || p - base >= n)) {
+            if (!stored_row(g, t, bp, n, i))
+                return bad_row(g, t, i, n, err);
+            const double *row = g->row;
+            nbi_oedit_tile *ed = edits ? nbi_oedit_of(&g->ed, t) : NULL;
+            if (ed && !(row = edited_row(ws, ed, t, i)))
                 return ws->pins.nmissing || ws->pins.st != NB_OK
                            ? restart(ws, err)
                            : nbi_fail_nomem(err, "a world optimal search");
             tile_cells(g, t);
-            for (uint32_t j = 0; j < n; j++)
-                if (j != i && row[j] >= 0 && !relax(g, u, base + j, g->tc[j], gu + row[j], goal))
+            for (uint32_t j = 0; j < n; j++) {
+                if (j == i)
+                    continue;
+                int ok = row[j] == PENDING
+                             ? later(g, u, gu, t, i, j, g->row[j], goal)
+                             : row[j] < 0 || relax(g, u, base + j, g->tc[j], gu + row[j], goal);
+                if (!ok)
                     return nbi_fail_nomem(err, "a world optimal search");
-        } else if (p != NONE && (p < base || p - base >= n)) {
-            const uint8_t *rows = bp + NBI_OBORDER_HEADER + (size_t)n * NBI_OBORDER_PORTAL,
-                          *packed = rows + 4 * ((size_t)n + 1) +
-                                    (size_t)nbi_get32(bp + NBI_OBORDER_LINKS) * NBI_OBORDER_LINK;
-            uint32_t r0 = nbi_u32at(rows, i), r1 = nbi_u32at(rows, i + 1);
-            tile_cells(g, t);
-            if (!nbi_optb_unpack_row(packed + r0, r1 - r0, g->tc, n, i, g->row))
-                return nbi_fail(err, NB_ERR_FORMAT,
-                                "%s: tile (%u, %u): the packed distances of its portal %u (%d, "
-                                "%d) are not a row of %u",
-                                o->where, t % o->x->columns, t / o->x->columns, i, g->tc[i].x,
-                                g->tc[i].y, n);
-            for (uint32_t j = 0; j < n; j++)
-                if (j != i && g->row[j] >= 0 &&
-                    !relax(g, u, base + j, g->tc[j], gu + g->row[j], goal))
-                    return nbi_fail_nomem(err, "a world optimal search");
+            }
         }
         nb_status s = moves_out(ws, u, t, bp, n, i, nbi_wopv_cell(o, t, i), gu, goal, err);
         if (s != NB_OK)
@@ -703,6 +890,7 @@ static nb_status ends(nb_world_sg *ws, nb_err *err)
         g->stamp = 1;
     }
     nbi_heap_clear(&g->heap);
+    g->npend = 0;
     nb_status st;
     if ((st = nbi_wopv_tile(o, kg, err)) != NB_OK || (st = nbi_wopv_tile(o, ks, err)) != NB_OK)
         return st;
@@ -952,5 +1140,64 @@ nb_status nb_world_sg_find(nb_world_sg *ws, const nb_sg_query *q, const nb_world
     if (st == NB_OK)
         return finish(ws, res, err);
     ws->phase = PH_IDLE; /* find's NB_ERR_UNLOADED ends it: the game asks again */
+    return st;
+}
+
+nb_status nbi_wsg_rows_check(nb_world_sg *ws, const nb_sg_query *q, const nb_world_overlay *ov,
+                             nbi_wsg_rows *out, nb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    nb_status st = begin(ws, q, ov, err);
+    if (st != NB_OK)
+        return st;
+    ws->phase = PH_IDLE;
+    agent_ws *g = ws->g;
+    nbi_wopv *o = &g->o;
+    nbi_wpins_begin(&ws->pins, FAMILY, q->capability, q->size);
+    for (size_t k = 0; k < g->ed.n && st == NB_OK; k++) {
+        nbi_oedit_tile *e = &g->ed.e[k];
+        uint32_t ti = e->tile;
+        nbi_wview *v = view(ws, ti);
+        if (v->state != NBI_WV_LOADED || (st = nbi_wopv_tile(o, ti, err)) != NB_OK)
+            continue;
+        uint32_t n = o->first[ti + 1] - o->first[ti];
+        const uint8_t *bp = nbi_wopv_border(o, ti);
+        if (!tile_overlay(ws, v)) {
+            st = nbi_fail_nomem(err, "a world overlay's cells in a tile");
+            break;
+        }
+        memset(e->have, 0, n); /* each row made again from the stored one */
+        out->tiles++;
+        const nbi_wtile *t = &v->t->tag;
+        for (uint32_t i = 0; i < n && st == NB_OK; i++) {
+            if (!stored_row(g, ti, bp, n, i)) {
+                st = bad_row(g, ti, i, n, err);
+                break;
+            }
+            int32_t lx = g->tc[i].x - (int32_t)t->origin_x, ly = g->tc[i].y - (int32_t)t->origin_y;
+            if (!nbi_overlay_room(ws->cs.ov, q->size, (uint32_t)lx, (uint32_t)ly))
+                continue; /* never reached under the overlay */
+            uint64_t kept = ws->kept, searched = ws->searched;
+            const double *row = edited_row(ws, e, ti, i);
+            if (!row) {
+                st = nbi_fail_nomem(err, "a world optimal search");
+                break;
+            }
+            for (uint32_t j = 0; j < n; j++)
+                if (j != i && row[j] == PENDING && pair_distance(ws, e, ti, i, j) < -2) {
+                    st = nbi_fail_nomem(err, "a world optimal search");
+                    break;
+                }
+            out->kept += ws->kept - kept;
+            out->searched += ws->searched - searched;
+            tile_cells(g, ti);
+            from_cell(ws, v, q->size, ws->corner, g->tc[i], g->tc, n, g->to_goal, NULL);
+            for (uint32_t j = 0; j < n; j++)
+                if (j != i && fabs(row[j] - g->to_goal[j]) > 1e-9)
+                    out->wrong++;
+            out->rows++;
+        }
+    }
+    nbi_wpins_end(&ws->pins);
     return st;
 }
