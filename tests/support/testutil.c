@@ -436,3 +436,30 @@ int tu_same_cells(const nb_cell *a, size_t na, const nb_cell *b, size_t nb)
             return 0;
     return 1;
 }
+
+void tu_wall(nb_overlay *ov, nbb_grid *e, long x, long y, long w, long h)
+{
+    long x1 = x + w, y1 = y + h;
+    x = x < 0 ? 0 : x;
+    y = y < 0 ? 0 : y;
+    x1 = x1 > (long)e->width ? (long)e->width : x1;
+    y1 = y1 > (long)e->height ? (long)e->height : y1;
+    if (x >= x1 || y >= y1)
+        return;
+    nb_overlay_block(ov, x, y, x1 - x, y1 - y, NULL);
+    for (long j = y; j < y1; j++)
+        for (long i = x; i < x1; i++)
+            e->cells[(size_t)j * e->width + (size_t)i] = '@';
+}
+
+void tu_wall_in(nb_overlay *ov, nbb_grid *e, tu_rng *r, long gx, long gy, unsigned extra)
+{
+    long d = 1 + (long)tu_below(r, 6), k = 1 + (long)tu_below(r, 2);
+    tu_wall(ov, e, gx - d - k + 1, gy - d - k + 1, 2 * (d + k) - 1, k); /* above */
+    tu_wall(ov, e, gx - d - k + 1, gy + d, 2 * (d + k) - 1, k);         /* below */
+    tu_wall(ov, e, gx - d - k + 1, gy - d + 1, k, 2 * d - 1);           /* left */
+    tu_wall(ov, e, gx + d, gy - d + 1, k, 2 * d - 1);                   /* right */
+    for (unsigned i = extra ? tu_below(r, extra) : 0; i > 0; i--)
+        tu_wall(ov, e, (long)tu_below(r, e->width), (long)tu_below(r, e->height),
+                1 + (long)tu_below(r, 20), 1 + (long)tu_below(r, 20));
+}
