@@ -16,6 +16,7 @@
 #include "abstract/abstract.h" /* (with clearance.h) */
 #include "subgoal/subgoal_build.h"
 #include "testutil.h"
+#include "brute.h"
 
 static char tmpdir[256];
 
@@ -462,4 +463,20 @@ void tu_wall_in(nb_overlay *ov, nbb_grid *e, tu_rng *r, long gx, long gy, unsign
     for (unsigned i = extra ? tu_below(r, extra) : 0; i > 0; i--)
         tu_wall(ov, e, (long)tu_below(r, e->width), (long)tu_below(r, e->height),
                 1 + (long)tu_below(r, 20), 1 + (long)tu_below(r, 20));
+}
+
+int tu_walled_goal(nb_overlay *ov, nbb_grid *e, const nbb_grid *g, const nbi_legend *legend,
+                   tu_rng *r, const nb_sg_query *q, unsigned extra, nb_cell *want)
+{
+    nb_overlay_clear(ov);
+    memcpy(e->cells, g->cells, (size_t)g->width * g->height);
+    tu_wall_in(ov, e, r, q->goal.x, q->goal.y, extra);
+    if (!brute_can_stand(legend, e, q->capability, q->size, q->start.x, q->start.y))
+        return 0;
+    long x, y;
+    brute_nearest_reachable(legend, e, q->capability, q->size,
+                            q->corner == NB_CORNER_WEAK ? BRUTE_WEAK : BRUTE_STRICT, q->start.x,
+                            q->start.y, q->goal.x, q->goal.y, &x, &y);
+    *want = (nb_cell){(int32_t)x, (int32_t)y};
+    return 1;
 }

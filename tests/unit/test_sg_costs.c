@@ -320,16 +320,9 @@ static void one_partial(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g,
                         const char *name)
 {
     nb_err err;
-    nb_overlay_clear(ov);
-    memcpy(e->cells, g->cells, (size_t)g->width * g->height);
-    tu_wall_in(ov, e, r, sq->goal.x, sq->goal.y, 100);
-    if (!brute_can_stand(&legend, e, sq->capability, sq->size, sq->start.x, sq->start.y))
+    nb_cell want;
+    if (!tu_walled_goal(ov, e, g, &legend, r, sq, 100, &want))
         return;
-    long wx, wy;
-    brute_nearest_reachable(&legend, e, sq->capability, sq->size,
-                            sq->corner == NB_CORNER_WEAK ? BRUTE_WEAK : BRUTE_STRICT, sq->start.x,
-                            sq->start.y, sq->goal.x, sq->goal.y, &wx, &wy);
-    nb_cell want = {(int32_t)wx, (int32_t)wy};
     sq->costs = cost;
     sq->overlay = ov;
     sq->partial = 1;
