@@ -746,8 +746,8 @@ typedef struct nb_sg_result {
     size_t waypoint_len;    /* the path's turning points: start, subgoals, goal */
     const nb_cell *waypoints; /* each joined to the next by a straight octile walk */
     int fallback;           /* 1 when the layer could not serve the query and Annotated A*
-                               over the map answered it (a partial path without terrain
-                               costs under an overlay that blocks cells) */
+                               over the map answered it (never with the default budget of
+                               the search round an overlay's blocks) */
     double cost;            /* of the path under the query's terrain costs, as nb_aa_result's
                                (equal to length when every multiplier is 1) */
 } nb_sg_result;

@@ -240,6 +240,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_sg_costs: needs ../shared/maps (NB_SHARED)\n");
         return 77;
     }
+    /* Each line as it is made: on a machine shared by many, a run of about two minutes of CPU
+     * takes half an hour and more of wall time, and one stopped by a timeout (round 9's, at
+     * 900 s) should keep the maps it finished. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (size_t m = 0; m < sizeof maps / sizeof *maps; m++)
         run_map(maps[m], profile, blocks);
     return 0;

@@ -284,3 +284,47 @@ uint32_t brute_components_numbered(const nbi_legend *legend, const nbb_grid *g, 
     free(queue);
     return next;
 }
+
+static double octile_between(long ax, long ay, long bx, long by)
+{
+    long dx = labs(ax - bx), dy = labs(ay - by);
+    long lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    return (double)hi + (sqrt(2.0) - 1) * (double)lo;
+}
+
+void brute_nearest_reachable(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                             unsigned size, enum brute_corner rule, long sx, long sy, long gx,
+                             long gy, long *x, long *y)
+{
+    size_t n = (size_t)g->width * g->height, head = 0, tail = 0;
+    uint8_t *seen = calloc(n, 1);
+    uint32_t *queue = malloc(n * sizeof *queue);
+    long bx = sx, by = sy;
+    double bd = octile_between(sx, sy, gx, gy);
+    seen[(size_t)sy * g->width + (size_t)sx] = 1;
+    queue[tail++] = (uint32_t)sy * g->width + (uint32_t)sx;
+    while (head < tail) {
+        long cx = (long)(queue[head] % g->width), cy = (long)(queue[head] / g->width);
+        head++;
+        double d = octile_between(cx, cy, gx, gy);
+        if (d < bd || (d == bd && (cy < by || (cy == by && cx < bx)))) {
+            bd = d;
+            bx = cx;
+            by = cy;
+        }
+        for (long dy = -1; dy <= 1; dy++)
+            for (long dx = -1; dx <= 1; dx++) {
+                long nx = cx + dx, ny = cy + dy;
+                if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= (long)g->width ||
+                    ny >= (long)g->height || seen[(size_t)ny * g->width + (size_t)nx] ||
+                    !brute_step_ok(legend, g, cap, size, rule, cx, cy, nx, ny))
+                    continue;
+                seen[(size_t)ny * g->width + (size_t)nx] = 1;
+                queue[tail++] = (uint32_t)ny * g->width + (uint32_t)nx;
+            }
+    }
+    free(seen);
+    free(queue);
+    *x = bx;
+    *y = by;
+}

@@ -58,6 +58,14 @@ double brute_cost_dijkstra(const nbi_legend *legend, const nbb_grid *g, nb_capab
                            unsigned size, enum brute_corner rule, const double *cost, long sx,
                            long sy, long gx, long gy);
 
+/* Partial paths (issue 32): the cell nearest (gx, gy) by octile distance
+ * (ties: the least y, then the least x) among those a breadth-first search
+ * over the agent's legal steps reaches from (sx, sy), which the caller has
+ * checked the agent stands on; in *x, *y. */
+void brute_nearest_reachable(const nbi_legend *legend, const nbb_grid *g, nb_capability cap,
+                             unsigned size, enum brute_corner rule, long sx, long sy, long gx,
+                             long gy, long *x, long *y);
+
 /* The components as formats/clearance.md numbers them: the cells where the
  * agent stands joined 4-connected, numbered 1, 2, ... in the row-major
  * order of each one's first cell (0: cannot stand); returns the count. */

@@ -16,6 +16,7 @@
 #include "abstract/abstract.h" /* (with clearance.h) */
 #include "subgoal/subgoal_build.h"
 #include "testutil.h"
+#include "brute.h"
 
 static char tmpdir[256];
 
@@ -434,5 +435,48 @@ int tu_same_cells(const nb_cell *a, size_t na, const nb_cell *b, size_t nb)
     for (size_t i = 0; i < na; i++)
         if (a[i].x != b[i].x || a[i].y != b[i].y)
             return 0;
+    return 1;
+}
+
+void tu_wall(nb_overlay *ov, nbb_grid *e, long x, long y, long w, long h)
+{
+    long x1 = x + w, y1 = y + h;
+    x = x < 0 ? 0 : x;
+    y = y < 0 ? 0 : y;
+    x1 = x1 > (long)e->width ? (long)e->width : x1;
+    y1 = y1 > (long)e->height ? (long)e->height : y1;
+    if (x >= x1 || y >= y1)
+        return;
+    nb_overlay_block(ov, x, y, x1 - x, y1 - y, NULL);
+    for (long j = y; j < y1; j++)
+        for (long i = x; i < x1; i++)
+            e->cells[(size_t)j * e->width + (size_t)i] = '@';
+}
+
+void tu_wall_in(nb_overlay *ov, nbb_grid *e, tu_rng *r, long gx, long gy, unsigned extra)
+{
+    long d = 1 + (long)tu_below(r, 6), k = 1 + (long)tu_below(r, 2);
+    tu_wall(ov, e, gx - d - k + 1, gy - d - k + 1, 2 * (d + k) - 1, k); /* above */
+    tu_wall(ov, e, gx - d - k + 1, gy + d, 2 * (d + k) - 1, k);         /* below */
+    tu_wall(ov, e, gx - d - k + 1, gy - d + 1, k, 2 * d - 1);           /* left */
+    tu_wall(ov, e, gx + d, gy - d + 1, k, 2 * d - 1);                   /* right */
+    for (unsigned i = extra ? tu_below(r, extra) : 0; i > 0; i--)
+        tu_wall(ov, e, (long)tu_below(r, e->width), (long)tu_below(r, e->height),
+                1 + (long)tu_below(r, 20), 1 + (long)tu_below(r, 20));
+}
+
+int tu_walled_goal(nb_overlay *ov, nbb_grid *e, const nbb_grid *g, const nbi_legend *legend,
+                   tu_rng *r, const nb_sg_query *q, unsigned extra, nb_cell *want)
+{
+    nb_overlay_clear(ov);
+    memcpy(e->cells, g->cells, (size_t)g->width * g->height);
+    tu_wall_in(ov, e, r, q->goal.x, q->goal.y, extra);
+    if (!brute_can_stand(legend, e, q->capability, q->size, q->start.x, q->start.y))
+        return 0;
+    long x, y;
+    brute_nearest_reachable(legend, e, q->capability, q->size,
+                            q->corner == NB_CORNER_WEAK ? BRUTE_WEAK : BRUTE_STRICT, q->start.x,
+                            q->start.y, q->goal.x, q->goal.y, &x, &y);
+    *want = (nb_cell){(int32_t)x, (int32_t)y};
     return 1;
 }

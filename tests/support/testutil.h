@@ -45,6 +45,19 @@ double tu_load_latency_ns(size_t bytes);
 void tu_random_grid(tu_rng *r, uint32_t w, uint32_t h, unsigned obstacle_pct, unsigned nterrains,
                     nbb_grid *grid);
 
+/* Blocks the rectangle x, y, w, h (clipped to the map) in ov and makes its cells walls
+ * ('@') in e, a copy of the bundle's map: the edited map a brute force reads. */
+void tu_wall(nb_overlay *ov, nbb_grid *e, long x, long y, long w, long h);
+/* Partial paths under an overlay: walls (gx, gy) in with a square ring of blocks (1 to 6
+ * cells out, 1 or 2 thick, tu_wall) and then blocks 0 to extra - 1 random rectangles of 1 x 1
+ * to 20 x 20 anywhere. */
+void tu_wall_in(nb_overlay *ov, nbb_grid *e, tu_rng *r, long gx, long gy, unsigned extra);
+/* A partial query q under ov with its goal walled in: ov cleared, e made g again, tu_wall_in
+ * round q's goal; the cell a breadth-first search over e finds reachable nearest the goal
+ * (brute_nearest_reachable) in *want.  0 when the agent cannot stand at q's start on e. */
+int tu_walled_goal(nb_overlay *ov, nbb_grid *e, const nbb_grid *g, const nbi_legend *legend,
+                   tu_rng *r, const nb_sg_query *q, unsigned extra, nb_cell *want);
+
 /* Bakes legend, agents and map into a bundle file with the writer. */
 nb_status tu_write_level(const char *path, const nbi_legend *legend, const nbi_agentset *agents,
                          const nbb_grid *grid, int compress, nb_err *err);

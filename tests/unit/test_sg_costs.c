@@ -310,65 +310,6 @@ static void one_covered(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g,
              nb_path_status_str(r2.status), r2.cost, keep);
 }
 
-/* The octile distance between two cells. */
-static double octile_of(long ax, long ay, long bx, long by)
-{
-    long dx = labs(ax - bx), dy = labs(ay - by);
-    return dx > dy ? (double)dx + (sqrt(2.0) - 1) * (double)dy : (double)dy + (sqrt(2.0) - 1) * (double)dx;
-}
-
-/* The cell nearest q's goal (octile; ties: the least y, then the least x) among those a
- * breadth-first search over the agent's legal steps on the map e reaches from q's start. */
-static nb_cell brute_nearest(const nbb_grid *e, const nb_sg_query *q)
-{
-    enum brute_corner rule = q->corner == NB_CORNER_WEAK ? BRUTE_WEAK : BRUTE_STRICT;
-    size_t n = (size_t)e->width * e->height, head = 0, tail = 0;
-    uint8_t *seen = calloc(n, 1);
-    uint32_t *queue = malloc(n * sizeof *queue);
-    nb_cell best = q->start;
-    double bd = octile_of(q->start.x, q->start.y, q->goal.x, q->goal.y);
-    seen[(size_t)q->start.y * e->width + (size_t)q->start.x] = 1;
-    queue[tail++] = (uint32_t)q->start.y * e->width + (uint32_t)q->start.x;
-    while (head < tail) {
-        long x = (long)(queue[head] % e->width), y = (long)(queue[head] / e->width);
-        head++;
-        double d = octile_of(x, y, q->goal.x, q->goal.y);
-        if (d < bd || (d == bd && (y < best.y || (y == best.y && x < best.x)))) {
-            bd = d;
-            best = (nb_cell){(int32_t)x, (int32_t)y};
-        }
-        for (long dy = -1; dy <= 1; dy++)
-            for (long dx = -1; dx <= 1; dx++) {
-                long nx = x + dx, ny = y + dy;
-                if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= (long)e->width || ny >= (long)e->height ||
-                    seen[(size_t)ny * e->width + (size_t)nx] ||
-                    !brute_step_ok(&legend, e, q->capability, q->size, rule, x, y, nx, ny))
-                    continue;
-                seen[(size_t)ny * e->width + (size_t)nx] = 1;
-                queue[tail++] = (uint32_t)ny * e->width + (uint32_t)nx;
-            }
-    }
-    free(seen);
-    free(queue);
-    return best;
-}
-
-/* Blocks x, y, w, h (clipped to the map) in ov and makes those cells walls in e. */
-static void wall(nb_overlay *ov, nbb_grid *e, long x, long y, long w, long h)
-{
-    long x1 = x + w, y1 = y + h;
-    x = x < 0 ? 0 : x;
-    y = y < 0 ? 0 : y;
-    x1 = x1 > (long)e->width ? (long)e->width : x1;
-    y1 = y1 > (long)e->height ? (long)e->height : y1;
-    if (x >= x1 || y >= y1)
-        return;
-    nb_overlay_block(ov, x, y, x1 - x, y1 - y, NULL);
-    for (long j = y; j < y1; j++)
-        for (long i = x; i < x1; i++)
-            e->cells[(size_t)j * e->width + (size_t)i] = '@';
-}
-
 struct ptally {
     long runs, partial, found, bad, fell;
 };
@@ -379,19 +320,9 @@ static void one_partial(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g,
                         const char *name)
 {
     nb_err err;
-    nb_overlay_clear(ov);
-    memcpy(e->cells, g->cells, (size_t)g->width * g->height);
-    long gx = sq->goal.x, gy = sq->goal.y, d = 1 + (long)tu_below(r, 6), k = 1 + (long)tu_below(r, 2);
-    wall(ov, e, gx - d - k + 1, gy - d - k + 1, 2 * (d + k) - 1, k); /* above */
-    wall(ov, e, gx - d - k + 1, gy + d, 2 * (d + k) - 1, k);         /* below */
-    wall(ov, e, gx - d - k + 1, gy - d + 1, k, 2 * d - 1);           /* left */
-    wall(ov, e, gx + d, gy - d + 1, k, 2 * d - 1);                   /* right */
-    for (unsigned i = tu_below(r, 100); i > 0; i--)
-        wall(ov, e, (long)tu_below(r, g->width), (long)tu_below(r, g->height),
-             1 + (long)tu_below(r, 20), 1 + (long)tu_below(r, 20));
-    if (!brute_can_stand(&legend, e, sq->capability, sq->size, sq->start.x, sq->start.y))
+    nb_cell want;
+    if (!tu_walled_goal(ov, e, g, &legend, r, sq, 100, &want))
         return;
-    nb_cell want = brute_nearest(e, sq);
     sq->costs = cost;
     sq->overlay = ov;
     sq->partial = 1;

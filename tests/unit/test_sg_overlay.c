@@ -19,9 +19,15 @@
  * what a scan under that overlay finds (scans_stored), and the scans it
  * keeps while an overlay is unchanged are dropped when it changes: one
  * overlay edited between rounds of the same queries, each answer against
- * Annotated A*'s (edits).  Without ../shared
- * the sample level of data/ is used the same way, with random pairs of
- * cells. */
+ * Annotated A*'s (edits).  Partial paths without costs (walled): the goal
+ * of a sample of scenario lines walled in by a square ring of blocks and 0
+ * to 99 more rectangles anywhere, asked for a partial path: the layer
+ * answers (fallback 0), ending at the cell a breadth-first search over the
+ * map with the blocks as walls finds reachable nearest the goal (octile;
+ * ties: the least y, then the least x), NB_PATH_PARTIAL unless that is the
+ * goal, by a path legal under the overlay as long as Annotated A*'s to that
+ * cell under it; some sliced.  Without ../shared the sample level of data/
+ * is used the same way, with random pairs of cells. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +110,26 @@ static void block_near(nb_overlay *ov, tu_rng *r, uint32_t w, uint32_t h, long c
     nb_err err;
     if (nb_overlay_block(ov, x, y, bw, bh, &err) != NB_OK)
         diag("block %ld,%ld,%ld,%ld: %s", x, y, bw, bh, err.msg);
+}
+
+/* 1 when q asked again in slices of a few nodes answers with status want and find's path,
+ * the one in *sr (which the workspace's next query overwrites: kept here first). */
+static int sliced_same(nb_sg *sg, const nb_sg_query *q, nb_sg_result *sr, nb_path_status want)
+{
+    nb_err err;
+    size_t len = sr->path_len;
+    nb_cell *keep = malloc(len * sizeof *keep);
+    memcpy(keep, sr->path, len * sizeof *keep);
+    int done = 0;
+    nb_status st = nb_sg_begin(sg, q, &err);
+    for (uint64_t k = 1; st == NB_OK && !done; k++)
+        st = nb_sg_step(sg, 1 + k % 5, &done, &err);
+    if (st == NB_OK)
+        st = nb_sg_finish(sg, sr, &err);
+    int same = st == NB_OK && sr->status == want && sr->path_len == len &&
+               memcmp(sr->path, keep, len * sizeof *keep) == 0;
+    free(keep);
+    return same;
 }
 
 /* One query under a random overlay made for it. */
@@ -193,23 +219,8 @@ static void one(nb_sg *sg, nb_sg *sgx, nb_aa *aa, nb_overlay *ov, const nbb_grid
                  sq->start.x, sq->start.y, sq->goal.x, sq->goal.y);
         return;
     }
-    if (!slice)
-        return;
-    size_t len = sr.path_len;
-    nb_cell *keep = malloc(len * sizeof *keep);
-    memcpy(keep, sr.path, len * sizeof *keep);
-    int done = 0;
-    nb_status st = nb_sg_begin(sg, sq, &err);
-    for (uint64_t k = 1; st == NB_OK && !done; k++)
-        st = nb_sg_step(sg, 1 + k % 5, &done, &err);
-    if (st == NB_OK)
-        st = nb_sg_finish(sg, &sr, &err);
-    if ((st != NB_OK || sr.status != NB_PATH_FOUND || sr.path_len != len ||
-         memcmp(sr.path, keep, len * sizeof *keep) != 0) &&
-        t->sliced_bad++ < 3)
-        diag("%s: sliced under the overlay: %s, %zu cells (find: %zu)", name,
-             nb_path_status_str(sr.status), sr.path_len, len);
-    free(keep);
+    if (slice && !sliced_same(sg, sq, &sr, NB_PATH_FOUND) && t->sliced_bad++ < 3)
+        diag("%s: sliced under the overlay: not find's path", name);
 }
 
 static const struct {
@@ -477,6 +488,99 @@ static void edits(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, const
        (unsigned long long)(made1 - made0));
 }
 
+struct ptally {
+    long runs, partial, found, bad, fell, sliced_bad;
+};
+
+/* One partial query whose goal a ring of blocks walls in (the file's comment, walled); e is
+ * the bundle's map g, edited here as ov is. */
+static void one_walled(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, nbb_grid *e,
+                       tu_rng *r, nb_sg_query *sq, struct ptally *t, const char *name, int slice)
+{
+    nb_err err;
+    nb_cell want;
+    if (!tu_walled_goal(ov, e, g, &legend, r, sq, max_rects, &want))
+        return;
+    sq->overlay = ov;
+    sq->partial = 1;
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    aq.start = sq->start;
+    aq.goal = want;
+    aq.size = sq->size;
+    aq.capability = sq->capability;
+    aq.corner = sq->corner;
+    aq.overlay = ov;
+    nb_sg_result sr;
+    nb_aa_result ar;
+    t->runs++;
+    nb_status st = nb_sg_find(sg, sq, &sr, &err);
+    if (st != NB_OK || sr.fallback) {
+        if (t->fell++ < 3)
+            diag("%s: partial (%d, %d) -> (%d, %d): %s", name, sq->start.x, sq->start.y,
+                 sq->goal.x, sq->goal.y, st == NB_OK ? "Annotated A* answered" : err.msg);
+        return;
+    }
+    int at_goal = want.x == sq->goal.x && want.y == sq->goal.y;
+    nb_path_status ws = at_goal ? NB_PATH_FOUND : NB_PATH_PARTIAL;
+    nb_sg_query to = *sq;
+    to.goal = want;
+    int legal = path_ok(e, ov, &to, sr.path, sr.path_len, sr.length);
+    int aok = nb_aa_find(aa, &aq, &ar, &err) == NB_OK && ar.status == NB_PATH_FOUND;
+    if (sr.status != ws || !legal || !aok || fabs(sr.length - ar.length) > 1e-9) {
+        if (t->bad++ < 3)
+            diag("%s: partial (%d, %d) -> (%d, %d) size %u corner %d: %s ending at (%d, %d), "
+                 "length %.9g%s; want %s ending at (%d, %d), Annotated A*'s length there %.9g",
+                 name, sq->start.x, sq->start.y, sq->goal.x, sq->goal.y, sq->size,
+                 (int)sq->corner, nb_path_status_str(sr.status),
+                 sr.path_len ? sr.path[sr.path_len - 1].x : -1,
+                 sr.path_len ? sr.path[sr.path_len - 1].y : -1, sr.length,
+                 legal ? "" : " (not a legal path there)", nb_path_status_str(ws), want.x,
+                 want.y, aok ? ar.length : -1.0);
+        return;
+    }
+    t->partial += !at_goal;
+    t->found += at_goal;
+    if (slice && !sliced_same(sg, sq, &sr, ws) && t->sliced_bad++ < 3)
+        diag("%s: partial, sliced under the overlay: not find's path", name);
+}
+
+/* Partial paths without costs under blocks that wall the goal in (the file's comment): about
+ * 100 queries, sizes 1 and 2, both corner rules, on scen's lines (random pairs without one). */
+static void walled(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, const nbb_scen *scen,
+                   tu_rng *r, const char *name)
+{
+    nbb_grid e = *g;
+    e.cells = malloc((size_t)g->width * g->height);
+    struct ptally t = {0};
+    size_t n = scen ? scen->count : 200, every = (n + 99) / 100;
+    for (size_t i = 0, k = 0; i < n; i += every, k++) {
+        nb_sg_query sq;
+        nb_sg_query_init(&sq);
+        size_t a = k % 4 == 3; /* size 2 a quarter of the time */
+        sq.capability = agent[a].cap;
+        sq.size = agent[a].size;
+        sq.corner = k % 3 == 1 ? NB_CORNER_WEAK : NB_CORNER_STRICT;
+        if (scen) {
+            sq.start = scen->lines[i].start;
+            sq.goal = scen->lines[i].goal;
+        } else {
+            sq.start = (nb_cell){(int32_t)tu_below(r, g->width), (int32_t)tu_below(r, g->height)};
+            sq.goal = (nb_cell){(int32_t)tu_below(r, g->width), (int32_t)tu_below(r, g->height)};
+        }
+        one_walled(sg, aa, ov, g, &e, r, &sq, &t, name, k % 5 == 0);
+    }
+    free(e.cells);
+    nb_overlay_clear(ov);
+    ok(t.bad == 0 && t.partial > 0,
+       "%s, partial paths without costs under a ring of blocks round the goal: %ld queries (%ld "
+       "partial, %ld reached the goal): the breadth-first search's nearest cell, the status, "
+       "legal paths as long as Annotated A*'s to that cell", name, t.runs, t.partial, t.found);
+    ok(t.fell == 0, "%s, partial paths without costs under blocks: answered by the layer, "
+       "fallback 0 (%ld handed on)", name, t.fell);
+    ok(t.sliced_bad == 0, "%s, partial paths under blocks: sliced, the same paths", name);
+}
+
 static void close_all(nb_bundle *nb, nb_aa *aa, nb_sg *sg, nb_sg *sgx, nb_overlay *ov)
 {
     nb_overlay_close(ov);
@@ -517,6 +621,8 @@ static void run_map(const char *rel, int all, tu_rng *r)
         report(&t, rel);
         scans_stored(nb, ov, &g, r, rel);
         edits(sg, aa, ov, &g, &scen, r, rel);
+        tu_rng pr = {0x9a27141};
+        walled(sg, aa, ov, &g, &scen, &pr, rel);
     }
     close_all(nb, aa, sg, sgx, ov);
     nbb_scen_free(&scen);
@@ -550,6 +656,8 @@ static void run_sample(tu_rng *r)
         report(&t, "data/sample.map");
         scans_stored(nb, ov, &g, r, "data/sample.map");
         edits(sg, aa, ov, &g, NULL, r, "data/sample.map");
+        tu_rng pr = {0x9a27141};
+        walled(sg, aa, ov, &g, NULL, &pr, "data/sample.map");
     }
     close_all(nb, aa, sg, sgx, ov);
     nbb_grid_free(&g);

@@ -26,8 +26,10 @@
  * they leave free is still shortest (blocks only lengthen paths) and is
  * the answer.  One a block cuts is answered by the search of the grid the
  * blocks leave (sgoverlay.c), A* over its subgoals with the hierarchy's
- * distances as heuristic.  Partial paths under an overlay are Annotated
- * A*'s (a workspace of its own, opened by the first such query).
+ * distances as heuristic.  A partial path goes to the reachable cell
+ * nearest the goal, found first under the overlay, as to a goal.
+ * Annotated A* answers only where the search round the blocks is switched
+ * off (a workspace of its own, opened by the first such query).
  *
  * What bounds the work (formats/subgoal.md): a step of B settles at most B
  * nodes, each reading its own edges; the ends' scans read the bitmaps
@@ -619,7 +621,7 @@ static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     nb_aa_set_max_nodes(ws->aa, ws->max_nodes);
     nb_aa_query aq;
     NBI_AA_QUERY_OF(&aq, q);
-    aq.partial = q->partial; /* Annotated A* ends a partial path itself */
+    aq.partial = q->partial; /* the goal is then the reachable cell found: the same path */
     ws->q = *q;
     nb_status st = nb_aa_begin(ws->aa, &aq, err);
     if (st != NB_OK)
@@ -638,7 +640,7 @@ static nb_status finish_overlaid(nb_sg *ws, nb_sg_result *res, nb_err *err)
     nb_status st = nb_aa_finish(ws->aa, &r, err);
     if (st != NB_OK)
         return st;
-    res->status = r.status;
+    res->status = r.status == NB_PATH_FOUND && ws->part_on ? NB_PATH_PARTIAL : r.status;
     res->fallback = 1;
     res->expanded = r.expanded;
     res->searched = r.searched;
@@ -708,16 +710,13 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
      * overlay that blocks cells too (its graph changed where the blocks are), and a partial
      * path without one (to the reachable cell nearest the goal). */
     ws->weighted = ws->costs.weighted;
-    /* A partial path under an overlay without costs is Annotated A*'s own (it ends its
-     * exhausted search at the reachable cell nearest the goal).  With costs the layer's
-     * least-cost search under the blocks answers it, to the cell the rings under the overlay
-     * find (clearance/partial.c): the search is exact there, and that cell is reachable. */
-    if (q->overlay && q->overlay->blocked && q->partial && !ws->weighted)
-        return begin_overlaid(ws, q, err);
     ws->ov = q->overlay && q->overlay->blocked ? q->overlay : NULL;
     ws->built = 0;
     ws->q = *q;
-    /* A partial path is the path to the reachable cell nearest the goal: searched as a goal. */
+    /* A partial path is the path to the reachable cell nearest the goal: searched as a goal.
+     * Under an overlay that cell is found by the rings under it (clearance/partial.c), so it
+     * is reachable there, and the layer's exact search under the blocks goes to it, with
+     * costs or without (the same cell either way). */
     if (q->partial &&
         (qst = nbi_partial_target(&ws->part, family, q->capability, q->size, ws->ov, q->start,
                                   q->goal, &ws->q.goal, &ws->part_on, err)) != NB_OK)
@@ -1242,7 +1241,7 @@ static nb_status finish_ovsearch(nb_sg *ws, nb_sg_result *res, nb_err *err)
     ws->path_len = ws->way_len = 0;
     if (!nbi_sgov_finish(ws->sgov, &r))
         return nbi_fail_nomem(err, "a path");
-    res->status = r.status;
+    res->status = r.status == NB_PATH_FOUND && ws->part_on ? NB_PATH_PARTIAL : r.status;
     res->expanded = ws->expanded + r.expanded;
     res->scanned = ws->scanned + r.scanned;
     res->searched = 1;
