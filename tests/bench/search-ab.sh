@@ -15,7 +15,7 @@
 # warmed by a pass before it; the counts do not move with the machine's
 # load) and the sums of lengths and expansions, which must agree between
 # builds that search the same way.  With --time, also ROUNDS rounds of
-# wall times, the builds in turns in each, pinned to one CPU where taskset
+# thread CPU times (the driver's clock), the builds in turns in each, pinned to one CPU where taskset
 # is there: the median of the rounds' best-of-3 means (microseconds).
 # Old builds go to ${NB_AB_BUILDS:-${TMPDIR:-/tmp}}/navbake-COMMIT (tests/bench/old-build.sh;
 # a tree built there another way is used when its .commit names the commit).
@@ -133,7 +133,7 @@ for m in $maps; do
     done
     i=$((i + 1))
   done > "$work/times"
-  echo "Wall time, us a query: median of $rounds rounds in turns (each the best of 1 pass after a warm one)"
+  echo "Thread CPU time, us a query: median of $rounds rounds in turns (each the best of 1 pass after a warm one)"
   echo
   printf '| query |'; for v in $builds; do printf ' %s |' $v; done; echo
   printf '|---|'; for v in $builds; do printf -- '---:|'; done; echo

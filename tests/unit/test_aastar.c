@@ -8,7 +8,8 @@
  *  - blocked ends, and errors for bad queries;
  *  - the library-internal Dijkstra mode and window restriction (what HAA*
  *    builds on) against the same Dijkstra;
- *  - one workspace serves thousands of queries, and search ids that wrap. */
+ *  - one workspace serves thousands of queries, and search ids that wrap;
+ *  - layers of 3 and 4 bits a value (the row tables' widest, and the cell-by-cell reads). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,11 +383,68 @@ static void test_unserved(void)
     nbb_grid_free(&g);
 }
 
+/* Layers of 3 and 4 bits a value (agents up to sizes 7 and 9 in the bundle): the search reads a
+ * narrow layer's rows of three cells with one load and a table (aastar.c, moves()), and a wider
+ * one cell by cell; both against Dijkstra, under both corner rules, on open maps (few blocked
+ * cells, so that the values run high) whose edges the windows' tests above leave out. */
+static void test_wide_values(tu_rng *rng)
+{
+    static nbi_agentset agents;
+    static const unsigned biggest[2] = {7, 9}, want_bits[2] = {3, 4};
+    const char *path = tu_path(tu_tmpdir(), "aa-wide.nbk");
+    for (int w = 0; w < 2; w++)
+        for (unsigned pct = 2; pct <= 8; pct += 6) {
+            nbb_grid g;
+            tu_random_grid(rng, 61, 47, pct, 2, &g);
+            memset(&agents, 0, sizeof agents);
+            const unsigned sizes[4] = {1, 2, 4, biggest[w]};
+            for (unsigned k = 0; k < 4; k++) {
+                nb_agent *a = &agents.agent[agents.count++];
+                snprintf(a->name, sizeof a->name, "s%u", sizes[k]);
+                a->capability = 3;
+                a->size = sizes[k];
+            }
+            nb_err err;
+            nb_bundle *nb = NULL;
+            nb_aa *ws = NULL;
+            nbi_layer l;
+            nb_status st = bake(path, &agents, &g, &err);
+            if (st == NB_OK)
+                st = nb_bundle_open(path, NB_OPEN_VERIFY, NULL, &nb, &err);
+            if (st == NB_OK)
+                st = nbi_agent_layer(nb, "test", 3, 1, &l, &err);
+            if (st == NB_OK)
+                st = nb_aa_open(nb, &ws, &err);
+            if (!ok(st == NB_OK && l.bits == want_bits[w],
+                    "agents up to size %u, %u%% blocked: baked, %u bits a value", biggest[w], pct,
+                    st == NB_OK ? (unsigned)l.bits : 0)) {
+                diag("%s", st == NB_OK ? "unexpected bits" : err.msg);
+                nb_aa_close(ws);
+                nb_bundle_close(nb);
+                nbb_grid_free(&g);
+                continue;
+            }
+            for (int rule = 0; rule < 2; rule++) {
+                struct tally t = {0};
+                for (unsigned k = 0; k < 4; k++)
+                    run_queries(rng, ws, nb, &g, 3, sizes[k], (enum brute_corner)rule, 25, &t);
+                ok(t.bad_status == 0 && t.bad_len == 0 && t.bad_path == 0 && t.found > 0,
+                   "agents up to size %u, %u%% blocked, %s corners: %d queries, %d found, %d none, "
+                   "all as Dijkstra says, every path legal",
+                   biggest[w], pct, rule ? "weak" : "strict", t.queries, t.found, t.none);
+            }
+            nb_aa_close(ws);
+            nb_bundle_close(nb);
+            nbb_grid_free(&g);
+        }
+}
+
 int main(void)
 {
     tu_rng rng = {0xa57a12ULL};
     nbi_legend_default(&legend);
     test_random(&rng);
+    test_wide_values(&rng);
     test_internal(&rng);
     test_errors();
     test_unserved();

@@ -260,23 +260,22 @@ static inline NBP_ALWAYS_INLINE int step_loop(nbi_csearch *cs, uint64_t budget, 
          * the cell it enters when walked the other way: this one (read at
          * the first move that needs it; 0 until then). */
         double mi = 0;
-        /* Cardinal neighbours first: the diagonal ones need them. */
-        int fr[4];
-        for (int d = 0; d < 4; d++)
-            fr[d] = free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
-                            y + nbi_move_dy[d]);
-        for (int d = 0; d < 8; d++) {
-            if (d < 4) {
-                if (!fr[d])
-                    continue;
-            } else {
-                int cx = fr[nbi_move_horizontal((unsigned)d)], cy = fr[nbi_move_vertical((unsigned)d)];
-                if (strict ? !(cx && cy) : !(cx || cy))
-                    continue;
-                if (!free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
-                             y + nbi_move_dy[d]))
-                    continue;
-            }
+        /* Cardinal neighbours first: the diagonal ones need them.  The moves as a mask of move
+         * bits, taken in the order of their codes (as the loop over the eight codes did, which
+         * took about twice the instructions: callgrind, HAA* on AR0042SR). */
+        unsigned m = 0;
+        for (unsigned d = 0; d < 4; d++)
+            m |= (unsigned)free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]), x + nbi_move_dx[d],
+                                   y + nbi_move_dy[d])
+                 << d;
+        const unsigned corners = nbi_move_corners[strict][m];
+        for (unsigned d = 4; d < NBI_MOVES; d++)
+            if ((corners >> d & 1u) && free_at(cs, l, size, (uint32_t)((int32_t)i + off[d]),
+                                               x + nbi_move_dx[d], y + nbi_move_dy[d]))
+                m |= 1u << d;
+        while (m) {
+            const unsigned d = nbp_ctz32(m);
+            m &= m - 1;
             uint32_t j = (uint32_t)((int32_t)i + off[d]);
             if (cs->closed[j] == st)
                 continue;

@@ -28,8 +28,11 @@
  *    reached by: the parent is a direction, not a pointer), g, and a heap
  *    position, in three arrays, so the test that skips most neighbours
  *    (seen by this search and closed) reads 4 bytes;
- *  - neighbours of the layer are fixed index offsets; the corner rule is
- *    bit logic on the four cardinal answers;
+ *  - a layer of at most 3 bits a value (sizes up to 7) is read a row of three
+ *    neighbours at a time: one load, and a table per row that the agent's
+ *    size and the layer's bits make once, give the moves' bits; the corner
+ *    rule is a table on the four cardinal answers (core/grid.h).  A wider
+ *    layer is read a neighbour at a time, by fixed index offsets;
  *  - a neighbour whose f equals the open list's minimum is expanded next
  *    anyway, so it goes on a stack (the lane) instead of the heap: this
  *    also breaks ties in f deepest-first, so the heap needs no tie rule;
@@ -39,8 +42,9 @@
  *    for the benchmark, as nbi_aa_run_flat runs it on per-cell arrays the
  *    size of the map, as it was before issue 16).  Tried and measured
  *    slower here: a 4-ary heap, lazy deletion instead of decrease-key,
- *    reading each row's three cells with one load, and tie-breaking on g
- *    in the heap.
+ *    and tie-breaking on g in the heap.  (A row's cells in one load were
+ *    slower too when each value was then worked out with shifts, before
+ *    the tables; tests/bench/results/search-bench.md, round 10.)
  *
  * The search runs in slices (navbake.h: budgets and slices): begin sets it
  * up in the workspace, step runs the loop for a number of expansions with
@@ -95,6 +99,12 @@ enum {
 #define OUT_N (1u << DN | 1u << DNE | 1u << DNW)
 #define OUT_S (1u << DS | 1u << DSE | 1u << DSW)
 
+/* Row tables (moves()): a layer of at most ROW_BITS bits a value reads a row's three cells in
+ * one load, and a table of 2^(3 ROW_BITS) entries per row (north, middle, south) turns them into
+ * the moves' bits. */
+#define ROW_BITS 3
+#define ROW_ENTRIES (1u << (3 * ROW_BITS))
+
 /* Why a search ended. */
 enum { RUNNING = 0, END_FOUND, END_EXHAUSTED, END_LIMIT, END_NOMEM };
 
@@ -123,6 +133,10 @@ struct search {
     uint64_t bits, mask;
     int64_t nbit[8]; /* per move: its cell's first bit in the layer less the first bit of the
                         cell it leaves (moves()) */
+    const uint8_t *rowt; /* the workspace's row tables when the layer's values are narrow enough
+                            (ROW_BITS), else NULL (moves()) */
+    const uint8_t *diag; /* the diagonals the corner rule allows (nbi_move_corners) */
+    uint64_t rowb;       /* a row's bits in the layer: W times the bits of a value */
     uint32_t size, W, sid, open_stamp, goal_slot, start_slot;
     int32_t x0, y0, x1, y1; /* the window */
     int32_t gx, gy;
@@ -184,6 +198,11 @@ struct nb_aa {
     uint32_t comp_size;
     nbi_layer comp;
     nbi_costs costs; /* the running query's terrain costs */
+    /* Row tables for the last layer's bits and the agent's size (0 when none are built):
+     * per row (north, middle, south) and three values of `rbits` bits read as one, the
+     * direction bits of the cells the agent stands on. */
+    uint32_t rbits, rsize;
+    uint8_t rowt[3][ROW_ENTRIES];
 };
 
 enum { IDLE = 0, BUSY, DONE };
@@ -467,6 +486,33 @@ static inline NBP_ALWAYS_INLINE int room(const struct search *s, int32_t x, int3
 /* stands() with the overlay's room when over (a constant in each copy of the search). */
 #define STANDS(at, x_, y_) (stands(s, (at)) && (!over || room(s, (x_), (y_))))
 
+/* The row tables for values of `bits` bits and an agent of `size` (see struct nb_aa), built
+ * when the last query's differ. */
+static void row_tables(nb_aa *ws, uint32_t bits, uint32_t size)
+{
+    if (ws->rbits == bits && ws->rsize == size)
+        return;
+    static const uint8_t dirs[3][3] = {{DNW, DN, DNE}, {DW, 8, DE}, {DSW, DS, DSE}};
+    const uint32_t mask = (1u << bits) - 1;
+    for (int r = 0; r < 3; r++)
+        for (uint32_t v = 0; v < ROW_ENTRIES; v++) {
+            unsigned m = 0;
+            for (int c = 0; c < 3; c++)
+                if (dirs[r][c] < 8 && (v >> (c * bits) & mask) >= size)
+                    m |= 1u << dirs[r][c];
+            ws->rowt[r][v] = (uint8_t)m;
+        }
+    ws->rbits = bits;
+    ws->rsize = size;
+}
+
+/* The three values from the layer's bit `at` on, as a row table's index (the bits above them
+ * are left in: the tables are the same for each of their values). */
+static inline NBP_ALWAYS_INLINE unsigned row3(const struct search *s, uint64_t at)
+{
+    return (unsigned)(nbi_load64le(s->cv + (at >> 3)) >> (at & 7)) & (ROW_ENTRIES - 1);
+}
+
 /* The moves the agent may make from map cell mi at (x, y), as a mask of direction bits. */
 static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t mi, int32_t x,
                                                int32_t y, const int over)
@@ -478,6 +524,21 @@ static inline NBP_ALWAYS_INLINE unsigned moves(const struct search *s, uint32_t 
      * expansion). */
     const uint64_t at = (uint64_t)mi * s->bits;
     const int hn_ = y > s->y0, hs = y + 1 < s->y1, hw = x > s->x0, he = x + 1 < s->x1;
+    if (!over && s->rowt && hw && he) {
+        /* A cell with both its west and east neighbours in the window (most): each row of its
+         * neighbours read in one load from the west one's first bit (x > x0 >= 0, so it is in
+         * the layer, and the load in its tail), its bits from the row's table, where eight
+         * reads took about a hundred instructions (callgrind, AR0042SR).  A row outside the
+         * window leaves its bits out, which also leaves out its diagonals. */
+        const uint8_t *t = s->rowt;
+        const uint64_t a = at - s->bits;
+        unsigned raw = t[ROW_ENTRIES + row3(s, a)];
+        if (hn_)
+            raw |= t[row3(s, a - s->rowb)];
+        if (hs)
+            raw |= t[2 * ROW_ENTRIES + row3(s, a + s->rowb)];
+        return (raw & 15u) | (raw & s->diag[raw & 15u]);
+    }
     unsigned m = 0;
 #define NEAR(d) (at + (uint64_t)s->nbit[d])
     if (hn_ && STANDS(NEAR(DN), x, y - 1))
@@ -743,6 +804,12 @@ static void begin_search(nb_aa *ws, const nbi_layer *clear, uint32_t size, nb_co
     for (int d = 0; d < 8; d++)
         s->nbit[d] = ((int64_t)nbi_move_dy[d] * (int64_t)W + nbi_move_dx[d]) * (int64_t)clear->bits;
     s->mask = clear->mask;
+    if (clear->bits <= ROW_BITS) {
+        row_tables(ws, clear->bits, size);
+        s->rowt = &ws->rowt[0][0];
+        s->rowb = (uint64_t)W * clear->bits;
+        s->diag = nbi_move_corners[corner == NB_CORNER_STRICT];
+    }
     s->otile = ov && ov->blocked ? ov->tile : NULL;
     s->ofull = ov ? ov->full : NULL;
     s->otw = ov ? ov->tw : 0;

@@ -39,6 +39,11 @@ static inline unsigned nbi_move_vertical(unsigned d) { return 2 + ((d - 4) & 1u)
  * compare and a choice of two constants took four or five instructions. */
 extern const double nbi_move_len[NBI_MOVES];
 static inline double nbi_move_cost(unsigned d) { return nbi_move_len[d]; }
+/* The diagonal moves the corner rule allows, as a mask of move bits (bit d for move d), from
+ * the mask of the cardinal moves the agent may make (bits 0 to 3): both cardinals a diagonal is
+ * made of (nbi_move_corners[1], the strict rule) or either (nbi_move_corners[0], the weak one).
+ * A table: one load where the bit logic took about twenty instructions an expansion. */
+extern const uint8_t nbi_move_corners[2][16];
 
 /* The move code from a to b, neighbours; -1 otherwise. */
 int nbi_move_code(nb_cell a, nb_cell b);
