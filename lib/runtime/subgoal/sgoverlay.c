@@ -1285,6 +1285,20 @@ static void prepare(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov)
     o->cur = cache_for(o, l);
 }
 
+int nbi_sgov_joined(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell a,
+                    nb_cell b)
+{
+    prepare(o, l, ov);
+    if (o->oom || (size_t)o->g->height * o->g->row_words > SGOV_LABEL_WORDS)
+        return -1;
+    if (!o->labeled)
+        o->labeled = label_regions(o) ? 1 : -1;
+    if (o->labeled != 1)
+        return -1;
+    uint32_t ra = region_of(o, a), rb = region_of(o, b);
+    return ra == NONE || rb == NONE ? -1 : ra == rb;
+}
+
 void nbi_sgov_begin(nbi_sgov *o, const nbi_sglayer *l, const nb_overlay *ov, nb_cell start,
                     nb_cell goal, double bound, size_t max_nodes, uint64_t max_expansions)
 {

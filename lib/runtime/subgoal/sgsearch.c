@@ -717,9 +717,18 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
      * Under an overlay that cell is found by the rings under it (clearance/partial.c), so it
      * is reachable there, and the layer's exact search under the blocks goes to it, with
      * costs or without (the same cell either way). */
-    if (q->partial &&
-        (qst = nbi_partial_target(&ws->part, family, q->capability, q->size, ws->ov, q->start,
-                                  q->goal, &ws->q.goal, &ws->part_on, err)) != NB_OK)
+    if (q->partial && ws->ov && !ws->sgov && !(ws->sgov = nbi_sgov_new(ws->a)))
+        return nbi_fail_nomem(err, "a subgoal search under an overlay");
+    /* The goal joined to the start under the blocks (the regions the overlay's version keeps,
+     * on maps up to 2048 x 2048) is its own target: the rings' searches are not needed. */
+    int joined = q->partial && ws->ov ? nbi_sgov_joined(ws->sgov, L, ws->ov, q->start, q->goal)
+                                      : -1;
+    if (joined == 1)
+        ws->part_on = 0;
+    else if (q->partial &&
+             (qst = nbi_partial_target(&ws->part, family, q->capability, q->size, ws->ov,
+                                       q->start, q->goal, &ws->q.goal, &ws->part_on, err)) !=
+                 NB_OK)
         return qst;
     q = &ws->q;
     ws->L = L;

@@ -183,6 +183,11 @@ struct nb_overlay;
 nbi_sgov *nbi_sgov_new(const nb_allocator *a);
 void nbi_sgov_free(nbi_sgov *o);
 size_t nbi_sgov_bytes(const nbi_sgov *o);
+/* Whether a and b are joined under the overlay on layer l, by the regions
+ * labelled once an overlay version (maps up to 2048 x 2048): 1 joined, 0
+ * apart, -1 not known (a larger map, no memory, or an end not free). */
+int nbi_sgov_joined(nbi_sgov *o, const nbi_sglayer *l, const struct nb_overlay *ov, nb_cell a,
+                    nb_cell b);
 /* Starts the search from start to goal, both standable under the
  * overlay, on layer l; the heuristic's distances are read up to bound
  * (INFINITY: all), a lower bound beyond; max_nodes and max_expansions as
