@@ -58,7 +58,8 @@ static int standable(const grid *m, int64_t x, int64_t y)
     if (x < 0 || y < 0 || x >= m->w || y >= m->h)
         return 0;
     unsigned bit;
-    return (int)(*block(m, x, y, &bit) >> bit & 1);
+    const uint64_t *word = block(m, x, y, &bit); /* before bit is read: operands are unsequenced */
+    return (int)(*word >> bit & 1);
 }
 
 static double cpu(void)
@@ -103,7 +104,8 @@ static int read_tile(grid *m, const char *path, uint32_t x0, uint32_t y0, uint32
             char c = line[x];
             if (c == '.' || c == 'G' || c == 'S') {
                 unsigned bit;
-                *block(m, x0 + x, y0 + y, &bit) |= 1ull << bit;
+                uint64_t *word = block(m, x0 + x, y0 + y, &bit);
+                *word |= 1ull << bit;
             } else if (!strchr("@OTW", c)) {
                 fprintf(stderr, "%s: row %u column %u: character '%c' is not MovingAI's\n", path,
                         y, x, c);
