@@ -393,6 +393,14 @@ static int search_init(search *s, const grid *m)
     return 1;
 }
 
+/* What search_init and the searches took. */
+static void search_free(search *s)
+{
+    for (int i = 0; i < 33; i++)
+        free(s->q.b[i].v);
+    munmap(s->g, s->bytes);
+}
+
 static int scen(search *s, const char *file)
 {
     FILE *f = fopen(file, "r");
@@ -446,14 +454,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot map %u x %u x 4 bytes\n", m.w, m.h);
         return 1;
     }
-    if (scen_file)
-        return scen(&s, scen_file);
+    int rc = 0;
+    if (scen_file) {
+        rc = scen(&s, scen_file);
+        goto done;
+    }
     printf("%s: %u x %u cells, read in %.1f s CPU\n", argv[a], m.w, m.h, tload);
     for (int i = a + 1; i < argc; i++) {
         long long sx, sy, gx, gy;
         if (sscanf(argv[i], "%lld,%lld,%lld,%lld", &sx, &sy, &gx, &gy) != 4) {
             fprintf(stderr, "%s: expected X0,Y0,X1,Y1\n", argv[i]);
-            return 2;
+            rc = 2;
+            goto done;
         }
         uint64_t ex, card, diag;
         double b = cpu();
@@ -468,5 +480,8 @@ int main(int argc, char **argv)
                    (unsigned long long)ex, cpu() - b);
         fflush(stdout);
     }
-    return 0;
+done:
+    search_free(&s);
+    free(m.free);
+    return rc;
 }
