@@ -444,14 +444,17 @@ int main(int argc, char **argv)
                         "       bench_world_exact --scen FILE.scen MAP.map\n");
         return 2;
     }
-    grid m;
+    grid m = {0};
     double t0 = cpu();
-    if (!load(&m, argv[a]))
+    if (!load(&m, argv[a])) {
+        free(m.free); /* a tile refused after the grid was made */
         return 1;
+    }
     double tload = cpu() - t0;
     search s;
     if (!search_init(&s, &m)) {
         fprintf(stderr, "cannot map %u x %u x 4 bytes\n", m.w, m.h);
+        free(m.free);
         return 1;
     }
     int rc = 0;
