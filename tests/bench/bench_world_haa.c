@@ -27,7 +27,7 @@
  * that path's middle, inside its tile) (one across a tile border is walked
  * cell by cell in both tiles, lib/runtime/stream/haa_edit.c): the query
  * without it first (its tiles loaded), then the first under the overlay
- * and 15 more under it, thread CPU times; with NB_BENCH_ONCE=1 only the
+ * and 15 more under it (NB_BENCH_AFTER of them), thread CPU times; with NB_BENCH_ONCE=1 only the
  * first under it (callgrind: --toggle-collect=nbi_whaa_find counts the
  * unblocked query and that one). */
 #include <stdio.h>
@@ -295,7 +295,8 @@ static int overlaid(nb_world *w, nbi_whaa *q, nb_capability cap, nb_cell s, nb_c
             st = nb_world_load(w, need[k], &err);
     nbi_whaa_free(warm);
     const char *once = getenv("NB_BENCH_ONCE");
-    int n = once && *once == '1' ? 1 : 16;
+    const char *after = getenv("NB_BENCH_AFTER"); /* queries after the first (15) */
+    int n = once && *once == '1' ? 1 : 1 + (after && atoi(after) > 0 && atoi(after) < 16 ? atoi(after) : 15);
     double c[16];
     for (int i = 0; i < n && st == NB_OK; i++) {
         double b = thread_cpu();

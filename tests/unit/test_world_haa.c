@@ -561,6 +561,7 @@ static int same_answer(const nbi_whaa_result *r, const nb_cell *path, size_t len
 typedef struct kstats {
     unsigned asked, fails, again, fresh, wrong_found, bad_walk, shorter, found;
     unsigned repaired, reused_again, reloaded, reload_reused, reload_differs, straddling;
+    unsigned changed, changed_differs;
     double err_sum;
 } kstats;
 
@@ -601,7 +602,7 @@ static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, ui
             !base.found)
             continue;
         nb_cell *bpath = path_copy(&base);
-        rect rs[2];
+        rect rs[3];
         int n = 0;
         if (block_on_path(bpath, base.path_len, tile, 2 * (int32_t)cluster + 1,
                           1 + (int32_t)tu_below(&r, 6), ts, tg, in.columns, &rs[0]))
@@ -629,6 +630,7 @@ static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, ui
         free(bpath);
         if (!n)
             continue;
+        int n0 = n;
         for (int i = 0; i < n; i++)
             nb_world_overlay_block(ov, rs[i].x, rs[i].y, rs[i].w, rs[i].h, NULL);
         ks->asked++;
@@ -683,6 +685,46 @@ static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, ui
                          rr.reused, rr.repaired);
             }
         }
+        /* One more block on the path in the repaired tile (another version of the overlay):
+         * what was kept is not taken, the same answer as a fresh workspace's. */
+        if (rep1) {
+            int32_t tx = rs[0].x / (int32_t)tile, ty = rs[0].y / (int32_t)tile, m = 2 * (int32_t)cluster + 1;
+            for (size_t i = 0; i < len1; i++) {
+                nb_cell c = p1[i];
+                int32_t lx = c.x - tx * (int32_t)tile, ly = c.y - ty * (int32_t)tile;
+                if (lx < m || ly < m || lx + 2 > (int32_t)tile - m || ly + 2 > (int32_t)tile - m ||
+                    in_rects(rs, 1, c.x, c.y) || in_rects(rs, 1, c.x + 1, c.y + 1) ||
+                    (c.x == e[0].x && c.y == e[0].y) || (c.x == e[1].x && c.y == e[1].y))
+                    continue;
+                rs[n++] = (rect){c.x, c.y, 2, 2};
+                break;
+            }
+        }
+        if (n > n0) {
+            nb_world_overlay_block(ov, rs[n0].x, rs[n0].y, rs[n0].w, rs[n0].h, NULL);
+            ks->changed++;
+            nbi_whaa_result rc;
+            nb_cell *pc = NULL;
+            f = NULL;
+            int differs = nbi_whaa_find(q, e[0], e[1], ov, &rc, NULL, 0, NULL, &err) != NB_OK;
+            if (!differs) {
+                pc = path_copy(&rc);
+                differs = rc.found && !is_walk(whole, ag->capability, rs, n, pc, rc.path_len, e[0], e[1]);
+                size_t lc = rc.path_len;
+                int fc = rc.found;
+                double dc = rc.length;
+                differs = differs || nbi_whaa_new(w, ag->capability, 1, &f, &err) != NB_OK ||
+                          nbi_whaa_find(f, e[0], e[1], ov, &rr, NULL, 0, NULL, &err) != NB_OK ||
+                          !same_answer(&rr, pc, lc, fc, dc);
+            }
+            if (differs && !ks->changed_differs++)
+                diag("kept: (%d, %d) to (%d, %d) under one block more: another answer than a "
+                     "fresh workspace's, or not a walk", e[0].x, e[0].y, e[1].x, e[1].y);
+            nbi_whaa_free(f);
+            free(pc);
+            nb_world_overlay_unblock(ov, rs[n0].x, rs[n0].y, rs[n0].w, rs[n0].h, NULL);
+            n = n0;
+        }
         /* Against world AA* under the same overlay: the same status, a walk, never shorter. */
         nb_aa_query aq;
         nb_aa_query_init(&aq);
@@ -723,7 +765,7 @@ static void kept(const char *what, nb_world *w, const nb_bundle *whole, const nb
     kstats s;
     kept_run(w, whole, ag, tile, cluster, pairs, &s);
     is_int(s.fails, 0, "%s, kept: every query answers", what);
-    ok(s.asked >= (unsigned)pairs / 2 && s.straddling >= s.asked / 2,
+    ok(s.asked >= (unsigned)pairs / 2 && s.straddling >= s.asked / 4 && s.straddling > 0,
        "%s, kept: %u pairs, %u with a block across a tile border", what, s.asked, s.straddling);
     is_int(s.again, 0, "%s, kept: asked again under the same overlay, the same path byte for byte",
            what);
@@ -735,6 +777,9 @@ static void kept(const char *what, nb_world *w, const nb_bundle *whole, const nb
     is_int(s.reload_differs, 0, "%s, kept: after a reload, the same path byte for byte", what);
     is_int(s.reload_reused, 0, "%s, kept: after a reload, no repaired tile of the old loads taken",
            what);
+    ok(s.changed > 0 && s.changed_differs == 0,
+       "%s, kept: one block more in a repaired tile (%u pairs): the answer of a fresh workspace, "
+       "a walk (%u not)", what, s.changed, s.changed_differs);
     is_int(s.wrong_found, 0, "%s, kept: complete against world AA* under the same overlay", what);
     is_int(s.bad_walk, 0, "%s, kept: every path a walk of the edited map", what);
     is_int(s.shorter, 0, "%s, kept: none shorter than AA*'s", what);
