@@ -19,7 +19,17 @@
  * along the diagonal towards the other to a standable cell, the two
  * joined; for each, every tile unloaded first, the query's length, the
  * tiles it loaded and the tiles its refined path crosses (the exact
- * lengths to compare with: bench_world_exact on the same ends). */
+ * lengths to compare with: bench_world_exact on the same ends).
+ *
+ * NB_BENCH_BLOCK="X,Y,W,H ...": the corner-to-corner query under a world
+ * overlay blocking those rectangles ("border": 8 x 8 across the first tile
+ * border its unblocked path crosses after its middle; "inside": 8 x 8 at
+ * that path's middle, inside its tile) (one across a tile border is walked
+ * cell by cell in both tiles, lib/runtime/stream/haa_edit.c): the query
+ * without it first (its tiles loaded), then the first under the overlay
+ * and 15 more under it (NB_BENCH_AFTER of them), thread CPU times; with NB_BENCH_ONCE=1 only the
+ * first under it (callgrind: --toggle-collect=nbi_whaa_find counts the
+ * unblocked query and that one). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +228,100 @@ static int pairs(nb_world *w, const nb_world_info *in, nbi_whaa *q, nb_capabilit
     return 0;
 }
 
+static double thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* NB_BENCH_BLOCK: the query from s to g under the rectangles of spec. */
+static int overlaid(nb_world *w, nbi_whaa *q, nb_capability cap, nb_cell s, nb_cell g,
+                    const char *spec)
+{
+    nb_err err;
+    nbi_whaa_result r;
+    nb_world_overlay *ov = NULL;
+    if (query(w, q, s, g, &r, &err) != NB_OK ||
+        nb_world_overlay_open(w, &ov, &err) != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    double plain = r.length;
+    /* "border": 8 x 8 cells across the first tile border the unblocked path crosses after
+     * its middle (bench_stream's edit); "inside": 8 x 8 at its middle, kept in that tile. */
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    long side = (long)in.tile, bx = -1, by = -1, ix = -1, iy = -1;
+    if (r.found && r.path_len) {
+        nb_cell mid = r.path[r.path_len / 2];
+        ix = mid.x - 4 < mid.x / side * side ? mid.x / side * side : mid.x - 4;
+        iy = mid.y - 4 < mid.y / side * side ? mid.y / side * side : mid.y - 4;
+        ix = ix > mid.x / side * side + side - 8 ? mid.x / side * side + side - 8 : ix;
+        iy = iy > mid.y / side * side + side - 8 ? mid.y / side * side + side - 8 : iy;
+        for (size_t i = r.path_len / 2; i + 1 < r.path_len && bx < 0; i++) {
+            nb_cell a = r.path[i], b = r.path[i + 1];
+            if (a.x / side != b.x / side || a.y / side != b.y / side)
+                bx = b.x - 4, by = b.y - 4;
+        }
+    }
+    for (const char *p = spec; *p;) {
+        long v[4] = {0, 0, 8, 8};
+        int used = 0;
+        if (!strncmp(p, "border", 6) && bx >= 0)
+            v[0] = bx, v[1] = by, used = 6;
+        else if (!strncmp(p, "inside", 6) && ix >= 0)
+            v[0] = ix, v[1] = iy, used = 6;
+        else if (sscanf(p, "%ld,%ld,%ld,%ld%n", &v[0], &v[1], &v[2], &v[3], &used) != 4)
+            break;
+        if (nb_world_overlay_block(ov, v[0], v[1], v[2], v[3], &err) != NB_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            nb_world_overlay_close(ov);
+            return 1;
+        }
+        printf("blocked %ld x %ld cells at (%ld, %ld)\n", v[2], v[3], v[0], v[1]);
+        p += used;
+        p += strspn(p, " ;");
+    }
+    static nb_world_tile need[4096];
+    /* The tiles the query under the overlay needs, loaded by another workspace's query: q's
+     * first under it then repairs what it edits without a load between. */
+    nbi_whaa *warm = NULL;
+    nb_status st = nbi_whaa_new(w, cap, 1, &warm, &err);
+    size_t nn = 0;
+    while (st == NB_OK &&
+           (st = nbi_whaa_find(warm, s, g, ov, &r, need, 4096, &nn, &err)) == NB_ERR_UNLOADED)
+        for (size_t k = 0; k < nn && k < 4096; k++)
+            st = nb_world_load(w, need[k], &err);
+    nbi_whaa_free(warm);
+    const char *once = getenv("NB_BENCH_ONCE");
+    const char *after = getenv("NB_BENCH_AFTER"); /* queries after the first (15) */
+    int n = once && *once == '1' ? 1 : 1 + (after && atoi(after) > 0 && atoi(after) < 16 ? atoi(after) : 15);
+    double c[16];
+    for (int i = 0; i < n && st == NB_OK; i++) {
+        double b = thread_cpu();
+        st = nbi_whaa_find(q, s, g, ov, &r, NULL, 0, NULL, &err);
+        c[i] = thread_cpu() - b;
+        if (st == NB_OK && (i == 0 || i == n - 1))
+            printf("query %d under the overlay: found %d, length %.2f (%+.3f%% the unblocked), "
+                   "%llu nodes expanded, %zu tiles repaired (%zu kept from the query before); "
+                   "%.1f ms thread CPU\n",
+                   i + 1, r.found, r.length, 100 * (r.length - plain) / plain,
+                   (unsigned long long)r.expanded, r.repaired, r.reused, 1e3 * c[i]);
+    }
+    nb_world_overlay_close(ov);
+    if (st != NB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    if (n > 1) {
+        qsort(c + 1, (size_t)n - 1, sizeof *c, cmp);
+        printf("under the overlay: first %.1f ms, median of %d after it %.2f ms thread CPU\n",
+               1e3 * c[0], n - 1, 1e3 * c[n / 2]);
+    }
+    return 0;
+}
+
 /* NB_BENCH_ABOVE=1: the ends' insertion and the search above the tiles
  * alone (no refinement), 16 queries after a first, with the level of
  * blocks unless NB_BENCH_BLOCKS=0: what callgrind counts with
@@ -303,6 +407,13 @@ int main(int argc, char **argv)
     joined_ends(w, &in, ag.capability, &s, &g);
     printf("world %u x %u, tiles of %u (%u x %u); from (%d, %d) to (%d, %d)\n", in.width,
            in.height, in.tile, in.columns, in.rows, s.x, s.y, g.x, g.y);
+    const char *blk = getenv("NB_BENCH_BLOCK");
+    if (blk && *blk) {
+        int rc = overlaid(w, q, ag.capability, s, g, blk);
+        nbi_whaa_free(q);
+        nb_world_close(w);
+        return rc;
+    }
     const char *ab = getenv("NB_BENCH_ABOVE");
     if (ab && *ab == '1') {
         int rc = above(w, q, s, g);

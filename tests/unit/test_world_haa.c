@@ -541,6 +541,253 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
 /* The manifest's paths: 1, and blocks: 2 (the search above the tiles on
  * the level of tile blocks, world_blocks: every check below holds there
  * too). */
+/* A copy of a result's path, to compare byte for byte. */
+static nb_cell *path_copy(const nbi_whaa_result *r)
+{
+    nb_cell *c = malloc((r->path_len ? r->path_len : 1) * sizeof *c);
+    if (r->path_len)
+        memcpy(c, r->path, r->path_len * sizeof *c);
+    return c;
+}
+
+static int same_answer(const nbi_whaa_result *r, const nb_cell *path, size_t len, int found,
+                       double length)
+{
+    return r->found == found && fabs(r->length - length) <= 1e-9 && r->path_len == len &&
+           (!len || memcmp(r->path, path, len * sizeof *path) == 0);
+}
+
+/* What kept() counts over its pairs. */
+typedef struct kstats {
+    unsigned asked, fails, again, fresh, wrong_found, bad_walk, shorter, found;
+    unsigned repaired, reused_again, reloaded, reload_reused, reload_differs, straddling;
+    unsigned changed, changed_differs;
+    double err_sum;
+} kstats;
+
+/* The repaired tiles kept between queries under one overlay version (haa_edit.c): for each
+ * pair, a block on its unblocked path inside a tile (repaired) and one across the first tile
+ * border the path crosses (cell by cell); asked three times on one workspace, then once on a
+ * fresh one, then (every other pair) after every tile was unloaded and loaded again; against
+ * world AA* under the same overlay. */
+static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, uint32_t tile,
+                     uint32_t cluster, int pairs, kstats *ks)
+{
+    nb_err err;
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    memset(ks, 0, sizeof *ks);
+    nb_world_aa *wa = NULL;
+    nb_world_overlay *ov = NULL;
+    nbi_whaa *q = NULL;
+    if (nb_world_aa_open(w, &wa, &err) != NB_OK || nb_world_overlay_open(w, &ov, &err) != NB_OK ||
+        nbi_whaa_new(w, ag->capability, 1, &q, &err) != NB_OK) {
+        ks->fails++;
+        diag("kept: open: %s", err.msg);
+        goto out;
+    }
+    tu_rng r = {0x6e97 + tile};
+    for (int round = 0; round < 8 * pairs && ks->asked < (unsigned)pairs; round++) {
+        nb_cell e[2] = {{0, 0}, {0, 0}};
+        for (int k = 0; k < 2; k++)
+            for (int tries = 0; tries < 500; tries++) {
+                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
+                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
+                    break;
+            }
+        uint32_t ts = (uint32_t)(e[0].y / (int32_t)tile) * in.columns + (uint32_t)(e[0].x / (int32_t)tile);
+        uint32_t tg = (uint32_t)(e[1].y / (int32_t)tile) * in.columns + (uint32_t)(e[1].x / (int32_t)tile);
+        nbi_whaa_result base;
+        if (ts == tg || nbi_whaa_find(q, e[0], e[1], NULL, &base, NULL, 0, NULL, &err) != NB_OK ||
+            !base.found)
+            continue;
+        nb_cell *bpath = path_copy(&base);
+        rect rs[3];
+        int n = 0;
+        if (block_on_path(bpath, base.path_len, tile, 2 * (int32_t)cluster + 1,
+                          1 + (int32_t)tu_below(&r, 6), ts, tg, in.columns, &rs[0]))
+            n = 1;
+        /* The block across a border keeps off the tile of the one inside (repaired): its two
+         * tiles are walked cell by cell. */
+        int32_t itx = n ? (rs[0].x + rs[0].w / 2) / (int32_t)tile : -1;
+        int32_t ity = n ? (rs[0].y + rs[0].h / 2) / (int32_t)tile : -1;
+        for (size_t i = 0; n == 1 && i + 1 < base.path_len; i++) {
+            nb_cell a = bpath[i], b = bpath[i + 1];
+            int32_t ax = a.x / (int32_t)tile, ay = a.y / (int32_t)tile;
+            int32_t bx = b.x / (int32_t)tile, by = b.y / (int32_t)tile;
+            if ((ax == bx && ay == by) || (labs((long)(ax - itx)) <= 1 && labs((long)(ay - ity)) <= 1) ||
+                (labs((long)(bx - itx)) <= 1 && labs((long)(by - ity)) <= 1))
+                continue;
+            rect x = {b.x - 2, b.y - 2, 4, 4};
+            if (x.x >= 0 && x.y >= 0 && x.x + 4 <= (int32_t)in.width &&
+                x.y + 4 <= (int32_t)in.height && !in_rects(rs, 1, e[0].x, e[0].y) &&
+                !in_rects(&x, 1, e[0].x, e[0].y) && !in_rects(&x, 1, e[1].x, e[1].y)) {
+                rs[n++] = x;
+                ks->straddling++;
+            }
+            break;
+        }
+        free(bpath);
+        if (!n)
+            continue;
+        int n0 = n;
+        for (int i = 0; i < n; i++)
+            nb_world_overlay_block(ov, rs[i].x, rs[i].y, rs[i].w, rs[i].h, NULL);
+        ks->asked++;
+        nbi_whaa_result r1, rr;
+        nb_cell *p1 = NULL;
+        nbi_whaa *f = NULL;
+        if (nbi_whaa_find(q, e[0], e[1], ov, &r1, NULL, 0, NULL, &err) != NB_OK) {
+            if (!ks->fails++)
+                diag("kept: (%d, %d) to (%d, %d): %s", e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+            goto next;
+        }
+        p1 = path_copy(&r1);
+        size_t len1 = r1.path_len, rep1 = r1.repaired;
+        int found1 = r1.found;
+        double length1 = r1.length;
+        ks->repaired += rep1 > 0;
+        /* Asked twice more: the repaired tiles kept, the same path byte for byte. */
+        for (int k = 0; k < 2; k++) {
+            if (nbi_whaa_find(q, e[0], e[1], ov, &rr, NULL, 0, NULL, &err) != NB_OK ||
+                !same_answer(&rr, p1, len1, found1, length1)) {
+                if (!ks->again++)
+                    diag("kept: (%d, %d) to (%d, %d) asked again: another answer", e[0].x,
+                         e[0].y, e[1].x, e[1].y);
+            } else if (rep1 && rr.reused == rep1 && rr.repaired == rep1)
+                ks->reused_again++;
+        }
+        /* A fresh workspace: the same path. */
+        if (nbi_whaa_new(w, ag->capability, 1, &f, &err) != NB_OK ||
+            nbi_whaa_find(f, e[0], e[1], ov, &rr, NULL, 0, NULL, &err) != NB_OK ||
+            !same_answer(&rr, p1, len1, found1, length1)) {
+            if (!ks->fresh++)
+                diag("kept: (%d, %d) to (%d, %d): a fresh workspace answers otherwise", e[0].x,
+                     e[0].y, e[1].x, e[1].y);
+        }
+        nbi_whaa_free(f);
+        /* Every tile unloaded and loaded again (other loads of the same files): nothing kept
+         * of the old loads is taken, and the answer stands. */
+        if (ks->asked % 2 == 0 && rep1) {
+            for (uint32_t t = 0; t < in.columns * in.rows; t++)
+                nb_world_unload(w, (nb_world_tile){t % in.columns, t / in.columns}, NULL);
+            for (uint32_t t = 0; t < in.columns * in.rows; t++)
+                nb_world_load(w, (nb_world_tile){t % in.columns, t / in.columns}, NULL);
+            ks->reloaded++;
+            if (nbi_whaa_find(q, e[0], e[1], ov, &rr, NULL, 0, NULL, &err) != NB_OK ||
+                !same_answer(&rr, p1, len1, found1, length1)) {
+                if (!ks->reload_differs++)
+                    diag("kept: (%d, %d) to (%d, %d) after a reload: another answer", e[0].x,
+                         e[0].y, e[1].x, e[1].y);
+            } else if (rr.reused != 0 || rr.repaired != rep1) {
+                if (!ks->reload_reused++)
+                    diag("kept: after a reload: %zu of %zu repaired tiles taken as kept",
+                         rr.reused, rr.repaired);
+            }
+        }
+        /* One more block on the path in the repaired tile (another version of the overlay):
+         * what was kept is not taken, the same answer as a fresh workspace's. */
+        if (rep1) {
+            int32_t tx = rs[0].x / (int32_t)tile, ty = rs[0].y / (int32_t)tile, m = 2 * (int32_t)cluster + 1;
+            for (size_t i = 0; i < len1; i++) {
+                nb_cell c = p1[i];
+                int32_t lx = c.x - tx * (int32_t)tile, ly = c.y - ty * (int32_t)tile;
+                if (lx < m || ly < m || lx + 2 > (int32_t)tile - m || ly + 2 > (int32_t)tile - m ||
+                    in_rects(rs, 1, c.x, c.y) || in_rects(rs, 1, c.x + 1, c.y + 1) ||
+                    (c.x == e[0].x && c.y == e[0].y) || (c.x == e[1].x && c.y == e[1].y))
+                    continue;
+                rs[n++] = (rect){c.x, c.y, 2, 2};
+                break;
+            }
+        }
+        if (n > n0) {
+            nb_world_overlay_block(ov, rs[n0].x, rs[n0].y, rs[n0].w, rs[n0].h, NULL);
+            ks->changed++;
+            nbi_whaa_result rc;
+            nb_cell *pc = NULL;
+            f = NULL;
+            int differs = nbi_whaa_find(q, e[0], e[1], ov, &rc, NULL, 0, NULL, &err) != NB_OK;
+            if (!differs) {
+                pc = path_copy(&rc);
+                differs = rc.found && !is_walk(whole, ag->capability, rs, n, pc, rc.path_len, e[0], e[1]);
+                size_t lc = rc.path_len;
+                int fc = rc.found;
+                double dc = rc.length;
+                differs = differs || nbi_whaa_new(w, ag->capability, 1, &f, &err) != NB_OK ||
+                          nbi_whaa_find(f, e[0], e[1], ov, &rr, NULL, 0, NULL, &err) != NB_OK ||
+                          !same_answer(&rr, pc, lc, fc, dc);
+            }
+            if (differs && !ks->changed_differs++)
+                diag("kept: (%d, %d) to (%d, %d) under one block more: another answer than a "
+                     "fresh workspace's, or not a walk", e[0].x, e[0].y, e[1].x, e[1].y);
+            nbi_whaa_free(f);
+            free(pc);
+            nb_world_overlay_unblock(ov, rs[n0].x, rs[n0].y, rs[n0].w, rs[n0].h, NULL);
+            n = n0;
+        }
+        /* Against world AA* under the same overlay: the same status, a walk, never shorter. */
+        nb_aa_query aq;
+        nb_aa_query_init(&aq);
+        aq.start = e[0], aq.goal = e[1], aq.size = 1, aq.capability = ag->capability;
+        aq.corner = NB_CORNER_STRICT;
+        nb_aa_result ar;
+        if (nb_world_aa_find(wa, &aq, ov, &ar, &err) != NB_OK) {
+            ks->fails++;
+            goto next;
+        }
+        if ((ar.status == NB_PATH_FOUND) != found1) {
+            ks->wrong_found++;
+            goto next;
+        }
+        if (!found1)
+            goto next;
+        ks->found++;
+        if (!is_walk(whole, ag->capability, rs, n, p1, len1, e[0], e[1]))
+            ks->bad_walk++;
+        if (length1 < ar.length - 1e-6)
+            ks->shorter++;
+        if (ar.length > 0)
+            ks->err_sum += (length1 - ar.length) / ar.length;
+    next:
+        free(p1);
+        for (int i = 0; i < n; i++)
+            nb_world_overlay_unblock(ov, rs[i].x, rs[i].y, rs[i].w, rs[i].h, NULL);
+    }
+out:
+    nbi_whaa_free(q);
+    nb_world_overlay_close(ov);
+    nb_world_aa_close(wa);
+}
+
+static void kept(const char *what, nb_world *w, const nb_bundle *whole, const nb_agent *ag,
+                 uint32_t tile, uint32_t cluster, int pairs)
+{
+    kstats s;
+    kept_run(w, whole, ag, tile, cluster, pairs, &s);
+    is_int(s.fails, 0, "%s, kept: every query answers", what);
+    ok(s.asked >= (unsigned)pairs / 2 && s.straddling >= s.asked / 4 && s.straddling > 0,
+       "%s, kept: %u pairs, %u with a block across a tile border", what, s.asked, s.straddling);
+    is_int(s.again, 0, "%s, kept: asked again under the same overlay, the same path byte for byte",
+           what);
+    is_int(s.fresh, 0, "%s, kept: a fresh workspace gives the same path byte for byte", what);
+    ok(s.repaired > 0 && s.reused_again == 2 * s.repaired,
+       "%s, kept: every repaired tile taken as kept when asked again (%u of %u queries)", what,
+       s.reused_again, 2 * s.repaired);
+    ok(s.reloaded > 0, "%s, kept: %u reloads of every tile between queries", what, s.reloaded);
+    is_int(s.reload_differs, 0, "%s, kept: after a reload, the same path byte for byte", what);
+    is_int(s.reload_reused, 0, "%s, kept: after a reload, no repaired tile of the old loads taken",
+           what);
+    ok(s.changed > 0 && s.changed_differs == 0,
+       "%s, kept: one block more in a repaired tile (%u pairs): the answer of a fresh workspace, "
+       "a walk (%u not)", what, s.changed, s.changed_differs);
+    is_int(s.wrong_found, 0, "%s, kept: complete against world AA* under the same overlay", what);
+    is_int(s.bad_walk, 0, "%s, kept: every path a walk of the edited map", what);
+    is_int(s.shorter, 0, "%s, kept: none shorter than AA*'s", what);
+    double mean = s.found ? 100 * s.err_sum / s.found : 0;
+    ok(mean <= 10.0, "%s, kept: mean error %.2f %% over %u paths (at most 10 %%)", what, mean,
+       s.found);
+}
+
 static int with_paths(const char *dir)
 {
     FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
@@ -1088,6 +1335,8 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
      * none: every edited tile there is walked cell by cell, as edited() checks). */
     if (tile >= 6 * cluster)
         repaired(what, w, whole, &ag, tile, cluster, 12, pairs / 5);
+    if (tile >= 6 * cluster)
+        kept(what, w, whole, &ag, tile, cluster, pairs / 10);
     unsigned wrong_found = 0, bad_walk = 0, shorter = 0, found = 0, crossing = 0;
     double err_sum = 0;
     for (int i = 0; i < pairs; i++) {

@@ -19,6 +19,7 @@
  * (tile_repair.c). */
 #include <string.h>
 
+#include "blocked/blocked.h"
 #include "core/grid.h"
 #include "stream/haa_world.h"
 
@@ -29,6 +30,15 @@ int nbi_wedit_init(nbi_wedit *e, const nb_world *w)
     e->a = w->index->a;
     e->ntiles = (size_t)w->x.columns * w->x.rows;
     nbi_u32map_init(&e->rkey, e->a);
+    /* R keys by blocks of 8 x 8 cells, each block's 64 in one run of the map's slots: a cell's
+     * neighbours, which the search asks for together, share cache lines (the map outgrows
+     * the caches on a tile walked whole).  Where the blocks' numbers would not fit 32 bits,
+     * the cells' row-major numbers, hashed whole. */
+    e->bcols = (w->x.width + 7) >> 3;
+    if ((((uint64_t)e->bcols * ((w->x.height + 7) >> 3)) << 6) <= (uint64_t)UINT32_MAX + 1)
+        nbi_u32map_keep_low(&e->rkey, 6);
+    else
+        e->bcols = 0;
     nbi_u32map_init(&e->portal, e->a);
     e->dirty = nbi_zalloc_array(e->a, e->ntiles, 1);
     return e->dirty && nbi_wpins_init(&e->pins, w);
@@ -46,6 +56,7 @@ void nbi_wedit_free(nbi_wedit *e)
         nbi_trep_free(e->a, &e->trep[i]);
     nbi_free(e->a, e->trep);
     nbi_free(e->a, e->tslot);
+    nbi_free(e->a, e->refused);
     if (e->dj.card)
         nbi_tdijk_free(&e->dj);
     if (e->pins.v)
@@ -56,9 +67,10 @@ void nbi_wedit_free(nbi_wedit *e)
 static size_t trep_bytes(const nbi_wedit *e)
 {
     size_t n = e->trcap * sizeof *e->trep + (e->tslot ? e->ntiles * sizeof *e->tslot : 0) +
+               (e->refused ? e->ntiles * sizeof *e->refused : 0) +
                (e->dj.card ? (size_t)e->dj.n * 16 : 0);
     for (size_t i = 0; i < e->trmade; i++)
-        n += nbi_trep_bytes(&e->trep[i]);
+        n += nbi_trep_bytes(&e->trep[i]) + (e->trep[i].ov ? nbi_blocked_bytes(e->trep[i].ov) : 0);
     return n;
 }
 
@@ -111,10 +123,15 @@ void nbi_wedit_begin(nbi_wedit *e, const nb_world_overlay *ov, nb_capability cap
      * same agent. */
     if (!e->ov || !e->ov->version || e->ov->version != e->cver || cap != e->ccap ||
         size != e->csize || e->no_repair) {
-        for (size_t i = 0; i < e->ntrep; i++)
+        for (size_t i = 0; i < e->ntrep; i++) {
             e->tslot[e->trep[i].tile] = 0;
+            nbi_trep_release(&e->trep[i]); /* its overlay, kept from the last version */
+        }
         e->ntrep = 0;
+        if (e->refused)
+            memset(e->refused, 0, e->ntiles * sizeof *e->refused);
     }
+    e->reused = 0;
     e->cver = e->ov ? e->ov->version : 0;
     e->ccap = cap;
     e->csize = size;
@@ -133,40 +150,55 @@ int nbi_wedit_repair(nbi_wedit *e, const nbi_wgraph *wg, uint32_t ts, uint32_t t
         return 0;
     if (!e->tslot && !(e->tslot = nbi_zalloc_array(e->a, e->ntiles, sizeof *e->tslot)))
         return -1;
+    if (!e->refused && !(e->refused = nbi_zalloc_array(e->a, e->ntiles, sizeof *e->refused)))
+        return -1;
     for (uint32_t t = 0; t < e->ntiles && e->ndirty; t++) {
+        if (!e->dirty[t] || t == ts || t == tg)
+            continue;
         /* A tile not loaded stays edited cell by cell: the search names it only if it goes
-         * there. */
-        if (!e->dirty[t] || t == ts || t == tg || !atomic_load(&e->w->slots[t].tile))
+         * there.  What was kept of it is of a load gone: freed. */
+        nbi_wview *v = atomic_load(&e->w->slots[t].tile) ? nbi_wpins_view(&e->pins, t) : NULL;
+        if (!v || v->state != NBI_WV_LOADED) {
+            if (e->tslot[t])
+                nbi_trep_release(&e->trep[e->tslot[t] - 1]);
             continue;
-        nbi_wview *v = nbi_wpins_view(&e->pins, t);
-        if (v->state != NBI_WV_LOADED)
+        }
+        if (e->refused[t] == v->t->serial) /* refused under this version: cell by cell */
             continue;
+        nbi_trep *r;
         if (e->tslot[t]) { /* kept from a query under the same overlay */
-            nbi_trep *kept = &e->trep[e->tslot[t] - 1];
-            int r = nbi_trep_reopen(kept, v->t, e->ov, e->cap);
-            if (r < 0)
-                return -1;
-            if (r > 0) {
-                kept->live = 1;
+            r = &e->trep[e->tslot[t] - 1];
+            if (nbi_trep_same(r, v->t)) {
+                r->t = v->t;
+                r->live = 1;
                 e->dirty[t] = 0;
                 e->ndirty--;
                 e->repaired++;
+                e->reused++;
+                continue;
             }
+            /* Unloaded and loaded again since: another bundle, made anew in its place. */
+        } else {
+            if (!nbi_grow(e->a, (void **)&e->trep, &e->trcap, e->ntrep + 1, sizeof *e->trep))
+                return -1;
+            if (e->ntrep == e->trmade) {
+                memset(&e->trep[e->ntrep], 0, sizeof *e->trep);
+                e->trmade++;
+            }
+            r = &e->trep[e->ntrep];
+        }
+        int made = nbi_trep_make(r, e->a, wg, v->t, e->ov, e->cap, e->size, &e->dj);
+        if (made < 0)
+            return -1;
+        if (made == 0) {
+            e->refused[t] = v->t->serial;
+            if (e->tslot[t])
+                r->t = NULL; /* its slot kept, never taken: refused rows */
             continue;
         }
-        if (!nbi_grow(e->a, (void **)&e->trep, &e->trcap, e->ntrep + 1, sizeof *e->trep))
-            return -1;
-        if (e->ntrep == e->trmade) {
-            memset(&e->trep[e->ntrep], 0, sizeof *e->trep);
-            e->trmade++;
-        }
-        int r = nbi_trep_make(&e->trep[e->ntrep], e->a, wg, v->t, e->ov, e->cap, e->size, &e->dj);
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            continue;
-        e->trep[e->ntrep].live = 1;
-        e->tslot[t] = (uint32_t)++e->ntrep;
+        r->live = 1;
+        if (!e->tslot[t])
+            e->tslot[t] = (uint32_t)++e->ntrep;
         e->dirty[t] = 0;
         e->ndirty--;
         e->repaired++;
@@ -176,11 +208,10 @@ int nbi_wedit_repair(nbi_wedit *e, const nbi_wgraph *wg, uint32_t ts, uint32_t t
 
 void nbi_wedit_end(nbi_wedit *e)
 {
-    for (size_t i = 0; i < e->ntrep; i++) { /* kept for the next query, their tiles let go */
-        nbi_trep_release(&e->trep[i]);
+    /* Kept for the next query under the same version, overlays and repairs too, their
+     * tiles let go: t stays only as the load's identity (nbi_trep_same). */
+    for (size_t i = 0; i < e->ntrep; i++)
         e->trep[i].live = 0;
-        e->trep[i].t = NULL;
-    }
     nbi_wpins_end(&e->pins);
 }
 
@@ -202,7 +233,10 @@ int nbi_wedit_in(const nbi_wedit *e, int32_t x, int32_t y)
 long nbi_wedit_key(nbi_wedit *e, nb_cell c)
 {
     int found;
-    uint32_t *v = nbi_u32map_slot(&e->rkey, (uint32_t)c.y * e->w->x.width + (uint32_t)c.x, &found);
+    uint32_t x = (uint32_t)c.x, y = (uint32_t)c.y;
+    uint32_t key = e->bcols ? ((y >> 3) * e->bcols + (x >> 3)) << 6 | (y & 7) << 3 | (x & 7)
+                            : y * e->w->x.width + x;
+    uint32_t *v = nbi_u32map_slot(&e->rkey, key, &found);
     if (!v)
         return -1;
     if (found)

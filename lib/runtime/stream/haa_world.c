@@ -1515,6 +1515,7 @@ nb_status nbi_whaa_end(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *needed,
 {
     nb_status st = end_query(q, res, needed, needed_max, needed_count, redo, err);
     res->repaired = q->ed.repaired;
+    res->reused = q->ed.reused;
     nbi_wedit_end(&q->ed);
     return st;
 }

@@ -57,8 +57,11 @@ static inline int nbi_tdijk_reached(const nbi_tdijk *t, uint32_t u)
  * (kbase + the repair's key) kept to the tile's cells, and leaves it at any portal. */
 typedef struct nbi_trep {
     uint32_t tile, first, np;  /* the world tile, its portals in the world graph */
-    const nbi_stile *t;        /* pinned by the query's nbi_wpins */
-    nb_overlay *ov;            /* the tile's own overlay: the world's blocks in its map */
+    const nbi_stile *t;        /* pinned by the query's nbi_wpins; between queries only the
+                                  tile's identity with serial, never read */
+    uint64_t serial;           /* t's serial when made (stream.h) */
+    nb_overlay *ov;            /* the tile's own overlay: the world's blocks in its map, kept
+                                  between queries under the same version while t is loaded */
     const struct nbi_repair *rep; /* of the tile's graph, in ov */
     uint8_t *join;             /* per portal: 1 when a pair of it may change (enter the graph) */
     double *dk;                /* per portal: baked distance to a repaired cluster, -1 none */
@@ -89,10 +92,12 @@ nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *ov, nb_ov
  * its edges, no repair of its graph), -1 without memory. */
 int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
                   const nb_world_overlay *ov, nb_capability cap, uint32_t size, nbi_tdijk *dj);
-/* r, kept from an earlier query under the same overlay's version, for this one: the tile
- * (pinned) and its overlay again; 1, 0 (no repair), -1 without memory. */
-int nbi_trep_reopen(nbi_trep *r, const nbi_stile *t, const nb_world_overlay *ov,
-                    nb_capability cap);
+/* 1 when r, kept from an earlier query under the same overlay's version, is of tile t
+ * (pinned) as loaded now: the same load (serial), its overlay and repair still open. */
+static inline int nbi_trep_same(const nbi_trep *r, const nbi_stile *t)
+{
+    return r->ov && r->t == t && r->serial == t->serial;
+}
 /* The world cell of r's key k. */
 nb_cell nbi_trep_cell(const nbi_trep *r, uint32_t k);
 /* Key k's arcs over the repaired graph, kept to the tile's own cells and to the agent:
@@ -119,7 +124,9 @@ typedef struct nbi_wedit {
     const nb_world_overlay *ov; /* NULL: no cell blocked, nothing edited */
     uint8_t *dirty;             /* per tile: edited */
     size_t ntiles, ndirty;
-    nbi_u32map rkey;            /* world cell (y * width + x) -> its R key */
+    nbi_u32map rkey;            /* world cell -> its R key (by blocks of 8 x 8 cells when
+                                   bcols, their count in a row; else y * width + x) */
+    uint32_t bcols;
     nbi_u32map portal;          /* the cell of an unedited tile's portal in R -> node + 1 */
     nb_cell *rcell;             /* per R key: its cell */
     size_t nr, rcap;
@@ -129,6 +136,9 @@ typedef struct nbi_wedit {
     nbi_trep *trep;
     size_t ntrep, trcap, trmade; /* in use, room, made (their arrays kept for the next) */
     uint32_t *tslot;            /* per tile: its trep + 1, or 0 */
+    uint64_t *refused;          /* per tile: the serial of its load that nbi_trep_make refused
+                                   under cver (walked cell by cell without asking again), or 0 */
+    size_t reused;              /* repaired tiles the last query took as kept, for tests */
     nbi_tdijk dj;               /* the dK search */
     size_t repaired;            /* tiles handled so by the last query, for tests */
     uint64_t cver;              /* the overlay version the treps were made for (0: none) */
@@ -208,6 +218,7 @@ typedef struct nbi_whaa_result {
     int limit;              /* the search above the tiles stopped at max_expansions */
     int apart;              /* the ends in different world components: no search ran */
     size_t repaired;        /* edited tiles searched through their repaired graphs */
+    size_t reused;          /* of them: kept from an earlier query, not repaired again */
     uint64_t joined;        /* of expanded: keys of those tiles' graphs (the rest world nodes and R cells) */
     /* The refinement: stretches refined by their tile's HAA*, those it searched above its
      * graph's own level (tiles baked with `levels`), the nodes its abstract searches expanded. */

@@ -21,6 +21,9 @@ typedef struct nbi_stile {
     nb_bundle *b;
     nbi_wtile tag;
     uint32_t index;          /* row * columns + column */
+    uint64_t serial;         /* this load's number in the world (never 0, never reused): what
+                                a workspace keeps of the tile is its own only while the slot
+                                holds the same serial (tile_repair.c) */
     nbi_layer *components;   /* one per world_components section, in its order */
     size_t bytes;            /* what it holds: its file and these views */
     struct nbi_stile *next;  /* on the retired list */
@@ -57,6 +60,7 @@ struct nb_world {
      * stay as above: a query waits only when it needs a tile loaded). */
     atomic_size_t budget;     /* 0: no budget, queries never load */
     atomic_uint_fast64_t clock;
+    atomic_uint_fast64_t serials; /* the last tile load's serial */
     atomic_flag lock;
 };
 

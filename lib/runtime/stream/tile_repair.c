@@ -127,21 +127,6 @@ static void set_agent(nbi_trep *r, nb_capability cap, uint32_t size)
     r->nkeys = g->nnodes + (uint32_t)(r->rep->nrec * r->rep->per);
 }
 
-int nbi_trep_reopen(nbi_trep *r, const nbi_stile *t, const nb_world_overlay *wov,
-                    nb_capability cap)
-{
-    r->t = t;
-    if (nbi_trep_overlay(t, wov, &r->ov, NULL) != NB_OK)
-        return -1;
-    if (!(r->rep = tile_repair(r->ov, cap))) {
-        nbi_trep_release(r);
-        return 0;
-    }
-    /* The same overlay's cells give the same repair: the portals' keys stand. */
-    set_agent(r, cap, r->size);
-    return 1;
-}
-
 int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
                   const nb_world_overlay *wov, nb_capability cap, uint32_t size, nbi_tdijk *dj)
 {
@@ -150,8 +135,9 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
     r->t = t;
     r->first = nbi_u32at(wg->tile_first, t->index);
     r->np = nbi_u32at(wg->tile_first, t->index + 1) - r->first;
+    r->serial = t->serial;
     r->clusters = 0;
-    r->ov = NULL;
+    nbi_trep_release(r); /* a kept one of another load or version */
     if (nbi_trep_overlay(t, wov, &r->ov, NULL) != NB_OK)
         return -1;
     const nbi_repair *rep = tile_repair(r->ov, cap);

@@ -111,6 +111,7 @@ static nb_status open_world(const char *path, const char *tiles, unsigned flags,
     atomic_init(&w->tile_bytes, 0);
     atomic_init(&w->budget, 0);
     atomic_init(&w->clock, 0);
+    atomic_init(&w->serials, 0);
     atomic_flag_clear(&w->lock);
     if ((st = nbi_windex_find(b, &w->x, err)) != NB_OK) {
         nb_world_close(w);
@@ -316,6 +317,7 @@ static nb_status load(nb_world *w, nb_world_tile tile, nb_err *err)
         return st;
     }
     t->bytes = sizeof *t + bundle_bytes(t->b) + w->ncomp * sizeof *views;
+    t->serial = atomic_fetch_add(&w->serials, 1) + 1;
     atomic_fetch_add(&w->tile_bytes, t->bytes);
     atomic_fetch_add(&w->loaded, 1);
     nbi_world_touch(w, index);
