@@ -366,8 +366,15 @@ int main(int argc, char **argv)
         uint8_t *lp = NULL;
         size_t ll = 0;
         uint32_t nl = 0;
+        /* As many as the world bundle holds (the manifest's `landmarks: K`). */
+        uint32_t want = 0;
+        for (size_t i = 0; i < w->index->nsections; i++)
+            if (w->index->sections[i].info.type == NB_SEC_WORLD_LANDMARKS &&
+                w->index->sections[i].info.param[0] == ag.capability &&
+                w->index->sections[i].info.param[1] == 1)
+                want = w->index->sections[i].info.param[2];
         double b = cpu();
-        nb_status ls = nbb_world_landmarks(w->index->sections[gi].payload, in.width, in.height,
+        nb_status ls = nbb_world_landmarks(w->index->sections[gi].payload, in.width, in.height, want,
                                            &lp, &ll, &nl, &err);
         printf("the link's landmarks: %u, %zu bytes (%.3f bytes a cell), %.0f ms CPU (%s)\n", nl,
                ll, (double)ll / ((double)in.width * in.height), 1e3 * (cpu() - b),
