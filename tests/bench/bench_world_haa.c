@@ -5,6 +5,7 @@
  *   bench_world_haa OUT [WORLD]
  *
  * NB_BENCH_WALKS=0: no stretch copied from the walks the workspace keeps.
+ * NB_BENCH_ACTIVE=A: a query's heuristic reads at most A landmarks (default 8).
  *
  * OUT is where navbake world link wrote world.nbw (its tiles in
  * OUT/tiles); with WORLD, the folder of the world's manifest and tile maps,
@@ -291,6 +292,10 @@ int main(int argc, char **argv)
     const char *wk = getenv("NB_BENCH_WALKS");
     if (wk && *wk == '0')
         nbi_whaa_set_walks(q, 0);
+    /* NB_BENCH_ACTIVE=A: the most landmarks a query keeps (haa_world.c's landmarks_active). */
+    const char *act = getenv("NB_BENCH_ACTIVE");
+    if (act && *act)
+        nbi_whaa_set_active_landmarks(q, (uint32_t)strtoul(act, NULL, 10));
     const char *pl = getenv("NB_BENCH_PAIRS");
     if (pl && *pl) {
         int rc = pairs(w, &in, q, ag.capability, pl);

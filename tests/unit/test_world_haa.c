@@ -576,6 +576,7 @@ static int with_landmarks(const char *dir, uint32_t k)
 static void landmarks_plain(const char *what, const nb_world *w, const nb_agent *ag, uint32_t want)
 {
     nb_err err;
+    err.msg[0] = 0;
     nbi_wgraph g;
     nbi_wlmk lm;
     long gi = nbi_wgraph_index(w->index, ag->capability, 1), li = -1;
