@@ -679,6 +679,8 @@ typedef struct nbb_world {
                                and the link joins them (world_opt): Dijkstra a portal, dear */
     uint32_t blocks;        /* S > 0: the link writes a level of blocks of S x S tiles above
                                the world graph (world_blocks); 0: none */
+    uint32_t landmarks;     /* K > 0: world_landmarks holds K landmarks, the corner and edge
+                               ones then farthest first; 0: the 8 corner and edge ones */
 } nbb_world;
 
 /* Reads and checks a manifest (not the files it names); an error names
@@ -774,10 +776,11 @@ nb_status nbb_world_opt_join(const nbb_world *w, const struct nbi_wtile *tags,
                              const uint32_t param[4], uint8_t **out, size_t *out_len,
                              uint32_t *nodes_out, nb_err *err);
 /* The landmarks (NB_SEC_WORLD_LANDMARKS payload, malloc'ed) on the world
- * graph payload wg of a world of width x height cells (landmarks_link.c);
- * NB_ERR_NOTFOUND for a graph without nodes. */
-nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height, uint8_t **out,
-                              size_t *len, uint32_t *count, nb_err *err);
+ * graph payload wg of a world of width x height cells (landmarks_link.c):
+ * want of them (at most the largest component's nodes), or 0 for the 8 at
+ * the corners and edges' middles; NB_ERR_NOTFOUND for a graph without nodes. */
+nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height, uint32_t want,
+                              uint8_t **out, size_t *len, uint32_t *count, nb_err *err);
 
 /* The level of blocks of side x side tiles above the world graph payload
  * wg of a world of columns x rows tiles (NB_SEC_WORLD_BLOCKS payload,

@@ -5,6 +5,7 @@
  *   bench_world_haa OUT [WORLD]
  *
  * NB_BENCH_WALKS=0: no stretch copied from the walks the workspace keeps.
+ * NB_BENCH_ACTIVE=A: a query's heuristic reads at most A landmarks (default 8).
  *
  * OUT is where navbake world link wrote world.nbw (its tiles in
  * OUT/tiles); with WORLD, the folder of the world's manifest and tile maps,
@@ -395,6 +396,10 @@ int main(int argc, char **argv)
     const char *wk = getenv("NB_BENCH_WALKS");
     if (wk && *wk == '0')
         nbi_whaa_set_walks(q, 0);
+    /* NB_BENCH_ACTIVE=A: the most landmarks a query keeps (haa_world.c's landmarks_active). */
+    const char *act = getenv("NB_BENCH_ACTIVE");
+    if (act && *act)
+        nbi_whaa_set_active_landmarks(q, (uint32_t)strtoul(act, NULL, 10));
     const char *pl = getenv("NB_BENCH_PAIRS");
     if (pl && *pl) {
         int rc = pairs(w, &in, q, ag.capability, pl);
@@ -477,8 +482,15 @@ int main(int argc, char **argv)
         uint8_t *lp = NULL;
         size_t ll = 0;
         uint32_t nl = 0;
+        /* As many as the world bundle holds (the manifest's `landmarks: K`). */
+        uint32_t want = 0;
+        for (size_t i = 0; i < w->index->nsections; i++)
+            if (w->index->sections[i].info.type == NB_SEC_WORLD_LANDMARKS &&
+                w->index->sections[i].info.param[0] == ag.capability &&
+                w->index->sections[i].info.param[1] == 1)
+                want = w->index->sections[i].info.param[2];
         double b = cpu();
-        nb_status ls = nbb_world_landmarks(w->index->sections[gi].payload, in.width, in.height,
+        nb_status ls = nbb_world_landmarks(w->index->sections[gi].payload, in.width, in.height, want,
                                            &lp, &ll, &nl, &err);
         printf("the link's landmarks: %u, %zu bytes (%.3f bytes a cell), %.0f ms CPU (%s)\n", nl,
                ll, (double)ll / ((double)in.width * in.height), 1e3 * (cpu() - b),

@@ -150,6 +150,16 @@ maps: "t/{x}_{y}.map"
 blocks: 257'
 refuses 1 "blocks above 256" navbake world check m.yaml
 like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:9: blocks: 257 is not a whole number from 0 to 256"
+manifest 'tile: 32
+maps: "t/{x}_{y}.map"
+landmarks: 33'
+refuses 1 "landmarks above 32" navbake world check m.yaml
+like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:12: landmarks: 33 is not a whole number from 1 to 32"
+manifest 'tile: 32
+maps: "t/{x}_{y}.map"
+landmarks: 0'
+refuses 1 "landmarks: 0" navbake world check m.yaml
+like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:12: landmarks: 0 is not a whole number from 1 to 32"
 printf 'world: 2\nwidth: 100\nheight: 70\ntile: 32\nmaps: "{x}{y}"\n' >m.yaml
 refuses 1 "another version" navbake world check m.yaml
 like "is refused" "$(cat "$tmp/.out")" "world: 2 is not a whole number from 1 to 1"

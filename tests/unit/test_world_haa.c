@@ -37,7 +37,11 @@
  *   so both optimal on that graph), expanding fewer nodes in all; the
  *   section refused when damaged: a distance that some arc cannot span, a
  *   landmark that is no node, a count the table does not say, a distance
- *   past the format's bound.
+ *   past the format's bound.  Every stored distance equal to a plain
+ *   Dijkstra made here from each landmark over the world graph; with the
+ *   manifest's `landmarks: 12` (and blocks), 12 of them, each past the 8th
+ *   the node farthest from those before it, and the same world graph
+ *   lengths with them as without.
  * - An end's insertion (its costs to its tile's portals, as queries make
  *   them on the re-bound workspace) equal to a plain Dijkstra made here
  *   over the end's cluster's cells, then over the tile graph's nodes in the
@@ -802,6 +806,114 @@ static int with_levels(const char *dir)
     return f && fputs("levels: 2\n", f) >= 0 && fclose(f) == 0;
 }
 
+/* Appends `landmarks: K` to dir's manifest: K landmarks on the world graph,
+ * the corner and edge ones then farthest first. */
+static int with_landmarks(const char *dir, uint32_t k)
+{
+    FILE *f = fopen(tu_path(dir, "world.yaml"), "a");
+    return f && fprintf(f, "landmarks: %u\n", k) > 0 && fclose(f) == 0;
+}
+
+/* The world graph's landmarks (want asked for, 0: the default) against a
+ * plain Dijkstra made here from each landmark over the graph's arcs taken
+ * both ways (an O(n^2) scan for the nearest unsettled node, no heap): every
+ * node's stored distance, joined exactly when reached; the count asked
+ * for; and each landmark past the 8 corner and edge ones the node whose
+ * least distance to those before it is largest (farthest first). */
+static void landmarks_plain(const char *what, const nb_world *w, const nb_agent *ag, uint32_t want)
+{
+    nb_err err;
+    err.msg[0] = 0;
+    nbi_wgraph g;
+    nbi_wlmk lm;
+    long gi = nbi_wgraph_index(w->index, ag->capability, 1), li = -1;
+    for (size_t i = 0; i < w->index->nsections; i++)
+        if (w->index->sections[i].info.type == NB_SEC_WORLD_LANDMARKS &&
+            w->index->sections[i].info.param[0] == ag->capability &&
+            w->index->sections[i].info.param[1] == 1)
+            li = (long)i;
+    if (!ok(gi >= 0 && li >= 0 && nbi_wgraph_at(w->index, (size_t)gi, &g, &err) == NB_OK &&
+                nbi_wlmk_at(w->index, (size_t)li, &lm, &err) == NB_OK,
+            "%s: landmarks: the world graph and its landmarks read (%s)", what, err.msg))
+        return;
+    uint32_t n = g.nodes, K = lm.count;
+    /* Arcs both ways, as an n x n matrix of the shortest (n is small here). */
+    double *m = malloc((size_t)n * n * sizeof *m), *d = malloc((size_t)K * n * sizeof *d);
+    uint8_t *done = malloc(n);
+    if (!ok(m && d && done, "%s: landmarks: %u nodes", what, n)) {
+        free(m), free(d), free(done);
+        return;
+    }
+    for (size_t i = 0; i < (size_t)n * n; i++)
+        m[i] = INFINITY;
+    for (uint32_t u = 0; u < n; u++)
+        for (uint32_t a = nbi_u32at(g.arc_first, u); a < nbi_u32at(g.arc_first, u + 1); a++) {
+            const uint8_t *r = g.arc + (size_t)a * NBI_WGRAPH_ARC;
+            uint32_t v = nbi_get32(r + NBI_WGRAPH_A_TO);
+            double c = nbi_get32(r + NBI_WGRAPH_A_CARD) + M_SQRT2 * nbi_get32(r + NBI_WGRAPH_A_DIAG);
+            if (v < n && c < m[(size_t)u * n + v])
+                m[(size_t)u * n + v] = m[(size_t)v * n + u] = c;
+        }
+    unsigned wrong = 0, compared = 0;
+    for (uint32_t k = 0; k < K; k++) {
+        double *dk = d + (size_t)k * n;
+        uint32_t src = nbi_u32at(lm.landmark, k);
+        for (uint32_t u = 0; u < n; u++)
+            dk[u] = INFINITY, done[u] = 0;
+        dk[src] = 0;
+        for (;;) {
+            uint32_t u = UINT32_MAX;
+            for (uint32_t v = 0; v < n; v++)
+                if (!done[v] && dk[v] < INFINITY && (u == UINT32_MAX || dk[v] < dk[u]))
+                    u = v;
+            if (u == UINT32_MAX)
+                break;
+            done[u] = 1;
+            for (uint32_t v = 0; v < n; v++)
+                if (dk[u] + m[(size_t)u * n + v] < dk[v])
+                    dk[v] = dk[u] + m[(size_t)u * n + v];
+        }
+        for (uint32_t u = 0; u < n; u++) {
+            double s = nbi_wlmk_dist(&lm, u, k);
+            int bad = dk[u] == INFINITY ? s != -1 : fabs(s - dk[u]) > 1e-9 * (1 + dk[u]);
+            if (bad && !wrong++)
+                diag("%s: landmark %u (node %u) to node %u: stored %.6f, Dijkstra %.6f", what, k,
+                     src, u, s, dk[u]);
+            compared++;
+        }
+    }
+    is_int(wrong, 0, "%s: landmarks: %u distances of %u landmarks equal a plain Dijkstra's", what,
+           compared, K);
+    /* The largest component: the nodes landmark 0 reaches. */
+    uint32_t comp = 0;
+    for (uint32_t u = 0; u < n; u++)
+        comp += d[u] < INFINITY;
+    uint32_t expect = want ? (want < comp ? want : comp) : K;
+    ok(K == expect && (want || K <= 8), "%s: landmarks: %u of them (%u asked, %u nodes joined)",
+       what, K, want, comp);
+    unsigned far_wrong = 0;
+    for (uint32_t k = 8; k < K; k++) {
+        double best = -1, at = INFINITY;
+        uint32_t lk = nbi_u32at(lm.landmark, k);
+        for (uint32_t u = 0; u < n; u++) {
+            if (d[u] == INFINITY)
+                continue;
+            double least = INFINITY;
+            for (uint32_t j = 0; j < k; j++)
+                least = d[(size_t)j * n + u] < least ? d[(size_t)j * n + u] : least;
+            best = least > best ? least : best;
+            if (u == lk)
+                at = least;
+        }
+        if (fabs(at - best) > 1e-9 * (1 + best) && !far_wrong++)
+            diag("%s: landmark %u (node %u) lies %.4f from those before it, node farthest %.4f",
+                 what, k, lk, at, best);
+    }
+    is_int(far_wrong, 0, "%s: landmarks: each past the 8th the farthest from those before it (%u)",
+           what, K > 8 ? K - 8 : 0);
+    free(m), free(d), free(done);
+}
+
 /* An end's insertion into its tile, as queries make it (its Dijkstra
  * ended once the tile's portals are settled, on one workspace whose arrays
  * serve every tile in turn), gives the costs to every portal that the
@@ -1019,8 +1131,9 @@ static void insertion_plain(const char *what, nb_world *w, const tw_world *wd, c
 }
 
 /* What check's manifest says besides the cut's: `paths: 1` (with_paths), `levels: 2`
- * (with_levels). */
-enum { WITH_PATHS = 1, WITH_LEVELS = 2 };
+ * (with_levels), `landmarks: 12` (with_landmarks). */
+enum { WITH_PATHS = 1, WITH_LEVELS = 2, WITH_LANDMARKS = 4 };
+#define TEST_LANDMARKS 12 /* what WITH_LANDMARKS asks for */
 
 /* The refinement, over pairs of ends drawn on the map (every tile loaded): the stretches
  * refined, those searched above their tile graph's own level, the nodes expanded. */
@@ -1269,6 +1382,7 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
     if (!ok(nbb_world_cut(map, NULL, agents, tile, cluster, dir, 2, NULL, NULL, NULL, &err) ==
                     NB_OK &&
                 (!paths || with_paths(dir)) && (!levels || with_levels(dir)) &&
+                (!(opts & WITH_LANDMARKS) || with_landmarks(dir, TEST_LANDMARKS)) &&
                 tw_bake_world(dir, 0, &wd, &err),
             "%s: cut into tiles of %u, baked and linked: %s", what, tile, err.msg)) {
         free(map), free(agents);
@@ -1425,6 +1539,7 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
            (unsigned long long)with, (unsigned long long)without);
     }
     nbi_whaa_free(iq);
+    landmarks_plain(what, w, &ag, opts & WITH_LANDMARKS ? TEST_LANDMARKS : 0);
     /* The refinement searches the tiles' levels exactly when they have them. */
     size_t nst, above;
     uint64_t rexp;
@@ -1787,6 +1902,10 @@ int main(void)
         snprintf(pdir, sizeof pdir, "%s/wlevels", tmp);
         check("brc202d, clusters of 8, levels: 2", pmap, maps[0].tile, 8,
               tu_src("data/haa-agents.yaml"), pdir, 200, WITH_PATHS | WITH_LEVELS);
+        /* Landmarks past the corner and edge ones, farthest first, with the level of blocks. */
+        snprintf(pdir, sizeof pdir, "%s/wlandmarks", tmp);
+        check("brc202d, paths: 1, landmarks: 12", pmap, maps[0].tile, 16,
+              tu_src("data/haa-agents.yaml"), pdir, 200, WITH_PATHS | WITH_LANDMARKS);
         snprintf(pdir, sizeof pdir, "%s/wlevels0", tmp);
         check("brc202d, clusters of 8", pmap, maps[0].tile, 8, tu_src("data/haa-agents.yaml"),
               pdir, 200, WITH_PATHS);

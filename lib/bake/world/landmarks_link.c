@@ -10,6 +10,7 @@
  * over the arcs taken both ways, so that |d(u) - d(v)| <= c holds on every
  * arc whatever the graph's symmetry (the reader checks it).  Work and
  * memory grow with the world graph's nodes and arcs, not with cells. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,8 @@
 #include "core/heap.h"
 #include "world/world.h"
 
-#define LANDMARKS 8
+/* The landmarks at the world's corners and the middles of its edges. */
+#define ANCHORS 8
 
 typedef struct edge {
     uint32_t to, card, diag;
@@ -59,8 +61,8 @@ static int dijkstra(uint32_t n, const uint32_t *first, const edge *e, uint32_t s
     return 1;
 }
 
-nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height, uint8_t **out,
-                              size_t *len, uint32_t *count, nb_err *err)
+nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height, uint32_t want,
+                              uint8_t **out, size_t *len, uint32_t *count, nb_err *err)
 {
     *out = NULL;
     uint32_t n = nbi_get32(wg + NBI_WGRAPH_NODES), arcs = nbi_get32(wg + NBI_WGRAPH_ARCS),
@@ -72,6 +74,7 @@ nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height
              *comp = nbb_malloc((n + 1) * sizeof *comp);
     edge *e = nbb_malloc(2 * ((size_t)arcs + 1) * sizeof *e);
     uint8_t *done = nbb_malloc(n + 1), *p = NULL;
+    double *least = NULL; /* per node: its distance to the nearest landmark chosen */
     nbi_heap h;
     memset(&h, 0, sizeof h);
     nb_status st = NB_OK;
@@ -118,12 +121,17 @@ nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height
         ncomp++;
     }
     /* The landmarks: the nodes of that component nearest the corners and
-     * the middles of the world's edges, each once. */
-    uint32_t lm[LANDMARKS], L = 0;
+     * the middles of the world's edges, each once (the first want of them
+     * when the manifest asks for fewer); past those, farthest first: each
+     * next one the node of that component whose least distance to the
+     * landmarks chosen is largest (ties: the lowest node), so that the
+     * landmarks spread over the graph as its distances, not its cells, lay
+     * it out.  Each landmark's Dijkstra serves the choice of the next. */
+    uint32_t lm[NBI_WLMK_MAX], L = 0, K = want ? want : ANCHORS;
     int32_t W = (int32_t)width - 1, H = (int32_t)height - 1;
-    const nb_cell anchor[LANDMARKS] = {{0, 0}, {W, H}, {W, 0}, {0, H},
-                                       {W / 2, 0}, {W / 2, H}, {0, H / 2}, {W, H / 2}};
-    for (int a = 0; a < LANDMARKS && bestn; a++) {
+    const nb_cell anchor[ANCHORS] = {{0, 0}, {W, H}, {W, 0}, {0, H},
+                                     {W / 2, 0}, {W / 2, H}, {0, H / 2}, {W, H / 2}};
+    for (uint32_t a = 0; a < ANCHORS && L < K && bestn; a++) {
         uint32_t pick = UINT32_MAX;
         double pd = 0;
         for (uint32_t u = 0; u < n; u++) {
@@ -140,29 +148,46 @@ nb_status nbb_world_landmarks(const uint8_t *wg, uint32_t width, uint32_t height
         if (!dup)
             lm[L++] = pick;
     }
-    *len = NBI_WLMK_HEADER + 4 * (size_t)L + NBI_WLMK_DIST * (size_t)n * L;
-    if (!L || !(p = nbb_calloc(1, *len))) {
+    /* Room for the landmarks asked for (the anchors alone when none are: the bytes of a
+     * world linked before the key); those past the anchors found as the Dijkstras run. */
+    uint32_t cap = !want ? L : K < bestn ? K : bestn;
+    *len = NBI_WLMK_HEADER + 4 * (size_t)cap + NBI_WLMK_DIST * (size_t)n * cap;
+    if (!L || !(p = nbb_calloc(1, *len)) || (cap > L && !(least = nbb_malloc((n + 1) * sizeof *least)))) {
         st = L ? nbi_fail(err, NB_ERR_NOMEM, "no memory for the landmarks of %u nodes", n)
                : NB_ERR_NOTFOUND; /* a graph without nodes: no landmarks */
         goto out;
     }
+    for (uint32_t u = 0; least && u < n; u++)
+        least[u] = INFINITY;
     nbi_put32(p + NBI_WLMK_CAPABILITY, nbi_get32(wg + NBI_WGRAPH_CAPABILITY));
     nbi_put32(p + NBI_WLMK_SIZE, nbi_get32(wg + NBI_WGRAPH_SIZE));
     nbi_put32(p + NBI_WLMK_NODES, n);
-    nbi_put32(p + NBI_WLMK_COUNT, L);
-    uint8_t *dist = p + NBI_WLMK_HEADER + 4 * (size_t)L;
-    for (uint32_t k = 0; k < L; k++) {
+    nbi_put32(p + NBI_WLMK_COUNT, cap);
+    uint8_t *dist = p + NBI_WLMK_HEADER + 4 * (size_t)cap;
+    for (uint32_t k = 0; k < cap; k++) {
+        if (k == L) { /* the next, farthest from those chosen */
+            uint32_t pick = UINT32_MAX;
+            for (uint32_t u = 0; u < n; u++)
+                if (comp[u] == best && (pick == UINT32_MAX || least[u] > least[pick]))
+                    pick = u;
+            lm[L++] = pick;
+        }
         nbi_put32at(p + NBI_WLMK_HEADER, k, lm[k]);
         if (!dijkstra(n, first, e, lm[k], card, diag, done, pos, &h)) {
             st = nbi_fail(err, NB_ERR_NOMEM, "no memory for the landmarks of %u nodes", n);
             goto out;
         }
         for (uint32_t u = 0; u < n; u++) {
-            uint8_t *d = dist + NBI_WLMK_DIST * ((size_t)u * L + k);
+            uint8_t *d = dist + NBI_WLMK_DIST * ((size_t)u * cap + k);
             nbi_put32(d + NBI_WLMK_D_CARD, card[u]);
             nbi_put32(d + NBI_WLMK_D_DIAG, diag[u]);
+            if (least && card[u] != NBI_WLMK_NONE) {
+                double l = nbi_steps_length(card[u], diag[u]);
+                least[u] = l < least[u] ? l : least[u];
+            }
         }
     }
+    L = cap;
     *out = p;
     *count = L;
     p = NULL;
@@ -170,5 +195,6 @@ out:
     if (h.a)
         nbi_heap_free(&h);
     nbb_free(first), nbb_free(card), nbb_free(diag), nbb_free(pos), nbb_free(comp), nbb_free(e), nbb_free(done), nbb_free(p);
+    nbb_free(least);
     return st;
 }

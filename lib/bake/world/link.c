@@ -736,7 +736,7 @@ nb_status nbb_world_link_cached(const nbb_world *w, const char *dir, int read,
         uint8_t *lp = NULL;
         size_t ll = 0;
         uint32_t nl = 0;
-        nb_status lst = nbb_world_landmarks(p, w->width, w->height, &lp, &ll, &nl, err);
+        nb_status lst = nbb_world_landmarks(p, w->width, w->height, w->landmarks, &lp, &ll, &nl, err);
         /* The level of blocks above it (blocks_link.c), when the manifest asks. */
         uint8_t *bp = NULL;
         size_t bl = 0;

@@ -51,7 +51,7 @@ struct nbi_whaa {
      * their arcs too.  Checked as the search first reaches the tile, so a
      * search reads the pages of the tiles it reaches, never the whole graph. */
     uint8_t *tchk;
-    uint32_t nlm;
+    uint32_t nlm, active;    /* active: the most landmarks a query keeps (landmarks_active) */
     uint32_t lmk[NBI_WLMK_MAX];
     double lt[NBI_WLMK_MAX], lf[NBI_WLMK_MAX];
     /* Under an overlay that blocks cells (haa_edit.c): keys past N + 1 are
@@ -111,6 +111,11 @@ struct nbi_whaa {
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
 
 void nbi_whaa_set_landmarks(nbi_whaa *q, int use) { q->use_lm = use; }
+
+void nbi_whaa_set_active_landmarks(nbi_whaa *q, uint32_t most)
+{
+    q->active = most ? most : NBI_WHAA_ACTIVE_LANDMARKS;
+}
 
 int nbi_whaa_has_landmarks(const nbi_whaa *q) { return q->has_lm; }
 
@@ -273,7 +278,7 @@ nb_status nbi_whaa_new(const nb_world *w, nb_capability cap, uint32_t size, nbi_
         if (b->sections[i].info.type == NB_SEC_WORLD_LANDMARKS &&
             b->sections[i].info.param[0] == cap && b->sections[i].info.param[1] == size &&
             (st = nbi_wlmk_at(b, i, &q->lm, err)) == NB_OK)
-            q->has_lm = q->use_lm = 1;
+            q->has_lm = q->use_lm = 1, q->active = NBI_WHAA_ACTIVE_LANDMARKS;
     long bi = st == NB_OK ? nbi_wblocks_index(b, cap, size) : -1;
     if (bi >= 0 && (st = nbi_wblocks_at(b, (size_t)bi, &q->bl, err)) == NB_OK)
         q->has_bl = q->use_bl = 1;
@@ -534,6 +539,47 @@ static void landmarks_at_goal(nbi_whaa *q, uint32_t fg, uint32_t ng)
         q->lt[q->nlm] = t;
         q->lf[q->nlm++] = f;
     }
+}
+
+/* The landmarks this query keeps: the heuristic reads each one at every
+ * node the search reaches, so past a few they cost more than the nodes
+ * they save (the world's `landmarks: K` may hold up to 32).  Kept: the
+ * q->active whose bound on the whole path is largest at the start's
+ * portals (ALT's active landmarks, Goldberg and Harrelson 2005), each
+ * scored by the least over those portals p of cost(start, p) + its bound
+ * at p; ties by the landmark's number.  Any subset keeps the heuristic a
+ * lower bound, so the search stays exact. */
+static void landmarks_active(nbi_whaa *q, uint32_t fs, uint32_t ns)
+{
+    if (q->nlm <= q->active)
+        return;
+    double score[NBI_WLMK_MAX];
+    uint32_t order[NBI_WLMK_MAX];
+    for (uint32_t i = 0; i < q->nlm; i++) {
+        double sc = INFINITY;
+        for (uint32_t j = 0; j < ns; j++) {
+            if (q->scost[j] < 0)
+                continue;
+            double d = nbi_wlmk_dist(&q->lm, fs + j, q->lmk[i]), b = 0;
+            if (d >= 0)
+                b = d - q->lt[i] > q->lf[i] - d ? d - q->lt[i] : q->lf[i] - d;
+            b = b > 0 ? b : 0;
+            sc = q->scost[j] + b < sc ? q->scost[j] + b : sc;
+        }
+        score[i] = sc;
+        /* Insertion by score, largest first, the earlier landmark first on ties. */
+        uint32_t k = i;
+        for (; k > 0 && score[order[k - 1]] < sc; k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    uint32_t lmk[NBI_WLMK_MAX];
+    double lt[NBI_WLMK_MAX], lf[NBI_WLMK_MAX];
+    for (uint32_t i = 0; i < q->active; i++)
+        lmk[i] = q->lmk[order[i]], lt[i] = q->lt[order[i]], lf[i] = q->lf[order[i]];
+    for (uint32_t i = 0; i < q->active; i++)
+        q->lmk[i] = lmk[i], q->lt[i] = lt[i], q->lf[i] = lf[i];
+    q->nlm = q->active;
 }
 
 static const nbi_trep *key_trep(const nbi_whaa *q, uint32_t u);
@@ -1238,8 +1284,11 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
     /* Under blocks a path may reach the goal through R cells, past every
      * portal of its tile, so the landmarks' terms there bound nothing. */
     q->nlm = 0;
-    if (st == NB_OK && !apart && !ed->ndirty)
+    if (st == NB_OK && !apart && !ed->ndirty) {
         landmarks_at_goal(q, fg, ng);
+        if (!ds)
+            landmarks_active(q, fs, ns);
+    }
     for (size_t i = 0; st == NB_OK && i < ed->ntrep; i++) {
         nbi_trep *r = &ed->trep[i];
         if (!r->live)

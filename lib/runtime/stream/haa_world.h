@@ -241,6 +241,10 @@ void nbi_whaa_set_refine(nbi_whaa *q, int refine);
  * landmarks as well as by the octile distance; 0: the octile distance
  * alone (bench_world_haa compares the two). */
 void nbi_whaa_set_landmarks(nbi_whaa *q, int use);
+/* The most landmarks a query's heuristic reads (landmarks_active in
+ * haa_world.c), 0 for the default; tests and benchmarks. */
+#define NBI_WHAA_ACTIVE_LANDMARKS 8
+void nbi_whaa_set_active_landmarks(nbi_whaa *q, uint32_t most);
 int nbi_whaa_has_landmarks(const nbi_whaa *q);
 /* 1 (the default when the world bundle has one): the search above the
  * tiles runs on the level of tile blocks away from the ends' blocks
