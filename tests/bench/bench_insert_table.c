@@ -79,8 +79,7 @@ static double len(const nbi_tdijk *dj, uint32_t u)
 }
 
 /* Today's insertion from node u: the tile graph until every portal is settled. */
-__attribute__((noinline)) static int by_search(nbi_tdijk *dj, const tile *k, uint32_t u,
-                                               double *cost)
+NBP_NOINLINE static int by_search(nbi_tdijk *dj, const tile *k, uint32_t u, double *cost)
 {
     const nbi_wtile *t = k->t;
     dj->target = k->want;
@@ -93,10 +92,9 @@ __attribute__((noinline)) static int by_search(nbi_tdijk *dj, const tile *k, uin
 }
 
 /* The table's insertion from node u: its block searched, then the sums. */
-__attribute__((noinline)) static int by_table(nbi_tdijk *dj, const tile *k, uint32_t u,
-                                              uint32_t side, uint32_t bcols, const uint32_t *bfirst,
-                                              const uint32_t *border, const uint16_t *tab,
-                                              int plant, double *cost)
+NBP_NOINLINE static int by_table(nbi_tdijk *dj, const tile *k, uint32_t u, uint32_t side,
+                                 uint32_t bcols, const uint32_t *bfirst, const uint32_t *border,
+                                 const uint16_t *tab, int plant, double *cost)
 {
     const nbi_wtile *t = k->t;
     uint32_t b = block(k, u, side, bcols), x0 = t->core_x + b % bcols * side,
