@@ -231,7 +231,10 @@ int main(int argc, char **argv)
     nbi_wtile t;
     if (nb_bundle_open(argv[1], 0, NULL, &b, &err) != NB_OK || nbi_wtile_find(b, &t, &err) != NB_OK ||
         nbi_agraph_find(b, &g, &err) != NB_OK || !nb_agent_get(b, 0)) {
-        fprintf(stderr, "%s: %s\n", argv[1], b ? err.msg : "cannot open");
+        if (b && nbi_agraph_find(b, &g, &err) == NB_OK)
+            fprintf(stderr, "%s: no agent class\n", argv[1]);
+        else
+            fprintf(stderr, "%s\n", err.msg);
         nb_bundle_close(b);
         return 1;
     }
