@@ -610,6 +610,16 @@ static void drop_cells(nb_sg_result *res)
     res->path = NULL;
 }
 
+/* The search under an overlay (sgoverlay.c) is made by the first query that needs it (a
+ * partial path's target, or a path the blocks cut) and kept for the workspace's life. */
+static nb_status sgov_made(nb_sg *ws, nb_err *err)
+{
+    if (ws->sgov || (ws->sgov = nbi_sgov_new(ws->a)))
+        return NB_OK;
+    ws->state = IDLE;
+    return nbi_fail_nomem(err, "a subgoal search under an overlay");
+}
+
 /* The query under an overlay that blocks cells, as Annotated A*. */
 static nb_status begin_overlaid(nb_sg *ws, const nb_sg_query *q, nb_err *err)
 {
@@ -717,8 +727,8 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
      * Under an overlay that cell is found by the rings under it (clearance/partial.c), so it
      * is reachable there, and the layer's exact search under the blocks goes to it, with
      * costs or without (the same cell either way). */
-    if (q->partial && ws->ov && !ws->sgov && !(ws->sgov = nbi_sgov_new(ws->a)))
-        return nbi_fail_nomem(err, "a subgoal search under an overlay");
+    if (q->partial && ws->ov && (qst = sgov_made(ws, err)) != NB_OK)
+        return qst;
     /* The goal joined to the start under the blocks (the regions the overlay's version keeps,
      * on maps up to 2048 x 2048) is its own target: the rings' searches are not needed. */
     int joined = q->partial && ws->ov ? nbi_sgov_joined(ws->sgov, L, ws->ov, q->start, q->goal)
@@ -840,9 +850,12 @@ static inline NBP_ALWAYS_INLINE void expand_side(nb_sg *ws, const int dir, uint3
      * path for that loses the path (skipping a stall only costs time).
      * The test is made as the edges are relaxed, in one pass: the edges
      * relaxed before a stall is found give labels of real paths, only
-     * longer than need be, which no answer can take for shorter ones (two
-     * passes, testing every edge before relaxing any, read each target twice
-     * and cost more than the extra labels: optimal-bench.md, round 10). */
+     * longer than need be, which no answer can take for shorter ones.
+     * Those labels are the one pass's 2.5-7% more expansions (the stall
+     * rule itself is the same); two passes, testing every edge before
+     * relaxing any, cost more all the same, by instructions, simulated
+     * cache misses and mispredicted branches (optimal-bench.md, rounds 10
+     * and 11). */
     const double stall_below = g - 1e-9 * (1.0 + g);
     const nb_cell to = dir == FWD ? ws->q.goal : ws->q.start;
     for (uint32_t e = e0; e < e1; e++) {
@@ -1191,10 +1204,8 @@ static nb_status settle_overlay(nb_sg *ws, nb_err *err)
      * (tests/bench/results/optimal-bench.md, "Under overlays"). */
     nb_sg_query q = ws->q;
     if (ws->sgov_budget) {
-        if (!ws->sgov && !(ws->sgov = nbi_sgov_new(ws->a))) {
-            ws->state = IDLE;
-            return nbi_fail_nomem(err, "a subgoal search under an overlay");
-        }
+        if ((st = sgov_made(ws, err)) != NB_OK)
+            return st;
         ws->built = 0;
         uint64_t left = ws->q.max_expansions ? ws->q.max_expansions - ws->expanded : UINT64_MAX;
         ws->sgov_capped = left > ws->sgov_budget;
