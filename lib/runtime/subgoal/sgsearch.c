@@ -9,7 +9,9 @@
  * found.  The subgoal path is unpacked (each shortcut into the two edges
  * it replaces) and walked into cells.  A short query tries first within a
  * bound on its length (join_ends), and again without one when that finds
- * nothing.
+ * nothing.  Ends that a free octile walk joins need neither scans nor
+ * search: the two straight shapes are tried first (direct_walk), then, for
+ * ends less than SG_MONO_SHORT apart, every shape (sgmono.c).
  *
  * Node records grow with the nodes a query touches; a node id finds its
  * record through pages of SG_PAGE ids (each a u32 slot per id, made zeroed
@@ -103,6 +105,8 @@ struct nb_sg {
     const nbi_sglayer *L;
     nb_path_status status;
     int searched, direct, limit;
+    int mono_on;       /* direct, by a walk of another shape: mono holds it */
+    nbi_sgmono mono;
     uint64_t expanded, scanned, stalled;
     double best;   /* the shortest meeting so far (or the bound, before one) */
     double bound;  /* the first try's bound on the path's length; INFINITY: none */
@@ -512,6 +516,12 @@ static int join_ends(nb_sg *ws)
 #define SG_BOUND_ADD 6.0
 #endif
 
+/* Ends less than this apart that neither of nbi_sg_walk's two shapes joins are tried with
+ * every shape of octile walk (nbi_sg_mono) before the scans: such a walk is a shortest path. */
+#ifndef SG_MONO_SHORT
+#define SG_MONO_SHORT 64.0
+#endif
+
 /* 1 when a free octile walk joins a and b (either shape, as nbi_sg_walk); the walk is
  * written into the path's room, which the answer's walk reuses. */
 static int direct_walk(nb_sg *ws, nb_cell a, nb_cell b)
@@ -742,7 +752,7 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
         return qst;
     q = &ws->q;
     ws->L = L;
-    ws->searched = ws->direct = ws->limit = 0;
+    ws->searched = ws->direct = ws->limit = ws->mono_on = 0;
     ws->oom = NB_OK;
     ws->expanded = ws->scanned = 0;
     ws->best = ws->bound = INFINITY;
@@ -784,7 +794,10 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
      * distance.  The scans would find the same walk after reaching every subgoal in sight of
      * either end (a hundred and more on open maps), which is most of a short query's time.
      * Under an overlay the walk is then checked against the blocks, as a scan's would be. */
-    if (direct_walk(ws, q->start, q->goal)) {
+    double h = nbi_octile_cells(q->start.x, q->start.y, q->goal.x, q->goal.y);
+    if (direct_walk(ws, q->start, q->goal) ||
+        (h < SG_MONO_SHORT &&
+         (ws->mono_on = nbi_sg_mono(&L->grid, q->start, q->goal, &ws->mono)))) {
         ws->direct = 1;
         answer(ws, NB_PATH_FOUND);
         return settle_overlay(ws, err);
@@ -792,7 +805,6 @@ nb_status nb_sg_begin(nb_sg *ws, const nb_sg_query *q, nb_err *err)
     ws->searched = 1;
     /* Under an overlay the unblocked path is walked on the blocks' grid, and the search
      * under the overlay reads the unbounded search's distances: no bound there. */
-    double h = nbi_octile_cells(q->start.x, q->start.y, q->goal.x, q->goal.y);
     int open = (double)L->grid.width * L->grid.height >= SG_BOUND_OPEN * L->nodes;
     ws->bound = ws->ov || h >= SG_BOUND_SHORT || !open ? INFINITY
                                                        : SG_BOUND_RATIO * h + SG_BOUND_ADD;
@@ -1141,6 +1153,13 @@ static nb_status build_answer(nb_sg *ws, nb_err *err)
     ws->way_len = 0;
     if (!push_way(ws, ws->q.start))
         return nbi_fail_nomem(err, "a path");
+    if (ws->mono_on) {
+        /* The weaving walk's turning points: each hop between them is straight. */
+        if (!nbi_grow(ws->a, (void **)&ws->way, &ws->way_cap,
+                      (size_t)ws->mono.diag + ws->mono.card + 2, sizeof *ws->way))
+            return nbi_fail_nomem(err, "a path");
+        ws->way_len += nbi_sg_mono_turns(&ws->mono, ws->way + 1);
+    }
     uint32_t m = ws->status == NB_PATH_FOUND ? ws->meet : ws->partial;
     if (!ws->direct && m != NONE) {
         /* A path longer than the map has cells is no path (walk_path refuses it): refused before

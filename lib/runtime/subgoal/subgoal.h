@@ -154,6 +154,29 @@ int nbi_sg_scan_box(const nbi_sggrid *g, int32_t x, int32_t y, nbi_sg_visit visi
  * or 0 when neither shape is free (a layer that disagrees with itself). */
 size_t nbi_sg_walk(const nbi_sggrid *g, nb_cell a, nb_cell b, nb_cell *out);
 
+/* Any octile-shortest walk from a to b, of whatever shape (the diagonal and the cardinal move
+ * toward b in any order), found by a sweep of the parallelogram the two moves span: row j
+ * holds the cells after j diagonal moves, bit i + 1 the one after i cardinal moves too.  Only
+ * for diagonal counts up to NBI_SG_MONO_DIAG and cardinal counts up to NBI_SG_MONO_CARD. */
+#define NBI_SG_MONO_DIAG 63u
+#define NBI_SG_MONO_CARD 61u
+typedef struct nbi_sgmono {
+    uint64_t reach[NBI_SG_MONO_DIAG + 1]; /* row j's cells some such walk from a reaches */
+    uint64_t in_diag[NBI_SG_MONO_DIAG + 1]; /* of those, the ones a diagonal move enters */
+    nb_cell a;
+    unsigned d, c;       /* the two moves */
+    uint32_t diag, card; /* how many of each */
+} nbi_sgmono;
+
+/* 1 when such a walk is free (m then holds the sweep for nbi_sg_mono_turns); 0 when none is,
+ * or the counts are past the limits. */
+int nbi_sg_mono(const nbi_sggrid *g, nb_cell a, nb_cell b, nbi_sgmono *m);
+
+/* The turning points of one walk of the sweep (nbi_sg_mono returned 1), a and b left out,
+ * into out (room for diag + card cells, at most): each hop between two of them is straight.
+ * Returns their number. */
+size_t nbi_sg_mono_turns(const nbi_sgmono *m, nb_cell *out);
+
 /* The cells of the octile walks through waypoints way[0 .. n - 1], the first included: the
  * room their walks need. */
 static inline uint64_t nbi_sg_way_cells(const nb_cell *way, size_t n)
