@@ -20,10 +20,12 @@
  *
  * What depends on the overlay alone is kept in the workspace while the
  * overlay's cells keep their version (nb_overlay.version, unique in the
- * process): the tiles' masks and every scan made under the overlay (its
- * hits, found with no goal as target: the goal joins by its own scan, as
- * on the layer).  So queries under an unchanged overlay pay the search,
- * and the first after a change pays the scans it needs (keep_prep).
+ * process): the tiles' masks and the cells near a block (near_word), and
+ * every scan made under the overlay (its hits, found with no goal as
+ * target), the goal's own among them (join_goal: the goal joins by its
+ * scan, as on the layer).  So queries under an unchanged overlay pay the
+ * search, and the first after a change pays the scans it needs
+ * (keep_prep).
  *
  * Before it, a flood from each end, a row's word at a time and bounded
  * (cut_off), answers "no path" where the blocks close one end's region:
