@@ -9,7 +9,8 @@
 # Default maps: street/Paris_0_512, sc1/AcrosstheCape and the benchmark's
 # others.  Run from the top of a built tree (make), e.g.
 #     sh tests/bench/optimal-ab.sh 4ca11b9 100 2
-# (tests/bench/results/optimal-bench.md, "Street maps").
+# (tests/bench/results/optimal-bench.md, "Street maps").  AB_FLAGS adds
+# options to both runs, e.g. AB_FLAGS=-P for queries under a kept overlay.
 set -e
 commit=$1 lines=${2:-100} rounds=${3:-2}
 [ -n "$commit" ] || { echo "usage: optimal-ab.sh COMMIT [LINES] [ROUNDS] [MAP...]" >&2; exit 2; }
@@ -38,7 +39,7 @@ while [ $r -le "$rounds" ]; do
     for v in old new; do
       if [ $v = old ]; then b=$old; else b=$top; fi
       echo "## round $r, $m, $v"
-      NB_SHARED=$shared "$b/tests/bench/bench_optimal" -c -n "$lines" -m "$m" | grep -v '^## bench\|^At most\|^Lengths'
+      NB_SHARED=$shared "$b/tests/bench/bench_optimal" ${AB_FLAGS:-} -c -n "$lines" -m "$m" | grep -v '^## bench\|^At most\|^Lengths'
     done
   done
   r=$((r + 1))

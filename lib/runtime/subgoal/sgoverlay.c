@@ -20,10 +20,12 @@
  *
  * What depends on the overlay alone is kept in the workspace while the
  * overlay's cells keep their version (nb_overlay.version, unique in the
- * process): the tiles' masks and every scan made under the overlay (its
- * hits, found with no goal as target: the goal joins by its own scan, as
- * on the layer).  So queries under an unchanged overlay pay the search,
- * and the first after a change pays the scans it needs (keep_prep).
+ * process): the tiles' masks and the cells near a block (near_word), and
+ * every scan made under the overlay (its hits, found with no goal as
+ * target), the goal's own among them (join_goal: the goal joins by its
+ * scan, as on the layer).  So queries under an unchanged overlay pay the
+ * search, and the first after a change pays the scans it needs
+ * (keep_prep).
  *
  * Before it, a flood from each end, a row's word at a time and bounded
  * (cut_off), answers "no path" where the blocks close one end's region:
@@ -31,6 +33,7 @@
  * other end reaches, which was most of the time under random blocks on
  * the DAO maps. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "blocked/blocked.h"
 #include "core/u32map.h"
@@ -123,7 +126,9 @@ struct nbi_sgov {
      * 64 row masks then 64 column masks a tile (bit i: cell i of the row or column has less
      * room than size), so that a scan's line tests 64 cells at once. */
     double bound; /* the goal's search stops there: distances beyond it are known as at least it */
-    struct { uint32_t gen, idx; } *tix; /* per overlay tile: 0 no block, else its masks + 1 */
+    /* per overlay tile: 0 no block, else its masks + 1 (stamped gen), and 0 no block near,
+     * else its near masks + 1 (stamped ngen; near_word), both in tmask */
+    struct { uint32_t gen, idx, ngen, nidx; } *tix;
     size_t tixcap;
     uint32_t tgen;
     uint64_t *tmask;
@@ -339,7 +344,7 @@ static uint64_t low_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
 
 /* The three lines round line's low cells in word k, spread one cell along: the cells whose 3 x 3
  * block holds a low-room cell, the only ones the overlay can make blocked or a subgoal. */
-static uint64_t near_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
+static uint64_t near_word_of(nbi_sgov *o, int vertical, int64_t line, int64_t k)
 {
     uint64_t w = 0, before = 0, after = 0;
     for (int64_t l = line - 1; l <= line + 1; l++) {
@@ -348,6 +353,46 @@ static uint64_t near_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
         after |= low_word(o, vertical, l, k + 1) << 63;
     }
     return w | w << 1 | w >> 1 | before | after;
+}
+
+/* near_word_of for a cell's line, read from its tile's near masks (64 rows then 64 columns),
+ * made once an overlay version when a scan first comes into the tile: a scan asks it for every
+ * word of every line it reads, and making it there (nine tiles' masks) was most of a scan's
+ * cost on open maps.  NULL-like 0 for a tile with no block in it or round it. */
+static uint64_t near_word(nbi_sgov *o, int vertical, int64_t line, int64_t k)
+{
+    const nb_overlay *ov = o->ov;
+    if (line < 0 || k < 0 || line >= (int64_t)(vertical ? ov->width : ov->height) ||
+        k >= (int64_t)(vertical ? ov->th : ov->tw))
+        return near_word_of(o, vertical, line, k);
+    uint32_t tx = (uint32_t)(vertical ? line >> NBI_OV_SHIFT : k);
+    uint32_t ty = (uint32_t)(vertical ? k : line >> NBI_OV_SHIFT);
+    size_t i = (size_t)ty * ov->tw + tx;
+    if (o->tix[i].ngen != o->tgen) {
+        uint64_t m[128], any = 0;
+        int64_t bx = (int64_t)tx << NBI_OV_SHIFT, by = (int64_t)ty << NBI_OV_SHIFT;
+        for (unsigned r = 0; r < NBI_OV_SIDE; r++) {
+            m[r] = near_word_of(o, 0, by + r, tx);
+            m[NBI_OV_SIDE + r] = near_word_of(o, 1, bx + r, ty);
+            any |= m[r] | m[NBI_OV_SIDE + r];
+        }
+        o->tix[i].ngen = o->tgen;
+        o->tix[i].nidx = 0;
+        if (any) {
+            if (!nbi_grow(o->a, (void **)&o->tmask, &o->tcap, (o->tn + 1) * 128, sizeof *o->tmask)) {
+                o->oom = 1;
+                o->pver = 0;
+                o->tix[i].ngen = o->tgen - 1; /* not made: made again (or the query ends) */
+                return near_word_of(o, vertical, line, k);
+            }
+            memcpy(o->tmask + o->tn * 128, m, sizeof m);
+            o->tix[i].nidx = (uint32_t)++o->tn;
+        }
+    }
+    if (!o->tix[i].nidx)
+        return 0;
+    return o->tmask[(size_t)(o->tix[i].nidx - 1) * 128 + (vertical ? NBI_OV_SIDE : 0) +
+                    (size_t)(line & NBI_OV_MASK)];
 }
 
 /* Free cells that are not subgoals along c from (x, y), at most limit: the layer's run, then,
@@ -441,12 +486,15 @@ static int walk_shape(const nbi_sggrid *g, const nb_overlay *ov, uint32_t size, 
             return 0;
         x += nbi_move_dx[d];
         y += nbi_move_dy[d];
-        out[i].x = x;
-        out[i].y = y;
+        if (out) {
+            out[i].x = x;
+            out[i].y = y;
+        }
     }
     return 1;
 }
 
+/* out may be NULL: only whether a walk exists (join_goal's direct test). */
 size_t nbi_sgov_walk(const nbi_sglayer *l, const nb_overlay *ov, nb_cell a, nb_cell b,
                      nb_cell *out)
 {
@@ -814,16 +862,15 @@ static void relax(nbi_sgov *o, int32_t x, int32_t y, double g, uint32_t parent)
     heap_up(o->heap, NODE_POS(o), n->heap == NONE ? o->hn++ : n->heap, e);
 }
 
-static int goal_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+/* Cell (x, y) joined to the goal by an h-path of length len (kept the least). */
+static int goal_keep(nbi_sgov *o, int32_t x, int32_t y, double len)
 {
-    (void)ctx;
     int found;
     uint32_t *v = nbi_u32map_slot(&o->gmap, cell_key(o, x, y), &found);
     if (!v || !nbi_grow(o->a, (void **)&o->gd, &o->gcap, o->gn + 1, sizeof *o->gd)) {
         o->oom = 1;
         return 0;
     }
-    double len = nbi_steps_length(card, diag);
     if (found) {
         if (len < o->gd[*v])
             o->gd[*v] = len;
@@ -832,6 +879,12 @@ static int goal_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t
     *v = (uint32_t)o->gn;
     o->gd[o->gn++] = len;
     return 1;
+}
+
+static int goal_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
+{
+    (void)ctx;
+    return goal_keep(o, x, y, nbi_steps_length(card, diag));
 }
 
 static int fwd_visit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t diag, void *ctx)
@@ -939,18 +992,16 @@ static int prep_hit(nbi_sgov *o, int32_t x, int32_t y, uint32_t card, uint32_t d
     return 1;
 }
 
-/* Expands slot s by the scan of its cell under the overlay, made once for the overlay's
- * version (keep_prep) with no target: a scan that does not stop at the goal reports valid
- * h-paths all the same, and the goal is joined from its own scan (gmap), as the layer's query
- * joins it. */
-static void kept_scan(nbi_sgov *o, uint32_t s)
+/* The scan of cell (x, y) under the overlay, made once for the overlay's version (keep_prep)
+ * with no target: a scan that does not stop at the goal reports valid h-paths all the same.
+ * NULL when it cannot be kept (o->oom, and the overlay's scans are made again next query). */
+static const struct sgscanned *kept_entry(nbi_sgov *o, int32_t x, int32_t y)
 {
-    int32_t x = o->node[s].x, y = o->node[s].y;
     int found;
     uint32_t *v = nbi_u32map_slot(&o->pmap, cell_key(o, x, y), &found);
     if (!v) {
         o->oom = 1;
-        return;
+        return NULL;
     }
     if (!found) {
         if (!nbi_grow(o->a, (void **)&o->pent, &o->pentcap, o->pentn + 1, sizeof *o->pent) ||
@@ -958,7 +1009,7 @@ static void kept_scan(nbi_sgov *o, uint32_t s)
             *v = NONE;
             o->oom = 1;
             o->pver = 0;
-            return;
+            return NULL;
         }
         size_t at = o->phn;
         if (oscan(o, x, y, -1, -1, prep_hit, NULL) != 0 || o->phn - at > NONE) {
@@ -966,7 +1017,7 @@ static void kept_scan(nbi_sgov *o, uint32_t s)
             *v = NONE;
             o->oom = 1;
             o->pver = 0;
-            return;
+            return NULL;
         }
         *v = (uint32_t)o->pentn;
         o->made++;
@@ -974,16 +1025,48 @@ static void kept_scan(nbi_sgov *o, uint32_t s)
     } else if (*v != NONE) {
         o->prepped++;
     }
-    if (*v == NONE) {
+    return *v == NONE ? NULL : &o->pent[*v];
+}
+
+/* Expands slot s by its cell's kept scan; the goal is joined from its own scan (gmap), as the
+ * layer's query joins it. */
+static void kept_scan(nbi_sgov *o, uint32_t s)
+{
+    int32_t x = o->node[s].x, y = o->node[s].y;
+    const struct sgscanned *e = kept_entry(o, x, y);
+    if (!e) {
         oscan(o, x, y, o->goal.x, o->goal.y, fwd_visit, &s);
         return;
     }
-    const struct sgscanned *e = &o->pent[*v];
     double g = o->node[s].g;
     for (uint32_t i = 0; i < e->n && !o->oom && !o->limit; i++) {
         const struct sghit *h = o->phit + e->first + i;
         o->scanned++;
         relax(o, h->x, h->y, g + h->len, s);
+    }
+}
+
+/* The goal joined to the graph (gmap): its kept scan, read back by every query to this goal
+ * under the overlay's version (a scan a query was most of a prepared query's time on open
+ * maps), and the start joined directly when a free octile walk links them (what the goal's
+ * scan with the start as target found: its diagonal-then-cardinal h-path to the start is
+ * the walk's cardinal-then-diagonal one from the start, which nbi_sgov_walk tries). */
+static void join_goal(nbi_sgov *o)
+{
+    nb_cell start = o->start, goal = o->goal;
+    const struct sgscanned *e = kept_entry(o, goal.x, goal.y);
+    if (!e) {
+        oscan(o, goal.x, goal.y, start.x, start.y, goal_visit, NULL);
+        return;
+    }
+    for (uint32_t i = 0; i < e->n && !o->oom; i++) {
+        const struct sghit *h = o->phit + e->first + i;
+        goal_keep(o, h->x, h->y, h->len);
+    }
+    if (!o->oom && nbi_sgov_walk(o->L, o->ov, start, goal, NULL)) {
+        uint32_t ax = (uint32_t)abs(goal.x - start.x), ay = (uint32_t)abs(goal.y - start.y);
+        uint32_t diag = ax < ay ? ax : ay;
+        goal_keep(o, start.x, start.y, nbi_steps_length((ax > ay ? ax : ay) - diag, diag));
     }
 }
 
@@ -1239,7 +1322,7 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     bw_search(o);
     /* The goal joins the graph by its own scan, as the layer's query joins it: a subgoal
      * whose scan does not report the goal may still be one the goal's scan reports. */
-    oscan(o, goal.x, goal.y, start.x, start.y, goal_visit, NULL);
+    join_goal(o);
     if (!o->oom)
         relax(o, start.x, start.y, 0, NONE);
     if (o->oom || o->limit)

@@ -255,7 +255,8 @@ size_t nbi_sgov_scan_hits(nbi_sgov *o, const nbi_sglayer *l, const struct nb_ove
                           size_t cap, int32_t box[4]);
 /* 1 when the agent may stand at (x, y) under the overlay and the layer. */
 int nbi_sgov_free_at(const nbi_sglayer *l, const struct nb_overlay *ov, int32_t x, int32_t y);
-/* The cells of an h-path from a to b under the overlay, as nbi_sg_walk. */
+/* The cells of an h-path from a to b under the overlay, as nbi_sg_walk (out NULL: only
+ * whether one exists). */
 size_t nbi_sgov_walk(const nbi_sglayer *l, const struct nb_overlay *ov, nb_cell a, nb_cell b,
                      nb_cell *out);
 /* 1 when every cell of path (n cells) and every step between them is
