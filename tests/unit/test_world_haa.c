@@ -338,6 +338,27 @@ static int block_on_path(const nb_cell *path, size_t len, uint32_t tile, int32_t
     return 0;
 }
 
+/* The three handles a query under a world overlay needs (world AA* for the reference, the overlay,
+ * HAA*'s workspace): 0, with a diagnostic, when one does not open. */
+static int overlay_handles(nb_world *w, const nb_agent *ag, nb_world_aa **wa, nb_world_overlay **ov,
+                           nbi_whaa **q, const char *what)
+{
+    nb_err err;
+    if (nb_world_aa_open(w, wa, &err) != NB_OK || nb_world_overlay_open(w, ov, &err) != NB_OK ||
+        nbi_whaa_new(w, ag->capability, 1, q, &err) != NB_OK) {
+        diag("%s: open: %s", what, err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+static void overlay_handles_close(nb_world_aa *wa, nb_world_overlay *ov, nbi_whaa *q)
+{
+    nbi_whaa_free(q);
+    nb_world_overlay_close(ov);
+    nb_world_aa_close(wa);
+}
+
 /* World HAA* with an overlay's edited tiles searched through their repaired graphs
  * (tile_repair.c), faults planted as asked (nbi_whaa_set_faults), against world AA* under
  * the same overlay: rounds of 1 to 20 rectangles of 1 x 1 to 20 x 20, a quarter across tile
@@ -354,10 +375,8 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
     nb_world_aa *wa = NULL;
     nb_world_overlay *ov = NULL;
     nbi_whaa *q = NULL;
-    if (nb_world_aa_open(w, &wa, &err) != NB_OK || nb_world_overlay_open(w, &ov, &err) != NB_OK ||
-        nbi_whaa_new(w, ag->capability, 1, &q, &err) != NB_OK) {
+    if (!overlay_handles(w, ag, &wa, &ov, &q, "repaired")) {
         rs_->fails++;
-        diag("repaired: open: %s", err.msg);
         goto out;
     }
     nbi_whaa_set_faults(q, cell_walk, stale, no_join);
@@ -491,9 +510,7 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
         free(bpath);
     }
 out:
-    nbi_whaa_free(q);
-    nb_world_overlay_close(ov);
-    nb_world_aa_close(wa);
+    overlay_handles_close(wa, ov, q);
 }
 
 static void repaired(const char *what, nb_world *w, const nb_bundle *whole, const nb_agent *ag,
@@ -584,10 +601,8 @@ static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, ui
     nb_world_aa *wa = NULL;
     nb_world_overlay *ov = NULL;
     nbi_whaa *q = NULL;
-    if (nb_world_aa_open(w, &wa, &err) != NB_OK || nb_world_overlay_open(w, &ov, &err) != NB_OK ||
-        nbi_whaa_new(w, ag->capability, 1, &q, &err) != NB_OK) {
+    if (!overlay_handles(w, ag, &wa, &ov, &q, "kept")) {
         ks->fails++;
-        diag("kept: open: %s", err.msg);
         goto out;
     }
     tu_rng r = {0x6e97 + tile};
@@ -758,9 +773,7 @@ static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, ui
             nb_world_overlay_unblock(ov, rs[i].x, rs[i].y, rs[i].w, rs[i].h, NULL);
     }
 out:
-    nbi_whaa_free(q);
-    nb_world_overlay_close(ov);
-    nb_world_aa_close(wa);
+    overlay_handles_close(wa, ov, q);
 }
 
 static void kept(const char *what, nb_world *w, const nb_bundle *whole, const nb_agent *ag,
