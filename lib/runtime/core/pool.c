@@ -44,8 +44,11 @@ static int grow(nbi_pool *p, uint32_t cap)
     if (o)
         p->owner = o;
     uint32_t *g = o ? nbi_realloc_array(p->a, p->gen, cap, sizeof *g) : NULL;
-    if (g)
+    if (g) {
+        /* A page not handed out yet is no search's: take() reads its gen. */
+        memset(g + p->cap, 0, (size_t)(cap - p->cap) * sizeof *g);
         p->gen = g;
+    }
     int ok = g != NULL;
     for (unsigned i = 0; ok && i < p->narrays; i++) {
         void *q = nbi_realloc_array(p->a, *p->array[i], (size_t)cap << p->shift, p->esize[i]);
