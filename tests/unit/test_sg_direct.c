@@ -317,14 +317,7 @@ static void one_case(const struct shape *s, unsigned size, int weak, int detour,
     q.start = start;
     q.goal = goal;
     q.overlay = ov;
-    nb_aa_query aq;
-    nb_aa_query_init(&aq);
-    aq.capability = 3;
-    aq.size = size;
-    aq.corner = corner;
-    aq.start = start;
-    aq.goal = goal;
-    aq.overlay = ov;
+    nb_aa_query aq = tu_aa_of_sg(&q);
     nb_sg_result r;
     nb_aa_result ar;
     if (nb_sg_find(sg, &q, &r, &err) != NB_OK || nb_aa_find(aa, &aq, &ar, &err) != NB_OK ||
