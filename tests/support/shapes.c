@@ -35,6 +35,19 @@ int tu_haa_reachable(nb_haa *ws, const nb_overlay *ov, nb_capability cap, unsign
     return nb_haa_reachable(ws, &q, &r, NULL) == NB_OK ? r : -1;
 }
 
+nb_aa_query tu_aa_of_sg(const nb_sg_query *q)
+{
+    nb_aa_query a;
+    nb_aa_query_init(&a);
+    a.start = q->start;
+    a.goal = q->goal;
+    a.capability = q->capability;
+    a.size = q->size;
+    a.corner = q->corner;
+    a.overlay = q->overlay;
+    return a;
+}
+
 nb_status tu_sg_open(const nb_bundle *b, uint64_t max_nodes, nb_sg **out, nb_err *err)
 {
     nb_status st = nb_sg_open(b, out, err);

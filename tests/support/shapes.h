@@ -19,6 +19,8 @@ int tu_haa_reachable(nb_haa *ws, const nb_overlay *ov, nb_capability cap, unsign
 
 /* An optimal-layer workspace with a node cap (0: none). */
 nb_status tu_sg_open(const nb_bundle *b, uint64_t max_nodes, nb_sg **out, nb_err *err);
+/* Annotated A* on an optimal-layer query: its ends, agent, corner rule and overlay. */
+nb_aa_query tu_aa_of_sg(const nb_sg_query *q);
 
 /* The agent called name, or NULL. */
 const nb_agent *tu_agent(const nb_bundle *b, const char *name);

@@ -167,14 +167,7 @@ static void one(nb_sg *sg, nb_sg *sgx, nb_aa *aa, nb_overlay *ov, const nbb_grid
     int off = n > 0 && steps_ok(g, ov, sq, base, n) >= 0;
     free(base);
     sq->overlay = ov;
-    nb_aa_query aq;
-    nb_aa_query_init(&aq);
-    aq.start = sq->start;
-    aq.goal = sq->goal;
-    aq.size = sq->size;
-    aq.capability = sq->capability;
-    aq.corner = sq->corner;
-    aq.overlay = ov;
+    nb_aa_query aq = tu_aa_of_sg(sq);
     t->runs++;
     if (nb_aa_find(aa, &aq, &ar, &err) != NB_OK || nb_sg_find(sg, sq, &sr, &err) != NB_OK ||
         ar.status != sr.status || (ar.status == NB_PATH_FOUND && fabs(ar.length - sr.length) > 1e-9)) {
@@ -440,14 +433,7 @@ static void edits(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, const
         /* Each pair twice a round: the second reads what the first kept. */
         for (int j = 0; j < 2 * EDIT_PAIRS; j++) {
             int i = j % EDIT_PAIRS;
-            nb_aa_query aq;
-            nb_aa_query_init(&aq);
-            aq.start = q[i].start;
-            aq.goal = q[i].goal;
-            aq.size = q[i].size;
-            aq.capability = q[i].capability;
-            aq.corner = q[i].corner;
-            aq.overlay = ov;
+            nb_aa_query aq = tu_aa_of_sg(&q[i]);
             nb_aa_result ar;
             nb_sg_result sr;
             nb_err err;
@@ -503,14 +489,8 @@ static void one_walled(nb_sg *sg, nb_aa *aa, nb_overlay *ov, const nbb_grid *g, 
         return;
     sq->overlay = ov;
     sq->partial = 1;
-    nb_aa_query aq;
-    nb_aa_query_init(&aq);
-    aq.start = sq->start;
+    nb_aa_query aq = tu_aa_of_sg(sq);
     aq.goal = want;
-    aq.size = sq->size;
-    aq.capability = sq->capability;
-    aq.corner = sq->corner;
-    aq.overlay = ov;
     nb_sg_result sr;
     nb_aa_result ar;
     t->runs++;
