@@ -641,8 +641,9 @@ static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
 }
 
 /* One world overlay (and its twin on the whole bake) edited version after
- * version: each adds rectangles over tile borders and, from the third on,
- * unblocks one of them again; at each version pairs near the rectangles
+ * version: each adds rectangles over tile borders (every third from the
+ * fourth on none) and, from the third on, opens a 5 x 5 square of one of
+ * them again; at each version pairs near the rectangles
  * and random ones are asked of the same workspace and compared with
  * Annotated A* under the twin.  What a version's query keeps of its edited
  * tiles must not outlive it. */
@@ -660,19 +661,27 @@ static void check_versions(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
     double last = -2;
     nb_cell s0 = standing(&r, l, size), g0 = standing(&r, l, size);
     for (int v = 0; v < versions; v++) {
-        int add = 1 + (int)tu_below(&r, 3);
+        /* Every third version from the fourth on only opens cells: a version
+         * whose sole change is an unblock must not be read as the last one. */
+        int add = v >= 3 && v % 3 == 0 ? 0 : 1 + (int)tu_below(&r, 3);
         if (nn + add > 64)
             nn = 0; /* the oldest stay blocked; only new ones are asked near */
         block_rects(l, &r, add, wov, ov, near + nn);
         nn += add;
+        nb_cell opened = {-1, -1};
         if (v >= 2) { /* one rectangle's middle opened again: a version that frees cells */
-            nb_cell c = near[tu_below(&r, (uint32_t)nn)];
+            nb_cell c = opened = near[tu_below(&r, (uint32_t)nn)];
             nb_world_overlay_unblock(wov, c.x - 2, c.y - 2, 5, 5, &err);
             nb_overlay_unblock(ov, c.x - 2, c.y - 2, 5, 5, &err);
         }
         for (int i = 0; i <= pairs; i++) {
             nb_cell s = s0, g = g0; /* i == 0: one pair asked at every version */
-            if (i > 0) {
+            if (i == 1 && opened.x >= 0) { /* from the cells just opened, if the map has them */
+                s = nb_can_stand(l->whole, l->cap, size, opened.x, opened.y) == 1
+                        ? opened
+                        : standing_near(&r, l, size, opened);
+                g = standing_near(&r, l, size, opened);
+            } else if (i > 0) {
                 s = standing_near(&r, l, size, near[tu_below(&r, (uint32_t)nn)]);
                 g = i % 2 ? standing_near(&r, l, size, near[tu_below(&r, (uint32_t)nn)])
                           : standing(&r, l, size);
