@@ -30,6 +30,10 @@
  *   overlay edits, as the query makes it (the stored distances the
  *   overlay leaves kept, the others searched again), equals a search of
  *   the whole tile under the overlay, and some of each kind are made.
+ * - One world overlay edited version after version (rectangles over tile
+ *   borders blocked, some of them unblocked again), the same workspace
+ *   asked at each: every answer Annotated A*'s under the cells of that
+ *   version (nothing of an edited tile kept from the version before).
  * - The world_opt section damaged in crafted ways: each refused naming
  *   what is wrong; a query the layer cannot honour refused by status. */
 #include <math.h>
@@ -470,6 +474,20 @@ static void check_sliced(const lvl *l, nb_world_sg *ws, int pairs)
     free(keep);
 }
 
+/* A world overlay and its twin on the whole bake, both empty; 0 (a
+ * failed check said) when either does not open. */
+static int overlays_open(const lvl *l, nb_world_overlay **wov, nb_overlay **ov)
+{
+    nb_err err;
+    *wov = NULL, *ov = NULL;
+    if (nb_world_overlay_open(l->w, wov, &err) == NB_OK &&
+        nb_overlay_open(l->whole, ov, &err) == NB_OK)
+        return 1;
+    ok(0, "%s: overlays open: %s", l->what, err.msg);
+    nb_world_overlay_close(*wov);
+    return 0;
+}
+
 /* n rectangles of 1 x 1 to 20 x 20 cells over tile borders (a vertical
  * one, a horizontal one, or a corner of four tiles, in turn), blocked in
  * wov and ov alike; a cell beside each in near[]. */
@@ -546,12 +564,8 @@ static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
     for (int round = 0; round < rounds; round++) {
         nb_world_overlay *wov = NULL;
         nb_overlay *ov = NULL;
-        if (nb_world_overlay_open(l->w, &wov, &err) != NB_OK ||
-            nb_overlay_open(l->whole, &ov, &err) != NB_OK) {
-            ok(0, "%s: overlays open: %s", l->what, err.msg);
-            nb_world_overlay_close(wov);
+        if (!overlays_open(l, &wov, &ov))
             return;
-        }
         nb_cell near[20];
         int n = 1 + (int)tu_below(&r, 20);
         block_rects(l, &r, n, wov, ov, near);
@@ -626,6 +640,81 @@ static void check_overlays(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t si
            size);
 }
 
+/* One world overlay (and its twin on the whole bake) edited version after
+ * version: each adds rectangles over tile borders (every third from the
+ * fourth on none) and, from the third on, opens a 5 x 5 square of one of
+ * them again; at each version pairs near the rectangles
+ * and random ones are asked of the same workspace and compared with
+ * Annotated A* under the twin.  What a version's query keeps of its edited
+ * tiles must not outlive it. */
+static void check_versions(const lvl *l, nb_world_sg *ws, nb_aa *aa, uint32_t size, int versions,
+                           int pairs)
+{
+    tu_rng r = {0x7e55 + size};
+    nb_err err;
+    nb_world_overlay *wov = NULL;
+    nb_overlay *ov = NULL;
+    if (!overlays_open(l, &wov, &ov))
+        return;
+    nb_cell near[64];
+    int nn = 0, asked = 0, wrong = 0, found = 0, changed = 0;
+    double last = -2;
+    nb_cell s0 = standing(&r, l, size), g0 = standing(&r, l, size);
+    for (int v = 0; v < versions; v++) {
+        /* Every third version from the fourth on only opens cells: a version
+         * whose sole change is an unblock must not be read as the last one. */
+        int add = v >= 3 && v % 3 == 0 ? 0 : 1 + (int)tu_below(&r, 3);
+        if (nn + add > 64)
+            nn = 0; /* the oldest stay blocked; only new ones are asked near */
+        block_rects(l, &r, add, wov, ov, near + nn);
+        nn += add;
+        nb_cell opened = {-1, -1};
+        if (v >= 2) { /* one rectangle's middle opened again: a version that frees cells */
+            nb_cell c = opened = near[tu_below(&r, (uint32_t)nn)];
+            nb_world_overlay_unblock(wov, c.x - 2, c.y - 2, 5, 5, &err);
+            nb_overlay_unblock(ov, c.x - 2, c.y - 2, 5, 5, &err);
+        }
+        for (int i = 0; i <= pairs; i++) {
+            nb_cell s = s0, g = g0; /* i == 0: one pair asked at every version */
+            if (i == 1 && opened.x >= 0) { /* from the cells just opened, if the map has them */
+                s = nb_can_stand(l->whole, l->cap, size, opened.x, opened.y) == 1
+                        ? opened
+                        : standing_near(&r, l, size, opened);
+                g = standing_near(&r, l, size, opened);
+            } else if (i > 0) {
+                s = standing_near(&r, l, size, near[tu_below(&r, (uint32_t)nn)]);
+                g = i % 2 ? standing_near(&r, l, size, near[tu_below(&r, (uint32_t)nn)])
+                          : standing(&r, l, size);
+            }
+            nb_sg_query q = query(l, size, s, g);
+            nb_sg_result res;
+            double want;
+            nb_path_status want_st;
+            nb_status st;
+            int right = agrees_under(l, ws, aa, &q, wov, ov, &res, &want_st, &want, &st, &err);
+            asked++;
+            found += want_st == NB_PATH_FOUND;
+            if (i == 0) {
+                double now_ = want_st == NB_PATH_FOUND ? want : -1;
+                changed += v > 0 && fabs(now_ - last) > 1e-9;
+                last = now_;
+            }
+            if (!right && !wrong++)
+                diag("%s: size %u, version %d: (%d, %d) to (%d, %d): status %d length %g, whole "
+                     "AA* status %d length %g (%s)",
+                     l->what, size, v, s.x, s.y, g.x, g.y, (int)res.status, res.length,
+                     (int)want_st, want, st != NB_OK ? err.msg : "");
+        }
+    }
+    nb_overlay_close(ov);
+    nb_world_overlay_close(wov);
+    is_int(wrong, 0, "%s: size %u, one overlay over %d versions (rectangles over tile borders "
+           "added, some opened again): %d pairs on one workspace, each Annotated A*'s status and "
+           "length under that version, a legal path", l->what, size, versions, asked);
+    ok(found > 0, "%s: size %u: ... %d found; the pair asked at every version changed its "
+       "answer %d times", l->what, size, found, changed);
+}
+
 /* An agent's square reaching over a tile border: an unblocked size-2 path
  * that runs along a tile's last column (row) inside the tile, and one cell
  * blocked just over the border beside it, in the next tile alone.  Only
@@ -660,12 +749,8 @@ static void check_square_edge(const lvl *l, nb_world_sg *ws, nb_aa *aa, int pair
             continue;
         nb_world_overlay *wov = NULL;
         nb_overlay *ov = NULL;
-        if (nb_world_overlay_open(l->w, &wov, &err) != NB_OK ||
-            nb_overlay_open(l->whole, &ov, &err) != NB_OK) {
-            ok(0, "%s: overlays open: %s", l->what, err.msg);
-            nb_world_overlay_close(wov);
+        if (!overlays_open(l, &wov, &ov))
             return;
-        }
         nb_world_overlay_block(wov, b.x, b.y, 1, 1, &err);
         nb_overlay_block(ov, b.x, b.y, 1, 1, &err);
         double want, plain = res.length;
@@ -1083,6 +1168,8 @@ static void check(const char *what, const char *map, uint32_t tile, const char *
     check_overlays(&l, ws, aa, 1, 8, pairs / 4);
     check_overlays(&l, ws, aa, 2, 4, pairs / 8);
     check_square_edge(&l, ws, aa, pairs / 8);
+    check_versions(&l, ws, aa, 1, 12, pairs / 16);
+    check_versions(&l, ws, aa, 2, 6, pairs / 16);
     check_landmarks(&l);
     check_in_place(&l);
     check_damage(&l);
