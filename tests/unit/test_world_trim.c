@@ -19,7 +19,10 @@
  *   W answers within its window.
  * - Four threads ask HAA* queries of W while the main thread loads,
  *   unloads and trims (make check-tsan runs this under ThreadSanitizer):
- *   every answer is R's.
+ *   every answer is R's; then again under one world overlay of rectangles
+ *   across tile borders (the same cells blocked on R), each query asked
+ *   twice, so the tiles a query repaired are kept and reused, or repaired
+ *   afresh when the main thread reloaded them.
  * - The optimal layer's borders (world_opt, read in place): a level of
  *   256 x 256 in tiles of 32 linked with `optimal: 1`; after world
  *   optimal queries, a trim with a 3 x 3 window held leaves no page of a
@@ -86,16 +89,17 @@ static nb_haa_query haa_query(const world2 *k, nb_cell s, nb_cell g)
 /* The same answer from a and b, cell for cell, and as many nodes
  * expanded; with unloaded_ok, a's NB_ERR_UNLOADED (a tile its window does
  * not hold) passes too.  *answered: a answered. */
-static int same_haa(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *q, int unloaded_ok,
-                    int *answered)
+static int same_haa_under(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *q,
+                          const nb_world_overlay *oa, const nb_world_overlay *ob, int unloaded_ok,
+                          int *answered)
 {
     nb_haa_result x, y;
     nb_err e1, e2;
-    nb_status s1 = nb_world_haa_find(a, q, NULL, &x, &e1);
+    nb_status s1 = nb_world_haa_find(a, q, oa, &x, &e1);
     *answered = s1 == NB_OK;
     if (s1 == NB_ERR_UNLOADED && unloaded_ok)
         return 1;
-    nb_status s2 = nb_world_haa_find(b, q, NULL, &y, &e2);
+    nb_status s2 = nb_world_haa_find(b, q, ob, &y, &e2);
     int good = s1 == s2 && (s1 != NB_OK || (x.status == y.status && x.path_len == y.path_len &&
                                             x.length == y.length && x.expanded == y.expanded));
     for (size_t i = 0; good && s1 == NB_OK && i < x.path_len; i++)
@@ -105,6 +109,12 @@ static int same_haa(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *q, int
              q->start.x, q->start.y, q->goal.x, q->goal.y, s1, x.status, x.path_len, x.length, s2,
              y.status, y.path_len, y.length);
     return good;
+}
+
+static int same_haa(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *q, int unloaded_ok,
+                    int *answered)
+{
+    return same_haa_under(a, b, q, NULL, NULL, unloaded_ok, answered);
 }
 
 static int same_aa(nb_world_aa *a, nb_world_aa *b, const world2 *k, nb_cell s, nb_cell g)
@@ -293,6 +303,7 @@ typedef struct job {
     uint64_t seed;
     unsigned wrong, found;
     atomic_int *stop;
+    const nb_world_overlay *ow, *oref; /* W's and R's overlays, blocking the same cells, or NULL */
 } job;
 
 static void *querier(void *arg)
@@ -309,8 +320,15 @@ static void *querier(void *arg)
     for (int i = 0; i < 30; i++) {
         nb_haa_query q = haa_query(j->k, random_cell(&r, j->k), random_cell(&r, j->k));
         int a;
-        j->wrong += !same_haa(hw, hr, &q, 0, &a);
+        j->wrong += !same_haa_under(hw, hr, &q, j->ow, j->oref, 0, &a);
         j->found += a;
+        /* Under an overlay, asked again: the tiles the first asking
+         * repaired are kept in hw and reused if still loaded (the same
+         * serial), repaired afresh if the main thread reloaded them. */
+        if (j->ow) {
+            j->wrong += !same_haa_under(hw, hr, &q, j->ow, j->oref, 0, &a);
+            j->found += a;
+        }
     }
     nb_world_haa_close(hr);
     nb_world_haa_close(hw);
@@ -319,7 +337,8 @@ static void *querier(void *arg)
 
 /* Four threads query W (loading what they need through the loader, no
  * limit) while this one unloads tiles and trims. */
-static void check_threads(world2 *k, const char *tiles)
+static void check_threads(world2 *k, const char *tiles, const nb_world_overlay *ow,
+                          const nb_world_overlay *oref)
 {
     loader_ctx lc = {.tiles = tiles};
     nb_world_set_loader(k->w, loader, NULL, &lc);
@@ -329,7 +348,7 @@ static void check_threads(world2 *k, const char *tiles)
     job jobs[4];
     pthread_t th[4];
     for (int i = 0; i < 4; i++) {
-        jobs[i] = (job){k, 900 + (uint64_t)i, 0, 0, &stop};
+        jobs[i] = (job){k, 900 + (uint64_t)i + (ow ? 40 : 0), 0, 0, &stop, ow, oref};
         pthread_create(&th[i], NULL, querier, &jobs[i]);
     }
     tu_rng r = {0x7417ULL};
@@ -350,11 +369,47 @@ static void check_threads(world2 *k, const char *tiles)
         wrong += jobs[i].wrong;
         answered += jobs[i].found;
     }
-    is_int(wrong, 0, "four threads' 120 HAA* queries, loading what they need while another "
+    is_int(wrong, 0, "four threads' 120 HAA* queries%s, loading what they need while another "
                      "unloads and trims (%u trims): R's answers (%u answered)",
-           trims, answered);
+           ow ? " under one world overlay, each asked twice" : "", trims, answered);
     nb_world_set_budget(k->w, 0);
     nb_world_set_loader(k->w, NULL, NULL, NULL);
+}
+
+/* check_threads under one world overlay on W and the same cells blocked
+ * on R: rectangles across tile borders and corners, so that the queries
+ * repair tiles on both sides of a border and keep the repairs in their
+ * workspaces (stream/haa_edit.c) while the main thread unloads tiles the
+ * repairs belong to (make check-tsan runs it under ThreadSanitizer). */
+static void check_threads_overlay(world2 *k, const char *tiles)
+{
+    nb_err err;
+    nb_world_overlay *ow = NULL, *oref = NULL;
+    if (!ok(nb_world_overlay_open(k->w, &ow, &err) == NB_OK &&
+                nb_world_overlay_open(k->ref, &oref, &err) == NB_OK,
+            "overlays open on W and R: %s", err.msg)) {
+        nb_world_overlay_close(ow);
+        return;
+    }
+    tu_rng r = {0xb10cULL};
+    uint32_t side = k->in.tile;
+    unsigned blocked = 0;
+    for (int i = 0; i < 40; i++) {
+        /* A rectangle of 2 x 2 to 9 x 9 centred on a border (vertical,
+         * horizontal or a corner of four tiles). */
+        long w = 2 + (long)tu_below(&r, 8), h = 2 + (long)tu_below(&r, 8);
+        long bx = (1 + (long)tu_below(&r, k->in.columns - 1)) * side;
+        long by = (1 + (long)tu_below(&r, k->in.rows - 1)) * side;
+        unsigned kind = tu_below(&r, 3);
+        long x = kind != 1 ? bx - w / 2 : (long)tu_below(&r, k->in.width - (uint32_t)w);
+        long y = kind != 0 ? by - h / 2 : (long)tu_below(&r, k->in.height - (uint32_t)h);
+        blocked += nb_world_overlay_block(ow, x, y, w, h, &err) == NB_OK &&
+                   nb_world_overlay_block(oref, x, y, w, h, &err) == NB_OK;
+    }
+    is_int(blocked, 40, "40 rectangles across tile borders blocked on W and R");
+    check_threads(k, tiles, ow, oref);
+    nb_world_overlay_close(oref);
+    nb_world_overlay_close(ow);
 }
 
 /* Pages of [p, e) wholly inside it that this process's page table maps:
@@ -565,7 +620,8 @@ int main(void)
     check_walk(&k);
     check_reread(&k);
     char *tiles = strdup(tu_path(dir, "tiles"));
-    check_threads(&k, tiles);
+    check_threads(&k, tiles, NULL, NULL);
+    check_threads_overlay(&k, tiles);
     free(tiles);
     check_opt(tmp);
     nb_world_close(k.ref);
