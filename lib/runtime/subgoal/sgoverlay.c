@@ -49,6 +49,17 @@ struct ovnode {
     uint8_t closed;
 };
 
+/* A layer node's entries for one query, by node id, stamped with the query's generation
+ * (nothing is cleared between queries): its slot among the search's nodes, its index in bw,
+ * and its distance to the goal (dist_node) once known.  Hash maps keyed by cell and node did
+ * this before and cost about a third of a query under a prepared overlay: a search relaxes
+ * some fifteen hits an expansion, nearly all of them layer subgoals. */
+struct nent {
+    uint32_t gen, slot, bw; /* slot, bw: NONE when not made this query */
+    uint32_t dk;            /* 1: d holds the node's distance to the goal */
+    double d;
+};
+
 /* A node of the hierarchy reached by the backward search from the goal. */
 struct bwnode {
     uint32_t id, heap;
@@ -102,7 +113,7 @@ struct nbi_sgov {
     size_t nused, ncap;
     struct ovopen *heap;
     size_t hn, hcap;
-    nbi_u32map map;  /* cell -> slot */
+    nbi_u32map map;  /* cell -> slot, for cells that are not the layer's subgoals (ne else) */
     nbi_u32map gmap; /* cell -> index in gd: what the goal's scan reached */
     double *gd;
     size_t gn, gcap;
@@ -116,10 +127,9 @@ struct nbi_sgov {
     size_t bwn, bwcap;
     struct ovopen *bwh;
     size_t bwhn, bwhcap;
-    nbi_u32map bwmap; /* node -> index in bw */
-    nbi_u32map dmap;  /* node -> index in dv */
-    double *dv;
-    size_t dvn, dvcap;
+    struct nent *ne; /* per layer node (L->nodes of them), valid where gen is qgen */
+    size_t necap;
+    uint32_t qgen;
     uint32_t *stack;
     size_t stack_cap;
     /* Where the overlay takes room from the agent, a tile at a time as the scans come near:
@@ -535,8 +545,6 @@ nbi_sgov *nbi_sgov_new(const nb_allocator *a)
     o->a = a;
     nbi_u32map_init(&o->map, a);
     nbi_u32map_init(&o->gmap, a);
-    nbi_u32map_init(&o->bwmap, a);
-    nbi_u32map_init(&o->dmap, a);
     nbi_u32map_init(&o->fmap, a);
     nbi_u32map_init(&o->pmap, a);
     return o;
@@ -554,10 +562,8 @@ void nbi_sgov_free(nbi_sgov *o)
     nbi_u32map_free(&o->gmap);
     nbi_free(o->a, o->bw);
     nbi_free(o->a, o->bwh);
-    nbi_free(o->a, o->dv);
+    nbi_free(o->a, o->ne);
     nbi_free(o->a, o->stack);
-    nbi_u32map_free(&o->bwmap);
-    nbi_u32map_free(&o->dmap);
     nbi_free(o->a, o->tix);
     nbi_free(o->a, o->tmask);
     nbi_u32map_free(&o->fmap);
@@ -593,8 +599,7 @@ size_t nbi_sgov_bytes(const nbi_sgov *o)
                    o->gcap * sizeof *o->gd + o->way_cap * sizeof *o->way +
                    nbi_u32map_bytes(&o->map) + nbi_u32map_bytes(&o->gmap) +
                    o->bwcap * sizeof *o->bw + o->bwhcap * sizeof *o->bwh +
-                   o->dvcap * sizeof *o->dv + o->stack_cap * sizeof *o->stack +
-                   nbi_u32map_bytes(&o->bwmap) + nbi_u32map_bytes(&o->dmap) +
+                   o->necap * sizeof *o->ne + o->stack_cap * sizeof *o->stack +
                    o->tixcap * sizeof *o->tix + o->tcap * sizeof *o->tmask +
                    nbi_u32map_bytes(&o->fmap) + o->fidxcap * sizeof *o->fidx +
                    o->fwcap * sizeof *o->fw +
@@ -667,22 +672,35 @@ static inline double edge_len(const uint8_t *r)
     return nbi_steps_length(nbi_get32(r + NBI_SG_E_CARDINAL), nbi_get32(r + NBI_SG_E_DIAGONAL));
 }
 
+/* Node id's entry for this query, made (nothing known) when first asked for. */
+static inline struct nent *nent_of(nbi_sgov *o, uint32_t id)
+{
+    struct nent *e = &o->ne[id];
+    if (e->gen != o->qgen) {
+        e->gen = o->qgen;
+        e->slot = e->bw = NONE;
+        e->dk = 0;
+    }
+    return e;
+}
+
+/* Node id's entry when made this query, else NULL. */
+static inline const struct nent *nent_get(const nbi_sgov *o, uint32_t id)
+{
+    return o->ne[id].gen == o->qgen ? &o->ne[id] : NULL;
+}
+
 static void bw_reach(nbi_sgov *o, uint32_t id, double g)
 {
-    int found;
-    uint32_t *v = nbi_u32map_slot(&o->bwmap, id, &found);
-    if (!v) {
-        o->oom = 1;
-        return;
-    }
-    if (!found) {
+    uint32_t *v = &nent_of(o, id)->bw;
+    if (*v == NONE) {
         if (o->bwn >= o->bwcap &&
             (!nbi_grow(o->a, (void **)&o->bw, &o->bwcap, o->bwn + 1, sizeof *o->bw) ||
              !nbi_grow(o->a, (void **)&o->bwh, &o->bwhcap, o->bwcap, sizeof *o->bwh))) {
             o->oom = 1;
             return;
         }
-        *v = (uint32_t)o->bwn;
+        *v = (uint32_t)o->bwn; /* the entry is not moved by bw's growth */
         o->bw[o->bwn++] = (struct bwnode){id, NONE, INFINITY, 0};
     }
     struct bwnode *n = &o->bw[*v];
@@ -723,29 +741,24 @@ static void bw_search(nbi_sgov *o)
  * no less than (every node nearer was settled). */
 static double bw_of(const nbi_sgov *o, uint32_t id)
 {
-    int found;
-    uint32_t i = nbi_u32map_get(&o->bwmap, id, &found);
-    return found && o->bw[i].closed ? o->bw[i].g : o->bound;
+    const struct nent *e = nent_get(o, id);
+    return e && e->bw != NONE && o->bw[e->bw].closed ? o->bw[e->bw].g : o->bound;
 }
 
 static int d_known(const nbi_sgov *o, uint32_t id, double *d)
 {
-    int found;
-    uint32_t i = nbi_u32map_get(&o->dmap, id, &found);
-    if (found)
-        *d = o->dv[i];
-    return found;
+    const struct nent *e = nent_get(o, id);
+    if (!e || !e->dk)
+        return 0;
+    *d = e->d;
+    return 1;
 }
 
-static int d_keep(nbi_sgov *o, uint32_t id, double d)
+static void d_keep(nbi_sgov *o, uint32_t id, double d)
 {
-    if (!nbi_grow(o->a, (void **)&o->dv, &o->dvcap, o->dvn + 1, sizeof *o->dv) ||
-        !nbi_u32map_put(&o->dmap, id, (uint32_t)o->dvn)) {
-        o->oom = 1;
-        return 0;
-    }
-    o->dv[o->dvn++] = d;
-    return 1;
+    struct nent *e = nent_of(o, id);
+    e->d = d;
+    e->dk = 1;
 }
 
 /* The distance from node v to the goal on the layer: the least, over the nodes m above v, of
@@ -809,13 +822,14 @@ static double dist_node(nbi_sgov *o, uint32_t v)
  * or without memory (o->oom). */
 static uint32_t slot_of(nbi_sgov *o, int32_t x, int32_t y)
 {
-    int found;
-    uint32_t *v = nbi_u32map_slot(&o->map, cell_key(o, x, y), &found);
+    int sub = nbi_sg_is_subgoal(o->g, x, y), found = 0;
+    uint32_t id = sub ? nbi_sg_node_at(o->L, x, y) : NONE;
+    uint32_t *v = sub ? &nent_of(o, id)->slot : nbi_u32map_slot(&o->map, cell_key(o, x, y), &found);
     if (!v) {
         o->oom = 1;
         return NONE;
     }
-    if (found)
+    if (sub ? *v != NONE : found)
         return *v;
     if (o->max_nodes && o->nused >= o->max_nodes) {
         o->limit = 1;
@@ -840,8 +854,8 @@ static uint32_t slot_of(nbi_sgov *o, int32_t x, int32_t y)
      * search saves.  Both never overestimate, so a node reached more briefly after it was
      * expanded is opened again (relax). */
     n->h = x == o->goal.x && y == o->goal.y ? 0
-           : nbi_sg_is_subgoal(o->g, x, y)
-               ? fmax(dist_node(o, nbi_sg_node_at(o->L, x, y)),
+           : sub
+               ? fmax(dist_node(o, id),
                       nbi_octile_cells(x, y, o->goal.x, o->goal.y))
                : nbi_octile_cells(x, y, o->goal.x, o->goal.y);
     return (uint32_t)o->nused++;
@@ -1297,6 +1311,23 @@ static int cut_apart(nbi_sgov *o)
     return cut_off(o);
 }
 
+/* The layer nodes' entries (ne) sized for the layer and all made stale for a new query, by a
+ * new generation; 0 without memory. */
+static int nodes_fresh(nbi_sgov *o)
+{
+    size_t n = o->L->nodes ? o->L->nodes : 1, had = o->necap;
+    if (n > had) {
+        if (!nbi_grow(o->a, (void **)&o->ne, &o->necap, n, sizeof *o->ne))
+            return 0;
+        memset(o->ne + had, 0, (o->necap - had) * sizeof *o->ne); /* gen 0: never qgen */
+    }
+    if (++o->qgen == 0) {
+        memset(o->ne, 0, o->necap * sizeof *o->ne);
+        o->qgen = 1;
+    }
+    return 1;
+}
+
 /* A search from start to goal. */
 static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, uint64_t max_exp)
 {
@@ -1312,9 +1343,9 @@ static void reset(nbi_sgov *o, nb_cell start, nb_cell goal, size_t max_nodes, ui
     o->best_h = o->best_g = INFINITY;
     nbi_u32map_clear(&o->map);
     nbi_u32map_clear(&o->gmap);
-    nbi_u32map_clear(&o->bwmap);
-    nbi_u32map_clear(&o->dmap);
-    o->bwn = o->bwhn = o->dvn = 0;
+    o->bwn = o->bwhn = 0;
+    if (!o->oom && !nodes_fresh(o))
+        o->oom = 1;
     if (o->oom || cut_apart(o)) {
         o->ended = 1;
         return;
