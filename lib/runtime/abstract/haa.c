@@ -45,6 +45,7 @@
  * cuts a loop as soon as a cell comes back, so the path holds each cell
  * once. */
 #include <stdio.h>
+#include <string.h>
 
 #include "abstract/haa.h"
 #include "abstract/haa_ws.h"
@@ -60,6 +61,7 @@
 #define FIRST_WPAGES 64
 /* No tile: 2^31 is more than 16 columns past any cell's (int32_t, at least 0). */
 #define NBI_HAA_NO_TILE 0x80000000u
+_Static_assert(sizeof(nb_cell) == sizeof(uint64_t), "same_cell compares a cell as one word");
 
 void nb_haa_close(nb_haa *ws)
 {
@@ -399,10 +401,20 @@ size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *ou
     return n;
 }
 
+/* 1 when a and b are one cell: the two coordinates compared as one word. */
+static inline int same_cell(nb_cell a, nb_cell b)
+{
+    uint64_t u, v;
+    memcpy(&u, &a, sizeof u);
+    memcpy(&v, &b, sizeof v);
+    return u == v;
+}
+
 /* Appends the n cells at c (a walk: they come a tile at a time) to the path, which has room for
  * them (path_room), from c[n - 1] back to c[0] when reverse is 1; a cell already on it cuts the
  * loop back to it instead.  0 without memory. */
-static int append_run(nb_haa *ws, const nb_cell *c, size_t n, int reverse)
+static inline NBP_ALWAYS_INLINE int append_run(nb_haa *ws, const nb_cell *c, size_t n,
+                                                int reverse)
 {
     /* The cell's place from its tile's page: a page claimed by this query, or one an earlier
      * query or tile left, holds stale places, which the test against the path itself tells
@@ -410,12 +422,12 @@ static int append_run(nb_haa *ws, const nb_cell *c, size_t n, int reverse)
      * instructions (tests/bench/results/search-bench.md).  The tile is resolved once per run
      * of cells in it: the others cost two subtractions and a compare. */
     const ptrdiff_t step = reverse ? -1 : 1;
-    const nb_cell *p = reverse ? c + n - 1 : c;
+    const nb_cell *p = reverse ? c + n - 1 : c, *const end = p + (ptrdiff_t)n * step;
     nb_cell *path = ws->path;
     size_t len = ws->len;
     uint32_t x0 = ws->wx0, y0 = ws->wy0;
     uint32_t *page = ws->wat + ws->wbase;
-    for (size_t k = 0; k < n; k++, p += step) {
+    for (; p != end; p += step) {
         const uint32_t ux = (uint32_t)p->x, uy = (uint32_t)p->y;
         uint32_t dx = ux - x0, dy = uy - y0;
         if ((dx | dy) > WMASK) {
@@ -437,7 +449,7 @@ static int append_run(nb_haa *ws, const nb_cell *c, size_t n, int reverse)
         }
         uint32_t *at = &page[dy << WSHIFT | dx];
         const uint32_t i = *at;
-        if (i < len && path[i].x == p->x && path[i].y == p->y) {
+        if (i < len && same_cell(path[i], *p)) {
             len = (size_t)i + 1;
             continue;
         }
@@ -665,7 +677,8 @@ static int abstract_path(nb_haa *ws, uint32_t to)
  * graph was baked from the bundle's own clearance layers; in a damaged
  * bundle they may not be, and what is made of the path after
  * (straightening) relies on each step. */
-static int cells_walkable(const nb_haa *ws, const nb_cell *c, size_t n)
+static inline NBP_ALWAYS_INLINE int cells_walkable(const nb_haa *ws, const nb_cell *c,
+                                                    size_t n)
 {
     const int strict = ws->q.corner == NB_CORNER_STRICT;
     if (ws->rep) { /* under the overlay: each cell asked of it too */
