@@ -716,6 +716,18 @@ static inline NBP_ALWAYS_INLINE int cells_walkable(const nb_haa *ws, const nb_ce
     return 1;
 }
 
+/* cells_walkable for an inter-edge's two cells, which the graph's view found inside the map
+ * and neighbours in a row or a column (agraph.c): two reads of the layer, no corner. */
+static inline int inter_walkable(const nb_haa *ws, nb_cell a, nb_cell b)
+{
+    if (ws->rep)
+        return stands_under(ws, a.x, a.y) && stands_under(ws, b.x, b.y);
+    const nbi_layer *l = ws->l;
+    const uint64_t w = l->width;
+    return nbi_layer_get(l, (uint64_t)a.y * w + (uint32_t)a.x) >= ws->q.size &&
+           nbi_layer_get(l, (uint64_t)b.y * w + (uint32_t)b.x) >= ws->q.size;
+}
+
 /* The cells of the abstract path's step from u to v (keys), into ws->seg, in the order they
  * are walked when *reverse is 0, else backwards; returns the count.  An intra-edge without a
  * stored path the query may use is refined by an A* in its cluster (ws->ref), which a step
@@ -726,13 +738,13 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, uint32_t how, int *
     const nbi_agraph *g = &ws->g;
     const nb_haa_query *q = &ws->q;
     *reverse = *pending = 0;
-    if (how == NBI_VIA_START)
-        return nbi_csearch_path(&ws->ins[0], nbi_haa_key_cell(ws, v), ws->seg);
-    if (how == NBI_VIA_DIRECT)
-        return nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
-    if (how == NBI_VIA_NEAR)
-        return nbi_csearch_path(&ws->near, q->goal, ws->seg);
-    if (how == NBI_VIA_GOAL) {
+    if (how >= NBI_VIA_NEAR) { /* the ends' steps (haa_ws.h's codes above the arcs) */
+        if (how == NBI_VIA_START)
+            return nbi_csearch_path(&ws->ins[0], nbi_haa_key_cell(ws, v), ws->seg);
+        if (how == NBI_VIA_DIRECT)
+            return nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
+        if (how == NBI_VIA_NEAR)
+            return nbi_csearch_path(&ws->near, q->goal, ws->seg);
         *reverse = 1;
         return nbi_csearch_path(&ws->ins[1], nbi_haa_key_cell(ws, u), ws->seg);
     }
@@ -741,7 +753,7 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, uint32_t how, int *
         nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
         ws->seg[0] = cu; /* an inter-edge: one step across the border */
         ws->seg[1] = cv;
-        return cells_walkable(ws, ws->seg, 2) ? 2 : 0;
+        return inter_walkable(ws, cu, cv) ? 2 : 0;
     }
     /* A stored path follows the graph's corner rule: usable unless the query's rule is
      * stricter (a repaired arc has none).  It is a shortest path, not one of least cost: an
@@ -811,11 +823,12 @@ static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
 {
     nb_haa_result *res = &ws->res;
     enum { AHEAD = 8 };
+    const int stored = ws->g.arc_path != NULL; /* else nothing to ask for ahead */
     while (ws->refine_k > until) {
         size_t k = ws->refine_k;
-        if (k > 2 * AHEAD)
+        if (stored && k > 2 * AHEAD)
             prefetch_step(ws, k - 2 * AHEAD, 0);
-        if (k > AHEAD)
+        if (stored && k > AHEAD)
             prefetch_step(ws, k - AHEAD, 1);
         int reverse, pending;
         size_t n = step_cells(ws, ws->anodes[k], ws->anodes[k - 1], ws->avia[k - 1], &reverse,
