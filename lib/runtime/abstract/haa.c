@@ -427,6 +427,9 @@ static inline NBP_ALWAYS_INLINE int append_run(nb_haa *ws, const nb_cell *c, siz
     size_t len = ws->len;
     uint32_t x0 = ws->wx0, y0 = ws->wy0;
     uint32_t *page = ws->wat + ws->wbase;
+    /* A step's run begins where the last one ended: that cell is on the path already. */
+    if (len && p != end && same_cell(path[len - 1], *p))
+        p += step;
     for (; p != end; p += step) {
         const uint32_t ux = (uint32_t)p->x, uy = (uint32_t)p->y;
         uint32_t dx = ux - x0, dy = uy - y0;
