@@ -16,11 +16,15 @@
  *    bundle, each with its own workspace, answer as one thread does.
  *  - Bad queries get clear errors.
  *  - A sample of the paper's own query set (../shared/haa-bg): every
- *    query, with sizes 1 and 2, is solved by HAA* as by the Dijkstra. */
+ *    query, with sizes 1 and 2, is solved by HAA* as by the Dijkstra.
+ *  - A graph with stored paths opened on another map's bundle (walls added
+ *    where its paths run): every query is refused as a damaged graph or
+ *    answered with a path valid on the bundle's map, cell by cell. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "abstract/haa_ws.h"
 #include "haa_util.h"
@@ -508,6 +512,82 @@ static void test_paper_sample(void)
     is_int(tl.shorter, 0, "and none shorter than the optimum");
 }
 
+/* The cells a graph hands over without a search (stored paths, inter-edges) are checked as the
+ * path is made (haa.c's cells_walkable): a graph baked for one map and opened on the bundle of
+ * the same map with walls added across it must not lead an agent through them. */
+static void test_other_map(tu_rng *r)
+{
+    const char *dir = tu_tmpdir();
+    long queries = 0, found = 0, refused = 0, bad = 0, other = 0;
+    for (unsigned m = 0; m < 12; m++) {
+        uint32_t w = 16 + tu_below(r, 24), h = 16 + tu_below(r, 24);
+        nbb_grid grid;
+        nbi_agentset agents;
+        hu_rooms_grid(r, w, h, 2, &grid);
+        hu_random_agents(r, 1 + tu_below(r, 3), 2, 2, &agents);
+        nb_bundle *ba = hu_bake(tu_path(dir, "oa.nbk"), &legend, &agents, &grid);
+        /* The other map: a wall on about one cell in eight. */
+        for (size_t i = 0; i < (size_t)w * h; i++)
+            if (tu_below(r, 8) == 0)
+                grid.cells[i] = '@';
+        nb_bundle *bb = hu_bake(tu_path(dir, "ob.nbk"), &legend, &agents, &grid);
+        nbb_abstract_opts o;
+        nbb_abstract_defaults(&o);
+        o.cluster = 4 + tu_below(r, 6);
+        o.corner = tu_below(r, 2);
+        o.paths = 1;
+        o.quality = NBI_QUALITY_HIGH;
+        uint8_t *pl = NULL;
+        nbi_agraph g;
+        nb_haa *ws = NULL;
+        nb_err err;
+        if (!ok(ba && bb && hu_graph(ba, &o, &pl, &g, &err) == NB_OK &&
+                    nbi_haa_new_graph(bb, &g, 0, &ws, &err) == NB_OK,
+                "map %u: the graph of one map opened on the other's bundle", m)) {
+            nb_haa_close(ws);
+            free(pl);
+            nb_bundle_close(ba);
+            nb_bundle_close(bb);
+            nbb_grid_free(&grid);
+            continue;
+        }
+        for (unsigned k = 0; k < 40; k++) {
+            const nb_agent *a = &agents.agent[tu_below(r, (uint32_t)agents.count)];
+            nb_corner corner = k % 2 ? NB_CORNER_STRICT : NB_CORNER_WEAK;
+            nb_cell s = standable_cell(r, &grid, a), t = standable_cell(r, &grid, a);
+            nb_aa_query q = {s, t, a->size, a->capability, corner, 0, NULL, NULL, 0};
+            nb_haa_result res;
+            nb_status st = tu_haa_find(ws, &q, 0, &res, &err);
+            queries++;
+            if (st == NB_ERR_FORMAT && strstr(err.msg, "damaged")) {
+                refused++;
+            } else if (st != NB_OK) {
+                other++;
+            } else if (res.status == NB_PATH_FOUND) {
+                char why[160];
+                found++;
+                if (!hu_path_ok(&legend, &grid, a->capability, a->size,
+                                corner == NB_CORNER_STRICT ? BRUTE_STRICT : BRUTE_WEAK, res.path,
+                                res.path_len, s, t, res.cell_length, why, sizeof why)) {
+                    if (bad++ < 3)
+                        diag("map %u, (%d, %d) to (%d, %d), size %u: %s", m, s.x, s.y, t.x, t.y,
+                             a->size, why);
+                }
+            }
+        }
+        nb_haa_close(ws);
+        free(pl);
+        nb_bundle_close(ba);
+        nb_bundle_close(bb);
+        nbb_grid_free(&grid);
+    }
+    diag("another map's graph: %ld queries, %ld refused as damaged, %ld paths", queries, refused,
+         found);
+    is_int(bad, 0, "no path through the walls the graph did not know");
+    is_int(other, 0, "no other error");
+    ok(refused > 0 && found > 0, "the queries mix refusals and paths");
+}
+
 int main(void)
 {
     nbi_legend_default(&legend);
@@ -516,5 +596,6 @@ int main(void)
     test_completeness(&r);
     test_threads(&r);
     test_paper_sample();
+    test_other_map(&r);
     return done_testing();
 }

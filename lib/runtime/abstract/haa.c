@@ -41,10 +41,11 @@
  * levels_query.c makes of the top level's); each of its edges appends a
  * stored path (fewer than N^2 cells, agraph.c) or is refined by an A* in
  * its cluster, counted against the budget, except in finish's refinement
- * of a partial path (partial(): N^2 cells an edge, not counted).  append()
+ * of a partial path (partial(): N^2 cells an edge, not counted).  append_run()
  * cuts a loop as soon as a cell comes back, so the path holds each cell
  * once. */
 #include <stdio.h>
+#include <string.h>
 
 #include "abstract/haa.h"
 #include "abstract/haa_ws.h"
@@ -54,10 +55,13 @@
 
 /* Room made at open for a path's cells (grown by a longer one). */
 #define FIRST_PATH 4096
-/* Where a path's cells are (append): tiles of 16 x 16 cells, and pages made at open. */
+/* Where a path's cells are (append_run): tiles of 16 x 16 cells, and pages made at open. */
 #define WSHIFT 4
 #define WMASK ((1u << WSHIFT) - 1)
 #define FIRST_WPAGES 64
+/* No tile: 2^31 is more than 16 columns past any cell's (int32_t, at least 0). */
+#define NBI_HAA_NO_TILE 0x80000000u
+_Static_assert(sizeof(nb_cell) == sizeof(uint64_t), "same_cell compares a cell as one word");
 
 void nb_haa_close(nb_haa *ws)
 {
@@ -92,7 +96,7 @@ int nbi_haa_room_cells(nb_haa *ws)
     if (ws->where.dir && ndir <= ws->where.ndir)
         return 1;
     nbi_pool_free(&ws->where);
-    /* A page is zeroed once, when made, and never cleared again: append trusts a place only
+    /* A page is zeroed once, when made, and never cleared again: append_run trusts a place only
      * where the path holds the cell (so a page may serve another map's cells). */
     int ok = nbi_pool_init(&ws->where, ws->a, ndir, 2 * WSHIFT);
     nbi_pool_array(&ws->where, (void **)&ws->wat, sizeof *ws->wat, 1);
@@ -397,34 +401,67 @@ size_t nbi_haa_waypoints(const nb_haa *ws, const nb_haa_result *res, nb_cell *ou
     return n;
 }
 
-/* Appends c to the path, which has room for it (path_room); when c is already on it, the loop
- * back to it is cut instead.  0 without memory. */
-static inline int append(nb_haa *ws, nb_cell c)
+/* 1 when a and b are one cell: the two coordinates compared as one word. */
+static inline int same_cell(nb_cell a, nb_cell b)
+{
+    uint64_t u, v;
+    memcpy(&u, &a, sizeof u);
+    memcpy(&v, &b, sizeof v);
+    return u == v;
+}
+
+/* Appends the n cells at c (a walk: they come a tile at a time) to the path, which has room for
+ * them (path_room), from c[n - 1] back to c[0] when reverse is 1; a cell already on it cuts the
+ * loop back to it instead.  0 without memory. */
+static inline NBP_ALWAYS_INLINE int append_run(nb_haa *ws, const nb_cell *c, size_t n,
+                                                int reverse)
 {
     /* The cell's place from its tile's page: a page claimed by this query, or one an earlier
      * query or tile left, holds stale places, which the test against the path itself tells
      * (the path holds each cell once).  Where a hash of the cells took three times the
-     * instructions (tests/bench/results/search-bench.md). */
-    const uint32_t ux = (uint32_t)c.x, uy = (uint32_t)c.y;
-    const uint32_t key = (uy >> WSHIFT) * ws->wtw + (ux >> WSHIFT);
-    uint32_t pg = ws->wpg;
-    if (key != ws->wkey) {
-        /* A page this query claimed stays its own until the pool begins anew. */
-        int fresh;
-        pg = nbi_pool_page(&ws->where, key, &fresh);
-        if (pg == NBI_POOL_NONE)
-            return 0;
-        ws->wkey = key;
-        ws->wpg = pg;
+     * instructions (tests/bench/results/search-bench.md).  The tile is resolved once per run
+     * of cells in it: the others cost two subtractions and a compare. */
+    const ptrdiff_t step = reverse ? -1 : 1;
+    const nb_cell *p = reverse ? c + n - 1 : c, *const end = p + (ptrdiff_t)n * step;
+    nb_cell *path = ws->path;
+    size_t len = ws->len;
+    uint32_t x0 = ws->wx0, y0 = ws->wy0;
+    uint32_t *page = ws->wat + ws->wbase;
+    /* A step's run begins where the last one ended: that cell is on the path already. */
+    if (len && p != end && same_cell(path[len - 1], *p))
+        p += step;
+    for (; p != end; p += step) {
+        const uint32_t ux = (uint32_t)p->x, uy = (uint32_t)p->y;
+        uint32_t dx = ux - x0, dy = uy - y0;
+        if ((dx | dy) > WMASK) {
+            /* A page this query claimed stays its own until the pool begins anew. */
+            int fresh;
+            uint32_t pg = nbi_pool_page(&ws->where, (uy >> WSHIFT) * ws->wtw + (ux >> WSHIFT),
+                                        &fresh);
+            if (pg == NBI_POOL_NONE) {
+                ws->len = len;
+                ws->wx0 = NBI_HAA_NO_TILE;
+                return 0;
+            }
+            x0 = ux & ~WMASK;
+            y0 = uy & ~WMASK;
+            dx = ux & WMASK;
+            dy = uy & WMASK;
+            ws->wbase = pg << (2 * WSHIFT);
+            page = ws->wat + ws->wbase; /* the pool's arrays may have moved */
+        }
+        uint32_t *at = &page[dy << WSHIFT | dx];
+        const uint32_t i = *at;
+        if (i < len && same_cell(path[i], *p)) {
+            len = (size_t)i + 1;
+            continue;
+        }
+        *at = (uint32_t)len;
+        path[len++] = *p;
     }
-    uint32_t *at = &ws->wat[pg << (2 * WSHIFT) | (uy & WMASK) << WSHIFT | (ux & WMASK)];
-    const uint32_t i = *at;
-    if (i < ws->len && ws->path[i].x == c.x && ws->path[i].y == c.y) {
-        ws->len = (size_t)i + 1;
-        return 1;
-    }
-    *at = (uint32_t)ws->len;
-    ws->path[ws->len++] = c;
+    ws->len = len;
+    ws->wx0 = x0;
+    ws->wy0 = y0;
     return 1;
 }
 
@@ -446,18 +483,24 @@ static void finish_path(nb_haa *ws, nb_haa_result *res)
     /* Under terrain costs a straighter walk may cost more: the refined path stays. */
     if ((ws->flags & NB_HAA_STRAIGHTEN) && !ws->pc)
         len = nbi_straighten(l, q->overlay, q->size, (int)q->corner, ws->path, len);
+    /* The steps summed in the path's order either way (the same length to the last bit); the
+     * costs' loop apart, so that a walk without them tests nothing else a step. */
+    const nb_cell *p = ws->path;
     double cl = 0, cost = 0;
-    for (size_t i = 1; i < len; i++) {
-        double step = (ws->path[i].x != ws->path[i - 1].x && ws->path[i].y != ws->path[i - 1].y)
-                          ? NBI_SQRT2
-                          : 1.0;
-        cl += step;
-        if (ws->pc)
-            cost += step * nbi_costs_cell(&ws->wc, (uint32_t)ws->path[i].x, (uint32_t)ws->path[i].y);
+    if (ws->pc) {
+        for (size_t i = 1; i < len; i++) {
+            double step = (p[i].x != p[i - 1].x && p[i].y != p[i - 1].y) ? NBI_SQRT2 : 1.0;
+            cl += step;
+            cost += step * nbi_costs_cell(&ws->wc, (uint32_t)p[i].x, (uint32_t)p[i].y);
+        }
+    } else {
+        for (size_t i = 1; i < len; i++)
+            cl += (p[i].x != p[i - 1].x && p[i].y != p[i - 1].y) ? NBI_SQRT2 : 1.0;
+        cost = cl;
     }
     res->cell_length = cl;
     res->length = cl;
-    res->cost = ws->pc ? cost : cl;
+    res->cost = cost;
     if (ws->flags & NB_HAA_SMOOTH) {
         len = nbi_square_smooth(l, q->overlay, q->size, ws->path, len);
         res->length = nbi_polyline_length(ws->path, len);
@@ -637,19 +680,55 @@ static int abstract_path(nb_haa *ws, uint32_t to)
  * graph was baked from the bundle's own clearance layers; in a damaged
  * bundle they may not be, and what is made of the path after
  * (straightening) relies on each step. */
-static int cells_walkable(const nb_haa *ws, const nb_cell *c, size_t n)
+static inline NBP_ALWAYS_INLINE int cells_walkable(const nb_haa *ws, const nb_cell *c,
+                                                    size_t n)
 {
+    const int strict = ws->q.corner == NB_CORNER_STRICT;
+    if (ws->rep) { /* under the overlay: each cell asked of it too */
+        for (size_t i = 0; i < n; i++) {
+            if (!stands_under(ws, c[i].x, c[i].y))
+                return 0;
+            if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
+                int c1 = stands_under(ws, c[i].x, c[i - 1].y);
+                int c2 = stands_under(ws, c[i - 1].x, c[i].y);
+                if (strict ? !(c1 && c2) : !(c1 || c2))
+                    return 0;
+            }
+        }
+        return 1;
+    }
+    /* The layer alone, the overlay's test and the rule's branch out of the loop; a diagonal's
+     * corners are inside the map, as the cell and the one before it are. */
+    const nbi_layer *l = ws->l;
+    const uint32_t w = l->width, h = l->height, size = ws->q.size;
     for (size_t i = 0; i < n; i++) {
-        if (!on_graph(ws, c[i].x, c[i].y))
+        const uint32_t x = (uint32_t)c[i].x, y = (uint32_t)c[i].y;
+        if (x >= w || y >= h)
             return 0;
-        if (i && c[i].x != c[i - 1].x && c[i].y != c[i - 1].y) {
-            int c1 = on_graph(ws, c[i].x, c[i - 1].y);
-            int c2 = on_graph(ws, c[i - 1].x, c[i].y);
-            if (ws->q.corner == NB_CORNER_STRICT ? !(c1 && c2) : !(c1 || c2))
+        const uint64_t at = (uint64_t)y * w + x;
+        if (nbi_layer_get(l, at) < size)
+            return 0;
+        const uint32_t px = i ? (uint32_t)c[i - 1].x : x, py = i ? (uint32_t)c[i - 1].y : y;
+        if (x != px && y != py) {
+            int c1 = nbi_layer_get(l, (uint64_t)py * w + x) >= size;
+            int c2 = nbi_layer_get(l, at - x + px) >= size;
+            if (strict ? !(c1 && c2) : !(c1 || c2))
                 return 0;
         }
     }
     return 1;
+}
+
+/* cells_walkable for an inter-edge's two cells, which the graph's view found inside the map
+ * and neighbours in a row or a column (agraph.c): two reads of the layer, no corner. */
+static inline int inter_walkable(const nb_haa *ws, nb_cell a, nb_cell b)
+{
+    if (ws->rep)
+        return stands_under(ws, a.x, a.y) && stands_under(ws, b.x, b.y);
+    const nbi_layer *l = ws->l;
+    const uint64_t w = l->width;
+    return nbi_layer_get(l, (uint64_t)a.y * w + (uint32_t)a.x) >= ws->q.size &&
+           nbi_layer_get(l, (uint64_t)b.y * w + (uint32_t)b.x) >= ws->q.size;
 }
 
 /* The cells of the abstract path's step from u to v (keys), into ws->seg, in the order they
@@ -662,13 +741,13 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, uint32_t how, int *
     const nbi_agraph *g = &ws->g;
     const nb_haa_query *q = &ws->q;
     *reverse = *pending = 0;
-    if (how == NBI_VIA_START)
-        return nbi_csearch_path(&ws->ins[0], nbi_haa_key_cell(ws, v), ws->seg);
-    if (how == NBI_VIA_DIRECT)
-        return nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
-    if (how == NBI_VIA_NEAR)
-        return nbi_csearch_path(&ws->near, q->goal, ws->seg);
-    if (how == NBI_VIA_GOAL) {
+    if (how >= NBI_VIA_NEAR) { /* the ends' steps (haa_ws.h's codes above the arcs) */
+        if (how == NBI_VIA_START)
+            return nbi_csearch_path(&ws->ins[0], nbi_haa_key_cell(ws, v), ws->seg);
+        if (how == NBI_VIA_DIRECT)
+            return nbi_csearch_path(&ws->ins[0], q->goal, ws->seg);
+        if (how == NBI_VIA_NEAR)
+            return nbi_csearch_path(&ws->near, q->goal, ws->seg);
         *reverse = 1;
         return nbi_csearch_path(&ws->ins[1], nbi_haa_key_cell(ws, u), ws->seg);
     }
@@ -677,7 +756,7 @@ static size_t step_cells(nb_haa *ws, uint32_t u, uint32_t v, uint32_t how, int *
         nbi_node_cluster(g, (uint32_t)cv.x, (uint32_t)cv.y)) {
         ws->seg[0] = cu; /* an inter-edge: one step across the border */
         ws->seg[1] = cv;
-        return cells_walkable(ws, ws->seg, 2) ? 2 : 0;
+        return inter_walkable(ws, cu, cv) ? 2 : 0;
     }
     /* A stored path follows the graph's corner rule: usable unless the query's rule is
      * stricter (a repaired arc has none).  It is a shortest path, not one of least cost: an
@@ -747,11 +826,12 @@ static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
 {
     nb_haa_result *res = &ws->res;
     enum { AHEAD = 8 };
+    const int stored = ws->g.arc_path != NULL; /* else nothing to ask for ahead */
     while (ws->refine_k > until) {
         size_t k = ws->refine_k;
-        if (k > 2 * AHEAD)
+        if (stored && k > 2 * AHEAD)
             prefetch_step(ws, k - 2 * AHEAD, 0);
-        if (k > AHEAD)
+        if (stored && k > AHEAD)
             prefetch_step(ws, k - AHEAD, 1);
         int reverse, pending;
         size_t n = step_cells(ws, ws->anodes[k], ws->anodes[k - 1], ws->avia[k - 1], &reverse,
@@ -770,9 +850,8 @@ static nb_status refine(nb_haa *ws, size_t until, uint64_t *budget, nb_err *err)
             return damaged(ws, err);
         if (!path_room(ws, n))
             return no_memory(ws, err);
-        for (size_t i = 0; i < n; i++)
-            if (!append(ws, ws->seg[reverse ? n - 1 - i : i]))
-                return no_memory(ws, err);
+        if (!append_run(ws, ws->seg, n, reverse))
+            return no_memory(ws, err);
         ws->refine_k = k - 1;
     }
     return NB_OK;
@@ -872,7 +951,7 @@ nb_status nb_haa_begin(nb_haa *ws, const nb_haa_query *q, nb_err *err)
     ws->ref_started = 0;
     ws->near_cost = -1;
     nbi_pool_begin(&ws->where);
-    ws->wkey = UINT32_MAX;
+    ws->wx0 = NBI_HAA_NO_TILE;
     if (answered_at_once(ws, ci, si)) {
         ws->phase = NBI_HAA_DONE;
         return nbi_done(err, NB_OK);
@@ -939,9 +1018,8 @@ static nb_status run(nb_haa *ws, uint64_t budget, nb_err *err)
                 size_t n = nbi_csearch_path(&ws->near, q->goal, ws->seg);
                 if (!path_room(ws, n))
                     return no_memory(ws, err);
-                for (size_t i = 0; i < n; i++)
-                    if (!append(ws, ws->seg[i]))
-                        return no_memory(ws, err);
+                if (!append_run(ws, ws->seg, n, 0))
+                    return no_memory(ws, err);
                 res->status = NB_PATH_FOUND;
                 ws->phase = NBI_HAA_DONE;
                 break;
@@ -1144,13 +1222,13 @@ static nb_status partial(nb_haa *ws, nb_err *err)
 {
     nb_haa_result *res = &ws->res;
     if (ws->phase == NBI_HAA_REFINE) {
-        if (ws->len == 0 && (!path_room(ws, 1) || !append(ws, ws->q.start)))
+        if (ws->len == 0 && (!path_room(ws, 1) || !append_run(ws, &ws->q.start, 1, 0)))
             return no_memory(ws, err);
         return NB_OK;
     }
     ws->len = 0;
     nbi_pool_begin(&ws->where);
-    ws->wkey = UINT32_MAX;
+    ws->wx0 = NBI_HAA_NO_TILE;
     if (ws->phase == NBI_HAA_ABSTRACT && ws->as.best != ws->g.nnodes) {
         if (!abstract_path(ws, ws->as.best))
             return no_memory(ws, err);
@@ -1162,7 +1240,7 @@ static nb_status partial(nb_haa *ws, nb_err *err)
         if (st != NB_OK)
             return st;
     }
-    if (ws->len == 0 && (!path_room(ws, 1) || !append(ws, ws->q.start)))
+    if (ws->len == 0 && (!path_room(ws, 1) || !append_run(ws, &ws->q.start, 1, 0)))
         return no_memory(ws, err);
     return NB_OK;
 }

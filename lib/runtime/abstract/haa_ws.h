@@ -126,9 +126,11 @@ struct nb_haa {
     nbi_pool where;
     uint32_t *wat;
     uint32_t wtw; /* tiles per row */
-    /* The tile append() found last and its page: a path's cells come a tile at a time, so most
-     * need no look in the directory.  wkey is UINT32_MAX (no tile) when the pool begins anew. */
-    uint32_t wkey, wpg;
+    /* The tile append_run() found last, by its first cell (wx0, wy0), and its page's first
+     * slot in wat (wbase): a path's cells come a tile at a time, so most need no look in the
+     * directory, only a test of their offsets from (wx0, wy0).  wx0 is NBI_HAA_NO_TILE, which
+     * no cell's column is 16 or fewer past, when the pool begins anew. */
+    uint32_t wx0, wy0, wbase;
     /* The abstract path's keys, goal first, start last (anodes[0 .. na)), and how each
      * was reached from the next (an arc, or NBI_VIA_*). */
     uint32_t *anodes, *avia;
