@@ -299,8 +299,8 @@ void nbi_whaa_abandon(nbi_whaa *q);
 /* Tests: cell_walk 1 walks every edited tile cell by cell (as before the repairs);
  * stale_rows 1 plants a fault, the repaired tiles' graphs not joined (the baked costs used
  * where the repair may change them);
- * no_join 1 another, the R cells of the tiles walked cell by cell (blocks at a tile's edges)
- * not joined to the portals of their neighbours. */
+ * no_join 1 another, the R cells of the tiles walked cell by cell (the ends') not joined to
+ * the portals of their neighbours nor to the nodes of their repaired graphs. */
 void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join);
 /* Tests: fresh 1 refines each stretch with a workspace opened for it and closed after (the way
  * before one workspace was re-bound to each tile), the reference the re-bound one is compared
