@@ -359,6 +359,24 @@ static void overlay_handles_close(nb_world_aa *wa, nb_world_overlay *ov, nbi_wha
     nb_world_aa_close(wa);
 }
 
+/* World AA* (strict corners, size 1: the reference) and world HAA* from e[0] to e[1] under
+ * ov: 0, with a diagnostic, when either fails. */
+static int ask_both(nb_world_aa *wa, nbi_whaa *q, const nb_world_overlay *ov, const nb_agent *ag,
+                    const nb_cell *e, nb_aa_query *aq, nb_aa_result *ar, nbi_whaa_result *res,
+                    const char *what)
+{
+    nb_err err;
+    nb_aa_query_init(aq);
+    aq->start = e[0], aq->goal = e[1], aq->size = 1, aq->capability = ag->capability;
+    aq->corner = NB_CORNER_STRICT;
+    if (nb_world_aa_find(wa, aq, ov, ar, &err) != NB_OK ||
+        nbi_whaa_find(q, e[0], e[1], ov, res, NULL, 0, NULL, &err) != NB_OK) {
+        diag("%s: (%d, %d) to (%d, %d): %s", what, e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+        return 0;
+    }
+    return 1;
+}
+
 /* World HAA* with an overlay's edited tiles searched through their repaired graphs
  * (tile_repair.c), faults planted as asked (nbi_whaa_set_faults), against world AA* under
  * the same overlay: rounds of 1 to 20 rectangles of 1 x 1 to 20 x 20, a quarter across tile
@@ -440,16 +458,11 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
                 diag("repaired: a block (%d, %d) %d x %d: %s", rs[i].x, rs[i].y, rs[i].w, rs[i].h,
                      err.msg);
         nb_aa_query aq;
-        nb_aa_query_init(&aq);
-        aq.start = e[0], aq.goal = e[1], aq.size = 1, aq.capability = ag->capability;
-        aq.corner = NB_CORNER_STRICT;
         nb_aa_result ar;
         nbi_whaa_result res;
         rs_->asked++;
-        if (nb_world_aa_find(wa, &aq, ov, &ar, &err) != NB_OK ||
-            nbi_whaa_find(q, e[0], e[1], ov, &res, NULL, 0, NULL, &err) != NB_OK) {
-            if (!rs_->fails++)
-                diag("repaired: (%d, %d) to (%d, %d): %s", e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+        if (!ask_both(wa, q, ov, ag, e, &aq, &ar, &res, "repaired")) {
+            rs_->fails++;
             goto next;
         }
         rs_->repaired += res.repaired > 0;
@@ -550,11 +563,13 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
            stale.joined == 0,
        "%s, planted (the repaired graphs not joined, baked costs used): seen failing (%u above "
        "the world graph's path, %u errors)", what, stale.above_abstract, stale.fails);
+    /* Only the ends' tiles are walked cell by cell now (a block at a tile's edges repairs
+     * both tiles): random rectangles meet an end's tile by chance, so this plant may pass
+     * here; straddle() plants it where it must fail (a block across the goal's tile's
+     * border). */
     repaired_run(w, whole, ag, tile, cluster, rounds, pairs, 0, 1, 0, &edges);
-    ok(edges.bad_walk + edges.wrong_found + edges.fails > 0,
-       "%s, planted (a border's portals not joined to the cells walked at a tile's edges): "
-       "seen failing (%u not walks, %u incomplete, %u errors)", what, edges.bad_walk,
-       edges.wrong_found, edges.fails);
+    diag("%s, planted (R cells not joined to the neighbours' portals and graphs): %u not "
+         "walks, %u incomplete, %u errors", what, edges.bad_walk, edges.wrong_found, edges.fails);
 }
 
 /* Appends `paths: 1` to dir's manifest: each tile's graph stores its
@@ -657,16 +672,11 @@ static void straddle_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
         }
         nb_world_overlay_block(ov, b.x, b.y, b.w, b.h, NULL);
         nb_aa_query aq;
-        nb_aa_query_init(&aq);
-        aq.start = e[0], aq.goal = e[1], aq.size = 1, aq.capability = ag->capability;
-        aq.corner = NB_CORNER_STRICT;
         nb_aa_result ar;
         nbi_whaa_result res;
         ss->asked++;
-        if (nb_world_aa_find(wa, &aq, ov, &ar, &err) != NB_OK ||
-            nbi_whaa_find(q, e[0], e[1], ov, &res, NULL, 0, NULL, &err) != NB_OK) {
-            if (!ss->fails++)
-                diag("straddle: (%d, %d) to (%d, %d): %s", e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+        if (!ask_both(wa, q, ov, ag, e, &aq, &ar, &res, "straddle")) {
+            ss->fails++;
             goto next;
         }
         if ((ar.status == NB_PATH_FOUND) != res.found) {
