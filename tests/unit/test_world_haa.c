@@ -338,6 +338,19 @@ static int block_on_path(const nb_cell *path, size_t len, uint32_t tile, int32_t
     return 0;
 }
 
+/* Two random cells the agent stands on in the map without blocks (the last tried when 500
+ * tries find none). */
+static void random_ends(tu_rng *r, const nb_world_info *in, const nb_bundle *whole,
+                        const nb_agent *ag, nb_cell *e)
+{
+    for (int k = 0; k < 2; k++)
+        for (int tries = 0; tries < 500; tries++) {
+            e[k] = (nb_cell){(int32_t)tu_below(r, in->width), (int32_t)tu_below(r, in->height)};
+            if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
+                break;
+        }
+}
+
 /* The three handles a query under a world overlay needs (world AA* for the reference, the overlay,
  * HAA*'s workspace): 0, with a diagnostic, when one does not open. */
 static int overlay_handles(nb_world *w, const nb_agent *ag, nb_world_aa **wa, nb_world_overlay **ov,
@@ -401,13 +414,8 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
     tu_rng r = {0x7e9a + tile};
     for (int round = 0; round < rounds + pairs; round++) {
         /* The ends, standable on the map without blocks, in different tiles. */
-        nb_cell e[2] = {{0, 0}, {0, 0}};
-        for (int k = 0; k < 2; k++)
-            for (int tries = 0; tries < 500; tries++) {
-                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
-                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
-                    break;
-            }
+        nb_cell e[2];
+        random_ends(&r, &in, whole, ag, e);
         uint32_t ts = (uint32_t)(e[0].y / (int32_t)tile) * in.columns + (uint32_t)(e[0].x / (int32_t)tile);
         uint32_t tg = (uint32_t)(e[1].y / (int32_t)tile) * in.columns + (uint32_t)(e[1].x / (int32_t)tile);
         nbi_whaa_result base;
@@ -630,13 +638,8 @@ static void straddle_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
     tu_rng r = {0x57ad + tile};
     int32_t T = (int32_t)tile;
     for (int round = 0; round < 10 * pairs && ss->asked < (unsigned)pairs; round++) {
-        nb_cell e[2] = {{0, 0}, {0, 0}};
-        for (int k = 0; k < 2; k++)
-            for (int tries = 0; tries < 500; tries++) {
-                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
-                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
-                    break;
-            }
+        nb_cell e[2];
+        random_ends(&r, &in, whole, ag, e);
         nbi_whaa_result base;
         if (nbi_whaa_find(q, e[0], e[1], NULL, &base, NULL, 0, NULL, &err) != NB_OK || !base.found)
             continue;
@@ -834,13 +837,8 @@ static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, ui
     }
     tu_rng r = {0x6e97 + tile};
     for (int round = 0; round < 8 * pairs && ks->asked < (unsigned)pairs; round++) {
-        nb_cell e[2] = {{0, 0}, {0, 0}};
-        for (int k = 0; k < 2; k++)
-            for (int tries = 0; tries < 500; tries++) {
-                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
-                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
-                    break;
-            }
+        nb_cell e[2];
+        random_ends(&r, &in, whole, ag, e);
         uint32_t ts = (uint32_t)(e[0].y / (int32_t)tile) * in.columns + (uint32_t)(e[0].x / (int32_t)tile);
         uint32_t tg = (uint32_t)(e[1].y / (int32_t)tile) * in.columns + (uint32_t)(e[1].x / (int32_t)tile);
         nbi_whaa_result base;
