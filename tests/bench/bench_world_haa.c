@@ -25,8 +25,8 @@
  * NB_BENCH_BLOCK="X,Y,W,H ...": the corner-to-corner query under a world
  * overlay blocking those rectangles ("border": 8 x 8 across the first tile
  * border its unblocked path crosses after its middle; "inside": 8 x 8 at
- * that path's middle, inside its tile) (one across a tile border is walked
- * cell by cell in both tiles, lib/runtime/stream/haa_edit.c): the query
+ * that path's middle, inside its tile) (one across a tile border repairs
+ * both tiles, lib/runtime/stream/tile_repair.c): the query
  * without it first (its tiles loaded), then the first under the overlay
  * and 15 more under it (NB_BENCH_AFTER of them), thread CPU times; with NB_BENCH_ONCE=1 only the
  * first under it (callgrind: --toggle-collect=nbi_whaa_find counts the

@@ -8,9 +8,9 @@
 # while one loads and unloads a world's tiles, and test_world_query's four
 # threads search across the tiles meanwhile; test_world_budget's four
 # threads load the tiles they need under a byte budget, and
-# test_world_trim's four threads query (also under one world overlay, the
-# tiles their queries repaired kept in their workspaces) while another
-# unloads and trims.  $MAKE is the make to run (make passes its
+# test_world_trim's four threads query (also under blocks across tile
+# borders, the tiles their queries repaired kept in their workspaces)
+# while another unloads and trims.  $MAKE is the make to run (make passes its
 # own); $NB_SHARED, ../shared, is passed on.
 [ $# -eq 1 ] || { echo "usage: check-tsan.sh SRCDIR" >&2; exit 2; }
 set -e

@@ -338,6 +338,19 @@ static int block_on_path(const nb_cell *path, size_t len, uint32_t tile, int32_t
     return 0;
 }
 
+/* Two random cells the agent stands on in the map without blocks (the last tried when 500
+ * tries find none). */
+static void random_ends(tu_rng *r, const nb_world_info *in, const nb_bundle *whole,
+                        const nb_agent *ag, nb_cell *e)
+{
+    for (int k = 0; k < 2; k++)
+        for (int tries = 0; tries < 500; tries++) {
+            e[k] = (nb_cell){(int32_t)tu_below(r, in->width), (int32_t)tu_below(r, in->height)};
+            if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
+                break;
+        }
+}
+
 /* The three handles a query under a world overlay needs (world AA* for the reference, the overlay,
  * HAA*'s workspace): 0, with a diagnostic, when one does not open. */
 static int overlay_handles(nb_world *w, const nb_agent *ag, nb_world_aa **wa, nb_world_overlay **ov,
@@ -357,6 +370,24 @@ static void overlay_handles_close(nb_world_aa *wa, nb_world_overlay *ov, nbi_wha
     nbi_whaa_free(q);
     nb_world_overlay_close(ov);
     nb_world_aa_close(wa);
+}
+
+/* World AA* (strict corners, size 1: the reference) and world HAA* from e[0] to e[1] under
+ * ov: 0, with a diagnostic, when either fails. */
+static int ask_both(nb_world_aa *wa, nbi_whaa *q, const nb_world_overlay *ov, const nb_agent *ag,
+                    const nb_cell *e, nb_aa_query *aq, nb_aa_result *ar, nbi_whaa_result *res,
+                    const char *what)
+{
+    nb_err err;
+    nb_aa_query_init(aq);
+    aq->start = e[0], aq->goal = e[1], aq->size = 1, aq->capability = ag->capability;
+    aq->corner = NB_CORNER_STRICT;
+    if (nb_world_aa_find(wa, aq, ov, ar, &err) != NB_OK ||
+        nbi_whaa_find(q, e[0], e[1], ov, res, NULL, 0, NULL, &err) != NB_OK) {
+        diag("%s: (%d, %d) to (%d, %d): %s", what, e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+        return 0;
+    }
+    return 1;
 }
 
 /* World HAA* with an overlay's edited tiles searched through their repaired graphs
@@ -383,13 +414,8 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
     tu_rng r = {0x7e9a + tile};
     for (int round = 0; round < rounds + pairs; round++) {
         /* The ends, standable on the map without blocks, in different tiles. */
-        nb_cell e[2] = {{0, 0}, {0, 0}};
-        for (int k = 0; k < 2; k++)
-            for (int tries = 0; tries < 500; tries++) {
-                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
-                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
-                    break;
-            }
+        nb_cell e[2];
+        random_ends(&r, &in, whole, ag, e);
         uint32_t ts = (uint32_t)(e[0].y / (int32_t)tile) * in.columns + (uint32_t)(e[0].x / (int32_t)tile);
         uint32_t tg = (uint32_t)(e[1].y / (int32_t)tile) * in.columns + (uint32_t)(e[1].x / (int32_t)tile);
         nbi_whaa_result base;
@@ -440,16 +466,11 @@ static void repaired_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag
                 diag("repaired: a block (%d, %d) %d x %d: %s", rs[i].x, rs[i].y, rs[i].w, rs[i].h,
                      err.msg);
         nb_aa_query aq;
-        nb_aa_query_init(&aq);
-        aq.start = e[0], aq.goal = e[1], aq.size = 1, aq.capability = ag->capability;
-        aq.corner = NB_CORNER_STRICT;
         nb_aa_result ar;
         nbi_whaa_result res;
         rs_->asked++;
-        if (nb_world_aa_find(wa, &aq, ov, &ar, &err) != NB_OK ||
-            nbi_whaa_find(q, e[0], e[1], ov, &res, NULL, 0, NULL, &err) != NB_OK) {
-            if (!rs_->fails++)
-                diag("repaired: (%d, %d) to (%d, %d): %s", e[0].x, e[0].y, e[1].x, e[1].y, err.msg);
+        if (!ask_both(wa, q, ov, ag, e, &aq, &ar, &res, "repaired")) {
+            rs_->fails++;
             goto next;
         }
         rs_->repaired += res.repaired > 0;
@@ -550,11 +571,13 @@ static void repaired(const char *what, nb_world *w, const nb_bundle *whole, cons
            stale.joined == 0,
        "%s, planted (the repaired graphs not joined, baked costs used): seen failing (%u above "
        "the world graph's path, %u errors)", what, stale.above_abstract, stale.fails);
+    /* Only the ends' tiles are walked cell by cell now (a block at a tile's edges repairs
+     * both tiles): random rectangles meet an end's tile by chance, so this plant may pass
+     * here; straddle() plants it where it must fail (a block across the goal's tile's
+     * border). */
     repaired_run(w, whole, ag, tile, cluster, rounds, pairs, 0, 1, 0, &edges);
-    ok(edges.bad_walk + edges.wrong_found + edges.fails > 0,
-       "%s, planted (a border's portals not joined to the cells walked at a tile's edges): "
-       "seen failing (%u not walks, %u incomplete, %u errors)", what, edges.bad_walk,
-       edges.wrong_found, edges.fails);
+    diag("%s, planted (R cells not joined to the neighbours' portals and graphs): %u not "
+         "walks, %u incomplete, %u errors", what, edges.bad_walk, edges.wrong_found, edges.fails);
 }
 
 /* Appends `paths: 1` to dir's manifest: each tile's graph stores its
@@ -576,6 +599,213 @@ static int same_answer(const nbi_whaa_result *r, const nb_cell *path, size_t len
 {
     return r->found == found && fabs(r->length - length) <= 1e-9 && r->path_len == len &&
            (!len || memcmp(r->path, path, len * sizeof *path) == 0);
+}
+
+/* What straddle() counts over its pairs. */
+typedef struct sstats {
+    unsigned asked, fails, wrong_found, bad_walk, shorter, found, fresh, both, blowup, cut,
+        cut_wrong, near, near_wrong;
+    double err_sum, worst;
+} sstats;
+
+/* Blocks across tile borders, the root case of issue 31's item 2: for each pair in different
+ * tiles (away from the ends' tiles), k x k cells centred on the first tile border its
+ * unblocked path crosses after its middle, on an edge or, every other pair, on the tile
+ * corner nearest that crossing; against world Annotated A* under the same overlay (status,
+ * a walk of the edited map, never shorter, the error summed), asked again on a fresh
+ * workspace (byte-identical), the two tiles beside the crossing searched through their
+ * repaired graphs (res.repaired >= 2), and the search above the tiles held to 3x + 64 the
+ * unblocked query's expansions (as repaired() for a block inside a tile).  The same block
+ * across the border into the goal's tile (walked cell by cell, an end's, joined to its
+ * repaired neighbour); the goal walled in by a ring: NB_PATH_NONE exactly when AA* says so. */
+static void straddle_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, uint32_t tile,
+                         int pairs, int cell_walk, int no_join, sstats *ss)
+{
+    nb_err err;
+    nb_world_info in;
+    nb_world_describe(w, &in);
+    memset(ss, 0, sizeof *ss);
+    nb_world_aa *wa = NULL;
+    nb_world_overlay *ov = NULL;
+    nbi_whaa *q = NULL, *fresh = NULL;
+    if (!overlay_handles(w, ag, &wa, &ov, &q, "straddle") ||
+        nbi_whaa_new(w, ag->capability, 1, &fresh, &err) != NB_OK) {
+        ss->fails++;
+        goto out;
+    }
+    nbi_whaa_set_faults(q, cell_walk, 0, no_join);
+    nbi_whaa_set_faults(fresh, cell_walk, 0, no_join);
+    tu_rng r = {0x57ad + tile};
+    int32_t T = (int32_t)tile;
+    for (int round = 0; round < 10 * pairs && ss->asked < (unsigned)pairs; round++) {
+        nb_cell e[2];
+        random_ends(&r, &in, whole, ag, e);
+        nbi_whaa_result base;
+        if (nbi_whaa_find(q, e[0], e[1], NULL, &base, NULL, 0, NULL, &err) != NB_OK || !base.found)
+            continue;
+        nb_cell *bpath = path_copy(&base);
+        uint64_t e0 = base.expanded;
+        /* The crossing: both its cells at least two tiles' cells from the ends' tiles. */
+        rect b = {0, 0, 0, 0};
+        int32_t k = 2 + (int32_t)tu_below(&r, 7), corner = (int32_t)(ss->asked & 1);
+        for (size_t i = base.path_len / 2; i + 1 < base.path_len && !b.w; i++) {
+            nb_cell c = bpath[i], d = bpath[i + 1];
+            if (c.x / T == d.x / T && c.y / T == d.y / T)
+                continue;
+            int far = 1;
+            for (int j = 0; j < 2; j++)
+                far &= labs((long)(c.x / T - e[j].x / T)) + labs((long)(c.y / T - e[j].y / T)) >= 2 &&
+                       labs((long)(d.x / T - e[j].x / T)) + labs((long)(d.y / T - e[j].y / T)) >= 2;
+            if (!far)
+                break;
+            /* Centred on the border between c and d (or on the nearest tile corner). */
+            int32_t bx = c.x / T != d.x / T ? (c.x > d.x ? c.x : d.x) / T * T : d.x;
+            int32_t by = c.y / T != d.y / T ? (c.y > d.y ? c.y : d.y) / T * T : d.y;
+            if (corner) {
+                bx = (bx + T / 2) / T * T;
+                by = (by + T / 2) / T * T;
+            }
+            b = (rect){bx - k / 2, by - k / 2, k, k};
+        }
+        if (!b.w || b.x < 0 || b.y < 0 || b.x + b.w > (int32_t)in.width ||
+            b.y + b.h > (int32_t)in.height ||
+            in_rects(&b, 1, e[0].x, e[0].y) || in_rects(&b, 1, e[1].x, e[1].y)) {
+            free(bpath);
+            continue;
+        }
+        nb_world_overlay_block(ov, b.x, b.y, b.w, b.h, NULL);
+        nb_aa_query aq;
+        nb_aa_result ar;
+        nbi_whaa_result res;
+        ss->asked++;
+        if (!ask_both(wa, q, ov, ag, e, &aq, &ar, &res, "straddle")) {
+            ss->fails++;
+            goto next;
+        }
+        if ((ar.status == NB_PATH_FOUND) != res.found) {
+            if (!ss->wrong_found++)
+                diag("straddle: (%d, %d) to (%d, %d), block (%d, %d) %d: AA* %s, HAA* %s", e[0].x,
+                     e[0].y, e[1].x, e[1].y, b.x, b.y, k, nb_path_status_str(ar.status),
+                     res.found ? "found" : "none");
+            goto next;
+        }
+        if (!res.found)
+            goto next;
+        ss->found++;
+        ss->both += res.repaired >= 2;
+        if (!is_walk(whole, ag->capability, &b, 1, res.path, res.path_len, e[0], e[1]) &&
+            !ss->bad_walk++)
+            diag("straddle: (%d, %d) to (%d, %d), block (%d, %d) %d: not a walk of the edited map",
+                 e[0].x, e[0].y, e[1].x, e[1].y, b.x, b.y, k);
+        ss->shorter += res.length < ar.length - 1e-6;
+        double er = ar.length > 0 ? (res.length - ar.length) / ar.length : 0;
+        ss->err_sum += er;
+        ss->worst = er > ss->worst ? er : ss->worst;
+        uint64_t above = res.expanded - res.joined;
+        ss->blowup += above > 3 * e0 + 64;
+        nb_cell *p1 = path_copy(&res);
+        size_t l1 = res.path_len;
+        double len1 = res.length;
+        nbi_whaa_result rf;
+        if (nbi_whaa_find(fresh, e[0], e[1], ov, &rf, NULL, 0, NULL, &err) != NB_OK ||
+            !same_answer(&rf, p1, l1, 1, len1))
+            ss->fresh++;
+        /* The fresh workspace's next query under another overlay version starts clean. */
+        nbi_whaa_free(fresh);
+        fresh = NULL;
+        if (nbi_whaa_new(w, ag->capability, 1, &fresh, &err) != NB_OK)
+            ss->fails++;
+        else
+            nbi_whaa_set_faults(fresh, cell_walk, 0, no_join);
+        free(p1);
+    next:
+        nb_world_overlay_unblock(ov, b.x, b.y, b.w, b.h, NULL);
+        /* The same block across the border the unblocked path crosses into the goal's tile:
+         * that tile (an end's) walked cell by cell, joined to the neighbour's repaired graph. */
+        for (size_t i = base.path_len - 1; i > 0; i--) {
+            nb_cell c = bpath[i - 1], d = bpath[i];
+            if (c.x / T == d.x / T && c.y / T == d.y / T)
+                continue;
+            int32_t bx = c.x / T != d.x / T ? (c.x > d.x ? c.x : d.x) / T * T : d.x;
+            int32_t by = c.y / T != d.y / T ? (c.y > d.y ? c.y : d.y) / T * T : d.y;
+            rect gb = {bx - k / 2, by - k / 2, k, k};
+            if (gb.x < 0 || gb.y < 0 || gb.x + k > (int32_t)in.width || gb.y + k > (int32_t)in.height ||
+                in_rects(&gb, 1, e[0].x, e[0].y) || in_rects(&gb, 1, e[1].x, e[1].y))
+                break;
+            nb_world_overlay_block(ov, gb.x, gb.y, gb.w, gb.h, NULL);
+            nb_aa_result ag2;
+            nbi_whaa_result g2;
+            ss->near++;
+            if (nb_world_aa_find(wa, &aq, ov, &ag2, &err) != NB_OK ||
+                nbi_whaa_find(q, e[0], e[1], ov, &g2, NULL, 0, NULL, &err) != NB_OK ||
+                (ag2.status == NB_PATH_FOUND) != g2.found ||
+                (g2.found && (!is_walk(whole, ag->capability, &gb, 1, g2.path, g2.path_len, e[0],
+                                       e[1]) ||
+                              g2.length < ag2.length - 1e-6)))
+                ss->near_wrong++;
+            nb_world_overlay_unblock(ov, gb.x, gb.y, gb.w, gb.h, NULL);
+            break;
+        }
+        /* The goal walled in: a ring two cells out around it, across its tile's border when
+         * the goal lies near one (the ring cut to the world). */
+        if (ss->asked % 2 == 0 && e[1].x >= 3 && e[1].y >= 3 &&
+            e[1].x + 3 < (int32_t)in.width && e[1].y + 3 < (int32_t)in.height) {
+            rect ring[4] = {{e[1].x - 2, e[1].y - 2, 5, 1}, {e[1].x - 2, e[1].y + 2, 5, 1},
+                            {e[1].x - 2, e[1].y - 1, 1, 3}, {e[1].x + 2, e[1].y - 1, 1, 3}};
+            for (int i = 0; i < 4; i++)
+                nb_world_overlay_block(ov, ring[i].x, ring[i].y, ring[i].w, ring[i].h, NULL);
+            ss->cut++;
+            nb_aa_result ar2;
+            nbi_whaa_result r2;
+            if (nb_world_aa_find(wa, &aq, ov, &ar2, &err) != NB_OK ||
+                nbi_whaa_find(q, e[0], e[1], ov, &r2, NULL, 0, NULL, &err) != NB_OK ||
+                (ar2.status == NB_PATH_FOUND) != r2.found ||
+                (r2.found && !is_walk(whole, ag->capability, ring, 4, r2.path, r2.path_len, e[0],
+                                      e[1])))
+                ss->cut_wrong++;
+            for (int i = 0; i < 4; i++)
+                nb_world_overlay_unblock(ov, ring[i].x, ring[i].y, ring[i].w, ring[i].h, NULL);
+        }
+        free(bpath);
+    }
+out:
+    nbi_whaa_free(fresh);
+    overlay_handles_close(wa, ov, q);
+}
+
+static void straddle(const char *what, nb_world *w, const nb_bundle *whole, const nb_agent *ag,
+                     uint32_t tile, int pairs)
+{
+    sstats s, walk, nj;
+    straddle_run(w, whole, ag, tile, pairs, 0, 0, &s);
+    is_int(s.fails, 0, "%s, across borders: every query answers", what);
+    is_int(s.wrong_found, 0, "%s, across borders: complete against world AA* under the same "
+                             "overlay (%u blocks on edges and corners of tiles)", what, s.asked);
+    is_int(s.bad_walk, 0, "%s, across borders: every path a walk of the edited map", what);
+    is_int(s.shorter, 0, "%s, across borders: none shorter than AA*'s", what);
+    double mean = s.found ? 100 * s.err_sum / s.found : 0;
+    ok(s.found >= 3 && mean <= 10.0,
+       "%s, across borders: mean error %.2f %% over %u paths, worst %.2f %% (at most 10 %%)",
+       what, mean, s.found, 100 * s.worst);
+    is_int(s.fresh, 0, "%s, across borders: a fresh workspace's answer byte-identical", what);
+    ok(s.both == s.found, "%s, across borders: both tiles beside the block searched through "
+                          "their repaired graphs (%u of %u)", what, s.both, s.found);
+    is_int(s.blowup, 0, "%s, across borders: expansions above the tiles at most 3x + 64 the "
+                        "unblocked query's (%u queries)", what, s.found);
+    ok(s.cut > 0 && s.cut_wrong == 0, "%s, the goal walled in (%u): AA*'s status, a walk when "
+                                      "found", what, s.cut);
+    /* Planted: every edited tile walked cell by cell (the cost this replaces). */
+    straddle_run(w, whole, ag, tile, pairs, 1, 0, &walk);
+    ok(walk.blowup > 0 || walk.both < walk.found,
+       "%s, planted (cell by cell): the repaired or expansions check fails (%u blow-ups, %u of "
+       "%u repaired)", what, walk.blowup, walk.both, walk.found);
+    ok(s.near > 0 && s.near_wrong == 0,
+       "%s, across the border into the goal's tile (%u): AA*'s status, a walk, never shorter",
+       what, s.near);
+    straddle_run(w, whole, ag, tile, pairs, 0, 1, &nj);
+    ok(nj.near_wrong > 0, "%s, planted (R cells not joined to the neighbours' graphs and "
+                          "portals): the goal's tile check fails (%u of %u)",
+       what, nj.near_wrong, nj.near);
 }
 
 /* What kept() counts over its pairs. */
@@ -607,13 +837,8 @@ static void kept_run(nb_world *w, const nb_bundle *whole, const nb_agent *ag, ui
     }
     tu_rng r = {0x6e97 + tile};
     for (int round = 0; round < 8 * pairs && ks->asked < (unsigned)pairs; round++) {
-        nb_cell e[2] = {{0, 0}, {0, 0}};
-        for (int k = 0; k < 2; k++)
-            for (int tries = 0; tries < 500; tries++) {
-                e[k] = (nb_cell){(int32_t)tu_below(&r, in.width), (int32_t)tu_below(&r, in.height)};
-                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
-                    break;
-            }
+        nb_cell e[2];
+        random_ends(&r, &in, whole, ag, e);
         uint32_t ts = (uint32_t)(e[0].y / (int32_t)tile) * in.columns + (uint32_t)(e[0].x / (int32_t)tile);
         uint32_t tg = (uint32_t)(e[1].y / (int32_t)tile) * in.columns + (uint32_t)(e[1].x / (int32_t)tile);
         nbi_whaa_result base;
@@ -1464,6 +1689,8 @@ static void check(const char *what, const char *map_, uint32_t tile, uint32_t cl
         repaired(what, w, whole, &ag, tile, cluster, 12, pairs / 5);
     if (tile >= 6 * cluster)
         kept(what, w, whole, &ag, tile, cluster, pairs / 10);
+    if (tile >= 6 * cluster)
+        straddle(what, w, whole, &ag, tile, pairs / 10);
     unsigned wrong_found = 0, bad_walk = 0, shorter = 0, found = 0, crossing = 0;
     double err_sum = 0;
     for (int i = 0; i < pairs; i++) {

@@ -19,10 +19,10 @@
  *   W answers within its window.
  * - Four threads ask HAA* queries of W while the main thread loads,
  *   unloads and trims (make check-tsan runs this under ThreadSanitizer):
- *   every answer is R's; then again under one world overlay of rectangles
- *   across tile borders (the same cells blocked on R), each query asked
- *   twice, so the tiles a query repaired are kept and reused, or repaired
- *   afresh when the main thread reloaded them.
+ *   every answer is R's.  Again under blocks across tile borders and inside
+ *   tiles (each thread's workspace keeps its repaired tiles between queries
+ *   while their loads come and go): R's status, and walks clear of the
+ *   blocks never shorter than world Annotated A* on R under the same blocks.
  * - The optimal layer's borders (world_opt, read in place): a level of
  *   256 x 256 in tiles of 32 linked with `optimal: 1`; after world
  *   optimal queries, a trim with a 3 x 3 window held leaves no page of a
@@ -89,17 +89,16 @@ static nb_haa_query haa_query(const world2 *k, nb_cell s, nb_cell g)
 /* The same answer from a and b, cell for cell, and as many nodes
  * expanded; with unloaded_ok, a's NB_ERR_UNLOADED (a tile its window does
  * not hold) passes too.  *answered: a answered. */
-static int same_haa_under(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *q,
-                          const nb_world_overlay *oa, const nb_world_overlay *ob, int unloaded_ok,
-                          int *answered)
+static int same_haa(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *q, int unloaded_ok,
+                    int *answered)
 {
     nb_haa_result x, y;
     nb_err e1, e2;
-    nb_status s1 = nb_world_haa_find(a, q, oa, &x, &e1);
+    nb_status s1 = nb_world_haa_find(a, q, NULL, &x, &e1);
     *answered = s1 == NB_OK;
     if (s1 == NB_ERR_UNLOADED && unloaded_ok)
         return 1;
-    nb_status s2 = nb_world_haa_find(b, q, ob, &y, &e2);
+    nb_status s2 = nb_world_haa_find(b, q, NULL, &y, &e2);
     int good = s1 == s2 && (s1 != NB_OK || (x.status == y.status && x.path_len == y.path_len &&
                                             x.length == y.length && x.expanded == y.expanded));
     for (size_t i = 0; good && s1 == NB_OK && i < x.path_len; i++)
@@ -109,12 +108,6 @@ static int same_haa_under(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *
              q->start.x, q->start.y, q->goal.x, q->goal.y, s1, x.status, x.path_len, x.length, s2,
              y.status, y.path_len, y.length);
     return good;
-}
-
-static int same_haa(nb_world_haa *a, nb_world_haa *b, const nb_haa_query *q, int unloaded_ok,
-                    int *answered)
-{
-    return same_haa_under(a, b, q, NULL, NULL, unloaded_ok, answered);
 }
 
 static int same_aa(nb_world_aa *a, nb_world_aa *b, const world2 *k, nb_cell s, nb_cell g)
@@ -303,7 +296,6 @@ typedef struct job {
     uint64_t seed;
     unsigned wrong, found;
     atomic_int *stop;
-    const nb_world_overlay *ow, *oref; /* W's and R's overlays, blocking the same cells, or NULL */
 } job;
 
 static void *querier(void *arg)
@@ -320,25 +312,105 @@ static void *querier(void *arg)
     for (int i = 0; i < 30; i++) {
         nb_haa_query q = haa_query(j->k, random_cell(&r, j->k), random_cell(&r, j->k));
         int a;
-        j->wrong += !same_haa_under(hw, hr, &q, j->ow, j->oref, 0, &a);
+        j->wrong += !same_haa(hw, hr, &q, 0, &a);
         j->found += a;
-        /* Under an overlay, asked again: the tiles the first asking
-         * repaired are kept in hw and reused if still loaded (the same
-         * serial), repaired afresh if the main thread reloaded them. */
-        if (j->ow) {
-            j->wrong += !same_haa_under(hw, hr, &q, j->ow, j->oref, 0, &a);
-            j->found += a;
-        }
     }
     nb_world_haa_close(hr);
     nb_world_haa_close(hw);
     return NULL;
 }
 
+/* Blocks of 6 x 6 cells in every third tile: one across its right edge, one across its
+ * lower right corner, one inside (so the tiles around them are repaired, kept between
+ * queries under the overlay's version, or walked cell by cell). */
+static int overlay_blocks(const world2 *k, nb_world_overlay *ov)
+{
+    uint32_t side = k->in.tile;
+    for (uint32_t ty = 0; ty + 1 < k->in.rows; ty += 3)
+        for (uint32_t tx = 0; tx + 1 < k->in.columns; tx += 3) {
+            long x = (long)(tx * side), y = (long)(ty * side);
+            if (nb_world_overlay_block(ov, x + side - 3, y + side / 2 - 3, 6, 6, NULL) != NB_OK ||
+                nb_world_overlay_block(ov, x + side - 3, y + side - 3, 6, 6, NULL) != NB_OK ||
+                nb_world_overlay_block(ov, x + 9, y + 9, 6, 6, NULL) != NB_OK)
+                return 0;
+        }
+    return 1;
+}
+
+/* A query of W under ovw against R under ovr: the same status, and when found a walk of
+ * adjacent cells from start to goal on no blocked cell, never shorter than world Annotated
+ * A*'s optimum on R (W's tiles come and go, so whether a tile is repaired or walked cell by
+ * cell, and with it the path, may differ from R's). */
+static int overlay_answer(nb_world_haa *hw, nb_world_aa *ar, nb_world_overlay *ovw,
+                          nb_world_overlay *ovr, const world2 *k, const nb_haa_query *q)
+{
+    nb_haa_result x;
+    nb_aa_result y;
+    nb_aa_query aq;
+    nb_aa_query_init(&aq);
+    nb_aa_query_agent(&aq, k->agent);
+    aq.start = q->start, aq.goal = q->goal;
+    nb_status s1 = nb_world_haa_find(hw, q, ovw, &x, NULL);
+    nb_status s2 = nb_world_aa_find(ar, &aq, ovr, &y, NULL);
+    int good = s1 == s2 && (s1 != NB_OK || x.status == y.status);
+    if (good && s1 == NB_OK && x.status == NB_PATH_FOUND) {
+        good = x.path_len > 0 && x.path[0].x == q->start.x && x.path[0].y == q->start.y &&
+               x.path[x.path_len - 1].x == q->goal.x && x.path[x.path_len - 1].y == q->goal.y &&
+               x.length >= y.cost - 1e-9 * (1 + y.cost);
+        for (size_t i = 0; good && i < x.path_len; i++)
+            good = !nb_world_overlay_blocked(ovw, x.path[i].x, x.path[i].y) &&
+                   (i == 0 || (labs((long)x.path[i].x - x.path[i - 1].x) <= 1 &&
+                               labs((long)x.path[i].y - x.path[i - 1].y) <= 1));
+    }
+    if (!good)
+        diag("HAA* under blocks (%d, %d) to (%d, %d): W %d/%d length %.6f; R's AA* %d/%d %.6f",
+             q->start.x, q->start.y, q->goal.x, q->goal.y, s1, x.status, x.length, s2, y.status,
+             y.cost);
+    return good;
+}
+
+static void *overlay_querier(void *arg)
+{
+    job *j = arg;
+    nb_world_haa *hw;
+    nb_world_aa *ar;
+    nb_world_overlay *ovw, *ovr;
+    if (nb_world_haa_open(j->k->w, &hw, NULL) != NB_OK) {
+        j->wrong = 1000;
+        return NULL;
+    }
+    if (nb_world_aa_open(j->k->ref, &ar, NULL) != NB_OK) {
+        nb_world_haa_close(hw);
+        j->wrong = 1000;
+        return NULL;
+    }
+    if (nb_world_overlay_open(j->k->w, &ovw, NULL) == NB_OK) {
+        if (nb_world_overlay_open(j->k->ref, &ovr, NULL) == NB_OK) {
+            if (overlay_blocks(j->k, ovw) && overlay_blocks(j->k, ovr)) {
+                tu_rng r = {j->seed};
+                for (int i = 0; i < 30; i++) {
+                    nb_haa_query q = haa_query(j->k, random_cell(&r, j->k), random_cell(&r, j->k));
+                    j->wrong += !overlay_answer(hw, ar, ovw, ovr, j->k, &q);
+                    j->found++;
+                }
+            } else
+                j->wrong = 1000;
+            nb_world_overlay_close(ovr);
+        } else
+            j->wrong = 1000;
+        nb_world_overlay_close(ovw);
+    } else
+        j->wrong = 1000;
+    nb_world_aa_close(ar);
+    nb_world_haa_close(hw);
+    return NULL;
+}
+
 /* Four threads query W (loading what they need through the loader, no
- * limit) while this one unloads tiles and trims. */
-static void check_threads(world2 *k, const char *tiles, const nb_world_overlay *ow,
-                          const nb_world_overlay *oref)
+ * limit) while this one unloads tiles and trims; with blocks, the four
+ * threads' world HAA* workspaces keep their repaired tiles across queries
+ * while the tiles are unloaded and loaded again under them. */
+static void check_threads(world2 *k, const char *tiles, int blocks)
 {
     loader_ctx lc = {.tiles = tiles};
     nb_world_set_loader(k->w, loader, NULL, &lc);
@@ -348,8 +420,8 @@ static void check_threads(world2 *k, const char *tiles, const nb_world_overlay *
     job jobs[4];
     pthread_t th[4];
     for (int i = 0; i < 4; i++) {
-        jobs[i] = (job){k, 900 + (uint64_t)i + (ow ? 40 : 0), 0, 0, &stop, ow, oref};
-        pthread_create(&th[i], NULL, querier, &jobs[i]);
+        jobs[i] = (job){k, 900 + (uint64_t)i, 0, 0, &stop};
+        pthread_create(&th[i], NULL, blocks ? overlay_querier : querier, &jobs[i]);
     }
     tu_rng r = {0x7417ULL};
     unsigned trims = 0;
@@ -369,47 +441,18 @@ static void check_threads(world2 *k, const char *tiles, const nb_world_overlay *
         wrong += jobs[i].wrong;
         answered += jobs[i].found;
     }
-    is_int(wrong, 0, "four threads' 120 HAA* queries%s, loading what they need while another "
-                     "unloads and trims (%u trims): R's answers (%u answered)",
-           ow ? " under one world overlay, each asked twice" : "", trims, answered);
+    if (blocks)
+        is_int(wrong, 0, "four threads' 120 HAA* queries under blocks across tile borders, "
+                         "loading what they need while another unloads and trims (%u trims): "
+                         "R's status, walks clear of the blocks no shorter than R's world "
+                         "Annotated A* (%u asked)",
+               trims, answered);
+    else
+        is_int(wrong, 0, "four threads' 120 HAA* queries, loading what they need while another "
+                         "unloads and trims (%u trims): R's answers (%u answered)",
+               trims, answered);
     nb_world_set_budget(k->w, 0);
     nb_world_set_loader(k->w, NULL, NULL, NULL);
-}
-
-/* check_threads under one world overlay on W and the same cells blocked
- * on R: rectangles across tile borders and corners, so that the queries
- * repair tiles on both sides of a border and keep the repairs in their
- * workspaces (stream/haa_edit.c) while the main thread unloads tiles the
- * repairs belong to (make check-tsan runs it under ThreadSanitizer). */
-static void check_threads_overlay(world2 *k, const char *tiles)
-{
-    nb_err err;
-    nb_world_overlay *ow = NULL, *oref = NULL;
-    if (!ok(nb_world_overlay_open(k->w, &ow, &err) == NB_OK &&
-                nb_world_overlay_open(k->ref, &oref, &err) == NB_OK,
-            "overlays open on W and R: %s", err.msg)) {
-        nb_world_overlay_close(ow);
-        return;
-    }
-    tu_rng r = {0xb10cULL};
-    uint32_t side = k->in.tile;
-    unsigned blocked = 0;
-    for (int i = 0; i < 40; i++) {
-        /* A rectangle of 2 x 2 to 9 x 9 centred on a border (vertical,
-         * horizontal or a corner of four tiles). */
-        long w = 2 + (long)tu_below(&r, 8), h = 2 + (long)tu_below(&r, 8);
-        long bx = (1 + (long)tu_below(&r, k->in.columns - 1)) * side;
-        long by = (1 + (long)tu_below(&r, k->in.rows - 1)) * side;
-        unsigned kind = tu_below(&r, 3);
-        long x = kind != 1 ? bx - w / 2 : (long)tu_below(&r, k->in.width - (uint32_t)w);
-        long y = kind != 0 ? by - h / 2 : (long)tu_below(&r, k->in.height - (uint32_t)h);
-        blocked += nb_world_overlay_block(ow, x, y, w, h, &err) == NB_OK &&
-                   nb_world_overlay_block(oref, x, y, w, h, &err) == NB_OK;
-    }
-    is_int(blocked, 40, "40 rectangles across tile borders blocked on W and R");
-    check_threads(k, tiles, ow, oref);
-    nb_world_overlay_close(oref);
-    nb_world_overlay_close(ow);
 }
 
 /* Pages of [p, e) wholly inside it that this process's page table maps:
@@ -620,8 +663,8 @@ int main(void)
     check_walk(&k);
     check_reread(&k);
     char *tiles = strdup(tu_path(dir, "tiles"));
-    check_threads(&k, tiles, NULL, NULL);
-    check_threads_overlay(&k, tiles);
+    check_threads(&k, tiles, 0);
+    check_threads(&k, tiles, 1);
     free(tiles);
     check_opt(tmp);
     nb_world_close(k.ref);

@@ -12,11 +12,11 @@
  * anywhere is found (every cell of its border is an entrance), and every
  * untouched tile is searched through the baked graph as before.  What it
  * costs is the edited tiles' cells the search reaches, held by a map from
- * cell to key, not by arrays the size of the world.  An edited tile whose
- * blocks keep off its edges (the ends' tiles aside) is not walked so: its
- * portals and the arcs between tiles stand, and the search walks its
- * graph as the overlay repairs it where the repair may change a distance
- * (tile_repair.c). */
+ * cell to key, not by arrays the size of the world.  An edited tile other
+ * than the ends' is not walked so: the search walks its graph as the
+ * overlay repairs it where the repair may change a distance, and where
+ * the repair reaches the tile's edges it crosses to the neighbour's
+ * repaired graph by the repaired arcs out of the tile (tile_repair.c). */
 #include <string.h>
 
 #include "blocked/blocked.h"
@@ -80,13 +80,16 @@ size_t nbi_wedit_bytes(const nbi_wedit *e)
            e->rcap * sizeof *e->rcell + nbi_wpins_bytes(&e->pins) + trep_bytes(e);
 }
 
-/* Marks the tiles of the cells whose agent's square holds (x, y). */
+/* Marks the tiles of the cells whose agent's square holds (x, y), and of the cells beside
+ * them: a tile whose edge cell faces a changed one sees its border's crossings change, and
+ * is repaired with its neighbour (both repairs see the border alike). */
 static void mark(nbi_wedit *e, uint32_t x, uint32_t y, uint32_t size)
 {
     const nbi_windex *wx = &e->w->x;
-    uint32_t x0 = x + 1 >= size ? x + 1 - size : 0, y0 = y + 1 >= size ? y + 1 - size : 0;
-    for (uint32_t ty = y0 / wx->side; ty <= y / wx->side; ty++)
-        for (uint32_t tx = x0 / wx->side; tx <= x / wx->side; tx++)
+    uint32_t x0 = x >= size ? x - size : 0, y0 = y >= size ? y - size : 0;
+    uint32_t x1 = x + 1 < wx->width ? x + 1 : x, y1 = y + 1 < wx->height ? y + 1 : y;
+    for (uint32_t ty = y0 / wx->side; ty <= y1 / wx->side; ty++)
+        for (uint32_t tx = x0 / wx->side; tx <= x1 / wx->side; tx++)
             if (!e->dirty[(size_t)ty * wx->columns + tx]) {
                 e->dirty[(size_t)ty * wx->columns + tx] = 1;
                 e->ndirty++;

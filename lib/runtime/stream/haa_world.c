@@ -900,6 +900,13 @@ static int expand_r(nbi_whaa *q, uint32_t u, nb_cell goal)
                                  &found);
     if (found)
         relax(q, pn - 1, g, u, goal, c);
+    /* In a tile repaired at its edges: the node of its graph here (the same place). */
+    const nbi_trep *tr = q->ed.ntrep && !q->ed.no_join && !q->stale_rows
+                             ? nbi_wedit_trep(&q->ed, tile_of(q->w, c))
+                             : NULL;
+    uint32_t tk = tr && tr->edge ? nbi_trep_key_at(tr, c) : UINT32_MAX;
+    if (tk != UINT32_MAX)
+        relax(q, tr->kbase + tk, g, u, goal, c);
     for (unsigned d = 0; d < NBI_MOVES; d++) {
         nb_cell n = {c.x + nbi_move_dx[d], c.y + nbi_move_dy[d]};
         if (!nbi_wedit_in(&q->ed, n.x, n.y) ||
@@ -973,11 +980,22 @@ typedef struct texp {
 static int reach_t(void *ctx, uint32_t k, double cost, nb_cell at)
 {
     texp *x = ctx;
-    relax(x->q, x->r->kbase + k, x->g + cost, x->u, x->goal, at);
+    if (k != UINT32_MAX) {
+        relax(x->q, x->r->kbase + k, x->g + cost, x->u, x->goal, at);
+        return 1;
+    }
+    /* A move out of the tile: to the node at its far cell in the neighbour's repaired
+     * graph (a tile not repaired keeps its border as baked: the world graph's arcs cross
+     * there, and R cells where it is walked cell by cell). */
+    const nbi_trep *f = nbi_wedit_trep(&x->q->ed, tile_of(x->q->w, at));
+    uint32_t fk = f && f != x->r ? nbi_trep_key_at(f, at) : UINT32_MAX;
+    if (fk != UINT32_MAX)
+        relax(x->q, f->kbase + fk, x->g + cost, x->u, x->goal, at);
     return 1;
 }
 
-static void expand_t(nbi_whaa *q, uint32_t u, nb_cell goal)
+/* 0 without memory. */
+static int expand_t(nbi_whaa *q, uint32_t u, nb_cell goal)
 {
     const nbi_trep *r = key_trep(q, u);
     texp x = {q, r, u, q->gv[u], goal};
@@ -985,6 +1003,34 @@ static void expand_t(nbi_whaa *q, uint32_t u, nb_cell goal)
     if (p != UINT32_MAX)
         relax(q, r->first + p, x.g, u, goal, node_cell(&q->g, r->first + p));
     nbi_trep_arcs(r, k, reach_t, &x);
+    /* Beside a tile walked cell by cell: the R cell here (the same place). */
+    nb_cell c = nbi_trep_cell(r, k);
+    if (r->edge && q->ed.ndirty && !q->ed.no_join && nbi_wedit_in(&q->ed, c.x, c.y)) {
+        long rk = r_key(q, c);
+        if (rk < 0)
+            return 0;
+        relax(q, (uint32_t)rk, x.g, u, goal, c);
+    }
+    return 1;
+}
+
+/* 1 when the world graph's arc from cell a to cell b, in another tile, may be used: where a
+ * repaired tile holds one of its cells or a diagonal's corner cells, its move stands on the
+ * edited grid (the tiles beside a changed cell are repaired, so no other tile needs the
+ * test, nor to be loaded for it). */
+static int cross_ok(nbi_whaa *q, nb_cell a, nb_cell b, double bound)
+{
+    const nbi_wedit *e = &q->ed;
+    const nb_world *w = q->w;
+    if (!nbi_wedit_trep(e, tile_of(w, a)) && !nbi_wedit_trep(e, tile_of(w, b)) &&
+        (a.x == b.x || a.y == b.y ||
+         (!nbi_wedit_trep(e, tile_of(w, (nb_cell){a.x, b.y})) &&
+          !nbi_wedit_trep(e, tile_of(w, (nb_cell){b.x, a.y})))))
+        return 1;
+    for (unsigned d = 0; d < NBI_MOVES; d++)
+        if (a.x + nbi_move_dx[d] == b.x && a.y + nbi_move_dy[d] == b.y)
+            return nbi_wedit_step(&q->ed, a, d, q->strict, bound) == 1;
+    return 1;
 }
 
 static nb_cell key_cell(const nbi_whaa *q, uint32_t u, nb_cell start, nb_cell goal)
@@ -1293,8 +1339,8 @@ nb_status nbi_whaa_begin(nbi_whaa *q, nb_cell start, nb_cell goal, const nb_worl
         nbi_trep *r = &ed->trep[i];
         if (!r->live)
             continue;
-        r->hmin = INFINITY;
-        for (uint32_t j = 0; j < r->np; j++) {
+        r->hmin = r->edge ? 0 : INFINITY; /* left by its edges' cells too: octile alone */
+        for (uint32_t j = 0; !r->edge && j < r->np; j++) {
             double h = heuristic(q, r->first + j, node_cell(&q->g, r->first + j), goal);
             r->hmin = h < r->hmin ? h : r->hmin;
         }
@@ -1367,7 +1413,8 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
         }
         if (u > G && u < G + 1 + q->tk) {
             res->joined++;
-            expand_t(q, u, goal);
+            if (!expand_t(q, u, goal))
+                st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a %s search", FAMILY);
             continue;
         }
         if (u > G) {
@@ -1428,6 +1475,9 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
             nb_cell vc = node_cell(&q->g, v);
             if (ed->ndirty && (nbi_wedit_dirty(ed, tile_of(w, vc)) || !arc_clean(q, uc, vc)))
                 continue;
+            if (ed->ntrep && tile_of(w, uc) != tile_of(w, vc) &&
+                !cross_ok(q, uc, vc, gn + nbi_octile_cells(vc.x, vc.y, goal.x, goal.y)))
+                continue;
             relax(q, v, gn, u, goal, vc);
         }
         if (tr && tr->pkey[u - tr->first] != UINT32_MAX)
@@ -1446,6 +1496,27 @@ nb_status nbi_whaa_search(nbi_whaa *q, uint64_t budget, nbi_whaa_result *res, nb
     if (st != NB_OK)
         nbi_wedit_end(ed);
     return st;
+}
+
+/* Key u is an R cell's (a step to or from it is one of the edited grid, or the same cell). */
+static int rkey(const nbi_whaa *q, uint32_t u)
+{
+    return u >= q->g.nodes + 2 + q->tk;
+}
+
+/* A repaired tile's key u on the path (next after it, prev before) kept as a stretch's end:
+ * where the path crosses to another repaired tile's graph or to an R cell.  The others are
+ * left out: the stretch between two of the tile's kept ends is refined by its HAA*. */
+static int tkey_kept(const nbi_whaa *q, uint32_t u, uint32_t next, uint32_t prev)
+{
+    const nbi_trep *r = key_trep(q, u);
+    uint32_t N = q->g.nodes;
+    for (int i = 0; i < 2; i++) {
+        uint32_t v = i ? prev : next;
+        if (v > N + 1 && v < N + 2 + q->tk ? key_trep(q, v) != r : v > N + 1)
+            return 1;
+    }
+    return 0;
 }
 
 /* The query's end, refinement included: the edited tiles let go after (nbi_whaa_end). */
@@ -1491,8 +1562,8 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
      * refined by the tile's HAA* under its overlay: its keys are left out.  With the level
      * of blocks the keys are kept once walked (q->walked). */
     size_t na = q->walked;
-    for (uint32_t u = G; !q->walked; u = q->parent[u]) {
-        if (u <= G || u >= G + 1 + q->tk)
+    for (uint32_t u = G, next = G; !q->walked; next = u, u = q->parent[u]) {
+        if (u <= G || u >= G + 1 + q->tk || tkey_kept(q, u, next, u == S ? S : q->parent[u]))
             q->keys[na++] = u;
         if (u == S)
             break;
@@ -1509,7 +1580,7 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
      * an R cell is a move of the edited grid (or the same cell). */
     for (size_t i = na - 1; i > 0; i--) {
         uint32_t u = q->keys[i], v = q->keys[i - 1];
-        if (u > G || v > G)
+        if (rkey(q, u) || rkey(q, v))
             continue;
         nb_cell a = key_cell(q, u, start, goal), b = key_cell(q, v, start, goal);
         if (tile_of(w, a) == tile_of(w, b) && !pin(w, &p, tile_of(w, a), needed, needed_max) &&
@@ -1536,7 +1607,7 @@ static nb_status end_query(nbi_whaa *q, nbi_whaa_result *res, nb_world_tile *nee
         uint32_t u = q->keys[i], v = q->keys[i - 1];
         nb_cell a = key_cell(q, u, start, goal), b = key_cell(q, v, start, goal);
         uint32_t ta = tile_of(w, a);
-        if (u > G || v > G || ta != tile_of(w, b)) {
+        if (rkey(q, u) || rkey(q, v) || ta != tile_of(w, b)) {
             if (!append(q, &len, b))
                 st = nbi_fail(err, NB_ERR_NOMEM, "no memory for a path");
             continue;

@@ -71,7 +71,9 @@ typedef struct nbi_trep {
     uint32_t nbase, nkeys;     /* the repaired graph's keys: nbase baked nodes, then the repair's */
     uint32_t kbase;            /* the query's search key of its key 0 */
     double hmin;               /* the query's: its portals' least bound to the goal */
-    uint32_t clusters;
+    uint32_t clusters;         /* repaired clusters of the tile's own cells */
+    int edge;                  /* one of them on the tile's edges: the search crosses to
+                                  the neighbour through the repaired graph's arcs out */
     nb_capability cap;
     uint32_t size;
     uint8_t capok[64];         /* per capability index of the graph: cap admits it */
@@ -88,8 +90,8 @@ static inline int nbi_trep_changed(const nbi_trep *r, uint32_t i, uint32_t j, do
 /* The tile's overlay: ov's blocked cells in t's map. */
 nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *ov, nb_overlay **out,
                            nb_err *err);
-/* Tile t (pinned) under ov for (cap, size): 1 made, 0 not handled so (a repaired cluster on
- * its edges, no repair of its graph), -1 without memory. */
+/* Tile t (pinned) under ov for (cap, size): 1 made, 0 not handled so (no repair of its
+ * graph), -1 without memory. */
 int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, const nbi_stile *t,
                   const nb_world_overlay *ov, nb_capability cap, uint32_t size, nbi_tdijk *dj);
 /* 1 when r, kept from an earlier query under the same overlay's version, is of tile t
@@ -101,15 +103,19 @@ static inline int nbi_trep_same(const nbi_trep *r, const nbi_stile *t)
 /* The world cell of r's key k. */
 nb_cell nbi_trep_cell(const nbi_trep *r, uint32_t k);
 /* Key k's arcs over the repaired graph, kept to the tile's own cells and to the agent:
- * reach(ctx, key, the arc's cost, the key's world cell) for each; 0 when reach says so
- * (no memory). */
+ * reach(ctx, key, the arc's cost, the key's world cell) for each, and when r->edge each arc
+ * out of the tile as reach(ctx, UINT32_MAX, its cost, the far world cell) (a move across the
+ * edge: the neighbour's repaired graph holds a node there too, its border seen alike); 0
+ * when reach says so (no memory). */
 typedef int (*nbi_trep_reach)(void *ctx, uint32_t key, double cost, nb_cell at);
 int nbi_trep_arcs(const nbi_trep *r, uint32_t k, nbi_trep_reach reach, void *ctx);
 /* The portal (index in r) at key k, or UINT32_MAX. */
 static inline uint32_t nbi_trep_portal(const nbi_trep *r, uint32_t k)
 {
-    return k < r->nbase ? r->portal_of[k] : UINT32_MAX;
+    return k < r->nkeys ? r->portal_of[k] : UINT32_MAX;
 }
+/* The key of the node at world cell c of the tile's own cells, or UINT32_MAX. */
+uint32_t nbi_trep_key_at(const nbi_trep *r, nb_cell c);
 void nbi_trep_release(nbi_trep *r);
 void nbi_trep_free(const nb_allocator *a, nbi_trep *r);
 size_t nbi_trep_bytes(const nbi_trep *r);
@@ -293,8 +299,8 @@ void nbi_whaa_abandon(nbi_whaa *q);
 /* Tests: cell_walk 1 walks every edited tile cell by cell (as before the repairs);
  * stale_rows 1 plants a fault, the repaired tiles' graphs not joined (the baked costs used
  * where the repair may change them);
- * no_join 1 another, the R cells of the tiles walked cell by cell (blocks at a tile's edges)
- * not joined to the portals of their neighbours. */
+ * no_join 1 another, the R cells of the tiles walked cell by cell (the ends') not joined to
+ * the portals of their neighbours nor to the nodes of their repaired graphs. */
 void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join);
 /* Tests: fresh 1 refines each stretch with a workspace opened for it and closed after (the way
  * before one workspace was re-bound to each tile), the reference the re-bound one is compared

@@ -12,10 +12,15 @@
  * pair's world arc is not used: the search above the tiles enters the
  * repaired graph at the portal (its nodes are keys of that search, so
  * the tile is walked once toward the goal rather than once a portal) and
- * leaves it at a portal.  A tile is handled so when its repaired clusters
- * keep off the edges of its own cells: then its border cells, its portals
- * and the world graph's arcs between tiles are as baked.  Any other
- * edited tile is walked cell by cell (haa_edit.c). */
+ * leaves it at a portal.  Where a repaired cluster lies on the tile's
+ * edge (r->edge) the crossings of that border may change: the neighbour
+ * across it is edited too (haa_edit.c marks the tiles beside a changed
+ * cell) and repaired alike, the two repairs see the border's facing cells
+ * alike and so make nodes at the same crossings, and the search leaves the
+ * tile by the repaired graph's arcs out of it for the neighbour's node at
+ * the far cell (nbi_trep_arcs, nbi_trep_key_at), and by a world graph arc
+ * between tiles only where its move still stands (haa_world.c).  The
+ * ends' tiles are walked cell by cell (haa_edit.c). */
 #include <string.h>
 
 #include "abstract/repair.h"
@@ -99,6 +104,15 @@ nb_status nbi_trep_overlay(const nbi_stile *t, const nb_world_overlay *wov, nb_o
     return st;
 }
 
+/* 1 when cluster k of the tile's graph lies in the tile's own cells (clusters lie whole in
+ * them or in the halo). */
+static int in_core(const nbi_agraph *g, uint32_t k, const nbi_wtile *tg)
+{
+    nbi_box bx = nbi_cluster_box(k, g->ncx, g->cluster, g->width, g->height);
+    return bx.x0 >= (int32_t)tg->core_x && bx.y0 >= (int32_t)tg->core_y &&
+           bx.x0 < (int32_t)(tg->core_x + tg->core_w) && bx.y0 < (int32_t)(tg->core_y + tg->core_h);
+}
+
 /* The repair of the tile's graph for capability cap, or NULL. */
 static const nbi_repair *tile_repair(const nb_overlay *ov, nb_capability cap)
 {
@@ -147,16 +161,18 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
     }
     r->rep = rep;
     const nbi_agraph *g = &rep->g;
-    /* Every repaired cluster inside the tile's own cells, off their edges. */
+    /* The repaired clusters of the tile's own cells (those of its halo are its neighbours'
+     * business: they are searched through their own tiles' repairs); edge: one of them on
+     * an edge, where the search crosses to the neighbour by the repaired graph's arcs out
+     * of the tile (nbi_trep_arcs), not by the world graph's baked ones alone. */
+    r->edge = 0;
     for (size_t i = 0; i < rep->nrec; i++) {
-        if (rep->rec[i].k == UINT32_MAX)
+        if (rep->rec[i].k == UINT32_MAX || !in_core(g, rep->rec[i].k, tg))
             continue;
         nbi_box bx = nbi_cluster_box(rep->rec[i].k, g->ncx, g->cluster, g->width, g->height);
         if (bx.x0 <= (int32_t)tg->core_x || bx.y0 <= (int32_t)tg->core_y ||
-            bx.x1 >= (int32_t)(tg->core_x + tg->core_w) || bx.y1 >= (int32_t)(tg->core_y + tg->core_h)) {
-            nbi_trep_release(r);
-            return 0;
-        }
+            bx.x1 >= (int32_t)(tg->core_x + tg->core_w) || bx.y1 >= (int32_t)(tg->core_y + tg->core_h))
+            r->edge = 1;
         r->clusters++;
     }
     set_agent(r, cap, size);
@@ -164,7 +180,7 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
     if (!grow(a, (void **)&r->join, &npc, r->np ? r->np : 1, sizeof *r->join) ||
         !grow(a, (void **)&r->dk, &r->npcap, r->np ? r->np : 1, sizeof *r->dk) ||
         !grow(a, (void **)&r->pkey, &r->pkcap, r->np ? r->np : 1, sizeof *r->pkey) ||
-        !grow(a, (void **)&r->portal_of, &r->pocap, g->nnodes ? g->nnodes : 1,
+        !grow(a, (void **)&r->portal_of, &r->pocap, r->nkeys ? r->nkeys : 1,
               sizeof *r->portal_of)) {
         nbi_trep_release(r);
         return -1;
@@ -174,7 +190,7 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
     size_t ns = 0, scap = 0, zcap = 0;
     for (size_t i = 0; i < rep->nrec; i++) {
         uint32_t k = rep->rec[i].k;
-        if (k == UINT32_MAX)
+        if (k == UINT32_MAX || !in_core(g, k, tg))
             continue;
         for (uint32_t u = nbi_u32at(g->cluster_first, k); u < nbi_u32at(g->cluster_first, k + 1); u++) {
             if (!grow(a, (void **)&seed, &scap, ns + 1, sizeof *seed)) {
@@ -207,10 +223,10 @@ int nbi_trep_make(nbi_trep *r, const nb_allocator *a, const nbi_wgraph *wg, cons
         r->join[i] = 0;
         r->pkey[i] = portal_key(g, rep, wg, r->first + i);
     }
-    for (uint32_t v = 0; v < g->nnodes; v++)
+    for (uint32_t v = 0; v < r->nkeys; v++)
         r->portal_of[v] = UINT32_MAX;
-    for (uint32_t i = 0; i < r->np; i++)
-        if (r->pkey[i] < g->nnodes) /* a portal's cluster keeps off the repair: a baked node */
+    for (uint32_t i = 0; i < r->np; i++) /* a repaired node too, in a cluster on an edge */
+        if (r->pkey[i] < r->nkeys)
             r->portal_of[r->pkey[i]] = i;
     /* The portals of a pair the repair may change. */
     for (uint32_t i = 0; i < r->np; i++) {
@@ -241,6 +257,34 @@ static int inside(const nbi_agraph *g, uint32_t u, const nbi_wtile *tg)
            y < tg->core_y + tg->core_h;
 }
 
+static int cell_inside(const nbi_agraph *g, uint32_t cell, const nbi_wtile *tg)
+{
+    uint32_t x = cell % g->width, y = cell / g->width;
+    return x >= tg->core_x && x < tg->core_x + tg->core_w && y >= tg->core_y &&
+           y < tg->core_y + tg->core_h;
+}
+
+/* The world cell of the tile graph's baked node v. */
+static nb_cell node_world(const nbi_trep *r, uint32_t v)
+{
+    const nbi_agraph *g = &r->rep->g;
+    return (nb_cell){(int32_t)(nbi_u16at(g->node_xy, 2 * (size_t)v) + r->t->tag.origin_x),
+                     (int32_t)(nbi_u16at(g->node_xy, 2 * (size_t)v + 1) + r->t->tag.origin_y)};
+}
+
+uint32_t nbi_trep_key_at(const nbi_trep *r, nb_cell c)
+{
+    const nbi_wtile *tg = &r->t->tag;
+    const nbi_agraph *g = &r->rep->g;
+    if (c.x < (int32_t)tg->origin_x || c.y < (int32_t)tg->origin_y)
+        return UINT32_MAX;
+    uint32_t x = (uint32_t)c.x - tg->origin_x, y = (uint32_t)c.y - tg->origin_y;
+    if (x < tg->core_x || x >= tg->core_x + tg->core_w || y < tg->core_y ||
+        y >= tg->core_y + tg->core_h)
+        return UINT32_MAX;
+    return nbi_repair_key_at(g, r->rep, r->nbase, y * g->width + x);
+}
+
 nb_cell nbi_trep_cell(const nbi_trep *r, uint32_t k)
 {
     const nbi_repair *rep = r->rep;
@@ -264,8 +308,16 @@ int nbi_trep_arcs(const nbi_trep *r, uint32_t u, nbi_trep_reach reach, void *ctx
     if (u < base) { /* a baked node: its cluster is as baked */
         for (uint32_t e = nbi_u32at(g->node_first, u); e < nbi_u32at(g->node_first, u + 1); e++) {
             uint32_t v = nbi_u32at(g->arc_to, e);
-            if (!nbi_agraph_admits(g, e, r->cap, r->size) || !inside(g, v, tg))
+            if (!nbi_agraph_admits(g, e, r->cap, r->size))
                 continue;
+            if (!inside(g, v, tg)) {
+                if (r->edge &&
+                    !reach(ctx, UINT32_MAX, nbi_steps_length(nbi_u16at(g->arc_w, 2 * (size_t)e),
+                                                             nbi_u16at(g->arc_w, 2 * (size_t)e + 1)),
+                           node_world(r, v)))
+                    return 0;
+                continue;
+            }
             uint32_t key = nbi_repair_key(g, rep, base, v);
             if (key != UINT32_MAX &&
                 !reach(ctx, key, nbi_steps_length(nbi_u16at(g->arc_w, 2 * (size_t)e),
@@ -281,6 +333,14 @@ int nbi_trep_arcs(const nbi_trep *r, uint32_t u, nbi_trep_reach reach, void *ctx
         const nbi_rarc *ra = &c->arc[e];
         if (ra->cap >= 64 || !r->capok[ra->cap] || ra->cv < r->size)
             continue;
+        if (ra->inter && !cell_inside(g, ra->to, tg)) { /* out of the tile: the neighbour's */
+            if (r->edge &&
+                !reach(ctx, UINT32_MAX, nbi_steps_length(ra->card, ra->diag),
+                       (nb_cell){(int32_t)(ra->to % g->width + tg->origin_x),
+                                 (int32_t)(ra->to / g->width + tg->origin_y)}))
+                return 0;
+            continue;
+        }
         uint32_t v = ra->inter ? nbi_repair_key_at(g, rep, base, ra->to) : base + rec * rep->per + ra->to;
         if (v == UINT32_MAX || (v < base && !inside(g, v, tg)))
             continue;
