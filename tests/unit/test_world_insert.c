@@ -66,12 +66,7 @@ static void ends_equal(const char *what, nb_world *w, const nb_bundle *whole, co
             err.msg))
         return;
     for (int i = 0; i < ends; i++) {
-        nb_cell e = {0, 0};
-        for (int tries = 0; tries < 500; tries++) {
-            e = (nb_cell){(int32_t)tu_below(r, in.width), (int32_t)tu_below(r, in.height)};
-            if (nb_can_stand(whole, ag->capability, 1, e.x, e.y) == 1)
-                break;
-        }
+        nb_cell e = tw_standable(r, whole, ag->capability, in.width, in.height);
         size_t n0 = 0, n1 = 0;
         before = nbi_whaa_tabled(q);
         nb_status s0 = nbi_whaa_insertion(q, e, 0, c0, 1 << 14, &n0, &err);
@@ -117,11 +112,7 @@ static void paths_same(const char *what, nb_world *w, const nb_bundle *whole, co
     for (int i = 0; i < pairs; i++) {
         nb_cell e[2];
         for (int k = 0; k < 2; k++)
-            for (int tries = 0; tries < 500; tries++) {
-                e[k] = (nb_cell){(int32_t)tu_below(r, in.width), (int32_t)tu_below(r, in.height)};
-                if (nb_can_stand(whole, ag->capability, 1, e[k].x, e[k].y) == 1)
-                    break;
-            }
+            e[k] = tw_standable(r, whole, ag->capability, in.width, in.height);
         nbi_whaa_result a, b;
         size_t na = 0, nb = 0;
         nb_status sa = nbi_whaa_find(qt, e[0], e[1], NULL, &a, NULL, 0, &na, &err);
