@@ -681,6 +681,8 @@ typedef struct nbb_world {
                                the world graph (world_blocks); 0: none */
     uint32_t landmarks;     /* K > 0: world_landmarks holds K landmarks, the corner and edge
                                ones then farthest first; 0: the 8 corner and edge ones */
+    uint32_t insert;        /* B > 0: each tile bundle holds a table for inserting a query's
+                               end (tile_insert), blocks of B x B clusters; 0: none */
 } nbb_world;
 
 /* Reads and checks a manifest (not the files it names); an error names
@@ -763,6 +765,11 @@ nb_status nbb_world_spanner(const struct nbi_bgraph *r, double stretch, uint8_t 
 nb_status nbb_world_border_graph(nbb_builder *out, const struct nbi_agraph *g,
                                  const struct nbi_wtile *t, nb_capability cap, uint32_t size,
                                  nb_err *err);
+/* The tile's table for inserting a query's end (NB_SEC_TILE_INSERT) for
+ * (cap, size), blocks of bsz x bsz clusters, into out (insert_table.c). */
+nb_status nbb_world_insert_table(nbb_builder *out, const struct nbi_agraph *g,
+                                 const struct nbi_wtile *t, nb_capability cap, uint32_t size,
+                                 uint32_t bsz, nb_err *err);
 /* The optimal layer's border of tile t (bundle tb) for (cap, size, corner)
  * (NB_SEC_BORDER_OPT, border_opt.c), added to out. */
 nb_status nbb_world_border_opt(nbb_builder *out, const nb_bundle *tb, const struct nbi_wtile *t,

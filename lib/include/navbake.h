@@ -245,9 +245,12 @@ typedef enum nb_section_type {
                               inside the tile, packed */
     NB_SEC_WORLD_OPT = 104, /* a world bundle's: every tile's border_opt, joined by the
                               moves between tiles (navbake world link) */
-    NB_SEC_WORLD_BLOCKS = 105 /* a level above a world's HAA* graph for one (capability,
+    NB_SEC_WORLD_BLOCKS = 105, /* a level above a world's HAA* graph for one (capability,
                               size): blocks of tiles, their border nodes and the distances
                               between them inside each block */
+    NB_SEC_TILE_INSERT = 106 /* a tile's table for inserting a query's end, one (capability,
+                              size): blocks of clusters, their border nodes' distances to
+                              the tile's portals */
 } nb_section_type;
 
 /* Encodings: the low byte is the layout of the payload, the high byte the

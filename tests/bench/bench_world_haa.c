@@ -6,6 +6,8 @@
  *
  * NB_BENCH_WALKS=0: no stretch copied from the walks the workspace keeps.
  * NB_BENCH_ACTIVE=A: a query's heuristic reads at most A landmarks (default 8).
+ * NB_BENCH_TABLE=0: the ends inserted by a Dijkstra over their tile's graph
+ * even where the tile bundle holds a table for it (manifest `insert: B`).
  *
  * OUT is where navbake world link wrote world.nbw (its tiles in
  * OUT/tiles); with WORLD, the folder of the world's manifest and tile maps,
@@ -396,6 +398,9 @@ int main(int argc, char **argv)
     const char *wk = getenv("NB_BENCH_WALKS");
     if (wk && *wk == '0')
         nbi_whaa_set_walks(q, 0);
+    const char *tab = getenv("NB_BENCH_TABLE");
+    if (tab && *tab == '0')
+        nbi_whaa_set_insert_table(q, 0);
     /* NB_BENCH_ACTIVE=A: the most landmarks a query keeps (haa_world.c's landmarks_active). */
     const char *act = getenv("NB_BENCH_ACTIVE");
     if (act && *act)

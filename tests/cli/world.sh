@@ -160,6 +160,16 @@ maps: "t/{x}_{y}.map"
 landmarks: 0'
 refuses 1 "landmarks: 0" navbake world check m.yaml
 like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:12: landmarks: 0 is not a whole number from 1 to 32"
+manifest 'tile: 32
+maps: "t/{x}_{y}.map"
+insert: 65'
+refuses 1 "insert above 64" navbake world check m.yaml
+like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:9: insert: 65 is not a whole number from 1 to 64"
+manifest 'tile: 32
+maps: "t/{x}_{y}.map"
+insert: 0'
+refuses 1 "insert: 0" navbake world check m.yaml
+like "is named with its line" "$(cat "$tmp/.out")" "m.yaml:6:9: insert: 0 is not a whole number from 1 to 64"
 printf 'world: 2\nwidth: 100\nheight: 70\ntile: 32\nmaps: "{x}{y}"\n' >m.yaml
 refuses 1 "another version" navbake world check m.yaml
 like "is refused" "$(cat "$tmp/.out")" "world: 2 is not a whole number from 1 to 1"

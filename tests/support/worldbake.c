@@ -201,3 +201,14 @@ uint8_t *tw_edited_reach(const nb_bundle *b, const nb_overlay *ov, nb_capability
     free(queue);
     return seen;
 }
+
+nb_cell tw_standable(tu_rng *r, const nb_bundle *whole, nb_capability cap, uint32_t w, uint32_t h)
+{
+    nb_cell e = {0, 0};
+    for (int tries = 0; tries < 500; tries++) {
+        e = (nb_cell){(int32_t)tu_below(r, w), (int32_t)tu_below(r, h)};
+        if (nb_can_stand(whole, cap, 1, e.x, e.y) == 1)
+            break;
+    }
+    return e;
+}

@@ -27,6 +27,9 @@ void tw_write_map(const char *path, const nbb_grid *g);
 /* A new folder tmp/PREFIXk (k counted up), its path in a buffer of its own
  * (tu_path's buffers rotate; 16 of these do). */
 const char *tw_fresh_dir(const char *tmp, const char *prefix, int *k);
+/* A cell of the w x h level whole drawn at random where the agent of cap
+ * (size 1) stands, after at most 500 draws (the last drawn otherwise). */
+nb_cell tw_standable(tu_rng *r, const nb_bundle *whole, nb_capability cap, uint32_t w, uint32_t h);
 
 /* A level cut into a world (baked, linked and opened) and baked whole, for
  * the tests of queries across tiles (test_world_query.c, test_world_place.c). */

@@ -199,6 +199,7 @@ static void orphans(nb_bundle *const *bundles, size_t nb)
         {NB_SEC_WORLD, NB_SEC_WORLD_GRAPH},
         {NB_SEC_WORLD_GRAPH, NB_SEC_WORLD_LANDMARKS},
         {NB_SEC_WORLD_GRAPH, NB_SEC_WORLD_BLOCKS},
+        {NB_SEC_TILE, NB_SEC_TILE_INSERT},
     };
     nb_err err;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -267,7 +268,7 @@ int main(void)
                       "$T/mkabstract -q --forest $D/forest.yaml --agent-radius 0,0.5 -o $B");
     /* A world of tiles: a tile bundle, its border file, the world bundle. */
     const char *world = "$T/navbake world cut -q $D/sample.map --tile 32 -c 8 -o w && "
-                        "echo 'blocks: 1' >> w/world.yaml && "
+                        "echo 'blocks: 1' >> w/world.yaml && echo 'insert: 1' >> w/world.yaml && "
                         "for y in 0 1; do for x in 0 1; do "
                         "$T/navbake world tile -q w/world.yaml $x $y -o o; done; done && "
                         "$T/navbake world link -q w/world.yaml -o o && ";

@@ -1169,12 +1169,7 @@ static void insertion(const char *what, nb_world *w, const nb_bundle *whole, con
             "%s: insertion: a workspace (%s)", what, err.msg))
         return;
     for (int i = 0; i < pairs; i++) {
-        nb_cell e = {0, 0};
-        for (int tries = 0; tries < 500; tries++) {
-            e = (nb_cell){(int32_t)tu_below(r, in.width), (int32_t)tu_below(r, in.height)};
-            if (nb_can_stand(whole, ag->capability, 1, e.x, e.y) == 1)
-                break;
-        }
+        nb_cell e = tw_standable(r, whole, ag->capability, in.width, in.height);
         size_t n0 = 0, n1 = 0;
         nb_status s0 = nbi_whaa_insertion(q, e, 0, c0, 1 << 14, &n0, &err);
         nb_status s1 = nbi_whaa_insertion(q, e, 1, c1, 1 << 14, &n1, &err);

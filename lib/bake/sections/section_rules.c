@@ -57,6 +57,14 @@ static const nbb_section_rules rules[] = {
                              "which a world bundle does not hold", NBB_RULE_NOT_LEVEL},
     {NB_SEC_WORLD_BLOCKS, NULL, "computed from the world graph by navbake world link",
      NBB_RULE_NOT_LEVEL},
+    /* navbake world tile writes it anew on every bake, after the graph; a
+     * tile bundle changed by anything else no longer has the digest its
+     * world's index gives it, so no world reads the table kept. */
+    {NB_SEC_TILE_INSERT, NULL, "computed from the tile's abstract graph by navbake world tile "
+                               "(manifest `insert`), whose builder lies above the deep checks "
+                               "(lib/bake/world/insert_table.c); its check on open compares "
+                               "every portal, border node and distance's ends with the graph",
+     NBB_RULE_NOT_LEVEL},
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

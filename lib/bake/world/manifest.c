@@ -78,7 +78,7 @@ nb_status nbb_world_read(const char *path, nbb_world *w, nb_err *err)
 {
     static const char *const keys[] = {"world", "width", "height", "tile", "cluster", "maps",
                                        "legend", "agents", "paths", "optimal", "levels", "blocks",
-                                       "landmarks", NULL};
+                                       "landmarks", "insert", NULL};
     memset(w, 0, sizeof *w);
     char *buf = NULL;
     size_t len = 0;
@@ -93,18 +93,18 @@ nb_status nbb_world_read(const char *path, nbb_world *w, nb_err *err)
     if (st != NB_OK)
         return st;
     yaml_node_t *root, *n;
-    uint64_t v[10] = {0, 0, 0, 0, NBB_WORLD_DEFAULT_CLUSTER, 0, 0, 1, 0, 0};
+    uint64_t v[11] = {0, 0, 0, 0, NBB_WORLD_DEFAULT_CLUSTER, 0, 0, 1, 0, 0, 0};
     static const char *const nums[] = {"world", "width", "height", "tile", "cluster", "paths",
-                                       "optimal", "levels", "blocks", "landmarks"};
-    static const uint64_t lo[] = {1, 1, 1, NBB_WORLD_MIN_TILE, 1, 0, 0, 1, 0, 1},
+                                       "optimal", "levels", "blocks", "landmarks", "insert"};
+    static const uint64_t lo[] = {1, 1, 1, NBB_WORLD_MIN_TILE, 1, 0, 0, 1, 0, 1, 1},
                           hi[] = {1, NBB_WORLD_MAX_SIDE, NBB_WORLD_MAX_SIDE, NB_MAP_MAX_SIDE,
                                   NB_ABSTRACT_MAX_CLUSTER, 1, 1, NBB_LEVELS_MAX, NBI_WBLK_MAX_SIDE,
-                                  NBI_WLMK_MAX};
+                                  NBI_WLMK_MAX, NBI_TINS_MAX_SIDE};
     if ((st = nbb_yaml_root(&y, "a world manifest with 'world', 'width', 'height', 'tile' and 'maps'",
                             &root, err)) ||
         (st = nbb_yaml_mapping(&y, root, "world manifest", keys, err)))
         goto done;
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 11; i++) {
         if (i >= 4 && !nbb_yaml_get(&y, root, nums[i]))
             continue;
         if ((st = nbb_yaml_need(&y, root, nums[i], "world manifest", &n, err)) ||
@@ -120,6 +120,7 @@ nb_status nbb_world_read(const char *path, nbb_world *w, nb_err *err)
     w->levels = (uint32_t)v[7];
     w->blocks = (uint32_t)v[8];
     w->landmarks = (uint32_t)v[9];
+    w->insert = (uint32_t)v[10];
     if ((st = nbb_yaml_need(&y, root, "maps", "world manifest", &n, err)) ||
         (st = path_field(&y, root, "maps", &w->maps, err)) ||
         (st = path_field(&y, root, "legend", &w->legend, err)) ||
@@ -191,6 +192,8 @@ nb_status nbb_world_text(const nbb_world *w, char **text, size_t *len, nb_err *e
         at += (size_t)sprintf(t + at, "blocks: %u\n", w->blocks);
     if (w->landmarks)
         at += (size_t)sprintf(t + at, "landmarks: %u\n", w->landmarks);
+    if (w->insert)
+        at += (size_t)sprintf(t + at, "insert: %u\n", w->insert);
     for (int i = 0; i < 3; i++)
         if (paths[i])
             quoted(t, &at, keys[i], paths[i]);

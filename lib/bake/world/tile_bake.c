@@ -410,6 +410,36 @@ static nb_status put_abstract(nbb_builder *b, const nbb_world *w, unsigned threa
     return nbb_abstract_put_built(b, &o, w->levels > 1 ? &lo : NULL, 0, err);
 }
 
+/* The tables for inserting a query's end (manifest `insert: B`), one a
+ * component layer (as the border graphs), made from b's sections so far:
+ * the abstract graph they read is the bundle's as written (a checked view
+ * of b's image).  Any table b holds (an old bundle's) goes first, so a
+ * manifest without the key bakes today's bytes. */
+static nb_status put_insert(nbb_builder *b, const nbb_world *w, nb_err *err)
+{
+    nbb_builder_remove(b, NB_SEC_TILE_INSERT);
+    if (!w->insert)
+        return NB_OK;
+    uint8_t *img = NULL;
+    size_t len = 0;
+    nb_bundle *tb = NULL;
+    nbi_wtile t;
+    nbi_agraph g;
+    nb_status st = nbb_builder_image(b, &img, &len, err);
+    if (st == NB_OK)
+        st = nb_bundle_open_memory(img, len, 0, nbb_mem(), &tb, err);
+    if (st == NB_OK && (st = nbi_wtile_find(tb, &t, err)) == NB_OK)
+        st = nbi_agraph_find(tb, &g, err);
+    for (size_t i = 0; st == NB_OK && i < nb_bundle_section_count(tb); i++) {
+        const nb_section_info *si = nb_bundle_section_get(tb, i);
+        if (si->type == NB_SEC_COMPONENTS)
+            st = nbb_world_insert_table(b, &g, &t, si->param[0], si->param[1], w->insert, err);
+    }
+    nb_bundle_close(tb);
+    nbb_free(img);
+    return st;
+}
+
 /* The header words a twin may differ in: the tile's column and row and
  * the world cell its map starts at.  Every other word (the world's and
  * the tile's shape, the halo, the inputs' count) and every input record
@@ -531,6 +561,8 @@ nb_status nbb_world_tile_bake_twin(const nbb_world *w, uint32_t tx, uint32_t ty,
      * that is smaller, as on any tile but a maze's or noise's). */
     if (st == NB_OK)
         st = nbb_builder_comp_runs(b, 0, err);
+    if (st == NB_OK)
+        st = put_insert(b, w, err);
     if (st == NB_OK)
         st = nbb_builder_image(b, &out->tile, &out->tile_len, err);
     if (st == NB_OK &&

@@ -528,6 +528,29 @@ enum nbi_placement {
 #define NBI_WBLK_A_DIAG 8     /* u32: diagonal steps */
 #define NBI_WBLK_MAX_SIDE 256 /* the manifest's `blocks` at most */
 
+/* A tile's table for inserting a query's end (NB_SEC_TILE_INSERT, version
+ * 1; formats/world.md), one (capability, size): the tile's own cells cut
+ * into blocks of B x B clusters from their first cell (K = BC x BR blocks,
+ * row by row, the last column and row narrower); a header of 8 u32 words;
+ * u32 portal[P] (the abstract graph's nodes the tile's border graph has,
+ * increasing); u32 block_first[K + 1]; u32 border[M] (each block's border
+ * nodes: nodes of its cells with an arc, for that agent, to a node of
+ * another block's, by block and increasing in each); then M x P distances,
+ * border node by border node, each the cardinal and diagonal steps of a
+ * shortest path over the graph kept to the tile's cells, u16 or u32 each
+ * (the header's width; all ones: no path). */
+#define NBI_TINS_VERSION 1
+#define NBI_TINS_HEADER 32
+#define NBI_TINS_CAPABILITY 0 /* u32 */
+#define NBI_TINS_SIZE 4       /* u32 */
+#define NBI_TINS_SIDE 8       /* u32: B, clusters a block's side */
+#define NBI_TINS_PORTALS 12   /* u32: P */
+#define NBI_TINS_BORDERS 16   /* u32: M */
+#define NBI_TINS_BLOCKS 20    /* u32: K */
+#define NBI_TINS_NODES 24     /* u32: the abstract graph's nodes */
+#define NBI_TINS_WIDTH 28     /* u32: 2 (u16 steps) or 4 (u32 steps) */
+#define NBI_TINS_MAX_SIDE 64  /* the manifest's `insert` at most */
+
 /* A tile's border for the optimal layer across tiles, one (capability,
  * size, corner rule) (NB_SEC_BORDER_OPT, version 1; formats/world.md): a
  * header of 8 u32 words; P portals (u16 x, u16 y: the cell from the

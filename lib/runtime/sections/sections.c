@@ -156,6 +156,8 @@ static const struct nbi_section_kind kinds[] = {
      "and landmark distances at the tile's first use, each row as it is unpacked (nbi_wopv)"},
     {NB_SEC_WORLD_BLOCKS, "world_blocks", {"capability", "size", "side", "entries"},
      nbi_wblocks_section_check, NULL},
+    {NB_SEC_TILE_INSERT, "tile_insert", {"capability", "size", "blocks", "portals", "borders"},
+     nbi_tins_section_check, NULL},
 };
 
 const nbi_section_kinds nbi_sections = {kinds, sizeof kinds / sizeof kinds[0]};

@@ -106,6 +106,8 @@ struct nbi_whaa {
     nbi_walks walks;
     unsigned walks_flags;
     int no_walks;            /* tests and bench: every stretch refined by its tile's HAA* */
+    int no_table;            /* tests and bench: ends inserted without the tiles' tables */
+    size_t tabled;           /* ends inserted by a table so far, for tests */
 };
 
 void nbi_whaa_set_refine(nbi_whaa *q, int refine) { q->abstract_only = !refine; }
@@ -120,6 +122,10 @@ void nbi_whaa_set_active_landmarks(nbi_whaa *q, uint32_t most)
 int nbi_whaa_has_landmarks(const nbi_whaa *q) { return q->has_lm; }
 
 void nbi_whaa_set_blocks(nbi_whaa *q, int use) { q->use_bl = use; }
+
+void nbi_whaa_set_insert_table(nbi_whaa *q, int use) { q->no_table = !use; }
+
+size_t nbi_whaa_tabled(const nbi_whaa *q) { return q->tabled; }
 
 int nbi_whaa_has_blocks(const nbi_whaa *q) { return q->has_bl; }
 
@@ -426,9 +432,65 @@ static int fit_dijk(nbi_whaa *q, uint32_t n)
     return 1;
 }
 
+/* The table's portals are the world graph's nodes of tile slot, in order
+ * (both the border graph's portals): else it is not used (O(P) an end). */
+static int table_fits(const nbi_whaa *q, const nbi_tins *r, uint32_t first, uint32_t np)
+{
+    if (r->portals != np)
+        return 0;
+    for (uint32_t i = 0; i < np; i++)
+        if (nbi_u32at(r->portal, i) != node_local(&q->g, first + i))
+            return 0;
+    return 1;
+}
+
+/* The portals' costs by the tile's table r (formats/world.md): the graph
+ * searched from the seeds inside the end's block (lc's) only, then for
+ * each portal the least of its cost inside the block and, over the block's
+ * border nodes b reached, the end's steps to b plus the table's b to it.
+ * A path leaving the block leaves it at a border node, so it is exact. */
+static int insert_by_table(nbi_whaa *q, const nbi_agraph *g, const nbi_wtile *tg,
+                           const nbi_tins *r, nb_cell lc, const uint32_t *seed, const uint32_t *sc,
+                           const uint32_t *sd, size_t ns, double *cost)
+{
+    nbi_tdijk *dj = &q->dj;
+    uint32_t k = nbi_tins_block_of(tg, r->side, (uint32_t)lc.x, (uint32_t)lc.y);
+    uint32_t x0 = tg->core_x + k % r->bcols * r->side, y0 = tg->core_y + k / r->bcols * r->side;
+    uint32_t x1 = x0 + r->side, y1 = y0 + r->side;
+    x1 = x1 < tg->core_x + tg->core_w ? x1 : tg->core_x + tg->core_w;
+    y1 = y1 < tg->core_y + tg->core_h ? y1 : tg->core_y + tg->core_h;
+    dj->target = NULL;
+    int ok = nbi_tdijk_run_buckets(dj, g, q->cap, q->size, x0, y0, x1, y1, seed, sc, sd, ns);
+    if (ok < 0)
+        ok = nbi_tdijk_run(dj, g, q->cap, q->size, x0, y0, x1, y1, seed, sc, sd, ns);
+    if (!ok)
+        return 0;
+    for (uint32_t i = 0; i < r->portals; i++) {
+        uint32_t u = nbi_u32at(r->portal, i);
+        if (nbi_tdijk_reached(dj, u) && dj->stamp[u] & 1)
+            cost[i] = nbi_steps_length(dj->card[u], dj->diag[u]);
+    }
+    for (uint32_t j = nbi_u32at(r->block_first, k); j < nbi_u32at(r->block_first, k + 1); j++) {
+        uint32_t b = nbi_u32at(r->border, j);
+        if (!nbi_tdijk_reached(dj, b) || !(dj->stamp[b] & 1))
+            continue;
+        uint32_t bc = dj->card[b], bd = dj->diag[b], card, diag;
+        for (uint32_t i = 0; i < r->portals; i++) {
+            if (!nbi_tins_steps(r, j, i, &card, &diag))
+                continue;
+            double c = nbi_steps_length(bc + card, bd + diag);
+            if (cost[i] < 0 || c < cost[i])
+                cost[i] = c;
+        }
+    }
+    return 1;
+}
+
 /* The cost from end c (world cell, in tile t whose HAA* workspace is h) to
- * each portal of t in the world graph, into cost[] (-1: none).  0 without
- * memory, 2 when the agent cannot stand at c. */
+ * each portal of t in the world graph, into cost[] (-1: none): by the
+ * tile's table when it has one for the agent (and the workspace uses it),
+ * else by a Dijkstra over the tile's graph.  0 without memory, 2 when the
+ * agent cannot stand at c. */
 static int insert_to(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, nb_cell c,
                      double *cost, int full)
 {
@@ -468,6 +530,11 @@ static int insert_to(nbi_whaa *q, nb_haa *h, const nbi_stile *t, uint32_t slot, 
     }
     if (!fit_dijk(q, g->nnodes))
         return 0;
+    const nbi_tins *tab = full || q->no_table ? NULL : nbi_stile_insert(t, q->cap, q->size);
+    if (tab && table_fits(q, tab, first, np)) {
+        q->tabled++;
+        return insert_by_table(q, g, &t->tag, tab, lc, seed, sc, sd, ns, cost);
+    }
     /* Ended once the tile's portals are settled: the nodes past the last
      * of them are no portal's way (a settled node's cost is final). */
     nbi_tdijk *dj = &q->dj;

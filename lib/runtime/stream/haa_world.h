@@ -312,11 +312,18 @@ void nbi_whaa_set_faults(nbi_whaa *q, int cell_walk, int stale_rows, int no_join
  * bench_world_haa's NB_BENCH_WALKS=0). */
 void nbi_whaa_set_walks(nbi_whaa *q, int keep);
 void nbi_whaa_set_fresh_refiner(nbi_whaa *q, int fresh, int search_ends);
+/* Ends inserted by the tiles' tables when they have them (1, the default),
+ * or always by a Dijkstra over the tile's graph (0: tests and benchmarks
+ * compare the two). */
+void nbi_whaa_set_insert_table(nbi_whaa *q, int use);
+/* The ends this workspace has inserted by a tile's table (tests). */
+size_t nbi_whaa_tabled(const nbi_whaa *q);
 /* An end's insertion alone (its tile loaded): the cost from c to each of
  * its tile's portals in the world graph's order into cost[] (-1: none),
  * *count of them.  full: the Dijkstra run to the last node by its heap
  * (nbi_tdijk_run) rather than by buckets and ended at the last portal
- * settled (what the tests compare the queries' against).  NB_ERR_UNLOADED
+ * settled, and never by the tile's table (what the tests compare the
+ * queries' against).  NB_ERR_UNLOADED
  * when the tile is not loaded, NB_ERR_NOTFOUND when the agent cannot
  * stand at c. */
 nb_status nbi_whaa_insertion(nbi_whaa *q, nb_cell c, int full, double *cost, size_t max,

@@ -25,9 +25,21 @@ typedef struct nbi_stile {
                                 a workspace keeps of the tile is its own only while the slot
                                 holds the same serial (tile_repair.c) */
     nbi_layer *components;   /* one per world_components section, in its order */
+    nbi_tins *insert;        /* its tile_insert sections, checked at load (ninsert of them) */
+    size_t ninsert;
     size_t bytes;            /* what it holds: its file and these views */
     struct nbi_stile *next;  /* on the retired list */
 } nbi_stile;
+
+/* Tile t's table for inserting an end of (cap, size), or NULL. */
+static inline const nbi_tins *nbi_stile_insert(const nbi_stile *t, nb_capability cap,
+                                               uint32_t size)
+{
+    for (size_t i = 0; i < t->ninsert; i++)
+        if (t->insert[i].capability == cap && t->insert[i].size == size)
+            return &t->insert[i];
+    return NULL;
+}
 
 typedef struct nbi_slot {
     _Atomic(nbi_stile *) tile; /* NULL: not loaded */

@@ -33,6 +33,7 @@ static void tile_free(nb_world *w, nbi_stile *t)
 {
     nb_bundle_close(t->b);
     nbi_free(w->index->a, t->components);
+    nbi_free(w->index->a, t->insert);
     nbi_free(w->index->a, t);
 }
 
@@ -254,6 +255,29 @@ static nb_status tile_views(const nb_world *w, nbi_stile *t, nb_err *err)
     return NB_OK;
 }
 
+/* The tile's tables for inserting an end, each checked whole against its
+ * graph once here (world/insert.c): a query reads them unchecked. */
+static nb_status tile_inserts(const nb_world *w, nbi_stile *t, nb_err *err)
+{
+    const nb_bundle *b = t->b;
+    size_t n = 0;
+    for (size_t i = 0; i < b->nsections; i++)
+        n += b->sections[i].info.type == NB_SEC_TILE_INSERT;
+    if (!n)
+        return NB_OK;
+    if (!(t->insert = nbi_alloc_array(w->index->a, n, sizeof *t->insert)))
+        return nbi_fail_nomem(err, "a tile's insertion tables");
+    for (size_t i = 0; i < b->nsections; i++) {
+        if (b->sections[i].info.type != NB_SEC_TILE_INSERT)
+            continue;
+        nb_status st = nbi_tins_at(b, i, &t->insert[t->ninsert], err);
+        if (st != NB_OK)
+            return st;
+        t->ninsert++;
+    }
+    return NB_OK;
+}
+
 /* Opens tile's bundle, from the loader or the tile folder. */
 static nb_status tile_open(nb_world *w, nb_world_tile tile, nb_bundle **b, nb_err *err)
 {
@@ -303,8 +327,9 @@ static nb_status load(nb_world *w, nb_world_tile tile, nb_err *err)
     t->components = views;
     t->index = index;
     nb_status st = tile_open(w, tile, &t->b, err);
-    if (st == NB_OK && (st = tile_matches(w, t->b, tile, &t->tag, err)) == NB_OK)
-        st = tile_views(w, t, err);
+    if (st == NB_OK && (st = tile_matches(w, t->b, tile, &t->tag, err)) == NB_OK &&
+        (st = tile_views(w, t, err)) == NB_OK)
+        st = tile_inserts(w, t, err);
     if (st != NB_OK) {
         /* Every refusal names the tile first, then its file. */
         nbi_err_prefix(err, "tile (%u, %u)", tile.column, tile.row);
@@ -316,7 +341,8 @@ static nb_status load(nb_world *w, nb_world_tile tile, nb_err *err)
         }
         return st;
     }
-    t->bytes = sizeof *t + bundle_bytes(t->b) + w->ncomp * sizeof *views;
+    t->bytes = sizeof *t + bundle_bytes(t->b) + w->ncomp * sizeof *views +
+               t->ninsert * sizeof *t->insert;
     t->serial = atomic_fetch_add(&w->serials, 1) + 1;
     atomic_fetch_add(&w->tile_bytes, t->bytes);
     atomic_fetch_add(&w->loaded, 1);

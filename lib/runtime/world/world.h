@@ -143,6 +143,49 @@ nb_status nbi_wblocks_section_check(const nb_bundle *b, size_t idx, nb_err *err)
 /* The world blocks section of (capability, size), or -1. */
 long nbi_wblocks_index(const nb_bundle *b, uint32_t capability, uint32_t size);
 
+/* A tile's table for inserting a query's end, one (capability, size)
+ * (NB_SEC_TILE_INSERT, insert.c), checked whole against the tile bundle's
+ * own graph: its portals exactly the border graph's (nbi_tins_is_portal),
+ * each block's border nodes exactly those nbi_tins_border_block gives,
+ * every distance below 2^30 steps and no shorter than its ends' cells lie
+ * apart. */
+struct nbi_agraph;
+typedef struct nbi_tins {
+    uint32_t capability, size;
+    uint32_t side;          /* cells a block's side (B clusters) */
+    uint32_t portals, borders, blocks, bcols;
+    uint32_t width;         /* bytes a step count: 2 or 4 */
+    uint32_t core_x, core_y, core_w, core_h; /* the tile's own cells, from its tag */
+    const uint8_t *portal, *block_first, *border, *dist;
+    long section;
+} nbi_tins;
+
+nb_status nbi_tins_at(const nb_bundle *b, size_t idx, nbi_tins *out, nb_err *err);
+nb_status nbi_tins_section_check(const nb_bundle *b, size_t idx, nb_err *err);
+/* 1 when node u of the tile's graph g is a portal for (cap, size): on the
+ * edge of the tile's own cells, with an arc out of them. */
+int nbi_tins_is_portal(const struct nbi_agraph *g, const nbi_wtile *t, uint32_t u,
+                       nb_capability cap, uint32_t size);
+/* The block (of side cells) of the tile's cell (x, y), row by row. */
+uint32_t nbi_tins_block_of(const nbi_wtile *t, uint32_t side, uint32_t x, uint32_t y);
+/* Node u's block when it is a border node there (a node of the tile's cells
+ * with an arc for (cap, size) to a node of another block's), else
+ * UINT32_MAX. */
+uint32_t nbi_tins_border_block(const struct nbi_agraph *g, const nbi_wtile *t, uint32_t side,
+                               uint32_t u, nb_capability cap, uint32_t size);
+/* Border node j's steps to portal i: 0 when it has no path there. */
+static inline int nbi_tins_steps(const nbi_tins *r, uint32_t j, uint32_t i, uint32_t *card,
+                                 uint32_t *diag)
+{
+    size_t k = (size_t)j * r->portals + i;
+    if (r->width == 2) {
+        *card = nbi_u16at(r->dist, 2 * k), *diag = nbi_u16at(r->dist, 2 * k + 1);
+        return *card != UINT16_MAX;
+    }
+    *card = nbi_u32at(r->dist, 2 * k), *diag = nbi_u32at(r->dist, 2 * k + 1);
+    return *card != UINT32_MAX;
+}
+
 /* Landmarks on a world's HAA* graph for one (capability, size)
  * (NB_SEC_WORLD_LANDMARKS, landmarks.c), checked with that graph: one
  * distance a node and landmark, and on every arc u -> v of cost c,
