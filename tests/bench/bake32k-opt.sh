@@ -12,12 +12,14 @@
 # manifest and the maps are rewritten only when their bytes change, so what
 # is baked stays baked.  NB_JOBS sets ninja's -j (default 1), NB_TOOLS the
 # folder of the navbake to bake with (default tools of this tree).  Each
+# NB_TILE sets the tile's side (default 1024; smaller tiles try the script
+# quickly: 1024 256 bakes 4 x 4 tiles of 256).  Each
 # action's CPU time, peak RSS and command line go to FOLDER/actions.log;
 # the bake's start and end to FOLDER/bake.log.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${NB_SHARED:-$top/../shared}
-out=$1 side=${2:-32768} tiles=$3
+out=$1 side=${2:-32768} tiles=$3 tile=${NB_TILE:-1024}
 [ -n "$out" ] || { echo "usage: bake32k-opt.sh FOLDER [SIDE [TILES]]" >&2; exit 2; }
 navbake=$(cd "${NB_TOOLS:-$top/tools}" && pwd)/navbake
 command -v ninja >/dev/null || { echo "bake32k-opt.sh: ninja is not installed" >&2; exit 2; }
@@ -28,7 +30,7 @@ if [ -n "$tiles" ]; then
   [ -e "$out/tiles" ] || ln -s "$(cd "$tiles" && pwd)/tiles" "$out/tiles"
 else
   python3 "$top/tests/bench/world-gen.py" --paths --crop 50,20,430,291 \
-    "$shared/maps/dao/brc202d.map" "$side" 1024 "$out/gen" >/dev/null
+    "$shared/maps/dao/brc202d.map" "$side" "$tile" "$out/gen" >/dev/null
   [ -e "$out/tiles" ] || ln -s gen/tiles "$out/tiles"
 fi
 # The manifest, written only when it changes (a newer manifest would
@@ -38,7 +40,7 @@ cat >"$out/world.yaml.new" <<M
 world: 1
 width: $side
 height: $side
-tile: 1024
+tile: $tile
 cluster: 16
 paths: 1
 maps: "tiles/{x}_{y}.map"
