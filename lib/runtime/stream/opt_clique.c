@@ -123,7 +123,7 @@ static inline unsigned cq_next(const cq *q, uint32_t u, uint32_t in)
         return m;
     unsigned ok = 0;
     for (; in; in &= in - 1) {
-        unsigned d = (unsigned)__builtin_ctz(in);
+        unsigned d = nbp_ctz32(in);
         ok |= q->next[d];
         if (NBI_MOVE_IS_DIAGONAL(d))
             continue;
@@ -165,7 +165,7 @@ static void cq_search(cq *q, uint32_t start, uint32_t i, uint32_t n, uint32_t s)
                 left--;
             const uint32_t c = cu->c, d = cu->d;
             for (unsigned m = cq_next(q, u, cu->in), e; m; m &= m - 1) {
-                e = (unsigned)__builtin_ctz(m);
+                e = nbp_ctz32(m);
                 uint32_t v = (uint32_t)((int32_t)u + q->off[e]);
                 cq_cell *cv = &q->cell[v];
                 if (cv->mark == done)
