@@ -2,8 +2,8 @@
  * (NB_SEC_BORDER_OPT, formats/world.md), which the tile action writes into
  * the border file when the manifest says `optimal: 1`: the tile's portals
  * (its own edge cells with a legal move out, read through the halo), the
- * clique of their distances inside the tile (a Dijkstra a portal, which is
- * why it is asked for), packed, and their moves out
+ * clique of their distances inside the tile (a Dijkstra a portal,
+ * opt_clique.c, which is why it is asked for), packed, and their moves out
  * (lib/runtime/stream/opt_world.c builds it, opt_border.c writes it). */
 #include <string.h>
 
@@ -15,17 +15,14 @@ nb_status nbb_world_border_opt(nbb_builder *out, const nb_bundle *tb, const nbi_
                                nb_capability cap, uint32_t size, int corner, nb_err *err)
 {
     nbi_layer l;
-    nbi_csearch cs;
     nbi_optb b;
     memset(&b, 0, sizeof b);
     nb_status st = nbi_clearance_layer(tb, cap, &l, err);
     if (st != NB_OK)
         return st;
-    if (!nbi_csearch_init(&cs, nbb_mem(), t->core_w, t->core_h))
-        return nbi_fail(err, NB_ERR_NOMEM, "no memory for a search of a tile");
     uint8_t *p = NULL;
     size_t len = 0;
-    st = nbi_optb_build(&l, t, size, corner, &cs, nbb_mem(), &b, err);
+    st = nbi_optb_build(&l, t, size, corner, nbb_mem(), &b, err);
     if (st == NB_OK)
         st = nbi_oborder_put(&b, t, cap, size, corner, nbb_mem(), &p, &len, err);
     if (st == NB_OK) {
@@ -40,6 +37,5 @@ nb_status nbb_world_border_opt(nbb_builder *out, const nb_bundle *tb, const nbi_
         st = nbb_builder_add_owned(out, &info, p, len, 0, err);
     }
     nbi_optb_free(&b);
-    nbi_csearch_free(&cs);
     return st;
 }

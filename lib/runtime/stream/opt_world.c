@@ -52,7 +52,7 @@ void nbi_optb_free(nbi_optb *b)
 }
 
 nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, int corner,
-                         nbi_csearch *cs, const nb_allocator *a, nbi_optb *out, nb_err *err)
+                         const nb_allocator *a, nbi_optb *out, nb_err *err)
 {
     memset(out, 0, sizeof *out);
     out->a = a;
@@ -103,18 +103,11 @@ nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, 
     }
     /* From each portal to those after it, inside the tile: the moves are
      * their own reverses, so the distance back is the same. */
-    for (size_t i = 0; i < n; i++) {
-        out->dist[i * n + i] = 0;
-        if (i + 1 < n)
-            nbi_csearch_run(cs, l, size, corner, &box, local[i], NULL, local + i + 1, n - i - 1);
-        for (size_t j = i + 1; j < n; j++) {
-            uint32_t dg = 0;
-            double d = nbi_csearch_cost(cs, local[j], &dg);
-            out->dist[i * n + j] = out->dist[j * n + i] = d;
-            out->diag[i * n + j] = out->diag[j * n + i] = dg;
-            out->card[i * n + j] = out->card[j * n + i] =
-                d < 0 ? 0 : (uint32_t)lround(d - NBI_SQRT2 * dg);
-        }
+    nb_status st = nbi_optb_clique(out, l, &box, local, size, corner, err);
+    if (st != NB_OK) {
+        nbi_free(a, local);
+        nbi_optb_free(out);
+        return st;
     }
     nbi_free(a, local);
     return nbi_optb_pack(out, err);

@@ -57,10 +57,15 @@ typedef struct nbi_optb {
 } nbi_optb;
 
 /* The border data of tile t from its bundle's layer l (the tile's cells and
- * its halo), with the search cs (room for the tile's box).  The halo says
- * which moves leave the tile; the distances are kept to the tile's cells. */
+ * its halo).  The halo says which moves leave the tile; the distances are
+ * kept to the tile's cells. */
 nb_status nbi_optb_build(const nbi_layer *l, const nbi_wtile *t, uint32_t size, int corner,
-                         nbi_csearch *cs, const nb_allocator *a, nbi_optb *out, nb_err *err);
+                         const nb_allocator *a, nbi_optb *out, nb_err *err);
+/* Fills b's dist, card and diag (n x n, allocated) for its n portals, whose
+ * cells in l's frame are local[0..n), by a Dijkstra a portal kept to box
+ * (opt_clique.c: the cluster search's answers, faster). */
+nb_status nbi_optb_clique(nbi_optb *b, const nbi_layer *l, const nbi_box *box,
+                          const nb_cell *local, uint32_t size, int corner, nb_err *err);
 void nbi_optb_free(nbi_optb *b);
 /* The bytes of its section (NB_SEC_BORDER_OPT, nbi_oborder_put). */
 uint64_t nbi_optb_stored_bytes(const nbi_optb *b);
