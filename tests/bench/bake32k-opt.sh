@@ -13,7 +13,9 @@
 # is baked stays baked.  NB_JOBS sets ninja's -j (default 1), NB_TOOLS the
 # folder of the navbake to bake with (default tools of this tree).  Each
 # NB_TILE sets the tile's side (default 1024; smaller tiles try the script
-# quickly: 1024 256 bakes 4 x 4 tiles of 256).  Each
+# quickly: 1024 256 bakes 4 x 4 tiles of 256).  NB_INSERT=B adds the
+# manifest's `insert: B` (each tile's table for inserting a query's ends,
+# for world HAA*).  Each
 # action's CPU time, peak RSS and command line go to FOLDER/actions.log;
 # the bake's start and end to FOLDER/bake.log.
 set -e
@@ -48,6 +50,7 @@ blocks: 4
 landmarks: 24
 optimal: 1
 M
+[ -z "${NB_INSERT:-}" ] || echo "insert: $NB_INSERT" >>"$out/world.yaml.new"
 if cmp -s "$out/world.yaml.new" "$out/world.yaml"; then rm "$out/world.yaml.new"
 else mv "$out/world.yaml.new" "$out/world.yaml"; fi
 # Each action through /usr/bin/time, for its CPU time and peak memory.
