@@ -44,13 +44,8 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
         goto done;
     }
     for (uint32_t u = 0; u < g->nnodes; u++) {
-        nb_cell c = node_cell(g, u);
-        uint32_t x = (uint32_t)c.x, y = (uint32_t)c.y;
-        if (!in_core(t, x, y) ||
-            (x != t->core_x && y != t->core_y && x != t->core_x + t->core_w - 1 &&
-             y != t->core_y + t->core_h - 1))
+        if (!nbi_tins_is_portal(g, t, u, cap, size)) /* the rule the insertion table checks */
             continue;
-        int is = 0;
         for (uint32_t a = nbi_u32at(g->node_first, u); a < nbi_u32at(g->node_first, u + 1); a++) {
             nb_cell v = node_cell(g, nbi_u32at(g->arc_to, a));
             if (!nbi_agraph_admits(g, a, cap, size) || in_core(t, (uint32_t)v.x, (uint32_t)v.y))
@@ -66,10 +61,7 @@ nb_status nbb_world_border_graph(nbb_builder *out, const nbi_agraph *g, const nb
             lk[2 * nl] = np;
             lk[2 * nl + 1] = a;
             nl++;
-            is = 1;
         }
-        if (!is)
-            continue;
         if (np == cap_p) {
             uint32_t *n2 = nbb_realloc(portal, (cap_p *= 2) * sizeof *portal);
             if (!n2) {
